@@ -1,0 +1,51 @@
+/**
+ * Filesystem access to the host, with every absolute host path mapped under `root`
+ * (`/` on a real host, a temp dir in unit tests). Symlink targets are stored and written as
+ * exact strings: they are never rewritten with the root prefix.
+ *
+ * Implemented in host-fs-node.ts.
+ */
+export interface HostStat {
+  kind: 'file' | 'symlink' | 'dir' | 'other';
+  /** st_mode & 0o7777 */
+  mode: number;
+  uid: number;
+  gid: number;
+  size: number;
+  /** st_ino, to detect a replaced file. */
+  ino: number;
+  /** mtime in ms since the epoch. */
+  mtimeMs: number;
+}
+
+/** Host filesystem operations used by the lifecycle; paths are absolute host paths. */
+export interface HostFs {
+  /** The root prefix (`/` for the real host). */
+  readonly root: string;
+  /** Maps an absolute host path to the real path on this machine. */
+  real(hostPath: string): string;
+  /** lstat(2); null when the path does not exist. */
+  lstat(hostPath: string): Promise<HostStat | null>;
+  /** stat(2) following links; null when missing or dangling. */
+  stat(hostPath: string): Promise<HostStat | null>;
+  /** readlink(2): the exact target string. */
+  readlink(hostPath: string): Promise<string>;
+  /** Reads bytes, following links. Throws ENOENT when missing. */
+  readFile(hostPath: string): Promise<Buffer>;
+  /**
+   * Writes bytes atomically: a temp file in the same directory, fsync, chmod/chown, rename
+   * over `hostPath`, fsync of the directory. Never writes through an existing symlink: the
+   * link itself is replaced.
+   */
+  writeFileAtomic(hostPath: string, data: Buffer | string, opts: { mode: number; uid?: number; gid?: number }): Promise<void>;
+  /** Atomically replaces `hostPath` with a symlink whose target is exactly `target`. */
+  symlinkAtomic(hostPath: string, target: string, opts?: { uid?: number; gid?: number }): Promise<void>;
+  /** mkdir -p with the given mode for the directories it creates. */
+  mkdirp(hostPath: string, mode: number): Promise<void>;
+  /** Removes a file or link; no error when missing. */
+  remove(hostPath: string): Promise<void>;
+  /** Appends bytes (creates the file with `mode` when missing). */
+  append(hostPath: string, data: string, mode?: number): Promise<void>;
+  /** Directory entries; [] when missing. */
+  readdir(hostPath: string): Promise<string[]>;
+}

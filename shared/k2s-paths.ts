@@ -1,0 +1,41 @@
+/**
+ * Host paths and markers that K2s itself uses on native Linux (DESIGN.md, "Facts from the
+ * field"), so that this app and the `k2s` CLI can stop what the other started. All paths are
+ * absolute host paths; code that touches them goes through a HostFs, which may prefix a root.
+ */
+export const K2S_PATHS = {
+  resolvConf: '/etc/resolv.conf',
+  unit: '/etc/systemd/system/k2s-dnsproxy.service',
+  proxyConfig: '/etc/k2s/dnsproxy.yaml',
+  dnsmasqConfig: '/etc/k2s/dnsmasq.conf',
+  logDir: '/var/log/dnsproxy',
+  log: '/var/log/dnsproxy/dnsproxy.log',
+  stateDir: '/var/lib/k2s',
+  stateFile: '/var/lib/k2s/dns-resolver-state.json',
+  journal: '/var/lib/k2s/dns-lifecycle-journal.json',
+  lock: '/var/lib/k2s/dns-lifecycle.lock',
+  resolvedDropIn: '/etc/systemd/resolved.conf.d/20-k2s-dns.conf',
+  runDir: '/run/k2s',
+  pidFile: '/run/k2s/dnsproxy.pid',
+} as const;
+
+/** First line of the K2s-owned /etc/resolv.conf; K2s's own CLI writes the same line. */
+export const MANAGED_HEADER =
+  '# Managed by K2s native Linux installation; restored by k2s stop or uninstall';
+
+/** Name of the proxy service (systemd unit name without `.service`). */
+export const SERVICE_NAME = 'k2s-dnsproxy';
+
+/** K2s network defaults (K2s cfg/config.json). Used only when discovery finds nothing better. */
+export const K2S_DEFAULTS = {
+  kubeSwitchAddress: '172.19.1.1',
+  kubeSwitchInterface: 'k2s-proxy0',
+  podCidr: '172.20.0.0/16',
+  serviceCidr: '172.21.0.0/16',
+  kubeDnsIp: '172.21.0.10',
+  /** Default install dir of K2s on Linux; the pinned dnsproxy is `<dir>/bin/dnsproxy`. */
+  installDir: '/opt/k2s',
+} as const;
+
+/** AdGuard dnsproxy versions K2s pins (DESIGN.md); others are reported by `doctor`. */
+export const PINNED_DNSPROXY_VERSIONS = ['0.83', '0.84'] as const;

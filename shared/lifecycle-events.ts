@@ -1,0 +1,67 @@
+/**
+ * Progress events of the host DNS lifecycle. The CLI prints them (`--json`: one JSON object a
+ * line), the helper streams them to the main process, and the UI draws its step timeline from
+ * them. The final event of every operation is a `result`.
+ */
+
+/** Steps of start, in order; stop/uninstall use `restore`, `stop-service`, `remove-files`. */
+export const START_STEPS = [
+  'preflight',
+  'save',
+  'discover',
+  'config',
+  'service',
+  'activate',
+  'verify',
+  'ready',
+] as const;
+
+/** Any lifecycle step name. */
+export type StepName =
+  | (typeof START_STEPS)[number]
+  | 'restore'
+  | 'stop-service'
+  | 'remove-files'
+  | 'rollback'
+  | 'recover';
+
+/** Lifecycle operations. */
+export type Operation = 'start' | 'stop' | 'uninstall';
+
+/** Exit codes of `k2s-dns` and the helper (issue #2). */
+export const EXIT = {
+  ok: 0,
+  /** Failed and rolled back: the host is as before. */
+  failedRolledBack: 1,
+  usage: 2,
+  /** Refused by a precondition: nothing changed. */
+  refused: 3,
+} as const;
+
+/** A step started, finished, failed or was skipped. `message` is one sentence for people. */
+export interface StepEvent {
+  type: 'step';
+  op: Operation;
+  step: StepName;
+  status: 'running' | 'done' | 'failed' | 'skipped';
+  message: string;
+  /** ms since the Unix epoch. */
+  at: number;
+  /** Extra facts for the UI (listeners, zones count, upstreams …). */
+  detail?: Record<string, unknown>;
+}
+
+/** Final event: outcome of the operation. `error` names the cause and the fix. */
+export interface ResultEvent {
+  type: 'result';
+  op: Operation;
+  ok: boolean;
+  exitCode: number;
+  message: string;
+  /** Machine-readable error code when !ok, e.g. `PORT_IN_USE`, `NO_ENGINE`, `NOT_ROOT`. */
+  code?: string;
+  at: number;
+}
+
+/** Any lifecycle event. */
+export type LifecycleEvent = StepEvent | ResultEvent;

@@ -1,0 +1,156 @@
+/**
+ * Domain types shared by the main process, the CLI, the helper and the renderer.
+ * Pure types only: no Node or DOM imports.
+ */
+
+/** A parsed resolv.conf(5). Unknown or malformed lines are kept verbatim in `unknown`. */
+export interface ResolvConf {
+  /** `nameserver` values in file order, IPv6 `%zone` kept (resolv.conf(5)). */
+  nameservers: string[];
+  /** Search domains of the last `search`/`domain` line (resolv.conf(5): the last one wins). */
+  search: string[];
+  /** `options` tokens in order, e.g. `ndots:5`, `edns0`. */
+  options: string[];
+  /** `sortlist` tokens. */
+  sortlist: string[];
+  /** Lines that are not comments, blank, or a known directive. */
+  unknown: string[];
+}
+
+/** Where a zone came from: a Corefile server block/plugin, a cluster CIDR, or a fallback. */
+export type ZoneSource = 'corefile' | 'cidr' | 'fallback';
+
+/**
+ * One stub domain the proxy sends to a specific upstream instead of the default upstreams.
+ * `zone` is lower-case, without trailing dot (`cluster.local`, `21.172.in-addr.arpa`).
+ */
+export interface ZoneRoute {
+  zone: string;
+  /** `IP` or `IP:PORT` (IPv6 as `[addr]:port` when a port is given). */
+  upstream: string;
+  source: ZoneSource;
+  /** Human-readable: e.g. `Corefile block ".:53", plugin kubernetes` or `service CIDR 172.21.0.0/16`. */
+  reason: string;
+  /** True for the cluster domain itself (from the `kubernetes` plugin). */
+  clusterDomain: boolean;
+  /** True for reverse (in-addr.arpa / ip6.arpa) zones. */
+  reverse: boolean;
+}
+
+/** Where the service/pod CIDRs came from. */
+export type CidrSource = 'kubeadm-config' | 'node-podcidr' | 'fallback';
+
+/** Result of cluster discovery: everything the proxy config is built from. */
+export interface ClusterDiscovery {
+  kubeconfigPath: string;
+  context: string;
+  apiServer: string;
+  /** ClusterIP of the Service labelled k8s-app=kube-dns in kube-system. */
+  kubeDnsIp: string;
+  /** ClusterIP of default/kubernetes, the name verify resolves. */
+  kubernetesServiceIp: string;
+  /** From the Corefile's `kubernetes` plugin, e.g. `cluster.local`. */
+  clusterDomain: string;
+  serviceCidrs: string[];
+  podCidrs: string[];
+  cidrSource: CidrSource;
+  zones: ZoneRoute[];
+  /** Non-fatal findings, one sentence each (e.g. an unresolvable `import`). */
+  warnings: string[];
+}
+
+/** Proxy engines: AdGuard dnsproxy (pinned by K2s) or Debian's dnsmasq. */
+export type EngineName = 'adguard' | 'dnsmasq';
+
+/** One socket the proxy listens on; both UDP and TCP are bound. */
+export interface Listener {
+  address: string;
+  port: number;
+}
+
+/** Everything an engine renderer needs to write the proxy's config. */
+export interface ProxyPlan {
+  engine: EngineName;
+  listeners: Listener[];
+  /** Stub domains: zone → upstream. */
+  zones: ZoneRoute[];
+  /** Default upstreams for everything else: the pre-K2s nameservers minus our listeners. */
+  upstreams: string[];
+  /** Cluster CIDRs whose reverse zones go to CoreDNS (for dnsproxy's private-rdns rules). */
+  clusterCidrs: string[];
+  /** Log file path (absolute host path). */
+  logFile: string;
+  /** Upstream timeout in ms. */
+  timeoutMs: number;
+  /** Log each query (dnsproxy `-v`, dnsmasq `log-queries`). */
+  verbose: boolean;
+}
+
+/** Saved state of /etc/resolv.conf: exact bytes or exact link target string. */
+export type ResolverEntry =
+  | {
+      kind: 'file';
+      /** Exact bytes, base64. */
+      contentBase64: string;
+      /** Permission bits, e.g. 0o644 (st_mode & 0o7777). */
+      mode: number;
+      uid: number;
+      gid: number;
+      /** `chattr +i` was set. */
+      immutable: boolean;
+    }
+  | {
+      kind: 'symlink';
+      /** Exact readlink(2) string, relative or absolute, as found. */
+      target: string;
+      uid: number;
+      gid: number;
+      /** The target did not exist when saved. */
+      dangling: boolean;
+      /** Bytes the link pointed to when saved (base64), for diffs and upstream discovery. */
+      targetContentBase64: string | null;
+    }
+  | { kind: 'absent' };
+
+/** One parsed dnsproxy or dnsmasq log line. */
+export interface LogLine {
+  /** ISO-8601 time or null when the line has none. */
+  time: string | null;
+  level: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
+  message: string;
+  /** key=value pairs (dnsproxy slog) or dnsmasq query fields. */
+  fields: Record<string, string>;
+  raw: string;
+}
+
+/** rcode names (RFC 1035 §4.1.1, RFC 6895). */
+export type Rcode = 'NOERROR' | 'FORMERR' | 'SERVFAIL' | 'NXDOMAIN' | 'NOTIMP' | 'REFUSED' | string;
+
+/** DNS record types the query tester and CLI accept. */
+export const QUERY_TYPES = ['A', 'AAAA', 'PTR', 'SRV', 'TXT', 'CNAME', 'MX', 'NS', 'SOA'] as const;
+/** One of QUERY_TYPES. */
+export type QueryType = (typeof QUERY_TYPES)[number];
+
+/** One answer record, `data` rendered as text (dig-like). */
+export interface AnswerRecord {
+  name: string;
+  type: string;
+  ttl: number;
+  data: string;
+}
+
+/** Result of one DNS query (or getaddrinfo for the system resolver). */
+export interface QueryResult {
+  name: string;
+  type: QueryType;
+  /** `system`, or the server as `IP:PORT`. */
+  server: string;
+  transport: 'udp' | 'tcp' | 'getaddrinfo';
+  /** rcode, or `TIMEOUT` / `ERROR` when no response came back. */
+  rcode: Rcode;
+  answers: AnswerRecord[];
+  /** Round-trip time in ms. */
+  latencyMs: number;
+  /** Set when rcode is TIMEOUT/ERROR. */
+  error?: string;
+}

@@ -1,0 +1,16 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * End-to-end tests: run only inside the sandbox made by e2e/bed/sandbox.sh (a network
+ * namespace with no route out and a mount namespace with a private /etc). One file at a time:
+ * they share the namespace's 127.0.0.1:53.
+ */
+export default defineConfig({
+  test: {
+    include: ['e2e/**/*.e2e.test.ts'],
+    environment: 'node',
+    fileParallelism: false,
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+  },
+});
