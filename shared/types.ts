@@ -154,3 +154,55 @@ export interface QueryResult {
   /** Set when rcode is TIMEOUT/ERROR. */
   error?: string;
 }
+
+/** What `status` reports about host DNS. */
+export interface HostDnsStatus {
+  /** running: proxy up and resolver K2s-owned; degraded: one of the two is off or drifted. */
+  state: 'running' | 'stopped' | 'degraded';
+  engine: EngineName | null;
+  engineVersion: string | null;
+  listeners: Listener[];
+  /** Listeners not opened and why (e.g. KubeSwitch address not assigned on this host). */
+  skippedListeners: { address: string; reason: string }[];
+  /** Who owns /etc/resolv.conf now. `foreign`: changed by someone else since start. */
+  resolverOwner: 'original' | 'k2s' | 'foreign';
+  upstreams: string[];
+  clusterDomain: string | null;
+  kubeDnsIp: string | null;
+  /** ISO time the original resolver was saved, null when nothing is saved. */
+  savedAt: string | null;
+  /** Which tool wrote the saved state: this app, or K2s's own CLI. */
+  savedBy: 'k2s-dns' | 'k2s-cli' | null;
+  pid: number | null;
+  /** One sentence each: what is off and what to do. */
+  messages: string[];
+}
+
+/** Saved original vs current /etc/resolv.conf. */
+export interface ResolverDiff {
+  /** null when no original is saved (K2s DNS never started). */
+  saved: ResolverEntry | null;
+  current: ResolverEntry;
+  /** Text of the saved file, or of the saved link's target; null when none. */
+  savedText: string | null;
+  currentText: string | null;
+  /** True when kind, bytes / link target, mode and owner all match. */
+  identical: boolean;
+  /** One line per metadata change, e.g. `mode 0644 → 0640`, `symlink → regular file`. */
+  changes: string[];
+}
+
+/** Cluster health as the Cluster panel shows it. */
+export interface ClusterStatus {
+  state: 'ok' | 'unreachable' | 'unauthorized' | 'no-kubeconfig' | 'error';
+  /** One sentence: what is wrong and what to do, or a summary when ok. */
+  message: string;
+  kubeconfigPath: string | null;
+  context: string | null;
+  apiServer: string | null;
+  /** Kubernetes gitVersion, e.g. `v1.33.3`. */
+  version: string | null;
+  nodes: { name: string; ready: boolean; kubeletVersion: string }[];
+  coreDnsPods: { name: string; ready: boolean; restarts: number; node: string | null }[];
+  kubeDnsIp: string | null;
+}
