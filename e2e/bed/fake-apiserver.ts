@@ -1,0 +1,225 @@
+/**
+ * A tiny Kubernetes API server for tests and the UI sandbox: serves the recorded objects in
+ * `fixtures/k8s` at the paths listed in `fixtures/README.md`, answers everything else with a
+ * 404 `Status`, requires the bearer token it writes into its kubeconfig, and can be switched
+ * into failure modes (down, unauthorized, garbage, hang).
+ *
+ * Stand-alone: `npx tsx e2e/bed/fake-apiserver.ts --fixtures fixtures/k8s --kubeconfig-dir DIR
+ * [--port N] [--host ADDR]` prints the kubeconfig path and URL and serves until SIGTERM.
+ */
+import { randomBytes } from 'node:crypto';
+import { readFile, writeFile, mkdir } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import YAML from 'yaml';
+
+/**
+ * Failure modes. `down`: the listener is closed and open sockets destroyed (connection refused);
+ * `unauthorized`: 401 Status for every request; `garbage`: 200 with a non-JSON body;
+ * `hang`: accepts the request and never answers (for client timeouts).
+ */
+export type FakeApiMode = 'ok' | 'down' | 'unauthorized' | 'garbage' | 'hang';
+
+/** Handle to a running fake API server. */
+export interface FakeApiServer {
+  /** Base URL, e.g. `http://127.0.0.1:40123`. */
+  url: string;
+  /** Kubeconfig (context `k2s-test`) pointing at `url` with the server's bearer token. */
+  kubeconfigPath: string;
+  /** The bearer token the server accepts. */
+  token: string;
+  /** Switches the mode; resolves once the listener is closed (`down`) or listening again. */
+  setMode(mode: FakeApiMode): Promise<void>;
+  /**
+   * Replaces the object served at `apiPath` (e.g. `/api/v1/namespaces/kube-system/configmaps/coredns`,
+   * query strings as in fixtures/README.md); `null` removes it so the path answers 404.
+   */
+  setObject(apiPath: string, json: unknown): void;
+  /** Paths (normalised) of every request received so far, in order. */
+  requests: string[];
+  /** Stops listening and destroys open sockets. */
+  close(): Promise<void>;
+}
+
+/** Options for startFakeApiServer. `port` 0 (default) picks a free port; `host` defaults to 127.0.0.1. */
+export interface FakeApiOptions {
+  fixturesDir: string;
+  kubeconfigDir: string;
+  host?: string;
+  port?: number;
+}
+
+/** Recorded object per API path (fixtures/README.md). */
+const FIXTURE_ROUTES: Record<string, string> = {
+  '/version': 'version.json',
+  '/api/v1/nodes': 'nodes.json',
+  '/api/v1/namespaces/kube-system/services/kube-dns': 'service-kube-dns.json',
+  '/api/v1/namespaces/kube-system/services?labelSelector=k8s-app%3Dkube-dns': 'services-kube-system.json',
+  '/api/v1/namespaces/default/services/kubernetes': 'service-kubernetes.json',
+  '/api/v1/namespaces/kube-system/configmaps/coredns': 'configmap-coredns.json',
+  '/api/v1/namespaces/kube-system/configmaps/kubeadm-config': 'configmap-kubeadm-config.json',
+  '/api/v1/namespaces/kube-system/pods?labelSelector=k8s-app%3Dkube-dns': 'pods-coredns.json',
+};
+
+/**
+ * Normalises a request target to `pathname[?labelSelector=…]`: clients differ in how they
+ * encode `=` in selectors and in which extra parameters they send (e.g. `pretty`).
+ */
+export function routeKey(target: string): string {
+  const url = new URL(target, 'http://fake.invalid');
+  const selector = url.searchParams.get('labelSelector');
+  const pathname = url.pathname.replace(/\/+$/, '') || '/';
+  return selector === null ? pathname : `${pathname}?labelSelector=${encodeURIComponent(selector)}`;
+}
+
+/** A Kubernetes `Status` object (meta/v1) as the API server sends with errors. */
+function statusObject(code: number, reason: string, message: string, details?: object): object {
+  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, ...(details ? { details } : {}), code };
+}
+
+/** `configmaps "coredns-custom" not found`, the way kube-apiserver words a missing object. */
+function notFound(key: string): object {
+  const m = /^\/api\/v1\/(?:namespaces\/[^/]+\/)?([a-z]+)\/([^/?]+)$/.exec(key);
+  if (!m) return statusObject(404, 'NotFound', 'the server could not find the requested resource');
+  const [, kind, name] = m;
+  return statusObject(404, 'NotFound', `${kind} "${name}" not found`, { name, kind });
+}
+
+/** Starts the server, writes its kubeconfig, resolves once it listens. */
+export async function startFakeApiServer(opts: FakeApiOptions): Promise<FakeApiServer> {
+  const host = opts.host ?? '127.0.0.1';
+  const token = randomBytes(16).toString('hex');
+  const objects = new Map<string, unknown>();
+  for (const [key, file] of Object.entries(FIXTURE_ROUTES)) {
+    objects.set(routeKey(key), JSON.parse(await readFile(path.join(opts.fixturesDir, file), 'utf8')));
+  }
+  let mode: FakeApiMode = 'ok';
+  const sockets = new Set<Socket>();
+  const requests: string[] = [];
+
+  const server = http.createServer((req, res) => {
+    const key = routeKey(req.url ?? '/');
+    requests.push(key);
+    if (mode === 'hang') return; // the client's own timeout must end this
+    const send = (code: number, body: unknown): void => {
+      res.writeHead(code, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    };
+    if (mode === 'garbage') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('<html><body>502 Bad Gateway (captive portal)</body></html>');
+      return;
+    }
+    if (mode === 'unauthorized' || req.headers.authorization !== `Bearer ${token}`) {
+      send(401, statusObject(401, 'Unauthorized', 'Unauthorized'));
+      return;
+    }
+    if (req.method !== 'GET') {
+      send(405, statusObject(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource`));
+      return;
+    }
+    const obj = objects.get(key);
+    if (obj === undefined) send(404, notFound(key));
+    else send(200, obj);
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+
+  const listen = (port: number): Promise<void> =>
+    new Promise((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  const stop = (): Promise<void> =>
+    new Promise((resolve) => {
+      if (!server.listening) return resolve();
+      server.close(() => resolve());
+      for (const s of sockets) s.destroy();
+    });
+
+  await listen(opts.port ?? 0);
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+
+  await mkdir(opts.kubeconfigDir, { recursive: true });
+  const kubeconfigPath = path.join(opts.kubeconfigDir, `k2s-test-${port}.kubeconfig`);
+  const kubeconfig = {
+    apiVersion: 'v1',
+    kind: 'Config',
+    clusters: [
+      // client-node 1.4 refuses http:// unless insecure-skip-tls-verify is set (TOOLCHAIN.md).
+      { name: 'k2s-test', cluster: { server: url, 'insecure-skip-tls-verify': true } },
+    ],
+    users: [{ name: 'k2s-test-admin', user: { token } }],
+    contexts: [{ name: 'k2s-test', context: { cluster: 'k2s-test', user: 'k2s-test-admin' } }],
+    'current-context': 'k2s-test',
+  };
+  await writeFile(kubeconfigPath, YAML.stringify(kubeconfig), { mode: 0o600 });
+
+  return {
+    url,
+    kubeconfigPath,
+    token,
+    requests,
+    async setMode(next) {
+      const wasDown = mode === 'down';
+      mode = next;
+      if (next === 'down') await stop();
+      else if (wasDown) await listen(port);
+    },
+    setObject(apiPath, json) {
+      if (json === null) objects.delete(routeKey(apiPath));
+      else objects.set(routeKey(apiPath), json);
+    },
+    close: stop,
+  };
+}
+
+/** Parses `--fixtures DIR --kubeconfig-dir DIR [--port N] [--host ADDR]`; throws on anything else. */
+export function parseCliArgs(argv: readonly string[]): FakeApiOptions {
+  const values: Record<string, string> = {};
+  for (let i = 0; i < argv.length; i += 2) {
+    const flag = argv[i];
+    const value = argv[i + 1];
+    if (!flag || !['--fixtures', '--kubeconfig-dir', '--port', '--host'].includes(flag) || value === undefined) {
+      throw new Error(
+        `Unexpected argument "${flag ?? ''}"; usage: fake-apiserver.ts --fixtures DIR --kubeconfig-dir DIR [--port N] [--host ADDR].`,
+      );
+    }
+    values[flag] = value;
+  }
+  const fixturesDir = values['--fixtures'];
+  const kubeconfigDir = values['--kubeconfig-dir'];
+  if (!fixturesDir || !kubeconfigDir) {
+    throw new Error('Missing --fixtures or --kubeconfig-dir; give both, e.g. --fixtures fixtures/k8s --kubeconfig-dir "$(mktemp -d)".');
+  }
+  const port = values['--port'] === undefined ? 0 : Number(values['--port']);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new Error(`--port "${values['--port']}" is not a port number; give 0–65535 (0 picks a free port).`);
+  }
+  return { fixturesDir, kubeconfigDir, port, ...(values['--host'] ? { host: values['--host'] } : {}) };
+}
+
+async function main(): Promise<void> {
+  const server = await startFakeApiServer(parseCliArgs(process.argv.slice(2)));
+  process.stdout.write(`kubeconfig ${server.kubeconfigPath}\nurl ${server.url}\n`);
+  const shutdown = (): void => {
+    void server.close().then(() => process.exit(0));
+  };
+  process.on('SIGTERM', shutdown);
+  process.on('SIGINT', shutdown);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  main().catch((err: unknown) => {
+    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(2);
+  });
+}
