@@ -1,0 +1,98 @@
+import { mkdtempSync, rmSync, mkdirSync, writeFileSync, symlinkSync, lstatSync, readlinkSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createHostFs } from './host-fs-node';
+
+const isRoot = process.getuid?.() === 0;
+let root: string;
+
+beforeEach(() => {
+  root = mkdtempSync(path.join(os.tmpdir(), 'k2s-hostfs-'));
+  mkdirSync(path.join(root, 'etc'));
+  mkdirSync(path.join(root, 'run/systemd/resolve'), { recursive: true });
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+describe('createHostFs', () => {
+  it('maps host paths under the root and rejects relative paths', () => {
+    const fs = createHostFs(root);
+    expect(fs.real('/etc/resolv.conf')).toBe(path.join(root, 'etc/resolv.conf'));
+    expect(createHostFs('/').real('/etc/resolv.conf')).toBe('/etc/resolv.conf');
+    expect(() => fs.real('etc/resolv.conf')).toThrow('not absolute');
+  });
+
+  it('writeFileAtomic writes exact bytes and mode, and leaves no temp file behind', async () => {
+    const fs = createHostFs(root);
+    const bytes = Buffer.from('nameserver 10.0.0.1\r\n# no newline', 'utf8');
+    await fs.writeFileAtomic('/etc/resolv.conf', bytes, { mode: 0o640 });
+    const real = path.join(root, 'etc/resolv.conf');
+    expect(readFileSync(real).equals(bytes)).toBe(true);
+    expect(statSync(real).mode & 0o7777).toBe(0o640);
+    expect(readdirSync(path.join(root, 'etc'))).toEqual(['resolv.conf']);
+  });
+
+  it.skipIf(!isRoot)('writeFileAtomic chowns to uid/gid (skipped: needs root)', async () => {
+    const fs = createHostFs(root);
+    await fs.writeFileAtomic('/etc/x', 'x', { mode: 0o600, uid: 1000, gid: 1001 });
+    const st = await fs.lstat('/etc/x');
+    expect([st?.uid, st?.gid, st?.mode]).toEqual([1000, 1001, 0o600]);
+  });
+
+  it('writeFileAtomic replaces a symlink itself and never writes through it', async () => {
+    const fs = createHostFs(root);
+    const stub = path.join(root, 'run/systemd/resolve/stub-resolv.conf');
+    writeFileSync(stub, 'nameserver 127.0.0.53\n');
+    symlinkSync('../run/systemd/resolve/stub-resolv.conf', path.join(root, 'etc/resolv.conf'));
+    await fs.writeFileAtomic('/etc/resolv.conf', 'nameserver 127.0.0.1\n', { mode: 0o644 });
+    expect(lstatSync(path.join(root, 'etc/resolv.conf')).isFile()).toBe(true);
+    expect(readFileSync(stub, 'utf8')).toBe('nameserver 127.0.0.53\n');
+  });
+
+  it('symlinkAtomic replaces a regular file with a link holding the exact target string', async () => {
+    const fs = createHostFs(root);
+    writeFileSync(path.join(root, 'etc/resolv.conf'), 'nameserver 1.1.1.1\n');
+    await fs.symlinkAtomic('/etc/resolv.conf', '/run/NetworkManager/resolv.conf');
+    expect(readlinkSync(path.join(root, 'etc/resolv.conf'))).toBe('/run/NetworkManager/resolv.conf');
+    expect(readdirSync(path.join(root, 'etc'))).toEqual(['resolv.conf']);
+    expect((await fs.lstat('/etc/resolv.conf'))?.kind).toBe('symlink');
+    // dangling inside the root, even though the machine may have that path
+    expect(await fs.stat('/etc/resolv.conf')).toBeNull();
+  });
+
+  it('follows absolute and relative links inside the root, not on the machine', async () => {
+    const fs = createHostFs(root);
+    writeFileSync(path.join(root, 'run/systemd/resolve/stub-resolv.conf'), 'nameserver 127.0.0.53\n');
+    symlinkSync('/run/systemd/resolve/stub-resolv.conf', path.join(root, 'etc/abs'));
+    symlinkSync('../run/systemd/resolve/stub-resolv.conf', path.join(root, 'etc/rel'));
+    symlinkSync('abs', path.join(root, 'etc/chain'));
+    for (const p of ['/etc/abs', '/etc/rel', '/etc/chain']) {
+      expect((await fs.readFile(p)).toString()).toBe('nameserver 127.0.0.53\n');
+      expect((await fs.stat(p))?.kind).toBe('file');
+    }
+    symlinkSync('loop2', path.join(root, 'etc/loop1'));
+    symlinkSync('loop1', path.join(root, 'etc/loop2'));
+    expect(await fs.stat('/etc/loop1')).toBeNull();
+    await expect(fs.readFile('/etc/missing')).rejects.toThrow('ENOENT');
+  });
+
+  it('mkdirp sets mode on created dirs only; remove and readdir tolerate missing paths', async () => {
+    const fs = createHostFs(root);
+    await fs.mkdirp('/var/lib/k2s', 0o700);
+    expect(statSync(path.join(root, 'var/lib/k2s')).mode & 0o777).toBe(0o700);
+    expect(statSync(path.join(root, 'etc')).mode & 0o777).not.toBe(0o700);
+    await fs.remove('/var/lib/k2s/none');
+    expect(await fs.readdir('/var/lib/none')).toEqual([]);
+    expect(await fs.readdir('/var/lib')).toEqual(['k2s']);
+  });
+
+  it('append creates with the exact mode and appends', async () => {
+    const fs = createHostFs(root);
+    await fs.mkdirp('/var/log/dnsproxy', 0o755);
+    await fs.append('/var/log/dnsproxy/dnsproxy.log', 'a\n', 0o640);
+    await fs.append('/var/log/dnsproxy/dnsproxy.log', 'b\n');
+    const real = path.join(root, 'var/log/dnsproxy/dnsproxy.log');
+    expect(readFileSync(real, 'utf8')).toBe('a\nb\n');
+    expect(statSync(real).mode & 0o777).toBe(0o640);
+  });
+});
