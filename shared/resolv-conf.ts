@@ -1,0 +1,97 @@
+/**
+ * resolv.conf(5) parsing (as lenient as glibc's res_init) and the K2s-owned resolv.conf.
+ * Pure logic: the caller reads and writes the bytes through a HostFs.
+ */
+import { isIpAddress } from './cidr';
+import { MANAGED_HEADER } from './k2s-paths';
+import type { ResolvConf } from './types';
+
+/** Splits a directive's value into tokens, stopping at a `#` or `;` comment token. */
+function valueTokens(rest: string): string[] {
+  const out: string[] = [];
+  for (const tok of rest.split(/[ \t]+/)) {
+    if (tok === '') continue;
+    // A comment starts a token: glibc stops at the first non-value; `search a #x` has no `#x` domain.
+    if (tok.startsWith('#') || tok.startsWith(';')) break;
+    out.push(tok);
+  }
+  return out;
+}
+
+/**
+ * Parses resolv.conf text. Rules (resolv.conf(5), glibc res_init.c): LF or CRLF lines; `#` or
+ * `;` in column one start a comment, and a token starting with one ends the values; keyword and
+ * value are separated by spaces or tabs; `domain` and `search` replace each other (the last one
+ * wins); `search .` means no search domains. Every `nameserver` is kept in file order, also
+ * past glibc's MAXNS of 3, because they become the proxy's upstreams. A `nameserver` whose
+ * first value is not an IP (IPv6 `%zone` allowed) and any unknown directive land in `unknown`.
+ */
+export function parseResolvConf(text: string): ResolvConf {
+  const conf: ResolvConf = { nameservers: [], search: [], options: [], sortlist: [], unknown: [] };
+  for (const rawLine of text.split('\n')) {
+    const line = rawLine.replace(/\r$/, '').trim();
+    if (line === '' || line.startsWith('#') || line.startsWith(';')) continue;
+    const m = /^(\S+)(?:[ \t]+(.*))?$/.exec(line);
+    const keyword = m?.[1] ?? '';
+    const values = valueTokens(m?.[2] ?? '');
+    switch (keyword) {
+      case 'nameserver': {
+        const ns = values[0];
+        if (ns !== undefined && isIpAddress(ns)) conf.nameservers.push(ns);
+        else conf.unknown.push(line);
+        break;
+      }
+      case 'domain':
+        // `domain` takes one name; like `search` it resets the list (last one wins).
+        conf.search = values.slice(0, 1).filter((d) => d !== '.');
+        break;
+      case 'search':
+        conf.search = values.filter((d) => d !== '.');
+        break;
+      case 'options':
+        conf.options.push(...values);
+        break;
+      case 'sortlist':
+        conf.sortlist.push(...values);
+        break;
+      default:
+        conf.unknown.push(line);
+    }
+  }
+  return conf;
+}
+
+// Allowed characters in a search domain or option token written to the K2s-owned file: no
+// whitespace, no comment characters, nothing that could start a second directive.
+const SEARCH_RE = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*\.?$/;
+const OPTION_RE = /^[A-Za-z0-9_-]+(:[0-9]+)?$/;
+
+/**
+ * Renders the K2s-owned /etc/resolv.conf: MANAGED_HEADER, `nameserver 127.0.0.1`, then the
+ * original search domains and options, LF endings and a final newline.
+ *
+ * The search domains are kept so short names (`myhost` → `myhost.corp.example.com`) resolve
+ * as before. Every original option is kept in order: all of glibc's options act on the client
+ * side (ndots, timeout, attempts, edns0, trust-ad, rotate, single-request, use-vc, no-aaaa…)
+ * and none changes which server is asked, so none breaks the loopback proxy; `use-vc` only
+ * forces TCP, which both engines serve. Duplicates are dropped.
+ * Throws when a search domain or option holds characters a resolv.conf token cannot hold.
+ */
+export function renderManagedResolvConf(opts: { search: string[]; options: string[] }): string {
+  for (const d of opts.search) {
+    if (!SEARCH_RE.test(d)) {
+      throw new Error(`Search domain "${d}" is not a valid domain name; remove it from the original resolv.conf.`);
+    }
+  }
+  for (const o of opts.options) {
+    if (!OPTION_RE.test(o)) {
+      throw new Error(`resolv.conf option "${o}" is not a valid option token; remove it from the original resolv.conf.`);
+    }
+  }
+  const lines = [MANAGED_HEADER, 'nameserver 127.0.0.1'];
+  const search = [...new Set(opts.search)];
+  const options = [...new Set(opts.options)];
+  if (search.length > 0) lines.push(`search ${search.join(' ')}`);
+  if (options.length > 0) lines.push(`options ${options.join(' ')}`);
+  return `${lines.join('\n')}\n`;
+}
