@@ -1,0 +1,207 @@
+/**
+ * THE one contract between the renderer and the main process (Electron IPC or the web bridge).
+ * Each call name maps to a zod input schema (validated in main, parsed from `unknown`) and an
+ * output type. The preload API, the web client, the IPC handlers and the AppBackend interface
+ * are all derived from this map: add a call here and the compiler lists every place to wire it.
+ * Pure module: no Node or DOM imports.
+ */
+import { z } from 'zod';
+import type { LifecycleEvent, ResultEvent } from './lifecycle-events';
+import {
+  QUERY_TYPES,
+  type ClusterDiscovery,
+  type ClusterStatus,
+  type HostDnsStatus,
+  type LogLine,
+  type QueryResult,
+  type ResolverDiff,
+} from './types';
+
+/** One call: its input schema and (type-only) its output. */
+export interface CallSpec<I extends z.ZodType, O> {
+  input: I;
+  /** Phantom: never set at runtime, only carries the output type. */
+  readonly _output?: O;
+}
+
+/** Declares a call whose output type is `O` (curried so `I` is inferred from the schema). */
+function defineCall<O>() {
+  return <I extends z.ZodType>(input: I): CallSpec<I, O> => ({ input });
+}
+
+/** Input of calls that take nothing: `{}` only (undefined is normalized to `{}` by dispatch). */
+const noInput = z.object({}).strict();
+
+/** Absolute host path, capped at PATH_MAX (4096 bytes, limits.h), no NUL. */
+const absolutePath = z
+  .string()
+  .max(4096)
+  .regex(/^\/[^\0]*$/, 'must be an absolute path (starts with /) without NUL bytes');
+
+/** Dotted-quad IPv4 address, e.g. the KubeSwitch address 172.19.1.1. */
+const ipv4 = z
+  .string()
+  .max(15)
+  .regex(/^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/, 'must be an IPv4 address');
+
+/**
+ * A query name: at most 253 characters (RFC 1035 §2.3.4 limit of a name in text form), letters,
+ * digits, `-`, `_` (SRV labels), dot-separated, optional trailing dot, or `.` for the root.
+ */
+export const queryName = z
+  .string()
+  .min(1)
+  .max(253)
+  .regex(/^(\.|[A-Za-z0-9_-]{1,63}(\.[A-Za-z0-9_-]{1,63})*\.?)$/, 'must be a DNS name such as kubernetes.default.svc.cluster.local');
+
+/**
+ * A query target: `system` (getaddrinfo), `proxy`, `coredns`, or a server as IP[:port]
+ * (IPv6 with a port as `[addr]:port`). Dispatch additionally requires it to be in `query:targets`.
+ */
+export const queryTarget = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(
+    /^(system|proxy|coredns|[0-9.]+(:\d{1,5})?|\[[0-9A-Fa-f:.]+\](:\d{1,5})?|[0-9A-Fa-f:.]+)$/,
+    'must be system, proxy, coredns or an IP[:port] from the targets list',
+  );
+
+/** One entry of the query tester's target select. `server` is `system` or `IP:PORT`. */
+export interface QueryTarget {
+  id: string;
+  label: string;
+  server: string;
+}
+
+/** What the app can do on this host. `reason` says why lifecycle is unsupported, else null. */
+export interface AppInfo {
+  platform: string;
+  lifecycleSupported: boolean;
+  reason: string | null;
+  version: string;
+}
+
+/** The call map. Keys are `domain:verb`; the method name is derived (`dns:start` → `dnsStart`). */
+export const CONTRACT = {
+  'cluster:status': defineCall<ClusterStatus>()(noInput),
+  'dns:status': defineCall<HostDnsStatus>()(noInput),
+  'dns:start': defineCall<ResultEvent>()(
+    z
+      .object({
+        kubeconfig: absolutePath.optional(),
+        engine: z.enum(['adguard', 'dnsmasq']).optional(),
+        kubeSwitch: z.union([ipv4, z.literal('none')]).optional(),
+      })
+      .strict(),
+  ),
+  'dns:stop': defineCall<ResultEvent>()(
+    z.object({ onDrift: z.enum(['keep', 'restore']).optional() }).strict(),
+  ),
+  'dns:uninstall': defineCall<ResultEvent>()(noInput),
+  'zones:list': defineCall<ClusterDiscovery>()(
+    z.object({ kubeconfig: absolutePath.optional() }).strict(),
+  ),
+  'resolver:diff': defineCall<ResolverDiff>()(noInput),
+  'query:run': defineCall<QueryResult>()(
+    z
+      .object({
+        name: queryName,
+        type: z.enum(QUERY_TYPES),
+        target: queryTarget,
+        transport: z.enum(['udp', 'tcp']),
+      })
+      .strict(),
+  ),
+  'query:targets': defineCall<QueryTarget[]>()(noInput),
+  'logs:tail': defineCall<LogLine[]>()(
+    z.object({ lines: z.number().int().min(1).max(5000) }).strict(),
+  ),
+  'app:info': defineCall<AppInfo>()(noInput),
+} as const;
+
+/** Every call name, e.g. `dns:start`. */
+export type CallName = keyof typeof CONTRACT;
+/** What the caller passes (before zod defaults/transforms). */
+export type CallInput<K extends CallName> = z.input<(typeof CONTRACT)[K]['input']>;
+/** What the backend receives (after validation). */
+export type CallParsed<K extends CallName> = z.output<(typeof CONTRACT)[K]['input']>;
+/** What the call resolves to. */
+export type CallOutput<K extends CallName> =
+  (typeof CONTRACT)[K] extends CallSpec<z.ZodType, infer O> ? O : never;
+
+/** All call names at runtime, in contract order. */
+export const CALL_NAMES = Object.keys(CONTRACT) as CallName[];
+
+/** True when `name` is a contract call (own key only: `__proto__`, `toString` are not calls). */
+export function isCallName(name: string): name is CallName {
+  return Object.prototype.hasOwnProperty.call(CONTRACT, name);
+}
+
+/** Calls whose input accepts `{}` (no required field); the API lets callers omit the argument. */
+export type NoInputCall = {
+  [K in CallName]: {} extends CallInput<K> ? K : never;
+}[CallName];
+
+/** `dns:start` → `dnsStart`, `app:info` → `appInfo`. */
+export type MethodName<K extends string> = K extends `${infer A}:${infer B}` ? `${A}${Capitalize<B>}` : K;
+
+/** Runtime twin of MethodName. */
+export function methodName<K extends CallName>(call: K): MethodName<K> {
+  const [domain, verb] = call.split(':') as [string, string];
+  return `${domain}${verb.charAt(0).toUpperCase()}${verb.slice(1)}` as MethodName<K>;
+}
+
+/** Events pushed main → renderer, with their payload types. */
+export interface ContractEvents {
+  'lifecycle:event': LifecycleEvent;
+  'logs:lines': LogLine[];
+}
+/** Event channel names. */
+export type EventName = keyof ContractEvents;
+/** Event names at runtime. */
+export const EVENT_NAMES: readonly EventName[] = ['lifecycle:event', 'logs:lines'];
+
+/** Machine-readable error codes that cross the boundary. */
+export type ApiErrorCode =
+  | 'UNKNOWN_CALL'
+  | 'INVALID_INPUT'
+  | 'BUSY'
+  | 'FORBIDDEN'
+  | 'UNAUTHORIZED'
+  | 'NETWORK'
+  | 'BACKEND_ERROR'
+  | (string & {});
+
+/** How a result crosses IPC/HTTP: errors are data, never thrown across the boundary. */
+export type Envelope<T> =
+  | { ok: true; data: T }
+  | { ok: false; error: { code: ApiErrorCode; message: string } };
+
+/** The error the renderer sees: rebuilt from `{ok:false,error}` on its side of the boundary. */
+export class ApiError extends Error {
+  /** Machine-readable code, e.g. INVALID_INPUT, BUSY, PORT_IN_USE. */
+  readonly code: ApiErrorCode;
+  constructor(code: ApiErrorCode, message: string) {
+    super(message);
+    this.name = 'ApiError';
+    this.code = code;
+  }
+}
+
+/** Returns `data` or throws the ApiError carried by the envelope (also for malformed replies). */
+export function unwrap<T>(envelope: unknown): T {
+  const env = envelope as Envelope<T> | null;
+  if (env && typeof env === 'object' && env.ok === true) return env.data;
+  if (env && typeof env === 'object' && env.ok === false && env.error) {
+    throw new ApiError(env.error.code, env.error.message);
+  }
+  throw new ApiError('NETWORK', 'The app backend sent a malformed reply; restart the app.');
+}
+
+/** Formats zod issues as one sentence per field, e.g. `name: Too big: expected …`. */
+export function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => (issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
+    .join('; ');
+}
