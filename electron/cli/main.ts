@@ -1,0 +1,140 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { createPatch } from 'diff';
+import { USAGE } from './usage';
+import { printEvent, formatZones, formatStatus, formatQuery } from './print';
+import { EXIT } from '../../shared/lifecycle-events';
+import { QUERY_TYPES, type QueryType } from '../../shared/types';
+import { createNodeDeps } from '../lifecycle/node-deps';
+import { startDns } from '../lifecycle/start';
+import { stopDns, uninstallDns } from '../lifecycle/stop';
+import { dnsStatus } from '../lifecycle/status';
+import { resolverDiff } from '../lifecycle/diff';
+import { resolveTarget } from '../lifecycle/query-target';
+import { locateKubeconfig } from '../cluster/kubeconfig';
+import { discoverCluster } from '../cluster/discovery';
+import { runUi } from './ui';
+
+const out = (s: string) => process.stdout.write(`${s}\n`);
+const err = (s: string) => process.stderr.write(`${s}\n`);
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+const json: Options = { json: { type: 'boolean' } };
+const OPTIONS: Record<string, Options> = {
+  start: { ...json, kubeconfig: { type: 'string' }, engine: { type: 'string' }, dnsproxy: { type: 'string' }, kubeswitch: { type: 'string' }, upstream: { type: 'string', multiple: true }, 'verify-name': { type: 'string' }, 'no-log-queries': { type: 'boolean' } },
+  stop: { ...json, 'on-drift': { type: 'string' } },
+  uninstall: { ...json, 'on-drift': { type: 'string' } },
+  status: json,
+  zones: { ...json, kubeconfig: { type: 'string' } },
+  query: { ...json, type: { type: 'string' }, server: { type: 'string' }, tcp: { type: 'boolean' } },
+  diff: json,
+  ui: { port: { type: 'string' } },
+  app: { port: { type: 'string' } },
+};
+
+class UsageError extends Error {}
+
+function oneOf<T extends string>(value: unknown, allowed: readonly T[], flag: string): T | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === 'string' && (allowed as readonly string[]).includes(value)) return value as T;
+  throw new UsageError(`${flag} must be one of ${allowed.join(', ')}, not "${String(value)}".`);
+}
+
+/** Runs the CLI with `argv` (without node and script); returns the exit status. Never throws. */
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (!command || command === '--help' || command === '-h' || command === 'help') {
+    out(USAGE);
+    return command ? EXIT.ok : EXIT.usage;
+  }
+  const options = OPTIONS[command];
+  if (!options) {
+    err(`Unknown command "${command}"; run k2s-dns --help for the list.`);
+    return EXIT.usage;
+  }
+  try {
+    const { values, positionals } = parseArgs({ args: rest, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: command === 'query', strict: true });
+    if (values.help) {
+      out(USAGE);
+      return EXIT.ok;
+    }
+    return await run(command, values as Record<string, unknown>, positionals);
+  } catch (e) {
+    if (e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      err(`${(e as Error).message} Run k2s-dns --help for usage.`);
+      return EXIT.usage;
+    }
+    err(`k2s-dns ${command} failed: ${(e as Error).message}`);
+    return EXIT.failedRolledBack;
+  }
+}
+
+async function run(command: string, v: Record<string, unknown>, positionals: string[]): Promise<number> {
+  const asJson = v.json === true;
+  const sink = (e: Parameters<typeof printEvent>[0]) => printEvent(e, asJson, out);
+  switch (command) {
+    case 'start': {
+      const engine = oneOf(v.engine, ['adguard', 'dnsmasq'] as const, '--engine');
+      const found = await locateKubeconfig(typeof v.kubeconfig === 'string' ? { explicit: v.kubeconfig } : {});
+      const deps = await createNodeDeps();
+      const r = await startDns(deps, {
+        kubeconfigPath: found.path,
+        kubeconfigTried: found.tried,
+        ...(engine ? { engine } : {}),
+        ...(typeof v.dnsproxy === 'string' ? { dnsproxyPath: v.dnsproxy } : {}),
+        ...(typeof v.kubeswitch === 'string' ? { kubeSwitch: v.kubeswitch } : {}),
+        ...(Array.isArray(v.upstream) ? { upstreams: v.upstream as string[] } : {}),
+        ...(typeof v['verify-name'] === 'string' ? { verifyExternalName: v['verify-name'] } : {}),
+        logQueries: v['no-log-queries'] !== true,
+      }, sink);
+      return r.exitCode;
+    }
+    case 'stop':
+    case 'uninstall': {
+      const onDrift = oneOf(v['on-drift'], ['keep', 'restore'] as const, '--on-drift');
+      const deps = await createNodeDeps();
+      const op = command === 'stop' ? stopDns : uninstallDns;
+      return (await op(deps, onDrift ? { onDrift } : {}, sink)).exitCode;
+    }
+    case 'status': {
+      const s = await dnsStatus(await createNodeDeps());
+      out(asJson ? JSON.stringify(s) : formatStatus(s));
+      return EXIT.ok;
+    }
+    case 'zones': {
+      const found = await locateKubeconfig(typeof v.kubeconfig === 'string' ? { explicit: v.kubeconfig } : {});
+      if (!found.path) {
+        err(`No kubeconfig found (tried ${found.tried.join(', ')}); pass --kubeconfig PATH.`);
+        return EXIT.refused;
+      }
+      const d = await discoverCluster({ kubeconfigPath: found.path });
+      out(asJson ? JSON.stringify(d) : formatZones(d));
+      return EXIT.ok;
+    }
+    case 'query': {
+      const [name, extra] = positionals;
+      if (!name || extra !== undefined) throw new UsageError('query takes exactly one NAME.');
+      const type = (oneOf(v.type, QUERY_TYPES, '--type') ?? 'A') as QueryType;
+      const deps = await createNodeDeps();
+      const server = await resolveTarget(deps, typeof v.server === 'string' ? v.server : 'system');
+      const r = server === 'system' ? await deps.systemLookup(name) : await deps.query({ name, type, server, transport: v.tcp ? 'tcp' : 'udp' });
+      out(asJson ? JSON.stringify(r) : formatQuery(r));
+      return r.rcode === 'TIMEOUT' || r.rcode === 'ERROR' ? EXIT.failedRolledBack : EXIT.ok;
+    }
+    case 'diff': {
+      const d = await resolverDiff(await createNodeDeps());
+      if (asJson) out(JSON.stringify(d));
+      else if (!d.saved) out('Nothing saved: K2s DNS has not been started, so there is nothing to compare.');
+      else if (d.identical) out('No difference: /etc/resolv.conf is the saved original (content, link target, mode, owner).');
+      else {
+        for (const c of d.changes) out(`* ${c}`);
+        out(createPatch('/etc/resolv.conf', d.savedText ?? '', d.currentText ?? '', 'saved original', 'current'));
+      }
+      return EXIT.ok;
+    }
+    case 'ui':
+    case 'app':
+      return runUi(command, typeof v.port === 'string' ? Number.parseInt(v.port, 10) : undefined);
+    default:
+      throw new UsageError(`Unknown command "${command}".`);
+  }
+}

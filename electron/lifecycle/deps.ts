@@ -1,0 +1,33 @@
+import type { Exec } from '../host/exec';
+import type { HostFs } from '../host/host-fs';
+import type { ServiceManager } from '../host/service-manager';
+import type { ClusterDiscovery, QueryResult, QueryType } from '../../shared/types';
+
+/**
+ * Everything the lifecycle touches on the host, injected at the composition root
+ * (electron/lifecycle/node-deps.ts) so the same code runs on `/` as root, on a temp root in
+ * unit tests, and in the e2e sandbox.
+ */
+export interface LifecycleDeps {
+  fs: HostFs;
+  exec: Exec;
+  services: ServiceManager;
+  /** Discovers kube-dns, the Corefile zones and the CIDRs. Throws typed cluster errors. */
+  discover(kubeconfigPath: string): Promise<ClusterDiscovery>;
+  /** DNS query to `server` (`IP` or `IP:PORT`); never throws, TIMEOUT/ERROR are results. */
+  query(opts: { name: string; type: QueryType; server: string; transport?: 'udp' | 'tcp'; timeoutMs?: number }): Promise<QueryResult>;
+  /** getaddrinfo through the system resolver (`getent ahosts`). */
+  systemLookup(name: string): Promise<QueryResult>;
+  /** Addresses assigned to this host's interfaces (for the KubeSwitch listener). */
+  hostAddresses(): Promise<string[]>;
+  /** Process holding `address:port`, or null (names the holder when the bind fails). */
+  portHolder(port: number, proto: 'udp' | 'tcp', address: string): Promise<{ pid: number; command: string } | null>;
+  /** /proc/self/mountinfo text, to detect a bind-mounted resolv.conf. */
+  mountinfo(): Promise<string>;
+  /** Effective uid (0 = root). */
+  uid(): number;
+  /** ms since the epoch. */
+  now(): number;
+  /** Sleeps `ms` ms (injected so tests of bounded waits stay fast). */
+  sleep(ms: number): Promise<void>;
+}

@@ -1,0 +1,47 @@
+import { open, readFile, unlink, mkdir } from 'node:fs/promises';
+import type { HostFs } from '../host/host-fs';
+import { K2S_PATHS } from '../../shared/k2s-paths';
+import { refused } from './errors';
+
+/** Whether a process with this pid exists (signal 0 probes without sending anything). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Takes the lifecycle lock (`/var/lib/k2s/dns-lifecycle.lock`, O_CREAT|O_EXCL, holding the pid).
+ * A lock whose holder is dead is taken over, so a crashed operation never leaves it stuck.
+ * Throws a refused (exit 3) LifecycleError BUSY when another live operation holds it.
+ * @returns release function
+ */
+export async function acquireLock(fs: HostFs): Promise<() => Promise<void>> {
+  const path = fs.real(K2S_PATHS.lock);
+  await mkdir(fs.real(K2S_PATHS.stateDir), { recursive: true, mode: 0o700 });
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      const handle = await open(path, 'wx', 0o600);
+      await handle.writeFile(`${process.pid}\n`);
+      await handle.close();
+      return async () => {
+        await unlink(path).catch(() => undefined);
+      };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const holder = Number.parseInt(await readFile(path, 'utf8').catch(() => ''), 10);
+      if (Number.isInteger(holder) && holder > 0 && alive(holder) && holder !== process.pid) {
+        throw refused(
+          'BUSY',
+          `Another k2s-dns operation (PID ${holder}) is running; wait for it to finish, then try again.`,
+        );
+      }
+      // Stale lock of a crashed holder: remove and retry.
+      await unlink(path).catch(() => undefined);
+    }
+  }
+  throw refused('BUSY', `Could not take the lock ${K2S_PATHS.lock}; remove it if no k2s-dns runs.`);
+}

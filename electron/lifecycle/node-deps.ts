@@ -1,0 +1,37 @@
+import { readFile } from 'node:fs/promises';
+import { networkInterfaces } from 'node:os';
+import type { LifecycleDeps } from './deps';
+import { createHostFs } from '../host/host-fs-node';
+import { nodeExec } from '../host/exec';
+import { detectServiceManager } from '../host/service-manager';
+import { findPortHolder } from '../host/port-holder';
+import { discoverCluster } from '../cluster/discovery';
+import { queryDns } from '../probes/dns-query';
+import { systemLookup } from '../probes/system-lookup';
+
+/**
+ * The composition root for the real host: HostFs on `root` (`/` normally), child processes
+ * by argv, systemd or a supervised process, the Kubernetes API, real DNS queries.
+ */
+export async function createNodeDeps(root = '/'): Promise<LifecycleDeps> {
+  const fs = createHostFs(root);
+  const services = await detectServiceManager(fs, nodeExec);
+  return {
+    fs,
+    exec: nodeExec,
+    services,
+    discover: (kubeconfigPath) => discoverCluster({ kubeconfigPath }),
+    query: (opts) => queryDns(opts),
+    systemLookup: (name) => systemLookup(name, nodeExec),
+    hostAddresses: async () =>
+      Object.values(networkInterfaces())
+        .flat()
+        .filter((a): a is NonNullable<typeof a> => a !== undefined)
+        .map((a) => a.address),
+    portHolder: (port, proto, address) => findPortHolder(port, proto, address),
+    mountinfo: () => readFile('/proc/self/mountinfo', 'utf8').catch(() => ''),
+    uid: () => process.getuid?.() ?? -1,
+    now: () => Date.now(),
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  };
+}

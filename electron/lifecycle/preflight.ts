@@ -1,0 +1,140 @@
+import type { LifecycleDeps } from './deps';
+import type { StartOptions } from './options';
+import type { Listener, ResolverEntry } from '../../shared/types';
+import type { ResolverStateFile } from '../../shared/state-file';
+import { K2S_DEFAULTS, K2S_PATHS } from '../../shared/k2s-paths';
+import { parseResolvConf } from '../../shared/resolv-conf';
+import { captureResolver, isManagedResolvConf, readState } from '../host/resolver-state';
+import { pickUpstreams, readResolvedLinkServers } from '../host/upstreams';
+import { isBindMounted } from '../host/mounts';
+import { chooseEngine, type EngineChoice } from './engine';
+import { refused } from './errors';
+
+/** What preflight learned; nothing on the host has changed yet. */
+export interface Preflight {
+  engine: EngineChoice;
+  kubeconfigPath: string;
+  /** /etc/resolv.conf as it is now. */
+  current: ResolverEntry;
+  /** The state file of an earlier start, or null. */
+  existing: ResolverStateFile | null;
+  /** The original to keep: the saved one when the current file is K2s-owned, else `current`. */
+  original: ResolverEntry;
+  /** True when the current /etc/resolv.conf is the K2s-owned file. */
+  currentIsManaged: boolean;
+  /** K2s is fully up already: the start is a no-op. */
+  alreadyRunning: boolean;
+  upstreams: string[];
+  droppedUpstreams: { server: string; reason: string }[];
+  search: string[];
+  options: string[];
+  listeners: Listener[];
+  skippedListeners: { address: string; reason: string }[];
+}
+
+/** Bytes the resolver points at: the file itself or the symlink's target, when readable. */
+export function resolverText(entry: ResolverEntry): string | null {
+  if (entry.kind === 'file') return Buffer.from(entry.contentBase64, 'base64').toString('utf8');
+  if (entry.kind === 'symlink' && entry.targetContentBase64 !== null) {
+    return Buffer.from(entry.targetContentBase64, 'base64').toString('utf8');
+  }
+  return null;
+}
+
+/** Whether `entry` is the K2s-owned resolv.conf (a regular file with the managed header). */
+export function isManagedEntry(entry: ResolverEntry): boolean {
+  return entry.kind === 'file' && isManagedResolvConf(Buffer.from(entry.contentBase64, 'base64'));
+}
+
+/** The listeners: 127.0.0.1:53 always, the KubeSwitch address only when assigned here. */
+export async function planListeners(
+  deps: LifecycleDeps,
+  kubeSwitch: string | undefined,
+): Promise<{ listeners: Listener[]; skipped: { address: string; reason: string }[] }> {
+  const listeners: Listener[] = [{ address: '127.0.0.1', port: 53 }];
+  const skipped: { address: string; reason: string }[] = [];
+  const wanted = kubeSwitch ?? K2S_DEFAULTS.kubeSwitchAddress;
+  if (wanted === 'none') return { listeners, skipped: [{ address: 'KubeSwitch', reason: 'disabled with --kubeswitch none' }] };
+  const assigned = await deps.hostAddresses();
+  if (assigned.includes(wanted)) listeners.push({ address: wanted, port: 53 });
+  else skipped.push({ address: wanted, reason: `${wanted} is not assigned to any interface on this host (K2s creates it on ${K2S_DEFAULTS.kubeSwitchInterface}); started without it` });
+  return { listeners, skipped };
+}
+
+/**
+ * Checks every precondition of start and changes nothing. Throws refused (exit 3) errors:
+ * NOT_ROOT, NO_ENGINE, NO_KUBECONFIG, NO_SAVED_ORIGINAL, IMMUTABLE, BIND_MOUNTED,
+ * NO_UPSTREAM, PORT_IN_USE — each message names the cause and the fix.
+ */
+export async function preflight(deps: LifecycleDeps, opts: StartOptions): Promise<Preflight> {
+  if (deps.uid() !== 0) {
+    throw refused('NOT_ROOT', 'Starting K2s DNS changes /etc/resolv.conf and binds port 53: run it as root (sudo k2s-dns start) or from the desktop app.');
+  }
+  const engine = await chooseEngine(deps.fs, opts);
+  if (!opts.kubeconfigPath) {
+    const tried = opts.kubeconfigTried?.length ? ` (tried ${opts.kubeconfigTried.join(', ')})` : '';
+    throw refused('NO_KUBECONFIG', `No kubeconfig found${tried}; pass --kubeconfig PATH or start K2s first.`);
+  }
+  const current = await captureResolver(deps.fs, deps.exec);
+  const existing = await readState(deps.fs);
+  const currentIsManaged = isManagedEntry(current);
+  if (currentIsManaged && !existing) {
+    throw refused(
+      'NO_SAVED_ORIGINAL',
+      `/etc/resolv.conf is K2s-owned but no saved original exists at ${K2S_PATHS.stateFile}; put your own resolv.conf back (or run k2s-dns uninstall), then start again.`,
+    );
+  }
+  // Never save over a saved original: when the current file is ours, the saved one is the original.
+  const original = currentIsManaged && existing ? existing.resolvConf : current;
+  const service = await deps.services.status();
+  const alreadyRunning = currentIsManaged && existing !== null && service.running;
+
+  if (current.kind === 'file' && current.immutable) {
+    throw refused('IMMUTABLE', '/etc/resolv.conf is immutable (chattr +i); run `chattr -i /etc/resolv.conf` if you want K2s to manage it, then start again.');
+  }
+  if (!alreadyRunning && isBindMounted(deps.fs.real(K2S_PATHS.resolvConf), await deps.mountinfo())) {
+    throw refused('BIND_MOUNTED', '/etc/resolv.conf is a bind mount (a container or WSL layout) and cannot be replaced by rename; manage DNS on the outer host instead.');
+  }
+
+  const text = resolverText(original) ?? '';
+  const parsed = parseResolvConf(text);
+  const { listeners, skipped } = await planListeners(deps, opts.kubeSwitch);
+  const usesResolvedStub = parsed.nameservers.some((ns) => ns === '127.0.0.53' || ns === '127.0.0.54');
+  const resolvedLinkServers = usesResolvedStub ? await readResolvedLinkServers(deps.exec) : undefined;
+  const picked = opts.upstreams?.length
+    ? pickUpstreams({ resolvConf: { ...parsed, nameservers: opts.upstreams }, listeners })
+    : pickUpstreams({ resolvConf: parsed, listeners, ...(resolvedLinkServers ? { resolvedLinkServers } : {}) });
+  if (picked.upstreams.length === 0) {
+    const why = picked.dropped.length ? ` (dropped: ${picked.dropped.map((d) => `${d.server}: ${d.reason}`).join('; ')})` : '';
+    throw refused('NO_UPSTREAM', `The original resolver lists no usable upstream nameserver${why}; fix the host's DNS first or pass --upstream IP.`);
+  }
+
+  if (!alreadyRunning) {
+    for (const l of listeners) {
+      for (const proto of ['udp', 'tcp'] as const) {
+        const holder = await deps.portHolder(l.port, proto, l.address);
+        if (holder) {
+          throw refused(
+            'PORT_IN_USE',
+            `${l.address}:${l.port}/${proto} is held by ${holder.command} (PID ${holder.pid}); stop it (e.g. systemctl stop ${holder.command}) and start again.`,
+          );
+        }
+      }
+    }
+  }
+  return {
+    engine,
+    kubeconfigPath: opts.kubeconfigPath,
+    current,
+    existing,
+    original,
+    currentIsManaged,
+    alreadyRunning,
+    upstreams: picked.upstreams,
+    droppedUpstreams: picked.dropped,
+    search: parsed.search,
+    options: parsed.options,
+    listeners,
+    skippedListeners: skipped,
+  };
+}

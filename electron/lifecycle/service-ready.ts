@@ -1,0 +1,44 @@
+import type { LifecycleDeps } from './deps';
+import type { ClusterDiscovery, ProxyPlan } from '../../shared/types';
+import { K2S_PATHS } from '../../shared/k2s-paths';
+import { failed } from './errors';
+
+/** Last lines of the proxy log (best effort), to explain why it exited. */
+async function logTail(deps: LifecycleDeps, lines: number): Promise<string[]> {
+  const buf = await deps.fs.readFile(K2S_PATHS.log).catch(() => Buffer.alloc(0));
+  return buf.toString('utf8').trimEnd().split('\n').slice(-lines);
+}
+
+/**
+ * Waits until the proxy answers a query on every listener (any rcode counts: it is up),
+ * polling every 200 ms for at most `timeoutMs` ms. Fails with SERVICE_EXITED (with the log's
+ * last error and, for a bind failure, the port's holder) or SERVICE_NOT_READY.
+ */
+export async function waitForListeners(deps: LifecycleDeps, plan: ProxyPlan, d: ClusterDiscovery, timeoutMs: number): Promise<void> {
+  const deadline = deps.now() + timeoutMs;
+  const pending = new Set(plan.listeners.map((l) => `${l.address}:${l.port}`));
+  const name = `kubernetes.default.svc.${d.clusterDomain}`;
+  while (pending.size > 0) {
+    const status = await deps.services.status();
+    if (!status.running) {
+      const tail = await logTail(deps, 20);
+      const bind = tail.find((l) => /address already in use/i.test(l));
+      if (bind) {
+        const l = plan.listeners[0]!;
+        const holder = await deps.portHolder(l.port, 'udp', l.address);
+        throw failed('PORT_IN_USE', `k2s-dnsproxy could not bind port 53${holder ? `: held by ${holder.command} (PID ${holder.pid})` : ''}; stop that process and start again.`);
+      }
+      const last = [...tail].reverse().find((l) => /error|fail|fatal|bad|unknown/i.test(l)) ?? tail.at(-1) ?? '(empty log)';
+      throw failed('SERVICE_EXITED', `k2s-dnsproxy exited right after start: "${last.trim()}"; see ${K2S_PATHS.log}.`);
+    }
+    for (const server of [...pending]) {
+      const res = await deps.query({ name, type: 'A', server, timeoutMs: 300 });
+      if (res.rcode !== 'TIMEOUT' && res.rcode !== 'ERROR') pending.delete(server);
+    }
+    if (pending.size === 0) break;
+    if (deps.now() >= deadline) {
+      throw failed('SERVICE_NOT_READY', `k2s-dnsproxy did not answer on ${[...pending].join(', ')} within ${timeoutMs} ms; see ${K2S_PATHS.log}.`);
+    }
+    await deps.sleep(200);
+  }
+}
