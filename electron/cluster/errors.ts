@@ -1,0 +1,66 @@
+/**
+ * Typed errors of cluster access. Each message names the cause and the fix in one sentence,
+ * so the CLI can print it and the UI can show it unchanged; `code` travels across IPC.
+ */
+
+/** Error codes as they cross the IPC/web boundary. */
+export type ClusterErrorCode = 'unreachable' | 'unauthorized' | 'no-kubeconfig' | 'bad-response';
+
+/** Base class of all cluster access errors. */
+export abstract class ClusterError extends Error {
+  abstract readonly code: ClusterErrorCode;
+}
+
+/** The API server refused the connection, could not be resolved, or did not answer in time. */
+export class ClusterUnreachableError extends ClusterError {
+  readonly code = 'unreachable';
+  constructor(
+    readonly apiServer: string,
+    readonly detail: string,
+  ) {
+    super(`The Kubernetes API server at ${apiServer} ${detail}; is the cluster running (\`k2s status\`)?`);
+    this.name = 'ClusterUnreachableError';
+  }
+}
+
+/** The API server answered 401/403: the kubeconfig's credentials are missing, expired or lack rights. */
+export class ClusterUnauthorizedError extends ClusterError {
+  readonly code = 'unauthorized';
+  constructor(
+    readonly apiServer: string,
+    readonly kubeconfigPath: string,
+    readonly status: 401 | 403,
+    readonly what: string,
+  ) {
+    super(
+      status === 401
+        ? `The Kubernetes API server at ${apiServer} rejected the credentials in ${kubeconfigPath} (401 Unauthorized) while reading ${what}; use a current admin kubeconfig (e.g. /etc/kubernetes/admin.conf) with --kubeconfig.`
+        : `The user in ${kubeconfigPath} may not read ${what} (403 Forbidden from ${apiServer}); use an admin kubeconfig (e.g. /etc/kubernetes/admin.conf) with --kubeconfig.`,
+    );
+    this.name = 'ClusterUnauthorizedError';
+  }
+}
+
+/** No kubeconfig file was found, or the one given cannot be loaded. */
+export class NoKubeconfigError extends ClusterError {
+  readonly code = 'no-kubeconfig';
+  constructor(
+    readonly tried: string[],
+    reason?: string,
+  ) {
+    super(
+      reason ??
+        `No kubeconfig found (tried ${tried.length ? tried.join(', ') : 'nothing'}); pass --kubeconfig PATH or set KUBECONFIG to the cluster's admin kubeconfig.`,
+    );
+    this.name = 'NoKubeconfigError';
+  }
+}
+
+/** The API server answered something that is not the expected Kubernetes object (non-JSON, wrong shape, missing object). */
+export class ClusterResponseError extends ClusterError {
+  readonly code = 'bad-response';
+  constructor(message: string) {
+    super(message);
+    this.name = 'ClusterResponseError';
+  }
+}

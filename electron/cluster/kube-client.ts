@@ -1,0 +1,183 @@
+/**
+ * Kubernetes API access for discovery and status: loads one kubeconfig with
+ * @kubernetes/client-node 1.4, bounds every request with a timeout, and maps the client's
+ * failures (fetch errors, ApiException, JSON parse errors) to the typed errors in errors.ts.
+ */
+import { existsSync } from 'node:fs';
+import {
+  ApiException,
+  CoreV1Api,
+  createConfiguration,
+  IsomorphicFetchHttpLibrary,
+  KubeConfig,
+  ServerConfiguration,
+  VersionApi,
+  type HttpLibrary,
+} from '@kubernetes/client-node';
+import {
+  ClusterResponseError,
+  ClusterUnauthorizedError,
+  ClusterUnreachableError,
+  NoKubeconfigError,
+} from './errors';
+
+/** Default per-request timeout in ms. */
+export const DEFAULT_TIMEOUT_MS = 5000;
+
+/** An opened kubeconfig: the current context's API clients plus error-mapping call helpers. */
+export interface KubeClient {
+  kubeconfigPath: string;
+  /** Current context name. */
+  context: string;
+  /** API server URL of the current context's cluster. */
+  apiServer: string;
+  core: CoreV1Api;
+  version: VersionApi;
+  /** Per-request timeout in ms. */
+  timeoutMs: number;
+  /** Runs one API call; maps failures to typed errors (`what` names the object for messages). */
+  call<T>(what: string, fn: () => Promise<T>): Promise<T>;
+  /** Like `call`, but a 404 yields null (for optional objects such as `coredns-custom`). */
+  callOptional<T>(what: string, fn: () => Promise<T>): Promise<T | null>;
+}
+
+/** An HttpLibrary that aborts every request after `timeoutMs` (client-node has no timeout of its own). */
+function timedHttpLibrary(timeoutMs: number): HttpLibrary {
+  const inner = new IsomorphicFetchHttpLibrary();
+  return {
+    send(request) {
+      request.setSignal(AbortSignal.timeout(timeoutMs));
+      return inner.send(request);
+    },
+  };
+}
+
+/**
+ * Loads `kubeconfigPath` and builds clients for its current context.
+ * Throws NoKubeconfigError when the file is missing, unparsable, has no current cluster, or
+ * names a plain-http server without `insecure-skip-tls-verify` (client-node refuses it).
+ */
+export function openKubeClient(kubeconfigPath: string, timeoutMs = DEFAULT_TIMEOUT_MS): KubeClient {
+  if (!existsSync(kubeconfigPath)) {
+    throw new NoKubeconfigError(
+      [kubeconfigPath],
+      `The kubeconfig ${kubeconfigPath} does not exist; pass an existing one with --kubeconfig (K2s writes /etc/kubernetes/admin.conf).`,
+    );
+  }
+  const kc = new KubeConfig();
+  try {
+    kc.loadFromFile(kubeconfigPath);
+  } catch (err) {
+    throw new NoKubeconfigError(
+      [kubeconfigPath],
+      `The kubeconfig ${kubeconfigPath} cannot be loaded (${err instanceof Error ? err.message : String(err)}); fix the file or pass another with --kubeconfig.`,
+    );
+  }
+  const cluster = kc.getCurrentCluster();
+  if (!cluster) {
+    throw new NoKubeconfigError(
+      [kubeconfigPath],
+      `The kubeconfig ${kubeconfigPath} has no current context with a cluster; set current-context (\`kubectl config use-context\`) or pass another with --kubeconfig.`,
+    );
+  }
+  const apiServer = cluster.server;
+  if (apiServer.startsWith('http:') && !cluster.skipTLSVerify) {
+    throw new NoKubeconfigError(
+      [kubeconfigPath],
+      `The kubeconfig ${kubeconfigPath} points at plain-http ${apiServer} without insecure-skip-tls-verify, which the Kubernetes client refuses; use the cluster's https admin kubeconfig.`,
+    );
+  }
+  const config = createConfiguration({
+    baseServer: new ServerConfiguration(apiServer, {}),
+    authMethods: { default: kc },
+    httpApi: timedHttpLibrary(timeoutMs),
+  });
+
+  const call = async <T>(what: string, fn: () => Promise<T>): Promise<T> => {
+    try {
+      return await fn();
+    } catch (err) {
+      throw mapClientError(err, { apiServer, kubeconfigPath, timeoutMs, what });
+    }
+  };
+  return {
+    kubeconfigPath,
+    context: kc.getCurrentContext(),
+    apiServer,
+    core: new CoreV1Api(config),
+    version: new VersionApi(config),
+    timeoutMs,
+    call,
+    async callOptional(what, fn) {
+      try {
+        return await fn();
+      } catch (err) {
+        if (err instanceof ApiException && err.code === 404) return null;
+        throw mapClientError(err, { apiServer, kubeconfigPath, timeoutMs, what });
+      }
+    },
+  };
+}
+
+/** Context for error messages. */
+interface CallContext {
+  apiServer: string;
+  kubeconfigPath: string;
+  timeoutMs: number;
+  what: string;
+}
+
+/** The `message` of a Kubernetes Status body, if the ApiException carries one. */
+function statusMessage(body: unknown): string | null {
+  let parsed = body;
+  if (typeof body === 'string') {
+    try {
+      parsed = JSON.parse(body);
+    } catch {
+      return null;
+    }
+  }
+  const message = (parsed as { message?: unknown } | null)?.message;
+  return typeof message === 'string' ? message : null;
+}
+
+/** TLS verification failure codes from Node's tls module. */
+const TLS_CODES = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/;
+
+/**
+ * Maps an error thrown by client-node (node-fetch FetchError/AbortError, ApiException,
+ * SyntaxError from JSON.parse) to a typed cluster error; typed errors pass through.
+ */
+export function mapClientError(err: unknown, ctx: CallContext): Error {
+  if (err instanceof ClusterResponseError || err instanceof ClusterUnreachableError) return err;
+  if (err instanceof ClusterUnauthorizedError || err instanceof NoKubeconfigError) return err;
+  if (err instanceof ApiException) {
+    const code = err.code as number;
+    if (code === 401 || code === 403) return new ClusterUnauthorizedError(ctx.apiServer, ctx.kubeconfigPath, code, ctx.what);
+    const detail = statusMessage(err.body);
+    return new ClusterResponseError(
+      `The Kubernetes API server at ${ctx.apiServer} answered HTTP ${code} for ${ctx.what}${detail ? ` (${detail})` : ''}; check that the cluster is fully up (\`kubectl get --raw /readyz\`).`,
+    );
+  }
+  const e = err as { name?: string; type?: string; code?: string; message?: string } | null;
+  if (e?.name === 'AbortError' || e?.name === 'TimeoutError') {
+    return new ClusterUnreachableError(ctx.apiServer, `did not answer within ${ctx.timeoutMs} ms`);
+  }
+  if (e?.name === 'FetchError' || e?.type === 'system') {
+    const code = e.code ?? 'unknown error';
+    if (code === 'ECONNREFUSED') return new ClusterUnreachableError(ctx.apiServer, 'refused the connection (ECONNREFUSED)');
+    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new ClusterUnreachableError(ctx.apiServer, `could not be resolved (${code})`);
+    if (TLS_CODES.test(code)) {
+      return new ClusterUnreachableError(ctx.apiServer, `presented a TLS certificate the kubeconfig's CA does not verify (${code})`);
+    }
+    return new ClusterUnreachableError(ctx.apiServer, `could not be reached (${code})`);
+  }
+  if (err instanceof SyntaxError) {
+    return new ClusterResponseError(
+      `The Kubernetes API server at ${ctx.apiServer} answered ${ctx.what} with something that is not JSON; check that the kubeconfig's server URL points at the API server, not a proxy or web page.`,
+    );
+  }
+  return new ClusterResponseError(
+    `Reading ${ctx.what} from ${ctx.apiServer} failed (${e?.message ?? String(err)}); check the cluster with \`kubectl get --raw /readyz\`.`,
+  );
+}

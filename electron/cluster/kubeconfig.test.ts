@@ -1,0 +1,79 @@
+import { existsSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { ADMIN_KUBECONFIG, findKubeconfig, homeFromPasswdLine, locateKubeconfig } from './kubeconfig';
+import type { Exec } from '../host/exec';
+
+const existing = (...paths: string[]) => (p: string) => paths.includes(p);
+const homes: Record<string, string> = { alice: '/home/alice' };
+const base = { env: {}, homeOf: (u: string) => homes[u] ?? null, home: '/root' };
+
+describe('findKubeconfig', () => {
+  it('uses --kubeconfig alone, and does not fall through when it is missing', () => {
+    expect(findKubeconfig({ ...base, explicit: '/x/kc', exists: existing('/x/kc', ADMIN_KUBECONFIG) })).toEqual({
+      path: '/x/kc',
+      tried: ['/x/kc'],
+    });
+    expect(findKubeconfig({ ...base, explicit: '/x/typo', exists: existing(ADMIN_KUBECONFIG) })).toEqual({
+      path: null,
+      tried: ['/x/typo'],
+    });
+  });
+
+  it('prefers /etc/kubernetes/admin.conf over the sudo user, $KUBECONFIG and ~/.kube/config', () => {
+    const env = { SUDO_USER: 'alice', KUBECONFIG: '/k/a:/k/b' };
+    const all = existing(ADMIN_KUBECONFIG, '/home/alice/.kube/config', '/k/a', '/root/.kube/config');
+    expect(findKubeconfig({ ...base, env, exists: all })).toEqual({ path: ADMIN_KUBECONFIG, tried: [ADMIN_KUBECONFIG] });
+  });
+
+  it("takes the sudo user's ~/.kube/config (home from getent) before $KUBECONFIG", () => {
+    const env = { SUDO_USER: 'alice', KUBECONFIG: '/k/a' };
+    expect(findKubeconfig({ ...base, env, exists: existing('/home/alice/.kube/config', '/k/a') })).toEqual({
+      path: '/home/alice/.kube/config',
+      tried: [ADMIN_KUBECONFIG, '/home/alice/.kube/config'],
+    });
+  });
+
+  it('takes the first existing entry of the $KUBECONFIG colon list, skipping empty entries', () => {
+    const env = { KUBECONFIG: '/k/missing::/k/b:/k/c' };
+    expect(findKubeconfig({ ...base, env, exists: existing('/k/b', '/k/c', '/root/.kube/config') })).toEqual({
+      path: '/k/b',
+      tried: [ADMIN_KUBECONFIG, '/k/missing', '/k/b'],
+    });
+  });
+
+  it('ends with ~/.kube/config and reports every path tried, without duplicates', () => {
+    const env = { SUDO_USER: 'root', KUBECONFIG: '/root/.kube/config' };
+    expect(findKubeconfig({ ...base, env, exists: existing() })).toEqual({
+      path: null,
+      tried: [ADMIN_KUBECONFIG, '/root/.kube/config'],
+    });
+    expect(findKubeconfig({ ...base, env: { SUDO_USER: 'bob' }, exists: existing('/root/.kube/config') })).toEqual({
+      path: '/root/.kube/config',
+      tried: [ADMIN_KUBECONFIG, '/root/.kube/config'],
+    });
+  });
+});
+
+describe('homeFromPasswdLine', () => {
+  it('reads the 6th field of a getent passwd line', () => {
+    expect(homeFromPasswdLine('alice:x:1000:1000:Alice,,,:/home/alice:/bin/bash\n')).toBe('/home/alice');
+    expect(homeFromPasswdLine('garbage')).toBeNull();
+  });
+});
+
+describe('locateKubeconfig', () => {
+  // skipped: this machine has a real admin.conf, which would win before the sudo user's path.
+  it.skipIf(existsSync(ADMIN_KUBECONFIG))("asks getent passwd for $SUDO_USER's home with an argv array", async () => {
+    const calls: string[][] = [];
+    const exec: Exec = {
+      async run(file, args) {
+        calls.push([file, ...args]);
+        return { code: 0, stdout: 'nobody-here:x:4242:4242::/nonexistent-k2s-test-home:/bin/false\n', stderr: '' };
+      },
+    };
+    const found = await locateKubeconfig({ env: { SUDO_USER: 'nobody-here', KUBECONFIG: '' }, exec });
+    expect(calls).toEqual([['getent', 'passwd', 'nobody-here']]);
+    expect(found.tried).toContain('/nonexistent-k2s-test-home/.kube/config');
+    expect(found.tried[0]).toBe(ADMIN_KUBECONFIG);
+  });
+});

@@ -1,0 +1,86 @@
+/**
+ * Which kubeconfig to use. The helper runs as root via sudo/pkexec, so root's own
+ * ~/.kube/config is rarely the right one: the order prefers K2s's admin.conf and the invoking
+ * user's config before $KUBECONFIG and root's home.
+ */
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import path from 'node:path';
+import { nodeExec, type Exec } from '../host/exec';
+
+/** kubeadm's admin kubeconfig, which K2s on Linux writes. */
+export const ADMIN_KUBECONFIG = '/etc/kubernetes/admin.conf';
+
+/** Inputs of findKubeconfig; all host access is injected. */
+export interface FindKubeconfigInput {
+  /** `--kubeconfig` value; when given, it is the only candidate. */
+  explicit?: string;
+  env: Record<string, string | undefined>;
+  exists: (p: string) => boolean;
+  /** Home directory of a user name (getent passwd), null when unknown. */
+  homeOf: (user: string) => string | null;
+  /** Home of the current process user. */
+  home: string;
+}
+
+/** The chosen kubeconfig (or null) and every path looked at, in order. */
+export type FindKubeconfigResult = { path: string; tried: string[] } | { path: null; tried: string[] };
+
+/**
+ * Picks the kubeconfig: `--kubeconfig` (only that, even if missing: a typo must not silently
+ * select another cluster), then /etc/kubernetes/admin.conf, then $SUDO_USER's ~/.kube/config,
+ * then the first existing entry of $KUBECONFIG (colon list, kubectl's rule), then ~/.kube/config.
+ */
+export function findKubeconfig(input: FindKubeconfigInput): FindKubeconfigResult {
+  if (input.explicit !== undefined && input.explicit !== '') {
+    return input.exists(input.explicit) ? { path: input.explicit, tried: [input.explicit] } : { path: null, tried: [input.explicit] };
+  }
+  const candidates: string[] = [ADMIN_KUBECONFIG];
+  const sudoUser = input.env['SUDO_USER'];
+  if (sudoUser && sudoUser !== 'root') {
+    const home = input.homeOf(sudoUser);
+    if (home) candidates.push(path.posix.join(home, '.kube', 'config'));
+  }
+  for (const entry of (input.env['KUBECONFIG'] ?? '').split(':')) {
+    if (entry !== '') candidates.push(entry);
+  }
+  candidates.push(path.posix.join(input.home, '.kube', 'config'));
+
+  const tried: string[] = [];
+  for (const candidate of candidates) {
+    if (tried.includes(candidate)) continue;
+    tried.push(candidate);
+    if (input.exists(candidate)) return { path: candidate, tried };
+  }
+  return { path: null, tried };
+}
+
+/** Home directory field (6th) of one `getent passwd USER` line; null when malformed. */
+export function homeFromPasswdLine(line: string): string | null {
+  const fields = line.trim().split(':');
+  return fields.length >= 7 && fields[5] ? fields[5] : null;
+}
+
+/**
+ * findKubeconfig on this host: real existsSync, $SUDO_USER's home via `getent passwd` (covers
+ * LDAP/NSS users, unlike reading /etc/passwd), process env and home. Never throws.
+ */
+export async function locateKubeconfig(
+  opts: { explicit?: string; env?: Record<string, string | undefined>; exec?: Exec } = {},
+): Promise<FindKubeconfigResult> {
+  const env = opts.env ?? process.env;
+  const exec = opts.exec ?? nodeExec;
+  const sudoUser = env['SUDO_USER'];
+  let sudoHome: string | null = null;
+  if (sudoUser && sudoUser !== 'root' && !opts.explicit) {
+    const res = await exec.run('getent', ['passwd', sudoUser], { timeoutMs: 2000 }).catch(() => null);
+    if (res?.code === 0) sudoHome = homeFromPasswdLine(res.stdout.split('\n')[0] ?? '');
+  }
+  return findKubeconfig({
+    ...(opts.explicit !== undefined ? { explicit: opts.explicit } : {}),
+    env,
+    exists: existsSync,
+    homeOf: (user) => (user === sudoUser ? sudoHome : null),
+    home: homedir(),
+  });
+}
