@@ -1,0 +1,173 @@
+/**
+ * Web mode: the same contract over HTTP + WebSocket on 127.0.0.1, for headless hosts and the
+ * browser tests. POST /api/<call> with a JSON body → Envelope; WebSocket /api/events pushes
+ * `{event, payload}` for `lifecycle:event` and `logs:lines`; everything else is the renderer.
+ * Every request needs the per-launch token and an exact loopback Host header.
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { ContractEvents, EventName } from '../../shared/contract';
+import type { AppBackend } from '../backend';
+import { dispatch } from '../dispatch';
+import { hostOk, originOk, presentedToken, tokenCookie, tokenEquals } from './guards';
+import { securityHeaders, serveStatic } from './static';
+
+/** Largest accepted API request body, bytes (the biggest valid input is well under 8 KiB). */
+export const MAX_BODY_BYTES = 64 * 1024;
+
+/** Options of startWebServer. `port` 0 or absent picks a free port. */
+export interface WebServerOptions {
+  backend: AppBackend;
+  port?: number;
+  /** Directory with the built renderer (index.html + assets). */
+  staticDir: string;
+}
+
+/** A running web bridge; `url` already carries the token for the first page load. */
+export interface WebServer {
+  url: string;
+  token: string;
+  close(): Promise<void>;
+}
+
+/** HTTP status for an error code crossing the web bridge. */
+export function httpStatusFor(code: string): number {
+  return { UNKNOWN_CALL: 404, INVALID_INPUT: 400, BUSY: 409, UNAUTHORIZED: 401, FORBIDDEN: 403 }[code] ?? 500;
+}
+
+/** Starts the web bridge bound to 127.0.0.1 only. Rejects when the port is taken. */
+export async function startWebServer(opts: WebServerOptions): Promise<WebServer> {
+  const token = randomBytes(32).toString('hex');
+  let port = 0;
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 4096 });
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      if (!res.headersSent) sendJson(res, 500, { ok: false, error: { code: 'BACKEND_ERROR', message: String(err) } });
+      else res.destroy();
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const headers = securityHeaders(port);
+    if (!hostOk(req, port)) {
+      res.writeHead(421, { ...headers, 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end(`Misdirected request: open http://127.0.0.1:${port}/ instead.\n`);
+      return;
+    }
+    const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
+    const queryToken = url.searchParams.get('token');
+    if (req.method === 'GET' && queryToken !== null && !url.pathname.startsWith('/api/')) {
+      if (!tokenEquals(queryToken, token)) return unauthorized(res, headers);
+      // Move the token from the URL into an HttpOnly cookie and drop it from the address bar
+      // and history.
+      res.writeHead(303, { ...headers, 'Set-Cookie': tokenCookie(token), Location: url.pathname });
+      res.end();
+      return;
+    }
+    if (!tokenEquals(presentedToken(req), token)) return unauthorized(res, headers);
+
+    if (url.pathname.startsWith('/api/')) {
+      if (req.method !== 'POST') return sendJson(res, 405, fail('METHOD', 'Use POST for API calls.'), { Allow: 'POST' });
+      // Browsers always send Origin on POST; a foreign one means a cross-site request.
+      if (!originOk(req, port, false)) return sendJson(res, 403, fail('FORBIDDEN', 'Cross-origin API calls are refused; use the app page.'));
+      if (!(req.headers['content-type'] ?? '').startsWith('application/json')) {
+        return sendJson(res, 415, fail('INVALID_INPUT', 'Send the call input as application/json.'));
+      }
+      const body = await readBody(req);
+      if (body === null) return sendJson(res, 413, fail('INVALID_INPUT', `Request body larger than ${MAX_BODY_BYTES} bytes; send a smaller input.`));
+      let payload: unknown;
+      try {
+        payload = body.length === 0 ? {} : JSON.parse(body);
+      } catch {
+        return sendJson(res, 400, fail('INVALID_INPUT', 'Request body is not valid JSON; send a JSON object.'));
+      }
+      const envelope = await dispatch(opts.backend, decodeURIComponent(url.pathname.slice('/api/'.length)), payload);
+      return sendJson(res, envelope.ok ? 200 : httpStatusFor(envelope.error.code), envelope);
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { ...headers, Allow: 'GET' });
+      res.end();
+      return;
+    }
+    await serveStatic(opts.staticDir, url.pathname, res, headers);
+  }
+
+  server.on('upgrade', (req, socket, head) => {
+    const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
+    const reject = (status: string) => {
+      socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    };
+    if (!hostOk(req, port)) return reject('421 Misdirected Request');
+    // WebSockets ignore the same-origin policy, so the Origin check is the only cross-site guard.
+    if (!originOk(req, port, true)) return reject('403 Forbidden');
+    if (!tokenEquals(presentedToken(req) ?? url.searchParams.get('token') ?? undefined, token)) return reject('401 Unauthorized');
+    if (url.pathname !== '/api/events') return reject('404 Not Found');
+    wss.handleUpgrade(req, socket, head, (ws) => attach(ws));
+  });
+
+  function attach(ws: WebSocket): void {
+    const send = <E extends EventName>(event: E, payload: ContractEvents[E]) => {
+      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ event, payload }));
+    };
+    const offLifecycle = opts.backend.onLifecycleEvent((e) => send('lifecycle:event', e));
+    const offLogs = opts.backend.followLogs((lines) => send('logs:lines', lines));
+    ws.on('close', () => {
+      offLifecycle();
+      offLogs();
+    });
+    // The channel is push-only: anything the page sends closes it.
+    ws.on('message', () => ws.close(1008, 'push-only channel'));
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  port = (server.address() as AddressInfo).port;
+
+  return {
+    url: `http://127.0.0.1:${port}/?token=${token}`,
+    token,
+    close: async () => {
+      for (const ws of wss.clients) ws.terminate();
+      wss.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function fail(code: string, message: string) {
+  return { ok: false as const, error: { code, message } };
+}
+
+function unauthorized(res: ServerResponse, headers: Record<string, string>): void {
+  sendJson(res, 401, fail('UNAUTHORIZED', 'Missing or wrong token: open the URL printed by `k2s-dns app --web`.'), headers);
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}): void {
+  res.writeHead(status, { ...extra, 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
+  res.end(JSON.stringify(body));
+}
+
+/** Reads the body as UTF-8; null when it exceeds MAX_BODY_BYTES. */
+function readBody(req: IncomingMessage): Promise<string | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY_BYTES) {
+        resolve(null);
+        req.pause();
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
