@@ -1,0 +1,77 @@
+/**
+ * The saved-state file at K2S_PATHS.stateFile: the exact original /etc/resolv.conf plus what
+ * the running proxy was started with. Pure (no Node imports) so the renderer can show it.
+ */
+import type { EngineName, Listener, ResolverEntry } from './types';
+
+/**
+ * Contents of /var/lib/k2s/dns-resolver-state.json. `writtenBy: 'k2s-cli'` marks a file written by
+ * K2s's own Go CLI, converted on read (only `resolvConf` is meaningful then).
+ */
+export interface ResolverStateFile {
+  version: 1;
+  writtenBy: 'k2s-dns' | 'k2s-cli';
+  /** ISO-8601 time the original was saved. */
+  savedAt: string;
+  resolvConf: ResolverEntry;
+  upstreams: string[];
+  /** True when the systemd-resolved drop-in was written by us (remove it on stop). */
+  resolvedDropIn: boolean;
+  engine: EngineName | null;
+  listeners: Listener[];
+  skippedListeners: { address: string; reason: string }[];
+  clusterDomain: string | null;
+  kubeDnsIp: string | null;
+  kubernetesServiceIp: string | null;
+  /** sha256 (hex) of the K2s-owned resolv.conf we wrote, to detect drift. */
+  managedResolvConfSha256: string | null;
+}
+
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+const isStr = (v: unknown): v is string => typeof v === 'string';
+const isStrOrNull = (v: unknown): v is string | null => v === null || typeof v === 'string';
+
+/** Checks a ResolverEntry from JSON; returns a reason string when invalid, null when valid. */
+export function resolverEntryProblem(v: unknown): string | null {
+  if (!isObj(v)) return 'resolvConf is not an object';
+  switch (v.kind) {
+    case 'absent':
+      return null;
+    case 'file':
+      if (!isStr(v.contentBase64)) return 'resolvConf.contentBase64 is missing';
+      if (!isInt(v.mode) || v.mode > 0o7777) return 'resolvConf.mode is not a permission number';
+      if (!isInt(v.uid) || !isInt(v.gid)) return 'resolvConf.uid/gid are not numbers';
+      if (typeof v.immutable !== 'boolean') return 'resolvConf.immutable is not a boolean';
+      return null;
+    case 'symlink':
+      if (!isStr(v.target) || v.target === '') return 'resolvConf.target is empty';
+      if (!isInt(v.uid) || !isInt(v.gid)) return 'resolvConf.uid/gid are not numbers';
+      if (typeof v.dangling !== 'boolean') return 'resolvConf.dangling is not a boolean';
+      if (!isStrOrNull(v.targetContentBase64)) return 'resolvConf.targetContentBase64 is not a string';
+      return null;
+    default:
+      return `resolvConf.kind "${String(v.kind)}" is not file, symlink or absent`;
+  }
+}
+
+/** Validates this app's own state-file shape (version 1); returns a reason string or null. */
+export function stateFileProblem(v: unknown): string | null {
+  if (!isObj(v)) return 'the top level is not a JSON object';
+  if (v.version !== 1) return `version ${JSON.stringify(v.version)} is not 1`;
+  if (v.writtenBy !== 'k2s-dns' && v.writtenBy !== 'k2s-cli') return 'writtenBy is not k2s-dns or k2s-cli';
+  if (!isStr(v.savedAt)) return 'savedAt is missing';
+  const entry = resolverEntryProblem(v.resolvConf);
+  if (entry) return entry;
+  if (!Array.isArray(v.upstreams) || !v.upstreams.every(isStr)) return 'upstreams is not a list of strings';
+  if (typeof v.resolvedDropIn !== 'boolean') return 'resolvedDropIn is not a boolean';
+  if (v.engine !== null && v.engine !== 'adguard' && v.engine !== 'dnsmasq') return 'engine is not adguard, dnsmasq or null';
+  if (!Array.isArray(v.listeners) || !v.listeners.every((l) => isObj(l) && isStr(l.address) && isInt(l.port)))
+    return 'listeners is not a list of {address, port}';
+  if (!Array.isArray(v.skippedListeners) || !v.skippedListeners.every((l) => isObj(l) && isStr(l.address) && isStr(l.reason)))
+    return 'skippedListeners is not a list of {address, reason}';
+  for (const k of ['clusterDomain', 'kubeDnsIp', 'kubernetesServiceIp', 'managedResolvConfSha256'] as const) {
+    if (!isStrOrNull(v[k])) return `${k} is not a string or null`;
+  }
+  return null;
+}
