@@ -1,0 +1,204 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { lstat, readFile, readlink, symlink, unlink, writeFile, stat, mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { LifecycleEvent } from '../../shared/lifecycle-events';
+import { MANAGED_HEADER } from '../../shared/k2s-paths';
+import { startDns } from './start';
+import { stopDns, uninstallDns } from './stop';
+import { dnsStatus } from './status';
+import { resolverDiff } from './diff';
+import { makeTestHost } from './test-deps';
+
+const hosts: Array<{ cleanup: () => Promise<unknown> }> = [];
+afterEach(async () => {
+  for (const h of hosts.splice(0)) await h.cleanup();
+});
+
+async function host(resolv?: string) {
+  const h = await makeTestHost(resolv);
+  hosts.push(h);
+  return h;
+}
+
+function collect() {
+  const events: LifecycleEvent[] = [];
+  return { events, sink: (e: LifecycleEvent) => events.push(e) };
+}
+
+const opts = { kubeconfigPath: '/etc/kubernetes/admin.conf', verifyExternalName: 'www.example.test' };
+
+describe('start → stop on a temp root', () => {
+  it('runs every step in order, writes the K2s-owned resolver and restores the exact bytes on stop', async () => {
+    const original = 'nameserver 192.0.2.53\r\nsearch corp.example\r\n# keep me';
+    const h = await host(original);
+    const { events, sink } = collect();
+    const r = await startDns(h.deps, opts, sink);
+    expect(r).toMatchObject({ ok: true, exitCode: 0 });
+    const done = events.filter((e) => e.type === 'step' && e.status === 'done').map((e) => (e.type === 'step' ? e.step : ''));
+    expect(done).toEqual(['preflight', 'save', 'discover', 'config', 'service', 'activate', 'verify', 'ready']);
+
+    const active = await readFile(join(h.root, 'etc/resolv.conf'), 'utf8');
+    expect(active.split('\n')[0]).toBe(MANAGED_HEADER);
+    expect(active).toContain('nameserver 127.0.0.1\n');
+    expect(active).toContain('search corp.example');
+    const state = JSON.parse(await readFile(join(h.root, 'var/lib/k2s/dns-resolver-state.json'), 'utf8'));
+    expect(Buffer.from(state.resolvConf.contentBase64, 'base64').toString('utf8')).toBe(original);
+    expect(state.upstreams).toEqual(['192.0.2.53']);
+    expect((await stat(join(h.root, 'var/lib/k2s/dns-resolver-state.json'))).mode & 0o777).toBe(0o600);
+    expect((await stat(join(h.root, 'var/lib/k2s'))).mode & 0o777).toBe(0o700);
+    const conf = await readFile(join(h.root, 'etc/k2s/dnsmasq.conf'), 'utf8');
+    expect(conf).toContain('server=/cluster.local/172.21.0.10');
+    expect(conf).toContain('server=192.0.2.53');
+    expect(h.services.started[0]!.argv[0]).toBe(join(h.root, 'usr/sbin/dnsmasq'));
+
+    const status = await dnsStatus(h.deps);
+    expect(status).toMatchObject({ state: 'running', resolverOwner: 'k2s', engine: 'dnsmasq', clusterDomain: 'cluster.local', kubeDnsIp: '172.21.0.10' });
+
+    const stop = await stopDns(h.deps, {}, collect().sink);
+    expect(stop).toMatchObject({ ok: true, exitCode: 0 });
+    expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe(original);
+    expect(h.services.running).toBe(false);
+    await expect(lstat(join(h.root, 'var/lib/k2s/dns-resolver-state.json'))).rejects.toThrow(/ENOENT/);
+    expect((await dnsStatus(h.deps)).state).toBe('stopped');
+  });
+
+  it('keeps the saved original on a second start and answers "already running"', async () => {
+    const h = await host();
+    await startDns(h.deps, opts, collect().sink);
+    const before = await readFile(join(h.root, 'var/lib/k2s/dns-resolver-state.json'), 'utf8');
+    const again = await startDns(h.deps, opts, collect().sink);
+    expect(again).toMatchObject({ ok: true, exitCode: 0 });
+    expect(again.message).toMatch(/already running/);
+    expect(await readFile(join(h.root, 'var/lib/k2s/dns-resolver-state.json'), 'utf8')).toBe(before);
+    expect(h.services.started).toHaveLength(1);
+  });
+
+  it('restores a relative symlink into /run with the exact target string', async () => {
+    const h = await host();
+    await mkdir(join(h.root, 'run/systemd/resolve'), { recursive: true });
+    await writeFile(join(h.root, 'run/systemd/resolve/resolv.conf'), 'nameserver 192.0.2.53\n');
+    await unlink(join(h.root, 'etc/resolv.conf'));
+    await symlink('../run/systemd/resolve/resolv.conf', join(h.root, 'etc/resolv.conf'));
+    expect((await startDns(h.deps, opts, collect().sink)).ok).toBe(true);
+    expect((await lstat(join(h.root, 'etc/resolv.conf'))).isSymbolicLink()).toBe(false);
+    // The link's target file was never written through.
+    expect(await readFile(join(h.root, 'run/systemd/resolve/resolv.conf'), 'utf8')).toBe('nameserver 192.0.2.53\n');
+    expect((await stopDns(h.deps, {}, collect().sink)).ok).toBe(true);
+    expect(await readlink(join(h.root, 'etc/resolv.conf'))).toBe('../run/systemd/resolve/resolv.conf');
+  });
+});
+
+describe('rollback and refusals', () => {
+  it('rolls back everything when discovery fails (exit 1, resolver byte-identical, no state)', async () => {
+    const h = await host('nameserver 192.0.2.53\n');
+    h.world.discovery = new Error('The Kubernetes API server at http://127.0.0.1:6443 did not answer within 5000 ms.');
+    const { events, sink } = collect();
+    const r = await startDns(h.deps, opts, sink);
+    expect(r).toMatchObject({ ok: false, exitCode: 1, code: 'DISCOVERY_FAILED' });
+    expect(r.message).toMatch(/did not answer.*rolled back/s);
+    expect(events.some((e) => e.type === 'step' && e.step === 'rollback' && e.status === 'done')).toBe(true);
+    expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe('nameserver 192.0.2.53\n');
+    await expect(lstat(join(h.root, 'var/lib/k2s/dns-resolver-state.json'))).rejects.toThrow(/ENOENT/);
+  });
+
+  it('rolls back after activate when the system resolver does not resolve the cluster name', async () => {
+    const h = await host('nameserver 192.0.2.53\n');
+    h.world.systemAnswer = null;
+    const r = await startDns(h.deps, opts, collect().sink);
+    expect(r).toMatchObject({ ok: false, exitCode: 1, code: 'VERIFY_SYSTEM' });
+    expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe('nameserver 192.0.2.53\n');
+    expect(h.services.running).toBe(false);
+    await expect(lstat(join(h.root, 'etc/k2s/dnsmasq.conf'))).rejects.toThrow(/ENOENT/);
+  });
+
+  it('fails and rolls back when the proxy exits right after start', async () => {
+    const h = await host();
+    h.services.exitsImmediately = true;
+    const r = await startDns(h.deps, opts, collect().sink);
+    expect(r).toMatchObject({ ok: false, exitCode: 1, code: 'SERVICE_EXITED' });
+    expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe('nameserver 192.0.2.53\nsearch corp.example\n');
+  });
+
+  it('refuses without root (exit 3) and changes nothing', async () => {
+    const h = await host();
+    h.world.uid = 1000;
+    const r = await startDns(h.deps, opts, collect().sink);
+    expect(r).toMatchObject({ ok: false, exitCode: 3, code: 'NOT_ROOT' });
+    await expect(lstat(join(h.root, 'var/lib/k2s/dns-resolver-state.json'))).rejects.toThrow(/ENOENT/);
+  });
+
+  it('refuses when 127.0.0.1:53 is held, naming the holder and its PID', async () => {
+    const h = await host();
+    h.world.portHolder = { pid: 777, command: 'systemd-resolved' };
+    const r = await startDns(h.deps, opts, collect().sink);
+    expect(r).toMatchObject({ ok: false, exitCode: 3, code: 'PORT_IN_USE' });
+    expect(r.message).toContain('systemd-resolved (PID 777)');
+    expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe('nameserver 192.0.2.53\nsearch corp.example\n');
+  });
+
+  it('refuses when the only nameserver is our own listener (a loop)', async () => {
+    const h = await host('nameserver 127.0.0.1\n');
+    const r = await startDns(h.deps, opts, collect().sink);
+    expect(r).toMatchObject({ ok: false, exitCode: 3, code: 'NO_UPSTREAM' });
+  });
+
+  it('refuses without a kubeconfig, listing what it tried', async () => {
+    const h = await host();
+    const r = await startDns(h.deps, { kubeconfigPath: null, kubeconfigTried: ['/etc/kubernetes/admin.conf'] }, collect().sink);
+    expect(r).toMatchObject({ exitCode: 3, code: 'NO_KUBECONFIG' });
+    expect(r.message).toContain('/etc/kubernetes/admin.conf');
+  });
+
+  it('skips the KubeSwitch listener when its address is not assigned, and says so', async () => {
+    const h = await host();
+    const { events, sink } = collect();
+    await startDns(h.deps, opts, sink);
+    const pre = events.find((e) => e.type === 'step' && e.step === 'preflight' && e.status === 'done');
+    expect(pre && pre.type === 'step' ? pre.detail?.skippedListeners : null).toEqual([
+      expect.objectContaining({ address: '172.19.1.1', reason: expect.stringMatching(/not assigned/) }),
+    ]);
+    h.world.hostAddresses = ['127.0.0.1', '172.19.1.1'];
+  });
+});
+
+describe('stop, drift and uninstall', () => {
+  it('stop without start is a no-op that says so', async () => {
+    const h = await host();
+    const r = await stopDns(h.deps, {}, collect().sink);
+    expect(r).toMatchObject({ ok: true, exitCode: 0 });
+    expect(r.message).toMatch(/not running/);
+  });
+
+  it('keeps a resolver someone else wrote while running, unless --on-drift restore', async () => {
+    const h = await host('nameserver 192.0.2.53\n');
+    await startDns(h.deps, opts, collect().sink);
+    await writeFile(join(h.root, 'etc/resolv.conf'), '# Generated by NetworkManager\nnameserver 192.0.2.99\n');
+    expect((await dnsStatus(h.deps)).resolverOwner).toBe('foreign');
+    const diff = await resolverDiff(h.deps);
+    expect(diff.identical).toBe(false);
+    expect(diff.currentText).toContain('192.0.2.99');
+    const kept = await stopDns(h.deps, {}, collect().sink);
+    expect(kept.message).toMatch(/Kept the \/etc\/resolv.conf someone else wrote/);
+    expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toContain('192.0.2.99');
+
+    await writeFile(join(h.root, 'etc/resolv.conf'), 'nameserver 192.0.2.53\n');
+    await startDns(h.deps, opts, collect().sink);
+    await writeFile(join(h.root, 'etc/resolv.conf'), 'nameserver 192.0.2.99\n');
+    await stopDns(h.deps, { onDrift: 'restore' }, collect().sink);
+    expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe('nameserver 192.0.2.53\n');
+  });
+
+  it('uninstall removes exactly the K2s-owned files and keeps the log', async () => {
+    const h = await host();
+    await startDns(h.deps, opts, collect().sink);
+    await mkdir(join(h.root, 'var/log/dnsproxy'), { recursive: true });
+    await writeFile(join(h.root, 'var/log/dnsproxy/dnsproxy.log'), 'line\n');
+    await writeFile(join(h.root, 'etc/k2s/user-notes.txt'), 'not ours\n');
+    const r = await uninstallDns(h.deps, {}, collect().sink);
+    expect(r).toMatchObject({ ok: true, exitCode: 0 });
+    await expect(lstat(join(h.root, 'etc/k2s/dnsmasq.conf'))).rejects.toThrow(/ENOENT/);
+    await expect(lstat(join(h.root, 'var/lib/k2s/dns-resolver-state.json'))).rejects.toThrow(/ENOENT/);
+    expect(await readFile(join(h.root, 'etc/k2s/user-notes.txt'), 'utf8')).toBe('not ours\n');
+    expect(await readFile(join(h.root, 'var/log/dnsproxy/dnsproxy.log'), 'utf8')).toBe('line\n');
+  });
+});
