@@ -1,0 +1,123 @@
+/**
+ * Default upstreams for the proxy: the saved nameservers minus anything that would loop back
+ * into the proxy (DESIGN.md "Host resolver traps").
+ */
+import type { Listener, ResolvConf } from '../../shared/types';
+import type { Exec } from './exec';
+
+/** systemd-resolved's stub listeners (systemd-resolved.service(8)): 127.0.0.53 and 127.0.0.54. */
+const RESOLVED_STUBS = new Set(['127.0.0.53', '127.0.0.54']);
+
+/** Lower-case, brackets and `%zone` stripped: the address part used to compare with listeners. */
+function bareAddress(server: string): string {
+  return server.replace(/^\[|\]$/g, '').replace(/%.*$/, '').toLowerCase();
+}
+
+function isLoopback(addr: string): boolean {
+  return addr.startsWith('127.') || addr === '::1';
+}
+
+/** True when a nameserver on port 53 at `addr` would reach one of our listeners. */
+function hitsListener(addr: string, listeners: Listener[]): Listener | null {
+  for (const l of listeners) {
+    if (l.port !== 53) continue; // resolv.conf nameservers are always port 53 (resolv.conf(5))
+    const la = bareAddress(l.address);
+    if (la === addr) return l;
+    // A wildcard listener also answers on every loopback address.
+    if ((la === '0.0.0.0' && addr.includes('.') && isLoopback(addr)) || (la === '::' && isLoopback(addr))) return l;
+  }
+  return null;
+}
+
+/**
+ * Picks the proxy's default upstreams from the saved resolv.conf: drops our own listen addresses
+ * (loop) and the systemd-resolved stub (replaced by `resolvedLinkServers` when given, since
+ * resolved would forward back to us). IPv6 `%zone` is kept; duplicates removed, order kept.
+ */
+export function pickUpstreams(input: {
+  resolvConf: ResolvConf;
+  listeners: Listener[];
+  resolvedLinkServers?: string[];
+}): { upstreams: string[]; dropped: { server: string; reason: string }[] } {
+  const upstreams: string[] = [];
+  const dropped: { server: string; reason: string }[] = [];
+  const seen = new Set<string>();
+  const add = (server: string, via: string | null) => {
+    const addr = bareAddress(server);
+    const hit = hitsListener(addr, input.listeners);
+    if (hit) {
+      dropped.push({ server, reason: `it is the proxy's own listener ${hit.address}:${hit.port}${via ? ` (${via})` : ''}; forwarding there would loop` });
+      return;
+    }
+    if (RESOLVED_STUBS.has(addr)) {
+      dropped.push({ server, reason: `systemd-resolved stub listener${via ? ` (${via})` : ''}; resolved would forward back to the proxy` });
+      return;
+    }
+    if (seen.has(server)) return;
+    seen.add(server);
+    upstreams.push(server);
+  };
+  for (const server of input.resolvConf.nameservers) {
+    if (RESOLVED_STUBS.has(bareAddress(server))) {
+      if (input.resolvedLinkServers && input.resolvedLinkServers.length > 0) {
+        dropped.push({ server, reason: 'systemd-resolved stub listener; replaced by its link servers from resolvectl' });
+        for (const s of input.resolvedLinkServers) add(s, 'from resolvectl');
+      } else {
+        dropped.push({ server, reason: 'systemd-resolved stub listener and resolvectl reported no link servers; it would loop through the drop-in' });
+      }
+      continue;
+    }
+    add(server, null);
+  }
+  return { upstreams, dropped };
+}
+
+/** One `resolvectl dns` line: `Global:` (index null) or `Link N (name):`. */
+export interface ResolvedDnsLine {
+  link: { index: number; name: string } | null;
+  servers: string[];
+}
+
+/**
+ * Parses `resolvectl dns` output (resolvectl(1)): `Global: 1.1.1.1#cloudflare-dns.com`,
+ * `Link 2 (eth0): 192.168.1.1 fe80::1%2`, `Link 3 (docker0):`. A `#server-name` (DoT SNI) is
+ * dropped; `%zone` and `:port` are kept as printed.
+ */
+export function parseResolvectlDns(text: string): ResolvedDnsLine[] {
+  const out: ResolvedDnsLine[] = [];
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    const m = /^(?:Global|Link (\d+) \(([^)]*)\)):(.*)$/.exec(line);
+    if (!m) continue;
+    const servers = (m[3] ?? '')
+      .trim()
+      .split(/\s+/)
+      .filter((s) => s !== '')
+      .map((s) => s.replace(/#.*$/, ''));
+    out.push({ link: m[1] === undefined ? null : { index: Number(m[1]), name: m[2] ?? '' }, servers });
+  }
+  return out;
+}
+
+/**
+ * Nameservers systemd-resolved itself uses: per-link servers first (link order), then global,
+ * without duplicates or stubs. [] when resolvectl is missing or fails (no resolved on this host).
+ */
+export async function readResolvedLinkServers(exec: Exec): Promise<string[]> {
+  let result;
+  try {
+    result = await exec.run('resolvectl', ['dns'], { timeoutMs: 5000 });
+  } catch {
+    return []; // resolvectl not installed: no systemd-resolved
+  }
+  if (result.code !== 0) return [];
+  const lines = parseResolvectlDns(result.stdout);
+  const ordered = [...lines.filter((l) => l.link !== null), ...lines.filter((l) => l.link === null)];
+  const servers: string[] = [];
+  for (const l of ordered) {
+    for (const s of l.servers) {
+      if (!RESOLVED_STUBS.has(bareAddress(s)) && !servers.includes(s)) servers.push(s);
+    }
+  }
+  return servers;
+}
