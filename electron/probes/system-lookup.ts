@@ -1,0 +1,56 @@
+import { isIP } from 'node:net';
+import { nodeExec, type Exec } from '../host/exec';
+import type { AnswerRecord, QueryResult } from '../../shared/types';
+
+/** Options for systemLookup. */
+export interface SystemLookupOptions {
+  /** Kill getent after this many ms (default 15000: glibc may retry a dead nameserver, resolv.conf(5) `timeout`×`attempts`). */
+  timeoutMs?: number;
+}
+
+/**
+ * Resolves `name` the way host programs do: getaddrinfo(3) through NSS, run as
+ * `getent ahosts NAME` (AF_UNSPEC, so A and AAAA) via the injected Exec. getent exits 0 with
+ * addresses (→ NOERROR), 2 when the name is not found (→ NXDOMAIN; glibc reports "no
+ * nameserver answered" the same way, getent(1) cannot tell them apart). A killed getent is
+ * TIMEOUT; any other exit, or getent missing, is ERROR. Never throws.
+ */
+export async function systemLookup(name: string, exec: Exec = nodeExec, opts: SystemLookupOptions = {}): Promise<QueryResult> {
+  const started = performance.now();
+  const base = { name, type: 'A' as const, server: 'system', transport: 'getaddrinfo' as const };
+  const latency = (): number => Math.round((performance.now() - started) * 1000) / 1000;
+  // `--` keeps a name starting with `-` from being read as an option.
+  const r = await exec.run('getent', ['ahosts', '--', name], { timeoutMs: opts.timeoutMs ?? 15_000 }).catch(
+    (err: Error) => ({ code: -1, stdout: '', stderr: err.message }),
+  );
+  if (r.code === 0) return { ...base, rcode: 'NOERROR', answers: parseAhosts(r.stdout, name), latencyMs: latency() };
+  if (r.code === 2) return { ...base, rcode: 'NXDOMAIN', answers: [], latencyMs: latency() };
+  if (r.code === null)
+    return { ...base, rcode: 'TIMEOUT', answers: [], latencyMs: latency(), error: 'getent ahosts did not finish in time; the nameservers in /etc/resolv.conf may be unreachable' };
+  return {
+    ...base,
+    rcode: 'ERROR',
+    answers: [],
+    latencyMs: latency(),
+    error: `getent ahosts exited with ${r.code}${r.stderr.trim() ? `: ${r.stderr.trim()}` : ''}`,
+  };
+}
+
+/**
+ * Parses `getent ahosts` output (`ADDRESS SOCKTYPE [CANONNAME]`, one line per address and
+ * socket type) into unique A/AAAA records in order. TTL is 0: getaddrinfo does not expose it.
+ */
+export function parseAhosts(stdout: string, name: string): AnswerRecord[] {
+  const seen = new Set<string>();
+  const out: AnswerRecord[] = [];
+  for (const line of stdout.split('\n')) {
+    const [address] = line.trim().split(/\s+/);
+    if (!address || seen.has(address)) continue;
+    const family = isIP(address);
+    if (family === 0) continue;
+    seen.add(address);
+    // glibc maps IPv4 answers into ::ffff: only with AI_V4MAPPED, which getent does not set.
+    out.push({ name, type: family === 4 ? 'A' : 'AAAA', ttl: 0, data: address });
+  }
+  return out;
+}
