@@ -1,0 +1,79 @@
+/**
+ * Electron Forge configuration for the deb and rpm packages.
+ *
+ * Packaging is NOT run in CI or on the dev machines: no Electron binary can be downloaded there
+ * (TOOLCHAIN.md: `electron-forge package/make` build the bundles, then fail at "Copying files"),
+ * and @electron-forge/* 8.x needs Node ≥ 22. So Forge is not a dependency; this is a plain object
+ * in Forge's shape, ready for a release machine that has `@electron-forge/cli`, `maker-deb`,
+ * `maker-rpm` and `plugin-vite` installed.
+ *
+ * Both packages ship the privileged helper and its polkit policy as extra resources and install
+ * them from postinst: the policy's `org.freedesktop.policykit.exec.path` must name the installed
+ * helper exactly, so both land at fixed system paths (/usr/libexec/k2s-dns/k2s-dns-helper and
+ * /usr/share/polkit-1/actions/io.k2s.dns.policy).
+ */
+
+/** Files copied next to the app (resources/); postinst installs them at system paths. */
+const extraResource = ['resources/k2s-dns-helper', 'resources/io.k2s.dns.policy', 'resources/k2s-dnsproxy.service.tmpl'];
+
+/** Shared package metadata of deb and rpm. */
+const common = {
+  name: 'k2s-dns',
+  productName: 'K2s DNS',
+  genericName: 'Kubernetes DNS for K2s hosts',
+  description: 'Gives a native Linux K2s host cluster DNS and restores its exact resolver afterwards.',
+  categories: ['Network', 'Utility'],
+  homepage: 'https://github.com/Siemens-Healthineers/K2s',
+  bin: 'k2s-dns',
+};
+
+/** The Forge config object (module.exports shape of @electron-forge/cli 7/8). */
+const config = {
+  packagerConfig: {
+    name: 'k2s-dns',
+    executableName: 'k2s-dns',
+    asar: true,
+    extraResource,
+  },
+  makers: [
+    {
+      name: '@electron-forge/maker-deb',
+      config: {
+        options: {
+          ...common,
+          maintainer: 'K2s DNS maintainers',
+          section: 'net',
+          // dnsmasq-base is the fallback engine; pkexec runs the helper (polkit).
+          depends: ['pkexec | policykit-1', 'dnsmasq-base'],
+          scripts: { postinst: 'resources/packaging/postinst', prerm: 'resources/packaging/prerm' },
+        },
+      },
+    },
+    {
+      name: '@electron-forge/maker-rpm',
+      config: {
+        options: {
+          ...common,
+          license: 'MIT',
+          requires: ['polkit', 'dnsmasq'],
+          scripts: { post: 'resources/packaging/postinst', preun: 'resources/packaging/prerm' },
+        },
+      },
+    },
+  ],
+  plugins: [
+    {
+      name: '@electron-forge/plugin-vite',
+      config: {
+        build: [
+          { entry: 'electron/main.ts', config: 'vite.config.ts', target: 'main' },
+          // Sandboxed preloads cannot require local files: Forge bundles it into one file.
+          { entry: 'electron/preload.ts', config: 'vite.config.ts', target: 'preload' },
+        ],
+        renderer: [{ name: 'main_window', config: 'vite.config.ts' }],
+      },
+    },
+  ],
+};
+
+export default config;
