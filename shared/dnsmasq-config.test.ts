@@ -1,0 +1,102 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { renderDnsmasqArgs, renderDnsmasqConfig } from './dnsmasq-config';
+import { testPlan, testRoute } from './test-plan';
+
+const HEADER =
+  '# Written by k2s-dns (K2s host DNS) from the cluster it discovered; rewritten on every start,\n' +
+  '# so edit the cluster (Corefile, CIDRs) or the original resolv.conf instead of this file.\n';
+
+describe('renderDnsmasqConfig', () => {
+  it('renders the exact file for the K2s defaults', () => {
+    expect(renderDnsmasqConfig(testPlan({ engine: 'dnsmasq' }))).toBe(
+      HEADER +
+        [
+          '',
+          '# Upstreams come only from the server= lines below, never from a resolv.conf.',
+          'no-resolv',
+          '# glibc reads /etc/hosts itself; the original nameservers never answered from it either.',
+          'no-hosts',
+          '# Bind only the listed addresses: coexists with other DNS servers and fails when one is missing.',
+          'bind-interfaces',
+          'listen-address=127.0.0.1',
+          'listen-address=172.19.1.1',
+          'port=53',
+          '# DNS only, never DHCP.',
+          'no-dhcp-interface=',
+          '# Cluster zones go to kube-dns (most specific zone wins; reverse zones are plain zones here).',
+          '# cluster.local: Corefile server block ".:53", plugin "kubernetes"',
+          'server=/cluster.local/172.21.0.10',
+          '# consul.internal: Corefile server block "consul.internal:53", plugin "forward"',
+          'server=/consul.internal/172.21.0.10',
+          '# 20.172.in-addr.arpa: pod CIDR 172.20.0.0/16',
+          'server=/20.172.in-addr.arpa/172.21.0.10',
+          '# 21.172.in-addr.arpa: service CIDR 172.21.0.0/16',
+          'server=/21.172.in-addr.arpa/172.21.0.10',
+          '# Everything else goes to the nameservers of the resolv.conf saved at start.',
+          'server=192.168.1.1',
+          'server=fe80::1%wlp2s0',
+          'cache-size=1000',
+          'log-facility=/var/log/dnsproxy/dnsproxy.log',
+          '',
+        ].join('\n'),
+    );
+  });
+
+  it('writes ports with # and log-queries when verbose', () => {
+    const text = renderDnsmasqConfig(
+      testPlan({
+        zones: [testRoute('mesh.local', 'm\nserver=/x/6.6.6.6', '172.19.1.100:8600'), testRoute('k8s.corp', 'k', '[fd00::10]:53')],
+        upstreams: ['10.0.0.1:5353', '10.0.0.1:5353'],
+        verbose: true,
+      }),
+    );
+    const lines = text.split('\n');
+    expect(lines.filter((l) => l.startsWith('server='))).toEqual([
+      'server=/mesh.local/172.19.1.100#8600',
+      'server=/k8s.corp/fd00::10',
+      'server=10.0.0.1#5353',
+    ]);
+    // A newline in a reason cannot smuggle a directive out of its comment.
+    expect(lines).toContain('# mesh.local: m server=/x/6.6.6.6');
+    expect(lines.slice(-3)).toEqual(['# One log line per query, forward and reply (verbose).', 'log-queries', '']);
+  });
+
+  it('throws on unsafe or impossible plans', () => {
+    expect(() => renderDnsmasqConfig(testPlan({ upstreams: [] }))).toThrow('The proxy has no default upstream');
+    expect(() => renderDnsmasqConfig(testPlan({ logFile: '/var/log/x\nserver=6.6.6.6' }))).toThrow('must be an absolute plain path');
+    expect(() => renderDnsmasqConfig(testPlan({ zones: [testRoute('a/b', 'x')] }))).toThrow('is not a plain domain name');
+    expect(() => renderDnsmasqConfig(testPlan({ listeners: [{ address: 'localhost', port: 53 }] }))).toThrow(
+      'Listener address "localhost" is not an IP address',
+    );
+  });
+
+  const hasDnsmasq = spawnSync('dnsmasq', ['--version']).status === 0;
+  const title = hasDnsmasq ? 'passes dnsmasq --test' : 'skipped: dnsmasq is not installed, so dnsmasq --test cannot run';
+  it.skipIf(!hasDnsmasq)(title, () => {
+    const dir = mkdtempSync(join(tmpdir(), 'k2s-dnsmasq-test-'));
+    const conf = join(dir, 'dnsmasq.conf');
+    // dnsmasq resolves an IPv6 %zone to an interface while parsing: use one every host has.
+    const plan = testPlan({ logFile: join(dir, 'dnsmasq.log'), verbose: true, upstreams: ['192.168.1.1', 'fe80::1%lo', '10.0.0.1:5353'] });
+    writeFileSync(conf, renderDnsmasqConfig(plan));
+    const res = spawnSync('dnsmasq', ['--test', ...renderDnsmasqArgs(conf)], { encoding: 'utf8' });
+    rmSync(dir, { recursive: true, force: true });
+    expect(res.stderr.trim()).toBe('dnsmasq: syntax check OK.');
+    expect(res.status).toBe(0);
+  });
+});
+
+describe('renderDnsmasqArgs', () => {
+  it('renders the exact argv', () => {
+    expect(renderDnsmasqArgs('/etc/k2s/dnsmasq.conf')).toEqual([
+      '--keep-in-foreground',
+      '--conf-file=/etc/k2s/dnsmasq.conf',
+      '--pid-file=',
+      '--user=root',
+    ]);
+    expect(() => renderDnsmasqArgs('/etc/k2s/$(x).conf')).toThrow('must be an absolute plain path');
+  });
+});

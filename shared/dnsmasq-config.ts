@@ -1,0 +1,80 @@
+/**
+ * dnsmasq.conf and argv for Debian's dnsmasq as the alternative proxy engine (dnsmasq(8),
+ * version 2.90). Same plan, same strict validation as the dnsproxy renderer.
+ */
+import { checkPlan, commentSafe, type UpstreamAddress } from './proxy-upstream';
+import type { ProxyPlan } from './types';
+
+/** dnsmasq server address: `IP` or `IP#port` (dnsmasq(8) --server), IPv6 unbracketed. */
+function serverText(u: UpstreamAddress): string {
+  return u.port === 53 ? u.ip : `${u.ip}#${u.port}`;
+}
+
+/** Absolute plain path (no spaces, quotes, newlines); throws otherwise. */
+function checkPath(path: string, what: string, example: string): string {
+  if (!/^\/[A-Za-z0-9._/-]+$/.test(path)) {
+    throw new Error(`${what} "${path}" must be an absolute plain path (letters, digits, . _ - /); use ${example}.`);
+  }
+  return path;
+}
+
+/** Default dnsmasq cache entries (its own default is 150, small for a whole host). */
+export const DNSMASQ_CACHE_SIZE = 1000;
+
+/**
+ * Renders /etc/k2s/dnsmasq.conf for a plan. Choices, each stated in the file for its reader:
+ * `no-resolv` (upstreams come only from `server=`, never from the resolv.conf we replace),
+ * `no-hosts` (glibc already reads /etc/hosts; the original nameservers never answered from it),
+ * `bind-interfaces` (bind only the listed addresses, so it coexists with systemd-resolved on
+ * 127.0.0.53 and fails loudly when an address is missing), `no-dhcp-interface=` (DNS only),
+ * one `server=/zone/ip` per zone with its reason, one `server=ip` per default upstream, no
+ * `strict-order` (dnsmasq's default prefers the nameserver that answers, instead of waiting for
+ * a dead first one on every query), no `bogus-priv` (it would answer the cluster's private PTRs
+ * with NXDOMAIN), no `rev-server` (reverse zones are plain zones here). timeoutMs is not used:
+ * dnsmasq 2.90 has no upstream timeout option. A link-local upstream's `%zone` must name an
+ * interface that exists when dnsmasq starts ("bad interface name" otherwise, measured with
+ * `dnsmasq --test`). Throws like renderDnsproxyConfig on invalid plans.
+ */
+export function renderDnsmasqConfig(plan: ProxyPlan): string {
+  const checked = checkPlan(plan);
+  const logFile = checkPath(plan.logFile, 'Log file', '/var/log/dnsproxy/dnsproxy.log');
+  const lines = [
+    '# Written by k2s-dns (K2s host DNS) from the cluster it discovered; rewritten on every start,',
+    '# so edit the cluster (Corefile, CIDRs) or the original resolv.conf instead of this file.',
+    '',
+    '# Upstreams come only from the server= lines below, never from a resolv.conf.',
+    'no-resolv',
+    '# glibc reads /etc/hosts itself; the original nameservers never answered from it either.',
+    'no-hosts',
+    '# Bind only the listed addresses: coexists with other DNS servers and fails when one is missing.',
+    'bind-interfaces',
+    ...checked.addresses.map((a) => `listen-address=${a}`),
+    `port=${checked.port}`,
+    '# DNS only, never DHCP.',
+    'no-dhcp-interface=',
+    '# Cluster zones go to kube-dns (most specific zone wins; reverse zones are plain zones here).',
+  ];
+  const seen = new Set<string>();
+  for (const z of checked.zones) {
+    if (seen.has(z.zone)) continue;
+    seen.add(z.zone);
+    lines.push(`# ${z.zone}: ${commentSafe(z.route.reason)}`, `server=/${z.zone}/${serverText(z.upstream)}`);
+  }
+  lines.push('# Everything else goes to the nameservers of the resolv.conf saved at start.');
+  for (const s of [...new Set(checked.upstreams.map(serverText))]) lines.push(`server=${s}`);
+  lines.push(`cache-size=${DNSMASQ_CACHE_SIZE}`, `log-facility=${logFile}`);
+  if (plan.verbose) lines.push('# One log line per query, forward and reply (verbose).', 'log-queries');
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * argv for dnsmasq after the binary: `--keep-in-foreground` (the service manager supervises
+ * it), `--conf-file=<path>` (which also stops it reading /etc/dnsmasq.conf), `--pid-file=`
+ * (empty: no pid file, the service manager tracks the PID), `--user=root` (like K2s's
+ * dnsproxy unit; dropping to `nobody` would make dnsmasq chown the shared log file and depend on
+ * distro-specific users). Throws when the path is not a plain absolute path.
+ */
+export function renderDnsmasqArgs(configPath: string): string[] {
+  checkPath(configPath, 'Config path', '/etc/k2s/dnsmasq.conf');
+  return ['--keep-in-foreground', `--conf-file=${configPath}`, '--pid-file=', '--user=root'];
+}

@@ -1,0 +1,105 @@
+/**
+ * AdGuard dnsproxy YAML config and argv (dnsproxy README "Usage" and config.yaml.dist;
+ * DESIGN.md "AdGuard dnsproxy"). Serialized with the `yaml` package, never by concatenation.
+ */
+import { Document, Scalar, YAMLSeq } from 'yaml';
+import { checkPlan, commentSafe, type UpstreamAddress } from './proxy-upstream';
+import type { ProxyPlan, ZoneRoute } from './types';
+
+/** dnsproxy upstream text: `IPv4:port` or `[IPv6%zone]:port` (a bare IPv6 would read as host:port). */
+function upstreamText(u: UpstreamAddress): string {
+  return u.family === 6 ? `[${u.ip}]:${u.port}` : `${u.ip}:${u.port}`;
+}
+
+/** Go duration text for a timeout in ms ('10s', '1500ms'); throws when not a positive integer. */
+export function goDuration(ms: number): string {
+  if (!Number.isInteger(ms) || ms <= 0) {
+    throw new Error(`Upstream timeout ${ms} ms is not a positive whole number of milliseconds; use e.g. 10000.`);
+  }
+  return ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;
+}
+
+/** `[/zone1/zone2/]upstream` lines, one per upstream, zones in plan order; each with its reasons. */
+function routeLines(zones: { zone: string; upstream: UpstreamAddress; route: ZoneRoute }[]): Scalar[] {
+  const groups = new Map<string, { zones: string[]; reasons: string[] }>();
+  for (const z of zones) {
+    const key = upstreamText(z.upstream);
+    const g = groups.get(key) ?? { zones: [], reasons: [] };
+    if (!g.zones.includes(z.zone)) {
+      g.zones.push(z.zone);
+      g.reasons.push(` ${z.zone}: ${commentSafe(z.route.reason)}`);
+    }
+    groups.set(key, g);
+  }
+  return [...groups].map(([up, g]) => {
+    const s = new Scalar(`[/${g.zones.join('/')}/]${up}`);
+    s.commentBefore = g.reasons.join('\n');
+    return s;
+  });
+}
+
+const HEADER = [
+  ' Written by k2s-dns (K2s host DNS) from the cluster it discovered; rewritten on every start,',
+  ' so edit the cluster (Corefile, CIDRs) or the original resolv.conf instead of this file.',
+  '',
+  ' listen-addrs/listen-ports: dnsproxy binds every address on every port (UDP and TCP), so all',
+  '   listeners share one port.',
+  ' upstream: cluster zones go to kube-dns as [/zone/]upstream (the most specific zone wins);',
+  '   the plain entries are the nameservers of the resolv.conf saved at start.',
+  ' use-private-rdns/private-rdns-upstream: since v0.68 dnsproxy never sends PTR queries for',
+  '   private addresses to "upstream"; the cluster reverse zones go to kube-dns here, everything',
+  '   else to the original nameservers, so LAN PTR lookups work as before.',
+  ' private-subnets is not set: its default already covers RFC 1918, 100.64/10, link-local and',
+  '   loopback, and setting it would also replace the set of clients allowed private PTRs.',
+  ' fallback is not set on purpose: answering cluster names from the LAN nameservers when',
+  '   CoreDNS is down would turn SERVFAIL into cached NXDOMAIN and hide the outage.',
+  ' hosts-file-enabled: false, because glibc already reads /etc/hosts and the original',
+  '   nameservers never answered from it; dig through the proxy sees what it saw before.',
+].join('\n');
+
+/**
+ * Renders /etc/k2s/dnsproxy.yaml for a plan. Cluster zones in `upstream` grouped by upstream,
+ * then the default upstreams; reverse zones also in `private-rdns-upstream` (plus the default
+ * upstreams) with `use-private-rdns: true`. Throws on no listener, listeners on different
+ * ports, no default upstream, an upstream that is a listener, an invalid zone or upstream, or a
+ * non-positive timeout.
+ */
+export function renderDnsproxyConfig(plan: ProxyPlan): string {
+  const checked = checkPlan(plan);
+  const defaults = checked.upstreams.map(upstreamText);
+  const uniqueDefaults = [...new Set(defaults)];
+  const reverse = checked.zones.filter((z) => z.route.reverse);
+
+  const doc = new Document({});
+  doc.commentBefore = HEADER;
+  doc.set('listen-addrs', checked.addresses);
+  doc.set('listen-ports', [checked.port]);
+  const upstream = new YAMLSeq();
+  for (const s of routeLines(checked.zones)) upstream.add(s);
+  for (const d of uniqueDefaults) upstream.add(new Scalar(d));
+  doc.set('upstream', upstream);
+  // load_balance (dnsproxy's default, stated so readers need not know it): one answer per query,
+  // the faster nameserver preferred; parallel would double every query to the LAN.
+  doc.set('upstream-mode', 'load_balance');
+  doc.set('use-private-rdns', true);
+  const rdns = new YAMLSeq();
+  for (const s of routeLines(reverse)) rdns.add(s);
+  for (const d of uniqueDefaults) rdns.add(new Scalar(d));
+  doc.set('private-rdns-upstream', rdns);
+  doc.set('cache', true);
+  doc.set('timeout', goDuration(plan.timeoutMs));
+  doc.set('hosts-file-enabled', false);
+  return doc.toString({ lineWidth: 0 });
+}
+
+/**
+ * argv for dnsproxy after the binary: `--config-path=<path>` and `-v` when verbose. No
+ * `--output`: the service manager appends stdout/stderr to the log file itself.
+ * Throws when the path is not absolute or holds characters outside a plain path.
+ */
+export function renderDnsproxyArgs(configPath: string, verbose: boolean): string[] {
+  if (!/^\/[A-Za-z0-9._/-]+$/.test(configPath)) {
+    throw new Error(`Config path "${configPath}" must be an absolute plain path (letters, digits, . _ - /); use /etc/k2s/dnsproxy.yaml.`);
+  }
+  return verbose ? [`--config-path=${configPath}`, '-v'] : [`--config-path=${configPath}`];
+}

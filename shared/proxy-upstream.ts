@@ -1,0 +1,121 @@
+/**
+ * Strict validation of the strings that end up in a proxy config (zones, upstreams,
+ * listeners), shared by the dnsproxy and dnsmasq renderers: only hostname characters and IP
+ * literals get through, so no value can break out of its line or YAML scalar.
+ */
+import { formatIpv6, parseIp } from './cidr';
+import type { Listener, ProxyPlan, ZoneRoute } from './types';
+
+/** A validated upstream: an IP literal and a port. */
+export interface UpstreamAddress {
+  family: 4 | 6;
+  /** Canonical IP text without brackets; IPv6 keeps its `%zone`. */
+  ip: string;
+  port: number;
+}
+
+const UPSTREAM_CHARS = /^[0-9A-Za-z.:%[\]_-]+$/;
+const ZONE_NAME_RE = /^[a-z0-9_-]{1,63}(\.[a-z0-9_-]{1,63})*$/;
+
+/** Canonical text of a parsed IP (IPv6 per RFC 5952, `%zone` kept). */
+function canonicalIp(text: string): { ip: string; family: 4 | 6 } | null {
+  const a = parseIp(text);
+  if (!a) return null;
+  if (a.family === 4) return { ip: a.bytes.join('.'), family: 4 };
+  return { ip: formatIpv6(a.bytes) + (a.zoneId ? `%${a.zoneId}` : ''), family: 6 };
+}
+
+/**
+ * Parses `IP`, `IPv4:PORT`, `IPv6`, `IPv6%zone`, `[IPv6]:PORT` (port defaults to 53).
+ * Throws when the text is anything else: hostnames, URLs, spaces, quotes, `#`, `/`.
+ */
+export function parseUpstream(text: string): UpstreamAddress {
+  const fail = (): never => {
+    throw new Error(`Upstream "${text}" is not an IP address or IP:port; use e.g. 192.168.1.1, 10.0.0.2:5353 or [fd00::53]:53.`);
+  };
+  if (!UPSTREAM_CHARS.test(text)) fail();
+  let host = text;
+  let port = 53;
+  const bracket = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(text);
+  const v4port = /^([0-9.]+):(\d{1,5})$/.exec(text);
+  if (bracket) {
+    host = bracket[1]!;
+    if (bracket[2] !== undefined) port = Number(bracket[2]);
+  } else if (v4port) {
+    host = v4port[1]!;
+    port = Number(v4port[2]);
+  }
+  const ip = canonicalIp(host);
+  if (!ip || (bracket && ip.family !== 6) || port < 1 || port > 65535) return fail();
+  return { family: ip.family, ip: ip.ip, port };
+}
+
+/** Lower-cases and checks a zone: hostname labels only (letters, digits, `-`, `_`), no trailing dot. Throws otherwise. */
+export function checkZoneName(zone: string): string {
+  const z = zone.toLowerCase();
+  if (!ZONE_NAME_RE.test(z) || z.length > 253) {
+    throw new Error(`Zone "${zone}" is not a plain domain name; remove it from the zone list or fix the Corefile.`);
+  }
+  return z;
+}
+
+/** Checks the listeners: at least one, valid IPs, and a single port shared by all (both engines bind one port list). */
+export function checkListeners(listeners: Listener[]): { addresses: string[]; port: number } {
+  if (listeners.length === 0) {
+    throw new Error('The proxy plan has no listener; add 127.0.0.1:53.');
+  }
+  const port = listeners[0]!.port;
+  const addresses = listeners.map((l) => {
+    const ip = canonicalIp(l.address);
+    if (!ip) throw new Error(`Listener address "${l.address}" is not an IP address; use e.g. 127.0.0.1.`);
+    if (!Number.isInteger(l.port) || l.port < 1 || l.port > 65535) {
+      throw new Error(`Listener port ${l.port} for ${l.address} is not a port number; use 53.`);
+    }
+    if (l.port !== port) {
+      throw new Error(
+        `Listeners use different ports (${port} and ${l.port}); the proxy binds every address on the same port, so give all listeners one port.`,
+      );
+    }
+    return ip.ip;
+  });
+  return { addresses: [...new Set(addresses)], port };
+}
+
+/** The plan's validated parts, ready for a renderer. Throws on any invalid or looping value. */
+export interface CheckedPlan {
+  addresses: string[];
+  port: number;
+  zones: { zone: string; upstream: UpstreamAddress; route: ZoneRoute }[];
+  upstreams: UpstreamAddress[];
+}
+
+/**
+ * Validates a ProxyPlan for rendering: listeners (one shared port), zone names, upstreams,
+ * at least one default upstream, and no upstream equal to a listener (the proxy would ask itself).
+ */
+export function checkPlan(plan: ProxyPlan): CheckedPlan {
+  const { addresses, port } = checkListeners(plan.listeners);
+  if (plan.upstreams.length === 0) {
+    throw new Error(
+      'The proxy has no default upstream; the original resolv.conf named no usable nameserver, so add one (e.g. your router) and start again.',
+    );
+  }
+  const notSelf = (u: UpstreamAddress, label: string): UpstreamAddress => {
+    if (u.port === port && addresses.includes(u.ip)) {
+      throw new Error(`${label} ${u.ip}:${u.port} is one of the proxy's own listeners, which would loop; remove it from the upstreams.`);
+    }
+    return u;
+  };
+  const upstreams = plan.upstreams.map((u) => notSelf(parseUpstream(u), 'Upstream'));
+  const zones = plan.zones.map((route) => ({
+    zone: checkZoneName(route.zone),
+    upstream: notSelf(parseUpstream(route.upstream), `Upstream of zone ${route.zone}`),
+    route,
+  }));
+  return { addresses, port, zones, upstreams };
+}
+
+/** Removes control characters and newlines so a free-text reason can sit in a config comment. */
+export function commentSafe(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f]+/g, ' ');
+}
