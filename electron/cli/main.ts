@@ -27,8 +27,8 @@ const OPTIONS: Record<string, Options> = {
   zones: { ...json, kubeconfig: { type: 'string' } },
   query: { ...json, type: { type: 'string' }, server: { type: 'string' }, tcp: { type: 'boolean' } },
   diff: json,
-  ui: { port: { type: 'string' } },
-  app: { port: { type: 'string' } },
+  ui: { port: { type: 'string' }, kubeconfig: { type: 'string' }, 'verify-name': { type: 'string' } },
+  app: { port: { type: 'string' }, kubeconfig: { type: 'string' }, 'verify-name': { type: 'string' } },
 };
 
 class UsageError extends Error {}
@@ -133,7 +133,15 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
     }
     case 'ui':
     case 'app':
-      return runUi(command, typeof v.port === 'string' ? Number.parseInt(v.port, 10) : undefined);
+    {
+      const port = typeof v.port === 'string' ? Number(v.port) : undefined;
+      if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) throw new UsageError('--port must be a number from 0 to 65535.');
+      return runUi(command, {
+        ...(port !== undefined ? { port } : {}),
+        ...(typeof v.kubeconfig === 'string' ? { kubeconfig: v.kubeconfig } : {}),
+        ...(typeof v['verify-name'] === 'string' ? { verifyName: v['verify-name'] } : {}),
+      });
+    }
     default:
       throw new UsageError(`Unknown command "${command}".`);
   }

@@ -1,5 +1,59 @@
-/** `k2s-dns ui|app`: wired to the web server once the real backend exists. */
-export async function runUi(_mode: 'ui' | 'app' | string, _port: number | undefined): Promise<number> {
-  process.stderr.write('The UI is not wired yet.\n');
-  return 1;
+import { existsSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { createNodeDeps } from '../lifecycle/node-deps';
+import { createRealBackend } from '../backend-real';
+import { startWebServer } from '../web/server';
+import { electronBinary } from './electron-binary';
+
+const repo = fileURLToPath(new URL('../../', import.meta.url));
+const staticDir = fileURLToPath(new URL('../../out/renderer', import.meta.url));
+
+/** Runs a command with inherited stdio; resolves to its exit code. */
+function run(file: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(file, args, { stdio: 'inherit', cwd: repo, env });
+    child.on('error', () => resolve(127));
+    child.on('close', (code) => resolve(code ?? 1));
+  });
+}
+
+/** Builds the renderer with vite when out/renderer is missing (first run). */
+async function ensureRenderer(): Promise<boolean> {
+  if (existsSync(`${staticDir}/index.html`)) return true;
+  process.stdout.write('Building the UI (first run, about 10 s)…\n');
+  return (await run(process.execPath, [`${repo}node_modules/vite/bin/vite.js`, 'build', '--logLevel', 'warn'])) === 0;
+}
+
+/** Options of `k2s-dns ui|app`. */
+export interface UiOptions {
+  port?: number;
+  kubeconfig?: string;
+  verifyName?: string;
+}
+
+/**
+ * `k2s-dns ui`: the web mode on 127.0.0.1 (prints the URL with its per-launch token; serves
+ * until Ctrl-C). `k2s-dns app`: the Electron window where an Electron binary exists, else web mode.
+ */
+export async function runUi(mode: 'ui' | 'app', o: UiOptions): Promise<number> {
+  if (mode === 'app') {
+    const exe = electronBinary();
+    if (exe) return run(exe, [repo], { ...process.env, NODE_OPTIONS: '--import tsx' });
+    process.stdout.write('No Electron binary on this machine (it cannot be downloaded here): starting web mode instead.\n');
+  }
+  if (!(await ensureRenderer())) {
+    process.stderr.write('Building the UI failed; run `npx vite build` to see why.\n');
+    return 1;
+  }
+  const backend = createRealBackend({ deps: await createNodeDeps(), ...(o.kubeconfig ? { kubeconfig: o.kubeconfig } : {}), ...(o.verifyName ? { verifyName: o.verifyName } : {}) });
+  const server = await startWebServer({ backend, staticDir, ...(o.port !== undefined ? { port: o.port } : {}) });
+  process.stdout.write(`K2s DNS is open at ${server.url}\n(127.0.0.1 only; the token in the URL is new for every launch. Ctrl-C stops it.)\n`);
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await server.close();
+  return 0;
 }

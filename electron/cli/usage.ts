@@ -12,8 +12,8 @@ Usage:
   k2s-dns query NAME [--type A|AAAA|PTR|SRV|TXT|CNAME|MX|NS|SOA]
                 [--server system|proxy|coredns|IP[:PORT]] [--tcp] [--json]
   k2s-dns diff [--json]
-  k2s-dns ui [--port N]          the app in a browser (web mode, 127.0.0.1 only)
-  k2s-dns app                    the desktop window where Electron runs, else web mode
+  k2s-dns ui [--port N] [--kubeconfig PATH]   the app in a browser (web mode, 127.0.0.1 only)
+  k2s-dns app [--port N] [--kubeconfig PATH]  the desktop window where Electron runs, else web mode
 
 start    saves /etc/resolv.conf, runs k2s-dnsproxy on 127.0.0.1:53 (and the KubeSwitch
          address), points the host at it and verifies; any failure rolls everything back.

@@ -1,0 +1,111 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { AppBackend } from './backend';
+import type { LifecycleDeps } from './lifecycle/deps';
+import type { LifecycleEvent } from '../shared/lifecycle-events';
+import type { LogLine } from '../shared/types';
+import { K2S_PATHS } from '../shared/k2s-paths';
+import { dnsStatus } from './lifecycle/status';
+import { resolverDiff } from './lifecycle/diff';
+import { queryTargets, resolveTarget } from './lifecycle/query-target';
+import { locateKubeconfig } from './cluster/kubeconfig';
+import { discoverCluster } from './cluster/discovery';
+import { clusterStatus } from './cluster/status';
+import { NoKubeconfigError } from './cluster/errors';
+import { runHelper, type LauncherOptions } from './helper/launcher';
+import type { HelperRequest } from './helper/request';
+import { createLogSource } from './logs/log-source';
+
+/** Installed helper path pinned by the polkit action's exec.path (resources/io.k2s.dns.policy). */
+export const INSTALLED_HELPER = '/usr/lib/k2s-dns/k2s-dns-helper';
+/** Where the deb/rpm packages install the polkit action. */
+export const INSTALLED_POLICY = '/usr/share/polkit-1/actions/io.k2s.dns.policy';
+
+/** Defaults the app passes to every start (from `k2s-dns ui --kubeconfig … --verify-name …`). */
+export interface RealBackendOptions {
+  deps: LifecycleDeps;
+  kubeconfig?: string;
+  verifyName?: string;
+  /** Override of the helper launcher (tests); default: this process's uid and paths. */
+  launcher?: LauncherOptions;
+}
+
+/** Default launcher: this process's uid, node, the repo's helper script, the installed policy. */
+export function defaultLauncher(): LauncherOptions {
+  return {
+    uid: process.getuid?.() ?? -1,
+    nodePath: process.execPath,
+    helperScript: fileURLToPath(new URL('../bin/k2s-dns-helper.mjs', import.meta.url)),
+    installedHelper: INSTALLED_HELPER,
+    policyInstalled: existsSync(INSTALLED_POLICY) && existsSync(INSTALLED_HELPER),
+  };
+}
+
+/**
+ * The AppBackend over the real host: read-only calls run in this process; start, stop and
+ * uninstall run in the privileged helper (electron/helper), whose events are re-emitted to
+ * every lifecycle subscriber.
+ */
+export function createRealBackend(o: RealBackendOptions): AppBackend {
+  const deps = o.deps;
+  const launcher = o.launcher ?? defaultLauncher();
+  const listeners = new Set<(e: LifecycleEvent) => void>();
+  const logs = createLogSource(deps.fs.real(K2S_PATHS.log));
+  const emit = (e: LifecycleEvent) => listeners.forEach((cb) => cb(e));
+  const kubeconfig = async (explicit?: string) => (await locateKubeconfig(explicit ?? o.kubeconfig ? { explicit: (explicit ?? o.kubeconfig)! } : {})).path;
+  const helper = (req: HelperRequest) => runHelper(launcher, req, emit);
+  const linux = process.platform === 'linux';
+
+  return {
+    async clusterStatus() {
+      return clusterStatus({ kubeconfigPath: await kubeconfig() });
+    },
+    async dnsStatus() {
+      return dnsStatus(deps);
+    },
+    async dnsStart(input) {
+      const k = input.kubeconfig ?? o.kubeconfig;
+      return helper({ verb: 'start', ...(k ? { kubeconfig: k } : {}), ...(input.engine ? { engine: input.engine } : {}), ...(input.kubeSwitch ? { kubeSwitch: input.kubeSwitch } : {}), ...(o.verifyName ? { verifyName: o.verifyName } : {}) });
+    },
+    async dnsStop(input) {
+      return helper({ verb: 'stop', ...(input.onDrift ? { onDrift: input.onDrift } : {}) });
+    },
+    async dnsUninstall() {
+      return helper({ verb: 'uninstall' });
+    },
+    async zonesList(input) {
+      const path = await kubeconfig(input.kubeconfig);
+      if (!path) throw new NoKubeconfigError([]);
+      return discoverCluster({ kubeconfigPath: path });
+    },
+    async resolverDiff() {
+      return resolverDiff(deps);
+    },
+    async queryRun(input) {
+      const server = await resolveTarget(deps, input.target);
+      if (server === 'system') return { ...(await deps.systemLookup(input.name)), type: input.type };
+      return deps.query({ name: input.name, type: input.type, server, transport: input.transport, timeoutMs: 3000 });
+    },
+    async queryTargets() {
+      return queryTargets(deps);
+    },
+    async logsTail(input): Promise<LogLine[]> {
+      return logs.tail(input.lines);
+    },
+    async appInfo() {
+      return {
+        platform: process.platform,
+        lifecycleSupported: linux,
+        reason: linux ? null : 'On Windows and macOS the host DNS flow belongs to K2s’s own tooling; this app is read-only here.',
+        version: '0.1.0',
+      };
+    },
+    onLifecycleEvent(cb) {
+      listeners.add(cb);
+      return () => listeners.delete(cb);
+    },
+    followLogs(cb) {
+      return logs.follow(cb);
+    },
+  };
+}
