@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# One-time setup on Debian/Ubuntu: the Debian packages the app and its tests use, then the npm
+# packages (exact versions from package-lock.json). Debian packages need root; without root
+# this only lists what is missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# dnsmasq-base: the proxy engine on hosts without K2s's dnsproxy, and the test bed's DNS servers.
+# chromium: the UI tests. bind9-dnsutils: dig. systemd: systemd-analyze verify of the unit.
+# iproute2/util-linux/e2fsprogs/procps: ip netns, unshare, lsattr, ps.
+packages=(dnsmasq-base bind9-dnsutils chromium iproute2 util-linux e2fsprogs procps systemd)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  if [ "$(id -u)" = 0 ]; then
+    echo "setup: installing Debian packages: ${missing[*]}"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  else
+    echo "setup: missing Debian packages: ${missing[*]} — run: sudo apt-get install ${missing[*]}"
+  fi
+fi
+npm ci --no-audit --no-fund
