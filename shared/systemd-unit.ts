@@ -1,0 +1,73 @@
+/**
+ * Renders the k2s-dnsproxy systemd unit (pure). Quoting follows systemd.syntax(7) and
+ * systemd.service(5) "Command lines": each argv word in double quotes when it has anything
+ * beyond a safe set, `\` and `"` backslash-escaped, `%` doubled (systemd.unit(5) specifiers),
+ * `$` doubled (environment substitution in ExecStart=).
+ */
+
+/** What the service manager runs: argv (argv[0] absolute), log file (absolute), description. */
+export interface ServiceSpec {
+  argv: string[];
+  logFile: string;
+  description: string;
+}
+
+const CONTROL = /[\u0000-\u001f\u007f]/;
+/** Words made only of these need no quotes (no specifier, variable, quote or separator chars). */
+const SAFE_WORD = /^[A-Za-z0-9_@+=:,./-]+$/;
+
+function checkText(what: string, value: string): void {
+  if (CONTROL.test(value)) {
+    throw new Error(`${what} ${JSON.stringify(value)} contains a newline or control character, which a systemd unit cannot hold; remove it.`);
+  }
+}
+
+/** Escapes `%` specifiers (systemd.unit(5)): `%` → `%%`. */
+export function escapeSpecifiers(value: string): string {
+  return value.replace(/%/g, '%%');
+}
+
+/** Quotes one ExecStart= word per systemd.syntax(7); throws for control characters. */
+export function quoteExecWord(word: string): string {
+  checkText('Command argument', word);
+  const escaped = escapeSpecifiers(word).replace(/\$/g, '$$$$');
+  if (word !== '' && SAFE_WORD.test(word)) return escaped;
+  return `"${escaped.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+}
+
+/**
+ * Renders /etc/systemd/system/k2s-dnsproxy.service for `spec`: Type=simple, output appended to
+ * the log (StandardOutput=/StandardError=append:, as K2s does), Restart=on-failure. Throws when
+ * argv[0] or the log path is not absolute or any value has control characters.
+ */
+export function renderUnit(spec: ServiceSpec): string {
+  const [exe] = spec.argv;
+  if (exe === undefined || !exe.startsWith('/')) {
+    throw new Error(`The proxy binary "${exe ?? ''}" is not an absolute path; pass the full path (e.g. /opt/k2s/bin/dnsproxy).`);
+  }
+  if (!spec.logFile.startsWith('/')) {
+    throw new Error(`The log file "${spec.logFile}" is not an absolute path; pass the full path (e.g. /var/log/dnsproxy/dnsproxy.log).`);
+  }
+  checkText('Log file', spec.logFile);
+  checkText('Description', spec.description);
+  const log = escapeSpecifiers(spec.logFile);
+  return [
+    '# Managed by k2s-dns: written on start, removed on uninstall (same unit name as the k2s CLI).',
+    '[Unit]',
+    `Description=${escapeSpecifiers(spec.description)}`,
+    'Wants=network-online.target',
+    'After=network-online.target kubelet.service',
+    '',
+    '[Service]',
+    'Type=simple',
+    `ExecStart=${spec.argv.map(quoteExecWord).join(' ')}`,
+    `StandardOutput=append:${log}`,
+    `StandardError=append:${log}`,
+    'Restart=on-failure',
+    'RestartSec=5',
+    '',
+    '[Install]',
+    'WantedBy=multi-user.target',
+    '',
+  ].join('\n');
+}
