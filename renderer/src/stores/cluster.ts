@@ -1,0 +1,29 @@
+/** Cluster domain store: the Cluster panel's status. */
+import { createStore } from 'zustand/vanilla';
+import type { K2sDnsApi } from '../../../shared/api';
+import type { ClusterStatus } from '../../../shared/types';
+
+/** Cluster state and its refresh action. `error` is a transport/backend failure message. */
+export interface ClusterState {
+  status: ClusterStatus | null;
+  loading: boolean;
+  error: string | null;
+  refresh(): Promise<void>;
+}
+
+/** Creates the cluster store on `api`. */
+export function createClusterStore(api: K2sDnsApi) {
+  return createStore<ClusterState>()((set) => ({
+    status: null,
+    loading: false,
+    error: null,
+    async refresh() {
+      set({ loading: true });
+      try {
+        set({ status: await api.clusterStatus(), error: null, loading: false });
+      } catch (err) {
+        set({ error: (err as Error).message, loading: false });
+      }
+    },
+  }));
+}

@@ -1,0 +1,30 @@
+/** Resolver diff domain store: saved original vs current /etc/resolv.conf. */
+import { createStore } from 'zustand/vanilla';
+import type { K2sDnsApi } from '../../../shared/api';
+import type { ResolverDiff } from '../../../shared/types';
+
+/** The diff, the chosen view and the refresh action. */
+export interface DiffState {
+  diff: ResolverDiff | null;
+  view: 'unified' | 'side-by-side';
+  error: string | null;
+  setView(view: DiffState['view']): void;
+  refresh(): Promise<void>;
+}
+
+/** Creates the diff store on `api`. */
+export function createDiffStore(api: K2sDnsApi) {
+  return createStore<DiffState>()((set) => ({
+    diff: null,
+    view: 'side-by-side',
+    error: null,
+    setView: (view) => set({ view }),
+    async refresh() {
+      try {
+        set({ diff: await api.resolverDiff(), error: null });
+      } catch (err) {
+        set({ error: (err as Error).message });
+      }
+    },
+  }));
+}
