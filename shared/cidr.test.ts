@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   formatIpv6,
@@ -114,5 +115,21 @@ describe('reverseZonesForCidr', () => {
     expect(isReverseZone('21.172.in-addr.arpa')).toBe(true);
     expect(isReverseZone('ip6.arpa.')).toBe(true);
     expect(isReverseZone('arpa.example.com')).toBe(false);
+  });
+});
+
+describe('reverseZonesForCidr property (fast-check)', () => {
+  it('every IPv4 address inside a CIDR has its PTR name under exactly one returned zone, and no address outside does', () => {
+    const octet = fc.integer({ min: 0, max: 255 });
+    fc.assert(
+      fc.property(fc.tuple(octet, octet, octet, octet), fc.integer({ min: 4, max: 32 }), fc.tuple(octet, octet, octet, octet), (net, prefix, probe) => {
+        const cidr = `${net.join('.')}/${prefix}`;
+        const zones = reverseZonesForCidr(cidr);
+        const ptr = `${[...probe].reverse().join('.')}.in-addr.arpa`;
+        const covering = zones.filter((z) => ptr === z || ptr.endsWith(`.${z}`));
+        expect(covering.length).toBe(ipInCidr(probe.join('.'), cidr) ? 1 : 0);
+      }),
+      { numRuns: 500 },
+    );
   });
 });
