@@ -87,6 +87,10 @@ ip netns exec "$ns" ip link set lo up
 # inner.sh compares its mount namespace with ours and refuses to mount anything if equal.
 export K2S_DNS_HOST_MNTNS="$(readlink /proc/self/ns/mnt)"
 
+# In the background + `wait`: bash runs traps only after a foreground child ends, but `wait`
+# returns at once on a signal, so Ctrl-C / SIGTERM reach cleanup while CMD still runs.
+# Keep the terminal's stdin for CMD (a background job would otherwise get /dev/null).
 status=0
-ip netns exec "$ns" unshare -m --propagation private bash "$here/inner.sh" "$@" || status=$?
+ip netns exec "$ns" unshare -m --propagation private bash "$here/inner.sh" "$@" <&0 &
+wait $! || status=$?
 exit "$status"
