@@ -27,14 +27,15 @@ export interface Exec {
 export const nodeExec: Exec = {
   run(file, args, options = {}) {
     return new Promise((resolve, reject) => {
+      // stdin only when there is input: writing to a child that already exited raises EPIPE.
       const child = spawn(file, [...args], {
-        stdio: ['pipe', 'pipe', 'pipe'],
+        stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
         env: options.env ?? process.env,
       });
       let stdout = '';
       let stderr = '';
-      child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+      child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+      child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
       const timer =
         options.timeoutMs === undefined
           ? undefined
@@ -47,7 +48,10 @@ export const nodeExec: Exec = {
         if (timer) clearTimeout(timer);
         resolve({ code, stdout, stderr });
       });
-      child.stdin.end(options.input ?? '');
+      if (child.stdin) {
+        child.stdin.on('error', () => undefined);
+        child.stdin.end(options.input);
+      }
     });
   },
 };
