@@ -1,0 +1,79 @@
+/** Resolver diff: saved original vs current /etc/resolv.conf, unified or side by side, plus metadata changes. */
+import type { ResolverEntry } from '../../../shared/types';
+import { sideBySide, unifiedDiff } from '../lib/side-by-side';
+import { useDiff } from '../stores';
+
+/** One-line description of a saved/current entry. */
+function describe(e: ResolverEntry | null): string {
+  if (!e) return 'nothing saved (K2s DNS never started)';
+  if (e.kind === 'absent') return 'absent';
+  if (e.kind === 'symlink') return `symlink → ${e.target}${e.dangling ? ' (dangling)' : ''}`;
+  return `regular file, mode ${e.mode.toString(8).padStart(4, '0')}, uid ${e.uid}${e.immutable ? ', immutable' : ''}`;
+}
+
+/** The Resolver diff panel. */
+export function DiffPanel() {
+  const diff = useDiff((s) => s.diff);
+  const view = useDiff((s) => s.view);
+  const setView = useDiff((s) => s.setView);
+  const error = useDiff((s) => s.error);
+  return (
+    <section className="panel" data-testid="panel-diff">
+      <h2>Resolver diff</h2>
+      {error && <p className="error-text" role="alert">{error}</p>}
+      {diff && (
+        <>
+          <dl className="facts">
+            <dt>Saved</dt>
+            <dd data-testid="diff-saved">{describe(diff.saved)}</dd>
+            <dt>Current</dt>
+            <dd data-testid="diff-current">{describe(diff.current)}</dd>
+            <dt>Identical</dt>
+            <dd>{diff.identical ? 'yes' : 'no'}</dd>
+          </dl>
+          {diff.changes.length > 0 && (
+            <>
+              <h3>Metadata changes</h3>
+              <ul data-testid="diff-changes">
+                {diff.changes.map((c) => (
+                  <li key={c}>{c}</li>
+                ))}
+              </ul>
+            </>
+          )}
+          {diff.savedText === null ? (
+            <p className="muted">No saved original to compare with.</p>
+          ) : (
+            <>
+              <div className="row">
+                <button type="button" className={view === 'side-by-side' ? 'tab active' : 'tab'} onClick={() => setView('side-by-side')} data-testid="diff-view-side">Side by side</button>
+                <button type="button" className={view === 'unified' ? 'tab active' : 'tab'} onClick={() => setView('unified')} data-testid="diff-view-unified">Unified</button>
+              </div>
+              {view === 'unified' ? (
+                <pre className="code" data-testid="diff-unified">
+                  {unifiedDiff(diff.savedText, diff.currentText ?? '').split('\n').map((l, i) => (
+                    <div key={i} className={l.startsWith('+') && !l.startsWith('+++') ? 'add' : l.startsWith('-') && !l.startsWith('---') ? 'del' : ''}>{l || ' '}</div>
+                  ))}
+                </pre>
+              ) : (
+                <table className="table sbs mono" data-testid="diff-side">
+                  <thead>
+                    <tr><th>Saved original</th><th>Current</th></tr>
+                  </thead>
+                  <tbody>
+                    {sideBySide(diff.savedText, diff.currentText ?? '').map((r, i) => (
+                      <tr key={i} className={r.kind}>
+                        <td className={r.kind === 'removed' || r.kind === 'changed' ? 'del' : ''}>{r.left ?? ''}</td>
+                        <td className={r.kind === 'added' || r.kind === 'changed' ? 'add' : ''}>{r.right ?? ''}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              )}
+            </>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,73 @@
+/** Start / Stop / Uninstall buttons: one operation at a time, disabled ones say why. */
+import { useState } from 'react';
+import type { EngineName } from '../../../shared/types';
+import { buttonStates } from '../lib/button-states';
+import { useDns } from '../stores';
+
+/** The lifecycle controls. Uninstall asks for confirmation; a drifted resolver asks keep/restore. */
+export function LifecycleControls() {
+  const status = useDns((s) => s.status);
+  const info = useDns((s) => s.info);
+  const busy = useDns((s) => s.busy);
+  const start = useDns((s) => s.start);
+  const stop = useDns((s) => s.stop);
+  const uninstall = useDns((s) => s.uninstall);
+  const [engine, setEngine] = useState<EngineName>('adguard');
+  const [confirming, setConfirming] = useState(false);
+  const b = buttonStates(status, info, busy);
+  const drifted = status?.resolverOwner === 'foreign';
+  const reasons = [...new Set([b.start.reason, b.stop.reason, b.uninstall.reason].filter((r): r is string => r !== null))];
+
+  return (
+    <div className="controls" data-testid="lifecycle-controls">
+      <div className="row">
+        <label>
+          Engine{' '}
+          <select value={engine} onChange={(e) => setEngine(e.target.value as EngineName)} disabled={!b.start.enabled} data-testid="engine-select">
+            <option value="adguard">AdGuard dnsproxy</option>
+            <option value="dnsmasq">dnsmasq</option>
+          </select>
+        </label>
+        <button type="button" disabled={!b.start.enabled} title={b.start.reason ?? 'Save the resolver, start the proxy, activate'} onClick={() => void start({ engine })} data-testid="btn-start">
+          {busy === 'start' ? 'Starting…' : 'Start'}
+        </button>
+        {!drifted && (
+          <button type="button" disabled={!b.stop.enabled} title={b.stop.reason ?? 'Restore the saved resolver, then stop the proxy'} onClick={() => void stop({})} data-testid="btn-stop">
+            {busy === 'stop' ? 'Stopping…' : 'Stop'}
+          </button>
+        )}
+        {drifted && (
+          <>
+            <button type="button" disabled={!b.stop.enabled} title="Someone changed /etc/resolv.conf since start: restore the saved original" onClick={() => void stop({ onDrift: 'restore' })} data-testid="btn-stop-restore">
+              Stop, restore saved
+            </button>
+            <button type="button" disabled={!b.stop.enabled} title="Keep the file another program wrote" onClick={() => void stop({ onDrift: 'keep' })} data-testid="btn-stop-keep">
+              Stop, keep current
+            </button>
+          </>
+        )}
+        <button type="button" className="danger" disabled={!b.uninstall.enabled || confirming} title={b.uninstall.reason ?? 'Restore, then remove K2s DNS files'} onClick={() => setConfirming(true)} data-testid="btn-uninstall">
+          {busy === 'uninstall' ? 'Uninstalling…' : 'Uninstall'}
+        </button>
+      </div>
+      {reasons.length > 0 && (
+        <ul className="reasons" data-testid="disabled-reasons">
+          {reasons.map((r) => (
+            <li key={r}>{r}</li>
+          ))}
+        </ul>
+      )}
+      {confirming && (
+        <div className="confirm" role="alertdialog" aria-label="Confirm uninstall" data-testid="confirm-uninstall">
+          <p>Restore the original /etc/resolv.conf and remove the k2s-dnsproxy unit, proxy config and saved state?</p>
+          <button type="button" className="danger" onClick={() => { setConfirming(false); void uninstall(); }} data-testid="btn-confirm-uninstall">
+            Yes, uninstall
+          </button>
+          <button type="button" className="secondary" onClick={() => setConfirming(false)} data-testid="btn-cancel-uninstall">
+            Cancel
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,36 @@
+/** The app's store instances on the real `api`, and React hooks to read them. */
+import { useStore } from 'zustand';
+import { api } from '../api';
+import { createClusterStore, type ClusterState } from './cluster';
+import { createDiffStore, type DiffState } from './diff';
+import { createDnsStore, type DnsState } from './dns';
+import { createLogsStore, type LogsState } from './logs';
+import { createQueryStore, type QueryState } from './query';
+import { createTopologyStore, type TopologyState } from './topology';
+import { createZonesStore, type ZonesState } from './zones';
+
+/** Store instances, one per domain. */
+export const stores = {
+  cluster: createClusterStore(api),
+  dns: createDnsStore(api),
+  zones: createZonesStore(api),
+  diff: createDiffStore(api),
+  logs: createLogsStore(api),
+  query: createQueryStore(api),
+  topology: createTopologyStore(api),
+};
+
+/** Reads the cluster store. */
+export const useCluster = <T,>(sel: (s: ClusterState) => T) => useStore(stores.cluster, sel);
+/** Reads the host DNS store. */
+export const useDns = <T,>(sel: (s: DnsState) => T) => useStore(stores.dns, sel);
+/** Reads the zones store. */
+export const useZones = <T,>(sel: (s: ZonesState) => T) => useStore(stores.zones, sel);
+/** Reads the resolver diff store. */
+export const useDiff = <T,>(sel: (s: DiffState) => T) => useStore(stores.diff, sel);
+/** Reads the logs store. */
+export const useLogs = <T,>(sel: (s: LogsState) => T) => useStore(stores.logs, sel);
+/** Reads the query store. */
+export const useQuery = <T,>(sel: (s: QueryState) => T) => useStore(stores.query, sel);
+/** Reads the topology store. */
+export const useTopology = <T,>(sel: (s: TopologyState) => T) => useStore(stores.topology, sel);
