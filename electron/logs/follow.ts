@@ -23,7 +23,7 @@ export interface FollowOptions {
   startOffset?: number;
   /** st_ino that `startOffset` belongs to; if the file now has another inode it is read from 0. */
   startIno?: number | null;
-  /** Called with read errors (e.g. permission denied); following keeps polling. Default: ignored. */
+  /** Called with read errors (e.g. permission denied) and errors thrown by `onLines`; following keeps polling. Default: ignored. */
   onError?: (err: Error) => void;
 }
 
@@ -167,7 +167,14 @@ export function followLog(path: string, onLines: (lines: string[]) => void, opts
     } catch (err) {
       report(err);
     }
-    if (batch.length > 0 && !stopped) onLines(batch);
+    if (batch.length > 0 && !stopped) {
+      try {
+        onLines(batch);
+      } catch (err) {
+        // A throwing callback must not end the poll chain (an unhandled rejection).
+        if (!stopped) opts.onError?.(err instanceof Error ? err : new Error(String(err)));
+      }
+    }
     return more;
   }
 
