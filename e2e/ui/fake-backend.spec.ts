@@ -1,0 +1,153 @@
+import { expect, test, type Page } from '@playwright/test';
+import type { WebServer } from '../../electron/web/server';
+import { serveFake } from './serve-fake';
+
+const SHOTS = 'docs/screenshots';
+let server: WebServer;
+let page: Page;
+const cspErrors: string[] = [];
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async ({ browser }) => {
+  server = await serveFake({ stepDelayMs: 100, logIntervalMs: 300 });
+  page = await browser.newPage();
+  page.on('console', (m) => {
+    if (m.type() === 'error' && /Content Security Policy/i.test(m.text())) cspErrors.push(m.text());
+  });
+  await page.goto(server.url);
+});
+
+test.afterAll(async () => {
+  await page.close();
+  await server.close();
+});
+
+test('token URL becomes a cookie and the address bar drops the token', async () => {
+  expect(page.url()).toBe(server.url.replace(/\?token=.*$/, ''));
+});
+
+test('cluster panel shows the fixture cluster', async () => {
+  const panel = page.getByTestId('panel-cluster');
+  await expect(panel.getByTestId('cluster-state')).toHaveText('Reachable');
+  await expect(panel.getByTestId('cluster-version')).toHaveText('v1.33.3');
+  await expect(panel.getByTestId('cluster-kubedns')).toHaveText('172.21.0.10');
+  await expect(panel.getByTestId('cluster-nodes')).toContainText('k2s-host');
+  await expect(panel.getByTestId('cluster-coredns').locator('tbody tr')).toHaveCount(2);
+  await panel.screenshot({ path: `${SHOTS}/cluster.png` });
+});
+
+test('host DNS panel: stopped, Stop disabled with a visible reason', async () => {
+  const panel = page.getByTestId('panel-hostdns');
+  await expect(panel.getByTestId('dns-state')).toHaveText('stopped');
+  await expect(panel.getByTestId('btn-stop')).toBeDisabled();
+  await expect(panel.getByTestId('btn-stop')).toHaveAttribute('title', 'Nothing to stop: K2s DNS is not running and no resolver is saved.');
+  await expect(panel.getByTestId('disabled-reasons')).toHaveText('Nothing to stop: K2s DNS is not running and no resolver is saved.');
+});
+
+test('Start runs the timeline to Ready', async () => {
+  const panel = page.getByTestId('panel-hostdns');
+  await panel.getByTestId('btn-start').click();
+  await expect(panel.getByTestId('btn-start')).toBeDisabled();
+  await expect(panel.getByTestId('step-ready')).toHaveAttribute('data-status', 'done', { timeout: 15_000 });
+  for (const step of ['preflight', 'save', 'discover', 'config', 'service', 'activate', 'verify']) {
+    await expect(panel.getByTestId(`step-${step}`)).toHaveAttribute('data-status', 'done');
+  }
+  await expect(panel.getByTestId('timeline-result')).toHaveText('K2s DNS is running: cluster names resolve on this host.');
+  await expect(panel.getByTestId('dns-state')).toHaveText('running');
+  await expect(panel.getByTestId('dns-listeners')).toHaveText('127.0.0.1:53');
+  await expect(panel.getByTestId('dns-skipped')).toContainText('KubeSwitch address 172.19.1.1 is not assigned on this host');
+  await expect(panel.getByTestId('dns-upstreams')).toHaveText('192.168.178.1');
+  await expect(panel.getByTestId('btn-start')).toHaveAttribute('title', 'Already running: stop first to start again.');
+  await panel.screenshot({ path: `${SHOTS}/host-dns.png` });
+  await page.screenshot({ path: `${SHOTS}/overview.png`, fullPage: true });
+});
+
+test('zones table marks the cluster domain', async () => {
+  await page.getByTestId('tab-zones').click();
+  const panel = page.getByTestId('panel-zones');
+  await expect(panel.locator('tbody tr')).toHaveCount(3);
+  await expect(panel.getByTestId('zone-cluster.local')).toContainText('cluster.local');
+  await expect(panel.getByTestId('zone-cluster.local').getByTestId('cluster-domain-mark')).toBeVisible();
+  await expect(panel.getByTestId('zone-21.172.in-addr.arpa')).toContainText('service CIDR 172.21.0.0/16');
+  await expect(panel.getByTestId('zone-20.172.in-addr.arpa')).toContainText('172.21.0.10');
+  await panel.screenshot({ path: `${SHOTS}/zones.png` });
+});
+
+test('resolver diff: metadata changes, side by side and unified', async () => {
+  await page.getByTestId('tab-diff').click();
+  const panel = page.getByTestId('panel-diff');
+  await expect(panel.getByTestId('diff-saved')).toHaveText('symlink → /run/NetworkManager/resolv.conf');
+  await expect(panel.getByTestId('diff-changes')).toContainText('symlink → regular file');
+  await expect(panel.getByTestId('diff-side')).toContainText('nameserver 127.0.0.1');
+  await panel.screenshot({ path: `${SHOTS}/diff-side-by-side.png` });
+  await panel.getByTestId('diff-view-unified').click();
+  await expect(panel.getByTestId('diff-unified')).toContainText('-nameserver 192.168.178.1');
+  await expect(panel.getByTestId('diff-unified')).toContainText('+nameserver 127.0.0.1');
+  await panel.screenshot({ path: `${SHOTS}/diff-unified.png` });
+});
+
+test('logs: live lines, level and text filters', async () => {
+  await page.getByTestId('tab-logs').click();
+  const panel = page.getByTestId('panel-logs');
+  await expect(panel.getByTestId('log-row').filter({ hasText: 'listening to udp' })).toHaveCount(1);
+  await expect(panel.getByTestId('log-row').filter({ hasText: 'upstream exchanged' }).first()).toBeVisible();
+  await panel.getByTestId('logs-level-DEBUG').uncheck();
+  await expect(panel.getByTestId('log-row').filter({ hasText: 'handling query' })).toHaveCount(0);
+  await panel.getByTestId('logs-filter').fill('skipping');
+  await expect(panel.getByTestId('log-row')).toHaveCount(1);
+  await expect(panel.getByTestId('log-row')).toHaveClass(/level-WARN/);
+  await panel.getByTestId('logs-filter').fill('');
+  await panel.getByTestId('logs-level-DEBUG').check();
+  await panel.getByTestId('logs-pause').click();
+  await panel.screenshot({ path: `${SHOTS}/logs.png` });
+  await panel.getByTestId('logs-pause').click();
+});
+
+test('query tester: run, dig command, compare across targets', async () => {
+  await page.getByTestId('tab-query').click();
+  const panel = page.getByTestId('panel-query');
+  await panel.getByTestId('query-target').selectOption('coredns');
+  await panel.getByTestId('query-tcp').check();
+  await panel.getByTestId('query-run').click();
+  const result = panel.getByTestId('query-result');
+  await expect(result.getByTestId('query-rcode')).toHaveText('NOERROR');
+  await expect(result.getByTestId('query-answers')).toContainText('172.21.0.1');
+  await expect(result.getByTestId('query-answers')).toContainText('30');
+  await expect(result.getByTestId('query-dig')).toHaveText('dig @172.21.0.10 -p 53 kubernetes.default.svc.cluster.local A +tcp');
+  await panel.getByTestId('query-compare').click();
+  const cards = panel.getByTestId('query-compare-results').getByTestId('query-result');
+  await expect(cards).toHaveCount(4);
+  await expect(cards.nth(3).getByTestId('query-rcode')).toHaveText('NXDOMAIN');
+  await panel.getByTestId('query-name').fill('bad name!');
+  await panel.getByTestId('query-run').click();
+  await expect(panel.getByTestId('query-error')).toContainText('Invalid input for query:run: name: must be a DNS name');
+  await panel.getByTestId('query-name').fill('kubernetes.default.svc.cluster.local');
+  await panel.screenshot({ path: `${SHOTS}/query.png` });
+});
+
+test('topology: every hop green while running, skipped listener explained on click', async () => {
+  await page.getByTestId('tab-topology').click();
+  const panel = page.getByTestId('panel-topology');
+  await panel.getByTestId('topology-probe').click();
+  for (const id of ['apps', 'resolver', 'proxy-127.0.0.1:53', 'coredns', 'upstream-192.168.178.1:53']) {
+    await expect(panel.getByTestId(`hop-${id}`)).toHaveAttribute('data-ok', 'true');
+  }
+  await panel.getByTestId('hop-skipped-172.19.1.1').click();
+  await expect(panel.getByTestId('hop-detail')).toHaveText('skipped listener 172.19.1.1: KubeSwitch address 172.19.1.1 is not assigned on this host');
+  await panel.screenshot({ path: `${SHOTS}/topology.png` });
+});
+
+test('uninstall asks for confirmation, then restores', async () => {
+  await page.getByTestId('tab-overview').click();
+  const panel = page.getByTestId('panel-hostdns');
+  await panel.getByTestId('btn-uninstall').click();
+  await expect(panel.getByTestId('confirm-uninstall')).toBeVisible();
+  await panel.getByTestId('btn-cancel-uninstall').click();
+  await expect(panel.getByTestId('dns-state')).toHaveText('running');
+  await panel.getByTestId('btn-uninstall').click();
+  await panel.getByTestId('btn-confirm-uninstall').click();
+  await expect(panel.getByTestId('step-remove-files')).toHaveAttribute('data-status', 'done', { timeout: 15_000 });
+  await expect(panel.getByTestId('dns-state')).toHaveText('stopped');
+  expect(cspErrors).toEqual([]);
+});

@@ -1,0 +1,23 @@
+/**
+ * Playwright UI tests in Debian's Chromium (no browser download: TOOLCHAIN.md). Specs start the
+ * web bridge in-process on 127.0.0.1, so no external server is needed. Build the renderer first
+ * (`npx vite build`).
+ */
+import { defineConfig } from '@playwright/test';
+
+export default defineConfig({
+  testDir: 'e2e/ui',
+  testMatch: '**/*.spec.ts',
+  outputDir: '.tmp/playwright',
+  // One worker: specs share nothing, but screenshots are compared by people, not raced.
+  workers: 1,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  use: {
+    viewport: { width: 1280, height: 860 },
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    },
+  },
+});
