@@ -10,7 +10,12 @@ export const TAIL_DEFAULT_MAX_BYTES = 8 * 1024 * 1024;
 export interface TailResult {
   /** The last lines in file order, without LF/CRLF; a last line without LF is included. */
   lines: string[];
-  /** Byte offset to follow from: the file size when it was read (0 for a missing file). */
+  /**
+   * Byte offset to follow from: the file size when it was read (0 for a missing file). A last
+   * line without LF is in `lines` and before `offset`; should the writer complete it later, the
+   * follower delivers only the completion. dnsproxy and dnsmasq write each line with one
+   * write(2), so in practice an unterminated last line means the file really ends there.
+   */
   offset: number;
   /** st_ino of the file read, null when it is missing; followLog uses it to spot a rotation. */
   ino: number | null;
