@@ -229,6 +229,10 @@ export function createFakeBackend(opts: FakeBackendOptions = {}): AppBackend & {
           pushLogs([
             logLine(now(), 'DEBUG', 'handling query', { id, qname: 'kubernetes.default.svc.cluster.local.', qtype: 'A', upstream: '172.21.0.10:53' }),
             logLine(now(), 'DEBUG', 'upstream exchanged', { id, rcode: 'NOERROR', rtt: '0.8ms' }),
+            // Every 5th query an upstream timeout, so the UI has errors to highlight.
+            ...(queryId % 5 === 0
+              ? [logLine(now(), 'ERROR', 'exchange failed', { id, upstream: `${FAKE_LAN_NAMESERVER}:53`, err: 'read udp 192.168.178.20:41234->192.168.178.1:53: i/o timeout' })]
+              : []),
           ]);
         }, opts.logIntervalMs ?? 1000);
         logTimer.unref?.();

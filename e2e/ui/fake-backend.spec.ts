@@ -92,6 +92,7 @@ test('logs: live lines, level and text filters', async () => {
   const panel = page.getByTestId('panel-logs');
   await expect(panel.getByTestId('log-row').filter({ hasText: 'listening to udp' })).toHaveCount(1);
   await expect(panel.getByTestId('log-row').filter({ hasText: 'upstream exchanged' }).first()).toBeVisible();
+  await expect(panel.getByTestId('log-row').filter({ hasText: 'exchange failed' }).first()).toHaveClass(/level-ERROR/);
   await panel.getByTestId('logs-level-DEBUG').uncheck();
   await expect(panel.getByTestId('log-row').filter({ hasText: 'handling query' })).toHaveCount(0);
   await panel.getByTestId('logs-filter').fill('skipping');
