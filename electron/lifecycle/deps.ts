@@ -18,6 +18,9 @@ export interface LifecycleDeps {
   query(opts: { name: string; type: QueryType; server: string; transport?: 'udp' | 'tcp'; timeoutMs?: number }): Promise<QueryResult>;
   /** getaddrinfo through the system resolver (`getent ahosts`). */
   systemLookup(name: string): Promise<QueryResult>;
+  /** Whether something accepts a TCP connection on the listener (readiness: dnsmasq and
+   * dnsproxy bind TCP and UDP together). Resolves false after `timeoutMs` ms. */
+  tcpListening(address: string, port: number, timeoutMs: number): Promise<boolean>;
   /** Addresses assigned to this host's interfaces (for the KubeSwitch listener). */
   hostAddresses(): Promise<string[]>;
   /** Process holding `address:port`, or null (names the holder when the bind fails). */

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { networkInterfaces } from 'node:os';
+import { connect } from 'node:net';
 import type { LifecycleDeps } from './deps';
 import { createHostFs } from '../host/host-fs-node';
 import { nodeExec } from '../host/exec';
@@ -23,6 +24,17 @@ export async function createNodeDeps(root = '/'): Promise<LifecycleDeps> {
     discover: (kubeconfigPath) => discoverCluster({ kubeconfigPath }),
     query: (opts) => queryDns(opts),
     systemLookup: (name) => systemLookup(name, nodeExec),
+    tcpListening: (address, port, timeoutMs) =>
+      new Promise((resolve) => {
+        const socket = connect({ host: address, port, timeout: timeoutMs });
+        const done = (ok: boolean) => {
+          socket.destroy();
+          resolve(ok);
+        };
+        socket.once('connect', () => done(true));
+        socket.once('timeout', () => done(false));
+        socket.once('error', () => done(false));
+      }),
     hostAddresses: async () =>
       Object.values(networkInterfaces())
         .flat()

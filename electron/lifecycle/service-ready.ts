@@ -1,5 +1,5 @@
 import type { LifecycleDeps } from './deps';
-import type { ClusterDiscovery, ProxyPlan } from '../../shared/types';
+import type { ProxyPlan } from '../../shared/types';
 import { K2S_PATHS } from '../../shared/k2s-paths';
 import { failed } from './errors';
 
@@ -10,14 +10,13 @@ async function logTail(deps: LifecycleDeps, lines: number): Promise<string[]> {
 }
 
 /**
- * Waits until the proxy answers a query on every listener (any rcode counts: it is up),
- * polling every 200 ms for at most `timeoutMs` ms. Fails with SERVICE_EXITED (with the log's
+ * Waits until the proxy accepts connections on every listener (TCP connect: it needs no
+ * upstream, so a dead CoreDNS shows up in verify with its own message), polling every 200 ms for at most `timeoutMs` ms. Fails with SERVICE_EXITED (with the log's
  * last error and, for a bind failure, the port's holder) or SERVICE_NOT_READY.
  */
-export async function waitForListeners(deps: LifecycleDeps, plan: ProxyPlan, d: ClusterDiscovery, timeoutMs: number): Promise<void> {
+export async function waitForListeners(deps: LifecycleDeps, plan: ProxyPlan, timeoutMs: number): Promise<void> {
   const deadline = deps.now() + timeoutMs;
   const pending = new Set(plan.listeners.map((l) => `${l.address}:${l.port}`));
-  const name = `kubernetes.default.svc.${d.clusterDomain}`;
   while (pending.size > 0) {
     const status = await deps.services.status();
     if (!status.running) {
@@ -32,8 +31,8 @@ export async function waitForListeners(deps: LifecycleDeps, plan: ProxyPlan, d: 
       throw failed('SERVICE_EXITED', `k2s-dnsproxy exited right after start: "${last.trim()}"; see ${K2S_PATHS.log}.`);
     }
     for (const server of [...pending]) {
-      const res = await deps.query({ name, type: 'A', server, timeoutMs: 300 });
-      if (res.rcode !== 'TIMEOUT' && res.rcode !== 'ERROR') pending.delete(server);
+      const l = plan.listeners.find((x) => `${x.address}:${x.port}` === server)!;
+      if (await deps.tcpListening(l.address, l.port, 300)) pending.delete(server);
     }
     if (pending.size === 0) break;
     if (deps.now() >= deadline) {

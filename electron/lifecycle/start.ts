@@ -80,7 +80,7 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
       // Registered before start: a start that fails half-way still gets stopped by rollback.
       undo.push({ what: 'stop k2s-dnsproxy', run: () => deps.services.stop() });
       const { pid } = await deps.services.start({ argv, logFile: deps.fs.real(K2S_PATHS.log), description: `K2s DNS proxy (${plan.engine})` });
-      await waitForListeners(deps, plan, discovery, opts.readyTimeoutMs ?? 10_000);
+      await waitForListeners(deps, plan, opts.readyTimeoutMs ?? 10_000);
       return { value: pid, message: `k2s-dnsproxy (${plan.engine}${pid ? `, PID ${pid}` : ''}) answers on ${plan.listeners.map((l) => `${l.address}:${l.port}`).join(', ')}`, detail: { pid } };
     });
     await r.run('activate', 'Pointing the host at 127.0.0.1', () => activate(deps, pre, state, discovery, undo));

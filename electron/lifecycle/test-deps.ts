@@ -80,6 +80,7 @@ export async function makeTestHost(resolvConf = 'nameserver 192.0.2.53\nsearch c
       return result(name, server, 'NOERROR', ['198.51.100.7']);
     },
     systemLookup: async (name) => result(name, 'system', world.systemAnswer ? 'NOERROR' : 'NXDOMAIN', world.systemAnswer ? [world.systemAnswer] : []),
+    tcpListening: async () => services.running,
     hostAddresses: async () => world.hostAddresses,
     portHolder: async () => world.portHolder,
     mountinfo: async () => '',
