@@ -11,8 +11,6 @@ import { dnsStatus } from '../lifecycle/status';
 import { resolverDiff } from '../lifecycle/diff';
 import { resolveTarget } from '../lifecycle/query-target';
 import { locateKubeconfig } from '../cluster/kubeconfig';
-import { discoverCluster } from '../cluster/discovery';
-import { runUi } from './ui';
 
 const out = (s: string) => process.stdout.write(`${s}\n`);
 const err = (s: string) => process.stderr.write(`${s}\n`);
@@ -106,6 +104,7 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
         err(`No kubeconfig found (tried ${found.tried.join(', ')}); pass --kubeconfig PATH.`);
         return EXIT.refused;
       }
+      const { discoverCluster } = await import('../cluster/discovery');
       const d = await discoverCluster({ kubeconfigPath: found.path });
       out(asJson ? JSON.stringify(d) : formatZones(d));
       return EXIT.ok;
@@ -136,6 +135,7 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
     {
       const port = typeof v.port === 'string' ? Number(v.port) : undefined;
       if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) throw new UsageError('--port must be a number from 0 to 65535.');
+      const { runUi } = await import('./ui');
       return runUi(command, {
         ...(port !== undefined ? { port } : {}),
         ...(typeof v.kubeconfig === 'string' ? { kubeconfig: v.kubeconfig } : {}),

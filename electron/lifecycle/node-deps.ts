@@ -6,7 +6,6 @@ import { createHostFs } from '../host/host-fs-node';
 import { nodeExec } from '../host/exec';
 import { detectServiceManager } from '../host/service-manager';
 import { findPortHolder } from '../host/port-holder';
-import { discoverCluster } from '../cluster/discovery';
 import { queryDns } from '../probes/dns-query';
 import { systemLookup } from '../probes/system-lookup';
 
@@ -21,7 +20,8 @@ export async function createNodeDeps(root = '/'): Promise<LifecycleDeps> {
     fs,
     exec: nodeExec,
     services,
-    discover: (kubeconfigPath) => discoverCluster({ kubeconfigPath }),
+    // Loaded on first use: @kubernetes/client-node costs ~1 s of start-up that stop/status never need.
+    discover: async (kubeconfigPath) => (await import('../cluster/discovery')).discoverCluster({ kubeconfigPath }),
     query: (opts) => queryDns(opts),
     systemLookup: (name) => systemLookup(name, nodeExec),
     tcpListening: (address, port, timeoutMs) =>
