@@ -47,12 +47,17 @@ const ipv4 = z
 /**
  * A query name: at most 253 characters (RFC 1035 §2.3.4 limit of a name in text form), letters,
  * digits, `-`, `_` (SRV labels), dot-separated, optional trailing dot, or `.` for the root.
+ * An IPv4 literal already fits; an IPv6 literal (hex, `:` and at most one `::`, for a PTR
+ * lookup of fd00::1 say) is accepted too — the query probe turns both into their arpa name.
  */
 export const queryName = z
   .string()
   .min(1)
   .max(253)
-  .regex(/^(\.|[A-Za-z0-9_-]{1,63}(\.[A-Za-z0-9_-]{1,63})*\.?)$/, 'must be a DNS name such as kubernetes.default.svc.cluster.local');
+  .regex(
+    /^(\.|[A-Za-z0-9_-]{1,63}(\.[A-Za-z0-9_-]{1,63})*\.?|(?=[0-9A-Fa-f:.]{2,45}$)[0-9A-Fa-f.]*:[0-9A-Fa-f:.]*)$/,
+    'must be a DNS name such as kubernetes.default.svc.cluster.local, or an IP address for a PTR lookup',
+  );
 
 /**
  * A query target: `system` (getaddrinfo), `proxy`, `coredns`, or a server as IP[:port]

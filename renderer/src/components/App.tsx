@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { stores, useDns } from '../stores';
 import { ClusterPanel } from './ClusterPanel';
 import { DiffPanel } from './DiffPanel';
+import { DriftBanner } from './DriftBanner';
 import { HostDnsPanel } from './HostDnsPanel';
 import { LogsPanel } from './LogsPanel';
 import { QueryPanel } from './QueryPanel';
@@ -57,6 +58,7 @@ export function App() {
           Refresh
         </button>
       </header>
+      <DriftBanner />
       <nav className="tabs" role="tablist">
         {TABS.map((t) => (
           <button key={t.id} type="button" role="tab" aria-selected={tab === t.id} className={tab === t.id ? 'tab active' : 'tab'} onClick={() => setTab(t.id)} data-testid={`tab-${t.id}`}>

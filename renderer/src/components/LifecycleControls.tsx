@@ -14,6 +14,15 @@ export function LifecycleControls() {
   const uninstall = useDns((s) => s.uninstall);
   const [engine, setEngine] = useState<EngineName>('adguard');
   const [confirming, setConfirming] = useState(false);
+  // Start options (dns:start input): empty means "let discovery decide".
+  const [kubeconfig, setKubeconfig] = useState('');
+  const [kubeSwitchMode, setKubeSwitchMode] = useState<'auto' | 'none' | 'address'>('auto');
+  const [kubeSwitchAddress, setKubeSwitchAddress] = useState('');
+  const startInput = {
+    engine,
+    ...(kubeconfig.trim() ? { kubeconfig: kubeconfig.trim() } : {}),
+    ...(kubeSwitchMode === 'none' ? { kubeSwitch: 'none' } : kubeSwitchMode === 'address' && kubeSwitchAddress.trim() ? { kubeSwitch: kubeSwitchAddress.trim() } : {}),
+  };
   const b = buttonStates(status, info, busy);
   const drifted = status?.resolverOwner === 'foreign';
   const reasons = [...new Set([b.start.reason, b.stop.reason, b.uninstall.reason].filter((r): r is string => r !== null))];
@@ -28,7 +37,7 @@ export function LifecycleControls() {
             <option value="dnsmasq">dnsmasq</option>
           </select>
         </label>
-        <button type="button" disabled={!b.start.enabled} title={b.start.reason ?? 'Save the resolver, start the proxy, activate'} onClick={() => void start({ engine })} data-testid="btn-start">
+        <button type="button" disabled={!b.start.enabled} title={b.start.reason ?? 'Save the resolver, start the proxy, activate'} onClick={() => void start(startInput)} data-testid="btn-start">
           {busy === 'start' ? 'Starting…' : 'Start'}
         </button>
         {!drifted && (
@@ -50,6 +59,24 @@ export function LifecycleControls() {
           {busy === 'uninstall' ? 'Uninstalling…' : 'Uninstall'}
         </button>
       </div>
+      <details className="start-options" data-testid="start-options">
+        <summary>Start options</summary>
+        <label>
+          Kubeconfig{' '}
+          <input value={kubeconfig} onChange={(e) => setKubeconfig(e.target.value)} placeholder="default: $KUBECONFIG, ~/.kube/config, K2s’s" disabled={!b.start.enabled} title={b.start.reason ?? 'Absolute path of the kubeconfig to discover the cluster with'} data-testid="start-kubeconfig" />
+        </label>
+        <label>
+          KubeSwitch listener{' '}
+          <select value={kubeSwitchMode} onChange={(e) => setKubeSwitchMode(e.target.value as typeof kubeSwitchMode)} disabled={!b.start.enabled} title={b.start.reason ?? 'Also listen on the KubeSwitch address so Windows nodes can use this host'} data-testid="start-kubeswitch">
+            <option value="auto">auto (172.19.1.1 when assigned)</option>
+            <option value="address">address…</option>
+            <option value="none">none (127.0.0.1 only)</option>
+          </select>
+        </label>
+        {kubeSwitchMode === 'address' && (
+          <input value={kubeSwitchAddress} onChange={(e) => setKubeSwitchAddress(e.target.value)} placeholder="172.19.1.1" aria-label="KubeSwitch address" disabled={!b.start.enabled} data-testid="start-kubeswitch-address" />
+        )}
+      </details>
       {reasons.length > 0 && (
         <ul className="reasons" data-testid="disabled-reasons">
           {reasons.map((r) => (

@@ -1,12 +1,16 @@
 /** Query tester: name, type, target, UDP/TCP; single run or compare across all targets; history. */
 import { QUERY_TYPES, type QueryType } from '../../../shared/types';
-import { useQuery } from '../stores';
+import { matchRoute } from '../lib/route';
+import { useDns, useQuery, useZones } from '../stores';
 import { QueryResultCard } from './QueryResultCard';
 
 /** The Query tester panel. */
 export function QueryPanel() {
   const { form, targets, result, comparison, history, running, error, setForm, run, compareAll } = useQuery((s) => s);
   const labelOf = (server: string) => targets.find((t) => t.server === server)?.label ?? server;
+  const zones = useZones((s) => s.discovery?.zones ?? []);
+  const upstreams = useDns((s) => s.status?.upstreams ?? []);
+  const route = result ? matchRoute(result.name, result.type, zones, upstreams) : null;
   return (
     <section className="panel" data-testid="panel-query">
       <h2>Query tester</h2>
@@ -17,7 +21,7 @@ export function QueryPanel() {
           void run();
         }}
       >
-        <input className="grow" value={form.name} maxLength={253} onChange={(e) => setForm({ name: e.target.value })} aria-label="Name" data-testid="query-name" />
+        <input className="grow" value={form.name} maxLength={253} onChange={(e) => setForm({ name: e.target.value })} aria-label="Name" placeholder="name, or an IP for PTR" title="A DNS name, or an IPv4/IPv6 address for a PTR lookup" data-testid="query-name" />
         <select value={form.type} onChange={(e) => setForm({ type: e.target.value as QueryType })} aria-label="Type" data-testid="query-type">
           {QUERY_TYPES.map((t) => <option key={t}>{t}</option>)}
         </select>
@@ -26,10 +30,25 @@ export function QueryPanel() {
         </select>
         <label className="check"><input type="radio" checked={form.transport === 'udp'} onChange={() => setForm({ transport: 'udp' })} /> UDP</label>
         <label className="check"><input type="radio" checked={form.transport === 'tcp'} onChange={() => setForm({ transport: 'tcp' })} data-testid="query-tcp" /> TCP</label>
-        <button type="submit" disabled={running} data-testid="query-run">Query</button>
-        <button type="button" className="secondary" disabled={running} onClick={() => void compareAll()} data-testid="query-compare">Compare across all targets</button>
+        <button type="submit" disabled={running} title={running ? 'Wait: a query is still running.' : 'Run the query once'} data-testid="query-run">Query</button>
+        <button type="button" className="secondary" disabled={running || targets.length === 0} title={running ? 'Wait: a query is still running.' : targets.length === 0 ? 'No targets loaded yet.' : 'Ask every target the same question'} onClick={() => void compareAll()} data-testid="query-compare">Compare across all targets</button>
       </form>
       {error && <p className="error-text" role="alert" data-testid="query-error">{error}</p>}
+      {result && route && (
+        <p className="route" data-testid="query-route">
+          Route through the K2s proxy: <span className="mono">{route.name}</span>{' '}
+          {route.zone ? (
+            <>
+              matches zone <strong className="mono" data-testid="query-route-zone">{route.zone}</strong>
+              {route.clusterDomain ? ' (cluster domain)' : ''} → <span className="mono">{route.upstream}</span>
+            </>
+          ) : (
+            <>
+              matches no cluster zone → default upstreams <span className="mono">{route.upstream}</span>
+            </>
+          )}
+        </p>
+      )}
       {result && <QueryResultCard result={result} label={labelOf(result.server)} />}
       {comparison && (
         <div className="compare" data-testid="query-compare-results">
