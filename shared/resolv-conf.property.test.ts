@@ -1,0 +1,106 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { isIpAddress } from './cidr';
+import { MANAGED_HEADER } from './k2s-paths';
+import { parseResolvConf, renderManagedResolvConf } from './resolv-conf';
+import { hostileOrLong, hostileString, ipv4Arb, isClearError, outcome } from './testing/hostile-arbitraries';
+
+/** resolv.conf-like text: directive lines with hostile values, mixed LF/CRLF/CR endings. */
+const resolvTextArb = fc
+  .array(
+    fc.tuple(
+      fc.constantFrom('nameserver', 'search', 'domain', 'options', 'sortlist', '#', ';', ' nameserver', 'nameserver\t', 'lookup', ''),
+      fc.oneof(ipv4Arb, fc.constant('fe80::1%eth0'), hostileOrLong(), fc.string({ unit: 'binary', maxLength: 30 })),
+      fc.constantFrom('\n', '\r\n', '\r', '\n\r', ''),
+    ),
+    { maxLength: 20 },
+  )
+  .map((lines) => lines.map(([k, v, eol]) => `${k} ${v}${eol}`).join(''));
+
+describe('parseResolvConf on hostile input', () => {
+  it('never throws on arbitrary strings and keeps only IP nameservers', () => {
+    fc.assert(
+      fc.property(fc.oneof(resolvTextArb, fc.string({ unit: 'binary', maxLength: 400 }), hostileOrLong()), (text) => {
+        const conf = parseResolvConf(text);
+        for (const ns of conf.nameservers) {
+          expect(isIpAddress(ns)).toBe(true);
+          expect(ns).not.toMatch(/\s/);
+        }
+        // No value may carry a line break into a later render.
+        for (const v of [...conf.search, ...conf.options, ...conf.sortlist]) expect(v).not.toMatch(/[\n\r\t ]/);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('never throws on arbitrary bytes decoded as UTF-8 (invalid sequences become U+FFFD)', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 600 }), (bytes) => {
+        const conf = parseResolvConf(Buffer.from(bytes).toString('utf8'));
+        expect(conf.nameservers.every(isIpAddress)).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('keeps every valid nameserver of a file with hostile lines between them, in order', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(ipv4Arb, hostileString(), fc.constantFrom('\n', '\r\n')), { maxLength: 8 }), (entries) => {
+        // The junk sits on its own line after a `#`, so it can never be a directive.
+        const text = entries.map(([ip, junk, eol]) => `nameserver ${ip}${eol}# ${junk.replace(/[\r\n\u2028\u2029\u0085]/g, '')}${eol}`).join('');
+        expect(parseResolvConf(text).nameservers).toEqual(entries.map(([ip]) => ip));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('renderManagedResolvConf on hostile input', () => {
+  it('throws a clear Error or renders exactly header, nameserver, search, options: the parse gives the inputs back', () => {
+    fc.assert(
+      fc.property(fc.array(hostileOrLong(), { maxLength: 4 }), fc.array(hostileString(3), { maxLength: 4 }), (search, options) => {
+        const r = outcome(() => renderManagedResolvConf({ search, options }));
+        if (!r.ok) {
+          expect(isClearError(r.error)).toBe(true);
+          expect((r.error as Error).message).toMatch(/^(Search domain|resolv\.conf option) ".*" is not a valid .*; remove it from the original resolv\.conf\.$/s);
+          return;
+        }
+        const text = r.value;
+        const lines = text.split('\n');
+        const expected = 2 + (search.length > 0 ? 1 : 0) + (options.length > 0 ? 1 : 0);
+        expect(lines).toHaveLength(expected + 1); // final newline
+        expect(lines[0]).toBe(MANAGED_HEADER);
+        expect(lines[1]).toBe('nameserver 127.0.0.1');
+        const back = parseResolvConf(text);
+        expect(back).toEqual({
+          nameservers: ['127.0.0.1'],
+          search: [...new Set(search)].filter((d) => d !== '.'),
+          options: [...new Set(options)],
+          sortlist: [],
+          unknown: [],
+        });
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('round-trips whatever it accepts from a parsed hostile file', () => {
+    fc.assert(
+      fc.property(resolvTextArb, (text) => {
+        const conf = parseResolvConf(text);
+        const r = outcome(() => renderManagedResolvConf({ search: conf.search, options: conf.options }));
+        if (!r.ok) {
+          expect((r.error as Error).message).toMatch(/not a valid/);
+          return;
+        }
+        const out = r.value;
+        const back = parseResolvConf(out);
+        expect(back.nameservers).toEqual(['127.0.0.1']);
+        expect(back.search).toEqual([...new Set(conf.search)]);
+        expect(back.options).toEqual([...new Set(conf.options)]);
+        expect(back.unknown).toEqual([]);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
