@@ -10,6 +10,7 @@ import { stopDns, uninstallDns } from '../lifecycle/stop';
 import { dnsStatus } from '../lifecycle/status';
 import { resolverDiff } from '../lifecycle/diff';
 import { resolveTarget } from '../lifecycle/query-target';
+import { recoverNow } from '../lifecycle/recover';
 import { locateKubeconfig } from '../cluster/kubeconfig';
 
 const out = (s: string) => process.stdout.write(`${s}\n`);
@@ -22,6 +23,7 @@ const OPTIONS: Record<string, Options> = {
   stop: { ...json, 'on-drift': { type: 'string' } },
   uninstall: { ...json, 'on-drift': { type: 'string' } },
   status: json,
+  recover: json,
   zones: { ...json, kubeconfig: { type: 'string' } },
   query: { ...json, type: { type: 'string' }, server: { type: 'string' }, tcp: { type: 'boolean' } },
   diff: json,
@@ -93,8 +95,21 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
       const op = command === 'stop' ? stopDns : uninstallDns;
       return (await op(deps, onDrift ? { onDrift } : {}, sink)).exitCode;
     }
+    case 'recover': {
+      const deps = await createNodeDeps();
+      if (deps.uid() !== 0) {
+        err('k2s-dns recover puts the saved resolver back: run it as root (sudo k2s-dns recover).');
+        return EXIT.refused;
+      }
+      const done = await recoverNow(deps, sink);
+      if (!asJson) out(done ?? 'Nothing to recover: no k2s-dns operation was interrupted.');
+      return EXIT.ok;
+    }
     case 'status': {
-      const s = await dnsStatus(await createNodeDeps());
+      const deps = await createNodeDeps();
+      // Any CLI call as root completes or rolls back an interrupted operation (issue #4).
+      if (deps.uid() === 0) await recoverNow(deps, asJson ? () => undefined : sink);
+      const s = await dnsStatus(deps);
       out(asJson ? JSON.stringify(s) : formatStatus(s));
       return EXIT.ok;
     }

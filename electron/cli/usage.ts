@@ -8,6 +8,7 @@ Usage:
   k2s-dns stop [--on-drift keep|restore] [--json]
   k2s-dns uninstall [--on-drift keep|restore] [--json]
   k2s-dns status [--json]
+  k2s-dns recover [--json]       finish or roll back an operation that was killed
   k2s-dns zones [--kubeconfig PATH] [--json]
   k2s-dns query NAME [--type A|AAAA|PTR|SRV|TXT|CNAME|MX|NS|SOA]
                 [--server system|proxy|coredns|IP[:PORT]] [--tcp] [--json]

@@ -2,16 +2,8 @@ import { open, readFile, unlink, mkdir } from 'node:fs/promises';
 import type { HostFs } from '../host/host-fs';
 import { K2S_PATHS } from '../../shared/k2s-paths';
 import { refused } from './errors';
+import { pidAlive } from './journal';
 
-/** Whether a process with this pid exists (signal 0 probes without sending anything). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /**
  * Takes the lifecycle lock (`/var/lib/k2s/dns-lifecycle.lock`, O_CREAT|O_EXCL, holding the pid).
@@ -33,7 +25,7 @@ export async function acquireLock(fs: HostFs): Promise<() => Promise<void>> {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const holder = Number.parseInt(await readFile(path, 'utf8').catch(() => ''), 10);
-      if (Number.isInteger(holder) && holder > 0 && alive(holder) && holder !== process.pid) {
+      if (Number.isInteger(holder) && holder > 0 && pidAlive(holder) && holder !== process.pid) {
         throw refused(
           'BUSY',
           `Another k2s-dns operation (PID ${holder}) is running; wait for it to finish, then try again.`,

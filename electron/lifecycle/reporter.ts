@@ -9,10 +9,15 @@ export type EventSink = (event: LifecycleEvent) => void;
  * the message the step returns, or `failed` with the error's message (and rethrows).
  */
 export class StepReporter {
+  /**
+   * @param beforeStep runs before each step's `running` event: the journal write that must
+   *   precede the step's host changes
+   */
   constructor(
     private readonly op: Operation,
     private readonly sink: EventSink,
     private readonly now: () => number,
+    private readonly beforeStep?: (step: StepName) => Promise<void>,
   ) {}
 
   /** Emits one step event. */
@@ -22,8 +27,9 @@ export class StepReporter {
 
   /** Runs `fn` as step `step`; its resolved `{ message, detail }` becomes the `done` event. */
   async run<T>(step: StepName, running: string, fn: () => Promise<{ value: T; message: string; detail?: Record<string, unknown> }>): Promise<T> {
-    this.emit(step, 'running', running);
     try {
+      await this.beforeStep?.(step);
+      this.emit(step, 'running', running);
       const { value, message, detail } = await fn();
       this.emit(step, 'done', message, detail);
       return value;

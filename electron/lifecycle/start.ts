@@ -10,8 +10,11 @@ import { renderManagedResolvConf } from '../../shared/resolv-conf';
 import { renderResolvedDropIn } from '../../shared/resolved-dropin';
 import { restoreResolver, writeState, removeState } from '../host/resolver-state';
 import { preflight, type Preflight } from './preflight';
-import { LifecycleError, failed, messageOf } from './errors';
+import { LifecycleError, failed, refused, messageOf } from './errors';
 import { StepReporter, type EventSink } from './reporter';
+import { journaledReporter } from './teardown';
+import { clearJournal, clearRecovery } from './journal';
+import { recoverInterrupted } from './recover';
 import { writeProxyConfig, proxyArgv } from './proxy-config';
 import { waitForListeners } from './service-ready';
 import { verifyDns } from './verify';
@@ -30,12 +33,17 @@ interface Undo {
  * returns exit 1; a failed precondition returns exit 3 with nothing changed. Never throws.
  */
 export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: EventSink): Promise<ResultEvent> {
-  const r = new StepReporter('start', sink, () => deps.now());
+  const r = journaledReporter(deps, 'start', sink);
   const undo: Undo[] = [];
   let release: (() => Promise<void>) | null = null;
+  let recovered: string | null = null;
   try {
+    if (deps.uid() === 0) {
+      // One operation at a time, and never on top of a half-done one.
+      release = await acquireLock(deps.fs);
+      recovered = await recoverInterrupted(deps, sink);
+    }
     const pre = await r.run('preflight', 'Checking root, engine, kubeconfig, resolver and port 53', async () => {
-      if (deps.uid() === 0) release = await acquireLock(deps.fs);
       const p = await preflight(deps, opts);
       return {
         value: p,
@@ -90,11 +98,21 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
     });
     r.emit('ready', 'done', `Host DNS goes through k2s-dnsproxy; ${discovery.clusterDomain} resolves.`);
     undo.length = 0;
+    await clearJournal(deps.fs);
+    await clearRecovery(deps.fs);
     return finish(r, true, EXIT.ok, `K2s DNS is running: ${discovery.clusterDomain} and ${discovery.zones.length - 1} more zones go to CoreDNS at ${discovery.kubeDnsIp}, everything else to ${pre.upstreams.join(', ')}.`);
   } catch (err) {
-    const le = err instanceof LifecycleError ? err : failed('INTERNAL', messageOf(err));
-    if (undo.length === 0) return finish(r, false, le.exitCode, le.message, le.code);
+    let le = err instanceof LifecycleError ? err : failed('INTERNAL', messageOf(err));
+    if ((err as NodeJS.ErrnoException).code === 'ENOSPC' && undo.length === 0) {
+      le = refused('NO_SPACE', `No space left to save the resolver state in ${K2S_PATHS.stateDir}; free some space there and start again. Nothing was changed.`);
+    }
+    if (undo.length === 0) {
+      await clearJournal(deps.fs).catch(() => undefined);
+      return finish(r, false, le.exitCode, (recovered ? `${recovered} ` : '') + le.message, le.code);
+    }
     const problems = await rollback(r, undo);
+    // Rolled back completely: nothing left to recover. A partial rollback keeps the journal.
+    if (problems.length === 0) await clearJournal(deps.fs).catch(() => undefined);
     const tail = problems.length ? ` Rollback could not finish: ${problems.join('; ')}.` : ' Every change was rolled back; the host resolver is as before.';
     return finish(r, false, EXIT.failedRolledBack, `${le.message}${tail}`, le.code);
   } finally {

@@ -3,6 +3,7 @@ import type { LifecycleDeps } from './deps';
 import type { HostDnsStatus } from '../../shared/types';
 import { captureResolver, readState, sameResolver } from '../host/resolver-state';
 import { isManagedEntry } from './preflight';
+import { interruptedOperation, readRecovery } from './journal';
 
 /**
  * Reads host DNS status without changing anything (works without root where the files are
@@ -27,8 +28,15 @@ export async function dnsStatus(deps: LifecycleDeps): Promise<HostDnsStatus> {
     owner = 'foreign';
     messages.push('/etc/resolv.conf was changed by someone else while K2s ran (NetworkManager or a DHCP client?); see k2s-dns diff.');
   }
+  const interrupted = await interruptedOperation(deps.fs).catch(() => null);
+  if (interrupted) {
+    messages.push(`A k2s-dns ${interrupted.op} (PID ${interrupted.pid}) was interrupted during "${interrupted.step}"; press Stop or run sudo k2s-dns recover to put the original resolver back.`);
+  }
+  const recovery = await readRecovery(deps.fs).catch(() => null);
+  if (recovery) messages.push(`${recovery.outcome} (${recovery.at})`);
   let status: HostDnsStatus['state'] = 'stopped';
-  if (state || service.running || owner === 'k2s') {
+  if (interrupted) status = 'degraded';
+  else if (state || service.running || owner === 'k2s') {
     status = service.running && owner === 'k2s' && state ? 'running' : 'degraded';
     if (!service.running && state) messages.push('k2s-dnsproxy is not running although K2s DNS was started: run k2s-dns stop, then start.');
     if (service.running && !state) messages.push('k2s-dnsproxy runs but no start is recorded: run k2s-dns stop.');
