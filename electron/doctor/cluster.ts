@@ -1,0 +1,25 @@
+/** Doctor check `cluster`: the Kubernetes API answers and CoreDNS can serve (electron/cluster/status.ts). */
+import type { DoctorFinding } from '../../shared/doctor';
+import type { ClusterStatus } from '../../shared/types';
+import { clusterStatus } from '../cluster/status';
+import type { DoctorContext } from './context';
+
+/** What to do for each failing cluster state, one sentence. */
+const FIXES: Record<Exclude<ClusterStatus['state'], 'ok'>, string> = {
+  unreachable: 'Start the cluster (`k2s start`) or check the kubeconfig\'s server address.',
+  unauthorized: 'Use a kubeconfig with valid credentials, e.g. /etc/kubernetes/admin.conf (pass --kubeconfig PATH).',
+  'no-kubeconfig': 'Pass --kubeconfig PATH or start K2s so /etc/kubernetes/admin.conf exists.',
+  error: 'Check CoreDNS with `kubectl -n kube-system get pods -l k8s-app=kube-dns`.',
+};
+
+/** `cluster`: info without a kubeconfig, ok when the API answers with Ready nodes and CoreDNS, else error. */
+export async function checkCluster(ctx: DoctorContext, timeoutMs = 5000): Promise<DoctorFinding> {
+  const base = { id: 'cluster', title: 'Cluster reachable' };
+  if (ctx.opts.kubeconfigPath === null) {
+    return { ...base, severity: 'info', meaning: 'No kubeconfig was found, so the cluster was not checked.', fix: FIXES['no-kubeconfig'] };
+  }
+  const s = await clusterStatus({ kubeconfigPath: ctx.opts.kubeconfigPath, timeoutMs });
+  const detail = { state: s.state, kubeconfigPath: s.kubeconfigPath, apiServer: s.apiServer, version: s.version, kubeDnsIp: s.kubeDnsIp };
+  if (s.state === 'ok') return { ...base, severity: 'ok', meaning: s.message, fix: null, detail };
+  return { ...base, severity: 'error', meaning: s.message, fix: FIXES[s.state], detail };
+}

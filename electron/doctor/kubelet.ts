@@ -1,0 +1,86 @@
+/**
+ * Doctor check `kubelet-resolvconf` (DESIGN.md "Host resolver traps"): CoreDNS pods get the file
+ * kubelet's `resolvConf` names and `forward . /etc/resolv.conf`; if that is the K2s-owned file
+ * (nameserver 127.0.0.1), CoreDNS forwards to itself and its `loop` plugin crashes it.
+ */
+import YAML from 'yaml';
+import type { DoctorFinding } from '../../shared/doctor';
+import { K2S_PATHS } from '../../shared/k2s-paths';
+import { isManagedResolvConf } from '../host/resolver-state';
+import type { DoctorContext } from './context';
+
+/** kubelet's config file as kubeadm writes it. */
+export const KUBELET_CONFIG = '/var/lib/kubelet/config.yaml';
+/** KubeletConfiguration's default `resolvConf` (kubelet-config-file docs). */
+export const KUBELET_DEFAULT_RESOLV_CONF = '/etc/resolv.conf';
+
+/**
+ * The `resolvConf` of a KubeletConfiguration YAML: its value (`''` disables host DNS for pods),
+ * the kubelet default when the key is missing. Throws when the text is not a YAML mapping.
+ */
+export function kubeletResolvConf(yamlText: string): string {
+  const doc: unknown = YAML.parse(yamlText);
+  if (doc === null || doc === undefined) return KUBELET_DEFAULT_RESOLV_CONF;
+  if (typeof doc !== 'object' || Array.isArray(doc)) throw new Error('it is not a YAML mapping');
+  const v = (doc as Record<string, unknown>).resolvConf;
+  if (v === undefined || v === null) return KUBELET_DEFAULT_RESOLV_CONF;
+  if (typeof v !== 'string') throw new Error('resolvConf is not a string');
+  return v;
+}
+
+/** `kubelet-resolvconf`: error when kubelet's resolvConf is the K2s-owned file now, warn when it will be. */
+export async function checkKubeletResolvConf(ctx: DoctorContext): Promise<DoctorFinding> {
+  const base = { id: 'kubelet-resolvconf', title: "kubelet's resolvConf is not the K2s-owned file" };
+  const fs = ctx.deps.fs;
+  let text: string;
+  try {
+    text = (await fs.readFile(KUBELET_CONFIG)).toString('utf8');
+  } catch {
+    return { ...base, severity: 'ok', meaning: `No kubelet config at ${KUBELET_CONFIG}: no kubelet on this host passes the host resolver to CoreDNS.`, fix: null };
+  }
+  let resolvConf: string;
+  try {
+    resolvConf = kubeletResolvConf(text);
+  } catch (err) {
+    return {
+      ...base,
+      severity: 'warn',
+      meaning: `${KUBELET_CONFIG} could not be read as a KubeletConfiguration (${(err as Error).message}), so the resolvConf CoreDNS inherits is unknown.`,
+      fix: `Check ${KUBELET_CONFIG} with \`kubeadm\` or an editor; its resolvConf must not name the K2s-owned /etc/resolv.conf.`,
+    };
+  }
+  const detail = { kubeletConfig: KUBELET_CONFIG, resolvConf };
+  if (resolvConf === '') {
+    return { ...base, severity: 'ok', meaning: 'kubelet gives pods no host resolver (resolvConf: ""), so CoreDNS cannot loop through K2s DNS.', fix: null, detail };
+  }
+  const named = await fs.readFile(resolvConf).catch(() => null);
+  const fix = `Set resolvConf in ${KUBELET_CONFIG} to a file with the real upstreams (e.g. /run/systemd/resolve/resolv.conf), then restart kubelet and the CoreDNS pods.`;
+  if (named !== null && isManagedResolvConf(named)) {
+    return {
+      ...base,
+      severity: 'error',
+      meaning: `kubelet's resolvConf ${resolvConf} is the K2s-owned resolver (nameserver 127.0.0.1), so new CoreDNS pods forward to themselves and crash with "Loop … detected".`,
+      fix,
+      detail: { ...detail, managed: true },
+    };
+  }
+  if (named === null) {
+    return {
+      ...base,
+      severity: 'warn',
+      meaning: `kubelet's resolvConf ${resolvConf} does not exist, so kubelet cannot create pods with the Default or ClusterFirst DNS policy.`,
+      fix: `Point resolvConf in ${KUBELET_CONFIG} at an existing resolv.conf with the real upstreams and restart kubelet.`,
+      detail: { ...detail, managed: false },
+    };
+  }
+  if (resolvConf === K2S_PATHS.resolvConf) {
+    return {
+      ...base,
+      severity: 'warn',
+      meaning: `kubelet's resolvConf is ${resolvConf}: once K2s DNS starts it becomes nameserver 127.0.0.1, and CoreDNS pods created then crash with "Loop … detected".`,
+      fix,
+      detail: { ...detail, managed: false },
+    };
+  }
+  return { ...base, severity: 'ok', meaning: `kubelet's resolvConf ${resolvConf} is not the file K2s DNS replaces.`, fix: null, detail: { ...detail, managed: false } };
+}

@@ -1,0 +1,55 @@
+/**
+ * `k2s-dns doctor` (issue #4 item 5): runs every read-only check against the host and returns
+ * one finding per check. Never changes the host; a check that throws becomes a `warn` finding.
+ */
+import type { LifecycleDeps } from '../lifecycle/deps';
+import type { DoctorFinding } from '../../shared/doctor';
+import { readDoctorContext, type DoctorContext, type DoctorOptions } from './context';
+import { checkBindMounted, checkImmutable } from './resolver-refusals';
+import { checkWsl } from './wsl';
+import { checkPort53 } from './port53';
+import { checkNameserverCount, checkNameserverLoop } from './nameservers';
+import { checkKubeletResolvConf } from './kubelet';
+import { checkContainerRuntimes } from './container-runtimes';
+import { checkKubeSwitch } from './kubeswitch';
+import { checkDnsproxyVersion } from './dnsproxy-version';
+import { checkLifecycleState } from './lifecycle-state';
+import { checkCluster } from './cluster';
+
+export type { DoctorOptions } from './context';
+
+/** The checks in report order, each with the id it reports under. */
+export const DOCTOR_CHECKS: readonly { id: string; title: string; run: (ctx: DoctorContext) => DoctorFinding | Promise<DoctorFinding> }[] = [
+  { id: 'lifecycle-state', title: 'K2s DNS state', run: checkLifecycleState },
+  { id: 'resolv-immutable', title: 'Immutable /etc/resolv.conf', run: checkImmutable },
+  { id: 'resolv-bind-mount', title: 'Bind-mounted /etc/resolv.conf', run: checkBindMounted },
+  { id: 'wsl', title: 'WSL-generated resolv.conf', run: checkWsl },
+  { id: 'port-53', title: '127.0.0.1:53 free for the proxy', run: checkPort53 },
+  { id: 'nameserver-loop', title: 'Original nameservers do not point at the proxy', run: checkNameserverLoop },
+  { id: 'nameserver-count', title: 'At most 3 nameservers', run: checkNameserverCount },
+  { id: 'kubelet-resolvconf', title: "kubelet's resolvConf is not the K2s-owned file", run: checkKubeletResolvConf },
+  { id: 'container-runtime-dns', title: 'Container runtimes keep using the proxy', run: checkContainerRuntimes },
+  { id: 'kubeswitch', title: 'KubeSwitch address assigned', run: checkKubeSwitch },
+  { id: 'dnsproxy-version', title: 'AdGuard dnsproxy is the pinned version', run: checkDnsproxyVersion },
+  { id: 'cluster', title: 'Cluster reachable', run: checkCluster },
+];
+
+/** Runs every check in DOCTOR_CHECKS order; read-only, never throws. */
+export async function runDoctor(deps: LifecycleDeps, opts: DoctorOptions): Promise<DoctorFinding[]> {
+  const ctx = await readDoctorContext(deps, opts);
+  const findings: DoctorFinding[] = [];
+  for (const check of DOCTOR_CHECKS) {
+    try {
+      findings.push(await check.run(ctx));
+    } catch (err) {
+      findings.push({
+        id: check.id,
+        severity: 'warn',
+        title: check.title,
+        meaning: `This check could not run (${(err as Error).message}), so the condition is unknown.`,
+        fix: 'Run `sudo k2s-dns doctor` (some host files are readable only by root) and report the message if it persists.',
+      });
+    }
+  }
+  return findings;
+}

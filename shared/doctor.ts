@@ -1,0 +1,39 @@
+/**
+ * `k2s-dns doctor` findings (issue #4 item 5): one read-only check of the host each, with what it
+ * means and what to do. Pure module (used by the CLI, the backends and the Diagnostics panel).
+ */
+
+/** How bad a finding is: `error` means start would be refused or DNS is broken now. */
+export type DoctorSeverity = 'ok' | 'info' | 'warn' | 'error';
+
+/** Severities from worst to best: the order the CLI and the Diagnostics panel list them in. */
+export const SEVERITY_ORDER: readonly DoctorSeverity[] = ['error', 'warn', 'info', 'ok'];
+
+/** One doctor finding. `meaning` and `fix` are one sentence each; `fix` is null when nothing is to do. */
+export interface DoctorFinding {
+  /** Stable id of the check, e.g. `port-53`, `kubelet-resolvconf`. */
+  id: string;
+  severity: DoctorSeverity;
+  title: string;
+  meaning: string;
+  fix: string | null;
+  /** Machine-readable facts behind the finding (PIDs, paths, nameservers, versions). */
+  detail?: Record<string, unknown>;
+}
+
+/** Findings grouped by severity in SEVERITY_ORDER; empty groups are left out, check order kept inside. */
+export function groupFindings(findings: readonly DoctorFinding[]): { severity: DoctorSeverity; findings: DoctorFinding[] }[] {
+  return SEVERITY_ORDER.map((severity) => ({ severity, findings: findings.filter((f) => f.severity === severity) })).filter((g) => g.findings.length > 0);
+}
+
+/** Count of findings per severity (every severity present, 0 when none). */
+export function countFindings(findings: readonly DoctorFinding[]): Record<DoctorSeverity, number> {
+  const counts: Record<DoctorSeverity, number> = { error: 0, warn: 0, info: 0, ok: 0 };
+  for (const f of findings) counts[f.severity]++;
+  return counts;
+}
+
+/** The worst severity among `findings` (`ok` for none). */
+export function worstSeverity(findings: readonly DoctorFinding[]): DoctorSeverity {
+  return SEVERITY_ORDER.find((s) => findings.some((f) => f.severity === s)) ?? 'ok';
+}
