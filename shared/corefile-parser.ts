@@ -42,6 +42,11 @@ export interface ParsedCorefile {
   warnings: string[];
 }
 
+// Whitespace between tokens: Caddy's lexer uses Go's unicode.IsSpace, i.e. JS `\s` plus U+0085.
+// The skip below and the end of an unquoted token must use the same set: when they differed,
+// a `\v`, form feed, NBSP or U+2028 made an empty token without advancing (endless loop).
+const SPACE_RE = /[\s\u0085]/;
+
 /** Splits Corefile text into tokens (Caddyfile lexer rules: `#` starts a comment only at a token start). */
 export function tokenizeCorefile(text: string, file = 'Corefile'): CorefileToken[] {
   const tokens: CorefileToken[] = [];
@@ -51,7 +56,7 @@ export function tokenizeCorefile(text: string, file = 'Corefile'): CorefileToken
   while (i < text.length) {
     const ch = text[i]!;
     if (ch === '\n') { line++; nl = true; i++; continue; }
-    if (ch === ' ' || ch === '\t' || ch === '\r') { i++; continue; }
+    if (SPACE_RE.test(ch)) { i++; continue; }
     if (ch === '#') {
       while (i < text.length && text[i] !== '\n') i++;
       continue;
@@ -72,7 +77,7 @@ export function tokenizeCorefile(text: string, file = 'Corefile'): CorefileToken
       if (i >= text.length) throw new Error(`${file} line ${startLine}: a quoted string is never closed; add the closing quote.`);
       i++; // closing quote
     } else {
-      while (i < text.length && !/[\s]/.test(text[i]!)) { value += text[i]; i++; }
+      while (i < text.length && !SPACE_RE.test(text[i]!)) { value += text[i]; i++; }
     }
     tokens.push({ text: value, line: startLine, file, quoted, nl });
     nl = false;
@@ -83,6 +88,14 @@ export function tokenizeCorefile(text: string, file = 'Corefile'): CorefileToken
 const isOpen = (t: CorefileToken | undefined) => t !== undefined && !t.quoted && t.text === '{';
 const isClose = (t: CorefileToken | undefined) => t !== undefined && !t.quoted && t.text === '}';
 const MAX_IMPORT_DEPTH = 10;
+/**
+ * Upper bound of tokens after import expansion. The depth bound alone does not stop fan-out:
+ * a snippet importing another one 10 times, 10 levels deep, is 10^10 tokens (a hang, then out
+ * of memory). Real Corefiles have a few hundred tokens.
+ */
+export const MAX_COREFILE_TOKENS = 20_000;
+/** Upper bound of nested `{}` blocks; parseBlock recurses per level, so deeper input would overflow the stack. */
+export const MAX_BLOCK_DEPTH = 64;
 
 /** Basename of a path; `import` globs are matched against the extra files by name only. */
 function baseName(p: string): string {
@@ -128,7 +141,13 @@ function extractSnippets(tokens: CorefileToken[]): { rest: CorefileToken[]; snip
 /** Replaces `import` lines by snippet bodies or extra files, recursively. */
 function expandImports(
   tokens: CorefileToken[],
-  ctx: { snippets: Map<string, CorefileToken[]>; extraFiles: Record<string, string> | undefined; warnings: string[] },
+  ctx: {
+    snippets: Map<string, CorefileToken[]>;
+    extraFiles: Record<string, string> | undefined;
+    warnings: string[];
+    /** Tokens spliced in so far, across all levels (bounded by MAX_COREFILE_TOKENS). */
+    total: { count: number };
+  },
   depth: number,
 ): CorefileToken[] {
   const out: CorefileToken[] = [];
@@ -162,13 +181,23 @@ function expandImports(
     }
     // The first imported token starts a line; the token after the import line already does.
     const copy = spliced.map((u, k) => (k === 0 ? { ...u, nl: true } : u));
-    out.push(...expandImports(copy, ctx, depth + 1));
+    const expanded = expandImports(copy, ctx, depth + 1);
+    ctx.total.count += expanded.length;
+    if (ctx.total.count > MAX_COREFILE_TOKENS) {
+      throw new Error(`${t.file} line ${t.line}: imports expand to more than ${MAX_COREFILE_TOKENS} tokens (repeated imports?); fix the import of "${target}".`);
+    }
+    // A loop, not push(...expanded): spreading a huge array overflows the call stack.
+    for (const u of expanded) out.push(u);
   }
   return out;
 }
 
 /** Parses directives from `tokens[start]` until the `}` that closes the block (or the end). */
-function parseBlock(tokens: CorefileToken[], start: number, topLevel: boolean): { directives: CorefileDirective[]; next: number } {
+function parseBlock(tokens: CorefileToken[], start: number, topLevel: boolean, depth = 0): { directives: CorefileDirective[]; next: number } {
+  if (depth > MAX_BLOCK_DEPTH) {
+    const t = tokens[start - 1];
+    throw new Error(`${t?.file ?? 'Corefile'} line ${t?.line ?? 0}: blocks nest deeper than ${MAX_BLOCK_DEPTH} levels; check the braces.`);
+  }
   const directives: CorefileDirective[] = [];
   let i = start;
   while (i < tokens.length) {
@@ -179,7 +208,7 @@ function parseBlock(tokens: CorefileToken[], start: number, topLevel: boolean): 
     i++;
     while (i < tokens.length && !tokens[i]!.nl && !isOpen(tokens[i]) && !isClose(tokens[i])) d.args.push(tokens[i++]!.text);
     if (isOpen(tokens[i])) {
-      const inner = parseBlock(tokens, i + 1, false);
+      const inner = parseBlock(tokens, i + 1, false, depth + 1);
       d.block = inner.directives;
       i = inner.next;
     }
@@ -214,10 +243,18 @@ function placeholderWarnings(tokens: CorefileToken[]): string[] {
  */
 export function parseCorefile(text: string, extraFiles?: Record<string, string>): ParsedCorefile {
   const warnings: string[] = [];
-  const { rest, snippets } = extractSnippets(tokenizeCorefile(text));
-  const tokens = expandImports(rest, { snippets, extraFiles, warnings }, 0);
+  const all = tokenizeCorefile(text);
+  if (all.length > MAX_COREFILE_TOKENS) {
+    throw new Error(`The Corefile has ${all.length} tokens, more than the ${MAX_COREFILE_TOKENS} a CoreDNS config plausibly holds; check that the right ConfigMap was read.`);
+  }
+  const { rest, snippets } = extractSnippets(all);
+  const tokens = expandImports(rest, { snippets, extraFiles, warnings, total: { count: 0 } }, 0);
   warnings.push(...placeholderWarnings(tokens));
   const serverBlocks: CorefileServerBlock[] = [];
+  // Index of the last "{": "is there a { after i" in O(1); a slice-and-scan per key line was
+  // quadratic (a hang on a long file of bare lines ending in one block).
+  let lastOpen = -1;
+  tokens.forEach((t, k) => { if (isOpen(t)) lastOpen = k; });
   let i = 0;
   while (i < tokens.length) {
     const first = tokens[i]!;
@@ -228,7 +265,7 @@ export function parseCorefile(text: string, extraFiles?: Record<string, string>)
       for (const k of tokens[i]!.text.split(',')) if (k !== '') keys.push(k);
       i++;
       // Caddy's single-block form: keys on the first line, then directives without braces.
-      if (serverBlocks.length === 0 && i < tokens.length && tokens[i]!.nl && !tokens.slice(i).some(isOpen)) {
+      if (serverBlocks.length === 0 && i < tokens.length && tokens[i]!.nl && i > lastOpen) {
         const body = parseBlock(tokens, i, true);
         serverBlocks.push({ keys, directives: body.directives, line: first.line, file: first.file });
         return { serverBlocks, warnings };

@@ -30,7 +30,10 @@ const ZONE_PLUGINS = new Set(['kubernetes', 'etcd', 'file', 'auto', 'secondary',
 const ANSWERING_PLUGINS = ['kubernetes', 'etcd', 'file', 'auto', 'secondary', 'hosts', 'k8s_external', 'forward', 'template', 'grpc', 'whoami'];
 // Default listen port per key scheme (coredns.io/manual/configuration "Specifying a Protocol").
 const SCHEME_PORTS: Record<string, number> = { dns: 53, tls: 853, quic: 853, grpc: 443, https: 443, https3: 443 };
-const ZONE_RE = /^[a-z0-9_-]+(\.[a-z0-9_-]+)*$/;
+// Labels of 1–63 characters and at most 253 in all (RFC 1035 §2.3.4), the same rule as
+// proxy-upstream's checkZoneName: a longer label used to pass here and fail the render later.
+const ZONE_RE = /^[a-z0-9_-]{1,63}(\.[a-z0-9_-]{1,63})*$/;
+const MAX_ZONE_LENGTH = 253;
 
 interface Key { text: string; scheme: string; zones: string[]; root: boolean; port: number }
 
@@ -56,11 +59,6 @@ function pluginZoneArgs(d: CorefileDirective): string[] | null {
 }
 
 interface Candidate { zone: string; reason: string; clusterDomain: boolean }
-
-/** True when `zone` equals `parent` or lies below it. */
-function isUnder(zone: string, parent: string): boolean {
-  return zone === parent || zone.endsWith(`.${parent}`);
-}
 
 /**
  * Zones a host sends to kube-dns, and the cluster domain. Rules:
@@ -157,7 +155,7 @@ function toRoutes(candidates: Candidate[], upstream: string, warnings: string[])
       warnings.push(`${c.reason} serves all of ${c.zone}; only the cluster CIDRs' reverse zones are forwarded so LAN PTR lookups keep working.`);
       continue;
     }
-    if (!ZONE_RE.test(c.zone)) {
+    if (!ZONE_RE.test(c.zone) || c.zone.length > MAX_ZONE_LENGTH) {
       warnings.push(`${c.reason}: "${c.zone}" is not a plain domain name (placeholder?), so it is not forwarded.`);
       continue;
     }
@@ -165,7 +163,15 @@ function toRoutes(candidates: Candidate[], upstream: string, warnings: string[])
     if (!prev || (c.clusterDomain && !prev.clusterDomain)) byZone.set(c.zone, c);
   }
   const all = [...byZone.values()];
-  const kept = all.filter((c) => !all.some((p) => p !== c && p.zone !== c.zone && isUnder(c.zone, p.zone)));
+  // Covered when a proper parent suffix is routed too; checking each suffix against the map
+  // is linear, where comparing all pairs was quadratic in the number of zones.
+  const covered = (zone: string) => {
+    for (let dot = zone.indexOf('.'); dot >= 0; dot = zone.indexOf('.', dot + 1)) {
+      if (byZone.has(zone.slice(dot + 1))) return true;
+    }
+    return false;
+  };
+  const kept = all.filter((c) => !covered(c.zone));
   const group = (c: Candidate) => (c.clusterDomain ? 0 : isReverseZone(c.zone) ? 2 : 1);
   kept.sort((a, b) => group(a) - group(b) || (a.zone < b.zone ? -1 : a.zone > b.zone ? 1 : 0));
   return kept.map((c) => ({
