@@ -2,7 +2,8 @@ import { expect, test, type Page } from '@playwright/test';
 import type { WebServer } from '../../electron/web/server';
 import { serveFake } from './serve-fake';
 
-const SHOTS = 'docs/screenshots';
+/** Fake-data screenshots stay out of docs/ (the README's come from lifecycle.spec.ts on the test bed). */
+const SHOTS = '.tmp/screenshots/fake';
 let server: WebServer;
 let page: Page;
 const cspErrors: string[] = [];

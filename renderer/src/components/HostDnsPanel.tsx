@@ -41,7 +41,7 @@ export function HostDnsPanel() {
             <dt>Cluster domain</dt>
             <dd>{status.clusterDomain ?? '—'}</dd>
             <dt>Saved original</dt>
-            <dd>{status.savedAt ? `${new Date(status.savedAt).toLocaleString()} by ${status.savedBy ?? '?'}` : 'nothing saved'}</dd>
+            <dd data-testid="dns-saved">{status.savedAt ? `${new Date(status.savedAt).toLocaleString()} by ${status.savedBy ?? '?'}` : 'nothing saved'}</dd>
           </dl>
           {status.messages.map((m) => (
             <p key={m} className="note">{m}</p>
