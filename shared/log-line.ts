@@ -37,7 +37,9 @@ function splitKv(rest: string): { message: string; fields: Record<string, string
   let first = -1;
   for (const m of rest.matchAll(KV_RE)) {
     if (first < 0) first = m.index ?? 0;
-    fields[m[1]!] = unquote(m[2]!);
+    // defineProperty, not `fields[key] =`: a key `__proto__` would set the prototype (and be
+    // dropped for a string value) instead of becoming a field (found by a property test).
+    Object.defineProperty(fields, m[1]!, { value: unquote(m[2]!), enumerable: true, writable: true, configurable: true });
   }
   const message = (first < 0 ? rest : rest.slice(0, first)).trim();
   return { message, fields };
