@@ -1,0 +1,104 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { checkPort53 } from './port53';
+import { checkNameserverCount, checkNameserverLoop } from './nameservers';
+import { checkKubeSwitch } from './kubeswitch';
+import { doctorHost, type DoctorTestHost } from './doctor-test-host';
+
+const hosts: DoctorTestHost[] = [];
+afterEach(async () => {
+  for (const h of hosts.splice(0)) await h.cleanup();
+});
+async function host(resolv?: string) {
+  const h = await doctorHost(resolv);
+  hosts.push(h);
+  return h;
+}
+
+describe('port-53', () => {
+  it('errors naming the holder and its PID', async () => {
+    const h = await host();
+    h.world.portHolder = { pid: 812, command: '/usr/sbin/dnsmasq --conf-file=/etc/dnsmasq.conf' };
+    const f = await checkPort53(await h.ctx());
+    expect(f).toMatchObject({ id: 'port-53', severity: 'error', detail: { proto: 'udp', pid: 812, ours: false } });
+    expect(f.meaning).toBe('127.0.0.1:53/udp is held by /usr/sbin/dnsmasq --conf-file=/etc/dnsmasq.conf (PID 812), so the proxy cannot bind and k2s-dns start refuses (PORT_IN_USE).');
+    expect(f.fix).toBe('Stop that process (e.g. `systemctl stop dnsmasq` or `kill 812`) or make it listen elsewhere, then start K2s DNS.');
+  });
+
+  it('is ok when the holder is our own running proxy', async () => {
+    const h = await host();
+    await h.start();
+    h.world.portHolder = { pid: 4242, command: '/usr/sbin/dnsmasq --keep-in-foreground --conf-file=/etc/k2s/dnsmasq.conf' };
+    const f = await checkPort53(await h.ctx());
+    expect(f).toMatchObject({ severity: 'ok', detail: { pid: 4242, ours: true } });
+  });
+
+  it('is ok when nothing holds the port', async () => {
+    const h = await host();
+    expect(await checkPort53(await h.ctx())).toMatchObject({ severity: 'ok', meaning: 'No other process holds 127.0.0.1:53.', fix: null });
+  });
+
+  it('errors without a PID when /proc cannot name a TCP listener (not root)', async () => {
+    const h = await host();
+    h.deps.tcpListening = async (address, port) => address === '127.0.0.1' && port === 53;
+    expect(await checkPort53(await h.ctx())).toMatchObject({ severity: 'error', detail: { proto: 'tcp', pid: null } });
+  });
+});
+
+describe('nameserver-loop', () => {
+  it('errors when the only nameserver is 127.0.0.1', async () => {
+    const h = await host('nameserver 127.0.0.1\nsearch corp.example\n');
+    const f = checkNameserverLoop(await h.ctx());
+    expect(f).toMatchObject({ severity: 'error', detail: { nameservers: ['127.0.0.1'], loops: ['127.0.0.1'], listeners: ['127.0.0.1', '172.19.1.1'] } });
+    expect(f.meaning).toContain('NO_UPSTREAM');
+  });
+
+  it('errors when there is no nameserver line (resolv.conf(5): the local machine)', async () => {
+    const h = await host('search corp.example\n');
+    const f = checkNameserverLoop(await h.ctx());
+    expect(f.severity).toBe('error');
+    expect(f.meaning).toContain('no nameserver line means 127.0.0.1');
+  });
+
+  it('warns when the KubeSwitch address is one of several nameservers', async () => {
+    const h = await host('nameserver 172.19.1.1\nnameserver 192.0.2.53\n');
+    expect(checkNameserverLoop(await h.ctx())).toMatchObject({ severity: 'warn', detail: { loops: ['172.19.1.1'] } });
+    expect(checkNameserverLoop(await h.ctx({ kubeSwitch: 'none' })).severity).toBe('ok');
+  });
+
+  it('checks the saved original, not the K2s-owned file, while K2s DNS runs', async () => {
+    const h = await host('nameserver 192.0.2.53\n');
+    await h.start();
+    expect(checkNameserverLoop(await h.ctx())).toMatchObject({ severity: 'ok', detail: { nameservers: ['192.0.2.53'], loops: [] } });
+  });
+
+  it('leaves the systemd-resolved stub alone (not a listener of ours)', async () => {
+    const h = await host('nameserver 127.0.0.53\noptions edns0 trust-ad\n');
+    expect(checkNameserverLoop(await h.ctx()).severity).toBe('ok');
+  });
+});
+
+describe('nameserver-count', () => {
+  it('warns for 4 nameservers, naming the one glibc never asked', async () => {
+    const h = await host('nameserver 192.0.2.1\nnameserver 192.0.2.2\nnameserver 192.0.2.3\nnameserver 192.0.2.4\n');
+    const f = checkNameserverCount(await h.ctx());
+    expect(f).toMatchObject({ id: 'nameserver-count', severity: 'warn', detail: { ignoredByGlibc: ['192.0.2.4'] } });
+    expect(f.meaning).toContain('MAXNS');
+  });
+
+  it('is ok for 3', async () => {
+    const h = await host('nameserver 192.0.2.1\nnameserver 192.0.2.2\nnameserver 192.0.2.3\n');
+    expect(checkNameserverCount(await h.ctx()).severity).toBe('ok');
+  });
+});
+
+describe('kubeswitch', () => {
+  it('warns when 172.19.1.1 is not assigned, ok when it is, info for none', async () => {
+    const h = await host();
+    const f = await checkKubeSwitch(await h.ctx());
+    expect(f).toMatchObject({ id: 'kubeswitch', severity: 'warn', detail: { address: '172.19.1.1', assigned: ['127.0.0.1'] } });
+    expect(f.meaning).toContain('k2s-proxy0');
+    h.world.hostAddresses = ['127.0.0.1', '172.19.1.1'];
+    expect((await checkKubeSwitch(await h.ctx())).severity).toBe('ok');
+    expect((await checkKubeSwitch(await h.ctx({ kubeSwitch: 'none' }))).severity).toBe('info');
+  });
+});

@@ -1,0 +1,77 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { startTestApiServer } from '../cluster/test-bed';
+import { checkCluster } from './cluster';
+import { DOCTOR_CHECKS, runDoctor } from './run-doctor';
+import { doctorHost, type DoctorTestHost } from './doctor-test-host';
+
+let server: Awaited<ReturnType<typeof startTestApiServer>>;
+beforeAll(async () => {
+  server = await startTestApiServer();
+});
+afterAll(async () => {
+  await server.stop();
+});
+const hosts: DoctorTestHost[] = [];
+afterEach(async () => {
+  await server.setMode('ok');
+  for (const h of hosts.splice(0)) await h.cleanup();
+});
+async function host(resolv?: string) {
+  const h = await doctorHost(resolv);
+  hosts.push(h);
+  return h;
+}
+
+/** Every file under `dir` with its bytes, to prove doctor changed nothing. */
+async function tree(dir: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const e of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    if (e.isFile()) {
+      const p = join(e.parentPath, e.name);
+      out[p] = (await readFile(p)).toString('base64');
+    }
+  }
+  return out;
+}
+
+describe('cluster', () => {
+  it('ok for the recorded cluster, error naming the API server when it is down, info without kubeconfig', async () => {
+    const h = await host();
+    const ok = await checkCluster(await h.ctx({ kubeconfigPath: server.kubeconfigPath }), 2000);
+    expect(ok).toMatchObject({ id: 'cluster', severity: 'ok', meaning: 'Kubernetes v1.33.3: 1/1 nodes Ready, 2/2 CoreDNS pods ready, kube-dns at 172.21.0.10.', detail: { kubeDnsIp: '172.21.0.10' } });
+    await server.setMode('down');
+    const down = await checkCluster(await h.ctx({ kubeconfigPath: server.kubeconfigPath }), 2000);
+    expect(down).toMatchObject({ severity: 'error', detail: { state: 'unreachable', apiServer: server.url } });
+    expect(down.meaning).toContain('ECONNREFUSED');
+    expect(down.fix).toBe("Start the cluster (`k2s start`) or check the kubeconfig's server address.");
+    expect(await checkCluster(await h.ctx())).toMatchObject({ severity: 'info' });
+  });
+});
+
+describe('runDoctor', () => {
+  it('reports one finding per check, in order, and changes nothing on the host', async () => {
+    const h = await host('nameserver 127.0.0.1\n');
+    h.world.portHolder = { pid: 901, command: 'systemd-resolved' };
+    const before = await tree(h.root);
+    const findings = await runDoctor(h.deps, { kubeconfigPath: server.kubeconfigPath });
+    expect(findings.map((f) => f.id)).toEqual(DOCTOR_CHECKS.map((c) => c.id));
+    const bySeverity = Object.fromEntries(findings.map((f) => [f.id, f.severity]));
+    expect(bySeverity).toMatchObject({ 'lifecycle-state': 'ok', 'port-53': 'error', 'nameserver-loop': 'error', kubeswitch: 'warn', 'dnsproxy-version': 'info', cluster: 'ok' });
+    for (const f of findings) {
+      expect(f.meaning, f.id).toMatch(/[.)]$/);
+      expect(f.severity === 'ok' ? f.fix === null : true, f.id).toBe(true);
+    }
+    expect(await tree(h.root)).toEqual(before);
+  });
+
+  it('turns a check that throws into a warn finding instead of failing', async () => {
+    const h = await host();
+    h.deps.hostAddresses = () => Promise.reject(new Error('netlink unavailable'));
+    const findings = await runDoctor(h.deps, { kubeconfigPath: null });
+    const ks = findings.find((f) => f.id === 'kubeswitch')!;
+    expect(ks).toMatchObject({ severity: 'warn', title: 'KubeSwitch address assigned' });
+    expect(ks.meaning).toBe('This check could not run (netlink unavailable), so the condition is unknown.');
+  });
+});
