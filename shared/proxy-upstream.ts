@@ -115,7 +115,12 @@ export function checkPlan(plan: ProxyPlan): CheckedPlan {
   return { addresses, port, zones, upstreams };
 }
 
-/** Removes control characters and newlines so a free-text reason can sit in a config comment. */
+/**
+ * Removes control characters and line breaks so a free-text reason can sit in a config comment:
+ * C0, DEL, C1 (U+0080–U+009F, including NEL U+0085) and U+2028/U+2029, which YAML 1.1 parsers
+ * (go-yaml's is_break, used by dnsproxy) end a line on: a reason holding one could start a new
+ * YAML line after the comment (found by a property test).
+ */
 export function commentSafe(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f]+/g, ' ');
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ');
 }

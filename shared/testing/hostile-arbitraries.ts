@@ -74,3 +74,19 @@ export function isClearError(error: unknown): boolean {
     /[.;)]$/.test(error.message.trim())
   );
 }
+
+/** An upstream: mostly valid IPv4 (some with a port), sometimes hostile text. */
+export const upstreamArb: fc.Arbitrary<string> = fc.oneof(
+  { weight: 5, arbitrary: ipv4Arb },
+  { weight: 2, arbitrary: fc.tuple(ipv4Arb, fc.integer({ min: 1, max: 65535 })).map(([ip, p]) => `${ip}:${p}`) },
+  { weight: 1, arbitrary: fc.tuple(ipv4Arb, hostileString(3)).map(([ip, h]) => `${ip}${h}`) },
+  { weight: 1, arbitrary: hostileString(4) },
+);
+
+/** A zone route input: a valid zone most of the time, a hostile zone, upstream and reason otherwise. */
+export const routeArb = fc.record({
+  zone: fc.oneof({ weight: 5, arbitrary: zoneArb }, { weight: 1, arbitrary: hostileOrLong() }, { weight: 1, arbitrary: fc.tuple(zoneArb, hostileString(2)).map(([z, h]) => `${z}${h}`) }),
+  upstream: upstreamArb,
+  reason: hostileOrLong(),
+  reverse: fc.boolean(),
+});
