@@ -10,12 +10,37 @@ function serverText(u: UpstreamAddress): string {
   return u.port === 53 ? u.ip : `${u.ip}#${u.port}`;
 }
 
-/** Absolute plain path (no spaces, quotes, newlines); throws otherwise. */
+/**
+ * Longest line written, in UTF-8 bytes. dnsmasq reads its config with fgets(buf, MAXDNAME=1025):
+ * a longer line is cut after 1024 bytes and the rest is read as a line of its own, so the tail
+ * of a long comment or value became an option (`dnsmasq --test` on 2.90 accepts
+ * `# xxx…xxxlog-queries` with `log-queries` past byte 1024; found by a property test).
+ */
+export const DNSMASQ_MAX_LINE_BYTES = 1000;
+/** Longest accepted path: keeps `log-facility=<path>` far below the line limit. */
+const MAX_PATH_LENGTH = 512;
+
+/** Absolute plain path (no spaces, quotes, newlines) of at most MAX_PATH_LENGTH characters; throws otherwise. */
 function checkPath(path: string, what: string, example: string): string {
-  if (!/^\/[A-Za-z0-9._/-]+$/.test(path)) {
-    throw new Error(`${what} "${path}" must be an absolute plain path (letters, digits, . _ - /); use ${example}.`);
+  if (!/^\/[A-Za-z0-9._/-]+$/.test(path) || path.length > MAX_PATH_LENGTH) {
+    throw new Error(`${what} "${path.slice(0, 80)}" must be an absolute plain path (letters, digits, . _ - /) of at most ${MAX_PATH_LENGTH} characters; use ${example}.`);
   }
   return path;
+}
+
+/** Cuts `line` to at most `max` UTF-8 bytes on a code point boundary, marking the cut with `…`. */
+function fitLine(line: string, max: number): string {
+  const enc = new TextEncoder();
+  if (enc.encode(line).length <= max) return line;
+  let out = '';
+  let bytes = 3; // room for the `…` marker (3 bytes in UTF-8)
+  for (const cp of line) {
+    const n = enc.encode(cp).length;
+    if (bytes + n > max) break;
+    out += cp;
+    bytes += n;
+  }
+  return `${out}…`;
 }
 
 /** Default dnsmasq cache entries (its own default is 150, small for a whole host). */
@@ -58,7 +83,7 @@ export function renderDnsmasqConfig(plan: ProxyPlan): string {
   for (const z of checked.zones) {
     if (seen.has(z.zone)) continue;
     seen.add(z.zone);
-    lines.push(`# ${z.zone}: ${commentSafe(z.route.reason)}`, `server=/${z.zone}/${serverText(z.upstream)}`);
+    lines.push(fitLine(`# ${z.zone}: ${commentSafe(z.route.reason)}`, DNSMASQ_MAX_LINE_BYTES), `server=/${z.zone}/${serverText(z.upstream)}`);
   }
   lines.push('# Everything else goes to the nameservers of the resolv.conf saved at start.');
   for (const s of [...new Set(checked.upstreams.map(serverText))]) lines.push(`server=${s}`);
