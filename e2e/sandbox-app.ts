@@ -1,0 +1,162 @@
+/**
+ * `sudo npm run sandbox`: the app on the REAL backend against the e2e test bed, inside a
+ * throw-away network + mount namespace (e2e/bed/sandbox.sh), reachable from a browser OUTSIDE
+ * the sandbox through the port bridge (e2e/bed/port-bridge.ts):
+ *
+ *   outer (this process, host netns): 127.0.0.1:P → DIR/bridge.sock
+ *   inner (`--inner DIR`, in the sandbox): test bed, web server on 127.0.0.1:P, DIR/bridge.sock → P
+ *
+ * DIR is a fresh temp dir under os.tmpdir() (/tmp is not replaced by the sandbox's mounts).
+ * Ctrl-C: the outer side asks the inner one to stop K2s DNS and the test bed, then sandbox.sh
+ * kills what is left in the namespace and deletes it. Usage: `npm run sandbox [-- --port N]`.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startTcpToUnix, startUnixToTcp } from './bed/port-bridge';
+
+const REPO = fileURLToPath(new URL('..', import.meta.url));
+const RENDERER = join(REPO, 'out', 'renderer');
+
+/** What the inner side writes to DIR/ready.json once its server and forwarder are up. */
+interface Ready {
+  port: number;
+  url: string;
+  /** PID of the inner node process (same PID namespace: only net + mount are new). */
+  pid: number;
+}
+
+/** Resolves when `ms` milliseconds have passed. */
+const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Waits for DIR/ready.json or for the sandbox to exit first (then resolves null). */
+async function waitReady(dir: string, child: ChildProcess): Promise<Ready | null> {
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) return null;
+    const text = await readFile(join(dir, 'ready.json'), 'utf8').catch(() => null);
+    if (text) return JSON.parse(text) as Ready;
+    await delay(100); // polling a file the other namespace writes; inotify would work too
+  }
+}
+
+/** Resolves with the exit code once `child` exits, or null after `ms`. */
+function exited(child: ChildProcess, ms: number): Promise<number | null> {
+  if (child.exitCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve) => {
+    const t = setTimeout(() => resolve(null), ms);
+    child.once('exit', (code, signal) => {
+      clearTimeout(t);
+      resolve(code ?? (signal ? 128 : 1));
+    });
+  });
+}
+
+/** Outer side: builds the UI if needed, starts the sandbox, bridges the port, waits for Ctrl-C. */
+async function outer(port: number): Promise<number> {
+  if (process.getuid?.() !== 0) {
+    process.stderr.write('npm run sandbox needs root (it creates a network and a mount namespace); run it as: sudo npm run sandbox\n');
+    return 77;
+  }
+  if (!existsSync(join(RENDERER, 'index.html'))) {
+    process.stdout.write('Building the UI (npx vite build)…\n');
+    const build = spawn(process.execPath, [join(REPO, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], { cwd: REPO, stdio: 'inherit' });
+    if ((await exited(build, 300_000)) !== 0) {
+      process.stderr.write('Building the UI failed; run `npx vite build` to see why.\n');
+      return 1;
+    }
+  }
+  const dir = await mkdtemp(join(tmpdir(), 'k2sdns-app-'));
+  // Own process group: Ctrl-C reaches only this process, which then stops the inside in order.
+  const child = spawn('bash', [join(REPO, 'e2e/bed/sandbox.sh'), process.execPath, '--import', 'tsx', fileURLToPath(import.meta.url), '--inner', dir, '--port', String(port)], {
+    cwd: REPO,
+    stdio: ['ignore', 'inherit', 'inherit'],
+    detached: true,
+  });
+  let stopping = false;
+  let bridge: Awaited<ReturnType<typeof startTcpToUnix>> | null = null;
+  let ready: Ready | null = null;
+  const stop = async (): Promise<number> => {
+    stopping = true;
+    await bridge?.close();
+    // The inner side stops K2s DNS (restoring the sandbox's resolver) and the test bed…
+    if (ready) process.kill(ready.pid, 'SIGTERM');
+    let code = await exited(child, 30_000);
+    // …and sandbox.sh kills whatever is left in the namespace and deletes it.
+    if (code === null) {
+      process.kill(child.pid!, 'SIGTERM');
+      code = await exited(child, 15_000);
+    }
+    await rm(dir, { recursive: true, force: true });
+    return code ?? 1;
+  };
+  const signalled = new Promise<void>((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
+
+  ready = await Promise.race([waitReady(dir, child), signalled.then(() => null)]);
+  if (!ready) {
+    const code = await stop();
+    if (code === 77) process.stderr.write('The sandbox needs root: run sudo npm run sandbox.\n');
+    return code === 0 || code === 130 || code === 143 ? 0 : code;
+  }
+  try {
+    bridge = await startTcpToUnix({ port: ready.port, socketPath: join(dir, 'bridge.sock') });
+  } catch (err) {
+    process.stderr.write(`Port ${ready.port} on 127.0.0.1 is taken on this host (${(err as Error).message}); rerun with another one: sudo npm run sandbox -- --port N\n`);
+    await stop();
+    return 1;
+  }
+  process.stdout.write(
+    `\nK2s DNS on the e2e test bed: ${ready.url}\n` +
+      '(the app and its test bed run in a throw-away network + mount namespace; your real /etc/resolv.conf is not touched.\n' +
+      ' Engine: choose dnsmasq. Ctrl-C stops everything.)\n',
+  );
+  await Promise.race([signalled, exited(child, 2 ** 31 - 1)]);
+  if (!stopping) process.stdout.write('Stopping: K2s DNS, the test bed, the sandbox…\n');
+  const code = await stop();
+  process.stdout.write('Stopped; the sandbox namespace is gone.\n');
+  return code === 130 || code === 143 ? 0 : code;
+}
+
+/** Inner side (inside the sandbox): test bed, real backend, web server, Unix-socket forwarder. */
+async function inner(dir: string, port: number): Promise<number> {
+  const { startTestbed } = await import('./bed/testbed');
+  const { createNodeDeps } = await import('../electron/lifecycle/node-deps');
+  const { createRealBackend } = await import('../electron/backend-real');
+  const { startWebServer } = await import('../electron/web/server');
+  const tb = await startTestbed();
+  const backend = createRealBackend({ deps: await createNodeDeps(), kubeconfig: tb.kubeconfigPath, verifyName: 'www.example.test' });
+  const server = await startWebServer({ backend, staticDir: RENDERER, port });
+  const serverPort = Number(new URL(server.url).port);
+  const fwd = await startUnixToTcp({ socketPath: join(dir, 'bridge.sock'), port: serverPort });
+  const ready: Ready = { port: serverPort, url: server.url, pid: process.pid };
+  await writeFile(join(dir, 'ready.json'), JSON.stringify(ready), { mode: 0o600 });
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
+  await fwd.close();
+  await server.close();
+  // Restore the sandbox's resolver if someone left K2s DNS running, then undo the test bed.
+  const r = await backend.dnsStop({ onDrift: 'restore' }).catch((err: Error) => ({ message: err.message }));
+  process.stdout.write(`sandbox: ${r.message}\n`);
+  await tb.stop();
+  return 0;
+}
+
+const args = process.argv.slice(2);
+const opt = (name: string): string | undefined => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const portArg = Number(opt('--port') ?? 0);
+if (!Number.isInteger(portArg) || portArg < 0 || portArg > 65535) {
+  process.stderr.write('--port must be a TCP port number (1–65535), or 0 for a free one.\n');
+  process.exit(64);
+}
+const innerDir = opt('--inner');
+process.exitCode = innerDir ? await inner(innerDir, portArg) : await outer(portArg);
