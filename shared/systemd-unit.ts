@@ -22,6 +22,21 @@ function checkText(what: string, value: string): void {
   }
 }
 
+/**
+ * Checks a whole `Key=value` value (Description=, StandardOutput=append:…): systemd strips
+ * spaces and tabs around values, and a line ending in an odd run of backslashes continues on the
+ * next line (systemd.syntax(7)), which would swallow the following setting (found by a property test).
+ */
+function checkValue(what: string, value: string): void {
+  checkText(what, value);
+  if (/^[ \t]|[ \t]$/.test(value)) {
+    throw new Error(`${what} ${JSON.stringify(value)} starts or ends with a space or tab, which systemd strips; remove it.`);
+  }
+  if (/(^|[^\\])(\\\\)*\\$/.test(value)) {
+    throw new Error(`${what} ${JSON.stringify(value)} ends with a backslash, which systemd reads as a line continuation; remove it.`);
+  }
+}
+
 /** Escapes `%` specifiers (systemd.unit(5)): `%` → `%%`. */
 export function escapeSpecifiers(value: string): string {
   return value.replace(/%/g, '%%');
@@ -48,8 +63,8 @@ export function renderUnit(spec: ServiceSpec): string {
   if (!spec.logFile.startsWith('/')) {
     throw new Error(`The log file "${spec.logFile}" is not an absolute path; pass the full path (e.g. /var/log/dnsproxy/dnsproxy.log).`);
   }
-  checkText('Log file', spec.logFile);
-  checkText('Description', spec.description);
+  checkValue('Log file', spec.logFile);
+  checkValue('Description', spec.description);
   const log = escapeSpecifiers(spec.logFile);
   return [
     '# Managed by k2s-dns: written on start, removed on uninstall (same unit name as the k2s CLI).',
