@@ -27,6 +27,7 @@ const OPTIONS: Record<string, Options> = {
   zones: { ...json, kubeconfig: { type: 'string' } },
   query: { ...json, type: { type: 'string' }, server: { type: 'string' }, tcp: { type: 'boolean' } },
   diff: json,
+  doctor: { ...json, kubeconfig: { type: 'string' } },
   ui: { port: { type: 'string' }, kubeconfig: { type: 'string' }, 'verify-name': { type: 'string' } },
   app: { port: { type: 'string' }, kubeconfig: { type: 'string' }, 'verify-name': { type: 'string' } },
 };
@@ -133,6 +134,14 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
       const r = server === 'system' ? await deps.systemLookup(name) : await deps.query({ name, type, server, transport: v.tcp ? 'tcp' : 'udp' });
       out(asJson ? JSON.stringify(r) : formatQuery(r));
       return r.rcode === 'TIMEOUT' || r.rcode === 'ERROR' ? EXIT.failedRolledBack : EXIT.ok;
+    }
+    case 'doctor': {
+      // Loaded on demand: the cluster check pulls in @kubernetes/client-node.
+      const [{ runDoctor }, { formatDoctor }] = await Promise.all([import('../doctor/run-doctor'), import('./print-doctor')]);
+      const found = await locateKubeconfig(typeof v.kubeconfig === 'string' ? { explicit: v.kubeconfig } : {});
+      const findings = await runDoctor(await createNodeDeps(), { kubeconfigPath: found.path });
+      out(asJson ? JSON.stringify(findings) : formatDoctor(findings));
+      return findings.some((f) => f.severity === 'error') ? EXIT.failedRolledBack : EXIT.ok;
     }
     case 'diff': {
       const d = await resolverDiff(await createNodeDeps());

@@ -22,7 +22,7 @@ export async function checkLifecycleState(ctx: DoctorContext): Promise<DoctorFin
       ...base,
       severity: 'warn',
       meaning: `K2s DNS is half started or half stopped${s.messages.length ? `: ${s.messages.join(' ')}` : ' (state file, proxy and /etc/resolv.conf disagree).'}`,
-      fix: 'Run `sudo k2s-dns stop` to restore the saved resolver, then `sudo k2s-dns start`.',
+      fix: 'Run `sudo k2s-dns recover` if an operation was interrupted, else `sudo k2s-dns stop` to restore the saved resolver, then `sudo k2s-dns start`.',
       detail,
     };
   }

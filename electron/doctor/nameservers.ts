@@ -20,38 +20,49 @@ export function ownListenerAddresses(kubeSwitch: string): string[] {
 }
 
 /**
- * `nameserver-loop`: error when every original nameserver is one of our listeners (start refuses
- * NO_UPSTREAM; no nameserver line at all means 127.0.0.1, resolv.conf(5)), warn when some are.
+ * `nameserver-loop`: error when an original nameserver is 127.0.0.1 or the assigned KubeSwitch
+ * address (start refuses UPSTREAM_LOOP) or when there is none at all (resolv.conf(5): the local
+ * machine; start refuses NO_UPSTREAM); warn when it is the KubeSwitch address not assigned yet.
  */
-export function checkNameserverLoop(ctx: DoctorContext): DoctorFinding {
+export async function checkNameserverLoop(ctx: DoctorContext): Promise<DoctorFinding> {
   const base = { id: 'nameserver-loop', title: 'Original nameservers do not point at the proxy' };
   if (ctx.originalText === null) {
     return { ...base, severity: 'info', meaning: 'There is no readable original resolv.conf to check (absent, dangling link, or K2s-owned without a saved original).', fix: null };
   }
   const listed = parseResolvConf(ctx.originalText).nameservers;
-  // resolv.conf(5): without nameserver lines the resolver uses the name server on the local machine.
-  const nameservers = listed.length > 0 ? listed : ['127.0.0.1'];
   const own = ownListenerAddresses(ctx.kubeSwitch);
-  const loops = nameservers.filter((ns) => own.includes(bare(ns)));
-  const detail = { nameservers: listed, loops, listeners: own };
-  if (loops.length === 0) {
-    return { ...base, severity: 'ok', meaning: `The original nameservers (${nameservers.join(', ')}) are not K2s DNS listeners.`, fix: null, detail };
-  }
-  const implicit = listed.length === 0 ? ' (no nameserver line means 127.0.0.1)' : '';
-  if (loops.length === nameservers.length) {
+  const fix = 'Point the original /etc/resolv.conf at your real nameserver (router or company DNS), or start with `k2s-dns start --upstream IP`.';
+  if (listed.length === 0) {
     return {
       ...base,
       severity: 'error',
-      meaning: `Every original nameserver${implicit} is a K2s DNS listener (${loops.join(', ')}): forwarding there would loop, so start refuses with NO_UPSTREAM.`,
-      fix: 'Give the real upstream with `k2s-dns start --upstream IP` (e.g. your router or company DNS), or fix /etc/resolv.conf to name it first.',
+      meaning: 'The original resolv.conf has no nameserver line, which means 127.0.0.1 (resolv.conf(5)), the proxy itself, so start refuses with NO_UPSTREAM.',
+      fix,
+      detail: { nameservers: listed, loops: ['127.0.0.1'], listeners: own },
+    };
+  }
+  const loops = listed.filter((ns) => own.includes(bare(ns)));
+  const detail = { nameservers: listed, loops, listeners: own };
+  if (loops.length === 0) {
+    return { ...base, severity: 'ok', meaning: `The original nameservers (${listed.join(', ')}) are not K2s DNS listeners.`, fix: null, detail };
+  }
+  const assigned = await ctx.deps.hostAddresses();
+  // Start only listens on the KubeSwitch address when it is assigned (preflight planListeners).
+  const active = loops.filter((ns) => bare(ns) === '127.0.0.1' || assigned.includes(bare(ns)));
+  if (active.length > 0) {
+    return {
+      ...base,
+      severity: 'error',
+      meaning: `The original resolver lists ${active.join(', ')}, where the K2s DNS proxy itself listens: forwarding there would loop, so start refuses with UPSTREAM_LOOP.`,
+      fix,
       detail,
     };
   }
   return {
     ...base,
     severity: 'warn',
-    meaning: `The original nameservers ${loops.join(', ')} are K2s DNS listeners: the proxy drops them as upstreams (loop) and forwards only to the others.`,
-    fix: 'Remove those nameserver lines from the original resolv.conf if they are left over from an earlier proxy.',
+    meaning: `The original resolver lists the KubeSwitch address ${loops.join(', ')}: once K2s assigns it, the proxy listens there and forwarding to it would loop.`,
+    fix,
     detail,
   };
 }

@@ -45,35 +45,37 @@ describe('port-53', () => {
 });
 
 describe('nameserver-loop', () => {
-  it('errors when the only nameserver is 127.0.0.1', async () => {
+  it('errors when the only nameserver is 127.0.0.1 (UPSTREAM_LOOP)', async () => {
     const h = await host('nameserver 127.0.0.1\nsearch corp.example\n');
-    const f = checkNameserverLoop(await h.ctx());
+    const f = await checkNameserverLoop(await h.ctx());
     expect(f).toMatchObject({ severity: 'error', detail: { nameservers: ['127.0.0.1'], loops: ['127.0.0.1'], listeners: ['127.0.0.1', '172.19.1.1'] } });
-    expect(f.meaning).toContain('NO_UPSTREAM');
+    expect(f.meaning).toBe('The original resolver lists 127.0.0.1, where the K2s DNS proxy itself listens: forwarding there would loop, so start refuses with UPSTREAM_LOOP.');
   });
 
   it('errors when there is no nameserver line (resolv.conf(5): the local machine)', async () => {
     const h = await host('search corp.example\n');
-    const f = checkNameserverLoop(await h.ctx());
+    const f = await checkNameserverLoop(await h.ctx());
     expect(f.severity).toBe('error');
-    expect(f.meaning).toContain('no nameserver line means 127.0.0.1');
+    expect(f.meaning).toContain('NO_UPSTREAM');
   });
 
-  it('warns when the KubeSwitch address is one of several nameservers', async () => {
+  it('KubeSwitch address as nameserver: error when assigned, warn when not yet, ok with --kubeswitch none', async () => {
     const h = await host('nameserver 172.19.1.1\nnameserver 192.0.2.53\n');
-    expect(checkNameserverLoop(await h.ctx())).toMatchObject({ severity: 'warn', detail: { loops: ['172.19.1.1'] } });
-    expect(checkNameserverLoop(await h.ctx({ kubeSwitch: 'none' })).severity).toBe('ok');
+    expect(await checkNameserverLoop(await h.ctx())).toMatchObject({ severity: 'warn', detail: { loops: ['172.19.1.1'] } });
+    h.world.hostAddresses = ['127.0.0.1', '172.19.1.1'];
+    expect((await checkNameserverLoop(await h.ctx())).severity).toBe('error');
+    expect((await checkNameserverLoop(await h.ctx({ kubeSwitch: 'none' }))).severity).toBe('ok');
   });
 
   it('checks the saved original, not the K2s-owned file, while K2s DNS runs', async () => {
     const h = await host('nameserver 192.0.2.53\n');
     await h.start();
-    expect(checkNameserverLoop(await h.ctx())).toMatchObject({ severity: 'ok', detail: { nameservers: ['192.0.2.53'], loops: [] } });
+    expect(await checkNameserverLoop(await h.ctx())).toMatchObject({ severity: 'ok', detail: { nameservers: ['192.0.2.53'], loops: [] } });
   });
 
   it('leaves the systemd-resolved stub alone (not a listener of ours)', async () => {
     const h = await host('nameserver 127.0.0.53\noptions edns0 trust-ad\n');
-    expect(checkNameserverLoop(await h.ctx()).severity).toBe('ok');
+    expect((await checkNameserverLoop(await h.ctx())).severity).toBe('ok');
   });
 });
 

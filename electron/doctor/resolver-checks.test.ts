@@ -81,10 +81,11 @@ describe('wsl', () => {
     expect(isWslKernel('Linux version 6.12.38+deb13-amd64 (debian-kernel@lists.debian.org)')).toBe(false);
   });
 
-  it('warns for a WSL-generated /etc/resolv.conf, naming wsl.conf', async () => {
+  it('errors for a WSL-generated /etc/resolv.conf (start refuses), naming wsl.conf', async () => {
     const h = await host(WSL_RESOLV);
     const f = await checkWsl(await h.ctx());
-    expect(f).toMatchObject({ id: 'wsl', severity: 'warn', detail: { wslKernel: false } });
+    expect(f).toMatchObject({ id: 'wsl', severity: 'error', detail: { wslKernel: false } });
+    expect(f.meaning).toContain('WSL_RESOLV_CONF');
     expect(f.fix).toContain('generateResolvConf = false');
   });
 

@@ -21,7 +21,7 @@ export function isWslKernel(procVersion: string): boolean {
 }
 
 /**
- * `wsl`: warn when /etc/resolv.conf (or the saved original) is WSL-generated, info when only
+ * `wsl`: error (start refuses WSL_RESOLV_CONF) when /etc/resolv.conf (or the saved original) is WSL-generated, info when only
  * /proc/version (read through the injected HostFs) says WSL.
  */
 export async function checkWsl(ctx: DoctorContext): Promise<DoctorFinding> {
@@ -33,8 +33,8 @@ export async function checkWsl(ctx: DoctorContext): Promise<DoctorFinding> {
   if (generated) {
     return {
       ...base,
-      severity: 'warn',
-      meaning: 'WSL generated /etc/resolv.conf and rewrites it at every start of the distribution, replacing the K2s-owned file and losing cluster DNS.',
+      severity: 'error',
+      meaning: 'WSL generated /etc/resolv.conf and rewrites it at every start of the distribution (it would replace the K2s-owned file), so k2s-dns start refuses (WSL_RESOLV_CONF).',
       fix: 'Add `[network]` `generateResolvConf = false` to /etc/wsl.conf, run `wsl --shutdown`, and write your own /etc/resolv.conf before starting K2s DNS.',
       detail: { wslKernel: kernel },
     };

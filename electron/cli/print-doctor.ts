@@ -1,0 +1,32 @@
+/** `k2s-dns doctor` output for people: a summary line, then findings worst first with their fix. */
+import { countFindings, groupFindings, type DoctorFinding } from '../../shared/doctor';
+
+const LABEL = { error: 'ERROR', warn: 'WARN', info: 'INFO', ok: 'OK' } as const;
+const INDENT = ' '.repeat(7);
+
+/** Plural with the count, e.g. `1 error`, `2 warnings`. */
+function count(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/**
+ * Renders findings: `K2s DNS doctor: 1 error, 0 warnings, 2 info, 9 ok`, then per finding
+ * `ERROR  <title>` with the meaning and `fix: …` indented below; `ok` findings take one line.
+ */
+export function formatDoctor(findings: readonly DoctorFinding[]): string {
+  const c = countFindings(findings);
+  const lines = [`K2s DNS doctor: ${count(c.error, 'error')}, ${count(c.warn, 'warning')}, ${c.info} info, ${c.ok} ok`];
+  for (const group of groupFindings(findings)) {
+    lines.push('');
+    for (const f of group.findings) {
+      const label = LABEL[f.severity].padEnd(INDENT.length);
+      if (f.severity === 'ok') {
+        lines.push(`${label}${f.title}: ${f.meaning}`);
+        continue;
+      }
+      lines.push(`${label}${f.title}`, `${INDENT}${f.meaning}`);
+      if (f.fix) lines.push(`${INDENT}fix: ${f.fix}`);
+    }
+  }
+  return lines.join('\n');
+}
