@@ -46,7 +46,9 @@ export function parseHelperArgs(argv: readonly string[]): HelperRequest {
   for (let i = 0; i < rest.length; i += 2) {
     const flag = rest[i]!;
     const value = rest[i + 1];
-    const check = allowed[flag];
+    // Own properties only: `__proto__`, `constructor` or `toString` would otherwise find
+    // Object.prototype members (a TypeError, or a request with a junk key; found by a property test).
+    const check = Object.hasOwn(allowed, flag) ? allowed[flag] : undefined;
     if (!check) throw new HelperUsageError(`The helper's ${verb} does not take "${flag.slice(0, 32)}".`);
     if (KEY[flag]! in out) throw new HelperUsageError(`${flag} given twice.`);
     const parsed = value === undefined ? null : check(value);
