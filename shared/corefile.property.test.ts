@@ -121,6 +121,13 @@ describe('regressions found by the properties', () => {
     expect(Date.now() - t0).toBeLessThan(2000);
   });
 
+  it('a Corefile zone with the Kelvin sign U+212A is not routed as the ASCII name kube.local', () => {
+    const corefile = kubeadm.replace('kubernetes cluster.local', 'kubernetes cluster.local \u212Aube.local');
+    const out = zonesFromCorefile({ corefile, kubeDnsIp: '172.21.0.10', serviceCidrs: [], podCidrs: [] });
+    expect(out.zones.map((z) => z.zone)).toEqual(['cluster.local']);
+    expect(out.warnings).toContain('Corefile server block ".:53", plugin "kubernetes": "\u212Aube.local" is not a plain domain name (placeholder?), so it is not forwarded.');
+  });
+
   it('a zone with a 64-character label is warned about, not routed', () => {
     const long = 'a'.repeat(64);
     const corefile = kubeadm.replace('kubernetes cluster.local', `kubernetes cluster.local ${long}.example`);

@@ -4,6 +4,7 @@
  */
 import { isIpAddress, isReverseZone, reverseZonesForCidr } from './cidr';
 import { parseCorefile, type CorefileDirective, type CorefileServerBlock } from './corefile-parser';
+import { asciiLower } from './proxy-upstream';
 import type { ZoneRoute } from './types';
 
 /** Input of zonesFromCorefile. */
@@ -39,7 +40,7 @@ interface Key { text: string; scheme: string; zones: string[]; root: boolean; po
 
 /** Splits `dns://zone:53`, `zone:port`, `.:53`, `10.0.0.0/24` into scheme, zones and port. */
 function parseKey(text: string): Key {
-  const m = /^(?:([a-z0-9]+):\/\/)?(.*?)(?::(\d+))?$/.exec(text.toLowerCase()) ?? [];
+  const m = /^(?:([a-z0-9]+):\/\/)?(.*?)(?::(\d+))?$/.exec(asciiLower(text)) ?? [];
   const scheme = m[1] ?? 'dns';
   const host = (m[2] ?? '').replace(/\.$/, '');
   const port = m[3] !== undefined ? Number(m[3]) : (SCHEME_PORTS[scheme] ?? 53);
@@ -53,7 +54,7 @@ function parseKey(text: string): Key {
 function pluginZoneArgs(d: CorefileDirective): string[] | null {
   // file DBFILE [ZONES…] and hosts [FILE [ZONES…]] take a file first.
   const args = d.name === 'file' || d.name === 'hosts' ? d.args.slice(1) : d.args;
-  const zones = args.filter((a) => !a.startsWith('{')).map((a) => a.toLowerCase());
+  const zones = args.filter((a) => !a.startsWith('{')).map(asciiLower);
   if (zones.length === 0) return null;
   return zones.flatMap((z) => (z.includes('/') ? reverseZonesForCidr(z) : [z === '.' ? '.' : z.replace(/\.$/, '')]));
 }
@@ -111,7 +112,7 @@ export function zonesFromCorefile(input: CorefileZonesInput): CorefileZones {
     for (const d of block.directives) {
       const reason = `${label}, plugin "${d.name}"`;
       if (d.name === 'forward') {
-        const from = (d.args[0] ?? '.').toLowerCase().replace(/\.$/, '');
+        const from = asciiLower(d.args[0] ?? '.').replace(/\.$/, '');
         if (from !== '' && from !== '.' && !from.startsWith('{')) candidates.push({ zone: from, reason, clusterDomain: false });
         continue;
       }
@@ -129,7 +130,7 @@ export function zonesFromCorefile(input: CorefileZonesInput): CorefileZones {
         for (const entry of d.block ?? []) {
           if (!isIpAddress(entry.name)) continue;
           for (const host of entry.args) {
-            candidates.push({ zone: host.toLowerCase().replace(/\.$/, ''), reason: `${reason}, entry ${entry.name}`, clusterDomain: false });
+            candidates.push({ zone: asciiLower(host).replace(/\.$/, ''), reason: `${reason}, entry ${entry.name}`, clusterDomain: false });
           }
         }
       }

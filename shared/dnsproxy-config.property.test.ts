@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { renderDnsproxyArgs, renderDnsproxyConfig } from './dnsproxy-config';
-import { hostileOrLong, isClearError, outcome, routeArb, upstreamArb } from './testing/hostile-arbitraries';
+import { asciiLower, checkZoneName } from './proxy-upstream';
+import { hostileOrLong, hostileString, isClearError, outcome, routeArb, upstreamArb } from './testing/hostile-arbitraries';
 import type { ProxyPlan, ZoneRoute } from './types';
 
 /** A plan with hostile zones, upstreams, reasons and timeouts; listener fixed at 127.0.0.1:53. */
@@ -113,7 +114,29 @@ describe('renderDnsproxyConfig on hostile plans', () => {
   });
 });
 
+describe('checkZoneName on hostile zones', () => {
+  it('returns the zone with only A–Z lower-cased, or throws; never a different name', () => {
+    fc.assert(
+      fc.property(fc.oneof(hostileString(), fc.stringMatching(/^[A-Za-z0-9.-]{1,20}$/)), (zone) => {
+        const r = outcome(() => checkZoneName(zone));
+        if (!r.ok) {
+          expect((r.error as Error).message).toBe(`Zone "${zone}" is not a plain domain name; remove it from the zone list or fix the Corefile.`);
+          return;
+        }
+        expect(r.value).toBe(asciiLower(zone));
+        expect(r.value).toMatch(/^[a-z0-9_.-]+$/);
+      }),
+      { numRuns: 400 },
+    );
+  });
+});
+
 describe('regressions found by the properties', () => {
+  it('the Kelvin sign U+212A is not the letter k: "\u212Aube.local" is refused, not routed as kube.local', () => {
+    expect(() => checkZoneName('\u212Aube.local')).toThrow('Zone "\u212Aube.local" is not a plain domain name');
+    expect(checkZoneName('Cluster.LOCAL')).toBe('cluster.local');
+  });
+
   it('a reason holding U+2028, U+2029 or NEL stays inside its comment', () => {
     const plan: ProxyPlan = {
       engine: 'adguard',

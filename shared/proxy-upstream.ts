@@ -50,9 +50,18 @@ export function parseUpstream(text: string): UpstreamAddress {
   return { family: ip.family, ip: ip.ip, port };
 }
 
-/** Lower-cases and checks a zone: hostname labels only (letters, digits, `-`, `_`), no trailing dot. Throws otherwise. */
+/**
+ * Lower-cases A–Z only (DNS names compare case-insensitively in ASCII only, RFC 4343 §3).
+ * String.toLowerCase would turn the Kelvin sign U+212A into `k`, so `\u212Aube.local` became the
+ * different, valid zone `kube.local` (found by a property test).
+ */
+export function asciiLower(text: string): string {
+  return text.replace(/[A-Z]+/g, (m) => m.toLowerCase());
+}
+
+/** Lower-cases (ASCII) and checks a zone: hostname labels only (letters, digits, `-`, `_`), no trailing dot. Throws otherwise. */
 export function checkZoneName(zone: string): string {
-  const z = zone.toLowerCase();
+  const z = asciiLower(zone);
   if (!ZONE_NAME_RE.test(z) || z.length > 253) {
     throw new Error(`Zone "${zone}" is not a plain domain name; remove it from the zone list or fix the Corefile.`);
   }
