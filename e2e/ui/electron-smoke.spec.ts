@@ -1,26 +1,23 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { _electron as electron, expect, test } from '@playwright/test';
+import { electronBinary } from '../../electron/cli/electron-binary';
 
-/**
- * Path of the Electron binary, found the way node_modules/electron/index.js does, but without
- * `require('electron')`: that tries to download the binary when it is missing (TOOLCHAIN.md).
- */
-function electronBinary(): string | null {
-  const dir = fileURLToPath(new URL('../../node_modules/electron/', import.meta.url));
-  if (!existsSync(`${dir}path.txt`)) return null;
-  const bin = `${dir}dist/${readFileSync(`${dir}path.txt`, 'utf8')}`;
-  return existsSync(bin) ? bin : null;
-}
+/** package.json "main": the entry `npm start` (k2s-dns app) launches. */
+const MAIN = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { main: string }).main;
 
-test('Electron window opens with the hardened renderer', async () => {
+test('Electron window opens the real entry with the hardened renderer', async () => {
+  expect(MAIN).toBe('electron/app-entry.ts');
+  // electronBinary never triggers the download that `require('electron')` would (TOOLCHAIN.md).
   const bin = electronBinary();
-  test.skip(bin === null, 'skipped: no Electron binary on this machine (TOOLCHAIN.md)');
-  const app = await electron.launch({ executablePath: bin!, args: ['.'] });
+  test.skip(bin === null, 'skipped: no Electron binary on this machine (it cannot be downloaded here: TOOLCHAIN.md)');
+  // Exactly what `k2s-dns app` runs (electron/cli/ui.ts): the binary on the repo, tsx loaded.
+  const app = await electron.launch({ executablePath: bin!, args: ['.'], env: { ...process.env, NODE_OPTIONS: '--import tsx' } as Record<string, string> });
   const window = await app.firstWindow();
   await expect(window).toHaveTitle('K2s DNS');
   // The preload exposes domain methods only, never ipcRenderer.
   expect(await window.evaluate(() => typeof (window as unknown as { k2sDns?: { dnsStatus?: unknown } }).k2sDns?.dnsStatus)).toBe('function');
   expect(await window.evaluate(() => typeof (window as unknown as { require?: unknown }).require)).toBe('undefined');
+  // The real backend answers over IPC.
+  expect(await window.evaluate(async () => (await (window as unknown as { k2sDns: { appInfo(): Promise<{ platform: string }> } }).k2sDns.appInfo()).platform)).toBe(process.platform);
   await app.close();
 });
