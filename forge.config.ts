@@ -9,12 +9,17 @@
  *
  * Both packages ship the privileged helper and its polkit policy as extra resources and install
  * them from postinst: the policy's `org.freedesktop.policykit.exec.path` must name the installed
- * helper exactly, so both land at fixed system paths (/usr/libexec/k2s-dns/k2s-dns-helper and
- * /usr/share/polkit-1/actions/io.k2s.dns.policy).
+ * helper exactly, so both land at fixed system paths: /usr/lib/k2s-dns/k2s-dns-helper (pinned in
+ * resources/io.k2s.dns.policy and electron/backend-real.ts INSTALLED_HELPER) and
+ * /usr/share/polkit-1/actions/io.k2s.dns.policy. The systemd unit is not a resource: it is
+ * rendered at runtime (shared/systemd-unit.ts).
  */
 
-/** Files copied next to the app (resources/); postinst installs them at system paths. */
-const extraResource = ['resources/k2s-dns-helper', 'resources/io.k2s.dns.policy', 'resources/k2s-dnsproxy.service.tmpl'];
+/**
+ * Files copied into the app's resources/ directory (/usr/lib/k2s-dns/resources/ once installed);
+ * postinst installs them at the system paths above. The helper is the repo's entry script.
+ */
+const extraResource = ['bin/k2s-dns-helper.mjs', 'resources/io.k2s.dns.policy'];
 
 /** Shared package metadata of deb and rpm. */
 const common = {
@@ -66,7 +71,8 @@ const config = {
       name: '@electron-forge/plugin-vite',
       config: {
         build: [
-          { entry: 'electron/main.ts', config: 'vite.config.ts', target: 'main' },
+          // The Electron entry (package.json "main"): real backend + startDesktop.
+          { entry: 'electron/app-entry.ts', config: 'vite.config.ts', target: 'main' },
           // Sandboxed preloads cannot require local files: Forge bundles it into one file.
           { entry: 'electron/preload.ts', config: 'vite.config.ts', target: 'preload' },
         ],
