@@ -7,6 +7,7 @@ import { START_STEPS, type LifecycleEvent, type Operation, type ResultEvent, typ
 import type { AnswerRecord, HostDnsStatus, LogLine, QueryResult } from '../shared/types';
 import type { QueryTarget } from '../shared/contract';
 import type { AppBackend } from './backend';
+import { fakeDoctorFindings } from './backend-fake-doctor';
 import {
   FAKE_LAN_NAMESERVER,
   MANAGED_TEXT,
@@ -211,6 +212,9 @@ export function createFakeBackend(opts: FakeBackendOptions = {}): AppBackend & {
     },
     async logsTail(input) {
       return logs.slice(-input.lines);
+    },
+    async doctorRun() {
+      return fakeDoctorFindings(running);
     },
     async appInfo() {
       return { platform: 'linux', lifecycleSupported: true, reason: null, version: '0.1.0-fake' };

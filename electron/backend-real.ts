@@ -15,6 +15,7 @@ import { NoKubeconfigError } from './cluster/errors';
 import { runHelper, type LauncherOptions } from './helper/launcher';
 import type { HelperRequest } from './helper/request';
 import { createLogSource } from './logs/log-source';
+import { runDoctor } from './doctor/run-doctor';
 
 /** Installed helper path pinned by the polkit action's exec.path (resources/io.k2s.dns.policy). */
 export const INSTALLED_HELPER = '/usr/lib/k2s-dns/k2s-dns-helper';
@@ -91,6 +92,9 @@ export function createRealBackend(o: RealBackendOptions): AppBackend {
     },
     async logsTail(input): Promise<LogLine[]> {
       return logs.tail(input.lines);
+    },
+    async doctorRun() {
+      return runDoctor(deps, { kubeconfigPath: await kubeconfig() });
     },
     async appInfo() {
       return {

@@ -6,11 +6,11 @@ describe('contract', () => {
   it('lists every call with a derived method name', () => {
     expect(CALL_NAMES).toEqual([
       'cluster:status', 'dns:status', 'dns:start', 'dns:stop', 'dns:uninstall', 'zones:list',
-      'resolver:diff', 'query:run', 'query:targets', 'logs:tail', 'app:info',
+      'resolver:diff', 'query:run', 'query:targets', 'logs:tail', 'app:info', 'doctor:run',
     ]);
     expect(CALL_NAMES.map(methodName)).toEqual([
       'clusterStatus', 'dnsStatus', 'dnsStart', 'dnsStop', 'dnsUninstall', 'zonesList',
-      'resolverDiff', 'queryRun', 'queryTargets', 'logsTail', 'appInfo',
+      'resolverDiff', 'queryRun', 'queryTargets', 'logsTail', 'appInfo', 'doctorRun',
     ]);
   });
 

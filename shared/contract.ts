@@ -16,6 +16,7 @@ import {
   type QueryResult,
   type ResolverDiff,
 } from './types';
+import type { DoctorFinding } from './doctor';
 
 /** One call: its input schema and (type-only) its output. */
 export interface CallSpec<I extends z.ZodType, O> {
@@ -123,6 +124,8 @@ export const CONTRACT = {
     z.object({ lines: z.number().int().min(1).max(5000) }).strict(),
   ),
   'app:info': defineCall<AppInfo>()(noInput),
+  /** Read-only host checks (`k2s-dns doctor`), one finding per check. */
+  'doctor:run': defineCall<DoctorFinding[]>()(noInput),
 } as const;
 
 /** Every call name, e.g. `dns:start`. */
