@@ -153,3 +153,25 @@ test('uninstall asks for confirmation, then restores', async () => {
   await expect(panel.getByTestId('dns-state')).toHaveText('stopped');
   expect(cspErrors).toEqual([]);
 });
+
+test('Windows/macOS read-only mode: lifecycle buttons disabled with the reason from app:info', async ({ browser }) => {
+  const { createFakeBackend } = await import('../../electron/backend-fake');
+  const { startWebServer } = await import('../../electron/web/server');
+  const { RENDERER_DIR } = await import('./serve-fake');
+  const reason = 'On Windows and macOS the host DNS flow belongs to K2s’s own tooling; this app is read-only here.';
+  const fake = createFakeBackend();
+  const readOnly = await startWebServer({
+    backend: { ...fake, appInfo: async () => ({ platform: 'win32', lifecycleSupported: false, reason, version: '0.1.0' }) },
+    staticDir: RENDERER_DIR,
+  });
+  const p = await browser.newPage();
+  await p.goto(readOnly.url);
+  const panel = p.getByTestId('panel-hostdns');
+  for (const id of ['btn-start', 'btn-stop', 'btn-uninstall', 'engine-select']) await expect(panel.getByTestId(id)).toBeDisabled();
+  await expect(panel.getByTestId('btn-start')).toHaveAttribute('title', reason);
+  await expect(panel.getByTestId('disabled-reasons')).toHaveText(reason);
+  // Read-only views still work: the cluster panel and the query tester.
+  await expect(p.getByTestId('panel-cluster').getByTestId('cluster-state')).toHaveText('Reachable');
+  await p.close();
+  await readOnly.close();
+});
