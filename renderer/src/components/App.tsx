@@ -2,6 +2,7 @@
 import { useEffect, useState } from 'react';
 import { stores, useDns } from '../stores';
 import { ClusterPanel } from './ClusterPanel';
+import { DiagnosticsPanel } from './DiagnosticsPanel';
 import { DiffPanel } from './DiffPanel';
 import { DriftBanner } from './DriftBanner';
 import { HostDnsPanel } from './HostDnsPanel';
@@ -17,6 +18,7 @@ const TABS = [
   { id: 'logs', label: 'Logs' },
   { id: 'query', label: 'Query tester' },
   { id: 'topology', label: 'Topology' },
+  { id: 'diagnostics', label: 'Diagnostics' },
 ] as const;
 
 type TabId = (typeof TABS)[number]['id'];
@@ -78,6 +80,7 @@ export function App() {
         {tab === 'logs' && <LogsPanel />}
         {tab === 'query' && <QueryPanel />}
         {tab === 'topology' && <TopologyPanel />}
+        {tab === 'diagnostics' && <DiagnosticsPanel />}
       </main>
     </div>
   );

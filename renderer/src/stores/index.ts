@@ -2,6 +2,7 @@
 import { useStore } from 'zustand';
 import { api } from '../api';
 import { createClusterStore, type ClusterState } from './cluster';
+import { createDiagnosticsStore, type DiagnosticsState } from './diagnostics';
 import { createDiffStore, type DiffState } from './diff';
 import { createDnsStore, type DnsState } from './dns';
 import { createLogsStore, type LogsState } from './logs';
@@ -18,6 +19,7 @@ export const stores = {
   logs: createLogsStore(api),
   query: createQueryStore(api),
   topology: createTopologyStore(api),
+  diagnostics: createDiagnosticsStore(api),
 };
 
 /** Reads the cluster store. */
@@ -34,3 +36,5 @@ export const useLogs = <T,>(sel: (s: LogsState) => T) => useStore(stores.logs, s
 export const useQuery = <T,>(sel: (s: QueryState) => T) => useStore(stores.query, sel);
 /** Reads the topology store. */
 export const useTopology = <T,>(sel: (s: TopologyState) => T) => useStore(stores.topology, sel);
+/** Reads the diagnostics (doctor) store. */
+export const useDiagnostics = <T,>(sel: (s: DiagnosticsState) => T) => useStore(stores.diagnostics, sel);
