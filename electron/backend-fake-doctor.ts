@@ -26,8 +26,8 @@ export function fakeDoctorFindings(running: boolean): DoctorFinding[] {
       severity: running ? 'warn' : 'info',
       title: 'Container runtimes keep using the proxy',
       meaning: running
-        ? 'K2s DNS owns /etc/resolv.conf and docker copy the host resolv.conf into containers and replace a loopback-only list (nameserver 127.0.0.1) with public DNS 8.8.8.8/8.8.4.4, so containers bypass the proxy and cannot resolve cluster or LAN names.'
-        : 'When K2s DNS runs, docker copy the host resolv.conf into containers and replace a loopback-only list (nameserver 127.0.0.1) with public DNS 8.8.8.8/8.8.4.4, so containers would bypass the proxy.',
+        ? 'K2s DNS owns /etc/resolv.conf and docker copies the host resolv.conf into containers and replaces a loopback-only list (nameserver 127.0.0.1) with public DNS 8.8.8.8/8.8.4.4, so containers bypass the proxy and cannot resolve cluster or LAN names.'
+        : 'When K2s DNS runs, docker copies the host resolv.conf into containers and replaces a loopback-only list (nameserver 127.0.0.1) with public DNS 8.8.8.8/8.8.4.4, so containers would bypass the proxy.',
       fix: 'Give containers a reachable nameserver: "dns": ["172.19.1.1"] (the KubeSwitch listener) in /etc/docker/daemon.json, or --dns 172.19.1.1 per container, and restart the runtime.',
       detail: { runtimes: { docker: '/etc/docker/daemon.json' }, dockerDns: null, k2sOwnsResolver: running },
     },

@@ -65,7 +65,8 @@ export async function checkContainerRuntimes(ctx: DoctorContext): Promise<Doctor
   const detail = { runtimes, dockerDns: dns, ...(daemonJsonProblem ? { daemonJsonProblem } : {}), k2sOwnsResolver: ctx.k2sOwnsResolver };
   const target = ctx.kubeSwitch === 'none' ? K2S_DEFAULTS.kubeSwitchAddress : ctx.kubeSwitch;
   const fix = `Give containers a reachable nameserver: "dns": ["${target}"] (the KubeSwitch listener) in ${DOCKER_DAEMON_JSON}, or --dns ${target} per container, and restart the runtime.`;
-  const why = `${exposed.join(', ')} copy the host resolv.conf into containers and replace a loopback-only list (nameserver 127.0.0.1) with public DNS 8.8.8.8/8.8.4.4`;
+  const one = exposed.length === 1;
+  const why = `${exposed.join(' and ')} ${one ? 'copies' : 'copy'} the host resolv.conf into containers and ${one ? 'replaces' : 'replace'} a loopback-only list (nameserver 127.0.0.1) with public DNS 8.8.8.8/8.8.4.4`;
   if (exposed.length === 0) {
     return { ...base, severity: 'ok', meaning: `Docker's daemon.json sets dns ${dns!.join(', ')}, so containers do not inherit the loopback-only host resolver.`, fix: null, detail };
   }

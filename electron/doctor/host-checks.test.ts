@@ -94,7 +94,7 @@ describe('container-runtime-dns', () => {
     await h.put('/etc/containerd/config.toml', 'version = 2\n');
     const f = await checkContainerRuntimes(await h.ctx());
     expect(f.severity).toBe('warn');
-    expect(f.meaning).toContain('containerd copy the host resolv.conf');
+    expect(f.meaning).toBe('K2s DNS owns /etc/resolv.conf and containerd copies the host resolv.conf into containers and replaces a loopback-only list (nameserver 127.0.0.1) with public DNS 8.8.8.8/8.8.4.4, so containers bypass the proxy and cannot resolve cluster or LAN names.');
   });
 });
 
