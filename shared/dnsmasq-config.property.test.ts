@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DNSMASQ_CACHE_SIZE, DNSMASQ_MAX_LINE_BYTES, renderDnsmasqArgs, renderDnsmasqConfig } from './dnsmasq-config';
+import { asciiLower } from './proxy-upstream';
 import { testPlan, testRoute } from './test-plan';
 import { hostileOrLong, isClearError, outcome, routeArb, upstreamArb } from './testing/hostile-arbitraries';
 import type { ProxyPlan, ZoneRoute } from './types';
@@ -59,8 +60,9 @@ describe('renderDnsmasqConfig on hostile plans', () => {
         const out = r.value;
         expect(out).not.toMatch(/[\r\u0000\u0085\u2028\u2029]/);
         for (const line of out.split('\n')) expect(new TextEncoder().encode(line).length).toBeLessThanOrEqual(DNSMASQ_MAX_LINE_BYTES);
-        const zones = [...new Set(plan.zones.map((z) => z.zone))];
-        const upstreamOf = (zone: string) => plan.zones.find((z) => z.zone === zone)!.upstream;
+        // Zones are compared case-insensitively in ASCII (RFC 4343): the renderer writes them lower-case.
+        const zones = [...new Set(plan.zones.map((z) => asciiLower(z.zone)))];
+        const upstreamOf = (zone: string) => plan.zones.find((z) => asciiLower(z.zone) === zone)!.upstream;
         expect(dnsmasqOptions(out)).toEqual([
           'no-resolv',
           'no-hosts',

@@ -32,7 +32,9 @@ function expectedRoutes(zones: ZoneRoute[]): string[] {
   const groups = new Map<string, string[]>();
   for (const z of zones) {
     const g = groups.get(upText(z.upstream)) ?? [];
-    if (!g.includes(z.zone)) g.push(z.zone);
+    // Written lower-case (ASCII only, RFC 4343).
+    const zone = asciiLower(z.zone);
+    if (!g.includes(zone)) g.push(zone);
     groups.set(upText(z.upstream), g);
   }
   return [...groups].map(([up, zs]) => `[/${zs.join('/')}/]${up}`);
@@ -48,8 +50,8 @@ describe('renderDnsproxyConfig on hostile plans', () => {
           return;
         }
         const out = r.value;
-        // Rendered zones are the input zones exactly (ASCII; checkZoneName only lower-cases).
-        for (const z of plan.zones) expect(z.zone).toMatch(/^[a-z0-9_.-]+$/);
+        // Accepted zones are plain ASCII names (checkZoneName only lower-cases A–Z).
+        for (const z of plan.zones) expect(z.zone).toMatch(/^[A-Za-z0-9_.-]+$/);
         // go-yaml (dnsproxy) also breaks lines on CR, NEL, U+2028 and U+2029: none may appear.
         expect(out).not.toMatch(/[\r\u0000\u0085\u2028\u2029]/);
         const defaults = [...new Set(plan.upstreams.map(upText))];

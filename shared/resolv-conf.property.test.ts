@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isIpAddress } from './cidr';
+import { isIpAddress, parseIpv4 } from './cidr';
 import { MANAGED_HEADER } from './k2s-paths';
 import { parseResolvConf, renderManagedResolvConf } from './resolv-conf';
 import { hostileOrLong, hostileString, ipv4Arb, isClearError, outcome } from './testing/hostile-arbitraries';
@@ -102,5 +102,50 @@ describe('renderManagedResolvConf on hostile input', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+/**
+ * glibc's res_init nameserver rule (resolv/res_init.c), for LF files and dotted-quad IPv4: a line
+ * is a nameserver line only when it starts with `nameserver` plus a space or tab (MATCH, no
+ * leading blanks), and the value ends at the first of `;# \t` (strcspn). MAXNS is not applied:
+ * the parser keeps every nameserver on purpose.
+ */
+function glibcNameservers(text: string): string[] {
+  const out: string[] = [];
+  for (const line of text.split('\n')) {
+    if (!/^nameserver[ \t]/.test(line)) continue;
+    const cp = line.slice(10).replace(/^[ \t]+/, '');
+    const value = cp.slice(0, cp.search(/[;# \t]|$/));
+    if (parseIpv4(value)) out.push(value);
+  }
+  return out;
+}
+
+describe('parseResolvConf agrees with glibc on which nameservers the host used', () => {
+  it('takes the same IPv4 nameservers as res_init from LF files with blanks, tabs and comment characters', () => {
+    const lineArb = fc
+      .tuple(fc.constantFrom('', ' ', '\t', '  '), fc.constantFrom('nameserver', 'nameserver', 'nameservers', 'search'), fc.constantFrom(' ', '\t', ' \t', ''), ipv4Arb, fc.constantFrom('', ';x', '#c', ' ;c', '\tx', ' 1.1.1.1', '.5', ';'))
+      .map(([lead, kw, sep, ip, tail]) => `${lead}${kw}${sep}${ip}${tail}`);
+    fc.assert(
+      fc.property(fc.array(lineArb, { maxLength: 8 }), (lines) => {
+        const text = `${lines.join('\n')}\n`;
+        expect(parseResolvConf(text).nameservers).toEqual(glibcNameservers(text));
+      }),
+      { numRuns: 400 },
+    );
+  });
+});
+
+describe('regressions found by the properties', () => {
+  it('reads `nameserver 1.0.0.1#c` and `nameserver 1.0.0.2;x` as glibc does: the address ends at # or ;', () => {
+    expect(parseResolvConf('nameserver 1.0.0.1#c\nnameserver 1.0.0.2;x\n').nameservers).toEqual(['1.0.0.1', '1.0.0.2']);
+  });
+
+  it('does not take a nameserver from an indented line, which glibc never reads', () => {
+    const conf = parseResolvConf(' nameserver 10.9.9.9\n\tsearch x.example\nnameserver 10.0.0.1\n  # indented comment\n');
+    expect(conf.nameservers).toEqual(['10.0.0.1']);
+    expect(conf.search).toEqual([]);
+    expect(conf.unknown).toEqual(['nameserver 10.9.9.9', 'search x.example']);
   });
 });

@@ -24,19 +24,28 @@ function valueTokens(rest: string): string[] {
  * value are separated by spaces or tabs; `domain` and `search` replace each other (the last one
  * wins); `search .` means no search domains. Every `nameserver` is kept in file order, also
  * past glibc's MAXNS of 3, because they become the proxy's upstreams. A `nameserver` whose
- * first value is not an IP (IPv6 `%zone` allowed) and any unknown directive land in `unknown`.
+ * first value is not an IP (IPv6 `%zone` allowed), an indented line (glibc reads directives
+ * only from column one) and any unknown directive land in `unknown`.
  */
 export function parseResolvConf(text: string): ResolvConf {
   const conf: ResolvConf = { nameservers: [], search: [], options: [], sortlist: [], unknown: [] };
   for (const rawLine of text.split('\n')) {
-    const line = rawLine.replace(/\r$/, '').trim();
+    const untrimmed = rawLine.replace(/\r$/, '');
+    const line = untrimmed.trim();
     if (line === '' || line.startsWith('#') || line.startsWith(';')) continue;
+    // glibc's MATCH needs the keyword in column one: an indented line is never a directive, so
+    // its nameserver was never used by the host (found by a property test against res_init).
+    if (/^\s/.test(untrimmed)) {
+      conf.unknown.push(line);
+      continue;
+    }
     const m = /^(\S+)(?:[ \t]+(.*))?$/.exec(line);
     const keyword = m?.[1] ?? '';
     const values = valueTokens(m?.[2] ?? '');
     switch (keyword) {
       case 'nameserver': {
-        const ns = values[0];
+        // res_init ends the address at the first of `;# \t` (strcspn), so `1.2.3.4;x` is 1.2.3.4.
+        const ns = values[0]?.split(/[;#]/)[0];
         if (ns !== undefined && isIpAddress(ns)) conf.nameservers.push(ns);
         else conf.unknown.push(line);
         break;

@@ -42,9 +42,9 @@ export function hostileOrLong(): fc.Arbitrary<string> {
   );
 }
 
-/** A valid lower-case DNS zone (1–4 labels of 1–20 hostname characters). */
+/** A valid DNS zone, sometimes with upper-case letters (1–4 labels of 1–20 hostname characters). */
 export const zoneArb: fc.Arbitrary<string> = fc
-  .array(fc.stringMatching(/^[a-z0-9_]([a-z0-9_-]{0,18}[a-z0-9_])?$/), { minLength: 1, maxLength: 4 })
+  .array(fc.stringMatching(/^[A-Za-z0-9_]([a-zA-Z0-9_-]{0,18}[a-z0-9_])?$/), { minLength: 1, maxLength: 4 })
   .map((labels) => labels.join('.'));
 
 /** A valid IPv4 upstream that is never 127.0.0.1 (the listener used in the plans). */
