@@ -65,7 +65,7 @@ export function outcome<T>(fn: () => T): Outcome<T> {
   }
 }
 
-/** Asserts-free check used by properties: the thrown value is a plain Error with a one-sentence message (no TypeError/RangeError). */
+/** True when a thrown value is a plain Error (or a *UsageError) with a sentence-like message: never a TypeError or RangeError. */
 export function isClearError(error: unknown): boolean {
   return (
     error instanceof Error &&
