@@ -1,0 +1,150 @@
+/**
+ * `k2s-dns doctor` on the test bed: each condition is made real inside the sandbox (a socket on
+ * 127.0.0.1:53, resolv.conf contents, an unassigned KubeSwitch, a kubelet config while K2s DNS
+ * runs, chattr +i), doctor runs as the real CLI, and the test undoes the condition afterwards.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { createSocket, type Socket } from 'node:dgram';
+import { execFile } from 'node:child_process';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import type { DoctorFinding } from '../shared/doctor';
+import { startTestbed, type Testbed } from './bed/testbed';
+import { k2sDns } from './cli';
+
+const inSandbox = process.env.K2S_DNS_SANDBOX === '1';
+if (!inSandbox) console.warn('skipped: doctor e2e runs only inside e2e/bed/sandbox.sh (npm run test:e2e, as root)');
+
+/** `chattr ARGS` → exit status and stderr. */
+function chattr(args: string[]): Promise<{ code: number; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile('chattr', args, (err, _stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stderr: stderr.trim() || String(err?.message ?? '') }));
+  });
+}
+
+/** Runs `k2s-dns doctor --json`; returns the exit status and findings by id. */
+async function doctor(kubeconfig: string): Promise<{ code: number; byId: Record<string, DoctorFinding>; stdout: string }> {
+  const r = await k2sDns(['doctor', '--kubeconfig', kubeconfig, '--json']);
+  const findings = JSON.parse(r.stdout) as DoctorFinding[];
+  return { code: r.code, byId: Object.fromEntries(findings.map((f) => [f.id, f])), stdout: r.stdout + r.stderr };
+}
+
+/** Replaces /etc/resolv.conf (a regular file in the `file` layout) with `text`. */
+const writeResolv = (text: string) => writeFile('/etc/resolv.conf', text, { mode: 0o644 });
+
+describe.skipIf(!inSandbox)('k2s-dns doctor on the test bed (KubeSwitch assigned)', () => {
+  let tb: Testbed;
+  let before: Awaited<ReturnType<Testbed['snapshotResolver']>>;
+
+  beforeAll(async () => {
+    tb = await startTestbed();
+    before = await tb.snapshotResolver();
+  });
+  afterEach(async () => {
+    // Every test leaves the bed's original resolver behind, byte for byte.
+    // The immutable test's flag goes first: nothing can replace the file while it is set.
+    await chattr(['-i', '/etc/resolv.conf']);
+    await k2sDns(['stop', '--on-drift', 'restore']);
+    await tb.setResolvLayout('file');
+    expect(await tb.snapshotResolver()).toEqual(before);
+  });
+  afterAll(async () => {
+    await tb?.stop();
+  });
+
+  it('the clean bed: cluster ok, port free, nameservers fine, KubeSwitch assigned, dnsmasq engine; exit matches the findings', async () => {
+    const d = await doctor(tb.kubeconfigPath);
+    expect(d.byId.cluster).toMatchObject({ severity: 'ok', detail: { state: 'ok', kubeDnsIp: '172.21.0.10' } });
+    expect(d.byId['port-53']!.severity).toBe('ok');
+    expect(d.byId['nameserver-loop']).toMatchObject({ severity: 'ok', detail: { nameservers: ['192.0.2.53'] } });
+    expect(d.byId['nameserver-count']!.severity).toBe('ok');
+    expect(d.byId.kubeswitch).toMatchObject({ severity: 'ok', detail: { address: '172.19.1.1' } });
+    expect(d.byId['dnsproxy-version']).toMatchObject({ severity: 'info', detail: { engine: 'dnsmasq' } });
+    expect(d.byId['lifecycle-state']).toMatchObject({ severity: 'ok', detail: { state: 'stopped' } });
+    expect(d.code).toBe(Object.values(d.byId).some((f) => f.severity === 'error') ? 1 : 0);
+  });
+
+  describe('with 127.0.0.1:53 taken by this test', () => {
+    let squatter: Socket;
+    beforeAll(async () => {
+      squatter = createSocket('udp4');
+      await new Promise<void>((resolve) => squatter.bind(53, '127.0.0.1', resolve));
+    });
+    afterAll(() => squatter.close());
+
+    it('reports the holder with this test process PID and exits 1', async () => {
+      const d = await doctor(tb.kubeconfigPath);
+      expect(d.byId['port-53']).toMatchObject({ severity: 'error', detail: { proto: 'udp', pid: process.pid, ours: false } });
+      expect(d.byId['port-53']!.meaning).toContain(`(PID ${process.pid})`);
+      expect(d.code).toBe(1);
+    });
+  });
+
+  it('warns for 4 nameservers, naming the one glibc never asked', async () => {
+    await writeResolv('nameserver 192.0.2.53\nnameserver 192.0.2.54\nnameserver 192.0.2.55\nnameserver 192.0.2.56\n');
+    const d = await doctor(tb.kubeconfigPath);
+    expect(d.byId['nameserver-count']).toMatchObject({ severity: 'warn', detail: { ignoredByGlibc: ['192.0.2.56'] } });
+  });
+
+  it('errors when the only nameserver is 127.0.0.1 (loop), and start indeed refuses', async () => {
+    await writeResolv('nameserver 127.0.0.1\nsearch corp.example\n');
+    const d = await doctor(tb.kubeconfigPath);
+    expect(d.byId['nameserver-loop']).toMatchObject({ severity: 'error', detail: { loops: ['127.0.0.1'] } });
+    expect(d.code).toBe(1);
+    const start = await k2sDns(['start', '--kubeconfig', tb.kubeconfigPath, '--engine', 'dnsmasq', '--verify-name', 'www.example.test', '--json']);
+    expect(start.code).toBe(3);
+  });
+
+  it('errors for a WSL-generated resolv.conf', async () => {
+    await writeResolv('# This file was automatically generated by WSL. To stop automatic generation of this file, add the following entry to /etc/wsl.conf:\n# [network]\n# generateResolvConf = false\nnameserver 192.0.2.53\n');
+    const d = await doctor(tb.kubeconfigPath);
+    expect(d.byId.wsl).toMatchObject({ severity: 'error' });
+    expect(d.byId.wsl!.fix).toContain('generateResolvConf = false');
+    expect(d.code).toBe(1);
+  });
+
+  it('errors when kubelet resolvConf is /etc/resolv.conf while K2s DNS runs; our own proxy on :53 is fine', async () => {
+    await mkdir('/var/lib/kubelet', { recursive: true });
+    onTestFinished(() => rm('/var/lib/kubelet', { recursive: true, force: true }));
+    await writeFile('/var/lib/kubelet/config.yaml', 'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nclusterDNS:\n- 172.21.0.10\nclusterDomain: cluster.local\nresolvConf: /etc/resolv.conf\n');
+    const stopped = await doctor(tb.kubeconfigPath);
+    expect(stopped.byId['kubelet-resolvconf']).toMatchObject({ severity: 'warn', detail: { resolvConf: '/etc/resolv.conf', managed: false } });
+
+    const start = await k2sDns(['start', '--kubeconfig', tb.kubeconfigPath, '--engine', 'dnsmasq', '--verify-name', 'www.example.test', '--json']);
+    expect(start.result, start.stdout + start.stderr).toMatchObject({ ok: true, exitCode: 0 });
+    const running = await doctor(tb.kubeconfigPath);
+    expect(running.byId['kubelet-resolvconf']).toMatchObject({ severity: 'error', detail: { resolvConf: '/etc/resolv.conf', managed: true } });
+    expect(running.byId['kubelet-resolvconf']!.meaning).toContain('Loop … detected');
+    expect(running.byId['port-53']).toMatchObject({ severity: 'ok', detail: { ours: true } });
+    expect(running.byId['lifecycle-state']).toMatchObject({ severity: 'ok', detail: { state: 'running', resolverOwner: 'k2s' } });
+    // While running, the loop check looks at the saved original, not the K2s-owned 127.0.0.1 file.
+    expect(running.byId['nameserver-loop']).toMatchObject({ severity: 'ok', detail: { nameservers: ['192.0.2.53'] } });
+    expect(running.code).toBe(1);
+  });
+
+  it('errors for an immutable resolv.conf (chattr +i)', async (ctx) => {
+    const set = await chattr(['+i', '/etc/resolv.conf']);
+    // afterEach clears the flag (it runs before onTestFinished callbacks, and must before setResolvLayout).
+    if (set.code !== 0) ctx.skip(`skipped: chattr +i does not work on this sandbox's /etc filesystem (${set.stderr})`);
+    const d = await doctor(tb.kubeconfigPath);
+    expect(d.byId['resolv-immutable']).toMatchObject({ severity: 'error' });
+    expect(d.byId['resolv-immutable']!.fix).toContain('chattr -i /etc/resolv.conf');
+    expect(d.code).toBe(1);
+  });
+});
+
+describe.skipIf(!inSandbox)('k2s-dns doctor on the test bed (KubeSwitch not assigned)', () => {
+  let tb: Testbed;
+  beforeAll(async () => {
+    tb = await startTestbed({ kubeSwitch: false });
+  });
+  afterAll(async () => {
+    await tb?.stop();
+  });
+
+  it('warns that 172.19.1.1 is not assigned, naming k2s-proxy0', async () => {
+    const d = await doctor(tb.kubeconfigPath);
+    expect(d.byId.kubeswitch).toMatchObject({ severity: 'warn', detail: { address: '172.19.1.1' } });
+    expect((d.byId.kubeswitch!.detail as { assigned: string[] }).assigned).not.toContain('172.19.1.1');
+    expect(d.byId.kubeswitch!.meaning).toContain('k2s-proxy0');
+  });
+});
