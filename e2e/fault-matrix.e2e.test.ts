@@ -37,7 +37,7 @@ const port53Open = () =>
 
 /** Runs `k2s-dns ARGS` and kill -9s it as soon as the journal says it is about to run `step`. */
 async function killAtBoundary(args: string[], step: string): Promise<{ killed: boolean }> {
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: 'ignore', env: { ...process.env, K2S_DNS_STEP_PAUSE_MS: '700' } });
+  const child = spawn(process.execPath, [BIN, ...args], { stdio: 'ignore', env: { ...process.env, K2S_DNS_STEP_PAUSE_MS: '300' } });
   const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
   const deadline = Date.now() + 30_000;
   let killed = false;
