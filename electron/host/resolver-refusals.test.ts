@@ -62,7 +62,7 @@ describe('refusals on a real kernel', () => {
     expect(readFileSync(r('etc/resolv.conf')).length).toBe(20);
   });
 
-  it.skipIf(!unshareWorks)('bind-mounted file (private mount namespace): restore fails with EBUSY and the container hint (skipped: needs root and unshare)', () => {
+  it.skipIf(!unshareWorks)('bind-mounted file (private mount namespace): restore fails with EBUSY and the container hint (needs root and unshare; skipped without them)', () => {
     writeFileSync(r('etc/resolv.conf'), 'nameserver 10.0.0.1\n');
     writeFileSync(r('container-resolv.conf'), 'nameserver 10.99.0.1\n');
     const script = path.join(path.dirname(fileURLToPath(import.meta.url)), 'resolver-refusals.fixture.ts');
