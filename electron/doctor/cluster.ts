@@ -15,11 +15,18 @@ const FIXES: Record<Exclude<ClusterStatus['state'], 'ok'>, string> = {
 /** `cluster`: info without a kubeconfig, ok when the API answers with Ready nodes and CoreDNS, else error. */
 export async function checkCluster(ctx: DoctorContext, timeoutMs = 5000): Promise<DoctorFinding> {
   const base = { id: 'cluster', title: 'Cluster reachable' };
+  // A failing state gets its own title: "Cluster reachable" above an error would contradict it.
+  const failTitle: Record<Exclude<ClusterStatus['state'], 'ok'>, string> = {
+    unreachable: 'Cluster not reachable',
+    unauthorized: 'Cluster rejects the kubeconfig credentials',
+    'no-kubeconfig': 'No kubeconfig: cluster not checked',
+    error: 'Cluster reachable, but CoreDNS cannot serve',
+  };
   if (ctx.opts.kubeconfigPath === null) {
-    return { ...base, severity: 'info', meaning: 'No kubeconfig was found, so the cluster was not checked.', fix: FIXES['no-kubeconfig'] };
+    return { ...base, severity: 'info', title: failTitle['no-kubeconfig'], meaning: 'No kubeconfig was found, so the cluster was not checked.', fix: FIXES['no-kubeconfig'] };
   }
   const s = await clusterStatus({ kubeconfigPath: ctx.opts.kubeconfigPath, timeoutMs });
   const detail = { state: s.state, kubeconfigPath: s.kubeconfigPath, apiServer: s.apiServer, version: s.version, kubeDnsIp: s.kubeDnsIp };
   if (s.state === 'ok') return { ...base, severity: 'ok', meaning: s.message, fix: null, detail };
-  return { ...base, severity: 'error', meaning: s.message, fix: FIXES[s.state], detail };
+  return { ...base, severity: 'error', title: failTitle[s.state], meaning: s.message, fix: FIXES[s.state], detail };
 }

@@ -48,7 +48,7 @@ export async function checkContainerRuntimes(ctx: DoctorContext): Promise<Doctor
   const runtimes = await presentRuntimes(ctx);
   const names = Object.keys(runtimes);
   if (names.length === 0) {
-    return { ...base, severity: 'ok', meaning: 'No Docker, containerd or CRI-O config found on this host.', fix: null };
+    return { ...base, severity: 'ok', title: 'No container runtime config found', meaning: 'No Docker, containerd or CRI-O config found on this host.', fix: null };
   }
   let dns: string[] | null = null;
   let daemonJsonProblem: string | null = null;
@@ -74,6 +74,7 @@ export async function checkContainerRuntimes(ctx: DoctorContext): Promise<Doctor
   return {
     ...base,
     severity,
+    title: ctx.k2sOwnsResolver ? 'Container runtimes bypass the proxy' : 'Container runtimes would bypass the proxy while K2s DNS runs',
     meaning: ctx.k2sOwnsResolver
       ? `K2s DNS owns /etc/resolv.conf and ${why}, so containers bypass the proxy and cannot resolve cluster or LAN names.`
       : `When K2s DNS runs, ${why}, so containers would bypass the proxy.`,

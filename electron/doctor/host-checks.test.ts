@@ -111,10 +111,10 @@ describe('dnsproxy-version', () => {
   it('runs <installDir>/bin/dnsproxy --version: ok for v0.84, warn for v0.73', async () => {
     const h = await host();
     await h.put('/opt/k2s/bin/dnsproxy', '#!/bin/sh\necho "dnsproxy version: v0.84.0"\n', 0o755);
-    expect(await checkDnsproxyVersion(await h.ctx())).toMatchObject({ severity: 'ok', detail: { binary: '/opt/k2s/bin/dnsproxy', version: '0.84.0' } });
+    expect(await checkDnsproxyVersion(await h.ctx())).toMatchObject({ severity: 'ok', title: 'AdGuard dnsproxy v0.84.0 is a pinned version', detail: { binary: '/opt/k2s/bin/dnsproxy', version: '0.84.0' } });
     await h.put('/srv/k2s/bin/dnsproxy', '#!/bin/sh\necho "dnsproxy version: v0.73.2"\n', 0o755);
     const old = await checkDnsproxyVersion(await h.ctx({ installDir: '/srv/k2s' }));
-    expect(old).toMatchObject({ severity: 'warn', detail: { version: '0.73.2', pinned: ['0.83', '0.84'] } });
+    expect(old).toMatchObject({ severity: 'warn', title: 'AdGuard dnsproxy v0.73.2 is not a pinned version', detail: { version: '0.73.2', pinned: ['0.83', '0.84'] } });
     expect(old.meaning).toBe('/srv/k2s/bin/dnsproxy is dnsproxy v0.73.2, not the v0.83 or v0.84 K2s pins, so config keys and private reverse-zone (PTR) handling may differ from what K2s DNS writes.');
   });
 
@@ -122,15 +122,15 @@ describe('dnsproxy-version', () => {
     const h = await host();
     await h.put('/opt/k2s/bin/dnsproxy', '#!/bin/sh\necho broken >&2\nexit 2\n', 0o755);
     const f = await checkDnsproxyVersion(await h.ctx());
-    expect(f).toMatchObject({ severity: 'warn', detail: { exitCode: 2 } });
+    expect(f).toMatchObject({ severity: 'warn', title: 'AdGuard dnsproxy version unreadable', detail: { exitCode: 2 } });
     expect(f.meaning).toContain('(broken)');
   });
 
   it('is info "dnsmasq engine will be used" without the binary, error without both engines', async () => {
     const h = await host();
-    expect(await checkDnsproxyVersion(await h.ctx())).toMatchObject({ severity: 'info', meaning: 'No AdGuard dnsproxy at /opt/k2s/bin/dnsproxy: the dnsmasq engine will be used (/usr/sbin/dnsmasq).' });
+    expect(await checkDnsproxyVersion(await h.ctx())).toMatchObject({ severity: 'info', title: 'AdGuard dnsproxy not installed; the dnsmasq engine will be used', meaning: 'No AdGuard dnsproxy at /opt/k2s/bin/dnsproxy: the dnsmasq engine will be used (/usr/sbin/dnsmasq).' });
     await chmod(join(h.root, 'usr/sbin/dnsmasq'), 0o644);
-    expect((await checkDnsproxyVersion(await h.ctx())).severity).toBe('error');
+    expect(await checkDnsproxyVersion(await h.ctx())).toMatchObject({ severity: 'error', title: 'No DNS engine installed (neither AdGuard dnsproxy nor dnsmasq)' });
   });
 });
 

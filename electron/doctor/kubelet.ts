@@ -36,7 +36,7 @@ export async function checkKubeletResolvConf(ctx: DoctorContext): Promise<Doctor
   try {
     text = (await fs.readFile(KUBELET_CONFIG)).toString('utf8');
   } catch {
-    return { ...base, severity: 'ok', meaning: `No kubelet config at ${KUBELET_CONFIG}: no kubelet on this host passes the host resolver to CoreDNS.`, fix: null };
+    return { ...base, severity: 'ok', title: 'No kubelet config on this host', meaning: `No kubelet config at ${KUBELET_CONFIG}: no kubelet on this host passes the host resolver to CoreDNS.`, fix: null };
   }
   let resolvConf: string;
   try {
@@ -45,13 +45,14 @@ export async function checkKubeletResolvConf(ctx: DoctorContext): Promise<Doctor
     return {
       ...base,
       severity: 'warn',
+      title: 'kubelet config unreadable',
       meaning: `${KUBELET_CONFIG} could not be read as a KubeletConfiguration (${(err as Error).message}), so the resolvConf CoreDNS inherits is unknown.`,
       fix: `Check ${KUBELET_CONFIG} with \`kubeadm\` or an editor; its resolvConf must not name the K2s-owned /etc/resolv.conf.`,
     };
   }
   const detail = { kubeletConfig: KUBELET_CONFIG, resolvConf };
   if (resolvConf === '') {
-    return { ...base, severity: 'ok', meaning: 'kubelet gives pods no host resolver (resolvConf: ""), so CoreDNS cannot loop through K2s DNS.', fix: null, detail };
+    return { ...base, severity: 'ok', title: 'kubelet gives pods no host resolver', meaning: 'kubelet gives pods no host resolver (resolvConf: ""), so CoreDNS cannot loop through K2s DNS.', fix: null, detail };
   }
   const named = await fs.readFile(resolvConf).catch(() => null);
   const fix = `Set resolvConf in ${KUBELET_CONFIG} to a file with the real upstreams (e.g. /run/systemd/resolve/resolv.conf), then restart kubelet and the CoreDNS pods.`;
@@ -59,6 +60,7 @@ export async function checkKubeletResolvConf(ctx: DoctorContext): Promise<Doctor
     return {
       ...base,
       severity: 'error',
+      title: "kubelet's resolvConf is the K2s-owned file (CoreDNS loop)",
       meaning: `kubelet's resolvConf ${resolvConf} is the K2s-owned resolver (nameserver 127.0.0.1), so new CoreDNS pods forward to themselves and crash with "Loop … detected".`,
       fix,
       detail: { ...detail, managed: true },
@@ -68,6 +70,7 @@ export async function checkKubeletResolvConf(ctx: DoctorContext): Promise<Doctor
     return {
       ...base,
       severity: 'warn',
+      title: "kubelet's resolvConf does not exist",
       meaning: `kubelet's resolvConf ${resolvConf} does not exist, so kubelet cannot create pods with the Default or ClusterFirst DNS policy.`,
       fix: `Point resolvConf in ${KUBELET_CONFIG} at an existing resolv.conf with the real upstreams and restart kubelet.`,
       detail: { ...detail, managed: false },
@@ -77,6 +80,7 @@ export async function checkKubeletResolvConf(ctx: DoctorContext): Promise<Doctor
     return {
       ...base,
       severity: 'warn',
+      title: "kubelet's resolvConf becomes the K2s-owned file on start",
       meaning: `kubelet's resolvConf is ${resolvConf}: once K2s DNS starts it becomes nameserver 127.0.0.1, and CoreDNS pods created then crash with "Loop … detected".`,
       fix,
       detail: { ...detail, managed: false },

@@ -8,7 +8,7 @@ export async function checkKubeSwitch(ctx: DoctorContext): Promise<DoctorFinding
   const base = { id: 'kubeswitch', title: 'KubeSwitch address assigned' };
   const address = ctx.kubeSwitch;
   if (address === 'none') {
-    return { ...base, severity: 'info', meaning: 'The KubeSwitch listener is disabled (--kubeswitch none); only 127.0.0.1:53 serves DNS.', fix: null };
+    return { ...base, severity: 'info', title: 'KubeSwitch listener disabled', meaning: 'The KubeSwitch listener is disabled (--kubeswitch none); only 127.0.0.1:53 serves DNS.', fix: null };
   }
   const assigned = await ctx.deps.hostAddresses();
   if (assigned.includes(address)) {
@@ -17,6 +17,7 @@ export async function checkKubeSwitch(ctx: DoctorContext): Promise<DoctorFinding
   return {
     ...base,
     severity: 'warn',
+    title: `KubeSwitch address ${address} not assigned`,
     meaning: `${address} is not assigned to any interface (K2s creates it on ${K2S_DEFAULTS.kubeSwitchInterface}), so K2s DNS starts without the KubeSwitch listener and containers cannot use it.`,
     fix: `Start K2s so it creates ${K2S_DEFAULTS.kubeSwitchInterface} with ${address}/24, then restart K2s DNS (or pass --kubeswitch none if you do not need it).`,
     detail: { address, assigned },

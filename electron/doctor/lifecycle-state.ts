@@ -12,6 +12,7 @@ export async function checkLifecycleState(ctx: DoctorContext): Promise<DoctorFin
     return {
       ...base,
       severity: 'warn',
+      title: 'K2s DNS state: /etc/resolv.conf changed by another program',
       meaning: '/etc/resolv.conf was replaced by someone else (NetworkManager or a DHCP client?) while K2s DNS ran, so the host no longer asks the proxy.',
       fix: 'See what changed with `k2s-dns diff`, then run `k2s-dns stop --on-drift keep` (keep theirs) or `--on-drift restore` (put the saved original back).',
       detail,
@@ -21,6 +22,7 @@ export async function checkLifecycleState(ctx: DoctorContext): Promise<DoctorFin
     return {
       ...base,
       severity: 'warn',
+      title: 'K2s DNS state: degraded',
       meaning: `K2s DNS is half started or half stopped${s.messages.length ? `: ${s.messages.join(' ')}` : ' (state file, proxy and /etc/resolv.conf disagree).'}`,
       fix: 'Run `sudo k2s-dns recover` if an operation was interrupted, else `sudo k2s-dns stop` to restore the saved resolver, then `sudo k2s-dns start`.',
       detail,
@@ -29,6 +31,7 @@ export async function checkLifecycleState(ctx: DoctorContext): Promise<DoctorFin
   return {
     ...base,
     severity: 'ok',
+    title: s.state === 'running' ? 'K2s DNS state: running' : 'K2s DNS state: stopped',
     meaning: s.state === 'running' ? `K2s DNS is running (proxy PID ${s.pid ?? '?'}) and owns /etc/resolv.conf.` : 'K2s DNS is stopped and /etc/resolv.conf is the original.',
     fix: null,
     detail,

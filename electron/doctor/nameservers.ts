@@ -27,7 +27,7 @@ export function ownListenerAddresses(kubeSwitch: string): string[] {
 export async function checkNameserverLoop(ctx: DoctorContext): Promise<DoctorFinding> {
   const base = { id: 'nameserver-loop', title: 'Original nameservers do not point at the proxy' };
   if (ctx.originalText === null) {
-    return { ...base, severity: 'info', meaning: 'There is no readable original resolv.conf to check (absent, dangling link, or K2s-owned without a saved original).', fix: null };
+    return { ...base, severity: 'info', title: 'No original resolver to check for loops', meaning: 'There is no readable original resolv.conf to check (absent, dangling link, or K2s-owned without a saved original).', fix: null };
   }
   const listed = parseResolvConf(ctx.originalText).nameservers;
   const own = ownListenerAddresses(ctx.kubeSwitch);
@@ -36,6 +36,7 @@ export async function checkNameserverLoop(ctx: DoctorContext): Promise<DoctorFin
     return {
       ...base,
       severity: 'error',
+      title: 'Original resolver has no nameserver line',
       meaning: 'The original resolv.conf has no nameserver line, which means 127.0.0.1 (resolv.conf(5)), the proxy itself, so start refuses with NO_UPSTREAM.',
       fix,
       detail: { nameservers: listed, loops: ['127.0.0.1'], listeners: own },
@@ -53,6 +54,7 @@ export async function checkNameserverLoop(ctx: DoctorContext): Promise<DoctorFin
     return {
       ...base,
       severity: 'error',
+      title: 'Original nameservers point at the proxy (loop)',
       meaning: `The original resolver lists ${active.join(', ')}, where the K2s DNS proxy itself listens: forwarding there would loop, so start refuses with UPSTREAM_LOOP.`,
       fix,
       detail,
@@ -61,6 +63,7 @@ export async function checkNameserverLoop(ctx: DoctorContext): Promise<DoctorFin
   return {
     ...base,
     severity: 'warn',
+    title: 'Original nameservers include the KubeSwitch address',
     meaning: `The original resolver lists the KubeSwitch address ${loops.join(', ')}: once K2s assigns it, the proxy listens there and forwarding to it would loop.`,
     fix,
     detail,
@@ -78,6 +81,7 @@ export function checkNameserverCount(ctx: DoctorContext): DoctorFinding {
   return {
     ...base,
     severity: 'warn',
+    title: `${nameservers.length} nameservers: more than glibc's 3`,
     meaning: `The original lists ${nameservers.length} nameservers but glibc only ever asked the first ${MAXNS} (resolv.conf(5) MAXNS), so ${ignored.join(', ')} never got queries before and now become proxy upstreams too.`,
     fix: 'Keep at most 3 nameserver lines in the original, or pin the upstreams with `k2s-dns start --upstream IP`.',
     detail: { nameservers, ignoredByGlibc: ignored },

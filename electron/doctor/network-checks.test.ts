@@ -19,7 +19,7 @@ describe('port-53', () => {
     const h = await host();
     h.world.portHolder = { pid: 812, command: '/usr/sbin/dnsmasq --conf-file=/etc/dnsmasq.conf' };
     const f = await checkPort53(await h.ctx());
-    expect(f).toMatchObject({ id: 'port-53', severity: 'error', detail: { proto: 'udp', pid: 812, ours: false } });
+    expect(f).toMatchObject({ id: 'port-53', severity: 'error', title: '127.0.0.1:53 is held by dnsmasq (PID 812)', detail: { proto: 'udp', pid: 812, ours: false } });
     expect(f.meaning).toBe('127.0.0.1:53/udp is held by /usr/sbin/dnsmasq --conf-file=/etc/dnsmasq.conf (PID 812), so the proxy cannot bind and k2s-dns start refuses (PORT_IN_USE).');
     expect(f.fix).toBe('Stop that process (e.g. `systemctl stop dnsmasq` or `kill 812`) or make it listen elsewhere, then start K2s DNS.');
   });
@@ -29,18 +29,19 @@ describe('port-53', () => {
     await h.start();
     h.world.portHolder = { pid: 4242, command: '/usr/sbin/dnsmasq --keep-in-foreground --conf-file=/etc/k2s/dnsmasq.conf' };
     const f = await checkPort53(await h.ctx());
-    expect(f).toMatchObject({ severity: 'ok', detail: { pid: 4242, ours: true } });
+    // The title must match the case: held by us, not "free" (a first-time user read both at once).
+    expect(f).toMatchObject({ severity: 'ok', title: '127.0.0.1:53 is held by k2s-dnsproxy (ours)', detail: { pid: 4242, ours: true } });
   });
 
   it('is ok when nothing holds the port', async () => {
     const h = await host();
-    expect(await checkPort53(await h.ctx())).toMatchObject({ severity: 'ok', meaning: 'No other process holds 127.0.0.1:53.', fix: null });
+    expect(await checkPort53(await h.ctx())).toMatchObject({ severity: 'ok', title: '127.0.0.1:53 is free for the proxy', meaning: 'No other process holds 127.0.0.1:53.', fix: null });
   });
 
   it('errors without a PID when /proc cannot name a TCP listener (not root)', async () => {
     const h = await host();
     h.deps.tcpListening = async (address, port) => address === '127.0.0.1' && port === 53;
-    expect(await checkPort53(await h.ctx())).toMatchObject({ severity: 'error', detail: { proto: 'tcp', pid: null } });
+    expect(await checkPort53(await h.ctx())).toMatchObject({ severity: 'error', title: '127.0.0.1:53 is held by a process that could not be named', detail: { proto: 'tcp', pid: null } });
   });
 });
 

@@ -18,7 +18,8 @@ function isOurs(ctx: DoctorContext, holder: { pid: number; command: string }): b
  * when /proc cannot name it (not root) but TCP 127.0.0.1:53 accepts, error without a PID.
  */
 export async function checkPort53(ctx: DoctorContext): Promise<DoctorFinding> {
-  const base = { id: 'port-53', title: '127.0.0.1:53 free for the proxy' };
+  // Titles name the case found: "free" only when nothing holds the port.
+  const base = { id: 'port-53' };
   for (const proto of ['udp', 'tcp'] as const) {
     const holder = await ctx.deps.portHolder(53, proto, '127.0.0.1');
     if (!holder) continue;
@@ -26,6 +27,7 @@ export async function checkPort53(ctx: DoctorContext): Promise<DoctorFinding> {
       return {
         ...base,
         severity: 'ok',
+        title: '127.0.0.1:53 is held by k2s-dnsproxy (ours)',
         meaning: `127.0.0.1:53 is held by K2s DNS's own proxy (${holder.command}, PID ${holder.pid}).`,
         fix: null,
         detail: { proto, pid: holder.pid, command: holder.command, ours: true },
@@ -35,6 +37,7 @@ export async function checkPort53(ctx: DoctorContext): Promise<DoctorFinding> {
     return {
       ...base,
       severity: 'error',
+      title: `127.0.0.1:53 is held by ${name} (PID ${holder.pid})`,
       meaning: `127.0.0.1:53/${proto} is held by ${holder.command} (PID ${holder.pid}), so the proxy cannot bind and k2s-dns start refuses (PORT_IN_USE).`,
       fix: `Stop that process (e.g. \`systemctl stop ${name}\` or \`kill ${holder.pid}\`) or make it listen elsewhere, then start K2s DNS.`,
       detail: { proto, pid: holder.pid, command: holder.command, ours: false },
@@ -45,10 +48,11 @@ export async function checkPort53(ctx: DoctorContext): Promise<DoctorFinding> {
     return {
       ...base,
       severity: 'error',
+      title: '127.0.0.1:53 is held by a process that could not be named',
       meaning: 'Something accepts TCP connections on 127.0.0.1:53 but its process could not be named (run doctor as root to see it), so k2s-dns start would refuse.',
       fix: 'Run `sudo k2s-dns doctor` to name the process, stop it, then start K2s DNS.',
       detail: { proto: 'tcp', pid: null },
     };
   }
-  return { ...base, severity: 'ok', meaning: 'No other process holds 127.0.0.1:53.', fix: null };
+  return { ...base, severity: 'ok', title: '127.0.0.1:53 is free for the proxy', meaning: 'No other process holds 127.0.0.1:53.', fix: null };
 }

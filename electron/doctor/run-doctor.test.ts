@@ -43,10 +43,10 @@ describe('cluster', () => {
     expect(ok).toMatchObject({ id: 'cluster', severity: 'ok', meaning: 'Kubernetes v1.33.3: 1/1 nodes Ready, 2/2 CoreDNS pods ready, kube-dns at 172.21.0.10.', detail: { kubeDnsIp: '172.21.0.10' } });
     await server.setMode('down');
     const down = await checkCluster(await h.ctx({ kubeconfigPath: server.kubeconfigPath }), 2000);
-    expect(down).toMatchObject({ severity: 'error', detail: { state: 'unreachable', apiServer: server.url } });
+    expect(down).toMatchObject({ severity: 'error', title: 'Cluster not reachable', detail: { state: 'unreachable', apiServer: server.url } });
     expect(down.meaning).toContain('ECONNREFUSED');
     expect(down.fix).toBe("Start the cluster (`k2s start`) or check the kubeconfig's server address.");
-    expect(await checkCluster(await h.ctx())).toMatchObject({ severity: 'info' });
+    expect(await checkCluster(await h.ctx())).toMatchObject({ severity: 'info', title: 'No kubeconfig: cluster not checked' });
   });
 });
 
@@ -59,6 +59,21 @@ describe('runDoctor', () => {
     expect(findings.map((f) => f.id)).toEqual(DOCTOR_CHECKS.map((c) => c.id));
     const bySeverity = Object.fromEntries(findings.map((f) => [f.id, f.severity]));
     expect(bySeverity).toMatchObject({ 'lifecycle-state': 'ok', 'port-53': 'error', 'nameserver-loop': 'error', kubeswitch: 'warn', 'dnsproxy-version': 'info', cluster: 'ok' });
+    // Every title states the case found, so it never contradicts its severity.
+    expect(Object.fromEntries(findings.map((f) => [f.id, f.title]))).toEqual({
+      'lifecycle-state': 'K2s DNS state: stopped',
+      'resolv-immutable': '/etc/resolv.conf is not immutable',
+      'resolv-bind-mount': '/etc/resolv.conf is not bind-mounted',
+      wsl: 'Not WSL: /etc/resolv.conf is not WSL-generated',
+      'port-53': '127.0.0.1:53 is held by systemd-resolved (PID 901)',
+      'nameserver-loop': 'Original nameservers point at the proxy (loop)',
+      'nameserver-count': 'At most 3 nameservers',
+      'kubelet-resolvconf': 'No kubelet config on this host',
+      'container-runtime-dns': 'No container runtime config found',
+      kubeswitch: 'KubeSwitch address 172.19.1.1 not assigned',
+      'dnsproxy-version': 'AdGuard dnsproxy not installed; the dnsmasq engine will be used',
+      cluster: 'Cluster reachable',
+    });
     for (const f of findings) {
       expect(f.meaning, f.id).toMatch(/[.)]$/);
       expect(f.severity === 'ok' ? f.fix === null : true, f.id).toBe(true);
@@ -71,7 +86,7 @@ describe('runDoctor', () => {
     h.deps.hostAddresses = () => Promise.reject(new Error('netlink unavailable'));
     const findings = await runDoctor(h.deps, { kubeconfigPath: null });
     const ks = findings.find((f) => f.id === 'kubeswitch')!;
-    expect(ks).toMatchObject({ severity: 'warn', title: 'KubeSwitch address assigned' });
+    expect(ks).toMatchObject({ severity: 'warn', title: 'KubeSwitch address: could not check' });
     expect(ks.meaning).toBe('This check could not run (netlink unavailable), so the condition is unknown.');
   });
 });

@@ -18,20 +18,20 @@ import { checkCluster } from './cluster';
 
 export type { DoctorOptions } from './context';
 
-/** The checks in report order, each with the id it reports under. */
+/** The checks in report order: the id each reports under and its topic (the title only when the check throws). */
 export const DOCTOR_CHECKS: readonly { id: string; title: string; run: (ctx: DoctorContext) => DoctorFinding | Promise<DoctorFinding> }[] = [
   { id: 'lifecycle-state', title: 'K2s DNS state', run: checkLifecycleState },
-  { id: 'resolv-immutable', title: 'Immutable /etc/resolv.conf', run: checkImmutable },
-  { id: 'resolv-bind-mount', title: 'Bind-mounted /etc/resolv.conf', run: checkBindMounted },
-  { id: 'wsl', title: 'WSL-generated resolv.conf', run: checkWsl },
-  { id: 'port-53', title: '127.0.0.1:53 free for the proxy', run: checkPort53 },
-  { id: 'nameserver-loop', title: 'Original nameservers do not point at the proxy', run: checkNameserverLoop },
-  { id: 'nameserver-count', title: 'At most 3 nameservers', run: checkNameserverCount },
-  { id: 'kubelet-resolvconf', title: "kubelet's resolvConf is not the K2s-owned file", run: checkKubeletResolvConf },
-  { id: 'container-runtime-dns', title: 'Container runtimes keep using the proxy', run: checkContainerRuntimes },
-  { id: 'kubeswitch', title: 'KubeSwitch address assigned', run: checkKubeSwitch },
-  { id: 'dnsproxy-version', title: 'AdGuard dnsproxy is the pinned version', run: checkDnsproxyVersion },
-  { id: 'cluster', title: 'Cluster reachable', run: checkCluster },
+  { id: 'resolv-immutable', title: 'Immutable flag of /etc/resolv.conf', run: checkImmutable },
+  { id: 'resolv-bind-mount', title: 'Bind mount of /etc/resolv.conf', run: checkBindMounted },
+  { id: 'wsl', title: 'WSL-generated /etc/resolv.conf', run: checkWsl },
+  { id: 'port-53', title: 'Holder of 127.0.0.1:53', run: checkPort53 },
+  { id: 'nameserver-loop', title: 'Forwarding loop in the original nameservers', run: checkNameserverLoop },
+  { id: 'nameserver-count', title: 'Number of original nameservers', run: checkNameserverCount },
+  { id: 'kubelet-resolvconf', title: "kubelet's resolvConf", run: checkKubeletResolvConf },
+  { id: 'container-runtime-dns', title: 'Container runtime DNS', run: checkContainerRuntimes },
+  { id: 'kubeswitch', title: 'KubeSwitch address', run: checkKubeSwitch },
+  { id: 'dnsproxy-version', title: 'AdGuard dnsproxy version', run: checkDnsproxyVersion },
+  { id: 'cluster', title: 'Cluster', run: checkCluster },
 ];
 
 /** Runs every check in DOCTOR_CHECKS order; read-only, never throws. */
@@ -45,7 +45,8 @@ export async function runDoctor(deps: LifecycleDeps, opts: DoctorOptions): Promi
       findings.push({
         id: check.id,
         severity: 'warn',
-        title: check.title,
+        // The topic plus the case: a title like "KubeSwitch address assigned" would claim a result.
+        title: `${check.title}: could not check`,
         meaning: `This check could not run (${(err as Error).message}), so the condition is unknown.`,
         fix: 'Run `sudo k2s-dns doctor` (some host files are readable only by root) and report the message if it persists.',
       });

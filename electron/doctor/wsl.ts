@@ -34,6 +34,7 @@ export async function checkWsl(ctx: DoctorContext): Promise<DoctorFinding> {
     return {
       ...base,
       severity: 'error',
+      title: '/etc/resolv.conf is WSL-generated',
       meaning: 'WSL generated /etc/resolv.conf and rewrites it at every start of the distribution (it would replace the K2s-owned file), so k2s-dns start refuses (WSL_RESOLV_CONF).',
       fix: 'Add `[network]` `generateResolvConf = false` to /etc/wsl.conf, run `wsl --shutdown`, and write your own /etc/resolv.conf before starting K2s DNS.',
       detail: { wslKernel: kernel },
@@ -43,10 +44,11 @@ export async function checkWsl(ctx: DoctorContext): Promise<DoctorFinding> {
     return {
       ...base,
       severity: 'info',
+      title: 'WSL kernel, but /etc/resolv.conf is not WSL-generated',
       meaning: 'This Linux runs under WSL (/proc/version names Microsoft), but /etc/resolv.conf is not WSL-generated, so WSL will not overwrite it.',
       fix: null,
       detail: { procVersion: procVersion.trim() },
     };
   }
-  return { ...base, severity: 'ok', meaning: 'Not a WSL-generated resolv.conf and not a WSL kernel.', fix: null };
+  return { ...base, severity: 'ok', title: 'Not WSL: /etc/resolv.conf is not WSL-generated', meaning: 'Not a WSL-generated resolv.conf and not a WSL kernel.', fix: null };
 }
