@@ -53,13 +53,15 @@ export function createRealBackend(o: RealBackendOptions): AppBackend {
   const listeners = new Set<(e: LifecycleEvent) => void>();
   const logs = createLogSource(deps.fs.real(K2S_PATHS.log));
   const emit = (e: LifecycleEvent) => listeners.forEach((cb) => cb(e));
-  const kubeconfig = async (explicit?: string) => (await locateKubeconfig(explicit ?? o.kubeconfig ? { explicit: (explicit ?? o.kubeconfig)! } : {})).path;
+  const findKubeconfig = (explicit?: string) => locateKubeconfig(explicit ?? o.kubeconfig ? { explicit: (explicit ?? o.kubeconfig)! } : {});
+  const kubeconfig = async (explicit?: string) => (await findKubeconfig(explicit)).path;
   const helper = (req: HelperRequest) => runHelper(launcher, req, emit);
   const linux = process.platform === 'linux';
 
   return {
     async clusterStatus() {
-      return clusterStatus({ kubeconfigPath: await kubeconfig() });
+      const found = await findKubeconfig();
+      return clusterStatus({ kubeconfigPath: found.path, lookup: found });
     },
     async dnsStatus() {
       return dnsStatus(deps);
@@ -75,9 +77,9 @@ export function createRealBackend(o: RealBackendOptions): AppBackend {
       return helper({ verb: 'uninstall' });
     },
     async zonesList(input) {
-      const path = await kubeconfig(input.kubeconfig);
-      if (!path) throw new NoKubeconfigError([]);
-      return discoverCluster({ kubeconfigPath: path });
+      const found = await findKubeconfig(input.kubeconfig);
+      if (!found.path) throw NoKubeconfigError.fromLookup(found);
+      return discoverCluster({ kubeconfigPath: found.path });
     },
     async resolverDiff() {
       return resolverDiff(deps);

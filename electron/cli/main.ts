@@ -11,7 +11,9 @@ import { dnsStatus } from '../lifecycle/status';
 import { resolverDiff } from '../lifecycle/diff';
 import { resolveTarget } from '../lifecycle/query-target';
 import { recoverNow } from '../lifecycle/recover';
+import { parseServer } from '../probes/parse-server';
 import { locateKubeconfig } from '../cluster/kubeconfig';
+import { NoKubeconfigError } from '../cluster/errors';
 
 const out = (s: string) => process.stdout.write(`${s}\n`);
 const err = (s: string) => process.stderr.write(`${s}\n`);
@@ -33,6 +35,16 @@ const OPTIONS: Record<string, Options> = {
 };
 
 class UsageError extends Error {}
+
+/** Whether `text` is an `IP`, `IP:PORT` or `[v6]:PORT` server endpoint. */
+function isServerEndpoint(text: string): boolean {
+  try {
+    parseServer(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 function oneOf<T extends string>(value: unknown, allowed: readonly T[], flag: string): T | undefined {
   if (value === undefined) return undefined;
@@ -79,7 +91,7 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
       const deps = await createNodeDeps();
       const r = await startDns(deps, {
         kubeconfigPath: found.path,
-        kubeconfigTried: found.tried,
+        kubeconfigLookup: found,
         ...(engine ? { engine } : {}),
         ...(typeof v.dnsproxy === 'string' ? { dnsproxyPath: v.dnsproxy } : {}),
         ...(typeof v.kubeswitch === 'string' ? { kubeSwitch: v.kubeswitch } : {}),
@@ -117,7 +129,7 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
     case 'zones': {
       const found = await locateKubeconfig(typeof v.kubeconfig === 'string' ? { explicit: v.kubeconfig } : {});
       if (!found.path) {
-        err(`No kubeconfig found (tried ${found.tried.join(', ')}); pass --kubeconfig PATH.`);
+        err(NoKubeconfigError.fromLookup(found).message);
         return EXIT.refused;
       }
       const { discoverCluster } = await import('../cluster/discovery');
@@ -129,10 +141,17 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
       const [name, extra] = positionals;
       if (!name || extra !== undefined) throw new UsageError('query takes exactly one NAME.');
       const type = (oneOf(v.type, QUERY_TYPES, '--type') ?? 'A') as QueryType;
+      const target = typeof v.server === 'string' ? v.server : 'system';
+      if (!['system', 'proxy', 'coredns'].includes(target) && !isServerEndpoint(target)) {
+        throw new UsageError(`--server must be system, proxy, coredns or IP[:PORT], not "${target.slice(0, 64)}".`);
+      }
       const deps = await createNodeDeps();
-      const server = await resolveTarget(deps, typeof v.server === 'string' ? v.server : 'system');
+      const server = await resolveTarget(deps, target);
       const r = server === 'system' ? await deps.systemLookup(name) : await deps.query({ name, type, server, transport: v.tcp ? 'tcp' : 'udp' });
       out(asJson ? JSON.stringify(r) : formatQuery(r));
+      if (!asJson && target === 'proxy' && (r.rcode === 'TIMEOUT' || r.rcode === 'ERROR') && (await dnsStatus(deps)).state === 'stopped') {
+        out(';; K2s DNS is not running, so nothing answers on 127.0.0.1:53: run sudo k2s-dns start first.');
+      }
       return r.rcode === 'TIMEOUT' || r.rcode === 'ERROR' ? EXIT.failedRolledBack : EXIT.ok;
     }
     case 'doctor': {

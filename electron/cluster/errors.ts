@@ -50,9 +50,16 @@ export class NoKubeconfigError extends ClusterError {
   ) {
     super(
       reason ??
-        `No kubeconfig found (tried ${tried.length ? tried.join(', ') : 'nothing'}); pass --kubeconfig PATH or set KUBECONFIG to the cluster's admin kubeconfig.`,
+        `No kubeconfig found${tried.length ? ` (tried ${tried.join(', ')})` : ''}; pass --kubeconfig PATH (in the app: the Kubeconfig field) or set KUBECONFIG to the cluster's admin kubeconfig.`,
     );
     this.name = 'NoKubeconfigError';
+  }
+
+  /** The error for a failed lookup: an explicit path that does not exist is named as such. */
+  static fromLookup(found: { tried: string[]; explicit: boolean }): NoKubeconfigError {
+    return found.explicit
+      ? new NoKubeconfigError(found.tried, `The kubeconfig ${found.tried[0]} does not exist; check the path (--kubeconfig, or the Kubeconfig field in the app).`)
+      : new NoKubeconfigError(found.tried);
   }
 }
 

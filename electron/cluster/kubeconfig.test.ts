@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ADMIN_KUBECONFIG, findKubeconfig, homeFromPasswdLine, locateKubeconfig } from './kubeconfig';
+import { NoKubeconfigError } from './errors';
 import type { Exec } from '../host/exec';
 
 const existing = (...paths: string[]) => (p: string) => paths.includes(p);
@@ -12,17 +13,28 @@ describe('findKubeconfig', () => {
     expect(findKubeconfig({ ...base, explicit: '/x/kc', exists: existing('/x/kc', ADMIN_KUBECONFIG) })).toEqual({
       path: '/x/kc',
       tried: ['/x/kc'],
+      explicit: true,
     });
     expect(findKubeconfig({ ...base, explicit: '/x/typo', exists: existing(ADMIN_KUBECONFIG) })).toEqual({
       path: null,
       tried: ['/x/typo'],
+      explicit: true,
     });
+  });
+
+  it('names a missing --kubeconfig as such, and lists what was tried otherwise', () => {
+    expect(NoKubeconfigError.fromLookup({ tried: ['/x/typo'], explicit: true }).message).toBe(
+      'The kubeconfig /x/typo does not exist; check the path (--kubeconfig, or the Kubeconfig field in the app).',
+    );
+    expect(NoKubeconfigError.fromLookup({ tried: [ADMIN_KUBECONFIG, '/root/.kube/config'], explicit: false }).message).toMatch(
+      /^No kubeconfig found \(tried \/etc\/kubernetes\/admin.conf, \/root\/.kube\/config\); pass --kubeconfig PATH/,
+    );
   });
 
   it('prefers /etc/kubernetes/admin.conf over the sudo user, $KUBECONFIG and ~/.kube/config', () => {
     const env = { SUDO_USER: 'alice', KUBECONFIG: '/k/a:/k/b' };
     const all = existing(ADMIN_KUBECONFIG, '/home/alice/.kube/config', '/k/a', '/root/.kube/config');
-    expect(findKubeconfig({ ...base, env, exists: all })).toEqual({ path: ADMIN_KUBECONFIG, tried: [ADMIN_KUBECONFIG] });
+    expect(findKubeconfig({ ...base, env, exists: all })).toEqual({ path: ADMIN_KUBECONFIG, tried: [ADMIN_KUBECONFIG], explicit: false });
   });
 
   it("takes the sudo user's ~/.kube/config (home from getent) before $KUBECONFIG", () => {
@@ -30,6 +42,7 @@ describe('findKubeconfig', () => {
     expect(findKubeconfig({ ...base, env, exists: existing('/home/alice/.kube/config', '/k/a') })).toEqual({
       path: '/home/alice/.kube/config',
       tried: [ADMIN_KUBECONFIG, '/home/alice/.kube/config'],
+      explicit: false,
     });
   });
 
@@ -38,6 +51,7 @@ describe('findKubeconfig', () => {
     expect(findKubeconfig({ ...base, env, exists: existing('/k/b', '/k/c', '/root/.kube/config') })).toEqual({
       path: '/k/b',
       tried: [ADMIN_KUBECONFIG, '/k/missing', '/k/b'],
+      explicit: false,
     });
   });
 
@@ -46,10 +60,12 @@ describe('findKubeconfig', () => {
     expect(findKubeconfig({ ...base, env, exists: existing() })).toEqual({
       path: null,
       tried: [ADMIN_KUBECONFIG, '/root/.kube/config'],
+      explicit: false,
     });
     expect(findKubeconfig({ ...base, env: { SUDO_USER: 'bob' }, exists: existing('/root/.kube/config') })).toEqual({
       path: '/root/.kube/config',
       tried: [ADMIN_KUBECONFIG, '/root/.kube/config'],
+      explicit: false,
     });
   });
 });

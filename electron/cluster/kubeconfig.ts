@@ -24,7 +24,11 @@ export interface FindKubeconfigInput {
 }
 
 /** The chosen kubeconfig (or null) and every path looked at, in order. */
-export type FindKubeconfigResult = { path: string; tried: string[] } | { path: null; tried: string[] };
+export type FindKubeconfigResult = ({ path: string } | { path: null }) & {
+  tried: string[];
+  /** The path came from --kubeconfig (then it is the only one tried). */
+  explicit: boolean;
+};
 
 /**
  * Picks the kubeconfig: `--kubeconfig` (only that, even if missing: a typo must not silently
@@ -33,7 +37,7 @@ export type FindKubeconfigResult = { path: string; tried: string[] } | { path: n
  */
 export function findKubeconfig(input: FindKubeconfigInput): FindKubeconfigResult {
   if (input.explicit !== undefined && input.explicit !== '') {
-    return input.exists(input.explicit) ? { path: input.explicit, tried: [input.explicit] } : { path: null, tried: [input.explicit] };
+    return { path: input.exists(input.explicit) ? input.explicit : null, tried: [input.explicit], explicit: true };
   }
   const candidates: string[] = [ADMIN_KUBECONFIG];
   const sudoUser = input.env['SUDO_USER'];
@@ -50,9 +54,9 @@ export function findKubeconfig(input: FindKubeconfigInput): FindKubeconfigResult
   for (const candidate of candidates) {
     if (tried.includes(candidate)) continue;
     tried.push(candidate);
-    if (input.exists(candidate)) return { path: candidate, tried };
+    if (input.exists(candidate)) return { path: candidate, tried, explicit: false };
   }
-  return { path: null, tried };
+  return { path: null, tried, explicit: false };
 }
 
 /** Home directory field (6th) of one `getent passwd USER` line; null when malformed. */

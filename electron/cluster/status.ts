@@ -11,6 +11,8 @@ import { openKubeClient, type KubeClient } from './kube-client';
 export interface ClusterStatusOptions {
   /** null when no kubeconfig was found (findKubeconfig). */
   kubeconfigPath: string | null;
+  /** What findKubeconfig tried, for the no-kubeconfig message. */
+  lookup?: { tried: string[]; explicit: boolean };
   timeoutMs?: number;
 }
 
@@ -106,7 +108,7 @@ function stateOf(err: ClusterError): ClusterStatus['state'] {
 /** Cluster health through the kubeconfig's current context; never throws (errors map to `state`). */
 export async function clusterStatus(opts: ClusterStatusOptions): Promise<ClusterStatus> {
   if (opts.kubeconfigPath === null) {
-    return emptyStatus('no-kubeconfig', new NoKubeconfigError([]).message, null);
+    return emptyStatus('no-kubeconfig', NoKubeconfigError.fromLookup(opts.lookup ?? { tried: [], explicit: false }).message, null);
   }
   let client: KubeClient | null = null;
   try {

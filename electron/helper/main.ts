@@ -29,7 +29,7 @@ export async function helperMain(argv: string[]): Promise<number> {
     const found = await locateKubeconfig(req.kubeconfig ? { explicit: req.kubeconfig } : {});
     const r = await startDns(deps, {
       kubeconfigPath: found.path,
-      kubeconfigTried: found.tried,
+      kubeconfigLookup: found,
       ...(req.engine ? { engine: req.engine } : {}),
       ...(req.kubeSwitch ? { kubeSwitch: req.kubeSwitch } : {}),
       ...(req.verifyName ? { verifyExternalName: req.verifyName } : {}),

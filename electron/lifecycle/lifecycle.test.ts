@@ -145,7 +145,7 @@ describe('rollback and refusals', () => {
 
   it('refuses without a kubeconfig, listing what it tried', async () => {
     const h = await host();
-    const r = await startDns(h.deps, { kubeconfigPath: null, kubeconfigTried: ['/etc/kubernetes/admin.conf'] }, collect().sink);
+    const r = await startDns(h.deps, { kubeconfigPath: null, kubeconfigLookup: { tried: ['/etc/kubernetes/admin.conf'], explicit: false } }, collect().sink);
     expect(r).toMatchObject({ exitCode: 3, code: 'NO_KUBECONFIG' });
     expect(r.message).toContain('/etc/kubernetes/admin.conf');
   });

@@ -4,8 +4,8 @@ import type { EngineName } from '../../shared/types';
 export interface StartOptions {
   /** Kubeconfig chosen by findKubeconfig; null refuses the start (NO_KUBECONFIG). */
   kubeconfigPath: string | null;
-  /** Paths findKubeconfig tried, for the NO_KUBECONFIG message. */
-  kubeconfigTried?: string[];
+  /** What findKubeconfig tried, for the NO_KUBECONFIG message. */
+  kubeconfigLookup?: { tried: string[]; explicit: boolean };
   /** Default: adguard when its binary exists, else dnsmasq, else refused (NO_ENGINE). */
   engine?: EngineName;
   /** AdGuard dnsproxy binary (host path). Default `<installDir>/bin/dnsproxy`. */

@@ -9,6 +9,7 @@ import { pickUpstreams, readResolvedLinkServers } from '../host/upstreams';
 import { isBindMounted } from '../host/mounts';
 import { chooseEngine, type EngineChoice } from './engine';
 import { refused } from './errors';
+import { NoKubeconfigError } from '../cluster/errors';
 
 /** What preflight learned; nothing on the host has changed yet. */
 export interface Preflight {
@@ -72,8 +73,7 @@ export async function preflight(deps: LifecycleDeps, opts: StartOptions): Promis
   }
   const engine = await chooseEngine(deps.fs, opts);
   if (!opts.kubeconfigPath) {
-    const tried = opts.kubeconfigTried?.length ? ` (tried ${opts.kubeconfigTried.join(', ')})` : '';
-    throw refused('NO_KUBECONFIG', `No kubeconfig found${tried}; pass --kubeconfig PATH or start K2s first.`);
+    throw refused('NO_KUBECONFIG', NoKubeconfigError.fromLookup(opts.kubeconfigLookup ?? { tried: [], explicit: false }).message);
   }
   const current = await captureResolver(deps.fs, deps.exec);
   const existing = await readState(deps.fs);

@@ -52,7 +52,6 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
       };
     });
     if (pre.alreadyRunning) {
-      for (const s of ['save', 'discover', 'config', 'service', 'activate', 'verify'] as const) r.emit(s, 'skipped', 'K2s DNS is already running.');
       r.emit('ready', 'done', 'K2s DNS is already running; the saved original resolver was kept.');
       return finish(r, true, EXIT.ok, 'K2s DNS is already running; nothing changed.');
     }
