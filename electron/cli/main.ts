@@ -121,7 +121,8 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
     case 'status': {
       const deps = await createNodeDeps();
       // Any CLI call as root completes or rolls back an interrupted operation (issue #4).
-      if (deps.uid() === 0) await recoverNow(deps, asJson ? () => undefined : sink);
+      // Status must always answer: a failed recovery is reported by dnsStatus's messages.
+      if (deps.uid() === 0) await recoverNow(deps, asJson ? () => undefined : sink).catch(() => undefined);
       const s = await dnsStatus(deps);
       out(asJson ? JSON.stringify(s) : formatStatus(s));
       return EXIT.ok;

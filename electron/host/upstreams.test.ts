@@ -22,9 +22,28 @@ describe('pickUpstreams', () => {
     const r = pickUpstreams({ resolvConf: conf('127.0.0.1', '192.168.1.1', 'fe80::1%eth0', '172.19.1.1', '192.168.1.1'), listeners: LISTENERS });
     expect(r.upstreams).toEqual(['192.168.1.1', 'fe80::1%eth0']);
     expect(r.dropped).toEqual([
-      { server: '127.0.0.1', reason: "it is the proxy's own listener 127.0.0.1:53; forwarding there would loop" },
-      { server: '172.19.1.1', reason: "it is the proxy's own listener 172.19.1.1:53; forwarding there would loop" },
+      { server: '127.0.0.1', kind: 'loop', reason: "it reaches the proxy's own listener 127.0.0.1:53; forwarding there would loop" },
+      { server: '172.19.1.1', kind: 'loop', reason: "it reaches the proxy's own listener 172.19.1.1:53; forwarding there would loop" },
     ]);
+  });
+
+  it.each(['0.0.0.0', '::', '::ffff:127.0.0.1', '127.0.0.1:53', '[::ffff:127.0.0.1]:53', '0.0.0.0:53'])(
+    'treats %s as a loop into the 127.0.0.1:53 listener',
+    (server) => {
+      const r = pickUpstreams({ resolvConf: conf(server), listeners: [{ address: '127.0.0.1', port: 53 }, { address: '::1', port: 53 }] });
+      expect(r.upstreams).toEqual([]);
+      expect(r.dropped).toEqual([expect.objectContaining({ server, kind: 'loop' })]);
+    },
+  );
+
+  it('keeps 127.0.0.1 on another port and drops link-local servers on interfaces that do not exist', () => {
+    const r = pickUpstreams({
+      resolvConf: conf('127.0.0.1:5353', 'fe80::1%nosuchif0', 'fe80::2%eth0', '192.0.2.53'),
+      listeners: [{ address: '127.0.0.1', port: 53 }],
+      interfaces: ['lo', 'eth0'],
+    });
+    expect(r.upstreams).toEqual(['127.0.0.1:5353', 'fe80::2%eth0', '192.0.2.53']);
+    expect(r.dropped).toEqual([{ server: 'fe80::1%nosuchif0', kind: 'no-interface', reason: 'its interface nosuchif0 does not exist on this host' }]);
   });
 
   it('replaces the systemd-resolved stub with its link servers', () => {

@@ -4,6 +4,7 @@
  */
 import type { Listener, ResolvConf } from '../../shared/types';
 import type { Exec } from './exec';
+import { parseServer } from '../probes/parse-server';
 
 /** systemd-resolved's stub listeners (systemd-resolved.service(8)): 127.0.0.53 and 127.0.0.54. */
 const RESOLVED_STUBS = new Set(['127.0.0.53', '127.0.0.54']);
@@ -17,40 +18,76 @@ function isLoopback(addr: string): boolean {
   return addr.startsWith('127.') || addr === '::1';
 }
 
-/** True when a nameserver on port 53 at `addr` would reach one of our listeners. */
-function hitsListener(addr: string, listeners: Listener[]): Listener | null {
+/**
+ * Where a packet to `addr` really goes on this host: `::ffff:a.b.c.d` is IPv4 a.b.c.d
+ * (RFC 4291 §2.5.5.2), and the unspecified addresses 0.0.0.0 and :: reach the local host
+ * (Linux connects them to loopback).
+ */
+function effectiveAddress(addr: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(addr);
+  if (mapped) return mapped[1]!;
+  if (addr === '0.0.0.0') return '127.0.0.1';
+  if (addr === '::') return '::1';
+  return addr;
+}
+
+/** The endpoint of a nameserver or `--upstream` value (`IP`, `IP:PORT`, `[v6]:PORT`); null if unparsable. */
+function endpointOf(server: string): { address: string; port: number } | null {
+  try {
+    const e = parseServer(server);
+    return { address: effectiveAddress(bareAddress(e.address)), port: e.port };
+  } catch {
+    return null;
+  }
+}
+
+/** The listener a query to `server` would reach (a loop), or null. */
+export function reachesListener(server: string, listeners: Listener[]): Listener | null {
+  const e = endpointOf(server);
+  if (!e) return null;
   for (const l of listeners) {
-    if (l.port !== 53) continue; // resolv.conf nameservers are always port 53 (resolv.conf(5))
-    const la = bareAddress(l.address);
-    if (la === addr) return l;
+    if (l.port !== e.port) continue;
+    const la = effectiveAddress(bareAddress(l.address));
+    if (la === e.address) return l;
     // A wildcard listener also answers on every loopback address.
-    if ((la === '0.0.0.0' && addr.includes('.') && isLoopback(addr)) || (la === '::' && isLoopback(addr))) return l;
+    if ((l.address === '0.0.0.0' && e.address.includes('.') && isLoopback(e.address)) || (l.address === '::' && isLoopback(e.address))) return l;
   }
   return null;
 }
 
+/** Why an upstream was dropped: it loops into the proxy, is resolved's stub, or names a missing interface. */
+export type DropKind = 'loop' | 'resolved-stub' | 'no-interface';
+
 /**
  * Picks the proxy's default upstreams from the saved resolv.conf: drops our own listen addresses
- * (loop) and the systemd-resolved stub (replaced by `resolvedLinkServers` when given, since
- * resolved would forward back to us). IPv6 `%zone` is kept; duplicates removed, order kept.
+ * (loop — also through 0.0.0.0, ::, ::ffff:127.0.0.1), the systemd-resolved stub (replaced by
+ * `resolvedLinkServers` when given, since resolved would forward back to us), and link-local
+ * `%zone` servers whose interface does not exist here (`interfaces`; dnsmasq refuses to start on
+ * them). IPv6 `%zone` is kept otherwise; duplicates removed, order kept.
  */
 export function pickUpstreams(input: {
   resolvConf: ResolvConf;
   listeners: Listener[];
   resolvedLinkServers?: string[];
-}): { upstreams: string[]; dropped: { server: string; reason: string }[] } {
+  /** Interface names on this host; when given, `%zone` must name one of them. */
+  interfaces?: string[];
+}): { upstreams: string[]; dropped: { server: string; reason: string; kind: DropKind }[] } {
   const upstreams: string[] = [];
-  const dropped: { server: string; reason: string }[] = [];
+  const dropped: { server: string; reason: string; kind: DropKind }[] = [];
   const seen = new Set<string>();
   const add = (server: string, via: string | null) => {
-    const addr = bareAddress(server);
-    const hit = hitsListener(addr, input.listeners);
+    const hit = reachesListener(server, input.listeners);
     if (hit) {
-      dropped.push({ server, reason: `it is the proxy's own listener ${hit.address}:${hit.port}${via ? ` (${via})` : ''}; forwarding there would loop` });
+      dropped.push({ server, kind: 'loop', reason: `it reaches the proxy's own listener ${hit.address}:${hit.port}${via ? ` (${via})` : ''}; forwarding there would loop` });
       return;
     }
-    if (RESOLVED_STUBS.has(addr)) {
-      dropped.push({ server, reason: `systemd-resolved stub listener${via ? ` (${via})` : ''}; resolved would forward back to the proxy` });
+    if (RESOLVED_STUBS.has(bareAddress(server))) {
+      dropped.push({ server, kind: 'resolved-stub', reason: `systemd-resolved stub listener${via ? ` (${via})` : ''}; resolved would forward back to the proxy` });
+      return;
+    }
+    const zone = /%([^\]]+)/.exec(server)?.[1];
+    if (zone && input.interfaces && !input.interfaces.includes(zone) && !/^\d+$/.test(zone)) {
+      dropped.push({ server, kind: 'no-interface', reason: `its interface ${zone} does not exist on this host` });
       return;
     }
     if (seen.has(server)) return;
@@ -60,10 +97,10 @@ export function pickUpstreams(input: {
   for (const server of input.resolvConf.nameservers) {
     if (RESOLVED_STUBS.has(bareAddress(server))) {
       if (input.resolvedLinkServers && input.resolvedLinkServers.length > 0) {
-        dropped.push({ server, reason: 'systemd-resolved stub listener; replaced by its link servers from resolvectl' });
+        dropped.push({ server, kind: 'resolved-stub', reason: 'systemd-resolved stub listener; replaced by its link servers from resolvectl' });
         for (const s of input.resolvedLinkServers) add(s, 'from resolvectl');
       } else {
-        dropped.push({ server, reason: 'systemd-resolved stub listener and resolvectl reported no link servers; it would loop through the drop-in' });
+        dropped.push({ server, kind: 'resolved-stub', reason: 'systemd-resolved stub listener and resolvectl reported no link servers; it would loop through the drop-in' });
       }
       continue;
     }

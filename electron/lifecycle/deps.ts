@@ -23,6 +23,8 @@ export interface LifecycleDeps {
   tcpListening(address: string, port: number, timeoutMs: number): Promise<boolean>;
   /** Addresses assigned to this host's interfaces (for the KubeSwitch listener). */
   hostAddresses(): Promise<string[]>;
+  /** Names of this host's network interfaces (for IPv6 `%zone` upstreams). */
+  interfaceNames(): Promise<string[]>;
   /** Process holding `address:port`, or null (names the holder when the bind fails). */
   portHolder(port: number, proto: 'udp' | 'tcp', address: string): Promise<{ pid: number; command: string } | null>;
   /** /proc/self/mountinfo text, to detect a bind-mounted resolv.conf. */

@@ -207,6 +207,28 @@ describe('crash recovery (journal)', () => {
     expect(r.message).toContain(`PID ${process.ppid}`);
   });
 
+  it('a stop that fails (state file deleted) does not leave a journal that jams later calls', async () => {
+    const h = await host('nameserver 192.0.2.53\n');
+    await startDns(h.deps, opts, collect().sink);
+    await unlink(join(h.root, 'var/lib/k2s/dns-resolver-state.json'));
+    const stop = await stopDns(h.deps, {}, collect().sink);
+    expect(stop).toMatchObject({ ok: false, exitCode: 1, code: 'NO_SAVED_ORIGINAL' });
+    await expect(lstat(join(h.root, 'var/lib/k2s/dns-lifecycle-journal.json'))).rejects.toThrow(/ENOENT/);
+    expect((await dnsStatus(h.deps)).messages.join(' ')).not.toMatch(/interrupted/);
+    // Once the user puts their own file back, stop finishes and stops the proxy.
+    await writeFile(join(h.root, 'etc/resolv.conf'), 'nameserver 192.0.2.53\n');
+    const again = await stopDns(h.deps, {}, collect().sink);
+    expect(again).toMatchObject({ ok: true, exitCode: 0 });
+    expect(h.services.running).toBe(false);
+  });
+
+  it.each(['0.0.0.0', '::ffff:127.0.0.1', '127.0.0.1:53'])('refuses --upstream %s: it loops into the proxy (exit 3)', async (upstream) => {
+    const h = await host();
+    const r = await startDns(h.deps, { ...opts, upstreams: [upstream] }, collect().sink);
+    expect(r).toMatchObject({ exitCode: 3, code: 'UPSTREAM_LOOP' });
+    expect(r.message).toContain(upstream);
+  });
+
   it('takes over the lock of a crashed holder', async () => {
     const h = await host();
     await mkdir(join(h.root, 'var/lib/k2s'), { recursive: true });

@@ -40,6 +40,7 @@ export async function createNodeDeps(root = '/'): Promise<LifecycleDeps> {
         .flat()
         .filter((a): a is NonNullable<typeof a> => a !== undefined)
         .map((a) => a.address),
+    interfaceNames: async () => Object.keys(networkInterfaces()),
     portHolder: (port, proto, address) => findPortHolder(port, proto, address),
     mountinfo: () => readFile('/proc/self/mountinfo', 'utf8').catch(() => ''),
     uid: () => process.getuid?.() ?? -1,

@@ -102,15 +102,18 @@ export async function preflight(deps: LifecycleDeps, opts: StartOptions): Promis
   }
   const parsed = parseResolvConf(text);
   const { listeners, skipped } = await planListeners(deps, opts.kubeSwitch);
-  const loop = opts.upstreams?.length ? [] : parsed.nameservers.filter((ns) => listeners.some((l) => l.address === ns.split('%')[0]));
-  if (loop.length > 0) {
-    throw refused('UPSTREAM_LOOP', `The original resolver lists ${loop.join(', ')}, where k2s-dnsproxy itself listens: forwarding there would loop. Point /etc/resolv.conf at your real nameserver first, or pass --upstream IP.`);
-  }
+
   const usesResolvedStub = parsed.nameservers.some((ns) => ns === '127.0.0.53' || ns === '127.0.0.54');
   const resolvedLinkServers = usesResolvedStub ? await readResolvedLinkServers(deps.exec) : undefined;
+  const interfaces = await deps.interfaceNames();
   const picked = opts.upstreams?.length
-    ? pickUpstreams({ resolvConf: { ...parsed, nameservers: opts.upstreams }, listeners })
-    : pickUpstreams({ resolvConf: parsed, listeners, ...(resolvedLinkServers ? { resolvedLinkServers } : {}) });
+    ? pickUpstreams({ resolvConf: { ...parsed, nameservers: opts.upstreams }, listeners, interfaces })
+    : pickUpstreams({ resolvConf: parsed, listeners, interfaces, ...(resolvedLinkServers ? { resolvedLinkServers } : {}) });
+  const loops = picked.dropped.filter((d) => d.kind === 'loop');
+  if (loops.length > 0) {
+    const where = opts.upstreams?.length ? '--upstream' : 'The original resolver';
+    throw refused('UPSTREAM_LOOP', `${where} lists ${loops.map((d) => d.server).join(', ')}, which reaches k2s-dnsproxy itself: forwarding there would loop. ${opts.upstreams?.length ? 'Give your real nameserver' : 'Point /etc/resolv.conf at your real nameserver first, or pass --upstream IP'}.`);
+  }
   if (picked.upstreams.length === 0) {
     const why = picked.dropped.length ? ` (dropped: ${picked.dropped.map((d) => `${d.server}: ${d.reason}`).join('; ')})` : '';
     throw refused('NO_UPSTREAM', `The original resolver lists no usable upstream nameserver${why}; fix the host's DNS first or pass --upstream IP.`);

@@ -29,6 +29,8 @@ export async function recoverInterrupted(deps: LifecycleDeps, sink: EventSink): 
     const outcome = `Recovering the interrupted ${j.op} failed: ${messageOf(err)}`;
     await writeRecovery(deps.fs, { at: new Date(deps.now()).toISOString(), op: j.op, step: j.step, pid: j.pid, outcome, ok: false }).catch(() => undefined);
     r.emit('recover', 'failed', outcome);
+    // Not retried at every call: the record tells status and the user what is left to do.
+    await clearJournal(deps.fs).catch(() => undefined);
     throw err;
   }
 }

@@ -44,6 +44,9 @@ async function runTeardown(deps: LifecycleDeps, op: Operation, opts: StopOptions
     return done(true, EXIT.ok, head + (notes.length ? `${what}. ${notes.join(' ')}` : hadState ? `${what}; the host resolver is back as it was.` : `${what}; it was not running.`));
   } catch (err) {
     const le = err instanceof LifecycleError ? err : failed('INTERNAL', messageOf(err));
+    // A failure we caught is not a crash: drop the journal so the next call does not "recover"
+    // (retry) the same failing step forever. Each step leaves the host consistent on failure.
+    if (release) await clearJournal(deps.fs).catch(() => undefined);
     return done(false, le.exitCode, le.message, le.code);
   } finally {
     if (release) await (release as () => Promise<void>)();
