@@ -3,7 +3,8 @@
  * @kubernetes/client-node 1.4, bounds every request with a timeout, and maps the client's
  * failures (fetch errors, ApiException, JSON parse errors) to the typed errors in errors.ts.
  */
-import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { readKubeconfig } from './kubeconfig-file';
 import {
   ApiException,
   CoreV1Api,
@@ -58,19 +59,18 @@ function timedHttpLibrary(timeoutMs: number): HttpLibrary {
  * names a plain-http server without `insecure-skip-tls-verify` (client-node refuses it).
  */
 export function openKubeClient(kubeconfigPath: string, timeoutMs = DEFAULT_TIMEOUT_MS): KubeClient {
-  if (!existsSync(kubeconfigPath)) {
-    throw new NoKubeconfigError(
-      [kubeconfigPath],
-      `The kubeconfig ${kubeconfigPath} does not exist; pass an existing one with --kubeconfig (K2s writes /etc/kubernetes/admin.conf).`,
-    );
-  }
+  const text = readKubeconfig(kubeconfigPath, process.getuid?.() === 0);
   const kc = new KubeConfig();
   try {
-    kc.loadFromFile(kubeconfigPath);
+    kc.loadFromString(text);
+    // As loadFromFile does: certificate and key paths are relative to the kubeconfig's folder.
+    kc.makePathsAbsolute(dirname(kubeconfigPath));
   } catch (err) {
+    // The client's message can quote the file (a YAML code frame): name only the line.
+    const line = (err as { linePos?: { line: number }[] }).linePos?.[0]?.line;
     throw new NoKubeconfigError(
       [kubeconfigPath],
-      `The kubeconfig ${kubeconfigPath} cannot be loaded (${err instanceof Error ? err.message : String(err)}); fix the file or pass another with --kubeconfig.`,
+      `The kubeconfig ${kubeconfigPath} cannot be loaded (${err instanceof Error ? err.name : 'error'}${line ? ` at line ${line}` : ''}); fix the file or pass another with --kubeconfig.`,
     );
   }
   const cluster = kc.getCurrentCluster();
