@@ -3,9 +3,12 @@ import type { ResolverEntry } from '../../../shared/types';
 import { sideBySide, unifiedDiff } from '../lib/side-by-side';
 import { useDiff } from '../stores';
 
+/** Shown when there is no saved copy: after a stop there simply is none (no claim it never ran). */
+export const NO_SAVED_ORIGINAL = 'No saved original: K2s DNS is not running, so /etc/resolv.conf is your own file.';
+
 /** One-line description of a saved/current entry. */
 function describe(e: ResolverEntry | null): string {
-  if (!e) return 'nothing saved (K2s DNS never started)';
+  if (!e) return NO_SAVED_ORIGINAL;
   if (e.kind === 'absent') return 'absent';
   if (e.kind === 'symlink') return `symlink → ${e.target}${e.dangling ? ' (dangling)' : ''}`;
   return `regular file, mode ${e.mode.toString(8).padStart(4, '0')}, uid ${e.uid}${e.immutable ? ', immutable' : ''}`;
@@ -42,7 +45,7 @@ export function DiffPanel() {
             </>
           )}
           {diff.savedText === null ? (
-            <p className="muted">No saved original to compare with.</p>
+            <p className="muted">Nothing to compare: the saved original exists only while K2s DNS runs.</p>
           ) : (
             <>
               <div className="row">

@@ -2,9 +2,9 @@
 import { useState } from 'react';
 import type { EngineName } from '../../../shared/types';
 import { buttonStates } from '../lib/button-states';
-import { useDns } from '../stores';
+import { useCluster, useDns } from '../stores';
 
-/** The lifecycle controls. Uninstall asks for confirmation; a drifted resolver asks keep/restore. */
+/** The lifecycle controls. Uninstall asks for confirmation; a drifted resolver asks keep/restore. Engine "auto" sends no `engine`. */
 export function LifecycleControls() {
   const status = useDns((s) => s.status);
   const info = useDns((s) => s.info);
@@ -12,18 +12,23 @@ export function LifecycleControls() {
   const start = useDns((s) => s.start);
   const stop = useDns((s) => s.stop);
   const uninstall = useDns((s) => s.uninstall);
-  const [engine, setEngine] = useState<EngineName>('adguard');
+  // Automatic by default: the lifecycle picks AdGuard dnsproxy if its binary exists, else dnsmasq.
+  const [engine, setEngine] = useState<EngineName | 'auto'>('auto');
+  const clusterState = useCluster((s) => s.status?.state ?? null);
   const [confirming, setConfirming] = useState(false);
   // Start options (dns:start input): empty means "let discovery decide".
   const [kubeconfig, setKubeconfig] = useState('');
   const [kubeSwitchMode, setKubeSwitchMode] = useState<'auto' | 'none' | 'address'>('auto');
   const [kubeSwitchAddress, setKubeSwitchAddress] = useState('');
   const startInput = {
-    engine,
+    ...(engine === 'auto' ? {} : { engine }),
     ...(kubeconfig.trim() ? { kubeconfig: kubeconfig.trim() } : {}),
     ...(kubeSwitchMode === 'none' ? { kubeSwitch: 'none' } : kubeSwitchMode === 'address' && kubeSwitchAddress.trim() ? { kubeSwitch: kubeSwitchAddress.trim() } : {}),
   };
-  const b = buttonStates(status, info, busy);
+  const noKubeconfig = clusterState === 'no-kubeconfig' && kubeconfig.trim() === '';
+  const b = buttonStates(status, info, busy, noKubeconfig);
+  // The options stay editable when only the kubeconfig is missing: that is how the user fixes it.
+  const editable = buttonStates(status, info, busy).start.enabled;
   const drifted = status?.resolverOwner === 'foreign';
   const reasons = [...new Set([b.start.reason, b.stop.reason, b.uninstall.reason].filter((r): r is string => r !== null))];
 
@@ -32,9 +37,10 @@ export function LifecycleControls() {
       <div className="row">
         <label>
           Engine{' '}
-          <select value={engine} onChange={(e) => setEngine(e.target.value as EngineName)} disabled={!b.start.enabled} data-testid="engine-select">
-            <option value="adguard">AdGuard dnsproxy</option>
-            <option value="dnsmasq">dnsmasq</option>
+          <select value={engine} onChange={(e) => setEngine(e.target.value as EngineName | 'auto')} disabled={!editable} title="Which DNS proxy serves 127.0.0.1:53" data-testid="engine-select">
+            <option value="auto">Automatic (AdGuard dnsproxy if installed, else dnsmasq)</option>
+            <option value="adguard">AdGuard dnsproxy (K2s’s bin/dnsproxy)</option>
+            <option value="dnsmasq">dnsmasq (Debian dnsmasq-base)</option>
           </select>
         </label>
         <button type="button" disabled={!b.start.enabled} title={b.start.reason ?? 'Save the resolver, start the proxy, activate'} onClick={() => void start(startInput)} data-testid="btn-start">
@@ -59,23 +65,23 @@ export function LifecycleControls() {
           {busy === 'uninstall' ? 'Uninstalling…' : 'Uninstall'}
         </button>
       </div>
-      <details className="start-options" data-testid="start-options">
+      <details className="start-options" open={noKubeconfig || undefined} data-testid="start-options">
         <summary>Start options</summary>
-        <label>
-          Kubeconfig{' '}
-          <input value={kubeconfig} onChange={(e) => setKubeconfig(e.target.value)} placeholder="default: $KUBECONFIG, ~/.kube/config, K2s’s" disabled={!b.start.enabled} title={b.start.reason ?? 'Absolute path of the kubeconfig to discover the cluster with'} data-testid="start-kubeconfig" />
-        </label>
-        <label>
-          KubeSwitch listener{' '}
-          <select value={kubeSwitchMode} onChange={(e) => setKubeSwitchMode(e.target.value as typeof kubeSwitchMode)} disabled={!b.start.enabled} title={b.start.reason ?? 'Also listen on the KubeSwitch address so Windows nodes can use this host'} data-testid="start-kubeswitch">
+        <div className="options-grid">
+        <label htmlFor="start-kubeconfig">Kubeconfig</label>
+          <input id="start-kubeconfig" value={kubeconfig} onChange={(e) => setKubeconfig(e.target.value)} placeholder="default: $KUBECONFIG, ~/.kube/config, K2s’s admin.conf" disabled={!editable} title="Absolute path of the kubeconfig to discover the cluster with" data-testid="start-kubeconfig" />
+        <label htmlFor="start-kubeswitch">KubeSwitch listener</label>
+          <div className="options-inline">
+          <select id="start-kubeswitch" value={kubeSwitchMode} onChange={(e) => setKubeSwitchMode(e.target.value as typeof kubeSwitchMode)} disabled={!editable} title="Also listen on the KubeSwitch address so Windows nodes can use this host" data-testid="start-kubeswitch">
             <option value="auto">auto (172.19.1.1 when assigned)</option>
             <option value="address">address…</option>
             <option value="none">none (127.0.0.1 only)</option>
           </select>
-        </label>
         {kubeSwitchMode === 'address' && (
-          <input value={kubeSwitchAddress} onChange={(e) => setKubeSwitchAddress(e.target.value)} placeholder="172.19.1.1" aria-label="KubeSwitch address" disabled={!b.start.enabled} data-testid="start-kubeswitch-address" />
+          <input value={kubeSwitchAddress} onChange={(e) => setKubeSwitchAddress(e.target.value)} placeholder="172.19.1.1" aria-label="KubeSwitch address" disabled={!editable} data-testid="start-kubeswitch-address" />
         )}
+          </div>
+        </div>
       </details>
       {reasons.length > 0 && (
         <ul className="reasons" data-testid="disabled-reasons">

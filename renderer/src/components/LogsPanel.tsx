@@ -1,10 +1,15 @@
-/** Proxy log: virtualized list, pause/resume, level and text filters, errors highlighted. */
+/** Proxy log: virtualized list that follows new lines, pause/resume, level and text filters, errors highlighted. */
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { LEVELS, filterLines, formatFields } from '../lib/log-filter';
 import { useLogs } from '../stores';
 
 const ROW_PX = 24;
+
+/** True when the list is scrolled to (within one row of) its bottom. */
+function atBottom(el: HTMLElement): boolean {
+  return el.scrollHeight - el.scrollTop - el.clientHeight <= ROW_PX;
+}
 
 /** The Logs panel. */
 export function LogsPanel() {
@@ -17,6 +22,13 @@ export function LogsPanel() {
   const visible = useMemo(() => filterLines(lines, levels, text), [lines, levels, text]);
   const parent = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({ count: visible.length, getScrollElement: () => parent.current, estimateSize: () => ROW_PX, overscan: 20 });
+  // "Follow" like tail -f: pinned to the bottom while not paused; scrolling up stops it, scrolling
+  // back to the bottom resumes it.
+  const [following, setFollowing] = useState(true);
+  useEffect(() => {
+    if (!following || paused || visible.length === 0) return;
+    virtualizer.scrollToIndex(visible.length - 1, { align: 'end' });
+  }, [visible.length, following, paused, virtualizer]);
 
   return (
     <section className="panel" data-testid="panel-logs">
@@ -32,11 +44,16 @@ export function LogsPanel() {
         ))}
         <input type="search" placeholder="Filter text" value={text} onChange={(e) => setText(e.target.value)} data-testid="logs-filter" />
         <span className="muted" data-testid="logs-count">{visible.length} of {lines.length} lines</span>
+        {!following && !paused && (
+          <button type="button" className="secondary" onClick={() => setFollowing(true)} data-testid="logs-follow">
+            Follow newest
+          </button>
+        )}
       </div>
       <div className="log-head mono">
         <span>Time</span><span>Level</span><span>Message</span><span>Fields</span>
       </div>
-      <div ref={parent} className="log-scroll mono" data-testid="logs-list">
+      <div ref={parent} className="log-scroll mono" data-testid="logs-list" data-following={String(following && !paused)} onScroll={(e) => setFollowing(atBottom(e.currentTarget))}>
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {virtualizer.getVirtualItems().map((item) => {
             const l = visible[item.index]!;

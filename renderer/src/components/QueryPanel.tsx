@@ -1,5 +1,6 @@
 /** Query tester: name, type, target, UDP/TCP; single run or compare across all targets; history. */
 import { QUERY_TYPES, type QueryType } from '../../../shared/types';
+import { targetDescription, targetOf, targetTitle } from '../lib/query-target';
 import { matchRoute } from '../lib/route';
 import { useDns, useQuery, useZones } from '../stores';
 import { QueryResultCard } from './QueryResultCard';
@@ -7,10 +8,13 @@ import { QueryResultCard } from './QueryResultCard';
 /** The Query tester panel. */
 export function QueryPanel() {
   const { form, targets, result, comparison, history, running, error, setForm, run, compareAll } = useQuery((s) => s);
-  const labelOf = (server: string) => targets.find((t) => t.server === server)?.label ?? server;
+  const labelOf = (server: string) => targetTitle(targetOf(targets, server), server);
   const zones = useZones((s) => s.discovery?.zones ?? []);
   const upstreams = useDns((s) => s.status?.upstreams ?? []);
-  const route = result ? matchRoute(result.name, result.type, zones, upstreams) : null;
+  // The zone route applies only to the K2s proxy; other targets get a sentence on what they are.
+  const resultTarget = result ? targetOf(targets, result.server) : null;
+  const route = result && resultTarget?.id === 'proxy' ? matchRoute(result.name, result.type, zones, upstreams) : null;
+  const about = result && resultTarget ? targetDescription(resultTarget) : null;
   return (
     <section className="panel" data-testid="panel-query">
       <h2>Query tester</h2>
@@ -49,6 +53,7 @@ export function QueryPanel() {
           )}
         </p>
       )}
+      {about && <p className="route muted" data-testid="query-target-about">{about}</p>}
       {result && <QueryResultCard result={result} label={labelOf(result.server)} />}
       {comparison && (
         <div className="compare" data-testid="query-compare-results">

@@ -1,4 +1,4 @@
-/** One query result: rcode, answers with TTLs, latency, and "copy as dig command". */
+/** One query result: rcode, answers with TTLs, latency, and the equivalent shell command (dig, or getent for the system resolver). */
 import type { QueryResult } from '../../../shared/types';
 import { digCommand } from '../lib/dig-command';
 
@@ -18,7 +18,7 @@ export function QueryResultCard({ result, label }: { result: QueryResult; label?
           <tbody>
             {result.answers.map((a, i) => (
               <tr key={i}>
-                <td>{a.name}</td>
+                <td className="answer-name">{a.name}</td>
                 <td>{a.ttl}</td>
                 <td>{a.type}</td>
                 <td>{a.data}</td>
@@ -32,7 +32,7 @@ export function QueryResultCard({ result, label }: { result: QueryResult; label?
       <div className="row">
         <code className="dig" data-testid="query-dig">{dig}</code>
         <button type="button" className="secondary" onClick={() => void navigator.clipboard?.writeText(dig)}>
-          Copy as dig command
+          {result.server === 'system' ? 'Copy as getent command' : 'Copy as dig command'}
         </button>
       </div>
     </div>

@@ -1,18 +1,23 @@
-/** Live step timeline of the latest lifecycle operation, with the rollback cause when it failed. */
+/** Live step timeline of the latest lifecycle operation: refused, rolled back (and why) or done. */
 import { buildTimeline } from '../lib/timeline';
 import { useDns } from '../stores';
 
 const ICON = { pending: '○', running: '◔', done: '●', failed: '✕', skipped: '–' } as const;
 
-/** The timeline list. */
+const HEADING = { running: '— running', done: '— done', refused: '— refused', 'rolled-back': '— rolled back', failed: '— failed' } as const;
+
+/** The timeline list. The failure message is shown once: on its step row, or in the result line. */
 export function TimelineView() {
   const events = useDns((s) => s.events);
-  const t = buildTimeline(events);
+  const busy = useDns((s) => s.busy);
+  const t = buildTimeline(events, busy);
   if (!t.op) return null;
+  // The failed step row already carries the cause; repeat the result message only when it adds something.
+  const repeated = t.failed !== null && t.result !== null && t.result.message === t.failed.message;
   return (
     <div className="timeline" data-testid="timeline">
       <h3>
-        {t.op} {t.result ? (t.result.ok ? '— done' : '— failed') : '— running'}
+        {t.op} {HEADING[t.outcome ?? 'running']}
       </h3>
       <ol>
         {t.steps.map((s) => (
@@ -23,15 +28,30 @@ export function TimelineView() {
           </li>
         ))}
       </ol>
-      {t.failed && (
-        <p className="error-text" data-testid="rollback-cause">
-          Rolled back after <strong>{t.failed.step}</strong>: {t.failed.message}
+      {t.outcome === 'refused' && (
+        <p className="error-text" data-testid="refused">
+          <strong>Refused — nothing was changed.</strong>
+          {t.result?.code ? ` (${t.result.code})` : ''}
         </p>
       )}
-      {t.result && (
+      {t.outcome === 'rolled-back' && (
+        <p className="error-text" data-testid="rollback-cause">
+          Rolled back after <strong>{t.failed?.step ?? 'a failure'}</strong>; the host is as before.
+          {t.result?.code ? ` (${t.result.code})` : ''}
+        </p>
+      )}
+      {t.result && !repeated && (
         <p className={t.result.ok ? 'ok-text' : 'error-text'} data-testid="timeline-result">
           {t.result.message}
-          {t.result.code ? ` (${t.result.code})` : ''}
+          {t.result.code && t.outcome === 'failed' ? ` (${t.result.code})` : ''}
+        </p>
+      )}
+      {t.outcome === 'failed' && repeated && t.result?.code && (
+        <p className="error-text" data-testid="timeline-result">Failed ({t.result.code}).</p>
+      )}
+      {t.result?.code === 'NO_ENGINE' && (
+        <p className="hint" data-testid="no-engine-hint">
+          Pick <strong>dnsmasq</strong> (or Automatic) in the Engine select above, then press Start again.
         </p>
       )}
     </div>

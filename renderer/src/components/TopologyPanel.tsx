@@ -1,5 +1,5 @@
 /** Topology: host apps → /etc/resolv.conf → k2s-dnsproxy listeners → CoreDNS / upstreams. */
-import type { Hop } from '../lib/topology';
+import { NOT_IN_USE, type Hop } from '../lib/topology';
 import { useTopology } from '../stores';
 
 const COLUMNS: { id: Hop['column']; title: string }[] = [
@@ -29,13 +29,16 @@ export function TopologyPanel() {
               <button
                 key={h.id}
                 type="button"
-                className={`hop ${h.ok === null ? 'unknown' : h.ok ? 'ok' : 'bad'} ${selected === h.id ? 'selected' : ''}`}
+                className={`hop ${h.idle ? 'idle' : h.ok === null ? 'unknown' : h.ok ? 'ok' : 'bad'} ${selected === h.id ? 'selected' : ''}`}
                 onClick={() => select(selected === h.id ? null : h.id)}
                 data-testid={`hop-${h.id}`}
                 data-ok={String(h.ok)}
+                data-idle={String(!!h.idle)}
+                title={h.idle ? NOT_IN_USE : undefined}
               >
                 <strong>{h.label}</strong>
                 <span className="mono">{h.detail}</span>
+                {h.idle && <span className="muted">{NOT_IN_USE}</span>}
               </button>
             ))}
             {i < COLUMNS.length - 1 && <span className="arrow" aria-hidden>→</span>}
@@ -43,8 +46,8 @@ export function TopologyPanel() {
         ))}
       </div>
       {chosen && (
-        <p className={chosen.error ? 'error-text' : 'ok-text'} data-testid="hop-detail">
-          {chosen.label} {chosen.detail}: {chosen.error ?? (chosen.ok ? 'answers as expected.' : 'not probed yet.')}
+        <p className={chosen.idle ? 'muted' : chosen.error ? 'error-text' : 'ok-text'} data-testid="hop-detail">
+          {chosen.label} {chosen.detail}: {chosen.idle ? `${NOT_IN_USE}.` : (chosen.error ?? (chosen.ok ? 'answers as expected.' : 'not probed yet.'))}
         </p>
       )}
     </section>

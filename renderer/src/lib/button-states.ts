@@ -9,8 +9,14 @@ export interface ButtonState {
   reason: string | null;
 }
 
-/** Decides Start/Stop/Uninstall from host status, app capabilities and the running operation. */
-export function buttonStates(status: HostDnsStatus | null, info: AppInfo | null, busy: Operation | null): Record<Operation, ButtonState> {
+/** Start is refused without a kubeconfig: discovery needs the cluster (shown under the buttons). */
+export const NO_KUBECONFIG_REASON = 'No kubeconfig found: enter its path in Kubeconfig, or start K2s first.';
+
+/**
+ * Decides Start/Stop/Uninstall from host status, app capabilities and the running operation.
+ * `noKubeconfig`: the cluster status is `no-kubeconfig` and the Kubeconfig field is empty.
+ */
+export function buttonStates(status: HostDnsStatus | null, info: AppInfo | null, busy: Operation | null, noKubeconfig = false): Record<Operation, ButtonState> {
   const off = (reason: string): ButtonState => ({ enabled: false, reason });
   const on: ButtonState = { enabled: true, reason: null };
   if (info && !info.lifecycleSupported) {
@@ -27,7 +33,7 @@ export function buttonStates(status: HostDnsStatus | null, info: AppInfo | null,
   }
   const active = status.state !== 'stopped' || status.savedAt !== null;
   return {
-    start: status.state === 'running' ? off('Already running: stop first to start again.') : on,
+    start: status.state === 'running' ? off('Already running: stop first to start again.') : noKubeconfig ? off(NO_KUBECONFIG_REASON) : on,
     stop: active ? on : off('Nothing to stop: K2s DNS is not running and no resolver is saved.'),
     uninstall: on,
   };

@@ -19,11 +19,12 @@ export function splitServer(server: string): { address: string; port: number } {
 }
 
 /**
- * `dig @SERVER -p PORT NAME TYPE +tcp` (dig(1)); the system resolver has no server, so plain
- * `dig NAME TYPE` (which reads /etc/resolv.conf, like getaddrinfo does).
+ * The shell command that asks the same question: `dig @SERVER -p PORT NAME TYPE +tcp` (dig(1));
+ * for the system target `getent ahosts NAME` (getent(1)), which goes through getaddrinfo and
+ * nsswitch.conf exactly like the tester did (dig would bypass /etc/hosts and nsswitch).
  */
 export function digCommand(q: DigInput): string {
-  if (q.server === 'system') return `dig ${q.name} ${q.type}`;
+  if (q.server === 'system') return `getent ahosts ${q.name}`;
   const { address, port } = splitServer(q.server);
   return `dig @${address} -p ${port} ${q.name} ${q.type}${q.transport === 'tcp' ? ' +tcp' : ''}`;
 }

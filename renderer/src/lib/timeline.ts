@@ -1,5 +1,5 @@
 /** Folds lifecycle events into the step timeline the Host DNS panel draws. */
-import { START_STEPS, type LifecycleEvent, type Operation, type ResultEvent, type StepEvent, type StepName } from '../../../shared/lifecycle-events';
+import { EXIT, START_STEPS, type LifecycleEvent, type Operation, type ResultEvent, type StepEvent, type StepName } from '../../../shared/lifecycle-events';
 
 /** One row of the timeline; `pending` until its first event arrives. */
 export interface TimelineStep {
@@ -15,9 +15,17 @@ export interface Timeline {
   op: Operation | null;
   steps: TimelineStep[];
   result: ResultEvent | null;
-  /** The step that failed (the rollback's cause), if any. */
+  /** The step that failed (the rollback's or refusal's cause), if any. */
   failed: TimelineStep | null;
+  /**
+   * How the operation ended: `refused` = exit 3, nothing was changed (EXIT.refused);
+   * `rolled-back` only when a `rollback` step event arrived; `failed` otherwise.
+   */
+  outcome: 'running' | 'done' | 'refused' | 'rolled-back' | 'failed' | null;
 }
+
+/** The message of the synthetic first step while the privileged helper starts (no event yet). */
+export const HELPER_STARTING = 'starting the privileged helper…';
 
 /** Steps shown before any event arrives, per operation. */
 const PLANNED: Record<Operation, StepName[]> = {
@@ -26,10 +34,18 @@ const PLANNED: Record<Operation, StepName[]> = {
   uninstall: ['restore', 'stop-service', 'remove-files'],
 };
 
-/** Builds the timeline from the events of the latest operation (earlier operations ignored). */
-export function buildTimeline(events: readonly LifecycleEvent[]): Timeline {
+/**
+ * Builds the timeline from the events of the latest operation (earlier operations ignored).
+ * `busy` is the operation the user just started: until its first event arrives (the helper
+ * takes ~2 s to start) its first step shows as running with HELPER_STARTING.
+ */
+export function buildTimeline(events: readonly LifecycleEvent[], busy: Operation | null = null): Timeline {
   const last = events.at(-1);
-  if (!last) return { op: null, steps: [], result: null, failed: null };
+  if (busy && (!last || last.type === 'result')) {
+    const steps: TimelineStep[] = PLANNED[busy].map((s, i) => ({ step: s, status: i === 0 ? 'running' : 'pending', message: i === 0 ? HELPER_STARTING : '', at: null }));
+    return { op: busy, steps, result: null, failed: null, outcome: 'running' };
+  }
+  if (!last) return { op: null, steps: [], result: null, failed: null, outcome: null };
   const op = last.op;
   // The latest operation starts after the previous result event.
   let from = 0;
@@ -47,8 +63,10 @@ export function buildTimeline(events: readonly LifecycleEvent[]): Timeline {
     else steps.set(e.step, { step: e.step, status: e.status, message: e.message, at: e.at });
   }
   const list = [...steps.values()];
-  // A rolled-back start never reaches the later steps: drop them instead of showing "pending".
   const rolledBack = steps.has('rollback');
-  const shown = rolledBack ? list.filter((s) => s.status !== 'pending') : list;
-  return { op, steps: shown, result, failed: shown.find((s) => s.status === 'failed') ?? null };
+  const refused = result !== null && !result.ok && result.exitCode === EXIT.refused;
+  // A rolled-back or refused start never reaches the later steps: drop them instead of showing "pending".
+  const shown = rolledBack || refused ? list.filter((s) => s.status !== 'pending') : list;
+  const outcome = result === null ? 'running' : result.ok ? 'done' : rolledBack ? 'rolled-back' : refused ? 'refused' : 'failed';
+  return { op, steps: shown, result, failed: shown.find((s) => s.status === 'failed') ?? null, outcome };
 }

@@ -5,7 +5,10 @@
 import type { QueryTarget } from '../../../shared/contract';
 import type { HostDnsStatus, QueryResult } from '../../../shared/types';
 
-/** One hop. `ok` null: not probed yet. `error` is shown when the hop is clicked. */
+/**
+ * One hop. `ok` null: not probed yet (or not in use). `idle`: not on the path right now (K2s DNS
+ * is stopped), drawn grey, never red. `error` (or the idle note) is shown when the hop is clicked.
+ */
 export interface Hop {
   id: string;
   column: 'apps' | 'resolver' | 'proxy' | 'backend';
@@ -13,6 +16,15 @@ export interface Hop {
   detail: string;
   ok: boolean | null;
   error: string | null;
+  idle?: boolean;
+}
+
+/** What a hop off the path says when clicked. */
+export const NOT_IN_USE = 'not in use: K2s DNS is stopped';
+
+/** True when the probe reached a nameserver at all (NXDOMAIN/REFUSED still prove the path works). */
+function reached(r: QueryResult | undefined): boolean {
+  return !!r && r.rcode !== 'TIMEOUT' && r.rcode !== 'ERROR';
 }
 
 /** Probe results by target id (`system`, `proxy`, `coredns`, or an upstream server). */
@@ -36,6 +48,8 @@ export function buildTopology(status: HostDnsStatus | null, targets: readonly Qu
   const proxy = probes.proxy;
   const coredns = probes.coredns;
   const owner = status?.resolverOwner ?? null;
+  const stopped = status !== null && status.state === 'stopped' && owner !== 'k2s' && owner !== 'foreign' && status.listeners.length === 0;
+  if (stopped) return buildStoppedTopology(status, targets, probes);
   const resolverError =
     owner && owner !== 'k2s'
       ? `/etc/resolv.conf is ${owner === 'foreign' ? 'changed by another program' : 'the original'}: host apps do not use the K2s proxy${owner === 'foreign' ? '; stop and start again' : '; press Start'}.`
@@ -56,11 +70,36 @@ export function buildTopology(status: HostDnsStatus | null, targets: readonly Qu
   }
   const core = targets.find((t) => t.id === 'coredns');
   hops.push({ id: 'coredns', column: 'backend', label: 'CoreDNS', detail: core?.server ?? status?.kubeDnsIp ?? 'unknown', ok: coredns ? answered(coredns) : null, error: why(coredns, 'CoreDNS does not answer') });
-  for (const t of targets.filter((t) => !['system', 'proxy', 'coredns'].includes(t.id))) {
-    const r = probes[t.id];
-    // Upstreams only need to answer at all: NXDOMAIN/REFUSED still proves the path works.
-    const ok = r ? r.rcode !== 'TIMEOUT' && r.rcode !== 'ERROR' : null;
-    hops.push({ id: `upstream-${t.id}`, column: 'backend', label: 'Upstream', detail: t.server, ok, error: ok === false && r ? `Upstream ${t.server} did not answer: ${r.error ?? r.rcode}.` : null });
-  }
+  hops.push(...upstreamHops(targets, probes));
   return hops;
+}
+
+/** Upstream hops: they only need to answer at all (NXDOMAIN/REFUSED still proves the path works). */
+function upstreamHops(targets: readonly QueryTarget[], probes: Probes): Hop[] {
+  return targets
+    .filter((t) => !['system', 'proxy', 'coredns'].includes(t.id))
+    .map((t) => {
+      const r = probes[t.id];
+      const ok = r ? reached(r) : null;
+      return { id: `upstream-${t.id}`, column: 'backend', label: 'Upstream', detail: t.server, ok, error: ok === false && r ? `Upstream ${t.server} did not answer: ${r.error ?? r.rcode}.` : null };
+    });
+}
+
+/**
+ * K2s DNS stopped: host apps → /etc/resolv.conf (the user's own) → original upstreams is the
+ * whole path, judged on its own (a cluster name giving NXDOMAIN is expected there); the proxy
+ * and CoreDNS are off the path, so grey, not red.
+ */
+function buildStoppedTopology(status: HostDnsStatus, targets: readonly QueryTarget[], probes: Probes): Hop[] {
+  const system = probes.system;
+  const ok = system ? reached(system) : null;
+  const unreachable = ok === false && system ? `Host apps cannot reach the nameservers in /etc/resolv.conf: ${system.name} via getaddrinfo gave ${system.rcode}${system.error ? ` (${system.error})` : ''}.` : null;
+  const core = targets.find((t) => t.id === 'coredns');
+  return [
+    { id: 'apps', column: 'apps', label: 'Host apps', detail: 'getaddrinfo / glibc', ok, error: unreachable },
+    { id: 'resolver', column: 'resolver', label: '/etc/resolv.conf', detail: `owner: ${status.resolverOwner}`, ok, error: unreachable },
+    { id: 'proxy', column: 'proxy', label: 'k2s-dnsproxy', detail: 'no listener', ok: null, idle: true, error: null },
+    { id: 'coredns', column: 'backend', label: 'CoreDNS', detail: core?.server ?? status.kubeDnsIp ?? 'unknown', ok: null, idle: true, error: null },
+    ...upstreamHops(targets, probes),
+  ];
 }

@@ -130,11 +130,11 @@ describe('query store', () => {
 });
 
 describe('topology store', () => {
-  it('is red at the resolver and proxy while stopped, green everywhere while running', async () => {
+  it('while stopped: proxy and CoreDNS grey (not in use), the direct path judged on its own; green everywhere while running', async () => {
     const stopped = createTopologyStore(inProcessApi(), () => 1000);
     await stopped.getState().probe();
-    const s = Object.fromEntries(stopped.getState().hops.map((h) => [h.id, h.ok]));
-    expect(s).toEqual({ apps: false, resolver: false, proxy: false, coredns: true, 'upstream-192.168.178.1:53': true });
+    const s = Object.fromEntries(stopped.getState().hops.map((h) => [h.id, `${h.ok}${h.idle ? ' idle' : ''}`]));
+    expect(s).toEqual({ apps: 'true', resolver: 'true', proxy: 'null idle', coredns: 'null idle', 'upstream-192.168.178.1:53': 'true' });
     const running = createTopologyStore(inProcessApi({ running: true }));
     await running.getState().probe();
     expect(running.getState().hops.map((h) => `${h.id}:${h.ok}`)).toEqual([

@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import type { K2sDnsApi } from '../../../shared/api';
+import type { LifecycleEvent } from '../../../shared/lifecycle-events';
+import type { HostDnsStatus, LogLine, QueryResult } from '../../../shared/types';
+import { logLine } from '../../../electron/backend-fake-data';
+import { createLogsStore } from '../stores/logs';
+import { buttonStates, NO_KUBECONFIG_REASON } from './button-states';
+import { dropOverlap } from './log-merge';
+import { targetDescription, targetOf, targetTitle } from './query-target';
+import { buildTimeline, HELPER_STARTING } from './timeline';
+import { buildTopology, NOT_IN_USE } from './topology';
+
+const NO_ENGINE = 'AdGuard dnsproxy was not found at /opt/k2s/bin/dnsproxy; install K2s or pass --dnsproxy PATH, or use --engine dnsmasq.';
+
+const stopped: HostDnsStatus = {
+  state: 'stopped', engine: null, engineVersion: null, listeners: [], skippedListeners: [], resolverOwner: 'original',
+  upstreams: [], clusterDomain: null, kubeDnsIp: null, savedAt: null, savedBy: null, pid: null, messages: [],
+};
+
+describe('timeline (first-user fixes)', () => {
+  it('shows preflight running while the privileged helper starts, before any event', () => {
+    const t = buildTimeline([], 'start');
+    expect(t.op).toBe('start');
+    expect(t.steps[0]).toEqual({ step: 'preflight', status: 'running', message: HELPER_STARTING, at: null });
+    expect(t.steps.slice(1).map((s) => s.status)).toEqual(['pending', 'pending', 'pending', 'pending', 'pending', 'pending', 'pending']);
+    // A previous operation's result does not hide the new one.
+    const old: LifecycleEvent = { type: 'result', op: 'stop', ok: true, exitCode: 0, message: 'Stopped.', at: 1 };
+    expect(buildTimeline([old], 'start').steps[0]!.message).toBe('starting the privileged helper…');
+  });
+
+  it('a refused start (exit 3, no rollback event) is "refused", with later steps dropped', () => {
+    const events: LifecycleEvent[] = [
+      { type: 'step', op: 'start', step: 'preflight', status: 'running', message: 'Checking the host.', at: 1 },
+      { type: 'step', op: 'start', step: 'preflight', status: 'failed', message: NO_ENGINE, at: 2 },
+      { type: 'result', op: 'start', ok: false, exitCode: 3, code: 'NO_ENGINE', message: NO_ENGINE, at: 3 },
+    ];
+    const t = buildTimeline(events);
+    expect(t.outcome).toBe('refused');
+    expect(t.steps.map((s) => `${s.step}:${s.status}`)).toEqual(['preflight:failed']);
+    expect(t.failed!.message).toBe(t.result!.message);
+  });
+
+  it('says rolled back only when a rollback step arrived', () => {
+    const events: LifecycleEvent[] = [
+      { type: 'step', op: 'start', step: 'service', status: 'failed', message: 'k2s-dnsproxy exited with status 1.', at: 1 },
+      { type: 'step', op: 'start', step: 'rollback', status: 'done', message: 'Restored /etc/resolv.conf.', at: 2 },
+      { type: 'result', op: 'start', ok: false, exitCode: 1, code: 'SERVICE_FAILED', message: 'k2s-dnsproxy exited with status 1.', at: 3 },
+    ];
+    expect(buildTimeline(events).outcome).toBe('rolled-back');
+    expect(buildTimeline(events.filter((e) => e.type === 'result' || e.step !== 'rollback')).outcome).toBe('failed');
+  });
+});
+
+describe('buttonStates without a kubeconfig', () => {
+  it('disables Start with the visible reason, leaves Uninstall alone', () => {
+    const b = buttonStates(stopped, null, null, true);
+    expect(b.start).toEqual({ enabled: false, reason: 'No kubeconfig found: enter its path in Kubeconfig, or start K2s first.' });
+    expect(NO_KUBECONFIG_REASON).toBe(b.start.reason);
+    expect(b.uninstall.enabled).toBe(true);
+    expect(buttonStates(stopped, null, null, false).start).toEqual({ enabled: true, reason: null });
+  });
+});
+
+describe('query targets', () => {
+  const targets = [
+    { id: 'system', label: 'System resolver (getaddrinfo)', server: 'system' },
+    { id: 'proxy', label: 'K2s proxy 127.0.0.1:53', server: '127.0.0.1:53' },
+    { id: 'coredns', label: 'CoreDNS direct 172.21.0.10', server: '172.21.0.10:53' },
+    { id: '192.0.2.53', label: 'Upstream 192.0.2.53', server: '192.0.2.53' },
+  ];
+  it('titles an upstream "Upstream 192.0.2.53" even when the result says 192.0.2.53:53', () => {
+    expect(targetTitle(targetOf(targets, '192.0.2.53:53'), '192.0.2.53:53')).toBe('Upstream 192.0.2.53');
+    expect(targetTitle(null, '[fd00::53]:5353')).toBe('Upstream [fd00::53]:5353');
+    expect(targetTitle(targetOf(targets, '172.21.0.10:53'), '172.21.0.10:53')).toBe('CoreDNS direct 172.21.0.10');
+  });
+  it('describes every target but the proxy (which shows its zone route)', () => {
+    expect(targetDescription(targets[1]!)).toBeNull();
+    expect(targetDescription(targets[2]!)).toBe('CoreDNS directly at 172.21.0.10 (the kube-dns ClusterIP), bypassing the K2s proxy: answers cluster zones only as the cluster sees them.');
+    expect(targetDescription(targets[3]!)).toBe('Upstream nameserver 192.0.2.53 directly, bypassing the K2s proxy: the proxy forwards every non-cluster name here.');
+    expect(targetDescription(targets[0]!)).toContain('getaddrinfo');
+  });
+});
+
+describe('topology while K2s DNS is stopped', () => {
+  const nx = (server: string): QueryResult => ({ name: 'kubernetes.default.svc.cluster.local', type: 'A', server, transport: 'getaddrinfo', rcode: 'NXDOMAIN', answers: [], latencyMs: 3 });
+  const targets = [
+    { id: 'system', label: 'System resolver', server: 'system' },
+    { id: 'coredns', label: 'CoreDNS', server: '172.21.0.10:53' },
+    { id: '192.0.2.53', label: 'Upstream 192.0.2.53', server: '192.0.2.53' },
+  ];
+  it('greys the proxy and CoreDNS, judges host → resolv.conf → upstream on its own', () => {
+    const hops = buildTopology(stopped, targets, { system: nx('system'), '192.0.2.53': { ...nx('192.0.2.53:53'), type: 'NS', name: '.', rcode: 'NOERROR' } });
+    expect(hops.map((h) => [h.id, h.ok, !!h.idle])).toEqual([
+      ['apps', true, false],
+      ['resolver', true, false],
+      ['proxy', null, true],
+      ['coredns', null, true],
+      ['upstream-192.0.2.53', true, false],
+    ]);
+    expect(NOT_IN_USE).toBe('not in use: K2s DNS is stopped');
+  });
+  it('is red only when the original nameservers do not answer', () => {
+    const hops = buildTopology(stopped, targets, { system: { ...nx('system'), rcode: 'TIMEOUT', error: 'getent timed out' } });
+    expect(hops[0]).toMatchObject({ ok: false, error: 'Host apps cannot reach the nameservers in /etc/resolv.conf: kubernetes.default.svc.cluster.local via getaddrinfo gave TIMEOUT (getent timed out).' });
+  });
+});
+
+describe('log lines are never delivered twice', () => {
+  const L = Array.from({ length: 10 }, (_, i) => logLine(1_700_000_000_000 + i * 1000, 'INFO', `line ${i}`));
+  it('dropOverlap trims a replayed prefix, keeps new lines, leaves unrelated batches alone', () => {
+    expect(dropOverlap(L.slice(0, 8), L.slice(3, 10)).map((l) => l.message)).toEqual(['line 8', 'line 9']);
+    expect(dropOverlap(L.slice(0, 8), L.slice(5, 8))).toEqual([]);
+    expect(dropOverlap(L.slice(0, 8), L.slice(8))).toEqual(L.slice(8));
+    expect(dropOverlap(L.slice(0, 8), L.slice(2, 4))).toEqual(L.slice(2, 4));
+    expect(dropOverlap(L.slice(0, 8), L.slice(2, 4), true)).toEqual([]);
+  });
+
+  it('the store: a follower replay after the tail and a tail refresh do not double the buffer', async () => {
+    let push: (lines: LogLine[]) => void = () => undefined;
+    let fileLines = L.slice(0, 6);
+    const api = { logsTail: async () => fileLines, onLogLines: (cb: (l: LogLine[]) => void) => ((push = cb), () => undefined) } as unknown as K2sDnsApi;
+    const logs = createLogsStore(api);
+    logs.getState().attach();
+    await logs.getState().loadTail();
+    // The shared follower resumed at an older tail's offset: lines 2..7 arrive, 2..5 are already here.
+    push(L.slice(2, 8));
+    expect(logs.getState().lines.map((l) => l.message)).toEqual(['line 0', 'line 1', 'line 2', 'line 3', 'line 4', 'line 5', 'line 6', 'line 7']);
+    push(L.slice(8, 9));
+    fileLines = L.slice(0, 9);
+    await logs.getState().loadTail();
+    await logs.getState().loadTail();
+    expect(logs.getState().lines).toHaveLength(9);
+  });
+});
