@@ -76,6 +76,17 @@ const SEARCH_RE = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*\.?$/;
 const OPTION_RE = /^[A-Za-z0-9_-]+(:[0-9]+)?$/;
 
 /**
+ * Splits search domains and options into those renderManagedResolvConf can write and those it
+ * cannot (e.g. a non-ASCII `exämple.test`), so start can drop and name them instead of failing.
+ */
+export function writableResolverTokens(opts: { search: string[]; options: string[] }): { search: string[]; options: string[]; dropped: string[] } {
+  const search = opts.search.filter((d) => SEARCH_RE.test(d));
+  const options = opts.options.filter((o) => OPTION_RE.test(o));
+  const dropped = [...opts.search.filter((d) => !SEARCH_RE.test(d)).map((d) => `search domain "${d}"`), ...opts.options.filter((o) => !OPTION_RE.test(o)).map((o) => `option "${o}"`)];
+  return { search, options, dropped };
+}
+
+/**
  * Renders the K2s-owned /etc/resolv.conf: MANAGED_HEADER, `nameserver 127.0.0.1`, then the
  * original search domains and options, LF endings and a final newline.
  *

@@ -12,6 +12,7 @@ import { resolverDiff } from '../lifecycle/diff';
 import { resolveTarget } from '../lifecycle/query-target';
 import { recoverNow } from '../lifecycle/recover';
 import { parseServer } from '../probes/parse-server';
+import { isHostnameText, isIpv4Text } from '../helper/request';
 import { locateKubeconfig } from '../cluster/kubeconfig';
 import { NoKubeconfigError } from '../cluster/errors';
 
@@ -87,6 +88,15 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
   switch (command) {
     case 'start': {
       const engine = oneOf(v.engine, ['adguard', 'dnsmasq'] as const, '--engine');
+      for (const u of (v.upstream as string[] | undefined) ?? []) {
+        if (!isServerEndpoint(u)) throw new UsageError(`--upstream must be an IP or IP:PORT, e.g. 192.168.1.1 or [fd00::1]:53, not "${u.slice(0, 64)}".`);
+      }
+      if (typeof v.kubeswitch === 'string' && v.kubeswitch !== 'none' && !isIpv4Text(v.kubeswitch)) {
+        throw new UsageError(`--kubeswitch must be an IPv4 address (K2s uses 172.19.1.1) or none, not "${v.kubeswitch.slice(0, 64)}".`);
+      }
+      if (typeof v['verify-name'] === 'string' && !isHostnameText(v['verify-name'])) {
+        throw new UsageError(`--verify-name must be a DNS name such as kubernetes.io, not "${v['verify-name'].slice(0, 64)}".`);
+      }
       const found = await locateKubeconfig(typeof v.kubeconfig === 'string' ? { explicit: v.kubeconfig } : {});
       const deps = await createNodeDeps();
       const r = await startDns(deps, {
@@ -141,6 +151,9 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
     case 'query': {
       const [name, extra] = positionals;
       if (!name || extra !== undefined) throw new UsageError('query takes exactly one NAME.');
+      if (!isHostnameText(name) && !isServerEndpoint(name) && name !== '.') {
+        throw new UsageError(`NAME must be a DNS name of at most 253 characters or an IP address (for PTR), not "${name.slice(0, 64)}${name.length > 64 ? '…' : ''}".`);
+      }
       const type = (oneOf(v.type, QUERY_TYPES, '--type') ?? 'A') as QueryType;
       const target = typeof v.server === 'string' ? v.server : 'system';
       if (!['system', 'proxy', 'coredns'].includes(target) && !isServerEndpoint(target)) {
@@ -177,8 +190,9 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
     case 'ui':
     case 'app':
     {
+      if (typeof v.port === 'string' && !/^\d{1,5}$/.test(v.port)) throw new UsageError('--port must be a decimal number from 1 to 65535.');
       const port = typeof v.port === 'string' ? Number(v.port) : undefined;
-      if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) throw new UsageError('--port must be a number from 0 to 65535.');
+      if (port !== undefined && (port < 1 || port > 65535)) throw new UsageError('--port must be a decimal number from 1 to 65535.');
       const { runUi } = await import('./ui');
       return runUi(command, {
         ...(port !== undefined ? { port } : {}),

@@ -18,6 +18,11 @@ const ABS_PATH = /^\/[A-Za-z0-9._\-/+@]{0,4095}$/;
 const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
 const HOSTNAME = /^(?=.{1,253}$)([A-Za-z0-9_]([A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?)(\.[A-Za-z0-9_]([A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?)*\.?$/;
 
+/** Dotted-quad IPv4 without leading zeros. */
+export const isIpv4Text = (v: string): boolean => IPV4.test(v);
+/** A DNS host name (RFC 1123 labels, ≤ 253 characters, `_` allowed for SRV-style labels). */
+export const isHostnameText = (v: string): boolean => HOSTNAME.test(v);
+
 /** Per verb: flag → validator returning the parsed value or null when invalid. */
 const FLAGS: Record<HelperVerb, Record<string, (v: string) => string | null>> = {
   start: {

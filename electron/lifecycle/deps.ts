@@ -29,6 +29,11 @@ export interface LifecycleDeps {
   portHolder(port: number, proto: 'udp' | 'tcp', address: string): Promise<{ pid: number; command: string } | null>;
   /** /proc/self/mountinfo text, to detect a bind-mounted resolv.conf. */
   mountinfo(): Promise<string>;
+  /**
+   * Checks the kubeconfig can be read safely (regular file, size cap, no foreign credential
+   * plugin as root: electron/cluster/kubeconfig-file.ts). Throws NoKubeconfigError.
+   */
+  checkKubeconfig(path: string): Promise<void>;
   /** Effective uid (0 = root). */
   uid(): number;
   /** ms since the epoch. */

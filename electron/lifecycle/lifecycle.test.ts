@@ -89,6 +89,25 @@ describe('start → stop on a temp root', () => {
 });
 
 describe('rollback and refusals', () => {
+  it('leaves a search domain the K2s-owned file cannot hold out of it and says so, instead of failing', async () => {
+    const h = await host('nameserver 192.0.2.53\nsearch exämple.test corp.example\n');
+    const { events, sink } = collect();
+    expect((await startDns(h.deps, opts, sink)).ok).toBe(true);
+    const pre = events.find((e) => e.type === 'step' && e.step === 'preflight' && e.status === 'done');
+    expect(pre?.type === 'step' && pre.message).toContain('left out of the K2s-owned resolv.conf: search domain "exämple.test"');
+    expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toContain('search corp.example\n');
+  });
+
+  it('refuses an unreadable kubeconfig before saving anything (exit 3)', async () => {
+    const h = await host();
+    h.deps.checkKubeconfig = async (p) => {
+      throw new Error(`The kubeconfig ${p} is not a regular file; pass the kubeconfig file itself with --kubeconfig.`);
+    };
+    const r = await startDns(h.deps, { ...opts, kubeconfigPath: '/dev/zero' }, collect().sink);
+    expect(r).toMatchObject({ exitCode: 3, code: 'BAD_KUBECONFIG' });
+    await expect(lstat(join(h.root, 'var/lib/k2s/dns-resolver-state.json'))).rejects.toThrow(/ENOENT/);
+  });
+
   it('rolls back everything when discovery fails (exit 1, resolver byte-identical, no state)', async () => {
     const h = await host('nameserver 192.0.2.53\n');
     h.world.discovery = new Error('The Kubernetes API server at http://127.0.0.1:6443 did not answer within 5000 ms.');

@@ -3,7 +3,7 @@ import type { StartOptions } from './options';
 import type { Listener, ResolverEntry } from '../../shared/types';
 import type { ResolverStateFile } from '../../shared/state-file';
 import { K2S_DEFAULTS, K2S_PATHS } from '../../shared/k2s-paths';
-import { parseResolvConf } from '../../shared/resolv-conf';
+import { parseResolvConf, writableResolverTokens } from '../../shared/resolv-conf';
 import { captureResolver, isManagedResolvConf, readState } from '../host/resolver-state';
 import { pickUpstreams, readResolvedLinkServers } from '../host/upstreams';
 import { isBindMounted } from '../host/mounts';
@@ -29,8 +29,22 @@ export interface Preflight {
   droppedUpstreams: { server: string; reason: string }[];
   search: string[];
   options: string[];
+  /** Search domains/options of the original that the K2s-owned file leaves out. */
+  droppedTokens: string[];
   listeners: Listener[];
   skippedListeners: { address: string; reason: string }[];
+}
+
+/** Program name of a command line: `/usr/sbin/dnsmasq --conf…` → `dnsmasq`. */
+function programName(command: string): string {
+  const first = command.trim().split(/\s+/)[0] ?? command;
+  return first.slice(first.lastIndexOf('/') + 1) || command;
+}
+
+/** "127.0.0.1:53/udp is held by dnsmasq (PID 812); …" with a fix that is a real command. */
+export function portHeldMessage(what: string, holder: { pid: number; command: string }): string {
+  const name = programName(holder.command);
+  return `${what} is held by ${name} (PID ${holder.pid}); stop it — \`systemctl stop ${name}\` if it is a system service, else \`kill ${holder.pid}\` — then start again.`;
 }
 
 /** Bytes the resolver points at: the file itself or the symlink's target, when readable. */
@@ -75,6 +89,10 @@ export async function preflight(deps: LifecycleDeps, opts: StartOptions): Promis
   if (!opts.kubeconfigPath) {
     throw refused('NO_KUBECONFIG', NoKubeconfigError.fromLookup(opts.kubeconfigLookup ?? { tried: [], explicit: false }).message);
   }
+  // Before anything is saved: a bad kubeconfig is a refusal (exit 3), not a rollback.
+  await deps.checkKubeconfig(opts.kubeconfigPath).catch((err: unknown) => {
+    throw refused('BAD_KUBECONFIG', (err as Error).message);
+  });
   const current = await captureResolver(deps.fs, deps.exec);
   const existing = await readState(deps.fs);
   const currentIsManaged = isManagedEntry(current);
@@ -101,6 +119,8 @@ export async function preflight(deps: LifecycleDeps, opts: StartOptions): Promis
     throw refused('WSL_RESOLV_CONF', 'WSL generates this /etc/resolv.conf and rewrites it on every start; set generateResolvConf = false in /etc/wsl.conf first (or manage DNS on the Windows side with K2s).');
   }
   const parsed = parseResolvConf(text);
+  // Tokens the K2s-owned file cannot hold are dropped and named, never a reason to fail.
+  const writable = writableResolverTokens(parsed);
   const { listeners, skipped } = await planListeners(deps, opts.kubeSwitch);
 
   const usesResolvedStub = parsed.nameservers.some((ns) => ns === '127.0.0.53' || ns === '127.0.0.54');
@@ -124,10 +144,7 @@ export async function preflight(deps: LifecycleDeps, opts: StartOptions): Promis
       for (const proto of ['udp', 'tcp'] as const) {
         const holder = await deps.portHolder(l.port, proto, l.address);
         if (holder) {
-          throw refused(
-            'PORT_IN_USE',
-            `${l.address}:${l.port}/${proto} is held by ${holder.command} (PID ${holder.pid}); stop it (e.g. systemctl stop ${holder.command}) and start again.`,
-          );
+          throw refused('PORT_IN_USE', portHeldMessage(`${l.address}:${l.port}/${proto}`, holder));
         }
       }
     }
@@ -142,8 +159,9 @@ export async function preflight(deps: LifecycleDeps, opts: StartOptions): Promis
     alreadyRunning,
     upstreams: picked.upstreams,
     droppedUpstreams: picked.dropped,
-    search: parsed.search,
-    options: parsed.options,
+    search: writable.search,
+    options: writable.options,
+    droppedTokens: writable.dropped,
     listeners,
     skippedListeners: skipped,
   };

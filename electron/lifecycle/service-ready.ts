@@ -2,6 +2,7 @@ import type { LifecycleDeps } from './deps';
 import type { ProxyPlan } from '../../shared/types';
 import { K2S_PATHS } from '../../shared/k2s-paths';
 import { failed } from './errors';
+import { portHeldMessage } from './preflight';
 
 /** Last lines of the proxy log (best effort), to explain why it exited. */
 async function logTail(deps: LifecycleDeps, lines: number): Promise<string[]> {
@@ -25,7 +26,7 @@ export async function waitForListeners(deps: LifecycleDeps, plan: ProxyPlan, tim
       if (bind) {
         const l = plan.listeners[0]!;
         const holder = await deps.portHolder(l.port, 'udp', l.address);
-        throw failed('PORT_IN_USE', `k2s-dnsproxy could not bind port 53${holder ? `: held by ${holder.command} (PID ${holder.pid})` : ''}; stop that process and start again.`);
+        throw failed('PORT_IN_USE', holder ? `k2s-dnsproxy could not bind: ${portHeldMessage(`${l.address}:${l.port}`, holder)}` : `k2s-dnsproxy could not bind port 53 (address already in use); find the holder with \`ss -lunp 'sport = :53'\` and stop it.`);
       }
       const last = [...tail].reverse().find((l) => /error|fail|fatal|bad|unknown/i.test(l)) ?? tail.at(-1) ?? '(empty log)';
       throw failed('SERVICE_EXITED', `k2s-dnsproxy exited right after start: "${last.trim()}"; see ${K2S_PATHS.log}.`);

@@ -85,6 +85,7 @@ export async function makeTestHost(resolvConf = 'nameserver 192.0.2.53\nsearch c
     interfaceNames: async () => ['lo', 'eth0'],
     portHolder: async () => world.portHolder,
     mountinfo: async () => '',
+    checkKubeconfig: async () => undefined,
     uid: () => world.uid,
     now: () => Date.now(),
     sleep: async () => undefined,
