@@ -27,6 +27,23 @@ interface Ready {
   url: string;
   /** PID of the inner node process (same PID namespace: only net + mount are new). */
   pid: number;
+  /** The test bed's kubeconfig (under os.tmpdir(), visible inside and outside the sandbox). */
+  kubeconfig: string;
+}
+
+/**
+ * Ready-to-paste CLI lines for inside the sandbox: `nsenter -t PID -n -m -- NODE REPO/bin/k2s-dns.mjs …`
+ * (nsenter(1): enter the network and mount namespaces of the inner process). Absolute node and
+ * repo paths, computed at run time, so they work under sudo's PATH.
+ */
+function sandboxCliLines(ready: Ready, node = process.execPath, repo = REPO): string[] {
+  const cli = `nsenter -t ${ready.pid} -n -m -- ${node} ${join(repo, 'bin', 'k2s-dns.mjs')}`;
+  return [
+    `  ${cli} status`,
+    `  ${cli} zones --kubeconfig ${ready.kubeconfig}`,
+    `  ${cli} start --kubeconfig ${ready.kubeconfig} --engine dnsmasq --verify-name www.example.test`,
+    `  ${cli} stop`,
+  ];
 }
 
 /** Resolves when `ms` milliseconds have passed. */
@@ -113,7 +130,9 @@ async function outer(port: number): Promise<number> {
   process.stdout.write(
     `\nK2s DNS on the e2e test bed: ${ready.url}\n` +
       '(the app and its test bed run in a throw-away network + mount namespace; your real /etc/resolv.conf is not touched.\n' +
-      ' Engine: choose dnsmasq. Ctrl-C stops everything.)\n',
+      ' Engine: Automatic or dnsmasq. Ctrl-C stops everything.)\n' +
+      '\nThe CLI inside the sandbox (as root, from any shell):\n' +
+      `${sandboxCliLines(ready).join('\n')}\n`,
   );
   await Promise.race([signalled, exited(child, 2 ** 31 - 1)]);
   if (!stopping) process.stdout.write('Stopping: K2s DNS, the test bed, the sandbox…\n');
@@ -133,7 +152,7 @@ async function inner(dir: string, port: number): Promise<number> {
   const server = await startWebServer({ backend, staticDir: RENDERER, port });
   const serverPort = Number(new URL(server.url).port);
   const fwd = await startUnixToTcp({ socketPath: join(dir, 'bridge.sock'), port: serverPort });
-  const ready: Ready = { port: serverPort, url: server.url, pid: process.pid };
+  const ready: Ready = { port: serverPort, url: server.url, pid: process.pid, kubeconfig: tb.kubeconfigPath };
   await writeFile(join(dir, 'ready.json'), JSON.stringify(ready), { mode: 0o600 });
   await new Promise<void>((resolve) => {
     process.once('SIGINT', () => resolve());
