@@ -97,6 +97,14 @@ describe('startWebServer', () => {
     expect(r.status).toBe(404);
   });
 
+  it('answers malformed percent-encoding with 404, not a 500', async () => {
+    const page = await http(port, 'GET', '/%E0%A4%A', { Host: `127.0.0.1:${port}`, Authorization: `Bearer ${server.token}` });
+    expect(page.status).toBe(404);
+    const api = await http(port, 'POST', '/api/%E0%A4%A', json(), '{}');
+    expect(api.status).toBe(404);
+    expect(JSON.parse(api.body)).toMatchObject({ ok: false, error: { code: 'UNKNOWN_CALL' } });
+  });
+
   it('answers 404 for an unknown call', async () => {
     const r = await http(port, 'POST', '/api/dns:format', json(), '{}');
     expect(r.status).toBe(404);
@@ -117,6 +125,8 @@ describe('startWebServer', () => {
   it('refuses cross-origin POSTs and non-JSON bodies', async () => {
     expect((await http(port, 'POST', '/api/dns:status', { ...json(), Origin: 'http://evil.example' }, '{}')).status).toBe(403);
     expect((await http(port, 'POST', '/api/dns:status', { ...json(), 'Content-Type': 'text/plain' }, '{}')).status).toBe(415);
+    expect((await http(port, 'POST', '/api/dns:status', { ...json(), 'Content-Type': 'application/jsonfoo' }, '{}')).status).toBe(415);
+    expect((await http(port, 'POST', '/api/dns:status', { ...json(), 'Content-Type': 'application/json; charset=utf-8' }, '{}')).status).toBe(200);
     expect((await http(port, 'GET', '/api/dns:status', json())).status).toBe(405);
   });
 

@@ -12,7 +12,7 @@ import type { ContractEvents, EventName } from '../../shared/contract';
 import type { AppBackend } from '../backend';
 import { dispatch } from '../dispatch';
 import { hostOk, originOk, presentedToken, tokenCookie, tokenEquals } from './guards';
-import { securityHeaders, serveStatic } from './static';
+import { safeDecode, securityHeaders, serveStatic } from './static';
 
 /** Largest accepted API request body, bytes (the biggest valid input is well under 8 KiB). */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -73,7 +73,8 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
       if (req.method !== 'POST') return sendJson(res, 405, fail('METHOD', 'Use POST for API calls.'), { Allow: 'POST' });
       // Browsers always send Origin on POST; a foreign one means a cross-site request.
       if (!originOk(req, port, false)) return sendJson(res, 403, fail('FORBIDDEN', 'Cross-origin API calls are refused; use the app page.'));
-      if (!(req.headers['content-type'] ?? '').startsWith('application/json')) {
+      // The media type exactly (parameters such as charset allowed), not a prefix.
+      if ((req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase() !== 'application/json') {
         return sendJson(res, 415, fail('INVALID_INPUT', 'Send the call input as application/json.'));
       }
       const body = await readBody(req);
@@ -84,7 +85,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
       } catch {
         return sendJson(res, 400, fail('INVALID_INPUT', 'Request body is not valid JSON; send a JSON object.'));
       }
-      const envelope = await dispatch(opts.backend, decodeURIComponent(url.pathname.slice('/api/'.length)), payload);
+      const envelope = await dispatch(opts.backend, safeDecode(url.pathname.slice('/api/'.length)) ?? '', payload);
       return sendJson(res, envelope.ok ? 200 : httpStatusFor(envelope.error.code), envelope);
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') {

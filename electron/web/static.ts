@@ -44,12 +44,23 @@ export function securityHeaders(port: number): Record<string, string> {
   };
 }
 
+/** decodeURIComponent that answers null for malformed percent-encoding instead of throwing. */
+export function safeDecode(text: string): string | null {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Serves `urlPath` from `staticDir` (index.html for `/`). Paths that escape the directory or do
  * not exist get 404. Resolves true when it answered.
  */
 export async function serveStatic(staticDir: string, urlPath: string, res: ServerResponse, headers: Record<string, string>): Promise<void> {
-  const rel = urlPath === '/' ? 'index.html' : decodeURIComponent(urlPath).replace(/^\/+/, '');
+  const decoded = safeDecode(urlPath);
+  if (decoded === null) return notFound(res, headers);
+  const rel = urlPath === '/' ? 'index.html' : decoded.replace(/^\/+/, '');
   const root = normalize(staticDir + sep);
   const file = normalize(join(root, rel));
   // Refuse `..` escapes and NUL: only files under the renderer build are served.
