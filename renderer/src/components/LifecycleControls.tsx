@@ -37,10 +37,10 @@ export function LifecycleControls() {
       <div className="row">
         <label>
           Engine{' '}
-          <select value={engine} onChange={(e) => setEngine(e.target.value as EngineName | 'auto')} disabled={!editable} title="Which DNS proxy serves 127.0.0.1:53" data-testid="engine-select">
-            <option value="auto">Automatic (AdGuard dnsproxy if installed, else dnsmasq)</option>
-            <option value="adguard">AdGuard dnsproxy (K2s’s bin/dnsproxy)</option>
-            <option value="dnsmasq">dnsmasq (Debian dnsmasq-base)</option>
+          <select value={engine} onChange={(e) => setEngine(e.target.value as EngineName | 'auto')} disabled={!editable} title="Which DNS proxy serves 127.0.0.1:53: Automatic uses AdGuard dnsproxy if K2s installed it, else dnsmasq" data-testid="engine-select">
+            <option value="auto">Automatic (dnsproxy, else dnsmasq)</option>
+            <option value="adguard">AdGuard dnsproxy</option>
+            <option value="dnsmasq">dnsmasq</option>
           </select>
         </label>
         <button type="button" disabled={!b.start.enabled} title={b.start.reason ?? 'Save the resolver, start the proxy, activate'} onClick={() => void start(startInput)} data-testid="btn-start">
