@@ -1,6 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createSocket, type Socket } from 'node:dgram';
-import { access } from 'node:fs/promises';
+import { access, chown, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { queryDns } from '../electron/probes/dns-query';
 import { K2S_PATHS } from '../shared/k2s-paths';
 import { RESOLV_LAYOUTS, type ResolvLayout } from './bed/resolv-layout';
@@ -10,6 +14,7 @@ import { k2sDns, getentHosts } from './cli';
 const inSandbox = process.env.K2S_DNS_SANDBOX === '1';
 if (!inSandbox) console.warn('skipped: lifecycle e2e runs only inside e2e/bed/sandbox.sh (npm run test:e2e, as root)');
 
+const HELPER = fileURLToPath(new URL('../bin/k2s-dns-helper.mjs', import.meta.url));
 const exists = (p: string) => access(p).then(() => true, () => false);
 
 describe.skipIf(!inSandbox)('k2s-dns lifecycle on the test bed (dnsmasq engine)', () => {
@@ -153,6 +158,30 @@ describe.skipIf(!inSandbox)('k2s-dns lifecycle on the test bed (dnsmasq engine)'
     expect(start.code).toBe(3);
     expect(start.result).toMatchObject({ code: 'NO_ENGINE' });
     expect(start.result?.message).toContain('/opt/k2s/bin/dnsproxy');
+  });
+
+  it('the root helper never runs a credential plugin from a kubeconfig a user could write (exit 3, nothing run)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'k2s-evil-'));
+    const marker = join(dir, 'ran-as-root');
+    const kubeconfig = join(dir, 'kubeconfig');
+    await writeFile(kubeconfig, [
+      'apiVersion: v1', 'kind: Config', 'current-context: x',
+      `clusters: [{ name: c, cluster: { server: '${tb.api.url}', insecure-skip-tls-verify: true } }]`,
+      `users: [{ name: u, user: { exec: { apiVersion: client.authentication.k8s.io/v1, command: /bin/sh, args: [-c, 'id > ${marker}'] } } }]`,
+      'contexts: [{ name: x, context: { cluster: c, user: u } }]', '',
+    ].join('\n'));
+    await chown(kubeconfig, 1000, 1000);
+    const before = await tb.snapshotResolver();
+    const r = await new Promise<{ code: number | null; stdout: string }>((resolve) =>
+      execFile(process.execPath, [HELPER, 'start', '--kubeconfig', kubeconfig, '--engine', 'dnsmasq'], (err, stdout) =>
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : null) : 0, stdout }),
+      ),
+    );
+    expect(r.code).toBe(3);
+    expect(r.stdout).toContain('"code":"BAD_KUBECONFIG"');
+    expect(await exists(marker)).toBe(false);
+    expect(await tb.snapshotResolver()).toEqual(before);
+    await rm(dir, { recursive: true, force: true });
   });
 
   it('zones prints each zone with its upstream and reason, without changing anything', async () => {
