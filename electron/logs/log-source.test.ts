@@ -109,6 +109,24 @@ describe('createLogSource', () => {
     off();
   });
 
+  it('a later follow does not replay lines from an old tail (no duplicates after the page reopens)', async () => {
+    const file = logPath();
+    writeFileSync(file, `${UDP}\n`);
+    const src = createLogSource(file, { pollMs: 20 });
+    await src.tail(10);
+    const first: string[] = [];
+    const off1 = src.follow((lines) => first.push(...lines.map((l) => l.raw)));
+    appendFileSync(file, `${TCP}\n`);
+    await vi.waitFor(() => expect(first).toEqual([TCP]), WAIT);
+    off1();
+    // The page is closed; a new one follows without a fresh tail: only newer lines arrive.
+    const second: string[] = [];
+    const off2 = src.follow((lines) => second.push(...lines.map((l) => l.raw)));
+    appendFileSync(file, `${QUERY}\n`);
+    await vi.waitFor(() => expect(second).toEqual([QUERY]), WAIT);
+    off2();
+  });
+
   it('keeps delivering to the others when one subscriber throws', async () => {
     const file = logPath();
     writeFileSync(file, '');

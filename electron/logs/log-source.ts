@@ -27,6 +27,9 @@ function parseAll(raw: string[]): LogLine[] {
   return out;
 }
 
+/** How long after a tail a new follower may continue at its offset, ms. */
+export const TAIL_RESUME_WINDOW_MS = 5000;
+
 /**
  * Creates the log source for the proxy log at `path` (a real path on this machine). All
  * `follow` subscribers share one poller (reference counted): it starts with the first
@@ -37,17 +40,21 @@ export function createLogSource(path: string, opts: LogSourceOptions = {}): LogS
   const onError = opts.onError ?? ((err: Error) => console.error(`k2s-dns logs: ${err.message}`));
   const subscribers = new Set<{ cb: (lines: LogLine[]) => void }>();
   let follower: Follower | null = null;
-  let lastTail: { offset: number; ino: number } | null = null;
+  let lastTail: { offset: number; ino: number; at: number } | null = null;
 
   /** Start offset for a new poller: the last tail's end if it is the same file and close enough. */
   function resumeFrom(): { startOffset?: number; startIno?: number | null } {
-    if (lastTail === null) return {};
+    // Only a tail taken just before this follow (the page's open-at-the-tail), and only once:
+    // an old tail would replay lines a later page already has from its own tail.
+    const tail = lastTail;
+    lastTail = null;
+    if (tail === null || Date.now() - tail.at > TAIL_RESUME_WINDOW_MS) return {};
     try {
       const st = statSync(path);
-      const gap = st.size - lastTail.offset;
+      const gap = st.size - tail.offset;
       // Replaying at most one poll's worth of bytes; an older tail is stale, start at the end.
-      if (st.ino === lastTail.ino && gap >= 0 && gap <= FOLLOW_MAX_BYTES_PER_POLL) {
-        return { startOffset: lastTail.offset, startIno: lastTail.ino };
+      if (st.ino === tail.ino && gap >= 0 && gap <= FOLLOW_MAX_BYTES_PER_POLL) {
+        return { startOffset: tail.offset, startIno: tail.ino };
       }
     } catch {
       // Missing now: followLog waits for it and reads it from 0.
@@ -73,7 +80,7 @@ export function createLogSource(path: string, opts: LogSourceOptions = {}): LogS
   return {
     async tail(lines: number): Promise<LogLine[]> {
       const res = await readTail(path, lines);
-      lastTail = res.ino === null ? null : { offset: res.offset, ino: res.ino };
+      lastTail = res.ino === null ? null : { offset: res.offset, ino: res.ino, at: Date.now() };
       return parseAll(res.lines);
     },
 
