@@ -38,7 +38,7 @@ export function LifecycleControls() {
         <label>
           Engine{' '}
           <select value={engine} onChange={(e) => setEngine(e.target.value as EngineName | 'auto')} disabled={!editable} title="Which DNS proxy serves 127.0.0.1:53: Automatic uses AdGuard dnsproxy if K2s installed it, else dnsmasq" data-testid="engine-select">
-            <option value="auto">Automatic (dnsproxy, else dnsmasq)</option>
+            <option value="auto">Automatic</option>
             <option value="adguard">AdGuard dnsproxy</option>
             <option value="dnsmasq">dnsmasq</option>
           </select>
