@@ -86,7 +86,7 @@ export function createRealBackend(o: RealBackendOptions): AppBackend {
     },
     async queryRun(input) {
       const server = await resolveTarget(deps, input.target);
-      if (server === 'system') return { ...(await deps.systemLookup(input.name)), type: input.type };
+      if (server === 'system') return deps.systemQuery(input.name, input.type);
       return deps.query({ name: input.name, type: input.type, server, transport: input.transport, timeoutMs: 3000 });
     },
     async queryTargets() {

@@ -161,7 +161,7 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
       }
       const deps = await createNodeDeps();
       const server = await resolveTarget(deps, target);
-      const r = server === 'system' ? await deps.systemLookup(name) : await deps.query({ name, type, server, transport: v.tcp ? 'tcp' : 'udp' });
+      const r = server === 'system' ? await deps.systemQuery(name, type) : await deps.query({ name, type, server, transport: v.tcp ? 'tcp' : 'udp' });
       out(asJson ? JSON.stringify(r) : formatQuery(r));
       if (!asJson && target === 'proxy' && (r.rcode === 'TIMEOUT' || r.rcode === 'ERROR') && (await dnsStatus(deps)).state === 'stopped') {
         out(';; K2s DNS is not running, so nothing answers on 127.0.0.1:53: run sudo k2s-dns start first.');

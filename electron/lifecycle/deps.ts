@@ -18,6 +18,8 @@ export interface LifecycleDeps {
   query(opts: { name: string; type: QueryType; server: string; transport?: 'udp' | 'tcp'; timeoutMs?: number }): Promise<QueryResult>;
   /** getaddrinfo through the system resolver (`getent ahosts`). */
   systemLookup(name: string): Promise<QueryResult>;
+  /** The system resolver for the query tester: A/AAAA via getaddrinfo, PTR via getnameinfo. */
+  systemQuery(name: string, type: QueryType): Promise<QueryResult>;
   /** Whether something accepts a TCP connection on the listener (readiness: dnsmasq and
    * dnsproxy bind TCP and UDP together). Resolves false after `timeoutMs` ms. */
   tcpListening(address: string, port: number, timeoutMs: number): Promise<boolean>;

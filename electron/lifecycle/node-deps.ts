@@ -8,7 +8,7 @@ import { detectServiceManager } from '../host/service-manager';
 import { findPortHolder } from '../host/port-holder';
 import { readKubeconfig } from '../cluster/kubeconfig-file';
 import { queryDns } from '../probes/dns-query';
-import { systemLookup } from '../probes/system-lookup';
+import { systemLookup, systemQuery } from '../probes/system-lookup';
 
 /**
  * The composition root for the real host: HostFs on `root` (`/` normally), child processes
@@ -25,6 +25,7 @@ export async function createNodeDeps(root = '/'): Promise<LifecycleDeps> {
     discover: async (kubeconfigPath) => (await import('../cluster/discovery')).discoverCluster({ kubeconfigPath }),
     query: (opts) => queryDns(opts),
     systemLookup: (name) => systemLookup(name, nodeExec),
+    systemQuery: (name, type) => systemQuery(name, type, nodeExec),
     tcpListening: (address, port, timeoutMs) =>
       new Promise((resolve) => {
         const socket = connect({ host: address, port, timeout: timeoutMs });

@@ -81,6 +81,7 @@ export async function makeTestHost(resolvConf = 'nameserver 192.0.2.53\nsearch c
     },
     systemLookup: async (name) => result(name, 'system', world.systemAnswer ? 'NOERROR' : 'NXDOMAIN', world.systemAnswer ? [world.systemAnswer] : []),
     tcpListening: async () => services.running,
+    systemQuery: async (name, type) => ({ ...result(name, 'system', world.systemAnswer ? 'NOERROR' : 'NXDOMAIN', world.systemAnswer ? [world.systemAnswer] : []), type }),
     hostAddresses: async () => world.hostAddresses,
     interfaceNames: async () => ['lo', 'eth0'],
     portHolder: async () => world.portHolder,

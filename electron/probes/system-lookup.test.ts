@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import type { Exec, ExecResult } from '../host/exec';
-import { parseAhosts, systemLookup } from './system-lookup';
+import { parseAhosts, systemLookup, systemQuery } from './system-lookup';
 
 /** An Exec that records the argv and returns a canned result. */
 function fakeExec(result: ExecResult | Error): Exec & { calls: string[][] } {
@@ -73,5 +73,28 @@ describe('systemLookup', () => {
 describe('parseAhosts', () => {
   it('skips lines that do not start with an address', () => {
     expect(parseAhosts('garbage line\n10.0.0.5 STREAM x\n', 'x')).toEqual([{ name: 'x', type: 'A', ttl: 0, data: '10.0.0.5' }]);
+  });
+});
+
+describe('systemQuery', () => {
+  const fake = (code: number, stdout: string): Exec & { calls: string[][] } => {
+    const calls: string[][] = [];
+    return { calls, run: async (file, args) => (calls.push([file, ...args]), { code, stdout, stderr: '' }) };
+  };
+
+  it('asks getnameinfo (getent hosts IP) for a PTR and returns the names as PTR records', async () => {
+    const exec = fake(0, '172.21.0.10     kube-dns.kube-system.svc.cluster.local\n');
+    const r = await systemQuery('172.21.0.10', 'PTR', exec);
+    expect(exec.calls).toEqual([['getent', 'hosts', '--', '172.21.0.10']]);
+    expect(r).toMatchObject({ rcode: 'NOERROR', type: 'PTR', answers: [{ name: '172.21.0.10', type: 'PTR', ttl: 0, data: 'kube-dns.kube-system.svc.cluster.local' }] });
+  });
+
+  it('says which types the system resolver cannot answer instead of running an A lookup', async () => {
+    const exec = fake(0, '');
+    const mx = await systemQuery('example.test', 'MX', exec);
+    expect(mx).toMatchObject({ rcode: 'ERROR', type: 'MX' });
+    expect(mx.error).toMatch(/answers only A\/AAAA, and PTR for an IP; ask MX through the K2s proxy/);
+    expect((await systemQuery('example.test', 'PTR', exec)).error).toMatch(/takes an IP address/);
+    expect(exec.calls).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { nodeExec, type Exec } from '../host/exec';
-import type { AnswerRecord, QueryResult } from '../../shared/types';
+import type { AnswerRecord, QueryResult, QueryType } from '../../shared/types';
 
 /** Options for systemLookup. */
 export interface SystemLookupOptions {
@@ -34,6 +34,33 @@ export async function systemLookup(name: string, exec: Exec = nodeExec, opts: Sy
     latencyMs: latency(),
     error: `getent ahosts exited with ${r.code}${r.stderr.trim() ? `: ${r.stderr.trim()}` : ''}`,
   };
+}
+
+/**
+ * The system resolver for any query type: A/AAAA through getaddrinfo (systemLookup), PTR of an
+ * IP through getnameinfo as `getent hosts IP` (NSS: /etc/hosts, then DNS PTR). Other types are
+ * not something host programs resolve through the system resolver: ERROR saying so. Never throws.
+ */
+export async function systemQuery(name: string, type: QueryType, exec: Exec = nodeExec): Promise<QueryResult> {
+  if (type === 'A' || type === 'AAAA') {
+    const r = await systemLookup(name, exec);
+    return { ...r, type, answers: r.answers.filter((a) => a.type === type) };
+  }
+  const base = { name, type, server: 'system', transport: 'getaddrinfo' as const, answers: [] as AnswerRecord[], latencyMs: 0 };
+  if (type !== 'PTR') {
+    return { ...base, rcode: 'ERROR', error: `The system resolver (getaddrinfo) answers only A/AAAA, and PTR for an IP; ask ${type} through the K2s proxy, CoreDNS or an upstream.` };
+  }
+  if (isIP(name.replace(/%.*$/, '')) === 0) {
+    return { ...base, rcode: 'ERROR', error: 'A PTR lookup through the system resolver takes an IP address, e.g. 172.21.0.10.' };
+  }
+  const started = performance.now();
+  const r = await exec.run('getent', ['hosts', '--', name], { timeoutMs: 15_000 }).catch((err: Error) => ({ code: -1, stdout: '', stderr: err.message }));
+  const latencyMs = Math.round((performance.now() - started) * 1000) / 1000;
+  if (r.code === 2) return { ...base, rcode: 'NXDOMAIN', latencyMs };
+  if (r.code !== 0) return { ...base, rcode: r.code === null ? 'TIMEOUT' : 'ERROR', latencyMs, error: `getent hosts exited with ${r.code}` };
+  // `ADDRESS CANONICAL-NAME [ALIASES…]`
+  const names = (r.stdout.split('\n')[0] ?? '').trim().split(/\s+/).slice(1);
+  return { ...base, rcode: 'NOERROR', latencyMs, answers: names.map((n) => ({ name, type: 'PTR', ttl: 0, data: n })) };
 }
 
 /**

@@ -21,10 +21,11 @@ export function splitServer(server: string): { address: string; port: number } {
 /**
  * The shell command that asks the same question: `dig @SERVER -p PORT NAME TYPE +tcp` (dig(1));
  * for the system target `getent ahosts NAME` (getent(1)), which goes through getaddrinfo and
- * nsswitch.conf exactly like the tester did (dig would bypass /etc/hosts and nsswitch).
+ * nsswitch.conf exactly like the tester did (dig would bypass /etc/hosts and nsswitch), and
+ * `getent hosts IP` for a PTR (getnameinfo).
  */
 export function digCommand(q: DigInput): string {
-  if (q.server === 'system') return `getent ahosts ${q.name}`;
+  if (q.server === 'system') return q.type === 'PTR' ? `getent hosts ${q.name}` : `getent ahosts ${q.name}`;
   const { address, port } = splitServer(q.server);
   return `dig @${address} -p ${port} ${q.name} ${q.type}${q.transport === 'tcp' ? ' +tcp' : ''}`;
 }

@@ -14,6 +14,7 @@ describe('digCommand', () => {
     expect(digCommand({ name: '10.0.21.172.in-addr.arpa', type: 'PTR', server: '127.0.0.1:5353', transport: 'udp' })).toBe('dig @127.0.0.1 -p 5353 10.0.21.172.in-addr.arpa PTR');
     expect(digCommand({ name: 'example.com', type: 'AAAA', server: '[fd00::1]:53', transport: 'udp' })).toBe('dig @fd00::1 -p 53 example.com AAAA');
     expect(digCommand({ name: 'example.com', type: 'A', server: 'system', transport: 'getaddrinfo' })).toBe('getent ahosts example.com');
+    expect(digCommand({ name: '172.21.0.10', type: 'PTR', server: 'system', transport: 'getaddrinfo' })).toBe('getent hosts 172.21.0.10');
     expect(splitServer('192.168.178.1')).toEqual({ address: '192.168.178.1', port: 53 });
   });
 });
