@@ -140,10 +140,13 @@ export async function preflight(deps: LifecycleDeps, opts: StartOptions): Promis
   }
 
   if (!alreadyRunning) {
+    // Our own k2s-dnsproxy may hold the port (e.g. the resolver drifted while it ran): start
+    // restarts it with the new config, so only a foreign holder is a refusal.
+    const ownPid = service.running ? service.pid : null;
     for (const l of listeners) {
       for (const proto of ['udp', 'tcp'] as const) {
         const holder = await deps.portHolder(l.port, proto, l.address);
-        if (holder) {
+        if (holder && holder.pid !== ownPid) {
           throw refused('PORT_IN_USE', portHeldMessage(`${l.address}:${l.port}/${proto}`, holder));
         }
       }

@@ -159,7 +159,7 @@ async function save(deps: LifecycleDeps, pre: Preflight, undo: Undo[]) {
     // Resumed start: the K2s-owned file is already active; a rollback must bring the original back.
     undo.push({ what: 'restore /etc/resolv.conf', run: () => restoreResolver(deps.fs, pre.original) });
   }
-  undo.push({ what: `remove ${K2S_PATHS.stateFile}`, run: () => (pre.currentIsManaged && previous ? writeState(deps.fs, previous) : removeState(deps.fs)) });
+  undo.push({ what: `remove ${K2S_PATHS.stateFile}`, run: () => (previous ? writeState(deps.fs, previous) : removeState(deps.fs)) });
   const kind = pre.original.kind === 'symlink' ? `symlink → ${pre.original.target}` : pre.original.kind === 'file' ? `regular file, mode ${pre.original.mode.toString(8).padStart(4, '0')}` : 'absent';
   return {
     value: state,
