@@ -87,7 +87,11 @@ export function createRealBackend(o: RealBackendOptions): AppBackend {
     async queryRun(input) {
       const server = await resolveTarget(deps, input.target);
       if (server === 'system') return deps.systemQuery(input.name, input.type);
-      return deps.query({ name: input.name, type: input.type, server, transport: input.transport, timeoutMs: 3000 });
+      const r = await deps.query({ name: input.name, type: input.type, server, transport: input.transport, timeoutMs: 3000 });
+      if (input.target === 'proxy' && (r.rcode === 'TIMEOUT' || r.rcode === 'ERROR') && (await dnsStatus(deps)).state === 'stopped') {
+        return { ...r, error: 'K2s DNS is not running, so nothing answers on 127.0.0.1:53: press Start first, or ask another target.' };
+      }
+      return r;
     },
     async queryTargets() {
       return queryTargets(deps);

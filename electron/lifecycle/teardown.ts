@@ -64,7 +64,7 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
       message = drifted ? 'Someone else had changed /etc/resolv.conf; restored the saved original anyway (--on-drift restore).' : `Restored the original saved at ${state.savedAt}, byte for byte.`;
     } else {
       const changes = describeResolverChanges(state.resolvConf, current);
-      message = `Kept the /etc/resolv.conf someone else wrote while K2s ran (${changes.join('; ')}); pass --on-drift restore to put the saved original back.`;
+      message = `Kept the /etc/resolv.conf someone else wrote while K2s ran (${changes.join('; ')}); the copy saved at start was discarded.`;
       notes.push(message);
     }
     if (state.resolvedDropIn || (await deps.fs.lstat(K2S_PATHS.resolvedDropIn))) {

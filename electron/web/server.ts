@@ -34,7 +34,8 @@ export interface WebServer {
 
 /** HTTP status for an error code crossing the web bridge. */
 export function httpStatusFor(code: string): number {
-  return { UNKNOWN_CALL: 404, INVALID_INPUT: 400, BUSY: 409, UNAUTHORIZED: 401, FORBIDDEN: 403 }[code] ?? 500;
+  // Cluster errors (electron/cluster/errors.ts) are the cluster's state, not a server fault.
+  return { UNKNOWN_CALL: 404, INVALID_INPUT: 400, BUSY: 409, UNAUTHORIZED: 401, FORBIDDEN: 403, 'no-kubeconfig': 404, unreachable: 504, unauthorized: 502, 'bad-response': 502 }[code] ?? 500;
 }
 
 /** Starts the web bridge bound to 127.0.0.1 only. Rejects when the port is taken. */
