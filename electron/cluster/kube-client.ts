@@ -177,7 +177,10 @@ export function mapClientError(err: unknown, ctx: CallContext): Error {
       `The Kubernetes API server at ${ctx.apiServer} answered ${ctx.what} with something that is not JSON; check that the kubeconfig's server URL points at the API server, not a proxy or web page.`,
     );
   }
+  // The raw message is not echoed: it can carry header values built from files the kubeconfig
+  // names (a token), and this runs as root for an unprivileged caller. Name and code only.
+  const what = [e?.name, e?.code].filter(Boolean).join(' ') || 'unknown error';
   return new ClusterResponseError(
-    `Reading ${ctx.what} from ${ctx.apiServer} failed (${e?.message ?? String(err)}); check the cluster with \`kubectl get --raw /readyz\`.`,
+    `Reading ${ctx.what} from the Kubernetes API server failed (${what}); check the kubeconfig's server and credentials, and the cluster with \`kubectl get --raw /readyz\`.`,
   );
 }

@@ -43,7 +43,17 @@ describe('readKubeconfig', () => {
     const user = join(dir, 'user-kubeconfig');
     writeFileSync(user, PLUGIN);
     chownSync(user, 1000, 1000);
-    expect(() => readKubeconfig(user, true)).toThrow('uses a credential plugin (users[].user.exec or auth-provider) and is not root-owned');
+    expect(() => readKubeconfig(user, true)).toThrow('is not root-owned and uses users[].user.exec');
+    // A YAML merge key must not hide the plugin (client-node's loader resolves `<<`).
+    const merged = join(dir, 'merged-kubeconfig');
+    writeFileSync(merged, "anchors: &e { exec: { command: /bin/sh, args: [-c, 'id > /tmp/pwned'] } }\nusers:\n- name: u\n  user:\n    <<: *e\n");
+    chownSync(merged, 1000, 1000);
+    expect(() => readKubeconfig(merged, true)).toThrow('uses users[].user.exec');
+    // Nor may it name files for root to read (token-file, certificate/key paths).
+    const files = join(dir, 'files-kubeconfig');
+    writeFileSync(files, 'clusters: [{ name: c, cluster: { certificate-authority: /etc/shadow } }]\nusers: [{ name: u, user: { token-file: /root/secret, client-key: /etc/ssh/ssh_host_ed25519_key } }]\n');
+    chownSync(files, 1000, 1000);
+    expect(() => readKubeconfig(files, true)).toThrow('uses users[].user.token-file, users[].user.client-key, clusters[].cluster.certificate-authority');
     // Unprivileged callers (k2s-dns zones as the user) run their own plugins, as kubectl does.
     expect(readKubeconfig(user, false)).toBe(PLUGIN);
     const rootsOwn = join(dir, 'root-kubeconfig');

@@ -52,27 +52,43 @@ export function readKubeconfig(path: string, privileged: boolean): string {
   }
 }
 
-/** Refuses credential plugins in a kubeconfig that a non-root user could have written. */
+/** Keys of `users[].user` that make the client run a command or read a file as root. */
+const USER_RISKY_KEYS = ['exec', 'auth-provider', 'token-file', 'client-certificate', 'client-key'] as const;
+/** Keys of `clusters[].cluster` that make the client read a file as root. */
+const CLUSTER_RISKY_KEYS = ['certificate-authority'] as const;
+
+function riskyKeys(list: unknown, inner: 'user' | 'cluster', keys: readonly string[]): string[] {
+  if (!Array.isArray(list)) return [];
+  const found: string[] = [];
+  for (const entry of list) {
+    const obj = (entry as Record<string, unknown> | null)?.[inner];
+    if (obj && typeof obj === 'object') for (const k of keys) if (k in obj) found.push(`${inner === 'user' ? 'users' : 'clusters'}[].${inner}.${k}`);
+  }
+  return found;
+}
+
+/**
+ * Refuses, in a kubeconfig a non-root user could have written, everything that would make the
+ * root process run a command (exec, auth-provider) or read a file the caller names (token-file,
+ * certificate and key paths: their bytes could be sent to the caller's server or echoed back).
+ * Parsed with YAML merge keys resolved, as client-node's loader resolves them.
+ */
 function checkNoForeignPlugin(path: string, text: string, facts: FileFacts): void {
   let doc: unknown;
   try {
-    doc = parse(text);
+    doc = parse(text, { merge: true });
   } catch (err) {
     const line = (err as { linePos?: { line: number }[] }).linePos?.[0]?.line;
     throw refuse(path, `is not valid YAML${line ? ` (line ${line})` : ''}; fix the file or pass another with --kubeconfig.`);
   }
-  const users = (doc as { users?: unknown } | null)?.users;
-  const plugins = Array.isArray(users)
-    ? users.filter((u) => {
-        const user = (u as { user?: Record<string, unknown> } | null)?.user;
-        return !!user && (user.exec !== undefined || user['auth-provider'] !== undefined);
-      })
-    : [];
   const rootsOwn = facts.uid === 0 && (facts.mode & 0o022) === 0;
-  if (plugins.length > 0 && !rootsOwn) {
+  if (rootsOwn) return;
+  const d = doc as { users?: unknown; clusters?: unknown } | null;
+  const found = [...new Set([...riskyKeys(d?.users, 'user', USER_RISKY_KEYS), ...riskyKeys(d?.clusters, 'cluster', CLUSTER_RISKY_KEYS)])];
+  if (found.length > 0) {
     throw refuse(
       path,
-      'uses a credential plugin (users[].user.exec or auth-provider) and is not root-owned; k2s-dns runs as root and will not run a command a non-root user could have put there. Use /etc/kubernetes/admin.conf (client certificates) or a root-owned copy (chmod go-w).',
+      `is not root-owned and uses ${found.join(', ')}; k2s-dns runs as root and will not run a command or read a file that a non-root user named. Use /etc/kubernetes/admin.conf, a root-owned copy (chmod go-w), or embed the data (kubectl config view --raw --flatten).`,
     );
   }
 }
