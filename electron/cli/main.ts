@@ -13,6 +13,7 @@ import { resolveTarget } from '../lifecycle/query-target';
 import { recoverNow } from '../lifecycle/recover';
 import { parseServer } from '../probes/parse-server';
 import { isHostnameText, isIpv4Text } from '../helper/request';
+import { parseIp } from '../../shared/cidr';
 import { locateKubeconfig } from '../cluster/kubeconfig';
 import { NoKubeconfigError } from '../cluster/errors';
 
@@ -37,14 +38,20 @@ const OPTIONS: Record<string, Options> = {
 
 class UsageError extends Error {}
 
-/** Whether `text` is an `IP`, `IP:PORT` or `[v6]:PORT` server endpoint. */
+/** Whether `text` is exactly an `IP`, `IP:PORT` or `[v6]:PORT` endpoint (no spaces, valid %zone). */
 function isServerEndpoint(text: string): boolean {
+  if (/[\s\u0000-\u001f\u007f]/.test(text)) return false;
   try {
-    parseServer(text);
-    return true;
+    return parseIp(parseServer(text).address) !== null;
   } catch {
     return false;
   }
+}
+
+/** A unicast address the KubeSwitch listener could sit on: not 0/8, loopback or multicast+. */
+function isKubeSwitchAddress(text: string): boolean {
+  const first = Number(text.split('.')[0]);
+  return isIpv4Text(text) && first !== 0 && first !== 127 && first < 224;
 }
 
 function oneOf<T extends string>(value: unknown, allowed: readonly T[], flag: string): T | undefined {
@@ -91,10 +98,10 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
       for (const u of (v.upstream as string[] | undefined) ?? []) {
         if (!isServerEndpoint(u)) throw new UsageError(`--upstream must be an IP or IP:PORT, e.g. 192.168.1.1 or [fd00::1]:53, not "${u.slice(0, 64)}".`);
       }
-      if (typeof v.kubeswitch === 'string' && v.kubeswitch !== 'none' && !isIpv4Text(v.kubeswitch)) {
-        throw new UsageError(`--kubeswitch must be an IPv4 address (K2s uses 172.19.1.1) or none, not "${v.kubeswitch.slice(0, 64)}".`);
+      if (typeof v.kubeswitch === 'string' && v.kubeswitch !== 'none' && !isKubeSwitchAddress(v.kubeswitch)) {
+        throw new UsageError(`--kubeswitch must be a unicast IPv4 address of this host (K2s uses 172.19.1.1) or none, not "${v.kubeswitch.slice(0, 64)}".`);
       }
-      if (typeof v['verify-name'] === 'string' && !isHostnameText(v['verify-name'])) {
+      if (typeof v['verify-name'] === 'string' && (!isHostnameText(v['verify-name']) || isIpv4Text(v['verify-name']))) {
         throw new UsageError(`--verify-name must be a DNS name such as kubernetes.io, not "${v['verify-name'].slice(0, 64)}".`);
       }
       const found = await locateKubeconfig(typeof v.kubeconfig === 'string' ? { explicit: v.kubeconfig } : {});

@@ -27,7 +27,7 @@ describe('pickUpstreams', () => {
     ]);
   });
 
-  it.each(['0.0.0.0', '::', '::ffff:127.0.0.1', '127.0.0.1:53', '[::ffff:127.0.0.1]:53', '0.0.0.0:53'])(
+  it.each(['0.0.0.0', '::', '::ffff:127.0.0.1', '127.0.0.1:53', '[::ffff:127.0.0.1]:53', '0.0.0.0:53', '::ffff:7f00:1', '0:0:0:0:0:ffff:127.0.0.1', '::ffff:0.0.0.0', '0:0:0:0:0:0:0:1'])(
     'treats %s as a loop into the 127.0.0.1:53 listener',
     (server) => {
       const r = pickUpstreams({ resolvConf: conf(server), listeners: [{ address: '127.0.0.1', port: 53 }, { address: '::1', port: 53 }] });
@@ -36,14 +36,22 @@ describe('pickUpstreams', () => {
     },
   );
 
+  it('sees the KubeSwitch address in its IPv4-mapped spelling', () => {
+    const r = pickUpstreams({ resolvConf: conf('::ffff:ac13:101'), listeners: [{ address: '172.19.1.1', port: 53 }] });
+    expect(r.dropped).toEqual([expect.objectContaining({ kind: 'loop' })]);
+  });
+
   it('keeps 127.0.0.1 on another port and drops link-local servers on interfaces that do not exist', () => {
     const r = pickUpstreams({
-      resolvConf: conf('127.0.0.1:5353', 'fe80::1%nosuchif0', 'fe80::2%eth0', '192.0.2.53'),
+      resolvConf: conf('127.0.0.1:5353', 'fe80::1%nosuchif0', 'fe80::2%eth0', 'fe80::3%1', '192.0.2.53'),
       listeners: [{ address: '127.0.0.1', port: 53 }],
       interfaces: ['lo', 'eth0'],
     });
     expect(r.upstreams).toEqual(['127.0.0.1:5353', 'fe80::2%eth0', '192.0.2.53']);
-    expect(r.dropped).toEqual([{ server: 'fe80::1%nosuchif0', kind: 'no-interface', reason: 'its interface nosuchif0 does not exist on this host' }]);
+    expect(r.dropped).toEqual([
+      { server: 'fe80::1%nosuchif0', kind: 'no-interface', reason: 'its interface nosuchif0 does not exist on this host' },
+      { server: 'fe80::3%1', kind: 'no-interface', reason: 'its scope id %1 is a number; write the interface name (e.g. %eth0)' },
+    ]);
   });
 
   it('replaces the systemd-resolved stub with its link servers', () => {

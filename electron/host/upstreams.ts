@@ -5,6 +5,7 @@
 import type { Listener, ResolvConf } from '../../shared/types';
 import type { Exec } from './exec';
 import { parseServer } from '../probes/parse-server';
+import { formatIpv6, parseIp } from '../../shared/cidr';
 
 /** systemd-resolved's stub listeners (systemd-resolved.service(8)): 127.0.0.53 and 127.0.0.54. */
 const RESOLVED_STUBS = new Set(['127.0.0.53', '127.0.0.54']);
@@ -24,11 +25,18 @@ function isLoopback(addr: string): boolean {
  * (Linux connects them to loopback).
  */
 function effectiveAddress(addr: string): string {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(addr);
-  if (mapped) return mapped[1]!;
-  if (addr === '0.0.0.0') return '127.0.0.1';
-  if (addr === '::') return '::1';
-  return addr;
+  // Compared as bytes, not text: ::ffff:7f00:1, 0:0:0:0:0:ffff:127.0.0.1 and ::ffff:127.0.0.1
+  // are one address.
+  const ip = parseIp(addr);
+  if (!ip) return addr;
+  let bytes = ip.bytes;
+  let v4 = ip.family === 4;
+  if (!v4 && bytes.slice(0, 10).every((b) => b === 0) && bytes[10] === 0xff && bytes[11] === 0xff) {
+    bytes = bytes.slice(12);
+    v4 = true;
+  }
+  if (bytes.every((b) => b === 0)) return v4 ? '127.0.0.1' : '::1';
+  return v4 ? bytes.join('.') : formatIpv6(bytes);
 }
 
 /** The endpoint of a nameserver or `--upstream` value (`IP`, `IP:PORT`, `[v6]:PORT`); null if unparsable. */
@@ -86,8 +94,9 @@ export function pickUpstreams(input: {
       return;
     }
     const zone = /%([^\]]+)/.exec(server)?.[1];
-    if (zone && input.interfaces && !input.interfaces.includes(zone) && !/^\d+$/.test(zone)) {
-      dropped.push({ server, kind: 'no-interface', reason: `its interface ${zone} does not exist on this host` });
+    // dnsmasq takes interface names only (a numeric scope id is "bad interface name").
+    if (zone && input.interfaces && !input.interfaces.includes(zone)) {
+      dropped.push({ server, kind: 'no-interface', reason: /^\d+$/.test(zone) ? `its scope id %${zone} is a number; write the interface name (e.g. %eth0)` : `its interface ${zone} does not exist on this host` });
       return;
     }
     if (seen.has(server)) return;
