@@ -70,7 +70,7 @@ export function openKubeClient(kubeconfigPath: string, timeoutMs = DEFAULT_TIMEO
     const line = (err as { linePos?: { line: number }[] }).linePos?.[0]?.line;
     throw new NoKubeconfigError(
       [kubeconfigPath],
-      `The kubeconfig ${kubeconfigPath} cannot be loaded (${err instanceof Error ? err.name : 'error'}${line ? ` at line ${line}` : ''}); fix the file or pass another with --kubeconfig.`,
+      `The kubeconfig ${kubeconfigPath} is not one the Kubernetes client can load (${err instanceof Error ? err.name : 'error'}${line ? ` at line ${line}` : ''}); check it with \`kubectl config view --kubeconfig ${kubeconfigPath}\` or pass another with --kubeconfig.`,
     );
   }
   const cluster = kc.getCurrentCluster();

@@ -6,7 +6,6 @@ import { createHostFs } from '../host/host-fs-node';
 import { nodeExec } from '../host/exec';
 import { detectServiceManager } from '../host/service-manager';
 import { findPortHolder } from '../host/port-holder';
-import { readKubeconfig } from '../cluster/kubeconfig-file';
 import { queryDns } from '../probes/dns-query';
 import { systemLookup, systemQuery } from '../probes/system-lookup';
 
@@ -44,8 +43,9 @@ export async function createNodeDeps(root = '/'): Promise<LifecycleDeps> {
         .map((a) => a.address),
     interfaceNames: async () => Object.keys(networkInterfaces()),
     portHolder: (port, proto, address) => findPortHolder(port, proto, address),
+    // The whole client-side load (file checks, parse, current context, server URL), no request.
     checkKubeconfig: async (path) => {
-      readKubeconfig(path, process.getuid?.() === 0);
+      (await import('../cluster/kube-client')).openKubeClient(path);
     },
     mountinfo: () => readFile('/proc/self/mountinfo', 'utf8').catch(() => ''),
     uid: () => process.getuid?.() ?? -1,

@@ -99,7 +99,7 @@ export async function preflight(deps: LifecycleDeps, opts: StartOptions): Promis
   if (currentIsManaged && !existing) {
     throw refused(
       'NO_SAVED_ORIGINAL',
-      `/etc/resolv.conf is K2s-owned but no saved original exists at ${K2S_PATHS.stateFile}; put your own resolv.conf back (or run k2s-dns uninstall), then start again.`,
+      `/etc/resolv.conf is K2s-owned but no saved original exists at ${K2S_PATHS.stateFile}; write your own resolv.conf back by hand (a file with your nameserver, or the symlink your distribution uses, e.g. ln -s ../run/systemd/resolve/stub-resolv.conf), then run k2s-dns stop, then start again.`,
     );
   }
   // Never save over a saved original: when the current file is ours, the saved one is the original.

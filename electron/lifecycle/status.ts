@@ -39,7 +39,9 @@ export async function dnsStatus(deps: LifecycleDeps): Promise<HostDnsStatus> {
   else if (state || service.running || owner === 'k2s') {
     status = service.running && owner === 'k2s' && state ? 'running' : 'degraded';
     if (!service.running && state) messages.push('k2s-dnsproxy is not running although K2s DNS was started: run k2s-dns stop, then start.');
-    if (service.running && !state) messages.push('k2s-dnsproxy runs but no start is recorded: run k2s-dns stop.');
+    if (service.running && !state) {
+      messages.push(owner === 'k2s' ? `k2s-dnsproxy runs but the saved original is gone: write your own resolv.conf back by hand (a file with your nameserver, or the symlink your distribution uses, e.g. ln -s ../run/systemd/resolve/stub-resolv.conf), then run k2s-dns stop.` : 'k2s-dnsproxy runs but no start is recorded: run k2s-dns stop.');
+    }
   }
   return {
     state: status,

@@ -47,7 +47,7 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
     const current = await captureResolver(deps.fs, deps.exec);
     if (!state) {
       if (isManagedEntry(current)) {
-        throw failed('NO_SAVED_ORIGINAL', `/etc/resolv.conf is K2s-owned but no saved original exists at ${K2S_PATHS.stateFile}; write your own resolv.conf back by hand.`);
+        throw failed('NO_SAVED_ORIGINAL', `/etc/resolv.conf is K2s-owned but no saved original exists at ${K2S_PATHS.stateFile}; write your own resolv.conf back by hand (a file with your nameserver, or the symlink your distribution uses, e.g. ln -s ../run/systemd/resolve/stub-resolv.conf), then run k2s-dns stop.`);
       }
       return { value: undefined, message: 'Nothing was saved: the resolver is not K2s-owned; left as it is.' };
     }
