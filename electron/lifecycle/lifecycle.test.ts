@@ -138,6 +138,12 @@ describe('rollback and refusals', () => {
     expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe('nameserver 192.0.2.53\nsearch corp.example\n');
   });
 
+  it('a refused start leaves no state directory behind', async () => {
+    const h = await host('nameserver 127.0.0.1\n');
+    expect((await startDns(h.deps, opts, collect().sink)).exitCode).toBe(3);
+    await expect(lstat(join(h.root, 'var/lib/k2s'))).rejects.toThrow(/ENOENT/);
+  });
+
   it('refuses without root (exit 3) and changes nothing', async () => {
     const h = await host();
     h.world.uid = 1000;

@@ -1,4 +1,4 @@
-import { open, readFile, unlink, mkdir } from 'node:fs/promises';
+import { open, readFile, unlink, mkdir, rmdir } from 'node:fs/promises';
 import type { HostFs } from '../host/host-fs';
 import { K2S_PATHS } from '../../shared/k2s-paths';
 import { refused } from './errors';
@@ -13,7 +13,9 @@ import { pidAlive } from './journal';
  */
 export async function acquireLock(fs: HostFs): Promise<() => Promise<void>> {
   const path = fs.real(K2S_PATHS.lock);
-  await mkdir(fs.real(K2S_PATHS.stateDir), { recursive: true, mode: 0o700 });
+  const dir = fs.real(K2S_PATHS.stateDir);
+  // mkdir -p returns the first directory it created: a refused start must leave none behind.
+  const created = await mkdir(dir, { recursive: true, mode: 0o700 });
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       const handle = await open(path, 'wx', 0o600);
@@ -21,6 +23,8 @@ export async function acquireLock(fs: HostFs): Promise<() => Promise<void>> {
       await handle.close();
       return async () => {
         await unlink(path).catch(() => undefined);
+        // Only succeeds when the operation left nothing there (rmdir refuses a non-empty dir).
+        if (created !== undefined) await rmdir(dir).catch(() => undefined);
       };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
