@@ -40,7 +40,9 @@ export function createQueryStore(api: K2sDnsApi) {
       try {
         await fn();
       } catch (err) {
-        set({ error: (err as Error).message });
+        // A refused query must not leave the previous answer on screen as if it were this one's;
+        // the contract's "Invalid input for query:run: name: …" is shown as the field's message.
+        set({ error: (err as Error).message.replace(/^Invalid input for [a-z:]+: /, ''), result: null, comparison: null });
       } finally {
         set({ running: false });
       }

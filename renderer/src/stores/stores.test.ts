@@ -121,11 +121,15 @@ describe('query store', () => {
     expect(q.getState().history).toHaveLength(5);
   });
 
-  it('surfaces validation errors from main as messages', async () => {
-    const q = createQueryStore(inProcessApi());
+  it('surfaces validation errors from main as the field message and clears the previous answer', async () => {
+    const q = createQueryStore(inProcessApi({ running: true }));
+    await q.getState().loadTargets();
+    await q.getState().run();
+    expect(q.getState().result).not.toBeNull();
     q.getState().setForm({ name: 'bad name!' });
     await q.getState().run();
-    expect(q.getState().error).toMatch(/^Invalid input for query:run: name: must be a DNS name/);
+    expect(q.getState().error).toMatch(/^name: must be a DNS name/);
+    expect(q.getState().result).toBeNull();
   });
 });
 
