@@ -8,7 +8,7 @@ import { K2S_PATHS } from '../shared/k2s-paths';
 import { dnsStatus } from './lifecycle/status';
 import { resolverDiff } from './lifecycle/diff';
 import { queryTargets, resolveTarget } from './lifecycle/query-target';
-import { locateKubeconfig } from './cluster/kubeconfig';
+import { kubeconfigOrStarted } from './cluster/kubeconfig-default';
 import { discoverCluster } from './cluster/discovery';
 import { clusterStatus } from './cluster/status';
 import { NoKubeconfigError } from './cluster/errors';
@@ -53,7 +53,7 @@ export function createRealBackend(o: RealBackendOptions): AppBackend {
   const listeners = new Set<(e: LifecycleEvent) => void>();
   const logs = createLogSource(deps.fs.real(K2S_PATHS.log));
   const emit = (e: LifecycleEvent) => listeners.forEach((cb) => cb(e));
-  const findKubeconfig = (explicit?: string) => locateKubeconfig(explicit ?? o.kubeconfig ? { explicit: (explicit ?? o.kubeconfig)! } : {});
+  const findKubeconfig = (explicit?: string) => kubeconfigOrStarted(deps.fs, explicit ?? o.kubeconfig);
   const kubeconfig = async (explicit?: string) => (await findKubeconfig(explicit)).path;
   const helper = (req: HelperRequest) => runHelper(launcher, req, emit);
   const linux = process.platform === 'linux';

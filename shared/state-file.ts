@@ -25,6 +25,8 @@ export interface ResolverStateFile {
   kubernetesServiceIp: string | null;
   /** sha256 (hex) of the K2s-owned resolv.conf we wrote, to detect drift. */
   managedResolvConfSha256: string | null;
+  /** The kubeconfig start used, so zones/doctor/the app default to the same cluster. */
+  kubeconfigPath?: string | null;
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -70,6 +72,7 @@ export function stateFileProblem(v: unknown): string | null {
     return 'listeners is not a list of {address, port}';
   if (!Array.isArray(v.skippedListeners) || !v.skippedListeners.every((l) => isObj(l) && isStr(l.address) && isStr(l.reason)))
     return 'skippedListeners is not a list of {address, reason}';
+  if (v.kubeconfigPath !== undefined && !isStrOrNull(v.kubeconfigPath)) return 'kubeconfigPath is not a string or null';
   for (const k of ['clusterDomain', 'kubeDnsIp', 'kubernetesServiceIp', 'managedResolvConfSha256'] as const) {
     if (!isStrOrNull(v[k])) return `${k} is not a string or null`;
   }

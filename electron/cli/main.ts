@@ -15,6 +15,7 @@ import { parseServer } from '../probes/parse-server';
 import { isHostnameText, isIpv4Text } from '../helper/request';
 import { parseIp } from '../../shared/cidr';
 import { locateKubeconfig } from '../cluster/kubeconfig';
+import { kubeconfigOrStarted } from '../cluster/kubeconfig-default';
 import { NoKubeconfigError } from '../cluster/errors';
 
 const out = (s: string) => process.stdout.write(`${s}\n`);
@@ -145,7 +146,7 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
       return EXIT.ok;
     }
     case 'zones': {
-      const found = await locateKubeconfig(typeof v.kubeconfig === 'string' ? { explicit: v.kubeconfig } : {});
+      const found = await kubeconfigOrStarted((await createNodeDeps()).fs, typeof v.kubeconfig === 'string' ? v.kubeconfig : undefined);
       if (!found.path) {
         err(NoKubeconfigError.fromLookup(found).message);
         return EXIT.refused;
@@ -178,8 +179,9 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
     case 'doctor': {
       // Loaded on demand: the cluster check pulls in @kubernetes/client-node.
       const [{ runDoctor }, { formatDoctor }] = await Promise.all([import('../doctor/run-doctor'), import('./print-doctor')]);
-      const found = await locateKubeconfig(typeof v.kubeconfig === 'string' ? { explicit: v.kubeconfig } : {});
-      const findings = await runDoctor(await createNodeDeps(), { kubeconfigPath: found.path });
+      const deps = await createNodeDeps();
+      const found = await kubeconfigOrStarted(deps.fs, typeof v.kubeconfig === 'string' ? v.kubeconfig : undefined);
+      const findings = await runDoctor(deps, { kubeconfigPath: found.path });
       out(asJson ? JSON.stringify(findings) : formatDoctor(findings));
       return findings.some((f) => f.severity === 'error') ? EXIT.failedRolledBack : EXIT.ok;
     }

@@ -44,6 +44,7 @@ describe('start → stop on a temp root', () => {
     const state = JSON.parse(await readFile(join(h.root, 'var/lib/k2s/dns-resolver-state.json'), 'utf8'));
     expect(Buffer.from(state.resolvConf.contentBase64, 'base64').toString('utf8')).toBe(original);
     expect(state.upstreams).toEqual(['192.0.2.53']);
+    expect(state.kubeconfigPath).toBe('/etc/kubernetes/admin.conf');
     expect((await stat(join(h.root, 'var/lib/k2s/dns-resolver-state.json'))).mode & 0o777).toBe(0o600);
     expect((await stat(join(h.root, 'var/lib/k2s'))).mode & 0o777).toBe(0o700);
     const conf = await readFile(join(h.root, 'etc/k2s/dnsmasq.conf'), 'utf8');

@@ -152,6 +152,7 @@ async function save(deps: LifecycleDeps, pre: Preflight, undo: Undo[]) {
     kubeDnsIp: null,
     kubernetesServiceIp: null,
     managedResolvConfSha256: null,
+    kubeconfigPath: pre.kubeconfigPath,
   };
   const previous = pre.existing;
   await writeState(deps.fs, state);
