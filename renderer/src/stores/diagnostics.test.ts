@@ -1,21 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { buildApi, type K2sDnsApi } from '../../../shared/api';
-import type { ContractEvents, EventName } from '../../../shared/contract';
-import { createFakeBackend, type FakeBackendOptions } from '../../../electron/backend-fake';
-import { dispatch } from '../../../electron/dispatch';
+import { inProcessApi } from './in-process-api';
+import type { K2sDnsApi } from '../../../shared/api';
 import { createDiagnosticsStore, selectGroups } from './diagnostics';
 
-/** The renderer API wired straight to dispatch and the fake backend (no transport). */
-function inProcessApi(opts: FakeBackendOptions = {}): K2sDnsApi {
-  const backend = createFakeBackend({ stepDelayMs: 1, ...opts });
-  return buildApi(
-    (call, input) => dispatch(backend, call, input),
-    <E extends EventName>(event: E, cb: (p: ContractEvents[E]) => void) =>
-      event === 'lifecycle:event'
-        ? backend.onLifecycleEvent(cb as (p: ContractEvents['lifecycle:event']) => void)
-        : backend.followLogs(cb as (p: ContractEvents['logs:lines']) => void),
-  );
-}
 
 describe('diagnostics store', () => {
   it('runs doctor:run and groups the findings worst first', async () => {

@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildApi, type K2sDnsApi } from '../../../shared/api';
-import type { ContractEvents, EventName } from '../../../shared/contract';
-import { createFakeBackend, type FakeBackendOptions } from '../../../electron/backend-fake';
-import { dispatch } from '../../../electron/dispatch';
+import { inProcessApi } from './in-process-api';
+import type { K2sDnsApi } from '../../../shared/api';
 import { logLine } from '../../../electron/backend-fake-data';
 import { createClusterStore } from './cluster';
 import { createDiffStore } from './diff';
@@ -13,17 +11,6 @@ import { createTopologyStore } from './topology';
 import { createZonesStore } from './zones';
 import { buildTimeline } from '../lib/timeline';
 
-/** The renderer API wired straight to the shared dispatch and the fake backend (no transport). */
-function inProcessApi(opts: FakeBackendOptions = {}): K2sDnsApi {
-  const backend = createFakeBackend({ stepDelayMs: 1, ...opts });
-  return buildApi(
-    (call, input) => dispatch(backend, call, input),
-    <E extends EventName>(event: E, cb: (p: ContractEvents[E]) => void) =>
-      event === 'lifecycle:event'
-        ? backend.onLifecycleEvent(cb as (p: ContractEvents['lifecycle:event']) => void)
-        : backend.followLogs(cb as (p: ContractEvents['logs:lines']) => void),
-  );
-}
 
 describe('cluster, zones and diff stores', () => {
   it('load the fake cluster', async () => {
