@@ -5,6 +5,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Exec } from '../host/exec';
+import { afterEach } from 'vitest';
 import { makeTestHost } from '../lifecycle/test-deps';
 import { startDns } from '../lifecycle/start';
 import { readDoctorContext, type DoctorOptions } from './context';
@@ -42,5 +43,21 @@ export function lsattrSays(flags: string, real: Exec): Exec {
   return {
     run: (file, args, opts) =>
       file === 'lsattr' ? Promise.resolve({ code: 0, stdout: `${flags} ${args[args.length - 1]}\n`, stderr: '' }) : real.run(file, args, opts),
+  };
+}
+
+/**
+ * For a test file: returns `host(resolv?)`, which makes a doctorHost and cleans every one of
+ * them up after each test.
+ */
+export function useDoctorHosts(): (resolvConf?: string) => Promise<DoctorTestHost> {
+  const hosts: DoctorTestHost[] = [];
+  afterEach(async () => {
+    for (const h of hosts.splice(0)) await h.cleanup();
+  });
+  return async (resolvConf?: string) => {
+    const h = await doctorHost(resolvConf);
+    hosts.push(h);
+    return h;
   };
 }

@@ -1,21 +1,13 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { chmod } from 'node:fs/promises';
 import { join } from 'node:path';
 import { checkKubeletResolvConf, kubeletResolvConf } from './kubelet';
 import { checkContainerRuntimes, dockerDns } from './container-runtimes';
 import { checkDnsproxyVersion, isPinnedDnsproxy, parseDnsproxyVersion } from './dnsproxy-version';
 import { checkLifecycleState } from './lifecycle-state';
-import { doctorHost, type DoctorTestHost } from './doctor-test-host';
+import { useDoctorHosts } from './doctor-test-host';
 
-const hosts: DoctorTestHost[] = [];
-afterEach(async () => {
-  for (const h of hosts.splice(0)) await h.cleanup();
-});
-async function host(resolv?: string) {
-  const h = await doctorHost(resolv);
-  hosts.push(h);
-  return h;
-}
+const host = useDoctorHosts();
 
 const KUBELET = 'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nclusterDNS:\n- 172.21.0.10\nclusterDomain: cluster.local\n';
 

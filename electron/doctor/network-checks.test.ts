@@ -1,18 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { checkPort53 } from './port53';
 import { checkNameserverCount, checkNameserverLoop } from './nameservers';
 import { checkKubeSwitch } from './kubeswitch';
-import { doctorHost, type DoctorTestHost } from './doctor-test-host';
+import { useDoctorHosts } from './doctor-test-host';
 
-const hosts: DoctorTestHost[] = [];
-afterEach(async () => {
-  for (const h of hosts.splice(0)) await h.cleanup();
-});
-async function host(resolv?: string) {
-  const h = await doctorHost(resolv);
-  hosts.push(h);
-  return h;
-}
+const host = useDoctorHosts();
 
 describe('port-53', () => {
   it('errors naming the holder and its PID', async () => {
