@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { startTestApiServer } from '../cluster/test-bed';
 import { checkCluster } from './cluster';
 import { DOCTOR_CHECKS, runDoctor } from './run-doctor';
-import { doctorHost, type DoctorTestHost } from './doctor-test-host';
+import { useDoctorHosts } from './doctor-test-host';
 
 let server: Awaited<ReturnType<typeof startTestApiServer>>;
 beforeAll(async () => {
@@ -13,16 +13,10 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.stop();
 });
-const hosts: DoctorTestHost[] = [];
+const host = useDoctorHosts();
 afterEach(async () => {
   await server.setMode('ok');
-  for (const h of hosts.splice(0)) await h.cleanup();
 });
-async function host(resolv?: string) {
-  const h = await doctorHost(resolv);
-  hosts.push(h);
-  return h;
-}
 
 /** Every file under `dir` with its bytes, to prove doctor changed nothing. */
 async function tree(dir: string): Promise<Record<string, string>> {
