@@ -9,17 +9,21 @@
  *
  * Both packages ship the privileged helper and its polkit policy as extra resources and install
  * them from postinst: the policy's `org.freedesktop.policykit.exec.path` must name the installed
- * helper exactly, so both land at fixed system paths: /usr/lib/k2s-dns/k2s-dns-helper (pinned in
- * resources/io.k2s.dns.policy and electron/backend-real.ts INSTALLED_HELPER) and
+ * helper exactly, so both land at fixed system paths: /usr/lib/k2s-dns/k2s-dns-helper, a root-owned
+ * launcher (resources/packaging/k2s-dns-helper; pinned in resources/io.k2s.dns.policy and
+ * electron/backend-real.ts INSTALLED_HELPER) that runs the one-file bundle next to it,
+ * /usr/lib/k2s-dns/k2s-dns-helper.mjs (scripts/build.mjs), and
  * /usr/share/polkit-1/actions/io.k2s.dns.policy. The systemd unit is not a resource: it is
- * rendered at runtime (shared/systemd-unit.ts).
+ * rendered at runtime (shared/systemd-unit.ts). Run `npm run build` before packaging.
  */
 
 /**
- * Files copied into the app's resources/ directory (/usr/lib/k2s-dns/resources/ once installed);
- * postinst installs them at the system paths above. The helper is the repo's entry script.
+ * Files copied (by base name) into the app's resources/ directory (/usr/lib/k2s-dns/resources/
+ * once installed); postinst installs them at the system paths above. The helper is the bundle,
+ * never bin/k2s-dns-helper.mjs (that one needs the checkout's dist/ and node_modules).
+ * electron/helper/packaged-helper.test.ts stages exactly this list into a temp root.
  */
-const extraResource = ['bin/k2s-dns-helper.mjs', 'resources/io.k2s.dns.policy'];
+export const extraResource = ['dist/k2s-dns-helper.mjs', 'dist/k2s-dns-helper.mjs.map', 'resources/packaging/k2s-dns-helper', 'resources/io.k2s.dns.policy'];
 
 /** Shared package metadata of deb and rpm. */
 const common = {

@@ -1,11 +1,18 @@
 #!/usr/bin/env node
-// The privileged helper entry (see electron/helper/main.ts): fixed verbs, JSON events on stdout.
-import { register } from 'tsx/esm/api';
+// The privileged helper from a checkout (see electron/helper/main.ts): runs the one-file bundle
+// dist/k2s-dns-helper.mjs (`npm run build`). The app never elevates this path: a checkout is
+// user-writable; only the root-owned copy at /usr/lib/k2s-dns is run through pkexec
+// (electron/helper/launcher.ts). Root may run it directly.
+import { existsSync } from 'node:fs';
 
-// start talks to the Kubernetes API: load @kubernetes/client-node before tsx's loader hooks
-// (through them its ~400 ESM files take about 3x longer to load).
-if (process.argv[2] === 'start') await import('@kubernetes/client-node');
-
-register();
-const { helperMain } = await import('../electron/helper/main.ts');
-process.exitCode = await helperMain(process.argv.slice(2));
+process.setSourceMapsEnabled(true);
+const bundle = new URL('../dist/k2s-dns-helper.mjs', import.meta.url);
+if (process.env.K2S_DNS_FROM_SOURCE === '1') {
+  (await import('tsx/esm/api')).register();
+  await import('../electron/helper/entry.ts');
+} else if (existsSync(bundle)) {
+  await import(bundle.href);
+} else {
+  process.stderr.write('The k2s-dns helper is not built: run `npm run build` in the repository.\n');
+  process.exitCode = 1;
+}

@@ -1,12 +1,17 @@
 #!/usr/bin/env node
-// Entry of the `k2s-dns` CLI: runs the TypeScript sources through tsx (no build step).
-import { register } from 'tsx/esm/api';
+// Entry of the `k2s-dns` CLI: runs the esbuild bundle dist/k2s-dns.mjs (`npm run build`;
+// scripts/build.mjs). Source maps on first, so stack traces name the .ts lines.
+// K2S_DNS_FROM_SOURCE=1 runs the TypeScript sources through tsx instead (development only).
+import { existsSync } from 'node:fs';
 
-// Commands that talk to the Kubernetes API load @kubernetes/client-node before tsx's loader
-// hooks are registered: through the hooks its ~400 ESM files take about 3x longer to load.
-const KUBE_COMMANDS = new Set(['start', 'zones', 'ui', 'app', 'doctor']);
-if (KUBE_COMMANDS.has(process.argv[2] ?? '')) await import('@kubernetes/client-node');
-
-register();
-const { main } = await import('../electron/cli/main.ts');
-process.exitCode = await main(process.argv.slice(2));
+process.setSourceMapsEnabled(true);
+const bundle = new URL('../dist/k2s-dns.mjs', import.meta.url);
+if (process.env.K2S_DNS_FROM_SOURCE === '1') {
+  (await import('tsx/esm/api')).register();
+  await import('../electron/cli/entry.ts');
+} else if (existsSync(bundle)) {
+  await import(bundle.href);
+} else {
+  process.stderr.write('k2s-dns is not built: run `npm run build` in the repository (or K2S_DNS_FROM_SOURCE=1 to run the sources through tsx).\n');
+  process.exitCode = 1;
+}

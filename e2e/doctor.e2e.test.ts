@@ -6,7 +6,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createSocket, type Socket } from 'node:dgram';
 import { execFile } from 'node:child_process';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import type { DoctorFinding } from '../shared/doctor';
 import { startTestbed, type Testbed } from './bed/testbed';
 import { k2sDns } from './cli';
@@ -119,6 +119,43 @@ describe.skipIf(!inSandbox)('k2s-dns doctor on the test bed (KubeSwitch assigned
     // While running, the loop check looks at the saved original, not the K2s-owned 127.0.0.1 file.
     expect(running.byId['nameserver-loop']).toMatchObject({ severity: 'ok', detail: { nameservers: ['192.0.2.53'] } });
     expect(running.code).toBe(1);
+  });
+
+  it('the loop doctor warns about is real: a CoreDNS pod given the K2s-owned resolv.conf logs [FATAL] plugin/loop and exits 1', async (ctx) => {
+    if (tb.kubeDnsKind !== 'coredns') {
+      console.warn('skipped: reproducing the CoreDNS loop needs real CoreDNS (bash scripts/build-engines.sh needs Go)');
+      ctx.skip();
+    }
+    await mkdir('/var/lib/kubelet', { recursive: true });
+    onTestFinished(() => rm('/var/lib/kubelet', { recursive: true, force: true }));
+    await writeFile('/var/lib/kubelet/config.yaml', 'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nresolvConf: /etc/resolv.conf\n');
+    // Beforehand (K2s DNS stopped) doctor already names the cause and the fix.
+    const beforehand = await doctor(tb.kubeconfigPath);
+    expect(beforehand.byId['kubelet-resolvconf']).toMatchObject({ severity: 'warn', detail: { resolvConf: '/etc/resolv.conf', managed: false } });
+    expect(beforehand.byId['kubelet-resolvconf']!.fix).toContain('resolvConf');
+
+    const start = await k2sDns(['start', '--kubeconfig', tb.kubeconfigPath, '--engine', 'dnsmasq', '--verify-name', 'www.example.test', '--json']);
+    expect(start.result, start.stdout + start.stderr).toMatchObject({ ok: true, exitCode: 0 });
+    // What kubelet copies into a new CoreDNS pod: the file its resolvConf names, now K2s-owned.
+    const podResolv = await readFile('/etc/resolv.conf', 'utf8');
+    expect(podResolv).toMatch(/^nameserver 127\.0\.0\.1$/m);
+    // In the pod, 127.0.0.1 is the pod's own loopback: `forward . /etc/resolv.conf` sends
+    // CoreDNS's HINFO probe back to CoreDNS (plugin/loop/loop.go), which logs FATAL and exits.
+    const { pod, remove } = await tb.runCoreDnsPod({ resolvConf: podResolv, address: '172.20.0.3' });
+    try {
+      const code = await Promise.race([pod.exited, new Promise<null>((r) => setTimeout(() => r(null), 60_000))]);
+      const log = await pod.log();
+      expect(code, log).toBe(1);
+      const fatal = /\[FATAL\] plugin\/loop: Loop \(127\.0\.0\.1:\d+ -> :53\) detected for zone "\."[^\n]*/.exec(log);
+      expect(fatal, log).not.toBeNull();
+      console.info(`CoreDNS said: ${fatal![0]}`);
+    } finally {
+      await remove();
+    }
+    const running = await doctor(tb.kubeconfigPath);
+    expect(running.byId['kubelet-resolvconf']).toMatchObject({ severity: 'error', detail: { managed: true } });
+    expect(running.byId['kubelet-resolvconf']!.meaning).toContain('Loop … detected');
+    expect(running.byId['kubelet-resolvconf']!.fix).toContain('/run/systemd/resolve/resolv.conf');
   });
 
   it('errors for an immutable resolv.conf (chattr +i)', async (ctx) => {

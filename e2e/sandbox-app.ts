@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startTcpToUnix, startUnixToTcp } from './bed/port-bridge';
+import { engineSentence, type SandboxEngines } from './sandbox-dnsproxy';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 const RENDERER = join(REPO, 'out', 'renderer');
@@ -29,6 +30,8 @@ interface Ready {
   pid: number;
   /** The test bed's kubeconfig (under os.tmpdir(), visible inside and outside the sandbox). */
   kubeconfig: string;
+  /** The engines offered inside (AdGuard when .tools/bin/dnsproxy was built: sandbox-dnsproxy.ts). */
+  engines: SandboxEngines;
 }
 
 /**
@@ -41,7 +44,7 @@ function sandboxCliLines(ready: Ready, node = process.execPath, repo = REPO): st
   return [
     `  ${cli} status`,
     `  ${cli} zones --kubeconfig ${ready.kubeconfig}`,
-    `  ${cli} start --kubeconfig ${ready.kubeconfig} --engine dnsmasq --verify-name www.example.test`,
+    `  ${cli} start --kubeconfig ${ready.kubeconfig} --engine ${ready.engines.engines[0]} --verify-name www.example.test`,
     `  ${cli} stop`,
   ];
 }
@@ -130,7 +133,7 @@ async function outer(port: number): Promise<number> {
   process.stdout.write(
     `\nK2s DNS on the e2e test bed: ${ready.url}\n` +
       '(the app and its test bed run in a throw-away network + mount namespace; your real /etc/resolv.conf is not touched.\n' +
-      ' Engine: Automatic or dnsmasq. Ctrl-C stops everything.)\n' +
+      ` ${engineSentence(ready.engines)} Ctrl-C stops everything.)\n` +
       '\nThe CLI inside the sandbox (as root, from any shell):\n' +
       `${sandboxCliLines(ready).join('\n')}\n`,
   );
@@ -148,11 +151,15 @@ async function inner(dir: string, port: number): Promise<number> {
   const { createRealBackend } = await import('../electron/backend-real');
   const { startWebServer } = await import('../electron/web/server');
   const tb = await startTestbed();
+  // AdGuard at /opt/k2s/bin/dnsproxy inside the sandbox's private /opt, where K2s installs it.
+  const { installSandboxDnsproxy } = await import('./sandbox-dnsproxy');
+  const engines = await installSandboxDnsproxy();
+  if (engines.note.startsWith('skipped:')) process.stdout.write(`sandbox: ${engines.note}\n`);
   const backend = createRealBackend({ deps: await createNodeDeps(), kubeconfig: tb.kubeconfigPath, verifyName: 'www.example.test' });
   const server = await startWebServer({ backend, staticDir: RENDERER, port });
   const serverPort = Number(new URL(server.url).port);
   const fwd = await startUnixToTcp({ socketPath: join(dir, 'bridge.sock'), port: serverPort });
-  const ready: Ready = { port: serverPort, url: server.url, pid: process.pid, kubeconfig: tb.kubeconfigPath };
+  const ready: Ready = { port: serverPort, url: server.url, pid: process.pid, kubeconfig: tb.kubeconfigPath, engines };
   await writeFile(join(dir, 'ready.json'), JSON.stringify(ready), { mode: 0o600 });
   await new Promise<void>((resolve) => {
     process.once('SIGINT', () => resolve());

@@ -11,7 +11,7 @@ export function fakeDoctorFindings(running: boolean): DoctorFinding[] {
   return [
     running
       ? { id: 'lifecycle-state', severity: 'ok', title: 'K2s DNS state', meaning: 'K2s DNS is running (proxy PID 4242) and owns /etc/resolv.conf.', fix: null, detail: { state: 'running', resolverOwner: 'k2s', pid: 4242, messages: [] } }
-      : { id: 'lifecycle-state', severity: 'ok', title: 'K2s DNS state', meaning: 'K2s DNS is stopped and /etc/resolv.conf is the original.', fix: null, detail: { state: 'stopped', resolverOwner: 'original', pid: null, messages: [] } },
+      : { id: 'lifecycle-state', severity: 'ok', title: 'K2s DNS state', meaning: "K2s DNS is stopped and /etc/resolv.conf is the host's own (not K2s-owned).", fix: null, detail: { state: 'stopped', resolverOwner: 'original', pid: null, messages: [] } },
     { id: 'resolv-immutable', severity: 'ok', title: 'Immutable /etc/resolv.conf', meaning: running ? '/etc/resolv.conf is not immutable.' : '/etc/resolv.conf is a symlink; the link itself is replaced, so a flag on its target does not matter.', fix: null },
     { id: 'resolv-bind-mount', severity: 'ok', title: 'Bind-mounted /etc/resolv.conf', meaning: '/etc/resolv.conf is not a mount point, so it can be replaced by rename.', fix: null },
     { id: 'wsl', severity: 'ok', title: 'WSL-generated resolv.conf', meaning: 'Not a WSL-generated resolv.conf and not a WSL kernel.', fix: null },
@@ -37,6 +37,7 @@ export function fakeDoctorFindings(running: boolean): DoctorFinding[] {
       title: 'KubeSwitch address assigned',
       meaning: '172.19.1.1 is not assigned to any interface (K2s creates it on k2s-proxy0), so K2s DNS starts without the KubeSwitch listener and containers cannot use it.',
       fix: 'Start K2s so it creates k2s-proxy0 with 172.19.1.1/24, then restart K2s DNS (or pass --kubeswitch none if you do not need it).',
+      remedy: { action: null, gui: 'Start K2s so it creates k2s-proxy0 with 172.19.1.1/24, then Stop and Start K2s DNS (or choose KubeSwitch listener: none in Start options if you do not need it).', cli: 'k2s-dns start --kubeswitch none' },
       detail: { address: '172.19.1.1', assigned: ['127.0.0.1', '192.168.178.20'] },
     },
     { id: 'dnsproxy-version', severity: 'ok', title: 'AdGuard dnsproxy is the pinned version', meaning: '/opt/k2s/bin/dnsproxy is dnsproxy v0.84.0, a version K2s pins.', fix: null, detail: { binary: '/opt/k2s/bin/dnsproxy', version: '0.84.0' } },

@@ -8,13 +8,14 @@ import type { AnswerRecord, HostDnsStatus, LogLine, QueryResult } from '../share
 import type { QueryTarget } from '../shared/contract';
 import type { AppBackend } from './backend';
 import { fakeDoctorFindings } from './backend-fake-doctor';
+import { checkHealth } from './health/check-health';
+import { dnsproxyQueryLines, dnsproxyRun, previousDnsmasqRun } from './backend-fake-log-data';
 import {
   FAKE_LAN_NAMESERVER,
   MANAGED_TEXT,
   ORIGINAL_TEXT,
   fakeClusterStatus,
   fakeDiscovery,
-  logLine,
   managedEntry,
   originalEntry,
 } from './backend-fake-data';
@@ -27,6 +28,8 @@ export interface FakeBackendOptions {
   failAt?: StepName;
   /** Interval of generated query log lines while running and followed (default 1000 ms). */
   logIntervalMs?: number;
+  /** Start with an empty proxy log (default: the log holds a captured dnsmasq run, fixtures/logs/). */
+  emptyLog?: boolean;
   /** Clock, ms since the epoch. */
   now?: () => number;
   /** Start in the running state. */
@@ -57,7 +60,9 @@ export function createFakeBackend(opts: FakeBackendOptions = {}): AppBackend & {
   let running = opts.running ?? false;
   const lifecycleListeners = new Set<(e: LifecycleEvent) => void>();
   const logListeners = new Set<(l: LogLine[]) => void>();
-  const logs: LogLine[] = [];
+  // The proxy log file: a previous dnsmasq run (real captured lines) unless asked for none.
+  const logs: LogLine[] = opts.emptyLog ? [] : previousDnsmasqRun();
+  const proxyRun = dnsproxyRun();
   let logTimer: ReturnType<typeof setInterval> | undefined;
   let queryId = 4000;
 
@@ -91,20 +96,15 @@ export function createFakeBackend(opts: FakeBackendOptions = {}): AppBackend & {
     emit(e);
     return e;
   };
+  // A start writes the captured dnsproxy -v run (start-up and its queries); a stop its shutdown lines.
   const startupLogs = () => {
-    const t = now();
-    pushLogs([
-      logLine(t, 'INFO', 'dnsproxy starting', { version: 'v0.84.0' }),
-      logLine(t, 'INFO', 'listening to udp', { addr: '127.0.0.1:53' }),
-      logLine(t, 'INFO', 'listening to tcp', { addr: '127.0.0.1:53' }),
-      logLine(t, 'WARN', 'skipping listener', { addr: '172.19.1.1:53', reason: 'address not assigned' }),
-    ]);
+    pushLogs(proxyRun.start);
   };
   const stopRunning = async (op: Operation) => {
     await step(op, 'restore', 'Restored the original /etc/resolv.conf (symlink to /run/NetworkManager/resolv.conf).');
     await step(op, 'stop-service', 'Stopped k2s-dnsproxy.');
     running = false;
-    pushLogs([logLine(now(), 'INFO', 'dnsproxy stopped', { signal: 'SIGTERM' })]);
+    pushLogs(proxyRun.stop);
   };
 
   const backend: AppBackend & { readonly logs: LogLine[] } = {
@@ -166,10 +166,12 @@ export function createFakeBackend(opts: FakeBackendOptions = {}): AppBackend & {
     async dnsUninstall() {
       if (running) await stopRunning('uninstall');
       await step('uninstall', 'remove-files', 'Removed the unit, /etc/k2s/dnsproxy.yaml and the saved state.');
+      // Uninstall removes the proxy log too (electron/lifecycle/teardown.ts).
+      logs.length = 0;
       return result('uninstall', true, 'Uninstalled K2s DNS files; the original resolver is in place.');
     },
-    async zonesList(input) {
-      return fakeDiscovery(input.kubeconfig);
+    async zonesList() {
+      return fakeDiscovery();
     },
     async resolverDiff() {
       if (!running) {
@@ -206,7 +208,9 @@ export function createFakeBackend(opts: FakeBackendOptions = {}): AppBackend & {
         .map((r) => ({ name: `${r.name}.`, type: r.type, ttl: r.cluster ? 30 : 3600, data: r.data }));
       if (running && target.id !== 'coredns') {
         queryId += 1;
-        pushLogs([logLine(now(), 'DEBUG', 'handling query', { id: String(queryId), qname: `${name}.`, qtype: input.type, rcode: 'NOERROR' })]);
+        const cluster = known.some((r) => r.cluster);
+        // Logged with the case as asked, as dnsproxy does (the health probes' marker: shared/health-probe.ts).
+        pushLogs(dnsproxyQueryLines(now(), { id: queryId, client: '127.0.0.1:40000', name: input.name.replace(/\.$/, ''), type: input.type, rcode: 'NOERROR', answers: answers.map((a) => a.data), upstream: cluster ? '172.21.0.10:53' : `${FAKE_LAN_NAMESERVER}:53` }));
       }
       return { ...base, transport, rcode: 'NOERROR', answers, latencyMs };
     },
@@ -215,6 +219,16 @@ export function createFakeBackend(opts: FakeBackendOptions = {}): AppBackend & {
     },
     async doctorRun() {
       return fakeDoctorFindings(running);
+    },
+    async healthCheck() {
+      // The same check as the real backend, over the fake's own answers.
+      return checkHealth({
+        status: () => backend.dnsStatus({}),
+        resolvConfText: async () => (running ? MANAGED_TEXT : ORIGINAL_TEXT),
+        lookup: (name) => backend.queryRun({ name, type: 'A', target: 'system', transport: 'udp' }),
+        query: (q) => backend.queryRun({ name: q.name, type: q.type, target: q.server, transport: 'udp' }),
+        now,
+      });
     },
     async appInfo() {
       return { platform: 'linux', lifecycleSupported: true, reason: null, version: '0.1.0-fake' };
@@ -229,15 +243,7 @@ export function createFakeBackend(opts: FakeBackendOptions = {}): AppBackend & {
         logTimer = setInterval(() => {
           if (!running) return;
           queryId += 1;
-          const id = String(queryId);
-          pushLogs([
-            logLine(now(), 'DEBUG', 'handling query', { id, qname: 'kubernetes.default.svc.cluster.local.', qtype: 'A', upstream: '172.21.0.10:53' }),
-            logLine(now(), 'DEBUG', 'upstream exchanged', { id, rcode: 'NOERROR', rtt: '0.8ms' }),
-            // Every 5th query an upstream timeout, so the UI has errors to highlight.
-            ...(queryId % 5 === 0
-              ? [logLine(now(), 'ERROR', 'exchange failed', { id, upstream: `${FAKE_LAN_NAMESERVER}:53`, err: 'read udp 192.168.178.20:41234->192.168.178.1:53: i/o timeout' })]
-              : []),
-          ]);
+          pushLogs(dnsproxyQueryLines(now(), { id: queryId, client: `127.0.0.1:${40000 + (queryId % 20000)}`, name: 'kubernetes.default.svc.cluster.local', type: 'A', rcode: 'NOERROR', answers: ['172.21.0.1'], upstream: '172.21.0.10:53' }));
         }, opts.logIntervalMs ?? 1000);
         logTimer.unref?.();
       }

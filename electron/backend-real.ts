@@ -10,12 +10,17 @@ import { resolverDiff } from './lifecycle/diff';
 import { queryTargets, resolveTarget } from './lifecycle/query-target';
 import { kubeconfigOrStarted } from './cluster/kubeconfig-default';
 import { discoverCluster } from './cluster/discovery';
+import { hostZonePolicy } from './cluster/host-zone-policy';
 import { clusterStatus } from './cluster/status';
 import { NoKubeconfigError } from './cluster/errors';
 import { runHelper, type LauncherOptions } from './helper/launcher';
 import type { HelperRequest } from './helper/request';
 import { createLogSource } from './logs/log-source';
 import { runDoctor } from './doctor/run-doctor';
+import { applyHealth } from '../shared/health';
+import { checkHealth } from './health/check-health';
+import { createHealthCache } from './health/health-cache';
+import { healthProbes } from './health/probes';
 
 /** Installed helper path pinned by the polkit action's exec.path (resources/io.k2s.dns.policy). */
 export const INSTALLED_HELPER = '/usr/lib/k2s-dns/k2s-dns-helper';
@@ -57,6 +62,8 @@ export function createRealBackend(o: RealBackendOptions): AppBackend {
   const kubeconfig = async (explicit?: string) => (await findKubeconfig(explicit)).path;
   const helper = (req: HelperRequest) => runHelper(launcher, req, emit);
   const linux = process.platform === 'linux';
+  const probes = healthProbes(deps);
+  const health = createHealthCache((status) => checkHealth({ ...probes, status: async () => status }), () => deps.now());
 
   return {
     async clusterStatus() {
@@ -64,11 +71,17 @@ export function createRealBackend(o: RealBackendOptions): AppBackend {
       return clusterStatus({ kubeconfigPath: found.path, lookup: found });
     },
     async dnsStatus() {
-      return dnsStatus(deps);
+      // Cheap state first; the path verdict is folded in when current (CoreDNS down is never "running").
+      const status = await dnsStatus(deps, 'gui');
+      const report = await health.forStatus(status, 300);
+      return report ? applyHealth(status, report, 'gui') : status;
+    },
+    async healthCheck() {
+      return health.check(await dnsStatus(deps));
     },
     async dnsStart(input) {
-      const k = input.kubeconfig ?? o.kubeconfig;
-      return helper({ verb: 'start', ...(k ? { kubeconfig: k } : {}), ...(input.engine ? { engine: input.engine } : {}), ...(input.kubeSwitch ? { kubeSwitch: input.kubeSwitch } : {}), ...(o.verifyName ? { verifyName: o.verifyName } : {}) });
+      const k = o.kubeconfig;
+      return helper({ verb: 'start', ...(k ? { kubeconfig: k } : {}), ...(input.engine ? { engine: input.engine } : {}), ...(input.kubeSwitch ? { kubeSwitch: input.kubeSwitch } : {}), ...(o.verifyName ? { verifyName: o.verifyName } : {}), ...(input.allowZones?.length ? { allowZones: input.allowZones.join(',') } : {}) });
     },
     async dnsStop(input) {
       return helper({ verb: 'stop', ...(input.onDrift ? { onDrift: input.onDrift } : {}) });
@@ -77,9 +90,9 @@ export function createRealBackend(o: RealBackendOptions): AppBackend {
       return helper({ verb: 'uninstall' });
     },
     async zonesList(input) {
-      const found = await findKubeconfig(input.kubeconfig);
+      const found = await findKubeconfig();
       if (!found.path) throw NoKubeconfigError.fromLookup(found);
-      return discoverCluster({ kubeconfigPath: found.path });
+      return discoverCluster({ kubeconfigPath: found.path, ...(await hostZonePolicy(deps.fs, input.allowZones ?? [])) });
     },
     async resolverDiff() {
       return resolverDiff(deps);
@@ -100,7 +113,7 @@ export function createRealBackend(o: RealBackendOptions): AppBackend {
       return logs.tail(input.lines);
     },
     async doctorRun() {
-      return runDoctor(deps, { kubeconfigPath: await kubeconfig() });
+      return runDoctor(deps, { kubeconfigPath: await kubeconfig(), frontEnd: 'gui', health: async () => health.check(await dnsStatus(deps)) });
     },
     async appInfo() {
       return {

@@ -7,13 +7,12 @@ import {
   describeIssues,
   isCallName,
   methodName,
+  LIFECYCLE_CALLS,
   type CallName,
   type Envelope,
 } from '../shared/contract';
 import type { AppBackend } from './backend';
 
-/** Calls that change the host: only one may run at a time per backend (DESIGN: one privileged op). */
-const LIFECYCLE_CALLS: ReadonlySet<CallName> = new Set(['dns:start', 'dns:stop', 'dns:uninstall']);
 /** Lifecycle call in flight per backend. WeakMap: a backend dropped by tests is not kept alive. */
 const running = new WeakMap<AppBackend, CallName>();
 

@@ -22,4 +22,18 @@ if ((${#missing[@]})); then
     echo "setup: missing Debian packages: ${missing[*]} — run: sudo apt-get install ${missing[*]}"
   fi
 fi
-npm ci --no-audit --no-fund
+# npm ci deletes and reinstalls node_modules (~1 min); skipped when the tree was installed from
+# this exact package-lock.json (its hash is kept inside node_modules, which a clean clone lacks).
+lock_sha="$(sha256sum package-lock.json | cut -d' ' -f1)"
+if [ -f node_modules/.k2s-dns-lock.sha256 ] && [ "$(cat node_modules/.k2s-dns-lock.sha256)" = "$lock_sha" ]; then
+  echo "setup: node_modules matches package-lock.json (npm ci skipped; delete node_modules to force it)"
+else
+  npm ci --no-audit --no-fund
+  echo "$lock_sha" > node_modules/.k2s-dns-lock.sha256
+fi
+
+# The real DNS engines for the e2e test bed (AdGuard dnsproxy, CoreDNS), built with Go.
+bash scripts/build-engines.sh
+
+# What users run: the bundled CLI, helper and Electron main (esbuild), the renderer and preload.
+npm run build

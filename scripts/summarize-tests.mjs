@@ -1,5 +1,22 @@
-// Adds up vitest and Playwright JSON reports into one line: "tests: N passed, N failed, N skipped".
+// Adds up vitest and Playwright JSON reports into one line: "tests: N passed, N failed, N skipped",
+// preceded by the DNS engine versions the e2e run used (the binaries in .tools/bin, built by
+// scripts/build-engines.sh at tools/engines/versions.env).
 import { readFileSync, existsSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/** First line `BIN FLAG` prints, or null when the binary is missing or fails. */
+function firstLine(bin, flag) {
+  try {
+    return execFileSync(bin, [flag], { encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'pipe', 'ignore'] }).split('\n')[0].trim();
+  } catch {
+    return null;
+  }
+}
+const tools = fileURLToPath(new URL('../.tools/bin/', import.meta.url));
+const dnsproxy = firstLine(`${tools}dnsproxy`, '--version')?.replace(/^dnsproxy version /, '') ?? 'not built (e2e adguard cases skipped)';
+const coredns = firstLine(`${tools}coredns`, '-version')?.replace(/^CoreDNS-/, 'v') ?? 'not built (test bed used the dnsmasq stand-in)';
+console.log(`engines: AdGuard dnsproxy ${dnsproxy}, CoreDNS ${coredns}, ${firstLine('/usr/sbin/dnsmasq', '--version')?.match(/^Dnsmasq version (\S+)/)?.[1]?.replace(/^/, 'dnsmasq ') ?? 'dnsmasq not installed'}`);
 
 let passed = 0, failed = 0, skipped = 0;
 for (const file of process.argv.slice(2)) {

@@ -14,11 +14,13 @@ echo "== unit tests"
 npx vitest run --config vitest.config.ts --reporter=default --reporter=json --outputFile=.tmp/unit.json || status=1
 
 if [ "$(id -u)" = 0 ]; then
+  # The e2e tests spawn bin/k2s-dns.mjs, which runs dist/: test what users run, built now.
+  echo "== build (npm run build: esbuild bundles, renderer, preload)"
+  npm run build --silent || status=1
   echo "== end-to-end tests (network + mount namespace sandbox)"
   bash e2e/bed/sandbox.sh npx vitest run --config vitest.e2e.config.ts --reporter=default --reporter=json --outputFile=.tmp/e2e.json || status=1
   if [ -f playwright.config.ts ]; then
     echo "== UI tests (Playwright in Debian Chromium, inside the sandbox)"
-    npx vite build --logLevel warn || status=1
     PLAYWRIGHT_JSON_OUTPUT_NAME=.tmp/ui.json bash e2e/bed/sandbox.sh npx playwright test -c playwright.config.ts --reporter=list,json || status=1
   fi
 else

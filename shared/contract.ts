@@ -17,6 +17,8 @@ import {
   type ResolverDiff,
 } from './types';
 import type { DoctorFinding } from './doctor';
+import type { HealthReport } from './health';
+import { KUBESWITCH_ALLOWED_TEXT, kubeSwitchRefusal } from './kubeswitch-address';
 
 /** One call: its input schema and (type-only) its output. */
 export interface CallSpec<I extends z.ZodType, O> {
@@ -33,17 +35,17 @@ function defineCall<O>() {
 /** Input of calls that take nothing: `{}` only (undefined is normalized to `{}` by dispatch). */
 const noInput = z.object({}).strict();
 
-/** Absolute host path, capped at PATH_MAX (4096 bytes, limits.h), no NUL. */
-const absolutePath = z
-  .string()
-  .max(4096)
-  .regex(/^\/[^\0]*$/, 'must be an absolute path (starts with /) without NUL bytes');
-
 /** Dotted-quad IPv4 address, e.g. the KubeSwitch address 172.19.1.1. */
 const ipv4 = z
   .string()
   .max(15)
   .regex(/^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/, 'must be an IPv4 address');
+
+// --- zone policy (issue 9.2; owner: zones) ---
+/** Zones the user allows past the zone policy: lower-case names without trailing dot, at most 100. */
+export const allowZoneList = z
+  .array(z.string().max(253).regex(/^[a-z0-9_-]{1,63}(\.[a-z0-9_-]{1,63})*$/, 'must be a lower-case zone name such as corp.example'))
+  .max(100);
 
 /**
  * A query name: at most 253 characters (RFC 1035 §2.3.4 limit of a name in text form), letters,
@@ -92,12 +94,16 @@ export interface AppInfo {
 export const CONTRACT = {
   'cluster:status': defineCall<ClusterStatus>()(noInput),
   'dns:status': defineCall<HostDnsStatus>()(noInput),
+  // websec (issue 9.1): no call takes a kubeconfig path. The page (possibly a stolen web-mode
+  // session) could otherwise make the backend load a file of its choosing; the backend uses the
+  // kubeconfig it was started with (`k2s-dns ui --kubeconfig`, else the usual lookup).
   'dns:start': defineCall<ResultEvent>()(
     z
       .object({
-        kubeconfig: absolutePath.optional(),
         engine: z.enum(['adguard', 'dnsmasq']).optional(),
-        kubeSwitch: z.union([ipv4, z.literal('none')]).optional(),
+        // Private space only (shared/kubeswitch-address.ts): not 8.8.8.8, not 127.0.0.2.
+        kubeSwitch: z.union([ipv4.refine((v) => kubeSwitchRefusal(v) === null, KUBESWITCH_ALLOWED_TEXT), z.literal('none')]).optional(),
+        allowZones: allowZoneList.optional(),
       })
       .strict(),
   ),
@@ -106,7 +112,7 @@ export const CONTRACT = {
   ),
   'dns:uninstall': defineCall<ResultEvent>()(noInput),
   'zones:list': defineCall<ClusterDiscovery>()(
-    z.object({ kubeconfig: absolutePath.optional() }).strict(),
+    z.object({ allowZones: allowZoneList.optional() }).strict(),
   ),
   'resolver:diff': defineCall<ResolverDiff>()(noInput),
   'query:run': defineCall<QueryResult>()(
@@ -126,6 +132,8 @@ export const CONTRACT = {
   'app:info': defineCall<AppInfo>()(noInput),
   /** Read-only host checks (`k2s-dns doctor`), one finding per check. */
   'doctor:run': defineCall<DoctorFinding[]>()(noInput),
+  // --- health (issue #8.1): the end-to-end path check, run fresh on every call. ---
+  'health:check': defineCall<HealthReport>()(noInput),
 } as const;
 
 /** Every call name, e.g. `dns:start`. */
@@ -140,6 +148,9 @@ export type CallOutput<K extends CallName> =
 
 /** All call names at runtime, in contract order. */
 export const CALL_NAMES = Object.keys(CONTRACT) as CallName[];
+
+/** The calls that change the host: one at a time per backend (dispatch), never repeated by a client (web-invoke). */
+export const LIFECYCLE_CALLS: ReadonlySet<CallName> = new Set(['dns:start', 'dns:stop', 'dns:uninstall']);
 
 /** True when `name` is a contract call (own key only: `__proto__`, `toString` are not calls). */
 export function isCallName(name: string): name is CallName {

@@ -125,7 +125,7 @@ describe('regressions found by the properties', () => {
     const corefile = kubeadm.replace('kubernetes cluster.local', 'kubernetes cluster.local \u212Aube.local');
     const out = zonesFromCorefile({ corefile, kubeDnsIp: '172.21.0.10', serviceCidrs: [], podCidrs: [] });
     expect(out.zones.map((z) => z.zone)).toEqual(['cluster.local']);
-    expect(out.warnings).toContain('Corefile server block ".:53", plugin "kubernetes": "\u212Aube.local" is not a plain domain name (placeholder?), so it is not forwarded.');
+    expect(out.refused).toEqual([{ zone: '\u212Aube.local', reason: 'Corefile server block ".:53", plugin "kubernetes"', why: 'not a plain domain name (a placeholder such as ".svc"?)', allowable: false }]);
   });
 
   it('a zone with a 64-character label is warned about, not routed', () => {
@@ -133,6 +133,6 @@ describe('regressions found by the properties', () => {
     const corefile = kubeadm.replace('kubernetes cluster.local', `kubernetes cluster.local ${long}.example`);
     const out = zonesFromCorefile({ corefile, kubeDnsIp: '172.21.0.10', serviceCidrs: [], podCidrs: [] });
     expect(out.zones.map((z) => z.zone)).toEqual(['cluster.local']);
-    expect(out.warnings).toContain(`Corefile server block ".:53", plugin "kubernetes": "${long}.example" is not a plain domain name (placeholder?), so it is not forwarded.`);
+    expect(out.refused).toEqual([{ zone: `${long}.example`, reason: 'Corefile server block ".:53", plugin "kubernetes"', why: 'not a plain domain name (a placeholder such as ".svc"?)', allowable: false }]);
   });
 });

@@ -40,8 +40,11 @@ describe('zonesFromCorefile on fixtures/corefiles', () => {
     const out = run(readFileSync(join(dir, 'custom-server-blocks.Corefile'), 'utf8'));
     const reasons = Object.fromEntries(out.zones.map((z) => [z.zone, z.reason]));
     expect(reasons['consul.internal']).toBe('Corefile server block "consul.internal:53", plugin "forward"');
-    expect(reasons['example.org']).toBe('Corefile server block "example.org:53 lab.example.net", plugin "file"');
-    expect(reasons['lab.example.net']).toBe('Corefile server block "example.org:53 lab.example.net", plugin "file"');
+    // Internet names under ICANN suffixes: refused (zone policy), with the same reason and why.
+    const refused = Object.fromEntries(out.refused.map((z) => [z.zone, [z.reason, z.why]]));
+    expect(refused['example.org']).toEqual(['Corefile server block "example.org:53 lab.example.net", plugin "file"', 'an Internet name under the public suffix .org: as a route it would send all of example.org to the cluster']);
+    expect(refused['lab.example.net']?.[0]).toBe('Corefile server block "example.org:53 lab.example.net", plugin "file"');
+    expect(run(readFileSync(join(dir, 'custom-server-blocks.Corefile'), 'utf8'), { allowZones: ['example.org'] }).zones.map((z) => z.zone)).toContain('example.org');
     expect(reasons['mesh.local']).toBe('Corefile server block "dns://mesh.local:53", plugin "forward"');
   });
 
@@ -78,8 +81,8 @@ describe('zonesFromCorefile rules', () => {
   it('never forwards all of in-addr.arpa, even from a server block key', () => {
     const out = run('.:53 {\n  kubernetes cluster.local\n}\nin-addr.arpa:53 {\n  forward . 10.1.1.1\n}\n');
     expect(out.zones.map((z) => z.zone)).toEqual(['cluster.local', '20.172.in-addr.arpa', '21.172.in-addr.arpa']);
-    expect(out.warnings).toEqual([
-      'Corefile server block "in-addr.arpa:53", plugin "forward" serves all of in-addr.arpa; only the cluster CIDRs\' reverse zones are forwarded so LAN PTR lookups keep working.',
+    expect(out.refused).toEqual([
+      { zone: 'in-addr.arpa', reason: 'Corefile server block "in-addr.arpa:53", plugin "forward"', why: "all of in-addr.arpa: LAN PTR lookups would go to the cluster; only the cluster CIDRs' reverse zones are forwarded", allowable: false },
     ]);
   });
 

@@ -74,7 +74,7 @@ describe('renderDnsmasqConfig on hostile plans', () => {
           ...[...new Set(plan.upstreams.map((u) => srvText(upText(u))))].map((s) => `server=${s}`),
           `cache-size=${DNSMASQ_CACHE_SIZE}`,
           `log-facility=${plan.logFile}`,
-          ...(plan.verbose ? ['log-queries'] : []),
+          ...(plan.verbose ? ['log-queries=extra'] : []),
         ]);
       }),
       { numRuns: 400 },
@@ -89,7 +89,7 @@ describe('renderDnsmasqConfig on hostile plans', () => {
           expect((r.error as Error).message).toMatch(/must be an absolute plain path .* of at most 512 characters; use \/etc\/k2s\/dnsmasq\.conf\.$/s);
           return;
         }
-        expect(r.value).toEqual(['--keep-in-foreground', `--conf-file=${path}`, '--pid-file=', '--user=root']);
+        expect(r.value).toEqual(['--keep-in-foreground', `--conf-file=${path}`, '--pid-file=', '--user=nobody', '--group=nogroup']);
       }),
       { numRuns: 300 },
     );

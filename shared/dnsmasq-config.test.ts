@@ -62,7 +62,7 @@ describe('renderDnsmasqConfig', () => {
     ]);
     // A newline in a reason cannot smuggle a directive out of its comment.
     expect(lines).toContain('# mesh.local: m server=/x/6.6.6.6');
-    expect(lines.slice(-3)).toEqual(['# One log line per query, forward and reply (verbose).', 'log-queries', '']);
+    expect(lines.slice(-3)).toEqual(['# One log line per query, forward and reply, each with the query serial (verbose).', 'log-queries=extra', '']);
   });
 
   it('throws on unsafe or impossible plans', () => {
@@ -95,7 +95,9 @@ describe('renderDnsmasqArgs', () => {
       '--keep-in-foreground',
       '--conf-file=/etc/k2s/dnsmasq.conf',
       '--pid-file=',
-      '--user=root',
+      // Regression (issue 9.6): main ran dnsmasq as --user=root on the pod-facing address.
+      '--user=nobody',
+      '--group=nogroup',
     ]);
     expect(() => renderDnsmasqArgs('/etc/k2s/$(x).conf')).toThrow('must be an absolute plain path');
   });

@@ -43,6 +43,11 @@ function fitLine(line: string, max: number): string {
   return `${out}…`;
 }
 
+/** Unprivileged user and group dnsmasq drops to after binding (Debian's `nobody`, `nogroup`). */
+export const DNSMASQ_USER = 'nobody';
+/** See DNSMASQ_USER. */
+export const DNSMASQ_GROUP = 'nogroup';
+
 /** Default dnsmasq cache entries (its own default is 150, small for a whole host). */
 export const DNSMASQ_CACHE_SIZE = 1000;
 
@@ -88,18 +93,24 @@ export function renderDnsmasqConfig(plan: ProxyPlan): string {
   lines.push('# Everything else goes to the nameservers of the resolv.conf saved at start.');
   for (const s of [...new Set(checked.upstreams.map(serverText))]) lines.push(`server=${s}`);
   lines.push(`cache-size=${DNSMASQ_CACHE_SIZE}`, `log-facility=${logFile}`);
-  if (plan.verbose) lines.push('# One log line per query, forward and reply (verbose).', 'log-queries');
+  // `extra` prefixes each line with the query's serial and the client's address/port (dnsmasq(8)
+  // --log-queries): forwarded/reply lines carry no client, and TCP queries are answered by
+  // forked children, so only the serial ties a reply to its query in the query log.
+  if (plan.verbose) lines.push('# One log line per query, forward and reply, each with the query serial (verbose).', 'log-queries=extra');
   return `${lines.join('\n')}\n`;
 }
 
 /**
  * argv for dnsmasq after the binary: `--keep-in-foreground` (the service manager supervises
  * it), `--conf-file=<path>` (which also stops it reading /etc/dnsmasq.conf), `--pid-file=`
- * (empty: no pid file, the service manager tracks the PID), `--user=root` (like K2s's
- * dnsproxy unit; dropping to `nobody` would make dnsmasq chown the shared log file and depend on
- * distro-specific users). Throws when the path is not a plain absolute path.
+ * (empty: no pid file, the service manager tracks the PID), `--user=nobody --group=nogroup`
+ * (issue 9.6: the proxy faces pods on the KubeSwitch address, so it must not stay root; dnsmasq
+ * binds its sockets and opens the log as root, then drops to that user, dnsmasq(8) -u/-g;
+ * Debian's nobody/nogroup exist on every Debian/Ubuntu host). dnsmasq then also chowns the log
+ * file's owner to that user (log.c log_start, for its SIGUSR2 reopen); the group (adm) and
+ * mode 0640 stay. Throws when the path is not a plain absolute path.
  */
 export function renderDnsmasqArgs(configPath: string): string[] {
   checkPath(configPath, 'Config path', '/etc/k2s/dnsmasq.conf');
-  return ['--keep-in-foreground', `--conf-file=${configPath}`, '--pid-file=', '--user=root'];
+  return ['--keep-in-foreground', `--conf-file=${configPath}`, '--pid-file=', `--user=${DNSMASQ_USER}`, `--group=${DNSMASQ_GROUP}`];
 }

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { renderDnsproxyArgs, renderDnsproxyConfig } from './dnsproxy-config';
+import { isDnsproxyPrivateReverseZone } from './dnsproxy-private';
 import { asciiLower, checkZoneName } from './proxy-upstream';
 import { hostileOrLong, hostileString, isClearError, outcome, routeArb, upstreamArb } from './testing/hostile-arbitraries';
 import type { ProxyPlan, ZoneRoute } from './types';
@@ -62,7 +63,7 @@ describe('renderDnsproxyConfig on hostile plans', () => {
           upstream: [...expectedRoutes(plan.zones), ...defaults],
           'upstream-mode': 'load_balance',
           'use-private-rdns': true,
-          'private-rdns-upstream': [...expectedRoutes(plan.zones.filter((z) => z.reverse)), ...defaults],
+          'private-rdns-upstream': [...expectedRoutes(plan.zones.filter((z) => z.reverse && isDnsproxyPrivateReverseZone(z.zone))), ...defaults],
           cache: true,
           timeout: ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`,
           'hosts-file-enabled': false,
@@ -70,7 +71,7 @@ describe('renderDnsproxyConfig on hostile plans', () => {
         // Line count: every non-comment line is one key or one list entry of the values above.
         const structural = out.split('\n').filter((l) => l.trim() !== '' && !l.trim().startsWith('#'));
         // 9 key lines, then one line per list entry: listen-addrs (1), listen-ports (1), upstream, private-rdns-upstream.
-        const entries = 1 + 1 + expectedRoutes(plan.zones).length + defaults.length + expectedRoutes(plan.zones.filter((z) => z.reverse)).length + defaults.length;
+        const entries = 1 + 1 + expectedRoutes(plan.zones).length + defaults.length + expectedRoutes(plan.zones.filter((z) => z.reverse && isDnsproxyPrivateReverseZone(z.zone))).length + defaults.length;
         expect(structural).toHaveLength(9 + entries);
       }),
       { numRuns: 400 },

@@ -3,6 +3,8 @@
  * DESIGN.md "AdGuard dnsproxy"). Serialized with the `yaml` package, never by concatenation.
  */
 import { Document, Scalar, YAMLSeq } from 'yaml';
+import { hasValidTldLabel } from './corefile-policy';
+import { isDnsproxyPrivateReverseZone } from './dnsproxy-private';
 import { checkPlan, commentSafe, type UpstreamAddress } from './proxy-upstream';
 import type { ProxyPlan, ZoneRoute } from './types';
 
@@ -47,10 +49,13 @@ const HEADER = [
   ' upstream: cluster zones go to kube-dns as [/zone/]upstream (the most specific zone wins);',
   '   the plain entries are the nameservers of the resolv.conf saved at start.',
   ' use-private-rdns/private-rdns-upstream: since v0.68 dnsproxy never sends PTR queries for',
-  '   private addresses to "upstream"; the cluster reverse zones go to kube-dns here, everything',
-  '   else to the original nameservers, so LAN PTR lookups work as before.',
-  ' private-subnets is not set: its default already covers RFC 1918, 100.64/10, link-local and',
-  '   loopback, and setting it would also replace the set of clients allowed private PTRs.',
+  '   private (RFC 6303 locally served) addresses to "upstream"; the cluster reverse zones of',
+  '   such addresses go to kube-dns here, everything else to the original nameservers, so LAN',
+  '   PTR lookups work as before. Reverse zones of other addresses (100.64/10, an allowed public',
+  '   range) are only in "upstream": dnsproxy refuses them here and never asks this list for them.',
+  ' private-subnets is not set: its default (RFC 6303 locally served: 10/8, 172.16/12,',
+  '   192.168/16, 127/8, 169.254/16, fd00::/8, fe80::/10, ...) covers the clients that ask here',
+  '   (loopback, the KubeSwitch network); setting it would replace that client set too.',
   ' fallback is not set on purpose: answering cluster names from the LAN nameservers when',
   '   CoreDNS is down would turn SERVFAIL into cached NXDOMAIN and hide the outage.',
   ' hosts-file-enabled: false, because glibc already reads /etc/hosts and the original',
@@ -59,16 +64,25 @@ const HEADER = [
 
 /**
  * Renders /etc/k2s/dnsproxy.yaml for a plan. Cluster zones in `upstream` grouped by upstream,
- * then the default upstreams; reverse zones also in `private-rdns-upstream` (plus the default
- * upstreams) with `use-private-rdns: true`. Throws on no listener, listeners on different
- * ports, no default upstream, an upstream that is a listener, an invalid zone or upstream, or a
- * non-positive timeout.
+ * then the default upstreams; reverse zones of locally served addresses (the ones dnsproxy
+ * v0.83.1 handles as private PTRs) also in `private-rdns-upstream` (plus the default upstreams)
+ * with `use-private-rdns: true`; other reverse zones (100.64/10, allowed public ranges) only in
+ * `upstream`, where dnsproxy routes their PTRs. Throws on no listener, listeners on different
+ * ports, no default upstream, an upstream that is a listener, an invalid zone or upstream, a
+ * zone whose top-level label dnsproxy refuses, or a non-positive timeout.
  */
 export function renderDnsproxyConfig(plan: ProxyPlan): string {
   const checked = checkPlan(plan);
+  // dnsproxy exits 1 at startup on such a route (golibs ValidateTLDLabel); the zone policy never
+  // forwards one, so this only catches a plan built elsewhere, with a message instead of a raw error.
+  const badTld = checked.zones.find((z) => !hasValidTldLabel(z.zone));
+  if (badTld) {
+    throw new Error(`Zone "${badTld.zone}" cannot be routed by AdGuard dnsproxy: its last label must be a host name label with a letter (RFC 3696 §2); remove it from the Corefile or start with --engine dnsmasq.`);
+  }
   const defaults = checked.upstreams.map(upstreamText);
   const uniqueDefaults = [...new Set(defaults)];
-  const reverse = checked.zones.filter((z) => z.route.reverse);
+  // Only zones dnsproxy counts as private may sit in private-rdns-upstream (dnsproxy-private.ts).
+  const reverse = checked.zones.filter((z) => z.route.reverse && isDnsproxyPrivateReverseZone(z.zone));
 
   const doc = new Document({});
   doc.commentBefore = HEADER;

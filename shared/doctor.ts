@@ -3,6 +3,8 @@
  * means and what to do. Pure module (used by the CLI, the backends and the Diagnostics panel).
  */
 
+import type { Fix } from './fix';
+
 /** How bad a finding is: `error` means start would be refused or DNS is broken now. */
 export type DoctorSeverity = 'ok' | 'info' | 'warn' | 'error';
 
@@ -17,6 +19,11 @@ export interface DoctorFinding {
   title: string;
   meaning: string;
   fix: string | null;
+  /**
+   * The same fix as data for each front end (shared/fix.ts): the app shows `remedy.gui` and its
+   * button instead of `fix` (which is CLI text). Absent when the CLI text is the only way.
+   */
+  remedy?: Fix;
   /** Machine-readable facts behind the finding (PIDs, paths, nameservers, versions). */
   detail?: Record<string, unknown>;
 }

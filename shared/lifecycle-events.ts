@@ -60,7 +60,18 @@ export interface ResultEvent {
   message: string;
   /** Machine-readable error code when !ok, e.g. `PORT_IN_USE`, `NO_ENGINE`, `NOT_ROOT`. */
   code?: string;
+  /**
+   * Done, but not all green: what the user must still know or do, each with a stable code and
+   * a sentence naming the fix (e.g. `UPSTREAM_UNVERIFIED`, `RUN_DIR_FULL`). Absent when none.
+   */
+  warnings?: ResultWarning[];
   at: number;
+}
+
+/** One warning of a result: a stable code and one sentence with the fix. */
+export interface ResultWarning {
+  code: string;
+  message: string;
 }
 
 /** Any lifecycle event. */

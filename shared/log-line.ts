@@ -1,7 +1,9 @@
 /**
  * Parsing of proxy log lines for the live log view: AdGuard dnsproxy v0.72+ slog text, older
  * dnsproxy `[level]` lines, Go slog TextHandler `key=value` lines, and dnsmasq lines as written
- * with `log-facility=<file>`. Pure logic, no Node imports.
+ * with `log-facility=<file>` (plus its stderr, `dnsmasq: …`, which the service appends to the
+ * same file). Checked against real output in fixtures/logs/ (dnsproxy v0.83.1, dnsmasq 2.90).
+ * Pure logic, no Node imports.
  */
 import type { LogLine } from './types';
 
@@ -17,6 +19,8 @@ const SLOG_RE = /^(\d{4})\/(\d{2})\/(\d{2}) (\d{2}:\d{2}:\d{2}(?:\.\d+)?) (DEBUG
 const OLD_RE = /^(\d{4})\/(\d{2})\/(\d{2}) (\d{2}:\d{2}:\d{2}(?:\.\d+)?) (?:\d+#\d+ )?\[(\w+)\] ?(.*)$/;
 const GOLOG_RE = /^(\d{4})\/(\d{2})\/(\d{2}) (\d{2}:\d{2}:\d{2}(?:\.\d+)?) (.*)$/;
 const DNSMASQ_RE = /^(?:([A-Z][a-z]{2}) +(\d{1,2}) (\d{2}:\d{2}:\d{2}) )?(dnsmasq(?:-dhcp|-tftp|-script)?)\[(\d+)\]: (.*)$/;
+/** dnsmasq's own stderr before logging starts (`dnsmasq: failed to create listening socket …`). */
+const DNSMASQ_STDERR_RE = /^(dnsmasq): (.*)$/;
 const KV_RE = /(?:^|\s)([A-Za-z_][\w.-]*)=("(?:[^"\\]|\\.)*"|\S*)/g;
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const OLD_LEVELS: Record<string, Level> = { debug: 'DEBUG', info: 'INFO', warn: 'WARN', warning: 'WARN', error: 'ERROR', fatal: 'ERROR' };
@@ -68,9 +72,12 @@ function dnsmasqFields(msg: string): { fields: Record<string, string>; query: bo
   } else if ((m = /^forwarded (\S+) to (\S+)$/.exec(body))) {
     Object.assign(fields, { event: 'forwarded', name: m[1]!, upstream: m[2]! });
   } else if ((m = /^(reply|cached|config|cached-stale|validation) (\S+) is (.+)$/.exec(body))) {
-    Object.assign(fields, { event: m[1]!, name: m[2]!, answer: m[3]! });
-  } else if ((m = /^using nameserver (\S+) for domain (\S+)/.exec(body))) {
-    return { fields: { ...fields, event: 'nameserver', upstream: m[1]!, domain: m[2]! }, query: false };
+    // `reply error is SERVFAIL`: no name, the rcode instead of an answer (dnsmasq 2.90 cache.c log_query).
+    if (m[2] === 'error') Object.assign(fields, { event: m[1]!, answer: m[3]!, rcode: m[3]! });
+    else Object.assign(fields, { event: m[1]!, name: m[2]!, answer: m[3]! });
+  } else if ((m = /^using nameserver (\S+?)(?: for domain (\S+))?\s*$/.exec(body))) {
+    // The zone servers first (`… for domain cluster.local `, with a trailing space), then the defaults.
+    return { fields: { ...fields, event: 'nameserver', upstream: m[1]!, ...(m[2] ? { domain: m[2] } : {}) }, query: false };
   } else if ((m = /^started, version (\S+)/.exec(body))) {
     return { fields: { ...fields, event: 'started', version: m[1]! }, query: false };
   } else {
@@ -133,6 +140,9 @@ function parseKnown(line: string, opts: ParseLogLineOptions): Omit<LogLine, 'raw
     }
     return { time, level: dnsmasqLevel(msg, query), message: msg, fields: { process: m[4]!, pid: m[5]!, ...fields } };
   }
+  if ((m = DNSMASQ_STDERR_RE.exec(line))) {
+    return { time: null, level: dnsmasqLevel(m[2]!, false), message: m[2]!, fields: { process: m[1]! } };
+  }
   if ((m = GOLOG_RE.exec(line))) {
     return { time: isoLocal(m[1]!, m[2]!, m[3]!, m[4]!), level: 'INFO', message: m[5]!, fields: {} };
   }
@@ -143,4 +153,35 @@ function parseKnown(line: string, opts: ParseLogLineOptions): Omit<LogLine, 'raw
 function withoutMsg(fields: Record<string, string>): Record<string, string> {
   const { msg: _msg, ...rest } = fields;
   return rest;
+}
+
+/** dnsproxy DEBUG messages printed at start-up or shutdown, not while handling a query (v0.83.1). */
+const DNSPROXY_LIFECYCLE_DEBUG = new Set(['hosts files are disabled', 'upstream is reserved', 'set upstream', 'tcp connection closed', 'udp connection closed']);
+/** dnsmasq query-log events (`log-queries`). */
+const DNSMASQ_QUERY_EVENTS = new Set(['query', 'forwarded', 'reply', 'cached', 'config', 'cached-stale', 'validation']);
+
+/** Which engine wrote the line: dnsmasq lines carry `process`, everything else is dnsproxy. */
+export function lineEngine(line: LogLine): 'adguard' | 'dnsmasq' {
+  return line.fields.process?.startsWith('dnsmasq') ? 'dnsmasq' : 'adguard';
+}
+
+/**
+ * True for per-query traffic: dnsmasq's log-queries lines and dnsproxy's DEBUG lines written while
+ * handling a query (`in`/`out` message dumps, `sending request`, `replying from cache`, …).
+ * WARN/ERROR lines are never query lines, so failures stay visible under their level.
+ */
+export function isQueryLine(line: LogLine): boolean {
+  if (lineEngine(line) === 'dnsmasq') return DNSMASQ_QUERY_EVENTS.has(line.fields.event ?? '');
+  return line.level === 'DEBUG' && !DNSPROXY_LIFECYCLE_DEBUG.has(line.message);
+}
+
+/**
+ * True for the first line of a proxy run: dnsproxy's `dnsproxy config path: …` (printed before
+ * its logger starts) or, when that is missing, `dnsproxy starting`; dnsmasq's `started, version …`.
+ * `previous` is the line before it (null at the start of the log).
+ */
+export function isRunStart(line: LogLine, previous: LogLine | null): boolean {
+  if (line.message.startsWith('dnsproxy config path:')) return true;
+  if (line.message === 'dnsproxy starting') return previous === null || !previous.message.startsWith('dnsproxy config path:');
+  return lineEngine(line) === 'dnsmasq' && line.fields.event === 'started';
 }

@@ -67,6 +67,23 @@ describe('checkListeners / checkPlan', () => {
     expect(() => checkPlan(plan({ upstreams: ['127.0.0.1'] }))).toThrow(
       "Upstream 127.0.0.1:53 is one of the proxy's own listeners, which would loop",
     );
+    // By address, not text: mapped spellings and loopback to a wildcard listener loop; the
+    // unspecified address (this host) is no nameserver at all.
+    for (const up of ['::ffff:127.0.0.1', '[::ffff:7f00:1]:53']) {
+      expect(() => checkPlan(plan({ upstreams: [up] })), up).toThrow("is one of the proxy's own listeners, which would loop");
+    }
+    expect(() => checkPlan(plan({ upstreams: ['0.0.0.0'] }))).toThrow('Upstream 0.0.0.0:53 is the unspecified address (this host itself), not a nameserver');
+    expect(() => checkPlan(plan({ upstreams: ['::'] }))).toThrow('Upstream [::]:53 is the unspecified address');
+    // A wildcard IPv4 listener does not receive ::1 (an IPv6 socket on ::1 is another server).
+    expect(checkPlan(plan({ listeners: [{ address: '0.0.0.0', port: 53 }], upstreams: ['::1'] })).upstreams).toEqual([{ family: 6, ip: '::1', port: 53 }]);
+    expect(() => checkPlan(plan({ listeners: [{ address: '0.0.0.0', port: 53 }], upstreams: ['127.0.0.53'] }))).toThrow('would loop');
+    const withKubeSwitch = [{ address: '127.0.0.1', port: 53 }, { address: '172.19.1.1', port: 53 }];
+    expect(() => checkPlan(plan({ listeners: withKubeSwitch, upstreams: ['[0:0:0:0:0:ffff:ac13:101]:53'] }))).toThrow('Upstream [::ffff:ac13:101]:53 is one of');
+    expect(() => checkPlan(plan({ zones: [{ zone: 'cluster.local', upstream: '::ffff:127.0.0.1', source: 'corefile', reason: 'r', clusterDomain: true, reverse: false }] }))).toThrow(
+      "Upstream of zone cluster.local [::ffff:7f00:1]:53 is one of the proxy's own listeners",
+    );
+    // 127.0.0.53 (systemd-resolved) is another socket when the proxy binds 127.0.0.1 only.
+    expect(checkPlan(plan({ upstreams: ['127.0.0.53'] })).upstreams).toEqual([{ family: 4, ip: '127.0.0.53', port: 53 }]);
     // Same address on another port is a different server (e.g. a local resolver on 5353).
     expect(checkPlan(plan({ upstreams: ['127.0.0.1:5353'] })).upstreams).toEqual([{ family: 4, ip: '127.0.0.1', port: 5353 }]);
   });

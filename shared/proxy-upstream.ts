@@ -4,6 +4,7 @@
  * literals get through, so no value can break out of its line or YAML scalar.
  */
 import { formatIpv6, parseIp } from './cidr';
+import { isUnspecifiedAddress, reachesListenerAddress } from './listener-reach';
 import type { Listener, ProxyPlan, ZoneRoute } from './types';
 
 /** A validated upstream: an IP literal and a port. */
@@ -99,8 +100,17 @@ export interface CheckedPlan {
 }
 
 /**
+ * True when a query to `ip` (on the listeners' port) reaches one of the proxy's own listeners
+ * (shared/listener-reach.ts: by address, IPv4-mapped and unspecified spellings included).
+ */
+export function reachesListener(ip: string, listenerAddresses: string[]): boolean {
+  return listenerAddresses.some((l) => reachesListenerAddress(ip, l));
+}
+
+/**
  * Validates a ProxyPlan for rendering: listeners (one shared port), zone names, upstreams,
- * at least one default upstream, and no upstream equal to a listener (the proxy would ask itself).
+ * at least one default upstream, and no upstream that reaches a listener on its port (the proxy
+ * would ask itself; compared by address, reachesListener).
  */
 export function checkPlan(plan: ProxyPlan): CheckedPlan {
   const { addresses, port } = checkListeners(plan.listeners);
@@ -110,8 +120,10 @@ export function checkPlan(plan: ProxyPlan): CheckedPlan {
     );
   }
   const notSelf = (u: UpstreamAddress, label: string): UpstreamAddress => {
-    if (u.port === port && addresses.includes(u.ip)) {
-      throw new Error(`${label} ${u.ip}:${u.port} is one of the proxy's own listeners, which would loop; remove it from the upstreams.`);
+    const shown = u.family === 6 ? `[${u.ip}]:${u.port}` : `${u.ip}:${u.port}`;
+    if (isUnspecifiedAddress(u.ip)) throw new Error(`${label} ${shown} is the unspecified address (this host itself), not a nameserver; remove it from the upstreams.`);
+    if (u.port === port && reachesListener(u.ip, addresses)) {
+      throw new Error(`${label} ${shown} is one of the proxy's own listeners, which would loop; remove it from the upstreams.`);
     }
     return u;
   };

@@ -27,6 +27,9 @@ export interface ResolverStateFile {
   managedResolvConfSha256: string | null;
   /** The kubeconfig start used, so zones/doctor/the app default to the same cluster. */
   kubeconfigPath?: string | null;
+  // --- zone policy (issue 9.2; owner: zones) ---
+  /** Zones the user allowed past the zone policy (`--allow-zone`, the Zones panel toggle). */
+  allowedZones?: string[];
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -73,6 +76,8 @@ export function stateFileProblem(v: unknown): string | null {
   if (!Array.isArray(v.skippedListeners) || !v.skippedListeners.every((l) => isObj(l) && isStr(l.address) && isStr(l.reason)))
     return 'skippedListeners is not a list of {address, reason}';
   if (v.kubeconfigPath !== undefined && !isStrOrNull(v.kubeconfigPath)) return 'kubeconfigPath is not a string or null';
+  if (v.allowedZones !== undefined && !(Array.isArray(v.allowedZones) && v.allowedZones.length <= 1000 && v.allowedZones.every((z) => isStr(z) && z.length <= 253)))
+    return 'allowedZones is not a list of at most 1000 zone names';
   for (const k of ['clusterDomain', 'kubeDnsIp', 'kubernetesServiceIp', 'managedResolvConfSha256'] as const) {
     if (!isStrOrNull(v[k])) return `${k} is not a string or null`;
   }

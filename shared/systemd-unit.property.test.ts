@@ -85,7 +85,7 @@ describe('renderUnit on hostile specs', () => {
         const settings = parseUnit(r.value);
         expect(settings.map((s) => `${s.section}/${s.key}`)).toEqual([
           'Unit/Description', 'Unit/Wants', 'Unit/After',
-          'Service/Type', 'Service/ExecStart', 'Service/StandardOutput', 'Service/StandardError', 'Service/Restart', 'Service/RestartSec',
+          'Service/Type', 'Service/ExecStart', 'Service/StandardOutput', 'Service/StandardError', 'Service/UMask', 'Service/Restart', 'Service/RestartSec',
           'Install/WantedBy',
         ]);
         const get = (k: string) => settings.find((s) => s.key === k)!.value;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { quoteExecWord, renderUnit } from './systemd-unit';
+import { DNSPROXY_RUN_AS, quoteExecWord, renderUnit } from './systemd-unit';
 
 describe('renderUnit', () => {
   it('renders the exact unit', () => {
@@ -20,6 +20,7 @@ Type=simple
 ExecStart=/opt/k2s/bin/dnsproxy --config-path=/etc/k2s/dnsproxy.yaml
 StandardOutput=append:/var/log/dnsproxy/dnsproxy.log
 StandardError=append:/var/log/dnsproxy/dnsproxy.log
+UMask=0027
 Restart=on-failure
 RestartSec=5
 
@@ -48,5 +49,12 @@ WantedBy=multi-user.target
     expect(() => renderUnit({ ...ok, argv: ['dnsmasq'] })).toThrow('is not an absolute path; pass the full path');
     expect(() => renderUnit({ ...ok, argv: [] })).toThrow('is not an absolute path');
     expect(() => renderUnit({ ...ok, logFile: 'x.log' })).toThrow('The log file "x.log" is not an absolute path');
+  });
+
+  // Regression (issue 9.6): main ran the AdGuard dnsproxy as root (the unit had no User=).
+  it('runAs: the proxy runs as that user with only CAP_NET_BIND_SERVICE', () => {
+    const unit = renderUnit({ argv: ['/opt/k2s/bin/dnsproxy', '--config-path=/etc/k2s/dnsproxy.yaml'], logFile: '/var/log/dnsproxy/dnsproxy.log', description: 'K2s DNS proxy', runAs: DNSPROXY_RUN_AS });
+    expect(unit).toContain('StandardError=append:/var/log/dnsproxy/dnsproxy.log\nDynamicUser=yes\nAmbientCapabilities=CAP_NET_BIND_SERVICE\nCapabilityBoundingSet=CAP_NET_BIND_SERVICE\nNoNewPrivileges=yes\nUMask=0027\n');
+    expect(() => renderUnit({ argv: ['/x'], logFile: '/l', description: 'd', runAs: { user: 'root\nExecStartPre=/bin/sh', group: 'x' } })).toThrow('is not a plain user and group name');
   });
 });

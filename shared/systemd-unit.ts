@@ -10,7 +10,20 @@ export interface ServiceSpec {
   argv: string[];
   logFile: string;
   description: string;
+  /**
+   * Run the proxy as this user/group, keeping only CAP_NET_BIND_SERVICE (port 53) — for engines
+   * that cannot drop root themselves (AdGuard dnsproxy has no user option, ENGINES.md A4).
+   * systemd: `DynamicUser=yes` (a transient uid instead) + `AmbientCapabilities=`; supervised:
+   * util-linux setpriv(1) to this user/group.
+   */
+  runAs?: { user: string; group: string };
 }
+
+/** Unprivileged account the AdGuard dnsproxy runs as (Debian's nobody/nogroup). */
+export const DNSPROXY_RUN_AS = { user: 'nobody', group: 'nogroup' } as const;
+
+/** Plain user/group names only (useradd's NAME_REGEX plus upper case). */
+const ACCOUNT = /^[A-Za-z_][A-Za-z0-9_-]{0,31}$/;
 
 const CONTROL = /[\u0000-\u001f\u007f]/;
 /** Words made only of these need no quotes (no specifier, variable, quote or separator chars). */
@@ -66,6 +79,15 @@ export function renderUnit(spec: ServiceSpec): string {
   checkValue('Log file', spec.logFile);
   checkValue('Description', spec.description);
   const log = escapeSpecifiers(spec.logFile);
+  if (spec.runAs && (!ACCOUNT.test(spec.runAs.user) || !ACCOUNT.test(spec.runAs.group))) {
+    throw new Error(`The service account "${spec.runAs.user}:${spec.runAs.group}" is not a plain user and group name; use e.g. nobody:nogroup.`);
+  }
+  // Not root on the pod-facing address (issue 9.6): bind port 53 with the one capability it needs.
+  // DynamicUser= rather than User=nobody: systemd-analyze verify warns that the shared nobody
+  // account "is not safe" (other daemons run as it); a transient uid is private to this unit.
+  const drop = spec.runAs
+    ? ['DynamicUser=yes', 'AmbientCapabilities=CAP_NET_BIND_SERVICE', 'CapabilityBoundingSet=CAP_NET_BIND_SERVICE', 'NoNewPrivileges=yes']
+    : [];
   return [
     '# Managed by k2s-dns: written on start, removed on uninstall (same unit name as the k2s CLI).',
     '[Unit]',
@@ -78,6 +100,9 @@ export function renderUnit(spec: ServiceSpec): string {
     `ExecStart=${spec.argv.map(quoteExecWord).join(' ')}`,
     `StandardOutput=append:${log}`,
     `StandardError=append:${log}`,
+    ...drop,
+    // Files systemd creates for append: get 0640, not 0644 (the query log is private, issue 9.4).
+    'UMask=0027',
     'Restart=on-failure',
     'RestartSec=5',
     '',

@@ -2,6 +2,7 @@
  * Domain types shared by the main process, the CLI, the helper and the renderer.
  * Pure types only: no Node or DOM imports.
  */
+import type { HealthReport } from './health';
 
 /** A parsed resolv.conf(5). Unknown or malformed lines are kept verbatim in `unknown`. */
 export interface ResolvConf {
@@ -37,6 +38,17 @@ export interface ZoneRoute {
   reverse: boolean;
 }
 
+/** A zone CoreDNS serves that the host does not forward, and why (issue 9.2, zone policy). */
+export interface RefusedZone {
+  zone: string;
+  /** Where the Corefile serves it, as in ZoneRoute.reason. */
+  reason: string;
+  /** Why it is not forwarded, e.g. `a top-level domain: …`. */
+  why: string;
+  /** True when `--allow-zone ZONE` (or the Zones panel toggle) would forward it. */
+  allowable: boolean;
+}
+
 /** Where the service/pod CIDRs came from. */
 export type CidrSource = 'kubeadm-config' | 'node-podcidr' | 'fallback';
 
@@ -57,6 +69,13 @@ export interface ClusterDiscovery {
   zones: ZoneRoute[];
   /** Non-fatal findings, one sentence each (e.g. an unresolvable `import`). */
   warnings: string[];
+  // --- zone policy (issue 9.2; owner: zones) ---
+  /** Served zones the policy keeps on the host's own upstreams, with why. */
+  refusedZones?: RefusedZone[];
+  /** Zones forwarded only because the user allowed them. */
+  allowedZones?: string[];
+  /** `namespace/name` of the ConfigMap the Corefile was read from (found via kube-dns's pods). */
+  corefileSource?: string;
 }
 
 /** Proxy engines: AdGuard dnsproxy (pinned by K2s) or Debian's dnsmasq. */
@@ -157,8 +176,15 @@ export interface QueryResult {
 
 /** What `status` reports about host DNS. */
 export interface HostDnsStatus {
-  /** running: proxy up and resolver K2s-owned; degraded: one of the two is off or drifted. */
-  state: 'running' | 'stopped' | 'degraded';
+  /**
+   * running: proxy up and resolver K2s-owned; degraded: one of the two is off or drifted, or
+   * cluster names do not resolve (health); starting/stopping: an operation runs now (journal).
+   */
+  state: 'running' | 'stopped' | 'degraded' | 'starting' | 'stopping';
+  /** The operation in progress (from the lifecycle journal), so a reloaded window can rebuild its timeline. */
+  operation?: { op: 'start' | 'stop' | 'uninstall'; step: string; pid: number; startedAt: string } | null;
+  /** The end-to-end path check (shared/health.ts), when the caller ran it. */
+  health?: HealthReport;
   engine: EngineName | null;
   engineVersion: string | null;
   listeners: Listener[];
@@ -176,6 +202,16 @@ export interface HostDnsStatus {
   pid: number | null;
   /** One sentence each: what is off and what to do. */
   messages: string[];
+  /**
+   * Set when the state file exists but is corrupt (not JSON, wrong schema): the sentence naming
+   * the file, the problem and the fix. The health verdict is then an error (cause state-corrupt).
+   */
+  stateProblem?: string | null;
+  /**
+   * Hosts without systemd: the watchdog is restarting k2s-dnsproxy now (its state file says
+   * `restarting`): restart `restarts` of `max` (electron/host/supervisor-script.ts MAX_RESTARTS).
+   */
+  watchdogRestart?: { restarts: number; max: number } | null;
 }
 
 /** Saved original vs current /etc/resolv.conf. */

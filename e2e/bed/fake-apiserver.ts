@@ -4,12 +4,17 @@
  * 404 `Status`, requires the bearer token it writes into its kubeconfig, and can be switched
  * into failure modes (down, unauthorized, garbage, hang).
  *
+ * It also serves the cluster-wide LIST and WATCH calls of CoreDNS's `kubernetes` plugin
+ * (Services, EndpointSlices, Namespaces; ENGINES.md B1/B2), optionally on a second, HTTPS
+ * listener for CoreDNS's in-cluster config (`tls`).
+ *
  * Stand-alone: `npx tsx e2e/bed/fake-apiserver.ts --fixtures fixtures/k8s --kubeconfig-dir DIR
  * [--port N] [--host ADDR]` prints the kubeconfig path and URL and serves until SIGTERM.
  */
 import { randomBytes } from 'node:crypto';
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -37,8 +42,12 @@ export interface FakeApiServer {
    * query strings as in fixtures/README.md); `null` removes it so the path answers 404.
    */
   setObject(apiPath: string, json: unknown): void;
-  /** Paths (normalised) of every request received so far, in order. */
+  /** Paths (normalised) of every request received so far on the plain listener, in order. */
   requests: string[];
+  /** URL of the HTTPS in-cluster listener (`https://ADDR:PORT`), null without `tls`. */
+  inClusterUrl: string | null;
+  /** Requests on the in-cluster listener (`GET /api/v1/services?watch`), in order. */
+  inClusterRequests: string[];
   /** Stops listening and destroys open sockets. */
   close(): Promise<void>;
 }
@@ -49,6 +58,12 @@ export interface FakeApiOptions {
   kubeconfigDir: string;
   host?: string;
   port?: number;
+  /**
+   * A second listener over HTTPS for CoreDNS's in-cluster client (client-go verifies the
+   * server against the ca.crt it is given): PEM key and certificate, address (port 0 = free).
+   * The mode `down` closes only the plain listener: it is the host's view of the API.
+   */
+  tls?: { key: string; cert: string; host: string; port?: number };
 }
 
 /** Recorded object per API path (fixtures/README.md). */
@@ -62,6 +77,30 @@ const FIXTURE_ROUTES: Record<string, string> = {
   '/api/v1/namespaces/kube-system/configmaps/kubeadm-config': 'configmap-kubeadm-config.json',
   '/api/v1/namespaces/kube-system/pods?labelSelector=k8s-app%3Dkube-dns': 'pods-coredns.json',
 };
+
+/**
+ * Cluster-wide lists CoreDNS's kubernetes plugin LISTs and WATCHes (client-go reflector:
+ * `?limit=500&resourceVersion=0`, then `?watch=true&resourceVersion=RV…`), each built from
+ * recorded objects: a list file, or single objects wrapped into `kind` (ENGINES.md B1/B2).
+ */
+const CLUSTER_LISTS: Record<string, { file?: string; kind?: string; apiVersion?: string; items?: string[] }> = {
+  '/api/v1/namespaces': { file: 'namespaces.json' },
+  '/apis/discovery.k8s.io/v1/endpointslices': { file: 'endpointslices.json' },
+  '/api/v1/services': {
+    kind: 'ServiceList',
+    apiVersion: 'v1',
+    items: ['service-kubernetes.json', 'service-kube-dns.json', 'service-web-demo.json'],
+  },
+};
+
+/** resourceVersion of the built lists and of watch bookmarks (newer than every recorded object). */
+const LIST_RESOURCE_VERSION = '5200';
+
+/** True for a WATCH request (`watch=true` or `watch=1`, as client-go and kubectl send). */
+export function isWatch(target: string): boolean {
+  const w = new URL(target, 'http://fake.invalid').searchParams.get('watch');
+  return w === 'true' || w === '1';
+}
 
 /**
  * Normalises a request target to `pathname[?labelSelector=…]`: clients differ in how they
@@ -92,16 +131,30 @@ export async function startFakeApiServer(opts: FakeApiOptions): Promise<FakeApiS
   const host = opts.host ?? '127.0.0.1';
   const token = randomBytes(16).toString('hex');
   const objects = new Map<string, unknown>();
-  for (const [key, file] of Object.entries(FIXTURE_ROUTES)) {
-    objects.set(routeKey(key), JSON.parse(await readFile(path.join(opts.fixturesDir, file), 'utf8')));
+  const load = async (file: string): Promise<unknown> => JSON.parse(await readFile(path.join(opts.fixturesDir, file), 'utf8'));
+  for (const [key, file] of Object.entries(FIXTURE_ROUTES)) objects.set(routeKey(key), await load(file));
+  for (const [key, list] of Object.entries(CLUSTER_LISTS)) {
+    objects.set(
+      key,
+      list.file
+        ? await load(list.file)
+        : {
+            kind: list.kind,
+            apiVersion: list.apiVersion,
+            metadata: { resourceVersion: LIST_RESOURCE_VERSION },
+            items: await Promise.all((list.items ?? []).map(load)),
+          },
+    );
   }
   let mode: FakeApiMode = 'ok';
   const sockets = new Set<Socket>();
   const requests: string[] = [];
+  const inClusterRequests: string[] = [];
 
-  const server = http.createServer((req, res) => {
+  const handler = (log: string[]) => (req: http.IncomingMessage, res: http.ServerResponse): void => {
     const key = routeKey(req.url ?? '/');
-    requests.push(key);
+    const watch = isWatch(req.url ?? '/');
+    log.push(watch ? `${key}?watch` : key);
     if (mode === 'hang') return; // the client's own timeout must end this
     const send = (code: number, body: unknown): void => {
       res.writeHead(code, { 'content-type': 'application/json' });
@@ -122,12 +175,26 @@ export async function startFakeApiServer(opts: FakeApiOptions): Promise<FakeApiS
     }
     const obj = objects.get(key);
     if (obj === undefined) send(404, notFound(key));
-    else send(200, obj);
-  });
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
+    else if (watch && key in CLUSTER_LISTS) {
+      // A WATCH with no changes: headers now (client-go waits for them), then the stream stays
+      // open until the client's timeoutSeconds or close(); the recorded objects never change.
+      res.writeHead(200, { 'content-type': 'application/json', 'transfer-encoding': 'chunked' });
+      res.flushHeaders();
+      const secs = Number(new URL(req.url ?? '/', 'http://fake.invalid').searchParams.get('timeoutSeconds'));
+      const timer = setTimeout(() => res.end(), (Number.isFinite(secs) && secs > 0 ? secs : 300) * 1000);
+      res.on('close', () => clearTimeout(timer));
+    } else send(200, obj);
+  };
+  const server = http.createServer(handler(requests));
+  const track = (set: Set<Socket>) => (s: Socket): void => {
+    set.add(s);
+    s.on('close', () => set.delete(s));
+  };
+  server.on('connection', track(sockets));
+  const tlsSockets = new Set<Socket>();
+  const tlsServer = opts.tls ? https.createServer({ key: opts.tls.key, cert: opts.tls.cert }, handler(inClusterRequests)) : null;
+  tlsServer?.on('connection', track(tlsSockets));
+  tlsServer?.on('tlsClientError', () => undefined); // a client hanging up mid-handshake is not an error here
 
   const listen = (port: number): Promise<void> =>
     new Promise((resolve, reject) => {
@@ -147,6 +214,18 @@ export async function startFakeApiServer(opts: FakeApiOptions): Promise<FakeApiS
   await listen(opts.port ?? 0);
   const port = (server.address() as AddressInfo).port;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  let inClusterUrl: string | null = null;
+  if (tlsServer && opts.tls) {
+    const { host: tlsHost, port: tlsPort } = opts.tls;
+    await new Promise<void>((resolve, reject) => {
+      tlsServer.once('error', reject);
+      tlsServer.listen(tlsPort ?? 0, tlsHost, () => {
+        tlsServer.off('error', reject);
+        resolve();
+      });
+    });
+    inClusterUrl = `https://${tlsHost}:${(tlsServer.address() as AddressInfo).port}`;
+  }
 
   await mkdir(opts.kubeconfigDir, { recursive: true });
   const kubeconfigPath = path.join(opts.kubeconfigDir, `k2s-test-${port}.kubeconfig`);
@@ -168,6 +247,8 @@ export async function startFakeApiServer(opts: FakeApiOptions): Promise<FakeApiS
     kubeconfigPath,
     token,
     requests,
+    inClusterUrl,
+    inClusterRequests,
     async setMode(next) {
       const wasDown = mode === 'down';
       mode = next;
@@ -178,7 +259,13 @@ export async function startFakeApiServer(opts: FakeApiOptions): Promise<FakeApiS
       if (json === null) objects.delete(routeKey(apiPath));
       else objects.set(routeKey(apiPath), json);
     },
-    close: stop,
+    async close() {
+      await stop();
+      if (!tlsServer?.listening) return;
+      const closed = new Promise<void>((resolve) => tlsServer.close(() => resolve()));
+      for (const s of tlsSockets) s.destroy(); // open WATCH streams would keep close() waiting
+      await closed;
+    },
   };
 }
 

@@ -1,8 +1,10 @@
 /**
  * The end-to-end test bed: inside the sandbox made by sandbox.sh it builds the network a
  * K2s host sees (KubeSwitch link, kube-dns ClusterIP, an external upstream), runs real
- * dnsmasq servers as the CoreDNS stand-in and the upstream, serves recorded Kubernetes API
- * objects, and lays out /etc/resolv.conf the way a given host has it. Everything it starts it
+ * CoreDNS as kube-dns in a pod namespace (coredns-pod.ts; the Corefile of the fixtures'
+ * coredns ConfigMap, reading the recorded objects from the fake API server in-cluster), a
+ * dnsmasq as the "external" upstream, and lays out /etc/resolv.conf the way a given host has it.
+ * Where CoreDNS is not built, a dnsmasq stand-in serves the same names (`kubeDns: 'dnsmasq'`). Everything it starts it
  * stops by PID; everything it adds it removes; /etc/resolv.conf goes back to what it found.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -21,6 +23,10 @@ import {
   type ResolverSnapshotForTest,
 } from './resolv-layout';
 import { runCmd } from './run-cmd';
+import { startCoreDnsPod, type CoreDnsPod } from './coredns-pod';
+import { ENGINE_BIN, engineMissing } from './engines';
+import { createPodNetns, type PodNetns } from './pod-netns';
+import { makeTestCerts } from './test-ca';
 
 export type { ResolvLayout, ResolverSnapshotForTest } from './resolv-layout';
 
@@ -33,7 +39,17 @@ export const TESTBED_ADDRESSES = {
   kubernetesService: '172.21.0.1',
   kubeSwitch: '172.19.1.1',
   upstream: '192.0.2.53',
+  /** A LAN printer the "external" nameserver knows (private, outside the cluster CIDRs). */
+  lanPrinter: '192.168.1.20',
+  /** Bed side of the kube-dns pod's veth; the API server's in-cluster (HTTPS) listener. */
+  podGateway: '169.254.21.1',
+  /** The KubeSwitch worker's address (addWorker). */
+  worker: '172.19.1.50',
 } as const;
+
+/** Network namespaces and bed-side links of the kube-dns pod and the worker. */
+const KUBEDNS_NETNS = { name: 'k2sdns-kubedns', hostLink: 'k2s-kdns0' } as const;
+const WORKER_NETNS = { name: 'k2sdns-worker', hostLink: 'k2s-wk0' } as const;
 
 /** What the CoreDNS stand-in serves: `cluster.local` and the service/pod reverse zones, authoritatively. */
 export const COREDNS_RECORDS: DnsmasqRecords = {
@@ -64,8 +80,23 @@ export const UPSTREAM_RECORDS: DnsmasqRecords = {
   hosts: [
     ['www.example.test', '198.51.100.7'],
     ['mirror.example.test', '198.51.100.8'],
+    ['printer.example.test', '192.168.1.20'],
   ],
 };
+
+/** The Corefile of fixtures/k8s/configmap-coredns.json, the text discovery reads. */
+export async function fixtureCorefile(fixturesDir = join(REPO_ROOT, 'fixtures', 'k8s')): Promise<string> {
+  const cm = JSON.parse(await readFile(join(fixturesDir, 'configmap-coredns.json'), 'utf8')) as { data: { Corefile: string } };
+  return cm.data.Corefile;
+}
+
+/** `base` plus `extra` (each list concatenated); `base` when there is no extra. */
+function withRecords(base: DnsmasqRecords, extra: DnsmasqRecords | undefined): DnsmasqRecords {
+  if (!extra) return base;
+  const out: Record<string, unknown[]> = { ...(base as Record<string, unknown[]>) };
+  for (const [k, v] of Object.entries(extra as Record<string, unknown[]>)) out[k] = [...(out[k] ?? []), ...v];
+  return out as DnsmasqRecords;
+}
 
 /** Options for startTestbed. */
 export interface TestbedOptions {
@@ -75,6 +106,20 @@ export interface TestbedOptions {
   resolv?: ResolvLayout;
   /** Recorded API objects (default the repo's fixtures/k8s). */
   fixturesDir?: string;
+  /**
+   * What answers on 172.21.0.10: real `coredns` (default when .tools/bin/coredns is the pinned
+   * build) or the `dnsmasq` stand-in (fallback where CoreDNS is not built; TTL 30, same names).
+   */
+  kubeDns?: 'coredns' | 'dnsmasq';
+  /** More names the dnsmasq stand-in serves (host-records give their PTRs too); ignored by real CoreDNS. */
+  kubeDnsRecords?: DnsmasqRecords;
+}
+
+/** A network namespace on the KubeSwitch network, like a worker node (addWorker). */
+export interface Worker {
+  address: string;
+  /** `ip netns exec WORKER FILE ARGS` → stdout. */
+  exec(file: string, args: readonly string[], timeoutMs?: number): Promise<string>;
 }
 
 /** A running test bed. */
@@ -84,8 +129,22 @@ export interface Testbed {
   /** The fake API server, for failure modes and object overrides. */
   api: FakeApiServer;
   addresses: typeof TESTBED_ADDRESSES;
-  /** PID of the CoreDNS stand-in, null while stopped. */
+  /** What serves kube-dns: real CoreDNS or the dnsmasq stand-in. */
+  kubeDnsKind: 'coredns' | 'dnsmasq';
+  /** PID of kube-dns (CoreDNS or the stand-in), null while stopped. */
   coreDnsPid(): number | null;
+  /** CoreDNS's log so far ('' for the stand-in or while stopped). */
+  coreDnsLog(): Promise<string>;
+  /** The worker namespace on 172.19.1.0/24 (made on first call, removed by stop()). */
+  addWorker(): Promise<Worker>;
+  /**
+   * One more CoreDNS pod (the fixture Corefile, the same in-cluster API) in its own namespace
+   * at `address` (e.g. the second kube-dns pod IP 172.20.0.3) with `resolvConf` as its
+   * /etc/resolv.conf — what kubelet hands a new pod. Returns once spawned (no readiness wait).
+   * The caller must call remove() (kills it by PID, deletes the namespace), in a finally.
+   * Throws when the bed runs the dnsmasq stand-in.
+   */
+  runCoreDnsPod(opts: { resolvConf: string; address: string }): Promise<{ pod: CoreDnsPod; remove(): Promise<void> }>;
   /** PID of the upstream dnsmasq. */
   upstreamPid: number;
   /** Stops the CoreDNS stand-in (kube-dns ClusterIP stops answering). */
@@ -132,35 +191,100 @@ export async function startTestbed(opts: TestbedOptions = {}): Promise<Testbed> 
     });
     await applyLayout(opts.resolv ?? 'file');
 
+    let kubeDnsKind = opts.kubeDns;
+    if (!kubeDnsKind) {
+      const why = await engineMissing('coredns');
+      if (why) console.warn(`skipped: real CoreDNS as kube-dns (${why}); the test bed uses the dnsmasq stand-in`);
+      kubeDnsKind = why ? 'dnsmasq' : 'coredns';
+    }
+    const real = kubeDnsKind === 'coredns';
     const links: LinkChanges = await ensureLinks({
       [KUBESWITCH_LINK]: opts.kubeSwitch === false ? [] : [`${a.kubeSwitch}/24`],
-      [UPSTREAM_LINK]: [`${a.kubeDns}/32`, `${a.upstream}/32`],
+      // Real CoreDNS owns 172.21.0.10 in its pod namespace; the stand-in listens here.
+      [UPSTREAM_LINK]: real ? [`${a.upstream}/32`] : [`${a.kubeDns}/32`, `${a.upstream}/32`],
     });
     undo.push(() => removeLinks(links));
 
     const upstream = await startDnsmasq({ listenAddress: a.upstream, port: 53, records: UPSTREAM_RECORDS, localTtl: 60 });
     undo.push(() => upstream.stop());
 
-    // CoreDNS's kubernetes plugin answers with `ttl 30` in kubeadm's Corefile.
-    const startCore = (): Promise<DnsmasqServer> =>
-      startDnsmasq({ listenAddress: a.kubeDns, port: 53, records: COREDNS_RECORDS, localTtl: 30 });
-    let coreDns: DnsmasqServer | null = await startCore();
+    let pod: PodNetns | null = null;
+    if (real) {
+      pod = await createPodNetns({ ...KUBEDNS_NETNS, podCidr: `${a.kubeDns}/32`, hostCidr: `${a.podGateway}/32`, podRoutes: ['default'] });
+      undo.push(() => pod!.remove());
+    }
+
+    const kubeconfigDir = await mkdtemp(join(tmpdir(), 'k2sdns-kubeconfig-'));
+    undo.push(() => rm(kubeconfigDir, { recursive: true, force: true }));
+    const fixturesDir = opts.fixturesDir ?? join(REPO_ROOT, 'fixtures', 'k8s');
+    const certs = real ? await makeTestCerts(a.podGateway) : null;
+    const api = await startFakeApiServer({
+      fixturesDir,
+      kubeconfigDir,
+      ...(certs ? { tls: { key: certs.serverKey, cert: certs.serverCert, host: a.podGateway } } : {}),
+    });
+    undo.push(() => api.close());
+
+    const corefile = real ? await fixtureCorefile(fixturesDir) : '';
+    type KubeDns = { pid: number; stop(): Promise<void>; log(): Promise<string> };
+    const startCore = async (): Promise<KubeDns> => {
+      if (!real) {
+        // The stand-in, only where CoreDNS is not built: CoreDNS's kubeadm Corefile says `ttl 30`.
+        const d: DnsmasqServer = await startDnsmasq({ listenAddress: a.kubeDns, port: 53, records: withRecords(COREDNS_RECORDS, opts.kubeDnsRecords), localTtl: 30 });
+        return { pid: d.pid, stop: () => d.stop(), log: async () => '' };
+      }
+      const p: CoreDnsPod = await startCoreDnsPod({
+        netns: KUBEDNS_NETNS.name,
+        binary: ENGINE_BIN.coredns,
+        corefile,
+        resolvConf: `nameserver ${a.upstream}\n`,
+        api: { host: a.podGateway, port: Number(new URL(api.inClusterUrl!).port), token: api.token, caCert: certs!.caCert },
+        readyAddress: a.kubeDns,
+      });
+      return p;
+    };
+    let coreDns: KubeDns | null = await startCore();
     undo.push(async () => {
       await coreDns?.stop();
       coreDns = null;
     });
 
-    const kubeconfigDir = await mkdtemp(join(tmpdir(), 'k2sdns-kubeconfig-'));
-    undo.push(() => rm(kubeconfigDir, { recursive: true, force: true }));
-    const api = await startFakeApiServer({ fixturesDir: opts.fixturesDir ?? join(REPO_ROOT, 'fixtures', 'k8s'), kubeconfigDir });
-    undo.push(() => api.close());
+    let worker: PodNetns | null = null;
+    undo.push(async () => {
+      await worker?.remove();
+      worker = null;
+    });
 
     let stopped = false;
     return {
       kubeconfigPath: api.kubeconfigPath,
       api,
       addresses: a,
+      kubeDnsKind,
       coreDnsPid: () => coreDns?.pid ?? null,
+      coreDnsLog: async () => (await coreDns?.log()) ?? '',
+      async runCoreDnsPod({ resolvConf, address }) {
+        if (!real) throw new Error('runCoreDnsPod needs real CoreDNS; build it with bash scripts/build-engines.sh');
+        const netns = await createPodNetns({ name: 'k2sdns-pod2', hostLink: 'k2s-pod2', podCidr: `${address}/32`, podRoutes: ['default'] });
+        try {
+          const pod = await startCoreDnsPod({
+            netns: netns.name,
+            binary: ENGINE_BIN.coredns,
+            corefile,
+            resolvConf,
+            api: { host: a.podGateway, port: Number(new URL(api.inClusterUrl!).port), token: api.token, caCert: certs!.caCert },
+            waitFor: 'none',
+          });
+          return { pod, remove: async () => (await pod.stop(), await netns.remove()) };
+        } catch (err) {
+          await netns.remove();
+          throw err;
+        }
+      },
+      async addWorker() {
+        worker ??= await createPodNetns({ ...WORKER_NETNS, podCidr: `${a.worker}/24` });
+        return { address: a.worker, exec: worker.exec };
+      },
       upstreamPid: upstream.pid,
       async stopCoreDns() {
         await coreDns?.stop();

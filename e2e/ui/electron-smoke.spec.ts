@@ -6,12 +6,12 @@ import { electronBinary } from '../../electron/cli/electron-binary';
 const MAIN = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { main: string }).main;
 
 test('Electron window opens the real entry with the hardened renderer', async () => {
-  expect(MAIN).toBe('electron/app-entry.ts');
+  expect(MAIN).toBe('dist/app-entry.mjs');
   // electronBinary never triggers the download that `require('electron')` would (TOOLCHAIN.md).
   const bin = electronBinary();
   test.skip(bin === null, 'skipped: no Electron binary on this machine (it cannot be downloaded here: TOOLCHAIN.md)');
-  // Exactly what `k2s-dns app` runs (electron/cli/ui.ts): the binary on the repo, tsx loaded.
-  const app = await electron.launch({ executablePath: bin!, args: ['.'], env: { ...process.env, NODE_OPTIONS: '--import tsx' } as Record<string, string> });
+  // Exactly what `k2s-dns app` runs (electron/cli/ui.ts): the binary on the repo's bundled main (npm run build).
+  const app = await electron.launch({ executablePath: bin!, args: ['.'] });
   const window = await app.firstWindow();
   await expect(window).toHaveTitle('K2s DNS');
   // The preload exposes domain methods only, never ipcRenderer.

@@ -1,10 +1,13 @@
-import { expect, test, type Page } from '@playwright/test';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import type { WebServer } from '../../electron/web/server';
 import { serveFake } from './serve-fake';
 
 /** Fake-data screenshots stay out of docs/ (the README's come from lifecycle.spec.ts on the test bed). */
 const SHOTS = '.tmp/screenshots/fake';
 let server: WebServer;
+let context: BrowserContext;
 let page: Page;
 const cspErrors: string[] = [];
 
@@ -12,7 +15,9 @@ test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async ({ browser }) => {
   server = await serveFake({ stepDelayMs: 100, logIntervalMs: 300 });
-  page = await browser.newPage();
+  // One context shared with the second-server test's tab: what the browser would send along.
+  context = await browser.newContext();
+  page = await context.newPage();
   page.on('console', (m) => {
     if (m.type() === 'error' && /Content Security Policy/i.test(m.text())) cspErrors.push(m.text());
   });
@@ -20,12 +25,41 @@ test.beforeAll(async ({ browser }) => {
 });
 
 test.afterAll(async () => {
-  await page.close();
+  await context.close();
   await server.close();
 });
 
-test('token URL becomes a cookie and the address bar drops the token', async () => {
-  expect(page.url()).toBe(server.url.replace(/\?token=.*$/, ''));
+test('the address bar drops the #token fragment and the browser holds no cookie', async () => {
+  await expect(page.getByTestId('cluster-state')).toHaveText('Reachable');
+  expect(page.url()).toBe(server.url.replace(/#token=.*$/, ''));
+  expect(await page.context().cookies()).toEqual([]);
+});
+
+// Regression (issue 9.1): on main the token became a cookie for 127.0.0.1, which the browser
+// also sent to any other server on 127.0.0.1 (cookies ignore ports, RFC 6265 §8.5).
+test('a second local server on another port receives no usable credential after the app was opened', async () => {
+  const seen: IncomingHttpHeaders[] = [];
+  const other = createServer((req, res) => {
+    seen.push(req.headers);
+    res.writeHead(200, { 'Content-Type': 'text/html' });
+    res.end('<title>another local server</title>');
+  });
+  await new Promise<void>((r) => other.listen(0, '127.0.0.1', () => r()));
+  const otherPort = (other.address() as AddressInfo).port;
+  // The app page made its API calls (cluster panel filled) before the other server is visited.
+  await expect(page.getByTestId('cluster-state')).toHaveText('Reachable');
+  const visitor = await context.newPage();
+  await visitor.goto(`http://127.0.0.1:${otherPort}/`);
+  // A subresource request from that page too (an <img>: cookies go along with those as well).
+  await visitor.setContent(`<img src="http://127.0.0.1:${otherPort}/pixel">`);
+  await expect.poll(() => seen.length).toBeGreaterThanOrEqual(2);
+  await visitor.close();
+  await new Promise<void>((r) => other.close(() => r()));
+  for (const h of seen) {
+    expect(h.cookie).toBeUndefined();
+    expect(h.authorization).toBeUndefined();
+    expect(JSON.stringify(h)).not.toContain(server.token);
+  }
 });
 
 test('cluster panel shows the fixture cluster', async () => {
@@ -88,22 +122,29 @@ test('resolver diff: metadata changes, side by side and unified', async () => {
   await panel.screenshot({ path: `${SHOTS}/diff-unified.png` });
 });
 
-test('logs: live lines, level and text filters', async () => {
+test('logs: real engine lines, category and text filters (query view: query-log.spec.ts)', async () => {
   await page.getByTestId('tab-logs').click();
   const panel = page.getByTestId('panel-logs');
-  await expect(panel.getByTestId('log-row').filter({ hasText: 'listening to udp' })).toHaveCount(1);
-  await expect(panel.getByTestId('log-row').filter({ hasText: 'upstream exchanged' }).first()).toBeVisible();
-  await expect(panel.getByTestId('log-row').filter({ hasText: 'exchange failed' }).first()).toHaveClass(/level-ERROR/);
+  await panel.getByTestId('logs-view-raw').click();
+  const rows = panel.getByTestId('log-row');
+  // The fake's log holds the captured dnsproxy v0.83.1 and dnsmasq 2.90 runs (fixtures/logs/).
+  await panel.getByTestId('logs-filter').fill('listening to udp');
+  await expect(rows).toHaveCount(1);
+  await expect(rows).toContainText('prefix=dnsproxy addr=127.0.0.1:15353');
+  await panel.getByTestId('logs-filter').fill('exchange failed');
+  await expect(rows.first()).toHaveClass(/level-ERROR/);
+  // DEBUG start-up lines go with DEBUG; per-query lines stay (their own category).
   await panel.getByTestId('logs-level-DEBUG').uncheck();
-  await expect(panel.getByTestId('log-row').filter({ hasText: 'handling query' })).toHaveCount(0);
-  await panel.getByTestId('logs-filter').fill('skipping');
-  await expect(panel.getByTestId('log-row')).toHaveCount(1);
-  await expect(panel.getByTestId('log-row')).toHaveClass(/level-WARN/);
+  await panel.getByTestId('logs-filter').fill('upstream is reserved');
+  await expect(rows).toHaveCount(0);
+  await panel.getByTestId('logs-filter').fill('sending request');
+  await expect(rows.first()).toBeVisible();
   await panel.getByTestId('logs-filter').fill('');
   await panel.getByTestId('logs-level-DEBUG').check();
   await panel.getByTestId('logs-pause').click();
   await panel.screenshot({ path: `${SHOTS}/logs.png` });
   await panel.getByTestId('logs-pause').click();
+  await panel.getByTestId('logs-view-queries').click();
 });
 
 test('query tester: run, dig command, compare across targets', async () => {
@@ -123,7 +164,7 @@ test('query tester: run, dig command, compare across targets', async () => {
   await expect(cards.nth(3).getByTestId('query-rcode')).toHaveText('NXDOMAIN');
   await panel.getByTestId('query-name').fill('bad name!');
   await panel.getByTestId('query-run').click();
-  await expect(panel.getByTestId('query-error')).toContainText('name: must be a DNS name');
+  await expect(panel.getByTestId('query-error')).toHaveText('“bad name!” contains a space: a DNS name is labels separated by dots, without spaces.');
   await panel.getByTestId('query-name').fill('kubernetes.default.svc.cluster.local');
   await panel.screenshot({ path: `${SHOTS}/query.png` });
 });
@@ -132,10 +173,10 @@ test('topology: every hop green while running, skipped listener explained on cli
   await page.getByTestId('tab-topology').click();
   const panel = page.getByTestId('panel-topology');
   await panel.getByTestId('topology-probe').click();
-  for (const id of ['apps', 'resolver', 'proxy-127.0.0.1:53', 'coredns', 'upstream-192.168.178.1:53']) {
+  for (const id of ['system', 'resolver', 'listener:127.0.0.1:53', 'kube-dns', 'upstream:192.168.178.1']) {
     await expect(panel.getByTestId(`hop-${id}`)).toHaveAttribute('data-ok', 'true');
   }
-  await panel.getByTestId('hop-skipped-172.19.1.1').click();
+  await panel.getByTestId('hop-listener:172.19.1.1').click();
   await expect(panel.getByTestId('hop-detail')).toHaveText('skipped listener 172.19.1.1: KubeSwitch address 172.19.1.1 is not assigned on this host');
   await panel.screenshot({ path: `${SHOTS}/topology.png` });
 });
@@ -145,6 +186,9 @@ test('uninstall asks for confirmation, then restores', async () => {
   const panel = page.getByTestId('panel-hostdns');
   await panel.getByTestId('btn-uninstall').click();
   await expect(panel.getByTestId('confirm-uninstall')).toBeVisible();
+  // Hosts without systemd have no unit: the dialog names the service, the unit only for systemd hosts.
+  await expect(panel.getByTestId('confirm-uninstall-text')).toContainText('stop the k2s-dnsproxy service (on systemd hosts also remove its unit)');
+  await expect(panel.getByTestId('confirm-uninstall-text')).toContainText('the proxy log with its query history (/var/log/dnsproxy/dnsproxy.log)');
   await panel.getByTestId('btn-cancel-uninstall').click();
   await expect(panel.getByTestId('dns-state')).toHaveText('running');
   await panel.getByTestId('btn-uninstall').click();

@@ -1,22 +1,13 @@
+import { cliCommand } from '../../shared/fix';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { createPatch } from 'diff';
 import { USAGE } from './usage';
 import { printEvent, formatZones, formatStatus, formatQuery } from './print';
 import { EXIT } from '../../shared/lifecycle-events';
 import { QUERY_TYPES, type QueryType } from '../../shared/types';
-import { createNodeDeps } from '../lifecycle/node-deps';
-import { startDns } from '../lifecycle/start';
-import { stopDns, uninstallDns } from '../lifecycle/stop';
-import { dnsStatus } from '../lifecycle/status';
-import { resolverDiff } from '../lifecycle/diff';
-import { resolveTarget } from '../lifecycle/query-target';
-import { recoverNow } from '../lifecycle/recover';
 import { parseServer } from '../probes/parse-server';
 import { isHostnameText, isIpv4Text } from '../helper/request';
 import { parseIp } from '../../shared/cidr';
-import { locateKubeconfig } from '../cluster/kubeconfig';
-import { kubeconfigOrStarted } from '../cluster/kubeconfig-default';
-import { NoKubeconfigError } from '../cluster/errors';
+import { kubeSwitchRefusal } from '../../shared/kubeswitch-address';
 
 const out = (s: string) => process.stdout.write(`${s}\n`);
 const err = (s: string) => process.stderr.write(`${s}\n`);
@@ -24,15 +15,15 @@ const err = (s: string) => process.stderr.write(`${s}\n`);
 type Options = NonNullable<ParseArgsConfig['options']>;
 const json: Options = { json: { type: 'boolean' } };
 const OPTIONS: Record<string, Options> = {
-  start: { ...json, kubeconfig: { type: 'string' }, engine: { type: 'string' }, dnsproxy: { type: 'string' }, kubeswitch: { type: 'string' }, upstream: { type: 'string', multiple: true }, 'verify-name': { type: 'string' }, 'no-log-queries': { type: 'boolean' } },
+  start: { ...json, kubeconfig: { type: 'string' }, engine: { type: 'string' }, dnsproxy: { type: 'string' }, kubeswitch: { type: 'string' }, upstream: { type: 'string', multiple: true }, 'verify-name': { type: 'string' }, 'no-log-queries': { type: 'boolean' }, 'allow-zone': { type: 'string', multiple: true } },
   stop: { ...json, 'on-drift': { type: 'string' } },
   uninstall: { ...json, 'on-drift': { type: 'string' } },
   status: json,
-  recover: json,
-  zones: { ...json, kubeconfig: { type: 'string' } },
+  recover: { ...json, force: { type: 'boolean' } },
+  zones: { ...json, kubeconfig: { type: 'string' }, 'allow-zone': { type: 'string', multiple: true } },
   query: { ...json, type: { type: 'string' }, server: { type: 'string' }, tcp: { type: 'boolean' } },
   diff: json,
-  doctor: { ...json, kubeconfig: { type: 'string' } },
+  doctor: { ...json, kubeconfig: { type: 'string' }, dnsproxy: { type: 'string' } },
   ui: { port: { type: 'string' }, kubeconfig: { type: 'string' }, 'verify-name': { type: 'string' } },
   app: { port: { type: 'string' }, kubeconfig: { type: 'string' }, 'verify-name': { type: 'string' } },
 };
@@ -49,10 +40,17 @@ function isServerEndpoint(text: string): boolean {
   }
 }
 
-/** A unicast address the KubeSwitch listener could sit on: not 0/8, loopback or multicast+. */
-function isKubeSwitchAddress(text: string): boolean {
-  const first = Number(text.split('.')[0]);
-  return isIpv4Text(text) && first !== 0 && first !== 127 && first < 224;
+/** `--allow-zone` values: DNS names (trailing dot and case dropped); throws UsageError otherwise. */
+function allowZonesOf(value: unknown): string[] {
+  const list = Array.isArray(value) ? (value as string[]) : [];
+  if (list.length > 100) throw new UsageError('--allow-zone was given more than 100 times; allow only the zones you need.');
+  return list.map((z) => {
+    const zone = z.toLowerCase().replace(/\.$/, '');
+    if (!/^[a-z0-9_-]{1,63}(\.[a-z0-9_-]{1,63})*$/.test(zone) || zone.length > 253) {
+      throw new UsageError(`--allow-zone must be a zone name such as corp.example, not "${z.slice(0, 64).replace(/[\u0000-\u001f\u007f-\u009f]/g, '?')}".`);
+    }
+    return zone;
+  });
 }
 
 function oneOf<T extends string>(value: unknown, allowed: readonly T[], flag: string): T | undefined {
@@ -86,9 +84,16 @@ export async function main(argv: string[]): Promise<number> {
       return EXIT.usage;
     }
     err(`k2s-dns ${command} failed: ${(e as Error).message}`);
+    // K2S_DNS_DEBUG=1: the stack too (source-mapped to the .ts lines by bin/k2s-dns.mjs), for bug reports.
+    if (process.env.K2S_DNS_DEBUG === '1' && e instanceof Error && e.stack) err(e.stack);
     return EXIT.failedRolledBack;
   }
 }
+
+// Every command loads only the modules it needs (dynamic imports, split into chunks by
+// scripts/build.mjs): stop and status never parse yaml or @kubernetes/client-node (issue 11.2).
+const nodeDeps = async () => (await import('../lifecycle/node-deps')).createNodeDeps();
+const dnsStatusOf = async (deps: Awaited<ReturnType<typeof nodeDeps>>) => (await import('../lifecycle/status')).dnsStatus(deps);
 
 async function run(command: string, v: Record<string, unknown>, positionals: string[]): Promise<number> {
   const asJson = v.json === true;
@@ -99,15 +104,20 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
       for (const u of (v.upstream as string[] | undefined) ?? []) {
         if (!isServerEndpoint(u)) throw new UsageError(`--upstream must be an IP or IP:PORT, e.g. 192.168.1.1 or [fd00::1]:53, not "${u.slice(0, 64)}".`);
       }
-      if (typeof v.kubeswitch === 'string' && v.kubeswitch !== 'none' && !isKubeSwitchAddress(v.kubeswitch)) {
-        throw new UsageError(`--kubeswitch must be a unicast IPv4 address of this host (K2s uses 172.19.1.1) or none, not "${v.kubeswitch.slice(0, 64)}".`);
-      }
+      const badKubeSwitch = typeof v.kubeswitch === 'string' ? kubeSwitchRefusal(v.kubeswitch) : null;
+      if (badKubeSwitch) throw new UsageError(badKubeSwitch);
       if (typeof v['verify-name'] === 'string' && (!isHostnameText(v['verify-name']) || isIpv4Text(v['verify-name']))) {
         throw new UsageError(`--verify-name must be a DNS name such as kubernetes.io, not "${v['verify-name'].slice(0, 64)}".`);
       }
+      const allowZones = allowZonesOf(v['allow-zone']);
+      // Start loading @kubernetes/client-node (the largest module; preflight's kubeconfig check
+      // and discover need it) now, so reading it overlaps the kubeconfig lookup and the lock.
+      void import('../cluster/kube-client').catch(() => undefined);
+      const [{ locateKubeconfig }, { startDns }] = await Promise.all([import('../cluster/kubeconfig'), import('../lifecycle/start')]);
       const found = await locateKubeconfig(typeof v.kubeconfig === 'string' ? { explicit: v.kubeconfig } : {});
-      const deps = await createNodeDeps();
+      const deps = await nodeDeps();
       const r = await startDns(deps, {
+        ...(allowZones.length ? { allowZones } : {}),
         kubeconfigPath: found.path,
         kubeconfigLookup: found,
         ...(engine ? { engine } : {}),
@@ -122,37 +132,46 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
     case 'stop':
     case 'uninstall': {
       const onDrift = oneOf(v['on-drift'], ['keep', 'restore'] as const, '--on-drift');
-      const deps = await createNodeDeps();
+      const [deps, { stopDns, uninstallDns }] = await Promise.all([nodeDeps(), import('../lifecycle/stop')]);
       const op = command === 'stop' ? stopDns : uninstallDns;
       return (await op(deps, onDrift ? { onDrift } : {}, sink)).exitCode;
     }
     case 'recover': {
-      const deps = await createNodeDeps();
+      const [deps, { recoverNow }] = await Promise.all([nodeDeps(), import('../lifecycle/recover')]);
       if (deps.uid() !== 0) {
-        err('k2s-dns recover puts the saved resolver back: run it as root (sudo k2s-dns recover).');
+        err(`k2s-dns recover puts the saved resolver back: run it as root (${cliCommand('recover', true)}).`);
         return EXIT.refused;
       }
-      const done = await recoverNow(deps, sink);
+      const done = await recoverNow(deps, sink, { force: v.force === true, corruptState: true });
       if (!asJson) out(done ?? 'Nothing to recover: no k2s-dns operation was interrupted.');
       return EXIT.ok;
     }
     case 'status': {
-      const deps = await createNodeDeps();
+      const deps = await nodeDeps();
       // Any CLI call as root completes or rolls back an interrupted operation (issue #4).
       // Status must always answer: a failed recovery is reported by dnsStatus's messages.
-      if (deps.uid() === 0) await recoverNow(deps, asJson ? () => undefined : sink).catch(() => undefined);
-      const s = await dnsStatus(deps);
+      if (deps.uid() === 0) {
+        const { recoverNow } = await import('../lifecycle/recover');
+        await recoverNow(deps, asJson ? () => undefined : sink).catch(() => undefined);
+      }
+      // The end-to-end path verdict is part of status: CoreDNS down is "degraded", never "running".
+      const [{ statusWithHealth }, { healthProbes }] = await Promise.all([import('../health/status-with-health'), import('../health/probes')]);
+      const s = await statusWithHealth(healthProbes(deps), 'cli');
       out(asJson ? JSON.stringify(s) : formatStatus(s));
-      return EXIT.ok;
+      // Degraded (the health verdict included) is not success: scripts test the exit status.
+      return (await import('./status-exit')).statusExitCode(s);
     }
     case 'zones': {
-      const found = await kubeconfigOrStarted((await createNodeDeps()).fs, typeof v.kubeconfig === 'string' ? v.kubeconfig : undefined);
+      const [{ kubeconfigOrStarted }, { NoKubeconfigError }] = await Promise.all([import('../cluster/kubeconfig-default'), import('../cluster/errors')]);
+      const { fs } = await nodeDeps();
+      const found = await kubeconfigOrStarted(fs, typeof v.kubeconfig === 'string' ? v.kubeconfig : undefined);
       if (!found.path) {
         err(NoKubeconfigError.fromLookup(found).message);
         return EXIT.refused;
       }
-      const { discoverCluster } = await import('../cluster/discovery');
-      const d = await discoverCluster({ kubeconfigPath: found.path });
+      const [{ discoverCluster }, { hostZonePolicy }] = await Promise.all([import('../cluster/discovery'), import('../cluster/host-zone-policy')]);
+      const policy = await hostZonePolicy(fs, allowZonesOf(v['allow-zone']));
+      const d = await discoverCluster({ kubeconfigPath: found.path, ...policy });
       out(asJson ? JSON.stringify(d) : formatZones(d));
       return EXIT.ok;
     }
@@ -167,33 +186,28 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
       if (!['system', 'proxy', 'coredns'].includes(target) && !isServerEndpoint(target)) {
         throw new UsageError(`--server must be system, proxy, coredns or IP[:PORT], not "${target.slice(0, 64)}".`);
       }
-      const deps = await createNodeDeps();
+      const [deps, { resolveTarget }] = await Promise.all([nodeDeps(), import('../lifecycle/query-target')]);
       const server = await resolveTarget(deps, target);
       const r = server === 'system' ? await deps.systemQuery(name, type) : await deps.query({ name, type, server, transport: v.tcp ? 'tcp' : 'udp' });
       out(asJson ? JSON.stringify(r) : formatQuery(r));
-      if (!asJson && target === 'proxy' && (r.rcode === 'TIMEOUT' || r.rcode === 'ERROR') && (await dnsStatus(deps)).state === 'stopped') {
-        out(';; K2s DNS is not running, so nothing answers on 127.0.0.1:53: run sudo k2s-dns start first.');
+      if (!asJson && target === 'proxy' && (r.rcode === 'TIMEOUT' || r.rcode === 'ERROR') && (await dnsStatusOf(deps)).state === 'stopped') {
+        out(`;; K2s DNS is not running, so nothing answers on 127.0.0.1:53: run ${cliCommand('start', true)} first.`);
       }
       return r.rcode === 'TIMEOUT' || r.rcode === 'ERROR' ? EXIT.failedRolledBack : EXIT.ok;
     }
     case 'doctor': {
       // Loaded on demand: the cluster check pulls in @kubernetes/client-node.
       const [{ runDoctor }, { formatDoctor }] = await Promise.all([import('../doctor/run-doctor'), import('./print-doctor')]);
-      const deps = await createNodeDeps();
+      const [deps, { kubeconfigOrStarted }] = await Promise.all([nodeDeps(), import('../cluster/kubeconfig-default')]);
       const found = await kubeconfigOrStarted(deps.fs, typeof v.kubeconfig === 'string' ? v.kubeconfig : undefined);
-      const findings = await runDoctor(deps, { kubeconfigPath: found.path });
+      const findings = await runDoctor(deps, { kubeconfigPath: found.path, ...(typeof v.dnsproxy === 'string' ? { dnsproxyPath: v.dnsproxy } : {}) });
       out(asJson ? JSON.stringify(findings) : formatDoctor(findings));
       return findings.some((f) => f.severity === 'error') ? EXIT.failedRolledBack : EXIT.ok;
     }
     case 'diff': {
-      const d = await resolverDiff(await createNodeDeps());
-      if (asJson) out(JSON.stringify(d));
-      else if (!d.saved) out('Nothing saved: K2s DNS has not been started, so there is nothing to compare.');
-      else if (d.identical) out('No difference: /etc/resolv.conf is the saved original (content, link target, mode, owner).');
-      else {
-        for (const c of d.changes) out(`* ${c}`);
-        out(createPatch('/etc/resolv.conf', d.savedText ?? '', d.currentText ?? '', 'saved original', 'current'));
-      }
+      const [deps, { resolverDiff }, { formatResolverDiff }] = await Promise.all([nodeDeps(), import('../lifecycle/diff'), import('./print-diff')]);
+      const d = await resolverDiff(deps);
+      out(asJson ? JSON.stringify(d) : formatResolverDiff(d));
       return EXIT.ok;
     }
     case 'ui':

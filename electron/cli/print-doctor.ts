@@ -1,5 +1,6 @@
 /** `k2s-dns doctor` output for people: a summary line, then findings worst first with their fix. */
 import { countFindings, groupFindings, type DoctorFinding } from '../../shared/doctor';
+import { terminalSafe as t } from './terminal-safe';
 
 const LABEL = { error: 'ERROR', warn: 'WARN', info: 'INFO', ok: 'OK' } as const;
 const INDENT = ' '.repeat(7);
@@ -21,11 +22,11 @@ export function formatDoctor(findings: readonly DoctorFinding[]): string {
     for (const f of group.findings) {
       const label = LABEL[f.severity].padEnd(INDENT.length);
       if (f.severity === 'ok') {
-        lines.push(`${label}${f.title}: ${f.meaning}`);
+        lines.push(`${label}${t(f.title)}: ${t(f.meaning)}`);
         continue;
       }
-      lines.push(`${label}${f.title}`, `${INDENT}${f.meaning}`);
-      if (f.fix) lines.push(`${INDENT}fix: ${f.fix}`);
+      lines.push(`${label}${t(f.title)}`, `${INDENT}${t(f.meaning)}`);
+      if (f.fix) lines.push(`${INDENT}fix: ${t(f.fix)}`);
     }
   }
   return lines.join('\n');

@@ -1,45 +1,52 @@
 import type { LifecycleEvent } from '../../shared/lifecycle-events';
 import type { ClusterDiscovery, HostDnsStatus, QueryResult } from '../../shared/types';
+import { HOP_SYMBOL, hopMark, verdictLine } from '../../shared/health';
+import { hopLine } from '../doctor/health';
+import { stepWarns } from '../../shared/step-warn';
+import { terminalSafe as t } from './terminal-safe';
+
+// Every value from the cluster, a DNS answer or the host goes through t() (terminal-safe.ts).
 
 /** Prints one lifecycle event: a JSON line with `json`, else one readable line. */
 export function printEvent(e: LifecycleEvent, json: boolean, out: (s: string) => void): void {
   if (json) return out(JSON.stringify(e));
-  if (e.type === 'result') return out(`${e.ok ? 'OK' : e.exitCode === 3 ? 'REFUSED' : 'FAILED'}: ${e.message}`);
+  if (e.type === 'result') {
+    out(`${e.ok ? (e.warnings?.length ? 'OK, WITH WARNINGS' : 'OK') : e.exitCode === 3 ? 'REFUSED' : 'FAILED'}: ${t(e.message)}`);
+    for (const w of e.warnings ?? []) out(`warning [${t(w.code)}]: ${t(w.message)}`);
+    return;
+  }
   if (e.status === 'running') return;
-  const mark = { done: '✓', failed: '✗', skipped: '–', running: '…' }[e.status];
-  out(`${mark} ${e.step.padEnd(12)} ${e.message}`);
+  // A verify that passed on an NXDOMAIN external check gets the warning mark (shared/step-warn.ts).
+  const mark = stepWarns(e.step, e.status, e.message) ? '!' : { done: '✓', failed: '✗', skipped: '–', running: '…' }[e.status];
+  out(`${mark} ${e.step.padEnd(12)} ${t(e.message)}`);
 }
 
-/** Zones as an aligned table: zone, upstream, why. */
-export function formatZones(d: ClusterDiscovery): string {
-  const rows = d.zones.map((z) => [z.zone + (z.clusterDomain ? ' (cluster domain)' : ''), z.upstream, z.reason]);
-  const w0 = Math.max(4, ...rows.map((r) => r[0]!.length));
-  const w1 = Math.max(8, ...rows.map((r) => r[1]!.length));
-  const lines = [`${'ZONE'.padEnd(w0)}  ${'UPSTREAM'.padEnd(w1)}  WHY`, ...rows.map((r) => `${r[0]!.padEnd(w0)}  ${r[1]!.padEnd(w1)}  ${r[2]}`)];
-  lines.push('', `kube-dns ${d.kubeDnsIp} · kubernetes ${d.kubernetesServiceIp} · service CIDR ${d.serviceCidrs.join(', ')} · pod CIDR ${d.podCidrs.join(', ')} (from ${d.cidrSource})`);
-  lines.push(`kubeconfig ${d.kubeconfigPath} (context ${d.context})`);
-  for (const w of d.warnings) lines.push(`warning: ${w}`);
-  return lines.join('\n');
-}
+/** Zones for people: see print-zones.ts (bounded, escaped, with refused zones). */
+export { formatZones } from './print-zones';
 
 /** Host DNS status for people. */
 export function formatStatus(s: HostDnsStatus): string {
   const lines = [`K2s DNS: ${s.state}`];
+  const verdict = s.health ? verdictLine(s.health.verdict, 'cli') : null;
+  if (s.health && verdict) {
+    lines.push(`health:     ${t(verdict)}`);
+    for (const h of s.health.hops) lines.push(`  ${HOP_SYMBOL[hopMark(h, s.health.verdict)]} ${t(hopLine(h))}`);
+  }
   if (s.engine) lines.push(`engine:     ${s.engine}${s.pid ? ` (PID ${s.pid})` : ''}`);
   if (s.listeners.length) lines.push(`listeners:  ${s.listeners.map((l) => `${l.address}:${l.port}`).join(', ')}`);
-  for (const k of s.skippedListeners) lines.push(`skipped:    ${k.address}: ${k.reason}`);
-  lines.push(`resolver:   ${{ original: 'the original (not K2s-owned)', k2s: 'K2s-owned (nameserver 127.0.0.1)', foreign: 'changed by someone else since start' }[s.resolverOwner]}`);
-  if (s.upstreams.length) lines.push(`upstreams:  ${s.upstreams.join(', ')}`);
-  if (s.clusterDomain) lines.push(`cluster:    ${s.clusterDomain} → CoreDNS ${s.kubeDnsIp}`);
-  if (s.savedAt) lines.push(`saved:      ${s.savedAt} by ${s.savedBy}`);
-  for (const m of s.messages) lines.push(`note: ${m}`);
+  for (const k of s.skippedListeners) lines.push(`skipped:    ${t(k.address)}: ${t(k.reason)}`);
+  lines.push(`resolver:   ${{ original: "this host's own (not K2s-owned)", k2s: 'K2s-owned (nameserver 127.0.0.1)', foreign: 'changed by someone else since start' }[s.resolverOwner]}`);
+  if (s.upstreams.length) lines.push(`upstreams:  ${t(s.upstreams.join(', '))}`);
+  if (s.clusterDomain) lines.push(`cluster:    ${t(s.clusterDomain)} → CoreDNS ${t(String(s.kubeDnsIp))}`);
+  if (s.savedAt) lines.push(`saved:      ${t(s.savedAt)} by ${t(String(s.savedBy))}`);
+  for (const m of s.messages) if (m !== verdict) lines.push(`note: ${t(m)}`);
   return lines.join('\n');
 }
 
 /** A query result, dig-like. */
 export function formatQuery(r: QueryResult): string {
-  const lines = [`;; ${r.name} ${r.type} via ${r.server} (${r.transport}): ${r.rcode} in ${r.latencyMs} ms`];
-  if (r.error) lines.push(`;; error: ${r.error}`);
-  for (const a of r.answers) lines.push(`${a.name}\t${a.ttl}\tIN\t${a.type}\t${a.data}`);
+  const lines = [`;; ${t(r.name)} ${r.type} via ${t(r.server)} (${r.transport}): ${t(r.rcode)} in ${r.latencyMs} ms`];
+  if (r.error) lines.push(`;; error: ${t(r.error)}`);
+  for (const a of r.answers) lines.push(`${t(a.name)}\t${a.ttl}\tIN\t${t(a.type)}\t${t(a.data)}`);
   return lines.join('\n');
 }

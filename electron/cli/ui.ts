@@ -1,13 +1,13 @@
 import { existsSync } from 'node:fs';
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { createNodeDeps } from '../lifecycle/node-deps';
 import { createRealBackend } from '../backend-real';
 import { startWebServer } from '../web/server';
 import { electronBinary } from './electron-binary';
+import { APP_ROOT, appPath } from '../app-root';
 
-const repo = fileURLToPath(new URL('../../', import.meta.url));
-const staticDir = fileURLToPath(new URL('../../out/renderer', import.meta.url));
+const repo = APP_ROOT;
+const staticDir = appPath('out/renderer');
 
 /** Runs a command with inherited stdio; resolves to its exit code. */
 function run(file: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
@@ -33,13 +33,15 @@ export interface UiOptions {
 }
 
 /**
- * `k2s-dns ui`: the web mode on 127.0.0.1 (prints the URL with its per-launch token; serves
+ * `k2s-dns ui`: the web mode on 127.0.0.1 (prints the URL with its per-launch token in the
+ * fragment, `#token=…`, which the browser never sends to any server; serves
  * until Ctrl-C). `k2s-dns app`: the Electron window where an Electron binary exists, else web mode.
  */
 export async function runUi(mode: 'ui' | 'app', o: UiOptions): Promise<number> {
   if (mode === 'app') {
     const exe = electronBinary();
-    if (exe) return run(exe, [repo], { ...process.env, NODE_OPTIONS: '--import tsx' });
+    // Electron runs package.json "main": the bundled dist/app-entry.mjs (npm run build).
+    if (exe) return run(exe, [repo]);
     process.stdout.write('No Electron binary on this machine (it cannot be downloaded here): starting web mode instead.\n');
   }
   if (!(await ensureRenderer())) {
@@ -48,7 +50,7 @@ export async function runUi(mode: 'ui' | 'app', o: UiOptions): Promise<number> {
   }
   const backend = createRealBackend({ deps: await createNodeDeps(), ...(o.kubeconfig ? { kubeconfig: o.kubeconfig } : {}), ...(o.verifyName ? { verifyName: o.verifyName } : {}) });
   const server = await startWebServer({ backend, staticDir, ...(o.port !== undefined ? { port: o.port } : {}) });
-  process.stdout.write(`K2s DNS is open at ${server.url}\n(127.0.0.1 only; the token in the URL is new for every launch. Ctrl-C stops it.)\n`);
+  process.stdout.write(`K2s DNS is open at ${server.url}\n(127.0.0.1 only; the token after # is new for every launch and stays in that browser tab, never in a cookie. Ctrl-C stops it.)\n`);
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);

@@ -64,8 +64,10 @@ describe('discoverCluster against the fake API server', () => {
     server.setObject(COREDNS, cm);
     const d = await discoverCluster({ kubeconfigPath: server.kubeconfigPath, timeoutMs: 2000 });
     expect(d.zones.map((z) => z.zone).sort()).toEqual(
-      ['cluster.local', 'consul.internal', 'example.org', 'lab.example.net', 'mesh.local', '20.172.in-addr.arpa', '21.172.in-addr.arpa'].sort(),
+      ['cluster.local', 'consul.internal', 'mesh.local', '20.172.in-addr.arpa', '21.172.in-addr.arpa'].sort(),
     );
+    // Internet names (ICANN .org/.net) need the user's allow (zone policy, issue 9.2).
+    expect(d.refusedZones?.map((z) => z.zone)).toEqual(['example.org', 'lab.example.net']);
     expect(routes(d.zones)['consul.internal']).toBe('172.21.0.10');
   });
 
@@ -96,6 +98,18 @@ describe('discoverCluster against the fake API server', () => {
     expect(d.warnings).toContain("No podSubnet in kube-system/kubeadm-config: using the nodes' podCIDRs 172.20.0.0/24.");
   });
 
+  it('a kubeadm-config with podSubnet 0.0.0.0/1 and a public serviceSubnet routes no reverse zone of them (zone policy)', async () => {
+    const cm = fixture('configmap-kubeadm-config.json') as { data: Record<string, string> };
+    cm.data['ClusterConfiguration'] = cm.data['ClusterConfiguration']!.replace('podSubnet: 172.20.0.0/16', 'podSubnet: 0.0.0.0/1').replace('serviceSubnet: 172.21.0.0/16', 'serviceSubnet: 172.21.0.0/16,203.0.0.0/16');
+    server.setObject(KUBEADM, cm);
+    const d = await discoverCluster({ kubeconfigPath: server.kubeconfigPath, timeoutMs: 2000 });
+    expect(d.podCidrs).toEqual(['0.0.0.0/1']);
+    expect(routes(d.zones)).toEqual({ 'cluster.local': '172.21.0.10', '21.172.in-addr.arpa': '172.21.0.10' });
+    expect(d.refusedZones).toHaveLength(129);
+    expect(d.refusedZones?.find((z) => z.zone === '0.203.in-addr.arpa')).toMatchObject({ reason: 'service CIDR 203.0.0.0/16', allowable: true });
+    expect(d.refusedZones?.find((z) => z.zone === '100.in-addr.arpa')?.why).toContain('cluster CIDR 0.0.0.0/1 is a /1, larger than any cluster network');
+  });
+
   it('falls back to the Service named kube-dns when no Service carries the label', async () => {
     server.setObject(DNS_SVC_LIST, { kind: 'ServiceList', apiVersion: 'v1', metadata: {}, items: [] });
     const d = await discoverCluster({ kubeconfigPath: server.kubeconfigPath, timeoutMs: 2000 });
@@ -107,7 +121,7 @@ describe('discoverCluster against the fake API server', () => {
     server.setObject(COREDNS, null);
     await expect(discoverCluster({ kubeconfigPath: server.kubeconfigPath, timeoutMs: 2000 })).rejects.toThrow(
       new ClusterResponseError(
-        'ConfigMap kube-system/coredns does not exist, so the zones CoreDNS serves are unknown; deploy CoreDNS (`kubeadm init phase addon coredns`) before starting K2s DNS.',
+        'No ConfigMap with a Corefile was found for the DNS Service kube-system/kube-dns (tried kube-system/coredns, kube-system/rke2-coredns-rke2-coredns, openshift-dns/dns-default), so the zones CoreDNS serves are unknown; deploy CoreDNS (kubeadm: `kubeadm init phase addon coredns`; k3s: restore /var/lib/rancher/k3s/server/manifests/coredns.yaml), then start K2s DNS again.',
       ),
     );
   });

@@ -3,18 +3,22 @@
  * (kube-dns ClusterIP, `kubernetes` ClusterIP, the Corefile and k3s-style extra server files,
  * service/pod CIDRs) and turns the Corefile into zones with shared/corefile.
  */
-import type { V1ConfigMap, V1Service } from '@kubernetes/client-node';
+import type { V1Service } from '@kubernetes/client-node';
 import { zonesFromCorefile } from '../../shared/corefile';
+import type { ZonePolicyInput } from '../../shared/corefile-policy';
 import type { ClusterDiscovery } from '../../shared/types';
 import { chooseCidrs, parseKubeadmNetworking, type KubeadmNetworking } from './cluster-cidrs';
 import { ClusterResponseError } from './errors';
+import { findDnsService, readCorefileSource } from './coredns-config';
 import { openKubeClient, type KubeClient } from './kube-client';
 
-/** Where k3s mounts the `coredns-custom` ConfigMap; its Corefile imports `/etc/coredns/custom/*.server`. */
-export const COREDNS_CUSTOM_DIR = '/etc/coredns/custom';
+export { COREDNS_CUSTOM_DIR, extraFilesOf } from './coredns-config';
 
-/** Options of discoverCluster; `timeoutMs` bounds each API request (default 5000 ms). */
-export interface DiscoverOptions {
+/**
+ * Options of discoverCluster; `timeoutMs` bounds each API request (default 5000 ms).
+ * `allowZones` and `searchDomains` are the host side of the zone policy (shared/corefile-policy.ts).
+ */
+export interface DiscoverOptions extends ZonePolicyInput {
   kubeconfigPath: string;
   timeoutMs?: number;
 }
@@ -23,30 +27,6 @@ export interface DiscoverOptions {
 function clusterIpOf(svc: V1Service | null | undefined): string | null {
   const ip = svc?.spec?.clusterIP;
   return ip && ip !== 'None' ? ip : null;
-}
-
-/** kube-dns ClusterIP: the Service labelled k8s-app=kube-dns in kube-system, else the Service named kube-dns. */
-async function kubeDnsIp(client: KubeClient): Promise<string> {
-  const list = await client.call('Services labelled k8s-app=kube-dns in kube-system', () =>
-    client.core.listNamespacedService({ namespace: 'kube-system', labelSelector: 'k8s-app=kube-dns' }),
-  );
-  if (!Array.isArray(list?.items)) {
-    throw new ClusterResponseError(
-      `The Kubernetes API server at ${client.apiServer} answered the Service list of kube-system without items; check that the kubeconfig's server URL points at the API server.`,
-    );
-  }
-  for (const svc of list.items) {
-    const ip = clusterIpOf(svc);
-    if (ip) return ip;
-  }
-  const named = await client.callOptional('Service kube-system/kube-dns', () =>
-    client.core.readNamespacedService({ namespace: 'kube-system', name: 'kube-dns' }),
-  );
-  const ip = clusterIpOf(named);
-  if (ip) return ip;
-  throw new ClusterResponseError(
-    'No Service with a ClusterIP labelled k8s-app=kube-dns (or named kube-dns) exists in kube-system; deploy CoreDNS (`kubectl -n kube-system get svc,deploy`) before starting K2s DNS.',
-  );
 }
 
 /** ClusterIP of default/kubernetes, the name `verify` resolves. */
@@ -61,33 +41,6 @@ async function kubernetesServiceIp(client: KubeClient): Promise<string> {
     );
   }
   return ip;
-}
-
-/** data.Corefile of kube-system/coredns; throws ClusterResponseError when missing. */
-async function corefileText(client: KubeClient): Promise<string> {
-  const cm = await client.callOptional('ConfigMap kube-system/coredns', () =>
-    client.core.readNamespacedConfigMap({ namespace: 'kube-system', name: 'coredns' }),
-  );
-  const text = cm?.data?.['Corefile'];
-  if (typeof text !== 'string' || text.trim() === '') {
-    throw new ClusterResponseError(
-      cm
-        ? 'ConfigMap kube-system/coredns has no data.Corefile; restore the CoreDNS configuration (`kubeadm init phase addon coredns`) before starting K2s DNS.'
-        : 'ConfigMap kube-system/coredns does not exist, so the zones CoreDNS serves are unknown; deploy CoreDNS (`kubeadm init phase addon coredns`) before starting K2s DNS.',
-    );
-  }
-  return text;
-}
-
-/** `*.server` / `*.override` keys of coredns-custom as files under COREDNS_CUSTOM_DIR (k3s layout). */
-export function extraFilesOf(cm: V1ConfigMap | null): Record<string, string> {
-  const files: Record<string, string> = {};
-  for (const [key, value] of Object.entries(cm?.data ?? {})) {
-    if ((key.endsWith('.server') || key.endsWith('.override')) && typeof value === 'string') {
-      files[`${COREDNS_CUSTOM_DIR}/${key}`] = value;
-    }
-  }
-  return files;
 }
 
 /** kubeadm networking, null when kubeadm-config is absent; unreadable YAML becomes a warning. */
@@ -127,24 +80,22 @@ export async function discoverCluster(opts: DiscoverOptions): Promise<ClusterDis
   const client = openKubeClient(opts.kubeconfigPath, opts.timeoutMs);
   const warnings: string[] = [];
   // Independent reads in parallel: total time stays near one timeout when the server hangs.
-  const [dnsIp, kubernetesIp, corefile, custom, kubeadm] = await Promise.all([
-    kubeDnsIp(client),
+  const [{ svc, source }, kubernetesIp, kubeadm] = await Promise.all([
+    findDnsService(client).then(async (svc) => ({ svc, source: await readCorefileSource(client, svc) })),
     kubernetesServiceIp(client),
-    corefileText(client),
-    // A 404 is normal: only k3s-style clusters have coredns-custom.
-    client.callOptional('ConfigMap kube-system/coredns-custom', () =>
-      client.core.readNamespacedConfigMap({ namespace: 'kube-system', name: 'coredns-custom' }),
-    ),
     kubeadmNetworking(client, warnings),
   ]);
+  const dnsIp = svc.clusterIp;
   const nodeCidrs = kubeadm?.podCidrs.length ? [] : await nodePodCidrs(client);
   const cidrs = chooseCidrs({ kubeadm, nodePodCidrs: nodeCidrs, kubeDnsIp: dnsIp });
   warnings.push(...cidrs.warnings);
 
-  const extraFiles = extraFilesOf(custom);
   const parsed = zonesFromCorefile({
-    corefile,
-    extraFiles,
+    corefile: source.corefile,
+    extraFiles: source.extraFiles,
+    ...(opts.allowZones ? { allowZones: opts.allowZones } : {}),
+    ...(opts.searchDomains ? { searchDomains: opts.searchDomains } : {}),
+    ...(opts.nameservers ? { nameservers: opts.nameservers } : {}),
     kubeDnsIp: dnsIp,
     serviceCidrs: cidrs.serviceCidrs,
     podCidrs: cidrs.podCidrs,
@@ -167,5 +118,8 @@ export async function discoverCluster(opts: DiscoverOptions): Promise<ClusterDis
     cidrSource: cidrs.cidrSource,
     zones: parsed.zones,
     warnings,
+    refusedZones: parsed.refused,
+    allowedZones: parsed.allowed,
+    corefileSource: source.configMap,
   };
 }

@@ -50,7 +50,7 @@ export class NoKubeconfigError extends ClusterError {
   ) {
     super(
       reason ??
-        `No kubeconfig found${tried.length ? ` (tried ${tried.join(', ')})` : ''}; pass --kubeconfig PATH (in the app: the Kubeconfig field) or set KUBECONFIG to the cluster's admin kubeconfig.`,
+        `No kubeconfig found${tried.length ? ` (tried ${tried.join(', ')})` : ''}; pass --kubeconfig PATH (for the app: npm start -- --kubeconfig PATH) or set KUBECONFIG to the cluster's admin kubeconfig.`,
     );
     this.name = 'NoKubeconfigError';
   }
@@ -58,7 +58,7 @@ export class NoKubeconfigError extends ClusterError {
   /** The error for a failed lookup: an explicit path that does not exist is named as such. */
   static fromLookup(found: { tried: string[]; explicit: boolean }): NoKubeconfigError {
     return found.explicit
-      ? new NoKubeconfigError(found.tried, `The kubeconfig ${found.tried[0]} does not exist; check the path (--kubeconfig, or the Kubeconfig field in the app).`)
+      ? new NoKubeconfigError(found.tried, `The kubeconfig ${found.tried[0]} does not exist; check the path (--kubeconfig; for the app: npm start -- --kubeconfig PATH).`)
       : new NoKubeconfigError(found.tried);
   }
 }

@@ -59,7 +59,7 @@ function timedHttpLibrary(timeoutMs: number): HttpLibrary {
  * names a plain-http server without `insecure-skip-tls-verify` (client-node refuses it).
  */
 export function openKubeClient(kubeconfigPath: string, timeoutMs = DEFAULT_TIMEOUT_MS): KubeClient {
-  const text = readKubeconfig(kubeconfigPath, process.getuid?.() === 0);
+  const text = readKubeconfig(kubeconfigPath, process.geteuid?.() ?? 0);
   const kc = new KubeConfig();
   try {
     kc.loadFromString(text);

@@ -16,15 +16,18 @@ function refuse(path: string, why: string): NoKubeconfigError {
 }
 
 /**
- * Reads a kubeconfig for the Kubernetes client with the checks a root process needs
- * (k2s-dns start runs as root, and the path can come from an unprivileged caller):
- * a regular file (not a FIFO, device or directory) of at most MAX_KUBECONFIG_BYTES; when
- * `privileged`, no credential plugin (`users[].user.exec` / `auth-provider`: commands the client
- * would run as root) unless the file is root's own (owner uid 0, not group/other-writable).
+ * Reads a kubeconfig for the Kubernetes client as a process running with effective uid
+ * `euid`: a regular file (not a FIFO, device or directory) of at most MAX_KUBECONFIG_BYTES.
+ * As root (k2s-dns start; the path can come from an unprivileged caller): no credential plugin
+ * (`users[].user.exec` / `auth-provider`: commands the client would run as root) and no file
+ * reference unless the file is root's own (owner uid 0, not group/other-writable).
+ * In every other process too (issue 9.1: a web-mode caller made the UI load another user's
+ * kubeconfig and run its plugin): `exec` / `auth-provider` only from a file owned by root or
+ * by `euid` itself that no one else can write; a user's own plugins still run, as with kubectl.
  * Messages never quote the file's content (it may be a secret the caller cannot read).
  * Throws NoKubeconfigError naming the problem and the fix.
  */
-export function readKubeconfig(path: string, privileged: boolean): string {
+export function readKubeconfig(path: string, euid: number): string {
   let fd: number;
   try {
     // O_NONBLOCK: opening a FIFO must not hang; fstat on the open fd avoids a swap after the check.
@@ -45,7 +48,8 @@ export function readKubeconfig(path: string, privileged: boolean): string {
       off += n;
     }
     const text = buf.subarray(0, off).toString('utf8');
-    if (privileged) checkNoForeignPlugin(path, text, { uid: st.uid, mode: st.mode });
+    if (euid === 0) checkNoForeignPlugin(path, text, { uid: st.uid, mode: st.mode });
+    else checkOwnPlugin(path, text, { uid: st.uid, mode: st.mode }, euid);
     return text;
   } finally {
     closeSync(fd);
@@ -74,13 +78,7 @@ function riskyKeys(list: unknown, inner: 'user' | 'cluster', keys: readonly stri
  * Parsed with YAML merge keys resolved, as client-node's loader resolves them.
  */
 function checkNoForeignPlugin(path: string, text: string, facts: FileFacts): void {
-  let doc: unknown;
-  try {
-    doc = parse(text, { merge: true });
-  } catch (err) {
-    const line = (err as { linePos?: { line: number }[] }).linePos?.[0]?.line;
-    throw refuse(path, `is not valid YAML${line ? ` (line ${line})` : ''}; fix the file or pass another with --kubeconfig.`);
-  }
+  const doc = parseYaml(path, text);
   const rootsOwn = facts.uid === 0 && (facts.mode & 0o022) === 0;
   if (rootsOwn) return;
   const d = doc as { users?: unknown; clusters?: unknown } | null;
@@ -89,6 +87,36 @@ function checkNoForeignPlugin(path: string, text: string, facts: FileFacts): voi
     throw refuse(
       path,
       `is not root-owned and uses ${found.join(', ')}; k2s-dns runs as root and will not run a command or read a file that a non-root user named. Use /etc/kubernetes/admin.conf, a root-owned copy (chmod go-w), or embed the data (kubectl config view --raw --flatten).`,
+    );
+  }
+}
+
+/** Parses with merge keys resolved; the error names only the line, never the content. */
+function parseYaml(path: string, text: string): unknown {
+  try {
+    return parse(text, { merge: true });
+  } catch (err) {
+    const line = (err as { linePos?: { line: number }[] }).linePos?.[0]?.line;
+    throw refuse(path, `is not valid YAML${line ? ` (line ${line})` : ''}; fix the file or pass another with --kubeconfig.`);
+  }
+}
+
+/** Keys of `users[].user` that make the client run a command as the calling user. */
+const USER_COMMAND_KEYS = ['exec', 'auth-provider'] as const;
+
+/**
+ * A non-root process runs a credential plugin only from a file that root or the caller owns and
+ * nobody else can write: another local user's kubeconfig must not run commands as this user.
+ */
+function checkOwnPlugin(path: string, text: string, facts: FileFacts, euid: number): void {
+  const trusted = (facts.uid === 0 || facts.uid === euid) && (facts.mode & 0o022) === 0;
+  if (trusted) return;
+  const d = parseYaml(path, text) as { users?: unknown } | null;
+  const found = [...new Set(riskyKeys(d?.users, 'user', USER_COMMAND_KEYS))];
+  if (found.length > 0) {
+    throw refuse(
+      path,
+      `uses ${found.join(', ')} but is owned by uid ${facts.uid}${(facts.mode & 0o022) !== 0 ? ' and writable by others' : ''}; k2s-dns runs a credential plugin only from your own or root's kubeconfig that no one else can write (chmod go-w).`,
     );
   }
 }

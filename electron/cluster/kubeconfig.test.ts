@@ -24,7 +24,7 @@ describe('findKubeconfig', () => {
 
   it('names a missing --kubeconfig as such, and lists what was tried otherwise', () => {
     expect(NoKubeconfigError.fromLookup({ tried: ['/x/typo'], explicit: true }).message).toBe(
-      'The kubeconfig /x/typo does not exist; check the path (--kubeconfig, or the Kubeconfig field in the app).',
+      'The kubeconfig /x/typo does not exist; check the path (--kubeconfig; for the app: npm start -- --kubeconfig PATH).',
     );
     expect(NoKubeconfigError.fromLookup({ tried: [ADMIN_KUBECONFIG, '/root/.kube/config'], explicit: false }).message).toMatch(
       /^No kubeconfig found \(tried \/etc\/kubernetes\/admin.conf, \/root\/.kube\/config\); pass --kubeconfig PATH/,

@@ -12,6 +12,18 @@ const FIXES: Record<Exclude<ClusterStatus['state'], 'ok'>, string> = {
   error: 'Check CoreDNS with `kubectl -n kube-system get pods -l k8s-app=kube-dns`.',
 };
 
+/** The same fixes for the app (shared/fix.ts): the app takes a kubeconfig only when it starts (issue 9.1: no path field in the window). */
+const GUI_FIXES: Partial<Record<Exclude<ClusterStatus['state'], 'ok'>, string>> = {
+  unauthorized: 'Use a kubeconfig with valid credentials, e.g. /etc/kubernetes/admin.conf: restart the app with it (npm start -- --kubeconfig PATH).',
+  'no-kubeconfig': 'Restart the app with the kubeconfig (npm start -- --kubeconfig PATH), or start K2s so /etc/kubernetes/admin.conf exists.',
+};
+
+/** `fix` plus, where the app words differ, the remedy for the app. */
+function fixes(state: Exclude<ClusterStatus['state'], 'ok'>): Pick<DoctorFinding, 'fix' | 'remedy'> {
+  const gui = GUI_FIXES[state];
+  return { fix: FIXES[state], ...(gui ? { remedy: { action: null, gui, cli: FIXES[state] } } : {}) };
+}
+
 /** `cluster`: info without a kubeconfig, ok when the API answers with Ready nodes and CoreDNS, else error. */
 export async function checkCluster(ctx: DoctorContext, timeoutMs = 5000): Promise<DoctorFinding> {
   const base = { id: 'cluster', title: 'Cluster reachable' };
@@ -23,10 +35,10 @@ export async function checkCluster(ctx: DoctorContext, timeoutMs = 5000): Promis
     error: 'Cluster reachable, but CoreDNS cannot serve',
   };
   if (ctx.opts.kubeconfigPath === null) {
-    return { ...base, severity: 'info', title: failTitle['no-kubeconfig'], meaning: 'No kubeconfig was found, so the cluster was not checked.', fix: FIXES['no-kubeconfig'] };
+    return { ...base, severity: 'info', title: failTitle['no-kubeconfig'], meaning: 'No kubeconfig was found, so the cluster was not checked.', ...fixes('no-kubeconfig') };
   }
   const s = await clusterStatus({ kubeconfigPath: ctx.opts.kubeconfigPath, timeoutMs });
   const detail = { state: s.state, kubeconfigPath: s.kubeconfigPath, apiServer: s.apiServer, version: s.version, kubeDnsIp: s.kubeDnsIp };
   if (s.state === 'ok') return { ...base, severity: 'ok', meaning: s.message, fix: null, detail };
-  return { ...base, severity: 'error', title: failTitle[s.state], meaning: s.message, fix: FIXES[s.state], detail };
+  return { ...base, severity: 'error', title: failTitle[s.state], meaning: s.message, ...fixes(s.state), detail };
 }

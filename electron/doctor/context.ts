@@ -4,6 +4,7 @@
  */
 import type { LifecycleDeps } from '../lifecycle/deps';
 import type { ResolverEntry } from '../../shared/types';
+import type { FrontEnd, HealthReport } from '../../shared/health';
 import type { ResolverStateFile } from '../../shared/state-file';
 import { K2S_DEFAULTS } from '../../shared/k2s-paths';
 import { captureResolverWithNotes, readState } from '../host/resolver-state';
@@ -19,6 +20,10 @@ export interface DoctorOptions {
   installDir?: string;
   /** KubeSwitch address, or `none` (default K2S_DEFAULTS.kubeSwitchAddress). */
   kubeSwitch?: string;
+  /** The end-to-end path check to report (default: run electron/health/check-health.ts on deps). */
+  health?: () => Promise<HealthReport>;
+  /** Who reads the fixes: the GUI gets buttons and steps, the CLI commands (default `cli`). */
+  frontEnd?: FrontEnd;
 }
 
 /** Host facts shared by the checks. */

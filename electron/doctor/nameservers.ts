@@ -2,8 +2,10 @@
  * Doctor checks on the original nameservers, the ones the proxy forwards to: a nameserver that is
  * one of our own listeners (loop) and more than glibc's MAXNS = 3 (resolv.conf(5)).
  */
+import { cliCommand } from '../../shared/fix';
 import type { DoctorFinding } from '../../shared/doctor';
 import { parseResolvConf } from '../../shared/resolv-conf';
+import { hopMark, queryHop } from '../../shared/health';
 import type { DoctorContext } from './context';
 
 /** glibc reads at most this many nameservers (resolv.conf(5): MAXNS). */
@@ -31,7 +33,7 @@ export async function checkNameserverLoop(ctx: DoctorContext): Promise<DoctorFin
   }
   const listed = parseResolvConf(ctx.originalText).nameservers;
   const own = ownListenerAddresses(ctx.kubeSwitch);
-  const fix = 'Point the original /etc/resolv.conf at your real nameserver (router or company DNS), or start with `k2s-dns start --upstream IP`.';
+  const fix = 'Point the original /etc/resolv.conf at your real nameserver (router or company DNS), or start with `' + cliCommand('start --upstream IP', true) + '`.';
   if (listed.length === 0) {
     return {
       ...base,
@@ -83,7 +85,59 @@ export function checkNameserverCount(ctx: DoctorContext): DoctorFinding {
     severity: 'warn',
     title: `${nameservers.length} nameservers: more than glibc's 3`,
     meaning: `The original lists ${nameservers.length} nameservers but glibc only ever asked the first ${MAXNS} (resolv.conf(5) MAXNS), so ${ignored.join(', ')} never got queries before and now become proxy upstreams too.`,
-    fix: 'Keep at most 3 nameserver lines in the original, or pin the upstreams with `k2s-dns start --upstream IP`.',
+    fix: 'Keep at most 3 nameserver lines in the original, or pin the upstreams with `' + cliCommand('start --upstream IP', true) + '`.',
+    remedy: { action: null, gui: 'Keep at most 3 nameserver lines in your original /etc/resolv.conf (the app starts with the saved nameservers).', cli: cliCommand('start --upstream IP', true) },
     detail: { nameservers, ignoredByGlibc: ignored },
+  };
+}
+
+/** How long each original upstream gets to answer the doctor's probe, ms. */
+export const UPSTREAM_PROBE_TIMEOUT_MS = 2000;
+
+/**
+ * `upstream-answers`: the upstreams the proxy forwards to (the saved ones while K2s runs, else
+ * the original's nameservers) each get one UDP query for `kubernetes.io` A. Any DNS answer,
+ * NXDOMAIN or REFUSED included, means the server is there; a timeout or socket error means every
+ * external name through K2s DNS would fail too. Error when none answers, warn when some don't,
+ * and warn when one answers other than NOERROR (shared/health.ts hopMark: never ok, as Topology).
+ */
+export async function checkUpstreamsAnswer(ctx: DoctorContext): Promise<DoctorFinding> {
+  const base = { id: 'upstream-answers', title: 'Original upstreams answer' };
+  const own = ownListenerAddresses(ctx.kubeSwitch);
+  const listed = ctx.state?.upstreams ?? (ctx.originalText === null ? [] : parseResolvConf(ctx.originalText).nameservers);
+  const upstreams = listed.filter((ns) => !own.includes(bare(ns)));
+  if (upstreams.length === 0) {
+    return { ...base, severity: 'info', title: 'No original upstream to probe', meaning: 'There is no original upstream nameserver to probe (see nameserver-loop).', fix: null };
+  }
+  const results = await Promise.all(
+    upstreams.map(async (server) => ({ server, r: await ctx.deps.query({ name: 'kubernetes.io', type: 'A', server, transport: 'udp', timeoutMs: UPSTREAM_PROBE_TIMEOUT_MS }) })),
+  );
+  const silent = results.filter(({ r }) => r.rcode === 'TIMEOUT' || r.rcode === 'ERROR');
+  const detail = { upstreams, silent: silent.map((s) => s.server), rcodes: Object.fromEntries(results.map(({ server, r }) => [server, r.rcode])) };
+  // The same rule as the Topology's upstream boxes and `status` (shared/health.ts hopMark): an
+  // upstream that answers, but not NOERROR, is reachable yet may not resolve Internet names — a warning.
+  const odd = results.filter(({ server, r }) => hopMark(queryHop(`upstream:${server}`, 'upstream', r, false), { level: 'ok' }) === 'warn');
+  const rcodes = results.map(({ server, r }) => `${server}: ${r.rcode}`).join(', ');
+  if (silent.length === 0 && odd.length > 0) {
+    return {
+      ...base,
+      severity: 'warn',
+      title: odd.length === upstreams.length ? 'Original upstreams answer, but not NOERROR' : `${odd.length} of ${upstreams.length} original upstreams answer, but not NOERROR`,
+      meaning: `${odd.map(({ server, r }) => `${server} answered ${r.rcode} for kubernetes.io A`).join(', ')}: reachable, yet ${odd.length === 1 ? 'it' : 'they'} may not resolve Internet names through K2s DNS (${rcodes}).`,
+      fix: 'Check that the nameserver resolves Internet names (e.g. `dig @SERVER kubernetes.io`); if it only serves a local zone, start with `' + cliCommand('start --upstream IP', true) + '` naming one that does.',
+      detail,
+    };
+  }
+  if (silent.length === 0) {
+    return { ...base, severity: 'ok', meaning: `Every original upstream answers (${rcodes}).`, fix: null, detail };
+  }
+  const all = silent.length === upstreams.length;
+  return {
+    ...base,
+    severity: all ? 'error' : 'warn',
+    title: all ? 'No original upstream answers' : `${silent.length} of ${upstreams.length} original upstreams do not answer`,
+    meaning: `${silent.map((s) => s.server).join(', ')} did not answer a DNS query within ${UPSTREAM_PROBE_TIMEOUT_MS / 1000} s, so ${all ? 'every name outside the cluster fails through K2s DNS' : 'names outside the cluster are slower while the proxy tries them'}.`,
+    fix: 'Check the network link and the nameserver (e.g. `dig @SERVER kubernetes.io`); if the original resolver lists a server that is gone, fix it or start with `' + cliCommand('start --upstream IP', true) + '`.',
+    detail,
   };
 }

@@ -2,6 +2,7 @@
  * Doctor check `port-53`: who holds 127.0.0.1:53 (DESIGN.md: "Name the process that holds
  * 127.0.0.1:53 when the bind fails"). Our own running k2s-dnsproxy is fine.
  */
+import { cliCommand } from '../../shared/fix';
 import type { DoctorFinding } from '../../shared/doctor';
 import { K2S_PATHS } from '../../shared/k2s-paths';
 import type { DoctorContext } from './context';
@@ -40,6 +41,8 @@ export async function checkPort53(ctx: DoctorContext): Promise<DoctorFinding> {
       title: `127.0.0.1:53 is held by ${name} (PID ${holder.pid})`,
       meaning: `127.0.0.1:53/${proto} is held by ${holder.command} (PID ${holder.pid}), so the proxy cannot bind and k2s-dns start refuses (PORT_IN_USE).`,
       fix: `Stop that process (e.g. \`systemctl stop ${name}\` or \`kill ${holder.pid}\`) or make it listen elsewhere, then start K2s DNS.`,
+      // The app cannot stop a foreign process for the user: the shell step is the fix, then Start.
+      remedy: { action: 'run-checks', gui: `Stop ${name} (PID ${holder.pid}) or make it listen elsewhere (e.g. \`systemctl stop ${name}\` in a terminal), then Run checks and press Start.`, cli: `systemctl stop ${name} or kill ${holder.pid}, then ${cliCommand('start', true)}` },
       detail: { proto, pid: holder.pid, command: holder.command, ours: false },
     };
   }
@@ -50,7 +53,8 @@ export async function checkPort53(ctx: DoctorContext): Promise<DoctorFinding> {
       severity: 'error',
       title: '127.0.0.1:53 is held by a process that could not be named',
       meaning: 'Something accepts TCP connections on 127.0.0.1:53 but its process could not be named (run doctor as root to see it), so k2s-dns start would refuse.',
-      fix: 'Run `sudo k2s-dns doctor` to name the process, stop it, then start K2s DNS.',
+      fix: `Run \`${cliCommand('doctor', true)}\` to name the process, stop it, then start K2s DNS.`,
+      remedy: { action: 'run-checks', gui: 'The process could not be named without root: stop the DNS server you run on this host, then Run checks and press Start.', cli: cliCommand('doctor', true) },
       detail: { proto: 'tcp', pid: null },
     };
   }

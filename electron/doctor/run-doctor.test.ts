@@ -52,9 +52,10 @@ describe('runDoctor', () => {
     const findings = await runDoctor(h.deps, { kubeconfigPath: server.kubeconfigPath });
     expect(findings.map((f) => f.id)).toEqual(DOCTOR_CHECKS.map((c) => c.id));
     const bySeverity = Object.fromEntries(findings.map((f) => [f.id, f.severity]));
-    expect(bySeverity).toMatchObject({ 'lifecycle-state': 'ok', 'port-53': 'error', 'nameserver-loop': 'error', kubeswitch: 'warn', 'dnsproxy-version': 'info', cluster: 'ok' });
+    expect(bySeverity).toMatchObject({ health: 'info', 'lifecycle-state': 'ok', 'port-53': 'error', 'nameserver-loop': 'error', kubeswitch: 'warn', 'dnsproxy-version': 'info', cluster: 'ok' });
     // Every title states the case found, so it never contradicts its severity.
     expect(Object.fromEntries(findings.map((f) => [f.id, f.title]))).toEqual({
+      health: 'kubernetes.default.svc.cluster.local resolves without K2s DNS (another resolver or /etc/hosts answers it)',
       'lifecycle-state': 'K2s DNS state: stopped',
       'resolv-immutable': '/etc/resolv.conf is not immutable',
       'resolv-bind-mount': '/etc/resolv.conf is not bind-mounted',
@@ -62,6 +63,7 @@ describe('runDoctor', () => {
       'port-53': '127.0.0.1:53 is held by systemd-resolved (PID 901)',
       'nameserver-loop': 'Original nameservers point at the proxy (loop)',
       'nameserver-count': 'At most 3 nameservers',
+      'upstream-answers': 'No original upstream to probe',
       'kubelet-resolvconf': 'No kubelet config on this host',
       'container-runtime-dns': 'No container runtime config found',
       kubeswitch: 'KubeSwitch address 172.19.1.1 not assigned',
@@ -82,5 +84,23 @@ describe('runDoctor', () => {
     const ks = findings.find((f) => f.id === 'kubeswitch')!;
     expect(ks).toMatchObject({ severity: 'warn', title: 'KubeSwitch address: could not check' });
     expect(ks.meaning).toBe('This check could not run (netlink unavailable), so the condition is unknown.');
+  });
+});
+
+describe('health finding', () => {
+  it('is an error naming CoreDNS when kube-dns does not answer while K2s DNS runs, with the fix for the front end', async () => {
+    const h = await host();
+    const { startDns } = await import('../lifecycle/start');
+    expect((await startDns(h.deps, { kubeconfigPath: '/etc/kubernetes/admin.conf', verifyExternalName: 'www.example.test' }, () => undefined)).ok).toBe(true);
+    const query = h.deps.query;
+    h.deps.query = async (q) => (q.server.startsWith('172.21.0.10') || q.server.startsWith('127.0.0.1') ? { ...(await query(q)), rcode: 'TIMEOUT', answers: [], error: 'no reply' } : query(q));
+    h.world.systemAnswer = null;
+    const findings = await runDoctor(h.deps, { kubeconfigPath: null });
+    const f = findings.find((x) => x.id === 'health')!;
+    expect(f).toMatchObject({ severity: 'error', fix: expect.stringMatching(/^kubectl -n kube-system logs -l k8s-app=kube-dns /) });
+    expect(f.title).toMatch(/^Cluster names do not resolve on this host: CoreDNS \(kube-dns 172\.21\.0\.10:53\) does not answer/);
+    expect(f.meaning).toContain('CoreDNS (kube-dns 172.21.0.10:53): TIMEOUT in ');
+    const gui = (await runDoctor(h.deps, { kubeconfigPath: null, frontEnd: 'gui' })).find((x) => x.id === 'health')!;
+    expect(gui.fix).toMatch(/^The Cluster card’s “pods ready” is the API’s view and can be green while the kube-dns ClusterIP does not answer/);
   });
 });

@@ -3,48 +3,59 @@ import type { LifecycleEvent, ResultEvent } from '../../shared/lifecycle-events'
 import { EXIT } from '../../shared/lifecycle-events';
 import { helperArgs, type HelperRequest } from './request';
 
-/** How the main process gets root for the helper. */
-export type Elevation = 'direct' | 'pkexec' | 'sudo-prompt';
+/**
+ * How the main process gets root for the helper. `not-installed`: no root-owned helper, so no
+ * elevation at all (issue 9.3: code in a user-writable checkout must never run as root).
+ */
+export type Elevation = 'direct' | 'pkexec' | 'not-installed';
 
 /** Where the helper lives and whether the polkit action is installed. */
 export interface LauncherOptions {
   /** Effective uid of the main process. */
   uid: number;
-  /** Node binary that runs the helper script (process.execPath). */
+  /** Node binary that runs the helper script when already root (process.execPath). */
   nodePath: string;
-  /** Absolute path of bin/k2s-dns-helper.mjs (development and web mode). */
+  /** Absolute path of the checkout's bin/k2s-dns-helper.mjs: run only when already root. */
   helperScript: string;
-  /** Installed helper that the polkit action's exec.path pins (resources/io.k2s.dns.policy). */
+  /** Root-owned launcher that the polkit action's exec.path pins (resources/io.k2s.dns.policy). */
   installedHelper: string;
-  /** The polkit policy and the installed helper both exist. */
+  /** The polkit policy and the installed helper both exist, root-owned. */
   policyInstalled: boolean;
 }
 
-/** Root: run directly; polkit action installed: pkexec (argv, no shell); else sudo-prompt. */
+/** The command a user runs once to install the root-owned helper from a checkout. */
+export const INSTALL_HELPER_COMMAND = 'sudo bash scripts/install-helper.sh';
+
+/**
+ * Root: run the checkout's helper directly (root already owns the process); polkit action and
+ * root-owned helper installed: pkexec on that file (argv, no shell); else not-installed.
+ */
 export function chooseElevation(o: LauncherOptions): Elevation {
   if (o.uid === 0) return 'direct';
-  return o.policyInstalled ? 'pkexec' : 'sudo-prompt';
-}
-
-/** argv for direct and pkexec runs. pkexec's exec.path match needs the installed helper itself. */
-export function helperArgv(o: LauncherOptions, elevation: 'direct' | 'pkexec', req: HelperRequest): string[] {
-  return elevation === 'pkexec'
-    ? ['pkexec', o.installedHelper, ...helperArgs(req)]
-    : [o.nodePath, o.helperScript, ...helperArgs(req)];
-}
-
-/** POSIX single-quoting: `'` becomes `'\''`. Rejects control characters (no line injection). */
-export function shellQuote(part: string): string {
-  if (/[\u0000-\u001f\u007f]/.test(part)) throw new Error('A helper argument contains a control character; refusing to build the command.');
-  return `'${part.replace(/'/g, `'\\''`)}'`;
+  return o.policyInstalled ? 'pkexec' : 'not-installed';
 }
 
 /**
- * The command string sudo-prompt runs (it hands it to `/bin/bash -c` through pkexec, see
- * TOOLCHAIN.md), built only from fixed, validated parts, each single-quoted.
+ * argv for direct and pkexec runs. pkexec's exec.path match needs the installed helper itself;
+ * pkexec resets the environment, so nothing the user sets reaches the root process.
  */
-export function sudoPromptCommand(o: LauncherOptions, req: HelperRequest): string {
-  return [o.nodePath, o.helperScript, ...helperArgs(req)].map(shellQuote).join(' ');
+export function helperArgv(o: LauncherOptions, elevation: 'direct' | 'pkexec', req: HelperRequest): string[] {
+  return elevation === 'pkexec'
+    ? ['pkexec', o.installedHelper, ...helperArgs(req)]
+    : [o.nodePath, '--enable-source-maps', o.helperScript, ...helperArgs(req)];
+}
+
+/** The refusal when no root-owned helper is installed: says how to install it; nothing changed. */
+export function notInstalledResult(o: LauncherOptions, req: HelperRequest): ResultEvent {
+  return {
+    type: 'result',
+    op: req.verb,
+    ok: false,
+    exitCode: EXIT.refused,
+    code: 'HELPER_NOT_INSTALLED',
+    message: `${req.verb[0]!.toUpperCase()}${req.verb.slice(1)} needs root through the K2s DNS helper, which is not installed (${o.installedHelper} and its polkit policy). A checkout's own files are user-writable, so they are never run as root. Install the helper once from the repository after \`npm run build\`: ${INSTALL_HELPER_COMMAND} (or install the k2s-dns package), or run the app as root. Nothing changed.`,
+    at: Date.now(),
+  };
 }
 
 /** Parses the helper's stdout (JSON lines) into events, ignoring anything else. */
@@ -62,7 +73,7 @@ export function parseEventLines(text: string): LifecycleEvent[] {
   return events;
 }
 
-/** The result when the helper ended without one (cancelled authorization, crash). */
+/** The result when the helper ended without one (cancelled authorization, crash). pkexec exits 126 when not authorized (pkexec(1)). */
 function missingResult(req: HelperRequest, code: number | null, stderr: string): ResultEvent {
   const cancelled = code === 126 || /dismissed|did not grant|not authorized|cancel/i.test(stderr);
   return {
@@ -79,20 +90,15 @@ function missingResult(req: HelperRequest, code: number | null, stderr: string):
 }
 
 /**
- * Runs one lifecycle verb in the privileged helper and streams its events to `onEvent`
- * (sudo-prompt cannot stream: its events arrive when it ends). Resolves to the result event.
+ * Runs one lifecycle verb in the privileged helper and streams its events to `onEvent`.
+ * Resolves to the result event (HELPER_NOT_INSTALLED, exit 3, when there is nothing safe to elevate).
  */
 export async function runHelper(o: LauncherOptions, req: HelperRequest, onEvent: (e: LifecycleEvent) => void): Promise<ResultEvent> {
   const elevation = chooseElevation(o);
-  if (elevation === 'sudo-prompt') {
-    const sudo = (await import('sudo-prompt')).default;
-    const cmd = sudoPromptCommand(o, req);
-    const { stdout, stderr, code } = await new Promise<{ stdout: string; stderr: string; code: number | null }>((resolve) => {
-      sudo.exec(cmd, { name: 'K2s DNS' }, (err, out, errOut) => resolve({ stdout: String(out ?? ''), stderr: `${String(errOut ?? '')}${err ? ` ${err.message}` : ''}`, code: err ? 1 : 0 }));
-    });
-    const events = parseEventLines(stdout);
-    events.forEach(onEvent);
-    return (events.findLast((e) => e.type === 'result') as ResultEvent | undefined) ?? missingResult(req, code, stderr);
+  if (elevation === 'not-installed') {
+    const result = notInstalledResult(o, req);
+    onEvent(result);
+    return result;
   }
   const [file, ...args] = helperArgv(o, elevation, req);
   return new Promise((resolve) => {

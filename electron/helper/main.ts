@@ -4,6 +4,7 @@ import { createNodeDeps } from '../lifecycle/node-deps';
 import { startDns } from '../lifecycle/start';
 import { stopDns, uninstallDns } from '../lifecycle/stop';
 import { locateKubeconfig } from '../cluster/kubeconfig';
+import { CallerEnvError, callerUid, unreadableKubeconfigMessage, userCanRead } from './caller-access';
 
 /**
  * The privileged helper (runs as root via pkexec, sudo-prompt, or directly when already root):
@@ -24,6 +25,25 @@ export async function helperMain(argv: string[]): Promise<number> {
     process.stderr.write('The k2s-dns helper must run as root (through pkexec or sudo).\n');
     return EXIT.refused;
   }
+  const op = req.verb;
+  // Who asked, from the variable pkexec or sudo set; an environment neither of them makes is
+  // refused for every verb before anything runs (issue 10.5).
+  let uid: number | null;
+  try {
+    uid = callerUid(process.env);
+  } catch (err) {
+    if (!(err instanceof CallerEnvError)) throw err;
+    print({ type: 'result', op, ok: false, exitCode: EXIT.refused, code: err.code, message: err.message, at: Date.now() });
+    return EXIT.refused;
+  }
+  if (req.verb === 'start' && req.kubeconfig) {
+    // Before root opens a path the caller named: only what the caller could read itself, and
+    // one message for missing and unreadable (no size/existence/content oracle, issue 9.6).
+    if (uid !== null && !userCanRead(req.kubeconfig, uid)) {
+      print({ type: 'result', op: 'start', ok: false, exitCode: EXIT.refused, code: 'NO_KUBECONFIG', message: unreadableKubeconfigMessage(req.kubeconfig), at: Date.now() });
+      return EXIT.refused;
+    }
+  }
   const deps = await createNodeDeps();
   if (req.verb === 'start') {
     const found = await locateKubeconfig(req.kubeconfig ? { explicit: req.kubeconfig } : {});
@@ -33,9 +53,10 @@ export async function helperMain(argv: string[]): Promise<number> {
       ...(req.engine ? { engine: req.engine } : {}),
       ...(req.kubeSwitch ? { kubeSwitch: req.kubeSwitch } : {}),
       ...(req.verifyName ? { verifyExternalName: req.verifyName } : {}),
+      ...(req.allowZones ? { allowZones: req.allowZones.split(',') } : {}),
     }, print);
     return r.exitCode;
   }
-  const op = req.verb === 'stop' ? stopDns : uninstallDns;
-  return (await op(deps, req.onDrift ? { onDrift: req.onDrift } : {}, print)).exitCode;
+  const teardown = req.verb === 'stop' ? stopDns : uninstallDns;
+  return (await teardown(deps, req.onDrift ? { onDrift: req.onDrift } : {}, print)).exitCode;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseHelperArgs, helperArgs, HelperUsageError } from './request';
-import { sudoPromptCommand, helperArgv, chooseElevation, shellQuote, parseEventLines, type LauncherOptions } from './launcher';
+import { helperArgv, chooseElevation, parseEventLines, runHelper, type LauncherOptions } from './launcher';
+import type { LifecycleEvent } from '../../shared/lifecycle-events';
 
 const o: LauncherOptions = {
   uid: 1000,
@@ -28,6 +29,9 @@ describe('helper arguments', () => {
     [['start', '--kubeconfig', '/etc/../root/.kube/config']],
     [['start', '--kubeconfig', "/tmp/x';reboot;'"]],
     [['start', '--kubeswitch', '172.19.1.1\nnameserver 6.6.6.6']],
+    // Only private space (shared/kubeswitch-address.ts): a public or loopback address is refused.
+    [['start', '--kubeswitch', '8.8.8.8']],
+    [['start', '--kubeswitch', '127.0.0.2']],
     [['start', '--engine']],
     [['start', '--engine', 'dnsmasq', '--engine', 'adguard']],
   ])('refuses %j', (argv) => {
@@ -36,22 +40,24 @@ describe('helper arguments', () => {
 });
 
 describe('elevation', () => {
-  it('runs directly as root, pkexec when the policy is installed, sudo-prompt otherwise', () => {
+  it('runs directly as root, pkexec when the policy is installed, and never elevates the checkout otherwise', () => {
     expect(chooseElevation({ ...o, uid: 0 })).toBe('direct');
     expect(chooseElevation({ ...o, policyInstalled: true })).toBe('pkexec');
-    expect(chooseElevation(o)).toBe('sudo-prompt');
+    expect(chooseElevation(o)).toBe('not-installed');
   });
 
   it('gives pkexec the installed helper itself as an argv array (exec.path match, no shell)', () => {
     expect(helperArgv({ ...o, policyInstalled: true }, 'pkexec', { verb: 'stop' })).toEqual(['pkexec', '/usr/lib/k2s-dns/k2s-dns-helper', 'stop']);
+    expect(helperArgv({ ...o, uid: 0 }, 'direct', { verb: 'stop', onDrift: 'keep' })).toEqual(['/usr/bin/node', '--enable-source-maps', '/opt/k2s dns/bin/k2s-dns-helper.mjs', 'stop', '--on-drift', 'keep']);
   });
 
-  it('builds the sudo-prompt command string only from single-quoted fixed parts', () => {
-    expect(sudoPromptCommand(o, { verb: 'start', engine: 'dnsmasq', kubeconfig: '/home/dev/.kube/config' })).toBe(
-      "'/usr/bin/node' '/opt/k2s dns/bin/k2s-dns-helper.mjs' 'start' '--kubeconfig' '/home/dev/.kube/config' '--engine' 'dnsmasq'",
-    );
-    expect(shellQuote("it's")).toBe(`'it'\\''s'`);
-    expect(() => shellQuote('a\nb')).toThrow(/control character/);
+  it('without an installed helper, refuses (exit 3) and says how to install it, running nothing', async () => {
+    const events: LifecycleEvent[] = [];
+    const r = await runHelper({ ...o, nodePath: '/nonexistent/node-must-not-run' }, { verb: 'start' }, (e) => events.push(e));
+    expect(r).toMatchObject({ type: 'result', op: 'start', ok: false, exitCode: 3, code: 'HELPER_NOT_INSTALLED' });
+    expect(r.message).toContain('/usr/lib/k2s-dns/k2s-dns-helper');
+    expect(r.message).toContain('sudo bash scripts/install-helper.sh');
+    expect(events).toEqual([r]);
   });
 
   it('reads JSON event lines and ignores other output', () => {

@@ -1,5 +1,6 @@
 import type { EngineName } from '../../shared/types';
 import type { DriftChoice } from '../lifecycle/options';
+import { kubeSwitchRefusal } from '../../shared/kubeswitch-address';
 
 /** The fixed verbs of the privileged helper. */
 export const HELPER_VERBS = ['start', 'stop', 'uninstall'] as const;
@@ -8,7 +9,7 @@ export type HelperVerb = (typeof HELPER_VERBS)[number];
 
 /** A validated helper request: a fixed verb and only the arguments that verb takes. */
 export type HelperRequest =
-  | { verb: 'start'; kubeconfig?: string; engine?: EngineName; kubeSwitch?: string; verifyName?: string }
+  | { verb: 'start'; kubeconfig?: string; engine?: EngineName; kubeSwitch?: string; verifyName?: string; allowZones?: string }
   | { verb: 'stop' | 'uninstall'; onDrift?: DriftChoice };
 
 /** Thrown for any argv the helper does not accept (exit 2). */
@@ -28,14 +29,22 @@ const FLAGS: Record<HelperVerb, Record<string, (v: string) => string | null>> = 
   start: {
     '--kubeconfig': (v) => (ABS_PATH.test(v) && !v.split('/').includes('..') ? v : null),
     '--engine': (v) => (v === 'adguard' || v === 'dnsmasq' ? v : null),
-    '--kubeswitch': (v) => (v === 'none' || IPV4.test(v) ? v : null),
+    '--kubeswitch': (v) => (kubeSwitchRefusal(v) === null ? v : null),
     '--verify-name': (v) => (HOSTNAME.test(v) ? v : null),
+    // Zone policy allows (issue 9.2; owner: zones): comma-separated zone names, at most 100.
+    '--allow-zones': (v) => (isAllowZonesText(v) ? v : null),
   },
   stop: { '--on-drift': (v) => (v === 'keep' || v === 'restore' ? v : null) },
   uninstall: { '--on-drift': (v) => (v === 'keep' || v === 'restore' ? v : null) },
 };
 
-const KEY: Record<string, string> = { '--kubeconfig': 'kubeconfig', '--engine': 'engine', '--kubeswitch': 'kubeSwitch', '--verify-name': 'verifyName', '--on-drift': 'onDrift' };
+const KEY: Record<string, string> = { '--kubeconfig': 'kubeconfig', '--engine': 'engine', '--kubeswitch': 'kubeSwitch', '--verify-name': 'verifyName', '--on-drift': 'onDrift', '--allow-zones': 'allowZones' };
+
+/** `zone1,zone2,…`: 1–100 lower-case zone names without trailing dot (the helper's --allow-zones). */
+export function isAllowZonesText(v: string): boolean {
+  const zones = v.split(',');
+  return v.length <= 100 * 254 && zones.length <= 100 && zones.every((z) => /^[a-z0-9_-]{1,63}(\.[a-z0-9_-]{1,63})*$/.test(z) && z.length <= 253);
+}
 
 /**
  * Parses the helper's argv: `VERB [--flag value]...` with each flag at most once. Throws
@@ -74,6 +83,7 @@ export function helperArgs(req: HelperRequest): string[] {
     add('--engine', req.engine);
     add('--kubeswitch', req.kubeSwitch);
     add('--verify-name', req.verifyName);
+    add('--allow-zones', req.allowZones);
   } else {
     add('--on-drift', req.onDrift);
   }

@@ -208,6 +208,27 @@ export function createHostFs(root: string): HostFs {
       }
     },
 
+    async readFileNoFollow(hostPath) {
+      const handle = await fsp.open(real(hostPath), fsc.O_RDONLY | fsc.O_NOFOLLOW | fsc.O_NONBLOCK | fsc.O_NOCTTY);
+      try {
+        if (!(await handle.stat()).isFile()) throw Object.assign(new Error(`${hostPath} is not a regular file`), { code: 'EINVAL' });
+        return await handle.readFile();
+      } finally {
+        await handle.close();
+      }
+    },
+
+    async chmodNoFollow(hostPath, mode) {
+      // O_PATH is not exposed by Node: open the object itself with O_NOFOLLOW (O_RDONLY works for
+      // files and directories alike) and fchmod the descriptor, so a swapped-in link is never followed.
+      const handle = await fsp.open(real(hostPath), fsc.O_RDONLY | fsc.O_NOFOLLOW | fsc.O_NONBLOCK | fsc.O_NOCTTY);
+      try {
+        await handle.chmod(mode);
+      } finally {
+        await handle.close();
+      }
+    },
+
     async readdir(hostPath) {
       try {
         return await fsp.readdir(real(hostPath));

@@ -48,4 +48,11 @@ export interface HostFs {
   append(hostPath: string, data: string, mode?: number): Promise<void>;
   /** Directory entries; [] when missing. */
   readdir(hostPath: string): Promise<string[]>;
+  /**
+   * Reads a regular file opened with O_NOFOLLOW (a symlink at `hostPath` itself fails with
+   * ELOOP; a FIFO or device is refused with ENOTREG-like EINVAL). Throws ENOENT when missing.
+   */
+  readFileNoFollow(hostPath: string): Promise<Buffer>;
+  /** chmod(2) of a file or directory that is not a symlink (throws ELOOP for a symlink). */
+  chmodNoFollow(hostPath: string, mode: number): Promise<void>;
 }

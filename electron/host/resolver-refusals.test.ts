@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Exec } from './exec';
 import { createHostFs } from './host-fs-node';
-import { captureResolver, restoreResolver } from './resolver-state';
+import { captureResolver, readAppendOnly, restoreResolver } from './resolver-state';
 
 const realExec: Exec = {
   run: (file, args) =>
@@ -43,7 +43,7 @@ beforeEach(() => {
   mkdirSync(r('etc'));
 });
 afterEach(() => {
-  if (existsSync(r('etc/resolv.conf'))) spawnSync('chattr', ['-i', r('etc/resolv.conf')]);
+  if (existsSync(r('etc/resolv.conf'))) spawnSync('chattr', ['-i', '-a', r('etc/resolv.conf')]);
   rmSync(root, { recursive: true, force: true });
 });
 
@@ -56,10 +56,24 @@ describe('refusals on a real kernel', () => {
     expect(spawnSync('chattr', ['+i', r('etc/resolv.conf')]).status).toBe(0);
     expect(await captureResolver(fs, realExec)).toMatchObject({ kind: 'file', immutable: true });
     await expect(restoreResolver(fs, { kind: 'symlink', target: '/run/x', uid: 0, gid: 0, dangling: true, targetContentBase64: null })).rejects.toThrow(
-      /^\/etc\/resolv.conf cannot be replaced \(EPERM: immutable flag or not root\); run as root and clear it with "chattr -i \/etc\/resolv.conf", then retry\.$/,
+      /^\/etc\/resolv.conf cannot be replaced \(EPERM: immutable or append-only flag, or not root\); run as root, check it with "lsattr -d \/etc\/resolv.conf" and clear the flag with "chattr -i -a \/etc\/resolv.conf", then retry\.$/,
     );
     expect(readFileSync(r('etc/resolv.conf'), 'utf8')).toBe('nameserver 10.0.0.1\n');
     expect(readFileSync(r('etc/resolv.conf')).length).toBe(20);
+  });
+
+  it.skipIf(!chattrWorks())('append-only file (chattr +a): lsattr reports it, rename over it fails, restoring the same entry is a no-op (skipped: needs root and a filesystem with attributes)', async () => {
+    const fs = createHostFs(root);
+    writeFileSync(r('etc/resolv.conf'), 'nameserver 10.0.0.1\n');
+    const saved = await captureResolver(fs, realExec);
+    expect(spawnSync('chattr', ['+a', r('etc/resolv.conf')]).status).toBe(0);
+    expect(await readAppendOnly(fs, realExec, '/etc/resolv.conf')).toBe(true);
+    await expect(restoreResolver(fs, { kind: 'absent' })).rejects.toThrow(/EPERM: immutable or append-only flag/);
+    // Nothing changed, so "restoring" the saved entry writes nothing and succeeds.
+    await expect(restoreResolver(fs, saved)).resolves.toBeUndefined();
+    expect(readFileSync(r('etc/resolv.conf'), 'utf8')).toBe('nameserver 10.0.0.1\n');
+    spawnSync('chattr', ['-a', r('etc/resolv.conf')]);
+    expect(await readAppendOnly(fs, realExec, '/etc/resolv.conf')).toBe(false);
   });
 
   it.skipIf(!unshareWorks)('bind-mounted file (private mount namespace): restore fails with EBUSY and the container hint (needs root and unshare; skipped without them)', () => {

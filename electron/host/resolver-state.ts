@@ -22,6 +22,22 @@ export function parseLsattrImmutable(stdout: string): boolean | null {
   return flags.includes('i');
 }
 
+/**
+ * Parses the flag field of `lsattr -d` into the two flags that make rename(2) over the file
+ * fail with EPERM (chattr(1): `i` immutable, `a` append only). null when there is no flag field.
+ */
+export function parseLsattrFlags(stdout: string): { immutable: boolean; appendOnly: boolean } | null {
+  const flags = stdout.trim().split(/\s+/)[0];
+  if (!flags || !/^[-a-zA-Z]+$/.test(flags)) return null;
+  return { immutable: flags.includes('i'), appendOnly: flags.includes('a') };
+}
+
+/** The append-only flag (`chattr +a`) via `lsattr -d`; false when lsattr cannot tell. */
+export async function readAppendOnly(fs: HostFs, exec: Exec, hostPath: string): Promise<boolean> {
+  const r = await exec.run('lsattr', ['-d', fs.real(hostPath)], { timeoutMs: 5000 }).catch(() => null);
+  return r !== null && r.code === 0 && parseLsattrFlags(r.stdout)?.appendOnly === true;
+}
+
 /** Reads the immutable flag via `lsattr -d`; `{immutable:false, note}` when lsattr cannot tell. */
 export async function readImmutable(fs: HostFs, exec: Exec, hostPath: string): Promise<{ immutable: boolean; note: string | null }> {
   const realPath = fs.real(hostPath);
@@ -89,6 +105,9 @@ export async function captureResolver(fs: HostFs, exec: Exec): Promise<ResolverE
  * refuses the rename (immutable file, bind mount).
  */
 export async function restoreResolver(fs: HostFs, entry: ResolverEntry, hostPath: string = K2S_PATHS.resolvConf): Promise<void> {
+  // Already exactly the entry: nothing to write (needs no space, works on an immutable or
+  // bind-mounted file, and a rollback of a change that never happened changes nothing).
+  if (await alreadyIs(fs, entry, hostPath)) return;
   try {
     switch (entry.kind) {
       case 'file':
@@ -111,10 +130,20 @@ export async function restoreResolver(fs: HostFs, entry: ResolverEntry, hostPath
       throw new Error(`${hostPath} is a mount point (bind mount, e.g. a container) and cannot be replaced; restore it from the host that mounts it.`, { cause: err });
     }
     if (code === 'EPERM' || code === 'EACCES') {
-      throw new Error(`${hostPath} cannot be replaced (${code}: immutable flag or not root); run as root and clear it with "chattr -i ${hostPath}", then retry.`, { cause: err });
+      throw new Error(`${hostPath} cannot be replaced (${code}: immutable or append-only flag, or not root); run as root, check it with "lsattr -d ${hostPath}" and clear the flag with "chattr -i -a ${hostPath}", then retry.`, { cause: err });
     }
     throw err;
   }
+}
+
+/** True when `hostPath` already is `entry`: same kind, bytes / exact link target, mode, owner. */
+async function alreadyIs(fs: HostFs, entry: ResolverEntry, hostPath: string): Promise<boolean> {
+  const st = await fs.lstat(hostPath);
+  if (entry.kind === 'absent') return st === null;
+  if (st === null || st.uid !== entry.uid || st.gid !== entry.gid) return false;
+  if (entry.kind === 'symlink') return st.kind === 'symlink' && (await fs.readlink(hostPath)) === entry.target;
+  if (st.kind !== 'file' || st.mode !== entry.mode) return false;
+  return (await fs.readFile(hostPath)).equals(Buffer.from(entry.contentBase64, 'base64'));
 }
 
 /** Sets or clears the immutable flag with chattr(1); throws with the cause when chattr fails. */

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, mkdirSync, writeFileSync, statSync, utimesSync } from 'node:fs';
+import { chmodSync, chownSync, mkdtempSync, readFileSync, rmSync, mkdirSync, symlinkSync, writeFileSync, statSync, utimesSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -61,12 +61,12 @@ describe('state file', () => {
     mkdirSync(r('var/lib/k2s'), { recursive: true });
     writeFileSync(r('var/lib/k2s/dns-resolver-state.json'), '{"version":1,');
     await expect(readState(createHostFs(root))).rejects.toThrow(
-      /is not valid JSON .*then delete \/var\/lib\/k2s\/dns-resolver-state.json and start again\./,
+      /is corrupt \(not valid JSON: .*\); run sudo npx k2s-dns stop \(or recover\): it restores your original resolver when the file still holds a readable one and moves \/var\/lib\/k2s\/dns-resolver-state.json aside \(never deletes it\)\./,
     );
     writeFileSync(r('var/lib/k2s/dns-resolver-state.json'), JSON.stringify({ ...STATE, resolvConf: { kind: 'pipe' } }));
     await expect(readState(createHostFs(root))).rejects.toThrow('is corrupt (resolvConf.kind "pipe" is not file, symlink or absent)');
     writeFileSync(r('var/lib/k2s/dns-resolver-state.json'), '{"hello":"world"}');
-    await expect(readState(createHostFs(root))).rejects.toThrow('has a shape neither k2s-dns nor the k2s CLI writes');
+    await expect(readState(createHostFs(root))).rejects.toThrow('is corrupt (a shape neither k2s-dns nor the k2s CLI writes)');
   });
 
   it('reads the K2s Go CLI shape (os.FileMode, base64 content, wasImmutable)', async () => {
@@ -106,5 +106,52 @@ describe('state file', () => {
     });
     writeCliState({ type: 'symlink', target: '/run/NetworkManager/resolv.conf' });
     expect((await readState(createHostFs(root)))?.resolvConf).toMatchObject({ kind: 'symlink', target: '/run/NetworkManager/resolv.conf' });
+  });
+});
+
+// Regression (issue 9.6): main trusted a weak /var/lib/k2s and followed a symlinked state file.
+describe('state dir hardening', () => {
+  const isRoot = process.geteuid?.() === 0;
+
+  it('repairs a group/other-accessible dir to 0700 and file to 0600', async () => {
+    mkdirSync(r('var/lib/k2s'), { recursive: true, mode: 0o777 });
+    chmodSync(r('var/lib/k2s'), 0o777);
+    const fs = createHostFs(root);
+    await writeState(fs, STATE);
+    chmodSync(r('var/lib/k2s/dns-resolver-state.json'), 0o644);
+    chmodSync(r('var/lib/k2s'), 0o755);
+    expect(await readState(fs)).toEqual(STATE);
+    expect(statSync(r('var/lib/k2s')).mode & 0o777).toBe(0o700);
+    expect(statSync(r('var/lib/k2s/dns-resolver-state.json')).mode & 0o777).toBe(0o600);
+  });
+
+  it('refuses a symlinked state file and never reads through it', async () => {
+    mkdirSync(r('var/lib/k2s'), { recursive: true, mode: 0o700 });
+    writeFileSync(r('secret'), '{"version":1,"root-only":"hunter2"}', { mode: 0o600 });
+    symlinkSync(r('secret'), r('var/lib/k2s/dns-resolver-state.json'));
+    const fs = createHostFs(root);
+    await expect(readState(fs)).rejects.toThrow('/var/lib/k2s/dns-resolver-state.json is a symlink; k2s-dns only reads the regular file it wrote itself');
+    await expect(readState(fs)).rejects.toThrow(expect.objectContaining({ message: expect.not.stringContaining('hunter2') }));
+    expect(statSync(r('secret')).mode & 0o777).toBe(0o600);
+  });
+
+  it('refuses a symlinked state dir', async () => {
+    mkdirSync(r('elsewhere'), { recursive: true });
+    mkdirSync(r('var/lib'), { recursive: true });
+    symlinkSync(r('elsewhere'), r('var/lib/k2s'));
+    await expect(writeState(createHostFs(root), STATE)).rejects.toThrow('/var/lib/k2s is a symlink, not the root-only directory');
+  });
+
+  it.skipIf(!isRoot)('as root: refuses a dir or file another user owns, changes nothing (skipped without root)', async () => {
+    mkdirSync(r('var/lib/k2s'), { recursive: true, mode: 0o777 });
+    chownSync(r('var/lib/k2s'), 1000, 1000);
+    const fs = createHostFs(root);
+    await expect(writeState(fs, STATE)).rejects.toThrow('/var/lib/k2s is owned by uid 1000, not root');
+    expect(statSync(r('var/lib/k2s')).uid).toBe(1000);
+    chownSync(r('var/lib/k2s'), 0, 0);
+    writeFileSync(r('var/lib/k2s/dns-resolver-state.json'), JSON.stringify(STATE), { mode: 0o666 });
+    chownSync(r('var/lib/k2s/dns-resolver-state.json'), 1000, 1000);
+    await expect(readState(fs)).rejects.toThrow('/var/lib/k2s/dns-resolver-state.json is owned by uid 1000, not root');
+    expect(readFileSync(r('var/lib/k2s/dns-resolver-state.json'), 'utf8')).toBe(JSON.stringify(STATE));
   });
 });

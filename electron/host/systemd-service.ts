@@ -5,6 +5,7 @@ import { renderUnit } from '../../shared/systemd-unit';
 import type { Exec } from './exec';
 import type { HostFs } from './host-fs';
 import type { ServiceManager } from './service-manager';
+import { LOGROTATE_PATH, openQueryLog, readAdmGid, renderLogrotate, rotateLogIfOver } from './query-log';
 
 const UNIT = `${SERVICE_NAME}.service`;
 /** systemctl exit status for "unit not loaded / not found" (LSB "program is not installed"). */
@@ -35,7 +36,11 @@ export function createSystemdManager(fs: HostFs, exec: Exec): ServiceManager {
     async start(spec) {
       const unitText = renderUnit(spec); // validate before touching the host
       await fs.mkdirp(path.posix.dirname(spec.logFile), 0o755);
-      await fs.append(spec.logFile, '', 0o644);
+      // Private (root:adm 0640) before systemd appends to it; logrotate bounds it (query-log.ts).
+      await rotateLogIfOver(fs.real(spec.logFile));
+      await (await openQueryLog(fs.real(spec.logFile), await readAdmGid(fs.real('/etc/group')))).close();
+      await fs.mkdirp(path.posix.dirname(LOGROTATE_PATH), 0o755);
+      await fs.writeFileAtomic(LOGROTATE_PATH, renderLogrotate(spec.logFile), { mode: 0o644 });
       await fs.mkdirp(path.posix.dirname(K2S_PATHS.unit), 0o755);
       await fs.writeFileAtomic(K2S_PATHS.unit, unitText, { mode: 0o644 });
       await systemctl(exec, ['daemon-reload']);

@@ -5,39 +5,11 @@
 import type { Listener, ResolvConf } from '../../shared/types';
 import type { Exec } from './exec';
 import { parseServer } from '../probes/parse-server';
-import { formatIpv6, parseIp } from '../../shared/cidr';
+import { ipInCidr } from '../../shared/cidr';
+import { bareAddress, effectiveAddress, isLoopbackAddress, isUnspecifiedAddress, reachesListenerAddress } from '../../shared/listener-reach';
 
 /** systemd-resolved's stub listeners (systemd-resolved.service(8)): 127.0.0.53 and 127.0.0.54. */
 const RESOLVED_STUBS = new Set(['127.0.0.53', '127.0.0.54']);
-
-/** Lower-case, brackets and `%zone` stripped: the address part used to compare with listeners. */
-function bareAddress(server: string): string {
-  return server.replace(/^\[|\]$/g, '').replace(/%.*$/, '').toLowerCase();
-}
-
-function isLoopback(addr: string): boolean {
-  return addr.startsWith('127.') || addr === '::1';
-}
-
-/**
- * Where a packet to `addr` really goes on this host: `::ffff:a.b.c.d` is IPv4 a.b.c.d
- * (RFC 4291 §2.5.5.2), and the unspecified addresses 0.0.0.0 and :: reach the local host
- * (Linux connects them to loopback).
- */
-function effectiveAddress(addr: string): string {
-  // Compared as bytes, not text: ::ffff:7f00:1, 0:0:0:0:0:ffff:127.0.0.1 and ::ffff:127.0.0.1
-  // are one address.
-  const ip = parseIp(addr);
-  if (!ip) return addr;
-  let bytes = ip.bytes;
-  let v4 = ip.family === 4;
-  if (!v4 && bytes.slice(0, 10).every((b) => b === 0) && bytes[10] === 0xff && bytes[11] === 0xff) {
-    bytes = bytes.slice(12);
-    v4 = true;
-  }
-  if (bytes.every((b) => b === 0)) return v4 ? '127.0.0.1' : '::1';
-  return v4 ? bytes.join('.') : formatIpv6(bytes);
-}
 
 /** The endpoint of a nameserver or `--upstream` value (`IP`, `IP:PORT`, `[v6]:PORT`); null if unparsable. */
 function endpointOf(server: string): { address: string; port: number } | null {
@@ -53,14 +25,62 @@ function endpointOf(server: string): { address: string; port: number } | null {
 export function reachesListener(server: string, listeners: Listener[]): Listener | null {
   const e = endpointOf(server);
   if (!e) return null;
-  for (const l of listeners) {
-    if (l.port !== e.port) continue;
-    const la = effectiveAddress(bareAddress(l.address));
-    if (la === e.address) return l;
-    // A wildcard listener also answers on every loopback address.
-    if ((l.address === '0.0.0.0' && e.address.includes('.') && isLoopback(e.address)) || (l.address === '::' && isLoopback(e.address))) return l;
+  return listeners.find((l) => l.port === e.port && reachesListenerAddress(e.address, l.address)) ?? null;
+}
+
+/**
+ * Why a query to `server` would come back to this host's proxy (issue 10.7), or null. By
+ * address semantics, not text: the unspecified address (Linux connects 0.0.0.0/:: to the
+ * local host), any spelling of a listener (IPv4-mapped `::ffff:7f00:1`, expanded
+ * `0:0:0:0:0:ffff:127.0.0.1`), and any of `hostAddresses` when a wildcard listener (0.0.0.0,
+ * ::) is on that port. Another resolver on a host address is NOT a loop: a local dnsmasq or
+ * unbound with its own upstreams (router-like hosts, the e2e test bed's upstream) is legitimate.
+ */
+export function loopReason(server: string, listeners: Listener[], hostAddresses: string[] = []): string | null {
+  const e = endpointOf(server);
+  if (!e) return null;
+  const hit = reachesListener(server, listeners);
+  if (hit) return `it reaches the proxy's own listener ${hit.address}:${hit.port}`;
+  let address = server;
+  try {
+    address = parseServer(server).address;
+  } catch {
+    // endpointOf parsed it already
+  }
+  if (isUnspecifiedAddress(address)) return 'it is the unspecified address, which means this host itself';
+  const local = new Set(hostAddresses.map((a) => effectiveAddress(bareAddress(a))));
+  const wildcard = listeners.find((l) => l.port === e.port && isUnspecifiedAddress(l.address) && l.address.includes(':') === e.address.includes(':'));
+  if (wildcard && local.has(e.address)) {
+    return `it is this host's own address ${e.address}, where the proxy's wildcard listener ${wildcard.address}:${wildcard.port} answers`;
   }
   return null;
+}
+
+/**
+ * Why forwarding the cluster zones to the kube-dns ClusterIP would loop, or null (issue 10.7):
+ * unspecified or loopback in any spelling, one of the proxy's listeners, or an address of this
+ * host. A host address inside a service CIDR is allowed: kube-proxy in IPVS mode puts every
+ * ClusterIP on the kube-ipvs0 interface, and IPVS sends those packets to the CoreDNS pods.
+ */
+export function kubeDnsLoop(kubeDnsIp: string, listeners: Listener[], hostAddresses: string[], serviceCidrs: string[]): string | null {
+  const eff = effectiveAddress(bareAddress(kubeDnsIp));
+  let why: string | null = null;
+  if (isUnspecifiedAddress(kubeDnsIp)) why = 'is the unspecified address (this host itself)';
+  else if (isLoopbackAddress(eff)) why = 'is a loopback address';
+  else {
+    const hit = reachesListener(kubeDnsIp, listeners);
+    const inCidr = serviceCidrs.some((c) => {
+      try {
+        return ipInCidr(eff, c);
+      } catch {
+        return false;
+      }
+    });
+    if (hit) why = `is the proxy's own listener ${hit.address}:${hit.port}`;
+    else if (!inCidr && hostAddresses.some((a) => effectiveAddress(bareAddress(a)) === eff)) why = `is an address of this host outside the service CIDRs (${serviceCidrs.join(', ') || 'none known'})`;
+  }
+  if (why === null) return null;
+  return `The kube-dns ClusterIP ${kubeDnsIp} ${why}: forwarding the cluster zones there would send them back into this host's proxy (a loop); check the cluster DNS Service (\`kubectl -n kube-system get svc -l k8s-app=kube-dns -o wide\`).`;
 }
 
 /** Why an upstream was dropped: it loops into the proxy, is resolved's stub, or names a missing interface. */
@@ -79,14 +99,16 @@ export function pickUpstreams(input: {
   resolvedLinkServers?: string[];
   /** Interface names on this host; when given, `%zone` must name one of them. */
   interfaces?: string[];
+  /** Addresses assigned to this host (one of them loops only into a wildcard listener). */
+  hostAddresses?: string[];
 }): { upstreams: string[]; dropped: { server: string; reason: string; kind: DropKind }[] } {
   const upstreams: string[] = [];
   const dropped: { server: string; reason: string; kind: DropKind }[] = [];
   const seen = new Set<string>();
   const add = (server: string, via: string | null) => {
-    const hit = reachesListener(server, input.listeners);
-    if (hit) {
-      dropped.push({ server, kind: 'loop', reason: `it reaches the proxy's own listener ${hit.address}:${hit.port}${via ? ` (${via})` : ''}; forwarding there would loop` });
+    const loop = loopReason(server, input.listeners, input.hostAddresses);
+    if (loop) {
+      dropped.push({ server, kind: 'loop', reason: `${loop}${via ? ` (${via})` : ''}; forwarding there would loop` });
       return;
     }
     if (RESOLVED_STUBS.has(bareAddress(server))) {

@@ -1,6 +1,7 @@
 import type { Exec } from '../host/exec';
 import type { HostFs } from '../host/host-fs';
 import type { ServiceManager } from '../host/service-manager';
+import type { ZonePolicyInput } from '../../shared/corefile-policy';
 import type { ClusterDiscovery, QueryResult, QueryType } from '../../shared/types';
 
 /**
@@ -12,12 +13,20 @@ export interface LifecycleDeps {
   fs: HostFs;
   exec: Exec;
   services: ServiceManager;
-  /** Discovers kube-dns, the Corefile zones and the CIDRs. Throws typed cluster errors. */
-  discover(kubeconfigPath: string): Promise<ClusterDiscovery>;
+  /**
+   * Discovers kube-dns, the Corefile zones and the CIDRs; `policy` is the host side of the zone
+   * policy (search domains, user-allowed zones). Throws typed cluster errors.
+   */
+  discover(kubeconfigPath: string, policy?: ZonePolicyInput): Promise<ClusterDiscovery>;
   /** DNS query to `server` (`IP` or `IP:PORT`); never throws, TIMEOUT/ERROR are results. */
   query(opts: { name: string; type: QueryType; server: string; transport?: 'udp' | 'tcp'; timeoutMs?: number }): Promise<QueryResult>;
-  /** getaddrinfo through the system resolver (`getent ahosts`). */
+  /** getaddrinfo through the system resolver (in-process: verify and the query tester). */
   systemLookup(name: string): Promise<QueryResult>;
+  /**
+   * getaddrinfo for the health check's own probe: the name reaches the nameserver with its case
+   * as given (electron/probes/probe-lookup.ts), so the Logs panel can hide it; `timeoutMs` caps the wait.
+   */
+  probeLookup(name: string, timeoutMs: number): Promise<QueryResult>;
   /** The system resolver for the query tester: A/AAAA via getaddrinfo, PTR via getnameinfo. */
   systemQuery(name: string, type: QueryType): Promise<QueryResult>;
   /** Whether something accepts a TCP connection on the listener (readiness: dnsmasq and

@@ -39,6 +39,6 @@ export async function chooseEngine(
   if (await isExecutableFile(fs, dnsmasq)) return { engine: 'dnsmasq', binary: dnsmasq };
   throw refused(
     'NO_ENGINE',
-    `No DNS proxy engine found: neither AdGuard dnsproxy at ${adguard} nor dnsmasq at ${dnsmasq}; install K2s (or pass --dnsproxy PATH) or apt-get install dnsmasq-base.`,
+    `No DNS proxy engine found: neither AdGuard dnsproxy at ${adguard} nor dnsmasq at ${dnsmasq}; install K2s (it ships bin/dnsproxy) or dnsmasq (\`apt-get install dnsmasq-base\`).`,
   );
 }

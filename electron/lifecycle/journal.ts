@@ -1,6 +1,7 @@
 import type { HostFs } from '../host/host-fs';
 import type { Operation, StepName } from '../../shared/lifecycle-events';
 import { K2S_PATHS } from '../../shared/k2s-paths';
+import { lockHeld } from './lock';
 
 /**
  * The lifecycle journal (/var/lib/k2s/dns-lifecycle-journal.json, 0600): written before each
@@ -73,19 +74,15 @@ export function clearRecovery(fs: HostFs): Promise<void> {
   return fs.remove(LAST_RECOVERY);
 }
 
-/** Whether a process with this pid exists (signal 0 sends nothing). */
-export function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** The journal of an operation whose process is gone, or null when none is interrupted. */
-export async function interruptedOperation(fs: HostFs): Promise<JournalEntry | null> {
+/**
+ * The journal of an operation that is no longer running, or null when none is interrupted.
+ * Decided by the kernel lock, never by the journal's PID (PIDs are reused after a reboot):
+ * a caller holding the lifecycle lock (`holdingLock`) knows every journal it finds is left over;
+ * otherwise (status) a journal is interrupted only while no process holds the lock.
+ */
+export async function interruptedOperation(fs: HostFs, holdingLock = false): Promise<JournalEntry | null> {
   const j = await readJournal(fs);
   if (!j) return null;
-  return j.pid !== process.pid && pidAlive(j.pid) ? null : j;
+  if (holdingLock) return j;
+  return (await lockHeld(fs)) ? null : j;
 }

@@ -7,7 +7,9 @@ import { nodeExec } from '../host/exec';
 import { detectServiceManager } from '../host/service-manager';
 import { findPortHolder } from '../host/port-holder';
 import { queryDns } from '../probes/dns-query';
-import { systemLookup, systemQuery } from '../probes/system-lookup';
+import { systemQuery } from '../probes/system-lookup';
+import { gaiLookup } from '../probes/gai-lookup';
+import { probeLookup } from '../probes/probe-lookup';
 
 /**
  * The composition root for the real host: HostFs on `root` (`/` normally), child processes
@@ -21,10 +23,22 @@ export async function createNodeDeps(root = '/'): Promise<LifecycleDeps> {
     exec: nodeExec,
     services,
     // Loaded on first use: @kubernetes/client-node costs ~1 s of start-up that stop/status never need.
-    discover: async (kubeconfigPath) => (await import('../cluster/discovery')).discoverCluster({ kubeconfigPath }),
+    discover: async (kubeconfigPath, policy) => (await import('../cluster/discovery')).discoverCluster({ kubeconfigPath, ...policy }),
     query: (opts) => queryDns(opts),
-    systemLookup: (name) => systemLookup(name, nodeExec),
-    systemQuery: (name, type) => systemQuery(name, type, nodeExec),
+    // getaddrinfo in-process (not `getent`, whose exit status 2 hides EAI_AGAIN behind "not found").
+    systemLookup: (name) => gaiLookup(name),
+    // getent, not Node's lookup: it keeps the health probe's KUBERNETES.DEFAULT spelling on the wire.
+    probeLookup: (name, timeoutMs) =>
+      probeLookup(name, timeoutMs, {
+        exec: nodeExec,
+        query: (q) => queryDns(q),
+        resolvConfText: async () => (await fs.readFile('/etc/resolv.conf')).toString('utf8'),
+      }),
+    systemQuery: async (name, type) => {
+      if (type !== 'A' && type !== 'AAAA') return systemQuery(name, type, nodeExec);
+      const r = await gaiLookup(name);
+      return { ...r, type, answers: r.answers.filter((a) => a.type === type) };
+    },
     tcpListening: (address, port, timeoutMs) =>
       new Promise((resolve) => {
         const socket = connect({ host: address, port, timeout: timeoutMs });

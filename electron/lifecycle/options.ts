@@ -20,10 +20,12 @@ export interface StartOptions {
   upstreams?: string[];
   /** External name verify resolves through the proxy and an upstream. Default kubernetes.io. */
   verifyExternalName?: string;
-  /** Bounded wait for the proxy to answer on every listener, ms. Default 10000. */
+  /** Deadline for the proxy to answer on every listener, ms. Default READY_TIMEOUT_MS (start.ts). */
   readyTimeoutMs?: number;
   /** Log every query (dnsproxy -v, dnsmasq log-queries). Default true: the log viewer shows them. */
   logQueries?: boolean;
+  /** Zones the zone policy refused that the user forwards anyway (`--allow-zone`; issue 9.2). */
+  allowZones?: string[];
 }
 
 /** What stop does when someone else changed /etc/resolv.conf while K2s ran. */

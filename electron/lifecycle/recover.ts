@@ -1,9 +1,11 @@
 import type { LifecycleDeps } from './deps';
 import { StepReporter, type EventSink } from './reporter';
-import { interruptedOperation, clearJournal, writeRecovery } from './journal';
+import { interruptedOperation, clearJournal, readJournal, writeRecovery } from './journal';
 import { teardownSteps } from './teardown';
 import { messageOf } from './errors';
 import { acquireLock } from './lock';
+import { readState } from '../host/resolver-state';
+import { StateFileCorruptError } from '../host/state-store';
 
 /**
  * Completes or rolls back an operation that was killed mid-way (its journal is left with a dead
@@ -14,7 +16,7 @@ import { acquireLock } from './lock';
  * @returns one sentence saying what was recovered, or null when nothing was interrupted
  */
 export async function recoverInterrupted(deps: LifecycleDeps, sink: EventSink): Promise<string | null> {
-  const j = await interruptedOperation(deps.fs);
+  const j = await interruptedOperation(deps.fs, true);
   if (!j) return null;
   const r = new StepReporter(j.op, sink, () => deps.now());
   r.emit('recover', 'running', `A k2s-dns ${j.op} (PID ${j.pid}) was interrupted during "${j.step}"; ${j.op === 'start' ? 'rolling it back' : 'completing it'}.`);
@@ -22,7 +24,8 @@ export async function recoverInterrupted(deps: LifecycleDeps, sink: EventSink): 
     await teardownSteps(deps, j.op === 'uninstall' ? 'uninstall' : 'stop', {}, r);
     await clearJournal(deps.fs);
     const outcome = `Recovered an interrupted ${j.op} (killed during "${j.step}"): ${j.op === 'start' ? 'rolled back' : 'completed'}; the original resolver is back and k2s-dnsproxy is stopped.`;
-    await writeRecovery(deps.fs, { at: new Date(deps.now()).toISOString(), op: j.op, step: j.step, pid: j.pid, outcome, ok: true });
+    // The host is already safe: a full /var/lib must not turn a done recovery into a failure.
+    await writeRecovery(deps.fs, { at: new Date(deps.now()).toISOString(), op: j.op, step: j.step, pid: j.pid, outcome, ok: true }).catch(() => undefined);
     r.emit('recover', 'done', outcome);
     return outcome;
   } catch (err) {
@@ -35,16 +38,46 @@ export async function recoverInterrupted(deps: LifecycleDeps, sink: EventSink): 
   }
 }
 
+/** Options of `k2s-dns recover`. */
+export interface RecoverOptions {
+  /**
+   * Also when no interrupted operation is recorded: tear down whatever of ours is left (a
+   * K2s-owned resolv.conf with its saved original, a proxy found by its command line, temp
+   * files in /etc) — for hosts left behind by older versions or by hand. Default false.
+   */
+  force?: boolean;
+  /**
+   * Also when the state file is corrupt: restore the original it still holds and move it
+   * aside (teardown). Set by `k2s-dns recover` itself, never by the implicit recovery that
+   * other commands (status) run first: a read command must not stop K2s DNS. Default false.
+   */
+  corruptState?: boolean;
+}
+
 /**
  * `k2s-dns recover` (and any CLI call as root): takes the lock, then recoverInterrupted.
+ * Throws BUSY (exit 3) when another operation runs: its journal is not interrupted.
  * @returns what was recovered, or null when nothing was interrupted
  */
-export async function recoverNow(deps: LifecycleDeps, sink: EventSink): Promise<string | null> {
-  if (!(await interruptedOperation(deps.fs))) return null;
-  const release = await acquireLock(deps.fs);
+export async function recoverNow(deps: LifecycleDeps, sink: EventSink, opts: RecoverOptions = {}): Promise<string | null> {
+  // Cheap exit without the lock: taking it, even briefly, could make a concurrent start BUSY.
+  // A corrupt state file is recovered too (restore from what it still holds, move it aside).
+  const corrupt = !!opts.corruptState && await readState(deps.fs).then(
+    () => false,
+    (err: unknown) => err instanceof StateFileCorruptError,
+  );
+  if (!opts.force && !corrupt && !(await readJournal(deps.fs))) return null;
+  // A full /run must not keep the host on K2s DNS: recovery goes on without the lock then.
+  const lock = await acquireLock(deps.fs, { goOnWithoutRoom: { mountinfo: () => deps.mountinfo(), op: 'recover' } });
+  const tail = (s: string | null) => (s && lock.withoutLock ? `${s} ${lock.withoutLock}` : s);
   try {
-    return await recoverInterrupted(deps, sink);
+    const done = await recoverInterrupted(deps, sink);
+    if (done || (!opts.force && !corrupt)) return tail(done);
+    const r = new StepReporter('stop', sink, () => deps.now());
+    const { notes, hadState } = await teardownSteps(deps, 'stop', {}, r);
+    await clearJournal(deps.fs);
+    return tail(`${opts.force ? 'Forced recovery' : 'Recovered from a corrupt state file'}: ${notes.length ? notes.join(' ') : hadState ? 'the saved original resolver is back and k2s-dnsproxy is stopped.' : 'no saved original; k2s-dnsproxy and temp files of ours are gone.'}`);
   } finally {
-    await release();
+    await lock.release();
   }
 }

@@ -1,4 +1,4 @@
-import type { LifecycleEvent, Operation, StepName } from '../../shared/lifecycle-events';
+import type { LifecycleEvent, Operation, ResultWarning, StepName } from '../../shared/lifecycle-events';
 import { messageOf } from './errors';
 
 /** Receives every lifecycle event as it happens (CLI printer, helper stream, UI). */
@@ -39,8 +39,8 @@ export class StepReporter {
     }
   }
 
-  /** Emits the final result event. */
-  result(ok: boolean, exitCode: number, message: string, code?: string): void {
-    this.sink({ type: 'result', op: this.op, ok, exitCode, message, at: this.now(), ...(code ? { code } : {}) });
+  /** Emits the final result event (`warnings` only when there are some). */
+  result(ok: boolean, exitCode: number, message: string, code?: string, warnings: ResultWarning[] = []): void {
+    this.sink({ type: 'result', op: this.op, ok, exitCode, message, at: this.now(), ...(code ? { code } : {}), ...(warnings.length ? { warnings } : {}) });
   }
 }

@@ -12,13 +12,15 @@ async function logTail(deps: LifecycleDeps, lines: number): Promise<string[]> {
 
 /**
  * Waits until the proxy accepts connections on every listener (TCP connect: it needs no
- * upstream, so a dead CoreDNS shows up in verify with its own message), polling every 200 ms for at most `timeoutMs` ms. Fails with SERVICE_EXITED (with the log's
+ * upstream, so a dead CoreDNS shows up in verify with its own message), polling after 10, 20,
+ * 40 … ms (at most 200 ms apart: a proxy binds within milliseconds) for at most `timeoutMs` ms
+ * in all. Fails with SERVICE_EXITED (with the log's
  * last error and, for a bind failure, the port's holder) or SERVICE_NOT_READY.
  */
 export async function waitForListeners(deps: LifecycleDeps, plan: ProxyPlan, timeoutMs: number): Promise<void> {
   const deadline = deps.now() + timeoutMs;
   const pending = new Set(plan.listeners.map((l) => `${l.address}:${l.port}`));
-  while (pending.size > 0) {
+  for (let attempt = 0; pending.size > 0; attempt++) {
     const status = await deps.services.status();
     if (!status.running) {
       const tail = await logTail(deps, 20);
@@ -31,14 +33,14 @@ export async function waitForListeners(deps: LifecycleDeps, plan: ProxyPlan, tim
       const last = [...tail].reverse().find((l) => /error|fail|fatal|bad|unknown/i.test(l)) ?? tail.at(-1) ?? '(empty log)';
       throw failed('SERVICE_EXITED', `k2s-dnsproxy exited right after start: "${last.trim()}"; see ${K2S_PATHS.log}.`);
     }
-    for (const server of [...pending]) {
+    await Promise.all([...pending].map(async (server) => {
       const l = plan.listeners.find((x) => `${x.address}:${x.port}` === server)!;
       if (await deps.tcpListening(l.address, l.port, 300)) pending.delete(server);
-    }
+    }));
     if (pending.size === 0) break;
     if (deps.now() >= deadline) {
       throw failed('SERVICE_NOT_READY', `k2s-dnsproxy did not answer on ${[...pending].join(', ')} within ${timeoutMs} ms; see ${K2S_PATHS.log}.`);
     }
-    await deps.sleep(200);
+    await deps.sleep(Math.min(200, 10 * 2 ** attempt));
   }
 }

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { LifecycleDeps } from './deps';
 import type { StartOptions } from './options';
-import type { ResultEvent } from '../../shared/lifecycle-events';
+import type { ResultEvent, ResultWarning } from '../../shared/lifecycle-events';
 import type { ClusterDiscovery, ProxyPlan } from '../../shared/types';
 import type { ResolverStateFile } from '../../shared/state-file';
 import { EXIT } from '../../shared/lifecycle-events';
+import { DNSPROXY_RUN_AS } from '../../shared/systemd-unit';
 import { K2S_PATHS } from '../../shared/k2s-paths';
 import { renderManagedResolvConf } from '../../shared/resolv-conf';
 import { renderResolvedDropIn } from '../../shared/resolved-dropin';
@@ -18,8 +19,14 @@ import { recoverInterrupted } from './recover';
 import { writeProxyConfig, proxyArgv } from './proxy-config';
 import { waitForListeners } from './service-ready';
 import { verifyDns } from './verify';
+import { kubeDnsLoop } from '../host/upstreams';
+import { cidrRefusal } from '../../shared/corefile-policy';
 import { resolvedActive, restartResolved } from './resolved';
-import { acquireLock } from './lock';
+import { acquireLock, LOCK_PATH } from './lock';
+import { isNoRoomError, noRoomMessage } from '../host/mounts';
+
+/** Default deadline for the proxy to answer on every listener, ms: sized for a busy host (issue 11.3). */
+export const READY_TIMEOUT_MS = 20_000;
 
 /** One host change done so far, with how to take it back. */
 interface Undo {
@@ -35,12 +42,18 @@ interface Undo {
 export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: EventSink): Promise<ResultEvent> {
   const r = journaledReporter(deps, 'start', sink);
   const undo: Undo[] = [];
+  const warnings: ResultWarning[] = [];
   let release: (() => Promise<void>) | null = null;
   let recovered: string | null = null;
   try {
     if (deps.uid() === 0) {
       // One operation at a time, and never on top of a half-done one.
-      release = await acquireLock(deps.fs);
+      release = (
+        await acquireLock(deps.fs).catch(async (err: unknown) => {
+          if (!isNoRoomError(err)) throw err;
+          throw refused('NO_SPACE', `${noRoomMessage(LOCK_PATH, deps.fs.real(LOCK_PATH), (err as NodeJS.ErrnoException).code, await deps.mountinfo().catch(() => ''), 'start again')} Nothing was changed.`);
+        })
+      ).release;
       recovered = await recoverInterrupted(deps, sink);
     }
     const pre = await r.run('preflight', 'Checking root, engine, kubeconfig, resolver and port 53', async () => {
@@ -58,13 +71,19 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
 
     const state = await r.run('save', 'Saving the exact /etc/resolv.conf', () => save(deps, pre, undo));
     const discovery = await r.run('discover', `Reading kube-dns and the Corefile through ${pre.kubeconfigPath}`, async () => {
-      const d = await deps.discover(pre.kubeconfigPath).catch((err: unknown) => {
+      const d = await deps.discover(pre.kubeconfigPath, { searchDomains: pre.search, nameservers: pre.upstreams, allowZones: [...new Set([...(opts.allowZones ?? []), ...(pre.existing?.allowedZones ?? [])])] }).catch((err: unknown) => {
         throw failed('DISCOVERY_FAILED', messageOf(err));
       });
+      // Zone-upstream loop check by address semantics (issue 10.7; owner: zones).
+      // Only service CIDRs the zone policy accepts may excuse a host address (kube-ipvs0): a
+      // cluster-supplied serviceSubnet 0.0.0.0/1 must not make this host's own address "a ClusterIP".
+      const loop = kubeDnsLoop(d.kubeDnsIp, pre.listeners, await deps.hostAddresses(), d.serviceCidrs.filter((c) => cidrRefusal(c) === null));
+      if (loop) throw failed('DISCOVERY_FAILED', loop);
       return {
         value: d,
-        message: `kube-dns ${d.kubeDnsIp}, cluster domain ${d.clusterDomain}, ${d.zones.length} zones`,
-        detail: { kubeDnsIp: d.kubeDnsIp, clusterDomain: d.clusterDomain, zones: d.zones.map((z) => z.zone), warnings: d.warnings },
+        // The API server is named: a user-owned kubeconfig decides which cluster a root start trusts (issue 9.2).
+        message: `kube-dns ${d.kubeDnsIp}, cluster domain ${d.clusterDomain}, ${d.zones.length} zone${d.zones.length === 1 ? '' : 's'}${d.refusedZones?.length ? `, ${d.refusedZones.length} refused by the zone policy` : ''} (API server ${d.apiServer}, context ${d.context})`,
+        detail: { kubeDnsIp: d.kubeDnsIp, clusterDomain: d.clusterDomain, zones: d.zones.map((z) => z.zone), refusedZones: (d.refusedZones ?? []).slice(0, 100).map((z) => ({ zone: z.zone, why: z.why })), apiServer: d.apiServer, warnings: d.warnings },
       };
     });
     const plan: ProxyPlan = {
@@ -78,7 +97,11 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
       verbose: opts.logQueries ?? true,
     };
     const configPath = await r.run('config', 'Writing the proxy config', async () => {
-      const written = await writeProxyConfig(deps.fs, plan);
+      // A plan the engine's renderer refuses (e.g. a zone AdGuard dnsproxy would exit on) is a
+      // named failure with its fix, not INTERNAL; I/O errors keep their own handling (ENOSPC).
+      const written = await writeProxyConfig(deps.fs, plan).catch((err: unknown) => {
+        throw (err as NodeJS.ErrnoException).code === undefined ? failed('PROXY_CONFIG', messageOf(err)) : err;
+      });
       undo.push({ what: `restore ${written.path}`, run: written.undo });
       return { value: written.path, message: `Wrote ${written.path}`, detail: { path: written.path } };
     });
@@ -86,20 +109,22 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
       const argv = proxyArgv(deps.fs, pre.engine.binary, plan.engine, configPath, plan.verbose);
       // Registered before start: a start that fails half-way still gets stopped by rollback.
       undo.push({ what: 'stop k2s-dnsproxy', run: () => deps.services.stop() });
-      const { pid } = await deps.services.start({ argv, logFile: deps.fs.real(K2S_PATHS.log), description: `K2s DNS proxy (${plan.engine})` });
-      await waitForListeners(deps, plan, opts.readyTimeoutMs ?? 10_000);
+      // dnsproxy cannot drop root itself (ENGINES.md A4): the service manager does; dnsmasq drops by --user (websec, issue 9.6).
+      const { pid } = await deps.services.start({ argv, logFile: deps.fs.real(K2S_PATHS.log), description: `K2s DNS proxy (${plan.engine})`, ...(plan.engine === 'adguard' ? { runAs: DNSPROXY_RUN_AS } : {}) });
+      await waitForListeners(deps, plan, opts.readyTimeoutMs ?? READY_TIMEOUT_MS);
       return { value: pid, message: `k2s-dnsproxy (${plan.engine}${pid ? `, PID ${pid}` : ''}) answers on ${plan.listeners.map((l) => `${l.address}:${l.port}`).join(', ')}`, detail: { pid } };
     });
     await r.run('activate', 'Pointing the host at 127.0.0.1', () => activate(deps, pre, state, discovery, undo));
     await r.run('verify', `Resolving kubernetes.default.svc.${discovery.clusterDomain} and an external name`, async () => {
-      const v = await verifyDns(deps, discovery, pre.upstreams, opts.verifyExternalName ?? 'kubernetes.io');
+      const v = await verifyDns(deps, discovery, pre.upstreams, opts.verifyExternalName ?? 'kubernetes.io', undefined, (opts.upstreams?.length ?? 0) > 0);
+      if (v.warning) warnings.push({ code: 'UPSTREAM_UNVERIFIED', message: v.warning });
       return { value: v, message: v.summary, detail: v.detail };
     });
     r.emit('ready', 'done', `Host DNS goes through k2s-dnsproxy; ${discovery.clusterDomain} resolves.`);
     undo.length = 0;
     await clearJournal(deps.fs);
     await clearRecovery(deps.fs);
-    return finish(r, true, EXIT.ok, `K2s DNS is running: ${discovery.clusterDomain} and ${discovery.zones.length - 1} more zones go to CoreDNS at ${discovery.kubeDnsIp}, everything else to ${pre.upstreams.join(', ')}.`);
+    return finish(r, true, EXIT.ok, `K2s DNS is running: ${discovery.clusterDomain}${discovery.zones.length > 1 ? ` and ${discovery.zones.length - 1} more zone${discovery.zones.length === 2 ? '' : 's'}` : ''} go${discovery.zones.length > 1 ? '' : 'es'} to CoreDNS at ${discovery.kubeDnsIp}, everything else to ${pre.upstreams.join(', ')}.${warnings.map((w) => ` Warning: ${w.message}`).join('')}`, undefined, warnings);
   } catch (err) {
     let le = err instanceof LifecycleError ? err : failed('INTERNAL', messageOf(err));
     if ((err as NodeJS.ErrnoException).code === 'ENOSPC' && undo.length === 0) {
@@ -119,9 +144,9 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
   }
 }
 
-function finish(r: StepReporter, ok: boolean, exitCode: number, message: string, code?: string): ResultEvent {
-  r.result(ok, exitCode, message, code);
-  return { type: 'result', op: 'start', ok, exitCode, message, at: Date.now(), ...(code ? { code } : {}) };
+function finish(r: StepReporter, ok: boolean, exitCode: number, message: string, code?: string, warnings: ResultWarning[] = []): ResultEvent {
+  r.result(ok, exitCode, message, code, warnings);
+  return { type: 'result', op: 'start', ok, exitCode, message, at: Date.now(), ...(code ? { code } : {}), ...(warnings.length ? { warnings } : {}) };
 }
 
 /** Undoes host changes newest first; returns what could not be undone. */
@@ -196,6 +221,7 @@ async function activate(deps: LifecycleDeps, pre: Preflight, state: ResolverStat
     kubeDnsIp: discovery.kubeDnsIp,
     kubernetesServiceIp: discovery.kubernetesServiceIp,
     managedResolvConfSha256: sha,
+    allowedZones: discovery.allowedZones ?? [],
   });
   return {
     value: undefined,

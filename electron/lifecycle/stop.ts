@@ -1,6 +1,6 @@
 import type { LifecycleDeps } from './deps';
 import type { StopOptions } from './options';
-import type { Operation, ResultEvent } from '../../shared/lifecycle-events';
+import type { Operation, ResultEvent, ResultWarning } from '../../shared/lifecycle-events';
 import { EXIT } from '../../shared/lifecycle-events';
 import { LifecycleError, failed, refused, messageOf } from './errors';
 import type { EventSink } from './reporter';
@@ -8,6 +8,7 @@ import { acquireLock } from './lock';
 import { clearJournal, clearRecovery } from './journal';
 import { recoverInterrupted } from './recover';
 import { journaledReporter, teardownSteps } from './teardown';
+import { cliCommand } from '../../shared/fix';
 
 export { OWNED_FILES } from './teardown';
 
@@ -26,17 +27,25 @@ export async function uninstallDns(deps: LifecycleDeps, opts: StopOptions, sink:
 }
 
 async function runTeardown(deps: LifecycleDeps, op: Operation, opts: StopOptions, sink: EventSink): Promise<ResultEvent> {
-  const r = journaledReporter(deps, op, sink);
+  const journalNotes: string[] = [];
+  const r = journaledReporter(deps, op, sink, journalNotes);
+  const warnings: ResultWarning[] = [];
   const done = (ok: boolean, exitCode: number, message: string, code?: string): ResultEvent => {
-    r.result(ok, exitCode, message, code);
-    return { type: 'result', op, ok, exitCode, message, at: Date.now(), ...(code ? { code } : {}) };
+    r.result(ok, exitCode, message, code, warnings);
+    return { type: 'result', op, ok, exitCode, message, at: Date.now(), ...(code ? { code } : {}), ...(warnings.length ? { warnings } : {}) };
   };
   let release: (() => Promise<void>) | null = null;
   try {
-    if (deps.uid() !== 0) throw refused('NOT_ROOT', `k2s-dns ${op} restores /etc/resolv.conf: run it as root (sudo k2s-dns ${op}) or from the desktop app.`);
-    release = await acquireLock(deps.fs);
+    if (deps.uid() !== 0) throw refused('NOT_ROOT', `k2s-dns ${op} restores /etc/resolv.conf: run it as root (${cliCommand(op, true)}) or from the desktop app.`);
+    // Restore first, bookkeeping second: a /run with no room for the lock file is reported, never a reason to stay on 127.0.0.1.
+    const lock = await acquireLock(deps.fs, { goOnWithoutRoom: { mountinfo: () => deps.mountinfo(), op } });
+    release = lock.release;
+    if (lock.withoutLock) warnings.push({ code: 'RUN_DIR_FULL', message: lock.withoutLock });
     const recovered = await recoverInterrupted(deps, sink);
-    const { notes, hadState } = await teardownSteps(deps, op, opts, r);
+    const steps = await teardownSteps(deps, op, opts, r);
+    for (const n of journalNotes) warnings.push({ code: 'STATE_DIR_FULL', message: n });
+    const notes = [...steps.notes, ...journalNotes, ...(lock.withoutLock ? [lock.withoutLock] : [])];
+    const hadState = steps.hadState;
     await clearJournal(deps.fs);
     await clearRecovery(deps.fs);
     const what = op === 'uninstall' ? 'K2s DNS is uninstalled' : 'K2s DNS is stopped';
@@ -47,7 +56,7 @@ async function runTeardown(deps: LifecycleDeps, op: Operation, opts: StopOptions
     // A failure we caught is not a crash: drop the journal so the next call does not "recover"
     // (retry) the same failing step forever. Each step leaves the host consistent on failure.
     if (release) await clearJournal(deps.fs).catch(() => undefined);
-    return done(false, le.exitCode, le.message, le.code);
+    return done(false, le.exitCode, journalNotes.length ? `${le.message} ${journalNotes.join(' ')}` : le.message, le.code);
   } finally {
     if (release) await (release as () => Promise<void>)();
   }

@@ -1,3 +1,4 @@
+import { afterEach } from 'vitest';
 import { mkdtemp, mkdir, writeFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -76,10 +77,12 @@ export async function makeTestHost(resolvConf = 'nameserver 192.0.2.53\nsearch c
     },
     query: async ({ name, server }) => {
       if (server.startsWith('127.0.0.1') && !services.running) return { ...result(name, server, 'TIMEOUT', []), error: 'no answer' };
-      if (name.startsWith('kubernetes.default.svc.')) return result(name, server, 'NOERROR', ['172.21.0.1']);
+      // DNS names compare case-insensitively (RFC 4343): the health probes ask KUBERNETES.DEFAULT.svc.….
+      if (name.toLowerCase().startsWith('kubernetes.default.svc.')) return result(name, server, 'NOERROR', ['172.21.0.1']);
       return result(name, server, 'NOERROR', ['198.51.100.7']);
     },
     systemLookup: async (name) => result(name, 'system', world.systemAnswer ? 'NOERROR' : 'NXDOMAIN', world.systemAnswer ? [world.systemAnswer] : []),
+    probeLookup: async (name) => result(name, 'system', world.systemAnswer ? 'NOERROR' : 'NXDOMAIN', world.systemAnswer ? [world.systemAnswer] : []),
     tcpListening: async () => services.running,
     systemQuery: async (name, type) => ({ ...result(name, 'system', world.systemAnswer ? 'NOERROR' : 'NXDOMAIN', world.systemAnswer ? [world.systemAnswer] : []), type }),
     hostAddresses: async () => world.hostAddresses,
@@ -92,4 +95,23 @@ export async function makeTestHost(resolvConf = 'nameserver 192.0.2.53\nsearch c
     sleep: async () => undefined,
   };
   return { root, deps, services, world, cleanup: () => rm(root, { recursive: true, force: true }) };
+}
+
+/** Start options the temp-root lifecycle tests share (the fixture cluster's admin kubeconfig). */
+export const TEST_START_OPTS = { kubeconfigPath: '/etc/kubernetes/admin.conf', verifyExternalName: 'www.example.test' };
+
+/**
+ * makeTestHost whose hosts are removed after each test: registers an afterEach hook, so call it
+ * once at a test file's top level; returns the function that makes a host.
+ */
+export function trackedHosts(): (resolvConf?: string) => ReturnType<typeof makeTestHost> {
+  const hosts: Array<{ cleanup: () => Promise<unknown> }> = [];
+  afterEach(async () => {
+    for (const h of hosts.splice(0)) await h.cleanup();
+  });
+  return async (resolvConf) => {
+    const h = await makeTestHost(resolvConf);
+    hosts.push(h);
+    return h;
+  };
 }

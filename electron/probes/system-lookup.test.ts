@@ -73,6 +73,11 @@ describe('systemLookup', () => {
 describe('parseAhosts', () => {
   it('skips lines that do not start with an address', () => {
     expect(parseAhosts('garbage line\n10.0.0.5 STREAM x\n', 'x')).toEqual([{ name: 'x', type: 'A', ttl: 0, data: '10.0.0.5' }]);
+    // A host without IPv4 (AI_ADDRCONFIG + getent's AI_V4MAPPED): the A answer comes back mapped.
+    expect(parseAhosts('::ffff:172.21.0.1 STREAM x\n::ffff:172.21.0.1 DGRAM\nfd00::1 STREAM\n', 'x')).toEqual([
+      { name: 'x', type: 'A', ttl: 0, data: '172.21.0.1' },
+      { name: 'x', type: 'AAAA', ttl: 0, data: 'fd00::1' },
+    ]);
   });
 });
 

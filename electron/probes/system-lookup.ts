@@ -71,12 +71,14 @@ export function parseAhosts(stdout: string, name: string): AnswerRecord[] {
   const seen = new Set<string>();
   const out: AnswerRecord[] = [];
   for (const line of stdout.split('\n')) {
-    const [address] = line.trim().split(/\s+/);
+    const [raw] = line.trim().split(/\s+/);
+    // getent ahosts sets AI_V4MAPPED (glibc nss/getent.c): on a host without IPv4 (AI_ADDRCONFIG)
+    // an A answer comes back as ::ffff:a.b.c.d — it is the A record (RFC 4291 §2.5.5.2).
+    const address = raw?.replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/i, '$1');
     if (!address || seen.has(address)) continue;
     const family = isIP(address);
     if (family === 0) continue;
     seen.add(address);
-    // glibc maps IPv4 answers into ::ffff: only with AI_V4MAPPED, which getent does not set.
     out.push({ name, type: family === 4 ? 'A' : 'AAAA', ttl: 0, data: address });
   }
   return out;

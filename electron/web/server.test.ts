@@ -27,9 +27,9 @@ function http(port: number, method: string, path: string, headers: Record<string
 }
 
 /** Opens a WebSocket; resolves with the first message or the rejection status. */
-function wsFirst(url: string, options: WebSocket.ClientOptions): Promise<{ status?: number; message?: string }> {
+function wsFirst(url: string, options: WebSocket.ClientOptions, protocols: string[] = []): Promise<{ status?: number; message?: string }> {
   return new Promise((resolve) => {
-    const ws = new WebSocket(url, options);
+    const ws = new WebSocket(url, protocols, options);
     ws.on('unexpected-response', (_req, res) => resolve({ status: res.statusCode }));
     ws.on('message', (m) => {
       resolve({ message: String(m) });
@@ -57,8 +57,8 @@ describe('startWebServer', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('binds 127.0.0.1 with a 64-hex-digit token in the URL', () => {
-    expect(server.url).toBe(`http://127.0.0.1:${port}/?token=${server.token}`);
+  it('binds 127.0.0.1 with a 64-hex-digit token in the URL fragment (never sent to a server)', () => {
+    expect(server.url).toBe(`http://127.0.0.1:${port}/#token=${server.token}`);
     expect(server.token).toMatch(/^[0-9a-f]{64}$/);
   });
 
@@ -68,7 +68,19 @@ describe('startWebServer', () => {
     expect(JSON.parse(noToken.body)).toMatchObject({ ok: false, error: { code: 'UNAUTHORIZED' } });
     const wrong = await http(port, 'POST', '/api/dns:status', { ...json(), Authorization: `Bearer ${'0'.repeat(64)}` }, '{}');
     expect(wrong.status).toBe(401);
-    expect((await http(port, 'GET', '/', { Host: `127.0.0.1:${port}` })).status).toBe(401);
+  });
+
+  // Regression (issue 9.1): main turned ?token= into a cookie `k2s_dns_token`, which browsers
+  // send to every server on 127.0.0.1 whatever its port (RFC 6265 §8.5).
+  it('sets no cookie and accepts no cookie: only the Bearer header authorizes', async () => {
+    const legacy = await http(port, 'GET', `/?token=${server.token}`, { Host: `127.0.0.1:${port}` });
+    expect(legacy.headers['set-cookie']).toBeUndefined();
+    expect(legacy.status).toBe(200);
+    const page = await http(port, 'GET', '/', { Host: `127.0.0.1:${port}` });
+    expect(page.headers['set-cookie']).toBeUndefined();
+    const cookieOnly = await http(port, 'POST', '/api/dns:status', { Host: `127.0.0.1:${port}`, 'Content-Type': 'application/json', Cookie: `k2s_dns_token=${server.token}` }, '{}');
+    expect(cookieOnly.status).toBe(401);
+    expect((await http(port, 'POST', '/api/dns:status', json(), '{}')).status).toBe(200);
   });
 
   it('refuses a foreign Host header (DNS rebinding) even with the token', async () => {
@@ -78,18 +90,14 @@ describe('startWebServer', () => {
     expect((await http(port, 'POST', '/api/dns:status', { ...json(), Host: `localhost:${port}` }, '{}')).status).toBe(200);
   });
 
-  it('moves the ?token= into an HttpOnly SameSite=Strict cookie that then authorizes', async () => {
-    const r = await http(port, 'GET', `/?token=${server.token}`, { Host: `127.0.0.1:${port}` });
-    expect(r.status).toBe(303);
-    expect(r.headers.location).toBe('/');
-    const cookie = (r.headers['set-cookie'] as string[])[0]!;
-    expect(cookie).toBe(`k2s_dns_token=${server.token}; HttpOnly; SameSite=Strict; Path=/`);
-    const page = await http(port, 'GET', '/', { Host: `127.0.0.1:${port}`, Cookie: cookie.split(';')[0]! });
+  it('serves the renderer without the token (public code, no data) under a strict CSP', async () => {
+    const page = await http(port, 'GET', '/', { Host: `127.0.0.1:${port}` });
     expect(page.status).toBe(200);
     expect(page.body).toBe('<!doctype html><title>k2s-dns</title>');
     expect(page.headers['content-security-policy']).toBe(
       `default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self' ws://127.0.0.1:${port} ws://localhost:${port}; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
     );
+    expect((await http(port, 'GET', '/', { Host: `evil.example:${port}` })).status).toBe(421);
   });
 
   it('does not serve files outside the static dir', async () => {
@@ -144,14 +152,15 @@ describe('startWebServer', () => {
     expect(await wsFirst(url, { origin: 'http://evil.example', headers: { Authorization: `Bearer ${server.token}` } })).toEqual({ status: 403 });
     expect(await wsFirst(url, { origin: `http://127.0.0.1:${port}` })).toEqual({ status: 401 });
     expect(await wsFirst(url, { headers: { Authorization: `Bearer ${server.token}` } })).toEqual({ status: 403 });
+    expect(await wsFirst(url, { origin: `http://127.0.0.1:${port}`, headers: { Cookie: `k2s_dns_token=${server.token}` } })).toEqual({ status: 401 });
+    expect(await wsFirst(url, { origin: `http://127.0.0.1:${port}` }, ['k2s-dns', `k2s-dns.token.${'0'.repeat(64)}`])).toEqual({ status: 401 });
   });
 
   it('pushes lifecycle events over the WebSocket', async () => {
-    const ws = new WebSocket(`ws://127.0.0.1:${port}/api/events`, {
-      origin: `http://localhost:${port}`,
-      headers: { Cookie: `k2s_dns_token=${server.token}` },
-    });
+    // What the page sends: the token as a subprotocol; the server selects only `k2s-dns`.
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/api/events`, ['k2s-dns', `k2s-dns.token.${server.token}`], { origin: `http://localhost:${port}` });
     await new Promise((r) => ws.once('open', r));
+    expect(ws.protocol).toBe('k2s-dns');
     const events: { event: string; payload: { type?: string; step?: string; status?: string } }[] = [];
     const result = new Promise<void>((resolve) =>
       ws.on('message', (m) => {

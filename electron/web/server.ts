@@ -2,7 +2,9 @@
  * Web mode: the same contract over HTTP + WebSocket on 127.0.0.1, for headless hosts and the
  * browser tests. POST /api/<call> with a JSON body → Envelope; WebSocket /api/events pushes
  * `{event, payload}` for `lifecycle:event` and `logs:lines`; everything else is the renderer.
- * Every request needs the per-launch token and an exact loopback Host header.
+ * Every request needs an exact loopback Host header; API calls and the push channel need the
+ * per-launch token, which the page presents itself (guards.ts says why it is never a cookie).
+ * The renderer's files are served without it: they are public code and hold no data.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -11,7 +13,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { ContractEvents, EventName } from '../../shared/contract';
 import type { AppBackend } from '../backend';
 import { dispatch } from '../dispatch';
-import { hostOk, originOk, presentedToken, tokenCookie, tokenEquals } from './guards';
+import { bearerToken, hostOk, originOk, tokenEquals, upgradeToken, WS_PROTOCOL } from './guards';
 import { safeDecode, securityHeaders, serveStatic } from './static';
 
 /** Largest accepted API request body, bytes (the biggest valid input is well under 8 KiB). */
@@ -25,7 +27,7 @@ export interface WebServerOptions {
   staticDir: string;
 }
 
-/** A running web bridge; `url` already carries the token for the first page load. */
+/** A running web bridge; `url` carries the token in its fragment (`/#token=…`), which is never sent to a server. */
 export interface WebServer {
   url: string;
   token: string;
@@ -42,7 +44,8 @@ export function httpStatusFor(code: string): number {
 export async function startWebServer(opts: WebServerOptions): Promise<WebServer> {
   const token = randomBytes(32).toString('hex');
   let port = 0;
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 4096 });
+  // Select only our fixed subprotocol: the token-carrying one is never echoed back.
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 4096, handleProtocols: (offered) => (offered.has(WS_PROTOCOL) ? WS_PROTOCOL : false) });
 
   const server = createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
@@ -59,16 +62,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
       return;
     }
     const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
-    const queryToken = url.searchParams.get('token');
-    if (req.method === 'GET' && queryToken !== null && !url.pathname.startsWith('/api/')) {
-      if (!tokenEquals(queryToken, token)) return unauthorized(res, headers);
-      // Move the token from the URL into an HttpOnly cookie and drop it from the address bar
-      // and history.
-      res.writeHead(303, { ...headers, 'Set-Cookie': tokenCookie(token), Location: url.pathname });
-      res.end();
-      return;
-    }
-    if (!tokenEquals(presentedToken(req), token)) return unauthorized(res, headers);
+    if (url.pathname.startsWith('/api/') && !tokenEquals(bearerToken(req), token)) return unauthorized(res, headers);
 
     if (url.pathname.startsWith('/api/')) {
       if (req.method !== 'POST') return sendJson(res, 405, fail('METHOD', 'Use POST for API calls.'), { Allow: 'POST' });
@@ -105,7 +99,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     if (!hostOk(req, port)) return reject('421 Misdirected Request');
     // WebSockets ignore the same-origin policy, so the Origin check is the only cross-site guard.
     if (!originOk(req, port, true)) return reject('403 Forbidden');
-    if (!tokenEquals(presentedToken(req) ?? url.searchParams.get('token') ?? undefined, token)) return reject('401 Unauthorized');
+    if (!tokenEquals(upgradeToken(req), token)) return reject('401 Unauthorized');
     if (url.pathname !== '/api/events') return reject('404 Not Found');
     wss.handleUpgrade(req, socket, head, (ws) => attach(ws));
   });
@@ -131,7 +125,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
   port = (server.address() as AddressInfo).port;
 
   return {
-    url: `http://127.0.0.1:${port}/?token=${token}`,
+    url: `http://127.0.0.1:${port}/#token=${token}`,
     token,
     close: async () => {
       for (const ws of wss.clients) ws.terminate();
@@ -147,7 +141,7 @@ function fail(code: string, message: string) {
 }
 
 function unauthorized(res: ServerResponse, headers: Record<string, string>): void {
-  sendJson(res, 401, fail('UNAUTHORIZED', 'Missing or wrong token: open the URL printed by `k2s-dns app --web`.'), headers);
+  sendJson(res, 401, fail('UNAUTHORIZED', 'Missing or wrong token: open the URL that `k2s-dns ui` printed (it ends in #token=…).'), headers);
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}): void {

@@ -1,10 +1,13 @@
 /**
  * The contract over HTTP + WebSocket (web mode): POST /api/<call> and the /api/events push
- * channel. Auth is the HttpOnly cookie the server set on the first page load, so no token is
- * ever visible to page scripts.
+ * channel. The per-launch token comes from the URL fragment (page-token.ts) and is presented as
+ * `Authorization: Bearer` on calls and as the `k2s-dns.token.<T>` WebSocket subprotocol; the
+ * browser holds no cookie another local server could receive (electron/web/guards.ts).
  */
 import { buildApi, type K2sDnsApi } from '../../../shared/api';
 import type { ContractEvents, EventName } from '../../../shared/contract';
+import { takeWindowToken } from './page-token';
+import { webInvoke } from './web-invoke';
 
 type Listener = (payload: never) => void;
 
@@ -16,9 +19,10 @@ export function createWebClient(): K2sDnsApi {
   ]);
   let socket: WebSocket | null = null;
   let retryMs = 500;
+  const token = takeWindowToken() ?? '';
 
   const connect = () => {
-    socket = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/events`);
+    socket = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/events`, ['k2s-dns', `k2s-dns.token.${token}`]);
     socket.onopen = () => (retryMs = 500);
     socket.onmessage = (m) => {
       const { event, payload } = JSON.parse(String(m.data)) as { event: EventName; payload: never };
@@ -32,19 +36,7 @@ export function createWebClient(): K2sDnsApi {
   };
 
   return buildApi(
-    async (call, input) => {
-      try {
-        const res = await fetch(`/api/${call}`, {
-          method: 'POST',
-          credentials: 'same-origin',
-          headers: { 'Content-Type': 'application/json' },
-          body: JSON.stringify(input),
-        });
-        return await res.json();
-      } catch (err) {
-        return { ok: false, error: { code: 'NETWORK', message: `Cannot reach the app backend (${(err as Error).message}); is \`k2s-dns app --web\` still running?` } };
-      }
-    },
+    (call, input) => webInvoke(fetch, token, call, input),
     <E extends EventName>(event: E, cb: (payload: ContractEvents[E]) => void) => {
       const set = listeners.get(event)!;
       set.add(cb as Listener);

@@ -1,6 +1,6 @@
 /** Cluster panel: API reachability, version, nodes, CoreDNS pods, kube-dns IP, kubeconfig. */
 import type { ClusterStatus } from '../../../shared/types';
-import { useCluster } from '../stores';
+import { useCluster, useHealth } from '../stores';
 
 const STATE_LABEL: Record<ClusterStatus['state'], string> = {
   ok: 'Reachable',
@@ -14,11 +14,14 @@ const STATE_LABEL: Record<ClusterStatus['state'], string> = {
 export function ClusterPanel() {
   const status = useCluster((s) => s.status);
   const error = useCluster((s) => s.error);
+  // Pods can report Ready while kube-dns does not answer: the path check has the last word.
+  const corednsDown = useHealth((s) => (s.report && (s.report.verdict.cause === 'coredns-down' || s.report.verdict.cause === 'coredns-answer') ? s.report.verdict.summary : null));
   return (
     <section className="panel" data-testid="panel-cluster">
       <h2>Cluster</h2>
       {error && <p className="error-text" role="alert">{error}</p>}
       {!status && !error && <p className="muted">Loading cluster status…</p>}
+      {corednsDown && <p className="error-text" role="alert" data-testid="cluster-coredns-down">{corednsDown}</p>}
       {status && (
         <>
           <p>

@@ -1,8 +1,14 @@
-/** Diagnostics panel: `k2s-dns doctor` findings grouped by severity, each with what it means and the fix. */
+/** Diagnostics panel: the doctor findings grouped by severity, each with what it means and the fix in app words. */
 import { useEffect, useMemo } from 'react';
 import type { DoctorSeverity } from '../../../shared/doctor';
 import { countFindings, groupFindings } from '../../../shared/doctor';
 import { stores, useDiagnostics } from '../stores';
+import { severityCountText } from '../lib/announce';
+import { FixButton } from './FixButton';
+import { RichText } from './RichText';
+
+/** Findings older than this (ms) are checked again when the tab opens. */
+const STALE_MS = 30_000;
 
 const HEADING: Record<DoctorSeverity, string> = { error: 'Errors', warn: 'Warnings', info: 'Info', ok: 'OK' };
 const BADGE: Record<DoctorSeverity, string> = { error: 'bad', warn: 'warn', info: 'neutral', ok: 'ok' };
@@ -15,8 +21,11 @@ export function DiagnosticsPanel() {
   const ranAt = useDiagnostics((s) => s.ranAt);
   // Grouped here, not in the selector: a selector returning a new array each time re-renders forever.
   const groups = useMemo(() => (findings ? groupFindings(findings) : []), [findings]);
+  // Opening the tab checks again when the findings are older than STALE_MS (a window left open
+  // showed a minutes-old "checked at" until Run checks was pressed: new-user pass).
   useEffect(() => {
-    if (stores.diagnostics.getState().findings === null) void stores.diagnostics.getState().run();
+    const d = stores.diagnostics.getState();
+    if (d.findings === null || d.ranAt === null || Date.now() - d.ranAt > STALE_MS) void d.run();
   }, []);
   const counts = findings ? countFindings(findings) : null;
   return (
@@ -30,14 +39,14 @@ export function DiagnosticsPanel() {
           <span data-testid="diagnostics-summary">
             {(['error', 'warn', 'info', 'ok'] as const).map((s) => (
               <span key={s} className={`badge ${BADGE[s]}`}>
-                {counts[s]} {HEADING[s].toLowerCase()}
+                {severityCountText(s, counts[s])}
               </span>
             ))}
           </span>
         )}
         {ranAt !== null && <span className="muted">checked {new Date(ranAt).toLocaleTimeString()}</span>}
       </div>
-      <p className="muted">Read-only checks of this host (the same as `k2s-dns doctor`); nothing is changed.</p>
+      <p className="muted">Read-only checks of this host; nothing is changed.</p>
       {error && <p className="error-text" role="alert">{error}</p>}
       {!findings && !error && <p className="muted">Running checks…</p>}
       {groups.map((g) => (
@@ -50,12 +59,13 @@ export function DiagnosticsPanel() {
               <p>
                 <span className={`badge ${BADGE[f.severity]}`}>{f.severity}</span> <strong>{f.title}</strong>
               </p>
-              <p>{f.meaning}</p>
-              {f.fix && (
+              <p><RichText text={f.meaning} /></p>
+              {(f.remedy || f.fix) && (
                 <p className={f.severity === 'error' ? 'error-text' : f.severity === 'warn' ? 'warn-text' : ''} data-testid={`finding-${f.id}-fix`}>
-                  Fix: {f.fix}
+                  Fix: <RichText text={f.remedy?.gui ?? f.fix!} />
                 </p>
               )}
+              {f.remedy?.action && <FixButton action={f.remedy.action} testId={`finding-${f.id}-action`} />}
             </div>
           ))}
         </div>

@@ -31,8 +31,12 @@ export function DiffPanel() {
             <dd data-testid="diff-saved">{describe(diff.saved)}</dd>
             <dt>Current</dt>
             <dd data-testid="diff-current">{describe(diff.current)}</dd>
-            <dt>Identical</dt>
-            <dd>{diff.identical ? 'yes' : 'no'}</dd>
+            {diff.saved && (
+              <>
+                <dt>Identical</dt>
+                <dd>{diff.identical ? 'yes' : 'no'}</dd>
+              </>
+            )}
           </dl>
           {diff.changes.length > 0 && (
             <>

@@ -1,11 +1,27 @@
 /**
  * Drift banner (issue #4 item 3): shown while K2s DNS is active and /etc/resolv.conf was
  * rewritten by another program (resolverOwner `foreign`). Shows what changed and offers the
- * two ways to stop; the default of `k2s-dns stop` is keep, so the other program wins.
+ * two ways to stop, named as everywhere (shared/fix.ts DRIFT_CHOICE); keep is the default, so
+ * the other program wins. It is the ONE place in the app to make the drift choice (the verdict,
+ * the Host DNS card and Diagnostics point here), and Restore my original, which overwrites the
+ * other program's file, asks first in a modal <dialog> (focus moves in, Escape cancels).
  */
-import { useEffect } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { DRIFT_CHOICE } from '../../../shared/fix';
 import { unifiedDiff } from '../lib/side-by-side';
 import { stores, useDiff, useDns } from '../stores';
+
+/** The banner's element id: other places move focus here instead of offering the choice themselves. */
+export const DRIFT_BANNER_ID = 'drift-banner';
+
+/** Scrolls to the drift banner and focuses it (the one place to choose); false when there is none. */
+export function focusDriftBanner(): boolean {
+  const el = document.getElementById(DRIFT_BANNER_ID);
+  if (!el) return false;
+  el.scrollIntoView({ block: 'nearest' });
+  el.focus();
+  return true;
+}
 
 /** Status poll period while active (ms): drift shows within about one period. */
 export const DRIFT_POLL_MS = 1000;
@@ -16,6 +32,8 @@ export function DriftBanner() {
   const busy = useDns((s) => s.busy);
   const stop = useDns((s) => s.stop);
   const diff = useDiff((s) => s.diff);
+  const [confirming, setConfirming] = useState(false);
+  const dialog = useRef<HTMLDialogElement>(null);
   const active = status !== null && (status.state !== 'stopped' || status.savedAt !== null);
   const drifted = status?.resolverOwner === 'foreign';
 
@@ -33,14 +51,22 @@ export function DriftBanner() {
     if (drifted) void stores.diff.getState().refresh();
   }, [drifted]);
 
+  // showModal moves focus into the dialog (to its autofocus Cancel) and makes the page inert.
+  useEffect(() => {
+    const d = dialog.current;
+    if (!d) return;
+    if (confirming && !d.open) d.showModal?.();
+    if (!confirming && d.open) d.close();
+  }, [confirming, drifted]);
+
   if (!drifted) return null;
   return (
-    <div className="banner warn" role="alert" data-testid="drift-banner">
+    <div className="banner warn" role="alert" id={DRIFT_BANNER_ID} tabIndex={-1} data-testid="drift-banner">
       <strong>Another program rewrote /etc/resolv.conf while K2s DNS was running.</strong>
       <p>
-        Cluster names may no longer resolve on this host. Choose what happens to the file when K2s DNS stops. The default (also of
-        <code> k2s-dns stop</code>) is to keep their file, because the program that wrote it (NetworkManager, a VPN client…) usually
-        knows the current network better than the copy saved at start.
+        Cluster names may no longer resolve on this host. Both choices below stop K2s DNS now; they differ in which file stays: theirs, or the original saved at start (which is then gone). The default is{' '}
+        <strong>{DRIFT_CHOICE.keep.label}</strong>, because the program that wrote it (NetworkManager, a VPN client…) usually knows the
+        current network better than the copy saved at start.
       </p>
       {diff?.savedText != null && (
         <pre className="code" data-testid="drift-diff">
@@ -50,13 +76,29 @@ export function DriftBanner() {
         </pre>
       )}
       <div className="row">
-        <button type="button" disabled={busy !== null} title={busy ? `Wait: ${busy} is still running.` : 'Stop K2s DNS and leave their /etc/resolv.conf as it is'} onClick={() => void stop({ onDrift: 'keep' })} data-testid="drift-keep">
-          Keep their file (default)
+        <button type="button" disabled={busy !== null} title={busy ? `Wait: ${busy} is still running.` : DRIFT_CHOICE.keep.what} onClick={() => void stop({ onDrift: 'keep' })} data-testid="drift-keep">
+          {DRIFT_CHOICE.keep.label} (default)
         </button>
-        <button type="button" className="secondary" disabled={busy !== null} title={busy ? `Wait: ${busy} is still running.` : 'Stop K2s DNS and put back the exact original saved at start'} onClick={() => void stop({ onDrift: 'restore' })} data-testid="drift-restore">
-          Restore my original
+        <button type="button" className="secondary" disabled={busy !== null} title={busy ? `Wait: ${busy} is still running.` : DRIFT_CHOICE.restore.what} onClick={() => setConfirming(true)} data-testid="drift-restore">
+          {DRIFT_CHOICE.restore.label}…
         </button>
       </div>
+      {/* Escape fires `cancel`, which closes the dialog: onClose resets the state, nothing runs. */}
+      <dialog ref={dialog} className="confirm" aria-labelledby="confirm-restore-title" aria-describedby="confirm-restore-text" onClose={() => setConfirming(false)} data-testid="confirm-restore">
+        <h3 id="confirm-restore-title">{DRIFT_CHOICE.restore.label}?</h3>
+        <p id="confirm-restore-text">
+          This replaces the /etc/resolv.conf the other program wrote with the original saved when K2s DNS started{status?.savedAt ? ` (${new Date(status.savedAt).toLocaleString()})` : ''}, then
+          stops K2s DNS. The other program's settings in that file are lost until it writes them again.
+        </p>
+        <div className="row">
+          <button type="button" className="secondary" autoFocus onClick={() => setConfirming(false)} data-testid="btn-cancel-restore">
+            Cancel
+          </button>
+          <button type="button" className="danger" onClick={() => { setConfirming(false); void stop({ onDrift: 'restore' }); }} data-testid="btn-confirm-restore">
+            {DRIFT_CHOICE.restore.label}
+          </button>
+        </div>
+      </dialog>
     </div>
   );
 }

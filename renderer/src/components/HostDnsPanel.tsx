@@ -1,12 +1,25 @@
 /** Host DNS panel: state, engine, listeners (and skipped ones), resolver owner, upstreams, controls. */
+import { displayState } from '../lib/display-state';
 import { useDns } from '../stores';
 import { LifecycleControls } from './LifecycleControls';
+import { RichText } from './RichText';
 import { TimelineView } from './TimelineView';
+
+/**
+ * Who owns /etc/resolv.conf, in words: `original` means "not K2s's", which after Keep their file
+ * is the other program's file, not the one saved at start (new-user pass) — so not "original".
+ */
+const OWNER_LABEL: Record<'original' | 'k2s' | 'foreign', string> = {
+  original: 'this host (not K2s DNS)',
+  k2s: 'K2s DNS (nameserver 127.0.0.1)',
+  foreign: 'another program, since K2s DNS started',
+};
 
 /** The Host DNS panel. */
 export function HostDnsPanel() {
   const status = useDns((s) => s.status);
   const error = useDns((s) => s.error);
+  const busy = useDns((s) => s.busy);
   return (
     <section className="panel" data-testid="panel-hostdns">
       <h2>Host DNS</h2>
@@ -14,14 +27,14 @@ export function HostDnsPanel() {
       {status && (
         <>
           <p>
-            <span className={`badge ${status.state === 'running' ? 'ok' : status.state === 'degraded' ? 'warn' : 'neutral'}`} data-testid="dns-state">
-              {status.state}
+            <span className={`badge ${status.state === 'running' && !busy ? 'ok' : status.state === 'degraded' ? 'warn' : 'neutral'}`} data-testid="dns-state">
+              {displayState(status.state, busy)}
             </span>{' '}
             {status.engine && <span data-testid="dns-engine">{status.engine} {status.engineVersion ?? ''}</span>}
           </p>
           <dl className="facts">
             <dt>Resolver owner</dt>
-            <dd data-testid="dns-owner">{status.resolverOwner}</dd>
+            <dd data-testid="dns-owner" data-owner={status.resolverOwner}>{OWNER_LABEL[status.resolverOwner]}</dd>
             <dt>Listeners</dt>
             <dd data-testid="dns-listeners">{status.listeners.length ? status.listeners.map((l) => `${l.address}:${l.port}`).join(', ') : 'none'}</dd>
             {status.skippedListeners.length > 0 && (
@@ -44,7 +57,7 @@ export function HostDnsPanel() {
             <dd data-testid="dns-saved">{status.savedAt ? `${new Date(status.savedAt).toLocaleString()} by ${status.savedBy ?? '?'}` : 'nothing saved'}</dd>
           </dl>
           {status.messages.map((m) => (
-            <p key={m} className="note">{m}</p>
+            <p key={m} className="note"><RichText text={m} /></p>
           ))}
         </>
       )}

@@ -1,10 +1,20 @@
 /** Start / Stop / Uninstall buttons: one operation at a time, disabled ones say why. */
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { KUBECONFIG_ORDER_TEXT } from '../../../shared/kubeconfig-order';
 import type { EngineName } from '../../../shared/types';
 import { buttonStates } from '../lib/button-states';
-import { useCluster, useDns } from '../stores';
+import { engineGates, startBlock } from '../lib/start-gates';
+import { useUi } from '../lib/ui-state';
+import { stores, useCluster, useDiagnostics, useDns, useZones } from '../stores';
+import { focusDriftBanner } from './DriftBanner';
+import { K2S_PATHS } from '../../../shared/k2s-paths';
 
-/** The lifecycle controls. Uninstall asks for confirmation; a drifted resolver asks keep/restore. Engine "auto" sends no `engine`. */
+/**
+ * The lifecycle controls. Uninstall asks in a modal `<dialog>` (showModal: focus moves in, Escape
+ * cancels); with a drifted resolver Stop points at the drift banner, the one place to choose. Options the doctor
+ * findings already know will fail (engine not installed, 127.0.0.1:53 taken) are disabled with why.
+ * Engine "auto" sends no `engine`.
+ */
 export function LifecycleControls() {
   const status = useDns((s) => s.status);
   const info = useDns((s) => s.info);
@@ -13,20 +23,45 @@ export function LifecycleControls() {
   const stop = useDns((s) => s.stop);
   const uninstall = useDns((s) => s.uninstall);
   // Automatic by default: the lifecycle picks AdGuard dnsproxy if its binary exists, else dnsmasq.
-  const [engine, setEngine] = useState<EngineName | 'auto'>('auto');
+  const engine = useUi((s) => s.engine);
+  const setEngine = useUi((s) => s.setEngine);
   const clusterState = useCluster((s) => s.status?.state ?? null);
+  const findings = useDiagnostics((s) => s.findings);
+  const checking = useDiagnostics((s) => s.running);
+  const gates = engineGates(findings);
   const [confirming, setConfirming] = useState(false);
+  const dialog = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const d = dialog.current;
+    if (!d) return;
+    if (confirming && !d.open) d.showModal?.();
+    if (!confirming && d.open) d.close();
+  }, [confirming]);
+  // A chosen engine that turns out not to be installed falls back to Automatic.
+  useEffect(() => {
+    if (engine !== 'auto' && !gates[engine].available) setEngine('auto');
+  }, [engine, gates.adguard.available, gates.dnsmasq.available]);
+  // While K2s DNS runs (or is degraded), the select shows the engine in use, not "Automatic":
+  // a later Start then keeps it unless the user picks another one.
+  const runningEngine = useDns((s) => (s.status && s.status.state !== 'stopped' ? s.status.engine : null));
+  useEffect(() => {
+    if (runningEngine && gates[runningEngine].available) setEngine(runningEngine);
+  }, [runningEngine]);
   // Start options (dns:start input): empty means "let discovery decide".
-  const [kubeconfig, setKubeconfig] = useState('');
   const [kubeSwitchMode, setKubeSwitchMode] = useState<'auto' | 'none' | 'address'>('auto');
   const [kubeSwitchAddress, setKubeSwitchAddress] = useState('');
+  // Zones allowed in the Zones panel (zone policy, issue 9.2).
+  const allowZones = useZones((s) => s.allowZones);
   const startInput = {
+    ...(allowZones.length ? { allowZones } : {}),
     ...(engine === 'auto' ? {} : { engine }),
-    ...(kubeconfig.trim() ? { kubeconfig: kubeconfig.trim() } : {}),
     ...(kubeSwitchMode === 'none' ? { kubeSwitch: 'none' } : kubeSwitchMode === 'address' && kubeSwitchAddress.trim() ? { kubeSwitch: kubeSwitchAddress.trim() } : {}),
   };
-  const noKubeconfig = clusterState === 'no-kubeconfig' && kubeconfig.trim() === '';
-  const b = buttonStates(status, info, busy, noKubeconfig);
+  // The page never names a kubeconfig (issue 9.1): the backend uses the one it was started with.
+  const noKubeconfig = clusterState === 'no-kubeconfig';
+  // The port is ours while running; only a stopped or degraded host can be blocked (port holder, immutable file, …).
+  const blocked = status && status.state !== 'running' ? startBlock(findings) : null;
+  const b = buttonStates(status, info, busy, noKubeconfig, blocked);
   // The options stay editable when only the kubeconfig is missing: that is how the user fixes it.
   const editable = buttonStates(status, info, busy).start.enabled;
   const drifted = status?.resolverOwner === 'foreign';
@@ -39,8 +74,12 @@ export function LifecycleControls() {
           Engine{' '}
           <select value={engine} onChange={(e) => setEngine(e.target.value as EngineName | 'auto')} disabled={!editable} title="Which DNS proxy serves 127.0.0.1:53: Automatic uses AdGuard dnsproxy if K2s installed it, else dnsmasq" data-testid="engine-select">
             <option value="auto">Automatic</option>
-            <option value="adguard">AdGuard dnsproxy</option>
-            <option value="dnsmasq">dnsmasq</option>
+            {(['adguard', 'dnsmasq'] as const).map((e) => (
+              <option key={e} value={e} disabled={!gates[e].available} title={gates[e].reason ?? undefined} data-testid={`engine-option-${e}`}>
+                {e === 'adguard' ? 'AdGuard dnsproxy' : 'dnsmasq'}
+                {gates[e].reason ? ` — ${gates[e].reason}` : ''}
+              </option>
+            ))}
           </select>
         </label>
         <button type="button" disabled={!b.start.enabled} title={b.start.reason ?? 'Save the resolver, start the proxy, activate'} onClick={() => void start(startInput)} data-testid="btn-start">
@@ -52,14 +91,10 @@ export function LifecycleControls() {
           </button>
         )}
         {drifted && (
-          <>
-            <button type="button" disabled={!b.stop.enabled} title="Someone changed /etc/resolv.conf since start: restore the saved original" onClick={() => void stop({ onDrift: 'restore' })} data-testid="btn-stop-restore">
-              Stop, restore saved
-            </button>
-            <button type="button" disabled={!b.stop.enabled} title="Keep the file another program wrote" onClick={() => void stop({ onDrift: 'keep' })} data-testid="btn-stop-keep">
-              Stop, keep current
-            </button>
-          </>
+          // One place for the drift choice: the banner at the top (Restore asks there first).
+          <button type="button" className="secondary" disabled={!b.stop.enabled} title="Another program rewrote /etc/resolv.conf: choose what happens to it in the banner at the top" onClick={() => focusDriftBanner()} data-testid="btn-stop-drift">
+            Stop… (choose in the banner)
+          </button>
         )}
         <button type="button" className="danger" disabled={!b.uninstall.enabled || confirming} title={b.uninstall.reason ?? 'Restore, then remove K2s DNS files'} onClick={() => setConfirming(true)} data-testid="btn-uninstall">
           {busy === 'uninstall' ? 'Uninstalling…' : 'Uninstall'}
@@ -68,8 +103,8 @@ export function LifecycleControls() {
       <details className="start-options" open={noKubeconfig || undefined} data-testid="start-options">
         <summary>Start options</summary>
         <div className="options-grid">
-        <label htmlFor="start-kubeconfig">Kubeconfig</label>
-          <input id="start-kubeconfig" value={kubeconfig} onChange={(e) => setKubeconfig(e.target.value)} placeholder="default: $KUBECONFIG, ~/.kube/config, K2s’s admin.conf" disabled={!editable} title="Absolute path of the kubeconfig to discover the cluster with" data-testid="start-kubeconfig" />
+        <span className="muted">Kubeconfig</span>
+          <span className="muted small" data-testid="kubeconfig-order">The first that exists: {KUBECONFIG_ORDER_TEXT}.</span>
         <label htmlFor="start-kubeswitch">KubeSwitch listener</label>
           <div className="options-inline">
           <select id="start-kubeswitch" value={kubeSwitchMode} onChange={(e) => setKubeSwitchMode(e.target.value as typeof kubeSwitchMode)} disabled={!editable} title="Also listen on the KubeSwitch address so Windows nodes can use this host" data-testid="start-kubeswitch">
@@ -90,17 +125,24 @@ export function LifecycleControls() {
           ))}
         </ul>
       )}
-      {confirming && (
-        <div className="confirm" role="alertdialog" aria-label="Confirm uninstall" data-testid="confirm-uninstall">
-          <p>Restore the original /etc/resolv.conf and remove the k2s-dnsproxy unit, proxy config and saved state?</p>
+      {blocked && (
+        <button type="button" className="secondary" disabled={checking} onClick={() => void stores.diagnostics.getState().run()} data-testid="btn-check-port">
+          {checking ? 'Checking…' : 'Check again'}
+        </button>
+      )}
+      {/* Native modal dialog: showModal moves focus inside and makes the page inert; Escape fires `cancel`. */}
+      <dialog ref={dialog} className="confirm" aria-labelledby="confirm-uninstall-title" onClose={() => setConfirming(false)} data-testid="confirm-uninstall">
+        <h3 id="confirm-uninstall-title">Uninstall K2s DNS?</h3>
+        <p data-testid="confirm-uninstall-text">Restore the original /etc/resolv.conf, stop the k2s-dnsproxy service (on systemd hosts also remove its unit) and remove the proxy config, the saved state and the proxy log with its query history ({K2S_PATHS.log})?</p>
+        <div className="row">
+          <button type="button" className="secondary" autoFocus onClick={() => setConfirming(false)} data-testid="btn-cancel-uninstall">
+            Cancel
+          </button>
           <button type="button" className="danger" onClick={() => { setConfirming(false); void uninstall(); }} data-testid="btn-confirm-uninstall">
             Yes, uninstall
           </button>
-          <button type="button" className="secondary" onClick={() => setConfirming(false)} data-testid="btn-cancel-uninstall">
-            Cancel
-          </button>
         </div>
-      )}
+      </dialog>
     </div>
   );
 }

@@ -1,73 +1,226 @@
-/** Proxy log: virtualized list that follows new lines, pause/resume, level and text filters, errors highlighted. */
+/**
+ * Logs panel. Query view: one row per DNS query built from the proxy's log lines
+ * (shared/query-log.ts), filterable by name, rcode and route, problems highlighted. Raw view: the
+ * lines as written, full messages wrapped, categories (QUERY apart from DEBUG), a separator per
+ * proxy run. Both lists are virtualized and follow new lines like `tail -f`.
+ */
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { LEVELS, filterLines, formatFields } from '../lib/log-filter';
-import { useLogs } from '../stores';
+import { buildQueryLog, filterQueries, isProblem, type QueryRoute, type QueryRow } from '../../../shared/query-log';
+import { CATEGORIES, formatLogTime, lineCategory as lineCategoryOf, lineMatches } from '../lib/log-filter';
+import { queryCountText, rawCountText } from '../lib/log-counts';
+import { rawRows, type RawRow } from '../lib/log-rows';
+import { ROUTE_LABEL, routeOptions } from '../lib/route-options';
+import { useLogs, useZones } from '../stores';
+import './logs-panel.css';
 
-const ROW_PX = 24;
+/** Why a row is marked ≈ (QueryRow.mixed, shared/query-log.ts). */
+const MIXED_TITLE = 'dnsproxy logged this query at the same moment as another and its log names no request, so the client, answer or rcode shown may be the other query’s';
+
+const QUERY_ROW_PX = 28;
+const RAW_ROW_PX = 22;
 
 /** True when the list is scrolled to (within one row of) its bottom. */
 function atBottom(el: HTMLElement): boolean {
-  return el.scrollHeight - el.scrollTop - el.clientHeight <= ROW_PX;
+  return el.scrollHeight - el.scrollTop - el.clientHeight <= QUERY_ROW_PX;
+}
+
+
+/** `0.13 ms`, `4.7 ms`, `4.00 s`; `—` when not measurable. */
+function latencyText(ms: number | null): string {
+  if (ms === null) return '—';
+  if (ms >= 1000) return `${(ms / 1000).toFixed(2)} s`;
+  return ms < 1 ? `${ms.toFixed(2)} ms` : `${ms.toFixed(1)} ms`;
+}
+
+/** The "nothing logged yet" state: what to do to see lines; `cleared` says why the log is gone (e.g. Uninstall). */
+function EmptyState({ cleared }: { cleared: string | null }) {
+  return (
+    <div className="lv-empty" data-testid="logs-empty">
+      {cleared && <p data-testid="logs-cleared"><strong>{cleared}</strong></p>}
+      <p><strong>{cleared ? 'The log is empty.' : 'No proxy log yet.'}</strong></p>
+      <p>Start K2s DNS on the Overview tab; the proxy writes a line for each query and its lines appear here as they are written.</p>
+      <p className="muted">Then resolve a name on this host, or use the Query tester tab, to see it in the query log.</p>
+    </div>
+  );
+}
+
+/** Follow-the-bottom behaviour shared by both lists. */
+function useFollow(count: number, paused: boolean, scrollToEnd: () => void) {
+  const [following, setFollowing] = useState(true);
+  useEffect(() => {
+    if (!following || paused || count === 0) return;
+    scrollToEnd();
+  }, [count, following, paused, scrollToEnd]);
+  return { following, setFollowing };
+}
+
+/** The query view. */
+function QueryView({ rows, allRows, total, hiddenProbes, probes, paused }: { rows: QueryRow[]; allRows: QueryRow[]; total: number; hiddenProbes: number; probes: number; paused: boolean }) {
+  const { queryText, rcode, route, setQueryFilter, showProbes, setShowProbes } = useLogs((s) => s);
+  const parent = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => parent.current, estimateSize: () => QUERY_ROW_PX, overscan: 20 });
+  const scrollToEnd = useMemo(() => () => virtualizer.scrollToIndex(rows.length - 1, { align: 'end' }), [virtualizer, rows.length]);
+  const { following, setFollowing } = useFollow(rows.length, paused, scrollToEnd);
+  return (
+    <>
+      <div className="row">
+        <input type="search" placeholder="Filter name, client, upstream, answer" aria-label="Filter queries" value={queryText} onChange={(e) => setQueryFilter({ queryText: e.target.value })} data-testid="logs-query-filter" />
+        <label className="check">
+          Response{' '}
+          <select value={rcode} onChange={(e) => setQueryFilter({ rcode: e.target.value })} data-testid="logs-rcode">
+            <option value="">all</option>
+            <option value="problems">problems only</option>
+            <option value="NOERROR">NOERROR</option>
+            <option value="NXDOMAIN">NXDOMAIN</option>
+            <option value="SERVFAIL">SERVFAIL</option>
+            <option value="REFUSED">REFUSED</option>
+            <option value="none">no reply</option>
+          </select>
+        </label>
+        <label className="check">
+          Route{' '}
+          <select value={route} onChange={(e) => setQueryFilter({ route: e.target.value as QueryRoute | '' })} data-testid="logs-route">
+            <option value="">all</option>
+            {routeOptions(allRows, route).map((r) => <option key={r} value={r}>{ROUTE_LABEL[r]}</option>)}
+          </select>
+        </label>
+        <label className="check" data-testid="logs-probes-label" title="k2s-dns checks the path every few seconds by asking KUBERNETES.DEFAULT.svc.… (its own spelling of the cluster name)">
+          <input type="checkbox" checked={showProbes} onChange={(e) => setShowProbes(e.target.checked)} data-testid="logs-show-probes" /> show k2s-dns health probes ({probes})
+        </label>
+        <span className="muted" data-testid="logs-query-count">{queryCountText(rows.length, total, hiddenProbes)}</span>
+        {!following && !paused && <button type="button" className="secondary" onClick={() => setFollowing(true)} data-testid="logs-follow">Follow newest</button>}
+      </div>
+      {total === 0 ? (
+        <div className="lv-empty" data-testid="logs-no-queries">
+          <p><strong>No queries in the log.</strong></p>
+          <p>Resolve a name on this host or use the Query tester tab. If K2s DNS was started with query logging off, only failed queries are logged: start it again with query logging on.</p>
+        </div>
+      ) : (
+        <>
+          <div className="lv-qhead mono">
+            <span>Time</span><span>Client</span><span>Name</span><span>Type</span><span>Route</span><span>Upstream</span><span>Answer</span><span>Response</span><span>Latency</span>
+          </div>
+          <div ref={parent} className="lv-scroll mono" tabIndex={0} data-testid="logs-query-list" onScroll={(e) => setFollowing(atBottom(e.currentTarget))}>
+            <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+              {virtualizer.getVirtualItems().map((item) => {
+                const r = rows[item.index]!;
+                const answer = r.error ?? (r.answers.join(', ') || (r.rcode === 'NOERROR' ? 'no records' : ''));
+                return (
+                  <div key={r.key} className={`lv-qrow${isProblem(r) || r.rcode === null ? ' problem' : ''}`} style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${item.start}px)` }} data-testid="query-row" data-rcode={r.rcode ?? 'none'} data-engine={r.engine} data-mixed={r.mixed}>
+                    <span data-testid="q-time" title={r.time ?? ''}>{formatLogTime(r.time)}</span>
+                    <span data-testid="q-client" title={r.protocol ? `${r.client ?? ''} over ${r.protocol.toUpperCase()}` : (r.client ?? '')}>
+                      {r.client ?? '—'}
+                      {r.mixed ? <span className="mixed" data-testid="q-mixed" title={MIXED_TITLE} aria-label={MIXED_TITLE}> ≈</span> : null}
+                    </span>
+                    <span data-testid="q-name" title={r.name}>{r.name}</span>
+                    <span data-testid="q-type">{r.type}</span>
+                    <span data-testid="q-route" title={r.zone ? `zone ${r.zone}` : ''}>{r.route ? ROUTE_LABEL[r.route] : '—'}{r.zone ? ` ${r.zone}` : ''}</span>
+                    <span data-testid="q-upstream">{r.upstream ?? '—'}</span>
+                    <span data-testid="q-answer" title={answer}>{answer}</span>
+                    <span data-testid="q-rcode" className={`rcode-${r.rcode ?? 'none'}`}>{r.rcode ?? 'no reply'}</span>
+                    <span data-testid="q-latency" className="lat" title={r.latencyMs === null && r.engine === 'dnsmasq' ? 'dnsmasq logs whole seconds only' : ''}>{latencyText(r.latencyMs)}</span>
+                  </div>
+                );
+              })}
+            </div>
+          </div>
+        </>
+      )}
+    </>
+  );
+}
+
+/** The raw view. */
+function RawView({ rows, total, queries, paused }: { rows: RawRow[]; total: number; queries: number; paused: boolean }) {
+  const { levels, text, toggleLevel, setText } = useLogs((s) => s);
+  const parent = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => parent.current, estimateSize: () => RAW_ROW_PX, overscan: 20, getItemKey: (i) => rows[i]!.key });
+  const scrollToEnd = useMemo(() => () => virtualizer.scrollToIndex(rows.length - 1, { align: 'end' }), [virtualizer, rows.length]);
+  const { following, setFollowing } = useFollow(rows.length, paused, scrollToEnd);
+  // Lines, not rows: a grouped dnsproxy message is one row for its N records.
+  const shown = rows.reduce((n, r) => n + (r.kind === 'line' ? r.lines : 0), 0);
+  return (
+    <>
+      <div className="row">
+        {CATEGORIES.map((l) => (
+          <label key={l} className="check" title={l === 'QUERY' ? 'DNS traffic: one line per query, forward and reply' : undefined}>
+            <input type="checkbox" checked={levels[l]} onChange={() => toggleLevel(l)} data-testid={`logs-level-${l}`} /> {l === 'QUERY' ? 'queries' : l}
+          </label>
+        ))}
+        <input type="search" placeholder="Filter text" aria-label="Filter log lines" value={text} onChange={(e) => setText(e.target.value)} data-testid="logs-filter" />
+        <span className="muted" data-testid="logs-count">{rawCountText(shown, total, queries)}</span>
+        {!following && !paused && <button type="button" className="secondary" onClick={() => setFollowing(true)} data-testid="logs-follow">Follow newest</button>}
+      </div>
+      <div className="lv-rhead mono" role="row"><span>Time</span><span>Level</span><span>Message</span></div>
+      <div ref={parent} className="lv-scroll mono" tabIndex={0} data-testid="logs-list" data-following={String(following && !paused)} onScroll={(e) => setFollowing(atBottom(e.currentTarget))}>
+        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          {virtualizer.getVirtualItems().map((item) => {
+            const r = rows[item.index]!;
+            const style = { position: 'absolute' as const, top: 0, left: 0, right: 0, transform: `translateY(${item.start}px)` };
+            if (r.kind === 'run') {
+              return (
+                <div key={r.key} ref={virtualizer.measureElement} data-index={item.index} className="lv-run" style={style} data-testid="log-run">
+                  {formatLogTime(r.time)} {r.title}
+                </div>
+              );
+            }
+            const l = r.line;
+            return (
+              <div key={r.key} ref={virtualizer.measureElement} data-index={item.index} className={`lv-rrow log-row level-${l.level} cat-${r.category}`} style={style} title={l.raw} data-testid="log-row">
+                <span>{formatLogTime(l.time)}</span>
+                <span className={`cat-${r.category}`}>{r.category === 'QUERY' ? 'query' : l.level}</span>
+                <span className="msg">{r.text}{r.detail !== null && <pre>{r.detail}</pre>}</span>
+              </div>
+            );
+          })}
+        </div>
+      </div>
+    </>
+  );
 }
 
 /** The Logs panel. */
 export function LogsPanel() {
   const lines = useLogs((s) => s.lines);
   const pending = useLogs((s) => s.pending.length);
-  const paused = useLogs((s) => s.paused);
-  const levels = useLogs((s) => s.levels);
-  const text = useLogs((s) => s.text);
-  const { setPaused, toggleLevel, setText } = useLogs((s) => s);
-  const visible = useMemo(() => filterLines(lines, levels, text), [lines, levels, text]);
-  const parent = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({ count: visible.length, getScrollElement: () => parent.current, estimateSize: () => ROW_PX, overscan: 20 });
-  // "Follow" like tail -f: pinned to the bottom while not paused; scrolling up stops it, scrolling
-  // back to the bottom resumes it.
-  const [following, setFollowing] = useState(true);
-  useEffect(() => {
-    if (!following || paused || visible.length === 0) return;
-    virtualizer.scrollToIndex(visible.length - 1, { align: 'end' });
-  }, [visible.length, following, paused, virtualizer]);
+  const { paused, view, levels, text, queryText, rcode, route, showProbes, cleared, setPaused, setView } = useLogs((s) => s);
+  const zones = useZones((s) => s.discovery?.zones);
+  const clusterZones = useMemo(() => (zones ?? []).map((z) => z.zone), [zones]);
+  // Both views need it: the query view's rows, the raw view's "(M queries)".
+  const allQueries = useMemo(() => buildQueryLog(lines, { clusterZones }), [lines, clusterZones]);
+  const probes = useMemo(() => allQueries.filter((r) => r.probe).length, [allQueries]);
+  // k2s-dns's own health probes are hidden unless asked for (they would flood the log).
+  const queries = useMemo(() => (showProbes ? allQueries : allQueries.filter((r) => !r.probe)), [allQueries, showProbes]);
+  const shownQueries = useMemo(() => {
+    const base = filterQueries(queries, { text: queryText, routes: route ? [route] : [], rcodes: rcode && rcode !== 'problems' ? [rcode] : [] });
+    return rcode === 'problems' ? base.filter((r) => isProblem(r) || r.rcode === null) : base;
+  }, [queries, queryText, rcode, route]);
+  const raw = useMemo(() => {
+    if (view !== 'raw') return [];
+    const needle = text.trim().toLowerCase();
+    return rawRows(lines, (l, t) => levels[lineCategoryOf(l)] !== false && (needle === '' || t.toLowerCase().includes(needle) || lineMatches(l, needle)));
+  }, [lines, levels, text, view]);
 
   return (
     <section className="panel" data-testid="panel-logs">
       <h2>Logs</h2>
       <div className="row">
+        <div className="lv-switch" role="group" aria-label="Log view">
+          <button type="button" aria-pressed={view === 'queries'} onClick={() => setView('queries')} data-testid="logs-view-queries">Queries</button>
+          <button type="button" aria-pressed={view === 'raw'} onClick={() => setView('raw')} data-testid="logs-view-raw">Raw log</button>
+        </div>
         <button type="button" onClick={() => setPaused(!paused)} data-testid="logs-pause">
           {paused ? `Resume (${pending} new)` : 'Pause'}
         </button>
-        {LEVELS.map((l) => (
-          <label key={l} className="check">
-            <input type="checkbox" checked={levels[l]} onChange={() => toggleLevel(l)} data-testid={`logs-level-${l}`} /> {l}
-          </label>
-        ))}
-        <input type="search" placeholder="Filter text" value={text} onChange={(e) => setText(e.target.value)} data-testid="logs-filter" />
-        <span className="muted" data-testid="logs-count">{visible.length} of {lines.length} lines</span>
-        {!following && !paused && (
-          <button type="button" className="secondary" onClick={() => setFollowing(true)} data-testid="logs-follow">
-            Follow newest
-          </button>
-        )}
       </div>
-      <div className="log-head mono">
-        <span>Time</span><span>Level</span><span>Message</span><span>Fields</span>
-      </div>
-      <div ref={parent} className="log-scroll mono" data-testid="logs-list" data-following={String(following && !paused)} onScroll={(e) => setFollowing(atBottom(e.currentTarget))}>
-        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-          {virtualizer.getVirtualItems().map((item) => {
-            const l = visible[item.index]!;
-            return (
-              <div key={item.key} className={`log-row level-${l.level}`} style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW_PX, transform: `translateY(${item.start}px)` }} title={l.raw} data-testid="log-row">
-                <span>{l.time ? new Date(l.time).toLocaleTimeString() : ''}</span>
-                <span>{l.level}</span>
-                <span>{l.message}</span>
-                <span>{formatFields(l.fields)}</span>
-              </div>
-            );
-          })}
-        </div>
-      </div>
+      {lines.length === 0 && pending === 0 ? (
+        <EmptyState cleared={cleared} />
+      ) : view === 'queries' ? (
+        <QueryView rows={shownQueries} allRows={allQueries} total={queries.length} hiddenProbes={showProbes ? 0 : probes} probes={probes} paused={paused} />
+      ) : (
+        <RawView rows={raw} total={lines.length} queries={allQueries.length} paused={paused} />
+      )}
     </section>
   );
 }

@@ -1,43 +1,77 @@
-/** Query tester: name, type, target, UDP/TCP; single run or compare across all targets; history. */
+/**
+ * Query tester: name, type, target, UDP/TCP; single run or compare across all targets; history
+ * rows re-run. Defaults to the system resolver (what host apps use); refuses a form it can tell
+ * is wrong with one readable sentence; shows what is in flight; explains short names with the
+ * host's search list and ndots (resolv.conf(5)) and which candidate resolves.
+ */
+import { useEffect, useMemo } from 'react';
 import { QUERY_TYPES, type QueryType } from '../../../shared/types';
 import { targetDescription, targetOf, targetTitle } from '../lib/query-target';
 import { matchRoute } from '../lib/route';
-import { useDns, useQuery, useZones } from '../stores';
+import { isShortName, parseSearchConfig, searchCandidates } from '../lib/search-list';
+import { stores, useDiff, useDns, useQuery, useZones } from '../stores';
 import { QueryResultCard } from './QueryResultCard';
+
+// Stable fallbacks: a selector that returns a new `[]` on every call makes zustand's
+// useSyncExternalStore see a changed snapshot each render — "Maximum update depth exceeded"
+// whenever zones failed to load (API server down, 504 on zones:list).
+const NO_ZONES: never[] = [];
+const NO_UPSTREAMS: string[] = [];
 
 /** The Query tester panel. */
 export function QueryPanel() {
-  const { form, targets, result, comparison, history, running, error, setForm, run, compareAll } = useQuery((s) => s);
+  const { form, targets, result, comparison, candidates, history, running, inFlight, error, setForm, run, compareAll, rerun } = useQuery((s) => s);
   const labelOf = (server: string) => targetTitle(targetOf(targets, server), server);
-  const zones = useZones((s) => s.discovery?.zones ?? []);
-  const upstreams = useDns((s) => s.status?.upstreams ?? []);
+  const zones = useZones((s) => s.discovery?.zones ?? NO_ZONES);
+  const upstreams = useDns((s) => s.status?.upstreams ?? NO_UPSTREAMS);
+  const clusterDomain = useDns((s) => s.status?.clusterDomain ?? null);
+  const resolvConf = useDiff((s) => s.diff?.currentText ?? null);
+  const searchCfg = useMemo(() => (resolvConf === null ? null : parseSearchConfig(resolvConf)), [resolvConf]);
   // The zone route applies only to the K2s proxy; other targets get a sentence on what they are.
   const resultTarget = result ? targetOf(targets, result.server) : null;
   const route = result && resultTarget?.id === 'proxy' ? matchRoute(result.name, result.type, zones, upstreams) : null;
   const about = result && resultTarget ? targetDescription(resultTarget) : null;
+  const short = result && searchCfg && (result.type === 'A' || result.type === 'AAAA') && isShortName(result.name, searchCfg) ? result.name : null;
+  const candidateNames = short && searchCfg ? searchCandidates(short, searchCfg) : null;
+
+  useEffect(() => {
+    if (stores.diff.getState().diff === null) void stores.diff.getState().refresh();
+  }, []);
+  // A short name just answered: ask each candidate too, so the panel shows which one resolves.
+  useEffect(() => {
+    if (candidateNames && candidateNames.length > 0) void stores.query.getState().tryCandidates(candidateNames);
+  }, [result]);
+
   return (
-    <section className="panel" data-testid="panel-query">
+    <section className="panel" data-testid="panel-query" aria-busy={running}>
       <h2>Query tester</h2>
       <form
         className="row"
+        noValidate
         onSubmit={(e) => {
           e.preventDefault();
           void run();
         }}
       >
-        <input className="grow" value={form.name} maxLength={253} onChange={(e) => setForm({ name: e.target.value })} aria-label="Name" placeholder="name, or an IP for PTR" title="A DNS name, or an IPv4/IPv6 address for a PTR lookup" data-testid="query-name" />
+        <input className="grow" value={form.name} onChange={(e) => setForm({ name: e.target.value })} aria-label="Name" aria-invalid={error !== null} aria-describedby={error ? 'query-error' : undefined} placeholder="name, or an IP for PTR" title="A DNS name, or an IPv4/IPv6 address for a PTR lookup" data-testid="query-name" />
         <select value={form.type} onChange={(e) => setForm({ type: e.target.value as QueryType })} aria-label="Type" data-testid="query-type">
           {QUERY_TYPES.map((t) => <option key={t}>{t}</option>)}
         </select>
         <select value={form.target} onChange={(e) => setForm({ target: e.target.value })} aria-label="Target" data-testid="query-target">
+          {targets.length === 0 && <option value={form.target}>System resolver</option>}
           {targets.map((t) => <option key={t.id} value={t.id}>{t.label}</option>)}
         </select>
-        <label className="check"><input type="radio" checked={form.transport === 'udp'} onChange={() => setForm({ transport: 'udp' })} /> UDP</label>
-        <label className="check"><input type="radio" checked={form.transport === 'tcp'} onChange={() => setForm({ transport: 'tcp' })} data-testid="query-tcp" /> TCP</label>
-        <button type="submit" disabled={running} title={running ? 'Wait: a query is still running.' : 'Run the query once'} data-testid="query-run">Query</button>
+        <fieldset className="inline-fieldset">
+          <legend className="sr-only">Transport</legend>
+          <label className="check"><input type="radio" name="transport" checked={form.transport === 'udp'} onChange={() => setForm({ transport: 'udp' })} disabled={form.target === 'system'} /> UDP</label>
+          <label className="check"><input type="radio" name="transport" checked={form.transport === 'tcp'} onChange={() => setForm({ transport: 'tcp' })} disabled={form.target === 'system'} data-testid="query-tcp" /> TCP</label>
+        </fieldset>
+        <button type="submit" disabled={running} title={running ? 'Wait: a query is still running.' : 'Run the query once'} data-testid="query-run">{running ? 'Querying…' : 'Query'}</button>
         <button type="button" className="secondary" disabled={running || targets.length === 0} title={running ? 'Wait: a query is still running.' : targets.length === 0 ? 'No targets loaded yet.' : 'Ask every target the same question'} onClick={() => void compareAll()} data-testid="query-compare">Compare across all targets</button>
       </form>
-      {error && <p className="error-text" role="alert" data-testid="query-error">{error}</p>}
+      {form.target === 'system' && <p className="muted small">The system resolver goes through getaddrinfo, so UDP/TCP is its own choice, not yours.</p>}
+      {inFlight && <p className="inflight" data-testid="query-inflight">{inFlight}</p>}
+      {error && <p className="error-text field-error" id="query-error" data-testid="query-error">{error}</p>}
       {result && route && (
         <p className="route" data-testid="query-route">
           Route through the K2s proxy: <span className="mono">{route.name}</span>{' '}
@@ -54,6 +88,37 @@ export function QueryPanel() {
         </p>
       )}
       {about && <p className="route muted" data-testid="query-target-about">{about}</p>}
+      {short && searchCfg && candidateNames && (
+        <div className="card" data-testid="query-short-name">
+          <p>
+            <strong className="mono">{short}</strong> has fewer dots than <span className="mono">ndots:{searchCfg.ndots}</span> in /etc/resolv.conf, so it is a short name:{' '}
+            {searchCfg.search.length === 0
+              ? 'there is no search list, so glibc asks it only as it is.'
+              : resultTarget?.id === 'system'
+                ? `host apps (glibc) try the search list ${searchCfg.search.join(', ')} in order and stop at the first name that exists:`
+                : `a nameserver asked directly gets it as it is; host apps (glibc) would try the search list ${searchCfg.search.join(', ')} in order:`}
+          </p>
+          <ol className="candidates mono">
+            {(candidates ?? candidateNames.map((name) => ({ name, result: null }))).map((c) => (
+              <li key={c.name} data-testid="query-candidate" data-rcode={c.result?.rcode ?? ''}>
+                {c.name} —{' '}
+                {c.result === null ? (
+                  <span className="muted">asking…</span>
+                ) : (
+                  <span className={c.result.rcode === 'NOERROR' && c.result.answers.length > 0 ? 'ok-text' : 'error-text'}>
+                    {c.result.rcode === 'NOERROR' && c.result.answers.length > 0 ? `resolves: ${c.result.answers.map((a) => a.data).join(', ')}` : c.result.rcode === 'NOERROR' ? 'NOERROR, no answer' : c.result.rcode}
+                  </span>
+                )}
+              </li>
+            ))}
+          </ol>
+          {candidates && candidates.every((c) => c.result !== null) && !candidates.some((c) => c.result!.rcode === 'NOERROR' && c.result!.answers.length > 0) && (
+            <p className="muted" data-testid="query-short-none">
+              None of them resolves{searchCfg.search.length > 0 ? `: the search list has no domain under which ${short} exists` : ''}. {clusterDomain ? `Cluster names need their full form here, e.g. ${short}.default.svc.${clusterDomain}.` : 'Use the full name.'}
+            </p>
+          )}
+        </div>
+      )}
       {result && <QueryResultCard result={result} label={labelOf(result.server)} />}
       {comparison && (
         <div className="compare" data-testid="query-compare-results">
@@ -64,11 +129,16 @@ export function QueryPanel() {
         <>
           <h3>History</h3>
           <table className="table mono" data-testid="query-history">
-            <thead><tr><th>Name</th><th>Type</th><th>Server</th><th>rcode</th><th>ms</th></tr></thead>
+            <thead><tr><th>Name</th><th>Type</th><th>Server</th><th>rcode</th><th>ms</th><th><span className="sr-only">Action</span></th></tr></thead>
             <tbody>
               {history.map((h, i) => (
-                <tr key={i} onClick={() => setForm({ name: h.name, type: h.type })} className="clickable">
-                  <td>{h.name}</td><td>{h.type}</td><td>{h.server}</td><td>{h.rcode}</td><td>{h.latencyMs}</td>
+                <tr key={i} data-testid="query-history-row">
+                  <td>{h.name}</td><td>{h.type}</td><td>{labelOf(h.server)}</td><td>{h.rcode}</td><td>{h.latencyMs}</td>
+                  <td>
+                    <button type="button" className="link" disabled={running} onClick={() => void rerun(h)} aria-label={`Run again: ${h.name} ${h.type} against ${labelOf(h.server)}`} data-testid="query-history-rerun">
+                      Run again
+                    </button>
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -1,10 +1,29 @@
 /** One query result: rcode, answers with TTLs, latency, and the equivalent shell command (dig, or getent for the system resolver). */
+import { useEffect, useState } from 'react';
 import type { QueryResult } from '../../../shared/types';
 import { digCommand } from '../lib/dig-command';
+import { ttlText } from '../lib/log-counts';
+import { announcer } from './LiveRegion';
+
+/** How long the copy button says "Copied" (ms). */
+export const COPIED_MS = 2000;
 
 /** Shows `result`; `label` names the target. */
 export function QueryResultCard({ result, label }: { result: QueryResult; label?: string }) {
   const dig = digCommand(result);
+  const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
+  useEffect(() => {
+    if (!copied) return;
+    const t = setTimeout(() => setCopied(null), COPIED_MS);
+    return () => clearTimeout(t);
+  }, [copied]);
+  const copy = async () => {
+    // navigator.clipboard exists only in secure contexts (Electron, https, 127.0.0.1 counts as secure).
+    const ok = await navigator.clipboard?.writeText(dig).then(() => true, () => false);
+    setCopied(ok ? 'yes' : 'failed');
+    announcer.say(ok ? `Copied: ${dig}` : 'Could not copy: the clipboard is not available; select the command and copy it by hand.');
+  };
+  const what = result.server === 'system' ? 'getent command' : 'dig command';
   return (
     <div className="card" data-testid="query-result">
       <div className="row">
@@ -19,7 +38,7 @@ export function QueryResultCard({ result, label }: { result: QueryResult; label?
             {result.answers.map((a, i) => (
               <tr key={i}>
                 <td className="answer-name">{a.name}</td>
-                <td>{a.ttl}</td>
+                <td title={result.transport === 'getaddrinfo' ? 'getaddrinfo returns no TTL' : 'TTL in seconds'} data-testid="answer-ttl">{ttlText(result.transport, a.ttl)}</td>
                 <td>{a.type}</td>
                 <td>{a.data}</td>
               </tr>
@@ -31,8 +50,8 @@ export function QueryResultCard({ result, label }: { result: QueryResult; label?
       )}
       <div className="row">
         <code className="dig" data-testid="query-dig">{dig}</code>
-        <button type="button" className="secondary" onClick={() => void navigator.clipboard?.writeText(dig)}>
-          {result.server === 'system' ? 'Copy as getent command' : 'Copy as dig command'}
+        <button type="button" className="secondary" onClick={() => void copy()} data-testid="query-copy">
+          {copied === 'yes' ? 'Copied' : copied === 'failed' ? 'Copy failed: select it by hand' : `Copy as ${what}`}
         </button>
       </div>
     </div>

@@ -1,10 +1,12 @@
 /** Live step timeline of the latest lifecycle operation: refused, rolled back (and why) or done. */
 import { buildTimeline } from '../lib/timeline';
 import { useDns } from '../stores';
+import { RichText } from './RichText';
+import { stepWarns } from '../../../shared/step-warn';
 
 const ICON = { pending: '○', running: '◔', done: '●', failed: '✕', skipped: '–' } as const;
 
-const HEADING = { running: '— running', done: '— done', refused: '— refused', 'rolled-back': '— rolled back', failed: '— failed' } as const;
+const HEADING = { running: '— running', done: '— done', warned: '— done, with warnings', refused: '— refused', 'rolled-back': '— rolled back', failed: '— failed' } as const;
 
 /** The timeline list. The failure message is shown once: on its step row, or in the result line. */
 export function TimelineView() {
@@ -20,13 +22,16 @@ export function TimelineView() {
         {t.op} {HEADING[t.outcome ?? 'running']}
       </h3>
       <ol>
-        {t.steps.map((s) => (
-          <li key={s.step} className={`step ${s.status}`} data-testid={`step-${s.step}`} data-status={s.status}>
-            <span className="icon" aria-hidden>{ICON[s.status]}</span>
-            <span className="step-name">{s.step}</span>
-            <span className="step-msg">{s.message}</span>
-          </li>
-        ))}
+        {t.steps.map((s) => {
+          const warn = stepWarns(s.step, s.status, s.message);
+          return (
+            <li key={s.step} className={`step ${s.status}${warn ? ' warn' : ''}`} data-testid={`step-${s.step}`} data-status={s.status} data-warn={String(warn)}>
+              <span className="icon" aria-hidden>{warn ? '!' : ICON[s.status]}</span>
+              <span className="step-name">{s.step}</span>
+              <span className="step-msg"><RichText text={s.message} /></span>
+            </li>
+          );
+        })}
       </ol>
       {t.outcome === 'refused' && (
         <p className="error-text" data-testid="refused">
@@ -41,15 +46,24 @@ export function TimelineView() {
         </p>
       )}
       {t.result && !repeated && (
-        <p className={t.result.ok ? 'ok-text' : 'error-text'} data-testid="timeline-result">
-          {t.result.message}
+        <p className={t.result.ok ? (t.outcome === 'warned' ? 'warn-text' : 'ok-text') : 'error-text'} data-testid="timeline-result">
+          <RichText text={t.result.message} />
           {t.result.code && t.outcome === 'failed' ? ` (${t.result.code})` : ''}
         </p>
+      )}
+      {t.outcome === 'warned' && (
+        <ul className="warn-text" data-testid="timeline-warnings">
+          {t.result!.warnings!.map((w) => (
+            <li key={w.code} data-code={w.code}>
+              <strong>Warning:</strong> <RichText text={w.message} />
+            </li>
+          ))}
+        </ul>
       )}
       {t.outcome === 'failed' && repeated && t.result?.code && (
         <p className="error-text" data-testid="timeline-result">Failed ({t.result.code}).</p>
       )}
-      {t.result?.code === 'NO_ENGINE' && (
+      {t.result?.code === 'NO_ENGINE' && !/neither/.test(t.result.message) && (
         <p className="hint" data-testid="no-engine-hint">
           Pick <strong>dnsmasq</strong> (or Automatic) in the Engine select above, then press Start again.
         </p>

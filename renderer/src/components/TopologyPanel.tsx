@@ -9,9 +9,9 @@ const COLUMNS: { id: Hop['column']; title: string }[] = [
   { id: 'backend', title: 'CoreDNS / upstreams' },
 ];
 
-/** The Topology panel; click a hop to see its error. */
+/** The Topology panel; each hop shows its reason inline, the verdict's hop is marked. */
 export function TopologyPanel() {
-  const { hops, selected, probing, probedAt, error, select, probe } = useTopology((s) => s);
+  const { hops, report, selected, probing, probedAt, error, select, probe } = useTopology((s) => s);
   const chosen = hops.find((h) => h.id === selected) ?? null;
   return (
     <section className="panel" data-testid="panel-topology">
@@ -21,6 +21,7 @@ export function TopologyPanel() {
         <span className="muted">{probedAt ? `Last probe ${new Date(probedAt).toLocaleTimeString()}` : 'Not probed yet'}</span>
       </div>
       {error && <p className="error-text" role="alert">{error}</p>}
+      {report && <p className={report.verdict.level === 'ok' ? 'ok-text' : report.verdict.level === 'off' ? 'muted' : 'error-text'} data-testid="topology-verdict">{report.verdict.summary}</p>}
       <div className="topology">
         {COLUMNS.map((c, i) => (
           <div key={c.id} className="topo-col">
@@ -29,16 +30,18 @@ export function TopologyPanel() {
               <button
                 key={h.id}
                 type="button"
-                className={`hop ${h.idle ? 'idle' : h.ok === null ? 'unknown' : h.ok ? 'ok' : 'bad'} ${selected === h.id ? 'selected' : ''}`}
+                className={`hop ${h.idle ? 'idle' : h.mark === 'warn' ? 'warn' : h.ok === null ? 'unknown' : h.ok ? 'ok' : 'bad'} ${selected === h.id ? 'selected' : ''} ${h.cause ? 'cause' : ''}`}
                 onClick={() => select(selected === h.id ? null : h.id)}
                 data-testid={`hop-${h.id}`}
                 data-ok={String(h.ok)}
+                data-mark={h.mark ?? 'unknown'}
                 data-idle={String(!!h.idle)}
                 title={h.idle ? NOT_IN_USE : undefined}
               >
                 <strong>{h.label}</strong>
                 <span className="mono">{h.detail}</span>
                 {h.idle && <span className="muted">{NOT_IN_USE}</span>}
+                {!h.idle && h.error && <span className="hop-reason" data-testid={`hop-reason-${h.id}`}>{h.error}</span>}
               </button>
             ))}
             {i < COLUMNS.length - 1 && <span className="arrow" aria-hidden>→</span>}
@@ -46,7 +49,7 @@ export function TopologyPanel() {
         ))}
       </div>
       {chosen && (
-        <p className={chosen.idle ? 'muted' : chosen.error ? 'error-text' : 'ok-text'} data-testid="hop-detail">
+        <p className={chosen.idle || chosen.mark === 'idle' ? 'muted' : chosen.mark === 'warn' ? 'warn-text' : chosen.error && !chosen.ok ? 'error-text' : 'ok-text'} data-testid="hop-detail">
           {chosen.label} {chosen.detail}: {chosen.idle ? `${NOT_IN_USE}.` : (chosen.error ?? (chosen.ok ? 'answers as expected.' : 'not probed yet.'))}
         </p>
       )}

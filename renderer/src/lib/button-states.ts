@@ -10,13 +10,20 @@ export interface ButtonState {
 }
 
 /** Start is refused without a kubeconfig: discovery needs the cluster (shown under the buttons). */
-export const NO_KUBECONFIG_REASON = 'No kubeconfig found: enter its path in Kubeconfig, or start K2s first.';
+export const NO_KUBECONFIG_REASON = 'No kubeconfig found: start K2s first, or restart the app with npm start -- --kubeconfig PATH.';
+
+/** Why Start waits during drift (the lifecycle refuses it too: DRIFTED). */
+export const DRIFT_START_REASON = 'Another program rewrote /etc/resolv.conf while K2s DNS ran: choose "Keep their file" or "Restore my original" in the banner at the top first.';
+
+/** Why Uninstall waits during drift: it stops K2s DNS too, and would keep their file silently. */
+export const DRIFT_UNINSTALL_REASON = 'Another program rewrote /etc/resolv.conf while K2s DNS ran: choose "Keep their file" or "Restore my original" in the banner at the top first, then uninstall.';
 
 /**
  * Decides Start/Stop/Uninstall from host status, app capabilities and the running operation.
- * `noKubeconfig`: the cluster status is `no-kubeconfig` and the Kubeconfig field is empty.
+ * `noKubeconfig`: the cluster status is `no-kubeconfig` (the backend found none to use).
+ * `startBlocked`: why start would be refused before it runs (lib/start-gates.ts startBlock), else null.
  */
-export function buttonStates(status: HostDnsStatus | null, info: AppInfo | null, busy: Operation | null, noKubeconfig = false): Record<Operation, ButtonState> {
+export function buttonStates(status: HostDnsStatus | null, info: AppInfo | null, busy: Operation | null, noKubeconfig = false, startBlocked: string | null = null): Record<Operation, ButtonState> {
   const off = (reason: string): ButtonState => ({ enabled: false, reason });
   const on: ButtonState = { enabled: true, reason: null };
   if (info && !info.lifecycleSupported) {
@@ -31,10 +38,18 @@ export function buttonStates(status: HostDnsStatus | null, info: AppInfo | null,
     const r = off('Waiting for the host DNS status.');
     return { start: r, stop: r, uninstall: r };
   }
+  if (status.state === 'starting' || status.state === 'stopping') {
+    // An operation from the CLI or another window holds the lifecycle lock right now.
+    const r = off(`Wait: K2s DNS is ${status.state}${status.operation ? ` (PID ${status.operation.pid}, step ${status.operation.step})` : ''}.`);
+    return { start: r, stop: r, uninstall: r };
+  }
   const active = status.state !== 'stopped' || status.savedAt !== null;
+  // Drift: a Start now would have to pick which file is your original; the banner asks first.
+  const drifted = status.resolverOwner === 'foreign' && status.savedAt !== null;
   return {
-    start: status.state === 'running' ? off('Already running: stop first to start again.') : noKubeconfig ? off(NO_KUBECONFIG_REASON) : on,
+    start: status.state === 'running' ? off('Already running: stop first to start again.') : drifted ? off(DRIFT_START_REASON) : noKubeconfig ? off(NO_KUBECONFIG_REASON) : startBlocked ? off(startBlocked) : on,
     stop: active ? on : off('Nothing to stop: K2s DNS is not running and no resolver is saved.'),
-    uninstall: on,
+    // Uninstall also stops: during drift it would decide the file without the banner's choice.
+    uninstall: drifted ? off(DRIFT_UNINSTALL_REASON) : on,
   };
 }

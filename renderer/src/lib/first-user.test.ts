@@ -8,7 +8,8 @@ import { buttonStates, NO_KUBECONFIG_REASON } from './button-states';
 import { dropOverlap } from './log-merge';
 import { targetDescription, targetOf, targetTitle } from './query-target';
 import { buildTimeline, HELPER_STARTING } from './timeline';
-import { buildTopology, NOT_IN_USE } from './topology';
+import { NOT_IN_USE, topologyFromHealth } from './topology';
+import { healthVerdict, queryHop, type HealthHop, type HealthReport } from '../../../shared/health';
 
 const NO_ENGINE = 'AdGuard dnsproxy was not found at /opt/k2s/bin/dnsproxy; install K2s or pass --dnsproxy PATH, or use --engine dnsmasq.';
 
@@ -49,12 +50,21 @@ describe('timeline (first-user fixes)', () => {
     expect(buildTimeline(events).outcome).toBe('rolled-back');
     expect(buildTimeline(events.filter((e) => e.type === 'result' || e.step !== 'rollback')).outcome).toBe('failed');
   });
+
+  it('a start that succeeded with warnings is "warned", not plain done (an unanswered upstream is no green)', () => {
+    const ok: LifecycleEvent = { type: 'result', op: 'start', ok: true, exitCode: 0, message: 'K2s DNS is running.', at: 2 };
+    const warning = { code: 'UPSTREAM_UNVERIFIED', message: 'The upstream 192.0.2.53 did not answer www.example.test within 15000 ms.' };
+    expect(buildTimeline([{ ...ok, warnings: [warning] }]).outcome).toBe('warned');
+    expect(buildTimeline([{ ...ok, warnings: [warning] }]).result!.warnings).toEqual([warning]);
+    expect(buildTimeline([{ ...ok, warnings: [] }]).outcome).toBe('done');
+    expect(buildTimeline([ok]).outcome).toBe('done');
+  });
 });
 
 describe('buttonStates without a kubeconfig', () => {
   it('disables Start with the visible reason, leaves Uninstall alone', () => {
     const b = buttonStates(stopped, null, null, true);
-    expect(b.start).toEqual({ enabled: false, reason: 'No kubeconfig found: enter its path in Kubeconfig, or start K2s first.' });
+    expect(b.start).toEqual({ enabled: false, reason: 'No kubeconfig found: start K2s first, or restart the app with npm start -- --kubeconfig PATH.' });
     expect(NO_KUBECONFIG_REASON).toBe(b.start.reason);
     expect(b.uninstall.enabled).toBe(true);
     expect(buttonStates(stopped, null, null, false).start).toEqual({ enabled: true, reason: null });
@@ -83,25 +93,33 @@ describe('query targets', () => {
 
 describe('topology while K2s DNS is stopped', () => {
   const nx = (server: string): QueryResult => ({ name: 'kubernetes.default.svc.cluster.local', type: 'A', server, transport: 'getaddrinfo', rcode: 'NXDOMAIN', answers: [], latencyMs: 3 });
-  const targets = [
-    { id: 'system', label: 'System resolver', server: 'system' },
-    { id: 'coredns', label: 'CoreDNS', server: '172.21.0.10:53' },
-    { id: '192.0.2.53', label: 'Upstream 192.0.2.53', server: '192.0.2.53' },
-  ];
+  const report = (system: QueryResult): HealthReport => {
+    const hops: HealthHop[] = [
+      queryHop('system', 'system', system),
+      { id: 'resolver', kind: 'resolver', target: '/etc/resolv.conf', name: null, type: null, outcome: 'original', ok: false, answers: ['192.0.2.53'], rcode: null, reason: 'original', latencyMs: null },
+      { id: 'listener:127.0.0.1:53', kind: 'listener', target: '127.0.0.1:53', name: null, type: null, outcome: 'idle', ok: false, answers: [], rcode: null, reason: NOT_IN_USE, latencyMs: null },
+      { id: 'kube-dns', kind: 'kube-dns', target: '172.21.0.10:53', name: null, type: null, outcome: 'idle', ok: false, answers: [], rcode: null, reason: NOT_IN_USE, latencyMs: null },
+      queryHop('upstream:192.0.2.53', 'upstream', { ...nx('192.0.2.53:53'), type: 'NS', name: '.', rcode: 'NOERROR' }, false),
+    ];
+    return { name: 'kubernetes.default.svc.cluster.local', domainSource: 'default', hops, verdict: healthVerdict({ hops, state: 'stopped', interrupted: false }), checkedAt: 1, durationMs: 3 };
+  };
   it('greys the proxy and CoreDNS, judges host → resolv.conf → upstream on its own', () => {
-    const hops = buildTopology(stopped, targets, { system: nx('system'), '192.0.2.53': { ...nx('192.0.2.53:53'), type: 'NS', name: '.', rcode: 'NOERROR' } });
+    const hops = topologyFromHealth(report(nx('system')));
     expect(hops.map((h) => [h.id, h.ok, !!h.idle])).toEqual([
-      ['apps', true, false],
+      // Host apps' NXDOMAIN for the cluster name is expected while stopped: neutral, not green.
+      ['system', null, false],
       ['resolver', true, false],
-      ['proxy', null, true],
-      ['coredns', null, true],
-      ['upstream-192.0.2.53', true, false],
+      ['listener:127.0.0.1:53', null, true],
+      ['kube-dns', null, true],
+      ['upstream:192.0.2.53', true, false],
     ]);
-    expect(NOT_IN_USE).toBe('not in use: K2s DNS is stopped');
+    expect(hops[0]!.mark).toBe('idle');
+    expect(hops[0]!.error).toBe('your nameservers answered NXDOMAIN: cluster names need K2s DNS');
+    expect(hops[0]!.detail).toBe('getaddrinfo · NXDOMAIN · 3 ms');
   });
-  it('is red only when the original nameservers do not answer', () => {
-    const hops = buildTopology(stopped, targets, { system: { ...nx('system'), rcode: 'TIMEOUT', error: 'getent timed out' } });
-    expect(hops[0]).toMatchObject({ ok: false, error: 'Host apps cannot reach the nameservers in /etc/resolv.conf: kubernetes.default.svc.cluster.local via getaddrinfo gave TIMEOUT (getent timed out).' });
+  it('is red only when the original nameservers do not answer, with the EAI_AGAIN reason inline', () => {
+    const hops = topologyFromHealth(report({ ...nx('system'), rcode: 'TIMEOUT', latencyMs: 4000, error: 'EAI_AGAIN: temporary failure' }));
+    expect(hops[0]).toMatchObject({ ok: false, error: 'getaddrinfo did not answer in 4000 ms (EAI_AGAIN: temporary failure)' });
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buttonStates } from './button-states';
+import { buttonStates, DRIFT_START_REASON, DRIFT_UNINSTALL_REASON } from './button-states';
 import { digCommand, splitServer } from './dig-command';
 import { filterLines } from './log-filter';
 import { sideBySide, unifiedDiff } from './side-by-side';
@@ -56,15 +56,22 @@ describe('buttonStates', () => {
       uninstall: { enabled: true, reason: null },
     });
     expect(buttonStates(status('running', '2026-11-29T15:00:00Z'), info, null).start).toEqual({ enabled: false, reason: 'Already running: stop first to start again.' });
+    // Drift (degraded, their file in place, our original saved): Start waits for the banner's choice.
+    const drift = { ...status('degraded', '2026-11-29T15:00:00Z'), resolverOwner: 'foreign' } as HostDnsStatus;
+    expect(buttonStates(drift, info, null).start).toEqual({ enabled: false, reason: DRIFT_START_REASON });
+    expect(buttonStates(drift, info, null).stop).toEqual({ enabled: true, reason: null });
+    expect(buttonStates(drift, info, null).uninstall).toEqual({ enabled: false, reason: DRIFT_UNINSTALL_REASON });
+    expect(buttonStates({ ...status('degraded', '2026-11-29T15:00:00Z'), resolverOwner: 'k2s' } as HostDnsStatus, info, null).start.enabled).toBe(true);
     expect(buttonStates(status('running', 'x'), info, 'stop').uninstall).toEqual({ enabled: false, reason: 'Wait: stop is still running (one operation at a time).' });
     expect(buttonStates(null, { ...info, lifecycleSupported: false, reason: 'Web mode without root: run `sudo k2s-dns app --web`.' }, null).start.reason).toBe('Web mode without root: run `sudo k2s-dns app --web`.');
   });
 });
 
 describe('filterLines', () => {
-  it('filters by level and text', () => {
-    const lines = [logLine(0, 'DEBUG', 'handling query', { qname: 'example.com.' }), logLine(0, 'ERROR', 'bind: address already in use'), logLine(0, 'INFO', 'listening to udp', { addr: '127.0.0.1:53' })];
-    expect(filterLines(lines, { DEBUG: false, INFO: true, WARN: true, ERROR: true }, '').map((l) => l.level)).toEqual(['ERROR', 'INFO']);
+  it('filters by category and text; query lines are QUERY, not DEBUG', () => {
+    const lines = [logLine(0, 'DEBUG', 'handling query', { qname: 'example.com.' }), logLine(0, 'DEBUG', 'upstream is reserved', { addr: '172.21.0.10:53' }), logLine(0, 'ERROR', 'bind: address already in use'), logLine(0, 'INFO', 'listening to udp', { addr: '127.0.0.1:53' })];
+    expect(filterLines(lines, { DEBUG: false, INFO: true, WARN: true, ERROR: true }, '').map((l) => l.message)).toEqual(['handling query', 'bind: address already in use', 'listening to udp']);
+    expect(filterLines(lines, { QUERY: false }, '').map((l) => l.message)).toEqual(['upstream is reserved', 'bind: address already in use', 'listening to udp']);
     expect(filterLines(lines, { DEBUG: true, INFO: true, WARN: true, ERROR: true }, 'EXAMPLE.com').map((l) => l.message)).toEqual(['handling query']);
   });
 });

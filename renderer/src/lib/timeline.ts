@@ -19,13 +19,23 @@ export interface Timeline {
   failed: TimelineStep | null;
   /**
    * How the operation ended: `refused` = exit 3, nothing was changed (EXIT.refused);
-   * `rolled-back` only when a `rollback` step event arrived; `failed` otherwise.
+   * `rolled-back` only when a `rollback` step event arrived; `failed` otherwise; `warned` =
+   * succeeded, but the result carries warnings (e.g. an upstream that never answered).
    */
-  outcome: 'running' | 'done' | 'refused' | 'rolled-back' | 'failed' | null;
+  outcome: 'running' | 'done' | 'warned' | 'refused' | 'rolled-back' | 'failed' | null;
 }
 
 /** The message of the synthetic first step while the privileged helper starts (no event yet). */
 export const HELPER_STARTING = 'starting the privileged helper…';
+
+/** Message of a step that finished before this window followed the operation. */
+export const EARLIER = 'done before this window followed the operation';
+
+/** Message of a step of a successful operation that this window never saw (run from the CLI). */
+export const OUTSIDE = 'done outside this window';
+
+/** Order of step states: a step never moves to a lower rank. */
+const RANK: Record<TimelineStep['status'], number> = { pending: 0, running: 1, done: 2, failed: 2, skipped: 2 };
 
 /** Steps shown before any event arrives, per operation. */
 const PLANNED: Record<Operation, StepName[]> = {
@@ -60,13 +70,27 @@ export function buildTimeline(events: readonly LifecycleEvent[], busy: Operation
   let result: ResultEvent | null = null;
   for (const e of ops) {
     if (e.type === 'result') result = e;
-    else steps.set(e.step, { step: e.step, status: e.status, message: e.message, at: e.at });
+    // Never backwards: a late or replayed `running` does not undo a step already done/failed/skipped.
+    else if (RANK[e.status] >= RANK[steps.get(e.step)?.status ?? 'pending']) steps.set(e.step, { step: e.step, status: e.status, message: e.message, at: e.at });
+  }
+  // Steps before the latest one reached ran before this window followed the operation
+  // (a reload mid-start, or a start from the CLI replayed from the journal): they are done.
+  const planned = PLANNED[op];
+  const reached = planned.reduce((acc, name, i) => (steps.get(name)?.status !== 'pending' ? i : acc), -1);
+  for (let i = 0; i < reached; i++) {
+    const st = steps.get(planned[i]!)!;
+    if (st.status === 'pending') steps.set(st.step, { ...st, status: 'done', message: EARLIER });
+  }
+  // A successful result closes the operation: a step still shown running (followed from the
+  // journal) or never seen by this window ran all the same.
+  if (result?.ok) {
+    for (const st of steps.values()) if (st.status === 'running' || st.status === 'pending') steps.set(st.step, { ...st, status: 'done', message: st.status === 'running' ? st.message : OUTSIDE });
   }
   const list = [...steps.values()];
   const rolledBack = steps.has('rollback');
   const refused = result !== null && !result.ok && result.exitCode === EXIT.refused;
   // A rolled-back or refused start never reaches the later steps: drop them instead of showing "pending".
   const shown = rolledBack || refused ? list.filter((s) => s.status !== 'pending') : list;
-  const outcome = result === null ? 'running' : result.ok ? 'done' : rolledBack ? 'rolled-back' : refused ? 'refused' : 'failed';
+  const outcome = result === null ? 'running' : result.ok ? (result.warnings?.length ? 'warned' : 'done') : rolledBack ? 'rolled-back' : refused ? 'refused' : 'failed';
   return { op, steps: shown, result, failed: shown.find((s) => s.status === 'failed') ?? null, outcome };
 }

@@ -2,7 +2,7 @@
 import { createStore } from 'zustand/vanilla';
 import type { K2sDnsApi } from '../../../shared/api';
 import type { AppInfo, CallInput } from '../../../shared/contract';
-import type { LifecycleEvent, Operation, ResultEvent } from '../../../shared/lifecycle-events';
+import type { LifecycleEvent, Operation, ResultEvent, StepEvent } from '../../../shared/lifecycle-events';
 import type { HostDnsStatus } from '../../../shared/types';
 
 /** Timeline events kept (a start has ~20; older operations are dropped beyond this). */
@@ -24,6 +24,50 @@ export interface DnsState {
   onEvent(event: LifecycleEvent): void;
   /** Subscribes to lifecycle events; returns the unsubscribe. */
   attach(): () => void;
+  /**
+   * Polls `dns:status` every `intervalMs` ms (sequentially: never two requests at once) so the
+   * window follows changes from any source — the CLI, another window, a crash, NetworkManager —
+   * and `onChange` runs when the state, resolver owner, proxy PID or operation step changes.
+   * An operation seen only in the journal (started elsewhere, or before a reload) is replayed
+   * into the timeline. Returns the stop function.
+   */
+  watch(intervalMs?: number, onChange?: (status: HostDnsStatus) => void): () => void;
+}
+
+/** What makes a status change worth re-probing: state, owner, proxy PID, listeners, operation step. */
+export function statusKey(s: HostDnsStatus | null): string {
+  if (!s) return '';
+  return [s.state, s.resolverOwner, s.pid ?? '-', s.listeners.map((l) => `${l.address}:${l.port}`).join(','), s.operation ? `${s.operation.op}/${s.operation.step}` : '-'].join('|');
+}
+
+/**
+ * Timeline events for an operation seen in the journal but not in the pushed events: the
+ * journal's step as running (earlier steps are filled in by buildTimeline), and a result once
+ * the journal is gone. Empty when the push channel already told the story.
+ */
+export function journalEvents(prev: HostDnsStatus | null, next: HostDnsStatus, events: readonly LifecycleEvent[], now: number, busy: Operation | null = null): LifecycleEvent[] {
+  const last = events.at(-1);
+  const op = next.operation;
+  if (op && (next.state === 'starting' || next.state === 'stopping')) {
+    const known = events.some((e) => e.type === 'step' && e.op === op.op && e.step === op.step && e.at >= Date.parse(op.startedAt) - 1000);
+    return known ? [] : [{ type: 'step', op: op.op, step: op.step as StepEvent['step'], status: 'running', message: `${op.op} by PID ${op.pid} (followed from the journal)`, at: now }];
+  }
+  const was = prev?.operation;
+  if (was && !op && (prev?.state === 'starting' || prev?.state === 'stopping') && !(last?.type === 'result' && last.op === was.op)) {
+    const ok = was.op === 'start' ? next.state === 'running' || next.state === 'degraded' : next.state === 'stopped';
+    return [{ type: 'result', op: was.op, ok, exitCode: ok ? 0 : 1, message: ok ? `${was.op} finished (run outside this window): K2s DNS is ${next.state}.` : `${was.op} did not finish: K2s DNS is ${next.state}.`, at: now }];
+  }
+  // A start or stop elsewhere that finished between two polls (a CLI stop takes < 1 s): no
+  // journal was seen, yet the state moved between stopped and running. Not while this window
+  // runs an operation (its own events tell that story) or one is pushed to it right now.
+  const inFlight = busy !== null || (last !== undefined && last.type === 'step');
+  const on = (s: HostDnsStatus['state']) => s === 'running' || s === 'degraded';
+  if (prev && !was && !op && !inFlight && prev.state !== next.state) {
+    const outside = on(prev.state) && next.state === 'stopped' ? 'stop' : prev.state === 'stopped' && on(next.state) ? 'start' : null;
+    // Not this window's own operation, whose result arrived just before this poll.
+    if (outside && !(last?.type === 'result' && last.op === outside)) return [{ type: 'result', op: outside, ok: true, exitCode: 0, message: `${outside === 'stop' ? 'Stopped' : 'Started'} outside this window (e.g. from the CLI): K2s DNS is ${next.state}.`, at: now }];
+  }
+  return [];
 }
 
 /** Creates the dns store on `api`. */
@@ -67,6 +111,35 @@ export function createDnsStore(api: K2sDnsApi) {
       },
       attach() {
         return api.onLifecycleEvent((e) => get().onEvent(e));
+      },
+      watch(intervalMs = 1000, onChange) {
+        let stopped = false;
+        // A read failed before the first success: start-up's refreshAll may have failed too.
+        let failedBefore = false;
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const tick = async () => {
+          try {
+            const prev = get().status;
+            const next = await api.dnsStatus();
+            if (stopped) return;
+            for (const e of journalEvents(prev, next, get().events, Date.now(), get().busy)) get().onEvent(e);
+            set({ status: next, error: null });
+            // A change, not the first read: the window's start-up load (App refreshAll) already
+            // covers the first status (calling onChange for it doubled every start-up call) —
+            // unless reads failed before it (backend down at start-up: refresh the views now).
+            if (prev === null ? failedBefore : statusKey(prev) !== statusKey(next)) onChange?.(next);
+          } catch (err) {
+            failedBefore = true;
+            if (!stopped) set({ error: (err as Error).message });
+          } finally {
+            if (!stopped) timer = setTimeout(() => void tick(), intervalMs);
+          }
+        };
+        void tick();
+        return () => {
+          stopped = true;
+          clearTimeout(timer);
+        };
       },
     };
   });

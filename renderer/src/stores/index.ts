@@ -5,6 +5,7 @@ import { createClusterStore, type ClusterState } from './cluster';
 import { createDiagnosticsStore, type DiagnosticsState } from './diagnostics';
 import { createDiffStore, type DiffState } from './diff';
 import { createDnsStore, type DnsState } from './dns';
+import { createHealthStore, type HealthState } from './health';
 import { createLogsStore, type LogsState } from './logs';
 import { createQueryStore, type QueryState } from './query';
 import { createTopologyStore, type TopologyState } from './topology';
@@ -20,6 +21,7 @@ export const stores = {
   query: createQueryStore(api),
   topology: createTopologyStore(api),
   diagnostics: createDiagnosticsStore(api),
+  health: createHealthStore(api),
 };
 
 /** Reads the cluster store. */
@@ -38,3 +40,5 @@ export const useQuery = <T,>(sel: (s: QueryState) => T) => useStore(stores.query
 export const useTopology = <T,>(sel: (s: TopologyState) => T) => useStore(stores.topology, sel);
 /** Reads the diagnostics (doctor) store. */
 export const useDiagnostics = <T,>(sel: (s: DiagnosticsState) => T) => useStore(stores.diagnostics, sel);
+/** Reads the health (end-to-end verdict) store. */
+export const useHealth = <T,>(sel: (s: HealthState) => T) => useStore(stores.health, sel);

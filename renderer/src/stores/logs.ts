@@ -2,9 +2,15 @@
 import { createStore } from 'zustand/vanilla';
 import type { K2sDnsApi } from '../../../shared/api';
 import type { LogLine } from '../../../shared/types';
+import type { QueryRoute } from '../../../shared/query-log';
+import type { LogCategory } from '../lib/log-filter';
 import { dropOverlap } from '../lib/log-merge';
+import { trimLogLines } from '../lib/log-trim';
 
-/** Lines kept in memory (the contract's logs:tail cap). */
+/** The panel's two views: one row per query, or the log lines as written. */
+export type LogView = 'queries' | 'raw';
+
+/** Lines kept in memory (the contract's logs:tail cap); health probe lines have a smaller budget within it (lib/log-trim.ts). */
 export const MAX_LOG_LINES = 5000;
 
 /** Log buffer and view settings. While paused, new lines wait in `pending`. */
@@ -12,13 +18,31 @@ export interface LogsState {
   lines: LogLine[];
   pending: LogLine[];
   paused: boolean;
-  levels: Record<LogLine['level'], boolean>;
+  /** Raw view: categories shown (the levels plus QUERY). */
+  levels: Record<LogCategory, boolean>;
+  /** Raw view: text filter. */
   text: string;
+  view: LogView;
+  /** Query view: name/client/upstream/answer text filter. */
+  queryText: string;
+  /** Query view: rcode shown (`''` = all, `none` = no reply, `problems` = NXDOMAIN/SERVFAIL/REFUSED/errors). */
+  rcode: string;
+  /** Query view: route shown (`''` = all). */
+  route: QueryRoute | '';
   error: string | null;
+  /** Query view: show k2s-dns's own health probes (QueryRow.probe); hidden by default. */
+  showProbes: boolean;
+  /** Why the buffer was emptied (e.g. Uninstall removed the log), shown by the empty state; null otherwise. */
+  cleared: string | null;
+  setShowProbes(show: boolean): void;
+  /** Empties the buffer, e.g. after Uninstall removed the proxy log; `why` is shown in the empty state. */
+  reset(why: string): void;
   append(lines: LogLine[]): void;
   setPaused(paused: boolean): void;
-  toggleLevel(level: LogLine['level']): void;
+  toggleLevel(level: LogCategory): void;
   setText(text: string): void;
+  setView(view: LogView): void;
+  setQueryFilter(f: Partial<Pick<LogsState, 'queryText' | 'rcode' | 'route'>>): void;
   /** Loads the last `lines` lines, replacing the buffer. */
   loadTail(lines?: number): Promise<void>;
   /** Subscribes to pushed lines; returns the unsubscribe. */
@@ -36,9 +60,21 @@ export function createLogsStore(api: K2sDnsApi) {
     lines: [],
     pending: [],
     paused: false,
-    levels: { DEBUG: true, INFO: true, WARN: true, ERROR: true },
+    levels: { QUERY: true, DEBUG: true, INFO: true, WARN: true, ERROR: true },
     text: '',
+    view: 'queries',
+    queryText: '',
+    rcode: '',
+    route: '',
     error: null,
+    showProbes: false,
+    cleared: null,
+    setShowProbes: (showProbes) => set({ showProbes }),
+    reset(why) {
+      afterTail = false;
+      if (inFlight) inFlight = [];
+      set({ lines: [], pending: [], cleared: why });
+    },
     append(incoming) {
       if (inFlight) inFlight.push(...incoming);
       let lines = incoming;
@@ -48,15 +84,17 @@ export function createLogsStore(api: K2sDnsApi) {
         lines = dropOverlap([...s.lines, ...s.pending], incoming);
         if (lines.length === 0) return;
       }
-      if (get().paused) set((s) => ({ pending: [...s.pending, ...lines].slice(-MAX_LOG_LINES) }));
-      else set((s) => ({ lines: [...s.lines, ...lines].slice(-MAX_LOG_LINES) }));
+      if (get().paused) set((s) => ({ pending: trimLogLines([...s.pending, ...lines], MAX_LOG_LINES), cleared: null }));
+      else set((s) => ({ lines: trimLogLines([...s.lines, ...lines], MAX_LOG_LINES), cleared: null }));
     },
     setPaused(paused) {
       if (paused) set({ paused });
-      else set((s) => ({ paused, lines: [...s.lines, ...s.pending].slice(-MAX_LOG_LINES), pending: [] }));
+      else set((s) => ({ paused, lines: trimLogLines([...s.lines, ...s.pending], MAX_LOG_LINES), pending: [] }));
     },
     toggleLevel: (level) => set((s) => ({ levels: { ...s.levels, [level]: !s.levels[level] } })),
     setText: (text) => set({ text }),
+    setView: (view) => set({ view }),
+    setQueryFilter: (f) => set(f),
     async loadTail(lines = 1000) {
       inFlight = [];
       try {
@@ -64,7 +102,7 @@ export function createLogsStore(api: K2sDnsApi) {
         const pushed = inFlight;
         inFlight = null;
         // Replaces the buffer (a refresh never appends a tail twice), then keeps pushed lines newer than it.
-        set({ lines: [...tail, ...dropOverlap(tail, pushed, true)].slice(-MAX_LOG_LINES), pending: [], error: null });
+        set({ lines: trimLogLines([...tail, ...dropOverlap(tail, pushed, true)], MAX_LOG_LINES), pending: [], error: null });
         afterTail = true;
       } catch (err) {
         inFlight = null;

@@ -90,7 +90,8 @@ describe('logs store', () => {
   it('loads the tail from the backend', async () => {
     const logs = createLogsStore(inProcessApi({ running: true }));
     await logs.getState().loadTail(2);
-    expect(logs.getState().lines.map((l) => l.raw.slice(27))).toEqual(['INFO listening to tcp addr=127.0.0.1:53', 'WARN skipping listener addr=172.19.1.1:53 reason=address not assigned']);
+    // The fake serves the captured dnsproxy v0.83.1 run (fixtures/logs/dnsproxy-verbose.log): its last records before shutdown.
+    expect(logs.getState().lines.map((l) => [l.message, l.fields.line_num ?? l.fields.raddr])).toEqual([['out', '6'], ['handling request', '127.0.0.1:39423']]);
   });
 });
 
@@ -108,15 +109,36 @@ describe('query store', () => {
     expect(q.getState().history).toHaveLength(5);
   });
 
-  it('surfaces validation errors from main as the field message and clears the previous answer', async () => {
+  it('refuses a form it can tell is wrong with one readable sentence, before sending, and clears the previous answer', async () => {
     const q = createQueryStore(inProcessApi({ running: true }));
     await q.getState().loadTargets();
     await q.getState().run();
     expect(q.getState().result).not.toBeNull();
-    q.getState().setForm({ name: 'bad name!' });
+    q.getState().setForm({ name: 'bad!name' });
     await q.getState().run();
-    expect(q.getState().error).toMatch(/^name: must be a DNS name/);
+    expect(q.getState().error).toBe('“!” cannot appear in a DNS name here: use letters, digits, “-” and “_” (SRV labels), separated by dots.');
     expect(q.getState().result).toBeNull();
+    q.getState().setForm({ name: 'kubernetes.default', type: 'PTR', target: 'proxy' });
+    await q.getState().run();
+    expect(q.getState().error).toMatch(/^PTR finds the name behind an IP address, so it takes an address such as 172\.21\.0\.10, not the hostname “kubernetes\.default”/);
+  });
+
+  it('defaults to the system resolver, re-runs a history row with its target, and tries search-list candidates', async () => {
+    const q = createQueryStore(inProcessApi({ running: true }));
+    await q.getState().loadTargets();
+    expect(q.getState().form.target).toBe('system');
+    q.getState().setForm({ name: 'kube-dns.kube-system.svc.cluster.local', target: 'coredns', transport: 'tcp' });
+    await q.getState().run();
+    q.getState().setForm({ name: 'www.example.test', target: 'system', transport: 'udp' });
+    await q.getState().run();
+    const coreRow = q.getState().history[1]!;
+    expect(coreRow.server).toBe('172.21.0.10:53');
+    await q.getState().rerun(coreRow);
+    expect(q.getState().form).toEqual({ name: 'kube-dns.kube-system.svc.cluster.local', type: 'A', target: 'coredns', transport: 'tcp' });
+    expect(q.getState().result).toMatchObject({ server: '172.21.0.10:53', rcode: 'NOERROR' });
+    expect(q.getState().history).toHaveLength(3);
+    await q.getState().tryCandidates(['kubernetes.default.svc.cluster.local', 'kubernetes.svc.cluster.local']);
+    expect(q.getState().candidates!.map((c) => `${c.name} ${c.result!.rcode}`)).toEqual(['kubernetes.default.svc.cluster.local NOERROR', 'kubernetes.svc.cluster.local NXDOMAIN']);
   });
 });
 
@@ -125,11 +147,14 @@ describe('topology store', () => {
     const stopped = createTopologyStore(inProcessApi(), () => 1000);
     await stopped.getState().probe();
     const s = Object.fromEntries(stopped.getState().hops.map((h) => [h.id, `${h.ok}${h.idle ? ' idle' : ''}`]));
-    expect(s).toEqual({ apps: 'true', resolver: 'true', proxy: 'null idle', coredns: 'null idle', 'upstream-192.168.178.1:53': 'true' });
+    // Host apps' NXDOMAIN for the cluster name while stopped: neutral (null), neither green nor red.
+    expect(s).toEqual({ system: 'null', resolver: 'true', 'listener:127.0.0.1:53': 'null idle', 'kube-dns': 'null idle', 'upstream:192.168.178.1': 'true' });
+    expect(stopped.getState().report?.verdict).toMatchObject({ level: 'off', cause: 'stopped', action: 'start' });
     const running = createTopologyStore(inProcessApi({ running: true }));
     await running.getState().probe();
     expect(running.getState().hops.map((h) => `${h.id}:${h.ok}`)).toEqual([
-      'apps:true', 'resolver:true', 'proxy-127.0.0.1:53:true', 'skipped-172.19.1.1:null', 'coredns:true', 'upstream-192.168.178.1:53:true',
+      'system:true', 'resolver:true', 'listener:127.0.0.1:53:true', 'listener:172.19.1.1:null', 'kube-dns:true', 'upstream:192.168.178.1:true',
     ]);
+    expect(running.getState().report?.verdict.summary).toBe('kubernetes.default.svc.cluster.local resolves via k2s-dnsproxy (127.0.0.1:53)');
   });
 });

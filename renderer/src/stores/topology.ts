@@ -1,47 +1,43 @@
-/** Topology domain store: probes each hop of the resolution path. */
+/** Topology domain store: the hops of the health model, re-probed on demand and on every state change. */
 import { createStore } from 'zustand/vanilla';
 import type { K2sDnsApi } from '../../../shared/api';
-import type { QueryTarget } from '../../../shared/contract';
-import type { HostDnsStatus } from '../../../shared/types';
-import { buildTopology, type Hop, type Probes } from '../lib/topology';
+import type { HealthReport } from '../../../shared/health';
+import { topologyFromHealth, UNPROBED, type Hop } from '../lib/topology';
 
-/** Hops, the selected one (its error is shown) and the probe action. */
+/** Hops, the verdict they come from, the selected one and the probe action. */
 export interface TopologyState {
   hops: Hop[];
+  report: HealthReport | null;
   selected: string | null;
   probing: boolean;
   probedAt: number | null;
   error: string | null;
   select(id: string | null): void;
   probe(): Promise<void>;
+  /** Draws `report` (e.g. one the status poll brought) if it is newer than the drawn one. */
+  show(report: HealthReport): void;
 }
 
 /** Creates the topology store on `api`; `now` is the clock (ms since the epoch). */
 export function createTopologyStore(api: K2sDnsApi, now: () => number = Date.now) {
   return createStore<TopologyState>()((set, get) => ({
-    hops: buildTopology(null, [], {}),
+    hops: UNPROBED,
+    report: null,
     selected: null,
     probing: false,
     probedAt: null,
     error: null,
     select: (id) => set({ selected: id }),
+    show(report) {
+      const cur = get().report;
+      if (!cur || report.checkedAt > cur.checkedAt) set({ report, hops: topologyFromHealth(report), probedAt: report.checkedAt });
+    },
     async probe() {
       if (get().probing) return;
       set({ probing: true, error: null });
       try {
-        const [status, targets] = await Promise.all([api.dnsStatus(), api.queryTargets()]);
-        const domain = status.clusterDomain ?? (await api.zonesList({}).catch(() => null))?.clusterDomain ?? null;
-        const probes: Probes = {};
-        await Promise.all(
-          targets.map(async (t: QueryTarget) => {
-            const upstream = !['system', 'proxy', 'coredns'].includes(t.id);
-            // Cluster hops must resolve the kubernetes Service; upstreams just have to answer.
-            if (!upstream && !domain) return;
-            const name = upstream ? '.' : `kubernetes.default.svc.${domain}`;
-            probes[t.id] = await api.queryRun({ name, type: upstream ? 'NS' : 'A', target: t.id, transport: 'udp' });
-          }),
-        );
-        set({ hops: buildTopology(status as HostDnsStatus, targets, probes), probedAt: now() });
+        const report = await api.healthCheck();
+        set({ report, hops: topologyFromHealth(report), probedAt: now() });
       } catch (err) {
         set({ error: (err as Error).message });
       } finally {

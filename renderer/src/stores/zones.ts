@@ -1,29 +1,46 @@
-/** Zones domain store: discovered stub domains for the Zones table. */
+/** Zones domain store: discovered stub domains, refused zones and the user's allows (issue 9.2). */
 import { createStore } from 'zustand/vanilla';
 import type { K2sDnsApi } from '../../../shared/api';
 import type { ClusterDiscovery } from '../../../shared/types';
 
-/** Discovery result and its refresh action. */
+/** Discovery result, the zones the user allows past the zone policy, and their actions. */
 export interface ZonesState {
   discovery: ClusterDiscovery | null;
   loading: boolean;
   error: string | null;
+  /**
+   * Zones the user allowed (Zones panel toggle): sent with zones:list (preview) and dns:start
+   * (which remembers them in the state file). Seeded from the running start's allowedZones.
+   */
+  allowZones: string[];
   refresh(): Promise<void>;
+  /** Allows or un-allows one refused zone, then refreshes the preview. */
+  setAllowed(zone: string, allowed: boolean): Promise<void>;
 }
 
 /** Creates the zones store on `api`. */
 export function createZonesStore(api: K2sDnsApi) {
-  return createStore<ZonesState>()((set) => ({
+  return createStore<ZonesState>()((set, get) => ({
     discovery: null,
     loading: false,
     error: null,
+    allowZones: [],
     async refresh() {
       set({ loading: true });
       try {
-        set({ discovery: await api.zonesList({}), error: null, loading: false });
+        const allowZones = get().allowZones;
+        const discovery = await api.zonesList(allowZones.length ? { allowZones } : {});
+        // First load: adopt what the running start allowed (state file), so a restart keeps it.
+        const seeded = allowZones.length === 0 && discovery.allowedZones?.length ? [...discovery.allowedZones] : allowZones;
+        set({ discovery, allowZones: seeded, error: null, loading: false });
       } catch (err) {
         set({ error: (err as Error).message, loading: false });
       }
+    },
+    async setAllowed(zone, allowed) {
+      const current = get().allowZones.filter((z) => z !== zone);
+      set({ allowZones: allowed ? [...current, zone].sort() : current });
+      await get().refresh();
     },
   }));
 }

@@ -1,0 +1,83 @@
+/**
+ * Issue 8 items 5 and 7 on the REAL backend, on the e2e test bed (inside e2e/bed/sandbox.sh):
+ * Start is disabled before the click while another process holds 127.0.0.1:53 (named with its
+ * PID by the real doctor check), and the query tester explains a short name with the bed's real
+ * search list (`search example.test`) and says which candidate resolves through getaddrinfo.
+ */
+import { createSocket, type Socket } from 'node:dgram';
+import { expect, test, type Page } from '@playwright/test';
+import type { AppBackend } from '../../electron/backend';
+import { createRealBackend } from '../../electron/backend-real';
+import { createNodeDeps } from '../../electron/lifecycle/node-deps';
+import { startWebServer, type WebServer } from '../../electron/web/server';
+import type { Testbed } from '../bed/testbed';
+import { RENDERER_DIR } from './serve-fake';
+
+const inSandbox = process.env.K2S_DNS_SANDBOX === '1';
+let tb: Testbed;
+let backend: AppBackend;
+let server: WebServer;
+let page: Page;
+
+test.describe.configure({ mode: 'serial' });
+test.skip(!inSandbox, 'skipped: needs the e2e sandbox (root); run npm test as root');
+
+test.beforeAll(async ({ browser }) => {
+  const { startTestbed } = await import('../bed/testbed');
+  tb = await startTestbed();
+  backend = createRealBackend({ deps: await createNodeDeps(), kubeconfig: tb.kubeconfigPath, verifyName: 'www.example.test' });
+  server = await startWebServer({ backend, staticDir: RENDERER_DIR });
+  page = await browser.newPage();
+});
+
+test.afterAll(async () => {
+  if (backend) await backend.dnsStop({ onDrift: 'restore' });
+  await page?.close();
+  await server?.close();
+  await tb?.stop();
+});
+
+test('Start is disabled while 127.0.0.1:53 is held by another process, named with its PID; Check again re-enables it', async () => {
+  // This test process takes the port, exactly like a foreign DNS server would.
+  const holder: Socket = createSocket('udp4');
+  await new Promise<void>((resolve, reject) => {
+    holder.once('error', reject);
+    holder.bind(53, '127.0.0.1', () => resolve());
+  });
+  await page.goto(server.url);
+  const panel = page.getByTestId('panel-hostdns');
+  await expect(panel.getByTestId('dns-state')).toHaveText('stopped');
+  const why = `127.0.0.1:53 held by node (PID ${process.pid}): stop it, then press Check again.`;
+  try {
+    await expect(panel.getByTestId('btn-start')).toHaveAttribute('title', why, { timeout: 30_000 });
+  } catch (err) {
+    // Seen once in CI and once in ~40 local runs: say whether the backend or the page missed the holder.
+    const own = (await backend.doctorRun({})).find((f) => f.id === 'port-53');
+    await page.getByTestId('tab-diagnostics').click();
+    const shown = await page.getByTestId('panel-diagnostics').innerText().catch((e: Error) => e.message);
+    throw new Error(`${(err as Error).message}\nbackend's own port-53 finding now: ${JSON.stringify(own)}\nDiagnostics panel: ${shown.slice(0, 2000)}`);
+  }
+  await expect(panel.getByTestId('btn-start')).toBeDisabled();
+  await expect(panel.getByTestId('disabled-reasons')).toContainText(why);
+  await new Promise<void>((resolve) => holder.close(() => resolve()));
+  await panel.getByTestId('btn-check-port').click();
+  await expect(panel.getByTestId('btn-start')).toBeEnabled({ timeout: 30_000 });
+});
+
+test('short name: the real search list and ndots, which candidate resolves through getaddrinfo', async () => {
+  const panel = page.getByTestId('panel-hostdns');
+  await panel.getByTestId('engine-select').selectOption('dnsmasq');
+  await panel.getByTestId('btn-start').click();
+  await expect(panel.getByTestId('dns-state')).toHaveText('running', { timeout: 60_000 });
+  await page.getByTestId('tab-query').click();
+  const q = page.getByTestId('panel-query');
+  await expect(q.getByTestId('query-target')).toHaveValue('system');
+  await q.getByTestId('query-name').fill('www');
+  await q.getByTestId('query-run').click();
+  await expect(q.getByTestId('query-rcode')).toHaveText('NOERROR');
+  const short = q.getByTestId('query-short-name');
+  await expect(short).toContainText('www has fewer dots than ndots:1 in /etc/resolv.conf, so it is a short name: host apps (glibc) try the search list example.test in order');
+  await expect(short.getByTestId('query-candidate').first()).toHaveText('www.example.test — resolves: 198.51.100.7', { timeout: 15_000 });
+  await expect(short.getByTestId('query-candidate').nth(1)).toHaveAttribute('data-rcode', /NXDOMAIN|TIMEOUT|ERROR/);
+  await expect(q.getByTestId('query-short-none')).toHaveCount(0);
+});

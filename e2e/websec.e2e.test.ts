@@ -1,0 +1,78 @@
+/**
+ * Issue 9 (websec) on the test bed: the running proxy is not root and still answers on
+ * 127.0.0.1:53, the query log is private (group adm, 0640) and uninstall removes it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFile, stat } from 'node:fs/promises';
+import { queryDns } from '../electron/probes/dns-query';
+import { K2S_PATHS } from '../shared/k2s-paths';
+import { startTestbed, type Testbed } from './bed/testbed';
+import { k2sDns } from './cli';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const DNSPROXY = fileURLToPath(new URL('../.tools/bin/dnsproxy', import.meta.url));
+
+const inSandbox = process.env.K2S_DNS_SANDBOX === '1';
+if (!inSandbox) console.warn('skipped: websec e2e runs only inside e2e/bed/sandbox.sh (as root)');
+
+/** Real, effective, saved and fs uid of a process (proc(5) /proc/PID/status `Uid:`). */
+async function uids(pid: number): Promise<number[]> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  return status.match(/^Uid:\s+(.*)$/m)![1]!.trim().split(/\s+/).map(Number);
+}
+
+describe.skipIf(!inSandbox)('websec on the test bed (dnsmasq engine)', () => {
+  let tb: Testbed;
+  let base: string[];
+
+  beforeAll(async () => {
+    tb = await startTestbed();
+    base = ['--kubeconfig', tb.kubeconfigPath, '--engine', 'dnsmasq', '--verify-name', 'www.example.test', '--json'];
+  });
+  afterAll(async () => {
+    await k2sDns(['stop', '--on-drift', 'restore']);
+    await tb?.stop();
+  });
+
+  // Regression (issue 9.6 / 9.4): on main dnsmasq ran as uid 0 and the log was 0644.
+  it('the proxy runs as nobody, answers on 127.0.0.1:53, and the query log is 0640 group adm', async () => {
+    const start = await k2sDns(['start', ...base]);
+    expect(start.result, start.stdout + start.stderr).toMatchObject({ ok: true, exitCode: 0 });
+    const pid = Number((await readFile(K2S_PATHS.pidFile, 'utf8')).trim());
+    const nobody = Number((await readFile('/etc/passwd', 'utf8')).match(/^nobody:[^:]*:(\d+):/m)![1]);
+    expect(await uids(pid)).toEqual([nobody, nobody, nobody, nobody]);
+    const r = await queryDns({ name: 'kubernetes.default.svc.cluster.local', type: 'A', server: '127.0.0.1' });
+    expect(r.answers.map((a) => a.data)).toEqual(['172.21.0.1']);
+    const adm = Number((await readFile('/etc/group', 'utf8')).match(/^adm:[^:]*:(\d+):/m)![1]);
+    const log = await stat(K2S_PATHS.log);
+    expect(log.mode & 0o777).toBe(0o640);
+    expect(log.gid).toBe(adm);
+    // The query was logged (query logging is on by default) into that private file.
+    await expect.poll(async () => (await readFile(K2S_PATHS.log, 'utf8')).includes('kubernetes.default.svc.cluster.local'), { timeout: 10_000 }).toBe(true);
+  });
+
+  // Regression (issue 9.6): main ran AdGuard dnsproxy as uid 0 (it has no user option).
+  it.skipIf(!existsSync(DNSPROXY))('adguard: dnsproxy runs as nobody through setpriv with only CAP_NET_BIND_SERVICE, and answers on 127.0.0.1:53 (skipped without .tools/bin/dnsproxy)', async () => {
+    await k2sDns(['stop', '--on-drift', 'restore']);
+    const start = await k2sDns(['start', ...base.filter((a) => a !== 'dnsmasq' && a !== '--engine'), '--engine', 'adguard', '--dnsproxy', DNSPROXY]);
+    expect(start.result, start.stdout + start.stderr).toMatchObject({ ok: true, exitCode: 0 });
+    const pid = Number((await readFile(K2S_PATHS.pidFile, 'utf8')).trim());
+    const nobody = Number((await readFile('/etc/passwd', 'utf8')).match(/^nobody:[^:]*:(\d+):/m)![1]);
+    expect(await uids(pid)).toEqual([nobody, nobody, nobody, nobody]);
+    const status = await readFile(`/proc/${pid}/status`, 'utf8');
+    // CAP_NET_BIND_SERVICE is bit 10: effective and bounding sets hold exactly that capability.
+    expect(status.match(/^CapEff:\s+(\S+)$/m)![1]).toBe('0000000000000400');
+    expect(status.match(/^CapBnd:\s+(\S+)$/m)![1]).toBe('0000000000000400');
+    expect((await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0')[0]).toBe(DNSPROXY);
+    const r = await queryDns({ name: 'kubernetes.default.svc.cluster.local', type: 'A', server: '127.0.0.1' });
+    expect(r.answers.map((a) => a.data)).toEqual(['172.21.0.1']);
+  });
+
+  it('uninstall removes the query log and says so', async () => {
+    const u = await k2sDns(['uninstall', '--json']);
+    expect(u.result, u.stdout + u.stderr).toMatchObject({ ok: true, exitCode: 0 });
+    expect(u.stdout).toContain(K2S_PATHS.log);
+    await expect(stat(K2S_PATHS.log)).rejects.toThrow(/ENOENT/);
+  });
+});

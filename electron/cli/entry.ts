@@ -1,0 +1,18 @@
+/**
+ * Bundle entry of the `k2s-dns` CLI (scripts/build.mjs → dist/k2s-dns.mjs, run by
+ * bin/k2s-dns.mjs): runs main() on this process's argv and sets the exit status.
+ * `--help` is answered before main and its imports load (yaml, dns-packet, the lifecycle):
+ * the help text should cost no more than starting Node.
+ */
+import { EXIT } from '../../shared/lifecycle-events';
+import { USAGE } from './usage';
+
+const argv = process.argv.slice(2);
+const command = argv[0];
+if (!command || command === '--help' || command === '-h' || command === 'help') {
+  process.stdout.write(`${USAGE}\n`);
+  process.exitCode = command ? EXIT.ok : EXIT.usage;
+} else {
+  const { main } = await import('./main');
+  process.exitCode = await main(argv);
+}

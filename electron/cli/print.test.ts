@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import type { ClusterDiscovery, QueryResult } from '../../shared/types';
+import { formatDoctor } from './print-doctor';
+import { formatQuery, formatZones, printEvent } from './print';
+import { terminalSafe } from './terminal-safe';
+import { formatResolverDiff } from './print-diff';
+import type { ResolverDiff } from '../../shared/types';
+
+const ESC = '\u001b';
+/** True when the text holds a byte a terminal would act on (C0 except the printers' own \n, \t; DEL; C1). */
+const hasControl = (s: string) => /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/.test(s);
+
+describe('terminal-safe CLI output', () => {
+  it('shows C0, DEL and C1 controls as visible escapes and leaves other text alone', () => {
+    expect(terminalSafe(`a${ESC}[2Jb\r\n\t\u007f\u009b31m\u0085`)).toBe('a\\x1b[2Jb\\x0d\\x0a\\x09\\x7f\\u009b31m\\u0085');
+    expect(terminalSafe('kubernetes.default.svc.cluster.local → 172.21.0.1 ü')).toBe('kubernetes.default.svc.cluster.local → 172.21.0.1 ü');
+    // Trojan Source (CVE-2021-42574): bidi overrides/isolates and zero-width characters are shown, not obeyed.
+    expect(terminalSafe('ab\u202ecorp.lan \u2066x\u2069 \u200bz\ufeff')).toBe('ab\\u202ecorp.lan \\u2066x\\u2069 \\u200bz\\ufeff');
+  });
+
+  // Regression (issue 9.6): main printed DNS answers and ConfigMap text raw.
+  it('query: a TXT answer with ESC, CSI and a fake line cannot drive the terminal', () => {
+    const r: QueryResult = {
+      name: 'evil.example.test', type: 'TXT', server: '127.0.0.1:53', transport: 'udp', rcode: 'NOERROR', latencyMs: 3,
+      answers: [{ name: `x${ESC}]0;pwned\u0007.example.test`, ttl: 30, type: 'TXT', data: `"${ESC}[2J\u009b1;1H\nOK: fake line"` }],
+    };
+    const text = formatQuery(r);
+    expect(hasControl(text)).toBe(false);
+    expect(text.split('\n')).toEqual([
+      ';; evil.example.test TXT via 127.0.0.1:53 (udp): NOERROR in 3 ms',
+      'x\\x1b]0;pwned\\x07.example.test\t30\tIN\tTXT\t"\\x1b[2J\\u009b1;1H\\x0aOK: fake line"',
+    ]);
+  });
+
+  it('zones and lifecycle events: server-block keys and reasons from the Corefile are escaped', () => {
+    const d = {
+      kubeconfigPath: '/etc/kubernetes/admin.conf', context: 'ctx', apiServer: 'https://x', kubeDnsIp: '172.21.0.10', kubernetesServiceIp: '172.21.0.1',
+      clusterDomain: 'cluster.local', serviceCidrs: ['172.21.0.0/16'], podCidrs: ['172.20.0.0/16'], cidrSource: 'default',
+      zones: [{ zone: `corp${ESC}[8m.test`, upstream: '172.21.0.10:53', reason: `server block corp${ESC}[8m.test:53 \u009b2K`, clusterDomain: false }],
+      warnings: [`import ${ESC}[31mmissing`],
+    } as unknown as ClusterDiscovery;
+    const text = formatZones(d);
+    expect(hasControl(text)).toBe(false);
+    expect(text).toContain('corp\\x1b[8m.test  172.21.0.10:53  server block corp\\x1b[8m.test:53 \\u009b2K');
+    expect(text).toContain('warning: import \\x1b[31mmissing');
+    const lines: string[] = [];
+    printEvent({ type: 'step', op: 'start', step: 'discover', status: 'done', message: `zone a${ESC}[1Ab`, at: '' } as never, false, (s) => lines.push(s));
+    expect(lines).toEqual(['✓ discover     zone a\\x1b[1Ab']);
+  });
+
+  it('doctor: titles, meanings and fixes are escaped', () => {
+    const text = formatDoctor([{ id: 'x', severity: 'warn', title: `t${ESC}c`, meaning: 'm\u009b', fix: `f\u007f`, detail: {} } as never]);
+    expect(hasControl(text)).toBe(false);
+    expect(text).toContain('t\\x1bc');
+    expect(text).toContain('fix: f\\x7f');
+  });
+});
+
+describe('k2s-dns diff output', () => {
+  it('a search domain with an OSC title sequence (DHCP option 119) is escaped on its diff line', () => {
+    const savedText = `nameserver 192.0.2.53\nsearch a${ESC}]0;PWNED\u0007.lan b.lan\n`;
+    const d = { saved: { kind: 'file' }, identical: false, changes: ['content changed'], savedText, currentText: 'nameserver 127.0.0.1\n' } as unknown as ResolverDiff;
+    const text = formatResolverDiff(d);
+    expect(text).toContain('-search a\\x1b]0;PWNED\\x07.lan b.lan');
+    expect(text).toContain('+nameserver 127.0.0.1');
+    expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+  });
+
+  it('the diff header reads "--- /etc/resolv.conf  saved original" (no \\x09); a tab in the file stays visible', () => {
+    const d = { saved: { kind: 'file' }, identical: false, changes: [], savedText: 'nameserver\t192.0.2.53\n', currentText: 'nameserver 127.0.0.1\n' } as unknown as ResolverDiff;
+    const lines = formatResolverDiff(d).split('\n');
+    expect(lines).toContain('--- /etc/resolv.conf  saved original');
+    expect(lines).toContain('+++ /etc/resolv.conf  current');
+    expect(lines).toContain('-nameserver\\x09192.0.2.53');
+  });
+});

@@ -1,0 +1,17 @@
+/** HealthProbes over the lifecycle's injected host access (LifecycleDeps). */
+import type { LifecycleDeps } from '../lifecycle/deps';
+import type { HealthProbes } from './check-health';
+import { dnsStatus } from '../lifecycle/status';
+import { captureResolver } from '../host/resolver-state';
+import { resolverText } from '../lifecycle/preflight';
+
+/** Probes from `deps`; the getaddrinfo probe is deps.probeLookup (keeps the probe's spelling on the wire). */
+export function healthProbes(deps: LifecycleDeps): HealthProbes {
+  return {
+    status: () => dnsStatus(deps),
+    resolvConfText: async () => resolverText(await captureResolver(deps.fs, deps.exec)),
+    lookup: (name, timeoutMs) => deps.probeLookup(name, timeoutMs),
+    query: (q) => deps.query(q),
+    now: () => deps.now(),
+  };
+}

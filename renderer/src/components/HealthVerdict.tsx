@@ -1,0 +1,80 @@
+/**
+ * The Overview's first line: does a cluster name resolve on this host, and if not, where the
+ * path breaks and the one action that fixes it (shared/health.ts, GUI words).
+ */
+import { useEffect, useState } from 'react';
+import { fixText, type HealthAction } from '../../../shared/health';
+import { buttonStates } from '../lib/button-states';
+import { uiState } from '../lib/ui-state';
+import { stores, useDns, useHealth } from '../stores';
+
+/** "3 s ago", "2 min ago". */
+export function ago(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  return s < 90 ? `${s} s ago` : `${Math.round(s / 60)} min ago`;
+}
+
+/** Runs a verdict's action through the lifecycle store (the same calls as the Host DNS buttons). */
+async function runAction(action: HealthAction): Promise<void> {
+  const dns = stores.dns.getState();
+  // The same start input as the Host DNS card's Start: the Engine select counts here too.
+  const engine = uiState.getState().engine;
+  const startInput = engine === 'auto' ? {} : { engine };
+  if (action === 'start') await dns.start(startInput);
+  else if (action === 'recover') await dns.stop({});
+  else if (action === 'restart') {
+    await dns.stop({});
+    if (!stores.dns.getState().error) await stores.dns.getState().start(startInput);
+  }
+  await stores.health.getState().check();
+}
+
+/**
+ * Actions the window can run itself; the others are steps shown as text. `restore` (drift) is
+ * not one: the drift choice is made in the drift banner only, which asks before restoring.
+ */
+const RUNNABLE: ReadonlySet<HealthAction> = new Set(['start', 'restart', 'recover']);
+
+/** The verdict line with its primary action. */
+export function HealthVerdict() {
+  const report = useHealth((s) => s.report);
+  const checking = useHealth((s) => s.checking);
+  const error = useHealth((s) => s.error);
+  const apiError = useDns((s) => s.error);
+  const status = useDns((s) => s.status);
+  const info = useDns((s) => s.info);
+  const busy = useDns((s) => s.busy);
+  const [now, setNow] = useState(Date.now());
+  useEffect(() => {
+    const t = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(t);
+  }, []);
+  if (!report) {
+    return (
+      <div className="verdict" role="status" data-testid="verdict" data-level="unknown">
+        <span className="verdict-text">{error || apiError ? `Cannot check cluster names: ${error ?? apiError}` : 'Checking whether cluster names resolve on this host…'}</span>
+      </div>
+    );
+  }
+  const v = report.verdict;
+  const fix = fixText(v.action, 'gui');
+  const lifecycle = buttonStates(status, info, busy);
+  const canRun = v.action !== null && RUNNABLE.has(v.action) && (v.action === 'start' ? lifecycle.start.enabled : lifecycle.stop.enabled);
+  return (
+    <div className={`verdict ${v.level}`} role="status" data-testid="verdict" data-level={v.level} data-cause={v.cause}>
+      <span className="verdict-text" data-testid="verdict-text">
+        {v.summary}
+        {v.level === 'ok' ? `, checked ${ago(now - report.checkedAt)}` : ''}
+        {fix && !canRun && v.level !== 'ok' ? ` — ${fix}` : ''}
+      </span>
+      {fix && canRun && (
+        <button type="button" onClick={() => void runAction(v.action!)} data-testid="verdict-action">
+          {fix}
+        </button>
+      )}
+      <button type="button" className="secondary" disabled={checking} onClick={() => void stores.health.getState().check()} data-testid="verdict-recheck">
+        {checking ? 'Checking…' : 'Check again'}
+      </button>
+    </div>
+  );
+}

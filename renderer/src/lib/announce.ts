@@ -1,0 +1,40 @@
+/**
+ * What the live region says (issue 8 item 6: status changes and results announced through one
+ * `role=status` / `aria-live=polite` element). Pure: each function turns a store value into one
+ * sentence; the LiveRegion component picks the newest.
+ */
+import type { DoctorFinding } from '../../../shared/doctor';
+import { countFindings } from '../../../shared/doctor';
+import type { ResultEvent } from '../../../shared/lifecycle-events';
+import type { HostDnsStatus, QueryResult } from '../../../shared/types';
+
+/** "K2s DNS is running." / "… is stopped." / "… is degraded." */
+export function announceStatus(s: HostDnsStatus): string {
+  return `K2s DNS is ${s.state}${s.resolverOwner === 'foreign' ? '; another program rewrote /etc/resolv.conf' : ''}.`;
+}
+
+/** "Start done: <message>" / "Stop failed: <message>". */
+export function announceResult(r: ResultEvent): string {
+  return `${r.op.charAt(0).toUpperCase()}${r.op.slice(1)} ${r.ok ? 'done' : 'failed'}: ${r.message.replace(/`/g, '')}`;
+}
+
+/** "kubernetes.default.svc.cluster.local A: NOERROR, 1 answer, 3 ms." */
+export function announceQuery(r: QueryResult): string {
+  const n = r.answers.length;
+  return `${r.name} ${r.type}: ${r.rcode}, ${n} answer${n === 1 ? '' : 's'}, ${r.latencyMs} ms.`;
+}
+
+/** "Checks done: 1 error, 2 warnings." */
+export function announceFindings(f: readonly DoctorFinding[]): string {
+  const c = countFindings(f);
+  return `Checks done: ${c.error} error${c.error === 1 ? '' : 's'}, ${c.warn} warning${c.warn === 1 ? '' : 's'}.`;
+}
+
+/** Diagnostics summary badge words per severity: singular and plural. */
+const SEVERITY_WORDS: Record<DoctorFinding['severity'], [string, string]> = { error: ['error', 'errors'], warn: ['warning', 'warnings'], info: ['info', 'info'], ok: ['ok', 'ok'] };
+
+/** A Diagnostics summary badge: `1 error`, `2 warnings`, `3 info`, `5 ok`. */
+export function severityCountText(severity: DoctorFinding['severity'], n: number): string {
+  const [one, many] = SEVERITY_WORDS[severity];
+  return `${n} ${n === 1 ? one : many}`;
+}

@@ -1,0 +1,14 @@
+/** The Logs panel's Route filter choices for the engine(s) whose lines are in the buffer. */
+import type { QueryRoute, QueryRow } from '../../../shared/query-log';
+
+/** Route labels; `local` (an answer from dnsmasq's own config: `config …` lines) exists only for dnsmasq. */
+export const ROUTE_LABEL: Record<QueryRoute, string> = { cluster: 'cluster zone', upstream: 'upstream', cache: 'cache', local: 'dnsmasq config' };
+
+/**
+ * Routes the filter offers: cluster, upstream and cache always (both engines log them); `local`
+ * only when a dnsmasq row is present, or while it is the selected route (so a selection stays visible).
+ */
+export function routeOptions(rows: readonly QueryRow[], selected: QueryRoute | ''): QueryRoute[] {
+  const dnsmasq = selected === 'local' || rows.some((r) => r.engine === 'dnsmasq');
+  return (Object.keys(ROUTE_LABEL) as QueryRoute[]).filter((r) => r !== 'local' || dnsmasq);
+}

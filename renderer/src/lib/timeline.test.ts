@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import type { LifecycleEvent } from '../../../shared/lifecycle-events';
+import type { HostDnsStatus } from '../../../shared/types';
+import { journalEvents, statusKey } from '../stores/dns';
+import { buildTimeline, EARLIER, OUTSIDE } from './timeline';
+
+const step = (s: string, status: 'running' | 'done', at: number): LifecycleEvent => ({ type: 'step', op: 'start', step: s as 'save', status, message: `${s} ${status}`, at });
+
+describe('timeline never goes backwards', () => {
+  it('ignores a late running after done', () => {
+    const t = buildTimeline([step('preflight', 'running', 1), step('preflight', 'done', 2), step('preflight', 'running', 3)]);
+    expect(t.steps[0]).toMatchObject({ step: 'preflight', status: 'done', message: 'preflight done' });
+  });
+  it('fills the steps before the one reached as done (window attached mid-operation)', () => {
+    const t = buildTimeline([step('service', 'running', 5)]);
+    expect(t.steps.map((s) => `${s.step}:${s.status}`)).toEqual(['preflight:done', 'save:done', 'discover:done', 'config:done', 'service:running', 'activate:pending', 'verify:pending', 'ready:pending']);
+    expect(t.steps[0]!.message).toBe(EARLIER);
+    expect(t.outcome).toBe('running');
+  });
+});
+
+describe('journal replay after a reload or a CLI start', () => {
+  const base = { state: 'stopped', resolverOwner: 'original', pid: null, listeners: [], operation: null } as unknown as HostDnsStatus;
+  const starting = { ...base, state: 'starting', operation: { op: 'start', step: 'service', pid: 77, startedAt: new Date(1000).toISOString() } } as HostDnsStatus;
+  const running = { ...base, state: 'running', resolverOwner: 'k2s', pid: 78 } as HostDnsStatus;
+  it('a journal step not yet in the events becomes a running step event, then a result when the journal is gone', () => {
+    const first = journalEvents(base, starting, [], 5000);
+    expect(first).toEqual([{ type: 'step', op: 'start', step: 'service', status: 'running', message: 'start by PID 77 (followed from the journal)', at: 5000 }]);
+    expect(journalEvents(starting, starting, first, 6000)).toEqual([]);
+    const end = journalEvents(starting, running, first, 7000);
+    expect(end).toMatchObject([{ type: 'result', op: 'start', ok: true, exitCode: 0, message: 'start finished (run outside this window): K2s DNS is running.' }]);
+    const t = buildTimeline([...first, ...end]);
+    expect(t.outcome).toBe('done');
+    // New-user pass: "START — DONE" with service still spinning and verify/ready empty.
+    expect(t.steps.map((s) => `${s.step}:${s.status}`)).toEqual(['preflight:done', 'save:done', 'discover:done', 'config:done', 'service:done', 'activate:done', 'verify:done', 'ready:done']);
+    expect(t.steps[5]!.message).toBe(OUTSIDE);
+  });
+  it('a CLI stop or start between two polls (no journal seen) becomes a result; not while this window runs an operation', () => {
+    const stopped = journalEvents(running, base, [], 8000);
+    expect(stopped).toMatchObject([{ type: 'result', op: 'stop', ok: true, message: 'Stopped outside this window (e.g. from the CLI): K2s DNS is stopped.' }]);
+    expect(buildTimeline(stopped).steps.map((s) => `${s.step}:${s.status}`)).toEqual(['restore:done', 'stop-service:done']);
+    expect(journalEvents(base, running, stopped, 9000)).toMatchObject([{ type: 'result', op: 'start', message: 'Started outside this window (e.g. from the CLI): K2s DNS is running.' }]);
+    expect(journalEvents(running, base, [], 8000, 'stop')).toEqual([]);
+    expect(journalEvents(running, base, [step('preflight', 'running', 1)], 8000)).toEqual([]);
+    expect(journalEvents(running, running, [], 8000)).toEqual([]);
+    // This window's Stop: its result arrived before the poll that first sees "stopped".
+    const ownResult: LifecycleEvent = { type: 'result', op: 'stop', ok: true, exitCode: 0, message: 'K2s DNS is stopped.', at: 7500 };
+    expect(journalEvents(running, base, [ownResult], 8000)).toEqual([]);
+  });
+  it('the status key changes with state, owner, PID and the operation step', () => {
+    expect(statusKey(starting)).toBe('starting|original|-||start/service');
+    expect(statusKey(running)).not.toBe(statusKey({ ...running, pid: 79 }));
+  });
+});

@@ -1,0 +1,54 @@
+/**
+ * App-shell state shared across panels: the open tab (so a fix button can open Resolver diff)
+ * and the chosen engine (so a fix button can pick dnsmasq). One small store, not app-wide state.
+ */
+import { useStore } from 'zustand';
+import { createStore } from 'zustand/vanilla';
+import type { EngineName } from '../../../shared/types';
+
+/** The tabs in display order; `id` is also the tabpanel's id suffix. */
+export const TABS = [
+  { id: 'overview', label: 'Overview' },
+  { id: 'zones', label: 'Zones' },
+  { id: 'diff', label: 'Resolver diff' },
+  { id: 'logs', label: 'Logs' },
+  { id: 'query', label: 'Query tester' },
+  { id: 'topology', label: 'Topology' },
+  { id: 'diagnostics', label: 'Diagnostics' },
+] as const;
+
+/** One tab id, e.g. `overview`. */
+export type TabId = (typeof TABS)[number]['id'];
+
+/** The open tab and the Engine select's value (`auto` sends no engine to dns:start). */
+export interface UiState {
+  tab: TabId;
+  engine: EngineName | 'auto';
+  setTab(tab: TabId): void;
+  setEngine(engine: EngineName | 'auto'): void;
+}
+
+/** The one UI-state store. */
+export const uiState = createStore<UiState>()((set) => ({
+  tab: 'overview',
+  engine: 'auto',
+  setTab: (tab) => set({ tab }),
+  setEngine: (engine) => set({ engine }),
+}));
+
+/** Reads the UI-state store. */
+export const useUi = <T,>(sel: (s: UiState) => T) => useStore(uiState, sel);
+
+/**
+ * The tab a key press moves to, per the WAI-ARIA tabs pattern (APG "Tabs with automatic
+ * activation"): ArrowRight/ArrowLeft wrap around, Home/End go to the first/last; null for other keys.
+ */
+export function tabForKey(current: TabId, key: string): TabId | null {
+  const i = TABS.findIndex((t) => t.id === current);
+  const n = TABS.length;
+  if (key === 'ArrowRight') return TABS[(i + 1) % n]!.id;
+  if (key === 'ArrowLeft') return TABS[(i - 1 + n) % n]!.id;
+  if (key === 'Home') return TABS[0].id;
+  if (key === 'End') return TABS[n - 1]!.id;
+  return null;
+}

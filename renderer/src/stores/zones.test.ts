@@ -1,0 +1,34 @@
+/** Zones store: refused zones and the user's allows go through the real contract (issue 9.2). */
+import { describe, expect, it } from 'vitest';
+import type { K2sDnsApi } from '../../../shared/api';
+import type { ClusterDiscovery } from '../../../shared/types';
+import { inProcessApi } from './in-process-api';
+import { createZonesStore } from './zones';
+
+describe('zones store allows', () => {
+  it('sends the allowed zones with zones:list, seeds them from the running start, and un-allows', async () => {
+    const base = inProcessApi({ running: true });
+    const calls: unknown[] = [];
+    const api: K2sDnsApi = {
+      ...base,
+      async zonesList(input) {
+        calls.push(input);
+        const d: ClusterDiscovery = await base.zonesList({});
+        return { ...d, allowedZones: input?.allowZones ?? ['corp.example'], refusedZones: [{ zone: 'test', reason: 'Corefile server block "test:53"', why: 'a top-level domain', allowable: true }] };
+      },
+    };
+    const zones = createZonesStore(api);
+    await zones.getState().refresh();
+    expect(zones.getState().allowZones).toEqual(['corp.example']);
+    await zones.getState().setAllowed('test', true);
+    expect(calls.at(-1)).toEqual({ allowZones: ['corp.example', 'test'] });
+    await zones.getState().setAllowed('corp.example', false);
+    expect(calls.at(-1)).toEqual({ allowZones: ['test'] });
+  });
+
+  it('the contract refuses an allow that is not a zone name', async () => {
+    const api = inProcessApi({ running: true });
+    await expect(api.zonesList({ allowZones: ['Bad Zone'] })).rejects.toThrow();
+    await expect(api.dnsStart({ allowZones: ['x'.repeat(64)] })).rejects.toThrow();
+  });
+});

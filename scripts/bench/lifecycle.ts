@@ -1,0 +1,71 @@
+/**
+ * Lifecycle timings on the e2e test bed (run inside e2e/bed/sandbox.sh, as root):
+ * `k2s-dns start --json` then `stop --json`, N rounds, through the built CLI (bin/k2s-dns.mjs).
+ * Per step: ms from its `running` event to its `done` event; per command: wall ms from spawn to
+ * exit (Node start-up and module loading included).
+ * Usage: bash e2e/bed/sandbox.sh node --import tsx scripts/bench/lifecycle.ts [ROUNDS] [ENGINE]
+ * Prints one JSON object: { rounds, engine, start: {wall, steps}, stop: {wall, steps} } (arrays of ms).
+ */
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { LifecycleEvent } from '../../shared/lifecycle-events';
+import { startTestbed, type Testbed } from '../../e2e/bed/testbed';
+
+const BIN = fileURLToPath(new URL('../../bin/k2s-dns.mjs', import.meta.url));
+
+/** One CLI run: wall ms, exit code, events. */
+export function timedCli(args: string[]): Promise<{ ms: number; code: number; events: LifecycleEvent[]; stderr: string }> {
+  const t0 = performance.now();
+  return new Promise((resolve) => {
+    execFile(process.execPath, [BIN, ...args], { timeout: 120_000 }, (err, stdout, stderr) => {
+      const events = stdout.split('\n').filter((l) => l.startsWith('{"type":')).map((l) => JSON.parse(l) as LifecycleEvent);
+      resolve({ ms: performance.now() - t0, code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, events, stderr });
+    });
+  });
+}
+
+/** ms between each step's first event and its done/skipped/failed event, plus `total` (first event → result). */
+export function stepDurations(events: LifecycleEvent[]): Record<string, number> {
+  const startAt = new Map<string, number>();
+  const out: Record<string, number> = {};
+  for (const e of events) {
+    if (e.type !== 'step') continue;
+    if (!startAt.has(e.step)) startAt.set(e.step, e.at);
+    if (e.status !== 'running') out[e.step] = e.at - startAt.get(e.step)!;
+  }
+  const first = events[0]?.at;
+  const result = events.findLast((e) => e.type === 'result');
+  if (first !== undefined && result) out.total = result.at - first;
+  return out;
+}
+
+/** Runs `rounds` start/stop pairs on test bed `tb` (`extra`: more start flags); throws on the first failed command. */
+export async function lifecycleRounds(tb: Testbed, rounds: number, engine: string, extra: string[] = []) {
+  const res = { rounds, engine, start: { wall: [] as number[], steps: [] as Record<string, number>[] }, stop: { wall: [] as number[], steps: [] as Record<string, number>[] } };
+  try {
+    for (let i = 0; i < rounds; i++) {
+      const start = await timedCli(['start', '--kubeconfig', tb.kubeconfigPath, '--engine', engine, '--verify-name', 'www.example.test', '--json', ...extra]);
+      if (start.code !== 0) throw new Error(`start failed (exit ${start.code}): ${JSON.stringify(start.events.at(-1))} ${start.stderr}`);
+      res.start.wall.push(start.ms);
+      res.start.steps.push(stepDurations(start.events));
+      const stop = await timedCli(['stop', '--json']);
+      if (stop.code !== 0) throw new Error(`stop failed (exit ${stop.code}): ${JSON.stringify(stop.events.at(-1))} ${stop.stderr}`);
+      res.stop.wall.push(stop.ms);
+      res.stop.steps.push(stepDurations(stop.events));
+    }
+  } finally {
+    await timedCli(['stop', '--on-drift', 'restore']);
+  }
+  return res;
+}
+
+if (process.argv[1] && import.meta.url === `file://${process.argv[1]}`) {
+  const rounds = Number(process.argv[2] ?? 5);
+  const engine = process.argv[3] ?? 'dnsmasq';
+  const tb = await startTestbed();
+  try {
+    process.stdout.write(`${JSON.stringify(await lifecycleRounds(tb, rounds, engine))}\n`);
+  } finally {
+    await tb.stop();
+  }
+}

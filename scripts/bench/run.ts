@@ -1,0 +1,230 @@
+/**
+ * `npm run bench` (issue 11.5), inside the e2e sandbox (as root; e2e/bed/sandbox.sh): the CLI
+ * vs `node -e 0`, start/stop per step vs their floor, dnsperf through the proxy vs direct for
+ * each engine with query logging on and off, the query tester vs dig, the renderer size.
+ * Every figure: median/min/max of BENCH_ROUNDS (default 5) runs. Writes docs/bench.json and
+ * docs/bench.md (scripts/bench/report.ts). BENCH_SECONDS: length of each dnsperf run (default 2).
+ */
+import { execFile, spawnSync } from 'node:child_process';
+import { queryDns } from '../../electron/probes/dns-query';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cpus, release, tmpdir, totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startTestbed, TESTBED_ADDRESSES } from '../../e2e/bed/testbed';
+import { lifecycleRounds, timedCli } from './lifecycle';
+import { dnsperf, hasDnsperf, queryFile } from './dnsperf';
+import { apiRoundTripMs, engineStartMs, verifyQueriesMs } from './floor';
+import { figure, type Figure } from './stats';
+import { renderReport, type BenchResult } from './report';
+import { followFigures, tailFigures, writeBigLog } from './logviewer';
+import { interactiveFigures, launchBrowser } from './ui-launch';
+import { createRealBackend } from '../../electron/backend-real';
+import { createNodeDeps } from '../../electron/lifecycle/node-deps';
+import { startWebServer } from '../../electron/web/server';
+import { K2S_PATHS } from '../../shared/k2s-paths';
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const ROUNDS = Math.max(5, Number(process.env.BENCH_ROUNDS ?? 5));
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
+/** Seconds of following a growing log (issue 11.5: 30 s at 20,000 lines/s). */
+const FOLLOW_SECONDS = Number(process.env.BENCH_FOLLOW_SECONDS ?? 30);
+/** Which sections run (comma list; default all): cli,lifecycle,dnsperf,query,logs,ui. */
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'cli,lifecycle,dnsperf,query,logs,ui').split(','));
+const DNSPROXY = join(REPO, '.tools/bin/dnsproxy');
+const CLUSTER_NAMES = ['kubernetes.default.svc.cluster.local', 'web.demo.svc.cluster.local', 'kube-dns.kube-system.svc.cluster.local'];
+const EXTERNAL_NAMES = ['www.example.test', 'mirror.example.test'];
+
+const log = (s: string) => process.stderr.write(`bench: ${s}\n`);
+
+/**
+ * Wall ms of a program run (spawned, output discarded). Asynchronous on purpose: the fake API
+ * server runs in this process, and a spawnSync would stall it (zones would wait for its timeout).
+ */
+function programMs(file: string, args: string[]): Promise<number> {
+  const t0 = performance.now();
+  return new Promise((resolve) => execFile(file, args, () => resolve(performance.now() - t0)));
+}
+
+/** First line of a program's output (versions), or why not. */
+function firstLine(file: string, args: string[]): string {
+  const r = spawnSync(file, args, { encoding: 'utf8' });
+  return `${r.stdout}${r.stderr}`.split('\n').find((l) => l.trim())?.trim() ?? `(${file} not found)`;
+}
+
+/** Median/min/max per key over a list of per-run records. */
+function perKey(rows: Record<string, number>[]): Record<string, Figure> {
+  const keys = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+  return Object.fromEntries(keys.map((k) => [k, figure(rows.map((r) => r[k] ?? Number.NaN))]));
+}
+
+const t0 = performance.now();
+const out: BenchResult = {
+  date: new Date().toISOString(),
+  machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? '?', memGiB: Math.round(totalmem() / 2 ** 30), kernel: release(), loadavgAtStart: (await import('node:os')).loadavg().map((x) => Number(x.toFixed(2))) },
+  versions: { node: process.version, dnsmasq: firstLine('dnsmasq', ['--version']), dnsproxy: existsSync(DNSPROXY) ? firstLine(DNSPROXY, ['--version']) : 'not built', dnsperf: (await hasDnsperf()) ? (/Version ([\d.]+)/.exec(spawnSync('dnsperf', ['-h'], { encoding: 'utf8' }).stderr + spawnSync('dnsperf', ['-h'], { encoding: 'utf8' }).stdout)?.[1] ?? 'installed') : 'missing', commit: spawnSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8', cwd: REPO }).stdout.trim() },
+  rounds: ROUNDS,
+  cli: {},
+  lifecycle: {},
+  floor: {},
+  dnsperf: [],
+  query: {},
+  renderer: null,
+  logViewer: null,
+  ui: null,
+  notMeasured: [],
+  durationS: 0,
+};
+
+if (!existsSync(join(REPO, 'dist/k2s-dns.mjs'))) throw new Error('dist/ is missing: run npm run build first (the bench measures the built CLI).');
+const tb = await startTestbed();
+const tmp = await mkdtemp(join(tmpdir(), 'k2s-dns-bench-'));
+try {
+  // CLI start-up, interleaved so load changes hit every command alike.
+  const bin = join(REPO, 'bin/k2s-dns.mjs');
+  if (ONLY.has('cli')) {
+  log('CLI');
+  const cmds: Record<string, string[]> = { 'node -e 0': ['-e', '0'], '--help': [bin, '--help'], status: [bin, 'status'], zones: [bin, 'zones', '--kubeconfig', tb.kubeconfigPath] };
+  const samples: Record<string, number[]> = {};
+  for (let i = 0; i < ROUNDS; i++) for (const [k, a] of Object.entries(cmds)) (samples[k] ??= []).push(await programMs(process.execPath, a));
+  out.cli = Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, figure(v)]));
+  }
+
+  // The floor of start, each part alone.
+  log('floor');
+  const engines: { name: string; extra: string[]; argv: (port: number) => string[] }[] = [
+    { name: 'dnsmasq', extra: [], argv: (p) => ['dnsmasq', '--no-daemon', '--conf-file=/dev/null', '--no-hosts', '--no-resolv', `--port=${p}`, '--listen-address=127.0.0.1', '--bind-interfaces', `--server=${TESTBED_ADDRESSES.kubeDns}`] },
+  ];
+  if (existsSync(DNSPROXY)) engines.push({ name: 'adguard', extra: ['--dnsproxy', DNSPROXY], argv: (p) => [DNSPROXY, '-l', '127.0.0.1', '-p', String(p), '-u', TESTBED_ADDRESSES.kubeDns] });
+  else out.notMeasured.push('AdGuard dnsproxy: .tools/bin/dnsproxy is not built here (scripts/build-engines.sh).');
+  const api: number[] = [];
+  const verify: number[] = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    api.push(await apiRoundTripMs(tb.api.url, tb.api.token));
+    verify.push(await verifyQueriesMs(TESTBED_ADDRESSES.kubeDns, TESTBED_ADDRESSES.upstream, CLUSTER_NAMES[0]!, EXTERNAL_NAMES[0]!));
+  }
+  for (const e of engines) {
+    const starts: number[] = [];
+    for (let i = 0; i < ROUNDS; i++) starts.push(await engineStartMs(e.argv(5390), 5390));
+    out.floor[e.name] = { engineStart: figure(starts), apiRoundTrip: figure(api), verifyQueries: figure(verify), total: figure(starts.map((s, i) => s + api[i]! + verify[i]!)) };
+  }
+
+  // start/stop through the built CLI, per step.
+  for (const e of ONLY.has('lifecycle') ? engines : []) {
+    log(`lifecycle ${e.name}`);
+    try {
+      const r = await lifecycleRounds(tb, ROUNDS, e.name, e.extra);
+      out.lifecycle[e.name] = { start: { wall: figure(r.start.wall), steps: perKey(r.start.steps) }, stop: { wall: figure(r.stop.wall), steps: perKey(r.stop.steps) } };
+    } catch (err) {
+      out.notMeasured.push(`start/stop with ${e.name}: ${(err as Error).message.slice(0, 300)}`);
+    }
+  }
+
+  // dnsperf: through the proxy (logging on and off) vs straight to kube-dns / the upstream.
+  if (!ONLY.has('dnsperf')) out.notMeasured.push('dnsperf: not in BENCH_ONLY.');
+  else if (await hasDnsperf()) {
+    const files = { cluster: await queryFile(tmp, 'cluster', CLUSTER_NAMES), external: await queryFile(tmp, 'external', EXTERNAL_NAMES) };
+    const direct = { cluster: TESTBED_ADDRESSES.kubeDns, external: TESTBED_ADDRESSES.upstream };
+    const measure = async (target: string, server: string, names: 'cluster' | 'external', engine: string, logging: string) => {
+      const max: number[] = [];
+      const p50: number[] = [];
+      const p99: number[] = [];
+      const lost: number[] = [];
+      for (let i = 0; i < ROUNDS; i++) {
+        const m = await dnsperf(server, files[names], SECONDS);
+        const f = await dnsperf(server, files[names], SECONDS, 2000);
+        max.push(m.qps);
+        p50.push(f.p50Ms);
+        p99.push(f.p99Ms);
+        lost.push(f.lost);
+      }
+      out.dnsperf.push({ target, engine, logging, names, qps: figure(max), p50Ms: figure(p50), p99Ms: figure(p99), lostAt2000: figure(lost) });
+    };
+    log('dnsperf direct');
+    for (const names of ['cluster', 'external'] as const) await measure('direct', direct[names], names, '-', '-');
+    for (const e of engines) {
+      for (const logging of ['on', 'off']) {
+        log(`dnsperf ${e.name} logging ${logging}`);
+        const start = await timedCli(['start', '--kubeconfig', tb.kubeconfigPath, '--engine', e.name, '--verify-name', 'www.example.test', '--json', ...e.extra, ...(logging === 'off' ? ['--no-log-queries'] : [])]);
+        if (start.code !== 0) {
+          out.notMeasured.push(`dnsperf through ${e.name} (logging ${logging}): start failed: ${JSON.stringify(start.events.at(-1)).slice(0, 300)}`);
+          continue;
+        }
+        try {
+          for (const names of ['cluster', 'external'] as const) await measure('proxy', '127.0.0.1', names, e.name, logging);
+        } finally {
+          await timedCli(['stop', '--on-drift', 'restore']);
+        }
+      }
+    }
+  } else out.notMeasured.push('dnsperf is not installed (apt-get install dnsperf): no proxy throughput or latency figures.');
+
+  // Query tester: one CLI probe vs dig, same name and server.
+  if (ONLY.has('query')) {
+  log('query tester');
+  // The app's query tester probes in-process (queryDns); the CLI adds Node's start-up.
+  const probe: number[] = [];
+  const cli: number[] = [];
+  const dig: number[] = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    const t = performance.now();
+    await queryDns({ name: EXTERNAL_NAMES[0]!, type: 'A', server: TESTBED_ADDRESSES.upstream });
+    probe.push(performance.now() - t);
+    cli.push(await programMs(process.execPath, [bin, 'query', EXTERNAL_NAMES[0]!, '--server', TESTBED_ADDRESSES.upstream]));
+    dig.push(await programMs('dig', ['+tries=1', '+time=2', `@${TESTBED_ADDRESSES.upstream}`, EXTERNAL_NAMES[0]!, 'A']));
+  }
+  out.query = { 'probe (in-process, as the app)': figure(probe), 'k2s-dns query (CLI process)': figure(cli), dig: figure(dig) };
+  }
+
+  // Log viewer: the last 1,000 lines of a 1 GiB log vs tail(1).
+  if (ONLY.has('logs')) {
+    log('log viewer: writing a 1 GiB log');
+    const big = join(tmp, 'big.log');
+    const lastSeq = await writeBigLog(big);
+    log('log viewer: last 1,000 lines');
+    out.logViewer = { ...(await tailFigures(big, lastSeq, ROUNDS)), follow: null };
+    await rm(big, { force: true });
+  }
+  // UI in Chromium (web mode, real backend on the bed), and following a fast log with the Logs tab open.
+  if (ONLY.has('ui') || ONLY.has('logs')) {
+    log('UI in Chromium');
+    const rendererOut = join(REPO, 'out/renderer');
+    const backend = createRealBackend({ deps: await createNodeDeps(), kubeconfig: tb.kubeconfigPath, verifyName: 'www.example.test' });
+    const server = await startWebServer({ backend, staticDir: rendererOut });
+    const { browser, launch } = await launchBrowser(ROUNDS);
+    try {
+      if (ONLY.has('ui')) {
+        const healthMs: number[] = [];
+        for (let i = 0; i < ROUNDS; i++) healthMs.push((await backend.healthCheck({})).durationMs);
+        out.ui = { browserLaunch: launch, interactive: await interactiveFigures(browser, server.url, ROUNDS), healthCheck: figure(healthMs) };
+      }
+      if (ONLY.has('logs')) {
+        log(`log viewer: following 20,000 lines/s for ${FOLLOW_SECONDS} s with the Logs tab open`);
+        const page = await browser.newPage();
+        await page.goto(server.url);
+        await page.getByTestId('tab-logs').click();
+        await mkdir(dirname(K2S_PATHS.log), { recursive: true });
+        const follow = await followFigures(backend, K2S_PATHS.log, FOLLOW_SECONDS, 20_000, page);
+        out.logViewer = { ...(out.logViewer ?? { readTail: null, tail: null, fileBytes: 0 }), follow };
+      }
+    } finally {
+      await browser.close();
+      await server.close();
+    }
+  }
+
+  const rendererDir = join(REPO, 'out/renderer');
+  if (existsSync(rendererDir)) {
+    const walk = (d: string): number => readdirSync(d, { withFileTypes: true }).reduce((n, e) => n + (e.isDirectory() ? walk(join(d, e.name)) : statSync(join(d, e.name)).size), 0);
+    out.renderer = { bytes: walk(rendererDir) };
+  } else out.notMeasured.push('Renderer bundle size: out/renderer is missing (npm run build builds it).');
+} finally {
+  await rm(tmp, { recursive: true, force: true });
+  await tb.stop();
+}
+out.durationS = Math.round((performance.now() - t0) / 1000);
+await writeFile(join(REPO, 'docs/bench.json'), `${JSON.stringify(out, null, 2)}\n`);
+const md = renderReport(out);
+await writeFile(join(REPO, 'docs/bench.md'), md);
+process.stdout.write(md);

@@ -1,0 +1,127 @@
+#!/usr/bin/env node
+/**
+ * `npm run build`: bundles what users run, with esbuild, into dist/ (git-ignored):
+ *  - dist/k2s-dns.mjs          the CLI (bin/k2s-dns.mjs runs it); the web server and the
+ *                              Electron main process share its chunks (dist/chunk-*.mjs), so
+ *                              lazy imports (`zones`, `doctor`, `ui`, @kubernetes/client-node)
+ *                              stay lazy;
+ *  - dist/app-entry.mjs        the Electron main process (package.json "main");
+ *  - dist/k2s-dns-helper.mjs   the privileged helper: ONE self-contained file, no chunks and no
+ *                              node_modules, so it runs from a fixed root-owned path
+ *                              (/usr/lib/k2s-dns, resources/packaging/postinst);
+ * each with a source map next to it (stack traces name the .ts lines when Node runs with
+ * --enable-source-maps / process.setSourceMapsEnabled(true), as bin/ and the launcher do).
+ * Then the renderer (vite build → out/renderer) and the Electron preload (out/preload).
+ * Flags: `--bundles-only` (skip vite), `--outdir DIR` (default dist/; tests build into a temp dir).
+ */
+import { build } from 'esbuild';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join, relative, resolve } from 'node:path';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * CommonJS dependencies bundled into ESM still call require()/__dirname: give them Node's own
+ * (esbuild docs, "format: esm" + banner; the names are unlikely to clash with bundled code).
+ */
+const BANNER = [
+  "import { createRequire as __k2sCreateRequire } from 'node:module';",
+  "import { fileURLToPath as __k2sFileURLToPath } from 'node:url';",
+  "import { dirname as __k2sDirname } from 'node:path';",
+  'const require = __k2sCreateRequire(import.meta.url);',
+  'const __filename = __k2sFileURLToPath(import.meta.url);',
+  'const __dirname = __k2sDirname(__filename);',
+].join('\n');
+
+/** Options every bundle shares: Node 20 ESM, source maps with the .ts sources' paths. */
+const COMMON = {
+  absWorkingDir: ROOT,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  sourcemap: 'linked',
+  sourcesContent: false,
+  legalComments: 'none',
+  banner: { js: BANNER },
+  logLevel: 'warning',
+  metafile: true,
+  // electron: provided by the Electron runtime. vite: only the preload builder's first-run
+  // fallback imports it (electron/preload-build.ts); npm run build builds the preload itself.
+  external: ['electron', 'vite'],
+};
+
+/** Builds the helper's one file into `outdir`; resolves to esbuild's metafile. */
+export async function buildHelper(outdir = join(ROOT, 'dist')) {
+  return (await build({ ...COMMON, entryPoints: ['electron/helper/entry.ts'], outfile: join(outdir, 'k2s-dns-helper.mjs') })).metafile;
+}
+
+/**
+ * Drops the source map of chunks that are (≥ 90 % of their bytes) third-party code, e.g. the
+ * @kubernetes/client-node chunk: with source maps on, Node parses each loaded chunk's map and
+ * measures every line of the chunk (source_map_cache lineLengths: ~165 ms of a 2.3 s `start`
+ * on the busy 2-core test bed, CPU profile). Stack frames in our own .ts stay mapped; frames
+ * inside those libraries name the chunk. The helper keeps its one map (it is one file).
+ */
+async function dropVendorMaps(metafile) {
+  for (const [file, o] of Object.entries(metafile.outputs)) {
+    if (!file.endsWith('.mjs') || !o.bytes) continue;
+    const vendor = Object.entries(o.inputs).reduce((n, [input, v]) => n + (input.includes('node_modules/') ? v.bytesInOutput : 0), 0);
+    if (vendor / o.bytes < 0.9) continue;
+    const path = join(ROOT, file);
+    const text = await readFile(path, 'utf8');
+    await writeFile(path, text.replace(/\n\/\/# sourceMappingURL=[^\n]*\n?$/, '\n'));
+    await rm(`${path}.map`, { force: true });
+  }
+}
+
+/** Builds the three bundles into `outdir`; resolves to esbuild's metafiles (inputs, output bytes). */
+export async function buildBundles(outdir = join(ROOT, 'dist')) {
+  await rm(outdir, { recursive: true, force: true });
+  const [app, helper] = await Promise.all([
+    build({
+      ...COMMON,
+      entryPoints: [
+        { in: 'electron/cli/entry.ts', out: 'k2s-dns' },
+        { in: 'electron/app-main.ts', out: 'app-entry' },
+        // An entry of its own only so that its modules form chunks apart from ours (esbuild
+        // groups modules by the entries that reach them): dropVendorMaps can then drop their
+        // maps without unmapping our kube-client.ts. Nothing runs it directly.
+        { in: 'scripts/client-node-chunk.ts', out: 'vendor-client-node' },
+      ],
+      outdir,
+      outExtension: { '.js': '.mjs' },
+      splitting: true,
+      chunkNames: 'chunk-[hash]',
+    }),
+    buildHelper(outdir),
+  ]);
+  await dropVendorMaps(app.metafile);
+  return { app: app.metafile, helper };
+}
+
+/** Runs a node script in the repo; throws when it fails. Returns its stdout when `quiet` (then not printed). */
+function node(args, quiet = false) {
+  const r = spawnSync(process.execPath, args, { cwd: ROOT, stdio: ['inherit', quiet ? 'pipe' : 'inherit', 'inherit'], encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`node ${args.join(' ')} failed (exit ${r.status})`);
+  return r.stdout ?? '';
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const args = process.argv.slice(2);
+  const at = args.indexOf('--outdir');
+  const outdir = at >= 0 ? resolve(args[at + 1]) : undefined;
+  const t0 = performance.now();
+  const meta = await buildBundles(outdir);
+  const bytes = (m) => Object.values(m.outputs).filter((o) => !o.entryPoint && o.bytes).reduce((n, o) => n + o.bytes, 0);
+  const sizes = Object.entries(meta.helper.outputs).filter(([f]) => f.endsWith('.mjs')).map(([f, o]) => `${f} ${(o.bytes / 1024).toFixed(0)} KiB`);
+  process.stdout.write(`build: bundles in ${Math.round(performance.now() - t0)} ms (${sizes.join(', ')}; app ${(bytes(meta.app) / 1024).toFixed(0)} KiB in ${Object.keys(meta.app.outputs).filter((f) => f.endsWith('.mjs')).length} files)\n`);
+  if (!args.includes('--bundles-only')) {
+    node(['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn']);
+    // preload-build.ts prints the bundle's absolute path (for its other callers): say it as one build line instead.
+    const preload = node(['--import', 'tsx', 'electron/preload-build.ts'], true).trim();
+    process.stdout.write(`build: renderer in out/renderer, preload in ${relative(ROOT, preload) || preload}\n`);
+  }
+}

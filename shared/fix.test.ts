@@ -1,0 +1,42 @@
+/** CLI remedies are lines the user can paste the way the README runs the CLI (`npx k2s-dns …`). */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { cliCommand, DRIFT_CHOICE } from './fix';
+import { fixText, type HealthAction } from './health';
+
+const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+
+describe('CLI remedies match the README', () => {
+  it('builds `npx k2s-dns …`, with sudo for commands that change /etc/resolv.conf', () => {
+    expect(cliCommand('diff')).toBe('npx k2s-dns diff');
+    expect(cliCommand('start', true)).toBe('sudo npx k2s-dns start');
+    expect(DRIFT_CHOICE.restore.cli).toBe('sudo npx k2s-dns stop --on-drift restore');
+    expect(README).toContain('npx k2s-dns start');
+  });
+
+  it('no health fix names a bare `k2s-dns` command the README never shows', () => {
+    const actions: HealthAction[] = ['start', 'restart', 'restore', 'recover', 'wait', 'wait-watchdog', 'check-coredns', 'check-upstream', 'check-nsswitch'];
+    for (const a of actions) {
+      const cli = fixText(a, 'cli')!;
+      // Every `k2s-dns` in a command is preceded by `npx ` (the word in "k2s-dns operation" is prose).
+      expect(cli.replace(/k2s-dns operation/g, '')).not.toMatch(/(?<!npx )k2s-dns /);
+      // The GUI never gets a command line.
+      expect(fixText(a, 'gui')).not.toMatch(/k2s-dns|--on-drift|sudo/);
+    }
+  });
+
+  it('CoreDNS down: the fix names what can differ from the API view (pod logs, the route to the ClusterIP), not the Cluster card', () => {
+    for (const fe of ['gui', 'cli'] as const) {
+      const fix = fixText('check-coredns', fe)!;
+      expect(fix).toContain('kubectl -n kube-system logs -l k8s-app=kube-dns');
+      expect(fix).toContain('KubeSwitch route');
+      expect(fix).not.toMatch(/Check the CoreDNS pods on the Overview/);
+    }
+  });
+
+  it('drift: the CLI names both choices as the banner does, Keep their file (the default) first', () => {
+    expect(fixText('restore', 'cli')).toBe(
+      '"Keep their file" (the default): sudo npx k2s-dns stop --on-drift keep && sudo npx k2s-dns start; or "Restore my original": sudo npx k2s-dns stop --on-drift restore && sudo npx k2s-dns start',
+    );
+  });
+});

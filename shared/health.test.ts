@@ -1,0 +1,187 @@
+import { describe, expect, it } from 'vitest';
+import { applyHealth, fixText, healthVerdict, outcomeOf, queryHop, verdictLine, type HealthHop, type HealthReport } from './health';
+import type { HostDnsStatus, QueryResult } from './types';
+
+const NAME = 'kubernetes.default.svc.cluster.local';
+
+function q(server: string, rcode: string, answers: string[] = [], error?: string, type: 'A' | 'NS' = 'A'): QueryResult {
+  return {
+    name: type === 'NS' ? '.' : NAME,
+    type,
+    server,
+    transport: server === 'system' ? 'getaddrinfo' : 'udp',
+    rcode,
+    answers: answers.map((data) => ({ name: NAME, type: 'A', ttl: 30, data })),
+    latencyMs: rcode === 'TIMEOUT' ? 1500 : 2.5,
+    ...(error ? { error } : {}),
+  };
+}
+
+const resolverHop = (outcome: HealthHop['outcome']): HealthHop => ({
+  id: 'resolver',
+  kind: 'resolver',
+  target: '/etc/resolv.conf',
+  name: null,
+  type: null,
+  outcome,
+  ok: outcome === 'k2s',
+  answers: outcome === 'k2s' ? ['127.0.0.1'] : ['192.168.1.1'],
+  rcode: null,
+  reason: outcome === 'k2s' ? null : `owner: ${outcome}`,
+  latencyMs: null,
+});
+
+/** A running host where every hop answers; tests break one hop at a time. */
+function hops(over: Partial<Record<'system' | 'listener' | 'kubeDns' | 'upstream', QueryResult>> = {}, resolver: HealthHop['outcome'] = 'k2s'): HealthHop[] {
+  return [
+    queryHop('system', 'system', over.system ?? q('system', 'NOERROR', ['172.21.0.1'])),
+    resolverHop(resolver),
+    queryHop('listener:127.0.0.1:53', 'listener', over.listener ?? q('127.0.0.1:53', 'NOERROR', ['172.21.0.1'])),
+    queryHop('kube-dns', 'kube-dns', over.kubeDns ?? q('172.21.0.10:53', 'NOERROR', ['172.21.0.1'])),
+    queryHop('upstream:192.168.1.1', 'upstream', over.upstream ?? q('192.168.1.1:53', 'NOERROR', [], undefined, 'NS'), false),
+  ];
+}
+
+describe('outcomeOf', () => {
+  it('names every rcode and transport failure', () => {
+    expect(outcomeOf(q('s', 'NOERROR', ['10.0.0.1']))).toBe('answer');
+    expect(outcomeOf(q('s', 'NOERROR'))).toBe('nodata');
+    expect(outcomeOf(q('s', 'NXDOMAIN'))).toBe('nxdomain');
+    expect(outcomeOf(q('s', 'SERVFAIL'))).toBe('servfail');
+    expect(outcomeOf(q('s', 'REFUSED'))).toBe('refused');
+    expect(outcomeOf(q('s', 'TIMEOUT'))).toBe('timeout');
+    expect(outcomeOf(q('s', 'ERROR', [], 'connect ECONNREFUSED 127.0.0.1:53'))).toBe('unreachable');
+    expect(outcomeOf(q('s', 'ERROR', [], 'EACCES'))).toBe('error');
+    expect(outcomeOf(q('s', 'NOTIMP'))).toBe('error');
+  });
+  it('counts any reply from an upstream as an answer', () => {
+    expect(outcomeOf(q('s', 'NXDOMAIN'), false)).toBe('answer');
+    expect(outcomeOf(q('s', 'REFUSED'), false)).toBe('answer');
+    expect(outcomeOf(q('s', 'TIMEOUT'), false)).toBe('timeout');
+  });
+});
+
+describe('queryHop', () => {
+  it('keeps the name asked, the rcode, the addresses and the latency', () => {
+    const h = queryHop('kube-dns', 'kube-dns', q('172.21.0.10:53', 'TIMEOUT', [], 'no reply'));
+    expect(h).toMatchObject({ target: '172.21.0.10:53', name: NAME, type: 'A', outcome: 'timeout', ok: false, rcode: 'TIMEOUT', latencyMs: 1500 });
+    expect(h.reason).toBe('172.21.0.10:53 did not answer in 1500 ms (no reply)');
+    expect(queryHop('system', 'system', q('system', 'NOERROR', ['172.21.0.1'])).answers).toEqual(['172.21.0.1']);
+  });
+});
+
+describe('healthVerdict over every hop outcome', () => {
+  const verdict = (h: HealthHop[], state: HostDnsStatus['state'] = 'running', interrupted = false) => healthVerdict({ hops: h, state, interrupted });
+
+  it('all answering: ok via k2s-dnsproxy', () => {
+    const v = verdict(hops());
+    expect(v).toMatchObject({ level: 'ok', resolves: true, cause: 'ok', hopId: null, action: null });
+    expect(v.summary).toBe('kubernetes.default.svc.cluster.local resolves via k2s-dnsproxy (127.0.0.1:53)');
+  });
+
+  it('stopped: off, fix is Start (GUI) / sudo npx k2s-dns start (CLI, as the README runs it)', () => {
+    const h = hops({ system: q('system', 'NXDOMAIN') }, 'original').map((x) => (x.kind === 'listener' || x.kind === 'kube-dns' ? { ...x, outcome: 'idle' as const, ok: false } : x));
+    const v = verdict(h, 'stopped');
+    expect(v).toMatchObject({ level: 'off', cause: 'stopped', hopId: 'system', action: 'start' });
+    expect(verdictLine(v, 'gui')).toBe('Cluster names do not resolve on this host: K2s DNS is stopped — Start');
+    expect(verdictLine(v, 'cli')).toBe('Cluster names do not resolve on this host: K2s DNS is stopped — sudo npx k2s-dns start');
+  });
+
+  it('CoreDNS down (listener SERVFAIL, kube-dns timeout): coredns-down, never the proxy', () => {
+    const v = verdict(hops({ system: q('system', 'TIMEOUT', [], 'EAI_AGAIN'), listener: q('127.0.0.1:53', 'SERVFAIL'), kubeDns: q('172.21.0.10:53', 'TIMEOUT') }));
+    expect(v).toMatchObject({ level: 'error', resolves: false, cause: 'coredns-down', hopId: 'kube-dns', action: 'check-coredns' });
+    expect(v.summary).toBe('Cluster names do not resolve on this host: CoreDNS (kube-dns 172.21.0.10:53) does not answer: 172.21.0.10:53 did not answer in 1500 ms');
+  });
+
+  it('CoreDNS down while the listener itself times out: still coredns-down', () => {
+    const v = verdict(hops({ system: q('system', 'TIMEOUT'), listener: q('127.0.0.1:53', 'TIMEOUT'), kubeDns: q('172.21.0.10:53', 'ERROR', [], 'connect ECONNREFUSED') }));
+    expect(v.cause).toBe('coredns-down');
+  });
+
+  it('proxy dead (nothing on 127.0.0.1:53) with CoreDNS fine: proxy-down, fix restart', () => {
+    const v = verdict(hops({ system: q('system', 'TIMEOUT'), listener: q('127.0.0.1:53', 'ERROR', [], 'read ECONNREFUSED 127.0.0.1:53') }));
+    expect(v).toMatchObject({ cause: 'proxy-down', hopId: 'listener:127.0.0.1:53', action: 'restart' });
+    expect(fixText(v.action, 'cli')).toBe('sudo npx k2s-dns stop && sudo npx k2s-dns start');
+  });
+
+  it('proxy dead and CoreDNS dead: the proxy is named (nothing listens is not explained by CoreDNS)', () => {
+    const v = verdict(hops({ system: q('system', 'TIMEOUT'), listener: q('127.0.0.1:53', 'ERROR', [], 'ECONNREFUSED'), kubeDns: q('172.21.0.10:53', 'NOERROR') }));
+    expect(v.cause).toBe('proxy-down');
+  });
+
+  it('listener NXDOMAIN while CoreDNS answers: proxy-routing', () => {
+    const v = verdict(hops({ system: q('system', 'NXDOMAIN'), listener: q('127.0.0.1:53', 'NXDOMAIN') }));
+    expect(v).toMatchObject({ cause: 'proxy-routing', hopId: 'listener:127.0.0.1:53' });
+  });
+
+  it('CoreDNS answers NXDOMAIN for the kubernetes Service: coredns-answer', () => {
+    const v = verdict(hops({ system: q('system', 'NXDOMAIN'), listener: q('127.0.0.1:53', 'NXDOMAIN'), kubeDns: q('172.21.0.10:53', 'NXDOMAIN') }));
+    expect(v).toMatchObject({ cause: 'coredns-answer', hopId: 'kube-dns' });
+  });
+
+  it('drift (NetworkManager rewrote resolv.conf): error with the restore fix', () => {
+    const v = verdict(hops({ system: q('system', 'NXDOMAIN') }, 'foreign'), 'degraded');
+    expect(v).toMatchObject({ level: 'error', cause: 'drift', hopId: 'resolver', action: 'restore' });
+  });
+
+  it('drift while the name still resolves elsewhere: warn, not ok', () => {
+    expect(verdict(hops({}, 'foreign'), 'degraded')).toMatchObject({ level: 'warn', cause: 'drift' });
+  });
+
+  it('state file kept but resolv.conf is the original: resolver-not-k2s', () => {
+    expect(verdict(hops({ system: q('system', 'NXDOMAIN') }, 'original'), 'degraded')).toMatchObject({ cause: 'resolver-not-k2s', hopId: 'resolver' });
+  });
+
+  it('every hop answers but getaddrinfo fails: system-resolver (nsswitch)', () => {
+    expect(verdict(hops({ system: q('system', 'NXDOMAIN') }))).toMatchObject({ cause: 'system-resolver', action: 'check-nsswitch' });
+  });
+
+  it('all upstreams dead while cluster names resolve: warn upstream-down', () => {
+    const v = verdict(hops({ upstream: q('192.168.1.1:53', 'TIMEOUT', [], undefined, 'NS') }));
+    expect(v).toMatchObject({ level: 'warn', resolves: true, cause: 'upstream-down', hopId: 'upstream:192.168.1.1' });
+  });
+
+  it('starting/stopping: busy; interrupted: recover', () => {
+    expect(verdict(hops(), 'starting')).toMatchObject({ level: 'warn', cause: 'busy', action: 'wait' });
+    expect(verdict(hops(), 'stopping').summary).toBe('K2s DNS is stopping; the path is checked again when it is done');
+    expect(verdict(hops(), 'degraded', true)).toMatchObject({ level: 'error', cause: 'interrupted', action: 'recover' });
+  });
+
+  it('resolves without K2s (e.g. /etc/hosts) while stopped: off, no action', () => {
+    expect(verdict(hops({}, 'original'), 'stopped')).toMatchObject({ level: 'off', cause: 'ok-without-k2s', action: null });
+  });
+
+  it('no listener at all while running: proxy-down', () => {
+    const h = hops({ system: q('system', 'TIMEOUT') }).filter((x) => x.kind !== 'listener');
+    expect(verdict(h)).toMatchObject({ cause: 'proxy-down', hopId: null });
+  });
+});
+
+describe('applyHealth', () => {
+  const status = { state: 'running', messages: ['x'] } as HostDnsStatus;
+  const report = (level: 'ok' | 'error'): HealthReport => ({
+    name: NAME,
+    domainSource: 'state',
+    hops: [],
+    checkedAt: 0,
+    durationMs: 1,
+    verdict: { level, resolves: level === 'ok', cause: level === 'ok' ? 'ok' : 'coredns-down', hopId: null, summary: level === 'ok' ? 'fine' : 'Cluster names do not resolve on this host: CoreDNS down', action: level === 'ok' ? null : 'check-coredns' },
+  });
+  it('turns running into degraded when cluster names do not resolve', () => {
+    const s = applyHealth(status, report('error'), 'cli');
+    expect(s.state).toBe('degraded');
+    expect(s.messages[0]).toBe('Cluster names do not resolve on this host: CoreDNS down — kubectl -n kube-system logs -l k8s-app=kube-dns (pods can be Ready while the ClusterIP does not answer), then check the pod network / KubeSwitch route: ip route get <kube-dns ClusterIP>');
+    expect(s.health?.verdict.cause).toBe('coredns-down');
+  });
+  it('keeps running when healthy', () => {
+    expect(applyHealth(status, report('ok'), 'gui')).toMatchObject({ state: 'running', messages: ['x'] });
+  });
+});
+
+describe('CoreDNS down while answers still come from the proxy cache', () => {
+  it('is an error naming kube-dns, not ok', () => {
+    const v = healthVerdict({ hops: hops({ kubeDns: q('172.21.0.10:53', 'ERROR', [], 'read ECONNREFUSED 172.21.0.10:53') }), state: 'running', interrupted: false });
+    expect(v).toMatchObject({ level: 'error', resolves: true, cause: 'coredns-down', hopId: 'kube-dns', action: 'check-coredns' });
+    expect(v.summary).toBe("CoreDNS (kube-dns 172.21.0.10:53) does not answer: nothing listens on 172.21.0.10:53 (read ECONNREFUSED 172.21.0.10:53); cluster names resolve only from k2s-dnsproxy's cache until their TTL ends");
+  });
+});

@@ -1,0 +1,389 @@
+/**
+ * One health model (issue #8 item 1): the real resolution path of a cluster name on this host,
+ * walked hop by hop — getaddrinfo (what host apps see) → /etc/resolv.conf (owner, nameservers)
+ * → each k2s-dnsproxy listener → kube-dns direct (the ClusterIP) → the original upstreams — and
+ * one verdict: the hop where the path breaks, its cause and the fix. `status`, `doctor`, the
+ * Overview and the Topology all read this model. Pure module: no Node or DOM imports.
+ */
+import { cliCommand, DRIFT_CHOICE } from './fix';
+import type { HostDnsStatus, QueryResult } from './types';
+
+/** Which part of the path a hop is. */
+export type HopKind = 'system' | 'resolver' | 'listener' | 'kube-dns' | 'upstream';
+
+/**
+ * What one hop's probe found:
+ * - `answer`: NOERROR with records (for an upstream: any DNS reply, it only has to answer);
+ * - `nodata`: NOERROR without records (RFC 2308 §2.2);
+ * - `nxdomain` / `servfail` / `refused`: that rcode (RFC 1035 §4.1.1);
+ * - `timeout`: no reply in time (getaddrinfo's EAI_AGAIN, a temporary failure, is this too);
+ * - `unreachable`: nothing listens (ECONNREFUSED / ICMP port unreachable);
+ * - `error`: anything else, with the message;
+ * - resolver only: `k2s` (K2s-owned, points at a listener), `original`, `foreign` (changed by
+ *   another program while K2s ran), `k2s-edited` (K2s header, other nameservers);
+ * - `idle`: not on the path now (K2s DNS is stopped), never a failure;
+ * - `skipped`: not probed (no address known).
+ */
+export type HopOutcome =
+  | 'answer'
+  | 'nodata'
+  | 'nxdomain'
+  | 'servfail'
+  | 'refused'
+  | 'timeout'
+  | 'unreachable'
+  | 'error'
+  | 'k2s'
+  | 'original'
+  | 'foreign'
+  | 'k2s-edited'
+  | 'idle'
+  | 'skipped';
+
+/** One hop of the path with what was asked and what came back. */
+export interface HealthHop {
+  /** Stable id: `system`, `resolver`, `listener:127.0.0.1:53`, `kube-dns`, `upstream:192.168.1.1`. */
+  id: string;
+  kind: HopKind;
+  /** Where it was asked: `getaddrinfo`, `/etc/resolv.conf`, or the server as `IP:PORT`. */
+  target: string;
+  /** The name asked (`kubernetes.default.svc.cluster.local`, `.` for an upstream), null for the resolver hop. */
+  name: string | null;
+  /** Query type asked (`A`, `NS`), null for the resolver hop. */
+  type: string | null;
+  outcome: HopOutcome;
+  /** True when this hop does what the path needs. */
+  ok: boolean;
+  /** Addresses/records answered, or the resolver's nameservers. */
+  answers: string[];
+  /** rcode as received, or TIMEOUT/ERROR; null when not a query. */
+  rcode: string | null;
+  /** One sentence: the probe's error or what is off. */
+  reason: string | null;
+  /** Round-trip time in ms, null when not a query. */
+  latencyMs: number | null;
+}
+
+/** Why cluster names do (not) resolve; one code per verdict, in path order. */
+export type HealthCause =
+  | 'ok'
+  | 'ok-without-k2s'
+  | 'upstream-down'
+  | 'busy'
+  | 'interrupted'
+  | 'state-corrupt'
+  | 'stopped'
+  | 'resolver-not-k2s'
+  | 'drift'
+  | 'proxy-down'
+  | 'proxy-routing'
+  | 'coredns-down'
+  | 'coredns-answer'
+  | 'system-resolver';
+
+/**
+ * The action that fixes a cause. The front end turns it into its own words: the GUI into a
+ * button or a step (fixText(…, 'gui')), the CLI into a command (fixText(…, 'cli')).
+ */
+export type HealthAction = 'start' | 'restart' | 'restore' | 'recover' | 'wait' | 'wait-watchdog' | 'check-coredns' | 'check-upstream' | 'check-nsswitch';
+
+/** The verdict: does a cluster name resolve for host apps, and if not, where and why. */
+export interface HealthVerdict {
+  /** `ok`: resolves through K2s DNS; `warn`: resolves but something is off, or busy; `error`: does not resolve; `off`: K2s DNS is stopped. */
+  level: 'ok' | 'warn' | 'error' | 'off';
+  /** True when getaddrinfo answered the cluster name. */
+  resolves: boolean;
+  cause: HealthCause;
+  /** The hop where the path breaks (its failure is not explained by a later hop), null when none. */
+  hopId: string | null;
+  /** One line for people, e.g. "Cluster names do not resolve on this host: CoreDNS (172.21.0.10:53) does not answer". */
+  summary: string;
+  /** The fix, or null when nothing is to do. */
+  action: HealthAction | null;
+}
+
+/** The whole check: hops in path order, the verdict, and when it ran. */
+export interface HealthReport {
+  /** The cluster name probed, `kubernetes.default.svc.<cluster domain>`. */
+  name: string;
+  /** Where the cluster domain came from: the saved start state, discovery, or the kubeadm default. */
+  domainSource: 'state' | 'discovery' | 'default';
+  hops: HealthHop[];
+  verdict: HealthVerdict;
+  /** ms since the epoch when the check finished. */
+  checkedAt: number;
+  /** Wall time of the whole check in ms. */
+  durationMs: number;
+}
+
+/** The front end asking: the GUI gets buttons and steps, the CLI gets commands. */
+export type FrontEnd = 'gui' | 'cli';
+
+/** What each action says, per front end. GUI words name buttons; CLI words are commands. */
+const FIX: Record<HealthAction, Record<FrontEnd, string>> = {
+  start: { gui: 'Start', cli: cliCommand('start', true) },
+  restart: { gui: 'Stop, then Start', cli: `${cliCommand('stop', true)} && ${cliCommand('start', true)}` },
+  // The drift choice is made in one place in the app: the drift banner (it asks before restoring).
+  // Both choices, named as the banner names them, Keep their file first (the banner's and --on-drift's default).
+  restore: { gui: `Choose "${DRIFT_CHOICE.keep.label}" or "${DRIFT_CHOICE.restore.label}" in the banner at the top, then Start`, cli: `"${DRIFT_CHOICE.keep.label}" (the default): ${DRIFT_CHOICE.keep.cli} && ${cliCommand('start', true)}; or "${DRIFT_CHOICE.restore.label}": ${DRIFT_CHOICE.restore.cli} && ${cliCommand('start', true)}` },
+  recover: { gui: 'Stop (finishes the interrupted operation)', cli: cliCommand('recover', true) },
+  wait: { gui: 'Wait for the running operation to finish', cli: `wait for the running k2s-dns operation to finish, then run ${cliCommand('status')}` },
+  // The API can report the CoreDNS pods Ready (the Cluster card's green count) while the kube-dns
+  // ClusterIP does not answer: the fix names what can differ — the pods' own logs and the route to the ClusterIP.
+  // The summary names the watchdog's restart (restart N of MAX_RESTARTS); stop && start would fight it.
+  'wait-watchdog': { gui: 'Wait a few seconds, it checks again by itself', cli: `wait a few seconds, then run ${cliCommand('status')}` },
+  'check-coredns': {
+    gui: 'The Cluster card’s “pods ready” is the API’s view and can be green while the kube-dns ClusterIP does not answer: in a terminal, read the CoreDNS logs (kubectl -n kube-system logs -l k8s-app=kube-dns) and check the pod network / KubeSwitch route to the ClusterIP',
+    cli: 'kubectl -n kube-system logs -l k8s-app=kube-dns (pods can be Ready while the ClusterIP does not answer), then check the pod network / KubeSwitch route: ip route get <kube-dns ClusterIP>',
+  },
+  'check-upstream': { gui: 'Check the network connection to your original nameservers', cli: cliCommand('query kubernetes.io --server <upstream>') },
+  'check-nsswitch': { gui: 'Check the hosts line of /etc/nsswitch.conf (it must include dns)', cli: 'grep ^hosts /etc/nsswitch.conf' },
+};
+
+/** The fix of `action` in the words of `frontEnd`; null when there is no action. */
+export function fixText(action: HealthAction | null, frontEnd: FrontEnd): string | null {
+  return action ? FIX[action][frontEnd] : null;
+}
+
+/**
+ * Maps a probe result to a hop outcome. `needAnswer` false (upstreams): any DNS reply counts
+ * as `answer`, since an NXDOMAIN still proves the nameserver answers.
+ */
+export function outcomeOf(r: QueryResult, needAnswer = true): HopOutcome {
+  if (r.rcode === 'TIMEOUT') return 'timeout';
+  if (r.rcode === 'ERROR') return /ECONNREFUSED|port unreachable|refused the connection/i.test(r.error ?? '') ? 'unreachable' : 'error';
+  if (!needAnswer) return 'answer';
+  if (r.rcode === 'NOERROR') return r.answers.length > 0 ? 'answer' : 'nodata';
+  if (r.rcode === 'NXDOMAIN') return 'nxdomain';
+  if (r.rcode === 'SERVFAIL') return 'servfail';
+  if (r.rcode === 'REFUSED') return 'refused';
+  return 'error';
+}
+
+/** A query hop from a probe result: `ok` when the outcome is `answer`. */
+export function queryHop(id: string, kind: HopKind, r: QueryResult, needAnswer = true): HealthHop {
+  const outcome = outcomeOf(r, needAnswer);
+  const ok = outcome === 'answer';
+  return {
+    id,
+    kind,
+    target: r.server === 'system' ? 'getaddrinfo' : r.server,
+    name: r.name,
+    type: r.type,
+    outcome,
+    ok,
+    answers: r.answers.map((a) => a.data),
+    rcode: r.rcode,
+    reason: ok ? null : describeOutcome(outcome, r),
+    latencyMs: r.latencyMs,
+  };
+}
+
+/**
+ * A getaddrinfo TIMEOUT that came back long before any probe deadline (≥ 1 s) was no timeout: getaddrinfo
+ * returns EAI_AGAIN at once when the nameserver's port refuses (ICMP port unreachable on glibc's
+ * connected UDP socket). Below this many ms such a TIMEOUT is shown as `refused`.
+ */
+export const QUICK_FAILURE_MS = 500;
+
+/**
+ * True for getaddrinfo's TIMEOUT (EAI_AGAIN) returned within QUICK_FAILURE_MS: shown as refused.
+ * Only getaddrinfo: the probes' own UDP queries (unconnected sockets, like dig) never see the
+ * refusal, so their TIMEOUT is always the deadline. `r`: a QueryResult (server `system`) or a hop (target `getaddrinfo`).
+ */
+export function refusedQuickly(r: { rcode: string | null; latencyMs: number | null; server?: string; target?: string }): boolean {
+  const gai = r.server === 'system' || r.target === 'getaddrinfo';
+  return gai && r.rcode === 'TIMEOUT' && r.latencyMs !== null && r.latencyMs < QUICK_FAILURE_MS;
+}
+
+/** One sentence on a failed probe: the rcode or error in DNS terms. */
+function describeOutcome(outcome: HopOutcome, r: QueryResult): string {
+  const at = r.server === 'system' ? 'getaddrinfo' : r.server;
+  switch (outcome) {
+    case 'nodata':
+      return `${at} answered NOERROR without an address for ${r.name} ${r.type}`;
+    case 'nxdomain':
+      return `${at} answered NXDOMAIN: it does not know ${r.name}`;
+    case 'servfail':
+      return `${at} answered SERVFAIL for ${r.name}: its own upstream failed`;
+    case 'refused':
+      return `${at} answered REFUSED for ${r.name}`;
+    case 'timeout':
+      if (refusedQuickly(r)) return `${at} was refused in ${Math.round(r.latencyMs)} ms${r.error ? ` (${r.error})` : ''}`;
+      return `${at} did not answer in ${Math.round(r.latencyMs)} ms${r.error ? ` (${r.error})` : ''}`;
+    case 'unreachable':
+      return `nothing listens on ${at}${r.error ? ` (${r.error})` : ''}`;
+    default:
+      return `${at} failed: ${r.error ?? r.rcode}`;
+  }
+}
+
+/** Facts the verdict needs besides the hops (from `status`). */
+export interface VerdictInput {
+  hops: readonly HealthHop[];
+  state: HostDnsStatus['state'];
+  /** Set while an operation runs (state starting/stopping) or was interrupted. */
+  interrupted: boolean;
+  /** The state file is corrupt (HostDnsStatus.stateProblem): stop cannot trust it as it is. */
+  stateCorrupt?: boolean;
+  /** The watchdog is restarting k2s-dnsproxy now (HostDnsStatus.watchdogRestart): wait, not stop && start. */
+  watchdogRestart?: { restarts: number; max: number } | null;
+}
+
+/** Short display name of a hop for the summary line. */
+export function hopTitle(h: Pick<HealthHop, 'kind' | 'target'>): string {
+  switch (h.kind) {
+    case 'system':
+      return 'host apps (getaddrinfo)';
+    case 'resolver':
+      return '/etc/resolv.conf';
+    case 'listener':
+      return `k2s-dnsproxy on ${h.target}`;
+    case 'kube-dns':
+      return `CoreDNS (kube-dns ${h.target})`;
+    case 'upstream':
+      return `upstream ${h.target}`;
+  }
+}
+
+const NOT_RESOLVING = 'Cluster names do not resolve on this host';
+
+/**
+ * The verdict over the hops (path order: system, resolver, listeners, kube-dns, upstreams).
+ * A listener failing because kube-dns fails is explained by kube-dns: the verdict names the
+ * hop whose failure no later hop explains (CoreDNS down is `coredns-down`, never "proxy").
+ */
+export function healthVerdict(input: VerdictInput): HealthVerdict {
+  const { hops, state } = input;
+  const system = hops.find((h) => h.kind === 'system');
+  const resolver = hops.find((h) => h.kind === 'resolver');
+  const listeners = hops.filter((h) => h.kind === 'listener' && h.outcome !== 'skipped' && h.outcome !== 'idle');
+  const kubeDns = hops.find((h) => h.kind === 'kube-dns');
+  const upstreams = hops.filter((h) => h.kind === 'upstream' && h.outcome !== 'skipped');
+  const resolves = !!system?.ok;
+  const v = (level: HealthVerdict['level'], cause: HealthCause, hop: HealthHop | undefined | null, summary: string, action: HealthAction | null): HealthVerdict => ({
+    level,
+    resolves,
+    cause,
+    hopId: hop?.id ?? null,
+    summary,
+    action,
+  });
+  const reasonOf = (h: HealthHop | undefined) => (h?.reason ? `: ${h.reason}` : '');
+
+  if (state === 'starting' || state === 'stopping') {
+    return v('warn', 'busy', null, `K2s DNS is ${state}; the path is checked again when it is done`, 'wait');
+  }
+  if (input.interrupted) return v('error', 'interrupted', resolver, `${resolves ? 'Cluster names resolve, but a' : `${NOT_RESOLVING}: a`} k2s-dns operation was interrupted`, 'recover');
+  // Even while names resolve: the saved original cannot be read as it is, so a plain stop
+  // would not give the user's resolver back (issue 10, hostsafe item 4). recover salvages it.
+  if (input.stateCorrupt) return v('error', 'state-corrupt', resolver, `${resolves ? 'Cluster names resolve, but the' : `${NOT_RESOLVING}: the`} saved resolver state (/var/lib/k2s/dns-resolver-state.json) is corrupt`, 'recover');
+  const deadUpstreams = upstreams.filter((h) => !h.ok);
+
+  if (resolves) {
+    const via = resolver?.outcome === 'k2s';
+    if (!via) {
+      const drift = resolver?.outcome === 'foreign' || resolver?.outcome === 'k2s-edited';
+      if (drift) return v('warn', 'drift', resolver, `${shortName(system!.name ?? '')} resolves, but /etc/resolv.conf was changed by another program: K2s DNS is bypassed`, 'restore');
+      return v(state === 'stopped' ? 'off' : 'ok', 'ok-without-k2s', null, `${shortName(system!.name ?? '')} resolves without K2s DNS (another resolver or /etc/hosts answers it)`, null);
+    }
+    // Answers can still come from the proxy's cache (TTL 30 s in kubeadm's Corefile) while
+    // CoreDNS is gone: that is an error now, not in 30 s.
+    if (kubeDns && !kubeDns.ok && kubeDns.outcome !== 'skipped' && kubeDns.outcome !== 'idle') {
+      return v('error', 'coredns-down', kubeDns, `${hopTitle(kubeDns)} does not answer${reasonOf(kubeDns)}; cluster names resolve only from k2s-dnsproxy's cache until their TTL ends`, 'check-coredns');
+    }
+    if (deadUpstreams.length > 0 && deadUpstreams.length === upstreams.length) {
+      return v('warn', 'upstream-down', deadUpstreams[0], `Cluster names resolve, but no original upstream answers (${deadUpstreams.map((h) => h.target).join(', ')}): other names will fail`, 'check-upstream');
+    }
+    const first = listeners[0];
+    return v('ok', 'ok', null, `${shortName(system!.name ?? '')} resolves via k2s-dnsproxy${first ? ` (${first.target})` : ''}`, null);
+  }
+
+  if (state === 'stopped' && resolver?.outcome !== 'k2s' && resolver?.outcome !== 'foreign') {
+    return v('off', 'stopped', system, `${NOT_RESOLVING}: K2s DNS is stopped`, 'start');
+  }
+  if (resolver && !resolver.ok) {
+    if (resolver.outcome === 'foreign' || resolver.outcome === 'k2s-edited') {
+      return v('error', 'drift', resolver, `${NOT_RESOLVING}: /etc/resolv.conf was changed by another program, so host apps bypass K2s DNS`, 'restore');
+    }
+    return v('error', 'resolver-not-k2s', resolver, `${NOT_RESOLVING}: /etc/resolv.conf does not point at k2s-dnsproxy`, 'restart');
+  }
+  const deadListener = listeners.find((h) => h.outcome === 'timeout' || h.outcome === 'unreachable' || h.outcome === 'error');
+  const kubeDnsDead = !!kubeDns && !kubeDns.ok && kubeDns.outcome !== 'skipped' && kubeDns.outcome !== 'idle';
+  if (listeners.length === 0) return v('error', 'proxy-down', null, `${NOT_RESOLVING}: k2s-dnsproxy has no listener`, 'restart');
+  // dnsproxy answers SERVFAIL (or times out after its own upstream timeout) when CoreDNS is down:
+  // that failure is CoreDNS's, not the listener's.
+  if (kubeDnsDead && (kubeDns.outcome === 'timeout' || kubeDns.outcome === 'unreachable' || kubeDns.outcome === 'error' || kubeDns.outcome === 'refused' || kubeDns.outcome === 'servfail')) {
+    return v('error', 'coredns-down', kubeDns, `${NOT_RESOLVING}: ${hopTitle(kubeDns)} does not answer${reasonOf(kubeDns)}`, 'check-coredns');
+  }
+  if (deadListener && (deadListener.outcome === 'unreachable' || !kubeDnsDead)) {
+    const w = input.watchdogRestart;
+    if (w) return v('error', 'proxy-down', deadListener, `${NOT_RESOLVING}: ${hopTitle(deadListener)} does not answer; the watchdog is restarting it (restart ${w.restarts} of ${w.max})`, 'wait-watchdog');
+    return v('error', 'proxy-down', deadListener, `${NOT_RESOLVING}: ${hopTitle(deadListener)} does not answer${reasonOf(deadListener)}`, 'restart');
+  }
+  if (kubeDnsDead) {
+    return v('error', 'coredns-answer', kubeDns, `${NOT_RESOLVING}: ${hopTitle(kubeDns)} gives no address${reasonOf(kubeDns)}`, 'check-coredns');
+  }
+  const wrongListener = listeners.find((h) => !h.ok);
+  if (wrongListener) {
+    return v('error', 'proxy-routing', wrongListener, `${NOT_RESOLVING}: ${hopTitle(wrongListener)} does not send the cluster zone to CoreDNS${reasonOf(wrongListener)}`, 'restart');
+  }
+  return v('error', 'system-resolver', system, `${NOT_RESOLVING}: the proxy answers, but getaddrinfo does not${reasonOf(system)}`, 'check-nsswitch');
+}
+
+/**
+ * The probed name as the verdict line shows it: the full name, lowercased, without a trailing
+ * dot (`KUBERNETES.DEFAULT.svc.cluster.local.` → `kubernetes.default.svc.cluster.local`). Never
+ * the short `kubernetes.default`: that only resolves through a search list that names the
+ * cluster domain, which a host's resolv.conf normally does not (new-user pass, 2026-12-01).
+ */
+export function shortName(name: string): string {
+  return name.toLowerCase().replace(/\.$/, '');
+}
+
+/** The verdict line with its fix for one front end, e.g. "… K2s DNS is stopped — Start". */
+export function verdictLine(v: HealthVerdict, frontEnd: FrontEnd): string {
+  const fix = fixText(v.action, frontEnd);
+  return fix && v.level !== 'ok' ? `${v.summary} — ${fix}` : v.summary;
+}
+
+/**
+ * Status with the health verdict folded in: `running` while cluster names do not resolve
+ * becomes `degraded` with the verdict as the first message (CoreDNS down is never "running").
+ */
+export function applyHealth(status: HostDnsStatus, report: HealthReport, frontEnd: FrontEnd): HostDnsStatus {
+  const v = report.verdict;
+  if (status.state !== 'running' || v.level === 'ok') return { ...status, health: report };
+  const state = v.level === 'error' ? 'degraded' : status.state;
+  return { ...status, state, health: report, messages: [verdictLine(v, frontEnd), ...status.messages] };
+}
+
+/**
+ * How a hop is drawn (✓ green, ! amber, ✗ red, – grey), the same in the CLI's `status` and the
+ * Topology panel:
+ * - `idle`: not on the path now (K2s DNS stopped) or skipped; also host apps' NXDOMAIN/NODATA for
+ *   the cluster name while stopped (expected then, yet not a working lookup);
+ * - `ok`: does what the path needs. While K2s DNS is stopped (verdict `off`) your own
+ *   /etc/resolv.conf (`original`) and your nameservers answering are the healthy stopped state;
+ * - `warn`: an upstream that answers, but not NOERROR (e.g. NXDOMAIN for the root `.` NS a
+ *   working recursive resolver always has, RFC 1034 §4.3.1): reachable, yet it may not resolve
+ *   Internet names — never green;
+ * - `fail`: anything else that is not ok.
+ */
+export type HopMark = 'ok' | 'warn' | 'fail' | 'idle';
+
+/** The mark of `h` under `verdict` (see HopMark). */
+export function hopMark(h: HealthHop, verdict: Pick<HealthVerdict, 'level'>): HopMark {
+  if (h.outcome === 'idle' || h.outcome === 'skipped') return 'idle';
+  const off = verdict.level === 'off';
+  if (h.kind === 'upstream' && h.ok) return h.rcode === 'NOERROR' ? 'ok' : 'warn';
+  if (h.ok) return 'ok';
+  if (off && h.kind === 'resolver' && h.outcome === 'original') return 'ok';
+  // Stopped: your nameservers answering a cluster name with NXDOMAIN/NODATA is expected, but the
+  // name still does not resolve: neutral (–), neither ✓ nor ✗.
+  if (off && h.kind === 'system' && (h.outcome === 'nxdomain' || h.outcome === 'nodata')) return 'idle';
+  return 'fail';
+}
+
+/** The CLI's symbol of a mark. */
+export const HOP_SYMBOL: Record<HopMark, string> = { ok: '✓', warn: '!', fail: '✗', idle: '–' };
