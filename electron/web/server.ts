@@ -91,6 +91,11 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     await serveStatic(opts.staticDir, url.pathname, res, headers);
   }
 
+  // Node closes an idle keep-alive socket after 5 s by default; a POST the browser sends on it at
+  // that moment fails with "Failed to fetch" and is not retried. Let the browser close first.
+  server.keepAliveTimeout = 120_000;
+  server.headersTimeout = 125_000;
+
   server.on('upgrade', (req, socket, head) => {
     const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
     const reject = (status: string) => {

@@ -46,6 +46,9 @@ describe('journal replay after a reload or a CLI start', () => {
     // This window's Stop: its result arrived before the poll that first sees "stopped".
     const ownResult: LifecycleEvent = { type: 'result', op: 'stop', ok: true, exitCode: 0, message: 'K2s DNS is stopped.', at: 7500 };
     expect(journalEvents(running, base, [ownResult], 8000)).toEqual([]);
+    // CI (fresh machine): this window's Uninstall also stops K2s DNS; it was taken for a CLI stop.
+    const ownUninstall: LifecycleEvent = { type: 'result', op: 'uninstall', ok: true, exitCode: 0, message: 'Uninstalled K2s DNS files.', at: 7500 };
+    expect(journalEvents(running, base, [ownUninstall], 8000)).toEqual([]);
   });
   it('the status key changes with state, owner, PID and the operation step', () => {
     expect(statusKey(starting)).toBe('starting|original|-||start/service');

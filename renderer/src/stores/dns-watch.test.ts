@@ -42,4 +42,44 @@ describe('dns store watch: onChange for changes only', () => {
     expect(changes).toEqual(['stopped']);
     off();
   });
+
+  // CI on a fresh machine: a poll sent while this window's Uninstall ran answered "stopped" after
+  // the operation had finished and refreshed the status; judged against the status read before
+  // the request (running), it added "Stopped outside this window" over the uninstall timeline.
+  it('a poll in flight while the window\'s own operation finishes adds no outside result', async () => {
+    const base = inProcessApi();
+    const stoppedStatus = await base.dnsStatus();
+    let current: HostDnsStatus = { ...stoppedStatus, state: 'running', resolverOwner: 'k2s', pid: 4242 };
+    let hold: Promise<void> | null = null; // while set, status reads wait for it
+    let releaseHold = () => {};
+    let finishUninstall = () => {};
+    const api: K2sDnsApi = {
+      ...base,
+      dnsStatus: async () => {
+        if (hold) await hold;
+        return current;
+      },
+      dnsUninstall: async () => {
+        await new Promise<void>((r) => (finishUninstall = r));
+        current = stoppedStatus;
+        return { type: 'result', op: 'uninstall', ok: true, exitCode: 0, message: 'Uninstalled K2s DNS files.', at: 1 };
+      },
+    };
+    const store = createDnsStore(api);
+    const off = store.getState().watch(1000);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(store.getState().status?.state).toBe('running');
+    const op = store.getState().uninstall();
+    hold = new Promise<void>((r) => (releaseHold = r));
+    await vi.advanceTimersByTimeAsync(1000); // the poll goes out (and waits) while the uninstall runs
+    hold = null; // the operation's own refresh answers at once
+    finishUninstall();
+    await op; // result recorded, busy cleared, status refreshed to stopped
+    expect(store.getState().status?.state).toBe('stopped');
+    releaseHold(); // now the held poll answers "stopped"
+    await vi.advanceTimersByTimeAsync(0);
+    const results = store.getState().events.flatMap((e) => (e.type === 'result' ? [`${e.op}: ${e.message}`] : []));
+    expect(results).toEqual(['uninstall: Uninstalled K2s DNS files.']);
+    off();
+  });
 });

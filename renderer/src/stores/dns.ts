@@ -64,8 +64,10 @@ export function journalEvents(prev: HostDnsStatus | null, next: HostDnsStatus, e
   const on = (s: HostDnsStatus['state']) => s === 'running' || s === 'degraded';
   if (prev && !was && !op && !inFlight && prev.state !== next.state) {
     const outside = on(prev.state) && next.state === 'stopped' ? 'stop' : prev.state === 'stopped' && on(next.state) ? 'start' : null;
-    // Not this window's own operation, whose result arrived just before this poll.
-    if (outside && !(last?.type === 'result' && last.op === outside)) return [{ type: 'result', op: outside, ok: true, exitCode: 0, message: `${outside === 'stop' ? 'Stopped' : 'Started'} outside this window (e.g. from the CLI): K2s DNS is ${next.state}.`, at: now }];
+    // Not this window's own operation, whose result arrived just before this poll (an uninstall
+    // also stops K2s DNS).
+    const own = last?.type === 'result' && (last.op === outside || (outside === 'stop' && last.op === 'uninstall'));
+    if (outside && !own) return [{ type: 'result', op: outside, ok: true, exitCode: 0, message: `${outside === 'stop' ? 'Stopped' : 'Started'} outside this window (e.g. from the CLI): K2s DNS is ${next.state}.`, at: now }];
   }
   return [];
 }
@@ -122,7 +124,9 @@ export function createDnsStore(api: K2sDnsApi) {
             const prev = get().status;
             const next = await api.dnsStatus();
             if (stopped) return;
-            for (const e of journalEvents(prev, next, get().events, Date.now(), get().busy)) get().onEvent(e);
+            // Judge the change against the newest status, not the one read before this request:
+            // this window's own operation may have finished (and refreshed it) meanwhile.
+            for (const e of journalEvents(get().status, next, get().events, Date.now(), get().busy)) get().onEvent(e);
             set({ status: next, error: null });
             // A change, not the first read: the window's start-up load (App refreshAll) already
             // covers the first status (calling onChange for it doubled every start-up call) —
