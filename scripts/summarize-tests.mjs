@@ -18,7 +18,17 @@ const dnsproxy = firstLine(`${tools}dnsproxy`, '--version')?.replace(/^dnsproxy 
 const coredns = firstLine(`${tools}coredns`, '-version')?.replace(/^CoreDNS-/, 'v') ?? 'not built (test bed used the dnsmasq stand-in)';
 console.log(`engines: AdGuard dnsproxy ${dnsproxy}, CoreDNS ${coredns}, ${firstLine('/usr/sbin/dnsmasq', '--version')?.match(/^Dnsmasq version (\S+)/)?.[1]?.replace(/^/, 'dnsmasq ') ?? 'dnsmasq not installed'}`);
 
+/** Titles of Playwright tests that failed first and passed on their retry (status "flaky"). */
+function flakyTitles(suite, out = []) {
+  for (const spec of suite.specs ?? []) {
+    for (const t of spec.tests ?? []) if (t.status === 'flaky') out.push(`${spec.file}:${spec.line} › ${spec.title}`);
+  }
+  for (const child of suite.suites ?? []) flakyTitles(child, out);
+  return out;
+}
+
 let passed = 0, failed = 0, skipped = 0;
+const flaky = [];
 for (const file of process.argv.slice(2)) {
   if (!existsSync(file)) continue;
   const r = JSON.parse(readFileSync(file, 'utf8'));
@@ -29,10 +39,12 @@ for (const file of process.argv.slice(2)) {
     skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
   } else if (r.stats) {
     // Playwright
-    passed += (r.stats.expected ?? 0) + (r.stats.flaky ?? 0);
+    passed += r.stats.expected ?? 0;
+    for (const suite of r.suites ?? []) flakyTitles(suite, flaky);
     failed += r.stats.unexpected ?? 0;
     skipped += r.stats.skipped ?? 0;
   }
 }
-console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+for (const title of flaky) console.log(`flaky (failed, then passed on its retry): ${title}`);
+console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped${flaky.length ? `, ${flaky.length} flaky` : ''}`);
 process.exit(failed > 0 ? 1 : 0);
