@@ -2,6 +2,7 @@
 import { createStore } from 'zustand/vanilla';
 import type { K2sDnsApi } from '../../../shared/api';
 import { groupFindings, type DoctorFinding, type DoctorSeverity } from '../../../shared/doctor';
+import { rerunAfter } from '../lib/rerun-after';
 
 /** Findings of the last run, whether a run is in flight, and the run action. */
 export interface DiagnosticsState {
@@ -11,26 +12,28 @@ export interface DiagnosticsState {
   error: string | null;
   /** When the last successful run finished, ms since the epoch. */
   ranAt: number | null;
-  /** Runs every doctor check; ignored while a run is in flight (one at a time). */
+  /**
+   * Runs every doctor check, one run at a time; a call while a run is in flight makes one more run
+   * follow it (lib/rerun-after.ts), so findings are never older than the last request.
+   */
   run(): Promise<void>;
 }
 
 /** Creates the diagnostics store on `api`; `now` gives ms since the epoch (injected for tests). */
 export function createDiagnosticsStore(api: K2sDnsApi, now: () => number = Date.now) {
-  return createStore<DiagnosticsState>()((set, get) => ({
+  return createStore<DiagnosticsState>()((set) => ({
     findings: null,
     running: false,
     error: null,
     ranAt: null,
-    async run() {
-      if (get().running) return;
+    run: rerunAfter(async () => {
       set({ running: true });
       try {
         set({ findings: await api.doctorRun(), error: null, running: false, ranAt: now() });
       } catch (err) {
         set({ error: (err as Error).message, running: false });
       }
-    },
+    }),
   }));
 }
 

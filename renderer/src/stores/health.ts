@@ -2,6 +2,7 @@
 import { createStore } from 'zustand/vanilla';
 import type { K2sDnsApi } from '../../../shared/api';
 import type { HealthReport } from '../../../shared/health';
+import { rerunAfter } from '../lib/rerun-after';
 
 /** The report shown by the Overview verdict line and the Topology. */
 export interface HealthState {
@@ -10,7 +11,7 @@ export interface HealthState {
   error: string | null;
   /** Keeps `report` if it is newer than the current one (status polls carry the cached report). */
   offer(report: HealthReport | undefined): void;
-  /** Runs a fresh check now. */
+  /** Runs a fresh check now; one at a time, a call during a check makes one more follow it (lib/rerun-after.ts). */
   check(): Promise<void>;
 }
 
@@ -24,8 +25,7 @@ export function createHealthStore(api: K2sDnsApi) {
       const cur = get().report;
       if (report && (!cur || report.checkedAt > cur.checkedAt)) set({ report, error: null });
     },
-    async check() {
-      if (get().checking) return;
+    check: rerunAfter(async () => {
       set({ checking: true });
       try {
         get().offer(await api.healthCheck());
@@ -35,6 +35,6 @@ export function createHealthStore(api: K2sDnsApi) {
       } finally {
         set({ checking: false });
       }
-    },
+    }),
   }));
 }

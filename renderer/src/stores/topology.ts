@@ -2,6 +2,7 @@
 import { createStore } from 'zustand/vanilla';
 import type { K2sDnsApi } from '../../../shared/api';
 import type { HealthReport } from '../../../shared/health';
+import { rerunAfter } from '../lib/rerun-after';
 import { topologyFromHealth, UNPROBED, type Hop } from '../lib/topology';
 
 /** Hops, the verdict they come from, the selected one and the probe action. */
@@ -13,6 +14,7 @@ export interface TopologyState {
   probedAt: number | null;
   error: string | null;
   select(id: string | null): void;
+  /** Probes every hop now; one at a time, a call during a probe makes one more follow it (lib/rerun-after.ts). */
   probe(): Promise<void>;
   /** Draws `report` (e.g. one the status poll brought) if it is newer than the drawn one. */
   show(report: HealthReport): void;
@@ -32,8 +34,7 @@ export function createTopologyStore(api: K2sDnsApi, now: () => number = Date.now
       const cur = get().report;
       if (!cur || report.checkedAt > cur.checkedAt) set({ report, hops: topologyFromHealth(report), probedAt: report.checkedAt });
     },
-    async probe() {
-      if (get().probing) return;
+    probe: rerunAfter(async () => {
       set({ probing: true, error: null });
       try {
         const report = await api.healthCheck();
@@ -43,6 +44,6 @@ export function createTopologyStore(api: K2sDnsApi, now: () => number = Date.now
       } finally {
         set({ probing: false });
       }
-    },
+    }),
   }));
 }
