@@ -156,7 +156,9 @@ describe.skipIf(!inSandbox)('k2s-dns doctor on the test bed (KubeSwitch assigned
     expect(running.byId['kubelet-resolvconf']).toMatchObject({ severity: 'error', detail: { managed: true } });
     expect(running.byId['kubelet-resolvconf']!.meaning).toContain('Loop … detected');
     expect(running.byId['kubelet-resolvconf']!.fix).toContain('/run/systemd/resolve/resolv.conf');
-  });
+    // Two doctor runs, a start and up to 60 s for the pod's exit: more than the default 60 s test
+    // budget on a busy machine, which would hide the pod's log behind a plain timeout.
+  }, 180_000);
 
   it('errors for an immutable resolv.conf (chattr +i)', async (ctx) => {
     const set = await chattr(['+i', '/etc/resolv.conf']);

@@ -23,10 +23,11 @@ export function focusDriftBanner(): boolean {
   return true;
 }
 
-/** Status poll period while active (ms): drift shows within about one period. */
-export const DRIFT_POLL_MS = 1000;
-
-/** Polls dns:status every DRIFT_POLL_MS while K2s DNS is active; renders the banner on drift. */
+/**
+ * Renders the banner on drift. It has no poll of its own: the window's status watch (App, every
+ * second, stores/dns.ts) already follows every change; a second poller raced it and swallowed
+ * "started/stopped outside this window" results.
+ */
 export function DriftBanner() {
   const status = useDns((s) => s.status);
   const busy = useDns((s) => s.busy);
@@ -34,17 +35,7 @@ export function DriftBanner() {
   const diff = useDiff((s) => s.diff);
   const [confirming, setConfirming] = useState(false);
   const dialog = useRef<HTMLDialogElement>(null);
-  const active = status !== null && (status.state !== 'stopped' || status.savedAt !== null);
   const drifted = status?.resolverOwner === 'foreign';
-
-  useEffect(() => {
-    if (!active) return;
-    const timer = setInterval(() => {
-      // No poll during an operation: its own result refreshes the status.
-      if (!stores.dns.getState().busy) void stores.dns.getState().refresh();
-    }, DRIFT_POLL_MS);
-    return () => clearInterval(timer);
-  }, [active]);
 
   // Fetch the diff once drift appears, so the banner shows what the other program wrote.
   useEffect(() => {

@@ -27,6 +27,8 @@ describe('journal replay after a reload or a CLI start', () => {
     const first = journalEvents(base, starting, [], 5000);
     expect(first).toEqual([{ type: 'step', op: 'start', step: 'service', status: 'running', message: 'start by PID 77 (followed from the journal)', at: 5000 }]);
     expect(journalEvents(starting, starting, first, 6000)).toEqual([]);
+    // This window's own Start: the journal is cleared just before its result arrives.
+    expect(journalEvents(starting, running, first, 7000, 'start')).toEqual([]);
     const end = journalEvents(starting, running, first, 7000);
     expect(end).toMatchObject([{ type: 'result', op: 'start', ok: true, exitCode: 0, message: 'start finished (run outside this window): K2s DNS is running.' }]);
     const t = buildTimeline([...first, ...end]);

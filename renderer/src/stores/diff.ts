@@ -2,6 +2,7 @@
 import { createStore } from 'zustand/vanilla';
 import type { K2sDnsApi } from '../../../shared/api';
 import type { ResolverDiff } from '../../../shared/types';
+import { latestRequest } from '../lib/latest-request';
 
 /** The diff, the chosen view and the refresh action. */
 export interface DiffState {
@@ -14,16 +15,20 @@ export interface DiffState {
 
 /** Creates the diff store on `api`. */
 export function createDiffStore(api: K2sDnsApi) {
+  const requests = latestRequest();
   return createStore<DiffState>()((set) => ({
     diff: null,
     view: 'side-by-side',
     error: null,
     setView: (view) => set({ view }),
     async refresh() {
+      // A diff read mid-Stop that answers last would otherwise stay on screen (older answer wins).
+      const isLatest = requests.begin();
       try {
-        set({ diff: await api.resolverDiff(), error: null });
+        const diff = await api.resolverDiff();
+        if (isLatest()) set({ diff, error: null });
       } catch (err) {
-        set({ error: (err as Error).message });
+        if (isLatest()) set({ error: (err as Error).message });
       }
     },
   }));

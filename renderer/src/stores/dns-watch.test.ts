@@ -82,4 +82,31 @@ describe('dns store watch: onChange for changes only', () => {
     expect(results).toEqual(['uninstall: Uninstalled K2s DNS files.']);
     off();
   });
+
+  // Helper review: an older status request answering after a newer one stepped the window back.
+  it('an answer to an older status request that arrives after a newer one is dropped', async () => {
+    const base = inProcessApi();
+    const stoppedStatus = await base.dnsStatus();
+    const runningStatus: HostDnsStatus = { ...stoppedStatus, state: 'running', resolverOwner: 'k2s', pid: 4242 };
+    const answers: ((s: HostDnsStatus) => void)[] = [];
+    const api: K2sDnsApi = { ...base, dnsStatus: () => new Promise<HostDnsStatus>((r) => answers.push(r)) };
+    const store = createDnsStore(api);
+    const older = store.getState().refresh();
+    const newer = store.getState().refresh();
+    await vi.advanceTimersByTimeAsync(0);
+    answers[1]!(runningStatus); // the newer request answers first…
+    await newer;
+    answers[0]!(stoppedStatus); // …the older one last
+    await older;
+    expect(store.getState().status?.state).toBe('running');
+  });
+
+  it('a result delivered twice (push channel and the call itself) is kept once', () => {
+    const store = createDnsStore(inProcessApi());
+    const result = { type: 'result', op: 'start', ok: true, exitCode: 0, message: 'K2s DNS is running.', at: 5 } as const;
+    store.getState().onEvent(result);
+    store.getState().onEvent({ ...result });
+    store.getState().onEvent({ ...result, at: 6 });
+    expect(store.getState().events.map((e) => e.at)).toEqual([5, 6]);
+  });
 });

@@ -53,7 +53,8 @@ export function journalEvents(prev: HostDnsStatus | null, next: HostDnsStatus, e
     return known ? [] : [{ type: 'step', op: op.op, step: op.step as StepEvent['step'], status: 'running', message: `${op.op} by PID ${op.pid} (followed from the journal)`, at: now }];
   }
   const was = prev?.operation;
-  if (was && !op && (prev?.state === 'starting' || prev?.state === 'stopping') && !(last?.type === 'result' && last.op === was.op)) {
+  // Not while this window runs an operation: the journal is cleared just before its own result.
+  if (was && !op && busy === null && (prev?.state === 'starting' || prev?.state === 'stopping') && !(last?.type === 'result' && last.op === was.op)) {
     const ok = was.op === 'start' ? next.state === 'running' || next.state === 'degraded' : next.state === 'stopped';
     return [{ type: 'result', op: was.op, ok, exitCode: ok ? 0 : 1, message: ok ? `${was.op} finished (run outside this window): K2s DNS is ${next.state}.` : `${was.op} did not finish: K2s DNS is ${next.state}.`, at: now }];
   }
@@ -72,9 +73,36 @@ export function journalEvents(prev: HostDnsStatus | null, next: HostDnsStatus, e
   return [];
 }
 
+/** True when `a` and `b` are the same lifecycle event (same op, kind, time and, for steps, step and status). */
+export function sameEvent(a: LifecycleEvent, b: LifecycleEvent): boolean {
+  if (a.type !== b.type || a.op !== b.op || a.at !== b.at) return false;
+  if (a.type === 'step' && b.type === 'step') return a.step === b.step && a.status === b.status && a.message === b.message;
+  return true;
+}
+
 /** Creates the dns store on `api`. */
 export function createDnsStore(api: K2sDnsApi) {
   return createStore<DnsState>()((set, get) => {
+    // Status requests sent, and the newest one whose answer was applied: an answer to an older
+    // request that arrives after a newer one's is dropped, so the window never steps back.
+    let sent = 0;
+    let shown = 0;
+    /**
+     * Reads dns:status and applies it (journal replay first) unless a later request's answer was
+     * applied already; returns the replaced and the new status, or null when dropped as stale.
+     */
+    const readStatus = async (): Promise<{ prev: HostDnsStatus | null; next: HostDnsStatus } | null> => {
+      const seq = ++sent;
+      const next = await api.dnsStatus();
+      if (seq < shown) return null;
+      shown = seq;
+      // Judged against the newest status, not the one before this request: this window's own
+      // operation may have finished (and refreshed it) meanwhile.
+      const prev = get().status;
+      for (const e of journalEvents(prev, next, get().events, Date.now(), get().busy)) get().onEvent(e);
+      set({ status: next, error: null });
+      return { prev, next };
+    };
     const run = async (op: Operation, call: () => Promise<ResultEvent>) => {
       if (get().busy) return; // One operation at a time, also against double clicks.
       set({ busy: op, error: null });
@@ -99,8 +127,8 @@ export function createDnsStore(api: K2sDnsApi) {
       error: null,
       async refresh() {
         try {
-          const [status, info] = await Promise.all([api.dnsStatus(), get().info ? Promise.resolve(get().info!) : api.appInfo()]);
-          set({ status, info });
+          const [, info] = await Promise.all([readStatus(), get().info ? Promise.resolve(get().info!) : api.appInfo()]);
+          set({ info });
         } catch (err) {
           set({ error: (err as Error).message });
         }
@@ -109,7 +137,10 @@ export function createDnsStore(api: K2sDnsApi) {
       stop: (input) => run('stop', () => api.dnsStop(input)),
       uninstall: () => run('uninstall', () => api.dnsUninstall()),
       onEvent(event) {
-        set((s) => ({ events: [...s.events, event].slice(-MAX_EVENTS) }));
+        // The push channel and the operation's own answer both deliver its result (and a replay
+        // may repeat steps): an event already kept is not added twice, or the timeline would
+        // take the copy for a second operation.
+        set((s) => (s.events.some((e) => sameEvent(e, event)) ? s : { events: [...s.events, event].slice(-MAX_EVENTS) }));
       },
       attach() {
         return api.onLifecycleEvent((e) => get().onEvent(e));
@@ -121,13 +152,9 @@ export function createDnsStore(api: K2sDnsApi) {
         let timer: ReturnType<typeof setTimeout> | undefined;
         const tick = async () => {
           try {
-            const prev = get().status;
-            const next = await api.dnsStatus();
-            if (stopped) return;
-            // Judge the change against the newest status, not the one read before this request:
-            // this window's own operation may have finished (and refreshed it) meanwhile.
-            for (const e of journalEvents(get().status, next, get().events, Date.now(), get().busy)) get().onEvent(e);
-            set({ status: next, error: null });
+            const read = await readStatus();
+            if (stopped || !read) return;
+            const { prev, next } = read;
             // A change, not the first read: the window's start-up load (App refreshAll) already
             // covers the first status (calling onChange for it doubled every start-up call) —
             // unless reads failed before it (backend down at start-up: refresh the views now).

@@ -4,6 +4,7 @@ import type { K2sDnsApi } from '../../../shared/api';
 import type { QueryTarget } from '../../../shared/contract';
 import type { QueryResult, QueryType } from '../../../shared/types';
 import { validateQuery } from '../lib/query-validate';
+import { latestRequest } from '../lib/latest-request';
 import { targetOf } from '../lib/query-target';
 
 /** Results kept in the history list, newest first. */
@@ -50,6 +51,7 @@ export interface QueryState {
 
 /** Creates the query store on `api`. */
 export function createQueryStore(api: K2sDnsApi) {
+  const targetRequests = latestRequest();
   return createStore<QueryState>()((set, get) => {
     const labelOf = (id: string) => get().targets.find((t) => t.id === id)?.label ?? id;
     const guarded = async (fn: () => Promise<void>, doing: string) => {
@@ -85,10 +87,12 @@ export function createQueryStore(api: K2sDnsApi) {
       inFlight: null,
       error: null,
       async loadTargets() {
+        const isLatest = targetRequests.begin();
         try {
-          set({ targets: await api.queryTargets() });
+          const targets = await api.queryTargets();
+          if (isLatest()) set({ targets });
         } catch (err) {
-          set({ error: (err as Error).message });
+          if (isLatest()) set({ error: (err as Error).message });
         }
       },
       setForm: (patch) => set((s) => ({ form: { ...s.form, ...patch } })),
@@ -114,11 +118,14 @@ export function createQueryStore(api: K2sDnsApi) {
       async tryCandidates(names) {
         const form = get().form;
         set({ candidates: names.map((name) => ({ name, result: null })) });
+        // The candidates belong to this result: a newer query clears them, and late answers must
+        // not bring them back under it.
+        const forResult = get().result;
         try {
           const results = await Promise.all(names.map((name) => api.queryRun({ ...form, name: `${name}.` })));
-          set({ candidates: names.map((name, i) => ({ name, result: results[i]! })) });
+          if (get().result === forResult) set({ candidates: names.map((name, i) => ({ name, result: results[i]! })) });
         } catch (err) {
-          set({ candidates: null, error: (err as Error).message.replace(/^Invalid input for [a-z:]+: /, '') });
+          if (get().result === forResult) set({ candidates: null, error: (err as Error).message.replace(/^Invalid input for [a-z:]+: /, '') });
         }
       },
       async rerun(row) {

@@ -38,7 +38,9 @@ export function createTopologyStore(api: K2sDnsApi, now: () => number = Date.now
       set({ probing: true, error: null });
       try {
         const report = await api.healthCheck();
-        set({ report, hops: topologyFromHealth(report), probedAt: now() });
+        // A newer report may have come meanwhile with a status poll (show()): keep the newer.
+        const cur = get().report;
+        if (!cur || report.checkedAt >= cur.checkedAt) set({ report, hops: topologyFromHealth(report), probedAt: now() });
       } catch (err) {
         set({ error: (err as Error).message });
       } finally {

@@ -26,6 +26,25 @@ describe('zones store allows', () => {
     expect(calls.at(-1)).toEqual({ allowZones: ['test'] });
   });
 
+  // Helper review: a slow first load answering after the user ticked a zone reset the allows to
+  // the empty list it had been asked with, so the next Start left the zone out.
+  it('a tick made while the first load is in flight survives that load answering last', async () => {
+    const base = inProcessApi({ running: true });
+    const d: ClusterDiscovery = await base.zonesList({});
+    const answers: ((d: ClusterDiscovery) => void)[] = [];
+    const api: K2sDnsApi = { ...base, zonesList: () => new Promise<ClusterDiscovery>((r) => answers.push(r)) };
+    const zones = createZonesStore(api);
+    const first = zones.getState().refresh();
+    const tick = zones.getState().setAllowed('test', true);
+    await Promise.resolve();
+    answers[1]!({ ...d, allowedZones: ['test'] });
+    await tick;
+    answers[0]!({ ...d, allowedZones: [] });
+    await first;
+    expect(zones.getState().allowZones).toEqual(['test']);
+    expect(zones.getState().discovery?.allowedZones).toEqual(['test']);
+  });
+
   it('the contract refuses an allow that is not a zone name', async () => {
     const api = inProcessApi({ running: true });
     await expect(api.zonesList({ allowZones: ['Bad Zone'] })).rejects.toThrow();

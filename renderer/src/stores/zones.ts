@@ -2,6 +2,7 @@
 import { createStore } from 'zustand/vanilla';
 import type { K2sDnsApi } from '../../../shared/api';
 import type { ClusterDiscovery } from '../../../shared/types';
+import { latestRequest } from '../lib/latest-request';
 
 /** Discovery result, the zones the user allows past the zone policy, and their actions. */
 export interface ZonesState {
@@ -20,21 +21,27 @@ export interface ZonesState {
 
 /** Creates the zones store on `api`. */
 export function createZonesStore(api: K2sDnsApi) {
+  const requests = latestRequest();
   return createStore<ZonesState>()((set, get) => ({
     discovery: null,
     loading: false,
     error: null,
     allowZones: [],
     async refresh() {
+      const isLatest = requests.begin();
       set({ loading: true });
       try {
-        const allowZones = get().allowZones;
-        const discovery = await api.zonesList(allowZones.length ? { allowZones } : {});
+        const asked = get().allowZones;
+        const discovery = await api.zonesList(asked.length ? { allowZones: asked } : {});
+        // A newer refresh (e.g. the user just ticked a zone) is in flight: its answer counts.
+        if (!isLatest()) return;
         // First load: adopt what the running start allowed (state file), so a restart keeps it.
-        const seeded = allowZones.length === 0 && discovery.allowedZones?.length ? [...discovery.allowedZones] : allowZones;
+        // The allows as they are now, not as asked: a tick made meanwhile is never undone.
+        const current = get().allowZones;
+        const seeded = current.length === 0 && discovery.allowedZones?.length ? [...discovery.allowedZones] : current;
         set({ discovery, allowZones: seeded, error: null, loading: false });
       } catch (err) {
-        set({ error: (err as Error).message, loading: false });
+        if (isLatest()) set({ error: (err as Error).message, loading: false });
       }
     },
     async setAllowed(zone, allowed) {
