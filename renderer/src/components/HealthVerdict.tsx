@@ -5,6 +5,7 @@
 import { useEffect, useState } from 'react';
 import { fixText, type HealthAction } from '../../../shared/health';
 import { buttonStates } from '../lib/button-states';
+import { startInputOf } from '../lib/start-input';
 import { uiState } from '../lib/ui-state';
 import { stores, useDns, useHealth } from '../stores';
 
@@ -17,9 +18,8 @@ export function ago(ms: number): string {
 /** Runs a verdict's action through the lifecycle store (the same calls as the Host DNS buttons). */
 async function runAction(action: HealthAction): Promise<void> {
   const dns = stores.dns.getState();
-  // The same start input as the Host DNS card's Start: the Engine select counts here too.
-  const engine = uiState.getState().engine;
-  const startInput = engine === 'auto' ? {} : { engine };
+  // The same start input as the Host DNS card's Start: engine, KubeSwitch and allowed zones.
+  const startInput = startInputOf(uiState.getState(), stores.zones.getState().allowZones);
   if (action === 'start') await dns.start(startInput);
   else if (action === 'recover') await dns.stop({});
   else if (action === 'restart') {

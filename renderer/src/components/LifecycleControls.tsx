@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { KUBECONFIG_ORDER_TEXT } from '../../../shared/kubeconfig-order';
 import type { EngineName } from '../../../shared/types';
 import { buttonStates } from '../lib/button-states';
+import { startInputOf } from '../lib/start-input';
 import { engineGates, startBlock } from '../lib/start-gates';
 import { useUi } from '../lib/ui-state';
 import { stores, useCluster, useDiagnostics, useDns, useZones } from '../stores';
@@ -48,15 +49,12 @@ export function LifecycleControls() {
     if (runningEngine && gates[runningEngine].available) setEngine(runningEngine);
   }, [runningEngine]);
   // Start options (dns:start input): empty means "let discovery decide".
-  const [kubeSwitchMode, setKubeSwitchMode] = useState<'auto' | 'none' | 'address'>('auto');
-  const [kubeSwitchAddress, setKubeSwitchAddress] = useState('');
+  const kubeSwitchMode = useUi((s) => s.kubeSwitchMode);
+  const kubeSwitchAddress = useUi((s) => s.kubeSwitchAddress);
+  const setKubeSwitch = useUi((s) => s.setKubeSwitch);
   // Zones allowed in the Zones panel (zone policy, issue 9.2).
   const allowZones = useZones((s) => s.allowZones);
-  const startInput = {
-    ...(allowZones.length ? { allowZones } : {}),
-    ...(engine === 'auto' ? {} : { engine }),
-    ...(kubeSwitchMode === 'none' ? { kubeSwitch: 'none' } : kubeSwitchMode === 'address' && kubeSwitchAddress.trim() ? { kubeSwitch: kubeSwitchAddress.trim() } : {}),
-  };
+  const startInput = startInputOf({ engine, kubeSwitchMode, kubeSwitchAddress }, allowZones);
   // The page never names a kubeconfig (issue 9.1): the backend uses the one it was started with.
   const noKubeconfig = clusterState === 'no-kubeconfig';
   // The port is ours while running; only a stopped or degraded host can be blocked (port holder, immutable file, …).
@@ -107,13 +105,13 @@ export function LifecycleControls() {
           <span className="muted small" data-testid="kubeconfig-order">The first that exists: {KUBECONFIG_ORDER_TEXT}.</span>
         <label htmlFor="start-kubeswitch">KubeSwitch listener</label>
           <div className="options-inline">
-          <select id="start-kubeswitch" value={kubeSwitchMode} onChange={(e) => setKubeSwitchMode(e.target.value as typeof kubeSwitchMode)} disabled={!editable} title="Also listen on the KubeSwitch address so Windows nodes can use this host" data-testid="start-kubeswitch">
+          <select id="start-kubeswitch" value={kubeSwitchMode} onChange={(e) => setKubeSwitch(e.target.value as typeof kubeSwitchMode)} disabled={!editable} title="Also listen on the KubeSwitch address so Windows nodes can use this host" data-testid="start-kubeswitch">
             <option value="auto">auto (172.19.1.1 when assigned)</option>
             <option value="address">address…</option>
             <option value="none">none (127.0.0.1 only)</option>
           </select>
         {kubeSwitchMode === 'address' && (
-          <input value={kubeSwitchAddress} onChange={(e) => setKubeSwitchAddress(e.target.value)} placeholder="172.19.1.1" aria-label="KubeSwitch address" disabled={!editable} data-testid="start-kubeswitch-address" />
+          <input value={kubeSwitchAddress} onChange={(e) => setKubeSwitch('address', e.target.value)} placeholder="172.19.1.1" aria-label="KubeSwitch address" disabled={!editable} data-testid="start-kubeswitch-address" />
         )}
           </div>
         </div>

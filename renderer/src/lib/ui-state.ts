@@ -20,20 +20,34 @@ export const TABS = [
 /** One tab id, e.g. `overview`. */
 export type TabId = (typeof TABS)[number]['id'];
 
-/** The open tab and the Engine select's value (`auto` sends no engine to dns:start). */
+/** The Start options' KubeSwitch choice: let discovery decide, no KubeSwitch listener, or an address. */
+export type KubeSwitchMode = 'auto' | 'none' | 'address';
+
+/**
+ * The open tab and the Start options: the Engine select's value (`auto` sends no engine to
+ * dns:start) and the KubeSwitch choice — here, not in the card, so every Start button (the Host
+ * DNS card's and the verdict's) sends the same input (lib/start-input.ts).
+ */
 export interface UiState {
   tab: TabId;
   engine: EngineName | 'auto';
+  kubeSwitchMode: KubeSwitchMode;
+  /** The typed address when `kubeSwitchMode` is `address`. */
+  kubeSwitchAddress: string;
   setTab(tab: TabId): void;
   setEngine(engine: EngineName | 'auto'): void;
+  setKubeSwitch(mode: KubeSwitchMode, address?: string): void;
 }
 
 /** The one UI-state store. */
 export const uiState = createStore<UiState>()((set) => ({
   tab: 'overview',
   engine: 'auto',
+  kubeSwitchMode: 'auto',
+  kubeSwitchAddress: '',
   setTab: (tab) => set({ tab }),
   setEngine: (engine) => set({ engine }),
+  setKubeSwitch: (kubeSwitchMode, address) => set((s) => ({ kubeSwitchMode, kubeSwitchAddress: address ?? s.kubeSwitchAddress })),
 }));
 
 /** Reads the UI-state store. */
