@@ -25,7 +25,7 @@ describe('webInvoke: read-only calls survive a dropped connection, lifecycle cal
     const f = flaky(3, {});
     const r = (await webInvoke(f.fetchFn, 'tok', 'dns:status', {}, noSleep)) as { ok: boolean; error: { code: string; message: string } };
     expect(r.error.code).toBe('NETWORK');
-    expect(r.error.message).toBe('Cannot reach the app backend (Failed to fetch); is `k2s-dns app --web` still running?');
+    expect(r.error.message).toBe('The app backend does not answer (Failed to fetch): it was stopped or restarted. Start it again (npm start, npm run sandbox or k2s-dns ui) and open the new address it prints; each start has a new token.');
     expect(f.calls).toHaveLength(3);
   });
 

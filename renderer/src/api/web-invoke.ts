@@ -38,7 +38,7 @@ export async function webInvoke(
     } catch (err) {
       const pause = pauses[attempt];
       if (pause === undefined) {
-        return { ok: false, error: { code: 'NETWORK', message: `Cannot reach the app backend (${(err as Error).message}); is \`k2s-dns app --web\` still running?` } };
+        return { ok: false, error: { code: 'NETWORK', message: `The app backend does not answer (${(err as Error).message}): it was stopped or restarted. Start it again (npm start, npm run sandbox or k2s-dns ui) and open the new address it prints; each start has a new token.` } };
       }
       await sleep(pause);
     }

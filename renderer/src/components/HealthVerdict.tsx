@@ -4,10 +4,10 @@
  */
 import { useEffect, useState } from 'react';
 import { fixText, type HealthAction } from '../../../shared/health';
-import { buttonStates } from '../lib/button-states';
 import { startInputOf } from '../lib/start-input';
 import { uiState } from '../lib/ui-state';
 import { stores, useDns, useHealth } from '../stores';
+import { useLifecycleButtons } from './use-lifecycle-buttons';
 
 /** "3 s ago", "2 min ago". */
 export function ago(ms: number): string {
@@ -40,25 +40,43 @@ export function HealthVerdict() {
   const report = useHealth((s) => s.report);
   const checking = useHealth((s) => s.checking);
   const error = useHealth((s) => s.error);
-  const apiError = useDns((s) => s.error);
+  const lost = useDns((s) => s.lost);
   const status = useDns((s) => s.status);
-  const info = useDns((s) => s.info);
   const busy = useDns((s) => s.busy);
+  const lifecycle = useLifecycleButtons();
   const [now, setNow] = useState(Date.now());
   useEffect(() => {
     const t = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(t);
   }, []);
+  // No answer from the backend: the last verdict may be false now (never leave a stale green).
+  if (lost) {
+    return (
+      <div className="verdict error" role="status" data-testid="verdict" data-level="unknown" data-cause="backend-lost">
+        <span className="verdict-text" data-testid="verdict-text">Cannot tell whether cluster names resolve: {lost}</span>
+      </div>
+    );
+  }
+  // An operation runs now (this window, the CLI or another window): the last verdict is about
+  // the host before it; say what is happening instead.
+  const operation = busy ?? (status?.state === 'starting' || status?.state === 'stopping' ? status.operation?.op ?? (status.state === 'starting' ? 'start' : 'stop') : null);
+  if (operation) {
+    const doing = { start: 'starting', stop: 'stopping', uninstall: 'uninstalling' }[operation];
+    return (
+      <div className="verdict" role="status" data-testid="verdict" data-level="unknown" data-cause="operation">
+        <span className="verdict-text" data-testid="verdict-text">K2s DNS is {doing}{status?.operation ? ` (step ${status.operation.step})` : ''}; the verdict follows when it finishes.</span>
+      </div>
+    );
+  }
   if (!report) {
     return (
       <div className="verdict" role="status" data-testid="verdict" data-level="unknown">
-        <span className="verdict-text">{error || apiError ? `Cannot check cluster names: ${error ?? apiError}` : 'Checking whether cluster names resolve on this host…'}</span>
+        <span className="verdict-text">{error ? `Cannot check cluster names: ${error}` : 'Checking whether cluster names resolve on this host…'}</span>
       </div>
     );
   }
   const v = report.verdict;
   const fix = fixText(v.action, 'gui');
-  const lifecycle = buttonStates(status, info, busy);
   const canRun = v.action !== null && RUNNABLE.has(v.action) && (v.action === 'start' ? lifecycle.start.enabled : lifecycle.stop.enabled);
   return (
     <div className={`verdict ${v.level}`} role="status" data-testid="verdict" data-level={v.level} data-cause={v.cause}>

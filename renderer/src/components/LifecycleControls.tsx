@@ -2,12 +2,12 @@
 import { useEffect, useRef, useState } from 'react';
 import { KUBECONFIG_ORDER_TEXT } from '../../../shared/kubeconfig-order';
 import type { EngineName } from '../../../shared/types';
-import { buttonStates } from '../lib/button-states';
 import { startInputOf } from '../lib/start-input';
 import { engineGates, startBlock } from '../lib/start-gates';
 import { useUi } from '../lib/ui-state';
 import { stores, useCluster, useDiagnostics, useDns, useZones } from '../stores';
 import { focusDriftBanner } from './DriftBanner';
+import { useLifecycleButtons } from './use-lifecycle-buttons';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
 
 /**
@@ -57,11 +57,12 @@ export function LifecycleControls() {
   const startInput = startInputOf({ engine, kubeSwitchMode, kubeSwitchAddress }, allowZones);
   // The page never names a kubeconfig (issue 9.1): the backend uses the one it was started with.
   const noKubeconfig = clusterState === 'no-kubeconfig';
-  // The port is ours while running; only a stopped or degraded host can be blocked (port holder, immutable file, …).
+  // The same gates as the verdict's Start (use-lifecycle-buttons.ts). The options stay editable
+  // when only the kubeconfig is missing: that is how the user fixes it.
+  const b = useLifecycleButtons();
+  const editable = b.editable;
+  // What Diagnostics knows would refuse a Start: offer to check again once it is fixed.
   const blocked = status && status.state !== 'running' ? startBlock(findings) : null;
-  const b = buttonStates(status, info, busy, noKubeconfig, blocked);
-  // The options stay editable when only the kubeconfig is missing: that is how the user fixes it.
-  const editable = buttonStates(status, info, busy).start.enabled;
   const drifted = status?.resolverOwner === 'foreign';
   const reasons = [...new Set([b.start.reason, b.stop.reason, b.uninstall.reason].filter((r): r is string => r !== null))];
 

@@ -36,7 +36,7 @@ describe('dns store watch: onChange for changes only', () => {
     const changes: string[] = [];
     const off = store.getState().watch(1000, (s) => changes.push(s.state));
     await vi.advanceTimersByTimeAsync(0);
-    expect(store.getState().error).toBe('backend down');
+    expect(store.getState().lost).toBe('backend down');
     fail = false;
     await vi.advanceTimersByTimeAsync(1000);
     expect(changes).toEqual(['stopped']);

@@ -15,7 +15,13 @@ export interface DnsState {
   busy: Operation | null;
   events: LifecycleEvent[];
   lastResult: ResultEvent | null;
+  /** Why the last Start/Stop/Uninstall call failed (e.g. refused input); cleared by the next one. */
   error: string | null;
+  /**
+   * Set while status reads fail (the backend is gone or does not answer): everything shown may be
+   * out of date, so the verdict says so and the lifecycle buttons are off. Cleared by a good read.
+   */
+  lost: string | null;
   refresh(): Promise<void>;
   start(input: CallInput<'dns:start'>): Promise<void>;
   stop(input: CallInput<'dns:stop'>): Promise<void>;
@@ -100,7 +106,7 @@ export function createDnsStore(api: K2sDnsApi) {
       // operation may have finished (and refreshed it) meanwhile.
       const prev = get().status;
       for (const e of journalEvents(prev, next, get().events, Date.now(), get().busy)) get().onEvent(e);
-      set({ status: next, error: null });
+      set({ status: next, lost: null });
       return { prev, next };
     };
     const run = async (op: Operation, call: () => Promise<ResultEvent>) => {
@@ -125,12 +131,13 @@ export function createDnsStore(api: K2sDnsApi) {
       events: [],
       lastResult: null,
       error: null,
+      lost: null,
       async refresh() {
         try {
           const [, info] = await Promise.all([readStatus(), get().info ? Promise.resolve(get().info!) : api.appInfo()]);
           set({ info });
         } catch (err) {
-          set({ error: (err as Error).message });
+          set({ lost: (err as Error).message });
         }
       },
       start: (input) => run('start', () => api.dnsStart(input)),
@@ -161,7 +168,7 @@ export function createDnsStore(api: K2sDnsApi) {
             if (prev === null ? failedBefore : statusKey(prev) !== statusKey(next)) onChange?.(next);
           } catch (err) {
             failedBefore = true;
-            if (!stopped) set({ error: (err as Error).message });
+            if (!stopped) set({ lost: (err as Error).message });
           } finally {
             if (!stopped) timer = setTimeout(() => void tick(), intervalMs);
           }

@@ -1,0 +1,30 @@
+/**
+ * Start/Stop/Uninstall states for every place that offers them (the Host DNS card and the
+ * verdict line), so no button is enabled in one place and refused in the other: host status,
+ * the running operation, a missing kubeconfig, what Diagnostics already knows would refuse a
+ * Start (lib/start-gates.ts), and a backend that no longer answers.
+ */
+import { buttonStates, type ButtonState } from '../lib/button-states';
+import { startBlock } from '../lib/start-gates';
+import type { Operation } from '../../../shared/lifecycle-events';
+import { useCluster, useDiagnostics, useDns } from '../stores';
+
+/** Reason on every lifecycle button while status reads fail. */
+export const BACKEND_LOST_REASON = 'The app backend does not answer: what this window shows may be out of date.';
+
+/** The three lifecycle buttons' states; `editable` is Start's state without the kubeconfig and Diagnostics gates (the options stay editable so the user can fix those). */
+export function useLifecycleButtons(): Record<Operation, ButtonState> & { editable: boolean } {
+  const status = useDns((s) => s.status);
+  const info = useDns((s) => s.info);
+  const busy = useDns((s) => s.busy);
+  const lost = useDns((s) => s.lost);
+  const noKubeconfig = useCluster((s) => s.status?.state === 'no-kubeconfig');
+  const findings = useDiagnostics((s) => s.findings);
+  if (lost) {
+    const off = { enabled: false, reason: BACKEND_LOST_REASON };
+    return { start: off, stop: off, uninstall: off, editable: false };
+  }
+  // The port is ours while running; only a stopped or degraded host can be blocked (port holder, immutable file, …).
+  const blocked = status && status.state !== 'running' ? startBlock(findings) : null;
+  return { ...buttonStates(status, info, busy, noKubeconfig, blocked), editable: buttonStates(status, info, busy).start.enabled };
+}
