@@ -4,8 +4,9 @@ import { dirname, join } from 'node:path';
 
 /**
  * The Electron executable from node_modules/electron, or null when none was downloaded
- * (electron ≥ 45 fetches it on first use, which fails on machines without internet:
- * TOOLCHAIN.md). Checks path.txt and the file itself; never triggers a download.
+ * (electron ≥ 45 has no postinstall download; `node node_modules/electron/install.js` fetches
+ * it, which fails on machines without access to GitHub). Checks path.txt and the file itself;
+ * never triggers a download.
  */
 export function electronBinary(): string | null {
   if (process.env.ELECTRON_OVERRIDE_DIST_PATH) {

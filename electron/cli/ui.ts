@@ -25,6 +25,11 @@ async function ensureRenderer(): Promise<boolean> {
   return (await run(process.execPath, [`${repo}node_modules/vite/bin/vite.js`, 'build', '--logLevel', 'warn'])) === 0;
 }
 
+/** The `k2s-dns app` options the Electron entry reads from its argv, as arguments. */
+export function electronArgs(o: UiOptions): string[] {
+  return [...(o.kubeconfig ? ['--kubeconfig', o.kubeconfig] : []), ...(o.verifyName ? ['--verify-name', o.verifyName] : [])];
+}
+
 /** Options of `k2s-dns ui|app`. */
 export interface UiOptions {
   port?: number;
@@ -38,11 +43,16 @@ export interface UiOptions {
  * until Ctrl-C). `k2s-dns app`: the Electron window where an Electron binary exists, else web mode.
  */
 export async function runUi(mode: 'ui' | 'app', o: UiOptions): Promise<number> {
+  // Root: Start/Stop/Uninstall act at once, on this host's real /etc/resolv.conf (README).
+  if (process.getuid?.() === 0) {
+    process.stdout.write('Running as root: Start, Stop and Uninstall will change this host\'s real /etc/resolv.conf without asking (try them in `npm run sandbox` first).\n');
+  }
   if (mode === 'app') {
     const exe = electronBinary();
-    // Electron runs package.json "main": the bundled dist/app-entry.mjs (npm run build).
-    if (exe) return run(exe, [repo]);
-    process.stdout.write('No Electron binary on this machine (it cannot be downloaded here): starting web mode instead.\n');
+    // Electron runs package.json "main": the bundled dist/app-entry.mjs (npm run build), which
+    // reads the same --kubeconfig/--verify-name flags (electron/app-entry.ts).
+    if (exe) return run(exe, [repo, ...electronArgs(o)]);
+    process.stdout.write('No Electron binary in node_modules/electron (npm ci does not download it; `node node_modules/electron/install.js` does, where the machine can reach GitHub): starting web mode instead.\n');
   }
   if (!(await ensureRenderer())) {
     process.stderr.write('Building the UI failed; run `npx vite build` to see why.\n');
