@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyHealth, fixText, healthVerdict, outcomeOf, queryHop, verdictLine, type HealthHop, type HealthReport } from './health';
+import { applyHealth, fixText, healthVerdict, outcomeOf, queryHop, reportFitsStatus, statusFingerprint, verdictLine, type HealthHop, type HealthReport } from './health';
 import type { HostDnsStatus, QueryResult } from './types';
 
 const NAME = 'kubernetes.default.svc.cluster.local';
@@ -183,5 +183,21 @@ describe('CoreDNS down while answers still come from the proxy cache', () => {
     const v = healthVerdict({ hops: hops({ kubeDns: q('172.21.0.10:53', 'ERROR', [], 'read ECONNREFUSED 172.21.0.10:53') }), state: 'running', interrupted: false });
     expect(v).toMatchObject({ level: 'error', resolves: true, cause: 'coredns-down', hopId: 'kube-dns', action: 'check-coredns' });
     expect(v.summary).toBe("CoreDNS (kube-dns 172.21.0.10:53) does not answer: nothing listens on 172.21.0.10:53 (read ECONNREFUSED 172.21.0.10:53); cluster names resolve only from k2s-dnsproxy's cache until their TTL ends");
+  });
+});
+
+describe('reportFitsStatus', () => {
+  const running = { state: 'running', resolverOwner: 'k2s', pid: 7, listeners: [{ address: '127.0.0.1', port: 53 }], operation: null, savedAt: 'x' } as unknown as HostDnsStatus;
+  const report = (forStatus?: string) => ({ name: 'kubernetes.default.svc.cluster.local', domainSource: 'state', hops: [], verdict: { level: 'ok' }, checkedAt: 1, durationMs: 1, ...(forStatus ? { forStatus } : {}) }) as unknown as HealthReport;
+  it('a report fits the state it was checked for, also once applyHealth folded running into degraded', () => {
+    expect(reportFitsStatus(report(statusFingerprint(running)), running)).toBe(true);
+    expect(reportFitsStatus(report(statusFingerprint(running)), { ...running, state: 'degraded' })).toBe(true);
+    expect(reportFitsStatus(report(), { ...running, state: 'stopped' })).toBe(true);
+  });
+  it('not once the host moved on: stopped, another proxy PID, another resolver owner', () => {
+    const r = report(statusFingerprint(running));
+    expect(reportFitsStatus(r, { ...running, state: 'stopped', pid: null, listeners: [] } as HostDnsStatus)).toBe(false);
+    expect(reportFitsStatus(r, { ...running, state: 'degraded', pid: 8 })).toBe(false);
+    expect(reportFitsStatus(r, { ...running, resolverOwner: 'foreign' } as HostDnsStatus)).toBe(false);
   });
 });

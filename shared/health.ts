@@ -114,6 +114,17 @@ export interface HealthReport {
   checkedAt: number;
   /** Wall time of the whole check in ms. */
   durationMs: number;
+  /**
+   * statusFingerprint of the host DNS status the check ran for (set by the backend's health
+   * cache): a window whose status has another fingerprint knows this verdict is about a host
+   * state that is gone.
+   */
+  forStatus?: string;
+}
+
+/** What changes the path (state, resolver owner, proxy PID, listeners, operation step, saved original): a report for another fingerprint is stale at once. */
+export function statusFingerprint(s: HostDnsStatus): string {
+  return [s.state, s.resolverOwner, s.pid ?? '-', s.listeners.map((l) => `${l.address}:${l.port}`).join(','), s.operation?.step ?? '-', s.savedAt ?? '-'].join('|');
 }
 
 /** The front end asking: the GUI gets buttons and steps, the CLI gets commands. */
@@ -356,6 +367,16 @@ export function applyHealth(status: HostDnsStatus, report: HealthReport, frontEn
   if (status.state !== 'running' || v.level === 'ok') return { ...status, health: report };
   const state = v.level === 'error' ? 'degraded' : status.state;
   return { ...status, state, health: report, messages: [verdictLine(v, frontEnd), ...status.messages] };
+}
+
+/**
+ * True when `report` was checked for the host state `status` shows (or carries no stamp): a
+ * status folded by applyHealth may read `degraded` where the check saw `running`, so both count.
+ */
+export function reportFitsStatus(report: HealthReport, status: HostDnsStatus): boolean {
+  if (report.forStatus === undefined) return true;
+  if (report.forStatus === statusFingerprint(status)) return true;
+  return status.state === 'degraded' && report.forStatus === statusFingerprint({ ...status, state: 'running' });
 }
 
 /**

@@ -4,13 +4,10 @@
  * state (state, resolver owner, proxy PID, listeners, operation step) is unchanged and it is
  * younger than `maxAgeMs`.
  */
-import type { HealthReport } from '../../shared/health';
+import { statusFingerprint, type HealthReport } from '../../shared/health';
 import type { HostDnsStatus } from '../../shared/types';
 
-/** What changes the path: a report for another fingerprint is stale at once. */
-export function statusFingerprint(s: HostDnsStatus): string {
-  return [s.state, s.resolverOwner, s.pid ?? '-', s.listeners.map((l) => `${l.address}:${l.port}`).join(','), s.operation?.step ?? '-', s.savedAt ?? '-'].join('|');
-}
+export { statusFingerprint };
 
 /** The cache; `run` checks the path for a status already read. */
 export interface HealthCache {
@@ -27,7 +24,9 @@ export function createHealthCache(run: (status: HostDnsStatus) => Promise<Health
   const check = (status: HostDnsStatus): Promise<HealthReport> => {
     const key = statusFingerprint(status);
     if (inflight && inflight.key === key) return inflight.promise;
-    const promise = run(status).then((report) => {
+    const promise = run(status).then((checked) => {
+      // Stamped with the state it is about, so a window can tell when it no longer applies.
+      const report: HealthReport = { ...checked, forStatus: key };
       latest = { key, report };
       return report;
     });

@@ -3,7 +3,7 @@
  * path breaks and the one action that fixes it (shared/health.ts, GUI words).
  */
 import { useEffect, useState } from 'react';
-import { fixText, type HealthAction } from '../../../shared/health';
+import { fixText, reportFitsStatus, type HealthAction } from '../../../shared/health';
 import { startInputOf } from '../lib/start-input';
 import { uiState } from '../lib/ui-state';
 import { stores, useDns, useHealth } from '../stores';
@@ -68,10 +68,16 @@ export function HealthVerdict() {
       </div>
     );
   }
-  if (!report) {
+  // No report yet, the last check failed, or the report is about a host state that is gone
+  // (the status changed since: a Stop, a CLI start, a killed proxy): never show its verdict.
+  const stale = report !== null && status !== null && !reportFitsStatus(report, status);
+  if (!report || error || stale) {
     return (
-      <div className="verdict" role="status" data-testid="verdict" data-level="unknown">
-        <span className="verdict-text">{error ? `Cannot check cluster names: ${error}` : 'Checking whether cluster names resolve on this host…'}</span>
+      <div className="verdict" role="status" data-testid="verdict" data-level="unknown" data-cause={error ? 'check-failed' : 'checking'}>
+        <span className="verdict-text" data-testid="verdict-text">{error ? `Cannot check cluster names: ${error}` : 'Checking whether cluster names resolve on this host…'}</span>
+        <button type="button" className="secondary" disabled={checking} onClick={() => void stores.health.getState().check()} data-testid="verdict-recheck">
+          {checking ? 'Checking…' : 'Check again'}
+        </button>
       </div>
     );
   }

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { K2sDnsApi } from '../../../shared/api';
 import type { HostDnsStatus } from '../../../shared/types';
+import { ApiError } from '../../../shared/contract';
 import { createDnsStore } from './dns';
 import { inProcessApi } from './in-process-api';
 
@@ -31,7 +32,7 @@ describe('dns store watch: onChange for changes only', () => {
     const base = inProcessApi();
     const ok = await base.dnsStatus();
     let fail = true;
-    const api: K2sDnsApi = { ...base, dnsStatus: async () => { if (fail) throw new Error('backend down'); return ok; } };
+    const api: K2sDnsApi = { ...base, dnsStatus: async () => { if (fail) throw new ApiError('NETWORK', 'backend down'); return ok; } };
     const store = createDnsStore(api);
     const changes: string[] = [];
     const off = store.getState().watch(1000, (s) => changes.push(s.state));
@@ -108,5 +109,64 @@ describe('dns store watch: onChange for changes only', () => {
     store.getState().onEvent({ ...result });
     store.getState().onEvent({ ...result, at: 6 });
     expect(store.getState().events.map((e) => e.at)).toEqual([5, 6]);
+  });
+
+  // Adversarial pass: one failed status read (a 500) turned every button off for a second.
+  it('one failed read is not "lost"; two in a row are, and the next good read clears it', async () => {
+    const base = inProcessApi();
+    const ok = await base.dnsStatus();
+    let fail = false;
+    const api: K2sDnsApi = { ...base, dnsStatus: async () => { if (fail) throw new ApiError('BACKEND_ERROR', 'status boom'); return ok; } };
+    const store = createDnsStore(api);
+    const off = store.getState().watch(1000);
+    await vi.advanceTimersByTimeAsync(0);
+    fail = true;
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(store.getState().lost).toBeNull();
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(store.getState().lost).toBe('status boom');
+    fail = false;
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(store.getState().lost).toBeNull();
+    off();
+  });
+
+  // Adversarial pass: the Start call's answer was lost (connection reset) after the push channel
+  // had delivered the steps but not the result: the timeline spun for good and nothing refreshed.
+  it('steps pushed, answer lost, no result: the operation is closed from the status and lastResult set', async () => {
+    const base = inProcessApi();
+    const stoppedStatus = await base.dnsStatus();
+    let current = stoppedStatus;
+    const api: K2sDnsApi = {
+      ...base,
+      dnsStatus: async () => current,
+      dnsStart: async () => {
+        store.getState().onEvent({ type: 'step', op: 'start', step: 'preflight', status: 'done', message: 'ok', at: Date.now() });
+        current = { ...stoppedStatus, state: 'running', resolverOwner: 'k2s', pid: 4242 };
+        throw new ApiError('NETWORK', 'The app backend does not answer (Failed to fetch): it was stopped or restarted.');
+      },
+    };
+    const store = createDnsStore(api);
+    await store.getState().start({});
+    const s = store.getState();
+    expect(s.error).toBe('The answer to start was lost on the way (Failed to fetch); the status shows what happened.');
+    expect(s.lastResult).toMatchObject({ type: 'result', op: 'start', ok: true, message: "start: its answer was lost; judged from the host's status: K2s DNS is running." });
+    expect(s.events.at(-1)).toBe(s.lastResult);
+  });
+
+  it('answer lost but the push channel delivered the result: that result counts, no error', async () => {
+    const base = inProcessApi();
+    const api: K2sDnsApi = {
+      ...base,
+      dnsStop: async () => {
+        store.getState().onEvent({ type: 'result', op: 'stop', ok: true, exitCode: 0, message: 'K2s DNS is stopped.', at: Date.now() });
+        throw new ApiError('NETWORK', 'The app backend does not answer (Failed to fetch): it was stopped or restarted.');
+      },
+    };
+    const store = createDnsStore(api);
+    await store.getState().stop({});
+    expect(store.getState().error).toBeNull();
+    expect(store.getState().lastResult).toMatchObject({ op: 'stop', message: 'K2s DNS is stopped.' });
+    expect(store.getState().events.filter((e) => e.type === 'result')).toHaveLength(1);
   });
 });

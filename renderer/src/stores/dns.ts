@@ -1,7 +1,7 @@
 /** Host DNS domain store: status, app capabilities, the running operation and its timeline. */
 import { createStore } from 'zustand/vanilla';
 import type { K2sDnsApi } from '../../../shared/api';
-import type { AppInfo, CallInput } from '../../../shared/contract';
+import { ApiError, type AppInfo, type CallInput } from '../../../shared/contract';
 import type { LifecycleEvent, Operation, ResultEvent, StepEvent } from '../../../shared/lifecycle-events';
 import type { HostDnsStatus } from '../../../shared/types';
 
@@ -93,35 +93,73 @@ export function createDnsStore(api: K2sDnsApi) {
     // request that arrives after a newer one's is dropped, so the window never steps back.
     let sent = 0;
     let shown = 0;
+    // Status reads that failed in a row (answers in request order), and whether any failed
+    // before the first success (start-up's refreshAll may have failed too).
+    let failures = 0;
+    let failedBefore = false;
+    // The watch's change callback: called for every applied change, whichever path read it.
+    let onChange: ((status: HostDnsStatus) => void) | undefined;
     /**
      * Reads dns:status and applies it (journal replay first) unless a later request's answer was
-     * applied already; returns the replaced and the new status, or null when dropped as stale.
+     * applied already, then calls the watch's change callback when the status key changed.
+     * Failures set `lost` at once when the backend is gone (NETWORK, UNAUTHORIZED: restarted with
+     * a new token), else after two in a row; never throws.
      */
-    const readStatus = async (): Promise<{ prev: HostDnsStatus | null; next: HostDnsStatus } | null> => {
+    const readStatus = async (): Promise<void> => {
       const seq = ++sent;
-      const next = await api.dnsStatus();
-      if (seq < shown) return null;
+      let next: HostDnsStatus;
+      try {
+        next = await api.dnsStatus();
+      } catch (err) {
+        if (seq < shown) return;
+        failures++;
+        failedBefore = true;
+        const gone = err instanceof ApiError && (err.code === 'NETWORK' || err.code === 'UNAUTHORIZED');
+        if (gone || failures >= 2) set({ lost: (err as Error).message });
+        return;
+      }
+      if (seq < shown) return;
       shown = seq;
+      failures = 0;
       // Judged against the newest status, not the one before this request: this window's own
       // operation may have finished (and refreshed it) meanwhile.
       const prev = get().status;
       for (const e of journalEvents(prev, next, get().events, Date.now(), get().busy)) get().onEvent(e);
       set({ status: next, lost: null });
-      return { prev, next };
+      // A change, not the first read: the window's start-up load (App refreshAll) already covers
+      // the first status — unless reads failed before it (backend down at start-up).
+      if (prev === null ? failedBefore : statusKey(prev) !== statusKey(next)) onChange?.(next);
     };
     const run = async (op: Operation, call: () => Promise<ResultEvent>) => {
       if (get().busy) return; // One operation at a time, also against double clicks.
+      const startedAt = Date.now();
       set({ busy: op, error: null });
+      // This operation's result as the push channel delivered it, if it did.
+      const pushedResult = () => get().events.find((e): e is ResultEvent => e.type === 'result' && e.op === op && e.at >= startedAt - 1000) ?? null;
       try {
         const result = await call();
         set({ lastResult: result });
         // The push channel may lag or be down: make sure the timeline has the result.
         if (!get().events.some((e) => e.type === 'result' && e.at === result.at && e.op === result.op)) get().onEvent(result);
       } catch (err) {
-        set({ error: (err as Error).message });
+        // The call's answer was lost but the push channel told the end: that is the result.
+        const pushed = pushedResult();
+        if (pushed) set({ lastResult: pushed });
+        else if (err instanceof ApiError && err.code === 'NETWORK') set({ error: `The answer to ${op} was lost on the way (${err.message.replace(/^The app backend does not answer \(([^)]*)\).*$/, '$1')}); the status shows what happened.` });
+        else set({ error: (err as Error).message });
       } finally {
         set({ busy: null });
         await get().refresh();
+        // Steps were pushed but no result came by either way: close the operation with what the
+        // host's status says, so the timeline does not spin for good and refreshAll runs.
+        const last = get().events.at(-1);
+        if (!pushedResult() && last?.type === 'step' && last.op === op && last.at >= startedAt - 1000) {
+          const state = get().status?.state ?? 'unknown';
+          const ok = op === 'start' ? state === 'running' || state === 'degraded' : state === 'stopped';
+          const result: ResultEvent = { type: 'result', op, ok, exitCode: ok ? 0 : 1, message: `${op}: its answer was lost; judged from the host's status: K2s DNS is ${state}.`, at: Date.now() };
+          get().onEvent(result);
+          set({ lastResult: result });
+        }
       }
     };
     return {
@@ -133,12 +171,8 @@ export function createDnsStore(api: K2sDnsApi) {
       error: null,
       lost: null,
       async refresh() {
-        try {
-          const [, info] = await Promise.all([readStatus(), get().info ? Promise.resolve(get().info!) : api.appInfo()]);
-          set({ info });
-        } catch (err) {
-          set({ lost: (err as Error).message });
-        }
+        const [, info] = await Promise.all([readStatus(), get().info ? Promise.resolve(get().info) : api.appInfo().catch(() => null)]);
+        if (info) set({ info });
       },
       start: (input) => run('start', () => api.dnsStart(input)),
       stop: (input) => run('stop', () => api.dnsStop(input)),
@@ -152,30 +186,18 @@ export function createDnsStore(api: K2sDnsApi) {
       attach() {
         return api.onLifecycleEvent((e) => get().onEvent(e));
       },
-      watch(intervalMs = 1000, onChange) {
+      watch(intervalMs = 1000, onChangeCb) {
         let stopped = false;
-        // A read failed before the first success: start-up's refreshAll may have failed too.
-        let failedBefore = false;
+        onChange = onChangeCb;
         let timer: ReturnType<typeof setTimeout> | undefined;
         const tick = async () => {
-          try {
-            const read = await readStatus();
-            if (stopped || !read) return;
-            const { prev, next } = read;
-            // A change, not the first read: the window's start-up load (App refreshAll) already
-            // covers the first status (calling onChange for it doubled every start-up call) —
-            // unless reads failed before it (backend down at start-up: refresh the views now).
-            if (prev === null ? failedBefore : statusKey(prev) !== statusKey(next)) onChange?.(next);
-          } catch (err) {
-            failedBefore = true;
-            if (!stopped) set({ lost: (err as Error).message });
-          } finally {
-            if (!stopped) timer = setTimeout(() => void tick(), intervalMs);
-          }
+          await readStatus();
+          if (!stopped) timer = setTimeout(() => void tick(), intervalMs);
         };
         void tick();
         return () => {
           stopped = true;
+          if (onChange === onChangeCb) onChange = undefined;
           clearTimeout(timer);
         };
       },
