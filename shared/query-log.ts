@@ -8,11 +8,18 @@
  * logDNSMessage), `handling request req=";name.\tIN\t A"`, then `sending request addr=<upstream>
  * … id=<DNS id>` + `exchange successfully finished upstream=… question=… duration=…` or
  * `replying from cache`, and the response as `out line_num=N line="…"`. Records carry no query
- * id except the DNS id inside the message text and `sending request`, so `in`/`out` are paired
- * by DNS id, and the id-less records go to the query whose question they name, or to the query
- * whose `handling request` came last (exact for queries handled one after another; concurrent
- * queries may interleave and then only the id-matched fields are certain). Without `-v` only
- * failures are logged (`ERROR exchange failed upstream=… question=… err=…`): each becomes a row.
+ * id except the DNS id inside the message text and `sending request`, so `in`, `sending request`
+ * and `out` are paired by DNS id + question (name and type), and the id-less records go to the
+ * query whose question they name, or to the query whose `handling request` came last.
+ * The client record carries no id either: one goroutine writes `handling new packet` and, µs
+ * later, the request's `in` records, so a request takes the oldest client record of the last
+ * CLIENT_PAIR_MS still unclaimed. Client records that never get a request are dropped: the
+ * app's readiness check (a TCP connect, no query) logs `handling new request proto=tcp` and
+ * `connection is closed proto=tcp details="reading msg"`; a malformed packet logs `unpacking
+ * raddr=…`; anything else ages out of the window (exact for queries handled one after another;
+ * concurrent queries may interleave and then only the id-matched fields are certain). Without
+ * `-v` only failures are logged (`ERROR exchange failed upstream=… question=… err=…`): each
+ * becomes a row.
  *
  * dnsmasq 2.90 with `log-queries=extra` prefixes every line with the query's serial number and
  * the client address/port: `<serial> <addr>/<port> query[A] name from addr`, `forwarded name to
@@ -64,9 +71,10 @@ export interface QueryRow {
   probe: boolean;
   /**
    * True when dnsproxy logged this query's records interleaved with a concurrent query's so
-   * that they could be told apart only by guessing (two messages open at the same line, or
-   * different clients waiting): its client, answers or rcode may belong to the other query.
-   * dnsproxy v0.83.1 puts no request id on its records. Always false for dnsmasq (serials).
+   * that they could be told apart only by guessing (two messages open at the same line,
+   * different clients' packets arriving within CLIENT_PAIR_MS of each other, or the same DNS id
+   * and question in flight twice): its client, answers or rcode may belong to the other query.
+   * dnsproxy v0.83.1 puts no request id on its client record. Always false for dnsmasq (serials).
    */
   mixed: boolean;
 }
@@ -82,6 +90,16 @@ export interface QueryLogOptions {
 /** What a line was attributed to while parsing; resolved to a row once the whole log is read. */
 type LineOwner = QueryRow | { row: QueryRow | null } | null;
 
+/** A dnsproxy client record (`handling new packet` / `handling new request`) until a request takes it. */
+interface ClientRecord {
+  client: string;
+  protocol: string;
+  time: string | null;
+  row: QueryRow | null;
+  /** Another client's record was waiting too when a request took this one. */
+  guessed?: boolean;
+}
+
 /** An `in`/`out` message being reassembled from its per-line records. */
 interface DigMessage {
   row: QueryRow | null;
@@ -91,6 +109,9 @@ interface DigMessage {
   time: string | null;
   /** DNS id from its header line. */
   id: string | null;
+  /** `in`: the client record taken at its first line; `out`: rcode from its header line. */
+  client: ClientRecord | null;
+  rcode: string | null;
   /** A line of it could as well have belonged to another message open at the same line. */
   mixed: boolean;
   /** Time of its latest record as logged (parsed only when another message rivals it). */
@@ -102,6 +123,13 @@ interface DigMessage {
  * line count whose latest record is older than this many ms is finished, not a rival.
  */
 const INTERLEAVE_MS = 10;
+
+/**
+ * dnsproxy writes a request's `in` records µs after its `handling new packet` (same goroutine):
+ * a client record older than this many ms when a request starts belongs to no request (a
+ * connect-only TCP check, a dropped packet) and is discarded.
+ */
+const CLIENT_PAIR_MS = 200;
 
 /** `;name.\tIN\t A` (miekg/dns Question.String()) → name and type. */
 function parseQuestion(text: string): { name: string; type: string; asked: string } | null {
@@ -123,6 +151,14 @@ function withinInterleave(a: string | null, b: string | null): boolean {
   if (a.slice(0, 10) !== b.slice(0, 10)) return false;
   const d = msOfDay(b) - msOfDay(a);
   return Number.isNaN(d) || d <= INTERLEAVE_MS;
+}
+
+/** True when record time `b` is more than CLIENT_PAIR_MS after `a` (or on another day); false when either is unreadable. */
+function staleClient(a: string | null, b: string | null): boolean {
+  if (a === null || b === null) return false;
+  if (a.slice(0, 10) !== b.slice(0, 10)) return true;
+  const d = msOfDay(b) - msOfDay(a);
+  return !Number.isNaN(d) && d > CLIENT_PAIR_MS;
 }
 
 /** ms since an arbitrary epoch for `YYYY-MM-DDTHH:MM:SS(.ffffff)`, null for other shapes. */
@@ -187,7 +223,9 @@ export function buildQueryLog(lines: readonly LogLine[], opts: QueryLogOptions =
   let reserved = new Set<string>();
   let zoneServers: { zone: string; upstream: string }[] = [];
   // dnsproxy state.
-  let clients: { client: string; protocol: string; row: QueryRow | null }[] = [];
+  // Client records not yet taken by a request, oldest first; TCP connections open (no close logged).
+  let clients: ClientRecord[] = [];
+  let tcpOpen = 0;
   const owners: LineOwner[] = [];
   let openIn: DigMessage[] = [];
   let openOut: DigMessage[] = [];
@@ -224,6 +262,24 @@ export function buildQueryLog(lines: readonly LogLine[], opts: QueryLogOptions =
     }
     return null;
   };
+  /** Open (rcode null) dnsproxy rows with DNS id `id` and the question, oldest first. */
+  const openById = (id: string, q: { name: string; type: string }): QueryRow[] => {
+    const found: QueryRow[] = [];
+    for (let i = rows.length - 1; i >= 0 && i >= rows.length - 200; i--) {
+      const r = rows[i]!;
+      if (r.engine === 'adguard' && r.rcode === null && dnsIds.get(r) === id && r.name === q.name && r.type === q.type) found.unshift(r);
+    }
+    return found;
+  };
+  /** The client record for a request starting at `time`: stale ones dropped, then the oldest waiting. */
+  const takeClient = (time: string | null): ClientRecord | null => {
+    while (clients.length > 0 && staleClient(clients[0]!.time, time)) clients.shift();
+    const c = clients.shift() ?? null;
+    // Another client's packet waiting too: which request took which is a guess (glibc sends
+    // A and AAAA from one socket, so the same client twice is no guess).
+    if (c && clients.some((w) => w.client !== c.client)) c.guessed = true;
+    return c;
+  };
 
   /** One `in`/`out` record: extends the message it continues, or starts one at line_num=1. */
   const digLine = (line: LogLine, dir: 'in' | 'out'): DigMessage | null => {
@@ -232,7 +288,7 @@ export function buildQueryLog(lines: readonly LogLine[], opts: QueryLogOptions =
     const open = dir === 'in' ? openIn : openOut;
     let msg: DigMessage | undefined;
     if (num === 1) {
-      msg = { row: null, lines: [], section: '', time: line.time, id: null, mixed: false, lastTime: line.time };
+      msg = { row: null, lines: [], section: '', time: line.time, id: null, client: dir === 'in' ? takeClient(line.time) : null, rcode: null, mixed: false, lastTime: line.time };
       open.push(msg);
       if (open.length > 64) open.shift();
     } else {
@@ -254,23 +310,9 @@ export function buildQueryLog(lines: readonly LogLine[], opts: QueryLogOptions =
     msg.lastTime = line.time;
     const head = /status: (\w+), id: (\d+)/.exec(text);
     if (head) {
-      if (dir === 'out') {
-        // The reply: the open row with this DNS id (dnsproxy keeps the client's id upstream).
-        msg.row = null;
-        for (let i = rows.length - 1; i >= 0 && i >= rows.length - 200 && msg.row === null; i--) {
-          const r = rows[i]!;
-          if (r.engine === 'adguard' && r.rcode === null && dnsIds.get(r) === head[2]) msg.row = r;
-        }
-        if (msg.row) {
-          msg.row.rcode = head[1]!;
-          if (msg.mixed) msg.row.mixed = true;
-          const a = timeMs(msg.row.time);
-          const b = timeMs(line.time);
-          if (a !== null && b !== null) msg.row.latencyMs = Math.round((b - a) * 1000) / 1000;
-        }
-      } else {
-        msg.id = head[2]!;
-      }
+      // The reply is matched at its question line (DNS id + question: dnsproxy keeps the client's id).
+      msg.id = head[2]!;
+      if (dir === 'out') msg.rcode = head[1]!;
       return msg;
     }
     if (/^;; [A-Z ]+SECTION:$/.test(text)) {
@@ -283,17 +325,28 @@ export function buildQueryLog(lines: readonly LogLine[], opts: QueryLogOptions =
       if (!q) return msg;
       const row = newRow('adguard', msg.time, q.name, q.type, q.asked);
       row.mixed = msg.mixed;
-      // The oldest waiting client, certain only when every waiting one is the same socket
-      // (glibc sends A and AAAA from one port); different clients waiting: a guess.
-      if (new Set(clients.map((w) => w.client)).size > 1) row.mixed = true;
-      const c = clients.shift();
+      const c = msg.client;
       if (c) {
         row.client = c.client;
         row.protocol = c.protocol;
+        if (c.guessed) row.mixed = true;
         c.row = row;
       }
       dnsIds.set(row, msg.id ?? '');
       msg.row = row;
+    } else if (dir === 'out' && msg.section === ';; QUESTION SECTION:' && msg.row === null && msg.rcode !== null) {
+      const q = parseQuestion(text);
+      const found = q && msg.id !== null ? openById(msg.id, q) : [];
+      const row = found[0];
+      if (!row) return msg;
+      msg.row = row;
+      row.rcode = msg.rcode;
+      // Same id and question in flight twice: which reply is whose is a guess (for each of them).
+      if (msg.mixed) row.mixed = true;
+      if (found.length > 1) for (const r of found) r.mixed = true;
+      const a = timeMs(row.time);
+      const b = timeMs(msg.time);
+      if (a !== null && b !== null) row.latencyMs = Math.round((b - a) * 1000) / 1000;
     } else if (dir === 'out' && msg.section === ';; ANSWER SECTION:' && msg.row) {
       // `name.\tTTL\tIN\tTYPE\tRDATA`: keep RDATA.
       const parts = text.split('\t');
@@ -317,6 +370,7 @@ export function buildQueryLog(lines: readonly LogLine[], opts: QueryLogOptions =
       reserved = new Set();
       zoneServers = [];
       clients = [];
+      tcpOpen = 0;
       openIn = [];
       openOut = [];
       lastRequest = null;
@@ -364,9 +418,23 @@ export function buildQueryLog(lines: readonly LogLine[], opts: QueryLogOptions =
     const msg = line.message;
     if (msg === 'upstream is reserved' && f.addr) reserved.add(f.addr);
     else if ((msg === 'handling new packet' || msg === 'handling new request') && f.raddr) {
-      const c = { client: f.raddr, protocol: f.proto ?? (msg === 'handling new packet' ? 'udp' : 'tcp'), row: null };
+      const c: ClientRecord = { client: f.raddr, protocol: f.proto ?? (msg === 'handling new packet' ? 'udp' : 'tcp'), time: line.time, row: null };
+      if (c.protocol === 'tcp') tcpOpen++;
       clients.push(c);
+      if (clients.length > 64) clients.shift();
       own(c);
+    } else if (msg === 'unpacking' && f.raddr) {
+      // A malformed packet: its client record gets no request.
+      const i = clients.findIndex((w) => w.client === f.raddr && w.protocol === 'udp');
+      if (i >= 0) clients.splice(i, 1);
+    } else if (f.proto === 'tcp' && (f.details === 'reading msg' || msg === 'reading msg')) {
+      // A TCP connection closed (or timed out) waiting for its next message. The only one open
+      // and never asked anything: a connect-only check (the app's readiness check), not a client.
+      if (tcpOpen === 1) {
+        const i = clients.findIndex((w) => w.protocol === 'tcp');
+        if (i >= 0) clients.splice(i, 1);
+      }
+      tcpOpen = Math.max(0, tcpOpen - 1);
     } else if (msg === 'in' || msg === 'out') own(digLine(line, msg)); else if (msg === 'handling request' && f.req) {
       const q = parseQuestion(f.req);
       lastRequest = q ? openByQuestion(q) : null;
@@ -375,7 +443,8 @@ export function buildQueryLog(lines: readonly LogLine[], opts: QueryLogOptions =
       lastRequest.route = 'cache';
       own(lastRequest);
     } else if (msg === 'sending request' && f.qname && f.qtype) {
-      const row = openByQuestion({ name: f.qname.toLowerCase().replace(/\.$/, ''), type: f.qtype });
+      const q = { name: f.qname.toLowerCase().replace(/\.$/, ''), type: f.qtype };
+      const row = (f.id !== undefined ? openById(f.id, q)[0] : undefined) ?? openByQuestion(q);
       own(row);
       if (row && f.addr) {
         routeFor(row, f.addr);
