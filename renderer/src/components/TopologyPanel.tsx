@@ -1,6 +1,7 @@
 /** Topology: host apps → /etc/resolv.conf → k2s-dnsproxy listeners → CoreDNS / upstreams. */
+import { reportFitsStatus } from '../../../shared/health';
 import { NOT_IN_USE, type Hop } from '../lib/topology';
-import { useTopology } from '../stores';
+import { useDns, useTopology } from '../stores';
 
 const COLUMNS: { id: Hop['column']; title: string }[] = [
   { id: 'apps', title: 'Host apps' },
@@ -13,6 +14,9 @@ const COLUMNS: { id: Hop['column']; title: string }[] = [
 export function TopologyPanel() {
   const { hops, report, selected, probing, probedAt, error, select, probe } = useTopology((s) => s);
   const chosen = hops.find((h) => h.id === selected) ?? null;
+  // The host moved on since this picture was taken (a Stop, a CLI start, a killed proxy).
+  const status = useDns((s) => s.status);
+  const outdated = report !== null && status !== null && !reportFitsStatus(report, status);
   return (
     <section className="panel" data-testid="panel-topology">
       <h2>Topology</h2>
@@ -21,6 +25,7 @@ export function TopologyPanel() {
         <span className="muted">{probedAt ? `Last probe ${new Date(probedAt).toLocaleTimeString()}` : 'Not probed yet'}</span>
       </div>
       {error && <p className="error-text" role="alert">{error}</p>}
+      {outdated && <p className="muted" data-testid="topology-outdated">K2s DNS changed since this probe (now {status!.state}); probing again…</p>}
       {report && <p className={report.verdict.level === 'ok' ? 'ok-text' : report.verdict.level === 'off' ? 'muted' : 'error-text'} data-testid="topology-verdict">{report.verdict.summary}</p>}
       <div className="topology">
         {COLUMNS.map((c, i) => (
