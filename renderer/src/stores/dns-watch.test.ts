@@ -169,4 +169,16 @@ describe('dns store watch: onChange for changes only', () => {
     expect(store.getState().lastResult).toMatchObject({ op: 'stop', message: 'K2s DNS is stopped.' });
     expect(store.getState().events.filter((e) => e.type === 'result')).toHaveLength(1);
   });
+
+  // Adversarial pass: a BUSY refusal stayed on the card after the other operation had finished.
+  it('a BUSY refusal is cleared when the running operation\'s result arrives', async () => {
+    const base = inProcessApi();
+    const api: K2sDnsApi = { ...base, dnsStart: async () => { throw new ApiError('BUSY', 'Cannot run dns:start while dns:start is running; wait for it to finish.'); } };
+    const store = createDnsStore(api);
+    await store.getState().start({});
+    expect(store.getState().error).toBe('Cannot run dns:start while dns:start is running; wait for it to finish.');
+    store.getState().onEvent({ type: 'result', op: 'start', ok: true, exitCode: 0, message: 'K2s DNS is running.', at: 99 });
+    expect(store.getState().error).toBeNull();
+  });
 });
+

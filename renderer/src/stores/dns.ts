@@ -99,6 +99,8 @@ export function createDnsStore(api: K2sDnsApi) {
     let failedBefore = false;
     // The watch's change callback: called for every applied change, whichever path read it.
     let onChange: ((status: HostDnsStatus) => void) | undefined;
+    // The shown error is a BUSY refusal ("… while start is running"): moot once a result arrives.
+    let errorIsBusy = false;
     /**
      * Reads dns:status and applies it (journal replay first) unless a later request's answer was
      * applied already, then calls the watch's change callback when the status key changed.
@@ -134,6 +136,7 @@ export function createDnsStore(api: K2sDnsApi) {
       if (get().busy) return; // One operation at a time, also against double clicks.
       const startedAt = Date.now();
       set({ busy: op, error: null });
+      errorIsBusy = false;
       // This operation's result as the push channel delivered it, if it did.
       const pushedResult = () => get().events.find((e): e is ResultEvent => e.type === 'result' && e.op === op && e.at >= startedAt - 1000) ?? null;
       try {
@@ -146,7 +149,10 @@ export function createDnsStore(api: K2sDnsApi) {
         const pushed = pushedResult();
         if (pushed) set({ lastResult: pushed });
         else if (err instanceof ApiError && err.code === 'NETWORK') set({ error: `The answer to ${op} was lost on the way (${err.message.replace(/^The app backend does not answer \(([^)]*)\).*$/, '$1')}); the status shows what happened.` });
-        else set({ error: (err as Error).message });
+        else {
+          set({ error: (err as Error).message });
+          errorIsBusy = err instanceof ApiError && err.code === 'BUSY';
+        }
       } finally {
         set({ busy: null });
         await get().refresh();
@@ -182,6 +188,10 @@ export function createDnsStore(api: K2sDnsApi) {
         // may repeat steps): an event already kept is not added twice, or the timeline would
         // take the copy for a second operation.
         set((s) => (s.events.some((e) => sameEvent(e, event)) ? s : { events: [...s.events, event].slice(-MAX_EVENTS) }));
+        if (event.type === 'result' && errorIsBusy) {
+          errorIsBusy = false;
+          set({ error: null });
+        }
       },
       attach() {
         return api.onLifecycleEvent((e) => get().onEvent(e));
