@@ -10,11 +10,9 @@ import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
 import type { AppBackend } from '../../electron/backend';
-import { createRealBackend } from '../../electron/backend-real';
-import { createNodeDeps } from '../../electron/lifecycle/node-deps';
-import { startWebServer, type WebServer } from '../../electron/web/server';
+import type { WebServer } from '../../electron/web/server';
 import type { Testbed } from '../bed/testbed';
-import { RENDERER_DIR } from './serve-fake';
+import { closeOnBed, serveOnBed } from './bed-app';
 
 const SHOTS = 'docs/screenshots';
 const inSandbox = process.env.K2S_DNS_SANDBOX === '1';
@@ -72,8 +70,7 @@ async function verdictCause(p: Page, cause: string): Promise<void> {
 test.beforeAll(async ({ browser }) => {
   const { startTestbed } = await import('../bed/testbed');
   tb = await startTestbed();
-  backend = createRealBackend({ deps: await createNodeDeps(), kubeconfig: tb.kubeconfigPath, verifyName: 'www.example.test' });
-  server = await startWebServer({ backend, staticDir: RENDERER_DIR });
+  ({ backend, server } = await serveOnBed(tb));
   page = await browser.newPage();
   page.on('console', (m) => {
     if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) appErrors.push(m.text());
@@ -83,10 +80,7 @@ test.beforeAll(async ({ browser }) => {
 });
 
 test.afterAll(async () => {
-  if (backend) await backend.dnsStop({ onDrift: 'restore' });
-  await page?.close();
-  await server?.close();
-  await tb?.stop();
+  await closeOnBed({ backend, page, server, tb });
 });
 
 test('stopped: the verdict says cluster names do not resolve and offers Start', async () => {

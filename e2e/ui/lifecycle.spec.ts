@@ -7,12 +7,10 @@
 import { writeFile } from 'node:fs/promises';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import type { AppBackend } from '../../electron/backend';
-import { createRealBackend } from '../../electron/backend-real';
-import { createNodeDeps } from '../../electron/lifecycle/node-deps';
-import { startWebServer, type WebServer } from '../../electron/web/server';
+import type { WebServer } from '../../electron/web/server';
 import { MANAGED_HEADER } from '../../shared/k2s-paths';
 import type { ResolverSnapshotForTest, Testbed } from '../bed/testbed';
-import { RENDERER_DIR } from './serve-fake';
+import { closeOnBed, serveOnBed } from './bed-app';
 
 const SHOTS = 'docs/screenshots';
 const inSandbox = process.env.K2S_DNS_SANDBOX === '1';
@@ -41,18 +39,14 @@ test.beforeAll(async ({ browser }) => {
   const { startTestbed } = await import('../bed/testbed');
   tb = await startTestbed();
   original = await tb.snapshotResolver();
-  backend = createRealBackend({ deps: await createNodeDeps(), kubeconfig: tb.kubeconfigPath, verifyName: 'www.example.test' });
-  server = await startWebServer({ backend, staticDir: RENDERER_DIR });
+  ({ backend, server } = await serveOnBed(tb));
   page = await browser.newPage();
   await page.goto(server.url);
 });
 
 test.afterAll(async () => {
-  // A failed step may have left K2s DNS running: stop it (restoring the original) first.
-  if (backend) await backend.dnsStop({ onDrift: 'restore' });
-  await page?.close();
-  await server?.close();
-  await tb?.stop();
+  // A failed step may have left K2s DNS running: closeOnBed stops it (restoring the original) first.
+  await closeOnBed({ backend, page, server, tb });
 });
 
 test('Start with dnsmasq runs the timeline to Ready', async () => {

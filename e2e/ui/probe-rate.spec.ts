@@ -7,15 +7,13 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
 import type { AppBackend } from '../../electron/backend';
-import { createRealBackend } from '../../electron/backend-real';
-import { createNodeDeps } from '../../electron/lifecycle/node-deps';
-import { startWebServer, type WebServer } from '../../electron/web/server';
+import type { WebServer } from '../../electron/web/server';
 import { K2S_PATHS } from '../../shared/k2s-paths';
 import { parseLogLine } from '../../shared/log-line';
 import { buildQueryLog } from '../../shared/query-log';
 import type { Testbed } from '../bed/testbed';
 import { k2sDns } from '../cli';
-import { RENDERER_DIR } from './serve-fake';
+import { serveOnBed } from './bed-app';
 
 const inSandbox = process.env.K2S_DNS_SANDBOX === '1';
 /** How long the open window is watched (ms): a measurement window, not a wait for an event. */
@@ -36,8 +34,7 @@ test.beforeAll(async () => {
   if (missing !== null) console.log(`skipped: the AdGuard dnsproxy measurement (${missing}); measured with dnsmasq instead`);
   const r = await k2sDns(['start', '--kubeconfig', tb.kubeconfigPath, ...engineArgs(engine), '--verify-name', 'www.example.test']);
   expect(r.code, r.stdout + r.stderr).toBe(0);
-  backend = createRealBackend({ deps: await createNodeDeps(), kubeconfig: tb.kubeconfigPath, verifyName: 'www.example.test' });
-  server = await startWebServer({ backend, staticDir: RENDERER_DIR });
+  ({ backend, server } = await serveOnBed(tb));
 });
 
 test.afterAll(async () => {

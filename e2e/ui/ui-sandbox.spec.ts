@@ -7,11 +7,9 @@
 import { createSocket, type Socket } from 'node:dgram';
 import { expect, test, type Page } from '@playwright/test';
 import type { AppBackend } from '../../electron/backend';
-import { createRealBackend } from '../../electron/backend-real';
-import { createNodeDeps } from '../../electron/lifecycle/node-deps';
-import { startWebServer, type WebServer } from '../../electron/web/server';
+import type { WebServer } from '../../electron/web/server';
 import type { Testbed } from '../bed/testbed';
-import { RENDERER_DIR } from './serve-fake';
+import { closeOnBed, serveOnBed } from './bed-app';
 
 const inSandbox = process.env.K2S_DNS_SANDBOX === '1';
 let tb: Testbed;
@@ -25,16 +23,12 @@ test.skip(!inSandbox, 'skipped: needs the e2e sandbox (root); run npm test as ro
 test.beforeAll(async ({ browser }) => {
   const { startTestbed } = await import('../bed/testbed');
   tb = await startTestbed();
-  backend = createRealBackend({ deps: await createNodeDeps(), kubeconfig: tb.kubeconfigPath, verifyName: 'www.example.test' });
-  server = await startWebServer({ backend, staticDir: RENDERER_DIR });
+  ({ backend, server } = await serveOnBed(tb));
   page = await browser.newPage();
 });
 
 test.afterAll(async () => {
-  if (backend) await backend.dnsStop({ onDrift: 'restore' });
-  await page?.close();
-  await server?.close();
-  await tb?.stop();
+  await closeOnBed({ backend, page, server, tb });
 });
 
 test('Start is disabled while 127.0.0.1:53 is held by another process, named with its PID; Check again re-enables it', async () => {
