@@ -60,7 +60,7 @@ const port53Open = () =>
     s.once('timeout', () => (s.destroy(), resolve(false)));
   });
 
-/** Our proxy processes: our config path in the cmdline, in this mount namespace (see electron/host/own-proxy.ts). */
+/** Our proxy processes: our config path in the cmdline, in this mount namespace (see electron/core/host/own-proxy.ts). */
 async function ownProxies(): Promise<number[]> {
   const self = await readlink('/proc/self/ns/mnt');
   const found: number[] = [];

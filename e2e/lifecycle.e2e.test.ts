@@ -5,13 +5,13 @@ import { execFile, spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { queryDns } from '../electron/probes/dns-query';
+import { queryDns } from '../electron/core/probes/dns-query';
 import { K2S_PATHS } from '../shared/k2s-paths';
 import { RESOLV_LAYOUTS, type ResolvLayout } from './bed/resolv-layout';
 import { startTestbed, type Testbed } from './bed/testbed';
 import { ENGINE_BIN, engineArgs, engineMissing, PROXY_ENGINES, type ProxyEngine } from './bed/engines';
 import { clusterLanChecks } from './bed/cluster-lan-checks';
-import { configPathFor } from '../electron/lifecycle/proxy-config';
+import { configPathFor } from '../electron/core/lifecycle/proxy-config';
 import { runCmd } from './bed/run-cmd';
 import { k2sDns, getentHosts } from './cli';
 

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFile, stat } from 'node:fs/promises';
-import { queryDns } from '../electron/probes/dns-query';
+import { queryDns } from '../electron/core/probes/dns-query';
 import { K2S_PATHS } from '../shared/k2s-paths';
 import { startTestbed, type Testbed } from './bed/testbed';
 import { k2sDns } from './cli';

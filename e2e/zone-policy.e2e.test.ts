@@ -5,7 +5,7 @@
  * allowing the TLD makes verify fail on the answer data and roll back.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { queryDns } from '../electron/probes/dns-query';
+import { queryDns } from '../electron/core/probes/dns-query';
 import { engineArgs, engineMissing, PROXY_ENGINES, type ProxyEngine } from './bed/engines';
 import { startTestbed, type Testbed } from './bed/testbed';
 import { k2sDns } from './cli';

@@ -6,9 +6,9 @@
 import { START_STEPS, type LifecycleEvent, type Operation, type ResultEvent, type StepName } from '../shared/lifecycle-events';
 import type { AnswerRecord, HostDnsStatus, LogLine, QueryResult } from '../shared/types';
 import type { QueryTarget } from '../shared/contract';
-import type { AppBackend } from './backend';
+import type { AppBackend } from './core/backend';
 import { fakeDoctorFindings } from './backend-fake-doctor';
-import { checkHealth } from './health/check-health';
+import { checkHealth } from './core/health/check-health';
 import { dnsproxyQueryLines, dnsproxyRun, previousDnsmasqRun } from './backend-fake-log-data';
 import {
   FAKE_LAN_NAMESERVER,
@@ -166,7 +166,7 @@ export function createFakeBackend(opts: FakeBackendOptions = {}): AppBackend & {
     async dnsUninstall() {
       if (running) await stopRunning('uninstall');
       await step('uninstall', 'remove-files', 'Removed the unit, /etc/k2s/dnsproxy.yaml and the saved state.');
-      // Uninstall removes the proxy log too (electron/lifecycle/teardown.ts).
+      // Uninstall removes the proxy log too (electron/core/lifecycle/teardown.ts).
       logs.length = 0;
       return result('uninstall', true, 'Uninstalled K2s DNS files; the original resolver is in place.');
     },

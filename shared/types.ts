@@ -209,7 +209,7 @@ export interface HostDnsStatus {
   stateProblem?: string | null;
   /**
    * Hosts without systemd: the watchdog is restarting k2s-dnsproxy now (its state file says
-   * `restarting`): restart `restarts` of `max` (electron/host/supervisor-script.ts MAX_RESTARTS).
+   * `restarting`): restart `restarts` of `max` (electron/core/host/supervisor-script.ts MAX_RESTARTS).
    */
   watchdogRestart?: { restarts: number; max: number } | null;
 }

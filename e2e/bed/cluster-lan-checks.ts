@@ -11,7 +11,7 @@
  */
 import http from 'node:http';
 import { expect } from 'vitest';
-import { queryDns } from '../../electron/probes/dns-query';
+import { queryDns } from '../../electron/core/probes/dns-query';
 import type { Testbed, Worker } from './testbed';
 
 /** The part of queryDns's result the checks read. */

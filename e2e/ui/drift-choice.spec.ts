@@ -5,7 +5,7 @@
  * uses the Engine select (report 8).
  */
 import { expect, test, type Page } from '@playwright/test';
-import type { AppBackend } from '../../electron/backend';
+import type { AppBackend } from '../../electron/core/backend';
 import { createFakeBackend } from '../../electron/backend-fake';
 import { startWebServer, type WebServer } from '../../electron/web/server';
 import { healthVerdict } from '../../shared/health';

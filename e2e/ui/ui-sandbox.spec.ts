@@ -6,7 +6,7 @@
  */
 import { createSocket, type Socket } from 'node:dgram';
 import { expect, test, type Page } from '@playwright/test';
-import type { AppBackend } from '../../electron/backend';
+import type { AppBackend } from '../../electron/core/backend';
 import type { WebServer } from '../../electron/web/server';
 import type { Testbed } from '../bed/testbed';
 import { closeOnBed, serveOnBed } from './bed-app';

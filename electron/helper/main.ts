@@ -1,9 +1,9 @@
 import { EXIT, type LifecycleEvent } from '../../shared/lifecycle-events';
 import { parseHelperArgs, HelperUsageError } from './request';
-import { createNodeDeps } from '../lifecycle/node-deps';
-import { startDns } from '../lifecycle/start';
-import { stopDns, uninstallDns } from '../lifecycle/stop';
-import { locateKubeconfig } from '../cluster/kubeconfig';
+import { createNodeDeps } from '../core/lifecycle/node-deps';
+import { startDns } from '../core/lifecycle/start';
+import { stopDns, uninstallDns } from '../core/lifecycle/stop';
+import { locateKubeconfig } from '../core/cluster/kubeconfig';
 import { CallerEnvError, callerUid, unreadableKubeconfigMessage, userCanRead } from './caller-access';
 
 /**

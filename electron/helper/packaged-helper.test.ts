@@ -105,7 +105,7 @@ describe('the bundled CLI', () => {
     expect(ours.length).toBeGreaterThan(0);
     expect(ours.filter((f) => f.file.startsWith(dist))).toEqual([]);
     const top = ours[0]!;
-    expect(top.file).toMatch(/\/electron\/cluster\/[\w-]+\.ts$/);
+    expect(top.file).toMatch(/\/electron\/core\/cluster\/[\w-]+\.ts$/);
     expect(existsSync(top.file)).toBe(true);
     // The mapped line is where the error is made.
     expect(readFileSync(top.file, 'utf8').split('\n')[top.line - 1]).toMatch(/super\(|new \w+Error|throw /);

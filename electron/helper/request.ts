@@ -1,5 +1,5 @@
 import type { EngineName } from '../../shared/types';
-import type { DriftChoice } from '../lifecycle/options';
+import type { DriftChoice } from '../core/lifecycle/options';
 import { kubeSwitchRefusal } from '../../shared/kubeswitch-address';
 
 /** The fixed verbs of the privileged helper. */

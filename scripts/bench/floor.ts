@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { connect } from 'node:net';
-import { queryDns } from '../../electron/probes/dns-query';
+import { queryDns } from '../../electron/core/probes/dns-query';
 
 /** Resolves true once something accepts TCP on address:port. */
 function tcpOpen(address: string, port: number): Promise<boolean> {

@@ -10,8 +10,8 @@
 import { execFile, spawn } from 'node:child_process';
 import { open, stat } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
-import type { AppBackend } from '../../electron/backend';
-import { readTail } from '../../electron/logs/tail';
+import type { AppBackend } from '../../electron/core/backend';
+import { readTail } from '../../electron/core/logs/tail';
 import { figure, type Figure } from './stats';
 
 /** Bytes in the generated log: 1 GiB. */

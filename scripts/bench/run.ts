@@ -6,7 +6,7 @@
  * docs/bench.md (scripts/bench/report.ts). BENCH_SECONDS: length of each dnsperf run (default 2).
  */
 import { execFile, spawnSync } from 'node:child_process';
-import { queryDns } from '../../electron/probes/dns-query';
+import { queryDns } from '../../electron/core/probes/dns-query';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, release, tmpdir, totalmem } from 'node:os';
@@ -20,8 +20,8 @@ import { figure, type Figure } from './stats';
 import { renderReport, type BenchResult } from './report';
 import { followFigures, tailFigures, writeBigLog } from './logviewer';
 import { interactiveFigures, launchBrowser } from './ui-launch';
-import { createRealBackend } from '../../electron/backend-real';
-import { createNodeDeps } from '../../electron/lifecycle/node-deps';
+import { createRealBackend } from '../../electron/core/backend-real';
+import { createNodeDeps } from '../../electron/core/lifecycle/node-deps';
 import { startWebServer } from '../../electron/web/server';
 import { K2S_PATHS } from '../../shared/k2s-paths';
 

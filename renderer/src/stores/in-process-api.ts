@@ -5,7 +5,7 @@
 import { buildApi, type K2sDnsApi } from '../../../shared/api';
 import type { ContractEvents, EventName } from '../../../shared/contract';
 import { createFakeBackend, type FakeBackendOptions } from '../../../electron/backend-fake';
-import { dispatch } from '../../../electron/dispatch';
+import { dispatch } from '../../../electron/core/dispatch';
 
 /** A K2sDnsApi over an in-memory fake backend with `opts`. */
 export function inProcessApi(opts: FakeBackendOptions = {}): K2sDnsApi {

@@ -1,0 +1,61 @@
+/** The ServiceManager for systemd hosts: writes the k2s-dnsproxy unit and drives systemctl. */
+import path from 'node:path';
+import { K2S_PATHS, SERVICE_NAME } from '../../../shared/k2s-paths';
+import { renderUnit } from '../../../shared/systemd-unit';
+import type { Exec } from './exec';
+import type { HostFs } from './host-fs';
+import type { ServiceManager } from './service-manager';
+import { LOGROTATE_PATH, openQueryLog, readAdmGid, renderLogrotate, rotateLogIfOver } from './query-log';
+
+const UNIT = `${SERVICE_NAME}.service`;
+/** systemctl exit status for "unit not loaded / not found" (LSB "program is not installed"). */
+const EXIT_NOT_LOADED = 5;
+
+async function systemctl(exec: Exec, args: string[], okCodes: number[] = [0]) {
+  const r = await exec.run('systemctl', args, { timeoutMs: 60_000 });
+  if (r.code === null || !okCodes.includes(r.code)) {
+    throw new Error(`systemctl ${args.join(' ')} failed (${r.stderr.trim() || `exit ${r.code}`}); see "journalctl -u ${UNIT}" and fix the cause, then retry.`);
+  }
+  return r;
+}
+
+async function mainPid(exec: Exec): Promise<number | null> {
+  const r = await exec.run('systemctl', ['show', '--property', 'MainPID', '--value', UNIT], { timeoutMs: 10_000 });
+  const pid = Number.parseInt(r.stdout.trim(), 10);
+  return r.code === 0 && pid > 0 ? pid : null;
+}
+
+/**
+ * systemd ServiceManager. start: ensure the log exists, write K2S_PATHS.unit (0644),
+ * `daemon-reload`, `enable` (the K2s-owned resolv.conf survives a reboot, so must the proxy),
+ * `restart` (starts it, or applies a new argv/config to a running one).
+ */
+export function createSystemdManager(fs: HostFs, exec: Exec): ServiceManager {
+  return {
+    kind: 'systemd',
+    async start(spec) {
+      const unitText = renderUnit(spec); // validate before touching the host
+      await fs.mkdirp(path.posix.dirname(spec.logFile), 0o755);
+      // Private (root:adm 0640) before systemd appends to it; logrotate bounds it (query-log.ts).
+      await rotateLogIfOver(fs.real(spec.logFile));
+      await (await openQueryLog(fs.real(spec.logFile), await readAdmGid(fs.real('/etc/group')))).close();
+      await fs.mkdirp(path.posix.dirname(LOGROTATE_PATH), 0o755);
+      await fs.writeFileAtomic(LOGROTATE_PATH, renderLogrotate(spec.logFile), { mode: 0o644 });
+      await fs.mkdirp(path.posix.dirname(K2S_PATHS.unit), 0o755);
+      await fs.writeFileAtomic(K2S_PATHS.unit, unitText, { mode: 0o644 });
+      await systemctl(exec, ['daemon-reload']);
+      await systemctl(exec, ['enable', UNIT]);
+      await systemctl(exec, ['restart', UNIT]);
+      return { pid: await mainPid(exec) };
+    },
+    async stop() {
+      await systemctl(exec, ['stop', UNIT], [0, EXIT_NOT_LOADED]);
+      if (await fs.lstat(K2S_PATHS.unit)) await systemctl(exec, ['disable', UNIT]);
+    },
+    async status() {
+      const r = await exec.run('systemctl', ['is-active', UNIT], { timeoutMs: 10_000 });
+      const running = r.code === 0 && r.stdout.trim() === 'active';
+      return { running, pid: running ? await mainPid(exec) : null };
+    },
+  };
+}
