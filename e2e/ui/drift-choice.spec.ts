@@ -6,7 +6,7 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import type { AppBackend } from '../../electron/core/backend';
-import { createFakeBackend } from '../../electron/backend-fake';
+import { createFakeBackend } from '../support/backend-fake';
 import { startWebServer, type WebServer } from '../../electron/web/server';
 import { healthVerdict } from '../../shared/health';
 import { RENDERER_DIR } from './serve-fake';

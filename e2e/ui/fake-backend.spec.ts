@@ -199,7 +199,7 @@ test('uninstall asks for confirmation, then restores', async () => {
 });
 
 test('Windows/macOS read-only mode: lifecycle buttons disabled with the reason from app:info', async ({ browser }) => {
-  const { createFakeBackend } = await import('../../electron/backend-fake');
+  const { createFakeBackend } = await import('../support/backend-fake');
   const { startWebServer } = await import('../../electron/web/server');
   const { RENDERER_DIR } = await import('./serve-fake');
   const reason = 'On Windows and macOS the host DNS flow belongs to K2s’s own tooling; this app is read-only here.';

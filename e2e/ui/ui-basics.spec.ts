@@ -7,7 +7,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import type { AppBackend } from '../../electron/core/backend';
-import { createFakeBackend, type FakeBackendOptions } from '../../electron/backend-fake';
+import { createFakeBackend, type FakeBackendOptions } from '../support/backend-fake';
 import { startWebServer, type WebServer } from '../../electron/web/server';
 import type { DoctorFinding } from '../../shared/doctor';
 import { RENDERER_DIR } from './serve-fake';

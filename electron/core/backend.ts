@@ -1,6 +1,6 @@
 /**
  * The interface the main process (IPC and the web bridge) talks to. The lead implements it over
- * the lifecycle library; electron/backend-fake.ts implements it in memory for UI work and tests.
+ * the lifecycle library; e2e/support/backend-fake.ts implements it in memory for UI work and tests.
  * One method per contract call, derived from shared/contract.ts, receiving validated input.
  */
 import type { CallName, CallOutput, CallParsed, MethodName } from '../../shared/contract';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { dispatch } from './dispatch';
-import { createFakeBackend } from '../backend-fake';
+import { createFakeBackend } from '../../e2e/support/backend-fake';
 import type { LifecycleEvent } from '../../shared/lifecycle-events';
 
 describe('dispatch', () => {

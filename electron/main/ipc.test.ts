@@ -1,7 +1,7 @@
 import type { IpcMainInvokeEvent } from 'electron';
 import { describe, expect, it } from 'vitest';
 import { CALL_NAMES } from '../../shared/contract';
-import { createFakeBackend } from '../backend-fake';
+import { createFakeBackend } from '../../e2e/support/backend-fake';
 import { forwardEvents, registerIpc, trustedSender } from './ipc';
 
 type Handler = (event: IpcMainInvokeEvent, payload: unknown) => Promise<unknown>;

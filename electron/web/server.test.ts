@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { createFakeBackend } from '../backend-fake';
+import { createFakeBackend } from '../../e2e/support/backend-fake';
 import { startWebServer, type WebServer } from './server';
 
 interface Reply {

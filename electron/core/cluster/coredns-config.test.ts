@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { discoverCluster } from './discovery';
 import { selectorText } from './coredns-config';
-import { K8S_FIXTURES, startTestApiServer } from './test-bed';
+import { K8S_FIXTURES, startTestApiServer } from '../../../e2e/support/cluster-test-bed';
 
 const load = (dir: string, name: string): unknown =>
   JSON.parse(readFileSync(new URL(`../../../fixtures/${dir}/${name}`, import.meta.url), 'utf8'));

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { discoverCluster, extraFilesOf } from './discovery';
 import { ClusterResponseError, ClusterUnauthorizedError, ClusterUnreachableError, NoKubeconfigError } from './errors';
-import { K8S_FIXTURES, startTestApiServer } from './test-bed';
+import { K8S_FIXTURES, startTestApiServer } from '../../../e2e/support/cluster-test-bed';
 
 const fixture = (name: string): unknown => JSON.parse(readFileSync(`${K8S_FIXTURES}/${name}`, 'utf8'));
 const corefileFixture = (name: string): string =>

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { parseCliArgs, routeKey } from '../../../e2e/bed/fake-apiserver';
-import { startTestApiServer } from './test-bed';
+import { startTestApiServer } from '../../../e2e/support/cluster-test-bed';
 
 let server: Awaited<ReturnType<typeof startTestApiServer>>;
 beforeAll(async () => {

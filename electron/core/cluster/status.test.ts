@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { clusterStatus } from './status';
-import { startTestApiServer } from './test-bed';
+import { startTestApiServer } from '../../../e2e/support/cluster-test-bed';
 
 let server: Awaited<ReturnType<typeof startTestApiServer>>;
 beforeAll(async () => {

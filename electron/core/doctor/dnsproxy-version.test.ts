@@ -2,11 +2,11 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { fixtureText } from '../../../shared/testing/log-fixtures';
+import { fixtureText } from '../../../e2e/support/log-fixtures';
 import { symlink, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { checkDnsproxyVersion, isPinnedDnsproxy, parseDnsproxyVersion } from './dnsproxy-version';
-import { useDoctorHosts } from './doctor-test-host';
+import { useDoctorHosts } from '../../../e2e/support/doctor-test-host';
 
 const host = useDoctorHosts();
 const REAL = fileURLToPath(new URL('../../../.tools/bin/dnsproxy', import.meta.url));

@@ -5,7 +5,7 @@ import { checkKubeletResolvConf, kubeletResolvConf } from './kubelet';
 import { checkContainerRuntimes, dockerDns } from './container-runtimes';
 import { checkDnsproxyVersion, isPinnedDnsproxy, parseDnsproxyVersion } from './dnsproxy-version';
 import { checkLifecycleState } from './lifecycle-state';
-import { useDoctorHosts } from './doctor-test-host';
+import { useDoctorHosts } from '../../../e2e/support/doctor-test-host';
 
 const host = useDoctorHosts();
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkKubeletResolvConf } from './kubelet';
 import { kubeletArgs, lastFlag, parseDropInEnvironment, parseEnvFile } from './kubelet-flags';
-import { useDoctorHosts } from './doctor-test-host';
+import { useDoctorHosts } from '../../../e2e/support/doctor-test-host';
 
 const host = useDoctorHosts();
 const KUBELET = 'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nresolvConf: /run/systemd/resolve/resolv.conf\n';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { checkPort53 } from './port53';
 import { checkNameserverCount, checkNameserverLoop } from './nameservers';
 import { checkKubeSwitch } from './kubeswitch';
-import { useDoctorHosts } from './doctor-test-host';
+import { useDoctorHosts } from '../../../e2e/support/doctor-test-host';
 
 const host = useDoctorHosts();
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { nodeExec } from '../host/exec';
 import { checkBindMounted, checkImmutable } from './resolver-refusals';
 import { checkWsl, isWslGeneratedResolvConf, isWslKernel } from './wsl';
-import { lsattrSays, useDoctorHosts } from './doctor-test-host';
+import { lsattrSays, useDoctorHosts } from '../../../e2e/support/doctor-test-host';
 
 const host = useDoctorHosts();
 

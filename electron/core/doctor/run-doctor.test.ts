@@ -1,10 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startTestApiServer } from '../cluster/test-bed';
+import { startTestApiServer } from '../../../e2e/support/cluster-test-bed';
 import { checkCluster } from './cluster';
 import { DOCTOR_CHECKS, runDoctor } from './run-doctor';
-import { useDoctorHosts } from './doctor-test-host';
+import { useDoctorHosts } from '../../../e2e/support/doctor-test-host';
 
 let server: Awaited<ReturnType<typeof startTestApiServer>>;
 beforeAll(async () => {

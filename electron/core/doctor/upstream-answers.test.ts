@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkUpstreamsAnswer } from './nameservers';
-import { useDoctorHosts } from './doctor-test-host';
+import { useDoctorHosts } from '../../../e2e/support/doctor-test-host';
 import type { QueryResult } from '../../../shared/types';
 
 const host = useDoctorHosts();

@@ -3,7 +3,7 @@ import type { LifecycleEvent } from '../../../shared/lifecycle-events';
 import type { HostDnsStatus, QueryResult } from '../../../shared/types';
 import { startDns } from '../lifecycle/start';
 import { stopDns } from '../lifecycle/stop';
-import { makeTestHost } from '../lifecycle/test-deps';
+import { makeTestHost } from '../../../e2e/support/test-deps';
 import { checkHealth, resolverHop, type HealthProbes } from './check-health';
 import { healthProbes } from './probes';
 import { statusWithHealth } from './status-with-health';

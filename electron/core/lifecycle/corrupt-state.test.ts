@@ -13,7 +13,7 @@ import { recoverNow } from './recover';
 import { dnsStatus } from './status';
 import { statusWithHealth } from '../health/status-with-health';
 import { healthProbes } from '../health/probes';
-import { TEST_START_OPTS, trackedHosts } from './test-deps';
+import { TEST_START_OPTS, trackedHosts } from '../../../e2e/support/test-deps';
 import { readDoctorContext } from '../doctor/context';
 import { checkHealthPath } from '../doctor/health';
 import { checkLifecycleState } from '../doctor/lifecycle-state';

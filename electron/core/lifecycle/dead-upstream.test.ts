@@ -9,7 +9,7 @@ import { lstat, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { QueryResult } from '../../../shared/types';
 import { startDns } from './start';
-import { TEST_START_OPTS, trackedHosts } from './test-deps';
+import { TEST_START_OPTS, trackedHosts } from '../../../e2e/support/test-deps';
 
 const newHost = trackedHosts();
 const ORIGINAL = 'nameserver 192.0.2.53\nsearch corp.example\n';

@@ -7,7 +7,7 @@ import { startDns } from './start';
 import { stopDns, uninstallDns } from './stop';
 import { dnsStatus } from './status';
 import { resolverDiff } from './diff';
-import { makeTestHost } from './test-deps';
+import { makeTestHost } from '../../../e2e/support/test-deps';
 
 const hosts: Array<{ cleanup: () => Promise<unknown> }> = [];
 afterEach(async () => {

@@ -12,7 +12,7 @@ import { MANAGED_HEADER } from '../../../shared/k2s-paths';
 import { startDns } from './start';
 import { stopDns, uninstallDns } from './stop';
 import { recoverNow } from './recover';
-import { makeTestHost } from './test-deps';
+import { makeTestHost } from '../../../e2e/support/test-deps';
 
 const hosts: Array<{ root: string; cleanup: () => Promise<unknown> }> = [];
 afterEach(async () => {

@@ -12,7 +12,7 @@ import { startDns } from './start';
 import { stopDns } from './stop';
 import { recoverNow } from './recover';
 import { acquireLock } from './lock';
-import { TEST_START_OPTS, trackedHosts } from './test-deps';
+import { TEST_START_OPTS, trackedHosts } from '../../../e2e/support/test-deps';
 
 const newHost = trackedHosts();
 const ORIGINAL = 'nameserver 192.0.2.53\nsearch corp.example\n';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LifecycleEvent } from '../../../shared/lifecycle-events';
 import { startDns } from './start';
-import { FIXTURE_DISCOVERY, makeTestHost } from './test-deps';
+import { FIXTURE_DISCOVERY, makeTestHost } from '../../../e2e/support/test-deps';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { lstat, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startDns } from './start';
-import { FIXTURE_DISCOVERY, makeTestHost } from './test-deps';
+import { FIXTURE_DISCOVERY, makeTestHost } from '../../../e2e/support/test-deps';
 import type { ZonePolicyInput } from '../../../shared/corefile-policy';
 
 const hosts: Array<{ cleanup: () => Promise<unknown> }> = [];

@@ -85,9 +85,6 @@ function entrySha(entry: ResolverEntry): string | null {
  */
 export function journaledReporter(deps: LifecycleDeps, op: Operation, sink: EventSink, notes?: string[]): StepReporter {
   const startedAt = new Date(deps.now()).toISOString();
-  // Fault-injection hook for the crash tests (e2e/fault-matrix): a pause after each journal
-  // write gives a kill -9 a defined step boundary to land on. Unset in normal use.
-  const pauseMs = Number(process.env.K2S_DNS_STEP_PAUSE_MS ?? 0);
   return new StepReporter(op, sink, () => deps.now(), async (step) => {
     if (step === 'preflight') return;
     try {
@@ -97,7 +94,6 @@ export function journaledReporter(deps: LifecycleDeps, op: Operation, sink: Even
       const why = noRoomMessage(K2S_PATHS.journal, deps.fs.real(K2S_PATHS.journal), (err as NodeJS.ErrnoException).code, await deps.mountinfo().catch(() => ''), `run k2s-dns ${op} again if it is interrupted`);
       if (!notes.some((n) => n.startsWith('Went on without'))) notes.push(`Went on without the crash journal: ${why}`);
     }
-    if (pauseMs > 0) await deps.sleep(pauseMs);
   });
 }
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { startDns } from './start';
 import { stopDns } from './stop';
 import { dnsStatus } from './status';
-import { TEST_START_OPTS, trackedHosts } from './test-deps';
+import { TEST_START_OPTS, trackedHosts } from '../../../e2e/support/test-deps';
 
 const newHost = trackedHosts();
 const ORIGINAL = 'nameserver 192.0.2.53\nsearch corp.example\n';

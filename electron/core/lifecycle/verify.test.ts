@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LifecycleDeps } from './deps';
 import type { QueryResult } from '../../../shared/types';
-import { FIXTURE_DISCOVERY } from './test-deps';
+import { FIXTURE_DISCOVERY } from '../../../e2e/support/test-deps';
 import { verifyDns } from './verify';
 
 const CLUSTER = 'kubernetes.default.svc.cluster.local';

@@ -9,7 +9,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startDns } from './start';
 import { dnsStatus } from './status';
-import { TEST_START_OPTS, trackedHosts } from './test-deps';
+import { TEST_START_OPTS, trackedHosts } from '../../../e2e/support/test-deps';
 import { healthVerdict, queryHop, verdictLine, type HealthHop } from '../../../shared/health';
 import { hopLine } from '../doctor/health';
 

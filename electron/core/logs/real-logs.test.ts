@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildQueryLog } from '../../../shared/query-log';
-import { fixtureText } from '../../../shared/testing/log-fixtures';
+import { fixtureText } from '../../../e2e/support/log-fixtures';
 import type { LogLine } from '../../../shared/types';
 import { followLog } from './follow';
 import { createLogSource } from './log-source';

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { K2sDnsApi } from '../../../shared/api';
 import type { ClusterDiscovery } from '../../../shared/types';
-import { inProcessApi } from './in-process-api';
+import { inProcessApi } from '../../../e2e/support/in-process-api';
 import { createZonesStore } from './zones';
 
 describe('zones store allows', () => {

@@ -3,8 +3,8 @@
  * kube-dns 172.21.0.10, kubernetes 172.21.0.1, kubeadm default Corefile, CIDRs 172.20/16 and
  * 172.21/16) and a NetworkManager-managed host resolver. UI development and tests only.
  */
-import { MANAGED_HEADER } from '../shared/k2s-paths';
-import type { ClusterDiscovery, ClusterStatus, LogLine, ResolverEntry } from '../shared/types';
+import { MANAGED_HEADER } from '../../shared/k2s-paths';
+import type { ClusterDiscovery, ClusterStatus, LogLine, ResolverEntry } from '../../shared/types';
 
 /** Kubeconfig path the fake pretends to use. */
 export const FAKE_KUBECONFIG = '/home/dev/.kube/config';

@@ -3,12 +3,12 @@
  * and the fake-backend Playwright spec. NEVER used by `npm start`: the real backend is the
  * lifecycle library wired by the composition root.
  */
-import { START_STEPS, type LifecycleEvent, type Operation, type ResultEvent, type StepName } from '../shared/lifecycle-events';
-import type { AnswerRecord, HostDnsStatus, LogLine, QueryResult } from '../shared/types';
-import type { QueryTarget } from '../shared/contract';
-import type { AppBackend } from './core/backend';
+import { START_STEPS, type LifecycleEvent, type Operation, type ResultEvent, type StepName } from '../../shared/lifecycle-events';
+import type { AnswerRecord, HostDnsStatus, LogLine, QueryResult } from '../../shared/types';
+import type { QueryTarget } from '../../shared/contract';
+import type { AppBackend } from '../../electron/core/backend';
 import { fakeDoctorFindings } from './backend-fake-doctor';
-import { checkHealth } from './core/health/check-health';
+import { checkHealth } from '../../electron/core/health/check-health';
 import { dnsproxyQueryLines, dnsproxyRun, previousDnsmasqRun } from './backend-fake-log-data';
 import {
   FAKE_LAN_NAMESERVER,

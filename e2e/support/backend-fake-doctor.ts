@@ -1,9 +1,9 @@
 /**
- * Doctor findings of the fake backend (electron/backend-fake.ts): the same host as its other data
+ * Doctor findings of the fake backend (e2e/support/backend-fake.ts): the same host as its other data
  * (NetworkManager symlink to 192.168.178.1, KubeSwitch not assigned, Docker without a `dns` key,
  * dnsproxy v0.84.0), so the Diagnostics panel shows ok, info and warn findings.
  */
-import type { DoctorFinding } from '../shared/doctor';
+import type { DoctorFinding } from '../../shared/doctor';
 import { FAKE_KUBECONFIG, FAKE_LAN_NAMESERVER } from './backend-fake-data';
 
 /** One finding per doctor check, in runDoctor order, for a stopped or running fake host. */

@@ -2,7 +2,7 @@
  * A ProxyPlan for renderer tests: K2s defaults (kube-dns 172.21.0.10, listeners 127.0.0.1 and
  * the KubeSwitch 172.19.1.1), one LAN nameserver and one link-local IPv6 nameserver.
  */
-import type { ProxyPlan, ZoneRoute } from './types';
+import type { ProxyPlan, ZoneRoute } from '../../shared/types';
 
 /** A ZoneRoute to kube-dns for tests. */
 export function testRoute(zone: string, reason: string, upstream = '172.21.0.10'): ZoneRoute {

@@ -6,10 +6,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startFakeApiServer, type FakeApiServer } from '../../../e2e/bed/fake-apiserver';
+import { startFakeApiServer, type FakeApiServer } from '../bed/fake-apiserver';
 
 /** The repo's recorded Kubernetes objects. */
-export const K8S_FIXTURES = fileURLToPath(new URL('../../../fixtures/k8s', import.meta.url));
+export const K8S_FIXTURES = fileURLToPath(new URL('../../fixtures/k8s', import.meta.url));
 
 /** A running fake API server plus its cleanup. */
 export async function startTestApiServer(): Promise<FakeApiServer & { stop(): Promise<void> }> {

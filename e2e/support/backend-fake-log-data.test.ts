@@ -1,7 +1,7 @@
 /** The fake backend's log data is the captured real output, and its generated query records read like the real ones. */
 import { describe, expect, it } from 'vitest';
-import { buildQueryLog } from '../shared/query-log';
-import { fixtureText } from '../shared/testing/log-fixtures';
+import { buildQueryLog } from '../../shared/query-log';
+import { fixtureText } from './log-fixtures';
 import { dnsproxyQueryLines, dnsproxyRun, previousDnsmasqRun } from './backend-fake-log-data';
 import { DNSMASQ_VERBOSE_LOG, DNSPROXY_VERBOSE_LOG } from './backend-fake-logs';
 

@@ -2,11 +2,11 @@ import { afterEach } from 'vitest';
 import { mkdtemp, mkdir, writeFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { LifecycleDeps } from './deps';
-import type { ServiceManager, ServiceSpec } from '../host/service-manager';
-import type { ClusterDiscovery, QueryResult } from '../../../shared/types';
-import { createHostFs } from '../host/host-fs-node';
-import { nodeExec } from '../host/exec';
+import type { LifecycleDeps } from '../../electron/core/lifecycle/deps';
+import type { ServiceManager, ServiceSpec } from '../../electron/core/host/service-manager';
+import type { ClusterDiscovery, QueryResult } from '../../shared/types';
+import { createHostFs } from '../../electron/core/host/host-fs-node';
+import { nodeExec } from '../../electron/core/host/exec';
 
 /** Discovery as the fixtures' K2s-like cluster gives it. */
 export const FIXTURE_DISCOVERY: ClusterDiscovery = {

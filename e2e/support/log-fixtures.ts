@@ -1,7 +1,7 @@
 /** Reads the captured engine logs in fixtures/logs/ (see its README) for tests. */
 import { readFileSync } from 'node:fs';
-import { parseLogLine } from '../log-line';
-import type { LogLine } from '../types';
+import { parseLogLine } from '../../shared/log-line';
+import type { LogLine } from '../../shared/types';
 
 /** Names of the captured logs. */
 export type LogFixture = 'dnsproxy-verbose' | 'dnsproxy-quiet' | 'dnsproxy-bind-failure' | 'dnsmasq-verbose' | 'dnsmasq-quiet' | 'dnsmasq-bind-failure';

@@ -1,14 +1,14 @@
 /**
- * Test helpers for the doctor checks: a temp-root host (electron/core/lifecycle/test-deps.ts), the
+ * Test helpers for the doctor checks: a temp-root host (e2e/support/test-deps.ts), the
  * doctor context on it, and a started K2s DNS (the real lifecycle on the temp root).
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { Exec } from '../host/exec';
+import type { Exec } from '../../electron/core/host/exec';
 import { afterEach } from 'vitest';
-import { makeTestHost } from '../lifecycle/test-deps';
-import { startDns } from '../lifecycle/start';
-import { readDoctorContext, type DoctorOptions } from './context';
+import { makeTestHost } from './test-deps';
+import { startDns } from '../../electron/core/lifecycle/start';
+import { readDoctorContext, type DoctorOptions } from '../../electron/core/doctor/context';
 
 /** A temp-root host; `cleanup` removes it. */
 export type DoctorTestHost = Awaited<ReturnType<typeof makeTestHost>> & {

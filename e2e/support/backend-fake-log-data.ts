@@ -3,8 +3,8 @@
  * fixtures/logs/) and new query records in exactly the shape AdGuard dnsproxy v0.83.1 writes
  * with `-v` (copied from fixtures/logs/dnsproxy-verbose.log), parsed by the product's parser.
  */
-import { parseLogLine } from '../shared/log-line';
-import type { LogLine } from '../shared/types';
+import { parseLogLine } from '../../shared/log-line';
+import type { LogLine } from '../../shared/types';
 import { DNSMASQ_VERBOSE_LOG, DNSPROXY_VERBOSE_LOG } from './backend-fake-logs';
 
 /** Parses a captured log (blank lines skipped, as the log source does). */
