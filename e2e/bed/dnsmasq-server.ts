@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { queryDns } from '../../electron/core/probes/dns-query';
-import { formatServer } from '../../electron/core/probes/parse-server';
+import { formatServer } from '../../electron/core/host/parse-server';
 
 /** Debian dnsmasq-base's binary. */
 export const DNSMASQ_BIN = '/usr/sbin/dnsmasq';

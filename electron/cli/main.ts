@@ -4,7 +4,7 @@ import { USAGE } from './usage';
 import { printEvent, formatZones, formatStatus, formatQuery } from './print';
 import { EXIT } from '../../shared/lifecycle-events';
 import { QUERY_TYPES, type QueryType } from '../../shared/types';
-import { parseServer } from '../core/probes/parse-server';
+import { parseServer } from '../core/host/parse-server';
 import { isHostnameText, isIpv4Text } from '../helper/request';
 import { parseIp } from '../../shared/cidr';
 import { kubeSwitchRefusal } from '../../shared/kubeswitch-address';
@@ -91,7 +91,7 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 // Every command loads only the modules it needs (dynamic imports, split into chunks by
-// scripts/build.mjs): stop and status never parse yaml or @kubernetes/client-node (issue 11.2).
+// scripts/build.mjs): stop and status never parse yaml or @kubernetes/client-node.
 const nodeDeps = async () => (await import('../core/lifecycle/node-deps')).createNodeDeps();
 const dnsStatusOf = async (deps: Awaited<ReturnType<typeof nodeDeps>>) => (await import('../core/lifecycle/status')).dnsStatus(deps);
 
@@ -148,7 +148,7 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
     }
     case 'status': {
       const deps = await nodeDeps();
-      // Any CLI call as root completes or rolls back an interrupted operation (issue #4).
+      // Any CLI call as root completes or rolls back an interrupted operation.
       // Status must always answer: a failed recovery is reported by dnsStatus's messages.
       if (deps.uid() === 0) {
         const { recoverNow } = await import('../core/lifecycle/recover');

@@ -1,5 +1,5 @@
 /**
- * The host side of the zone policy for `zones`, doctor and the app (issue 9.2): the search
+ * The host side of the zone policy for `zones`, doctor and the app: the search
  * domains of the host's original resolver (the saved one while K2s DNS runs, else the current
  * /etc/resolv.conf) and the zones allowed at the last start (state file `allowedZones`).
  */
@@ -8,7 +8,7 @@ import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { parseResolvConf } from '../../../shared/resolv-conf';
 import type { HostFs } from '../host/host-fs';
 import { readState } from '../host/resolver-state';
-import { resolverText } from '../lifecycle/preflight';
+import { resolverText } from '../host/resolver-state';
 
 /** Search domains, nameservers and remembered allowed zones, plus `extraAllow` (e.g. `--allow-zone`). Never throws. */
 export async function hostZonePolicy(fs: HostFs, extraAllow: string[] = []): Promise<Required<ZonePolicyInput>> {

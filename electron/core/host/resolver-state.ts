@@ -1,5 +1,5 @@
 /**
- * Exact save and restore of /etc/resolv.conf (DESIGN.md "Host resolver traps"): bytes, mode,
+ * Exact save and restore of /etc/resolv.conf (docs/host-facts.md "Host resolver traps"): bytes, mode,
  * owner and immutable flag of a regular file, or the exact readlink(2) string of a symlink.
  * Restores replace the entry by rename inside /etc and never write through a link.
  */
@@ -160,4 +160,13 @@ export function isManagedResolvConf(bytes: Buffer): boolean {
   const nl = text.indexOf('\n');
   const first = (nl === -1 ? text : text.slice(0, nl)).replace(/\r$/, '');
   return first === MANAGED_HEADER;
+}
+
+/** Bytes the resolver points at: the file itself or the symlink's target, when readable. */
+export function resolverText(entry: ResolverEntry): string | null {
+  if (entry.kind === 'file') return Buffer.from(entry.contentBase64, 'base64').toString('utf8');
+  if (entry.kind === 'symlink' && entry.targetContentBase64 !== null) {
+    return Buffer.from(entry.targetContentBase64, 'base64').toString('utf8');
+  }
+  return null;
 }

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
 import type { HostFs } from './host-fs';
 import { openQueryLog, readAdmGid, rotateLogIfOver, startLogGuard } from './query-log';
-import type { ServiceManager } from './service-manager';
+import type { ServiceManager } from './service';
 import { findOwnProxies, parseCmdline } from './own-proxy';
 import { isWatchdogArgv, parseWatchdogState, watchdogArgv, type WatchdogState } from './supervisor-script';
 
@@ -190,7 +190,7 @@ export function createSupervisedManager(fs: HostFs, opts: SupervisedOptions = {}
       await fs.writeFileAtomic(SUPERVISED_ARGV0_FILE, file, { mode: 0o644 });
       await fs.remove(K2S_PATHS.pidFile);
       // O_APPEND: writers from several starts and the CLI never overwrite each other.
-      // Private (root:adm 0640) and bounded: query-log.ts (issue 9.4).
+      // Private (root:adm 0640) and bounded: query-log.ts.
       await rotateLogIfOver(fs.real(spec.logFile));
       const log = await openQueryLog(fs.real(spec.logFile), await readAdmGid(fs.real('/etc/group')));
       const argv = watchdogArgv(fs.real(K2S_PATHS.pidFile), fs.real(WATCHDOG_STATE_FILE), launch);

@@ -1,10 +1,10 @@
 /**
  * Default upstreams for the proxy: the saved nameservers minus anything that would loop back
- * into the proxy (DESIGN.md "Host resolver traps").
+ * into the proxy (docs/host-facts.md "Host resolver traps").
  */
 import type { Listener, ResolvConf } from '../../../shared/types';
 import type { Exec } from './exec';
-import { parseServer } from '../probes/parse-server';
+import { parseServer } from './parse-server';
 import { ipInCidr } from '../../../shared/cidr';
 import { bareAddress, effectiveAddress, isLoopbackAddress, isUnspecifiedAddress, reachesListenerAddress } from '../../../shared/listener-reach';
 
@@ -29,7 +29,7 @@ export function reachesListener(server: string, listeners: Listener[]): Listener
 }
 
 /**
- * Why a query to `server` would come back to this host's proxy (issue 10.7), or null. By
+ * Why a query to `server` would come back to this host's proxy, or null. By
  * address semantics, not text: the unspecified address (Linux connects 0.0.0.0/:: to the
  * local host), any spelling of a listener (IPv4-mapped `::ffff:7f00:1`, expanded
  * `0:0:0:0:0:ffff:127.0.0.1`), and any of `hostAddresses` when a wildcard listener (0.0.0.0,
@@ -57,7 +57,7 @@ export function loopReason(server: string, listeners: Listener[], hostAddresses:
 }
 
 /**
- * Why forwarding the cluster zones to the kube-dns ClusterIP would loop, or null (issue 10.7):
+ * Why forwarding the cluster zones to the kube-dns ClusterIP would loop, or null:
  * unspecified or loopback in any spelling, one of the proxy's listeners, or an address of this
  * host. A host address inside a service CIDR is allowed: kube-proxy in IPVS mode puts every
  * ClusterIP on the kube-ipvs0 interface, and IPVS sends those packets to the CoreDNS pods.

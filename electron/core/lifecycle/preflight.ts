@@ -6,7 +6,7 @@ import { K2S_DEFAULTS, K2S_PATHS } from '../../../shared/k2s-paths';
 import { parseResolvConf, writableResolverTokens } from '../../../shared/resolv-conf';
 import { captureResolver, isManagedResolvConf, readAppendOnly, readState } from '../host/resolver-state';
 import { StateFileCorruptError } from '../host/state-store';
-import { sameResolver } from '../host/resolver-state';
+import { resolverText, sameResolver } from '../host/resolver-state';
 import { isGone } from './resolver-gone';
 import { pickUpstreams, readResolvedLinkServers } from '../host/upstreams';
 import { isBindMounted } from '../host/mounts';
@@ -16,6 +16,8 @@ import { refused } from './errors';
 import { NoKubeconfigError } from '../cluster/errors';
 import { kubeSwitchRefusal } from '../../../shared/kubeswitch-address';
 import { cliCommand, DRIFT_CHOICE } from '../../../shared/fix';
+
+export { resolverText } from '../host/resolver-state';
 
 /** What preflight learned; nothing on the host has changed yet. */
 export interface Preflight {
@@ -56,15 +58,6 @@ export function portHeldMessage(what: string, holder: { pid: number; command: st
   }
   const name = programName(holder.command);
   return `${what} is held by ${name} (PID ${holder.pid}); stop it — \`systemctl stop ${name}\` if it is a system service, else \`kill ${holder.pid}\` — then start again.`;
-}
-
-/** Bytes the resolver points at: the file itself or the symlink's target, when readable. */
-export function resolverText(entry: ResolverEntry): string | null {
-  if (entry.kind === 'file') return Buffer.from(entry.contentBase64, 'base64').toString('utf8');
-  if (entry.kind === 'symlink' && entry.targetContentBase64 !== null) {
-    return Buffer.from(entry.targetContentBase64, 'base64').toString('utf8');
-  }
-  return null;
 }
 
 /** Whether `entry` is the K2s-owned resolv.conf (a regular file with the managed header). */
@@ -128,7 +121,7 @@ export async function preflight(deps: LifecycleDeps, opts: StartOptions): Promis
     );
   }
   // A resolver deleted (or left dangling) while K2s ran is not an original to save over the real
-  // one (issue 10, hostsafe item 1): stop puts the saved original back first.
+  // one: stop puts the saved original back first.
   if (existing && isGone(current) && !sameResolver(current, existing.resolvConf)) {
     throw refused('RESOLV_CONF_GONE', `/etc/resolv.conf was ${current.kind === 'symlink' ? `replaced by a dangling symlink (→ ${current.target})` : 'deleted'} while K2s DNS ran, and the saved original in ${K2S_PATHS.stateFile} must not be overwritten with that; run k2s-dns stop first (it puts the saved original back), then start again.`);
   }
@@ -167,7 +160,7 @@ export async function preflight(deps: LifecycleDeps, opts: StartOptions): Promis
   const usesResolvedStub = parsed.nameservers.some((ns) => ns === '127.0.0.53' || ns === '127.0.0.54');
   const resolvedLinkServers = usesResolvedStub ? await readResolvedLinkServers(deps.exec) : undefined;
   const interfaces = await deps.interfaceNames();
-  // Loop check by address semantics (issue 10.7): this host's own addresses count too.
+  // Loop check by address semantics: this host's own addresses count too.
   const hostAddresses = await deps.hostAddresses();
   const picked = opts.upstreams?.length
     ? pickUpstreams({ resolvConf: { ...parsed, nameservers: opts.upstreams }, listeners, interfaces, hostAddresses })

@@ -6,7 +6,7 @@ import * as dnsPacket from 'dns-packet';
 import type { DecodedPacket, Packet } from 'dns-packet';
 import { isIpLiteral, ptrName } from '../../../shared/ptr-name';
 import type { QueryResult, QueryType } from '../../../shared/types';
-import { formatServer, parseServer, type ServerEndpoint } from './parse-server';
+import { formatServer, parseServer, type ServerEndpoint } from '../host/parse-server';
 import { renderAnswer } from './render-answer';
 
 /** One DNS query to one server. */

@@ -1,0 +1,13 @@
+/** The shape every service manager has (service-manager.ts picks one; the two managers implement it). */
+import type { ServiceSpec } from '../../../shared/systemd-unit';
+
+/** Starts, stops and reports the one k2s-dnsproxy service. */
+export interface ServiceManager {
+  kind: 'systemd' | 'supervised';
+  /** Starts (or restarts, to apply a new config) the service; pid when known. Throws with the cause. */
+  start(spec: ServiceSpec): Promise<{ pid: number | null }>;
+  /** Stops the service; no error when it is not running. */
+  stop(): Promise<void>;
+  /** Whether the service runs now, and its main pid. */
+  status(): Promise<{ running: boolean; pid: number | null }>;
+}
