@@ -2,7 +2,7 @@
  * Electron Forge configuration for the deb and rpm packages.
  *
  * Packaging is NOT run in CI or on the dev machines: no Electron binary can be downloaded there
- * (TOOLCHAIN.md: `electron-forge package/make` build the bundles, then fail at "Copying files"),
+ * (docs/toolchain.md "Electron": `electron-forge package/make` build the bundles, then fail at "Copying files"),
  * and @electron-forge/* 8.x needs Node ≥ 22. So Forge is not a dependency; this is a plain object
  * in Forge's shape, ready for a release machine that has `@electron-forge/cli`, `maker-deb`,
  * `maker-rpm` and `plugin-vite` installed.

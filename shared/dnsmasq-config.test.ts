@@ -95,7 +95,7 @@ describe('renderDnsmasqArgs', () => {
       '--keep-in-foreground',
       '--conf-file=/etc/k2s/dnsmasq.conf',
       '--pid-file=',
-      // Regression (issue 9.6): main ran dnsmasq as --user=root on the pod-facing address.
+      // Regression: main ran dnsmasq as --user=root on the pod-facing address.
       '--user=nobody',
       '--group=nogroup',
     ]);

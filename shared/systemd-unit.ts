@@ -12,7 +12,7 @@ export interface ServiceSpec {
   description: string;
   /**
    * Run the proxy as this user/group, keeping only CAP_NET_BIND_SERVICE (port 53) — for engines
-   * that cannot drop root themselves (AdGuard dnsproxy has no user option, ENGINES.md A4).
+   * that cannot drop root themselves (AdGuard dnsproxy has no user option, docs/engines.md "dnsproxy: privileges").
    * systemd: `DynamicUser=yes` (a transient uid instead) + `AmbientCapabilities=`; supervised:
    * util-linux setpriv(1) to this user/group.
    */
@@ -82,7 +82,7 @@ export function renderUnit(spec: ServiceSpec): string {
   if (spec.runAs && (!ACCOUNT.test(spec.runAs.user) || !ACCOUNT.test(spec.runAs.group))) {
     throw new Error(`The service account "${spec.runAs.user}:${spec.runAs.group}" is not a plain user and group name; use e.g. nobody:nogroup.`);
   }
-  // Not root on the pod-facing address (issue 9.6): bind port 53 with the one capability it needs.
+  // Not root on the pod-facing address: bind port 53 with the one capability it needs.
   // DynamicUser= rather than User=nobody: systemd-analyze verify warns that the shared nobody
   // account "is not safe" (other daemons run as it); a transient uid is private to this unit.
   const drop = spec.runAs
@@ -101,7 +101,7 @@ export function renderUnit(spec: ServiceSpec): string {
     `StandardOutput=append:${log}`,
     `StandardError=append:${log}`,
     ...drop,
-    // Files systemd creates for append: get 0640, not 0644 (the query log is private, issue 9.4).
+    // Files systemd creates for append: get 0640, not 0644 (the query log is private).
     'UMask=0027',
     'Restart=on-failure',
     'RestartSec=5',

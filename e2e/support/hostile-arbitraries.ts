@@ -1,6 +1,6 @@
 /**
  * fast-check arbitraries for hostile strings, shared by the `*.property.test.ts` files: the
- * characters that break config lines, comments, quoting and line splitting (issue #4 item 6).
+ * characters that break config lines, comments, quoting and line splitting.
  * Test-only: imported by tests, never by app code.
  */
 import fc from 'fast-check';

@@ -1,5 +1,5 @@
 /**
- * The drift choice (issue 8, first-user report 1), on the fake backend in Debian's Chromium:
+ * The drift choice, on the fake backend in Debian's Chromium:
  * one place to choose (the drift banner), one name per choice, and "Restore my original" asks
  * first in a modal <dialog> that takes focus and that Escape cancels. Also: the verdict's Start
  * uses the Engine select (report 8).

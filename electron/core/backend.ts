@@ -1,5 +1,5 @@
 /**
- * The interface the main process (IPC and the web bridge) talks to. The lead implements it over
+ * The interface the main process (IPC and the web bridge) talks to. backend-real.ts implements it over
  * the lifecycle library; e2e/support/backend-fake.ts implements it in memory for UI work and tests.
  * One method per contract call, derived from shared/contract.ts, receiving validated input.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 10.5: the caller-access check must not be skipped by a crafted environment. PKEXEC_UID=0
+ * The caller-access check must not be skipped by a crafted environment. PKEXEC_UID=0
  * with SUDO_UID set read as "root itself", so root opened any kubeconfig the caller named. The
  * lifecycle and the kubeconfig lookup are mocked at the edge: nothing here touches the host.
  */

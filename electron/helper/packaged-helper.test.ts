@@ -50,7 +50,7 @@ afterAll(() => {
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
 
-describe('the packaged helper (issue 9.3)', () => {
+describe('the packaged helper', () => {
   it.skipIf(!isRoot)(isRoot ? 'postinst installs a root-owned launcher, one bundle and the policy pinning the launcher' : 'skipped: postinst installs root-owned files (run as root)', () => {
     const lib = join(root, 'usr/lib/k2s-dns');
     const mode = (p: string) => statSync(p).mode & 0o7777;

@@ -6,7 +6,7 @@ import { forwardEvents, registerIpc, trustedSender } from './ipc';
 
 type Handler = (event: IpcMainInvokeEvent, payload: unknown) => Promise<unknown>;
 
-/** A stand-in for ipcMain: records handlers (Electron itself cannot run here, TOOLCHAIN.md). */
+/** A stand-in for ipcMain: records handlers (Electron itself cannot run here, docs/toolchain.md "Electron"). */
 function fakeIpcMain() {
   const handlers = new Map<string, Handler>();
   return {

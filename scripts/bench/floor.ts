@@ -1,5 +1,5 @@
 /**
- * The floor of start (issue 11.5): what start cannot avoid waiting for, each measured alone —
+ * The floor of start: what start cannot avoid waiting for, each measured alone —
  * the engine from spawn to accepting TCP on its port, one Kubernetes API round trip, and the
  * verify queries (asked in parallel, as verify does).
  */

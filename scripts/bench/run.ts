@@ -1,5 +1,5 @@
 /**
- * `npm run bench` (issue 11.5), inside the e2e sandbox (as root; e2e/bed/sandbox.sh): the CLI
+ * `npm run bench`, inside the e2e sandbox (as root; e2e/bed/sandbox.sh): the CLI
  * vs `node -e 0`, start/stop per step vs their floor, dnsperf through the proxy vs direct for
  * each engine with query logging on and off, the query tester vs dig, the renderer size.
  * Every figure: median/min/max of BENCH_ROUNDS (default 5) runs. Writes docs/bench.json and
@@ -28,7 +28,7 @@ import { K2S_PATHS } from '../../shared/k2s-paths';
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const ROUNDS = Math.max(5, Number(process.env.BENCH_ROUNDS ?? 5));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
-/** Seconds of following a growing log (issue 11.5: 30 s at 20,000 lines/s). */
+/** Seconds of following a growing log (30 s at 20,000 lines/s). */
 const FOLLOW_SECONDS = Number(process.env.BENCH_FOLLOW_SECONDS ?? 30);
 /** Which sections run (comma list; default all): cli,lifecycle,dnsperf,query,logs,ui. */
 const ONLY = new Set((process.env.BENCH_ONLY ?? 'cli,lifecycle,dnsperf,query,logs,ui').split(','));

@@ -1,4 +1,4 @@
-/** Discovery on RKE2/OpenShift-shaped clusters (issue 10.6), served by the unit-test API server. */
+/** Discovery on RKE2/OpenShift-shaped clusters, served by the unit-test API server. */
 import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { discoverCluster } from './discovery';

@@ -1,5 +1,5 @@
 /**
- * Finds the cluster DNS Service and the ConfigMap CoreDNS really reads (issue 10.6): from the
+ * Finds the cluster DNS Service and the ConfigMap CoreDNS really reads: from the
  * configMap volumes of the pods behind the kube-dns Service, not by a fixed name. Layouts:
  * kubeadm and k3s `kube-system/coredns` (k3s adds `coredns-custom` mounted at
  * /etc/coredns/custom), RKE2 `kube-system/rke2-coredns-rke2-coredns` (Helm chart rke2-coredns),

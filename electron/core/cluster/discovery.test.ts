@@ -66,7 +66,7 @@ describe('discoverCluster against the fake API server', () => {
     expect(d.zones.map((z) => z.zone).sort()).toEqual(
       ['cluster.local', 'consul.internal', 'mesh.local', '20.172.in-addr.arpa', '21.172.in-addr.arpa'].sort(),
     );
-    // Internet names (ICANN .org/.net) need the user's allow (zone policy, issue 9.2).
+    // Internet names (ICANN .org/.net) need the user's allow (zone policy).
     expect(d.refusedZones?.map((z) => z.zone)).toEqual(['example.org', 'lab.example.net']);
     expect(routes(d.zones)['consul.internal']).toBe('172.21.0.10');
   });

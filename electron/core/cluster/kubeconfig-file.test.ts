@@ -56,7 +56,7 @@ describe('readKubeconfig', () => {
     expect(() => readKubeconfig(files, 0)).toThrow('uses users[].user.token-file, users[].user.client-key, clusters[].cluster.certificate-authority');
     // Unprivileged callers (k2s-dns zones as the user) run their own plugins, as kubectl does.
     expect(readKubeconfig(user, 1000)).toBe(PLUGIN);
-    // Regression (issue 9.1): another user's plugin ran in a non-root process on main.
+    // Regression: another user's plugin ran in a non-root process on main.
     expect(() => readKubeconfig(user, 1001)).toThrow(`The kubeconfig ${user} uses users[].user.exec but is owned by uid 1000; k2s-dns runs a credential plugin only from your own or root's kubeconfig`);
     expect(() => readKubeconfig(merged, 1001)).toThrow('uses users[].user.exec but is owned by uid 1000');
     const rootsOwn = join(dir, 'root-kubeconfig');

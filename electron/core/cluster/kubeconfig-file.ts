@@ -21,7 +21,7 @@ function refuse(path: string, why: string): NoKubeconfigError {
  * As root (k2s-dns start; the path can come from an unprivileged caller): no credential plugin
  * (`users[].user.exec` / `auth-provider`: commands the client would run as root) and no file
  * reference unless the file is root's own (owner uid 0, not group/other-writable).
- * In every other process too (issue 9.1: a web-mode caller made the UI load another user's
+ * In every other process too (a web-mode caller made the UI load another user's
  * kubeconfig and run its plugin): `exec` / `auth-provider` only from a file owned by root or
  * by `euid` itself that no one else can write; a user's own plugins still run, as with kubectl.
  * Messages never quote the file's content (it may be a secret the caller cannot read).

@@ -12,7 +12,7 @@ const FIXES: Record<Exclude<ClusterStatus['state'], 'ok'>, string> = {
   error: 'Check CoreDNS with `kubectl -n kube-system get pods -l k8s-app=kube-dns`.',
 };
 
-/** The same fixes for the app (shared/fix.ts): the app takes a kubeconfig only when it starts (issue 9.1: no path field in the window). */
+/** The same fixes for the app (shared/fix.ts): the app takes a kubeconfig only when it starts (no path field in the window). */
 const GUI_FIXES: Partial<Record<Exclude<ClusterStatus['state'], 'ok'>, string>> = {
   unauthorized: 'Use a kubeconfig with valid credentials, e.g. /etc/kubernetes/admin.conf: restart the app with it (npm start -- --kubeconfig PATH).',
   'no-kubeconfig': 'Restart the app with the kubeconfig (npm start -- --kubeconfig PATH), or start K2s so /etc/kubernetes/admin.conf exists.',

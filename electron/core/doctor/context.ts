@@ -10,7 +10,7 @@ import { K2S_DEFAULTS } from '../../../shared/k2s-paths';
 import { captureResolverWithNotes, readState } from '../host/resolver-state';
 import { isManagedEntry, resolverText } from '../lifecycle/preflight';
 
-/** Options of runDoctor (issue #4 item 5); paths are absolute host paths. */
+/** Options of runDoctor; paths are absolute host paths. */
 export interface DoctorOptions {
   /** Kubeconfig to check the cluster with; null skips the cluster check (info finding). */
   kubeconfigPath: string | null;

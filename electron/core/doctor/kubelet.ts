@@ -1,5 +1,5 @@
 /**
- * Doctor check `kubelet-resolvconf` (DESIGN.md "Host resolver traps"): CoreDNS pods get the file
+ * Doctor check `kubelet-resolvconf` (docs/host-facts.md "Host resolver traps"): CoreDNS pods get the file
  * kubelet's `resolvConf` names and `forward . /etc/resolv.conf`; if that is the K2s-owned file
  * (nameserver 127.0.0.1), CoreDNS forwards to itself and its `loop` plugin crashes it.
  */

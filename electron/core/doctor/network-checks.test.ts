@@ -14,7 +14,7 @@ describe('port-53', () => {
     expect(f).toMatchObject({ id: 'port-53', severity: 'error', title: '127.0.0.1:53 is held by dnsmasq (PID 812)', detail: { proto: 'udp', pid: 812, ours: false } });
     expect(f.meaning).toBe('127.0.0.1:53/udp is held by /usr/sbin/dnsmasq --conf-file=/etc/dnsmasq.conf (PID 812), so the proxy cannot bind and k2s-dns start refuses (PORT_IN_USE).');
     expect(f.fix).toBe('Stop that process (e.g. `systemctl stop dnsmasq` or `kill 812`) or make it listen elsewhere, then start K2s DNS.');
-    // The app's words: a GUI step and a button, no k2s-dns command (issue 8 item 5).
+    // The app's words: a GUI step and a button, no k2s-dns command.
     expect(f.remedy).toEqual({ action: 'run-checks', gui: 'Stop dnsmasq (PID 812) or make it listen elsewhere (e.g. `systemctl stop dnsmasq` in a terminal), then Run checks and press Start.', cli: 'systemctl stop dnsmasq or kill 812, then sudo npx k2s-dns start' });
   });
 

@@ -1,6 +1,6 @@
 /**
- * Doctor check `port-53`: who holds 127.0.0.1:53 (DESIGN.md: "Name the process that holds
- * 127.0.0.1:53 when the bind fails"). Our own running k2s-dnsproxy is fine.
+ * Doctor check `port-53`: who holds 127.0.0.1:53 (docs/host-facts.md
+ * "Host resolver traps"). Our own running k2s-dnsproxy is fine.
  */
 import { cliCommand } from '../../../shared/fix';
 import type { DoctorFinding } from '../../../shared/doctor';

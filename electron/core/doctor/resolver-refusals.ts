@@ -1,5 +1,5 @@
 /**
- * Doctor checks for the two layouts start refuses (DESIGN.md "Host resolver traps"): an immutable
+ * Doctor checks for the two layouts start refuses (docs/host-facts.md "Host resolver traps"): an immutable
  * /etc/resolv.conf (chattr(1) +i) and one that is itself a mount point (bind mount: containers, WSL).
  */
 import type { DoctorFinding } from '../../../shared/doctor';

@@ -1,5 +1,5 @@
 /**
- * `k2s-dns doctor` (issue #4 item 5): runs every read-only check against the host and returns
+ * `k2s-dns doctor`: runs every read-only check against the host and returns
  * one finding per check. Never changes the host; a check that throws becomes a `warn` finding.
  */
 import { cliCommand } from '../../../shared/fix';

@@ -1,5 +1,5 @@
 /**
- * The end-to-end health check (issue #8 item 1): probes every hop of the path a cluster name
+ * The end-to-end health check: probes every hop of the path a cluster name
  * takes on this host, in parallel, and folds them into a HealthReport with shared/health.ts.
  * Read-only; never throws for DNS or host problems (they are hop outcomes).
  */

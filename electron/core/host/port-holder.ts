@@ -1,6 +1,6 @@
 /**
- * Names the process that holds a port (DESIGN.md: "Name the process that holds 127.0.0.1:53 when
- * the bind fails"), from /proc/net/* and the `socket:[inode]` links in /proc/<pid>/fd.
+ * Names the process that holds a port (docs/host-facts.md "Host resolver
+ * traps"), from /proc/net/* and the `socket:[inode]` links in /proc/<pid>/fd.
  */
 import { promises as fsp } from 'node:fs';
 import os from 'node:os';

@@ -24,7 +24,7 @@ describe('query log privacy', () => {
     expect(logOwnership(null)).toEqual({ uid: 0, gid: 0, mode: 0o600 });
   });
 
-  // Regression (issue 9.4): main created and kept the log 0644 (every local user read every query).
+  // Regression: main created and kept the log 0644 (every local user read every query).
   it('creates the log 0640 and repairs an existing world-readable one', async () => {
     const log = path.join(dir, 'dnsproxy.log');
     await (await openQueryLog(log, 4)).close();

@@ -1,6 +1,6 @@
 /**
  * The proxy log (/var/log/dnsproxy/dnsproxy.log, every query when query logging is on): private
- * and bounded (issue 9.4).
+ * and bounded.
  * - Private: mode 0640 owner root, group `adm` (Debian's group for reading logs, like
  *   /var/log/syslog), or 0600 where no `adm` group exists; an existing file (older versions wrote
  *   0644) is repaired on every start. Opened with O_NOFOLLOW: a symlink planted at the path is
@@ -8,7 +8,7 @@
  * - Bounded: at LOG_CAP_BYTES the file is copied to `<log>.1` (replacing the older copy) and
  *   truncated ("copytruncate", logrotate(8)): the proxy keeps its O_APPEND descriptor and goes on
  *   writing at the new end, so no restart or reopen signal is needed (AdGuard dnsproxy has none:
- *   SIGHUP kills it, ENGINES.md A6). So at most 2 × LOG_CAP_BYTES are kept. A line written
+ *   SIGHUP kills it, docs/engines.md "dnsproxy: signals"). So at most 2 × LOG_CAP_BYTES are kept. A line written
  *   between the copy and the truncate can be lost, as with logrotate.
  * Rotation runs at every start and, in supervised mode, in a small guard process that lives as
  * long as the proxy (LOG_GUARD_SOURCE); on systemd hosts the logrotate snippet does it.

@@ -55,7 +55,7 @@ describe('systemd manager', () => {
     expect(readFileSync(r(K2S_PATHS.unit), 'utf8')).toBe(renderUnit(spec));
     expect(statSync(r(K2S_PATHS.unit)).mode & 0o777).toBe(0o644);
     expect(existsSync(r(K2S_PATHS.log))).toBe(true);
-    // No adm group under this root: the log is 0600 (issue 9.4), and logrotate bounds it.
+    // No adm group under this root: the log is 0600, and logrotate bounds it.
     expect(statSync(r(K2S_PATHS.log)).mode & 0o777).toBe(0o600);
     expect(readFileSync(r('etc/logrotate.d/k2s-dnsproxy'), 'utf8')).toContain('/var/log/dnsproxy/dnsproxy.log {\n  maxsize 10M\n  rotate 1\n  copytruncate');
     expect(await svc.status()).toEqual({ running: true, pid: 4242 });
@@ -114,7 +114,7 @@ describe('supervised manager', () => {
     mkdirSync(r('var/log/dnsproxy'), { recursive: true });
     mkdirSync(r('etc'), { recursive: true });
     writeFileSync(r('etc/group'), 'root:x:0:\nadm:x:4:\n');
-    // Older versions left it world-readable (issue 9.4): start repairs it to root:adm 0640.
+    // Older versions left it world-readable: start repairs it to root:adm 0640.
     writeFileSync(r(K2S_PATHS.log), 'earlier line\n', { mode: 0o644 });
     const marker = `--conf-file=${r(K2S_PATHS.dnsmasqConfig)}`;
     const { pid } = await svc.start({ argv: fakeProxyArgv(marker), logFile: K2S_PATHS.log, description: 'test' });

@@ -109,7 +109,7 @@ describe('state file', () => {
   });
 });
 
-// Regression (issue 9.6): main trusted a weak /var/lib/k2s and followed a symlinked state file.
+// Regression: main trusted a weak /var/lib/k2s and followed a symlinked state file.
 describe('state dir hardening', () => {
   const isRoot = process.geteuid?.() === 0;
 

@@ -95,7 +95,7 @@ export async function moveStateAside(fs: HostFs, nowMs: number): Promise<string>
 
 /**
  * Makes sure K2S_PATHS.stateDir and the state file in it are private to root before root trusts
- * them (issue 9.6: a pre-existing weak dir or a symlinked state file made root leak a root-only
+ * them (a pre-existing weak dir or a symlinked state file made root leak a root-only
  * file and write an attacker-owned /etc/resolv.conf). Dir: a real directory owned by root (or
  * by this process's own uid on a test root), mode repaired to 0700; file: a regular file, same
  * owner, mode repaired to 0600. Refuses, with the fix, a symlink, another file type or another

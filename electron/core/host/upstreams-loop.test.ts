@@ -1,4 +1,4 @@
-/** Loop check by address semantics for every upstream, kube-dns included (issue 10.7). */
+/** Loop check by address semantics for every upstream, kube-dns included. */
 import { describe, expect, it } from 'vitest';
 import type { ResolvConf } from '../../../shared/types';
 import { kubeDnsLoop, loopReason, pickUpstreams } from './upstreams';

@@ -12,7 +12,7 @@ const r = (rcode: string, ...data: string[]): QueryResult => ({
   latencyMs: 1,
 });
 
-describe('answerMismatch (verify compares answer data, issue 9.2)', () => {
+describe('answerMismatch (verify compares answer data)', () => {
   it('the hijack reproduction: same class, different address → mismatch naming both', () => {
     expect(answerMismatch(r('NOERROR', '93.184.215.14'), r('NOERROR', '10.0.0.4'))).toBe('93.184.215.14 directly but 10.0.0.4 through the proxy (no address in common)');
   });

@@ -1,6 +1,6 @@
 /**
- * Compares the answer of an external name through the proxy with the upstream's direct answer
- * (issue 9.2): the answer class alone let a hijacked route pass verify, so the addresses count
+ * Compares the answer of an external name through the proxy with the upstream's direct answer:
+ * the answer class alone let a hijacked route pass verify, so the addresses count
  * too. Pure logic.
  */
 import type { QueryResult } from '../../../shared/types';

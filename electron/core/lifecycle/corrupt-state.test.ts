@@ -1,5 +1,5 @@
 /**
- * Issue 10 (hostsafe item 4): a corrupt state file (truncated JSON, garbage, wrong schema). On
+ * A corrupt state file (truncated JSON, garbage, wrong schema). On
  * main it was unrecoverable (stop failed on it; its hint said to delete the only copy of the
  * original) and `status` said degraded while the health verdict said ok.
  */

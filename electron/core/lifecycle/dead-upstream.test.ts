@@ -1,5 +1,5 @@
 /**
- * Issue 10 (hostsafe item 2): a dead `--upstream` (nothing listens at 127.0.0.2) ended "running"
+ * A dead `--upstream` (nothing listens at 127.0.0.2) ended "running"
  * on main, because verify skipped the external check whenever the upstream was silent. Named
  * upstreams must answer or the start rolls back; a silent discovered upstream (offline host)
  * still starts, with a warning in the result instead of a green.

@@ -18,7 +18,7 @@ async function isExecutableFile(fs: HostFs, path: string): Promise<boolean> {
 }
 
 /**
- * Picks the engine (issue #2): an explicit engine must have its binary; without one, adguard
+ * Picks the engine: an explicit engine must have its binary; without one, adguard
  * when the pinned dnsproxy exists, else dnsmasq, else refused NO_ENGINE naming both paths.
  */
 export async function chooseEngine(

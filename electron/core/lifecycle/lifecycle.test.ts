@@ -341,7 +341,7 @@ describe('stop, drift and uninstall', () => {
     expect(JSON.stringify(events.events)).toContain('Left /var/log/dnsproxy/dnsproxy.log: its directory is a symlink');
   });
 
-  // Regression (issue 9.4): main kept the query log (and every user's queries in it) after uninstall.
+  // Regression: main kept the query log (and every user's queries in it) after uninstall.
   it('uninstall removes exactly the K2s-owned files, the query log and its rotated copy included', async () => {
     const h = await host();
     await startDns(h.deps, opts, collect().sink);

@@ -61,7 +61,7 @@ export interface LockOptions {
   /**
    * stop/uninstall/recover: when the lock file cannot be created for lack of room (ENOSPC,
    * EDQUOT, EROFS on /run), go on without it instead of failing — restoring the resolver must
-   * never wait for free space (issue 10.3). A lock file that cannot be created cannot be held
+   * never wait for free space. A lock file that cannot be created cannot be held
    * by anyone else either. The function gives /proc/self/mountinfo to name the filesystem.
    */
   goOnWithoutRoom?: { mountinfo: () => Promise<string>; op: string };

@@ -24,7 +24,7 @@ export interface StartOptions {
   readyTimeoutMs?: number;
   /** Log every query (dnsproxy -v, dnsmasq log-queries). Default true: the log viewer shows them. */
   logQueries?: boolean;
-  /** Zones the zone policy refused that the user forwards anyway (`--allow-zone`; issue 9.2). */
+  /** Zones the zone policy refused that the user forwards anyway (`--allow-zone`). */
   allowZones?: string[];
 }
 

@@ -1,5 +1,5 @@
 /**
- * Never strand the host (issue 10): kernel lock races, restore on a full /var/lib, drift edges
+ * Never strand the host: kernel lock races, restore on a full /var/lib, drift edges
  * (bind mount appeared, edited K2s file, append-only), temp-file cleanup and forced recovery,
  * on a temp root with the in-memory service manager.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 10 (hostsafe item 3): /run/k2s full. On main, stop wrote its lock record first and died
+ * /run/k2s full. On main, stop wrote its lock record first and died
  * with a raw ENOSPC before the restore: the host stayed on nameserver 127.0.0.1. Stop and
  * recover must restore the resolver first and then report what they could not write.
  */

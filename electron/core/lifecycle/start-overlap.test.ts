@@ -9,7 +9,7 @@ afterEach(async () => {
 });
 
 // Discovery is not started before preflight: its zone policy needs the host's search domains and
-// the remembered allowed zones, which preflight reads (issue 9.2).
+// the remembered allowed zones, which preflight reads.
 describe('start asks the API once, in the discover step', () => {
   it('asks the API once, after save, and uses that answer in the discover step', async () => {
     const h = await makeTestHost();

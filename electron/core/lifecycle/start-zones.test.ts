@@ -1,4 +1,4 @@
-/** Start with the zone policy and the kube-dns loop check (issues 9.2, 10.7) on a temp root. */
+/** Start with the zone policy and the kube-dns loop check on a temp root. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { lstat, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -25,7 +25,7 @@ import { resolvedActive, restartResolved } from './resolved';
 import { acquireLock, LOCK_PATH } from './lock';
 import { isNoRoomError, noRoomMessage } from '../host/mounts';
 
-/** Default deadline for the proxy to answer on every listener, ms: sized for a busy host (issue 11.3). */
+/** Default deadline for the proxy to answer on every listener, ms: sized for a busy host. */
 export const READY_TIMEOUT_MS = 20_000;
 
 /** One host change done so far, with how to take it back. */
@@ -35,8 +35,8 @@ interface Undo {
 }
 
 /**
- * Starts K2s DNS: preflight → save → discover → config → service → activate → verify → ready
- * (issue #2). Any failure after save undoes every change in reverse order (rollback) and
+ * Starts K2s DNS: preflight → save → discover → config → service → activate → verify → ready.
+ * Any failure after save undoes every change in reverse order (rollback) and
  * returns exit 1; a failed precondition returns exit 3 with nothing changed. Never throws.
  */
 export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: EventSink): Promise<ResultEvent> {
@@ -74,14 +74,14 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
       const d = await deps.discover(pre.kubeconfigPath, { searchDomains: pre.search, nameservers: pre.upstreams, allowZones: [...new Set([...(opts.allowZones ?? []), ...(pre.existing?.allowedZones ?? [])])] }).catch((err: unknown) => {
         throw failed('DISCOVERY_FAILED', messageOf(err));
       });
-      // Zone-upstream loop check by address semantics (issue 10.7; owner: zones).
+      // Zone-upstream loop check by address semantics.
       // Only service CIDRs the zone policy accepts may excuse a host address (kube-ipvs0): a
       // cluster-supplied serviceSubnet 0.0.0.0/1 must not make this host's own address "a ClusterIP".
       const loop = kubeDnsLoop(d.kubeDnsIp, pre.listeners, await deps.hostAddresses(), d.serviceCidrs.filter((c) => cidrRefusal(c) === null));
       if (loop) throw failed('DISCOVERY_FAILED', loop);
       return {
         value: d,
-        // The API server is named: a user-owned kubeconfig decides which cluster a root start trusts (issue 9.2).
+        // The API server is named: a user-owned kubeconfig decides which cluster a root start trusts.
         message: `kube-dns ${d.kubeDnsIp}, cluster domain ${d.clusterDomain}, ${d.zones.length} zone${d.zones.length === 1 ? '' : 's'}${d.refusedZones?.length ? `, ${d.refusedZones.length} refused by the zone policy` : ''} (API server ${d.apiServer}, context ${d.context})`,
         detail: { kubeDnsIp: d.kubeDnsIp, clusterDomain: d.clusterDomain, zones: d.zones.map((z) => z.zone), refusedZones: (d.refusedZones ?? []).slice(0, 100).map((z) => ({ zone: z.zone, why: z.why })), apiServer: d.apiServer, warnings: d.warnings },
       };
@@ -109,7 +109,7 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
       const argv = proxyArgv(deps.fs, pre.engine.binary, plan.engine, configPath, plan.verbose);
       // Registered before start: a start that fails half-way still gets stopped by rollback.
       undo.push({ what: 'stop k2s-dnsproxy', run: () => deps.services.stop() });
-      // dnsproxy cannot drop root itself (ENGINES.md A4): the service manager does; dnsmasq drops by --user (websec, issue 9.6).
+      // dnsproxy cannot drop root itself (docs/engines.md "dnsproxy: privileges"): the service manager does; dnsmasq drops by --user (websec).
       const { pid } = await deps.services.start({ argv, logFile: deps.fs.real(K2S_PATHS.log), description: `K2s DNS proxy (${plan.engine})`, ...(plan.engine === 'adguard' ? { runAs: DNSPROXY_RUN_AS } : {}) });
       await waitForListeners(deps, plan, opts.readyTimeoutMs ?? READY_TIMEOUT_MS);
       return { value: pid, message: `k2s-dnsproxy (${plan.engine}${pid ? `, PID ${pid}` : ''}) answers on ${plan.listeners.map((l) => `${l.address}:${l.port}`).join(', ')}`, detail: { pid } };

@@ -16,7 +16,7 @@ import { MAX_RESTARTS } from '../host/supervisor-script';
  * readable): state file, proxy service, who owns /etc/resolv.conf now, and the operation in
  * progress from the lifecycle journal (`starting`/`stopping` while its process lives).
  * Cheap (files and the service only): the end-to-end path check is dnsStatusWithHealth.
- * `frontEnd` picks the words of the fixes in `messages`: app buttons for 'gui', commands for 'cli' (issue 8 item 5).
+ * `frontEnd` picks the words of the fixes in `messages`: app buttons for 'gui', commands for 'cli'.
  */
 export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli'): Promise<HostDnsStatus> {
   const say = (w: Record<FrontEnd, string>) => w[frontEnd];

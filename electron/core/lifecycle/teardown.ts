@@ -21,8 +21,8 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 
 /**
- * K2s-owned files uninstall removes (DESIGN.md). The proxy log and its rotated copy go too
- * (issue 9.4): they hold every logged query of every user and pod; stop keeps them.
+ * K2s-owned files uninstall removes (docs/host-facts.md "K2s values"). The proxy log and its
+ * rotated copy go too: they hold every logged query of every user and pod; stop keeps them.
  */
 export const OWNED_FILES = [
   K2S_PATHS.log,

@@ -1,5 +1,5 @@
 /**
- * Issue 10 (hostsafe item 1): /etc/resolv.conf deleted, replaced by a dangling symlink, or by a
+ * /etc/resolv.conf deleted, replaced by a dangling symlink, or by a
  * directory while K2s DNS runs. On main, stop read the first two as "someone else's file, keep
  * it" and discarded the saved original: the host was left with no resolver and no way back.
  */

@@ -46,10 +46,10 @@ export interface VerifyOutcome {
 const silent = (r: QueryResult) => r.rcode === 'TIMEOUT' || r.rcode === 'ERROR';
 
 /**
- * Verify step (issue #2): the proxy and the system resolver both resolve
+ * Verify step: the proxy and the system resolver both resolve
  * `kubernetes.default.svc.<domain>` to the kubernetes Service ClusterIP; an external name gets
  * the same answer class and at least one shared answer record through the proxy as from the
- * first upstream directly (answer-compare.ts; issue 9.2). The checks run in parallel under ONE
+ * first upstream directly (answer-compare.ts). The checks run in parallel under ONE
  * deadline (`timeoutMs`, default VERIFY_TIMEOUT_MS), each retried while unanswered.
  * Upstreams the user named (`explicitUpstreams`, `--upstream`) must each answer the external
  * name directly (retried until the deadline), else VERIFY_UPSTREAM: a typo there would send
@@ -115,7 +115,7 @@ export async function verifyDns(
   let externalNote = 'skipped (the upstream did not answer: offline host?)';
   let warning: string | null = null;
   if (ext.via) {
-    // Answer data, not only the class (issue 9.2).
+    // Answer data, not only the class.
     const mismatch = answerMismatch(ext.direct!, ext.via.r);
     if (mismatch) {
       throw failed('VERIFY_EXTERNAL', `${externalName}: ${mismatch} (upstream ${upstream})${ranOut(ext.via.expired)}; check the upstream rules in the proxy config (a refused zone allowed, or a zone routed to CoreDNS?).`);

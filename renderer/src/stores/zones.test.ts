@@ -1,4 +1,4 @@
-/** Zones store: refused zones and the user's allows go through the real contract (issue 9.2). */
+/** Zones store: refused zones and the user's allows go through the real contract. */
 import { describe, expect, it } from 'vitest';
 import type { K2sDnsApi } from '../../../shared/api';
 import type { ClusterDiscovery } from '../../../shared/types';
