@@ -7,7 +7,7 @@ import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { renderUnit } from '../../../shared/systemd-unit';
 import type { Exec } from './exec';
 import { createHostFs } from './host-fs-node';
-import { detectServiceManager } from './service-manager';
+import { detectServiceManager } from './detect-service-manager';
 import { createSupervisedManager, isProcessRunning, readWatchdogState, waitForExec } from './supervised-service';
 
 let root: string;

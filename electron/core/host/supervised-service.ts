@@ -10,7 +10,7 @@ import path from 'node:path';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
 import type { HostFs } from './host-fs';
 import { openQueryLog, readAdmGid, rotateLogIfOver, startLogGuard } from './query-log';
-import type { ServiceManager } from './service';
+import type { ServiceManager } from './service-manager';
 import { findOwnProxies, parseCmdline } from './own-proxy';
 import { isWatchdogArgv, parseWatchdogState, watchdogArgv, type WatchdogState } from './supervisor-script';
 

@@ -4,7 +4,7 @@ import { K2S_PATHS, SERVICE_NAME } from '../../../shared/k2s-paths';
 import { renderUnit } from '../../../shared/systemd-unit';
 import type { Exec } from './exec';
 import type { HostFs } from './host-fs';
-import type { ServiceManager } from './service';
+import type { ServiceManager } from './service-manager';
 import { LOGROTATE_PATH, openQueryLog, readAdmGid, renderLogrotate, rotateLogIfOver } from './query-log';
 
 const UNIT = `${SERVICE_NAME}.service`;

@@ -4,7 +4,7 @@ import { connect } from 'node:net';
 import type { LifecycleDeps } from './deps';
 import { createHostFs } from '../host/host-fs-node';
 import { nodeExec } from '../host/exec';
-import { detectServiceManager } from '../host/service-manager';
+import { detectServiceManager } from '../host/detect-service-manager';
 import { findPortHolder } from '../host/port-holder';
 import { queryDns } from '../probes/dns-query';
 import { systemQuery } from '../probes/system-lookup';
