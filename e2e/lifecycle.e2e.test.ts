@@ -186,7 +186,7 @@ describe.each(PROXY_ENGINES.map((e) => [e]))('k2s-dns lifecycle on the test bed 
 
   // Once, with the adguard engine (registered only there, so the other engine reports no skip).
   if (engine === 'adguard') it.skipIf(skip)('the v0.68+ private-rDNS trap is real on this dnsproxy: a [/21.172.in-addr.arpa/] route in `upstream` alone gives NXDOMAIN', async () => {
-    // dnsproxy proxy/server.go isForbiddenARPA + proxy.go selectUpstreams (docs/engines.md "dnsproxy: private reverse DNS"): private
+    // dnsproxy proxy/server.go isForbiddenARPA + proxy.go selectUpstreams (docs/engines.md "Private PTR"): private
     // PTRs never use `upstream`; without use-private-rdns they get NXDOMAIN. The product's
     // config (checked in every case above) routes them via private-rdns-upstream instead.
     const child = spawn(ENGINE_BIN.dnsproxy, ['-l', '127.0.0.1', '-p', '5353', '-u', '[/21.172.in-addr.arpa/]172.21.0.10:53', '-u', '192.0.2.53:53'], {

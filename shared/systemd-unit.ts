@@ -12,7 +12,7 @@ export interface ServiceSpec {
   description: string;
   /**
    * Run the proxy as this user/group, keeping only CAP_NET_BIND_SERVICE (port 53) — for engines
-   * that cannot drop root themselves (AdGuard dnsproxy has no user option, docs/engines.md "dnsproxy: privileges").
+   * that cannot drop root themselves (AdGuard dnsproxy has no user option, docs/engines.md "dnsproxy privileges").
    * systemd: `DynamicUser=yes` (a transient uid instead) + `AmbientCapabilities=`; supervised:
    * util-linux setpriv(1) to this user/group.
    */

@@ -1,6 +1,6 @@
 /**
- * Doctor check `dnsproxy-version`: K2s pins AdGuard dnsproxy v0.83.1 (docs/engines.md "dnsproxy: version"); other
- * versions differ in config keys and in private-rdns handling (docs/engines.md "dnsproxy: private reverse DNS").
+ * Doctor check `dnsproxy-version`: K2s pins AdGuard dnsproxy v0.83.1 (docs/engines.md "dnsproxy version"); other
+ * versions differ in config keys and in private-rdns handling (docs/engines.md "Private PTR").
  * The binary is found as start finds it (electron/core/lifecycle/engine.ts chooseEngine), and while
  * the adguard engine runs, it is the running proxy's own executable (/proc/PID/exe).
  */
@@ -10,7 +10,7 @@ import { PINNED_DNSPROXY_VERSIONS } from '../../../shared/k2s-paths';
 import { chooseEngine, DEFAULT_DNSMASQ } from '../lifecycle/engine';
 import type { DoctorContext } from './context';
 
-/** The exact dnsproxy release K2s ships (`dnsproxy --version` prints `dnsproxy version v0.83.1`; docs/engines.md "dnsproxy: version"). */
+/** The exact dnsproxy release K2s ships (`dnsproxy --version` prints `dnsproxy version v0.83.1`; docs/engines.md "dnsproxy version"). */
 export const K2S_PINNED_DNSPROXY = '0.83.1';
 
 /**

@@ -8,8 +8,8 @@
  * - Bounded: at LOG_CAP_BYTES the file is copied to `<log>.1` (replacing the older copy) and
  *   truncated ("copytruncate", logrotate(8)): the proxy keeps its O_APPEND descriptor and goes on
  *   writing at the new end, so no restart or reopen signal is needed (AdGuard dnsproxy has none:
- *   SIGHUP kills it, docs/engines.md "dnsproxy: signals"). So at most 2 × LOG_CAP_BYTES are kept. A line written
- *   between the copy and the truncate can be lost, as with logrotate.
+ *   SIGHUP kills it, docs/engines.md "dnsproxy signals"). So at most 2 × LOG_CAP_BYTES are
+ *   kept. A line written between the copy and the truncate can be lost, as with logrotate.
  * Rotation runs at every start and, in supervised mode, in a small guard process that lives as
  * long as the proxy (LOG_GUARD_SOURCE); on systemd hosts the logrotate snippet does it.
  */

@@ -109,7 +109,7 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
       const argv = proxyArgv(deps.fs, pre.engine.binary, plan.engine, configPath, plan.verbose);
       // Registered before start: a start that fails half-way still gets stopped by rollback.
       undo.push({ what: 'stop k2s-dnsproxy', run: () => deps.services.stop() });
-      // dnsproxy cannot drop root itself (docs/engines.md "dnsproxy: privileges"): the service manager does; dnsmasq drops by --user (websec).
+      // dnsproxy cannot drop root itself (docs/engines.md "dnsproxy privileges"): the service manager does; dnsmasq drops by --user (websec).
       const { pid } = await deps.services.start({ argv, logFile: deps.fs.real(K2S_PATHS.log), description: `K2s DNS proxy (${plan.engine})`, ...(plan.engine === 'adguard' ? { runAs: DNSPROXY_RUN_AS } : {}) });
       await waitForListeners(deps, plan, opts.readyTimeoutMs ?? READY_TIMEOUT_MS);
       return { value: pid, message: `k2s-dnsproxy (${plan.engine}${pid ? `, PID ${pid}` : ''}) answers on ${plan.listeners.map((l) => `${l.address}:${l.port}`).join(', ')}`, detail: { pid } };
