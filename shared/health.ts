@@ -51,6 +51,8 @@ export function fixText(action: HealthAction | null, frontEnd: FrontEnd): string
  */
 export function outcomeOf(r: QueryResult, needAnswer = true): HopOutcome {
   if (r.rcode === 'TIMEOUT') return 'timeout';
+  // A reply that cannot be decoded proves nothing about the name, upstream or not.
+  if (r.rcode === 'MALFORMED_ANSWER') return 'error';
   if (r.rcode === 'ERROR') return /ECONNREFUSED|port unreachable|refused the connection/i.test(r.error ?? '') ? 'unreachable' : 'error';
   if (!needAnswer) return 'answer';
   if (r.rcode === 'NOERROR') return r.answers.length > 0 ? 'answer' : 'nodata';

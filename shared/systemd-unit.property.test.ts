@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { renderResolvedDropIn } from './resolved-dropin';
 import { quoteExecWord, renderUnit } from './systemd-unit';
+import { dirsCheckArgv } from './root-dir-check';
 import { hostileOrLong, hostileString, isClearError, outcome } from '../e2e/support/hostile-arbitraries';
 
 /**
@@ -141,4 +142,16 @@ describe('regressions found by the properties', () => {
     expect(() => renderUnit({ ...ok, description: ' K2s' })).toThrow('Description " K2s" starts or ends with a space or tab, which systemd strips; remove it.');
     expect(() => renderUnit({ ...ok, logFile: '/var/log/x.log ' })).toThrow('Log file "/var/log/x.log " starts or ends with a space or tab');
   });
+
+  // The unit re-checks the directories root writes before every (re)start.
+  it('renders guardDirs as ExecStartPre= whose words, read as systemd does, are exactly the check argv', () => {
+    const dirs = ['/etc/k2s', '/run/k2s', '/var/log/dnsproxy', '/var/lib/k2s'];
+    const lines = parseUnit(renderUnit({ ...ok, guardDirs: dirs }));
+    const pre = lines.filter((l) => l.section === 'Service' && l.key === 'ExecStartPre');
+    expect(pre).toHaveLength(1);
+    expect(execWords(pre[0]!.value)).toEqual(dirsCheckArgv(dirs));
+    expect(lines.findIndex((l) => l.key === 'ExecStartPre')).toBeLessThan(lines.findIndex((l) => l.key === 'ExecStart'));
+    expect(parseUnit(renderUnit(ok)).some((l) => l.key === 'ExecStartPre')).toBe(false);
+  });
 });
+

@@ -4,6 +4,7 @@
  * beyond a safe set, `\` and `"` backslash-escaped, `%` doubled (systemd.unit(5) specifiers),
  * `$` doubled (environment substitution in ExecStart=).
  */
+import { dirsCheckArgv } from './root-dir-check';
 
 /** What the service manager runs: argv (argv[0] absolute), log file (absolute), description. */
 export interface ServiceSpec {
@@ -17,6 +18,11 @@ export interface ServiceSpec {
    * util-linux setpriv(1) to this user/group.
    */
   runAs?: { user: string; group: string };
+  /**
+   * Real paths of the directories that must be root's alone before every (re)start
+   * (root-dir-check.ts): systemd runs the check as ExecStartPre=, on each Restart= too.
+   */
+  guardDirs?: string[];
 }
 
 /** Unprivileged account the AdGuard dnsproxy runs as (Debian's nobody/nogroup). */
@@ -97,6 +103,8 @@ export function renderUnit(spec: ServiceSpec): string {
     '',
     '[Service]',
     'Type=simple',
+    // A failing ExecStartPre= fails the start (systemd.service(5)): no proxy from a weak dir.
+    ...(spec.guardDirs?.length ? [`ExecStartPre=${dirsCheckArgv(spec.guardDirs).map(quoteExecWord).join(' ')}`] : []),
     `ExecStart=${spec.argv.map(quoteExecWord).join(' ')}`,
     `StandardOutput=append:${log}`,
     `StandardError=append:${log}`,

@@ -5,15 +5,16 @@
  */
 import type { ClusterDiscovery } from '../../shared/types';
 import { terminalSafe } from './terminal-safe';
+import { visibleName } from '../../shared/visible-text';
 
 /** Rows printed per table; the rest is counted (`--json` has everything). */
 export const MAX_ZONE_ROWS = 200;
 /** Characters per cell. */
 const MAX_CELL = 160;
 
-/** terminalSafe (C0/C1/DEL escaped), cut to MAX_CELL characters. */
-export function terminalText(text: string): string {
-  const escaped = terminalSafe(text);
+/** terminalSafe (C0/C1/DEL escaped), cut to MAX_CELL characters; `name`: a DNS name, punycode beside a non-ASCII one. */
+export function terminalText(text: string, name = false): string {
+  const escaped = name ? visibleName(text) : terminalSafe(text);
   return escaped.length > MAX_CELL ? `${escaped.slice(0, MAX_CELL - 1)}…` : escaped;
 }
 
@@ -27,16 +28,16 @@ function table(header: string[], rows: string[][], total: number): string[] {
 
 /** Zones as aligned tables: forwarded (zone, upstream, why), then refused (zone, why, where). */
 export function formatZones(d: ClusterDiscovery): string {
-  const fwd = d.zones.slice(0, MAX_ZONE_ROWS).map((z) => [terminalText(z.zone) + (z.clusterDomain ? ' (cluster domain)' : ''), terminalText(z.upstream), terminalText(z.reason)]);
+  const fwd = d.zones.slice(0, MAX_ZONE_ROWS).map((z) => [terminalText(z.zone, true) + (z.clusterDomain ? ' (cluster domain)' : ''), terminalText(z.upstream), terminalText(z.reason)]);
   const lines = table(['ZONE', 'UPSTREAM', 'WHY'], fwd, d.zones.length);
   const refused = d.refusedZones ?? [];
   if (refused.length > 0) {
     lines.push('', 'Not forwarded (zone policy; --allow-zone ZONE on start forwards one marked allowable):');
-    const rows = refused.slice(0, MAX_ZONE_ROWS).map((r) => [terminalText(r.zone), r.allowable ? 'allowable' : 'never', terminalText(`${r.why} — ${r.reason}`)]);
+    const rows = refused.slice(0, MAX_ZONE_ROWS).map((r) => [terminalText(r.zone, true), r.allowable ? 'allowable' : 'never', terminalText(`${r.why} — ${r.reason}`)]);
     lines.push(...table(['ZONE', 'ALLOW', 'WHY NOT'], rows, refused.length));
   }
-  if (d.allowedZones?.length) lines.push('', `allowed by you: ${d.allowedZones.slice(0, 50).map(terminalText).join(', ')}`);
-  lines.push('', `kube-dns ${terminalText(d.kubeDnsIp)} · kubernetes ${terminalText(d.kubernetesServiceIp)} · service CIDR ${d.serviceCidrs.map(terminalText).join(', ')} · pod CIDR ${d.podCidrs.map(terminalText).join(', ')} (from ${d.cidrSource})`);
+  if (d.allowedZones?.length) lines.push('', `allowed by you: ${d.allowedZones.slice(0, 50).map((z) => terminalText(z, true)).join(', ')}`);
+  lines.push('', `kube-dns ${terminalText(d.kubeDnsIp)} · kubernetes ${terminalText(d.kubernetesServiceIp)} · service CIDR ${d.serviceCidrs.map((c) => terminalText(c)).join(', ')} · pod CIDR ${d.podCidrs.map((c) => terminalText(c)).join(', ')} (from ${d.cidrSource})`);
   lines.push(`API server ${terminalText(d.apiServer)} · kubeconfig ${terminalText(d.kubeconfigPath)} (context ${terminalText(d.context)})${d.corefileSource ? ` · Corefile from ConfigMap ${terminalText(d.corefileSource)}` : ''}`);
   for (const w of d.warnings.slice(0, 50)) lines.push(`warning: ${terminalText(w)}`);
   if (d.warnings.length > 50) lines.push(`… ${d.warnings.length - 50} more warnings (--json lists all)`);

@@ -1,10 +1,10 @@
-import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { callerUid, unreadableKubeconfigMessage, userCanRead } from './caller-access';
+import { asCaller, callerUid, readKubeconfigAsCaller, unreadableKubeconfigMessage } from './caller-access';
 
 const isRoot = process.geteuid?.() === 0;
 const hasSetpriv = spawnSync('setpriv', ['--version']).status === 0;
@@ -29,9 +29,9 @@ describe('helper caller access', () => {
     writeFileSync(secret, 'x: [\n'.repeat(100), { mode: 0o600 });
     const open = join(dir, 'readable.yaml');
     writeFileSync(open, 'apiVersion: v1\n', { mode: 0o644 });
-    expect(userCanRead(secret, 65534)).toBe(false);
-    expect(userCanRead(join(dir, 'missing.yaml'), 65534)).toBe(false);
-    expect(userCanRead(open, 65534)).toBe(true);
+    expect(() => readKubeconfigAsCaller(secret, 65534)).toThrow(unreadableKubeconfigMessage(secret));
+    expect(() => readKubeconfigAsCaller(join(dir, 'missing.yaml'), 65534)).toThrow(unreadableKubeconfigMessage(join(dir, 'missing.yaml')));
+    expect(readKubeconfigAsCaller(open, 65534)).toMatchObject({ text: 'apiVersion: v1\n', uid: 0, mode: 0o100644 });
     const run = (path: string) => spawnSync(process.execPath, [HELPER, 'start', '--kubeconfig', path], { encoding: 'utf8', timeout: 60_000, env: { ...process.env, PKEXEC_UID: '65534', K2S_DNS_FROM_SOURCE: '1' } });
     const a = run(secret);
     const b = run(join(dir, 'missing.yaml'));
@@ -40,4 +40,53 @@ describe('helper caller access', () => {
     expect(JSON.parse(b.stdout.trim().split('\n').at(-1)!).message).toBe(unreadableKubeconfigMessage(join(dir, 'missing.yaml')));
     expect(a.stdout + a.stderr).not.toMatch(/bytes|YAML|line \d/);
   }, 150_000);
+
+  it.skipIf(!isRoot)('asCaller: opens with the caller\'s uid, gid and groups, and is root again afterwards, also after a throw (skipped without root)', () => {
+    const seen = asCaller(12345, () => [process.geteuid!(), process.getegid!(), process.getgroups!()], { gid: 12345, groups: [] });
+    expect(seen).toEqual([12345, 12345, [12345]]); // getgroups(2) as Node reports it: the egid included
+    expect([process.geteuid!(), process.getegid!()]).toEqual([0, 0]);
+    expect(() => asCaller(12345, () => { throw new Error('inside'); }, { gid: 12345, groups: [] })).toThrow('inside');
+    expect(process.geteuid!()).toBe(0);
+  });
+
+  // Regression: the helper checked `test -r` as the caller, then root opened the path
+  // again; swapping the symlink in between made root read /etc/shadow in 6 of 12 tries.
+  it.skipIf(!isRoot)('a symlink swapped while the helper reads: every read is the caller\'s file or refused, never the root-only one (skipped without root)', async () => {
+    const home = join(dir, 'race');
+    mkdirSync(home, { mode: 0o755 });
+    chownSync(home, 12345, 12345);
+    const mine = join(home, 'mine.yaml');
+    writeFileSync(mine, 'users: []\n', { mode: 0o644 });
+    chownSync(mine, 12345, 12345);
+    const secret = join(dir, 'root-only');
+    writeFileSync(secret, 'ROOT-ONLY-SECRET: 1\n', { mode: 0o600 });
+    const link = join(home, 'kubeconfig');
+    symlinkSync(mine, link);
+    // The attacker: replaces the link atomically (rename over it), alternating targets, until killed.
+    const flipper = spawn(process.execPath, ['-e', `const fs=require('fs');const t=[${JSON.stringify(mine)},${JSON.stringify(secret)}];let i=0;process.stdout.write('go\\n');for(;;){const n=${JSON.stringify(link)}+'.'+(i%2);try{fs.unlinkSync(n)}catch{};fs.symlinkSync(t[i++%2],n);fs.renameSync(n,${JSON.stringify(link)});}`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    await new Promise((resolve) => flipper.stdout!.once('data', resolve));
+    const outcomes = { mine: 0, refused: 0, other: [] as string[] };
+    const deadline = Date.now() + 60_000;
+    for (let i = 0; i < 150 && Date.now() < deadline; i++) {
+      const r = attempt(() => readKubeconfigAsCaller(link, 12345).text);
+      if (r === 'users: []\n') outcomes.mine++;
+      else if (r === unreadableKubeconfigMessage(link)) outcomes.refused++;
+      else outcomes.other.push(r);
+    }
+    flipper.kill('SIGKILL');
+    await new Promise((resolve) => flipper.once('exit', resolve));
+    // Both targets were hit (the race ran), and no read returned or described the secret.
+    expect(outcomes.other).toEqual([]);
+    expect(outcomes.mine).toBeGreaterThan(0);
+    expect(outcomes.refused).toBeGreaterThan(0);
+  }, 120_000);
 });
+
+/** The value `f` returns, or the message it throws. */
+function attempt(f: () => string): string {
+  try {
+    return f();
+  } catch (err) {
+    return (err as Error).message;
+  }
+}

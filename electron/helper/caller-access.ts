@@ -1,12 +1,14 @@
 /**
  * What the unprivileged caller of the root helper may learn about a path it names:
  * nothing about a file it could not read itself. pkexec sets PKEXEC_UID and sudo SUDO_UID to the
- * caller's uid (pkexec(1), sudo(8)); the check runs `test -r PATH` as that user through
- * util-linux setpriv(1) (real uid/gid and the user's groups), so the kernel decides, path
- * components included. When it fails, one message covers "missing" and "unreadable" alike: no
- * size, existence or YAML-line oracle on root-only files.
+ * caller's uid (pkexec(1), sudo(8)); the helper opens a kubeconfig the caller names with the
+ * caller's uid, gid and groups (asCaller), so the kernel decides, path components included, in
+ * the one open the content then comes from. When it fails, one message covers "missing" and
+ * "unreadable" alike: no size, existence or YAML-line oracle on root-only files.
  */
 import { spawnSync } from 'node:child_process';
+import { NoKubeconfigError } from '../core/cluster/errors';
+import { KubeconfigOpenError, readKubeconfigFile, type KubeconfigFile } from '../core/cluster/kubeconfig-file';
 
 /** The caller's environment cannot be trusted to name who asked (refused, exit 3). */
 export class CallerEnvError extends Error {
@@ -39,14 +41,52 @@ export function callerUid(env: NodeJS.ProcessEnv): number | null {
   return Number(v) === 0 ? null : Number(v);
 }
 
-/** True when user `uid` (with its primary group and supplementary groups) can read `path`. */
-export function userCanRead(path: string, uid: number): boolean {
-  const gid = spawnSync('id', ['-g', String(uid)], { encoding: 'utf8', timeout: 10_000 });
-  const g = gid.status === 0 ? gid.stdout.trim() : String(uid);
-  // --init-groups needs a passwd entry; a uid without one gets no supplementary groups.
-  const groups = gid.status === 0 ? ['--init-groups'] : ['--clear-groups'];
-  const r = spawnSync('setpriv', ['--reuid', String(uid), '--regid', g, ...groups, '--', 'test', '-r', path], { timeout: 10_000 });
-  return r.status === 0;
+/** The caller's primary gid and supplementary groups, from `id` (covers NSS users); uid-only when unknown. */
+export function callerIds(uid: number): { gid: number; groups: number[] } {
+  const id = (flag: string) => spawnSync('id', [flag, String(uid)], { encoding: 'utf8', timeout: 10_000 });
+  const g = id('-g');
+  const gs = id('-G');
+  if (g.status !== 0 || gs.status !== 0) return { gid: uid, groups: [] };
+  return { gid: Number(g.stdout.trim()), groups: gs.stdout.trim().split(/\s+/).filter((x) => x !== '').map(Number) };
+}
+
+/**
+ * Runs `fn` with the effective uid, gid and groups of the caller, then back to root, so the
+ * kernel checks every open in `fn` (path components and symlinks included) with the caller's
+ * rights: there is no "check as the caller, then open as root" window to swap a symlink in
+ * (an earlier helper checked with `test -r`, then root opened the path again). seteuid(2) keeps the
+ * saved set-user-ID 0, so the way back always exists; glibc applies set*id to every thread
+ * (nptl(7)), and `fn` must be synchronous so no other JavaScript runs meanwhile.
+ * @throws whatever `fn` throws, after root's ids are restored
+ */
+export function asCaller<T>(uid: number, fn: () => T, ids = callerIds(uid)): T {
+  const saved = { egid: process.getegid!(), groups: process.getgroups!() };
+  // Order matters: groups and gid while still root, the uid last; back in the reverse order.
+  process.setgroups!(ids.groups);
+  process.setegid!(ids.gid);
+  process.seteuid!(uid);
+  try {
+    return fn();
+  } finally {
+    process.seteuid!(0);
+    process.setegid!(saved.egid);
+    process.setgroups!(saved.groups);
+  }
+}
+
+/**
+ * Reads the kubeconfig at `path` for the helper with the caller's rights (one open as the
+ * caller, fstat on that fd: kubeconfig-file.ts). Every failure to open is the one
+ * unreadableKubeconfigMessage (no existence oracle); other refusals (not a regular file, too
+ * big) describe a file the caller can open itself.
+ */
+export function readKubeconfigAsCaller(path: string, uid: number): KubeconfigFile {
+  try {
+    return asCaller(uid, () => readKubeconfigFile(path));
+  } catch (err) {
+    if (err instanceof KubeconfigOpenError) throw new NoKubeconfigError([path], unreadableKubeconfigMessage(path));
+    throw err;
+  }
 }
 
 /** The one message for a kubeconfig the caller cannot read (or that does not exist). */

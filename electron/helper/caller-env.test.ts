@@ -4,6 +4,7 @@
  * lifecycle and the kubeconfig lookup are mocked at the edge: nothing here touches the host.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { NoKubeconfigError } from '../core/cluster/errors';
 
 const calls = vi.hoisted(() => ({ start: 0, stop: 0, canRead: [] as Array<[string, number]> }));
 vi.mock('../core/lifecycle/node-deps', () => ({ createNodeDeps: async () => ({}) }));
@@ -20,13 +21,13 @@ vi.mock('../core/lifecycle/stop', () => ({
   },
   uninstallDns: async () => ({ exitCode: 0 }),
 }));
-vi.mock('../core/cluster/kubeconfig', () => ({ locateKubeconfig: async (o: { explicit?: string }) => ({ path: o.explicit ?? null, tried: [], explicit: true }) }));
+vi.mock('../core/cluster/kubeconfig', () => ({ ADMIN_KUBECONFIG: '/etc/kubernetes/admin.conf', locateKubeconfig: async (o: { explicit?: string }) => ({ path: o.explicit ?? null, tried: [], explicit: true }) }));
 vi.mock('./caller-access', async (orig) => ({
   ...(await orig<typeof import('./caller-access')>()),
   // The caller (uid 1000) cannot read anything: any kubeconfig it names must be refused.
-  userCanRead: (path: string, uid: number) => {
+  readKubeconfigAsCaller: (path: string, uid: number) => {
     calls.canRead.push([path, uid]);
-    return false;
+    throw new NoKubeconfigError([path], `The kubeconfig ${path} does not exist or you cannot read it`);
   },
 }));
 

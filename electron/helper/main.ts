@@ -3,8 +3,10 @@ import { parseHelperArgs, HelperUsageError } from './request';
 import { createNodeDeps } from '../core/lifecycle/node-deps';
 import { startDns } from '../core/lifecycle/start';
 import { stopDns, uninstallDns } from '../core/lifecycle/stop';
-import { locateKubeconfig } from '../core/cluster/kubeconfig';
-import { CallerEnvError, callerUid, unreadableKubeconfigMessage, userCanRead } from './caller-access';
+import { ADMIN_KUBECONFIG, locateKubeconfig, type FindKubeconfigResult } from '../core/cluster/kubeconfig';
+import { NoKubeconfigError } from '../core/cluster/errors';
+import type { KubeconfigFile } from '../core/cluster/kubeconfig-file';
+import { CallerEnvError, callerUid, readKubeconfigAsCaller } from './caller-access';
 
 /**
  * The privileged helper (runs as root via pkexec, sudo-prompt, or directly when already root):
@@ -36,17 +38,28 @@ export async function helperMain(argv: string[]): Promise<number> {
     print({ type: 'result', op, ok: false, exitCode: EXIT.refused, code: err.code, message: err.message, at: Date.now() });
     return EXIT.refused;
   }
-  if (req.verb === 'start' && req.kubeconfig) {
-    // Before root opens a path the caller named: only what the caller could read itself, and
-    // one message for missing and unreadable (no size/existence/content oracle).
-    if (uid !== null && !userCanRead(req.kubeconfig, uid)) {
-      print({ type: 'result', op: 'start', ok: false, exitCode: EXIT.refused, code: 'NO_KUBECONFIG', message: unreadableKubeconfigMessage(req.kubeconfig), at: Date.now() });
-      return EXIT.refused;
+  let kubeconfig: KubeconfigFile | undefined;
+  let found: FindKubeconfigResult = { path: null, tried: [], explicit: false };
+  if (req.verb === 'start') {
+    found = await locateKubeconfig(req.kubeconfig ? { explicit: req.kubeconfig } : {});
+    // A kubeconfig other than K2s's own admin.conf (root's file at a root-owned path) is read
+    // once, with the caller's rights, and only that content is used (a check as the
+    // caller then a second open as root let a symlink swap make root read /etc/shadow).
+    // One message for missing and unreadable: no size/existence/content oracle.
+    const path = req.kubeconfig ?? found.path;
+    if (uid !== null && path !== null && path !== ADMIN_KUBECONFIG) {
+      try {
+        kubeconfig = readKubeconfigAsCaller(path, uid);
+      } catch (err) {
+        if (!(err instanceof NoKubeconfigError)) throw err;
+        print({ type: 'result', op: 'start', ok: false, exitCode: EXIT.refused, code: 'NO_KUBECONFIG', message: err.message, at: Date.now() });
+        return EXIT.refused;
+      }
+      if (found.path === null) found = { ...found, path };
     }
   }
-  const deps = await createNodeDeps();
+  const deps = await createNodeDeps('/', kubeconfig ? { kubeconfig } : {});
   if (req.verb === 'start') {
-    const found = await locateKubeconfig(req.kubeconfig ? { explicit: req.kubeconfig } : {});
     const r = await startDns(deps, {
       kubeconfigPath: found.path,
       kubeconfigLookup: found,

@@ -11,6 +11,7 @@ import { chooseCidrs, parseKubeadmNetworking, type KubeadmNetworking } from './c
 import { ClusterResponseError } from './errors';
 import { findDnsService, readCorefileSource } from './coredns-config';
 import { openKubeClient, type KubeClient } from './kube-client';
+import type { KubeconfigFile } from './kubeconfig-file';
 
 export { COREDNS_CUSTOM_DIR, extraFilesOf } from './coredns-config';
 
@@ -20,6 +21,8 @@ export { COREDNS_CUSTOM_DIR, extraFilesOf } from './coredns-config';
  */
 export interface DiscoverOptions extends ZonePolicyInput {
   kubeconfigPath: string;
+  /** The kubeconfig already read (one open, e.g. as the helper's caller); else read from kubeconfigPath. */
+  kubeconfig?: string | KubeconfigFile;
   timeoutMs?: number;
 }
 
@@ -77,7 +80,7 @@ async function nodePodCidrs(client: KubeClient): Promise<string[]> {
  * ClusterResponseError (errors.ts); every request is bounded by `timeoutMs`.
  */
 export async function discoverCluster(opts: DiscoverOptions): Promise<ClusterDiscovery> {
-  const client = openKubeClient(opts.kubeconfigPath, opts.timeoutMs);
+  const client = openKubeClient(opts.kubeconfig ?? opts.kubeconfigPath, opts.timeoutMs);
   const warnings: string[] = [];
   // Independent reads in parallel: total time stays near one timeout when the server hangs.
   const [{ svc, source }, kubernetesIp, kubeadm] = await Promise.all([

@@ -63,6 +63,11 @@ export class NoKubeconfigError extends ClusterError {
   }
 }
 
+/** The NoKubeconfigError for the file at `path`: `why` names the problem and the fix, never its content. */
+export function refuseKubeconfig(path: string, why: string): NoKubeconfigError {
+  return new NoKubeconfigError([path], `The kubeconfig ${path} ${why}`);
+}
+
 /** The API server answered something that is not the expected Kubernetes object (non-JSON, wrong shape, missing object). */
 export class ClusterResponseError extends ClusterError {
   readonly code = 'bad-response';

@@ -4,7 +4,10 @@
  * failures (fetch errors, ApiException, JSON parse errors) to the typed errors in errors.ts.
  */
 import { dirname } from 'node:path';
-import { readKubeconfig } from './kubeconfig-file';
+import { readKubeconfigFile, type KubeconfigFile } from './kubeconfig-file';
+import { judgeKubeconfig } from './kubeconfig-guard';
+// Not re-exported by the package index; the same builders loadFromString calls (no exports map).
+import { newClusters, newContexts, newUsers } from '@kubernetes/client-node/dist/config_types.js';
 import {
   ApiException,
   CoreV1Api,
@@ -54,23 +57,33 @@ function timedHttpLibrary(timeoutMs: number): HttpLibrary {
 }
 
 /**
- * Loads `kubeconfigPath` and builds clients for its current context.
+ * Loads a kubeconfig (a path, read here once, or a file already read, e.g. as the helper's
+ * caller) and builds clients for its current context.
  * Throws NoKubeconfigError when the file is missing, unparsable, has no current cluster, or
  * names a plain-http server without `insecure-skip-tls-verify` (client-node refuses it).
  */
-export function openKubeClient(kubeconfigPath: string, timeoutMs = DEFAULT_TIMEOUT_MS): KubeClient {
-  const text = readKubeconfig(kubeconfigPath, process.geteuid?.() ?? 0);
+export function openKubeClient(kubeconfig: string | KubeconfigFile, timeoutMs = DEFAULT_TIMEOUT_MS): KubeClient {
+  const file = typeof kubeconfig === 'string' ? readKubeconfigFile(kubeconfig) : kubeconfig;
+  const kubeconfigPath = file.path;
+  // Parsed once and judged (kubeconfig-guard.ts); the client gets that object, never the text.
+  const doc = judgeKubeconfig(file, process.geteuid?.() ?? 0);
   const kc = new KubeConfig();
   try {
-    kc.loadFromString(text);
+    // What KubeConfig.loadFromString does after its yaml.load (client-node 1.4 dist/config.js),
+    // with the client's own builders, on the judged object.
+    kc.loadFromOptions({
+      clusters: newClusters(doc.clusters),
+      contexts: newContexts(doc.contexts),
+      users: newUsers(doc.users),
+      currentContext: doc['current-context'] as string,
+    });
     // As loadFromFile does: certificate and key paths are relative to the kubeconfig's folder.
     kc.makePathsAbsolute(dirname(kubeconfigPath));
   } catch (err) {
-    // The client's message can quote the file (a YAML code frame): name only the line.
-    const line = (err as { linePos?: { line: number }[] }).linePos?.[0]?.line;
+    // The message can quote the file's content or a path's error: name only the error class.
     throw new NoKubeconfigError(
       [kubeconfigPath],
-      `The kubeconfig ${kubeconfigPath} is not one the Kubernetes client can load (${err instanceof Error ? err.name : 'error'}${line ? ` at line ${line}` : ''}); check it with \`kubectl config view --kubeconfig ${kubeconfigPath}\` or pass another with --kubeconfig.`,
+      `The kubeconfig ${kubeconfigPath} is not one the Kubernetes client can load (${err instanceof Error ? err.name : 'error'}); check it with \`kubectl config view --kubeconfig ${kubeconfigPath}\` or pass another with --kubeconfig.`,
     );
   }
   const cluster = kc.getCurrentCluster();

@@ -3,6 +3,7 @@ import { chownSync, chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { load } from 'js-yaml';
 import { readKubeconfig, MAX_KUBECONFIG_BYTES } from './kubeconfig-file';
 
 const dir = mkdtempSync(join(tmpdir(), 'k2s-kubeconfig-'));
@@ -55,14 +56,14 @@ describe('readKubeconfig', () => {
     chownSync(files, 1000, 1000);
     expect(() => readKubeconfig(files, 0)).toThrow('uses users[].user.token-file, users[].user.client-key, clusters[].cluster.certificate-authority');
     // Unprivileged callers (k2s-dns zones as the user) run their own plugins, as kubectl does.
-    expect(readKubeconfig(user, 1000)).toBe(PLUGIN);
+    expect(readKubeconfig(user, 1000)).toEqual(load(PLUGIN));
     // Regression: another user's plugin ran in a non-root process on main.
     expect(() => readKubeconfig(user, 1001)).toThrow(`The kubeconfig ${user} uses users[].user.exec but is owned by uid 1000; k2s-dns runs a credential plugin only from your own or root's kubeconfig`);
     expect(() => readKubeconfig(merged, 1001)).toThrow('uses users[].user.exec but is owned by uid 1000');
     const rootsOwn = join(dir, 'root-kubeconfig');
     writeFileSync(rootsOwn, PLUGIN);
     chmodSync(rootsOwn, 0o600);
-    expect(readKubeconfig(rootsOwn, 0)).toBe(PLUGIN);
+    expect(readKubeconfig(rootsOwn, 0)).toEqual(load(PLUGIN));
     chmodSync(rootsOwn, 0o666);
     expect(() => readKubeconfig(rootsOwn, 0)).toThrow('is not root-owned');
   });
@@ -74,8 +75,8 @@ describe('readKubeconfig', () => {
     const own = join(dir, 'own-kubeconfig');
     writeFileSync(own, PLUGIN);
     chmodSync(own, 0o600);
-    if (me === 0) expect(readKubeconfig(own, other)).toBe(PLUGIN); // root's own file
-    else expect(readKubeconfig(own, me)).toBe(PLUGIN);
+    if (me === 0) expect(readKubeconfig(own, other)).toEqual(load(PLUGIN)); // root's own file
+    else expect(readKubeconfig(own, me)).toEqual(load(PLUGIN));
     chmodSync(own, 0o666);
     expect(() => readKubeconfig(own, me === 0 ? other : me)).toThrow(`uses users[].user.exec but is owned by uid ${me} and writable by others`);
     const auth = join(dir, 'auth-provider-kubeconfig');
@@ -86,6 +87,6 @@ describe('readKubeconfig', () => {
     const plain = join(dir, 'plain-kubeconfig');
     writeFileSync(plain, 'users: [{ name: u, user: { token: abc } }]\n');
     chmodSync(plain, 0o666);
-    expect(readKubeconfig(plain, other)).toContain('token: abc');
+    expect(readKubeconfig(plain, other)).toEqual({ users: [{ name: 'u', user: { token: 'abc' } }] });
   });
 });

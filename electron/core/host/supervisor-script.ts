@@ -9,9 +9,11 @@
  *     resets the count) — the same policy as the unit's `Restart=on-failure` under systemd;
  *  3. reports every restart on its stdout (the proxy log) and in a small key=value state file;
  *  4. on SIGTERM/SIGINT stops the proxy (SIGTERM) and exits without restarting it.
- * A clean exit (status 0) is not restarted, as with systemd's on-failure.
+ * A clean exit (status 0) is not restarted, as with systemd's on-failure. Before every start and
+ * restart the directories root writes must still be root's alone (k2s_dirs_ok), else it stops.
  * Every argument is passed as a positional parameter ("$@"), never spliced into the script.
  */
+import { DIRS_OK_SH } from '../../../shared/root-dir-check';
 
 /** argv[0] the watchdog shell runs under (shows in ps; recognised by stop). */
 export const WATCHDOG_NAME = 'k2s-dnsproxy-watchdog';
@@ -19,13 +21,20 @@ export const WATCHDOG_NAME = 'k2s-dnsproxy-watchdog';
 /** Restarts in a row (each after a run shorter than 60 s) before the watchdog gives up. */
 export const MAX_RESTARTS = 6;
 
-/** POSIX sh; $1 proxy pidfile, $2 watchdog state file, $3… the proxy argv. */
+/**
+ * POSIX sh; $1 proxy pidfile, $2 watchdog state file, $3 the directories that must be root's
+ * alone before every (re)start (colon-separated real paths, may be empty), $4… the proxy argv.
+ */
 export const WATCHDOG_SCRIPT = `
-pidfile=$1; state=$2; shift 2
+${DIRS_OK_SH}
+pidfile=$1; state=$2; dirs=$3; shift 3
+dirs_guard() { ifs0=$IFS; IFS=:; set -f; k2s_dirs_ok $dirs; r0=$?; IFS=$ifs0; set +f; return $r0; }
 stop=; child=; nap=; restarts=0; delay=1; total=0
 trap 'stop=1; kill -TERM $child $nap 2>/dev/null' TERM INT
 printf 'restarts=0\\nstate=running\\n' >"$state"
 while :; do
+  # Before every (re)start: a directory that became another user's is not started from.
+  if [ -n "$dirs" ] && ! dirs_guard; then printf 'restarts=%s\\nstate=refused\\n' "$total" >"$state"; break; fi
   began=$(date +%s)
   sh -c 'printf "%s\\n" "$$" >"$0" || exit 111; exec "$@"' "$pidfile" "$@" &
   child=$!
@@ -53,9 +62,14 @@ done
 rm -f "$pidfile"
 `;
 
-/** argv that runs `proxyArgv` under the watchdog (real paths on this machine). */
-export function watchdogArgv(pidFile: string, stateFile: string, proxyArgv: readonly string[]): string[] {
-  return ['/bin/sh', '-c', WATCHDOG_SCRIPT, WATCHDOG_NAME, pidFile, stateFile, ...proxyArgv];
+/**
+ * argv that runs `proxyArgv` under the watchdog (real paths on this machine); `guardDirs` are
+ * checked before every (re)start (shared/root-dir-check.ts). Throws for a dir with a colon.
+ */
+export function watchdogArgv(pidFile: string, stateFile: string, proxyArgv: readonly string[], guardDirs: readonly string[] = []): string[] {
+  const bad = guardDirs.find((d) => d.includes(':') || !d.startsWith('/'));
+  if (bad !== undefined) throw new Error(`The directory ${JSON.stringify(bad)} cannot be checked by the watchdog (not absolute, or has a colon); use a root without colons.`);
+  return ['/bin/sh', '-c', WATCHDOG_SCRIPT, WATCHDOG_NAME, pidFile, stateFile, guardDirs.join(':'), ...proxyArgv];
 }
 
 /** True when `argv` (from /proc/PID/cmdline) is the watchdog shell rather than the proxy. */
@@ -66,7 +80,8 @@ export function isWatchdogArgv(argv: readonly string[]): boolean {
 /** What the watchdog state file says: restarts so far and its state word. */
 export interface WatchdogState {
   restarts: number;
-  state: 'running' | 'restarting' | 'gave-up' | 'exited' | 'unknown';
+  /** refused: a directory in guardDirs was not root's alone, so the proxy was not (re)started. */
+  state: 'running' | 'restarting' | 'gave-up' | 'exited' | 'refused' | 'unknown';
   lastExit: number | null;
 }
 
@@ -74,7 +89,7 @@ export interface WatchdogState {
 export function parseWatchdogState(text: string): WatchdogState {
   const kv = new Map(text.split('\n').map((l) => l.split('=', 2) as [string, string]).filter((p) => p.length === 2));
   const st = kv.get('state');
-  const known = ['running', 'restarting', 'gave-up', 'exited'] as const;
+  const known = ['running', 'restarting', 'gave-up', 'exited', 'refused'] as const;
   const last = kv.get('last-exit');
   return {
     restarts: Number.parseInt(kv.get('restarts') ?? '0', 10) || 0,

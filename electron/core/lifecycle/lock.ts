@@ -18,6 +18,8 @@
  */
 import { open, readFile, stat, type FileHandle } from 'node:fs/promises';
 import { spawn } from 'node:child_process';
+import { constants as fsc } from 'node:fs';
+import { ensureRootDir, NotRootOwnedError } from '../host/root-dirs';
 import type { HostFs } from '../host/host-fs';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { refused } from './errors';
@@ -76,11 +78,15 @@ export interface LockOptions {
 export async function acquireLock(fs: HostFs, opts: LockOptions = {}): Promise<HeldLock> {
   let handle: FileHandle;
   try {
-    await fs.mkdirp(K2S_PATHS.runDir, 0o755);
-    // 'a+': create if missing, never truncate before we own it (the holder's note stays readable).
-    handle = await open(fs.real(LOCK_PATH), 'a+', 0o600);
+    // /run/k2s root's alone (a symlink into a 1777 directory put the lock where another user chose).
+    await ensureRootDir(fs, K2S_PATHS.runDir, 0o755);
+    // 'a+' as flags: create if missing, never truncate before we own it (the holder's note stays
+    // readable); O_NOFOLLOW: a link planted at the lock's name is never followed.
+    handle = await open(fs.real(LOCK_PATH), fsc.O_RDWR | fsc.O_APPEND | fsc.O_CREAT | fsc.O_NOFOLLOW, 0o600);
   } catch (err) {
     const go = opts.goOnWithoutRoom;
+    // stop/uninstall restore the resolver without the lock rather than write into someone's directory.
+    if (go && err instanceof NotRootOwnedError) return { release: async () => undefined, withoutLock: `Went on without the lifecycle lock: ${err.message}` };
     if (!go || !isNoRoomError(err)) throw err;
     const why = noRoomMessage(LOCK_PATH, fs.real(LOCK_PATH), (err as NodeJS.ErrnoException).code, await go.mountinfo().catch(() => ''), `run k2s-dns ${go.op} again`);
     return { release: async () => undefined, withoutLock: `Went on without the lifecycle lock: ${why}` };

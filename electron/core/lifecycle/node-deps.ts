@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { networkInterfaces } from 'node:os';
 import { connect } from 'node:net';
 import type { LifecycleDeps } from './deps';
+import type { KubeconfigFile } from '../cluster/kubeconfig-file';
 import { createHostFs } from '../host/host-fs-node';
 import { nodeExec } from '../host/exec';
 import { detectServiceManager } from '../host/detect-service-manager';
@@ -11,19 +12,27 @@ import { systemQuery } from '../probes/system-lookup';
 import { gaiLookup } from '../probes/gai-lookup';
 import { probeLookup } from '../probes/probe-lookup';
 
+/** Options of createNodeDeps. */
+export interface NodeDepsOptions {
+  /** A kubeconfig read already (by the helper, with its caller's rights): used for its path. */
+  kubeconfig?: KubeconfigFile;
+}
+
 /**
  * The composition root for the real host: HostFs on `root` (`/` normally), child processes
  * by argv, systemd or a supervised process, the Kubernetes API, real DNS queries.
  */
-export async function createNodeDeps(root = '/'): Promise<LifecycleDeps> {
+export async function createNodeDeps(root = '/', opts: NodeDepsOptions = {}): Promise<LifecycleDeps> {
   const fs = createHostFs(root);
+  // The helper's already-read kubeconfig stands for its path: never opened a second time.
+  const source = (path: string): string | KubeconfigFile => (opts.kubeconfig?.path === path ? opts.kubeconfig : path);
   const services = await detectServiceManager(fs, nodeExec);
   return {
     fs,
     exec: nodeExec,
     services,
     // Loaded on first use: @kubernetes/client-node costs ~1 s of start-up that stop/status never need.
-    discover: async (kubeconfigPath, policy) => (await import('../cluster/discovery')).discoverCluster({ kubeconfigPath, ...policy }),
+    discover: async (kubeconfigPath, policy) => (await import('../cluster/discovery')).discoverCluster({ kubeconfigPath, kubeconfig: source(kubeconfigPath), ...policy }),
     query: (opts) => queryDns(opts),
     // getaddrinfo in-process (not `getent`, whose exit status 2 hides EAI_AGAIN behind "not found").
     systemLookup: (name) => gaiLookup(name),
@@ -59,7 +68,7 @@ export async function createNodeDeps(root = '/'): Promise<LifecycleDeps> {
     portHolder: (port, proto, address) => findPortHolder(port, proto, address),
     // The whole client-side load (file checks, parse, current context, server URL), no request.
     checkKubeconfig: async (path) => {
-      (await import('../cluster/kube-client')).openKubeClient(path);
+      (await import('../cluster/kube-client')).openKubeClient(source(path));
     },
     mountinfo: () => readFile('/proc/self/mountinfo', 'utf8').catch(() => ''),
     uid: () => process.getuid?.() ?? -1,

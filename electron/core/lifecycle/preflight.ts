@@ -18,6 +18,7 @@ import { kubeSwitchRefusal } from '../../../shared/kubeswitch-address';
 import { cliCommand, DRIFT_CHOICE } from '../../../shared/fix';
 
 export { resolverText } from '../host/resolver-state';
+import { ipInCidr, parseIp } from '../../../shared/cidr';
 
 /** What preflight learned; nothing on the host has changed yet. */
 export interface Preflight {
@@ -88,6 +89,35 @@ export async function planListeners(
   if (assigned.includes(wanted)) listeners.push({ address: wanted, port: 53 });
   else skipped.push({ address: wanted, reason: `${wanted} is not assigned to any interface on this host (K2s creates it on ${K2S_DEFAULTS.kubeSwitchInterface}); started without it` });
   return { listeners, skipped };
+}
+
+/** Ranges no ClusterIP can be in, with why: a ClusterIP is a routable unicast address. */
+const NON_ROUTABLE: Array<[string, string]> = [
+  ['fe80::/10', 'IPv6 link-local (RFC 4291 §2.5.6: valid only on one link, needs an interface)'],
+  ['fec0::/10', 'deprecated IPv6 site-local (RFC 3879)'],
+  ['ff00::/8', 'IPv6 multicast (RFC 4291 §2.7)'],
+  ['169.254.0.0/16', 'IPv4 link-local (RFC 3927)'],
+  ['224.0.0.0/4', 'IPv4 multicast (RFC 5771)'],
+  ['240.0.0.0/4', 'IPv4 reserved or broadcast (RFC 1112 §4, RFC 919)'],
+  ['0.0.0.0/8', '"this network" (RFC 1122 §3.2.1.3)'],
+];
+
+/**
+ * Why the kube-dns ClusterIP `ip` cannot be forwarded to, or null: not an IP literal, an IPv6
+ * scope id, or a non-routable range (link-local fe80::/10 and 169.254/16, multicast, reserved,
+ * 0/8; IPv4-mapped forms too). Checked before the proxy starts: the verify step would otherwise
+ * only time out after its 15 s deadline. Loopback and this host's own addresses are
+ * kubeDnsLoop's (host/upstreams.ts).
+ */
+export function clusterIpRefusal(ip: string): string | null {
+  const a = parseIp(ip);
+  const fix = 'check the cluster DNS Service (`kubectl -n kube-system get svc -l k8s-app=kube-dns -o wide`).';
+  if (!a) return `The kube-dns ClusterIP ${JSON.stringify(ip.slice(0, 64))} is not an IP address; ${fix}`;
+  if (a.zoneId !== null) return `The kube-dns ClusterIP ${ip} carries an IPv6 scope id; a ClusterIP is routable and never has one; ${fix}`;
+  const mapped = a.family === 6 && a.bytes.slice(0, 10).every((b) => b === 0) && a.bytes[10] === 0xff && a.bytes[11] === 0xff;
+  const eff = mapped ? a.bytes.slice(12).join('.') : ip;
+  const hit = NON_ROUTABLE.find(([cidr]) => ipInCidr(eff, cidr));
+  return hit ? `The kube-dns ClusterIP ${ip} is ${hit[1]}, not a routable ClusterIP, so no DNS query can reach it; ${fix}` : null;
 }
 
 /**

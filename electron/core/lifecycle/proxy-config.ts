@@ -3,28 +3,49 @@ import type { EngineName, ProxyPlan } from '../../../shared/types';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { renderDnsproxyConfig, renderDnsproxyArgs } from '../../../shared/dnsproxy-config';
 import { renderDnsmasqConfig, renderDnsmasqArgs } from '../../../shared/dnsmasq-config';
+import { ensureRootDir } from '../host/root-dirs';
 
 /** Host path of the engine's config file. */
 export function configPathFor(engine: EngineName): string {
   return engine === 'adguard' ? K2S_PATHS.proxyConfig : K2S_PATHS.dnsmasqConfig;
 }
 
+/** What was at the config path before a write, to put back exactly on rollback. */
+type Previous = { kind: 'file'; bytes: Buffer; mode: number; uid: number; gid: number } | { kind: 'symlink'; target: string; uid: number; gid: number } | null;
+
 /**
- * Renders and writes the engine's config (0644, /etc/k2s) and prepares the log directory.
- * @returns the host path written and an undo that puts back the previous bytes (or removes it)
+ * The entry at `path` as it is, never read through a link: a file's bytes through an O_NOFOLLOW
+ * fd with its own mode and owner, a symlink's target string. Anything else is refused (the
+ * directory was checked root-only, so only root could have put it there).
+ */
+async function capture(fs: HostFs, path: string): Promise<Previous> {
+  const st = await fs.lstat(path);
+  if (st === null) return null;
+  if (st.kind === 'symlink') return { kind: 'symlink', target: await fs.readlink(path), uid: st.uid, gid: st.gid };
+  if (st.kind !== 'file') throw new Error(`${path} is not a regular file; remove it (k2s-dns writes its engine config there) and start again.`);
+  return { kind: 'file', bytes: await fs.readFileNoFollow(path), mode: st.mode, uid: st.uid, gid: st.gid };
+}
+
+/**
+ * Renders and writes the engine's config (0644, /etc/k2s) and prepares the log directory; both
+ * directories must be root's alone (root-dirs.ts: NotRootOwnedError otherwise).
+ * @returns the host path written and an undo that puts back exactly what was there: a file
+ *   with its own bytes, mode and owner (never a wider mode), a symlink as a symlink (never
+ *   written through), nothing as nothing
  */
 export async function writeProxyConfig(fs: HostFs, plan: ProxyPlan): Promise<{ path: string; undo: () => Promise<void> }> {
   const path = configPathFor(plan.engine);
   const text = plan.engine === 'adguard' ? renderDnsproxyConfig(plan) : renderDnsmasqConfig(plan);
-  const before = (await fs.lstat(path)) ? await fs.readFile(path) : null;
-  await fs.mkdirp('/etc/k2s', 0o755);
-  await fs.mkdirp(K2S_PATHS.logDir, 0o755);
+  await ensureRootDir(fs, '/etc/k2s', 0o755);
+  await ensureRootDir(fs, K2S_PATHS.logDir, 0o755);
+  const before = await capture(fs, path);
   await fs.writeFileAtomic(path, text, { mode: 0o644, uid: 0, gid: 0 });
   return {
     path,
     undo: async () => {
-      if (before) await fs.writeFileAtomic(path, before, { mode: 0o644, uid: 0, gid: 0 });
-      else await fs.remove(path);
+      if (before === null) await fs.remove(path);
+      else if (before.kind === 'symlink') await fs.symlinkAtomic(path, before.target, { uid: before.uid, gid: before.gid });
+      else await fs.writeFileAtomic(path, before.bytes, { mode: before.mode, uid: before.uid, gid: before.gid });
     },
   };
 }

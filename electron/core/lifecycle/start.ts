@@ -10,7 +10,9 @@ import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { renderManagedResolvConf } from '../../../shared/resolv-conf';
 import { renderResolvedDropIn } from '../../../shared/resolved-dropin';
 import { restoreResolver, writeState, removeState } from '../host/resolver-state';
-import { preflight, type Preflight } from './preflight';
+import { ensureRootDirs, NotRootOwnedError } from '../host/root-dirs';
+import { ROOT_WRITTEN_DIRS } from '../../../shared/root-dir-check';
+import { clusterIpRefusal, preflight, type Preflight } from './preflight';
 import { LifecycleError, failed, refused, messageOf } from './errors';
 import { StepReporter, type EventSink } from './reporter';
 import { journaledReporter } from './teardown';
@@ -47,6 +49,11 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
   let recovered: string | null = null;
   try {
     if (deps.uid() === 0) {
+      // Before root writes anything: every directory it writes into is root's alone (a 0777
+      // /etc/k2s let another user swap the config the watchdog restarted from).
+      await ensureRootDirs(deps.fs).catch((err: unknown) => {
+        throw err instanceof NotRootOwnedError ? refused('NOT_ROOT_OWNED', `${err.message}`) : err;
+      });
       // One operation at a time, and never on top of a half-done one.
       release = (
         await acquireLock(deps.fs).catch(async (err: unknown) => {
@@ -77,6 +84,9 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
       // Zone-upstream loop check by address semantics.
       // Only service CIDRs the zone policy accepts may excuse a host address (kube-ipvs0): a
       // cluster-supplied serviceSubnet 0.0.0.0/1 must not make this host's own address "a ClusterIP".
+      // Up front, not at the end of verify's 15 s: a ClusterIP no packet can reach (fe80::1).
+      const unroutable = clusterIpRefusal(d.kubeDnsIp);
+      if (unroutable) throw failed('DISCOVERY_FAILED', unroutable);
       const loop = kubeDnsLoop(d.kubeDnsIp, pre.listeners, await deps.hostAddresses(), d.serviceCidrs.filter((c) => cidrRefusal(c) === null));
       if (loop) throw failed('DISCOVERY_FAILED', loop);
       return {
@@ -110,7 +120,7 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
       // Registered before start: a start that fails half-way still gets stopped by rollback.
       undo.push({ what: 'stop k2s-dnsproxy', run: () => deps.services.stop() });
       // dnsproxy cannot drop root itself (docs/engines.md "dnsproxy privileges"): the service manager does; dnsmasq drops by --user (websec).
-      const { pid } = await deps.services.start({ argv, logFile: deps.fs.real(K2S_PATHS.log), description: `K2s DNS proxy (${plan.engine})`, ...(plan.engine === 'adguard' ? { runAs: DNSPROXY_RUN_AS } : {}) });
+      const { pid } = await deps.services.start({ argv, logFile: deps.fs.real(K2S_PATHS.log), description: `K2s DNS proxy (${plan.engine})`, guardDirs: ROOT_WRITTEN_DIRS.map((d) => deps.fs.real(d.path)), ...(plan.engine === 'adguard' ? { runAs: DNSPROXY_RUN_AS } : {}) });
       await waitForListeners(deps, plan, opts.readyTimeoutMs ?? READY_TIMEOUT_MS);
       return { value: pid, message: `k2s-dnsproxy (${plan.engine}${pid ? `, PID ${pid}` : ''}) answers on ${plan.listeners.map((l) => `${l.address}:${l.port}`).join(', ')}`, detail: { pid } };
     });

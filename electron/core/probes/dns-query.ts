@@ -8,6 +8,7 @@ import { isIpLiteral, ptrName } from '../../../shared/ptr-name';
 import type { QueryResult, QueryType } from '../../../shared/types';
 import { formatServer, parseServer, type ServerEndpoint } from '../host/parse-server';
 import { renderAnswer } from './render-answer';
+import { malformedReason } from './dns-wire-check';
 
 /** One DNS query to one server. */
 export interface DnsQueryOptions {
@@ -25,13 +26,15 @@ export interface DnsQueryOptions {
 }
 
 /** What one exchange produced before rendering. */
-type Exchange = { ok: true; packet: DecodedPacket } | { ok: false; rcode: 'TIMEOUT' | 'ERROR'; error: string };
+type Exchange = { ok: true; packet: DecodedPacket } | { ok: false; rcode: 'TIMEOUT' | 'ERROR' | 'MALFORMED_ANSWER'; error: string };
 
 /**
  * Sends one query with dns-packet over UDP or TCP (2-byte length prefix, RFC 1035 §4.2.2) and
  * renders the answer section (renderAnswer). Never throws for network or server problems:
  * those come back as rcode `TIMEOUT` or `ERROR` with `error` set. Responses whose ID or
- * question does not match are ignored on UDP (RFC 5452 §9.1) and an ERROR on TCP.
+ * question does not match are ignored on UDP (RFC 5452 §9.1) and an ERROR on TCP. A response
+ * with our ID that cannot be decoded (compression loop, truncated, label > 63: dns-wire-check.ts)
+ * is rcode `MALFORMED_ANSWER` with the reason in `error`, not a TIMEOUT.
  * `result.name` is the name actually asked (the arpa name for a PTR of an IP).
  * Throws only for invalid input (a server that is not an IP endpoint).
  */
@@ -113,13 +116,11 @@ function exchangeUdp(endpoint: ServerEndpoint, query: Packet, deadline: number):
     socket.on('message', (msg, rinfo) => {
       // Only the server we asked may answer (anti-spoofing, RFC 5452 §9.1).
       if (rinfo.port !== endpoint.port || stripZone(rinfo.address) !== stripZone(endpoint.address)) return;
-      let packet: DecodedPacket;
-      try {
-        packet = dnsPacket.decode(msg);
-      } catch {
-        return; // garbage: keep waiting for the real answer until the deadline
-      }
-      if (matches(packet, query)) finish({ ok: true, packet });
+      // Not our ID (or not even an ID): someone else's packet, keep waiting (RFC 5452 §9.1).
+      if (msg.length < 2 || msg.readUInt16BE(0) !== query.id) return;
+      const bad = decodeOrReason(msg);
+      if (typeof bad === 'string') finish({ ok: false, rcode: 'MALFORMED_ANSWER', error: `malformed answer from ${formatServer(endpoint)}: ${bad}` });
+      else if (matches(bad, query)) finish({ ok: true, packet: bad });
     });
     socket.send(dnsPacket.encode(query), endpoint.port, endpoint.address, (err) => {
       if (err) finish({ ok: false, rcode: 'ERROR', error: err.message });
@@ -154,17 +155,26 @@ function exchangeTcp(endpoint: ServerEndpoint, query: Packet, deadline: number):
       if (buf.length < 2) return;
       const len = buf.readUInt16BE(0);
       if (buf.length < 2 + len) return;
-      let packet: DecodedPacket;
-      try {
-        packet = dnsPacket.decode(buf.subarray(2, 2 + len));
-      } catch (err) {
-        finish({ ok: false, rcode: 'ERROR', error: `malformed response: ${(err as Error).message}` });
+      const packet = decodeOrReason(buf.subarray(2, 2 + len));
+      if (typeof packet === 'string') {
+        finish({ ok: false, rcode: 'MALFORMED_ANSWER', error: `malformed answer from ${formatServer(endpoint)}: ${packet}` });
         return;
       }
       if (matches(packet, query)) finish({ ok: true, packet });
       else finish({ ok: false, rcode: 'ERROR', error: 'the response ID or question does not match the query' });
     });
   });
+}
+
+/** The decoded message, or why it cannot be (the structural check first, then the decoder's own error). */
+function decodeOrReason(msg: Buffer): DecodedPacket | string {
+  const reason = malformedReason(msg);
+  if (reason !== null) return reason;
+  try {
+    return dnsPacket.decode(msg);
+  } catch (err) {
+    return (err as Error).message;
+  }
 }
 
 /** The address without its IPv6 `%zone` suffix. */

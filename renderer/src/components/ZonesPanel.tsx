@@ -2,8 +2,11 @@
  * Zones table: each stub domain, its upstream and why it is there; the cluster domain marked.
  * Below it the zones the zone policy keeps on the host's own upstreams, each with
  * why, and a toggle to allow the allowable ones (applied by the next Start).
+ * Every string here comes from the cluster: shown through shared/visible-text.ts (bidi and
+ * invisible characters escaped, a non-ASCII name with its punycode beside it), as the CLI does.
  */
 import { useZones } from '../stores';
+import { escapeInvisible as t, visibleName as n } from '../../../shared/visible-text';
 
 /** The Zones panel. */
 export function ZonesPanel() {
@@ -19,12 +22,12 @@ export function ZonesPanel() {
       {discovery && (
         <>
           <p className="muted">
-            Cluster domain <strong>{discovery.clusterDomain}</strong>, kube-dns {discovery.kubeDnsIp}, service CIDRs {discovery.serviceCidrs.join(', ')}, pod CIDRs{' '}
-            {discovery.podCidrs.join(', ')} (from {discovery.cidrSource}).
+            Cluster domain <strong>{n(discovery.clusterDomain)}</strong>, kube-dns {t(discovery.kubeDnsIp)}, service CIDRs {t(discovery.serviceCidrs.join(', '))}, pod CIDRs{' '}
+            {t(discovery.podCidrs.join(', '))} (from {t(discovery.cidrSource)}).
           </p>
           <p className="muted" data-testid="zones-source">
-            API server <span className="mono">{discovery.apiServer}</span> through <span className="mono">{discovery.kubeconfigPath}</span> (context {discovery.context})
-            {discovery.corefileSource && <>; Corefile from ConfigMap <span className="mono">{discovery.corefileSource}</span></>}.
+            API server <span className="mono">{t(discovery.apiServer)}</span> through <span className="mono">{t(discovery.kubeconfigPath)}</span> (context {t(discovery.context)})
+            {discovery.corefileSource && <>; Corefile from ConfigMap <span className="mono">{t(discovery.corefileSource)}</span></>}.
           </p>
           <table className="table" data-testid="zones-table">
             <thead>
@@ -34,7 +37,7 @@ export function ZonesPanel() {
               {discovery.zones.map((z) => (
                 <tr key={z.zone} data-testid={`zone-${z.zone}`} className={z.clusterDomain ? 'highlight' : ''}>
                   <td className="mono">
-                    {z.zone} {z.clusterDomain && <span className="badge ok" data-testid="cluster-domain-mark">cluster domain</span>}
+                    <span data-testid="zone-name">{n(z.zone)}</span> {z.clusterDomain && <span className="badge ok" data-testid="cluster-domain-mark">cluster domain</span>}
                     {z.reverse && <span className="badge neutral">reverse</span>}
                     {discovery.allowedZones?.includes(z.zone) && (
                       <label className="badge warn">
@@ -42,9 +45,9 @@ export function ZonesPanel() {
                       </label>
                     )}
                   </td>
-                  <td className="mono">{z.upstream}</td>
-                  <td>{z.reason}</td>
-                  <td>{z.source}</td>
+                  <td className="mono">{t(z.upstream)}</td>
+                  <td>{t(z.reason)}</td>
+                  <td>{t(z.source)}</td>
                 </tr>
               ))}
             </tbody>
@@ -60,12 +63,12 @@ export function ZonesPanel() {
                 <tbody>
                   {refused.slice(0, 500).map((r) => (
                     <tr key={r.zone} data-testid={`refused-${r.zone}`}>
-                      <td className="mono">{r.zone}</td>
-                      <td>{r.why}</td>
-                      <td>{r.reason}</td>
+                      <td className="mono">{n(r.zone)}</td>
+                      <td>{t(r.why)}</td>
+                      <td>{t(r.reason)}</td>
                       <td>
                         {r.allowable ? (
-                          <input type="checkbox" aria-label={`Allow ${r.zone}`} checked={false} onChange={() => void setAllowed(r.zone, true)} data-testid={`allow-${r.zone}`} />
+                          <input type="checkbox" aria-label={`Allow ${n(r.zone)}`} checked={false} onChange={() => void setAllowed(r.zone, true)} data-testid={`allow-${r.zone}`} />
                         ) : (
                           <span className="muted">never</span>
                         )}
@@ -78,7 +81,7 @@ export function ZonesPanel() {
             </>
           )}
           {discovery.warnings.map((w) => (
-            <p key={w} className="warn-text">{w}</p>
+            <p key={w} className="warn-text">{t(w)}</p>
           ))}
         </>
       )}

@@ -1,0 +1,73 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { dirsCheckArgv } from '../../../shared/root-dir-check';
+import { parseWatchdogState, watchdogArgv } from './supervisor-script';
+
+const isRoot = process.geteuid?.() === 0;
+const dir = mkdtempSync(join(tmpdir(), 'k2s-dircheck-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const check = (d: string) => {
+  const argv = dirsCheckArgv([d]);
+  return spawnSync(argv[0]!, argv.slice(1), { encoding: 'utf8', timeout: 10_000 });
+};
+
+describe('the sh check the service manager runs before it (re)starts the proxy', () => {
+  it('passes a real 0755 directory; refuses a group/other-writable one, a symlink and a missing one with NOT_ROOT_OWNED and ls -ld', () => {
+    const good = join(dir, 'good');
+    mkdirSync(good, { mode: 0o755 });
+    expect(check(good)).toMatchObject({ status: 0, stderr: '' });
+    const weak = join(dir, 'weak');
+    mkdirSync(weak);
+    chmodSync(weak, 0o1777);
+    expect(check(weak)).toMatchObject({ status: 1, stderr: expect.stringMatching(new RegExp(`^k2s-dns: NOT_ROOT_OWNED: ${weak} is writable by group or others \\(drwxrwxrwt .* ${weak}\\); not starting the proxy`)) });
+    chmodSync(weak, 0o775);
+    expect(check(weak).status).toBe(1);
+    const link = join(dir, 'link');
+    symlinkSync(good, link);
+    expect(check(link)).toMatchObject({ status: 1, stderr: expect.stringContaining(`${link} is not a real directory (lrwxrwxrwx`) });
+    expect(check(join(dir, 'missing')).status).toBe(1);
+  });
+
+  it.skipIf(!isRoot)('refuses a directory owned by another user (skipped without root)', () => {
+    const foreign = join(dir, 'foreign');
+    mkdirSync(foreign, { mode: 0o755 });
+    chownSync(foreign, 12345, 12345);
+    expect(check(foreign)).toMatchObject({ status: 1, stderr: expect.stringContaining(`${foreign} is owned by uid 12345, not root (drwxr-xr-x`) });
+  });
+});
+
+/** Runs the real watchdog over a fake proxy `sh -c SCRIPT`; resolves with its output once it exits. */
+async function runWatchdog(name: string, script: string): Promise<{ out: string; state: string; starts: number; guard: string }> {
+  const base = join(dir, name);
+  const guard = join(base, 'etc-k2s');
+  mkdirSync(guard, { recursive: true, mode: 0o755 });
+  chmodSync(base, 0o755);
+  const count = join(base, 'starts');
+  const argv = watchdogArgv(join(base, 'pid'), join(base, 'state'), ['/bin/sh', '-c', script, 'proxy', count, guard], [guard]);
+  const child = spawn(argv[0]!, argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (b) => (out += b));
+  child.stderr!.on('data', (b) => (out += b));
+  await new Promise((resolve) => child.once('exit', resolve));
+  return { out, state: readFileSync(join(base, 'state'), 'utf8'), starts: readFileSync(count, 'utf8').split('\n').filter(Boolean).length, guard };
+}
+
+describe('the watchdog re-checks the directories before every restart', () => {
+  it('control: a proxy that fails once is restarted (the test can see a restart)', async () => {
+    const r = await runWatchdog('control', 'echo start >>"$1"; [ "$(wc -l <"$1")" -ge 2 ] && exit 0; exit 1');
+    expect(r.starts).toBe(2);
+    expect(parseWatchdogState(r.state).state).toBe('exited');
+  }, 60_000);
+
+  it('a directory made group/other-writable while the proxy ran: not restarted, state refused, NOT_ROOT_OWNED in the log', async () => {
+    // The "attacker": the proxy's run makes the directory world-writable, then the proxy crashes.
+    const r = await runWatchdog('attack', 'echo start >>"$1"; chmod 777 "$2"; exit 1');
+    expect(r.starts).toBe(1);
+    expect(parseWatchdogState(r.state)).toMatchObject({ state: 'refused', restarts: 1 });
+    expect(r.out).toContain(`k2s-dns: NOT_ROOT_OWNED: ${r.guard} is writable by group or others (drwxrwxrwx`);
+  }, 60_000);
+});
