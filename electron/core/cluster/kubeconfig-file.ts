@@ -1,23 +1,11 @@
 import { openSync, fstatSync, readSync, closeSync, constants } from 'node:fs';
 import { NoKubeconfigError, refuseKubeconfig } from './errors';
-import { judgeKubeconfig, type KubeconfigDoc } from './kubeconfig-guard';
+import { judgeKubeconfig, type KubeconfigDoc, type KubeconfigFile } from './kubeconfig-guard';
 
 /** Largest kubeconfig read, bytes: real ones are a few KiB; /dev/zero must not eat the host's memory. */
 export const MAX_KUBECONFIG_BYTES = 1024 * 1024;
 
-/**
- * One kubeconfig as read through ONE file descriptor: its bytes and the owner and mode that
- * fstat(2) reported for that same descriptor (so a rename or symlink swap after the open
- * cannot pair one file's owner with another file's content).
- */
-export interface KubeconfigFile {
-  path: string;
-  text: string;
-  /** st_uid of the opened file. */
-  uid: number;
-  /** st_mode of the opened file (type and permission bits). */
-  mode: number;
-}
+export type { KubeconfigFile } from './kubeconfig-guard';
 
 /** open(2) of the kubeconfig failed (ENOENT, EACCES, ELOOP...): `errno` names why. */
 export class KubeconfigOpenError extends NoKubeconfigError {

@@ -8,7 +8,20 @@
  */
 import { load } from 'js-yaml';
 import { refuseKubeconfig } from './errors';
-import type { KubeconfigFile } from './kubeconfig-file';
+
+/**
+ * One kubeconfig as read through ONE file descriptor: its bytes and the owner and mode that
+ * fstat(2) reported for that same descriptor (so a rename or symlink swap after the open
+ * cannot pair one file's owner with another file's content).
+ */
+export interface KubeconfigFile {
+  path: string;
+  text: string;
+  /** st_uid of the opened file. */
+  uid: number;
+  /** st_mode of the opened file (type and permission bits). */
+  mode: number;
+}
 
 /** A kubeconfig as js-yaml parsed it: a mapping (or whatever the file held: null, a list). */
 export type KubeconfigDoc = Record<string, unknown>;
