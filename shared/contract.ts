@@ -13,6 +13,8 @@ import {
   type ClusterStatus,
   type HostDnsStatus,
   type LogLine,
+  type LogPage,
+  type LogSearch,
   type QueryResult,
   type ResolverDiff,
 } from './types';
@@ -128,6 +130,33 @@ export const CONTRACT = {
   'query:targets': defineCall<QueryTarget[]>()(noInput),
   'logs:tail': defineCall<LogLine[]>()(
     z.object({ lines: z.number().int().min(1).max(5000) }).strict(),
+  ),
+  /**
+   * The proxy log history (current file and `<log>.1`), newest page first: without `before` the
+   * last `lines` lines (the follower continues after them), else the `lines` lines before the cursor.
+   */
+  'logs:page': defineCall<LogPage>()(
+    z
+      .object({
+        lines: z.number().int().min(1).max(5000),
+        before: z.object({ ino: z.number().int().min(0), offset: z.number().int().min(0) }).strict().optional(),
+      })
+      .strict(),
+  ),
+  /**
+   * Searches the whole log file set for `text` (case-insensitive, literal), streaming the files;
+   * returns the match count and the newest matches with `context` lines around each (≤ `lines`).
+   * Health probe lines (shared/health-probe.ts) are not matches unless `probes` is true.
+   */
+  'logs:search': defineCall<LogSearch>()(
+    z
+      .object({
+        text: z.string().min(1).max(200).regex(/^[^\r\n]+$/, 'must be one line of text'),
+        lines: z.number().int().min(1).max(5000),
+        context: z.number().int().min(0).max(50),
+        probes: z.boolean().optional(),
+      })
+      .strict(),
   ),
   'app:info': defineCall<AppInfo>()(noInput),
   /** Read-only host checks (`k2s-dns doctor`), one finding per check. */

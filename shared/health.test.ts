@@ -201,3 +201,26 @@ describe('reportFitsStatus', () => {
     expect(reportFitsStatus(r, { ...running, resolverOwner: 'foreign' } as HostDnsStatus)).toBe(false);
   });
 });
+
+describe('proxy dead (issue 20.4): the verdict names the whole outage', () => {
+  const dead = (over: Partial<Parameters<typeof healthVerdict>[0]> = {}) =>
+    healthVerdict({
+      hops: hops({ system: q('system', 'TIMEOUT', [], 'EAI_AGAIN'), listener: q('127.0.0.1:53', 'ERROR', [], 'connect ECONNREFUSED 127.0.0.1:53') }),
+      state: 'degraded',
+      interrupted: false,
+      ...over,
+    });
+  it('no process: no names resolve, nothing answers on 127.0.0.1:53, nothing restarts it', () => {
+    const v = dead({ proxyPid: null });
+    expect(v.cause).toBe('proxy-down');
+    expect(v.summary).toBe('No names resolve on this host: nothing answers on 127.0.0.1:53; k2s-dnsproxy is not running and nothing restarts it');
+  });
+  it('systemd restarting it: says so and advises waiting', () => {
+    const v = dead({ proxyPid: null, systemdRestart: true });
+    expect(v.summary).toBe('No names resolve on this host: nothing answers on 127.0.0.1:53; systemd is restarting k2s-dnsproxy (Restart=on-failure, 5 s after it exited)');
+    expect(v.action).toBe('wait-watchdog');
+  });
+  it('a process that does not answer is named by PID', () => {
+    expect(dead({ proxyPid: 4242 }).summary).toBe('No names resolve on this host: nothing answers on 127.0.0.1:53; k2s-dnsproxy (PID 4242) runs but does not answer');
+  });
+});

@@ -120,6 +120,43 @@ function describeOutcome(outcome: HopOutcome, r: QueryResult): string {
   }
 }
 
+/**
+ * One outcome per fact across the path (issue 20.2). getaddrinfo walks the search list of
+ * resolv.conf (resolv.conf(5) `search`, glibc res_search) when the name itself fails: with
+ * k2s-dnsproxy answering SERVFAIL or not at all for the cluster name (CoreDNS down), glibc then
+ * asks `<name>.<search domain>`, which the upstreams answer NXDOMAIN — and returns that
+ * (measured with AdGuard dnsproxy: "getaddrinfo · NXDOMAIN" while every DNS hop timed out).
+ * That NXDOMAIN is not an answer for the name. So when a listener asked the same name timed
+ * out, failed or answered SERVFAIL, the host apps' hop takes the listener's outcome, its rcode
+ * and a reason that says why; everything else is left as probed. Pure; returns new hops.
+ */
+export function reconcileHops(hops: readonly HealthHop[]): HealthHop[] {
+  const system = hops.find((h) => h.kind === 'system');
+  if (!system || (system.outcome !== 'nxdomain' && system.outcome !== 'nodata')) return [...hops];
+  const failing = hops.find((h) => h.kind === 'listener' && (h.outcome === 'timeout' || h.outcome === 'servfail' || h.outcome === 'unreachable' || h.outcome === 'error'));
+  if (!failing) return [...hops];
+  const what = failing.outcome === 'servfail' ? 'answered SERVFAIL for it' : failing.outcome === 'timeout' ? 'did not answer it' : 'failed';
+  const reason = `getaddrinfo got no answer for ${system.name}: ${hopTitle(failing)} ${what}${failing.reason ? ` (${failing.reason})` : ''}; the “not found” getaddrinfo returned is for a search-list expansion of the name (resolv.conf search), not for the name itself`;
+  return hops.map((h) => (h === system ? { ...h, outcome: failing.outcome, rcode: failing.rcode, ok: false, reason } : h));
+}
+
+/**
+ * The Query tester's getaddrinfo result under the same rule as the host apps' hop
+ * (reconcileHops): a cluster-domain name that getaddrinfo reports NXDOMAIN/NODATA while the
+ * newest health report has a failing listener gets that listener's rcode and the reason; any
+ * other result is returned as it is. `report` null: nothing to compare with.
+ */
+export function reconcileSystemResult(r: QueryResult, report: Pick<HealthReport, 'name' | 'hops'> | null): QueryResult {
+  if (r.server !== 'system' || !report) return r;
+  const domain = report.name.split('.svc.')[1];
+  const name = r.name.toLowerCase().replace(/\.$/, '');
+  if (!domain || !(name === domain || name.endsWith(`.${domain}`))) return r;
+  const system = queryHop('system', 'system', r);
+  const [after] = reconcileHops([system, ...report.hops.filter((h) => h.kind !== 'system')]);
+  if (!after || after.outcome === system.outcome) return r;
+  return { ...r, rcode: after.rcode ?? r.rcode, error: after.reason ?? r.error };
+}
+
 /** Facts the verdict needs besides the hops (from `status`). */
 export interface VerdictInput {
   hops: readonly HealthHop[];
@@ -130,6 +167,10 @@ export interface VerdictInput {
   stateCorrupt?: boolean;
   /** The watchdog is restarting k2s-dnsproxy now (HostDnsStatus.watchdogRestart): wait, not stop && start. */
   watchdogRestart?: { restarts: number; max: number } | null;
+  /** systemd is restarting k2s-dnsproxy now (HostDnsStatus.systemdRestart). */
+  systemdRestart?: boolean;
+  /** The proxy's main pid (HostDnsStatus.pid), null when no process runs. */
+  proxyPid?: number | null;
 }
 
 /** Short display name of a hop for the summary line. */
@@ -217,6 +258,16 @@ export function healthVerdict(input: VerdictInput): HealthVerdict {
   // that failure is CoreDNS's, not the listener's.
   if (kubeDnsDead && (kubeDns.outcome === 'timeout' || kubeDns.outcome === 'unreachable' || kubeDns.outcome === 'error' || kubeDns.outcome === 'refused' || kubeDns.outcome === 'servfail')) {
     return v('error', 'coredns-down', kubeDns, `${NOT_RESOLVING}: ${hopTitle(kubeDns)} does not answer${reasonOf(kubeDns)}`, 'check-coredns');
+  }
+  // Every listener silent while /etc/resolv.conf points at them: no name resolves, not only cluster names.
+  const allDead = listeners.every((h) => h.outcome === 'timeout' || h.outcome === 'unreachable' || h.outcome === 'error');
+  if (deadListener && allDead && (deadListener.outcome === 'unreachable' || !kubeDnsDead)) {
+    const where = listeners.map((h) => h.target).join(' and ');
+    const w = input.watchdogRestart;
+    if (w) return v('error', 'proxy-down', deadListener, `No names resolve on this host: nothing answers on ${where}; the watchdog is restarting k2s-dnsproxy (restart ${w.restarts} of ${w.max})`, 'wait-watchdog');
+    if (input.systemdRestart) return v('error', 'proxy-down', deadListener, `No names resolve on this host: nothing answers on ${where}; systemd is restarting k2s-dnsproxy (Restart=on-failure, 5 s after it exited)`, 'wait-watchdog');
+    const proc = input.proxyPid === undefined ? '' : input.proxyPid === null ? '; k2s-dnsproxy is not running and nothing restarts it' : `; k2s-dnsproxy (PID ${input.proxyPid}) runs but does not answer`;
+    return v('error', 'proxy-down', deadListener, `No names resolve on this host: nothing answers on ${where}${proc}`, 'restart');
   }
   if (deadListener && (deadListener.outcome === 'unreachable' || !kubeDnsDead)) {
     const w = input.watchdogRestart;

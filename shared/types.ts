@@ -142,6 +142,39 @@ export interface LogLine {
   raw: string;
 }
 
+/** A place in the proxy log file set: lines before byte `offset` of the file with inode `ino` (`log` or `log.1`). */
+export interface LogCursor {
+  ino: number;
+  offset: number;
+}
+
+/** One page of the proxy log history (logs:page), oldest line first. */
+export interface LogPage {
+  lines: LogLine[];
+  /** Pass as `before` for the page before this one; null at the oldest line of the file set. */
+  older: LogCursor | null;
+  /** True when the cursor's file left the set (rotated away twice): start again from the newest page. */
+  lost: boolean;
+}
+
+/** A search over the whole proxy log file set (logs:search). */
+export interface LogSearch {
+  /** The text searched (case-insensitive, literal). */
+  text: string;
+  /** The newest matching lines with their context lines, oldest first. */
+  lines: LogLine[];
+  /** Matching lines in the whole file set (health probe lines not counted unless asked for). */
+  matches: number;
+  /** True when older matches were left out of `lines` (the cap of the call). */
+  truncated: boolean;
+  /** Bytes read over all files. */
+  bytesScanned: number;
+  /** Files searched, oldest first (e.g. `/var/log/dnsproxy/dnsproxy.log.1`, `…/dnsproxy.log`). */
+  files: string[];
+  /** Wall time of the search in the backend, ms. */
+  tookMs: number;
+}
+
 /** rcode names (RFC 1035 §4.1.1, RFC 6895). */
 export type Rcode = 'NOERROR' | 'FORMERR' | 'SERVFAIL' | 'NXDOMAIN' | 'NOTIMP' | 'REFUSED' | string;
 
@@ -212,6 +245,14 @@ export interface HostDnsStatus {
    * `restarting`): restart `restarts` of `max` (electron/core/host/supervisor-script.ts MAX_RESTARTS).
    */
   watchdogRestart?: { restarts: number; max: number } | null;
+  /** systemd is restarting k2s-dnsproxy now (`systemctl is-active` says activating: Restart=on-failure, RestartSec=5). */
+  systemdRestart?: boolean;
+  /**
+   * Each listener as the kernel's socket table shows it (/proc/<proxy pid>/net/udp{,6}, read by
+   * the app backend: electron/host/listener-sockets.ts); `bound` null when the table was not readable.
+   * Absent when not read (CLI, fake).
+   */
+  listenerSockets?: { address: string; port: number; bound: boolean | null }[];
 }
 
 /** Saved original vs current /etc/resolv.conf. */

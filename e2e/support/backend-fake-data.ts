@@ -29,6 +29,19 @@ export function fakeClusterStatus(): ClusterStatus {
   };
 }
 
+/** The cluster status with the API down, as electron/cluster/status.ts reports it (no nodes, no pods known). */
+export function fakeUnreachableCluster(): ClusterStatus {
+  return {
+    ...fakeClusterStatus(),
+    state: 'unreachable',
+    message: 'Cannot reach the Kubernetes API at https://172.19.1.100:6443: connect ECONNREFUSED.',
+    version: null,
+    nodes: [],
+    coreDnsPods: [],
+    kubeDnsIp: null,
+  };
+}
+
 /** Discovery result for the kubeadm default Corefile (fixtures/corefiles/expected-zones.json). */
 export function fakeDiscovery(kubeconfigPath = FAKE_KUBECONFIG): ClusterDiscovery {
   return {

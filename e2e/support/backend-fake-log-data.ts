@@ -4,7 +4,8 @@
  * with `-v` (copied from fixtures/logs/dnsproxy-verbose.log), parsed by the product's parser.
  */
 import { parseLogLine } from '../../shared/log-line';
-import type { LogLine } from '../../shared/types';
+import { HEALTH_PROBE_LABELS } from '../../shared/health-probe';
+import type { LogLine, LogSearch } from '../../shared/types';
 import { DNSMASQ_VERBOSE_LOG, DNSPROXY_VERBOSE_LOG } from './backend-fake-logs';
 
 /** Parses a captured log (blank lines skipped, as the log source does). */
@@ -64,4 +65,31 @@ export function dnsproxyQueryLines(t: number, q: FakeQuery): LogLine[] {
   ];
   // Time advances 0.1 ms per record up to the reply, like a fast LAN answer.
   return raw.map((r, i) => parseLogLine(`${stamp(t + Math.min(i, 10) * 0.1)} ${r}`));
+}
+
+/** `n` older user queries (`q<N>.history.example`, one a second from `t0` ms), each followed by a health probe. */
+export function fakeHistory(n: number, t0: number): LogLine[] {
+  const out: LogLine[] = [];
+  for (let i = 1; i <= n; i++) {
+    const t = t0 + i * 1000;
+    out.push(...dnsproxyQueryLines(t, { id: 1000 + (i % 60000), client: `127.0.0.1:${30000 + (i % 20000)}`, name: `q${i}.history.example`, type: 'A', rcode: 'NOERROR', answers: ['192.0.2.10'], upstream: '192.168.1.1:53' }));
+    out.push(...dnsproxyQueryLines(t + 500, { id: 2000 + (i % 60000), client: '127.0.0.1:39999', name: `${HEALTH_PROBE_LABELS}.svc.cluster.local`, type: 'A', rcode: 'NOERROR', answers: ['172.21.0.1'], upstream: '172.21.0.10:53' }));
+  }
+  return out;
+}
+
+/** logs:search over the fake's in-memory log, with the real search's rules (electron/logs/log-history.ts). */
+export function fakeSearch(logs: readonly LogLine[], o: { text: string; lines: number; context: number; probes?: boolean }): LogSearch {
+  const needle = o.text.toLowerCase();
+  const marker = `${HEALTH_PROBE_LABELS}.svc.`;
+  const keep = new Set<number>();
+  let matches = 0;
+  logs.forEach((l, i) => {
+    if (!l.raw.toLowerCase().includes(needle) || (!o.probes && l.raw.includes(marker))) return;
+    matches += 1;
+    for (let k = Math.max(0, i - o.context); k <= Math.min(logs.length - 1, i + o.context); k++) keep.add(k);
+  });
+  const idx = [...keep].sort((a, b) => a - b);
+  const lines = idx.slice(-o.lines).map((i) => logs[i]!);
+  return { text: o.text, lines, matches, truncated: idx.length > o.lines, bytesScanned: logs.reduce((n, l) => n + l.raw.length + 1, 0), files: ['/var/log/dnsproxy/dnsproxy.log'], tookMs: 0 };
 }

@@ -9,13 +9,14 @@ import type { QueryTarget } from '../../shared/contract';
 import type { AppBackend } from '../../electron/core/backend';
 import { fakeDoctorFindings } from './backend-fake-doctor';
 import { checkHealth } from '../../electron/core/health/check-health';
-import { dnsproxyQueryLines, dnsproxyRun, previousDnsmasqRun } from './backend-fake-log-data';
+import { dnsproxyQueryLines, dnsproxyRun, fakeHistory, fakeSearch, previousDnsmasqRun } from './backend-fake-log-data';
 import {
   FAKE_LAN_NAMESERVER,
   MANAGED_TEXT,
   ORIGINAL_TEXT,
   fakeClusterStatus,
   fakeDiscovery,
+  fakeUnreachableCluster,
   managedEntry,
   originalEntry,
 } from './backend-fake-data';
@@ -34,6 +35,15 @@ export interface FakeBackendOptions {
   now?: () => number;
   /** Start in the running state. */
   running?: boolean;
+  /**
+   * Older queries already in the log before the captured run (a window opened after minutes of
+   * traffic): `history` user queries `q<N>.history.example` (NOERROR), each followed by a health probe.
+   */
+  history?: number;
+  /** The host's proxy state, shared with a spec that flips it as an outside CLI start/stop would (default: own object). */
+  host?: { running: boolean; proxyDead?: boolean };
+  /** The cluster API as the fake sees it; flip `up` to take it down and bring it back. */
+  api?: { up: boolean };
 }
 
 const TARGETS: QueryTarget[] = [
@@ -53,22 +63,30 @@ const RECORDS: { name: string; type: string; data: string; cluster: boolean }[] 
   { name: '', type: 'NS', data: 'a.root-servers.net.', cluster: false },
 ];
 
+/** Lines the fake's log file holds at most (the real one: 20 MiB per file, two files). */
+const FAKE_LOG_MAX = 200_000;
+
 /** Creates the fake backend; `running` and `failAt` pick the scenario. */
 export function createFakeBackend(opts: FakeBackendOptions = {}): AppBackend & { readonly logs: LogLine[] } {
   const now = opts.now ?? Date.now;
   const delay = opts.stepDelayMs ?? 120;
-  let running = opts.running ?? false;
+  // The host's state; a spec may share the object to change it from outside (a CLI start or stop).
+  const host: { running: boolean; proxyDead?: boolean } = opts.host ?? { running: false };
+  // The proxy was killed (SIGKILL) while K2s DNS was started: nothing is bound, nothing answers.
+  const dead = () => host.running && host.proxyDead === true;
+  if (opts.running !== undefined) host.running = opts.running;
   const lifecycleListeners = new Set<(e: LifecycleEvent) => void>();
   const logListeners = new Set<(l: LogLine[]) => void>();
   // The proxy log file: a previous dnsmasq run (real captured lines) unless asked for none.
-  const logs: LogLine[] = opts.emptyLog ? [] : previousDnsmasqRun();
+  const logs: LogLine[] = opts.emptyLog ? [] : [...fakeHistory(opts.history ?? 0, now() - 600_000), ...previousDnsmasqRun()];
+  const api = opts.api ?? { up: true };
   const proxyRun = dnsproxyRun();
   let logTimer: ReturnType<typeof setInterval> | undefined;
   let queryId = 4000;
 
   const pushLogs = (lines: LogLine[]) => {
     logs.push(...lines);
-    if (logs.length > 5000) logs.splice(0, logs.length - 5000);
+    if (logs.length > FAKE_LOG_MAX) logs.splice(0, logs.length - FAKE_LOG_MAX);
     for (const cb of logListeners) cb(lines);
   };
   const emit = (e: LifecycleEvent) => {
@@ -103,34 +121,36 @@ export function createFakeBackend(opts: FakeBackendOptions = {}): AppBackend & {
   const stopRunning = async (op: Operation) => {
     await step(op, 'restore', 'Restored the original /etc/resolv.conf (symlink to /run/NetworkManager/resolv.conf).');
     await step(op, 'stop-service', 'Stopped k2s-dnsproxy.');
-    running = false;
+    host.running = false;
     pushLogs(proxyRun.stop);
   };
 
   const backend: AppBackend & { readonly logs: LogLine[] } = {
     logs,
     async clusterStatus() {
-      return fakeClusterStatus();
+      return api.up ? fakeClusterStatus() : fakeUnreachableCluster();
     },
     async dnsStatus(): Promise<HostDnsStatus> {
       return {
-        state: running ? 'running' : 'stopped',
-        engine: running ? 'adguard' : null,
-        engineVersion: running ? 'v0.84.0' : null,
-        listeners: running ? [{ address: '127.0.0.1', port: 53 }] : [],
-        skippedListeners: running ? [{ address: '172.19.1.1', reason: 'KubeSwitch address 172.19.1.1 is not assigned on this host' }] : [],
-        resolverOwner: running ? 'k2s' : 'original',
-        upstreams: running ? [FAKE_LAN_NAMESERVER] : [],
-        clusterDomain: running ? 'cluster.local' : null,
-        kubeDnsIp: running ? '172.21.0.10' : null,
-        savedAt: running ? new Date(now()).toISOString() : null,
-        savedBy: running ? 'k2s-dns' : null,
-        pid: running ? 4242 : null,
-        messages: running ? [] : ['K2s DNS is stopped: cluster names do not resolve on this host; press Start.'],
+        state: host.running ? 'running' : 'stopped',
+        engine: host.running ? 'adguard' : null,
+        engineVersion: host.running ? 'v0.84.0' : null,
+        listeners: host.running ? [{ address: '127.0.0.1', port: 53 }] : [],
+        skippedListeners: host.running ? [{ address: '172.19.1.1', reason: 'KubeSwitch address 172.19.1.1 is not assigned on this host' }] : [],
+        resolverOwner: host.running ? 'k2s' : 'original',
+        upstreams: host.running ? [FAKE_LAN_NAMESERVER] : [],
+        clusterDomain: host.running ? 'cluster.local' : null,
+        kubeDnsIp: host.running ? '172.21.0.10' : null,
+        savedAt: host.running ? new Date(now()).toISOString() : null,
+        savedBy: host.running ? 'k2s-dns' : null,
+        pid: host.running ? 4242 : null,
+        messages: dead() ? ['k2s-dnsproxy is not running although K2s DNS was started: press Stop, then Start.'] : host.running ? [] : ['K2s DNS is stopped: cluster names do not resolve on this host; press Start.'],
+        ...(host.running ? { listenerSockets: [{ address: '127.0.0.1', port: 53, bound: !dead() }] } : {}),
+        ...(dead() ? { state: 'degraded' as const, pid: null } : {}),
       };
     },
     async dnsStart(input) {
-      if (running) return result('start', false, 'K2s DNS is already running; stop it first.', 'ALREADY_RUNNING');
+      if (host.running) return result('start', false, 'K2s DNS is already running; stop it first.', 'ALREADY_RUNNING');
       const zones = fakeDiscovery().zones.length;
       const details: Record<string, Record<string, unknown>> = {
         discover: { kubeDnsIp: '172.21.0.10', zones },
@@ -151,30 +171,31 @@ export function createFakeBackend(opts: FakeBackendOptions = {}): AppBackend & {
         if (name === 'service') startupLogs();
         if (!(await step('start', name, messages[name] ?? name, details[name]))) {
           await step('start', 'rollback', 'Rolled back: restored /etc/resolv.conf and stopped k2s-dnsproxy.');
-          running = false;
+          host.running = false;
           return result('start', false, `Start failed at ${name} and was rolled back; the host resolver is as before. Check the Logs panel.`, 'VERIFY_FAILED');
         }
-        if (name === 'activate') running = true;
+        if (name === 'activate') host.running = true;
       }
       return result('start', true, 'K2s DNS is running: cluster names resolve on this host.');
     },
     async dnsStop() {
-      if (!running) return result('stop', true, 'K2s DNS was not running; nothing to stop.');
+      if (!host.running) return result('stop', true, 'K2s DNS was not running; nothing to stop.');
       await stopRunning('stop');
       return result('stop', true, 'Stopped: /etc/resolv.conf is byte-identical to before start.');
     },
     async dnsUninstall() {
-      if (running) await stopRunning('uninstall');
+      if (host.running) await stopRunning('uninstall');
       await step('uninstall', 'remove-files', 'Removed the unit, /etc/k2s/dnsproxy.yaml and the saved state.');
       // Uninstall removes the proxy log too (electron/core/lifecycle/teardown.ts).
       logs.length = 0;
       return result('uninstall', true, 'Uninstalled K2s DNS files; the original resolver is in place.');
     },
     async zonesList() {
+      if (!api.up) throw new Error('Cannot reach the Kubernetes API at https://172.19.1.100:6443: connect ECONNREFUSED.');
       return fakeDiscovery();
     },
     async resolverDiff() {
-      if (!running) {
+      if (!host.running) {
         return { saved: null, current: originalEntry(), savedText: null, currentText: ORIGINAL_TEXT, identical: false, changes: [] };
       }
       return {
@@ -195,10 +216,15 @@ export function createFakeBackend(opts: FakeBackendOptions = {}): AppBackend & {
       const base = { name: input.name, type: input.type, server: target.server };
       const transport = target.id === 'system' ? 'getaddrinfo' : input.transport;
       const latencyMs = { system: 3, proxy: 2, coredns: 1 }[target.id] ?? 12;
-      if (target.id === 'proxy' && !running) {
+      if (dead() && (target.id === 'proxy' || target.id === 'system')) {
+        return target.id === 'proxy'
+          ? { ...base, transport, rcode: 'ERROR', answers: [], latencyMs: 1, error: 'connect ECONNREFUSED 127.0.0.1:53' }
+          : { ...base, transport, rcode: 'TIMEOUT', answers: [], latencyMs: 3, error: 'EAI_AGAIN: temporary failure — no nameserver answered in time, or one answered SERVFAIL' };
+      }
+      if (target.id === 'proxy' && !host.running) {
         return { ...base, transport, rcode: 'TIMEOUT', answers: [], latencyMs: 2000, error: 'No response from 127.0.0.1:53 within 2000 ms: is K2s DNS running?' };
       }
-      const clusterReachable = target.id === 'coredns' || ((target.id === 'proxy' || target.id === 'system') && running);
+      const clusterReachable = target.id === 'coredns' || ((target.id === 'proxy' || target.id === 'system') && host.running);
       const known = RECORDS.filter((r) => r.name === (name === '.' ? '' : name));
       if (known.length === 0 || (known.some((r) => r.cluster) && !clusterReachable)) {
         return { ...base, transport, rcode: 'NXDOMAIN', answers: [], latencyMs };
@@ -206,7 +232,7 @@ export function createFakeBackend(opts: FakeBackendOptions = {}): AppBackend & {
       const answers: AnswerRecord[] = known
         .filter((r) => r.type === input.type)
         .map((r) => ({ name: `${r.name}.`, type: r.type, ttl: r.cluster ? 30 : 3600, data: r.data }));
-      if (running && target.id !== 'coredns') {
+      if (host.running && target.id !== 'coredns') {
         queryId += 1;
         const cluster = known.some((r) => r.cluster);
         // Logged with the case as asked, as dnsproxy does (the health probes' marker: shared/health-probe.ts).
@@ -217,14 +243,23 @@ export function createFakeBackend(opts: FakeBackendOptions = {}): AppBackend & {
     async logsTail(input) {
       return logs.slice(-input.lines);
     },
+    async logsPage(input) {
+      // The fake's file is one array: a cursor's offset is an index in it (ino 1).
+      const end = input.before ? Math.min(input.before.offset, logs.length) : logs.length;
+      const start = Math.max(0, end - input.lines);
+      return { lines: logs.slice(start, end), older: start > 0 ? { ino: 1, offset: start } : null, lost: false };
+    },
+    async logsSearch(input) {
+      return fakeSearch(logs, input);
+    },
     async doctorRun() {
-      return fakeDoctorFindings(running);
+      return fakeDoctorFindings(host.running);
     },
     async healthCheck() {
       // The same check as the real backend, over the fake's own answers.
       return checkHealth({
         status: () => backend.dnsStatus({}),
-        resolvConfText: async () => (running ? MANAGED_TEXT : ORIGINAL_TEXT),
+        resolvConfText: async () => (host.running ? MANAGED_TEXT : ORIGINAL_TEXT),
         lookup: (name) => backend.queryRun({ name, type: 'A', target: 'system', transport: 'udp' }),
         query: (q) => backend.queryRun({ name: q.name, type: q.type, target: q.server, transport: 'udp' }),
         now,
@@ -241,7 +276,7 @@ export function createFakeBackend(opts: FakeBackendOptions = {}): AppBackend & {
       logListeners.add(cb);
       if (!logTimer) {
         logTimer = setInterval(() => {
-          if (!running) return;
+          if (!host.running) return;
           queryId += 1;
           pushLogs(dnsproxyQueryLines(now(), { id: queryId, client: `127.0.0.1:${40000 + (queryId % 20000)}`, name: 'kubernetes.default.svc.cluster.local', type: 'A', rcode: 'NOERROR', answers: ['172.21.0.1'], upstream: '172.21.0.10:53' }));
         }, opts.logIntervalMs ?? 1000);
@@ -256,6 +291,6 @@ export function createFakeBackend(opts: FakeBackendOptions = {}): AppBackend & {
       };
     },
   };
-  if (running) startupLogs();
+  if (host.running) startupLogs();
   return backend;
 }

@@ -21,6 +21,7 @@ import { applyHealth } from '../../shared/health';
 import { checkHealth } from './health/check-health';
 import { createHealthCache } from './health/health-cache';
 import { healthProbes } from './health/probes';
+import { listenerSockets } from './host/listener-sockets';
 
 /** Installed helper path pinned by the polkit action's exec.path (resources/io.k2s.dns.policy). */
 export const INSTALLED_HELPER = '/usr/lib/k2s-dns/k2s-dns-helper';
@@ -72,7 +73,9 @@ export function createRealBackend(o: RealBackendOptions): AppBackend {
     },
     async dnsStatus() {
       // Cheap state first; the path verdict is folded in when current (CoreDNS down is never "running").
-      const status = await dnsStatus(deps, 'gui');
+      const read = await dnsStatus(deps, 'gui');
+      // Listeners as bound/unbound from the kernel's socket table, in the proxy's network namespace.
+      const status = linux && read.listeners.length ? { ...read, listenerSockets: await listenerSockets(read.listeners, read.pid) } : read;
       const report = await health.forStatus(status, 300);
       return report ? applyHealth(status, report, 'gui') : status;
     },
@@ -111,6 +114,12 @@ export function createRealBackend(o: RealBackendOptions): AppBackend {
     },
     async logsTail(input): Promise<LogLine[]> {
       return logs.tail(input.lines);
+    },
+    async logsPage(input) {
+      return logs.page(input.lines, input.before);
+    },
+    async logsSearch(input) {
+      return logs.search(input.text, input);
     },
     async doctorRun() {
       return runDoctor(deps, { kubeconfigPath: await kubeconfig(), frontEnd: 'gui', health: async () => health.check(await dnsStatus(deps)) });

@@ -12,6 +12,7 @@ import { open, stat } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import type { AppBackend } from '../../electron/core/backend';
 import { readTail } from '../../electron/core/logs/tail';
+import { searchLog } from '../../electron/core/logs/log-history';
 import { figure, type Figure } from './stats';
 
 /** Bytes in the generated log: 1 GiB. */
@@ -136,4 +137,54 @@ export async function followFigures(backend: AppBackend, logPath: string, second
   let received = 0;
   for (let s = 1; s <= written; s++) if (seen.has(s)) received++;
   return { seconds, linesPerSecond: rate, written, received, lost: written - received, rendererHeapGrowthBytes: page ? after - before : null };
+}
+
+/** The rotation cap of one proxy log file: 20 MiB. */
+export const ROTATED_LOG_BYTES = 20 * 2 ** 20;
+
+/** Writes `bytes` of numbered dnsmasq lines starting after `fromSeq` to `path`; returns the last seq. */
+async function writeLog(path: string, bytes: number, fromSeq: number): Promise<number> {
+  const parts: string[] = [];
+  let seq = fromSeq;
+  let n = 0;
+  while (n < bytes) {
+    const l = logLine(++seq);
+    parts.push(l);
+    n += l.length;
+  }
+  const fh = await open(path, 'w');
+  try {
+    await fh.write(Buffer.from(parts.join('')));
+  } finally {
+    await fh.close();
+  }
+  return seq;
+}
+
+/**
+ * Search over the whole log file set (electron/logs/log-history.ts searchLog, what the Logs
+ * panel's filter asks for): `path.1` and `path` of ROTATED_LOG_BYTES each (the rotation cap),
+ * one name that occurs once, in the oldest file; `rounds` times (ms). Checks the match is found.
+ * Also the same search over the 20 MiB current file alone (issue 20: ≤ 1 s).
+ */
+export async function searchFigures(path: string, rounds: number): Promise<{ oneFile: Figure; twoFiles: Figure; bytes: number }> {
+  const last1 = await writeLog(`${path}.1`, ROTATED_LOG_BYTES, 0);
+  await writeLog(path, ROTATED_LOG_BYTES, last1);
+  const needle = ` n123.web.demo.svc.cluster.local `; // line 123 only (n1234… do not match: space after)
+  const run = async (file: string, expect: number) => {
+    const t0 = performance.now();
+    const r = await searchLog(file, needle, { maxLines: 5000, context: 40 });
+    const ms = performance.now() - t0;
+    if (r.matches !== expect) throw new Error(`searchLog found ${r.matches} matches of "${needle}" in ${r.files.join(', ')}, expected ${expect}`);
+    return ms;
+  };
+  const two: number[] = [];
+  const one: number[] = [];
+  for (let i = 0; i < rounds; i++) two.push(await run(path, 1));
+  // The current file alone: rename the rotated one away.
+  const { rename } = await import('node:fs/promises');
+  await rename(`${path}.1`, `${path}.old`);
+  for (let i = 0; i < rounds; i++) one.push(await run(path, 0));
+  await rename(`${path}.old`, `${path}.1`);
+  return { oneFile: figure(one), twoFiles: figure(two), bytes: 2 * ROTATED_LOG_BYTES };
 }

@@ -18,7 +18,7 @@ import { dnsperf, hasDnsperf, queryFile } from './dnsperf';
 import { apiRoundTripMs, engineStartMs, verifyQueriesMs } from './floor';
 import { figure, type Figure } from './stats';
 import { renderReport, type BenchResult } from './report';
-import { followFigures, tailFigures, writeBigLog } from './logviewer';
+import { followFigures, searchFigures, tailFigures, writeBigLog } from './logviewer';
 import { interactiveFigures, launchBrowser } from './ui-launch';
 import { createRealBackend } from '../../electron/core/backend-real';
 import { createNodeDeps } from '../../electron/core/lifecycle/node-deps';
@@ -72,6 +72,7 @@ const out: BenchResult = {
   query: {},
   renderer: null,
   logViewer: null,
+  logSearch: null,
   ui: null,
   notMeasured: [],
   durationS: 0,
@@ -185,6 +186,11 @@ try {
     log('log viewer: last 1,000 lines');
     out.logViewer = { ...(await tailFigures(big, lastSeq, ROUNDS)), follow: null };
     await rm(big, { force: true });
+    log('log viewer: search over dnsproxy.log + .1 (20 MiB each)');
+    const set = join(tmp, 'search.log');
+    out.logSearch = await searchFigures(set, ROUNDS);
+    await rm(set, { force: true });
+    await rm(`${set}.1`, { force: true });
   }
   // UI in Chromium (web mode, real backend on the bed), and following a fast log with the Logs tab open.
   if (ONLY.has('ui') || ONLY.has('logs')) {

@@ -5,7 +5,7 @@
  */
 import { K2S_DEFAULTS } from '../../../shared/k2s-paths';
 import { parseResolvConf } from '../../../shared/resolv-conf';
-import { healthVerdict, queryHop, type HealthHop, type HealthReport } from '../../../shared/health';
+import { healthVerdict, queryHop, reconcileHops, type HealthHop, type HealthReport } from '../../../shared/health';
 import { healthProbeName } from '../../../shared/health-probe';
 import type { HostDnsStatus, QueryResult, QueryType } from '../../../shared/types';
 
@@ -85,14 +85,16 @@ export async function checkHealth(p: HealthProbes, opts: HealthOptions = {}): Pr
     off ? Promise.resolve(null) : p.query({ name: asked, type: 'A', server: kubeDns, timeoutMs: qt }).then(named),
     Promise.all(upstreams.map((u) => p.query({ name: '.', type: 'NS', server: withPort(u), timeoutMs: qt }))),
   ]);
-  const hops: HealthHop[] = [queryHop('system', 'system', system), resolver];
-  if (off) hops.push(idleHop('listener:127.0.0.1:53', 'listener', '127.0.0.1:53', 'not in use: K2s DNS is stopped'));
-  listeners.forEach((r, i) => hops.push(queryHop(`listener:${status.listeners[i]!.address}:${status.listeners[i]!.port}`, 'listener', r)));
-  for (const s of status.skippedListeners) hops.push({ ...idleHop(`listener:${s.address}`, 'listener', s.address, s.reason), outcome: 'skipped' });
-  hops.push(core ? queryHop('kube-dns', 'kube-dns', core) : idleHop('kube-dns', 'kube-dns', kubeDns, 'not in use: K2s DNS is stopped'));
-  ups.forEach((r, i) => hops.push(queryHop(`upstream:${upstreams[i]}`, 'upstream', r, false)));
+  const probed: HealthHop[] = [queryHop('system', 'system', system), resolver];
+  if (off) probed.push(idleHop('listener:127.0.0.1:53', 'listener', '127.0.0.1:53', 'not in use: K2s DNS is stopped'));
+  listeners.forEach((r, i) => probed.push(queryHop(`listener:${status.listeners[i]!.address}:${status.listeners[i]!.port}`, 'listener', r)));
+  for (const s of status.skippedListeners) probed.push({ ...idleHop(`listener:${s.address}`, 'listener', s.address, s.reason), outcome: 'skipped' });
+  probed.push(core ? queryHop('kube-dns', 'kube-dns', core) : idleHop('kube-dns', 'kube-dns', kubeDns, 'not in use: K2s DNS is stopped'));
+  ups.forEach((r, i) => probed.push(queryHop(`upstream:${upstreams[i]}`, 'upstream', r, false)));
   const busy = status.state === 'starting' || status.state === 'stopping';
-  const verdict = healthVerdict({ hops, state: status.state, interrupted: !busy && !!status.operation, stateCorrupt: !busy && !!status.stateProblem, watchdogRestart: status.watchdogRestart ?? null });
+  // One outcome per fact: getaddrinfo's search-list NXDOMAIN is not the name's (reconcileHops).
+  const hops = reconcileHops(probed);
+  const verdict = healthVerdict({ hops, state: status.state, interrupted: !busy && !!status.operation, stateCorrupt: !busy && !!status.stateProblem, watchdogRestart: status.watchdogRestart ?? null, systemdRestart: status.systemdRestart === true, proxyPid: status.pid });
   const checkedAt = p.now();
   return { name, domainSource: status.clusterDomain ? 'state' : 'default', hops, verdict, checkedAt, durationMs: checkedAt - started };
 }

@@ -15,5 +15,6 @@ export interface ServiceManager {
   /** Stops the service; no error when it is not running. */
   stop(): Promise<void>;
   /** Whether the service runs now, and its main pid. */
-  status(): Promise<{ running: boolean; pid: number | null }>;
+  /** `restarting` while its manager restarts it after an exit (systemd auto-restart). */
+  status(): Promise<{ running: boolean; pid: number | null; restarting?: boolean }>;
 }

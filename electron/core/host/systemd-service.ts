@@ -55,7 +55,9 @@ export function createSystemdManager(fs: HostFs, exec: Exec): ServiceManager {
     async status() {
       const r = await exec.run('systemctl', ['is-active', UNIT], { timeoutMs: 10_000 });
       const running = r.code === 0 && r.stdout.trim() === 'active';
-      return { running, pid: running ? await mainPid(exec) : null };
+      // Between an exit and the restart (Restart=on-failure, RestartSec=5) the unit is `activating` (auto-restart).
+      const restarting = r.stdout.trim() === 'activating';
+      return { running, pid: running ? await mainPid(exec) : null, ...(restarting ? { restarting } : {}) };
     },
   };
 }

@@ -1,6 +1,8 @@
 import { statSync } from 'node:fs';
 import { parseLogLine } from '../../../shared/log-line';
-import type { LogLine } from '../../../shared/types';
+import { HEALTH_PROBE_LABELS } from '../../../shared/health-probe';
+import type { LogCursor, LogLine, LogPage, LogSearch } from '../../../shared/types';
+import { readPage, searchLog } from './log-history';
 import { FOLLOW_MAX_BYTES_PER_POLL, followLog, type Follower } from './follow';
 import { readTail } from './tail';
 
@@ -16,6 +18,13 @@ export interface LogSourceOptions {
 export interface LogSource {
   /** The last `lines` lines of the log, parsed, oldest first ([] when the log is missing). */
   tail(lines: number): Promise<LogLine[]>;
+  /**
+   * A page of the history (current file and `.1`), oldest first: without `before` the last
+   * `lines` lines (like tail, and a follower that starts soon after continues there).
+   */
+  page(lines: number, before?: LogCursor): Promise<LogPage>;
+  /** Searches the whole file set (electron/logs/log-history.ts searchLog). */
+  search(text: string, opts: { lines: number; context: number; probes?: boolean }): Promise<LogSearch>;
   /** Subscribes to new lines (one call per batch); returns the unsubscribe function (idempotent). */
   follow(cb: (lines: LogLine[]) => void): () => void;
 }
@@ -82,6 +91,19 @@ export function createLogSource(path: string, opts: LogSourceOptions = {}): LogS
       const res = await readTail(path, lines);
       lastTail = res.ino === null ? null : { offset: res.offset, ino: res.ino, at: Date.now() };
       return parseAll(res.lines);
+    },
+
+    async page(lines: number, before?: LogCursor): Promise<LogPage> {
+      const res = await readPage(path, lines, before);
+      if (!before) lastTail = res.end === null ? null : { offset: res.end.offset, ino: res.end.ino, at: Date.now() };
+      return { lines: parseAll(res.lines), older: res.older, lost: res.lost };
+    },
+
+    async search(text, o) {
+      // A probe line names the cluster name as the probes spell it (case-sensitive marker).
+      const marker = `${HEALTH_PROBE_LABELS}.svc.`;
+      const res = await searchLog(path, text, { maxLines: o.lines, context: o.context, ...(o.probes ? {} : { exclude: (l: string) => l.includes(marker) }) });
+      return { text, lines: parseAll(res.lines), matches: res.matches, truncated: res.truncated, bytesScanned: res.bytesScanned, files: res.files, tookMs: res.tookMs };
     },
 
     follow(cb: (lines: LogLine[]) => void): () => void {

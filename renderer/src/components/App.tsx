@@ -1,6 +1,7 @@
 /** App shell: header, tabs (WAI-ARIA tabs pattern), the live region, and the data wiring (initial loads, push subscriptions). */
 import { useEffect, useRef, type KeyboardEvent } from 'react';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
+import { CADENCE_MS } from '../lib/cadence';
 import { tabForKey, TABS, useUi, type TabId } from '../lib/ui-state';
 import { stores, useDns } from '../stores';
 import { ClusterPanel } from './ClusterPanel';
@@ -48,7 +49,7 @@ export function App() {
     const offDns = stores.dns.getState().attach();
     // Live state from any source: poll status every second (measured: a CLI start shows within
     // ~1.3 s); a status that carries a newer verdict updates the verdict line and the topology.
-    const offWatch = stores.dns.getState().watch(1000, onStateChange);
+    const offWatch = stores.dns.getState().watch(CADENCE_MS.status, onStateChange);
     const offHealth = stores.dns.subscribe((s) => {
       if (s.status?.health) {
         stores.health.getState().offer(s.status.health);

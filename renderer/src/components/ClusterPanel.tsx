@@ -1,5 +1,7 @@
 /** Cluster panel: API reachability, version, nodes, CoreDNS pods, kube-dns IP, kubeconfig. */
 import type { ClusterStatus } from '../../../shared/types';
+import { CADENCE_MS, lastKnownText } from '../lib/cadence';
+import { usePoll } from '../lib/use-poll';
 import { useCluster, useHealth } from '../stores';
 
 const STATE_LABEL: Record<ClusterStatus['state'], string> = {
@@ -10,19 +12,27 @@ const STATE_LABEL: Record<ClusterStatus['state'], string> = {
   error: 'Error',
 };
 
-/** The Cluster panel. */
+/** The Cluster panel: follows the API while on screen (CADENCE_MS.cluster); nodes and pods say "last known at" while it does not answer. */
 export function ClusterPanel() {
   const status = useCluster((s) => s.status);
   const error = useCluster((s) => s.error);
+  const lastReachable = useCluster((s) => s.lastReachable);
+  const refresh = useCluster((s) => s.refresh);
+  usePoll(refresh, CADENCE_MS.cluster);
+  // While the API does not answer (or the backend does not), the facts below are the last known ones.
+  const down = error !== null || (status !== null && status.state !== 'ok');
+  const facts = down && lastReachable ? lastReachable.status : status;
+  const lastKnown = down && lastReachable ? lastKnownText(lastReachable.at) : null;
   // Pods can report Ready while kube-dns does not answer: the path check has the last word.
-  const corednsDown = useHealth((s) => (s.report && (s.report.verdict.cause === 'coredns-down' || s.report.verdict.cause === 'coredns-answer') ? s.report.verdict.summary : null));
+  // One message per fact: the verdict line above says the whole of it (with its fix); here only which part.
+  const corednsDown = useHealth((s) => (s.report && (s.report.verdict.cause === 'coredns-down' || s.report.verdict.cause === 'coredns-answer') ? 'CoreDNS does not answer the probe although its pods may be Ready: see the verdict above.' : null));
   return (
     <section className="panel" data-testid="panel-cluster">
       <h2>Cluster</h2>
       {error && <p className="error-text" role="alert">{error}</p>}
       {!status && !error && <p className="muted">Loading cluster status…</p>}
       {corednsDown && <p className="error-text" role="alert" data-testid="cluster-coredns-down">{corednsDown}</p>}
-      {status && (
+      {status && facts && (
         <>
           <p>
             <span className={`badge ${status.state === 'ok' ? 'ok' : 'bad'}`} data-testid="cluster-state">
@@ -30,25 +40,30 @@ export function ClusterPanel() {
             </span>{' '}
             <span data-testid="cluster-message">{status.message}</span>
           </p>
+          {lastKnown && (
+            <p className="warn-text" data-testid="cluster-last-known">
+              The facts below are {lastKnown}, when the API last answered; this card asks again every {CADENCE_MS.cluster / 1000} s.
+            </p>
+          )}
           <dl className="facts">
             <dt>API server</dt>
-            <dd>{status.apiServer ?? '—'}</dd>
+            <dd>{facts.apiServer ?? '—'}</dd>
             <dt>Version</dt>
-            <dd data-testid="cluster-version">{status.version ?? '—'}</dd>
+            <dd data-testid="cluster-version">{facts.version ?? '—'}</dd>
             <dt>kube-dns ClusterIP</dt>
-            <dd data-testid="cluster-kubedns">{status.kubeDnsIp ?? '—'}</dd>
+            <dd data-testid="cluster-kubedns">{facts.kubeDnsIp ?? '—'}</dd>
             <dt>Kubeconfig</dt>
-            <dd className="mono">{status.kubeconfigPath ?? '—'}</dd>
+            <dd className="mono">{facts.kubeconfigPath ?? '—'}</dd>
             <dt>Context</dt>
-            <dd>{status.context ?? '—'}</dd>
+            <dd>{facts.context ?? '—'}</dd>
           </dl>
-          <h3>Nodes ({status.nodes.filter((n) => n.ready).length}/{status.nodes.length} Ready)</h3>
+          <h3>Nodes ({facts.nodes.filter((n) => n.ready).length}/{facts.nodes.length} Ready){lastKnown ? ` — ${lastKnown}` : ''}</h3>
           <table className="table" data-testid="cluster-nodes">
             <thead>
               <tr><th>Node</th><th>Ready</th><th>Kubelet</th></tr>
             </thead>
             <tbody>
-              {status.nodes.map((n) => (
+              {facts.nodes.map((n) => (
                 <tr key={n.name}>
                   <td>{n.name}</td>
                   <td><span className={`badge ${n.ready ? 'ok' : 'bad'}`}>{n.ready ? 'Ready' : 'NotReady'}</span></td>
@@ -57,13 +72,13 @@ export function ClusterPanel() {
               ))}
             </tbody>
           </table>
-          <h3>CoreDNS pods ({status.coreDnsPods.filter((p) => p.ready).length}/{status.coreDnsPods.length} ready)</h3>
+          <h3>CoreDNS pods ({facts.coreDnsPods.filter((p) => p.ready).length}/{facts.coreDnsPods.length} ready){lastKnown ? ` — ${lastKnown}` : ''}</h3>
           <table className="table" data-testid="cluster-coredns">
             <thead>
               <tr><th>Pod</th><th>Ready</th><th>Restarts</th><th>Node</th></tr>
             </thead>
             <tbody>
-              {status.coreDnsPods.map((p) => (
+              {facts.coreDnsPods.map((p) => (
                 <tr key={p.name}>
                   <td className="mono">{p.name}</td>
                   <td><span className={`badge ${p.ready ? 'ok' : 'bad'}`}>{p.ready ? 'Ready' : 'Not ready'}</span></td>

@@ -1,6 +1,8 @@
 /** Resolver diff: saved original vs current /etc/resolv.conf, unified or side by side, plus metadata changes. */
 import type { ResolverEntry } from '../../../shared/types';
 import { sideBySide, unifiedDiff } from '../lib/side-by-side';
+import { CADENCE_MS, lastKnownText } from '../lib/cadence';
+import { usePoll } from '../lib/use-poll';
 import { useDiff } from '../stores';
 
 /** Shown when there is no saved copy: after a stop there simply is none (no claim it never ran). */
@@ -20,10 +22,18 @@ export function DiffPanel() {
   const view = useDiff((s) => s.view);
   const setView = useDiff((s) => s.setView);
   const error = useDiff((s) => s.error);
+  const fetchedAt = useDiff((s) => s.fetchedAt);
+  const refresh = useDiff((s) => s.refresh);
+  usePoll(refresh, CADENCE_MS.diff);
   return (
     <section className="panel" data-testid="panel-diff">
       <h2>Resolver diff</h2>
       {error && <p className="error-text" role="alert">{error}</p>}
+      {error && diff && fetchedAt !== null && (
+        <p className="warn-text" data-testid="diff-last-known">
+          The diff below is {lastKnownText(fetchedAt)}; this tab asks again every {CADENCE_MS.diff / 1000} s.
+        </p>
+      )}
       {diff && (
         <>
           <dl className="facts">

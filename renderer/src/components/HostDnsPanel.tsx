@@ -36,7 +36,21 @@ export function HostDnsPanel() {
             <dt>Resolver owner</dt>
             <dd data-testid="dns-owner" data-owner={status.resolverOwner}>{OWNER_LABEL[status.resolverOwner]}</dd>
             <dt>Listeners</dt>
-            <dd data-testid="dns-listeners">{status.listeners.length ? status.listeners.map((l) => `${l.address}:${l.port}`).join(', ') : 'none'}</dd>
+            <dd data-testid="dns-listeners">
+              {status.listeners.length
+                ? status.listeners.map((l, i) => {
+                    // The kernel's socket table (backend: /proc/<pid>/net/udp{,6}) says whether anything is bound there.
+                    const bound = status.listenerSockets?.find((s) => s.address === l.address && s.port === l.port)?.bound ?? null;
+                    return (
+                      <span key={`${l.address}:${l.port}`} data-testid="dns-listener" data-bound={String(bound)} className={bound === false ? 'error-text' : undefined}>
+                        {i > 0 ? ', ' : ''}
+                        {l.address}:{l.port}
+                        {bound === false ? ' — not bound: nothing listens there (kernel socket table)' : ''}
+                      </span>
+                    );
+                  })
+                : 'none'}
+            </dd>
             {status.skippedListeners.length > 0 && (
               <>
                 <dt>Skipped</dt>
@@ -56,7 +70,8 @@ export function HostDnsPanel() {
             <dt>Saved original</dt>
             <dd data-testid="dns-saved">{status.savedAt ? `${new Date(status.savedAt).toLocaleString()} by ${status.savedBy ?? '?'}` : 'nothing saved'}</dd>
           </dl>
-          {status.messages.map((m) => (
+          {/* One message per fact: the verdict line above the cards already says the health verdict (applyHealth's first message). */}
+          {status.messages.filter((m) => !(status.health && m.startsWith(status.health.verdict.summary))).map((m) => (
             <p key={m} className="note"><RichText text={m} /></p>
           ))}
         </>

@@ -11,6 +11,9 @@ import { CATEGORIES, formatLogTime, lineCategory as lineCategoryOf, lineMatches 
 import { queryCountText, rawCountText } from '../lib/log-counts';
 import { rawRows, type RawRow } from '../lib/log-rows';
 import { ROUTE_LABEL, routeOptions } from '../lib/route-options';
+import { lineOwners } from '../lib/log-trim';
+import { searchCountText } from '../lib/log-counts';
+import type { LogLine, LogSearch } from '../../../shared/types';
 import { useLogs, useZones } from '../stores';
 import './logs-panel.css';
 
@@ -45,6 +48,58 @@ function EmptyState({ cleared }: { cleared: string | null }) {
   );
 }
 
+/** How long typing pauses before the whole-log search runs, ms. */
+const SEARCH_DEBOUNCE_MS = 250;
+
+/**
+ * Older lines: a button at the top of the list and loading on scroll to the top; keeps the
+ * row that was first in view where it was when a page is prepended.
+ */
+function useOlder(firstKey: string | undefined, keys: () => string[], scrollToIndex: (i: number) => void) {
+  const { older, loadingOlder, loadOlder } = useLogs((s) => s);
+  const anchor = useRef<string | null>(null);
+  useEffect(() => {
+    if (anchor.current === null || firstKey === anchor.current) return;
+    const at = keys().indexOf(anchor.current);
+    anchor.current = null;
+    if (at > 0) scrollToIndex(at);
+  }, [firstKey, keys, scrollToIndex]);
+  const load = () => {
+    if (!older || loadingOlder) return;
+    anchor.current = firstKey ?? null;
+    void loadOlder();
+  };
+  return { older, loadingOlder, load };
+}
+
+/** The "older lines" bar above a list (not while a search shows the whole log). */
+function OlderBar({ older, loading, onLoad, searching }: { older: unknown; loading: boolean; onLoad: () => void; searching: boolean }) {
+  if (searching) return null;
+  return (
+    <div className="row lv-older">
+      {older ? (
+        <button type="button" className="secondary" onClick={onLoad} disabled={loading} data-testid="logs-older">
+          {loading ? 'Loading older lines…' : 'Load older lines'}
+        </button>
+      ) : (
+        <span className="muted" data-testid="logs-start">Start of the log (dnsproxy.log and its rotated copy .1).</span>
+      )}
+    </div>
+  );
+}
+
+/** What the whole-log search found, or that it runs. */
+function SearchSummary({ search }: { search: { text: string; loading: boolean; result: LogSearch | null; error: string | null } | null }) {
+  if (!search) return null;
+  if (search.error) return <p className="error-text" role="alert" data-testid="logs-search-error">Searching the log failed: {search.error}</p>;
+  return (
+    <p className="muted" data-testid="logs-search-count" aria-live="polite">
+      {search.result ? searchCountText(search.result) : `Searching the whole log for “${search.text}”…`}
+      {search.loading && search.result ? ' (searching again…)' : ''}
+    </p>
+  );
+}
+
 /** Follow-the-bottom behaviour shared by both lists. */
 function useFollow(count: number, paused: boolean, scrollToEnd: () => void) {
   const [following, setFollowing] = useState(true);
@@ -56,12 +111,15 @@ function useFollow(count: number, paused: boolean, scrollToEnd: () => void) {
 }
 
 /** The query view. */
-function QueryView({ rows, allRows, total, hiddenProbes, probes, paused }: { rows: QueryRow[]; allRows: QueryRow[]; total: number; hiddenProbes: number; probes: number; paused: boolean }) {
-  const { queryText, rcode, route, setQueryFilter, showProbes, setShowProbes } = useLogs((s) => s);
+function QueryView({ rows, allRows, total, hiddenProbes, paused, searching }: { rows: QueryRow[]; allRows: QueryRow[]; total: number; hiddenProbes: number; paused: boolean; searching: boolean }) {
+  const { queryText, rcode, route, setQueryFilter } = useLogs((s) => s);
   const parent = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => parent.current, estimateSize: () => QUERY_ROW_PX, overscan: 20 });
+  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => parent.current, estimateSize: () => QUERY_ROW_PX, overscan: 20, getItemKey: (i) => rows[i]!.key });
   const scrollToEnd = useMemo(() => () => virtualizer.scrollToIndex(rows.length - 1, { align: 'end' }), [virtualizer, rows.length]);
-  const { following, setFollowing } = useFollow(rows.length, paused, scrollToEnd);
+  const { following, setFollowing } = useFollow(rows.length, paused || searching, scrollToEnd);
+  const keys = useMemo(() => () => rows.map((r) => r.key), [rows]);
+  const toIndex = useMemo(() => (i: number) => virtualizer.scrollToIndex(i, { align: 'start' }), [virtualizer]);
+  const older = useOlder(rows[0]?.key, keys, toIndex);
   return (
     <>
       <div className="row">
@@ -85,13 +143,10 @@ function QueryView({ rows, allRows, total, hiddenProbes, probes, paused }: { row
             {routeOptions(allRows, route).map((r) => <option key={r} value={r}>{ROUTE_LABEL[r]}</option>)}
           </select>
         </label>
-        <label className="check" data-testid="logs-probes-label" title="k2s-dns checks the path every few seconds by asking KUBERNETES.DEFAULT.svc.… (its own spelling of the cluster name)">
-          <input type="checkbox" checked={showProbes} onChange={(e) => setShowProbes(e.target.checked)} data-testid="logs-show-probes" /> show k2s-dns health probes ({probes})
-        </label>
-        <span className="muted" data-testid="logs-query-count">{queryCountText(rows.length, total, hiddenProbes)}</span>
-        {!following && !paused && <button type="button" className="secondary" onClick={() => setFollowing(true)} data-testid="logs-follow">Follow newest</button>}
+        <span className="muted" data-testid="logs-query-count">{searching ? `${rows.length} matching ${rows.length === 1 ? 'query' : 'queries'} shown` : queryCountText(rows.length, total, hiddenProbes)}</span>
+        {!following && !paused && !searching && <button type="button" className="secondary" onClick={() => setFollowing(true)} data-testid="logs-follow">Follow newest</button>}
       </div>
-      {total === 0 ? (
+      {total === 0 && !searching ? (
         <div className="lv-empty" data-testid="logs-no-queries">
           <p><strong>No queries in the log.</strong></p>
           <p>Resolve a name on this host or use the Query tester tab. If K2s DNS was started with query logging off, only failed queries are logged: start it again with query logging on.</p>
@@ -101,7 +156,11 @@ function QueryView({ rows, allRows, total, hiddenProbes, probes, paused }: { row
           <div className="lv-qhead mono">
             <span>Time</span><span>Client</span><span>Name</span><span>Type</span><span>Route</span><span>Upstream</span><span>Answer</span><span>Response</span><span>Latency</span>
           </div>
-          <div ref={parent} className="lv-scroll mono" tabIndex={0} data-testid="logs-query-list" onScroll={(e) => setFollowing(atBottom(e.currentTarget))}>
+          <OlderBar older={older.older} loading={older.loadingOlder} onLoad={older.load} searching={searching} />
+          <div ref={parent} className="lv-scroll mono" tabIndex={0} data-testid="logs-query-list" onScroll={(e) => {
+            setFollowing(atBottom(e.currentTarget));
+            if (e.currentTarget.scrollTop === 0 && !searching) older.load();
+          }}>
             <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
               {virtualizer.getVirtualItems().map((item) => {
                 const r = rows[item.index]!;
@@ -132,12 +191,15 @@ function QueryView({ rows, allRows, total, hiddenProbes, probes, paused }: { row
 }
 
 /** The raw view. */
-function RawView({ rows, total, queries, paused }: { rows: RawRow[]; total: number; queries: number; paused: boolean }) {
+function RawView({ rows, total, queries, paused, searching, hiddenProbeLines }: { rows: RawRow[]; total: number; queries: number; paused: boolean; searching: boolean; hiddenProbeLines: number }) {
   const { levels, text, toggleLevel, setText } = useLogs((s) => s);
   const parent = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => parent.current, estimateSize: () => RAW_ROW_PX, overscan: 20, getItemKey: (i) => rows[i]!.key });
   const scrollToEnd = useMemo(() => () => virtualizer.scrollToIndex(rows.length - 1, { align: 'end' }), [virtualizer, rows.length]);
-  const { following, setFollowing } = useFollow(rows.length, paused, scrollToEnd);
+  const { following, setFollowing } = useFollow(rows.length, paused || searching, scrollToEnd);
+  const keys = useMemo(() => () => rows.map((r) => r.key), [rows]);
+  const toIndex = useMemo(() => (i: number) => virtualizer.scrollToIndex(i, { align: 'start' }), [virtualizer]);
+  const older = useOlder(rows[0]?.key, keys, toIndex);
   // Lines, not rows: a grouped dnsproxy message is one row for its N records.
   const shown = rows.reduce((n, r) => n + (r.kind === 'line' ? r.lines : 0), 0);
   return (
@@ -149,11 +211,15 @@ function RawView({ rows, total, queries, paused }: { rows: RawRow[]; total: numb
           </label>
         ))}
         <input type="search" placeholder="Filter text" aria-label="Filter log lines" value={text} onChange={(e) => setText(e.target.value)} data-testid="logs-filter" />
-        <span className="muted" data-testid="logs-count">{rawCountText(shown, total, queries)}</span>
-        {!following && !paused && <button type="button" className="secondary" onClick={() => setFollowing(true)} data-testid="logs-follow">Follow newest</button>}
+        <span className="muted" data-testid="logs-count">{searching ? `${shown} matching ${shown === 1 ? 'line' : 'lines'} shown` : rawCountText(shown, total, queries)}{!searching && hiddenProbeLines > 0 ? ` · ${hiddenProbeLines} health probe lines hidden` : ''}</span>
+        {!following && !paused && !searching && <button type="button" className="secondary" onClick={() => setFollowing(true)} data-testid="logs-follow">Follow newest</button>}
       </div>
       <div className="lv-rhead mono" role="row"><span>Time</span><span>Level</span><span>Message</span></div>
-      <div ref={parent} className="lv-scroll mono" tabIndex={0} data-testid="logs-list" data-following={String(following && !paused)} onScroll={(e) => setFollowing(atBottom(e.currentTarget))}>
+      <OlderBar older={older.older} loading={older.loadingOlder} onLoad={older.load} searching={searching} />
+      <div ref={parent} className="lv-scroll mono" tabIndex={0} data-testid="logs-list" data-following={String(following && !paused)} onScroll={(e) => {
+        setFollowing(atBottom(e.currentTarget));
+        if (e.currentTarget.scrollTop === 0 && !searching) older.load();
+      }}>
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {virtualizer.getVirtualItems().map((item) => {
             const r = rows[item.index]!;
@@ -182,25 +248,39 @@ function RawView({ rows, total, queries, paused }: { rows: RawRow[]; total: numb
 
 /** The Logs panel. */
 export function LogsPanel() {
-  const lines = useLogs((s) => s.lines);
+  const buffer = useLogs((s) => s.lines);
   const pending = useLogs((s) => s.pending.length);
-  const { paused, view, levels, text, queryText, rcode, route, showProbes, cleared, setPaused, setView } = useLogs((s) => s);
+  const { paused, view, levels, text, queryText, rcode, route, showProbes, cleared, setPaused, setView, setShowProbes, search, runSearch } = useLogs((s) => s);
   const zones = useZones((s) => s.discovery?.zones);
   const clusterZones = useMemo(() => (zones ?? []).map((z) => z.zone), [zones]);
-  // Both views need it: the query view's rows, the raw view's "(M queries)".
-  const allQueries = useMemo(() => buildQueryLog(lines, { clusterZones }), [lines, clusterZones]);
+  // The open view's text filter searches the whole log (current file and .1) in the backend.
+  const filterText = (view === 'queries' ? queryText : text).trim();
+  useEffect(() => {
+    const t = setTimeout(() => void runSearch(filterText), filterText === '' ? 0 : SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(t);
+  }, [filterText, showProbes, runSearch]);
+  const searching = search !== null && filterText !== '';
+  const lines = searching ? (search.result?.lines ?? []) : buffer;
+  // Both views need it: the query view's rows, the raw view's "(M queries)" and its probe lines.
+  const { allQueries, owners } = useMemo(() => {
+    const owners = lineOwners(lines);
+    return { allQueries: buildQueryLog(lines, { clusterZones }), owners };
+  }, [lines, clusterZones]);
   const probes = useMemo(() => allQueries.filter((r) => r.probe).length, [allQueries]);
-  // k2s-dns's own health probes are hidden unless asked for (they would flood the log).
+  // k2s-dns's own health probes are hidden unless asked for (they would flood the log), in both views.
   const queries = useMemo(() => (showProbes ? allQueries : allQueries.filter((r) => !r.probe)), [allQueries, showProbes]);
   const shownQueries = useMemo(() => {
     const base = filterQueries(queries, { text: queryText, routes: route ? [route] : [], rcodes: rcode && rcode !== 'problems' ? [rcode] : [] });
     return rcode === 'problems' ? base.filter((r) => isProblem(r) || r.rcode === null) : base;
   }, [queries, queryText, rcode, route]);
+  const probeLines = useMemo(() => owners.reduce((n, o) => n + (o?.probe ? 1 : 0), 0), [owners]);
   const raw = useMemo(() => {
     if (view !== 'raw') return [];
     const needle = text.trim().toLowerCase();
-    return rawRows(lines, (l, t) => levels[lineCategoryOf(l)] !== false && (needle === '' || t.toLowerCase().includes(needle) || lineMatches(l, needle)));
-  }, [lines, levels, text, view]);
+    const isProbe = new Map<LogLine, boolean>();
+    lines.forEach((l, i) => isProbe.set(l, owners[i]?.probe === true));
+    return rawRows(lines, (l, t) => (showProbes || !isProbe.get(l)) && levels[lineCategoryOf(l)] !== false && (needle === '' || t.toLowerCase().includes(needle) || lineMatches(l, needle)));
+  }, [lines, owners, levels, text, view, showProbes]);
 
   return (
     <section className="panel" data-testid="panel-logs">
@@ -213,13 +293,17 @@ export function LogsPanel() {
         <button type="button" onClick={() => setPaused(!paused)} data-testid="logs-pause">
           {paused ? `Resume (${pending} new)` : 'Pause'}
         </button>
+        <label className="check" data-testid="logs-probes-label" title="k2s-dns checks the path every few seconds by asking KUBERNETES.DEFAULT.svc.… (its own spelling of the cluster name)">
+          <input type="checkbox" checked={showProbes} onChange={(e) => setShowProbes(e.target.checked)} data-testid="logs-show-probes" /> show k2s-dns health probes ({probes})
+        </label>
       </div>
-      {lines.length === 0 && pending === 0 ? (
+      <SearchSummary search={searching ? search : null} />
+      {buffer.length === 0 && pending === 0 && !searching ? (
         <EmptyState cleared={cleared} />
       ) : view === 'queries' ? (
-        <QueryView rows={shownQueries} allRows={allQueries} total={queries.length} hiddenProbes={showProbes ? 0 : probes} probes={probes} paused={paused} />
+        <QueryView rows={shownQueries} allRows={allQueries} total={queries.length} hiddenProbes={showProbes ? 0 : probes} paused={paused} searching={searching} />
       ) : (
-        <RawView rows={raw} total={lines.length} queries={allQueries.length} paused={paused} />
+        <RawView rows={raw} total={lines.length} queries={allQueries.length} paused={paused} searching={searching} hiddenProbeLines={showProbes ? 0 : probeLines} />
       )}
     </section>
   );

@@ -1,6 +1,8 @@
 /** One query result: rcode, answers with TTLs, latency, and the equivalent shell command (dig, or getent for the system resolver). */
 import { useEffect, useState } from 'react';
 import type { QueryResult } from '../../../shared/types';
+import { reconcileSystemResult } from '../../../shared/health';
+import { useHealth } from '../stores';
 import { digCommand } from '../lib/dig-command';
 import { ttlText } from '../lib/log-counts';
 import { announcer } from './LiveRegion';
@@ -9,7 +11,10 @@ import { announcer } from './LiveRegion';
 export const COPIED_MS = 2000;
 
 /** Shows `result`; `label` names the target. */
-export function QueryResultCard({ result, label }: { result: QueryResult; label?: string }) {
+export function QueryResultCard({ result: asked, label }: { result: QueryResult; label?: string }) {
+  // One model: getaddrinfo's search-list NXDOMAIN is read as the Topology reads it (shared/health.ts).
+  const report = useHealth((s) => s.report);
+  const result = reconcileSystemResult(asked, report);
   const dig = digCommand(result);
   const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
   useEffect(() => {

@@ -5,6 +5,8 @@
  * Every string here comes from the cluster: shown through shared/visible-text.ts (bidi and
  * invisible characters escaped, a non-ASCII name with its punycode beside it), as the CLI does.
  */
+import { CADENCE_MS, lastKnownText } from '../lib/cadence';
+import { usePoll } from '../lib/use-poll';
 import { useZones } from '../stores';
 import { escapeInvisible as t, visibleName as n } from '../../../shared/visible-text';
 
@@ -14,11 +16,19 @@ export function ZonesPanel() {
   const error = useZones((s) => s.error);
   const allowZones = useZones((s) => s.allowZones);
   const setAllowed = useZones((s) => s.setAllowed);
+  const fetchedAt = useZones((s) => s.fetchedAt);
+  const refresh = useZones((s) => s.refresh);
+  usePoll(refresh, CADENCE_MS.zones);
   const refused = discovery?.refusedZones ?? [];
   return (
     <section className="panel" data-testid="panel-zones">
       <h2>Zones</h2>
       {error && <p className="error-text" role="alert">{error}</p>}
+      {error && discovery && fetchedAt !== null && (
+        <p className="warn-text" data-testid="zones-last-known">
+          The zones below are {lastKnownText(fetchedAt)}; this tab asks again every {CADENCE_MS.zones / 1000} s.
+        </p>
+      )}
       {discovery && (
         <>
           <p className="muted">

@@ -26,6 +26,21 @@ export function queryCountText(shown: number, total: number, hiddenProbes: numbe
   return hiddenProbes > 0 ? `${base} · ${plural(hiddenProbes, 'health probe', 'health probes')} hidden` : base;
 }
 
+/** `dnsproxy.log.1` for `/var/log/dnsproxy/dnsproxy.log.1`. */
+function baseName(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
+/**
+ * What a whole-log search found: `3 matching lines in the whole log (dnsproxy.log.1,
+ * dnsproxy.log: 38.2 MiB searched in 190 ms)`, plus `; showing the newest` when cut.
+ */
+export function searchCountText(r: { matches: number; truncated: boolean; bytesScanned: number; files: string[]; tookMs: number }): string {
+  const files = r.files.length ? r.files.map(baseName).join(', ') : 'no log file yet';
+  const size = `${(r.bytesScanned / 2 ** 20).toFixed(1)} MiB searched in ${Math.round(r.tookMs)} ms`;
+  return `${plural(r.matches, 'matching line', 'matching lines')} in the whole log (${files}: ${size})${r.truncated ? '; showing the newest' : ''}`;
+}
+
 /** TTL cell of an answer: getaddrinfo (the system resolver) returns no TTL, so `—`, never 0. */
 export function ttlText(transport: 'udp' | 'tcp' | 'getaddrinfo', ttl: number): string {
   return transport === 'getaddrinfo' ? '—' : String(ttl);

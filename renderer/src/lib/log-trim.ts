@@ -12,15 +12,13 @@ import { buildQueryLog, type QueryRow } from '../../../shared/query-log';
 export const MAX_PROBE_LINES = 1000;
 
 /**
- * Returns `lines` cut to at most `max` lines of which at most `maxProbe` belong to health
- * probes. Lines stay in order; returns `lines` itself when nothing needs cutting.
+ * For each line, the query row it belongs to (null: no query's). Lines of no row between two
+ * lines of the same row (dnsproxy's `dialing`, `response received`, `resolved` …) belong to
+ * that query.
  */
-export function trimLogLines(lines: LogLine[], max: number, maxProbe = MAX_PROBE_LINES): LogLine[] {
-  if (lines.length <= max) return lines;
+export function lineOwners(lines: readonly LogLine[]): (QueryRow | null)[] {
   const owners: (QueryRow | null)[] = [];
   buildQueryLog(lines, { lineRows: owners });
-  // Lines of no row between two lines of the same row (dnsproxy's `dialing`, `response received`,
-  // `resolved` …) belong to that query: they go with it.
   let prev: QueryRow | null = null;
   let gapFrom = -1;
   for (let i = 0; i < owners.length; i++) {
@@ -33,6 +31,21 @@ export function trimLogLines(lines: LogLine[], max: number, maxProbe = MAX_PROBE
     gapFrom = -1;
     prev = o;
   }
+  return owners;
+}
+
+/** For each line: true when it belongs to one of k2s-dns's own health probes (QueryRow.probe). */
+export function probeLineMask(lines: readonly LogLine[]): boolean[] {
+  return lineOwners(lines).map((o) => o?.probe === true);
+}
+
+/**
+ * Returns `lines` cut to at most `max` lines of which at most `maxProbe` belong to health
+ * probes. Lines stay in order; returns `lines` itself when nothing needs cutting.
+ */
+export function trimLogLines(lines: LogLine[], max: number, maxProbe = MAX_PROBE_LINES): LogLine[] {
+  if (lines.length <= max) return lines;
+  const owners = lineOwners(lines);
   const probeLines = new Map<QueryRow, number>();
   for (const r of owners) if (r?.probe) probeLines.set(r, (probeLines.get(r) ?? 0) + 1);
   let probeTotal = 0;

@@ -9,6 +9,8 @@ export interface DiffState {
   diff: ResolverDiff | null;
   view: 'unified' | 'side-by-side';
   error: string | null;
+  /** When the shown data was read (ms since the epoch); while `error` is set it is the last known state. */
+  fetchedAt: number | null;
   setView(view: DiffState['view']): void;
   refresh(): Promise<void>;
 }
@@ -18,6 +20,7 @@ export function createDiffStore(api: K2sDnsApi) {
   const requests = latestRequest();
   return createStore<DiffState>()((set) => ({
     diff: null,
+    fetchedAt: null,
     view: 'side-by-side',
     error: null,
     setView: (view) => set({ view }),
@@ -26,7 +29,7 @@ export function createDiffStore(api: K2sDnsApi) {
       const isLatest = requests.begin();
       try {
         const diff = await api.resolverDiff();
-        if (isLatest()) set({ diff, error: null });
+        if (isLatest()) set({ diff, error: null, fetchedAt: Date.now() });
       } catch (err) {
         if (isLatest()) set({ error: (err as Error).message });
       }

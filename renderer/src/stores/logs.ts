@@ -1,17 +1,35 @@
 /** Logs domain store: the proxy log buffer, pause/resume and filters. */
 import { createStore } from 'zustand/vanilla';
 import type { K2sDnsApi } from '../../../shared/api';
-import type { LogLine } from '../../../shared/types';
+import type { LogCursor, LogLine, LogSearch } from '../../../shared/types';
 import type { QueryRoute } from '../../../shared/query-log';
 import type { LogCategory } from '../lib/log-filter';
 import { dropOverlap } from '../lib/log-merge';
 import { trimLogLines } from '../lib/log-trim';
+import { latestRequest } from '../lib/latest-request';
 
 /** The panel's two views: one row per query, or the log lines as written. */
 export type LogView = 'queries' | 'raw';
 
 /** Lines kept in memory (the contract's logs:tail cap); health probe lines have a smaller budget within it (lib/log-trim.ts). */
 export const MAX_LOG_LINES = 5000;
+/** Lines of one older page (logs:page). */
+export const OLDER_PAGE_LINES = 5000;
+/** Older lines kept at most on top of MAX_LOG_LINES (two full 20 MiB files are ~300,000 lines; past this, search). */
+export const MAX_HISTORY_LINES = 100_000;
+/** Lines a whole-log search returns at most (the newest matches with their context). */
+export const SEARCH_LINES = 5000;
+/** Lines of context around each match, so the query view can rebuild a dnsproxy -v query (~20 lines each). */
+export const SEARCH_CONTEXT = 30;
+
+/** The whole-log search behind a view's text filter (logs:search). */
+export interface LogsSearchState {
+  /** The text searched (trimmed). */
+  text: string;
+  loading: boolean;
+  result: LogSearch | null;
+  error: string | null;
+}
 
 /** Log buffer and view settings. While paused, new lines wait in `pending`. */
 export interface LogsState {
@@ -32,6 +50,17 @@ export interface LogsState {
   error: string | null;
   /** Query view: show k2s-dns's own health probes (QueryRow.probe); hidden by default. */
   showProbes: boolean;
+  /** Where older lines continue (logs:page); null when the oldest line of the log is loaded. */
+  older: LogCursor | null;
+  /** Lines loaded by loadOlder (they are kept on top of MAX_LOG_LINES). */
+  history: number;
+  loadingOlder: boolean;
+  /** The search over the whole log for the open view's text filter; null while no text is typed. */
+  search: LogsSearchState | null;
+  /** Loads the page of lines before the oldest one held (newest first, so the buffer grows upwards). */
+  loadOlder(): Promise<void>;
+  /** Searches the whole log for `text` ('' ends the search); the newest call's answer wins. */
+  runSearch(text: string): Promise<void>;
   /** Why the buffer was emptied (e.g. Uninstall removed the log), shown by the empty state; null otherwise. */
   cleared: string | null;
   setShowProbes(show: boolean): void;
@@ -56,7 +85,10 @@ export function createLogsStore(api: K2sDnsApi) {
   let afterTail = false;
   // Lines pushed while a tail request is in flight: the tail replaces the buffer, these are re-added after it.
   let inFlight: LogLine[] | null = null;
-  return createStore<LogsState>()((set, get) => ({
+  const searches = latestRequest();
+  return createStore<LogsState>()((set, get) => {
+  const cap = () => MAX_LOG_LINES + get().history;
+  return {
     lines: [],
     pending: [],
     paused: false,
@@ -69,11 +101,42 @@ export function createLogsStore(api: K2sDnsApi) {
     error: null,
     showProbes: false,
     cleared: null,
+    older: null,
+    history: 0,
+    loadingOlder: false,
+    search: null,
+    async loadOlder() {
+      const { older, loadingOlder } = get();
+      if (!older || loadingOlder) return;
+      set({ loadingOlder: true });
+      try {
+        const page = await api.logsPage({ lines: OLDER_PAGE_LINES, before: older });
+        // A reload (loadTail) meanwhile started over: this page no longer joins the buffer.
+        if (get().older !== older) return set({ loadingOlder: false });
+        if (page.lost) return set({ loadingOlder: false, older: null, error: 'The older lines were rotated away while you read; reload the log to see what is left.' });
+        const history = Math.min(MAX_HISTORY_LINES, get().history + page.lines.length);
+        set((s) => ({ lines: [...page.lines, ...s.lines], older: history >= MAX_HISTORY_LINES ? null : page.older, history, loadingOlder: false, error: null }));
+      } catch (err) {
+        set({ loadingOlder: false, error: (err as Error).message });
+      }
+    },
+    async runSearch(raw) {
+      const text = raw.trim();
+      const isLatest = searches.begin();
+      if (text === '') return set({ search: null });
+      set((s) => ({ search: { text, loading: true, result: s.search?.text === text ? s.search.result : null, error: null } }));
+      try {
+        const result = await api.logsSearch({ text, lines: SEARCH_LINES, context: SEARCH_CONTEXT, probes: get().showProbes });
+        if (isLatest()) set({ search: { text, loading: false, result, error: null } });
+      } catch (err) {
+        if (isLatest()) set({ search: { text, loading: false, result: null, error: (err as Error).message } });
+      }
+    },
     setShowProbes: (showProbes) => set({ showProbes }),
     reset(why) {
       afterTail = false;
       if (inFlight) inFlight = [];
-      set({ lines: [], pending: [], cleared: why });
+      set({ lines: [], pending: [], cleared: why, older: null, history: 0, search: null });
     },
     append(incoming) {
       if (inFlight) inFlight.push(...incoming);
@@ -84,12 +147,12 @@ export function createLogsStore(api: K2sDnsApi) {
         lines = dropOverlap([...s.lines, ...s.pending], incoming);
         if (lines.length === 0) return;
       }
-      if (get().paused) set((s) => ({ pending: trimLogLines([...s.pending, ...lines], MAX_LOG_LINES), cleared: null }));
-      else set((s) => ({ lines: trimLogLines([...s.lines, ...lines], MAX_LOG_LINES), cleared: null }));
+      if (get().paused) set((s) => ({ pending: trimLogLines([...s.pending, ...lines], cap()), cleared: null }));
+      else set((s) => ({ lines: trimLogLines([...s.lines, ...lines], cap()), cleared: null }));
     },
     setPaused(paused) {
       if (paused) set({ paused });
-      else set((s) => ({ paused, lines: trimLogLines([...s.lines, ...s.pending], MAX_LOG_LINES), pending: [] }));
+      else set((s) => ({ paused, lines: trimLogLines([...s.lines, ...s.pending], cap()), pending: [] }));
     },
     toggleLevel: (level) => set((s) => ({ levels: { ...s.levels, [level]: !s.levels[level] } })),
     setText: (text) => set({ text }),
@@ -98,11 +161,12 @@ export function createLogsStore(api: K2sDnsApi) {
     async loadTail(lines = 1000) {
       inFlight = [];
       try {
-        const tail = await api.logsTail({ lines });
+        const page = await api.logsPage({ lines });
+        const tail = page.lines;
         const pushed = inFlight;
         inFlight = null;
         // Replaces the buffer (a refresh never appends a tail twice), then keeps pushed lines newer than it.
-        set({ lines: trimLogLines([...tail, ...dropOverlap(tail, pushed, true)], MAX_LOG_LINES), pending: [], error: null });
+        set({ lines: trimLogLines([...tail, ...dropOverlap(tail, pushed, true)], MAX_LOG_LINES), pending: [], error: null, older: page.older, history: 0 });
         afterTail = true;
       } catch (err) {
         inFlight = null;
@@ -112,5 +176,6 @@ export function createLogsStore(api: K2sDnsApi) {
     attach() {
       return api.onLogLines((lines) => get().append(lines));
     },
-  }));
+  };
+  });
 }

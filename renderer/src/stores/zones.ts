@@ -9,6 +9,8 @@ export interface ZonesState {
   discovery: ClusterDiscovery | null;
   loading: boolean;
   error: string | null;
+  /** When the shown data was read (ms since the epoch); while `error` is set it is the last known state. */
+  fetchedAt: number | null;
   /**
    * Zones the user allowed (Zones panel toggle): sent with zones:list (preview) and dns:start
    * (which remembers them in the state file). Seeded from the running start's allowedZones.
@@ -24,6 +26,7 @@ export function createZonesStore(api: K2sDnsApi) {
   const requests = latestRequest();
   return createStore<ZonesState>()((set, get) => ({
     discovery: null,
+    fetchedAt: null,
     loading: false,
     error: null,
     allowZones: [],
@@ -39,7 +42,7 @@ export function createZonesStore(api: K2sDnsApi) {
         // The allows as they are now, not as asked: a tick made meanwhile is never undone.
         const current = get().allowZones;
         const seeded = current.length === 0 && discovery.allowedZones?.length ? [...discovery.allowedZones] : current;
-        set({ discovery, allowZones: seeded, error: null, loading: false });
+        set({ discovery, allowZones: seeded, error: null, loading: false, fetchedAt: Date.now() });
       } catch (err) {
         if (isLatest()) set({ error: (err as Error).message, loading: false });
       }

@@ -1,0 +1,53 @@
+/**
+ * Issue 20.3, every view live or labelled: with the window left open, the Cluster card and the
+ * Zones tab follow the API going down and coming back within 5 s without a Refresh, and say
+ * "last known at HH:MM:SS" for what they can no longer read; the Resolver diff follows a start
+ * made outside the window (the fake host flipped as a CLI start would).
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { fakePagePerFile } from './fake-page';
+
+let page: Page;
+const api = { up: true };
+const host = { running: false };
+fakePagePerFile({ stepDelayMs: 20, logIntervalMs: 3_600_000, api, host }, (p) => (page = p));
+
+/** Within 5 s: the issue's bound for a view to follow the API. */
+const LIVE = { timeout: 5_000 };
+
+test('Cluster card: API down → Unreachable with the last known nodes, labelled; API back → Reachable, by itself', async () => {
+  const card = page.getByTestId('panel-cluster');
+  await expect(card.getByTestId('cluster-state')).toHaveText('Reachable');
+  api.up = false;
+  await expect(card.getByTestId('cluster-state')).toHaveText('Unreachable', LIVE);
+  await expect(card.getByTestId('cluster-message')).toContainText('Cannot reach the Kubernetes API');
+  await expect(card.getByTestId('cluster-last-known')).toHaveText(/^The facts below are last known at \d{2}:\d{2}:\d{2}, when the API last answered/);
+  // The nodes are the last known ones, not "0/0".
+  await expect(card.getByRole('heading', { name: /^Nodes/ })).toHaveText(/^Nodes \(1\/1 Ready\) — last known at \d{2}:\d{2}:\d{2}$/);
+  await expect(card.getByTestId('cluster-version')).toHaveText('v1.33.3');
+  api.up = true;
+  await expect(card.getByTestId('cluster-state')).toHaveText('Reachable', LIVE);
+  await expect(card.getByTestId('cluster-last-known')).toHaveCount(0);
+  await expect(card.getByRole('heading', { name: /^Nodes/ })).toHaveText('Nodes (1/1 Ready)');
+});
+
+test('Zones: API down → the zones stay, labelled last known; back → the label goes, by itself', async () => {
+  await page.getByTestId('tab-zones').click();
+  const panel = page.getByTestId('panel-zones');
+  await expect(panel.getByTestId('zone-cluster.local')).toBeVisible();
+  api.up = false;
+  await expect(panel.getByTestId('zones-last-known')).toHaveText(/^The zones below are last known at \d{2}:\d{2}:\d{2}/, LIVE);
+  await expect(panel.getByTestId('zone-cluster.local')).toBeVisible();
+  api.up = true;
+  await expect(panel.getByTestId('zones-last-known')).toHaveCount(0, LIVE);
+});
+
+test('Resolver diff: a start made outside the window shows within 5 s without a Refresh', async () => {
+  await page.getByTestId('tab-diff').click();
+  const panel = page.getByTestId('panel-diff');
+  await expect(panel.getByTestId('diff-saved')).toHaveText(/^No saved original/);
+  host.running = true;
+  await expect(panel.getByTestId('diff-saved')).toHaveText('symlink → /run/NetworkManager/resolv.conf', LIVE);
+  host.running = false;
+  await expect(panel.getByTestId('diff-saved')).toHaveText(/^No saved original/, LIVE);
+});

@@ -1,0 +1,29 @@
+/**
+ * Issue 20.4, the verdict names the whole outage: K2s DNS was started and its proxy killed. The
+ * verdict says no names resolve at all (not only cluster names), that nothing answers on
+ * 127.0.0.1:53 and that nothing restarts the proxy; the card marks the listener unbound (the
+ * fake reports what the backend reads from the kernel's socket table); and the verdict is not
+ * repeated in the card's notes (one message per fact).
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { fakePagePerFile } from './fake-page';
+
+let page: Page;
+const host = { running: true, proxyDead: false };
+fakePagePerFile({ stepDelayMs: 20, logIntervalMs: 3_600_000, host, running: true }, (p) => (page = p));
+
+test('proxy killed: "No names resolve …", listener unbound, the verdict said once', async () => {
+  const verdict = page.getByTestId('verdict');
+  await expect(verdict).toHaveAttribute('data-level', 'ok', { timeout: 15_000 });
+  const card = page.getByTestId('panel-hostdns');
+  await expect(card.getByTestId('dns-listener')).toHaveAttribute('data-bound', 'true');
+  host.proxyDead = true;
+  await page.getByTestId('verdict-recheck').click();
+  await expect(verdict).toHaveAttribute('data-cause', 'proxy-down', { timeout: 15_000 });
+  await expect(page.getByTestId('verdict-text')).toContainText('No names resolve on this host: nothing answers on 127.0.0.1:53; k2s-dnsproxy is not running and nothing restarts it');
+  await expect(card.getByTestId('dns-listener')).toHaveAttribute('data-bound', 'false');
+  await expect(card.getByTestId('dns-listeners')).toHaveText('127.0.0.1:53 — not bound: nothing listens there (kernel socket table)');
+  // The verdict's sentence appears once on the Overview.
+  const text = await page.getByTestId('tabpanel-overview').innerText();
+  expect(text.split('No names resolve on this host').length - 1).toBe(1);
+});
