@@ -6,11 +6,11 @@ describe('contract', () => {
   it('lists every call with a derived method name', () => {
     expect(CALL_NAMES).toEqual([
       'cluster:status', 'dns:status', 'dns:start', 'dns:stop', 'dns:uninstall', 'zones:list',
-      'resolver:diff', 'query:run', 'query:targets', 'logs:tail', 'app:info', 'doctor:run', 'health:check',
+      'resolver:diff', 'query:run', 'query:targets', 'logs:tail', 'logs:page', 'logs:search', 'app:info', 'doctor:run', 'health:check',
     ]);
     expect(CALL_NAMES.map(methodName)).toEqual([
       'clusterStatus', 'dnsStatus', 'dnsStart', 'dnsStop', 'dnsUninstall', 'zonesList',
-      'resolverDiff', 'queryRun', 'queryTargets', 'logsTail', 'appInfo', 'doctorRun', 'healthCheck',
+      'resolverDiff', 'queryRun', 'queryTargets', 'logsTail', 'logsPage', 'logsSearch', 'appInfo', 'doctorRun', 'healthCheck',
     ]);
   });
 
@@ -78,5 +78,19 @@ describe('contract', () => {
     await expect(api.dnsStop({})).rejects.toThrow('Cannot stop now.');
     await expect(api.dnsStop({})).rejects.toMatchObject({ name: 'ApiError', code: 'BUSY' });
     expect(sent.slice(0, 2)).toEqual([['dns:status', {}], ['logs:tail', { lines: 10 }]]);
+  });
+});
+
+describe('logs:page and logs:search inputs', () => {
+  it('bounds the page and search sizes and refuses a multi-line search text', () => {
+    const page = CONTRACT['logs:page'].input;
+    expect(page.safeParse({ lines: 5000, before: { ino: 12, offset: 0 } }).success).toBe(true);
+    expect(page.safeParse({ lines: 5001 }).success).toBe(false);
+    expect(page.safeParse({ lines: 10, before: { ino: -1, offset: 0 } }).success).toBe(false);
+    const search = CONTRACT['logs:search'].input;
+    expect(search.safeParse({ text: 'web.demo', lines: 100, context: 30 }).success).toBe(true);
+    expect(search.safeParse({ text: 'a\nb', lines: 100, context: 30 }).success).toBe(false);
+    expect(search.safeParse({ text: '', lines: 100, context: 30 }).success).toBe(false);
+    expect(search.safeParse({ text: 'x', lines: 100, context: 51 }).success).toBe(false);
   });
 });
