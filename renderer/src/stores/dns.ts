@@ -1,5 +1,6 @@
 /** Host DNS domain store: status, app capabilities, the running operation and its timeline. */
 import { createStore } from 'zustand/vanilla';
+import { inputErrorText } from '../lib/input-error';
 import type { K2sDnsApi } from '../../../shared/api';
 import { ApiError, type AppInfo, type CallInput } from '../../../shared/contract';
 import type { LifecycleEvent, Operation, ResultEvent, StepEvent } from '../../../shared/lifecycle-events';
@@ -150,7 +151,7 @@ export function createDnsStore(api: K2sDnsApi) {
         if (pushed) set({ lastResult: pushed });
         else if (err instanceof ApiError && err.code === 'NETWORK') set({ error: `The answer to ${op} was lost on the way (${err.message.replace(/^The app backend does not answer \(([^)]*)\).*$/, '$1')}); the status shows what happened.` });
         else {
-          set({ error: (err as Error).message });
+          set({ error: inputErrorText((err as Error).message) });
           errorIsBusy = err instanceof ApiError && err.code === 'BUSY';
         }
       } finally {
