@@ -8,8 +8,9 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { DRIFT_CHOICE } from '../../../shared/fix';
+import { driftLead } from '../lib/drift-lead';
 import { unifiedDiff } from '../lib/side-by-side';
-import { stores, useDiff, useDns } from '../stores';
+import { stores, useDiff, useDns, useHealth } from '../stores';
 
 /** The banner's element id: other places move focus here instead of offering the choice themselves. */
 export const DRIFT_BANNER_ID = 'drift-banner';
@@ -36,6 +37,8 @@ export function DriftBanner() {
   const [confirming, setConfirming] = useState(false);
   const dialog = useRef<HTMLDialogElement>(null);
   const drifted = status?.resolverOwner === 'foreign';
+  // The same fact as the verdict line above: resolves or not, from the one health report.
+  const resolves = useHealth((s) => s.report?.verdict.resolves ?? null);
 
   // Fetch the diff once drift appears, so the banner shows what the other program wrote.
   useEffect(() => {
@@ -55,7 +58,7 @@ export function DriftBanner() {
     <div className="banner warn" role="alert" id={DRIFT_BANNER_ID} tabIndex={-1} data-testid="drift-banner">
       <strong>Another program rewrote /etc/resolv.conf while K2s DNS was running.</strong>
       <p>
-        Cluster names may no longer resolve on this host. Both choices below stop K2s DNS now; they differ in which file stays: theirs, or the original saved at start (which is then gone). The default is{' '}
+        {driftLead(resolves)} Both choices below stop K2s DNS now; they differ in which file stays: theirs, or the original saved at start (which is then gone). The default is{' '}
         <strong>{DRIFT_CHOICE.keep.label}</strong>, because the program that wrote it (NetworkManager, a VPN client…) usually knows the
         current network better than the copy saved at start.
       </p>
