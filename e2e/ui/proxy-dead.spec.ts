@@ -27,3 +27,20 @@ test('proxy killed: "No names resolve …", listener unbound, the verdict said o
   const text = await page.getByTestId('tabpanel-overview').innerText();
   expect(text.split('No names resolve on this host').length - 1).toBe(1);
 });
+
+test('a green Start result does not stay green under the dead proxy\'s red verdict', async () => {
+  host.proxyDead = false;
+  host.running = false;
+  const card = page.getByTestId('panel-hostdns');
+  await expect(card.getByTestId('dns-state')).toHaveText('stopped', { timeout: 10_000 });
+  await card.getByTestId('btn-start').click();
+  const result = card.getByTestId('timeline-result');
+  await expect(result).toHaveText('K2s DNS is running: cluster names resolve on this host.', { timeout: 15_000 });
+  await expect(result).toHaveAttribute('data-stale', 'false');
+  host.proxyDead = true;
+  await page.getByTestId('verdict-recheck').click();
+  await expect(page.getByTestId('verdict')).toHaveAttribute('data-cause', 'proxy-down', { timeout: 15_000 });
+  await expect(result).toHaveAttribute('data-stale', 'true');
+  await expect(result).toHaveText(/^At \d{2}:\d{2}:\d{2}: K2s DNS is running: cluster names resolve on this host\. — no longer so: see the verdict above\.$/);
+  await expect(result).not.toHaveClass(/ok-text/);
+});

@@ -1,6 +1,7 @@
 /** Live step timeline of the latest lifecycle operation: refused, rolled back (and why) or done. */
 import { buildTimeline } from '../lib/timeline';
-import { useDns } from '../stores';
+import { clockTime } from '../lib/cadence';
+import { useDns, useHealth } from '../stores';
 import { RichText } from './RichText';
 import { stepWarns } from '../../../shared/step-warn';
 
@@ -13,6 +14,12 @@ export function TimelineView() {
   const events = useDns((s) => s.events);
   const busy = useDns((s) => s.busy);
   const t = buildTimeline(events, busy);
+  // A green result under a red or amber verdict checked after it is history, not the present
+  // (new-user pass: "START — DONE … resolves" under a dead proxy): shown muted, with its time.
+  const staleSince = useHealth((s) => {
+    const r = s.report;
+    return r && t.result?.ok && (r.verdict.level === 'error' || r.verdict.level === 'warn') && r.checkedAt > t.result.at ? r.checkedAt : null;
+  });
   if (!t.op) return null;
   // The failed step row already carries the cause; repeat the result message only when it adds something.
   const repeated = t.failed !== null && t.result !== null && t.result.message === t.failed.message;
@@ -46,8 +53,10 @@ export function TimelineView() {
         </p>
       )}
       {t.result && !repeated && (
-        <p className={t.result.ok ? (t.outcome === 'warned' ? 'warn-text' : 'ok-text') : 'error-text'} data-testid="timeline-result">
+        <p className={staleSince !== null ? 'muted' : t.result.ok ? (t.outcome === 'warned' ? 'warn-text' : 'ok-text') : 'error-text'} data-testid="timeline-result" data-stale={String(staleSince !== null)}>
+          {staleSince !== null && `At ${clockTime(t.result.at)}: `}
           <RichText text={t.result.message} />
+          {staleSince !== null && ' — no longer so: see the verdict above.'}
           {t.result.code && t.outcome === 'failed' ? ` (${t.result.code})` : ''}
         </p>
       )}
