@@ -178,7 +178,11 @@ test('proxy dead, then a CLI stop shows in the window within 2 s', async () => {
   process.kill(ppid, 'SIGKILL');
   process.kill(status.pid!, 'SIGKILL');
   await verdictCause(page, 'proxy-down');
-  await expect(page.getByTestId('verdict-text')).toContainText('k2s-dnsproxy on 127.0.0.1:53 does not answer');
+  // The whole outage: every name fails, nothing answers, nothing restarts the proxy; the card's
+  // listeners are unbound in the kernel's socket table.
+  await expect(page.getByTestId('verdict-text')).toContainText('No names resolve on this host: nothing answers on 127.0.0.1:53');
+  await expect(page.getByTestId('verdict-text')).toContainText('k2s-dnsproxy is not running and nothing restarts it');
+  await expect(page.getByTestId('dns-listener').first()).toHaveAttribute('data-bound', 'false', { timeout: 10_000 });
   await page.getByTestId('verdict').screenshot({ path: `${SHOTS}/verdict-proxy-dead.png` });
   await openEveryPanel(page);
   const r = await cli(['stop']);

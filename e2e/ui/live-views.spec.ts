@@ -51,3 +51,10 @@ test('Resolver diff: a start made outside the window shows within 5 s without a 
   host.running = false;
   await expect(panel.getByTestId('diff-saved')).toHaveText(/^No saved original/, LIVE);
 });
+
+test('one time format: Topology and Diagnostics say HH:MM:SS like "last known at"', async () => {
+  await page.getByTestId('tab-topology').click();
+  await expect(page.getByTestId('topology-probed-at')).toHaveText(/^Last probe \d{2}:\d{2}:\d{2}$/, { timeout: 15_000 });
+  await page.getByTestId('tab-diagnostics').click();
+  await expect(page.getByTestId('diagnostics-ran-at')).toHaveText(/^checked \d{2}:\d{2}:\d{2}$/, { timeout: 15_000 });
+});

@@ -1,4 +1,5 @@
 /** Diagnostics panel: the doctor findings grouped by severity, each with what it means and the fix in app words. */
+import { clockTime } from '../lib/cadence';
 import { useEffect, useMemo } from 'react';
 import type { DoctorSeverity } from '../../../shared/doctor';
 import { countFindings, groupFindings } from '../../../shared/doctor';
@@ -44,7 +45,7 @@ export function DiagnosticsPanel() {
             ))}
           </span>
         )}
-        {ranAt !== null && <span className="muted">checked {new Date(ranAt).toLocaleTimeString()}</span>}
+        {ranAt !== null && <span className="muted" data-testid="diagnostics-ran-at">checked {clockTime(ranAt)}</span>}
       </div>
       <p className="muted">Read-only checks of this host; nothing is changed.</p>
       {error && <p className="error-text" role="alert">{error}</p>}

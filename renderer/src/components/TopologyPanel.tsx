@@ -1,5 +1,6 @@
 /** Topology: host apps → /etc/resolv.conf → k2s-dnsproxy listeners → CoreDNS / upstreams. */
 import { reportFitsStatus } from '../../../shared/health';
+import { clockTime } from '../lib/cadence';
 import { NOT_IN_USE, type Hop } from '../lib/topology';
 import { useDns, useTopology } from '../stores';
 
@@ -22,7 +23,7 @@ export function TopologyPanel() {
       <h2>Topology</h2>
       <div className="row">
         <button type="button" onClick={() => void probe()} disabled={probing} data-testid="topology-probe">{probing ? 'Probing…' : 'Probe again'}</button>
-        <span className="muted">{probedAt ? `Last probe ${new Date(probedAt).toLocaleTimeString()}` : 'Not probed yet'}</span>
+        <span className="muted" data-testid="topology-probed-at">{probedAt ? `Last probe ${clockTime(probedAt)}` : 'Not probed yet'}</span>
       </div>
       {error && <p className="error-text" role="alert">{error}</p>}
       {outdated && <p className="muted" data-testid="topology-outdated">K2s DNS changed since this probe (now {status!.state}); probing again…</p>}
