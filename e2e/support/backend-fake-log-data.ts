@@ -93,3 +93,13 @@ export function fakeSearch(logs: readonly LogLine[], o: { text: string; lines: n
   const lines = idx.slice(-o.lines).map((i) => logs[i]!);
   return { text: o.text, lines, matches, truncated: idx.length > o.lines, bytesScanned: logs.reduce((n, l) => n + l.raw.length + 1, 0), files: ['/var/log/dnsproxy/dnsproxy.log'], tookMs: 0 };
 }
+
+/**
+ * Two queries from different clients logged at the same moment (their client records first,
+ * then their messages): dnsproxy names no request, so buildQueryLog marks both rows ≈ (mixed).
+ */
+export function overlappingQueries(t: number): LogLine[] {
+  const a = dnsproxyQueryLines(t, { id: 7001, client: '127.0.0.1:53534', name: 'a.overlap.example', type: 'A', rcode: 'NOERROR', answers: ['192.0.2.1'], upstream: '192.168.1.1:53' });
+  const b = dnsproxyQueryLines(t, { id: 7002, client: '127.0.0.1:60001', name: 'b.overlap.example', type: 'A', rcode: 'NOERROR', answers: ['192.0.2.2'], upstream: '192.168.1.1:53' });
+  return [a[0]!, b[0]!, ...a.slice(1), ...b.slice(1)];
+}

@@ -9,7 +9,7 @@ import type { QueryTarget } from '../../shared/contract';
 import type { AppBackend } from '../../electron/core/backend';
 import { fakeDoctorFindings } from './backend-fake-doctor';
 import { checkHealth } from '../../electron/core/health/check-health';
-import { dnsproxyQueryLines, dnsproxyRun, fakeHistory, fakeSearch, previousDnsmasqRun } from './backend-fake-log-data';
+import { dnsproxyQueryLines, dnsproxyRun, fakeHistory, fakeSearch, overlappingQueries, previousDnsmasqRun } from './backend-fake-log-data';
 import {
   FAKE_LAN_NAMESERVER,
   MANAGED_TEXT,
@@ -40,6 +40,8 @@ export interface FakeBackendOptions {
    * traffic): `history` user queries `q<N>.history.example` (NOERROR), each followed by a health probe.
    */
   history?: number;
+  /** End the log with two overlapping dnsproxy queries (one row marked ≈). */
+  overlap?: boolean;
   /** The host's proxy state, shared with a spec that flips it as an outside CLI start/stop would (default: own object). */
   host?: { running: boolean; proxyDead?: boolean };
   /** The cluster API as the fake sees it; flip `up` to take it down and bring it back. */
@@ -78,7 +80,7 @@ export function createFakeBackend(opts: FakeBackendOptions = {}): AppBackend & {
   const lifecycleListeners = new Set<(e: LifecycleEvent) => void>();
   const logListeners = new Set<(l: LogLine[]) => void>();
   // The proxy log file: a previous dnsmasq run (real captured lines) unless asked for none.
-  const logs: LogLine[] = opts.emptyLog ? [] : [...fakeHistory(opts.history ?? 0, now() - 600_000), ...previousDnsmasqRun()];
+  const logs: LogLine[] = opts.emptyLog ? [] : [...fakeHistory(opts.history ?? 0, now() - 600_000), ...previousDnsmasqRun(), ...(opts.overlap ? overlappingQueries(now()) : [])];
   const api = opts.api ?? { up: true };
   const proxyRun = dnsproxyRun();
   let logTimer: ReturnType<typeof setInterval> | undefined;

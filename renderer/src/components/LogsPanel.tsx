@@ -168,8 +168,8 @@ function QueryView({ rows, allRows, total, hiddenProbes, paused, searching }: { 
                 return (
                   <div key={r.key} className={`lv-qrow${isProblem(r) || r.rcode === null ? ' problem' : ''}`} style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${item.start}px)` }} data-testid="query-row" data-rcode={r.rcode ?? 'none'} data-engine={r.engine} data-mixed={r.mixed}>
                     <span data-testid="q-time" title={r.time ?? ''}>{formatLogTime(r.time)}</span>
-                    <span data-testid="q-client" title={r.protocol ? `${r.client ?? ''} over ${r.protocol.toUpperCase()}` : (r.client ?? '')}>
-                      {r.client ?? '—'}
+                    <span className="q-client" data-testid="q-client" title={r.protocol ? `${r.client ?? ''} over ${r.protocol.toUpperCase()}` : (r.client ?? '')}>
+                      <span className="addr">{r.client ?? '—'}</span>
                       {r.mixed ? <span className="mixed" data-testid="q-mixed" title={MIXED_TITLE} aria-label={MIXED_TITLE}> ≈</span> : null}
                     </span>
                     <span data-testid="q-name" title={r.name}>{r.name}</span>
