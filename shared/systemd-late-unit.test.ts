@@ -17,7 +17,7 @@ describe('lateListenersFor (KubeSwitch listener of AdGuard dnsproxy in its own u
       argv: [...ARGV, '-l', '172.19.1.1'],
     });
   });
-  it('none for dnsmasq (bind-dynamic) and when every listener is loopback', () => {
+  it('none for dnsmasq and when every listener is loopback', () => {
     expect(lateListenersFor('dnsmasq', ['/usr/sbin/dnsmasq'], LISTENERS)).toBeUndefined();
     expect(lateListenersFor('adguard', ARGV, [LISTENERS[0]!])).toBeUndefined();
   });

@@ -72,8 +72,10 @@ function isLoopback(address: string): boolean {
  * internal/cmd/config.go parseConfig: flags are parsed again after the YAML; `-l` replaces the
  * list), so the same /etc/k2s/dnsproxy.yaml (all listeners, as K2s's own CLI reads it) serves
  * the loopback listeners from the main unit (`-l 127.0.0.1`) and the others from a second unit
- * that waits for their addresses. undefined for dnsmasq (its `bind-dynamic` binds addresses as
- * they appear) and when every listener is loopback.
+ * that waits for their addresses. undefined when every listener is loopback, and for dnsmasq:
+ * its `bind-dynamic` would bind addresses as they appear, but measured on dnsmasq 2.90 it then
+ * drops TCP queries that arrive on another interface than the one holding the address (the
+ * bed's KubeSwitch worker), so dnsmasq keeps `bind-interfaces` and the reboot gap (issue 17).
  */
 export function lateListenersFor(engine: EngineName, argv: readonly string[], listeners: readonly Listener[]): ServiceSpec['lateListeners'] {
   if (engine !== 'adguard') return undefined;
