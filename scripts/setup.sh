@@ -7,8 +7,10 @@ cd "$(dirname "$0")/.."
 
 # dnsmasq-base: the proxy engine on hosts without K2s's dnsproxy, and the test bed's DNS servers.
 # chromium: the UI tests. bind9-dnsutils: dig. systemd: systemd-analyze verify of the unit.
-# iproute2/util-linux/e2fsprogs/procps: ip netns, unshare, lsattr, ps.
-packages=(dnsmasq-base bind9-dnsutils chromium iproute2 util-linux e2fsprogs procps systemd)
+# iproute2/util-linux/e2fsprogs/procps: ip netns, unshare, lsattr, ps. debootstrap: the Debian 13
+# root file system the bed boots as a real systemd host (scripts/build-debian-host.sh; everything
+# it installs stays inside that root file system).
+packages=(dnsmasq-base bind9-dnsutils chromium iproute2 util-linux e2fsprogs procps systemd debootstrap)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
@@ -34,6 +36,9 @@ fi
 
 # The real DNS engines for the e2e test bed (AdGuard dnsproxy, CoreDNS), built with Go.
 bash scripts/build-engines.sh
+
+# The Debian 13 host the e2e bed boots (systemd as PID 1 in namespaces), cached in .tools/debian13.
+bash scripts/build-debian-host.sh
 
 # What users run: the bundled CLI, helper and Electron main (esbuild), the renderer and preload.
 npm run build
