@@ -1,6 +1,5 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { renderResolvedDropIn } from './resolved-dropin';
 import { quoteExecWord, renderUnit } from './systemd-unit';
 import { hostileOrLong, hostileString, isClearError, outcome } from './testing/hostile-arbitraries';
 
@@ -110,15 +109,6 @@ describe('renderUnit on hostile specs', () => {
       }),
       { numRuns: 500 },
     );
-  });
-});
-
-describe('renderResolvedDropIn', () => {
-  it('has no inputs to inject through and always parses to [Resolve] DNS=127.0.0.1 Domains=~.', () => {
-    expect(parseUnit(renderResolvedDropIn())).toEqual([
-      { section: 'Resolve', key: 'DNS', value: '127.0.0.1' },
-      { section: 'Resolve', key: 'Domains', value: '~.' },
-    ]);
   });
 });
 

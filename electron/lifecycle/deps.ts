@@ -3,6 +3,7 @@ import type { HostFs } from '../host/host-fs';
 import type { ServiceManager } from '../host/service-manager';
 import type { ZonePolicyInput } from '../../shared/corefile-policy';
 import type { ClusterDiscovery, QueryResult, QueryType } from '../../shared/types';
+import type { HostPath } from './host-paths';
 
 /**
  * Everything the lifecycle touches on the host, injected at the composition root
@@ -45,6 +46,12 @@ export interface LifecycleDeps {
    * plugin as root: electron/cluster/kubeconfig-file.ts). Throws NoKubeconfigError.
    */
   checkKubeconfig(path: string): Promise<void>;
+  /**
+   * The lookup paths host programs use here besides getaddrinfo and 127.0.0.1 (nss sources,
+   * systemd-resolved, each nameserver of /etc/resolv.conf: host-paths.ts), for verify. Absent in
+   * temp-root tests, whose host paths would be this machine's.
+   */
+  lookupPaths?(opts: { resolved: boolean; resolvConfText: string; skip?: string[] }): Promise<HostPath[]>;
   /** Effective uid (0 = root). */
   uid(): number;
   /** ms since the epoch. */

@@ -10,6 +10,7 @@ import { queryDns } from '../probes/dns-query';
 import { systemQuery } from '../probes/system-lookup';
 import { gaiLookup } from '../probes/gai-lookup';
 import { probeLookup } from '../probes/probe-lookup';
+import { hostPaths } from './host-paths';
 
 /**
  * The composition root for the real host: HostFs on `root` (`/` normally), child processes
@@ -18,7 +19,7 @@ import { probeLookup } from '../probes/probe-lookup';
 export async function createNodeDeps(root = '/'): Promise<LifecycleDeps> {
   const fs = createHostFs(root);
   const services = await detectServiceManager(fs, nodeExec);
-  return {
+  const deps: LifecycleDeps = {
     fs,
     exec: nodeExec,
     services,
@@ -65,5 +66,7 @@ export async function createNodeDeps(root = '/'): Promise<LifecycleDeps> {
     uid: () => process.getuid?.() ?? -1,
     now: () => Date.now(),
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    lookupPaths: (opts) => hostPaths(deps, opts),
   };
+  return deps;
 }
