@@ -239,6 +239,8 @@ export interface VerdictInput {
   stateCorrupt?: boolean;
   /** The watchdog is restarting k2s-dnsproxy now (HostDnsStatus.watchdogRestart): wait, not stop && start. */
   watchdogRestart?: { restarts: number; max: number } | null;
+  /** systemd is restarting k2s-dnsproxy now (HostDnsStatus.serviceRestart): wait, not stop && start. */
+  serviceRestart?: { attempt: number; lastExit: string | null; reason: string | null; gaveUp: boolean } | null;
 }
 
 /** Short display name of a hop for the summary line. */
@@ -330,6 +332,8 @@ export function healthVerdict(input: VerdictInput): HealthVerdict {
   if (deadListener && (deadListener.outcome === 'unreachable' || !kubeDnsDead)) {
     const w = input.watchdogRestart;
     if (w) return v('error', 'proxy-down', deadListener, `${NOT_RESOLVING}: ${hopTitle(deadListener)} does not answer; the watchdog is restarting it (restart ${w.restarts} of ${w.max})`, 'wait-watchdog');
+    const sd = input.serviceRestart;
+    if (sd && !sd.gaveUp) return v('error', 'proxy-down', deadListener, `${NOT_RESOLVING}: ${hopTitle(deadListener)} does not answer; systemd is restarting it (attempt ${sd.attempt}${sd.lastExit ? `, it ${sd.lastExit}` : ''})`, 'wait-watchdog');
     return v('error', 'proxy-down', deadListener, `${NOT_RESOLVING}: ${hopTitle(deadListener)} does not answer${reasonOf(deadListener)}`, 'restart');
   }
   if (kubeDnsDead) {

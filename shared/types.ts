@@ -212,6 +212,12 @@ export interface HostDnsStatus {
    * `restarting`): restart `restarts` of `max` (electron/host/supervisor-script.ts MAX_RESTARTS).
    */
   watchdogRestart?: { restarts: number; max: number } | null;
+  /**
+   * systemd hosts: systemd itself is restarting k2s-dnsproxy after a failure (SubState
+   * auto-restart) — attempt `attempt`, how the last run ended and the proxy's own last error
+   * line from its log — or gave up on it (`gaveUp`, Result=start-limit-hit).
+   */
+  serviceRestart?: { attempt: number; lastExit: string | null; reason: string | null; gaveUp: boolean } | null;
 }
 
 /** Saved original vs current /etc/resolv.conf. */

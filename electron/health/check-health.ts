@@ -92,7 +92,7 @@ export async function checkHealth(p: HealthProbes, opts: HealthOptions = {}): Pr
   hops.push(core ? queryHop('kube-dns', 'kube-dns', core) : idleHop('kube-dns', 'kube-dns', kubeDns, 'not in use: K2s DNS is stopped'));
   ups.forEach((r, i) => hops.push(queryHop(`upstream:${upstreams[i]}`, 'upstream', r, false)));
   const busy = status.state === 'starting' || status.state === 'stopping';
-  const verdict = healthVerdict({ hops, state: status.state, interrupted: !busy && !!status.operation, stateCorrupt: !busy && !!status.stateProblem, watchdogRestart: status.watchdogRestart ?? null });
+  const verdict = healthVerdict({ hops, state: status.state, interrupted: !busy && !!status.operation, stateCorrupt: !busy && !!status.stateProblem, watchdogRestart: status.watchdogRestart ?? null, serviceRestart: status.serviceRestart ?? null });
   const checkedAt = p.now();
   return { name, domainSource: status.clusterDomain ? 'state' : 'default', hops, verdict, checkedAt, durationMs: checkedAt - started };
 }

@@ -10,6 +10,18 @@ import { createSystemdManager } from './systemd-service';
 
 export type { ServiceSpec } from '../../shared/systemd-unit';
 
+/** systemd's own restart of the proxy, as status and doctor report it (issue 17 item 5). */
+export interface ServiceRestart {
+  /** The attempt systemd waits to make (NRestarts + 1); the count of restarts when it gave up. */
+  attempt: number;
+  /** How the last run ended (`exited with status 1`), from ExecMainCode/ExecMainStatus. */
+  lastExit: string | null;
+  /** The proxy's own last error line from its log file, when readable. */
+  reason: string | null;
+  /** True when systemd stopped restarting it (Result=start-limit-hit). */
+  gaveUp: boolean;
+}
+
 /** Starts, stops and reports the one k2s-dnsproxy service. */
 export interface ServiceManager {
   kind: 'systemd' | 'supervised';
@@ -17,8 +29,11 @@ export interface ServiceManager {
   start(spec: ServiceSpec): Promise<{ pid: number | null }>;
   /** Stops the service; no error when it is not running. */
   stop(): Promise<void>;
-  /** Whether the service runs now, and its main pid. */
-  status(): Promise<{ running: boolean; pid: number | null }>;
+  /**
+   * Whether the service runs now, and its main pid; `restart` is set while the service manager
+   * itself is restarting it after a failure (systemd: SubState auto-restart), or gave up on it.
+   */
+  status(): Promise<{ running: boolean; pid: number | null; restart?: ServiceRestart | null }>;
 }
 
 /** systemd when /run/systemd/system is a directory (sd_booted(3)), looked up through `fs`; else supervised. */

@@ -4,7 +4,9 @@ import { K2S_PATHS, SERVICE_NAME } from '../../shared/k2s-paths';
 import { renderUnit } from '../../shared/systemd-unit';
 import type { Exec } from './exec';
 import type { HostFs } from './host-fs';
-import type { ServiceManager } from './service-manager';
+import type { ServiceManager, ServiceRestart } from './service-manager';
+import { exitReasonFromLog, isAutoRestart, parseUnitRunState, SHOW_PROPERTIES } from '../../shared/systemd-show';
+import { open } from 'node:fs/promises';
 import { LOGROTATE_PATH, openQueryLog, readAdmGid, renderLogrotate, rotateLogIfOver } from './query-log';
 
 const UNIT = `${SERVICE_NAME}.service`;
@@ -17,6 +19,21 @@ async function systemctl(exec: Exec, args: string[], okCodes: number[] = [0]) {
     throw new Error(`systemctl ${args.join(' ')} failed (${r.stderr.trim() || `exit ${r.code}`}); see "journalctl -u ${UNIT}" and fix the cause, then retry.`);
   }
   return r;
+}
+
+/** The last `bytes` of a file ('' when unreadable: status runs as a user too, the log is root:adm 0640). */
+async function logTail(realPath: string, bytes = 16_384): Promise<string> {
+  const fh = await open(realPath, 'r').catch(() => null);
+  if (!fh) return '';
+  try {
+    const { size } = await fh.stat();
+    const start = Math.max(0, size - bytes);
+    const buf = Buffer.alloc(size - start);
+    await fh.read(buf, 0, buf.length, start);
+    return buf.toString('utf8');
+  } finally {
+    await fh.close();
+  }
 }
 
 async function mainPid(exec: Exec): Promise<number | null> {
@@ -53,9 +70,16 @@ export function createSystemdManager(fs: HostFs, exec: Exec): ServiceManager {
       if (await fs.lstat(K2S_PATHS.unit)) await systemctl(exec, ['disable', UNIT]);
     },
     async status() {
-      const r = await exec.run('systemctl', ['is-active', UNIT], { timeoutMs: 10_000 });
-      const running = r.code === 0 && r.stdout.trim() === 'active';
-      return { running, pid: running ? await mainPid(exec) : null };
+      const r = await exec.run('systemctl', ['show', ...SHOW_PROPERTIES.flatMap((p) => ['-p', p]), UNIT], { timeoutMs: 10_000 });
+      if (r.code !== 0) return { running: false, pid: null, restart: null };
+      const s = parseUnitRunState(r.stdout);
+      const running = s.activeState === 'active';
+      const gaveUp = s.activeState === 'failed' && s.result === 'start-limit-hit';
+      let restart: ServiceRestart | null = null;
+      if (!running && (isAutoRestart(s) || gaveUp)) {
+        restart = { attempt: gaveUp ? s.restarts : s.restarts + 1, lastExit: s.lastExit, reason: exitReasonFromLog(await logTail(fs.real(K2S_PATHS.log))), gaveUp };
+      }
+      return { running, pid: running ? s.mainPid : null, restart };
     },
   };
 }

@@ -63,13 +63,21 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
   if (recovery) messages.push(`${recovery.outcome} (${recovery.at})`);
   let status: HostDnsStatus['state'] = 'stopped';
   let watchdogRestart: HostDnsStatus['watchdogRestart'] = null;
+  let serviceRestart: HostDnsStatus['serviceRestart'] = null;
   if (interrupted) status = 'degraded';
   else if (live) status = live.op === 'start' ? 'starting' : 'stopping';
   else if (state || stateProblem || service.running || owner === 'k2s') {
     status = service.running && owner === 'k2s' && (state || unreadable) ? 'running' : 'degraded';
     // Without systemd the watchdog restarts the proxy (supervisor-script.ts): while it does, waiting is the advice.
     const dog = !service.running && state && deps.services.kind === 'supervised' ? await readWatchdogState(deps.fs).catch(() => null) : null;
-    if (dog?.state === 'restarting' && (await watchdogAlive(deps.fs))) {
+    const sd = !service.running && state ? (service.restart ?? null) : null;
+    if (sd && !sd.gaveUp) {
+      serviceRestart = sd;
+      messages.push(`k2s-dnsproxy is restarting (attempt ${sd.attempt}): systemd starts it again by itself after it ${sd.lastExit ?? 'ended'}${sd.reason ? `; its log says: ${sd.reason}` : ''} (${K2S_PATHS.log}); ${say({ gui: 'wait a few seconds.', cli: `wait a few seconds, then run ${cliCommand('status')}.` })}`);
+    } else if (sd?.gaveUp) {
+      serviceRestart = sd;
+      messages.push(`k2s-dnsproxy failed ${sd.attempt + 1} times in a row and systemd stopped restarting it; the last run ${sd.lastExit ?? 'ended'}${sd.reason ? ` and its log says: ${sd.reason}` : ''} (${K2S_PATHS.log}). Fix that cause, then ${say({ gui: 'press Stop, then Start.', cli: `run ${cliCommand('stop', true)}, then ${cliCommand('start', true)}.` })}`);
+    } else if (dog?.state === 'restarting' && (await watchdogAlive(deps.fs))) {
       watchdogRestart = { restarts: dog.restarts, max: MAX_RESTARTS };
       messages.push(`k2s-dnsproxy is not running: the watchdog is restarting it (restart ${dog.restarts} of ${MAX_RESTARTS}); ${say({ gui: 'wait a few seconds.', cli: `wait a few seconds, then run ${cliCommand('status')}.` })}`);
     } else if (!service.running && state) messages.push(`k2s-dnsproxy is not running although K2s DNS was started: ${say({ gui: 'press Stop, then Start.', cli: `run ${cliCommand('stop', true)}, then ${cliCommand('start', true)}.` })}`);
@@ -95,5 +103,6 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     operation: journal ? { op: journal.op, step: journal.step, pid: journal.pid, startedAt: journal.startedAt } : null,
     ...(stateProblem ? { stateProblem } : {}),
     ...(watchdogRestart ? { watchdogRestart } : {}),
+    ...(serviceRestart ? { serviceRestart } : {}),
   };
 }
