@@ -58,6 +58,8 @@ describe.each(PROXY_ENGINES.map((e) => [e]))('k2s-dns on a booted Debian 13 host
     expect(unit).toContain('# Managed by k2s-dns');
     expect(unit).toContain(engine === 'adguard' ? 'ExecStart=/opt/k2s/bin/dnsproxy --config-path=/etc/k2s/dnsproxy.yaml' : 'ExecStart=/usr/sbin/dnsmasq --keep-in-foreground --conf-file=/etc/k2s/dnsmasq.conf');
     expect((await h.run(['systemctl', 'is-enabled', 'k2s-dnsproxy.service'])).stdout.trim()).toBe('enabled');
+    // AdGuard's KubeSwitch listener runs in its own unit (it waits for the address after a reboot); dnsmasq binds it itself.
+    expect(await isActive(h, 'k2s-dnsproxy-kubeswitch.service')).toBe(engine === 'adguard' ? 'active' : 'inactive');
 
     expect(await hostGetent(h, 'kubernetes.default.svc.cluster.local')).toEqual(['172.21.0.1']);
     expect(await hostGetent(h, 'web.demo.svc.cluster.local')).toEqual(['172.21.14.7']);
