@@ -50,6 +50,16 @@ describe.each(PROXY_ENGINES.map((e) => [e]))('k2s-dns on a booted Debian 13 host
     await tb?.stop();
   }, 120_000);
 
+  it.skipIf(skip)('the booted host cannot change this machine: /proc/sys and /sys read-only, no CAP_SYS_MODULE/SYS_TIME/SYS_RAWIO in PID 1 or in run()', async () => {
+    const bnd = async (pid: string) => BigInt(`0x${/CapBnd:\s*([0-9a-f]+)/.exec((await h.run(['cat', `/proc/${pid}/status`])).stdout)![1]}`);
+    // capabilities(7): CAP_SYS_MODULE 16, CAP_SYS_RAWIO 17, CAP_SYS_TIME 25.
+    for (const pid of ['1', 'self']) for (const bit of [16n, 17n, 25n]) expect((await bnd(pid)) & (1n << bit), `cap ${bit} of ${pid}`).toBe(0n);
+    expect((await h.sh('echo 0 > /proc/sys/net/ipv4/ip_forward')).code).not.toBe(0);
+    expect((await h.sh('echo 0 > /sys/kernel/profiling 2>&1 || touch /sys/x')).code).not.toBe(0);
+    expect((await h.run(['date', '-s', '@0'])).code).not.toBe(0);
+    expect((await h.run(['findmnt', '-no', 'OPTIONS', '/opt/k2s-dns-src'])).stdout).toMatch(/^ro,/);
+  });
+
   it.skipIf(skip)('start → active unit → cluster, external, PTR, KubeSwitch from a worker → status/doctor → stop restores byte for byte', async () => {
     const start = await hostCli(h, hostStartArgs(engine));
     expect(start.result, start.stdout + start.stderr).toMatchObject({ ok: true, exitCode: 0 });
