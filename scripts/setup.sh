@@ -38,7 +38,8 @@ fi
 bash scripts/build-engines.sh
 
 # The Debian 13 host the e2e bed boots (systemd as PID 1 in namespaces), cached in .tools/debian13.
-bash scripts/build-debian-host.sh
+# Without Debian's mirror it cannot be built: its e2e tests then print `skipped: why`.
+bash scripts/build-debian-host.sh || echo "setup: the Debian 13 host root file system could not be built (see .tools/debian13/debootstrap.log); its e2e tests will say skipped"
 
 # What users run: the bundled CLI, helper and Electron main (esbuild), the renderer and preload.
 npm run build

@@ -6,6 +6,8 @@
 export const K2S_PATHS = {
   resolvConf: '/etc/resolv.conf',
   unit: '/etc/systemd/system/k2s-dnsproxy.service',
+  /** systemd, AdGuard engine: the KubeSwitch listener that waits for its address (shared/systemd-unit.ts). */
+  lateUnit: '/etc/systemd/system/k2s-dnsproxy-kubeswitch.service',
   proxyConfig: '/etc/k2s/dnsproxy.yaml',
   dnsmasqConfig: '/etc/k2s/dnsmasq.conf',
   logDir: '/var/log/dnsproxy',

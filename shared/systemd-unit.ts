@@ -17,7 +17,19 @@ export interface ServiceSpec {
    * util-linux setpriv(1) to this user/group.
    */
   runAs?: { user: string; group: string };
+  /**
+   * systemd only: listeners on addresses that may be assigned after boot (K2s adds the
+   * KubeSwitch address 172.19.1.1 later), for an engine that cannot bind an address before it
+   * exists (AdGuard dnsproxy v0.83.1 has no freebind). The main unit then runs `mainArgv` (the
+   * loopback listeners only, served from boot on) and LATE_UNIT waits for `addresses`
+   * (renderLateListenerUnit) and runs `argv` (only those listeners). Absent: one unit, `argv`.
+   */
+  lateListeners?: { mainArgv: string[]; addresses: string[]; argv: string[] };
 }
+
+/** Unit of the late listeners (ServiceSpec.lateListeners): K2s's unit name plus `-kubeswitch`. */
+export const LATE_UNIT_NAME = 'k2s-dnsproxy-kubeswitch';
+const SERVICE = 'k2s-dnsproxy';
 
 /** Unprivileged account the AdGuard dnsproxy runs as (Debian's nobody/nogroup). */
 export const DNSPROXY_RUN_AS = { user: 'nobody', group: 'nogroup' } as const;
@@ -82,12 +94,6 @@ export function renderUnit(spec: ServiceSpec): string {
   if (spec.runAs && (!ACCOUNT.test(spec.runAs.user) || !ACCOUNT.test(spec.runAs.group))) {
     throw new Error(`The service account "${spec.runAs.user}:${spec.runAs.group}" is not a plain user and group name; use e.g. nobody:nogroup.`);
   }
-  // Not root on the pod-facing address (issue 9.6): bind port 53 with the one capability it needs.
-  // DynamicUser= rather than User=nobody: systemd-analyze verify warns that the shared nobody
-  // account "is not safe" (other daemons run as it); a transient uid is private to this unit.
-  const drop = spec.runAs
-    ? ['DynamicUser=yes', 'AmbientCapabilities=CAP_NET_BIND_SERVICE', 'CapabilityBoundingSet=CAP_NET_BIND_SERVICE', 'NoNewPrivileges=yes']
-    : [];
   return [
     '# Managed by k2s-dns: written on start, removed on uninstall (same unit name as the k2s CLI).',
     '[Unit]',
@@ -97,7 +103,23 @@ export function renderUnit(spec: ServiceSpec): string {
     '',
     '[Service]',
     'Type=simple',
-    `ExecStart=${spec.argv.map(quoteExecWord).join(' ')}`,
+    `ExecStart=${(spec.lateListeners?.mainArgv ?? spec.argv).map(quoteExecWord).join(' ')}`,
+    ...serviceTail(spec, log),
+  ].join('\n');
+}
+
+/**
+ * The lines after ExecStart= both units share: output appended to the log, the unprivileged
+ * account for `runAs`, UMask, Restart=on-failure, [Install].
+ */
+function serviceTail(spec: ServiceSpec, log: string): string[] {
+  // Not root on the pod-facing address (issue 9.6): bind port 53 with the one capability it needs.
+  // DynamicUser= rather than User=nobody: systemd-analyze verify warns that the shared nobody
+  // account "is not safe" (other daemons run as it); a transient uid is private to this unit.
+  const drop = spec.runAs
+    ? ['DynamicUser=yes', 'AmbientCapabilities=CAP_NET_BIND_SERVICE', 'CapabilityBoundingSet=CAP_NET_BIND_SERVICE', 'NoNewPrivileges=yes']
+    : [];
+  return [
     `StandardOutput=append:${log}`,
     `StandardError=append:${log}`,
     ...drop,
@@ -109,5 +131,53 @@ export function renderUnit(spec: ServiceSpec): string {
     '[Install]',
     'WantedBy=multi-user.target',
     '',
+  ];
+}
+
+/**
+ * bash(1) text run before the late listeners: returns at once when every address in `$@` (up
+ * to `--`) is assigned (`ip -o addr show to ADDR`, ip-address(8)), else reads `ip -o monitor
+ * address` (netlink address events, ip-monitor(8)) and checks again on each event — no polling.
+ * The 60 s read timeout only covers an address added before the monitor subscribed; a monitor
+ * that ends (EOF) fails the unit, which Restart= retries. Then `exec`s the listener argv.
+ */
+export const WAIT_FOR_ADDRESSES_SCRIPT = [
+  'want=(); while [ "$1" != -- ]; do want+=("$1"); shift; done; shift',
+  'have() { local a; for a in "${want[@]}"; do [ -n "$(ip -o addr show to "$a")" ] || return 1; done; }',
+  'if ! have; then exec 3< <(exec ip -o monitor address); mon=$!',
+  'until have; do read -r -t 60 -u 3 _; s=$?; if [ "$s" -gt 0 ] && [ "$s" -le 128 ]; then exit 1; fi; done',
+  'kill "$mon" 2>/dev/null; exec 3<&-; fi',
+  'exec "$@"',
+].join('; ');
+
+/**
+ * Renders /etc/systemd/system/k2s-dnsproxy-kubeswitch.service for `spec.lateListeners`: the
+ * same account, log and restart policy as the main unit; ExecStart= is `/bin/bash -c
+ * WAIT_FOR_ADDRESSES_SCRIPT` with the addresses, `--` and the listener argv. Type=simple, so
+ * the wait never holds up boot (is-system-running) or `systemctl start`. PartOf= the main
+ * unit: stopping or restarting k2s-dnsproxy does the same to it. Throws like renderUnit, and
+ * when spec has no lateListeners or an address is not a plain IP.
+ */
+export function renderLateListenerUnit(spec: ServiceSpec): string {
+  const late = spec.lateListeners;
+  if (!late) throw new Error('renderLateListenerUnit needs spec.lateListeners.');
+  renderUnit(spec); // the same checks on argv, log and account
+  const { lateListeners: _, ...single } = spec;
+  renderUnit({ ...single, argv: late.argv });
+  for (const a of late.addresses) if (!/^[0-9A-Fa-f.:]+$/.test(a)) throw new Error(`Listener address "${a}" is not a plain IPv4 or IPv6 address.`);
+  const log = escapeSpecifiers(spec.logFile);
+  const argv = ['/bin/bash', '-c', WAIT_FOR_ADDRESSES_SCRIPT, LATE_UNIT_NAME, ...late.addresses, '--', ...late.argv];
+  return [
+    '# Managed by k2s-dns: written on start, removed on uninstall. The KubeSwitch listener of',
+    `# ${SERVICE}.service: it waits until ${late.addresses.join(', ')} is assigned (K2s adds it after boot).`,
+    '[Unit]',
+    `Description=${escapeSpecifiers(spec.description)}, listener on ${late.addresses.join(', ')} once assigned`,
+    `PartOf=${SERVICE}.service`,
+    `After=${SERVICE}.service`,
+    '',
+    '[Service]',
+    'Type=simple',
+    `ExecStart=${argv.map(quoteExecWord).join(' ')}`,
+    ...serviceTail(spec, log),
   ].join('\n');
 }

@@ -1,7 +1,7 @@
 /** The ServiceManager for systemd hosts: writes the k2s-dnsproxy unit and drives systemctl. */
 import path from 'node:path';
 import { K2S_PATHS, SERVICE_NAME } from '../../shared/k2s-paths';
-import { renderUnit } from '../../shared/systemd-unit';
+import { LATE_UNIT_NAME, renderLateListenerUnit, renderUnit } from '../../shared/systemd-unit';
 import type { Exec } from './exec';
 import type { HostFs } from './host-fs';
 import type { ServiceManager, ServiceRestart } from './service-manager';
@@ -10,6 +10,7 @@ import { open } from 'node:fs/promises';
 import { LOGROTATE_PATH, openQueryLog, readAdmGid, renderLogrotate, rotateLogIfOver } from './query-log';
 
 const UNIT = `${SERVICE_NAME}.service`;
+const LATE_UNIT = `${LATE_UNIT_NAME}.service`;
 /** systemctl exit status for "unit not loaded / not found" (LSB "program is not installed"). */
 const EXIT_NOT_LOADED = 5;
 
@@ -43,15 +44,18 @@ async function mainPid(exec: Exec): Promise<number | null> {
 }
 
 /**
- * systemd ServiceManager. start: ensure the log exists, write K2S_PATHS.unit (0644),
- * `daemon-reload`, `enable` (the K2s-owned resolv.conf survives a reboot, so must the proxy),
- * `restart` (starts it, or applies a new argv/config to a running one).
+ * systemd ServiceManager. start: ensure the log exists, write K2S_PATHS.unit (0644) — and, for
+ * spec.lateListeners, K2S_PATHS.lateUnit, the KubeSwitch listener that waits for its address
+ * (else an old one is disabled and removed) — `daemon-reload`, `enable` (the K2s-owned
+ * resolv.conf survives a reboot, so must the proxy), `restart` (starts it, or applies a new
+ * argv/config to a running one). stop: stops and disables both units.
  */
 export function createSystemdManager(fs: HostFs, exec: Exec): ServiceManager {
   return {
     kind: 'systemd',
     async start(spec) {
       const unitText = renderUnit(spec); // validate before touching the host
+      const lateText = spec.lateListeners ? renderLateListenerUnit(spec) : null;
       await fs.mkdirp(path.posix.dirname(spec.logFile), 0o755);
       // Private (root:adm 0640) before systemd appends to it; logrotate bounds it (query-log.ts).
       await rotateLogIfOver(fs.real(spec.logFile));
@@ -59,15 +63,23 @@ export function createSystemdManager(fs: HostFs, exec: Exec): ServiceManager {
       await fs.mkdirp(path.posix.dirname(LOGROTATE_PATH), 0o755);
       await fs.writeFileAtomic(LOGROTATE_PATH, renderLogrotate(spec.logFile), { mode: 0o644 });
       await fs.mkdirp(path.posix.dirname(K2S_PATHS.unit), 0o755);
+      if (!lateText && (await fs.lstat(K2S_PATHS.lateUnit))) {
+        await systemctl(exec, ['disable', '--now', LATE_UNIT], [0, EXIT_NOT_LOADED]);
+        await fs.remove(K2S_PATHS.lateUnit);
+      }
       await fs.writeFileAtomic(K2S_PATHS.unit, unitText, { mode: 0o644 });
+      if (lateText) await fs.writeFileAtomic(K2S_PATHS.lateUnit, lateText, { mode: 0o644 });
+      const units = lateText ? [UNIT, LATE_UNIT] : [UNIT];
       await systemctl(exec, ['daemon-reload']);
-      await systemctl(exec, ['enable', UNIT]);
-      await systemctl(exec, ['restart', UNIT]);
+      await systemctl(exec, ['enable', ...units]);
+      await systemctl(exec, ['restart', ...units]);
       return { pid: await mainPid(exec) };
     },
     async stop() {
-      await systemctl(exec, ['stop', UNIT], [0, EXIT_NOT_LOADED]);
+      const late = (await fs.lstat(K2S_PATHS.lateUnit)) !== null;
+      await systemctl(exec, ['stop', UNIT, ...(late ? [LATE_UNIT] : [])], [0, EXIT_NOT_LOADED]);
       if (await fs.lstat(K2S_PATHS.unit)) await systemctl(exec, ['disable', UNIT]);
+      if (late) await systemctl(exec, ['disable', LATE_UNIT], [0, EXIT_NOT_LOADED]);
     },
     async status() {
       const r = await exec.run('systemctl', ['show', ...SHOW_PROPERTIES.flatMap((p) => ['-p', p]), UNIT], { timeoutMs: 10_000 });

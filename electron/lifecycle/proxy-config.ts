@@ -1,5 +1,6 @@
 import type { HostFs } from '../host/host-fs';
-import type { EngineName, ProxyPlan } from '../../shared/types';
+import type { EngineName, Listener, ProxyPlan } from '../../shared/types';
+import type { ServiceSpec } from '../../shared/systemd-unit';
 import { K2S_PATHS } from '../../shared/k2s-paths';
 import { renderDnsproxyConfig, renderDnsproxyArgs } from '../../shared/dnsproxy-config';
 import { renderDnsmasqConfig, renderDnsmasqArgs } from '../../shared/dnsmasq-config';
@@ -35,4 +36,29 @@ export function proxyArgv(fs: HostFs, binary: string, engine: EngineName, config
   return engine === 'adguard'
     ? [fs.real(binary), ...renderDnsproxyArgs(config, verbose)]
     : [fs.real(binary), ...renderDnsmasqArgs(config)];
+}
+
+/** Loopback listeners (127.0.0.0/8, ::1): always assigned, from boot on. */
+function isLoopback(address: string): boolean {
+  return address.startsWith('127.') || address === '::1';
+}
+
+/**
+ * ServiceSpec.lateListeners for `argv` (proxyArgv's): AdGuard dnsproxy v0.83.1 exits when one
+ * of its listen addresses is not assigned (`bind: cannot assign requested address`) and has no
+ * freebind, so after a reboot — K2s adds the KubeSwitch address later — it would not serve
+ * 127.0.0.1 either. Its command line overrides the config's `listen-addrs` (dnsproxy v0.83.1
+ * internal/cmd/config.go parseConfig: flags are parsed again after the YAML; `-l` replaces the
+ * list), so the same /etc/k2s/dnsproxy.yaml (all listeners, as K2s's own CLI reads it) serves
+ * the loopback listeners from the main unit (`-l 127.0.0.1`) and the others from a second unit
+ * that waits for their addresses. undefined for dnsmasq (its `bind-dynamic` binds addresses as
+ * they appear) and when every listener is loopback.
+ */
+export function lateListenersFor(engine: EngineName, argv: readonly string[], listeners: readonly Listener[]): ServiceSpec['lateListeners'] {
+  if (engine !== 'adguard') return undefined;
+  const loopback = [...new Set(listeners.filter((l) => isLoopback(l.address)).map((l) => l.address))];
+  const late = [...new Set(listeners.filter((l) => !isLoopback(l.address)).map((l) => l.address))];
+  if (late.length === 0 || loopback.length === 0) return undefined;
+  const only = (addrs: string[]) => [...argv, ...addrs.flatMap((a) => ['-l', a])];
+  return { mainArgv: only(loopback), addresses: late, argv: only(late) };
 }

@@ -16,7 +16,7 @@ import { StepReporter, type EventSink } from './reporter';
 import { journaledReporter } from './teardown';
 import { clearJournal, clearRecovery } from './journal';
 import { recoverInterrupted } from './recover';
-import { writeProxyConfig, proxyArgv } from './proxy-config';
+import { writeProxyConfig, proxyArgv, lateListenersFor } from './proxy-config';
 import { waitForListeners } from './service-ready';
 import { verifyDns } from './verify';
 import { kubeDnsLoop } from '../host/upstreams';
@@ -110,7 +110,9 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
       // Registered before start: a start that fails half-way still gets stopped by rollback.
       undo.push({ what: 'stop k2s-dnsproxy', run: () => deps.services.stop() });
       // dnsproxy cannot drop root itself (ENGINES.md A4): the service manager does; dnsmasq drops by --user (websec, issue 9.6).
-      const { pid } = await deps.services.start({ argv, logFile: deps.fs.real(K2S_PATHS.log), description: `K2s DNS proxy (${plan.engine})`, ...(plan.engine === 'adguard' ? { runAs: DNSPROXY_RUN_AS } : {}) });
+      // On systemd the KubeSwitch listener of AdGuard dnsproxy runs in its own unit that waits for the address (reboots, issue 17).
+      const lateListeners = lateListenersFor(plan.engine, argv, plan.listeners);
+      const { pid } = await deps.services.start({ argv, logFile: deps.fs.real(K2S_PATHS.log), description: `K2s DNS proxy (${plan.engine})`, ...(plan.engine === 'adguard' ? { runAs: DNSPROXY_RUN_AS } : {}), ...(lateListeners ? { lateListeners } : {}) });
       await waitForListeners(deps, plan, opts.readyTimeoutMs ?? READY_TIMEOUT_MS);
       return { value: pid, message: `k2s-dnsproxy (${plan.engine}${pid ? `, PID ${pid}` : ''}) answers on ${plan.listeners.map((l) => `${l.address}:${l.port}`).join(', ')}`, detail: { pid } };
     });

@@ -29,6 +29,7 @@ export const OWNED_FILES = [
   rotatedLogPath(K2S_PATHS.log),
   LOGROTATE_PATH,
   K2S_PATHS.unit,
+  K2S_PATHS.lateUnit,
   K2S_PATHS.proxyConfig,
   K2S_PATHS.dnsmasqConfig,
   K2S_PATHS.resolvedDropIn,
@@ -196,7 +197,7 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
           removed.push(f);
         }
       }
-      if (deps.services.kind === 'systemd' && removed.includes(K2S_PATHS.unit)) {
+      if (deps.services.kind === 'systemd' && (removed.includes(K2S_PATHS.unit) || removed.includes(K2S_PATHS.lateUnit))) {
         await deps.exec.run('systemctl', ['daemon-reload'], { timeoutMs: 15_000 });
       }
       const keptText = kept.length ? ` Left ${kept.join(', ')}: its directory is a symlink, so the file is not one k2s-dns wrote there; remove the link by hand.` : '';

@@ -1,0 +1,100 @@
+/**
+ * Reboots of a booted Debian 13 host running K2s DNS (e2e/bed/debian-host.ts), both engines:
+ * a clean reboot while running, and a reboot before K2s has added the KubeSwitch address —
+ * the host must resolve on 127.0.0.1 from boot on, and the KubeSwitch listener must come up by
+ * itself when the address is added (issue 17).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryDns } from '../electron/probes/dns-query';
+import { createDebianHost, debianHostMissing, type DebianHost } from './bed/debian-host';
+import { hostCli, hostGetent, hostResolver, hostStartArgs, isActive, plainHostFiles } from './bed/debian-host-cli';
+import { engineMissing, PROXY_ENGINES, type ProxyEngine } from './bed/engines';
+import { KUBESWITCH_LINK } from './bed/netns-links';
+import { runCmd } from './bed/run-cmd';
+import { startTestbed, type Testbed } from './bed/testbed';
+
+const inSandbox = process.env.K2S_DNS_SANDBOX === '1';
+const why = inSandbox ? await debianHostMissing() : 'the Debian host boots only inside e2e/bed/sandbox.sh (npm run test:e2e, as root)';
+if (why) console.warn(`skipped: reboots of a booted Debian 13 host (${why})`);
+const dnsproxyMissing = why ? null : await engineMissing('dnsproxy');
+if (dnsproxyMissing) console.warn(`skipped: Debian 13 host reboots with --engine adguard (${dnsproxyMissing})`);
+
+/** One A query to `server` with a 1 s deadline → its rcode and addresses. */
+async function ask(server: string, name = 'kubernetes.default.svc.cluster.local'): Promise<{ rcode: string; answers: string[] }> {
+  const r = await queryDns({ name, type: 'A', server, timeoutMs: 1000 });
+  return { rcode: r.rcode, answers: r.answers.map((a) => a.data) };
+}
+
+describe.each(PROXY_ENGINES.map((e) => [e]))('reboots of a booted Debian 13 host running K2s DNS (%s engine)', (engine: ProxyEngine) => {
+  const skip = why !== null || (engine === 'adguard' && dnsproxyMissing !== null);
+  let tb: Testbed;
+  let h: DebianHost;
+  let original: string;
+  const switchCidr = '172.19.1.1/24';
+
+  beforeAll(async () => {
+    if (skip) return;
+    tb = await startTestbed();
+    h = await createDebianHost({ files: await plainHostFiles(tb) });
+    await h.boot();
+    await h.waitRunning();
+    original = await hostResolver(h);
+  }, 180_000);
+  afterAll(async () => {
+    await h?.destroy();
+    await tb?.stop();
+  }, 120_000);
+
+  it.skipIf(skip)('a clean reboot while running: the enabled unit serves 127.0.0.1 and 172.19.1.1 from boot, stop restores', async () => {
+    const start = await hostCli(h, hostStartArgs(engine));
+    expect(start.result, start.stdout + start.stderr).toMatchObject({ ok: true, exitCode: 0 });
+    const owned = await hostResolver(h);
+    const { bootMs } = await h.reboot();
+    console.log(`debian-host (${engine}): rebooted to running in ${bootMs} ms`);
+    expect(await isActive(h)).toBe('active');
+    expect(await hostResolver(h)).toBe(owned);
+    expect(await hostGetent(h, 'kubernetes.default.svc.cluster.local')).toEqual(['172.21.0.1']);
+    expect(await hostGetent(h, 'www.example.test')).toEqual(['198.51.100.7']);
+    expect(await ask('172.19.1.1')).toEqual({ rcode: 'NOERROR', answers: ['172.21.0.1'] });
+    const stop = await hostCli(h, ['stop', '--json']);
+    expect(stop.result, stop.stdout + stop.stderr).toMatchObject({ ok: true, exitCode: 0 });
+    expect(await hostResolver(h)).toBe(original);
+  }, 180_000);
+
+  it.skipIf(skip)('a reboot before K2s adds the KubeSwitch address: 127.0.0.1 serves from boot, 172.19.1.1 comes up by itself once added', async () => {
+    const start = await hostCli(h, hostStartArgs(engine));
+    expect(start.result, start.stdout + start.stderr).toMatchObject({ ok: true, exitCode: 0 });
+    await h.poweroff();
+    await runCmd('ip', ['addr', 'del', switchCidr, 'dev', KUBESWITCH_LINK]);
+    try {
+      await h.boot();
+      await h.waitRunning();
+      // Right after boot, no user action: host lookups go through 127.0.0.1 and are answered.
+      expect(await hostGetent(h, 'www.example.test')).toEqual(['198.51.100.7']);
+      expect(await hostGetent(h, 'kubernetes.default.svc.cluster.local')).toEqual(['172.21.0.1']);
+      expect(await ask('127.0.0.1')).toEqual({ rcode: 'NOERROR', answers: ['172.21.0.1'] });
+      expect(await isActive(h)).toBe('active');
+
+      await runCmd('ip', ['addr', 'add', switchCidr, 'dev', KUBESWITCH_LINK]);
+      const t0 = Date.now();
+      // Bounded wait for the listener to answer on the new address (one 1 s query at a time).
+      let last = await ask('172.19.1.1');
+      while (last.rcode !== 'NOERROR' && Date.now() - t0 < 15_000) {
+        // A refused query (ICMP port unreachable) returns at once: pace the retries.
+        await new Promise((r) => setTimeout(r, 50));
+        last = await ask('172.19.1.1');
+      }
+      const latency = Date.now() - t0;
+      console.log(`debian-host (${engine}): KubeSwitch listener answers ${latency} ms after the address was added`);
+      expect(last).toEqual({ rcode: 'NOERROR', answers: ['172.21.0.1'] });
+      expect(latency).toBeLessThan(5000);
+    } finally {
+      const addrs = await runCmd('ip', ['-o', 'addr', 'show', 'dev', KUBESWITCH_LINK]);
+      if (!addrs.includes(' 172.19.1.1/')) await runCmd('ip', ['addr', 'add', switchCidr, 'dev', KUBESWITCH_LINK]);
+    }
+    const stop = await hostCli(h, ['stop', '--json']);
+    expect(stop.result, stop.stdout + stop.stderr).toMatchObject({ ok: true, exitCode: 0 });
+    expect(await hostResolver(h)).toBe(original);
+    expect(await isActive(h)).not.toBe('active');
+  }, 180_000);
+});

@@ -1,0 +1,49 @@
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { DNSPROXY_RUN_AS, LATE_UNIT_NAME, renderLateListenerUnit, renderUnit, WAIT_FOR_ADDRESSES_SCRIPT, type ServiceSpec } from './systemd-unit';
+import { lateListenersFor } from '../electron/lifecycle/proxy-config';
+
+const ARGV = ['/opt/k2s/bin/dnsproxy', '--config-path=/etc/k2s/dnsproxy.yaml', '-v'];
+const LISTENERS = [
+  { address: '127.0.0.1', port: 53 },
+  { address: '172.19.1.1', port: 53 },
+];
+
+describe('lateListenersFor (KubeSwitch listener of AdGuard dnsproxy in its own unit, issue 17)', () => {
+  it('adguard: loopback in the main unit, the KubeSwitch address in the late one, both with the same config', () => {
+    expect(lateListenersFor('adguard', ARGV, LISTENERS)).toEqual({
+      mainArgv: [...ARGV, '-l', '127.0.0.1'],
+      addresses: ['172.19.1.1'],
+      argv: [...ARGV, '-l', '172.19.1.1'],
+    });
+  });
+  it('none for dnsmasq (bind-dynamic) and when every listener is loopback', () => {
+    expect(lateListenersFor('dnsmasq', ['/usr/sbin/dnsmasq'], LISTENERS)).toBeUndefined();
+    expect(lateListenersFor('adguard', ARGV, [LISTENERS[0]!])).toBeUndefined();
+  });
+});
+
+describe('renderLateListenerUnit', () => {
+  const spec: ServiceSpec = {
+    argv: ARGV,
+    logFile: '/var/log/dnsproxy/dnsproxy.log',
+    description: 'K2s DNS proxy (adguard)',
+    runAs: DNSPROXY_RUN_AS,
+    lateListeners: lateListenersFor('adguard', ARGV, LISTENERS)!,
+  };
+  it('main unit serves loopback only; the late unit waits for 172.19.1.1, is PartOf the main unit, same account and log', () => {
+    expect(renderUnit(spec)).toContain('ExecStart=/opt/k2s/bin/dnsproxy --config-path=/etc/k2s/dnsproxy.yaml -v -l 127.0.0.1\n');
+    const late = renderLateListenerUnit(spec);
+    expect(late).toContain('\nPartOf=k2s-dnsproxy.service\n');
+    expect(late).toContain(`ExecStart=/bin/bash -c "${WAIT_FOR_ADDRESSES_SCRIPT.replace(/\$/g, '$$$$').replace(/"/g, '\\"')}" ${LATE_UNIT_NAME} 172.19.1.1 -- /opt/k2s/bin/dnsproxy --config-path=/etc/k2s/dnsproxy.yaml -v -l 172.19.1.1\n`);
+    for (const line of ['StandardOutput=append:/var/log/dnsproxy/dnsproxy.log', 'DynamicUser=yes', 'CapabilityBoundingSet=CAP_NET_BIND_SERVICE', 'Restart=on-failure', 'WantedBy=multi-user.target']) {
+      expect(late).toContain(`\n${line}\n`);
+    }
+    expect(() => renderLateListenerUnit({ ...spec, lateListeners: { ...spec.lateListeners!, addresses: ['1.2.3.4; reboot'] } })).toThrow(/not a plain IPv4 or IPv6/);
+  });
+  it('the wait script execs the listener at once when the address is assigned (127.0.0.1), passing its argv unchanged', () => {
+    const r = spawnSync('bash', ['-c', WAIT_FOR_ADDRESSES_SCRIPT, LATE_UNIT_NAME, '127.0.0.1', '--', 'printf', '%s|', 'a b', '$x'], { encoding: 'utf8', timeout: 10_000 });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toBe('a b|$x|');
+  });
+});
