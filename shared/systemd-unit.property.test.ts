@@ -83,7 +83,7 @@ describe('renderUnit on hostile specs', () => {
         }
         const settings = parseUnit(r.value);
         expect(settings.map((s) => `${s.section}/${s.key}`)).toEqual([
-          'Unit/Description', 'Unit/Wants', 'Unit/After',
+          'Unit/Description', 'Unit/Documentation', 'Unit/StartLimitIntervalSec', 'Unit/StartLimitBurst', 'Unit/Wants', 'Unit/After',
           'Service/Type', 'Service/ExecStart', 'Service/StandardOutput', 'Service/StandardError', 'Service/UMask', 'Service/Restart', 'Service/RestartSec',
           'Install/WantedBy',
         ]);
