@@ -1,6 +1,6 @@
 /**
  * systemd-resolved on a booted Debian 13 host (e2e/bed/debian-host.ts, systemd 257 with its real
- * systemd-resolved), both engines, three layouts × two nsswitch lines (issue 17 item 4):
+ * systemd-resolved), both engines, three layouts × two nsswitch lines:
  * - link DNS: the external nameserver on a link (`resolvectl dns`, as NetworkManager sets it), /etc/resolv.conf → stub-resolv.conf;
  * - global DNS=: the nameserver in a resolved.conf drop-in of the site (cloud images), stub-resolv.conf;
  * - DNSStubListener=no: link DNS, /etc/resolv.conf → /run/systemd/resolve/resolv.conf.
@@ -176,7 +176,7 @@ describe.each(cases)('systemd-resolved on Debian 13, %s engine', (engine: ProxyE
     }, 180_000);
   }
 
-  // Issue 17 item 5, once per engine: systemd's own restart is reported as such.
+  // Once per engine: systemd's own restart is reported as such.
   it.skipIf(skip || layout.name !== 'link DNS')("while systemd restarts a failing proxy, status says 'restarting (attempt N)' with the proxy's own error; systemctl status points at the log", async () => {
     const start = await hostCli(h, hostStartArgs(engine));
     expect(start.result, start.stdout + start.stderr).toMatchObject({ ok: true });

@@ -58,7 +58,7 @@ describe('kubelet-resolvconf reads the effective resolvConf', () => {
   });
 });
 
-describe('kubelet-resolvconf flags loopback nameservers (issue 17: pods loop on resolved hosts)', () => {
+describe('kubelet-resolvconf flags loopback nameservers (pods loop on resolved hosts)', () => {
   it("resolved's uplink file with 127.0.0.1 (a global DNS= drop-in) is an error with the resolved fix", async () => {
     const h = await host();
     await h.put('/var/lib/kubelet/config.yaml', KUBELET);

@@ -10,7 +10,7 @@ import { createSystemdManager } from './systemd-service';
 
 export type { ServiceSpec } from '../../shared/systemd-unit';
 
-/** systemd's own restart of the proxy, as status and doctor report it (issue 17 item 5). */
+/** systemd's own restart of the proxy, as status and doctor report it. */
 export interface ServiceRestart {
   /** The attempt systemd waits to make (NRestarts + 1); the count of restarts when it gave up. */
   attempt: number;

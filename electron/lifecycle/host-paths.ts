@@ -1,6 +1,5 @@
 /**
- * The lookup paths host programs use on this host, each as one probe verify can ask (issue 17
- * item 4): every nss source of the `hosts:` line that talks DNS (`getent -s dns|resolve`,
+ * The lookup paths host programs use on this host, each as one probe verify can ask: every nss source of the `hosts:` line that talks DNS (`getent -s dns|resolve`,
  * nsswitch.conf(5), getent(1)), systemd-resolved itself when it runs (`resolvectl query`, what
  * nss-resolve asks over D-Bus), and each nameserver of /etc/resolv.conf asked directly, as Go's
  * pure resolver, dig and musl do. The in-process getaddrinfo and the proxy's own listener are

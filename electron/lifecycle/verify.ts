@@ -111,7 +111,7 @@ export async function verifyDns(
   if (!system.r.answers.some((a) => a.data === want)) {
     throw failed('VERIFY_SYSTEM', `The system resolver (getaddrinfo) answered ${name} with ${system.r.rcode} ${shown(system.r)}, not ${want}${ranOut(system.expired)}; check the hosts line of /etc/nsswitch.conf.`);
   }
-  // Every path host programs use must see the cluster (issue 17 item 4): one that misses it
+  // Every path host programs use must see the cluster: one that misses it
   // leaves some programs without cluster names although the proxy answers.
   const missed = viaPaths.find((v) => !v.r.answers.some((a) => a.data === want));
   if (missed) {
