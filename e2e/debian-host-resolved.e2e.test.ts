@@ -152,6 +152,9 @@ describe.each(cases)('systemd-resolved on Debian 13, %s engine', (engine: ProxyE
       expect(loopbackNameservers(uplink), uplink).toEqual([]);
       expect(loopbackNameservers(etcText), etcText).toEqual(layout.stub ? ['127.0.0.53'] : []);
       expect((await h.run(['ls', '/etc/systemd/resolved.conf.d/'])).stdout).not.toContain('k2s');
+      const status = await hostCli(h, ['status']);
+      expect(status.stdout, status.stdout + status.stderr).toMatch(/^K2s DNS: running/);
+      expect(status.stdout).toContain('systemd-resolved sends ~cluster.local');
       const doctor = await hostCli(h, ['doctor']);
       expect(doctor.code, doctor.stdout + doctor.stderr).toBe(0);
       expect(doctor.stdout).not.toContain('loopback nameserver');
@@ -192,7 +195,8 @@ describe.each(cases)('systemd-resolved on Debian 13, %s engine', (engine: ProxyE
       if (/restarting \(attempt [2-9]/.test(status) && status.includes('address already in use')) break;
       await new Promise((r) => setTimeout(r, 200));
     }
-    expect(status).toMatch(/k2s-dnsproxy is restarting \(attempt [2-9]\d*\): systemd starts it again by itself after it exited with status \d+; its log says: .*address already in use/);
+    const unitState = (await h.run(['systemctl', 'show', '-p', 'ActiveState,SubState,NRestarts,ExecMainCode,ExecMainStatus,Result,MainPID', 'k2s-dnsproxy.service'])).stdout;
+    expect(status, unitState).toMatch(/k2s-dnsproxy is restarting \(attempt [2-9]\d*\): systemd starts it again by itself after it exited with status \d+; its log says: .*address already in use/);
     expect(status).not.toContain('then start');
     expect((await h.run(['systemctl', 'stop', 'k2s-test-holder'])).code).toBe(0);
     // The next attempt binds again, by itself.

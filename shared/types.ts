@@ -218,6 +218,11 @@ export interface HostDnsStatus {
    * line from its log — or gave up on it (`gaveUp`, Result=start-limit-hit).
    */
   serviceRestart?: { attempt: number; lastExit: string | null; reason: string | null; gaveUp: boolean } | null;
+  /**
+   * systemd-resolved hosts: the routing-only link start set up for the cluster zones (the
+   * K2s-owned resolv.conf then names resolved's stub or the KubeSwitch address, not 127.0.0.1).
+   */
+  resolvedRoute?: { link: string; address: string; domains: string[] } | null;
 }
 
 /** Saved original vs current /etc/resolv.conf. */

@@ -4,6 +4,7 @@
  * Read-only; never throws for DNS or host problems (they are hop outcomes).
  */
 import { K2S_DEFAULTS } from '../../shared/k2s-paths';
+import { RESOLVED_STUB_ADDRESSES } from '../../shared/resolved-link';
 import { parseResolvConf } from '../../shared/resolv-conf';
 import { healthVerdict, queryHop, type HealthHop, type HealthReport } from '../../shared/health';
 import { healthProbeName } from '../../shared/health-probe';
@@ -38,7 +39,9 @@ function withPort(server: string): string {
 /** The resolver hop: who owns /etc/resolv.conf and whether its nameservers reach a listener. */
 export function resolverHop(status: HostDnsStatus, text: string | null): HealthHop {
   const nameservers = text === null ? [] : parseResolvConf(text).nameservers;
-  const listenerAddrs = status.listeners.map((l) => l.address);
+  // On a systemd-resolved host the K2s-owned file names resolved's stub, which routes the
+  // cluster zones to the proxy (shared/resolved-link.ts): that reaches k2s-dnsproxy too.
+  const listenerAddrs = [...status.listeners.map((l) => l.address), ...(status.resolvedRoute ? RESOLVED_STUB_ADDRESSES : [])];
   const edited = status.messages.some((m) => m.includes('has the K2s header but other content'));
   let outcome: HealthHop['outcome'] = status.resolverOwner;
   let reason: string | null = null;

@@ -104,5 +104,6 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     ...(stateProblem ? { stateProblem } : {}),
     ...(watchdogRestart ? { watchdogRestart } : {}),
     ...(serviceRestart ? { serviceRestart } : {}),
+    ...(state?.resolvedRoute ? { resolvedRoute: state.resolvedRoute } : {}),
   };
 }
