@@ -18,7 +18,7 @@ export interface ServiceRestart {
   lastExit: string | null;
   /** The proxy's own last error line from its log file, when readable. */
   reason: string | null;
-  /** True when systemd stopped restarting it (Result=start-limit-hit). */
+  /** True when systemd stopped restarting it (failed after restarts: its start limit). */
   gaveUp: boolean;
 }
 

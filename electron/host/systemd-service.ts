@@ -86,7 +86,9 @@ export function createSystemdManager(fs: HostFs, exec: Exec): ServiceManager {
       if (r.code !== 0) return { running: false, pid: null, restart: null };
       const s = parseUnitRunState(r.stdout);
       const running = s.activeState === 'active';
-      const gaveUp = s.activeState === 'failed' && s.result === 'start-limit-hit';
+      // Measured on systemd 257: after StartLimitBurst auto-restarts the unit is `failed` with the
+      // last run's Result (exit-code), not start-limit-hit (that one a refused manual start gets).
+      const gaveUp = s.activeState === 'failed' && (s.result === 'start-limit-hit' || s.restarts > 0);
       let restart: ServiceRestart | null = null;
       if (!running && (isAutoRestart(s) || gaveUp)) {
         restart = { attempt: gaveUp ? s.restarts : s.restarts + 1, lastExit: s.lastExit, reason: exitReasonFromLog(await logTail(fs.real(K2S_PATHS.log))), gaveUp };

@@ -76,7 +76,7 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
       messages.push(`k2s-dnsproxy is restarting (attempt ${sd.attempt}): systemd starts it again by itself after it ${sd.lastExit ?? 'ended'}${sd.reason ? `; its log says: ${sd.reason}` : ''} (${K2S_PATHS.log}); ${say({ gui: 'wait a few seconds.', cli: `wait a few seconds, then run ${cliCommand('status')}.` })}`);
     } else if (sd?.gaveUp) {
       serviceRestart = sd;
-      messages.push(`k2s-dnsproxy failed ${sd.attempt + 1} times in a row and systemd stopped restarting it; the last run ${sd.lastExit ?? 'ended'}${sd.reason ? ` and its log says: ${sd.reason}` : ''} (${K2S_PATHS.log}). Fix that cause, then ${say({ gui: 'press Stop, then Start.', cli: `run ${cliCommand('stop', true)}, then ${cliCommand('start', true)}.` })}`);
+      messages.push(`systemd restarted k2s-dnsproxy ${sd.attempt} times and stopped (its start limit); the last run ${sd.lastExit ?? 'ended'}${sd.reason ? ` and its log says: ${sd.reason}` : ''} (${K2S_PATHS.log}). Fix that cause, then ${say({ gui: 'press Stop, then Start.', cli: `run ${cliCommand('stop', true)}, then ${cliCommand('start', true)}.` })}`);
     } else if (dog?.state === 'restarting' && (await watchdogAlive(deps.fs))) {
       watchdogRestart = { restarts: dog.restarts, max: MAX_RESTARTS };
       messages.push(`k2s-dnsproxy is not running: the watchdog is restarting it (restart ${dog.restarts} of ${MAX_RESTARTS}); ${say({ gui: 'wait a few seconds.', cli: `wait a few seconds, then run ${cliCommand('status')}.` })}`);
