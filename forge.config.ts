@@ -2,7 +2,7 @@
  * Electron Forge configuration for the deb and rpm packages.
  *
  * Packaging is NOT run in CI or on the dev machines: no Electron binary can be downloaded there
- * (TOOLCHAIN.md: `electron-forge package/make` build the bundles, then fail at "Copying files"),
+ * (docs/toolchain.md "Electron": `electron-forge package/make` build the bundles, then fail at "Copying files"),
  * and @electron-forge/* 8.x needs Node ≥ 22. So Forge is not a dependency; this is a plain object
  * in Forge's shape, ready for a release machine that has `@electron-forge/cli`, `maker-deb`,
  * `maker-rpm` and `plugin-vite` installed.
@@ -11,7 +11,7 @@
  * them from postinst: the policy's `org.freedesktop.policykit.exec.path` must name the installed
  * helper exactly, so both land at fixed system paths: /usr/lib/k2s-dns/k2s-dns-helper, a root-owned
  * launcher (resources/packaging/k2s-dns-helper; pinned in resources/io.k2s.dns.policy and
- * electron/backend-real.ts INSTALLED_HELPER) that runs the one-file bundle next to it,
+ * electron/core/backend-real.ts INSTALLED_HELPER) that runs the one-file bundle next to it,
  * /usr/lib/k2s-dns/k2s-dns-helper.mjs (scripts/build.mjs), and
  * /usr/share/polkit-1/actions/io.k2s.dns.policy. The systemd unit is not a resource: it is
  * rendered at runtime (shared/systemd-unit.ts). Run `npm run build` before packaging.
@@ -76,9 +76,9 @@ const config = {
       config: {
         build: [
           // The Electron entry (package.json "main"): real backend + startDesktop.
-          { entry: 'electron/app-entry.ts', config: 'vite.config.ts', target: 'main' },
+          { entry: 'electron/main/app-entry.ts', config: 'vite.config.ts', target: 'main' },
           // Sandboxed preloads cannot require local files: Forge bundles it into one file.
-          { entry: 'electron/preload.ts', config: 'vite.config.ts', target: 'preload' },
+          { entry: 'electron/main/preload.ts', config: 'vite.config.ts', target: 'preload' },
         ],
         renderer: [{ name: 'main_window', config: 'vite.config.ts' }],
       },

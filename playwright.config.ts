@@ -1,5 +1,5 @@
 /**
- * Playwright UI tests in Debian's Chromium (no browser download: TOOLCHAIN.md). Specs start the
+ * Playwright UI tests in Debian's Chromium (no browser download: docs/toolchain.md "Browser"). Specs start the
  * web bridge in-process on 127.0.0.1, so no external server is needed. Build the renderer first
  * (`npx vite build`).
  */

@@ -1,5 +1,5 @@
 /**
- * Start and stop on a busy host (issue 11.3): with every core saturated by bounded busy loops
+ * Start and stop on a busy host: with every core saturated by bounded busy loops
  * (one per CPU, same priority as the CLI — K2s starts its DNS while the cluster boots), `start`
  * and `stop` succeed 20 times out of 20 on both common layouts (a regular file; the
  * systemd-resolved stub symlink into /run), alternating the engines (dnsmasq; the real AdGuard

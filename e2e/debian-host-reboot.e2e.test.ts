@@ -5,7 +5,7 @@
  * itself when the address is added (issue 17).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryDns } from '../electron/probes/dns-query';
+import { queryDns } from '../electron/core/probes/dns-query';
 import { createDebianHost, debianHostMissing, type DebianHost } from './bed/debian-host';
 import { hostCli, hostGetent, hostResolver, hostStartArgs, isActive, plainHostFiles } from './bed/debian-host-cli';
 import { engineMissing, PROXY_ENGINES, type ProxyEngine } from './bed/engines';

@@ -4,7 +4,7 @@
  * Debian's dnsmasq), the bed's real CoreDNS, upstream and fake API on the host's network.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryDns } from '../electron/probes/dns-query';
+import { queryDns } from '../electron/core/probes/dns-query';
 import { clusterLanChecks, digIn } from './bed/cluster-lan-checks';
 import { createDebianHost, debianHostMissing, type DebianHost } from './bed/debian-host';
 import { hostCli, hostGetent, hostResolver, hostStartArgs, isActive, mainPid, plainHostFiles } from './bed/debian-host-cli';

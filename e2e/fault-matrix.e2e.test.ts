@@ -1,5 +1,5 @@
 /**
- * The fault matrix (issues #4 and #10): kill -9 of `k2s-dns start|stop|uninstall` at random
+ * The fault matrix: kill -9 of `k2s-dns start|stop|uninstall` at random
  * points INSIDE steps (a random delay from a seeded RNG, printed in each test name, so a failing
  * case replays with K2S_DNS_FAULT_SEED), and right after the proxy's exec, for every resolver
  * layout and both engines (dnsmasq; the real AdGuard dnsproxy v0.83.1 from .tools/bin when it is
@@ -60,7 +60,7 @@ const port53Open = () =>
     s.once('timeout', () => (s.destroy(), resolve(false)));
   });
 
-/** Our proxy processes: our config path in the cmdline, in this mount namespace (see electron/host/own-proxy.ts). */
+/** Our proxy processes: our config path in the cmdline, in this mount namespace (see electron/core/host/own-proxy.ts). */
 async function ownProxies(): Promise<number[]> {
   const self = await readlink('/proc/self/ns/mnt');
   const found: number[] = [];

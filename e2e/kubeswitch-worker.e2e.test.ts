@@ -3,7 +3,7 @@
  * Windows worker node in K2s) asks the K2s proxy on 172.19.1.1:53 over UDP and TCP. Cluster
  * names and PTRs come from CoreDNS, external names and the LAN PTR from the original
  * nameserver — for both proxy engines. The worker (172.19.1.50) is a private client, so
- * dnsproxy's private-rDNS path serves it (ENGINES.md A2).
+ * dnsproxy's private-rDNS path serves it (docs/engines.md "Private PTR").
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { engineArgs, engineMissing, PROXY_ENGINES, type ProxyEngine } from './bed/engines';

@@ -5,13 +5,13 @@ import { execFile, spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { queryDns } from '../electron/probes/dns-query';
+import { queryDns } from '../electron/core/probes/dns-query';
 import { K2S_PATHS } from '../shared/k2s-paths';
 import { RESOLV_LAYOUTS, type ResolvLayout } from './bed/resolv-layout';
 import { startTestbed, type Testbed } from './bed/testbed';
 import { ENGINE_BIN, engineArgs, engineMissing, PROXY_ENGINES, type ProxyEngine } from './bed/engines';
 import { clusterLanChecks } from './bed/cluster-lan-checks';
-import { configPathFor } from '../electron/lifecycle/proxy-config';
+import { configPathFor } from '../electron/core/lifecycle/proxy-config';
 import { runCmd } from './bed/run-cmd';
 import { k2sDns, getentHosts } from './cli';
 
@@ -186,7 +186,7 @@ describe.each(PROXY_ENGINES.map((e) => [e]))('k2s-dns lifecycle on the test bed 
 
   // Once, with the adguard engine (registered only there, so the other engine reports no skip).
   if (engine === 'adguard') it.skipIf(skip)('the v0.68+ private-rDNS trap is real on this dnsproxy: a [/21.172.in-addr.arpa/] route in `upstream` alone gives NXDOMAIN', async () => {
-    // dnsproxy proxy/server.go isForbiddenARPA + proxy.go selectUpstreams (ENGINES.md A2): private
+    // dnsproxy proxy/server.go isForbiddenARPA + proxy.go selectUpstreams (docs/engines.md "Private PTR"): private
     // PTRs never use `upstream`; without use-private-rdns they get NXDOMAIN. The product's
     // config (checked in every case above) routes them via private-rdns-upstream instead.
     const child = spawn(ENGINE_BIN.dnsproxy, ['-l', '127.0.0.1', '-p', '5353', '-u', '[/21.172.in-addr.arpa/]172.21.0.10:53', '-u', '192.0.2.53:53'], {
@@ -244,7 +244,7 @@ describe.each(PROXY_ENGINES.map((e) => [e]))('k2s-dns lifecycle on the test bed 
     expect(z.stdout).toMatch(/^20\.172\.in-addr\.arpa\s+172\.21\.0\.10\s+pod CIDR 172\.20\.0\.0\/16/m);
   });
 
-  // --- Never stranded (issue 10, hostsafe): engine-independent, so run once (dnsmasq). ---
+  // --- Never stranded: engine-independent, so run once (dnsmasq). ---
 
   // Once, with the dnsmasq engine (registered only there, so the other engine reports no skip).
   if (engine === 'dnsmasq') it.skipIf(skip)('rm /etc/resolv.conf while running: status exits 1 naming it, stop restores the original byte for byte', async () => {

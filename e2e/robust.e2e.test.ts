@@ -1,5 +1,5 @@
 /**
- * Never strand the host (issue 10) on the real kernel, inside the sandbox: stop on a full
+ * Never strand the host on the real kernel, inside the sandbox: stop on a full
  * /var/lib/k2s, a bind mount that appears over /etc/resolv.conf while K2s runs, chattr +a, a
  * lock file naming a live PID, and a temp file a killed write left in /etc.
  */

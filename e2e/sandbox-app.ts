@@ -147,8 +147,8 @@ async function outer(port: number): Promise<number> {
 /** Inner side (inside the sandbox): test bed, real backend, web server, Unix-socket forwarder. */
 async function inner(dir: string, port: number): Promise<number> {
   const { startTestbed } = await import('./bed/testbed');
-  const { createNodeDeps } = await import('../electron/lifecycle/node-deps');
-  const { createRealBackend } = await import('../electron/backend-real');
+  const { createNodeDeps } = await import('../electron/core/lifecycle/node-deps');
+  const { createRealBackend } = await import('../electron/core/backend-real');
   const { startWebServer } = await import('../electron/web/server');
   const tb = await startTestbed();
   // AdGuard at /opt/k2s/bin/dnsproxy inside the sandbox's private /opt, where K2s installs it.

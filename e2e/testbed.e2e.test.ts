@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryDns } from '../electron/probes/dns-query';
-import { systemLookup } from '../electron/probes/system-lookup';
-import type { Exec } from '../electron/host/exec';
+import { queryDns } from '../electron/core/probes/dns-query';
+import { systemLookup } from '../electron/core/probes/system-lookup';
+import type { Exec } from '../electron/core/host/exec';
 import { LAYOUT_CONTENT, NONROOT_ID, RESOLV_LAYOUTS, type ResolvLayout } from './bed/resolv-layout';
 import { startTestbed, type Testbed } from './bed/testbed';
 import { linkAddresses } from './bed/netns-links';

@@ -1,10 +1,10 @@
 /**
- * Issue 9 (websec) on the test bed: the running proxy is not root and still answers on
+ * Web security of the running proxy on the test bed: the running proxy is not root and still answers on
  * 127.0.0.1:53, the query log is private (group adm, 0640) and uninstall removes it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFile, stat } from 'node:fs/promises';
-import { queryDns } from '../electron/probes/dns-query';
+import { queryDns } from '../electron/core/probes/dns-query';
 import { K2S_PATHS } from '../shared/k2s-paths';
 import { startTestbed, type Testbed } from './bed/testbed';
 import { k2sDns } from './cli';
@@ -35,7 +35,7 @@ describe.skipIf(!inSandbox)('websec on the test bed (dnsmasq engine)', () => {
     await tb?.stop();
   });
 
-  // Regression (issue 9.6 / 9.4): on main dnsmasq ran as uid 0 and the log was 0644.
+  // Regression: on main dnsmasq ran as uid 0 and the log was 0644.
   it('the proxy runs as nobody, answers on 127.0.0.1:53, and the query log is 0640 group adm', async () => {
     const start = await k2sDns(['start', ...base]);
     expect(start.result, start.stdout + start.stderr).toMatchObject({ ok: true, exitCode: 0 });
@@ -52,7 +52,7 @@ describe.skipIf(!inSandbox)('websec on the test bed (dnsmasq engine)', () => {
     await expect.poll(async () => (await readFile(K2S_PATHS.log, 'utf8')).includes('kubernetes.default.svc.cluster.local'), { timeout: 10_000 }).toBe(true);
   });
 
-  // Regression (issue 9.6): main ran AdGuard dnsproxy as uid 0 (it has no user option).
+  // Regression: main ran AdGuard dnsproxy as uid 0 (it has no user option).
   it.skipIf(!existsSync(DNSPROXY))('adguard: dnsproxy runs as nobody through setpriv with only CAP_NET_BIND_SERVICE, and answers on 127.0.0.1:53 (skipped without .tools/bin/dnsproxy)', async () => {
     await k2sDns(['stop', '--on-drift', 'restore']);
     const start = await k2sDns(['start', ...base.filter((a) => a !== 'dnsmasq' && a !== '--engine'), '--engine', 'adguard', '--dnsproxy', DNSPROXY]);

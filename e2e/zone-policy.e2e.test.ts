@@ -1,11 +1,11 @@
 /**
- * Issue 9.2 reproductions on the test bed (real dnsmasq engine, CoreDNS stand-in, upstream):
+ * Zone policy on the test bed (real dnsmasq engine, CoreDNS stand-in, upstream):
  * a ConfigMap that names a whole TLD (`test:53`), a public name in a root `hosts` block and
  * the keys `0.0.0.0/1:53 128.0.0.0/1:53` must not route host names or LAN PTRs to the cluster;
  * allowing the TLD makes verify fail on the answer data and roll back.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { queryDns } from '../electron/probes/dns-query';
+import { queryDns } from '../electron/core/probes/dns-query';
 import { engineArgs, engineMissing, PROXY_ENGINES, type ProxyEngine } from './bed/engines';
 import { startTestbed, type Testbed } from './bed/testbed';
 import { k2sDns } from './cli';
@@ -33,7 +33,7 @@ test:53 {
 }
 `;
 
-describe.skipIf(!inSandbox)('zone policy on the test bed (issue 9.2)', () => {
+describe.skipIf(!inSandbox)('zone policy on the test bed', () => {
   let tb: Testbed;
   let base: string[];
   beforeAll(async () => {

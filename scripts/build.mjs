@@ -49,7 +49,7 @@ const COMMON = {
   logLevel: 'warning',
   metafile: true,
   // electron: provided by the Electron runtime. vite: only the preload builder's first-run
-  // fallback imports it (electron/preload-build.ts); npm run build builds the preload itself.
+  // fallback imports it (electron/main/preload-build.ts); npm run build builds the preload itself.
   external: ['electron', 'vite'],
 };
 
@@ -85,7 +85,7 @@ export async function buildBundles(outdir = join(ROOT, 'dist')) {
       ...COMMON,
       entryPoints: [
         { in: 'electron/cli/entry.ts', out: 'k2s-dns' },
-        { in: 'electron/app-main.ts', out: 'app-entry' },
+        { in: 'electron/main/app-main.ts', out: 'app-entry' },
         // An entry of its own only so that its modules form chunks apart from ours (esbuild
         // groups modules by the entries that reach them): dropVendorMaps can then drop their
         // maps without unmapping our kube-client.ts. Nothing runs it directly.
@@ -121,7 +121,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   if (!args.includes('--bundles-only')) {
     node(['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn']);
     // preload-build.ts prints the bundle's absolute path (for its other callers): say it as one build line instead.
-    const preload = node(['--import', 'tsx', 'electron/preload-build.ts'], true).trim();
+    const preload = node(['--import', 'tsx', 'electron/main/preload-build.ts'], true).trim();
     process.stdout.write(`build: renderer in out/renderer, preload in ${relative(ROOT, preload) || preload}\n`);
   }
 }

@@ -1,6 +1,6 @@
 /**
  * Build-only entry (scripts/build.mjs → dist/vendor-client-node.mjs; nothing runs it): re-exports
- * exactly what electron/cluster/kube-client.ts uses from @kubernetes/client-node, so esbuild puts
+ * exactly what electron/core/cluster/kube-client.ts uses from @kubernetes/client-node, so esbuild puts
  * those library modules in chunks apart from our code (it groups modules by the entries that
  * reach them) with the same tree shaking, and the build can drop their source maps.
  */

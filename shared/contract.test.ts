@@ -46,7 +46,7 @@ describe('contract', () => {
     const s = CONTRACT['dns:start'].input;
     expect(s.parse({ engine: 'dnsmasq', kubeSwitch: 'none' })).toEqual({ engine: 'dnsmasq', kubeSwitch: 'none' });
     expect(s.safeParse({ kubeSwitch: '172.19.1.256' }).success).toBe(false);
-    // Regression (issue 9.1): the page can never name a kubeconfig path (main accepted one).
+    // Regression: the page can never name a kubeconfig path (main accepted one).
     expect(s.safeParse({ kubeconfig: '/root/.kube/config' }).success).toBe(false);
     expect(CONTRACT['zones:list'].input.safeParse({ kubeconfig: '/home/eve/evil-kubeconfig' }).success).toBe(false);
     expect(s.safeParse({ engine: 'unbound' }).success).toBe(false);

@@ -41,7 +41,7 @@ const ipv4 = z
   .max(15)
   .regex(/^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/, 'must be an IPv4 address');
 
-// --- zone policy (issue 9.2; owner: zones) ---
+// --- zone policy ---
 /** Zones the user allows past the zone policy: lower-case names without trailing dot, at most 100. */
 export const allowZoneList = z
   .array(z.string().max(253).regex(/^[a-z0-9_-]{1,63}(\.[a-z0-9_-]{1,63})*$/, 'must be a lower-case zone name such as corp.example'))
@@ -94,7 +94,7 @@ export interface AppInfo {
 export const CONTRACT = {
   'cluster:status': defineCall<ClusterStatus>()(noInput),
   'dns:status': defineCall<HostDnsStatus>()(noInput),
-  // websec (issue 9.1): no call takes a kubeconfig path. The page (possibly a stolen web-mode
+  // websec: no call takes a kubeconfig path. The page (possibly a stolen web-mode
   // session) could otherwise make the backend load a file of its choosing; the backend uses the
   // kubeconfig it was started with (`k2s-dns ui --kubeconfig`, else the usual lookup).
   'dns:start': defineCall<ResultEvent>()(
@@ -132,7 +132,7 @@ export const CONTRACT = {
   'app:info': defineCall<AppInfo>()(noInput),
   /** Read-only host checks (`k2s-dns doctor`), one finding per check. */
   'doctor:run': defineCall<DoctorFinding[]>()(noInput),
-  // --- health (issue #8.1): the end-to-end path check, run fresh on every call. ---
+  // --- health: the end-to-end path check, run fresh on every call. ---
   'health:check': defineCall<HealthReport>()(noInput),
 } as const;
 

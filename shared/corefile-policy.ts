@@ -1,5 +1,5 @@
 /**
- * Zone policy (issue 9.2): which zones CoreDNS serves may become host-wide routes. Cluster data
+ * Zone policy: which zones CoreDNS serves may become host-wide routes. Cluster data
  * must not hijack host names: the `kubernetes` plugin's cluster domain is forwarded unless it is
  * a public suffix or an Internet name, the reverse zones of the cluster CIDRs only when the CIDR
  * is private space of a sane size (cidrRefusal); every other served zone is checked against the
@@ -131,7 +131,7 @@ const SPACE = CLUSTER_CIDR_SPACE.map((c) => parseCidr(c));
 
 /**
  * Why the reverse zones of cluster CIDR `cidr` must not be forwarded, or null when they may
- * (issue 9.2: cluster data must not claim the host's PTR lookups). Refused, allowable per zone
+ * (cluster data must not claim the host's PTR lookups). Refused, allowable per zone
  * with `--allow-zone`: a prefix shorter than MIN_CLUSTER_PREFIX, or a CIDR outside
  * CLUSTER_CIDR_SPACE. Not allowable: text that is not a CIDR.
  */

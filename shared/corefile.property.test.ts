@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { MAX_BLOCK_DEPTH, MAX_COREFILE_TOKENS, parseCorefile, tokenizeCorefile } from './corefile-parser';
 import { zonesFromCorefile } from './corefile';
 import { checkZoneName } from './proxy-upstream';
-import { hostileString, isClearError, outcome } from './testing/hostile-arbitraries';
+import { hostileString, isClearError, outcome } from '../e2e/support/hostile-arbitraries';
 
 const kubeadm = readFileSync(new URL('../fixtures/corefiles/kubeadm-default.Corefile', import.meta.url), 'utf8');
 

@@ -32,7 +32,7 @@ export interface CorefileZones {
 }
 
 /**
- * Bounds (issue 9.5). A 369 KB Corefile of one block with 19,980 keys (under the 1 MiB
+ * Bounds. A 369 KB Corefile of one block with 19,980 keys (under the 1 MiB
  * ConfigMap limit) made the AdGuard renderer throw `RangeError: Invalid string length` and a
  * dnsmasq start take 2 min and 0.9 GB; real Corefiles are a few KiB with a handful of zones.
  */

@@ -6,8 +6,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DNSMASQ_CACHE_SIZE, DNSMASQ_MAX_LINE_BYTES, renderDnsmasqArgs, renderDnsmasqConfig } from './dnsmasq-config';
 import { asciiLower } from './proxy-upstream';
-import { testPlan, testRoute } from './test-plan';
-import { hostileOrLong, isClearError, outcome, routeArb, upstreamArb } from './testing/hostile-arbitraries';
+import { testPlan, testRoute } from '../e2e/support/test-plan';
+import { hostileOrLong, isClearError, outcome, routeArb, upstreamArb } from '../e2e/support/hostile-arbitraries';
 import type { ProxyPlan, ZoneRoute } from './types';
 
 /** A plan with hostile zones, upstreams, reasons and log path; listener fixed at 127.0.0.1:53. */

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renderDnsmasqArgs, renderDnsmasqConfig } from './dnsmasq-config';
-import { testPlan, testRoute } from './test-plan';
+import { testPlan, testRoute } from '../e2e/support/test-plan';
 
 const HEADER =
   '# Written by k2s-dns (K2s host DNS) from the cluster it discovered; rewritten on every start,\n' +
@@ -96,7 +96,7 @@ describe('renderDnsmasqArgs', () => {
       '--keep-in-foreground',
       '--conf-file=/etc/k2s/dnsmasq.conf',
       '--pid-file=',
-      // Regression (issue 9.6): main ran dnsmasq as --user=root on the pod-facing address.
+      // Regression: main ran dnsmasq as --user=root on the pod-facing address.
       '--user=nobody',
       '--group=nogroup',
     ]);

@@ -109,7 +109,7 @@ export function renderDnsmasqConfig(plan: ProxyPlan): string {
  * argv for dnsmasq after the binary: `--keep-in-foreground` (the service manager supervises
  * it), `--conf-file=<path>` (which also stops it reading /etc/dnsmasq.conf), `--pid-file=`
  * (empty: no pid file, the service manager tracks the PID), `--user=nobody --group=nogroup`
- * (issue 9.6: the proxy faces pods on the KubeSwitch address, so it must not stay root; dnsmasq
+ * (the proxy faces pods on the KubeSwitch address, so it must not stay root; dnsmasq
  * binds its sockets and opens the log as root, then drops to that user, dnsmasq(8) -u/-g;
  * Debian's nobody/nogroup exist on every Debian/Ubuntu host). dnsmasq then also chowns the log
  * file's owner to that user (log.c log_start, for its SIGUSR2 reopen); the group (adm) and

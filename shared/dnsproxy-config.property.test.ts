@@ -4,7 +4,7 @@ import { parse } from 'yaml';
 import { renderDnsproxyArgs, renderDnsproxyConfig } from './dnsproxy-config';
 import { isDnsproxyPrivateReverseZone } from './dnsproxy-private';
 import { asciiLower, checkZoneName } from './proxy-upstream';
-import { hostileOrLong, hostileString, isClearError, outcome, routeArb, upstreamArb } from './testing/hostile-arbitraries';
+import { hostileOrLong, hostileString, isClearError, outcome, routeArb, upstreamArb } from '../e2e/support/hostile-arbitraries';
 import type { ProxyPlan, ZoneRoute } from './types';
 
 /** A plan with hostile zones, upstreams, reasons and timeouts; listener fixed at 127.0.0.1:53. */

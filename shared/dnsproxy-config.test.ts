@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { goDuration, renderDnsproxyArgs, renderDnsproxyConfig } from './dnsproxy-config';
-import { testPlan, testRoute } from './test-plan';
+import { testPlan, testRoute } from '../e2e/support/test-plan';
 
 describe('renderDnsproxyConfig', () => {
   it('renders the exact config for the K2s defaults', () => {

@@ -1,6 +1,6 @@
 /**
  * AdGuard dnsproxy YAML config and argv (dnsproxy README "Usage" and config.yaml.dist;
- * DESIGN.md "AdGuard dnsproxy"). Serialized with the `yaml` package, never by concatenation.
+ * docs/engines.md "Private PTR"). Serialized with the `yaml` package, never by concatenation.
  */
 import { Document, Scalar, YAMLSeq } from 'yaml';
 import { hasValidTldLabel } from './corefile-policy';

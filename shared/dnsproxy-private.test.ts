@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { renderDnsproxyConfig } from './dnsproxy-config';
 import { isDnsproxyPrivateReverseZone, reverseZonePrefix } from './dnsproxy-private';
-import { testPlan, testRoute } from './test-plan';
+import { testPlan, testRoute } from '../e2e/support/test-plan';
 
 describe('which reverse zones dnsproxy v0.83.1 counts as private (IsLocallyServed of the zone network)', () => {
   it('parses reverse zones into their network, like netutil.ExtractReversedAddr', () => {

@@ -1,6 +1,6 @@
 /**
  * Which reverse zones AdGuard dnsproxy v0.83.1 treats as private, so the config writer puts
- * each cluster reverse zone where dnsproxy will use it (ENGINES.md A2). Mirrors, never copies:
+ * each cluster reverse zone where dnsproxy will use it (docs/engines.md "Private PTR"). Mirrors, never copies:
  * - `proxy.ValidatePrivateConfig` (proxy/upstreams.go): every `[/zone/]` entry of
  *   `private-rdns-upstream` must be an ARPA domain (`netutil.ExtractReversedAddr`) whose network
  *   address is in the private set, else startup fails with `reversed subnet in "…" is not

@@ -1,5 +1,5 @@
 /**
- * `k2s-dns doctor` findings (issue #4 item 5): one read-only check of the host each, with what it
+ * `k2s-dns doctor` findings: one read-only check of the host each, with what it
  * means and what to do. Pure module (used by the CLI, the backends and the Diagnostics panel).
  */
 

@@ -1,5 +1,5 @@
 /**
- * A fix is data, rendered per front end (issue 8 item 5): the desktop app shows `gui` (a button
+ * A fix is data, rendered per front end: the desktop app shows `gui` (a button
  * or a step in the app, never a shell command of ours) and offers `action` as a button; the CLI
  * prints `cli` (a command line). One name per choice: the drift choice is "Keep their file" /
  * "Restore my original" in the banner, the Host DNS card, topology, doctor and CLI help alike.

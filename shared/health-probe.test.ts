@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { healthProbeName, isHealthProbeName } from './health-probe';
 import { parseLogLine } from './log-line';
 import { buildQueryLog } from './query-log';
-import { fixtureLines } from './testing/log-fixtures';
+import { fixtureLines } from '../e2e/support/log-fixtures';
 
 const captured = (engine: 'dnsproxy' | 'dnsmasq') =>
   readFileSync(new URL(`../fixtures/logs/health-probe/${engine}.log`, import.meta.url), 'utf8')

@@ -1,6 +1,6 @@
 /**
- * Host paths and markers that K2s itself uses on native Linux (DESIGN.md, "Facts from the
- * field"), so that this app and the `k2s` CLI can stop what the other started. All paths are
+ * Host paths and markers that K2s itself uses on native Linux (docs/host-facts.md "K2s
+ * values"), so that this app and the `k2s` CLI can stop what the other started. All paths are
  * absolute host paths; code that touches them goes through a HostFs, which may prefix a root.
  */
 export const K2S_PATHS = {
@@ -39,5 +39,5 @@ export const K2S_DEFAULTS = {
   installDir: '/opt/k2s',
 } as const;
 
-/** AdGuard dnsproxy versions K2s pins (DESIGN.md); others are reported by `doctor`. */
+/** AdGuard dnsproxy versions K2s pins (docs/host-facts.md "K2s values"); others are reported by `doctor`. */
 export const PINNED_DNSPROXY_VERSIONS = ['0.83', '0.84'] as const;

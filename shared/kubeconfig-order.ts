@@ -1,7 +1,7 @@
 /**
  * The kubeconfig order, stated once for the CLI help (electron/cli/usage.ts), the app's Start
  * options and the README. The order itself is chosen, with its reason, in
- * electron/cluster/kubeconfig-default.ts (and implemented by electron/cluster/kubeconfig.ts).
+ * electron/core/cluster/kubeconfig-default.ts (and implemented by electron/core/cluster/kubeconfig.ts).
  * Pure module.
  */
 

@@ -28,7 +28,7 @@ export type StepName =
 /** Lifecycle operations. */
 export type Operation = 'start' | 'stop' | 'uninstall';
 
-/** Exit codes of `k2s-dns` and the helper (issue #2). */
+/** Exit codes of `k2s-dns` and the helper. */
 export const EXIT = {
   ok: 0,
   /** Failed and rolled back: the host is as before. */

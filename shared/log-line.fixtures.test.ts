@@ -1,7 +1,7 @@
 /** parseLogLine and its helpers on real captured engine output (fixtures/logs/, dnsproxy v0.83.1, dnsmasq 2.90). */
 import { describe, expect, it } from 'vitest';
 import { isQueryLine, isRunStart, lineEngine, parseLogLine } from './log-line';
-import { fixtureLines, fixtureRawLines } from './testing/log-fixtures';
+import { fixtureLines, fixtureRawLines } from '../e2e/support/log-fixtures';
 
 describe('dnsproxy v0.83.1 real output', () => {
   const verbose = fixtureLines('dnsproxy-verbose');

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseLogLine } from './log-line';
-import { hostileOrLong, hostileString, PROTOTYPE_KEYS } from './testing/hostile-arbitraries';
+import { hostileOrLong, hostileString, PROTOTYPE_KEYS } from '../e2e/support/hostile-arbitraries';
 
 const LEVELS = ['DEBUG', 'INFO', 'WARN', 'ERROR'];
 

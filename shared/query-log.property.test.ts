@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseLogLine } from './log-line';
 import { buildQueryLog } from './query-log';
-import { fixtureRawLines } from './testing/log-fixtures';
-import { hostileString } from './testing/hostile-arbitraries';
+import { fixtureRawLines } from '../e2e/support/log-fixtures';
+import { hostileString } from '../e2e/support/hostile-arbitraries';
 
 /** Real lines, shuffled, cut, duplicated and mixed with hostile ones: what a torn or interleaved log gives. */
 const REAL = [...fixtureRawLines('dnsproxy-verbose'), ...fixtureRawLines('dnsmasq-verbose'), ...fixtureRawLines('dnsproxy-quiet')];

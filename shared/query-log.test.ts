@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseLogLine } from './log-line';
 import { buildQueryLog, filterQueries, goDurationMs, isProblem, shortError, type QueryRow } from './query-log';
-import { fixtureLines, fixtureRawLines } from './testing/log-fixtures';
+import { fixtureLines, fixtureRawLines } from '../e2e/support/log-fixtures';
 
 const ZONES = { clusterZones: ['cluster.local', '21.172.in-addr.arpa'] };
 const KUBE_DNS = '127.0.0.1:15354';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { isIpAddress, parseIpv4 } from './cidr';
 import { MANAGED_HEADER } from './k2s-paths';
 import { parseResolvConf, renderManagedResolvConf } from './resolv-conf';
-import { hostileOrLong, hostileString, ipv4Arb, isClearError, outcome } from './testing/hostile-arbitraries';
+import { hostileOrLong, hostileString, ipv4Arb, isClearError, outcome } from '../e2e/support/hostile-arbitraries';
 
 /** resolv.conf-like text: directive lines with hostile values, mixed LF/CRLF/CR endings. */
 const resolvTextArb = fc

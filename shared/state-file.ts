@@ -33,7 +33,7 @@ export interface ResolverStateFile {
   managedResolvConfSha256: string | null;
   /** The kubeconfig start used, so zones/doctor/the app default to the same cluster. */
   kubeconfigPath?: string | null;
-  // --- zone policy (issue 9.2; owner: zones) ---
+  // --- zone policy ---
   /** Zones the user allowed past the zone policy (`--allow-zone`, the Zones panel toggle). */
   allowedZones?: string[];
 }

@@ -1,6 +1,6 @@
 /**
  * Display rule for a finished lifecycle step that passed but carries a doubt the user should see.
- * The verify step's external check (electron/lifecycle/verify.ts) passes when the proxy gives the
+ * The verify step's external check (electron/core/lifecycle/verify.ts) passes when the proxy gives the
  * same answer class as the upstream itself, NXDOMAIN included: `kubernetes.io: nxdomain as from
  * 192.0.2.53`. A real name answered NXDOMAIN means the upstream may not resolve Internet names,
  * so the step is drawn with a warning mark (CLI `!`, the window's amber), the same rule as an

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { DNSPROXY_RUN_AS, LATE_UNIT_NAME, renderLateListenerUnit, renderUnit, WAIT_FOR_ADDRESSES_SCRIPT, type ServiceSpec } from './systemd-unit';
-import { lateListenersFor } from '../electron/lifecycle/proxy-config';
+import { lateListenersFor } from '../electron/core/lifecycle/proxy-config';
 
 const ARGV = ['/opt/k2s/bin/dnsproxy', '--config-path=/etc/k2s/dnsproxy.yaml', '-v'];
 const LISTENERS = [

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { quoteExecWord, renderUnit } from './systemd-unit';
-import { hostileOrLong, hostileString, isClearError, outcome } from './testing/hostile-arbitraries';
+import { hostileOrLong, hostileString, isClearError, outcome } from '../e2e/support/hostile-arbitraries';
 
 /**
  * A unit file read the way systemd's config parser does (systemd.syntax(7)): `#`/`;` lines are

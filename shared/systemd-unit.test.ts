@@ -54,7 +54,7 @@ WantedBy=multi-user.target
     expect(() => renderUnit({ ...ok, logFile: 'x.log' })).toThrow('The log file "x.log" is not an absolute path');
   });
 
-  // Regression (issue 9.6): main ran the AdGuard dnsproxy as root (the unit had no User=).
+  // Regression: main ran the AdGuard dnsproxy as root (the unit had no User=).
   it('runAs: the proxy runs as that user with only CAP_NET_BIND_SERVICE', () => {
     const unit = renderUnit({ argv: ['/opt/k2s/bin/dnsproxy', '--config-path=/etc/k2s/dnsproxy.yaml'], logFile: '/var/log/dnsproxy/dnsproxy.log', description: 'K2s DNS proxy', runAs: DNSPROXY_RUN_AS });
     expect(unit).toContain('StandardError=append:/var/log/dnsproxy/dnsproxy.log\nDynamicUser=yes\nAmbientCapabilities=CAP_NET_BIND_SERVICE\nCapabilityBoundingSet=CAP_NET_BIND_SERVICE\nNoNewPrivileges=yes\nUMask=0027\n');

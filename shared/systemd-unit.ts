@@ -12,7 +12,7 @@ export interface ServiceSpec {
   description: string;
   /**
    * Run the proxy as this user/group, keeping only CAP_NET_BIND_SERVICE (port 53) — for engines
-   * that cannot drop root themselves (AdGuard dnsproxy has no user option, ENGINES.md A4).
+   * that cannot drop root themselves (AdGuard dnsproxy has no user option, docs/engines.md "dnsproxy privileges").
    * systemd: `DynamicUser=yes` (a transient uid instead) + `AmbientCapabilities=`; supervised:
    * util-linux setpriv(1) to this user/group.
    */
@@ -98,7 +98,7 @@ export function renderUnit(spec: ServiceSpec): string {
     '# Managed by k2s-dns: written on start, removed on uninstall (same unit name as the k2s CLI).',
     '[Unit]',
     `Description=${escapeSpecifiers(spec.description)}`,
-    ...unitHead(log),
+    ...unitHead(spec.logFile),
     'Wants=network-online.target',
     'After=network-online.target kubelet.service',
     '',
@@ -125,8 +125,9 @@ export const RESTART_POLICY = { restartSec: '1s', startLimitIntervalSec: '60s', 
  * Documentation= as "Docs:", journalctl -u has only systemd's lines: the output goes to the log
  * file), and the start limit (RESTART_POLICY).
  */
-function unitHead(log: string): string[] {
-  return [`Documentation=file:${log}`, `StartLimitIntervalSec=${RESTART_POLICY.startLimitIntervalSec}`, `StartLimitBurst=${RESTART_POLICY.startLimitBurst}`];
+function unitHead(logFile: string): string[] {
+  // A URL (systemd.unit(5) Documentation=, a space-separated list): spaces and % percent-encoded (RFC 3986).
+  return [`Documentation=file:${escapeSpecifiers(encodeURI(logFile))}`, `StartLimitIntervalSec=${RESTART_POLICY.startLimitIntervalSec}`, `StartLimitBurst=${RESTART_POLICY.startLimitBurst}`];
 }
 
 /**
@@ -134,7 +135,7 @@ function unitHead(log: string): string[] {
  * account for `runAs`, UMask, Restart=on-failure, [Install].
  */
 function serviceTail(spec: ServiceSpec, log: string): string[] {
-  // Not root on the pod-facing address (issue 9.6): bind port 53 with the one capability it needs.
+  // Not root on the pod-facing address: bind port 53 with the one capability it needs.
   // DynamicUser= rather than User=nobody: systemd-analyze verify warns that the shared nobody
   // account "is not safe" (other daemons run as it); a transient uid is private to this unit.
   const drop = spec.runAs
@@ -144,7 +145,7 @@ function serviceTail(spec: ServiceSpec, log: string): string[] {
     `StandardOutput=append:${log}`,
     `StandardError=append:${log}`,
     ...drop,
-    // Files systemd creates for append: get 0640, not 0644 (the query log is private, issue 9.4).
+    // Files systemd creates for append: get 0640, not 0644 (the query log is private).
     'UMask=0027',
     'Restart=on-failure',
     `RestartSec=${RESTART_POLICY.restartSec}`,
@@ -193,7 +194,7 @@ export function renderLateListenerUnit(spec: ServiceSpec): string {
     `# ${SERVICE}.service: it waits until ${late.addresses.join(', ')} is assigned (K2s adds it after boot).`,
     '[Unit]',
     `Description=${escapeSpecifiers(spec.description)}, listener on ${late.addresses.join(', ')} once assigned`,
-    ...unitHead(log),
+    ...unitHead(spec.logFile),
     `PartOf=${SERVICE}.service`,
     `After=${SERVICE}.service`,
     '',

@@ -2,7 +2,7 @@
  * Domain types shared by the main process, the CLI, the helper and the renderer.
  * Pure types only: no Node or DOM imports.
  */
-import type { HealthReport } from './health';
+import type { HealthReport } from './health-report';
 
 /** A parsed resolv.conf(5). Unknown or malformed lines are kept verbatim in `unknown`. */
 export interface ResolvConf {
@@ -38,7 +38,7 @@ export interface ZoneRoute {
   reverse: boolean;
 }
 
-/** A zone CoreDNS serves that the host does not forward, and why (issue 9.2, zone policy). */
+/** A zone CoreDNS serves that the host does not forward, and why (zone policy). */
 export interface RefusedZone {
   zone: string;
   /** Where the Corefile serves it, as in ZoneRoute.reason. */
@@ -69,7 +69,7 @@ export interface ClusterDiscovery {
   zones: ZoneRoute[];
   /** Non-fatal findings, one sentence each (e.g. an unresolvable `import`). */
   warnings: string[];
-  // --- zone policy (issue 9.2; owner: zones) ---
+  // --- zone policy ---
   /** Served zones the policy keeps on the host's own upstreams, with why. */
   refusedZones?: RefusedZone[];
   /** Zones forwarded only because the user allowed them. */
@@ -209,7 +209,7 @@ export interface HostDnsStatus {
   stateProblem?: string | null;
   /**
    * Hosts without systemd: the watchdog is restarting k2s-dnsproxy now (its state file says
-   * `restarting`): restart `restarts` of `max` (electron/host/supervisor-script.ts MAX_RESTARTS).
+   * `restarting`): restart `restarts` of `max` (electron/core/host/supervisor-script.ts MAX_RESTARTS).
    */
   watchdogRestart?: { restarts: number; max: number } | null;
   /**

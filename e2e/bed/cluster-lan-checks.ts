@@ -6,12 +6,12 @@
  *   - a cluster PTR reaches CoreDNS (TTL 30 = the Corefile's `ttl 30`; CoreDNS's own
  *     coredns_dns_requests_total{type="PTR"} counter goes up),
  *   - a LAN PTR (192.168.1.20, private, outside the cluster CIDRs: dnsproxy ≥ v0.68's
- *     private-rDNS path, ENGINES.md A2) reaches the original nameserver and NOT CoreDNS
+ *     private-rDNS path, docs/engines.md "Private PTR") reaches the original nameserver and NOT CoreDNS
  *     (TTL 60; the counter stays put).
  */
 import http from 'node:http';
 import { expect } from 'vitest';
-import { queryDns } from '../../electron/probes/dns-query';
+import { queryDns } from '../../electron/core/probes/dns-query';
 import type { Testbed, Worker } from './testbed';
 
 /** The part of queryDns's result the checks read. */

@@ -3,8 +3,8 @@ import { randomInt } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { queryDns } from '../../electron/probes/dns-query';
-import { formatServer } from '../../electron/probes/parse-server';
+import { queryDns } from '../../electron/core/probes/dns-query';
+import { formatServer } from '../../electron/core/host/parse-server';
 
 /** Debian dnsmasq-base's binary. */
 export const DNSMASQ_BIN = '/usr/sbin/dnsmasq';

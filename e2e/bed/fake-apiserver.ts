@@ -5,7 +5,7 @@
  * into failure modes (down, unauthorized, garbage, hang).
  *
  * It also serves the cluster-wide LIST and WATCH calls of CoreDNS's `kubernetes` plugin
- * (Services, EndpointSlices, Namespaces; ENGINES.md B1/B2), optionally on a second, HTTPS
+ * (Services, EndpointSlices, Namespaces; docs/engines.md "CoreDNS API"), optionally on a second, HTTPS
  * listener for CoreDNS's in-cluster config (`tls`).
  *
  * Stand-alone: `npx tsx e2e/bed/fake-apiserver.ts --fixtures fixtures/k8s --kubeconfig-dir DIR
@@ -81,7 +81,7 @@ const FIXTURE_ROUTES: Record<string, string> = {
 /**
  * Cluster-wide lists CoreDNS's kubernetes plugin LISTs and WATCHes (client-go reflector:
  * `?limit=500&resourceVersion=0`, then `?watch=true&resourceVersion=RV…`), each built from
- * recorded objects: a list file, or single objects wrapped into `kind` (ENGINES.md B1/B2).
+ * recorded objects: a list file, or single objects wrapped into `kind` (docs/engines.md "CoreDNS API").
  */
 const CLUSTER_LISTS: Record<string, { file?: string; kind?: string; apiVersion?: string; items?: string[] }> = {
   '/api/v1/namespaces': { file: 'namespaces.json' },
@@ -233,7 +233,7 @@ export async function startFakeApiServer(opts: FakeApiOptions): Promise<FakeApiS
     apiVersion: 'v1',
     kind: 'Config',
     clusters: [
-      // client-node 1.4 refuses http:// unless insecure-skip-tls-verify is set (TOOLCHAIN.md).
+      // client-node 1.4 refuses http:// unless insecure-skip-tls-verify is set (docs/toolchain.md "@kubernetes/client-node").
       { name: 'k2s-test', cluster: { server: url, 'insecure-skip-tls-verify': true } },
     ],
     users: [{ name: 'k2s-test-admin', user: { token } }],

@@ -26,7 +26,7 @@ export async function linkAddresses(link: string): Promise<string[]> {
 
 /**
  * Makes the veth pair and assigns `addresses` (link → CIDRs); reuses what exists (idempotent).
- * A veth pair because the `dummy` link type is not available on these machines (TOOLCHAIN.md).
+ * A veth pair because the `dummy` link type is not available on these machines (docs/toolchain.md "Network namespaces").
  * Both ends stay inside the sandbox's network namespace, so nothing is reachable from outside.
  */
 export async function ensureLinks(addresses: Record<string, string[]>): Promise<LinkChanges> {

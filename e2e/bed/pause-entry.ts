@@ -8,13 +8,14 @@
  *        node k2s-dns-pause.mjs --pause-at POINT stop
  * Bundled by e2e/bed/pause-bundle.ts into .tmp/debian-host/ (the checkout is visible inside the host).
  */
-import type { Exec } from '../../electron/host/exec';
-import type { HostFs } from '../../electron/host/host-fs';
-import { detectServiceManager, type ServiceManager } from '../../electron/host/service-manager';
-import type { LifecycleDeps } from '../../electron/lifecycle/deps';
-import { createNodeDeps } from '../../electron/lifecycle/node-deps';
-import { startDns } from '../../electron/lifecycle/start';
-import { stopDns } from '../../electron/lifecycle/stop';
+import type { Exec } from '../../electron/core/host/exec';
+import type { HostFs } from '../../electron/core/host/host-fs';
+import { detectServiceManager } from '../../electron/core/host/detect-service-manager';
+import type { ServiceManager } from '../../electron/core/host/service-manager';
+import type { LifecycleDeps } from '../../electron/core/lifecycle/deps';
+import { createNodeDeps } from '../../electron/core/lifecycle/node-deps';
+import { startDns } from '../../electron/core/lifecycle/start';
+import { stopDns } from '../../electron/core/lifecycle/stop';
 import { K2S_PATHS } from '../../shared/k2s-paths';
 import type { EngineName } from '../../shared/types';
 import { PAUSE_POINTS, type PausePoint } from './pause-points';

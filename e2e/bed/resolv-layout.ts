@@ -5,7 +5,7 @@ import { dirname, resolve } from 'node:path';
 export const RESOLV_CONF = '/etc/resolv.conf';
 
 /**
- * Layouts of /etc/resolv.conf found in the field (DESIGN.md "Host resolver traps"). All name
+ * Layouts of /etc/resolv.conf found in the field (docs/host-facts.md "Host resolver traps"). All name
  * `192.0.2.53` (the test bed's upstream) as the original nameserver, except `dangling-symlink`,
  * whose target is missing: a test using it must give the upstreams another way.
  */

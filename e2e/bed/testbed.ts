@@ -33,7 +33,7 @@ export type { ResolvLayout, ResolverSnapshotForTest } from './resolv-layout';
 /** Repository root (e2e/bed/ → ../..), for the recorded API objects in fixtures/k8s. */
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-/** Addresses of the test bed (K2s defaults, DESIGN.md; the upstream is TEST-NET-1, RFC 5737). */
+/** Addresses of the test bed (K2s defaults, docs/host-facts.md "K2s values"; the upstream is TEST-NET-1, RFC 5737). */
 export const TESTBED_ADDRESSES = {
   kubeDns: '172.21.0.10',
   kubernetesService: '172.21.0.1',

@@ -1,8 +1,8 @@
 /** Shared setup of the Playwright specs that run the REAL backend on the e2e test bed (inside e2e/bed/sandbox.sh). */
 import type { Page } from '@playwright/test';
-import type { AppBackend } from '../../electron/backend';
-import { createRealBackend } from '../../electron/backend-real';
-import { createNodeDeps } from '../../electron/lifecycle/node-deps';
+import type { AppBackend } from '../../electron/core/backend';
+import { createRealBackend } from '../../electron/core/backend-real';
+import { createNodeDeps } from '../../electron/core/lifecycle/node-deps';
 import { startWebServer, type WebServer } from '../../electron/web/server';
 import type { Testbed } from '../bed/testbed';
 import { RENDERER_DIR } from './serve-fake';

@@ -1,12 +1,12 @@
 /**
- * The drift choice (issue 8, first-user report 1), on the fake backend in Debian's Chromium:
+ * The drift choice, on the fake backend in Debian's Chromium:
  * one place to choose (the drift banner), one name per choice, and "Restore my original" asks
  * first in a modal <dialog> that takes focus and that Escape cancels. Also: the verdict's Start
  * uses the Engine select (report 8).
  */
 import { expect, test, type Page } from '@playwright/test';
-import type { AppBackend } from '../../electron/backend';
-import { createFakeBackend } from '../../electron/backend-fake';
+import type { AppBackend } from '../../electron/core/backend';
+import { createFakeBackend } from '../support/backend-fake';
 import { startWebServer, type WebServer } from '../../electron/web/server';
 import { healthVerdict } from '../../shared/health';
 import { RENDERER_DIR } from './serve-fake';

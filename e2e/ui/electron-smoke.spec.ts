@@ -7,7 +7,7 @@ const MAIN = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.
 
 test('Electron window opens the real entry with the hardened renderer', async () => {
   expect(MAIN).toBe('dist/app-entry.mjs');
-  // electronBinary never triggers the download that `require('electron')` would (TOOLCHAIN.md).
+  // electronBinary never triggers the download that `require('electron')` would (docs/toolchain.md "Electron").
   const bin = electronBinary();
   test.skip(bin === null, 'skipped: no Electron binary in node_modules/electron (npm ci does not download it, and this machine cannot reach GitHub for node_modules/electron/install.js)');
   // Exactly what `k2s-dns app` runs (electron/cli/ui.ts): the binary on the repo's bundled main (npm run build).

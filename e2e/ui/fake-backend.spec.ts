@@ -35,7 +35,7 @@ test('the address bar drops the #token fragment and the browser holds no cookie'
   expect(await page.context().cookies()).toEqual([]);
 });
 
-// Regression (issue 9.1): on main the token became a cookie for 127.0.0.1, which the browser
+// Regression: on main the token became a cookie for 127.0.0.1, which the browser
 // also sent to any other server on 127.0.0.1 (cookies ignore ports, RFC 6265 §8.5).
 test('a second local server on another port receives no usable credential after the app was opened', async () => {
   const seen: IncomingHttpHeaders[] = [];
@@ -199,7 +199,7 @@ test('uninstall asks for confirmation, then restores', async () => {
 });
 
 test('Windows/macOS read-only mode: lifecycle buttons disabled with the reason from app:info', async ({ browser }) => {
-  const { createFakeBackend } = await import('../../electron/backend-fake');
+  const { createFakeBackend } = await import('../support/backend-fake');
   const { startWebServer } = await import('../../electron/web/server');
   const { RENDERER_DIR } = await import('./serve-fake');
   const reason = 'On Windows and macOS the host DNS flow belongs to K2s’s own tooling; this app is read-only here.';

@@ -1,6 +1,6 @@
 /** Shared setup of the fake-backend specs that run serially on one page. */
 import { test, type Page } from '@playwright/test';
-import type { FakeBackendOptions } from '../../electron/backend-fake';
+import type { FakeBackendOptions } from '../support/backend-fake';
 import type { WebServer } from '../../electron/web/server';
 import { serveFake } from './serve-fake';
 

@@ -9,7 +9,7 @@
 import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
-import type { AppBackend } from '../../electron/backend';
+import type { AppBackend } from '../../electron/core/backend';
 import type { WebServer } from '../../electron/web/server';
 import type { Testbed } from '../bed/testbed';
 import { closeOnBed, serveOnBed } from './bed-app';

@@ -6,7 +6,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import type { AppBackend } from '../../electron/backend';
+import type { AppBackend } from '../../electron/core/backend';
 import type { WebServer } from '../../electron/web/server';
 import { MANAGED_HEADER } from '../../shared/k2s-paths';
 import type { ResolverSnapshotForTest, Testbed } from '../bed/testbed';

@@ -5,7 +5,7 @@
  * Uninstall removed the log; the system resolver's answers show TTL "—" (getaddrinfo has none).
  */
 import { expect, test } from '@playwright/test';
-import { createFakeBackend } from '../../electron/backend-fake';
+import { createFakeBackend } from '../support/backend-fake';
 import { startWebServer, type WebServer } from '../../electron/web/server';
 import { RENDERER_DIR } from './serve-fake';
 

@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
-import type { AppBackend } from '../../electron/backend';
+import type { AppBackend } from '../../electron/core/backend';
 import type { WebServer } from '../../electron/web/server';
 import { K2S_PATHS } from '../../shared/k2s-paths';
 import { parseLogLine } from '../../shared/log-line';

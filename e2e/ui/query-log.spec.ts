@@ -1,7 +1,7 @@
 /**
  * The Logs panel's query view on real engine lines: the fake backend's log holds the captured
  * dnsmasq 2.90 run (log-queries=extra) and, after Start, the captured AdGuard dnsproxy v0.83.1 -v
- * run (fixtures/logs/, via electron/backend-fake-logs.ts). Asserts the cells of rows from both
+ * run (fixtures/logs/, via e2e/support/backend-fake-logs.ts). Asserts the cells of rows from both
  * engines, the filters, the raw view's run separators and categories, and the empty state.
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';

@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { createFakeBackend, type FakeBackendOptions } from '../../electron/backend-fake';
+import { createFakeBackend, type FakeBackendOptions } from '../support/backend-fake';
 import { startWebServer, type WebServer } from '../../electron/web/server';
 
 /** The renderer build directory (vite.config.ts outDir). */

@@ -1,13 +1,13 @@
 /**
- * Issue 8 items 5–7 on the fake backend in Debian's Chromium: GUI words (no CLI talk, one name
+ * The GUI words and desktop basics on the fake backend in Debian's Chromium: GUI words (no CLI talk, one name
  * per drift choice, options that will fail disabled with why), desktop basics (OS dark mode,
  * 900 px, WAI-ARIA tabs, modal dialog, live region, axe-core over every panel in light and dark)
  * and the query tester's edges. Dark-mode screenshots go to docs/screenshots for the README.
  */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import type { AppBackend } from '../../electron/backend';
-import { createFakeBackend, type FakeBackendOptions } from '../../electron/backend-fake';
+import type { AppBackend } from '../../electron/core/backend';
+import { createFakeBackend, type FakeBackendOptions } from '../support/backend-fake';
 import { startWebServer, type WebServer } from '../../electron/web/server';
 import type { DoctorFinding } from '../../shared/doctor';
 import { RENDERER_DIR } from './serve-fake';
@@ -41,7 +41,7 @@ async function open(browser: Browser, url: string, scheme: 'light' | 'dark' = 'l
 /** The visible text of the whole window. */
 const windowText = (page: Page) => page.locator('body').innerText();
 
-/** CLI words that must never reach the GUI (issue 8 item 5). */
+/** CLI words that must never reach the GUI. */
 const CLI_TALK = /k2s-dns (start|stop|diff|doctor|recover)|--on-drift|--dnsproxy|--engine|--kubeswitch|`/;
 
 test.afterAll(async () => {

@@ -1,12 +1,12 @@
 /**
- * Issue 8 items 5 and 7 on the REAL backend, on the e2e test bed (inside e2e/bed/sandbox.sh):
+ * Start gates and query validation on the REAL backend, on the e2e test bed (inside e2e/bed/sandbox.sh):
  * Start is disabled before the click while another process holds 127.0.0.1:53 (named with its
  * PID by the real doctor check), and the query tester explains a short name with the bed's real
  * search list (`search example.test`) and says which candidate resolves through getaddrinfo.
  */
 import { createSocket, type Socket } from 'node:dgram';
 import { expect, test, type Page } from '@playwright/test';
-import type { AppBackend } from '../../electron/backend';
+import type { AppBackend } from '../../electron/core/backend';
 import type { WebServer } from '../../electron/web/server';
 import type { Testbed } from '../bed/testbed';
 import { closeOnBed, serveOnBed } from './bed-app';

@@ -4,7 +4,7 @@ import { USAGE } from './usage';
 import { printEvent, formatZones, formatStatus, formatQuery } from './print';
 import { EXIT } from '../../shared/lifecycle-events';
 import { QUERY_TYPES, type QueryType } from '../../shared/types';
-import { parseServer } from '../probes/parse-server';
+import { parseServer } from '../core/host/parse-server';
 import { isHostnameText, isIpv4Text } from '../helper/request';
 import { parseIp } from '../../shared/cidr';
 import { kubeSwitchRefusal } from '../../shared/kubeswitch-address';
@@ -91,9 +91,9 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 // Every command loads only the modules it needs (dynamic imports, split into chunks by
-// scripts/build.mjs): stop and status never parse yaml or @kubernetes/client-node (issue 11.2).
-const nodeDeps = async () => (await import('../lifecycle/node-deps')).createNodeDeps();
-const dnsStatusOf = async (deps: Awaited<ReturnType<typeof nodeDeps>>) => (await import('../lifecycle/status')).dnsStatus(deps);
+// scripts/build.mjs): stop and status never parse yaml or @kubernetes/client-node.
+const nodeDeps = async () => (await import('../core/lifecycle/node-deps')).createNodeDeps();
+const dnsStatusOf = async (deps: Awaited<ReturnType<typeof nodeDeps>>) => (await import('../core/lifecycle/status')).dnsStatus(deps);
 
 async function run(command: string, v: Record<string, unknown>, positionals: string[]): Promise<number> {
   const asJson = v.json === true;
@@ -112,8 +112,8 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
       const allowZones = allowZonesOf(v['allow-zone']);
       // Start loading @kubernetes/client-node (the largest module; preflight's kubeconfig check
       // and discover need it) now, so reading it overlaps the kubeconfig lookup and the lock.
-      void import('../cluster/kube-client').catch(() => undefined);
-      const [{ locateKubeconfig }, { startDns }] = await Promise.all([import('../cluster/kubeconfig'), import('../lifecycle/start')]);
+      void import('../core/cluster/kube-client').catch(() => undefined);
+      const [{ locateKubeconfig }, { startDns }] = await Promise.all([import('../core/cluster/kubeconfig'), import('../core/lifecycle/start')]);
       const found = await locateKubeconfig(typeof v.kubeconfig === 'string' ? { explicit: v.kubeconfig } : {});
       const deps = await nodeDeps();
       const r = await startDns(deps, {
@@ -132,12 +132,12 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
     case 'stop':
     case 'uninstall': {
       const onDrift = oneOf(v['on-drift'], ['keep', 'restore'] as const, '--on-drift');
-      const [deps, { stopDns, uninstallDns }] = await Promise.all([nodeDeps(), import('../lifecycle/stop')]);
+      const [deps, { stopDns, uninstallDns }] = await Promise.all([nodeDeps(), import('../core/lifecycle/stop')]);
       const op = command === 'stop' ? stopDns : uninstallDns;
       return (await op(deps, onDrift ? { onDrift } : {}, sink)).exitCode;
     }
     case 'recover': {
-      const [deps, { recoverNow }] = await Promise.all([nodeDeps(), import('../lifecycle/recover')]);
+      const [deps, { recoverNow }] = await Promise.all([nodeDeps(), import('../core/lifecycle/recover')]);
       if (deps.uid() !== 0) {
         err(`k2s-dns recover puts the saved resolver back: run it as root (${cliCommand('recover', true)}).`);
         return EXIT.refused;
@@ -148,28 +148,28 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
     }
     case 'status': {
       const deps = await nodeDeps();
-      // Any CLI call as root completes or rolls back an interrupted operation (issue #4).
+      // Any CLI call as root completes or rolls back an interrupted operation.
       // Status must always answer: a failed recovery is reported by dnsStatus's messages.
       if (deps.uid() === 0) {
-        const { recoverNow } = await import('../lifecycle/recover');
+        const { recoverNow } = await import('../core/lifecycle/recover');
         await recoverNow(deps, asJson ? () => undefined : sink).catch(() => undefined);
       }
       // The end-to-end path verdict is part of status: CoreDNS down is "degraded", never "running".
-      const [{ statusWithHealth }, { healthProbes }] = await Promise.all([import('../health/status-with-health'), import('../health/probes')]);
+      const [{ statusWithHealth }, { healthProbes }] = await Promise.all([import('../core/health/status-with-health'), import('../core/health/probes')]);
       const s = await statusWithHealth(healthProbes(deps), 'cli');
       out(asJson ? JSON.stringify(s) : formatStatus(s));
       // Degraded (the health verdict included) is not success: scripts test the exit status.
       return (await import('./status-exit')).statusExitCode(s);
     }
     case 'zones': {
-      const [{ kubeconfigOrStarted }, { NoKubeconfigError }] = await Promise.all([import('../cluster/kubeconfig-default'), import('../cluster/errors')]);
+      const [{ kubeconfigOrStarted }, { NoKubeconfigError }] = await Promise.all([import('../core/cluster/kubeconfig-default'), import('../core/cluster/errors')]);
       const { fs } = await nodeDeps();
       const found = await kubeconfigOrStarted(fs, typeof v.kubeconfig === 'string' ? v.kubeconfig : undefined);
       if (!found.path) {
         err(NoKubeconfigError.fromLookup(found).message);
         return EXIT.refused;
       }
-      const [{ discoverCluster }, { hostZonePolicy }] = await Promise.all([import('../cluster/discovery'), import('../cluster/host-zone-policy')]);
+      const [{ discoverCluster }, { hostZonePolicy }] = await Promise.all([import('../core/cluster/discovery'), import('../core/cluster/host-zone-policy')]);
       const policy = await hostZonePolicy(fs, allowZonesOf(v['allow-zone']));
       const d = await discoverCluster({ kubeconfigPath: found.path, ...policy });
       out(asJson ? JSON.stringify(d) : formatZones(d));
@@ -186,7 +186,7 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
       if (!['system', 'proxy', 'coredns'].includes(target) && !isServerEndpoint(target)) {
         throw new UsageError(`--server must be system, proxy, coredns or IP[:PORT], not "${target.slice(0, 64)}".`);
       }
-      const [deps, { resolveTarget }] = await Promise.all([nodeDeps(), import('../lifecycle/query-target')]);
+      const [deps, { resolveTarget }] = await Promise.all([nodeDeps(), import('../core/lifecycle/query-target')]);
       const server = await resolveTarget(deps, target);
       const r = server === 'system' ? await deps.systemQuery(name, type) : await deps.query({ name, type, server, transport: v.tcp ? 'tcp' : 'udp' });
       out(asJson ? JSON.stringify(r) : formatQuery(r));
@@ -197,15 +197,15 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
     }
     case 'doctor': {
       // Loaded on demand: the cluster check pulls in @kubernetes/client-node.
-      const [{ runDoctor }, { formatDoctor }] = await Promise.all([import('../doctor/run-doctor'), import('./print-doctor')]);
-      const [deps, { kubeconfigOrStarted }] = await Promise.all([nodeDeps(), import('../cluster/kubeconfig-default')]);
+      const [{ runDoctor }, { formatDoctor }] = await Promise.all([import('../core/doctor/run-doctor'), import('./print-doctor')]);
+      const [deps, { kubeconfigOrStarted }] = await Promise.all([nodeDeps(), import('../core/cluster/kubeconfig-default')]);
       const found = await kubeconfigOrStarted(deps.fs, typeof v.kubeconfig === 'string' ? v.kubeconfig : undefined);
       const findings = await runDoctor(deps, { kubeconfigPath: found.path, ...(typeof v.dnsproxy === 'string' ? { dnsproxyPath: v.dnsproxy } : {}) });
       out(asJson ? JSON.stringify(findings) : formatDoctor(findings));
       return findings.some((f) => f.severity === 'error') ? EXIT.failedRolledBack : EXIT.ok;
     }
     case 'diff': {
-      const [deps, { resolverDiff }, { formatResolverDiff }] = await Promise.all([nodeDeps(), import('../lifecycle/diff'), import('./print-diff')]);
+      const [deps, { resolverDiff }, { formatResolverDiff }] = await Promise.all([nodeDeps(), import('../core/lifecycle/diff'), import('./print-diff')]);
       const d = await resolverDiff(deps);
       out(asJson ? JSON.stringify(d) : formatResolverDiff(d));
       return EXIT.ok;

@@ -1,7 +1,7 @@
 /**
  * `k2s-dns zones` for people: forwarded zones, refused zones with why, the API server and
- * kubeconfig used. Bounded (issue 9.5: a 19,980-key Corefile crashed it) and escaped, since
- * every string here comes from the cluster (issue 9.6: no raw control characters to a terminal).
+ * kubeconfig used. Bounded (a 19,980-key Corefile crashed it) and escaped, since
+ * every string here comes from the cluster (no raw control characters to a terminal).
  */
 import type { ClusterDiscovery } from '../../shared/types';
 import { terminalSafe } from './terminal-safe';

@@ -18,7 +18,7 @@ describe('terminal-safe CLI output', () => {
     expect(terminalSafe('ab\u202ecorp.lan \u2066x\u2069 \u200bz\ufeff')).toBe('ab\\u202ecorp.lan \\u2066x\\u2069 \\u200bz\\ufeff');
   });
 
-  // Regression (issue 9.6): main printed DNS answers and ConfigMap text raw.
+  // Regression: main printed DNS answers and ConfigMap text raw.
   it('query: a TXT answer with ESC, CSI and a fake line cannot drive the terminal', () => {
     const r: QueryResult = {
       name: 'evil.example.test', type: 'TXT', server: '127.0.0.1:53', transport: 'udp', rcode: 'NOERROR', latencyMs: 3,

@@ -1,7 +1,7 @@
 import type { LifecycleEvent } from '../../shared/lifecycle-events';
 import type { ClusterDiscovery, HostDnsStatus, QueryResult } from '../../shared/types';
 import { HOP_SYMBOL, hopMark, verdictLine } from '../../shared/health';
-import { hopLine } from '../doctor/health';
+import { hopLine } from '../core/doctor/health';
 import { stepWarns } from '../../shared/step-warn';
 import { terminalSafe as t } from './terminal-safe';
 

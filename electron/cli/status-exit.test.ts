@@ -14,7 +14,7 @@ const report = (level: 'ok' | 'error'): HealthReport => ({
   verdict: { level, resolves: level === 'ok', cause: level === 'ok' ? 'ok' : 'coredns-down', hopId: null, summary: level === 'ok' ? 'resolves' : 'CoreDNS does not answer', action: level === 'ok' ? null : 'check-coredns' },
 });
 
-describe('k2s-dns status exit code (issue 10.6)', () => {
+describe('k2s-dns status exit code', () => {
   it('running or stopped → 0; degraded (incl. a health error on a running host) → 1; starting/stopping → 4', () => {
     expect(statusExitCode(applyHealth(base, report('ok'), 'cli'))).toBe(0);
     expect(statusExitCode({ state: 'stopped' })).toBe(0);

@@ -1,5 +1,5 @@
 /**
- * Exit status of `k2s-dns status` (issue 10.6), so scripts can trust it without parsing:
+ * Exit status of `k2s-dns status`, so scripts can trust it without parsing:
  * the same 0/1 as the lifecycle commands (shared/lifecycle-events.ts EXIT), plus 4 for busy.
  */
 import { EXIT } from '../../shared/lifecycle-events';

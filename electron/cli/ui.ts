@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import { spawn } from 'node:child_process';
-import { createNodeDeps } from '../lifecycle/node-deps';
-import { createRealBackend } from '../backend-real';
+import { createNodeDeps } from '../core/lifecycle/node-deps';
+import { createRealBackend } from '../core/backend-real';
 import { startWebServer } from '../web/server';
 import { electronBinary } from './electron-binary';
-import { APP_ROOT, appPath } from '../app-root';
+import { APP_ROOT, appPath } from '../core/app-root';
 
 const repo = APP_ROOT;
 const staticDir = appPath('out/renderer');
@@ -50,7 +50,7 @@ export async function runUi(mode: 'ui' | 'app', o: UiOptions): Promise<number> {
   if (mode === 'app') {
     const exe = electronBinary();
     // Electron runs package.json "main": the bundled dist/app-entry.mjs (npm run build), which
-    // reads the same --kubeconfig/--verify-name flags (electron/app-entry.ts).
+    // reads the same --kubeconfig/--verify-name flags (electron/main/app-entry.ts).
     if (exe) return run(exe, [repo, ...electronArgs(o)]);
     process.stdout.write('No Electron binary in node_modules/electron (npm ci does not download it; `node node_modules/electron/install.js` does, where the machine can reach GitHub): starting web mode instead.\n');
   }

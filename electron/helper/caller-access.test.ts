@@ -22,7 +22,7 @@ describe('helper caller access', () => {
     expect(callerUid({})).toBeNull();
   });
 
-  // Regression (issue 9.6): on main the root helper answered "is N bytes", "is not valid YAML
+  // Regression: on main the root helper answered "is N bytes", "is not valid YAML
   // (line N)" or "does not exist" for root-only files a caller named.
   it.skipIf(!isRoot || !hasSetpriv)('as root: a root-only file and a missing one give the caller the same answer (skipped without root/setpriv)', () => {
     const secret = join(dir, 'root-only.yaml');

@@ -1,5 +1,5 @@
 /**
- * What the unprivileged caller of the root helper may learn about a path it names (issue 9.6):
+ * What the unprivileged caller of the root helper may learn about a path it names:
  * nothing about a file it could not read itself. pkexec sets PKEXEC_UID and sudo SUDO_UID to the
  * caller's uid (pkexec(1), sudo(8)); the check runs `test -r PATH` as that user through
  * util-linux setpriv(1) (real uid/gid and the user's groups), so the kernel decides, path
@@ -21,7 +21,7 @@ const UID_TEXT = /^(0|[1-9]\d{0,9})$/;
  * resets the rest of the environment (so SUDO_UID cannot survive a pkexec); sudo(8) sets
  * SUDO_UID and, by default (env_reset), drops PKEXEC_UID. Both present can only be a crafted
  * environment (e.g. `sudo --preserve-env` with PKEXEC_UID=0 to pass as root): refused, as is
- * a value that is not a uid — never read as "no caller" (that skipped the check, issue 10.5).
+ * a value that is not a uid — never read as "no caller" (that skipped the check).
  * @returns the caller's uid; null when root ran the helper itself (no variable, or uid 0)
  * @throws CallerEnvError for both variables set, or a value that is not a decimal uid
  */

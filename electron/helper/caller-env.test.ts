@@ -1,26 +1,26 @@
 /**
- * Issue 10.5: the caller-access check must not be skipped by a crafted environment. PKEXEC_UID=0
+ * The caller-access check must not be skipped by a crafted environment. PKEXEC_UID=0
  * with SUDO_UID set read as "root itself", so root opened any kubeconfig the caller named. The
  * lifecycle and the kubeconfig lookup are mocked at the edge: nothing here touches the host.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 const calls = vi.hoisted(() => ({ start: 0, stop: 0, canRead: [] as Array<[string, number]> }));
-vi.mock('../lifecycle/node-deps', () => ({ createNodeDeps: async () => ({}) }));
-vi.mock('../lifecycle/start', () => ({
+vi.mock('../core/lifecycle/node-deps', () => ({ createNodeDeps: async () => ({}) }));
+vi.mock('../core/lifecycle/start', () => ({
   startDns: async () => {
     calls.start++;
     return { exitCode: 0 };
   },
 }));
-vi.mock('../lifecycle/stop', () => ({
+vi.mock('../core/lifecycle/stop', () => ({
   stopDns: async () => {
     calls.stop++;
     return { exitCode: 0 };
   },
   uninstallDns: async () => ({ exitCode: 0 }),
 }));
-vi.mock('../cluster/kubeconfig', () => ({ locateKubeconfig: async (o: { explicit?: string }) => ({ path: o.explicit ?? null, tried: [], explicit: true }) }));
+vi.mock('../core/cluster/kubeconfig', () => ({ locateKubeconfig: async (o: { explicit?: string }) => ({ path: o.explicit ?? null, tried: [], explicit: true }) }));
 vi.mock('./caller-access', async (orig) => ({
   ...(await orig<typeof import('./caller-access')>()),
   // The caller (uid 1000) cannot read anything: any kubeconfig it names must be refused.

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { hostileOrLong, hostileString, outcome, PROTOTYPE_KEYS } from '../../shared/testing/hostile-arbitraries';
+import { hostileOrLong, hostileString, outcome, PROTOTYPE_KEYS } from '../../e2e/support/hostile-arbitraries';
 import { chooseElevation, helperArgv, type LauncherOptions } from './launcher';
 import { helperArgs, HelperUsageError, parseHelperArgs, type HelperRequest } from './request';
 

@@ -5,7 +5,7 @@ import { helperArgs, type HelperRequest } from './request';
 
 /**
  * How the main process gets root for the helper. `not-installed`: no root-owned helper, so no
- * elevation at all (issue 9.3: code in a user-writable checkout must never run as root).
+ * elevation at all (code in a user-writable checkout must never run as root).
  */
 export type Elevation = 'direct' | 'pkexec' | 'not-installed';
 

@@ -1,9 +1,9 @@
 import { EXIT, type LifecycleEvent } from '../../shared/lifecycle-events';
 import { parseHelperArgs, HelperUsageError } from './request';
-import { createNodeDeps } from '../lifecycle/node-deps';
-import { startDns } from '../lifecycle/start';
-import { stopDns, uninstallDns } from '../lifecycle/stop';
-import { locateKubeconfig } from '../cluster/kubeconfig';
+import { createNodeDeps } from '../core/lifecycle/node-deps';
+import { startDns } from '../core/lifecycle/start';
+import { stopDns, uninstallDns } from '../core/lifecycle/stop';
+import { locateKubeconfig } from '../core/cluster/kubeconfig';
 import { CallerEnvError, callerUid, unreadableKubeconfigMessage, userCanRead } from './caller-access';
 
 /**
@@ -27,7 +27,7 @@ export async function helperMain(argv: string[]): Promise<number> {
   }
   const op = req.verb;
   // Who asked, from the variable pkexec or sudo set; an environment neither of them makes is
-  // refused for every verb before anything runs (issue 10.5).
+  // refused for every verb before anything runs.
   let uid: number | null;
   try {
     uid = callerUid(process.env);
@@ -38,7 +38,7 @@ export async function helperMain(argv: string[]): Promise<number> {
   }
   if (req.verb === 'start' && req.kubeconfig) {
     // Before root opens a path the caller named: only what the caller could read itself, and
-    // one message for missing and unreadable (no size/existence/content oracle, issue 9.6).
+    // one message for missing and unreadable (no size/existence/content oracle).
     if (uid !== null && !userCanRead(req.kubeconfig, uid)) {
       print({ type: 'result', op: 'start', ok: false, exitCode: EXIT.refused, code: 'NO_KUBECONFIG', message: unreadableKubeconfigMessage(req.kubeconfig), at: Date.now() });
       return EXIT.refused;

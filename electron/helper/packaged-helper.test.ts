@@ -50,7 +50,7 @@ afterAll(() => {
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
 
-describe('the packaged helper (issue 9.3)', () => {
+describe('the packaged helper', () => {
   it.skipIf(!isRoot)(isRoot ? 'postinst installs a root-owned launcher, one bundle and the policy pinning the launcher' : 'skipped: postinst installs root-owned files (run as root)', () => {
     const lib = join(root, 'usr/lib/k2s-dns');
     const mode = (p: string) => statSync(p).mode & 0o7777;
@@ -105,7 +105,7 @@ describe('the bundled CLI', () => {
     expect(ours.length).toBeGreaterThan(0);
     expect(ours.filter((f) => f.file.startsWith(dist))).toEqual([]);
     const top = ours[0]!;
-    expect(top.file).toMatch(/\/electron\/cluster\/[\w-]+\.ts$/);
+    expect(top.file).toMatch(/\/electron\/core\/cluster\/[\w-]+\.ts$/);
     expect(existsSync(top.file)).toBe(true);
     // The mapped line is where the error is made.
     expect(readFileSync(top.file, 'utf8').split('\n')[top.line - 1]).toMatch(/super\(|new \w+Error|throw /);

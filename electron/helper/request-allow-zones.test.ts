@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { helperArgs, HelperUsageError, parseHelperArgs } from './request';
 
-describe('helper --allow-zones (zone policy, issue 9.2)', () => {
+describe('helper --allow-zones (zone policy)', () => {
   it('round-trips comma-separated zone names', () => {
     const req = { verb: 'start' as const, allowZones: 'corp.example,test' };
     expect(helperArgs(req)).toEqual(['start', '--allow-zones', 'corp.example,test']);

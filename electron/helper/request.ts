@@ -1,5 +1,5 @@
 import type { EngineName } from '../../shared/types';
-import type { DriftChoice } from '../lifecycle/options';
+import type { DriftChoice } from '../core/lifecycle/options';
 import { kubeSwitchRefusal } from '../../shared/kubeswitch-address';
 
 /** The fixed verbs of the privileged helper. */
@@ -31,7 +31,7 @@ const FLAGS: Record<HelperVerb, Record<string, (v: string) => string | null>> = 
     '--engine': (v) => (v === 'adguard' || v === 'dnsmasq' ? v : null),
     '--kubeswitch': (v) => (kubeSwitchRefusal(v) === null ? v : null),
     '--verify-name': (v) => (HOSTNAME.test(v) ? v : null),
-    // Zone policy allows (issue 9.2; owner: zones): comma-separated zone names, at most 100.
+    // Zone policy allows: comma-separated zone names, at most 100.
     '--allow-zones': (v) => (isAllowZonesText(v) ? v : null),
   },
   stop: { '--on-drift': (v) => (v === 'keep' || v === 'restore' ? v : null) },

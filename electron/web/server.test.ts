@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { createFakeBackend } from '../backend-fake';
+import { createFakeBackend } from '../../e2e/support/backend-fake';
 import { startWebServer, type WebServer } from './server';
 
 interface Reply {
@@ -70,7 +70,7 @@ describe('startWebServer', () => {
     expect(wrong.status).toBe(401);
   });
 
-  // Regression (issue 9.1): main turned ?token= into a cookie `k2s_dns_token`, which browsers
+  // Regression: main turned ?token= into a cookie `k2s_dns_token`, which browsers
   // send to every server on 127.0.0.1 whatever its port (RFC 6265 §8.5).
   it('sets no cookie and accepts no cookie: only the Bearer header authorizes', async () => {
     const legacy = await http(port, 'GET', `/?token=${server.token}`, { Host: `127.0.0.1:${port}` });

@@ -11,8 +11,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { ContractEvents, EventName } from '../../shared/contract';
-import type { AppBackend } from '../backend';
-import { dispatch } from '../dispatch';
+import type { AppBackend } from '../core/backend';
+import { dispatch } from '../core/dispatch';
 import { bearerToken, hostOk, originOk, tokenEquals, upgradeToken, WS_PROTOCOL } from './guards';
 import { safeDecode, securityHeaders, serveStatic } from './static';
 
@@ -36,7 +36,7 @@ export interface WebServer {
 
 /** HTTP status for an error code crossing the web bridge. */
 export function httpStatusFor(code: string): number {
-  // Cluster errors (electron/cluster/errors.ts) are the cluster's state, not a server fault.
+  // Cluster errors (electron/core/cluster/errors.ts) are the cluster's state, not a server fault.
   return { UNKNOWN_CALL: 404, INVALID_INPUT: 400, BUSY: 409, UNAUTHORIZED: 401, FORBIDDEN: 403, 'no-kubeconfig': 404, unreachable: 504, unauthorized: 502, 'bad-response': 502 }[code] ?? 500;
 }
 

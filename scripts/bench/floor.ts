@@ -1,11 +1,11 @@
 /**
- * The floor of start (issue 11.5): what start cannot avoid waiting for, each measured alone —
+ * The floor of start: what start cannot avoid waiting for, each measured alone —
  * the engine from spawn to accepting TCP on its port, one Kubernetes API round trip, and the
  * verify queries (asked in parallel, as verify does).
  */
 import { spawn } from 'node:child_process';
 import { connect } from 'node:net';
-import { queryDns } from '../../electron/probes/dns-query';
+import { queryDns } from '../../electron/core/probes/dns-query';
 
 /** Resolves true once something accepts TCP on address:port. */
 function tcpOpen(address: string, port: number): Promise<boolean> {

@@ -1,5 +1,5 @@
 /**
- * Log viewer figures for `npm run bench` (issue 11.5):
+ * Log viewer figures for `npm run bench`:
  *  - the last 1,000 lines of a generated 1 GiB log through readTail (what the Logs panel asks
  *    for when it opens) vs `tail -n 1000` on the same file;
  *  - following a log that grows at a fixed rate (default 20,000 lines/s for 30 s) through the
@@ -10,8 +10,8 @@
 import { execFile, spawn } from 'node:child_process';
 import { open, stat } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
-import type { AppBackend } from '../../electron/backend';
-import { readTail } from '../../electron/logs/tail';
+import type { AppBackend } from '../../electron/core/backend';
+import { readTail } from '../../electron/core/logs/tail';
 import { figure, type Figure } from './stats';
 
 /** Bytes in the generated log: 1 GiB. */

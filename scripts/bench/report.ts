@@ -1,4 +1,4 @@
-/** docs/bench.md from the bench's JSON: tables per area, each figure with its floor or peer, ratios, and the goals of issue 11. */
+/** docs/bench.md from the bench's JSON: tables per area, each figure with its floor or peer, ratios, and the performance goals. */
 import type { Figure } from './stats';
 import type { FollowFigures } from './logviewer';
 
@@ -71,7 +71,7 @@ export function renderReport(r: BenchResult): string {
   L.push('## Log viewer', '');
   if (lv?.readTail && lv.tail) {
     L.push(`Last 1,000 lines of a generated ${(lv.fileBytes / 2 ** 30).toFixed(2)} GiB log (what the Logs panel reads when it opens):`, '', '| reader | ms | vs `tail -n 1000` |', '|---|---|---|');
-    L.push(`| readTail (electron/logs/tail.ts) | ${fig(lv.readTail, 1)} | ${ratio(lv.readTail.median, lv.tail.median)} |`, `| \`tail -n 1000\` (process) | ${fig(lv.tail, 1)} | 1.00× |`, '');
+    L.push(`| readTail (electron/core/logs/tail.ts) | ${fig(lv.readTail, 1)} | ${ratio(lv.readTail.median, lv.tail.median)} |`, `| \`tail -n 1000\` (process) | ${fig(lv.tail, 1)} | 1.00× |`, '');
   } else L.push('Tail of a 1 GiB log: not measured.', '');
   const f = lv?.follow;
   if (f) {
@@ -83,7 +83,7 @@ export function renderReport(r: BenchResult): string {
     L.push('| figure | ms |', '|---|---|', `| Chromium launch (headless) | ${fig(r.ui.browserLaunch)} |`, `| navigation → verdict judged and a tab click answered (fresh page) | ${fig(r.ui.interactive)} |`, `| of which the first health check (main process, every hop; K2s DNS stopped) | ${fig(r.ui.healthCheck)} |`, '');
   } else L.push('Not measured.', '');
 
-  // Goals of issue 11.
+  // The performance goals.
   const lcA = Object.values(r.lifecycle)[0];
   const engineA = Object.keys(r.lifecycle)[0];
   const floorA = engineA ? r.floor[engineA] : undefined;
@@ -111,10 +111,10 @@ export function renderReport(r: BenchResult): string {
     ['added p99 ≤ 0.5 ms at 2,000 qps (worst case)', Number.isFinite(worstP99) ? `${worstP99.toFixed(3)} ms` : '–', Number.isFinite(worstP99) ? worstP99 <= 0.5 : null, causes.proxy],
     ['probe ≤ 1.2× dig (in-process probe vs dig process)', ratio(probe?.median, r.query.dig?.median), probe && r.query.dig ? probe.median <= 1.2 * r.query.dig.median : null],
     ['last 1,000 lines of a 1 GiB log ≤ 150 ms', lv?.readTail ? `${n(lv.readTail.median, 1)} ms` : '–', lv?.readTail ? lv.readTail.median <= 150 : null],
-    ['following 20,000 lines/s: 0 lines lost', f ? `${f.lost} lost of ${f.written}` : '–', f ? f.lost === 0 : null, 'the follower reads at most 1 MiB per 250 ms poll (electron/logs/follow.ts)'],
+    ['following 20,000 lines/s: 0 lines lost', f ? `${f.lost} lost of ${f.written}` : '–', f ? f.lost === 0 : null, 'the follower reads at most 1 MiB per 250 ms poll (electron/core/logs/follow.ts)'],
     ['UI interactive ≤ 1 s', r.ui ? `${n(r.ui.interactive.median)} ms` : '–', r.ui ? r.ui.interactive.median <= 1000 : null, `the verdict waits for the first dns:status or health:check; alone a check takes ${n(r.ui?.healthCheck?.median ?? Number.NaN)} ms, but the window fires ten start-up calls at once (status, cluster, zones, diff, targets, doctor, logs…), several spawning helpers (lsattr, getent), and on 2 shared cores each then takes ~500 ms (request timings in Chromium, 2026-12-01); the renderer issues them ~250 ms after the page loaded; ${busy}`],
   ];
-  L.push('## Goals (issue 11)', '', '| goal | measured | | measured cause where missed |', '|---|---|---|---|');
+  L.push('## Goals', '', '| goal | measured | | measured cause where missed |', '|---|---|---|---|');
   for (const [g, m, ok, cause] of goals) L.push(`| ${g} | ${m} | ${verdict(ok)} | ${ok === false ? (cause ?? '') : ''} |`);
   L.push('');
   if (r.notMeasured.length) {

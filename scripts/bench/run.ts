@@ -1,12 +1,12 @@
 /**
- * `npm run bench` (issue 11.5), inside the e2e sandbox (as root; e2e/bed/sandbox.sh): the CLI
+ * `npm run bench`, inside the e2e sandbox (as root; e2e/bed/sandbox.sh): the CLI
  * vs `node -e 0`, start/stop per step vs their floor, dnsperf through the proxy vs direct for
  * each engine with query logging on and off, the query tester vs dig, the renderer size.
  * Every figure: median/min/max of BENCH_ROUNDS (default 5) runs. Writes docs/bench.json and
  * docs/bench.md (scripts/bench/report.ts). BENCH_SECONDS: length of each dnsperf run (default 2).
  */
 import { execFile, spawnSync } from 'node:child_process';
-import { queryDns } from '../../electron/probes/dns-query';
+import { queryDns } from '../../electron/core/probes/dns-query';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, release, tmpdir, totalmem } from 'node:os';
@@ -20,15 +20,15 @@ import { figure, type Figure } from './stats';
 import { renderReport, type BenchResult } from './report';
 import { followFigures, tailFigures, writeBigLog } from './logviewer';
 import { interactiveFigures, launchBrowser } from './ui-launch';
-import { createRealBackend } from '../../electron/backend-real';
-import { createNodeDeps } from '../../electron/lifecycle/node-deps';
+import { createRealBackend } from '../../electron/core/backend-real';
+import { createNodeDeps } from '../../electron/core/lifecycle/node-deps';
 import { startWebServer } from '../../electron/web/server';
 import { K2S_PATHS } from '../../shared/k2s-paths';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const ROUNDS = Math.max(5, Number(process.env.BENCH_ROUNDS ?? 5));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
-/** Seconds of following a growing log (issue 11.5: 30 s at 20,000 lines/s). */
+/** Seconds of following a growing log (30 s at 20,000 lines/s). */
 const FOLLOW_SECONDS = Number(process.env.BENCH_FOLLOW_SECONDS ?? 30);
 /** Which sections run (comma list; default all): cli,lifecycle,dnsperf,query,logs,ui. */
 const ONLY = new Set((process.env.BENCH_ONLY ?? 'cli,lifecycle,dnsperf,query,logs,ui').split(','));

@@ -1,5 +1,5 @@
 /**
- * UI figures for `npm run bench` (issue 11.5): web mode in Debian's Chromium (the browser the
+ * UI figures for `npm run bench`: web mode in Debian's Chromium (the browser the
  * Playwright tests use; no Electron binary can be downloaded here). Interactive = the Overview
  * verdict has judged (data-cause set) and the tabs answer a click; measured from navigation
  * start in a fresh page of a running browser, and the browser's own launch separately.

@@ -4,7 +4,7 @@ import { createWebClient } from './web-client';
 
 declare global {
   interface Window {
-    /** Set by electron/preload.ts; absent in web mode. */
+    /** Set by electron/main/preload.ts; absent in web mode. */
     k2sDns?: K2sDnsApi;
   }
 }

@@ -1,5 +1,5 @@
 /**
- * Drift banner (issue #4 item 3): shown while K2s DNS is active and /etc/resolv.conf was
+ * Drift banner: shown while K2s DNS is active and /etc/resolv.conf was
  * rewritten by another program (resolverOwner `foreign`). Shows what changed and offers the
  * two ways to stop, named as everywhere (shared/fix.ts DRIFT_CHOICE); keep is the default, so
  * the other program wins. It is the ONE place in the app to make the drift choice (the verdict,

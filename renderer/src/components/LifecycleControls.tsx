@@ -52,10 +52,10 @@ export function LifecycleControls() {
   const kubeSwitchMode = useUi((s) => s.kubeSwitchMode);
   const kubeSwitchAddress = useUi((s) => s.kubeSwitchAddress);
   const setKubeSwitch = useUi((s) => s.setKubeSwitch);
-  // Zones allowed in the Zones panel (zone policy, issue 9.2).
+  // Zones allowed in the Zones panel (zone policy).
   const allowZones = useZones((s) => s.allowZones);
   const startInput = startInputOf({ engine, kubeSwitchMode, kubeSwitchAddress }, allowZones);
-  // The page never names a kubeconfig (issue 9.1): the backend uses the one it was started with.
+  // The page never names a kubeconfig: the backend uses the one it was started with.
   const noKubeconfig = clusterState === 'no-kubeconfig';
   // The same gates as the verdict's Start (use-lifecycle-buttons.ts). The options stay editable
   // when only the kubeconfig is missing: that is how the user fixes it.

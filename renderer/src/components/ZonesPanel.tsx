@@ -1,6 +1,6 @@
 /**
  * Zones table: each stub domain, its upstream and why it is there; the cluster domain marked.
- * Below it the zones the zone policy keeps on the host's own upstreams (issue 9.2), each with
+ * Below it the zones the zone policy keeps on the host's own upstreams, each with
  * why, and a toggle to allow the allowable ones (applied by the next Start).
  */
 import { useZones } from '../stores';

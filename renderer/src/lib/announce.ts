@@ -1,5 +1,5 @@
 /**
- * What the live region says (issue 8 item 6: status changes and results announced through one
+ * What the live region says (status changes and results announced through one
  * `role=status` / `aria-live=polite` element). Pure: each function turns a store value into one
  * sentence; the LiveRegion component picks the newest.
  */

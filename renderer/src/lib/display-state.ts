@@ -1,7 +1,7 @@
 /**
  * The state word the Host DNS card shows. While this window runs an operation, the card says
  * `starting` / `stopping` at once, before the next status poll reads the journal (which says the
- * same for an operation started elsewhere: electron/lifecycle/status.ts).
+ * same for an operation started elsewhere: electron/core/lifecycle/status.ts).
  */
 import type { Operation } from '../../../shared/lifecycle-events';
 import type { HostDnsStatus } from '../../../shared/types';

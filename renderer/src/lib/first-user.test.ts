@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { K2sDnsApi } from '../../../shared/api';
 import type { LifecycleEvent } from '../../../shared/lifecycle-events';
 import type { HostDnsStatus, LogLine, QueryResult } from '../../../shared/types';
-import { logLine } from '../../../electron/backend-fake-data';
+import { logLine } from '../../../e2e/support/backend-fake-data';
 import { createLogsStore } from '../stores/logs';
 import { buttonStates, NO_KUBECONFIG_REASON } from './button-states';
 import { dropOverlap } from './log-merge';

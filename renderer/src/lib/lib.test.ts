@@ -3,7 +3,7 @@ import { buttonStates, DRIFT_START_REASON, DRIFT_UNINSTALL_REASON } from './butt
 import { digCommand, splitServer } from './dig-command';
 import { filterLines } from './log-filter';
 import { sideBySide, unifiedDiff } from './side-by-side';
-import { logLine } from '../../../electron/backend-fake-data';
+import { logLine } from '../../../e2e/support/backend-fake-data';
 import type { HostDnsStatus } from '../../../shared/types';
 
 describe('digCommand', () => {

@@ -24,7 +24,7 @@ describe('log counts', () => {
 
 describe('raw rows stand for every line', () => {
   it('on the captured dnsproxy -v run, the rows add up to all its lines (grouped in/out messages count their records)', async () => {
-    const { fixtureLines } = await import('../../../shared/testing/log-fixtures');
+    const { fixtureLines } = await import('../../../e2e/support/log-fixtures');
     const { rawRows } = await import('./log-rows');
     const lines = fixtureLines('dnsproxy-verbose');
     const rows = rawRows(lines, () => true);

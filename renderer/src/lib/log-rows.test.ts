@@ -1,6 +1,6 @@
 /** Raw-view rows and time formatting on the captured engine logs (fixtures/logs/). */
 import { describe, expect, it } from 'vitest';
-import { fixtureLines } from '../../../shared/testing/log-fixtures';
+import { fixtureLines } from '../../../e2e/support/log-fixtures';
 import { formatFields, formatLogTime } from './log-filter';
 import { rawRows } from './log-rows';
 

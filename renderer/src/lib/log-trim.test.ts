@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parseLogLine } from '../../../shared/log-line';
 import { buildQueryLog } from '../../../shared/query-log';
 import { createLogsStore, MAX_LOG_LINES } from '../stores/logs';
-import { inProcessApi } from '../stores/in-process-api';
+import { inProcessApi } from '../../../e2e/support/in-process-api';
 import { MAX_PROBE_LINES, trimLogLines } from './log-trim';
 
 const verbose = readFileSync(new URL('../../../fixtures/logs/dnsproxy-verbose.log', import.meta.url), 'utf8').split('\n');

@@ -1,5 +1,5 @@
 /**
- * Readable validation of the query tester's form before anything is sent (issue 8 item 7): one
+ * Readable validation of the query tester's form before anything is sent: one
  * sentence saying what is wrong and what to enter instead. Limits: RFC 1035 §2.3.4 (name ≤ 253
  * characters in text form, label ≤ 63 octets); PTR takes an address (RFC 1035 §3.5).
  */

@@ -1,6 +1,6 @@
 /**
- * What the app already knows will fail before the click (issue 8 item 5), from the read-only
- * doctor findings the backend computes (electron/doctor/port53.ts, dnsproxy-version.ts): an
+ * What the app already knows will fail before the click, from the read-only
+ * doctor findings the backend computes (electron/core/doctor/port53.ts, dnsproxy-version.ts): an
  * engine that is not installed, and 127.0.0.1:53 held by another process.
  */
 import type { DoctorFinding } from '../../../shared/doctor';

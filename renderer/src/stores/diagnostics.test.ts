@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { inProcessApi } from './in-process-api';
+import { inProcessApi } from '../../../e2e/support/in-process-api';
 import type { K2sDnsApi } from '../../../shared/api';
 import { createDiagnosticsStore, selectGroups } from './diagnostics';
 

@@ -3,7 +3,7 @@ import type { K2sDnsApi } from '../../../shared/api';
 import type { HostDnsStatus } from '../../../shared/types';
 import { ApiError } from '../../../shared/contract';
 import { createDnsStore } from './dns';
-import { inProcessApi } from './in-process-api';
+import { inProcessApi } from '../../../e2e/support/in-process-api';
 
 describe('dns store watch: onChange for changes only', () => {
   beforeEach(() => vi.useFakeTimers());

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { inProcessApi } from './in-process-api';
+import { inProcessApi } from '../../../e2e/support/in-process-api';
 import type { K2sDnsApi } from '../../../shared/api';
-import { logLine } from '../../../electron/backend-fake-data';
+import { logLine } from '../../../e2e/support/backend-fake-data';
 import { createClusterStore } from './cluster';
 import { createDiffStore } from './diff';
 import { createDnsStore } from './dns';

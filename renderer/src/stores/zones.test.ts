@@ -1,8 +1,8 @@
-/** Zones store: refused zones and the user's allows go through the real contract (issue 9.2). */
+/** Zones store: refused zones and the user's allows go through the real contract. */
 import { describe, expect, it } from 'vitest';
 import type { K2sDnsApi } from '../../../shared/api';
 import type { ClusterDiscovery } from '../../../shared/types';
-import { inProcessApi } from './in-process-api';
+import { inProcessApi } from '../../../e2e/support/in-process-api';
 import { createZonesStore } from './zones';
 
 describe('zones store allows', () => {

@@ -1,4 +1,4 @@
-/** Zones domain store: discovered stub domains, refused zones and the user's allows (issue 9.2). */
+/** Zones domain store: discovered stub domains, refused zones and the user's allows. */
 import { createStore } from 'zustand/vanilla';
 import type { K2sDnsApi } from '../../../shared/api';
 import type { ClusterDiscovery } from '../../../shared/types';

@@ -1,0 +1,261 @@
+/**
+ * In-memory AppBackend with realistic data (fixtures/k8s values) for UI development, unit tests
+ * and the fake-backend Playwright spec. NEVER used by `npm start`: the real backend is the
+ * lifecycle library wired by the composition root.
+ */
+import { START_STEPS, type LifecycleEvent, type Operation, type ResultEvent, type StepName } from '../../shared/lifecycle-events';
+import type { AnswerRecord, HostDnsStatus, LogLine, QueryResult } from '../../shared/types';
+import type { QueryTarget } from '../../shared/contract';
+import type { AppBackend } from '../../electron/core/backend';
+import { fakeDoctorFindings } from './backend-fake-doctor';
+import { checkHealth } from '../../electron/core/health/check-health';
+import { dnsproxyQueryLines, dnsproxyRun, previousDnsmasqRun } from './backend-fake-log-data';
+import {
+  FAKE_LAN_NAMESERVER,
+  MANAGED_TEXT,
+  ORIGINAL_TEXT,
+  fakeClusterStatus,
+  fakeDiscovery,
+  managedEntry,
+  originalEntry,
+} from './backend-fake-data';
+
+/** Knobs of the fake. Times in ms. */
+export interface FakeBackendOptions {
+  /** Delay between lifecycle events, so the timeline visibly moves (default 120 ms). */
+  stepDelayMs?: number;
+  /** Make start fail at this step, then roll back (to show Rollback in the UI). */
+  failAt?: StepName;
+  /** Interval of generated query log lines while running and followed (default 1000 ms). */
+  logIntervalMs?: number;
+  /** Start with an empty proxy log (default: the log holds a captured dnsmasq run, fixtures/logs/). */
+  emptyLog?: boolean;
+  /** Clock, ms since the epoch. */
+  now?: () => number;
+  /** Start in the running state. */
+  running?: boolean;
+}
+
+const TARGETS: QueryTarget[] = [
+  { id: 'system', label: 'System resolver (getaddrinfo)', server: 'system' },
+  { id: 'proxy', label: 'K2s proxy 127.0.0.1', server: '127.0.0.1:53' },
+  { id: 'coredns', label: 'CoreDNS (kube-dns 172.21.0.10)', server: '172.21.0.10:53' },
+  { id: `${FAKE_LAN_NAMESERVER}:53`, label: `Original upstream ${FAKE_LAN_NAMESERVER}`, server: `${FAKE_LAN_NAMESERVER}:53` },
+];
+
+/** Zone data the fake answers from: cluster names need CoreDNS, the rest any upstream. */
+const RECORDS: { name: string; type: string; data: string; cluster: boolean }[] = [
+  { name: 'kubernetes.default.svc.cluster.local', type: 'A', data: '172.21.0.1', cluster: true },
+  { name: 'kube-dns.kube-system.svc.cluster.local', type: 'A', data: '172.21.0.10', cluster: true },
+  { name: '1.0.21.172.in-addr.arpa', type: 'PTR', data: 'kubernetes.default.svc.cluster.local.', cluster: true },
+  { name: '10.0.21.172.in-addr.arpa', type: 'PTR', data: 'kube-dns.kube-system.svc.cluster.local.', cluster: true },
+  { name: 'example.com', type: 'A', data: '93.184.215.14', cluster: false },
+  { name: '', type: 'NS', data: 'a.root-servers.net.', cluster: false },
+];
+
+/** Creates the fake backend; `running` and `failAt` pick the scenario. */
+export function createFakeBackend(opts: FakeBackendOptions = {}): AppBackend & { readonly logs: LogLine[] } {
+  const now = opts.now ?? Date.now;
+  const delay = opts.stepDelayMs ?? 120;
+  let running = opts.running ?? false;
+  const lifecycleListeners = new Set<(e: LifecycleEvent) => void>();
+  const logListeners = new Set<(l: LogLine[]) => void>();
+  // The proxy log file: a previous dnsmasq run (real captured lines) unless asked for none.
+  const logs: LogLine[] = opts.emptyLog ? [] : previousDnsmasqRun();
+  const proxyRun = dnsproxyRun();
+  let logTimer: ReturnType<typeof setInterval> | undefined;
+  let queryId = 4000;
+
+  const pushLogs = (lines: LogLine[]) => {
+    logs.push(...lines);
+    if (logs.length > 5000) logs.splice(0, logs.length - 5000);
+    for (const cb of logListeners) cb(lines);
+  };
+  const emit = (e: LifecycleEvent) => {
+    for (const cb of lifecycleListeners) cb(e);
+  };
+  const sleep = () => new Promise((r) => setTimeout(r, delay));
+  const step = async (op: Operation, name: StepName, message: string, detail?: Record<string, unknown>) => {
+    emit({ type: 'step', op, step: name, status: 'running', message, at: now() });
+    await sleep();
+    const failed = op === 'start' && name === opts.failAt;
+    emit({
+      type: 'step',
+      op,
+      step: name,
+      status: failed ? 'failed' : 'done',
+      message: failed ? `${name} failed: kubernetes.default.svc.cluster.local did not resolve through 127.0.0.1:53 within 5000 ms.` : message,
+      at: now(),
+      ...(detail ? { detail } : {}),
+    });
+    await sleep();
+    return !failed;
+  };
+  const result = (op: Operation, ok: boolean, message: string, code?: string): ResultEvent => {
+    const e: ResultEvent = { type: 'result', op, ok, exitCode: ok ? 0 : 1, message, at: now(), ...(code ? { code } : {}) };
+    emit(e);
+    return e;
+  };
+  // A start writes the captured dnsproxy -v run (start-up and its queries); a stop its shutdown lines.
+  const startupLogs = () => {
+    pushLogs(proxyRun.start);
+  };
+  const stopRunning = async (op: Operation) => {
+    await step(op, 'restore', 'Restored the original /etc/resolv.conf (symlink to /run/NetworkManager/resolv.conf).');
+    await step(op, 'stop-service', 'Stopped k2s-dnsproxy.');
+    running = false;
+    pushLogs(proxyRun.stop);
+  };
+
+  const backend: AppBackend & { readonly logs: LogLine[] } = {
+    logs,
+    async clusterStatus() {
+      return fakeClusterStatus();
+    },
+    async dnsStatus(): Promise<HostDnsStatus> {
+      return {
+        state: running ? 'running' : 'stopped',
+        engine: running ? 'adguard' : null,
+        engineVersion: running ? 'v0.84.0' : null,
+        listeners: running ? [{ address: '127.0.0.1', port: 53 }] : [],
+        skippedListeners: running ? [{ address: '172.19.1.1', reason: 'KubeSwitch address 172.19.1.1 is not assigned on this host' }] : [],
+        resolverOwner: running ? 'k2s' : 'original',
+        upstreams: running ? [FAKE_LAN_NAMESERVER] : [],
+        clusterDomain: running ? 'cluster.local' : null,
+        kubeDnsIp: running ? '172.21.0.10' : null,
+        savedAt: running ? new Date(now()).toISOString() : null,
+        savedBy: running ? 'k2s-dns' : null,
+        pid: running ? 4242 : null,
+        messages: running ? [] : ['K2s DNS is stopped: cluster names do not resolve on this host; press Start.'],
+      };
+    },
+    async dnsStart(input) {
+      if (running) return result('start', false, 'K2s DNS is already running; stop it first.', 'ALREADY_RUNNING');
+      const zones = fakeDiscovery().zones.length;
+      const details: Record<string, Record<string, unknown>> = {
+        discover: { kubeDnsIp: '172.21.0.10', zones },
+        config: { engine: input.engine ?? 'adguard', upstreams: [FAKE_LAN_NAMESERVER] },
+        service: { listeners: ['127.0.0.1:53'], skipped: ['172.19.1.1:53'] },
+      };
+      const messages: Record<string, string> = {
+        preflight: 'Running as root, port 53 on 127.0.0.1 is free, dnsproxy v0.84.0 found.',
+        save: 'Saved /etc/resolv.conf (symlink to /run/NetworkManager/resolv.conf).',
+        discover: `kube-dns 172.21.0.10, cluster domain cluster.local, ${zones} zones.`,
+        config: `Wrote /etc/k2s/dnsproxy.yaml for ${input.engine ?? 'adguard'}.`,
+        service: 'k2s-dnsproxy listening on 127.0.0.1:53.',
+        activate: 'Activated the K2s-owned /etc/resolv.conf (nameserver 127.0.0.1).',
+        verify: 'kubernetes.default.svc.cluster.local → 172.21.0.1, example.com resolves.',
+        ready: 'Host DNS is ready.',
+      };
+      for (const name of START_STEPS) {
+        if (name === 'service') startupLogs();
+        if (!(await step('start', name, messages[name] ?? name, details[name]))) {
+          await step('start', 'rollback', 'Rolled back: restored /etc/resolv.conf and stopped k2s-dnsproxy.');
+          running = false;
+          return result('start', false, `Start failed at ${name} and was rolled back; the host resolver is as before. Check the Logs panel.`, 'VERIFY_FAILED');
+        }
+        if (name === 'activate') running = true;
+      }
+      return result('start', true, 'K2s DNS is running: cluster names resolve on this host.');
+    },
+    async dnsStop() {
+      if (!running) return result('stop', true, 'K2s DNS was not running; nothing to stop.');
+      await stopRunning('stop');
+      return result('stop', true, 'Stopped: /etc/resolv.conf is byte-identical to before start.');
+    },
+    async dnsUninstall() {
+      if (running) await stopRunning('uninstall');
+      await step('uninstall', 'remove-files', 'Removed the unit, /etc/k2s/dnsproxy.yaml and the saved state.');
+      // Uninstall removes the proxy log too (electron/core/lifecycle/teardown.ts).
+      logs.length = 0;
+      return result('uninstall', true, 'Uninstalled K2s DNS files; the original resolver is in place.');
+    },
+    async zonesList() {
+      return fakeDiscovery();
+    },
+    async resolverDiff() {
+      if (!running) {
+        return { saved: null, current: originalEntry(), savedText: null, currentText: ORIGINAL_TEXT, identical: false, changes: [] };
+      }
+      return {
+        saved: originalEntry(),
+        current: managedEntry(),
+        savedText: ORIGINAL_TEXT,
+        currentText: MANAGED_TEXT,
+        identical: false,
+        changes: ['symlink → regular file', 'link target /run/NetworkManager/resolv.conf → (none)', 'mode (link) → 0644'],
+      };
+    },
+    async queryTargets() {
+      return TARGETS.map((t) => ({ ...t }));
+    },
+    async queryRun(input): Promise<QueryResult> {
+      const target = TARGETS.find((t) => t.id === input.target || t.server === input.target) ?? TARGETS[0]!;
+      const name = input.name.toLowerCase().replace(/\.$/, '');
+      const base = { name: input.name, type: input.type, server: target.server };
+      const transport = target.id === 'system' ? 'getaddrinfo' : input.transport;
+      const latencyMs = { system: 3, proxy: 2, coredns: 1 }[target.id] ?? 12;
+      if (target.id === 'proxy' && !running) {
+        return { ...base, transport, rcode: 'TIMEOUT', answers: [], latencyMs: 2000, error: 'No response from 127.0.0.1:53 within 2000 ms: is K2s DNS running?' };
+      }
+      const clusterReachable = target.id === 'coredns' || ((target.id === 'proxy' || target.id === 'system') && running);
+      const known = RECORDS.filter((r) => r.name === (name === '.' ? '' : name));
+      if (known.length === 0 || (known.some((r) => r.cluster) && !clusterReachable)) {
+        return { ...base, transport, rcode: 'NXDOMAIN', answers: [], latencyMs };
+      }
+      const answers: AnswerRecord[] = known
+        .filter((r) => r.type === input.type)
+        .map((r) => ({ name: `${r.name}.`, type: r.type, ttl: r.cluster ? 30 : 3600, data: r.data }));
+      if (running && target.id !== 'coredns') {
+        queryId += 1;
+        const cluster = known.some((r) => r.cluster);
+        // Logged with the case as asked, as dnsproxy does (the health probes' marker: shared/health-probe.ts).
+        pushLogs(dnsproxyQueryLines(now(), { id: queryId, client: '127.0.0.1:40000', name: input.name.replace(/\.$/, ''), type: input.type, rcode: 'NOERROR', answers: answers.map((a) => a.data), upstream: cluster ? '172.21.0.10:53' : `${FAKE_LAN_NAMESERVER}:53` }));
+      }
+      return { ...base, transport, rcode: 'NOERROR', answers, latencyMs };
+    },
+    async logsTail(input) {
+      return logs.slice(-input.lines);
+    },
+    async doctorRun() {
+      return fakeDoctorFindings(running);
+    },
+    async healthCheck() {
+      // The same check as the real backend, over the fake's own answers.
+      return checkHealth({
+        status: () => backend.dnsStatus({}),
+        resolvConfText: async () => (running ? MANAGED_TEXT : ORIGINAL_TEXT),
+        lookup: (name) => backend.queryRun({ name, type: 'A', target: 'system', transport: 'udp' }),
+        query: (q) => backend.queryRun({ name: q.name, type: q.type, target: q.server, transport: 'udp' }),
+        now,
+      });
+    },
+    async appInfo() {
+      return { platform: 'linux', lifecycleSupported: true, reason: null, version: '0.1.0-fake' };
+    },
+    onLifecycleEvent(cb) {
+      lifecycleListeners.add(cb);
+      return () => void lifecycleListeners.delete(cb);
+    },
+    followLogs(cb) {
+      logListeners.add(cb);
+      if (!logTimer) {
+        logTimer = setInterval(() => {
+          if (!running) return;
+          queryId += 1;
+          pushLogs(dnsproxyQueryLines(now(), { id: queryId, client: `127.0.0.1:${40000 + (queryId % 20000)}`, name: 'kubernetes.default.svc.cluster.local', type: 'A', rcode: 'NOERROR', answers: ['172.21.0.1'], upstream: '172.21.0.10:53' }));
+        }, opts.logIntervalMs ?? 1000);
+        logTimer.unref?.();
+      }
+      return () => {
+        logListeners.delete(cb);
+        if (logListeners.size === 0 && logTimer) {
+          clearInterval(logTimer);
+          logTimer = undefined;
+        }
+      };
+    },
+  };
+  if (running) startupLogs();
+  return backend;
+}

@@ -1,0 +1,134 @@
+import { existsSync } from 'node:fs';
+import { appPath } from './app-root';
+import type { AppBackend } from './backend';
+import type { LifecycleDeps } from './lifecycle/deps';
+import type { LifecycleEvent } from '../../shared/lifecycle-events';
+import type { LogLine } from '../../shared/types';
+import { K2S_PATHS } from '../../shared/k2s-paths';
+import { dnsStatus } from './lifecycle/status';
+import { resolverDiff } from './lifecycle/diff';
+import { queryTargets, resolveTarget } from './lifecycle/query-target';
+import { kubeconfigOrStarted } from './cluster/kubeconfig-default';
+import { discoverCluster } from './cluster/discovery';
+import { hostZonePolicy } from './cluster/host-zone-policy';
+import { clusterStatus } from './cluster/status';
+import { NoKubeconfigError } from './cluster/errors';
+import { runHelper, type LauncherOptions } from '../helper/launcher';
+import type { HelperRequest } from '../helper/request';
+import { createLogSource } from './logs/log-source';
+import { runDoctor } from './doctor/run-doctor';
+import { applyHealth } from '../../shared/health';
+import { checkHealth } from './health/check-health';
+import { createHealthCache } from './health/health-cache';
+import { healthProbes } from './health/probes';
+
+/** Installed helper path pinned by the polkit action's exec.path (resources/io.k2s.dns.policy). */
+export const INSTALLED_HELPER = '/usr/lib/k2s-dns/k2s-dns-helper';
+/** Where the deb/rpm packages install the polkit action. */
+export const INSTALLED_POLICY = '/usr/share/polkit-1/actions/io.k2s.dns.policy';
+
+/** Defaults the app passes to every start (from `k2s-dns ui --kubeconfig … --verify-name …`). */
+export interface RealBackendOptions {
+  deps: LifecycleDeps;
+  kubeconfig?: string;
+  verifyName?: string;
+  /** Override of the helper launcher (tests); default: this process's uid and paths. */
+  launcher?: LauncherOptions;
+}
+
+/** Default launcher: this process's uid, node, the repo's helper script, the installed policy. */
+export function defaultLauncher(): LauncherOptions {
+  return {
+    uid: process.getuid?.() ?? -1,
+    nodePath: process.execPath,
+    helperScript: appPath('bin/k2s-dns-helper.mjs'),
+    installedHelper: INSTALLED_HELPER,
+    policyInstalled: existsSync(INSTALLED_POLICY) && existsSync(INSTALLED_HELPER),
+  };
+}
+
+/**
+ * The AppBackend over the real host: read-only calls run in this process; start, stop and
+ * uninstall run in the privileged helper (electron/helper), whose events are re-emitted to
+ * every lifecycle subscriber.
+ */
+export function createRealBackend(o: RealBackendOptions): AppBackend {
+  const deps = o.deps;
+  const launcher = o.launcher ?? defaultLauncher();
+  const listeners = new Set<(e: LifecycleEvent) => void>();
+  const logs = createLogSource(deps.fs.real(K2S_PATHS.log));
+  const emit = (e: LifecycleEvent) => listeners.forEach((cb) => cb(e));
+  const findKubeconfig = (explicit?: string) => kubeconfigOrStarted(deps.fs, explicit ?? o.kubeconfig);
+  const kubeconfig = async (explicit?: string) => (await findKubeconfig(explicit)).path;
+  const helper = (req: HelperRequest) => runHelper(launcher, req, emit);
+  const linux = process.platform === 'linux';
+  const probes = healthProbes(deps);
+  const health = createHealthCache((status) => checkHealth({ ...probes, status: async () => status }), () => deps.now());
+
+  return {
+    async clusterStatus() {
+      const found = await findKubeconfig();
+      return clusterStatus({ kubeconfigPath: found.path, lookup: found });
+    },
+    async dnsStatus() {
+      // Cheap state first; the path verdict is folded in when current (CoreDNS down is never "running").
+      const status = await dnsStatus(deps, 'gui');
+      const report = await health.forStatus(status, 300);
+      return report ? applyHealth(status, report, 'gui') : status;
+    },
+    async healthCheck() {
+      return health.check(await dnsStatus(deps));
+    },
+    async dnsStart(input) {
+      const k = o.kubeconfig;
+      return helper({ verb: 'start', ...(k ? { kubeconfig: k } : {}), ...(input.engine ? { engine: input.engine } : {}), ...(input.kubeSwitch ? { kubeSwitch: input.kubeSwitch } : {}), ...(o.verifyName ? { verifyName: o.verifyName } : {}), ...(input.allowZones?.length ? { allowZones: input.allowZones.join(',') } : {}) });
+    },
+    async dnsStop(input) {
+      return helper({ verb: 'stop', ...(input.onDrift ? { onDrift: input.onDrift } : {}) });
+    },
+    async dnsUninstall() {
+      return helper({ verb: 'uninstall' });
+    },
+    async zonesList(input) {
+      const found = await findKubeconfig();
+      if (!found.path) throw NoKubeconfigError.fromLookup(found);
+      return discoverCluster({ kubeconfigPath: found.path, ...(await hostZonePolicy(deps.fs, input.allowZones ?? [])) });
+    },
+    async resolverDiff() {
+      return resolverDiff(deps);
+    },
+    async queryRun(input) {
+      const server = await resolveTarget(deps, input.target);
+      if (server === 'system') return deps.systemQuery(input.name, input.type);
+      const r = await deps.query({ name: input.name, type: input.type, server, transport: input.transport, timeoutMs: 3000 });
+      if (input.target === 'proxy' && (r.rcode === 'TIMEOUT' || r.rcode === 'ERROR') && (await dnsStatus(deps)).state === 'stopped') {
+        return { ...r, error: 'K2s DNS is not running, so nothing answers on 127.0.0.1:53: press Start first, or ask another target.' };
+      }
+      return r;
+    },
+    async queryTargets() {
+      return queryTargets(deps);
+    },
+    async logsTail(input): Promise<LogLine[]> {
+      return logs.tail(input.lines);
+    },
+    async doctorRun() {
+      return runDoctor(deps, { kubeconfigPath: await kubeconfig(), frontEnd: 'gui', health: async () => health.check(await dnsStatus(deps)) });
+    },
+    async appInfo() {
+      return {
+        platform: process.platform,
+        lifecycleSupported: linux,
+        reason: linux ? null : 'On Windows and macOS the host DNS flow belongs to K2s’s own tooling; this app is read-only here.',
+        version: '0.1.0',
+      };
+    },
+    onLifecycleEvent(cb) {
+      listeners.add(cb);
+      return () => listeners.delete(cb);
+    },
+    followLogs(cb) {
+      return logs.follow(cb);
+    },
+  };
+}

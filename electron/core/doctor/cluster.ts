@@ -1,0 +1,44 @@
+/** Doctor check `cluster`: the Kubernetes API answers and CoreDNS can serve (electron/core/cluster/status.ts). */
+import type { DoctorFinding } from '../../../shared/doctor';
+import type { ClusterStatus } from '../../../shared/types';
+import { clusterStatus } from '../cluster/status';
+import type { DoctorContext } from './context';
+
+/** What to do for each failing cluster state, one sentence. */
+const FIXES: Record<Exclude<ClusterStatus['state'], 'ok'>, string> = {
+  unreachable: 'Start the cluster (`k2s start`) or check the kubeconfig\'s server address.',
+  unauthorized: 'Use a kubeconfig with valid credentials, e.g. /etc/kubernetes/admin.conf (pass --kubeconfig PATH).',
+  'no-kubeconfig': 'Pass --kubeconfig PATH or start K2s so /etc/kubernetes/admin.conf exists.',
+  error: 'Check CoreDNS with `kubectl -n kube-system get pods -l k8s-app=kube-dns`.',
+};
+
+/** The same fixes for the app (shared/fix.ts): the app takes a kubeconfig only when it starts (no path field in the window). */
+const GUI_FIXES: Partial<Record<Exclude<ClusterStatus['state'], 'ok'>, string>> = {
+  unauthorized: 'Use a kubeconfig with valid credentials, e.g. /etc/kubernetes/admin.conf: restart the app with it (npm start -- --kubeconfig PATH).',
+  'no-kubeconfig': 'Restart the app with the kubeconfig (npm start -- --kubeconfig PATH), or start K2s so /etc/kubernetes/admin.conf exists.',
+};
+
+/** `fix` plus, where the app words differ, the remedy for the app. */
+function fixes(state: Exclude<ClusterStatus['state'], 'ok'>): Pick<DoctorFinding, 'fix' | 'remedy'> {
+  const gui = GUI_FIXES[state];
+  return { fix: FIXES[state], ...(gui ? { remedy: { action: null, gui, cli: FIXES[state] } } : {}) };
+}
+
+/** `cluster`: info without a kubeconfig, ok when the API answers with Ready nodes and CoreDNS, else error. */
+export async function checkCluster(ctx: DoctorContext, timeoutMs = 5000): Promise<DoctorFinding> {
+  const base = { id: 'cluster', title: 'Cluster reachable' };
+  // A failing state gets its own title: "Cluster reachable" above an error would contradict it.
+  const failTitle: Record<Exclude<ClusterStatus['state'], 'ok'>, string> = {
+    unreachable: 'Cluster not reachable',
+    unauthorized: 'Cluster rejects the kubeconfig credentials',
+    'no-kubeconfig': 'No kubeconfig: cluster not checked',
+    error: 'Cluster reachable, but CoreDNS cannot serve',
+  };
+  if (ctx.opts.kubeconfigPath === null) {
+    return { ...base, severity: 'info', title: failTitle['no-kubeconfig'], meaning: 'No kubeconfig was found, so the cluster was not checked.', ...fixes('no-kubeconfig') };
+  }
+  const s = await clusterStatus({ kubeconfigPath: ctx.opts.kubeconfigPath, timeoutMs });
+  const detail = { state: s.state, kubeconfigPath: s.kubeconfigPath, apiServer: s.apiServer, version: s.version, kubeDnsIp: s.kubeDnsIp };
+  if (s.state === 'ok') return { ...base, severity: 'ok', meaning: s.message, fix: null, detail };
+  return { ...base, severity: 'error', title: failTitle[s.state], meaning: s.message, ...fixes(s.state), detail };
+}

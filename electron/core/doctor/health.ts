@@ -1,0 +1,31 @@
+/** Doctor check `health`: the end-to-end path verdict (shared/health.ts), so doctor never says "0 errors" while cluster names fail. */
+import type { DoctorFinding, DoctorSeverity } from '../../../shared/doctor';
+import { fixText, hopTitle, refusedQuickly, type HealthHop, type HealthReport } from '../../../shared/health';
+import { checkHealth } from '../health/check-health';
+import { healthProbes } from '../health/probes';
+import type { DoctorContext } from './context';
+
+const SEVERITY: Record<HealthReport['verdict']['level'], DoctorSeverity> = { ok: 'ok', warn: 'warn', error: 'error', off: 'info' };
+
+/** One hop as text: `CoreDNS (kube-dns 172.21.0.10:53): TIMEOUT in 1500 ms`. */
+export function hopLine(h: HealthHop): string {
+  if (h.kind === 'resolver') return `${hopTitle(h)}: ${h.outcome}${h.answers.length ? ` (nameservers ${h.answers.join(', ')})` : ''}`;
+  if (h.outcome === 'idle' || h.outcome === 'skipped') return `${hopTitle(h)}: ${h.reason ?? h.outcome}`;
+  // A TIMEOUT in 10 ms was a refusal (shared/health.ts refusedQuickly), not a timeout.
+  const got = h.ok ? (h.answers.length ? h.answers.join(', ') : h.rcode) : refusedQuickly(h) ? 'refused' : (h.rcode ?? h.outcome);
+  return `${hopTitle(h)}: ${got}${h.latencyMs !== null ? ` in ${Math.round(h.latencyMs)} ms` : ''}${!h.ok && h.reason ? ` — ${h.reason}` : ''}`;
+}
+
+/** `health`: error when cluster names do not resolve while K2s DNS should serve them; info while stopped. */
+export async function checkHealthPath(ctx: DoctorContext): Promise<DoctorFinding> {
+  const report = await (ctx.opts.health ? ctx.opts.health() : checkHealth(healthProbes(ctx.deps)));
+  const v = report.verdict;
+  return {
+    id: 'health',
+    severity: SEVERITY[v.level],
+    title: v.summary,
+    meaning: `The path of ${report.name}: ${report.hops.map(hopLine).join('; ')}.`,
+    fix: v.level === 'ok' ? null : fixText(v.action, ctx.opts.frontEnd ?? 'cli'),
+    detail: { verdict: v, hops: report.hops, checkedAt: report.checkedAt },
+  };
+}

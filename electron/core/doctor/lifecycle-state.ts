@@ -1,0 +1,48 @@
+/** Doctor check `lifecycle-state`: the K2s DNS state as `k2s-dns status` reports it (electron/core/lifecycle/status.ts). */
+import type { DoctorFinding } from '../../../shared/doctor';
+import { cliCommand, DRIFT_CHOICE } from '../../../shared/fix';
+import { dnsStatus } from '../lifecycle/status';
+import type { DoctorContext } from './context';
+
+/** `lifecycle-state`: ok when running or stopped cleanly, warn when degraded or the resolver was changed by someone else. */
+export async function checkLifecycleState(ctx: DoctorContext): Promise<DoctorFinding> {
+  const base = { id: 'lifecycle-state', title: 'K2s DNS state' };
+  // Its messages are shown as the finding's meaning: in the words of the front end that asks.
+  const s = await dnsStatus(ctx.deps, ctx.opts.frontEnd ?? 'cli');
+  const detail = { state: s.state, resolverOwner: s.resolverOwner, pid: s.pid, messages: s.messages };
+  if (s.resolverOwner === 'foreign') {
+    return {
+      ...base,
+      severity: 'warn',
+      title: 'K2s DNS state: /etc/resolv.conf changed by another program',
+      meaning: '/etc/resolv.conf was replaced by someone else (NetworkManager or a DHCP client?) while K2s DNS ran, so the host no longer asks the proxy.',
+      fix: `See what changed with \`${cliCommand('diff')}\`, then run \`${DRIFT_CHOICE.keep.cli}\` (${DRIFT_CHOICE.keep.label.toLowerCase()}) or \`${DRIFT_CHOICE.restore.cli}\` (${DRIFT_CHOICE.restore.label.toLowerCase()}).`,
+      remedy: {
+        action: 'show-diff',
+        gui: `Open Resolver diff to see what changed, then choose ${DRIFT_CHOICE.keep.label} or ${DRIFT_CHOICE.restore.label} on the Overview.`,
+        cli: `${cliCommand('diff')}, then ${DRIFT_CHOICE.keep.cli} or ${DRIFT_CHOICE.restore.cli}`,
+      },
+      detail,
+    };
+  }
+  if (s.state === 'degraded') {
+    return {
+      ...base,
+      severity: 'warn',
+      title: 'K2s DNS state: degraded',
+      meaning: `K2s DNS is half started or half stopped${s.messages.length ? `: ${s.messages.join(' ')}` : ' (state file, proxy and /etc/resolv.conf disagree).'}`,
+      fix: `Run \`${cliCommand('recover', true)}\` if an operation was interrupted, else \`${cliCommand('stop', true)}\` to restore the saved resolver, then \`${cliCommand('start', true)}\`.`,
+      // The app runs recovery itself before each operation, so Stop then Start is the whole fix there.
+      remedy: { action: 'stop', gui: 'Press Stop to restore the saved resolver (an interrupted operation is finished first), then Start.', cli: `${cliCommand('recover', true)}, or ${cliCommand('stop', true)}, then ${cliCommand('start', true)}` },
+      detail,
+    };
+  }
+  return {
+    ...base,
+    severity: 'ok',
+    title: s.state === 'running' ? 'K2s DNS state: running' : 'K2s DNS state: stopped',
+    meaning: s.state === 'running' ? `K2s DNS is running (proxy PID ${s.pid ?? '?'}) and owns /etc/resolv.conf.` : "K2s DNS is stopped and /etc/resolv.conf is the host's own (not K2s-owned).",
+    fix: null,
+    detail,
+  };
+}

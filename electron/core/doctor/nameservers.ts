@@ -1,0 +1,143 @@
+/**
+ * Doctor checks on the original nameservers, the ones the proxy forwards to: a nameserver that is
+ * one of our own listeners (loop) and more than glibc's MAXNS = 3 (resolv.conf(5)).
+ */
+import { cliCommand } from '../../../shared/fix';
+import type { DoctorFinding } from '../../../shared/doctor';
+import { parseResolvConf } from '../../../shared/resolv-conf';
+import { hopMark, queryHop } from '../../../shared/health';
+import type { DoctorContext } from './context';
+
+/** glibc reads at most this many nameservers (resolv.conf(5): MAXNS). */
+export const MAXNS = 3;
+
+/** Address part of a nameserver: brackets and an IPv6 `%zone` stripped, lower-case. */
+function bare(server: string): string {
+  return server.replace(/^\[|\]$/g, '').replace(/%.*$/, '').toLowerCase();
+}
+
+/** Addresses the proxy listens on: 127.0.0.1 always, the KubeSwitch address unless `none`. */
+export function ownListenerAddresses(kubeSwitch: string): string[] {
+  return kubeSwitch === 'none' ? ['127.0.0.1'] : ['127.0.0.1', kubeSwitch];
+}
+
+/**
+ * `nameserver-loop`: error when an original nameserver is 127.0.0.1 or the assigned KubeSwitch
+ * address (start refuses UPSTREAM_LOOP) or when there is none at all (resolv.conf(5): the local
+ * machine; start refuses NO_UPSTREAM); warn when it is the KubeSwitch address not assigned yet.
+ */
+export async function checkNameserverLoop(ctx: DoctorContext): Promise<DoctorFinding> {
+  const base = { id: 'nameserver-loop', title: 'Original nameservers do not point at the proxy' };
+  if (ctx.originalText === null) {
+    return { ...base, severity: 'info', title: 'No original resolver to check for loops', meaning: 'There is no readable original resolv.conf to check (absent, dangling link, or K2s-owned without a saved original).', fix: null };
+  }
+  const listed = parseResolvConf(ctx.originalText).nameservers;
+  const own = ownListenerAddresses(ctx.kubeSwitch);
+  const fix = 'Point the original /etc/resolv.conf at your real nameserver (router or company DNS), or start with `' + cliCommand('start --upstream IP', true) + '`.';
+  if (listed.length === 0) {
+    return {
+      ...base,
+      severity: 'error',
+      title: 'Original resolver has no nameserver line',
+      meaning: 'The original resolv.conf has no nameserver line, which means 127.0.0.1 (resolv.conf(5)), the proxy itself, so start refuses with NO_UPSTREAM.',
+      fix,
+      detail: { nameservers: listed, loops: ['127.0.0.1'], listeners: own },
+    };
+  }
+  const loops = listed.filter((ns) => own.includes(bare(ns)));
+  const detail = { nameservers: listed, loops, listeners: own };
+  if (loops.length === 0) {
+    return { ...base, severity: 'ok', meaning: `The original nameservers (${listed.join(', ')}) are not K2s DNS listeners.`, fix: null, detail };
+  }
+  const assigned = await ctx.deps.hostAddresses();
+  // Start only listens on the KubeSwitch address when it is assigned (preflight planListeners).
+  const active = loops.filter((ns) => bare(ns) === '127.0.0.1' || assigned.includes(bare(ns)));
+  if (active.length > 0) {
+    return {
+      ...base,
+      severity: 'error',
+      title: 'Original nameservers point at the proxy (loop)',
+      meaning: `The original resolver lists ${active.join(', ')}, where the K2s DNS proxy itself listens: forwarding there would loop, so start refuses with UPSTREAM_LOOP.`,
+      fix,
+      detail,
+    };
+  }
+  return {
+    ...base,
+    severity: 'warn',
+    title: 'Original nameservers include the KubeSwitch address',
+    meaning: `The original resolver lists the KubeSwitch address ${loops.join(', ')}: once K2s assigns it, the proxy listens there and forwarding to it would loop.`,
+    fix,
+    detail,
+  };
+}
+
+/** `nameserver-count`: warn when the original lists more than MAXNS nameservers. */
+export function checkNameserverCount(ctx: DoctorContext): DoctorFinding {
+  const base = { id: 'nameserver-count', title: 'At most 3 nameservers' };
+  const nameservers = ctx.originalText === null ? [] : parseResolvConf(ctx.originalText).nameservers;
+  if (nameservers.length <= MAXNS) {
+    return { ...base, severity: 'ok', meaning: `The original lists ${nameservers.length} nameserver(s); glibc uses up to ${MAXNS}.`, fix: null, detail: { nameservers } };
+  }
+  const ignored = nameservers.slice(MAXNS);
+  return {
+    ...base,
+    severity: 'warn',
+    title: `${nameservers.length} nameservers: more than glibc's 3`,
+    meaning: `The original lists ${nameservers.length} nameservers but glibc only ever asked the first ${MAXNS} (resolv.conf(5) MAXNS), so ${ignored.join(', ')} never got queries before and now become proxy upstreams too.`,
+    fix: 'Keep at most 3 nameserver lines in the original, or pin the upstreams with `' + cliCommand('start --upstream IP', true) + '`.',
+    remedy: { action: null, gui: 'Keep at most 3 nameserver lines in your original /etc/resolv.conf (the app starts with the saved nameservers).', cli: cliCommand('start --upstream IP', true) },
+    detail: { nameservers, ignoredByGlibc: ignored },
+  };
+}
+
+/** How long each original upstream gets to answer the doctor's probe, ms. */
+export const UPSTREAM_PROBE_TIMEOUT_MS = 2000;
+
+/**
+ * `upstream-answers`: the upstreams the proxy forwards to (the saved ones while K2s runs, else
+ * the original's nameservers) each get one UDP query for `kubernetes.io` A. Any DNS answer,
+ * NXDOMAIN or REFUSED included, means the server is there; a timeout or socket error means every
+ * external name through K2s DNS would fail too. Error when none answers, warn when some don't,
+ * and warn when one answers other than NOERROR (shared/health.ts hopMark: never ok, as Topology).
+ */
+export async function checkUpstreamsAnswer(ctx: DoctorContext): Promise<DoctorFinding> {
+  const base = { id: 'upstream-answers', title: 'Original upstreams answer' };
+  const own = ownListenerAddresses(ctx.kubeSwitch);
+  const listed = ctx.state?.upstreams ?? (ctx.originalText === null ? [] : parseResolvConf(ctx.originalText).nameservers);
+  const upstreams = listed.filter((ns) => !own.includes(bare(ns)));
+  if (upstreams.length === 0) {
+    return { ...base, severity: 'info', title: 'No original upstream to probe', meaning: 'There is no original upstream nameserver to probe (see nameserver-loop).', fix: null };
+  }
+  const results = await Promise.all(
+    upstreams.map(async (server) => ({ server, r: await ctx.deps.query({ name: 'kubernetes.io', type: 'A', server, transport: 'udp', timeoutMs: UPSTREAM_PROBE_TIMEOUT_MS }) })),
+  );
+  const silent = results.filter(({ r }) => r.rcode === 'TIMEOUT' || r.rcode === 'ERROR');
+  const detail = { upstreams, silent: silent.map((s) => s.server), rcodes: Object.fromEntries(results.map(({ server, r }) => [server, r.rcode])) };
+  // The same rule as the Topology's upstream boxes and `status` (shared/health.ts hopMark): an
+  // upstream that answers, but not NOERROR, is reachable yet may not resolve Internet names — a warning.
+  const odd = results.filter(({ server, r }) => hopMark(queryHop(`upstream:${server}`, 'upstream', r, false), { level: 'ok' }) === 'warn');
+  const rcodes = results.map(({ server, r }) => `${server}: ${r.rcode}`).join(', ');
+  if (silent.length === 0 && odd.length > 0) {
+    return {
+      ...base,
+      severity: 'warn',
+      title: odd.length === upstreams.length ? 'Original upstreams answer, but not NOERROR' : `${odd.length} of ${upstreams.length} original upstreams answer, but not NOERROR`,
+      meaning: `${odd.map(({ server, r }) => `${server} answered ${r.rcode} for kubernetes.io A`).join(', ')}: reachable, yet ${odd.length === 1 ? 'it' : 'they'} may not resolve Internet names through K2s DNS (${rcodes}).`,
+      fix: 'Check that the nameserver resolves Internet names (e.g. `dig @SERVER kubernetes.io`); if it only serves a local zone, start with `' + cliCommand('start --upstream IP', true) + '` naming one that does.',
+      detail,
+    };
+  }
+  if (silent.length === 0) {
+    return { ...base, severity: 'ok', meaning: `Every original upstream answers (${rcodes}).`, fix: null, detail };
+  }
+  const all = silent.length === upstreams.length;
+  return {
+    ...base,
+    severity: all ? 'error' : 'warn',
+    title: all ? 'No original upstream answers' : `${silent.length} of ${upstreams.length} original upstreams do not answer`,
+    meaning: `${silent.map((s) => s.server).join(', ')} did not answer a DNS query within ${UPSTREAM_PROBE_TIMEOUT_MS / 1000} s, so ${all ? 'every name outside the cluster fails through K2s DNS' : 'names outside the cluster are slower while the proxy tries them'}.`,
+    fix: 'Check the network link and the nameserver (e.g. `dig @SERVER kubernetes.io`); if the original resolver lists a server that is gone, fix it or start with `' + cliCommand('start --upstream IP', true) + '`.',
+    detail,
+  };
+}

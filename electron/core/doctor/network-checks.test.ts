@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { checkPort53 } from './port53';
+import { checkNameserverCount, checkNameserverLoop } from './nameservers';
+import { checkKubeSwitch } from './kubeswitch';
+import { useDoctorHosts } from '../../../e2e/support/doctor-test-host';
+
+const host = useDoctorHosts();
+
+describe('port-53', () => {
+  it('errors naming the holder and its PID', async () => {
+    const h = await host();
+    h.world.portHolder = { pid: 812, command: '/usr/sbin/dnsmasq --conf-file=/etc/dnsmasq.conf' };
+    const f = await checkPort53(await h.ctx());
+    expect(f).toMatchObject({ id: 'port-53', severity: 'error', title: '127.0.0.1:53 is held by dnsmasq (PID 812)', detail: { proto: 'udp', pid: 812, ours: false } });
+    expect(f.meaning).toBe('127.0.0.1:53/udp is held by /usr/sbin/dnsmasq --conf-file=/etc/dnsmasq.conf (PID 812), so the proxy cannot bind and k2s-dns start refuses (PORT_IN_USE).');
+    expect(f.fix).toBe('Stop that process (e.g. `systemctl stop dnsmasq` or `kill 812`) or make it listen elsewhere, then start K2s DNS.');
+    // The app's words: a GUI step and a button, no k2s-dns command.
+    expect(f.remedy).toEqual({ action: 'run-checks', gui: 'Stop dnsmasq (PID 812) or make it listen elsewhere (e.g. `systemctl stop dnsmasq` in a terminal), then Run checks and press Start.', cli: 'systemctl stop dnsmasq or kill 812, then sudo npx k2s-dns start' });
+  });
+
+  it('is ok when the holder is our own running proxy', async () => {
+    const h = await host();
+    await h.start();
+    h.world.portHolder = { pid: 4242, command: '/usr/sbin/dnsmasq --keep-in-foreground --conf-file=/etc/k2s/dnsmasq.conf' };
+    const f = await checkPort53(await h.ctx());
+    // The title must match the case: held by us, not "free" (a first-time user read both at once).
+    expect(f).toMatchObject({ severity: 'ok', title: '127.0.0.1:53 is held by k2s-dnsproxy (ours)', detail: { pid: 4242, ours: true } });
+  });
+
+  it('is ok when nothing holds the port', async () => {
+    const h = await host();
+    expect(await checkPort53(await h.ctx())).toMatchObject({ severity: 'ok', title: '127.0.0.1:53 is free for the proxy', meaning: 'No other process holds 127.0.0.1:53.', fix: null });
+  });
+
+  it('errors without a PID when /proc cannot name a TCP listener (not root)', async () => {
+    const h = await host();
+    h.deps.tcpListening = async (address, port) => address === '127.0.0.1' && port === 53;
+    expect(await checkPort53(await h.ctx())).toMatchObject({ severity: 'error', title: '127.0.0.1:53 is held by a process that could not be named', detail: { proto: 'tcp', pid: null } });
+  });
+});
+
+describe('nameserver-loop', () => {
+  it('errors when the only nameserver is 127.0.0.1 (UPSTREAM_LOOP)', async () => {
+    const h = await host('nameserver 127.0.0.1\nsearch corp.example\n');
+    const f = await checkNameserverLoop(await h.ctx());
+    expect(f).toMatchObject({ severity: 'error', detail: { nameservers: ['127.0.0.1'], loops: ['127.0.0.1'], listeners: ['127.0.0.1', '172.19.1.1'] } });
+    expect(f.meaning).toBe('The original resolver lists 127.0.0.1, where the K2s DNS proxy itself listens: forwarding there would loop, so start refuses with UPSTREAM_LOOP.');
+  });
+
+  it('errors when there is no nameserver line (resolv.conf(5): the local machine)', async () => {
+    const h = await host('search corp.example\n');
+    const f = await checkNameserverLoop(await h.ctx());
+    expect(f.severity).toBe('error');
+    expect(f.meaning).toContain('NO_UPSTREAM');
+  });
+
+  it('KubeSwitch address as nameserver: error when assigned, warn when not yet, ok with --kubeswitch none', async () => {
+    const h = await host('nameserver 172.19.1.1\nnameserver 192.0.2.53\n');
+    expect(await checkNameserverLoop(await h.ctx())).toMatchObject({ severity: 'warn', detail: { loops: ['172.19.1.1'] } });
+    h.world.hostAddresses = ['127.0.0.1', '172.19.1.1'];
+    expect((await checkNameserverLoop(await h.ctx())).severity).toBe('error');
+    expect((await checkNameserverLoop(await h.ctx({ kubeSwitch: 'none' }))).severity).toBe('ok');
+  });
+
+  it('checks the saved original, not the K2s-owned file, while K2s DNS runs', async () => {
+    const h = await host('nameserver 192.0.2.53\n');
+    await h.start();
+    expect(await checkNameserverLoop(await h.ctx())).toMatchObject({ severity: 'ok', detail: { nameservers: ['192.0.2.53'], loops: [] } });
+  });
+
+  it('leaves the systemd-resolved stub alone (not a listener of ours)', async () => {
+    const h = await host('nameserver 127.0.0.53\noptions edns0 trust-ad\n');
+    expect((await checkNameserverLoop(await h.ctx())).severity).toBe('ok');
+  });
+});
+
+describe('nameserver-count', () => {
+  it('warns for 4 nameservers, naming the one glibc never asked', async () => {
+    const h = await host('nameserver 192.0.2.1\nnameserver 192.0.2.2\nnameserver 192.0.2.3\nnameserver 192.0.2.4\n');
+    const f = checkNameserverCount(await h.ctx());
+    expect(f).toMatchObject({ id: 'nameserver-count', severity: 'warn', detail: { ignoredByGlibc: ['192.0.2.4'] } });
+    expect(f.meaning).toContain('MAXNS');
+  });
+
+  it('is ok for 3', async () => {
+    const h = await host('nameserver 192.0.2.1\nnameserver 192.0.2.2\nnameserver 192.0.2.3\n');
+    expect(checkNameserverCount(await h.ctx()).severity).toBe('ok');
+  });
+});
+
+describe('kubeswitch', () => {
+  it('warns when 172.19.1.1 is not assigned, ok when it is, info for none', async () => {
+    const h = await host();
+    const f = await checkKubeSwitch(await h.ctx());
+    expect(f).toMatchObject({ id: 'kubeswitch', severity: 'warn', detail: { address: '172.19.1.1', assigned: ['127.0.0.1'] } });
+    expect(f.meaning).toContain('k2s-proxy0');
+    h.world.hostAddresses = ['127.0.0.1', '172.19.1.1'];
+    expect((await checkKubeSwitch(await h.ctx())).severity).toBe('ok');
+    expect((await checkKubeSwitch(await h.ctx({ kubeSwitch: 'none' }))).severity).toBe('info');
+  });
+});

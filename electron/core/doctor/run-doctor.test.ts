@@ -1,0 +1,106 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { startTestApiServer } from '../../../e2e/support/cluster-test-bed';
+import { checkCluster } from './cluster';
+import { DOCTOR_CHECKS, runDoctor } from './run-doctor';
+import { useDoctorHosts } from '../../../e2e/support/doctor-test-host';
+
+let server: Awaited<ReturnType<typeof startTestApiServer>>;
+beforeAll(async () => {
+  server = await startTestApiServer();
+});
+afterAll(async () => {
+  await server.stop();
+});
+const host = useDoctorHosts();
+afterEach(async () => {
+  await server.setMode('ok');
+});
+
+/** Every file under `dir` with its bytes, to prove doctor changed nothing. */
+async function tree(dir: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const e of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    if (e.isFile()) {
+      const p = join(e.parentPath, e.name);
+      out[p] = (await readFile(p)).toString('base64');
+    }
+  }
+  return out;
+}
+
+describe('cluster', () => {
+  it('ok for the recorded cluster, error naming the API server when it is down, info without kubeconfig', async () => {
+    const h = await host();
+    const ok = await checkCluster(await h.ctx({ kubeconfigPath: server.kubeconfigPath }), 2000);
+    expect(ok).toMatchObject({ id: 'cluster', severity: 'ok', meaning: 'Kubernetes v1.33.3: 1/1 nodes Ready, 2/2 CoreDNS pods ready, kube-dns at 172.21.0.10.', detail: { kubeDnsIp: '172.21.0.10' } });
+    await server.setMode('down');
+    const down = await checkCluster(await h.ctx({ kubeconfigPath: server.kubeconfigPath }), 2000);
+    expect(down).toMatchObject({ severity: 'error', title: 'Cluster not reachable', detail: { state: 'unreachable', apiServer: server.url } });
+    expect(down.meaning).toContain('ECONNREFUSED');
+    expect(down.fix).toBe("Start the cluster (`k2s start`) or check the kubeconfig's server address.");
+    expect(await checkCluster(await h.ctx())).toMatchObject({ severity: 'info', title: 'No kubeconfig: cluster not checked' });
+  });
+});
+
+describe('runDoctor', () => {
+  it('reports one finding per check, in order, and changes nothing on the host', async () => {
+    const h = await host('nameserver 127.0.0.1\n');
+    h.world.portHolder = { pid: 901, command: 'systemd-resolved' };
+    const before = await tree(h.root);
+    const findings = await runDoctor(h.deps, { kubeconfigPath: server.kubeconfigPath });
+    expect(findings.map((f) => f.id)).toEqual(DOCTOR_CHECKS.map((c) => c.id));
+    const bySeverity = Object.fromEntries(findings.map((f) => [f.id, f.severity]));
+    expect(bySeverity).toMatchObject({ health: 'info', 'lifecycle-state': 'ok', 'port-53': 'error', 'nameserver-loop': 'error', kubeswitch: 'warn', 'dnsproxy-version': 'info', cluster: 'ok' });
+    // Every title states the case found, so it never contradicts its severity.
+    expect(Object.fromEntries(findings.map((f) => [f.id, f.title]))).toEqual({
+      health: 'kubernetes.default.svc.cluster.local resolves without K2s DNS (another resolver or /etc/hosts answers it)',
+      'lifecycle-state': 'K2s DNS state: stopped',
+      'resolv-immutable': '/etc/resolv.conf is not immutable',
+      'resolv-bind-mount': '/etc/resolv.conf is not bind-mounted',
+      wsl: 'Not WSL: /etc/resolv.conf is not WSL-generated',
+      'port-53': '127.0.0.1:53 is held by systemd-resolved (PID 901)',
+      'nameserver-loop': 'Original nameservers point at the proxy (loop)',
+      'nameserver-count': 'At most 3 nameservers',
+      'upstream-answers': 'No original upstream to probe',
+      'kubelet-resolvconf': 'No kubelet config on this host',
+      'container-runtime-dns': 'No container runtime config found',
+      kubeswitch: 'KubeSwitch address 172.19.1.1 not assigned',
+      'dnsproxy-version': 'AdGuard dnsproxy not installed; the dnsmasq engine will be used',
+      cluster: 'Cluster reachable',
+    });
+    for (const f of findings) {
+      expect(f.meaning, f.id).toMatch(/[.)]$/);
+      expect(f.severity === 'ok' ? f.fix === null : true, f.id).toBe(true);
+    }
+    expect(await tree(h.root)).toEqual(before);
+  });
+
+  it('turns a check that throws into a warn finding instead of failing', async () => {
+    const h = await host();
+    h.deps.hostAddresses = () => Promise.reject(new Error('netlink unavailable'));
+    const findings = await runDoctor(h.deps, { kubeconfigPath: null });
+    const ks = findings.find((f) => f.id === 'kubeswitch')!;
+    expect(ks).toMatchObject({ severity: 'warn', title: 'KubeSwitch address: could not check' });
+    expect(ks.meaning).toBe('This check could not run (netlink unavailable), so the condition is unknown.');
+  });
+});
+
+describe('health finding', () => {
+  it('is an error naming CoreDNS when kube-dns does not answer while K2s DNS runs, with the fix for the front end', async () => {
+    const h = await host();
+    const { startDns } = await import('../lifecycle/start');
+    expect((await startDns(h.deps, { kubeconfigPath: '/etc/kubernetes/admin.conf', verifyExternalName: 'www.example.test' }, () => undefined)).ok).toBe(true);
+    const query = h.deps.query;
+    h.deps.query = async (q) => (q.server.startsWith('172.21.0.10') || q.server.startsWith('127.0.0.1') ? { ...(await query(q)), rcode: 'TIMEOUT', answers: [], error: 'no reply' } : query(q));
+    h.world.systemAnswer = null;
+    const findings = await runDoctor(h.deps, { kubeconfigPath: null });
+    const f = findings.find((x) => x.id === 'health')!;
+    expect(f).toMatchObject({ severity: 'error', fix: expect.stringMatching(/^kubectl -n kube-system logs -l k8s-app=kube-dns /) });
+    expect(f.title).toMatch(/^Cluster names do not resolve on this host: CoreDNS \(kube-dns 172\.21\.0\.10:53\) does not answer/);
+    expect(f.meaning).toContain('CoreDNS (kube-dns 172.21.0.10:53): TIMEOUT in ');
+    const gui = (await runDoctor(h.deps, { kubeconfigPath: null, frontEnd: 'gui' })).find((x) => x.id === 'health')!;
+    expect(gui.fix).toMatch(/^The Cluster card’s “pods ready” is the API’s view and can be green while the kube-dns ClusterIP does not answer/);
+  });
+});

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { checkUpstreamsAnswer } from './nameservers';
+import { useDoctorHosts } from '../../../e2e/support/doctor-test-host';
+import type { QueryResult } from '../../../shared/types';
+
+const host = useDoctorHosts();
+
+/** A query stub: servers in `silent` time out, others answer NXDOMAIN (alive). */
+function answers(silent: string[], asked: string[]) {
+  return async ({ name, server }: { name: string; server: string }): Promise<QueryResult> => {
+    asked.push(server);
+    const rcode = silent.includes(server) ? 'TIMEOUT' : 'NXDOMAIN';
+    return { name, type: 'A', server, transport: 'udp', rcode, answers: [], latencyMs: 3 };
+  };
+}
+
+describe('upstream-answers', () => {
+  it('warn, never ok, when an upstream answers NXDOMAIN (the Topology marks it amber: shared/health.ts hopMark)', async () => {
+    const h = await host('nameserver 192.0.2.53\nnameserver 127.0.0.1\n');
+    const asked: string[] = [];
+    h.deps.query = answers([], asked);
+    const f = await checkUpstreamsAnswer(await h.ctx());
+    expect(f).toMatchObject({ severity: 'warn', title: 'Original upstreams answer, but not NOERROR', detail: { upstreams: ['192.0.2.53'], silent: [], rcodes: { '192.0.2.53': 'NXDOMAIN' } } });
+    expect(f.meaning).toBe('192.0.2.53 answered NXDOMAIN for kubernetes.io A: reachable, yet it may not resolve Internet names through K2s DNS (192.0.2.53: NXDOMAIN).');
+    expect(asked).toEqual(['192.0.2.53']); // 127.0.0.1 is our own listener: never probed
+  });
+
+  it('ok when every original upstream answers NOERROR', async () => {
+    const h = await host('nameserver 192.0.2.53\n');
+    h.deps.query = async ({ name, server }) => ({ name, type: 'A', server, transport: 'udp', rcode: 'NOERROR', answers: [{ name, type: 'A', ttl: 60, data: '147.75.40.150' }], latencyMs: 3 });
+    const f = await checkUpstreamsAnswer(await h.ctx());
+    expect(f).toMatchObject({ severity: 'ok', meaning: 'Every original upstream answers (192.0.2.53: NOERROR).' });
+  });
+
+  it('warn when some, error when none of the saved upstreams answers while K2s runs', async () => {
+    const h = await host('nameserver 192.0.2.53\nnameserver 192.0.2.54\n');
+    await h.start();
+    h.deps.query = answers(['192.0.2.54'], []);
+    const some = await checkUpstreamsAnswer(await h.ctx());
+    expect(some).toMatchObject({ severity: 'warn', title: '1 of 2 original upstreams do not answer', detail: { silent: ['192.0.2.54'] } });
+    h.deps.query = answers(['192.0.2.53', '192.0.2.54'], []);
+    const none = await checkUpstreamsAnswer(await h.ctx());
+    expect(none).toMatchObject({ severity: 'error', title: 'No original upstream answers' });
+    expect(none.meaning).toBe('192.0.2.53, 192.0.2.54 did not answer a DNS query within 2 s, so every name outside the cluster fails through K2s DNS.');
+  });
+});

@@ -1,0 +1,113 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { LifecycleEvent } from '../../../shared/lifecycle-events';
+import type { HostDnsStatus, QueryResult } from '../../../shared/types';
+import { startDns } from '../lifecycle/start';
+import { stopDns } from '../lifecycle/stop';
+import { makeTestHost } from '../../../e2e/support/test-deps';
+import { checkHealth, resolverHop, type HealthProbes } from './check-health';
+import { healthProbes } from './probes';
+import { statusWithHealth } from './status-with-health';
+
+const hosts: Array<{ cleanup: () => Promise<unknown> }> = [];
+afterEach(async () => {
+  for (const h of hosts.splice(0)) await h.cleanup();
+});
+async function host() {
+  const h = await makeTestHost();
+  hosts.push(h);
+  return h;
+}
+const sink = (_e: LifecycleEvent) => undefined;
+const opts = { kubeconfigPath: '/etc/kubernetes/admin.conf', verifyExternalName: 'www.example.test' };
+
+describe('checkHealth on a temp root (lifecycle deps)', () => {
+  it('stopped: getaddrinfo NXDOMAIN, resolver original, proxy and kube-dns idle, your nameserver asked', async () => {
+    const h = await host();
+    h.world.systemAnswer = null;
+    const r = await checkHealth(healthProbes(h.deps));
+    expect(r.name).toBe('kubernetes.default.svc.cluster.local');
+    expect(r.domainSource).toBe('default');
+    expect(r.hops.map((x) => `${x.id} ${x.outcome}`)).toEqual([
+      'system nxdomain',
+      'resolver original',
+      'listener:127.0.0.1:53 idle',
+      'kube-dns idle',
+      'upstream:192.0.2.53 answer',
+    ]);
+    expect(r.hops.find((x) => x.id === 'upstream:192.0.2.53')).toMatchObject({ target: '192.0.2.53:53', name: '.' });
+    expect(r.verdict).toMatchObject({ level: 'off', cause: 'stopped', action: 'start' });
+  });
+
+  it('running: every hop answers 172.21.0.1 and the verdict is ok via 127.0.0.1:53', async () => {
+    const h = await host();
+    expect((await startDns(h.deps, opts, sink)).ok).toBe(true);
+    const r = await checkHealth(healthProbes(h.deps));
+    expect(r.domainSource).toBe('state');
+    expect(r.hops.filter((x) => x.kind !== 'upstream').map((x) => `${x.id} ${x.outcome} ${x.answers.join(',')}`)).toEqual([
+      'system answer 172.21.0.1',
+      'resolver k2s 127.0.0.1',
+      'listener:127.0.0.1:53 answer 172.21.0.1',
+      'listener:172.19.1.1 skipped ',
+      'kube-dns answer 172.21.0.1',
+    ]);
+    expect(r.verdict.summary).toBe('kubernetes.default.svc.cluster.local resolves via k2s-dnsproxy (127.0.0.1:53)');
+    await stopDns(h.deps, {}, sink);
+    h.world.systemAnswer = null;
+    expect((await checkHealth(healthProbes(h.deps))).verdict.cause).toBe('stopped');
+  });
+
+  it('running with CoreDNS down: status is degraded, never running, and names kube-dns', async () => {
+    const h = await host();
+    expect((await startDns(h.deps, opts, sink)).ok).toBe(true);
+    const query = h.deps.query;
+    h.deps.query = async (q) => (q.server.startsWith('172.21.0.10') ? { ...(await query(q)), rcode: 'TIMEOUT', answers: [], error: 'no reply' } : q.server.startsWith('127.0.0.1') ? { ...(await query(q)), rcode: 'SERVFAIL', answers: [] } : query(q));
+    h.world.systemAnswer = null;
+    const s = await statusWithHealth(healthProbes(h.deps), 'cli');
+    expect(s.state).toBe('degraded');
+    expect(s.health?.verdict).toMatchObject({ level: 'error', cause: 'coredns-down', hopId: 'kube-dns' });
+    expect(s.messages[0]).toMatch(/^Cluster names do not resolve on this host: CoreDNS \(kube-dns 172\.21\.0\.10:53\) does not answer: .* — kubectl -n kube-system logs -l k8s-app=kube-dns .*ip route get <kube-dns ClusterIP>$/);
+  });
+});
+
+describe('checkHealth with fake probes', () => {
+  const status = (over: Partial<HostDnsStatus>): HostDnsStatus => ({
+    state: 'running', engine: 'adguard', engineVersion: null, listeners: [{ address: '127.0.0.1', port: 53 }, { address: '172.19.1.1', port: 53 }],
+    skippedListeners: [], resolverOwner: 'k2s', upstreams: ['192.168.1.1', 'fd00::53'], clusterDomain: 'k2s.example', kubeDnsIp: '172.21.0.10',
+    savedAt: '2026-11-30T00:00:00Z', savedBy: 'k2s-dns', pid: 7, messages: [], ...over,
+  });
+  const ok = (name: string, server: string): QueryResult => ({ name, type: 'A', server, transport: 'udp', rcode: 'NOERROR', answers: [{ name, type: 'A', ttl: 5, data: '10.96.0.1' }], latencyMs: 1 });
+  const probes = (s: HostDnsStatus, asked: string[]): HealthProbes => ({
+    status: async () => s,
+    resolvConfText: async () => '# Managed by K2s\nnameserver 127.0.0.1\n',
+    lookup: async (name) => ({ ...ok(name, 'system'), transport: 'getaddrinfo' }),
+    query: async (q) => {
+      asked.push(`${q.server} ${q.name} ${q.type}`);
+      return ok(q.name, q.server);
+    },
+    now: () => 1000,
+  });
+  it('asks each listener, kube-dns and each upstream (IPv6 bracketed) with the cluster domain from state', async () => {
+    const asked: string[] = [];
+    const r = await checkHealth(probes(status({}), asked));
+    expect(asked.sort()).toEqual([
+      // The probes' own spelling (shared/health-probe.ts): the Logs panel hides them by default.
+      '127.0.0.1:53 KUBERNETES.DEFAULT.svc.k2s.example A',
+      '172.19.1.1:53 KUBERNETES.DEFAULT.svc.k2s.example A',
+      '172.21.0.10:53 KUBERNETES.DEFAULT.svc.k2s.example A',
+      '192.168.1.1:53 . NS',
+      '[fd00::53]:53 . NS',
+    ]);
+    expect(r.verdict.cause).toBe('ok');
+    // Hops and the verdict speak of the name in its usual spelling.
+    expect(r.hops.filter((h) => h.kind === 'listener' || h.kind === 'kube-dns').map((h) => h.name)).toEqual(['kubernetes.default.svc.k2s.example', 'kubernetes.default.svc.k2s.example', 'kubernetes.default.svc.k2s.example']);
+  });
+  it('starting: busy, with the journal operation', async () => {
+    const r = await checkHealth(probes(status({ state: 'starting', operation: { op: 'start', step: 'service', pid: 9, startedAt: 'x' } }), []));
+    expect(r.verdict.cause).toBe('busy');
+  });
+  it('resolver hop: K2s header but another nameserver is k2s-edited', () => {
+    const h = resolverHop(status({}), '# Managed by K2s\nnameserver 192.168.1.1\n');
+    expect(h).toMatchObject({ outcome: 'k2s-edited', ok: false, answers: ['192.168.1.1'] });
+    expect(resolverHop(status({ resolverOwner: 'foreign' }), 'nameserver 10.0.0.2\n').reason).toMatch(/rewritten by another program.*10\.0\.0\.2/);
+  });
+});

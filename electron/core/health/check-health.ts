@@ -1,0 +1,101 @@
+/**
+ * The end-to-end health check: probes every hop of the path a cluster name
+ * takes on this host, in parallel, and folds them into a HealthReport with shared/health.ts.
+ * Read-only; never throws for DNS or host problems (they are hop outcomes).
+ */
+import { K2S_DEFAULTS } from '../../../shared/k2s-paths';
+import { RESOLVED_STUB_ADDRESSES } from '../../../shared/resolved-link';
+import { parseResolvConf } from '../../../shared/resolv-conf';
+import { healthVerdict, queryHop, type HealthHop, type HealthReport } from '../../../shared/health';
+import { healthProbeName } from '../../../shared/health-probe';
+import type { HostDnsStatus, QueryResult, QueryType } from '../../../shared/types';
+
+/** What the check asks the host; injected (electron/core/health/probes.ts builds it from LifecycleDeps). */
+export interface HealthProbes {
+  /** Host DNS status without health (electron/core/lifecycle/status.ts). */
+  status(): Promise<HostDnsStatus>;
+  /** Text /etc/resolv.conf resolves to now (file or link target), null when unreadable. */
+  resolvConfText(): Promise<string | null>;
+  /** getaddrinfo of `name`, as host programs see it; `timeoutMs` caps the wait. */
+  lookup(name: string, timeoutMs: number): Promise<QueryResult>;
+  /** One DNS query over UDP; never throws. */
+  query(opts: { name: string; type: QueryType; server: string; timeoutMs: number }): Promise<QueryResult>;
+  /** ms since the epoch. */
+  now(): number;
+}
+
+/** Deadlines in ms: a DNS hop, and getaddrinfo (glibc retries; a busy host answers in well under 1 s). */
+export interface HealthOptions {
+  queryTimeoutMs?: number;
+  lookupTimeoutMs?: number;
+}
+
+/** `IP:53` for a bare IPv4, `[v6]:53` for a bare IPv6; an endpoint with a port stays. */
+function withPort(server: string): string {
+  if (/^\[.*\]:\d+$/.test(server) || /^[0-9.]+:\d+$/.test(server)) return server;
+  return server.includes(':') ? `[${server}]:53` : `${server}:53`;
+}
+
+/** The resolver hop: who owns /etc/resolv.conf and whether its nameservers reach a listener. */
+export function resolverHop(status: HostDnsStatus, text: string | null): HealthHop {
+  const nameservers = text === null ? [] : parseResolvConf(text).nameservers;
+  // On a systemd-resolved host the K2s-owned file names resolved's stub, which routes the
+  // cluster zones to the proxy (shared/resolved-link.ts): that reaches k2s-dnsproxy too.
+  const listenerAddrs = [...status.listeners.map((l) => l.address), ...(status.resolvedRoute ? RESOLVED_STUB_ADDRESSES : [])];
+  const edited = status.messages.some((m) => m.includes('has the K2s header but other content'));
+  let outcome: HealthHop['outcome'] = status.resolverOwner;
+  let reason: string | null = null;
+  if (status.resolverOwner === 'k2s' && (edited || (listenerAddrs.length > 0 && !nameservers.some((n) => listenerAddrs.includes(n))))) {
+    outcome = 'k2s-edited';
+    reason = `/etc/resolv.conf has the K2s header but its nameservers (${nameservers.join(', ') || 'none'}) are not k2s-dnsproxy's`;
+  } else if (status.resolverOwner === 'foreign') {
+    reason = `/etc/resolv.conf was rewritten by another program (NetworkManager or a DHCP client?): nameservers ${nameservers.join(', ') || 'none'}`;
+  } else if (status.resolverOwner === 'original') {
+    reason = `/etc/resolv.conf is your original (nameservers ${nameservers.join(', ') || 'none'}): host apps do not ask k2s-dnsproxy`;
+  }
+  return { id: 'resolver', kind: 'resolver', target: '/etc/resolv.conf', name: null, type: null, outcome, ok: outcome === 'k2s', answers: nameservers, rcode: null, reason, latencyMs: null };
+}
+
+/** A hop that is not on the path now (K2s DNS stopped): drawn grey, never a failure. */
+function idleHop(id: string, kind: HealthHop['kind'], target: string, reason: string): HealthHop {
+  return { id, kind, target, name: null, type: null, outcome: 'idle', ok: false, answers: [], rcode: null, reason, latencyMs: null };
+}
+
+/**
+ * Walks the path: getaddrinfo → resolv.conf → each listener → kube-dns → each upstream (running),
+ * or getaddrinfo → resolv.conf → your own nameservers (stopped: the proxy and kube-dns are idle).
+ * All probes run in parallel, so the check takes about the slowest deadline.
+ */
+export async function checkHealth(p: HealthProbes, opts: HealthOptions = {}): Promise<HealthReport> {
+  const started = p.now();
+  const qt = opts.queryTimeoutMs ?? 1500;
+  const status = await p.status();
+  const domain = status.clusterDomain ?? 'cluster.local';
+  const name = `kubernetes.default.svc.${domain}`;
+  // Asked in the probes' own spelling, so the Logs panel can tell them from real traffic (shared/health-probe.ts).
+  const asked = healthProbeName(name);
+  const text = await p.resolvConfText().catch(() => null);
+  const resolver = resolverHop(status, text);
+  const off = status.state === 'stopped' && status.listeners.length === 0;
+  const kubeDns = withPort(status.kubeDnsIp ?? K2S_DEFAULTS.kubeDnsIp);
+  // Stopped: the path ends at your own nameservers; running: at the saved original upstreams.
+  // Hops report the name in its usual spelling.
+  const named = (r: QueryResult): QueryResult => (r.name === asked ? { ...r, name } : r);
+  const upstreams = off ? resolver.answers.filter((n) => !n.startsWith('127.')) : status.upstreams;
+  const [system, listeners, core, ups] = await Promise.all([
+    p.lookup(asked, opts.lookupTimeoutMs ?? 4000).then(named),
+    Promise.all(status.listeners.map((l) => p.query({ name: asked, type: 'A', server: withPort(`${l.address}:${l.port}`), timeoutMs: qt }).then(named))),
+    off ? Promise.resolve(null) : p.query({ name: asked, type: 'A', server: kubeDns, timeoutMs: qt }).then(named),
+    Promise.all(upstreams.map((u) => p.query({ name: '.', type: 'NS', server: withPort(u), timeoutMs: qt }))),
+  ]);
+  const hops: HealthHop[] = [queryHop('system', 'system', system), resolver];
+  if (off) hops.push(idleHop('listener:127.0.0.1:53', 'listener', '127.0.0.1:53', 'not in use: K2s DNS is stopped'));
+  listeners.forEach((r, i) => hops.push(queryHop(`listener:${status.listeners[i]!.address}:${status.listeners[i]!.port}`, 'listener', r)));
+  for (const s of status.skippedListeners) hops.push({ ...idleHop(`listener:${s.address}`, 'listener', s.address, s.reason), outcome: 'skipped' });
+  hops.push(core ? queryHop('kube-dns', 'kube-dns', core) : idleHop('kube-dns', 'kube-dns', kubeDns, 'not in use: K2s DNS is stopped'));
+  ups.forEach((r, i) => hops.push(queryHop(`upstream:${upstreams[i]}`, 'upstream', r, false)));
+  const busy = status.state === 'starting' || status.state === 'stopping';
+  const verdict = healthVerdict({ hops, state: status.state, interrupted: !busy && !!status.operation, stateCorrupt: !busy && !!status.stateProblem, watchdogRestart: status.watchdogRestart ?? null, serviceRestart: status.serviceRestart ?? null });
+  const checkedAt = p.now();
+  return { name, domainSource: status.clusterDomain ? 'state' : 'default', hops, verdict, checkedAt, durationMs: checkedAt - started };
+}

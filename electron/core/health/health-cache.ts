@@ -1,0 +1,54 @@
+/**
+ * Keeps `dns:status` cheap while it carries the health verdict: the path check (up to ~4 s when
+ * a hop times out) runs at most once at a time, and a report is reused while the host's DNS
+ * state (state, resolver owner, proxy PID, listeners, operation step) is unchanged and it is
+ * younger than `maxAgeMs`.
+ */
+import { statusFingerprint, type HealthReport } from '../../../shared/health';
+import type { HostDnsStatus } from '../../../shared/types';
+
+export { statusFingerprint };
+
+/** The cache; `run` checks the path for a status already read. */
+export interface HealthCache {
+  /** A fresh check now (joins one in flight for the same fingerprint). */
+  check(status: HostDnsStatus): Promise<HealthReport>;
+  /** The report for `status`: cached when current, else a new check awaited at most `waitMs` ms (null when it takes longer). */
+  forStatus(status: HostDnsStatus, waitMs: number): Promise<HealthReport | null>;
+}
+
+/** Creates the cache; `now` is ms since the epoch. */
+export function createHealthCache(run: (status: HostDnsStatus) => Promise<HealthReport>, now: () => number, maxAgeMs = 5000): HealthCache {
+  let latest: { key: string; report: HealthReport } | null = null;
+  let inflight: { key: string; promise: Promise<HealthReport> } | null = null;
+  const check = (status: HostDnsStatus): Promise<HealthReport> => {
+    const key = statusFingerprint(status);
+    if (inflight && inflight.key === key) return inflight.promise;
+    const promise = run(status).then((checked) => {
+      // Stamped with the state it is about, so a window can tell when it no longer applies.
+      const report: HealthReport = { ...checked, forStatus: key };
+      latest = { key, report };
+      return report;
+    });
+    const mine = { key, promise };
+    inflight = mine;
+    void promise.finally(() => {
+      if (inflight === mine) inflight = null;
+    }).catch(() => undefined);
+    return promise;
+  };
+  return {
+    check,
+    async forStatus(status, waitMs) {
+      const key = statusFingerprint(status);
+      if (latest && latest.key === key && now() - latest.report.checkedAt < maxAgeMs) return latest.report;
+      const pending = check(status);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const timeout = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), waitMs)));
+      const report = await Promise.race([pending.catch(() => null), timeout]);
+      clearTimeout(timer);
+      // While the new check runs, the previous report of the same state is still the best answer.
+      return report ?? (latest && latest.key === key ? latest.report : null);
+    },
+  };
+}

@@ -1,0 +1,58 @@
+/**
+ * Recognises K2s DNS's own proxy processes by their exact command line (/proc/PID/cmdline), so
+ * that a proxy whose pidfile was never written or was lost (kill -9 of the CLI, /run emptied)
+ * is still found and stopped: an orphan must never hold port 53 while we say "stopped".
+ *
+ * A process is ours when its argv carries the exact config argument K2s renders for an engine
+ * (`--config-path=<config>` for AdGuard dnsproxy, `--conf-file=<config>` for dnsmasq; see
+ * shared/dnsproxy-config.ts and shared/dnsmasq-config.ts) AND it runs in our mount namespace:
+ * the same path string in another mount namespace (a container, a test sandbox) names another
+ * file, so that process belongs to someone else.
+ */
+import { promises as fsp } from 'node:fs';
+import path from 'node:path';
+import { K2S_PATHS } from '../../../shared/k2s-paths';
+import type { HostFs } from './host-fs';
+
+/** The exact argv entries that mark our proxy (config paths as real paths on this machine). */
+export function ownProxyMarkers(fs: HostFs): string[] {
+  return [`--config-path=${fs.real(K2S_PATHS.proxyConfig)}`, `--conf-file=${fs.real(K2S_PATHS.dnsmasqConfig)}`];
+}
+
+/** Splits /proc/PID/cmdline bytes into argv (NUL-separated, trailing NUL). */
+export function parseCmdline(bytes: Buffer | string): string[] {
+  const parts = bytes.toString().split('\0');
+  if (parts.at(-1) === '') parts.pop();
+  return parts;
+}
+
+/** True when `argv` carries one of `markers` as a whole argument (never a substring match). */
+export function isOwnProxyArgv(argv: readonly string[], markers: readonly string[]): boolean {
+  return argv.slice(1).some((a) => markers.includes(a));
+}
+
+/** Whether process `pid` runs our proxy: exact marker in its argv and our mount namespace. */
+export async function isOwnProxyPid(fs: HostFs, pid: number, procDir = '/proc'): Promise<boolean> {
+  try {
+    const [argvBytes, ns, self] = await Promise.all([
+      fsp.readFile(path.join(procDir, String(pid), 'cmdline')),
+      fsp.readlink(path.join(procDir, String(pid), 'ns', 'mnt')),
+      fsp.readlink(path.join(procDir, 'self', 'ns', 'mnt')),
+    ]);
+    return ns === self && isOwnProxyArgv(parseCmdline(argvBytes), ownProxyMarkers(fs));
+  } catch {
+    return false; // gone, a zombie, or not readable (not root): not provably ours
+  }
+}
+
+/** Every live process that is our proxy (see the file comment), lowest pid first. */
+export async function findOwnProxies(fs: HostFs, procDir = '/proc'): Promise<number[]> {
+  const pids = (await fsp.readdir(procDir).catch(() => [] as string[]))
+    .filter((d) => /^\d+$/.test(d))
+    .map(Number)
+    .filter((pid) => pid !== process.pid)
+    .sort((a, b) => a - b);
+  const found: number[] = [];
+  for (const pid of pids) if (await isOwnProxyPid(fs, pid, procDir)) found.push(pid);
+  return found;
+}

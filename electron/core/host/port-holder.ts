@@ -1,0 +1,68 @@
+/**
+ * Names the process that holds a port (docs/host-facts.md "Host resolver
+ * traps"), from /proc/net/* and the `socket:[inode]` links in /proc/<pid>/fd.
+ */
+import { promises as fsp } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { boundAddressCovers, parseProcNet, TCP_LISTEN } from '../../../shared/proc-net';
+
+/** Socket inodes bound so that they receive `proto` traffic for `address:port`. */
+export async function socketInodesFor(port: number, proto: 'udp' | 'tcp', address: string, procDir = '/proc'): Promise<Set<number>> {
+  const littleEndian = os.endianness() === 'LE';
+  const inodes = new Set<number>();
+  for (const file of [proto, `${proto}6`]) {
+    let text: string;
+    try {
+      text = await fsp.readFile(path.join(procDir, 'net', file), 'utf8');
+    } catch {
+      continue; // no IPv6 in this kernel/namespace
+    }
+    for (const s of parseProcNet(text, littleEndian)) {
+      if (s.localPort !== port || s.inode === 0) continue;
+      if (proto === 'tcp' && s.state !== TCP_LISTEN) continue; // only a listener holds a TCP port
+      if (boundAddressCovers(s.localAddress, address)) inodes.add(s.inode);
+    }
+  }
+  return inodes;
+}
+
+async function commandOf(procDir: string, pid: string): Promise<string> {
+  try {
+    const cmdline = (await fsp.readFile(path.join(procDir, pid, 'cmdline'), 'utf8')).split('\0').filter((s) => s !== '').join(' ');
+    if (cmdline !== '') return cmdline;
+  } catch {
+    // fall through to comm (kernel threads, races)
+  }
+  return (await fsp.readFile(path.join(procDir, pid, 'comm'), 'utf8').catch(() => '?')).trim();
+}
+
+/**
+ * The lowest pid whose fd table holds a socket bound to `address:port` (0.0.0.0 and `::` also
+ * hold 127.0.0.1), with its command line; null when none is found (or /proc/<pid>/fd is not
+ * readable, i.e. not root).
+ */
+export async function findPortHolder(
+  port: number,
+  proto: 'udp' | 'tcp',
+  address: string,
+  procDir = '/proc',
+): Promise<{ pid: number; command: string } | null> {
+  const inodes = await socketInodesFor(port, proto, address, procDir);
+  if (inodes.size === 0) return null;
+  const pids = (await fsp.readdir(procDir)).filter((d) => /^\d+$/.test(d)).sort((a, b) => Number(a) - Number(b));
+  for (const pid of pids) {
+    let fds: string[];
+    try {
+      fds = await fsp.readdir(path.join(procDir, pid, 'fd'));
+    } catch {
+      continue; // exited, or not ours to read
+    }
+    for (const fd of fds) {
+      const link = await fsp.readlink(path.join(procDir, pid, 'fd', fd)).catch(() => '');
+      const m = /^socket:\[(\d+)\]$/.exec(link);
+      if (m && inodes.has(Number(m[1]))) return { pid: Number(pid), command: await commandOf(procDir, pid) };
+    }
+  }
+  return null;
+}

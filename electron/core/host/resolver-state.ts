@@ -1,0 +1,172 @@
+/**
+ * Exact save and restore of /etc/resolv.conf (docs/host-facts.md "Host resolver traps"): bytes, mode,
+ * owner and immutable flag of a regular file, or the exact readlink(2) string of a symlink.
+ * Restores replace the entry by rename inside /etc and never write through a link.
+ */
+import { K2S_PATHS, MANAGED_HEADER } from '../../../shared/k2s-paths';
+import type { ResolverEntry } from '../../../shared/types';
+import type { Exec } from './exec';
+import type { HostFs } from './host-fs';
+
+export { sameResolver, describeResolverChanges } from '../../../shared/resolver-compare';
+export { readState, writeState, removeState } from './state-store';
+export type { ResolverStateFile } from '../../../shared/state-file';
+
+/**
+ * Parses `lsattr -d FILE` output (`----i---------e------- /etc/resolv.conf`): true when the flag
+ * field has `i` (chattr(1): immutable). null when the output has no flag field.
+ */
+export function parseLsattrImmutable(stdout: string): boolean | null {
+  const flags = stdout.trim().split(/\s+/)[0];
+  if (!flags || !/^[-a-zA-Z]+$/.test(flags)) return null;
+  return flags.includes('i');
+}
+
+/**
+ * Parses the flag field of `lsattr -d` into the two flags that make rename(2) over the file
+ * fail with EPERM (chattr(1): `i` immutable, `a` append only). null when there is no flag field.
+ */
+export function parseLsattrFlags(stdout: string): { immutable: boolean; appendOnly: boolean } | null {
+  const flags = stdout.trim().split(/\s+/)[0];
+  if (!flags || !/^[-a-zA-Z]+$/.test(flags)) return null;
+  return { immutable: flags.includes('i'), appendOnly: flags.includes('a') };
+}
+
+/** The append-only flag (`chattr +a`) via `lsattr -d`; false when lsattr cannot tell. */
+export async function readAppendOnly(fs: HostFs, exec: Exec, hostPath: string): Promise<boolean> {
+  const r = await exec.run('lsattr', ['-d', fs.real(hostPath)], { timeoutMs: 5000 }).catch(() => null);
+  return r !== null && r.code === 0 && parseLsattrFlags(r.stdout)?.appendOnly === true;
+}
+
+/** Reads the immutable flag via `lsattr -d`; `{immutable:false, note}` when lsattr cannot tell. */
+export async function readImmutable(fs: HostFs, exec: Exec, hostPath: string): Promise<{ immutable: boolean; note: string | null }> {
+  const realPath = fs.real(hostPath);
+  let result;
+  try {
+    result = await exec.run('lsattr', ['-d', realPath], { timeoutMs: 5000 });
+  } catch (err) {
+    return { immutable: false, note: `lsattr could not run (${(err as Error).message}); assumed ${hostPath} is not immutable.` };
+  }
+  const parsed = result.code === 0 ? parseLsattrImmutable(result.stdout) : null;
+  if (parsed === null) {
+    // tmpfs and overlayfs (temp roots, containers) do not support attributes: lsattr fails.
+    const why = result.stderr.trim() || `exit ${result.code}`;
+    return { immutable: false, note: `lsattr -d ${hostPath} gave no flags (${why}); assumed not immutable.` };
+  }
+  return { immutable: parsed, note: null };
+}
+
+/** captureResolver plus notes, one sentence each (e.g. lsattr unavailable). Throws for a directory. */
+export async function captureResolverWithNotes(
+  fs: HostFs,
+  exec: Exec,
+  hostPath: string = K2S_PATHS.resolvConf,
+): Promise<{ entry: ResolverEntry; notes: string[] }> {
+  const st = await fs.lstat(hostPath);
+  if (st === null) return { entry: { kind: 'absent' }, notes: [] };
+  if (st.kind === 'symlink') {
+    const target = await fs.readlink(hostPath);
+    // HostFs follows links inside its root, so relative targets resolve against /etc there.
+    const targetStat = await fs.stat(hostPath);
+    let targetContentBase64: string | null = null;
+    const notes: string[] = [];
+    if (targetStat?.kind === 'file') {
+      try {
+        targetContentBase64 = (await fs.readFile(hostPath)).toString('base64');
+      } catch (err) {
+        notes.push(`could not read the target of ${hostPath} (${(err as Error).message}); saved the link only.`);
+      }
+    }
+    return {
+      entry: { kind: 'symlink', target, uid: st.uid, gid: st.gid, dangling: targetStat === null, targetContentBase64 },
+      notes,
+    };
+  }
+  if (st.kind !== 'file') {
+    throw new Error(`${hostPath} is a ${st.kind}, not a file or symlink; replace it with a regular resolv.conf and retry.`);
+  }
+  const bytes = await fs.readFile(hostPath);
+  const { immutable, note } = await readImmutable(fs, exec, hostPath);
+  return {
+    entry: { kind: 'file', contentBase64: bytes.toString('base64'), mode: st.mode, uid: st.uid, gid: st.gid, immutable },
+    notes: note ? [note] : [],
+  };
+}
+
+/** Captures /etc/resolv.conf exactly: a regular file, a symlink (exact target string) or absent. */
+export async function captureResolver(fs: HostFs, exec: Exec): Promise<ResolverEntry> {
+  return (await captureResolverWithNotes(fs, exec)).entry;
+}
+
+/**
+ * Recreates `entry` at /etc/resolv.conf by rename inside /etc (file: bytes, mode, owner;
+ * symlink: exact target string and owner; absent: removed). Does not set `chattr +i`: the
+ * caller does that for `entry.immutable` after this returns. Throws with the fix when /etc
+ * refuses the rename (immutable file, bind mount).
+ */
+export async function restoreResolver(fs: HostFs, entry: ResolverEntry, hostPath: string = K2S_PATHS.resolvConf): Promise<void> {
+  // Already exactly the entry: nothing to write (needs no space, works on an immutable or
+  // bind-mounted file, and a rollback of a change that never happened changes nothing).
+  if (await alreadyIs(fs, entry, hostPath)) return;
+  try {
+    switch (entry.kind) {
+      case 'file':
+        await fs.writeFileAtomic(hostPath, Buffer.from(entry.contentBase64, 'base64'), {
+          mode: entry.mode,
+          uid: entry.uid,
+          gid: entry.gid,
+        });
+        return;
+      case 'symlink':
+        await fs.symlinkAtomic(hostPath, entry.target, { uid: entry.uid, gid: entry.gid });
+        return;
+      case 'absent':
+        await fs.remove(hostPath);
+        return;
+    }
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EBUSY') {
+      throw new Error(`${hostPath} is a mount point (bind mount, e.g. a container) and cannot be replaced; restore it from the host that mounts it.`, { cause: err });
+    }
+    if (code === 'EPERM' || code === 'EACCES') {
+      throw new Error(`${hostPath} cannot be replaced (${code}: immutable or append-only flag, or not root); run as root, check it with "lsattr -d ${hostPath}" and clear the flag with "chattr -i -a ${hostPath}", then retry.`, { cause: err });
+    }
+    throw err;
+  }
+}
+
+/** True when `hostPath` already is `entry`: same kind, bytes / exact link target, mode, owner. */
+async function alreadyIs(fs: HostFs, entry: ResolverEntry, hostPath: string): Promise<boolean> {
+  const st = await fs.lstat(hostPath);
+  if (entry.kind === 'absent') return st === null;
+  if (st === null || st.uid !== entry.uid || st.gid !== entry.gid) return false;
+  if (entry.kind === 'symlink') return st.kind === 'symlink' && (await fs.readlink(hostPath)) === entry.target;
+  if (st.kind !== 'file' || st.mode !== entry.mode) return false;
+  return (await fs.readFile(hostPath)).equals(Buffer.from(entry.contentBase64, 'base64'));
+}
+
+/** Sets or clears the immutable flag with chattr(1); throws with the cause when chattr fails. */
+export async function setImmutable(fs: HostFs, exec: Exec, hostPath: string, on: boolean): Promise<void> {
+  const r = await exec.run('chattr', [on ? '+i' : '-i', fs.real(hostPath)], { timeoutMs: 5000 });
+  if (r.code !== 0) {
+    throw new Error(`chattr ${on ? '+i' : '-i'} ${hostPath} failed (${r.stderr.trim() || `exit ${r.code}`}); run it by hand as root.`);
+  }
+}
+
+/** True when the first line is exactly MANAGED_HEADER (a trailing CR is tolerated). */
+export function isManagedResolvConf(bytes: Buffer): boolean {
+  const text = bytes.toString('utf8');
+  const nl = text.indexOf('\n');
+  const first = (nl === -1 ? text : text.slice(0, nl)).replace(/\r$/, '');
+  return first === MANAGED_HEADER;
+}
+
+/** Bytes the resolver points at: the file itself or the symlink's target, when readable. */
+export function resolverText(entry: ResolverEntry): string | null {
+  if (entry.kind === 'file') return Buffer.from(entry.contentBase64, 'base64').toString('utf8');
+  if (entry.kind === 'symlink' && entry.targetContentBase64 !== null) {
+    return Buffer.from(entry.targetContentBase64, 'base64').toString('utf8');
+  }
+  return null;
+}

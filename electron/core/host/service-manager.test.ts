@@ -1,0 +1,234 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { K2S_PATHS } from '../../../shared/k2s-paths';
+import { renderUnit } from '../../../shared/systemd-unit';
+import type { Exec } from './exec';
+import { createHostFs } from './host-fs-node';
+import { detectServiceManager } from './detect-service-manager';
+import { createSupervisedManager, isProcessRunning, readWatchdogState, waitForExec } from './supervised-service';
+
+let root: string;
+const r = (p: string) => path.join(root, p);
+const started: number[] = [];
+
+beforeEach(() => {
+  root = mkdtempSync(path.join(os.tmpdir(), 'k2s-svc-'));
+});
+afterEach(() => {
+  // End only what this test started, by pid.
+  for (const pid of started.splice(0)) spawnSync('kill', ['-KILL', String(pid)]);
+  rmSync(root, { recursive: true, force: true });
+});
+
+/** Records systemctl calls; `is-active` answers `active`, `show` answers an active unit with MainPID 4242. */
+function recordingExec(calls: string[][]): Exec {
+  return {
+    run: async (file, args) => {
+      calls.push([file, ...args]);
+      if (args[0] === 'is-active') return { code: 0, stdout: 'active\n', stderr: '' };
+      if (args[0] === 'show' && args.includes('ActiveState')) return { code: 0, stdout: 'ActiveState=active\nSubState=running\nNRestarts=0\nExecMainCode=0\nExecMainStatus=0\nMainPID=4242\nResult=success\n', stderr: '' };
+      if (args[0] === 'show') return { code: 0, stdout: '4242\n', stderr: '' };
+      return { code: 0, stdout: '', stderr: '' };
+    },
+  };
+}
+
+describe('detectServiceManager', () => {
+  it('is systemd only when /run/systemd/system exists under the root', async () => {
+    const fs = createHostFs(root);
+    expect((await detectServiceManager(fs, recordingExec([]))).kind).toBe('supervised');
+    mkdirSync(r('run/systemd/system'), { recursive: true });
+    expect((await detectServiceManager(fs, recordingExec([]))).kind).toBe('systemd');
+  });
+});
+
+describe('systemd manager', () => {
+  it('writes the unit and runs daemon-reload, enable, restart; status and stop via systemctl', async () => {
+    mkdirSync(r('run/systemd/system'), { recursive: true });
+    const calls: string[][] = [];
+    const fs = createHostFs(root);
+    const svc = await detectServiceManager(fs, recordingExec(calls));
+    const spec = { argv: ['/opt/k2s/bin/dnsproxy', '--config-path=/etc/k2s/dnsproxy.yaml'], logFile: K2S_PATHS.log, description: 'K2s DNS proxy' };
+    expect(await svc.start(spec)).toEqual({ pid: 4242 });
+    expect(readFileSync(r(K2S_PATHS.unit), 'utf8')).toBe(renderUnit(spec));
+    expect(statSync(r(K2S_PATHS.unit)).mode & 0o777).toBe(0o644);
+    expect(existsSync(r(K2S_PATHS.log))).toBe(true);
+    // No adm group under this root: the log is 0600, and logrotate bounds it.
+    expect(statSync(r(K2S_PATHS.log)).mode & 0o777).toBe(0o600);
+    expect(readFileSync(r('etc/logrotate.d/k2s-dnsproxy'), 'utf8')).toContain('/var/log/dnsproxy/dnsproxy.log {\n  maxsize 10M\n  rotate 1\n  copytruncate');
+    expect(await svc.status()).toEqual({ running: true, pid: 4242, restart: null });
+    await svc.stop();
+    expect(calls).toEqual([
+      ['systemctl', 'daemon-reload'],
+      ['systemctl', 'enable', 'k2s-dnsproxy.service'],
+      ['systemctl', 'restart', 'k2s-dnsproxy.service'],
+      ['systemctl', 'show', '--property', 'MainPID', '--value', 'k2s-dnsproxy.service'],
+      ['systemctl', 'show', '-p', 'ActiveState', '-p', 'SubState', '-p', 'NRestarts', '-p', 'ExecMainCode', '-p', 'ExecMainStatus', '-p', 'MainPID', '-p', 'Result', 'k2s-dnsproxy.service'],
+      ['systemctl', 'stop', 'k2s-dnsproxy.service'],
+      ['systemctl', 'disable', 'k2s-dnsproxy.service'],
+    ]);
+  });
+
+  it('a failing systemctl names the command and where to look', async () => {
+    mkdirSync(r('run/systemd/system'), { recursive: true });
+    const exec: Exec = { run: async () => ({ code: 1, stdout: '', stderr: 'Failed to restart k2s-dnsproxy.service: Unit is masked.' }) };
+    const svc = await detectServiceManager(createHostFs(root), exec);
+    await expect(svc.start({ argv: ['/usr/sbin/dnsmasq'], logFile: '/var/log/x.log', description: 'd' })).rejects.toThrow(
+      'systemctl daemon-reload failed (Failed to restart k2s-dnsproxy.service: Unit is masked.); see "journalctl -u k2s-dnsproxy.service"',
+    );
+  });
+
+  const analyze = spawnSync('systemd-analyze', ['--version']).status === 0;
+  it.skipIf(!analyze || !existsSync('/usr/sbin/dnsmasq'))(
+    'systemd-analyze verify accepts the rendered unit with awkward arguments, with no output at all (skipped: needs systemd-analyze and /usr/sbin/dnsmasq)',
+    () => {
+      const unitPath = r('k2s-dnsproxy.service');
+      writeFileSync(
+        unitPath,
+        renderUnit({
+          argv: ['/usr/sbin/dnsmasq', '--keep-in-foreground', '--conf-file=/etc/k2s/dns masq.conf', 'x"y', 'c:\\d', '100%', '$HOME', ';'],
+          logFile: r('dnsproxy 100%.log'),
+          description: 'K2s DNS proxy (dnsmasq) 100%',
+        }),
+      );
+      const res = spawnSync('systemd-analyze', ['verify', unitPath], { encoding: 'utf8' });
+      expect(res.stderr).toBe('');
+      expect(res.stdout).toBe('');
+      expect(res.status).toBe(0);
+    },
+  );
+});
+
+/** A long-running fake proxy whose argv carries `marker` (node keeps every argv entry). */
+function fakeProxyArgv(marker: string): string[] {
+  return [process.execPath, '-e', 'setTimeout(() => {}, 30000)', '--', marker];
+}
+
+describe('supervised manager', () => {
+  it('the pid is on disk before the proxy runs (its shell writes it before exec); output appended to the log', async () => {
+    const fs = createHostFs(root);
+    const svc = createSupervisedManager(fs, { stopTimeoutMs: 3000 });
+    mkdirSync(r('var/log/dnsproxy'), { recursive: true });
+    mkdirSync(r('etc'), { recursive: true });
+    writeFileSync(r('etc/group'), 'root:x:0:\nadm:x:4:\n');
+    // Older versions left it world-readable: start repairs it to root:adm 0640.
+    writeFileSync(r(K2S_PATHS.log), 'earlier line\n', { mode: 0o644 });
+    const marker = `--conf-file=${r(K2S_PATHS.dnsmasqConfig)}`;
+    const { pid } = await svc.start({ argv: fakeProxyArgv(marker), logFile: K2S_PATHS.log, description: 'test' });
+    expect(pid).toBeGreaterThan(1);
+    started.push(pid as number);
+    expect(statSync(r(K2S_PATHS.log)).mode & 0o777).toBe(0o640);
+    if (process.geteuid?.() === 0) expect(statSync(r(K2S_PATHS.log)).gid).toBe(4);
+    expect(readFileSync(r(K2S_PATHS.pidFile), 'utf8')).toBe(`${pid}\n`);
+    // The recorded pid IS the proxy (exec kept the shell's pid): its argv is exactly ours.
+    // start returns only after the exec: the first status read already sees the proxy, never its shell.
+    expect(await svc.status()).toEqual({ running: true, pid });
+    expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8')).toBe([...fakeProxyArgv(marker), ''].join('\0'));
+    await svc.stop();
+    expect(existsSync(`/proc/${pid}`)).toBe(false);
+    expect(readFileSync(r(K2S_PATHS.log), 'utf8')).toBe('earlier line\n');
+  });
+
+  it('sleep 30: status running with the pid, stop sends SIGTERM, stops the watchdog and removes the pidfile', async () => {
+    const fs = createHostFs(root);
+    const svc = createSupervisedManager(fs, { stopTimeoutMs: 3000 });
+    const { pid } = await svc.start({ argv: ['sleep', '30'], logFile: K2S_PATHS.log, description: 'test' });
+    started.push(pid as number);
+    const watchdog = Number(readFileSync(r('run/k2s/dnsproxy-watchdog.pid'), 'utf8'));
+    started.push(watchdog);
+    expect(readFileSync(r(K2S_PATHS.pidFile), 'utf8')).toBe(`${pid}\n`);
+    expect(await svc.status()).toEqual({ running: true, pid });
+    await expect.poll(() => readFileSync(`/proc/${pid}/cmdline`, 'utf8')).toBe('sleep\u000030\u0000');
+    await svc.stop();
+    expect(await isProcessRunning(pid as number, 'sleep')).toBe(false);
+    expect(existsSync(`/proc/${watchdog}/cmdline`) && readFileSync(`/proc/${watchdog}/cmdline`).length > 0).toBe(false);
+    expect(existsSync(r(K2S_PATHS.pidFile))).toBe(false);
+    expect(await svc.status()).toEqual({ running: false, pid: null });
+  });
+
+  it('watchdog: a proxy killed with SIGKILL is restarted (new pid recorded, restart counted and logged)', async () => {
+    const fs = createHostFs(root);
+    const svc = createSupervisedManager(fs, { stopTimeoutMs: 3000 });
+    const { pid } = await svc.start({ argv: ['sleep', '30'], logFile: K2S_PATHS.log, description: 'test' });
+    started.push(pid as number, Number(readFileSync(r('run/k2s/dnsproxy-watchdog.pid'), 'utf8')));
+    process.kill(pid as number, 'SIGKILL');
+    // Backoff is 1 s for the first restart; allow a busy host 10 s.
+    await expect.poll(async () => { const st = await svc.status(); return st.running && st.pid !== pid; }, { timeout: 10_000, interval: 100 }).toBe(true);
+    const after = await svc.status();
+    expect(after.running).toBe(true);
+    started.push(after.pid as number);
+    expect(await readWatchdogState(fs)).toMatchObject({ restarts: 1, state: 'running', lastExit: 137 });
+    expect(readFileSync(r(K2S_PATHS.log), 'utf8')).toContain('k2s-dns watchdog: the proxy exited with status 137; restart 1 of 6 in 1s.');
+    await svc.stop();
+    expect(await svc.status()).toEqual({ running: false, pid: null });
+  });
+
+  it('an orphan with our exact config argument (no pidfile) counts as running and is stopped; a substring does not count', async () => {
+    const fs = createHostFs(root);
+    const svc = createSupervisedManager(fs, { stopTimeoutMs: 3000 });
+    const orphan = spawn(process.execPath, fakeProxyArgv(`--conf-file=${r(K2S_PATHS.dnsmasqConfig)}`), { stdio: 'ignore' });
+    const foreign = spawn(process.execPath, fakeProxyArgv(`--conf-file=${r(K2S_PATHS.dnsmasqConfig)}.other`), { stdio: 'ignore' });
+    started.push(orphan.pid as number, foreign.pid as number);
+    await expect.poll(async () => (await svc.status()).pid).toBe(orphan.pid);
+    const exited = new Promise((res) => orphan.once('exit', (_c, sig) => res(sig)));
+    await svc.stop();
+    expect(await exited).toBe('SIGTERM');
+    expect(foreign.exitCode).toBeNull();
+    expect(await svc.status()).toEqual({ running: false, pid: null });
+  });
+
+  it('a stale pidfile (dead pid, or a live pid running something else) is not running', async () => {
+    const fs = createHostFs(root);
+    const svc = createSupervisedManager(fs);
+    const dead = spawn('true');
+    await new Promise((res) => dead.once('exit', res));
+    await fs.mkdirp(K2S_PATHS.runDir, 0o755);
+    await fs.writeFileAtomic(`${K2S_PATHS.pidFile}.argv0`, 'sleep', { mode: 0o644 });
+    await fs.writeFileAtomic(K2S_PATHS.pidFile, `${dead.pid}\n`, { mode: 0o644 });
+    expect(await svc.status()).toEqual({ running: false, pid: null });
+    // This test process is alive but is not `sleep`: pid reuse must not count as running.
+    await fs.writeFileAtomic(K2S_PATHS.pidFile, `${process.pid}\n`, { mode: 0o644 });
+    expect(await svc.status()).toEqual({ running: false, pid: null });
+    await svc.stop(); // must not signal this process
+    expect(existsSync(r(K2S_PATHS.pidFile))).toBe(false);
+  });
+
+  it('a missing binary fails start with the fix', async () => {
+    const svc = createSupervisedManager(createHostFs(root));
+    await expect(svc.start({ argv: [path.join(root, 'no-such-proxy')], logFile: K2S_PATHS.log, description: 'x' })).rejects.toThrow(
+      /^Cannot start .*no-such-proxy \(spawn .* ENOENT\); check that the proxy binary exists and is executable\.$/,
+    );
+  });
+});
+
+describe('waitForExec (the gap between the pid write and the exec)', () => {
+  /** A fake /proc whose entry for this (live) process shows `argv` as its cmdline. */
+  function fakeProc(argv: string[]): string {
+    const dir = r(`proc/${process.pid}`);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, 'cmdline'), `${argv.join('\0')}\0`);
+    return r('proc');
+  }
+
+  it('waits while the pid still runs the shell or setpriv, and returns true once the proxy is exec\'d', async () => {
+    const procDir = fakeProc(['sh', '-c', 'printf ...; exec "$@"']);
+    expect(await isProcessRunning(process.pid, '/opt/k2s/bin/dnsproxy', procDir)).toBe(false); // what status() saw in the gap
+    setTimeout(() => fakeProc(['setpriv', '--reuid=nobody', '--', '/opt/k2s/bin/dnsproxy']), 100);
+    setTimeout(() => fakeProc(['/opt/k2s/bin/dnsproxy', '--config-path=/etc/k2s/dnsproxy.yaml']), 300);
+    const t0 = Date.now();
+    expect(await waitForExec(process.pid, '/opt/k2s/bin/dnsproxy', 10_000, procDir, 10)).toBe(true);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(250);
+  });
+
+  it('returns false at the deadline when the exec never comes, and at once for a pid that is gone', async () => {
+    const procDir = fakeProc(['sh', '-c', 'x']);
+    expect(await waitForExec(process.pid, '/opt/k2s/bin/dnsproxy', 200, procDir, 10)).toBe(false);
+    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString();
+    const t0 = Date.now();
+    expect(await waitForExec(Number(gone), '/opt/k2s/bin/dnsproxy', 10_000, procDir, 10)).toBe(false);
+    expect(Date.now() - t0).toBeLessThan(5000);
+  });
+});

@@ -1,0 +1,99 @@
+/** The ServiceManager for systemd hosts: writes the k2s-dnsproxy unit and drives systemctl. */
+import path from 'node:path';
+import { K2S_PATHS, SERVICE_NAME } from '../../../shared/k2s-paths';
+import { LATE_UNIT_NAME, renderLateListenerUnit, renderUnit } from '../../../shared/systemd-unit';
+import type { Exec } from './exec';
+import type { HostFs } from './host-fs';
+import type { ServiceManager, ServiceRestart } from './service-manager';
+import { exitReasonFromLog, isAutoRestart, parseUnitRunState, SHOW_PROPERTIES } from '../../../shared/systemd-show';
+import { open } from 'node:fs/promises';
+import { LOGROTATE_PATH, openQueryLog, readAdmGid, renderLogrotate, rotateLogIfOver } from './query-log';
+
+const UNIT = `${SERVICE_NAME}.service`;
+const LATE_UNIT = `${LATE_UNIT_NAME}.service`;
+/** systemctl exit status for "unit not loaded / not found" (LSB "program is not installed"). */
+const EXIT_NOT_LOADED = 5;
+
+async function systemctl(exec: Exec, args: string[], okCodes: number[] = [0]) {
+  const r = await exec.run('systemctl', args, { timeoutMs: 60_000 });
+  if (r.code === null || !okCodes.includes(r.code)) {
+    throw new Error(`systemctl ${args.join(' ')} failed (${r.stderr.trim() || `exit ${r.code}`}); see "journalctl -u ${UNIT}" and fix the cause, then retry.`);
+  }
+  return r;
+}
+
+/** The last `bytes` of a file ('' when unreadable: status runs as a user too, the log is root:adm 0640). */
+async function logTail(realPath: string, bytes = 16_384): Promise<string> {
+  const fh = await open(realPath, 'r').catch(() => null);
+  if (!fh) return '';
+  try {
+    const { size } = await fh.stat();
+    const start = Math.max(0, size - bytes);
+    const buf = Buffer.alloc(size - start);
+    await fh.read(buf, 0, buf.length, start);
+    return buf.toString('utf8');
+  } finally {
+    await fh.close();
+  }
+}
+
+async function mainPid(exec: Exec): Promise<number | null> {
+  const r = await exec.run('systemctl', ['show', '--property', 'MainPID', '--value', UNIT], { timeoutMs: 10_000 });
+  const pid = Number.parseInt(r.stdout.trim(), 10);
+  return r.code === 0 && pid > 0 ? pid : null;
+}
+
+/**
+ * systemd ServiceManager. start: ensure the log exists, write K2S_PATHS.unit (0644) — and, for
+ * spec.lateListeners, K2S_PATHS.lateUnit, the KubeSwitch listener that waits for its address
+ * (else an old one is disabled and removed) — `daemon-reload`, `enable` (the K2s-owned
+ * resolv.conf survives a reboot, so must the proxy), `restart` (starts it, or applies a new
+ * argv/config to a running one). stop: stops and disables both units.
+ */
+export function createSystemdManager(fs: HostFs, exec: Exec): ServiceManager {
+  return {
+    kind: 'systemd',
+    async start(spec) {
+      const unitText = renderUnit(spec); // validate before touching the host
+      const lateText = spec.lateListeners ? renderLateListenerUnit(spec) : null;
+      await fs.mkdirp(path.posix.dirname(spec.logFile), 0o755);
+      // Private (root:adm 0640) before systemd appends to it; logrotate bounds it (query-log.ts).
+      await rotateLogIfOver(fs.real(spec.logFile));
+      await (await openQueryLog(fs.real(spec.logFile), await readAdmGid(fs.real('/etc/group')))).close();
+      await fs.mkdirp(path.posix.dirname(LOGROTATE_PATH), 0o755);
+      await fs.writeFileAtomic(LOGROTATE_PATH, renderLogrotate(spec.logFile), { mode: 0o644 });
+      await fs.mkdirp(path.posix.dirname(K2S_PATHS.unit), 0o755);
+      if (!lateText && (await fs.lstat(K2S_PATHS.lateUnit))) {
+        await systemctl(exec, ['disable', '--now', LATE_UNIT], [0, EXIT_NOT_LOADED]);
+        await fs.remove(K2S_PATHS.lateUnit);
+      }
+      await fs.writeFileAtomic(K2S_PATHS.unit, unitText, { mode: 0o644 });
+      if (lateText) await fs.writeFileAtomic(K2S_PATHS.lateUnit, lateText, { mode: 0o644 });
+      const units = lateText ? [UNIT, LATE_UNIT] : [UNIT];
+      await systemctl(exec, ['daemon-reload']);
+      await systemctl(exec, ['enable', ...units]);
+      await systemctl(exec, ['restart', ...units]);
+      return { pid: await mainPid(exec) };
+    },
+    async stop() {
+      const late = (await fs.lstat(K2S_PATHS.lateUnit)) !== null;
+      await systemctl(exec, ['stop', UNIT, ...(late ? [LATE_UNIT] : [])], [0, EXIT_NOT_LOADED]);
+      if (await fs.lstat(K2S_PATHS.unit)) await systemctl(exec, ['disable', UNIT]);
+      if (late) await systemctl(exec, ['disable', LATE_UNIT], [0, EXIT_NOT_LOADED]);
+    },
+    async status() {
+      const r = await exec.run('systemctl', ['show', ...SHOW_PROPERTIES.flatMap((p) => ['-p', p]), UNIT], { timeoutMs: 10_000 });
+      if (r.code !== 0) return { running: false, pid: null, restart: null };
+      const s = parseUnitRunState(r.stdout);
+      const running = s.activeState === 'active';
+      // Measured on systemd 257: after StartLimitBurst auto-restarts the unit is `failed` with the
+      // last run's Result (exit-code), not start-limit-hit (that one a refused manual start gets).
+      const gaveUp = s.activeState === 'failed' && (s.result === 'start-limit-hit' || s.restarts > 0);
+      let restart: ServiceRestart | null = null;
+      if (!running && (isAutoRestart(s) || gaveUp)) {
+        restart = { attempt: gaveUp ? s.restarts : s.restarts + 1, lastExit: s.lastExit, reason: exitReasonFromLog(await logTail(fs.real(K2S_PATHS.log))), gaveUp };
+      }
+      return { running, pid: running ? s.mainPid : null, restart };
+    },
+  };
+}

@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import type { ResolvConf } from '../../../shared/types';
+import type { Exec } from './exec';
+import { parseResolvectlDns, pickUpstreams, readResolvedLinkServers } from './upstreams';
+
+const conf = (...nameservers: string[]): ResolvConf => ({ nameservers, search: [], options: [], sortlist: [], unknown: [] });
+const LISTENERS = [
+  { address: '127.0.0.1', port: 53 },
+  { address: '172.19.1.1', port: 53 },
+];
+
+/** Realistic `resolvectl dns` output (systemd 257, Debian 13) with a DoT SNI and an empty link. */
+const RESOLVECTL = `Global: 1.1.1.1#cloudflare-dns.com 9.9.9.9
+Link 2 (enp1s0): 192.168.1.1 fe80::1%2
+Link 3 (wlp2s0): 192.168.1.1
+Link 4 (docker0):
+Link 7 (tailscale0): 100.100.100.100
+`;
+
+describe('pickUpstreams', () => {
+  it('drops our own listeners and keeps order, IPv6 zones and other servers', () => {
+    const r = pickUpstreams({ resolvConf: conf('127.0.0.1', '192.168.1.1', 'fe80::1%eth0', '172.19.1.1', '192.168.1.1'), listeners: LISTENERS });
+    expect(r.upstreams).toEqual(['192.168.1.1', 'fe80::1%eth0']);
+    expect(r.dropped).toEqual([
+      { server: '127.0.0.1', kind: 'loop', reason: "it reaches the proxy's own listener 127.0.0.1:53; forwarding there would loop" },
+      { server: '172.19.1.1', kind: 'loop', reason: "it reaches the proxy's own listener 172.19.1.1:53; forwarding there would loop" },
+    ]);
+  });
+
+  it.each(['0.0.0.0', '::', '::ffff:127.0.0.1', '127.0.0.1:53', '[::ffff:127.0.0.1]:53', '0.0.0.0:53', '::ffff:7f00:1', '0:0:0:0:0:ffff:127.0.0.1', '::ffff:0.0.0.0', '0:0:0:0:0:0:0:1'])(
+    'treats %s as a loop into the 127.0.0.1:53 listener',
+    (server) => {
+      const r = pickUpstreams({ resolvConf: conf(server), listeners: [{ address: '127.0.0.1', port: 53 }, { address: '::1', port: 53 }] });
+      expect(r.upstreams).toEqual([]);
+      expect(r.dropped).toEqual([expect.objectContaining({ server, kind: 'loop' })]);
+    },
+  );
+
+  it('sees the KubeSwitch address in its IPv4-mapped spelling', () => {
+    const r = pickUpstreams({ resolvConf: conf('::ffff:ac13:101'), listeners: [{ address: '172.19.1.1', port: 53 }] });
+    expect(r.dropped).toEqual([expect.objectContaining({ kind: 'loop' })]);
+  });
+
+  it('keeps 127.0.0.1 on another port and drops link-local servers on interfaces that do not exist', () => {
+    const r = pickUpstreams({
+      resolvConf: conf('127.0.0.1:5353', 'fe80::1%nosuchif0', 'fe80::2%eth0', 'fe80::3%1', '192.0.2.53'),
+      listeners: [{ address: '127.0.0.1', port: 53 }],
+      interfaces: ['lo', 'eth0'],
+    });
+    expect(r.upstreams).toEqual(['127.0.0.1:5353', 'fe80::2%eth0', '192.0.2.53']);
+    expect(r.dropped).toEqual([
+      { server: 'fe80::1%nosuchif0', kind: 'no-interface', reason: 'its interface nosuchif0 does not exist on this host' },
+      { server: 'fe80::3%1', kind: 'no-interface', reason: 'its scope id %1 is a number; write the interface name (e.g. %eth0)' },
+    ]);
+  });
+
+  it('replaces the systemd-resolved stub with its link servers', () => {
+    const r = pickUpstreams({
+      resolvConf: conf('127.0.0.53'),
+      listeners: LISTENERS,
+      resolvedLinkServers: ['192.168.1.1', 'fe80::1%2', '127.0.0.1'],
+    });
+    expect(r.upstreams).toEqual(['192.168.1.1', 'fe80::1%2']);
+    expect(r.dropped.map((d) => d.server)).toEqual(['127.0.0.53', '127.0.0.1']);
+    expect(r.dropped[1]?.reason).toContain('(from resolvectl)');
+  });
+
+  it('drops the stub with a reason when resolved reports no link servers', () => {
+    const r = pickUpstreams({ resolvConf: conf('127.0.0.53', '127.0.0.54'), listeners: LISTENERS });
+    expect(r.upstreams).toEqual([]);
+    expect(r.dropped.map((d) => d.server)).toEqual(['127.0.0.53', '127.0.0.54']);
+  });
+
+  it('a wildcard listener on port 53 also catches loopback nameservers; other ports do not loop', () => {
+    expect(pickUpstreams({ resolvConf: conf('127.0.1.1', '10.0.0.1'), listeners: [{ address: '0.0.0.0', port: 53 }] }).upstreams).toEqual(['10.0.0.1']);
+    expect(pickUpstreams({ resolvConf: conf('127.0.0.1'), listeners: [{ address: '127.0.0.1', port: 5353 }] }).upstreams).toEqual(['127.0.0.1']);
+  });
+});
+
+describe('resolvectl dns', () => {
+  it('parses global and link lines', () => {
+    expect(parseResolvectlDns(RESOLVECTL)).toEqual([
+      { link: null, servers: ['1.1.1.1', '9.9.9.9'] },
+      { link: { index: 2, name: 'enp1s0' }, servers: ['192.168.1.1', 'fe80::1%2'] },
+      { link: { index: 3, name: 'wlp2s0' }, servers: ['192.168.1.1'] },
+      { link: { index: 4, name: 'docker0' }, servers: [] },
+      { link: { index: 7, name: 'tailscale0' }, servers: ['100.100.100.100'] },
+    ]);
+  });
+
+  it('readResolvedLinkServers: link servers first, then global, deduplicated; [] without resolvectl', async () => {
+    const exec: Exec = { run: async (file, args) => ({ code: file === 'resolvectl' && args[0] === 'dns' ? 0 : 1, stdout: RESOLVECTL, stderr: '' }) };
+    expect(await readResolvedLinkServers(exec)).toEqual(['192.168.1.1', 'fe80::1%2', '100.100.100.100', '1.1.1.1', '9.9.9.9']);
+    const missing: Exec = { run: () => Promise.reject(Object.assign(new Error('spawn resolvectl ENOENT'), { code: 'ENOENT' })) };
+    expect(await readResolvedLinkServers(missing)).toEqual([]);
+  });
+});

@@ -1,0 +1,192 @@
+/**
+ * Default upstreams for the proxy: the saved nameservers minus anything that would loop back
+ * into the proxy (docs/host-facts.md "Host resolver traps").
+ */
+import type { Listener, ResolvConf } from '../../../shared/types';
+import type { Exec } from './exec';
+import { parseServer } from './parse-server';
+import { ipInCidr } from '../../../shared/cidr';
+import { bareAddress, effectiveAddress, isLoopbackAddress, isUnspecifiedAddress, reachesListenerAddress } from '../../../shared/listener-reach';
+
+/** systemd-resolved's stub listeners (systemd-resolved.service(8)): 127.0.0.53 and 127.0.0.54. */
+const RESOLVED_STUBS = new Set(['127.0.0.53', '127.0.0.54']);
+
+/** The endpoint of a nameserver or `--upstream` value (`IP`, `IP:PORT`, `[v6]:PORT`); null if unparsable. */
+function endpointOf(server: string): { address: string; port: number } | null {
+  try {
+    const e = parseServer(server);
+    return { address: effectiveAddress(bareAddress(e.address)), port: e.port };
+  } catch {
+    return null;
+  }
+}
+
+/** The listener a query to `server` would reach (a loop), or null. */
+export function reachesListener(server: string, listeners: Listener[]): Listener | null {
+  const e = endpointOf(server);
+  if (!e) return null;
+  return listeners.find((l) => l.port === e.port && reachesListenerAddress(e.address, l.address)) ?? null;
+}
+
+/**
+ * Why a query to `server` would come back to this host's proxy, or null. By
+ * address semantics, not text: the unspecified address (Linux connects 0.0.0.0/:: to the
+ * local host), any spelling of a listener (IPv4-mapped `::ffff:7f00:1`, expanded
+ * `0:0:0:0:0:ffff:127.0.0.1`), and any of `hostAddresses` when a wildcard listener (0.0.0.0,
+ * ::) is on that port. Another resolver on a host address is NOT a loop: a local dnsmasq or
+ * unbound with its own upstreams (router-like hosts, the e2e test bed's upstream) is legitimate.
+ */
+export function loopReason(server: string, listeners: Listener[], hostAddresses: string[] = []): string | null {
+  const e = endpointOf(server);
+  if (!e) return null;
+  const hit = reachesListener(server, listeners);
+  if (hit) return `it reaches the proxy's own listener ${hit.address}:${hit.port}`;
+  let address = server;
+  try {
+    address = parseServer(server).address;
+  } catch {
+    // endpointOf parsed it already
+  }
+  if (isUnspecifiedAddress(address)) return 'it is the unspecified address, which means this host itself';
+  const local = new Set(hostAddresses.map((a) => effectiveAddress(bareAddress(a))));
+  const wildcard = listeners.find((l) => l.port === e.port && isUnspecifiedAddress(l.address) && l.address.includes(':') === e.address.includes(':'));
+  if (wildcard && local.has(e.address)) {
+    return `it is this host's own address ${e.address}, where the proxy's wildcard listener ${wildcard.address}:${wildcard.port} answers`;
+  }
+  return null;
+}
+
+/**
+ * Why forwarding the cluster zones to the kube-dns ClusterIP would loop, or null:
+ * unspecified or loopback in any spelling, one of the proxy's listeners, or an address of this
+ * host. A host address inside a service CIDR is allowed: kube-proxy in IPVS mode puts every
+ * ClusterIP on the kube-ipvs0 interface, and IPVS sends those packets to the CoreDNS pods.
+ */
+export function kubeDnsLoop(kubeDnsIp: string, listeners: Listener[], hostAddresses: string[], serviceCidrs: string[]): string | null {
+  const eff = effectiveAddress(bareAddress(kubeDnsIp));
+  let why: string | null = null;
+  if (isUnspecifiedAddress(kubeDnsIp)) why = 'is the unspecified address (this host itself)';
+  else if (isLoopbackAddress(eff)) why = 'is a loopback address';
+  else {
+    const hit = reachesListener(kubeDnsIp, listeners);
+    const inCidr = serviceCidrs.some((c) => {
+      try {
+        return ipInCidr(eff, c);
+      } catch {
+        return false;
+      }
+    });
+    if (hit) why = `is the proxy's own listener ${hit.address}:${hit.port}`;
+    else if (!inCidr && hostAddresses.some((a) => effectiveAddress(bareAddress(a)) === eff)) why = `is an address of this host outside the service CIDRs (${serviceCidrs.join(', ') || 'none known'})`;
+  }
+  if (why === null) return null;
+  return `The kube-dns ClusterIP ${kubeDnsIp} ${why}: forwarding the cluster zones there would send them back into this host's proxy (a loop); check the cluster DNS Service (\`kubectl -n kube-system get svc -l k8s-app=kube-dns -o wide\`).`;
+}
+
+/** Why an upstream was dropped: it loops into the proxy, is resolved's stub, or names a missing interface. */
+export type DropKind = 'loop' | 'resolved-stub' | 'no-interface';
+
+/**
+ * Picks the proxy's default upstreams from the saved resolv.conf: drops our own listen addresses
+ * (loop — also through 0.0.0.0, ::, ::ffff:127.0.0.1), the systemd-resolved stub (replaced by
+ * `resolvedLinkServers` when given, since resolved would forward back to us), and link-local
+ * `%zone` servers whose interface does not exist here (`interfaces`; dnsmasq refuses to start on
+ * them). IPv6 `%zone` is kept otherwise; duplicates removed, order kept.
+ */
+export function pickUpstreams(input: {
+  resolvConf: ResolvConf;
+  listeners: Listener[];
+  resolvedLinkServers?: string[];
+  /** Interface names on this host; when given, `%zone` must name one of them. */
+  interfaces?: string[];
+  /** Addresses assigned to this host (one of them loops only into a wildcard listener). */
+  hostAddresses?: string[];
+}): { upstreams: string[]; dropped: { server: string; reason: string; kind: DropKind }[] } {
+  const upstreams: string[] = [];
+  const dropped: { server: string; reason: string; kind: DropKind }[] = [];
+  const seen = new Set<string>();
+  const add = (server: string, via: string | null) => {
+    const loop = loopReason(server, input.listeners, input.hostAddresses);
+    if (loop) {
+      dropped.push({ server, kind: 'loop', reason: `${loop}${via ? ` (${via})` : ''}; forwarding there would loop` });
+      return;
+    }
+    if (RESOLVED_STUBS.has(bareAddress(server))) {
+      dropped.push({ server, kind: 'resolved-stub', reason: `systemd-resolved stub listener${via ? ` (${via})` : ''}; resolved would forward back to the proxy` });
+      return;
+    }
+    const zone = /%([^\]]+)/.exec(server)?.[1];
+    // dnsmasq takes interface names only (a numeric scope id is "bad interface name").
+    if (zone && input.interfaces && !input.interfaces.includes(zone)) {
+      dropped.push({ server, kind: 'no-interface', reason: /^\d+$/.test(zone) ? `its scope id %${zone} is a number; write the interface name (e.g. %eth0)` : `its interface ${zone} does not exist on this host` });
+      return;
+    }
+    if (seen.has(server)) return;
+    seen.add(server);
+    upstreams.push(server);
+  };
+  for (const server of input.resolvConf.nameservers) {
+    if (RESOLVED_STUBS.has(bareAddress(server))) {
+      if (input.resolvedLinkServers && input.resolvedLinkServers.length > 0) {
+        dropped.push({ server, kind: 'resolved-stub', reason: 'systemd-resolved stub listener; replaced by its link servers from resolvectl' });
+        for (const s of input.resolvedLinkServers) add(s, 'from resolvectl');
+      } else {
+        dropped.push({ server, kind: 'resolved-stub', reason: 'systemd-resolved stub listener and resolvectl reported no link servers; it would loop through the drop-in' });
+      }
+      continue;
+    }
+    add(server, null);
+  }
+  return { upstreams, dropped };
+}
+
+/** One `resolvectl dns` line: `Global:` (index null) or `Link N (name):`. */
+export interface ResolvedDnsLine {
+  link: { index: number; name: string } | null;
+  servers: string[];
+}
+
+/**
+ * Parses `resolvectl dns` output (resolvectl(1)): `Global: 1.1.1.1#cloudflare-dns.com`,
+ * `Link 2 (eth0): 192.168.1.1 fe80::1%2`, `Link 3 (docker0):`. A `#server-name` (DoT SNI) is
+ * dropped; `%zone` and `:port` are kept as printed.
+ */
+export function parseResolvectlDns(text: string): ResolvedDnsLine[] {
+  const out: ResolvedDnsLine[] = [];
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    const m = /^(?:Global|Link (\d+) \(([^)]*)\)):(.*)$/.exec(line);
+    if (!m) continue;
+    const servers = (m[3] ?? '')
+      .trim()
+      .split(/\s+/)
+      .filter((s) => s !== '')
+      .map((s) => s.replace(/#.*$/, ''));
+    out.push({ link: m[1] === undefined ? null : { index: Number(m[1]), name: m[2] ?? '' }, servers });
+  }
+  return out;
+}
+
+/**
+ * Nameservers systemd-resolved itself uses: per-link servers first (link order), then global,
+ * without duplicates or stubs, and without the links named in `excludeLinks` (K2s's own routing
+ * link: its server is the proxy). [] when resolvectl is missing or fails (no resolved on this host).
+ */
+export async function readResolvedLinkServers(exec: Exec, excludeLinks: readonly string[] = []): Promise<string[]> {
+  let result;
+  try {
+    result = await exec.run('resolvectl', ['dns'], { timeoutMs: 5000 });
+  } catch {
+    return []; // resolvectl not installed: no systemd-resolved
+  }
+  if (result.code !== 0) return [];
+  const lines = parseResolvectlDns(result.stdout).filter((l) => !(l.link && excludeLinks.includes(l.link.name)));
+  const ordered = [...lines.filter((l) => l.link !== null), ...lines.filter((l) => l.link === null)];
+  const servers: string[] = [];
+  for (const l of ordered) {
+    for (const s of l.servers) {
+      if (!RESOLVED_STUBS.has(bareAddress(s)) && !servers.includes(s)) servers.push(s);
+    }
+  }
+  return servers;
+}

@@ -1,0 +1,67 @@
+import type { Exec } from '../host/exec';
+import type { HostFs } from '../host/host-fs';
+import type { ServiceManager } from '../host/service-manager';
+import type { ZonePolicyInput } from '../../../shared/corefile-policy';
+import type { ClusterDiscovery, QueryResult, QueryType } from '../../../shared/types';
+
+/** One lookup path host programs use (host-paths.ts): a label for messages and how to ask it for `name` within `timeoutMs`. */
+export interface HostPath {
+  /** e.g. `nss dns (getent -s dns)`, `systemd-resolved (resolvectl query)`, `nameserver 127.0.0.53 (as Go reads /etc/resolv.conf)`. */
+  label: string;
+  ask(name: string, timeoutMs: number): Promise<QueryResult>;
+}
+
+/**
+ * Everything the lifecycle touches on the host, injected at the composition root
+ * (electron/core/lifecycle/node-deps.ts) so the same code runs on `/` as root, on a temp root in
+ * unit tests, and in the e2e sandbox.
+ */
+export interface LifecycleDeps {
+  fs: HostFs;
+  exec: Exec;
+  services: ServiceManager;
+  /**
+   * Discovers kube-dns, the Corefile zones and the CIDRs; `policy` is the host side of the zone
+   * policy (search domains, user-allowed zones). Throws typed cluster errors.
+   */
+  discover(kubeconfigPath: string, policy?: ZonePolicyInput): Promise<ClusterDiscovery>;
+  /** DNS query to `server` (`IP` or `IP:PORT`); never throws, TIMEOUT/ERROR are results. */
+  query(opts: { name: string; type: QueryType; server: string; transport?: 'udp' | 'tcp'; timeoutMs?: number }): Promise<QueryResult>;
+  /** getaddrinfo through the system resolver (in-process: verify and the query tester). */
+  systemLookup(name: string): Promise<QueryResult>;
+  /**
+   * getaddrinfo for the health check's own probe: the name reaches the nameserver with its case
+   * as given (electron/core/probes/probe-lookup.ts), so the Logs panel can hide it; `timeoutMs` caps the wait.
+   */
+  probeLookup(name: string, timeoutMs: number): Promise<QueryResult>;
+  /** The system resolver for the query tester: A/AAAA via getaddrinfo, PTR via getnameinfo. */
+  systemQuery(name: string, type: QueryType): Promise<QueryResult>;
+  /** Whether something accepts a TCP connection on the listener (readiness: dnsmasq and
+   * dnsproxy bind TCP and UDP together). Resolves false after `timeoutMs` ms. */
+  tcpListening(address: string, port: number, timeoutMs: number): Promise<boolean>;
+  /** Addresses assigned to this host's interfaces (for the KubeSwitch listener). */
+  hostAddresses(): Promise<string[]>;
+  /** Names of this host's network interfaces (for IPv6 `%zone` upstreams). */
+  interfaceNames(): Promise<string[]>;
+  /** Process holding `address:port`, or null (names the holder when the bind fails). */
+  portHolder(port: number, proto: 'udp' | 'tcp', address: string): Promise<{ pid: number; command: string } | null>;
+  /** /proc/self/mountinfo text, to detect a bind-mounted resolv.conf. */
+  mountinfo(): Promise<string>;
+  /**
+   * Checks the kubeconfig can be read safely (regular file, size cap, no foreign credential
+   * plugin as root: electron/core/cluster/kubeconfig-file.ts). Throws NoKubeconfigError.
+   */
+  checkKubeconfig(path: string): Promise<void>;
+  /**
+   * The lookup paths host programs use here besides getaddrinfo and 127.0.0.1 (nss sources,
+   * systemd-resolved, each nameserver of /etc/resolv.conf: host-paths.ts), for verify. Absent in
+   * temp-root tests, whose host paths would be this machine's.
+   */
+  lookupPaths?(opts: { resolved: boolean; resolvConfText: string; skip?: string[] }): Promise<HostPath[]>;
+  /** Effective uid (0 = root). */
+  uid(): number;
+  /** ms since the epoch. */
+  now(): number;
+  /** Sleeps `ms` ms (injected so tests of bounded waits stay fast). */
+  sleep(ms: number): Promise<void>;
+}

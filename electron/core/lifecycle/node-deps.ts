@@ -1,0 +1,72 @@
+import { readFile } from 'node:fs/promises';
+import { networkInterfaces } from 'node:os';
+import { connect } from 'node:net';
+import type { LifecycleDeps } from './deps';
+import { createHostFs } from '../host/host-fs-node';
+import { nodeExec } from '../host/exec';
+import { detectServiceManager } from '../host/detect-service-manager';
+import { findPortHolder } from '../host/port-holder';
+import { queryDns } from '../probes/dns-query';
+import { systemQuery } from '../probes/system-lookup';
+import { gaiLookup } from '../probes/gai-lookup';
+import { probeLookup } from '../probes/probe-lookup';
+import { hostPaths } from './host-paths';
+
+/**
+ * The composition root for the real host: HostFs on `root` (`/` normally), child processes
+ * by argv, systemd or a supervised process, the Kubernetes API, real DNS queries.
+ */
+export async function createNodeDeps(root = '/'): Promise<LifecycleDeps> {
+  const fs = createHostFs(root);
+  const services = await detectServiceManager(fs, nodeExec);
+  const deps: LifecycleDeps = {
+    fs,
+    exec: nodeExec,
+    services,
+    // Loaded on first use: @kubernetes/client-node costs ~1 s of start-up that stop/status never need.
+    discover: async (kubeconfigPath, policy) => (await import('../cluster/discovery')).discoverCluster({ kubeconfigPath, ...policy }),
+    query: (opts) => queryDns(opts),
+    // getaddrinfo in-process (not `getent`, whose exit status 2 hides EAI_AGAIN behind "not found").
+    systemLookup: (name) => gaiLookup(name),
+    // getent, not Node's lookup: it keeps the health probe's KUBERNETES.DEFAULT spelling on the wire.
+    probeLookup: (name, timeoutMs) =>
+      probeLookup(name, timeoutMs, {
+        exec: nodeExec,
+        query: (q) => queryDns(q),
+        resolvConfText: async () => (await fs.readFile('/etc/resolv.conf')).toString('utf8'),
+      }),
+    systemQuery: async (name, type) => {
+      if (type !== 'A' && type !== 'AAAA') return systemQuery(name, type, nodeExec);
+      const r = await gaiLookup(name);
+      return { ...r, type, answers: r.answers.filter((a) => a.type === type) };
+    },
+    tcpListening: (address, port, timeoutMs) =>
+      new Promise((resolve) => {
+        const socket = connect({ host: address, port, timeout: timeoutMs });
+        const done = (ok: boolean) => {
+          socket.destroy();
+          resolve(ok);
+        };
+        socket.once('connect', () => done(true));
+        socket.once('timeout', () => done(false));
+        socket.once('error', () => done(false));
+      }),
+    hostAddresses: async () =>
+      Object.values(networkInterfaces())
+        .flat()
+        .filter((a): a is NonNullable<typeof a> => a !== undefined)
+        .map((a) => a.address),
+    interfaceNames: async () => Object.keys(networkInterfaces()),
+    portHolder: (port, proto, address) => findPortHolder(port, proto, address),
+    // The whole client-side load (file checks, parse, current context, server URL), no request.
+    checkKubeconfig: async (path) => {
+      (await import('../cluster/kube-client')).openKubeClient(path);
+    },
+    mountinfo: () => readFile('/proc/self/mountinfo', 'utf8').catch(() => ''),
+    uid: () => process.getuid?.() ?? -1,
+    now: () => Date.now(),
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    lookupPaths: (opts) => hostPaths(deps, opts),
+  };
+  return deps;
+}

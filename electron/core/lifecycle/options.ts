@@ -1,0 +1,41 @@
+import type { EngineName } from '../../../shared/types';
+
+/** Options of `start`; every field has a documented default. */
+export interface StartOptions {
+  /** Kubeconfig chosen by findKubeconfig; null refuses the start (NO_KUBECONFIG). */
+  kubeconfigPath: string | null;
+  /** What findKubeconfig tried, for the NO_KUBECONFIG message. */
+  kubeconfigLookup?: { tried: string[]; explicit: boolean };
+  /** Default: adguard when its binary exists, else dnsmasq, else refused (NO_ENGINE). */
+  engine?: EngineName;
+  /** AdGuard dnsproxy binary (host path). Default `<installDir>/bin/dnsproxy`. */
+  dnsproxyPath?: string;
+  /** dnsmasq binary (host path). Default /usr/sbin/dnsmasq (Debian dnsmasq-base). */
+  dnsmasqPath?: string;
+  /** K2s install dir. Default K2S_DEFAULTS.installDir. */
+  installDir?: string;
+  /** KubeSwitch listener address, or 'none'. Default 172.19.1.1 when assigned on the host. */
+  kubeSwitch?: string;
+  /** Default upstreams to use instead of the saved resolver's nameservers. */
+  upstreams?: string[];
+  /** External name verify resolves through the proxy and an upstream. Default kubernetes.io. */
+  verifyExternalName?: string;
+  /** Deadline for the proxy to answer on every listener, ms. Default READY_TIMEOUT_MS (start.ts). */
+  readyTimeoutMs?: number;
+  /** Log every query (dnsproxy -v, dnsmasq log-queries). Default true: the log viewer shows them. */
+  logQueries?: boolean;
+  /** Zones the zone policy refused that the user forwards anyway (`--allow-zone`). */
+  allowZones?: string[];
+}
+
+/** What stop does when someone else changed /etc/resolv.conf while K2s ran. */
+export type DriftChoice = 'keep' | 'restore';
+
+/** Options of `stop` and `uninstall`. */
+export interface StopOptions {
+  /**
+   * keep (default): leave the file someone else wrote (NetworkManager, a DHCP client) — it is
+   * newer than our saved original. restore: put the saved original back anyway.
+   */
+  onDrift?: DriftChoice;
+}

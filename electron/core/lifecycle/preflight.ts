@@ -1,0 +1,242 @@
+import type { LifecycleDeps } from './deps';
+import type { StartOptions } from './options';
+import type { Listener, ResolverEntry } from '../../../shared/types';
+import type { ResolverStateFile } from '../../../shared/state-file';
+import { K2S_DEFAULTS, K2S_PATHS } from '../../../shared/k2s-paths';
+import { parseResolvConf, writableResolverTokens } from '../../../shared/resolv-conf';
+import { captureResolver, isManagedResolvConf, readAppendOnly, readState } from '../host/resolver-state';
+import { StateFileCorruptError } from '../host/state-store';
+import { resolverText, sameResolver } from '../host/resolver-state';
+import { isGone } from './resolver-gone';
+import { pickUpstreams, readResolvedLinkServers } from '../host/upstreams';
+import { isBindMounted } from '../host/mounts';
+import { isOwnProxyPid } from '../host/own-proxy';
+import { chooseEngine, type EngineChoice } from './engine';
+import { refused } from './errors';
+import { NoKubeconfigError } from '../cluster/errors';
+import { kubeSwitchRefusal } from '../../../shared/kubeswitch-address';
+import { cliCommand, DRIFT_CHOICE } from '../../../shared/fix';
+import { interfaceOfAddress, linkServers, resolvedActive } from './resolved';
+import { managedNameserverOnResolvedHost, RESOLVED_STUB_ADDRESSES } from '../../../shared/resolved-link';
+
+export { resolverText } from '../host/resolver-state';
+
+/** What preflight learned; nothing on the host has changed yet. */
+export interface Preflight {
+  engine: EngineChoice;
+  kubeconfigPath: string;
+  /** /etc/resolv.conf as it is now. */
+  current: ResolverEntry;
+  /** The state file of an earlier start, or null. */
+  existing: ResolverStateFile | null;
+  /** The original to keep: the saved one when the current file is K2s-owned, else `current`. */
+  original: ResolverEntry;
+  /** True when the current /etc/resolv.conf is the K2s-owned file. */
+  currentIsManaged: boolean;
+  /** K2s is fully up already: the start is a no-op. */
+  alreadyRunning: boolean;
+  upstreams: string[];
+  droppedUpstreams: { server: string; reason: string }[];
+  search: string[];
+  options: string[];
+  /** Search domains/options of the original that the K2s-owned file leaves out. */
+  droppedTokens: string[];
+  listeners: Listener[];
+  skippedListeners: { address: string; reason: string }[];
+  /**
+   * On a systemd-resolved host: the link that gets the cluster zones (the KubeSwitch link), the
+   * proxy address on it, and the nameserver of the K2s-owned resolv.conf
+   * (managedNameserverOnResolvedHost); null where resolved does not run.
+   */
+  resolved: { link: string; address: string; nameserver: string } | null;
+}
+
+/** Program name of a command line: `/usr/sbin/dnsmasq --conf…` → `dnsmasq`. */
+function programName(command: string): string {
+  const first = command.trim().split(/\s+/)[0] ?? command;
+  return first.slice(first.lastIndexOf('/') + 1) || command;
+}
+
+/** "127.0.0.1:53/udp is held by dnsmasq (PID 812); …" with a fix that is a real command. */
+export function portHeldMessage(what: string, holder: { pid: number; command: string }): string {
+  // A K2s DNS proxy (ours in another mount namespace, or K2s's own CLI's) is no system
+  // service called "dnsmasq": stopping the distribution's dnsmasq would not free the port.
+  if (/(^|\s)(--config-path=|--conf-file=)\S*\/k2s\/(dnsproxy\.yaml|dnsmasq\.conf)(\s|$)/.test(holder.command)) {
+    return `${what} is held by a K2s DNS proxy (${programName(holder.command)}, PID ${holder.pid}) that this k2s-dns does not own; run \`${cliCommand('stop', true)}\` where it was started (or \`sudo k2s stop\`), or \`kill ${holder.pid}\`, then start again.`;
+  }
+  const name = programName(holder.command);
+  return `${what} is held by ${name} (PID ${holder.pid}); stop it — \`systemctl stop ${name}\` if it is a system service, else \`kill ${holder.pid}\` — then start again.`;
+}
+
+/** Whether `entry` is the K2s-owned resolv.conf (a regular file with the managed header). */
+export function isManagedEntry(entry: ResolverEntry): boolean {
+  return entry.kind === 'file' && isManagedResolvConf(Buffer.from(entry.contentBase64, 'base64'));
+}
+
+/**
+ * The listeners: 127.0.0.1:53 always, the KubeSwitch address only when assigned here. Throws
+ * refused BAD_KUBESWITCH for an address outside private space (shared/kubeswitch-address.ts)
+ * and KUBESWITCH_NOT_ASSIGNED for an explicit address other than K2s's default that no
+ * interface has; K2s's own 172.19.1.1 is skipped instead (K2s creates it when the cluster runs).
+ */
+export async function planListeners(
+  deps: LifecycleDeps,
+  kubeSwitch: string | undefined,
+): Promise<{ listeners: Listener[]; skipped: { address: string; reason: string }[] }> {
+  const listeners: Listener[] = [{ address: '127.0.0.1', port: 53 }];
+  const skipped: { address: string; reason: string }[] = [];
+  const wanted = kubeSwitch ?? K2S_DEFAULTS.kubeSwitchAddress;
+  if (wanted === 'none') return { listeners, skipped: [{ address: 'KubeSwitch', reason: 'disabled with --kubeswitch none' }] };
+  const bad = kubeSwitchRefusal(wanted);
+  if (bad) throw refused('BAD_KUBESWITCH', bad);
+  const assigned = await deps.hostAddresses();
+  if (!assigned.includes(wanted) && wanted !== K2S_DEFAULTS.kubeSwitchAddress) {
+    throw refused('KUBESWITCH_NOT_ASSIGNED', `--kubeswitch ${wanted} is not assigned to any interface on this host; give one of this host's private addresses (ip -4 addr), K2s's ${K2S_DEFAULTS.kubeSwitchAddress}, or none.`);
+  }
+  if (assigned.includes(wanted)) listeners.push({ address: wanted, port: 53 });
+  else skipped.push({ address: wanted, reason: `${wanted} is not assigned to any interface on this host (K2s creates it on ${K2S_DEFAULTS.kubeSwitchInterface}); started without it` });
+  return { listeners, skipped };
+}
+
+/**
+ * Checks every precondition of start and changes nothing. Throws refused (exit 3) errors:
+ * NOT_ROOT, NO_ENGINE, NO_KUBECONFIG, NO_SAVED_ORIGINAL, IMMUTABLE, APPEND_ONLY, BIND_MOUNTED,
+ * BAD_KUBESWITCH, KUBESWITCH_NOT_ASSIGNED, NO_UPSTREAM, PORT_IN_USE — each message names the cause and the fix.
+ */
+export async function preflight(deps: LifecycleDeps, opts: StartOptions): Promise<Preflight> {
+  if (deps.uid() !== 0) {
+    throw refused('NOT_ROOT', `Starting K2s DNS changes /etc/resolv.conf and binds port 53: run it as root (${cliCommand('start', true)}) or from the desktop app.`);
+  }
+  const engine = await chooseEngine(deps.fs, opts);
+  if (!opts.kubeconfigPath) {
+    throw refused('NO_KUBECONFIG', NoKubeconfigError.fromLookup(opts.kubeconfigLookup ?? { tried: [], explicit: false }).message);
+  }
+  // Before anything is saved: a bad kubeconfig is a refusal (exit 3), not a rollback.
+  await deps.checkKubeconfig(opts.kubeconfigPath).catch((err: unknown) => {
+    throw refused('BAD_KUBECONFIG', (err as Error).message);
+  });
+  const current = await captureResolver(deps.fs, deps.exec);
+  const existing = await readState(deps.fs).catch((err: unknown) => {
+    // Never start over (and later overwrite) a saved original we cannot read: stop deals with it.
+    if (err instanceof StateFileCorruptError) throw refused('STATE_CORRUPT', err.message);
+    throw err;
+  });
+  const currentIsManaged = isManagedEntry(current);
+  if (currentIsManaged && !existing) {
+    throw refused(
+      'NO_SAVED_ORIGINAL',
+      `/etc/resolv.conf is K2s-owned but no saved original exists at ${K2S_PATHS.stateFile}; write your own resolv.conf back by hand (a file with your nameserver, or the symlink your distribution uses, e.g. ln -s ../run/systemd/resolve/stub-resolv.conf), then run k2s-dns stop, then start again.`,
+    );
+  }
+  // A resolver deleted (or left dangling) while K2s ran is not an original to save over the real
+  // one: stop puts the saved original back first.
+  if (existing && isGone(current) && !sameResolver(current, existing.resolvConf)) {
+    throw refused('RESOLV_CONF_GONE', `/etc/resolv.conf was ${current.kind === 'symlink' ? `replaced by a dangling symlink (→ ${current.target})` : 'deleted'} while K2s DNS ran, and the saved original in ${K2S_PATHS.stateFile} must not be overwritten with that; run k2s-dns stop first (it puts the saved original back), then start again.`);
+  }
+  // Drift (another program rewrote the file while K2s ran): a start would have to decide which
+  // file is the user's original, and silently saving theirs loses the real one (new-user pass,
+  // 2026-12-01). The choice is stop's --on-drift (the app's drift banner); start only after it.
+  if (existing && !currentIsManaged && !isGone(current) && !sameResolver(current, existing.resolvConf)) {
+    throw refused('DRIFTED', `/etc/resolv.conf was rewritten by another program while K2s DNS ran; your original from ${existing.savedAt} is still saved in ${K2S_PATHS.stateFile}. Choose first — Keep their file: ${cliCommand('stop', true)} (--on-drift keep, the default); Restore my original: ${DRIFT_CHOICE.restore.cli} (in the app: the drift banner) — then start again. Nothing was changed.`);
+  }
+  // Never save over a saved original: when the current file is ours, the saved one is the original.
+  const original = currentIsManaged && existing ? existing.resolvConf : current;
+  const service = await deps.services.status();
+  const alreadyRunning = currentIsManaged && existing !== null && service.running;
+
+  if (current.kind === 'file' && current.immutable) {
+    throw refused('IMMUTABLE', '/etc/resolv.conf is immutable (chattr +i); run `chattr -i /etc/resolv.conf` if you want K2s to manage it, then start again.');
+  }
+  // Append-only (chattr +a) refuses rename(2) over the file just like +i (chattr(1)): refuse
+  // now, before anything is saved, instead of failing at activate.
+  if (current.kind === 'file' && (await readAppendOnly(deps.fs, deps.exec, K2S_PATHS.resolvConf))) {
+    throw refused('APPEND_ONLY', '/etc/resolv.conf is append-only (chattr +a), so it cannot be replaced; run `chattr -a /etc/resolv.conf` if you want K2s to manage it, then start again.');
+  }
+  if (!alreadyRunning && isBindMounted(deps.fs.real(K2S_PATHS.resolvConf), await deps.mountinfo())) {
+    throw refused('BIND_MOUNTED', '/etc/resolv.conf is a bind mount (a container or WSL layout) and cannot be replaced by rename; manage DNS on the outer host instead.');
+  }
+
+  const text = resolverText(original) ?? '';
+  if (/generated by WSL|generateResolvConf/i.test(text)) {
+    throw refused('WSL_RESOLV_CONF', 'WSL generates this /etc/resolv.conf and rewrites it on every start; set generateResolvConf = false in /etc/wsl.conf first (or manage DNS on the Windows side with K2s).');
+  }
+  const parsed = parseResolvConf(text);
+  // Tokens the K2s-owned file cannot hold are dropped and named, never a reason to fail.
+  const writable = writableResolverTokens(parsed);
+  const { listeners, skipped } = await planListeners(deps, opts.kubeSwitch);
+
+  const resolved = (await resolvedActive(deps)) ? await planResolvedRoute(deps, listeners, skipped, parsed.nameservers) : null;
+  const usesResolvedStub = parsed.nameservers.some((ns) => ns === '127.0.0.53' || ns === '127.0.0.54');
+  // Our own routing link is no upstream (a second start sees it in `resolvectl dns`).
+  const resolvedLinkServers = usesResolvedStub ? await readResolvedLinkServers(deps.exec, resolved ? [resolved.link] : []) : undefined;
+  const interfaces = await deps.interfaceNames();
+  // Loop check by address semantics: this host's own addresses count too.
+  const hostAddresses = await deps.hostAddresses();
+  const picked = opts.upstreams?.length
+    ? pickUpstreams({ resolvConf: { ...parsed, nameservers: opts.upstreams }, listeners, interfaces, hostAddresses })
+    : pickUpstreams({ resolvConf: parsed, listeners, interfaces, hostAddresses, ...(resolvedLinkServers ? { resolvedLinkServers } : {}) });
+  const loops = picked.dropped.filter((d) => d.kind === 'loop');
+  if (loops.length > 0) {
+    const where = opts.upstreams?.length ? '--upstream' : 'The original resolver';
+    throw refused('UPSTREAM_LOOP', `${where} lists ${loops.map((d) => d.server).join(', ')}, which reaches k2s-dnsproxy itself: forwarding there would loop. ${opts.upstreams?.length ? 'Give your real nameserver' : 'Point /etc/resolv.conf at your real nameserver first, or pass --upstream IP'}.`);
+  }
+  if (picked.upstreams.length === 0) {
+    const why = picked.dropped.length ? ` (dropped: ${picked.dropped.map((d) => `${d.server}: ${d.reason}`).join('; ')})` : '';
+    throw refused('NO_UPSTREAM', `The original resolver lists no usable upstream nameserver${why}; fix the host's DNS first or pass --upstream IP.`);
+  }
+
+  if (!alreadyRunning) {
+    // Our own k2s-dnsproxy may hold the port (e.g. the resolver drifted while it ran): start
+    // restarts it with the new config, so only a foreign holder is a refusal.
+    // Ours also when no pidfile names it (a killed start): recognised by its exact command line.
+    const ownPid = service.running ? service.pid : null;
+    for (const l of listeners) {
+      for (const proto of ['udp', 'tcp'] as const) {
+        const holder = await deps.portHolder(l.port, proto, l.address);
+        if (holder && holder.pid !== ownPid && !(await isOwnProxyPid(deps.fs, holder.pid))) {
+          throw refused('PORT_IN_USE', portHeldMessage(`${l.address}:${l.port}/${proto}`, holder));
+        }
+      }
+    }
+  }
+  return {
+    engine,
+    kubeconfigPath: opts.kubeconfigPath,
+    current,
+    existing,
+    original,
+    currentIsManaged,
+    alreadyRunning,
+    upstreams: picked.upstreams,
+    droppedUpstreams: picked.dropped,
+    search: writable.search,
+    options: writable.options,
+    droppedTokens: writable.dropped,
+    listeners,
+    skippedListeners: skipped,
+    resolved,
+  };
+}
+
+/**
+ * Where systemd-resolved runs, the cluster zones reach it on a routing-only link (shared/resolved-link.ts):
+ * the link holding the proxy's KubeSwitch listener. Refuses (exit 3) RESOLVED_NO_KUBESWITCH
+ * without that listener — resolved has no per-link route to offer then, and a global one leaks
+ * and puts loopback into kubelet's resolvConf — and RESOLVED_LINK_TAKEN when another program
+ * already gave that link DNS servers (it is not K2s's to change).
+ */
+async function planResolvedRoute(deps: LifecycleDeps, listeners: Listener[], skipped: { address: string; reason: string }[], originalNameservers: string[]): Promise<NonNullable<Preflight['resolved']>> {
+  const kube = listeners.find((l) => l.address !== '127.0.0.1');
+  const why = skipped.find((s) => s.address !== '127.0.0.1')?.reason;
+  if (!kube) {
+    throw refused('RESOLVED_NO_KUBESWITCH', `systemd-resolved runs here, and K2s DNS gives it the cluster zones as a routing-only link on the KubeSwitch address, which the proxy cannot listen on now${why ? ` (${why})` : ''}. Bring up the K2s network first (systemctl start k2s-proxy-network, which creates ${K2S_DEFAULTS.kubeSwitchInterface} with ${K2S_DEFAULTS.kubeSwitchAddress}), or pass --kubeswitch with the address of a link only K2s uses, then start again. Nothing was changed.`);
+  }
+  const link = await interfaceOfAddress(deps.exec, kube.address);
+  if (!link) throw refused('RESOLVED_NO_KUBESWITCH', `systemd-resolved runs here, but no interface holds the KubeSwitch address ${kube.address} (ip -o addr show); bring up the K2s network first, then start again. Nothing was changed.`);
+  const foreign = (await linkServers(deps.exec, link)).filter((s) => s !== kube.address);
+  if (foreign.length > 0) {
+    throw refused('RESOLVED_LINK_TAKEN', `systemd-resolved already has DNS servers ${foreign.join(', ')} on ${link}, the link of the KubeSwitch address ${kube.address}; another program manages it, so K2s will not route the cluster zones there. Use a link only K2s uses (--kubeswitch ADDRESS), or drop that setting (resolvectl revert ${link}), then start again. Nothing was changed.`);
+  }
+  const stubAnswers = await deps.tcpListening(RESOLVED_STUB_ADDRESSES[0], 53, 2000);
+  return { link, address: kube.address, nameserver: managedNameserverOnResolvedHost({ originalNameservers, stubAnswers, kubeSwitch: kube.address }) };
+}

@@ -1,0 +1,46 @@
+import type { LifecycleDeps } from './deps';
+import type { ProxyPlan } from '../../../shared/types';
+import { K2S_PATHS } from '../../../shared/k2s-paths';
+import { failed } from './errors';
+import { portHeldMessage } from './preflight';
+
+/** Last lines of the proxy log (best effort), to explain why it exited. */
+async function logTail(deps: LifecycleDeps, lines: number): Promise<string[]> {
+  const buf = await deps.fs.readFile(K2S_PATHS.log).catch(() => Buffer.alloc(0));
+  return buf.toString('utf8').trimEnd().split('\n').slice(-lines);
+}
+
+/**
+ * Waits until the proxy accepts connections on every listener (TCP connect: it needs no
+ * upstream, so a dead CoreDNS shows up in verify with its own message), polling after 10, 20,
+ * 40 … ms (at most 200 ms apart: a proxy binds within milliseconds) for at most `timeoutMs` ms
+ * in all. Fails with SERVICE_EXITED (with the log's
+ * last error and, for a bind failure, the port's holder) or SERVICE_NOT_READY.
+ */
+export async function waitForListeners(deps: LifecycleDeps, plan: ProxyPlan, timeoutMs: number): Promise<void> {
+  const deadline = deps.now() + timeoutMs;
+  const pending = new Set(plan.listeners.map((l) => `${l.address}:${l.port}`));
+  for (let attempt = 0; pending.size > 0; attempt++) {
+    const status = await deps.services.status();
+    if (!status.running) {
+      const tail = await logTail(deps, 20);
+      const bind = tail.find((l) => /address already in use/i.test(l));
+      if (bind) {
+        const l = plan.listeners[0]!;
+        const holder = await deps.portHolder(l.port, 'udp', l.address);
+        throw failed('PORT_IN_USE', holder ? `k2s-dnsproxy could not bind: ${portHeldMessage(`${l.address}:${l.port}`, holder)}` : `k2s-dnsproxy could not bind port 53 (address already in use); find the holder with \`ss -lunp 'sport = :53'\` and stop it.`);
+      }
+      const last = [...tail].reverse().find((l) => /error|fail|fatal|bad|unknown/i.test(l)) ?? tail.at(-1) ?? '(empty log)';
+      throw failed('SERVICE_EXITED', `k2s-dnsproxy exited right after start: "${last.trim()}"; see ${K2S_PATHS.log}.`);
+    }
+    await Promise.all([...pending].map(async (server) => {
+      const l = plan.listeners.find((x) => `${x.address}:${x.port}` === server)!;
+      if (await deps.tcpListening(l.address, l.port, 300)) pending.delete(server);
+    }));
+    if (pending.size === 0) break;
+    if (deps.now() >= deadline) {
+      throw failed('SERVICE_NOT_READY', `k2s-dnsproxy did not answer on ${[...pending].join(', ')} within ${timeoutMs} ms; see ${K2S_PATHS.log}.`);
+    }
+    await deps.sleep(Math.min(200, 10 * 2 ** attempt));
+  }
+}

@@ -1,0 +1,248 @@
+import { createHash } from 'node:crypto';
+import type { LifecycleDeps } from './deps';
+import type { StartOptions } from './options';
+import type { ResultEvent, ResultWarning } from '../../../shared/lifecycle-events';
+import type { ClusterDiscovery, ProxyPlan } from '../../../shared/types';
+import type { ResolverStateFile } from '../../../shared/state-file';
+import { EXIT } from '../../../shared/lifecycle-events';
+import { DNSPROXY_RUN_AS } from '../../../shared/systemd-unit';
+import { K2S_PATHS } from '../../../shared/k2s-paths';
+import { renderManagedResolvConf } from '../../../shared/resolv-conf';
+import { routingDomains, type ResolvedRoute } from '../../../shared/resolved-link';
+import { restoreResolver, writeState, removeState } from '../host/resolver-state';
+import { preflight, type Preflight } from './preflight';
+import { LifecycleError, failed, refused, messageOf } from './errors';
+import { StepReporter, type EventSink } from './reporter';
+import { journaledReporter } from './teardown';
+import { clearJournal, clearRecovery } from './journal';
+import { recoverInterrupted } from './recover';
+import { writeProxyConfig, proxyArgv, lateListenersFor } from './proxy-config';
+import { waitForListeners } from './service-ready';
+import { verifyDns } from './verify';
+import { kubeDnsLoop } from '../host/upstreams';
+import { cidrRefusal } from '../../../shared/corefile-policy';
+import { applyRoute, restartResolved, revertRoute } from './resolved';
+import { acquireLock, LOCK_PATH } from './lock';
+import { isNoRoomError, noRoomMessage } from '../host/mounts';
+
+/** Default deadline for the proxy to answer on every listener, ms: sized for a busy host. */
+export const READY_TIMEOUT_MS = 20_000;
+
+/** One host change done so far, with how to take it back. */
+interface Undo {
+  what: string;
+  run: () => Promise<void>;
+}
+
+/**
+ * Starts K2s DNS: preflight → save → discover → config → service → activate → verify → ready.
+ * Any failure after save undoes every change in reverse order (rollback) and
+ * returns exit 1; a failed precondition returns exit 3 with nothing changed. Never throws.
+ */
+export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: EventSink): Promise<ResultEvent> {
+  const r = journaledReporter(deps, 'start', sink);
+  const undo: Undo[] = [];
+  const warnings: ResultWarning[] = [];
+  let release: (() => Promise<void>) | null = null;
+  let recovered: string | null = null;
+  try {
+    if (deps.uid() === 0) {
+      // One operation at a time, and never on top of a half-done one.
+      release = (
+        await acquireLock(deps.fs).catch(async (err: unknown) => {
+          if (!isNoRoomError(err)) throw err;
+          throw refused('NO_SPACE', `${noRoomMessage(LOCK_PATH, deps.fs.real(LOCK_PATH), (err as NodeJS.ErrnoException).code, await deps.mountinfo().catch(() => ''), 'start again')} Nothing was changed.`);
+        })
+      ).release;
+      recovered = await recoverInterrupted(deps, sink);
+    }
+    const pre = await r.run('preflight', 'Checking root, engine, kubeconfig, resolver and port 53', async () => {
+      const p = await preflight(deps, opts);
+      return {
+        value: p,
+        message: `${p.engine.engine} at ${p.engine.binary}; upstreams ${p.upstreams.join(', ')}; listeners ${p.listeners.map((l) => `${l.address}:${l.port}`).join(', ')}${p.droppedTokens.length ? `; left out of the K2s-owned resolv.conf: ${p.droppedTokens.join(', ')}` : ''}`,
+        detail: { engine: p.engine.engine, upstreams: p.upstreams, dropped: p.droppedUpstreams, skippedListeners: p.skippedListeners },
+      };
+    });
+    if (pre.alreadyRunning) {
+      r.emit('ready', 'done', 'K2s DNS is already running; the saved original resolver was kept.');
+      return finish(r, true, EXIT.ok, 'K2s DNS is already running; nothing changed.');
+    }
+
+    const state = await r.run('save', 'Saving the exact /etc/resolv.conf', () => save(deps, pre, undo));
+    const discovery = await r.run('discover', `Reading kube-dns and the Corefile through ${pre.kubeconfigPath}`, async () => {
+      const d = await deps.discover(pre.kubeconfigPath, { searchDomains: pre.search, nameservers: pre.upstreams, allowZones: [...new Set([...(opts.allowZones ?? []), ...(pre.existing?.allowedZones ?? [])])] }).catch((err: unknown) => {
+        throw failed('DISCOVERY_FAILED', messageOf(err));
+      });
+      // Zone-upstream loop check by address semantics.
+      // Only service CIDRs the zone policy accepts may excuse a host address (kube-ipvs0): a
+      // cluster-supplied serviceSubnet 0.0.0.0/1 must not make this host's own address "a ClusterIP".
+      const loop = kubeDnsLoop(d.kubeDnsIp, pre.listeners, await deps.hostAddresses(), d.serviceCidrs.filter((c) => cidrRefusal(c) === null));
+      if (loop) throw failed('DISCOVERY_FAILED', loop);
+      return {
+        value: d,
+        // The API server is named: a user-owned kubeconfig decides which cluster a root start trusts.
+        message: `kube-dns ${d.kubeDnsIp}, cluster domain ${d.clusterDomain}, ${d.zones.length} zone${d.zones.length === 1 ? '' : 's'}${d.refusedZones?.length ? `, ${d.refusedZones.length} refused by the zone policy` : ''} (API server ${d.apiServer}, context ${d.context})`,
+        detail: { kubeDnsIp: d.kubeDnsIp, clusterDomain: d.clusterDomain, zones: d.zones.map((z) => z.zone), refusedZones: (d.refusedZones ?? []).slice(0, 100).map((z) => ({ zone: z.zone, why: z.why })), apiServer: d.apiServer, warnings: d.warnings },
+      };
+    });
+    const plan: ProxyPlan = {
+      engine: pre.engine.engine,
+      listeners: pre.listeners,
+      zones: discovery.zones,
+      upstreams: pre.upstreams,
+      clusterCidrs: [...discovery.serviceCidrs, ...discovery.podCidrs],
+      logFile: K2S_PATHS.log,
+      timeoutMs: 5000,
+      verbose: opts.logQueries ?? true,
+    };
+    const configPath = await r.run('config', 'Writing the proxy config', async () => {
+      // A plan the engine's renderer refuses (e.g. a zone AdGuard dnsproxy would exit on) is a
+      // named failure with its fix, not INTERNAL; I/O errors keep their own handling (ENOSPC).
+      const written = await writeProxyConfig(deps.fs, plan).catch((err: unknown) => {
+        throw (err as NodeJS.ErrnoException).code === undefined ? failed('PROXY_CONFIG', messageOf(err)) : err;
+      });
+      undo.push({ what: `restore ${written.path}`, run: written.undo });
+      return { value: written.path, message: `Wrote ${written.path}`, detail: { path: written.path } };
+    });
+    await r.run('service', 'Starting k2s-dnsproxy', async () => {
+      const argv = proxyArgv(deps.fs, pre.engine.binary, plan.engine, configPath, plan.verbose);
+      // Registered before start: a start that fails half-way still gets stopped by rollback.
+      undo.push({ what: 'stop k2s-dnsproxy', run: () => deps.services.stop() });
+      // dnsproxy cannot drop root itself (docs/engines.md "dnsproxy privileges"): the service manager does; dnsmasq drops by --user (websec).
+      // On systemd the KubeSwitch listener of AdGuard dnsproxy runs in its own unit that waits for the address (reboots).
+      const lateListeners = lateListenersFor(plan.engine, argv, plan.listeners);
+      const { pid } = await deps.services.start({ argv, logFile: deps.fs.real(K2S_PATHS.log), description: `K2s DNS proxy (${plan.engine})`, ...(plan.engine === 'adguard' ? { runAs: DNSPROXY_RUN_AS } : {}), ...(lateListeners ? { lateListeners } : {}) });
+      await waitForListeners(deps, plan, opts.readyTimeoutMs ?? READY_TIMEOUT_MS);
+      return { value: pid, message: `k2s-dnsproxy (${plan.engine}${pid ? `, PID ${pid}` : ''}) answers on ${plan.listeners.map((l) => `${l.address}:${l.port}`).join(', ')}`, detail: { pid } };
+    });
+    await r.run('activate', 'Pointing the host at 127.0.0.1', () => activate(deps, pre, state, discovery, undo));
+    await r.run('verify', `Resolving kubernetes.default.svc.${discovery.clusterDomain} and an external name`, async () => {
+      const resolvConfText = await deps.fs.readFile(K2S_PATHS.resolvConf).then((b) => b.toString('utf8'), () => '');
+      const paths = deps.lookupPaths ? await deps.lookupPaths({ resolved: pre.resolved !== null, resolvConfText, skip: ['127.0.0.1'] }) : [];
+      const v = await verifyDns(deps, discovery, pre.upstreams, opts.verifyExternalName ?? 'kubernetes.io', undefined, (opts.upstreams?.length ?? 0) > 0, paths);
+      if (v.warning) warnings.push({ code: 'UPSTREAM_UNVERIFIED', message: v.warning });
+      return { value: v, message: v.summary, detail: v.detail };
+    });
+    r.emit('ready', 'done', `Host DNS goes through k2s-dnsproxy; ${discovery.clusterDomain} resolves.`);
+    undo.length = 0;
+    await clearJournal(deps.fs);
+    await clearRecovery(deps.fs);
+    return finish(r, true, EXIT.ok, `K2s DNS is running: ${discovery.clusterDomain}${discovery.zones.length > 1 ? ` and ${discovery.zones.length - 1} more zone${discovery.zones.length === 2 ? '' : 's'}` : ''} go${discovery.zones.length > 1 ? '' : 'es'} to CoreDNS at ${discovery.kubeDnsIp}, everything else to ${pre.upstreams.join(', ')}.${warnings.map((w) => ` Warning: ${w.message}`).join('')}`, undefined, warnings);
+  } catch (err) {
+    let le = err instanceof LifecycleError ? err : failed('INTERNAL', messageOf(err));
+    if ((err as NodeJS.ErrnoException).code === 'ENOSPC' && undo.length === 0) {
+      le = refused('NO_SPACE', `No space left to save the resolver state in ${K2S_PATHS.stateDir}; free some space there and start again. Nothing was changed.`);
+    }
+    if (undo.length === 0) {
+      await clearJournal(deps.fs).catch(() => undefined);
+      return finish(r, false, le.exitCode, (recovered ? `${recovered} ` : '') + le.message, le.code);
+    }
+    const problems = await rollback(r, undo);
+    // Rolled back completely: nothing left to recover. A partial rollback keeps the journal.
+    if (problems.length === 0) await clearJournal(deps.fs).catch(() => undefined);
+    const tail = problems.length ? ` Rollback could not finish: ${problems.join('; ')}.` : ' Every change was rolled back; the host resolver is as before.';
+    return finish(r, false, EXIT.failedRolledBack, `${le.message}${tail}`, le.code);
+  } finally {
+    if (release) await (release as () => Promise<void>)();
+  }
+}
+
+function finish(r: StepReporter, ok: boolean, exitCode: number, message: string, code?: string, warnings: ResultWarning[] = []): ResultEvent {
+  r.result(ok, exitCode, message, code, warnings);
+  return { type: 'result', op: 'start', ok, exitCode, message, at: Date.now(), ...(code ? { code } : {}), ...(warnings.length ? { warnings } : {}) };
+}
+
+/** Undoes host changes newest first; returns what could not be undone. */
+async function rollback(r: StepReporter, undo: Undo[]): Promise<string[]> {
+  r.emit('rollback', 'running', `Undoing ${undo.length} change(s)`);
+  const problems: string[] = [];
+  for (const u of [...undo].reverse()) {
+    await u.run().catch((err: unknown) => problems.push(`${u.what}: ${messageOf(err)}`));
+  }
+  undo.length = 0;
+  r.emit('rollback', problems.length ? 'failed' : 'done', problems.length ? problems.join('; ') : 'Host resolver and services are back as before.');
+  return problems;
+}
+
+/** Writes the state file with the original (unless an earlier start saved it already). */
+async function save(deps: LifecycleDeps, pre: Preflight, undo: Undo[]) {
+  const state: ResolverStateFile = {
+    version: 1,
+    writtenBy: 'k2s-dns',
+    savedAt: pre.existing && pre.currentIsManaged ? pre.existing.savedAt : new Date(deps.now()).toISOString(),
+    resolvConf: pre.original,
+    upstreams: pre.upstreams,
+    resolvedDropIn: false,
+    resolvedRoute: pre.existing?.resolvedRoute ?? null,
+    engine: pre.engine.engine,
+    listeners: pre.listeners,
+    skippedListeners: pre.skippedListeners,
+    clusterDomain: null,
+    kubeDnsIp: null,
+    kubernetesServiceIp: null,
+    managedResolvConfSha256: null,
+    kubeconfigPath: pre.kubeconfigPath,
+  };
+  const previous = pre.existing;
+  await writeState(deps.fs, state);
+  if (pre.currentIsManaged) {
+    // Resumed start: the K2s-owned file is already active; a rollback must bring the original back.
+    undo.push({ what: 'restore /etc/resolv.conf', run: () => restoreResolver(deps.fs, pre.original) });
+  }
+  undo.push({ what: `remove ${K2S_PATHS.stateFile}`, run: () => (previous ? writeState(deps.fs, previous) : removeState(deps.fs)) });
+  const kind = pre.original.kind === 'symlink' ? `symlink → ${pre.original.target}` : pre.original.kind === 'file' ? `regular file, mode ${pre.original.mode.toString(8).padStart(4, '0')}` : 'absent';
+  return {
+    value: state,
+    message: pre.currentIsManaged ? `Kept the original saved at ${state.savedAt} (${kind})` : `Saved /etc/resolv.conf (${kind}) to ${K2S_PATHS.stateFile}`,
+    detail: { kind: pre.original.kind },
+  };
+}
+
+/**
+ * Replaces /etc/resolv.conf with the K2s-owned file. Where systemd-resolved runs, first gives it
+ * the cluster zones on a routing-only link (shared/resolved-link.ts), so programs that ask
+ * resolved (nss-resolve, the 127.0.0.53 stub, resolvectl) get them too, and the file names the
+ * stub or the KubeSwitch address instead of 127.0.0.1 (resolved copies a foreign file's servers
+ * into /run/systemd/resolve/resolv.conf, kubelet's resolvConf there).
+ */
+async function activate(deps: LifecycleDeps, pre: Preflight, state: ResolverStateFile, discovery: ClusterDiscovery, undo: Undo[]) {
+  let route: ResolvedRoute | null = null;
+  if (pre.resolved) {
+    route = { link: pre.resolved.link, address: pre.resolved.address, domains: routingDomains(discovery.zones.map((z) => z.zone)) };
+    // Recorded before the change: a crash in between still finds the link to revert.
+    await writeState(deps.fs, { ...state, resolvedRoute: route });
+    const link = route.link;
+    undo.push({ what: `resolvectl revert ${link}`, run: () => revertRoute(deps.exec, link) });
+    await applyRoute(deps.exec, route);
+  }
+  const managed = renderManagedResolvConf({ search: pre.search, options: pre.options, ...(pre.resolved ? { nameserver: pre.resolved.nameserver } : {}) });
+  // Undo first, then change: a crash between the two leaves nothing unrecorded.
+  undo.push({
+    what: 'restore /etc/resolv.conf',
+    run: async () => {
+      await restoreResolver(deps.fs, pre.original);
+      // resolved keeps servers it read from our file after its own file is back: forget them.
+      if (pre.resolved) await restartResolved(deps);
+    },
+  });
+  await deps.fs.writeFileAtomic(K2S_PATHS.resolvConf, managed, { mode: 0o644, uid: 0, gid: 0 });
+  const sha = createHash('sha256').update(managed).digest('hex');
+  await writeState(deps.fs, {
+    ...state,
+    resolvedDropIn: false,
+    resolvedRoute: route,
+    clusterDomain: discovery.clusterDomain,
+    kubeDnsIp: discovery.kubeDnsIp,
+    kubernetesServiceIp: discovery.kubernetesServiceIp,
+    managedResolvConfSha256: sha,
+    allowedZones: discovery.allowedZones ?? [],
+  });
+  return {
+    value: undefined,
+    message: route
+      ? `/etc/resolv.conf now says nameserver ${pre.resolved!.nameserver}; systemd-resolved sends ${route.domains.join(' ')} to the proxy at ${route.address} on ${route.link} (routing-only: no other name goes there)`
+      : '/etc/resolv.conf now says nameserver 127.0.0.1',
+    detail: { resolved: route },
+  };
+}

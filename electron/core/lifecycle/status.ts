@@ -1,0 +1,109 @@
+import { createHash } from 'node:crypto';
+import type { LifecycleDeps } from './deps';
+import type { HostDnsStatus, ResolverEntry } from '../../../shared/types';
+import { K2S_PATHS } from '../../../shared/k2s-paths';
+import { cliCommand, type FrontEnd } from '../../../shared/fix';
+import { captureResolver, readState, sameResolver } from '../host/resolver-state';
+import { isManagedEntry } from './preflight';
+import { isGone } from './resolver-gone';
+import { StateFileCorruptError } from '../host/state-store';
+import { interruptedOperation, readJournal, readRecovery } from './journal';
+import { readWatchdogState, watchdogAlive } from '../host/supervised-service';
+import { MAX_RESTARTS } from '../host/supervisor-script';
+
+/**
+ * Reads host DNS status without changing anything (works without root where the files are
+ * readable): state file, proxy service, who owns /etc/resolv.conf now, and the operation in
+ * progress from the lifecycle journal (`starting`/`stopping` while its process lives).
+ * Cheap (files and the service only): the end-to-end path check is dnsStatusWithHealth.
+ * `frontEnd` picks the words of the fixes in `messages`: app buttons for 'gui', commands for 'cli'.
+ */
+export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli'): Promise<HostDnsStatus> {
+  const say = (w: Record<FrontEnd, string>) => w[frontEnd];
+  const messages: string[] = [];
+  let stateProblem: string | null = null;
+  // A user (not root) cannot read root's 0700 state dir: the state is unknown, not missing.
+  let unreadable = false;
+  const state = await readState(deps.fs).catch((err: unknown) => {
+    if (err instanceof StateFileCorruptError) stateProblem = say({ gui: `The saved resolver state ${err.path} is corrupt (${err.problem}); press Stop: it restores your original resolver when the file still holds a readable one and moves the file aside (never deletes it).`, cli: err.message });
+    const code = (err as NodeJS.ErrnoException).code;
+    unreadable = deps.uid() !== 0 && (code === 'EACCES' || code === 'EPERM');
+    messages.push(stateProblem ?? (unreadable ? `${K2S_PATHS.stateFile} is readable by root only, so its details (saved original, listeners, upstreams) are not shown; ${say({ gui: 'the app shows them after any operation.', cli: `run ${cliCommand('status', true)} for them.` })}` : (err as Error).message));
+    return null;
+  });
+  const service = await deps.services.status();
+  const kind = (await deps.fs.lstat(K2S_PATHS.resolvConf))?.kind;
+  // A directory or special file cannot be captured; status must still answer (never throw).
+  const current: ResolverEntry | null = kind === 'dir' || kind === 'other' ? null : await captureResolver(deps.fs, deps.exec);
+  let owner: HostDnsStatus['resolverOwner'] = 'original';
+  if (current === null) {
+    owner = 'foreign';
+    messages.push(`/etc/resolv.conf is a ${kind === 'dir' ? 'directory' : 'special file'}, not a resolver file; move it away (mv /etc/resolv.conf /etc/resolv.conf.moved), then ${say({ gui: 'press Stop to put the saved original back.', cli: `run ${cliCommand('stop', true)} to put the saved original back.` })}`);
+  } else if (isManagedEntry(current)) {
+    owner = 'k2s';
+    if (state?.managedResolvConfSha256 && current.kind === 'file') {
+      const sha = createHash('sha256').update(Buffer.from(current.contentBase64, 'base64')).digest('hex');
+      if (sha !== state.managedResolvConfSha256) messages.push('/etc/resolv.conf has the K2s header but other content than K2s wrote.');
+    }
+  } else if (state && !sameResolver(current, state.resolvConf) && isGone(current)) {
+    owner = 'foreign';
+    const what = current.kind === 'symlink' ? `replaced by a dangling symlink (→ ${current.target})` : 'deleted';
+    messages.push(`/etc/resolv.conf was ${what} while K2s ran; ${say({ gui: 'press Stop: it puts the saved original back.', cli: `run ${cliCommand('stop', true)}: it puts the saved original back.` })}`);
+  } else if (state && !sameResolver(current, state.resolvConf)) {
+    owner = 'foreign';
+    messages.push(`/etc/resolv.conf was changed by someone else while K2s ran (NetworkManager or a DHCP client?); ${say({ gui: 'Resolver diff shows how.', cli: `see ${cliCommand('diff')}.` })}`);
+  }
+  const interrupted = await interruptedOperation(deps.fs).catch(() => null);
+  // A journal whose process is alive is an operation running now (the CLI, the helper, another window).
+  const live = interrupted ? null : await readJournal(deps.fs).catch(() => null);
+  if (interrupted) {
+    messages.push(`A k2s-dns ${interrupted.op} (PID ${interrupted.pid}) was interrupted during "${interrupted.step}"; ${say({ gui: 'press Stop to put the original resolver back.', cli: `run ${cliCommand('recover', true)} (or stop) to put the original resolver back.` })}`);
+  }
+  const recovery = await readRecovery(deps.fs).catch(() => null);
+  if (recovery) messages.push(`${recovery.outcome} (${recovery.at})`);
+  let status: HostDnsStatus['state'] = 'stopped';
+  let watchdogRestart: HostDnsStatus['watchdogRestart'] = null;
+  let serviceRestart: HostDnsStatus['serviceRestart'] = null;
+  if (interrupted) status = 'degraded';
+  else if (live) status = live.op === 'start' ? 'starting' : 'stopping';
+  else if (state || stateProblem || service.running || owner === 'k2s') {
+    status = service.running && owner === 'k2s' && (state || unreadable) ? 'running' : 'degraded';
+    // Without systemd the watchdog restarts the proxy (supervisor-script.ts): while it does, waiting is the advice.
+    const dog = !service.running && state && deps.services.kind === 'supervised' ? await readWatchdogState(deps.fs).catch(() => null) : null;
+    const sd = !service.running && state ? (service.restart ?? null) : null;
+    if (sd && !sd.gaveUp) {
+      serviceRestart = sd;
+      messages.push(`k2s-dnsproxy is restarting (attempt ${sd.attempt}): systemd starts it again by itself after it ${sd.lastExit ?? 'ended'}${sd.reason ? `; its log says: ${sd.reason}` : ''} (${K2S_PATHS.log}); ${say({ gui: 'wait a few seconds.', cli: `wait a few seconds, then run ${cliCommand('status')}.` })}`);
+    } else if (sd?.gaveUp) {
+      serviceRestart = sd;
+      messages.push(`systemd restarted k2s-dnsproxy ${sd.attempt} times and stopped (its start limit); the last run ${sd.lastExit ?? 'ended'}${sd.reason ? ` and its log says: ${sd.reason}` : ''} (${K2S_PATHS.log}). Fix that cause, then ${say({ gui: 'press Stop, then Start.', cli: `run ${cliCommand('stop', true)}, then ${cliCommand('start', true)}.` })}`);
+    } else if (dog?.state === 'restarting' && (await watchdogAlive(deps.fs))) {
+      watchdogRestart = { restarts: dog.restarts, max: MAX_RESTARTS };
+      messages.push(`k2s-dnsproxy is not running: the watchdog is restarting it (restart ${dog.restarts} of ${MAX_RESTARTS}); ${say({ gui: 'wait a few seconds.', cli: `wait a few seconds, then run ${cliCommand('status')}.` })}`);
+    } else if (!service.running && state) messages.push(`k2s-dnsproxy is not running although K2s DNS was started: ${say({ gui: 'press Stop, then Start.', cli: `run ${cliCommand('stop', true)}, then ${cliCommand('start', true)}.` })}`);
+    if (service.running && !state && !stateProblem && !unreadable) {
+      messages.push(owner === 'k2s' ? `k2s-dnsproxy runs but the saved original is gone: write your own resolv.conf back by hand (a file with your nameserver, or the symlink your distribution uses, e.g. ln -s ../run/systemd/resolve/stub-resolv.conf), then ${say({ gui: 'press Stop', cli: `run ${cliCommand('stop', true)}` })}.` : `k2s-dnsproxy runs but no start is recorded: ${say({ gui: 'press Stop.', cli: `run ${cliCommand('stop', true)}.` })}`);
+    }
+  }
+  const journal = interrupted ?? live;
+  return {
+    state: status,
+    engine: state?.engine ?? null,
+    engineVersion: null,
+    listeners: state?.listeners ?? [],
+    skippedListeners: state?.skippedListeners ?? [],
+    resolverOwner: owner,
+    upstreams: state?.upstreams ?? [],
+    clusterDomain: state?.clusterDomain ?? null,
+    kubeDnsIp: state?.kubeDnsIp ?? null,
+    savedAt: state?.savedAt ?? null,
+    savedBy: state?.writtenBy ?? null,
+    pid: service.pid,
+    messages,
+    operation: journal ? { op: journal.op, step: journal.step, pid: journal.pid, startedAt: journal.startedAt } : null,
+    ...(stateProblem ? { stateProblem } : {}),
+    ...(watchdogRestart ? { watchdogRestart } : {}),
+    ...(serviceRestart ? { serviceRestart } : {}),
+    ...(state?.resolvedRoute ? { resolvedRoute: state.resolvedRoute } : {}),
+  };
+}

@@ -1,0 +1,63 @@
+import type { LifecycleDeps } from './deps';
+import type { StopOptions } from './options';
+import type { Operation, ResultEvent, ResultWarning } from '../../../shared/lifecycle-events';
+import { EXIT } from '../../../shared/lifecycle-events';
+import { LifecycleError, failed, refused, messageOf } from './errors';
+import type { EventSink } from './reporter';
+import { acquireLock } from './lock';
+import { clearJournal, clearRecovery } from './journal';
+import { recoverInterrupted } from './recover';
+import { journaledReporter, teardownSteps } from './teardown';
+import { cliCommand } from '../../../shared/fix';
+
+export { OWNED_FILES } from './teardown';
+
+/**
+ * Stops K2s DNS: restore the saved resolver first (so the host never points at a dead proxy),
+ * then stop the proxy, then forget the state. A resolver changed by someone else while K2s ran
+ * is kept unless `onDrift: 'restore'`. Never throws; returns the result event.
+ */
+export async function stopDns(deps: LifecycleDeps, opts: StopOptions, sink: EventSink): Promise<ResultEvent> {
+  return runTeardown(deps, 'stop', opts, sink);
+}
+
+/** Uninstall: everything stop does, then removes only the K2s-owned DNS files. Never throws. */
+export async function uninstallDns(deps: LifecycleDeps, opts: StopOptions, sink: EventSink): Promise<ResultEvent> {
+  return runTeardown(deps, 'uninstall', opts, sink);
+}
+
+async function runTeardown(deps: LifecycleDeps, op: Operation, opts: StopOptions, sink: EventSink): Promise<ResultEvent> {
+  const journalNotes: string[] = [];
+  const r = journaledReporter(deps, op, sink, journalNotes);
+  const warnings: ResultWarning[] = [];
+  const done = (ok: boolean, exitCode: number, message: string, code?: string): ResultEvent => {
+    r.result(ok, exitCode, message, code, warnings);
+    return { type: 'result', op, ok, exitCode, message, at: Date.now(), ...(code ? { code } : {}), ...(warnings.length ? { warnings } : {}) };
+  };
+  let release: (() => Promise<void>) | null = null;
+  try {
+    if (deps.uid() !== 0) throw refused('NOT_ROOT', `k2s-dns ${op} restores /etc/resolv.conf: run it as root (${cliCommand(op, true)}) or from the desktop app.`);
+    // Restore first, bookkeeping second: a /run with no room for the lock file is reported, never a reason to stay on 127.0.0.1.
+    const lock = await acquireLock(deps.fs, { goOnWithoutRoom: { mountinfo: () => deps.mountinfo(), op } });
+    release = lock.release;
+    if (lock.withoutLock) warnings.push({ code: 'RUN_DIR_FULL', message: lock.withoutLock });
+    const recovered = await recoverInterrupted(deps, sink);
+    const steps = await teardownSteps(deps, op, opts, r);
+    for (const n of journalNotes) warnings.push({ code: 'STATE_DIR_FULL', message: n });
+    const notes = [...steps.notes, ...journalNotes, ...(lock.withoutLock ? [lock.withoutLock] : [])];
+    const hadState = steps.hadState;
+    await clearJournal(deps.fs);
+    await clearRecovery(deps.fs);
+    const what = op === 'uninstall' ? 'K2s DNS is uninstalled' : 'K2s DNS is stopped';
+    const head = recovered ? `${recovered} ` : '';
+    return done(true, EXIT.ok, head + (notes.length ? `${what}. ${notes.join(' ')}` : hadState ? `${what}; the host resolver is back as it was.` : `${what}; it was not running.`));
+  } catch (err) {
+    const le = err instanceof LifecycleError ? err : failed('INTERNAL', messageOf(err));
+    // A failure we caught is not a crash: drop the journal so the next call does not "recover"
+    // (retry) the same failing step forever. Each step leaves the host consistent on failure.
+    if (release) await clearJournal(deps.fs).catch(() => undefined);
+    return done(false, le.exitCode, journalNotes.length ? `${le.message} ${journalNotes.join(' ')}` : le.message, le.code);
+  } finally {
+    if (release) await (release as () => Promise<void>)();
+  }
+}

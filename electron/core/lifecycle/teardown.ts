@@ -1,0 +1,265 @@
+import type { LifecycleDeps } from './deps';
+import type { StopOptions } from './options';
+import type { Operation } from '../../../shared/lifecycle-events';
+import { K2S_PATHS } from '../../../shared/k2s-paths';
+import { captureResolver, restoreResolver, readState, removeState, sameResolver, describeResolverChanges } from '../host/resolver-state';
+import { isManagedEntry } from './preflight';
+import { isGone } from './resolver-gone';
+import { failed, messageOf } from './errors';
+import { StateFileCorruptError, moveStateAside } from '../host/state-store';
+import type { ResolverStateFile } from '../../../shared/state-file';
+import { StepReporter, type EventSink } from './reporter';
+import { resolvedActive, restartResolved, revertRoute } from './resolved';
+import { writeJournal, LAST_RECOVERY } from './journal';
+import { isBindMounted, isNoRoomError, noRoomMessage } from '../host/mounts';
+import { WATCHDOG_PID_FILE, WATCHDOG_STATE_FILE } from '../host/supervised-service';
+import { LOGROTATE_PATH, rotatedLogPath } from '../host/query-log';
+import type { HostFs } from '../host/host-fs';
+import type { ResolverEntry } from '../../../shared/types';
+import type { LifecycleError } from './errors';
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+
+/**
+ * K2s-owned files uninstall removes (docs/host-facts.md "K2s values"). The proxy log and its
+ * rotated copy go too: they hold every logged query of every user and pod; stop keeps them.
+ */
+export const OWNED_FILES = [
+  K2S_PATHS.log,
+  rotatedLogPath(K2S_PATHS.log),
+  LOGROTATE_PATH,
+  K2S_PATHS.unit,
+  K2S_PATHS.lateUnit,
+  K2S_PATHS.proxyConfig,
+  K2S_PATHS.dnsmasqConfig,
+  K2S_PATHS.resolvedDropIn,
+  K2S_PATHS.stateFile,
+  K2S_PATHS.journal,
+  LAST_RECOVERY,
+  K2S_PATHS.pidFile,
+  `${K2S_PATHS.pidFile}.argv0`,
+  WATCHDOG_PID_FILE,
+  WATCHDOG_STATE_FILE,
+  // The PID lock file of versions before the kernel lock (lock.ts); nothing reads it any more.
+  K2S_PATHS.lock,
+] as const;
+
+/** Files we write by rename (writeFileAtomic), whose temp siblings a kill can leave behind. */
+const ATOMIC_TARGETS = [K2S_PATHS.resolvConf, ...OWNED_FILES.filter((f) => !f.startsWith(`${K2S_PATHS.runDir}/`))];
+
+/**
+ * Removes temp files a killed write left next to our files: exactly the names host-fs-node.ts's
+ * tempSibling makes (`.<name>.k2s-tmp-<12 hex>` in the same directory, e.g.
+ * `/etc/.resolv.conf.k2s-tmp-0123456789ab`), nothing else. The caller holds the lifecycle lock,
+ * so no write of ours is in flight. Unlink needs no free space.
+ * @returns the host paths removed
+ */
+export async function removeOwnTempFiles(fs: HostFs): Promise<string[]> {
+  const removed: string[] = [];
+  const dirs = new Map<string, Set<string>>();
+  for (const f of ATOMIC_TARGETS) {
+    const dir = path.posix.dirname(f);
+    dirs.set(dir, (dirs.get(dir) ?? new Set()).add(path.posix.basename(f)));
+  }
+  for (const [dir, names] of dirs) {
+    for (const entry of await fs.readdir(dir)) {
+      const m = /^\.(.+)\.k2s-tmp-[0-9a-f]{12}$/.exec(entry);
+      if (!m || !names.has(m[1] as string)) continue;
+      const p = `${dir}/${entry}`;
+      if ((await fs.lstat(p))?.kind === 'dir') continue;
+      await fs.remove(p);
+      removed.push(p);
+    }
+  }
+  return removed;
+}
+
+/** sha256 hex of the bytes of a regular-file entry (null for links and absent). */
+function entrySha(entry: ResolverEntry): string | null {
+  return entry.kind === 'file' ? createHash('sha256').update(Buffer.from(entry.contentBase64, 'base64')).digest('hex') : null;
+}
+
+/**
+ * A reporter whose steps are journaled before they run (crash recovery, journal.ts). For stop
+ * and uninstall a journal that cannot be written for lack of room (full /var/lib) is skipped
+ * with a sentence in `notes`: restoring the resolver must never wait for free space.
+ */
+export function journaledReporter(deps: LifecycleDeps, op: Operation, sink: EventSink, notes?: string[]): StepReporter {
+  const startedAt = new Date(deps.now()).toISOString();
+  return new StepReporter(op, sink, () => deps.now(), async (step) => {
+    if (step === 'preflight') return;
+    try {
+      await writeJournal(deps.fs, { version: 1, op, step, pid: process.pid, startedAt, updatedAt: new Date(deps.now()).toISOString() });
+    } catch (err) {
+      if (op === 'start' || !isNoRoomError(err) || !notes) throw err;
+      const why = noRoomMessage(K2S_PATHS.journal, deps.fs.real(K2S_PATHS.journal), (err as NodeJS.ErrnoException).code, await deps.mountinfo().catch(() => ''), `run k2s-dns ${op} again if it is interrupted`);
+      if (!notes.some((n) => n.startsWith('Went on without'))) notes.push(`Went on without the crash journal: ${why}`);
+    }
+  });
+}
+
+/**
+ * The steps of stop/uninstall without lock or journal cleanup: restore → stop-service →
+ * (uninstall) remove-files. Idempotent, so recovery of any interrupted operation reuses it.
+ * Throws LifecycleError when the resolver cannot be restored (the proxy is then left running).
+ */
+export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: StopOptions, r: StepReporter): Promise<{ notes: string[]; hadState: boolean }> {
+  const { state, corrupt } = await readStateOrSalvage(deps);
+  const notes: string[] = [];
+  await r.run('restore', 'Restoring the saved /etc/resolv.conf', async () => {
+    const kind = (await deps.fs.lstat(K2S_PATHS.resolvConf))?.kind;
+    if (state && (kind === 'dir' || kind === 'other')) {
+      // rename(2) of a file over a directory fails (EISDIR), and what is inside is not ours to
+      // delete. Keep the saved original and the proxy: with no readable resolv.conf glibc asks
+      // 127.0.0.1 (resolv.conf(5)), so the host keeps resolving through the proxy meanwhile.
+      throw failed('RESOLV_CONF_NOT_FILE', `/etc/resolv.conf became a ${kind === 'dir' ? 'directory' : 'special file'} while K2s ran, so the saved original cannot be put back over it; the saved original is kept in ${K2S_PATHS.stateFile} and k2s-dnsproxy keeps running. Move it away (mv /etc/resolv.conf /etc/resolv.conf.moved), then run k2s-dns ${op} again.`);
+    }
+    const current = await captureResolver(deps.fs, deps.exec);
+    if (!state && corrupt) {
+      // Nothing readable to restore from: keep the bytes for the user (moved aside), keep the
+      // proxy for the K2s-owned file that still points at it, and say what to do by hand.
+      const aside = await setAside(deps);
+      if (isManagedEntry(current)) {
+        throw failed('STATE_CORRUPT', `${corrupt.path} is corrupt (${corrupt.problem}) and holds no readable original resolver; ${aside} /etc/resolv.conf is still K2s-owned and k2s-dnsproxy keeps running for it. Write your own resolv.conf back by hand (a file with your nameserver, or the symlink your distribution uses, e.g. ln -s ../run/systemd/resolve/stub-resolv.conf), then run k2s-dns ${op} again.`);
+      }
+      notes.push(`${corrupt.path} was corrupt (${corrupt.problem}); ${aside} /etc/resolv.conf was not K2s-owned, so it was left as it is.`);
+      return { value: undefined, message: `The saved state was corrupt; ${aside}` };
+    }
+    if (!state) {
+      if (isManagedEntry(current)) {
+        throw failed('NO_SAVED_ORIGINAL', `/etc/resolv.conf is K2s-owned but no saved original exists at ${K2S_PATHS.stateFile}; write your own resolv.conf back by hand (a file with your nameserver, or the symlink your distribution uses, e.g. ln -s ../run/systemd/resolve/stub-resolv.conf), then run k2s-dns stop.`);
+      }
+      return { value: undefined, message: 'Nothing was saved: the resolver is not K2s-owned; left as it is.' };
+    }
+    let message: string;
+    const managed = isManagedEntry(current);
+    // A K2s-owned file someone edited (header kept) is drift too: never dropped silently.
+    const edited = managed && state.managedResolvConfSha256 !== null && entrySha(current) !== state.managedResolvConfSha256;
+    if (sameResolver(current, state.resolvConf)) {
+      message = 'The resolver is already the saved original.';
+    } else if (isBindMounted(deps.fs.real(K2S_PATHS.resolvConf), await deps.mountinfo())) {
+      // rename(2) over a mount point fails (EBUSY); discarding the saved original now would
+      // leave `nameserver 127.0.0.1` underneath once it is unmounted. Keep everything running.
+      throw failed('BIND_MOUNTED', `/etc/resolv.conf became a bind mount while K2s ran, so it cannot be replaced; the saved original is kept in ${K2S_PATHS.stateFile} and k2s-dnsproxy keeps running for the K2s-owned file underneath. Unmount it (umount /etc/resolv.conf), then run k2s-dns ${op} again.`);
+    } else if (managed || opts.onDrift === 'restore' || isGone(current)) {
+      // Deleted, or a link to nothing: not a resolver someone chose to keep — put the original back.
+      const drifted = !managed && !isGone(current);
+      await restoreOrExplain(deps, state.resolvConf, op);
+      const after = await captureResolver(deps.fs, deps.exec);
+      if (!sameResolver(after, state.resolvConf)) {
+        throw failed('RESTORE_MISMATCH', `After restore /etc/resolv.conf still differs from the saved original (${describeResolverChanges(state.resolvConf, after).join('; ')}); the original is kept in ${K2S_PATHS.stateFile}.`);
+      }
+      if (isGone(current)) {
+        message = `/etc/resolv.conf had been ${current.kind === 'symlink' ? `replaced by a dangling symlink (→ ${current.target})` : 'deleted'} while K2s ran; restored the original saved at ${state.savedAt}, byte for byte.`;
+        notes.push(message);
+      } else if (edited) {
+        message = `The K2s-owned /etc/resolv.conf had been edited while K2s ran (${describeResolverChanges(state.resolvConf, current).join('; ')} against the original; the K2s header was kept, so it still pointed at the proxy); restored the original saved at ${state.savedAt} and dropped that edit.`;
+        notes.push(message);
+      } else {
+        message = drifted ? 'Someone else had changed /etc/resolv.conf; restored the saved original anyway (Restore my original).' : `Restored the original saved at ${state.savedAt}, byte for byte.`;
+      }
+    } else {
+      const changes = describeResolverChanges(state.resolvConf, current);
+      message = `Kept the /etc/resolv.conf someone else wrote while K2s ran (${changes.join('; ')}); the copy saved at start was discarded.`;
+      notes.push(message);
+    }
+    message += await undoResolved(deps, state);
+    return { value: undefined, message };
+  });
+  await r.run('stop-service', 'Stopping k2s-dnsproxy', async () => {
+    const before = await deps.services.status();
+    await deps.services.stop();
+    return { value: undefined, message: before.running ? `Stopped k2s-dnsproxy${before.pid ? ` (PID ${before.pid})` : ''}.` : 'k2s-dnsproxy was not running.' };
+  });
+  // The original is back: only now may the saved copy go (a corrupt one is moved aside, never deleted).
+  if (corrupt && state) notes.push(`${corrupt.path} was corrupt (${corrupt.problem}); restored the original it still held; ${await setAside(deps)}`);
+  else if (!corrupt) await removeState(deps.fs);
+  const temps = await removeOwnTempFiles(deps.fs);
+  if (temps.length) notes.push(`Removed temp files a killed write had left: ${temps.join(', ')}.`);
+  if (op === 'uninstall') {
+    await r.run('remove-files', 'Removing K2s-owned DNS files', async () => {
+      const removed: string[] = [];
+      const kept: string[] = [];
+      for (const f of OWNED_FILES) {
+        if (f === K2S_PATHS.journal) continue; // the journal goes last, when the operation ends
+        if (await deps.fs.lstat(f)) {
+          // Never delete through a symlinked directory (e.g. /var/log/dnsproxy → elsewhere): the
+          // file there is not ours to remove; say so instead.
+          if ((await deps.fs.lstat(path.posix.dirname(f)))?.kind === 'symlink') {
+            kept.push(f);
+            continue;
+          }
+          await deps.fs.remove(f);
+          removed.push(f);
+        }
+      }
+      if (deps.services.kind === 'systemd' && (removed.includes(K2S_PATHS.unit) || removed.includes(K2S_PATHS.lateUnit))) {
+        await deps.exec.run('systemctl', ['daemon-reload'], { timeoutMs: 15_000 });
+      }
+      const keptText = kept.length ? ` Left ${kept.join(', ')}: its directory is a symlink, so the file is not one k2s-dns wrote there; remove the link by hand.` : '';
+      return { value: removed, message: `${removed.length ? `Removed ${removed.join(', ')}.` : 'No K2s-owned DNS files were left.'}${keptText}`, detail: { removed, kept } };
+    });
+  }
+  return { notes, hadState: state !== null };
+}
+
+/**
+ * After the resolver is restored: drops K2s's routing-only link (`resolvectl revert`), removes
+ * the global drop-in earlier versions wrote, and restarts systemd-resolved where it runs —
+ * resolved keeps the servers and search domains it read from the K2s-owned (foreign) file even
+ * after its own file is back (it skips reading its own file), so only a restart makes
+ * `resolvectl status` what it was. Runtime link settings of other programs (NetworkManager's)
+ * survive the restart (/run/systemd/resolve/netif/). Returns a sentence for the step message.
+ */
+async function undoResolved(deps: LifecycleDeps, state: ResolverStateFile): Promise<string> {
+  const done: string[] = [];
+  if (state.resolvedRoute && deps.services.kind === 'systemd') {
+    await revertRoute(deps.exec, state.resolvedRoute.link);
+    done.push(`dropped the systemd-resolved route for ${state.resolvedRoute.domains.join(' ')} on ${state.resolvedRoute.link}`);
+  }
+  const legacy = state.resolvedDropIn || (await deps.fs.lstat(K2S_PATHS.resolvedDropIn)) !== null;
+  if (legacy) {
+    await deps.fs.remove(K2S_PATHS.resolvedDropIn);
+    done.push(`removed ${K2S_PATHS.resolvedDropIn}`);
+  }
+  if ((state.resolvedRoute || legacy) && (await resolvedActive(deps))) {
+    await restartResolved(deps);
+    done.push('restarted systemd-resolved');
+  }
+  return done.length ? ` ${done.join('; ').replace(/^./, (c) => c.toUpperCase())}.` : '';
+}
+
+/**
+ * The state file, or — when it is corrupt (StateFileCorruptError) — what could be salvaged from
+ * it (its own valid `resolvConf`, else null) together with the error. Unsafe files (symlink,
+ * foreign owner) still throw: their content is not trusted at all.
+ */
+async function readStateOrSalvage(deps: LifecycleDeps): Promise<{ state: ResolverStateFile | null; corrupt: StateFileCorruptError | null }> {
+  try {
+    return { state: await readState(deps.fs), corrupt: null };
+  } catch (err) {
+    if (!(err instanceof StateFileCorruptError)) throw err;
+    return { state: err.salvaged, corrupt: err };
+  }
+}
+
+/** Moves the corrupt state file aside; one sentence saying where, or why it stayed in place. */
+async function setAside(deps: LifecycleDeps): Promise<string> {
+  try {
+    return `moved it aside to ${await moveStateAside(deps.fs, deps.now())} (not deleted).`;
+  } catch (err) {
+    const why = isNoRoomError(err) ? noRoomMessage(K2S_PATHS.stateFile, deps.fs.real(K2S_PATHS.stateFile), (err as NodeJS.ErrnoException).code, await deps.mountinfo().catch(() => ''), 'run k2s-dns stop again') : messageOf(err);
+    return `it could not be moved aside and stays at ${K2S_PATHS.stateFile}: ${why}`;
+  }
+}
+
+/** restoreResolver; a write refused for lack of room becomes NO_SPACE naming the filesystem. */
+async function restoreOrExplain(deps: LifecycleDeps, entry: ResolverEntry, op: Operation): Promise<void> {
+  try {
+    await restoreResolver(deps.fs, entry);
+  } catch (err) {
+    if (!isNoRoomError(err)) throw err;
+    const le: LifecycleError = failed('NO_SPACE', noRoomMessage(K2S_PATHS.resolvConf, deps.fs.real(K2S_PATHS.resolvConf), (err as NodeJS.ErrnoException).code, await deps.mountinfo().catch(() => ''), `run k2s-dns ${op} again (the saved original is kept in ${K2S_PATHS.stateFile})`));
+    throw le;
+  }
+}

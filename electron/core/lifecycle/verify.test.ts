@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import type { LifecycleDeps } from './deps';
+import type { QueryResult } from '../../../shared/types';
+import { FIXTURE_DISCOVERY } from '../../../e2e/support/test-deps';
+import { verifyDns } from './verify';
+
+const CLUSTER = 'kubernetes.default.svc.cluster.local';
+
+function answer(name: string, server: string, rcode: string, data: string[]): QueryResult {
+  return { name, type: 'A', server, transport: 'udp', rcode, answers: data.map((d) => ({ name, type: 'A', ttl: 30, data: d })), latencyMs: 1 };
+}
+
+/**
+ * Deps with a fake clock: a query that times out costs its whole timeoutMs, sleep advances the
+ * clock. `proxyTimeouts` = how many proxy attempts time out before it answers (Infinity: never).
+ */
+function fakeDeps(o: { proxyTimeouts?: number; upstreamOffline?: boolean; barrier?: number }) {
+  let clock = 1_000_000;
+  let proxyAttempts = 0;
+  let started = 0;
+  let release: () => void = () => undefined;
+  const allStarted = new Promise<void>((r) => (release = r));
+  const arrive = async () => {
+    started += 1;
+    if (o.barrier && started >= o.barrier) release();
+    if (o.barrier) await allStarted;
+  };
+  const deps = {
+    now: () => clock,
+    sleep: async (ms: number) => {
+      clock += ms;
+    },
+    query: async ({ name, server, timeoutMs }: { name: string; server: string; timeoutMs?: number }) => {
+      await arrive();
+      if (server === '127.0.0.1:53' && name === CLUSTER) {
+        proxyAttempts += 1;
+        if (proxyAttempts <= (o.proxyTimeouts ?? 0)) {
+          clock += timeoutMs ?? 2000;
+          return answer(name, server, 'TIMEOUT', []);
+        }
+        return answer(name, server, 'NOERROR', ['172.21.0.1']);
+      }
+      if (server === '192.0.2.53' && o.upstreamOffline) {
+        clock += timeoutMs ?? 2000;
+        return answer(name, server, 'TIMEOUT', []);
+      }
+      return answer(name, server, 'NOERROR', ['198.51.100.7']);
+    },
+    systemLookup: async (name: string) => {
+      await arrive();
+      return { ...answer(name, 'system', 'NOERROR', ['172.21.0.1']), transport: 'getaddrinfo' as const };
+    },
+  } as unknown as LifecycleDeps;
+  return { deps, elapsed: () => clock - 1_000_000, attempts: () => proxyAttempts };
+}
+
+describe('verifyDns', () => {
+  it('asks the proxy, getaddrinfo and the upstream at the same time (a sequential verify would wait here forever)', async () => {
+    const f = fakeDeps({ barrier: 3 });
+    const v = await verifyDns(f.deps, FIXTURE_DISCOVERY, ['192.0.2.53'], 'www.example.test');
+    expect(v.summary).toBe(`${CLUSTER} → 172.21.0.1 through the proxy and getaddrinfo; www.example.test: answer as from 192.0.2.53`);
+  });
+
+  it('retries a proxy that does not answer yet, within the one deadline', async () => {
+    const f = fakeDeps({ proxyTimeouts: 3 });
+    const v = await verifyDns(f.deps, FIXTURE_DISCOVERY, ['192.0.2.53'], 'www.example.test');
+    expect(f.attempts()).toBe(4);
+    expect(v.detail.external).toBe('answer as from 192.0.2.53');
+    expect(f.elapsed()).toBe(3 * 2000 + 3 * 50);
+  });
+
+  it('gives up at the deadline and says that the deadline ran out', async () => {
+    const f = fakeDeps({ proxyTimeouts: Infinity });
+    await expect(verifyDns(f.deps, FIXTURE_DISCOVERY, ['192.0.2.53'], 'www.example.test', 5000)).rejects.toThrow(
+      `The proxy answered ${CLUSTER} with TIMEOUT (no address), not 172.21.0.1 (no answer within the verify deadline of 5000 ms); is CoreDNS at 172.21.0.10 reachable from this host?`,
+    );
+    expect(f.elapsed()).toBeGreaterThanOrEqual(5000);
+    expect(f.elapsed()).toBeLessThan(5000 + 2000);
+  });
+
+  it('skips the external check after one attempt when the upstream is offline', async () => {
+    const f = fakeDeps({ upstreamOffline: true });
+    const v = await verifyDns(f.deps, FIXTURE_DISCOVERY, ['192.0.2.53'], 'www.example.test');
+    expect(v.detail.external).toBe('skipped (the upstream did not answer: offline host?)');
+    expect(f.elapsed()).toBe(2000);
+  });
+});

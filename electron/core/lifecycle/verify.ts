@@ -1,0 +1,141 @@
+import type { LifecycleDeps } from './deps';
+import type { ClusterDiscovery, QueryResult } from '../../../shared/types';
+import { failed } from './errors';
+import { answerClass, answerMismatch } from './answer-compare';
+import type { HostPath } from './host-paths';
+
+export { answerClass } from './answer-compare';
+/** Default deadline of the whole verify step, ms: sized for a host whose cores are saturated. */
+export const VERIFY_TIMEOUT_MS = 15_000;
+/** Longest single attempt of one verify query, ms (a lost UDP datagram is retried after it). */
+const ATTEMPT_MS = 2_000;
+/** Pause between attempts, ms. */
+const RETRY_PAUSE_MS = 50;
+
+
+/** No answer yet (timeout, socket error, SERVFAIL while the proxy or CoreDNS warms up): ask again. */
+function unanswered(r: QueryResult): boolean {
+  return r.rcode === 'TIMEOUT' || r.rcode === 'ERROR' || r.rcode === 'SERVFAIL';
+}
+
+/**
+ * Asks `ask(attemptMs)` until it answers or `deadline` (ms since the epoch, deps.now()) passes;
+ * resolves to the last result and whether the deadline ran out.
+ */
+async function untilAnswered(deps: LifecycleDeps, deadline: number, ask: (attemptMs: number) => Promise<QueryResult>): Promise<{ r: QueryResult; expired: boolean }> {
+  for (;;) {
+    const left = deadline - deps.now();
+    const r = await ask(Math.max(1, Math.min(ATTEMPT_MS, left)));
+    if (!unanswered(r)) return { r, expired: false };
+    if (deps.now() + RETRY_PAUSE_MS >= deadline) return { r, expired: true };
+    await deps.sleep(RETRY_PAUSE_MS);
+  }
+}
+
+/** Addresses of a result for messages. */
+const shown = (r: QueryResult) => r.answers.map((a) => a.data).join(', ') || '(no address)';
+
+/** What verify found; `warning` is set when it passed without checking an external name. */
+export interface VerifyOutcome {
+  summary: string;
+  detail: Record<string, unknown>;
+  /** One sentence with the fix, for the result's warnings (UPSTREAM_UNVERIFIED). */
+  warning: string | null;
+}
+
+/** Upstream did not answer at all (nothing listens, no route, timeout): not a DNS answer. */
+const silent = (r: QueryResult) => r.rcode === 'TIMEOUT' || r.rcode === 'ERROR';
+
+/**
+ * Verify step: the proxy and the system resolver both resolve
+ * `kubernetes.default.svc.<domain>` to the kubernetes Service ClusterIP; an external name gets
+ * the same answer class and at least one shared answer record through the proxy as from the
+ * first upstream directly (answer-compare.ts). The checks run in parallel under ONE
+ * deadline (`timeoutMs`, default VERIFY_TIMEOUT_MS), each retried while unanswered.
+ * Upstreams the user named (`explicitUpstreams`, `--upstream`) must each answer the external
+ * name directly (retried until the deadline), else VERIFY_UPSTREAM: a typo there would send
+ * every non-cluster name into the void. Discovered upstreams get one attempt: an offline host
+ * still starts (cluster names work), and the outcome carries a `warning` saying so.
+ * Throws VERIFY_PROXY / VERIFY_SYSTEM / VERIFY_UPSTREAM / VERIFY_EXTERNAL failures whose
+ * message says when the deadline is what ran out.
+ */
+export async function verifyDns(
+  deps: LifecycleDeps,
+  d: ClusterDiscovery,
+  upstreams: string[],
+  externalName: string,
+  timeoutMs = VERIFY_TIMEOUT_MS,
+  explicitUpstreams = false,
+  paths: HostPath[] = [],
+): Promise<VerifyOutcome> {
+  const name = `kubernetes.default.svc.${d.clusterDomain}`;
+  const want = d.kubernetesServiceIp;
+  const upstream = upstreams[0]!;
+  const deadline = deps.now() + timeoutMs;
+  const ranOut = (expired: boolean) => (expired ? ` (no answer within the verify deadline of ${timeoutMs} ms)` : '');
+  const askUpstream = (server: string, t: number) => deps.query({ name: externalName, type: 'A', server, timeoutMs: t });
+
+  // Each named upstream, until it answers or the deadline passes (a lost datagram is retried).
+  const named = async () =>
+    explicitUpstreams
+      ? Promise.all(
+          upstreams.map(async (u) => {
+            for (;;) {
+              const r = await askUpstream(u, Math.max(1, Math.min(ATTEMPT_MS, deadline - deps.now())));
+              if (!silent(r) || deps.now() + RETRY_PAUSE_MS >= deadline) return { u, r };
+              await deps.sleep(RETRY_PAUSE_MS);
+            }
+          }),
+        )
+      : [];
+  const external = async (direct: QueryResult) => {
+    if (silent(direct)) return { direct, via: null };
+    return { direct, via: await untilAnswered(deps, deadline, (t) => deps.query({ name: externalName, type: 'A', server: '127.0.0.1:53', timeoutMs: t })) };
+  };
+  const [proxy, system, ext, viaPaths] = await Promise.all([
+    untilAnswered(deps, deadline, (t) => deps.query({ name, type: 'A', server: '127.0.0.1:53', timeoutMs: t })),
+    untilAnswered(deps, deadline, () => deps.systemLookup(name)),
+    (async () => {
+      const checked = await named();
+      const dead = checked.filter((c) => silent(c.r) || c.r.rcode === 'REFUSED');
+      if (dead.length) return { dead, direct: null, via: null };
+      const first = checked[0]?.r ?? (await askUpstream(upstream, Math.min(ATTEMPT_MS, timeoutMs)));
+      return { dead, ...(await external(first)) };
+    })(),
+    Promise.all(paths.map(async (p) => ({ p, ...(await untilAnswered(deps, deadline, (t) => p.ask(name, t))) }))),
+  ]);
+
+  if (!proxy.r.answers.some((a) => a.data === want)) {
+    throw failed('VERIFY_PROXY', `The proxy answered ${name} with ${proxy.r.rcode} ${shown(proxy.r)}, not ${want}${ranOut(proxy.expired)}; is CoreDNS at ${d.kubeDnsIp} reachable from this host?`);
+  }
+  if (!system.r.answers.some((a) => a.data === want)) {
+    throw failed('VERIFY_SYSTEM', `The system resolver (getaddrinfo) answered ${name} with ${system.r.rcode} ${shown(system.r)}, not ${want}${ranOut(system.expired)}; check the hosts line of /etc/nsswitch.conf.`);
+  }
+  // Every path host programs use must see the cluster: one that misses it
+  // leaves some programs without cluster names although the proxy answers.
+  const missed = viaPaths.find((v) => !v.r.answers.some((a) => a.data === want));
+  if (missed) {
+    throw failed('VERIFY_SYSTEM', `${missed.p.label} answered ${name} with ${missed.r.rcode}${missed.r.error ? ` (${missed.r.error})` : ''} ${shown(missed.r)}, not ${want}${ranOut(missed.expired)}; programs that resolve this way would not find cluster names. Check \`resolvectl status\` (the cluster zones must be on the KubeSwitch link) and the hosts line of /etc/nsswitch.conf.`);
+  }
+  if (ext.dead.length) {
+    const what = ext.dead.map(({ u, r }) => `${u} ${r.rcode === 'REFUSED' ? 'refused' : `gave no answer (${r.rcode}${r.error ? `: ${r.error}` : ''})`}`).join('; ');
+    throw failed('VERIFY_UPSTREAM', `The --upstream you named does not resolve ${externalName}: ${what}${silent(ext.dead[0]!.r) ? ranOut(true) : ''}; every non-cluster name would fail through the proxy. Check the address (k2s-dns query ${externalName} --server ${ext.dead[0]!.u}), or start without --upstream to use the nameservers of your /etc/resolv.conf.`);
+  }
+  let externalNote = 'skipped (the upstream did not answer: offline host?)';
+  let warning: string | null = null;
+  if (ext.via) {
+    // Answer data, not only the class.
+    const mismatch = answerMismatch(ext.direct!, ext.via.r);
+    if (mismatch) {
+      throw failed('VERIFY_EXTERNAL', `${externalName}: ${mismatch} (upstream ${upstream})${ranOut(ext.via.expired)}; check the upstream rules in the proxy config (a refused zone allowed, or a zone routed to CoreDNS?).`);
+    }
+    externalNote = `${answerClass(ext.via.r)} as from ${upstream}`;
+  } else {
+    warning = `Your nameserver ${upstream} did not answer ${externalName} (${ext.direct?.rcode ?? 'no answer'}), so names outside the cluster were not checked and may not resolve; if this host is online, check it with k2s-dns query ${externalName} --server ${upstream}, or start again with --upstream IP.`;
+  }
+  return {
+    summary: `${name} → ${want} through the proxy and getaddrinfo${paths.length ? ` and ${paths.length} more path${paths.length === 1 ? '' : 's'} (${viaPaths.map((v) => v.r.server).join(', ')})` : ''}; ${externalName}: ${externalNote}`,
+    detail: { proxyMs: proxy.r.latencyMs, systemMs: system.r.latencyMs, external: externalNote, paths: viaPaths.map((v) => ({ path: v.p.label, ms: v.r.latencyMs })) },
+    warning,
+  };
+}

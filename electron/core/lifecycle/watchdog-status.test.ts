@@ -1,0 +1,72 @@
+/**
+ * New-user pass item 5: while the watchdog (hosts without systemd) restarts the proxy, status
+ * said "stop && start" and called a refusal in 10 ms "TIMEOUT in 10 ms".
+ */
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { spawn, spawnSync } from 'node:child_process';
+import { WATCHDOG_NAME } from '../host/supervisor-script';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { startDns } from './start';
+import { dnsStatus } from './status';
+import { TEST_START_OPTS, trackedHosts } from '../../../e2e/support/test-deps';
+import { healthVerdict, queryHop, verdictLine, type HealthHop } from '../../../shared/health';
+import { hopLine } from '../doctor/health';
+
+const newHost = trackedHosts();
+const opts = TEST_START_OPTS;
+
+/** A started host whose proxy is down and whose watchdog state file says `restarting` (restart 2). */
+async function restartingHost() {
+  const h = await newHost('nameserver 192.0.2.53\n');
+  expect((await startDns(h.deps, opts, () => undefined)).ok).toBe(true);
+  h.services.running = false;
+  await mkdir(join(h.root, 'run/k2s'), { recursive: true });
+  await writeFile(join(h.root, 'run/k2s/dnsproxy-watchdog.state'), 'state=restarting\nrestarts=2\nlast_exit=1\n');
+  return h;
+}
+
+describe('status while the watchdog restarts the proxy', () => {
+  it('says "the watchdog is restarting it (restart N of 6)", not stop && start', async () => {
+    const h = await restartingHost();
+    // A live watchdog shell (its argv as supervisor-script.ts runs it; `; :` keeps sh from exec'ing sleep).
+    const dog = spawn('/bin/sh', ['-c', 'sleep 30; :', WATCHDOG_NAME], { stdio: 'ignore' });
+    onTestFinished(() => void dog.kill('SIGKILL'));
+    await writeFile(join(h.root, 'run/k2s/dnsproxy-watchdog.pid'), `${dog.pid}\n`);
+    const s = await dnsStatus(h.deps);
+    expect(s.watchdogRestart).toEqual({ restarts: 2, max: 6 });
+    expect(s.messages).toContain('k2s-dnsproxy is not running: the watchdog is restarting it (restart 2 of 6); wait a few seconds, then run npx k2s-dns status.');
+    expect(s.messages.join('\n')).not.toMatch(/stop/);
+  });
+
+  it('a state file left "restarting" by a watchdog that is gone is not believed: the advice is stop, then start', async () => {
+    const h = await restartingHost();
+    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString();
+    await writeFile(join(h.root, 'run/k2s/dnsproxy-watchdog.pid'), `${gone}\n`);
+    const s = await dnsStatus(h.deps);
+    expect(s.watchdogRestart).toBeUndefined();
+    expect(s.messages.join('\n')).toContain('run sudo npx k2s-dns stop, then sudo npx k2s-dns start.');
+  });
+
+  it('without a restarting watchdog the advice stays stop, then start', async () => {
+    const h = await newHost('nameserver 192.0.2.53\n');
+    expect((await startDns(h.deps, opts, () => undefined)).ok).toBe(true);
+    h.services.running = false;
+    const s = await dnsStatus(h.deps);
+    expect(s.watchdogRestart).toBeUndefined();
+    expect(s.messages.join('\n')).toContain('run sudo npx k2s-dns stop, then sudo npx k2s-dns start.');
+  });
+
+  it('the verdict waits for the watchdog, and a TIMEOUT in 10 ms reads "refused"', () => {
+    const listener = queryHop('listener:127.0.0.1:53', 'listener', { name: 'kubernetes.default.svc.cluster.local', type: 'A', server: '127.0.0.1:53', transport: 'udp', rcode: 'TIMEOUT', answers: [], latencyMs: 2000, error: 'no answer' });
+    const system = queryHop('system', 'system', { name: 'kubernetes.default.svc.cluster.local', type: 'A', server: 'system', transport: 'udp', rcode: 'TIMEOUT', answers: [], latencyMs: 10, error: 'EAI_AGAIN: temporary failure' });
+    const resolver: HealthHop = { id: 'resolver', kind: 'resolver', target: '/etc/resolv.conf', name: null, type: null, outcome: 'k2s', ok: true, answers: ['127.0.0.1'], rcode: null, reason: null, latencyMs: null };
+    const hops = [system, resolver, listener];
+    const v = healthVerdict({ hops, state: 'degraded', interrupted: false, watchdogRestart: { restarts: 2, max: 6 } });
+    expect(v).toMatchObject({ cause: 'proxy-down', action: 'wait-watchdog' });
+    expect(verdictLine(v, 'cli')).toBe('Cluster names do not resolve on this host: k2s-dnsproxy on 127.0.0.1:53 does not answer; the watchdog is restarting it (restart 2 of 6) — wait a few seconds, then run npx k2s-dns status');
+    expect(healthVerdict({ hops, state: 'degraded', interrupted: false }).action).toBe('restart');
+    expect(hopLine(system)).toBe('host apps (getaddrinfo): refused in 10 ms — getaddrinfo was refused in 10 ms (EAI_AGAIN: temporary failure)');
+    expect(hopLine(listener)).toMatch(/: TIMEOUT in 2000 ms — /);
+  });
+});

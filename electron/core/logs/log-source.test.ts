@@ -1,0 +1,146 @@
+import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { LogLine } from '../../../shared/types';
+import { createLogSource } from './log-source';
+
+// Wrap (not replace) the follower so the test can count pollers started and stopped.
+const counts = vi.hoisted(() => ({ started: 0, stopped: 0 }));
+vi.mock('./follow', async (importOriginal) => {
+  const real = await importOriginal<typeof import('./follow')>();
+  return {
+    ...real,
+    followLog: (...args: Parameters<typeof real.followLog>) => {
+      counts.started += 1;
+      const f = real.followLog(...args);
+      return {
+        stop() {
+          counts.stopped += 1;
+          f.stop();
+        },
+      };
+    },
+  };
+});
+
+const WAIT = { timeout: 5_000, interval: 10 };
+const UDP = '2026/11/29 15:04:05.123456 INFO listening to udp addr=127.0.0.1:53';
+const TCP = '2026/11/29 15:04:05.123500 INFO listening to tcp addr=127.0.0.1:53';
+const QUERY = '2026/11/29 15:04:06.000001 DEBUG handling query id=4711 question="kubernetes.default.svc.cluster.local. IN A" upstream=172.21.0.10:53';
+
+let dir: string;
+let n = 0;
+beforeAll(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'k2s-dns-logsrc-'));
+});
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+beforeEach(() => {
+  counts.started = 0;
+  counts.stopped = 0;
+});
+
+function logPath(): string {
+  n += 1;
+  return path.join(dir, `dnsproxy-${n}.log`);
+}
+
+describe('createLogSource', () => {
+  it('tail parses the last lines and skips blank ones', async () => {
+    const file = logPath();
+    writeFileSync(file, `${UDP}\n\n${TCP}\n${QUERY}\n`);
+    const src = createLogSource(file);
+    const lines = await src.tail(2);
+    expect(lines).toEqual([
+      { time: '2026-11-29T15:04:05.123500', level: 'INFO', message: 'listening to tcp', fields: { addr: '127.0.0.1:53' }, raw: TCP },
+      {
+        time: '2026-11-29T15:04:06.000001',
+        level: 'DEBUG',
+        message: 'handling query',
+        fields: { id: '4711', question: 'kubernetes.default.svc.cluster.local. IN A', upstream: '172.21.0.10:53' },
+        raw: QUERY,
+      },
+    ]);
+    await expect(src.tail(10)).resolves.toHaveLength(3);
+    await expect(createLogSource(path.join(dir, 'missing.log')).tail(10)).resolves.toEqual([]);
+  });
+
+  it('shares one poller between subscribers and stops it with the last unsubscribe', async () => {
+    const file = logPath();
+    writeFileSync(file, '');
+    const src = createLogSource(file, { pollMs: 20 });
+    const a: LogLine[] = [];
+    const b: LogLine[] = [];
+    const offA = src.follow((lines) => a.push(...lines));
+    const offB = src.follow((lines) => b.push(...lines));
+    expect(counts.started).toBe(1);
+
+    appendFileSync(file, `${UDP}\n`);
+    await vi.waitFor(() => expect(b.map((l) => l.raw)).toEqual([UDP]), WAIT);
+    expect(a.map((l) => l.message)).toEqual(['listening to udp']);
+
+    offA();
+    offA(); // idempotent: must not drop B's reference
+    expect(counts.stopped).toBe(0);
+    appendFileSync(file, `${TCP}\n`);
+    await vi.waitFor(() => expect(b.map((l) => l.raw)).toEqual([UDP, TCP]), WAIT);
+    expect(a).toHaveLength(1);
+
+    offB();
+    expect(counts.stopped).toBe(1);
+    const offC = src.follow(() => undefined);
+    expect(counts.started).toBe(2);
+    offC();
+    expect(counts.stopped).toBe(2);
+  });
+
+  it('follow after tail continues at the tail’s offset, so no line is lost in between', async () => {
+    const file = logPath();
+    writeFileSync(file, `${UDP}\n`);
+    const src = createLogSource(file, { pollMs: 20 });
+    await expect(src.tail(10)).resolves.toMatchObject([{ raw: UDP }]);
+    appendFileSync(file, `${TCP}\n`); // lands between the tail and the follow
+    const got: string[] = [];
+    const off = src.follow((lines) => got.push(...lines.map((l) => l.raw)));
+    appendFileSync(file, `${QUERY}\n`);
+    await vi.waitFor(() => expect(got).toEqual([TCP, QUERY]), WAIT);
+    off();
+  });
+
+  it('a later follow does not replay lines from an old tail (no duplicates after the page reopens)', async () => {
+    const file = logPath();
+    writeFileSync(file, `${UDP}\n`);
+    const src = createLogSource(file, { pollMs: 20 });
+    await src.tail(10);
+    const first: string[] = [];
+    const off1 = src.follow((lines) => first.push(...lines.map((l) => l.raw)));
+    appendFileSync(file, `${TCP}\n`);
+    await vi.waitFor(() => expect(first).toEqual([TCP]), WAIT);
+    off1();
+    // The page is closed; a new one follows without a fresh tail: only newer lines arrive.
+    const second: string[] = [];
+    const off2 = src.follow((lines) => second.push(...lines.map((l) => l.raw)));
+    appendFileSync(file, `${QUERY}\n`);
+    await vi.waitFor(() => expect(second).toEqual([QUERY]), WAIT);
+    off2();
+  });
+
+  it('keeps delivering to the others when one subscriber throws', async () => {
+    const file = logPath();
+    writeFileSync(file, '');
+    const errors: string[] = [];
+    const src = createLogSource(file, { pollMs: 20, onError: (err) => errors.push(err.message) });
+    const offBad = src.follow(() => {
+      throw new Error('renderer went away');
+    });
+    const good: string[] = [];
+    const offGood = src.follow((lines) => good.push(...lines.map((l) => l.raw)));
+    appendFileSync(file, `${UDP}\n`);
+    await vi.waitFor(() => expect(good).toEqual([UDP]), WAIT);
+    expect(errors).toEqual(['renderer went away']);
+    offBad();
+    offGood();
+  });
+});

@@ -1,0 +1,102 @@
+import { statSync } from 'node:fs';
+import { parseLogLine } from '../../../shared/log-line';
+import type { LogLine } from '../../../shared/types';
+import { FOLLOW_MAX_BYTES_PER_POLL, followLog, type Follower } from './follow';
+import { readTail } from './tail';
+
+/** Options of createLogSource. */
+export interface LogSourceOptions {
+  /** Poll interval of the shared follower in ms (default 250). */
+  pollMs?: number;
+  /** Read errors and exceptions thrown by subscribers; default: written to stderr. */
+  onError?: (err: Error) => void;
+}
+
+/** The proxy log as parsed lines: a backlog on demand and one shared live follower. */
+export interface LogSource {
+  /** The last `lines` lines of the log, parsed, oldest first ([] when the log is missing). */
+  tail(lines: number): Promise<LogLine[]>;
+  /** Subscribes to new lines (one call per batch); returns the unsubscribe function (idempotent). */
+  follow(cb: (lines: LogLine[]) => void): () => void;
+}
+
+/** Parses raw lines, skipping blank ones (they carry nothing in a log view). */
+function parseAll(raw: string[]): LogLine[] {
+  const out: LogLine[] = [];
+  for (const line of raw) if (line.trim() !== '') out.push(parseLogLine(line));
+  return out;
+}
+
+/** How long after a tail a new follower may continue at its offset, ms. */
+export const TAIL_RESUME_WINDOW_MS = 5000;
+
+/**
+ * Creates the log source for the proxy log at `path` (a real path on this machine). All
+ * `follow` subscribers share one poller (reference counted): it starts with the first
+ * subscriber and stops when the last one unsubscribes. When it starts shortly after a `tail`
+ * of the same file, it continues at that tail's offset so no line falls in between.
+ */
+export function createLogSource(path: string, opts: LogSourceOptions = {}): LogSource {
+  const onError = opts.onError ?? ((err: Error) => console.error(`k2s-dns logs: ${err.message}`));
+  const subscribers = new Set<{ cb: (lines: LogLine[]) => void }>();
+  let follower: Follower | null = null;
+  let lastTail: { offset: number; ino: number; at: number } | null = null;
+
+  /** Start offset for a new poller: the last tail's end if it is the same file and close enough. */
+  function resumeFrom(): { startOffset?: number; startIno?: number | null } {
+    // Only a tail taken just before this follow (the page's open-at-the-tail), and only once:
+    // an old tail would replay lines a later page already has from its own tail.
+    const tail = lastTail;
+    lastTail = null;
+    if (tail === null || Date.now() - tail.at > TAIL_RESUME_WINDOW_MS) return {};
+    try {
+      const st = statSync(path);
+      const gap = st.size - tail.offset;
+      // Replaying at most one poll's worth of bytes; an older tail is stale, start at the end.
+      if (st.ino === tail.ino && gap >= 0 && gap <= FOLLOW_MAX_BYTES_PER_POLL) {
+        return { startOffset: tail.offset, startIno: tail.ino };
+      }
+    } catch {
+      // Missing now: followLog waits for it and reads it from 0.
+    }
+    return {};
+  }
+
+  function deliver(raw: string[]): void {
+    const parsed = parseAll(raw);
+    if (parsed.length === 0) return;
+    // Snapshot: a subscriber may unsubscribe (or subscribe) from inside its callback.
+    for (const sub of [...subscribers]) {
+      if (!subscribers.has(sub)) continue;
+      try {
+        sub.cb(parsed);
+      } catch (err) {
+        // One broken subscriber must not starve the others or kill the poller.
+        onError(err instanceof Error ? err : new Error(String(err)));
+      }
+    }
+  }
+
+  return {
+    async tail(lines: number): Promise<LogLine[]> {
+      const res = await readTail(path, lines);
+      lastTail = res.ino === null ? null : { offset: res.offset, ino: res.ino, at: Date.now() };
+      return parseAll(res.lines);
+    },
+
+    follow(cb: (lines: LogLine[]) => void): () => void {
+      const sub = { cb };
+      subscribers.add(sub);
+      if (follower === null) {
+        follower = followLog(path, deliver, { pollMs: opts.pollMs, onError, ...resumeFrom() });
+      }
+      return () => {
+        if (!subscribers.delete(sub)) return;
+        if (subscribers.size === 0 && follower !== null) {
+          follower.stop();
+          follower = null;
+        }
+      };
+    },
+  };
+}

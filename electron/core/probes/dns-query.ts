@@ -1,0 +1,174 @@
+import { isHealthProbeName } from '../../../shared/health-probe';
+import dgram from 'node:dgram';
+import net from 'node:net';
+import { randomInt } from 'node:crypto';
+import * as dnsPacket from 'dns-packet';
+import type { DecodedPacket, Packet } from 'dns-packet';
+import { isIpLiteral, ptrName } from '../../../shared/ptr-name';
+import type { QueryResult, QueryType } from '../../../shared/types';
+import { formatServer, parseServer, type ServerEndpoint } from '../host/parse-server';
+import { renderAnswer } from './render-answer';
+
+/** One DNS query to one server. */
+export interface DnsQueryOptions {
+  /** Domain name; for PTR an IP literal is turned into its in-addr.arpa / ip6.arpa name. */
+  name: string;
+  type: QueryType;
+  /** `IP`, `IP:PORT`, `[v6]:PORT` or `v6%zone` (see parseServer); port defaults to 53. */
+  server: string;
+  /** Default `udp`. A truncated UDP answer (TC bit) is retried over TCP, as dig does. */
+  transport?: 'udp' | 'tcp';
+  /** Total time budget in ms (default 2000); past it the result is TIMEOUT. */
+  timeoutMs?: number;
+  /** RD bit (RFC 1035 §4.1.1); default true. */
+  recursionDesired?: boolean;
+}
+
+/** What one exchange produced before rendering. */
+type Exchange = { ok: true; packet: DecodedPacket } | { ok: false; rcode: 'TIMEOUT' | 'ERROR'; error: string };
+
+/**
+ * Sends one query with dns-packet over UDP or TCP (2-byte length prefix, RFC 1035 §4.2.2) and
+ * renders the answer section (renderAnswer). Never throws for network or server problems:
+ * those come back as rcode `TIMEOUT` or `ERROR` with `error` set. Responses whose ID or
+ * question does not match are ignored on UDP (RFC 5452 §9.1) and an ERROR on TCP.
+ * `result.name` is the name actually asked (the arpa name for a PTR of an IP).
+ * Throws only for invalid input (a server that is not an IP endpoint).
+ */
+export async function queryDns(opts: DnsQueryOptions): Promise<QueryResult> {
+  const endpoint = parseServer(opts.server);
+  // k2s-dns's health probes keep their capitals on the wire, so the proxy's log shows them as
+  // probes (shared/health-probe.ts); names compare case-insensitively anyway (RFC 4343).
+  const name = isHealthProbeName(opts.name.trim()) ? opts.name.trim().replace(/\.$/, '') : normalizeName(opts.type === 'PTR' && isIpLiteral(opts.name) ? ptrName(opts.name) : opts.name);
+  const timeoutMs = opts.timeoutMs ?? 2000;
+  const id = randomInt(0, 0x10000);
+  const query: Packet = {
+    type: 'query',
+    id,
+    flags: opts.recursionDesired === false ? 0 : dnsPacket.RECURSION_DESIRED,
+    questions: [{ type: opts.type, name, class: 'IN' }],
+  };
+  const started = performance.now();
+  const deadline = started + timeoutMs;
+  let transport = opts.transport ?? 'udp';
+  let ex =
+    transport === 'udp' ? await exchangeUdp(endpoint, query, deadline) : await exchangeTcp(endpoint, query, deadline);
+  if (ex.ok && transport === 'udp' && ex.packet.flag_tc) {
+    // Truncated: the full answer only fits over TCP (RFC 7766 §5).
+    transport = 'tcp';
+    ex = await exchangeTcp(endpoint, query, deadline);
+  }
+  const base = {
+    name,
+    type: opts.type,
+    server: formatServer(endpoint),
+    transport,
+    latencyMs: Math.round((performance.now() - started) * 1000) / 1000,
+  };
+  if (!ex.ok) return { ...base, rcode: ex.rcode, answers: [], error: ex.error };
+  return {
+    ...base,
+    rcode: (ex.packet as DecodedPacket & { rcode?: string }).rcode ?? 'NOERROR',
+    answers: (ex.packet.answers ?? []).filter((a) => a.type !== 'OPT').map(renderAnswer),
+  };
+}
+
+/** Lower-case without trailing dot (the root stays `.`). */
+function normalizeName(name: string): string {
+  const n = name.trim().toLowerCase();
+  return n.length > 1 && n.endsWith('.') ? n.slice(0, -1) : n;
+}
+
+/** True when `packet` answers `query`: same ID, QR set, same question name/type (case-insensitive, RFC 4343). */
+function matches(packet: DecodedPacket, query: Packet): boolean {
+  const q = query.questions?.[0];
+  const r = packet.questions?.[0];
+  return (
+    packet.id === query.id &&
+    packet.type === 'response' &&
+    !!q &&
+    !!r &&
+    r.type === q.type &&
+    normalizeName(r.name) === normalizeName(q.name)
+  );
+}
+
+/** UDP exchange: an unconnected socket, so a closed port reads as TIMEOUT (no ICMP error surfaces), like dig. */
+function exchangeUdp(endpoint: ServerEndpoint, query: Packet, deadline: number): Promise<Exchange> {
+  return new Promise((resolve) => {
+    const socket = dgram.createSocket(endpoint.family === 6 ? 'udp6' : 'udp4');
+    let done = false;
+    const finish = (ex: Exchange): void => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      socket.close();
+      resolve(ex);
+    };
+    const timer = setTimeout(
+      () => finish({ ok: false, rcode: 'TIMEOUT', error: `no answer from ${formatServer(endpoint)} over UDP` }),
+      Math.max(0, deadline - performance.now()),
+    );
+    socket.on('error', (err) => finish({ ok: false, rcode: 'ERROR', error: err.message }));
+    socket.on('message', (msg, rinfo) => {
+      // Only the server we asked may answer (anti-spoofing, RFC 5452 §9.1).
+      if (rinfo.port !== endpoint.port || stripZone(rinfo.address) !== stripZone(endpoint.address)) return;
+      let packet: DecodedPacket;
+      try {
+        packet = dnsPacket.decode(msg);
+      } catch {
+        return; // garbage: keep waiting for the real answer until the deadline
+      }
+      if (matches(packet, query)) finish({ ok: true, packet });
+    });
+    socket.send(dnsPacket.encode(query), endpoint.port, endpoint.address, (err) => {
+      if (err) finish({ ok: false, rcode: 'ERROR', error: err.message });
+    });
+  });
+}
+
+/** TCP exchange: one query on a fresh connection, length-prefixed both ways (RFC 1035 §4.2.2). */
+function exchangeTcp(endpoint: ServerEndpoint, query: Packet, deadline: number): Promise<Exchange> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: endpoint.address, port: endpoint.port });
+    let done = false;
+    let buf = Buffer.alloc(0);
+    const finish = (ex: Exchange): void => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(ex);
+    };
+    const timer = setTimeout(
+      () => finish({ ok: false, rcode: 'TIMEOUT', error: `no answer from ${formatServer(endpoint)} over TCP` }),
+      Math.max(0, deadline - performance.now()),
+    );
+    socket.on('connect', () => socket.write(dnsPacket.streamEncode(query)));
+    socket.on('error', (err) => finish({ ok: false, rcode: 'ERROR', error: err.message }));
+    socket.on('close', () =>
+      finish({ ok: false, rcode: 'ERROR', error: `${formatServer(endpoint)} closed the TCP connection before answering` }),
+    );
+    socket.on('data', (chunk) => {
+      buf = Buffer.concat([buf, chunk]);
+      if (buf.length < 2) return;
+      const len = buf.readUInt16BE(0);
+      if (buf.length < 2 + len) return;
+      let packet: DecodedPacket;
+      try {
+        packet = dnsPacket.decode(buf.subarray(2, 2 + len));
+      } catch (err) {
+        finish({ ok: false, rcode: 'ERROR', error: `malformed response: ${(err as Error).message}` });
+        return;
+      }
+      if (matches(packet, query)) finish({ ok: true, packet });
+      else finish({ ok: false, rcode: 'ERROR', error: 'the response ID or question does not match the query' });
+    });
+  });
+}
+
+/** The address without its IPv6 `%zone` suffix. */
+function stripZone(address: string): string {
+  const pct = address.indexOf('%');
+  return pct >= 0 ? address.slice(0, pct) : address;
+}

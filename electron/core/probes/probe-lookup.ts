@@ -1,0 +1,99 @@
+import { QUICK_FAILURE_MS } from '../../../shared/health';
+import { parseResolvConf } from '../../../shared/resolv-conf';
+import type { QueryResult } from '../../../shared/types';
+import type { Exec } from '../host/exec';
+import { gaiLookup } from './gai-lookup';
+import { systemLookup } from './system-lookup';
+
+/** What probeLookup needs from the host. */
+export interface ProbeLookupIo {
+  /** Runs `getent` (glibc's, libc-bin). */
+  exec: Exec;
+  /** One DNS question to one server (`ip:port`), as deps.query. */
+  query(opts: { name: string; type: 'A'; server: string; timeoutMs: number }): Promise<QueryResult>;
+  /** The text of /etc/resolv.conf, null when unreadable. */
+  resolvConfText(): Promise<string | null>;
+  /** getaddrinfo in-process, used when getent is missing (default gaiLookup). */
+  gai?: (name: string, timeoutMs: number) => Promise<QueryResult>;
+}
+
+/** One nameserver's answer to the classification question. */
+interface Asked {
+  server: string;
+  q: QueryResult;
+}
+
+/**
+ * A name glibc refuses before asking anyone (RFC 1035 §2.3.4: labels ≤ 63 octets, the name ≤
+ * 253 characters as text): the reason, or null when the name is well-formed.
+ */
+function badName(name: string): string | null {
+  const n = name.replace(/\.$/, '');
+  if (n.length > 253) return `the name is ${n.length} characters long, over the 253 a DNS name can have (RFC 1035 §2.3.4)`;
+  const long = n.split('.').find((l) => l.length > 63);
+  return long ? `its label ${long.slice(0, 20)}… is ${long.length} characters long, over the 63 a DNS label can have (RFC 1035 §2.3.4)` : null;
+}
+
+/**
+ * The health check's host-apps probe: getaddrinfo(3) through NSS, run as `getent ahosts NAME`,
+ * because getent keeps the name's case on the wire while Node's dns.lookup lowercases it
+ * (libuv's IDNA step; measured: `KUBERNETES.DEFAULT…` arrives as `kubernetes.default…`). So the
+ * probe's `KUBERNETES.DEFAULT.svc.<domain>` spelling — the marker by which the Logs panel hides
+ * the app's own probes (shared/health-probe.ts) — reaches the proxy's log intact, and no guess
+ * by time is needed to tell a probe from a user's lookup of the same name.
+ *
+ * getent exits 2 for every getaddrinfo failure (glibc nss/getent.c ahosts_keys_int), so a
+ * failure is named by asking each nameserver of /etc/resolv.conf (127.0.0.1 when none,
+ * resolv.conf(5); glibc uses the first three) the same A question at once and reading the
+ * answers the way glibc's resolver walks them (res_send: on to the next server after SERVFAIL,
+ * REFUSED or silence; NXDOMAIN and NOERROR end the walk; `options rotate` starts at any server):
+ * - NXDOMAIN, or NOERROR without an A record (a CNAME to nowhere) → NXDOMAIN;
+ * - an A record → ERROR naming NSS (the nameserver answers, getaddrinfo did not use it);
+ * - every server failing: SERVFAIL → SERVFAIL, REFUSED → REFUSED, silent → TIMEOUT (when getent
+ *   failed within QUICK_FAILURE_MS, glibc's connected socket saw ICMP port unreachable: the
+ *   error says nothing listens there, and the window shows it as refused);
+ * - with `rotate` and servers that disagree, the error names both answers.
+ * The whole probe stays within `timeoutMs` (+ at most 200 ms for the question); getent still
+ * running then is killed: TIMEOUT. A malformed name → ERROR naming the rule. getent that cannot
+ * run (missing, not executable) → `io.gai`. Never throws.
+ */
+export async function probeLookup(name: string, timeoutMs: number, io: ProbeLookupIo): Promise<QueryResult> {
+  const started = performance.now();
+  const r = await systemLookup(name, io.exec, { timeoutMs });
+  // Exit -1: getent could not be spawned (ENOENT, EACCES…): getaddrinfo in-process instead.
+  if (r.rcode === 'ERROR' && /exited with -1/.test(r.error ?? '')) return (io.gai ?? gaiLookup)(name, timeoutMs);
+  if (r.rcode !== 'NXDOMAIN') return r;
+  const failed = (rcode: string, error: string): QueryResult => ({ ...r, rcode, error });
+  const bad = badName(name);
+  if (bad) return failed('ERROR', `getaddrinfo refuses the name: ${bad}`);
+  const text = await io.resolvConfText().catch(() => null);
+  const conf = text === null ? null : parseResolvConf(text);
+  const servers = (conf?.nameservers.length ? conf.nameservers : ['127.0.0.1']).slice(0, 3).map((ns) => (ns.includes(':') ? `[${ns}]:53` : `${ns}:53`));
+  // getaddrinfo that failed at once got its answers (or refusals) fast: so must our question.
+  const quick = r.latencyMs < QUICK_FAILURE_MS;
+  const left = timeoutMs - (performance.now() - started);
+  const deadline = Math.max(200, Math.min(quick ? QUICK_FAILURE_MS : 1500, left));
+  const asked: Asked[] = await Promise.all(servers.map(async (server) => ({ server, q: await io.query({ name, type: 'A', server, timeoutMs: deadline }) })));
+  const final = (a: Asked) => a.q.rcode === 'NXDOMAIN' || a.q.rcode === 'NOERROR';
+  const hasA = (a: Asked) => a.q.answers.some((x) => x.type === 'A');
+  const decisive = asked.filter(final);
+  const rotate = conf?.options.includes('rotate') ?? false;
+  // Without rotate glibc stops at the first decisive answer in file order.
+  const first = decisive[0];
+  if (first) {
+    const disagree = rotate ? decisive.find((d) => hasA(d) !== hasA(first)) : undefined;
+    const also = disagree ? ` (options rotate: ${disagree.server} ${hasA(disagree) ? `answers ${disagree.q.answers.map((x) => x.data).join(', ')}` : `says ${disagree.q.rcode}`}, so lookups differ by the server glibc starts at)` : '';
+    if (first.q.rcode === 'NXDOMAIN') return failed('NXDOMAIN', `getaddrinfo found no address: ${first.server} says the name does not exist (NXDOMAIN)${also}`);
+    if (!hasA(first)) return failed('NXDOMAIN', `getaddrinfo found no address: ${first.server} has no A record for it (NOERROR, no address)${also}`);
+    if (disagree) return failed('ERROR', `getaddrinfo found no address${also}`);
+    return failed('ERROR', `getaddrinfo found no address although ${first.server} answers ${first.q.answers.filter((x) => x.type === 'A').map((x) => x.data).join(', ')}: check the hosts line of /etc/nsswitch.conf`);
+  }
+  const list = asked.map((a) => `${a.server} ${a.q.rcode === 'TIMEOUT' ? (quick ? 'nothing answers (port unreachable)' : 'did not answer') : a.q.rcode === 'ERROR' ? (a.q.error ?? 'error') : `answered ${a.q.rcode}`}`).join('; ');
+  const servfail = asked.find((a) => a.q.rcode === 'SERVFAIL');
+  if (servfail) return failed('SERVFAIL', `getaddrinfo gave up (EAI_AGAIN): ${list}`);
+  const refused = asked.find((a) => a.q.rcode === 'REFUSED');
+  if (refused) return failed('REFUSED', `getaddrinfo gave up: ${list}`);
+  if (asked.every((a) => a.q.rcode === 'TIMEOUT')) return failed('TIMEOUT', `getaddrinfo gave up${quick ? ' at once' : ''} (EAI_AGAIN): ${list}`);
+  const other = asked.find((a) => a.q.rcode !== 'TIMEOUT')!;
+  return failed(other.q.rcode, `getaddrinfo found no address: ${list}`);
+}

@@ -1,0 +1,119 @@
+/**
+ * The shapes of the health model (health.ts): the hops of the resolution path, the verdict and
+ * the whole report. Types only, so shared/types.ts can name a report without importing the
+ * model's code. Pure module: no Node or DOM imports.
+ */
+
+/** Which part of the path a hop is. */
+export type HopKind = 'system' | 'resolver' | 'listener' | 'kube-dns' | 'upstream';
+
+/**
+ * What one hop's probe found:
+ * - `answer`: NOERROR with records (for an upstream: any DNS reply, it only has to answer);
+ * - `nodata`: NOERROR without records (RFC 2308 §2.2);
+ * - `nxdomain` / `servfail` / `refused`: that rcode (RFC 1035 §4.1.1);
+ * - `timeout`: no reply in time (getaddrinfo's EAI_AGAIN, a temporary failure, is this too);
+ * - `unreachable`: nothing listens (ECONNREFUSED / ICMP port unreachable);
+ * - `error`: anything else, with the message;
+ * - resolver only: `k2s` (K2s-owned, points at a listener), `original`, `foreign` (changed by
+ *   another program while K2s ran), `k2s-edited` (K2s header, other nameservers);
+ * - `idle`: not on the path now (K2s DNS is stopped), never a failure;
+ * - `skipped`: not probed (no address known).
+ */
+export type HopOutcome =
+  | 'answer'
+  | 'nodata'
+  | 'nxdomain'
+  | 'servfail'
+  | 'refused'
+  | 'timeout'
+  | 'unreachable'
+  | 'error'
+  | 'k2s'
+  | 'original'
+  | 'foreign'
+  | 'k2s-edited'
+  | 'idle'
+  | 'skipped';
+
+/** One hop of the path with what was asked and what came back. */
+export interface HealthHop {
+  /** Stable id: `system`, `resolver`, `listener:127.0.0.1:53`, `kube-dns`, `upstream:192.168.1.1`. */
+  id: string;
+  kind: HopKind;
+  /** Where it was asked: `getaddrinfo`, `/etc/resolv.conf`, or the server as `IP:PORT`. */
+  target: string;
+  /** The name asked (`kubernetes.default.svc.cluster.local`, `.` for an upstream), null for the resolver hop. */
+  name: string | null;
+  /** Query type asked (`A`, `NS`), null for the resolver hop. */
+  type: string | null;
+  outcome: HopOutcome;
+  /** True when this hop does what the path needs. */
+  ok: boolean;
+  /** Addresses/records answered, or the resolver's nameservers. */
+  answers: string[];
+  /** rcode as received, or TIMEOUT/ERROR; null when not a query. */
+  rcode: string | null;
+  /** One sentence: the probe's error or what is off. */
+  reason: string | null;
+  /** Round-trip time in ms, null when not a query. */
+  latencyMs: number | null;
+}
+
+/** Why cluster names do (not) resolve; one code per verdict, in path order. */
+export type HealthCause =
+  | 'ok'
+  | 'ok-without-k2s'
+  | 'upstream-down'
+  | 'busy'
+  | 'interrupted'
+  | 'state-corrupt'
+  | 'stopped'
+  | 'resolver-not-k2s'
+  | 'drift'
+  | 'proxy-down'
+  | 'proxy-routing'
+  | 'coredns-down'
+  | 'coredns-answer'
+  | 'system-resolver';
+
+/**
+ * The action that fixes a cause. The front end turns it into its own words: the GUI into a
+ * button or a step (fixText(…, 'gui')), the CLI into a command (fixText(…, 'cli')).
+ */
+export type HealthAction = 'start' | 'restart' | 'restore' | 'recover' | 'wait' | 'wait-watchdog' | 'check-coredns' | 'check-upstream' | 'check-nsswitch';
+
+/** The verdict: does a cluster name resolve for host apps, and if not, where and why. */
+export interface HealthVerdict {
+  /** `ok`: resolves through K2s DNS; `warn`: resolves but something is off, or busy; `error`: does not resolve; `off`: K2s DNS is stopped. */
+  level: 'ok' | 'warn' | 'error' | 'off';
+  /** True when getaddrinfo answered the cluster name. */
+  resolves: boolean;
+  cause: HealthCause;
+  /** The hop where the path breaks (its failure is not explained by a later hop), null when none. */
+  hopId: string | null;
+  /** One line for people, e.g. "Cluster names do not resolve on this host: CoreDNS (172.21.0.10:53) does not answer". */
+  summary: string;
+  /** The fix, or null when nothing is to do. */
+  action: HealthAction | null;
+}
+
+/** The whole check: hops in path order, the verdict, and when it ran. */
+export interface HealthReport {
+  /** The cluster name probed, `kubernetes.default.svc.<cluster domain>`. */
+  name: string;
+  /** Where the cluster domain came from: the saved start state, discovery, or the kubeadm default. */
+  domainSource: 'state' | 'discovery' | 'default';
+  hops: HealthHop[];
+  verdict: HealthVerdict;
+  /** ms since the epoch when the check finished. */
+  checkedAt: number;
+  /** Wall time of the whole check in ms. */
+  durationMs: number;
+  /**
+   * statusFingerprint of the host DNS status the check ran for (set by the backend's health
+   * cache): a window whose status has another fingerprint knows this verdict is about a host
+   * state that is gone.
+   */
+  forStatus?: string;
+}
