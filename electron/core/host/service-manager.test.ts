@@ -64,6 +64,7 @@ describe('systemd manager', () => {
     expect(calls).toEqual([
       ['systemctl', 'daemon-reload'],
       ['systemctl', 'enable', 'k2s-dnsproxy.service'],
+      ['systemctl', 'reset-failed', 'k2s-dnsproxy.service'],
       ['systemctl', 'restart', 'k2s-dnsproxy.service'],
       ['systemctl', 'show', '--property', 'MainPID', '--value', 'k2s-dnsproxy.service'],
       ['systemctl', 'show', '-p', 'ActiveState', '-p', 'SubState', '-p', 'NRestarts', '-p', 'ExecMainCode', '-p', 'ExecMainStatus', '-p', 'MainPID', '-p', 'Result', 'k2s-dnsproxy.service'],

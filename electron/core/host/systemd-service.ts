@@ -72,6 +72,8 @@ export function createSystemdManager(fs: HostFs, exec: Exec): ServiceManager {
       const units = lateText ? [UNIT, LATE_UNIT] : [UNIT];
       await systemctl(exec, ['daemon-reload']);
       await systemctl(exec, ['enable', ...units]);
+      // A unit systemd gave up on (its start limit) refuses even a start by hand until reset.
+      await systemctl(exec, ['reset-failed', ...units], [0, 1, EXIT_NOT_LOADED]);
       await systemctl(exec, ['restart', ...units]);
       return { pid: await mainPid(exec) };
     },
