@@ -216,8 +216,8 @@ describe('proxy dead (issue 20.4): the verdict names the whole outage', () => {
     expect(v.summary).toBe('No names resolve on this host: nothing answers on 127.0.0.1:53; k2s-dnsproxy is not running and nothing restarts it');
   });
   it('systemd restarting it: says so and advises waiting', () => {
-    const v = dead({ proxyPid: null, systemdRestart: true });
-    expect(v.summary).toBe('No names resolve on this host: nothing answers on 127.0.0.1:53; systemd is restarting k2s-dnsproxy (Restart=on-failure, 5 s after it exited)');
+    const v = dead({ proxyPid: null, serviceRestart: { attempt: 2, lastExit: 'exited with status 1', reason: null, gaveUp: false } });
+    expect(v.summary).toBe('No names resolve on this host: nothing answers on 127.0.0.1:53; systemd is restarting k2s-dnsproxy (attempt 2, it exited with status 1)');
     expect(v.action).toBe('wait-watchdog');
   });
   it('a process that does not answer is named by PID', () => {

@@ -167,8 +167,8 @@ export interface VerdictInput {
   stateCorrupt?: boolean;
   /** The watchdog is restarting k2s-dnsproxy now (HostDnsStatus.watchdogRestart): wait, not stop && start. */
   watchdogRestart?: { restarts: number; max: number } | null;
-  /** systemd is restarting k2s-dnsproxy now (HostDnsStatus.systemdRestart). */
-  systemdRestart?: boolean;
+  /** systemd is restarting k2s-dnsproxy now (HostDnsStatus.serviceRestart): wait, not stop && start. */
+  serviceRestart?: { attempt: number; lastExit: string | null; reason: string | null; gaveUp: boolean } | null;
   /** The proxy's main pid (HostDnsStatus.pid), null when no process runs. */
   proxyPid?: number | null;
 }
@@ -265,13 +265,17 @@ export function healthVerdict(input: VerdictInput): HealthVerdict {
     const where = listeners.map((h) => h.target).join(' and ');
     const w = input.watchdogRestart;
     if (w) return v('error', 'proxy-down', deadListener, `No names resolve on this host: nothing answers on ${where}; the watchdog is restarting k2s-dnsproxy (restart ${w.restarts} of ${w.max})`, 'wait-watchdog');
-    if (input.systemdRestart) return v('error', 'proxy-down', deadListener, `No names resolve on this host: nothing answers on ${where}; systemd is restarting k2s-dnsproxy (Restart=on-failure, 5 s after it exited)`, 'wait-watchdog');
+    const sd = input.serviceRestart;
+    if (sd && !sd.gaveUp) return v('error', 'proxy-down', deadListener, `No names resolve on this host: nothing answers on ${where}; systemd is restarting k2s-dnsproxy (attempt ${sd.attempt}${sd.lastExit ? `, it ${sd.lastExit}` : ''})`, 'wait-watchdog');
+    if (sd?.gaveUp) return v('error', 'proxy-down', deadListener, `No names resolve on this host: nothing answers on ${where}; systemd restarted k2s-dnsproxy ${sd.attempt} times and gave up`, 'restart');
     const proc = input.proxyPid === undefined ? '' : input.proxyPid === null ? '; k2s-dnsproxy is not running and nothing restarts it' : `; k2s-dnsproxy (PID ${input.proxyPid}) runs but does not answer`;
     return v('error', 'proxy-down', deadListener, `No names resolve on this host: nothing answers on ${where}${proc}`, 'restart');
   }
   if (deadListener && (deadListener.outcome === 'unreachable' || !kubeDnsDead)) {
     const w = input.watchdogRestart;
     if (w) return v('error', 'proxy-down', deadListener, `${NOT_RESOLVING}: ${hopTitle(deadListener)} does not answer; the watchdog is restarting it (restart ${w.restarts} of ${w.max})`, 'wait-watchdog');
+    const sd = input.serviceRestart;
+    if (sd && !sd.gaveUp) return v('error', 'proxy-down', deadListener, `${NOT_RESOLVING}: ${hopTitle(deadListener)} does not answer; systemd is restarting it (attempt ${sd.attempt}${sd.lastExit ? `, it ${sd.lastExit}` : ''})`, 'wait-watchdog');
     return v('error', 'proxy-down', deadListener, `${NOT_RESOLVING}: ${hopTitle(deadListener)} does not answer${reasonOf(deadListener)}`, 'restart');
   }
   if (kubeDnsDead) {

@@ -87,8 +87,10 @@ export function writableResolverTokens(opts: { search: string[]; options: string
 }
 
 /**
- * Renders the K2s-owned /etc/resolv.conf: MANAGED_HEADER, `nameserver 127.0.0.1`, then the
- * original search domains and options, LF endings and a final newline.
+ * Renders the K2s-owned /etc/resolv.conf: MANAGED_HEADER, `nameserver 127.0.0.1` (or
+ * `nameserver` given: on systemd-resolved hosts, shared/resolved-link.ts
+ * managedNameserverOnResolvedHost), then the original search domains and options, LF endings
+ * and a final newline.
  *
  * The search domains are kept so short names (`myhost` → `myhost.corp.example.com`) resolve
  * as before. Every original option is kept in order: all of glibc's options act on the client
@@ -97,7 +99,7 @@ export function writableResolverTokens(opts: { search: string[]; options: string
  * forces TCP, which both engines serve. Duplicates are dropped.
  * Throws when a search domain or option holds characters a resolv.conf token cannot hold.
  */
-export function renderManagedResolvConf(opts: { search: string[]; options: string[] }): string {
+export function renderManagedResolvConf(opts: { search: string[]; options: string[]; nameserver?: string }): string {
   for (const d of opts.search) {
     if (!SEARCH_RE.test(d)) {
       throw new Error(`Search domain "${d}" is not a valid domain name; remove it from the original resolv.conf.`);
@@ -108,7 +110,9 @@ export function renderManagedResolvConf(opts: { search: string[]; options: strin
       throw new Error(`resolv.conf option "${o}" is not a valid option token; remove it from the original resolv.conf.`);
     }
   }
-  const lines = [MANAGED_HEADER, 'nameserver 127.0.0.1'];
+  const nameserver = opts.nameserver ?? '127.0.0.1';
+  if (!/^[0-9a-fA-F:.]+$/.test(nameserver)) throw new Error(`Nameserver "${nameserver}" is not an IP address.`);
+  const lines = [MANAGED_HEADER, `nameserver ${nameserver}`];
   const search = [...new Set(opts.search)];
   const options = [...new Set(opts.options)];
   if (search.length > 0) lines.push(`search ${search.join(' ')}`);

@@ -3,6 +3,7 @@
  * the running proxy was started with. Pure (no Node imports) so the renderer can show it.
  */
 import type { EngineName, Listener, ResolverEntry } from './types';
+import type { ResolvedRoute } from './resolved-link';
 
 /**
  * Contents of /var/lib/k2s/dns-resolver-state.json. `writtenBy: 'k2s-cli'` marks a file written by
@@ -15,8 +16,13 @@ export interface ResolverStateFile {
   savedAt: string;
   resolvConf: ResolverEntry;
   upstreams: string[];
-  /** True when the systemd-resolved drop-in was written by us (remove it on stop). */
+  /**
+   * True when the systemd-resolved drop-in of earlier versions was written (remove it on stop).
+   * Current versions write none (shared/resolved-link.ts) and keep it false.
+   */
   resolvedDropIn: boolean;
+  /** The routing-only systemd-resolved link start set up (revert it on stop); absent/null where none. */
+  resolvedRoute?: ResolvedRoute | null;
   engine: EngineName | null;
   listeners: Listener[];
   skippedListeners: { address: string; reason: string }[];
@@ -76,6 +82,11 @@ export function stateFileProblem(v: unknown): string | null {
   if (!Array.isArray(v.skippedListeners) || !v.skippedListeners.every((l) => isObj(l) && isStr(l.address) && isStr(l.reason)))
     return 'skippedListeners is not a list of {address, reason}';
   if (v.kubeconfigPath !== undefined && !isStrOrNull(v.kubeconfigPath)) return 'kubeconfigPath is not a string or null';
+  if (v.resolvedRoute !== undefined && v.resolvedRoute !== null) {
+    const r = v.resolvedRoute;
+    if (!isObj(r) || !isStr(r.link) || !/^[A-Za-z0-9_.:-]{1,15}$/.test(r.link) || !isStr(r.address) || !Array.isArray(r.domains) || r.domains.length > 1000 || !r.domains.every((d) => isStr(d) && /^~[a-z0-9_.-]{1,253}$/.test(d)))
+      return 'resolvedRoute is not {link, address, domains}';
+  }
   if (v.allowedZones !== undefined && !(Array.isArray(v.allowedZones) && v.allowedZones.length <= 1000 && v.allowedZones.every((z) => isStr(z) && z.length <= 253)))
     return 'allowedZones is not a list of at most 1000 zone names';
   for (const k of ['clusterDomain', 'kubeDnsIp', 'kubernetesServiceIp', 'managedResolvConfSha256'] as const) {

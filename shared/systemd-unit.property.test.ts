@@ -1,6 +1,5 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { renderResolvedDropIn } from './resolved-dropin';
 import { quoteExecWord, renderUnit } from './systemd-unit';
 import { dirsCheckArgv } from './root-dir-check';
 import { hostileOrLong, hostileString, isClearError, outcome } from '../e2e/support/hostile-arbitraries';
@@ -85,7 +84,7 @@ describe('renderUnit on hostile specs', () => {
         }
         const settings = parseUnit(r.value);
         expect(settings.map((s) => `${s.section}/${s.key}`)).toEqual([
-          'Unit/Description', 'Unit/Wants', 'Unit/After',
+          'Unit/Description', 'Unit/Documentation', 'Unit/StartLimitIntervalSec', 'Unit/StartLimitBurst', 'Unit/Wants', 'Unit/After',
           'Service/Type', 'Service/ExecStart', 'Service/StandardOutput', 'Service/StandardError', 'Service/UMask', 'Service/Restart', 'Service/RestartSec',
           'Install/WantedBy',
         ]);
@@ -111,15 +110,6 @@ describe('renderUnit on hostile specs', () => {
       }),
       { numRuns: 500 },
     );
-  });
-});
-
-describe('renderResolvedDropIn', () => {
-  it('has no inputs to inject through and always parses to [Resolve] DNS=127.0.0.1 Domains=~.', () => {
-    expect(parseUnit(renderResolvedDropIn())).toEqual([
-      { section: 'Resolve', key: 'DNS', value: '127.0.0.1' },
-      { section: 'Resolve', key: 'Domains', value: '~.' },
-    ]);
   });
 });
 

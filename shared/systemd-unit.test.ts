@@ -12,6 +12,9 @@ describe('renderUnit', () => {
     ).toBe(`# Managed by k2s-dns: written on start, removed on uninstall (same unit name as the k2s CLI).
 [Unit]
 Description=K2s DNS proxy
+Documentation=file:/var/log/dnsproxy/dnsproxy.log
+StartLimitIntervalSec=60s
+StartLimitBurst=10
 Wants=network-online.target
 After=network-online.target kubelet.service
 
@@ -22,7 +25,7 @@ StandardOutput=append:/var/log/dnsproxy/dnsproxy.log
 StandardError=append:/var/log/dnsproxy/dnsproxy.log
 UMask=0027
 Restart=on-failure
-RestartSec=5
+RestartSec=1s
 
 [Install]
 WantedBy=multi-user.target

@@ -245,14 +245,23 @@ export interface HostDnsStatus {
    * `restarting`): restart `restarts` of `max` (electron/core/host/supervisor-script.ts MAX_RESTARTS).
    */
   watchdogRestart?: { restarts: number; max: number } | null;
-  /** systemd is restarting k2s-dnsproxy now (`systemctl is-active` says activating: Restart=on-failure, RestartSec=5). */
-  systemdRestart?: boolean;
   /**
    * Each listener as the kernel's socket table shows it (/proc/<proxy pid>/net/udp{,6}, read by
    * the app backend: electron/host/listener-sockets.ts); `bound` null when the table was not readable.
    * Absent when not read (CLI, fake).
    */
   listenerSockets?: { address: string; port: number; bound: boolean | null }[];
+  /**
+   * systemd hosts: systemd itself is restarting k2s-dnsproxy after a failure (SubState
+   * auto-restart) — attempt `attempt`, how the last run ended and the proxy's own last error
+   * line from its log — or gave up on it (`gaveUp`, Result=start-limit-hit).
+   */
+  serviceRestart?: { attempt: number; lastExit: string | null; reason: string | null; gaveUp: boolean } | null;
+  /**
+   * systemd-resolved hosts: the routing-only link start set up for the cluster zones (the
+   * K2s-owned resolv.conf then names resolved's stub or the KubeSwitch address, not 127.0.0.1).
+   */
+  resolvedRoute?: { link: string; address: string; domains: string[] } | null;
 }
 
 /** Saved original vs current /etc/resolv.conf. */

@@ -35,7 +35,8 @@ export function formatStatus(s: HostDnsStatus): string {
   if (s.engine) lines.push(`engine:     ${s.engine}${s.pid ? ` (PID ${s.pid})` : ''}`);
   if (s.listeners.length) lines.push(`listeners:  ${s.listeners.map((l) => `${l.address}:${l.port}`).join(', ')}`);
   for (const k of s.skippedListeners) lines.push(`skipped:    ${t(k.address)}: ${t(k.reason)}`);
-  lines.push(`resolver:   ${{ original: "this host's own (not K2s-owned)", k2s: 'K2s-owned (nameserver 127.0.0.1)', foreign: 'changed by someone else since start' }[s.resolverOwner]}`);
+  const owned = s.resolvedRoute ? `K2s-owned; systemd-resolved sends ${s.resolvedRoute.domains.join(' ')} to ${s.resolvedRoute.address} on ${s.resolvedRoute.link}` : 'K2s-owned (nameserver 127.0.0.1)';
+  lines.push(`resolver:   ${{ original: "this host's own (not K2s-owned)", k2s: owned, foreign: 'changed by someone else since start' }[s.resolverOwner]}`);
   if (s.upstreams.length) lines.push(`upstreams:  ${t(s.upstreams.join(', '))}`);
   if (s.clusterDomain) lines.push(`cluster:    ${t(s.clusterDomain)} → CoreDNS ${t(String(s.kubeDnsIp))}`);
   if (s.savedAt) lines.push(`saved:      ${t(s.savedAt)} by ${t(String(s.savedBy))}`);

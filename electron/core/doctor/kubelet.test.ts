@@ -57,3 +57,27 @@ describe('kubelet-resolvconf reads the effective resolvConf', () => {
     expect(await checkKubeletResolvConf(await h.ctx())).toMatchObject({ severity: 'ok', detail: { resolvConf: '/run/systemd/resolve/resolv.conf', flagFile: '/etc/systemd/system/kubelet.service.d/20-extra.conf' } });
   });
 });
+
+describe('kubelet-resolvconf flags loopback nameservers (pods loop on resolved hosts)', () => {
+  it("resolved's uplink file with 127.0.0.1 (a global DNS= drop-in) is an error with the resolved fix", async () => {
+    const h = await host();
+    await h.put('/var/lib/kubelet/config.yaml', KUBELET);
+    await h.put('/run/systemd/resolve/resolv.conf', '# This is /run/systemd/resolve/resolv.conf managed by man:systemd-resolved(8).\nnameserver 127.0.0.1\nnameserver 192.0.2.53\nsearch example.test\n');
+    const f = await checkKubeletResolvConf(await h.ctx());
+    expect(f).toMatchObject({ severity: 'error', title: "kubelet's resolvConf names a loopback nameserver (CoreDNS loop)", detail: { resolvConf: '/run/systemd/resolve/resolv.conf', loopback: ['127.0.0.1'] } });
+    expect(f.fix).toContain('Remove the global DNS= entry with 127.0.0.1 from systemd-resolved');
+  });
+
+  it('a --resolv-conf naming the stub file (127.0.0.53) is an error naming the flag file; the uplink file without loopback is ok', async () => {
+    const h = await host();
+    await h.put('/var/lib/kubelet/config.yaml', KUBELET);
+    await h.put('/run/systemd/resolve/stub-resolv.conf', 'nameserver 127.0.0.53\noptions edns0 trust-ad\n');
+    await h.put('/run/systemd/resolve/resolv.conf', 'nameserver 192.0.2.53\n');
+    await h.put('/etc/default/kubelet', 'KUBELET_EXTRA_ARGS=--resolv-conf=/run/systemd/resolve/stub-resolv.conf\n');
+    const f = await checkKubeletResolvConf(await h.ctx());
+    expect(f).toMatchObject({ severity: 'error', detail: { resolvConf: '/run/systemd/resolve/stub-resolv.conf', loopback: ['127.0.0.53'], flagFile: '/etc/default/kubelet' } });
+    expect(f.fix).toBe('Set the --resolv-conf flag in /etc/default/kubelet (it overrides resolvConf in /var/lib/kubelet/config.yaml) to a file that names only the real upstreams (on systemd-resolved hosts /run/systemd/resolve/resolv.conf, which kubeadm picks), then restart kubelet and the CoreDNS pods.');
+    await h.put('/etc/default/kubelet', '');
+    expect(await checkKubeletResolvConf(await h.ctx())).toMatchObject({ severity: 'ok', detail: { resolvConf: '/run/systemd/resolve/resolv.conf', managed: false } });
+  });
+});

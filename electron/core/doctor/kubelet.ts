@@ -9,12 +9,15 @@ import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { isManagedResolvConf } from '../host/resolver-state';
 import type { DoctorContext } from './context';
 import type { HostFs } from '../host/host-fs';
+import { loopbackNameservers } from '../../../shared/resolved-link';
 import { KUBELET_DROPIN_DIRS, KUBELET_ENV_FILES, kubeletArgs, lastFlag, parseDropInEnvironment, parseEnvFile } from './kubelet-flags';
 
 /** kubelet's config file as kubeadm writes it. */
 export const KUBELET_CONFIG = '/var/lib/kubelet/config.yaml';
 /** KubeletConfiguration's default `resolvConf` (kubelet-config-file docs). */
 export const KUBELET_DEFAULT_RESOLV_CONF = '/etc/resolv.conf';
+/** systemd-resolved's uplink file (systemd-resolved.service(8)); kubeadm gives kubelet this one when resolved runs. */
+export const RESOLVED_UPLINK_RESOLV_CONF = '/run/systemd/resolve/resolv.conf';
 
 /**
  * The `resolvConf` of a KubeletConfiguration YAML: its value (`''` disables host DNS for pods),
@@ -66,7 +69,11 @@ export async function readKubeletFlags(fs: HostFs): Promise<{ args: string[]; fl
   };
 }
 
-/** `kubelet-resolvconf`: error when kubelet's resolvConf is the K2s-owned file now, warn when it will be. */
+/**
+ * `kubelet-resolvconf`: error when kubelet's effective resolvConf is the K2s-owned file or names
+ * any loopback nameserver (127.0.0.0/8, ::1 — in a pod that is the pod itself), warn when it will
+ * become the K2s-owned file on start.
+ */
 export async function checkKubeletResolvConf(ctx: DoctorContext): Promise<DoctorFinding> {
   const base = { id: 'kubelet-resolvconf', title: "kubelet's resolvConf is not the K2s-owned file" };
   const fs = ctx.deps.fs;
@@ -117,6 +124,21 @@ export async function checkKubeletResolvConf(ctx: DoctorContext): Promise<Doctor
       meaning: `kubelet's resolvConf ${resolvConf} does not exist, so kubelet cannot create pods with the Default or ClusterFirst DNS policy.`,
       fix: `Point ${where} at an existing resolv.conf with the real upstreams and restart kubelet.`,
       detail: { ...detail, managed: false },
+    };
+  }
+  const loopback = loopbackNameservers(named.toString('utf8'));
+  if (loopback.length > 0) {
+    // In a pod, loopback is the pod itself: CoreDNS (forward . /etc/resolv.conf) asks itself.
+    const resolvedFile = resolvConf === RESOLVED_UPLINK_RESOLV_CONF;
+    return {
+      ...base,
+      severity: 'error',
+      title: "kubelet's resolvConf names a loopback nameserver (CoreDNS loop)",
+      meaning: `kubelet's resolvConf ${resolvConf} (from ${where}) names ${loopback.join(', ')}; kubelet copies it into pods with dnsPolicy Default, so CoreDNS forwards to itself ("Loop … detected") and other such pods ask a nameserver that is not there.`,
+      fix: resolvedFile
+        ? `Remove the global DNS= entry with ${loopback.join(', ')} from systemd-resolved (a drop-in in /etc/systemd/resolved.conf.d/ or DNS= in /etc/systemd/resolved.conf; K2s DNS's older 20-k2s-dns.conf goes with \`k2s-dns stop\`), run \`systemctl restart systemd-resolved\`, then restart kubelet and the CoreDNS pods.`
+        : `Set ${where} to a file that names only the real upstreams (on systemd-resolved hosts ${RESOLVED_UPLINK_RESOLV_CONF}, which kubeadm picks), then restart kubelet and the CoreDNS pods.`,
+      detail: { ...detail, managed: false, loopback },
     };
   }
   if (resolvConf === K2S_PATHS.resolvConf) {

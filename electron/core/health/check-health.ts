@@ -4,6 +4,7 @@
  * Read-only; never throws for DNS or host problems (they are hop outcomes).
  */
 import { K2S_DEFAULTS } from '../../../shared/k2s-paths';
+import { RESOLVED_STUB_ADDRESSES } from '../../../shared/resolved-link';
 import { parseResolvConf } from '../../../shared/resolv-conf';
 import { healthVerdict, queryHop, reconcileHops, type HealthHop, type HealthReport } from '../../../shared/health';
 import { healthProbeName } from '../../../shared/health-probe';
@@ -38,7 +39,9 @@ function withPort(server: string): string {
 /** The resolver hop: who owns /etc/resolv.conf and whether its nameservers reach a listener. */
 export function resolverHop(status: HostDnsStatus, text: string | null): HealthHop {
   const nameservers = text === null ? [] : parseResolvConf(text).nameservers;
-  const listenerAddrs = status.listeners.map((l) => l.address);
+  // On a systemd-resolved host the K2s-owned file names resolved's stub, which routes the
+  // cluster zones to the proxy (shared/resolved-link.ts): that reaches k2s-dnsproxy too.
+  const listenerAddrs = [...status.listeners.map((l) => l.address), ...(status.resolvedRoute ? RESOLVED_STUB_ADDRESSES : [])];
   const edited = status.messages.some((m) => m.includes('has the K2s header but other content'));
   let outcome: HealthHop['outcome'] = status.resolverOwner;
   let reason: string | null = null;
@@ -94,7 +97,7 @@ export async function checkHealth(p: HealthProbes, opts: HealthOptions = {}): Pr
   const busy = status.state === 'starting' || status.state === 'stopping';
   // One outcome per fact: getaddrinfo's search-list NXDOMAIN is not the name's (reconcileHops).
   const hops = reconcileHops(probed);
-  const verdict = healthVerdict({ hops, state: status.state, interrupted: !busy && !!status.operation, stateCorrupt: !busy && !!status.stateProblem, watchdogRestart: status.watchdogRestart ?? null, systemdRestart: status.systemdRestart === true, proxyPid: status.pid });
+  const verdict = healthVerdict({ hops, state: status.state, interrupted: !busy && !!status.operation, stateCorrupt: !busy && !!status.stateProblem, watchdogRestart: status.watchdogRestart ?? null, serviceRestart: status.serviceRestart ?? null, proxyPid: status.pid });
   const checkedAt = p.now();
   return { name, domainSource: status.clusterDomain ? 'state' : 'default', hops, verdict, checkedAt, durationMs: checkedAt - started };
 }

@@ -23,12 +23,13 @@ afterEach(() => {
   rmSync(root, { recursive: true, force: true });
 });
 
-/** Records systemctl calls; `is-active` answers `active`, `show` answers MainPID 4242. */
+/** Records systemctl calls; `is-active` answers `active`, `show` answers an active unit with MainPID 4242. */
 function recordingExec(calls: string[][]): Exec {
   return {
     run: async (file, args) => {
       calls.push([file, ...args]);
       if (args[0] === 'is-active') return { code: 0, stdout: 'active\n', stderr: '' };
+      if (args[0] === 'show' && args.includes('ActiveState')) return { code: 0, stdout: 'ActiveState=active\nSubState=running\nNRestarts=0\nExecMainCode=0\nExecMainStatus=0\nMainPID=4242\nResult=success\n', stderr: '' };
       if (args[0] === 'show') return { code: 0, stdout: '4242\n', stderr: '' };
       return { code: 0, stdout: '', stderr: '' };
     },
@@ -58,15 +59,15 @@ describe('systemd manager', () => {
     // No adm group under this root: the log is 0600, and logrotate bounds it.
     expect(statSync(r(K2S_PATHS.log)).mode & 0o777).toBe(0o600);
     expect(readFileSync(r('etc/logrotate.d/k2s-dnsproxy'), 'utf8')).toContain('/var/log/dnsproxy/dnsproxy.log {\n  maxsize 10M\n  rotate 1\n  copytruncate');
-    expect(await svc.status()).toEqual({ running: true, pid: 4242 });
+    expect(await svc.status()).toEqual({ running: true, pid: 4242, restart: null });
     await svc.stop();
     expect(calls).toEqual([
       ['systemctl', 'daemon-reload'],
       ['systemctl', 'enable', 'k2s-dnsproxy.service'],
+      ['systemctl', 'reset-failed', 'k2s-dnsproxy.service'],
       ['systemctl', 'restart', 'k2s-dnsproxy.service'],
       ['systemctl', 'show', '--property', 'MainPID', '--value', 'k2s-dnsproxy.service'],
-      ['systemctl', 'is-active', 'k2s-dnsproxy.service'],
-      ['systemctl', 'show', '--property', 'MainPID', '--value', 'k2s-dnsproxy.service'],
+      ['systemctl', 'show', '-p', 'ActiveState', '-p', 'SubState', '-p', 'NRestarts', '-p', 'ExecMainCode', '-p', 'ExecMainStatus', '-p', 'MainPID', '-p', 'Result', 'k2s-dnsproxy.service'],
       ['systemctl', 'stop', 'k2s-dnsproxy.service'],
       ['systemctl', 'disable', 'k2s-dnsproxy.service'],
     ]);

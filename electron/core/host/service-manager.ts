@@ -7,6 +7,18 @@ import type { ServiceSpec } from '../../../shared/systemd-unit';
 
 export type { ServiceSpec } from '../../../shared/systemd-unit';
 
+/** systemd's own restart of the proxy, as status and doctor report it. */
+export interface ServiceRestart {
+  /** The attempt systemd waits to make (NRestarts + 1); the count of restarts when it gave up. */
+  attempt: number;
+  /** How the last run ended (`exited with status 1`), from ExecMainCode/ExecMainStatus. */
+  lastExit: string | null;
+  /** The proxy's own last error line from its log file, when readable. */
+  reason: string | null;
+  /** True when systemd stopped restarting it (failed after restarts: its start limit). */
+  gaveUp: boolean;
+}
+
 /** Starts, stops and reports the one k2s-dnsproxy service. */
 export interface ServiceManager {
   kind: 'systemd' | 'supervised';
@@ -14,7 +26,9 @@ export interface ServiceManager {
   start(spec: ServiceSpec): Promise<{ pid: number | null }>;
   /** Stops the service; no error when it is not running. */
   stop(): Promise<void>;
-  /** Whether the service runs now, and its main pid. */
-  /** `restarting` while its manager restarts it after an exit (systemd auto-restart). */
-  status(): Promise<{ running: boolean; pid: number | null; restarting?: boolean }>;
+  /**
+   * Whether the service runs now, and its main pid; `restart` is set while the service manager
+   * itself is restarting it after a failure (systemd: SubState auto-restart), or gave up on it.
+   */
+  status(): Promise<{ running: boolean; pid: number | null; restart?: ServiceRestart | null }>;
 }

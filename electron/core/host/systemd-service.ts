@@ -4,7 +4,9 @@ import { K2S_PATHS, SERVICE_NAME } from '../../../shared/k2s-paths';
 import { LATE_UNIT_NAME, renderLateListenerUnit, renderUnit } from '../../../shared/systemd-unit';
 import type { Exec } from './exec';
 import type { HostFs } from './host-fs';
-import type { ServiceManager } from './service-manager';
+import type { ServiceManager, ServiceRestart } from './service-manager';
+import { exitReasonFromLog, isAutoRestart, parseUnitRunState, SHOW_PROPERTIES } from '../../../shared/systemd-show';
+import { open } from 'node:fs/promises';
 import { LOGROTATE_PATH, openQueryLog, readAdmGid, renderLogrotate, rotateLogIfOver } from './query-log';
 
 const UNIT = `${SERVICE_NAME}.service`;
@@ -18,6 +20,21 @@ async function systemctl(exec: Exec, args: string[], okCodes: number[] = [0]) {
     throw new Error(`systemctl ${args.join(' ')} failed (${r.stderr.trim() || `exit ${r.code}`}); see "journalctl -u ${UNIT}" and fix the cause, then retry.`);
   }
   return r;
+}
+
+/** The last `bytes` of a file ('' when unreadable: status runs as a user too, the log is root:adm 0640). */
+async function logTail(realPath: string, bytes = 16_384): Promise<string> {
+  const fh = await open(realPath, 'r').catch(() => null);
+  if (!fh) return '';
+  try {
+    const { size } = await fh.stat();
+    const start = Math.max(0, size - bytes);
+    const buf = Buffer.alloc(size - start);
+    await fh.read(buf, 0, buf.length, start);
+    return buf.toString('utf8');
+  } finally {
+    await fh.close();
+  }
 }
 
 async function mainPid(exec: Exec): Promise<number | null> {
@@ -55,6 +72,8 @@ export function createSystemdManager(fs: HostFs, exec: Exec): ServiceManager {
       const units = lateText ? [UNIT, LATE_UNIT] : [UNIT];
       await systemctl(exec, ['daemon-reload']);
       await systemctl(exec, ['enable', ...units]);
+      // A unit systemd gave up on (its start limit) refuses even a start by hand until reset.
+      await systemctl(exec, ['reset-failed', ...units], [0, 1, EXIT_NOT_LOADED]);
       await systemctl(exec, ['restart', ...units]);
       return { pid: await mainPid(exec) };
     },
@@ -65,11 +84,18 @@ export function createSystemdManager(fs: HostFs, exec: Exec): ServiceManager {
       if (late) await systemctl(exec, ['disable', LATE_UNIT], [0, EXIT_NOT_LOADED]);
     },
     async status() {
-      const r = await exec.run('systemctl', ['is-active', UNIT], { timeoutMs: 10_000 });
-      const running = r.code === 0 && r.stdout.trim() === 'active';
-      // Between an exit and the restart (Restart=on-failure, RestartSec=5) the unit is `activating` (auto-restart).
-      const restarting = r.stdout.trim() === 'activating';
-      return { running, pid: running ? await mainPid(exec) : null, ...(restarting ? { restarting } : {}) };
+      const r = await exec.run('systemctl', ['show', ...SHOW_PROPERTIES.flatMap((p) => ['-p', p]), UNIT], { timeoutMs: 10_000 });
+      if (r.code !== 0) return { running: false, pid: null, restart: null };
+      const s = parseUnitRunState(r.stdout);
+      const running = s.activeState === 'active';
+      // Measured on systemd 257: after StartLimitBurst auto-restarts the unit is `failed` with the
+      // last run's Result (exit-code), not start-limit-hit (that one a refused manual start gets).
+      const gaveUp = s.activeState === 'failed' && (s.result === 'start-limit-hit' || s.restarts > 0);
+      let restart: ServiceRestart | null = null;
+      if (!running && (isAutoRestart(s) || gaveUp)) {
+        restart = { attempt: gaveUp ? s.restarts : s.restarts + 1, lastExit: s.lastExit, reason: exitReasonFromLog(await logTail(fs.real(K2S_PATHS.log))), gaveUp };
+      }
+      return { running, pid: running ? s.mainPid : null, restart };
     },
   };
 }

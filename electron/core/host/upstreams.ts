@@ -169,9 +169,10 @@ export function parseResolvectlDns(text: string): ResolvedDnsLine[] {
 
 /**
  * Nameservers systemd-resolved itself uses: per-link servers first (link order), then global,
- * without duplicates or stubs. [] when resolvectl is missing or fails (no resolved on this host).
+ * without duplicates or stubs, and without the links named in `excludeLinks` (K2s's own routing
+ * link: its server is the proxy). [] when resolvectl is missing or fails (no resolved on this host).
  */
-export async function readResolvedLinkServers(exec: Exec): Promise<string[]> {
+export async function readResolvedLinkServers(exec: Exec, excludeLinks: readonly string[] = []): Promise<string[]> {
   let result;
   try {
     result = await exec.run('resolvectl', ['dns'], { timeoutMs: 5000 });
@@ -179,7 +180,7 @@ export async function readResolvedLinkServers(exec: Exec): Promise<string[]> {
     return []; // resolvectl not installed: no systemd-resolved
   }
   if (result.code !== 0) return [];
-  const lines = parseResolvectlDns(result.stdout);
+  const lines = parseResolvectlDns(result.stdout).filter((l) => !(l.link && excludeLinks.includes(l.link.name)));
   const ordered = [...lines.filter((l) => l.link !== null), ...lines.filter((l) => l.link === null)];
   const servers: string[] = [];
   for (const l of ordered) {

@@ -4,6 +4,13 @@ import type { ServiceManager } from '../host/service-manager';
 import type { ZonePolicyInput } from '../../../shared/corefile-policy';
 import type { ClusterDiscovery, QueryResult, QueryType } from '../../../shared/types';
 
+/** One lookup path host programs use (host-paths.ts): a label for messages and how to ask it for `name` within `timeoutMs`. */
+export interface HostPath {
+  /** e.g. `nss dns (getent -s dns)`, `systemd-resolved (resolvectl query)`, `nameserver 127.0.0.53 (as Go reads /etc/resolv.conf)`. */
+  label: string;
+  ask(name: string, timeoutMs: number): Promise<QueryResult>;
+}
+
 /**
  * Everything the lifecycle touches on the host, injected at the composition root
  * (electron/core/lifecycle/node-deps.ts) so the same code runs on `/` as root, on a temp root in
@@ -45,6 +52,12 @@ export interface LifecycleDeps {
    * plugin as root: electron/core/cluster/kubeconfig-file.ts). Throws NoKubeconfigError.
    */
   checkKubeconfig(path: string): Promise<void>;
+  /**
+   * The lookup paths host programs use here besides getaddrinfo and 127.0.0.1 (nss sources,
+   * systemd-resolved, each nameserver of /etc/resolv.conf: host-paths.ts), for verify. Absent in
+   * temp-root tests, whose host paths would be this machine's.
+   */
+  lookupPaths?(opts: { resolved: boolean; resolvConfText: string; skip?: string[] }): Promise<HostPath[]>;
   /** Effective uid (0 = root). */
   uid(): number;
   /** ms since the epoch. */

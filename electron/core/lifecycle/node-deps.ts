@@ -11,6 +11,7 @@ import { queryDns } from '../probes/dns-query';
 import { systemQuery } from '../probes/system-lookup';
 import { gaiLookup } from '../probes/gai-lookup';
 import { probeLookup } from '../probes/probe-lookup';
+import { hostPaths } from './host-paths';
 
 /** Options of createNodeDeps. */
 export interface NodeDepsOptions {
@@ -27,7 +28,7 @@ export async function createNodeDeps(root = '/', opts: NodeDepsOptions = {}): Pr
   // The helper's already-read kubeconfig stands for its path: never opened a second time.
   const source = (path: string): string | KubeconfigFile => (opts.kubeconfig?.path === path ? opts.kubeconfig : path);
   const services = await detectServiceManager(fs, nodeExec);
-  return {
+  const deps: LifecycleDeps = {
     fs,
     exec: nodeExec,
     services,
@@ -74,5 +75,7 @@ export async function createNodeDeps(root = '/', opts: NodeDepsOptions = {}): Pr
     uid: () => process.getuid?.() ?? -1,
     now: () => Date.now(),
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    lookupPaths: (opts) => hostPaths(deps, opts),
   };
+  return deps;
 }

@@ -16,6 +16,8 @@ import { refused } from './errors';
 import { NoKubeconfigError } from '../cluster/errors';
 import { kubeSwitchRefusal } from '../../../shared/kubeswitch-address';
 import { cliCommand, DRIFT_CHOICE } from '../../../shared/fix';
+import { interfaceOfAddress, linkServers, resolvedActive } from './resolved';
+import { managedNameserverOnResolvedHost, RESOLVED_STUB_ADDRESSES } from '../../../shared/resolved-link';
 
 export { resolverText } from '../host/resolver-state';
 import { ipInCidr, parseIp } from '../../../shared/cidr';
@@ -42,6 +44,12 @@ export interface Preflight {
   droppedTokens: string[];
   listeners: Listener[];
   skippedListeners: { address: string; reason: string }[];
+  /**
+   * On a systemd-resolved host: the link that gets the cluster zones (the KubeSwitch link), the
+   * proxy address on it, and the nameserver of the K2s-owned resolv.conf
+   * (managedNameserverOnResolvedHost); null where resolved does not run.
+   */
+  resolved: { link: string; address: string; nameserver: string } | null;
 }
 
 /** Program name of a command line: `/usr/sbin/dnsmasq --conf…` → `dnsmasq`. */
@@ -187,8 +195,10 @@ export async function preflight(deps: LifecycleDeps, opts: StartOptions): Promis
   const writable = writableResolverTokens(parsed);
   const { listeners, skipped } = await planListeners(deps, opts.kubeSwitch);
 
+  const resolved = (await resolvedActive(deps)) ? await planResolvedRoute(deps, listeners, skipped, parsed.nameservers) : null;
   const usesResolvedStub = parsed.nameservers.some((ns) => ns === '127.0.0.53' || ns === '127.0.0.54');
-  const resolvedLinkServers = usesResolvedStub ? await readResolvedLinkServers(deps.exec) : undefined;
+  // Our own routing link is no upstream (a second start sees it in `resolvectl dns`).
+  const resolvedLinkServers = usesResolvedStub ? await readResolvedLinkServers(deps.exec, resolved ? [resolved.link] : []) : undefined;
   const interfaces = await deps.interfaceNames();
   // Loop check by address semantics: this host's own addresses count too.
   const hostAddresses = await deps.hostAddresses();
@@ -234,5 +244,29 @@ export async function preflight(deps: LifecycleDeps, opts: StartOptions): Promis
     droppedTokens: writable.dropped,
     listeners,
     skippedListeners: skipped,
+    resolved,
   };
+}
+
+/**
+ * Where systemd-resolved runs, the cluster zones reach it on a routing-only link (shared/resolved-link.ts):
+ * the link holding the proxy's KubeSwitch listener. Refuses (exit 3) RESOLVED_NO_KUBESWITCH
+ * without that listener — resolved has no per-link route to offer then, and a global one leaks
+ * and puts loopback into kubelet's resolvConf — and RESOLVED_LINK_TAKEN when another program
+ * already gave that link DNS servers (it is not K2s's to change).
+ */
+async function planResolvedRoute(deps: LifecycleDeps, listeners: Listener[], skipped: { address: string; reason: string }[], originalNameservers: string[]): Promise<NonNullable<Preflight['resolved']>> {
+  const kube = listeners.find((l) => l.address !== '127.0.0.1');
+  const why = skipped.find((s) => s.address !== '127.0.0.1')?.reason;
+  if (!kube) {
+    throw refused('RESOLVED_NO_KUBESWITCH', `systemd-resolved runs here, and K2s DNS gives it the cluster zones as a routing-only link on the KubeSwitch address, which the proxy cannot listen on now${why ? ` (${why})` : ''}. Bring up the K2s network first (systemctl start k2s-proxy-network, which creates ${K2S_DEFAULTS.kubeSwitchInterface} with ${K2S_DEFAULTS.kubeSwitchAddress}), or pass --kubeswitch with the address of a link only K2s uses, then start again. Nothing was changed.`);
+  }
+  const link = await interfaceOfAddress(deps.exec, kube.address);
+  if (!link) throw refused('RESOLVED_NO_KUBESWITCH', `systemd-resolved runs here, but no interface holds the KubeSwitch address ${kube.address} (ip -o addr show); bring up the K2s network first, then start again. Nothing was changed.`);
+  const foreign = (await linkServers(deps.exec, link)).filter((s) => s !== kube.address);
+  if (foreign.length > 0) {
+    throw refused('RESOLVED_LINK_TAKEN', `systemd-resolved already has DNS servers ${foreign.join(', ')} on ${link}, the link of the KubeSwitch address ${kube.address}; another program manages it, so K2s will not route the cluster zones there. Use a link only K2s uses (--kubeswitch ADDRESS), or drop that setting (resolvectl revert ${link}), then start again. Nothing was changed.`);
+  }
+  const stubAnswers = await deps.tcpListening(RESOLVED_STUB_ADDRESSES[0], 53, 2000);
+  return { link, address: kube.address, nameserver: managedNameserverOnResolvedHost({ originalNameservers, stubAnswers, kubeSwitch: kube.address }) };
 }

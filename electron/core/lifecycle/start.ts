@@ -8,7 +8,7 @@ import { EXIT } from '../../../shared/lifecycle-events';
 import { DNSPROXY_RUN_AS } from '../../../shared/systemd-unit';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { renderManagedResolvConf } from '../../../shared/resolv-conf';
-import { renderResolvedDropIn } from '../../../shared/resolved-dropin';
+import { routingDomains, type ResolvedRoute } from '../../../shared/resolved-link';
 import { restoreResolver, writeState, removeState } from '../host/resolver-state';
 import { ensureRootDirs, NotRootOwnedError } from '../host/root-dirs';
 import { ROOT_WRITTEN_DIRS } from '../../../shared/root-dir-check';
@@ -23,7 +23,7 @@ import { waitForListeners } from './service-ready';
 import { verifyDns } from './verify';
 import { kubeDnsLoop } from '../host/upstreams';
 import { cidrRefusal } from '../../../shared/corefile-policy';
-import { resolvedActive, restartResolved } from './resolved';
+import { applyRoute, restartResolved, revertRoute } from './resolved';
 import { acquireLock, LOCK_PATH } from './lock';
 import { isNoRoomError, noRoomMessage } from '../host/mounts';
 
@@ -128,7 +128,9 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
     });
     await r.run('activate', 'Pointing the host at 127.0.0.1', () => activate(deps, pre, state, discovery, undo));
     await r.run('verify', `Resolving kubernetes.default.svc.${discovery.clusterDomain} and an external name`, async () => {
-      const v = await verifyDns(deps, discovery, pre.upstreams, opts.verifyExternalName ?? 'kubernetes.io', undefined, (opts.upstreams?.length ?? 0) > 0);
+      const resolvConfText = await deps.fs.readFile(K2S_PATHS.resolvConf).then((b) => b.toString('utf8'), () => '');
+      const paths = deps.lookupPaths ? await deps.lookupPaths({ resolved: pre.resolved !== null, resolvConfText, skip: ['127.0.0.1'] }) : [];
+      const v = await verifyDns(deps, discovery, pre.upstreams, opts.verifyExternalName ?? 'kubernetes.io', undefined, (opts.upstreams?.length ?? 0) > 0, paths);
       if (v.warning) warnings.push({ code: 'UPSTREAM_UNVERIFIED', message: v.warning });
       return { value: v, message: v.summary, detail: v.detail };
     });
@@ -182,6 +184,7 @@ async function save(deps: LifecycleDeps, pre: Preflight, undo: Undo[]) {
     resolvConf: pre.original,
     upstreams: pre.upstreams,
     resolvedDropIn: false,
+    resolvedRoute: pre.existing?.resolvedRoute ?? null,
     engine: pre.engine.engine,
     listeners: pre.listeners,
     skippedListeners: pre.skippedListeners,
@@ -206,29 +209,39 @@ async function save(deps: LifecycleDeps, pre: Preflight, undo: Undo[]) {
   };
 }
 
-/** Replaces /etc/resolv.conf with the K2s-owned file (and the resolved drop-in where active). */
+/**
+ * Replaces /etc/resolv.conf with the K2s-owned file. Where systemd-resolved runs, first gives it
+ * the cluster zones on a routing-only link (shared/resolved-link.ts), so programs that ask
+ * resolved (nss-resolve, the 127.0.0.53 stub, resolvectl) get them too, and the file names the
+ * stub or the KubeSwitch address instead of 127.0.0.1 (resolved copies a foreign file's servers
+ * into /run/systemd/resolve/resolv.conf, kubelet's resolvConf there).
+ */
 async function activate(deps: LifecycleDeps, pre: Preflight, state: ResolverStateFile, discovery: ClusterDiscovery, undo: Undo[]) {
-  const withResolved = await resolvedActive(deps);
-  if (withResolved) {
-    undo.push({
-      what: `remove ${K2S_PATHS.resolvedDropIn}`,
-      run: async () => {
-        await deps.fs.remove(K2S_PATHS.resolvedDropIn);
-        await restartResolved(deps);
-      },
-    });
-    await deps.fs.mkdirp('/etc/systemd/resolved.conf.d', 0o755);
-    await deps.fs.writeFileAtomic(K2S_PATHS.resolvedDropIn, renderResolvedDropIn(), { mode: 0o644, uid: 0, gid: 0 });
-    await restartResolved(deps);
+  let route: ResolvedRoute | null = null;
+  if (pre.resolved) {
+    route = { link: pre.resolved.link, address: pre.resolved.address, domains: routingDomains(discovery.zones.map((z) => z.zone)) };
+    // Recorded before the change: a crash in between still finds the link to revert.
+    await writeState(deps.fs, { ...state, resolvedRoute: route });
+    const link = route.link;
+    undo.push({ what: `resolvectl revert ${link}`, run: () => revertRoute(deps.exec, link) });
+    await applyRoute(deps.exec, route);
   }
-  const managed = renderManagedResolvConf({ search: pre.search, options: pre.options });
+  const managed = renderManagedResolvConf({ search: pre.search, options: pre.options, ...(pre.resolved ? { nameserver: pre.resolved.nameserver } : {}) });
   // Undo first, then change: a crash between the two leaves nothing unrecorded.
-  undo.push({ what: 'restore /etc/resolv.conf', run: () => restoreResolver(deps.fs, pre.original) });
+  undo.push({
+    what: 'restore /etc/resolv.conf',
+    run: async () => {
+      await restoreResolver(deps.fs, pre.original);
+      // resolved keeps servers it read from our file after its own file is back: forget them.
+      if (pre.resolved) await restartResolved(deps);
+    },
+  });
   await deps.fs.writeFileAtomic(K2S_PATHS.resolvConf, managed, { mode: 0o644, uid: 0, gid: 0 });
   const sha = createHash('sha256').update(managed).digest('hex');
   await writeState(deps.fs, {
     ...state,
-    resolvedDropIn: withResolved,
+    resolvedDropIn: false,
+    resolvedRoute: route,
     clusterDomain: discovery.clusterDomain,
     kubeDnsIp: discovery.kubeDnsIp,
     kubernetesServiceIp: discovery.kubernetesServiceIp,
@@ -237,7 +250,9 @@ async function activate(deps: LifecycleDeps, pre: Preflight, state: ResolverStat
   });
   return {
     value: undefined,
-    message: `/etc/resolv.conf now says nameserver 127.0.0.1${withResolved ? `; systemd-resolved routes through it (${K2S_PATHS.resolvedDropIn})` : ''}`,
-    detail: { resolved: withResolved },
+    message: route
+      ? `/etc/resolv.conf now says nameserver ${pre.resolved!.nameserver}; systemd-resolved sends ${route.domains.join(' ')} to the proxy at ${route.address} on ${route.link} (routing-only: no other name goes there)`
+      : '/etc/resolv.conf now says nameserver 127.0.0.1',
+    detail: { resolved: route },
   };
 }

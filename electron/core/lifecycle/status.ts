@@ -63,16 +63,20 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
   if (recovery) messages.push(`${recovery.outcome} (${recovery.at})`);
   let status: HostDnsStatus['state'] = 'stopped';
   let watchdogRestart: HostDnsStatus['watchdogRestart'] = null;
-  let systemdRestart = false;
+  let serviceRestart: HostDnsStatus['serviceRestart'] = null;
   if (interrupted) status = 'degraded';
   else if (live) status = live.op === 'start' ? 'starting' : 'stopping';
   else if (state || stateProblem || service.running || owner === 'k2s') {
     status = service.running && owner === 'k2s' && (state || unreadable) ? 'running' : 'degraded';
     // Without systemd the watchdog restarts the proxy (supervisor-script.ts): while it does, waiting is the advice.
     const dog = !service.running && state && deps.services.kind === 'supervised' ? await readWatchdogState(deps.fs).catch(() => null) : null;
-    if (!service.running && state && service.restarting) {
-      systemdRestart = true;
-      messages.push(`k2s-dnsproxy is not running: systemd is restarting it (Restart=on-failure, 5 s after it exited); ${say({ gui: 'wait a few seconds.', cli: `wait a few seconds, then run ${cliCommand('status')}.` })}`);
+    const sd = !service.running && state ? (service.restart ?? null) : null;
+    if (sd && !sd.gaveUp) {
+      serviceRestart = sd;
+      messages.push(`k2s-dnsproxy is restarting (attempt ${sd.attempt}): systemd starts it again by itself after it ${sd.lastExit ?? 'ended'}${sd.reason ? `; its log says: ${sd.reason}` : ''} (${K2S_PATHS.log}); ${say({ gui: 'wait a few seconds.', cli: `wait a few seconds, then run ${cliCommand('status')}.` })}`);
+    } else if (sd?.gaveUp) {
+      serviceRestart = sd;
+      messages.push(`systemd restarted k2s-dnsproxy ${sd.attempt} times and stopped (its start limit); the last run ${sd.lastExit ?? 'ended'}${sd.reason ? ` and its log says: ${sd.reason}` : ''} (${K2S_PATHS.log}). Fix that cause, then ${say({ gui: 'press Stop, then Start.', cli: `run ${cliCommand('stop', true)}, then ${cliCommand('start', true)}.` })}`);
     } else if (dog?.state === 'restarting' && (await watchdogAlive(deps.fs))) {
       watchdogRestart = { restarts: dog.restarts, max: MAX_RESTARTS };
       messages.push(`k2s-dnsproxy is not running: the watchdog is restarting it (restart ${dog.restarts} of ${MAX_RESTARTS}); ${say({ gui: 'wait a few seconds.', cli: `wait a few seconds, then run ${cliCommand('status')}.` })}`);
@@ -99,6 +103,7 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     operation: journal ? { op: journal.op, step: journal.step, pid: journal.pid, startedAt: journal.startedAt } : null,
     ...(stateProblem ? { stateProblem } : {}),
     ...(watchdogRestart ? { watchdogRestart } : {}),
-    ...(systemdRestart ? { systemdRestart } : {}),
+    ...(serviceRestart ? { serviceRestart } : {}),
+    ...(state?.resolvedRoute ? { resolvedRoute: state.resolvedRoute } : {}),
   };
 }

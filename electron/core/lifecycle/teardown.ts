@@ -9,7 +9,7 @@ import { failed, messageOf } from './errors';
 import { StateFileCorruptError, moveStateAside } from '../host/state-store';
 import type { ResolverStateFile } from '../../../shared/state-file';
 import { StepReporter, type EventSink } from './reporter';
-import { restartResolved } from './resolved';
+import { resolvedActive, restartResolved, revertRoute } from './resolved';
 import { writeJournal, LAST_RECOVERY } from './journal';
 import { isBindMounted, isNoRoomError, noRoomMessage } from '../host/mounts';
 import { WATCHDOG_PID_FILE, WATCHDOG_STATE_FILE } from '../host/supervised-service';
@@ -163,11 +163,7 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
       message = `Kept the /etc/resolv.conf someone else wrote while K2s ran (${changes.join('; ')}); the copy saved at start was discarded.`;
       notes.push(message);
     }
-    if (state.resolvedDropIn || (await deps.fs.lstat(K2S_PATHS.resolvedDropIn))) {
-      await deps.fs.remove(K2S_PATHS.resolvedDropIn);
-      if (deps.services.kind === 'systemd') await restartResolved(deps);
-      message += ` Removed ${K2S_PATHS.resolvedDropIn}.`;
-    }
+    message += await undoResolved(deps, state);
     return { value: undefined, message };
   });
   await r.run('stop-service', 'Stopping k2s-dnsproxy', async () => {
@@ -205,6 +201,32 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
     });
   }
   return { notes, hadState: state !== null };
+}
+
+/**
+ * After the resolver is restored: drops K2s's routing-only link (`resolvectl revert`), removes
+ * the global drop-in earlier versions wrote, and restarts systemd-resolved where it runs —
+ * resolved keeps the servers and search domains it read from the K2s-owned (foreign) file even
+ * after its own file is back (it skips reading its own file), so only a restart makes
+ * `resolvectl status` what it was. Runtime link settings of other programs (NetworkManager's)
+ * survive the restart (/run/systemd/resolve/netif/). Returns a sentence for the step message.
+ */
+async function undoResolved(deps: LifecycleDeps, state: ResolverStateFile): Promise<string> {
+  const done: string[] = [];
+  if (state.resolvedRoute && deps.services.kind === 'systemd') {
+    await revertRoute(deps.exec, state.resolvedRoute.link);
+    done.push(`dropped the systemd-resolved route for ${state.resolvedRoute.domains.join(' ')} on ${state.resolvedRoute.link}`);
+  }
+  const legacy = state.resolvedDropIn || (await deps.fs.lstat(K2S_PATHS.resolvedDropIn)) !== null;
+  if (legacy) {
+    await deps.fs.remove(K2S_PATHS.resolvedDropIn);
+    done.push(`removed ${K2S_PATHS.resolvedDropIn}`);
+  }
+  if ((state.resolvedRoute || legacy) && (await resolvedActive(deps))) {
+    await restartResolved(deps);
+    done.push('restarted systemd-resolved');
+  }
+  return done.length ? ` ${done.join('; ').replace(/^./, (c) => c.toUpperCase())}.` : '';
 }
 
 /**

@@ -2,6 +2,7 @@ import type { LifecycleDeps } from './deps';
 import type { ClusterDiscovery, QueryResult } from '../../../shared/types';
 import { failed } from './errors';
 import { answerClass, answerMismatch } from './answer-compare';
+import type { HostPath } from './host-paths';
 
 export { answerClass } from './answer-compare';
 /** Default deadline of the whole verify step, ms: sized for a host whose cores are saturated. */
@@ -65,6 +66,7 @@ export async function verifyDns(
   externalName: string,
   timeoutMs = VERIFY_TIMEOUT_MS,
   explicitUpstreams = false,
+  paths: HostPath[] = [],
 ): Promise<VerifyOutcome> {
   const name = `kubernetes.default.svc.${d.clusterDomain}`;
   const want = d.kubernetesServiceIp;
@@ -90,7 +92,7 @@ export async function verifyDns(
     if (silent(direct)) return { direct, via: null };
     return { direct, via: await untilAnswered(deps, deadline, (t) => deps.query({ name: externalName, type: 'A', server: '127.0.0.1:53', timeoutMs: t })) };
   };
-  const [proxy, system, ext] = await Promise.all([
+  const [proxy, system, ext, viaPaths] = await Promise.all([
     untilAnswered(deps, deadline, (t) => deps.query({ name, type: 'A', server: '127.0.0.1:53', timeoutMs: t })),
     untilAnswered(deps, deadline, () => deps.systemLookup(name)),
     (async () => {
@@ -100,6 +102,7 @@ export async function verifyDns(
       const first = checked[0]?.r ?? (await askUpstream(upstream, Math.min(ATTEMPT_MS, timeoutMs)));
       return { dead, ...(await external(first)) };
     })(),
+    Promise.all(paths.map(async (p) => ({ p, ...(await untilAnswered(deps, deadline, (t) => p.ask(name, t))) }))),
   ]);
 
   if (!proxy.r.answers.some((a) => a.data === want)) {
@@ -107,6 +110,12 @@ export async function verifyDns(
   }
   if (!system.r.answers.some((a) => a.data === want)) {
     throw failed('VERIFY_SYSTEM', `The system resolver (getaddrinfo) answered ${name} with ${system.r.rcode} ${shown(system.r)}, not ${want}${ranOut(system.expired)}; check the hosts line of /etc/nsswitch.conf.`);
+  }
+  // Every path host programs use must see the cluster: one that misses it
+  // leaves some programs without cluster names although the proxy answers.
+  const missed = viaPaths.find((v) => !v.r.answers.some((a) => a.data === want));
+  if (missed) {
+    throw failed('VERIFY_SYSTEM', `${missed.p.label} answered ${name} with ${missed.r.rcode}${missed.r.error ? ` (${missed.r.error})` : ''} ${shown(missed.r)}, not ${want}${ranOut(missed.expired)}; programs that resolve this way would not find cluster names. Check \`resolvectl status\` (the cluster zones must be on the KubeSwitch link) and the hosts line of /etc/nsswitch.conf.`);
   }
   if (ext.dead.length) {
     const what = ext.dead.map(({ u, r }) => `${u} ${r.rcode === 'REFUSED' ? 'refused' : `gave no answer (${r.rcode}${r.error ? `: ${r.error}` : ''})`}`).join('; ');
@@ -125,8 +134,8 @@ export async function verifyDns(
     warning = `Your nameserver ${upstream} did not answer ${externalName} (${ext.direct?.rcode ?? 'no answer'}), so names outside the cluster were not checked and may not resolve; if this host is online, check it with k2s-dns query ${externalName} --server ${upstream}, or start again with --upstream IP.`;
   }
   return {
-    summary: `${name} → ${want} through the proxy and getaddrinfo; ${externalName}: ${externalNote}`,
-    detail: { proxyMs: proxy.r.latencyMs, systemMs: system.r.latencyMs, external: externalNote },
+    summary: `${name} → ${want} through the proxy and getaddrinfo${paths.length ? ` and ${paths.length} more path${paths.length === 1 ? '' : 's'} (${viaPaths.map((v) => v.r.server).join(', ')})` : ''}; ${externalName}: ${externalNote}`,
+    detail: { proxyMs: proxy.r.latencyMs, systemMs: system.r.latencyMs, external: externalNote, paths: viaPaths.map((v) => ({ path: v.p.label, ms: v.r.latencyMs })) },
     warning,
   };
 }

@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { lstat, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Exec } from '../host/exec';
+import { nodeExec } from '../host/exec';
+import type { LifecycleEvent } from '../../../shared/lifecycle-events';
+import type { HostPath } from './host-paths';
+import { startDns } from './start';
+import { stopDns } from './stop';
+import { readState } from '../host/resolver-state';
+import { trackedHosts, TEST_START_OPTS } from '../../../e2e/support/test-deps';
+
+const host = trackedHosts();
+const STUB = 'nameserver 127.0.0.53\noptions edns0 trust-ad\nsearch example.test\n';
+
+/** A systemd-resolved host: systemctl/resolvectl/ip answered as on Debian 13, every call recorded. */
+async function resolvedHost(opts: { kubeSwitch?: boolean; linkDns?: string } = {}) {
+  const h = await host(STUB);
+  const calls: string[] = [];
+  const exec: Exec = {
+    async run(file, args, o) {
+      const line = [file, ...args].join(' ');
+      if (file === 'systemctl' && args[0] === 'is-active' && args[1] === 'systemd-resolved.service') return calls.push(line), { code: 0, stdout: 'active\n', stderr: '' };
+      if (file === 'systemctl' && args[0] === 'try-restart') return calls.push(line), { code: 0, stdout: '', stderr: '' };
+      if (file === 'ip') {
+        const kube = opts.kubeSwitch === false ? '' : '3: k2s-proxy0    inet 172.19.1.1/24 scope global k2s-proxy0\\       valid_lft forever preferred_lft forever\n';
+        return { code: 0, stdout: `1: lo    inet 127.0.0.1/8 scope host lo\\       valid_lft forever preferred_lft forever\n${kube}`, stderr: '' };
+      }
+      if (file === 'resolvectl' && line === 'resolvectl dns') return { code: 0, stdout: 'Global:\nLink 2 (eth0): 192.0.2.53\nLink 3 (k2s-proxy0):\n', stderr: '' };
+      if (file === 'resolvectl' && line === 'resolvectl dns k2s-proxy0') return { code: 0, stdout: `Link 3 (k2s-proxy0):${opts.linkDns ? ` ${opts.linkDns}` : ''}\n`, stderr: '' };
+      if (file === 'resolvectl') return calls.push(line), { code: 0, stdout: '', stderr: '' };
+      return nodeExec.run(file, args, o);
+    },
+  };
+  h.world.hostAddresses = opts.kubeSwitch === false ? ['127.0.0.1'] : ['127.0.0.1', '172.19.1.1'];
+  const services = h.services;
+  h.deps.exec = exec;
+  // The same fake service, reported as systemd's (resolved runs only under systemd).
+  h.deps.services = { kind: 'systemd', start: (s) => services.start(s), stop: () => services.stop(), status: () => services.status() };
+  h.deps.tcpListening = async (address) => address === '127.0.0.53' || services.running;
+  return { ...h, calls };
+}
+
+const sink = () => {
+  const events: LifecycleEvent[] = [];
+  return { events, sink: (e: LifecycleEvent) => events.push(e) };
+};
+
+const path = (label: string, answer: string | null): HostPath => ({
+  label,
+  ask: async (name) => ({ name, type: 'A', server: label, transport: 'getaddrinfo', rcode: answer ? 'NOERROR' : 'NXDOMAIN', answers: answer ? [{ name, type: 'A', ttl: 0, data: answer }] : [], latencyMs: 1 }),
+});
+
+describe('start/stop on a systemd-resolved host', () => {
+  it('routes the cluster zones on the KubeSwitch link only, names the stub (not 127.0.0.1) in resolv.conf, writes no drop-in; stop reverts and restarts resolved, byte for byte', async () => {
+    const h = await resolvedHost();
+    const asked: string[] = [];
+    h.deps.lookupPaths = async (o) => (asked.push(o.resolvConfText), [path('systemd-resolved (resolvectl query)', '172.21.0.1')]);
+    const r = await startDns(h.deps, TEST_START_OPTS, sink().sink);
+    expect(r, r.message).toMatchObject({ ok: true, exitCode: 0 });
+    const routeCalls = h.calls.filter((c) => c.startsWith('resolvectl'));
+    expect(routeCalls).toEqual([
+      'resolvectl dns k2s-proxy0 172.19.1.1',
+      expect.stringMatching(/^resolvectl domain k2s-proxy0 ~cluster\.local( ~\S+\.in-addr\.arpa)+$/),
+      'resolvectl default-route k2s-proxy0 no',
+    ]);
+    const managed = await readFile(join(h.root, 'etc/resolv.conf'), 'utf8');
+    expect(managed.split('\n').slice(1)).toEqual(['nameserver 127.0.0.53', 'search example.test', 'options edns0 trust-ad', '']);
+    expect(asked).toEqual([managed]);
+    expect(await lstat(join(h.root, 'etc/systemd/resolved.conf.d/20-k2s-dns.conf')).catch(() => null)).toBeNull();
+    const state = await readState(h.deps.fs);
+    expect(state?.resolvedRoute).toMatchObject({ link: 'k2s-proxy0', address: '172.19.1.1' });
+    // resolved's own servers, never its stub nor our link, are the proxy's upstreams.
+    expect(state?.upstreams).toEqual(['192.0.2.53']);
+
+    h.calls.length = 0;
+    const s = await stopDns(h.deps, {}, sink().sink);
+    expect(s, s.message).toMatchObject({ ok: true });
+    expect(h.calls).toEqual(['resolvectl revert k2s-proxy0', 'systemctl is-active systemd-resolved.service', 'systemctl try-restart systemd-resolved.service']);
+    expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe(STUB);
+  });
+
+  it('a lookup path that misses cluster names fails verify and rolls everything back (route reverted, resolved restarted, resolv.conf as before)', async () => {
+    const h = await resolvedHost();
+    h.deps.lookupPaths = async () => [path('nss dns (getent -s dns hosts)', '172.21.0.1'), path('systemd-resolved (resolvectl query)', null)];
+    const r = await startDns(h.deps, TEST_START_OPTS, sink().sink);
+    expect(r).toMatchObject({ ok: false, exitCode: 1, code: 'VERIFY_SYSTEM' });
+    expect(r.message).toContain('systemd-resolved (resolvectl query) answered kubernetes.default.svc.cluster.local with NXDOMAIN');
+    expect(r.message).toContain('Every change was rolled back');
+    expect(h.calls).toContain('resolvectl revert k2s-proxy0');
+    expect(h.calls.at(-1)).toBe('resolvectl revert k2s-proxy0');
+    expect(h.calls).toContain('systemctl try-restart systemd-resolved.service');
+    expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe(STUB);
+    expect(h.services.running).toBe(false);
+  });
+
+  it('refuses without the KubeSwitch address, or when another program owns DNS on its link; nothing changed', async () => {
+    const none = await resolvedHost({ kubeSwitch: false });
+    const r = await startDns(none.deps, TEST_START_OPTS, sink().sink);
+    expect(r).toMatchObject({ ok: false, exitCode: 3, code: 'RESOLVED_NO_KUBESWITCH' });
+    expect(r.message).toContain('systemctl start k2s-proxy-network');
+    expect(await readFile(join(none.root, 'etc/resolv.conf'), 'utf8')).toBe(STUB);
+    const taken = await resolvedHost({ linkDns: '10.0.0.53' });
+    expect(await startDns(taken.deps, TEST_START_OPTS, sink().sink)).toMatchObject({ ok: false, exitCode: 3, code: 'RESOLVED_LINK_TAKEN' });
+    expect(taken.calls.filter((c) => c.startsWith('resolvectl'))).toEqual([]);
+  });
+});

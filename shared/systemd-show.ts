@@ -1,0 +1,64 @@
+/**
+ * What `systemctl show -p …` says about the proxy unit (pure parsing): whether systemd is in
+ * the middle of its own restart (ActiveState=activating, SubState=auto-restart,
+ * systemd.service(5) Restart=), which attempt that is (NRestarts), how the last run ended
+ * (ExecMainCode/ExecMainStatus, the CLD_* codes of waitid(2)), and whether it gave up
+ * (Result=start-limit-hit).
+ */
+
+/** The properties status asks for, in `systemctl show -p` order. */
+export const SHOW_PROPERTIES = ['ActiveState', 'SubState', 'NRestarts', 'ExecMainCode', 'ExecMainStatus', 'MainPID', 'Result'] as const;
+
+/** The unit's state as status needs it. */
+export interface UnitRunState {
+  activeState: string;
+  subState: string;
+  /** Restarts systemd did since the unit was last started by hand (NRestarts). */
+  restarts: number;
+  /** How the last main process ended: `exited with status 1`, `killed by signal KILL`; null when none ended yet. */
+  lastExit: string | null;
+  mainPid: number | null;
+  /** Result= (`success`, `exit-code`, `signal`, `start-limit-hit`, …). */
+  result: string;
+}
+
+/** Signal names for the numbers systemd prints in ExecMainStatus (signal(7), x86/arm numbering). */
+const SIGNALS: Record<number, string> = { 1: 'HUP', 2: 'INT', 3: 'QUIT', 4: 'ILL', 6: 'ABRT', 7: 'BUS', 8: 'FPE', 9: 'KILL', 11: 'SEGV', 13: 'PIPE', 14: 'ALRM', 15: 'TERM' };
+
+/** Parses `Key=value` lines of `systemctl show`. Missing numbers read as 0. */
+export function parseUnitRunState(text: string): UnitRunState {
+  const v = new Map<string, string>();
+  for (const line of text.split('\n')) {
+    const eq = line.indexOf('=');
+    if (eq > 0) v.set(line.slice(0, eq), line.slice(eq + 1).trim());
+  }
+  const num = (k: string) => {
+    const n = Number.parseInt(v.get(k) ?? '', 10);
+    return Number.isFinite(n) ? n : 0;
+  };
+  // ExecMainCode: CLD_EXITED=1, CLD_KILLED=2, CLD_DUMPED=3 (waitid(2)); 0 = nothing ended yet.
+  const code = num('ExecMainCode');
+  const status = num('ExecMainStatus');
+  const lastExit = code === 1 ? `exited with status ${status}` : code === 2 || code === 3 ? `killed by signal ${SIGNALS[status] ?? status}${code === 3 ? ' (core dumped)' : ''}` : null;
+  const pid = num('MainPID');
+  return { activeState: v.get('ActiveState') ?? 'unknown', subState: v.get('SubState') ?? 'unknown', restarts: num('NRestarts'), lastExit, mainPid: pid > 0 ? pid : null, result: v.get('Result') ?? 'unknown' };
+}
+
+/** True while systemd waits to start the unit again after a failure (its own restart, not a stop). */
+export function isAutoRestart(s: UnitRunState): boolean {
+  return s.subState === 'auto-restart' || (s.activeState === 'activating' && s.restarts > 0 && s.mainPid === null);
+}
+
+/**
+ * The proxy's own reason from its log: the last line that says why it ended (AdGuard dnsproxy
+ * logs `ERROR`/fatal lines such as `… bind: address already in use`, dnsmasq
+ * `failed to create listening socket …`), trimmed to 300 characters; null when none.
+ */
+export function exitReasonFromLog(logTail: string): string | null {
+  const lines = logTail.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const l = lines[i] as string;
+    if (/\b(ERROR|FATAL|fatal|panic)\b|failed to|cannot |bind: |address already in use|cannot assign requested address/.test(l)) return l.length > 300 ? `${l.slice(0, 297)}...` : l;
+  }
+  return null;
+}
