@@ -1,48 +1,45 @@
 /**
- * Electron Forge configuration for the deb and rpm packages.
+ * Electron Forge configuration of the DESKTOP package, k2s-dns-desktop (the Electron window),
+ * built on top of the k2s-dns package that `npm run package` makes (scripts/package/main.ts:
+ * dpkg-deb and rpmbuild over one layout, scripts/package/layout.ts).
  *
- * Packaging is NOT run in CI or on the dev machines: no Electron binary can be downloaded there
- * (docs/toolchain.md "Electron": `electron-forge package/make` build the bundles, then fail at "Copying files"),
- * and @electron-forge/* 8.x needs Node ≥ 22. So Forge is not a dependency; this is a plain object
- * in Forge's shape, ready for a release machine that has `@electron-forge/cli`, `maker-deb`,
- * `maker-rpm` and `plugin-vite` installed.
+ * k2s-dns owns everything privileged and system-wide: the CLI, the helper at its pinned
+ * root-owned path /usr/lib/k2s-dns/k2s-dns-helper (+ k2s-dns-helper.mjs, run with /usr/bin/node),
+ * the polkit action /usr/share/polkit-1/actions/io.k2s.dns.policy and the maintainer scripts
+ * (resources/packaging/{postinst,prerm,postrm}). The desktop package only adds the Electron app
+ * in its own directory (/usr/lib/k2s-dns-desktop, Forge's default for this name) and depends on
+ * exactly the same k2s-dns version, so there is one helper and one set of scripts whichever
+ * package a user installs, and removing the desktop package never touches host DNS.
  *
- * Both packages ship the privileged helper and its polkit policy as extra resources and install
- * them from postinst: the policy's `org.freedesktop.policykit.exec.path` must name the installed
- * helper exactly, so both land at fixed system paths: /usr/lib/k2s-dns/k2s-dns-helper, a root-owned
- * launcher (resources/packaging/k2s-dns-helper; pinned in resources/io.k2s.dns.policy and
- * electron/core/backend-real.ts INSTALLED_HELPER) that runs the one-file bundle next to it,
- * /usr/lib/k2s-dns/k2s-dns-helper.mjs (scripts/build.mjs), and
- * /usr/share/polkit-1/actions/io.k2s.dns.policy. The systemd unit is not a resource: it is
- * rendered at runtime (shared/systemd-unit.ts). Run `npm run build` before packaging.
+ * Not run in CI or on the dev machines: no Electron binary can be downloaded there
+ * (docs/toolchain.md "Electron"; `npm run package` prints `skipped: no Electron binary`), and @electron-forge/* 8.x needs Node ≥ 22. So
+ * Forge is not a dependency; this is a plain object in Forge's shape for a release machine with
+ * `@electron-forge/cli`, `maker-deb`, `maker-rpm` and `plugin-vite`. Run `npm run build` first.
  */
+import { readFileSync } from 'node:fs';
 
-/**
- * Files copied (by base name) into the app's resources/ directory (/usr/lib/k2s-dns/resources/
- * once installed); postinst installs them at the system paths above. The helper is the bundle,
- * never bin/k2s-dns-helper.mjs (that one needs the checkout's dist/ and node_modules).
- * electron/helper/packaged-helper.test.ts stages exactly this list into a temp root.
- */
-export const extraResource = ['dist/k2s-dns-helper.mjs', 'dist/k2s-dns-helper.mjs.map', 'resources/packaging/k2s-dns-helper', 'resources/io.k2s.dns.policy'];
+const version = (JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+/** The one package everything privileged comes from (same version). */
+export const BASE_PACKAGE = { name: 'k2s-dns', version };
 
 /** Shared package metadata of deb and rpm. */
 const common = {
-  name: 'k2s-dns',
+  name: 'k2s-dns-desktop',
   productName: 'K2s DNS',
   genericName: 'Kubernetes DNS for K2s hosts',
-  description: 'Gives a native Linux K2s host cluster DNS and restores its exact resolver afterwards.',
+  description: 'The K2s DNS desktop window; the CLI, the privileged helper and its polkit action come from the k2s-dns package.',
   categories: ['Network', 'Utility'],
   homepage: 'https://github.com/Siemens-Healthineers/K2s',
-  bin: 'k2s-dns',
+  bin: 'k2s-dns-desktop',
 };
 
 /** The Forge config object (module.exports shape of @electron-forge/cli 7/8). */
 const config = {
   packagerConfig: {
-    name: 'k2s-dns',
-    executableName: 'k2s-dns',
+    name: 'k2s-dns-desktop',
+    executableName: 'k2s-dns-desktop',
     asar: true,
-    extraResource,
   },
   makers: [
     {
@@ -52,9 +49,7 @@ const config = {
           ...common,
           maintainer: 'K2s DNS maintainers',
           section: 'net',
-          // dnsmasq-base is the fallback engine; pkexec runs the helper (polkit).
-          depends: ['pkexec | policykit-1', 'dnsmasq-base'],
-          scripts: { postinst: 'resources/packaging/postinst', prerm: 'resources/packaging/prerm' },
+          depends: [`${BASE_PACKAGE.name} (= ${version})`],
         },
       },
     },
@@ -64,8 +59,7 @@ const config = {
         options: {
           ...common,
           license: 'MIT',
-          requires: ['polkit', 'dnsmasq'],
-          scripts: { post: 'resources/packaging/postinst', preun: 'resources/packaging/prerm' },
+          requires: [`${BASE_PACKAGE.name} = ${version}`],
         },
       },
     },

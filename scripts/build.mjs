@@ -8,7 +8,7 @@
  *  - dist/app-entry.mjs        the Electron main process (package.json "main");
  *  - dist/k2s-dns-helper.mjs   the privileged helper: ONE self-contained file, no chunks and no
  *                              node_modules, so it runs from a fixed root-owned path
- *                              (/usr/lib/k2s-dns, resources/packaging/postinst);
+ *                              (/usr/lib/k2s-dns, scripts/package/layout.ts);
  * each with a source map next to it (stack traces name the .ts lines when Node runs with
  * --enable-source-maps / process.setSourceMapsEnabled(true), as bin/ and the launcher do).
  * Then the renderer (vite build → out/renderer) and the Electron preload (out/preload).

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { appPath } from './app-root';
+import { findInstallGap, INSTALLED_HELPER, INSTALLED_HELPER_BUNDLE } from '../helper/installed';
 import type { AppBackend } from './backend';
 import type { LifecycleDeps } from './lifecycle/deps';
 import type { LifecycleEvent } from '../../shared/lifecycle-events';
@@ -23,10 +24,7 @@ import { createHealthCache } from './health/health-cache';
 import { healthProbes } from './health/probes';
 import { listenerSockets } from './host/listener-sockets';
 
-/** Installed helper path pinned by the polkit action's exec.path (resources/io.k2s.dns.policy). */
-export const INSTALLED_HELPER = '/usr/lib/k2s-dns/k2s-dns-helper';
-/** Where the deb/rpm packages install the polkit action. */
-export const INSTALLED_POLICY = '/usr/share/polkit-1/actions/io.k2s.dns.policy';
+export { INSTALLED_HELPER, INSTALLED_POLICY } from '../helper/installed';
 
 /** Defaults the app passes to every start (from `k2s-dns ui --kubeconfig … --verify-name …`). */
 export interface RealBackendOptions {
@@ -37,14 +35,18 @@ export interface RealBackendOptions {
   launcher?: LauncherOptions;
 }
 
-/** Default launcher: this process's uid, node, the repo's helper script, the installed policy. */
+/**
+ * Default launcher: this process's uid and node; as root, the checkout's helper script or, in the
+ * package (no bin/ next to dist/), the installed bundle; the privileged path looked for at each call.
+ */
 export function defaultLauncher(): LauncherOptions {
+  const checkout = appPath('bin/k2s-dns-helper.mjs');
   return {
     uid: process.getuid?.() ?? -1,
     nodePath: process.execPath,
-    helperScript: appPath('bin/k2s-dns-helper.mjs'),
+    helperScript: existsSync(checkout) ? checkout : INSTALLED_HELPER_BUNDLE,
     installedHelper: INSTALLED_HELPER,
-    policyInstalled: existsSync(INSTALLED_POLICY) && existsSync(INSTALLED_HELPER),
+    installGap: () => findInstallGap(),
   };
 }
 

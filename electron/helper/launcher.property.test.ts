@@ -27,14 +27,14 @@ const optsArb: fc.Arbitrary<LauncherOptions> = fc.record({
   nodePath: fc.oneof(fc.constant('/usr/bin/node'), hostileString(6)),
   helperScript: fc.oneof(fc.constant('/opt/k2s dns/bin/k2s-dns-helper.mjs'), hostileOrLong()),
   installedHelper: fc.constant('/usr/lib/k2s-dns/k2s-dns-helper'),
-  policyInstalled: fc.constant(false),
+  installGap: fc.constant(() => ({ code: 'HELPER_NOT_INSTALLED' as const, message: 'm' })),
 });
 
 describe('elevation never runs user-writable code as root', () => {
   it('as non-root, argv is pkexec + the installed helper or nothing; the checkout script never appears', () => {
     fc.assert(
       fc.property(optsArb, fc.boolean(), validReqArb, (o, installed, req) => {
-        const opts = { ...o, policyInstalled: installed };
+        const opts: LauncherOptions = { ...o, installGap: () => (installed ? null : { code: 'HELPER_NOT_INSTALLED', message: 'm' }) };
         const elevation = chooseElevation(opts);
         if (!installed) {
           expect(elevation).toBe('not-installed');
@@ -42,7 +42,7 @@ describe('elevation never runs user-writable code as root', () => {
         }
         expect(elevation).toBe('pkexec');
         const argv = helperArgv(opts, 'pkexec', req);
-        expect(argv.slice(0, 2)).toEqual(['pkexec', '/usr/lib/k2s-dns/k2s-dns-helper']);
+        expect(argv.slice(0, 2)).toEqual(['/usr/bin/pkexec', '/usr/lib/k2s-dns/k2s-dns-helper']);
         expect(argv).not.toContain(opts.helperScript);
         expect(argv).not.toContain(opts.nodePath);
         expect(parseHelperArgs(argv.slice(2))).toEqual(req);

@@ -2,37 +2,44 @@ import { spawn } from 'node:child_process';
 import type { LifecycleEvent, ResultEvent } from '../../shared/lifecycle-events';
 import { EXIT } from '../../shared/lifecycle-events';
 import { helperArgs, type HelperRequest } from './request';
+import { INSTALL_HELPER_COMMAND, PKEXEC_PATH, type InstallGap } from './installed';
+import { denialResult } from './pkexec-denial';
+
+export { INSTALL_HELPER_COMMAND };
 
 /**
- * How the main process gets root for the helper. `not-installed`: no root-owned helper, so no
- * elevation at all (code in a user-writable checkout must never run as root).
+ * How the main process gets root for the helper. `not-installed`: a piece of the privileged
+ * path is missing, so no elevation at all (code in a user-writable checkout must never run as
+ * root).
  */
 export type Elevation = 'direct' | 'pkexec' | 'not-installed';
 
-/** Where the helper lives and whether the polkit action is installed. */
+/** Where the helper lives, and how to look for the installed privileged path. */
 export interface LauncherOptions {
   /** Effective uid of the main process. */
   uid: number;
   /** Node binary that runs the helper script when already root (process.execPath). */
   nodePath: string;
-  /** Absolute path of the checkout's bin/k2s-dns-helper.mjs: run only when already root. */
+  /** Absolute path of the helper script run only when already root (the checkout's bin/k2s-dns-helper.mjs, or the package's bundle). */
   helperScript: string;
   /** Root-owned launcher that the polkit action's exec.path pins (resources/io.k2s.dns.policy). */
   installedHelper: string;
-  /** The polkit policy and the installed helper both exist, root-owned. */
-  policyInstalled: boolean;
+  /** pkexec's absolute path (PKEXEC_PATH). */
+  pkexec?: string;
+  /**
+   * Looks, at each call, for the installed helper, pkexec and the polkit action
+   * (installed.ts findInstallGap); null when all are in place, else the first missing piece.
+   */
+  installGap: () => InstallGap | null;
 }
 
-/** The command a user runs once to install the root-owned helper from a checkout. */
-export const INSTALL_HELPER_COMMAND = 'sudo bash scripts/install-helper.sh';
-
 /**
- * Root: run the checkout's helper directly (root already owns the process); polkit action and
- * root-owned helper installed: pkexec on that file (argv, no shell); else not-installed.
+ * Root: run the helper directly (root already owns the process); the privileged path in place:
+ * pkexec on the installed helper (argv, no shell); else not-installed. Looks now, every call.
  */
 export function chooseElevation(o: LauncherOptions): Elevation {
   if (o.uid === 0) return 'direct';
-  return o.policyInstalled ? 'pkexec' : 'not-installed';
+  return o.installGap() === null ? 'pkexec' : 'not-installed';
 }
 
 /**
@@ -41,19 +48,19 @@ export function chooseElevation(o: LauncherOptions): Elevation {
  */
 export function helperArgv(o: LauncherOptions, elevation: 'direct' | 'pkexec', req: HelperRequest): string[] {
   return elevation === 'pkexec'
-    ? ['pkexec', o.installedHelper, ...helperArgs(req)]
+    ? [o.pkexec ?? PKEXEC_PATH, o.installedHelper, ...helperArgs(req)]
     : [o.nodePath, '--enable-source-maps', o.helperScript, ...helperArgs(req)];
 }
 
-/** The refusal when no root-owned helper is installed: says how to install it; nothing changed. */
-export function notInstalledResult(o: LauncherOptions, req: HelperRequest): ResultEvent {
+/** The refusal for a missing piece of the privileged path (exit 3): what is missing and the command that fixes it; nothing changed. */
+export function notInstalledResult(gap: InstallGap, req: HelperRequest): ResultEvent {
   return {
     type: 'result',
     op: req.verb,
     ok: false,
     exitCode: EXIT.refused,
-    code: 'HELPER_NOT_INSTALLED',
-    message: `${req.verb[0]!.toUpperCase()}${req.verb.slice(1)} needs root through the K2s DNS helper, which is not installed (${o.installedHelper} and its polkit policy). A checkout's own files are user-writable, so they are never run as root. Install the helper once from the repository after \`npm run build\`: ${INSTALL_HELPER_COMMAND} (or install the k2s-dns package), or run the app as root. Nothing changed.`,
+    code: gap.code,
+    message: `${req.verb[0]!.toUpperCase()}${req.verb.slice(1)} ${gap.message} Nothing changed.`,
     at: Date.now(),
   };
 }
@@ -73,33 +80,20 @@ export function parseEventLines(text: string): LifecycleEvent[] {
   return events;
 }
 
-/** The result when the helper ended without one (cancelled authorization, crash). pkexec exits 126 when not authorized (pkexec(1)). */
-function missingResult(req: HelperRequest, code: number | null, stderr: string): ResultEvent {
-  const cancelled = code === 126 || /dismissed|did not grant|not authorized|cancel/i.test(stderr);
-  return {
-    type: 'result',
-    op: req.verb,
-    ok: false,
-    exitCode: cancelled ? EXIT.refused : EXIT.failedRolledBack,
-    code: cancelled ? 'AUTH_CANCELLED' : 'HELPER_FAILED',
-    message: cancelled
-      ? 'Authorization was cancelled or refused; nothing changed. Try again and enter an administrator password.'
-      : `The privileged helper ended without a result (exit ${code}): ${stderr.trim().slice(0, 400) || 'no output'}; run k2s-dns status to see the host state.`,
-    at: Date.now(),
-  };
-}
-
 /**
  * Runs one lifecycle verb in the privileged helper and streams its events to `onEvent`.
- * Resolves to the result event (HELPER_NOT_INSTALLED, exit 3, when there is nothing safe to elevate).
+ * Resolves to the result event: a refusal (exit 3) when a piece of the privileged path is
+ * missing (installed.ts) or pkexec was denied (pkexec-denial.ts), else the helper's own result.
  */
 export async function runHelper(o: LauncherOptions, req: HelperRequest, onEvent: (e: LifecycleEvent) => void): Promise<ResultEvent> {
-  const elevation = chooseElevation(o);
-  if (elevation === 'not-installed') {
-    const result = notInstalledResult(o, req);
+  // Looked for now, not at launch: installing (or removing) the helper counts at the next click.
+  const gap = o.uid === 0 ? null : o.installGap();
+  if (gap) {
+    const result = notInstalledResult(gap, req);
     onEvent(result);
     return result;
   }
+  const elevation = o.uid === 0 ? 'direct' : 'pkexec';
   const [file, ...args] = helperArgv(o, elevation, req);
   return new Promise((resolve) => {
     const child = spawn(file!, args, { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -116,13 +110,19 @@ export async function runHelper(o: LauncherOptions, req: HelperRequest, onEvent:
       }
     });
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', (err) => resolve(missingResult(req, null, err.message)));
+    // No result from the helper: a piece removed between the look and the spawn (pkexec says
+    // "Error accessing …", or is gone itself) is still that piece's refusal; else a denial or a failure.
+    const ended = (code: number | null, text: string): ResultEvent => {
+      const late = elevation === 'pkexec' ? o.installGap() : null;
+      return late ? notInstalledResult(late, req) : denialResult(req, elevation, code, text);
+    };
+    child.on('error', (err) => resolve(ended(null, err.message)));
     child.on('close', (code) => {
       for (const e of parseEventLines(buffer)) {
         if (e.type === 'result') result = e;
         onEvent(e);
       }
-      resolve(result ?? missingResult(req, code, stderr));
+      resolve(result ?? ended(code, stderr));
     });
   });
 }

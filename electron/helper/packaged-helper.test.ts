@@ -2,10 +2,10 @@ import { execFile } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isBuiltin } from 'node:module';
-import { basename, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { extraResource } from '../../forge.config';
+import { helperFiles } from '../../scripts/package/layout';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const isRoot = process.getuid?.() === 0;
@@ -24,9 +24,9 @@ let dist = '';
 let root = '';
 
 /**
- * The package payload in a temp root: the bundles built fresh (scripts/build.mjs), forge's
- * extraResource copied by base name into usr/lib/k2s-dns/resources/, then the package's own
- * postinst with DESTDIR (what dpkg/rpm run). Far from the checkout: no node_modules, no tsx.
+ * The package's helper files in a temp root: the bundles built fresh (scripts/build.mjs), then
+ * the helper part of the package layout (scripts/package/layout.ts, what dpkg and rpm unpack),
+ * copied with its modes. Far from the checkout: no node_modules, no tsx.
  */
 beforeAll(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'k2s-dns-pkg-'));
@@ -36,14 +36,13 @@ beforeAll(async () => {
   expect(built.stderr).toBe('');
   expect(built.code).toBe(0);
   root = join(tmp, 'root');
-  const res = join(root, 'usr/lib/k2s-dns/resources');
-  mkdirSync(res, { recursive: true });
-  for (const f of extraResource) copyFileSync(f.startsWith('dist/') ? join(dist, basename(f)) : join(REPO, f), join(res, basename(f)));
-  if (isRoot) {
-    const post = await run('/bin/sh', [join(REPO, 'resources/packaging/postinst'), 'configure'], { PATH: '/usr/bin:/bin', DESTDIR: root });
-    expect(post.stderr).toBe('');
-    expect(post.code).toBe(0);
+  for (const f of helperFiles(REPO, dist)) {
+    const dest = join(root, f.path);
+    mkdirSync(dirname(dest), { recursive: true });
+    copyFileSync(f.from, dest);
+    chmodSync(dest, f.mode);
   }
+  for (const d of ['usr', 'usr/lib', 'usr/lib/k2s-dns', 'usr/share', 'usr/share/polkit-1', 'usr/share/polkit-1/actions']) chmodSync(join(root, d), 0o755);
 }, 180_000);
 
 afterAll(() => {
@@ -51,7 +50,7 @@ afterAll(() => {
 });
 
 describe('the packaged helper', () => {
-  it.skipIf(!isRoot)(isRoot ? 'postinst installs a root-owned launcher, one bundle and the policy pinning the launcher' : 'skipped: postinst installs root-owned files (run as root)', () => {
+  it.skipIf(!isRoot)(isRoot ? 'the package layout gives a root-owned launcher, one bundle and the policy pinning the launcher' : 'skipped: the layout is root-owned only when staged as root (run as root)', () => {
     const lib = join(root, 'usr/lib/k2s-dns');
     const mode = (p: string) => statSync(p).mode & 0o7777;
     expect(mode(join(lib, 'k2s-dns-helper'))).toBe(0o755);

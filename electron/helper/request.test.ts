@@ -2,14 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { parseHelperArgs, helperArgs, HelperUsageError } from './request';
 import { helperArgv, chooseElevation, parseEventLines, runHelper, type LauncherOptions } from './launcher';
 import type { LifecycleEvent } from '../../shared/lifecycle-events';
+import { findInstallGap } from './installed';
 
 const o: LauncherOptions = {
   uid: 1000,
   nodePath: '/usr/bin/node',
   helperScript: "/opt/k2s dns/bin/k2s-dns-helper.mjs",
   installedHelper: '/usr/lib/k2s-dns/k2s-dns-helper',
-  policyInstalled: false,
+  installGap: () => findInstallGap(() => null),
 };
+const installed = () => null;
 
 describe('helper arguments', () => {
   it('accepts the fixed verbs with their flags and round-trips them', () => {
@@ -42,12 +44,12 @@ describe('helper arguments', () => {
 describe('elevation', () => {
   it('runs directly as root, pkexec when the policy is installed, and never elevates the checkout otherwise', () => {
     expect(chooseElevation({ ...o, uid: 0 })).toBe('direct');
-    expect(chooseElevation({ ...o, policyInstalled: true })).toBe('pkexec');
+    expect(chooseElevation({ ...o, installGap: installed })).toBe('pkexec');
     expect(chooseElevation(o)).toBe('not-installed');
   });
 
   it('gives pkexec the installed helper itself as an argv array (exec.path match, no shell)', () => {
-    expect(helperArgv({ ...o, policyInstalled: true }, 'pkexec', { verb: 'stop' })).toEqual(['pkexec', '/usr/lib/k2s-dns/k2s-dns-helper', 'stop']);
+    expect(helperArgv({ ...o, installGap: installed }, 'pkexec', { verb: 'stop' })).toEqual(['/usr/bin/pkexec', '/usr/lib/k2s-dns/k2s-dns-helper', 'stop']);
     expect(helperArgv({ ...o, uid: 0 }, 'direct', { verb: 'stop', onDrift: 'keep' })).toEqual(['/usr/bin/node', '--enable-source-maps', '/opt/k2s dns/bin/k2s-dns-helper.mjs', 'stop', '--on-drift', 'keep']);
   });
 

@@ -1,0 +1,46 @@
+/**
+ * What a helper run that ended without a result means, in the words a user can act on.
+ * pkexec(1) (polkit 122, the Debian 12/13 version): "If the calling process is not authorized
+ * or an authorization could not be obtained through authentication or an error occured, pkexec
+ * exits with a return value of 127. If the authorization could not be obtained because the user
+ * dismissed the authentication dialog, pkexec exits with a return value of 126." Which 127 it
+ * was is only in its stderr (pkexec.c, polkit 122):
+ *   "Error executing command as another user: Not authorized" (+ "This incident has been reported.")
+ *   "Error executing command as another user: No authentication agent found."
+ *   "Error executing command as another user: Request dismissed" (exit 126)
+ */
+import type { ResultEvent } from '../../shared/lifecycle-events';
+import { EXIT } from '../../shared/lifecycle-events';
+import type { HelperRequest } from './request';
+
+/** The denial kinds: each is a refusal (exit 3, the helper never ran, nothing changed). */
+export type DenialCode = 'AUTH_DISMISSED' | 'AUTH_NOT_AUTHORIZED' | 'AUTH_NO_AGENT';
+
+/** Which denial pkexec's exit code and stderr describe; null when it is not a denial (the helper itself failed). */
+export function classifyDenial(code: number | null, stderr: string): DenialCode | null {
+  if (code === 126 || /Request dismissed/.test(stderr)) return 'AUTH_DISMISSED';
+  if (code !== 127) return null;
+  if (/No authentication agent found/.test(stderr)) return 'AUTH_NO_AGENT';
+  if (/Not authorized/.test(stderr)) return 'AUTH_NOT_AUTHORIZED';
+  return null;
+}
+
+/** Per denial: what happened and what to do. */
+const DENIAL: Record<DenialCode, string> = {
+  AUTH_DISMISSED: 'The password dialog was dismissed, so the helper did not run. Press the button again and enter an administrator password.',
+  AUTH_NOT_AUTHORIZED:
+    'polkit refused: this user may not run the K2s DNS helper (the action io.k2s.dns.helper asks for an administrator password only in a local, active desktop session; a remote or inactive session, or a rule in /etc/polkit-1/rules.d, says no). Run it from your local desktop session, ask an administrator for a polkit rule that allows you, or run the command as root (sudo k2s-dns …).',
+  AUTH_NO_AGENT:
+    'No polkit authentication agent could ask for the password (no desktop agent in this session, and pkexec has no terminal here). Start the app from your desktop session, whose agent shows the dialog, or run `pkttyagent --process <PID of the app>` in a terminal to answer there, or run the command as root (sudo k2s-dns …).',
+};
+
+/**
+ * The result when the helper ended without one: a denial by pkexec (refused, exit 3, with what
+ * to do), or a failure of the helper (exit 1). `spawnError` is the spawn error's message.
+ */
+export function denialResult(req: HelperRequest, elevation: 'direct' | 'pkexec', code: number | null, stderr: string): ResultEvent {
+  const denial = elevation === 'pkexec' ? classifyDenial(code, stderr) : null;
+  const base = { type: 'result' as const, op: req.verb, ok: false, at: Date.now() };
+  if (denial) return { ...base, exitCode: EXIT.refused, code: denial, message: `${DENIAL[denial]} Nothing changed.` };
+  return { ...base, exitCode: EXIT.failedRolledBack, code: 'HELPER_FAILED', message: `The privileged helper ended without a result (exit ${code}): ${stderr.trim().slice(0, 400) || 'no output'}; run k2s-dns status to see the host state.` };
+}

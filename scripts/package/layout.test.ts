@@ -1,0 +1,99 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { helperFiles, ownedDirs, packageFiles } from './layout';
+import { debControl } from './deb-control';
+import { rpmDate, rpmSpec } from './rpm-spec';
+import { manPage, type PackageMeta } from './texts';
+import { INSTALLED_HELPER, INSTALLED_POLICY } from '../../electron/helper/installed';
+import forge, { BASE_PACKAGE } from '../../forge.config';
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const tmp = mkdtempSync(join(tmpdir(), 'k2s-dns-layout-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** A fake build output: two chunks, the entries the package leaves out, a renderer. */
+function fakeBuild() {
+  const dist = join(tmp, 'dist');
+  const renderer = join(tmp, 'renderer');
+  mkdirSync(join(renderer, 'assets'), { recursive: true });
+  mkdirSync(dist, { recursive: true });
+  for (const f of ['k2s-dns.mjs', 'chunk-A.mjs', 'chunk-A.mjs.map', 'app-entry.mjs', 'app-entry.mjs.map', 'vendor-client-node.mjs', 'k2s-dns-helper.mjs', 'k2s-dns-helper.mjs.map']) writeFileSync(join(dist, f), f);
+  writeFileSync(join(renderer, 'index.html'), '<!doctype html>');
+  writeFileSync(join(renderer, 'assets/index-x.js'), '');
+  return { repo: REPO, dist, renderer, manPage: Buffer.from(''), copyright: 'c', changelog: Buffer.from('') };
+}
+
+const meta: PackageMeta = { name: 'k2s-dns', version: '1.2.3', maintainer: 'M <m@example.invalid>', homepage: 'https://example.invalid', summary: 'S', description: 'D', epochSeconds: 1_796_137_200 };
+
+describe('the package layout', () => {
+  const files = packageFiles(fakeBuild());
+  const paths = files.map((f) => f.path);
+
+  it('puts the helper at the path the polkit action pins and the app checks, the CLI on PATH, the UI where app-root finds it', () => {
+    const policy = readFileSync(join(REPO, 'resources/io.k2s.dns.policy'), 'utf8');
+    expect(policy).toContain(`<annotate key="org.freedesktop.policykit.exec.path">${INSTALLED_HELPER}</annotate>`);
+    expect(files.find((f) => f.path === INSTALLED_HELPER)?.mode).toBe(0o755);
+    expect(files.find((f) => f.path === `${INSTALLED_HELPER}.mjs`)?.mode).toBe(0o644);
+    expect(paths).toContain(INSTALLED_POLICY);
+    expect(files.find((f) => f.path === '/usr/bin/k2s-dns')?.mode).toBe(0o755);
+    expect(readFileSync(join(REPO, 'resources/packaging/k2s-dns'), 'utf8')).toContain('exec /usr/bin/node --enable-source-maps /usr/lib/k2s-dns/dist/k2s-dns.mjs "$@"');
+    expect(paths).toEqual(expect.arrayContaining(['/usr/lib/k2s-dns/dist/k2s-dns.mjs', '/usr/lib/k2s-dns/dist/chunk-A.mjs.map', '/usr/lib/k2s-dns/out/renderer/index.html', '/usr/lib/k2s-dns/out/renderer/assets/index-x.js', '/usr/share/man/man1/k2s-dns.1.gz']));
+    // The Electron main and the chunk-grouping entry belong to no one here; the helper bundle sits beside its launcher only.
+    expect(paths.filter((p) => /app-entry|vendor-client-node|dist\/k2s-dns-helper/.test(p))).toEqual([]);
+    expect(ownedDirs(files)).toEqual(['/usr/lib/k2s-dns', '/usr/lib/k2s-dns/dist', '/usr/lib/k2s-dns/out', '/usr/lib/k2s-dns/out/renderer', '/usr/lib/k2s-dns/out/renderer/assets', '/usr/share/doc/k2s-dns']);
+  });
+
+  it('scripts/install-helper.sh installs the same four helper files with the same modes', () => {
+    const script = readFileSync(join(REPO, 'scripts/install-helper.sh'), 'utf8').replaceAll('$LIB', '/usr/lib/k2s-dns').replaceAll('"$POLICY"', INSTALLED_POLICY);
+    for (const f of helperFiles(REPO, 'dist')) {
+      expect(script).toMatch(new RegExp(`install (-D )?-m 0${f.mode.toString(8)} -o root -g root \\S+ "?${f.path.replaceAll('.', '\\.')}"?\\n`));
+    }
+  });
+});
+
+describe('deb control and rpm spec', () => {
+  it('declare the same needs: nodejs 20.19, pkexec, polkit, e2fsprogs; dnsmasq recommended', () => {
+    const control = debControl(meta, 14576);
+    expect(control).toContain('\nDepends: nodejs (>= 20.19), pkexec, polkitd, e2fsprogs\nRecommends: dnsmasq-base\n');
+    expect(control).toMatch(/^Package: k2s-dns\nVersion: 1\.2\.3\nArchitecture: amd64\n/);
+    expect(control).toContain('\nInstalled-Size: 14576\n');
+    const spec = rpmSpec(meta, REPO, '/stage', packageFiles(fakeBuild()), ['/usr/lib/k2s-dns']);
+    expect(spec.match(/^(Requires|Recommends): .*$/gm)).toEqual(['Requires: /usr/bin/node', 'Requires: nodejs >= 1:20.19', 'Requires: /usr/bin/pkexec', 'Requires: polkit', 'Requires: util-linux', 'Requires: e2fsprogs', 'Recommends: dnsmasq']);
+    expect(spec).toContain('%attr(0755,root,root) /usr/lib/k2s-dns/k2s-dns-helper\n');
+    expect(spec).toContain('%dir /usr/lib/k2s-dns\n');
+  });
+
+  it('rpm scriptlets translate $1 into the Debian words: erase is remove/purge, upgrade (the old package\'s $1 = 1) is upgrade', () => {
+    const spec = rpmSpec(meta, REPO, '/stage', [], []);
+    const body = (name: string) => spec.split(`\n%${name}\n`)[1]!.split('\n%')[0]!;
+    expect(body('preun').split('\n')[1]).toBe('if [ "$1" -eq 0 ]; then set -- remove; else set -- upgrade; fi');
+    expect(body('postun').split('\n')[1]).toBe('if [ "$1" -eq 0 ]; then set -- purge; else set -- upgrade; fi');
+    expect(body('post').split('\n')[1]).toBe('set -- configure');
+    expect(body('preun')).toContain(readFileSync(join(REPO, 'resources/packaging/prerm'), 'utf8').replace(/^#!.*\n/, '').split('\n%')[0]!.trimEnd());
+    expect(spec).toContain('%changelog\n* Tue Dec 01 2026 M <m@example.invalid> - 1.2.3-1\n');
+    expect(rpmDate(0)).toBe('Thu Jan 01 1970');
+  });
+});
+
+describe('k2s-dns(1)', () => {
+  it('carries the --help text with roff escapes, and no line roff would read as a request', () => {
+    const page = manPage(meta, 'k2s-dns start --kubeconfig PATH\n.hidden\nback\\slash');
+    expect(page).toMatch(/^\.TH K2S-DNS 1 "2026-12-01" "k2s-dns 1\.2\.3" "User Commands"\n/);
+    expect(page).toContain('\n.nf\nk2s\\-dns start \\-\\-kubeconfig PATH\n\\&.hidden\nback\\eslash\n.fi\n');
+  });
+});
+
+describe('forge.config.ts', () => {
+  it('builds only the desktop window on top of the k2s-dns package of the same version', () => {
+    const version = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string }).version;
+    expect(BASE_PACKAGE).toEqual({ name: 'k2s-dns', version });
+    const opts = forge.makers.map((m) => m.config.options as { name: string; depends?: string[]; requires?: string[]; scripts?: unknown });
+    expect(opts.map((o) => o.name)).toEqual(['k2s-dns-desktop', 'k2s-dns-desktop']);
+    expect(opts[0]!.depends).toEqual([`k2s-dns (= ${version})`]);
+    expect(opts[1]!.requires).toEqual([`k2s-dns = ${version}`]);
+    expect(opts.every((o) => o.scripts === undefined)).toBe(true);
+  });
+});
