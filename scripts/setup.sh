@@ -9,8 +9,9 @@ cd "$(dirname "$0")/.."
 # chromium: the UI tests. bind9-dnsutils: dig. systemd: systemd-analyze verify of the unit.
 # iproute2/util-linux/e2fsprogs/procps: ip netns, unshare, lsattr, ps. debootstrap: the Debian 13
 # root file system the bed boots as a real systemd host (scripts/build-debian-host.sh; everything
-# it installs stays inside that root file system).
-packages=(dnsmasq-base bind9-dnsutils chromium iproute2 util-linux e2fsprogs procps systemd debootstrap)
+# it installs stays inside that root file system). rpm: rpmbuild for `npm run package` (dpkg-deb
+# comes with dpkg).
+packages=(dnsmasq-base bind9-dnsutils chromium iproute2 util-linux e2fsprogs procps systemd debootstrap rpm)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")

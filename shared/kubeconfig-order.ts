@@ -9,7 +9,7 @@
 export const KUBECONFIG_ORDER = [
   '--kubeconfig (then nothing else)',
   '/etc/kubernetes/admin.conf',
-  "the sudo user's ~/.kube/config",
+  "the pkexec or sudo caller's ~/.kube/config",
   '$KUBECONFIG (first existing entry)',
   '~/.kube/config',
   'the kubeconfig the running K2s DNS was started with',

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { accessSync, constants, existsSync } from 'node:fs';
 import { appPath } from './app-root';
 import { findInstallGap, INSTALLED_HELPER, INSTALLED_HELPER_BUNDLE } from '../helper/installed';
 import type { AppBackend } from './backend';
@@ -10,6 +10,7 @@ import { dnsStatus } from './lifecycle/status';
 import { resolverDiff } from './lifecycle/diff';
 import { queryTargets, resolveTarget } from './lifecycle/query-target';
 import { kubeconfigOrStarted } from './cluster/kubeconfig-default';
+import type { FindKubeconfigResult } from './cluster/kubeconfig';
 import { discoverCluster } from './cluster/discovery';
 import { hostZonePolicy } from './cluster/host-zone-policy';
 import { clusterStatus } from './cluster/status';
@@ -33,6 +34,18 @@ export interface RealBackendOptions {
   verifyName?: string;
   /** Override of the helper launcher (tests); default: this process's uid and paths. */
   launcher?: LauncherOptions;
+  /** Whether this process can read a path (access(2) R_OK); injected by tests. */
+  canRead?: (path: string) => boolean;
+}
+
+/** access(2) R_OK for this process. */
+function readable(path: string): boolean {
+  try {
+    accessSync(path, constants.R_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -58,11 +71,22 @@ export function defaultLauncher(): LauncherOptions {
 export function createRealBackend(o: RealBackendOptions): AppBackend {
   const deps = o.deps;
   const launcher = o.launcher ?? defaultLauncher();
+  const canRead = o.canRead ?? readable;
   const listeners = new Set<(e: LifecycleEvent) => void>();
   const logs = createLogSource(deps.fs.real(K2S_PATHS.log));
   const emit = (e: LifecycleEvent) => listeners.forEach((cb) => cb(e));
-  const findKubeconfig = (explicit?: string) => kubeconfigOrStarted(deps.fs, explicit ?? o.kubeconfig);
-  const kubeconfig = async (explicit?: string) => (await findKubeconfig(explicit)).path;
+  // The kubeconfig is resolved once, here in the user's process (which sees $KUBECONFIG and the
+  // user's home), and then kept: the path the window shows (clusterStatus) is the path Start
+  // passes to the helper, which runs under pkexec with neither. A lookup that found nothing is
+  // not kept, so a kubeconfig that appears later is found at the next call.
+  let resolved: Promise<FindKubeconfigResult> | null = null;
+  const findKubeconfig = async (): Promise<FindKubeconfigResult> => {
+    const lookup = resolved ?? (resolved = kubeconfigOrStarted(deps.fs, o.kubeconfig));
+    const found = await lookup;
+    if (!found.path && resolved === lookup) resolved = null;
+    return found;
+  };
+  const kubeconfig = async () => (await findKubeconfig()).path;
   const helper = (req: HelperRequest) => runHelper(launcher, req, emit);
   const linux = process.platform === 'linux';
   const probes = healthProbes(deps);
@@ -85,7 +109,12 @@ export function createRealBackend(o: RealBackendOptions): AppBackend {
       return health.check(await dnsStatus(deps));
     },
     async dnsStart(input) {
-      const k = o.kubeconfig;
+      // The shown kubeconfig, by path: the helper opens a passed path only if this user could
+      // read it (electron/helper/caller-access.ts). One this user cannot read (K2s's root-only
+      // /etc/kubernetes/admin.conf) is not passed: the helper's own lookup, the same order with
+      // admin.conf first, finds that same file as root.
+      const shown = await kubeconfig();
+      const k = shown && canRead(shown) ? shown : o.kubeconfig;
       return helper({ verb: 'start', ...(k ? { kubeconfig: k } : {}), ...(input.engine ? { engine: input.engine } : {}), ...(input.kubeSwitch ? { kubeSwitch: input.kubeSwitch } : {}), ...(o.verifyName ? { verifyName: o.verifyName } : {}), ...(input.allowZones?.length ? { allowZones: input.allowZones.join(',') } : {}) });
     },
     async dnsStop(input) {

@@ -4,7 +4,7 @@ import type { HostFs } from '../host/host-fs';
 
 /**
  * THE kubeconfig order (shared/kubeconfig-order.ts states it for the CLI help, the app and the
- * README): `--kubeconfig`; /etc/kubernetes/admin.conf; the sudo user's ~/.kube/config;
+ * README): `--kubeconfig`; /etc/kubernetes/admin.conf; the pkexec or sudo caller's ~/.kube/config (PKEXEC_UID / SUDO_USER);
  * $KUBECONFIG; ~/.kube/config; the kubeconfig the running K2s DNS was started with.
  *
  * Why not kubectl's order (`--kubeconfig`, $KUBECONFIG, ~/.kube/config): start runs as root

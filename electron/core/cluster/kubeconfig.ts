@@ -17,7 +17,7 @@ export interface FindKubeconfigInput {
   explicit?: string;
   env: Record<string, string | undefined>;
   exists: (p: string) => boolean;
-  /** Home directory of a user name (getent passwd), null when unknown. */
+  /** Home directory of a user name or decimal uid (getent passwd), null when unknown. */
   homeOf: (user: string) => string | null;
   /** Home of the current process user. */
   home: string;
@@ -31,18 +31,32 @@ export type FindKubeconfigResult = ({ path: string } | { path: null }) & {
 };
 
 /**
+ * Who elevated this process, as getent passwd takes it: $PKEXEC_UID (pkexec(1) sets the
+ * caller's uid and resets everything else, SUDO_USER included) or $SUDO_USER (sudo(8)); null
+ * for root itself or neither. pkexec first: sudo never sets PKEXEC_UID, and the helper refuses
+ * an environment with both (electron/helper/caller-access.ts).
+ */
+export function callerKey(env: Record<string, string | undefined>): string | null {
+  const pk = env['PKEXEC_UID'];
+  if (pk !== undefined && /^[1-9]\d{0,9}$/.test(pk)) return pk;
+  const sudoUser = env['SUDO_USER'];
+  return sudoUser && sudoUser !== 'root' ? sudoUser : null;
+}
+
+/**
  * Picks the kubeconfig: `--kubeconfig` (only that, even if missing: a typo must not silently
- * select another cluster), then /etc/kubernetes/admin.conf, then $SUDO_USER's ~/.kube/config,
- * then the first existing entry of $KUBECONFIG (colon list, kubectl's rule), then ~/.kube/config.
+ * select another cluster), then /etc/kubernetes/admin.conf, then the pkexec or sudo caller's
+ * ~/.kube/config, then the first existing entry of $KUBECONFIG (colon list, kubectl's rule), then
+ * ~/.kube/config.
  */
 export function findKubeconfig(input: FindKubeconfigInput): FindKubeconfigResult {
   if (input.explicit !== undefined && input.explicit !== '') {
     return { path: input.exists(input.explicit) ? input.explicit : null, tried: [input.explicit], explicit: true };
   }
   const candidates: string[] = [ADMIN_KUBECONFIG];
-  const sudoUser = input.env['SUDO_USER'];
-  if (sudoUser && sudoUser !== 'root') {
-    const home = input.homeOf(sudoUser);
+  const caller = callerKey(input.env);
+  if (caller) {
+    const home = input.homeOf(caller);
     if (home) candidates.push(path.posix.join(home, '.kube', 'config'));
   }
   for (const entry of (input.env['KUBECONFIG'] ?? '').split(':')) {
@@ -66,25 +80,26 @@ export function homeFromPasswdLine(line: string): string | null {
 }
 
 /**
- * findKubeconfig on this host: real existsSync, $SUDO_USER's home via `getent passwd` (covers
- * LDAP/NSS users, unlike reading /etc/passwd), process env and home. Never throws.
+ * findKubeconfig on this host: real existsSync, the caller's home (PKEXEC_UID or SUDO_USER) via
+ * `getent passwd` (covers LDAP/NSS users, unlike reading /etc/passwd), process env and home.
+ * Never throws.
  */
 export async function locateKubeconfig(
   opts: { explicit?: string; env?: Record<string, string | undefined>; exec?: Exec } = {},
 ): Promise<FindKubeconfigResult> {
   const env = opts.env ?? process.env;
   const exec = opts.exec ?? nodeExec;
-  const sudoUser = env['SUDO_USER'];
-  let sudoHome: string | null = null;
-  if (sudoUser && sudoUser !== 'root' && !opts.explicit) {
-    const res = await exec.run('getent', ['passwd', sudoUser], { timeoutMs: 2000 }).catch(() => null);
-    if (res?.code === 0) sudoHome = homeFromPasswdLine(res.stdout.split('\n')[0] ?? '');
+  const caller = callerKey(env);
+  let callerHome: string | null = null;
+  if (caller && !opts.explicit) {
+    const res = await exec.run('getent', ['passwd', caller], { timeoutMs: 2000 }).catch(() => null);
+    if (res?.code === 0) callerHome = homeFromPasswdLine(res.stdout.split('\n')[0] ?? '');
   }
   return findKubeconfig({
     ...(opts.explicit !== undefined ? { explicit: opts.explicit } : {}),
     env,
     exists: existsSync,
-    homeOf: (user) => (user === sudoUser ? sudoHome : null),
+    homeOf: (user) => (user === caller ? callerHome : null),
     home: homedir(),
   });
 }
