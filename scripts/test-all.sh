@@ -17,6 +17,9 @@ if [ "$(id -u)" = 0 ]; then
   # The e2e tests spawn bin/k2s-dns.mjs, which runs dist/: test what users run, built now.
   echo "== build (npm run build: esbuild bundles, renderer, preload)"
   npm run build --silent || status=1
+  # The deb and the rpm users install (out/packages); e2e/package-install.e2e.test.ts installs its own builds.
+  echo "== packages (npm run package: dpkg-deb, rpmbuild)"
+  npm run package --silent -- --skip-build || status=1
   echo "== end-to-end tests (network + mount namespace sandbox)"
   bash e2e/bed/sandbox.sh npx vitest run --config vitest.e2e.config.ts --reporter=default --reporter=json --outputFile=.tmp/e2e.json || status=1
   if [ -f playwright.config.ts ]; then

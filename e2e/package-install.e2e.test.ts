@@ -1,0 +1,248 @@
+/**
+ * The packages, installed for real (issue 18): `npm run package`'s .deb on a booted Debian 13
+ * host (e2e/bed/debian-host.ts: its own systemd, dbus and polkitd) — apt-get install of the
+ * file (dependencies from the host's own installed packages, offline), a desktop user's app
+ * → pkexec → the installed helper (a polkit rule answers for that user), getent, Stop byte for
+ * byte, Uninstall; an upgrade to a newer build (the helper and the policy stay); apt-get remove
+ * while K2s DNS runs (the resolver comes back first); apt-get purge (no file of the package is
+ * left: the host's file list before install = after purge). The .rpm goes through rpm's own
+ * scriptlet order with `rpm --root` on a chroot of the same Debian 13 root file system
+ * (an overlay; rpm itself is this machine's, Debian's `rpm` package).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ClusterStatus } from '../shared/types';
+import type { ResultEvent } from '../shared/lifecycle-events';
+import { buildPackages } from '../scripts/package/main';
+import { createDebianHost, debianHostMissing, DEBIAN_ROOTFS, HOST_SRC, REPO_ROOT, type DebianHost } from './bed/debian-host';
+import { hostGetent, hostResolver, isActive, PLAIN_NSSWITCH, PLAIN_RESOLV_CONF } from './bed/debian-host-cli';
+import { addUser, allowUserRule, hostFileList, startAppAs, type HostApp, type HostUser } from './bed/desktop-user';
+import { engineMissing } from './bed/engines';
+import { startTestbed, type Testbed } from './bed/testbed';
+
+const inSandbox = process.env.K2S_DNS_SANDBOX === '1';
+const built = existsSync(join(REPO_ROOT, 'dist/k2s-dns.mjs')) && existsSync(join(REPO_ROOT, 'out/renderer/index.html'));
+const hostWhy = !inSandbox ? 'the Debian host boots only inside e2e/bed/sandbox.sh (npm run test:e2e, as root)' : !built ? 'not built: run npm run build first' : await debianHostMissing();
+const rpmWhy = !inSandbox ? 'needs root and a private mount namespace (e2e/bed/sandbox.sh)' : !built ? 'not built: run npm run build first' : spawnSync('rpm', ['--version']).status !== 0 ? 'no rpm on this machine (scripts/setup.sh installs it)' : !existsSync(join(DEBIAN_ROOTFS, 'bin/sh')) ? 'no Debian 13 root file system for the chroot (bash scripts/build-debian-host.sh)' : null;
+if (hostWhy) console.warn(`skipped: the .deb on a booted Debian 13 host (${hostWhy})`);
+if (rpmWhy) console.warn(`skipped: the .rpm in a Debian 13 chroot (${rpmWhy})`);
+const adguard = hostWhy ? false : (await engineMissing('dnsproxy')) === null;
+
+/** Inside the repo (bound read-only at HOST_SRC in the host), git-ignored. */
+const OUT = join(REPO_ROOT, '.tmp', 'packages-e2e');
+const OLD = '0.1.0';
+const NEW = '0.1.1';
+let packages: { old: { deb: string; rpm: string }; new: { deb: string; rpm: string } } | null = null;
+
+/** Both versions, once per run (the bundles of `npm run build`; each build ~15 s). */
+async function ensurePackages(): Promise<NonNullable<typeof packages>> {
+  if (packages) return packages;
+  rmSync(OUT, { recursive: true, force: true });
+  mkdirSync(OUT, { recursive: true });
+  const t0 = Date.now();
+  const old = await buildPackages({ version: OLD, out: OUT, skipBuild: true });
+  const neu = await buildPackages({ version: NEW, out: OUT, skipBuild: true });
+  console.log(`package-install: built 2 × (deb + rpm) in ${Date.now() - t0} ms`);
+  packages = { old, new: neu };
+  return packages;
+}
+
+const inHost = (p: string) => `${HOST_SRC}/${p.slice(REPO_ROOT.length).replace(/^\/+/, '')}`;
+const ADA: HostUser = { name: 'ada', uid: 1000, home: '/home/ada' };
+const BOB: HostUser = { name: 'bob', uid: 1001, home: '/home/bob' };
+const CLUSTER_NAME = 'kubernetes.default.svc.cluster.local';
+const HELPER_FILES = ['/usr/lib/k2s-dns/k2s-dns-helper', '/usr/lib/k2s-dns/k2s-dns-helper.mjs', '/usr/share/polkit-1/actions/io.k2s.dns.policy'];
+
+/** owner:group mode of each helper file inside the host ("missing" when absent). */
+async function helperFacts(h: DebianHost): Promise<string[]> {
+  return Promise.all(HELPER_FILES.map(async (p) => (await h.run(['stat', '-c', '%U:%G %a %n', p])).stdout.trim() || `missing ${p}`));
+}
+const HELPER_OK = ['root:root 755 /usr/lib/k2s-dns/k2s-dns-helper', 'root:root 644 /usr/lib/k2s-dns/k2s-dns-helper.mjs', 'root:root 644 /usr/share/polkit-1/actions/io.k2s.dns.policy'];
+
+/** `apt-get install -y FILE` (offline: every dependency is already installed on the host). */
+async function apt(h: DebianHost, args: string[]): Promise<{ code: number | null; out: string }> {
+  const r = await h.run(['env', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', '-y', '-o', 'Acquire::Retries=0', ...args], { timeoutMs: 120_000 });
+  return { code: r.code, out: r.stdout + r.stderr };
+}
+
+/** dpkg's word for the package (`install ok installed 0.1.0`, `deinstall ok config-files …`, or `not-installed`). */
+async function dpkgState(h: DebianHost): Promise<string> {
+  const r = await h.run(['dpkg-query', '-W', '-f', '${Status} ${Version}', 'k2s-dns']);
+  return r.code === 0 ? r.stdout.trim() : 'not-installed';
+}
+
+/** One lifecycle call through the app; the result event. */
+async function lifecycle(app: HostApp, call: 'dns:start' | 'dns:stop' | 'dns:uninstall', input: object = {}): Promise<ResultEvent> {
+  const env = await app.call<ResultEvent>(call, input);
+  if (!env.ok) throw new Error(`${call}: ${env.error.code} ${env.error.message}`);
+  return env.data;
+}
+
+describe.skipIf(hostWhy !== null)('the .deb on a booted Debian 13 host', () => {
+  let tb: Testbed;
+  let h: DebianHost;
+  let original: string;
+  let before: string[];
+
+  beforeAll(async () => {
+    await ensurePackages();
+    tb = await startTestbed();
+    h = await createDebianHost({
+      files: { '/etc/resolv.conf': PLAIN_RESOLV_CONF, '/etc/nsswitch.conf': PLAIN_NSSWITCH, '/etc/polkit-1/rules.d/50-k2s-dns-e2e.rules': allowUserRule(ADA.name) },
+    });
+    await h.boot();
+    await h.waitRunning();
+    const kubeconfig = await readFile(tb.kubeconfigPath, 'utf8');
+    await addUser(h, ADA, kubeconfig);
+    await addUser(h, BOB, kubeconfig);
+    original = await hostResolver(h);
+    before = await hostFileList(h);
+  }, 240_000);
+  afterAll(async () => {
+    await h?.destroy();
+    await tb?.stop();
+  }, 120_000);
+
+  it('apt-get install ./k2s-dns_0.1.0_amd64.deb offline; the user\'s app starts through pkexec with the kubeconfig it shows; getent; stop byte for byte; uninstall', async () => {
+    const p = await ensurePackages();
+    const t0 = Date.now();
+    const inst = await apt(h, ['install', '--no-install-recommends', inHost(p.old.deb)]);
+    expect(inst.code, inst.out).toBe(0);
+    console.log(`package-install: apt-get install of the .deb in ${Date.now() - t0} ms`);
+    expect(await dpkgState(h)).toBe(`install ok installed ${OLD}`);
+    expect(await helperFacts(h)).toEqual(HELPER_OK);
+    // The file-list comparison at purge can fail: the installed files are in it now, and were not before.
+    const installed = await hostFileList(h);
+    expect(installed.filter((f) => !before.includes(f))).toEqual(expect.arrayContaining(['/usr/bin/k2s-dns', ...HELPER_FILES, '/usr/lib/k2s-dns/out/renderer/index.html']));
+    expect((await h.run(['k2s-dns', '--help'])).stdout).toContain('k2s-dns — Kubernetes DNS for a native Linux K2s host');
+    expect((await h.run(['test', '-s', '/usr/share/man/man1/k2s-dns.1.gz'])).code).toBe(0);
+
+    const app = await startAppAs(h, ADA, 18437);
+    try {
+      // The window's kubeconfig: ada's own (found from her HOME), and Start uses exactly that one.
+      const cluster = await app.call<ClusterStatus>('cluster:status');
+      expect(cluster.ok && cluster.data.kubeconfigPath).toBe(`${ADA.home}/.kube/config`);
+      const engine = adguard ? 'adguard' : 'dnsmasq';
+      const start = await lifecycle(app, 'dns:start', { engine });
+      expect(start, JSON.stringify(start)).toMatchObject({ ok: true, exitCode: 0 });
+      const state = JSON.parse((await h.run(['cat', '/var/lib/k2s/dns-resolver-state.json'])).stdout) as { kubeconfigPath: string };
+      expect(state.kubeconfigPath).toBe(`${ADA.home}/.kube/config`);
+      expect(await isActive(h)).toBe('active');
+      expect(await hostGetent(h, CLUSTER_NAME)).toEqual(['172.21.0.1']);
+      expect(await hostGetent(h, 'www.example.test')).toEqual(['198.51.100.7']);
+
+      // Another user, whom no rule allows and who has no local session: polkit says no, and the app says which denial it was.
+      const bobApp = await startAppAs(h, BOB, 18438);
+      try {
+        const denied = await lifecycle(bobApp, 'dns:stop');
+        expect(denied, JSON.stringify(denied)).toMatchObject({ ok: false, exitCode: 3, code: 'AUTH_NOT_AUTHORIZED' });
+        expect(await hostGetent(h, CLUSTER_NAME)).toEqual(['172.21.0.1']);
+      } finally {
+        await bobApp.stop();
+      }
+
+      const stop = await lifecycle(app, 'dns:stop');
+      expect(stop, JSON.stringify(stop)).toMatchObject({ ok: true, exitCode: 0 });
+      expect(await hostResolver(h)).toBe(original);
+      expect(await hostGetent(h, CLUSTER_NAME)).toEqual([]);
+      const uninstall = await lifecycle(app, 'dns:uninstall');
+      expect(uninstall, JSON.stringify(uninstall)).toMatchObject({ ok: true, exitCode: 0 });
+      expect((await h.run(['test', '-e', '/etc/systemd/system/k2s-dnsproxy.service'])).code).not.toBe(0);
+    } finally {
+      await app.stop();
+    }
+  }, 300_000);
+
+  it('upgrade to 0.1.1 keeps the helper and the policy; apt-get remove while K2s DNS runs restores the resolver first; purge leaves no file', async () => {
+    const p = await ensurePackages();
+    const up = await apt(h, ['install', '--no-install-recommends', inHost(p.new.deb)]);
+    expect(up.code, up.out).toBe(0);
+    expect(await dpkgState(h)).toBe(`install ok installed ${NEW}`);
+    expect(await helperFacts(h)).toEqual(HELPER_OK);
+
+    const app = await startAppAs(h, ADA, 18437);
+    try {
+      const start = await lifecycle(app, 'dns:start', { engine: 'dnsmasq' });
+      expect(start, JSON.stringify(start)).toMatchObject({ ok: true, exitCode: 0 });
+      expect(await hostGetent(h, CLUSTER_NAME)).toEqual(['172.21.0.1']);
+    } finally {
+      // The user closes the app before removing the package; K2s DNS itself keeps running.
+      await app.stop();
+    }
+    expect(await hostResolver(h)).not.toBe(original);
+
+    const rm = await apt(h, ['remove', 'k2s-dns']);
+    expect(rm.code, rm.out).toBe(0);
+    expect(rm.out).toContain("K2s DNS is running: restoring the host's resolver first (k2s-dns uninstall)");
+    expect(await hostResolver(h)).toBe(original);
+    expect(await hostGetent(h, 'www.example.test')).toEqual(['198.51.100.7']);
+    expect(await hostGetent(h, CLUSTER_NAME)).toEqual([]);
+    expect(await isActive(h)).not.toBe('active');
+    expect(await dpkgState(h)).toMatch(/^deinstall ok config-files /);
+
+    const purge = await apt(h, ['purge', 'k2s-dns']);
+    expect(purge.code, purge.out).toBe(0);
+    expect(await dpkgState(h)).toBe('not-installed');
+    const after = await hostFileList(h);
+    expect(after.filter((f) => !before.includes(f)), 'left after purge').toEqual([]);
+    expect(before.filter((f) => !after.includes(f)), 'gone after purge').toEqual([]);
+  }, 300_000);
+});
+
+/** rpm on a Debian 13 chroot: an overlay (lower = the bed's root file system) mounted in the sandbox's private mount namespace. */
+describe.skipIf(rpmWhy !== null)('the .rpm with rpm\'s own scriptlet order (rpm --root on a Debian 13 chroot)', () => {
+  let dir = '';
+  let root = '';
+  const sh = (argv: string[]) => spawnSync(argv[0]!, argv.slice(1), { encoding: 'utf8', timeout: 120_000 });
+  const rpm = (...args: string[]) => sh(['rpm', '--root', root, '--dbpath', '/var/lib/rpm', ...args]);
+  // rpm's own database, and the scriptlet files rpm keeps in /var/tmp when run with -vv (rpm 4.18 keeps them for debugging).
+  const files = () => sh(['find', root, '-xdev', '-print']).stdout.split('\n').map((l) => l.slice(root.length) || '/').filter((l) => l && !/^\/var\/lib\/rpm(\/|$)|^\/var\/tmp\/rpm-tmp\.\w+$/.test(l)).sort();
+
+  beforeAll(async () => {
+    await ensurePackages();
+    dir = mkdtempSync(join(tmpdir(), 'k2s-dns-rpmroot-'));
+    root = join(dir, 'merged');
+    for (const d of ['upper', 'work', 'merged']) mkdirSync(join(dir, d));
+    const m = sh(['mount', '-t', 'overlay', 'overlay', '-o', `lowerdir=${DEBIAN_ROOTFS},upperdir=${dir}/upper,workdir=${dir}/work`, root]);
+    expect(m.status, m.stderr).toBe(0);
+    // rpm runs scriptlets chrooted; they need /dev/null.
+    const dev = sh(['mount', '--bind', '/dev', join(root, 'dev')]);
+    expect(dev.status, dev.stderr).toBe(0);
+    expect(rpm('--initdb').status).toBe(0);
+  }, 240_000);
+  afterAll(() => {
+    if (!root) return;
+    sh(['umount', join(root, 'dev')]);
+    sh(['umount', root]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('install, upgrade (new %post runs before old %preun: the helper and policy stay), erase (no file left)', async () => {
+    const p = await ensurePackages();
+    const before = files();
+    // --nodeps: the chroot's dependencies are dpkg's, which rpm's database does not know.
+    const inst = rpm('-i', '--nodeps', p.old.rpm);
+    expect(inst.status, inst.stderr).toBe(0);
+    expect(rpm('-q', 'k2s-dns').stdout.trim()).toBe(`k2s-dns-${OLD}-1.x86_64`);
+    for (const f of HELPER_FILES) expect(existsSync(join(root, f)), f).toBe(true);
+
+    const up = rpm('-U', '--nodeps', '-vv', p.new.rpm);
+    expect(up.status, up.stderr.slice(-3000)).toBe(0);
+    // rpm -vv names each scriptlet as it starts (rpm 4.18: "D: %post(k2s-dns-0.1.1-1.x86_64): scriptlet start").
+    const order = [...up.stderr.matchAll(/D: (%\w+)\((k2s-dns-[\d.]+)-1\.x86_64\): scriptlet start/g)].map((m) => `${m[1]} ${m[2]}`);
+    expect(order).toEqual([`%post k2s-dns-${NEW}`, `%preun k2s-dns-${OLD}`, `%postun k2s-dns-${OLD}`]);
+    expect(rpm('-q', 'k2s-dns').stdout.trim()).toBe(`k2s-dns-${NEW}-1.x86_64`);
+    for (const f of HELPER_FILES) expect(existsSync(join(root, f)), `${f} after the upgrade`).toBe(true);
+    expect(rpm('-V', '--nodeps', 'k2s-dns').stdout).toBe('');
+
+    const erase = rpm('-e', '--nodeps', 'k2s-dns');
+    expect(erase.status, erase.stderr).toBe(0);
+    const after = files();
+    expect(after.filter((f) => !before.includes(f)), 'left after rpm -e').toEqual([]);
+    expect(basename(p.new.rpm)).toBe(`k2s-dns-${NEW}.x86_64.rpm`);
+  }, 240_000);
+});
