@@ -123,6 +123,7 @@ describe.skipIf(hostWhy !== null)('the .deb on a booted Debian 13 host', () => {
 
     const app = await startAppAs(h, ADA, 18437);
     try {
+      expect(await app.page()).toContain('<title>K2s DNS</title>');
       // The window's kubeconfig: ada's own (found from her HOME), and Start uses exactly that one.
       const cluster = await app.call<ClusterStatus>('cluster:status');
       expect(cluster.ok && cluster.data.kubeconfigPath).toBe(`${ADA.home}/.kube/config`);

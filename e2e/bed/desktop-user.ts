@@ -34,6 +34,8 @@ export function allowUserRule(user: string): string {
 export interface HostApp {
   /** POST /api/<call> with the per-launch token; resolves to the envelope. */
   call<T = unknown>(name: string, input?: unknown): Promise<Envelope<T>>;
+  /** GET / — the page the browser loads (the packaged renderer's index.html). */
+  page(): Promise<string>;
   /** `systemctl stop` of its unit (ends only that service). */
   stop(): Promise<void>;
 }
@@ -64,6 +66,9 @@ export async function startAppAs(h: DebianHost, user: HostUser, port: number): P
     async call<T>(name: string, input: unknown = {}) {
       const res = await fetch(`${base}/api/${name}`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', Origin: base }, body: JSON.stringify(input), signal: AbortSignal.timeout(120_000) });
       return (await res.json()) as Envelope<T>;
+    },
+    async page() {
+      return (await fetch(`${base}/`, { signal: AbortSignal.timeout(30_000) })).text();
     },
     async stop() {
       await h.run(['systemctl', 'stop', unit]);
