@@ -10,7 +10,7 @@
  * (an overlay; rpm itself is this machine's, Debian's `rpm` package).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -34,19 +34,30 @@ const adguard = hostWhy ? false : (await engineMissing('dnsproxy')) === null;
 
 /** Inside the repo (bound read-only at HOST_SRC in the host), git-ignored. */
 const OUT = join(REPO_ROOT, '.tmp', 'packages-e2e');
-const OLD = '0.1.0';
-const NEW = '0.1.1';
+/** `npm run package`'s output (npm test makes it just before the e2e tests). */
+const RELEASED = join(REPO_ROOT, 'out', 'packages');
+/** The version being released (package.json) and a newer one to upgrade to (its patch + 1). */
+const OLD = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+const NEW = OLD.replace(/(\d+)$/, (n) => String(Number(n) + 1));
 let packages: { old: { deb: string; rpm: string }; new: { deb: string; rpm: string } } | null = null;
 
-/** Both versions, once per run (the bundles of `npm run build`; each build ~15 s). */
+/** Built after the bundles they hold (so they hold this build). */
+const fresh = (files: string[]) => files.every((f) => existsSync(f) && statSync(f).mtimeMs >= statSync(join(REPO_ROOT, 'dist/k2s-dns.mjs')).mtimeMs);
+
+/**
+ * Both versions, once per run: the released one from out/packages when `npm run package` made it
+ * from this build (npm test does), else built here; the newer one always (~15-25 s each).
+ */
 async function ensurePackages(): Promise<NonNullable<typeof packages>> {
   if (packages) return packages;
   rmSync(OUT, { recursive: true, force: true });
   mkdirSync(OUT, { recursive: true });
   const t0 = Date.now();
-  const old = await buildPackages({ version: OLD, out: OUT, skipBuild: true });
+  const released = { deb: join(RELEASED, `k2s-dns_${OLD}_amd64.deb`), rpm: join(RELEASED, `k2s-dns-${OLD}.x86_64.rpm`) };
+  const reuse = fresh([released.deb, released.rpm]);
+  const old = reuse ? released : await buildPackages({ version: OLD, out: OUT, skipBuild: true });
   const neu = await buildPackages({ version: NEW, out: OUT, skipBuild: true });
-  console.log(`package-install: built 2 × (deb + rpm) in ${Date.now() - t0} ms`);
+  console.log(`package-install: ${reuse ? `${OLD} from out/packages, ` : ''}built ${reuse ? 1 : 2} × (deb + rpm) in ${Date.now() - t0} ms`);
   packages = { old, new: neu };
   return packages;
 }
@@ -107,7 +118,7 @@ describe.skipIf(hostWhy !== null)('the .deb on a booted Debian 13 host', () => {
     await tb?.stop();
   }, 120_000);
 
-  it('apt-get install ./k2s-dns_0.1.0_amd64.deb offline; the user\'s app starts through pkexec with the kubeconfig it shows; getent; stop byte for byte; uninstall', async () => {
+  it('apt-get install ./k2s-dns_<version>_amd64.deb offline; the user\'s app starts through pkexec with the kubeconfig it shows; getent; stop byte for byte; uninstall', async () => {
     const p = await ensurePackages();
     const t0 = Date.now();
     const inst = await apt(h, ['install', '--no-install-recommends', inHost(p.old.deb)]);
@@ -158,7 +169,7 @@ describe.skipIf(hostWhy !== null)('the .deb on a booted Debian 13 host', () => {
     }
   }, 300_000);
 
-  it('upgrade to 0.1.1 keeps the helper and the policy; apt-get remove while K2s DNS runs restores the resolver first; purge leaves no file', async () => {
+  it('upgrade to a newer version keeps the helper and the policy; apt-get remove while K2s DNS runs restores the resolver first; purge leaves no file', async () => {
     const p = await ensurePackages();
     const up = await apt(h, ['install', '--no-install-recommends', inHost(p.new.deb)]);
     expect(up.code, up.out).toBe(0);

@@ -25,6 +25,9 @@ if ((${#missing[@]})); then
     echo "setup: missing Debian packages: ${missing[*]} — run: sudo apt-get install ${missing[*]}"
   fi
 fi
+# The app's Start/Stop/Uninstall elevate with pkexec (its own package on Debian 12/13; the tests
+# do not need it on this machine, so it is only named).
+[ -x /usr/bin/pkexec ] || echo "setup: note: the app's Start needs pkexec for a non-root user: sudo apt-get install pkexec"
 # npm ci deletes and reinstalls node_modules (~1 min); skipped when the tree was installed from
 # this exact package-lock.json (its hash is kept inside node_modules, which a clean clone lacks).
 lock_sha="$(sha256sum package-lock.json | cut -d' ' -f1)"
