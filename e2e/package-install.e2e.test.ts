@@ -20,7 +20,7 @@ import type { ResultEvent } from '../shared/lifecycle-events';
 import { buildPackages } from '../scripts/package/main';
 import { createDebianHost, debianHostMissing, DEBIAN_ROOTFS, HOST_SRC, REPO_ROOT, type DebianHost } from './bed/debian-host';
 import { hostGetent, hostResolver, isActive, PLAIN_NSSWITCH, PLAIN_RESOLV_CONF } from './bed/debian-host-cli';
-import { addUser, allowUserRule, hostFileList, startAppAs, type HostApp, type HostUser } from './bed/desktop-user';
+import { addUser, helperRule, hostFileList, startAppAs, type HostApp, type HostUser } from './bed/desktop-user';
 import { engineMissing } from './bed/engines';
 import { startTestbed, type Testbed } from './bed/testbed';
 
@@ -65,6 +65,7 @@ async function ensurePackages(): Promise<NonNullable<typeof packages>> {
 const inHost = (p: string) => `${HOST_SRC}/${p.slice(REPO_ROOT.length).replace(/^\/+/, '')}`;
 const ADA: HostUser = { name: 'ada', uid: 1000, home: '/home/ada' };
 const BOB: HostUser = { name: 'bob', uid: 1001, home: '/home/bob' };
+const CAROL: HostUser = { name: 'carol', uid: 1002, home: '/home/carol' };
 const CLUSTER_NAME = 'kubernetes.default.svc.cluster.local';
 const HELPER_FILES = ['/usr/lib/k2s-dns/k2s-dns-helper', '/usr/lib/k2s-dns/k2s-dns-helper.mjs', '/usr/share/polkit-1/actions/io.k2s.dns.policy'];
 
@@ -103,13 +104,14 @@ describe.skipIf(hostWhy !== null)('the .deb on a booted Debian 13 host', () => {
     await ensurePackages();
     tb = await startTestbed();
     h = await createDebianHost({
-      files: { '/etc/resolv.conf': PLAIN_RESOLV_CONF, '/etc/nsswitch.conf': PLAIN_NSSWITCH, '/etc/polkit-1/rules.d/50-k2s-dns-e2e.rules': allowUserRule(ADA.name) },
+      files: { '/etc/resolv.conf': PLAIN_RESOLV_CONF, '/etc/nsswitch.conf': PLAIN_NSSWITCH, '/etc/polkit-1/rules.d/50-k2s-dns-e2e.rules': helperRule(ADA.name, CAROL.name) },
     });
     await h.boot();
     await h.waitRunning();
     const kubeconfig = await readFile(tb.kubeconfigPath, 'utf8');
     await addUser(h, ADA, kubeconfig);
     await addUser(h, BOB, kubeconfig);
+    await addUser(h, CAROL, kubeconfig);
     original = await hostResolver(h);
     before = await hostFileList(h);
   }, 240_000);
@@ -139,7 +141,9 @@ describe.skipIf(hostWhy !== null)('the .deb on a booted Debian 13 host', () => {
       const cluster = await app.call<ClusterStatus>('cluster:status');
       expect(cluster.ok && cluster.data.kubeconfigPath).toBe(`${ADA.home}/.kube/config`);
       const engine = adguard ? 'adguard' : 'dnsmasq';
+      const t0 = Date.now();
       const start = await lifecycle(app, 'dns:start', { engine });
+      console.log(`package-install: Start (${engine}) through pkexec and the installed helper in ${Date.now() - t0} ms`);
       expect(start, JSON.stringify(start)).toMatchObject({ ok: true, exitCode: 0 });
       const state = JSON.parse((await h.run(['cat', '/var/lib/k2s/dns-resolver-state.json'])).stdout) as { kubeconfigPath: string };
       expect(state.kubeconfigPath).toBe(`${ADA.home}/.kube/config`);
@@ -147,14 +151,19 @@ describe.skipIf(hostWhy !== null)('the .deb on a booted Debian 13 host', () => {
       expect(await hostGetent(h, CLUSTER_NAME)).toEqual(['172.21.0.1']);
       expect(await hostGetent(h, 'www.example.test')).toEqual(['198.51.100.7']);
 
-      // Another user, whom no rule allows and who has no local session: polkit says no, and the app says which denial it was.
-      const bobApp = await startAppAs(h, BOB, 18438);
-      try {
-        const denied = await lifecycle(bobApp, 'dns:stop');
-        expect(denied, JSON.stringify(denied)).toMatchObject({ ok: false, exitCode: 3, code: 'AUTH_NOT_AUTHORIZED' });
-        expect(await hostGetent(h, CLUSTER_NAME)).toEqual(['172.21.0.1']);
-      } finally {
-        await bobApp.stop();
+      // Two other users, each told which denial it was, and nothing changed: bob, whom no rule
+      // allows and who has no local session (polkit: not authorized); carol, who would need a
+      // password that nothing can ask for (no desktop agent, and pkexec's own text agent has no
+      // terminal: the app runs as a service here).
+      for (const [user, port, code] of [[BOB, 18438, 'AUTH_NOT_AUTHORIZED'], [CAROL, 18439, 'AUTH_NO_AGENT']] as const) {
+        const other = await startAppAs(h, user, port);
+        try {
+          const denied = await lifecycle(other, 'dns:stop');
+          expect(denied, `${user.name}: ${JSON.stringify(denied)}`).toMatchObject({ ok: false, exitCode: 3, code });
+          expect(await hostGetent(h, CLUSTER_NAME)).toEqual(['172.21.0.1']);
+        } finally {
+          await other.stop();
+        }
       }
 
       const stop = await lifecycle(app, 'dns:stop');
@@ -231,6 +240,16 @@ describe.skipIf(rpmWhy !== null)('the .rpm with rpm\'s own scriptlet order (rpm 
     sh(['umount', join(root, 'dev')]);
     sh(['umount', root]);
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('the .deb and the .rpm hold the same files (one layout)', async () => {
+    const p = await ensurePackages();
+    const debList = sh(['bash', '-c', `set -o pipefail; dpkg-deb --fsys-tarfile '${p.old.deb}' | tar -t`]);
+    const debFiles = debList.stdout.split('\n').filter((l) => l && !l.endsWith('/')).map((l) => l.replace(/^\./, '')).sort();
+    const rpmFiles = sh(['rpm', '-qp', '--qf', '[%{FILEMODES:perms} %{FILENAMES}\\n]', p.old.rpm]).stdout.split('\n').filter((l) => l.startsWith('-')).map((l) => l.split(' ')[1]!).sort();
+    expect(debList.status, debList.stderr).toBe(0);
+    expect(debFiles.length).toBeGreaterThan(50);
+    expect(rpmFiles).toEqual(debFiles);
   });
 
   it('install, upgrade (new %post runs before old %preun: the helper and policy stay), erase (no file left)', async () => {

@@ -25,9 +25,13 @@ export async function addUser(h: DebianHost, user: HostUser, kubeconfig?: string
   if (w.code !== 0) throw new Error(`writing ${kc}: ${w.stderr}`);
 }
 
-/** A polkit rule (polkit(8) JavaScript) that answers io.k2s.dns.helper YES for `user` only: the bed's stand-in for an administrator's password. */
-export function allowUserRule(user: string): string {
-  return `// k2s-dns e2e: ${user} may run the K2s DNS helper without a password (no desktop agent in the bed).\npolkit.addRule(function (action, subject) {\n  if (action.id === "io.k2s.dns.helper" && subject.user === "${user}") return polkit.Result.YES;\n});\n`;
+/**
+ * A polkit rule (polkit(8) JavaScript) for io.k2s.dns.helper: YES for `allow` (the bed's stand-in
+ * for an administrator's password: no desktop agent runs in the bed), AUTH_ADMIN for `ask` (a
+ * password is needed, and nothing can ask for it), nothing for anyone else (the action's defaults).
+ */
+export function helperRule(allow: string, ask: string): string {
+  return `// k2s-dns e2e (e2e/bed/desktop-user.ts)\npolkit.addRule(function (action, subject) {\n  if (action.id !== "io.k2s.dns.helper") return polkit.Result.NOT_HANDLED;\n  if (subject.user === "${allow}") return polkit.Result.YES;\n  if (subject.user === "${ask}") return polkit.Result.AUTH_ADMIN;\n  return polkit.Result.NOT_HANDLED;\n});\n`;
 }
 
 /** The installed app as a user, over its web API. */

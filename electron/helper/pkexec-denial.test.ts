@@ -9,12 +9,15 @@ import { runHelper, type LauncherOptions } from './launcher';
 const NOT_AUTHORIZED = 'Error executing command as another user: Not authorized\n\nThis incident has been reported.\n';
 const NO_AGENT = 'Error executing command as another user: No authentication agent found.\n';
 const DISMISSED = 'Error executing command as another user: Request dismissed\n';
+// polkit 126 on the Debian 13 bed, pkexec run from a service (no agent, no terminal).
+const NO_TTY = "Error creating textual authentication agent: Error opening current controlling terminal for the process (`/dev/tty'): No such device or address\n";
 
 describe('a denied pkexec request says which denial it was', () => {
   it.each([
     [126, DISMISSED, 'AUTH_DISMISSED'],
     [127, NOT_AUTHORIZED, 'AUTH_NOT_AUTHORIZED'],
     [127, NO_AGENT, 'AUTH_NO_AGENT'],
+    [127, NO_TTY, 'AUTH_NO_AGENT'],
     [127, 'Error accessing /usr/lib/k2s-dns/k2s-dns-helper: No such file or directory\n', null],
     [1, 'TypeError: x\n', null],
   ] as const)('exit %s %j → %s', (code, stderr, want) => {

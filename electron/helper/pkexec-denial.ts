@@ -8,6 +8,10 @@
  *   "Error executing command as another user: Not authorized" (+ "This incident has been reported.")
  *   "Error executing command as another user: No authentication agent found."
  *   "Error executing command as another user: Request dismissed" (exit 126)
+ * and, polkit 126 (Debian 13) with no agent and no controlling terminal for its own text agent
+ * (an app started from the desktop menu or a service; seen on the Debian 13 bed):
+ *   "Error creating textual authentication agent: Error opening current controlling terminal
+ *    for the process (`/dev/tty'): No such device or address"
  */
 import type { ResultEvent } from '../../shared/lifecycle-events';
 import { EXIT } from '../../shared/lifecycle-events';
@@ -20,7 +24,7 @@ export type DenialCode = 'AUTH_DISMISSED' | 'AUTH_NOT_AUTHORIZED' | 'AUTH_NO_AGE
 export function classifyDenial(code: number | null, stderr: string): DenialCode | null {
   if (code === 126 || /Request dismissed/.test(stderr)) return 'AUTH_DISMISSED';
   if (code !== 127) return null;
-  if (/No authentication agent found/.test(stderr)) return 'AUTH_NO_AGENT';
+  if (/No authentication agent found|Error creating textual authentication agent/.test(stderr)) return 'AUTH_NO_AGENT';
   if (/Not authorized/.test(stderr)) return 'AUTH_NOT_AUTHORIZED';
   return null;
 }
