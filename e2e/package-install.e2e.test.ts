@@ -252,6 +252,14 @@ describe.skipIf(rpmWhy !== null)('the .rpm with rpm\'s own scriptlet order (rpm 
     expect(rpmFiles).toEqual(debFiles);
   });
 
+  const lintian = spawnSync('lintian', ['--version']).status === 0;
+  it.skipIf(!lintian)(lintian ? 'lintian finds no error and no warning in the .deb' : 'skipped: lintian is not installed (apt-get install lintian)', async () => {
+    const p = await ensurePackages();
+    const r = sh(['lintian', '--tag-display-limit', '0', p.old.deb]);
+    expect(r.stdout.split('\n').filter((l) => /^[EW]: /.test(l))).toEqual([]);
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+  });
+
   it('install, upgrade (new %post runs before old %preun: the helper and policy stay), erase (no file left)', async () => {
     const p = await ensurePackages();
     const before = files();
