@@ -1,5 +1,5 @@
 /**
- * The packages, installed for real (issue 18): `npm run package`'s .deb on a booted Debian 13
+ * The packages, installed for real: `npm run package`'s .deb on a booted Debian 13
  * host (e2e/bed/debian-host.ts: its own systemd, dbus and polkitd) — apt-get install of the
  * file (dependencies from the host's own installed packages, offline), a desktop user's app
  * → pkexec → the installed helper (a polkit rule answers for that user), getent, Stop byte for

@@ -35,6 +35,8 @@ export interface LayoutInput {
   copyright: string;
   /** gzipped /usr/share/doc/k2s-dns/changelog.gz (a native package's, Debian policy 12.7). */
   changelog: Buffer;
+  /** /usr/lib/k2s-dns/package.json: marks the application directory (electron/core/app-root.ts looks for it). */
+  packageJson: string;
 }
 
 /** The helper part of the layout (the launcher, its bundle and map, the polkit action): what scripts/install-helper.sh installs from a checkout. */
@@ -69,6 +71,7 @@ export function packageFiles(i: LayoutInput): PackageFile[] {
     { path: '/usr/share/man/man1/k2s-dns.1.gz', from: { bytes: i.manPage }, mode: 0o644 },
     { path: '/usr/share/doc/k2s-dns/copyright', from: { bytes: i.copyright }, mode: 0o644 },
     { path: '/usr/share/doc/k2s-dns/changelog.gz', from: { bytes: i.changelog }, mode: 0o644 },
+    { path: `${LIB_DIR}/package.json`, from: { bytes: i.packageJson }, mode: 0o644 },
   ];
   for (const f of walk(i.dist).filter((f) => !NOT_SHIPPED.test(f))) files.push({ path: `${LIB_DIR}/dist/${f}`, from: join(i.dist, f), mode: 0o644 });
   for (const f of walk(i.renderer)) files.push({ path: `${LIB_DIR}/out/renderer/${f}`, from: join(i.renderer, f), mode: 0o644 });

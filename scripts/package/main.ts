@@ -134,6 +134,7 @@ export async function buildPackages(o: { version?: string; out: string; skipBuil
       manPage: gzip(manPage(meta)),
       copyright: copyright(meta),
       changelog: gzip(changelog(meta)),
+      packageJson: `${JSON.stringify({ name: meta.name, version: meta.version, private: true, description: meta.summary }, null, 2)}\n`,
     });
     const bytes = stage(root, files);
     mkdirSync(o.out, { recursive: true });
