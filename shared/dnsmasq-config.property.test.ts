@@ -66,7 +66,7 @@ describe('renderDnsmasqConfig on hostile plans', () => {
         expect(dnsmasqOptions(out)).toEqual([
           'no-resolv',
           'no-hosts',
-          'bind-dynamic',
+          'bind-interfaces',
           'listen-address=127.0.0.1',
           'port=53',
           'no-dhcp-interface=',

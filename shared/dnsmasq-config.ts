@@ -55,12 +55,8 @@ export const DNSMASQ_CACHE_SIZE = 1000;
  * Renders /etc/k2s/dnsmasq.conf for a plan. Choices, each stated in the file for its reader:
  * `no-resolv` (upstreams come only from `server=`, never from the resolv.conf we replace),
  * `no-hosts` (glibc already reads /etc/hosts; the original nameservers never answered from it),
- * `bind-dynamic` (bind only the listed addresses, so it coexists with systemd-resolved on
- * 127.0.0.53, and bind each one when it appears: dnsmasq(8) --bind-dynamic, netlink address
- * events. After a reboot K2s adds the KubeSwitch address only later; with `bind-interfaces`
- * dnsmasq 2.91 exited "failed to create listening socket for 172.19.1.1", so 127.0.0.1 was
- * not served either. Measured: the KubeSwitch listener answers within ~0.1 s of `ip addr add`,
- * also after dropping to nobody — dnsmasq keeps CAP_NET_BIND_SERVICE for it), `no-dhcp-interface=` (DNS only),
+ * `bind-interfaces` (bind only the listed addresses, so it coexists with systemd-resolved on
+ * 127.0.0.53 and fails loudly when an address is missing), `no-dhcp-interface=` (DNS only),
  * one `server=/zone/ip` per zone with its reason, one `server=ip` per default upstream, no
  * `strict-order` (dnsmasq's default prefers the nameserver that answers, instead of waiting for
  * a dead first one on every query), no `bogus-priv` (it would answer the cluster's private PTRs
@@ -80,9 +76,8 @@ export function renderDnsmasqConfig(plan: ProxyPlan): string {
     'no-resolv',
     '# glibc reads /etc/hosts itself; the original nameservers never answered from it either.',
     'no-hosts',
-    '# Bind only the listed addresses (coexists with other DNS servers), each as soon as it is',
-    '# assigned: the KubeSwitch address appears after boot, and 127.0.0.1 must be served before.',
-    'bind-dynamic',
+    '# Bind only the listed addresses: coexists with other DNS servers and fails when one is missing.',
+    'bind-interfaces',
     ...checked.addresses.map((a) => `listen-address=${a}`),
     `port=${checked.port}`,
     '# DNS only, never DHCP.',
