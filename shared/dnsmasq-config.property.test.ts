@@ -71,6 +71,7 @@ describe('renderDnsmasqConfig on hostile plans', () => {
           'port=53',
           'no-dhcp-interface=',
           ...zones.map((z) => `server=/${z}/${srvText(upText(upstreamOf(z)))}`),
+          'strict-order',
           ...[...new Set(plan.upstreams.map((u) => srvText(upText(u))))].map((s) => `server=${s}`),
           `cache-size=${DNSMASQ_CACHE_SIZE}`,
           `log-facility=${plan.logFile}`,

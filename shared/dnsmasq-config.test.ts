@@ -37,6 +37,8 @@ describe('renderDnsmasqConfig', () => {
           '# 21.172.in-addr.arpa: service CIDR 172.21.0.0/16',
           'server=/21.172.in-addr.arpa/172.21.0.10',
           '# Everything else goes to the nameservers of the resolv.conf saved at start.',
+          '# In their order, the next one only when one fails, as glibc asked them (no "options rotate").',
+          'strict-order',
           'server=192.168.1.1',
           'server=fe80::1%wlp2s0',
           'cache-size=1000',

@@ -57,9 +57,12 @@ export const DNSMASQ_CACHE_SIZE = 1000;
  * `no-hosts` (glibc already reads /etc/hosts; the original nameservers never answered from it),
  * `bind-interfaces` (bind only the listed addresses, so it coexists with systemd-resolved on
  * 127.0.0.53 and fails loudly when an address is missing), `no-dhcp-interface=` (DNS only),
- * one `server=/zone/ip` per zone with its reason, one `server=ip` per default upstream, no
- * `strict-order` (dnsmasq's default prefers the nameserver that answers, instead of waiting for
- * a dead first one on every query), no `bogus-priv` (it would answer the cluster's private PTRs
+ * one `server=/zone/ip` per zone with its reason, one `server=ip` per default upstream,
+ * `strict-order` unless plan.order is `rotate` (issue 19.1: glibc asks the nameservers in order
+ * and the next only when one fails; without it dnsmasq sends a query to every server now and
+ * then and keeps whichever answered first, NXDOMAIN included — dnsmasq(8) --strict-order,
+ * --all-servers; dnsmasq 2.90 forward.c forward_query moves to the next server in strict order
+ * on REFUSED and on a client's retry), no `bogus-priv` (it would answer the cluster's private PTRs
  * with NXDOMAIN), no `rev-server` (reverse zones are plain zones here). timeoutMs is not used:
  * dnsmasq 2.90 has no upstream timeout option. A link-local upstream's `%zone` must name an
  * interface that exists when dnsmasq starts ("bad interface name" otherwise, measured with
@@ -91,6 +94,9 @@ export function renderDnsmasqConfig(plan: ProxyPlan): string {
     lines.push(fitLine(`# ${z.zone}: ${commentSafe(z.route.reason)}`, DNSMASQ_MAX_LINE_BYTES), `server=/${z.zone}/${serverText(z.upstream)}`);
   }
   lines.push('# Everything else goes to the nameservers of the resolv.conf saved at start.');
+  if ((plan.order ?? 'ordered') === 'ordered') {
+    lines.push('# In their order, the next one only when one fails, as glibc asked them (no "options rotate").', 'strict-order');
+  }
   for (const s of [...new Set(checked.upstreams.map(serverText))]) lines.push(`server=${s}`);
   lines.push(`cache-size=${DNSMASQ_CACHE_SIZE}`, `log-facility=${logFile}`);
   // `extra` prefixes each line with the query's serial and the client's address/port (dnsmasq(8)

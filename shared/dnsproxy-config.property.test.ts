@@ -57,21 +57,25 @@ describe('renderDnsproxyConfig on hostile plans', () => {
         expect(out).not.toMatch(/[\r\u0000\u0085\u2028\u2029]/);
         const defaults = [...new Set(plan.upstreams.map(upText))];
         const ms = plan.timeoutMs;
+        // glibc order (issue 19.1): the first default in upstream, the rest in fallback with the zones.
+        const half = Math.max(1, Math.round(ms / 2));
+        const rest = defaults.slice(1);
         expect(parse(out)).toEqual({
           'listen-addrs': ['127.0.0.1'],
           'listen-ports': [53],
-          upstream: [...expectedRoutes(plan.zones), ...defaults],
+          upstream: [...expectedRoutes(plan.zones), ...defaults.slice(0, 1)],
+          ...(rest.length ? { fallback: [...expectedRoutes(plan.zones), ...rest] } : {}),
           'upstream-mode': 'load_balance',
           'use-private-rdns': true,
-          'private-rdns-upstream': [...expectedRoutes(plan.zones.filter((z) => z.reverse && isDnsproxyPrivateReverseZone(z.zone))), ...defaults],
+          'private-rdns-upstream': [...expectedRoutes(plan.zones.filter((z) => z.reverse && isDnsproxyPrivateReverseZone(z.zone))), ...defaults.slice(0, 1)],
           cache: true,
-          timeout: ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`,
+          timeout: half % 1000 === 0 ? `${half / 1000}s` : `${half}ms`,
           'hosts-file-enabled': false,
         });
         // Line count: every non-comment line is one key or one list entry of the values above.
         const structural = out.split('\n').filter((l) => l.trim() !== '' && !l.trim().startsWith('#'));
-        // 9 key lines, then one line per list entry: listen-addrs (1), listen-ports (1), upstream, private-rdns-upstream.
-        const entries = 1 + 1 + expectedRoutes(plan.zones).length + defaults.length + expectedRoutes(plan.zones.filter((z) => z.reverse && isDnsproxyPrivateReverseZone(z.zone))).length + defaults.length;
+        // 9 key lines (10 with fallback), then one line per list entry: listen-addrs (1), listen-ports (1), upstream, fallback, private-rdns-upstream.
+        const entries = 1 + 1 + expectedRoutes(plan.zones).length + 1 + (rest.length ? 1 + expectedRoutes(plan.zones).length + rest.length : 0) + expectedRoutes(plan.zones.filter((z) => z.reverse && isDnsproxyPrivateReverseZone(z.zone))).length + 1;
         expect(structural).toHaveLength(9 + entries);
       }),
       { numRuns: 400 },

@@ -8,20 +8,16 @@ describe('renderDnsproxyConfig', () => {
     expect(parse(renderDnsproxyConfig(testPlan()))).toEqual({
       'listen-addrs': ['127.0.0.1', '172.19.1.1'],
       'listen-ports': [53],
-      upstream: [
-        '[/cluster.local/consul.internal/20.172.in-addr.arpa/21.172.in-addr.arpa/]172.21.0.10:53',
-        '192.168.1.1:53',
-        '[fe80::1%wlp2s0]:53',
-      ],
+      // glibc order (issue 19.1): the first nameserver, the second only when it gives no reply;
+      // the cluster zones stay on kube-dns in the fallback list too.
+      upstream: ['[/cluster.local/consul.internal/20.172.in-addr.arpa/21.172.in-addr.arpa/]172.21.0.10:53', '192.168.1.1:53'],
+      fallback: ['[/cluster.local/consul.internal/20.172.in-addr.arpa/21.172.in-addr.arpa/]172.21.0.10:53', '[fe80::1%wlp2s0]:53'],
       'upstream-mode': 'load_balance',
       'use-private-rdns': true,
-      'private-rdns-upstream': [
-        '[/20.172.in-addr.arpa/21.172.in-addr.arpa/]172.21.0.10:53',
-        '192.168.1.1:53',
-        '[fe80::1%wlp2s0]:53',
-      ],
+      'private-rdns-upstream': ['[/20.172.in-addr.arpa/21.172.in-addr.arpa/]172.21.0.10:53', '192.168.1.1:53'],
       cache: true,
-      timeout: '10s',
+      // Half of the plan's 10 s: dnsproxy asks a silent upstream twice (upstream/plain.go).
+      timeout: '5s',
       'hosts-file-enabled': false,
     });
   });
@@ -31,7 +27,7 @@ describe('renderDnsproxyConfig', () => {
     expect(text.split('\n')[0]).toBe('# Written by k2s-dns (K2s host DNS) from the cluster it discovered; rewritten on every start,');
     expect(text).toContain('  # cluster.local: Corefile server block ".:53", plugin "kubernetes"\n');
     expect(text).toContain('  # 21.172.in-addr.arpa: service CIDR 172.21.0.0/16\n');
-    expect(text).toContain('# fallback is not set on purpose');
+    expect(text).toContain('# upstream/fallback (glibc order)');
   });
 
   it('groups zones by upstream and keeps plain defaults last', () => {
@@ -45,20 +41,28 @@ describe('renderDnsproxyConfig', () => {
       timeoutMs: 2500,
     });
     const cfg = parse(renderDnsproxyConfig(plan)) as Record<string, unknown>;
-    expect(cfg.upstream).toEqual([
-      '[/cluster.local/21.172.in-addr.arpa/]172.21.0.10:53',
-      '[/mesh.local/]172.19.1.100:8600',
-      '10.0.0.1:53',
-      '[2001:db8::53]:53',
-    ]);
-    expect(cfg['private-rdns-upstream']).toEqual(['[/21.172.in-addr.arpa/]172.21.0.10:53', '10.0.0.1:53', '[2001:db8::53]:53']);
-    expect(cfg.timeout).toBe('2500ms');
+    expect(cfg.upstream).toEqual(['[/cluster.local/21.172.in-addr.arpa/]172.21.0.10:53', '[/mesh.local/]172.19.1.100:8600', '10.0.0.1:53']);
+    expect(cfg.fallback).toEqual(['[/cluster.local/21.172.in-addr.arpa/]172.21.0.10:53', '[/mesh.local/]172.19.1.100:8600', '[2001:db8::53]:53']);
+    expect(cfg['private-rdns-upstream']).toEqual(['[/21.172.in-addr.arpa/]172.21.0.10:53', '10.0.0.1:53']);
+    expect(cfg.timeout).toBe('1250ms');
+  });
+
+  it('with options rotate keeps every nameserver in upstream (load_balance) and sets no fallback', () => {
+    const cfg = parse(renderDnsproxyConfig(testPlan({ zones: [testRoute('cluster.local', 'k')], upstreams: ['10.0.0.1', '10.0.0.2'], order: 'rotate' }))) as Record<string, unknown>;
+    expect(cfg.upstream).toEqual(['[/cluster.local/]172.21.0.10:53', '10.0.0.1:53', '10.0.0.2:53']);
+    expect(cfg.fallback).toBeUndefined();
+    expect(cfg['private-rdns-upstream']).toEqual(['10.0.0.1:53', '10.0.0.2:53']);
+  });
+
+  it('sets no fallback with one nameserver', () => {
+    const cfg = parse(renderDnsproxyConfig(testPlan({ upstreams: ['10.0.0.1'] }))) as Record<string, unknown>;
+    expect(cfg.fallback).toBeUndefined();
   });
 
   it('keeps private-rdns on with only the defaults when there are no reverse zones', () => {
     const cfg = parse(renderDnsproxyConfig(testPlan({ zones: [testRoute('cluster.local', 'k')] }))) as Record<string, unknown>;
     expect(cfg['use-private-rdns']).toBe(true);
-    expect(cfg['private-rdns-upstream']).toEqual(['192.168.1.1:53', '[fe80::1%wlp2s0]:53']);
+    expect(cfg['private-rdns-upstream']).toEqual(['192.168.1.1:53']);
   });
 
   it('throws on plans it cannot render safely', () => {

@@ -56,8 +56,17 @@ const HEADER = [
   ' private-subnets is not set: its default (RFC 6303 locally served: 10/8, 172.16/12,',
   '   192.168/16, 127/8, 169.254/16, fd00::/8, fe80::/10, ...) covers the clients that ask here',
   '   (loopback, the KubeSwitch network); setting it would replace that client set too.',
-  ' fallback is not set on purpose: answering cluster names from the LAN nameservers when',
-  '   CoreDNS is down would turn SERVFAIL into cached NXDOMAIN and hide the outage.',
+  ' upstream/fallback (glibc order): the host asked its nameservers in order and the next one',
+  '   only when one failed; load_balance over all of them would send names only the first',
+  '   knows to the others (NXDOMAIN). So "upstream" holds the first nameserver only and',
+  '   "fallback" the rest, which dnsproxy asks (together) only when the first gives no answer',
+  '   within "timeout" (dnsproxy v0.83.1 proxy/proxy.go replyFromUpstream; an answer with any',
+  '   rcode, SERVFAIL included, is final there). The cluster zones are in "fallback" too, routed',
+  '   to kube-dns again: answering cluster names from the LAN nameservers when CoreDNS is down',
+  '   would turn SERVFAIL into cached NXDOMAIN and hide the outage. With `options rotate` all',
+  '   nameservers are in "upstream" (load_balance spreads the queries, as rotate does).',
+  ' timeout: half of resolv.conf\'s `options timeout:` (default 5 s): dnsproxy asks a silent',
+  '   nameserver twice, so the first one costs what glibc waited before asking the next.',
   ' hosts-file-enabled: false, because glibc already reads /etc/hosts and the original',
   '   nameservers never answered from it; dig through the proxy sees what it saw before.',
 ].join('\n');
@@ -70,6 +79,10 @@ const HEADER = [
  * `upstream`, where dnsproxy routes their PTRs. Throws on no listener, listeners on different
  * ports, no default upstream, an upstream that is a listener, an invalid zone or upstream, a
  * zone whose top-level label dnsproxy refuses, or a non-positive timeout.
+ * Order (issue 19.1, plan.order): `ordered` puts the first default upstream in `upstream` and
+ * the others in `fallback` (with the cluster zones routed to kube-dns there too); the private
+ * PTRs get the first one only (dnsproxy never uses fallback for them, proxy.go:613).
+ * `rotate` keeps every default in `upstream` and sets no fallback.
  */
 export function renderDnsproxyConfig(plan: ProxyPlan): string {
   const checked = checkPlan(plan);
@@ -88,20 +101,34 @@ export function renderDnsproxyConfig(plan: ProxyPlan): string {
   doc.commentBefore = HEADER;
   doc.set('listen-addrs', checked.addresses);
   doc.set('listen-ports', [checked.port]);
+  const ordered = (plan.order ?? 'ordered') === 'ordered';
+  const primary = ordered ? uniqueDefaults.slice(0, 1) : uniqueDefaults;
+  const rest = ordered ? uniqueDefaults.slice(1) : [];
   const upstream = new YAMLSeq();
   for (const s of routeLines(checked.zones)) upstream.add(s);
-  for (const d of uniqueDefaults) upstream.add(new Scalar(d));
+  for (const d of primary) upstream.add(new Scalar(d));
   doc.set('upstream', upstream);
-  // load_balance (dnsproxy's default, stated so readers need not know it): one answer per query,
-  // the faster nameserver preferred; parallel would double every query to the LAN.
+  if (rest.length > 0) {
+    const fallback = new YAMLSeq();
+    for (const s of routeLines(checked.zones)) fallback.add(s);
+    for (const d of rest) fallback.add(new Scalar(d));
+    doc.set('fallback', fallback);
+  }
+  // load_balance (dnsproxy's default, stated so readers need not know it): one answer per query;
+  // with one default upstream (ordered) it always asks that one; parallel would double every
+  // query to the LAN and take whichever answer comes first.
   doc.set('upstream-mode', 'load_balance');
   doc.set('use-private-rdns', true);
   const rdns = new YAMLSeq();
   for (const s of routeLines(reverse)) rdns.add(s);
-  for (const d of uniqueDefaults) rdns.add(new Scalar(d));
+  for (const d of primary) rdns.add(new Scalar(d));
   doc.set('private-rdns-upstream', rdns);
   doc.set('cache', true);
-  doc.set('timeout', goDuration(plan.timeoutMs));
+  // Half the plan's per-nameserver wait: a silent plain-DNS upstream is asked twice, each time
+  // for `timeout` (dnsproxy v0.83.1 upstream/plain.go dialExchange re-dials once on a net error,
+  // an i/o timeout included; measured 2.0 s for `timeout: 1s`), so it costs what glibc waits.
+  goDuration(plan.timeoutMs); // throws on a non-positive or fractional timeout, with the fix
+  doc.set('timeout', goDuration(Math.max(1, Math.round(plan.timeoutMs / 2))));
   doc.set('hosts-file-enabled', false);
   return doc.toString({ lineWidth: 0 });
 }

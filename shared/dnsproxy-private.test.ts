@@ -48,9 +48,8 @@ describe('renderDnsproxyConfig puts each cluster reverse zone where dnsproxy use
     expect(cfg.upstream).toEqual([
       '[/cluster.local/21.172.in-addr.arpa/64.100.in-addr.arpa/18.198.in-addr.arpa/]172.21.0.10:53',
       '192.168.1.1:53',
-      '[fe80::1%wlp2s0]:53',
     ]);
-    expect(cfg['private-rdns-upstream']).toEqual(['[/21.172.in-addr.arpa/]172.21.0.10:53', '192.168.1.1:53', '[fe80::1%wlp2s0]:53']);
+    expect(cfg['private-rdns-upstream']).toEqual(['[/21.172.in-addr.arpa/]172.21.0.10:53', '192.168.1.1:53']);
   });
 });
 

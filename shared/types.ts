@@ -99,8 +99,13 @@ export interface ProxyPlan {
   clusterCidrs: string[];
   /** Log file path (absolute host path). */
   logFile: string;
-  /** Upstream timeout in ms. */
+  /** Upstream timeout in ms: the saved resolv.conf's `options timeout:N` (glibc's wait for one nameserver). */
   timeoutMs: number;
+  /**
+   * How the default upstreams are chosen (shared/upstream-policy.ts): `ordered` (default, glibc
+   * without `rotate`): the first, the next only when it fails; `rotate`: spread over all.
+   */
+  order?: 'ordered' | 'rotate';
   /** Log each query (dnsproxy `-v`, dnsmasq `log-queries`). */
   verbose: boolean;
 }

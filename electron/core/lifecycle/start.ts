@@ -9,6 +9,7 @@ import { DNSPROXY_RUN_AS } from '../../../shared/systemd-unit';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { renderManagedResolvConf } from '../../../shared/resolv-conf';
 import { routingDomains, type ResolvedRoute } from '../../../shared/resolved-link';
+import { clientOptions, upstreamPolicy } from '../../../shared/upstream-policy';
 import { restoreResolver, writeState, removeState } from '../host/resolver-state';
 import { ensureRootDirs, NotRootOwnedError } from '../host/root-dirs';
 import { ROOT_WRITTEN_DIRS } from '../../../shared/root-dir-check';
@@ -96,6 +97,7 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
         detail: { kubeDnsIp: d.kubeDnsIp, clusterDomain: d.clusterDomain, zones: d.zones.map((z) => z.zone), refusedZones: (d.refusedZones ?? []).slice(0, 100).map((z) => ({ zone: z.zone, why: z.why })), apiServer: d.apiServer, warnings: d.warnings },
       };
     });
+    const policy = upstreamPolicy({ options: pre.options });
     const plan: ProxyPlan = {
       engine: pre.engine.engine,
       listeners: pre.listeners,
@@ -103,7 +105,9 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
       upstreams: pre.upstreams,
       clusterCidrs: [...discovery.serviceCidrs, ...discovery.podCidrs],
       logFile: K2S_PATHS.log,
-      timeoutMs: 5000,
+      // glibc's wait for one nameserver and its order (resolv.conf(5) timeout:, rotate; issue 19.1).
+      timeoutMs: policy.timeoutMs,
+      order: policy.order,
       verbose: opts.logQueries ?? true,
     };
     const configPath = await r.run('config', 'Writing the proxy config', async () => {
@@ -226,7 +230,8 @@ async function activate(deps: LifecycleDeps, pre: Preflight, state: ResolverStat
     undo.push({ what: `resolvectl revert ${link}`, run: () => revertRoute(deps.exec, link) });
     await applyRoute(deps.exec, route);
   }
-  const managed = renderManagedResolvConf({ search: pre.search, options: pre.options, ...(pre.resolved ? { nameserver: pre.resolved.nameserver } : {}) });
+  // One nameserver (the proxy) instead of the original list: give clients as many tries (issue 19.1).
+  const managed = renderManagedResolvConf({ search: pre.search, options: clientOptions(pre.options, pre.upstreams.length), ...(pre.resolved ? { nameserver: pre.resolved.nameserver } : {}) });
   // Undo first, then change: a crash between the two leaves nothing unrecorded.
   undo.push({
     what: 'restore /etc/resolv.conf',
