@@ -29,6 +29,11 @@ export interface ZonePolicyInput {
   searchDomains?: string[];
   /** Nameservers of the host's original resolver (the LAN's); a cluster CIDR holding one gets a warning. */
   nameservers?: string[];
+  /**
+   * Addresses the host proxy will listen on (127.0.0.1, the KubeSwitch address): a reverse zone
+   * CoreDNS falls through and forwards to one of them is not routed (coredns-loop.ts).
+   */
+  proxyListeners?: string[];
 }
 
 /** Why a zone is not forwarded; `allowable` false means no user allow can override it. */

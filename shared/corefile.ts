@@ -7,6 +7,7 @@ import { ipInCidr, isIpAddress, isReverseZone, parseCidr, reverseZonesForCidr, t
 import { parseCorefile, type CorefileDirective, type CorefileServerBlock } from './corefile-parser';
 import { boundReason, cidrZones, isUnder, zoneRefusal, type ZoneOrigin, type ZonePolicyInput, type ZoneRefusal } from './corefile-policy';
 import { asciiLower, parseUpstream } from './proxy-upstream';
+import { corednsForwardLoop, loopRefusalWhy } from './coredns-loop';
 import type { RefusedZone, ZoneRoute } from './types';
 
 /** Input of zonesFromCorefile; `allowZones`/`searchDomains` are the host side of the policy. */
@@ -218,6 +219,16 @@ export function zonesFromCorefile(input: CorefileZonesInput): CorefileZones {
     for (const bad of invalid.slice(0, MAX_KEYS_IN_LABEL)) warnings.push(boundReason(`${kind} CIDR skipped: ${bad.why}.`));
     for (const z of zones) cidrCandidates.push({ zone: z.zone, reason: `${kind} CIDR ${z.cidr}`, origin: 'cidr', clusterDomain: false, cidrRefusal: z.refusal });
   }
+  // CoreDNS ↔ proxy loop (issue 19.3): a reverse zone CoreDNS falls through and forwards to a
+  // proxy listener would come straight back; it is refused (no allow can route it).
+  const loops = new Set<string>();
+  for (const c of cidrCandidates) {
+    const loop = input.proxyListeners?.length ? corednsForwardLoop(input.corefile, input.extraFiles, input.proxyListeners, c.zone) : null;
+    if (!loop || c.cidrRefusal) continue;
+    c.cidrRefusal = { why: loopRefusalWhy(loop), allowable: false };
+    loops.add(loop.targets.join(', '));
+  }
+  for (const t of loops) warnings.push(`CoreDNS forwards the reverse names it does not know to ${t}, this host's proxy: the cluster reverse zones are not routed to CoreDNS (that would loop), so PTR lookups of cluster addresses from this host go to the host's nameservers.`);
   const reverseZones = cidrCandidates.filter((c) => allowedZone(c.cidrRefusal ?? null, c.zone)).map((c) => c.zone);
   warnings.push(...lanOverlapWarnings([...input.serviceCidrs, ...input.podCidrs], input.nameservers ?? [], reverseZones));
   // The cluster domain: the first kubernetes zone the policy accepts for a cluster (or the user

@@ -99,6 +99,7 @@ export async function discoverCluster(opts: DiscoverOptions): Promise<ClusterDis
     ...(opts.allowZones ? { allowZones: opts.allowZones } : {}),
     ...(opts.searchDomains ? { searchDomains: opts.searchDomains } : {}),
     ...(opts.nameservers ? { nameservers: opts.nameservers } : {}),
+    ...(opts.proxyListeners ? { proxyListeners: opts.proxyListeners } : {}),
     kubeDnsIp: dnsIp,
     serviceCidrs: cidrs.serviceCidrs,
     podCidrs: cidrs.podCidrs,

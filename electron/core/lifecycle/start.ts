@@ -79,7 +79,7 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
 
     const state = await r.run('save', 'Saving the exact /etc/resolv.conf', () => save(deps, pre, undo));
     const discovery = await r.run('discover', `Reading kube-dns and the Corefile through ${pre.kubeconfigPath}`, async () => {
-      const d = await deps.discover(pre.kubeconfigPath, { searchDomains: pre.search, nameservers: pre.upstreams, allowZones: [...new Set([...(opts.allowZones ?? []), ...(pre.existing?.allowedZones ?? [])])] }).catch((err: unknown) => {
+      const d = await deps.discover(pre.kubeconfigPath, { searchDomains: pre.search, nameservers: pre.upstreams, proxyListeners: pre.listeners.map((l) => l.address), allowZones: [...new Set([...(opts.allowZones ?? []), ...(pre.existing?.allowedZones ?? [])])] }).catch((err: unknown) => {
         throw failed('DISCOVERY_FAILED', messageOf(err));
       });
       // Zone-upstream loop check by address semantics.

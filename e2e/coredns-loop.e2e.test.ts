@@ -1,0 +1,99 @@
+/**
+ * Issue 19.3, with real CoreDNS: CoreDNS forwards `.` to the KubeSwitch listener 172.19.1.1
+ * (pods reach external names through the host) and its kubernetes plugin falls through
+ * `in-addr.arpa ip6.arpa`. Routing the cluster's reverse zones from the proxy to CoreDNS then
+ * loops for every PTR CoreDNS has no record for (coredns#6315). First the loop itself, with the
+ * routes start used to write (the engine run directly with such a plan, engine-process.ts),
+ * counted by CoreDNS's own coredns_dns_requests_total; then `k2s-dns start` on the same cluster:
+ * discovery reads the forward target, refuses the reverse zones with cause and fix, and the
+ * same PTR is answered by the host's nameserver with CoreDNS asked nothing.
+ */
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestbed, type Testbed } from './bed/testbed';
+import { coreDnsRequests } from './bed/cluster-lan-checks';
+import { engineArgs, engineMissing, PROXY_ENGINES } from './bed/engines';
+import { startEngine } from './bed/engine-process';
+import { k2sDns, getentHosts } from './cli';
+import { queryDns } from '../electron/probes/dns-query';
+import type { ProxyPlan } from '../shared/types';
+
+const inSandbox = process.env.K2S_DNS_SANDBOX === '1';
+/** A pod address no pod has: CoreDNS has no PTR for it and falls through. */
+const UNUSED_POD_IP = '172.20.99.99';
+
+describe.skipIf(!inSandbox)('no CoreDNS ↔ proxy loop when CoreDNS forwards to the KubeSwitch listener (issue 19.3)', () => {
+  let tb: Testbed;
+  let fixtures: string;
+  beforeAll(async () => {
+    fixtures = await mkdtemp(join(tmpdir(), 'k2sdns-loop-fixtures-'));
+    await cp(join(process.cwd(), 'fixtures', 'k8s'), fixtures, { recursive: true });
+    const file = join(fixtures, 'configmap-coredns.json');
+    const cm = JSON.parse(await readFile(file, 'utf8')) as { data: { Corefile: string } };
+    cm.data.Corefile = cm.data.Corefile.replace('forward . /etc/resolv.conf', 'forward . 172.19.1.1');
+    expect(cm.data.Corefile).toContain('forward . 172.19.1.1 {');
+    await writeFile(file, JSON.stringify(cm));
+    tb = await startTestbed({ fixturesDir: fixtures });
+  }, 120_000);
+  afterAll(async () => {
+    await tb?.stop();
+    await rm(fixtures, { recursive: true, force: true });
+  });
+
+  for (const engine of PROXY_ENGINES) {
+    it(`${engine}: the old routes loop; start refuses the reverse zones and the PTR goes to the host's nameserver`, async (ctx) => {
+      if (tb.kubeDnsKind !== 'coredns') ctx.skip(); // (the stand-in does not forward; warned by the bed)
+      if (engine === 'adguard') {
+        const why = await engineMissing('dnsproxy');
+        if (why) {
+          console.warn(`skipped: ${why}`);
+          ctx.skip();
+        }
+      }
+      // 1. The loop, with the routes of a start that ignored CoreDNS's forward target.
+      const plan: ProxyPlan = {
+        engine,
+        listeners: [{ address: '127.0.0.1', port: 53 }, { address: '172.19.1.1', port: 53 }],
+        zones: ['cluster.local', '20.172.in-addr.arpa', '21.172.in-addr.arpa'].map((zone) => ({ zone, upstream: '172.21.0.10', source: 'corefile' as const, reason: 'old routes', clusterDomain: zone === 'cluster.local', reverse: zone !== 'cluster.local' })),
+        upstreams: ['192.0.2.53'],
+        clusterCidrs: ['172.21.0.0/16', '172.20.0.0/16'],
+        logFile: '/unused',
+        timeoutMs: 2000,
+        verbose: false,
+      };
+      const before = (await coreDnsRequests(tb, 'PTR'))!;
+      const proc = await startEngine(plan, 'kubernetes.default.svc.cluster.local');
+      let looped: number;
+      try {
+        const r = await queryDns({ name: UNUSED_POD_IP, type: 'PTR', server: '127.0.0.1:53', timeoutMs: 4000 });
+        looped = (await coreDnsRequests(tb, 'PTR'))! - before;
+        console.log(`${engine} with the old routes: PTR ${UNUSED_POD_IP} → ${r.rcode} after ${Math.round(r.latencyMs)} ms; CoreDNS saw it ${looped} times`);
+      } finally {
+        await proc.stop();
+      }
+      expect(looped, 'the loop reproduction: CoreDNS sees the PTR again and again').toBeGreaterThan(5);
+
+      // 2. The product: start reads `forward . 172.19.1.1` and keeps the reverse zones off.
+      const start = await k2sDns(['start', '--kubeconfig', tb.kubeconfigPath, ...engineArgs(engine), '--verify-name', 'www.example.test', '--json']);
+      try {
+        expect(start.result, start.stdout + start.stderr).toMatchObject({ ok: true, exitCode: 0 });
+        const discover = start.events.find((e) => e.type === 'step' && (e as { step?: string }).step === 'discover' && (e as { status?: string }).status === 'done') as { detail?: { zones: string[]; refusedZones: { zone: string; why: string }[]; warnings: string[] } } | undefined;
+        expect(discover?.detail?.zones).toEqual(['cluster.local']);
+        expect(discover?.detail?.refusedZones.map((z) => z.zone)).toEqual(['20.172.in-addr.arpa', '21.172.in-addr.arpa']);
+        expect(discover?.detail?.refusedZones[0]!.why).toContain('forwards to 172.19.1.1 (Corefile line 13), this host\'s proxy: routing it to CoreDNS would loop');
+        expect(await getentHosts('kubernetes.default.svc.cluster.local')).toEqual(['172.21.0.1']);
+        const mark = (await coreDnsRequests(tb, 'PTR'))!;
+        const r = await queryDns({ name: UNUSED_POD_IP, type: 'PTR', server: '127.0.0.1:53', timeoutMs: 4000 });
+        const asked = (await coreDnsRequests(tb, 'PTR'))! - mark;
+        console.log(`${engine} after start: PTR ${UNUSED_POD_IP} → ${r.rcode} after ${Math.round(r.latencyMs)} ms; CoreDNS saw it ${asked} times`);
+        expect(r.rcode).toBe('NXDOMAIN'); // the host's nameserver 192.0.2.53 says so for every other name
+        expect(asked).toBe(0);
+      } finally {
+        const stop = await k2sDns(['stop', '--json']);
+        expect(stop.result, stop.stdout + stop.stderr).toMatchObject({ ok: true });
+      }
+    }, 120_000);
+  }
+});
