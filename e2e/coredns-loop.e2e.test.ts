@@ -66,14 +66,19 @@ describe.skipIf(!inSandbox)('no CoreDNS ↔ proxy loop when CoreDNS forwards to 
       const before = (await coreDnsRequests(tb, 'PTR'))!;
       const proc = await startEngine(plan, 'kubernetes.default.svc.cluster.local');
       let looped: number;
+      let old;
       try {
-        const r = await queryDns({ name: UNUSED_POD_IP, type: 'PTR', server: '127.0.0.1:53', timeoutMs: 4000 });
+        old = await queryDns({ name: UNUSED_POD_IP, type: 'PTR', server: '127.0.0.1:53', timeoutMs: 4000 });
         looped = (await coreDnsRequests(tb, 'PTR'))! - before;
-        console.log(`${engine} with the old routes: PTR ${UNUSED_POD_IP} → ${r.rcode} after ${Math.round(r.latencyMs)} ms; CoreDNS saw it ${looped} times`);
+        console.log(`${engine} with the old routes: PTR ${UNUSED_POD_IP} → ${old.rcode} after ${Math.round(old.latencyMs)} ms; CoreDNS saw it ${looped} times`);
       } finally {
         await proc.stop();
       }
-      expect(looped, 'the loop reproduction: CoreDNS sees the PTR again and again').toBeGreaterThan(5);
+      // dnsproxy forwards each copy again (measured: hundreds of times, until its recursion
+      // detector answers); dnsmasq joins the returning copy to the query in flight, so the
+      // query waits until the client gives up (issue 19: "dnsmasq's client timed out after 4 s").
+      if (engine === 'adguard') expect(looped, 'the loop reproduction: CoreDNS sees the PTR again and again').toBeGreaterThan(5);
+      else expect([old.rcode, looped > 0], 'the loop reproduction: the PTR goes to CoreDNS and never comes back').toEqual(['TIMEOUT', true]);
 
       // 2. The product: start reads `forward . 172.19.1.1` and keeps the reverse zones off.
       const start = await k2sDns(['start', '--kubeconfig', tb.kubeconfigPath, ...engineArgs(engine), '--verify-name', 'www.example.test', '--json']);
