@@ -8,9 +8,9 @@
  * discovery reads the forward target, refuses the reverse zones with cause and fix, and the
  * same PTR is answered by the host's nameserver with CoreDNS asked nothing.
  */
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestbed, type Testbed } from './bed/testbed';
 import { coreDnsRequests } from './bed/cluster-lan-checks';
@@ -19,6 +19,8 @@ import { startEngine } from './bed/engine-process';
 import { k2sDns, getentHosts } from './cli';
 import { queryDns } from '../electron/probes/dns-query';
 import type { ProxyPlan } from '../shared/types';
+import type { DoctorFinding } from '../shared/doctor';
+import { K2S_PATHS } from '../shared/k2s-paths';
 
 const inSandbox = process.env.K2S_DNS_SANDBOX === '1';
 /** A pod address no pod has: CoreDNS has no PTR for it and falls through. */
@@ -61,7 +63,7 @@ describe.skipIf(!inSandbox)('no CoreDNS ↔ proxy loop when CoreDNS forwards to 
         clusterCidrs: ['172.21.0.0/16', '172.20.0.0/16'],
         logFile: '/unused',
         timeoutMs: 2000,
-        verbose: false,
+        verbose: true,
       };
       const before = (await coreDnsRequests(tb, 'PTR'))!;
       const proc = await startEngine(plan, 'kubernetes.default.svc.cluster.local');
@@ -71,6 +73,9 @@ describe.skipIf(!inSandbox)('no CoreDNS ↔ proxy loop when CoreDNS forwards to 
         old = await queryDns({ name: UNUSED_POD_IP, type: 'PTR', server: '127.0.0.1:53', timeoutMs: 4000 });
         looped = (await coreDnsRequests(tb, 'PTR'))! - before;
         console.log(`${engine} with the old routes: PTR ${UNUSED_POD_IP} → ${old.rcode} after ${Math.round(old.latencyMs)} ms; CoreDNS saw it ${looped} times`);
+        // The query log of that run where doctor reads it (the sandbox's private /var/log).
+        await mkdir(dirname(K2S_PATHS.log), { recursive: true });
+        await writeFile(K2S_PATHS.log, await proc.log());
       } finally {
         await proc.stop();
       }
@@ -79,6 +84,15 @@ describe.skipIf(!inSandbox)('no CoreDNS ↔ proxy loop when CoreDNS forwards to 
       // query waits until the client gives up (issue 19: "dnsmasq's client timed out after 4 s").
       if (engine === 'adguard') expect(looped, 'the loop reproduction: CoreDNS sees the PTR again and again').toBeGreaterThan(5);
       else expect([old.rcode, looped > 0], 'the loop reproduction: the PTR goes to CoreDNS and never comes back').toEqual(['TIMEOUT', true]);
+
+      // Doctor names the live loop from the query log: the copies come back from CoreDNS's address.
+      const doc = await k2sDns(['doctor', '--kubeconfig', tb.kubeconfigPath, '--json']);
+      const finding = (JSON.parse(doc.stdout) as DoctorFinding[]).find((f) => f.id === 'coredns-loop')!;
+      console.log(`${engine} doctor: ${finding.severity} — ${finding.meaning}`);
+      // (dnsmasq too: CoreDNS's forward plugin keeps re-sending the copy dnsmasq holds; measured 300 in 4 s.)
+      expect(finding.severity).toBe('error');
+      expect(finding.meaning).toMatch(/^PTR 99\.99\.20\.172\.in-addr\.arpa came \d+ times within 5 s from 172\.21\.0\.10/);
+      await rm(K2S_PATHS.log, { force: true });
 
       // 2. The product: start reads `forward . 172.19.1.1` and keeps the reverse zones off.
       const start = await k2sDns(['start', '--kubeconfig', tb.kubeconfigPath, ...engineArgs(engine), '--verify-name', 'www.example.test', '--json']);

@@ -65,6 +65,7 @@ describe('runDoctor', () => {
       'nameserver-count': 'At most 3 nameservers',
       'upstream-answers': 'No original upstream to probe',
       'kubelet-resolvconf': 'No kubelet config on this host',
+      'coredns-loop': 'No query log to check for a CoreDNS loop',
       'container-runtime-dns': 'No container runtime config found',
       kubeswitch: 'KubeSwitch address 172.19.1.1 not assigned',
       'dnsproxy-version': 'AdGuard dnsproxy not installed; the dnsmasq engine will be used',

@@ -10,6 +10,7 @@ import { checkBindMounted, checkImmutable } from './resolver-refusals';
 import { checkWsl } from './wsl';
 import { checkPort53 } from './port53';
 import { checkNameserverCount, checkNameserverLoop, checkUpstreamsAnswer } from './nameservers';
+import { checkLiveLoop } from './live-loop';
 import { checkKubeletResolvConf } from './kubelet';
 import { checkContainerRuntimes } from './container-runtimes';
 import { checkKubeSwitch } from './kubeswitch';
@@ -32,6 +33,7 @@ export const DOCTOR_CHECKS: readonly { id: string; title: string; run: (ctx: Doc
   { id: 'nameserver-count', title: 'Number of original nameservers', run: checkNameserverCount },
   { id: 'upstream-answers', title: 'Original upstreams answer', run: checkUpstreamsAnswer },
   { id: 'kubelet-resolvconf', title: "kubelet's resolvConf", run: checkKubeletResolvConf },
+  { id: 'coredns-loop', title: 'CoreDNS ↔ proxy loop in the query log', run: checkLiveLoop },
   { id: 'container-runtime-dns', title: 'Container runtime DNS', run: checkContainerRuntimes },
   { id: 'kubeswitch', title: 'KubeSwitch address', run: checkKubeSwitch },
   { id: 'dnsproxy-version', title: 'AdGuard dnsproxy version', run: checkDnsproxyVersion },

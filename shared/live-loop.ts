@@ -1,0 +1,68 @@
+/**
+ * A live CoreDNS ↔ proxy loop in the query log (issue 19.3): the same question arriving again
+ * and again from a client that is not this host (a kube-dns pod forwarding back to the
+ * KubeSwitch listener) within a few seconds. One PTR in such a loop was seen 116–302 times
+ * (coredns#6315); a pod retrying a name asks a handful of times, so the threshold sits well
+ * above retries and well below a loop.
+ */
+import type { QueryRow } from './query-log';
+
+/** Identical questions from non-local clients within LOOP_WINDOW_MS that make a loop. */
+export const LOOP_THRESHOLD = 20;
+/** Window of LOOP_THRESHOLD, ms. */
+export const LOOP_WINDOW_MS = 5000;
+
+/** A question seen looping. */
+export interface LiveLoop {
+  name: string;
+  type: string;
+  /** Most copies within one window. */
+  count: number;
+  /** Client addresses (without port) that sent the copies. */
+  clients: string[];
+  /** Time of the first copy in that window (as logged). */
+  since: string;
+}
+
+/** `127.0.0.1:5353` / `[::1]:5353` / `::1` → the bare address. */
+function clientAddress(client: string): string {
+  const v6 = /^\[([^\]]+)\]:\d+$/.exec(client);
+  if (v6) return v6[1]!;
+  const v4 = /^(\d+\.\d+\.\d+\.\d+):\d+$/.exec(client);
+  return v4 ? v4[1]! : client;
+}
+
+const isLocal = (a: string) => a.startsWith('127.') || a === '::1';
+
+/**
+ * Loops in `rows` (oldest first): per (name, type), the copies from non-loopback clients whose
+ * times fall within `windowMs` of each other, when at least `threshold` (k2s-dns's own health
+ * probes and rows without a time or client are ignored). Sorted by count, most first.
+ */
+export function findLiveLoops(rows: readonly QueryRow[], threshold = LOOP_THRESHOLD, windowMs = LOOP_WINDOW_MS): LiveLoop[] {
+  const groups = new Map<string, { row: QueryRow; t: number; client: string }[]>();
+  for (const row of rows) {
+    if (row.probe || row.time === null || row.client === null) continue;
+    const client = clientAddress(row.client);
+    if (isLocal(client)) continue;
+    const t = Date.parse(row.time);
+    if (Number.isNaN(t)) continue;
+    const key = `${row.name.toLowerCase()}\u0000${row.type}`;
+    const list = groups.get(key) ?? [];
+    list.push({ row, t, client });
+    groups.set(key, list);
+  }
+  const loops: LiveLoop[] = [];
+  for (const list of groups.values()) {
+    list.sort((a, b) => a.t - b.t);
+    let best = { count: 0, from: 0, to: 0 };
+    for (let i = 0, j = 0; j < list.length; j++) {
+      while (list[j]!.t - list[i]!.t > windowMs) i++;
+      if (j - i + 1 > best.count) best = { count: j - i + 1, from: i, to: j };
+    }
+    if (best.count < threshold) continue;
+    const slice = list.slice(best.from, best.to + 1);
+    loops.push({ name: slice[0]!.row.name, type: slice[0]!.row.type, count: best.count, clients: [...new Set(slice.map((s) => s.client))], since: slice[0]!.row.time! });
+  }
+  return loops.sort((a, b) => b.count - a.count);
+}
