@@ -50,7 +50,7 @@ describe('start: zone policy and kube-dns loop check', () => {
     };
     const r = await startDns(h.deps, { ...opts, allowZones: ['corp.example'] }, () => undefined);
     expect(r).toMatchObject({ ok: true });
-    expect(seen).toEqual({ searchDomains: ['corp.example'], nameservers: ['192.0.2.53'], allowZones: ['corp.example'] });
+    expect(seen).toEqual({ searchDomains: ['corp.example'], nameservers: ['192.0.2.53'], proxyListeners: ['127.0.0.1'], allowZones: ['corp.example'] });
     const state = JSON.parse(await readFile(join(h.root, 'var/lib/k2s/dns-resolver-state.json'), 'utf8'));
     expect(state.allowedZones).toEqual(['corp.example']);
   });

@@ -85,3 +85,19 @@ describe('verifyDns', () => {
     expect(f.elapsed()).toBe(2000);
   });
 });
+
+describe('verifyDns with a dead first nameserver (issue 19.4)', () => {
+  it('asks the next nameserver, as glibc does, instead of skipping the external check', async () => {
+    const f = fakeDeps({ upstreamOffline: true });
+    const v = await verifyDns(f.deps, FIXTURE_DISCOVERY, ['192.0.2.53', '198.51.100.53'], 'www.example.test');
+    expect(v.warning).toBeNull();
+    expect(v.detail.external).toBe('answer as from 198.51.100.53 (asked after 192.0.2.53 (TIMEOUT), as glibc does)');
+  });
+  it('warns naming every nameserver when none answers', async () => {
+    const f = fakeDeps({ upstreamOffline: true });
+    const v = await verifyDns(f.deps, FIXTURE_DISCOVERY, ['192.0.2.53', '192.0.2.53'], 'www.example.test');
+    expect(v.detail.external).toBe('skipped (no upstream answered: offline host?)');
+    expect(v.warning).toContain('Your nameservers 192.0.2.53, 192.0.2.53 did not answer www.example.test (TIMEOUT)');
+    expect(f.elapsed()).toBe(4000); // one 2 s attempt each
+  });
+});

@@ -88,6 +88,22 @@ export async function verifyDns(
           }),
         )
       : [];
+  // Discovered upstreams, one attempt each in order, until one gives an answer the host's
+  // resolver would keep (glibc moves on after a timeout, SERVFAIL or REFUSED; issue 19.4):
+  // with a dead first nameserver the external name is still checked, against the second.
+  const firstAnswering = async (): Promise<{ u: string; r: QueryResult; skipped: string[] }> => {
+    const skipped: string[] = [];
+    let last: { u: string; r: QueryResult } | null = null;
+    for (const u of upstreams) {
+      const left = deadline - deps.now();
+      if (last && left <= 0) break;
+      const r = await askUpstream(u, Math.max(1, Math.min(ATTEMPT_MS, left)));
+      last = { u, r };
+      if (!silent(r) && r.rcode !== 'SERVFAIL' && r.rcode !== 'REFUSED') return { u, r, skipped };
+      skipped.push(`${u} (${r.rcode})`);
+    }
+    return { ...last!, skipped: skipped.slice(0, -1) };
+  };
   const external = async (direct: QueryResult) => {
     if (silent(direct)) return { direct, via: null };
     return { direct, via: await untilAnswered(deps, deadline, (t) => deps.query({ name: externalName, type: 'A', server: '127.0.0.1:53', timeoutMs: t })) };
@@ -98,9 +114,9 @@ export async function verifyDns(
     (async () => {
       const checked = await named();
       const dead = checked.filter((c) => silent(c.r) || c.r.rcode === 'REFUSED');
-      if (dead.length) return { dead, direct: null, via: null };
-      const first = checked[0]?.r ?? (await askUpstream(upstream, Math.min(ATTEMPT_MS, timeoutMs)));
-      return { dead, ...(await external(first)) };
+      if (dead.length) return { dead, asked: upstream, skipped: [] as string[], direct: null, via: null };
+      const first = checked[0] ? { u: checked[0].u, r: checked[0].r, skipped: [] as string[] } : await firstAnswering();
+      return { dead, asked: first.u, skipped: first.skipped, ...(await external(first.r)) };
     })(),
     Promise.all(paths.map(async (p) => ({ p, ...(await untilAnswered(deps, deadline, (t) => p.ask(name, t))) }))),
   ]);
@@ -121,17 +137,18 @@ export async function verifyDns(
     const what = ext.dead.map(({ u, r }) => `${u} ${r.rcode === 'REFUSED' ? 'refused' : `gave no answer (${r.rcode}${r.error ? `: ${r.error}` : ''})`}`).join('; ');
     throw failed('VERIFY_UPSTREAM', `The --upstream you named does not resolve ${externalName}: ${what}${silent(ext.dead[0]!.r) ? ranOut(true) : ''}; every non-cluster name would fail through the proxy. Check the address (k2s-dns query ${externalName} --server ${ext.dead[0]!.u}), or start without --upstream to use the nameservers of your /etc/resolv.conf.`);
   }
-  let externalNote = 'skipped (the upstream did not answer: offline host?)';
+  let externalNote = `skipped (${upstreams.length > 1 ? 'no upstream answered' : 'the upstream did not answer'}: offline host?)`;
   let warning: string | null = null;
+  const asked = ext.asked;
   if (ext.via) {
     // Answer data, not only the class.
     const mismatch = answerMismatch(ext.direct!, ext.via.r);
     if (mismatch) {
-      throw failed('VERIFY_EXTERNAL', `${externalName}: ${mismatch} (upstream ${upstream})${ranOut(ext.via.expired)}; check the upstream rules in the proxy config (a refused zone allowed, or a zone routed to CoreDNS?).`);
+      throw failed('VERIFY_EXTERNAL', `${externalName}: ${mismatch} (upstream ${asked})${ranOut(ext.via.expired)}; check the upstream rules in the proxy config (a refused zone allowed, or a zone routed to CoreDNS?).`);
     }
-    externalNote = `${answerClass(ext.via.r)} as from ${upstream}`;
+    externalNote = `${answerClass(ext.via.r)} as from ${asked}${ext.skipped.length ? ` (asked after ${ext.skipped.join(', ')}, as glibc does)` : ''}`;
   } else {
-    warning = `Your nameserver ${upstream} did not answer ${externalName} (${ext.direct?.rcode ?? 'no answer'}), so names outside the cluster were not checked and may not resolve; if this host is online, check it with k2s-dns query ${externalName} --server ${upstream}, or start again with --upstream IP.`;
+    warning = `Your nameserver${upstreams.length > 1 ? 's' : ''} ${upstreams.length > 1 ? upstreams.join(', ') : upstream} did not answer ${externalName} (${ext.direct?.rcode ?? 'no answer'}), so names outside the cluster were not checked and may not resolve; if this host is online, check it with k2s-dns query ${externalName} --server ${upstream}, or start again with --upstream IP.`;
   }
   return {
     summary: `${name} → ${want} through the proxy and getaddrinfo${paths.length ? ` and ${paths.length} more path${paths.length === 1 ? '' : 's'} (${viaPaths.map((v) => v.r.server).join(', ')})` : ''}; ${externalName}: ${externalNote}`,
