@@ -22,8 +22,8 @@ describe('pickUpstreams', () => {
     const r = pickUpstreams({ resolvConf: conf('127.0.0.1', '192.168.1.1', 'fe80::1%eth0', '172.19.1.1', '192.168.1.1'), listeners: LISTENERS });
     expect(r.upstreams).toEqual(['192.168.1.1', 'fe80::1%eth0']);
     expect(r.dropped).toEqual([
-      { server: '127.0.0.1', kind: 'loop', reason: "it reaches the proxy's own listener 127.0.0.1:53; forwarding there would loop" },
-      { server: '172.19.1.1', kind: 'loop', reason: "it reaches the proxy's own listener 172.19.1.1:53; forwarding there would loop" },
+      { server: '127.0.0.1', listed: '127.0.0.1', kind: 'loop', reason: "it reaches the proxy's own listener 127.0.0.1:53; forwarding there would loop" },
+      { server: '172.19.1.1', listed: '172.19.1.1', kind: 'loop', reason: "it reaches the proxy's own listener 172.19.1.1:53; forwarding there would loop" },
     ]);
   });
 
@@ -49,8 +49,8 @@ describe('pickUpstreams', () => {
     });
     expect(r.upstreams).toEqual(['127.0.0.1:5353', 'fe80::2%eth0', '192.0.2.53']);
     expect(r.dropped).toEqual([
-      { server: 'fe80::1%nosuchif0', kind: 'no-interface', reason: 'its interface nosuchif0 does not exist on this host' },
-      { server: 'fe80::3%1', kind: 'no-interface', reason: 'its scope id %1 is a number; write the interface name (e.g. %eth0)' },
+      { server: 'fe80::1%nosuchif0', listed: 'fe80::1%nosuchif0', kind: 'no-interface', reason: 'its interface nosuchif0 does not exist on this host' },
+      { server: 'fe80::3%1', listed: 'fe80::3%1', kind: 'no-interface', reason: 'its scope id %1 is a number; write the interface name (e.g. %eth0)' },
     ]);
   });
 
@@ -63,6 +63,8 @@ describe('pickUpstreams', () => {
     expect(r.upstreams).toEqual(['192.168.1.1', 'fe80::1%2']);
     expect(r.dropped.map((d) => d.server)).toEqual(['127.0.0.53', '127.0.0.1']);
     expect(r.dropped[1]?.reason).toContain('(from resolvectl)');
+    // The nameserver line it came from, for messages that name what the file says (issue 19.4).
+    expect(r.dropped[1]?.listed).toBe('127.0.0.53');
   });
 
   it('drops the stub with a reason when resolved reports no link servers', () => {

@@ -101,24 +101,26 @@ export function pickUpstreams(input: {
   interfaces?: string[];
   /** Addresses assigned to this host (one of them loops only into a wildcard listener). */
   hostAddresses?: string[];
-}): { upstreams: string[]; dropped: { server: string; reason: string; kind: DropKind }[] } {
+}): { upstreams: string[]; dropped: { server: string; reason: string; kind: DropKind; listed: string }[] } {
   const upstreams: string[] = [];
-  const dropped: { server: string; reason: string; kind: DropKind }[] = [];
+  // `listed`: the nameserver line the server came from (127.0.0.53 for resolved's link servers).
+  const dropped: { server: string; reason: string; kind: DropKind; listed: string }[] = [];
   const seen = new Set<string>();
+  let listed = '';
   const add = (server: string, via: string | null) => {
     const loop = loopReason(server, input.listeners, input.hostAddresses);
     if (loop) {
-      dropped.push({ server, kind: 'loop', reason: `${loop}${via ? ` (${via})` : ''}; forwarding there would loop` });
+      dropped.push({ server, listed, kind: 'loop', reason: `${loop}${via ? ` (${via})` : ''}; forwarding there would loop` });
       return;
     }
     if (RESOLVED_STUBS.has(bareAddress(server))) {
-      dropped.push({ server, kind: 'resolved-stub', reason: `systemd-resolved stub listener${via ? ` (${via})` : ''}; resolved would forward back to the proxy` });
+      dropped.push({ server, listed, kind: 'resolved-stub', reason: `systemd-resolved stub listener${via ? ` (${via})` : ''}; resolved would forward back to the proxy` });
       return;
     }
     const zone = /%([^\]]+)/.exec(server)?.[1];
     // dnsmasq takes interface names only (a numeric scope id is "bad interface name").
     if (zone && input.interfaces && !input.interfaces.includes(zone)) {
-      dropped.push({ server, kind: 'no-interface', reason: /^\d+$/.test(zone) ? `its scope id %${zone} is a number; write the interface name (e.g. %eth0)` : `its interface ${zone} does not exist on this host` });
+      dropped.push({ server, listed, kind: 'no-interface', reason: /^\d+$/.test(zone) ? `its scope id %${zone} is a number; write the interface name (e.g. %eth0)` : `its interface ${zone} does not exist on this host` });
       return;
     }
     if (seen.has(server)) return;
@@ -126,12 +128,13 @@ export function pickUpstreams(input: {
     upstreams.push(server);
   };
   for (const server of input.resolvConf.nameservers) {
+    listed = server;
     if (RESOLVED_STUBS.has(bareAddress(server))) {
       if (input.resolvedLinkServers && input.resolvedLinkServers.length > 0) {
-        dropped.push({ server, kind: 'resolved-stub', reason: 'systemd-resolved stub listener; replaced by its link servers from resolvectl' });
+        dropped.push({ server, listed, kind: 'resolved-stub', reason: 'systemd-resolved stub listener; replaced by its link servers from resolvectl' });
         for (const s of input.resolvedLinkServers) add(s, 'from resolvectl');
       } else {
-        dropped.push({ server, kind: 'resolved-stub', reason: 'systemd-resolved stub listener and resolvectl reported no link servers; it would loop through the drop-in' });
+        dropped.push({ server, listed, kind: 'resolved-stub', reason: 'systemd-resolved stub listener and resolvectl reported no link servers; it would loop through the drop-in' });
       }
       continue;
     }

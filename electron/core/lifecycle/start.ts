@@ -68,7 +68,8 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
       const p = await preflight(deps, opts);
       return {
         value: p,
-        message: `${p.engine.engine} at ${p.engine.binary}; upstreams ${p.upstreams.join(', ')}; listeners ${p.listeners.map((l) => `${l.address}:${l.port}`).join(', ')}${p.droppedTokens.length ? `; left out of the K2s-owned resolv.conf: ${p.droppedTokens.join(', ')}` : ''}`,
+        // Every dropped nameserver with its reason in the plain output too (issue 19.4: a `%2` scope id).
+        message: `${p.engine.engine} at ${p.engine.binary}; upstreams ${p.upstreams.join(', ')}${p.droppedUpstreams.length ? ` (left out: ${p.droppedUpstreams.map((d) => `${d.server}: ${d.reason}`).join('; ')})` : ''}; listeners ${p.listeners.map((l) => `${l.address}:${l.port}`).join(', ')}${p.droppedTokens.length ? `; left out of the K2s-owned resolv.conf: ${p.droppedTokens.join(', ')}` : ''}`,
         detail: { engine: p.engine.engine, upstreams: p.upstreams, dropped: p.droppedUpstreams, skippedListeners: p.skippedListeners },
       };
     });
