@@ -71,12 +71,13 @@ describe('renderDnsproxyConfig on hostile plans', () => {
           cache: true,
           timeout: half % 1000 === 0 ? `${half / 1000}s` : `${half}ms`,
           'hosts-file-enabled': false,
+          dnssec: false,
         });
         // Line count: every non-comment line is one key or one list entry of the values above.
         const structural = out.split('\n').filter((l) => l.trim() !== '' && !l.trim().startsWith('#'));
-        // 9 key lines (10 with fallback), then one line per list entry: listen-addrs (1), listen-ports (1), upstream, fallback, private-rdns-upstream.
+        // 10 key lines (11 with fallback), then one line per list entry: listen-addrs (1), listen-ports (1), upstream, fallback, private-rdns-upstream.
         const entries = 1 + 1 + expectedRoutes(plan.zones).length + 1 + (rest.length ? 1 + expectedRoutes(plan.zones).length + rest.length : 0) + expectedRoutes(plan.zones.filter((z) => z.reverse && isDnsproxyPrivateReverseZone(z.zone))).length + 1;
-        expect(structural).toHaveLength(9 + entries);
+        expect(structural).toHaveLength(10 + entries);
       }),
       { numRuns: 400 },
     );

@@ -19,6 +19,7 @@ describe('renderDnsproxyConfig', () => {
       // Half of the plan's 10 s: dnsproxy asks a silent upstream twice (upstream/plain.go).
       timeout: '5s',
       'hosts-file-enabled': false,
+      dnssec: false,
     });
   });
 

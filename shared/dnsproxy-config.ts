@@ -67,6 +67,9 @@ const HEADER = [
   '   nameservers are in "upstream" (load_balance spreads the queries, as rotate does).',
   ' timeout: half of resolv.conf\'s `options timeout:` (default 5 s): dnsproxy asks a silent',
   '   nameserver twice, so the first one costs what glibc waited before asking the next.',
+  ' dnssec: false, so requests go upstream as the client sent them: dnsproxy would otherwise add',
+  '   a DO bit (and an OPT record) to every request and send clients without EDNS UDP answers',
+  '   over 512 bytes without the TC bit.',
   ' hosts-file-enabled: false, because glibc already reads /etc/hosts and the original',
   '   nameservers never answered from it; dig through the proxy sees what it saw before.',
 ].join('\n');
@@ -130,6 +133,12 @@ export function renderDnsproxyConfig(plan: ProxyPlan): string {
   goDuration(plan.timeoutMs); // throws on a non-positive or fractional timeout, with the fix
   doc.set('timeout', goDuration(Math.max(1, Math.round(plan.timeoutMs / 2))));
   doc.set('hosts-file-enabled', false);
+  // dnssec (default true) only adds an OPT record with the DO bit to requests that had none
+  // (v0.83.1 proxy/proxy.go addDO); scrub() then reads the size from that mutated request, so a
+  // client without EDNS got 992-byte UDP answers without TC (measured; RFC 1035 §4.2.1 caps it
+  // at 512). Off, requests go upstream as the client sent them (a client's own DO included),
+  // as glibc's did before, and oversized answers come back truncated with TC (issue 19.4).
+  doc.set('dnssec', false);
   return doc.toString({ lineWidth: 0 });
 }
 
