@@ -1,5 +1,5 @@
 /**
- * Issue 19.3, with real CoreDNS: CoreDNS forwards `.` to the KubeSwitch listener 172.19.1.1
+ * With real CoreDNS: CoreDNS forwards `.` to the KubeSwitch listener 172.19.1.1
  * (pods reach external names through the host) and its kubernetes plugin falls through
  * `in-addr.arpa ip6.arpa`. Routing the cluster's reverse zones from the proxy to CoreDNS then
  * loops for every PTR CoreDNS has no record for (coredns#6315). First the loop itself, with the
@@ -17,7 +17,7 @@ import { coreDnsRequests } from './bed/cluster-lan-checks';
 import { engineArgs, engineMissing, PROXY_ENGINES } from './bed/engines';
 import { startEngine } from './bed/engine-process';
 import { k2sDns, getentHosts } from './cli';
-import { queryDns } from '../electron/probes/dns-query';
+import { queryDns } from '../electron/core/probes/dns-query';
 import type { ProxyPlan } from '../shared/types';
 import type { DoctorFinding } from '../shared/doctor';
 import { K2S_PATHS } from '../shared/k2s-paths';
@@ -26,7 +26,7 @@ const inSandbox = process.env.K2S_DNS_SANDBOX === '1';
 /** A pod address no pod has: CoreDNS has no PTR for it and falls through. */
 const UNUSED_POD_IP = '172.20.99.99';
 
-describe.skipIf(!inSandbox)('no CoreDNS ↔ proxy loop when CoreDNS forwards to the KubeSwitch listener (issue 19.3)', () => {
+describe.skipIf(!inSandbox)('no CoreDNS ↔ proxy loop when CoreDNS forwards to the KubeSwitch listener', () => {
   let tb: Testbed;
   let fixtures: string;
   beforeAll(async () => {
@@ -81,7 +81,7 @@ describe.skipIf(!inSandbox)('no CoreDNS ↔ proxy loop when CoreDNS forwards to 
       }
       // dnsproxy forwards each copy again (measured: hundreds of times, until its recursion
       // detector answers); dnsmasq joins the returning copy to the query in flight, so the
-      // query waits until the client gives up (issue 19: "dnsmasq's client timed out after 4 s").
+      // query waits until the client gives up (measured: 4 s).
       if (engine === 'adguard') expect(looped, 'the loop reproduction: CoreDNS sees the PTR again and again').toBeGreaterThan(5);
       else expect([old.rcode, looped > 0], 'the loop reproduction: the PTR goes to CoreDNS and never comes back').toEqual(['TIMEOUT', true]);
 

@@ -1,5 +1,5 @@
 /**
- * Issue 19.4: an answer over 512 bytes to a UDP client without EDNS (RFC 1035 §4.2.1, RFC 6891
+ * an answer over 512 bytes to a UDP client without EDNS (RFC 1035 §4.2.1, RFC 6891
  * §6.2.3) must come back truncated with the TC bit set, so the client retries over TCP — from
  * both engines, for the first answer (from the upstream) and the cached one. dnsproxy v0.83.1
  * truncates in proxy/dnscontext.go scrub() (miekg/dns Msg.Truncate to 512 without OPT);
@@ -15,7 +15,7 @@ import { startDnsmasq, type DnsmasqServer } from './bed/dnsmasq-server';
 import { startEngine } from './bed/engine-process';
 import { engineMissing } from './bed/engines';
 import { runCmd } from './bed/run-cmd';
-import { queryDns } from '../electron/probes/dns-query';
+import { queryDns } from '../electron/core/probes/dns-query';
 import type { EngineName } from '../shared/types';
 
 const UPSTREAM = '198.18.1.1';
@@ -40,7 +40,7 @@ function rawUdp(server: string, name: string): Promise<{ bytes: number; tc: bool
   });
 }
 
-describe('TC bit for oversized UDP answers to clients without EDNS (issue 19.4)', () => {
+describe('TC bit for oversized UDP answers to clients without EDNS', () => {
   const servers: DnsmasqServer[] = [];
   beforeAll(async () => {
     await assertSandbox();

@@ -1,5 +1,5 @@
 /**
- * Issue 19.1: for names outside the cluster the proxy answers what the host's resolver
+ * for names outside the cluster the proxy answers what the host's resolver
  * answered before start. Property-style: fast-check generates ordered sets of 1–3 nameservers
  * from a pool of real servers inside the sandbox (dnsmasq instances that answer with different
  * addresses or NXDOMAIN, a SERVFAIL and a REFUSED server, one that drops every query, an address
@@ -20,7 +20,7 @@ import { glibcLookup, answerText, type GlibcAnswer } from './bed/glibc-lookup';
 import { startEngine } from './bed/engine-process';
 import { engineMissing } from './bed/engines';
 import { runCmd } from './bed/run-cmd';
-import { queryDns } from '../electron/probes/dns-query';
+import { queryDns } from '../electron/core/probes/dns-query';
 import { clientOptions, upstreamPolicy } from '../shared/upstream-policy';
 import type { EngineName, ProxyPlan } from '../shared/types';
 
@@ -80,7 +80,7 @@ interface Outcome {
   dnsmasq?: string;
 }
 
-describe('upstream order and failover equal glibc (issue 19.1)', () => {
+describe('upstream order and failover equal glibc', () => {
   const servers: { stop(): Promise<void> }[] = [];
   const added: string[] = [];
   let engines: EngineName[] = [];
@@ -181,7 +181,7 @@ describe('upstream order and failover equal glibc (issue 19.1)', () => {
         try {
           const answers = await Promise.all(INTERNAL.map((n) => queryDns({ name: n, type: 'A', server: '127.0.9.1:53', timeoutMs: 5000 })));
           const ok = answers.filter((r, i) => r.answers.some((a) => a.data === `10.20.0.${i + 1}`)).length;
-          console.log(`replay ${engine} ${order === 'rotate' ? 'rotate (the config before issue 19)' : 'ordered'}: ${ok}/20 internal names resolved`);
+          console.log(`replay ${engine} ${order === 'rotate' ? 'rotate (the config before this change)' : 'ordered'}: ${ok}/20 internal names resolved`);
           if (order === 'ordered') expect(ok, engine).toBe(20);
         } finally {
           await proc.stop();

@@ -6,7 +6,7 @@ const corefile = (forward: string, fallthrough = 'fallthrough in-addr.arpa ip6.a
   `.:53 {\n  errors\n  kubernetes cluster.local in-addr.arpa ip6.arpa {\n    pods insecure\n    ${fallthrough}\n    ttl 30\n  }\n  forward . ${forward}\n  cache 30\n  loop\n}\n`;
 const LISTENERS = ['127.0.0.1', '172.19.1.1'];
 
-describe('corednsForwardLoop (issue 19.3)', () => {
+describe('corednsForwardLoop', () => {
   it('finds forward . to the KubeSwitch listener with reverse fallthrough, in any spelling of the target', () => {
     const cases: [string, string][] = [
       ['172.19.1.1', '172.19.1.1'],

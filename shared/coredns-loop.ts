@@ -1,5 +1,5 @@
 /**
- * The CoreDNS ↔ host proxy loop (issue 19.3; coredns#6315, kubernetes#120585): the kubernetes
+ * The CoreDNS ↔ host proxy loop (coredns#6315, kubernetes#120585): the kubernetes
  * plugin passes the reverse names it has no record for down the chain
  * (`fallthrough in-addr.arpa ip6.arpa`, CoreDNS plugin/kubernetes README), `forward .` sends
  * them on — and when a forward target is one of this host's proxy listeners (the KubeSwitch

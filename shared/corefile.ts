@@ -219,7 +219,7 @@ export function zonesFromCorefile(input: CorefileZonesInput): CorefileZones {
     for (const bad of invalid.slice(0, MAX_KEYS_IN_LABEL)) warnings.push(boundReason(`${kind} CIDR skipped: ${bad.why}.`));
     for (const z of zones) cidrCandidates.push({ zone: z.zone, reason: `${kind} CIDR ${z.cidr}`, origin: 'cidr', clusterDomain: false, cidrRefusal: z.refusal });
   }
-  // CoreDNS ↔ proxy loop (issue 19.3): a reverse zone CoreDNS falls through and forwards to a
+  // CoreDNS ↔ proxy loop: a reverse zone CoreDNS falls through and forwards to a
   // proxy listener would come straight back; it is refused (no allow can route it).
   const loops = new Set<string>();
   for (const c of cidrCandidates) {

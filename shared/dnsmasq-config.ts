@@ -58,7 +58,7 @@ export const DNSMASQ_CACHE_SIZE = 1000;
  * `bind-interfaces` (bind only the listed addresses, so it coexists with systemd-resolved on
  * 127.0.0.53 and fails loudly when an address is missing), `no-dhcp-interface=` (DNS only),
  * one `server=/zone/ip` per zone with its reason, one `server=ip` per default upstream,
- * `strict-order` unless plan.order is `rotate` (issue 19.1: glibc asks the nameservers in order
+ * `strict-order` unless plan.order is `rotate` (glibc asks the nameservers in order
  * and the next only when one fails; without it dnsmasq sends a query to every server now and
  * then and keeps whichever answered first, NXDOMAIN included — dnsmasq(8) --strict-order,
  * --all-servers; dnsmasq 2.90 forward.c forward_query moves to the next server in strict order

@@ -57,7 +57,7 @@ describe('renderDnsproxyConfig on hostile plans', () => {
         expect(out).not.toMatch(/[\r\u0000\u0085\u2028\u2029]/);
         const defaults = [...new Set(plan.upstreams.map(upText))];
         const ms = plan.timeoutMs;
-        // glibc order (issue 19.1): the first default in upstream, the rest in fallback with the zones.
+        // glibc order: the first default in upstream, the rest in fallback with the zones.
         const half = Math.max(1, Math.round(ms / 2));
         const rest = defaults.slice(1);
         expect(parse(out)).toEqual({

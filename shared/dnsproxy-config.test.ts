@@ -8,7 +8,7 @@ describe('renderDnsproxyConfig', () => {
     expect(parse(renderDnsproxyConfig(testPlan()))).toEqual({
       'listen-addrs': ['127.0.0.1', '172.19.1.1'],
       'listen-ports': [53],
-      // glibc order (issue 19.1): the first nameserver, the second only when it gives no reply;
+      // glibc order: the first nameserver, the second only when it gives no reply;
       // the cluster zones stay on kube-dns in the fallback list too.
       upstream: ['[/cluster.local/consul.internal/20.172.in-addr.arpa/21.172.in-addr.arpa/]172.21.0.10:53', '192.168.1.1:53'],
       fallback: ['[/cluster.local/consul.internal/20.172.in-addr.arpa/21.172.in-addr.arpa/]172.21.0.10:53', '[fe80::1%wlp2s0]:53'],

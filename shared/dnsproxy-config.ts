@@ -82,7 +82,7 @@ const HEADER = [
  * `upstream`, where dnsproxy routes their PTRs. Throws on no listener, listeners on different
  * ports, no default upstream, an upstream that is a listener, an invalid zone or upstream, a
  * zone whose top-level label dnsproxy refuses, or a non-positive timeout.
- * Order (issue 19.1, plan.order): `ordered` puts the first default upstream in `upstream` and
+ * Order (plan.order): `ordered` puts the first default upstream in `upstream` and
  * the others in `fallback` (with the cluster zones routed to kube-dns there too); the private
  * PTRs get the first one only (dnsproxy never uses fallback for them, proxy.go:613).
  * `rotate` keeps every default in `upstream` and sets no fallback.
@@ -137,7 +137,7 @@ export function renderDnsproxyConfig(plan: ProxyPlan): string {
   // (v0.83.1 proxy/proxy.go addDO); scrub() then reads the size from that mutated request, so a
   // client without EDNS got 992-byte UDP answers without TC (measured; RFC 1035 §4.2.1 caps it
   // at 512). Off, requests go upstream as the client sent them (a client's own DO included),
-  // as glibc's did before, and oversized answers come back truncated with TC (issue 19.4).
+  // as glibc's did before, and oversized answers come back truncated with TC.
   doc.set('dnssec', false);
   return doc.toString({ lineWidth: 0 });
 }

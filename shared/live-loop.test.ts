@@ -23,7 +23,7 @@ const row = (i: number, over: Partial<QueryRow> = {}): QueryRow => ({
   ...over,
 });
 
-describe('findLiveLoops (issue 19.3)', () => {
+describe('findLiveLoops', () => {
   it('reports one question asked 200 times in 2 s by a pod, with its count and client', () => {
     const rows = Array.from({ length: 200 }, (_, i) => row(i));
     expect(findLiveLoops(rows)).toEqual([{ name: '99.99.20.172.in-addr.arpa', type: 'PTR', count: 200, clients: ['172.20.0.2'], since: '2026-12-01T12:00:00.000Z' }]);

@@ -1,5 +1,5 @@
 /**
- * A live CoreDNS ↔ proxy loop in the query log (issue 19.3): the same question arriving again
+ * A live CoreDNS ↔ proxy loop in the query log: the same question arriving again
  * and again from a client that is not this host (a kube-dns pod forwarding back to the
  * KubeSwitch listener) within a few seconds. One PTR in such a loop was seen 116–302 times
  * (coredns#6315); a pod retrying a name asks a handful of times, so the threshold sits well

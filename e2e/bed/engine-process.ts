@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { renderDnsproxyArgs, renderDnsproxyConfig } from '../../shared/dnsproxy-config';
 import { renderDnsmasqArgs, renderDnsmasqConfig } from '../../shared/dnsmasq-config';
 import type { ProxyPlan } from '../../shared/types';
-import { queryDns } from '../../electron/probes/dns-query';
+import { queryDns } from '../../electron/core/probes/dns-query';
 import { DNSMASQ_BIN } from './dnsmasq-server';
 import { ENGINE_BIN } from './engines';
 

@@ -1,5 +1,5 @@
 /**
- * `coredns-loop` (issue 19.3): a live CoreDNS ↔ proxy loop in the proxy's query log — the same
+ * `coredns-loop`: a live CoreDNS ↔ proxy loop in the proxy's query log — the same
  * question again and again from a kube-dns pod (shared/live-loop.ts). Read-only: the last
  * LOOP_TAIL_LINES lines of the log, parsed as the Logs panel parses them.
  */

@@ -63,7 +63,7 @@ describe('pickUpstreams', () => {
     expect(r.upstreams).toEqual(['192.168.1.1', 'fe80::1%2']);
     expect(r.dropped.map((d) => d.server)).toEqual(['127.0.0.53', '127.0.0.1']);
     expect(r.dropped[1]?.reason).toContain('(from resolvectl)');
-    // The nameserver line it came from, for messages that name what the file says (issue 19.4).
+    // The nameserver line it came from, for messages that name what the file says.
     expect(r.dropped[1]?.listed).toBe('127.0.0.53');
   });
 

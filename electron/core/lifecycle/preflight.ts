@@ -208,7 +208,7 @@ export async function preflight(deps: LifecycleDeps, opts: StartOptions): Promis
   const loops = picked.dropped.filter((d) => d.kind === 'loop');
   if (loops.length > 0) {
     const where = opts.upstreams?.length ? '--upstream' : 'The original resolver';
-    // Name what the file says (issue 19.4): 127.0.0.53 when resolved's link servers loop.
+    // Name what the file says: 127.0.0.53 when resolved's link servers loop.
     const named = loops.map((d) => (d.listed && d.listed !== d.server ? `${d.listed} (systemd-resolved; its link server ${d.server}, from resolvectl)` : d.server));
     throw refused('UPSTREAM_LOOP', `${where} lists ${named.join(', ')}, which reaches k2s-dnsproxy itself: forwarding there would loop. ${opts.upstreams?.length ? 'Give your real nameserver' : 'Point /etc/resolv.conf at your real nameserver first, or pass --upstream IP'}.`);
   }

@@ -68,7 +68,7 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
       const p = await preflight(deps, opts);
       return {
         value: p,
-        // Every dropped nameserver with its reason in the plain output too (issue 19.4: a `%2` scope id).
+        // Every dropped nameserver with its reason in the plain output too (a `%2` scope id).
         message: `${p.engine.engine} at ${p.engine.binary}; upstreams ${p.upstreams.join(', ')}${p.droppedUpstreams.length ? ` (left out: ${p.droppedUpstreams.map((d) => `${d.server}: ${d.reason}`).join('; ')})` : ''}; listeners ${p.listeners.map((l) => `${l.address}:${l.port}`).join(', ')}${p.droppedTokens.length ? `; left out of the K2s-owned resolv.conf: ${p.droppedTokens.join(', ')}` : ''}`,
         detail: { engine: p.engine.engine, upstreams: p.upstreams, dropped: p.droppedUpstreams, skippedListeners: p.skippedListeners },
       };
@@ -106,7 +106,7 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
       upstreams: pre.upstreams,
       clusterCidrs: [...discovery.serviceCidrs, ...discovery.podCidrs],
       logFile: K2S_PATHS.log,
-      // glibc's wait for one nameserver and its order (resolv.conf(5) timeout:, rotate; issue 19.1).
+      // glibc's wait for one nameserver and its order (resolv.conf(5) timeout:, rotate).
       timeoutMs: policy.timeoutMs,
       order: policy.order,
       verbose: opts.logQueries ?? true,
@@ -231,7 +231,7 @@ async function activate(deps: LifecycleDeps, pre: Preflight, state: ResolverStat
     undo.push({ what: `resolvectl revert ${link}`, run: () => revertRoute(deps.exec, link) });
     await applyRoute(deps.exec, route);
   }
-  // One nameserver (the proxy) instead of the original list: give clients as many tries (issue 19.1).
+  // One nameserver (the proxy) instead of the original list: give clients as many tries.
   const managed = renderManagedResolvConf({ search: pre.search, options: clientOptions(pre.options, pre.upstreams.length), ...(pre.resolved ? { nameserver: pre.resolved.nameserver } : {}) });
   // Undo first, then change: a crash between the two leaves nothing unrecorded.
   undo.push({

@@ -86,7 +86,7 @@ describe('verifyDns', () => {
   });
 });
 
-describe('verifyDns with a dead first nameserver (issue 19.4)', () => {
+describe('verifyDns with a dead first nameserver', () => {
   it('asks the next nameserver, as glibc does, instead of skipping the external check', async () => {
     const f = fakeDeps({ upstreamOffline: true });
     const v = await verifyDns(f.deps, FIXTURE_DISCOVERY, ['192.0.2.53', '198.51.100.53'], 'www.example.test');

@@ -89,7 +89,7 @@ export async function verifyDns(
         )
       : [];
   // Discovered upstreams, one attempt each in order, until one gives an answer the host's
-  // resolver would keep (glibc moves on after a timeout, SERVFAIL or REFUSED; issue 19.4):
+  // resolver would keep (glibc moves on after a timeout, SERVFAIL or REFUSED):
   // with a dead first nameserver the external name is still checked, against the second.
   const firstAnswering = async (): Promise<{ u: string; r: QueryResult; skipped: string[] }> => {
     const skipped: string[] = [];
