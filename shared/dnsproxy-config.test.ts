@@ -46,6 +46,8 @@ describe('renderDnsproxyConfig', () => {
     expect(cfg.fallback).toEqual(['[/cluster.local/21.172.in-addr.arpa/]172.21.0.10:53', '[/mesh.local/]172.19.1.100:8600', '[2001:db8::53]:53']);
     expect(cfg['private-rdns-upstream']).toEqual(['[/21.172.in-addr.arpa/]172.21.0.10:53', '10.0.0.1:53']);
     expect(cfg.timeout).toBe('1250ms');
+    expect(parse(renderDnsproxyConfig(testPlan({ timeoutMs: 1000 }))).timeout).toBe('1s'); // at least 1 s
+    expect(parse(renderDnsproxyConfig(testPlan({ timeoutMs: 400 }))).timeout).toBe('400ms');
   });
 
   it('with options rotate keeps every nameserver in upstream (load_balance) and sets no fallback', () => {

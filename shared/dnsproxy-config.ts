@@ -13,6 +13,9 @@ function upstreamText(u: UpstreamAddress): string {
   return u.family === 6 ? `[${u.ip}]:${u.port}` : `${u.ip}:${u.port}`;
 }
 
+/** Shortest dnsproxy `timeout` written, ms (unless the plan's own timeout is shorter). */
+export const DNSPROXY_MIN_TIMEOUT_MS = 1000;
+
 /** Go duration text for a timeout in ms ('10s', '1500ms'); throws when not a positive integer. */
 export function goDuration(ms: number): string {
   if (!Number.isInteger(ms) || ms <= 0) {
@@ -65,8 +68,8 @@ const HEADER = [
   '   to kube-dns again: answering cluster names from the LAN nameservers when CoreDNS is down',
   '   would turn SERVFAIL into cached NXDOMAIN and hide the outage. With `options rotate` all',
   '   nameservers are in "upstream" (load_balance spreads the queries, as rotate does).',
-  ' timeout: half of resolv.conf\'s `options timeout:` (default 5 s): dnsproxy asks a silent',
-  '   nameserver twice, so the first one costs what glibc waited before asking the next.',
+  ' timeout: half of resolv.conf\'s `options timeout:` (default 5 s), at least 1 s: dnsproxy asks',
+  '   a silent nameserver twice, so the first one costs what glibc waited before asking the next.',
   ' dnssec: false, so requests go upstream as the client sent them: dnsproxy would otherwise add',
   '   a DO bit (and an OPT record) to every request and send clients without EDNS UDP answers',
   '   over 512 bytes without the TC bit.',
@@ -130,8 +133,10 @@ export function renderDnsproxyConfig(plan: ProxyPlan): string {
   // Half the plan's per-nameserver wait: a silent plain-DNS upstream is asked twice, each time
   // for `timeout` (dnsproxy v0.83.1 upstream/plain.go dialExchange re-dials once on a net error,
   // an i/o timeout included; measured 2.0 s for `timeout: 1s`), so it costs what glibc waits.
+  // At least DNSPROXY_MIN_TIMEOUT_MS: the one timeout covers kube-dns too, and a busy CoreDNS
+  // must not turn into SERVFAIL because the host's file says `timeout:1`.
   goDuration(plan.timeoutMs); // throws on a non-positive or fractional timeout, with the fix
-  doc.set('timeout', goDuration(Math.max(1, Math.round(plan.timeoutMs / 2))));
+  doc.set('timeout', goDuration(Math.max(Math.min(DNSPROXY_MIN_TIMEOUT_MS, plan.timeoutMs), Math.round(plan.timeoutMs / 2))));
   doc.set('hosts-file-enabled', false);
   // dnssec (default true) only adds an OPT record with the DO bit to requests that had none
   // (v0.83.1 proxy/proxy.go addDO); scrub() then reads the size from that mutated request, so a

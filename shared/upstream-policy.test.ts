@@ -19,9 +19,9 @@ describe('clientOptions (the K2s-owned file lists one nameserver)', () => {
   it('keeps the options with one upstream', () => {
     expect(clientOptions(['timeout:1', 'attempts:1'], 1)).toEqual(['timeout:1', 'attempts:1']);
   });
-  it('raises attempts to attempts × upstreams (at most 5) in place of the last attempts option', () => {
-    expect(clientOptions(['attempts:1', 'ndots:2', 'timeout:1', 'attempts:1'], 2)).toEqual(['ndots:2', 'timeout:1', 'attempts:2']);
-    expect(clientOptions(['edns0'], 2)).toEqual(['edns0', 'attempts:4']);
+  it('raises attempts to attempts × upstreams + 1 (at most 5) in place of the last attempts option', () => {
+    expect(clientOptions(['attempts:1', 'ndots:2', 'timeout:1', 'attempts:1'], 2)).toEqual(['ndots:2', 'timeout:1', 'attempts:3']);
+    expect(clientOptions(['edns0'], 2)).toEqual(['edns0', 'attempts:5']);
     expect(clientOptions(['attempts:3'], 3)).toEqual(['attempts:5']);
   });
 });

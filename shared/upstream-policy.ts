@@ -45,8 +45,8 @@ export function upstreamPolicy(conf: Pick<ResolvConf, 'options'>): UpstreamPolic
 
 /**
  * The `options` for the K2s-owned resolv.conf, which lists one nameserver (the proxy): the
- * original options, with `attempts:` raised to attempts × `upstreams` (at most RES_MAXRETRY 5)
- * when there is more than one upstream. glibc asked N nameservers `attempts` rounds of
+ * original options, with `attempts:` raised to attempts × `upstreams` + 1 (at most RES_MAXRETRY
+ * 5) when there is more than one upstream. glibc asked N nameservers `attempts` rounds of
  * `timeout` each; through the proxy it asks one, `attempts` times: without this a client with
  * `attempts:1` gives up before the proxy has asked the second nameserver (the proxy fails over
  * after the same `timeout`; dnsmasq in strict order moves to the next server on a client's
@@ -55,7 +55,8 @@ export function upstreamPolicy(conf: Pick<ResolvConf, 'options'>): UpstreamPolic
 export function clientOptions(options: string[], upstreams: number): string[] {
   if (upstreams <= 1) return options;
   const { attempts } = upstreamPolicy({ options });
-  const wanted = `attempts:${Math.min(GLIBC_RESOLVER.maxAttempts, attempts * upstreams)}`;
+  // One round more than glibc made: the proxy answers a little after `timeout` when it fails over.
+  const wanted = `attempts:${Math.min(GLIBC_RESOLVER.maxAttempts, attempts * upstreams + 1)}`;
   const isAttempts = (o: string) => /^attempts:\d+$/.test(o);
   const last = options.map(isAttempts).lastIndexOf(true);
   const out = options.flatMap((o, i) => (!isAttempts(o) ? [o] : i === last ? [wanted] : []));
