@@ -34,11 +34,14 @@ export GOMODCACHE="$root/.tools/go/mod" GOCACHE="$root/.tools/go/cache" CGO_ENAB
 # `go install module@version` is not used: the module proxy refuses its deprecation lookup on
 # some networks (403); a wrapper module with the exact version in go.mod builds the same code.
 
-# build NAME DIR MODULE VERSION PACKAGE LDFLAGS: pins MODULE@VERSION in DIR/go.mod, builds PACKAGE.
+# build NAME DIR MODULE VERSION PACKAGE LDFLAGS: pins MODULE@VERSION in a copy of DIR's wrapper
+# module under .tools/build (go rewrites go.mod and go.sum there, e.g. the `go` line a
+# dependency asks for, so the checkout stays clean), builds PACKAGE.
 build() {
-  local name=$1 dir=$2 module=$3 version=$4 pkg=$5 ldflags=$6 start
+  local name=$1 dir=$2 module=$3 version=$4 pkg=$5 ldflags=$6 start work="$root/.tools/build/$1"
   start=$(date +%s)
-  (cd "$dir" && go mod edit -require="$module@$version" && go build -trimpath -ldflags "$ldflags" -o "$bin/$name.tmp" "$pkg")
+  rm -rf "$work" && mkdir -p "$work" && cp -R "$dir/." "$work/"
+  (cd "$work" && go mod edit -require="$module@$version" && go build -trimpath -ldflags "$ldflags" -o "$bin/$name.tmp" "$pkg")
   mv -f "$bin/$name.tmp" "$bin/$name"
   echo "build-engines: built $name $version in $(($(date +%s) - start)) s"
 }
