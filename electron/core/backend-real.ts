@@ -1,10 +1,11 @@
-import { accessSync, constants, existsSync } from 'node:fs';
+import { accessSync, constants, existsSync, lstatSync, realpathSync, watch as fsWatch } from 'node:fs';
+import { basename, dirname } from 'node:path';
 import { appPath } from './app-root';
 import { findInstallGap, INSTALLED_HELPER, INSTALLED_HELPER_BUNDLE } from '../helper/installed';
 import type { AppBackend } from './backend';
 import type { LifecycleDeps } from './lifecycle/deps';
 import type { LifecycleEvent } from '../../shared/lifecycle-events';
-import type { LogLine } from '../../shared/types';
+import type { HostDnsStatus, LogLine } from '../../shared/types';
 import { K2S_PATHS } from '../../shared/k2s-paths';
 import { dnsStatus } from './lifecycle/status';
 import { resolverDiff } from './lifecycle/diff';
@@ -24,6 +25,8 @@ import { checkHealth } from './health/check-health';
 import { createHealthCache } from './health/health-cache';
 import { healthProbes } from './health/probes';
 import { listenerSockets } from './host/listener-sockets';
+import { createStatusWatch, type StatusWatch } from './health/status-watch';
+import { HEALTH_MAX_AGE_ACTIVE_MS, HEALTH_MAX_AGE_STOPPED_MS, STATUS_SAFETY_MS } from '../../shared/cadence';
 
 export { INSTALLED_HELPER, INSTALLED_POLICY } from '../helper/installed';
 
@@ -64,6 +67,50 @@ export function defaultLauncher(): LauncherOptions {
 }
 
 /**
+ * The status watch over the real host (health/status-watch.ts): the directories `dnsStatus`
+ * reads from, as real paths under the deps' root; /proc for the proxy PID.
+ */
+export function hostStatusWatch(deps: LifecycleDeps, read: () => Promise<HostDnsStatus>): StatusWatch {
+  const real = (p: string) => deps.fs.real(p);
+  return createStatusWatch({
+    read,
+    dirs() {
+      const resolv = real(K2S_PATHS.resolvConf);
+      const dirs: { dir: string; names?: string[] }[] = [
+        { dir: dirname(resolv), names: [basename(resolv)] },
+        { dir: real(K2S_PATHS.stateDir) },
+        { dir: real(K2S_PATHS.runDir) },
+      ];
+      try {
+        // A symlink (systemd-resolved's stub, NetworkManager's file): its target changes too.
+        if (lstatSync(resolv).isSymbolicLink()) {
+          const target = realpathSync(resolv);
+          dirs.push({ dir: dirname(target), names: [basename(target)] });
+        }
+      } catch {
+        // dangling or absent: the /etc watch sees it come back
+      }
+      if (deps.services.kind === 'systemd') dirs.push({ dir: real('/run/systemd/units'), names: ['invocation:k2s-dnsproxy.service'] });
+      return dirs;
+    },
+    watch(dir, onEvent) {
+      const w = fsWatch(dir, { persistent: false }, (_event, filename) => onEvent(filename === null ? null : String(filename)));
+      w.on('error', () => onEvent(null));
+      return () => w.close();
+    },
+    exists: (dir) => existsSync(dir),
+    pidAlive: (pid) => existsSync(`/proc/${pid}`),
+    now: () => deps.now(),
+    maxAgeMs: STATUS_SAFETY_MS,
+  });
+}
+
+/** How old a health report may be before the next status read checks again (shared/cadence.ts). */
+export function healthMaxAgeMs(status: HostDnsStatus): number {
+  return status.state === 'stopped' && status.listeners.length === 0 ? HEALTH_MAX_AGE_STOPPED_MS : HEALTH_MAX_AGE_ACTIVE_MS;
+}
+
+/**
  * The AppBackend over the real host: read-only calls run in this process; start, stop and
  * uninstall run in the privileged helper (electron/helper), whose events are re-emitted to
  * every lifecycle subscriber.
@@ -74,7 +121,12 @@ export function createRealBackend(o: RealBackendOptions): AppBackend {
   const canRead = o.canRead ?? readable;
   const listeners = new Set<(e: LifecycleEvent) => void>();
   const logs = createLogSource(deps.fs.real(K2S_PATHS.log));
-  const emit = (e: LifecycleEvent) => listeners.forEach((cb) => cb(e));
+  const hostStatus = hostStatusWatch(deps, () => dnsStatus(deps, 'gui'));
+  const emit = (e: LifecycleEvent) => {
+    // This window's own operation changes the host: the next status read must not be the kept one.
+    hostStatus.invalidate();
+    listeners.forEach((cb) => cb(e));
+  };
   // The kubeconfig is resolved once, here in the user's process (which sees $KUBECONFIG and the
   // user's home), and then kept: the path the window shows (clusterStatus) is the path Start
   // passes to the helper, which runs under pkexec with neither. A lookup that found nothing is
@@ -87,10 +139,10 @@ export function createRealBackend(o: RealBackendOptions): AppBackend {
     return found;
   };
   const kubeconfig = async () => (await findKubeconfig()).path;
-  const helper = (req: HelperRequest) => runHelper(launcher, req, emit);
+  const helper = (req: HelperRequest) => runHelper(launcher, req, emit).finally(() => hostStatus.invalidate());
   const linux = process.platform === 'linux';
   const probes = healthProbes(deps);
-  const health = createHealthCache((status) => checkHealth({ ...probes, status: async () => status }), () => deps.now());
+  const health = createHealthCache((status) => checkHealth({ ...probes, status: async () => status }), () => deps.now(), healthMaxAgeMs);
 
   return {
     async clusterStatus() {
@@ -98,9 +150,11 @@ export function createRealBackend(o: RealBackendOptions): AppBackend {
       return clusterStatus({ kubeconfigPath: found.path, lookup: found });
     },
     async dnsStatus() {
-      // Cheap state first; the path verdict is folded in when current (CoreDNS down is never "running").
-      const read = await dnsStatus(deps, 'gui');
-      // Listeners as bound/unbound from the kernel's socket table, in the proxy's network namespace.
+      // Cheap state first (kept between host changes: health/status-watch.ts); the path verdict
+      // is folded in when current (CoreDNS down is never "running").
+      const read = await hostStatus.get();
+      // Listeners as bound/unbound from the kernel's socket table, in the proxy's network
+      // namespace: read at every call (two /proc files, no process), not kept with the status.
       const status = linux && read.listeners.length ? { ...read, listenerSockets: await listenerSockets(read.listeners, read.pid) } : read;
       const report = await health.forStatus(status, 300);
       return report ? applyHealth(status, report, 'gui') : status;

@@ -2,7 +2,7 @@
  * Keeps `dns:status` cheap while it carries the health verdict: the path check (up to ~4 s when
  * a hop times out) runs at most once at a time, and a report is reused while the host's DNS
  * state (state, resolver owner, proxy PID, listeners, operation step) is unchanged and it is
- * younger than `maxAgeMs`.
+ * younger than `maxAgeMs` (ms, or a function of the status: shared/cadence.ts).
  */
 import { statusFingerprint, type HealthReport } from '../../../shared/health';
 import type { HostDnsStatus } from '../../../shared/types';
@@ -18,7 +18,8 @@ export interface HealthCache {
 }
 
 /** Creates the cache; `now` is ms since the epoch. */
-export function createHealthCache(run: (status: HostDnsStatus) => Promise<HealthReport>, now: () => number, maxAgeMs = 5000): HealthCache {
+export function createHealthCache(run: (status: HostDnsStatus) => Promise<HealthReport>, now: () => number, maxAgeMs: number | ((status: HostDnsStatus) => number) = 5000): HealthCache {
+  const ageLimit = (status: HostDnsStatus) => (typeof maxAgeMs === 'number' ? maxAgeMs : maxAgeMs(status));
   let latest: { key: string; report: HealthReport } | null = null;
   let inflight: { key: string; promise: Promise<HealthReport> } | null = null;
   const check = (status: HostDnsStatus): Promise<HealthReport> => {
@@ -41,7 +42,7 @@ export function createHealthCache(run: (status: HostDnsStatus) => Promise<Health
     check,
     async forStatus(status, waitMs) {
       const key = statusFingerprint(status);
-      if (latest && latest.key === key && now() - latest.report.checkedAt < maxAgeMs) return latest.report;
+      if (latest && latest.key === key && now() - latest.report.checkedAt < ageLimit(status)) return latest.report;
       const pending = check(status);
       let timer: ReturnType<typeof setTimeout> | undefined;
       const timeout = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), waitMs)));

@@ -1,7 +1,7 @@
 /** App shell: header, tabs (WAI-ARIA tabs pattern), the live region, and the data wiring (initial loads, push subscriptions). */
 import { useEffect, useRef, type KeyboardEvent } from 'react';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
-import { CADENCE_MS } from '../lib/cadence';
+import { STATUS_POLL_MS } from '../../../shared/cadence';
 import { tabForKey, TABS, useUi, type TabId } from '../lib/ui-state';
 import { stores, useDns } from '../stores';
 import { ClusterPanel } from './ClusterPanel';
@@ -47,9 +47,13 @@ export function App() {
 
   useEffect(() => {
     const offDns = stores.dns.getState().attach();
-    // Live state from any source: poll status every second (measured: a CLI start shows within
-    // ~1.3 s); a status that carries a newer verdict updates the verdict line and the topology.
-    const offWatch = stores.dns.getState().watch(CADENCE_MS.status, onStateChange);
+    // The start-up load first: the watch's first tick then shares its status read (one request
+    // for every view's first paint).
+    refreshAll();
+    // Live state from any source: poll status every STATUS_POLL_MS (shared/cadence.ts; the
+    // backend answers from its kept status while nothing changed); a status that carries a newer
+    // verdict updates the verdict line and the topology.
+    const offWatch = stores.dns.getState().watch(STATUS_POLL_MS, onStateChange);
     const offHealth = stores.dns.subscribe((s) => {
       if (s.status?.health) {
         stores.health.getState().offer(s.status.health);
@@ -65,8 +69,10 @@ export function App() {
       offLogs();
     };
   }, []);
-  // After each operation the host changed: reload every view (also on first mount).
-  useEffect(refreshAll, [lastResult]);
+  // After each operation the host changed: reload every view (the first load is above).
+  useEffect(() => {
+    if (lastResult) refreshAll();
+  }, [lastResult]);
   // Uninstall removes the proxy log: the Logs panel must not keep showing its old rows.
   useEffect(() => {
     if (lastResult?.op === 'uninstall' && lastResult.ok) {

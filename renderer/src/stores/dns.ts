@@ -5,6 +5,7 @@ import type { K2sDnsApi } from '../../../shared/api';
 import { ApiError, type AppInfo, type CallInput } from '../../../shared/contract';
 import type { LifecycleEvent, Operation, ResultEvent, StepEvent } from '../../../shared/lifecycle-events';
 import type { HostDnsStatus } from '../../../shared/types';
+import { STATUS_POLL_MS } from '../../../shared/cadence';
 
 /** Timeline events kept (a start has ~20; older operations are dropped beyond this). */
 const MAX_EVENTS = 200;
@@ -102,13 +103,29 @@ export function createDnsStore(api: K2sDnsApi) {
     let onChange: ((status: HostDnsStatus) => void) | undefined;
     // The shown error is a BUSY refusal ("… while start is running"): moot once a result arrives.
     let errorIsBusy = false;
+    // The status read in flight (its request number), and the request number when this window's
+    // last operation ended: a read sent before that must not stand for the status after it.
+    let inflight: { seq: number; promise: Promise<void> } | null = null;
+    let settledAt = 0;
     /**
      * Reads dns:status and applies it (journal replay first) unless a later request's answer was
      * applied already, then calls the watch's change callback when the status key changed.
      * Failures set `lost` at once when the backend is gone (NETWORK, UNAUTHORIZED: restarted with
      * a new token), else after two in a row; never throws.
      */
-    const readStatus = async (): Promise<void> => {
+    const readStatus = (join = false): Promise<void> => {
+      // A watch tick joins the read in flight (the window's start-up refresh and the first tick
+      // share one request) unless it was sent before this window's last operation ended;
+      // refresh always asks anew.
+      if (join && inflight && inflight.seq > settledAt) return inflight.promise;
+      const seq = sent + 1;
+      const promise = readStatusNow().finally(() => {
+        if (inflight?.promise === promise) inflight = null;
+      });
+      inflight = { seq, promise };
+      return promise;
+    };
+    const readStatusNow = async (): Promise<void> => {
       const seq = ++sent;
       let next: HostDnsStatus;
       try {
@@ -156,6 +173,7 @@ export function createDnsStore(api: K2sDnsApi) {
         }
       } finally {
         set({ busy: null });
+        settledAt = sent;
         await get().refresh();
         // Steps were pushed but no result came by either way: close the operation with what the
         // host's status says, so the timeline does not spin for good and refreshAll runs.
@@ -197,12 +215,12 @@ export function createDnsStore(api: K2sDnsApi) {
       attach() {
         return api.onLifecycleEvent((e) => get().onEvent(e));
       },
-      watch(intervalMs = 1000, onChangeCb) {
+      watch(intervalMs = STATUS_POLL_MS, onChangeCb) {
         let stopped = false;
         onChange = onChangeCb;
         let timer: ReturnType<typeof setTimeout> | undefined;
         const tick = async () => {
-          await readStatus();
+          await readStatus(true);
           if (!stopped) timer = setTimeout(() => void tick(), intervalMs);
         };
         void tick();
