@@ -1,6 +1,7 @@
 /** docs/bench.md from the bench's JSON: tables per area, each figure with its floor or peer, ratios, and the performance goals. */
 import type { Figure } from './stats';
 import type { FollowFigures } from './logviewer';
+import type { IdleFigure } from './idle';
 
 /** Everything `npm run bench` measured (docs/bench.json). Times in ms, sizes in bytes. */
 export interface BenchResult {
@@ -20,6 +21,8 @@ export interface BenchResult {
   logViewer: { readTail: Figure | null; tail: Figure | null; fileBytes: number; follow: FollowFigures | null } | null;
   /** Chromium launch and navigation → interactive (ms), web mode (ui-launch.ts). */
   ui: { browserLaunch: Figure; interactive: Figure; healthCheck?: Figure } | null;
+  /** Idle CPU of the backend per host state and build (idle.ts). */
+  idle: { build: string; engine: string; figures: IdleFigure[]; kubeDnsDownShownMs: number | null }[];
   notMeasured: string[];
   durationS: number;
 }
@@ -89,6 +92,39 @@ export function renderReport(r: BenchResult): string {
     L.push('| figure | ms |', '|---|---|', `| Chromium launch (headless) | ${fig(r.ui.browserLaunch)} |`, `| navigation → verdict judged and a tab click answered (fresh page) | ${fig(r.ui.interactive)} |`, `| of which the first health check (main process, every hop; K2s DNS stopped) | ${fig(r.ui.healthCheck)} |`, '');
   } else L.push('Not measured.', '');
 
+  L.push('## Idle cost (backend process and its children, web mode)', '');
+  if (r.idle?.length) {
+    L.push(`CPU of \`k2s-dns ui\` (the backend the Electron main process also runs) plus every child it spawned, from /proc/PID/stat utime+stime+cutime+cstime over ${n(r.idle[0]!.figures[0]?.seconds ?? Number.NaN)} s per state (scripts/bench/idle.ts); engine ${r.idle[0]!.engine}; % of one core. The window's own Chromium CPU is not in it. Cadences: shared/cadence.ts.`, '');
+    const builds = r.idle.map((b) => b.build);
+    L.push(`| state | window | ${builds.join(' | ')} | 1-min load |`, `|---|---|${builds.map(() => '---|').join('')}---|`);
+    r.idle[0]!.figures.forEach((f, i) => L.push(`| ${f.state} | ${f.window ? 'one' : 'none'} | ${r.idle.map((b) => `${n(b.figures[i]?.cpuPercent ?? Number.NaN, 2)} %`).join(' | ')} | ${n(f.load1, 1)} |`));
+    L.push('', `kube-dns down → the open window's verdict changes: ${r.idle.map((b) => `${b.build} ${b.kubeDnsDownShownMs === null ? '–' : `${n(b.kubeDnsDownShownMs / 1000, 1)} s`}`).join('; ')}.`, '');
+  } else L.push('Not measured.', '');
+
+  const la = r.machine.loadavgAtStart[0] ?? Number.NaN;
+  const busy = `load average ${n(la, 1)} on ${r.machine.cpus} cores at the start of this run`;
+  // The idle-machine goals (start/stop near their floor, idle cost, first paint), per engine where they are per engine.
+  const g21: [string, string, boolean | null, string?][] = [];
+  for (const [engine, lc] of Object.entries(r.lifecycle)) {
+    const fl = r.floor[engine];
+    g21.push([`start ≤ 0.4 s wall (${engine}, \`node bin/k2s-dns.mjs\`)`, `${n(lc.start.wall.median)} ms`, lc.start.wall.median <= 400, `Node's own start-up is ${n(node0 ?? Number.NaN)} ms here (\`node -e 0\`); ${busy}`]);
+    g21.push([`stop ≤ 0.25 s wall (${engine})`, `${n(lc.stop.wall.median)} ms`, lc.stop.wall.median <= 250, `Node's own start-up is ${n(node0 ?? Number.NaN)} ms here; ${busy}`]);
+    if (fl && lc.start.steps.total) g21.push([`start's steps ≤ 5× their floor (${engine})`, ratio(lc.start.steps.total.median, fl.total.median), lc.start.steps.total.median <= 5 * fl.total.median, busy]);
+  }
+  const mine = r.idle?.[0];
+  if (mine) {
+    const withWin = mine.figures.filter((f) => f.window);
+    const noWin = mine.figures.filter((f) => !f.window);
+    const worst = (fs: IdleFigure[]) => Math.max(...fs.map((f) => f.cpuPercent));
+    g21.push(['idle ≤ 2 % of a core, one window, every state (worst)', `${n(worst(withWin), 2)} %`, withWin.length ? worst(withWin) <= 2 : null, busy]);
+    g21.push(['idle ≤ 0.1 % of a core, no window (worst)', `${n(worst(noWin), 2)} %`, noWin.length ? worst(noWin) <= 0.1 : null, busy]);
+    g21.push(['kube-dns down shown ≤ 10 s', mine.kubeDnsDownShownMs === null ? '–' : `${n(mine.kubeDnsDownShownMs / 1000, 1)} s`, mine.kubeDnsDownShownMs === null ? null : mine.kubeDnsDownShownMs <= 10_000, busy]);
+  }
+  g21.push(['UI first paint → judged verdict ≤ 1 s (navigation → verdict and a tab click)', r.ui ? `${n(r.ui.interactive.median)} ms` : '–', r.ui ? r.ui.interactive.median <= 1000 : null, busy]);
+  L.push('## Goals: idle machine, light desktop', '', `Load average at the start of this run: ${r.machine.loadavgAtStart.join(' / ')} on ${r.machine.cpus} cores (the goals are for an idle machine).`, '', '| goal | measured | | note where missed |', '|---|---|---|---|');
+  for (const [g, m, ok, cause] of g21) L.push(`| ${g} | ${m} | ${verdict(ok)} | ${ok === false ? (cause ?? '') : ''} |`);
+  L.push('');
+
   // The performance goals.
   const lcA = Object.values(r.lifecycle)[0];
   const engineA = Object.keys(r.lifecycle)[0];
@@ -97,8 +133,6 @@ export function renderReport(r: BenchResult): string {
   const worstQps = proxyOn.length ? Math.min(...proxyOn.map((d) => d.qps.median / (r.dnsperf.find((x) => x.target === 'direct' && x.names === d.names)?.qps.median ?? Number.NaN))) : Number.NaN;
   const worstP99 = proxyOn.length ? Math.max(...proxyOn.map((d) => d.p99Ms.median - (r.dnsperf.find((x) => x.target === 'direct' && x.names === d.names)?.p99Ms.median ?? Number.NaN))) : Number.NaN;
   const probe = r.query['probe (in-process, as the app)'];
-  const la = r.machine.loadavgAtStart[0] ?? Number.NaN;
-  const busy = `load average ${n(la, 1)} on ${r.machine.cpus} cores at the start of this run`;
   const stepsOf = (k: string) => n(lcA?.start.steps[k]?.median ?? Number.NaN);
   const causes: Record<string, string> = {
     status: `Node's own start-up (\`node -e 0\`) is ${n(node0 ?? Number.NaN)} ms here; status adds ${n((r.cli.status?.median ?? Number.NaN) - (node0 ?? Number.NaN))} ms (its modules, the state and service checks); ${busy}.`,

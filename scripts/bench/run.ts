@@ -20,6 +20,7 @@ import { figure, type Figure } from './stats';
 import { renderReport, type BenchResult } from './report';
 import { followFigures, searchFigures, tailFigures, writeBigLog } from './logviewer';
 import { interactiveFigures, launchBrowser } from './ui-launch';
+import { idleFigures } from './idle';
 import { createRealBackend } from '../../electron/core/backend-real';
 import { createNodeDeps } from '../../electron/core/lifecycle/node-deps';
 import { startWebServer } from '../../electron/web/server';
@@ -30,8 +31,12 @@ const ROUNDS = Math.max(5, Number(process.env.BENCH_ROUNDS ?? 5));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
 /** Seconds of following a growing log (30 s at 20,000 lines/s). */
 const FOLLOW_SECONDS = Number(process.env.BENCH_FOLLOW_SECONDS ?? 30);
-/** Which sections run (comma list; default all): cli,lifecycle,dnsperf,query,logs,ui. */
-const ONLY = new Set((process.env.BENCH_ONLY ?? 'cli,lifecycle,dnsperf,query,logs,ui').split(','));
+/** Which sections run (comma list; default all): cli,lifecycle,dnsperf,query,logs,ui,idle. */
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'cli,lifecycle,dnsperf,query,logs,ui,idle').split(','));
+/** Seconds of each idle-cost state (default 45). */
+const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 45);
+/** bin/k2s-dns.mjs of other builds to measure the idle cost of too, side by side (e.g. the previous commit's, for a before/after pair); comma list of label=path. */
+const IDLE_OTHER = (process.env.BENCH_IDLE_OTHER ?? '').split(',').filter(Boolean).map((x) => x.split('=') as [string, string]);
 const DNSPROXY = join(REPO, '.tools/bin/dnsproxy');
 const CLUSTER_NAMES = ['kubernetes.default.svc.cluster.local', 'web.demo.svc.cluster.local', 'kube-dns.kube-system.svc.cluster.local'];
 const EXTERNAL_NAMES = ['www.example.test', 'mirror.example.test'];
@@ -74,6 +79,7 @@ const out: BenchResult = {
   logViewer: null,
   logSearch: null,
   ui: null,
+  idle: [],
   notMeasured: [],
   durationS: 0,
 };
@@ -217,6 +223,24 @@ try {
     } finally {
       await browser.close();
       await server.close();
+    }
+  }
+
+  // Idle cost: the backend's CPU with one window open and with none, in every host state.
+  if (ONLY.has('idle')) {
+    const { browser } = await launchBrowser(1);
+    const engineArgs = existsSync(DNSPROXY) ? ['--engine', 'adguard', '--dnsproxy', DNSPROXY] : ['--engine', 'dnsmasq'];
+    try {
+      for (const [label, path] of [['this build', join(REPO, 'bin/k2s-dns.mjs')], ...IDLE_OTHER] as [string, string][]) {
+        log(`idle cost (${label}), ${IDLE_SECONDS} s per state`);
+        try {
+          out.idle.push({ build: label, engine: engineArgs[1]!, ...(await idleFigures(path, tb, browser, IDLE_SECONDS, engineArgs, log)) });
+        } catch (err) {
+          out.notMeasured.push(`idle cost (${label}): ${(err as Error).message.slice(0, 300)}`);
+        }
+      }
+    } finally {
+      await browser.close();
     }
   }
 
