@@ -27,6 +27,9 @@ export interface IdleFigure {
   load1: number;
 }
 
+/** The verdict has judged the host (not "checking", not an operation running). */
+export const JUDGED = '[data-testid=verdict][data-cause]:not([data-cause=""]):not([data-cause=checking]):not([data-cause=operation])';
+
 const TICK = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
 
 /** utime+stime+cutime+cstime of `pid` in seconds (fields 14–17 of /proc/PID/stat, after the comm). */
@@ -75,7 +78,7 @@ export async function idleFigures(bin: string, tb: Testbed, browser: Browser, se
   const open = async () => {
     page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
     await page.goto(url);
-    await page.locator('[data-testid=verdict][data-cause]:not([data-cause=""])').waitFor({ timeout: 60_000 });
+    await page.locator(JUDGED).waitFor({ timeout: 60_000 });
   };
   const cli = async (args: string[]) => {
     const r = await timedCli(args);
@@ -93,11 +96,12 @@ export async function idleFigures(bin: string, tb: Testbed, browser: Browser, se
     await open();
     // Detection time: kube-dns stops answering → the open window's verdict changes.
     const verdict = page!.locator('[data-testid=verdict]');
+    await page!.locator(JUDGED).waitFor({ timeout: 60_000 });
     const before = await verdict.getAttribute('data-cause');
     const d0 = performance.now();
     await tb.stopCoreDns();
     try {
-      await page!.waitForFunction((b) => document.querySelector('[data-testid=verdict]')?.getAttribute('data-cause') !== b, before, { timeout: 60_000, polling: 100 });
+      await page!.waitForFunction((b) => !['', 'checking', 'operation', b].includes(document.querySelector('[data-testid=verdict]')?.getAttribute('data-cause') ?? ''), before, { timeout: 60_000, polling: 100 });
       detectMs = performance.now() - d0;
       log(`idle: kube-dns down shown after ${Math.round(detectMs)} ms (verdict ${before} → ${await verdict.getAttribute('data-cause')})`);
       await measure('degraded (kube-dns down)');

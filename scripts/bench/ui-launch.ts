@@ -6,6 +6,7 @@
  */
 import { chromium, type Browser } from '@playwright/test';
 import { figure, type Figure } from './stats';
+import { JUDGED } from './idle';
 
 /** Chromium flags of playwright.config.ts (headless, no sandbox: root inside the bed). */
 const CHROMIUM = { executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] };
@@ -34,7 +35,8 @@ export async function interactiveFigures(browser: Browser, url: string, rounds: 
     try {
       const t0 = performance.now();
       await page.goto(url);
-      await page.locator('[data-testid=verdict][data-cause]:not([data-cause=""])').waitFor({ timeout: 30_000 });
+      // Judged: a cause other than "checking" (the verdict's placeholder while the first check runs).
+      await page.locator(JUDGED).waitFor({ timeout: 30_000 });
       await page.getByTestId('tab-logs').click();
       await page.locator('[data-testid=tab-logs][aria-selected=true]').waitFor({ timeout: 30_000 });
       ms.push(performance.now() - t0);
