@@ -1,5 +1,5 @@
 /**
- * Every periodic read of the app in one place (issue 21: an idle window costs next to nothing).
+ * Every periodic read of the app in one place (an idle window must cost next to nothing).
  * What a user loses by each, in detection time, is said next to it; docs/bench.md measures the
  * idle CPU they cost. The renderer and the backend both import these.
  */

@@ -1,5 +1,5 @@
 /**
- * Idle cost (issue 21 item 1): CPU of the backend process (`k2s-dns ui`, web mode, the same
+ * Idle cost: CPU of the backend process (`k2s-dns ui`, web mode, the same
  * backend the Electron main process runs) and of every child it spawned and reaped, over
  * BENCH_IDLE_SECONDS (default 45) in each host state, with one Chromium window open and with none.
  * CPU = Δ(utime + stime + cutime + cstime) of /proc/PID/stat (proc(5); clock ticks, `getconf

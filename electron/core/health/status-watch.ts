@@ -1,7 +1,7 @@
 /**
  * Keeps the host DNS status (lifecycle/status.ts) between reads and re-reads it only when
  * something it depends on may have changed, so a window polling `dns:status` every second costs
- * no process and no file read while nothing happens (issue 21). A re-read follows:
+ * no process and no file read while nothing happens. A re-read follows:
  *  - an inotify event (fs.watch) in a watched directory: /etc (resolv.conf; its symlink target's
  *    directory too), the state directory, the run directory (pidfile, watchdog state), systemd's
  *    /run/systemd/units (the `invocation:k2s-dnsproxy.service` link systemd adds at start and
