@@ -22,9 +22,9 @@ export const STATUS_SAFETY_MS = 30_000;
  * The end-to-end health check (getaddrinfo → resolv.conf → listeners → kube-dns → upstreams)
  * runs on every status change and, while K2s DNS is on the path, again when its report is this
  * old (ms). CoreDNS going down is then shown within this + one status poll + the check's own
- * query deadline (1.5 s): ≤ 7 + 1 + 1.5 = 9.5 s (goal ≤ 10 s).
+ * query deadline (1.5 s): ≤ 5 + 1 + 1.5 = 7.5 s (goal ≤ 10 s, with room for a busy host).
  */
-export const HEALTH_MAX_AGE_ACTIVE_MS = 7000;
+export const HEALTH_MAX_AGE_ACTIVE_MS = 5000;
 
 /**
  * While K2s DNS is stopped the check only reaches your own nameservers: again when the report is
