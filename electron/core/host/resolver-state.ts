@@ -5,7 +5,8 @@
  */
 import { K2S_PATHS, MANAGED_HEADER } from '../../../shared/k2s-paths';
 import type { ResolverEntry } from '../../../shared/types';
-import type { Exec } from './exec';
+import { lstatSync } from 'node:fs';
+import type { Exec, ExecResult } from './exec';
 import type { HostFs } from './host-fs';
 
 export { sameResolver, describeResolverChanges } from '../../../shared/resolver-compare';
@@ -34,8 +35,38 @@ export function parseLsattrFlags(stdout: string): { immutable: boolean; appendOn
 
 /** The append-only flag (`chattr +a`) via `lsattr -d`; false when lsattr cannot tell. */
 export async function readAppendOnly(fs: HostFs, exec: Exec, hostPath: string): Promise<boolean> {
-  const r = await exec.run('lsattr', ['-d', fs.real(hostPath)], { timeoutMs: 5000 }).catch(() => null);
+  const r = await lsattr(exec, fs.real(hostPath)).catch(() => null);
   return r !== null && r.code === 0 && parseLsattrFlags(r.stdout)?.appendOnly === true;
+}
+
+/** One `lsattr -d` answer per file version, per Exec: see lsattr below. */
+const lsattrCache = new WeakMap<Exec, Map<string, { key: string; result: Promise<ExecResult> }>>();
+
+/**
+ * `lsattr -d realPath`, run once per version of the file: the answer is reused while the file's
+ * device, inode and ctime are unchanged — chattr(1) changes the flags with the FS_IOC_SETFLAGS
+ * ioctl, which updates the inode's ctime (ioctl_iflags(2)), so a reused answer is never stale.
+ * Status reads and health checks then spawn no process while nothing changed.
+ */
+function lsattr(exec: Exec, realPath: string): Promise<ExecResult> {
+  let key: string | null = null;
+  try {
+    const st = lstatSync(realPath, { bigint: true });
+    key = `${st.dev}:${st.ino}:${st.ctimeNs}`;
+  } catch {
+    key = null; // cannot tell the version: ask every time
+  }
+  const perExec = lsattrCache.get(exec) ?? new Map<string, { key: string; result: Promise<ExecResult> }>();
+  lsattrCache.set(exec, perExec);
+  const hit = key === null ? undefined : perExec.get(realPath);
+  if (hit && hit.key === key) return hit.result;
+  const result = exec.run('lsattr', ['-d', realPath], { timeoutMs: 5000 });
+  if (key !== null) perExec.set(realPath, { key, result });
+  // A failed run (lsattr missing, timeout) is not kept: the next read asks again.
+  result.catch(() => {
+    if (perExec.get(realPath)?.result === result) perExec.delete(realPath);
+  });
+  return result;
 }
 
 /** Reads the immutable flag via `lsattr -d`; `{immutable:false, note}` when lsattr cannot tell. */
@@ -43,7 +74,7 @@ export async function readImmutable(fs: HostFs, exec: Exec, hostPath: string): P
   const realPath = fs.real(hostPath);
   let result;
   try {
-    result = await exec.run('lsattr', ['-d', realPath], { timeoutMs: 5000 });
+    result = await lsattr(exec, realPath);
   } catch (err) {
     return { immutable: false, note: `lsattr could not run (${(err as Error).message}); assumed ${hostPath} is not immutable.` };
   }
