@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, mkdirSync, writeFileSync, symlinkSync, lstatSync, readlinkSync, readFileSync, chownSync, chmodSync, lchownSync } from 'node:fs';
+import { mkdtempSync, rmSync, mkdirSync, writeFileSync, symlinkSync, lstatSync, readlinkSync, readFileSync, chownSync, chmodSync, lchownSync, renameSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -107,6 +107,24 @@ describe('captureResolver / restoreResolver on a temp root', () => {
     expect(notes).toEqual(['lsattr -d /etc/resolv.conf gave no flags (lsattr: Operation not supported); assumed not immutable.']);
     const missing: Exec = { run: async () => Promise.reject(new Error('spawn lsattr ENOENT')) };
     expect((await captureResolverWithNotes(createHostFs(root), missing)).notes[0]).toContain('lsattr could not run');
+  });
+
+  it('lsattr runs once per file version: same dev/inode/ctime reuses the answer, a replaced file asks again', async () => {
+    writeFileSync(r('etc/resolv.conf'), 'nameserver 10.0.0.3\n');
+    const asked: string[] = [];
+    let flags = '----i---------e-------';
+    const counting: Exec = { run: async (_file, args) => (asked.push(args[1]!), { code: 0, stdout: `${flags} ${args[1]}\n`, stderr: '' }) };
+    const fs = createHostFs(root);
+    const first = await captureResolver(fs, counting);
+    expect(first).toMatchObject({ kind: 'file', immutable: true });
+    expect(await captureResolver(fs, counting)).toEqual(first);
+    expect(asked).toEqual([r('etc/resolv.conf')]);
+    // A new inode (rename over it, as an editor or NetworkManager writes): a new version.
+    writeFileSync(r('etc/resolv.conf.new'), 'nameserver 10.0.0.4\n');
+    renameSync(r('etc/resolv.conf.new'), r('etc/resolv.conf'));
+    flags = '----------------------';
+    expect(await captureResolver(fs, counting)).toMatchObject({ kind: 'file', immutable: false });
+    expect(asked).toEqual([r('etc/resolv.conf'), r('etc/resolv.conf')]);
   });
 
   it('CRLF content without a trailing newline survives byte for byte', async () => {
