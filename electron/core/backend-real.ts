@@ -26,7 +26,7 @@ import { createHealthCache } from './health/health-cache';
 import { healthProbes } from './health/probes';
 import { listenerSockets } from './host/listener-sockets';
 import { createStatusWatch, type StatusWatch } from './health/status-watch';
-import { HEALTH_MAX_AGE_ACTIVE_MS, HEALTH_MAX_AGE_STOPPED_MS, STATUS_SAFETY_MS } from '../../shared/cadence';
+import { CADENCE_MS } from '../../shared/cadence';
 
 export { INSTALLED_HELPER, INSTALLED_POLICY } from '../helper/installed';
 
@@ -101,13 +101,13 @@ export function hostStatusWatch(deps: LifecycleDeps, read: () => Promise<HostDns
     exists: (dir) => existsSync(dir),
     pidAlive: (pid) => existsSync(`/proc/${pid}`),
     now: () => deps.now(),
-    maxAgeMs: STATUS_SAFETY_MS,
+    maxAgeMs: CADENCE_MS.statusSafety,
   });
 }
 
 /** How old a health report may be before the next status read checks again (shared/cadence.ts). */
 export function healthMaxAgeMs(status: HostDnsStatus): number {
-  return status.state === 'stopped' && status.listeners.length === 0 ? HEALTH_MAX_AGE_STOPPED_MS : HEALTH_MAX_AGE_ACTIVE_MS;
+  return status.state === 'stopped' && status.listeners.length === 0 ? CADENCE_MS.healthStopped : CADENCE_MS.healthActive;
 }
 
 /**

@@ -9,7 +9,7 @@
  *  - the proxy PID it reported no longer existing (/proc/PID, a stat, no process spawned);
  *  - an operation in progress (its journal moves step by step: always read fresh);
  *  - `invalidate()` (the backend calls it for each event of its own helper operations);
- *  - the safety age (shared/cadence.ts STATUS_SAFETY_MS).
+ *  - the safety age (shared/cadence.ts CADENCE_MS.statusSafety).
  * A directory that cannot be watched (no inotify watches left, EACCES) makes every read fresh,
  * as before this cache.
  */

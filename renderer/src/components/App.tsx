@@ -1,7 +1,7 @@
 /** App shell: header, tabs (WAI-ARIA tabs pattern), the live region, and the data wiring (initial loads, push subscriptions). */
 import { useEffect, useRef, type KeyboardEvent } from 'react';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
-import { STATUS_POLL_MS } from '../../../shared/cadence';
+import { CADENCE_MS } from '../../../shared/cadence';
 import { tabForKey, TABS, useUi, type TabId } from '../lib/ui-state';
 import { stores, useDns } from '../stores';
 import { ClusterPanel } from './ClusterPanel';
@@ -50,10 +50,10 @@ export function App() {
     // The start-up load first: the watch's first tick then shares its status read (one request
     // for every view's first paint).
     refreshAll();
-    // Live state from any source: poll status every STATUS_POLL_MS (shared/cadence.ts; the
+    // Live state from any source: poll status every CADENCE_MS.status (shared/cadence.ts; the
     // backend answers from its kept status while nothing changed); a status that carries a newer
     // verdict updates the verdict line and the topology.
-    const offWatch = stores.dns.getState().watch(STATUS_POLL_MS, onStateChange);
+    const offWatch = stores.dns.getState().watch(CADENCE_MS.status, onStateChange);
     const offHealth = stores.dns.subscribe((s) => {
       if (s.status?.health) {
         stores.health.getState().offer(s.status.health);

@@ -1,6 +1,7 @@
 /** Cluster panel: API reachability, version, nodes, CoreDNS pods, kube-dns IP, kubeconfig. */
 import type { ClusterStatus } from '../../../shared/types';
-import { CADENCE_MS, lastKnownText } from '../lib/cadence';
+import { CADENCE_MS } from '../../../shared/cadence';
+import { lastKnownText } from '../lib/last-known';
 import { usePoll } from '../lib/use-poll';
 import { useCluster, useHealth } from '../stores';
 

@@ -1,5 +1,5 @@
 /** Diagnostics panel: the doctor findings grouped by severity, each with what it means and the fix in app words. */
-import { clockTime } from '../lib/cadence';
+import { clockTime } from '../lib/last-known';
 import { useEffect, useMemo } from 'react';
 import type { DoctorSeverity } from '../../../shared/doctor';
 import { countFindings, groupFindings } from '../../../shared/doctor';

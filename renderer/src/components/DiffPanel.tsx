@@ -1,7 +1,8 @@
 /** Resolver diff: saved original vs current /etc/resolv.conf, unified or side by side, plus metadata changes. */
 import type { ResolverEntry } from '../../../shared/types';
 import { sideBySide, unifiedDiff } from '../lib/side-by-side';
-import { CADENCE_MS, lastKnownText } from '../lib/cadence';
+import { CADENCE_MS } from '../../../shared/cadence';
+import { lastKnownText } from '../lib/last-known';
 import { usePoll } from '../lib/use-poll';
 import { useDiff } from '../stores';
 

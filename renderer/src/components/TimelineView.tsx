@@ -1,6 +1,6 @@
 /** Live step timeline of the latest lifecycle operation: refused, rolled back (and why) or done. */
 import { buildTimeline } from '../lib/timeline';
-import { clockTime } from '../lib/cadence';
+import { clockTime } from '../lib/last-known';
 import { useDns, useHealth } from '../stores';
 import { RichText } from './RichText';
 import { stepWarns } from '../../../shared/step-warn';

@@ -1,6 +1,6 @@
 /** Topology: host apps → /etc/resolv.conf → k2s-dnsproxy listeners → CoreDNS / upstreams. */
 import { reportFitsStatus } from '../../../shared/health';
-import { clockTime } from '../lib/cadence';
+import { clockTime } from '../lib/last-known';
 import { NOT_IN_USE, type Hop } from '../lib/topology';
 import { useDns, useTopology } from '../stores';
 

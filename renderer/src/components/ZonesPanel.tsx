@@ -5,7 +5,8 @@
  * Every string here comes from the cluster: shown through shared/visible-text.ts (bidi and
  * invisible characters escaped, a non-ASCII name with its punycode beside it), as the CLI does.
  */
-import { CADENCE_MS, lastKnownText } from '../lib/cadence';
+import { CADENCE_MS } from '../../../shared/cadence';
+import { lastKnownText } from '../lib/last-known';
 import { usePoll } from '../lib/use-poll';
 import { useZones } from '../stores';
 import { escapeInvisible as t, visibleName as n } from '../../../shared/visible-text';

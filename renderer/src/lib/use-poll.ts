@@ -1,7 +1,7 @@
 /**
  * Polls while the calling component is mounted (its view is on screen) and the page is visible:
  * `fn` runs every `ms` (a run still in flight is not overlapped: the tick is skipped), and once
- * at once when the page becomes visible again. Intervals come from lib/cadence.ts.
+ * at once when the page becomes visible again. Intervals come from shared/cadence.ts.
  */
 import { useEffect, useRef } from 'react';
 

@@ -5,7 +5,7 @@ import type { K2sDnsApi } from '../../../shared/api';
 import { ApiError, type AppInfo, type CallInput } from '../../../shared/contract';
 import type { LifecycleEvent, Operation, ResultEvent, StepEvent } from '../../../shared/lifecycle-events';
 import type { HostDnsStatus } from '../../../shared/types';
-import { STATUS_POLL_MS } from '../../../shared/cadence';
+import { CADENCE_MS } from '../../../shared/cadence';
 
 /** Timeline events kept (a start has ~20; older operations are dropped beyond this). */
 const MAX_EVENTS = 200;
@@ -215,7 +215,7 @@ export function createDnsStore(api: K2sDnsApi) {
       attach() {
         return api.onLifecycleEvent((e) => get().onEvent(e));
       },
-      watch(intervalMs = STATUS_POLL_MS, onChangeCb) {
+      watch(intervalMs = CADENCE_MS.status, onChangeCb) {
         let stopped = false;
         onChange = onChangeCb;
         let timer: ReturnType<typeof setTimeout> | undefined;
