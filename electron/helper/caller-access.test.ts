@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { asCaller, callerUid, readKubeconfigAsCaller, unreadableKubeconfigMessage } from './caller-access';
+import { asCallerArgv, callerUid, readKubeconfigAsCaller, unreadableKubeconfigMessage } from './caller-access';
 
 const isRoot = process.geteuid?.() === 0;
 const hasSetpriv = spawnSync('setpriv', ['--version']).status === 0;
@@ -41,12 +41,25 @@ describe('helper caller access', () => {
     expect(a.stdout + a.stderr).not.toMatch(/bytes|YAML|line \d/);
   }, 150_000);
 
-  it.skipIf(!isRoot)('asCaller: opens with the caller\'s uid, gid and groups, and is root again afterwards, also after a throw (skipped without root)', () => {
-    const seen = asCaller(12345, () => [process.geteuid!(), process.getegid!(), process.getgroups!()], { gid: 12345, groups: [] });
-    expect(seen).toEqual([12345, 12345, [12345]]); // getgroups(2) as Node reports it: the egid included
-    expect([process.geteuid!(), process.getegid!()]).toEqual([0, 0]);
-    expect(() => asCaller(12345, () => { throw new Error('inside'); }, { gid: 12345, groups: [] })).toThrow('inside');
-    expect(process.geteuid!()).toBe(0);
+  it('asCallerArgv: setpriv with the caller\'s uid, gid and groups (clears the groups when there are none)', () => {
+    expect(asCallerArgv(1000, { gid: 1000, groups: [1000, 4, 27] }, ['/usr/bin/node', '-e', 'x'])).toEqual(['setpriv', '--reuid=1000', '--regid=1000', '--groups=1000,4,27', '--', '/usr/bin/node', '-e', 'x']);
+    expect(asCallerArgv(12345, { gid: 12345, groups: [] }, ['cat'])).toEqual(['setpriv', '--reuid=12345', '--regid=12345', '--clear-groups', '--', 'cat']);
+  });
+
+  it.skipIf(!isRoot || !hasSetpriv)('reads with the caller\'s groups: a 0640 file of a group the caller is in is read, a FIFO and an oversized file are refused (skipped without root/setpriv)', () => {
+    const grp = join(dir, 'group-only.yaml');
+    writeFileSync(grp, 'kind: Config\n', { mode: 0o640 });
+    chownSync(grp, 0, 4242);
+    expect(readKubeconfigAsCaller(grp, 12345, { gid: 12345, groups: [4242] }).text).toBe('kind: Config\n');
+    expect(() => readKubeconfigAsCaller(grp, 12345, { gid: 12345, groups: [] })).toThrow(unreadableKubeconfigMessage(grp));
+    const fifo = join(dir, 'fifo');
+    spawnSync('mkfifo', ['-m', '0666', fifo]);
+    expect(() => readKubeconfigAsCaller(fifo, 12345, { gid: 12345, groups: [] })).toThrow(/is not a regular file/);
+    const big = join(dir, 'big.yaml');
+    writeFileSync(big, '');
+    spawnSync('truncate', ['-s', '2M', big]);
+    chmodSync(big, 0o644);
+    expect(() => readKubeconfigAsCaller(big, 12345, { gid: 12345, groups: [] })).toThrow(/more than a kubeconfig/);
   });
 
   // Regression: the helper checked `test -r` as the caller, then root opened the path

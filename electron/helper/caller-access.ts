@@ -1,14 +1,14 @@
 /**
  * What the unprivileged caller of the root helper may learn about a path it names:
  * nothing about a file it could not read itself. pkexec sets PKEXEC_UID and sudo SUDO_UID to the
- * caller's uid (pkexec(1), sudo(8)); the helper opens a kubeconfig the caller names with the
- * caller's uid, gid and groups (asCaller), so the kernel decides, path components included, in
+ * caller's uid (pkexec(1), sudo(8)); the helper opens a kubeconfig the caller names in a child
+ * process with the caller's uid, gid and groups (asCallerArgv), so the kernel decides, path components included, in
  * the one open the content then comes from. When it fails, one message covers "missing" and
  * "unreadable" alike: no size, existence or YAML-line oracle on root-only files.
  */
 import { spawnSync } from 'node:child_process';
-import { NoKubeconfigError } from '../core/cluster/errors';
-import { KubeconfigOpenError, readKubeconfigFile, type KubeconfigFile } from '../core/cluster/kubeconfig-file';
+import { NoKubeconfigError, refuseKubeconfig } from '../core/cluster/errors';
+import { MAX_KUBECONFIG_BYTES, type KubeconfigFile } from '../core/cluster/kubeconfig-file';
 
 /** The caller's environment cannot be trusted to name who asked (refused, exit 3). */
 export class CallerEnvError extends Error {
@@ -51,42 +51,59 @@ export function callerIds(uid: number): { gid: number; groups: number[] } {
 }
 
 /**
- * Runs `fn` with the effective uid, gid and groups of the caller, then back to root, so the
- * kernel checks every open in `fn` (path components and symlinks included) with the caller's
- * rights: there is no "check as the caller, then open as root" window to swap a symlink in
- * (an earlier helper checked with `test -r`, then root opened the path again). seteuid(2) keeps the
- * saved set-user-ID 0, so the way back always exists; glibc applies set*id to every thread
- * (nptl(7)), and `fn` must be synchronous so no other JavaScript runs meanwhile.
- * @throws whatever `fn` throws, after root's ids are restored
+ * The reader run as the caller (node -e, argv[1] = the path): one open (O_NONBLOCK so a FIFO
+ * cannot hang it, O_NOCTTY), fstat on that fd, then the bytes — the same rules as
+ * readKubeconfigFile (kubeconfig-file.ts). Prints one JSON line: {uid, mode, text} or
+ * {err: 'open', errno} / {err: 'notfile'} / {err: 'size', size}.
  */
-export function asCaller<T>(uid: number, fn: () => T, ids = callerIds(uid)): T {
-  const saved = { egid: process.getegid!(), groups: process.getgroups!() };
-  // Order matters: groups and gid while still root, the uid last; back in the reverse order.
-  process.setgroups!(ids.groups);
-  process.setegid!(ids.gid);
-  process.seteuid!(uid);
-  try {
-    return fn();
-  } finally {
-    process.seteuid!(0);
-    process.setegid!(saved.egid);
-    process.setgroups!(saved.groups);
-  }
+const READ_AS_CALLER_JS = `
+const fs = require('fs');
+const out = (o) => process.stdout.write(JSON.stringify(o));
+let fd;
+try { fd = fs.openSync(process.argv[1], fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOCTTY); }
+catch (e) { out({ err: 'open', errno: e.code }); process.exit(0); }
+const st = fs.fstatSync(fd);
+if (!st.isFile()) { out({ err: 'notfile' }); process.exit(0); }
+if (st.size > ${MAX_KUBECONFIG_BYTES}) { out({ err: 'size', size: st.size }); process.exit(0); }
+const buf = Buffer.alloc(st.size); let off = 0;
+while (off < st.size) { const n = fs.readSync(fd, buf, off, st.size - off, off); if (n === 0) break; off += n; }
+out({ uid: st.uid, mode: st.mode, text: buf.subarray(0, off).toString('utf8') });
+`;
+
+/**
+ * argv that runs `command` with the caller's real and effective uid, gid and groups:
+ * util-linux setpriv(1) `--reuid --regid --groups|--clear-groups`. A separate process, because
+ * Node refuses set*id calls in-process where libuv may use io_uring (process.setgroups throws
+ * "setgroups() disabled: io_uring may be enabled", CVE-2024-22017 — Debian 13's nodejs 20.19).
+ */
+export function asCallerArgv(uid: number, ids: { gid: number; groups: number[] }, command: string[]): string[] {
+  const groups = ids.groups.length ? [`--groups=${ids.groups.join(',')}`] : ['--clear-groups'];
+  return ['setpriv', `--reuid=${uid}`, `--regid=${ids.gid}`, ...groups, '--', ...command];
 }
 
 /**
- * Reads the kubeconfig at `path` for the helper with the caller's rights (one open as the
- * caller, fstat on that fd: kubeconfig-file.ts). Every failure to open is the one
- * unreadableKubeconfigMessage (no existence oracle); other refusals (not a regular file, too
- * big) describe a file the caller can open itself.
+ * Reads the kubeconfig at `path` for the helper with the caller's rights: a child process
+ * running as the caller (asCallerArgv) opens it once and fstats that fd, so the kernel checks
+ * every path component and symlink with the caller's rights, in the one open the content comes
+ * from — there is no "check as the caller, then open as root" window to swap a symlink in.
+ * Every failure to open is the one unreadableKubeconfigMessage (no existence oracle); other
+ * refusals (not a regular file, too big) describe a file the caller can open itself.
+ * @throws NoKubeconfigError; Error when the reader itself cannot run (no setpriv, timeout)
  */
-export function readKubeconfigAsCaller(path: string, uid: number): KubeconfigFile {
+export function readKubeconfigAsCaller(path: string, uid: number, ids = callerIds(uid)): KubeconfigFile {
+  const [cmd, ...args] = asCallerArgv(uid, ids, [process.execPath, '-e', READ_AS_CALLER_JS, path]);
+  const r = spawnSync(cmd!, args, { encoding: 'utf8', timeout: 15_000, maxBuffer: 4 * MAX_KUBECONFIG_BYTES + 65_536, env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin' } });
+  let o: { err?: string; errno?: string; size?: number; uid?: number; mode?: number; text?: string };
   try {
-    return asCaller(uid, () => readKubeconfigFile(path));
+    if (r.error || r.status !== 0) throw new Error(r.error?.message ?? (r.stderr.trim().split('\n').at(-1) || `exit ${r.status}`));
+    o = JSON.parse(r.stdout);
   } catch (err) {
-    if (err instanceof KubeconfigOpenError) throw new NoKubeconfigError([path], unreadableKubeconfigMessage(path));
-    throw err;
+    throw new Error(`Could not read the kubeconfig as the calling user (setpriv from util-linux): ${(err as Error).message}`);
   }
+  if (o.err === 'open') throw new NoKubeconfigError([path], unreadableKubeconfigMessage(path));
+  if (o.err === 'notfile') throw refuseKubeconfig(path, 'is not a regular file; pass the kubeconfig file itself with --kubeconfig.');
+  if (o.err === 'size') throw refuseKubeconfig(path, `is ${o.size} bytes, more than a kubeconfig (${MAX_KUBECONFIG_BYTES} at most); pass the right file with --kubeconfig.`);
+  return { path, text: o.text ?? '', uid: o.uid ?? -1, mode: o.mode ?? 0 };
 }
 
 /** The one message for a kubeconfig the caller cannot read (or that does not exist). */
