@@ -3,7 +3,7 @@
  * ~/.kube/config is rarely the right one: the order prefers K2s's admin.conf and the invoking
  * user's config before $KUBECONFIG and root's home.
  */
-import { existsSync } from 'node:fs';
+import { accessSync, constants, existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { nodeExec, type Exec } from '../host/exec';
@@ -82,7 +82,9 @@ export function homeFromPasswdLine(line: string): string | null {
 /**
  * findKubeconfig on this host: real existsSync, the caller's home (PKEXEC_UID or SUDO_USER) via
  * `getent passwd` (covers LDAP/NSS users, unlike reading /etc/passwd), process env and home.
- * Never throws.
+ * Not root (the app, a user's CLI): a candidate this user cannot read counts as absent, so K2s's
+ * root-only admin.conf makes way for the user's own ~/.kube/config — the file the window shows
+ * is then the one Start passes to the helper. Never throws.
  */
 export async function locateKubeconfig(
   opts: { explicit?: string; env?: Record<string, string | undefined>; exec?: Exec } = {},
@@ -98,8 +100,18 @@ export async function locateKubeconfig(
   return findKubeconfig({
     ...(opts.explicit !== undefined ? { explicit: opts.explicit } : {}),
     env,
-    exists: existsSync,
+    exists: (process.geteuid?.() ?? 0) === 0 ? existsSync : readable,
     homeOf: (user) => (user === caller ? callerHome : null),
     home: homedir(),
   });
+}
+
+/** access(2) R_OK for this process's real uid: exists and this user may read it. */
+function readable(p: string): boolean {
+  try {
+    accessSync(p, constants.R_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }
