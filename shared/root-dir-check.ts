@@ -2,8 +2,9 @@
  * The directories K2s DNS writes as root, and the POSIX sh check the service manager runs
  * before it (re)starts the proxy (the watchdog before every restart, the systemd unit as
  * ExecStartPre=, which systemd repeats on every Restart=). Pure: strings only.
- * Rule (same as electron/host/root-dirs.ts): a real directory (not a symlink), owned by root (or
- * by the uid the check runs as, for a test root), not writable by group or others.
+ * Rule (same as electron/host/root-dirs.ts): absent, or a real directory (not a symlink), owned by
+ * root (or by the uid the check runs as, for a test root), not writable by group or others. Absent
+ * must pass: /run is a tmpfs, so after a reboot /run/k2s does not exist when systemd starts the unit.
  */
 
 /** Host paths of every directory written as root, with the mode k2s-dns creates it with. */
@@ -22,6 +23,8 @@ export const ROOT_WRITTEN_DIRS = [
  */
 export const DIRS_OK_SH = [
   'k2s_dirs_ok() { me=$(id -u); for d in "$@"; do why=',
+  // Absent is safe (nothing there to redirect; /run/k2s is gone after every reboot): skip it.
+  `if [ ! -e "$d" ] && [ ! -L "$d" ]; then continue; fi`,
   `if [ -L "$d" ] || [ ! -d "$d" ]; then why='is not a real directory'`,
   'else o=$(stat -c %u -- "$d"); m=$(stat -c %a -- "$d")',
   `if [ "$o" != 0 ] && [ "$o" != "$me" ]; then why="is owned by uid $o, not root"; elif [ $(( 0$m & 022 )) -ne 0 ]; then why='is writable by group or others'; fi; fi`,
