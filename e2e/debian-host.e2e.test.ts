@@ -66,10 +66,18 @@ describe.each(PROXY_ENGINES.map((e) => [e]))('k2s-dns on a booted Debian 13 host
     expect(await isActive(h)).toBe('active');
     const unit = (await h.run(['systemctl', 'cat', 'k2s-dnsproxy.service'])).stdout;
     expect(unit).toContain('# Managed by k2s-dns');
-    expect(unit).toContain(engine === 'adguard' ? 'ExecStart=/opt/k2s/bin/dnsproxy --config-path=/etc/k2s/dnsproxy.yaml' : 'ExecStart=/usr/sbin/dnsmasq --keep-in-foreground --conf-file=/etc/k2s/dnsmasq.conf');
+    expect(unit).toContain(engine === 'adguard' ? 'ExecStart=/opt/k2s/bin/dnsproxy --config-path=/etc/k2s/dnsproxy.yaml' : 'ExecStart=/usr/sbin/dnsmasq --keep-in-foreground --conf-file=/etc/k2s/dnsmasq.conf --pid-file= --listen-address=127.0.0.1 --user=nobody --group=nogroup\n');
     expect((await h.run(['systemctl', 'is-enabled', 'k2s-dnsproxy.service'])).stdout.trim()).toBe('enabled');
-    // AdGuard's KubeSwitch listener runs in its own unit (it waits for the address after a reboot); dnsmasq binds it itself.
-    expect(await isActive(h, 'k2s-dnsproxy-kubeswitch.service')).toBe(engine === 'adguard' ? 'active' : 'inactive');
+    // The KubeSwitch listener runs in its own unit (it waits for the address after a reboot), both engines.
+    expect(await isActive(h, 'k2s-dnsproxy-kubeswitch.service')).toBe('active');
+    expect((await h.run(['systemctl', 'is-enabled', 'k2s-dnsproxy-kubeswitch.service'])).stdout.trim()).toBe('enabled');
+    if (engine === 'dnsmasq') {
+      const late = (await h.run(['systemctl', 'cat', 'k2s-dnsproxy-kubeswitch.service'])).stdout;
+      expect(late).toContain(' 172.19.1.1 -- /usr/sbin/dnsmasq --keep-in-foreground --conf-file=/etc/k2s/dnsmasq.conf --pid-file= --listen-address=172.19.1.1 --user=nobody --group=nogroup\n');
+      // Two dnsmasq processes, both dropped to nobody after binding (dnsmasq(8) --user).
+      const users = (await h.sh('for p in /proc/[0-9]*; do [ "$(cat $p/comm 2>/dev/null)" = dnsmasq ] && stat -c %U $p; done; true')).stdout.trim().split('\n');
+      expect(users).toEqual(['nobody', 'nobody']);
+    }
 
     expect(await hostGetent(h, 'kubernetes.default.svc.cluster.local')).toEqual(['172.21.0.1']);
     expect(await hostGetent(h, 'web.demo.svc.cluster.local')).toEqual(['172.21.14.7']);
@@ -90,6 +98,8 @@ describe.each(PROXY_ENGINES.map((e) => [e]))('k2s-dns on a booted Debian 13 host
     expect(await hostResolver(h)).toBe(original);
     expect(await isActive(h)).not.toBe('active');
     expect((await h.run(['systemctl', 'is-enabled', 'k2s-dnsproxy.service'])).stdout.trim()).not.toBe('enabled');
+    expect(await isActive(h, 'k2s-dnsproxy-kubeswitch.service')).not.toBe('active');
+    expect((await h.run(['systemctl', 'is-enabled', 'k2s-dnsproxy-kubeswitch.service'])).stdout.trim()).not.toBe('enabled');
   }, 180_000);
 
   it.skipIf(skip)('kill -9 of MainPID: systemd restarts the proxy; systemctl restart; logrotate -f; a second start', async () => {
@@ -146,5 +156,6 @@ describe.each(PROXY_ENGINES.map((e) => [e]))('k2s-dns on a booted Debian 13 host
     const left = await h.sh(`ls -d ${UNIT_PATH} /etc/systemd/system/k2s-dnsproxy*.service /etc/systemd/system/*/k2s-dnsproxy* /etc/k2s/dnsproxy.yaml /etc/k2s/dnsmasq.conf /etc/logrotate.d/k2s-dnsproxy /var/lib/k2s/dns-resolver-state.json 2>/dev/null; true`);
     expect(left.stdout.trim()).toBe('');
     expect((await h.run(['systemctl', 'show', '-P', 'LoadState', 'k2s-dnsproxy.service'])).stdout.trim()).toBe('not-found');
+    expect((await h.run(['systemctl', 'show', '-P', 'LoadState', 'k2s-dnsproxy-kubeswitch.service'])).stdout.trim()).toBe('not-found');
   }, 180_000);
 });

@@ -194,7 +194,7 @@ async function captureRun(dir: string, engine: EngineName, name: string, verbose
   } else {
     const conf = path.join(dir, `${name}.conf`);
     writeFileSync(conf, renderDnsmasqConfig(p));
-    child = startLogged(DNSMASQ, renderDnsmasqArgs(conf), log);
+    child = startLogged(DNSMASQ, renderDnsmasqArgs(conf, p.listeners.map((l) => l.address)), log);
   }
   await waitFor(() => answers(PROXY_PORT, 'kube-dns.kube-system.svc.cluster.local') || child.exitCode !== null, 15_000, `${name} to answer`);
   // The readiness probe above is a query too; mark where the scripted queries begin.
@@ -222,7 +222,7 @@ async function captureBindFailure(dir: string, engine: EngineName, name: string)
   } else {
     const conf = path.join(dir, `${name}.conf`);
     writeFileSync(conf, renderDnsmasqConfig(p));
-    child = startLogged(DNSMASQ, renderDnsmasqArgs(conf), log);
+    child = startLogged(DNSMASQ, renderDnsmasqArgs(conf, p.listeners.map((l) => l.address)), log);
   }
   const t = setTimeout(() => void stop(child), 10_000);
   const code = await exited(child);

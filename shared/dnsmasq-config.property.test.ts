@@ -67,7 +67,6 @@ describe('renderDnsmasqConfig on hostile plans', () => {
           'no-resolv',
           'no-hosts',
           'bind-interfaces',
-          'listen-address=127.0.0.1',
           'port=53',
           'no-dhcp-interface=',
           ...zones.map((z) => `server=/${z}/${srvText(upText(upstreamOf(z)))}`),
@@ -85,12 +84,12 @@ describe('renderDnsmasqConfig on hostile plans', () => {
   it('renderDnsmasqArgs: a hostile config path is refused or is one argv word equal to the input', () => {
     fc.assert(
       fc.property(hostileOrLong(), (path) => {
-        const r = outcome(() => renderDnsmasqArgs(path));
+        const r = outcome(() => renderDnsmasqArgs(path, ['127.0.0.1']));
         if (!r.ok) {
           expect((r.error as Error).message).toMatch(/must be an absolute plain path .* of at most 512 characters; use \/etc\/k2s\/dnsmasq\.conf\.$/s);
           return;
         }
-        expect(r.value).toEqual(['--keep-in-foreground', `--conf-file=${path}`, '--pid-file=', '--user=nobody', '--group=nogroup']);
+        expect(r.value).toEqual(['--keep-in-foreground', `--conf-file=${path}`, '--pid-file=', '--listen-address=127.0.0.1', '--user=nobody', '--group=nogroup']);
       }),
       { numRuns: 300 },
     );
@@ -132,7 +131,7 @@ describe('regressions found by the properties', () => {
     const dir = mkdtempSync(join(tmpdir(), 'k2s-dnsmasq-prop-'));
     const conf = join(dir, 'dnsmasq.conf');
     writeFileSync(conf, renderDnsmasqConfig(testPlan({ logFile: join(dir, 'dnsmasq.log'), upstreams: ['192.168.1.1'], zones: [testRoute('cluster.local', longReason)] })));
-    const res = spawnSync('dnsmasq', ['--test', ...renderDnsmasqArgs(conf)], { encoding: 'utf8' });
+    const res = spawnSync('dnsmasq', ['--test', ...renderDnsmasqArgs(conf, ['127.0.0.1'])], { encoding: 'utf8' });
     // Before the fix: "dnsmasq: bad option at line 16" (the reason's tail read as an option).
     writeFileSync(conf, `# ${'x'.repeat(1022)}bogus-option-zz\n`);
     const unfixed = spawnSync('dnsmasq', ['--test', `--conf-file=${conf}`], { encoding: 'utf8' });

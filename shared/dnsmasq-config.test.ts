@@ -21,9 +21,9 @@ describe('renderDnsmasqConfig', () => {
           '# glibc reads /etc/hosts itself; the original nameservers never answered from it either.',
           'no-hosts',
           '# Bind only the listed addresses: coexists with other DNS servers and fails when one is missing.',
+          '# The addresses are --listen-address= on the command line: all in k2s-dnsproxy, or on systemd',
+          '# the loopback ones there and the others in k2s-dnsproxy-kubeswitch (once they are assigned).',
           'bind-interfaces',
-          'listen-address=127.0.0.1',
-          'listen-address=172.19.1.1',
           'port=53',
           '# DNS only, never DHCP.',
           'no-dhcp-interface=',
@@ -84,7 +84,7 @@ describe('renderDnsmasqConfig', () => {
     // dnsmasq resolves an IPv6 %zone to an interface while parsing: use one every host has.
     const plan = testPlan({ logFile: join(dir, 'dnsmasq.log'), verbose: true, upstreams: ['192.168.1.1', 'fe80::1%lo', '10.0.0.1:5353'] });
     writeFileSync(conf, renderDnsmasqConfig(plan));
-    const res = spawnSync('dnsmasq', ['--test', ...renderDnsmasqArgs(conf)], { encoding: 'utf8' });
+    const res = spawnSync('dnsmasq', ['--test', ...renderDnsmasqArgs(conf, ['127.0.0.1', '172.19.1.1'])], { encoding: 'utf8' });
     rmSync(dir, { recursive: true, force: true });
     expect(res.stderr.trim()).toBe('dnsmasq: syntax check OK.');
     expect(res.status).toBe(0);
@@ -92,15 +92,19 @@ describe('renderDnsmasqConfig', () => {
 });
 
 describe('renderDnsmasqArgs', () => {
-  it('renders the exact argv', () => {
-    expect(renderDnsmasqArgs('/etc/k2s/dnsmasq.conf')).toEqual([
+  it('renders the exact argv, one --listen-address= per address (the config has none)', () => {
+    expect(renderDnsmasqArgs('/etc/k2s/dnsmasq.conf', ['127.0.0.1', '172.19.1.1', '127.0.0.1'])).toEqual([
       '--keep-in-foreground',
       '--conf-file=/etc/k2s/dnsmasq.conf',
       '--pid-file=',
+      '--listen-address=127.0.0.1',
+      '--listen-address=172.19.1.1',
       // Regression: main ran dnsmasq as --user=root on the pod-facing address.
       '--user=nobody',
       '--group=nogroup',
     ]);
-    expect(() => renderDnsmasqArgs('/etc/k2s/$(x).conf')).toThrow('must be an absolute plain path');
+    expect(() => renderDnsmasqArgs('/etc/k2s/$(x).conf', ['127.0.0.1'])).toThrow('must be an absolute plain path');
+    expect(() => renderDnsmasqArgs('/etc/k2s/dnsmasq.conf', ['127.0.0.1 --user=root'])).toThrow('is not an IP address');
+    expect(() => renderDnsmasqArgs('/etc/k2s/dnsmasq.conf', [])).toThrow('has no listener');
   });
 });

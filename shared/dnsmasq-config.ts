@@ -2,7 +2,7 @@
  * dnsmasq.conf and argv for Debian's dnsmasq as the alternative proxy engine (dnsmasq(8),
  * version 2.90). Same plan, same strict validation as the dnsproxy renderer.
  */
-import { checkPlan, commentSafe, type UpstreamAddress } from './proxy-upstream';
+import { checkListeners, checkPlan, commentSafe, type UpstreamAddress } from './proxy-upstream';
 import type { ProxyPlan } from './types';
 
 /** dnsmasq server address: `IP` or `IP#port` (dnsmasq(8) --server), IPv6 unbracketed. */
@@ -56,7 +56,10 @@ export const DNSMASQ_CACHE_SIZE = 1000;
  * `no-resolv` (upstreams come only from `server=`, never from the resolv.conf we replace),
  * `no-hosts` (glibc already reads /etc/hosts; the original nameservers never answered from it),
  * `bind-interfaces` (bind only the listed addresses, so it coexists with systemd-resolved on
- * 127.0.0.53 and fails loudly when an address is missing), `no-dhcp-interface=` (DNS only),
+ * 127.0.0.53 and fails loudly when an address is missing) — the addresses themselves are not in
+ * the file but on each process's command line (renderDnsmasqArgs), so that on systemd the
+ * loopback listeners and the KubeSwitch listener can run as two dnsmasq processes from this one
+ * file (`--listen-address` flags add to the file's, dnsmasq(8)), `no-dhcp-interface=` (DNS only),
  * one `server=/zone/ip` per zone with its reason, one `server=ip` per default upstream,
  * `strict-order` unless plan.order is `rotate` (glibc asks the nameservers in order
  * and the next only when one fails; without it dnsmasq sends a query to every server now and
@@ -80,8 +83,9 @@ export function renderDnsmasqConfig(plan: ProxyPlan): string {
     '# glibc reads /etc/hosts itself; the original nameservers never answered from it either.',
     'no-hosts',
     '# Bind only the listed addresses: coexists with other DNS servers and fails when one is missing.',
+    '# The addresses are --listen-address= on the command line: all in k2s-dnsproxy, or on systemd',
+    '# the loopback ones there and the others in k2s-dnsproxy-kubeswitch (once they are assigned).',
     'bind-interfaces',
-    ...checked.addresses.map((a) => `listen-address=${a}`),
     `port=${checked.port}`,
     '# DNS only, never DHCP.',
     'no-dhcp-interface=',
@@ -106,17 +110,24 @@ export function renderDnsmasqConfig(plan: ProxyPlan): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** dnsmasq(8) option naming one address to listen on (renderDnsmasqArgs); it adds to the config file's. */
+export const DNSMASQ_LISTEN_FLAG = '--listen-address=';
+
 /**
  * argv for dnsmasq after the binary: `--keep-in-foreground` (the service manager supervises
  * it), `--conf-file=<path>` (which also stops it reading /etc/dnsmasq.conf), `--pid-file=`
- * (empty: no pid file, the service manager tracks the PID), `--user=nobody --group=nogroup`
+ * (empty: no pid file, the service manager tracks the PID; so two processes from one config do
+ * not collide), one `--listen-address=ADDR` per address in `listenAddresses` (the plan's
+ * listener addresses; the port is the file's `port=`), `--user=nobody --group=nogroup`
  * (the proxy faces pods on the KubeSwitch address, so it must not stay root; dnsmasq
  * binds its sockets and opens the log as root, then drops to that user, dnsmasq(8) -u/-g;
  * Debian's nobody/nogroup exist on every Debian/Ubuntu host). dnsmasq then also chowns the log
  * file's owner to that user (log.c log_start, for its SIGUSR2 reopen); the group (adm) and
- * mode 0640 stay. Throws when the path is not a plain absolute path.
+ * mode 0640 stay. Throws when the path is not a plain absolute path, when there is no address or
+ * one is not an IP address.
  */
-export function renderDnsmasqArgs(configPath: string): string[] {
+export function renderDnsmasqArgs(configPath: string, listenAddresses: readonly string[]): string[] {
   checkPath(configPath, 'Config path', '/etc/k2s/dnsmasq.conf');
-  return ['--keep-in-foreground', `--conf-file=${configPath}`, '--pid-file=', `--user=${DNSMASQ_USER}`, `--group=${DNSMASQ_GROUP}`];
+  const { addresses } = checkListeners(listenAddresses.map((address) => ({ address, port: 53 })));
+  return ['--keep-in-foreground', `--conf-file=${configPath}`, '--pid-file=', ...addresses.map((a) => `${DNSMASQ_LISTEN_FLAG}${a}`), `--user=${DNSMASQ_USER}`, `--group=${DNSMASQ_GROUP}`];
 }

@@ -25,8 +25,8 @@ export interface ServiceSpec {
   guardDirs?: string[];
   /**
    * systemd only: listeners on addresses that may be assigned after boot (K2s adds the
-   * KubeSwitch address 172.19.1.1 later), for an engine that cannot bind an address before it
-   * exists (AdGuard dnsproxy v0.83.1 has no freebind). The main unit then runs `mainArgv` (the
+   * KubeSwitch address 172.19.1.1 later), for engines that exit when an address does not exist
+   * yet (AdGuard dnsproxy v0.83.1 has no freebind; dnsmasq with bind-interfaces). The main unit then runs `mainArgv` (the
    * loopback listeners only, served from boot on) and LATE_UNIT waits for `addresses`
    * (renderLateListenerUnit) and runs `argv` (only those listeners). Absent: one unit, `argv`.
    */

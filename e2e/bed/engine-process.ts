@@ -39,7 +39,7 @@ export async function startEngine(plan: ProxyPlan, readyName: string, readyMs = 
   const configFile = join(dir, plan.engine === 'adguard' ? 'dnsproxy.yaml' : 'dnsmasq.conf');
   const config = plan.engine === 'adguard' ? renderDnsproxyConfig(p) : renderDnsmasqConfig(p);
   await writeFile(configFile, config, { mode: 0o644 });
-  const argv = plan.engine === 'adguard' ? [ENGINE_BIN.dnsproxy, ...renderDnsproxyArgs(configFile, plan.verbose)] : [DNSMASQ_BIN, ...renderDnsmasqArgs(configFile)];
+  const argv = plan.engine === 'adguard' ? [ENGINE_BIN.dnsproxy, ...renderDnsproxyArgs(configFile, plan.verbose)] : [DNSMASQ_BIN, ...renderDnsmasqArgs(configFile, plan.listeners.map((l) => l.address))];
   await writeFile(logFile, '');
   const fd = openSync(logFile, 'a');
   const child = spawn(argv[0]!, argv.slice(1), { stdio: ['ignore', fd, fd] });

@@ -60,6 +60,12 @@ describe('start → stop on a temp root', () => {
     expect(conf).toContain('server=/cluster.local/172.21.0.10');
     expect(conf).toContain('server=192.0.2.53');
     expect(h.services.started[0]!.argv[0]).toBe(join(h.root, 'usr/sbin/dnsmasq'));
+    // The listener is on the command line, not in the file (lateListenersFor splits two units
+    // on systemd; this host's only listener is loopback, so one unit: systemd-late-unit.test.ts).
+    expect(conf).not.toMatch(/^listen-address/m);
+    const spec = h.services.started[0]!;
+    expect(spec.argv.filter((w) => w.startsWith('--listen-address='))).toEqual(['--listen-address=127.0.0.1']);
+    expect(spec.lateListeners).toBeUndefined();
 
     const status = await dnsStatus(h.deps);
     expect(status).toMatchObject({ state: 'running', resolverOwner: 'k2s', engine: 'dnsmasq', clusterDomain: 'cluster.local', kubeDnsIp: '172.21.0.10' });

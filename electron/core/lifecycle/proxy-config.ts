@@ -3,7 +3,7 @@ import type { EngineName, Listener, ProxyPlan } from '../../../shared/types';
 import type { ServiceSpec } from '../../../shared/systemd-unit';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { renderDnsproxyConfig, renderDnsproxyArgs } from '../../../shared/dnsproxy-config';
-import { renderDnsmasqConfig, renderDnsmasqArgs } from '../../../shared/dnsmasq-config';
+import { renderDnsmasqConfig, renderDnsmasqArgs, DNSMASQ_LISTEN_FLAG } from '../../../shared/dnsmasq-config';
 import { ensureRootDir } from '../host/root-dirs';
 
 /** Host path of the engine's config file. */
@@ -51,12 +51,16 @@ export async function writeProxyConfig(fs: HostFs, plan: ProxyPlan): Promise<{ p
   };
 }
 
-/** argv of the proxy process (binary and config as real paths on this machine). */
-export function proxyArgv(fs: HostFs, binary: string, engine: EngineName, configPath: string, verbose: boolean): string[] {
+/**
+ * argv of the one proxy process serving every listener (binary and config as real paths on this
+ * machine): AdGuard dnsproxy reads its listeners from the YAML, dnsmasq gets them as
+ * `--listen-address=` flags (its config has none, renderDnsmasqConfig).
+ */
+export function proxyArgv(fs: HostFs, binary: string, engine: EngineName, configPath: string, verbose: boolean, listeners: readonly Listener[]): string[] {
   const config = fs.real(configPath);
   return engine === 'adguard'
     ? [fs.real(binary), ...renderDnsproxyArgs(config, verbose)]
-    : [fs.real(binary), ...renderDnsmasqArgs(config)];
+    : [fs.real(binary), ...renderDnsmasqArgs(config, listeners.map((l) => l.address))];
 }
 
 /** Loopback listeners (127.0.0.0/8, ::1): always assigned, from boot on. */
@@ -65,23 +69,37 @@ function isLoopback(address: string): boolean {
 }
 
 /**
- * ServiceSpec.lateListeners for `argv` (proxyArgv's): AdGuard dnsproxy v0.83.1 exits when one
- * of its listen addresses is not assigned (`bind: cannot assign requested address`) and has no
- * freebind, so after a reboot — K2s adds the KubeSwitch address later — it would not serve
- * 127.0.0.1 either. Its command line overrides the config's `listen-addrs` (dnsproxy v0.83.1
- * internal/cmd/config.go parseConfig: flags are parsed again after the YAML; `-l` replaces the
- * list), so the same /etc/k2s/dnsproxy.yaml (all listeners, as K2s's own CLI reads it) serves
- * the loopback listeners from the main unit (`-l 127.0.0.1`) and the others from a second unit
- * that waits for their addresses. undefined when every listener is loopback, and for dnsmasq:
- * its `bind-dynamic` would bind addresses as they appear, but measured on dnsmasq 2.90 it then
- * drops TCP queries that arrive on another interface than the one holding the address (the
- * bed's KubeSwitch worker), so dnsmasq keeps `bind-interfaces` and the reboot gap (issue 17).
+ * ServiceSpec.lateListeners for `argv` (proxyArgv's): on systemd the loopback listeners run in
+ * the main unit, served from boot on, and the others (the KubeSwitch address K2s adds after
+ * boot) in a second unit that waits for their addresses. Both engines exit when one of their
+ * addresses is not assigned, so one process would not serve 127.0.0.1 either after a reboot:
+ * AdGuard dnsproxy v0.83.1 (`bind: cannot assign requested address`, no freebind) and dnsmasq
+ * with `bind-interfaces` ("failed to create listening socket for 172.19.1.1"; its
+ * `bind-dynamic` binds addresses as they appear, but measured on dnsmasq 2.90 it then drops TCP
+ * queries that arrive on another interface than the one holding the address — the bed's
+ * KubeSwitch worker — so it keeps `bind-interfaces`).
+ * - adguard: the command line overrides the config's `listen-addrs` (dnsproxy v0.83.1
+ *   internal/cmd/config.go parseConfig: flags are parsed again after the YAML; `-l` replaces
+ *   the list), so the same /etc/k2s/dnsproxy.yaml (all listeners, as K2s's own CLI reads it)
+ *   serves `-l 127.0.0.1` in one unit and `-l 172.19.1.1` in the other.
+ * - dnsmasq: `--listen-address` flags add to the config's (dnsmasq(8)), so the config has none
+ *   and each process gets only its own addresses' flags (argv's are replaced); no pid file
+ *   (`--pid-file=`), so the two processes share nothing but the config and the log.
+ * undefined when every listener is loopback or none is.
  */
 export function lateListenersFor(engine: EngineName, argv: readonly string[], listeners: readonly Listener[]): ServiceSpec['lateListeners'] {
-  if (engine !== 'adguard') return undefined;
   const loopback = [...new Set(listeners.filter((l) => isLoopback(l.address)).map((l) => l.address))];
   const late = [...new Set(listeners.filter((l) => !isLoopback(l.address)).map((l) => l.address))];
   if (late.length === 0 || loopback.length === 0) return undefined;
-  const only = (addrs: string[]) => [...argv, ...addrs.flatMap((a) => ['-l', a])];
+  const only =
+    engine === 'adguard'
+      ? (addrs: string[]) => [...argv, ...addrs.flatMap((a) => ['-l', a])]
+      : (addrs: string[]) => {
+          // The listen flags in argv's place, before --user/--group (renderDnsmasqArgs's order).
+          const at = argv.findIndex((w) => w.startsWith(DNSMASQ_LISTEN_FLAG));
+          if (at < 0) throw new Error('The dnsmasq argv has no --listen-address= flag to split.');
+          const rest = argv.filter((w) => !w.startsWith(DNSMASQ_LISTEN_FLAG));
+          return [...rest.slice(0, at), ...addrs.map((a) => `${DNSMASQ_LISTEN_FLAG}${a}`), ...rest.slice(at)];
+        };
   return { mainArgv: only(loopback), addresses: late, argv: only(late) };
 }

@@ -121,11 +121,11 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
       return { value: written.path, message: `Wrote ${written.path}`, detail: { path: written.path } };
     });
     await r.run('service', 'Starting k2s-dnsproxy', async () => {
-      const argv = proxyArgv(deps.fs, pre.engine.binary, plan.engine, configPath, plan.verbose);
+      const argv = proxyArgv(deps.fs, pre.engine.binary, plan.engine, configPath, plan.verbose, plan.listeners);
       // Registered before start: a start that fails half-way still gets stopped by rollback.
       undo.push({ what: 'stop k2s-dnsproxy', run: () => deps.services.stop() });
       // dnsproxy cannot drop root itself (docs/engines.md "dnsproxy privileges"): the service manager does; dnsmasq drops by --user (websec).
-      // On systemd AdGuard dnsproxy's KubeSwitch listener runs in its own unit that waits for the address (reboots).
+      // On systemd the KubeSwitch listener runs in its own unit that waits for the address (reboots).
       const lateListeners = lateListenersFor(plan.engine, argv, plan.listeners);
       const { pid } = await deps.services.start({ argv, logFile: deps.fs.real(K2S_PATHS.log), description: `K2s DNS proxy (${plan.engine})`, guardDirs: ROOT_WRITTEN_DIRS.map((d) => deps.fs.real(d.path)), ...(plan.engine === 'adguard' ? { runAs: DNSPROXY_RUN_AS } : {}), ...(lateListeners ? { lateListeners } : {}) });
       await waitForListeners(deps, plan, opts.readyTimeoutMs ?? READY_TIMEOUT_MS);
