@@ -7,29 +7,13 @@
  * must pass: /run is a tmpfs, so after a reboot /run/k2s does not exist when systemd starts the unit.
  */
 
-/**
- * Host paths of every directory written as root, with the mode k2s-dns creates it with.
- * `emptiedAtBoot`: on a tmpfs (/run, FHS 3.0), so it does not exist after a reboot until
- * k2s-dns writes there again.
- */
-export const ROOT_WRITTEN_DIRS: readonly { path: string; mode: number; emptiedAtBoot?: true }[] = [
+/** Host paths of every directory written as root, with the mode k2s-dns creates it with. */
+export const ROOT_WRITTEN_DIRS = [
   { path: '/etc/k2s', mode: 0o755 },
-  { path: '/run/k2s', mode: 0o755, emptiedAtBoot: true },
+  { path: '/run/k2s', mode: 0o755 },
   { path: '/var/log/dnsproxy', mode: 0o755 },
   { path: '/var/lib/k2s', mode: 0o700 },
-];
-
-/**
- * The ROOT_WRITTEN_DIRS the service manager checks before each (re)start (host paths). systemd
- * starts the enabled unit at boot, before /run/k2s exists again, and a missing directory fails
- * the check: the unit would never serve after a reboot (measured, Debian 13 host reboot e2e:
- * `activating (auto-restart)`, "NOT_ROOT_OWNED: /run/k2s is not a real directory"). The proxy
- * reads nothing there on systemd (it holds the lifecycle lock only), so systemd skips it; the
- * supervised watchdog writes its PID file there and keeps checking it.
- */
-export function guardedDirs(kind: 'systemd' | 'supervised'): string[] {
-  return ROOT_WRITTEN_DIRS.filter((d) => kind !== 'systemd' || !d.emptiedAtBoot).map((d) => d.path);
-}
+] as const;
 
 /**
  * sh function `k2s_dirs_ok DIR...` (one line: a systemd unit word holds no newline): returns 1

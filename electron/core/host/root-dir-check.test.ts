@@ -3,7 +3,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { dirsCheckArgv, guardedDirs } from '../../../shared/root-dir-check';
+import { dirsCheckArgv } from '../../../shared/root-dir-check';
 import { parseWatchdogState, watchdogArgv } from './supervisor-script';
 
 const isRoot = process.geteuid?.() === 0;
@@ -75,11 +75,4 @@ describe('the watchdog re-checks the directories before every restart', () => {
     expect(parseWatchdogState(r.state)).toMatchObject({ state: 'refused', restarts: 1 });
     expect(r.out).toContain(`k2s-dns: NOT_ROOT_OWNED: ${r.guard} is writable by group or others (drwxrwxrwx`);
   }, 60_000);
-});
-
-describe('guardedDirs', () => {
-  it('systemd skips /run/k2s (a tmpfs, missing at boot when the enabled unit starts); the watchdog keeps it', () => {
-    expect(guardedDirs('systemd')).toEqual(['/etc/k2s', '/var/log/dnsproxy', '/var/lib/k2s']);
-    expect(guardedDirs('supervised')).toEqual(['/etc/k2s', '/run/k2s', '/var/log/dnsproxy', '/var/lib/k2s']);
-  });
 });

@@ -12,7 +12,7 @@ import { routingDomains, type ResolvedRoute } from '../../../shared/resolved-lin
 import { clientOptions, upstreamPolicy } from '../../../shared/upstream-policy';
 import { restoreResolver, writeState, removeState } from '../host/resolver-state';
 import { ensureRootDirs, NotRootOwnedError } from '../host/root-dirs';
-import { guardedDirs } from '../../../shared/root-dir-check';
+import { ROOT_WRITTEN_DIRS } from '../../../shared/root-dir-check';
 import { clusterIpRefusal, preflight, type Preflight } from './preflight';
 import { LifecycleError, failed, refused, messageOf } from './errors';
 import { StepReporter, type EventSink } from './reporter';
@@ -127,7 +127,7 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
       // dnsproxy cannot drop root itself (docs/engines.md "dnsproxy privileges"): the service manager does; dnsmasq drops by --user (websec).
       // On systemd the KubeSwitch listener runs in its own unit that waits for the address (reboots).
       const lateListeners = lateListenersFor(plan.engine, argv, plan.listeners);
-      const { pid } = await deps.services.start({ argv, logFile: deps.fs.real(K2S_PATHS.log), description: `K2s DNS proxy (${plan.engine})`, guardDirs: guardedDirs(deps.services.kind).map((d) => deps.fs.real(d)), ...(plan.engine === 'adguard' ? { runAs: DNSPROXY_RUN_AS } : {}), ...(lateListeners ? { lateListeners } : {}) });
+      const { pid } = await deps.services.start({ argv, logFile: deps.fs.real(K2S_PATHS.log), description: `K2s DNS proxy (${plan.engine})`, guardDirs: ROOT_WRITTEN_DIRS.map((d) => deps.fs.real(d.path)), ...(plan.engine === 'adguard' ? { runAs: DNSPROXY_RUN_AS } : {}), ...(lateListeners ? { lateListeners } : {}) });
       await waitForListeners(deps, plan, opts.readyTimeoutMs ?? READY_TIMEOUT_MS);
       return { value: pid, message: `k2s-dnsproxy (${plan.engine}${pid ? `, PID ${pid}` : ''}) answers on ${plan.listeners.map((l) => `${l.address}:${l.port}`).join(', ')}`, detail: { pid } };
     });
