@@ -10,7 +10,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
-import { chmod, chown, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +25,7 @@ import { k2sDns, type CliRun } from './cli';
 const inSandbox = process.env.K2S_DNS_SANDBOX === '1';
 if (!inSandbox) console.warn('skipped: sec-attack e2e runs only inside e2e/bed/sandbox.sh (as root)');
 const BIN = fileURLToPath(new URL('../bin/k2s-dns.mjs', import.meta.url));
+const HELPER = fileURLToPath(new URL('../bin/k2s-dns-helper.mjs', import.meta.url));
 
 /** `k2s-dns ARGS` as uid:gid `uid` with no groups (setpriv(1)). */
 function k2sDnsAs(uid: number, args: string[]): Promise<CliRun> {
@@ -117,3 +118,42 @@ describe.skipIf(!inSandbox)('what an attacker tries on the test bed (dnsmasq eng
     await chmod('/etc/k2s', 0o755);
   }, 120_000);
 });
+
+// The helper's kubeconfig search: root's existsSync on the caller's candidates told uid 65534
+// whether a path behind a 0700 root directory exists ("does not exist or you cannot read it"
+// for a present target, "No kubeconfig found (tried …)" for a missing one).
+describe.skipIf(!inSandbox)('the helper\'s kubeconfig search reveals nothing about root-only paths', () => {
+  it('uid 65534 with $KUBECONFIG a symlink into a 0700 root directory: the same answer whether or not the target exists', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'k2s-sec-locate-'));
+    try {
+      await chmod(dir, 0o755);
+      const vault = join(dir, 'vault');
+      await mkdir(vault, { mode: 0o700 });
+      await writeFile(join(vault, 'present'), 'apiVersion: v1\n', { mode: 0o600 });
+      const link = join(dir, 'kubeconfig');
+      const answers: { code: number; message: unknown }[] = [];
+      for (const target of ['present', 'absent']) {
+        await rm(link, { force: true });
+        await symlink(join(vault, target), link);
+        const r = await helperAs(65534, ['start', '--engine', 'dnsmasq'], { KUBECONFIG: link, HOME: '/nonexistent-k2s-home' });
+        answers.push({ code: r.code, message: (JSON.parse(r.stdout.trim().split('\n').at(-1) ?? '{}') as { message?: unknown }).message });
+      }
+      console.log(`uid 65534, target present: ${JSON.stringify(answers[0])}`);
+      expect(answers[1]).toEqual(answers[0]);
+      expect(answers[0]!.code).toBe(3);
+      expect(String(answers[0]!.message)).toMatch(/^No kubeconfig found \(tried /);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
+
+/** The root helper as pkexec runs it for uid `uid` (PKEXEC_UID set, no SUDO_UID), with `env` added. */
+function helperAs(uid: number, args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+  const { SUDO_UID: _s, SUDO_USER: _u, KUBECONFIG: _k, ...rest } = process.env;
+  return new Promise((resolve) => {
+    execFile(process.execPath, [HELPER, ...args], { timeout: 60_000, env: { ...rest, ...env, PKEXEC_UID: String(uid) } }, (err, stdout, stderr) => {
+      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
+    });
+  });
+}

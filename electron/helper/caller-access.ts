@@ -7,7 +7,9 @@
  * "unreadable" alike: no size, existence or YAML-line oracle on root-only files.
  */
 import { spawnSync } from 'node:child_process';
+import { statSync } from 'node:fs';
 import { NoKubeconfigError, refuseKubeconfig } from '../core/cluster/errors';
+import { ADMIN_KUBECONFIG } from '../core/cluster/kubeconfig';
 import { MAX_KUBECONFIG_BYTES, type KubeconfigFile } from '../core/cluster/kubeconfig-file';
 
 /** The caller's environment cannot be trusted to name who asked (refused, exit 3). */
@@ -109,4 +111,42 @@ export function readKubeconfigAsCaller(path: string, uid: number, ids = callerId
 /** The one message for a kubeconfig the caller cannot read (or that does not exist). */
 export function unreadableKubeconfigMessage(path: string): string {
   return `The kubeconfig ${path} does not exist or you cannot read it; pass a kubeconfig your own user can read with --kubeconfig.`;
+}
+
+/** Run as the caller (argv[1] = the path): prints 1 when stat(2) of the path succeeds, else 0. */
+const EXISTS_AS_CALLER_JS = `try { require('fs').statSync(process.argv[1]); process.stdout.write('1'); } catch { process.stdout.write('0'); }`;
+
+/**
+ * The existence check the helper's kubeconfig search uses: K2s's own admin.conf (a root path)
+ * as root, every other candidate (the caller's ~/.kube/config, $KUBECONFIG entries, root's
+ * ~/.kube/config) by stat(2) in a child run as the caller (asCallerArgv), so a path behind a
+ * directory the caller cannot search — a symlink into a 0700 root directory, /root/.kube/config
+ * — is false exactly like a missing one, and "No kubeconfig found" versus "you cannot read it"
+ * reveals nothing about root-only paths. `uid` null (root ran the helper itself): root's check.
+ * A child that cannot run (no setpriv, timeout) counts as "missing". The caller's groups are
+ * looked up once, on the first caller-side check.
+ */
+export function callerSideExists(
+  uid: number | null,
+  deps: { rootExists?: (p: string) => boolean; callerExists?: (uid: number, p: string) => boolean } = {},
+): (p: string) => boolean {
+  const rootExists = deps.rootExists ?? ((p: string) => statSync(p, { throwIfNoEntry: false }) !== undefined);
+  let ids: { gid: number; groups: number[] } | undefined;
+  const callerExists =
+    deps.callerExists ??
+    ((u: number, p: string) => {
+      const [cmd, ...args] = asCallerArgv(u, (ids ??= callerIds(u)), [process.execPath, '-e', EXISTS_AS_CALLER_JS, p]);
+      const r = spawnSync(cmd!, args, { encoding: 'utf8', timeout: 15_000, env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin' } });
+      return r.status === 0 && r.stdout === '1';
+    });
+  return (p) => {
+    if (uid === null || p === ADMIN_KUBECONFIG) {
+      try {
+        return rootExists(p);
+      } catch {
+        return false;
+      }
+    }
+    return callerExists(uid, p);
+  };
 }

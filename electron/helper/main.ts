@@ -6,7 +6,7 @@ import { stopDns, uninstallDns } from '../core/lifecycle/stop';
 import { ADMIN_KUBECONFIG, locateKubeconfig, type FindKubeconfigResult } from '../core/cluster/kubeconfig';
 import { NoKubeconfigError } from '../core/cluster/errors';
 import type { KubeconfigFile } from '../core/cluster/kubeconfig-file';
-import { CallerEnvError, callerUid, readKubeconfigAsCaller } from './caller-access';
+import { CallerEnvError, callerSideExists, callerUid, readKubeconfigAsCaller } from './caller-access';
 
 /**
  * The privileged helper (runs as root via pkexec, sudo-prompt, or directly when already root):
@@ -41,7 +41,10 @@ export async function helperMain(argv: string[]): Promise<number> {
   let kubeconfig: KubeconfigFile | undefined;
   let found: FindKubeconfigResult = { path: null, tried: [], explicit: false };
   if (req.verb === 'start') {
-    found = await locateKubeconfig(req.kubeconfig ? { explicit: req.kubeconfig } : {});
+    // Candidates other than admin.conf are checked with the caller's rights: root's existsSync
+    // on the caller's ~/.kube/config (a symlink into a 0700 root directory) told the caller
+    // whether a root-only path exists.
+    found = await locateKubeconfig({ ...(req.kubeconfig ? { explicit: req.kubeconfig } : {}), exists: callerSideExists(uid) });
     // A kubeconfig other than K2s's own admin.conf (root's file at a root-owned path) is read
     // once, with the caller's rights, and only that content is used (a check as the
     // caller then a second open as root let a symlink swap make root read /etc/shadow).

@@ -84,10 +84,13 @@ export function homeFromPasswdLine(line: string): string | null {
  * `getent passwd` (covers LDAP/NSS users, unlike reading /etc/passwd), process env and home.
  * Not root (the app, a user's CLI): a candidate this user cannot read counts as absent, so K2s's
  * root-only admin.conf makes way for the user's own ~/.kube/config — the file the window shows
- * is then the one Start passes to the helper. Never throws.
+ * is then the one Start passes to the helper. The root helper passes `opts.exists`, which checks
+ * caller-side candidates with the caller's rights (electron/helper/caller-access.ts
+ * callerSideExists), so a path the caller cannot see is treated exactly like a missing one.
+ * Never throws (unless `opts.exists` does).
  */
 export async function locateKubeconfig(
-  opts: { explicit?: string; env?: Record<string, string | undefined>; exec?: Exec } = {},
+  opts: { explicit?: string; env?: Record<string, string | undefined>; exec?: Exec; exists?: (p: string) => boolean } = {},
 ): Promise<FindKubeconfigResult> {
   const env = opts.env ?? process.env;
   const exec = opts.exec ?? nodeExec;
@@ -100,7 +103,7 @@ export async function locateKubeconfig(
   return findKubeconfig({
     ...(opts.explicit !== undefined ? { explicit: opts.explicit } : {}),
     env,
-    exists: (process.geteuid?.() ?? 0) === 0 ? existsSync : readable,
+    exists: opts.exists ?? ((process.geteuid?.() ?? 0) === 0 ? existsSync : readable),
     homeOf: (user) => (user === caller ? callerHome : null),
     home: homedir(),
   });
