@@ -5,11 +5,16 @@
  * them on — and when a forward target is one of this host's proxy listeners (the KubeSwitch
  * address, pods reaching external names through the host), the proxy, which routes the
  * cluster's reverse zones to CoreDNS, sends them straight back: one PTR for an unused pod
- * address circles until a client gives up. Pure logic over the parsed Corefile.
+ * address circles until a client gives up. The same holds for any zone a server block (or a
+ * `forward FROM` line) sends to such a listener: `corp.internal:53 { forward . 172.19.1.1 }`
+ * made the proxy route corp.internal to kube-dns and CoreDNS send it straight back (measured:
+ * dnsmasq timed out after 4 s, CoreDNS saw the query 150 times). Pure logic over the parsed
+ * Corefile.
  */
-import { isReverseZone } from './cidr';
-import { parseCorefile, type CorefileDirective } from './corefile-parser';
-import { asciiLower } from './proxy-upstream';
+import { isIpAddress, isReverseZone } from './cidr';
+import { parseCorefile, type CorefileDirective, type CorefileServerBlock } from './corefile-parser';
+import { bareAddress, effectiveAddress, isLoopbackAddress } from './listener-reach';
+import { asciiLower, reachesListener } from './proxy-upstream';
 
 /** A loop found in the Corefile: which forward targets are proxy listeners, which reverse zones fall through. */
 export interface CorednsLoop {
@@ -21,12 +26,44 @@ export interface CorednsLoop {
   where: string;
 }
 
-/** The IP of a forward target (`dns://IP:53`, `IP:53`, `[v6]:53`, `IP`) on port 53, or null (a file, another port, TLS). */
-function targetIp(target: string): string | null {
-  const m = /^(?:dns:\/\/)?(?:\[([^\]]+)\]|([^:/]+|[0-9a-f:]+))(?::(\d+))?$/i.exec(target);
-  if (!m) return null;
-  if (m[3] !== undefined && m[3] !== '53') return null;
-  return asciiLower(m[1] ?? m[2] ?? '');
+/** The port the proxy listens on (every listener shares it: proxy-upstream.ts checkListeners). */
+const PROXY_PORT = 53;
+
+/**
+ * The address a plain-DNS forward target sends to on port 53, canonical (effectiveAddress:
+ * `::ffff:172.19.1.1` and `[::ffff:ac13:101]:53` are 172.19.1.1), or null when it goes
+ * elsewhere: another port (`:5353`; `:053` is 53), another protocol (`tls://`, `grpc://`), a
+ * file (`/etc/resolv.conf`) or a name. Spellings of the forward plugin
+ * (coredns.io/plugins/forward): `IP`, `IP:PORT`, `[IPv6]:PORT`, bare IPv6, `dns://` before any.
+ */
+export function forwardTargetAddress(target: string): string | null {
+  let t = target.trim();
+  const scheme = /^([a-z0-9]+):\/\//i.exec(t);
+  if (scheme) {
+    if (asciiLower(scheme[1]!) !== 'dns') return null;
+    t = t.slice(scheme[0].length);
+  }
+  let host = t;
+  let port: string | undefined;
+  const bracket = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(t);
+  if (bracket) {
+    host = bracket[1]!;
+    port = bracket[2];
+  } else if ((t.match(/:/g) ?? []).length === 1) {
+    const i = t.indexOf(':');
+    host = t.slice(0, i);
+    port = t.slice(i + 1);
+    if (!/^\d{1,5}$/.test(port)) return null;
+  }
+  if (port !== undefined && Number(port) !== PROXY_PORT) return null;
+  if (!isIpAddress(bareAddress(host))) return null;
+  return effectiveAddress(host);
+}
+
+/** True when a forward target reaches one of `listeners` or a loopback address (in a pod: CoreDNS itself) on port 53. */
+export function forwardReachesProxy(target: string, listeners: string[]): boolean {
+  const addr = forwardTargetAddress(target);
+  return addr !== null && (isLoopbackAddress(addr) || reachesListener(addr, listeners));
 }
 
 /** Does this reverse name fall under `fallthrough ZONES` (no zones: all)? */
@@ -54,7 +91,6 @@ export function corednsForwardLoop(corefile: string, extraFiles: Record<string, 
   } catch {
     return null;
   }
-  const own = new Set(listeners.map((l) => asciiLower(l)));
   for (const b of blocks) {
     const kube = b.directives.find((d) => d.name === 'kubernetes');
     if (!kube) continue;
@@ -64,10 +100,7 @@ export function corednsForwardLoop(corefile: string, extraFiles: Record<string, 
     for (const f of b.directives.filter((d) => d.name === 'forward')) {
       const from = asciiLower(f.args[0] ?? '.').replace(/\.$/, '');
       if (!(from === '' || from === '.' || isReverseZone(from))) continue;
-      const targets = f.args.slice(1).filter((t) => {
-        const ip = targetIp(t);
-        return ip !== null && own.has(ip);
-      });
+      const targets = f.args.slice(1).filter((t) => forwardReachesProxy(t, listeners));
       if (targets.length) return { targets, fallthrough: ft.args, where: `${f.file} line ${f.line}` };
     }
   }
@@ -78,4 +111,61 @@ export function corednsForwardLoop(corefile: string, extraFiles: Record<string, 
 export function loopRefusalWhy(loop: CorednsLoop): string {
   const ft = loop.fallthrough.length ? loop.fallthrough.join(' ') : '(every zone)';
   return `CoreDNS falls through it (fallthrough ${ft}) and forwards to ${loop.targets.join(', ')} (${loop.where}), this host's proxy: routing it to CoreDNS would loop; forward CoreDNS to the LAN nameservers (forward . <nameserver>) or drop in-addr.arpa ip6.arpa from the fallthrough to route it`;
+}
+
+/** A zone a server block forwards to a proxy listener: routing it (or a zone above it) to CoreDNS loops. */
+export interface ZoneForwardLoop {
+  /** The looping zone: a `forward FROM` zone, or a key zone of a block that forwards `.`. */
+  zone: string;
+  /** Forward targets as the Corefile writes them. */
+  targets: string[];
+  /** `Corefile line N` (or the coredns-custom file) of the forward directive. */
+  where: string;
+}
+
+/** Plugins that answer the names of their zones themselves unless their `fallthrough` covers the name. */
+const ANSWERING = new Set(['kubernetes', 'file', 'auto', 'secondary', 'etcd', 'hosts']);
+
+/**
+ * True when a plugin before `forward` in the block answers `zone` (CoreDNS runs plugins in its
+ * compiled order, and all of these come before forward, plugin.cfg): its zones (arguments, or
+ * the block's zones when it names none) cover `zone` and no `fallthrough` in its block does.
+ */
+function answeredInBlock(block: CorefileServerBlock, blockZones: string[], isRoot: boolean, zone: string): boolean {
+  for (const d of block.directives) {
+    if (!ANSWERING.has(d.name)) continue;
+    const args = (d.name === 'file' || d.name === 'hosts' ? d.args.slice(1) : d.args).filter((a) => !a.startsWith('{') && !a.includes('/'));
+    const zones = args.length ? args.map((a) => asciiLower(a).replace(/\.$/, '')) : isRoot ? [''] : blockZones;
+    if (!zones.some((z) => z === '' || z === '.' || zone === z || zone.endsWith(`.${z}`))) continue;
+    const ft = (d.block ?? []).find((x) => x.name === 'fallthrough');
+    if (!ft || !fallsThrough(ft.args, zone)) return true;
+  }
+  return false;
+}
+
+/**
+ * The zones one server block forwards to a proxy listener (forwardReachesProxy): the FROM of
+ * each `forward FROM TO…` with such a target, and for `forward . TO…` the block's own key zones
+ * (`blockZones`, lower case, no trailing dot; the root `.` is the reverse-fallthrough case of
+ * corednsForwardLoop). A zone an earlier plugin of the block answers itself (kubernetes, file,
+ * hosts… without a fallthrough covering it) is left out: forward never sees it.
+ */
+export function blockForwardLoops(block: CorefileServerBlock, blockZones: string[], isRoot: boolean, listeners: string[]): ZoneForwardLoop[] {
+  const out: ZoneForwardLoop[] = [];
+  for (const f of block.directives.filter((d) => d.name === 'forward')) {
+    const targets = f.args.slice(1).filter((t) => forwardReachesProxy(t, listeners));
+    if (targets.length === 0) continue;
+    const from = asciiLower(f.args[0] ?? '.').replace(/\.$/, '');
+    const zones = from === '' || from === '.' ? blockZones : from.startsWith('{') || from.includes('/') ? [] : [from];
+    for (const zone of zones) {
+      if (!answeredInBlock(block, blockZones, isRoot, zone)) out.push({ zone, targets, where: `${f.file} line ${f.line}` });
+    }
+  }
+  return out;
+}
+
+/** The refusal text for a zone routed to CoreDNS that CoreDNS forwards back to this host (`zone` is the routed one). */
+export function forwardLoopWhy(loop: ZoneForwardLoop, zone: string): string {
+  const what = loop.zone === zone ? 'CoreDNS forwards it' : `CoreDNS forwards ${loop.zone}, a part of it,`;
+  return `${what} to ${loop.targets.join(', ')} (${loop.where}), this host's proxy: routing it to CoreDNS would loop; forward it in CoreDNS to the nameserver that serves it (forward . <LAN nameserver>), not to this host, to route it`;
 }

@@ -7,7 +7,7 @@ import { ipInCidr, isIpAddress, isReverseZone, parseCidr, reverseZonesForCidr, t
 import { parseCorefile, type CorefileDirective, type CorefileServerBlock } from './corefile-parser';
 import { boundReason, cidrZones, isUnder, zoneRefusal, type ZoneOrigin, type ZonePolicyInput, type ZoneRefusal } from './corefile-policy';
 import { asciiLower, parseUpstream } from './proxy-upstream';
-import { corednsForwardLoop, loopRefusalWhy } from './coredns-loop';
+import { blockForwardLoops, corednsForwardLoop, forwardLoopWhy, loopRefusalWhy, type ZoneForwardLoop } from './coredns-loop';
 import type { RefusedZone, ZoneRoute } from './types';
 
 /** Input of zonesFromCorefile; `allowZones`/`searchDomains` are the host side of the policy. */
@@ -95,6 +95,8 @@ interface Candidate {
   clusterDomain: boolean;
   /** A CIDR zone's verdict from cidrRefusal (undefined: judge the zone by zoneRefusal alone). */
   cidrRefusal?: ZoneRefusal | null;
+  /** CoreDNS forwards this zone (or a part of it) back to a proxy listener: refused, never allowable. */
+  loopRefusal?: ZoneRefusal;
 }
 
 /** UTF-8 length of `text` in bytes, without allocating an encoded copy. */
@@ -162,6 +164,7 @@ export function zonesFromCorefile(input: CorefileZonesInput): CorefileZones {
   const candidates: Candidate[] = [];
   const kubernetesZones: string[] = [];
   const answerers: { label: string; d: CorefileDirective; blockZones: string[] }[] = [];
+  const forwardLoops: ZoneForwardLoop[] = [];
 
   for (const { block, keys } of blocks) {
     const label = blockLabel(block);
@@ -177,6 +180,7 @@ export function zonesFromCorefile(input: CorefileZonesInput): CorefileZones {
     const isRoot = reachable.some((k) => k.root);
     const answering = ANSWERING_PLUGINS.find((p) => block.directives.some((d) => d.name === p));
     const keyReason = answering ? `${label}, plugin "${answering}"` : label;
+    if (input.proxyListeners?.length) forwardLoops.push(...blockForwardLoops(block, blockZones, isRoot, input.proxyListeners));
     for (const z of blockZones) candidates.push({ zone: z, reason: keyReason, origin: 'served', clusterDomain: false });
 
     for (const d of block.directives) {
@@ -221,10 +225,19 @@ export function zonesFromCorefile(input: CorefileZonesInput): CorefileZones {
   }
   // CoreDNS ↔ proxy loop: a reverse zone CoreDNS falls through and forwards to a
   // proxy listener would come straight back; it is refused (no allow can route it).
+  // Never allowable: a loop refusal replaces an allowable CIDR refusal (an --allow-zone would loop).
   const loops = new Set<string>();
+  const zoneLoops = new Set<ZoneForwardLoop>();
   for (const c of cidrCandidates) {
+    if (c.cidrRefusal && !c.cidrRefusal.allowable) continue;
+    const zl = loopOf(forwardLoops, c.zone);
+    if (zl) {
+      c.cidrRefusal = { why: forwardLoopWhy(zl, c.zone), allowable: false };
+      zoneLoops.add(zl);
+      continue;
+    }
     const loop = input.proxyListeners?.length ? corednsForwardLoop(input.corefile, input.extraFiles, input.proxyListeners, c.zone) : null;
-    if (!loop || c.cidrRefusal) continue;
+    if (!loop) continue;
     c.cidrRefusal = { why: loopRefusalWhy(loop), allowable: false };
     loops.add(loop.targets.join(', '));
   }
@@ -245,6 +258,17 @@ export function zonesFromCorefile(input: CorefileZonesInput): CorefileZones {
     if (c.origin !== 'cluster') continue;
     if (c.zone === clusterDomain) c.clusterDomain = true;
     else c.origin = 'served';
+  }
+  // Zones CoreDNS forwards back to this host (corp.internal:53 { forward . 172.19.1.1 }):
+  // refused whatever the policy or an allow says; the cluster domain is the kubernetes plugin's.
+  for (const c of candidates) {
+    const zl = c.clusterDomain ? null : loopOf(forwardLoops, c.zone);
+    if (!zl) continue;
+    c.loopRefusal = { why: forwardLoopWhy(zl, c.zone), allowable: false };
+    zoneLoops.add(zl);
+  }
+  for (const zl of [...zoneLoops].slice(0, MAX_KEYS_IN_LABEL)) {
+    warnings.push(boundReason(`CoreDNS forwards ${zl.zone} to ${zl.targets.join(', ')} (${zl.where}), this host's proxy: it is not routed to CoreDNS (that would loop), so the host resolves it through its own nameservers.`));
   }
   candidates.push(...cidrCandidates);
   const out = toRoutes(candidates, input.kubeDnsIp, reverseZones, policy);
@@ -280,6 +304,11 @@ function lanOverlapWarnings(cidrs: string[], nameservers: string[], forwardedZon
     }
   }
   return out;
+}
+
+/** The forward loop that makes routing `zone` loop: one for the zone itself, else one for a part of it. */
+function loopOf(loops: ZoneForwardLoop[], zone: string): ZoneForwardLoop | null {
+  return loops.find((l) => l.zone === zone) ?? loops.find((l) => isUnder(l.zone, zone)) ?? null;
 }
 
 /** The refusal for a Corefile naming more than MAX_ZONES_PER_PLAN zones. */
@@ -326,10 +355,10 @@ function toRoutes(candidates: Candidate[], upstream: string, reverseZones: strin
   const refusedBy = new Map<string, RefusedZone>();
   const allowed = new Set<string>();
   for (const c of candidates) {
-    const refusal = zoneRefusal(c.zone, c.origin, reverseZones, policy) ?? c.cidrRefusal ?? null;
+    const refusal = c.loopRefusal ?? zoneRefusal(c.zone, c.origin, reverseZones, policy) ?? c.cidrRefusal ?? null;
     if (refusal && !(refusal.allowable && policy.allowZones?.includes(c.zone))) {
       // A refused CIDR's why (its size or address space) says more than "outside the cluster CIDRs".
-      if (!refusedBy.has(c.zone) || c.origin === 'cidr') refusedBy.set(c.zone, { zone: c.zone.slice(0, 253), reason: boundReason(c.reason), why: refusal.why, allowable: refusal.allowable });
+      if (!refusedBy.has(c.zone) || c.origin === 'cidr' || c.loopRefusal) refusedBy.set(c.zone, { zone: c.zone.slice(0, 253), reason: boundReason(c.reason), why: refusal.why, allowable: refusal.allowable });
       if (refusedBy.size > MAX_ZONES_PER_PLAN) throw tooManyZones(refusedBy.size);
       continue;
     }
