@@ -36,6 +36,9 @@ describe.skipIf(!inSandbox)('no CoreDNS ↔ proxy loop when CoreDNS forwards to 
     const cm = JSON.parse(await readFile(file, 'utf8')) as { data: { Corefile: string } };
     cm.data.Corefile = cm.data.Corefile.replace('forward . /etc/resolv.conf', 'forward . 172.19.1.1');
     expect(cm.data.Corefile).toContain('forward . 172.19.1.1 {');
+    // A zone CoreDNS forwards to the same listener (a LAN zone sent "to the host"): routing it
+    // to CoreDNS would loop too.
+    cm.data.Corefile += 'corp.internal:53 {\n    errors\n    prometheus :9153\n    forward . 172.19.1.1\n}\n';
     await writeFile(file, JSON.stringify(cm));
     tb = await startTestbed({ fixturesDir: fixtures });
   }, 120_000);
@@ -100,8 +103,9 @@ describe.skipIf(!inSandbox)('no CoreDNS ↔ proxy loop when CoreDNS forwards to 
         expect(start.result, start.stdout + start.stderr).toMatchObject({ ok: true, exitCode: 0 });
         const discover = start.events.find((e) => e.type === 'step' && (e as { step?: string }).step === 'discover' && (e as { status?: string }).status === 'done') as { detail?: { zones: string[]; refusedZones: { zone: string; why: string }[]; warnings: string[] } } | undefined;
         expect(discover?.detail?.zones).toEqual(['cluster.local']);
-        expect(discover?.detail?.refusedZones.map((z) => z.zone)).toEqual(['20.172.in-addr.arpa', '21.172.in-addr.arpa']);
-        expect(discover?.detail?.refusedZones[0]!.why).toContain('forwards to 172.19.1.1 (Corefile line 13), this host\'s proxy: routing it to CoreDNS would loop');
+        expect(discover?.detail?.refusedZones.map((z) => z.zone)).toEqual(['corp.internal', '20.172.in-addr.arpa', '21.172.in-addr.arpa']);
+        expect(discover?.detail?.refusedZones[0]!.why).toContain('CoreDNS forwards it to 172.19.1.1 (Corefile line 27), this host\'s proxy: routing it to CoreDNS would loop');
+        expect(discover?.detail?.refusedZones[1]!.why).toContain('forwards to 172.19.1.1 (Corefile line 13), this host\'s proxy: routing it to CoreDNS would loop');
         expect(await getentHosts('kubernetes.default.svc.cluster.local')).toEqual(['172.21.0.1']);
         const mark = (await coreDnsRequests(tb, 'PTR'))!;
         const r = await queryDns({ name: UNUSED_POD_IP, type: 'PTR', server: '127.0.0.1:53', timeoutMs: 4000 });
@@ -109,6 +113,15 @@ describe.skipIf(!inSandbox)('no CoreDNS ↔ proxy loop when CoreDNS forwards to 
         console.log(`${engine} after start: PTR ${UNUSED_POD_IP} → ${r.rcode} after ${Math.round(r.latencyMs)} ms; CoreDNS saw it ${asked} times`);
         expect(r.rcode).toBe('NXDOMAIN'); // the host's nameserver 192.0.2.53 says so for every other name
         expect(asked).toBe(0);
+        // corp.internal: the host's nameserver's answer, CoreDNS asked nothing.
+        const direct = await queryDns({ name: 'host.corp.internal', type: 'A', server: '192.0.2.53:53', timeoutMs: 4000 });
+        const markA = (await coreDnsRequests(tb, 'A'))!;
+        const viaProxy = await queryDns({ name: 'host.corp.internal', type: 'A', server: '127.0.0.1:53', timeoutMs: 4000 });
+        const askedA = (await coreDnsRequests(tb, 'A'))! - markA;
+        console.log(`${engine} after start: A host.corp.internal → ${viaProxy.rcode} after ${Math.round(viaProxy.latencyMs)} ms (the host's nameserver: ${direct.rcode}); CoreDNS saw ${askedA} A queries`);
+        expect([viaProxy.rcode, viaProxy.answers]).toEqual([direct.rcode, direct.answers]);
+        expect(viaProxy.rcode).not.toBe('TIMEOUT');
+        expect(askedA).toBe(0);
       } finally {
         const stop = await k2sDns(['stop', '--json']);
         expect(stop.result, stop.stdout + stop.stderr).toMatchObject({ ok: true });
