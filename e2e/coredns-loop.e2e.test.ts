@@ -6,7 +6,10 @@
  * routes start used to write (the engine run directly with such a plan, engine-process.ts),
  * counted by CoreDNS's own coredns_dns_requests_total; then `k2s-dns start` on the same cluster:
  * discovery reads the forward target, refuses the reverse zones with cause and fix, and the
- * same PTR is answered by the host's nameserver with CoreDNS asked nothing.
+ * same PTR is answered by the host's nameserver with CoreDNS asked nothing. The same for
+ * `corp.internal:53 { forward . 172.19.1.1 }` added to the Corefile: with the old routes an A
+ * query under it goes to CoreDNS and back (SERVFAIL or timeout); after start it is refused and
+ * the host's nameserver answers.
  */
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -62,11 +65,12 @@ describe.skipIf(!inSandbox)('no CoreDNS ↔ proxy loop when CoreDNS forwards to 
         }
       }
       const UNUSED_POD_IP = unusedPodIp(engine);
+      const HOST_NAME = `host-${engine}.corp.internal`;
       // 1. The loop, with the routes of a start that ignored CoreDNS's forward target.
       const plan: ProxyPlan = {
         engine,
         listeners: [{ address: '127.0.0.1', port: 53 }, { address: '172.19.1.1', port: 53 }],
-        zones: ['cluster.local', '20.172.in-addr.arpa', '21.172.in-addr.arpa'].map((zone) => ({ zone, upstream: '172.21.0.10', source: 'corefile' as const, reason: 'old routes', clusterDomain: zone === 'cluster.local', reverse: zone !== 'cluster.local' })),
+        zones: ['cluster.local', 'corp.internal', '20.172.in-addr.arpa', '21.172.in-addr.arpa'].map((zone) => ({ zone, upstream: '172.21.0.10', source: 'corefile' as const, reason: 'old routes', clusterDomain: zone === 'cluster.local', reverse: zone.endsWith('.arpa') })),
         upstreams: ['192.0.2.53'],
         clusterCidrs: ['172.21.0.0/16', '172.20.0.0/16'],
         logFile: '/unused',
@@ -77,6 +81,8 @@ describe.skipIf(!inSandbox)('no CoreDNS ↔ proxy loop when CoreDNS forwards to 
       const proc = await startEngine(plan, 'kubernetes.default.svc.cluster.local');
       let looped: number;
       let old;
+      let loopedA: number;
+      let oldA;
       try {
         old = await queryDns({ name: UNUSED_POD_IP, type: 'PTR', server: '127.0.0.1:53', timeoutMs: 4000 });
         looped = (await coreDnsRequests(tb, 'PTR'))! - before;
@@ -84,6 +90,11 @@ describe.skipIf(!inSandbox)('no CoreDNS ↔ proxy loop when CoreDNS forwards to 
         // The query log of that run where doctor reads it (the sandbox's private /var/log).
         await mkdir(dirname(K2S_PATHS.log), { recursive: true });
         await writeFile(K2S_PATHS.log, await proc.log());
+        // corp.internal, which CoreDNS sends to 172.19.1.1 too (after the log doctor reads).
+        const beforeA = (await coreDnsRequests(tb, 'A'))!;
+        oldA = await queryDns({ name: HOST_NAME, type: 'A', server: '127.0.0.1:53', timeoutMs: 4000 });
+        loopedA = (await coreDnsRequests(tb, 'A'))! - beforeA;
+        console.log(`${engine} with the old routes: A ${HOST_NAME} → ${oldA.rcode} after ${Math.round(oldA.latencyMs)} ms; CoreDNS saw ${loopedA} A queries`);
       } finally {
         await proc.stop();
       }
@@ -92,6 +103,9 @@ describe.skipIf(!inSandbox)('no CoreDNS ↔ proxy loop when CoreDNS forwards to 
       // query waits until the client gives up (measured: 4 s).
       if (engine === 'adguard') expect(looped, 'the loop reproduction: CoreDNS sees the PTR again and again').toBeGreaterThan(5);
       else expect([old.rcode, looped > 0], 'the loop reproduction: the PTR goes to CoreDNS and never comes back').toEqual(['TIMEOUT', true]);
+      // The A query goes to CoreDNS and comes back (measured: dnsmasq TIMEOUT after 4 s,
+      // dnsproxy SERVFAIL after its 2 s timeout): never the host's nameserver's NXDOMAIN.
+      expect([['SERVFAIL', 'TIMEOUT'].includes(oldA.rcode), loopedA > 0], `the corp.internal loop: ${oldA.rcode}, CoreDNS saw ${loopedA}`).toEqual([true, true]);
 
       // Doctor names the live loop from the query log: the copies come back from CoreDNS's address.
       const doc = await k2sDns(['doctor', '--kubeconfig', tb.kubeconfigPath, '--json']);
@@ -119,11 +133,11 @@ describe.skipIf(!inSandbox)('no CoreDNS ↔ proxy loop when CoreDNS forwards to 
         expect(r.rcode).toBe('NXDOMAIN'); // the host's nameserver 192.0.2.53 says so for every other name
         expect(asked).toBe(0);
         // corp.internal: the host's nameserver's answer, CoreDNS asked nothing.
-        const direct = await queryDns({ name: 'host.corp.internal', type: 'A', server: '192.0.2.53:53', timeoutMs: 4000 });
+        const direct = await queryDns({ name: HOST_NAME, type: 'A', server: '192.0.2.53:53', timeoutMs: 4000 });
         const markA = (await coreDnsRequests(tb, 'A'))!;
-        const viaProxy = await queryDns({ name: 'host.corp.internal', type: 'A', server: '127.0.0.1:53', timeoutMs: 4000 });
+        const viaProxy = await queryDns({ name: HOST_NAME, type: 'A', server: '127.0.0.1:53', timeoutMs: 4000 });
         const askedA = (await coreDnsRequests(tb, 'A'))! - markA;
-        console.log(`${engine} after start: A host.corp.internal → ${viaProxy.rcode} after ${Math.round(viaProxy.latencyMs)} ms (the host's nameserver: ${direct.rcode}); CoreDNS saw ${askedA} A queries`);
+        console.log(`${engine} after start: A ${HOST_NAME} → ${viaProxy.rcode} after ${Math.round(viaProxy.latencyMs)} ms (the host's nameserver: ${direct.rcode}); CoreDNS saw ${askedA} A queries`);
         expect([viaProxy.rcode, viaProxy.answers]).toEqual([direct.rcode, direct.answers]);
         expect(viaProxy.rcode).not.toBe('TIMEOUT');
         expect(askedA).toBe(0);
