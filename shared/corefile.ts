@@ -137,6 +137,10 @@ function blockLabel(block: CorefileServerBlock): string {
  *   a CIDR is cluster data too, so cidrRefusal (corefile-policy.ts) refuses those outside
  *   private space or shorter than /8 (IPv4) or /48 (IPv6); text that is not a CIDR is skipped
  *   with a warning.
+ * - Loops (coredns-loop.ts): a zone a reachable server block or `forward FROM` line sends to a
+ *   proxy listener or loopback, and a routed zone holding such a zone, is refused and not
+ *   allowable (the cluster domain excepted); so are the cluster reverse zones the `kubernetes`
+ *   block falls through and forwards to a listener.
  * - Server blocks on another port or scheme than the block holding `kubernetes` are not
  *   reachable through the kube-dns Service: skipped with a warning.
  * - `rewrite` and `template` in a reachable block: a warning names the names they answer that
