@@ -6,12 +6,12 @@
  * /etc/resolv.conf byte for byte and leaves nothing running. Both engines.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createDebianHost, debianHostMissing, type DebianHost } from './bed/debian-host';
-import { HOST_KUBECONFIG, hostCli, hostGetent, hostResolver, hostStartArgs, isActive, plainHostFiles } from './bed/debian-host-cli';
+import { debianHostMissing, type DebianHost } from './bed/debian-host';
+import { bootPlainHost, HOST_KUBECONFIG, hostCli, hostGetent, hostResolver, hostStartArgs, isActive } from './bed/debian-host-cli';
 import { engineMissing, PROXY_ENGINES, type ProxyEngine } from './bed/engines';
 import { bundlePauseEntry } from './bed/pause-bundle';
 import { PAUSE_POINTS, type PausePoint } from './bed/pause-points';
-import { startTestbed, type Testbed } from './bed/testbed';
+import type { Testbed } from './bed/testbed';
 
 const inSandbox = process.env.K2S_DNS_SANDBOX === '1';
 const why = inSandbox ? await debianHostMissing() : 'the Debian host boots only inside e2e/bed/sandbox.sh (npm run test:e2e, as root)';
@@ -60,11 +60,7 @@ describe.each(PROXY_ENGINES.map((e) => [e]))('power loss inside start and stop o
   beforeAll(async () => {
     if (skip) return;
     entry = await bundlePauseEntry();
-    tb = await startTestbed();
-    h = await createDebianHost({ files: await plainHostFiles(tb) });
-    await h.boot();
-    await h.waitRunning();
-    original = await hostResolver(h);
+    ({ tb, h, original } = await bootPlainHost());
   }, 180_000);
   afterEach(async () => {
     // A failed case must not leave K2s running for the next one (its start would say "already running").

@@ -6,12 +6,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryDns } from '../electron/core/probes/dns-query';
-import { createDebianHost, debianHostMissing, type DebianHost } from './bed/debian-host';
-import { hostCli, hostGetent, hostResolver, hostStartArgs, isActive, plainHostFiles } from './bed/debian-host-cli';
+import { debianHostMissing, type DebianHost } from './bed/debian-host';
+import { bootPlainHost, hostCli, hostGetent, hostResolver, hostStartArgs, isActive } from './bed/debian-host-cli';
 import { engineMissing, PROXY_ENGINES, type ProxyEngine } from './bed/engines';
 import { KUBESWITCH_LINK } from './bed/netns-links';
 import { runCmd } from './bed/run-cmd';
-import { startTestbed, type Testbed } from './bed/testbed';
+import type { Testbed } from './bed/testbed';
 
 const inSandbox = process.env.K2S_DNS_SANDBOX === '1';
 const why = inSandbox ? await debianHostMissing() : 'the Debian host boots only inside e2e/bed/sandbox.sh (npm run test:e2e, as root)';
@@ -34,11 +34,7 @@ describe.each(PROXY_ENGINES.map((e) => [e]))('reboots of a booted Debian 13 host
 
   beforeAll(async () => {
     if (skip) return;
-    tb = await startTestbed();
-    h = await createDebianHost({ files: await plainHostFiles(tb) });
-    await h.boot();
-    await h.waitRunning();
-    original = await hostResolver(h);
+    ({ tb, h, original } = await bootPlainHost());
   }, 180_000);
   afterAll(async () => {
     await h?.destroy();

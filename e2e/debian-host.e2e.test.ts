@@ -6,10 +6,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryDns } from '../electron/core/probes/dns-query';
 import { clusterLanChecks, digIn } from './bed/cluster-lan-checks';
-import { createDebianHost, debianHostMissing, type DebianHost } from './bed/debian-host';
-import { hostCli, hostGetent, hostResolver, hostStartArgs, isActive, mainPid, plainHostFiles } from './bed/debian-host-cli';
+import { debianHostMissing, type DebianHost } from './bed/debian-host';
+import { bootPlainHost, hostCli, hostGetent, hostResolver, hostStartArgs, isActive, mainPid } from './bed/debian-host-cli';
 import { engineMissing, PROXY_ENGINES, type ProxyEngine } from './bed/engines';
-import { startTestbed, type Testbed } from './bed/testbed';
+import type { Testbed } from './bed/testbed';
 
 const inSandbox = process.env.K2S_DNS_SANDBOX === '1';
 const why = inSandbox ? await debianHostMissing() : 'the Debian host boots only inside e2e/bed/sandbox.sh (npm run test:e2e, as root)';
@@ -37,13 +37,10 @@ describe.each(PROXY_ENGINES.map((e) => [e]))('k2s-dns on a booted Debian 13 host
 
   beforeAll(async () => {
     if (skip) return;
-    tb = await startTestbed();
-    h = await createDebianHost({ files: await plainHostFiles(tb) });
-    await h.boot();
-    const { bootMs } = await h.waitRunning();
+    let bootMs: number;
+    ({ tb, h, original, bootMs } = await bootPlainHost());
     const v = await h.versions();
     console.log(`debian-host: Debian ${v.debian}, ${v.systemd}, systemd-resolved ${v.resolved.replace(/^systemd /, '')}, node ${v.node}; booted to running in ${bootMs} ms`);
-    original = await hostResolver(h);
   }, 180_000);
   afterAll(async () => {
     await h?.destroy();

@@ -5,8 +5,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { LifecycleEvent, ResultEvent } from '../../shared/lifecycle-events';
-import { HOST_CLI, type DebianHost, type DiskFile } from './debian-host';
-import type { Testbed } from './testbed';
+import { createDebianHost, HOST_CLI, type DebianHost, type DiskFile } from './debian-host';
+import { startTestbed, type Testbed } from './testbed';
 
 /** Where the bed's kubeconfig lies on the host's disk. */
 export const HOST_KUBECONFIG = '/root/.kube/config';
@@ -76,4 +76,24 @@ export async function isActive(h: DebianHost, unit = 'k2s-dnsproxy.service'): Pr
 /** The unit's MainPID inside the host (0 when none). */
 export async function mainPid(h: DebianHost, unit = 'k2s-dnsproxy.service'): Promise<number> {
   return Number((await h.run(['systemctl', 'show', '-P', 'MainPID', unit])).stdout.trim());
+}
+
+/**
+ * The bed, then a Debian 13 host booted on it with the plain layout (plainHostFiles), running:
+ * what each Debian suite's beforeAll needs. `original` is the host's /etc/resolv.conf before any
+ * start, `bootMs` the time to `running`. On failure whatever came up is torn down, then it throws.
+ */
+export async function bootPlainHost(): Promise<{ tb: Testbed; h: DebianHost; original: string; bootMs: number }> {
+  const tb = await startTestbed();
+  let h: DebianHost | undefined;
+  try {
+    h = await createDebianHost({ files: await plainHostFiles(tb) });
+    await h.boot();
+    const { bootMs } = await h.waitRunning();
+    return { tb, h, original: await hostResolver(h), bootMs };
+  } catch (err) {
+    await h?.destroy();
+    await tb.stop();
+    throw err;
+  }
 }
