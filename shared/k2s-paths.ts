@@ -8,6 +8,10 @@ export const K2S_PATHS = {
   unit: '/etc/systemd/system/k2s-dnsproxy.service',
   /** systemd, AdGuard engine: the KubeSwitch listener that waits for its address (shared/systemd-unit.ts). */
   lateUnit: '/etc/systemd/system/k2s-dnsproxy-kubeswitch.service',
+  /** systemd-resolved hosts: re-applies the routing-only link whenever the KubeSwitch address (re)appears (shared/resolved-route-unit.ts). */
+  routeUnit: '/etc/systemd/system/k2s-dnsproxy-resolved.service',
+  /** systemd-resolved hosts: the route that unit applies (link, address, ~zones); written by start, removed by stop. */
+  routeFile: '/var/lib/k2s/dns-resolved-route.conf',
   proxyConfig: '/etc/k2s/dnsproxy.yaml',
   dnsmasqConfig: '/etc/k2s/dnsmasq.conf',
   logDir: '/var/log/dnsproxy',

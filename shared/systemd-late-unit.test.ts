@@ -59,12 +59,13 @@ describe('renderLateListenerUnit', () => {
     runAs: DNSPROXY_RUN_AS,
     lateListeners: lateListenersFor('adguard', ARGV, LISTENERS)!,
   };
-  it('main unit serves loopback only; the late unit waits for 172.19.1.1, is PartOf the main unit, same account and log', () => {
+  it('main unit serves loopback only; the late unit waits for 172.19.1.1, is PartOf, Requisite and WantedBy the main unit, same account and log', () => {
     expect(renderUnit(spec)).toContain('ExecStart=/opt/k2s/bin/dnsproxy --config-path=/etc/k2s/dnsproxy.yaml -v -l 127.0.0.1\n');
     const late = renderLateListenerUnit(spec);
     expect(late).toContain('\nPartOf=k2s-dnsproxy.service\n');
     expect(late).toContain(`ExecStart=/bin/bash -c "${WAIT_FOR_ADDRESSES_SCRIPT.replace(/\$/g, '$$$$').replace(/"/g, '\\"')}" ${LATE_UNIT_NAME} 172.19.1.1 -- /opt/k2s/bin/dnsproxy --config-path=/etc/k2s/dnsproxy.yaml -v -l 172.19.1.1\n`);
-    for (const line of ['StandardOutput=append:/var/log/dnsproxy/dnsproxy.log', 'DynamicUser=yes', 'CapabilityBoundingSet=CAP_NET_BIND_SERVICE', 'Restart=on-failure', 'WantedBy=multi-user.target']) {
+    // Tied to the main unit (COMPANION_TIE): pulled in by its start only, never running alone.
+    for (const line of ['StandardOutput=append:/var/log/dnsproxy/dnsproxy.log', 'DynamicUser=yes', 'CapabilityBoundingSet=CAP_NET_BIND_SERVICE', 'Restart=on-failure', 'Requisite=k2s-dnsproxy.service', 'After=k2s-dnsproxy.service', 'WantedBy=k2s-dnsproxy.service']) {
       expect(late).toContain(`\n${line}\n`);
     }
     expect(() => renderLateListenerUnit({ ...spec, lateListeners: { ...spec.lateListeners!, addresses: ['1.2.3.4; reboot'] } })).toThrow(/not a plain IPv4 or IPv6/);

@@ -31,6 +31,12 @@ export interface ServiceSpec {
    * (renderLateListenerUnit) and runs `argv` (only those listeners). Absent: one unit, `argv`.
    */
   lateListeners?: { mainArgv: string[]; addresses: string[]; argv: string[] };
+  /**
+   * systemd only, on systemd-resolved hosts: the real path of the route file (K2S_PATHS.routeFile)
+   * that k2s-dnsproxy-resolved.service re-applies each time the KubeSwitch address is assigned
+   * (shared/resolved-route-unit.ts). Absent: no such unit (an old one is removed).
+   */
+  resolvedRouteFile?: string;
 }
 
 /** Unit of the late listeners (ServiceSpec.lateListeners): K2s's unit name plus `-kubeswitch`. */
@@ -146,7 +152,7 @@ function unitHead(logFile: string): string[] {
  * The lines after ExecStart= both units share: output appended to the log, the unprivileged
  * account for `runAs`, UMask, Restart=on-failure, [Install].
  */
-function serviceTail(spec: ServiceSpec, log: string): string[] {
+function serviceTail(spec: ServiceSpec, log: string, wantedBy = 'multi-user.target'): string[] {
   // Not root on the pod-facing address: bind port 53 with the one capability it needs.
   // DynamicUser= rather than User=nobody: systemd-analyze verify warns that the shared nobody
   // account "is not safe" (other daemons run as it); a transient uid is private to this unit.
@@ -163,10 +169,28 @@ function serviceTail(spec: ServiceSpec, log: string): string[] {
     `RestartSec=${RESTART_POLICY.restartSec}`,
     '',
     '[Install]',
-    'WantedBy=multi-user.target',
+    `WantedBy=${wantedBy}`,
     '',
   ];
 }
+
+/**
+ * [Unit] lines that tie a companion unit (the KubeSwitch listener, the resolved route) to
+ * k2s-dnsproxy.service, with its `[Install] WantedBy=k2s-dnsproxy.service` (enable links it into
+ * k2s-dnsproxy.service.wants/, so only the main unit's start pulls it in, at boot too).
+ * systemd.unit(5): PartOf= propagates stop and restart of the main unit; Requisite= with After=
+ * fails a start while the main unit is not active ("not found" when its file is gone), so the
+ * companion never runs alone; a crash of the main unit (Restart=) is no stop, so the
+ * KubeSwitch listener keeps serving meanwhile. Measured on systemd 257 (docs/host-facts.md
+ * "Companion units"): after K2s's own CLI removes only k2s-dnsproxy.service (`disable --now`,
+ * delete, daemon-reload) every tie stops the companion, but with `WantedBy=multi-user.target`
+ * and PartOf= alone it started by itself at the next boot and by hand; with the lines here it
+ * did neither ("Unit k2s-dnsproxy.service not found"). BindsTo= was not taken: it also stops the
+ * companion on every crash of the main unit.
+ */
+export const COMPANION_TIE = [`PartOf=${SERVICE}.service`, `Requisite=${SERVICE}.service`, `After=${SERVICE}.service`] as const;
+/** `[Install] WantedBy=` of the companion units (COMPANION_TIE). */
+export const COMPANION_WANTED_BY = `${SERVICE}.service`;
 
 /**
  * bash(1) text run before the late listeners: returns at once when every address in `$@` (up
@@ -188,8 +212,8 @@ export const WAIT_FOR_ADDRESSES_SCRIPT = [
  * Renders /etc/systemd/system/k2s-dnsproxy-kubeswitch.service for `spec.lateListeners`: the
  * same account, log and restart policy as the main unit; ExecStart= is `/bin/bash -c
  * WAIT_FOR_ADDRESSES_SCRIPT` with the addresses, `--` and the listener argv. Type=simple, so
- * the wait never holds up boot (is-system-running) or `systemctl start`. PartOf= the main
- * unit: stopping or restarting k2s-dnsproxy does the same to it. Throws like renderUnit, and
+ * the wait never holds up boot (is-system-running) or `systemctl start`. Tied to the main unit
+ * (COMPANION_TIE): started by it, stopped and restarted with it, never alone. Throws like renderUnit, and
  * when spec has no lateListeners or an address is not a plain IP.
  */
 export function renderLateListenerUnit(spec: ServiceSpec): string {
@@ -207,13 +231,12 @@ export function renderLateListenerUnit(spec: ServiceSpec): string {
     '[Unit]',
     `Description=${escapeSpecifiers(spec.description)}, listener on ${late.addresses.join(', ')} once assigned`,
     ...unitHead(spec.logFile),
-    `PartOf=${SERVICE}.service`,
-    `After=${SERVICE}.service`,
+    ...COMPANION_TIE,
     '',
     '[Service]',
     'Type=simple',
     ...guardLines(spec),
     `ExecStart=${argv.map(quoteExecWord).join(' ')}`,
-    ...serviceTail(spec, log),
+    ...serviceTail(spec, log, COMPANION_WANTED_BY),
   ].join('\n');
 }

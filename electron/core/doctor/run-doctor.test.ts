@@ -68,6 +68,7 @@ describe('runDoctor', () => {
       'coredns-loop': 'No query log to check for a CoreDNS loop',
       'container-runtime-dns': 'No container runtime config found',
       kubeswitch: 'KubeSwitch address 172.19.1.1 not assigned',
+      'resolved-route': 'No systemd-resolved route in use',
       'dnsproxy-version': 'AdGuard dnsproxy not installed; the dnsmasq engine will be used',
       cluster: 'Cluster reachable',
     });

@@ -14,6 +14,7 @@ import { checkLiveLoop } from './live-loop';
 import { checkKubeletResolvConf } from './kubelet';
 import { checkContainerRuntimes } from './container-runtimes';
 import { checkKubeSwitch } from './kubeswitch';
+import { checkResolvedRoute } from './resolved-route';
 import { checkDnsproxyVersion } from './dnsproxy-version';
 import { checkLifecycleState } from './lifecycle-state';
 import { checkCluster } from './cluster';
@@ -36,6 +37,7 @@ export const DOCTOR_CHECKS: readonly { id: string; title: string; run: (ctx: Doc
   { id: 'coredns-loop', title: 'CoreDNS ↔ proxy loop in the query log', run: checkLiveLoop },
   { id: 'container-runtime-dns', title: 'Container runtime DNS', run: checkContainerRuntimes },
   { id: 'kubeswitch', title: 'KubeSwitch address', run: checkKubeSwitch },
+  { id: 'resolved-route', title: 'systemd-resolved route for the cluster zones', run: checkResolvedRoute },
   { id: 'dnsproxy-version', title: 'AdGuard dnsproxy version', run: checkDnsproxyVersion },
   { id: 'cluster', title: 'Cluster', run: checkCluster },
 ];

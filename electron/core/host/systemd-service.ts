@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { K2S_PATHS, SERVICE_NAME } from '../../../shared/k2s-paths';
 import { LATE_UNIT_NAME, renderLateListenerUnit, renderUnit } from '../../../shared/systemd-unit';
+import { renderRouteUnit, ROUTE_UNIT_NAME } from '../../../shared/resolved-route-unit';
 import type { Exec } from './exec';
 import type { HostFs } from './host-fs';
 import type { ServiceManager, ServiceRestart } from './service-manager';
@@ -11,6 +12,7 @@ import { LOGROTATE_PATH, openQueryLog, readAdmGid, renderLogrotate, rotateLogIfO
 
 const UNIT = `${SERVICE_NAME}.service`;
 const LATE_UNIT = `${LATE_UNIT_NAME}.service`;
+const ROUTE_UNIT = `${ROUTE_UNIT_NAME}.service`;
 /** systemctl exit status for "unit not loaded / not found" (LSB "program is not installed"). */
 const EXIT_NOT_LOADED = 5;
 
@@ -45,10 +47,12 @@ async function mainPid(exec: Exec): Promise<number | null> {
 
 /**
  * systemd ServiceManager. start: ensure the log exists, write K2S_PATHS.unit (0644) — and, for
- * spec.lateListeners, K2S_PATHS.lateUnit, the KubeSwitch listener that waits for its address
- * (else an old one is disabled and removed) — `daemon-reload`, `enable` (the K2s-owned
- * resolv.conf survives a reboot, so must the proxy), `restart` (starts it, or applies a new
- * argv/config to a running one). stop: stops and disables both units.
+ * spec.lateListeners, K2S_PATHS.lateUnit, the KubeSwitch listener that waits for its address;
+ * for spec.resolvedRouteFile, K2S_PATHS.routeUnit, which re-applies the systemd-resolved route
+ * (else an old companion is disabled and removed) — `daemon-reload`, `enable` (the K2s-owned
+ * resolv.conf survives a reboot, so must the proxy; the companions `reenable`d, which drops the
+ * multi-user.target.wants/ link earlier versions made), `restart` (starts it, or applies a new
+ * argv/config to a running one). stop: stops and disables every unit.
  */
 export function createSystemdManager(fs: HostFs, exec: Exec): ServiceManager {
   return {
@@ -56,6 +60,7 @@ export function createSystemdManager(fs: HostFs, exec: Exec): ServiceManager {
     async start(spec) {
       const unitText = renderUnit(spec); // validate before touching the host
       const lateText = spec.lateListeners ? renderLateListenerUnit(spec) : null;
+      const routeText = spec.resolvedRouteFile ? renderRouteUnit(spec.resolvedRouteFile) : null;
       await fs.mkdirp(path.posix.dirname(spec.logFile), 0o755);
       // Private (root:adm 0640) before systemd appends to it; logrotate bounds it (query-log.ts).
       await rotateLogIfOver(fs.real(spec.logFile));
@@ -63,25 +68,32 @@ export function createSystemdManager(fs: HostFs, exec: Exec): ServiceManager {
       await fs.mkdirp(path.posix.dirname(LOGROTATE_PATH), 0o755);
       await fs.writeFileAtomic(LOGROTATE_PATH, renderLogrotate(spec.logFile), { mode: 0o644 });
       await fs.mkdirp(path.posix.dirname(K2S_PATHS.unit), 0o755);
-      if (!lateText && (await fs.lstat(K2S_PATHS.lateUnit))) {
-        await systemctl(exec, ['disable', '--now', LATE_UNIT], [0, EXIT_NOT_LOADED]);
-        await fs.remove(K2S_PATHS.lateUnit);
+      for (const [text, file, unit] of [[lateText, K2S_PATHS.lateUnit, LATE_UNIT], [routeText, K2S_PATHS.routeUnit, ROUTE_UNIT]] as const) {
+        if (!text && (await fs.lstat(file))) {
+          await systemctl(exec, ['disable', '--now', unit], [0, EXIT_NOT_LOADED]);
+          await fs.remove(file);
+        }
       }
       await fs.writeFileAtomic(K2S_PATHS.unit, unitText, { mode: 0o644 });
       if (lateText) await fs.writeFileAtomic(K2S_PATHS.lateUnit, lateText, { mode: 0o644 });
-      const units = lateText ? [UNIT, LATE_UNIT] : [UNIT];
+      if (routeText) await fs.writeFileAtomic(K2S_PATHS.routeUnit, routeText, { mode: 0o644 });
+      const companions = [...(lateText ? [LATE_UNIT] : []), ...(routeText ? [ROUTE_UNIT] : [])];
+      const units = [UNIT, ...companions];
       await systemctl(exec, ['daemon-reload']);
-      await systemctl(exec, ['enable', ...units]);
+      await systemctl(exec, ['enable', UNIT]);
+      if (companions.length) await systemctl(exec, ['reenable', ...companions]);
       // A unit systemd gave up on (its start limit) refuses even a start by hand until reset.
       await systemctl(exec, ['reset-failed', ...units], [0, 1, EXIT_NOT_LOADED]);
       await systemctl(exec, ['restart', ...units]);
       return { pid: await mainPid(exec) };
     },
     async stop() {
-      const late = (await fs.lstat(K2S_PATHS.lateUnit)) !== null;
-      await systemctl(exec, ['stop', UNIT, ...(late ? [LATE_UNIT] : [])], [0, EXIT_NOT_LOADED]);
+      const companions: string[] = [];
+      if (await fs.lstat(K2S_PATHS.lateUnit)) companions.push(LATE_UNIT);
+      if (await fs.lstat(K2S_PATHS.routeUnit)) companions.push(ROUTE_UNIT);
+      await systemctl(exec, ['stop', UNIT, ...companions], [0, EXIT_NOT_LOADED]);
       if (await fs.lstat(K2S_PATHS.unit)) await systemctl(exec, ['disable', UNIT]);
-      if (late) await systemctl(exec, ['disable', LATE_UNIT], [0, EXIT_NOT_LOADED]);
+      if (companions.length) await systemctl(exec, ['disable', ...companions], [0, EXIT_NOT_LOADED]);
     },
     async status() {
       const r = await exec.run('systemctl', ['show', ...SHOW_PROPERTIES.flatMap((p) => ['-p', p]), UNIT], { timeoutMs: 10_000 });

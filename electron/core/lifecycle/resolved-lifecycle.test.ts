@@ -8,6 +8,7 @@ import type { HostPath } from './host-paths';
 import { startDns } from './start';
 import { stopDns } from './stop';
 import { readState } from '../host/resolver-state';
+import { parseRouteFile } from '../../../shared/resolved-route-unit';
 import { trackedHosts, TEST_START_OPTS } from '../../../e2e/support/test-deps';
 
 const host = trackedHosts();
@@ -72,12 +73,17 @@ describe('start/stop on a systemd-resolved host', () => {
     expect(state?.resolvedRoute).toMatchObject({ link: 'k2s-proxy0', address: '172.19.1.1' });
     // resolved's own servers, never its stub nor our link, are the proxy's upstreams.
     expect(state?.upstreams).toEqual(['192.0.2.53']);
+    // The route k2s-dnsproxy-resolved re-applies when the link comes back: root's, 0600, the same route.
+    const routeFile = join(h.root, 'var/lib/k2s/dns-resolved-route.conf');
+    expect(parseRouteFile(await readFile(routeFile, 'utf8'))).toEqual(state?.resolvedRoute);
+    expect((await lstat(routeFile)).mode & 0o777).toBe(0o600);
 
     h.calls.length = 0;
     const s = await stopDns(h.deps, {}, sink().sink);
     expect(s, s.message).toMatchObject({ ok: true });
     expect(h.calls).toEqual(['resolvectl revert k2s-proxy0', 'systemctl is-active systemd-resolved.service', 'systemctl try-restart systemd-resolved.service']);
     expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe(STUB);
+    expect(await lstat(routeFile).catch(() => null)).toBeNull();
   });
 
   it('a lookup path that misses cluster names fails verify and rolls everything back (route reverted, resolved restarted, resolv.conf as before)', async () => {

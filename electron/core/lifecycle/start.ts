@@ -9,6 +9,7 @@ import { DNSPROXY_RUN_AS } from '../../../shared/systemd-unit';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { renderManagedResolvConf } from '../../../shared/resolv-conf';
 import { routingDomains, type ResolvedRoute } from '../../../shared/resolved-link';
+import { renderRouteFile } from '../../../shared/resolved-route-unit';
 import { clientOptions, upstreamPolicy } from '../../../shared/upstream-policy';
 import { restoreResolver, writeState, removeState } from '../host/resolver-state';
 import { ensureRootDirs, NotRootOwnedError } from '../host/root-dirs';
@@ -127,7 +128,8 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
       // dnsproxy cannot drop root itself (docs/engines.md "dnsproxy privileges"): the service manager does; dnsmasq drops by --user (websec).
       // On systemd the KubeSwitch listener runs in its own unit that waits for the address (reboots).
       const lateListeners = lateListenersFor(plan.engine, argv, plan.listeners);
-      const { pid } = await deps.services.start({ argv, logFile: deps.fs.real(K2S_PATHS.log), description: `K2s DNS proxy (${plan.engine})`, guardDirs: ROOT_WRITTEN_DIRS.map((d) => deps.fs.real(d.path)), ...(plan.engine === 'adguard' ? { runAs: DNSPROXY_RUN_AS } : {}), ...(lateListeners ? { lateListeners } : {}) });
+      // On resolved hosts a companion unit re-applies the route whenever the KubeSwitch address comes back (link re-created, reboot).
+      const { pid } = await deps.services.start({ argv, logFile: deps.fs.real(K2S_PATHS.log), description: `K2s DNS proxy (${plan.engine})`, guardDirs: ROOT_WRITTEN_DIRS.map((d) => deps.fs.real(d.path)), ...(plan.engine === 'adguard' ? { runAs: DNSPROXY_RUN_AS } : {}), ...(lateListeners ? { lateListeners } : {}), ...(pre.resolved ? { resolvedRouteFile: deps.fs.real(K2S_PATHS.routeFile) } : {}) });
       await waitForListeners(deps, plan, opts.readyTimeoutMs ?? READY_TIMEOUT_MS);
       return { value: pid, message: `k2s-dnsproxy (${plan.engine}${pid ? `, PID ${pid}` : ''}) answers on ${plan.listeners.map((l) => `${l.address}:${l.port}`).join(', ')}`, detail: { pid } };
     });
@@ -229,6 +231,9 @@ async function activate(deps: LifecycleDeps, pre: Preflight, state: ResolverStat
     await writeState(deps.fs, { ...state, resolvedRoute: route });
     const link = route.link;
     undo.push({ what: `resolvectl revert ${link}`, run: () => revertRoute(deps.exec, link) });
+    // The file k2s-dnsproxy-resolved re-applies the route from (link re-created, reboot); removed first on undo.
+    undo.push({ what: `remove ${K2S_PATHS.routeFile}`, run: () => deps.fs.remove(K2S_PATHS.routeFile) });
+    await deps.fs.writeFileAtomic(K2S_PATHS.routeFile, renderRouteFile(route), { mode: 0o600, uid: 0, gid: 0 });
     await applyRoute(deps.exec, route);
   }
   // One nameserver (the proxy) instead of the original list: give clients as many tries.

@@ -30,6 +30,8 @@ export const OWNED_FILES = [
   LOGROTATE_PATH,
   K2S_PATHS.unit,
   K2S_PATHS.lateUnit,
+  K2S_PATHS.routeUnit,
+  K2S_PATHS.routeFile,
   K2S_PATHS.proxyConfig,
   K2S_PATHS.dnsmasqConfig,
   K2S_PATHS.resolvedDropIn,
@@ -193,7 +195,7 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
           removed.push(f);
         }
       }
-      if (deps.services.kind === 'systemd' && (removed.includes(K2S_PATHS.unit) || removed.includes(K2S_PATHS.lateUnit))) {
+      if (deps.services.kind === 'systemd' && [K2S_PATHS.unit, K2S_PATHS.lateUnit, K2S_PATHS.routeUnit].some((u) => removed.includes(u))) {
         await deps.exec.run('systemctl', ['daemon-reload'], { timeoutMs: 15_000 });
       }
       const keptText = kept.length ? ` Left ${kept.join(', ')}: its directory is a symlink, so the file is not one k2s-dns wrote there; remove the link by hand.` : '';
@@ -213,6 +215,9 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
  */
 async function undoResolved(deps: LifecycleDeps, state: ResolverStateFile): Promise<string> {
   const done: string[] = [];
+  // First the file k2s-dnsproxy-resolved re-applies the route from: once it is gone, an address
+  // event in between cannot bring the route back after the revert.
+  if (await deps.fs.lstat(K2S_PATHS.routeFile)) await deps.fs.remove(K2S_PATHS.routeFile);
   if (state.resolvedRoute && deps.services.kind === 'systemd') {
     await revertRoute(deps.exec, state.resolvedRoute.link);
     done.push(`dropped the systemd-resolved route for ${state.resolvedRoute.domains.join(' ')} on ${state.resolvedRoute.link}`);

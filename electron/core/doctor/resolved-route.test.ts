@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import type { Exec } from '../host/exec';
+import type { DoctorContext } from './context';
+import { checkResolvedRoute, routeDifferences } from './resolved-route';
+
+const ROUTE = { link: 'k2s-proxy0', address: '172.19.1.1', domains: ['~cluster.local', '~21.172.in-addr.arpa'] };
+
+/** A context whose resolvectl answers as systemd 257 does for `link` (null: resolved does not know it). */
+function ctx(link: { dns: string; domain: string; route: string } | null, route: typeof ROUTE | null = ROUTE): DoctorContext {
+  const exec: Exec = {
+    async run(file, args) {
+      if (file === 'systemctl' && args[1] === 'systemd-resolved.service') return { code: 0, stdout: 'active\n', stderr: '' };
+      if (file === 'systemctl') return { code: 3, stdout: 'inactive\n', stderr: '' };
+      if (file !== 'resolvectl' || link === null) return { code: 1, stdout: '', stderr: 'Failed to resolve interface "k2s-proxy0": No such device' };
+      const v = args[0] === 'dns' ? link.dns : args[0] === 'domain' ? link.domain : link.route;
+      return { code: 0, stdout: `Link 7 (k2s-proxy0): ${v}\n`, stderr: '' };
+    },
+  };
+  return { deps: { exec, services: { kind: 'systemd' } }, state: route ? { resolvedRoute: route } : null } as unknown as DoctorContext;
+}
+
+describe('doctor resolved-route', () => {
+  it('ok when resolved has exactly the saved route on the link', async () => {
+    const f = await checkResolvedRoute(ctx({ dns: '172.19.1.1', domain: '~cluster.local ~21.172.in-addr.arpa', route: 'no' }));
+    expect(f).toMatchObject({ id: 'resolved-route', severity: 'ok', title: 'systemd-resolved sends ~cluster.local ~21.172.in-addr.arpa to 172.19.1.1 on k2s-proxy0', fix: null });
+  });
+  it('error with the fix when the link came back without it (K2s re-created k2s-proxy0), naming what is missing and the unit state', async () => {
+    const f = await checkResolvedRoute(ctx({ dns: '', domain: '', route: 'yes' }));
+    expect(f.severity).toBe('error');
+    expect(f.title).toBe('systemd-resolved route on k2s-proxy0 missing');
+    expect(f.meaning).toBe('On k2s-proxy0 its DNS servers are none, not 172.19.1.1; it lacks the routing domains ~cluster.local ~21.172.in-addr.arpa; it is a default route for every name, not routing-only (k2s-dnsproxy-resolved.service is inactive), so cluster names asked through systemd-resolved (nss-resolve, the 127.0.0.53 stub, resolvectl query) fail or go to the other nameservers.');
+    expect(f.fix).toContain('systemctl restart k2s-dnsproxy-resolved');
+    expect(f.fix).toContain('sudo npx k2s-dns stop');
+  });
+  it('error when resolved does not know the link at all; info when K2s holds no route', async () => {
+    expect((await checkResolvedRoute(ctx(null))).meaning).toMatch(/^On k2s-proxy0 systemd-resolved does not know the link k2s-proxy0 /);
+    expect(await checkResolvedRoute(ctx(null, null))).toMatchObject({ severity: 'info', title: 'No systemd-resolved route in use', fix: null });
+  });
+  it('routeDifferences: a second server or a default route is a difference, extra domains of someone else are not', () => {
+    expect(routeDifferences(ROUTE, { servers: ['172.19.1.1', '192.0.2.53'], domains: [...ROUTE.domains, 'corp.example'], defaultRoute: false })).toEqual(['its DNS servers are 172.19.1.1 192.0.2.53, not 172.19.1.1']);
+    expect(routeDifferences(ROUTE, { servers: ['172.19.1.1'], domains: ROUTE.domains, defaultRoute: true })).toEqual(['it is a default route for every name, not routing-only']);
+  });
+});

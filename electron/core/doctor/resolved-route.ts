@@ -1,0 +1,81 @@
+/**
+ * Doctor check `resolved-route`: while K2s DNS runs on a systemd-resolved host, resolved must
+ * still have the routing-only link start gave it (shared/resolved-link.ts): the KubeSwitch link
+ * with the proxy's address as its one DNS server, the `~zone` domains, and no default route.
+ * It is runtime state of that link: gone when the link is deleted and created again or after a
+ * reboot, until k2s-dnsproxy-resolved.service applies it again (shared/resolved-route-unit.ts).
+ */
+import { cliCommand } from '../../../shared/fix';
+import type { DoctorFinding } from '../../../shared/doctor';
+import type { ResolvedRoute } from '../../../shared/resolved-link';
+import { K2S_PATHS } from '../../../shared/k2s-paths';
+import { ROUTE_UNIT_NAME } from '../../../shared/resolved-route-unit';
+import type { Exec } from '../host/exec';
+import { resolvedActive } from '../lifecycle/resolved';
+import type { DoctorContext } from './context';
+
+/** What resolved has for one link: `resolvectl dns|domain|default-route LINK` values (resolvectl(1)), null when it does not know the link. */
+export interface LinkDnsNow {
+  servers: string[];
+  domains: string[];
+  defaultRoute: boolean | null;
+}
+
+/** The values after `Link N (name):` of one resolvectl per-link line; null when the call failed. */
+async function linkValues(exec: Exec, verb: string, link: string): Promise<string[] | null> {
+  const r = await exec.run('resolvectl', [verb, link], { timeoutMs: 15_000 }).catch(() => null);
+  if (!r || r.code !== 0) return null;
+  const line = r.stdout.split('\n').find((l) => /^Link \d+ \(/.test(l)) ?? '';
+  const m = /^Link \d+ \([^)]*\):(.*)$/.exec(line);
+  return m ? (m[1] as string).trim().split(/\s+/).filter((w) => w !== '') : null;
+}
+
+/** Reads resolved's settings of `link`; null when resolved does not know the link (deleted, not created yet). */
+export async function readLinkDns(exec: Exec, link: string): Promise<LinkDnsNow | null> {
+  const servers = await linkValues(exec, 'dns', link);
+  if (servers === null) return null;
+  const domains = (await linkValues(exec, 'domain', link)) ?? [];
+  const route = await linkValues(exec, 'default-route', link);
+  return { servers, domains, defaultRoute: route?.[0] === 'yes' ? true : route?.[0] === 'no' ? false : null };
+}
+
+/** How `now` differs from `want`, one phrase each ([] when it is the route start set). */
+export function routeDifferences(want: ResolvedRoute, now: LinkDnsNow | null): string[] {
+  if (now === null) return [`systemd-resolved does not know the link ${want.link}`];
+  const out: string[] = [];
+  if (now.servers.length !== 1 || now.servers[0] !== want.address) out.push(`its DNS servers are ${now.servers.length ? now.servers.join(' ') : 'none'}, not ${want.address}`);
+  const missing = want.domains.filter((d) => !now.domains.includes(d));
+  if (missing.length) out.push(`it lacks the routing domains ${missing.join(' ')}`);
+  if (now.defaultRoute !== false) out.push('it is a default route for every name, not routing-only');
+  return out;
+}
+
+/**
+ * `resolved-route`: info when K2s DNS holds no resolved route (not running, or not a resolved
+ * host) or resolved does not run; ok when resolved has exactly the saved route on the link;
+ * error otherwise (cluster names through nss-resolve, the 127.0.0.53 stub and resolvectl then
+ * fail or go to the uplink servers), with the fix.
+ */
+export async function checkResolvedRoute(ctx: DoctorContext): Promise<DoctorFinding> {
+  const base = { id: 'resolved-route', title: 'systemd-resolved route for the cluster zones' };
+  const want = ctx.state?.resolvedRoute ?? null;
+  if (!want) return { ...base, severity: 'info', title: 'No systemd-resolved route in use', meaning: 'K2s DNS holds no systemd-resolved route now (it is not running, or systemd-resolved did not run when it started).', fix: null };
+  if (!(await resolvedActive(ctx.deps))) {
+    return { ...base, severity: 'warn', title: 'systemd-resolved is not running', meaning: `K2s DNS gave systemd-resolved the route ${want.domains.join(' ')} on ${want.link}, but systemd-resolved does not run now, so programs that ask it get no answer.`, fix: 'Start it again (systemctl start systemd-resolved); K2s DNS applies the route again by itself once it runs and the KubeSwitch address is assigned.', detail: { route: want } };
+  }
+  const now = await readLinkDns(ctx.deps.exec, want.link);
+  const diffs = routeDifferences(want, now);
+  if (diffs.length === 0) {
+    return { ...base, severity: 'ok', title: `systemd-resolved sends ${want.domains.join(' ')} to ${want.address} on ${want.link}`, meaning: `The routing-only link K2s DNS set up is in place: ${want.link} has ${want.address} as its one DNS server, the cluster zones as routing domains, and no default route.`, fix: null, detail: { route: want, now } };
+  }
+  const unit = (await ctx.deps.exec.run('systemctl', ['is-active', `${ROUTE_UNIT_NAME}.service`], { timeoutMs: 15_000 }).catch(() => null))?.stdout.trim() ?? 'unknown';
+  return {
+    ...base,
+    severity: 'error',
+    title: `systemd-resolved route on ${want.link} missing`,
+    meaning: `On ${want.link} ${diffs.join('; ')} (${ROUTE_UNIT_NAME}.service is ${unit}), so cluster names asked through systemd-resolved (nss-resolve, the 127.0.0.53 stub, resolvectl query) fail or go to the other nameservers.`,
+    fix: `Run \`systemctl restart ${ROUTE_UNIT_NAME}\` (it applies the route again from ${K2S_PATHS.routeFile} once ${want.address} is on ${want.link}), or stop and start K2s DNS (\`${cliCommand('stop', true)}\`, then \`${cliCommand('start', true)}\`).`,
+    remedy: { action: 'stop', gui: 'Stop and Start K2s DNS: start gives systemd-resolved the route for the cluster zones again.', cli: `systemctl restart ${ROUTE_UNIT_NAME}` },
+    detail: { route: want, now, unit },
+  };
+}
