@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Exec } from '../host/exec';
 import type { DoctorContext } from './context';
 import { checkResolvedRoute, routeDifferences } from './resolved-route';
+import { checkNetworkManagerKubeSwitch } from './networkmanager';
 
 const ROUTE = { link: 'k2s-proxy0', address: '172.19.1.1', domains: ['~cluster.local', '~21.172.in-addr.arpa'] };
 
@@ -39,5 +40,31 @@ describe('doctor resolved-route', () => {
   it('routeDifferences: a second server or a default route is a difference, extra domains of someone else are not', () => {
     expect(routeDifferences(ROUTE, { servers: ['172.19.1.1', '192.0.2.53'], domains: [...ROUTE.domains, 'corp.example'], defaultRoute: false })).toEqual(['its DNS servers are 172.19.1.1 192.0.2.53, not 172.19.1.1']);
     expect(routeDifferences(ROUTE, { servers: ['172.19.1.1'], domains: ROUTE.domains, defaultRoute: true })).toEqual(['it is a default route for every name, not routing-only']);
+  });
+});
+
+describe('doctor networkmanager-kubeswitch', () => {
+  /** nmcli answering as NetworkManager 1.52 did on the Debian 13 bed. */
+  function nmCtx(device: string | null, method = 'auto'): DoctorContext {
+    const exec: Exec = {
+      async run(file, args) {
+        if (file !== 'nmcli' || device === null) return { code: 8, stdout: '', stderr: 'Error: NetworkManager is not running.' };
+        if (args.includes('device')) return { code: 0, stdout: device, stderr: '' };
+        return { code: 0, stdout: `${method}\n`, stderr: '' };
+      },
+    };
+    return { deps: { exec }, state: { resolvedRoute: ROUTE } } as unknown as DoctorContext;
+  }
+  it('warns with the fix when NM runs its DHCP connection on the KubeSwitch link (it removes 172.19.1.1 when DHCP gives up)', async () => {
+    const f = await checkNetworkManagerKubeSwitch(nmCtx('70 (connecting (getting IP configuration))\nWired connection 3\n'));
+    expect(f).toMatchObject({ severity: 'warn', title: 'NetworkManager runs DHCP on k2s-proxy0 (connection "Wired connection 3")' });
+    expect(f.fix).toContain('nmcli device set k2s-proxy0 managed no');
+    expect(f.fix).toContain('never changes NetworkManager settings');
+  });
+  it('info when NM keeps the link as external (its own connection named after it) or does not run; ok for a static profile', async () => {
+    expect(await checkNetworkManagerKubeSwitch(nmCtx('100 (connected (externally))\nk2s-proxy0\n'))).toMatchObject({ severity: 'info', title: 'NetworkManager leaves k2s-proxy0 alone (100 (connected (externally)))' });
+    expect(await checkNetworkManagerKubeSwitch(nmCtx('10 (unmanaged)\n\n'))).toMatchObject({ severity: 'info' });
+    expect(await checkNetworkManagerKubeSwitch(nmCtx(null))).toMatchObject({ severity: 'info', title: 'NetworkManager does not manage k2s-proxy0' });
+    expect(await checkNetworkManagerKubeSwitch(nmCtx('100 (connected)\nk2s-switch\n', 'manual'))).toMatchObject({ severity: 'ok' });
   });
 });

@@ -69,6 +69,7 @@ describe('runDoctor', () => {
       'container-runtime-dns': 'No container runtime config found',
       kubeswitch: 'KubeSwitch address 172.19.1.1 not assigned',
       'resolved-route': 'No systemd-resolved route in use',
+      'networkmanager-kubeswitch': 'NetworkManager does not manage k2s-proxy0',
       'dnsproxy-version': 'AdGuard dnsproxy not installed; the dnsmasq engine will be used',
       cluster: 'Cluster reachable',
     });

@@ -15,6 +15,7 @@ import { checkKubeletResolvConf } from './kubelet';
 import { checkContainerRuntimes } from './container-runtimes';
 import { checkKubeSwitch } from './kubeswitch';
 import { checkResolvedRoute } from './resolved-route';
+import { checkNetworkManagerKubeSwitch } from './networkmanager';
 import { checkDnsproxyVersion } from './dnsproxy-version';
 import { checkLifecycleState } from './lifecycle-state';
 import { checkCluster } from './cluster';
@@ -38,6 +39,7 @@ export const DOCTOR_CHECKS: readonly { id: string; title: string; run: (ctx: Doc
   { id: 'container-runtime-dns', title: 'Container runtime DNS', run: checkContainerRuntimes },
   { id: 'kubeswitch', title: 'KubeSwitch address', run: checkKubeSwitch },
   { id: 'resolved-route', title: 'systemd-resolved route for the cluster zones', run: checkResolvedRoute },
+  { id: 'networkmanager-kubeswitch', title: 'NetworkManager on the KubeSwitch link', run: checkNetworkManagerKubeSwitch },
   { id: 'dnsproxy-version', title: 'AdGuard dnsproxy version', run: checkDnsproxyVersion },
   { id: 'cluster', title: 'Cluster', run: checkCluster },
 ];
