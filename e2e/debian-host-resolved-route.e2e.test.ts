@@ -8,6 +8,9 @@
  *   name reaches the external nameserver;
  * - a reboot while running, the address added after boot: the same;
  * - doctor says `resolved-route` error with the fix while it is missing, ok once it is back;
+ * - NetworkManager with Debian's defaults runs its generated DHCP "Wired connection" on the
+ *   re-created veth: doctor's `networkmanager-kubeswitch` warns, and the user's fix
+ *   (`nmcli device set k2s-proxy0 managed no`) keeps K2s's address and the route;
  * - K2s's own CLI removing only k2s-dnsproxy.service: no companion unit keeps running or starts
  *   alone (by hand or at the next boot);
  * and every stop gives `resolvectl status` (link indexes aside: the kernel numbers a re-created
@@ -160,6 +163,14 @@ describe.each(PROXY_ENGINES.map((e) => [e]))('the systemd-resolved route on Debi
     expect(ok.finding, JSON.stringify(ok.finding)).toMatchObject({ severity: 'ok', title: 'systemd-resolved sends ~cluster.local ~20.172.in-addr.arpa ~21.172.in-addr.arpa to 172.19.1.1 on k2s-proxy0' });
     expect(ok.code).toBe(0);
     const nmAfter = (await h.run(['nmcli', '-g', 'GENERAL.STATE', 'device', 'show', KUBESWITCH_LINK])).stdout.trim();
+    // NetworkManager (Debian defaults) took the re-created veth for a new Ethernet link and runs
+    // its generated DHCP connection on it: doctor names it, and the user's fix keeps K2s's address.
+    const nm = (JSON.parse((await hostCli(h, ['doctor', '--json'])).stdout) as DoctorFinding[]).find((f) => f.id === 'networkmanager-kubeswitch');
+    expect(nm, JSON.stringify(nm)).toMatchObject({ severity: 'warn', title: expect.stringMatching(/^NetworkManager runs DHCP on k2s-proxy0 \(connection "Wired connection \d+"\)$/) });
+    expect((await h.run(['nmcli', 'device', 'set', KUBESWITCH_LINK, 'managed', 'no'])).code).toBe(0);
+    expect(await runCmd('ip', ['-o', '-4', 'addr', 'show', 'dev', KUBESWITCH_LINK])).toContain(` ${SWITCH_CIDR} `);
+    expect((JSON.parse((await hostCli(h, ['doctor', '--json'])).stdout) as DoctorFinding[]).find((f) => f.id === 'networkmanager-kubeswitch')).toMatchObject({ severity: 'info' });
+    expect(await waitResolvedAnswers(h, 5_000)).not.toBeNull();
 
     // Missing (its unit stopped, the link reverted): doctor says error with the fix, and the fix works.
     expect((await h.sh(`systemctl stop k2s-dnsproxy-resolved && resolvectl revert ${KUBESWITCH_LINK}`)).code).toBe(0);
