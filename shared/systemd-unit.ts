@@ -180,13 +180,13 @@ function serviceTail(spec: ServiceSpec, log: string, wantedBy = 'multi-user.targ
  * k2s-dnsproxy.service.wants/, so only the main unit's start pulls it in, at boot too).
  * systemd.unit(5): PartOf= propagates stop and restart of the main unit; Requisite= with After=
  * fails a start while the main unit is not active ("not found" when its file is gone), so the
- * companion never runs alone; a crash of the main unit (Restart=) is no stop, so the
- * KubeSwitch listener keeps serving meanwhile. Measured on systemd 257 (docs/host-facts.md
- * "Companion units"): after K2s's own CLI removes only k2s-dnsproxy.service (`disable --now`,
- * delete, daemon-reload) every tie stops the companion, but with `WantedBy=multi-user.target`
- * and PartOf= alone it started by itself at the next boot and by hand; with the lines here it
- * did neither ("Unit k2s-dnsproxy.service not found"). BindsTo= was not taken: it also stops the
- * companion on every crash of the main unit.
+ * companion never runs alone. Measured on systemd 257 (docs/host-facts.md "Companion units"):
+ * after K2s's own CLI removes only k2s-dnsproxy.service (`disable --now`, delete, daemon-reload)
+ * every tie stops the companion, but with `WantedBy=multi-user.target` and PartOf= alone it
+ * started by itself at the next boot and by hand; with the lines here it did neither ("Unit
+ * k2s-dnsproxy.service not found"). systemd's own restart of the main unit (Restart=) restarts
+ * the companion too (PartOf=), and it stays active while those restarts fail; BindsTo= was not
+ * taken: it left the companion inactive until the main unit ran again.
  */
 export const COMPANION_TIE = [`PartOf=${SERVICE}.service`, `Requisite=${SERVICE}.service`, `After=${SERVICE}.service`] as const;
 /** `[Install] WantedBy=` of the companion units (COMPANION_TIE). */
