@@ -20,7 +20,7 @@ import {
 } from './types';
 import type { DoctorFinding } from './doctor';
 import type { HealthReport } from './health';
-import { KUBESWITCH_ALLOWED_TEXT, kubeSwitchRefusal } from './kubeswitch-address';
+import { allowZoneList, contractStartInput, stopInput, zonesInput } from './operation-input';
 
 /** One call: its input schema and (type-only) its output. */
 export interface CallSpec<I extends z.ZodType, O> {
@@ -37,17 +37,9 @@ function defineCall<O>() {
 /** Input of calls that take nothing: `{}` only (undefined is normalized to `{}` by dispatch). */
 const noInput = z.object({}).strict();
 
-/** Dotted-quad IPv4 address, e.g. the KubeSwitch address 172.19.1.1. */
-const ipv4 = z
-  .string()
-  .max(15)
-  .regex(/^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/, 'must be an IPv4 address');
-
 // --- zone policy ---
-/** Zones the user allows past the zone policy: lower-case names without trailing dot, at most 100. */
-export const allowZoneList = z
-  .array(z.string().max(253).regex(/^[a-z0-9_-]{1,63}(\.[a-z0-9_-]{1,63})*$/, 'must be a lower-case zone name such as corp.example'))
-  .max(100);
+/** Zones the user allows past the zone policy (shared/operation-input.ts). */
+export { allowZoneList };
 
 /**
  * A query name: at most 253 characters (RFC 1035 §2.3.4 limit of a name in text form), letters,
@@ -99,23 +91,11 @@ export const CONTRACT = {
   // websec: no call takes a kubeconfig path. The page (possibly a stolen web-mode
   // session) could otherwise make the backend load a file of its choosing; the backend uses the
   // kubeconfig it was started with (`k2s-dns ui --kubeconfig`, else the usual lookup).
-  'dns:start': defineCall<ResultEvent>()(
-    z
-      .object({
-        engine: z.enum(['adguard', 'dnsmasq']).optional(),
-        // Private space only (shared/kubeswitch-address.ts): not 8.8.8.8, not 127.0.0.2.
-        kubeSwitch: z.union([ipv4.refine((v) => kubeSwitchRefusal(v) === null, KUBESWITCH_ALLOWED_TEXT), z.literal('none')]).optional(),
-        allowZones: allowZoneList.optional(),
-      })
-      .strict(),
-  ),
-  'dns:stop': defineCall<ResultEvent>()(
-    z.object({ onDrift: z.enum(['keep', 'restore']).optional() }).strict(),
-  ),
+  // The Start, Stop and Zones inputs are shared/operation-input.ts: the helper and the CLI use the same fields.
+  'dns:start': defineCall<ResultEvent>()(contractStartInput),
+  'dns:stop': defineCall<ResultEvent>()(stopInput),
   'dns:uninstall': defineCall<ResultEvent>()(noInput),
-  'zones:list': defineCall<ClusterDiscovery>()(
-    z.object({ allowZones: allowZoneList.optional() }).strict(),
-  ),
+  'zones:list': defineCall<ClusterDiscovery>()(zonesInput),
   'resolver:diff': defineCall<ResolverDiff>()(noInput),
   'query:run': defineCall<QueryResult>()(
     z

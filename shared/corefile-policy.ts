@@ -9,6 +9,7 @@
  */
 import { parse as parseDomain } from 'tldts';
 import { isReverseZone, parseCidr, reverseZonesForCidr, type Cidr } from './cidr';
+import { isZoneName } from './zone-name';
 
 /** Where a candidate zone came from; decides which rules apply. */
 export type ZoneOrigin =
@@ -42,9 +43,6 @@ export interface ZoneRefusal {
   allowable: boolean;
 }
 
-/** Labels of 1–63 characters, at most 253 in all (RFC 1035 §2.3.4). */
-const ZONE_RE = /^[a-z0-9_-]{1,63}(\.[a-z0-9_-]{1,63})*$/;
-const MAX_ZONE_LENGTH = 253;
 /**
  * CHAOS-class server-identity names (RFC 4892 §2: `id.server`, `version.server`; BIND's
  * `hostname.bind`, `version.bind`, `authors.bind`): answered by the `chaos` plugin in class CH,
@@ -72,7 +70,7 @@ export function hasValidTldLabel(zone: string): boolean {
 
 /** True for names that can be a zone: plain labels, a hostname TLD label, not CHAOS identity names. */
 export function isValidZoneName(zone: string): boolean {
-  if (!ZONE_RE.test(zone) || zone.length > MAX_ZONE_LENGTH || !hasValidTldLabel(zone)) return false;
+  if (!isZoneName(zone) || !hasValidTldLabel(zone)) return false;
   return !CHAOS_TLDS.has(zone.slice(zone.lastIndexOf('.') + 1));
 }
 
@@ -182,7 +180,7 @@ function normalSearch(input: ZonePolicyInput): string[] {
  * dot, ASCII case: corefile.ts parseKey), so `dns://Google.com.:53` is judged as `google.com`.
  */
 export function zoneRefusal(zone: string, origin: ZoneOrigin, reverseZones: string[], input: ZonePolicyInput): ZoneRefusal | null {
-  if (!ZONE_RE.test(zone) || zone.length > MAX_ZONE_LENGTH) {
+  if (!isZoneName(zone)) {
     return { why: 'not a plain domain name (a placeholder such as ".svc"?)', allowable: false };
   }
   if (!hasValidTldLabel(zone)) {

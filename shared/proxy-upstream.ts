@@ -4,6 +4,7 @@
  * literals get through, so no value can break out of its line or YAML scalar.
  */
 import { formatIpv6, parseIp } from './cidr';
+import { isZoneName } from './zone-name';
 import { isUnspecifiedAddress, reachesListenerAddress } from './listener-reach';
 import type { Listener, ProxyPlan, ZoneRoute } from './types';
 
@@ -16,7 +17,6 @@ export interface UpstreamAddress {
 }
 
 const UPSTREAM_CHARS = /^[0-9A-Za-z.:%[\]_-]+$/;
-const ZONE_NAME_RE = /^[a-z0-9_-]{1,63}(\.[a-z0-9_-]{1,63})*$/;
 
 /** Canonical text of a parsed IP (IPv6 per RFC 5952, `%zone` kept). */
 function canonicalIp(text: string): { ip: string; family: 4 | 6 } | null {
@@ -63,7 +63,7 @@ export function asciiLower(text: string): string {
 /** Lower-cases (ASCII) and checks a zone: hostname labels only (letters, digits, `-`, `_`), no trailing dot. Throws otherwise. */
 export function checkZoneName(zone: string): string {
   const z = asciiLower(zone);
-  if (!ZONE_NAME_RE.test(z) || z.length > 253) {
+  if (!isZoneName(z)) {
     throw new Error(`Zone "${zone}" is not a plain domain name; remove it from the zone list or fix the Corefile.`);
   }
   return z;

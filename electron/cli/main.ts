@@ -5,9 +5,9 @@ import { printEvent, formatZones, formatStatus, formatQuery } from './print';
 import { EXIT } from '../../shared/lifecycle-events';
 import { QUERY_TYPES, type QueryType } from '../../shared/types';
 import { parseServer } from '../core/host/parse-server';
-import { isHostnameText, isIpv4Text } from '../helper/request';
+import { HOSTNAME_RE, START_FIELDS, STOP_FIELDS, ZONES_FIELDS } from '../../shared/operation-input';
 import { parseIp } from '../../shared/cidr';
-import { kubeSwitchRefusal } from '../../shared/kubeswitch-address';
+import { cliInputOf, cliOptionsOf, UsageError } from './flags';
 
 const out = (s: string) => process.stdout.write(`${s}\n`);
 const err = (s: string) => process.stderr.write(`${s}\n`);
@@ -15,20 +15,19 @@ const err = (s: string) => process.stderr.write(`${s}\n`);
 type Options = NonNullable<ParseArgsConfig['options']>;
 const json: Options = { json: { type: 'boolean' } };
 const OPTIONS: Record<string, Options> = {
-  start: { ...json, kubeconfig: { type: 'string' }, engine: { type: 'string' }, dnsproxy: { type: 'string' }, kubeswitch: { type: 'string' }, upstream: { type: 'string', multiple: true }, 'verify-name': { type: 'string' }, 'no-log-queries': { type: 'boolean' }, 'allow-zone': { type: 'string', multiple: true } },
-  stop: { ...json, 'on-drift': { type: 'string' } },
-  uninstall: { ...json, 'on-drift': { type: 'string' } },
+  // Operation flags come from shared/operation-input.ts; --kubeconfig is the lookup's own input.
+  start: { ...json, kubeconfig: { type: 'string' }, ...cliOptionsOf(START_FIELDS) },
+  stop: { ...json, ...cliOptionsOf(STOP_FIELDS) },
+  uninstall: { ...json, ...cliOptionsOf(STOP_FIELDS) },
   status: json,
   recover: { ...json, force: { type: 'boolean' } },
-  zones: { ...json, kubeconfig: { type: 'string' }, 'allow-zone': { type: 'string', multiple: true } },
+  zones: { ...json, kubeconfig: { type: 'string' }, ...cliOptionsOf(ZONES_FIELDS) },
   query: { ...json, type: { type: 'string' }, server: { type: 'string' }, tcp: { type: 'boolean' } },
   diff: json,
   doctor: { ...json, kubeconfig: { type: 'string' }, dnsproxy: { type: 'string' } },
   ui: { port: { type: 'string' }, kubeconfig: { type: 'string' }, 'verify-name': { type: 'string' } },
   app: { port: { type: 'string' }, kubeconfig: { type: 'string' }, 'verify-name': { type: 'string' } },
 };
-
-class UsageError extends Error {}
 
 /** Whether `text` is exactly an `IP`, `IP:PORT` or `[v6]:PORT` endpoint (no spaces, valid %zone). */
 function isServerEndpoint(text: string): boolean {
@@ -38,19 +37,6 @@ function isServerEndpoint(text: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** `--allow-zone` values: DNS names (trailing dot and case dropped); throws UsageError otherwise. */
-function allowZonesOf(value: unknown): string[] {
-  const list = Array.isArray(value) ? (value as string[]) : [];
-  if (list.length > 100) throw new UsageError('--allow-zone was given more than 100 times; allow only the zones you need.');
-  return list.map((z) => {
-    const zone = z.toLowerCase().replace(/\.$/, '');
-    if (!/^[a-z0-9_-]{1,63}(\.[a-z0-9_-]{1,63})*$/.test(zone) || zone.length > 253) {
-      throw new UsageError(`--allow-zone must be a zone name such as corp.example, not "${z.slice(0, 64).replace(/[\u0000-\u001f\u007f-\u009f]/g, '?')}".`);
-    }
-    return zone;
-  });
 }
 
 function oneOf<T extends string>(value: unknown, allowed: readonly T[], flag: string): T | undefined {
@@ -100,41 +86,22 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
   const sink = (e: Parameters<typeof printEvent>[0]) => printEvent(e, asJson, out);
   switch (command) {
     case 'start': {
-      const engine = oneOf(v.engine, ['adguard', 'dnsmasq'] as const, '--engine');
-      for (const u of (v.upstream as string[] | undefined) ?? []) {
-        if (!isServerEndpoint(u)) throw new UsageError(`--upstream must be an IP or IP:PORT, e.g. 192.168.1.1 or [fd00::1]:53, not "${u.slice(0, 64)}".`);
-      }
-      const badKubeSwitch = typeof v.kubeswitch === 'string' ? kubeSwitchRefusal(v.kubeswitch) : null;
-      if (badKubeSwitch) throw new UsageError(badKubeSwitch);
-      if (typeof v['verify-name'] === 'string' && (!isHostnameText(v['verify-name']) || isIpv4Text(v['verify-name']))) {
-        throw new UsageError(`--verify-name must be a DNS name such as kubernetes.io, not "${v['verify-name'].slice(0, 64)}".`);
-      }
-      const allowZones = allowZonesOf(v['allow-zone']);
+      const input = cliInputOf(START_FIELDS, v);
       // Start loading @kubernetes/client-node (the largest module; preflight's kubeconfig check
       // and discover need it) now, so reading it overlaps the kubeconfig lookup and the lock.
       void import('../core/cluster/kube-client').catch(() => undefined);
-      const [{ locateKubeconfig }, { startDns }] = await Promise.all([import('../core/cluster/kubeconfig'), import('../core/lifecycle/start')]);
+      const [{ locateKubeconfig }, { startDns }, { startOptionsOf }] = await Promise.all([import('../core/cluster/kubeconfig'), import('../core/lifecycle/start'), import('../core/lifecycle/options')]);
       const found = await locateKubeconfig(typeof v.kubeconfig === 'string' ? { explicit: v.kubeconfig } : {});
       const deps = await nodeDeps();
-      const r = await startDns(deps, {
-        ...(allowZones.length ? { allowZones } : {}),
-        kubeconfigPath: found.path,
-        kubeconfigLookup: found,
-        ...(engine ? { engine } : {}),
-        ...(typeof v.dnsproxy === 'string' ? { dnsproxyPath: v.dnsproxy } : {}),
-        ...(typeof v.kubeswitch === 'string' ? { kubeSwitch: v.kubeswitch } : {}),
-        ...(Array.isArray(v.upstream) ? { upstreams: v.upstream as string[] } : {}),
-        ...(typeof v['verify-name'] === 'string' ? { verifyExternalName: v['verify-name'] } : {}),
-        logQueries: v['no-log-queries'] !== true,
-      }, sink);
+      const r = await startDns(deps, startOptionsOf(input, found), sink);
       return r.exitCode;
     }
     case 'stop':
     case 'uninstall': {
-      const onDrift = oneOf(v['on-drift'], ['keep', 'restore'] as const, '--on-drift');
+      const input = cliInputOf(STOP_FIELDS, v);
       const [deps, { stopDns, uninstallDns }] = await Promise.all([nodeDeps(), import('../core/lifecycle/stop')]);
       const op = command === 'stop' ? stopDns : uninstallDns;
-      return (await op(deps, onDrift ? { onDrift } : {}, sink)).exitCode;
+      return (await op(deps, input, sink)).exitCode;
     }
     case 'recover': {
       const [deps, { recoverNow }] = await Promise.all([nodeDeps(), import('../core/lifecycle/recover')]);
@@ -170,7 +137,7 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
         return EXIT.refused;
       }
       const [{ discoverCluster }, { hostZonePolicy }] = await Promise.all([import('../core/cluster/discovery'), import('../core/cluster/host-zone-policy')]);
-      const policy = await hostZonePolicy(fs, allowZonesOf(v['allow-zone']));
+      const policy = await hostZonePolicy(fs, cliInputOf(ZONES_FIELDS, v).allowZones ?? []);
       const d = await discoverCluster({ kubeconfigPath: found.path, ...policy });
       out(asJson ? JSON.stringify(d) : formatZones(d));
       return EXIT.ok;
@@ -178,7 +145,7 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
     case 'query': {
       const [name, extra] = positionals;
       if (!name || extra !== undefined) throw new UsageError('query takes exactly one NAME.');
-      if (!isHostnameText(name) && !isServerEndpoint(name) && name !== '.') {
+      if (!HOSTNAME_RE.test(name) && !isServerEndpoint(name) && name !== '.') {
         throw new UsageError(`NAME must be a DNS name of at most 253 characters or an IP address (for PTR), not "${name.slice(0, 64)}${name.length > 64 ? '…' : ''}".`);
       }
       const type = (oneOf(v.type, QUERY_TYPES, '--type') ?? 'A') as QueryType;
@@ -216,11 +183,13 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
       if (typeof v.port === 'string' && !/^\d{1,5}$/.test(v.port)) throw new UsageError('--port must be a decimal number from 1 to 65535.');
       const port = typeof v.port === 'string' ? Number(v.port) : undefined;
       if (port !== undefined && (port < 1 || port > 65535)) throw new UsageError('--port must be a decimal number from 1 to 65535.');
+      // --verify-name is passed on to every Start: checked now by the Start schema, not at the first Start.
+      const { verifyName } = cliInputOf({ verifyName: START_FIELDS.verifyName }, v);
       const { runUi } = await import('./ui');
       return runUi(command, {
         ...(port !== undefined ? { port } : {}),
         ...(typeof v.kubeconfig === 'string' ? { kubeconfig: v.kubeconfig } : {}),
-        ...(typeof v['verify-name'] === 'string' ? { verifyName: v['verify-name'] } : {}),
+        ...(verifyName !== undefined ? { verifyName } : {}),
       });
     }
     default:

@@ -169,7 +169,8 @@ export function createRealBackend(o: RealBackendOptions): AppBackend {
       // admin.conf first, finds that same file as root.
       const shown = await kubeconfig();
       const k = shown && canRead(shown) ? shown : o.kubeconfig;
-      return helper({ verb: 'start', ...(k ? { kubeconfig: k } : {}), ...(input.engine ? { engine: input.engine } : {}), ...(input.kubeSwitch ? { kubeSwitch: input.kubeSwitch } : {}), ...(o.verifyName ? { verifyName: o.verifyName } : {}), ...(input.allowZones?.length ? { allowZones: input.allowZones.join(',') } : {}) });
+      // The contract's Start input, as is, plus what this app was started with.
+      return helper({ verb: 'start', ...input, ...(k ? { kubeconfig: k } : {}), ...(o.verifyName ? { verifyName: o.verifyName } : {}) });
     },
     async dnsStop(input) {
       return helper({ verb: 'stop', ...(input.onDrift ? { onDrift: input.onDrift } : {}) });

@@ -2,6 +2,7 @@ import { EXIT, type LifecycleEvent } from '../../shared/lifecycle-events';
 import { parseHelperArgs, HelperUsageError } from './request';
 import { createNodeDeps } from '../core/lifecycle/node-deps';
 import { startDns } from '../core/lifecycle/start';
+import { startOptionsOf } from '../core/lifecycle/options';
 import { stopDns, uninstallDns } from '../core/lifecycle/stop';
 import { ADMIN_KUBECONFIG, locateKubeconfig, type FindKubeconfigResult } from '../core/cluster/kubeconfig';
 import { NoKubeconfigError } from '../core/cluster/errors';
@@ -63,14 +64,8 @@ export async function helperMain(argv: string[]): Promise<number> {
   }
   const deps = await createNodeDeps('/', kubeconfig ? { kubeconfig } : {});
   if (req.verb === 'start') {
-    const r = await startDns(deps, {
-      kubeconfigPath: found.path,
-      kubeconfigLookup: found,
-      ...(req.engine ? { engine: req.engine } : {}),
-      ...(req.kubeSwitch ? { kubeSwitch: req.kubeSwitch } : {}),
-      ...(req.verifyName ? { verifyExternalName: req.verifyName } : {}),
-      ...(req.allowZones ? { allowZones: req.allowZones.split(',') } : {}),
-    }, print);
+    const { verb: _verb, ...input } = req;
+    const r = await startDns(deps, startOptionsOf(input, found), print);
     return r.exitCode;
   }
   const teardown = req.verb === 'stop' ? stopDns : uninstallDns;

@@ -3,7 +3,7 @@ import { helperArgs, HelperUsageError, parseHelperArgs } from './request';
 
 describe('helper --allow-zones (zone policy)', () => {
   it('round-trips comma-separated zone names', () => {
-    const req = { verb: 'start' as const, allowZones: 'corp.example,test' };
+    const req = { verb: 'start' as const, allowZones: ['corp.example', 'test'] };
     expect(helperArgs(req)).toEqual(['start', '--allow-zones', 'corp.example,test']);
     expect(parseHelperArgs(helperArgs(req))).toEqual(req);
   });

@@ -1,4 +1,5 @@
 import type { EngineName } from '../../../shared/types';
+import type { StartInput } from '../../../shared/operation-input';
 
 /** Options of `start`; every field has a documented default. */
 export interface StartOptions {
@@ -38,4 +39,30 @@ export interface StopOptions {
    * newer than our saved original. restore: put the saved original back anyway.
    */
   onDrift?: DriftChoice;
+}
+
+/** The kubeconfig lookup's result, as startOptionsOf takes it (electron/core/cluster/kubeconfig.ts). */
+export interface KubeconfigFound {
+  path: string | null;
+  tried: string[];
+  explicit: boolean;
+}
+
+/**
+ * THE one conversion of a Start input (shared/operation-input.ts, whichever door it came
+ * through) into the lifecycle's StartOptions: `found` is the kubeconfig lookup's result (the
+ * input's `kubeconfig`, if any, was the lookup's explicit path). Absent fields keep their defaults.
+ */
+export function startOptionsOf(input: StartInput, found: KubeconfigFound): StartOptions {
+  return {
+    kubeconfigPath: found.path,
+    kubeconfigLookup: found,
+    ...(input.engine ? { engine: input.engine } : {}),
+    ...(input.dnsproxyPath !== undefined ? { dnsproxyPath: input.dnsproxyPath } : {}),
+    ...(input.kubeSwitch !== undefined ? { kubeSwitch: input.kubeSwitch } : {}),
+    ...(input.upstreams !== undefined ? { upstreams: input.upstreams } : {}),
+    ...(input.verifyName !== undefined ? { verifyExternalName: input.verifyName } : {}),
+    ...(input.logQueries !== undefined ? { logQueries: input.logQueries } : {}),
+    ...(input.allowZones?.length ? { allowZones: input.allowZones } : {}),
+  };
 }

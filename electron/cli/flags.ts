@@ -1,0 +1,56 @@
+/**
+ * CLI flags derived from the operation field tables (shared/operation-input.ts): the
+ * node:util parseArgs options of an operation, and its parsed values turned into that
+ * operation's input, checked by the same zod schema the contract and the helper use.
+ */
+import type { ParseArgsConfig } from 'node:util';
+import { fieldKind, keysFor, type FieldTable, type InputOf, type KeysFor } from '../../shared/operation-input';
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+/** A flag value the CLI refuses; the caller prints it with the usage hint (exit 2). */
+export class UsageError extends Error {}
+
+/** The parseArgs options of the fields of `table` the CLI carries. */
+export function cliOptionsOf(table: FieldTable): Options {
+  const options: Options = {};
+  for (const key of keysFor(table, 'cli')) {
+    const kind = fieldKind(table[key]!);
+    options[table[key]!.cli!.flag] = kind === 'switch' ? { type: 'boolean' } : { type: 'string', ...(kind === 'list' ? { multiple: true } : {}) };
+  }
+  return options;
+}
+
+/** `text` cut to 64 characters with control characters shown as `?` (safe to print). */
+function shown(text: string): string {
+  return text.slice(0, 64).replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
+}
+
+/**
+ * The input of `table` from parseArgs `values`: absent flags stay absent, lists are normalized
+ * per element, a negated switch (`--no-log-queries`) sets false. Throws UsageError naming the
+ * flag and what it must be.
+ */
+export function cliInputOf<T extends FieldTable>(table: T, values: Record<string, unknown>): InputOf<T, KeysFor<T, 'cli'>> {
+  const out: Record<string, unknown> = {};
+  for (const key of keysFor(table, 'cli')) {
+    const spec = table[key]!;
+    const { flag, negate, normalize } = spec.cli!;
+    const raw = values[flag];
+    if (raw === undefined) continue;
+    const norm = (t: string) => (normalize ? normalize(t) : t);
+    const value = negate ? raw !== true : Array.isArray(raw) ? (raw as string[]).map(norm) : typeof raw === 'string' ? norm(raw) : raw;
+    const parsed = spec.schema.safeParse(value);
+    if (parsed.success) {
+      out[key as string] = parsed.data;
+      continue;
+    }
+    const issue = parsed.error.issues[0]!;
+    if (Array.isArray(raw) && issue.path.length === 0 && issue.code === 'too_big') {
+      throw new UsageError(`--${flag} was given more than ${String(issue.maximum)} times; give only the ones you need.`);
+    }
+    const bad = Array.isArray(raw) ? String((raw as string[])[Number(issue.path[0] ?? 0)] ?? '') : String(raw);
+    throw new UsageError(`--${flag} must be ${spec.what}, not "${shown(bad)}".`);
+  }
+  return out as InputOf<T, KeysFor<T, 'cli'>>;
+}
