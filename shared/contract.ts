@@ -21,6 +21,7 @@ import {
 import type { DoctorFinding } from './doctor';
 import type { HealthReport } from './health';
 import { allowZoneList, contractStartInput, stopInput, zonesInput } from './operation-input';
+import type { ErrorCode } from './error-codes';
 
 /** One call: its input schema and (type-only) its output. */
 export interface CallSpec<I extends z.ZodType, O> {
@@ -190,16 +191,8 @@ export type EventName = keyof ContractEvents;
 /** Event names at runtime. */
 export const EVENT_NAMES: readonly EventName[] = ['lifecycle:event', 'logs:lines'];
 
-/** Machine-readable error codes that cross the boundary. */
-export type ApiErrorCode =
-  | 'UNKNOWN_CALL'
-  | 'INVALID_INPUT'
-  | 'BUSY'
-  | 'FORBIDDEN'
-  | 'UNAUTHORIZED'
-  | 'NETWORK'
-  | 'BACKEND_ERROR'
-  | (string & {});
+/** Machine-readable error codes that cross the boundary: shared/error-codes.ts (any other string is a bug the catalogue test finds). */
+export type ApiErrorCode = ErrorCode | (string & {});
 
 /** How a result crosses IPC/HTTP: errors are data, never thrown across the boundary. */
 export type Envelope<T> =

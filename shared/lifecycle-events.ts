@@ -3,6 +3,7 @@
  * line), the helper streams them to the main process, and the UI draws its step timeline from
  * them. The final event of every operation is a `result`.
  */
+import { EXIT } from './error-codes';
 
 /** Steps of start, in order; stop/uninstall use `restore`, `stop-service`, `remove-files`. */
 export const START_STEPS = [
@@ -28,15 +29,8 @@ export type StepName =
 /** Lifecycle operations. */
 export type Operation = 'start' | 'stop' | 'uninstall';
 
-/** Exit codes of `k2s-dns` and the helper. */
-export const EXIT = {
-  ok: 0,
-  /** Failed and rolled back: the host is as before. */
-  failedRolledBack: 1,
-  usage: 2,
-  /** Refused by a precondition: nothing changed. */
-  refused: 3,
-} as const;
+/** Exit codes of `k2s-dns` and the helper: shared/error-codes.ts, with each code's status. */
+export { EXIT };
 
 /** A step started, finished, failed or was skipped. `message` is one sentence for people. */
 export interface StepEvent {
@@ -58,7 +52,7 @@ export interface ResultEvent {
   ok: boolean;
   exitCode: number;
   message: string;
-  /** Machine-readable error code when !ok, e.g. `PORT_IN_USE`, `NO_ENGINE`, `NOT_ROOT`. */
+  /** Machine-readable error code when !ok, e.g. `PORT_IN_USE`, `NO_ENGINE`, `NOT_ROOT` (shared/error-codes.ts). */
   code?: string;
   /**
    * Done, but not all green: what the user must still know or do, each with a stable code and
@@ -70,6 +64,7 @@ export interface ResultEvent {
 
 /** One warning of a result: a stable code and one sentence with the fix. */
 export interface ResultWarning {
+  /** shared/error-codes.ts */
   code: string;
   message: string;
 }

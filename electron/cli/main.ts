@@ -72,7 +72,7 @@ export async function main(argv: string[]): Promise<number> {
     err(`k2s-dns ${command} failed: ${(e as Error).message}`);
     // K2S_DNS_DEBUG=1: the stack too (source-mapped to the .ts lines by bin/k2s-dns.mjs), for bug reports.
     if (process.env.K2S_DNS_DEBUG === '1' && e instanceof Error && e.stack) err(e.stack);
-    return EXIT.failedRolledBack;
+    return EXIT.failed;
   }
 }
 
@@ -160,7 +160,7 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
       if (!asJson && target === 'proxy' && (r.rcode === 'TIMEOUT' || r.rcode === 'ERROR') && (await dnsStatusOf(deps)).state === 'stopped') {
         out(`;; K2s DNS is not running, so nothing answers on 127.0.0.1:53: run ${cliCommand('start', true)} first.`);
       }
-      return r.rcode === 'TIMEOUT' || r.rcode === 'ERROR' ? EXIT.failedRolledBack : EXIT.ok;
+      return r.rcode === 'TIMEOUT' || r.rcode === 'ERROR' ? EXIT.failed : EXIT.ok;
     }
     case 'doctor': {
       // Loaded on demand: the cluster check pulls in @kubernetes/client-node.
@@ -169,7 +169,7 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
       const found = await kubeconfigOrStarted(deps.fs, typeof v.kubeconfig === 'string' ? v.kubeconfig : undefined);
       const findings = await runDoctor(deps, { kubeconfigPath: found.path, ...(typeof v.dnsproxy === 'string' ? { dnsproxyPath: v.dnsproxy } : {}) });
       out(asJson ? JSON.stringify(findings) : formatDoctor(findings));
-      return findings.some((f) => f.severity === 'error') ? EXIT.failedRolledBack : EXIT.ok;
+      return findings.some((f) => f.severity === 'error') ? EXIT.failed : EXIT.ok;
     }
     case 'diff': {
       const [deps, { resolverDiff }, { formatResolverDiff }] = await Promise.all([nodeDeps(), import('../core/lifecycle/diff'), import('./print-diff')]);

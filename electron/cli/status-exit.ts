@@ -10,9 +10,9 @@ export const STATUS_EXIT = {
   /** running (cluster names resolve through K2s DNS), or stopped with the original resolver. */
   ok: EXIT.ok,
   /** degraded: half started or stopped, resolver changed by someone else, corrupt state, or cluster names do not resolve (the verdict says where, and the fix). */
-  degraded: EXIT.failedRolledBack,
+  degraded: EXIT.failed,
   /** starting or stopping: another k2s-dns operation runs now; ask again when it ends. */
-  busy: 4,
+  busy: EXIT.busy,
 } as const;
 
 /** The exit status for a status (with the health verdict already folded in by applyHealth). */

@@ -6,6 +6,7 @@
  * Paths: the package layout (scripts/package/layout.ts) and resources/io.k2s.dns.policy.
  */
 import { lstatSync } from 'node:fs';
+import type { ErrorCode } from '../../shared/error-codes';
 
 /** The command a user runs once to install the root-owned helper from a checkout. */
 export const INSTALL_HELPER_COMMAND = 'sudo bash scripts/install-helper.sh';
@@ -41,7 +42,7 @@ export const nodeStat: StatFn = (path) => {
 };
 
 /** The refusal codes of a missing piece. */
-export type InstallGapCode = 'HELPER_NOT_INSTALLED' | 'PKEXEC_MISSING' | 'POLICY_MISSING';
+export type InstallGapCode = Extract<ErrorCode, 'HELPER_NOT_INSTALLED' | 'PKEXEC_MISSING' | 'POLICY_MISSING'>;
 
 /** One missing piece: its code and what to run (the caller prefixes the verb, suffixes "Nothing changed."). */
 export interface InstallGap {

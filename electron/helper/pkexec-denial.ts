@@ -16,9 +16,10 @@
 import type { ResultEvent } from '../../shared/lifecycle-events';
 import { EXIT } from '../../shared/lifecycle-events';
 import type { HelperRequest } from './request';
+import type { ErrorCode } from '../../shared/error-codes';
 
 /** The denial kinds: each is a refusal (exit 3, the helper never ran, nothing changed). */
-export type DenialCode = 'AUTH_DISMISSED' | 'AUTH_NOT_AUTHORIZED' | 'AUTH_NO_AGENT';
+export type DenialCode = Extract<ErrorCode, 'AUTH_DISMISSED' | 'AUTH_NOT_AUTHORIZED' | 'AUTH_NO_AGENT'>;
 
 /** Which denial pkexec's exit code and stderr describe; null when it is not a denial (the helper itself failed). */
 export function classifyDenial(code: number | null, stderr: string): DenialCode | null {
@@ -46,5 +47,5 @@ export function denialResult(req: HelperRequest, elevation: 'direct' | 'pkexec',
   const denial = elevation === 'pkexec' ? classifyDenial(code, stderr) : null;
   const base = { type: 'result' as const, op: req.verb, ok: false, at: Date.now() };
   if (denial) return { ...base, exitCode: EXIT.refused, code: denial, message: `${DENIAL[denial]} Nothing changed.` };
-  return { ...base, exitCode: EXIT.failedRolledBack, code: 'HELPER_FAILED', message: `The privileged helper ended without a result (exit ${code}): ${stderr.trim().slice(0, 400) || 'no output'}; run k2s-dns status to see the host state.` };
+  return { ...base, exitCode: EXIT.failed, code: 'HELPER_FAILED', message: `The privileged helper ended without a result (exit ${code}): ${stderr.trim().slice(0, 400) || 'no output'}; run k2s-dns status to see the host state.` };
 }

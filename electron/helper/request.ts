@@ -4,8 +4,6 @@
  * travels as one comma-joined value (`--allow-zones a.example,b.example`).
  */
 import {
-  HOSTNAME_RE,
-  IPV4_RE,
   START_FIELDS,
   STOP_FIELDS,
   fieldKind,
@@ -38,11 +36,6 @@ const TABLES: Record<HelperVerb, FieldTable> = { start: START_FIELDS, stop: STOP
 const FLAG_KEYS: Record<HelperVerb, Record<string, string>> = Object.fromEntries(
   HELPER_VERBS.map((verb) => [verb, Object.fromEntries(keysFor(TABLES[verb], 'helper').map((k) => [TABLES[verb][k]!.helper!.flag, k]))]),
 ) as Record<HelperVerb, Record<string, string>>;
-
-/** Dotted-quad IPv4 without leading zeros. */
-export const isIpv4Text = (v: string): boolean => IPV4_RE.test(v);
-/** A DNS host name (RFC 1123 labels, ≤ 253 characters, `_` allowed for SRV-style labels). */
-export const isHostnameText = (v: string): boolean => HOSTNAME_RE.test(v);
 
 /**
  * Parses the helper's argv: `VERB [--flag value]...` with each flag at most once. Throws

@@ -11,6 +11,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { ContractEvents, EventName } from '../../shared/contract';
+import { httpStatusFor } from '../../shared/error-codes';
 import type { AppBackend } from '../core/backend';
 import { dispatch } from '../core/dispatch';
 import { bearerToken, hostOk, originOk, tokenEquals, upgradeToken, WS_PROTOCOL } from './guards';
@@ -34,11 +35,8 @@ export interface WebServer {
   close(): Promise<void>;
 }
 
-/** HTTP status for an error code crossing the web bridge. */
-export function httpStatusFor(code: string): number {
-  // Cluster errors (electron/core/cluster/errors.ts) are the cluster's state, not a server fault.
-  return { UNKNOWN_CALL: 404, INVALID_INPUT: 400, BUSY: 409, UNAUTHORIZED: 401, FORBIDDEN: 403, 'no-kubeconfig': 404, unreachable: 504, unauthorized: 502, 'bad-response': 502 }[code] ?? 500;
-}
+/** HTTP status for an error code crossing the web bridge: the catalogue's (shared/error-codes.ts). */
+export { httpStatusFor };
 
 /** Starts the web bridge bound to 127.0.0.1 only. Rejects when the port is taken. */
 export async function startWebServer(opts: WebServerOptions): Promise<WebServer> {

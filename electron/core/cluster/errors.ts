@@ -2,9 +2,10 @@
  * Typed errors of cluster access. Each message names the cause and the fix in one sentence,
  * so the CLI can print it and the UI can show it unchanged; `code` travels across IPC.
  */
+import type { ErrorCode } from '../../../shared/error-codes';
 
-/** Error codes as they cross the IPC/web boundary. */
-export type ClusterErrorCode = 'unreachable' | 'unauthorized' | 'no-kubeconfig' | 'bad-response';
+/** Error codes as they cross the IPC/web boundary (shared/error-codes.ts). */
+export type ClusterErrorCode = Extract<ErrorCode, 'CLUSTER_UNREACHABLE' | 'CLUSTER_UNAUTHORIZED' | 'NO_KUBECONFIG' | 'CLUSTER_BAD_RESPONSE'>;
 
 /** Base class of all cluster access errors. */
 export abstract class ClusterError extends Error {
@@ -13,7 +14,7 @@ export abstract class ClusterError extends Error {
 
 /** The API server refused the connection, could not be resolved, or did not answer in time. */
 export class ClusterUnreachableError extends ClusterError {
-  readonly code = 'unreachable';
+  readonly code = 'CLUSTER_UNREACHABLE';
   constructor(
     readonly apiServer: string,
     readonly detail: string,
@@ -25,7 +26,7 @@ export class ClusterUnreachableError extends ClusterError {
 
 /** The API server answered 401/403: the kubeconfig's credentials are missing, expired or lack rights. */
 export class ClusterUnauthorizedError extends ClusterError {
-  readonly code = 'unauthorized';
+  readonly code = 'CLUSTER_UNAUTHORIZED';
   constructor(
     readonly apiServer: string,
     readonly kubeconfigPath: string,
@@ -43,7 +44,7 @@ export class ClusterUnauthorizedError extends ClusterError {
 
 /** No kubeconfig file was found, or the one given cannot be loaded. */
 export class NoKubeconfigError extends ClusterError {
-  readonly code = 'no-kubeconfig';
+  readonly code = 'NO_KUBECONFIG';
   constructor(
     readonly tried: string[],
     reason?: string,
@@ -70,7 +71,7 @@ export function refuseKubeconfig(path: string, why: string): NoKubeconfigError {
 
 /** The API server answered something that is not the expected Kubernetes object (non-JSON, wrong shape, missing object). */
 export class ClusterResponseError extends ClusterError {
-  readonly code = 'bad-response';
+  readonly code = 'CLUSTER_BAD_RESPONSE';
   constructor(message: string) {
     super(message);
     this.name = 'ClusterResponseError';

@@ -94,11 +94,11 @@ async function readStatus(client: KubeClient): Promise<ClusterStatus> {
 /** State of a ClusterError for the panel. */
 function stateOf(err: ClusterError): ClusterStatus['state'] {
   switch (err.code) {
-    case 'unreachable':
+    case 'CLUSTER_UNREACHABLE':
       return 'unreachable';
-    case 'unauthorized':
+    case 'CLUSTER_UNAUTHORIZED':
       return 'unauthorized';
-    case 'no-kubeconfig':
+    case 'NO_KUBECONFIG':
       return 'no-kubeconfig';
     default:
       return 'error';

@@ -1,4 +1,5 @@
 import { EXIT } from '../../../shared/lifecycle-events';
+import type { ErrorCode } from '../../../shared/error-codes';
 
 /**
  * A lifecycle failure with a stable machine code and the exit status it maps to.
@@ -7,7 +8,7 @@ import { EXIT } from '../../../shared/lifecycle-events';
  */
 export class LifecycleError extends Error {
   constructor(
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     readonly exitCode: number,
   ) {
@@ -17,12 +18,12 @@ export class LifecycleError extends Error {
 }
 
 /** A precondition failed; nothing changed (exit 3). `message` names the cause and the fix. */
-export function refused(code: string, message: string): LifecycleError {
+export function refused(code: ErrorCode, message: string): LifecycleError {
   return new LifecycleError(code, message, EXIT.refused);
 }
 
 /** A step failed; the caller rolls back (exit 1). `message` names the cause and the fix. */
-export function failed(code: string, message: string): LifecycleError {
+export function failed(code: ErrorCode, message: string): LifecycleError {
   return new LifecycleError(code, message, EXIT.failedRolledBack);
 }
 
