@@ -173,7 +173,7 @@ export function createRealBackend(o: RealBackendOptions): AppBackend {
       return helper({ verb: 'start', ...input, ...(k ? { kubeconfig: k } : {}), ...(o.verifyName ? { verifyName: o.verifyName } : {}) });
     },
     async dnsStop(input) {
-      return helper({ verb: 'stop', ...(input.onDrift ? { onDrift: input.onDrift } : {}) });
+      return helper({ verb: 'stop', ...input });
     },
     async dnsUninstall() {
       return helper({ verb: 'uninstall' });
