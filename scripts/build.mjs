@@ -14,7 +14,7 @@
  * Then the renderer (vite build → out/renderer) and the Electron preload (out/preload).
  * Flags: `--bundles-only` (skip vite), `--outdir DIR` (default dist/; tests build into a temp dir).
  */
-import { build } from 'esbuild';
+import { build, transform } from 'esbuild';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -59,20 +59,25 @@ export async function buildHelper(outdir = join(ROOT, 'dist')) {
 }
 
 /**
- * Drops the source map of chunks that are (≥ 90 % of their bytes) third-party code, e.g. the
- * @kubernetes/client-node chunk: with source maps on, Node parses each loaded chunk's map and
- * measures every line of the chunk (source_map_cache lineLengths: ~165 ms of a 2.3 s `start`
- * on the busy 2-core test bed, CPU profile). Stack frames in our own .ts stay mapped; frames
- * inside those libraries name the chunk. The helper keeps its one map (it is one file).
+ * Slims the chunks that are (≥ 90 % of their bytes) third-party code, e.g. the
+ * @kubernetes/client-node chunk (~4 MB), which `start` and the cluster views load:
+ *  - drops their source map: with source maps on, Node parses each loaded chunk's map and
+ *    measures every line of the chunk (source_map_cache lineLengths: ~165 ms of a 2.3 s `start`
+ *    on the busy 2-core test bed, CPU profile). Stack frames in our own .ts stay mapped; frames
+ *    inside those libraries name the chunk;
+ *  - minifies their whitespace and syntax (not their names: stack frames keep the libraries'
+ *    function names): about half the bytes Node reads, decodes and V8 scans on every load.
+ * The helper keeps its one map (it is one file).
  */
-async function dropVendorMaps(metafile) {
+async function slimVendorChunks(metafile) {
   for (const [file, o] of Object.entries(metafile.outputs)) {
     if (!file.endsWith('.mjs') || !o.bytes) continue;
     const vendor = Object.entries(o.inputs).reduce((n, [input, v]) => n + (input.includes('node_modules/') ? v.bytesInOutput : 0), 0);
     if (vendor / o.bytes < 0.9) continue;
     const path = join(ROOT, file);
-    const text = await readFile(path, 'utf8');
-    await writeFile(path, text.replace(/\n\/\/# sourceMappingURL=[^\n]*\n?$/, '\n'));
+    const text = (await readFile(path, 'utf8')).replace(/\n\/\/# sourceMappingURL=[^\n]*\n?$/, '\n');
+    const slim = await transform(text, { format: 'esm', target: 'node20', minifyWhitespace: true, minifySyntax: true, legalComments: 'none', charset: 'ascii' });
+    await writeFile(path, slim.code);
     await rm(`${path}.map`, { force: true });
   }
 }
@@ -87,8 +92,8 @@ export async function buildBundles(outdir = join(ROOT, 'dist')) {
         { in: 'electron/cli/entry.ts', out: 'k2s-dns' },
         { in: 'electron/main/app-main.ts', out: 'app-entry' },
         // An entry of its own only so that its modules form chunks apart from ours (esbuild
-        // groups modules by the entries that reach them): dropVendorMaps can then drop their
-        // maps without unmapping our kube-client.ts. Nothing runs it directly.
+        // groups modules by the entries that reach them): slimVendorChunks can then slim them
+        // without touching our kube-client.ts. Nothing runs it directly.
         { in: 'scripts/client-node-chunk.ts', out: 'vendor-client-node' },
       ],
       outdir,
@@ -98,7 +103,7 @@ export async function buildBundles(outdir = join(ROOT, 'dist')) {
     }),
     buildHelper(outdir),
   ]);
-  await dropVendorMaps(app.metafile);
+  await slimVendorChunks(app.metafile);
   return { app: app.metafile, helper };
 }
 

@@ -2,24 +2,36 @@
  * Lifecycle timings on the e2e test bed (run inside e2e/bed/sandbox.sh, as root):
  * `k2s-dns start --json` then `stop --json`, N rounds, through the built CLI (bin/k2s-dns.mjs).
  * Per step: ms from its `running` event to its `done` event; per command: wall ms from spawn to
- * exit (Node start-up and module loading included).
+ * exit (Node start-up and module loading included) and the process's CPU ms.
  * Usage: bash e2e/bed/sandbox.sh node --import tsx scripts/bench/lifecycle.ts [ROUNDS] [ENGINE]
- * Prints one JSON object: { rounds, engine, start: {wall, steps}, stop: {wall, steps} } (arrays of ms).
+ * Prints one JSON object: { rounds, engine, start: {wall, cpu, steps}, stop: {wall, cpu, steps} } (arrays of ms).
  */
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { LifecycleEvent } from '../../shared/lifecycle-events';
 import { startTestbed, type Testbed } from '../../e2e/bed/testbed';
 
-const BIN = fileURLToPath(new URL('../../bin/k2s-dns.mjs', import.meta.url));
+/** The CLI measured: this repository's bin/k2s-dns.mjs, or BENCH_BIN (another build's, for a before/after pair). */
+const BIN = process.env.BENCH_BIN ?? fileURLToPath(new URL('../../bin/k2s-dns.mjs', import.meta.url));
+/** BENCH_CPU_PROF=DIR: every CLI run writes a V8 CPU profile there (node --cpu-prof), to see where its time goes. */
+const PROF = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
 
-/** One CLI run: wall ms, exit code, events. */
-export function timedCli(args: string[]): Promise<{ ms: number; code: number; events: LifecycleEvent[]; stderr: string }> {
+/**
+ * Preloaded into each measured CLI process (node --import): at exit it prints the process's
+ * own CPU time (process.cpuUsage(): user + system µs since the process began, Node's start-up
+ * included, children not) to stderr. On a shared machine, CPU time grows far less with the
+ * load than wall time does, so it compares builds measured at different loads.
+ */
+const CPU_PRELOAD = `data:text/javascript,process.on('exit',()=>{const u=process.cpuUsage();process.stderr.write('\\nbench-cpu-us '+(u.user+u.system)+'\\n')})`;
+
+/** One CLI run: wall ms, CPU ms of the process, exit code, events. */
+export function timedCli(args: string[]): Promise<{ ms: number; cpuMs: number; code: number; events: LifecycleEvent[]; stderr: string }> {
   const t0 = performance.now();
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { timeout: 120_000 }, (err, stdout, stderr) => {
+    execFile(process.execPath, ['--import', CPU_PRELOAD, ...PROF, BIN, ...args], { timeout: 120_000 }, (err, stdout, stderr) => {
       const events = stdout.split('\n').filter((l) => l.startsWith('{"type":')).map((l) => JSON.parse(l) as LifecycleEvent);
-      resolve({ ms: performance.now() - t0, code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, events, stderr });
+      const cpuUs = /\nbench-cpu-us (\d+)\n/.exec(stderr)?.[1];
+      resolve({ ms: performance.now() - t0, cpuMs: cpuUs === undefined ? Number.NaN : Number(cpuUs) / 1000, code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, events, stderr: stderr.replace(/\nbench-cpu-us \d+\n/, '') });
     });
   });
 }
@@ -41,16 +53,18 @@ export function stepDurations(events: LifecycleEvent[]): Record<string, number> 
 
 /** Runs `rounds` start/stop pairs on test bed `tb` (`extra`: more start flags); throws on the first failed command. */
 export async function lifecycleRounds(tb: Testbed, rounds: number, engine: string, extra: string[] = []) {
-  const res = { rounds, engine, start: { wall: [] as number[], steps: [] as Record<string, number>[] }, stop: { wall: [] as number[], steps: [] as Record<string, number>[] } };
+  const res = { rounds, engine, start: { wall: [] as number[], cpu: [] as number[], steps: [] as Record<string, number>[] }, stop: { wall: [] as number[], cpu: [] as number[], steps: [] as Record<string, number>[] } };
   try {
     for (let i = 0; i < rounds; i++) {
       const start = await timedCli(['start', '--kubeconfig', tb.kubeconfigPath, '--engine', engine, '--verify-name', 'www.example.test', '--json', ...extra]);
       if (start.code !== 0) throw new Error(`start failed (exit ${start.code}): ${JSON.stringify(start.events.at(-1))} ${start.stderr}`);
       res.start.wall.push(start.ms);
+      res.start.cpu.push(start.cpuMs);
       res.start.steps.push(stepDurations(start.events));
       const stop = await timedCli(['stop', '--json']);
       if (stop.code !== 0) throw new Error(`stop failed (exit ${stop.code}): ${JSON.stringify(stop.events.at(-1))} ${stop.stderr}`);
       res.stop.wall.push(stop.ms);
+      res.stop.cpu.push(stop.cpuMs);
       res.stop.steps.push(stepDurations(stop.events));
     }
   } finally {

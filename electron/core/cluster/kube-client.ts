@@ -6,18 +6,19 @@
 import { dirname } from 'node:path';
 import { readKubeconfigFile, type KubeconfigFile } from './kubeconfig-file';
 import { judgeKubeconfig } from './kubeconfig-guard';
-// Not re-exported by the package index; the same builders loadFromString calls (no exports map).
-import { newClusters, newContexts, newUsers } from '@kubernetes/client-node/dist/config_types.js';
 import {
   ApiException,
   CoreV1Api,
   createConfiguration,
   IsomorphicFetchHttpLibrary,
   KubeConfig,
+  newClusters,
+  newContexts,
+  newUsers,
   ServerConfiguration,
   VersionApi,
   type HttpLibrary,
-} from '@kubernetes/client-node';
+} from './client-node-parts';
 import {
   ClusterResponseError,
   ClusterUnauthorizedError,
