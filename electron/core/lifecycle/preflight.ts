@@ -137,14 +137,33 @@ export async function preflight(deps: LifecycleDeps, opts: StartOptions): Promis
   if (deps.uid() !== 0) {
     throw refused('NOT_ROOT', `Starting K2s DNS changes /etc/resolv.conf and binds port 53: run it as root (${cliCommand('start', true)}) or from the desktop app.`);
   }
+  // Before anything is saved: a bad kubeconfig is a refusal (exit 3), not a rollback. Started
+  // first and awaited before any verdict after NO_KUBECONFIG, so loading the Kubernetes client
+  // (most of the check's time) overlaps the engine lookup and the file reads and programs
+  // (lsattr, resolvectl, ss) of the host checks, while the refusals keep their order.
+  const kubeconfigPath = opts.kubeconfigPath;
+  const kubeconfigRefusal = kubeconfigPath
+    ? deps.checkKubeconfig(kubeconfigPath).then(
+        () => null,
+        (err: unknown) => refused('BAD_KUBECONFIG', (err as Error).message),
+      )
+    : Promise.resolve(null);
   const engine = await chooseEngine(deps.fs, opts);
-  if (!opts.kubeconfigPath) {
+  if (!kubeconfigPath) {
     throw refused('NO_KUBECONFIG', NoKubeconfigError.fromLookup(opts.kubeconfigLookup ?? { tried: [], explicit: false }).message);
   }
-  // Before anything is saved: a bad kubeconfig is a refusal (exit 3), not a rollback.
-  await deps.checkKubeconfig(opts.kubeconfigPath).catch((err: unknown) => {
-    throw refused('BAD_KUBECONFIG', (err as Error).message);
-  });
+  try {
+    const checked = await hostChecks(deps, opts, engine, kubeconfigPath);
+    const refusal = await kubeconfigRefusal;
+    if (refusal) throw refusal;
+    return checked;
+  } catch (err) {
+    throw (await kubeconfigRefusal) ?? err;
+  }
+}
+
+/** preflight's checks of the host after the engine and the kubeconfig, in their order. */
+async function hostChecks(deps: LifecycleDeps, opts: StartOptions, engine: Preflight['engine'], kubeconfigPath: string): Promise<Preflight> {
   const current = await captureResolver(deps.fs, deps.exec);
   const existing = await readState(deps.fs).catch((err: unknown) => {
     // Never start over (and later overwrite) a saved original we cannot read: stop deals with it.
@@ -233,7 +252,7 @@ export async function preflight(deps: LifecycleDeps, opts: StartOptions): Promis
   }
   return {
     engine,
-    kubeconfigPath: opts.kubeconfigPath,
+    kubeconfigPath,
     current,
     existing,
     original,
