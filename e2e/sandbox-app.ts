@@ -155,7 +155,7 @@ async function inner(dir: string, port: number): Promise<number> {
   const { installSandboxDnsproxy } = await import('./sandbox-dnsproxy');
   const engines = await installSandboxDnsproxy();
   if (engines.note.startsWith('skipped:')) process.stdout.write(`sandbox: ${engines.note}\n`);
-  const backend = createRealBackend({ deps: await createNodeDeps(), kubeconfig: tb.kubeconfigPath, verifyName: 'www.example.test' });
+  const backend = createRealBackend({ deps: await createNodeDeps(), warmUp: true, kubeconfig: tb.kubeconfigPath, verifyName: 'www.example.test' });
   const server = await startWebServer({ backend, staticDir: RENDERER, port });
   const serverPort = Number(new URL(server.url).port);
   const fwd = await startUnixToTcp({ socketPath: join(dir, 'bridge.sock'), port: serverPort });

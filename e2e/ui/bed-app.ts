@@ -9,7 +9,7 @@ import { RENDERER_DIR } from './serve-fake';
 
 /** The real backend on the bed's kubeconfig (verify asks the bed's external name) and the web bridge serving the built renderer. */
 export async function serveOnBed(tb: Testbed): Promise<{ backend: AppBackend; server: WebServer }> {
-  const backend = createRealBackend({ deps: await createNodeDeps(), kubeconfig: tb.kubeconfigPath, verifyName: 'www.example.test' });
+  const backend = createRealBackend({ deps: await createNodeDeps(), warmUp: true, kubeconfig: tb.kubeconfigPath, verifyName: 'www.example.test' });
   const server = await startWebServer({ backend, staticDir: RENDERER_DIR });
   return { backend, server };
 }

@@ -58,7 +58,7 @@ export async function runUi(mode: 'ui' | 'app', o: UiOptions): Promise<number> {
     process.stderr.write('Building the UI failed; run `npx vite build` to see why.\n');
     return 1;
   }
-  const backend = createRealBackend({ deps: await createNodeDeps(), ...(o.kubeconfig ? { kubeconfig: o.kubeconfig } : {}), ...(o.verifyName ? { verifyName: o.verifyName } : {}) });
+  const backend = createRealBackend({ deps: await createNodeDeps(), warmUp: true, ...(o.kubeconfig ? { kubeconfig: o.kubeconfig } : {}), ...(o.verifyName ? { verifyName: o.verifyName } : {}) });
   const server = await startWebServer({ backend, staticDir, ...(o.port !== undefined ? { port: o.port } : {}) });
   process.stdout.write(`K2s DNS is open at ${server.url}\n(127.0.0.1 only; the token after # is new for every launch and stays in that browser tab, never in a cookie. Ctrl-C stops it.)\n`);
   await new Promise<void>((resolve) => {

@@ -39,6 +39,13 @@ export interface RealBackendOptions {
   launcher?: LauncherOptions;
   /** Whether this process can read a path (access(2) R_OK); injected by tests. */
   canRead?: (path: string) => boolean;
+  /**
+   * Read the host status and check the path once right away, in the background (the app and
+   * `k2s-dns ui` do; tests need not): the window's first `dns:status`, sent while its page
+   * still loads, is then answered from memory with a judged verdict, no process spawned for it
+   * and no wait for a check (dnsStatus waits up to 300 ms for one, then answers without it).
+   */
+  warmUp?: boolean;
 }
 
 /** access(2) R_OK for this process. */
@@ -144,7 +151,7 @@ export function createRealBackend(o: RealBackendOptions): AppBackend {
   const probes = healthProbes(deps);
   const health = createHealthCache((status) => checkHealth({ ...probes, status: async () => status }), () => deps.now(), healthMaxAgeMs);
 
-  return {
+  const backend: AppBackend = {
     async clusterStatus() {
       const found = await findKubeconfig();
       return clusterStatus({ kubeconfigPath: found.path, lookup: found });
@@ -226,4 +233,6 @@ export function createRealBackend(o: RealBackendOptions): AppBackend {
       return logs.follow(cb);
     },
   };
+  if (o.warmUp) void backend.dnsStatus({}).catch(() => undefined);
+  return backend;
 }

@@ -26,7 +26,7 @@ try {
   const preload = await ensurePreload();
   const kubeconfig = flag('--kubeconfig');
   const verifyName = flag('--verify-name');
-  const backend = createRealBackend({ deps: await createNodeDeps(), ...(kubeconfig ? { kubeconfig } : {}), ...(verifyName ? { verifyName } : {}) });
+  const backend = createRealBackend({ deps: await createNodeDeps(), warmUp: true, ...(kubeconfig ? { kubeconfig } : {}), ...(verifyName ? { verifyName } : {}) });
   await startDesktop(backend, { indexHtml: INDEX_HTML, preload });
 } catch (err) {
   await app.whenReady();

@@ -1,9 +1,11 @@
 /** Renderer entry: mounts the app. */
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './components/App';
+import { App, startUpOnce } from './components/App';
 import './styles.css';
 
+// The status read first, before the first render: it is what the first paint waits for.
+void startUpOnce();
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <App />

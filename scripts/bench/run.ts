@@ -202,7 +202,7 @@ try {
   if (ONLY.has('ui') || ONLY.has('logs')) {
     log('UI in Chromium');
     const rendererOut = join(REPO, 'out/renderer');
-    const backend = createRealBackend({ deps: await createNodeDeps(), kubeconfig: tb.kubeconfigPath, verifyName: 'www.example.test' });
+    const backend = createRealBackend({ deps: await createNodeDeps(), warmUp: true, kubeconfig: tb.kubeconfigPath, verifyName: 'www.example.test' });
     const server = await startWebServer({ backend, staticDir: rendererOut });
     const { browser, launch } = await launchBrowser(ROUNDS);
     try {

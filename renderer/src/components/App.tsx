@@ -4,6 +4,7 @@ import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { CADENCE_MS } from '../../../shared/cadence';
 import { tabForKey, TABS, useUi, type TabId } from '../lib/ui-state';
 import { stores, useDns } from '../stores';
+import { offerHealth, startUp } from '../stores/start-up';
 import { ClusterPanel } from './ClusterPanel';
 import { DiagnosticsPanel } from './DiagnosticsPanel';
 import { DiffPanel } from './DiffPanel';
@@ -17,16 +18,34 @@ import { QueryPanel } from './QueryPanel';
 import { TopologyPanel } from './TopologyPanel';
 import { ZonesPanel } from './ZonesPanel';
 
-/** Refreshes everything a lifecycle operation may have changed (the doctor findings too: they gate Start and the Engine select). */
-function refreshAll(): void {
+/** Loads every view but the host status and the verdict: cluster, zones, diff, query targets, the doctor (its findings gate Start and the Engine select). */
+function loadViews(): void {
   void stores.cluster.getState().refresh();
-  void stores.dns.getState().refresh();
   void stores.zones.getState().refresh();
   void stores.diff.getState().refresh();
   void stores.query.getState().loadTargets();
-  void stores.topology.getState().probe();
   void stores.diagnostics.getState().run();
+}
+
+/** Refreshes everything a lifecycle operation may have changed, with a fresh path check (Refresh, after an operation). */
+function refreshAll(): void {
+  void stores.dns.getState().refresh();
+  loadViews();
+  void stores.topology.getState().probe();
   void stores.health.getState().check();
+}
+
+let started: Promise<void> | null = null;
+/**
+ * The window's start-up load (stores/start-up.ts: one status read first, then the views), once
+ * per page: main.tsx calls it before React renders, so the status request is on its way while the
+ * first render runs; the App's mount effect calls it again and joins that.
+ */
+export function startUpOnce(): Promise<void> {
+  return (started ??= startUp(stores, () => {
+    loadViews();
+    void stores.logs.getState().loadTail();
+  }));
 }
 
 /** What a status change (from any source) makes stale: the path, the diff, the query targets. */
@@ -47,21 +66,17 @@ export function App() {
 
   useEffect(() => {
     const offDns = stores.dns.getState().attach();
-    // The start-up load first: the watch's first tick then shares its status read (one request
-    // for every view's first paint).
-    refreshAll();
+    // The start-up load first (one status read, then the views): the watch's first tick then
+    // shares its status read.
+    void startUpOnce();
     // Live state from any source: poll status every CADENCE_MS.status (shared/cadence.ts; the
     // backend answers from its kept status while nothing changed); a status that carries a newer
     // verdict updates the verdict line and the topology.
     const offWatch = stores.dns.getState().watch(CADENCE_MS.status, onStateChange);
-    const offHealth = stores.dns.subscribe((s) => {
-      if (s.status?.health) {
-        stores.health.getState().offer(s.status.health);
-        stores.topology.getState().show(s.status.health);
-      }
-    });
+    const offHealth = stores.dns.subscribe((s) => offerHealth(stores, s.status?.health));
+    // A status read that answered before this subscription (start-up's, sent before the render).
+    offerHealth(stores, stores.dns.getState().status?.health);
     const offLogs = stores.logs.getState().attach();
-    void stores.logs.getState().loadTail();
     return () => {
       offDns();
       offWatch();
