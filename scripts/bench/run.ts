@@ -9,9 +9,9 @@ import { execFile, spawnSync } from 'node:child_process';
 import { queryDns } from '../../electron/core/probes/dns-query';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { cpus, release, tmpdir, totalmem } from 'node:os';
+import { cpus, loadavg, release, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startTestbed, TESTBED_ADDRESSES } from '../../e2e/bed/testbed';
 import { lifecycleRounds, timedCli } from './lifecycle';
 import { dnsperf, hasDnsperf, queryFile } from './dnsperf';
@@ -42,6 +42,12 @@ const CLUSTER_NAMES = ['kubernetes.default.svc.cluster.local', 'web.demo.svc.clu
 const EXTERNAL_NAMES = ['www.example.test', 'mirror.example.test'];
 
 const log = (s: string) => process.stderr.write(`bench: ${s}\n`);
+/** Notes the 1-minute load average as a section begins (the report shows it beside the section's figures). */
+const mark = (section: string) => {
+  const load = Number(loadavg()[0]!.toFixed(2));
+  (out.loadAt ??= {})[section] = load;
+  log(`${section} (load ${load})`);
+};
 
 /**
  * Wall ms of a program run (spawned, output discarded). Asynchronous on purpose: the fake API
@@ -67,7 +73,8 @@ function perKey(rows: Record<string, number>[]): Record<string, Figure> {
 const t0 = performance.now();
 const out: BenchResult = {
   date: new Date().toISOString(),
-  machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? '?', memGiB: Math.round(totalmem() / 2 ** 30), kernel: release(), loadavgAtStart: (await import('node:os')).loadavg().map((x) => Number(x.toFixed(2))) },
+  machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? '?', memGiB: Math.round(totalmem() / 2 ** 30), kernel: release(), loadavgAtStart: loadavg().map((x) => Number(x.toFixed(2))) },
+  loadAt: {},
   versions: { node: process.version, dnsmasq: firstLine('dnsmasq', ['--version']), dnsproxy: existsSync(DNSPROXY) ? firstLine(DNSPROXY, ['--version']) : 'not built', dnsperf: (await hasDnsperf()) ? (/Version ([\d.]+)/.exec(spawnSync('dnsperf', ['-h'], { encoding: 'utf8' }).stderr + spawnSync('dnsperf', ['-h'], { encoding: 'utf8' }).stdout)?.[1] ?? 'installed') : 'missing', commit: spawnSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8', cwd: REPO }).stdout.trim() },
   rounds: ROUNDS,
   cli: {},
@@ -91,15 +98,18 @@ try {
   // CLI start-up, interleaved so load changes hit every command alike.
   const bin = join(REPO, 'bin/k2s-dns.mjs');
   if (ONLY.has('cli')) {
-  log('CLI');
-  const cmds: Record<string, string[]> = { 'node -e 0': ['-e', '0'], '--help': [bin, '--help'], status: [bin, 'status'], zones: [bin, 'zones', '--kubeconfig', tb.kubeconfigPath] };
+  mark('cli');
+  // Floors: Node alone, and Node loading the Kubernetes client chunk alone (what start and the
+  // cluster views must load; dist/vendor-client-node.mjs imports exactly its chunks).
+  const clientNode = pathToFileURL(join(REPO, 'dist/vendor-client-node.mjs')).href;
+  const cmds: Record<string, string[]> = { 'node -e 0': ['-e', '0'], 'import of the client-node chunk': ['--input-type=module', '-e', `await import(${JSON.stringify(clientNode)})`], '--help': [bin, '--help'], status: [bin, 'status'], zones: [bin, 'zones', '--kubeconfig', tb.kubeconfigPath] };
   const samples: Record<string, number[]> = {};
   for (let i = 0; i < ROUNDS; i++) for (const [k, a] of Object.entries(cmds)) (samples[k] ??= []).push(await programMs(process.execPath, a));
   out.cli = Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, figure(v)]));
   }
 
   // The floor of start, each part alone.
-  log('floor');
+  mark('floor');
   const engines: { name: string; extra: string[]; argv: (port: number) => string[] }[] = [
     { name: 'dnsmasq', extra: [], argv: (p) => ['dnsmasq', '--no-daemon', '--conf-file=/dev/null', '--no-hosts', '--no-resolv', `--port=${p}`, '--listen-address=127.0.0.1', '--bind-interfaces', `--server=${TESTBED_ADDRESSES.kubeDns}`] },
   ];
@@ -119,10 +129,10 @@ try {
 
   // start/stop through the built CLI, per step.
   for (const e of ONLY.has('lifecycle') ? engines : []) {
-    log(`lifecycle ${e.name}`);
+    mark(`lifecycle ${e.name}`);
     try {
       const r = await lifecycleRounds(tb, ROUNDS, e.name, e.extra);
-      out.lifecycle[e.name] = { start: { wall: figure(r.start.wall), steps: perKey(r.start.steps) }, stop: { wall: figure(r.stop.wall), steps: perKey(r.stop.steps) } };
+      out.lifecycle[e.name] = { start: { wall: figure(r.start.wall), cpu: figure(r.start.cpu), steps: perKey(r.start.steps) }, stop: { wall: figure(r.stop.wall), cpu: figure(r.stop.cpu), steps: perKey(r.stop.steps) } };
     } catch (err) {
       out.notMeasured.push(`start/stop with ${e.name}: ${(err as Error).message.slice(0, 300)}`);
     }
@@ -148,7 +158,7 @@ try {
       }
       out.dnsperf.push({ target, engine, logging, names, qps: figure(max), p50Ms: figure(p50), p99Ms: figure(p99), lostAt2000: figure(lost) });
     };
-    log('dnsperf direct');
+    mark('dnsperf');
     for (const names of ['cluster', 'external'] as const) await measure('direct', direct[names], names, '-', '-');
     for (const e of engines) {
       for (const logging of ['on', 'off']) {
@@ -169,7 +179,7 @@ try {
 
   // Query tester: one CLI probe vs dig, same name and server.
   if (ONLY.has('query')) {
-  log('query tester');
+  mark('query');
   // The app's query tester probes in-process (queryDns); the CLI adds Node's start-up.
   const probe: number[] = [];
   const cli: number[] = [];
@@ -186,6 +196,7 @@ try {
 
   // Log viewer: the last 1,000 lines of a 1 GiB log vs tail(1).
   if (ONLY.has('logs')) {
+    mark('logs');
     log('log viewer: writing a 1 GiB log');
     const big = join(tmp, 'big.log');
     const lastSeq = await writeBigLog(big);
@@ -200,7 +211,7 @@ try {
   }
   // UI in Chromium (web mode, real backend on the bed), and following a fast log with the Logs tab open.
   if (ONLY.has('ui') || ONLY.has('logs')) {
-    log('UI in Chromium');
+    mark('ui');
     const rendererOut = join(REPO, 'out/renderer');
     const backend = createRealBackend({ deps: await createNodeDeps(), warmUp: true, kubeconfig: tb.kubeconfigPath, verifyName: 'www.example.test' });
     const server = await startWebServer({ backend, staticDir: rendererOut });
@@ -232,6 +243,7 @@ try {
     const engineArgs = existsSync(DNSPROXY) ? ['--engine', 'adguard', '--dnsproxy', DNSPROXY] : ['--engine', 'dnsmasq'];
     try {
       for (const [label, path] of [['this build', join(REPO, 'bin/k2s-dns.mjs')], ...IDLE_OTHER] as [string, string][]) {
+        mark(`idle ${label}`);
         log(`idle cost (${label}), ${IDLE_SECONDS} s per state`);
         try {
           out.idle.push({ build: label, engine: engineArgs[1]!, ...(await idleFigures(path, tb, browser, IDLE_SECONDS, engineArgs, log)) });
