@@ -1,0 +1,114 @@
+/**
+ * The query log's row type and what both engines' assemblers share: the row factory, the route
+ * of a row from its upstream, and the per-run book of which upstream serves which zone.
+ */
+import { isHealthProbeName } from '../health-probe';
+
+/** How a query was answered. */
+export type QueryRoute = 'cluster' | 'upstream' | 'cache' | 'local';
+
+/** One query in the query log. */
+export interface QueryRow {
+  /** Stable key within one query log (buildQueryLog result or QueryLogBuilder). */
+  key: string;
+  engine: 'adguard' | 'dnsmasq';
+  /** ISO-8601 local time of the query (as the engine logged it), null when the line had none. */
+  time: string | null;
+  /** Client address (`127.0.0.1:53534` or `127.0.0.1`), null when not logged. */
+  client: string | null;
+  /** Queried name without the trailing dot (`kubernetes.default.svc.cluster.local`). */
+  name: string;
+  /** Record type (`A`, `PTR`, …). */
+  type: string;
+  /** cluster (a cluster zone → kube-dns), upstream (the default nameservers), cache, local (dnsmasq's own config). */
+  route: QueryRoute | null;
+  /** The cluster zone the name fell in, when route is cluster and the zone is known. */
+  zone: string | null;
+  /** Upstream the query was sent to (`172.21.0.10:53`), null for cache/local or when not logged. */
+  upstream: string | null;
+  /** Answer records as text (`172.21.0.1`, `kube-dns.kube-system.svc.cluster.local.`). */
+  answers: string[];
+  /** rcode (`NOERROR`, `NXDOMAIN`, `SERVFAIL`, `REFUSED`…), null while no reply was logged. */
+  rcode: string | null;
+  /** Upstream error text (`i/o timeout`, `connection refused`), null when none. */
+  error: string | null;
+  /** Query to response in ms (from the engine's µs timestamps), null when not measurable. */
+  latencyMs: number | null;
+  /** `udp` or `tcp` when logged. */
+  protocol: string | null;
+  /** Index of the proxy run (0 = first run in the lines given). */
+  run: number;
+  /** True for k2s-dns's own health probe (the name asked as `KUBERNETES.DEFAULT.svc.…`: shared/health-probe.ts). */
+  probe: boolean;
+  /**
+   * True when dnsproxy logged this query's records interleaved with a concurrent query's so
+   * that they could be told apart only by guessing (two messages open at the same line,
+   * different clients' packets arriving within CLIENT_PAIR_MS of each other, or the same DNS id
+   * and question in flight twice): its client, answers or rcode may belong to the other query.
+   * dnsproxy v0.83.1 puts no request id on its client record. Always false for dnsmasq (serials).
+   */
+  mixed: boolean;
+}
+
+/**
+ * What one log line was attributed to: a row, something that gets its row later (a dnsproxy
+ * client record or message, `{ row }`), or nothing (startup, config lines).
+ */
+export type LineOwner = QueryRow | { row: QueryRow | null } | null;
+
+/** The row a line owner stands for now. */
+export function ownerRow(o: LineOwner): QueryRow | null {
+  return o === null ? null : 'key' in o ? o : o.row;
+}
+
+/**
+ * What one proxy run's own lines say about its upstreams: dnsproxy's `upstream is reserved`
+ * (an upstream for domains) and dnsmasq's `using nameserver X for domain Z`.
+ */
+export interface RouteBook {
+  reserved: Set<string>;
+  zoneServers: { zone: string; upstream: string }[];
+}
+
+/** What an engine's assembler gets from the query log it feeds. */
+export interface AssemblerContext {
+  /** Creates a row (pushed to the log) at `time`; `asked`: the name with the client's case (the health probes' marker). */
+  newRow(engine: QueryRow['engine'], time: string | null, name: string, type: string, asked?: string): QueryRow;
+  /** Sets the row's upstream and route (cluster when the name is in a cluster zone, or, without zones, the upstream is one for domains). */
+  routeFor(row: QueryRow, upstream: string): void;
+  /** The current run's upstream facts. */
+  book: RouteBook;
+}
+
+/** One engine's state machine over its log lines, for one proxy run. */
+export interface EngineAssembler {
+  /** Takes one line of this engine; returns what the line belongs to. */
+  line(line: import('../types').LogLine): LineOwner;
+}
+
+/** The most specific zone of `zones` containing `name`, or null. */
+export function zoneOf(name: string, zones: readonly string[]): string | null {
+  let best: string | null = null;
+  for (const z of zones) {
+    const zone = z.replace(/\.$/, '').toLowerCase();
+    if ((name === zone || name.endsWith(`.${zone}`)) && (best === null || zone.length > best.length)) best = zone;
+  }
+  return best;
+}
+
+/** A fresh row (no answer yet) of run `run`. */
+export function emptyRow(key: string, engine: QueryRow['engine'], time: string | null, name: string, type: string, asked: string, run: number): QueryRow {
+  return { key, engine, time, client: null, name, type, route: null, zone: null, upstream: null, answers: [], rcode: null, error: null, latencyMs: null, protocol: null, run, probe: isHealthProbeName(asked), mixed: false };
+}
+
+/** Route for an upstream: cluster when the name is in a cluster zone (or, without zones, a reserved upstream). */
+export function routeRow(row: QueryRow, upstream: string, clusterZones: readonly string[], book: RouteBook): void {
+  row.upstream = upstream;
+  const zone = zoneOf(row.name, clusterZones.length > 0 ? clusterZones : book.zoneServers.filter((z) => z.upstream === upstream).map((z) => z.zone));
+  if (zone !== null) {
+    row.route = 'cluster';
+    row.zone = zone;
+  } else {
+    row.route = clusterZones.length === 0 && book.reserved.has(upstream) ? 'cluster' : 'upstream';
+  }
+}
