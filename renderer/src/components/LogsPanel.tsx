@@ -6,15 +6,15 @@
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { buildQueryLog, filterQueries, isProblem, type QueryRoute, type QueryRow } from '../../../shared/query-log';
+import { filterQueries, isProblem, type QueryRoute, type QueryRow } from '../../../shared/query-log';
 import { CATEGORIES, formatLogTime, lineCategory as lineCategoryOf, lineMatches } from '../lib/log-filter';
 import { queryCountText, rawCountText } from '../lib/log-counts';
 import { rawRows, type RawRow } from '../lib/log-rows';
 import { ROUTE_LABEL, routeOptions } from '../lib/route-options';
-import { lineOwners } from '../lib/log-trim';
+import { EMPTY_VIEW } from '../lib/query-buffer';
 import { searchCountText } from '../lib/log-counts';
 import type { LogLine, LogSearch } from '../../../shared/types';
-import { useLogs, useZones } from '../stores';
+import { useLogs } from '../stores';
 import './logs-panel.css';
 
 /** Why a row is marked ≈ (QueryRow.mixed, shared/query-log.ts). */
@@ -251,8 +251,6 @@ export function LogsPanel() {
   const buffer = useLogs((s) => s.lines);
   const pending = useLogs((s) => s.pending.length);
   const { paused, view, levels, text, queryText, rcode, route, showProbes, cleared, setPaused, setView, setShowProbes, search, runSearch } = useLogs((s) => s);
-  const zones = useZones((s) => s.discovery?.zones);
-  const clusterZones = useMemo(() => (zones ?? []).map((z) => z.zone), [zones]);
   // The open view's text filter searches the whole log (current file and .1) in the backend.
   const filterText = (view === 'queries' ? queryText : text).trim();
   useEffect(() => {
@@ -260,12 +258,14 @@ export function LogsPanel() {
     return () => clearTimeout(t);
   }, [filterText, showProbes, runSearch]);
   const searching = search !== null && filterText !== '';
-  const lines = searching ? (search.result?.lines ?? []) : buffer;
-  // Both views need it: the query view's rows, the raw view's "(M queries)" and its probe lines.
-  const { allQueries, owners } = useMemo(() => {
-    const owners = lineOwners(lines);
-    return { allQueries: buildQueryLog(lines, { clusterZones }), owners };
-  }, [lines, clusterZones]);
+  // Both views need the query log (the query view's rows, the raw view's "(M queries)" and its
+  // probe lines); the store keeps it with the lines it was built from.
+  const bufferQueries = useLogs((s) => s.queries);
+  const bufferOwners = useLogs((s) => s.owners);
+  const shown = searching ? (search.log ?? EMPTY_VIEW) : null;
+  const lines = shown ? shown.lines : buffer;
+  const allQueries = shown ? shown.queries : bufferQueries;
+  const owners = shown ? shown.owners : bufferOwners;
   const probes = useMemo(() => allQueries.filter((r) => r.probe).length, [allQueries]);
   // k2s-dns's own health probes are hidden unless asked for (they would flood the log), in both views.
   const queries = useMemo(() => (showProbes ? allQueries : allQueries.filter((r) => !r.probe)), [allQueries, showProbes]);

@@ -24,6 +24,11 @@ export const stores = {
   health: createHealthStore(api),
 };
 
+// The query log judges routes by the discovered cluster zones: the logs store follows the zones store.
+stores.zones.subscribe((s, prev) => {
+  if (s.discovery?.zones !== prev.discovery?.zones) stores.logs.getState().setClusterZones((s.discovery?.zones ?? []).map((z) => z.zone));
+});
+
 /** Reads the cluster store. */
 export const useCluster = <T,>(sel: (s: ClusterState) => T) => useStore(stores.cluster, sel);
 /** Reads the host DNS store. */

@@ -1,11 +1,12 @@
-/** Logs domain store: the proxy log buffer, pause/resume and filters. */
+/** Logs domain store: the proxy log buffer with its query log (built once per pushed batch), pause/resume and filters. */
 import { createStore } from 'zustand/vanilla';
 import type { K2sDnsApi } from '../../../shared/api';
 import type { LogCursor, LogLine, LogSearch } from '../../../shared/types';
-import type { QueryRoute } from '../../../shared/query-log';
+import type { QueryRoute, QueryRow } from '../../../shared/query-log';
 import type { LogCategory } from '../lib/log-filter';
 import { dropOverlap } from '../lib/log-merge';
 import { trimLogLines } from '../lib/log-trim';
+import { QueryBuffer, queryView, type QueryBufferView } from '../lib/query-buffer';
 import { latestRequest } from '../lib/latest-request';
 
 /** The panel's two views: one row per query, or the log lines as written. */
@@ -28,12 +29,22 @@ export interface LogsSearchState {
   text: string;
   loading: boolean;
   result: LogSearch | null;
+  /** The query log of the result's lines (built once when it arrived); null without a result. */
+  log: QueryBufferView | null;
   error: string | null;
 }
 
 /** Log buffer and view settings. While paused, new lines wait in `pending`. */
 export interface LogsState {
   lines: LogLine[];
+  /** The query log of `lines` (rows in query order), kept with them: built from each pushed batch only. */
+  queries: QueryRow[];
+  /** For each of `lines`, the query row it belongs to (null: no query's; lib/log-trim.ts lineOwners). */
+  owners: (QueryRow | null)[];
+  /** Cluster zones the query log's routes are judged by (the zones store's discovery). */
+  clusterZones: readonly string[];
+  /** Sets clusterZones; the query logs are rebuilt when they changed. */
+  setClusterZones(zones: readonly string[]): void;
   pending: LogLine[];
   paused: boolean;
   /** Raw view: categories shown (the levels plus QUERY). */
@@ -86,10 +97,19 @@ export function createLogsStore(api: K2sDnsApi) {
   // Lines pushed while a tail request is in flight: the tail replaces the buffer, these are re-added after it.
   let inFlight: LogLine[] | null = null;
   const searches = latestRequest();
+  const buffer = new QueryBuffer();
   return createStore<LogsState>()((set, get) => {
   const cap = () => MAX_LOG_LINES + get().history;
   return {
     lines: [],
+    queries: [],
+    owners: [],
+    clusterZones: [],
+    setClusterZones(zones) {
+      const view = buffer.setZones(zones);
+      const search = get().search;
+      set({ clusterZones: [...zones], ...view, search: search?.result ? { ...search, log: queryView(search.result.lines, zones) } : search });
+    },
     pending: [],
     paused: false,
     levels: { QUERY: true, DEBUG: true, INFO: true, WARN: true, ERROR: true },
@@ -115,7 +135,8 @@ export function createLogsStore(api: K2sDnsApi) {
         if (get().older !== older) return set({ loadingOlder: false });
         if (page.lost) return set({ loadingOlder: false, older: null, error: 'The older lines were rotated away while you read; reload the log to see what is left.' });
         const history = Math.min(MAX_HISTORY_LINES, get().history + page.lines.length);
-        set((s) => ({ lines: [...page.lines, ...s.lines], older: history >= MAX_HISTORY_LINES ? null : page.older, history, loadingOlder: false, error: null }));
+        // Lines above the buffer: the query log is built again (once for the page).
+        set((s) => ({ ...buffer.replace([...page.lines, ...s.lines], Number.POSITIVE_INFINITY), older: history >= MAX_HISTORY_LINES ? null : page.older, history, loadingOlder: false, error: null }));
       } catch (err) {
         set({ loadingOlder: false, error: (err as Error).message });
       }
@@ -124,19 +145,19 @@ export function createLogsStore(api: K2sDnsApi) {
       const text = raw.trim();
       const isLatest = searches.begin();
       if (text === '') return set({ search: null });
-      set((s) => ({ search: { text, loading: true, result: s.search?.text === text ? s.search.result : null, error: null } }));
+      set((s) => ({ search: s.search?.text === text ? { ...s.search, loading: true, error: null } : { text, loading: true, result: null, log: null, error: null } }));
       try {
         const result = await api.logsSearch({ text, lines: SEARCH_LINES, context: SEARCH_CONTEXT, probes: get().showProbes });
-        if (isLatest()) set({ search: { text, loading: false, result, error: null } });
+        if (isLatest()) set({ search: { text, loading: false, result, log: queryView(result.lines, get().clusterZones), error: null } });
       } catch (err) {
-        if (isLatest()) set({ search: { text, loading: false, result: null, error: (err as Error).message } });
+        if (isLatest()) set({ search: { text, loading: false, result: null, log: null, error: (err as Error).message } });
       }
     },
     setShowProbes: (showProbes) => set({ showProbes }),
     reset(why) {
       afterTail = false;
       if (inFlight) inFlight = [];
-      set({ lines: [], pending: [], cleared: why, older: null, history: 0, search: null });
+      set({ ...buffer.replace([], MAX_LOG_LINES), pending: [], cleared: why, older: null, history: 0, search: null });
     },
     append(incoming) {
       if (inFlight) inFlight.push(...incoming);
@@ -148,11 +169,11 @@ export function createLogsStore(api: K2sDnsApi) {
         if (lines.length === 0) return;
       }
       if (get().paused) set((s) => ({ pending: trimLogLines([...s.pending, ...lines], cap()), cleared: null }));
-      else set((s) => ({ lines: trimLogLines([...s.lines, ...lines], cap()), cleared: null }));
+      else set({ ...buffer.append(lines, cap()), cleared: null });
     },
     setPaused(paused) {
       if (paused) set({ paused });
-      else set((s) => ({ paused, lines: trimLogLines([...s.lines, ...s.pending], cap()), pending: [] }));
+      else set((s) => ({ paused, ...buffer.append(s.pending, cap()), pending: [] }));
     },
     toggleLevel: (level) => set((s) => ({ levels: { ...s.levels, [level]: !s.levels[level] } })),
     setText: (text) => set({ text }),
@@ -166,7 +187,7 @@ export function createLogsStore(api: K2sDnsApi) {
         const pushed = inFlight;
         inFlight = null;
         // Replaces the buffer (a refresh never appends a tail twice), then keeps pushed lines newer than it.
-        set({ lines: trimLogLines([...tail, ...dropOverlap(tail, pushed, true)], MAX_LOG_LINES), pending: [], error: null, older: page.older, history: 0 });
+        set({ ...buffer.replace([...tail, ...dropOverlap(tail, pushed, true)], MAX_LOG_LINES), pending: [], error: null, older: page.older, history: 0 });
         afterTail = true;
       } catch (err) {
         inFlight = null;
