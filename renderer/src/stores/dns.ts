@@ -1,6 +1,7 @@
 /** Host DNS domain store: status, app capabilities, the running operation and its timeline. */
 import { createStore } from 'zustand/vanilla';
 import { inputErrorText } from '../lib/input-error';
+import { latestRequest, type RequestTicket } from '../lib/latest-request';
 import type { K2sDnsApi } from '../../../shared/api';
 import { ApiError, type AppInfo, type CallInput } from '../../../shared/contract';
 import type { LifecycleEvent, Operation, ResultEvent, StepEvent } from '../../../shared/lifecycle-events';
@@ -91,10 +92,9 @@ export function sameEvent(a: LifecycleEvent, b: LifecycleEvent): boolean {
 /** Creates the dns store on `api`. */
 export function createDnsStore(api: K2sDnsApi) {
   return createStore<DnsState>()((set, get) => {
-    // Status requests sent, and the newest one whose answer was applied: an answer to an older
-    // request that arrives after a newer one's is dropped, so the window never steps back.
-    let sent = 0;
-    let shown = 0;
+    // Status requests: an answer to an older request that arrives after a newer one's was
+    // applied is dropped (RequestTicket.claim), so the window never steps back.
+    const requests = latestRequest();
     // Status reads that failed in a row (answers in request order), and whether any failed
     // before the first success (start-up's refreshAll may have failed too).
     let failures = 0;
@@ -118,28 +118,26 @@ export function createDnsStore(api: K2sDnsApi) {
       // share one request) unless it was sent before this window's last operation ended;
       // refresh always asks anew.
       if (join && inflight && inflight.seq > settledAt) return inflight.promise;
-      const seq = sent + 1;
-      const promise = readStatusNow().finally(() => {
+      const ticket = requests.begin();
+      const promise = readStatusNow(ticket).finally(() => {
         if (inflight?.promise === promise) inflight = null;
       });
-      inflight = { seq, promise };
+      inflight = { seq: ticket.seq, promise };
       return promise;
     };
-    const readStatusNow = async (): Promise<void> => {
-      const seq = ++sent;
+    const readStatusNow = async (ticket: RequestTicket): Promise<void> => {
       let next: HostDnsStatus;
       try {
         next = await api.dnsStatus();
       } catch (err) {
-        if (seq < shown) return;
+        if (ticket.stale()) return;
         failures++;
         failedBefore = true;
         const gone = err instanceof ApiError && (err.code === 'NETWORK' || err.code === 'UNAUTHORIZED');
         if (gone || failures >= 2) set({ lost: (err as Error).message });
         return;
       }
-      if (seq < shown) return;
-      shown = seq;
+      if (!ticket.claim()) return;
       failures = 0;
       // Judged against the newest status, not the one before this request: this window's own
       // operation may have finished (and refreshed it) meanwhile.
@@ -173,7 +171,7 @@ export function createDnsStore(api: K2sDnsApi) {
         }
       } finally {
         set({ busy: null });
-        settledAt = sent;
+        settledAt = requests.sent;
         await get().refresh();
         // Steps were pushed but no result came by either way: close the operation with what the
         // host's status says, so the timeline does not spin for good and refreshAll runs.
