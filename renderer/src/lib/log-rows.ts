@@ -19,43 +19,85 @@ function runTitle(line: LogLine, next: LogLine | undefined): string {
   return `AdGuard dnsproxy run${version ? ` (${version})` : ''}`;
 }
 
+/** A dnsproxy `in`/`out` message being folded: its row's place, its records' text lines. */
+interface Fold {
+  /** Index of its first record in the lines given. */
+  index: number;
+  line: LogLine;
+  dir: 'in' | 'out';
+  /** line_num of its first record (1, or more when the message began before the lines given). */
+  from: number;
+  body: string[];
+}
+
+/** Messages open at most, per direction (concurrent queries interleave their records). */
+const OPEN_FOLDS = 64;
+
+/** The row of a folded message: direction, question and (responses) status, the text lines as detail. */
+function foldRow(f: Fold): RawRow & { kind: 'line' } {
+  const detail = f.body.join('\n').replace(/\t/g, ' ').replace(/\n+$/, '');
+  const dir = f.dir === 'in' ? 'request (in)' : 'response (out)';
+  const q = f.body.indexOf(';; QUESTION SECTION:');
+  const status = f.from === 1 ? /status: (\w+)/.exec(f.body[0] ?? '')?.[1] : undefined;
+  const question = q >= 0 && f.body[q + 1] ? f.body[q + 1]!.replace(/^;/, '').replace(/\s+/g, ' ') : '';
+  const part = f.from === 1 ? '' : ` from line ${f.from}`;
+  const text = `${dir}${part}: ${question}${f.dir === 'out' && status ? ` → ${status}` : ''}`;
+  return { kind: 'line', key: `l-${f.index}`, line: f.line, category: lineCategory(f.line), text, detail, lines: f.body.length };
+}
+
 /**
- * Builds the raw rows of `lines`, keeping only lines for which `keep` is true (a grouped message
- * is kept when its first record is). Separators are emitted for every run start, kept or not,
- * so runs stay apart even when their first line is filtered out. Text = message + fields
- * (`key=value`), nothing dropped; `detail` = the grouped message's text lines.
+ * Builds the raw rows of `lines`, keeping only lines for which `keep` is true (a folded message
+ * is kept when its text or first record is). Separators are emitted for every run start, kept
+ * or not, so runs stay apart even when their first line is filtered out. Text = message +
+ * fields (`key=value`), nothing dropped; `detail` = the folded message's text lines.
+ *
+ * dnsproxy writes one record per text line of a message (`line_num=1..N`, proxy/server.go
+ * logDNSMessage); every record folds into its message's row: a record of line N continues the
+ * newest open message of the same direction that has N-1 lines (records of concurrent queries
+ * interleave under load), and records whose message began before the lines given (a page or a
+ * search result that starts mid-message) fold into one row `… from line N`.
  */
 export function rawRows(lines: readonly LogLine[], keep: (line: LogLine, text: string) => boolean): RawRow[] {
-  const rows: RawRow[] = [];
+  const rows: (RawRow | Fold)[] = [];
+  const open: Record<'in' | 'out', Fold[]> = { in: [], out: [] };
   let run = -1;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     if (isRunStart(line, lines[i - 1] ?? null)) {
       run++;
+      open.in = [];
+      open.out = [];
       rows.push({ kind: 'run', key: `run-${i}`, run, time: line.time ?? lines[i + 1]?.time ?? null, title: runTitle(line, lines[i + 1]) });
     }
-    if ((line.message === 'in' || line.message === 'out') && line.fields.line_num === '1') {
-      // Collect the following records of this message (consecutive line_num; records of another
-      // query interleaved under load end the group early, and are shown on their own).
-      const body = [line.fields.line ?? ''];
-      let j = i + 1;
-      while (j < lines.length && lines[j]!.message === line.message && lines[j]!.fields.line_num === String(body.length + 1)) {
-        body.push(lines[j]!.fields.line ?? '');
-        j++;
+    const num = Number(line.fields.line_num);
+    if ((line.message === 'in' || line.message === 'out') && Number.isInteger(num) && num >= 1) {
+      const dir = line.message;
+      const text = line.fields.line ?? '';
+      const list = open[dir];
+      let fold: Fold | undefined;
+      if (num > 1) {
+        for (let k = list.length - 1; k >= 0 && !fold; k--) if (list[k]!.from + list[k]!.body.length === num) fold = list[k];
       }
-      const detail = body.join('\n').replace(/\t/g, ' ').replace(/\n+$/, '');
-      const dir = line.message === 'in' ? 'request (in)' : 'response (out)';
-      const q = body.indexOf(';; QUESTION SECTION:');
-      const status = /status: (\w+)/.exec(body[0] ?? '')?.[1];
-      const question = q >= 0 && body[q + 1] ? body[q + 1]!.replace(/^;/, '').replace(/\s+/g, ' ') : '';
-      const text = `${dir}: ${question}${line.message === 'out' && status ? ` → ${status}` : ''}`;
-      if (keep(line, `${text}\n${detail}`)) rows.push({ kind: 'line', key: `l-${i}`, line, category: lineCategory(line), text, detail, lines: j - i });
-      i = j - 1;
+      if (fold) fold.body.push(text);
+      else {
+        fold = { index: i, line, dir, from: num, body: [text] };
+        rows.push(fold);
+        list.push(fold);
+        if (list.length > OPEN_FOLDS) list.shift();
+      }
       continue;
     }
     // dnsmasq's message already holds everything its fields were parsed from.
     const text = line.fields.process?.startsWith('dnsmasq') ? line.message : [line.message, formatFields(line.fields)].filter((s) => s !== '').join('  ');
     if (keep(line, text)) rows.push({ kind: 'line', key: `l-${i}`, line, category: lineCategory(line), text, detail: null, lines: 1 });
   }
-  return rows;
+  const out: RawRow[] = [];
+  for (const r of rows) {
+    if (!('body' in r)) out.push(r);
+    else {
+      const row = foldRow(r);
+      if (keep(r.line, `${row.text}\n${row.detail}`)) out.push(row);
+    }
+  }
+  return out;
 }
