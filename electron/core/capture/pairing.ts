@@ -1,0 +1,175 @@
+/**
+ * Pairs the DNS packets seen on the proxy's listeners and upstream sockets into query log rows,
+ * by what the packets themselves carry: a client's query and the proxy's answer to it share
+ * transport, client address and port, listener address and port, and DNS id (RFC 5452 §4.3:
+ * a resolver accepts only an answer matching all of them); an upstream exchange is paired the
+ * same way on the proxy's own socket. A row names the upstream exchange for its question that
+ * the proxy sent while the client waited and that was answered before the proxy answered the
+ * client (dnsproxy keeps the client's DNS id upstream: that exchange is preferred; dnsmasq
+ * picks a new id and merges identical questions, and then the one exchange serves them all).
+ * No exchange in that window: answered from the cache or locally (route null, upstream null).
+ */
+import type { DnsMessage } from './dns-message';
+import type { Segment } from './frame';
+
+/** One query as the packets show it. */
+export interface CapturedQuery {
+  /** `udp` or `tcp`. */
+  proto: 'udp' | 'tcp';
+  /** Client `address:port` (`[v6]:port` for IPv6). */
+  client: string;
+  /** The listener it asked (`127.0.0.1:53`). */
+  listener: string;
+  /** DNS id of the query and its answer. */
+  id: number;
+  /** Name as asked (case kept), without the trailing dot. */
+  name: string;
+  type: string;
+  /** µs since the epoch when the query was seen. */
+  queryUs: number;
+  /** rcode of the proxy's answer; null while none was seen. */
+  rcode: string | null;
+  answers: string[];
+  /** Query to answer in ms (capture time stamps, µs resolution); null while unanswered. */
+  latencyMs: number | null;
+  /** The upstream (`172.21.0.10:53`) whose answer came in while the client waited; null: cache or local. */
+  upstream: string | null;
+  /** That upstream exchange's rcode and round trip in ms. */
+  upstreamRcode: string | null;
+  upstreamLatencyMs: number | null;
+  /** Same query (same key) seen again before the answer: a client retry. */
+  retries: number;
+}
+
+/** An upstream exchange: the proxy's query and the upstream's answer on the proxy's socket. */
+interface Exchange {
+  upstream: string;
+  id: number;
+  name: string;
+  type: string;
+  sentUs: number;
+  answeredUs: number | null;
+  rcode: string | null;
+}
+
+/** Options of a Pairing. */
+export interface PairingOptions {
+  /** The proxy's listeners (`127.0.0.1:53`, `172.19.1.1:53`): packets to them are client queries. */
+  listeners: readonly string[];
+  /** Called once per row when its answer is seen (and, for queries never answered, when they expire). */
+  onRow(row: CapturedQuery): void;
+  /** µs an unanswered query or exchange is kept (default 30 s: longer than any upstream timeout). */
+  expireUs?: number;
+}
+
+/** `address:port` text (`[v6]:port` for IPv6). */
+export function endpoint(addr: string, port: number): string {
+  return addr.includes(':') ? `[${addr}]:${port}` : `${addr}:${port}`;
+}
+
+/** Exchanges kept for the window search at most (the newest). */
+const EXCHANGES_MAX = 4096;
+
+/** Pairs packets into rows (see the file comment). */
+export class Pairing {
+  private readonly listeners: Set<string>;
+  private readonly open = new Map<string, CapturedQuery>();
+  private readonly pendingUp = new Map<string, Exchange>();
+  /** Answered exchanges, oldest first. */
+  private answered: Exchange[] = [];
+  private readonly expireUs: number;
+  private lastExpire = 0;
+
+  constructor(private readonly opts: PairingOptions) {
+    this.listeners = new Set(opts.listeners);
+    this.expireUs = opts.expireUs ?? 30_000_000;
+  }
+
+  /** Takes one DNS message seen in segment `s` at `tsUs`. */
+  packet(s: Segment, m: DnsMessage, tsUs: number): void {
+    const src = endpoint(s.src, s.srcPort);
+    const dst = endpoint(s.dst, s.dstPort);
+    if (!m.response && this.listeners.has(dst)) this.clientQuery(s.proto, src, dst, m, tsUs);
+    else if (m.response && this.listeners.has(src)) this.clientAnswer(s.proto, dst, src, m, tsUs);
+    else if (!m.response) this.pendingUp.set(`${s.proto}|${src}|${dst}|${m.id}`, { upstream: dst, id: m.id, name: m.name.toLowerCase(), type: m.type, sentUs: tsUs, answeredUs: null, rcode: null });
+    else this.upstreamAnswer(`${s.proto}|${dst}|${src}|${m.id}`, m, tsUs);
+    if (tsUs - this.lastExpire > 1_000_000) this.expire(tsUs);
+  }
+
+  /** Emits the rows still open and forgets all state (the capture ended). */
+  flush(): void {
+    for (const r of this.open.values()) this.opts.onRow(r);
+    this.open.clear();
+    this.pendingUp.clear();
+    this.answered = [];
+  }
+
+  private clientQuery(proto: 'udp' | 'tcp', client: string, listener: string, m: DnsMessage, tsUs: number): void {
+    const key = `${proto}|${client}|${listener}|${m.id}`;
+    const known = this.open.get(key);
+    if (known && known.name.toLowerCase() === m.name.toLowerCase() && known.type === m.type) {
+      known.retries++;
+      return;
+    }
+    if (known) this.opts.onRow(known);
+    this.open.set(key, { proto, client, listener, id: m.id, name: m.name, type: m.type, queryUs: tsUs, rcode: null, answers: [], latencyMs: null, upstream: null, upstreamRcode: null, upstreamLatencyMs: null, retries: 0 });
+  }
+
+  private clientAnswer(proto: 'udp' | 'tcp', client: string, listener: string, m: DnsMessage, tsUs: number): void {
+    const key = `${proto}|${client}|${listener}|${m.id}`;
+    const row = this.open.get(key);
+    // No query seen (capture started after it), or an answer for another question: not this row's.
+    if (!row || row.name.toLowerCase() !== m.name.toLowerCase() || row.type !== m.type) return;
+    this.open.delete(key);
+    row.rcode = m.rcode;
+    row.answers = m.answers;
+    row.latencyMs = Math.round(tsUs - row.queryUs) / 1000;
+    const ex = this.exchangeFor(row, tsUs);
+    if (ex) {
+      row.upstream = ex.upstream;
+      row.upstreamRcode = ex.rcode;
+      row.upstreamLatencyMs = Math.round(ex.answeredUs! - ex.sentUs) / 1000;
+    }
+    this.opts.onRow(row);
+  }
+
+  private upstreamAnswer(key: string, m: DnsMessage, tsUs: number): void {
+    const ex = this.pendingUp.get(key);
+    if (!ex || ex.name !== m.name.toLowerCase() || ex.type !== m.type) return;
+    this.pendingUp.delete(key);
+    ex.answeredUs = tsUs;
+    ex.rcode = m.rcode;
+    this.answered.push(ex);
+    if (this.answered.length > EXCHANGES_MAX) this.answered.shift();
+  }
+
+  /**
+   * The exchange for the row's question answered while the client waited (between its query
+   * and `answerUs`): the one with the client's DNS id first (dnsproxy), then one sent after the
+   * query, then one already in flight (dnsmasq merges a repeated question into it); the latest.
+   */
+  private exchangeFor(row: CapturedQuery, answerUs: number): Exchange | null {
+    const name = row.name.toLowerCase();
+    let after: Exchange | null = null;
+    let inFlight: Exchange | null = null;
+    for (let i = this.answered.length - 1; i >= 0; i--) {
+      const ex = this.answered[i]!;
+      if (ex.answeredUs! < row.queryUs) break;
+      if (ex.answeredUs! > answerUs || ex.name !== name || ex.type !== row.type) continue;
+      if (ex.id === row.id && ex.sentUs >= row.queryUs) return ex;
+      if (ex.sentUs >= row.queryUs) after ??= ex;
+      else inFlight ??= ex;
+    }
+    return after ?? inFlight;
+  }
+
+  private expire(nowUs: number): void {
+    this.lastExpire = nowUs;
+    for (const [k, r] of this.open) if (nowUs - r.queryUs > this.expireUs) {
+      this.open.delete(k);
+      this.opts.onRow(r);
+    }
+    for (const [k, ex] of this.pendingUp) if (nowUs - ex.sentUs > this.expireUs) this.pendingUp.delete(k);
+    while (this.answered.length > 0 && nowUs - this.answered[0]!.answeredUs! > this.expireUs) this.answered.shift();
+  }
+}

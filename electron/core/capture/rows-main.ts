@@ -1,0 +1,32 @@
+/**
+ * Entry of the non-root parser process: reads a pcap stream on stdin (from the tcpdump reader,
+ * tcpdump-argv.ts) and writes one JSON row per line on stdout (CapturedQuery, pairing.ts), then
+ * a last line `{"counts": …}` at the end of input. Listeners: K2S_CAPTURE_LISTENERS, a comma
+ * list of `address:port`. Refuses to run as root: it parses untrusted packets.
+ */
+import { PcapRows } from './pcap-rows';
+
+if (process.getuid?.() === 0 && process.env.K2S_CAPTURE_ALLOW_ROOT !== '1') {
+  process.stderr.write('k2s-dns capture: the packet parser does not run as root (run it as the user tcpdump -Z drops to)\n');
+  process.exit(2);
+}
+const listeners = (process.env.K2S_CAPTURE_LISTENERS ?? '127.0.0.1:53').split(',').filter(Boolean);
+let out = '';
+const flush = () => {
+  if (out !== '') process.stdout.write(out);
+  out = '';
+};
+const rows = new PcapRows({ listeners, onRow: (r) => (out += `${JSON.stringify(r)}\n`) });
+process.stdin.on('data', (chunk: Buffer) => {
+  rows.push(chunk);
+  flush();
+  if (rows.failed) {
+    process.stderr.write(`k2s-dns capture: ${rows.failed}\n`);
+    process.exit(1);
+  }
+});
+process.stdin.on('end', () => {
+  rows.end();
+  out += `${JSON.stringify({ counts: rows.counts })}\n`;
+  flush();
+});
