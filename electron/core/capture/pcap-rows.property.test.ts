@@ -1,0 +1,96 @@
+/**
+ * The capture parser reads untrusted packets: over random and mutated pcap streams it never
+ * throws past the file header, and every row it gives is a pair it saw — a query and an answer
+ * with the same transport, client, listener, DNS id and question.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { Packet } from 'dns-packet';
+import { frame, pcapHeader, record, type FrameSpec } from '../../../e2e/support/pcap-frames';
+import { PcapRows } from './pcap-rows';
+import type { CapturedQuery } from './pairing';
+import { dnsMessageOf } from './dns-message';
+import { segmentOf } from './frame';
+
+const NAMES = ['a.example', 'web.demo.svc.cluster.local', 'KUBERNETES.DEFAULT.svc.cluster.local'];
+
+/** A DNS packet to or from the listener 127.0.0.1:53 with small id/port ranges, so collisions happen. */
+const packetArb = fc.record({
+  response: fc.boolean(),
+  port: fc.integer({ min: 50000, max: 50003 }),
+  id: fc.integer({ min: 0, max: 3 }),
+  name: fc.constantFrom(...NAMES),
+  rcode: fc.integer({ min: 0, max: 5 }),
+  tcp: fc.boolean(),
+  dt: fc.integer({ min: 0, max: 2000 }),
+});
+/** A mutation of the frame bytes: flip, cut or keep. */
+const mutationArb = fc.oneof(
+  fc.constant({ kind: 'keep' as const }),
+  fc.record({ kind: fc.constant('flip' as const), at: fc.nat(), value: fc.integer({ min: 0, max: 255 }) }),
+  fc.record({ kind: fc.constant('cut' as const), at: fc.nat() }),
+);
+
+interface Sent { proto: string; client: string; id: number; name: string; response: boolean; ok: boolean }
+
+describe('capture parser on random and mutated frames', () => {
+  it('never throws; every row is a query and an answer it saw with the same client, port, id and question', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(packetArb, mutationArb), { maxLength: 60 }), fc.integer({ min: 1, max: 300 }), (specs, chunk) => {
+        let t = 1_764_600_000_000_000;
+        const parts: Uint8Array[] = [pcapHeader()];
+        const seen: Sent[] = [];
+        for (const [p, m] of specs) {
+          t += p.dt;
+          const dns: Packet = p.response
+            ? { type: 'response', id: p.id, flags: 0x8180 | p.rcode, questions: [{ name: p.name, type: 'A' }], answers: [{ type: 'A', name: p.name, ttl: 5, data: '192.0.2.1' }] }
+            : { type: 'query', id: p.id, flags: 0x100, questions: [{ name: p.name, type: 'A' }] };
+          const spec: FrameSpec = p.response
+            ? { proto: p.tcp ? 'tcp' : 'udp', src: '127.0.0.1', srcPort: 53, dst: '127.0.0.1', dstPort: p.port, tsUs: t, dns, seq: 1 }
+            : { proto: p.tcp ? 'tcp' : 'udp', src: '127.0.0.1', srcPort: p.port, dst: '127.0.0.1', dstPort: 53, tsUs: t, dns, seq: 1 };
+          let bytes = frame(spec);
+          if (m.kind === 'flip') {
+            bytes = Uint8Array.from(bytes);
+            bytes[m.at % bytes.length] = m.value;
+          } else if (m.kind === 'cut') bytes = bytes.slice(0, m.at % (bytes.length + 1));
+          // What the parser can truly see in this frame (after the mutation).
+          const seg = segmentOf(276, bytes);
+          const msg = seg && seg.proto === 'udp' ? dnsMessageOf(seg.payload) : seg ? dnsMessageOf(seg.payload.subarray(2)) : null;
+          if (seg && msg) seen.push({ proto: seg.proto, client: `${msg.response ? seg.dst : seg.src}:${msg.response ? seg.dstPort : seg.srcPort}`, id: msg.id, name: msg.name.toLowerCase(), response: msg.response, ok: true });
+          parts.push(record(t, bytes));
+        }
+        const all = new Uint8Array(parts.reduce((n, x) => n + x.length, 0));
+        let at = 0;
+        for (const x of parts) {
+          all.set(x, at);
+          at += x.length;
+        }
+        const rows: CapturedQuery[] = [];
+        const parser = new PcapRows({ listeners: ['127.0.0.1:53'], onRow: (r) => rows.push(r) });
+        for (let i = 0; i < all.length; i += chunk) parser.push(all.subarray(i, i + chunk));
+        parser.end();
+        for (const r of rows) {
+          const match = (response: boolean) => seen.some((s) => s.response === response && s.proto === r.proto && s.client === r.client && s.id === r.id && s.name === r.name.toLowerCase());
+          expect(match(false)).toBe(true);
+          if (r.rcode !== null) expect(match(true)).toBe(true);
+          expect(r.latencyMs === null || r.latencyMs >= 0).toBe(true);
+        }
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('never throws on random bytes after a valid header, nor on random bytes as a DNS payload', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 2000 }), fc.integer({ min: 1, max: 64 }), (bytes, chunk) => {
+        const parser = new PcapRows({ listeners: ['127.0.0.1:53'], onRow: () => {} });
+        parser.push(pcapHeader());
+        for (let i = 0; i < bytes.length; i += chunk) parser.push(bytes.subarray(i, i + chunk));
+        parser.end();
+        expect(dnsMessageOf(bytes) === null || typeof dnsMessageOf(bytes)!.id === 'number').toBe(true);
+        for (const lt of [0, 1, 101, 113, 276]) segmentOf(lt, bytes);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});

@@ -1,0 +1,165 @@
+/**
+ * `BENCH_ONLY=capture npm run bench` part, or alone: `bash e2e/bed/sandbox.sh node --import tsx
+ * scripts/bench/capture.ts`. The query log's candidates, measured on each engine as the product
+ * runs it (127.0.0.1:53, kube-dns of the bed as the upstream, dnsmasq with the product's
+ * cache-size): the query log off (the anchor), the engine's own query logging to a file
+ * (dnsproxy `-v`, dnsmasq `log-queries=extra` and with `log-async`), and a packet capture
+ * (tcpdump -i any as the reader, dropping to nobody, piped into the non-root parser process,
+ * electron/core/capture/rows-main.ts). Per mode: dnsperf's max qps (one client, as the main
+ * bench), p99 at 2,000 qps, and for the capture, the rows it paired vs the queries answered and
+ * tcpdump's own drop count. Rounds are interleaved so load changes hit every mode alike.
+ * Prints a Markdown table; writes docs/bench-capture.json.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile, chmod } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startTestbed, TESTBED_ADDRESSES } from '../../e2e/bed/testbed';
+import { DNSMASQ_CACHE_SIZE } from '../../shared/dnsmasq-config';
+import { tcpdumpArgv } from '../../electron/core/capture/tcpdump-argv';
+import { dnsperf, queryFile } from './dnsperf';
+import { figure, type Figure } from './stats';
+import { waitForDns } from './capture-wait';
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const DNSPROXY = join(REPO, '.tools/bin/dnsproxy');
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
+const NAMES = ['kubernetes.default.svc.cluster.local', 'web.demo.svc.cluster.local', 'kube-dns.kube-system.svc.cluster.local'];
+const log = (s: string) => process.stderr.write(`bench capture: ${s}\n`);
+
+type Mode = 'off' | 'engine log' | 'engine log, log-async' | 'capture (tcpdump → parser)' | 'tcpdump only (→ /dev/null)';
+
+/** One mode's figures. */
+export interface CaptureFigure {
+  engine: string;
+  mode: Mode;
+  qps: Figure;
+  p99Ms: Figure;
+  /** Capture modes: rows paired / queries dnsperf got answers to (max-rate runs), and tcpdump's kernel drops. */
+  paired?: Figure;
+  dropped?: Figure;
+}
+
+/** The engine's argv for a mode. */
+function engineArgv(engine: string, mode: Mode, logFile: string): string[] {
+  const up = TESTBED_ADDRESSES.kubeDns;
+  if (engine === 'adguard') return [DNSPROXY, '-l', '127.0.0.1', '-p', '53', '-u', `${up}:53`, ...(mode.startsWith('engine log') ? ['-v', '-o', logFile] : [])];
+  return ['dnsmasq', '--no-daemon', '--conf-file=/dev/null', '--no-hosts', '--no-resolv', '--port=53', '--listen-address=127.0.0.1', '--bind-interfaces', `--server=${up}`, `--cache-size=${DNSMASQ_CACHE_SIZE}`,
+    ...(mode.startsWith('engine log') ? ['--log-queries=extra', `--log-facility=${logFile}`] : []), ...(mode === 'engine log, log-async' ? ['--log-async=25'] : [])];
+}
+
+/** Ends a child and waits for it to exit. */
+function stop(p: ChildProcess | undefined, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  if (!p || p.exitCode !== null || p.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    p.once('exit', () => resolve());
+    p.kill(signal);
+  });
+}
+
+/** The capture pipeline: tcpdump (drops to nobody) | parser as nobody; resolves with rows and drops once stopped. */
+async function startCapture(parserBundle: string, toParser: boolean): Promise<{ stop(): Promise<{ rows: number; dropped: number }> }> {
+  const argv = tcpdumpArgv({ iface: 'any', ports: [53], user: 'nobody' });
+  const td = spawn('tcpdump', toParser ? argv : argv.map((a) => (a === '-' ? '/dev/null' : a)), { stdio: ['ignore', toParser ? 'pipe' : 'ignore', 'pipe'] });
+  let err = '';
+  td.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+  let parser: ChildProcess | undefined;
+  let out = '';
+  if (toParser) {
+    parser = spawn(process.execPath, [parserBundle], { uid: 65534, gid: 65534, stdio: ['pipe', 'pipe', 'inherit'], env: { K2S_CAPTURE_LISTENERS: '127.0.0.1:53' } });
+    td.stdout!.pipe(parser.stdin!);
+    parser.stdout!.on('data', (d: Buffer) => {
+      // Only the last line (counts) is kept: rows are counted, not stored.
+      out = (out + d.toString()).slice(-4096);
+    });
+  }
+  // tcpdump says "listening on any" on stderr once the capture is open.
+  const t0 = Date.now();
+  while (!/listening on/.test(err)) {
+    if (td.exitCode !== null || Date.now() - t0 > 10_000) throw new Error(`tcpdump did not start: ${err}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return {
+    async stop() {
+      const exited = parser && parser.exitCode === null && parser.signalCode === null ? new Promise<void>((r) => parser!.once('exit', () => r())) : Promise.resolve();
+      await stop(td, 'SIGINT');
+      await exited;
+      const counts = /"counts":(\{[^}]*\})/.exec(out)?.[1];
+      const dropped = Number(/(\d+) packets dropped by kernel/.exec(err)?.[1] ?? NaN);
+      return { rows: counts ? (JSON.parse(counts) as { rows: number }).rows : NaN, dropped };
+    },
+  };
+}
+
+if (!existsSync(DNSPROXY)) log('dnsproxy is not built (.tools/bin/dnsproxy): AdGuard rows are skipped');
+const tb = await startTestbed();
+const tmp = await mkdtemp(join(tmpdir(), 'k2s-dns-bench-capture-'));
+const results: CaptureFigure[] = [];
+try {
+  await chmod(tmp, 0o755);
+  const bundle = join(tmp, 'rows-main.cjs');
+  const esbuild = spawn(join(REPO, 'node_modules/.bin/esbuild'), [join(REPO, 'electron/core/capture/rows-main.ts'), '--bundle', '--platform=node', '--format=cjs', `--outfile=${bundle}`, '--log-level=warning'], { stdio: 'inherit' });
+  await new Promise((r) => esbuild.once('exit', r));
+  await chmod(bundle, 0o644);
+  const file = await queryFile(tmp, 'cluster', NAMES);
+  const engines = existsSync(DNSPROXY) ? ['adguard', 'dnsmasq'] : ['dnsmasq'];
+  const modes: Record<string, Mode[]> = {
+    adguard: ['off', 'engine log', 'capture (tcpdump → parser)', 'tcpdump only (→ /dev/null)'],
+    dnsmasq: ['off', 'engine log', 'engine log, log-async', 'capture (tcpdump → parser)', 'tcpdump only (→ /dev/null)'],
+  };
+  const samples = new Map<string, { qps: number[]; p99: number[]; paired: number[]; dropped: number[] }>();
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const engine of engines) {
+      for (const mode of modes[engine]!) {
+        log(`round ${round + 1}/${ROUNDS}: ${engine}, ${mode}`);
+        const logFile = join(tmp, `${engine}.log`);
+        await rm(logFile, { force: true });
+        const argv = engineArgv(engine, mode, logFile);
+        const proc = spawn(argv[0]!, argv.slice(1), { stdio: 'ignore' });
+        let cap: Awaited<ReturnType<typeof startCapture>> | undefined;
+        try {
+          await waitForDns('127.0.0.1', NAMES[0]!, 10_000);
+          if (mode.startsWith('capture') || mode.startsWith('tcpdump')) cap = await startCapture(bundle, mode.startsWith('capture'));
+          const max = await dnsperf('127.0.0.1', file, SECONDS);
+          const fixed = await dnsperf('127.0.0.1', file, SECONDS, 2000);
+          const s = samples.get(`${engine}|${mode}`) ?? { qps: [], p99: [], paired: [], dropped: [] };
+          s.qps.push(max.qps);
+          s.p99.push(fixed.p99Ms);
+          if (cap) {
+            const { rows, dropped } = await cap.stop();
+            cap = undefined;
+            // Both runs' answered queries (the readiness probe too): rows should equal them.
+            const answered = Math.round(max.qps * SECONDS) + Math.round(2000 * SECONDS) - max.lost - fixed.lost;
+            if (mode.startsWith('capture')) s.paired.push(rows / answered);
+            s.dropped.push(dropped);
+          }
+          samples.set(`${engine}|${mode}`, s);
+        } finally {
+          await cap?.stop();
+          await stop(proc);
+        }
+      }
+    }
+  }
+  for (const [key, s] of samples) {
+    const [engine, mode] = key.split('|') as [string, Mode];
+    results.push({ engine, mode, qps: figure(s.qps), p99Ms: figure(s.p99), ...(s.paired.length ? { paired: figure(s.paired) } : {}), ...(s.dropped.length ? { dropped: figure(s.dropped) } : {}) });
+  }
+} finally {
+  await rm(tmp, { recursive: true, force: true });
+  await tb.stop();
+}
+const anchor = (e: string) => results.find((r) => r.engine === e && r.mode === 'off')!.qps.median;
+const fmt = (f: Figure | undefined, d = 0) => (f ? `${f.median.toFixed(d)} (${f.min.toFixed(d)}–${f.max.toFixed(d)})` : '–');
+const table = [
+  '| engine | query log | max qps (median, min–max) | × log off | p99 at 2,000 qps ms | rows paired / answered | tcpdump drops |',
+  '|---|---|---|---|---|---|---|',
+  ...results.map((r) => `| ${r.engine} | ${r.mode} | ${fmt(r.qps)} | ${(r.qps.median / anchor(r.engine)).toFixed(2)}× | ${fmt(r.p99Ms, 2)} | ${fmt(r.paired, 3)} | ${fmt(r.dropped)} |`),
+].join('\n');
+const doc = { date: new Date().toISOString(), loadavg: loadavg().map((x) => Number(x.toFixed(2))), rounds: ROUNDS, seconds: SECONDS, results };
+await writeFile(join(REPO, 'docs/bench-capture.json'), `${JSON.stringify(doc, null, 2)}\n`);
+process.stdout.write(`${table}\n\nload average at the end: ${doc.loadavg.join(', ')}; ${ROUNDS} rounds of ${SECONDS} s per figure.\n`);
+
