@@ -1,0 +1,85 @@
+/**
+ * The capture pipeline: tcpdump as the privileged reader (it opens the capture as root and drops
+ * to `user` right after, tcpdump-argv.ts) piped into the parser process (rows-main.ts), which is
+ * started as that user's uid/gid, so nothing that parses packets runs as root or inside the
+ * Electron main process. Rows arrive as JSON lines (CapturedQuery). Spawning is injected.
+ */
+import type { ChildProcess, SpawnOptions } from 'node:child_process';
+import type { CapturedQuery } from './pairing';
+import type { CaptureCounts } from './pcap-rows';
+import { tcpdumpArgv, type CaptureTarget } from './tcpdump-argv';
+
+/** What the pipeline needs from the OS. */
+export interface PipelineDeps {
+  spawn(file: string, args: readonly string[], opts: SpawnOptions): ChildProcess;
+}
+
+/** Options of startCapturePipeline. */
+export interface PipelineOptions extends CaptureTarget {
+  /** uid/gid of `user` (the parser process runs with them). */
+  uid: number;
+  gid: number;
+  /** The parser process: program and argv (node and the bundled rows-main). */
+  parser: { file: string; args: readonly string[] };
+  /** The proxy's listeners (`127.0.0.1:53`). */
+  listeners: readonly string[];
+  /** tcpdump's path (default `tcpdump` on PATH). */
+  tcpdump?: string;
+  onRow(row: CapturedQuery): void;
+}
+
+/** A running capture. */
+export interface CapturePipeline {
+  /** Ends the capture (tcpdump first, so the parser reads every packet to the end); resolves with the parser's counts and tcpdump's kernel drops. */
+  stop(): Promise<{ counts: CaptureCounts | null; dropped: number | null }>;
+}
+
+/** Starts the pipeline; resolves once tcpdump says the capture is open (throws when it exits or does not within 10 s). */
+export async function startCapturePipeline(deps: PipelineDeps, o: PipelineOptions): Promise<CapturePipeline> {
+  const td = deps.spawn(o.tcpdump ?? 'tcpdump', tcpdumpArgv(o), { stdio: ['ignore', 'pipe', 'pipe'] });
+  const parser = deps.spawn(o.parser.file, o.parser.args, { uid: o.uid, gid: o.gid, stdio: ['pipe', 'pipe', 'inherit'], env: { K2S_CAPTURE_LISTENERS: o.listeners.join(',') } });
+  td.stdout!.pipe(parser.stdin!);
+  let err = '';
+  td.stderr!.on('data', (d: Buffer) => (err += d.toString()).length > 65536 && (err = err.slice(-4096)));
+  let counts: CaptureCounts | null = null;
+  let rest = '';
+  parser.stdout!.on('data', (d: Buffer) => {
+    const lines = (rest + d.toString()).split('\n');
+    rest = lines.pop()!;
+    for (const l of lines) {
+      if (l === '') continue;
+      const v = JSON.parse(l) as CapturedQuery | { counts: CaptureCounts };
+      if ('counts' in v) counts = v.counts;
+      else o.onRow(v);
+    }
+  });
+  const exited = (p: ChildProcess) => (p.exitCode !== null || p.signalCode !== null ? Promise.resolve() : new Promise<void>((r) => p.once('exit', () => r())));
+  const parserDone = exited(parser);
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => done(new Error(`tcpdump did not open the capture within 10 s: ${err.trim()}`)), 10_000);
+    const check = () => /listening on/.test(err) && done();
+    const onExit = () => done(new Error(`tcpdump exited: ${err.trim()}`));
+    const done = (e?: Error) => {
+      clearTimeout(timer);
+      td.stderr!.off('data', check);
+      td.off('exit', onExit);
+      if (e) {
+        parser.kill();
+        reject(e);
+      } else resolve();
+    };
+    td.stderr!.on('data', check);
+    td.once('exit', onExit);
+    check();
+  });
+  return {
+    async stop() {
+      // SIGINT: tcpdump flushes, prints its statistics and closes the pipe; the parser then ends.
+      if (td.exitCode === null) td.kill('SIGINT');
+      await exited(td);
+      await parserDone;
+      const dropped = /(\d+) packets? dropped by kernel/.exec(err)?.[1];
+      return { counts, dropped: dropped === undefined ? null : Number(dropped) };
+    },
+  };
+}
