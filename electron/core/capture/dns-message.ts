@@ -1,7 +1,7 @@
 /**
  * A DNS message in a captured payload → the fields the query log pairs and shows (RFC 1035
  * §4.1): id, QR, rcode, the first question, and (answers) the answer records as text, decoded
- * with dns-packet. TCP payloads carry messages with a 2-byte length prefix (RFC 1035 §4.2.2,
+ * with dns-packet when asked for. TCP payloads carry messages with a 2-byte length prefix (RFC 1035 §4.2.2,
  * RFC 7766); TcpFlows rebuilds them per connection. Malformed input gives null, never a throw.
  */
 import { decode, type Answer } from 'dns-packet';
@@ -14,19 +14,19 @@ export interface DnsMessage {
   response: boolean;
   /** RCODE text (`NOERROR`, `NXDOMAIN`, `SERVFAIL` …; RFC 1035 §4.1.1, RFC 6895). */
   rcode: string;
-  /** First question's name, as asked (case kept: the health probes' marker), without the trailing dot. */
+  /** First question's name, as asked (case kept: the health probes' marker), without the trailing dot; label bytes as Latin-1. */
   name: string;
   /** First question's type (`A`, `PTR` …). */
   type: string;
-  /** Responses: the answer section's data as text (`172.21.0.1`, `kube-dns.kube-system.svc.cluster.local`). */
-  answers: string[];
+  /** Responses: the answer section's data as text (`172.21.0.1`, `kube-dns.kube-system.svc.cluster.local`); [] when it does not decode. */
+  readonly answers: string[];
 }
 
 /** Text of one answer record's data. */
 function answerText(a: Answer): string {
   const data = (a as { data?: unknown }).data;
   if (typeof data === 'string') return data;
-  if (data && typeof data === 'object' && !(data instanceof Uint8Array)) {
+  if (data && typeof data === 'object' && !(data instanceof Uint8Array) && !Array.isArray(data)) {
     const o = data as Record<string, unknown>;
     if (typeof o.target === 'string') return `${o.priority ?? ''} ${o.weight ?? ''} ${o.port ?? ''} ${o.target}`.trim();
     if (typeof o.exchange === 'string') return `${o.preference ?? ''} ${o.exchange}`.trim();
@@ -36,30 +36,77 @@ function answerText(a: Answer): string {
   return '';
 }
 
-/** The DNS message in `payload` (one whole message), or null when it is not one. */
+/** RR type mnemonics (RFC 1035 §3.2.2, RFC 3596, RFC 2782, RFC 9460 …); others as `TYPEn` (RFC 3597 §5). */
+const TYPES: Record<number, string> = { 1: 'A', 2: 'NS', 5: 'CNAME', 6: 'SOA', 12: 'PTR', 13: 'HINFO', 15: 'MX', 16: 'TXT', 28: 'AAAA', 33: 'SRV', 35: 'NAPTR', 39: 'DNAME', 43: 'DS', 46: 'RRSIG', 47: 'NSEC', 48: 'DNSKEY', 64: 'SVCB', 65: 'HTTPS', 255: 'ANY', 257: 'CAA' };
+/** RCODE mnemonics (RFC 1035 §4.1.1, RFC 2136 §2.2); others as `RCODEn`. */
+const RCODES = ['NOERROR', 'FORMERR', 'SERVFAIL', 'NXDOMAIN', 'NOTIMP', 'REFUSED', 'YXDOMAIN', 'YXRRSET', 'NXRRSET', 'NOTAUTH', 'NOTZONE'];
+
+/**
+ * The name at `at` (RFC 1035 §4.1.4: labels, or a pointer to an earlier offset), without the
+ * trailing dot, and the offset after it in the message; null when it runs out of bytes, points
+ * forward, or exceeds 255 bytes.
+ */
+function readName(d: Uint8Array, at: number): { name: string; end: number } | null {
+  const labels: string[] = [];
+  let end = -1;
+  let len = 0;
+  for (let hops = 0; hops < 128; hops++) {
+    if (at >= d.length) return null;
+    const n = d[at]!;
+    if (n === 0) {
+      if (end < 0) end = at + 1;
+      return { name: labels.join('.'), end };
+    }
+    if ((n & 0xc0) === 0xc0) {
+      if (at + 1 >= d.length) return null;
+      const to = ((n & 0x3f) << 8) | d[at + 1]!;
+      if (to >= at) return null;
+      if (end < 0) end = at + 2;
+      at = to;
+      continue;
+    }
+    if (n & 0xc0 || at + 1 + n > d.length) return null;
+    len += n + 1;
+    if (len > 255) return null;
+    labels.push(Buffer.from(d.buffer, d.byteOffset + at + 1, n).toString('latin1'));
+    at += 1 + n;
+  }
+  return null;
+}
+
+/**
+ * The DNS message in `payload` (one whole message), or null when it is not one. The header and
+ * the first question are read here (every packet needs them, so the hot path has no general
+ * decoder); a response's answers are decoded by dns-packet only when read.
+ */
 export function dnsMessageOf(payload: Uint8Array): DnsMessage | null {
   if (payload.length < 12) return null;
-  let p;
-  try {
-    p = decode(Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength));
-  } catch {
-    return null;
-  }
-  const q = p.questions?.[0];
-  if (!q || typeof q.name !== 'string' || typeof p.id !== 'number') return null;
-  const response = p.type === 'response';
-  // dns-packet 5.6 decodes the header's RCODE as text (`rcode`), missing from its types.
-  const rc = (p as unknown as { rcode?: unknown }).rcode;
-  const rcode = typeof rc === 'string' ? rc : 'NOERROR';
-  let answers: string[] = [];
-  if (response) {
-    try {
-      answers = (p.answers ?? []).map(answerText);
-    } catch {
-      answers = [];
-    }
-  }
-  return { id: p.id, response, rcode, name: q.name.replace(/\.$/, ''), type: String(q.type), answers };
+  const d = payload;
+  const qd = (d[4]! << 8) | d[5]!;
+  if (qd === 0) return null;
+  const q = readName(d, 12);
+  if (!q || q.end + 4 > d.length) return null;
+  const response = (d[2]! & 0x80) !== 0;
+  const rc = d[3]! & 0x0f;
+  const t = (d[q.end]! << 8) | d[q.end + 1]!;
+  let answers: string[] | null = response ? null : [];
+  return {
+    id: (d[0]! << 8) | d[1]!,
+    response,
+    rcode: RCODES[rc] ?? `RCODE${rc}`,
+    name: q.name,
+    type: TYPES[t] ?? `TYPE${t}`,
+    get answers() {
+      if (answers === null) {
+        try {
+          answers = (decode(Buffer.from(d.buffer, d.byteOffset, d.byteLength)).answers ?? []).map(answerText);
+        } catch {
+          answers = [];
+        }
+      }
+      return answers;
+    },
+  };
 }
 
 /** A TCP connection's bytes waiting to make whole length-prefixed messages. */
