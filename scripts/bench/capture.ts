@@ -38,9 +38,11 @@ export interface CaptureFigure {
   mode: Mode;
   qps: Figure;
   p99Ms: Figure;
-  /** Capture modes: rows paired / queries dnsperf got answers to (max-rate runs), and tcpdump's kernel drops. */
+  /** Capture modes: rows paired / queries dnsperf got answers to, and tcpdump's kernel drops, at max rate and at 2,000 qps. */
   paired?: Figure;
   dropped?: Figure;
+  paired2000?: Figure;
+  dropped2000?: Figure;
 }
 
 /** The engine's argv for a mode. */
@@ -110,7 +112,7 @@ try {
     adguard: ['off', 'engine log', 'capture (tcpdump → parser)', 'tcpdump only (→ /dev/null)'],
     dnsmasq: ['off', 'engine log', 'engine log, log-async', 'capture (tcpdump → parser)', 'tcpdump only (→ /dev/null)'],
   };
-  const samples = new Map<string, { qps: number[]; p99: number[]; paired: number[]; dropped: number[] }>();
+  const samples = new Map<string, { qps: number[]; p99: number[]; paired: number[]; dropped: number[]; paired2000: number[]; dropped2000: number[] }>();
   for (let round = 0; round < ROUNDS; round++) {
     for (const engine of engines) {
       for (const mode of modes[engine]!) {
@@ -122,19 +124,21 @@ try {
         let cap: Awaited<ReturnType<typeof startCapture>> | undefined;
         try {
           await waitForDns('127.0.0.1', NAMES[0]!, 10_000);
-          if (mode.startsWith('capture') || mode.startsWith('tcpdump')) cap = await startCapture(bundle, mode.startsWith('capture'));
-          const max = await dnsperf('127.0.0.1', file, SECONDS);
-          const fixed = await dnsperf('127.0.0.1', file, SECONDS, 2000);
-          const s = samples.get(`${engine}|${mode}`) ?? { qps: [], p99: [], paired: [], dropped: [] };
-          s.qps.push(max.qps);
-          s.p99.push(fixed.p99Ms);
-          if (cap) {
-            const { rows, dropped } = await cap.stop();
-            cap = undefined;
-            // Both runs' answered queries (the readiness probe too): rows should equal them.
-            const answered = Math.round(max.qps * SECONDS) + Math.round(2000 * SECONDS) - max.lost - fixed.lost;
-            if (mode.startsWith('capture')) s.paired.push(rows / answered);
-            s.dropped.push(dropped);
+          const captured = mode.startsWith('capture') || mode.startsWith('tcpdump');
+          const s = samples.get(`${engine}|${mode}`) ?? { qps: [], p99: [], paired: [], dropped: [], paired2000: [], dropped2000: [] };
+          // Each dnsperf run in a capture of its own: rows paired per run = rows / queries answered.
+          for (const rate of [undefined, 2000]) {
+            if (captured) cap = await startCapture(bundle, mode.startsWith('capture'));
+            const run = await dnsperf('127.0.0.1', file, SECONDS, rate);
+            if (rate) s.p99.push(run.p99Ms);
+            else s.qps.push(run.qps);
+            if (cap) {
+              const { rows, dropped } = await cap.stop();
+              cap = undefined;
+              const answered = Math.round((rate ?? run.qps) * SECONDS) - run.lost;
+              if (mode.startsWith('capture')) (rate ? s.paired2000 : s.paired).push(rows / answered);
+              (rate ? s.dropped2000 : s.dropped).push(dropped);
+            }
           }
           samples.set(`${engine}|${mode}`, s);
         } finally {
@@ -146,7 +150,8 @@ try {
   }
   for (const [key, s] of samples) {
     const [engine, mode] = key.split('|') as [string, Mode];
-    results.push({ engine, mode, qps: figure(s.qps), p99Ms: figure(s.p99), ...(s.paired.length ? { paired: figure(s.paired) } : {}), ...(s.dropped.length ? { dropped: figure(s.dropped) } : {}) });
+    const opt = (k: string, v: number[]) => (v.length ? { [k]: figure(v) } : {});
+    results.push({ engine, mode, qps: figure(s.qps), p99Ms: figure(s.p99), ...opt('paired', s.paired), ...opt('dropped', s.dropped), ...opt('paired2000', s.paired2000), ...opt('dropped2000', s.dropped2000) });
   }
 } finally {
   await rm(tmp, { recursive: true, force: true });
@@ -155,9 +160,9 @@ try {
 const anchor = (e: string) => results.find((r) => r.engine === e && r.mode === 'off')!.qps.median;
 const fmt = (f: Figure | undefined, d = 0) => (f ? `${f.median.toFixed(d)} (${f.min.toFixed(d)}–${f.max.toFixed(d)})` : '–');
 const table = [
-  '| engine | query log | max qps (median, min–max) | × log off | p99 at 2,000 qps ms | rows paired / answered | tcpdump drops |',
-  '|---|---|---|---|---|---|---|',
-  ...results.map((r) => `| ${r.engine} | ${r.mode} | ${fmt(r.qps)} | ${(r.qps.median / anchor(r.engine)).toFixed(2)}× | ${fmt(r.p99Ms, 2)} | ${fmt(r.paired, 3)} | ${fmt(r.dropped)} |`),
+  '| engine | query log | max qps (median, min–max) | × log off | p99 at 2,000 qps ms | rows / answered, max rate | at 2,000 qps | tcpdump drops, max rate | at 2,000 qps |',
+  '|---|---|---|---|---|---|---|---|---|',
+  ...results.map((r) => `| ${r.engine} | ${r.mode} | ${fmt(r.qps)} | ${(r.qps.median / anchor(r.engine)).toFixed(2)}× | ${fmt(r.p99Ms, 2)} | ${fmt(r.paired, 3)} | ${fmt(r.paired2000, 3)} | ${fmt(r.dropped)} | ${fmt(r.dropped2000)} |`),
 ].join('\n');
 const doc = { date: new Date().toISOString(), loadavg: loadavg().map((x) => Number(x.toFixed(2))), rounds: ROUNDS, seconds: SECONDS, results };
 await writeFile(join(REPO, 'docs/bench-capture.json'), `${JSON.stringify(doc, null, 2)}\n`);
