@@ -8,7 +8,7 @@
  * electron/core/capture/rows-main.ts). Per mode: dnsperf's max qps (one client, as the main
  * bench), p99 at 2,000 qps, and for the capture, the rows it paired vs the queries answered and
  * tcpdump's own drop count. Rounds are interleaved so load changes hit every mode alike.
- * Prints a Markdown table; writes docs/bench-capture.json.
+ * Prints a Markdown table; writes docs/bench-capture.md and docs/bench-capture.json.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -166,5 +166,7 @@ const table = [
 ].join('\n');
 const doc = { date: new Date().toISOString(), loadavg: loadavg().map((x) => Number(x.toFixed(2))), rounds: ROUNDS, seconds: SECONDS, results };
 await writeFile(join(REPO, 'docs/bench-capture.json'), `${JSON.stringify(doc, null, 2)}\n`);
+const md = `# Query log candidates (\`npm run bench:capture\`)\n\n${doc.date}, load average at the end ${doc.loadavg.join(', ')}; ${ROUNDS} rounds of ${SECONDS} s per figure (median, min–max). Each engine as the product runs it on 127.0.0.1:53 with the bed's kube-dns as upstream, names of cluster.local; dnsperf one client (max rate) and at 2,000 qps. Capture = tcpdump -i any (drops to nobody) piped into the non-root parser (electron/core/capture/rows-main.ts).\n\n${table}\n`;
+await writeFile(join(REPO, 'docs/bench-capture.md'), md);
 process.stdout.write(`${table}\n\nload average at the end: ${doc.loadavg.join(', ')}; ${ROUNDS} rounds of ${SECONDS} s per figure.\n`);
 
