@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+import { capturedQueryRow } from './to-query-row';
+import type { CapturedQuery } from './pairing';
+
+const base: CapturedQuery = { proto: 'udp', client: '127.0.0.1:41001', listener: '127.0.0.1:53', id: 4101, name: 'KUBERNETES.DEFAULT.svc.cluster.local', type: 'A', queryUs: Date.UTC(2026, 11, 1, 19, 0, 0) * 1000 + 123_456, rcode: 'NOERROR', answers: ['172.21.0.1'], latencyMs: 0.412, upstream: '172.21.0.10:53', upstreamRcode: 'NOERROR', upstreamLatencyMs: 0.3, retries: 0 };
+
+describe('capturedQueryRow', () => {
+  it('routes by zone, marks the health probe by its spelling, keeps µs, and is never ≈', () => {
+    const r = capturedQueryRow(base, 'adguard', 'p0', ['cluster.local']);
+    expect([r.name, r.route, r.zone, r.upstream, r.client, r.protocol, r.probe, r.mixed, r.latencyMs]).toEqual(['kubernetes.default.svc.cluster.local', 'cluster', 'cluster.local', '172.21.0.10:53', '127.0.0.1:41001', 'udp', true, false, 0.412]);
+    expect(r.time).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.123456$/);
+    expect(capturedQueryRow({ ...base, name: 'www.example.test', upstream: '192.0.2.53:53' }, 'dnsmasq', 'p1', ['cluster.local']).route).toBe('upstream');
+    expect(capturedQueryRow({ ...base, upstream: null }, 'dnsmasq', 'p2', ['cluster.local'])).toMatchObject({ route: 'cache', zone: null, upstream: null });
+    expect(capturedQueryRow({ ...base, rcode: null, answers: [], latencyMs: null }, 'dnsmasq', 'p3', []).route).toBeNull();
+  });
+});

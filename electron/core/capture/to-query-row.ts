@@ -1,0 +1,41 @@
+/**
+ * A captured query (pairing.ts) as a row of the app's query log (shared/query-log/row.ts), so the
+ * Logs panel can show packet rows beside or instead of log rows: route `cluster` when the name
+ * is in a cluster zone, `upstream` when another upstream answered, `cache` when no upstream
+ * exchange was seen while the client waited. Packet rows are exact: `mixed` is always false.
+ */
+import { isHealthProbeName } from '../../../shared/health-probe';
+import { zoneOf, type QueryRow } from '../../../shared/query-log/row';
+import type { CapturedQuery } from './pairing';
+
+/** Local ISO-8601 time with µs (`2026-12-01T19:16:27.123456`), as the engines' log lines give it. */
+function localIso(us: number): string {
+  const d = new Date(Math.floor(us / 1000));
+  const p = (n: number, w = 2) => String(n).padStart(w, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}.${p(us % 1_000_000, 6)}`;
+}
+
+/** The query log row for `c` (engine: the proxy that answered; key: unique within the caller's list). */
+export function capturedQueryRow(c: CapturedQuery, engine: QueryRow['engine'], key: string, clusterZones: readonly string[], run = 0): QueryRow {
+  const name = c.name.toLowerCase();
+  const zone = c.upstream === null ? null : zoneOf(name, clusterZones);
+  return {
+    key,
+    engine,
+    time: localIso(c.queryUs),
+    client: c.client,
+    name,
+    type: c.type,
+    route: c.rcode === null ? null : c.upstream === null ? 'cache' : zone !== null ? 'cluster' : 'upstream',
+    zone,
+    upstream: c.upstream,
+    answers: c.answers,
+    rcode: c.rcode,
+    error: null,
+    latencyMs: c.latencyMs,
+    protocol: c.proto,
+    run,
+    probe: isHealthProbeName(c.name),
+    mixed: false,
+  };
+}
