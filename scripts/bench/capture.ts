@@ -70,12 +70,14 @@ async function startCapture(parserBundle: string, toParser: boolean): Promise<{ 
   td.stderr!.on('data', (d: Buffer) => (err += d.toString()));
   let parser: ChildProcess | undefined;
   let out = '';
+  let lastOut = Date.now();
   if (toParser) {
     parser = spawn(process.execPath, [parserBundle], { uid: 65534, gid: 65534, stdio: ['pipe', 'pipe', 'inherit'], env: { K2S_CAPTURE_LISTENERS: '127.0.0.1:53' } });
     td.stdout!.pipe(parser.stdin!);
     parser.stdout!.on('data', (d: Buffer) => {
       // Only the last line (counts) is kept: rows are counted, not stored.
       out = (out + d.toString()).slice(-4096);
+      lastOut = Date.now();
     });
   }
   // tcpdump says "listening on any" on stderr once the capture is open.
@@ -86,6 +88,11 @@ async function startCapture(parserBundle: string, toParser: boolean): Promise<{ 
   }
   return {
     async stop() {
+      // Drain first: the parser may be behind under load, and what is still in tcpdump's ring
+      // when it is stopped is lost without being counted as dropped. Stopped once the parser
+      // wrote no row for 1 s (at most 30 s).
+      const t1 = Date.now();
+      while (toParser && Date.now() - lastOut < 1000 && Date.now() - t1 < 30_000) await new Promise((r) => setTimeout(r, 100));
       const exited = parser && parser.exitCode === null && parser.signalCode === null ? new Promise<void>((r) => parser!.once('exit', () => r())) : Promise.resolve();
       await stop(td, 'SIGINT');
       await exited;
