@@ -67,7 +67,7 @@ export function endpoint(addr: string, port: number): string {
   return addr.includes(':') ? `[${addr}]:${port}` : `${addr}:${port}`;
 }
 
-/** Exchanges kept for the window search at most (the newest). */
+/** Exchanges kept for the window search at least (the newest; up to twice as many between trims). */
 const EXCHANGES_MAX = 4096;
 
 /** Pairs packets into rows (see the file comment). */
@@ -140,7 +140,8 @@ export class Pairing {
     ex.answeredUs = tsUs;
     ex.rcode = m.rcode;
     this.answered.push(ex);
-    if (this.answered.length > EXCHANGES_MAX) this.answered.shift();
+    // Trimmed in halves, not one shift per exchange (a shift moves the whole array).
+    if (this.answered.length > 2 * EXCHANGES_MAX) this.answered.splice(0, EXCHANGES_MAX);
   }
 
   /**
@@ -170,6 +171,7 @@ export class Pairing {
       this.opts.onRow(r);
     }
     for (const [k, ex] of this.pendingUp) if (nowUs - ex.sentUs > this.expireUs) this.pendingUp.delete(k);
-    while (this.answered.length > 0 && nowUs - this.answered[0]!.answeredUs! > this.expireUs) this.answered.shift();
+    const old = this.answered.findIndex((ex) => nowUs - ex.answeredUs! <= this.expireUs);
+    this.answered.splice(0, old < 0 ? this.answered.length : old);
   }
 }
