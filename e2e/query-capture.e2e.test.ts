@@ -82,7 +82,14 @@ describe.skipIf(!inSandbox || tcpdump === '')('exact query log from packets (tcp
       const start = await k2sDns(['start', '--kubeconfig', tb.kubeconfigPath, ...engineArgs(engine), '--verify-name', 'www.example.test', '--no-log-queries', '--json']);
       expect(start.code, start.stderr).toBe(0);
       const rows: CapturedQuery[] = [];
-      const cap = await startCapturePipeline(NODE_PIPELINE_DEPS, { iface: 'any', ports: [53], user: 'nobody', uid: 65534, gid: 65534, parser, listeners: ['127.0.0.1:53', '172.19.1.1:53'], tcpdump, onRow: (r) => rows.push(r) });
+      // The six client rows arrive as the parser reads them (it may lag the answers on a busy machine).
+      let sixRows!: () => void;
+      const allRows = new Promise<void>((r) => (sixRows = r));
+      const onRow = (r: CapturedQuery) => {
+        rows.push(r);
+        if (rows.filter((x) => x.rcode !== null && x.listener === '127.0.0.1:53').length >= 6) sixRows();
+      };
+      const cap = await startCapturePipeline(NODE_PIPELINE_DEPS, { iface: 'any', ports: [53], user: 'nobody', uid: 65534, gid: 65534, parser, listeners: ['127.0.0.1:53', '172.19.1.1:53'], tcpdump, onRow });
       let tcp: { port: number; rcode: string };
       let end: Awaited<ReturnType<typeof cap.stop>> | undefined;
       try {
@@ -98,6 +105,7 @@ describe.skipIf(!inSandbox || tcpdump === '')('exact query log from packets (tcp
         tcp = await tcpQuery(4104, 'kube-dns.kube-system.svc.cluster.local');
         // Asked again once answered: the proxy's cache answers (both engines run with a cache).
         expect(await udpQuery(41006, 4105, 'web.demo.svc.cluster.local')).toBe('NOERROR');
+        await Promise.race([allRows, new Promise((r) => setTimeout(r, 15_000))]);
       } finally {
         end = await cap.stop();
       }

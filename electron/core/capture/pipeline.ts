@@ -30,9 +30,18 @@ export interface PipelineOptions extends CaptureTarget {
 
 /** A running capture. */
 export interface CapturePipeline {
-  /** Ends the capture (tcpdump first, so the parser reads every packet to the end); resolves with the parser's counts and tcpdump's kernel drops. */
+  /**
+   * Ends the capture: once the parser has written nothing for DRAIN_QUIET_MS (at most
+   * DRAIN_MAX_MS), tcpdump is stopped and the parser reads to the end of the pipe. Packets still
+   * in tcpdump's ring when it stops are lost without being counted as drops, so the drain comes
+   * first. Resolves with the parser's counts and tcpdump's kernel drops.
+   */
   stop(): Promise<{ counts: CaptureCounts | null; dropped: number | null }>;
 }
+
+/** The parser's silence that ends the drain before a stop, and the longest drain. */
+const DRAIN_QUIET_MS = 300;
+const DRAIN_MAX_MS = 5000;
 
 /** Starts the pipeline; resolves once tcpdump says the capture is open (throws when it exits or does not within 10 s). */
 export async function startCapturePipeline(deps: PipelineDeps, o: PipelineOptions): Promise<CapturePipeline> {
@@ -43,7 +52,9 @@ export async function startCapturePipeline(deps: PipelineDeps, o: PipelineOption
   td.stderr!.on('data', (d: Buffer) => (err += d.toString()).length > 65536 && (err = err.slice(-4096)));
   let counts: CaptureCounts | null = null;
   let rest = '';
+  let lastOut = Date.now();
   parser.stdout!.on('data', (d: Buffer) => {
+    lastOut = Date.now();
     const lines = (rest + d.toString()).split('\n');
     rest = lines.pop()!;
     for (const l of lines) {
@@ -74,6 +85,8 @@ export async function startCapturePipeline(deps: PipelineDeps, o: PipelineOption
   });
   return {
     async stop() {
+      const t0 = Date.now();
+      while (Date.now() - lastOut < DRAIN_QUIET_MS && Date.now() - t0 < DRAIN_MAX_MS) await new Promise((r) => setTimeout(r, 50));
       // SIGINT: tcpdump flushes, prints its statistics and closes the pipe; the parser then ends.
       if (td.exitCode === null) td.kill('SIGINT');
       await exited(td);
