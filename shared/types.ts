@@ -3,6 +3,7 @@
  * Pure types only: no Node or DOM imports.
  */
 import type { HealthReport } from './health-report';
+import type { DoctorFinding } from './doctor';
 
 /** A parsed resolv.conf(5). Unknown or malformed lines are kept verbatim in `unknown`. */
 export interface ResolvConf {
@@ -267,6 +268,11 @@ export interface HostDnsStatus {
    * K2s-owned resolv.conf then names resolved's stub or the KubeSwitch address, not 127.0.0.1).
    */
   resolvedRoute?: { link: string; address: string; domains: string[] } | null;
+  /**
+   * systemd-resolved hosts while the proxy runs: doctor's `resolved-route` finding (is that route
+   * still on the link?), so a lost route shows without running doctor. Absent when no route is held.
+   */
+  routeCheck?: DoctorFinding;
 }
 
 /** Saved original vs current /etc/resolv.conf. */

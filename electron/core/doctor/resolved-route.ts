@@ -13,6 +13,7 @@ import { ROUTE_UNIT_NAME } from '../../../shared/resolved-route-unit';
 import type { Exec } from '../host/exec';
 import { resolvedActive } from '../lifecycle/resolved';
 import type { DoctorContext } from './context';
+import type { LifecycleDeps } from '../lifecycle/deps';
 
 /** What resolved has for one link: `resolvectl dns|domain|default-route LINK` values (resolvectl(1)), null when it does not know the link. */
 export interface LinkDnsNow {
@@ -57,18 +58,25 @@ export function routeDifferences(want: ResolvedRoute, now: LinkDnsNow | null): s
  * fail or go to the uplink servers), with the fix.
  */
 export async function checkResolvedRoute(ctx: DoctorContext): Promise<DoctorFinding> {
+  return resolvedRouteFinding(ctx.deps, ctx.state?.resolvedRoute ?? null);
+}
+
+/**
+ * The `resolved-route` finding for the route `want` the state file holds (null: none), read
+ * from the host through `deps`; `status` shows the same finding (electron/core/lifecycle/status.ts).
+ */
+export async function resolvedRouteFinding(deps: LifecycleDeps, want: ResolvedRoute | null): Promise<DoctorFinding> {
   const base = { id: 'resolved-route', title: 'systemd-resolved route for the cluster zones' };
-  const want = ctx.state?.resolvedRoute ?? null;
   if (!want) return { ...base, severity: 'info', title: 'No systemd-resolved route in use', meaning: 'K2s DNS holds no systemd-resolved route now (it is not running, or systemd-resolved did not run when it started).', fix: null };
-  if (!(await resolvedActive(ctx.deps))) {
+  if (!(await resolvedActive(deps))) {
     return { ...base, severity: 'warn', title: 'systemd-resolved is not running', meaning: `K2s DNS gave systemd-resolved the route ${want.domains.join(' ')} on ${want.link}, but systemd-resolved does not run now, so programs that ask it get no answer.`, fix: 'Start it again (systemctl start systemd-resolved); K2s DNS applies the route again by itself once it runs and the KubeSwitch address is assigned.', detail: { route: want } };
   }
-  const now = await readLinkDns(ctx.deps.exec, want.link);
+  const now = await readLinkDns(deps.exec, want.link);
   const diffs = routeDifferences(want, now);
   if (diffs.length === 0) {
     return { ...base, severity: 'ok', title: `systemd-resolved sends ${want.domains.join(' ')} to ${want.address} on ${want.link}`, meaning: `The routing-only link K2s DNS set up is in place: ${want.link} has ${want.address} as its one DNS server, the cluster zones as routing domains, and no default route.`, fix: null, detail: { route: want, now } };
   }
-  const unit = (await ctx.deps.exec.run('systemctl', ['is-active', `${ROUTE_UNIT_NAME}.service`], { timeoutMs: 15_000 }).catch(() => null))?.stdout.trim() ?? 'unknown';
+  const unit = (await deps.exec.run('systemctl', ['is-active', `${ROUTE_UNIT_NAME}.service`], { timeoutMs: 15_000 }).catch(() => null))?.stdout.trim() ?? 'unknown';
   return {
     ...base,
     severity: 'error',

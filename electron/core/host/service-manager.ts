@@ -9,7 +9,7 @@ export type { ServiceSpec } from '../../../shared/systemd-unit';
 
 /** systemd's own restart of the proxy, as status and doctor report it. */
 export interface ServiceRestart {
-  /** The attempt systemd waits to make (NRestarts + 1); the count of restarts when it gave up. */
+  /** The restart systemd waits to make (NRestarts + 1 in auto-restart) or is making (NRestarts while it starts); the count of restarts when it gave up. */
   attempt: number;
   /** How the last run ended (`exited with status 1`), from ExecMainCode/ExecMainStatus. */
   lastExit: string | null;

@@ -105,7 +105,12 @@ export function createSystemdManager(fs: HostFs, exec: Exec): ServiceManager {
       const gaveUp = s.activeState === 'failed' && (s.result === 'start-limit-hit' || s.restarts > 0);
       let restart: ServiceRestart | null = null;
       if (!running && (isAutoRestart(s) || gaveUp)) {
-        restart = { attempt: gaveUp ? s.restarts : s.restarts + 1, lastExit: s.lastExit, reason: exitReasonFromLog(await logTail(fs.real(K2S_PATHS.log))), gaveUp };
+        // systemd counts a restart (NRestarts) when it queues it: while it waits RestartSec
+        // (auto-restart) the next attempt is NRestarts + 1; once that attempt starts (start-pre,
+        // start) it is NRestarts, and systemd has reset ExecMainCode/ExecMainStatus/Result for it
+        // (service_start() in src/core/service.c, systemd 257; measured: ExecMainCode=0 in start-pre).
+        const attempt = gaveUp || s.subState !== 'auto-restart' ? s.restarts : s.restarts + 1;
+        restart = { attempt, lastExit: s.lastExit, reason: exitReasonFromLog(await logTail(fs.real(K2S_PATHS.log))), gaveUp };
       }
       return { running, pid: running ? s.mainPid : null, restart };
     },

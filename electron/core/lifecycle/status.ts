@@ -10,6 +10,13 @@ import { StateFileCorruptError } from '../host/state-store';
 import { interruptedOperation, readJournal, readRecovery } from './journal';
 import { readWatchdogState, watchdogAlive } from '../host/supervised-service';
 import { MAX_RESTARTS } from '../host/supervisor-script';
+import { resolvedRouteFinding } from '../doctor/resolved-route';
+
+/**
+ * How the last run ended while systemd's next attempt already starts: systemd has reset
+ * ExecMainCode/ExecMainStatus for it, and Restart=on-failure restarts only after a failure.
+ */
+export const RESTART_EXIT_UNKNOWN = 'failed (its next attempt is starting, so systemd no longer says how it ended)';
 
 /**
  * Reads host DNS status without changing anything (works without root where the files are
@@ -73,7 +80,7 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     const sd = !service.running && state ? (service.restart ?? null) : null;
     if (sd && !sd.gaveUp) {
       serviceRestart = sd;
-      messages.push(`k2s-dnsproxy is restarting (attempt ${sd.attempt}): systemd starts it again by itself after it ${sd.lastExit ?? 'ended'}${sd.reason ? `; its log says: ${sd.reason}` : ''} (${K2S_PATHS.log}); ${say({ gui: 'wait a few seconds.', cli: `wait a few seconds, then run ${cliCommand('status')}.` })}`);
+      messages.push(`k2s-dnsproxy is restarting (attempt ${sd.attempt}): systemd starts it again by itself after it ${sd.lastExit ?? RESTART_EXIT_UNKNOWN}${sd.reason ? `; its log says: ${sd.reason}` : ''} (${K2S_PATHS.log}); ${say({ gui: 'wait a few seconds.', cli: `wait a few seconds, then run ${cliCommand('status')}.` })}`);
     } else if (sd?.gaveUp) {
       serviceRestart = sd;
       messages.push(`systemd restarted k2s-dnsproxy ${sd.attempt} times and stopped (its start limit); the last run ${sd.lastExit ?? 'ended'}${sd.reason ? ` and its log says: ${sd.reason}` : ''} (${K2S_PATHS.log}). Fix that cause, then ${say({ gui: 'press Stop, then Start.', cli: `run ${cliCommand('stop', true)}, then ${cliCommand('start', true)}.` })}`);
@@ -84,6 +91,13 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     if (service.running && !state && !stateProblem && !unreadable) {
       messages.push(owner === 'k2s' ? `k2s-dnsproxy runs but the saved original is gone: write your own resolv.conf back by hand (a file with your nameserver, or the symlink your distribution uses, e.g. ln -s ../run/systemd/resolve/stub-resolv.conf), then ${say({ gui: 'press Stop', cli: `run ${cliCommand('stop', true)}` })}.` : `k2s-dnsproxy runs but no start is recorded: ${say({ gui: 'press Stop.', cli: `run ${cliCommand('stop', true)}.` })}`);
     }
+  }
+  // The route resolved needs for the cluster zones is runtime state of the link (lost when the
+  // link is re-created, until k2s-dnsproxy-resolved.service applies it again): doctor's check, shown here too.
+  const routeCheck = state?.resolvedRoute && service.running && deps.services.kind === 'systemd' ? await resolvedRouteFinding(deps, state.resolvedRoute) : null;
+  if (routeCheck && (routeCheck.severity === 'error' || routeCheck.severity === 'warn')) {
+    messages.push(`${routeCheck.title}: ${routeCheck.meaning} ${(frontEnd === 'gui' ? routeCheck.remedy?.gui : null) ?? routeCheck.fix ?? ''}`.trim());
+    if (routeCheck.severity === 'error' && status === 'running') status = 'degraded';
   }
   const journal = interrupted ?? live;
   return {
@@ -105,5 +119,6 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     ...(watchdogRestart ? { watchdogRestart } : {}),
     ...(serviceRestart ? { serviceRestart } : {}),
     ...(state?.resolvedRoute ? { resolvedRoute: state.resolvedRoute } : {}),
+    ...(routeCheck ? { routeCheck } : {}),
   };
 }
