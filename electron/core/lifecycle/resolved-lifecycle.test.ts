@@ -7,6 +7,7 @@ import type { LifecycleEvent } from '../../../shared/lifecycle-events';
 import type { HostPath } from './host-paths';
 import { startDns } from './start';
 import { stopDns } from './stop';
+import { dnsStatus } from './status';
 import { readState } from '../host/resolver-state';
 import { parseRouteFile } from '../../../shared/resolved-route-unit';
 import { trackedHosts, TEST_START_OPTS } from '../../../e2e/support/test-deps';
@@ -109,5 +110,40 @@ describe('start/stop on a systemd-resolved host', () => {
     const taken = await resolvedHost({ linkDns: '10.0.0.53' });
     expect(await startDns(taken.deps, TEST_START_OPTS, sink().sink)).toMatchObject({ ok: false, exitCode: 3, code: 'RESOLVED_LINK_TAKEN' });
     expect(taken.calls.filter((c) => c.startsWith('resolvectl'))).toEqual([]);
+  });
+  it("status shows doctor's resolved-route finding: a route lost from the link is an error with its fix (degraded), the route in place is ok (running)", async () => {
+    const h = await resolvedHost();
+    h.deps.lookupPaths = async () => [path('systemd-resolved (resolvectl query)', '172.21.0.1')];
+    const r = await startDns(h.deps, TEST_START_OPTS, sink().sink);
+    expect(r, r.message).toMatchObject({ ok: true });
+    const state = await readState(h.deps.fs);
+    const domains = state?.resolvedRoute?.domains ?? [];
+    // resolvectl as systemd 257 answers for the link: first re-created without the route, then with it.
+    let link = { dns: '', domain: '', route: 'yes' };
+    const started = h.deps.exec;
+    h.deps.exec = {
+      async run(file, args, o) {
+        if (file === 'resolvectl' && args.length === 2 && args[1] === 'k2s-proxy0') {
+          const v = args[0] === 'dns' ? link.dns : args[0] === 'domain' ? link.domain : link.route;
+          return { code: 0, stdout: `Link 3 (k2s-proxy0): ${v}\n`, stderr: '' };
+        }
+        if (file === 'systemctl' && args[0] === 'is-active' && args[1] === 'k2s-dnsproxy-resolved.service') return { code: 3, stdout: 'inactive\n', stderr: '' };
+        return started.run(file, args, o);
+      },
+    };
+    const lost = await dnsStatus(h.deps);
+    expect(lost.state).toBe('degraded');
+    expect(lost.routeCheck).toMatchObject({ id: 'resolved-route', severity: 'error', title: 'systemd-resolved route on k2s-proxy0 missing' });
+    expect(lost.messages).toContain(`systemd-resolved route on k2s-proxy0 missing: On k2s-proxy0 its DNS servers are none, not 172.19.1.1; it lacks the routing domains ${domains.join(' ')}; it is a default route for every name, not routing-only (k2s-dnsproxy-resolved.service is inactive), so cluster names asked through systemd-resolved (nss-resolve, the 127.0.0.53 stub, resolvectl query) fail or go to the other nameservers. Run \`systemctl restart k2s-dnsproxy-resolved\` (it applies the route again from /var/lib/k2s/dns-resolved-route.conf once 172.19.1.1 is on k2s-proxy0), or stop and start K2s DNS (\`sudo npx k2s-dns stop\`, then \`sudo npx k2s-dns start\`).`);
+    // The app gets the button's words.
+    expect((await dnsStatus(h.deps, 'gui')).messages.at(-1)).toMatch(/ Stop and Start K2s DNS: start gives systemd-resolved the route for the cluster zones again\.$/);
+    link = { dns: '172.19.1.1', domain: domains.join(' '), route: 'no' };
+    const back = await dnsStatus(h.deps);
+    expect(back.state).toBe('running');
+    expect(back.routeCheck?.severity).toBe('ok');
+    expect(back.messages.filter((m) => m.includes('systemd-resolved route'))).toEqual([]);
+    h.deps.exec = started;
+    expect((await stopDns(h.deps, {}, sink().sink)).ok).toBe(true);
+    expect((await dnsStatus(h.deps)).routeCheck).toBeUndefined();
   });
 });
