@@ -7,7 +7,7 @@ import { checkNetworkManagerKubeSwitch } from './networkmanager';
 const ROUTE = { link: 'k2s-proxy0', address: '172.19.1.1', domains: ['~cluster.local', '~21.172.in-addr.arpa'] };
 
 /** A context whose resolvectl answers as systemd 257 does for `link` (null: resolved does not know it). */
-function ctx(link: { dns: string; domain: string; route: string } | null, route: typeof ROUTE | null = ROUTE): DoctorContext {
+function ctx(link: { dns: string; domain: string; route: string } | null, route: typeof ROUTE | null = ROUTE, unitInstalled = true): DoctorContext {
   const exec: Exec = {
     async run(file, args) {
       if (file === 'systemctl' && args[1] === 'systemd-resolved.service') return { code: 0, stdout: 'active\n', stderr: '' };
@@ -17,7 +17,8 @@ function ctx(link: { dns: string; domain: string; route: string } | null, route:
       return { code: 0, stdout: `Link 7 (k2s-proxy0): ${v}\n`, stderr: '' };
     },
   };
-  return { deps: { exec, services: { kind: 'systemd' } }, state: route ? { resolvedRoute: route } : null } as unknown as DoctorContext;
+  const fs = { lstat: async (p: string) => (p === '/etc/systemd/system/k2s-dnsproxy-resolved.service' && unitInstalled ? { kind: 'file' } : null) };
+  return { deps: { exec, services: { kind: 'systemd' }, fs }, state: route ? { resolvedRoute: route } : null } as unknown as DoctorContext;
 }
 
 describe('doctor resolved-route', () => {
@@ -32,6 +33,12 @@ describe('doctor resolved-route', () => {
     expect(f.meaning).toBe('On k2s-proxy0 its DNS servers are none, not 172.19.1.1; it lacks the routing domains ~cluster.local ~21.172.in-addr.arpa; it is a default route for every name, not routing-only (k2s-dnsproxy-resolved.service is inactive), so cluster names asked through systemd-resolved (nss-resolve, the 127.0.0.53 stub, resolvectl query) fail or go to the other nameservers.');
     expect(f.fix).toContain('systemctl restart k2s-dnsproxy-resolved');
     expect(f.fix).toContain('sudo npx k2s-dns stop');
+  });
+  it('a K2s DNS started by a version without k2s-dnsproxy-resolved.service: the fix is start (it installs the unit), not a restart of a unit that is not there', async () => {
+    const f = await checkResolvedRoute(ctx({ dns: '', domain: '', route: 'yes' }, ROUTE, false));
+    expect(f.severity).toBe('error');
+    expect(f.meaning).toContain('(k2s-dnsproxy-resolved.service is not installed: this K2s DNS was started by a version without it)');
+    expect(f.fix).toBe('Run `sudo npx k2s-dns start`: K2s DNS keeps running, and start installs k2s-dnsproxy-resolved.service, which applies the route again from the saved state.');
   });
   it('error when resolved does not know the link at all; info when K2s holds no route', async () => {
     expect((await checkResolvedRoute(ctx(null))).meaning).toMatch(/^On k2s-proxy0 systemd-resolved does not know the link k2s-proxy0 /);

@@ -76,6 +76,18 @@ export async function resolvedRouteFinding(deps: LifecycleDeps, want: ResolvedRo
   if (diffs.length === 0) {
     return { ...base, severity: 'ok', title: `systemd-resolved sends ${want.domains.join(' ')} to ${want.address} on ${want.link}`, meaning: `The routing-only link K2s DNS set up is in place: ${want.link} has ${want.address} as its one DNS server, the cluster zones as routing domains, and no default route.`, fix: null, detail: { route: want, now } };
   }
+  // Started by a version without the companion unit (kept running across the upgrade): start installs it.
+  if (!(await deps.fs.lstat(K2S_PATHS.routeUnit))) {
+    return {
+      ...base,
+      severity: 'error',
+      title: `systemd-resolved route on ${want.link} missing`,
+      meaning: `On ${want.link} ${diffs.join('; ')} (${ROUTE_UNIT_NAME}.service is not installed: this K2s DNS was started by a version without it), so cluster names asked through systemd-resolved (nss-resolve, the 127.0.0.53 stub, resolvectl query) fail or go to the other nameservers.`,
+      fix: `Run \`${cliCommand('start', true)}\`: K2s DNS keeps running, and start installs ${ROUTE_UNIT_NAME}.service, which applies the route again from the saved state.`,
+      remedy: { action: 'stop', gui: 'Stop and Start K2s DNS: start gives systemd-resolved the route for the cluster zones again.', cli: cliCommand('start', true) },
+      detail: { route: want, now, unit: 'not installed' },
+    };
+  }
   const unit = (await deps.exec.run('systemctl', ['is-active', `${ROUTE_UNIT_NAME}.service`], { timeoutMs: 15_000 }).catch(() => null))?.stdout.trim() ?? 'unknown';
   return {
     ...base,

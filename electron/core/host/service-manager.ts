@@ -31,4 +31,10 @@ export interface ServiceManager {
    * itself is restarting it after a failure (systemd: SubState auto-restart), or gave up on it.
    */
   status(): Promise<{ running: boolean; pid: number | null; restart?: ServiceRestart | null }>;
+  /**
+   * systemd only: installs and starts the companion that re-applies the systemd-resolved route
+   * from `routeFile` next to the running proxy, without restarting the proxy (a K2s DNS started by
+   * a version without that unit keeps running across the package upgrade). Throws with the cause.
+   */
+  installRouteUnit?(routeFile: string): Promise<void>;
 }

@@ -87,6 +87,13 @@ export function createSystemdManager(fs: HostFs, exec: Exec): ServiceManager {
       await systemctl(exec, ['restart', ...units]);
       return { pid: await mainPid(exec) };
     },
+    async installRouteUnit(routeFile) {
+      await fs.mkdirp(path.posix.dirname(K2S_PATHS.routeUnit), 0o755);
+      await fs.writeFileAtomic(K2S_PATHS.routeUnit, renderRouteUnit(routeFile), { mode: 0o644 });
+      await systemctl(exec, ['daemon-reload']);
+      await systemctl(exec, ['reenable', ROUTE_UNIT]);
+      await systemctl(exec, ['restart', ROUTE_UNIT]);
+    },
     async stop() {
       const companions: string[] = [];
       if (await fs.lstat(K2S_PATHS.lateUnit)) companions.push(LATE_UNIT);

@@ -131,6 +131,9 @@ describe('start/stop on a systemd-resolved host', () => {
         return started.run(file, args, o);
       },
     };
+    // The companion unit start installs (the fake service writes no units).
+    await h.deps.fs.mkdirp('/etc/systemd/system', 0o755);
+    await h.deps.fs.writeFileAtomic('/etc/systemd/system/k2s-dnsproxy-resolved.service', '[Unit]\n', { mode: 0o644 });
     const lost = await dnsStatus(h.deps);
     expect(lost.state).toBe('degraded');
     expect(lost.routeCheck).toMatchObject({ id: 'resolved-route', severity: 'error', title: 'systemd-resolved route on k2s-proxy0 missing' });
@@ -145,5 +148,32 @@ describe('start/stop on a systemd-resolved host', () => {
     h.deps.exec = started;
     expect((await stopDns(h.deps, {}, sink().sink)).ok).toBe(true);
     expect((await dnsStatus(h.deps)).routeCheck).toBeUndefined();
+  });
+  it('start while K2s DNS already runs, started by a version without k2s-dnsproxy-resolved.service: writes the route file from the state and installs the unit; the proxy and resolv.conf stay', async () => {
+    const h = await resolvedHost();
+    h.deps.lookupPaths = async () => [path('systemd-resolved (resolvectl query)', '172.21.0.1')];
+    expect((await startDns(h.deps, TEST_START_OPTS, sink().sink)).ok).toBe(true);
+    const state = await readState(h.deps.fs);
+    const managed = await readFile(join(h.root, 'etc/resolv.conf'), 'utf8');
+    // What the package upgrade leaves: state with the route, no route file, no unit.
+    await h.deps.fs.remove('/var/lib/k2s/dns-resolved-route.conf');
+    const installed: string[] = [];
+    h.deps.services.installRouteUnit = async (file) => {
+      installed.push(file);
+      await h.deps.fs.mkdirp('/etc/systemd/system', 0o755);
+      await h.deps.fs.writeFileAtomic('/etc/systemd/system/k2s-dnsproxy-resolved.service', '[Unit]\n', { mode: 0o644 });
+    };
+    const again = sink();
+    const r = await startDns(h.deps, TEST_START_OPTS, again.sink);
+    expect(r, r.message).toMatchObject({ ok: true, exitCode: 0, message: 'K2s DNS is already running; nothing changed.' });
+    expect(installed).toEqual([join(h.root, 'var/lib/k2s/dns-resolved-route.conf')]);
+    expect(parseRouteFile(await readFile(join(h.root, 'var/lib/k2s/dns-resolved-route.conf'), 'utf8'))).toEqual(state?.resolvedRoute);
+    expect((await lstat(join(h.root, 'var/lib/k2s/dns-resolved-route.conf'))).mode & 0o777).toBe(0o600);
+    expect(again.events).toContainEqual(expect.objectContaining({ step: 'service', status: 'done', message: expect.stringMatching(/^Installed k2s-dnsproxy-resolved\.service: it applies the route ~cluster\.local .* on k2s-proxy0 again whenever 172\.19\.1\.1 comes back$/) }));
+    expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe(managed);
+    // With the unit in place a start while running changes nothing.
+    expect((await startDns(h.deps, TEST_START_OPTS, sink().sink)).ok).toBe(true);
+    expect(installed).toHaveLength(1);
+    expect((await stopDns(h.deps, {}, sink().sink)).ok).toBe(true);
   });
 });

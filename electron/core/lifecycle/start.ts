@@ -9,7 +9,7 @@ import { DNSPROXY_RUN_AS } from '../../../shared/systemd-unit';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { renderManagedResolvConf } from '../../../shared/resolv-conf';
 import { routingDomains, type ResolvedRoute } from '../../../shared/resolved-link';
-import { renderRouteFile } from '../../../shared/resolved-route-unit';
+import { renderRouteFile, ROUTE_UNIT_NAME } from '../../../shared/resolved-route-unit';
 import { clientOptions, upstreamPolicy } from '../../../shared/upstream-policy';
 import { restoreResolver, writeState, removeState } from '../host/resolver-state';
 import { ensureRootDirs, NotRootOwnedError } from '../host/root-dirs';
@@ -75,6 +75,7 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
       };
     });
     if (pre.alreadyRunning) {
+      await installMissingRouteUnit(deps, pre, r);
       r.emit('ready', 'done', 'K2s DNS is already running; the saved original resolver was kept.');
       return finish(r, true, EXIT.ok, 'K2s DNS is already running; nothing changed.');
     }
@@ -266,4 +267,21 @@ async function activate(deps: LifecycleDeps, pre: Preflight, state: ResolverStat
       : '/etc/resolv.conf now says nameserver 127.0.0.1',
     detail: { resolved: route },
   };
+}
+
+/**
+ * A K2s DNS started on a systemd-resolved host by a version without k2s-dnsproxy-resolved.service
+ * keeps running across the package upgrade with its route in the state file but no unit to apply
+ * it again (link re-created, reboot): start, finding it running, writes the route file from the
+ * state and installs that unit, leaving the proxy and /etc/resolv.conf as they are.
+ */
+async function installMissingRouteUnit(deps: LifecycleDeps, pre: Preflight, r: StepReporter): Promise<void> {
+  const route = pre.existing?.resolvedRoute;
+  const install = deps.services.installRouteUnit?.bind(deps.services);
+  if (!route || deps.services.kind !== 'systemd' || !install || (await deps.fs.lstat(K2S_PATHS.routeUnit))) return;
+  await r.run('service', `Installing ${ROUTE_UNIT_NAME}.service for the running K2s DNS`, async () => {
+    await deps.fs.writeFileAtomic(K2S_PATHS.routeFile, renderRouteFile(route), { mode: 0o600, uid: 0, gid: 0 });
+    await install(deps.fs.real(K2S_PATHS.routeFile));
+    return { value: null, message: `Installed ${ROUTE_UNIT_NAME}.service: it applies the route ${route.domains.join(' ')} on ${route.link} again whenever ${route.address} comes back`, detail: { route } };
+  });
 }
