@@ -62,3 +62,31 @@ export function exitReasonFromLog(logTail: string): string | null {
   }
   return null;
 }
+
+/** MESSAGE_ID of systemd's "… process exited, code=…, status=…" journal entry (SD_MESSAGE_UNIT_PROCESS_EXIT, sd-messages.h). */
+export const PROCESS_EXIT_MESSAGE_ID = '98e322203f7a4ed290d09fe03c09fe15';
+
+/**
+ * How the last main process ended from `journalctl -o json` lines of PROCESS_EXIT_MESSAGE_ID
+ * entries (oldest first): the last entry with COMMAND=ExecStart, from its EXIT_CODE
+ * (`exited`, `killed`, `dumped`) and EXIT_STATUS (a number, or a signal name); null when none.
+ * systemd 257 writes it when the process ends and keeps it after the next attempt starts, when
+ * ExecMainCode/ExecMainStatus are reset already.
+ */
+export function lastExitFromJournal(jsonLines: string): string | null {
+  let out: string | null = null;
+  for (const line of jsonLines.split('\n')) {
+    let e: Record<string, unknown>;
+    try {
+      e = JSON.parse(line) as Record<string, unknown>;
+    } catch {
+      continue;
+    }
+    if (e.MESSAGE_ID !== PROCESS_EXIT_MESSAGE_ID || e.COMMAND !== 'ExecStart' || typeof e.EXIT_CODE !== 'string' || typeof e.EXIT_STATUS !== 'string') continue;
+    const n = Number.parseInt(e.EXIT_STATUS, 10);
+    const sig = Number.isFinite(n) ? (SIGNALS[n] ?? String(n)) : e.EXIT_STATUS.replace(/^SIG/, '');
+    if (e.EXIT_CODE === 'exited' && Number.isFinite(n)) out = `exited with status ${n}`;
+    else if (e.EXIT_CODE === 'killed' || e.EXIT_CODE === 'dumped') out = `killed by signal ${sig}${e.EXIT_CODE === 'dumped' ? ' (core dumped)' : ''}`;
+  }
+  return out;
+}

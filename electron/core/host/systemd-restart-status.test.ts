@@ -17,8 +17,15 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-/** An Exec whose `systemctl show` prints `show`. */
-const showing = (show: string): Exec => ({ run: async (_file, args) => (args[0] === 'show' ? { code: 0, stdout: show, stderr: '' } : { code: 0, stdout: '', stderr: '' }) });
+/** An Exec whose `systemctl show` prints `show` and `journalctl` prints `journal` (exit 1 when null: not readable). */
+const showing = (show: string, journal: string | null = ''): Exec => ({
+  run: async (file, args) => {
+    if (file === 'journalctl') return journal === null ? { code: 1, stdout: '', stderr: 'No journal files were opened due to insufficient permissions.' } : { code: 0, stdout: journal, stderr: '' };
+    return args[0] === 'show' ? { code: 0, stdout: show, stderr: '' } : { code: 0, stdout: '', stderr: '' };
+  },
+});
+/** systemd 257's journal entries (fields as unit_log_process_exit writes them) of an ExecStartPre= and a main process exit. */
+const entry = (command: string, code: string, status: string) => JSON.stringify({ MESSAGE_ID: '98e322203f7a4ed290d09fe03c09fe15', UNIT: 'k2s-dnsproxy.service', COMMAND: command, EXIT_CODE: code, EXIT_STATUS: status, MESSAGE: `k2s-dnsproxy.service: Main process exited, code=${code}, status=${status}` });
 
 describe('systemd manager status while systemd restarts the proxy', () => {
   it('waiting RestartSec (auto-restart): the next attempt is NRestarts + 1, with how the last run ended', async () => {
@@ -26,9 +33,16 @@ describe('systemd manager status while systemd restarts the proxy', () => {
     expect(await svc.status()).toEqual({ running: false, pid: null, restart: { attempt: 8, lastExit: 'exited with status 1', reason: null, gaveUp: false } });
   });
 
-  it('the attempt already starting (start-pre): NRestarts counts it, and systemd has reset the exit code (no exit invented)', async () => {
-    const svc = createSystemdManager(createHostFs(root), showing('MainPID=0\nResult=success\nNRestarts=3\nExecMainCode=0\nExecMainStatus=0\nActiveState=activating\nSubState=start-pre\n'));
-    expect(await svc.status()).toEqual({ running: false, pid: null, restart: { attempt: 3, lastExit: null, reason: null, gaveUp: false } });
+  const START_PRE = 'MainPID=0\nResult=success\nNRestarts=3\nExecMainCode=0\nExecMainStatus=0\nActiveState=activating\nSubState=start-pre\n';
+  it('the attempt already starting (start-pre): NRestarts counts it; systemd reset the exit code, the journal still has the last main exit', async () => {
+    const journal = [entry('ExecStart', 'exited', '2'), entry('ExecStart', 'killed', '9'), entry('ExecStart', 'exited', '1'), entry('ExecStartPre', 'exited', '0'), ''].join('\n');
+    const svc = createSystemdManager(createHostFs(root), showing(START_PRE, journal));
+    expect(await svc.status()).toEqual({ running: false, pid: null, restart: { attempt: 3, lastExit: 'exited with status 1', reason: null, gaveUp: false } });
+    expect((await createSystemdManager(createHostFs(root), showing(START_PRE, `${entry('ExecStart', 'killed', '9')}\n`)).status()).restart?.lastExit).toBe('killed by signal KILL');
+  });
+  it('start-pre with a journal the user cannot read: no exit invented', async () => {
+    const svc = createSystemdManager(createHostFs(root), showing(START_PRE, null));
+    expect((await svc.status()).restart).toEqual({ attempt: 3, lastExit: null, reason: null, gaveUp: false });
   });
 
   it('gave up (failed after restarts): the count of restarts', async () => {

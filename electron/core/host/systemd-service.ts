@@ -6,7 +6,7 @@ import { renderRouteUnit, ROUTE_UNIT_NAME } from '../../../shared/resolved-route
 import type { Exec } from './exec';
 import type { HostFs } from './host-fs';
 import type { ServiceManager, ServiceRestart } from './service-manager';
-import { exitReasonFromLog, isAutoRestart, parseUnitRunState, SHOW_PROPERTIES } from '../../../shared/systemd-show';
+import { exitReasonFromLog, isAutoRestart, lastExitFromJournal, parseUnitRunState, PROCESS_EXIT_MESSAGE_ID, SHOW_PROPERTIES } from '../../../shared/systemd-show';
 import { open } from 'node:fs/promises';
 import { LOGROTATE_PATH, openQueryLog, readAdmGid, renderLogrotate, rotateLogIfOver } from './query-log';
 
@@ -37,6 +37,12 @@ async function logTail(realPath: string, bytes = 16_384): Promise<string> {
   } finally {
     await fh.close();
   }
+}
+
+/** How the proxy's last main process ended, from systemd's journal entry of that exit; null when not readable. */
+async function journalLastExit(exec: Exec): Promise<string | null> {
+  const r = await exec.run('journalctl', ['--no-pager', '-o', 'json', '-n', '20', '-u', UNIT, `MESSAGE_ID=${PROCESS_EXIT_MESSAGE_ID}`], { timeoutMs: 10_000 }).catch(() => null);
+  return r && r.code === 0 ? lastExitFromJournal(r.stdout) : null;
 }
 
 async function mainPid(exec: Exec): Promise<number | null> {
@@ -117,7 +123,9 @@ export function createSystemdManager(fs: HostFs, exec: Exec): ServiceManager {
         // start) it is NRestarts, and systemd has reset ExecMainCode/ExecMainStatus/Result for it
         // (service_start() in src/core/service.c, systemd 257; measured: ExecMainCode=0 in start-pre).
         const attempt = gaveUp || s.subState !== 'auto-restart' ? s.restarts : s.restarts + 1;
-        restart = { attempt, lastExit: s.lastExit, reason: exitReasonFromLog(await logTail(fs.real(K2S_PATHS.log))), gaveUp };
+        // Then the journal still has the exit (readable by root and the adm/systemd-journal groups, journalctl(1)).
+        const lastExit = s.lastExit ?? (gaveUp ? null : await journalLastExit(exec));
+        restart = { attempt, lastExit, reason: exitReasonFromLog(await logTail(fs.real(K2S_PATHS.log))), gaveUp };
       }
       return { running, pid: running ? s.mainPid : null, restart };
     },
