@@ -193,8 +193,9 @@ describe.each(cases)('systemd-resolved on Debian 13, %s engine', (engine: ProxyE
     expect(hold.code, hold.stderr).toBe(0);
     // systemd records how a run ended (ExecMainCode/ExecMainStatus) while it waits RestartSec
     // (SubState=auto-restart) and resets both when the next attempt starts (service_start() in
-    // systemd's src/core/service.c; measured on 257: ExecStartPre= runs with ExecMainCode=0):
-    // status is read until it names the exit, or the deadline passes. Every unit state seen is kept for the failure text.
+    // systemd's src/core/service.c; measured on 257: ExecStartPre= runs with ExecMainCode=0);
+    // status then reads the exit from the journal. Status is read until it names the exit
+    // (an early read may still be attempt 1), or the deadline passes; every unit state seen is kept for the failure text.
     const ASKED = /restarting \(attempt [2-9]\d*\): systemd starts it again by itself after it exited with status \d+; its log says: .*address already in use/i;
     let status = '';
     const seen = new Set<string>();

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { renderUnit } from '../../../shared/systemd-unit';
+import { renderRouteUnit } from '../../../shared/resolved-route-unit';
 import type { Exec } from './exec';
 import { createHostFs } from './host-fs-node';
 import { detectServiceManager } from './detect-service-manager';
@@ -70,6 +71,20 @@ describe('systemd manager', () => {
       ['systemctl', 'show', '-p', 'ActiveState', '-p', 'SubState', '-p', 'NRestarts', '-p', 'ExecMainCode', '-p', 'ExecMainStatus', '-p', 'MainPID', '-p', 'Result', 'k2s-dnsproxy.service'],
       ['systemctl', 'stop', 'k2s-dnsproxy.service'],
       ['systemctl', 'disable', 'k2s-dnsproxy.service'],
+    ]);
+  });
+
+  it('installRouteUnit: writes k2s-dnsproxy-resolved.service for the route file, reenables and restarts only it (the running proxy is left alone)', async () => {
+    mkdirSync(r('run/systemd/system'), { recursive: true });
+    const calls: string[][] = [];
+    const svc = await detectServiceManager(createHostFs(root), recordingExec(calls));
+    await svc.installRouteUnit?.('/var/lib/k2s/dns-resolved-route.conf');
+    expect(readFileSync(r(K2S_PATHS.routeUnit), 'utf8')).toBe(renderRouteUnit('/var/lib/k2s/dns-resolved-route.conf'));
+    expect(statSync(r(K2S_PATHS.routeUnit)).mode & 0o777).toBe(0o644);
+    expect(calls).toEqual([
+      ['systemctl', 'daemon-reload'],
+      ['systemctl', 'reenable', 'k2s-dnsproxy-resolved.service'],
+      ['systemctl', 'restart', 'k2s-dnsproxy-resolved.service'],
     ]);
   });
 
