@@ -65,6 +65,10 @@ async function lifecycle(app: HostApp, call: 'dns:start' | 'dns:stop' | 'dns:uni
   return env.data;
 }
 
+/** The installed CLI (/usr/bin/k2s-dns) as `user` (setpriv: uid, gid, groups; no PAM session). */
+const asUser = (h: DebianHost, user: HostUser, args: string[]) =>
+  h.run(['setpriv', `--reuid=${user.uid}`, `--regid=${user.uid}`, '--init-groups', 'env', `HOME=${user.home}`, `USER=${user.name}`, '/usr/bin/k2s-dns', ...args], { timeoutMs: 60_000 });
+
 /** Whether the K2s unit file exists in the host. */
 const unitExists = async (h: DebianHost) => (await h.run(['test', '-e', UNIT])).code === 0;
 
@@ -221,6 +225,22 @@ describe.skipIf(hostWhy !== null)('the installed .deb as a desktop user on a boo
         expect(await page.getByTestId('verdict-text').innerText()).toContain('resolves via');
         expect(await hostGetent(h, CLUSTER_NAME)).toEqual(['172.21.0.1']);
         expect(await hostGetent(h, 'www.example.test')).toEqual(['198.51.100.7']);
+
+        // What ada (not root, not in group adm) is told about what she cannot read, and the
+        // commands in it as this install runs them (/usr/bin/k2s-dns, no npx).
+        expect(await panel.getByTestId('dns-saved').innerText()).toBe(`cannot be read: /var/lib/k2s/dns-resolver-state.json is readable by root only (its directory /var/lib/k2s is 0700) and this app runs as uid ${ADA.uid}`);
+        expect(await panel.getByTestId('dns-listeners').innerText()).toBe('not known to this app (the saved state is root-only)');
+        await page.getByTestId('tab-logs').click();
+        await page.getByTestId('logs-error').waitFor({ timeout: 30_000 });
+        expect(await page.getByTestId('logs-error').innerText()).toContain('permission denied (it is readable by root and the group adm only). Add your user to adm (sudo usermod -aG adm $USER');
+        await page.getByTestId('tab-overview').click();
+        const diff = await asUser(h, ADA, ['diff']);
+        expect(diff.code, diff.stdout + diff.stderr).toBe(1);
+        expect(diff.stderr).toContain('k2s-dns diff failed: The saved original resolver is in /var/lib/k2s/dns-resolver-state.json, which only root can read (its directory /var/lib/k2s is 0700)');
+        expect(diff.stderr).toContain('; run sudo k2s-dns diff.');
+        const status = await asUser(h, ADA, ['status']);
+        expect(status.stdout + status.stderr).toContain('run sudo k2s-dns status for them');
+        expect(status.stdout + status.stderr).not.toContain('npx');
 
         await panel.getByTestId('btn-stop').click();
         await panel.getByTestId('dns-state').filter({ hasText: 'stopped' }).waitFor({ timeout: 90_000 });
