@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ownedDirs, packageFiles, type PackageFile } from './layout';
+import { bundledDirs, readBundledLicense } from './licenses';
 import { changelog, copyright, gzip, manPage, type PackageMeta } from './texts';
 import { debControl } from './deb-control';
 import { rpmSpec } from './rpm-spec';
@@ -132,7 +133,8 @@ export async function buildPackages(o: { version?: string; out: string; skipBuil
       dist: join(REPO, 'dist'),
       renderer: join(REPO, 'out/renderer'),
       manPage: gzip(manPage(meta)),
-      copyright: copyright(meta),
+      // The npm packages the bundles hold, each with its license text (no network: node_modules).
+      copyright: copyright(meta, bundledDirs([join(REPO, 'dist'), join(REPO, 'out/renderer')]).map((d) => readBundledLicense(REPO, d))),
       changelog: gzip(changelog(meta)),
       packageJson: `${JSON.stringify({ name: meta.name, version: meta.version, private: true, description: meta.summary }, null, 2)}\n`,
     });

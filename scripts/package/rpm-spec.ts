@@ -33,6 +33,9 @@ function listed(path: string): string {
   return path;
 }
 
+/** The copyright file (layout.ts), the rpm's %license. */
+export const COPYRIGHT_PATH = '/usr/share/doc/k2s-dns/copyright';
+
 /** A %changelog date: `Tue Dec 01 2026`. */
 export function rpmDate(epochSeconds: number): string {
   const [day, date, month, year] = new Date(epochSeconds * 1000).toUTCString().replace(',', '').split(' ');
@@ -69,7 +72,8 @@ export function rpmSpec(m: PackageMeta, repo: string, stage: string, files: read
     '%files',
     '%defattr(-,root,root,-)',
     ...dirs.map((d) => `%dir ${listed(d)}`),
-    ...files.map((f) => `%attr(${f.mode.toString(8).padStart(4, '0')},root,root) ${listed(f.path)}`),
+    // The copyright file holds our license and every bundled npm package's: rpm's %license marks it (rpm -qL).
+    ...files.map((f) => `${f.path === COPYRIGHT_PATH ? '%license ' : ''}%attr(${f.mode.toString(8).padStart(4, '0')},root,root) ${listed(f.path)}`),
     '',
     '%post',
     scriptlet(repo, 'post'),
