@@ -37,6 +37,8 @@ export interface LayoutInput {
   changelog: Buffer;
   /** /usr/lib/k2s-dns/package.json: marks the application directory (electron/core/app-root.ts looks for it). */
   packageJson: string;
+  /** Bundled packages' own license files the copyright file refers to (licenses.ts licenseCopyPath): installed path → bytes. */
+  licenseCopies?: Record<string, string>;
 }
 
 /** The helper part of the layout (the launcher, its bundle and map, the polkit action): what scripts/install-helper.sh installs from a checkout. */
@@ -72,6 +74,7 @@ export function packageFiles(i: LayoutInput): PackageFile[] {
     { path: '/usr/share/doc/k2s-dns/copyright', from: { bytes: i.copyright }, mode: 0o644 },
     { path: '/usr/share/doc/k2s-dns/changelog.gz', from: { bytes: i.changelog }, mode: 0o644 },
     { path: `${LIB_DIR}/package.json`, from: { bytes: i.packageJson }, mode: 0o644 },
+    ...Object.entries(i.licenseCopies ?? {}).map(([path, bytes]) => ({ path, from: { bytes }, mode: 0o644 })),
   ];
   for (const f of walk(i.dist).filter((f) => !NOT_SHIPPED.test(f))) files.push({ path: `${LIB_DIR}/dist/${f}`, from: join(i.dist, f), mode: 0o644 });
   // bundled-packages.json: the bundler's list for the copyright file (licenses.ts), not part of the app.

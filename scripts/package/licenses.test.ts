@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { packageDirOf, packageDirs } from '../bundled-packages.mjs';
-import { bundledDirs, readBundledLicense } from './licenses';
+import { bundledDirs, licenseCopyPath, readBundledLicense } from './licenses';
 import { rpmSpec } from './rpm-spec';
 import { copyright, type PackageMeta } from './texts';
 
@@ -49,7 +49,12 @@ describe('bundled packages', () => {
     expect(text.startsWith('Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\nUpstream-Name: k2s-dns\n')).toBe(true);
     expect(text).toContain('\n\nFiles: node_modules/@s/bar/node_modules/baz/*\nComment: baz 0.2.0, bundled into /usr/lib/k2s-dns\nCopyright: Bo <bo@example.invalid>\nLicense: ISC\n baz 0.2.0 ships no license file; its package.json says "ISC".\n');
     expect(text).toContain('\n\nFiles: node_modules/foo/*\nComment: foo 1.0.0, bundled into /usr/lib/k2s-dns; text from its LICENSE\nCopyright: Copyright (c) 2020 Ann\nLicense: MIT\n The MIT License\n .\n Copyright (c) 2020 Ann\n .\n Permission is hereby granted    free.\n');
-    expect(text).toContain('\n\nFiles: node_modules/zed/*\nComment: zed 3.0.0, bundled into /usr/lib/k2s-dns; text from its LICENSE.md\nCopyright: the zed authors\nLicense: Apache-2.0\n Apache License\n Version 2.0\n');
+    // Apache-2.0 is in Debian's common-licenses: referred to there (policy 12.5, lintian), the package's own file installed beside.
+    const zed = readBundledLicense(repo, 'node_modules/zed');
+    expect(licenseCopyPath(zed)).toBe('/usr/share/doc/k2s-dns/licenses/zed/LICENSE.md');
+    expect(licenseCopyPath(readBundledLicense(repo, 'node_modules/foo'))).toBeNull();
+    expect(text).toContain("\n\nFiles: node_modules/zed/*\nComment: zed 3.0.0, bundled into /usr/lib/k2s-dns; text from its LICENSE.md\nCopyright: the zed authors\nLicense: Apache-2.0\n On Debian systems the full text of the Apache-2.0 license is in /usr/share/common-licenses/Apache-2.0; zed's own LICENSE.md is installed as /usr/share/doc/k2s-dns/licenses/zed/LICENSE.md (the rpm's %license).\n");
+    expect(text).not.toContain('Version 2.0');
     // copyright-format: paragraphs (header, ours, three bundled) are separated by exactly one empty line; no other line is empty.
     expect(text.endsWith('\n')).toBe(true);
     expect(text.split('\n\n')).toHaveLength(5);
@@ -64,6 +69,7 @@ describe('bundled packages', () => {
   it('the rpm marks the copyright file as %license', () => {
     const spec = rpmSpec(meta, fileURLToPathRepo(), '/stage', [{ path: '/usr/share/doc/k2s-dns/copyright', from: { bytes: '' }, mode: 0o644 }, { path: '/usr/bin/k2s-dns', from: { bytes: '' }, mode: 0o755 }], []);
     expect(spec).toContain('\n%license %attr(0644,root,root) /usr/share/doc/k2s-dns/copyright\n');
+    expect(rpmSpec(meta, fileURLToPathRepo(), '/stage', [{ path: '/usr/share/doc/k2s-dns/licenses/zed/LICENSE.md', from: { bytes: '' }, mode: 0o644 }], [])).toContain('\n%license %attr(0644,root,root) /usr/share/doc/k2s-dns/licenses/zed/LICENSE.md\n');
     expect(spec).toContain('\n%attr(0755,root,root) /usr/bin/k2s-dns\n');
   });
 });

@@ -71,6 +71,36 @@ export function bundledDirs(outputs: readonly string[]): string[] {
   return [...new Set(dirs)].sort();
 }
 
+/**
+ * SPDX identifiers whose text Debian ships in /usr/share/common-licenses (Debian policy 12.5: the
+ * copyright file refers to it there instead of repeating it; lintian errs otherwise), → the file name.
+ */
+const COMMON_LICENSES: Record<string, string> = {
+  'Apache-2.0': 'Apache-2.0',
+  'GPL-2.0': 'GPL-2',
+  'GPL-2.0-only': 'GPL-2',
+  'GPL-2.0-or-later': 'GPL-2',
+  'GPL-3.0': 'GPL-3',
+  'GPL-3.0-only': 'GPL-3',
+  'GPL-3.0-or-later': 'GPL-3',
+  'LGPL-2.1': 'LGPL-2.1',
+  'LGPL-2.1-only': 'LGPL-2.1',
+  'LGPL-2.1-or-later': 'LGPL-2.1',
+  'LGPL-3.0': 'LGPL-3',
+  'LGPL-3.0-only': 'LGPL-3',
+  'LGPL-3.0-or-later': 'LGPL-3',
+  'MPL-2.0': 'MPL-2.0',
+  'CC0-1.0': 'CC0-1.0',
+};
+
+/** Where the package installs a bundled package's own license file when the copyright file refers to common-licenses (rpm systems have none). */
+export const LICENSE_COPIES_DIR = '/usr/share/doc/k2s-dns/licenses';
+
+/** The installed copy of `l`'s license file, or null when the copyright file holds its text itself. */
+export function licenseCopyPath(l: BundledLicense): string | null {
+  return COMMON_LICENSES[l.license] && l.textFile ? `${LICENSE_COPIES_DIR}/${l.name}/${l.textFile}` : null;
+}
+
 /** A text as a copyright-format continuation: each line indented by one space, an empty line as ` .`. */
 function continuation(text: string): string {
   return text
@@ -81,7 +111,10 @@ function continuation(text: string): string {
 
 /** One `Files:` paragraph of the copyright file for `l`. */
 export function licenseParagraph(l: BundledLicense): string {
-  const body = l.text ?? `${l.name} ${l.version} ships no license file; its package.json says "${l.license}".`;
+  const copy = licenseCopyPath(l);
+  const body = copy
+    ? `On Debian systems the full text of the ${l.license} license is in /usr/share/common-licenses/${COMMON_LICENSES[l.license]}; ${l.name}'s own ${l.textFile} is installed as ${copy} (the rpm's %license).`
+    : (l.text ?? `${l.name} ${l.version} ships no license file; its package.json says "${l.license}".`);
   return [
     `Files: ${l.dir}/*`,
     `Comment: ${l.name} ${l.version}, bundled into /usr/lib/k2s-dns${l.textFile ? `; text from its ${l.textFile}` : ''}`,

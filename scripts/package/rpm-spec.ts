@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { NEEDS } from './depends';
 import type { PackageFile } from './layout';
+import { LICENSE_COPIES_DIR } from './licenses';
 import type { PackageMeta } from './texts';
 
 /** rpm argument → the Debian argument the shared script understands, per scriptlet. */
@@ -72,8 +73,8 @@ export function rpmSpec(m: PackageMeta, repo: string, stage: string, files: read
     '%files',
     '%defattr(-,root,root,-)',
     ...dirs.map((d) => `%dir ${listed(d)}`),
-    // The copyright file holds our license and every bundled npm package's: rpm's %license marks it (rpm -qL).
-    ...files.map((f) => `${f.path === COPYRIGHT_PATH ? '%license ' : ''}%attr(${f.mode.toString(8).padStart(4, '0')},root,root) ${listed(f.path)}`),
+    // The copyright file holds our license and every bundled npm package's (and the copies it refers to): rpm's %license marks them (rpm -qL).
+    ...files.map((f) => `${f.path === COPYRIGHT_PATH || f.path.startsWith(`${LICENSE_COPIES_DIR}/`) ? '%license ' : ''}%attr(${f.mode.toString(8).padStart(4, '0')},root,root) ${listed(f.path)}`),
     '',
     '%post',
     scriptlet(repo, 'post'),
