@@ -250,6 +250,17 @@ describe.skipIf(rpmWhy !== null)('the .rpm with rpm\'s own scriptlet order (rpm 
     expect(debList.status, debList.stderr).toBe(0);
     expect(debFiles.length).toBeGreaterThan(50);
     expect(rpmFiles).toEqual(debFiles);
+
+    // Every npm package the bundles hold has its license in the copyright file (CLI/helper bundles and the renderer alike).
+    const cr = sh(['bash', '-c', `set -o pipefail; dpkg-deb --fsys-tarfile '${p.old.deb}' | tar -xO ./usr/share/doc/k2s-dns/copyright`]);
+    expect(cr.status, cr.stderr).toBe(0);
+    const bundled = [...JSON.parse(readFileSync(join(REPO_ROOT, 'dist/bundled-packages.json'), 'utf8')), ...JSON.parse(readFileSync(join(REPO_ROOT, 'out/renderer/bundled-packages.json'), 'utf8'))] as string[];
+    expect(bundled).toEqual(expect.arrayContaining(['node_modules/yaml', 'node_modules/@kubernetes/client-node', 'node_modules/react-dom']));
+    for (const dir of bundled) expect(cr.stdout, dir).toContain(`\nFiles: ${dir}/*\n`);
+    expect(cr.stdout).toMatch(/\nFiles: node_modules\/yaml\/\*\n.*\nCopyright: Copyright Eemeli Aro <eemeli@gmail\.com>\nLicense: ISC\n Copyright Eemeli Aro/);
+    // rpm's %license: the copyright file and the Apache-2.0 packages' own texts it refers to.
+    const lic = sh(['rpm', '-qpL', p.old.rpm]).stdout.split('\n').filter(Boolean);
+    expect(lic).toEqual(expect.arrayContaining(['/usr/share/doc/k2s-dns/copyright', '/usr/share/doc/k2s-dns/licenses/@kubernetes/client-node/LICENSE']));
   });
 
   const lintian = spawnSync('lintian', ['--version']).status === 0;

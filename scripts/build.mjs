@@ -19,6 +19,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { join, relative, resolve } from 'node:path';
+import { BUNDLED_PACKAGES_FILE, packageDirs } from './bundled-packages.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -104,6 +105,9 @@ export async function buildBundles(outdir = join(ROOT, 'dist')) {
     buildHelper(outdir),
   ]);
   await slimVendorChunks(app.metafile);
+  // What npm packages the bundles hold, for the package's copyright file (scripts/bundled-packages.mjs).
+  const inputs = [...Object.keys(app.metafile.inputs), ...Object.keys(helper.inputs)];
+  await writeFile(join(outdir, BUNDLED_PACKAGES_FILE), `${JSON.stringify(packageDirs(inputs), null, 1)}\n`);
   return { app: app.metafile, helper };
 }
 

@@ -6,7 +6,7 @@
  * Product files are every file outside e2e/ that is not a test (*.test.ts, *.spec.ts,
  * *.bench.ts, *.fixture.ts). Tests may import test support; product files may not.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -94,7 +94,9 @@ describe('import rule', () => {
   });
 
   it('every relative import resolves to a file in the repository', () => {
-    const bad = EDGES.filter((e) => e.spec.startsWith('.') && !e.to && !/\.(css|svg|json)$/.test(e.spec));
+    // A plain-JS module (.mjs, for scripts that run without tsx, e.g. scripts/build.mjs) counts when the file is there.
+    const plainJs = (e: Edge) => e.spec.endsWith('.mjs') && existsSync(join(REPO, posix.dirname(e.from), e.spec));
+    const bad = EDGES.filter((e) => e.spec.startsWith('.') && !e.to && !/\.(css|svg|json)$/.test(e.spec) && !plainJs(e));
     expect(bad.map(show)).toEqual([]);
   });
 

@@ -72,7 +72,7 @@ export const ERROR_CODES = {
   PKEXEC_MISSING: { exit: refusedOnly, http: 200, meaning: 'pkexec is not installed; nothing ran.' },
   POLICY_MISSING: { exit: refusedOnly, http: 200, meaning: 'The polkit action of the helper is not installed; nothing ran.' },
   AUTH_DISMISSED: { exit: refusedOnly, http: 200, meaning: 'The password dialog was dismissed; the helper did not run.' },
-  AUTH_NOT_AUTHORIZED: { exit: refusedOnly, http: 200, meaning: 'polkit refused this user the helper; it did not run.' },
+  AUTH_NOT_AUTHORIZED: { exit: refusedOnly, http: 200, meaning: 'polkit refused this user the helper (a rule or the session said no, or the authentication failed or a text agent was interrupted); it did not run.' },
   AUTH_NO_AGENT: { exit: refusedOnly, http: 200, meaning: 'No polkit agent could ask for the password; the helper did not run.' },
   CALLER_ENV: { exit: refusedOnly, http: 200, meaning: 'The helper was started in an environment neither pkexec nor sudo makes; nothing ran.' },
   HELPER_FAILED: { exit: [EXIT.failed], http: 200, meaning: 'The helper ended without a result; what it changed is what `k2s-dns status` shows.' },

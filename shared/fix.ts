@@ -24,24 +24,51 @@ export interface Fix {
 }
 
 /**
- * How the README runs the CLI (npm's bin link in the checkout): `npx k2s-dns`. Every CLI fix
- * text is built with cliCommand, so a remedy is a line the user can paste as the README says.
+ * How a user runs the CLI, so every CLI fix text (built with cliCommand) is a line they can
+ * paste: `k2s-dns` where the package installed /usr/bin/k2s-dns, `npx k2s-dns` in a checkout
+ * (npm's bin link, the README's developer section). Not guessed here: each runtime's entry
+ * knows where it runs from and says so once with setCliName (electron/core/cli-invocation.ts).
  */
-export const CLI = 'npx k2s-dns';
+export type CliName = 'k2s-dns' | 'npx k2s-dns';
 
-/**
- * `args` as a command line of the CLI: `npx k2s-dns ARGS`; `root` commands (start, stop,
- * uninstall, recover: they change /etc/resolv.conf) get `sudo ` in front, as the README says
- * ("as root … or prefix it with sudo").
- */
-export function cliCommand(args: string, root = false): string {
-  return `${root ? 'sudo ' : ''}${CLI} ${args}`;
+/** Until a runtime says otherwise: the checkout's. */
+let cliName: CliName = 'npx k2s-dns';
+
+/** Sets how this runtime's CLI is run (called once by its entry, before any text is built). */
+export function setCliName(name: CliName): void {
+  cliName = name;
 }
 
-/** The two drift choices (resolv.conf rewritten by another program while K2s DNS ran), named once. */
+/** The CLI as this runtime's user runs it (setCliName). */
+export function currentCliName(): CliName {
+  return cliName;
+}
+
+/**
+ * `args` as a command line of the CLI: `k2s-dns ARGS` (installed) or `npx k2s-dns ARGS`
+ * (checkout); `root` commands (start, stop, uninstall, recover: they change /etc/resolv.conf)
+ * get `sudo ` in front, as the README says ("as root … or prefix it with sudo").
+ */
+export function cliCommand(args: string, root = false): string {
+  return `${root ? 'sudo ' : ''}${cliName} ${args}`;
+}
+
+/** The two drift choices (resolv.conf rewritten by another program while K2s DNS ran), named once; `cli` is read when used (setCliName). */
 export const DRIFT_CHOICE = {
-  keep: { label: 'Keep their file', cli: cliCommand('stop --on-drift keep', true), what: 'stop K2s DNS and leave the /etc/resolv.conf the other program wrote' },
-  restore: { label: 'Restore my original', cli: cliCommand('stop --on-drift restore', true), what: 'stop K2s DNS and put back the exact original saved at start' },
+  keep: {
+    label: 'Keep their file',
+    get cli() {
+      return cliCommand('stop --on-drift keep', true);
+    },
+    what: 'stop K2s DNS and leave the /etc/resolv.conf the other program wrote',
+  },
+  restore: {
+    label: 'Restore my original',
+    get cli() {
+      return cliCommand('stop --on-drift restore', true);
+    },
+    what: 'stop K2s DNS and put back the exact original saved at start',
+  },
 } as const;
 
 /** Button label of each action, as the app shows it (drift choices from DRIFT_CHOICE). */

@@ -19,24 +19,24 @@ export function statusFingerprint(s: HostDnsStatus): string {
 /** The front end asking: the GUI gets buttons and steps, the CLI gets commands. */
 export type FrontEnd = 'gui' | 'cli';
 
-/** What each action says, per front end. GUI words name buttons; CLI words are commands. */
+/** What each action says, per front end. GUI words name buttons; CLI words are commands (read when used: fix.ts setCliName). */
 const FIX: Record<HealthAction, Record<FrontEnd, string>> = {
-  start: { gui: 'Start', cli: cliCommand('start', true) },
-  restart: { gui: 'Stop, then Start', cli: `${cliCommand('stop', true)} && ${cliCommand('start', true)}` },
+  start: { gui: 'Start', get cli() { return cliCommand('start', true); } },
+  restart: { gui: 'Stop, then Start', get cli() { return `${cliCommand('stop', true)} && ${cliCommand('start', true)}`; } },
   // The drift choice is made in one place in the app: the drift banner (it asks before restoring).
   // Both choices, named as the banner names them, Keep their file first (the banner's and --on-drift's default).
-  restore: { gui: `Choose "${DRIFT_CHOICE.keep.label}" or "${DRIFT_CHOICE.restore.label}" in the banner at the top, then Start`, cli: `"${DRIFT_CHOICE.keep.label}" (the default): ${DRIFT_CHOICE.keep.cli} && ${cliCommand('start', true)}; or "${DRIFT_CHOICE.restore.label}": ${DRIFT_CHOICE.restore.cli} && ${cliCommand('start', true)}` },
-  recover: { gui: 'Stop (finishes the interrupted operation)', cli: cliCommand('recover', true) },
-  wait: { gui: 'Wait for the running operation to finish', cli: `wait for the running k2s-dns operation to finish, then run ${cliCommand('status')}` },
+  restore: { gui: `Choose "${DRIFT_CHOICE.keep.label}" or "${DRIFT_CHOICE.restore.label}" in the banner at the top, then Start`, get cli() { return `"${DRIFT_CHOICE.keep.label}" (the default): ${DRIFT_CHOICE.keep.cli} && ${cliCommand('start', true)}; or "${DRIFT_CHOICE.restore.label}": ${DRIFT_CHOICE.restore.cli} && ${cliCommand('start', true)}`; } },
+  recover: { gui: 'Stop (finishes the interrupted operation)', get cli() { return cliCommand('recover', true); } },
+  wait: { gui: 'Wait for the running operation to finish', get cli() { return `wait for the running k2s-dns operation to finish, then run ${cliCommand('status')}`; } },
   // The API can report the CoreDNS pods Ready (the Cluster card's green count) while the kube-dns
   // ClusterIP does not answer: the fix names what can differ — the pods' own logs and the route to the ClusterIP.
   // The summary names the watchdog's restart (restart N of MAX_RESTARTS); stop && start would fight it.
-  'wait-watchdog': { gui: 'Wait a few seconds, it checks again by itself', cli: `wait a few seconds, then run ${cliCommand('status')}` },
+  'wait-watchdog': { gui: 'Wait a few seconds, it checks again by itself', get cli() { return `wait a few seconds, then run ${cliCommand('status')}`; } },
   'check-coredns': {
     gui: 'The Cluster card’s “pods ready” is the API’s view and can be green while the kube-dns ClusterIP does not answer: in a terminal, read the CoreDNS logs (kubectl -n kube-system logs -l k8s-app=kube-dns) and check the pod network / KubeSwitch route to the ClusterIP',
     cli: 'kubectl -n kube-system logs -l k8s-app=kube-dns (pods can be Ready while the ClusterIP does not answer), then check the pod network / KubeSwitch route: ip route get <kube-dns ClusterIP>',
   },
-  'check-upstream': { gui: 'Check the network connection to your original nameservers', cli: cliCommand('query kubernetes.io --server <upstream>') },
+  'check-upstream': { gui: 'Check the network connection to your original nameservers', get cli() { return cliCommand('query kubernetes.io --server <upstream>'); } },
   'check-nsswitch': { gui: 'Check the hosts line of /etc/nsswitch.conf (it must include dns)', cli: 'grep ^hosts /etc/nsswitch.conf' },
 };
 

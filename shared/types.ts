@@ -247,6 +247,12 @@ export interface HostDnsStatus {
    */
   stateProblem?: string | null;
   /**
+   * Set when this process (a user, not root) cannot read the saved state (K2S_PATHS.stateFile in
+   * root's 0700 directory): why, one phrase. `listeners`, `upstreams` and `savedAt` are then
+   * unknown, not empty: a front end says so instead of "none" or "nothing saved".
+   */
+  stateUnreadable?: string | null;
+  /**
    * Hosts without systemd: the watchdog is restarting k2s-dnsproxy now (its state file says
    * `restarting`): restart `restarts` of `max` (electron/core/host/supervisor-script.ts MAX_RESTARTS).
    */

@@ -27,11 +27,13 @@ export async function addUser(h: DebianHost, user: HostUser, kubeconfig?: string
 
 /**
  * A polkit rule (polkit(8) JavaScript) for io.k2s.dns.helper: YES for `allow` (the bed's stand-in
- * for an administrator's password: no desktop agent runs in the bed), AUTH_ADMIN for `ask` (a
- * password is needed, and nothing can ask for it), nothing for anyone else (the action's defaults).
+ * for an administrator's password: no desktop agent runs in the bed), AUTH_ADMIN for each of
+ * `ask` (a password is needed: an agent such as pkttyagent must ask for it), NO for each of `deny`
+ * (a rule says no), nothing for anyone else (the action's defaults).
  */
-export function helperRule(allow: string, ask: string): string {
-  return `// k2s-dns e2e (e2e/bed/desktop-user.ts)\npolkit.addRule(function (action, subject) {\n  if (action.id !== "io.k2s.dns.helper") return polkit.Result.NOT_HANDLED;\n  if (subject.user === "${allow}") return polkit.Result.YES;\n  if (subject.user === "${ask}") return polkit.Result.AUTH_ADMIN;\n  return polkit.Result.NOT_HANDLED;\n});\n`;
+export function helperRule(allow: string, ask: string | string[], deny: string[] = []): string {
+  const list = (names: string | string[]) => JSON.stringify([names].flat());
+  return `// k2s-dns e2e (e2e/bed/desktop-user.ts)\npolkit.addRule(function (action, subject) {\n  if (action.id !== "io.k2s.dns.helper") return polkit.Result.NOT_HANDLED;\n  if (subject.user === "${allow}") return polkit.Result.YES;\n  if (${list(ask)}.indexOf(subject.user) >= 0) return polkit.Result.AUTH_ADMIN;\n  if (${list(deny)}.indexOf(subject.user) >= 0) return polkit.Result.NO;\n  return polkit.Result.NOT_HANDLED;\n});\n`;
 }
 
 /** The installed app as a user, over its web API. */
@@ -40,6 +42,10 @@ export interface HostApp {
   call<T = unknown>(name: string, input?: unknown): Promise<Envelope<T>>;
   /** GET / — the page the browser loads (the packaged renderer's index.html). */
   page(): Promise<string>;
+  /** The address the app printed, with its per-launch token (`http://127.0.0.1:PORT/#token=…`): what a browser opens. */
+  readonly url: string;
+  /** PID (in the host's PID namespace) of the app's process: the subject of its pkexec calls (pkexec(1) checks its parent). */
+  mainPid(): Promise<number>;
   /** `systemctl stop` of its unit (ends only that service). */
   stop(): Promise<void>;
 }
@@ -70,6 +76,10 @@ export async function startAppAs(h: DebianHost, user: HostUser, port: number): P
     async call<T>(name: string, input: unknown = {}) {
       const res = await fetch(`${base}/api/${name}`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', Origin: base }, body: JSON.stringify(input), signal: AbortSignal.timeout(120_000) });
       return (await res.json()) as Envelope<T>;
+    },
+    url: `${base}/#token=${token}`,
+    async mainPid() {
+      return Number((await h.run(['systemctl', 'show', '-P', 'MainPID', unit])).stdout.trim());
     },
     async page() {
       return (await fetch(`${base}/`, { signal: AbortSignal.timeout(30_000) })).text();

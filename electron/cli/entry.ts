@@ -5,7 +5,11 @@
  * the help text should cost no more than starting Node.
  */
 import { EXIT } from '../../shared/lifecycle-events';
+import { useCliInvocation } from '../core/cli-invocation';
 import { USAGE } from './usage';
+
+// Fix texts name the CLI as this install runs it (/usr/bin/k2s-dns, or npx in a checkout).
+useCliInvocation();
 
 const argv = process.argv.slice(2);
 const command = argv[0];

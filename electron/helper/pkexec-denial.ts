@@ -8,6 +8,10 @@
  *   "Error executing command as another user: Not authorized" (+ "This incident has been reported.")
  *   "Error executing command as another user: No authentication agent found."
  *   "Error executing command as another user: Request dismissed" (exit 126)
+ * A text agent never dismisses: pkttyagent's listener (polkitagenttextlistener.c, polkit 126)
+ * completes a wrong password like a success that gained nothing, and Ctrl-C ends the agent, so
+ * both come back as "Not authorized" (exit 127), as a rule's NO does (seen on the Debian 13 bed,
+ * e2e/package-desktop.e2e.test.ts). Only a graphical agent's Cancel button gives exit 126.
  * and, polkit 126 (Debian 13) with no agent and no controlling terminal for its own text agent
  * (an app started from the desktop menu or a service; seen on the Debian 13 bed):
  *   "Error creating textual authentication agent: Error opening current controlling terminal
@@ -34,7 +38,7 @@ export function classifyDenial(code: number | null, stderr: string): DenialCode 
 const DENIAL: Record<DenialCode, string> = {
   AUTH_DISMISSED: 'The password dialog was dismissed, so the helper did not run. Press the button again and enter an administrator password.',
   AUTH_NOT_AUTHORIZED:
-    'polkit refused: this user may not run the K2s DNS helper (the action io.k2s.dns.helper asks for an administrator password only in a local, active desktop session; a remote or inactive session, or a rule in /etc/polkit-1/rules.d, says no). Run it from your local desktop session, ask an administrator for a polkit rule that allows you, or run the command as root (sudo k2s-dns …).',
+    'polkit refused: this user may not run the K2s DNS helper (the action io.k2s.dns.helper asks for an administrator password only in a local, active desktop session; a remote or inactive session, or a rule in /etc/polkit-1/rules.d, says no), or the authentication did not succeed (a wrong password, or a text agent such as pkttyagent interrupted: polkit reports those the same way). Try again and enter the password, run it from your local desktop session, ask an administrator for a polkit rule that allows you, or run the command as root (sudo k2s-dns …).',
   AUTH_NO_AGENT:
     'No polkit authentication agent could ask for the password (no desktop agent in this session, and pkexec has no terminal here). Start the app from your desktop session, whose agent shows the dialog, or run `pkttyagent --process <PID of the app>` in a terminal to answer there, or run the command as root (sudo k2s-dns …).',
 };

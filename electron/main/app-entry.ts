@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { app, dialog } from 'electron';
 import { appPath } from '../core/app-root';
 import { createRealBackend } from '../core/backend-real';
+import { useCliInvocation } from '../core/cli-invocation';
 import { createNodeDeps } from '../core/lifecycle/node-deps';
 import { startDesktop } from './main';
 import { ensurePreload } from './preload-build';
@@ -20,6 +21,9 @@ function flag(name: string): string | undefined {
   const i = process.argv.indexOf(name);
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
+
+// Fix texts name the CLI as this install runs it (the desktop package's, or npx in a checkout).
+useCliInvocation();
 
 try {
   if (!existsSync(INDEX_HTML)) throw new Error('The UI is not built (out/renderer/index.html is missing); run `npx vite build` in the repository, then start again.');

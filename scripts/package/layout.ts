@@ -37,6 +37,8 @@ export interface LayoutInput {
   changelog: Buffer;
   /** /usr/lib/k2s-dns/package.json: marks the application directory (electron/core/app-root.ts looks for it). */
   packageJson: string;
+  /** Bundled packages' own license files the copyright file refers to (licenses.ts licenseCopyPath): installed path → bytes. */
+  licenseCopies?: Record<string, string>;
 }
 
 /** The helper part of the layout (the launcher, its bundle and map, the polkit action): what scripts/install-helper.sh installs from a checkout. */
@@ -50,8 +52,8 @@ export function helperFiles(repo: string, dist: string): (PackageFile & { from: 
   ];
 }
 
-/** Bundles of dist/ that the CLI package does not ship: the Electron main (desktop package) and the chunk-grouping entry nothing runs. */
-const NOT_SHIPPED = /^(app-entry|vendor-client-node)\.mjs(\.map)?$|^k2s-dns-helper\.mjs(\.map)?$/;
+/** Files of dist/ that the CLI package does not ship: the Electron main (desktop package), the chunk-grouping entry nothing runs, the bundler's package list. */
+const NOT_SHIPPED = /^(app-entry|vendor-client-node)\.mjs(\.map)?$|^k2s-dns-helper\.mjs(\.map)?$|^bundled-packages\.json$/;
 
 /** Files below `dir`, recursively, as paths relative to it (sorted). */
 function walk(dir: string, prefix = ''): string[] {
@@ -72,9 +74,11 @@ export function packageFiles(i: LayoutInput): PackageFile[] {
     { path: '/usr/share/doc/k2s-dns/copyright', from: { bytes: i.copyright }, mode: 0o644 },
     { path: '/usr/share/doc/k2s-dns/changelog.gz', from: { bytes: i.changelog }, mode: 0o644 },
     { path: `${LIB_DIR}/package.json`, from: { bytes: i.packageJson }, mode: 0o644 },
+    ...Object.entries(i.licenseCopies ?? {}).map(([path, bytes]) => ({ path, from: { bytes }, mode: 0o644 })),
   ];
   for (const f of walk(i.dist).filter((f) => !NOT_SHIPPED.test(f))) files.push({ path: `${LIB_DIR}/dist/${f}`, from: join(i.dist, f), mode: 0o644 });
-  for (const f of walk(i.renderer)) files.push({ path: `${LIB_DIR}/out/renderer/${f}`, from: join(i.renderer, f), mode: 0o644 });
+  // bundled-packages.json: the bundler's list for the copyright file (licenses.ts), not part of the app.
+  for (const f of walk(i.renderer).filter((f) => f !== 'bundled-packages.json')) files.push({ path: `${LIB_DIR}/out/renderer/${f}`, from: join(i.renderer, f), mode: 0o644 });
   return files.sort((a, b) => (a.path < b.path ? -1 : 1));
 }
 

@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ownedDirs, packageFiles, type PackageFile } from './layout';
+import { bundledDirs, licenseCopyPath, readBundledLicense } from './licenses';
 import { changelog, copyright, gzip, manPage, type PackageMeta } from './texts';
 import { debControl } from './deb-control';
 import { rpmSpec } from './rpm-spec';
@@ -122,6 +123,7 @@ export async function buildPackages(o: { version?: string; out: string; skipBuil
     if (!existsSync(join(REPO, need))) throw new Error(`${need} is missing: run npm run build (or drop --skip-build)`);
   }
   const meta = packageMeta(o.version);
+  const bundled = bundledDirs([join(REPO, 'dist'), join(REPO, 'out/renderer')]).map((d) => readBundledLicense(REPO, d));
   const work = mkdtempSync(join(tmpdir(), 'k2s-dns-package-'));
   try {
     const root = join(work, 'root');
@@ -132,7 +134,9 @@ export async function buildPackages(o: { version?: string; out: string; skipBuil
       dist: join(REPO, 'dist'),
       renderer: join(REPO, 'out/renderer'),
       manPage: gzip(manPage(meta)),
-      copyright: copyright(meta),
+      // The npm packages the bundles hold, each with its license text (no network: node_modules).
+      copyright: copyright(meta, bundled),
+      licenseCopies: Object.fromEntries(bundled.flatMap((l) => (licenseCopyPath(l) && l.text !== null ? [[licenseCopyPath(l)!, `${l.text}\n`]] : []))),
       changelog: gzip(changelog(meta)),
       packageJson: `${JSON.stringify({ name: meta.name, version: meta.version, private: true, description: meta.summary }, null, 2)}\n`,
     });

@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { NEEDS } from './depends';
 import type { PackageFile } from './layout';
+import { LICENSE_COPIES_DIR } from './licenses';
 import type { PackageMeta } from './texts';
 
 /** rpm argument → the Debian argument the shared script understands, per scriptlet. */
@@ -32,6 +33,9 @@ function listed(path: string): string {
   if (!/^\/[A-Za-z0-9._/@+-]+$/.test(path)) throw new Error(`file name not safe for an rpm %files list: ${path}`);
   return path;
 }
+
+/** The copyright file (layout.ts), the rpm's %license. */
+export const COPYRIGHT_PATH = '/usr/share/doc/k2s-dns/copyright';
 
 /** A %changelog date: `Tue Dec 01 2026`. */
 export function rpmDate(epochSeconds: number): string {
@@ -69,7 +73,8 @@ export function rpmSpec(m: PackageMeta, repo: string, stage: string, files: read
     '%files',
     '%defattr(-,root,root,-)',
     ...dirs.map((d) => `%dir ${listed(d)}`),
-    ...files.map((f) => `%attr(${f.mode.toString(8).padStart(4, '0')},root,root) ${listed(f.path)}`),
+    // The copyright file holds our license and every bundled npm package's (and the copies it refers to): rpm's %license marks them (rpm -qL).
+    ...files.map((f) => `${f.path === COPYRIGHT_PATH || f.path.startsWith(`${LICENSE_COPIES_DIR}/`) ? '%license ' : ''}%attr(${f.mode.toString(8).padStart(4, '0')},root,root) ${listed(f.path)}`),
     '',
     '%post',
     scriptlet(repo, 'post'),

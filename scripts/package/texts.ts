@@ -6,6 +6,7 @@
  */
 import { gzipSync } from 'node:zlib';
 import { USAGE } from '../../electron/cli/usage';
+import { licenseParagraph, type BundledLicense } from './licenses';
 
 /** Package metadata shared by deb, rpm, the man page and the changelog. */
 export interface PackageMeta {
@@ -69,8 +70,16 @@ export function manPage(m: PackageMeta, usage = USAGE): string {
   ].join('\n');
 }
 
-/** /usr/share/doc/k2s-dns/copyright (copyright-format 1.0, MIT). */
-export function copyright(m: PackageMeta): string {
+/**
+ * /usr/share/doc/k2s-dns/copyright (copyright-format 1.0): our code (MIT), then one paragraph per
+ * npm package the bundles hold, with its own license text (licenses.ts).
+ */
+export function copyright(m: PackageMeta, bundled: readonly BundledLicense[] = []): string {
+  return [ownCopyright(m), ...bundled.map(licenseParagraph)].join('\n\n') + (bundled.length ? '\n' : '');
+}
+
+/** The header and our own MIT paragraph. */
+function ownCopyright(m: PackageMeta): string {
   return `Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/
 Upstream-Name: ${m.name}
 Source: ${m.homepage}
@@ -91,8 +100,7 @@ License: MIT
  BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY, FITNESS FOR A PARTICULAR PURPOSE AND
  NONINFRINGEMENT. IN NO EVENT SHALL THE AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM,
  DAMAGES OR OTHER LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM,
- OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE SOFTWARE.
-`;
+ OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE SOFTWARE.`;
 }
 
 /** RFC 2822 date as deb-changelog(5) wants it: `Tue, 01 Dec 2026 15:00:00 +0000`. */

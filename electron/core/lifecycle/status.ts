@@ -35,7 +35,7 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     if (err instanceof StateFileCorruptError) stateProblem = say({ gui: `The saved resolver state ${err.path} is corrupt (${err.problem}); press Stop: it restores your original resolver when the file still holds a readable one and moves the file aside (never deletes it).`, cli: err.message });
     const code = (err as NodeJS.ErrnoException).code;
     unreadable = deps.uid() !== 0 && (code === 'EACCES' || code === 'EPERM');
-    messages.push(stateProblem ?? (unreadable ? `${K2S_PATHS.stateFile} is readable by root only, so its details (saved original, listeners, upstreams) are not shown; ${say({ gui: 'the app shows them after any operation.', cli: `run ${cliCommand('status', true)} for them.` })}` : (err as Error).message));
+    messages.push(stateProblem ?? (unreadable ? `${K2S_PATHS.stateFile} is readable by root only, so its details (saved original, listeners, upstreams) are not shown; ${say({ gui: 'K2s DNS itself is not affected; Start, Stop and Uninstall still work (they run as root through polkit).', cli: `run ${cliCommand('status', true)} for them.` })}` : (err as Error).message));
     return null;
   });
   const service = await deps.services.status();
@@ -116,6 +116,7 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     messages,
     operation: journal ? { op: journal.op, step: journal.step, pid: journal.pid, startedAt: journal.startedAt } : null,
     ...(stateProblem ? { stateProblem } : {}),
+    ...(unreadable ? { stateUnreadable: `${K2S_PATHS.stateFile} is readable by root only (its directory ${K2S_PATHS.stateDir} is 0700) and this app runs as uid ${deps.uid()}` } : {}),
     ...(watchdogRestart ? { watchdogRestart } : {}),
     ...(serviceRestart ? { serviceRestart } : {}),
     ...(state?.resolvedRoute ? { resolvedRoute: state.resolvedRoute } : {}),

@@ -93,6 +93,20 @@ describe('status as a user who cannot read the state dir', () => {
     const s = await dnsStatus(h.deps);
     expect(s.state).toBe('running');
     expect(s.messages).toEqual(['/var/lib/k2s/dns-resolver-state.json is readable by root only, so its details (saved original, listeners, upstreams) are not shown; run sudo npx k2s-dns status for them.']);
+    // Unknown, not empty: the card says what cannot be read and why (HostDnsPanel).
+    expect(s.stateUnreadable).toBe('/var/lib/k2s/dns-resolver-state.json is readable by root only (its directory /var/lib/k2s is 0700) and this app runs as uid 1000');
+    expect(s.listeners).toEqual([]);
+    expect(s.savedAt).toBeNull();
+  });
+
+  it('the app (gui words) says Start, Stop and Uninstall still work, not that details come later', async () => {
+    const h = await running();
+    const fs = h.deps.fs;
+    const denied = Object.assign(new Error('EACCES: permission denied, lstat'), { code: 'EACCES' });
+    h.deps.fs = { ...fs, real: fs.real.bind(fs), lstat: async (p) => (p.startsWith('/var/lib/k2s/') ? Promise.reject(denied) : fs.lstat(p)) };
+    h.world.uid = 1000;
+    const s = await dnsStatus(h.deps, 'gui');
+    expect(s.messages).toEqual(['/var/lib/k2s/dns-resolver-state.json is readable by root only, so its details (saved original, listeners, upstreams) are not shown; K2s DNS itself is not affected; Start, Stop and Uninstall still work (they run as root through polkit).']);
   });
 });
 

@@ -37,7 +37,11 @@ export function logReadError(path: string, err: unknown): LogReadError {
   if (err instanceof LogReadError) return err;
   const code = errnoOf(err);
   if (code === 'EACCES' || code === 'EPERM') {
-    return new LogReadError(`Cannot read the proxy log ${path}: permission denied; run with read access to it (root, or a group that owns it).`, { cause: err });
+    // The log is root:adm 0640 (host/query-log.ts logOwnership: Debian's log-reading group), so a desktop user outside adm cannot read it.
+    return new LogReadError(
+      `Cannot read the proxy log ${path}: permission denied (it is readable by root and the group adm only). Add your user to adm (sudo usermod -aG adm $USER, then log out and in again), or read it as root (sudo tail -f ${path}).`,
+      { cause: err },
+    );
   }
   if (code === 'EISDIR') {
     return new LogReadError(`Cannot read the proxy log ${path}: it is a directory; point the log path at the proxy's log file.`, { cause: err });

@@ -86,7 +86,13 @@ export function App() {
   }, []);
   // After each operation the host changed: reload every view (the first load is above).
   useEffect(() => {
-    if (lastResult) refreshAll();
+    if (!lastResult) return;
+    refreshAll();
+    // A Start creates the proxy log: an empty Logs panel reads it now, so a log this user may
+    // not read (group adm) says so instead of staying "No proxy log yet" (the live follower
+    // only delivers lines, not read errors).
+    const logs = stores.logs.getState();
+    if (lastResult.op === 'start' && logs.lines.length === 0) void logs.loadTail();
   }, [lastResult]);
   // Uninstall removes the proxy log: the Logs panel must not keep showing its old rows.
   useEffect(() => {

@@ -49,7 +49,9 @@ export function HostDnsPanel() {
                       </span>
                     );
                   })
-                : 'none'}
+                : status.stateUnreadable
+                  ? 'not known to this app (the saved state is root-only)'
+                  : 'none'}
             </dd>
             {status.skippedListeners.length > 0 && (
               <>
@@ -64,11 +66,17 @@ export function HostDnsPanel() {
               </>
             )}
             <dt>Upstreams</dt>
-            <dd data-testid="dns-upstreams">{status.upstreams.join(', ') || '—'}</dd>
+            <dd data-testid="dns-upstreams">{status.upstreams.join(', ') || (status.stateUnreadable ? 'not known to this app (the saved state is root-only)' : '—')}</dd>
             <dt>Cluster domain</dt>
             <dd>{status.clusterDomain ?? '—'}</dd>
             <dt>Saved original</dt>
-            <dd data-testid="dns-saved">{status.savedAt ? `${new Date(status.savedAt).toLocaleString()} by ${status.savedBy ?? '?'}` : 'nothing saved'}</dd>
+            <dd data-testid="dns-saved">
+              {status.savedAt
+                ? `${new Date(status.savedAt).toLocaleString()} by ${status.savedBy ?? '?'}`
+                : status.stateUnreadable
+                  ? `cannot be read: ${status.stateUnreadable}`
+                  : 'nothing saved'}
+            </dd>
           </dl>
           {/* One message per fact: the verdict line above the cards already says the health verdict (applyHealth's first message). */}
           {status.messages.filter((m) => !(status.health && m.startsWith(status.health.verdict.summary))).map((m) => (

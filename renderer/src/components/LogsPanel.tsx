@@ -36,8 +36,19 @@ function latencyText(ms: number | null): string {
   return ms < 1 ? `${ms.toFixed(2)} ms` : `${ms.toFixed(1)} ms`;
 }
 
-/** The "nothing logged yet" state: what to do to see lines; `cleared` says why the log is gone (e.g. Uninstall). */
-function EmptyState({ cleared }: { cleared: string | null }) {
+/**
+ * The "nothing logged yet" state: what to do to see lines; `cleared` says why the log is gone
+ * (e.g. Uninstall). `error`: the log could not be read (e.g. a user outside group adm): that,
+ * with its fix, instead of claiming there is no log.
+ */
+function EmptyState({ cleared, error }: { cleared: string | null; error: string | null }) {
+  if (error) {
+    return (
+      <div className="lv-empty" data-testid="logs-empty">
+        <p className="error-text" role="alert" data-testid="logs-error">{error}</p>
+      </div>
+    );
+  }
   return (
     <div className="lv-empty" data-testid="logs-empty">
       {cleared && <p data-testid="logs-cleared"><strong>{cleared}</strong></p>}
@@ -250,7 +261,7 @@ function RawView({ rows, total, queries, paused, searching, hiddenProbeLines }: 
 export function LogsPanel() {
   const buffer = useLogs((s) => s.lines);
   const pending = useLogs((s) => s.pending.length);
-  const { paused, view, levels, text, queryText, rcode, route, showProbes, cleared, setPaused, setView, setShowProbes, search, runSearch } = useLogs((s) => s);
+  const { paused, view, levels, text, queryText, rcode, route, showProbes, cleared, error: loadError, setPaused, setView, setShowProbes, search, runSearch } = useLogs((s) => s);
   // The open view's text filter searches the whole log (current file and .1) in the backend.
   const filterText = (view === 'queries' ? queryText : text).trim();
   useEffect(() => {
@@ -299,7 +310,7 @@ export function LogsPanel() {
       </div>
       <SearchSummary search={searching ? search : null} />
       {buffer.length === 0 && pending === 0 && !searching ? (
-        <EmptyState cleared={cleared} />
+        <EmptyState cleared={cleared} error={loadError} />
       ) : view === 'queries' ? (
         <QueryView rows={shownQueries} allRows={allQueries} total={queries.length} hiddenProbes={showProbes ? 0 : probes} paused={paused} searching={searching} />
       ) : (

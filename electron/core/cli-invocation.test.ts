@@ -1,0 +1,33 @@
+/** Fix texts follow how the CLI was started: the package's /usr/bin/k2s-dns, or a checkout's npx. */
+import { afterEach, describe, expect, it } from 'vitest';
+import { LIB_DIR } from '../../scripts/package/layout';
+import { cliCommand, DRIFT_CHOICE, setCliName } from '../../shared/fix';
+import { fixText } from '../../shared/health';
+import { APP_ROOT } from './app-root';
+import { cliInvocation, PACKAGED_APP_ROOT, useCliInvocation } from './cli-invocation';
+
+afterEach(() => setCliName('npx k2s-dns'));
+
+describe('the CLI name in fix texts', () => {
+  it('is the package layout\'s directory', () => {
+    expect(PACKAGED_APP_ROOT).toBe(`${LIB_DIR}/`);
+  });
+
+  it('installed (/usr/lib/k2s-dns): `sudo k2s-dns …` in every kind of fix text', () => {
+    expect(useCliInvocation('/usr/lib/k2s-dns/')).toBe('k2s-dns');
+    expect(cliCommand('stop', true)).toBe('sudo k2s-dns stop');
+    expect(cliCommand('diff')).toBe('k2s-dns diff');
+    expect(DRIFT_CHOICE.restore.cli).toBe('sudo k2s-dns stop --on-drift restore');
+    expect(fixText('start', 'cli')).toBe('sudo k2s-dns start');
+    expect(fixText('restore', 'cli')).toBe('"Keep their file" (the default): sudo k2s-dns stop --on-drift keep && sudo k2s-dns start; or "Restore my original": sudo k2s-dns stop --on-drift restore && sudo k2s-dns start');
+    expect(fixText('recover', 'cli')).not.toContain('npx');
+  });
+
+  it('a checkout (this repository, or any other directory): `sudo npx k2s-dns …`', () => {
+    expect(cliInvocation(APP_ROOT)).toBe('npx k2s-dns');
+    expect(useCliInvocation('/home/ada/src/k2s-dns/')).toBe('npx k2s-dns');
+    expect(cliCommand('start', true)).toBe('sudo npx k2s-dns start');
+    // Only the exact packaged directory counts, not one that merely starts like it.
+    expect(cliInvocation('/usr/lib/k2s-dns-old/')).toBe('npx k2s-dns');
+  });
+});

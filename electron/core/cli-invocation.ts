@@ -1,0 +1,23 @@
+/**
+ * How the user of THIS install runs the CLI, so fix texts (shared/fix.ts cliCommand) are lines
+ * they can paste: the packages put the app in /usr/lib/k2s-dns and its launcher on PATH as
+ * /usr/bin/k2s-dns (scripts/package/layout.ts), so code running from there says `k2s-dns`; a
+ * checkout runs it through npm's bin link, `npx k2s-dns` (the README's developer section).
+ */
+import { setCliName, type CliName } from '../../shared/fix';
+import { APP_ROOT } from './app-root';
+
+/** The packages' application directory (scripts/package/layout.ts LIB_DIR), with a trailing slash as APP_ROOT has it. */
+export const PACKAGED_APP_ROOT = '/usr/lib/k2s-dns/';
+
+/** `k2s-dns` when `appRoot` (the directory this code runs from, APP_ROOT) is the packaged one, else `npx k2s-dns`. */
+export function cliInvocation(appRoot: string = APP_ROOT): CliName {
+  return appRoot === PACKAGED_APP_ROOT ? 'k2s-dns' : 'npx k2s-dns';
+}
+
+/** Tells shared/fix.ts how this runtime's CLI is run; each entry (CLI, helper, Electron main) calls it once at start. */
+export function useCliInvocation(appRoot: string = APP_ROOT): CliName {
+  const name = cliInvocation(appRoot);
+  setCliName(name);
+  return name;
+}

@@ -1,0 +1,53 @@
+/**
+ * The Host DNS card for a user who cannot read root's state file while K2s DNS runs: it says what
+ * cannot be read and why, not "Listeners none … nothing saved". Rendered to markup with the store
+ * mocked at the edge.
+ */
+import { describe, expect, it, vi } from 'vitest';
+import { renderToStaticMarkup } from 'react-dom/server';
+import type { HostDnsStatus } from '../../../shared/types';
+
+const state = vi.hoisted(() => ({ status: null as unknown, error: null, busy: false }));
+vi.mock('../stores', () => ({ useDns: (sel: (s: typeof state) => unknown) => sel(state) }));
+vi.mock('./LifecycleControls', () => ({ LifecycleControls: () => null }));
+vi.mock('./TimelineView', () => ({ TimelineView: () => null }));
+
+import { HostDnsPanel } from './HostDnsPanel';
+
+const running: HostDnsStatus = {
+  state: 'running',
+  engine: null,
+  engineVersion: null,
+  listeners: [],
+  skippedListeners: [],
+  resolverOwner: 'k2s',
+  upstreams: [],
+  clusterDomain: null,
+  kubeDnsIp: null,
+  savedAt: null,
+  savedBy: null,
+  pid: 4242,
+  messages: [],
+  operation: null,
+};
+
+/** The text of the <dd> with `testid`. */
+const cell = (html: string, testid: string) => new RegExp(`data-testid="${testid}"[^>]*>(.*?)</dd>`, 's').exec(html)?.[1]?.replace(/<[^>]*>/g, '').trim();
+
+describe('HostDnsPanel', () => {
+  it('root-only state while running: listeners, upstreams and the saved original are "not known", with the file and why', () => {
+    state.status = { ...running, stateUnreadable: '/var/lib/k2s/dns-resolver-state.json is readable by root only (its directory /var/lib/k2s is 0700) and this app runs as uid 1000' };
+    const html = renderToStaticMarkup(<HostDnsPanel />);
+    expect(cell(html, 'dns-listeners')).toBe('not known to this app (the saved state is root-only)');
+    expect(cell(html, 'dns-upstreams')).toBe('not known to this app (the saved state is root-only)');
+    expect(cell(html, 'dns-saved')).toBe('cannot be read: /var/lib/k2s/dns-resolver-state.json is readable by root only (its directory /var/lib/k2s is 0700) and this app runs as uid 1000');
+    expect(html).not.toContain('nothing saved');
+  });
+
+  it('a readable, empty state still says none / nothing saved', () => {
+    state.status = { ...running, state: 'stopped', resolverOwner: 'original', pid: null };
+    const html = renderToStaticMarkup(<HostDnsPanel />);
+    expect(cell(html, 'dns-listeners')).toBe('none');
+    expect(cell(html, 'dns-saved')).toBe('nothing saved');
+  });
+});

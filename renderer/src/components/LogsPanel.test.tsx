@@ -1,0 +1,54 @@
+/**
+ * The Logs panel when the proxy log cannot be read (a desktop user outside group adm): it shows
+ * the backend's sentence with the fix, not "No proxy log yet". Rendered to markup with the stores
+ * mocked at the edge.
+ */
+import { describe, expect, it, vi } from 'vitest';
+import { renderToStaticMarkup } from 'react-dom/server';
+
+const state = vi.hoisted(() => ({
+  lines: [] as unknown[],
+  pending: [] as unknown[],
+  paused: false,
+  view: 'queries',
+  levels: {},
+  text: '',
+  queryText: '',
+  rcode: '',
+  route: '',
+  showProbes: false,
+  cleared: null as string | null,
+  error: null as string | null,
+  search: null,
+  older: null,
+  loadingOlder: false,
+  loadOlder: async () => undefined,
+  setPaused: () => undefined,
+  setView: () => undefined,
+  setShowProbes: () => undefined,
+  runSearch: async () => undefined,
+}));
+vi.mock('../stores', () => ({
+  useLogs: (sel: (s: typeof state) => unknown) => sel(state),
+  useZones: (sel: (s: { discovery: null }) => unknown) => sel({ discovery: null }),
+}));
+
+import { LogsPanel } from './LogsPanel';
+import { logReadError } from '../../../electron/core/logs/tail';
+
+const text = (html: string) => html.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ');
+
+describe('LogsPanel with an unreadable log', () => {
+  it('shows why and the fix (group adm, or sudo), not "No proxy log yet"', () => {
+    // The sentence the backend sends for EACCES (electron/core/logs/tail.ts).
+    state.error = logReadError('/var/log/dnsproxy/dnsproxy.log', Object.assign(new Error('EACCES'), { code: 'EACCES' })).message;
+    const shown = text(renderToStaticMarkup(<LogsPanel />));
+    expect(shown).toContain('Cannot read the proxy log /var/log/dnsproxy/dnsproxy.log: permission denied (it is readable by root and the group adm only). Add your user to adm (sudo usermod -aG adm $USER, then log out and in again), or read it as root (sudo tail -f /var/log/dnsproxy/dnsproxy.log).');
+    expect(shown).not.toContain('No proxy log yet');
+  });
+
+  it('no error, no lines: the "No proxy log yet" state', () => {
+    state.error = null;
+    expect(text(renderToStaticMarkup(<LogsPanel />))).toContain('No proxy log yet.');
+  });
+});
