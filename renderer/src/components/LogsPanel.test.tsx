@@ -8,6 +8,8 @@ import { renderToStaticMarkup } from 'react-dom/server';
 
 const state = vi.hoisted(() => ({
   lines: [] as unknown[],
+  queries: [] as unknown[],
+  owners: [] as unknown[],
   pending: [] as unknown[],
   paused: false,
   view: 'queries',
