@@ -133,7 +133,8 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
       await waitForListeners(deps, plan, opts.readyTimeoutMs ?? READY_TIMEOUT_MS);
       return { value: pid, message: `k2s-dnsproxy (${plan.engine}${pid ? `, PID ${pid}` : ''}) answers on ${plan.listeners.map((l) => `${l.address}:${l.port}`).join(', ')}`, detail: { pid } };
     });
-    await r.run('activate', 'Pointing the host at 127.0.0.1', () => activate(deps, pre, state, discovery, undo));
+    const follow = { plan, engineBinary: pre.engine.binary, onNetworkChange: opts.onNetworkChange ?? pre.existing?.onNetworkChange ?? 'follow' };
+    await r.run('activate', 'Pointing the host at 127.0.0.1', () => activate(deps, pre, state, discovery, undo, follow));
     await r.run('verify', `Resolving kubernetes.default.svc.${discovery.clusterDomain} and an external name`, async () => {
       const resolvConfText = await deps.fs.readFile(K2S_PATHS.resolvConf).then((b) => b.toString('utf8'), () => '');
       const paths = deps.lookupPaths ? await deps.lookupPaths({ resolved: pre.resolved !== null, resolvConfText, skip: ['127.0.0.1'] }) : [];
@@ -223,7 +224,7 @@ async function save(deps: LifecycleDeps, pre: Preflight, undo: Undo[]) {
  * stub or the KubeSwitch address instead of 127.0.0.1 (resolved copies a foreign file's servers
  * into /run/systemd/resolve/resolv.conf, kubelet's resolvConf there).
  */
-async function activate(deps: LifecycleDeps, pre: Preflight, state: ResolverStateFile, discovery: ClusterDiscovery, undo: Undo[]) {
+async function activate(deps: LifecycleDeps, pre: Preflight, state: ResolverStateFile, discovery: ClusterDiscovery, undo: Undo[], follow: Pick<ResolverStateFile, 'plan' | 'engineBinary' | 'onNetworkChange'>) {
   let route: ResolvedRoute | null = null;
   if (pre.resolved) {
     route = { link: pre.resolved.link, address: pre.resolved.address, domains: routingDomains(discovery.zones.map((z) => z.zone)) };
@@ -258,6 +259,10 @@ async function activate(deps: LifecycleDeps, pre: Preflight, state: ResolverStat
     kubernetesServiceIp: discovery.kubernetesServiceIp,
     managedResolvConfSha256: sha,
     allowedZones: discovery.allowedZones ?? [],
+    // What a follow of the network needs to restart the engine and rewrite this file (follow.ts).
+    ...follow,
+    managedNameserver: pre.resolved?.nameserver ?? '127.0.0.1',
+    lastNetworkChange: null,
   });
   return {
     value: undefined,
