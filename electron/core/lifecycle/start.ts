@@ -142,7 +142,12 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
       if (v.warning) warnings.push({ code: 'UPSTREAM_UNVERIFIED', message: v.warning });
       return { value: v, message: v.summary, detail: v.detail };
     });
-    r.emit('ready', 'done', `Host DNS goes through k2s-dnsproxy; ${discovery.clusterDomain} resolves.`);
+    // The follower after the host points at the proxy (it follows from there); a follower that
+    // cannot start leaves K2s DNS running as before (drift is reported, not followed).
+    if (deps.follower && follow.onNetworkChange === 'follow') {
+      await deps.follower.manager.start(deps.follower.argv).catch((err: unknown) => warnings.push({ code: 'FOLLOW_NOT_STARTED', message: `The network follower did not start (${messageOf(err)}); a new resolver file from the network stays drift until the next start.` }));
+    } else if (deps.follower) await deps.follower.manager.stop().catch(() => undefined);
+    r.emit('ready', 'done', `Host DNS goes through k2s-dnsproxy; ${discovery.clusterDomain} resolves${follow.onNetworkChange === 'follow' ? '; a new network resolver file is followed' : '; a new network resolver file is kept as drift (--on-network-change keep)'}.`);
     undo.length = 0;
     await clearJournal(deps.fs);
     await clearRecovery(deps.fs);
