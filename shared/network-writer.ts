@@ -14,6 +14,7 @@
  *   `#@VPNC_GENERATED@`; OpenVPN's update-resolv-conf and wg-quick go through resolvconf.
  */
 import { parseResolvConf } from './resolv-conf';
+import type { NetworkChangeView } from './types';
 
 /** Who wrote the file and the line or link target that says so. */
 export interface NetworkWriter {
@@ -82,4 +83,11 @@ export function resolverFileRefusal(bytes: Uint8Array): string | null {
   if (foreign !== undefined) return `the new file is not a resolver file (line ${JSON.stringify(foreign.slice(0, 80))} is no resolv.conf(5) directive)`;
   if (parseResolvConf(text).nameservers.length === 0) return 'the new file lists no nameserver (glibc would ask 127.0.0.1, the proxy itself: a loop)';
   return null;
+}
+
+/** One sentence for status and the log: what changed, who wrote it, what K2s did. */
+export function describeNetworkChange(c: NetworkChangeView): string {
+  const who = `${c.writer}${c.evidence ? ` (${c.evidence})` : ''}`;
+  if (c.outcome === 'followed') return `${c.at}: ${who} wrote a new resolver (${c.how}); K2s DNS followed it: upstreams ${c.from.join(', ')} → ${c.to.join(', ')}, and stop restores that file.`;
+  return `${c.at}: ${who} changed the resolver (${c.how}); not followed: ${c.reason ?? 'unknown reason'}.`;
 }

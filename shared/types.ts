@@ -267,6 +267,22 @@ export interface HostDnsStatus {
    * K2s-owned resolv.conf then names resolved's stub or the KubeSwitch address, not 127.0.0.1).
    */
   resolvedRoute?: { link: string; address: string; domains: string[] } | null;
+  /** `--on-network-change` of the running start (absent when stopped or unknown). */
+  onNetworkChange?: 'follow' | 'keep';
+  /** The last new resolver file the network wrote while running, and what K2s did (followed, or left as drift with why). */
+  networkChange?: NetworkChangeView | null;
+}
+
+/** A network change as status shows it (shared/state-file.ts NetworkChange). */
+export interface NetworkChangeView {
+  at: string;
+  outcome: 'followed' | 'drift';
+  writer: string;
+  evidence: string;
+  how: string;
+  from: string[];
+  to: string[];
+  reason?: string;
 }
 
 /** Saved original vs current /etc/resolv.conf. */

@@ -17,6 +17,7 @@ import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { parseResolvConf, renderManagedResolvConf, writableResolverTokens } from '../../../shared/resolv-conf';
 import { clientOptions, upstreamPolicy } from '../../../shared/upstream-policy';
 import { networkWriter, resolverFileRefusal } from '../../../shared/network-writer';
+export { describeNetworkChange } from '../../../shared/network-writer';
 import { DNSPROXY_RUN_AS } from '../../../shared/systemd-unit';
 import { ROOT_WRITTEN_DIRS } from '../../../shared/root-dir-check';
 import { captureResolver, readState, sameResolver, writeState } from '../host/resolver-state';
@@ -148,11 +149,4 @@ async function followLocked(deps: LifecycleDeps): Promise<FollowOutcome> {
     await writeState(deps.fs, { ...next, upstreams: state.upstreams, lastNetworkChange: failedChange }).catch(() => undefined);
     return { kind: 'drift', change: failedChange };
   }
-}
-
-/** One sentence for status and the log: what changed, who wrote it, what K2s did. */
-export function describeNetworkChange(c: NetworkChange): string {
-  const who = `${c.writer}${c.evidence ? ` (${c.evidence})` : ''}`;
-  if (c.outcome === 'followed') return `${c.at}: ${who} wrote a new resolver (${c.how}); K2s DNS followed it: upstreams ${c.from.join(', ')} → ${c.to.join(', ')}, and stop restores that file.`;
-  return `${c.at}: ${who} changed the resolver (${c.how}); not followed: ${c.reason ?? 'unknown reason'}.`;
 }

@@ -10,6 +10,7 @@ import { StateFileCorruptError } from '../host/state-store';
 import { interruptedOperation, readJournal, readRecovery } from './journal';
 import { readWatchdogState, watchdogAlive } from '../host/supervised-service';
 import { MAX_RESTARTS } from '../host/supervisor-script';
+import { describeNetworkChange } from '../../../shared/network-writer';
 
 /**
  * Reads host DNS status without changing anything (works without root where the files are
@@ -53,6 +54,9 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     owner = 'foreign';
     messages.push(`/etc/resolv.conf was changed by someone else while K2s ran (NetworkManager or a DHCP client?); ${say({ gui: 'Resolver diff shows how.', cli: `see ${cliCommand('diff')}.` })}`);
   }
+  // What the follower did last (follow.ts): said in words, so the CLI and the app both show it.
+  const change = state?.lastNetworkChange ?? null;
+  if (change) messages.push(describeNetworkChange(change));
   const interrupted = await interruptedOperation(deps.fs).catch(() => null);
   // A journal whose process is alive is an operation running now (the CLI, the helper, another window).
   const live = interrupted ? null : await readJournal(deps.fs).catch(() => null);
@@ -105,5 +109,6 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     ...(watchdogRestart ? { watchdogRestart } : {}),
     ...(serviceRestart ? { serviceRestart } : {}),
     ...(state?.resolvedRoute ? { resolvedRoute: state.resolvedRoute } : {}),
+    ...(state ? { onNetworkChange: state.onNetworkChange ?? 'follow', networkChange: change } : {}),
   };
 }
