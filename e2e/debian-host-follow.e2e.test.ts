@@ -128,3 +128,77 @@ describe.skipIf(why !== null)('NetworkManager changes DNS while K2s DNS runs (De
     }, 240_000);
   }
 });
+
+/** resolvconf's .deb in the root file system (scripts/build-debian-host.sh), installed only inside the booted host. */
+const RESOLVCONF_DEB = '/var/cache/k2s-bed/debs/resolvconf_1.94_all.deb';
+const VPN_NS = '192.0.2.99';
+
+describe.skipIf(why !== null)('resolvconf -a (a VPN adds its nameserver) while K2s DNS runs (Debian 13 host)', () => {
+  let tb: Testbed;
+  let h: DebianHost;
+  let vpn: DnsmasqServer;
+  let installSkip: string | null = null;
+  const target = async () => ({
+    link: (await h.run(['readlink', '/etc/resolv.conf'])).stdout.trim(),
+    etc: (await h.run(['cat', '/etc/resolv.conf'])).stdout,
+    run: (await h.run(['cat', '/run/resolvconf/resolv.conf'])).stdout,
+  });
+
+  beforeAll(async () => {
+    tb = await startTestbed();
+    await runCmd('ip', ['addr', 'add', `${VPN_NS}/32`, 'dev', 'k2s-upstream0']);
+    vpn = await startDnsmasq({ listenAddress: VPN_NS, port: 53, records: { localZones: ['#', 'newnet.test'], hosts: [[NEW_NAME, NEW_ANSWER], ['www.example.test', '198.51.100.7']] } });
+    h = await createDebianHost({ files: await plainHostFiles(tb) });
+    await h.boot();
+    await h.waitRunning();
+    // systemd-resolved's package ships /usr/sbin/resolvconf (resolvectl) and conflicts with
+    // resolvconf: removed inside this disposable host only (its unit is masked on this host anyway).
+    const inst = await h.sh(`dpkg --remove --force-depends systemd-resolved libnss-resolve >/dev/null 2>&1; dpkg -i ${RESOLVCONF_DEB}`, 120_000);
+    if (inst.code !== 0) {
+      installSkip = `dpkg -i resolvconf failed inside the host: ${inst.stderr.trim().slice(-300)}`;
+      return;
+    }
+    const feed = await h.sh(`systemctl start resolvconf.service; printf 'nameserver 192.0.2.53\\nsearch example.test\\n' | resolvconf -a k2s-upstream0.inet`, 60_000);
+    if (feed.code !== 0) installSkip = `resolvconf -a failed inside the host: ${feed.stderr.trim()}`;
+    const t = installSkip ? null : await target();
+    if (t && !(t.link.endsWith('run/resolvconf/resolv.conf') && /nameserver 192\.0\.2\.53/.test(t.etc))) installSkip = `resolvconf did not make /etc/resolv.conf its link (${JSON.stringify(t)})`;
+    if (installSkip) console.warn(`skipped: ${installSkip}`);
+  }, 240_000);
+
+  afterAll(async () => {
+    await h?.destroy();
+    await vpn?.stop();
+    await runCmd('ip', ['addr', 'del', `${VPN_NS}/32`, 'dev', 'k2s-upstream0']).catch(() => undefined);
+    await tb?.stop();
+  });
+
+  for (const engine of PROXY_ENGINES) {
+    it(`${engine}: resolvconf -a tun0 is followed; stop restores resolvconf's link with its newest bytes`, async (ctx) => {
+      if (installSkip) return ctx.skip(`skipped: ${installSkip}`);
+      if (engine === 'adguard' && dnsproxyMissing) return ctx.skip(`skipped: ${dnsproxyMissing}`);
+      const before = await target();
+      const start = await hostCli(h, hostStartArgs(engine));
+      expect(start.result, start.stderr).toMatchObject({ ok: true });
+      expect((await queryDns({ name: NEW_NAME, type: 'A', server: '127.0.0.1', timeoutMs: 2000 })).rcode).toBe('NXDOMAIN');
+      const t0 = Date.now();
+      // What OpenVPN's update-resolv-conf and wg-quick do (resolvconf(8) -a; tun* sorts first in interface-order).
+      const add = await h.sh(`printf 'nameserver ${VPN_NS}\\nsearch newnet.test\\n' | resolvconf -a tun0.openvpn`, 60_000);
+      expect(add.code, add.stderr).toBe(0);
+      const ms = await untilFollowed(t0);
+      console.log(`${engine} resolvconf -a: proxy used the VPN nameserver ${ms} ms after resolvconf -a began`);
+      expect(ms).not.toBeNull();
+      expect(await hostGetent(h, 'kubernetes.default.svc.cluster.local')).toEqual(['172.21.0.1']);
+      const status = JSON.parse((await hostCli(h, ['status', '--json'])).stdout);
+      expect(status).toMatchObject({ state: 'running', networkChange: { outcome: 'followed', writer: 'resolvconf' } });
+      expect(status.networkChange.to[0]).toBe(VPN_NS);
+
+      expect((await hostCli(h, ['stop', '--json'])).result).toMatchObject({ ok: true });
+      const after = await target();
+      expect(after.link).toBe(before.link);
+      expect(after.etc).toBe(after.run);
+      expect(after.etc).toContain(`nameserver ${VPN_NS}`);
+      // The VPN goes away for the next engine.
+      expect((await h.run(['resolvconf', '-d', 'tun0.openvpn'])).code).toBe(0);
+    }, 240_000);
+  }
+});
