@@ -109,6 +109,7 @@ describe.skipIf(why !== null)('NetworkManager changes DNS while K2s DNS runs (De
       expect(ms).not.toBeNull();
       // From NetworkManager's write (its own copy is written with /etc/resolv.conf, same clock) to the proxy answering.
       const nmWroteAt = Number((await h.run(['stat', '-c', '%.3Y', '/run/NetworkManager/resolv.conf'])).stdout.trim()) * 1000;
+      console.log((await h.run(['journalctl', '-u', 'k2s-dnsproxy-follow', '-n', '4', '-o', 'cat', '--no-pager'])).stdout);
       console.log(`${engine} NetworkManager: proxy used the new nameserver ${t0 + ms! - nmWroteAt} ms after NetworkManager wrote the file (${ms} ms after nmcli modify+up began)`);
       expect(await hostGetent(h, 'kubernetes.default.svc.cluster.local')).toEqual(['172.21.0.1']);
       const status = JSON.parse((await hostCli(h, ['status', '--json'])).stdout);

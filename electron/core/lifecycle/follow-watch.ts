@@ -66,8 +66,8 @@ export async function watchNetwork(deps: LifecycleDeps, opts: WatchOptions): Pro
   let again = false;
   let timer: NodeJS.Timeout | null = null;
 
-  const report = (r: FollowOutcome) => {
-    if (r.kind === 'followed' || r.kind === 'drift') opts.log(describeNetworkChange(r.change));
+  const report = (r: FollowOutcome, ms: number) => {
+    if (r.kind === 'followed' || r.kind === 'drift') opts.log(`${describeNetworkChange(r.change)} (${ms} ms)`);
   };
   const rewatch = (files: string[]) => {
     const dirs = [...new Set(files.map((f) => path.posix.dirname(f)))];
@@ -90,8 +90,9 @@ export async function watchNetwork(deps: LifecycleDeps, opts: WatchOptions): Pro
     rewatch(files);
     const sig = await signature(deps, files);
     if (sig === last) return;
+    const t0 = Date.now();
     const r = await followNetwork(deps).catch((err: unknown) => ({ kind: 'busy', why: (err as Error).message }) as FollowOutcome);
-    report(r);
+    report(r, Date.now() - t0);
     // After a follow the files changed again (our own K2s file): take the new signature as seen.
     last = r.kind === 'busy' ? '' : await signature(deps, await watchedFiles(deps));
   };
