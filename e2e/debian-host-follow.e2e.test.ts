@@ -203,3 +203,50 @@ describe.skipIf(why !== null)('resolvconf -a (a VPN adds its nameserver) while K
     }, 240_000);
   }
 });
+
+describe.skipIf(why !== null)('systemd-resolved link servers change while K2s DNS runs (Debian 13 host)', () => {
+  let tb: Testbed;
+  let h: DebianHost;
+  let vpn: DnsmasqServer;
+
+  beforeAll(async () => {
+    tb = await startTestbed();
+    await runCmd('ip', ['addr', 'add', `${VPN_NS}/32`, 'dev', 'k2s-upstream0']);
+    vpn = await startDnsmasq({ listenAddress: VPN_NS, port: 53, records: { localZones: ['#', 'newnet.test'], hosts: [[NEW_NAME, NEW_ANSWER], ['www.example.test', '198.51.100.7']] } });
+    h = await createDebianHost({ enable: ['systemd-resolved.service'], files: { ...(await plainHostFiles(tb)), '/etc/resolv.conf': { symlink: '../run/systemd/resolve/stub-resolv.conf' } } });
+    await h.boot();
+    await h.waitRunning();
+    // As NetworkManager does on a resolved host: the link's servers (resolvectl(1) dns/domain).
+    const set = await h.sh('resolvectl dns k2s-upstream0 192.0.2.53 && resolvectl domain k2s-upstream0 example.test');
+    expect(set.code, set.stderr).toBe(0);
+  }, 240_000);
+
+  afterAll(async () => {
+    await h?.destroy();
+    await vpn?.stop();
+    await runCmd('ip', ['addr', 'del', `${VPN_NS}/32`, 'dev', 'k2s-upstream0']).catch(() => undefined);
+    await tb?.stop();
+  });
+
+  for (const engine of PROXY_ENGINES) {
+    it(`${engine}: resolvectl dns on the uplink is followed; stop restores the stub link`, async (ctx) => {
+      if (engine === 'adguard' && dnsproxyMissing) return ctx.skip(`skipped: ${dnsproxyMissing}`);
+      const before = (await h.run(['readlink', '/etc/resolv.conf'])).stdout.trim();
+      const start = await hostCli(h, hostStartArgs(engine));
+      expect(start.result, start.stderr).toMatchObject({ ok: true });
+      expect((await queryDns({ name: NEW_NAME, type: 'A', server: '127.0.0.1', timeoutMs: 2000 })).rcode).toBe('NXDOMAIN');
+      const t0 = Date.now();
+      expect((await h.run(['resolvectl', 'dns', 'k2s-upstream0', VPN_NS])).code).toBe(0);
+      const ms = await untilFollowed(t0);
+      console.log(`${engine} resolvectl dns: proxy used the new link server ${ms} ms after resolvectl began`);
+      expect(ms).not.toBeNull();
+      expect(await hostGetent(h, 'kubernetes.default.svc.cluster.local')).toEqual(['172.21.0.1']);
+      const status = JSON.parse((await hostCli(h, ['status', '--json'])).stdout);
+      expect(status).toMatchObject({ state: 'running', networkChange: { outcome: 'followed', writer: 'systemd-resolved', to: [VPN_NS] } });
+      expect((await hostCli(h, ['stop', '--json'])).result).toMatchObject({ ok: true });
+      expect((await h.run(['readlink', '/etc/resolv.conf'])).stdout.trim()).toBe(before);
+      // The uplink back for the next engine.
+      expect((await h.run(['resolvectl', 'dns', 'k2s-upstream0', '192.0.2.53'])).code).toBe(0);
+    }, 240_000);
+  }
+});

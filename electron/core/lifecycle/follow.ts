@@ -46,6 +46,11 @@ interface Candidate {
   target: string | null;
 }
 
+/** The saved original's bytes (base64): a file's, or what its link pointed at. */
+function savedBytes(e: ResolverEntry): string | null {
+  return e.kind === 'file' ? e.contentBase64 : e.kind === 'symlink' ? e.targetContentBase64 : null;
+}
+
 /** Host path a symlink target string names (relative targets are relative to /etc). */
 export function targetPath(target: string): string {
   return path.posix.resolve(path.posix.dirname(K2S_PATHS.resolvConf), target);
@@ -124,7 +129,9 @@ async function followLocked(deps: LifecycleDeps): Promise<FollowOutcome> {
 
   // The network's file is the original from now on: saved first, so a crash below still has
   // stop restore what the network wants (never the previous network's file).
-  const change: NetworkChange = { at, outcome: 'followed', writer: writer.writer, evidence: writer.evidence, how: found.how, from: state.upstreams, to: picked.upstreams };
+  // The stub file keeps its bytes when resolved's link servers change: say what did change.
+  const how = resolvedLinkServers && found.bytes.toString('base64') === savedBytes(state.resolvConf) ? `systemd-resolved's servers changed (resolvectl dns: ${resolvedLinkServers.join(', ')})` : found.how;
+  const change: NetworkChange = { at, outcome: 'followed', writer: writer.writer, evidence: writer.evidence, how, from: state.upstreams, to: picked.upstreams };
   let next: ResolverStateFile = { ...state, resolvConf: found.entry, savedAt: at, upstreams: picked.upstreams, lastNetworkChange: change };
   await writeState(deps.fs, next);
   try {
