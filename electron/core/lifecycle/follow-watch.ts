@@ -26,6 +26,8 @@ export interface WatchOptions {
   log: (line: string) => void;
   /** Poll period, ms (default 1000). */
   pollMs?: number;
+  /** Called after each look that ran followNetwork, with its outcome (tests wait on it instead of sleeping). */
+  onLook?: (outcome: FollowOutcome) => void;
   /** Wait after an inotify event before looking, ms, so a writer's several steps are one change (default 100). */
   settleMs?: number;
 }
@@ -93,8 +95,11 @@ export async function watchNetwork(deps: LifecycleDeps, opts: WatchOptions): Pro
     const t0 = Date.now();
     const r = await followNetwork(deps).catch((err: unknown) => ({ kind: 'busy', why: (err as Error).message }) as FollowOutcome);
     report(r, Date.now() - t0);
-    // After a follow the files changed again (our own K2s file): take the new signature as seen.
-    last = r.kind === 'busy' ? '' : await signature(deps, await watchedFiles(deps));
+    opts.onLook?.(r);
+    // The signature taken BEFORE the look is what it saw: a write during the look differs from
+    // it and gets a look of its own. After a follow (our own K2s file changed the files) or a
+    // busy lock, the next look runs followNetwork again, which is idle when nothing else is new.
+    last = r.kind === 'busy' || r.kind === 'followed' ? '' : sig;
   };
   const run = () => {
     if (running) {
