@@ -144,7 +144,7 @@ async function followLocked(deps: LifecycleDeps): Promise<FollowOutcome> {
     // The same argv reads the new config: systemd restarts the units as they are (no reload of
     // unit files, ~1 s less); the supervised manager starts the same spec again.
     if (deps.services.restart && (await deps.services.status()).running) await deps.services.restart();
-    else await deps.services.start({ argv, logFile: deps.fs.real(K2S_PATHS.log), description: `K2s DNS proxy (${plan.engine})`, guardDirs: ROOT_WRITTEN_DIRS.map((d) => deps.fs.real(d.path)), ...(plan.engine === 'adguard' ? { runAs: DNSPROXY_RUN_AS } : {}), ...(lateListeners ? { lateListeners } : {}) });
+    else await deps.services.start({ argv, logFile: deps.fs.real(K2S_PATHS.log), description: `K2s DNS proxy (${plan.engine})`, guardDirs: ROOT_WRITTEN_DIRS.map((d) => deps.fs.real(d.path)), ...(plan.engine === 'adguard' ? { runAs: DNSPROXY_RUN_AS } : {}), ...(lateListeners ? { lateListeners } : {}), ...(state.resolvedRoute ? { resolvedRouteFile: deps.fs.real(K2S_PATHS.routeFile) } : {}) });
     await waitForListeners(deps, plan, READY_TIMEOUT_MS);
     next = { ...next, plan };
     // Host points at the proxy again, with the new network's search domains and options.
