@@ -67,5 +67,6 @@ export function startOptionsOf(input: StartInput, found: KubeconfigFound): Start
     ...(input.verifyName !== undefined ? { verifyExternalName: input.verifyName } : {}),
     ...(input.logQueries !== undefined ? { logQueries: input.logQueries } : {}),
     ...(input.allowZones?.length ? { allowZones: input.allowZones } : {}),
+    ...(input.onNetworkChange !== undefined ? { onNetworkChange: input.onNetworkChange } : {}),
   };
 }
