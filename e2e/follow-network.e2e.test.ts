@@ -9,7 +9,7 @@
  * the proxy's own listener (a loop) stays drift.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { startTestbed, type Testbed } from './bed/testbed';
 import { startDnsmasq, type DnsmasqServer } from './bed/dnsmasq-server';
 import { ensureLinks, removeLinks, UPSTREAM_LINK, type LinkChanges } from './bed/netns-links';
@@ -44,7 +44,7 @@ async function untilFollowed(t0: number): Promise<number | null> {
   return null;
 }
 
-const status = async () => JSON.parse((await k2sDns(['status', '--json'])).stdout) as { state: string; networkChange?: { outcome: string; writer: string; to: string[]; reason?: string } | null };
+const status = async () => JSON.parse((await k2sDns(['status', '--json'])).stdout) as { state: string; onNetworkChange?: string; networkChange?: { outcome: string; writer: string; to: string[]; reason?: string } | null };
 
 describe.skipIf(!inSandbox)('follow the network while running (sandbox)', () => {
   let tb: Testbed;
@@ -109,6 +109,20 @@ describe.skipIf(!inSandbox)('follow the network while running (sandbox)', () => 
       await tb.setResolvLayout('file');
     }, 120_000);
   }
+
+  it('--on-network-change keep: a valid new file stays drift; no follower runs; stop keeps their file', async () => {
+    expect((await k2sDns(['start', '--kubeconfig', tb.kubeconfigPath, '--engine', 'dnsmasq', '--on-network-change', 'keep', '--verify-name', 'www.example.test', '--json'])).result).toMatchObject({ ok: true });
+    const plain = `nameserver ${NEW_NS}\n`;
+    await renameInto('/etc/resolv.conf', plain);
+    const s = await status();
+    expect(s).toMatchObject({ state: 'degraded', onNetworkChange: 'keep' });
+    await expect(lstat('/run/k2s/follow.pid')).rejects.toThrow(/ENOENT/);
+    // Nothing follows: the proxy still asks the old nameserver, which does not know the name.
+    expect((await queryDns({ name: NEW_NAME, type: 'A', server: '127.0.0.1', timeoutMs: 2000 })).rcode).toBe('NXDOMAIN');
+    expect((await k2sDns(['stop', '--json'])).result).toMatchObject({ ok: true });
+    expect((await snapshotResolver()).bytes?.toString('utf8')).toBe(plain);
+    await tb.setResolvLayout('file');
+  }, 120_000);
 
   it('a new file that lists the proxy listener (loop) stays drift: upstreams and the saved original unchanged', async () => {
     const before = await snapshotResolver();
