@@ -112,6 +112,8 @@ export const ERROR_CODES = {
   // --- warnings of a successful operation (exit 0) ---
   UPSTREAM_UNVERIFIED: { exit: warning, http: 200, meaning: 'Started, but no upstream answered the external verify name.' },
   RUN_DIR_FULL: { exit: warning, http: 200, meaning: 'Stopped without a lock file: /run is full.' },
+  FOLLOW_NOT_STARTED: { exit: warning, http: 200, meaning: 'Started, but the network follower did not: a new network resolver file stays drift.' },
+  FOLLOW_NOT_STOPPED: { exit: warning, http: 200, meaning: 'Stopped, but the network follower did not end when asked.' },
   STATE_DIR_FULL: { exit: warning, http: 200, meaning: 'Done, but the journal in the state directory could not be written (full).' },
 } as const satisfies Record<string, ErrorCodeEntry>;
 

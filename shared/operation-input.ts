@@ -35,6 +35,9 @@ export const zoneName = z.string().max(MAX_ZONE_NAME_LENGTH).regex(ZONE_NAME_RE,
 /** Zones the user allows past the zone policy: lower-case names without trailing dot, at most 100. */
 export const allowZoneList = z.array(zoneName).max(MAX_ALLOW_ZONES);
 
+/** What a running K2s DNS does with a new network resolver file (`--on-network-change`). */
+export const NETWORK_CHANGE_POLICIES = ['follow', 'keep'] as const;
+
 /** The engines a Start may ask for. */
 export const ENGINE_NAMES = ['adguard', 'dnsmasq'] as const;
 
@@ -116,6 +119,8 @@ export const START_FIELDS = {
   dnsproxyPath: field({ schema: cliPath, what: 'a path without control characters', cli: { flag: 'dnsproxy' } }),
   /** Upstreams to use instead of the saved resolver's nameservers (CLI only). */
   upstreams: field({ schema: z.array(upstreamText).min(1).max(32), what: 'an IP or IP:PORT, e.g. 192.168.1.1 or [fd00::1]:53', cli: { flag: 'upstream' } }),
+  /** A new resolver file the network writes while running: follow (default) or keep it as drift (electron/core/lifecycle/follow.ts). */
+  onNetworkChange: field({ schema: z.enum(NETWORK_CHANGE_POLICIES), what: `one of ${NETWORK_CHANGE_POLICIES.join(', ')}`, contract: true, helper: { flag: '--on-network-change' }, cli: { flag: 'on-network-change' } }),
   /** Log every query; default true (the log viewer shows them). */
   logQueries: field({ schema: z.boolean(), what: 'a switch', cli: { flag: 'no-log-queries', negate: true } }),
 } as const;

@@ -2,7 +2,7 @@
  * The saved-state file at K2S_PATHS.stateFile: the exact original /etc/resolv.conf plus what
  * the running proxy was started with. Pure (no Node imports) so the renderer can show it.
  */
-import type { EngineName, Listener, ResolverEntry } from './types';
+import type { EngineName, Listener, ProxyPlan, ResolverEntry } from './types';
 import type { ResolvedRoute } from './resolved-link';
 
 /**
@@ -36,6 +36,39 @@ export interface ResolverStateFile {
   // --- zone policy ---
   /** Zones the user allowed past the zone policy (`--allow-zone`, the Zones panel toggle). */
   allowedZones?: string[];
+  // --- following the network (electron/core/lifecycle/follow.ts) ---
+  /** What a new resolver file the network writes while K2s runs does: follow (default) or keep (drift). */
+  onNetworkChange?: NetworkChangePolicy;
+  /** The proxy plan start ran with, so a follow can restart the engine with new upstreams only. */
+  plan?: ProxyPlan | null;
+  /** Binary of the engine start ran (host path), for the same restart. */
+  engineBinary?: string | null;
+  /** nameserver line of the K2s-owned resolv.conf (127.0.0.1, or the stub/KubeSwitch address where resolved runs). */
+  managedNameserver?: string | null;
+  /** The last network change seen while running: followed, or left as drift with why. */
+  lastNetworkChange?: NetworkChange | null;
+}
+
+/** The `--on-network-change` policy. */
+export type NetworkChangePolicy = 'follow' | 'keep';
+
+/** One network change seen while K2s ran, as status and the app show it. */
+export interface NetworkChange {
+  /** ISO-8601 time it was handled. */
+  at: string;
+  /** followed: upstreams switched and the saved original replaced; drift: left alone (why in `reason`). */
+  outcome: 'followed' | 'drift';
+  /** Who wrote it: NetworkManager, resolvconf, systemd-resolved, a VPN client, or `an unknown program`. */
+  writer: string;
+  /** What says so: the header line or the link target. */
+  evidence: string;
+  /** How the new file reached the host: `/etc/resolv.conf replaced` or `link target <path> rewritten`. */
+  how: string;
+  /** Upstreams before and after (after = before for drift). */
+  from: string[];
+  to: string[];
+  /** For drift: why it was not followed. */
+  reason?: string;
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -89,6 +122,12 @@ export function stateFileProblem(v: unknown): string | null {
   }
   if (v.allowedZones !== undefined && !(Array.isArray(v.allowedZones) && v.allowedZones.length <= 1000 && v.allowedZones.every((z) => isStr(z) && z.length <= 253)))
     return 'allowedZones is not a list of at most 1000 zone names';
+  if (v.onNetworkChange !== undefined && v.onNetworkChange !== 'follow' && v.onNetworkChange !== 'keep') return 'onNetworkChange is not follow or keep';
+  if (v.plan !== undefined && v.plan !== null && !(isObj(v.plan) && Array.isArray(v.plan.upstreams) && Array.isArray(v.plan.listeners) && Array.isArray(v.plan.zones)))
+    return 'plan is not a proxy plan';
+  for (const k of ['engineBinary', 'managedNameserver'] as const) {
+    if (v[k] !== undefined && !isStrOrNull(v[k])) return `${k} is not a string or null`;
+  }
   for (const k of ['clusterDomain', 'kubeDnsIp', 'kubernetesServiceIp', 'managedResolvConfSha256'] as const) {
     if (!isStrOrNull(v[k])) return `${k} is not a string or null`;
   }

@@ -240,3 +240,35 @@ export function renderLateListenerUnit(spec: ServiceSpec): string {
     ...serviceTail(spec, log, COMPANION_WANTED_BY),
   ].join('\n');
 }
+
+/** Unit of the network follower (electron/core/host/follower.ts): K2s's unit name plus `-follow`. */
+export const FOLLOW_UNIT_NAME = 'k2s-dnsproxy-follow';
+
+/**
+ * Renders /etc/systemd/system/k2s-dnsproxy-follow.service: runs `argv` (the follower, as root:
+ * it rewrites /etc/resolv.conf and restarts the proxy) for as long as K2s DNS is started.
+ * Deliberately no PartOf=/BindsTo= on k2s-dnsproxy.service: following a network restarts that
+ * unit, which would then stop or restart the follower in the middle of its own follow.
+ * Output goes to the journal (journalctl -u k2s-dnsproxy-follow). Throws for a relative argv[0]
+ * or control characters.
+ */
+export function renderFollowUnit(argv: readonly string[]): string {
+  if (!argv[0]?.startsWith('/')) throw new Error(`The follower's program "${argv[0] ?? ''}" is not an absolute path.`);
+  return [
+    '# Managed by k2s-dns: written on start, removed on uninstall. Follows a new resolver file the',
+    `# network writes while K2s DNS runs (NetworkManager, resolvconf, a VPN client, systemd-resolved).`,
+    '[Unit]',
+    'Description=K2s DNS: follow network resolver changes',
+    `After=${SERVICE}.service`,
+    '',
+    '[Service]',
+    'Type=simple',
+    `ExecStart=${argv.map(quoteExecWord).join(' ')}`,
+    'Restart=on-failure',
+    'RestartSec=1s',
+    '',
+    '[Install]',
+    'WantedBy=multi-user.target',
+    '',
+  ].join('\n');
+}

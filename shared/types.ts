@@ -279,6 +279,22 @@ export interface HostDnsStatus {
    * still on the link?), so a lost route shows without running doctor. Absent when no route is held.
    */
   routeCheck?: DoctorFinding;
+  /** `--on-network-change` of the running start (absent when stopped or unknown). */
+  onNetworkChange?: 'follow' | 'keep';
+  /** The last new resolver file the network wrote while running, and what K2s did (followed, or left as drift with why). */
+  networkChange?: NetworkChangeView | null;
+}
+
+/** A network change as status shows it (shared/state-file.ts NetworkChange). */
+export interface NetworkChangeView {
+  at: string;
+  outcome: 'followed' | 'drift';
+  writer: string;
+  evidence: string;
+  how: string;
+  from: string[];
+  to: string[];
+  reason?: string;
 }
 
 /** Saved original vs current /etc/resolv.conf. */

@@ -7,6 +7,12 @@ import { cliInputOf, cliOptionsOf, UsageError } from './flags';
 const startOf = (args: string[]) => cliInputOf(START_FIELDS, parseArgs({ args, options: cliOptionsOf(START_FIELDS), strict: true }).values);
 
 describe('CLI flags from the Start schema', () => {
+  it('--on-network-change takes follow or keep, nothing else', () => {
+    expect(startOf(['--on-network-change', 'keep'])).toEqual({ onNetworkChange: 'keep' });
+    expect(startOf(['--on-network-change', 'follow'])).toEqual({ onNetworkChange: 'follow' });
+    expect(() => startOf(['--on-network-change', 'ignore'])).toThrow(UsageError);
+  });
+
   it('derives the start flags: lists repeat, --no-log-queries is a switch, --kubeconfig is not a Start flag', () => {
     expect(cliOptionsOf(START_FIELDS)).toEqual({
       engine: { type: 'string' },
@@ -15,6 +21,7 @@ describe('CLI flags from the Start schema', () => {
       'allow-zone': { type: 'string', multiple: true },
       dnsproxy: { type: 'string' },
       upstream: { type: 'string', multiple: true },
+      'on-network-change': { type: 'string' },
       'no-log-queries': { type: 'boolean' },
     });
     expect(cliOptionsOf(STOP_FIELDS)).toEqual({ 'on-drift': { type: 'string' } });

@@ -24,6 +24,8 @@ const OPTIONS: Record<string, Options> = {
   zones: { ...json, kubeconfig: { type: 'string' }, ...cliOptionsOf(ZONES_FIELDS) },
   query: { ...json, type: { type: 'string' }, server: { type: 'string' }, tcp: { type: 'boolean' } },
   diff: json,
+  // Internal: the network follower k2s-dns start runs as root (host/follower.ts); not in --help.
+  'follow-watch': {},
   doctor: { ...json, kubeconfig: { type: 'string' }, dnsproxy: { type: 'string' } },
   ui: { port: { type: 'string' }, kubeconfig: { type: 'string' }, 'verify-name': { type: 'string' } },
   app: { port: { type: 'string' }, kubeconfig: { type: 'string' }, 'verify-name': { type: 'string' } },
@@ -95,6 +97,10 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
       const deps = await nodeDeps();
       const r = await startDns(deps, startOptionsOf(input, found), sink);
       return r.exitCode;
+    }
+    case 'follow-watch': {
+      const [deps, { runFollower }] = await Promise.all([nodeDeps(), import('../core/lifecycle/follow-main')]);
+      return runFollower(deps);
     }
     case 'stop':
     case 'uninstall': {

@@ -20,7 +20,7 @@ export const USAGE = `k2s-dns — Kubernetes DNS for a native Linux K2s host
 Usage:
   k2s-dns start [--kubeconfig PATH] [--engine adguard|dnsmasq] [--dnsproxy PATH]
                 [--kubeswitch ADDR|none] [--upstream IP]... [--verify-name NAME]
-                [--no-log-queries] [--allow-zone ZONE]... [--json]
+                [--no-log-queries] [--allow-zone ZONE]... [--on-network-change follow|keep] [--json]
   k2s-dns stop [--on-drift keep|restore] [--json]
   k2s-dns uninstall [--on-drift keep|restore] [--json]
   k2s-dns status [--json]
@@ -48,6 +48,11 @@ zones    discovery only: the zones CoreDNS serves, their upstream and why, and t
 --kubeswitch ADDR  a private IPv4 address of this host (10/8, 172.16/12, 192.168/16,
          100.64/10; K2s uses 172.19.1.1) or none.
 
+--on-network-change  when NetworkManager, resolvconf, a VPN client or systemd-resolved writes
+         a new resolver file while K2s DNS runs: follow (the default) = its nameservers become
+         the upstreams and it becomes the saved original that stop restores; keep = leave it
+         as drift (as --on-drift decides at stop). Not followed either way: a file that is not
+         a resolver's, lists no nameserver, or loops back to the proxy.
 --on-drift  when another program rewrote /etc/resolv.conf while K2s DNS ran:
          keep = "${DRIFT_CHOICE.keep.label}" (the default), restore = "${DRIFT_CHOICE.restore.label}".
 

@@ -1,6 +1,7 @@
 import { EXIT, type LifecycleEvent } from '../../shared/lifecycle-events';
 import { parseHelperArgs, HelperUsageError } from './request';
 import { createNodeDeps } from '../core/lifecycle/node-deps';
+import { FOLLOW_VERB } from '../core/host/follower';
 import { startDns } from '../core/lifecycle/start';
 import { startOptionsOf } from '../core/lifecycle/options';
 import { stopDns, uninstallDns } from '../core/lifecycle/stop';
@@ -16,6 +17,11 @@ import { CallerEnvError, callerSideExists, callerUid, readKubeconfigAsCaller } f
  */
 export async function helperMain(argv: string[]): Promise<number> {
   const print = (e: LifecycleEvent) => process.stdout.write(`${JSON.stringify(e)}\n`);
+  // The network follower start runs (host/follower.ts): no caller, no arguments, root only.
+  if (argv.length === 1 && argv[0] === FOLLOW_VERB) {
+    if (process.getuid?.() !== 0) return EXIT.refused;
+    return (await import('../core/lifecycle/follow-main')).runFollower(await createNodeDeps('/'));
+  }
   let req;
   try {
     req = parseHelperArgs(argv);

@@ -24,6 +24,11 @@ export interface ServiceManager {
   kind: 'systemd' | 'supervised';
   /** Starts (or restarts, to apply a new config) the service; pid when known. Throws with the cause. */
   start(spec: ServiceSpec): Promise<{ pid: number | null }>;
+  /**
+   * Restarts the running service with the unit/argv it has, so it reads its config file again
+   * (a followed network: only the config changed). Absent: the caller uses start(spec).
+   */
+  restart?(): Promise<{ pid: number | null }>;
   /** Stops the service; no error when it is not running. */
   stop(): Promise<void>;
   /**

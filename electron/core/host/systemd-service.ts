@@ -100,6 +100,12 @@ export function createSystemdManager(fs: HostFs, exec: Exec): ServiceManager {
       await systemctl(exec, ['reenable', ROUTE_UNIT]);
       await systemctl(exec, ['restart', ROUTE_UNIT]);
     },
+    async restart() {
+      // Units and argv are unchanged (the config path is the same): no daemon-reload or enable.
+      const late = (await fs.lstat(K2S_PATHS.lateUnit)) !== null;
+      await systemctl(exec, ['restart', UNIT, ...(late ? [LATE_UNIT] : [])]);
+      return { pid: await mainPid(exec) };
+    },
     async stop() {
       const companions: string[] = [];
       if (await fs.lstat(K2S_PATHS.lateUnit)) companions.push(LATE_UNIT);

@@ -1,6 +1,7 @@
 import type { Exec } from '../host/exec';
 import type { HostFs } from '../host/host-fs';
 import type { ServiceManager } from '../host/service-manager';
+import type { Follower } from '../host/follower';
 import type { ZonePolicyInput } from '../../../shared/corefile-policy';
 import type { ClusterDiscovery, QueryResult, QueryType } from '../../../shared/types';
 
@@ -58,6 +59,11 @@ export interface LifecycleDeps {
    * temp-root tests, whose host paths would be this machine's.
    */
   lookupPaths?(opts: { resolved: boolean; resolvConfText: string; skip?: string[] }): Promise<HostPath[]>;
+  /**
+   * The network follower (host/follower.ts) and the argv it runs; absent in temp-root tests
+   * (there followNetwork is called directly).
+   */
+  follower?: { manager: Follower; argv: string[] };
   /** Effective uid (0 = root). */
   uid(): number;
   /** ms since the epoch. */

@@ -12,6 +12,8 @@ import { systemQuery } from '../probes/system-lookup';
 import { gaiLookup } from '../probes/gai-lookup';
 import { probeLookup } from '../probes/probe-lookup';
 import { hostPaths } from './host-paths';
+import path from 'node:path';
+import { FOLLOW_VERB, supervisedFollower, systemdFollower } from '../host/follower';
 
 /** Options of createNodeDeps. */
 export interface NodeDepsOptions {
@@ -77,5 +79,11 @@ export async function createNodeDeps(root = '/', opts: NodeDepsOptions = {}): Pr
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     lookupPaths: (opts) => hostPaths(deps, opts),
   };
+  // The follower runs this same program (the CLI or the helper entry, both take FOLLOW_VERB)
+  // with this node; another entry (Electron's main) has none.
+  const entry = process.argv[1] ? path.resolve(process.argv[1]) : '';
+  if (/^k2s-dns(-helper)?\.mjs$/.test(path.basename(entry))) {
+    deps.follower = { manager: services.kind === 'systemd' ? systemdFollower(fs, nodeExec) : supervisedFollower(fs), argv: [process.execPath, entry, FOLLOW_VERB] };
+  }
   return deps;
 }

@@ -1,5 +1,6 @@
 import type { EngineName } from '../../../shared/types';
 import type { StartInput } from '../../../shared/operation-input';
+import type { NetworkChangePolicy } from '../../../shared/state-file';
 
 /** Options of `start`; every field has a documented default. */
 export interface StartOptions {
@@ -27,6 +28,8 @@ export interface StartOptions {
   logQueries?: boolean;
   /** Zones the zone policy refused that the user forwards anyway (`--allow-zone`). */
   allowZones?: string[];
+  /** A new resolver file the network writes while running: follow (default) or keep as drift (follow.ts). */
+  onNetworkChange?: NetworkChangePolicy;
 }
 
 /** What stop does when someone else changed /etc/resolv.conf while K2s ran. */
@@ -64,5 +67,6 @@ export function startOptionsOf(input: StartInput, found: KubeconfigFound): Start
     ...(input.verifyName !== undefined ? { verifyExternalName: input.verifyName } : {}),
     ...(input.logQueries !== undefined ? { logQueries: input.logQueries } : {}),
     ...(input.allowZones?.length ? { allowZones: input.allowZones } : {}),
+    ...(input.onNetworkChange !== undefined ? { onNetworkChange: input.onNetworkChange } : {}),
   };
 }

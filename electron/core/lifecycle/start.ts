@@ -134,7 +134,8 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
       await waitForListeners(deps, plan, opts.readyTimeoutMs ?? READY_TIMEOUT_MS);
       return { value: pid, message: `k2s-dnsproxy (${plan.engine}${pid ? `, PID ${pid}` : ''}) answers on ${plan.listeners.map((l) => `${l.address}:${l.port}`).join(', ')}`, detail: { pid } };
     });
-    await r.run('activate', 'Pointing the host at 127.0.0.1', () => activate(deps, pre, state, discovery, undo));
+    const follow = { plan, engineBinary: pre.engine.binary, onNetworkChange: opts.onNetworkChange ?? pre.existing?.onNetworkChange ?? 'follow' };
+    await r.run('activate', 'Pointing the host at 127.0.0.1', () => activate(deps, pre, state, discovery, undo, follow));
     await r.run('verify', `Resolving kubernetes.default.svc.${discovery.clusterDomain} and an external name`, async () => {
       const resolvConfText = await deps.fs.readFile(K2S_PATHS.resolvConf).then((b) => b.toString('utf8'), () => '');
       const paths = deps.lookupPaths ? await deps.lookupPaths({ resolved: pre.resolved !== null, resolvConfText, skip: ['127.0.0.1'] }) : [];
@@ -142,7 +143,12 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
       if (v.warning) warnings.push({ code: 'UPSTREAM_UNVERIFIED', message: v.warning });
       return { value: v, message: v.summary, detail: v.detail };
     });
-    r.emit('ready', 'done', `Host DNS goes through k2s-dnsproxy; ${discovery.clusterDomain} resolves.`);
+    // The follower after the host points at the proxy (it follows from there); a follower that
+    // cannot start leaves K2s DNS running as before (drift is reported, not followed).
+    if (deps.follower && follow.onNetworkChange === 'follow') {
+      await deps.follower.manager.start(deps.follower.argv).catch((err: unknown) => warnings.push({ code: 'FOLLOW_NOT_STARTED', message: `The network follower did not start (${messageOf(err)}); a new resolver file from the network stays drift until the next start.` }));
+    } else if (deps.follower) await deps.follower.manager.stop().catch(() => undefined);
+    r.emit('ready', 'done', `Host DNS goes through k2s-dnsproxy; ${discovery.clusterDomain} resolves${follow.onNetworkChange === 'follow' ? '; a new network resolver file is followed' : '; a new network resolver file is kept as drift (--on-network-change keep)'}.`);
     undo.length = 0;
     await clearJournal(deps.fs);
     await clearRecovery(deps.fs);
@@ -224,7 +230,7 @@ async function save(deps: LifecycleDeps, pre: Preflight, undo: Undo[]) {
  * stub or the KubeSwitch address instead of 127.0.0.1 (resolved copies a foreign file's servers
  * into /run/systemd/resolve/resolv.conf, kubelet's resolvConf there).
  */
-async function activate(deps: LifecycleDeps, pre: Preflight, state: ResolverStateFile, discovery: ClusterDiscovery, undo: Undo[]) {
+async function activate(deps: LifecycleDeps, pre: Preflight, state: ResolverStateFile, discovery: ClusterDiscovery, undo: Undo[], follow: Pick<ResolverStateFile, 'plan' | 'engineBinary' | 'onNetworkChange'>) {
   let route: ResolvedRoute | null = null;
   if (pre.resolved) {
     route = { link: pre.resolved.link, address: pre.resolved.address, domains: routingDomains(discovery.zones.map((z) => z.zone)) };
@@ -259,6 +265,10 @@ async function activate(deps: LifecycleDeps, pre: Preflight, state: ResolverStat
     kubernetesServiceIp: discovery.kubernetesServiceIp,
     managedResolvConfSha256: sha,
     allowedZones: discovery.allowedZones ?? [],
+    // What a follow of the network needs to restart the engine and rewrite this file (follow.ts).
+    ...follow,
+    managedNameserver: pre.resolved?.nameserver ?? '127.0.0.1',
+    lastNetworkChange: null,
   });
   return {
     value: undefined,

@@ -17,6 +17,7 @@ import { resolvedRouteFinding } from '../doctor/resolved-route';
  * ExecMainCode/ExecMainStatus for it, and Restart=on-failure restarts only after a failure.
  */
 export const RESTART_EXIT_UNKNOWN = 'failed (its next attempt is starting, so systemd no longer says how it ended)';
+import { describeNetworkChange } from '../../../shared/network-writer';
 
 /**
  * Reads host DNS status without changing anything (works without root where the files are
@@ -60,6 +61,9 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     owner = 'foreign';
     messages.push(`/etc/resolv.conf was changed by someone else while K2s ran (NetworkManager or a DHCP client?); ${say({ gui: 'Resolver diff shows how.', cli: `see ${cliCommand('diff')}.` })}`);
   }
+  // What the follower did last (follow.ts): said in words, so the CLI and the app both show it.
+  const change = state?.lastNetworkChange ?? null;
+  if (change) messages.push(describeNetworkChange(change));
   const interrupted = await interruptedOperation(deps.fs).catch(() => null);
   // A journal whose process is alive is an operation running now (the CLI, the helper, another window).
   const live = interrupted ? null : await readJournal(deps.fs).catch(() => null);
@@ -121,5 +125,6 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     ...(serviceRestart ? { serviceRestart } : {}),
     ...(state?.resolvedRoute ? { resolvedRoute: state.resolvedRoute } : {}),
     ...(routeCheck ? { routeCheck } : {}),
+    ...(state ? { onNetworkChange: state.onNetworkChange ?? 'follow', networkChange: change } : {}),
   };
 }

@@ -37,6 +37,9 @@ async function runTeardown(deps: LifecycleDeps, op: Operation, opts: StopOptions
   let release: (() => Promise<void>) | null = null;
   try {
     if (deps.uid() !== 0) throw refused('NOT_ROOT', `k2s-dns ${op} restores /etc/resolv.conf: run it as root (${cliCommand(op, true)}) or from the desktop app.`);
+    // The follower first, before the lock (a follow in progress holds it, and ends on SIGTERM):
+    // a follower still running would take stop's restore for a new network resolver.
+    if (deps.follower) await deps.follower.manager.stop().catch((err: unknown) => warnings.push({ code: 'FOLLOW_NOT_STOPPED', message: `The network follower did not stop (${messageOf(err)}).` }));
     // Restore first, bookkeeping second: a /run with no room for the lock file is reported, never a reason to stay on 127.0.0.1.
     const lock = await acquireLock(deps.fs, { goOnWithoutRoom: { mountinfo: () => deps.mountinfo(), op } });
     release = lock.release;

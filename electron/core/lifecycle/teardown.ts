@@ -19,6 +19,7 @@ import type { ResolverEntry } from '../../../shared/types';
 import type { LifecycleError } from './errors';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
+import { FOLLOW_LOG, FOLLOW_PID_FILE, FOLLOW_UNIT_PATH } from '../host/follower';
 
 /**
  * K2s-owned files uninstall removes (docs/host-facts.md "K2s values"). The proxy log and its
@@ -42,6 +43,9 @@ export const OWNED_FILES = [
   `${K2S_PATHS.pidFile}.argv0`,
   WATCHDOG_PID_FILE,
   WATCHDOG_STATE_FILE,
+  FOLLOW_UNIT_PATH,
+  FOLLOW_PID_FILE,
+  FOLLOW_LOG,
   // The PID lock file of versions before the kernel lock (lock.ts); nothing reads it any more.
   K2S_PATHS.lock,
 ] as const;
@@ -195,7 +199,7 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
           removed.push(f);
         }
       }
-      if (deps.services.kind === 'systemd' && [K2S_PATHS.unit, K2S_PATHS.lateUnit, K2S_PATHS.routeUnit].some((u) => removed.includes(u))) {
+      if (deps.services.kind === 'systemd' && [K2S_PATHS.unit, K2S_PATHS.lateUnit, K2S_PATHS.routeUnit, FOLLOW_UNIT_PATH].some((u) => removed.includes(u))) {
         await deps.exec.run('systemctl', ['daemon-reload'], { timeoutMs: 15_000 });
       }
       const keptText = kept.length ? ` Left ${kept.join(', ')}: its directory is a symlink, so the file is not one k2s-dns wrote there; remove the link by hand.` : '';

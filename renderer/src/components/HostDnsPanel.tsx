@@ -4,6 +4,7 @@ import { useDns } from '../stores';
 import { LifecycleControls } from './LifecycleControls';
 import { RichText } from './RichText';
 import { TimelineView } from './TimelineView';
+import { describeNetworkChange } from '../../../shared/network-writer';
 
 /**
  * Who owns /etc/resolv.conf, in words: `original` means "not K2s's", which after Keep their file
@@ -77,9 +78,29 @@ export function HostDnsPanel() {
                   ? `cannot be read: ${status.stateUnreadable}`
                   : 'nothing saved'}
             </dd>
+            {status.onNetworkChange && (
+              <>
+                <dt>Network changes</dt>
+                <dd data-testid="dns-network-policy" data-policy={status.onNetworkChange}>
+                  {status.onNetworkChange === 'follow' ? 'followed: a new resolver file from the network becomes the upstreams and the saved original' : 'kept as drift (--on-network-change keep)'}
+                </dd>
+              </>
+            )}
+            {status.networkChange && (
+              <>
+                <dt>Last network change</dt>
+                <dd data-testid="dns-network-change" data-outcome={status.networkChange.outcome}>
+                  {new Date(status.networkChange.at).toLocaleString()}: {status.networkChange.writer}
+                  {status.networkChange.evidence ? <span className="mono"> ({status.networkChange.evidence})</span> : null} — {status.networkChange.how};{' '}
+                  {status.networkChange.outcome === 'followed'
+                    ? `followed: upstreams ${status.networkChange.from.join(', ')} → ${status.networkChange.to.join(', ')}; stop restores that file.`
+                    : `not followed: ${status.networkChange.reason ?? 'unknown reason'}.`}
+                </dd>
+              </>
+            )}
           </dl>
-          {/* One message per fact: the verdict line above the cards already says the health verdict (applyHealth's first message). */}
-          {status.messages.filter((m) => !(status.health && m.startsWith(status.health.verdict.summary))).map((m) => (
+          {/* One message per fact: the verdict line above the cards already says the health verdict (applyHealth's first message); the network change has its row. */}
+          {status.messages.filter((m) => !(status.health && m.startsWith(status.health.verdict.summary)) && !(status.networkChange && m === describeNetworkChange(status.networkChange))).map((m) => (
             <p key={m} className="note"><RichText text={m} /></p>
           ))}
         </>

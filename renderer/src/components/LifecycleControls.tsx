@@ -54,7 +54,9 @@ export function LifecycleControls() {
   const setKubeSwitch = useUi((s) => s.setKubeSwitch);
   // Zones allowed in the Zones panel (zone policy).
   const allowZones = useZones((s) => s.allowZones);
-  const startInput = startInputOf({ engine, kubeSwitchMode, kubeSwitchAddress }, allowZones);
+  const onNetworkChange = useUi((s) => s.onNetworkChange);
+  const setOnNetworkChange = useUi((s) => s.setOnNetworkChange);
+  const startInput = startInputOf({ engine, kubeSwitchMode, kubeSwitchAddress, onNetworkChange }, allowZones);
   // The page never names a kubeconfig: the backend uses the one it was started with.
   const noKubeconfig = clusterState === 'no-kubeconfig';
   // The same gates as the verdict's Start (use-lifecycle-buttons.ts). The options stay editable
@@ -115,6 +117,11 @@ export function LifecycleControls() {
           <input value={kubeSwitchAddress} onChange={(e) => setKubeSwitch('address', e.target.value)} placeholder="172.19.1.1" aria-label="KubeSwitch address" disabled={!editable} data-testid="start-kubeswitch-address" />
         )}
           </div>
+        <label htmlFor="start-network-change">Network changes</label>
+          <select id="start-network-change" value={onNetworkChange} onChange={(e) => setOnNetworkChange(e.target.value as 'follow' | 'keep')} disabled={!editable} title="When NetworkManager, resolvconf, a VPN client or systemd-resolved writes a new resolver file while K2s DNS runs" data-testid="start-network-change">
+            <option value="follow">follow (new nameservers become the upstreams; stop restores the newest file)</option>
+            <option value="keep">keep as drift (decide at Stop)</option>
+          </select>
         </div>
       </details>
       {reasons.length > 0 && (

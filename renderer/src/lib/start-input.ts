@@ -1,17 +1,18 @@
 /**
  * The one dns:start input every Start button sends (the Host DNS card's and the verdict's): the
- * zones allowed in the Zones panel, the Engine select, the KubeSwitch choice. Empty fields mean
+ * zones allowed in the Zones panel, the Engine select, the KubeSwitch choice, the network-change policy. Empty fields mean
  * "let discovery decide".
  */
 import type { CallInput } from '../../../shared/contract';
 import type { UiState } from './ui-state';
 
 /** Builds the dns:start input from the Start options and the allowed zones. */
-export function startInputOf(ui: Pick<UiState, 'engine' | 'kubeSwitchMode' | 'kubeSwitchAddress'>, allowZones: readonly string[]): CallInput<'dns:start'> {
+export function startInputOf(ui: Pick<UiState, 'engine' | 'kubeSwitchMode' | 'kubeSwitchAddress'> & Partial<Pick<UiState, 'onNetworkChange'>>, allowZones: readonly string[]): CallInput<'dns:start'> {
   const address = ui.kubeSwitchAddress.trim();
   return {
     ...(allowZones.length ? { allowZones: [...allowZones] } : {}),
     ...(ui.engine === 'auto' ? {} : { engine: ui.engine }),
     ...(ui.kubeSwitchMode === 'none' ? { kubeSwitch: 'none' } : ui.kubeSwitchMode === 'address' && address ? { kubeSwitch: address } : {}),
+    ...(ui.onNetworkChange === 'keep' ? { onNetworkChange: 'keep' as const } : {}),
   };
 }

@@ -34,9 +34,12 @@ export interface UiState {
   kubeSwitchMode: KubeSwitchMode;
   /** The typed address when `kubeSwitchMode` is `address`. */
   kubeSwitchAddress: string;
+  /** What a running K2s DNS does with a new network resolver file (`--on-network-change`); follow sends nothing (the default). */
+  onNetworkChange: 'follow' | 'keep';
   setTab(tab: TabId): void;
   setEngine(engine: EngineName | 'auto'): void;
   setKubeSwitch(mode: KubeSwitchMode, address?: string): void;
+  setOnNetworkChange(policy: 'follow' | 'keep'): void;
 }
 
 /** The one UI-state store. */
@@ -45,9 +48,11 @@ export const uiState = createStore<UiState>()((set) => ({
   engine: 'auto',
   kubeSwitchMode: 'auto',
   kubeSwitchAddress: '',
+  onNetworkChange: 'follow',
   setTab: (tab) => set({ tab }),
   setEngine: (engine) => set({ engine }),
   setKubeSwitch: (kubeSwitchMode, address) => set((s) => ({ kubeSwitchMode, kubeSwitchAddress: address ?? s.kubeSwitchAddress })),
+  setOnNetworkChange: (onNetworkChange) => set({ onNetworkChange }),
 }));
 
 /** Reads the UI-state store. */

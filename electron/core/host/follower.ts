@@ -1,0 +1,98 @@
+/**
+ * Runs the network follower (`<entry> follow-watch`, electron/core/lifecycle/follow-watch.ts)
+ * next to the proxy, as root: on systemd hosts the unit k2s-dnsproxy-follow.service (enabled:
+ * the K2s-owned resolv.conf survives a reboot, so must its follower); elsewhere a detached
+ * process with a pidfile in /run/k2s, like the proxy's watchdog. Start runs it after the host
+ * points at the proxy; stop ends it FIRST, so it never mistakes stop's restore for a new network.
+ */
+import { spawn } from 'node:child_process';
+import { open, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Exec } from './exec';
+import type { HostFs } from './host-fs';
+import { K2S_PATHS } from '../../../shared/k2s-paths';
+import { FOLLOW_UNIT_NAME, renderFollowUnit } from '../../../shared/systemd-unit';
+import { parseCmdline } from './own-proxy';
+
+/** The verb the follower runs under (the CLI and the helper both take it). */
+export const FOLLOW_VERB = 'follow-watch';
+/** Host path of the supervised follower's pid. */
+export const FOLLOW_PID_FILE = `${K2S_PATHS.runDir}/follow.pid`;
+/** Host path of the supervised follower's own output (one line per change it handled). */
+export const FOLLOW_LOG = `${K2S_PATHS.runDir}/follow.log`;
+/** Host path of the follower's systemd unit. */
+export const FOLLOW_UNIT_PATH = `/etc/systemd/system/${FOLLOW_UNIT_NAME}.service`;
+
+/** Starts and stops the one network follower. */
+export interface Follower {
+  /** (Re)starts it with `argv` (absolute node binary, entry script, FOLLOW_VERB). Throws with the cause. */
+  start(argv: string[]): Promise<void>;
+  /** Ends it; no error when none runs. */
+  stop(): Promise<void>;
+}
+
+/** True when /proc/PID/cmdline is a follower (its argv ends with FOLLOW_VERB). */
+export function isFollowerArgv(argv: readonly string[]): boolean {
+  return argv.length >= 2 && argv[argv.length - 1] === FOLLOW_VERB;
+}
+
+/** The follower as a detached process (hosts without systemd). */
+export function supervisedFollower(fs: HostFs, procDir = '/proc'): Follower {
+  const recorded = async (): Promise<number | null> => {
+    const pid = Number.parseInt((await fs.readFile(FOLLOW_PID_FILE).catch(() => Buffer.from(''))).toString('utf8'), 10);
+    if (!Number.isInteger(pid) || pid <= 1) return null;
+    const argv = await readFile(path.join(procDir, String(pid), 'cmdline')).then(parseCmdline, () => [] as string[]);
+    return isFollowerArgv(argv) ? pid : null;
+  };
+  const stop = async () => {
+    const pid = await recorded();
+    if (pid !== null) {
+      process.kill(pid, 'SIGTERM');
+      // Bounded: it ends its watch and a follow in progress (which holds the lifecycle lock).
+      for (let i = 0; i < 500 && (await recorded()) === pid; i++) await new Promise((r) => setTimeout(r, 10));
+      if ((await recorded()) === pid) process.kill(pid, 'SIGKILL');
+    }
+    await fs.remove(FOLLOW_PID_FILE);
+  };
+  return {
+    async start(argv) {
+      await stop();
+      await fs.mkdirp(K2S_PATHS.runDir, 0o755);
+      const log = await open(fs.real(FOLLOW_LOG), 'a', 0o600);
+      try {
+        const child = spawn(argv[0]!, argv.slice(1), { detached: true, stdio: ['ignore', log.fd, log.fd] });
+        const pid = await new Promise<number>((resolve, reject) => {
+          child.once('error', reject);
+          child.once('spawn', () => resolve(child.pid!));
+        });
+        child.unref();
+        await fs.writeFileAtomic(FOLLOW_PID_FILE, `${pid}\n`, { mode: 0o644 });
+      } finally {
+        await log.close();
+      }
+    },
+    stop,
+  };
+}
+
+/** The follower as k2s-dnsproxy-follow.service (systemd hosts). */
+export function systemdFollower(fs: HostFs, exec: Exec): Follower {
+  const unit = `${FOLLOW_UNIT_NAME}.service`;
+  const systemctl = async (args: string[], ok: number[] = [0]) => {
+    const r = await exec.run('systemctl', args, { timeoutMs: 60_000 });
+    if (r.code === null || !ok.includes(r.code)) throw new Error(`systemctl ${args.join(' ')} failed (${r.stderr.trim() || `exit ${r.code}`}); see "journalctl -u ${unit}".`);
+  };
+  return {
+    async start(argv) {
+      await fs.writeFileAtomic(FOLLOW_UNIT_PATH, renderFollowUnit(argv), { mode: 0o644 });
+      await systemctl(['daemon-reload']);
+      await systemctl(['enable', unit]);
+      await systemctl(['restart', unit]);
+    },
+    async stop() {
+      if (!(await fs.lstat(FOLLOW_UNIT_PATH))) return;
+      await systemctl(['stop', unit], [0, 5]);
+      await systemctl(['disable', unit], [0, 1, 5]);
+    },
+  };
+}

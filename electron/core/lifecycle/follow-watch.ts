@@ -1,0 +1,130 @@
+/**
+ * The long-running side of following the network (`k2s-dns follow-watch`, root): watches the
+ * files a network change writes and runs followNetwork (follow.ts) when one of them changes.
+ * Watched: /etc (a new /etc/resolv.conf arrives by rename there), the directory of the saved
+ * original's link target (resolvconf and NetworkManager rename a new file into it), and
+ * /run/systemd/resolve where the saved file names resolved's stub (resolved rewrites its
+ * resolv.conf there on every link change, while the stub file keeps `nameserver 127.0.0.53`).
+ * inotify (fs.watch) wakes it at once; a poll of the files' inode/mtime/size every `pollMs` is
+ * the safety net for a directory that appears later or an event inotify cannot see.
+ */
+import path from 'node:path';
+import { watch, type FSWatcher } from 'node:fs';
+import type { LifecycleDeps } from './deps';
+import { K2S_PATHS } from '../../../shared/k2s-paths';
+import { readState } from '../host/resolver-state';
+import { describeNetworkChange, followNetwork, targetPath, type FollowOutcome } from './follow';
+
+/** Where resolved writes the servers it knows (systemd-resolved(8) "/run/systemd/resolve/resolv.conf"). */
+const RESOLVED_DIR = '/run/systemd/resolve';
+
+/** Options of watchNetwork. */
+export interface WatchOptions {
+  /** Ends the watch. */
+  signal: AbortSignal;
+  /** One line per change handled (the unit's journal, or the supervised follower's log). */
+  log: (line: string) => void;
+  /** Poll period, ms (default 1000). */
+  pollMs?: number;
+  /** Called after each look that ran followNetwork, with its outcome (tests wait on it instead of sleeping). */
+  onLook?: (outcome: FollowOutcome) => void;
+  /** Wait after an inotify event before looking, ms, so a writer's several steps are one change (default 100). */
+  settleMs?: number;
+}
+
+/** The host files whose change can mean a new network resolver, for the current saved state. */
+export async function watchedFiles(deps: LifecycleDeps): Promise<string[]> {
+  const files: string[] = [K2S_PATHS.resolvConf];
+  const state = await readState(deps.fs).catch(() => null);
+  const saved = state?.resolvConf;
+  if (saved?.kind === 'symlink') files.push(targetPath(saved.target));
+  const text = saved?.kind === 'file' ? saved.contentBase64 : saved?.kind === 'symlink' ? (saved.targetContentBase64 ?? '') : '';
+  if (/^nameserver\s+127\.0\.0\.5[34]\b/m.test(Buffer.from(text, 'base64').toString('utf8'))) files.push(`${RESOLVED_DIR}/resolv.conf`);
+  return [...new Set(files)];
+}
+
+/** inode:mtime:size of each file (lstat and stat), '' for a missing one: changes when a writer renames or writes. */
+async function signature(deps: LifecycleDeps, files: string[]): Promise<string> {
+  const parts = await Promise.all(
+    files.map(async (f) => {
+      const [l, s] = await Promise.all([deps.fs.lstat(f), deps.fs.stat(f)]);
+      return [l, s].map((x) => (x ? `${x.ino}:${x.mtimeMs}:${x.size}` : '')).join('/');
+    }),
+  );
+  return `${files.join(',')}|${parts.join(',')}`;
+}
+
+/**
+ * Runs until `signal` aborts: looks once at start (a change while no watcher ran), then on every
+ * change of watchedFiles. A `busy` look (start/stop holds the lock) is retried on the next poll.
+ */
+export async function watchNetwork(deps: LifecycleDeps, opts: WatchOptions): Promise<void> {
+  const pollMs = opts.pollMs ?? 1000;
+  const settleMs = opts.settleMs ?? 100;
+  let watchers: FSWatcher[] = [];
+  let watchedDirs = '';
+  let last = '';
+  let running: Promise<void> | null = null;
+  let again = false;
+  let timer: NodeJS.Timeout | null = null;
+
+  const report = (r: FollowOutcome, ms: number) => {
+    if (r.kind === 'followed' || r.kind === 'drift') opts.log(`${describeNetworkChange(r.change)} (${ms} ms)`);
+  };
+  const rewatch = (files: string[]) => {
+    const dirs = [...new Set(files.map((f) => path.posix.dirname(f)))];
+    if (dirs.join() === watchedDirs) return;
+    for (const w of watchers) w.close();
+    watchers = [];
+    for (const d of dirs) {
+      try {
+        const w = watch(deps.fs.real(d), { persistent: true }, () => schedule(settleMs));
+        w.on('error', () => undefined); // a removed directory: the poll finds it again
+        watchers.push(w);
+      } catch {
+        // Not there yet (resolvconf's /run/resolvconf before its first run): the poll covers it.
+      }
+    }
+    watchedDirs = dirs.join();
+  };
+  const look = async () => {
+    const files = await watchedFiles(deps);
+    rewatch(files);
+    const sig = await signature(deps, files);
+    if (sig === last) return;
+    const t0 = Date.now();
+    const r = await followNetwork(deps).catch((err: unknown) => ({ kind: 'busy', why: (err as Error).message }) as FollowOutcome);
+    report(r, Date.now() - t0);
+    opts.onLook?.(r);
+    // The signature taken BEFORE the look is what it saw: a write during the look differs from
+    // it and gets a look of its own. After a follow (our own K2s file changed the files) or a
+    // busy lock, the next look runs followNetwork again, which is idle when nothing else is new.
+    last = r.kind === 'busy' || r.kind === 'followed' ? '' : sig;
+  };
+  const run = () => {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = look()
+      .catch((err: unknown) => opts.log(`follow-watch: ${(err as Error).message}`))
+      .finally(() => {
+        running = null;
+        if (again && !opts.signal.aborted) {
+          again = false;
+          run();
+        }
+      });
+  };
+  const schedule = (ms: number) => {
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(run, ms);
+  };
+  run();
+  const poll = setInterval(run, pollMs);
+  await new Promise<void>((resolve) => opts.signal.addEventListener('abort', () => resolve(), { once: true }));
+  clearInterval(poll);
+  if (timer) clearTimeout(timer);
+  for (const w of watchers) w.close();
+  await running;
+}

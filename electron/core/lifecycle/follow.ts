@@ -1,0 +1,162 @@
+/**
+ * Following the network while K2s DNS runs: NetworkManager, resolvconf, a VPN client or
+ * systemd-resolved wrote a new resolver file (a new /etc/resolv.conf, or new bytes at the target
+ * of the saved symlink). A change K2s can follow safely becomes the new saved original (exact
+ * bytes and shape, so stop restores what the current network wants), its nameservers become the
+ * proxy's upstreams (the engine restarts with a new config), and the host points at the proxy
+ * again. Anything else stays drift, as before: a file that is not a resolver's, an invalid one,
+ * one whose nameservers loop back to a proxy listener, or the `keep` policy.
+ * The result is recorded in the state file (`lastNetworkChange`) for status and the app.
+ */
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import type { LifecycleDeps } from './deps';
+import type { ResolverEntry } from '../../../shared/types';
+import type { NetworkChange, ResolverStateFile } from '../../../shared/state-file';
+import { K2S_PATHS } from '../../../shared/k2s-paths';
+import { parseResolvConf, renderManagedResolvConf, writableResolverTokens } from '../../../shared/resolv-conf';
+import { clientOptions, upstreamPolicy } from '../../../shared/upstream-policy';
+import { networkWriter, resolverFileRefusal } from '../../../shared/network-writer';
+export { describeNetworkChange } from '../../../shared/network-writer';
+import { DNSPROXY_RUN_AS } from '../../../shared/systemd-unit';
+import { ROOT_WRITTEN_DIRS } from '../../../shared/root-dir-check';
+import { captureResolver, readState, sameResolver, writeState } from '../host/resolver-state';
+import { pickUpstreams, readResolvedLinkServers } from '../host/upstreams';
+import { isManagedEntry } from './preflight';
+import { isGone } from './resolver-gone';
+import { acquireLock } from './lock';
+import { writeProxyConfig, proxyArgv, lateListenersFor } from './proxy-config';
+import { waitForListeners } from './service-ready';
+import { messageOf } from './errors';
+import { READY_TIMEOUT_MS } from './start';
+
+/** What one look at the host found. */
+export type FollowOutcome =
+  | { kind: 'idle'; why: string }
+  | { kind: 'busy'; why: string }
+  | { kind: 'followed'; change: NetworkChange }
+  | { kind: 'drift'; change: NetworkChange };
+
+/** The resolver file the network wrote, and how it reached the host. */
+interface Candidate {
+  entry: ResolverEntry;
+  bytes: Buffer;
+  how: string;
+  /** The symlink target K2s reads it through (the entry's, or the saved one's), or null. */
+  target: string | null;
+}
+
+/** The saved original's bytes (base64): a file's, or what its link pointed at. */
+function savedBytes(e: ResolverEntry): string | null {
+  return e.kind === 'file' ? e.contentBase64 : e.kind === 'symlink' ? e.targetContentBase64 : null;
+}
+
+/** Host path a symlink target string names (relative targets are relative to /etc). */
+export function targetPath(target: string): string {
+  return path.posix.resolve(path.posix.dirname(K2S_PATHS.resolvConf), target);
+}
+
+/**
+ * The new network resolver, or null when nothing new is there. `current` is /etc/resolv.conf
+ * now. While it is K2s's own file, a saved symlink original whose target has new bytes is the
+ * network's new file (resolvconf and NetworkManager rewrite the target, never our file).
+ */
+async function candidate(deps: LifecycleDeps, state: ResolverStateFile, current: ResolverEntry): Promise<Candidate | null | 'gone'> {
+  if (isManagedEntry(current)) {
+    const saved = state.resolvConf;
+    if (saved.kind !== 'symlink') return null;
+    const bytes = await deps.fs.readFile(targetPath(saved.target)).catch(() => null);
+    if (bytes === null) return null; // the target vanished between two writes: the next one tells
+    const entry: ResolverEntry = { ...saved, dangling: false, targetContentBase64: bytes.toString('base64') };
+    return { entry, bytes, how: `link target ${targetPath(saved.target)} rewritten`, target: saved.target };
+  }
+  if (isGone(current)) return 'gone';
+  if (current.kind === 'file') return { entry: current, bytes: Buffer.from(current.contentBase64, 'base64'), how: '/etc/resolv.conf replaced by a regular file', target: null };
+  if (current.kind === 'symlink') {
+    return { entry: current, bytes: Buffer.from(current.targetContentBase64 ?? '', 'base64'), how: `/etc/resolv.conf replaced by a symlink → ${current.target}`, target: current.target };
+  }
+  return 'gone';
+}
+
+/**
+ * Looks once at /etc/resolv.conf (and the saved link's target) and follows a new network
+ * resolver file. Takes the lifecycle lock (`busy` when start/stop holds it: the caller looks
+ * again). Never throws for host conditions: a failed restart is a `drift` with its reason, the
+ * new original already saved (stop then restores the network's file).
+ */
+export async function followNetwork(deps: LifecycleDeps): Promise<FollowOutcome> {
+  const lock = await acquireLock(deps.fs).catch((err: unknown) => messageOf(err));
+  if (typeof lock === 'string') return { kind: 'busy', why: lock };
+  try {
+    return await followLocked(deps);
+  } finally {
+    await lock.release();
+  }
+}
+
+async function followLocked(deps: LifecycleDeps): Promise<FollowOutcome> {
+  const state = await readState(deps.fs).catch(() => null);
+  if (!state || state.writtenBy !== 'k2s-dns' || !state.plan || !state.managedResolvConfSha256) return { kind: 'idle', why: 'K2s DNS is not running (no complete start in the state file)' };
+  const current = await captureResolver(deps.fs, deps.exec).catch(() => null);
+  if (current === null) return { kind: 'idle', why: '/etc/resolv.conf is neither a file nor a symlink' };
+  const found = await candidate(deps, state, current);
+  if (found === null) return { kind: 'idle', why: 'no new resolver file' };
+  const at = new Date(deps.now()).toISOString();
+  const drift = async (c: Candidate | null, reason: string, writer = networkWriter(c?.bytes.toString('utf8') ?? '', c?.target ?? null)): Promise<FollowOutcome> => {
+    const change: NetworkChange = { at, outcome: 'drift', writer: writer.writer, evidence: writer.evidence, how: c?.how ?? '/etc/resolv.conf removed', from: state.upstreams, to: state.upstreams, reason };
+    // One record per change: the same drift seen again is not news (and no state write per look).
+    const last = state.lastNetworkChange;
+    if (!(last?.outcome === 'drift' && last.reason === reason && last.how === change.how)) await writeState(deps.fs, { ...state, lastNetworkChange: change });
+    return { kind: 'drift', change };
+  };
+  if (found === 'gone') return drift(null, 'the resolver file was deleted (or its link dangles); stop puts the saved original back');
+  const writer = networkWriter(found.bytes.toString('utf8'), found.target);
+  const refusal = resolverFileRefusal(found.bytes);
+  if (refusal) return drift(found, refusal, writer);
+
+  const parsed = parseResolvConf(found.bytes.toString('utf8'));
+  const stub = parsed.nameservers.some((ns) => ns === '127.0.0.53' || ns === '127.0.0.54');
+  const resolvedLinkServers = stub ? await readResolvedLinkServers(deps.exec, state.resolvedRoute ? [state.resolvedRoute.link] : []) : undefined;
+  const picked = pickUpstreams({ resolvConf: parsed, listeners: state.listeners, interfaces: await deps.interfaceNames(), hostAddresses: await deps.hostAddresses(), ...(resolvedLinkServers ? { resolvedLinkServers } : {}) });
+  const loops = picked.dropped.filter((d) => d.kind === 'loop');
+  if (loops.length > 0) return drift(found, `the new file lists ${loops.map((d) => d.listed || d.server).join(', ')}, which reaches k2s-dnsproxy itself (a loop)`, writer);
+  if (picked.upstreams.length === 0) return drift(found, `the new file lists no usable nameserver (${picked.dropped.map((d) => `${d.server}: ${d.reason}`).join('; ')})`, writer);
+  // sameResolver compares a link by its target string; a followed link is new by its bytes too.
+  const sameBytes = found.entry.kind !== 'symlink' || state.resolvConf.kind !== 'symlink' || found.entry.targetContentBase64 === state.resolvConf.targetContentBase64;
+  const same = sameResolver(found.entry, state.resolvConf) && sameBytes && isManagedEntry(current) && picked.upstreams.join() === state.upstreams.join();
+  if (same) return { kind: 'idle', why: 'the network wrote what is saved already' };
+  if ((state.onNetworkChange ?? 'follow') === 'keep') return drift(found, 'the policy is --on-network-change keep', writer);
+
+  // The network's file is the original from now on: saved first, so a crash below still has
+  // stop restore what the network wants (never the previous network's file).
+  // The stub file keeps its bytes when resolved's link servers change: say what did change.
+  const how = resolvedLinkServers && found.bytes.toString('base64') === savedBytes(state.resolvConf) ? `systemd-resolved's servers changed (resolvectl dns: ${resolvedLinkServers.join(', ')})` : found.how;
+  const change: NetworkChange = { at, outcome: 'followed', writer: writer.writer, evidence: writer.evidence, how, from: state.upstreams, to: picked.upstreams };
+  let next: ResolverStateFile = { ...state, resolvConf: found.entry, savedAt: at, upstreams: picked.upstreams, lastNetworkChange: change };
+  await writeState(deps.fs, next);
+  try {
+    const policy = upstreamPolicy({ options: parsed.options });
+    const plan = { ...state.plan, upstreams: picked.upstreams, timeoutMs: policy.timeoutMs, order: policy.order };
+    const written = await writeProxyConfig(deps.fs, plan);
+    if (!state.engineBinary) throw new Error('the state file does not name the engine binary');
+    const argv = proxyArgv(deps.fs, state.engineBinary, plan.engine, written.path, plan.verbose, plan.listeners);
+    const lateListeners = lateListenersFor(plan.engine, argv, plan.listeners);
+    // The same argv reads the new config: systemd restarts the units as they are (no reload of
+    // unit files, ~1 s less); the supervised manager starts the same spec again.
+    if (deps.services.restart && (await deps.services.status()).running) await deps.services.restart();
+    else await deps.services.start({ argv, logFile: deps.fs.real(K2S_PATHS.log), description: `K2s DNS proxy (${plan.engine})`, guardDirs: ROOT_WRITTEN_DIRS.map((d) => deps.fs.real(d.path)), ...(plan.engine === 'adguard' ? { runAs: DNSPROXY_RUN_AS } : {}), ...(lateListeners ? { lateListeners } : {}), ...(state.resolvedRoute ? { resolvedRouteFile: deps.fs.real(K2S_PATHS.routeFile) } : {}) });
+    await waitForListeners(deps, plan, READY_TIMEOUT_MS);
+    next = { ...next, plan };
+    // Host points at the proxy again, with the new network's search domains and options.
+    const writable = writableResolverTokens(parsed);
+    const managed = renderManagedResolvConf({ search: writable.search, options: clientOptions(writable.options, picked.upstreams.length), ...(state.managedNameserver && state.managedNameserver !== '127.0.0.1' ? { nameserver: state.managedNameserver } : {}) });
+    await deps.fs.writeFileAtomic(K2S_PATHS.resolvConf, managed, { mode: 0o644, uid: 0, gid: 0 });
+    next = { ...next, managedResolvConfSha256: createHash('sha256').update(managed).digest('hex') };
+    await writeState(deps.fs, next);
+    return { kind: 'followed', change };
+  } catch (err) {
+    const failedChange: NetworkChange = { ...change, outcome: 'drift', to: state.upstreams, reason: `following it failed: ${messageOf(err)}; the network's file is saved as the original (stop restores it)` };
+    await writeState(deps.fs, { ...next, upstreams: state.upstreams, lastNetworkChange: failedChange }).catch(() => undefined);
+    return { kind: 'drift', change: failedChange };
+  }
+}
