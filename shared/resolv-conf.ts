@@ -73,7 +73,8 @@ export function parseResolvConf(text: string): ResolvConf {
 // Allowed characters in a search domain or option token written to the K2s-owned file: no
 // whitespace, no comment characters, nothing that could start a second directive.
 const SEARCH_RE = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*\.?$/;
-const OPTION_RE = /^[A-Za-z0-9_-]+(:[0-9]+)?$/;
+// An option value is kept as written (`timeout:2.5`: glibc reads 2, and so does the proxy).
+const OPTION_RE = /^[A-Za-z0-9_-]+(:[0-9A-Za-z.+-]+)?$/;
 
 /**
  * Splits search domains and options into those renderManagedResolvConf can write and those it
