@@ -36,11 +36,14 @@ export const GLIBC_RESOLVER = { timeoutS: 5, maxTimeoutS: 30, attempts: 2, maxAt
  */
 export function glibcAtoi(s: string): number {
   const m = /^[ \t\n\v\f\r]*([+-]?)(\d*)/.exec(s);
-  if (!m || m[2] === '') return 0;
-  const LONG_MAX = (1n << 63n) - 1n;
-  let v = BigInt(m[2]);
-  if (v > LONG_MAX + (m[1] === '-' ? 1n : 0n)) v = LONG_MAX + (m[1] === '-' ? 1n : 0n);
-  if (m[1] === '-') v = -v;
+  const digits = m?.[2] ?? '';
+  if (digits === '') return 0;
+  const negative = m?.[1] === '-';
+  // strtol saturates at LONG_MAX, or at LONG_MIN (-LONG_MAX - 1) for a negative value.
+  const limit = (1n << 63n) - (negative ? 0n : 1n);
+  let v = BigInt(digits);
+  if (v > limit) v = limit;
+  if (negative) v = -v;
   return Number(BigInt.asIntN(32, v));
 }
 
