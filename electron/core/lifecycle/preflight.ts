@@ -3,7 +3,7 @@ import type { StartOptions } from './options';
 import type { Listener, ResolverEntry } from '../../../shared/types';
 import type { ResolverStateFile } from '../../../shared/state-file';
 import { K2S_DEFAULTS, K2S_PATHS } from '../../../shared/k2s-paths';
-import { parseResolvConf, writableResolverTokens } from '../../../shared/resolv-conf';
+import { GLIBC_MAXNS, parseResolvConf, writableResolverTokens } from '../../../shared/resolv-conf';
 import { captureResolver, isManagedResolvConf, readAppendOnly, readState } from '../host/resolver-state';
 import { StateFileCorruptError } from '../host/state-store';
 import { resolverText, sameResolver } from '../host/resolver-state';
@@ -215,7 +215,7 @@ async function hostChecks(deps: LifecycleDeps, opts: StartOptions, engine: Prefl
   const { listeners, skipped } = await planListeners(deps, opts.kubeSwitch);
 
   const resolved = (await resolvedActive(deps)) ? await planResolvedRoute(deps, listeners, skipped, parsed.nameservers) : null;
-  const usesResolvedStub = parsed.nameservers.some((ns) => ns === '127.0.0.53' || ns === '127.0.0.54');
+  const usesResolvedStub = parsed.nameservers.slice(0, GLIBC_MAXNS).some((ns) => ns === '127.0.0.53' || ns === '127.0.0.54');
   // Our own routing link is no upstream (a second start sees it in `resolvectl dns`).
   const resolvedLinkServers = usesResolvedStub ? await readResolvedLinkServers(deps.exec, resolved ? [resolved.link] : []) : undefined;
   const interfaces = await deps.interfaceNames();
@@ -223,7 +223,7 @@ async function hostChecks(deps: LifecycleDeps, opts: StartOptions, engine: Prefl
   const hostAddresses = await deps.hostAddresses();
   const picked = opts.upstreams?.length
     ? pickUpstreams({ resolvConf: { ...parsed, nameservers: opts.upstreams }, listeners, interfaces, hostAddresses })
-    : pickUpstreams({ resolvConf: parsed, listeners, interfaces, hostAddresses, ...(resolvedLinkServers ? { resolvedLinkServers } : {}) });
+    : pickUpstreams({ resolvConf: parsed, listeners, interfaces, hostAddresses, glibcMaxns: true, ...(resolvedLinkServers ? { resolvedLinkServers } : {}) });
   const loops = picked.dropped.filter((d) => d.kind === 'loop');
   if (loops.length > 0) {
     const where = opts.upstreams?.length ? '--upstream' : 'The original resolver';
