@@ -104,7 +104,7 @@ export const UPSTREAM_PROBE_TIMEOUT_MS = 2000;
 export async function checkUpstreamsAnswer(ctx: DoctorContext): Promise<DoctorFinding> {
   const base = { id: 'upstream-answers', title: 'Original upstreams answer' };
   const own = ownListenerAddresses(ctx.kubeSwitch);
-  const listed = ctx.state?.upstreams ?? (ctx.originalText === null ? [] : parseResolvConf(ctx.originalText).nameservers);
+  const listed = ctx.state?.upstreams ?? (ctx.originalText === null ? [] : parseResolvConf(ctx.originalText).nameservers.slice(0, MAXNS));
   const upstreams = listed.filter((ns) => !own.includes(bare(ns)));
   if (upstreams.length === 0) {
     return { ...base, severity: 'info', title: 'No original upstream to probe', meaning: 'There is no original upstream nameserver to probe (see nameserver-loop).', fix: null };

@@ -229,6 +229,22 @@ it('refuses WSL\'s generated resolv.conf (exit 3) and changes nothing', async ()
   expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe(wsl);
 });
 
+it('refuses a WSL file whose header is on line 7, and starts on it once wsl.conf says generateResolvConf = false', async () => {
+  const line7 = await readFile(new URL('../../../fixtures/wsl/resolv-header-line7.conf', import.meta.url), 'utf8');
+  const h = await host(line7);
+  const r = await startDns(h.deps, opts, collect().sink);
+  expect(r).toMatchObject({ exitCode: 3, code: 'WSL_RESOLV_CONF' });
+  expect(r.message).toContain('its header is on line 7');
+  expect(r.message).toContain('because /etc/wsl.conf does not exist');
+  expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe(line7);
+  await writeFile(join(h.root, 'etc/wsl.conf'), '[boot]\nsystemd=true\n\n[network]\ngenerateResolvConf = false\n');
+  expect(await startDns(h.deps, opts, collect().sink)).toMatchObject({ ok: true, exitCode: 0 });
+  const state = JSON.parse(await readFile(join(h.root, 'var/lib/k2s/dns-resolver-state.json'), 'utf8'));
+  expect(state.upstreams).toEqual(['10.8.0.1', '172.29.64.1']);
+  expect((await stopDns(h.deps, {}, collect().sink)).ok).toBe(true);
+  expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe(line7);
+});
+
 describe('crash recovery (journal)', () => {
   /** A pid that certainly belongs to no running process: a child that already exited. */
   async function deadPid(): Promise<number> {
