@@ -34,7 +34,7 @@ describe.skipIf(!inSandbox)('k2s-dns query explains NXDOMAIN for short and .svc 
       ';; /etc/resolv.conf has search example.test, ndots:1 (resolv.conf(5)), so glibc asks for kubernetes.default, in order:',
       ';;   1. kubernetes.default → NXDOMAIN',
       ';;   2. kubernetes.default.example.test → NXDOMAIN',
-      ';; None of them resolves, so host apps get NXDOMAIN for kubernetes.default. A cluster name needs its full form here, e.g. kubernetes.default.svc.cluster.local.',
+      ';; None of them resolves: the search list has no domain under which kubernetes.default exists. Cluster names need their full form here, e.g. kubernetes.default.svc.cluster.local.',
     ]);
     expect(r.code).toBe(0);
   });

@@ -51,10 +51,10 @@ export function explainSteps(name: string, cfg: SearchConfig, answers: Candidate
 }
 
 /** The closing sentence: where glibc stops, or that none resolves and what to ask instead. */
-export function explainSummary(name: string, answered: string | null, answersOfAnswered: string[], clusterDomain: string | null): string {
+export function explainSummary(name: string, answered: string | null, answersOfAnswered: string[], clusterDomain: string | null, cfg: SearchConfig): string {
   if (answered) return `glibc stops at ${answered}: it resolves (${answersOfAnswered.join(', ')}), so host apps get that answer for ${name}.`;
-  const full = /(^|\.)svc$/i.test(name) ? null : fullClusterName(name, clusterDomain);
-  return `None of them resolves, so host apps get NXDOMAIN for ${name}.${full ? ` A cluster name needs its full form here, e.g. ${full}.` : ''}`;
+  const full = /(^|\.)svc\.?$/i.test(name) ? null : fullClusterName(name, clusterDomain);
+  return `None of them resolves${cfg.search.length > 0 ? `: the search list has no domain under which ${name} exists` : ''}.${full ? ` Cluster names need their full form here, e.g. ${full}.` : ''}`;
 }
 
 /**
@@ -71,7 +71,7 @@ export function explainLines(input: { name: string; target: 'system' | 'server';
   const lines = [who];
   steps.forEach((s, i) => lines.push(`  ${i + 1}. ${s.name} → ${s.rcode}${s.rcode === 'NOERROR' ? (s.answers.length ? ` ${s.answers.join(', ')}` : ' (no answer)') : ''}${s.asked ? '' : ' (not asked: glibc stopped before it)'}`));
   const hit = steps.find((s) => s.name === answered);
-  lines.push(explainSummary(name, answered, hit?.answers ?? [], input.clusterDomain));
+  lines.push(explainSummary(name, answered, hit?.answers ?? [], input.clusterDomain, cfg));
   const svc = svcHint(name, cfg, input.clusterDomain);
   if (svc) lines.push(svc);
   return lines;
