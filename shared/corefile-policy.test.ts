@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_COREFILE_BYTES, MAX_ZONES_PER_PLAN, zonesFromCorefile, type CorefileZonesInput } from './corefile';
 import { MAX_REASON_LENGTH, zoneRefusal } from './corefile-policy';
+import { routingDomains } from './resolved-link';
 import { renderDnsproxyConfig } from './dnsproxy-config';
 import { renderDnsmasqConfig } from './dnsmasq-config';
 import type { ProxyPlan } from './types';
@@ -9,6 +10,25 @@ const KUBE = '.:53 {\n  kubernetes cluster.local in-addr.arpa ip6.arpa\n  forwar
 const run = (corefile: string, extra: Partial<CorefileZonesInput> = {}) =>
   zonesFromCorefile({ corefile, kubeDnsIp: '172.21.0.10', serviceCidrs: ['172.21.0.0/16'], podCidrs: ['172.20.0.0/16'], ...extra });
 const forwarded = (out: ReturnType<typeof run>) => out.zones.map((z) => z.zone);
+
+describe('one zone-label rule for the policy and resolved routing domains', () => {
+  it('-corp.lan and corp-.lan are refused at discovery (not allowable), with the label named; a-b.lan and _tcp.lan are forwarded', () => {
+    const out = run(`${KUBE}-corp.lan:53 team.corp-.lan:53 a-b.lan:53 _tcp.lan:53 {\n  forward . 10.0.0.4\n}\n`);
+    expect(forwarded(out)).toContain('a-b.lan');
+    expect(forwarded(out)).toContain('_tcp.lan');
+    expect(out.refused.map((r) => [r.zone, r.why, r.allowable])).toEqual([
+      ['-corp.lan', 'its label "-corp" starts or ends with a hyphen (RFC 952, RFC 1123 §2.1 host name labels), which systemd-resolved\'s routing domains and the proxy\'s zone rules do not take; rename the zone in the Corefile', false],
+      ['team.corp-.lan', 'its label "corp-" starts or ends with a hyphen (RFC 952, RFC 1123 §2.1 host name labels), which systemd-resolved\'s routing domains and the proxy\'s zone rules do not take; rename the zone in the Corefile', false],
+    ]);
+    // Every zone the policy forwards is one resolved can route (no late throw at activate).
+    expect(routingDomains(forwarded(out))).toHaveLength(forwarded(out).length);
+    expect(() => routingDomains(['-corp.lan'])).toThrow('Zone "-corp.lan" is not a plain domain name');
+  });
+  it('the hyphen rule refuses even when the user allows the zone', () => {
+    const out = run(`${KUBE}-corp.lan:53 {\n  forward . 10.0.0.4\n}\n`, { allowZones: ['-corp.lan'] });
+    expect(forwarded(out)).not.toContain('-corp.lan');
+  });
+});
 
 describe('zone policy: cluster data cannot hijack host names (reproductions)', () => {
   it('a server block "test:53" (a whole TLD) is refused with why, and forwarded once the user allows it', () => {

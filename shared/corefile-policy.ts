@@ -9,7 +9,7 @@
  */
 import { parse as parseDomain } from 'tldts';
 import { isReverseZone, parseCidr, reverseZonesForCidr, type Cidr } from './cidr';
-import { isZoneName } from './zone-name';
+import { edgeHyphenLabel, isZoneName } from './zone-name';
 
 /** Where a candidate zone came from; decides which rules apply. */
 export type ZoneOrigin =
@@ -182,6 +182,10 @@ function normalSearch(input: ZonePolicyInput): string[] {
 export function zoneRefusal(zone: string, origin: ZoneOrigin, reverseZones: string[], input: ZonePolicyInput): ZoneRefusal | null {
   if (!isZoneName(zone)) {
     return { why: 'not a plain domain name (a placeholder such as ".svc"?)', allowable: false };
+  }
+  const hyphen = edgeHyphenLabel(zone);
+  if (hyphen !== null) {
+    return { why: `its label "${hyphen}" starts or ends with a hyphen (RFC 952, RFC 1123 §2.1 host name labels), which systemd-resolved's routing domains and the proxy's zone rules do not take; rename the zone in the Corefile`, allowable: false };
   }
   if (!hasValidTldLabel(zone)) {
     return { why: 'its top-level label is not a host name label (RFC 3696 §2: letters, digits, inner hyphens, not all digits), so no resolver routes it', allowable: false };

@@ -7,6 +7,7 @@
  */
 import { cliCommand, DRIFT_CHOICE } from './fix';
 import type { HostDnsStatus, QueryResult } from './types';
+import { LIVE_LOOP_FIX, LOOP_WINDOW_MS, type LiveLoop } from './live-loop';
 import type { HopKind, HopOutcome, HealthHop, HealthCause, HealthAction, HealthVerdict, HealthReport } from './health-report';
 
 export type { HopKind, HopOutcome, HealthHop, HealthCause, HealthAction, HealthVerdict, HealthReport } from './health-report';
@@ -36,6 +37,8 @@ const FIX: Record<HealthAction, Record<FrontEnd, string>> = {
     gui: 'The Cluster card’s “pods ready” is the API’s view and can be green while the kube-dns ClusterIP does not answer: in a terminal, read the CoreDNS logs (kubectl -n kube-system logs -l k8s-app=kube-dns) and check the pod network / KubeSwitch route to the ClusterIP',
     cli: 'kubectl -n kube-system logs -l k8s-app=kube-dns (pods can be Ready while the ClusterIP does not answer), then check the pod network / KubeSwitch route: ip route get <kube-dns ClusterIP>',
   },
+  // The live loop's fix is the Corefile's, the same words as doctor's coredns-loop finding.
+  'fix-coredns-loop': { gui: LIVE_LOOP_FIX, cli: LIVE_LOOP_FIX },
   'check-upstream': { gui: 'Check the network connection to your original nameservers', get cli() { return cliCommand('query kubernetes.io --server <upstream>'); } },
   'check-nsswitch': { gui: 'Check the hosts line of /etc/nsswitch.conf (it must include dns)', cli: 'grep ^hosts /etc/nsswitch.conf' },
 };
@@ -171,6 +174,11 @@ export interface VerdictInput {
   serviceRestart?: { attempt: number; lastExit: string | null; reason: string | null; gaveUp: boolean } | null;
   /** The proxy's main pid (HostDnsStatus.pid), null when no process runs. */
   proxyPid?: number | null;
+  /**
+   * A CoreDNS ↔ proxy loop running now (shared/live-loop.ts recentLoops over the query log),
+   * the same finding as doctor's `coredns-loop`; null or absent when none.
+   */
+  liveLoop?: LiveLoop | null;
 }
 
 /** Short display name of a hop for the summary line. */
@@ -222,6 +230,12 @@ export function healthVerdict(input: VerdictInput): HealthVerdict {
   // would not give the user's resolver back. recover salvages it.
   if (input.stateCorrupt) return v('error', 'state-corrupt', resolver, `${resolves ? 'Cluster names resolve, but the' : `${NOT_RESOLVING}: the`} saved resolver state (/var/lib/k2s/dns-resolver-state.json) is corrupt`, 'recover');
   const deadUpstreams = upstreams.filter((h) => !h.ok);
+  // A live loop is an error whether or not the probe name resolves: the looping names time out
+  // for pods and host apps, and every copy costs CoreDNS and the proxy (doctor's coredns-loop).
+  if (input.liveLoop && state !== 'stopped') {
+    const l = input.liveLoop;
+    return v('error', 'coredns-loop', kubeDns, `${resolves ? 'Cluster names resolve, but CoreDNS' : `${NOT_RESOLVING}: CoreDNS`} and k2s-dnsproxy forward ${l.type} ${l.name} to each other (a loop: ${l.count} copies within ${LOOP_WINDOW_MS / 1000} s from ${l.clients.join(', ')})`, 'fix-coredns-loop');
+  }
 
   if (resolves) {
     const via = resolver?.outcome === 'k2s';

@@ -22,7 +22,33 @@ export interface LiveLoop {
   clients: string[];
   /** Time of the first copy in that window (as logged). */
   since: string;
+  /** Time of the last copy in that window (as logged). */
+  until: string;
 }
+
+/**
+ * How recent a loop's last copy must be for the health verdict to call it live, ms: the log
+ * keeps a loop that ended (CoreDNS fixed, K2s DNS restarted) until it rotates, and a verdict
+ * about now must not report it.
+ */
+export const LIVE_LOOP_RECENT_MS = 60_000;
+
+/** The loops of `loops` whose last copy is at most LIVE_LOOP_RECENT_MS before `nowMs` (log times are local, as Date.parse reads them). */
+export function recentLoops(loops: readonly LiveLoop[], nowMs: number, recentMs = LIVE_LOOP_RECENT_MS): LiveLoop[] {
+  return loops.filter((l) => {
+    const t = Date.parse(l.until);
+    return !Number.isNaN(t) && nowMs - t <= recentMs;
+  });
+}
+
+/** What a loop means, in doctor's `coredns-loop` finding and the health verdict alike. */
+export function liveLoopMeaning(l: LiveLoop): string {
+  return `${l.type} ${l.name} came ${l.count} times within ${LOOP_WINDOW_MS / 1000} s from ${l.clients.join(', ')} (since ${l.since}): CoreDNS forwards what it cannot answer to this host's proxy, and the proxy sends it back to CoreDNS. Names in such a loop time out for pods and for this host.`;
+}
+
+/** The fix of a live loop (doctor's `coredns-loop`, the verdict's `coredns-loop` cause). */
+export const LIVE_LOOP_FIX =
+  "Make CoreDNS forward to the LAN nameservers instead of the KubeSwitch address (Corefile `forward . <nameserver>`), or drop `in-addr.arpa ip6.arpa` from the kubernetes plugin's fallthrough; then run k2s-dns start again, which keeps such zones off the host routes.";
 
 /** `127.0.0.1:5353` / `[::1]:5353` / `::1` → the bare address. */
 function clientAddress(client: string): string {
@@ -62,7 +88,7 @@ export function findLiveLoops(rows: readonly QueryRow[], threshold = LOOP_THRESH
     }
     if (best.count < threshold) continue;
     const slice = list.slice(best.from, best.to + 1);
-    loops.push({ name: slice[0]!.row.name, type: slice[0]!.row.type, count: best.count, clients: [...new Set(slice.map((s) => s.client))], since: slice[0]!.row.time! });
+    loops.push({ name: slice[0]!.row.name, type: slice[0]!.row.type, count: best.count, clients: [...new Set(slice.map((s) => s.client))], since: slice[0]!.row.time!, until: slice[slice.length - 1]!.row.time! });
   }
   return loops.sort((a, b) => b.count - a.count);
 }

@@ -6,6 +6,13 @@ import { isIpAddress } from './cidr';
 import { MANAGED_HEADER } from './k2s-paths';
 import type { ResolvConf } from './types';
 
+/**
+ * glibc uses at most this many nameservers of resolv.conf (resolv.conf(5): "Up to MAXNS
+ * (currently 3, see <resolv.h>) name servers may be listed"; glibc 2.41 resolv/resolv_conf.c
+ * update_from_conf cuts the list to MAXNS). Later lines are never asked.
+ */
+export const GLIBC_MAXNS = 3;
+
 /** Splits a directive's value into tokens, stopping at a `#` or `;` comment token. */
 function valueTokens(rest: string): string[] {
   const out: string[] = [];
@@ -23,7 +30,8 @@ function valueTokens(rest: string): string[] {
  * `;` in column one start a comment, and a token starting with one ends the values; keyword and
  * value are separated by spaces or tabs; `domain` and `search` replace each other (the last one
  * wins); `search .` means no search domains. Every `nameserver` is kept in file order, also
- * past glibc's MAXNS of 3, because they become the proxy's upstreams. A `nameserver` whose
+ * past glibc's MAXNS of 3 (GLIBC_MAXNS: the upstream pick and doctor apply it and name what
+ * they leave out). A `nameserver` whose
  * first value is not an IP (IPv6 `%zone` allowed), an indented line (glibc reads directives
  * only from column one) and any unknown directive land in `unknown`.
  */
@@ -73,7 +81,8 @@ export function parseResolvConf(text: string): ResolvConf {
 // Allowed characters in a search domain or option token written to the K2s-owned file: no
 // whitespace, no comment characters, nothing that could start a second directive.
 const SEARCH_RE = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*\.?$/;
-const OPTION_RE = /^[A-Za-z0-9_-]+(:[0-9]+)?$/;
+// An option value is kept as written (`timeout:2.5`: glibc reads 2, and so does the proxy).
+const OPTION_RE = /^[A-Za-z0-9_-]+(:[0-9A-Za-z.+-]+)?$/;
 
 /**
  * Splits search domains and options into those renderManagedResolvConf can write and those it

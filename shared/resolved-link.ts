@@ -17,6 +17,7 @@
  *   kubelet's resolvConf. Hence a per-link route, never a global one.
  */
 import { bareAddress, effectiveAddress, isLoopbackAddress } from './listener-reach';
+import { isRoutableZoneName } from './zone-name';
 
 /** systemd-resolved's stub listeners (systemd-resolved.service(8)). */
 export const RESOLVED_STUB_ADDRESSES = ['127.0.0.53', '127.0.0.54'] as const;
@@ -31,12 +32,27 @@ export interface ResolvedRoute {
   domains: string[];
 }
 
+/**
+ * systemd-resolved takes at most this many domains per link (systemd 257 src/resolve/resolved-link.h
+ * `LINK_SEARCH_DOMAINS_MAX 256`; resolved-dns-search-domain.c dns_search_domain_new returns
+ * -E2BIG past it), routing-only `~zone` domains included.
+ */
+export const RESOLVED_LINK_DOMAINS_MAX = 256;
+
+/** Why `zones` cannot all be routing domains of one resolved link (more than RESOLVED_LINK_DOMAINS_MAX), or null. */
+export function routingDomainsRefusal(zones: readonly string[], link: string): string | null {
+  const n = new Set(zones.map((z) => z.toLowerCase().replace(/\.$/, ''))).size;
+  if (n <= RESOLVED_LINK_DOMAINS_MAX) return null;
+  return `The cluster has ${n} zones to route, but systemd-resolved takes at most ${RESOLVED_LINK_DOMAINS_MAX} domains per link (LINK_SEARCH_DOMAINS_MAX, systemd src/resolve/resolved-link.h), so ${link} cannot carry them all; merge zones under a common parent in the Corefile (one server block for the parent zone) or leave some out, then start again.`;
+}
+
 /** `~zone` for each cluster zone, in order, without duplicates. Throws for a zone that is not a plain name. */
 export function routingDomains(zones: readonly string[]): string[] {
   const out: string[] = [];
   for (const z of zones) {
     const zone = z.toLowerCase().replace(/\.$/, '');
-    if (!/^[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?)*$/.test(zone)) {
+    // The zone policy's label rule (zone-name.ts ZONE_LABEL_RE): discovery refuses such a zone first.
+    if (!isRoutableZoneName(zone)) {
       throw new Error(`Zone "${z}" is not a plain domain name, so systemd-resolved cannot route it; fix the Corefile or leave the zone out.`);
     }
     if (!out.includes(`~${zone}`)) out.push(`~${zone}`);

@@ -307,7 +307,10 @@ export interface ResolverDiff {
   currentText: string | null;
   /** True when kind, bytes / link target, mode and owner all match. */
   identical: boolean;
-  /** One line per metadata change, e.g. `mode 0644 → 0640`, `symlink → regular file`. */
+  /**
+   * One line per metadata change, e.g. `mode 0644 → 0640`, `symlink → regular file`, then one
+   * per saved nameserver past glibc's MAXNS (not an upstream).
+   */
   changes: string[];
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clientOptions, upstreamPolicy } from './upstream-policy';
+import { clientOptions, glibcAtoi, upstreamPolicy } from './upstream-policy';
 
 describe('upstreamPolicy (resolv.conf(5) options as glibc reads them)', () => {
   it('defaults to glibc order, 5 s, 2 attempts', () => {
@@ -12,6 +12,26 @@ describe('upstreamPolicy (resolv.conf(5) options as glibc reads them)', () => {
   });
   it('waits at least 1 s per nameserver and ignores malformed or unknown options', () => {
     expect(upstreamPolicy({ options: ['timeout:0', 'attempts:0', 'timeout:x', 'edns0'] })).toEqual({ order: 'ordered', timeoutMs: 1000, attempts: 1 });
+  });
+});
+
+describe('glibcAtoi and option values as res_init.c reads them', () => {
+  it('reads the leading decimal digits like atoi(3)', () => {
+    expect([glibcAtoi('2.5'), glibcAtoi('3x'), glibcAtoi('x'), glibcAtoi(''), glibcAtoi('+4'), glibcAtoi('-2'), glibcAtoi('0x9'), glibcAtoi('007')]).toEqual([2, 3, 0, 0, 4, -2, 0, 7]);
+  });
+  it('saturates past long and keeps the low 32 bits, as (int) strtol does on LP64', () => {
+    expect(glibcAtoi('4294967297')).toBe(1);
+    expect(glibcAtoi('99999999999999999999999')).toBe(-1);
+    expect(glibcAtoi('-99999999999999999999999')).toBe(0);
+  });
+  it('timeout:2.5 is 2 s and attempts:3.9 is 3 (glibc), not 2.5 s or the default', () => {
+    expect(upstreamPolicy({ options: ['timeout:2.5', 'attempts:3.9'] })).toEqual({ order: 'ordered', timeoutMs: 2000, attempts: 3 });
+    expect(upstreamPolicy({ options: ['timeout:x'] }).timeoutMs).toBe(1000);
+    expect(upstreamPolicy({ options: ['timeout:-4', 'attempts:-1'] })).toEqual({ order: 'ordered', timeoutMs: 1000, attempts: 1 });
+    expect(upstreamPolicy({ options: ['timeout:4294967298'] }).timeoutMs).toBe(2000);
+  });
+  it('replaces an attempts:2.5 token too (glibc reads it as attempts)', () => {
+    expect(clientOptions(['attempts:2.5', 'timeout:1.5'], 2)).toEqual(['attempts:5', 'timeout:1.5']);
   });
 });
 

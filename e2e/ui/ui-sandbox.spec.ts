@@ -2,7 +2,8 @@
  * Start gates and query validation on the REAL backend, on the e2e test bed (inside e2e/bed/sandbox.sh):
  * Start is disabled before the click while another process holds 127.0.0.1:53 (named with its
  * PID by the real doctor check), and the query tester explains a short name with the bed's real
- * search list (`search example.test`) and says which candidate resolves through getaddrinfo.
+ * search list (`search example.test`) and says which candidate resolves through getaddrinfo, and
+ * explains NXDOMAIN for `kubernetes.default` and `web.demo.svc` with each candidate's real rcode.
  */
 import { createSocket, type Socket } from 'node:dgram';
 import { expect, test, type Page } from '@playwright/test';
@@ -74,4 +75,31 @@ test('short name: the real search list and ndots, which candidate resolves throu
   await expect(short.getByTestId('query-candidate').first()).toHaveText('www.example.test — resolves: 198.51.100.7', { timeout: 15_000 });
   await expect(short.getByTestId('query-candidate').nth(1)).toHaveAttribute('data-rcode', /NXDOMAIN|TIMEOUT|ERROR/);
   await expect(q.getByTestId('query-short-none')).toHaveCount(0);
+});
+
+test('kubernetes.default and web.demo.svc get NXDOMAIN: each candidate glibc asked with its real rcode, and the .svc hint', async () => {
+  // K2s DNS runs (the test before): the K2s-owned file keeps `search example.test`, ndots 1.
+  const q = page.getByTestId('panel-query');
+  await q.getByTestId('query-target').selectOption('system');
+  await q.getByTestId('query-name').fill('kubernetes.default');
+  await q.getByTestId('query-run').click();
+  await expect(q.getByTestId('query-rcode')).toHaveText('NXDOMAIN');
+  const box = q.getByTestId('query-short-name');
+  await expect(box).toContainText('kubernetes.default is a relative name; with ndots:1 in /etc/resolv.conf glibc asks it as it is first, then with each search domain: host apps (glibc) try the search list example.test in order');
+  await expect(box.getByTestId('query-candidate')).toHaveText(['kubernetes.default — NXDOMAIN', 'kubernetes.default.example.test — NXDOMAIN'], { timeout: 15_000 });
+  for (const c of await box.getByTestId('query-candidate').all()) await expect(c).toHaveAttribute('data-asked', 'true');
+  await expect(box.getByTestId('query-short-none')).toHaveText('None of them resolves: the search list has no domain under which kubernetes.default exists. Cluster names need their full form here, e.g. kubernetes.default.svc.cluster.local.');
+  await expect(box.getByTestId('query-svc-hint')).toHaveCount(0);
+
+  await q.getByTestId('query-target').selectOption('proxy');
+  await q.getByTestId('query-name').fill('web.demo.svc');
+  await q.getByTestId('query-run').click();
+  await expect(q.getByTestId('query-rcode')).toHaveText('NXDOMAIN');
+  await expect(box.getByTestId('query-candidate')).toHaveText(['web.demo.svc — NXDOMAIN', 'web.demo.svc.example.test — NXDOMAIN'], { timeout: 15_000 });
+  await expect(box.getByTestId('query-svc-hint')).toHaveText('web.demo.svc ends in .svc, but the cluster zone is svc.cluster.local: the name resolves only through a search list with cluster.local (pods get "search <namespace>.svc.cluster.local svc.cluster.local cluster.local" from kubelet), and this host\'s search list (example.test) has not — ask web.demo.svc.cluster.local, or add cluster.local to the search list.');
+  // The full name the hint gives answers through the same proxy.
+  await q.getByTestId('query-name').fill('web.demo.svc.cluster.local');
+  await q.getByTestId('query-run').click();
+  await expect(q.getByTestId('query-answers')).toContainText('172.21.14.7');
+  await expect(box).toHaveCount(0);
 });

@@ -8,6 +8,8 @@ import { parseServer } from '../core/host/parse-server';
 import { HOSTNAME_RE, START_FIELDS, STOP_FIELDS, ZONES_FIELDS } from '../../shared/operation-input';
 import { parseIp } from '../../shared/cidr';
 import { cliInputOf, cliOptionsOf, UsageError } from './flags';
+import { needsSearchExplain } from '../../shared/search-explain';
+import { terminalSafe as t } from './terminal-safe';
 
 const out = (s: string) => process.stdout.write(`${s}\n`);
 const err = (s: string) => process.stderr.write(`${s}\n`);
@@ -162,7 +164,10 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
       const [deps, { resolveTarget }] = await Promise.all([nodeDeps(), import('../core/lifecycle/query-target')]);
       const server = await resolveTarget(deps, target);
       const r = server === 'system' ? await deps.systemQuery(name, type) : await deps.query({ name, type, server, transport: v.tcp ? 'tcp' : 'udp' });
-      out(asJson ? JSON.stringify(r) : formatQuery(r));
+      // NXDOMAIN for a relative or `.svc` name: which candidates glibc asks (search list + ndots
+      // of /etc/resolv.conf), each asked as an absolute name at the same target (shared/search-explain.ts).
+      const explain = needsSearchExplain(name, r.rcode, r.answers.length) ? await (await import('./query-explain')).searchExplanation(deps, name, type, server, v.tcp ? 'tcp' : 'udp') : null;
+      out(asJson ? JSON.stringify(explain ? { ...r, searchList: explain } : r) : [formatQuery(r), ...(explain?.lines ?? []).map((l) => `;; ${t(l)}`)].join('\n'));
       if (!asJson && target === 'proxy' && (r.rcode === 'TIMEOUT' || r.rcode === 'ERROR') && (await dnsStatusOf(deps)).state === 'stopped') {
         out(`;; K2s DNS is not running, so nothing answers on 127.0.0.1:53: run ${cliCommand('start', true)} first.`);
       }

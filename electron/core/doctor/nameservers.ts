@@ -4,12 +4,12 @@
  */
 import { cliCommand } from '../../../shared/fix';
 import type { DoctorFinding } from '../../../shared/doctor';
-import { parseResolvConf } from '../../../shared/resolv-conf';
+import { GLIBC_MAXNS, parseResolvConf } from '../../../shared/resolv-conf';
 import { hopMark, queryHop } from '../../../shared/health';
 import type { DoctorContext } from './context';
 
-/** glibc reads at most this many nameservers (resolv.conf(5): MAXNS). */
-export const MAXNS = 3;
+/** glibc reads at most this many nameservers (resolv.conf(5): MAXNS); shared/resolv-conf.ts. */
+export const MAXNS = GLIBC_MAXNS;
 
 /** Address part of a nameserver: brackets and an IPv6 `%zone` stripped, lower-case. */
 function bare(server: string): string {
@@ -84,7 +84,7 @@ export function checkNameserverCount(ctx: DoctorContext): DoctorFinding {
     ...base,
     severity: 'warn',
     title: `${nameservers.length} nameservers: more than glibc's 3`,
-    meaning: `The original lists ${nameservers.length} nameservers but glibc only ever asked the first ${MAXNS} (resolv.conf(5) MAXNS), so ${ignored.join(', ')} never got queries before and now become proxy upstreams too.`,
+    meaning: `The original lists ${nameservers.length} nameservers but glibc only ever asked the first ${MAXNS} (resolv.conf(5) MAXNS), so ${ignored.join(', ')} never got queries; K2s DNS does the same and leaves ${ignored.length === 1 ? 'it' : 'them'} out of the proxy's upstreams (start names ${ignored.length === 1 ? 'it' : 'them'}).`,
     fix: 'Keep at most 3 nameserver lines in the original, or pin the upstreams with `' + cliCommand('start --upstream IP', true) + '`.',
     remedy: { action: null, gui: 'Keep at most 3 nameserver lines in your original /etc/resolv.conf (the app starts with the saved nameservers).', cli: cliCommand('start --upstream IP', true) },
     detail: { nameservers, ignoredByGlibc: ignored },
@@ -104,7 +104,7 @@ export const UPSTREAM_PROBE_TIMEOUT_MS = 2000;
 export async function checkUpstreamsAnswer(ctx: DoctorContext): Promise<DoctorFinding> {
   const base = { id: 'upstream-answers', title: 'Original upstreams answer' };
   const own = ownListenerAddresses(ctx.kubeSwitch);
-  const listed = ctx.state?.upstreams ?? (ctx.originalText === null ? [] : parseResolvConf(ctx.originalText).nameservers);
+  const listed = ctx.state?.upstreams ?? (ctx.originalText === null ? [] : parseResolvConf(ctx.originalText).nameservers.slice(0, MAXNS));
   const upstreams = listed.filter((ns) => !own.includes(bare(ns)));
   if (upstreams.length === 0) {
     return { ...base, severity: 'info', title: 'No original upstream to probe', meaning: 'There is no original upstream nameserver to probe (see nameserver-loop).', fix: null };

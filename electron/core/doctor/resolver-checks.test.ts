@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { symlink, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { nodeExec } from '../host/exec';
 import { checkBindMounted, checkImmutable } from './resolver-refusals';
 import { checkWsl, isWslGeneratedResolvConf, isWslKernel } from './wsl';
@@ -81,11 +82,24 @@ describe('wsl', () => {
     expect(f.fix).toContain('generateResolvConf = false');
   });
 
-  it('is info when only /proc/version (read through HostFs) names Microsoft', async () => {
+  it('warns on a WSL kernel without wsl.conf (WSL writes its own file at its next start), info once generateResolvConf = false', async () => {
     const h = await host();
     await h.put('/proc/version', 'Linux version 5.15.167.4-microsoft-standard-WSL2 (root@f9c826d3017f)\n');
     const f = await checkWsl(await h.ctx());
-    expect(f).toMatchObject({ severity: 'info', detail: { procVersion: 'Linux version 5.15.167.4-microsoft-standard-WSL2 (root@f9c826d3017f)' } });
+    expect(f).toMatchObject({ severity: 'warn', detail: { procVersion: 'Linux version 5.15.167.4-microsoft-standard-WSL2 (root@f9c826d3017f)', generateResolvConf: null } });
+    expect(f.meaning).toContain('/etc/wsl.conf does not exist');
+    await h.put('/etc/wsl.conf', '[network]\ngenerateResolvConf = false\n');
+    expect(await checkWsl(await h.ctx())).toMatchObject({ severity: 'info', detail: { generateResolvConf: false, wslConfLine: 2 } });
+  });
+
+  it('the header on line 7 is WSL\'s too (start and doctor agree), and wsl.conf with generateResolvConf = false makes it a leftover', async () => {
+    const line7 = readFileSync(new URL('../../../fixtures/wsl/resolv-header-line7.conf', import.meta.url), 'utf8');
+    const h = await host(line7);
+    expect(await checkWsl(await h.ctx())).toMatchObject({ severity: 'error', detail: { headerLine: 7 } });
+    await h.put('/etc/wsl.conf', readFileSync(new URL('../../../fixtures/wsl/wsl-disabled.conf', import.meta.url), 'utf8'));
+    const f = await checkWsl(await h.ctx());
+    expect(f).toMatchObject({ severity: 'info', title: 'WSL-generated resolv.conf, but WSL no longer writes it', detail: { headerLine: 7, generateResolvConf: false, wslConfLine: 6 } });
+    expect(f.meaning).toBe("/etc/resolv.conf still carries WSL's header (line 7), but /etc/wsl.conf says generateResolvConf = false (line 6), so WSL will not rewrite it and K2s DNS can manage it.");
   });
 
   it('is ok on an ordinary host', async () => {

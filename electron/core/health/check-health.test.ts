@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { LifecycleEvent } from '../../../shared/lifecycle-events';
 import type { HostDnsStatus, QueryResult } from '../../../shared/types';
 import { startDns } from '../lifecycle/start';
@@ -66,6 +68,51 @@ describe('checkHealth on a temp root (lifecycle deps)', () => {
     expect(s.state).toBe('degraded');
     expect(s.health?.verdict).toMatchObject({ level: 'error', cause: 'coredns-down', hopId: 'kube-dns' });
     expect(s.messages[0]).toMatch(/^Cluster names do not resolve on this host: CoreDNS \(kube-dns 172\.21\.0\.10:53\) does not answer: .* — kubectl -n kube-system logs -l k8s-app=kube-dns .*ip route get <kube-dns ClusterIP>$/);
+  });
+});
+
+/** dnsproxy -v lines (fixtures/logs/dnsproxy-verbose.log shape) of `copies` requests for one PTR from `client`, 50 ms apart, from local time `t0`. */
+function loopLog(t0: number, copies: number, client: string, name: string): string {
+  const two = (n: number, w = 2) => String(n).padStart(w, '0');
+  const stamp = (ms: number) => {
+    const d = new Date(ms);
+    return `${d.getFullYear()}/${two(d.getMonth() + 1)}/${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}.${two(d.getMilliseconds(), 3)}000`;
+  };
+  const out: string[] = [];
+  for (let i = 0; i < copies; i++) {
+    const ts = stamp(t0 + i * 50);
+    out.push(`${ts} DEBUG handling new packet prefix=dnsproxy raddr=${client}:${40000 + i} laddr=172.19.1.1 proto=udp`);
+    const body = [`;; opcode: QUERY, status: NOERROR, id: ${1000 + i}`, ';; flags: rd; QUERY: 1, ANSWER: 0, AUTHORITY: 0, ADDITIONAL: 0', '', ';; QUESTION SECTION:', `;${name}.\tIN\t PTR`, ''];
+    body.forEach((l, n) => out.push(`${ts} DEBUG in prefix=dnsproxy line_num=${n + 1} line=${JSON.stringify(l)}`));
+  }
+  return `${out.join('\n')}\n`;
+}
+
+async function putLog(root: string, text: string) {
+  await mkdir(join(root, 'var/log/dnsproxy'), { recursive: true });
+  await writeFile(join(root, 'var/log/dnsproxy/dnsproxy.log'), text);
+}
+
+describe('checkHealth reports a live CoreDNS ↔ proxy loop (the scan of doctor\'s coredns-loop)', () => {
+  it('error while the copies are recent, naming the question, count and client; ok once the loop is over a minute old', async () => {
+    const h = await host();
+    expect((await startDns(h.deps, opts, sink)).ok).toBe(true);
+    const t0 = new Date(2026, 11, 1, 12, 0, 0).getTime();
+    await putLog(h.root, loopLog(t0, 30, '172.21.0.10', '99.99.20.172.in-addr.arpa'));
+    h.deps.now = () => t0 + 5000;
+    const r = await checkHealth(healthProbes(h.deps));
+    expect(r.verdict).toMatchObject({ level: 'error', cause: 'coredns-loop', hopId: 'kube-dns', action: 'fix-coredns-loop', resolves: true });
+    expect(r.verdict.summary).toBe('Cluster names resolve, but CoreDNS and k2s-dnsproxy forward PTR 99.99.20.172.in-addr.arpa to each other (a loop: 30 copies within 5 s from 172.21.0.10)');
+    h.deps.now = () => t0 + 1450 + 61_000;
+    expect((await checkHealth(healthProbes(h.deps))).verdict.cause).toBe('ok');
+  });
+  it('pod retries below the threshold are no loop', async () => {
+    const h = await host();
+    expect((await startDns(h.deps, opts, sink)).ok).toBe(true);
+    const t0 = new Date(2026, 11, 1, 12, 0, 0).getTime();
+    await putLog(h.root, loopLog(t0, 19, '172.21.0.10', '99.99.20.172.in-addr.arpa'));
+    h.deps.now = () => t0 + 2000;
+    expect((await checkHealth(healthProbes(h.deps))).verdict.cause).toBe('ok');
   });
 });
 

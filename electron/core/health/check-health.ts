@@ -9,6 +9,7 @@ import { parseResolvConf } from '../../../shared/resolv-conf';
 import { healthVerdict, queryHop, reconcileHops, type HealthHop, type HealthReport } from '../../../shared/health';
 import { healthProbeName } from '../../../shared/health-probe';
 import type { HostDnsStatus, QueryResult, QueryType } from '../../../shared/types';
+import { recentLoops, type LiveLoop } from '../../../shared/live-loop';
 
 /** What the check asks the host; injected (electron/core/health/probes.ts builds it from LifecycleDeps). */
 export interface HealthProbes {
@@ -22,6 +23,11 @@ export interface HealthProbes {
   query(opts: { name: string; type: QueryType; server: string; timeoutMs: number }): Promise<QueryResult>;
   /** ms since the epoch. */
   now(): number;
+  /**
+   * CoreDNS ↔ proxy loops in the proxy's query log (electron/core/logs/live-loop-scan.ts, the
+   * scan doctor's `coredns-loop` runs), for the cluster zones given; absent = not checked.
+   */
+  liveLoops?(clusterZones: string[]): Promise<LiveLoop[]>;
 }
 
 /** Deadlines in ms: a DNS hop, and getaddrinfo (glibc retries; a busy host answers in well under 1 s). */
@@ -82,12 +88,16 @@ export async function checkHealth(p: HealthProbes, opts: HealthOptions = {}): Pr
   // Hops report the name in its usual spelling.
   const named = (r: QueryResult): QueryResult => (r.name === asked ? { ...r, name } : r);
   const upstreams = off ? resolver.answers.filter((n) => !n.startsWith('127.')) : status.upstreams;
-  const [system, listeners, core, ups] = await Promise.all([
+  const running = !off && status.state !== 'starting' && status.state !== 'stopping';
+  const [system, listeners, core, ups, loops] = await Promise.all([
     p.lookup(asked, opts.lookupTimeoutMs ?? 4000).then(named),
     Promise.all(status.listeners.map((l) => p.query({ name: asked, type: 'A', server: withPort(`${l.address}:${l.port}`), timeoutMs: qt }).then(named))),
     off ? Promise.resolve(null) : p.query({ name: asked, type: 'A', server: kubeDns, timeoutMs: qt }).then(named),
     Promise.all(upstreams.map((u) => p.query({ name: '.', type: 'NS', server: withPort(u), timeoutMs: qt }))),
+    running && p.liveLoops ? p.liveLoops([domain]).catch(() => []) : Promise.resolve([]),
   ]);
+  // Only a loop whose last copy is recent is live: the log keeps an ended one until it rotates.
+  const liveLoop = recentLoops(loops, p.now())[0] ?? null;
   const probed: HealthHop[] = [queryHop('system', 'system', system), resolver];
   if (off) probed.push(idleHop('listener:127.0.0.1:53', 'listener', '127.0.0.1:53', 'not in use: K2s DNS is stopped'));
   listeners.forEach((r, i) => probed.push(queryHop(`listener:${status.listeners[i]!.address}:${status.listeners[i]!.port}`, 'listener', r)));
@@ -97,7 +107,7 @@ export async function checkHealth(p: HealthProbes, opts: HealthOptions = {}): Pr
   const busy = status.state === 'starting' || status.state === 'stopping';
   // One outcome per fact: getaddrinfo's search-list NXDOMAIN is not the name's (reconcileHops).
   const hops = reconcileHops(probed);
-  const verdict = healthVerdict({ hops, state: status.state, interrupted: !busy && !!status.operation, stateCorrupt: !busy && !!status.stateProblem, watchdogRestart: status.watchdogRestart ?? null, serviceRestart: status.serviceRestart ?? null, proxyPid: status.pid });
+  const verdict = healthVerdict({ hops, state: status.state, interrupted: !busy && !!status.operation, stateCorrupt: !busy && !!status.stateProblem, watchdogRestart: status.watchdogRestart ?? null, serviceRestart: status.serviceRestart ?? null, proxyPid: status.pid, liveLoop });
   const checkedAt = p.now();
   return { name, domainSource: status.clusterDomain ? 'state' : 'default', hops, verdict, checkedAt, durationMs: checkedAt - started };
 }

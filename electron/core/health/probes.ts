@@ -4,6 +4,8 @@ import type { HealthProbes } from './check-health';
 import { dnsStatus } from '../lifecycle/status';
 import { captureResolver } from '../host/resolver-state';
 import { resolverText } from '../lifecycle/preflight';
+import { HEALTH_LOOP_TAIL_LINES, scanLiveLoops } from '../logs/live-loop-scan';
+import { K2S_PATHS } from '../../../shared/k2s-paths';
 
 /** Probes from `deps`; the getaddrinfo probe is deps.probeLookup (keeps the probe's spelling on the wire). */
 export function healthProbes(deps: LifecycleDeps): HealthProbes {
@@ -13,5 +15,6 @@ export function healthProbes(deps: LifecycleDeps): HealthProbes {
     lookup: (name, timeoutMs) => deps.probeLookup(name, timeoutMs),
     query: (q) => deps.query(q),
     now: () => deps.now(),
+    liveLoops: async (zones) => (await scanLiveLoops(deps.fs.real(K2S_PATHS.log), zones, HEALTH_LOOP_TAIL_LINES))?.loops ?? [],
   };
 }

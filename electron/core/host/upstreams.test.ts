@@ -79,6 +79,20 @@ describe('pickUpstreams', () => {
   });
 });
 
+describe('pickUpstreams with glibcMaxns (resolv.conf(5) MAXNS)', () => {
+  const listeners = [{ address: '127.0.0.1', port: 53 }];
+  it('takes the first 3 nameserver lines, loops and stubs counted, and drops the rest as past-maxns', () => {
+    const r = pickUpstreams({ resolvConf: conf('127.0.0.1', '192.0.2.1', '192.0.2.2', '192.0.2.3', '192.0.2.4'), listeners, glibcMaxns: true });
+    expect(r.upstreams).toEqual(['192.0.2.1', '192.0.2.2']);
+    expect(r.dropped.map((d) => [d.server, d.kind])).toEqual([['127.0.0.1', 'loop'], ['192.0.2.3', 'past-maxns'], ['192.0.2.4', 'past-maxns']]);
+    expect(r.dropped[2]!.reason).toBe('nameserver line 5 of 5: glibc reads only the first 3 (resolv.conf(5) MAXNS), so the host never asked it, and neither does the proxy');
+  });
+  it('an explicit --upstream list is taken whole', () => {
+    const r = pickUpstreams({ resolvConf: conf('192.0.2.1', '192.0.2.2', '192.0.2.3', '192.0.2.4'), listeners });
+    expect(r.upstreams).toHaveLength(4);
+  });
+});
+
 describe('resolvectl dns', () => {
   it('parses global and link lines', () => {
     expect(parseResolvectlDns(RESOLVECTL)).toEqual([

@@ -6,6 +6,7 @@ import type { Listener, ResolvConf } from '../../../shared/types';
 import type { Exec } from './exec';
 import { parseServer } from './parse-server';
 import { ipInCidr } from '../../../shared/cidr';
+import { GLIBC_MAXNS } from '../../../shared/resolv-conf';
 import { bareAddress, effectiveAddress, isLoopbackAddress, isUnspecifiedAddress, reachesListenerAddress } from '../../../shared/listener-reach';
 
 /** systemd-resolved's stub listeners (systemd-resolved.service(8)): 127.0.0.53 and 127.0.0.54. */
@@ -83,8 +84,11 @@ export function kubeDnsLoop(kubeDnsIp: string, listeners: Listener[], hostAddres
   return `The kube-dns ClusterIP ${kubeDnsIp} ${why}: forwarding the cluster zones there would send them back into this host's proxy (a loop); check the cluster DNS Service (\`kubectl -n kube-system get svc -l k8s-app=kube-dns -o wide\`).`;
 }
 
-/** Why an upstream was dropped: it loops into the proxy, is resolved's stub, or names a missing interface. */
-export type DropKind = 'loop' | 'resolved-stub' | 'no-interface';
+/**
+ * Why an upstream was dropped: it loops into the proxy, is resolved's stub, names a missing
+ * interface, or is a nameserver line past glibc's MAXNS (the host never asked it).
+ */
+export type DropKind = 'loop' | 'resolved-stub' | 'no-interface' | 'past-maxns';
 
 /**
  * Picks the proxy's default upstreams from the saved resolv.conf: drops our own listen addresses
@@ -101,6 +105,11 @@ export function pickUpstreams(input: {
   interfaces?: string[];
   /** Addresses assigned to this host (one of them loops only into a wildcard listener). */
   hostAddresses?: string[];
+  /**
+   * Use only the first GLIBC_MAXNS nameserver lines, as glibc does (true for a resolv.conf; an
+   * explicit `--upstream` list is taken whole). Lines past it are dropped as `past-maxns`.
+   */
+  glibcMaxns?: boolean;
 }): { upstreams: string[]; dropped: { server: string; reason: string; kind: DropKind; listed: string }[] } {
   const upstreams: string[] = [];
   // `listed`: the nameserver line the server came from (127.0.0.53 for resolved's link servers).
@@ -127,7 +136,9 @@ export function pickUpstreams(input: {
     seen.add(server);
     upstreams.push(server);
   };
-  for (const server of input.resolvConf.nameservers) {
+  const all = input.resolvConf.nameservers;
+  const used = input.glibcMaxns ? all.slice(0, GLIBC_MAXNS) : all;
+  for (const server of used) {
     listed = server;
     if (RESOLVED_STUBS.has(bareAddress(server))) {
       if (input.resolvedLinkServers && input.resolvedLinkServers.length > 0) {
@@ -139,6 +150,9 @@ export function pickUpstreams(input: {
       continue;
     }
     add(server, null);
+  }
+  for (const server of all.slice(used.length)) {
+    dropped.push({ server, listed: server, kind: 'past-maxns', reason: `nameserver line ${all.indexOf(server) + 1} of ${all.length}: glibc reads only the first ${GLIBC_MAXNS} (resolv.conf(5) MAXNS), so the host never asked it, and neither does the proxy` });
   }
   return { upstreams, dropped };
 }

@@ -4,6 +4,17 @@ import { captureResolver, readState, sameResolver, describeResolverChanges } fro
 import { resolverText } from './preflight';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { cliCommand } from '../../../shared/fix';
+import { GLIBC_MAXNS, parseResolvConf } from '../../../shared/resolv-conf';
+
+/**
+ * One line per nameserver of the saved original past glibc's MAXNS: the host never asked it,
+ * so the proxy does not forward to it either (host/upstreams.ts pickUpstreams).
+ */
+export function pastMaxnsNotes(savedText: string | null): string[] {
+  if (savedText === null) return [];
+  const all = parseResolvConf(savedText).nameservers;
+  return all.slice(GLIBC_MAXNS).map((ns) => `nameserver ${ns} of the saved original is not an upstream: glibc reads only the first ${GLIBC_MAXNS} of its ${all.length} nameservers (resolv.conf(5) MAXNS), so the host never asked it`);
+}
 
 /**
  * The saved state as `uid` may read it. The state directory is root's (0700, K2S_PATHS), so a
@@ -27,12 +38,13 @@ export async function resolverDiff(deps: LifecycleDeps): Promise<ResolverDiff> {
   const state = await readStateAs(deps);
   const current = await captureResolver(deps.fs, deps.exec);
   const saved = state?.resolvConf ?? null;
+  const savedText = saved ? resolverText(saved) : null;
   return {
     saved,
     current,
-    savedText: saved ? resolverText(saved) : null,
+    savedText,
     currentText: resolverText(current),
     identical: saved ? sameResolver(saved, current) : true,
-    changes: saved ? describeResolverChanges(saved, current) : [],
+    changes: saved ? [...describeResolverChanges(saved, current), ...pastMaxnsNotes(savedText)] : [],
   };
 }

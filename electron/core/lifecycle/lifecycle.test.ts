@@ -8,6 +8,7 @@ import { stopDns, uninstallDns } from './stop';
 import { dnsStatus } from './status';
 import { resolverDiff } from './diff';
 import { makeTestHost } from '../../../e2e/support/test-deps';
+import { printEvent } from '../../cli/print';
 
 const hosts: Array<{ cleanup: () => Promise<unknown> }> = [];
 afterEach(async () => {
@@ -114,6 +115,23 @@ describe('rollback and refusals', () => {
     expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toContain('search corp.example\n');
   });
 
+  it('forwards only to the first 3 nameservers as glibc does and names the 4th and a %2 scope id in the plain output and the diff', async () => {
+    const h = await host('nameserver 192.0.2.53\nnameserver fe80::1%2\nnameserver 192.0.2.54\nnameserver 192.0.2.55\n');
+    const { events, sink } = collect();
+    expect((await startDns(h.deps, opts, sink)).ok).toBe(true);
+    const state = JSON.parse(await readFile(join(h.root, 'var/lib/k2s/dns-resolver-state.json'), 'utf8'));
+    expect(state.upstreams).toEqual(['192.0.2.53', '192.0.2.54']);
+    const conf = await readFile(join(h.root, 'etc/k2s/dnsmasq.conf'), 'utf8');
+    expect(conf.match(/^server=[^/].*$/gm)).toEqual(['server=192.0.2.53', 'server=192.0.2.54']);
+    const lines: string[] = [];
+    for (const e of events) printEvent(e, false, (l) => lines.push(l));
+    const pre = lines.find((l) => l.includes(' preflight '));
+    expect(pre).toContain('fe80::1%2: its scope id %2 is a number; write the interface name (e.g. %eth0)');
+    expect(pre).toContain('192.0.2.55: nameserver line 4 of 4: glibc reads only the first 3 (resolv.conf(5) MAXNS)');
+    const diff = await resolverDiff(h.deps);
+    expect(diff.changes).toContain('nameserver 192.0.2.55 of the saved original is not an upstream: glibc reads only the first 3 of its 4 nameservers (resolv.conf(5) MAXNS), so the host never asked it');
+  });
+
   it('refuses an unreadable kubeconfig before saving anything (exit 3)', async () => {
     const h = await host();
     h.deps.checkKubeconfig = async (p) => {
@@ -209,6 +227,22 @@ it('refuses WSL\'s generated resolv.conf (exit 3) and changes nothing', async ()
   const r = await startDns(h.deps, opts, collect().sink);
   expect(r).toMatchObject({ exitCode: 3, code: 'WSL_RESOLV_CONF' });
   expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe(wsl);
+});
+
+it('refuses a WSL file whose header is on line 7, and starts on it once wsl.conf says generateResolvConf = false', async () => {
+  const line7 = await readFile(new URL('../../../fixtures/wsl/resolv-header-line7.conf', import.meta.url), 'utf8');
+  const h = await host(line7);
+  const r = await startDns(h.deps, opts, collect().sink);
+  expect(r).toMatchObject({ exitCode: 3, code: 'WSL_RESOLV_CONF' });
+  expect(r.message).toContain('its header is on line 7');
+  expect(r.message).toContain('because /etc/wsl.conf does not exist');
+  expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe(line7);
+  await writeFile(join(h.root, 'etc/wsl.conf'), '[boot]\nsystemd=true\n\n[network]\ngenerateResolvConf = false\n');
+  expect(await startDns(h.deps, opts, collect().sink)).toMatchObject({ ok: true, exitCode: 0 });
+  const state = JSON.parse(await readFile(join(h.root, 'var/lib/k2s/dns-resolver-state.json'), 'utf8'));
+  expect(state.upstreams).toEqual(['10.8.0.1', '172.29.64.1']);
+  expect((await stopDns(h.deps, {}, collect().sink)).ok).toBe(true);
+  expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe(line7);
 });
 
 describe('crash recovery (journal)', () => {

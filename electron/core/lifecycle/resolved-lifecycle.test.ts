@@ -5,6 +5,7 @@ import type { Exec } from '../host/exec';
 import { nodeExec } from '../host/exec';
 import type { LifecycleEvent } from '../../../shared/lifecycle-events';
 import type { HostPath } from './host-paths';
+import type { ClusterDiscovery } from '../../../shared/types';
 import { startDns } from './start';
 import { stopDns } from './stop';
 import { dnsStatus } from './status';
@@ -99,6 +100,24 @@ describe('start/stop on a systemd-resolved host', () => {
     expect(h.calls).toContain('systemctl try-restart systemd-resolved.service');
     expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe(STUB);
     expect(h.services.running).toBe(false);
+  });
+
+  it('257 zones are refused at discovery (resolved takes 256 domains per link), before the proxy or resolved is touched; 256 start', async () => {
+    const h = await resolvedHost();
+    h.deps.lookupPaths = async () => [path('systemd-resolved (resolvectl query)', '172.21.0.1')];
+    const base = h.world.discovery as ClusterDiscovery;
+    const zonesOf = (n: number) => [...base.zones, ...Array.from({ length: n - base.zones.length }, (_, i) => ({ ...base.zones[0]!, zone: `z${i}.corp.example`, clusterDomain: false }))];
+    h.world.discovery = { ...base, zones: zonesOf(257) };
+    const r = await startDns(h.deps, TEST_START_OPTS, sink().sink);
+    expect(r).toMatchObject({ ok: false, exitCode: 1, code: 'DISCOVERY_FAILED' });
+    expect(r.message).toContain('The cluster has 257 zones to route, but systemd-resolved takes at most 256 domains per link (LINK_SEARCH_DOMAINS_MAX, systemd src/resolve/resolved-link.h), so k2s-proxy0 cannot carry them all');
+    expect(h.calls.filter((c) => c.startsWith('resolvectl'))).toEqual([]);
+    expect(h.services.started).toHaveLength(0);
+    expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe(STUB);
+    h.world.discovery = { ...base, zones: zonesOf(256) };
+    const ok = await startDns(h.deps, TEST_START_OPTS, sink().sink);
+    expect(ok, ok.message).toMatchObject({ ok: true });
+    expect(h.calls.find((c) => c.startsWith('resolvectl domain'))!.split(' ').length).toBe(3 + 256);
   });
 
   it('refuses without the KubeSwitch address, or when another program owns DNS on its link; nothing changed', async () => {

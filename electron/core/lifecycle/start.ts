@@ -8,7 +8,7 @@ import { EXIT } from '../../../shared/lifecycle-events';
 import { DNSPROXY_RUN_AS } from '../../../shared/systemd-unit';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { renderManagedResolvConf } from '../../../shared/resolv-conf';
-import { routingDomains, type ResolvedRoute } from '../../../shared/resolved-link';
+import { routingDomains, routingDomainsRefusal, type ResolvedRoute } from '../../../shared/resolved-link';
 import { renderRouteFile, ROUTE_UNIT_NAME } from '../../../shared/resolved-route-unit';
 import { clientOptions, upstreamPolicy } from '../../../shared/upstream-policy';
 import { restoreResolver, writeState, removeState } from '../host/resolver-state';
@@ -93,6 +93,10 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
       if (unroutable) throw failed('DISCOVERY_FAILED', unroutable);
       const loop = kubeDnsLoop(d.kubeDnsIp, pre.listeners, await deps.hostAddresses(), d.serviceCidrs.filter((c) => cidrRefusal(c) === null));
       if (loop) throw failed('DISCOVERY_FAILED', loop);
+      // On a resolved host every zone becomes a `~zone` of one link: refused here, before the
+      // proxy starts, instead of resolvectl failing at activate (E2BIG past 256).
+      const tooMany = pre.resolved ? routingDomainsRefusal(d.zones.map((z) => z.zone), pre.resolved.link) : null;
+      if (tooMany) throw failed('DISCOVERY_FAILED', tooMany);
       return {
         value: d,
         // The API server is named: a user-owned kubeconfig decides which cluster a root start trusts.

@@ -1,14 +1,17 @@
 /**
  * Query tester: name, type, target, UDP/TCP; single run or compare across all targets; history
  * rows re-run. Defaults to the system resolver (what host apps use); refuses a form it can tell
- * is wrong with one readable sentence; shows what is in flight; explains short names with the
- * host's search list and ndots (resolv.conf(5)) and which candidate resolves.
+ * is wrong with one readable sentence; shows what is in flight; explains short names, and any
+ * relative or `.svc` name that got NXDOMAIN, with the host's search list and ndots
+ * (resolv.conf(5)): each candidate glibc asks with its rcode, where glibc stops, and the `.svc`
+ * hint (shared/search-explain.ts, the words `k2s-dns query` prints too).
  */
 import { useEffect, useMemo } from 'react';
 import { QUERY_TYPES, type QueryType } from '../../../shared/types';
 import { targetDescription, targetOf, targetTitle } from '../lib/query-target';
 import { matchRoute } from '../lib/route';
-import { isShortName, parseSearchConfig, searchCandidates } from '../lib/search-list';
+import { isShortName, parseSearchConfig, searchCandidates, svcHint } from '../lib/search-list';
+import { explainSteps, explainSummary, needsSearchExplain } from '../../../shared/search-explain';
 import { stores, useDiff, useDns, useQuery, useZones } from '../stores';
 import { QueryResultCard } from './QueryResultCard';
 
@@ -31,8 +34,15 @@ export function QueryPanel() {
   const resultTarget = result ? targetOf(targets, result.server) : null;
   const route = result && resultTarget?.id === 'proxy' ? matchRoute(result.name, result.type, zones, upstreams) : null;
   const about = result && resultTarget ? targetDescription(resultTarget) : null;
-  const short = result && searchCfg && (result.type === 'A' || result.type === 'AAAA') && isShortName(result.name, searchCfg) ? result.name : null;
+  // A short name (fewer dots than ndots), or any relative or `.svc` name that got NXDOMAIN / no
+  // answer (`kubernetes.default`, `my.ns.svc`): the candidates glibc asks (shared/search-list.ts).
+  const isShort = !!(result && searchCfg && (result.type === 'A' || result.type === 'AAAA') && isShortName(result.name, searchCfg));
+  const short = result && searchCfg && (isShort || needsSearchExplain(result.name, result.rcode, result.answers.length)) ? result.name : null;
   const candidateNames = short && searchCfg ? searchCandidates(short, searchCfg) : null;
+  const walked = short && searchCfg && candidates && candidates.every((c) => c.result !== null)
+    ? explainSteps(short, searchCfg, candidates.map((c) => ({ name: c.name, rcode: c.result!.rcode, answers: c.result!.answers.map((a) => a.data) })))
+    : null;
+  const svc = short && searchCfg ? svcHint(short, searchCfg, clusterDomain) : null;
 
   useEffect(() => {
     if (stores.diff.getState().diff === null) void stores.diff.getState().refresh();
@@ -91,16 +101,30 @@ export function QueryPanel() {
       {short && searchCfg && candidateNames && (
         <div className="card" data-testid="query-short-name">
           <p>
-            <strong className="mono">{short}</strong> has fewer dots than <span className="mono">ndots:{searchCfg.ndots}</span> in /etc/resolv.conf, so it is a short name:{' '}
-            {searchCfg.search.length === 0
-              ? 'there is no search list, so glibc asks it only as it is.'
-              : resultTarget?.id === 'system'
-                ? `host apps (glibc) try the search list ${searchCfg.search.join(', ')} in order and stop at the first name that exists:`
-                : `a nameserver asked directly gets it as it is; host apps (glibc) would try the search list ${searchCfg.search.join(', ')} in order:`}
+            {isShort ? (
+              <>
+                <strong className="mono">{short}</strong> has fewer dots than <span className="mono">ndots:{searchCfg.ndots}</span> in /etc/resolv.conf, so it is a short name:{' '}
+              </>
+            ) : short.endsWith('.') ? (
+              <>
+                <strong className="mono">{short}</strong> ends in a dot, so it is asked only as it is:{' '}
+              </>
+            ) : (
+              <>
+                <strong className="mono">{short}</strong> is a relative name; with <span className="mono">ndots:{searchCfg.ndots}</span> in /etc/resolv.conf glibc asks it as it is first, then with each search domain:{' '}
+              </>
+            )}
+            {short.endsWith('.')
+              ? ''
+              : searchCfg.search.length === 0
+                ? 'there is no search list, so glibc asks it only as it is.'
+                : resultTarget?.id === 'system'
+                  ? `host apps (glibc) try the search list ${searchCfg.search.join(', ')} in order and stop at the first name that exists:`
+                  : `a nameserver asked directly gets it as it is; host apps (glibc) would try the search list ${searchCfg.search.join(', ')} in order:`}
           </p>
           <ol className="candidates mono">
-            {(candidates ?? candidateNames.map((name) => ({ name, result: null }))).map((c) => (
-              <li key={c.name} data-testid="query-candidate" data-rcode={c.result?.rcode ?? ''}>
+            {(candidates ?? candidateNames.map((name) => ({ name, result: null }))).map((c, i) => (
+              <li key={`${i}-${c.name}`} data-testid="query-candidate" data-rcode={c.result?.rcode ?? ''} data-asked={walked ? String(walked.steps[i]?.asked ?? false) : ''}>
                 {c.name} —{' '}
                 {c.result === null ? (
                   <span className="muted">asking…</span>
@@ -109,14 +133,16 @@ export function QueryPanel() {
                     {c.result.rcode === 'NOERROR' && c.result.answers.length > 0 ? `resolves: ${c.result.answers.map((a) => a.data).join(', ')}` : c.result.rcode === 'NOERROR' ? 'NOERROR, no answer' : c.result.rcode}
                   </span>
                 )}
+                {walked && walked.steps[i] && !walked.steps[i]!.asked && <span className="muted"> (not asked: glibc stopped before it)</span>}
               </li>
             ))}
           </ol>
-          {candidates && candidates.every((c) => c.result !== null) && !candidates.some((c) => c.result!.rcode === 'NOERROR' && c.result!.answers.length > 0) && (
+          {walked && !walked.answered && (
             <p className="muted" data-testid="query-short-none">
-              None of them resolves{searchCfg.search.length > 0 ? `: the search list has no domain under which ${short} exists` : ''}. {clusterDomain ? `Cluster names need their full form here, e.g. ${short}.default.svc.${clusterDomain}.` : 'Use the full name.'}
+              {explainSummary(short, null, [], clusterDomain, searchCfg)}
             </p>
           )}
+          {svc && <p className="muted" data-testid="query-svc-hint">{svc}</p>}
         </div>
       )}
       {result && <QueryResultCard result={result} label={labelOf(result.server)} />}

@@ -1,0 +1,35 @@
+/**
+ * `k2s-dns query`'s explanation of an NXDOMAIN for a relative or `.svc` name: reads the search
+ * list and ndots of /etc/resolv.conf (while K2s DNS runs, the K2s-owned file keeps the
+ * original's), asks each candidate glibc would ask as an absolute name at the same target, and
+ * words it with shared/search-explain.ts.
+ */
+import type { LifecycleDeps } from '../core/lifecycle/deps';
+import type { QueryType } from '../../shared/types';
+import { parseSearchConfig } from '../../shared/search-list';
+import { explainCandidates, explainLines, type CandidateAnswer } from '../../shared/search-explain';
+import { K2S_PATHS } from '../../shared/k2s-paths';
+import { dnsStatus } from '../core/lifecycle/status';
+
+/** The explanation (`lines` for people, the facts for `--json`); null when /etc/resolv.conf cannot be read. */
+export async function searchExplanation(
+  deps: Pick<LifecycleDeps, 'fs' | 'query' | 'systemQuery'> & Parameters<typeof dnsStatus>[0],
+  name: string,
+  type: QueryType,
+  server: string,
+  transport: 'udp' | 'tcp',
+): Promise<{ search: string[]; ndots: number; candidates: CandidateAnswer[]; lines: string[] } | null> {
+  const text = await deps.fs.readFile(K2S_PATHS.resolvConf).then((b) => b.toString('utf8'), () => null);
+  if (text === null) return null;
+  const cfg = parseSearchConfig(text);
+  const clusterDomain = await dnsStatus(deps).then((s) => s.clusterDomain, () => null);
+  // A trailing dot: each candidate is asked as it is, with no second search.
+  const candidates = await Promise.all(
+    explainCandidates(name, cfg).map(async (n): Promise<CandidateAnswer> => {
+      const r = server === 'system' ? await deps.systemQuery(`${n}.`, type) : await deps.query({ name: `${n}.`, type, server, transport });
+      return { name: n, rcode: r.rcode, answers: r.answers.map((a) => a.data) };
+    }),
+  );
+  const lines = explainLines({ name, target: server === 'system' ? 'system' : 'server', cfg, clusterDomain, answers: candidates });
+  return { search: cfg.search, ndots: cfg.ndots, candidates, lines };
+}

@@ -1,0 +1,27 @@
+/**
+ * Reads the proxy log's last LOOP_TAIL_LINES lines and finds live CoreDNS ↔ proxy loops
+ * (shared/live-loop.ts), parsed as the Logs panel parses them. Shared by doctor's
+ * `coredns-loop` check and the health verdict. Read-only.
+ */
+import { parseLogLine } from '../../../shared/log-line';
+import { buildQueryLog } from '../../../shared/query-log';
+import { findLiveLoops, type LiveLoop } from '../../../shared/live-loop';
+import { readTail } from './tail';
+
+/** Lines of the log doctor's scan reads (a loop writes hundreds of lines a second). */
+export const LOOP_TAIL_LINES = 20_000;
+
+/**
+ * Lines the health verdict's scan reads: it runs with every health check (every few seconds),
+ * and 20,000 lines took 0.6–1.0 s to parse here (2 cores); LOOP_THRESHOLD copies of one
+ * question are ~20 × 7–25 lines with dnsproxy -v, well inside the last 3,000.
+ */
+export const HEALTH_LOOP_TAIL_LINES = 3_000;
+
+/** Loops in the last `tailLines` lines of the log at `realPath` (a real file system path); null when the log is absent or empty. */
+export async function scanLiveLoops(realPath: string, clusterZones: string[], tailLines = LOOP_TAIL_LINES): Promise<{ lines: number; loops: LiveLoop[] } | null> {
+  const tail = await readTail(realPath, tailLines).catch(() => null);
+  if (tail === null || tail.lines.length === 0) return null;
+  const rows = buildQueryLog(tail.lines.filter((l) => l.trim() !== '').map((l) => parseLogLine(l)), { clusterZones });
+  return { lines: tail.lines.length, loops: findLiveLoops(rows) };
+}

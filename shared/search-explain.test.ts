@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { explainLines, explainSteps, needsSearchExplain } from './search-explain';
+import { parseSearchConfig } from './search-list';
+
+const cfg = parseSearchConfig('nameserver 192.0.2.53\nsearch corp.example lan\n');
+
+describe('needsSearchExplain', () => {
+  it('relative names and .svc names that got NXDOMAIN or no answer; not IPs, absolute names or answers', () => {
+    expect([needsSearchExplain('kubernetes.default', 'NXDOMAIN', 0), needsSearchExplain('web', 'NOERROR', 0), needsSearchExplain('my.ns.svc.', 'NXDOMAIN', 0)]).toEqual([true, true, true]);
+    expect([needsSearchExplain('10.0.0.1', 'NXDOMAIN', 0), needsSearchExplain('a.example.', 'NXDOMAIN', 0), needsSearchExplain('web', 'NOERROR', 1), needsSearchExplain('web', 'TIMEOUT', 0)]).toEqual([false, false, false, false]);
+  });
+});
+
+describe('explainLines', () => {
+  it('marks what glibc never asks after the answer and names where it stops', () => {
+    const answers = [
+      { name: 'printer', rcode: 'NXDOMAIN', answers: [] },
+      { name: 'printer.corp.example', rcode: 'NOERROR', answers: ['10.1.2.3'] },
+      { name: 'printer.lan', rcode: 'NOERROR', answers: ['192.168.1.9'] },
+    ];
+    expect(explainSteps('printer', cfg, answers).answered).toBe('printer.corp.example');
+    expect(explainLines({ name: 'printer', target: 'server', cfg, clusterDomain: 'cluster.local', answers })).toEqual([
+      'a nameserver asked directly gets printer as it is; host apps (glibc, /etc/resolv.conf: search corp.example lan, ndots:1, resolv.conf(5)) ask, in order:',
+      '  1. printer.corp.example → NOERROR 10.1.2.3',
+      '  2. printer.lan → NOERROR 192.168.1.9 (not asked: glibc stopped before it)',
+      '  3. printer → NXDOMAIN (not asked: glibc stopped before it)',
+      'glibc stops at printer.corp.example: it resolves (10.1.2.3), so host apps get that answer for printer.',
+    ]);
+  });
+});

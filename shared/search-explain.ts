@@ -1,0 +1,78 @@
+/**
+ * Why a relative name got NXDOMAIN (or no answer), in words the Query tester and `k2s-dns query`
+ * share: the host's search list and ndots, the candidates glibc asks in order with each one's
+ * rcode (shared/search-list.ts searchWalk), where glibc stops, and the `.svc` hint. Pure logic.
+ */
+import { isIpAddress } from './cidr';
+import { isRelativeName, searchCandidates, searchOutcomeOf, searchWalk, svcHint, type SearchConfig } from './search-list';
+
+/** What one candidate got when asked as an absolute name. */
+export interface CandidateAnswer {
+  name: string;
+  rcode: string;
+  /** Answer records (A/AAAA data), empty when none. */
+  answers: string[];
+}
+
+/** True when a result for `name` deserves the explanation: a relative DNS name (not an IP) or a name ending in `.svc`, that got NXDOMAIN or no answer. */
+export function needsSearchExplain(name: string, rcode: string, answers: number): boolean {
+  if (isIpAddress(name) || !(isRelativeName(name) || /(^|\.)svc\.$/i.test(name))) return false;
+  return rcode === 'NXDOMAIN' || (rcode === 'NOERROR' && answers === 0);
+}
+
+/** The candidates to ask for the explanation (absolute, without trailing dot), in glibc's order. */
+export function explainCandidates(name: string, cfg: SearchConfig): string[] {
+  return searchCandidates(name, cfg);
+}
+
+/** The host's configuration in one phrase: "search corp.example lan, ndots:1". */
+export function searchConfigPhrase(cfg: SearchConfig): string {
+  return `${cfg.search.length ? `search ${cfg.search.join(' ')}` : 'no search list'}, ndots:${cfg.ndots}${cfg.noTldQuery ? ', no-tld-query' : ''}`;
+}
+
+/** A full cluster name for a short one: `kubernetes.default` → `kubernetes.default.svc.<cd>`, `web` → `web.default.svc.<cd>`; null for other shapes. */
+export function fullClusterName(name: string, clusterDomain: string | null): string | null {
+  const cd = clusterDomain ?? 'cluster.local';
+  const labels = name.replace(/\.$/, '').split('.');
+  if (labels.length === 1) return `${labels[0]}.default.svc.${cd}`;
+  if (labels.length === 2) return `${labels.join('.')}.svc.${cd}`;
+  return null;
+}
+
+/** Each candidate in order with what it got and whether glibc asks it; `stoppedAt` is the answered candidate's index or null. */
+export function explainSteps(name: string, cfg: SearchConfig, answers: CandidateAnswer[]): { steps: (CandidateAnswer & { asked: boolean })[]; answered: string | null } {
+  const byName = new Map(answers.map((a) => [a.name.toLowerCase(), a]));
+  const walk = searchWalk(name, cfg, (n) => {
+    const a = byName.get(n.toLowerCase());
+    return a ? searchOutcomeOf(a.rcode, a.answers.length) : 'other';
+  });
+  const asked = new Set(walk.asked.map((s) => s.name));
+  return { steps: explainCandidates(name, cfg).map((n) => ({ ...(byName.get(n.toLowerCase()) ?? { name: n, rcode: 'not asked', answers: [] }), name: n, asked: asked.has(n) })), answered: walk.answered };
+}
+
+/** The closing sentence: where glibc stops, or that none resolves and what to ask instead. */
+export function explainSummary(name: string, answered: string | null, answersOfAnswered: string[], clusterDomain: string | null, cfg: SearchConfig): string {
+  if (answered) return `glibc stops at ${answered}: it resolves (${answersOfAnswered.join(', ')}), so host apps get that answer for ${name}.`;
+  const full = /(^|\.)svc\.?$/i.test(name) ? null : fullClusterName(name, clusterDomain);
+  return `None of them resolves${cfg.search.length > 0 ? `: the search list has no domain under which ${name} exists` : ''}.${full ? ` Cluster names need their full form here, e.g. ${full}.` : ''}`;
+}
+
+/**
+ * The explanation as text lines (the CLI prints them after `;; `): configuration and who
+ * expands the name, one line per candidate (`1. kubernetes.default → NXDOMAIN`, `(not asked)`
+ * past glibc's stop), the summary, and the `.svc` hint.
+ */
+export function explainLines(input: { name: string; target: 'system' | 'server'; cfg: SearchConfig; clusterDomain: string | null; answers: CandidateAnswer[] }): string[] {
+  const { name, cfg } = input;
+  const { steps, answered } = explainSteps(name, cfg, input.answers);
+  const who = input.target === 'system'
+    ? `/etc/resolv.conf has ${searchConfigPhrase(cfg)} (resolv.conf(5)), so glibc asks for ${name}, in order:`
+    : `a nameserver asked directly gets ${name} as it is; host apps (glibc, /etc/resolv.conf: ${searchConfigPhrase(cfg)}, resolv.conf(5)) ask, in order:`;
+  const lines = [who];
+  steps.forEach((s, i) => lines.push(`  ${i + 1}. ${s.name} → ${s.rcode}${s.rcode === 'NOERROR' ? (s.answers.length ? ` ${s.answers.join(', ')}` : ' (no answer)') : ''}${s.asked ? '' : ' (not asked: glibc stopped before it)'}`));
+  const hit = steps.find((s) => s.name === answered);
+  lines.push(explainSummary(name, answered, hit?.answers ?? [], input.clusterDomain, cfg));
+  const svc = svcHint(name, cfg, input.clusterDomain);
+  if (svc) lines.push(svc);
+  return lines;
+}
