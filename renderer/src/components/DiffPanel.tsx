@@ -51,7 +51,7 @@ export function DiffPanel() {
           </dl>
           {diff.changes.length > 0 && (
             <>
-              <h3>Metadata changes</h3>
+              <h3>What changed</h3>
               <ul data-testid="diff-changes">
                 {diff.changes.map((c) => (
                   <li key={c}>{c}</li>
