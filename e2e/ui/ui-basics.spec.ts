@@ -66,7 +66,7 @@ test('dark mode follows the OS: different pixels, expected colours, screenshots 
     await dark.page.getByTestId(`tab-${id}`).click();
     if (id === 'query') {
       await dark.page.getByTestId('query-run').click();
-      await expect(dark.page.getByTestId('query-rcode')).toHaveText('NOERROR');
+      await expect(dark.page.getByTestId('query-rcode')).toHaveText('resolved');
     }
     if (id === 'diagnostics') await expect(dark.page.getByTestId('diagnostics-summary')).toBeVisible();
     await dark.page.screenshot({ path: `${DOCS}/dark-${id}.png` });
@@ -254,7 +254,7 @@ test('query tester: system resolver default, validation, PTR refusal, in flight,
   await expect(panel.getByTestId('query-run')).toHaveText('Querying…');
   await expect(panel).toHaveAttribute('aria-busy', 'true');
   release();
-  await expect(panel.getByTestId('query-rcode')).toHaveText('NOERROR');
+  await expect(panel.getByTestId('query-rcode')).toHaveText('resolved');
   await expect(panel.getByTestId('query-inflight')).toHaveCount(0);
   await page.unroute('**/api/query:run');
   // Copied feedback, and the clipboard holds the command.

@@ -11,6 +11,7 @@ import { matchRoute } from '../lib/route';
 import { isShortName, parseSearchConfig, searchCandidates } from '../lib/search-list';
 import { stores, useDiff, useDns, useQuery, useZones } from '../stores';
 import { QueryResultCard } from './QueryResultCard';
+import { resultLabel } from '../lib/gai-words';
 
 // Stable fallbacks: a selector that returns a new `[]` on every call makes zustand's
 // useSyncExternalStore see a changed snapshot each render — "Maximum update depth exceeded"
@@ -119,21 +120,21 @@ export function QueryPanel() {
           )}
         </div>
       )}
-      {result && <QueryResultCard result={result} label={labelOf(result.server)} />}
+      {result && <QueryResultCard result={result} label={labelOf(result.server)} stale={running} />}
       {comparison && (
         <div className="compare" data-testid="query-compare-results">
-          {comparison.map((r) => <QueryResultCard key={r.server} result={r} label={labelOf(r.server)} />)}
+          {comparison.map((r) => <QueryResultCard key={r.server} result={r} label={labelOf(r.server)} stale={running} />)}
         </div>
       )}
       {history.length > 0 && (
         <>
           <h3>History</h3>
           <table className="table mono" data-testid="query-history">
-            <thead><tr><th>Name</th><th>Type</th><th>Server</th><th>rcode</th><th>ms</th><th><span className="sr-only">Action</span></th></tr></thead>
+            <thead><tr><th>Name</th><th>Type</th><th>Server</th><th>Result</th><th>ms</th><th><span className="sr-only">Action</span></th></tr></thead>
             <tbody>
               {history.map((h, i) => (
                 <tr key={i} data-testid="query-history-row">
-                  <td>{h.name}</td><td>{h.type}</td><td>{labelOf(h.server)}</td><td>{h.rcode}</td><td>{h.latencyMs}</td>
+                  <td>{h.name}</td><td>{h.type}</td><td>{labelOf(h.server)}</td><td>{resultLabel(h)}</td><td>{h.latencyMs}</td>
                   <td>
                     <button type="button" className="link" disabled={running} onClick={() => void rerun(h)} aria-label={`Run again: ${h.name} ${h.type} against ${labelOf(h.server)}`} data-testid="query-history-rerun">
                       Run again
