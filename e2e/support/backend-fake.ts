@@ -42,6 +42,8 @@ export interface FakeBackendOptions {
   history?: number;
   /** End the log with two overlapping dnsproxy queries (one row marked ≈). */
   overlap?: boolean;
+  /** End the log with one answered dnsproxy query (A, NOERROR) per name, in order. */
+  loggedNames?: string[];
   /** The host's proxy state, shared with a spec that flips it as an outside CLI start/stop would (default: own object). */
   host?: FakeHost;
   /** The cluster API as the fake sees it; flip `up` to take it down and bring it back. */
@@ -93,6 +95,7 @@ export function createFakeBackend(opts: FakeBackendOptions = {}): AppBackend & {
   const logListeners = new Set<(l: LogLine[]) => void>();
   // The proxy log file: a previous dnsmasq run (real captured lines) unless asked for none.
   const logs: LogLine[] = opts.emptyLog ? [] : [...fakeHistory(opts.history ?? 0, now() - 600_000), ...previousDnsmasqRun(), ...(opts.overlap ? overlappingQueries(now()) : [])];
+  logs.push(...(opts.loggedNames ?? []).flatMap((name, i) => dnsproxyQueryLines(now() - 1000 + i, { id: 3000 + i, client: '127.0.0.1:41000', name, type: 'A', rcode: 'NOERROR', answers: ['172.21.0.1'], upstream: '172.21.0.10:53' })));
   const api = opts.api ?? { up: true };
   const proxyRun = dnsproxyRun();
   let logTimer: ReturnType<typeof setInterval> | undefined;
