@@ -4,6 +4,7 @@
  * is wrong with one readable sentence; shows what is in flight; explains short names with the
  * host's search list and ndots (resolv.conf(5)) and which candidate resolves.
  */
+import { RichText } from './RichText';
 import { useEffect, useMemo } from 'react';
 import { QUERY_TYPES, type QueryType } from '../../../shared/types';
 import { targetDescription, targetOf, targetTitle } from '../lib/query-target';
@@ -72,7 +73,7 @@ export function QueryPanel() {
       </form>
       {form.target === 'system' && <p className="muted small">The system resolver goes through getaddrinfo, so UDP/TCP is its own choice, not yours.</p>}
       {inFlight && <p className="inflight" data-testid="query-inflight">{inFlight}</p>}
-      {error && <p className="error-text field-error" id="query-error" data-testid="query-error">{error}</p>}
+      {error && <p className="error-text field-error" id="query-error" data-testid="query-error"><RichText text={error} /></p>}
       {result && route && (
         <p className="route" data-testid="query-route">
           Route through the K2s proxy: <span className="mono">{route.name}</span>{' '}
