@@ -110,13 +110,15 @@ test('Keep their file stops at once (nothing is overwritten), with onDrift keep'
   expect(calls).toEqual([{ op: 'stop', input: { onDrift: 'keep' } }]);
 });
 
-test("the verdict's Start uses the Engine select; the card says starting at once, then running", async ({ page }) => {
+test("one Start in the window: the verdict points at the card's, which uses the Engine select; starting at once, then running", async ({ page }) => {
   const calls: Calls = [];
   const server = await serveDrift(calls, { running: false, drift: false, stepDelayMs: 400 });
   await page.goto(server.url);
   await expect(page.getByTestId('verdict')).toHaveAttribute('data-cause', 'stopped');
+  await expect(page.getByTestId('verdict-text')).toContainText('press Start in Host DNS below');
+  await expect(page.getByRole('button', { name: 'Start', exact: true })).toHaveCount(1);
   await page.getByTestId('engine-select').selectOption('dnsmasq');
-  await page.getByTestId('verdict-action').click();
+  await page.getByTestId('btn-start').click();
   await expect(page.getByTestId('dns-state')).toHaveText('starting');
   await expect(page.getByTestId('dns-state')).toHaveText('running');
   expect(calls[0]).toEqual({ op: 'start', input: { engine: 'dnsmasq' } });

@@ -15,7 +15,7 @@ describe('port-53', () => {
     expect(f.meaning).toBe('127.0.0.1:53/udp is held by /usr/sbin/dnsmasq --conf-file=/etc/dnsmasq.conf (PID 812), so the proxy cannot bind and k2s-dns start refuses (PORT_IN_USE).');
     expect(f.fix).toBe('Stop that process (e.g. `systemctl stop dnsmasq` or `kill 812`) or make it listen elsewhere, then start K2s DNS.');
     // The app's words: a GUI step and a button, no k2s-dns command.
-    expect(f.remedy).toEqual({ action: 'run-checks', gui: 'Stop dnsmasq (PID 812) or make it listen elsewhere (e.g. `systemctl stop dnsmasq` in a terminal), then Run checks and press Start.', cli: 'systemctl stop dnsmasq or kill 812, then sudo npx k2s-dns start' });
+    expect(f.remedy).toEqual({ action: 'run-checks', gui: 'Stop dnsmasq (PID 812) or make it listen elsewhere (e.g. `systemctl stop dnsmasq` in a terminal), then Check again and press Start.', cli: 'systemctl stop dnsmasq or kill 812, then sudo npx k2s-dns start' });
   });
 
   it('is ok when the holder is our own running proxy', async () => {

@@ -1,4 +1,5 @@
 /** Start / Stop / Uninstall buttons: one operation at a time, disabled ones say why. */
+import { plainText, RichText } from './RichText';
 import { useEffect, useRef, useState } from 'react';
 import { KUBECONFIG_ORDER_TEXT } from '../../../shared/kubeconfig-order';
 import type { EngineName } from '../../../shared/types';
@@ -32,6 +33,8 @@ export function LifecycleControls() {
   const gates = engineGates(findings);
   const [confirming, setConfirming] = useState(false);
   const dialog = useRef<HTMLDialogElement>(null);
+  const startBtn = useRef<HTMLButtonElement>(null);
+  const stopBtn = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     const d = dialog.current;
     if (!d) return;
@@ -62,6 +65,30 @@ export function LifecycleControls() {
   // The same gates as the verdict's Start (use-lifecycle-buttons.ts). The options stay editable
   // when only the kubeconfig is missing: that is how the user fixes it.
   const b = useLifecycleButtons();
+  // The pressed button is disabled while its operation runs, which drops keyboard focus to the
+  // body (new-user pass). While it runs focus goes to the timeline (its live steps); when it
+  // ends, to the button for what comes next: Stop after a start, Start after a stop.
+  const wasBusy = useRef<typeof busy>(null);
+  const focusNext = useRef<'start' | 'stop' | null>(null);
+  useEffect(() => {
+    const before = wasBusy.current;
+    wasBusy.current = busy;
+    const active = document.activeElement as HTMLElement | null;
+    const lost = !active || active === document.body || (active as HTMLButtonElement).disabled === true || active.closest('[data-testid=timeline]') !== null;
+    const heading = () => document.querySelector<HTMLElement>('[data-testid=timeline-heading]');
+    if (busy && !before && lost) heading()?.focus();
+    if (!busy && before) {
+      focusNext.current = before === 'start' ? 'stop' : 'start';
+      if (lost) heading()?.focus();
+    }
+    // The next button is enabled once the status after the operation arrives.
+    const next = focusNext.current === 'stop' ? stopBtn.current : focusNext.current === 'start' ? startBtn.current : null;
+    if (!busy && next && !next.disabled) {
+      focusNext.current = null;
+      const now = document.activeElement as HTMLElement | null;
+      if (!now || now === document.body || now.closest('[data-testid=timeline]') !== null) next.focus();
+    }
+  }, [busy, status?.state, b.start.enabled, b.stop.enabled]);
   const editable = b.editable;
   // What Diagnostics knows would refuse a Start: offer to check again once it is fixed.
   const blocked = status && status.state !== 'running' ? startBlock(findings) : null;
@@ -76,18 +103,18 @@ export function LifecycleControls() {
           <select value={engine} onChange={(e) => setEngine(e.target.value as EngineName | 'auto')} disabled={!editable} title="Which DNS proxy serves 127.0.0.1:53: Automatic uses AdGuard dnsproxy if K2s installed it, else dnsmasq" data-testid="engine-select">
             <option value="auto">Automatic</option>
             {(['adguard', 'dnsmasq'] as const).map((e) => (
-              <option key={e} value={e} disabled={!gates[e].available} title={gates[e].reason ?? undefined} data-testid={`engine-option-${e}`}>
+              <option key={e} value={e} disabled={!gates[e].available} title={gates[e].reason ? plainText(gates[e].reason) : undefined} data-testid={`engine-option-${e}`}>
                 {e === 'adguard' ? 'AdGuard dnsproxy' : 'dnsmasq'}
-                {gates[e].reason ? ` — ${gates[e].reason}` : ''}
+                {gates[e].reason ? ` — ${plainText(gates[e].reason)}` : ''}
               </option>
             ))}
           </select>
         </label>
-        <button type="button" disabled={!b.start.enabled} title={b.start.reason ?? 'Save the resolver, start the proxy, activate'} onClick={() => void start(startInput)} data-testid="btn-start">
+        <button type="button" ref={startBtn} disabled={!b.start.enabled} title={b.start.reason ? plainText(b.start.reason) : 'Save the resolver, start the proxy, activate'} onClick={() => void start(startInput)} data-testid="btn-start">
           {busy === 'start' ? 'Starting…' : 'Start'}
         </button>
         {!drifted && (
-          <button type="button" disabled={!b.stop.enabled} title={b.stop.reason ?? 'Restore the saved resolver, then stop the proxy'} onClick={() => void stop({})} data-testid="btn-stop">
+          <button type="button" ref={stopBtn} disabled={!b.stop.enabled} title={b.stop.reason ? plainText(b.stop.reason) : 'Restore the saved resolver, then stop the proxy'} onClick={() => void stop({})} data-testid="btn-stop">
             {busy === 'stop' ? 'Stopping…' : 'Stop'}
           </button>
         )}
@@ -97,7 +124,7 @@ export function LifecycleControls() {
             Stop… (choose in the banner)
           </button>
         )}
-        <button type="button" className="danger" disabled={!b.uninstall.enabled || confirming} title={b.uninstall.reason ?? 'Restore, then remove K2s DNS files'} onClick={() => setConfirming(true)} data-testid="btn-uninstall">
+        <button type="button" className="danger" disabled={!b.uninstall.enabled || confirming} title={b.uninstall.reason ? plainText(b.uninstall.reason) : 'Restore, then remove K2s DNS files'} onClick={() => setConfirming(true)} data-testid="btn-uninstall">
           {busy === 'uninstall' ? 'Uninstalling…' : 'Uninstall'}
         </button>
       </div>
@@ -127,7 +154,7 @@ export function LifecycleControls() {
       {reasons.length > 0 && (
         <ul className="reasons" data-testid="disabled-reasons">
           {reasons.map((r) => (
-            <li key={r}>{r}</li>
+            <li key={r}><RichText text={r} /></li>
           ))}
         </ul>
       )}

@@ -30,7 +30,8 @@ export function TimelineView() {
   const repeated = t.failed !== null && t.result !== null && t.result.message === t.failed.message;
   return (
     <div className="timeline" data-testid="timeline">
-      <h3>
+      {/* tabIndex -1: Start/Stop move focus here while their button is disabled (LifecycleControls). */}
+      <h3 tabIndex={-1} data-testid="timeline-heading">
         {t.op} {HEADING[t.outcome ?? 'running']}
       </h3>
       <ol>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { resultLabel, resultOk } from './gai-words';
 
-const gai = { transport: 'getaddrinfo' as const, answers: [], error: null };
+const gai = { transport: 'getaddrinfo' as const, answers: [] };
 describe('getaddrinfo results are labelled as getaddrinfo labels them, never NOERROR', () => {
   it('addresses → resolved; failures → their EAI_* code', () => {
     expect(resultLabel({ ...gai, rcode: 'NOERROR', answers: [{ name: 'x', type: 'A', ttl: 0, data: '172.21.0.1' }] })).toBe('resolved');
@@ -12,7 +12,7 @@ describe('getaddrinfo results are labelled as getaddrinfo labels them, never NOE
     expect(resultOk({ ...gai, rcode: 'NOERROR' })).toBe(false);
   });
   it('a DNS query keeps its rcode', () => {
-    expect(resultLabel({ transport: 'udp', rcode: 'NOERROR', answers: [], error: null })).toBe('NOERROR');
+    expect(resultLabel({ transport: 'udp', rcode: 'NOERROR', answers: [] })).toBe('NOERROR');
     expect(resultOk({ transport: 'udp', rcode: 'NOERROR', answers: [] })).toBe(true);
   });
 });
