@@ -28,6 +28,8 @@ export function LifecycleControls() {
   const engine = useUi((s) => s.engine);
   const setEngine = useUi((s) => s.setEngine);
   const clusterState = useCluster((s) => s.status?.state ?? null);
+  // The kubeconfig the backend resolved (and Start passes), also while the API does not answer.
+  const kubeconfigPath = useCluster((s) => s.status?.kubeconfigPath ?? s.lastReachable?.status.kubeconfigPath ?? null);
   const findings = useDiagnostics((s) => s.findings);
   const checking = useDiagnostics((s) => s.running);
   const gates = engineGates(findings);
@@ -132,7 +134,14 @@ export function LifecycleControls() {
         <summary>Start options</summary>
         <div className="options-grid">
         <span className="muted">Kubeconfig</span>
-          <span className="muted small" data-testid="kubeconfig-order">The first that exists: {KUBECONFIG_ORDER_TEXT}.</span>
+          {/* The file itself (the one Start passes: cluster status), not the lookup rules; the rules only when none was found. */}
+          {kubeconfigPath ? (
+            <span data-testid="kubeconfig-file" title={`Found as the first that exists of: ${KUBECONFIG_ORDER_TEXT}. To use another file, start the app with --kubeconfig PATH.`}>
+              <span className="mono">{kubeconfigPath}</span> <span className="muted small">— the file Start uses (to use another, start the app with --kubeconfig PATH)</span>
+            </span>
+          ) : (
+            <span className="muted small" data-testid="kubeconfig-order">None found. Looked for the first that exists: {KUBECONFIG_ORDER_TEXT}.</span>
+          )}
         <label htmlFor="start-kubeswitch">KubeSwitch listener</label>
           <div className="options-inline">
           <select id="start-kubeswitch" value={kubeSwitchMode} onChange={(e) => setKubeSwitch(e.target.value as typeof kubeSwitchMode)} disabled={!editable} title="Also listen on the KubeSwitch address so Windows nodes can use this host" data-testid="start-kubeswitch">
