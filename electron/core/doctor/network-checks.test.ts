@@ -52,6 +52,9 @@ describe('nameserver-loop', () => {
     const f = await checkNameserverLoop(await h.ctx());
     expect(f.severity).toBe('error');
     expect(f.meaning).toContain('NO_UPSTREAM');
+    // The window's fix is one the window can do: its Start options carry the CLI's --upstream.
+    expect(f.remedy?.gui).toBe('Point the original /etc/resolv.conf at your real nameserver (router or company DNS), or enter a nameserver that resolves Internet names under Start options → Upstreams, then Start (Stop first while K2s DNS runs).');
+    expect(f.remedy?.cli).toBe('sudo npx k2s-dns start --upstream IP');
   });
 
   it('KubeSwitch address as nameserver: error when assigned, warn when not yet, ok with --kubeswitch none', async () => {

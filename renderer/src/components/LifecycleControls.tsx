@@ -57,11 +57,13 @@ export function LifecycleControls() {
   const kubeSwitchMode = useUi((s) => s.kubeSwitchMode);
   const kubeSwitchAddress = useUi((s) => s.kubeSwitchAddress);
   const setKubeSwitch = useUi((s) => s.setKubeSwitch);
+  const upstreamsText = useUi((s) => s.upstreamsText);
+  const setUpstreams = useUi((s) => s.setUpstreams);
   // Zones allowed in the Zones panel (zone policy).
   const allowZones = useZones((s) => s.allowZones);
   const onNetworkChange = useUi((s) => s.onNetworkChange);
   const setOnNetworkChange = useUi((s) => s.setOnNetworkChange);
-  const startInput = startInputOf({ engine, kubeSwitchMode, kubeSwitchAddress, onNetworkChange }, allowZones);
+  const startInput = startInputOf({ engine, kubeSwitchMode, kubeSwitchAddress, onNetworkChange, upstreamsText }, allowZones);
   // The page never names a kubeconfig: the backend uses the one it was started with.
   const noKubeconfig = clusterState === 'no-kubeconfig';
   // The same gates as the verdict's Start (use-lifecycle-buttons.ts). The options stay editable
@@ -158,6 +160,11 @@ export function LifecycleControls() {
             <option value="follow">follow (new nameservers become the upstreams; stop restores the newest file)</option>
             <option value="keep">keep as drift (decide at Stop)</option>
           </select>
+        <label htmlFor="start-upstreams">Upstreams</label>
+          <div className="options-inline">
+            {/* Diagnostics' "start with --upstream IP": the same choice as a field (space- or comma-separated). */}
+            <input id="start-upstreams" value={upstreamsText} onChange={(e) => setUpstreams(e.target.value)} disabled={!editable} placeholder="the saved resolv.conf's nameservers" title="Nameservers for names outside the cluster instead of the saved /etc/resolv.conf's: IP or IP:PORT, e.g. 192.168.1.1 or [fd00::1]:53" data-testid="start-upstreams" />
+          </div>
         </div>
       </details>
       {reasons.length > 0 && (
