@@ -78,7 +78,7 @@ export const ACTION_LABEL: Record<FixAction, string> = {
   'keep-theirs': DRIFT_CHOICE.keep.label,
   'restore-original': DRIFT_CHOICE.restore.label,
   'show-diff': 'Open Resolver diff',
-  'run-checks': 'Run checks',
+  'run-checks': 'Check again',
   'choose-dnsmasq': 'Use dnsmasq',
 };
 

@@ -117,8 +117,12 @@ export const START_FIELDS = {
   }),
   /** AdGuard dnsproxy binary to run instead of the installed one (CLI only: never through root's helper). */
   dnsproxyPath: field({ schema: cliPath, what: 'a path without control characters', cli: { flag: 'dnsproxy' } }),
-  /** Upstreams to use instead of the saved resolver's nameservers (CLI only). */
-  upstreams: field({ schema: z.array(upstreamText).min(1).max(32), what: 'an IP or IP:PORT, e.g. 192.168.1.1 or [fd00::1]:53', cli: { flag: 'upstream' } }),
+  /**
+   * Upstreams to use instead of the saved resolver's nameservers: the CLI's --upstream and the
+   * window's Start options → Upstreams (Diagnostics suggests it for a resolver whose nameservers
+   * loop, are gone or only serve a local zone).
+   */
+  upstreams: field({ schema: z.array(upstreamText).min(1).max(32), what: 'an IP or IP:PORT, e.g. 192.168.1.1 or [fd00::1]:53', contract: true, helper: { flag: '--upstreams' }, cli: { flag: 'upstream' } }),
   /** A new resolver file the network writes while running: follow (default) or keep it as drift (electron/core/lifecycle/follow.ts). */
   onNetworkChange: field({ schema: z.enum(NETWORK_CHANGE_POLICIES), what: `one of ${NETWORK_CHANGE_POLICIES.join(', ')}`, contract: true, helper: { flag: '--on-network-change' }, cli: { flag: 'on-network-change' } }),
   /** Log every query; default true (the log viewer shows them). */

@@ -1,5 +1,6 @@
 /** Comparison of two saved /etc/resolv.conf states (pure; used by the diff panel and drift checks). */
 import type { ResolverEntry } from './types';
+import { parseResolvConf } from './resolv-conf';
 
 /** Decoded length in bytes of a base64 string (RFC 4648 §4), without decoding it. */
 export function base64ByteLength(b64: string): number {
@@ -12,6 +13,27 @@ const KIND_NAMES = { file: 'regular file', symlink: 'symlink', absent: 'absent' 
 
 const octal = (mode: number): string => mode.toString(8).padStart(4, '0');
 
+/** UTF-8 text of base64 bytes (atob and TextDecoder exist in browsers and Node ≥ 16). */
+function decodeText(b64: string): string {
+  return new TextDecoder().decode(Uint8Array.from(atob(b64.replace(/\s+/g, '')), (c) => c.charCodeAt(0)));
+}
+
+/**
+ * What changed in a resolv.conf's text, in its directives' words (resolv.conf(5)):
+ * `nameserver 192.0.2.53 → 127.0.0.1; search lan → (none)`, or `only comments or spacing` when
+ * every nameserver, search domain and option is the same.
+ */
+export function describeContentChange(savedText: string, currentText: string): string {
+  const a = parseResolvConf(savedText);
+  const b = parseResolvConf(currentText);
+  const list = (v: readonly string[]) => (v.length ? v.join(' ') : '(none)');
+  const parts: string[] = [];
+  for (const key of ['nameservers', 'search', 'options', 'sortlist'] as const) {
+    if (list(a[key]) !== list(b[key])) parts.push(`${key === 'nameservers' ? 'nameserver' : key} ${list(a[key])} → ${list(b[key])}`);
+  }
+  return parts.length ? parts.join('; ') : 'only comments or spacing';
+}
+
 /**
  * True when kind, exact bytes / exact link target string, mode and owner match. The immutable
  * flag and the link target's content are not compared: they are not part of the entry itself
@@ -23,7 +45,8 @@ export function sameResolver(a: ResolverEntry, b: ResolverEntry): boolean {
 
 /**
  * One line per difference, saved → current, e.g. `mode 0644 → 0640`, `owner 0:0 → 1000:1000`,
- * `symlink → regular file`, `link target "../run/x" → "/run/y"`, `content changed (N bytes → M bytes)`.
+ * `symlink → regular file`, `link target "../run/x" → "/run/y"`,
+ * `content changed: nameserver 1.1.1.1 → 127.0.0.1 (N bytes → M bytes)`.
  */
 export function describeResolverChanges(saved: ResolverEntry, current: ResolverEntry): string[] {
   if (saved.kind !== current.kind) return [`${KIND_NAMES[saved.kind]} → ${KIND_NAMES[current.kind]}`];
@@ -31,7 +54,7 @@ export function describeResolverChanges(saved: ResolverEntry, current: ResolverE
   if (saved.kind === 'file' && current.kind === 'file') {
     if (saved.contentBase64 !== current.contentBase64) {
       changes.push(
-        `content changed (${base64ByteLength(saved.contentBase64)} bytes → ${base64ByteLength(current.contentBase64)} bytes)`,
+        `content changed: ${describeContentChange(decodeText(saved.contentBase64), decodeText(current.contentBase64))} (${base64ByteLength(saved.contentBase64)} bytes → ${base64ByteLength(current.contentBase64)} bytes)`,
       );
     }
     if (saved.mode !== current.mode) changes.push(`mode ${octal(saved.mode)} → ${octal(current.mode)}`);

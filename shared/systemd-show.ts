@@ -23,7 +23,7 @@ export interface UnitRunState {
 }
 
 /** Signal names for the numbers systemd prints in ExecMainStatus (signal(7), x86/arm numbering). */
-const SIGNALS: Record<number, string> = { 1: 'HUP', 2: 'INT', 3: 'QUIT', 4: 'ILL', 6: 'ABRT', 7: 'BUS', 8: 'FPE', 9: 'KILL', 11: 'SEGV', 13: 'PIPE', 14: 'ALRM', 15: 'TERM' };
+export const SIGNALS: Record<number, string> = { 1: 'HUP', 2: 'INT', 3: 'QUIT', 4: 'ILL', 6: 'ABRT', 7: 'BUS', 8: 'FPE', 9: 'KILL', 11: 'SEGV', 13: 'PIPE', 14: 'ALRM', 15: 'TERM' };
 
 /** Parses `Key=value` lines of `systemctl show`. Missing numbers read as 0. */
 export function parseUnitRunState(text: string): UnitRunState {

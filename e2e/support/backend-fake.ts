@@ -42,10 +42,24 @@ export interface FakeBackendOptions {
   history?: number;
   /** End the log with two overlapping dnsproxy queries (one row marked ≈). */
   overlap?: boolean;
+  /** End the log with one answered dnsproxy query (A, NOERROR) per name, in order. */
+  loggedNames?: string[];
   /** The host's proxy state, shared with a spec that flips it as an outside CLI start/stop would (default: own object). */
-  host?: { running: boolean; proxyDead?: boolean };
+  host?: FakeHost;
   /** The cluster API as the fake sees it; flip `up` to take it down and bring it back. */
   api?: { up: boolean };
+}
+
+/**
+ * The host's proxy as the fake sees it; a spec shares the object to change it from outside: an
+ * outside CLI start/stop (`running`), a kill of proxy and watchdog (`proxyDead`), or a crash the
+ * watchdog restarted from (`pid` the new PID, `proxyExit` the old one's end, as HostDnsStatus).
+ */
+export interface FakeHost {
+  running: boolean;
+  proxyDead?: boolean;
+  pid?: number;
+  proxyExit?: HostDnsStatus['proxyExit'];
 }
 
 const TARGETS: QueryTarget[] = [
@@ -73,7 +87,7 @@ export function createFakeBackend(opts: FakeBackendOptions = {}): AppBackend & {
   const now = opts.now ?? Date.now;
   const delay = opts.stepDelayMs ?? 120;
   // The host's state; a spec may share the object to change it from outside (a CLI start or stop).
-  const host: { running: boolean; proxyDead?: boolean } = opts.host ?? { running: false };
+  const host: FakeHost = opts.host ?? { running: false };
   // The proxy was killed (SIGKILL) while K2s DNS was started: nothing is bound, nothing answers.
   const dead = () => host.running && host.proxyDead === true;
   if (opts.running !== undefined) host.running = opts.running;
@@ -81,6 +95,7 @@ export function createFakeBackend(opts: FakeBackendOptions = {}): AppBackend & {
   const logListeners = new Set<(l: LogLine[]) => void>();
   // The proxy log file: a previous dnsmasq run (real captured lines) unless asked for none.
   const logs: LogLine[] = opts.emptyLog ? [] : [...fakeHistory(opts.history ?? 0, now() - 600_000), ...previousDnsmasqRun(), ...(opts.overlap ? overlappingQueries(now()) : [])];
+  logs.push(...(opts.loggedNames ?? []).flatMap((name, i) => dnsproxyQueryLines(now() - 1000 + i, { id: 3000 + i, client: '127.0.0.1:41000', name, type: 'A', rcode: 'NOERROR', answers: ['172.21.0.1'], upstream: '172.21.0.10:53' })));
   const api = opts.api ?? { up: true };
   const proxyRun = dnsproxyRun();
   let logTimer: ReturnType<typeof setInterval> | undefined;
@@ -124,6 +139,7 @@ export function createFakeBackend(opts: FakeBackendOptions = {}): AppBackend & {
     await step(op, 'restore', 'Restored the original /etc/resolv.conf (symlink to /run/NetworkManager/resolv.conf).');
     await step(op, 'stop-service', 'Stopped k2s-dnsproxy.');
     host.running = false;
+    delete host.proxyExit;
     pushLogs(proxyRun.stop);
   };
 
@@ -145,10 +161,11 @@ export function createFakeBackend(opts: FakeBackendOptions = {}): AppBackend & {
         kubeDnsIp: host.running ? '172.21.0.10' : null,
         savedAt: host.running ? new Date(now()).toISOString() : null,
         savedBy: host.running ? 'k2s-dns' : null,
-        pid: host.running ? 4242 : null,
+        pid: host.running ? (host.pid ?? 4242) : null,
         messages: dead() ? ['k2s-dnsproxy is not running although K2s DNS was started: press Stop, then Start.'] : host.running ? [] : ['K2s DNS is stopped: cluster names do not resolve on this host; press Start.'],
         ...(host.running ? { listenerSockets: [{ address: '127.0.0.1', port: 53, bound: !dead() }] } : {}),
         ...(dead() ? { state: 'degraded' as const, pid: null } : {}),
+        ...(host.running && host.proxyExit ? { proxyExit: host.proxyExit } : {}),
       };
     },
     async dnsStart(input) {
@@ -164,7 +181,7 @@ export function createFakeBackend(opts: FakeBackendOptions = {}): AppBackend & {
         save: 'Saved /etc/resolv.conf (symlink to /run/NetworkManager/resolv.conf).',
         discover: `kube-dns 172.21.0.10, cluster domain cluster.local, ${zones} zones.`,
         config: `Wrote /etc/k2s/dnsproxy.yaml for ${input.engine ?? 'adguard'}.`,
-        service: 'k2s-dnsproxy listening on 127.0.0.1:53.',
+        service: `k2s-dnsproxy (${input.engine ?? 'adguard'}, PID ${host.pid ?? 4242}) answers on 127.0.0.1:53`,
         activate: 'Activated the K2s-owned /etc/resolv.conf (nameserver 127.0.0.1).',
         verify: 'kubernetes.default.svc.cluster.local → 172.21.0.1, example.com resolves.',
         ready: 'Host DNS is ready.',

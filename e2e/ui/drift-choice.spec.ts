@@ -1,8 +1,9 @@
 /**
  * The drift choice, on the fake backend in Debian's Chromium:
  * one place to choose (the drift banner), one name per choice, and "Restore my original" asks
- * first in a modal <dialog> that takes focus and that Escape cancels. Also: the verdict's Start
- * uses the Engine select (report 8).
+ * first in a modal <dialog> that takes focus and that Escape cancels. Also: the one Start button
+ * uses the Engine select (report 8), and a green Start result does not stay green under the
+ * drift's amber verdict.
  */
 import { expect, test, type Page } from '@playwright/test';
 import type { AppBackend } from '../../electron/core/backend';
@@ -20,18 +21,19 @@ test.afterAll(async () => {
 type Calls = { op: string; input: unknown }[];
 
 /** A running fake whose /etc/resolv.conf was rewritten by NetworkManager; records stop/start calls. */
-async function serveDrift(calls: Calls, opts: { running?: boolean; drift?: boolean; stepDelayMs?: number } = {}): Promise<WebServer> {
+async function serveDrift(calls: Calls, opts: { running?: boolean; drift?: boolean; stepDelayMs?: number; driftNow?: { on: boolean } } = {}): Promise<WebServer> {
   const fake = createFakeBackend({ stepDelayMs: opts.stepDelayMs ?? 50, logIntervalMs: 500, running: opts.running ?? true });
-  const drift = opts.drift ?? true;
+  // `driftNow` lets a test rewrite the file later (NetworkManager after the start).
+  const now = opts.driftNow ?? { on: opts.drift ?? true };
   const patched: AppBackend = {
     ...fake,
     dnsStatus: async (i) => {
       const s = await fake.dnsStatus(i);
-      return drift && s.state === 'running' ? { ...s, resolverOwner: 'foreign', messages: ['/etc/resolv.conf was changed by someone else while K2s ran (NetworkManager or a DHCP client?); Resolver diff shows how.'] } : s;
+      return now.on && s.state === 'running' ? { ...s, resolverOwner: 'foreign', messages: ['/etc/resolv.conf was changed by someone else while K2s ran (NetworkManager or a DHCP client?); Resolver diff shows how.'] } : s;
     },
     healthCheck: async (i) => {
       const r = await fake.healthCheck(i);
-      if (!drift || !(await fake.dnsStatus({})).state.startsWith('running')) return r;
+      if (!now.on || !(await fake.dnsStatus({})).state.startsWith('running')) return r;
       const hops = r.hops.map((h) => (h.kind === 'resolver' ? { ...h, outcome: 'foreign' as const, ok: false, answers: ['192.168.178.1'], reason: '/etc/resolv.conf was rewritten by another program' } : h));
       return { ...r, hops, verdict: healthVerdict({ hops, state: 'running', interrupted: false }) };
     },
@@ -110,14 +112,33 @@ test('Keep their file stops at once (nothing is overwritten), with onDrift keep'
   expect(calls).toEqual([{ op: 'stop', input: { onDrift: 'keep' } }]);
 });
 
-test("the verdict's Start uses the Engine select; the card says starting at once, then running", async ({ page }) => {
+test("one Start in the window: the verdict points at the card's, which uses the Engine select; starting at once, then running", async ({ page }) => {
   const calls: Calls = [];
   const server = await serveDrift(calls, { running: false, drift: false, stepDelayMs: 400 });
   await page.goto(server.url);
   await expect(page.getByTestId('verdict')).toHaveAttribute('data-cause', 'stopped');
+  await expect(page.getByTestId('verdict-text')).toContainText('press Start in Host DNS below');
+  await expect(page.getByRole('button', { name: 'Start', exact: true })).toHaveCount(1);
   await page.getByTestId('engine-select').selectOption('dnsmasq');
-  await page.getByTestId('verdict-action').click();
+  await page.getByTestId('btn-start').click();
   await expect(page.getByTestId('dns-state')).toHaveText('starting');
   await expect(page.getByTestId('dns-state')).toHaveText('running');
   expect(calls[0]).toEqual({ op: 'start', input: { engine: 'dnsmasq' } });
+});
+
+test('a green Start result does not stay green under the drift\'s amber verdict', async ({ page }) => {
+  const calls: Calls = [];
+  const driftNow = { on: false };
+  const server = await serveDrift(calls, { running: false, driftNow });
+  await page.goto(server.url);
+  await page.getByTestId('btn-start').click();
+  const result = page.getByTestId('timeline-result');
+  await expect(result).toHaveText('K2s DNS is running: cluster names resolve on this host.', { timeout: 15_000 });
+  await expect(result).toHaveClass(/ok-text/);
+  driftNow.on = true;
+  await page.getByTestId('verdict-recheck').click();
+  await expect(page.getByTestId('verdict')).toHaveAttribute('data-level', 'warn', { timeout: 15_000 });
+  await expect(result).toHaveAttribute('data-stale', 'true');
+  await expect(result).not.toHaveClass(/ok-text/);
+  await expect(result).toContainText('— no longer so: see the verdict above.');
 });

@@ -86,8 +86,9 @@ test.afterAll(async () => {
 test('stopped: the verdict says cluster names do not resolve and offers Start', async () => {
   const v = page.getByTestId('verdict');
   await expect(v).toHaveAttribute('data-cause', 'stopped', { timeout: 15_000 });
-  await expect(page.getByTestId('verdict-text')).toHaveText('Cluster names do not resolve on this host: K2s DNS is stopped');
-  await expect(page.getByTestId('verdict-action')).toHaveText('Start');
+  // One Start button in the window (the Host DNS card's): the verdict points at it.
+  await expect(page.getByTestId('verdict-text')).toHaveText('Cluster names do not resolve on this host: K2s DNS is stopped — press Start in Host DNS below');
+  await expect(page.getByTestId('verdict-action')).toHaveCount(0);
   await v.screenshot({ path: `${SHOTS}/verdict-stopped.png` });
   await openEveryPanel(page);
 });
@@ -113,7 +114,7 @@ test('a CLI start in another process shows in the open window without a reload, 
   console.log(`CLI start → window shows running: ${lagMs} ms after the CLI exited`);
   if (states.has('starting')) await expect(page.getByTestId('timeline-result')).toContainText('start finished (run outside this window)');
   await verdictCause(page, 'ok');
-  await expect(page.getByTestId('verdict-text')).toHaveText(/^kubernetes\.default\.svc\.cluster\.local resolves via k2s-dnsproxy \(127\.0\.0\.1:53\), checked \d+ s ago$/);
+  await expect(page.getByTestId('verdict-text')).toHaveText(/^kubernetes\.default\.svc\.cluster\.local resolves via k2s-dnsproxy \(127\.0\.0\.1:53\), checked \d{2}:\d{2}:\d{2}$/);
   await page.getByTestId('verdict').screenshot({ path: `${SHOTS}/verdict-running.png` });
   await openEveryPanel(page);
 });

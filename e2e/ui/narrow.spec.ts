@@ -27,3 +27,31 @@ test('900 px: the Cluster card\'s table headers are one line each', async ({ bro
     await server.close();
   }
 });
+
+test('900 px: a name and its search-domain expansion stay distinguishable in the Queries view (the middle gives way)', async ({ browser }) => {
+  const NAME = 'kubernetes.default.svc.cluster.local';
+  const server = await serveFake({ logIntervalMs: 3_600_000, emptyLog: true, loggedNames: [NAME, `${NAME}.example.test`] });
+  const page = await browser.newPage({ viewport: { width: 900, height: 800 } });
+  try {
+    await page.goto(server.url);
+    await page.getByTestId('tab-logs').click();
+    const names = page.getByTestId('query-row').getByTestId('q-name');
+    await expect(names).toHaveCount(2);
+    const seen: string[] = [];
+    for (const i of [0, 1]) {
+      const cell = names.nth(i);
+      const full = (await cell.getAttribute('title')) ?? '';
+      // The end of the name (its last two labels) is inside the cell, not cut off.
+      const tail = cell.locator('.dns-name-tail');
+      const [c, t] = [await cell.boundingBox(), await tail.boundingBox()];
+      expect(t!.x + t!.width, `${full}: its end is clipped`).toBeLessThanOrEqual(c!.x + c!.width + 1);
+      seen.push(`${await tail.innerText()}`);
+    }
+    // The expansion is truncated here (wider than its cell), and what shows differs.
+    expect(await names.nth(1).locator('.dns-name').evaluate((e) => e.scrollWidth > e.clientWidth || (e.firstElementChild as HTMLElement).scrollWidth > (e.firstElementChild as HTMLElement).clientWidth)).toBe(true);
+    expect(seen).toEqual(['cluster.local', 'example.test']);
+  } finally {
+    await page.close();
+    await server.close();
+  }
+});

@@ -66,7 +66,7 @@ test('dark mode follows the OS: different pixels, expected colours, screenshots 
     await dark.page.getByTestId(`tab-${id}`).click();
     if (id === 'query') {
       await dark.page.getByTestId('query-run').click();
-      await expect(dark.page.getByTestId('query-rcode')).toHaveText('NOERROR');
+      await expect(dark.page.getByTestId('query-rcode')).toHaveText('resolved');
     }
     if (id === 'diagnostics') await expect(dark.page.getByTestId('diagnostics-summary')).toBeVisible();
     await dark.page.screenshot({ path: `${DOCS}/dark-${id}.png` });
@@ -179,7 +179,7 @@ test('GUI words: no CLI talk, one name per drift choice, code as <code>', async 
     doctorRun: async () => [
       ...(await fake.doctorRun({})).filter((f) => f.id !== 'lifecycle-state' && f.id !== 'port-53'),
       { id: 'lifecycle-state', severity: 'warn', title: 'K2s DNS state: /etc/resolv.conf changed by another program', meaning: 'x', fix: 'See what changed with `k2s-dns diff`, then run `k2s-dns stop --on-drift keep`', remedy: { action: 'show-diff', gui: 'Open Resolver diff to see what changed, then choose Keep their file or Restore my original on the Overview.', cli: 'k2s-dns diff' } },
-      { id: 'port-53', severity: 'error', title: '127.0.0.1:53 is held by named (PID 77)', meaning: '127.0.0.1:53/udp is held by /usr/sbin/named -u bind (PID 77).', fix: 'Stop that process (e.g. `systemctl stop named`)', remedy: { action: 'run-checks', gui: 'Stop named (PID 77) or make it listen elsewhere (e.g. `systemctl stop named` in a terminal), then Run checks and press Start.', cli: 'x' }, detail: { pid: 77, command: '/usr/sbin/named -u bind', ours: false } },
+      { id: 'port-53', severity: 'error', title: '127.0.0.1:53 is held by named (PID 77)', meaning: '127.0.0.1:53/udp is held by /usr/sbin/named -u bind (PID 77).', fix: 'Stop that process (e.g. `systemctl stop named`)', remedy: { action: 'run-checks', gui: 'Stop named (PID 77) or make it listen elsewhere (e.g. `systemctl stop named` in a terminal), then Check again and press Start.', cli: 'x' }, detail: { pid: 77, command: '/usr/sbin/named -u bind', ours: false } },
     ] as DoctorFinding[],
   });
   const server = await serve({ running: true }, drift);
@@ -254,7 +254,7 @@ test('query tester: system resolver default, validation, PTR refusal, in flight,
   await expect(panel.getByTestId('query-run')).toHaveText('Querying…');
   await expect(panel).toHaveAttribute('aria-busy', 'true');
   release();
-  await expect(panel.getByTestId('query-rcode')).toHaveText('NOERROR');
+  await expect(panel.getByTestId('query-rcode')).toHaveText('resolved');
   await expect(panel.getByTestId('query-inflight')).toHaveCount(0);
   await page.unroute('**/api/query:run');
   // Copied feedback, and the clipboard holds the command.

@@ -21,6 +21,13 @@ describe('helper arguments', () => {
     expect(parseHelperArgs(['stop', '--on-drift', 'restore'])).toEqual({ verb: 'stop', onDrift: 'restore' });
   });
 
+  it('carries the window\'s Start options → Upstreams as one comma-joined --upstreams value', () => {
+    const req = parseHelperArgs(['start', '--upstreams', '192.0.2.99,[fd00::1]:53']);
+    expect(req).toEqual({ verb: 'start', upstreams: ['192.0.2.99', '[fd00::1]:53'] });
+    expect(helperArgs(req)).toEqual(['start', '--upstreams', '192.0.2.99,[fd00::1]:53']);
+    expect(() => parseHelperArgs(['start', '--upstreams', '192.0.2.99,nameserver 6.6.6.6'])).toThrow(HelperUsageError);
+  });
+
   it.each([
     [['rm', '-rf', '/']],
     [[]],

@@ -3,6 +3,9 @@
  * one of our own listeners (loop) and more than glibc's MAXNS = 3 (resolv.conf(5)).
  */
 import { cliCommand } from '../../../shared/fix';
+
+/** The window's way to the CLI's `start --upstream IP` (Start options → Upstreams, renderer LifecycleControls). */
+export const UPSTREAMS_GUI = 'enter a nameserver that resolves Internet names under Start options → Upstreams, then Start (Stop first while K2s DNS runs)';
 import type { DoctorFinding } from '../../../shared/doctor';
 import { GLIBC_MAXNS, parseResolvConf } from '../../../shared/resolv-conf';
 import { hopMark, queryHop } from '../../../shared/health';
@@ -34,6 +37,7 @@ export async function checkNameserverLoop(ctx: DoctorContext): Promise<DoctorFin
   const listed = parseResolvConf(ctx.originalText).nameservers;
   const own = ownListenerAddresses(ctx.kubeSwitch);
   const fix = 'Point the original /etc/resolv.conf at your real nameserver (router or company DNS), or start with `' + cliCommand('start --upstream IP', true) + '`.';
+  const remedy = { action: null, gui: `Point the original /etc/resolv.conf at your real nameserver (router or company DNS), or ${UPSTREAMS_GUI}.`, cli: cliCommand('start --upstream IP', true) };
   if (listed.length === 0) {
     return {
       ...base,
@@ -41,6 +45,7 @@ export async function checkNameserverLoop(ctx: DoctorContext): Promise<DoctorFin
       title: 'Original resolver has no nameserver line',
       meaning: 'The original resolv.conf has no nameserver line, which means 127.0.0.1 (resolv.conf(5)), the proxy itself, so start refuses with NO_UPSTREAM.',
       fix,
+      remedy,
       detail: { nameservers: listed, loops: ['127.0.0.1'], listeners: own },
     };
   }
@@ -59,6 +64,7 @@ export async function checkNameserverLoop(ctx: DoctorContext): Promise<DoctorFin
       title: 'Original nameservers point at the proxy (loop)',
       meaning: `The original resolver lists ${active.join(', ')}, where the K2s DNS proxy itself listens: forwarding there would loop, so start refuses with UPSTREAM_LOOP.`,
       fix,
+      remedy,
       detail,
     };
   }
@@ -68,6 +74,7 @@ export async function checkNameserverLoop(ctx: DoctorContext): Promise<DoctorFin
     title: 'Original nameservers include the KubeSwitch address',
     meaning: `The original resolver lists the KubeSwitch address ${loops.join(', ')}: once K2s assigns it, the proxy listens there and forwarding to it would loop.`,
     fix,
+    remedy,
     detail,
   };
 }
@@ -86,7 +93,7 @@ export function checkNameserverCount(ctx: DoctorContext): DoctorFinding {
     title: `${nameservers.length} nameservers: more than glibc's 3`,
     meaning: `The original lists ${nameservers.length} nameservers but glibc only ever asked the first ${MAXNS} (resolv.conf(5) MAXNS), so ${ignored.join(', ')} never got queries; K2s DNS does the same and leaves ${ignored.length === 1 ? 'it' : 'them'} out of the proxy's upstreams (start names ${ignored.length === 1 ? 'it' : 'them'}).`,
     fix: 'Keep at most 3 nameserver lines in the original, or pin the upstreams with `' + cliCommand('start --upstream IP', true) + '`.',
-    remedy: { action: null, gui: 'Keep at most 3 nameserver lines in your original /etc/resolv.conf (the app starts with the saved nameservers).', cli: cliCommand('start --upstream IP', true) },
+    remedy: { action: null, gui: `Keep at most 3 nameserver lines in your original /etc/resolv.conf, or ${UPSTREAMS_GUI.replace('a nameserver that resolves Internet names', 'the ones to use')}.`, cli: cliCommand('start --upstream IP', true) },
     detail: { nameservers, ignoredByGlibc: ignored },
   };
 }
@@ -125,6 +132,7 @@ export async function checkUpstreamsAnswer(ctx: DoctorContext): Promise<DoctorFi
       title: odd.length === upstreams.length ? 'Original upstreams answer, but not NOERROR' : `${odd.length} of ${upstreams.length} original upstreams answer, but not NOERROR`,
       meaning: `${odd.map(({ server, r }) => `${server} answered ${r.rcode} for kubernetes.io A`).join(', ')}: reachable, yet ${odd.length === 1 ? 'it' : 'they'} may not resolve Internet names through K2s DNS (${rcodes}).`,
       fix: 'Check that the nameserver resolves Internet names (e.g. `dig @SERVER kubernetes.io`); if it only serves a local zone, start with `' + cliCommand('start --upstream IP', true) + '` naming one that does.',
+      remedy: { action: null, gui: `Check that the nameserver resolves Internet names (e.g. \`dig @SERVER kubernetes.io\` in a terminal); if it only serves a local zone, ${UPSTREAMS_GUI}.`, cli: cliCommand('start --upstream IP', true) },
       detail,
     };
   }
@@ -138,6 +146,7 @@ export async function checkUpstreamsAnswer(ctx: DoctorContext): Promise<DoctorFi
     title: all ? 'No original upstream answers' : `${silent.length} of ${upstreams.length} original upstreams do not answer`,
     meaning: `${silent.map((s) => s.server).join(', ')} did not answer a DNS query within ${UPSTREAM_PROBE_TIMEOUT_MS / 1000} s, so ${all ? 'every name outside the cluster fails through K2s DNS' : 'names outside the cluster are slower while the proxy tries them'}.`,
     fix: 'Check the network link and the nameserver (e.g. `dig @SERVER kubernetes.io`); if the original resolver lists a server that is gone, fix it or start with `' + cliCommand('start --upstream IP', true) + '`.',
+    remedy: { action: null, gui: `Check the network link and the nameserver (e.g. \`dig @SERVER kubernetes.io\` in a terminal); if the original resolver lists a server that is gone, fix it or ${UPSTREAMS_GUI}.`, cli: cliCommand('start --upstream IP', true) },
     detail,
   };
 }

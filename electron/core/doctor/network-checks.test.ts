@@ -15,7 +15,7 @@ describe('port-53', () => {
     expect(f.meaning).toBe('127.0.0.1:53/udp is held by /usr/sbin/dnsmasq --conf-file=/etc/dnsmasq.conf (PID 812), so the proxy cannot bind and k2s-dns start refuses (PORT_IN_USE).');
     expect(f.fix).toBe('Stop that process (e.g. `systemctl stop dnsmasq` or `kill 812`) or make it listen elsewhere, then start K2s DNS.');
     // The app's words: a GUI step and a button, no k2s-dns command.
-    expect(f.remedy).toEqual({ action: 'run-checks', gui: 'Stop dnsmasq (PID 812) or make it listen elsewhere (e.g. `systemctl stop dnsmasq` in a terminal), then Run checks and press Start.', cli: 'systemctl stop dnsmasq or kill 812, then sudo npx k2s-dns start' });
+    expect(f.remedy).toEqual({ action: 'run-checks', gui: 'Stop dnsmasq (PID 812) or make it listen elsewhere (e.g. `systemctl stop dnsmasq` in a terminal), then Check again and press Start.', cli: 'systemctl stop dnsmasq or kill 812, then sudo npx k2s-dns start' });
   });
 
   it('is ok when the holder is our own running proxy', async () => {
@@ -52,6 +52,9 @@ describe('nameserver-loop', () => {
     const f = await checkNameserverLoop(await h.ctx());
     expect(f.severity).toBe('error');
     expect(f.meaning).toContain('NO_UPSTREAM');
+    // The window's fix is one the window can do: its Start options carry the CLI's --upstream.
+    expect(f.remedy?.gui).toBe('Point the original /etc/resolv.conf at your real nameserver (router or company DNS), or enter a nameserver that resolves Internet names under Start options → Upstreams, then Start (Stop first while K2s DNS runs).');
+    expect(f.remedy?.cli).toBe('sudo npx k2s-dns start --upstream IP');
   });
 
   it('KubeSwitch address as nameserver: error when assigned, warn when not yet, ok with --kubeswitch none', async () => {

@@ -42,7 +42,7 @@ export async function checkPort53(ctx: DoctorContext): Promise<DoctorFinding> {
       meaning: `127.0.0.1:53/${proto} is held by ${holder.command} (PID ${holder.pid}), so the proxy cannot bind and k2s-dns start refuses (PORT_IN_USE).`,
       fix: `Stop that process (e.g. \`systemctl stop ${name}\` or \`kill ${holder.pid}\`) or make it listen elsewhere, then start K2s DNS.`,
       // The app cannot stop a foreign process for the user: the shell step is the fix, then Start.
-      remedy: { action: 'run-checks', gui: `Stop ${name} (PID ${holder.pid}) or make it listen elsewhere (e.g. \`systemctl stop ${name}\` in a terminal), then Run checks and press Start.`, cli: `systemctl stop ${name} or kill ${holder.pid}, then ${cliCommand('start', true)}` },
+      remedy: { action: 'run-checks', gui: `Stop ${name} (PID ${holder.pid}) or make it listen elsewhere (e.g. \`systemctl stop ${name}\` in a terminal), then Check again and press Start.`, cli: `systemctl stop ${name} or kill ${holder.pid}, then ${cliCommand('start', true)}` },
       detail: { proto, pid: holder.pid, command: holder.command, ours: false },
     };
   }
@@ -54,7 +54,7 @@ export async function checkPort53(ctx: DoctorContext): Promise<DoctorFinding> {
       title: '127.0.0.1:53 is held by a process that could not be named',
       meaning: 'Something accepts TCP connections on 127.0.0.1:53 but its process could not be named (run doctor as root to see it), so k2s-dns start would refuse.',
       fix: `Run \`${cliCommand('doctor', true)}\` to name the process, stop it, then start K2s DNS.`,
-      remedy: { action: 'run-checks', gui: 'The process could not be named without root: stop the DNS server you run on this host, then Run checks and press Start.', cli: cliCommand('doctor', true) },
+      remedy: { action: 'run-checks', gui: 'The process could not be named without root: stop the DNS server you run on this host, then Check again and press Start.', cli: cliCommand('doctor', true) },
       detail: { proto: 'tcp', pid: null },
     };
   }

@@ -229,8 +229,11 @@ describe('sameResolver / describeResolverChanges', () => {
     expect(describeResolverChanges(link('../run/x'), file('a'))).toEqual(['symlink → regular file']);
     expect(describeResolverChanges(link('../run/x'), link('/run/y'))).toEqual(['link target "../run/x" → "/run/y"']);
     expect(describeResolverChanges(file('nameserver 1.1.1.1\n'), file(K2S_FILE))).toEqual([
-      `content changed (19 bytes → ${Buffer.byteLength(K2S_FILE)} bytes)`,
+      `content changed: nameserver 1.1.1.1 → 127.0.0.1 (19 bytes → ${Buffer.byteLength(K2S_FILE)} bytes)`,
     ]);
+    // In the directives' words (the Diff panel said only "content changed").
+    expect(describeResolverChanges(file('search lan\nnameserver 192.0.2.53\n'), file('# NM\nnameserver 192.0.2.53\noptions ndots:2\n'))).toEqual(['content changed: search lan → (none); options (none) → ndots:2 (33 bytes → 43 bytes)']);
+    expect(describeResolverChanges(file('nameserver 192.0.2.53\n'), file('# edited\nnameserver 192.0.2.53\n'))).toEqual(['content changed: only comments or spacing (22 bytes → 31 bytes)']);
     expect(describeResolverChanges({ kind: 'absent' }, file('x'))).toEqual(['absent → regular file']);
     expect(sameResolver(link('/run/y'), link('/run/y'))).toBe(true);
     expect(sameResolver(file('a'), file('a', 0o600))).toBe(false);

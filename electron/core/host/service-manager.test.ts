@@ -176,7 +176,11 @@ describe('supervised manager', () => {
     const after = await svc.status();
     expect(after.running).toBe(true);
     started.push(after.pid as number);
-    expect(await readWatchdogState(fs)).toMatchObject({ restarts: 1, state: 'running', lastExit: 137 });
+    const dog = await readWatchdogState(fs);
+    expect(dog).toMatchObject({ restarts: 1, state: 'running', lastExit: 137, lastPid: pid });
+    // When it ended: within this test's run (whole seconds, as the watchdog's date +%s).
+    expect(dog!.lastExitAt).toBeGreaterThan(Date.now() - 15_000);
+    expect(dog!.lastExitAt).toBeLessThanOrEqual(Date.now());
     expect(readFileSync(r(K2S_PATHS.log), 'utf8')).toContain('k2s-dns watchdog: the proxy exited with status 137; restart 1 of 6 in 1s.');
     await svc.stop();
     expect(await svc.status()).toEqual({ running: false, pid: null });

@@ -42,22 +42,23 @@ while :; do
   rc=0; wait "$child" 2>/dev/null || rc=$?
   # wait returns early when a trapped signal arrives: wait again for the proxy to exit.
   while kill -0 "$child" 2>/dev/null; do wait "$child" 2>/dev/null; rc=$?; done
-  child=
+  # When and which proxy ended: the window's timeline names the time, the status and the dead PID.
+  ended=$(date +%s); dead=$child; child=
   [ -n "$stop" ] && break
   [ "$rc" -eq 0 ] && { printf 'restarts=%s\\nstate=exited\\n' "$total" >"$state"; break; }
   if [ $(( $(date +%s) - began )) -ge 60 ]; then restarts=0; delay=1; fi
   restarts=$((restarts + 1)); total=$((total + 1))
   if [ "$restarts" -gt ${MAX_RESTARTS} ]; then
     echo "k2s-dns watchdog: the proxy failed ${MAX_RESTARTS} times in a row (last exit status $rc); not restarting it. Run k2s-dns stop, then start."
-    printf 'restarts=%s\\nstate=gave-up\\nlast-exit=%s\\n' "$total" "$rc" >"$state"
+    printf 'restarts=%s\\nstate=gave-up\\nlast-exit=%s\\nlast-exit-at=%s\\nlast-pid=%s\\n' "$total" "$rc" "$ended" "$dead" >"$state"
     break
   fi
   echo "k2s-dns watchdog: the proxy exited with status $rc; restart $restarts of ${MAX_RESTARTS} in \${delay}s."
-  printf 'restarts=%s\\nstate=restarting\\nlast-exit=%s\\n' "$total" "$rc" >"$state"
+  printf 'restarts=%s\\nstate=restarting\\nlast-exit=%s\\nlast-exit-at=%s\\nlast-pid=%s\\n' "$total" "$rc" "$ended" "$dead" >"$state"
   sleep "$delay" & nap=$!; wait "$nap" 2>/dev/null; nap=
   [ -n "$stop" ] && break
   delay=$((delay * 2)); [ "$delay" -gt 30 ] && delay=30
-  printf 'restarts=%s\\nstate=running\\nlast-exit=%s\\n' "$total" "$rc" >"$state"
+  printf 'restarts=%s\\nstate=running\\nlast-exit=%s\\nlast-exit-at=%s\\nlast-pid=%s\\n' "$total" "$rc" "$ended" "$dead" >"$state"
 done
 rm -f "$pidfile"
 `;
@@ -82,7 +83,12 @@ export interface WatchdogState {
   restarts: number;
   /** refused: a directory in guardDirs was not root's alone, so the proxy was not (re)started. */
   state: 'running' | 'restarting' | 'gave-up' | 'exited' | 'refused' | 'unknown';
+  /** The proxy's exit status as sh's `wait` gives it (128 + N: killed by signal N). */
   lastExit: number | null;
+  /** When that proxy ended, ms since the epoch (the watchdog's `date +%s`, whole seconds). */
+  lastExitAt: number | null;
+  /** The PID of the proxy that ended. */
+  lastPid: number | null;
 }
 
 /** Parses the key=value state file; unknown for empty or foreign text. */
@@ -91,9 +97,12 @@ export function parseWatchdogState(text: string): WatchdogState {
   const st = kv.get('state');
   const known = ['running', 'restarting', 'gave-up', 'exited', 'refused'] as const;
   const last = kv.get('last-exit');
+  const int = (t: string | undefined): number | null => (t !== undefined && /^\d+$/.test(t) ? Number(t) : null);
   return {
     restarts: Number.parseInt(kv.get('restarts') ?? '0', 10) || 0,
     state: (known as readonly string[]).includes(st ?? '') ? (st as WatchdogState['state']) : 'unknown',
-    lastExit: last !== undefined && /^\d+$/.test(last) ? Number(last) : null,
+    lastExit: int(last),
+    lastExitAt: int(kv.get('last-exit-at')) === null ? null : int(kv.get('last-exit-at'))! * 1000,
+    lastPid: int(kv.get('last-pid')),
   };
 }

@@ -121,7 +121,7 @@ describe('drift edges', () => {
     await writeFile(join(h.root, 'etc/resolv.conf'), `${ours}nameserver 192.0.2.99\n`);
     const r = await stopDns(h.deps, {}, sink());
     expect(r.ok).toBe(true);
-    expect(r.message).toMatch(/The K2s-owned \/etc\/resolv.conf had been edited while K2s ran \(content changed \(\d+ bytes → \d+ bytes\) against the original/);
+    expect(r.message).toMatch(/The K2s-owned \/etc\/resolv.conf had been edited while K2s ran \(content changed: [^(]+\(\d+ bytes → \d+ bytes\) against the original/);
     expect(r.message).toContain('dropped that edit');
     expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe(ORIGINAL);
   });

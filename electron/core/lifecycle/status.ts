@@ -18,6 +18,7 @@ import { resolvedRouteFinding } from '../doctor/resolved-route';
  */
 export const RESTART_EXIT_UNKNOWN = 'failed (its next attempt is starting, so systemd no longer says how it ended)';
 import { describeNetworkChange } from '../../../shared/network-writer';
+import { exitStatusWords } from '../../../shared/exit-status';
 
 /**
  * Reads host DNS status without changing anything (works without root where the files are
@@ -75,12 +76,14 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
   let status: HostDnsStatus['state'] = 'stopped';
   let watchdogRestart: HostDnsStatus['watchdogRestart'] = null;
   let serviceRestart: HostDnsStatus['serviceRestart'] = null;
+  let proxyExit: HostDnsStatus['proxyExit'] = null;
   if (interrupted) status = 'degraded';
   else if (live) status = live.op === 'start' ? 'starting' : 'stopping';
   else if (state || stateProblem || service.running || owner === 'k2s') {
     status = service.running && owner === 'k2s' && (state || unreadable) ? 'running' : 'degraded';
     // Without systemd the watchdog restarts the proxy (supervisor-script.ts): while it does, waiting is the advice.
-    const dog = !service.running && state && deps.services.kind === 'supervised' ? await readWatchdogState(deps.fs).catch(() => null) : null;
+    const dog = state && deps.services.kind === 'supervised' ? await readWatchdogState(deps.fs).catch(() => null) : null;
+    if (dog?.lastExit != null && dog.lastExitAt !== null) proxyExit = { pid: dog.lastPid, at: new Date(dog.lastExitAt).toISOString(), how: exitStatusWords(dog.lastExit), restartedBy: 'watchdog' };
     const sd = !service.running && state ? (service.restart ?? null) : null;
     if (sd && !sd.gaveUp) {
       serviceRestart = sd;
@@ -88,7 +91,7 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     } else if (sd?.gaveUp) {
       serviceRestart = sd;
       messages.push(`systemd restarted k2s-dnsproxy ${sd.attempt} times and stopped (its start limit); the last run ${sd.lastExit ?? 'ended'}${sd.reason ? ` and its log says: ${sd.reason}` : ''} (${K2S_PATHS.log}). Fix that cause, then ${say({ gui: 'press Stop, then Start.', cli: `run ${cliCommand('stop', true)}, then ${cliCommand('start', true)}.` })}`);
-    } else if (dog?.state === 'restarting' && (await watchdogAlive(deps.fs))) {
+    } else if (!service.running && dog?.state === 'restarting' && (await watchdogAlive(deps.fs))) {
       watchdogRestart = { restarts: dog.restarts, max: MAX_RESTARTS };
       messages.push(`k2s-dnsproxy is not running: the watchdog is restarting it (restart ${dog.restarts} of ${MAX_RESTARTS}); ${say({ gui: 'wait a few seconds.', cli: `wait a few seconds, then run ${cliCommand('status')}.` })}`);
     } else if (!service.running && state) messages.push(`k2s-dnsproxy is not running although K2s DNS was started: ${say({ gui: 'press Stop, then Start.', cli: `run ${cliCommand('stop', true)}, then ${cliCommand('start', true)}.` })}`);
@@ -123,6 +126,7 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     ...(unreadable ? { stateUnreadable: `${K2S_PATHS.stateFile} is readable by root only (its directory ${K2S_PATHS.stateDir} is 0700) and this app runs as uid ${deps.uid()}` } : {}),
     ...(watchdogRestart ? { watchdogRestart } : {}),
     ...(serviceRestart ? { serviceRestart } : {}),
+    ...(proxyExit ? { proxyExit } : {}),
     ...(state?.resolvedRoute ? { resolvedRoute: state.resolvedRoute } : {}),
     ...(routeCheck ? { routeCheck } : {}),
     ...(state ? { onNetworkChange: state.onNetworkChange ?? 'follow', networkChange: change } : {}),

@@ -57,6 +57,16 @@ describe('status while the watchdog restarts the proxy', () => {
     expect(s.messages.join('\n')).toContain('run sudo npx k2s-dns stop, then sudo npx k2s-dns start.');
   });
 
+  it('after a crash the watchdog restarted from: proxyExit names the dead PID, when and how (the window\'s timeline)', async () => {
+    const h = await newHost('nameserver 192.0.2.53\n');
+    expect((await startDns(h.deps, opts, () => undefined)).ok).toBe(true);
+    await mkdir(join(h.root, 'run/k2s'), { recursive: true });
+    await writeFile(join(h.root, 'run/k2s/dnsproxy-watchdog.state'), 'restarts=1\nstate=running\nlast-exit=137\nlast-exit-at=1764615012\nlast-pid=1234\n');
+    const s = await dnsStatus(h.deps);
+    expect(s.proxyExit).toEqual({ pid: 1234, at: '2025-12-01T18:50:12.000Z', how: 'killed by signal KILL (exit status 137)', restartedBy: 'watchdog' });
+    expect(s.watchdogRestart).toBeUndefined();
+  });
+
   it('the verdict waits for the watchdog, and a TIMEOUT in 10 ms reads "refused"', () => {
     const listener = queryHop('listener:127.0.0.1:53', 'listener', { name: 'kubernetes.default.svc.cluster.local', type: 'A', server: '127.0.0.1:53', transport: 'udp', rcode: 'TIMEOUT', answers: [], latencyMs: 2000, error: 'no answer' });
     const system = queryHop('system', 'system', { name: 'kubernetes.default.svc.cluster.local', type: 'A', server: 'system', transport: 'udp', rcode: 'TIMEOUT', answers: [], latencyMs: 10, error: 'EAI_AGAIN: temporary failure' });

@@ -66,6 +66,20 @@ describe('probeLookup (the health check’s getaddrinfo probe through getent)', 
     expect(slow.error).toBe('getaddrinfo gave up (EAI_AGAIN): 192.0.2.53:53 did not answer; 192.0.2.54:53 did not answer');
   });
 
+  it('getent failing at once, but the proxy answers SERVFAIL after its upstream timeout: SERVFAIL, not "port unreachable"', async () => {
+    // dnsproxy with CoreDNS down (UI e2e coredns-down-engines): silent within 500 ms, SERVFAIL after ~1 s.
+    const t = io(FAILED);
+    t.value.query = async (q) => {
+      t.asked.push({ name: q.name, server: q.server, timeoutMs: q.timeoutMs });
+      const rcode = q.timeoutMs > 1000 ? 'SERVFAIL' : 'TIMEOUT';
+      return { name: q.name, type: 'A', server: q.server, transport: 'udp', rcode, answers: [], latencyMs: 1 };
+    };
+    const r = await probeLookup(NAME, 4000, t.value);
+    expect(t.asked.map((a) => a.timeoutMs)).toEqual([500, 500, 1500, 1500]);
+    expect(r.rcode).toBe('SERVFAIL');
+    expect(r.error).toBe('getaddrinfo gave up (EAI_AGAIN): 192.0.2.53:53 answered SERVFAIL; 192.0.2.54:53 answered SERVFAIL');
+  });
+
   it('walks the servers as glibc does: past SERVFAIL, REFUSED and silence to the first decisive answer', async () => {
     const t = io(FAILED, { perServer: { '192.0.2.53:53': { rcode: 'SERVFAIL' }, '192.0.2.54:53': { rcode: 'NXDOMAIN' } } });
     const r = await probeLookup(NAME, 4000, t.value);

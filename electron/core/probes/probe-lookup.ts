@@ -70,10 +70,23 @@ export async function probeLookup(name: string, timeoutMs: number, io: ProbeLook
   const conf = text === null ? null : parseResolvConf(text);
   const servers = (conf?.nameservers.length ? conf.nameservers : ['127.0.0.1']).slice(0, 3).map((ns) => (ns.includes(':') ? `[${ns}]:53` : `${ns}:53`));
   // getaddrinfo that failed at once got its answers (or refusals) fast: so must our question.
-  const quick = r.latencyMs < QUICK_FAILURE_MS;
+  let quick = r.latencyMs < QUICK_FAILURE_MS;
   const left = timeoutMs - (performance.now() - started);
   const deadline = Math.max(200, Math.min(quick ? QUICK_FAILURE_MS : 1500, left));
-  const asked: Asked[] = await Promise.all(servers.map(async (server) => ({ server, q: await io.query({ name, type: 'A', server, timeoutMs: deadline }) })));
+  const ask = (ms: number): Promise<Asked[]> => Promise.all(servers.map(async (server) => ({ server, q: await io.query({ name, type: 'A', server, timeoutMs: ms }) })));
+  let asked = await ask(deadline);
+  // Silence within the short deadline is not yet "nothing listens": a proxy whose upstream is
+  // down answers SERVFAIL only after its own upstream timeout (measured with dnsproxy and
+  // CoreDNS down: getent failed in 52 ms, the 500 ms question got no reply, the CLI's SERVFAIL).
+  // Ask once more with the longer deadline before calling the port unreachable.
+  const rest = timeoutMs - (performance.now() - started);
+  if (quick && asked.every((a) => a.q.rcode === 'TIMEOUT') && rest > deadline + 200) {
+    const again = await ask(Math.min(1500, rest - 200));
+    if (again.some((a) => a.q.rcode !== 'TIMEOUT')) {
+      asked = again;
+      quick = false;
+    }
+  }
   const final = (a: Asked) => a.q.rcode === 'NXDOMAIN' || a.q.rcode === 'NOERROR';
   const hasA = (a: Asked) => a.q.answers.some((x) => x.type === 'A');
   const decisive = asked.filter(final);

@@ -116,8 +116,8 @@ export function App() {
       <header className="app-header">
         <h1>K2s DNS</h1>
         <span className="muted">{version ? `v${version}` : ''}</span>
-        <button type="button" className="secondary" onClick={refreshAll} data-testid="refresh-all">
-          Refresh
+        <button type="button" className="secondary" onClick={refreshAll} title="Read every panel again: status, cluster, zones, diff, the verdict" data-testid="refresh-all">
+          Check all again
         </button>
       </header>
       <LiveRegion />

@@ -1,4 +1,5 @@
 /** Cluster panel: API reachability, version, nodes, CoreDNS pods, kube-dns IP, kubeconfig. */
+import { RichText } from './RichText';
 import type { ClusterStatus } from '../../../shared/types';
 import { CADENCE_MS } from '../../../shared/cadence';
 import { lastKnownText } from '../lib/last-known';
@@ -30,7 +31,7 @@ export function ClusterPanel() {
   return (
     <section className="panel" data-testid="panel-cluster">
       <h2>Cluster</h2>
-      {error && <p className="error-text" role="alert">{error}</p>}
+      {error && <p className="error-text" role="alert"><RichText text={error} /></p>}
       {!status && !error && <p className="muted">Loading cluster status…</p>}
       {corednsDown && <p className="error-text" role="alert" data-testid="cluster-coredns-down">{corednsDown}</p>}
       {status && facts && (
@@ -39,7 +40,7 @@ export function ClusterPanel() {
             <span className={`badge ${status.state === 'ok' ? 'ok' : 'bad'}`} data-testid="cluster-state">
               {STATE_LABEL[status.state]}
             </span>{' '}
-            <span data-testid="cluster-message">{status.message}</span>
+            <span data-testid="cluster-message"><RichText text={status.message} /></span>
           </p>
           {lastKnown && (
             <p className="warn-text" data-testid="cluster-last-known">

@@ -14,7 +14,7 @@ const STALE_MS = 30_000;
 const HEADING: Record<DoctorSeverity, string> = { error: 'Errors', warn: 'Warnings', info: 'Info', ok: 'OK' };
 const BADGE: Record<DoctorSeverity, string> = { error: 'bad', warn: 'warn', info: 'neutral', ok: 'ok' };
 
-/** The Diagnostics panel; runs the checks when first shown and on "Run checks". */
+/** The Diagnostics panel; runs the checks when first shown and on "Check again". */
 export function DiagnosticsPanel() {
   const findings = useDiagnostics((s) => s.findings);
   const running = useDiagnostics((s) => s.running);
@@ -34,7 +34,7 @@ export function DiagnosticsPanel() {
       <h2>Diagnostics</h2>
       <div className="row">
         <button type="button" onClick={() => void stores.diagnostics.getState().run()} disabled={running} data-testid="diagnostics-run">
-          {running ? 'Checking…' : 'Run checks'}
+          {running ? 'Checking…' : 'Check again'}
         </button>
         {counts && (
           <span data-testid="diagnostics-summary">
@@ -48,7 +48,7 @@ export function DiagnosticsPanel() {
         {ranAt !== null && <span className="muted" data-testid="diagnostics-ran-at">checked {clockTime(ranAt)}</span>}
       </div>
       <p className="muted">Read-only checks of this host; nothing is changed.</p>
-      {error && <p className="error-text" role="alert">{error}</p>}
+      {error && <p className="error-text" role="alert"><RichText text={error} /></p>}
       {!findings && !error && <p className="muted">Running checks…</p>}
       {groups.map((g) => (
         <div key={g.severity} data-testid={`diagnostics-group-${g.severity}`}>
@@ -58,7 +58,7 @@ export function DiagnosticsPanel() {
           {g.findings.map((f) => (
             <div key={f.id} className="card" data-testid={`finding-${f.id}`}>
               <p>
-                <span className={`badge ${BADGE[f.severity]}`}>{f.severity}</span> <strong>{f.title}</strong>
+                <span className={`badge ${BADGE[f.severity]}`}>{f.severity}</span> <strong><RichText text={f.title} /></strong>
               </p>
               <p><RichText text={f.meaning} /></p>
               {(f.remedy || f.fix) && (

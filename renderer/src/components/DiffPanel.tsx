@@ -1,4 +1,5 @@
 /** Resolver diff: saved original vs current /etc/resolv.conf, unified or side by side, plus metadata changes. */
+import { RichText } from './RichText';
 import type { ResolverEntry } from '../../../shared/types';
 import { sideBySide, unifiedDiff } from '../lib/side-by-side';
 import { CADENCE_MS } from '../../../shared/cadence';
@@ -29,7 +30,7 @@ export function DiffPanel() {
   return (
     <section className="panel" data-testid="panel-diff">
       <h2>Resolver diff</h2>
-      {error && <p className="error-text" role="alert">{error}</p>}
+      {error && <p className="error-text" role="alert"><RichText text={error} /></p>}
       {error && diff && fetchedAt !== null && (
         <p className="warn-text" data-testid="diff-last-known">
           The diff below is {lastKnownText(fetchedAt)}; this tab asks again every {CADENCE_MS.diff / 1000} s.
@@ -51,7 +52,7 @@ export function DiffPanel() {
           </dl>
           {diff.changes.length > 0 && (
             <>
-              <h3>Metadata changes</h3>
+              <h3>What changed</h3>
               <ul data-testid="diff-changes">
                 {diff.changes.map((c) => (
                   <li key={c}>{c}</li>

@@ -6,6 +6,7 @@
  * the Host DNS card and Diagnostics point here), and Restore my original, which overwrites the
  * other program's file, asks first in a modal <dialog> (focus moves in, Escape cancels).
  */
+import { timeText } from '../lib/last-known';
 import { useEffect, useRef, useState } from 'react';
 import { DRIFT_CHOICE } from '../../../shared/fix';
 import { driftLead } from '../lib/drift-lead';
@@ -81,7 +82,7 @@ export function DriftBanner() {
       <dialog ref={dialog} className="confirm" aria-labelledby="confirm-restore-title" aria-describedby="confirm-restore-text" onClose={() => setConfirming(false)} data-testid="confirm-restore">
         <h3 id="confirm-restore-title">{DRIFT_CHOICE.restore.label}?</h3>
         <p id="confirm-restore-text">
-          This replaces the /etc/resolv.conf the other program wrote with the original saved when K2s DNS started{status?.savedAt ? ` (${new Date(status.savedAt).toLocaleString()})` : ''}, then
+          This replaces the /etc/resolv.conf the other program wrote with the original saved when K2s DNS started{status?.savedAt ? ` (${timeText(Date.parse(status.savedAt))})` : ''}, then
           stops K2s DNS. The other program's settings in that file are lost until it writes them again.
         </p>
         <div className="row">

@@ -2,26 +2,22 @@
  * The Overview's first line: does a cluster name resolve on this host, and if not, where the
  * path breaks and the one action that fixes it (shared/health.ts, GUI words).
  */
+import { RichText } from './RichText';
 import { useEffect, useState } from 'react';
 import { fixText, reportFitsStatus, type HealthAction } from '../../../shared/health';
 import { startInputOf } from '../lib/start-input';
+import { timeText } from '../lib/last-known';
 import { uiState } from '../lib/ui-state';
 import { stores, useDns, useHealth } from '../stores';
 import { useLifecycleButtons } from './use-lifecycle-buttons';
 
-/** "3 s ago", "2 min ago". */
-export function ago(ms: number): string {
-  const s = Math.max(0, Math.round(ms / 1000));
-  return s < 90 ? `${s} s ago` : `${Math.round(s / 60)} min ago`;
-}
 
 /** Runs a verdict's action through the lifecycle store (the same calls as the Host DNS buttons). */
 async function runAction(action: HealthAction): Promise<void> {
   const dns = stores.dns.getState();
   // The same start input as the Host DNS card's Start: engine, KubeSwitch and allowed zones.
   const startInput = startInputOf(uiState.getState(), stores.zones.getState().allowZones);
-  if (action === 'start') await dns.start(startInput);
-  else if (action === 'recover') await dns.stop({});
+  if (action === 'recover') await dns.stop({});
   else if (action === 'restart') {
     await dns.stop({});
     if (!stores.dns.getState().error) await stores.dns.getState().start(startInput);
@@ -31,9 +27,13 @@ async function runAction(action: HealthAction): Promise<void> {
 
 /**
  * Actions the window can run itself; the others are steps shown as text. `restore` (drift) is
- * not one: the drift choice is made in the drift banner only, which asks before restoring.
+ * not one: the drift choice is made in the drift banner only, which asks before restoring. Nor
+ * is `start`: the window has one Start button, the Host DNS card's, and the verdict points at it.
  */
-const RUNNABLE: ReadonlySet<HealthAction> = new Set(['start', 'restart', 'recover']);
+const RUNNABLE: ReadonlySet<HealthAction> = new Set(['restart', 'recover']);
+
+/** The verdict's words for Start: one Start button in the window, the Host DNS card's (with its Engine and options). */
+export const START_POINTER = 'press Start in Host DNS below';
 
 /** The verdict line with its primary action. */
 export function HealthVerdict() {
@@ -53,7 +53,7 @@ export function HealthVerdict() {
   if (lost) {
     return (
       <div className="verdict error" role="status" data-testid="verdict" data-level="unknown" data-cause="backend-lost">
-        <span className="verdict-text" data-testid="verdict-text">Cannot tell whether cluster names resolve: {lost}</span>
+        <span className="verdict-text" data-testid="verdict-text">Cannot tell whether cluster names resolve: <RichText text={lost} /></span>
       </div>
     );
   }
@@ -74,7 +74,7 @@ export function HealthVerdict() {
   if (!report || error || stale) {
     return (
       <div className="verdict" role="status" data-testid="verdict" data-level="unknown" data-cause={error ? 'check-failed' : 'checking'}>
-        <span className="verdict-text" data-testid="verdict-text">{error ? `Cannot check cluster names: ${error}` : 'Checking whether cluster names resolve on this host…'}</span>
+        <span className="verdict-text" data-testid="verdict-text">{error ? <RichText text={`Cannot check cluster names: ${error}`} /> : 'Checking whether cluster names resolve on this host…'}</span>
         <button type="button" className="secondary" disabled={checking} onClick={() => void stores.health.getState().check()} data-testid="verdict-recheck">
           {checking ? 'Checking…' : 'Check again'}
         </button>
@@ -83,13 +83,13 @@ export function HealthVerdict() {
   }
   const v = report.verdict;
   const fix = fixText(v.action, 'gui');
-  const canRun = v.action !== null && RUNNABLE.has(v.action) && (v.action === 'start' ? lifecycle.start.enabled : lifecycle.stop.enabled);
+  const canRun = v.action !== null && RUNNABLE.has(v.action) && lifecycle.stop.enabled;
   return (
     <div className={`verdict ${v.level}`} role="status" data-testid="verdict" data-level={v.level} data-cause={v.cause}>
       <span className="verdict-text" data-testid="verdict-text">
-        {v.summary}
-        {v.level === 'ok' ? `, checked ${ago(now - report.checkedAt)}` : ''}
-        {fix && !canRun && v.level !== 'ok' ? ` — ${fix}` : ''}
+        <RichText text={v.summary} />
+        {v.level === 'ok' ? `, checked ${timeText(report.checkedAt, now)}` : ''}
+        {fix && !canRun && v.level !== 'ok' ? <RichText text={` — ${v.action === 'start' ? START_POINTER : fix}`} /> : ''}
       </span>
       {fix && canRun && (
         <button type="button" onClick={() => void runAction(v.action!)} data-testid="verdict-action">

@@ -1,5 +1,6 @@
 /** Host DNS panel: state, engine, listeners (and skipped ones), resolver owner, upstreams, controls. */
 import { displayState } from '../lib/display-state';
+import { timeText } from '../lib/last-known';
 import { useDns } from '../stores';
 import { LifecycleControls } from './LifecycleControls';
 import { RichText } from './RichText';
@@ -24,7 +25,7 @@ export function HostDnsPanel() {
   return (
     <section className="panel" data-testid="panel-hostdns">
       <h2>Host DNS</h2>
-      {error && <p className="error-text" role="alert" data-testid="dns-error">{error}</p>}
+      {error && <p className="error-text" role="alert" data-testid="dns-error"><RichText text={error} /></p>}
       {status && (
         <>
           <p>
@@ -73,7 +74,7 @@ export function HostDnsPanel() {
             <dt>Saved original</dt>
             <dd data-testid="dns-saved">
               {status.savedAt
-                ? `${new Date(status.savedAt).toLocaleString()} by ${status.savedBy ?? '?'}`
+                ? `${timeText(Date.parse(status.savedAt))} by ${status.savedBy ?? '?'}`
                 : status.stateUnreadable
                   ? `cannot be read: ${status.stateUnreadable}`
                   : 'nothing saved'}
@@ -90,7 +91,7 @@ export function HostDnsPanel() {
               <>
                 <dt>Last network change</dt>
                 <dd data-testid="dns-network-change" data-outcome={status.networkChange.outcome}>
-                  {new Date(status.networkChange.at).toLocaleString()}: {status.networkChange.writer}
+                  {timeText(Date.parse(status.networkChange.at))}: {status.networkChange.writer}
                   {status.networkChange.evidence ? <span className="mono"> ({status.networkChange.evidence})</span> : null} — {status.networkChange.how};{' '}
                   {status.networkChange.outcome === 'followed'
                     ? `followed: upstreams ${status.networkChange.from.join(', ')} → ${status.networkChange.to.join(', ')}; stop restores that file.`

@@ -1,4 +1,5 @@
 /** Start / Stop / Uninstall buttons: one operation at a time, disabled ones say why. */
+import { plainText, RichText } from './RichText';
 import { useEffect, useRef, useState } from 'react';
 import { KUBECONFIG_ORDER_TEXT } from '../../../shared/kubeconfig-order';
 import type { EngineName } from '../../../shared/types';
@@ -27,11 +28,15 @@ export function LifecycleControls() {
   const engine = useUi((s) => s.engine);
   const setEngine = useUi((s) => s.setEngine);
   const clusterState = useCluster((s) => s.status?.state ?? null);
+  // The kubeconfig the backend resolved (and Start passes), also while the API does not answer.
+  const kubeconfigPath = useCluster((s) => s.status?.kubeconfigPath ?? s.lastReachable?.status.kubeconfigPath ?? null);
   const findings = useDiagnostics((s) => s.findings);
   const checking = useDiagnostics((s) => s.running);
   const gates = engineGates(findings);
   const [confirming, setConfirming] = useState(false);
   const dialog = useRef<HTMLDialogElement>(null);
+  const startBtn = useRef<HTMLButtonElement>(null);
+  const stopBtn = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     const d = dialog.current;
     if (!d) return;
@@ -52,16 +57,42 @@ export function LifecycleControls() {
   const kubeSwitchMode = useUi((s) => s.kubeSwitchMode);
   const kubeSwitchAddress = useUi((s) => s.kubeSwitchAddress);
   const setKubeSwitch = useUi((s) => s.setKubeSwitch);
+  const upstreamsText = useUi((s) => s.upstreamsText);
+  const setUpstreams = useUi((s) => s.setUpstreams);
   // Zones allowed in the Zones panel (zone policy).
   const allowZones = useZones((s) => s.allowZones);
   const onNetworkChange = useUi((s) => s.onNetworkChange);
   const setOnNetworkChange = useUi((s) => s.setOnNetworkChange);
-  const startInput = startInputOf({ engine, kubeSwitchMode, kubeSwitchAddress, onNetworkChange }, allowZones);
+  const startInput = startInputOf({ engine, kubeSwitchMode, kubeSwitchAddress, onNetworkChange, upstreamsText }, allowZones);
   // The page never names a kubeconfig: the backend uses the one it was started with.
   const noKubeconfig = clusterState === 'no-kubeconfig';
   // The same gates as the verdict's Start (use-lifecycle-buttons.ts). The options stay editable
   // when only the kubeconfig is missing: that is how the user fixes it.
   const b = useLifecycleButtons();
+  // The pressed button is disabled while its operation runs, which drops keyboard focus to the
+  // body (new-user pass). While it runs focus goes to the timeline (its live steps); when it
+  // ends, to the button for what comes next: Stop after a start, Start after a stop.
+  const wasBusy = useRef<typeof busy>(null);
+  const focusNext = useRef<'start' | 'stop' | null>(null);
+  useEffect(() => {
+    const before = wasBusy.current;
+    wasBusy.current = busy;
+    const active = document.activeElement as HTMLElement | null;
+    const lost = !active || active === document.body || (active as HTMLButtonElement).disabled === true || active.closest('[data-testid=timeline]') !== null;
+    const heading = () => document.querySelector<HTMLElement>('[data-testid=timeline-heading]');
+    if (busy && !before && lost) heading()?.focus();
+    if (!busy && before) {
+      focusNext.current = before === 'start' ? 'stop' : 'start';
+      if (lost) heading()?.focus();
+    }
+    // The next button is enabled once the status after the operation arrives.
+    const next = focusNext.current === 'stop' ? stopBtn.current : focusNext.current === 'start' ? startBtn.current : null;
+    if (!busy && next && !next.disabled) {
+      focusNext.current = null;
+      const now = document.activeElement as HTMLElement | null;
+      if (!now || now === document.body || now.closest('[data-testid=timeline]') !== null) next.focus();
+    }
+  }, [busy, status?.state, b.start.enabled, b.stop.enabled]);
   const editable = b.editable;
   // What Diagnostics knows would refuse a Start: offer to check again once it is fixed.
   const blocked = status && status.state !== 'running' ? startBlock(findings) : null;
@@ -76,18 +107,18 @@ export function LifecycleControls() {
           <select value={engine} onChange={(e) => setEngine(e.target.value as EngineName | 'auto')} disabled={!editable} title="Which DNS proxy serves 127.0.0.1:53: Automatic uses AdGuard dnsproxy if K2s installed it, else dnsmasq" data-testid="engine-select">
             <option value="auto">Automatic</option>
             {(['adguard', 'dnsmasq'] as const).map((e) => (
-              <option key={e} value={e} disabled={!gates[e].available} title={gates[e].reason ?? undefined} data-testid={`engine-option-${e}`}>
+              <option key={e} value={e} disabled={!gates[e].available} title={gates[e].reason ? plainText(gates[e].reason) : undefined} data-testid={`engine-option-${e}`}>
                 {e === 'adguard' ? 'AdGuard dnsproxy' : 'dnsmasq'}
-                {gates[e].reason ? ` — ${gates[e].reason}` : ''}
+                {gates[e].reason ? ` — ${plainText(gates[e].reason)}` : ''}
               </option>
             ))}
           </select>
         </label>
-        <button type="button" disabled={!b.start.enabled} title={b.start.reason ?? 'Save the resolver, start the proxy, activate'} onClick={() => void start(startInput)} data-testid="btn-start">
+        <button type="button" ref={startBtn} disabled={!b.start.enabled} title={b.start.reason ? plainText(b.start.reason) : 'Save the resolver, start the proxy, activate'} onClick={() => void start(startInput)} data-testid="btn-start">
           {busy === 'start' ? 'Starting…' : 'Start'}
         </button>
         {!drifted && (
-          <button type="button" disabled={!b.stop.enabled} title={b.stop.reason ?? 'Restore the saved resolver, then stop the proxy'} onClick={() => void stop({})} data-testid="btn-stop">
+          <button type="button" ref={stopBtn} disabled={!b.stop.enabled} title={b.stop.reason ? plainText(b.stop.reason) : 'Restore the saved resolver, then stop the proxy'} onClick={() => void stop({})} data-testid="btn-stop">
             {busy === 'stop' ? 'Stopping…' : 'Stop'}
           </button>
         )}
@@ -97,7 +128,7 @@ export function LifecycleControls() {
             Stop… (choose in the banner)
           </button>
         )}
-        <button type="button" className="danger" disabled={!b.uninstall.enabled || confirming} title={b.uninstall.reason ?? 'Restore, then remove K2s DNS files'} onClick={() => setConfirming(true)} data-testid="btn-uninstall">
+        <button type="button" className="danger" disabled={!b.uninstall.enabled || confirming} title={b.uninstall.reason ? plainText(b.uninstall.reason) : 'Restore, then remove K2s DNS files'} onClick={() => setConfirming(true)} data-testid="btn-uninstall">
           {busy === 'uninstall' ? 'Uninstalling…' : 'Uninstall'}
         </button>
       </div>
@@ -105,7 +136,14 @@ export function LifecycleControls() {
         <summary>Start options</summary>
         <div className="options-grid">
         <span className="muted">Kubeconfig</span>
-          <span className="muted small" data-testid="kubeconfig-order">The first that exists: {KUBECONFIG_ORDER_TEXT}.</span>
+          {/* The file itself (the one Start passes: cluster status), not the lookup rules; the rules only when none was found. */}
+          {kubeconfigPath ? (
+            <span data-testid="kubeconfig-file" title={`Found as the first that exists of: ${KUBECONFIG_ORDER_TEXT}. To use another file, start the app with --kubeconfig PATH.`}>
+              <span className="mono">{kubeconfigPath}</span> <span className="muted small">— the file Start uses (to use another, start the app with --kubeconfig PATH)</span>
+            </span>
+          ) : (
+            <span className="muted small" data-testid="kubeconfig-order">None found. Looked for the first that exists: {KUBECONFIG_ORDER_TEXT}.</span>
+          )}
         <label htmlFor="start-kubeswitch">KubeSwitch listener</label>
           <div className="options-inline">
           <select id="start-kubeswitch" value={kubeSwitchMode} onChange={(e) => setKubeSwitch(e.target.value as typeof kubeSwitchMode)} disabled={!editable} title="Also listen on the KubeSwitch address so Windows nodes can use this host" data-testid="start-kubeswitch">
@@ -122,12 +160,17 @@ export function LifecycleControls() {
             <option value="follow">follow (new nameservers become the upstreams; stop restores the newest file)</option>
             <option value="keep">keep as drift (decide at Stop)</option>
           </select>
+        <label htmlFor="start-upstreams">Upstreams</label>
+          <div className="options-inline">
+            {/* Diagnostics' "start with --upstream IP": the same choice as a field (space- or comma-separated). */}
+            <input id="start-upstreams" value={upstreamsText} onChange={(e) => setUpstreams(e.target.value)} disabled={!editable} placeholder="the saved resolv.conf's nameservers" title="Nameservers for names outside the cluster instead of the saved /etc/resolv.conf's: IP or IP:PORT, e.g. 192.168.1.1 or [fd00::1]:53" data-testid="start-upstreams" />
+          </div>
         </div>
       </details>
       {reasons.length > 0 && (
         <ul className="reasons" data-testid="disabled-reasons">
           {reasons.map((r) => (
-            <li key={r}>{r}</li>
+            <li key={r}><RichText text={r} /></li>
           ))}
         </ul>
       )}

@@ -4,6 +4,7 @@
  * lines as written, full messages wrapped, categories (QUERY apart from DEBUG), a separator per
  * proxy run. Both lists are virtualized and follow new lines like `tail -f`.
  */
+import { DnsName } from './DnsName';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { filterQueries, isProblem, type QueryRoute, type QueryRow } from '../../../shared/query-log';
@@ -183,7 +184,7 @@ function QueryView({ rows, allRows, total, hiddenProbes, paused, searching }: { 
                       <span className="addr">{r.client ?? '—'}</span>
                       {r.mixed ? <span className="mixed" data-testid="q-mixed" title={MIXED_TITLE} aria-label={MIXED_TITLE}> ≈</span> : null}
                     </span>
-                    <span data-testid="q-name" title={r.name}>{r.name}</span>
+                    <span data-testid="q-name" title={r.name}><DnsName name={r.name} /></span>
                     <span data-testid="q-type">{r.type}</span>
                     <span data-testid="q-route" title={r.zone ? `zone ${r.zone}` : ''}>{r.route ? ROUTE_LABEL[r.route] : '—'}{r.zone ? ` ${r.zone}` : ''}</span>
                     <span data-testid="q-upstream">{r.upstream ?? '—'}</span>

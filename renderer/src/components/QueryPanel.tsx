@@ -6,6 +6,7 @@
  * (resolv.conf(5)): each candidate glibc asks with its rcode, where glibc stops, and the `.svc`
  * hint (shared/search-explain.ts, the words `k2s-dns query` prints too).
  */
+import { RichText } from './RichText';
 import { useEffect, useMemo } from 'react';
 import { QUERY_TYPES, type QueryType } from '../../../shared/types';
 import { targetDescription, targetOf, targetTitle } from '../lib/query-target';
@@ -14,6 +15,7 @@ import { isShortName, parseSearchConfig, searchCandidates, svcHint } from '../li
 import { explainSteps, explainSummary, needsSearchExplain } from '../../../shared/search-explain';
 import { stores, useDiff, useDns, useQuery, useZones } from '../stores';
 import { QueryResultCard } from './QueryResultCard';
+import { resultLabel } from '../lib/gai-words';
 
 // Stable fallbacks: a selector that returns a new `[]` on every call makes zustand's
 // useSyncExternalStore see a changed snapshot each render — "Maximum update depth exceeded"
@@ -81,7 +83,7 @@ export function QueryPanel() {
       </form>
       {form.target === 'system' && <p className="muted small">The system resolver goes through getaddrinfo, so UDP/TCP is its own choice, not yours.</p>}
       {inFlight && <p className="inflight" data-testid="query-inflight">{inFlight}</p>}
-      {error && <p className="error-text field-error" id="query-error" data-testid="query-error">{error}</p>}
+      {error && <p className="error-text field-error" id="query-error" data-testid="query-error"><RichText text={error} /></p>}
       {result && route && (
         <p className="route" data-testid="query-route">
           Route through the K2s proxy: <span className="mono">{route.name}</span>{' '}
@@ -145,21 +147,21 @@ export function QueryPanel() {
           {svc && <p className="muted" data-testid="query-svc-hint">{svc}</p>}
         </div>
       )}
-      {result && <QueryResultCard result={result} label={labelOf(result.server)} />}
+      {result && <QueryResultCard result={result} label={labelOf(result.server)} stale={running} />}
       {comparison && (
         <div className="compare" data-testid="query-compare-results">
-          {comparison.map((r) => <QueryResultCard key={r.server} result={r} label={labelOf(r.server)} />)}
+          {comparison.map((r) => <QueryResultCard key={r.server} result={r} label={labelOf(r.server)} stale={running} />)}
         </div>
       )}
       {history.length > 0 && (
         <>
           <h3>History</h3>
           <table className="table mono" data-testid="query-history">
-            <thead><tr><th>Name</th><th>Type</th><th>Server</th><th>rcode</th><th>ms</th><th><span className="sr-only">Action</span></th></tr></thead>
+            <thead><tr><th>Name</th><th>Type</th><th>Server</th><th>Result</th><th>ms</th><th><span className="sr-only">Action</span></th></tr></thead>
             <tbody>
               {history.map((h, i) => (
                 <tr key={i} data-testid="query-history-row">
-                  <td>{h.name}</td><td>{h.type}</td><td>{labelOf(h.server)}</td><td>{h.rcode}</td><td>{h.latencyMs}</td>
+                  <td>{h.name}</td><td>{h.type}</td><td>{labelOf(h.server)}</td><td>{resultLabel(h)}</td><td>{h.latencyMs}</td>
                   <td>
                     <button type="button" className="link" disabled={running} onClick={() => void rerun(h)} aria-label={`Run again: ${h.name} ${h.type} against ${labelOf(h.server)}`} data-testid="query-history-rerun">
                       Run again

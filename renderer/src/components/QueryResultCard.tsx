@@ -6,12 +6,13 @@ import { useHealth } from '../stores';
 import { digCommand } from '../lib/dig-command';
 import { ttlText } from '../lib/log-counts';
 import { announcer } from './LiveRegion';
+import { resultLabel, resultOk } from '../lib/gai-words';
 
 /** How long the copy button says "Copied" (ms). */
 export const COPIED_MS = 2000;
 
-/** Shows `result`; `label` names the target. */
-export function QueryResultCard({ result: asked, label }: { result: QueryResult; label?: string }) {
+/** Shows `result`; `label` names the target; `stale` while a newer query runs (the result is the previous one). */
+export function QueryResultCard({ result: asked, label, stale = false }: { result: QueryResult; label?: string; stale?: boolean }) {
   // One model: getaddrinfo's search-list NXDOMAIN is read as the Topology reads it (shared/health.ts).
   const report = useHealth((s) => s.report);
   const result = reconcileSystemResult(asked, report);
@@ -30,10 +31,11 @@ export function QueryResultCard({ result: asked, label }: { result: QueryResult;
   };
   const what = result.server === 'system' ? 'getent command' : 'dig command';
   return (
-    <div className="card" data-testid="query-result">
+    <div className={`card${stale ? ' stale' : ''}`} data-testid="query-result" data-stale={String(stale)} aria-hidden={stale || undefined}>
+      {stale && <p className="muted" data-testid="query-stale">Previous result ({result.name} {result.type}) — a new query is running.</p>}
       <div className="row">
         <strong>{label ?? result.server}</strong>
-        <span className={`badge ${result.rcode === 'NOERROR' ? 'ok' : 'bad'}`} data-testid="query-rcode">{result.rcode}</span>
+        <span className={`badge ${resultOk(result) ? 'ok' : 'bad'}`} data-testid="query-rcode" title={result.transport === 'getaddrinfo' ? 'getaddrinfo has no rcode: addresses, or its EAI_* error code' : 'DNS response code'}>{resultLabel(result)}</span>
         <span className="muted" data-testid="query-latency">{result.latencyMs} ms · {result.transport}</span>
       </div>
       {result.error && <p className="error-text">{result.error}</p>}

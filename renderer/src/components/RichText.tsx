@@ -8,6 +8,11 @@ export function splitCode(text: string): { code: boolean; text: string }[] {
   return parts.map((t, i) => ({ code: i % 2 === 1, text: t })).filter((p) => p.text !== '');
 }
 
+/** `text` without its code-span backticks, for places that take plain text (title attributes, option labels). */
+export function plainText(text: string): string {
+  return splitCode(text).map((p) => p.text).join('');
+}
+
 /** Renders `text` with its code spans as <code>. */
 export function RichText({ text }: { text: string }) {
   return (

@@ -4,6 +4,7 @@ import { clockTime } from '../lib/last-known';
 import { useDns, useHealth } from '../stores';
 import { RichText } from './RichText';
 import { stepWarns } from '../../../shared/step-warn';
+import { proxyExitLine, withCurrentPid } from '../lib/proxy-exit';
 
 const ICON = { pending: '○', running: '◔', done: '●', failed: '✕', skipped: '–' } as const;
 
@@ -13,7 +14,11 @@ const HEADING = { running: '— running', done: '— done', warned: '— done, w
 export function TimelineView() {
   const events = useDns((s) => s.events);
   const busy = useDns((s) => s.busy);
+  const status = useDns((s) => s.status);
   const t = buildTimeline(events, busy);
+  // After a successful start: the proxy's crash and restart since (time, how, the new PID).
+  const live = t.op === 'start' && t.result?.ok && status && status.state !== 'stopped' ? status : null;
+  const exitLine = live ? proxyExitLine(live, t.result!.at) : null;
   // A green result under a red or amber verdict checked after it is history, not the present
   // (new-user pass: "START — DONE … resolves" under a dead proxy): shown muted, with its time.
   const staleSince = useHealth((s) => {
@@ -25,7 +30,8 @@ export function TimelineView() {
   const repeated = t.failed !== null && t.result !== null && t.result.message === t.failed.message;
   return (
     <div className="timeline" data-testid="timeline">
-      <h3>
+      {/* tabIndex -1: Start/Stop move focus here while their button is disabled (LifecycleControls). */}
+      <h3 tabIndex={-1} data-testid="timeline-heading">
         {t.op} {HEADING[t.outcome ?? 'running']}
       </h3>
       <ol>
@@ -35,7 +41,7 @@ export function TimelineView() {
             <li key={s.step} className={`step ${s.status}${warn ? ' warn' : ''}`} data-testid={`step-${s.step}`} data-status={s.status} data-warn={String(warn)}>
               <span className="icon" aria-hidden>{warn ? '!' : ICON[s.status]}</span>
               <span className="step-name">{s.step}</span>
-              <span className="step-msg"><RichText text={s.message} /></span>
+              <span className="step-msg"><RichText text={s.step === 'service' ? withCurrentPid(s.message, live) : s.message} /></span>
             </li>
           );
         })}
@@ -58,6 +64,11 @@ export function TimelineView() {
           <RichText text={t.result.message} />
           {staleSince !== null && ' — no longer so: see the verdict above.'}
           {t.result.code && t.outcome === 'failed' ? ` (${t.result.code})` : ''}
+        </p>
+      )}
+      {exitLine && (
+        <p className="warn-text" data-testid="timeline-proxy-exit">
+          {exitLine}
         </p>
       )}
       {t.outcome === 'warned' && (

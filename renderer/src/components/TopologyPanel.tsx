@@ -1,4 +1,5 @@
 /** Topology: host apps → /etc/resolv.conf → k2s-dnsproxy listeners → CoreDNS / upstreams. */
+import { RichText } from './RichText';
 import { reportFitsStatus } from '../../../shared/health';
 import { clockTime } from '../lib/last-known';
 import { NOT_IN_USE, type Hop } from '../lib/topology';
@@ -22,12 +23,12 @@ export function TopologyPanel() {
     <section className="panel" data-testid="panel-topology">
       <h2>Topology</h2>
       <div className="row">
-        <button type="button" onClick={() => void probe()} disabled={probing} data-testid="topology-probe">{probing ? 'Probing…' : 'Probe again'}</button>
+        <button type="button" onClick={() => void probe()} disabled={probing} data-testid="topology-probe">{probing ? 'Checking…' : 'Check again'}</button>
         <span className="muted" data-testid="topology-probed-at">{probedAt ? `Last probe ${clockTime(probedAt)}` : 'Not probed yet'}</span>
       </div>
-      {error && <p className="error-text" role="alert">{error}</p>}
+      {error && <p className="error-text" role="alert"><RichText text={error} /></p>}
       {outdated && <p className="muted" data-testid="topology-outdated">K2s DNS changed since this probe (now {status!.state}); probing again…</p>}
-      {report && <p className={report.verdict.level === 'ok' ? 'ok-text' : report.verdict.level === 'off' ? 'muted' : 'error-text'} data-testid="topology-verdict">{report.verdict.summary}</p>}
+      {report && <p className={report.verdict.level === 'ok' ? 'ok-text' : report.verdict.level === 'off' ? 'muted' : 'error-text'} data-testid="topology-verdict"><RichText text={report.verdict.summary} /></p>}
       <div className="topology">
         {COLUMNS.map((c, i) => (
           <div key={c.id} className="topo-col">
@@ -47,7 +48,7 @@ export function TopologyPanel() {
                 <strong>{h.label}</strong>
                 <span className="mono">{h.detail}</span>
                 {h.idle && <span className="muted">{NOT_IN_USE}</span>}
-                {!h.idle && h.error && <span className="hop-reason" data-testid={`hop-reason-${h.id}`}>{h.error}</span>}
+                {!h.idle && h.error && <span className="hop-reason" data-testid={`hop-reason-${h.id}`}><RichText text={h.error} /></span>}
               </button>
             ))}
             {i < COLUMNS.length - 1 && <span className="arrow" aria-hidden>→</span>}

@@ -5,6 +5,7 @@
  * Every string here comes from the cluster: shown through shared/visible-text.ts (bidi and
  * invisible characters escaped, a non-ASCII name with its punycode beside it), as the CLI does.
  */
+import { RichText } from './RichText';
 import { CADENCE_MS } from '../../../shared/cadence';
 import { lastKnownText } from '../lib/last-known';
 import { usePoll } from '../lib/use-poll';
@@ -24,7 +25,7 @@ export function ZonesPanel() {
   return (
     <section className="panel" data-testid="panel-zones">
       <h2>Zones</h2>
-      {error && <p className="error-text" role="alert">{error}</p>}
+      {error && <p className="error-text" role="alert"><RichText text={error} /></p>}
       {error && discovery && fetchedAt !== null && (
         <p className="warn-text" data-testid="zones-last-known">
           The zones below are {lastKnownText(fetchedAt)}; this tab asks again every {CADENCE_MS.zones / 1000} s.

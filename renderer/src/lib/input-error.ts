@@ -7,6 +7,7 @@
 /** What the window calls each input field of a call. */
 const FIELD_LABEL: Record<string, string> = {
   kubeSwitch: 'KubeSwitch listener',
+  upstreams: 'Upstreams',
   allowZones: 'Allowed zones',
   engine: 'Engine',
   onDrift: 'When /etc/resolv.conf was changed',

@@ -25,7 +25,7 @@ describe('journal replay after a reload or a CLI start', () => {
   const running = { ...base, state: 'running', resolverOwner: 'k2s', pid: 78 } as HostDnsStatus;
   it('a journal step not yet in the events becomes a running step event, then a result when the journal is gone', () => {
     const first = journalEvents(base, starting, [], 5000);
-    expect(first).toEqual([{ type: 'step', op: 'start', step: 'service', status: 'running', message: 'start by PID 77 (followed from the journal)', at: 5000 }]);
+    expect(first).toEqual([{ type: 'step', op: 'start', step: 'service', status: 'running', message: 'start run outside this window by k2s-dns process 77 (followed from its journal)', at: 5000 }]);
     expect(journalEvents(starting, starting, first, 6000)).toEqual([]);
     // This window's own Start: the journal is cleared just before its result arrives.
     expect(journalEvents(starting, running, first, 7000, 'start')).toEqual([]);
@@ -39,7 +39,9 @@ describe('journal replay after a reload or a CLI start', () => {
   });
   it('a CLI stop or start between two polls (no journal seen) becomes a result; not while this window runs an operation', () => {
     const stopped = journalEvents(running, base, [], 8000);
-    expect(stopped).toMatchObject([{ type: 'result', op: 'stop', ok: true, message: 'Stopped outside this window (e.g. from the CLI): K2s DNS is stopped.' }]);
+    // Named by the proxy PID the CLI names ("Stopped k2s-dnsproxy (PID 78)"), the last one that ran.
+    expect(stopped).toMatchObject([{ type: 'result', op: 'stop', ok: true, message: 'Stopped k2s-dnsproxy (PID 78) outside this window (e.g. from the CLI): K2s DNS is stopped.' }]);
+    expect(journalEvents(running, base, [], 8000, null, 91)).toMatchObject([{ message: 'Stopped k2s-dnsproxy (PID 91) outside this window (e.g. from the CLI): K2s DNS is stopped.' }]);
     expect(buildTimeline(stopped).steps.map((s) => `${s.step}:${s.status}`)).toEqual(['restore:done', 'stop-service:done']);
     expect(journalEvents(base, running, stopped, 9000)).toMatchObject([{ type: 'result', op: 'start', message: 'Started outside this window (e.g. from the CLI): K2s DNS is running.' }]);
     expect(journalEvents(running, base, [], 8000, 'stop')).toEqual([]);

@@ -36,10 +36,13 @@ export interface UiState {
   kubeSwitchAddress: string;
   /** What a running K2s DNS does with a new network resolver file (`--on-network-change`); follow sends nothing (the default). */
   onNetworkChange: 'follow' | 'keep';
+  /** Upstreams typed in Start options (IP or IP:PORT, space- or comma-separated); empty: the saved resolver's nameservers. */
+  upstreamsText: string;
   setTab(tab: TabId): void;
   setEngine(engine: EngineName | 'auto'): void;
   setKubeSwitch(mode: KubeSwitchMode, address?: string): void;
   setOnNetworkChange(policy: 'follow' | 'keep'): void;
+  setUpstreams(text: string): void;
 }
 
 /** The one UI-state store. */
@@ -49,10 +52,12 @@ export const uiState = createStore<UiState>()((set) => ({
   kubeSwitchMode: 'auto',
   kubeSwitchAddress: '',
   onNetworkChange: 'follow',
+  upstreamsText: '',
   setTab: (tab) => set({ tab }),
   setEngine: (engine) => set({ engine }),
   setKubeSwitch: (kubeSwitchMode, address) => set((s) => ({ kubeSwitchMode, kubeSwitchAddress: address ?? s.kubeSwitchAddress })),
   setOnNetworkChange: (onNetworkChange) => set({ onNetworkChange }),
+  setUpstreams: (upstreamsText) => set({ upstreamsText }),
 }));
 
 /** Reads the UI-state store. */

@@ -54,18 +54,20 @@ export function statusKey(s: HostDnsStatus | null): string {
  * journal's step as running (earlier steps are filled in by buildTimeline), and a result once
  * the journal is gone. Empty when the push channel already told the story.
  */
-export function journalEvents(prev: HostDnsStatus | null, next: HostDnsStatus, events: readonly LifecycleEvent[], now: number, busy: Operation | null = null): LifecycleEvent[] {
+export function journalEvents(prev: HostDnsStatus | null, next: HostDnsStatus, events: readonly LifecycleEvent[], now: number, busy: Operation | null = null, proxyPid: number | null = null): LifecycleEvent[] {
+  // The proxy an outside stop ended, named by its PID as the CLI names it ("Stopped k2s-dnsproxy (PID N)").
+  const stopped = (proxyPid ?? prev?.pid) != null ? `k2s-dnsproxy (PID ${proxyPid ?? prev!.pid})` : 'k2s-dnsproxy';
   const last = events.at(-1);
   const op = next.operation;
   if (op && (next.state === 'starting' || next.state === 'stopping')) {
     const known = events.some((e) => e.type === 'step' && e.op === op.op && e.step === op.step && e.at >= Date.parse(op.startedAt) - 1000);
-    return known ? [] : [{ type: 'step', op: op.op, step: op.step as StepEvent['step'], status: 'running', message: `${op.op} by PID ${op.pid} (followed from the journal)`, at: now }];
+    return known ? [] : [{ type: 'step', op: op.op, step: op.step as StepEvent['step'], status: 'running', message: `${op.op} run outside this window by k2s-dns process ${op.pid} (followed from its journal)`, at: now }];
   }
   const was = prev?.operation;
   // Not while this window runs an operation: the journal is cleared just before its own result.
   if (was && !op && busy === null && (prev?.state === 'starting' || prev?.state === 'stopping') && !(last?.type === 'result' && last.op === was.op)) {
     const ok = was.op === 'start' ? next.state === 'running' || next.state === 'degraded' : next.state === 'stopped';
-    return [{ type: 'result', op: was.op, ok, exitCode: ok ? 0 : 1, message: ok ? `${was.op} finished (run outside this window): K2s DNS is ${next.state}.` : `${was.op} did not finish: K2s DNS is ${next.state}.`, at: now }];
+    return [{ type: 'result', op: was.op, ok, exitCode: ok ? 0 : 1, message: ok ? `${was.op === 'stop' ? `Stopped ${stopped}: ` : ''}${was.op} finished (run outside this window): K2s DNS is ${next.state}.` : `${was.op} did not finish: K2s DNS is ${next.state}.`, at: now }];
   }
   // A start or stop elsewhere that finished between two polls (a CLI stop takes < 1 s): no
   // journal was seen, yet the state moved between stopped and running. Not while this window
@@ -77,7 +79,7 @@ export function journalEvents(prev: HostDnsStatus | null, next: HostDnsStatus, e
     // Not this window's own operation, whose result arrived just before this poll (an uninstall
     // also stops K2s DNS).
     const own = last?.type === 'result' && (last.op === outside || (outside === 'stop' && last.op === 'uninstall'));
-    if (outside && !own) return [{ type: 'result', op: outside, ok: true, exitCode: 0, message: `${outside === 'stop' ? 'Stopped' : 'Started'} outside this window (e.g. from the CLI): K2s DNS is ${next.state}.`, at: now }];
+    if (outside && !own) return [{ type: 'result', op: outside, ok: true, exitCode: 0, message: `${outside === 'stop' ? `Stopped ${stopped}` : 'Started'} outside this window (e.g. from the CLI): K2s DNS is ${next.state}.`, at: now }];
   }
   return [];
 }
@@ -107,6 +109,8 @@ export function createDnsStore(api: K2sDnsApi) {
     // last operation ended: a read sent before that must not stand for the status after it.
     let inflight: { seq: number; promise: Promise<void> } | null = null;
     let settledAt = 0;
+    // The newest proxy PID a status read showed (a restart changes it): what an outside stop ended.
+    let lastProxyPid: number | null = null;
     /**
      * Reads dns:status and applies it (journal replay first) unless a later request's answer was
      * applied already, then calls the watch's change callback when the status key changed.
@@ -142,7 +146,12 @@ export function createDnsStore(api: K2sDnsApi) {
       // Judged against the newest status, not the one before this request: this window's own
       // operation may have finished (and refreshed it) meanwhile.
       const prev = get().status;
-      for (const e of journalEvents(prev, next, get().events, Date.now(), get().busy)) get().onEvent(e);
+      if (prev?.pid != null) lastProxyPid = prev.pid;
+      if (next.pid != null) lastProxyPid = next.pid;
+      // The PID stop ended is the one that ran before it (a stop's own status has none).
+      const proxyPid = next.pid === null && prev?.pid != null ? prev.pid : lastProxyPid;
+      for (const e of journalEvents(prev, next, get().events, Date.now(), get().busy, next.state === 'stopped' ? proxyPid : null)) get().onEvent(e);
+      if (next.state === 'stopped') lastProxyPid = null;
       set({ status: next, lost: null });
       // A change, not the first read: the window's start-up load (App refreshAll) already covers
       // the first status — unless reads failed before it (backend down at start-up).

@@ -1,0 +1,47 @@
+/**
+ * The Query tester's words: a getaddrinfo result is labelled as getaddrinfo reports it
+ * (addresses → "resolved", or its EAI_* code), never with a DNS rcode it does not have; and the
+ * previous result under a query in progress is marked as the previous one, not shown as its answer.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { fakePagePerFile } from './fake-page';
+
+let page: Page;
+fakePagePerFile({ stepDelayMs: 20, logIntervalMs: 3_600_000, running: true }, (p) => (page = p));
+
+test('getaddrinfo: "resolved" or EAI_NONAME, never NOERROR/NXDOMAIN; a DNS target keeps its rcode', async () => {
+  await page.getByTestId('tab-query').click();
+  const panel = page.getByTestId('panel-query');
+  await expect(panel.getByTestId('query-target')).toHaveValue('system');
+  await panel.getByTestId('query-run').click();
+  await expect(panel.getByTestId('query-rcode')).toHaveText('resolved');
+  await panel.getByTestId('query-name').fill('nothing.example');
+  await panel.getByTestId('query-run').click();
+  await expect(panel.getByTestId('query-rcode')).toHaveText('EAI_NONAME');
+  await expect(panel.getByTestId('query-history')).not.toContainText('NOERROR');
+  await expect(panel.getByTestId('query-history')).not.toContainText('NXDOMAIN');
+  await panel.getByTestId('query-target').selectOption('coredns');
+  await panel.getByTestId('query-run').click();
+  await expect(panel.getByTestId('query-rcode')).toHaveText('NXDOMAIN');
+});
+
+test('a previous result under a query in progress is marked stale, then replaced', async () => {
+  const panel = page.getByTestId('panel-query');
+  await panel.getByTestId('query-name').fill('example.com');
+  await panel.getByTestId('query-target').selectOption('system');
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  await page.route('**/api/query:run', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await panel.getByTestId('query-run').click();
+  const card = panel.getByTestId('query-result');
+  await expect(card).toHaveAttribute('data-stale', 'true');
+  await expect(card.getByTestId('query-stale')).toHaveText('Previous result (nothing.example A) — a new query is running.');
+  release();
+  await expect(card).toHaveAttribute('data-stale', 'false');
+  await expect(card.getByTestId('query-stale')).toHaveCount(0);
+  await expect(card.getByTestId('query-rcode')).toHaveText('resolved');
+  await page.unroute('**/api/query:run');
+});
