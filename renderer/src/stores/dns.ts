@@ -162,8 +162,10 @@ export function createDnsStore(api: K2sDnsApi) {
       const startedAt = Date.now();
       set({ busy: op, error: null });
       errorIsBusy = false;
-      // This operation's result as the push channel delivered it, if it did.
-      const pushedResult = () => get().events.find((e): e is ResultEvent => e.type === 'result' && e.op === op && e.at >= startedAt - 1000) ?? null;
+      // This operation's result as the push channel delivered it, if it did: only an event that
+      // arrived after this operation began (an earlier Start's result is not this Start's).
+      const earlier = new Set(get().events);
+      const pushedResult = () => get().events.find((e): e is ResultEvent => e.type === 'result' && e.op === op && !earlier.has(e) && e.at >= startedAt - 1000) ?? null;
       try {
         const result = await call();
         set({ lastResult: result });
