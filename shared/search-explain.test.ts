@@ -28,3 +28,25 @@ describe('explainLines', () => {
     ]);
   });
 });
+
+describe('explainSteps with a search domain listed twice', () => {
+  it('glibc stops at the first copy: the second is not asked, nor anything after it', () => {
+    const cfg = parseSearchConfig('search a.example a.example b.example\nnameserver 192.0.2.53\n');
+    const { steps, answered } = explainSteps('web', cfg, [
+      { name: 'web.a.example', rcode: 'NOERROR', answers: ['192.0.2.1'] },
+      { name: 'web.b.example', rcode: 'NXDOMAIN', answers: [] },
+      { name: 'web', rcode: 'NXDOMAIN', answers: [] },
+    ]);
+    expect(answered).toBe('web.a.example');
+    expect(steps.map((s) => [s.name, s.asked])).toEqual([['web.a.example', true], ['web.a.example', false], ['web.b.example', false], ['web', false]]);
+  });
+
+  it('a timeout at the first copy ends the loop: the name as it is is still asked last', () => {
+    const cfg = parseSearchConfig('search a.example a.example\nnameserver 192.0.2.53\n');
+    const { steps } = explainSteps('web', cfg, [
+      { name: 'web.a.example', rcode: 'TIMEOUT', answers: [] },
+      { name: 'web', rcode: 'NXDOMAIN', answers: [] },
+    ]);
+    expect(steps.map((s) => [s.name, s.asked])).toEqual([['web.a.example', true], ['web.a.example', false], ['web', true]]);
+  });
+});

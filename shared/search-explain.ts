@@ -46,8 +46,15 @@ export function explainSteps(name: string, cfg: SearchConfig, answers: Candidate
     const a = byName.get(n.toLowerCase());
     return a ? searchOutcomeOf(a.rcode, a.answers.length) : 'other';
   });
-  const asked = new Set(walk.asked.map((s) => s.name));
-  return { steps: explainCandidates(name, cfg).map((n) => ({ ...(byName.get(n.toLowerCase()) ?? { name: n, rcode: 'not asked', answers: [] }), name: n, asked: asked.has(n) })), answered: walk.answered };
+  // The walk's steps are a subsequence of the candidates in order: matched by position, not by
+  // name, so a domain listed twice is asked once when glibc stopped at its first copy.
+  let next = 0;
+  const steps = explainCandidates(name, cfg).map((n) => {
+    const asked = walk.asked[next]?.name === n;
+    if (asked) next++;
+    return { ...(byName.get(n.toLowerCase()) ?? { name: n, rcode: 'not asked', answers: [] }), name: n, asked };
+  });
+  return { steps, answered: walk.answered };
 }
 
 /** The closing sentence: where glibc stops, or that none resolves and what to ask instead. */

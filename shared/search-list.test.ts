@@ -83,3 +83,11 @@ describe('svcHint', () => {
     expect(svcHint('kubernetes.default', HOST, 'cluster.local')).toBeNull();
   });
 });
+
+describe('parseSearchConfig: a search domain with a leading dot', () => {
+  it('glibc drops the leading dot before appending it: .corp.example searches corp.example, . stays out', () => {
+    const cfg = parseSearchConfig('search .corp.example . lan.\nnameserver 192.0.2.53\n');
+    expect(cfg.search).toEqual(['corp.example', 'lan']);
+    expect(searchCandidates('web', cfg)).toEqual(['web.corp.example', 'web.lan', 'web']);
+  });
+});

@@ -40,7 +40,9 @@ export function parseSearchConfig(text: string): SearchConfig {
       ndots = n > RES_MAXNDOTS ? RES_MAXNDOTS : n & 0xf;
     } else if (o.startsWith('no-tld-query') || o.startsWith('no_tld_query')) noTldQuery = true;
   }
-  return { search: conf.search.map((d) => d.replace(/\.$/, '')).filter((d) => d !== ''), ndots, ...(noTldQuery ? { noTldQuery } : {}) };
+  // res_query.c drops one leading dot of each domain before it appends it (`if (dname[0] == '.')
+  // dname++`, meant for the root "."), so `search .corp.example` searches corp.example.
+  return { search: conf.search.map((d) => d.replace(/^\./, '').replace(/\.$/, '')).filter((d) => d !== ''), ndots, ...(noTldQuery ? { noTldQuery } : {}) };
 }
 
 /** Number of dots in `name`, a trailing one included (glibc counts every dot). */

@@ -65,6 +65,10 @@ async function candidate(deps: LifecycleDeps, state: ResolverStateFile, current:
   if (isManagedEntry(current)) {
     const saved = state.resolvConf;
     if (saved.kind !== 'symlink') return null;
+    // Only a regular file is read: open(2) of a FIFO there blocks until a writer comes (the
+    // look would hold the lifecycle lock for ever, and stop with it), a device may never end.
+    const st = await deps.fs.stat(targetPath(saved.target)).catch(() => null);
+    if (st?.kind !== 'file') return null;
     const bytes = await deps.fs.readFile(targetPath(saved.target)).catch(() => null);
     if (bytes === null) return null; // the target vanished between two writes: the next one tells
     const entry: ResolverEntry = { ...saved, dangling: false, targetContentBase64: bytes.toString('base64') };
