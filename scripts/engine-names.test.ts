@@ -25,7 +25,7 @@ const ENGINE_MODULES = [
   /^electron\/core\/engines\//,
   /^shared\/(dnsproxy|dnsmasq)-config\.ts$/,
   /^shared\/log-line\.ts$/,
-  /^shared\/query-log\.ts$/,
+  /^shared\/query-log\/(dnsproxy|dnsmasq)\.ts$/,
   /^electron\/core\/doctor\/dnsproxy-version\.ts$/,
 ];
 
