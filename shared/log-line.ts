@@ -5,7 +5,8 @@
  * same file). Checked against real output in fixtures/logs/ (dnsproxy v0.83.1, dnsmasq 2.90).
  * Pure logic, no Node imports.
  */
-import type { LogLine } from './types';
+import type { EngineName, LogLine } from './types';
+import { engineOfLogProcess } from './engines/table';
 
 type Level = LogLine['level'];
 
@@ -160,9 +161,9 @@ const DNSPROXY_LIFECYCLE_DEBUG = new Set(['hosts files are disabled', 'upstream 
 /** dnsmasq query-log events (`log-queries`). */
 const DNSMASQ_QUERY_EVENTS = new Set(['query', 'forwarded', 'reply', 'cached', 'config', 'cached-stale', 'validation']);
 
-/** Which engine wrote the line: dnsmasq lines carry `process`, everything else is dnsproxy. */
-export function lineEngine(line: LogLine): 'adguard' | 'dnsmasq' {
-  return line.fields.process?.startsWith('dnsmasq') ? 'dnsmasq' : 'adguard';
+/** Which engine wrote the line: by its syslog `process` field (engine table `logProcess`): dnsmasq lines carry one, dnsproxy's none. */
+export function lineEngine(line: LogLine): EngineName {
+  return engineOfLogProcess(line.fields.process);
 }
 
 /**

@@ -16,6 +16,7 @@ import { z } from 'zod';
 import { KUBESWITCH_ALLOWED_TEXT, kubeSwitchRefusal } from './kubeswitch-address';
 import { MAX_ZONE_NAME_LENGTH, ZONE_NAME_RE } from './zone-name';
 import { parseUpstream } from './proxy-upstream';
+import { ENGINE_NAMES } from './engines/table';
 
 /** Dotted-quad IPv4 without leading zeros, e.g. 172.19.1.1. */
 export const IPV4_RE = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
@@ -38,8 +39,8 @@ export const allowZoneList = z.array(zoneName).max(MAX_ALLOW_ZONES);
 /** What a running K2s DNS does with a new network resolver file (`--on-network-change`). */
 export const NETWORK_CHANGE_POLICIES = ['follow', 'keep'] as const;
 
-/** The engines a Start may ask for. */
-export const ENGINE_NAMES = ['adguard', 'dnsmasq'] as const;
+/** The engines a Start may ask for: the engine table's names. */
+export { ENGINE_NAMES };
 
 /** The KubeSwitch listener: a private IPv4 address (shared/kubeswitch-address.ts) or `none`. */
 export const kubeSwitchText = z

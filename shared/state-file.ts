@@ -4,6 +4,7 @@
  */
 import type { EngineName, Listener, ProxyPlan, ResolverEntry } from './types';
 import type { ResolvedRoute } from './resolved-link';
+import { ENGINE_NAMES, isEngineName } from './engines/table';
 
 /**
  * Contents of /var/lib/k2s/dns-resolver-state.json. `writtenBy: 'k2s-cli'` marks a file written by
@@ -109,7 +110,7 @@ export function stateFileProblem(v: unknown): string | null {
   if (entry) return entry;
   if (!Array.isArray(v.upstreams) || !v.upstreams.every(isStr)) return 'upstreams is not a list of strings';
   if (typeof v.resolvedDropIn !== 'boolean') return 'resolvedDropIn is not a boolean';
-  if (v.engine !== null && v.engine !== 'adguard' && v.engine !== 'dnsmasq') return 'engine is not adguard, dnsmasq or null';
+  if (v.engine !== null && !isEngineName(v.engine)) return `engine is not ${ENGINE_NAMES.join(', ')} or null`;
   if (!Array.isArray(v.listeners) || !v.listeners.every((l) => isObj(l) && isStr(l.address) && isInt(l.port)))
     return 'listeners is not a list of {address, port}';
   if (!Array.isArray(v.skippedListeners) || !v.skippedListeners.every((l) => isObj(l) && isStr(l.address) && isStr(l.reason)))

@@ -2,6 +2,7 @@
  * Domain types shared by the main process, the CLI, the helper and the renderer.
  * Pure types only: no Node or DOM imports.
  */
+import type { EngineName } from './engines/table';
 import type { HealthReport } from './health-report';
 import type { DoctorFinding } from './doctor';
 
@@ -79,8 +80,8 @@ export interface ClusterDiscovery {
   corefileSource?: string;
 }
 
-/** Proxy engines: AdGuard dnsproxy (pinned by K2s) or Debian's dnsmasq. */
-export type EngineName = 'adguard' | 'dnsmasq';
+/** Proxy engines: the names of the engine table (shared/engines/table.ts). */
+export type { EngineName } from './engines/table';
 
 /** One socket the proxy listens on; both UDP and TCP are bound. */
 export interface Listener {

@@ -1,5 +1,6 @@
 import { DRIFT_CHOICE } from '../../shared/fix';
 import { KUBECONFIG_ORDER_TEXT } from '../../shared/kubeconfig-order';
+import { ENGINE_NAMES } from '../../shared/engines/table';
 
 /** `text` wrapped at `width` columns on spaces (terminal help). */
 function wrap(text: string, width = 88): string {
@@ -18,7 +19,7 @@ function wrap(text: string, width = 88): string {
 export const USAGE = `k2s-dns — Kubernetes DNS for a native Linux K2s host
 
 Usage:
-  k2s-dns start [--kubeconfig PATH] [--engine adguard|dnsmasq] [--dnsproxy PATH]
+  k2s-dns start [--kubeconfig PATH] [--engine ${ENGINE_NAMES.join('|')}] [--dnsproxy PATH]
                 [--kubeswitch ADDR|none] [--upstream IP]... [--verify-name NAME]
                 [--no-log-queries] [--allow-zone ZONE]... [--on-network-change follow|keep] [--json]
   k2s-dns stop [--on-drift keep|restore] [--json]

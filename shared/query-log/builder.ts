@@ -4,7 +4,7 @@
  * probe marks and the buffer trim read them instead of building the log again.
  */
 import { isRunStart, lineEngine } from '../log-line';
-import type { LogLine } from '../types';
+import type { EngineName, LogLine } from '../types';
 import { dnsmasqAssembler } from './dnsmasq';
 import { dnsproxyAssembler } from './dnsproxy';
 import { emptyRow, ownerRow, routeRow, type AssemblerContext, type EngineAssembler, type LineOwner, type QueryRow, type RouteBook } from './row';
@@ -15,8 +15,8 @@ export interface QueryLogOptions {
   clusterZones?: readonly string[];
 }
 
-/** One engine's assembler factory (the table behind lineEngine's answer). */
-const ASSEMBLERS: Record<'adguard' | 'dnsmasq', (ctx: AssemblerContext) => EngineAssembler> = {
+/** Each engine's log parser: its assembler factory, keyed by the engine table's names (lineEngine's answer). */
+const ASSEMBLERS: Record<EngineName, (ctx: AssemblerContext) => EngineAssembler> = {
   adguard: dnsproxyAssembler,
   dnsmasq: dnsmasqAssembler,
 };
@@ -35,7 +35,7 @@ export class QueryLogBuilder {
   private previous: LogLine | null = null;
   /** The current run's upstream facts (emptied in place at each run start: the context holds it). */
   private readonly book: RouteBook = { reserved: new Set(), zoneServers: [] };
-  private engines: Partial<Record<'adguard' | 'dnsmasq', EngineAssembler>> = {};
+  private engines: Partial<Record<EngineName, EngineAssembler>> = {};
   private readonly ctx: AssemblerContext;
 
   constructor(opts: QueryLogOptions = {}) {
@@ -62,7 +62,7 @@ export class QueryLogBuilder {
         this.engines = {};
       }
       this.previous = line;
-      const engine = lineEngine(line) === 'dnsmasq' ? 'dnsmasq' : 'adguard';
+      const engine = lineEngine(line);
       const asm = (this.engines[engine] ??= ASSEMBLERS[engine](this.ctx));
       this.raw.push(asm.line(line));
     }

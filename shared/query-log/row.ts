@@ -2,6 +2,7 @@
  * The query log's row type and what both engines' assemblers share: the row factory, the route
  * of a row from its upstream, and the per-run book of which upstream serves which zone.
  */
+import type { EngineName } from '../engines/table';
 import { isHealthProbeName } from '../health-probe';
 
 /** How a query was answered. */
@@ -11,7 +12,7 @@ export type QueryRoute = 'cluster' | 'upstream' | 'cache' | 'local';
 export interface QueryRow {
   /** Stable key within one query log (buildQueryLog result or QueryLogBuilder). */
   key: string;
-  engine: 'adguard' | 'dnsmasq';
+  engine: EngineName;
   /** ISO-8601 local time of the query (as the engine logged it), null when the line had none. */
   time: string | null;
   /** Client address (`127.0.0.1:53534` or `127.0.0.1`), null when not logged. */

@@ -1,6 +1,7 @@
 import type { HostFs } from '../host/host-fs';
 import type { EngineName } from '../../../shared/types';
-import { K2S_DEFAULTS } from '../../../shared/k2s-paths';
+import { ENGINE_NAMES, ENGINES } from '../../../shared/engines/table';
+import { engineRuntime, type BinaryOptions } from '../engines/table';
 import { refused } from './errors';
 
 /** The chosen proxy engine and its binary (host path). */
@@ -10,7 +11,7 @@ export interface EngineChoice {
 }
 
 /** Default Debian dnsmasq-base binary. */
-export const DEFAULT_DNSMASQ = '/usr/sbin/dnsmasq';
+export { DEFAULT_DNSMASQ } from '../engines/dnsmasq';
 
 async function isExecutableFile(fs: HostFs, path: string): Promise<boolean> {
   const st = await fs.stat(path);
@@ -18,27 +19,21 @@ async function isExecutableFile(fs: HostFs, path: string): Promise<boolean> {
 }
 
 /**
- * Picks the engine: an explicit engine must have its binary; without one, adguard
- * when the pinned dnsproxy exists, else dnsmasq, else refused NO_ENGINE naming both paths.
+ * Picks the engine: an explicit engine must have its binary; without one, the first of the
+ * engine table (ENGINE_NAMES order: adguard when the pinned dnsproxy exists, else dnsmasq)
+ * whose binary exists, else refused NO_ENGINE naming every path.
  */
-export async function chooseEngine(
-  fs: HostFs,
-  opts: { engine?: EngineName; dnsproxyPath?: string; dnsmasqPath?: string; installDir?: string },
-): Promise<EngineChoice> {
-  const adguard = opts.dnsproxyPath ?? `${opts.installDir ?? K2S_DEFAULTS.installDir}/bin/dnsproxy`;
-  const dnsmasq = opts.dnsmasqPath ?? DEFAULT_DNSMASQ;
-  if (opts.engine === 'adguard') {
-    if (await isExecutableFile(fs, adguard)) return { engine: 'adguard', binary: adguard };
-    throw refused('NO_ENGINE', `AdGuard dnsproxy was not found at ${adguard}; install K2s or pass --dnsproxy PATH, or use --engine dnsmasq.`);
+export async function chooseEngine(fs: HostFs, opts: { engine?: EngineName } & BinaryOptions): Promise<EngineChoice> {
+  if (opts.engine !== undefined) {
+    const binary = engineRuntime(opts.engine).binaryOf(opts);
+    if (await isExecutableFile(fs, binary)) return { engine: opts.engine, binary };
+    throw refused('NO_ENGINE', engineRuntime(opts.engine).missingText(binary));
   }
-  if (opts.engine === 'dnsmasq') {
-    if (await isExecutableFile(fs, dnsmasq)) return { engine: 'dnsmasq', binary: dnsmasq };
-    throw refused('NO_ENGINE', `dnsmasq was not found at ${dnsmasq}; install it (apt-get install dnsmasq-base) or use --engine adguard.`);
+  for (const engine of ENGINE_NAMES) {
+    const binary = engineRuntime(engine).binaryOf(opts);
+    if (await isExecutableFile(fs, binary)) return { engine, binary };
   }
-  if (await isExecutableFile(fs, adguard)) return { engine: 'adguard', binary: adguard };
-  if (await isExecutableFile(fs, dnsmasq)) return { engine: 'dnsmasq', binary: dnsmasq };
-  throw refused(
-    'NO_ENGINE',
-    `No DNS proxy engine found: neither AdGuard dnsproxy at ${adguard} nor dnsmasq at ${dnsmasq}; install K2s (it ships bin/dnsproxy) or dnsmasq (\`apt-get install dnsmasq-base\`).`,
-  );
+  const neither = ENGINE_NAMES.map((e) => `${ENGINES[e].label} at ${engineRuntime(e).binaryOf(opts)}`).join(' nor ');
+  const install = ENGINE_NAMES.map((e) => engineRuntime(e).installText).join(' or ');
+  throw refused('NO_ENGINE', `No DNS proxy engine found: neither ${neither}; install ${install}.`);
 }

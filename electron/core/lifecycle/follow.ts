@@ -18,7 +18,7 @@ import { parseResolvConf, renderManagedResolvConf, writableResolverTokens } from
 import { clientOptions, upstreamPolicy } from '../../../shared/upstream-policy';
 import { networkWriter, resolverFileRefusal } from '../../../shared/network-writer';
 export { describeNetworkChange } from '../../../shared/network-writer';
-import { DNSPROXY_RUN_AS } from '../../../shared/systemd-unit';
+import { engineRuntime } from '../engines/table';
 import { ROOT_WRITTEN_DIRS } from '../../../shared/root-dir-check';
 import { captureResolver, readState, sameResolver, writeState } from '../host/resolver-state';
 import { pickUpstreams, readResolvedLinkServers } from '../host/upstreams';
@@ -145,10 +145,11 @@ async function followLocked(deps: LifecycleDeps): Promise<FollowOutcome> {
     if (!state.engineBinary) throw new Error('the state file does not name the engine binary');
     const argv = proxyArgv(deps.fs, state.engineBinary, plan.engine, written.path, plan.verbose, plan.listeners);
     const lateListeners = lateListenersFor(plan.engine, argv, plan.listeners);
+    const { runAs } = engineRuntime(plan.engine);
     // The same argv reads the new config: systemd restarts the units as they are (no reload of
     // unit files, ~1 s less); the supervised manager starts the same spec again.
     if (deps.services.restart && (await deps.services.status()).running) await deps.services.restart();
-    else await deps.services.start({ argv, logFile: deps.fs.real(K2S_PATHS.log), description: `K2s DNS proxy (${plan.engine})`, guardDirs: ROOT_WRITTEN_DIRS.map((d) => deps.fs.real(d.path)), ...(plan.engine === 'adguard' ? { runAs: DNSPROXY_RUN_AS } : {}), ...(lateListeners ? { lateListeners } : {}), ...(state.resolvedRoute ? { resolvedRouteFile: deps.fs.real(K2S_PATHS.routeFile) } : {}) });
+    else await deps.services.start({ argv, logFile: deps.fs.real(K2S_PATHS.log), description: `K2s DNS proxy (${plan.engine})`, guardDirs: ROOT_WRITTEN_DIRS.map((d) => deps.fs.real(d.path)), ...(runAs ? { runAs } : {}), ...(lateListeners ? { lateListeners } : {}), ...(state.resolvedRoute ? { resolvedRouteFile: deps.fs.real(K2S_PATHS.routeFile) } : {}) });
     await waitForListeners(deps, plan, READY_TIMEOUT_MS);
     next = { ...next, plan };
     // Host points at the proxy again, with the new network's search domains and options.

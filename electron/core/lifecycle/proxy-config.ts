@@ -2,13 +2,12 @@ import type { HostFs } from '../host/host-fs';
 import type { EngineName, Listener, ProxyPlan } from '../../../shared/types';
 import type { ServiceSpec } from '../../../shared/systemd-unit';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
-import { renderDnsproxyConfig, renderDnsproxyArgs } from '../../../shared/dnsproxy-config';
-import { renderDnsmasqConfig, renderDnsmasqArgs, DNSMASQ_LISTEN_FLAG } from '../../../shared/dnsmasq-config';
+import { engineRuntime } from '../engines/table';
 import { ensureRootDir } from '../host/root-dirs';
 
 /** Host path of the engine's config file. */
 export function configPathFor(engine: EngineName): string {
-  return engine === 'adguard' ? K2S_PATHS.proxyConfig : K2S_PATHS.dnsmasqConfig;
+  return engineRuntime(engine).configPath;
 }
 
 /** What was at the config path before a write, to put back exactly on rollback. */
@@ -36,7 +35,7 @@ async function capture(fs: HostFs, path: string): Promise<Previous> {
  */
 export async function writeProxyConfig(fs: HostFs, plan: ProxyPlan): Promise<{ path: string; undo: () => Promise<void> }> {
   const path = configPathFor(plan.engine);
-  const text = plan.engine === 'adguard' ? renderDnsproxyConfig(plan) : renderDnsmasqConfig(plan);
+  const text = engineRuntime(plan.engine).renderConfig(plan);
   await ensureRootDir(fs, '/etc/k2s', 0o755);
   await ensureRootDir(fs, K2S_PATHS.logDir, 0o755);
   const before = await capture(fs, path);
@@ -57,10 +56,7 @@ export async function writeProxyConfig(fs: HostFs, plan: ProxyPlan): Promise<{ p
  * `--listen-address=` flags (its config has none, renderDnsmasqConfig).
  */
 export function proxyArgv(fs: HostFs, binary: string, engine: EngineName, configPath: string, verbose: boolean, listeners: readonly Listener[]): string[] {
-  const config = fs.real(configPath);
-  return engine === 'adguard'
-    ? [fs.real(binary), ...renderDnsproxyArgs(config, verbose)]
-    : [fs.real(binary), ...renderDnsmasqArgs(config, listeners.map((l) => l.address))];
+  return [fs.real(binary), ...engineRuntime(engine).args(fs.real(configPath), verbose, listeners.map((l) => l.address))];
 }
 
 /** Loopback listeners (127.0.0.0/8, ::1): always assigned, from boot on. */
@@ -91,15 +87,6 @@ export function lateListenersFor(engine: EngineName, argv: readonly string[], li
   const loopback = [...new Set(listeners.filter((l) => isLoopback(l.address)).map((l) => l.address))];
   const late = [...new Set(listeners.filter((l) => !isLoopback(l.address)).map((l) => l.address))];
   if (late.length === 0 || loopback.length === 0) return undefined;
-  const only =
-    engine === 'adguard'
-      ? (addrs: string[]) => [...argv, ...addrs.flatMap((a) => ['-l', a])]
-      : (addrs: string[]) => {
-          // The listen flags in argv's place, before --user/--group (renderDnsmasqArgs's order).
-          const at = argv.findIndex((w) => w.startsWith(DNSMASQ_LISTEN_FLAG));
-          if (at < 0) throw new Error('The dnsmasq argv has no --listen-address= flag to split.');
-          const rest = argv.filter((w) => !w.startsWith(DNSMASQ_LISTEN_FLAG));
-          return [...rest.slice(0, at), ...addrs.map((a) => `${DNSMASQ_LISTEN_FLAG}${a}`), ...rest.slice(at)];
-        };
+  const only = (addrs: string[]) => engineRuntime(engine).onlyListeners(argv, addrs);
   return { mainArgv: only(loopback), addresses: late, argv: only(late) };
 }

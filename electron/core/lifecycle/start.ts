@@ -5,7 +5,7 @@ import type { ResultEvent, ResultWarning } from '../../../shared/lifecycle-event
 import type { ClusterDiscovery, ProxyPlan } from '../../../shared/types';
 import type { ResolverStateFile } from '../../../shared/state-file';
 import { EXIT } from '../../../shared/lifecycle-events';
-import { DNSPROXY_RUN_AS } from '../../../shared/systemd-unit';
+import { engineRuntime } from '../engines/table';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { renderManagedResolvConf } from '../../../shared/resolv-conf';
 import { routingDomains, routingDomainsRefusal, type ResolvedRoute } from '../../../shared/resolved-link';
@@ -133,8 +133,9 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
       // dnsproxy cannot drop root itself (docs/engines.md "dnsproxy privileges"): the service manager does; dnsmasq drops by --user (websec).
       // On systemd the KubeSwitch listener runs in its own unit that waits for the address (reboots).
       const lateListeners = lateListenersFor(plan.engine, argv, plan.listeners);
+      const { runAs } = engineRuntime(plan.engine);
       // On resolved hosts a companion unit re-applies the route whenever the KubeSwitch address comes back (link re-created, reboot).
-      const { pid } = await deps.services.start({ argv, logFile: deps.fs.real(K2S_PATHS.log), description: `K2s DNS proxy (${plan.engine})`, guardDirs: ROOT_WRITTEN_DIRS.map((d) => deps.fs.real(d.path)), ...(plan.engine === 'adguard' ? { runAs: DNSPROXY_RUN_AS } : {}), ...(lateListeners ? { lateListeners } : {}), ...(pre.resolved ? { resolvedRouteFile: deps.fs.real(K2S_PATHS.routeFile) } : {}) });
+      const { pid } = await deps.services.start({ argv, logFile: deps.fs.real(K2S_PATHS.log), description: `K2s DNS proxy (${plan.engine})`, guardDirs: ROOT_WRITTEN_DIRS.map((d) => deps.fs.real(d.path)), ...(runAs ? { runAs } : {}), ...(lateListeners ? { lateListeners } : {}), ...(pre.resolved ? { resolvedRouteFile: deps.fs.real(K2S_PATHS.routeFile) } : {}) });
       await waitForListeners(deps, plan, opts.readyTimeoutMs ?? READY_TIMEOUT_MS);
       return { value: pid, message: `k2s-dnsproxy (${plan.engine}${pid ? `, PID ${pid}` : ''}) answers on ${plan.listeners.map((l) => `${l.address}:${l.port}`).join(', ')}`, detail: { pid } };
     });

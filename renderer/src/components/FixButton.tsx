@@ -8,9 +8,11 @@ import { focusDriftBanner } from './DriftBanner';
 export function runFixAction(action: FixAction): void {
   const dns = stores.dns.getState();
   switch (action) {
-    case 'start':
-      void dns.start(uiState.getState().engine === 'auto' ? {} : { engine: uiState.getState().engine as 'adguard' | 'dnsmasq' });
+    case 'start': {
+      const engine = uiState.getState().engine;
+      void dns.start(engine === 'auto' ? {} : { engine });
       return;
+    }
     case 'stop':
       void dns.stop({});
       return;

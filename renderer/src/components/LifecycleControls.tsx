@@ -3,6 +3,7 @@ import { plainText, RichText } from './RichText';
 import { useEffect, useRef, useState } from 'react';
 import { KUBECONFIG_ORDER_TEXT } from '../../../shared/kubeconfig-order';
 import type { EngineName } from '../../../shared/types';
+import { ENGINE_NAMES, ENGINES } from '../../../shared/engines/table';
 import { startInputOf } from '../lib/start-input';
 import { engineGates, startBlock } from '../lib/start-gates';
 import { useUi } from '../lib/ui-state';
@@ -106,9 +107,9 @@ export function LifecycleControls() {
           Engine{' '}
           <select value={engine} onChange={(e) => setEngine(e.target.value as EngineName | 'auto')} disabled={!editable} title="Which DNS proxy serves 127.0.0.1:53: Automatic uses AdGuard dnsproxy if K2s installed it, else dnsmasq" data-testid="engine-select">
             <option value="auto">Automatic</option>
-            {(['adguard', 'dnsmasq'] as const).map((e) => (
+            {ENGINE_NAMES.map((e) => (
               <option key={e} value={e} disabled={!gates[e].available} title={gates[e].reason ? plainText(gates[e].reason) : undefined} data-testid={`engine-option-${e}`}>
-                {e === 'adguard' ? 'AdGuard dnsproxy' : 'dnsmasq'}
+                {ENGINES[e].label}
                 {gates[e].reason ? ` — ${plainText(gates[e].reason)}` : ''}
               </option>
             ))}

@@ -7,6 +7,7 @@
 import { DnsName } from './DnsName';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { ENGINES } from '../../../shared/engines/table';
 import { filterQueries, isProblem, type QueryRoute, type QueryRow } from '../../../shared/query-log';
 import { CATEGORIES, formatLogTime, lineCategory as lineCategoryOf, lineMatches } from '../lib/log-filter';
 import { queryCountText, rawCountText } from '../lib/log-counts';
@@ -190,7 +191,7 @@ function QueryView({ rows, allRows, total, hiddenProbes, paused, searching }: { 
                     <span data-testid="q-upstream">{r.upstream ?? '—'}</span>
                     <span data-testid="q-answer" title={answer}>{answer}</span>
                     <span data-testid="q-rcode" className={`rcode-${r.rcode ?? 'none'}`}>{r.rcode ?? 'no reply'}</span>
-                    <span data-testid="q-latency" className="lat" title={r.latencyMs === null && r.engine === 'dnsmasq' ? 'dnsmasq logs whole seconds only' : ''}>{latencyText(r.latencyMs)}</span>
+                    <span data-testid="q-latency" className="lat" title={r.latencyMs === null && ENGINES[r.engine].capabilities.latency === 's' ? `${ENGINES[r.engine].label} logs whole seconds only` : ''}>{latencyText(r.latencyMs)}</span>
                   </div>
                 );
               })}

@@ -3,7 +3,8 @@
  * dumps (one record per dig-style text line, `line_num=1..N`), which become one row with the
  * whole message; and a separator row before each proxy run (isRunStart).
  */
-import { isRunStart } from '../../../shared/log-line';
+import { ENGINES } from '../../../shared/engines/table';
+import { isRunStart, lineEngine } from '../../../shared/log-line';
 import type { LogLine } from '../../../shared/types';
 import { formatFields, lineCategory, type LogCategory } from './log-filter';
 
@@ -14,9 +15,11 @@ export type RawRow =
 
 /** Separator title: the engine and what its first line says. */
 function runTitle(line: LogLine, next: LogLine | undefined): string {
-  if (line.fields.process?.startsWith('dnsmasq')) return `dnsmasq run (${line.message.split(' cachesize')[0]})`;
+  const { label, logProcess } = ENGINES[lineEngine(line)];
+  // A syslog engine's first line says it all (dnsmasq: `started, version 2.90 cachesize 150`).
+  if (logProcess !== null) return `${label} run (${line.message.split(' cachesize')[0]})`;
   const version = (line.message === 'dnsproxy starting' ? line : next)?.fields.version;
-  return `AdGuard dnsproxy run${version ? ` (${version})` : ''}`;
+  return `${label} run${version ? ` (${version})` : ''}`;
 }
 
 /** A dnsproxy `in`/`out` message being folded: its row's place, its records' text lines. */
@@ -87,8 +90,8 @@ export function rawRows(lines: readonly LogLine[], keep: (line: LogLine, text: s
       }
       continue;
     }
-    // dnsmasq's message already holds everything its fields were parsed from.
-    const text = line.fields.process?.startsWith('dnsmasq') ? line.message : [line.message, formatFields(line.fields)].filter((s) => s !== '').join('  ');
+    // A syslog engine's message (dnsmasq's) already holds everything its fields were parsed from.
+    const text = ENGINES[lineEngine(line)].logProcess !== null ? line.message : [line.message, formatFields(line.fields)].filter((s) => s !== '').join('  ');
     if (keep(line, text)) rows.push({ kind: 'line', key: `l-${i}`, line, category: lineCategory(line), text, detail: null, lines: 1 });
   }
   const out: RawRow[] = [];

@@ -1,14 +1,15 @@
 /** The Logs panel's Route filter choices for the engine(s) whose lines are in the buffer. */
+import { ENGINES } from '../../../shared/engines/table';
 import type { QueryRoute, QueryRow } from '../../../shared/query-log';
 
-/** Route labels; `local` (an answer from dnsmasq's own config: `config …` lines) exists only for dnsmasq. */
+/** Route labels; `local` (an answer from dnsmasq's own config: `config …` lines) exists only for engines with `localAnswers`. */
 export const ROUTE_LABEL: Record<QueryRoute, string> = { cluster: 'cluster zone', upstream: 'upstream', cache: 'cache', local: 'dnsmasq config' };
 
 /**
  * Routes the filter offers: cluster, upstream and cache always (both engines log them); `local`
- * only when a dnsmasq row is present, or while it is the selected route (so a selection stays visible).
+ * only when a row of an engine with `localAnswers` (dnsmasq) is present, or while it is the selected route (so a selection stays visible).
  */
 export function routeOptions(rows: readonly QueryRow[], selected: QueryRoute | ''): QueryRoute[] {
-  const dnsmasq = selected === 'local' || rows.some((r) => r.engine === 'dnsmasq');
-  return (Object.keys(ROUTE_LABEL) as QueryRoute[]).filter((r) => r !== 'local' || dnsmasq);
+  const local = selected === 'local' || rows.some((r) => ENGINES[r.engine].capabilities.localAnswers);
+  return (Object.keys(ROUTE_LABEL) as QueryRoute[]).filter((r) => r !== 'local' || local);
 }

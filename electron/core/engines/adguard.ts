@@ -1,0 +1,22 @@
+/** AdGuard dnsproxy (pinned and shipped by K2s): YAML config, listeners in the config. */
+import { K2S_DEFAULTS, K2S_PATHS } from '../../../shared/k2s-paths';
+import { renderDnsproxyArgs, renderDnsproxyConfig } from '../../../shared/dnsproxy-config';
+import { DNSPROXY_RUN_AS } from '../../../shared/systemd-unit';
+import type { EngineRuntime } from './runtime';
+
+/**
+ * dnsproxy cannot drop root itself (docs/engines.md "dnsproxy privileges"): the service manager
+ * runs it as DNSPROXY_RUN_AS. The command line's `-l` replaces the YAML's `listen-addrs`
+ * (dnsproxy v0.83.1 internal/cmd/config.go parseConfig: flags are parsed again after the YAML),
+ * so one config serves each unit's share of the listeners.
+ */
+export const ADGUARD: EngineRuntime = {
+  configPath: K2S_PATHS.proxyConfig,
+  renderConfig: renderDnsproxyConfig,
+  binaryOf: (opts) => opts.dnsproxyPath ?? `${opts.installDir ?? K2S_DEFAULTS.installDir}/bin/dnsproxy`,
+  missingText: (binary) => `AdGuard dnsproxy was not found at ${binary}; install K2s or pass --dnsproxy PATH, or use --engine dnsmasq.`,
+  installText: 'K2s (it ships bin/dnsproxy)',
+  args: (config, verbose) => renderDnsproxyArgs(config, verbose),
+  onlyListeners: (argv, addresses) => [...argv, ...addresses.flatMap((a) => ['-l', a])],
+  runAs: DNSPROXY_RUN_AS,
+};

@@ -1,0 +1,35 @@
+/**
+ * What the Node side needs of one engine (electron/core/engines/table.ts holds one per name of
+ * the shared engine table, shared/engines/table.ts).
+ */
+import type { ProxyPlan } from '../../../shared/types';
+
+/** Binary paths a Start may pass (StartOptions); each engine reads its own. */
+export interface BinaryOptions {
+  dnsproxyPath?: string;
+  dnsmasqPath?: string;
+  installDir?: string;
+}
+
+/** One engine's config file, renderer, command line and service account. */
+export interface EngineRuntime {
+  /** Host path of its config file (under /etc/k2s). */
+  configPath: string;
+  /** The config text for `plan`; throws when the engine could not serve it (start: PROXY_CONFIG). */
+  renderConfig(plan: ProxyPlan): string;
+  /** Host path of its binary for these options (an explicit path, else the default). */
+  binaryOf(opts: BinaryOptions): string;
+  /** NO_ENGINE message when it was asked for and `binary` is not an executable file. */
+  missingText(binary: string): string;
+  /** What to install to get it, for the NO_ENGINE message when no engine exists. */
+  installText: string;
+  /**
+   * argv after the binary: `config` the config's real path, `listenAddresses` every listener's
+   * address (an engine that reads them from the config ignores them).
+   */
+  args(config: string, verbose: boolean, listenAddresses: readonly string[]): string[];
+  /** `argv` (binary + args) changed to serve only `addresses` (a second unit's share, lateListenersFor). */
+  onlyListeners(argv: readonly string[], addresses: readonly string[]): string[];
+  /** Account the service manager runs it as; null when it drops root itself (or runs as root). */
+  runAs: { user: string; group: string } | null;
+}
