@@ -38,6 +38,11 @@ export interface DoctorContext {
   /** The saved state, or null (none, or unreadable: `stateError`). */
   state: ResolverStateFile | null;
   stateError: string | null;
+  /**
+   * True when this user (not root) may not read the root-only state (EACCES/EPERM): the saved
+   * original is unknown here, not missing; checks that need it say so and name `sudo k2s-dns doctor`.
+   */
+  stateUnreadable: boolean;
   /** True when /etc/resolv.conf is the K2s-owned file (first line MANAGED_HEADER). */
   k2sOwnsResolver: boolean;
   service: { running: boolean; pid: number | null };
@@ -62,8 +67,11 @@ export async function readDoctorContext(deps: LifecycleDeps, opts: DoctorOptions
     currentError = (err as Error).message;
   }
   let stateError: string | null = null;
+  let stateUnreadable = false;
   const state = await readState(deps.fs).catch((err: unknown) => {
     stateError = (err as Error).message;
+    const code = (err as NodeJS.ErrnoException).code;
+    stateUnreadable = deps.uid() !== 0 && (code === 'EACCES' || code === 'EPERM');
     return null;
   });
   const service = await deps.services.status().catch(() => ({ running: false, pid: null }));
@@ -78,6 +86,7 @@ export async function readDoctorContext(deps: LifecycleDeps, opts: DoctorOptions
     currentNotes,
     state,
     stateError,
+    stateUnreadable,
     k2sOwnsResolver,
     service,
     original,

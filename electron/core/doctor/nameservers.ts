@@ -10,6 +10,7 @@ import type { DoctorFinding } from '../../../shared/doctor';
 import { GLIBC_MAXNS, parseResolvConf } from '../../../shared/resolv-conf';
 import { hopMark, queryHop } from '../../../shared/health';
 import type { DoctorContext } from './context';
+import { K2S_PATHS } from '../../../shared/k2s-paths';
 
 /** glibc reads at most this many nameservers (resolv.conf(5): MAXNS); shared/resolv-conf.ts. */
 export const MAXNS = GLIBC_MAXNS;
@@ -17,6 +18,23 @@ export const MAXNS = GLIBC_MAXNS;
 /** Address part of a nameserver: brackets and an IPv6 `%zone` stripped, lower-case. */
 function bare(server: string): string {
   return server.replace(/^\[|\]$/g, '').replace(/%.*$/, '').toLowerCase();
+}
+
+/**
+ * The finding for a check that needs the saved original while this user cannot read it (K2s owns
+ * /etc/resolv.conf, the original is in the root-only state file): info, naming `sudo … doctor`,
+ * never "there is none"; null when the check can be made.
+ */
+export function savedOriginalUnreadable(ctx: DoctorContext, base: { id: string; title: string }, what: string): DoctorFinding | null {
+  if (!(ctx.originalText === null && ctx.state === null && ctx.k2sOwnsResolver && ctx.stateUnreadable)) return null;
+  return {
+    ...base,
+    severity: 'info',
+    title: `${what}: not checked as this user`,
+    meaning: `K2s DNS owns /etc/resolv.conf and the saved original is in ${K2S_PATHS.stateFile}, which only root can read (its directory ${K2S_PATHS.stateDir} is 0700), so this check could not be made as uid ${ctx.deps.uid()}.`,
+    fix: `Run \`${cliCommand('doctor', true)}\` to check the saved original.`,
+    remedy: { action: null, gui: `Run \`${cliCommand('doctor', true)}\` in a terminal to check the saved original.`, cli: cliCommand('doctor', true) },
+  };
 }
 
 /** Addresses the proxy listens on: 127.0.0.1 always, the KubeSwitch address unless `none`. */
@@ -31,6 +49,8 @@ export function ownListenerAddresses(kubeSwitch: string): string[] {
  */
 export async function checkNameserverLoop(ctx: DoctorContext): Promise<DoctorFinding> {
   const base = { id: 'nameserver-loop', title: 'Original nameservers do not point at the proxy' };
+  const unknown = savedOriginalUnreadable(ctx, base, 'Original nameservers vs. the proxy');
+  if (unknown) return unknown;
   if (ctx.originalText === null) {
     return { ...base, severity: 'info', title: 'No original resolver to check for loops', meaning: 'There is no readable original resolv.conf to check (absent, dangling link, or K2s-owned without a saved original).', fix: null };
   }
@@ -82,6 +102,8 @@ export async function checkNameserverLoop(ctx: DoctorContext): Promise<DoctorFin
 /** `nameserver-count`: warn when the original lists more than MAXNS nameservers. */
 export function checkNameserverCount(ctx: DoctorContext): DoctorFinding {
   const base = { id: 'nameserver-count', title: 'At most 3 nameservers' };
+  const unknown = savedOriginalUnreadable(ctx, base, 'Number of original nameservers');
+  if (unknown) return unknown;
   const nameservers = ctx.originalText === null ? [] : parseResolvConf(ctx.originalText).nameservers;
   if (nameservers.length <= MAXNS) {
     return { ...base, severity: 'ok', meaning: `The original lists ${nameservers.length} nameserver(s); glibc uses up to ${MAXNS}.`, fix: null, detail: { nameservers } };
@@ -110,6 +132,8 @@ export const UPSTREAM_PROBE_TIMEOUT_MS = 2000;
  */
 export async function checkUpstreamsAnswer(ctx: DoctorContext): Promise<DoctorFinding> {
   const base = { id: 'upstream-answers', title: 'Original upstreams answer' };
+  const unknown = savedOriginalUnreadable(ctx, base, 'Original upstreams');
+  if (unknown) return unknown;
   const own = ownListenerAddresses(ctx.kubeSwitch);
   const listed = ctx.state?.upstreams ?? (ctx.originalText === null ? [] : parseResolvConf(ctx.originalText).nameservers.slice(0, MAXNS));
   const upstreams = listed.filter((ns) => !own.includes(bare(ns)));
