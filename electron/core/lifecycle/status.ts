@@ -37,7 +37,8 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     if (err instanceof StateFileCorruptError) stateProblem = say({ gui: `The saved resolver state ${err.path} is corrupt (${err.problem}); press Stop: it restores your original resolver when the file still holds a readable one and moves the file aside (never deletes it).`, cli: err.message });
     const code = (err as NodeJS.ErrnoException).code;
     unreadable = deps.uid() !== 0 && (code === 'EACCES' || code === 'EPERM');
-    messages.push(stateProblem ?? (unreadable ? `${K2S_PATHS.stateFile} is readable by root only, so its details (saved original, listeners, upstreams) are not shown; ${say({ gui: 'K2s DNS itself is not affected; Start, Stop and Uninstall still work (they run as root through polkit).', cli: `run ${cliCommand('status', true)} for them.` })}` : (err as Error).message));
+    // Said below, once the proxy and the resolver tell whether a state must exist.
+    if (!unreadable) messages.push(stateProblem ?? (err as Error).message);
     return null;
   });
   const service = await deps.services.status();
@@ -61,6 +62,16 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
   } else if (state && !sameResolver(current, state.resolvConf)) {
     owner = 'foreign';
     messages.push(`/etc/resolv.conf was changed by someone else while K2s ran (NetworkManager or a DHCP client?); ${say({ gui: 'Resolver diff shows how.', cli: `see ${cliCommand('diff')}.` })}`);
+  }
+  // Below the 0700 directory lstat(2) fails whether or not the file exists: a running proxy or a
+  // K2s-owned resolv.conf means a start saved one; otherwise this user cannot know (Stop removes it).
+  const stateImplied = service.running || owner === 'k2s';
+  if (unreadable) {
+    messages.unshift(
+      stateImplied
+        ? `${K2S_PATHS.stateFile} is readable by root only, so its details (saved original, listeners, upstreams) are not shown; ${say({ gui: 'K2s DNS itself is not affected; Start, Stop and Uninstall still work (they run as root through polkit).', cli: `run ${cliCommand('status', true)} for them.` })}`
+        : `${K2S_PATHS.stateDir} is readable by root only (0700), so uid ${deps.uid()} cannot see whether it still holds a saved state; the proxy is not running and /etc/resolv.conf is not K2s's, so most likely nothing is saved (Stop removes the file)${say({ gui: '.', cli: `; run ${cliCommand('status', true)} to be sure.` })}`,
+    );
   }
   // What the follower did last (follow.ts): said in words, so the CLI and the app both show it.
   const change = state?.lastNetworkChange ?? null;
@@ -123,7 +134,8 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     messages,
     operation: journal ? { op: journal.op, step: journal.step, pid: journal.pid, startedAt: journal.startedAt } : null,
     ...(stateProblem ? { stateProblem } : {}),
-    ...(unreadable ? { stateUnreadable: `${K2S_PATHS.stateFile} is readable by root only (its directory ${K2S_PATHS.stateDir} is 0700) and this app runs as uid ${deps.uid()}` } : {}),
+    ...(unreadable && stateImplied ? { stateUnreadable: `${K2S_PATHS.stateFile} is readable by root only (its directory ${K2S_PATHS.stateDir} is 0700) and this app runs as uid ${deps.uid()}` } : {}),
+    ...(unreadable && !stateImplied ? { stateUnreadable: `${K2S_PATHS.stateDir} is readable by root only (0700), so whether it holds a saved state cannot be seen as uid ${deps.uid()}; K2s DNS is not running and does not own /etc/resolv.conf` } : {}),
     ...(watchdogRestart ? { watchdogRestart } : {}),
     ...(serviceRestart ? { serviceRestart } : {}),
     ...(proxyExit ? { proxyExit } : {}),
