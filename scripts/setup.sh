@@ -28,7 +28,7 @@ if ((${#missing[@]})); then
 fi
 # The app's Start/Stop/Uninstall elevate with pkexec (its own package on Debian 12/13; the tests
 # do not need it on this machine, so it is only named).
-[ -x /usr/bin/pkexec ] || echo "setup: note: the app's Start needs pkexec for a non-root user: sudo apt-get install pkexec"
+[ -x /usr/bin/pkexec ] || echo "setup: note: only on a real K2s host (not for the sandbox or the tests): the app's Start needs pkexec for a non-root user: sudo apt-get install pkexec"
 # npm ci deletes and reinstalls node_modules (~1 min); skipped when the tree was installed from
 # this exact package-lock.json (its hash is kept inside node_modules, which a clean clone lacks).
 lock_sha="$(sha256sum package-lock.json | cut -d' ' -f1)"
