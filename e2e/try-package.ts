@@ -19,8 +19,8 @@ import { startTcpToUnix, startUnixToTcp } from './bed/port-bridge';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 const PACKAGES = join(REPO, 'out', 'packages');
-/** The app's port inside the sandbox (the host shares the sandbox's network namespace). */
-const INNER_PORT = 18480;
+/** The default port, the same inside the sandbox and outside (the app checks the Host header's port). */
+const DEFAULT_PORT = 18480;
 
 /** What the inner side writes to DIR/ready.json. */
 interface Ready {
@@ -82,7 +82,7 @@ async function outer(port: number): Promise<number> {
     return 1;
   }
   const dir = await mkdtemp(join(tmpdir(), 'k2sdns-try-'));
-  const child = spawn('bash', [join(REPO, 'e2e/bed/sandbox.sh'), process.execPath, '--import', 'tsx', fileURLToPath(import.meta.url), '--inner', dir], { cwd: REPO, stdio: ['ignore', 'inherit', 'inherit'], detached: true });
+  const child = spawn('bash', [join(REPO, 'e2e/bed/sandbox.sh'), process.execPath, '--import', 'tsx', fileURLToPath(import.meta.url), '--inner', dir, '--port', String(port)], { cwd: REPO, stdio: ['ignore', 'inherit', 'inherit'], detached: true });
   let ready: Ready | null = null;
   let bridge: Awaited<ReturnType<typeof startTcpToUnix>> | null = null;
   const stop = async (): Promise<number> => {
@@ -109,7 +109,7 @@ async function outer(port: number): Promise<number> {
     await stop();
     return 1;
   }
-  const url = ready.url.replace(`:${INNER_PORT}/`, `:${port}/`);
+  const url = ready.url;
   process.stdout.write(
     `\nThe installed ${ready.deb.split('/').pop()} as the desktop user ada: ${url}\n` +
       '(a booted Debian 13 test host in a throw-away network + mount namespace; your real /etc/resolv.conf is not touched. Ctrl-C stops everything.)\n' +
@@ -123,7 +123,7 @@ async function outer(port: number): Promise<number> {
 }
 
 /** Inner side (inside the sandbox): test bed, booted host, apt-get install, user, polkit rule, app. */
-async function inner(dir: string): Promise<number> {
+async function inner(dir: string, port: number): Promise<number> {
   const { startTestbed } = await import('./bed/testbed');
   const { createDebianHost, debianHostMissing, HOST_SRC, REPO_ROOT } = await import('./bed/debian-host');
   const { PLAIN_NSSWITCH, PLAIN_RESOLV_CONF } = await import('./bed/debian-host-cli');
@@ -151,8 +151,8 @@ async function inner(dir: string): Promise<number> {
     const inst = await h.run(['env', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', '-y', '-o', 'Acquire::Retries=0', 'install', '--no-install-recommends', `${HOST_SRC}/${deb.slice(REPO_ROOT.length).replace(/^\/+/, '')}`], { timeoutMs: 180_000 });
     if (inst.code !== 0) throw new Error(`apt-get install failed:\n${inst.stdout}${inst.stderr}`);
     await addUser(h, { name: 'ada', uid: 1000, home: '/home/ada' }, await readFile(tb.kubeconfigPath, 'utf8'));
-    const app = await startAppAs(h, { name: 'ada', uid: 1000, home: '/home/ada' }, INNER_PORT);
-    const fwd = await startUnixToTcp({ socketPath: join(dir, 'bridge.sock'), port: INNER_PORT });
+    const app = await startAppAs(h, { name: 'ada', uid: 1000, home: '/home/ada' }, port);
+    const fwd = await startUnixToTcp({ socketPath: join(dir, 'bridge.sock'), port: port });
     const ready: Ready = { url: app.url, pid: process.pid, hostPid1: h.pid1()!, deb };
     await writeFile(join(dir, 'ready.json'), JSON.stringify(ready), { mode: 0o600 });
     await new Promise<void>((resolve) => {
@@ -176,9 +176,9 @@ const opt = (name: string): string | undefined => {
   return i >= 0 ? args[i + 1] : undefined;
 };
 const innerDir = opt('--inner');
-const port = Number(opt('--port') ?? 18480);
+const port = Number(opt('--port') ?? DEFAULT_PORT);
 if (!innerDir && (!Number.isInteger(port) || port < 1 || port > 65535)) {
   process.stderr.write('--port must be a TCP port number (1–65535).\n');
   process.exit(64);
 }
-if (process.argv[1] === fileURLToPath(import.meta.url)) process.exitCode = innerDir ? await inner(innerDir) : await outer(port);
+if (process.argv[1] === fileURLToPath(import.meta.url)) process.exitCode = innerDir ? await inner(innerDir, port) : await outer(port);
