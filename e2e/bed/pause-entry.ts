@@ -14,6 +14,8 @@ import type { ServiceManager } from '../../electron/core/host/service-manager';
 import { detectServiceManager } from '../../electron/core/host/detect-service-manager';
 import type { LifecycleDeps } from '../../electron/core/lifecycle/deps';
 import { createNodeDeps } from '../../electron/core/lifecycle/node-deps';
+import { FOLLOW_VERB, supervisedFollower, systemdFollower } from '../../electron/core/host/follower';
+import path from 'node:path';
 import { startDns } from '../../electron/core/lifecycle/start';
 import { stopDns } from '../../electron/core/lifecycle/stop';
 import { K2S_PATHS } from '../../shared/k2s-paths';
@@ -85,7 +87,16 @@ if (flag !== '--pause-at' || !PAUSE_POINTS.includes(point as PausePoint) || (op 
   process.stderr.write(`usage: k2s-dns-pause --pause-at ${PAUSE_POINTS.join('|')} start KUBECONFIG ENGINE VERIFY_NAME | stop\n`);
   process.exit(64);
 }
-const deps = await withPause(await createNodeDeps(), point as PausePoint, op);
+const base = await createNodeDeps();
+// The network follower as the product's CLI has it (createNodeDeps gives it only to the CLI and
+// helper entries): stop ends it before taking the lock, as `k2s-dns stop` does — without it a
+// follower look holding the lifecycle lock made this stop BUSY. It runs the checkout's CLI,
+// two levels up from this bundle (.tmp/debian-host/).
+if (!base.follower) {
+  const cli = path.resolve(path.dirname(process.argv[1] ?? '.'), '../../bin/k2s-dns.mjs');
+  base.follower = { manager: base.services.kind === 'systemd' ? systemdFollower(base.fs, base.exec) : supervisedFollower(base.fs), argv: [process.execPath, cli, FOLLOW_VERB] };
+}
+const deps = await withPause(base, point as PausePoint, op);
 const sink = (e: unknown): void => void process.stdout.write(`${JSON.stringify(e)}\n`);
 const [kubeconfigPath, engine, verifyExternalName] = rest;
 const result =
