@@ -94,7 +94,9 @@ test('stopped: the verdict says cluster names do not resolve and offers Start', 
 });
 
 test('a CLI start in another process shows in the open window without a reload, then the verdict is ok', async () => {
-  const run = cli(['start', '--kubeconfig', tb.kubeconfigPath, '--engine', 'dnsmasq', '--verify-name', 'www.example.test']);
+  // `--on-network-change keep`: the drift case below rewrites /etc/resolv.conf as NetworkManager
+  // would, which the default policy follows instead of reporting (follow-network.e2e.test.ts).
+  const run = cli(['start', '--kubeconfig', tb.kubeconfigPath, '--engine', 'dnsmasq', '--verify-name', 'www.example.test', '--on-network-change', 'keep']);
   // The journal exists only for the steps themselves (often under a second after the CLI has
   // loaded), so a 1 s poll may or may not see `starting`: recorded, not required.
   const states = new Set<string>();

@@ -181,8 +181,14 @@ test('Drift: NetworkManager rewrites /etc/resolv.conf → banner within 2 s → 
   await page.getByTestId('tab-overview').click();
   const panel = page.getByTestId('panel-hostdns');
   await panel.getByTestId('engine-select').selectOption('dnsmasq');
+  // Keep as drift: the default policy (follow) would take NetworkManager's file as the network's
+  // new resolver (follow-network.e2e.test.ts); this case is the drift banner's.
+  const options = page.getByTestId('start-options');
+  if (!(await options.getByTestId('start-network-change').isVisible())) await options.locator('summary').click();
+  await options.getByTestId('start-network-change').selectOption('keep');
   await panel.getByTestId('btn-start').click();
   await expect(panel.getByTestId('dns-state')).toHaveText('running', { timeout: 30_000 });
+  await expect(panel.getByTestId('dns-network-policy')).toHaveAttribute('data-policy', 'keep');
   await expect(page.getByTestId('drift-banner')).toHaveCount(0);
   // Inside the sandbox's private /etc (assertSandbox ran in startTestbed).
   await writeFile('/etc/resolv.conf', NM_FILE);
