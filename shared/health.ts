@@ -136,7 +136,12 @@ function describeOutcome(outcome: HopOutcome, r: QueryResult): string {
 export function reconcileHops(hops: readonly HealthHop[]): HealthHop[] {
   const system = hops.find((h) => h.kind === 'system');
   if (!system || (system.outcome !== 'nxdomain' && system.outcome !== 'nodata')) return [...hops];
-  const failing = hops.find((h) => h.kind === 'listener' && (h.outcome === 'timeout' || h.outcome === 'servfail' || h.outcome === 'unreachable' || h.outcome === 'error'));
+  const failed = (h: HealthHop) => h.outcome === 'timeout' || h.outcome === 'servfail' || h.outcome === 'unreachable' || h.outcome === 'error';
+  // A listener asked the same name, or else kube-dns itself: the proxy sends the cluster zones
+  // only there, so with it failing no NXDOMAIN for a cluster name can be the name's own answer
+  // (the probes run side by side; a listener may still answer from cache while getaddrinfo's
+  // walk reached the search list).
+  const failing = hops.find((h) => h.kind === 'listener' && failed(h)) ?? hops.find((h) => h.kind === 'kube-dns' && failed(h));
   if (!failing) return [...hops];
   const what = failing.outcome === 'servfail' ? 'answered SERVFAIL for it' : failing.outcome === 'timeout' ? 'did not answer it' : 'failed';
   const reason = `getaddrinfo got no answer for ${system.name}: ${hopTitle(failing)} ${what}${failing.reason ? ` (${failing.reason})` : ''}; the “not found” getaddrinfo returned is for a search-list expansion of the name (resolv.conf search), not for the name itself`;
