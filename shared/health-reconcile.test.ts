@@ -10,12 +10,12 @@ import type { HealthHop } from './health-report';
 
 const NAME = 'kubernetes.default.svc.cluster.local';
 const hop = (id: string, kind: HealthHop['kind'], outcome: HealthHop['outcome'], rcode: string | null): HealthHop => ({
-  id, kind, target: kind === 'system' ? 'getaddrinfo' : id.replace(/^listener:/, ''), name: NAME, type: 'A', outcome, ok: outcome === 'ok', answers: outcome === 'ok' ? ['172.21.0.1'] : [], rcode, reason: null, latencyMs: 5,
+  id, kind, target: kind === 'system' ? 'getaddrinfo' : id.replace(/^listener:/, ''), name: NAME, type: 'A', outcome, ok: outcome === 'answer', answers: outcome === 'answer' ? ['172.21.0.1'] : [], rcode, reason: null, latencyMs: 5,
 });
 
 describe('reconcileHops with kube-dns down', () => {
   it('takes kube-dns timeout for the host apps hop when the listener answered from cache', () => {
-    const hops = [hop('system', 'system', 'nxdomain', 'NXDOMAIN'), hop('listener:127.0.0.1:53', 'listener', 'ok', 'NOERROR'), hop('kube-dns', 'kube-dns', 'timeout', 'TIMEOUT')];
+    const hops = [hop('system', 'system', 'nxdomain', 'NXDOMAIN'), hop('listener:127.0.0.1:53', 'listener', 'answer', 'NOERROR'), hop('kube-dns', 'kube-dns', 'timeout', 'TIMEOUT')];
     const system = reconcileHops(hops).find((h) => h.kind === 'system')!;
     expect(system.outcome).toBe('timeout');
     expect(system.rcode).toBe('TIMEOUT');
@@ -23,7 +23,7 @@ describe('reconcileHops with kube-dns down', () => {
   });
 
   it('leaves a NXDOMAIN alone when every hop answered', () => {
-    const hops = [hop('system', 'system', 'nxdomain', 'NXDOMAIN'), hop('listener:127.0.0.1:53', 'listener', 'ok', 'NOERROR'), hop('kube-dns', 'kube-dns', 'ok', 'NOERROR')];
+    const hops = [hop('system', 'system', 'nxdomain', 'NXDOMAIN'), hop('listener:127.0.0.1:53', 'listener', 'answer', 'NOERROR'), hop('kube-dns', 'kube-dns', 'answer', 'NOERROR')];
     expect(reconcileHops(hops).find((h) => h.kind === 'system')!.rcode).toBe('NXDOMAIN');
   });
 });
