@@ -25,6 +25,7 @@ import { pickUpstreams, readResolvedLinkServers } from '../host/upstreams';
 import { isManagedEntry } from './preflight';
 import { isGone } from './resolver-gone';
 import { acquireLock } from './lock';
+import { isBindMounted } from '../host/mounts';
 import { writeProxyConfig, proxyArgv, lateListenersFor } from './proxy-config';
 import { waitForListeners } from './service-ready';
 import { messageOf } from './errors';
@@ -89,6 +90,9 @@ async function candidate(deps: LifecycleDeps, state: ResolverStateFile, current:
  * new original already saved (stop then restores the network's file).
  */
 export async function followNetwork(deps: LifecycleDeps): Promise<FollowOutcome> {
+  // A bind mount over /etc/resolv.conf (a container or WSL layout) is not a file the network
+  // wrote: stop keeps the saved original until it is unmounted (teardown BIND_MOUNTED).
+  if (isBindMounted(K2S_PATHS.resolvConf, await deps.mountinfo())) return { kind: 'idle', why: '/etc/resolv.conf is a bind mount, not the network\'s file' };
   const lock = await acquireLock(deps.fs).catch((err: unknown) => messageOf(err));
   if (typeof lock === 'string') return { kind: 'busy', why: lock };
   try {
