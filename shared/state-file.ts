@@ -2,7 +2,7 @@
  * The saved-state file at K2S_PATHS.stateFile: the exact original /etc/resolv.conf plus what
  * the running proxy was started with. Pure (no Node imports) so the renderer can show it.
  */
-import type { EngineName, Listener, ProxyPlan, ResolverEntry } from './types';
+import type { EngineName, Listener, NetworkChangeView, ProxyPlan, ResolverEntry } from './types';
 import type { ResolvedRoute } from './resolved-link';
 import { ENGINE_NAMES, isEngineName } from './engines/table';
 
@@ -53,24 +53,8 @@ export interface ResolverStateFile {
 /** The `--on-network-change` policy. */
 export type NetworkChangePolicy = 'follow' | 'keep';
 
-/** One network change seen while K2s ran, as status and the app show it. */
-export interface NetworkChange {
-  /** ISO-8601 time it was handled. */
-  at: string;
-  /** followed: upstreams switched and the saved original replaced; drift: left alone (why in `reason`). */
-  outcome: 'followed' | 'drift';
-  /** Who wrote it: NetworkManager, resolvconf, systemd-resolved, a VPN client, or `an unknown program`. */
-  writer: string;
-  /** What says so: the header line or the link target. */
-  evidence: string;
-  /** How the new file reached the host: `/etc/resolv.conf replaced` or `link target <path> rewritten`. */
-  how: string;
-  /** Upstreams before and after (after = before for drift). */
-  from: string[];
-  to: string[];
-  /** For drift: why it was not followed. */
-  reason?: string;
-}
+/** One network change seen while K2s ran (the one shape status and the app show: types.ts). */
+export type NetworkChange = NetworkChangeView;
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;

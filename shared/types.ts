@@ -293,15 +293,22 @@ export interface HostDnsStatus {
   networkChange?: NetworkChangeView | null;
 }
 
-/** A network change as status shows it (shared/state-file.ts NetworkChange). */
+/** One network change seen while K2s ran, as the state file keeps it and status and the app show it. */
 export interface NetworkChangeView {
+  /** ISO-8601 time it was handled. */
   at: string;
+  /** followed: upstreams switched and the saved original replaced; drift: left alone (why in `reason`). */
   outcome: 'followed' | 'drift';
+  /** Who wrote it: NetworkManager, resolvconf, systemd-resolved, a VPN client, or `an unknown program`. */
   writer: string;
+  /** What says so: the header line or the link target. */
   evidence: string;
+  /** How the new file reached the host: `/etc/resolv.conf replaced` or `link target <path> rewritten`. */
   how: string;
+  /** Upstreams before and after (after = before for drift). */
   from: string[];
   to: string[];
+  /** For drift: why it was not followed. */
   reason?: string;
 }
 
