@@ -22,8 +22,11 @@ const state = vi.hoisted(() => ({
   cleared: null as string | null,
   error: null as string | null,
   search: null,
-  older: null,
+  older: null as unknown,
+  atStart: false,
+  history: 0,
   loadingOlder: false,
+  loadTail: async () => undefined,
   loadOlder: async () => undefined,
   setPaused: () => undefined,
   setView: () => undefined,
@@ -52,5 +55,46 @@ describe('LogsPanel with an unreadable log', () => {
   it('no error, no lines: the "No proxy log yet" state', () => {
     state.error = null;
     expect(text(renderToStaticMarkup(<LogsPanel />))).toContain('No proxy log yet.');
+  });
+});
+
+describe('LogsPanel: the top of the list says where the log starts', () => {
+  const line = { time: null, level: 'INFO', message: 'm', fields: {}, raw: 'm' };
+  const bar = () => {
+    state.error = null;
+    state.view = 'raw';
+    state.lines = [line];
+    state.owners = [null];
+    return text(renderToStaticMarkup(<LogsPanel />));
+  };
+
+  it('"Start of the log" only when the first line of the oldest file is held', () => {
+    state.older = null;
+    state.atStart = true;
+    expect(bar()).toContain('Start of the log');
+  });
+
+  it('no cursor but not at the start (a long-open window cut its oldest lines): says so and offers a reload', () => {
+    state.older = null;
+    state.atStart = false;
+    state.history = 0;
+    const shown = bar();
+    expect(shown).not.toContain('Start of the log');
+    expect(shown).toContain('Older lines are in the log but no longer held here (this window keeps the newest 5,000 lines)');
+    expect(shown).toContain('Reload the log');
+  });
+
+  it('the history cap reached: older lines exist, the filter finds them', () => {
+    state.older = null;
+    state.atStart = false;
+    state.history = 100_000;
+    const shown = bar();
+    expect(shown).not.toContain('Start of the log');
+    expect(shown).toContain('this window keeps at most 100,000 older lines): the filter searches the whole log.');
+  });
+
+  it('a cursor: the button', () => {
+    state.older = { ino: 1, offset: 10 };
+    expect(bar()).toContain('Load older lines');
   });
 });

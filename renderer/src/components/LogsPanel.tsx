@@ -17,6 +17,7 @@ import { EMPTY_VIEW } from '../lib/query-buffer';
 import { searchCountText } from '../lib/log-counts';
 import type { LogLine, LogSearch } from '../../../shared/types';
 import { useLogs } from '../stores';
+import { MAX_HISTORY_LINES, MAX_LOG_LINES } from '../stores/logs';
 import './logs-panel.css';
 
 /** Why a row is marked ≈ (QueryRow.mixed, shared/query-log.ts). */
@@ -69,7 +70,7 @@ const SEARCH_DEBOUNCE_MS = 250;
  * row that was first in view where it was when a page is prepended.
  */
 function useOlder(firstKey: string | undefined, keys: () => string[], scrollToIndex: (i: number) => void) {
-  const { older, loadingOlder, loadOlder } = useLogs((s) => s);
+  const { older, atStart, history, loadingOlder, loadOlder, loadTail } = useLogs((s) => s);
   const anchor = useRef<string | null>(null);
   useEffect(() => {
     if (anchor.current === null || firstKey === anchor.current) return;
@@ -82,20 +83,33 @@ function useOlder(firstKey: string | undefined, keys: () => string[], scrollToIn
     anchor.current = firstKey ?? null;
     void loadOlder();
   };
-  return { older, loadingOlder, load };
+  return { older, atStart, full: history >= MAX_HISTORY_LINES, loadingOlder, load, reload: () => void loadTail() };
 }
 
-/** The "older lines" bar above a list (not while a search shows the whole log). */
-function OlderBar({ older, loading, onLoad, searching }: { older: unknown; loading: boolean; onLoad: () => void; searching: boolean }) {
+/**
+ * The "older lines" bar above a list (not while a search shows the whole log): a button while
+ * there are older lines to page to; "Start of the log" only when the first line of the oldest
+ * file is held; otherwise why older lines are not held and the way to them.
+ */
+function OlderBar({ older, searching }: { older: ReturnType<typeof useOlder>; searching: boolean }) {
   if (searching) return null;
   return (
     <div className="row lv-older">
-      {older ? (
-        <button type="button" className="secondary" onClick={onLoad} disabled={loading} data-testid="logs-older">
-          {loading ? 'Loading older lines…' : 'Load older lines'}
+      {older.older ? (
+        <button type="button" className="secondary" onClick={older.load} disabled={older.loadingOlder} data-testid="logs-older">
+          {older.loadingOlder ? 'Loading older lines…' : 'Load older lines'}
         </button>
-      ) : (
+      ) : older.atStart ? (
         <span className="muted" data-testid="logs-start">Start of the log (dnsproxy.log and its rotated copy .1).</span>
+      ) : (
+        <>
+          <span className="muted" data-testid="logs-not-held">
+            {older.full
+              ? `Older lines are in the log but not held here (this window keeps at most ${MAX_HISTORY_LINES.toLocaleString('en-US')} older lines): the filter searches the whole log.`
+              : `Older lines are in the log but no longer held here (this window keeps the newest ${MAX_LOG_LINES.toLocaleString('en-US')} lines): the filter searches the whole log, or reload to page back from the newest lines.`}
+          </span>
+          {!older.full && <button type="button" className="secondary" onClick={older.reload} data-testid="logs-reload">Reload the log</button>}
+        </>
       )}
     </div>
   );
@@ -169,7 +183,7 @@ function QueryView({ rows, allRows, total, hiddenProbes, paused, searching }: { 
           <div className="lv-qhead mono">
             <span>Time</span><span>Client</span><span>Name</span><span>Type</span><span>Route</span><span>Upstream</span><span>Answer</span><span>Response</span><span>Latency</span>
           </div>
-          <OlderBar older={older.older} loading={older.loadingOlder} onLoad={older.load} searching={searching} />
+          <OlderBar older={older} searching={searching} />
           <div ref={parent} className="lv-scroll mono" tabIndex={0} data-testid="logs-query-list" onScroll={(e) => {
             setFollowing(atBottom(e.currentTarget));
             if (e.currentTarget.scrollTop === 0 && !searching) older.load();
@@ -228,7 +242,7 @@ function RawView({ rows, total, queries, paused, searching, hiddenProbeLines }: 
         {!following && !paused && !searching && <button type="button" className="secondary" onClick={() => setFollowing(true)} data-testid="logs-follow">Follow newest</button>}
       </div>
       <div className="lv-rhead mono" role="row"><span>Time</span><span>Level</span><span>Message</span></div>
-      <OlderBar older={older.older} loading={older.loadingOlder} onLoad={older.load} searching={searching} />
+      <OlderBar older={older} searching={searching} />
       <div ref={parent} className="lv-scroll mono" tabIndex={0} data-testid="logs-list" data-following={String(following && !paused)} onScroll={(e) => {
         setFollowing(atBottom(e.currentTarget));
         if (e.currentTarget.scrollTop === 0 && !searching) older.load();

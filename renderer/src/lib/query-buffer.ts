@@ -17,6 +17,12 @@ export interface QueryBufferView {
   owners: (QueryRow | null)[];
 }
 
+/** What the buffer did to its oldest lines while capping. */
+export interface QueryBufferCut {
+  /** True when the cap dropped a line that is no health probe's: the log's older part is no longer all held. */
+  cutHistory: boolean;
+}
+
 /** An empty view (no lines). */
 export const EMPTY_VIEW: QueryBufferView = { lines: [], queries: [], owners: [] };
 
@@ -31,6 +37,7 @@ export function queryView(lines: LogLine[], clusterZones: readonly string[]): Qu
 export class QueryBuffer {
   private lines: LogLine[] = [];
   private log: QueryLogBuilder;
+  private cut = false;
 
   constructor(private zones: readonly string[] = []) {
     this.log = new QueryLogBuilder({ clusterZones: zones });
@@ -39,6 +46,7 @@ export class QueryBuffer {
   /** Replaces the lines (a tail, an older page on top, a reset), capped to `max`. */
   replace(lines: LogLine[], max: number): QueryBufferView {
     this.lines = [];
+    this.cut = false;
     this.log = new QueryLogBuilder({ clusterZones: this.zones });
     return this.append(lines, max);
   }
@@ -47,8 +55,12 @@ export class QueryBuffer {
   append(lines: readonly LogLine[], max: number): QueryBufferView {
     this.log.push(lines);
     this.lines = lines.length === 0 ? this.lines : [...this.lines, ...lines];
-    const keep = trimMask(this.log.owners(), max);
+    const owners = this.log.owners();
+    const keep = trimMask(owners, max);
     if (keep) {
+      // Probe lines have their own budget and are hidden by default; any other line dropped
+      // means the buffer no longer starts where the log (or the last page read) starts.
+      if (keep.some((k, i) => !k && owners[i]?.probe !== true)) this.cut = true;
       this.log.retain(keep);
       this.lines = this.lines.filter((_, i) => keep[i]);
     }
@@ -59,8 +71,16 @@ export class QueryBuffer {
   setZones(zones: readonly string[]): QueryBufferView {
     if (zones.length === this.zones.length && zones.every((z, i) => z === this.zones[i])) return this.view();
     this.zones = [...zones];
-    const lines = this.lines;
-    return this.replace(lines, Number.POSITIVE_INFINITY);
+    const { lines, cut } = this;
+    const view = this.replace(lines, Number.POSITIVE_INFINITY);
+    // The same lines parsed again: what was cut before is still cut.
+    this.cut = cut;
+    return view;
+  }
+
+  /** Whether a cap dropped other than health probe lines since the last replace (QueryBufferCut). */
+  cutSinceReplace(): QueryBufferCut {
+    return { cutHistory: this.cut };
   }
 
   /** The lines and their query log now. */

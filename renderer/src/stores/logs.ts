@@ -63,6 +63,13 @@ export interface LogsState {
   showProbes: boolean;
   /** Where older lines continue (logs:page); null when the oldest line of the log is loaded. */
   older: LogCursor | null;
+  /**
+   * True only while the buffer holds the first line of the oldest file of the log (a page came
+   * back with no older cursor and no line other than a health probe's was cut since): the only
+   * state in which the panel says "Start of the log". False with `older` null: older lines
+   * exist but are not held (the buffer's cap cut them, or MAX_HISTORY_LINES was reached).
+   */
+  atStart: boolean;
   /** Lines loaded by loadOlder (they are kept on top of MAX_LOG_LINES). */
   history: number;
   loadingOlder: boolean;
@@ -100,6 +107,11 @@ export function createLogsStore(api: K2sDnsApi) {
   const buffer = new QueryBuffer();
   return createStore<LogsState>()((set, get) => {
   const cap = () => MAX_LOG_LINES + get().history;
+  // After the buffer was capped: once a line other than a probe's was cut, the top of the
+  // buffer is neither the log's first line nor where the `older` cursor continues (paging from
+  // it would leave a hole), so both go. `atStart` is the state before the cap (default: as is).
+  const afterCap = (atStart = get().atStart): Pick<LogsState, 'older' | 'atStart'> =>
+    buffer.cutSinceReplace().cutHistory ? { older: null, atStart: false } : { older: get().older, atStart };
   return {
     lines: [],
     queries: [],
@@ -122,6 +134,7 @@ export function createLogsStore(api: K2sDnsApi) {
     showProbes: false,
     cleared: null,
     older: null,
+    atStart: false,
     history: 0,
     loadingOlder: false,
     search: null,
@@ -133,10 +146,11 @@ export function createLogsStore(api: K2sDnsApi) {
         const page = await api.logsPage({ lines: OLDER_PAGE_LINES, before: older });
         // A reload (loadTail) meanwhile started over: this page no longer joins the buffer.
         if (get().older !== older) return set({ loadingOlder: false });
-        if (page.lost) return set({ loadingOlder: false, older: null, error: 'The older lines were rotated away while you read; reload the log to see what is left.' });
+        if (page.lost) return set({ loadingOlder: false, older: null, atStart: false, error: 'The older lines were rotated away while you read; reload the log to see what is left.' });
         const history = Math.min(MAX_HISTORY_LINES, get().history + page.lines.length);
+        const full = history >= MAX_HISTORY_LINES;
         // Lines above the buffer: the query log is built again (once for the page).
-        set((s) => ({ ...buffer.replace([...page.lines, ...s.lines], Number.POSITIVE_INFINITY), older: history >= MAX_HISTORY_LINES ? null : page.older, history, loadingOlder: false, error: null }));
+        set((s) => ({ ...buffer.replace([...page.lines, ...s.lines], Number.POSITIVE_INFINITY), older: full ? null : page.older, atStart: page.older === null, history, loadingOlder: false, error: null }));
       } catch (err) {
         set({ loadingOlder: false, error: (err as Error).message });
       }
@@ -157,7 +171,7 @@ export function createLogsStore(api: K2sDnsApi) {
     reset(why) {
       afterTail = false;
       if (inFlight) inFlight = [];
-      set({ ...buffer.replace([], MAX_LOG_LINES), pending: [], cleared: why, older: null, history: 0, search: null });
+      set({ ...buffer.replace([], MAX_LOG_LINES), pending: [], cleared: why, older: null, atStart: false, history: 0, search: null });
     },
     append(incoming) {
       if (inFlight) inFlight.push(...incoming);
@@ -169,11 +183,11 @@ export function createLogsStore(api: K2sDnsApi) {
         if (lines.length === 0) return;
       }
       if (get().paused) set((s) => ({ pending: trimLogLines([...s.pending, ...lines], cap()), cleared: null }));
-      else set({ ...buffer.append(lines, cap()), cleared: null });
+      else set({ ...buffer.append(lines, cap()), ...afterCap(), cleared: null });
     },
     setPaused(paused) {
       if (paused) set({ paused });
-      else set((s) => ({ paused, ...buffer.append(s.pending, cap()), pending: [] }));
+      else set((s) => ({ paused, ...buffer.append(s.pending, cap()), ...afterCap(), pending: [] }));
     },
     toggleLevel: (level) => set((s) => ({ levels: { ...s.levels, [level]: !s.levels[level] } })),
     setText: (text) => set({ text }),
@@ -188,6 +202,7 @@ export function createLogsStore(api: K2sDnsApi) {
         inFlight = null;
         // Replaces the buffer (a refresh never appends a tail twice), then keeps pushed lines newer than it.
         set({ ...buffer.replace([...tail, ...dropOverlap(tail, pushed, true)], MAX_LOG_LINES), pending: [], error: null, older: page.older, history: 0 });
+        set(afterCap(page.older === null));
         afterTail = true;
       } catch (err) {
         inFlight = null;
