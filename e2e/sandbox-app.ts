@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startTcpToUnix, startUnixToTcp } from './bed/port-bridge';
 import { engineSentence, type SandboxEngines } from './sandbox-dnsproxy';
+import { SANDBOX_CONTROLS } from './sandbox-control';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 const RENDERER = join(REPO, 'out', 'renderer');
@@ -32,6 +33,18 @@ interface Ready {
   kubeconfig: string;
   /** The engines offered inside (AdGuard when .tools/bin/dnsproxy was built: sandbox-dnsproxy.ts). */
   engines: SandboxEngines;
+}
+
+/**
+ * The outage controls, as lines to paste in another root shell in this checkout
+ * (e2e/sandbox-ctl.ts); `dir` is named for the case that several sandboxes run.
+ */
+function sandboxControlLines(dir: string): string[] {
+  const width = Math.max(...SANDBOX_CONTROLS.map((c) => c.command.length));
+  return [
+    ...SANDBOX_CONTROLS.filter((c) => c.command !== 'status').map((c) => `  npm run sandbox:ctl -- ${c.command.padEnd(width)}   # ${c.does}`),
+    `  (with several sandboxes running: npm run sandbox:ctl -- --dir ${dir} …)`,
+  ];
 }
 
 /**
@@ -135,7 +148,9 @@ async function outer(port: number): Promise<number> {
       '(the app and its test bed run in a throw-away network + mount namespace; your real /etc/resolv.conf is not touched.\n' +
       ` ${engineSentence(ready.engines)} Ctrl-C stops everything.)\n` +
       '\nThe CLI inside the sandbox (as root, from any shell):\n' +
-      `${sandboxCliLines(ready).join('\n')}\n`,
+      `${sandboxCliLines(ready).join('\n')}\n` +
+      '\nFake an outage and undo it (as root, in this checkout, from another shell):\n' +
+      `${sandboxControlLines(dir).join('\n')}\n`,
   );
   await Promise.race([signalled, exited(child, 2 ** 31 - 1)]);
   if (!stopping) process.stdout.write('Stopping: K2s DNS, the test bed, the sandbox…\n');
@@ -159,12 +174,16 @@ async function inner(dir: string, port: number): Promise<number> {
   const server = await startWebServer({ backend, staticDir: RENDERER, port });
   const serverPort = Number(new URL(server.url).port);
   const fwd = await startUnixToTcp({ socketPath: join(dir, 'bridge.sock'), port: serverPort });
+  // `npm run sandbox:ctl -- coredns down` etc. (e2e/sandbox-ctl.ts) reach the test bed here.
+  const { startControlServer } = await import('./sandbox-control');
+  const control = await startControlServer(tb, join(dir, 'control.sock'));
   const ready: Ready = { port: serverPort, url: server.url, pid: process.pid, kubeconfig: tb.kubeconfigPath, engines };
   await writeFile(join(dir, 'ready.json'), JSON.stringify(ready), { mode: 0o600 });
   await new Promise<void>((resolve) => {
     process.once('SIGINT', () => resolve());
     process.once('SIGTERM', () => resolve());
   });
+  await control.close();
   await fwd.close();
   await server.close();
   // Restore the sandbox's resolver if someone left K2s DNS running, then undo the test bed.

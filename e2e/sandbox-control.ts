@@ -1,0 +1,129 @@
+/**
+ * The sandbox's control channel (`npm run sandbox:ctl -- coredns down`): lets someone trying
+ * the app fake the outages the app is built to explain — CoreDNS (kube-dns) down, the
+ * Kubernetes API down — and undo them, without a cluster to break.
+ *
+ * A Unix socket in the sandbox's temp dir (DIR/control.sock, like the port bridge's socket: a
+ * file-system object both sides of the network namespace see; DIR is 0700 root, so only root
+ * can use it). One request per connection: a line `TARGET ACTION` (`coredns down`), answered by
+ * one line `ok: …` or `error: …`, then the server ends the connection. The actions run on the
+ * inner side's test bed (e2e/bed/testbed.ts): stopCoreDns/startCoreDns, api.setMode.
+ */
+import { createConnection, createServer, type Server } from 'node:net';
+import type { Testbed } from './bed/testbed';
+
+/** What the test bed must offer the control channel (a Testbed has it). */
+export type ControlledBed = Pick<Testbed, 'stopCoreDns' | 'startCoreDns' | 'coreDnsPid' | 'addresses' | 'kubeDnsKind'> & {
+  api: Pick<Testbed['api'], 'setMode' | 'url'>;
+};
+
+/** One control command: its words and what it does (the usage text and the printed lines use these). */
+export interface SandboxControl {
+  /** `coredns down`, `api up` … */
+  command: string;
+  /** What it fakes, and what the app shows then. */
+  does: string;
+}
+
+/** Every command, in the order usage lists them. */
+export const SANDBOX_CONTROLS: readonly SandboxControl[] = [
+  { command: 'coredns down', does: 'stops CoreDNS (kube-dns 172.21.0.10 stops answering): the verdict turns red, "CoreDNS … does not answer", within about 7 s' },
+  { command: 'coredns up', does: 'starts CoreDNS again: the verdict turns green by itself' },
+  { command: 'api down', does: 'closes the Kubernetes API server (connection refused): the Cluster card says Unreachable within 5 s' },
+  { command: 'api up', does: 'opens it again: the Cluster card says Reachable by itself' },
+  { command: 'status', does: 'says whether CoreDNS and the API are up' },
+];
+
+/** Longest request line accepted, bytes (the commands are a few words). */
+const MAX_REQUEST = 64;
+
+/** Runs one command on `bed`; returns the reply line (`ok: …` / `error: …`). Never throws. */
+export async function runControl(bed: ControlledBed, request: string): Promise<string> {
+  const words = request.trim().toLowerCase().split(/\s+/).join(' ');
+  const coredns = `${bed.kubeDnsKind === 'coredns' ? 'CoreDNS' : 'the CoreDNS stand-in (dnsmasq)'} (kube-dns ${bed.addresses.kubeDns}:53)`;
+  try {
+    switch (words) {
+      case 'coredns down':
+        if (bed.coreDnsPid() === null) return `ok: ${coredns} is already down`;
+        await bed.stopCoreDns();
+        return `ok: ${coredns} stopped; the app's verdict says it does not answer within about 7 s (its check runs every 5 s while K2s DNS runs)`;
+      case 'coredns up':
+        if (bed.coreDnsPid() !== null) return `ok: ${coredns} is already up (PID ${bed.coreDnsPid()})`;
+        await bed.startCoreDns();
+        return `ok: ${coredns} answers again (PID ${bed.coreDnsPid()}); the verdict recovers by itself`;
+      case 'api down':
+        await bed.api.setMode('down');
+        return `ok: the Kubernetes API ${bed.api.url} refuses connections; the Cluster card says Unreachable within 5 s`;
+      case 'api up':
+        await bed.api.setMode('ok');
+        return `ok: the Kubernetes API ${bed.api.url} answers again; the Cluster card says Reachable by itself`;
+      case 'status': {
+        const pid = bed.coreDnsPid();
+        return `ok: ${coredns} ${pid === null ? 'down' : `up (PID ${pid})`}; Kubernetes API ${bed.api.url}`;
+      }
+      default:
+        return `error: unknown command "${words.slice(0, MAX_REQUEST)}"; one of: ${SANDBOX_CONTROLS.map((c) => c.command).join(', ')}`;
+    }
+  } catch (err) {
+    return `error: ${words} failed: ${(err as Error).message}`;
+  }
+}
+
+/** The listening control channel. */
+export interface ControlServer {
+  socketPath: string;
+  close(): Promise<void>;
+}
+
+/** Serves `bed` on `socketPath` (one `TARGET ACTION` line per connection, one reply line). */
+export async function startControlServer(bed: ControlledBed, socketPath: string): Promise<ControlServer> {
+  // One command at a time: a second `coredns up` waits for the first instead of racing it.
+  let queue: Promise<unknown> = Promise.resolve();
+  const server: Server = createServer((conn) => {
+    let buf = '';
+    let taken = false;
+    conn.setEncoding('utf8');
+    conn.on('error', () => conn.destroy());
+    conn.on('data', (chunk: string) => {
+      if (taken) return;
+      buf += chunk;
+      const nl = buf.indexOf('\n');
+      if (nl === -1 && buf.length <= MAX_REQUEST) return;
+      taken = true;
+      const line = nl === -1 ? '' : buf.slice(0, nl);
+      const reply = nl === -1 ? Promise.resolve('error: request too long') : (queue = queue.then(() => runControl(bed, line)));
+      void reply.then((r) => conn.end(`${String(r)}\n`));
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(socketPath, () => resolve());
+  });
+  return {
+    socketPath,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** Sends one command to the control channel at `socketPath`; resolves with the reply line. */
+export function sendControl(socketPath: string, command: string, timeoutMs = 60_000): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const conn = createConnection(socketPath);
+    let out = '';
+    const timer = setTimeout(() => {
+      conn.destroy();
+      reject(new Error(`no reply from ${socketPath} within ${timeoutMs / 1000} s`));
+    }, timeoutMs);
+    conn.setEncoding('utf8');
+    conn.on('connect', () => conn.write(`${command}\n`));
+    conn.on('data', (d: string) => (out += d));
+    conn.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    conn.on('end', () => {
+      clearTimeout(timer);
+      resolve(out.trim());
+    });
+  });
+}
