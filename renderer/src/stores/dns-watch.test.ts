@@ -3,6 +3,7 @@ import type { K2sDnsApi } from '../../../shared/api';
 import type { HostDnsStatus } from '../../../shared/types';
 import { ApiError } from '../../../shared/contract';
 import { createDnsStore } from './dns';
+import { displayState } from '../lib/display-state';
 import { inProcessApi } from '../../../e2e/support/in-process-api';
 
 describe('dns store watch: onChange for changes only', () => {
@@ -182,3 +183,42 @@ describe('dns store watch: onChange for changes only', () => {
   });
 });
 
+
+describe('dns store: no "stopped" flash after Start', () => {
+  it('the card goes from starting to the status read after the result, never back to the poll before it', async () => {
+    const base = inProcessApi();
+    const stopped = await base.dnsStatus();
+    let current: HostDnsStatus = stopped;
+    let release = () => {};
+    let holdNext = false;
+    const api: K2sDnsApi = {
+      ...base,
+      dnsStatus: async () => {
+        // The read after Start's result is slow (a busy backend): it answers when released.
+        if (holdNext) {
+          holdNext = false;
+          await new Promise<void>((r) => (release = r));
+        }
+        return current;
+      },
+      dnsStart: async () => {
+        current = { ...stopped, state: 'running', resolverOwner: 'k2s', pid: 4242 };
+        holdNext = true;
+        return { type: 'result', op: 'start', ok: true, exitCode: 0, message: 'K2s DNS is running.', at: 1 };
+      },
+    };
+    const store = createDnsStore(api);
+    await store.getState().refresh();
+    const shown: string[] = [];
+    const off = store.subscribe((s) => shown.push(displayState(s.status!.state, s.busy)));
+    const op = store.getState().start({});
+    await vi.waitFor(() => expect(holdNext).toBe(false));
+    // The result is in, the status read after it is not: the card still says starting.
+    expect(store.getState().lastResult?.ok).toBe(true);
+    expect(displayState(store.getState().status!.state, store.getState().busy)).toBe('starting');
+    release();
+    await op;
+    off();
+    expect(shown.filter((s, i) => s !== shown[i - 1])).toEqual(['starting', 'running']);
+  });
+});

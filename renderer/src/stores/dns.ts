@@ -181,9 +181,12 @@ export function createDnsStore(api: K2sDnsApi) {
           errorIsBusy = err instanceof ApiError && err.code === 'BUSY';
         }
       } finally {
-        set({ busy: null });
         settledAt = requests.sent;
-        await get().refresh();
+        // busy stays set until the status after the operation is in: cleared first, the card
+        // showed the last poll's state (still "stopped" after a Start) until that read answered.
+        // The refresh never throws (readStatus keeps failures in `lost`).
+        await get().refresh().catch(() => undefined);
+        set({ busy: null });
         // Steps were pushed but no result came by either way: close the operation with what the
         // host's status says, so the timeline does not spin for good and refreshAll runs.
         const last = get().events.at(-1);
