@@ -42,6 +42,23 @@ export function ownListenerAddresses(kubeSwitch: string): string[] {
   return kubeSwitch === 'none' ? ['127.0.0.1'] : ['127.0.0.1', kubeSwitch];
 }
 
+/** Titles of the nameserver-loop finding's problem cases (other findings point at them by title). */
+export const LOOP_TITLES = {
+  none: 'Original resolver has no nameserver line',
+  loop: 'Original nameservers point at the proxy (loop)',
+  kubeSwitch: 'Original nameservers include the KubeSwitch address',
+} as const;
+
+/** True when one of `nameservers` is a listener the proxy has now: 127.0.0.1, or the KubeSwitch address once assigned. */
+async function loopIsActive(ctx: DoctorContext, nameservers: readonly string[]): Promise<boolean> {
+  const own = ownListenerAddresses(ctx.kubeSwitch);
+  const loops = nameservers.filter((ns) => own.includes(bare(ns)));
+  if (loops.some((ns) => bare(ns) === '127.0.0.1')) return true;
+  if (loops.length === 0) return false;
+  const assigned = await ctx.deps.hostAddresses();
+  return loops.some((ns) => assigned.includes(bare(ns)));
+}
+
 /**
  * `nameserver-loop`: error when an original nameserver is 127.0.0.1 or the assigned KubeSwitch
  * address (start refuses UPSTREAM_LOOP) or when there is none at all (resolv.conf(5): the local
@@ -62,7 +79,7 @@ export async function checkNameserverLoop(ctx: DoctorContext): Promise<DoctorFin
     return {
       ...base,
       severity: 'error',
-      title: 'Original resolver has no nameserver line',
+      title: LOOP_TITLES.none,
       meaning: 'The original resolv.conf has no nameserver line, which means 127.0.0.1 (resolv.conf(5)), the proxy itself, so start refuses with NO_UPSTREAM.',
       fix,
       remedy,
@@ -81,7 +98,7 @@ export async function checkNameserverLoop(ctx: DoctorContext): Promise<DoctorFin
     return {
       ...base,
       severity: 'error',
-      title: 'Original nameservers point at the proxy (loop)',
+      title: LOOP_TITLES.loop,
       meaning: `The original resolver lists ${active.join(', ')}, where the K2s DNS proxy itself listens: forwarding there would loop, so start refuses with UPSTREAM_LOOP.`,
       fix,
       remedy,
@@ -91,7 +108,7 @@ export async function checkNameserverLoop(ctx: DoctorContext): Promise<DoctorFin
   return {
     ...base,
     severity: 'warn',
-    title: 'Original nameservers include the KubeSwitch address',
+    title: LOOP_TITLES.kubeSwitch,
     meaning: `The original resolver lists the KubeSwitch address ${loops.join(', ')}: once K2s assigns it, the proxy listens there and forwarding to it would loop.`,
     fix,
     remedy,
@@ -138,7 +155,12 @@ export async function checkUpstreamsAnswer(ctx: DoctorContext): Promise<DoctorFi
   const listed = ctx.state?.upstreams ?? (ctx.originalText === null ? [] : parseResolvConf(ctx.originalText).nameservers.slice(0, MAXNS));
   const upstreams = listed.filter((ns) => !own.includes(bare(ns)));
   if (upstreams.length === 0) {
-    return { ...base, severity: 'info', title: 'No original upstream to probe', meaning: 'There is no original upstream nameserver to probe (see nameserver-loop).', fix: null };
+    // Why, in the user's words, and the loop finding by its title (never its internal id).
+    const why =
+      listed.length === 0
+        ? `The original resolver lists no nameserver, so there is none to probe; see “${LOOP_TITLES.none}”.`
+        : `The original resolver lists only ${listed.join(', ')}, where the K2s DNS proxy itself listens, so there is none to probe; see “${(await loopIsActive(ctx, listed)) ? LOOP_TITLES.loop : LOOP_TITLES.kubeSwitch}”.`;
+    return { ...base, severity: 'info', title: 'No original upstream to probe', meaning: why, fix: null };
   }
   const results = await Promise.all(
     upstreams.map(async (server) => ({ server, r: await ctx.deps.query({ name: 'kubernetes.io', type: 'A', server, transport: 'udp', timeoutMs: UPSTREAM_PROBE_TIMEOUT_MS }) })),

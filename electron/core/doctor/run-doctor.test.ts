@@ -73,7 +73,11 @@ describe('runDoctor', () => {
       'dnsproxy-version': 'AdGuard dnsproxy not installed; the dnsmasq engine will be used',
       cluster: 'Cluster reachable',
     });
+    // Internal check ids are not words for users: a finding points at another by its title.
+    const ids = DOCTOR_CHECKS.map((c) => c.id).filter((id) => id.includes('-'));
     for (const f of findings) {
+      const shown = [f.title, f.meaning, f.fix ?? '', f.remedy?.gui ?? ''].join(' ');
+      for (const id of ids) expect(shown, `${f.id} names ${id}`).not.toMatch(new RegExp(`(^|[^\\w/.-])${id}([^\\w-]|$)`));
       expect(f.meaning, f.id).toMatch(/[.)]$/);
       expect(f.severity === 'ok' ? f.fix === null : true, f.id).toBe(true);
     }

@@ -43,4 +43,12 @@ describe('upstream-answers', () => {
     expect(none).toMatchObject({ severity: 'error', title: 'No original upstream answers' });
     expect(none.meaning).toBe('192.0.2.53, 192.0.2.54 did not answer a DNS query within 2 s, so every name outside the cluster fails through K2s DNS.');
   });
+
+  it('no upstream to probe: says why and names the loop finding by its title, not its id', async () => {
+    const h = await host('nameserver 127.0.0.1\n');
+    const f = await checkUpstreamsAnswer(await h.ctx());
+    expect(f).toMatchObject({ severity: 'info', title: 'No original upstream to probe' });
+    expect(f.meaning).toBe('The original resolver lists only 127.0.0.1, where the K2s DNS proxy itself listens, so there is none to probe; see “Original nameservers point at the proxy (loop)”.');
+    expect(f.meaning).not.toContain('nameserver-loop');
+  });
 });
