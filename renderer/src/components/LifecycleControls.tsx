@@ -7,6 +7,7 @@ import { ENGINE_NAMES, ENGINES } from '../../../shared/engines/table';
 import { startInputOf } from '../lib/start-input';
 import { engineGates, startBlock } from '../lib/start-gates';
 import { useUi } from '../lib/ui-state';
+import { disabledReasons } from '../lib/disabled-reasons';
 import { stores, useCluster, useDiagnostics, useDns, useZones } from '../stores';
 import { focusDriftBanner } from './DriftBanner';
 import { useLifecycleButtons } from './use-lifecycle-buttons';
@@ -98,7 +99,7 @@ export function LifecycleControls() {
   // What Diagnostics knows would refuse a Start: offer to check again once it is fixed.
   const blocked = status && status.state !== 'running' ? startBlock(findings) : null;
   const drifted = status?.resolverOwner === 'foreign';
-  const reasons = [...new Set([b.start.reason, b.stop.reason, b.uninstall.reason].filter((r): r is string => r !== null))];
+  const reasons = disabledReasons(b);
 
   return (
     <div className="controls" data-testid="lifecycle-controls">

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import type { HostDnsStatus } from '../../../shared/types';
+import { buttonStates } from './button-states';
+import { DRIFT_BOTH_REASON, disabledReasons } from './disabled-reasons';
+
+const base = {
+  state: 'degraded',
+  resolverOwner: 'foreign',
+  savedAt: '2026-12-01T10:00:00.000Z',
+  pid: 4242,
+  listeners: [],
+  messages: [],
+  operation: null,
+} as unknown as HostDnsStatus;
+
+describe('disabledReasons', () => {
+  it('drift (degraded, their file): the banner choice is said once, not once for Start and again for Uninstall', () => {
+    const lines = disabledReasons(buttonStates(base, null, null));
+    expect(lines).toEqual([DRIFT_BOTH_REASON]);
+    expect(lines.join(' ').split('in the banner at the top').length - 1).toBe(1);
+  });
+
+  it('other reasons stay as they are, each once', () => {
+    const busy = disabledReasons(buttonStates(base, null, 'start'));
+    expect(busy).toEqual(['Wait: start is still running (one operation at a time).']);
+    const running = disabledReasons(buttonStates({ ...base, state: 'running', resolverOwner: 'k2s' }, null, null));
+    expect(running).toEqual(['Already running: stop first to start again.']);
+  });
+});

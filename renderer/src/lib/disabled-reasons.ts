@@ -1,0 +1,18 @@
+/**
+ * The visible "why is this button off" lines under the lifecycle buttons: one line per fact.
+ * During drift Start and Uninstall wait for the same choice in the banner, and their two
+ * reasons said it twice, word for word but the last three (new-user pass); they become one line.
+ */
+import type { Operation } from '../../../shared/lifecycle-events';
+import { DRIFT_START_REASON, DRIFT_UNINSTALL_REASON, type ButtonState } from './button-states';
+
+/** Said once when both Start and Uninstall wait for the drift choice. */
+export const DRIFT_BOTH_REASON = `${DRIFT_START_REASON} Start and Uninstall wait for that choice.`;
+
+/** The reasons of the disabled buttons in `b`, Start, Stop, Uninstall order, each fact once. */
+export function disabledReasons(b: Record<Operation, ButtonState>): string[] {
+  const reasons = [b.start.reason, b.stop.reason, b.uninstall.reason].filter((r): r is string => r !== null);
+  const both = reasons.includes(DRIFT_START_REASON) && reasons.includes(DRIFT_UNINSTALL_REASON);
+  const lines = both ? reasons.filter((r) => r !== DRIFT_UNINSTALL_REASON).map((r) => (r === DRIFT_START_REASON ? DRIFT_BOTH_REASON : r)) : reasons;
+  return [...new Set(lines)];
+}
