@@ -1,6 +1,6 @@
 /** Live step timeline of the latest lifecycle operation: refused, rolled back (and why) or done. */
-import { buildTimeline } from '../lib/timeline';
-import { clockTime } from '../lib/last-known';
+import { buildTimeline, timelineRows } from '../lib/timeline';
+import { clockTime, timeText } from '../lib/last-known';
 import { useDns, useHealth } from '../stores';
 import { RichText } from './RichText';
 import { stepWarns } from '../../../shared/step-warn';
@@ -35,7 +35,17 @@ export function TimelineView() {
         {t.op} {HEADING[t.outcome ?? 'running']}
       </h3>
       <ol>
-        {t.steps.map((s) => {
+        {timelineRows(t, timeText).map((row) => {
+          if (row.kind === 'unseen') {
+            return (
+              <li key={row.steps[0]!.step} className="step done" data-testid="step-unseen" data-steps={row.steps.map((s) => s.step).join(' ')} data-status="done">
+                <span className="icon" aria-hidden>{ICON.done}</span>
+                <span className="step-name">{row.name}</span>
+                <span className="step-msg">{row.text}</span>
+              </li>
+            );
+          }
+          const s = row.step;
           const warn = stepWarns(s.step, s.status, s.message);
           return (
             <li key={s.step} className={`step ${s.status}${warn ? ' warn' : ''}`} data-testid={`step-${s.step}`} data-status={s.status} data-warn={String(warn)}>

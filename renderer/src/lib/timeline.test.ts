@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { LifecycleEvent } from '../../../shared/lifecycle-events';
 import type { HostDnsStatus } from '../../../shared/types';
 import { journalEvents, statusKey } from '../stores/dns';
-import { buildTimeline, EARLIER, OUTSIDE } from './timeline';
+import { buildTimeline, EARLIER, OUTSIDE, timelineRows } from './timeline';
 
 const step = (s: string, status: 'running' | 'done', at: number): LifecycleEvent => ({ type: 'step', op: 'start', step: s as 'save', status, message: `${s} ${status}`, at });
 
@@ -57,5 +57,36 @@ describe('journal replay after a reload or a CLI start', () => {
   it('the status key changes with state, owner, PID and the operation step', () => {
     expect(statusKey(starting)).toBe('starting|original|-||start/service');
     expect(statusKey(running)).not.toBe(statusKey({ ...running, pid: 79 }));
+  });
+});
+
+describe('timeline rows: steps this window did not see are one line', () => {
+  const at = (ms: number) => `t${ms}`;
+  it('a CLI start between two polls: one line with the count and when it was seen, not "done outside this window" ×8', () => {
+    const base = { state: 'stopped', resolverOwner: 'original', pid: null, listeners: [], operation: null } as unknown as HostDnsStatus;
+    const running = { ...base, state: 'running', resolverOwner: 'k2s', pid: 78 } as HostDnsStatus;
+    const t = buildTimeline(journalEvents(base, running, [], 9000));
+    const rows = timelineRows(t, at);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ kind: 'unseen', name: 'preflight … ready', text: '8 steps done outside this window, seen at t9000' });
+    const shown = rows.map((r) => (r.kind === 'unseen' ? r.text : r.step.message)).join('\n');
+    expect(shown.split(OUTSIDE).length - 1).toBe(1);
+  });
+
+  it('a window that followed a start mid-way: the earlier steps are one line, the seen ones stay rows', () => {
+    const t = buildTimeline([step('service', 'running', 5000)]);
+    const rows = timelineRows(t, at);
+    expect(rows.map((r) => (r.kind === 'unseen' ? `${r.name}: ${r.text}` : `${r.step.step}:${r.step.status}`))).toEqual([
+      `preflight … config: 4 steps ${EARLIER}, before t5000`,
+      'service:running',
+      'activate:pending',
+      'verify:pending',
+      'ready:pending',
+    ]);
+  });
+
+  it('a single unseen step stays a step row', () => {
+    const t = buildTimeline([step('save', 'running', 5000)]);
+    expect(timelineRows(t, at)[0]).toMatchObject({ kind: 'step', step: { step: 'preflight', message: EARLIER } });
   });
 });

@@ -94,3 +94,45 @@ export function buildTimeline(events: readonly LifecycleEvent[], busy: Operation
   const outcome = result === null ? 'running' : result.ok ? (result.warnings?.length ? 'warned' : 'done') : rolledBack ? 'rolled-back' : refused ? 'refused' : 'failed';
   return { op, steps: shown, result, failed: shown.find((s) => s.status === 'failed') ?? null, outcome };
 }
+
+/** A row of the drawn timeline: one step, or a run of steps this window did not see, as one line. */
+export type TimelineRow =
+  | { kind: 'step'; step: TimelineStep }
+  | {
+      kind: 'unseen';
+      /** The steps folded into this row, in order (2 or more). */
+      steps: TimelineStep[];
+      /** `preflight … ready`: the first and last step folded. */
+      name: string;
+      /** `8 steps done outside this window, seen at HH:MM:SS` and the like. */
+      text: string;
+    };
+
+/**
+ * The timeline's rows: consecutive steps that this window did not see (OUTSIDE: an operation
+ * run from the CLI between two status polls; EARLIER: before it followed one) become one line
+ * with their count and when the window saw it, instead of the same words once per step (a CLI
+ * start drew "done outside this window" eight times). `seenAt` names the time (lib/last-known
+ * timeText); a single such step stays a step row.
+ */
+export function timelineRows(t: Timeline, seenAt: (ms: number) => string): TimelineRow[] {
+  const rows: TimelineRow[] = [];
+  const unseen = (s: TimelineStep) => s.status === 'done' && (s.message === OUTSIDE || s.message === EARLIER);
+  for (let i = 0; i < t.steps.length; ) {
+    const s = t.steps[i]!;
+    let j = i;
+    while (j < t.steps.length && unseen(t.steps[j]!) && t.steps[j]!.message === s.message) j++;
+    if (j - i < 2) {
+      rows.push({ kind: 'step', step: s });
+      i += 1;
+      continue;
+    }
+    const run = t.steps.slice(i, j);
+    // OUTSIDE: seen when the result arrived; EARLIER: before the first step this window saw.
+    const next = t.steps[j];
+    const when = s.message === OUTSIDE ? (t.result ? `, seen at ${seenAt(t.result.at)}` : '') : next?.at != null ? `, before ${seenAt(next.at)}` : '';
+    rows.push({ kind: 'unseen', steps: run, name: `${run[0]!.step} … ${run.at(-1)!.step}`, text: `${run.length} steps ${s.message}${when}` });
+    i = j;
+  }
+  return rows;
+}
