@@ -37,6 +37,11 @@ export const CADENCE_MS = {
   cluster: 3000,
   /** zones:list while the Zones tab is open (discovery reads the Corefile ConfigMap: heavier). */
   zones: 4000,
+  /**
+   * Opening the Zones tab reads the zones at once when what it holds is older than this (or a
+   * read failed), instead of showing them until the first `zones` tick.
+   */
+  zonesOnOpen: 2000,
   /** resolver:diff while the Resolver diff tab is open (local files only). */
   diff: 3000,
 } as const;

@@ -58,3 +58,15 @@ test('one time format: Topology and Diagnostics say HH:MM:SS like "last known at
   await page.getByTestId('tab-diagnostics').click();
   await expect(page.getByTestId('diagnostics-ran-at')).toHaveText(/^checked \d{2}:\d{2}:\d{2}$/, { timeout: 15_000 });
 });
+
+test('Zones: opening the tab reads the zones at once when they are older than a few seconds', async () => {
+  await page.getByTestId('tab-overview').click();
+  // The condition under test is age: the zones read while the tab was open get older than
+  // CADENCE_MS.zonesOnOpen (2 s) while another tab is shown.
+  await page.waitForTimeout(2500);
+  const asked = page.waitForRequest((r) => r.url().endsWith('/api/zones:list'), { timeout: 1500 });
+  await page.getByTestId('tab-zones').click();
+  // Well before the tab's first poll tick (4 s): the open itself asked.
+  await asked;
+  await expect(page.getByTestId('panel-zones').getByTestId('zone-cluster.local')).toBeVisible();
+});

@@ -9,7 +9,8 @@ import { RichText } from './RichText';
 import { CADENCE_MS } from '../../../shared/cadence';
 import { lastKnownText } from '../lib/last-known';
 import { usePoll } from '../lib/use-poll';
-import { useZones } from '../stores';
+import { useEffect } from 'react';
+import { stores, useZones } from '../stores';
 import { escapeInvisible as t, visibleName as n } from '../../../shared/visible-text';
 
 /** The Zones panel. */
@@ -21,6 +22,12 @@ export function ZonesPanel() {
   const fetchedAt = useZones((s) => s.fetchedAt);
   const refresh = useZones((s) => s.refresh);
   usePoll(refresh, CADENCE_MS.zones);
+  // Opening the tab: what it holds may be minutes old (the poll runs only while it is open), so
+  // it asks at once unless it read the zones just now.
+  useEffect(() => {
+    const z = stores.zones.getState();
+    if (z.fetchedAt === null || z.error !== null || Date.now() - z.fetchedAt > CADENCE_MS.zonesOnOpen) void z.refresh();
+  }, []);
   const refused = discovery?.refusedZones ?? [];
   return (
     <section className="panel" data-testid="panel-zones">
