@@ -66,15 +66,23 @@ export function exitReasonFromLog(logTail: string): string | null {
 /** MESSAGE_ID of systemd's "… process exited, code=…, status=…" journal entry (SD_MESSAGE_UNIT_PROCESS_EXIT, sd-messages.h). */
 export const PROCESS_EXIT_MESSAGE_ID = '98e322203f7a4ed290d09fe03c09fe15';
 
+/** The proxy's last main-process exit as systemd's journal recorded it. */
+export interface JournalExit {
+  /** `exited with status 1`, `killed by signal KILL`, `killed by signal SEGV (core dumped)`. */
+  how: string;
+  /** When it ended: the entry's `__REALTIME_TIMESTAMP` (µs since the epoch, journalctl -o json), as ms; null when absent. */
+  at: number | null;
+}
+
 /**
- * How the last main process ended from `journalctl -o json` lines of PROCESS_EXIT_MESSAGE_ID
- * entries (oldest first): the last entry with COMMAND=ExecStart, from its EXIT_CODE
- * (`exited`, `killed`, `dumped`) and EXIT_STATUS (a number, or a signal name); null when none.
+ * The last main-process exit from `journalctl -o json` lines of PROCESS_EXIT_MESSAGE_ID entries
+ * (oldest first): the last entry with COMMAND=ExecStart, from its EXIT_CODE (`exited`,
+ * `killed`, `dumped`) and EXIT_STATUS (a number, or a signal name), with its time; null when none.
  * systemd 257 writes it when the process ends and keeps it after the next attempt starts, when
- * ExecMainCode/ExecMainStatus are reset already.
+ * ExecMainCode/ExecMainStatus are reset already (and after the restart succeeded).
  */
-export function lastExitFromJournal(jsonLines: string): string | null {
-  let out: string | null = null;
+export function lastExitEventFromJournal(jsonLines: string): JournalExit | null {
+  let out: JournalExit | null = null;
   for (const line of jsonLines.split('\n')) {
     let e: Record<string, unknown>;
     try {
@@ -85,8 +93,15 @@ export function lastExitFromJournal(jsonLines: string): string | null {
     if (e.MESSAGE_ID !== PROCESS_EXIT_MESSAGE_ID || e.COMMAND !== 'ExecStart' || typeof e.EXIT_CODE !== 'string' || typeof e.EXIT_STATUS !== 'string') continue;
     const n = Number.parseInt(e.EXIT_STATUS, 10);
     const sig = Number.isFinite(n) ? (SIGNALS[n] ?? String(n)) : e.EXIT_STATUS.replace(/^SIG/, '');
-    if (e.EXIT_CODE === 'exited' && Number.isFinite(n)) out = `exited with status ${n}`;
-    else if (e.EXIT_CODE === 'killed' || e.EXIT_CODE === 'dumped') out = `killed by signal ${sig}${e.EXIT_CODE === 'dumped' ? ' (core dumped)' : ''}`;
+    const us = typeof e.__REALTIME_TIMESTAMP === 'string' ? Number(e.__REALTIME_TIMESTAMP) : Number.NaN;
+    const at = Number.isFinite(us) && us > 0 ? Math.floor(us / 1000) : null;
+    if (e.EXIT_CODE === 'exited' && Number.isFinite(n)) out = { how: `exited with status ${n}`, at };
+    else if (e.EXIT_CODE === 'killed' || e.EXIT_CODE === 'dumped') out = { how: `killed by signal ${sig}${e.EXIT_CODE === 'dumped' ? ' (core dumped)' : ''}`, at };
   }
   return out;
+}
+
+/** How the last main process ended (lastExitEventFromJournal's `how`); null when none. */
+export function lastExitFromJournal(jsonLines: string): string | null {
+  return lastExitEventFromJournal(jsonLines)?.how ?? null;
 }

@@ -273,10 +273,12 @@ export interface HostDnsStatus {
   /**
    * The last time k2s-dnsproxy ended by itself since this start (a crash or a kill, not a stop):
    * the PID that ended, when (ISO time) and how (`killed by signal KILL (exit status 137)`).
-   * Hosts without systemd, from the watchdog's state file (supervisor-script.ts); absent when
-   * the proxy never ended or the source does not say (systemd resets ExecMain* at each restart).
+   * Hosts without systemd, from the watchdog's state file (supervisor-script.ts); systemd hosts,
+   * from systemd's journal entry of the exit (systemd resets ExecMain* at each restart; that
+   * entry names no PID, so `pid` is null there); absent when the proxy never ended or the
+   * source does not say (a user who cannot read the journal).
    */
-  proxyExit?: { pid: number | null; at: string; how: string; restartedBy: 'watchdog' } | null;
+  proxyExit?: { pid: number | null; at: string; how: string; restartedBy: 'watchdog' | 'systemd' } | null;
   /**
    * systemd-resolved hosts: the routing-only link start set up for the cluster zones (the
    * K2s-owned resolv.conf then names resolved's stub or the KubeSwitch address, not 127.0.0.1).

@@ -19,6 +19,19 @@ export interface ServiceRestart {
   gaveUp: boolean;
 }
 
+/**
+ * systemd only: the service runs again after systemd restarted it (NRestarts > 0): how and when
+ * the run before ended, from systemd's journal (systemd resets ExecMain* at the restart).
+ */
+export interface RestartedExit {
+  /** `killed by signal KILL`, `exited with status 1`. */
+  how: string;
+  /** ms since the epoch; null when the journal entry had no time. */
+  at: number | null;
+  /** systemd's restart count of the unit (NRestarts). */
+  restarts: number;
+}
+
 /** Starts, stops and reports the one k2s-dnsproxy service. */
 export interface ServiceManager {
   kind: 'systemd' | 'supervised';
@@ -35,7 +48,7 @@ export interface ServiceManager {
    * Whether the service runs now, and its main pid; `restart` is set while the service manager
    * itself is restarting it after a failure (systemd: SubState auto-restart), or gave up on it.
    */
-  status(): Promise<{ running: boolean; pid: number | null; restart?: ServiceRestart | null }>;
+  status(): Promise<{ running: boolean; pid: number | null; restart?: ServiceRestart | null; restarted?: RestartedExit | null }>;
   /**
    * systemd only: installs and starts the companion that re-applies the systemd-resolved route
    * from `routeFile` next to the running proxy, without restarting the proxy (a K2s DNS started by

@@ -49,4 +49,19 @@ describe('systemd manager status while systemd restarts the proxy', () => {
     const svc = createSystemdManager(createHostFs(root), showing('ActiveState=failed\nSubState=failed\nNRestarts=10\nExecMainCode=1\nExecMainStatus=1\nMainPID=0\nResult=exit-code\n'));
     expect((await svc.status()).restart).toEqual({ attempt: 10, lastExit: 'exited with status 1', reason: null, gaveUp: true });
   });
+
+  it('running again after systemd restarted it: how and when the run before ended, from the journal', async () => {
+    const killed = JSON.stringify({ ...JSON.parse(entry('ExecStart', 'killed', '9')), __REALTIME_TIMESTAMP: '1764615012345678' });
+    const asked: string[] = [];
+    const exec: Exec = { run: async (file, args) => (asked.push(file), showing('ActiveState=active\nSubState=running\nNRestarts=1\nExecMainCode=0\nExecMainStatus=0\nMainPID=1240\nResult=success\n', `${entry('ExecStartPre', 'exited', '0')}\n${killed}\n`).run(file, args)) };
+    const s = await createSystemdManager(createHostFs(root), exec).status();
+    expect(s).toEqual({ running: true, pid: 1240, restart: null, restarted: { how: 'killed by signal KILL', at: 1764615012345, restarts: 1 } });
+    expect(asked).toContain('journalctl');
+    // Never restarted by systemd: no journal read at all.
+    asked.length = 0;
+    const calm: Exec = { run: async (file, args) => (asked.push(file), showing('ActiveState=active\nSubState=running\nNRestarts=0\nExecMainCode=0\nExecMainStatus=0\nMainPID=1234\nResult=success\n').run(file, args)) };
+    expect(await createSystemdManager(createHostFs(root), calm).status()).toEqual({ running: true, pid: 1234, restart: null });
+    expect(asked).not.toContain('journalctl');
+  });
 });
+

@@ -5,8 +5,8 @@ import { LATE_UNIT_NAME, renderLateListenerUnit, renderUnit } from '../../../sha
 import { renderRouteUnit, ROUTE_UNIT_NAME } from '../../../shared/resolved-route-unit';
 import type { Exec } from './exec';
 import type { HostFs } from './host-fs';
-import type { ServiceManager, ServiceRestart } from './service-manager';
-import { exitReasonFromLog, isAutoRestart, lastExitFromJournal, parseUnitRunState, PROCESS_EXIT_MESSAGE_ID, SHOW_PROPERTIES } from '../../../shared/systemd-show';
+import type { RestartedExit, ServiceManager, ServiceRestart } from './service-manager';
+import { exitReasonFromLog, isAutoRestart, lastExitEventFromJournal, lastExitFromJournal, parseUnitRunState, PROCESS_EXIT_MESSAGE_ID, SHOW_PROPERTIES } from '../../../shared/systemd-show';
 import { open } from 'node:fs/promises';
 import { LOGROTATE_PATH, openQueryLog, readAdmGid, renderLogrotate, rotateLogIfOver } from './query-log';
 
@@ -39,10 +39,16 @@ async function logTail(realPath: string, bytes = 16_384): Promise<string> {
   }
 }
 
+/** systemd's journal entries of the proxy's process exits (`journalctl -o json`), null when not readable. */
+async function journalExits(exec: Exec): Promise<string | null> {
+  const r = await exec.run('journalctl', ['--no-pager', '-o', 'json', '-n', '20', '-u', UNIT, `MESSAGE_ID=${PROCESS_EXIT_MESSAGE_ID}`], { timeoutMs: 10_000 }).catch(() => null);
+  return r && r.code === 0 ? r.stdout : null;
+}
+
 /** How the proxy's last main process ended, from systemd's journal entry of that exit; null when not readable. */
 async function journalLastExit(exec: Exec): Promise<string | null> {
-  const r = await exec.run('journalctl', ['--no-pager', '-o', 'json', '-n', '20', '-u', UNIT, `MESSAGE_ID=${PROCESS_EXIT_MESSAGE_ID}`], { timeoutMs: 10_000 }).catch(() => null);
-  return r && r.code === 0 ? lastExitFromJournal(r.stdout) : null;
+  const out = await journalExits(exec);
+  return out === null ? null : lastExitFromJournal(out);
 }
 
 async function mainPid(exec: Exec): Promise<number | null> {
@@ -133,7 +139,15 @@ export function createSystemdManager(fs: HostFs, exec: Exec): ServiceManager {
         const lastExit = s.lastExit ?? (gaveUp ? null : await journalLastExit(exec));
         restart = { attempt, lastExit, reason: exitReasonFromLog(await logTail(fs.real(K2S_PATHS.log))), gaveUp };
       }
-      return { running, pid: running ? s.mainPid : null, restart };
+      // Running again after systemd's own restart: the crash before it is known only from the
+      // journal (ExecMain* describe the new run). Read only then, so a healthy unit costs nothing.
+      let restarted: RestartedExit | null = null;
+      if (running && s.restarts > 0) {
+        const out = await journalExits(exec);
+        const e = out === null ? null : lastExitEventFromJournal(out);
+        if (e) restarted = { how: e.how, at: e.at, restarts: s.restarts };
+      }
+      return { running, pid: running ? s.mainPid : null, restart, ...(restarted ? { restarted } : {}) };
     },
   };
 }

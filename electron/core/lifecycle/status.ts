@@ -95,6 +95,10 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     // Without systemd the watchdog restarts the proxy (supervisor-script.ts): while it does, waiting is the advice.
     const dog = state && deps.services.kind === 'supervised' ? await readWatchdogState(deps.fs).catch(() => null) : null;
     if (dog?.lastExit != null && dog.lastExitAt !== null) proxyExit = { pid: dog.lastPid, at: new Date(dog.lastExitAt).toISOString(), how: exitStatusWords(dog.lastExit), restartedBy: 'watchdog' };
+    // systemd restarted it (Restart=on-failure): how the run before ended, from its journal
+    // (electron/core/host/systemd-service.ts); its PID is not in that entry.
+    const sdExit = state && service.running ? (service.restarted ?? null) : null;
+    if (sdExit?.at != null) proxyExit = { pid: null, at: new Date(sdExit.at).toISOString(), how: sdExit.how, restartedBy: 'systemd' };
     const sd = !service.running && state ? (service.restart ?? null) : null;
     if (sd && !sd.gaveUp) {
       serviceRestart = sd;

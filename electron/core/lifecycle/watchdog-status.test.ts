@@ -67,6 +67,17 @@ describe('status while the watchdog restarts the proxy', () => {
     expect(s.watchdogRestart).toBeUndefined();
   });
 
+  it('systemd hosts: after systemd restarted the proxy, proxyExit comes from its journal entry (how, when; no PID)', async () => {
+    const h = await newHost('nameserver 192.0.2.53\n');
+    expect((await startDns(h.deps, opts, () => undefined)).ok).toBe(true);
+    const at = Date.parse('2026-12-01T18:50:12.345Z');
+    // What systemd-service.ts status() reports then (systemd-restart-status.test.ts).
+    h.services.status = async () => ({ running: true, pid: 1240, restart: null, restarted: { how: 'killed by signal KILL', at, restarts: 1 } });
+    Object.assign(h.services, { kind: 'systemd' });
+    const s = await dnsStatus(h.deps);
+    expect(s.proxyExit).toEqual({ pid: null, at: '2026-12-01T18:50:12.345Z', how: 'killed by signal KILL', restartedBy: 'systemd' });
+  });
+
   it('the verdict waits for the watchdog, and a TIMEOUT in 10 ms reads "refused"', () => {
     const listener = queryHop('listener:127.0.0.1:53', 'listener', { name: 'kubernetes.default.svc.cluster.local', type: 'A', server: '127.0.0.1:53', transport: 'udp', rcode: 'TIMEOUT', answers: [], latencyMs: 2000, error: 'no answer' });
     const system = queryHop('system', 'system', { name: 'kubernetes.default.svc.cluster.local', type: 'A', server: 'system', transport: 'udp', rcode: 'TIMEOUT', answers: [], latencyMs: 10, error: 'EAI_AGAIN: temporary failure' });

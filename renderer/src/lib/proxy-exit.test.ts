@@ -29,4 +29,10 @@ describe('a proxy crash and restart in the timeline', () => {
     expect(withCurrentPid(STEP, { ...running, pid: 1234 })).toBe(STEP);
     expect(withCurrentPid(STEP, { ...running, proxyExit: null })).toBe(STEP);
   });
+  it('systemd hosts: the exit read from the journal (no PID in it) and the PID systemd restarted it as', () => {
+    const sd = { state: 'running', pid: 1240, proxyExit: { pid: null, at: new Date(at).toISOString(), how: 'killed by signal KILL', restartedBy: 'systemd' as const } } as unknown as HostDnsStatus;
+    expect(proxyExitLine(sd, at - 60_000)).toBe(`At ${clockTime(at)} k2s-dnsproxy was killed by signal KILL; systemd restarted it as PID 1240.`);
+    expect(withCurrentPid(STEP, sd)).toBe(`k2s-dnsproxy (dnsmasq, PID 1240 since a restart at ${clockTime(at)}) answers on 127.0.0.1:53`);
+  });
 });
+

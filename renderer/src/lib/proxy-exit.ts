@@ -14,7 +14,8 @@ export function proxyExitLine(status: HostDnsStatus | null, sinceMs: number): st
   if (!e || Date.parse(e.at) < sinceMs - 1000) return null;
   const who = e.pid !== null ? `k2s-dnsproxy (PID ${e.pid})` : 'k2s-dnsproxy';
   const how = e.how.startsWith('killed') ? `was ${e.how}` : e.how;
-  const now = status!.pid !== null && status!.pid !== e.pid ? `the ${e.restartedBy} restarted it as PID ${status!.pid}` : status!.watchdogRestart ? `the ${e.restartedBy} is restarting it` : 'it is not running';
+  const by = e.restartedBy === 'systemd' ? 'systemd' : `the ${e.restartedBy}`;
+  const now = status!.pid !== null && status!.pid !== e.pid ? `${by} restarted it as PID ${status!.pid}` : status!.watchdogRestart || status!.serviceRestart ? `${by} is restarting it` : 'it is not running';
   return `At ${clockTime(Date.parse(e.at))} ${who} ${how}; ${now}.`;
 }
 
