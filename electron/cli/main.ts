@@ -28,6 +28,8 @@ const OPTIONS: Record<string, Options> = {
   diff: json,
   // Internal: the network follower k2s-dns start runs as root (host/follower.ts); not in --help.
   'follow-watch': {},
+  // Internal: the exact query log's companion k2s-dns start runs as root (host/capture-companion.ts).
+  'capture-watch': { listen: { type: 'string', multiple: true }, port: { type: 'string', multiple: true } },
   doctor: { ...json, kubeconfig: { type: 'string' }, dnsproxy: { type: 'string' } },
   ui: { port: { type: 'string' }, kubeconfig: { type: 'string' }, 'verify-name': { type: 'string' } },
   app: { port: { type: 'string' }, kubeconfig: { type: 'string' }, 'verify-name': { type: 'string' } },
@@ -103,6 +105,11 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
     case 'follow-watch': {
       const [deps, { runFollower }] = await Promise.all([nodeDeps(), import('../core/lifecycle/follow-main')]);
       return runFollower(deps);
+    }
+    case 'capture-watch': {
+      const [{ createHostFs }, { runCapture }] = await Promise.all([import('../core/host/host-fs-node'), import('../core/capture/capture-main')]);
+      const args = [...((v.listen as string[] | undefined) ?? []).flatMap((l) => ['--listen', l]), ...((v.port as string[] | undefined) ?? []).flatMap((p) => ['--port', p])];
+      return runCapture(createHostFs('/'), process.getuid?.() ?? -1, args, process.argv[1] ?? '');
     }
     case 'stop':
     case 'uninstall': {
