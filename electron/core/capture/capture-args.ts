@@ -11,6 +11,9 @@ export const PARSER_BUNDLE = 'k2s-dns-capture-rows.cjs';
 /** Host path the parser bundle is copied to: root's 0755 run dir, readable by the parser's user wherever the entry lives. */
 export const PARSER_RUN_PATH = `${K2S_PATHS.runDir}/capture-rows.cjs`;
 
+/** Host path the companion writes its pid to once tcpdump has the capture open (start waits for it: no query before it is missed). */
+export const CAPTURE_READY_FILE = `${K2S_PATHS.runDir}/capture.ready`;
+
 /** The verb the companion runs under (the CLI and the helper entry both take it). */
 export const CAPTURE_VERB = 'capture-watch';
 

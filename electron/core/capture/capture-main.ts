@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
 import type { HostFs } from '../host/host-fs';
 import { readAdmGid } from '../host/query-log';
-import { PARSER_BUNDLE, PARSER_RUN_PATH, parseCaptureArgs } from './capture-args';
+import { CAPTURE_READY_FILE, PARSER_BUNDLE, PARSER_RUN_PATH, parseCaptureArgs } from './capture-args';
 import { startCapturePipeline } from './pipeline';
 import { openRowsFile } from './rows-file';
 import { findTcpdump, TCPDUMP_PATHS } from './tcpdump-path';
@@ -88,8 +88,10 @@ export async function runCapture(fs: HostFs, uid: number, args: readonly string[
     await rows.close();
     return 1;
   }
+  await fs.writeFileAtomic(CAPTURE_READY_FILE, `${process.pid}\n`, { mode: 0o644 });
   say(`(PID ${process.pid}) ${tcpdump} reads ports ${spec.ports.join(', ')} of ${spec.listeners.join(', ')} into ${K2S_PATHS.queryRows}.`);
   await stopping;
+  await fs.remove(CAPTURE_READY_FILE);
   const end = await pipeline.stop();
   await rows.close();
   say(`stopped: ${end.counts?.rows ?? '?'} rows, ${end.counts?.frames ?? '?'} packets, ${end.dropped ?? '?'} dropped by the kernel, ${end.badLines} parser lines skipped, ${rows.rotations} rotations.`);

@@ -12,7 +12,7 @@ import type { Exec } from './exec';
 import type { HostFs } from './host-fs';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { CAPTURE_UNIT_NAME, renderCaptureUnit } from '../../../shared/capture-unit';
-import { CAPTURE_VERB } from '../capture/capture-args';
+import { CAPTURE_READY_FILE, CAPTURE_VERB } from '../capture/capture-args';
 import { parseCmdline } from './own-proxy';
 
 /** Host path of the supervised companion's pid. */
@@ -26,6 +26,22 @@ export interface CaptureCompanion {
   start(argv: string[]): Promise<void>;
   /** Ends it (it drains the parser first); no error when none runs. */
   stop(): Promise<void>;
+}
+
+/** How long start waits for tcpdump to open the capture, ms (the pipeline's own limit is 10 s). */
+const READY_TIMEOUT_MS = 12_000;
+
+/**
+ * Waits until the companion wrote CAPTURE_READY_FILE (tcpdump has the capture open), so the
+ * queries right after start are in the log; throws after READY_TIMEOUT_MS with its own last
+ * line (`output`), e.g. tcpdump's error.
+ */
+async function waitReady(fs: HostFs, output: () => Promise<string>): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (!(await fs.lstat(CAPTURE_READY_FILE))) {
+    if (Date.now() > deadline) throw new Error(`the capture did not open within ${READY_TIMEOUT_MS / 1000} s: ${(await output()).trim().split('\n').at(-1) ?? ''}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }
 
 /** True when /proc/PID/cmdline is a capture companion (CAPTURE_VERB within node's first arguments: after the entry, or a node flag and the entry). */
@@ -54,6 +70,7 @@ export function supervisedCapture(fs: HostFs, procDir = '/proc'): CaptureCompani
   return {
     async start(argv) {
       await stop();
+      await fs.remove(CAPTURE_READY_FILE);
       await fs.mkdirp(K2S_PATHS.runDir, 0o755);
       const log = await open(fs.real(CAPTURE_LOG), 'a', 0o600);
       try {
@@ -67,6 +84,7 @@ export function supervisedCapture(fs: HostFs, procDir = '/proc'): CaptureCompani
       } finally {
         await log.close();
       }
+      await waitReady(fs, () => readFile(fs.real(CAPTURE_LOG), 'utf8').catch(() => ''));
     },
     stop,
   };
@@ -86,7 +104,9 @@ export function systemdCapture(fs: HostFs, exec: Exec): CaptureCompanion {
       // reenable: the [Install] WantedBy=k2s-dnsproxy.service link, so the proxy's start pulls it in (boot).
       await systemctl(['reenable', unit]);
       await systemctl(['reset-failed', unit], [0, 1, 5]);
+      await fs.remove(CAPTURE_READY_FILE);
       await systemctl(['restart', unit]);
+      await waitReady(fs, async () => (await exec.run('journalctl', ['--no-pager', '-o', 'cat', '-n', '3', '-u', unit], { timeoutMs: 10_000 }).catch(() => null))?.stdout ?? '');
     },
     async stop() {
       if (!(await fs.lstat(K2S_PATHS.captureUnit))) return;
