@@ -115,17 +115,18 @@ test('Query tester: kubernetes.default through the K2s proxy → 172.21.0.1, rou
   await expect(result.getByTestId('query-answers')).toContainText('198.51.100.7');
   await expect(panel.getByTestId('query-route')).toContainText('matches no cluster zone → default upstreams 192.0.2.53');
 
-  // Logs: the tester's query (its name as typed, lower case; the health probes ask
-  // KUBERNETES.DEFAULT…) is one exact row: no ≈ mark, the upstream that answered (kube-dns), its rcode.
+  // Logs: the tester's PTR for 172.21.0.10 (not cached: nothing asked it before) is one exact
+  // row: no ≈ mark, the upstream that answered (kube-dns), its rcode and the client's own port.
   await page.getByTestId('tab-logs').click();
   await logs.getByTestId('logs-view-queries').click();
   await logs.getByTestId('logs-query-filter').fill('');
-  const exactRow = logs.getByTestId('query-row').filter({ has: page.getByTestId('q-name').getByText('kubernetes.default.svc.cluster.local', { exact: true }) }).filter({ has: page.getByTestId('q-upstream').getByText('172.21.0.10:53', { exact: true }) });
+  const exactRow = logs.getByTestId('query-row').filter({ has: page.getByTestId('q-type').getByText('PTR', { exact: true }) }).filter({ has: page.getByTestId('q-upstream').getByText('172.21.0.10:53', { exact: true }) }).filter({ hasText: /10\.0\.21\.172\.\s*in-addr\.arpa/ });
   await logs.getByTestId('logs-query-list').evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
   await expect(exactRow.last()).toBeVisible({ timeout: 20_000 });
   await expect(exactRow.last()).toHaveAttribute('data-mixed', 'false');
   await expect(exactRow.last().getByTestId('q-mixed')).toHaveCount(0);
   await expect(exactRow.last().getByTestId('q-rcode')).toHaveText('NOERROR');
+  await expect(exactRow.last().getByTestId('q-client')).toHaveText(/^127\.0\.0\.1:\d+$/);
   await logs.screenshot({ path: `${SHOTS}/logs.png`, mask: clockMasks(page), maskColor: '#ffffff' });
 });
 
