@@ -35,8 +35,7 @@ describe('exact query log file', () => {
     const w = await openRowsFile(file, 4, 3 * lineBytes);
     for (let i = 1; i <= 7; i++) {
       w.write(row(i));
-      await new Promise((r) => setImmediate(r));
-      await new Promise((r) => setTimeout(r, 5));
+      await w.flush();
     }
     await w.close();
     const ids = (f: string) => readFileSync(f, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l).id);

@@ -19,6 +19,8 @@ import type { CapturedQuery } from './pairing';
 export interface RowsFile {
   /** Queues one row; written at the end of this event loop turn. */
   write(row: CapturedQuery): void;
+  /** Writes what is queued now (resolves when it is on disk). */
+  flush(): Promise<void>;
   /** Writes what is queued and closes the file. */
   close(): Promise<void>;
   /** Rotations done so far (for the companion's last line). */
@@ -60,6 +62,10 @@ export async function openRowsFile(file: string, admGid: number | null, capBytes
       setImmediate(() => {
         chain = chain.then(flush, flush);
       });
+    },
+    async flush() {
+      chain = chain.then(flush, flush);
+      await chain;
     },
     async close() {
       chain = chain.then(flush, flush);
