@@ -121,6 +121,11 @@ describe.skipIf(!inSandbox || tcpdump === '')('exact query log from packets, run
       );
       // Latencies from the packets' time stamps: the upstream's round trip lies within the client's.
       for (const r of rows.filter((x) => x.upstream !== null)) expect(r.upstreamLatencyMs!).toBeLessThanOrEqual(r.latencyMs!);
+      // The CLI prints the same rows (k2s-dns queries): exact, with the upstream that answered.
+      const cli = await k2sDns(['queries', '--lines', '500', '--json']);
+      const printed = JSON.parse(cli.stdout) as { available: boolean; rows: { client: string; name: string; upstream: string | null; mixed: boolean }[] };
+      expect(printed.available).toBe(true);
+      expect(printed.rows.filter((r) => r.client === '127.0.0.1:41003').map((r) => [r.name, r.upstream, r.mixed])).toEqual([['mirror.example.test', upstream, false]]);
       // The engine's own query log is off while the exact one runs (its own lines stay).
       expect(await readFile('/var/log/dnsproxy/dnsproxy.log', 'utf8')).not.toContain('mirror.example.test');
       const stop = await k2sDns(['stop', '--on-drift', 'restore', '--json']);
