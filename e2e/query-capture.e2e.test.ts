@@ -1,25 +1,25 @@
 /**
- * The exact query log from packets, on the real engines as the product starts them (k2s-dns
- * start, query log off): tcpdump -i any opens the capture as root and drops to nobody, the
- * parser runs as nobody (electron/core/capture/pipeline.ts), and each row must pair the query
- * and the answer of one client socket: its port, its DNS id, the rcode, the answers and the
- * upstream that answered — including two clients that use the same DNS id at the same moment,
- * TCP, and an answer from the proxy's cache (no upstream).
+ * The exact query log from packets, through the product: `k2s-dns start` runs the capture
+ * companion next to the proxy (k2s-dns capture-watch, supervised here: the sandbox has no
+ * systemd) — tcpdump -i any opens the capture as root and drops to nobody, the parser runs as
+ * nobody (electron/core/capture/pipeline.ts) — and its rows land in
+ * /var/log/dnsproxy/queries.jsonl. Each row must pair the query and the answer of one client
+ * socket: its port, its DNS id, the rcode, the answers and the upstream that answered —
+ * including two clients that use the same DNS id at the same moment, TCP, and an answer from
+ * the proxy's cache (no upstream). The engine's own query log is off meanwhile; without tcpdump
+ * start still succeeds, warns, and the engine logs its queries instead.
  */
 import { createSocket } from 'node:dgram';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { decode, encode, streamDecode, streamEncode, type Packet } from 'dns-packet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCapturePipeline } from '../electron/core/capture/pipeline';
+import { parserLine } from '../electron/core/capture/pipeline';
 import type { CapturedQuery } from '../electron/core/capture/pairing';
 import { engineArgs, engineMissing, PROXY_ENGINES } from './bed/engines';
 import { startTestbed, type Testbed } from './bed/testbed';
 import { runCmd } from './bed/run-cmd';
 import { k2sDns } from './cli';
-import { bundleCaptureParser, NODE_PIPELINE_DEPS } from './support/capture-parser';
 
 const inSandbox = process.env.K2S_DNS_SANDBOX === '1';
 if (!inSandbox) console.warn('skipped: query-capture e2e runs only inside e2e/bed/sandbox.sh (as root)');
@@ -62,60 +62,53 @@ function tcpQuery(id: number, name: string): Promise<{ port: number; rcode: stri
   });
 }
 
-describe.skipIf(!inSandbox || tcpdump === '')('exact query log from packets (tcpdump reader, non-root parser)', () => {
+/** The exact log's client rows on 127.0.0.1:53 once `want` of them are answered (polls the file the companion writes; 20 s deadline). */
+async function exactRows(want: number): Promise<CapturedQuery[]> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const text = await readFile(ROWS, 'utf8').catch(() => '');
+    const rows = text.split('\n').map(parserLine).filter((v): v is CapturedQuery => v !== null && !('counts' in v) && v.listener === '127.0.0.1:53' && v.client.startsWith('127.0.0.1:') && v.id >= 4101 && v.id <= 4105 && v.rcode !== null);
+    if (rows.length >= want || Date.now() > deadline) return rows;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const ROWS = '/var/log/dnsproxy/queries.jsonl';
+
+describe.skipIf(!inSandbox || tcpdump === '')('exact query log from packets, run by k2s-dns start (tcpdump reader, non-root parser)', () => {
   let tb: Testbed;
-  let dir: string;
-  let parser: { file: string; args: string[] };
   beforeAll(async () => {
     tb = await startTestbed();
-    dir = await mkdtemp(join(tmpdir(), 'k2s-dns-capture-'));
-    parser = await bundleCaptureParser(dir);
   }, 90_000);
   afterAll(async () => {
     await k2sDns(['stop', '--on-drift', 'restore']);
     await tb?.stop();
-    if (dir) await rm(dir, { recursive: true, force: true });
   }, 60_000);
 
   for (const engine of PROXY_ENGINES) {
-    it.skipIf(engine === 'adguard' && dnsproxyMissing !== null)(`${engine}: every row is one client socket's query and answer, with the upstream that answered`, async () => {
-      const start = await k2sDns(['start', '--kubeconfig', tb.kubeconfigPath, ...engineArgs(engine), '--verify-name', 'www.example.test', '--no-log-queries', '--json']);
+    it.skipIf(engine === 'adguard' && dnsproxyMissing !== null)(`${engine}: every row is one client socket's query and answer, with the upstream that answered; the engine logs no query`, async () => {
+      await runCmd('rm', ['-f', ROWS, `${ROWS}.1`]);
+      const start = await k2sDns(['start', '--kubeconfig', tb.kubeconfigPath, ...engineArgs(engine), '--verify-name', 'www.example.test', '--json']);
       expect(start.code, start.stderr).toBe(0);
-      const rows: CapturedQuery[] = [];
-      // The six client rows arrive as the parser reads them (it may lag the answers on a busy machine).
-      let sixRows!: () => void;
-      const allRows = new Promise<void>((r) => (sixRows = r));
-      const onRow = (r: CapturedQuery) => {
-        rows.push(r);
-        if (rows.filter((x) => x.rcode !== null && x.listener === '127.0.0.1:53').length >= 6) sixRows();
-      };
-      const cap = await startCapturePipeline(NODE_PIPELINE_DEPS, { iface: 'any', ports: [53], user: 'nobody', uid: 65534, gid: 65534, parser, listeners: ['127.0.0.1:53', '172.19.1.1:53'], tcpdump, onRow });
-      let tcp: { port: number; rcode: string };
-      let end: Awaited<ReturnType<typeof cap.stop>> | undefined;
-      try {
-        // Concurrently: two clients with the same DNS id and different names, three more names
-        // (both upstreams, NXDOMAIN); none of them asked by start's own verify queries (cached).
-        const rcodes = await Promise.all([
-          udpQuery(41001, 4101, 'web.demo.svc.cluster.local'),
-          udpQuery(41002, 4101, 'nothere.default.svc.cluster.local'),
-          udpQuery(41003, 4102, 'mirror.example.test'),
-          udpQuery(41004, 4103, 'nx.example.test'),
-        ]);
-        expect(rcodes).toEqual(['NOERROR', 'NXDOMAIN', 'NOERROR', 'NXDOMAIN']);
-        tcp = await tcpQuery(4104, 'kube-dns.kube-system.svc.cluster.local');
-        // Asked again once answered: the proxy's cache answers (both engines run with a cache).
-        expect(await udpQuery(41006, 4105, 'web.demo.svc.cluster.local')).toBe('NOERROR');
-        await Promise.race([allRows, new Promise((r) => setTimeout(r, 15_000))]);
-      } finally {
-        end = await cap.stop();
-      }
-      expect(end!.dropped).toBe(0);
+      expect(start.result?.warnings ?? []).toEqual([]);
+      // Private like the proxy log: root, group adm when it exists, 0640 (0600 without adm).
+      expect([0o640, 0o600]).toContain((await stat(ROWS)).mode & 0o777);
+      // Concurrently: two clients with the same DNS id and different names, three more names
+      // (both upstreams, NXDOMAIN); none of them asked by start's own verify queries (cached).
+      const rcodes = await Promise.all([
+        udpQuery(41001, 4101, 'web.demo.svc.cluster.local'),
+        udpQuery(41002, 4101, 'nothere.default.svc.cluster.local'),
+        udpQuery(41003, 4102, 'mirror.example.test'),
+        udpQuery(41004, 4103, 'nx.example.test'),
+      ]);
+      expect(rcodes).toEqual(['NOERROR', 'NXDOMAIN', 'NOERROR', 'NXDOMAIN']);
+      const tcp = await tcpQuery(4104, 'kube-dns.kube-system.svc.cluster.local');
+      // Asked again once answered: the proxy's cache answers (both engines run with a cache).
+      expect(await udpQuery(41006, 4105, 'web.demo.svc.cluster.local')).toBe('NOERROR');
+      const rows = await exactRows(6);
       const kubeDns = `${tb.addresses.kubeDns}:53`;
       const upstream = `${tb.addresses.upstream}:53`;
-      const got = rows
-        .filter((r) => r.client.startsWith('127.0.0.1:') && r.listener === '127.0.0.1:53')
-        .map((r) => [r.proto, r.client, r.id, r.name, r.rcode, r.answers.join(','), r.upstream])
-        .sort((a, b) => String(a[1]).localeCompare(String(b[1])));
+      const got = rows.map((r) => [r.proto, r.client, r.id, r.name, r.rcode, r.answers.join(','), r.upstream]).sort((a, b) => String(a[1]).localeCompare(String(b[1])));
       expect(got).toEqual(
         [
           ['udp', '127.0.0.1:41001', 4101, 'web.demo.svc.cluster.local', 'NOERROR', '172.21.14.7', kubeDns],
@@ -123,12 +116,48 @@ describe.skipIf(!inSandbox || tcpdump === '')('exact query log from packets (tcp
           ['udp', '127.0.0.1:41003', 4102, 'mirror.example.test', 'NOERROR', '198.51.100.8', upstream],
           ['udp', '127.0.0.1:41004', 4103, 'nx.example.test', 'NXDOMAIN', '', upstream],
           ['udp', '127.0.0.1:41006', 4105, 'web.demo.svc.cluster.local', 'NOERROR', '172.21.14.7', null],
-          ['tcp', `127.0.0.1:${tcp!.port}`, 4104, 'kube-dns.kube-system.svc.cluster.local', 'NOERROR', '172.21.0.10', kubeDns],
+          ['tcp', `127.0.0.1:${tcp.port}`, 4104, 'kube-dns.kube-system.svc.cluster.local', 'NOERROR', '172.21.0.10', kubeDns],
         ].sort((a, b) => String(a[1]).localeCompare(String(b[1]))),
       );
       // Latencies from the packets' time stamps: the upstream's round trip lies within the client's.
       for (const r of rows.filter((x) => x.upstream !== null)) expect(r.upstreamLatencyMs!).toBeLessThanOrEqual(r.latencyMs!);
-      expect((await k2sDns(['stop', '--on-drift', 'restore'])).code).toBe(0);
-    }, 90_000);
+      // The CLI prints the same rows (k2s-dns queries): exact, with the upstream that answered.
+      const cli = await k2sDns(['queries', '--lines', '500', '--json']);
+      const printed = JSON.parse(cli.stdout) as { available: boolean; rows: { client: string; name: string; upstream: string | null; mixed: boolean }[] };
+      expect(printed.available).toBe(true);
+      expect(printed.rows.filter((r) => r.client === '127.0.0.1:41003').map((r) => [r.name, r.upstream, r.mixed])).toEqual([['mirror.example.test', upstream, false]]);
+      // The engine's own query log is off while the exact one runs (its own lines stay).
+      expect(await readFile('/var/log/dnsproxy/dnsproxy.log', 'utf8')).not.toContain('mirror.example.test');
+      const stop = await k2sDns(['stop', '--on-drift', 'restore', '--json']);
+      expect(stop.code, stop.stdout).toBe(0);
+      expect(stop.result?.warnings ?? []).toEqual([]);
+      // Stopped with the proxy: no companion pidfile, and its last line counts what it read.
+      await expect(stat('/run/k2s/capture.pid')).rejects.toThrow(/ENOENT/);
+      expect(await readFile('/run/k2s/capture.log', 'utf8')).toMatch(/capture-watch: stopped: \d+ rows, \d+ packets, 0 dropped by the kernel, 0 parser lines skipped/);
+    }, 120_000);
   }
+
+  it('without tcpdump: start succeeds with a warning that names the fix, and the engine logs its queries instead', async () => {
+    // Hidden inside the sandbox's own mount namespace (e2e/bed/sandbox.sh: unshare -m --propagation private).
+    for (const p of ['/usr/bin/tcpdump', '/usr/sbin/tcpdump']) await runCmd('sh', ['-c', `[ -e ${p} ] && mount --bind /dev/null ${p} || true`]);
+    try {
+      const start = await k2sDns(['start', '--kubeconfig', tb.kubeconfigPath, ...engineArgs('dnsmasq'), '--verify-name', 'www.example.test', '--json']);
+      expect(start.code, start.stderr).toBe(0);
+      expect(start.result?.warnings?.map((w) => w.code)).toEqual(['CAPTURE_UNAVAILABLE']);
+      expect(start.result?.warnings?.[0]?.message).toMatch(/tcpdump is not installed \(apt-get install tcpdump\)/);
+      expect(await udpQuery(41011, 4111, 'mirror.example.test')).toBe('NOERROR');
+      // dnsmasq's log-queries line for it (the fallback); no companion runs.
+      const deadline = Date.now() + 10_000;
+      let log = '';
+      while (!log.includes('query[A] mirror.example.test from 127.0.0.1') && Date.now() < deadline) {
+        log = await readFile('/var/log/dnsproxy/dnsproxy.log', 'utf8');
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(log).toContain('query[A] mirror.example.test from 127.0.0.1');
+      await expect(stat('/run/k2s/capture.pid')).rejects.toThrow(/ENOENT/);
+      expect((await k2sDns(['stop', '--on-drift', 'restore'])).code).toBe(0);
+    } finally {
+      for (const p of ['/usr/bin/tcpdump', '/usr/sbin/tcpdump']) await runCmd('sh', ['-c', `mountpoint -q ${p} && umount ${p} || true`]);
+    }
+  }, 120_000);
 });

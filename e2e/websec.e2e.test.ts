@@ -48,8 +48,12 @@ describe.skipIf(!inSandbox)('websec on the test bed (dnsmasq engine)', () => {
     const log = await stat(K2S_PATHS.log);
     expect(log.mode & 0o777).toBe(0o640);
     expect(log.gid).toBe(adm);
-    // The query was logged (query logging is on by default) into that private file.
-    await expect.poll(async () => (await readFile(K2S_PATHS.log, 'utf8')).includes('kubernetes.default.svc.cluster.local'), { timeout: 10_000 }).toBe(true);
+    // The query was logged (query logging is on by default) into a private file: the exact log
+    // from packets where tcpdump is installed (then the engine logs no queries), else the proxy log.
+    const queryLog = (await stat(K2S_PATHS.queryRows).catch(() => null)) ? K2S_PATHS.queryRows : K2S_PATHS.log;
+    const q = await stat(queryLog);
+    expect([q.mode & 0o777, q.gid]).toEqual([0o640, adm]);
+    await expect.poll(async () => (await readFile(queryLog, 'utf8')).includes('kubernetes.default.svc.cluster.local'), { timeout: 10_000 }).toBe(true);
   });
 
   // Regression: main ran AdGuard dnsproxy as uid 0 (it has no user option).
@@ -74,5 +78,6 @@ describe.skipIf(!inSandbox)('websec on the test bed (dnsmasq engine)', () => {
     expect(u.result, u.stdout + u.stderr).toMatchObject({ ok: true, exitCode: 0 });
     expect(u.stdout).toContain(K2S_PATHS.log);
     await expect(stat(K2S_PATHS.log)).rejects.toThrow(/ENOENT/);
+    await expect(stat(K2S_PATHS.queryRows)).rejects.toThrow(/ENOENT/);
   });
 });

@@ -9,6 +9,8 @@
  *  - dist/k2s-dns-helper.mjs   the privileged helper: ONE self-contained file, no chunks and no
  *                              node_modules, so it runs from a fixed root-owned path
  *                              (/usr/lib/k2s-dns, scripts/package/layout.ts);
+ *  - dist/k2s-dns-capture-rows.cjs  the exact query log's packet parser (one CommonJS file, run
+ *                              as an unprivileged user by electron/core/capture/capture-main.ts);
  * each with a source map next to it (stack traces name the .ts lines when Node runs with
  * --enable-source-maps / process.setSourceMapsEnabled(true), as bin/ and the launcher do).
  * Then the renderer (vite build → out/renderer) and the Electron preload (out/preload).
@@ -83,10 +85,15 @@ async function slimVendorChunks(metafile) {
   }
 }
 
+/** Builds the packet parser's one file into `outdir` (CommonJS: no banner, nothing lazy). */
+export async function buildCaptureParser(outdir = join(ROOT, 'dist')) {
+  return (await build({ ...COMMON, format: 'cjs', banner: {}, entryPoints: ['electron/core/capture/rows-main.ts'], outfile: join(outdir, 'k2s-dns-capture-rows.cjs') })).metafile;
+}
+
 /** Builds the three bundles into `outdir`; resolves to esbuild's metafiles (inputs, output bytes). */
 export async function buildBundles(outdir = join(ROOT, 'dist')) {
   await rm(outdir, { recursive: true, force: true });
-  const [app, helper] = await Promise.all([
+  const [app, helper, parser] = await Promise.all([
     build({
       ...COMMON,
       entryPoints: [
@@ -103,10 +110,11 @@ export async function buildBundles(outdir = join(ROOT, 'dist')) {
       chunkNames: 'chunk-[hash]',
     }),
     buildHelper(outdir),
+    buildCaptureParser(outdir),
   ]);
   await slimVendorChunks(app.metafile);
   // What npm packages the bundles hold, for the package's copyright file (scripts/bundled-packages.mjs).
-  const inputs = [...Object.keys(app.metafile.inputs), ...Object.keys(helper.inputs)];
+  const inputs = [...Object.keys(app.metafile.inputs), ...Object.keys(helper.inputs), ...Object.keys(parser.inputs)];
   await writeFile(join(outdir, BUNDLED_PACKAGES_FILE), `${JSON.stringify(packageDirs(inputs), null, 1)}\n`);
   return { app: app.metafile, helper };
 }

@@ -6,11 +6,11 @@ describe('contract', () => {
   it('lists every call with a derived method name', () => {
     expect(CALL_NAMES).toEqual([
       'cluster:status', 'dns:status', 'dns:start', 'dns:stop', 'dns:uninstall', 'zones:list',
-      'resolver:diff', 'query:run', 'query:targets', 'logs:tail', 'logs:page', 'logs:search', 'app:info', 'doctor:run', 'health:check',
+      'resolver:diff', 'query:run', 'query:targets', 'logs:tail', 'logs:page', 'logs:search', 'logs:exact', 'app:info', 'doctor:run', 'health:check',
     ]);
     expect(CALL_NAMES.map(methodName)).toEqual([
       'clusterStatus', 'dnsStatus', 'dnsStart', 'dnsStop', 'dnsUninstall', 'zonesList',
-      'resolverDiff', 'queryRun', 'queryTargets', 'logsTail', 'logsPage', 'logsSearch', 'appInfo', 'doctorRun', 'healthCheck',
+      'resolverDiff', 'queryRun', 'queryTargets', 'logsTail', 'logsPage', 'logsSearch', 'logsExact', 'appInfo', 'doctorRun', 'healthCheck',
     ]);
   });
 

@@ -22,6 +22,7 @@ import type { DoctorFinding } from './doctor';
 import type { HealthReport } from './health';
 import { allowZoneList, contractStartInput, stopInput, zonesInput } from './operation-input';
 import type { ErrorCode } from './error-codes';
+import type { ExactQueryLog } from './query-log/exact';
 
 /** One call: its input schema and (type-only) its output. */
 export interface CallSpec<I extends z.ZodType, O> {
@@ -139,6 +140,11 @@ export const CONTRACT = {
       })
       .strict(),
   ),
+  /**
+   * The exact query log (rows paired from the proxy's packets, electron/core/capture/): the newest
+   * `rows` rows, or why there is none (tcpdump missing: the engine's own log is the fallback).
+   */
+  'logs:exact': defineCall<ExactQueryLog>()(z.object({ rows: z.number().int().min(1).max(5000) }).strict()),
   'app:info': defineCall<AppInfo>()(noInput),
   /** Read-only host checks (`k2s-dns doctor`), one finding per check. */
   'doctor:run': defineCall<DoctorFinding[]>()(noInput),

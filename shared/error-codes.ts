@@ -113,6 +113,9 @@ export const ERROR_CODES = {
   UPSTREAM_UNVERIFIED: { exit: warning, http: 200, meaning: 'Started, but no upstream answered the external verify name.' },
   RUN_DIR_FULL: { exit: warning, http: 200, meaning: 'Stopped without a lock file: /run is full.' },
   FOLLOW_NOT_STARTED: { exit: warning, http: 200, meaning: 'Started, but the network follower did not: a new network resolver file stays drift.' },
+  CAPTURE_UNAVAILABLE: { exit: warning, http: 200, meaning: 'Started, but tcpdump is not installed: no exact query log; the engine logs its queries instead.' },
+  CAPTURE_NOT_STARTED: { exit: warning, http: 200, meaning: 'Started, but the exact query log (tcpdump companion) did not start.' },
+  CAPTURE_NOT_STOPPED: { exit: warning, http: 200, meaning: 'Stopped, but the exact query log companion did not end when asked.' },
   FOLLOW_NOT_STOPPED: { exit: warning, http: 200, meaning: 'Stopped, but the network follower did not end when asked.' },
   STATE_DIR_FULL: { exit: warning, http: 200, meaning: 'Done, but the journal in the state directory could not be written (full).' },
 } as const satisfies Record<string, ErrorCodeEntry>;

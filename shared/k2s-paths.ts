@@ -16,6 +16,10 @@ export const K2S_PATHS = {
   dnsmasqConfig: '/etc/k2s/dnsmasq.conf',
   logDir: '/var/log/dnsproxy',
   log: '/var/log/dnsproxy/dnsproxy.log',
+  /** The exact query log from packets (electron/core/capture/rows-file.ts): one JSON row per line, `.1` the rotated copy. */
+  queryRows: '/var/log/dnsproxy/queries.jsonl',
+  /** systemd: the exact query log's companion (shared/capture-unit.ts). */
+  captureUnit: '/etc/systemd/system/k2s-dnsproxy-capture.service',
   stateDir: '/var/lib/k2s',
   stateFile: '/var/lib/k2s/dns-resolver-state.json',
   journal: '/var/lib/k2s/dns-lifecycle-journal.json',

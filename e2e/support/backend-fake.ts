@@ -271,6 +271,10 @@ export function createFakeBackend(opts: FakeBackendOptions = {}): AppBackend & {
     async logsSearch(input) {
       return fakeSearch(logs, input);
     },
+    async logsExact() {
+      // The fake reads recorded engine lines; it has no packet capture.
+      return { available: false, reason: 'No exact query log yet: it starts with K2s DNS (tcpdump is installed). Shown: the engine\'s own query log.', rows: [] };
+    },
     async doctorRun() {
       return fakeDoctorFindings(host.running);
     },

@@ -14,6 +14,7 @@ import { buildQueryLog } from '../../shared/query-log';
 import type { Testbed } from '../bed/testbed';
 import { k2sDns } from '../cli';
 import { serveOnBed } from './bed-app';
+import { readCapturedRows } from '../../electron/core/capture/rows-reader';
 
 const inSandbox = process.env.K2S_DNS_SANDBOX === '1';
 /** How long the open window is watched (ms): a measurement window, not a wait for an event. */
@@ -43,10 +44,11 @@ test.afterAll(async () => {
   await tb?.stop();
 });
 
-/** Queries in the proxy log now, and how many are health probes. */
+/** Queries in the proxy log and the exact query log (packets: then the engine logs none) now, and how many are health probes. */
 async function logged(): Promise<{ queries: number; probes: number; byName: Record<string, number> }> {
   const text = await readFile(K2S_PATHS.log, 'utf8').catch(() => '');
-  const rows = buildQueryLog(text.split('\n').filter((l) => l.trim() !== '').map((l) => parseLogLine(l)));
+  const exact = await readCapturedRows(K2S_PATHS.queryRows, 1_000_000, 'adguard', []);
+  const rows = [...buildQueryLog(text.split('\n').filter((l) => l.trim() !== '').map((l) => parseLogLine(l))), ...exact.rows];
   const byName: Record<string, number> = {};
   for (const r of rows) byName[`${r.probe ? 'probe ' : ''}${r.name} ${r.type}`] = (byName[`${r.probe ? 'probe ' : ''}${r.name} ${r.type}`] ?? 0) + 1;
   return { queries: rows.length, probes: rows.filter((r) => r.probe).length, byName };

@@ -26,8 +26,11 @@ const OPTIONS: Record<string, Options> = {
   zones: { ...json, kubeconfig: { type: 'string' }, ...cliOptionsOf(ZONES_FIELDS) },
   query: { ...json, type: { type: 'string' }, server: { type: 'string' }, tcp: { type: 'boolean' } },
   diff: json,
+  queries: { ...json, lines: { type: 'string' } },
   // Internal: the network follower k2s-dns start runs as root (host/follower.ts); not in --help.
   'follow-watch': {},
+  // Internal: the exact query log's companion k2s-dns start runs as root (host/capture-companion.ts).
+  'capture-watch': { listen: { type: 'string', multiple: true }, port: { type: 'string', multiple: true } },
   doctor: { ...json, kubeconfig: { type: 'string' }, dnsproxy: { type: 'string' } },
   ui: { port: { type: 'string' }, kubeconfig: { type: 'string' }, 'verify-name': { type: 'string' } },
   app: { port: { type: 'string' }, kubeconfig: { type: 'string' }, 'verify-name': { type: 'string' } },
@@ -103,6 +106,21 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
     case 'follow-watch': {
       const [deps, { runFollower }] = await Promise.all([nodeDeps(), import('../core/lifecycle/follow-main')]);
       return runFollower(deps);
+    }
+    case 'capture-watch': {
+      const [{ createHostFs }, { runCapture }] = await Promise.all([import('../core/host/host-fs-node'), import('../core/capture/capture-main')]);
+      const args = [...((v.listen as string[] | undefined) ?? []).flatMap((l) => ['--listen', l]), ...((v.port as string[] | undefined) ?? []).flatMap((p) => ['--port', p])];
+      return runCapture(createHostFs('/'), process.getuid?.() ?? -1, args, process.argv[1] ?? '');
+    }
+    case 'queries': {
+      const lines = v.lines === undefined ? 50 : Number(v.lines);
+      if (!Number.isInteger(lines) || lines < 1 || lines > 5000) throw new UsageError(`--lines must be 1–5000, not "${String(v.lines)}".`);
+      const [{ exactQueryLog }, { findTcpdump }, { K2S_PATHS }, { formatExactRow }] = await Promise.all([import('../core/capture/exact-log'), import('../core/capture/tcpdump-path'), import('../../shared/k2s-paths'), import('./print-queries')]);
+      const log = await exactQueryLog(K2S_PATHS.queryRows, lines, 'adguard', findTcpdump);
+      if (asJson) out(JSON.stringify(log));
+      else if (!log.available) err(log.reason ?? 'No exact query log.');
+      else for (const r of log.rows) out(t(formatExactRow(r)));
+      return log.available ? EXIT.ok : EXIT.failed;
     }
     case 'stop':
     case 'uninstall': {

@@ -31,6 +31,7 @@ Usage:
   k2s-dns query NAME [--type A|AAAA|PTR|SRV|TXT|CNAME|MX|NS|SOA]
                 [--server system|proxy|coredns|IP[:PORT]] [--tcp] [--json]
   k2s-dns diff [--json]
+  k2s-dns queries [--lines N] [--json]  the newest rows of the exact query log (packets; root or group adm)
   k2s-dns doctor [--kubeconfig PATH] [--dnsproxy PATH] [--json]   read-only checks; exit 1 when any finding is an error
   k2s-dns ui [--port N] [--kubeconfig PATH]   the app in a browser (web mode, 127.0.0.1 only)
   k2s-dns app [--port N] [--kubeconfig PATH]  the desktop window where Electron runs, else web mode

@@ -19,6 +19,8 @@ import { NoKubeconfigError } from './cluster/errors';
 import { runHelper, type LauncherOptions } from '../helper/launcher';
 import type { HelperRequest } from '../helper/request';
 import { createLogSource } from './logs/log-source';
+import { exactQueryLog } from './capture/exact-log';
+import { findTcpdump } from './capture/tcpdump-path';
 import { runDoctor } from './doctor/run-doctor';
 import { applyHealth } from '../../shared/health';
 import { checkHealth } from './health/check-health';
@@ -213,6 +215,9 @@ export function createRealBackend(o: RealBackendOptions): AppBackend {
     },
     async logsSearch(input) {
       return logs.search(input.text, input);
+    },
+    async logsExact(input) {
+      return exactQueryLog(deps.fs.real(K2S_PATHS.queryRows), input.rows, (await hostStatus.get()).engine ?? 'adguard', findTcpdump);
     },
     async doctorRun() {
       return runDoctor(deps, { kubeconfigPath: await kubeconfig(), frontEnd: 'gui', health: async () => health.check(await dnsStatus(deps)) });

@@ -2,6 +2,7 @@ import { EXIT, type LifecycleEvent } from '../../shared/lifecycle-events';
 import { parseHelperArgs, HelperUsageError } from './request';
 import { createNodeDeps } from '../core/lifecycle/node-deps';
 import { FOLLOW_VERB } from '../core/host/follower';
+import { CAPTURE_VERB } from '../core/capture/capture-args';
 import { startDns } from '../core/lifecycle/start';
 import { startOptionsOf } from '../core/lifecycle/options';
 import { stopDns, uninstallDns } from '../core/lifecycle/stop';
@@ -21,6 +22,12 @@ export async function helperMain(argv: string[]): Promise<number> {
   if (argv.length === 1 && argv[0] === FOLLOW_VERB) {
     if (process.getuid?.() !== 0) return EXIT.refused;
     return (await import('../core/lifecycle/follow-main')).runFollower(await createNodeDeps('/'));
+  }
+  // The exact query log's companion (host/capture-companion.ts): root only, its flags parsed by parseCaptureArgs.
+  if (argv[0] === CAPTURE_VERB) {
+    if (process.getuid?.() !== 0) return EXIT.refused;
+    const [{ createHostFs }, { runCapture }] = await Promise.all([import('../core/host/host-fs-node'), import('../core/capture/capture-main')]);
+    return runCapture(createHostFs('/'), 0, argv.slice(1), process.argv[1] ?? '');
   }
   let req;
   try {

@@ -31,4 +31,7 @@ export const NEEDS: readonly Need[] = [
   // The proxy engine on a host without K2s's AdGuard dnsproxy (<K2s dir>/bin/dnsproxy), which
   // no distribution packages: recommended, since a K2s host already has the other one.
   { why: 'the dnsmasq engine where K2s dnsproxy is absent', strength: 'recommends', deb: 'dnsmasq-base', rpm: ['dnsmasq'] },
+  // The packet reader of the exact query log (electron/core/capture/): without it K2s DNS still
+  // starts and the engine's own query log is the fallback, so a weak dependency.
+  { why: 'tcpdump reads the exact query log from packets', strength: 'recommends', deb: 'tcpdump', rpm: ['tcpdump'] },
 ];

@@ -55,13 +55,13 @@ describe('the package layout', () => {
 });
 
 describe('deb control and rpm spec', () => {
-  it('declare the same needs: nodejs 20.19, pkexec, polkit, e2fsprogs; dnsmasq recommended', () => {
+  it('declare the same needs: nodejs 20.19, pkexec, polkit, e2fsprogs; dnsmasq and tcpdump recommended', () => {
     const control = debControl(meta, 14576);
-    expect(control).toContain('\nDepends: nodejs (>= 20.19), pkexec, polkitd, e2fsprogs\nRecommends: dnsmasq-base\n');
+    expect(control).toContain('\nDepends: nodejs (>= 20.19), pkexec, polkitd, e2fsprogs\nRecommends: dnsmasq-base, tcpdump\n');
     expect(control).toMatch(/^Package: k2s-dns\nVersion: 1\.2\.3\nArchitecture: amd64\n/);
     expect(control).toContain('\nInstalled-Size: 14576\n');
     const spec = rpmSpec(meta, REPO, '/stage', packageFiles(fakeBuild()), ['/usr/lib/k2s-dns']);
-    expect(spec.match(/^(Requires|Recommends): .*$/gm)).toEqual(['Requires: /usr/bin/node', 'Requires: nodejs >= 1:20.19', 'Requires: /usr/bin/pkexec', 'Requires: polkit', 'Requires: util-linux', 'Requires: e2fsprogs', 'Recommends: dnsmasq']);
+    expect(spec.match(/^(Requires|Recommends): .*$/gm)).toEqual(['Requires: /usr/bin/node', 'Requires: nodejs >= 1:20.19', 'Requires: /usr/bin/pkexec', 'Requires: polkit', 'Requires: util-linux', 'Requires: e2fsprogs', 'Recommends: dnsmasq', 'Recommends: tcpdump']);
     expect(spec).toContain('%attr(0755,root,root) /usr/lib/k2s-dns/k2s-dns-helper\n');
     expect(spec).toContain('%dir /usr/lib/k2s-dns\n');
   });

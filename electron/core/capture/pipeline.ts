@@ -34,9 +34,26 @@ export interface CapturePipeline {
    * Ends the capture: once the parser has written nothing for DRAIN_QUIET_MS (at most
    * DRAIN_MAX_MS), tcpdump is stopped and the parser reads to the end of the pipe. Packets still
    * in tcpdump's ring when it stops are lost without being counted as drops, so the drain comes
-   * first. Resolves with the parser's counts and tcpdump's kernel drops.
+   * first. Resolves with the parser's counts, tcpdump's kernel drops and the parser's lines
+   * that were no row (badLines).
    */
-  stop(): Promise<{ counts: CaptureCounts | null; dropped: number | null }>;
+  stop(): Promise<{ counts: CaptureCounts | null; dropped: number | null; badLines: number }>;
+}
+
+/** One line of the parser's output: a row, the final counts, or null for anything else (counted, skipped). */
+export function parserLine(line: string): CapturedQuery | { counts: CaptureCounts } | null {
+  let v: unknown;
+  try {
+    v = JSON.parse(line);
+  } catch {
+    return null;
+  }
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return null;
+  const o = v as Record<string, unknown>;
+  if (typeof o.counts === 'object' && o.counts !== null) return { counts: o.counts as CaptureCounts };
+  // The fields every consumer reads (to-query-row.ts); a line without them is not a row.
+  const ok = (o.proto === 'udp' || o.proto === 'tcp') && typeof o.client === 'string' && typeof o.listener === 'string' && typeof o.name === 'string' && typeof o.type === 'string' && typeof o.queryUs === 'number' && Array.isArray(o.answers);
+  return ok ? (o as unknown as CapturedQuery) : null;
 }
 
 /** The parser's silence that ends the drain before a stop, and the longest drain. */
@@ -51,6 +68,7 @@ export async function startCapturePipeline(deps: PipelineDeps, o: PipelineOption
   let err = '';
   td.stderr!.on('data', (d: Buffer) => (err += d.toString()).length > 65536 && (err = err.slice(-4096)));
   let counts: CaptureCounts | null = null;
+  let badLines = 0;
   let rest = '';
   let lastOut = Date.now();
   parser.stdout!.on('data', (d: Buffer) => {
@@ -59,8 +77,11 @@ export async function startCapturePipeline(deps: PipelineDeps, o: PipelineOption
     rest = lines.pop()!;
     for (const l of lines) {
       if (l === '') continue;
-      const v = JSON.parse(l) as CapturedQuery | { counts: CaptureCounts };
-      if ('counts' in v) counts = v.counts;
+      // The parser is ours, but it reads untrusted packets: a line that is no row (cut, garbled,
+      // a crash's trace on stdout) is counted and skipped, never thrown in this process.
+      const v = parserLine(l);
+      if (v === null) badLines++;
+      else if ('counts' in v) counts = v.counts;
       else o.onRow(v);
     }
   });
@@ -92,7 +113,7 @@ export async function startCapturePipeline(deps: PipelineDeps, o: PipelineOption
       await exited(td);
       await parserDone;
       const dropped = /(\d+) packets? dropped by kernel/.exec(err)?.[1];
-      return { counts, dropped: dropped === undefined ? null : Number(dropped) };
+      return { counts, dropped: dropped === undefined ? null : Number(dropped), badLines };
     },
   };
 }

@@ -2,6 +2,7 @@ import type { Exec } from '../host/exec';
 import type { HostFs } from '../host/host-fs';
 import type { ServiceManager } from '../host/service-manager';
 import type { Follower } from '../host/follower';
+import type { CaptureCompanion } from '../host/capture-companion';
 import type { ZonePolicyInput } from '../../../shared/corefile-policy';
 import type { ClusterDiscovery, QueryResult, QueryType } from '../../../shared/types';
 
@@ -64,6 +65,12 @@ export interface LifecycleDeps {
    * (there followNetwork is called directly).
    */
   follower?: { manager: Follower; argv: string[] };
+  /**
+   * The exact query log's companion (host/capture-companion.ts): `argv` is the program before
+   * the capture flags (node, entry, CAPTURE_VERB); `tcpdump` where it is installed, null when it
+   * is not (start then keeps the engine's own query log). Absent in temp-root tests.
+   */
+  capture?: { manager: CaptureCompanion; argv: string[]; tcpdump: string | null };
   /** Effective uid (0 = root). */
   uid(): number;
   /** ms since the epoch. */

@@ -14,6 +14,9 @@ import { probeLookup } from '../probes/probe-lookup';
 import { hostPaths } from './host-paths';
 import path from 'node:path';
 import { FOLLOW_VERB, supervisedFollower, systemdFollower } from '../host/follower';
+import { supervisedCapture, systemdCapture } from '../host/capture-companion';
+import { CAPTURE_VERB } from '../capture/capture-args';
+import { findTcpdump } from '../capture/tcpdump-path';
 
 /** Options of createNodeDeps. */
 export interface NodeDepsOptions {
@@ -84,6 +87,7 @@ export async function createNodeDeps(root = '/', opts: NodeDepsOptions = {}): Pr
   const entry = process.argv[1] ? path.resolve(process.argv[1]) : '';
   if (/^k2s-dns(-helper)?\.mjs$/.test(path.basename(entry))) {
     deps.follower = { manager: services.kind === 'systemd' ? systemdFollower(fs, nodeExec) : supervisedFollower(fs), argv: [process.execPath, entry, FOLLOW_VERB] };
+    deps.capture = { manager: services.kind === 'systemd' ? systemdCapture(fs, nodeExec) : supervisedCapture(fs), argv: [process.execPath, entry, CAPTURE_VERB], tcpdump: await findTcpdump() };
   }
   return deps;
 }

@@ -22,6 +22,7 @@ import { clearJournal, clearRecovery } from './journal';
 import { recoverInterrupted } from './recover';
 import { writeProxyConfig, proxyArgv, lateListenersFor } from './proxy-config';
 import { waitForListeners } from './service-ready';
+import { captureArgs, capturePorts } from '../capture/capture-args';
 import { verifyDns } from './verify';
 import { kubeDnsLoop } from '../host/upstreams';
 import { cidrRefusal } from '../../../shared/corefile-policy';
@@ -105,6 +106,11 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
       };
     });
     const policy = upstreamPolicy({ options: pre.options });
+    // The exact query log (packets, capture/) replaces the engine's own: with it on, the engine
+    // logs no query (its own lines stay in its log), which is what keeps the proxy's throughput
+    // (README "Query log"). Without tcpdump the engine's query log is the fallback.
+    const capture = deps.capture && opts.logQueries !== false ? (deps.capture.tcpdump !== null ? 'on' : 'missing') : 'off';
+    if (capture === 'missing') warnings.push({ code: 'CAPTURE_UNAVAILABLE', message: 'The exact query log is unavailable: tcpdump is not installed (apt-get install tcpdump); the Logs panel shows the engine\'s own query log.' });
     const plan: ProxyPlan = {
       engine: pre.engine.engine,
       listeners: pre.listeners,
@@ -115,7 +121,7 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
       // glibc's wait for one nameserver and its order (resolv.conf(5) timeout:, rotate).
       timeoutMs: policy.timeoutMs,
       order: policy.order,
-      verbose: opts.logQueries ?? true,
+      verbose: opts.logQueries ?? capture !== 'on',
     };
     const configPath = await r.run('config', 'Writing the proxy config', async () => {
       // A plan the engine's renderer refuses (e.g. a zone AdGuard dnsproxy would exit on) is a
@@ -139,6 +145,14 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
       await waitForListeners(deps, plan, opts.readyTimeoutMs ?? READY_TIMEOUT_MS);
       return { value: pid, message: `k2s-dnsproxy (${plan.engine}${pid ? `, PID ${pid}` : ''}) answers on ${plan.listeners.map((l) => `${l.address}:${l.port}`).join(', ')}`, detail: { pid } };
     });
+    if (capture === 'on' && deps.capture) {
+      const c = deps.capture;
+      // After the proxy answers (its listeners exist); stopped by rollback and by stop. A capture
+      // that cannot start leaves K2s DNS running without a query log (the warning says so).
+      undo.push({ what: 'stop the capture companion', run: () => c.manager.stop() });
+      const argv = [...c.argv, ...captureArgs({ listeners: plan.listeners.map((l) => (l.address.includes(':') ? `[${l.address}]:${l.port}` : `${l.address}:${l.port}`)), ports: capturePorts(plan.listeners.map((l) => l.port), [...plan.upstreams, ...plan.zones.map((z) => z.upstream)]) })];
+      await c.manager.start(argv).catch((err: unknown) => warnings.push({ code: 'CAPTURE_NOT_STARTED', message: `The exact query log did not start (${messageOf(err)}); the engine logs no queries either: start with --no-log-queries to silence this, or fix the cause and start again.` }));
+    } else if (deps.capture) await deps.capture.manager.stop().catch(() => undefined);
     const follow = { plan, engineBinary: pre.engine.binary, onNetworkChange: opts.onNetworkChange ?? pre.existing?.onNetworkChange ?? 'follow' };
     await r.run('activate', 'Pointing the host at 127.0.0.1', () => activate(deps, pre, state, discovery, undo, follow));
     await r.run('verify', `Resolving kubernetes.default.svc.${discovery.clusterDomain} and an external name`, async () => {

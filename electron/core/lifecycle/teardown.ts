@@ -20,6 +20,8 @@ import type { LifecycleError } from './errors';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { FOLLOW_LOG, FOLLOW_PID_FILE, FOLLOW_UNIT_PATH } from '../host/follower';
+import { CAPTURE_LOG } from '../host/capture-companion';
+import { CAPTURE_READY_FILE, PARSER_RUN_PATH } from '../capture/capture-args';
 
 /**
  * K2s-owned files uninstall removes (docs/host-facts.md "K2s values"). The proxy log and its
@@ -46,6 +48,14 @@ export const OWNED_FILES = [
   FOLLOW_UNIT_PATH,
   FOLLOW_PID_FILE,
   FOLLOW_LOG,
+  // The exact query log (every query, like the proxy log) and its companion's files; its pidfile
+  // is the companion's own to remove (uninstall stops it first).
+  K2S_PATHS.queryRows,
+  rotatedLogPath(K2S_PATHS.queryRows),
+  K2S_PATHS.captureUnit,
+  CAPTURE_LOG,
+  PARSER_RUN_PATH,
+  CAPTURE_READY_FILE,
   // The PID lock file of versions before the kernel lock (lock.ts); nothing reads it any more.
   K2S_PATHS.lock,
 ] as const;
@@ -199,7 +209,7 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
           removed.push(f);
         }
       }
-      if (deps.services.kind === 'systemd' && [K2S_PATHS.unit, K2S_PATHS.lateUnit, K2S_PATHS.routeUnit, FOLLOW_UNIT_PATH].some((u) => removed.includes(u))) {
+      if (deps.services.kind === 'systemd' && [K2S_PATHS.unit, K2S_PATHS.lateUnit, K2S_PATHS.routeUnit, FOLLOW_UNIT_PATH, K2S_PATHS.captureUnit].some((u) => removed.includes(u))) {
         await deps.exec.run('systemctl', ['daemon-reload'], { timeoutMs: 15_000 });
       }
       const keptText = kept.length ? ` Left ${kept.join(', ')}: its directory is a symlink, so the file is not one k2s-dns wrote there; remove the link by hand.` : '';

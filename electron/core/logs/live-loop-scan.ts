@@ -7,6 +7,9 @@ import { parseLogLine } from '../../../shared/log-line';
 import { buildQueryLog } from '../../../shared/query-log';
 import { findLiveLoops, type LiveLoop } from '../../../shared/live-loop';
 import { readTail } from './tail';
+import path from 'node:path';
+import { K2S_PATHS } from '../../../shared/k2s-paths';
+import { readCapturedRows } from '../capture/rows-reader';
 
 /** Lines of the log doctor's scan reads (a loop writes hundreds of lines a second). */
 export const LOOP_TAIL_LINES = 20_000;
@@ -18,10 +21,16 @@ export const LOOP_TAIL_LINES = 20_000;
  */
 export const HEALTH_LOOP_TAIL_LINES = 3_000;
 
-/** Loops in the last `tailLines` lines of the log at `realPath` (a real file system path); null when the log is absent or empty. */
+/**
+ * Loops in the last `tailLines` lines of the log at `realPath` (a real file system path) and, when
+ * the exact query log from packets sits next to it (K2S_PATHS.queryRows: then the engine logs no
+ * queries), in its last rows (one row per query: a tenth as many); null when both are absent or empty.
+ */
 export async function scanLiveLoops(realPath: string, clusterZones: string[], tailLines = LOOP_TAIL_LINES): Promise<{ lines: number; loops: LiveLoop[] } | null> {
   const tail = await readTail(realPath, tailLines).catch(() => null);
-  if (tail === null || tail.lines.length === 0) return null;
-  const rows = buildQueryLog(tail.lines.filter((l) => l.trim() !== '').map((l) => parseLogLine(l)), { clusterZones });
-  return { lines: tail.lines.length, loops: findLiveLoops(rows) };
+  const exact = await readCapturedRows(path.join(path.dirname(realPath), path.basename(K2S_PATHS.queryRows)), Math.ceil(tailLines / 10), 'adguard', clusterZones);
+  const lines = tail?.lines.filter((l) => l.trim() !== '') ?? [];
+  if (lines.length === 0 && exact.rows.length === 0) return null;
+  const rows = [...buildQueryLog(lines.map((l) => parseLogLine(l)), { clusterZones }), ...exact.rows];
+  return { lines: lines.length + exact.rows.length, loops: findLiveLoops(rows) };
 }

@@ -19,6 +19,7 @@ import type { LogLine, LogSearch } from '../../../shared/types';
 import { useLogs } from '../stores';
 import { MAX_HISTORY_LINES, MAX_LOG_LINES } from '../stores/logs';
 import './logs-panel.css';
+import { routeExactRows } from '../../../shared/query-log/exact';
 
 /** Why a row is marked ≈ (QueryRow.mixed, shared/query-log.ts). */
 const MIXED_TITLE = 'dnsproxy logged this query at the same moment as another and its log names no request, so the client, answer or rcode shown may be the other query’s';
@@ -291,7 +292,12 @@ export function LogsPanel() {
   const bufferOwners = useLogs((s) => s.owners);
   const shown = searching ? (search.log ?? EMPTY_VIEW) : null;
   const lines = shown ? shown.lines : buffer;
-  const allQueries = shown ? shown.queries : bufferQueries;
+  // The exact log (packets) replaces the rows built from engine lines when it exists; a search
+  // of the text log keeps its own rows (the search reads the log files).
+  const exact = useLogs((s) => s.exact);
+  const zones = useLogs((s) => s.clusterZones);
+  const exactRows = useMemo(() => (exact?.available ? routeExactRows(exact.rows, zones) : null), [exact, zones]);
+  const allQueries = shown ? shown.queries : (exactRows ?? bufferQueries);
   const owners = shown ? shown.owners : bufferOwners;
   const probes = useMemo(() => allQueries.filter((r) => r.probe).length, [allQueries]);
   // k2s-dns's own health probes are hidden unless asked for (they would flood the log), in both views.
@@ -325,7 +331,12 @@ export function LogsPanel() {
         </label>
       </div>
       <SearchSummary search={searching ? search : null} />
-      {buffer.length === 0 && pending === 0 && !searching ? (
+      {view === 'queries' && exact ? (
+        <p className="muted" data-testid="logs-exact" data-available={exact.available}>
+          {exact.available ? 'Exact query log: each row is one client socket\'s query and the answer to it, read from the proxy\'s packets, with the upstream that answered.' : exact.reason}
+        </p>
+      ) : null}
+      {buffer.length === 0 && pending === 0 && !searching && !(view === 'queries' && exactRows && exactRows.length > 0) ? (
         <EmptyState cleared={cleared} error={loadError} />
       ) : view === 'queries' ? (
         <QueryView rows={shownQueries} allRows={allQueries} total={queries.length} hiddenProbes={showProbes ? 0 : probes} paused={paused} searching={searching} />

@@ -8,6 +8,7 @@ import { dropOverlap } from '../lib/log-merge';
 import { trimLogLines } from '../lib/log-trim';
 import { QueryBuffer, queryView, type QueryBufferView } from '../lib/query-buffer';
 import { latestRequest } from '../lib/latest-request';
+import type { ExactQueryLog } from '../../../shared/query-log/exact';
 
 /** The panel's two views: one row per query, or the log lines as written. */
 export type LogView = 'queries' | 'raw';
@@ -92,9 +93,24 @@ export interface LogsState {
   setQueryFilter(f: Partial<Pick<LogsState, 'queryText' | 'rcode' | 'route'>>): void;
   /** Loads the last `lines` lines, replacing the buffer. */
   loadTail(lines?: number): Promise<void>;
-  /** Subscribes to pushed lines; returns the unsubscribe. */
+  /** Subscribes to pushed lines (and re-reads the exact query log every EXACT_POLL_MS); returns the unsubscribe. */
   attach(): () => void;
+  /**
+   * The exact query log (packets, `logs:exact`): when available, the Queries view shows its rows
+   * instead of the ones built from the engine's log lines; null until first read.
+   */
+  exact: ExactQueryLog | null;
+  /** Reads the exact query log now. */
+  loadExact(): Promise<void>;
 }
+
+/** Rows of the exact query log the Queries view holds (the contract's cap). */
+export const EXACT_ROWS = 2000;
+/**
+ * How often the exact log is read while the Logs store is attached, ms: its rows are in their own
+ * file (no pushed lines tell of them); one small read of the file's tail, no process.
+ */
+export const EXACT_POLL_MS = 2000;
 
 /** Creates the logs store on `api`. */
 export function createLogsStore(api: K2sDnsApi) {
@@ -210,7 +226,18 @@ export function createLogsStore(api: K2sDnsApi) {
       }
     },
     attach() {
-      return api.onLogLines((lines) => get().append(lines));
+      const off = api.onLogLines((lines) => get().append(lines));
+      void get().loadExact();
+      const timer = setInterval(() => void get().loadExact(), EXACT_POLL_MS);
+      return () => {
+        clearInterval(timer);
+        off();
+      };
+    },
+    exact: null,
+    async loadExact() {
+      const exact = await api.logsExact({ rows: EXACT_ROWS }).catch(() => null);
+      if (exact) set({ exact });
     },
   };
   });

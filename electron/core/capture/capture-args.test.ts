@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { renderCaptureUnit } from '../../../shared/capture-unit';
+import { isCaptureArgv } from '../host/capture-companion';
+import { accountFrom } from './capture-main';
+import { CAPTURE_VERB, captureArgs, capturePorts, parseCaptureArgs } from './capture-args';
+import { tcpdumpArgv } from './tcpdump-argv';
+
+describe('capture companion command line', () => {
+  it('round-trips listeners and ports, and refuses anything not plain', () => {
+    const args = captureArgs({ listeners: ['127.0.0.1:53', '172.19.1.1:53', '[::1]:53'], ports: [53, 5353, 53] });
+    expect(args).toEqual(['--listen', '127.0.0.1:53', '--listen', '172.19.1.1:53', '--listen', '[::1]:53', '--port', '53', '--port', '5353']);
+    expect(parseCaptureArgs(args)).toEqual({ listeners: ['127.0.0.1:53', '172.19.1.1:53', '[::1]:53'], ports: [53, 5353] });
+    for (const bad of [['--listen', '127.0.0.1'], ['--listen', '127.0.0.1:53;rm'], ['--port', '0'], ['--port', '65536'], ['--listen', '127.0.0.1:53', '--port', '53', '--user', 'root'], ['--listen', '127.0.0.1:53'], ['--port', '53', '--listen']]) {
+      expect(() => parseCaptureArgs(bad)).toThrow();
+    }
+  });
+
+  it('captures the listeners\' ports and every upstream\'s (53 when none is written)', () => {
+    expect(capturePorts([53], ['192.0.2.53', '172.21.0.10:53', '[2001:db8::1]:5353', '198.51.100.1:1053', 'fe80::1'])).toEqual([53, 1053, 5353]);
+  });
+
+  it('tcpdump argv: any interface, drops to nobody after opening, a filter of exactly those ports', () => {
+    expect(tcpdumpArgv({ iface: 'any', ports: capturePorts([53], ['198.51.100.1:1053']), user: 'nobody' })).toEqual(['-i', 'any', '-n', '-s', '4200', '-B', '16384', '--immediate-mode', '-U', '-w', '-', '-Z', 'nobody', 'port 53 or port 1053']);
+  });
+
+  it('finds the parser\'s account in /etc/passwd', () => {
+    expect(accountFrom('root:x:0:0:root:/root:/bin/bash\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n', 'nobody')).toEqual({ uid: 65534, gid: 65534 });
+    expect(accountFrom('root:x:0:0::/root:/bin/bash\n', 'nobody')).toBeNull();
+  });
+
+  it('knows its own processes by the verb after node and the entry, never by a substring', () => {
+    expect(isCaptureArgv(['/usr/bin/node', '/usr/lib/k2s-dns/dist/k2s-dns.mjs', CAPTURE_VERB, '--listen', '127.0.0.1:53'])).toBe(true);
+    expect(isCaptureArgv(['/usr/bin/node', '/x/k2s-dns.mjs', 'status', '--capture-watch'])).toBe(false);
+    expect(isCaptureArgv(['/usr/bin/tcpdump', '-i', 'any'])).toBe(false);
+  });
+});
+
+describe('k2s-dnsproxy-capture.service', () => {
+  it('is a companion of k2s-dnsproxy.service: started, stopped and restarted with it, never alone, and it stops its capture itself', () => {
+    const unit = renderCaptureUnit(['/usr/bin/node', '/usr/lib/k2s-dns/dist/k2s-dns.mjs', CAPTURE_VERB, '--listen', '127.0.0.1:53', '--port', '53']);
+    expect(unit.split('\n').filter((l) => /^(PartOf|Requisite|After|WantedBy|ExecStart|KillMode|Restart|Type)=/.test(l))).toEqual([
+      'PartOf=k2s-dnsproxy.service',
+      'Requisite=k2s-dnsproxy.service',
+      'After=k2s-dnsproxy.service',
+      'Type=simple',
+      'ExecStart=/usr/bin/node /usr/lib/k2s-dns/dist/k2s-dns.mjs capture-watch --listen 127.0.0.1:53 --port 53',
+      'KillMode=mixed',
+      'Restart=on-failure',
+      'WantedBy=k2s-dnsproxy.service',
+    ]);
+    expect(() => renderCaptureUnit(['node', 'x'])).toThrow(/absolute/);
+  });
+});

@@ -1,0 +1,64 @@
+/**
+ * The capture companion's command line (`k2s-dns capture-watch --listen A:P … --port P …`):
+ * built by start from the proxy plan, parsed back by the companion (capture-main.ts), which runs
+ * as root, so the parse takes only plain listeners and ports.
+ */
+
+import { K2S_PATHS } from '../../../shared/k2s-paths';
+
+/** File name of the bundled packet parser in dist/ (scripts/build.mjs). */
+export const PARSER_BUNDLE = 'k2s-dns-capture-rows.cjs';
+/** Host path the parser bundle is copied to: root's 0755 run dir, readable by the parser's user wherever the entry lives. */
+export const PARSER_RUN_PATH = `${K2S_PATHS.runDir}/capture-rows.cjs`;
+
+/** Host path the companion writes its pid to once tcpdump has the capture open (start waits for it: no query before it is missed). */
+export const CAPTURE_READY_FILE = `${K2S_PATHS.runDir}/capture.ready`;
+
+/** The verb the companion runs under (the CLI and the helper entry both take it). */
+export const CAPTURE_VERB = 'capture-watch';
+
+/** What the companion captures: the proxy's listeners and every port it listens and forwards on. */
+export interface CaptureSpec {
+  /** `127.0.0.1:53`, `[::1]:53`. */
+  listeners: string[];
+  /** Listener and upstream ports, 1–65535. */
+  ports: number[];
+}
+
+const LISTENER = /^(?:\d{1,3}(?:\.\d{1,3}){3}|\[[0-9A-Fa-f:.]+\]):(\d{1,5})$/;
+
+/** The flags after CAPTURE_VERB for `spec` (throws like parseCaptureArgs on a value that is not plain). */
+export function captureArgs(spec: CaptureSpec): string[] {
+  const args = [...spec.listeners.flatMap((l) => ['--listen', l]), ...[...new Set(spec.ports)].flatMap((p) => ['--port', String(p)])];
+  parseCaptureArgs(args);
+  return args;
+}
+
+/** Parses the flags after CAPTURE_VERB; throws with the bad word. */
+export function parseCaptureArgs(args: readonly string[]): CaptureSpec {
+  const spec: CaptureSpec = { listeners: [], ports: [] };
+  for (let i = 0; i < args.length; i += 2) {
+    const [flag, value] = [args[i], args[i + 1]];
+    if (value === undefined) throw new Error(`${flag} needs a value`);
+    const port = (p: string) => {
+      const n = /^\d{1,5}$/.test(p) ? Number(p) : NaN;
+      if (!(n >= 1 && n <= 65535)) throw new Error(`port ${JSON.stringify(p)}: need 1–65535`);
+      return n;
+    };
+    if (flag === '--listen') {
+      const m = LISTENER.exec(value);
+      if (!m) throw new Error(`listener ${JSON.stringify(value)} is not ADDRESS:PORT`);
+      port(m[1]!);
+      spec.listeners.push(value);
+    } else if (flag === '--port') spec.ports.push(port(value));
+    else throw new Error(`unknown flag ${JSON.stringify(flag)}`);
+  }
+  if (spec.listeners.length === 0 || spec.ports.length === 0) throw new Error('need at least one --listen and one --port');
+  return spec;
+}
+
+/** The ports to capture for a proxy plan: its listeners' and its upstreams' (`IP`, `IP:PORT`, `[v6]:PORT`; 53 when none is given). */
+export function capturePorts(listenerPorts: readonly number[], upstreams: readonly string[]): number[] {
+  const up = upstreams.map((u) => /\]:(\d+)$|^[^:[\]]+:(\d+)$/.exec(u)).map((m) => (m ? Number(m[1] ?? m[2]) : 53));
+  return [...new Set([...listenerPorts, ...up])].sort((a, b) => a - b);
+}

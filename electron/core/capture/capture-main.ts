@@ -1,0 +1,99 @@
+/**
+ * `capture-watch`: the exact query log's companion process (host/capture-companion.ts starts it
+ * as root next to the proxy). Runs the capture pipeline (pipeline.ts: tcpdump opens the capture
+ * and drops to CAPTURE_USER, the parser runs as CAPTURE_USER) and appends its rows to
+ * K2S_PATHS.queryRows (rows-file.ts), until SIGTERM/SIGINT: then it drains, stops tcpdump and
+ * prints the counts. Exits 1 when tcpdump is missing or the capture cannot open (Restart= retries).
+ */
+import { promises as fsp } from 'node:fs';
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { K2S_PATHS } from '../../../shared/k2s-paths';
+import type { HostFs } from '../host/host-fs';
+import { readAdmGid } from '../host/query-log';
+import { CAPTURE_READY_FILE, PARSER_BUNDLE, PARSER_RUN_PATH, parseCaptureArgs } from './capture-args';
+import { startCapturePipeline } from './pipeline';
+import { openRowsFile } from './rows-file';
+import { findTcpdump, TCPDUMP_PATHS } from './tcpdump-path';
+
+/** The unprivileged account tcpdump drops to and the parser runs as (Debian's nobody). */
+export const CAPTURE_USER = 'nobody';
+
+/**
+ * The parser bundle's bytes: dist/ next to the bundle running this code (the CLI's chunks are in
+ * dist/, the helper's one file sits above dist/ in /usr/lib/k2s-dns), or next to `entry`.
+ */
+async function readParserBundle(entry: string): Promise<Buffer | null> {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  for (const dir of [here, path.join(here, 'dist'), path.dirname(entry), path.join(path.dirname(entry), '..', 'dist')]) {
+    const b = await fsp.readFile(path.join(dir, PARSER_BUNDLE)).catch(() => null);
+    if (b) return b;
+  }
+  return null;
+}
+
+/** uid and gid of `user` in an /etc/passwd text (passwd(5)), else null. */
+export function accountFrom(passwdText: string, user: string): { uid: number; gid: number } | null {
+  for (const line of passwdText.split('\n')) {
+    const [name, , uid, gid] = line.split(':');
+    if (name === user && /^\d+$/.test(uid ?? '') && /^\d+$/.test(gid ?? '')) return { uid: Number(uid), gid: Number(gid) };
+  }
+  return null;
+}
+
+/** Runs the companion with the flags after the verb; resolves the exit status (3 when not root, 2 for bad flags). */
+export async function runCapture(fs: HostFs, uid: number, args: readonly string[], entry: string): Promise<number> {
+  const say = (line: string) => process.stdout.write(`${new Date().toISOString()} k2s-dns capture-watch: ${line}\n`);
+  if (uid !== 0) {
+    process.stderr.write('k2s-dns capture-watch opens a packet capture: it runs as root, started by k2s-dns start.\n');
+    return 3;
+  }
+  let spec;
+  try {
+    spec = parseCaptureArgs(args);
+  } catch (err) {
+    process.stderr.write(`k2s-dns capture-watch: ${(err as Error).message}\n`);
+    return 2;
+  }
+  const tcpdump = await findTcpdump();
+  if (tcpdump === null) {
+    say(`tcpdump is not installed (looked in ${TCPDUMP_PATHS.join(', ')}); install it (apt-get install tcpdump) for the exact query log.`);
+    return 1;
+  }
+  const account = accountFrom(await fsp.readFile(fs.real('/etc/passwd'), 'utf8').catch(() => ''), CAPTURE_USER);
+  if (account === null) {
+    say(`no ${CAPTURE_USER} account in /etc/passwd to run the packet parser as.`);
+    return 1;
+  }
+  // A copy in root's 0755 run dir, 0644: the parser's user must read it, and an entry under a
+  // 0700 home (a checkout) would not be readable by nobody.
+  await fs.mkdirp(K2S_PATHS.runDir, 0o755);
+  const bundle = await readParserBundle(entry);
+  if (bundle === null) {
+    say(`the packet parser ${PARSER_BUNDLE} is not next to ${entry} (run npm run build).`);
+    return 1;
+  }
+  await fs.writeFileAtomic(PARSER_RUN_PATH, bundle, { mode: 0o644 });
+  await fs.mkdirp(K2S_PATHS.logDir, 0o755);
+  const rows = await openRowsFile(fs.real(K2S_PATHS.queryRows), await readAdmGid(fs.real('/etc/group')));
+  const stopping = new Promise<void>((resolve) => {
+    for (const sig of ['SIGTERM', 'SIGINT'] as const) process.once(sig, () => resolve());
+  });
+  let pipeline;
+  try {
+    pipeline = await startCapturePipeline({ spawn: (file, a, o) => spawn(file, [...a], o) }, { iface: 'any', ports: spec.ports, user: CAPTURE_USER, ...account, parser: { file: process.execPath, args: [fs.real(PARSER_RUN_PATH)] }, listeners: spec.listeners, tcpdump, onRow: (r) => rows.write(r) });
+  } catch (err) {
+    say((err as Error).message);
+    await rows.close();
+    return 1;
+  }
+  await fs.writeFileAtomic(CAPTURE_READY_FILE, `${process.pid}\n`, { mode: 0o644 });
+  say(`(PID ${process.pid}) ${tcpdump} reads ports ${spec.ports.join(', ')} of ${spec.listeners.join(', ')} into ${K2S_PATHS.queryRows}.`);
+  await stopping;
+  await fs.remove(CAPTURE_READY_FILE);
+  const end = await pipeline.stop();
+  await rows.close();
+  say(`stopped: ${end.counts?.rows ?? '?'} rows, ${end.counts?.frames ?? '?'} packets, ${end.dropped ?? '?'} dropped by the kernel, ${end.badLines} parser lines skipped, ${rows.rotations} rotations.`);
+  return 0;
+}

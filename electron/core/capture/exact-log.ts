@@ -1,0 +1,18 @@
+/** The Logs panel's exact query log (`logs:exact`, shared/query-log/exact.ts) from the companion's rows file. */
+import { lstat } from 'node:fs/promises';
+import type { EngineName } from '../../../shared/engines/table';
+import type { ExactQueryLog } from '../../../shared/query-log/exact';
+import { readCapturedRows } from './rows-reader';
+
+/**
+ * The `logs:exact` answer for the rows file at the real path `file`: its rows when readable,
+ * else why not — tcpdump missing (the fix), not yet written, or not readable by this user.
+ */
+export async function exactQueryLog(file: string, rows: number, engine: EngineName, tcpdump: () => Promise<string | null>): Promise<ExactQueryLog> {
+  const got = await readCapturedRows(file, rows, engine, []);
+  if (got.present) return { available: true, reason: null, rows: got.rows };
+  if ((await tcpdump()) === null) return { available: false, reason: "The exact query log is unavailable: tcpdump is not installed (apt-get install tcpdump, then start K2s DNS again). Shown: the engine's own query log.", rows: [] };
+  const exists = await lstat(file).then(() => true, () => false);
+  return { available: false, reason: exists ? `The exact query log ${file} is not readable by this user (root and the adm group read it, like the proxy log). Shown: the engine's own query log.` : 'No exact query log yet: it starts with K2s DNS (tcpdump is installed). Shown: the engine\'s own query log.', rows: [] };
+}
+

@@ -1,0 +1,53 @@
+import { EventEmitter } from 'node:events';
+import { PassThrough } from 'node:stream';
+import type { ChildProcess } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { parserLine, startCapturePipeline } from './pipeline';
+import type { CapturedQuery } from './pairing';
+
+/** A child process double: stdio streams, kill() ends it with the signal. */
+function fakeChild(): ChildProcess & { stdout: PassThrough; stderr: PassThrough; stdin: PassThrough } {
+  const c = new EventEmitter() as ChildProcess & { stdout: PassThrough; stderr: PassThrough; stdin: PassThrough };
+  Object.assign(c, { stdout: new PassThrough(), stderr: new PassThrough(), stdin: new PassThrough(), exitCode: null, signalCode: null });
+  c.kill = ((sig: NodeJS.Signals = 'SIGTERM') => {
+    Object.assign(c, { signalCode: sig });
+    queueMicrotask(() => c.emit('exit', null, sig));
+    return true;
+  }) as ChildProcess['kill'];
+  return c;
+}
+
+const ROW: CapturedQuery = { proto: 'udp', client: '127.0.0.1:41001', listener: '127.0.0.1:53', id: 4101, name: 'web.demo.svc.cluster.local', type: 'A', queryUs: 1_764_000_000_000_000, rcode: 'NOERROR', answers: ['172.21.14.7'], latencyMs: 0.41, upstream: '172.21.0.10:53', upstreamRcode: 'NOERROR', upstreamLatencyMs: 0.2, retries: 0 };
+
+describe('capture pipeline: the parser output is untrusted text', () => {
+  it('parserLine: a row, the counts, and null for garbage, other JSON and rows without their fields', () => {
+    expect(parserLine(JSON.stringify(ROW))).toEqual(ROW);
+    expect(parserLine('{"counts":{"frames":3,"notSegment":0,"notDns":1,"messages":2,"rows":1}}')).toEqual({ counts: { frames: 3, notSegment: 0, notDns: 1, messages: 2, rows: 1 } });
+    for (const bad of ['{"proto":"udp"', 'null', '[1]', '42', '"row"', '{"proto":"sctp","client":"x","listener":"y","name":"n","type":"A","queryUs":1,"answers":[]}', JSON.stringify({ ...ROW, answers: 'x' }), 'Error: boom\n    at parse']) {
+      expect(parserLine(bad)).toBeNull();
+    }
+  });
+
+  it('a bad line from the parser is counted and skipped; the rows around it arrive', async () => {
+    const td = fakeChild();
+    const parser = fakeChild();
+    const spawned: { file: string; args: readonly string[] }[] = [];
+    const rows: CapturedQuery[] = [];
+    const deps = { spawn: (file: string, args: readonly string[]) => (spawned.push({ file, args }), spawned.length === 1 ? td : parser) };
+    const opening = startCapturePipeline(deps, { iface: 'any', ports: [53], user: 'nobody', uid: 65534, gid: 65534, parser: { file: '/usr/bin/node', args: ['/run/k2s/capture/rows.cjs'] }, listeners: ['127.0.0.1:53'], tcpdump: '/usr/bin/tcpdump', onRow: (r) => rows.push(r) });
+    td.stderr.write('tcpdump: listening on any, link-type LINUX_SLL2 (Linux cooked v2), snapshot length 4200 bytes\n');
+    const cap = await opening;
+    // Split mid-line, a garbled line, then a row and the counts.
+    const text = `${JSON.stringify(ROW)}\n{"proto":"udp","cli\n${JSON.stringify({ ...ROW, id: 7 })}\n{"counts":{"frames":4,"notSegment":0,"notDns":0,"messages":4,"rows":2}}\n`;
+    parser.stdout.write(text.slice(0, 30));
+    parser.stdout.write(text.slice(30));
+    const stopping = cap.stop();
+    // tcpdump's statistics on SIGINT, then the parser ends with its input.
+    td.stderr.write('4 packets captured\n4 packets received by filter\n0 packets dropped by kernel\n');
+    queueMicrotask(() => parser.emit('exit', 0, null));
+    const end = await stopping;
+    expect(spawned.map((s) => s.file)).toEqual(['/usr/bin/tcpdump', '/usr/bin/node']);
+    expect(rows.map((r) => r.id)).toEqual([4101, 7]);
+    expect(end).toEqual({ counts: { frames: 4, notSegment: 0, notDns: 0, messages: 4, rows: 2 }, dropped: 0, badLines: 1 });
+  });
+});

@@ -1,0 +1,59 @@
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { CapturedQuery } from './pairing';
+import { openRowsFile } from './rows-file';
+import { readCapturedRows } from './rows-reader';
+
+const row = (id: number, over: Partial<CapturedQuery> = {}): CapturedQuery => ({ proto: 'udp', client: `127.0.0.1:${40000 + id}`, listener: '127.0.0.1:53', id, name: `n${id}.example.test`, type: 'A', queryUs: 1_764_615_600_000_000 + id, rcode: 'NOERROR', answers: ['198.51.100.8'], latencyMs: 0.5, upstream: '192.0.2.53:53', upstreamRcode: 'NOERROR', upstreamLatencyMs: 0.3, retries: 0, ...over });
+const lineBytes = Buffer.byteLength(`${JSON.stringify(row(1))}\n`);
+
+let dir: string;
+let file: string;
+beforeEach(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'k2s-rows-'));
+  file = path.join(dir, 'queries.jsonl');
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('exact query log file', () => {
+  it('is private (0640 with adm, 0600 without) and holds one JSON row per line', async () => {
+    const w = await openRowsFile(file, 4);
+    w.write(row(1));
+    w.write(row(2));
+    await w.close();
+    expect(statSync(file).mode & 0o777).toBe(0o640);
+    expect(readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l).id)).toEqual([1, 2]);
+    const other = path.join(dir, 'b.jsonl');
+    await (await openRowsFile(other, null)).close();
+    expect(statSync(other).mode & 0o777).toBe(0o600);
+  });
+
+  it('rotates to .1 at the cap (the older copy replaced), so at most two caps are kept, and the reader reads across both', async () => {
+    // A cap of 3 rows: rows 1–3 fill the file, row 4 rotates, rows 4–6, row 7 rotates again.
+    const w = await openRowsFile(file, 4, 3 * lineBytes);
+    for (let i = 1; i <= 7; i++) {
+      w.write(row(i));
+      await w.flush();
+    }
+    await w.close();
+    const ids = (f: string) => readFileSync(f, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l).id);
+    expect([ids(`${file}.1`), ids(file), w.rotations]).toEqual([[4, 5, 6], [7], 2]);
+    expect(statSync(`${file}.1`).mode & 0o777).toBe(0o640);
+    const got = await readCapturedRows(file, 3, 'adguard', ['cluster.local']);
+    expect(got.present).toBe(true);
+    expect(got.rows.map((r) => [r.client, r.name, r.upstream, r.rcode, r.mixed])).toEqual([
+      ['127.0.0.1:40005', 'n5.example.test', '192.0.2.53:53', 'NOERROR', false],
+      ['127.0.0.1:40006', 'n6.example.test', '192.0.2.53:53', 'NOERROR', false],
+      ['127.0.0.1:40007', 'n7.example.test', '192.0.2.53:53', 'NOERROR', false],
+    ]);
+  });
+
+  it('reader: a garbled or cut line is skipped; no file is "not present"', async () => {
+    writeFileSync(file, `${JSON.stringify(row(1))}\n{"proto":"udp","cl\nnot json\n${JSON.stringify(row(2, { upstream: null }))}\n`);
+    const got = await readCapturedRows(file, 10, 'dnsmasq', []);
+    expect(got.rows.map((r) => [r.name, r.route])).toEqual([['n1.example.test', 'upstream'], ['n2.example.test', 'cache']]);
+    expect(await readCapturedRows(path.join(dir, 'none.jsonl'), 10, 'dnsmasq', [])).toEqual({ rows: [], present: false });
+  });
+});

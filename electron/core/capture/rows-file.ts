@@ -1,0 +1,79 @@
+/**
+ * The exact query log on disk (K2S_PATHS.queryRows, next to the proxy log): one CapturedQuery
+ * (pairing.ts) as JSON per line, written only by the capture companion (capture-main.ts).
+ * - Private like the proxy log: root:adm 0640 (0600 without `adm`), opened with O_NOFOLLOW
+ *   (host/query-log.ts openQueryLog), so the same users who read the proxy log read this one.
+ * - Bounded like it: at LOG_CAP_BYTES the file is renamed to `<file>.1` (replacing the older
+ *   copy) and a new one opened, so at most 2 × LOG_CAP_BYTES are kept. The writer owns the
+ *   file, so a rename (no copytruncate and its lost lines) is enough; readers read `.1` then
+ *   the file (rows-reader.ts).
+ * Writes are batched per event loop turn: the pipeline delivers the rows of one pcap chunk in
+ * one synchronous loop.
+ */
+import { promises as fsp } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
+import { LOG_CAP_BYTES, openQueryLog, rotatedLogPath } from '../host/query-log';
+import type { CapturedQuery } from './pairing';
+
+/** An open rows file. */
+export interface RowsFile {
+  /** Queues one row; written at the end of this event loop turn. */
+  write(row: CapturedQuery): void;
+  /** Writes what is queued now (resolves when it is on disk). */
+  flush(): Promise<void>;
+  /** Writes what is queued and closes the file. */
+  close(): Promise<void>;
+  /** Rotations done so far (for the companion's last line). */
+  readonly rotations: number;
+}
+
+/** Opens (creating) the rows file at the real path `file`; `admGid` as readAdmGid gives it. */
+export async function openRowsFile(file: string, admGid: number | null, capBytes = LOG_CAP_BYTES): Promise<RowsFile> {
+  let fh: FileHandle = await openQueryLog(file, admGid);
+  let size = (await fh.stat()).size;
+  let queued: string[] = [];
+  let rotations = 0;
+  // One write at a time, in order: each flush waits for the one before.
+  let chain: Promise<void> = Promise.resolve();
+  let scheduled = false;
+
+  const flush = async (): Promise<void> => {
+    scheduled = false;
+    if (queued.length === 0) return;
+    const text = queued.join('');
+    queued = [];
+    if (size > 0 && size + Buffer.byteLength(text) > capBytes) {
+      await fh.close();
+      await fsp.rm(rotatedLogPath(file), { force: true });
+      await fsp.rename(file, rotatedLogPath(file));
+      fh = await openQueryLog(file, admGid);
+      size = 0;
+      rotations++;
+    }
+    await fh.write(text);
+    size += Buffer.byteLength(text);
+  };
+
+  return {
+    write(row) {
+      queued.push(`${JSON.stringify(row)}\n`);
+      if (scheduled) return;
+      scheduled = true;
+      setImmediate(() => {
+        chain = chain.then(flush, flush);
+      });
+    },
+    async flush() {
+      chain = chain.then(flush, flush);
+      await chain;
+    },
+    async close() {
+      chain = chain.then(flush, flush);
+      await chain;
+      await fh.close();
+    },
+    get rotations() {
+      return rotations;
+    },
+  };
+}

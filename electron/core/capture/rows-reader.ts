@@ -1,0 +1,55 @@
+/**
+ * Reads the exact query log (rows-file.ts) back as the app's query rows (shared/query-log/row.ts,
+ * to-query-row.ts): the newest rows, from the rotated copy `.1` and the current file. Lines are
+ * parsed with the pipeline's guard (pipeline.ts parserLine): a cut or foreign line is skipped.
+ * Readable by whoever can read the proxy log (root and the `adm` group).
+ */
+import { open } from 'node:fs/promises';
+import { rotatedLogPath } from '../host/query-log';
+import type { QueryRow } from '../../../shared/query-log/row';
+import type { CapturedQuery } from './pairing';
+import { parserLine } from './pipeline';
+import { capturedQueryRow } from './to-query-row';
+
+/** Bytes read from the end of each file per wanted row (a row is ~300 bytes of JSON). */
+const BYTES_PER_ROW = 1024;
+
+/** The last `bytes` of `file` as whole lines ([] when missing or unreadable). */
+async function tailLines(file: string, bytes: number): Promise<string[]> {
+  const fh = await open(file, 'r').catch(() => null);
+  if (!fh) return [];
+  try {
+    const { size } = await fh.stat();
+    const start = Math.max(0, size - bytes);
+    const buf = Buffer.alloc(size - start);
+    await fh.read(buf, 0, buf.length, start);
+    const lines = buf.toString('utf8').split('\n');
+    if (start > 0) lines.shift(); // cut at the front
+    return lines.filter((l) => l !== '');
+  } finally {
+    await fh.close();
+  }
+}
+
+/** What readCapturedRows found. */
+export interface CapturedRows {
+  /** Oldest first, at most `limit`. */
+  rows: QueryRow[];
+  /** False when neither file exists or can be read (no exact log on this host, or not allowed to read it). */
+  present: boolean;
+}
+
+/** The newest `limit` rows of the exact log at the real path `file`; `engine` and `clusterZones` as capturedQueryRow takes them. */
+export async function readCapturedRows(file: string, limit: number, engine: QueryRow['engine'], clusterZones: readonly string[]): Promise<CapturedRows> {
+  const want = Math.max(1, limit) * BYTES_PER_ROW;
+  const current = await tailLines(file, want);
+  const older = current.length >= limit ? [] : await tailLines(rotatedLogPath(file), want);
+  const present = current.length > 0 || older.length > 0 || (await open(file, 'r').then((f) => (f.close(), true), () => false));
+  const captured: CapturedQuery[] = [];
+  for (const l of [...older, ...current]) {
+    const v = parserLine(l);
+    if (v !== null && !('counts' in v)) captured.push(v);
+  }
+  const last = captured.slice(-limit);
+  return { rows: last.map((c, i) => capturedQueryRow(c, engine, `cap-${c.queryUs}-${c.client}-${c.id}-${i}`, clusterZones)), present };
+}

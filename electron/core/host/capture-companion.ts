@@ -1,0 +1,117 @@
+/**
+ * Runs the exact query log's companion (`<entry> capture-watch …`, capture/capture-main.ts) next
+ * to the proxy, as root: on systemd hosts the unit k2s-dnsproxy-capture.service, tied to
+ * k2s-dnsproxy.service (shared/capture-unit.ts: started with it at boot, stopped and restarted
+ * with it); elsewhere a detached process with a pidfile in /run/k2s, like the follower. Start runs
+ * it once the proxy answers; stop ends it with the proxy.
+ */
+import { spawn } from 'node:child_process';
+import { open, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Exec } from './exec';
+import type { HostFs } from './host-fs';
+import { K2S_PATHS } from '../../../shared/k2s-paths';
+import { CAPTURE_UNIT_NAME, renderCaptureUnit } from '../../../shared/capture-unit';
+import { CAPTURE_READY_FILE, CAPTURE_VERB } from '../capture/capture-args';
+import { parseCmdline } from './own-proxy';
+
+/** Host path of the supervised companion's pid. */
+export const CAPTURE_PID_FILE = `${K2S_PATHS.runDir}/capture.pid`;
+/** Host path of the supervised companion's own output (its start line and its counts). */
+export const CAPTURE_LOG = `${K2S_PATHS.runDir}/capture.log`;
+
+/** Starts and stops the one capture companion. */
+export interface CaptureCompanion {
+  /** (Re)starts it with `argv` (absolute node binary, entry script, CAPTURE_VERB, flags). Throws with the cause. */
+  start(argv: string[]): Promise<void>;
+  /** Ends it (it drains the parser first); no error when none runs. */
+  stop(): Promise<void>;
+}
+
+/** How long start waits for tcpdump to open the capture, ms (the pipeline's own limit is 10 s). */
+const READY_TIMEOUT_MS = 12_000;
+
+/**
+ * Waits until the companion wrote CAPTURE_READY_FILE (tcpdump has the capture open), so the
+ * queries right after start are in the log; throws after READY_TIMEOUT_MS with its own last
+ * line (`output`), e.g. tcpdump's error.
+ */
+async function waitReady(fs: HostFs, output: () => Promise<string>): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (!(await fs.lstat(CAPTURE_READY_FILE))) {
+    if (Date.now() > deadline) throw new Error(`the capture did not open within ${READY_TIMEOUT_MS / 1000} s: ${(await output()).trim().split('\n').at(-1) ?? ''}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** True when /proc/PID/cmdline is a capture companion (CAPTURE_VERB within node's first arguments: after the entry, or a node flag and the entry). */
+export function isCaptureArgv(argv: readonly string[]): boolean {
+  return argv.slice(1, 4).includes(CAPTURE_VERB);
+}
+
+/** The companion as a detached process (hosts without systemd). */
+export function supervisedCapture(fs: HostFs, procDir = '/proc'): CaptureCompanion {
+  const recorded = async (): Promise<number | null> => {
+    const pid = Number.parseInt((await fs.readFile(CAPTURE_PID_FILE).catch(() => Buffer.from(''))).toString('utf8'), 10);
+    if (!Number.isInteger(pid) || pid <= 1) return null;
+    const argv = await readFile(path.join(procDir, String(pid), 'cmdline')).then(parseCmdline, () => [] as string[]);
+    return isCaptureArgv(argv) ? pid : null;
+  };
+  const stop = async () => {
+    const pid = await recorded();
+    if (pid !== null) {
+      process.kill(pid, 'SIGTERM');
+      // Bounded: it drains the parser (at most 5 s, pipeline.ts) and stops tcpdump.
+      for (let i = 0; i < 800 && (await recorded()) === pid; i++) await new Promise((r) => setTimeout(r, 10));
+      if ((await recorded()) === pid) process.kill(pid, 'SIGKILL');
+    }
+    await fs.remove(CAPTURE_PID_FILE);
+  };
+  return {
+    async start(argv) {
+      await stop();
+      await fs.remove(CAPTURE_READY_FILE);
+      await fs.mkdirp(K2S_PATHS.runDir, 0o755);
+      const log = await open(fs.real(CAPTURE_LOG), 'a', 0o600);
+      try {
+        const child = spawn(argv[0]!, argv.slice(1), { detached: true, stdio: ['ignore', log.fd, log.fd] });
+        const pid = await new Promise<number>((resolve, reject) => {
+          child.once('error', reject);
+          child.once('spawn', () => resolve(child.pid!));
+        });
+        child.unref();
+        await fs.writeFileAtomic(CAPTURE_PID_FILE, `${pid}\n`, { mode: 0o644 });
+      } finally {
+        await log.close();
+      }
+      await waitReady(fs, () => readFile(fs.real(CAPTURE_LOG), 'utf8').catch(() => ''));
+    },
+    stop,
+  };
+}
+
+/** The companion as k2s-dnsproxy-capture.service (systemd hosts). */
+export function systemdCapture(fs: HostFs, exec: Exec): CaptureCompanion {
+  const unit = `${CAPTURE_UNIT_NAME}.service`;
+  const systemctl = async (args: string[], ok: number[] = [0]) => {
+    const r = await exec.run('systemctl', args, { timeoutMs: 60_000 });
+    if (r.code === null || !ok.includes(r.code)) throw new Error(`systemctl ${args.join(' ')} failed (${r.stderr.trim() || `exit ${r.code}`}); see "journalctl -u ${unit}".`);
+  };
+  return {
+    async start(argv) {
+      await fs.writeFileAtomic(K2S_PATHS.captureUnit, renderCaptureUnit(argv), { mode: 0o644 });
+      await systemctl(['daemon-reload']);
+      // reenable: the [Install] WantedBy=k2s-dnsproxy.service link, so the proxy's start pulls it in (boot).
+      await systemctl(['reenable', unit]);
+      await systemctl(['reset-failed', unit], [0, 1, 5]);
+      await fs.remove(CAPTURE_READY_FILE);
+      await systemctl(['restart', unit]);
+      await waitReady(fs, async () => (await exec.run('journalctl', ['--no-pager', '-o', 'cat', '-n', '3', '-u', unit], { timeoutMs: 10_000 }).catch(() => null))?.stdout ?? '');
+    },
+    async stop() {
+      if (!(await fs.lstat(K2S_PATHS.captureUnit))) return;
+      await systemctl(['stop', unit], [0, 5]);
+      await systemctl(['disable', unit], [0, 1, 5]);
+    },
+  };
+}
