@@ -12,9 +12,9 @@
  * /usr/sbin/resolvconf, which `auto` would pick and which fails without resolved running.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createDebianHost, debianHostMissing, type DebianHost } from './bed/debian-host';
-import { hostCli, hostGetent, hostStartArgs, isActive, plainHostFiles } from './bed/debian-host-cli';
+import { hostCli, hostGetent, hostStartArgs, isActive, mainPid, plainHostFiles } from './bed/debian-host-cli';
 import { startDnsmasq, DNSMASQ_BIN, type DnsmasqServer } from './bed/dnsmasq-server';
 import { engineMissing, PROXY_ENGINES } from './bed/engines';
 import { runCmd } from './bed/run-cmd';
@@ -43,6 +43,77 @@ async function untilFollowed(t0: number): Promise<number | null> {
     await new Promise((res) => setTimeout(res, 100));
   }
   return null;
+}
+
+/** The follower's journal inside the host (one line per change it handled, follow-watch.ts). */
+async function followerLines(h: DebianHost): Promise<string[]> {
+  return (await h.run(['journalctl', '-u', 'k2s-dnsproxy-follow', '-o', 'cat', '--no-pager'])).stdout.split('\n').filter((l) => l.includes('wrote a new resolver') || l.includes('changed the resolver'));
+}
+
+/** What one follow case does to the host's network, and what status must say afterwards. */
+interface NetworkChangeCase {
+  engine: 'adguard' | 'dnsmasq';
+  /** Label of the printed figure (`NetworkManager`, `resolvconf -a`…). */
+  what: string;
+  /** Makes the network change inside the host; resolves its exit code and stderr. */
+  change: () => Promise<{ code: number | null; stderr: string }>;
+  /** The upstreams the proxy must have afterwards. */
+  to: string[];
+  /** status --json must match this (besides state running, owner k2s, outcome followed, `to`). */
+  writer: string;
+  /** When the network wrote its file (ms, this machine's clock), for the figure from the write; optional. */
+  wroteAt?: () => Promise<number>;
+}
+
+/**
+ * One follow on the booted host, waited on by what the product says, not by time: start (the
+ * new nameserver's name is NXDOMAIN), the change, then the follower's own journal line for it
+ * (written after the engine restarted, listens and the state is saved; follow-watch.ts), a new
+ * engine PID, the proxy answering from the new nameserver, a cluster name through the host's
+ * resolver, and status. Prints the latency figures (proxy answering; the follower's phases).
+ */
+async function followCase(h: DebianHost, c: NetworkChangeCase): Promise<void> {
+  const start = await hostCli(h, hostStartArgs(c.engine));
+  expect(start.result, start.stderr).toMatchObject({ ok: true });
+  expect(await isActive(h, 'k2s-dnsproxy-follow.service')).toBe('active');
+  // The follower's ready line (watches set, first look done): a change from now on is the
+  // follower's to see at once, not its first look's (node starts in seconds on a busy machine).
+  const follower = await mainPid(h, 'k2s-dnsproxy-follow.service');
+  const ready = `follow-watch (PID ${follower}) watches the network's resolver files.`;
+  const t1 = Date.now();
+  while (!(await h.run(['journalctl', '-u', 'k2s-dnsproxy-follow', '-o', 'cat', '--no-pager'])).stdout.includes(ready)) {
+    expect(Date.now() - t1, `the follower (PID ${follower}) did not say it watches`).toBeLessThan(FOLLOW_DEADLINE_MS);
+    await new Promise((res) => setTimeout(res, 200));
+  }
+  console.log(`${c.engine} ${c.what}: the follower watched ${Date.now() - t1} ms after start returned`);
+  expect((await queryDns({ name: NEW_NAME, type: 'A', server: '127.0.0.1', timeoutMs: 2000 })).rcode).toBe('NXDOMAIN');
+  const pidBefore = await mainPid(h);
+  const linesBefore = (await followerLines(h)).length;
+
+  const t0 = Date.now();
+  const changed = await c.change();
+  expect(changed.code, changed.stderr).toBe(0);
+  const ms = await untilFollowed(t0);
+  expect(ms, `the proxy never answered ${NEW_NAME} from ${c.to.join(', ')}`).not.toBeNull();
+  // The follow is complete when the follower logs it; a drift line (e.g. a first write without
+  // the new DNS) is not the end: wait for the followed one that names the new upstreams.
+  const done = `→ ${c.to.join(', ')}, and stop restores that file.`;
+  let line: string | undefined;
+  for (const t1 = Date.now(); !line && Date.now() - t1 < FOLLOW_DEADLINE_MS; await new Promise((res) => setTimeout(res, 200))) {
+    line = (await followerLines(h)).slice(linesBefore).find((l) => l.includes(done));
+  }
+  expect(line, `follower journal: ${(await followerLines(h)).slice(linesBefore).join('\n')}`).toBeDefined();
+  const wrote = c.wroteAt ? ` (${t0 + ms! - (await c.wroteAt())} ms after the network wrote the file)` : '';
+  console.log(`${c.engine} ${c.what}: proxy used the new nameserver ${ms} ms after the change began${wrote}; follower: ${line!.replace(/^.*and stop restores that file\. /, '')}`);
+
+  const pidAfter = await mainPid(h);
+  expect(pidAfter).toBeGreaterThan(0);
+  expect(pidAfter).not.toBe(pidBefore);
+  const answer = await queryDns({ name: NEW_NAME, type: 'A', server: '127.0.0.1', timeoutMs: 2000 });
+  expect(answer.answers.map((a) => a.data)).toEqual([NEW_ANSWER]);
+  expect(await hostGetent(h, 'kubernetes.default.svc.cluster.local')).toEqual(['172.21.0.1']);
+  const status = JSON.parse((await hostCli(h, ['status', '--json'])).stdout);
+  expect(status).toMatchObject({ state: 'running', resolverOwner: 'k2s', pid: pidAfter, networkChange: { outcome: 'followed', writer: c.writer, to: c.to } });
 }
 
 describe.skipIf(why !== null)('NetworkManager changes DNS while K2s DNS runs (Debian 13 host)', () => {
@@ -94,38 +165,36 @@ describe.skipIf(why !== null)('NetworkManager changes DNS while K2s DNS runs (De
     await tb?.stop();
   });
 
+  /** NetworkManager back on the DHCP nameserver (192.0.2.53 only), K2s DNS stopped: where each case begins, also after a failed one. */
+  const dhcpDns = async () => {
+    await hostCli(h, ['stop', '--json']);
+    const back = await h.sh('nmcli connection modify bed ipv4.ignore-auto-dns no ipv4.dns "" && nmcli --wait 60 connection up bed', 90_000);
+    expect(back.code, back.stderr).toBe(0);
+    await until('NetworkManager writing the DHCP nameserver again', async () => {
+      const etc = (await nmFiles()).etc;
+      return /nameserver 192\.0\.2\.53/.test(etc) && !etc.includes(NEW_NS);
+    });
+  };
+
   for (const engine of PROXY_ENGINES) {
     it(`${engine}: nmcli connection up with a new nameserver is followed; stop restores NetworkManager's file`, async (ctx) => {
       if (engine === 'adguard' && dnsproxyMissing) return ctx.skip(`skipped: ${dnsproxyMissing}`);
-      const start = await hostCli(h, hostStartArgs(engine));
-      expect(start.result, start.stderr).toMatchObject({ ok: true });
-      expect(await isActive(h, 'k2s-dnsproxy-follow.service')).toBe('active');
-      expect((await queryDns({ name: NEW_NAME, type: 'A', server: '127.0.0.1', timeoutMs: 2000 })).rcode).toBe('NXDOMAIN');
-
-      const t0 = Date.now();
-      const mod = await h.sh(`nmcli connection modify bed ipv4.ignore-auto-dns yes ipv4.dns ${NEW_NS} && nmcli --wait 60 connection up bed`, 90_000);
-      expect(mod.code, mod.stderr).toBe(0);
-      const ms = await untilFollowed(t0);
-      expect(ms).not.toBeNull();
-      // From NetworkManager's write (its own copy is written with /etc/resolv.conf, same clock) to the proxy answering.
-      const nmWroteAt = Number((await h.run(['stat', '-c', '%.3Y', '/run/NetworkManager/resolv.conf'])).stdout.trim()) * 1000;
-      console.log((await h.run(['journalctl', '-u', 'k2s-dnsproxy-follow', '-n', '4', '-o', 'cat', '--no-pager'])).stdout);
-      console.log(`${engine} NetworkManager: proxy used the new nameserver ${t0 + ms! - nmWroteAt} ms after NetworkManager wrote the file (${ms} ms after nmcli modify+up began)`);
-      expect(await hostGetent(h, 'kubernetes.default.svc.cluster.local')).toEqual(['172.21.0.1']);
-      const status = JSON.parse((await hostCli(h, ['status', '--json'])).stdout);
-      expect(status).toMatchObject({ state: 'running', resolverOwner: 'k2s', networkChange: { outcome: 'followed', writer: 'NetworkManager', to: [NEW_NS] } });
-
+      onTestFinished(dhcpDns);
+      await followCase(h, {
+        engine,
+        what: 'NetworkManager',
+        change: () => h.sh(`nmcli connection modify bed ipv4.ignore-auto-dns yes ipv4.dns ${NEW_NS} && nmcli --wait 60 connection up bed`, 90_000),
+        to: [NEW_NS],
+        writer: 'NetworkManager',
+        // NetworkManager writes its own copy with /etc/resolv.conf (same clock).
+        wroteAt: async () => Number((await h.run(['stat', '-c', '%.3Y', '/run/NetworkManager/resolv.conf'])).stdout.trim()) * 1000,
+      });
       expect((await hostCli(h, ['stop', '--json'])).result).toMatchObject({ ok: true });
       const after = await nmFiles();
       expect(after.kind).toBe('regular file');
       expect(after.etc).toContain(`nameserver ${NEW_NS}`);
       expect(after.etc).toBe(after.nm);
       expect(await isActive(h, 'k2s-dnsproxy-follow.service')).not.toBe('active');
-
-      // Back to the DHCP nameserver for the next engine.
-      const back = await h.sh('nmcli connection modify bed ipv4.ignore-auto-dns no ipv4.dns "" && nmcli --wait 60 connection up bed', 90_000);
-      expect(back.code, back.stderr).toBe(0);
-      await until('NetworkManager writing the DHCP nameserver again', async () => /nameserver 192\.0\.2\.53/.test((await nmFiles()).etc));
     }, 240_000);
   }
 });
@@ -177,29 +246,25 @@ describe.skipIf(why !== null)('resolvconf -a (a VPN adds its nameserver) while K
     it(`${engine}: resolvconf -a tun0 is followed; stop restores resolvconf's link with its newest bytes`, async (ctx) => {
       if (installSkip) return ctx.skip(`skipped: ${installSkip}`);
       if (engine === 'adguard' && dnsproxyMissing) return ctx.skip(`skipped: ${dnsproxyMissing}`);
+      // The VPN goes away for the next case, also after a failed one.
+      onTestFinished(async () => {
+        await hostCli(h, ['stop', '--json']);
+        await h.run(['resolvconf', '-d', 'tun0.openvpn']);
+      });
       const before = await target();
-      const start = await hostCli(h, hostStartArgs(engine));
-      expect(start.result, start.stderr).toMatchObject({ ok: true });
-      expect((await queryDns({ name: NEW_NAME, type: 'A', server: '127.0.0.1', timeoutMs: 2000 })).rcode).toBe('NXDOMAIN');
-      const t0 = Date.now();
-      // What OpenVPN's update-resolv-conf and wg-quick do (resolvconf(8) -a; tun* sorts first in interface-order).
-      const add = await h.sh(`printf 'nameserver ${VPN_NS}\\nsearch newnet.test\\n' | resolvconf -a tun0.openvpn`, 60_000);
-      expect(add.code, add.stderr).toBe(0);
-      const ms = await untilFollowed(t0);
-      console.log(`${engine} resolvconf -a: proxy used the VPN nameserver ${ms} ms after resolvconf -a began`);
-      expect(ms).not.toBeNull();
-      expect(await hostGetent(h, 'kubernetes.default.svc.cluster.local')).toEqual(['172.21.0.1']);
-      const status = JSON.parse((await hostCli(h, ['status', '--json'])).stdout);
-      expect(status).toMatchObject({ state: 'running', networkChange: { outcome: 'followed', writer: 'resolvconf' } });
-      expect(status.networkChange.to[0]).toBe(VPN_NS);
-
+      await followCase(h, {
+        engine,
+        what: 'resolvconf -a',
+        // What OpenVPN's update-resolv-conf and wg-quick do (resolvconf(8) -a; tun* sorts first in interface-order).
+        change: () => h.sh(`printf 'nameserver ${VPN_NS}\\nsearch newnet.test\\n' | resolvconf -a tun0.openvpn`, 60_000),
+        to: [VPN_NS, '192.0.2.53'],
+        writer: 'resolvconf',
+      });
       expect((await hostCli(h, ['stop', '--json'])).result).toMatchObject({ ok: true });
       const after = await target();
       expect(after.link).toBe(before.link);
       expect(after.etc).toBe(after.run);
       expect(after.etc).toContain(`nameserver ${VPN_NS}`);
-      // The VPN goes away for the next engine.
-      expect((await h.run(['resolvconf', '-d', 'tun0.openvpn'])).code).toBe(0);
     }, 240_000);
   }
 });
@@ -231,22 +296,15 @@ describe.skipIf(why !== null)('systemd-resolved link servers change while K2s DN
   for (const engine of PROXY_ENGINES) {
     it(`${engine}: resolvectl dns on the uplink is followed; stop restores the stub link`, async (ctx) => {
       if (engine === 'adguard' && dnsproxyMissing) return ctx.skip(`skipped: ${dnsproxyMissing}`);
+      // The uplink back for the next case, also after a failed one.
+      onTestFinished(async () => {
+        await hostCli(h, ['stop', '--json']);
+        await h.run(['resolvectl', 'dns', 'k2s-upstream0', '192.0.2.53']);
+      });
       const before = (await h.run(['readlink', '/etc/resolv.conf'])).stdout.trim();
-      const start = await hostCli(h, hostStartArgs(engine));
-      expect(start.result, start.stderr).toMatchObject({ ok: true });
-      expect((await queryDns({ name: NEW_NAME, type: 'A', server: '127.0.0.1', timeoutMs: 2000 })).rcode).toBe('NXDOMAIN');
-      const t0 = Date.now();
-      expect((await h.run(['resolvectl', 'dns', 'k2s-upstream0', VPN_NS])).code).toBe(0);
-      const ms = await untilFollowed(t0);
-      console.log(`${engine} resolvectl dns: proxy used the new link server ${ms} ms after resolvectl began`);
-      expect(ms).not.toBeNull();
-      expect(await hostGetent(h, 'kubernetes.default.svc.cluster.local')).toEqual(['172.21.0.1']);
-      const status = JSON.parse((await hostCli(h, ['status', '--json'])).stdout);
-      expect(status).toMatchObject({ state: 'running', networkChange: { outcome: 'followed', writer: 'systemd-resolved', to: [VPN_NS] } });
+      await followCase(h, { engine, what: 'resolvectl dns', change: () => h.run(['resolvectl', 'dns', 'k2s-upstream0', VPN_NS]), to: [VPN_NS], writer: 'systemd-resolved' });
       expect((await hostCli(h, ['stop', '--json'])).result).toMatchObject({ ok: true });
       expect((await h.run(['readlink', '/etc/resolv.conf'])).stdout.trim()).toBe(before);
-      // The uplink back for the next engine.
-      expect((await h.run(['resolvectl', 'dns', 'k2s-upstream0', '192.0.2.53'])).code).toBe(0);
     }, 240_000);
   }
 });

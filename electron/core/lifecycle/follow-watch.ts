@@ -33,6 +33,8 @@ export interface WatchOptions {
   pollMs?: number;
   /** Called after each look that ran followNetwork, with its outcome (tests wait on it instead of sleeping). */
   onLook?: (outcome: FollowOutcome) => void;
+  /** Called once the watches are set and the first look is done (what it finds from then on is a new change). */
+  onReady?: () => void;
   /** Wait after an inotify event before looking, ms, so a writer's several steps are one change (default 100). */
   settleMs?: number;
 }
@@ -92,10 +94,14 @@ export async function watchNetwork(deps: LifecycleDeps, opts: WatchOptions): Pro
           eventAt ??= Date.now();
           schedule(settleMs);
         });
-        w.on('error', () => undefined); // a removed directory: the poll finds it again
+        // A removed directory: the poll finds it again.
+        w.on('error', (err) => opts.log(`follow-watch: inotify on ${d} ended (${err.message}); the poll every ${pollMs} ms covers it`));
         watchers.push(w);
-      } catch {
+      } catch (err) {
         // Not there yet (resolvconf's /run/resolvconf before its first run): the poll covers it.
+        // Any other cause (EMFILE/ENOSPC: the inotify limits, inotify(7)) is said once per set.
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code !== 'ENOENT') opts.log(`follow-watch: cannot watch ${d} with inotify (${code ?? (err as Error).message}); the poll every ${pollMs} ms covers it`);
       }
     }
     watchedDirs = dirs.join();
@@ -137,6 +143,9 @@ export async function watchNetwork(deps: LifecycleDeps, opts: WatchOptions): Pro
   };
   run();
   const poll = setInterval(run, pollMs);
+  // The first look sets the watches (rewatch) and follows a change made while no watcher ran.
+  await running;
+  opts.onReady?.();
   await new Promise<void>((resolve) => opts.signal.addEventListener('abort', () => resolve(), { once: true }));
   clearInterval(poll);
   if (timer) clearTimeout(timer);
