@@ -35,7 +35,12 @@ export interface WatchOptions {
   onLook?: (outcome: FollowOutcome) => void;
   /** Called once the watches are set and the first look is done (what it finds from then on is a new change). */
   onReady?: () => void;
-  /** Wait after an inotify event before looking, ms, so a writer's several steps are one change (default 100). */
+  /**
+   * Wait after an inotify event before looking, ms, so a writer's several steps are one change
+   * (default 50: NetworkManager and resolvconf write a temp file and rename it over the old one,
+   * events microseconds apart; a writer that rewrites in place gets a look per write, the last
+   * one decides).
+   */
   settleMs?: number;
 }
 
@@ -67,7 +72,7 @@ async function signature(deps: LifecycleDeps, files: string[]): Promise<string> 
  */
 export async function watchNetwork(deps: LifecycleDeps, opts: WatchOptions): Promise<void> {
   const pollMs = opts.pollMs ?? 1000;
-  const settleMs = opts.settleMs ?? 100;
+  const settleMs = opts.settleMs ?? 50;
   let watchers: FSWatcher[] = [];
   let watchedDirs = '';
   let last = '';
