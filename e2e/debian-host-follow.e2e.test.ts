@@ -12,6 +12,7 @@
  * /usr/sbin/resolvconf, which `auto` would pick and which fails without resolved running.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { rm, writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createDebianHost, debianHostMissing, type DebianHost } from './bed/debian-host';
 import { hostCli, hostGetent, hostStartArgs, isActive, mainPid, plainHostFiles } from './bed/debian-host-cli';
@@ -34,6 +35,10 @@ const DHCP_SERVER = '10.77.0.1';
 const NEW_NS = '10.77.0.2';
 const NEW_NAME = 'only.newnet.test';
 const NEW_ANSWER = '203.0.113.99';
+/** The bed DHCP server's options file (this machine's /run, inside the sandbox's mount namespace). */
+const DHCP_OPTS = '/run/k2s-nm-test.opts';
+/** A --dhcp-optsfile line handing out `ns` as the network's nameserver (dnsmasq(8) --dhcp-option syntax). */
+const dhcpDnsOption = (ns: string) => `option:dns-server,${ns}\n`;
 
 /** ms until the proxy (127.0.0.1 in the shared bed namespace) answers NEW_NAME with NEW_ANSWER, or null. */
 async function untilFollowed(t0: number): Promise<number | null> {
@@ -142,7 +147,9 @@ describe.skipIf(why !== null)('NetworkManager changes DNS while K2s DNS runs (De
     await runCmd('ip', ['addr', 'add', `${NEW_NS}/32`, 'dev', SERVER_LINK]);
     for (const l of [SERVER_LINK, NM_LINK]) await runCmd('ip', ['link', 'set', l, 'up']);
     // DHCP only (port=0: no DNS): the lease names the bed's upstream as the network's nameserver.
-    dhcp = spawn(DNSMASQ_BIN, ['--no-daemon', '--conf-file=/dev/null', '--port=0', `--interface=${SERVER_LINK}`, '--bind-interfaces', '--dhcp-range=10.77.0.50,10.77.0.60,255.255.255.0,2m', '--dhcp-option=option:dns-server,192.0.2.53', '--dhcp-option=option:domain-search,example.test', '--dhcp-leasefile=/run/k2s-nm-test.leases', '--dhcp-authoritative'], { stdio: 'ignore' });
+    // The DNS option in a --dhcp-optsfile, which dnsmasq re-reads on SIGHUP (dnsmasq(8)): the lease case changes it.
+    await writeFile(DHCP_OPTS, dhcpDnsOption('192.0.2.53'));
+    dhcp = spawn(DNSMASQ_BIN, ['--no-daemon', '--conf-file=/dev/null', '--port=0', `--interface=${SERVER_LINK}`, '--bind-interfaces', '--dhcp-range=10.77.0.50,10.77.0.60,255.255.255.0,2m', `--dhcp-optsfile=${DHCP_OPTS}`, '--dhcp-option=option:domain-search,example.test', '--dhcp-leasefile=/run/k2s-nm-test.leases', '--dhcp-authoritative'], { stdio: 'ignore' });
     newNet = await startDnsmasq({ listenAddress: NEW_NS, port: 53, records: { localZones: ['#', 'newnet.test'], hosts: [[NEW_NAME, NEW_ANSWER], ['www.example.test', '198.51.100.7']] } });
     h = await createDebianHost({
       enable: ['NetworkManager.service'],
@@ -160,6 +167,7 @@ describe.skipIf(why !== null)('NetworkManager changes DNS while K2s DNS runs (De
   afterAll(async () => {
     await h?.destroy();
     if (dhcp?.pid) dhcp.kill('SIGTERM');
+    await rm(DHCP_OPTS, { force: true });
     await newNet?.stop();
     await runCmd('ip', ['link', 'del', NM_LINK]).catch(() => undefined);
     await tb?.stop();
@@ -195,6 +203,36 @@ describe.skipIf(why !== null)('NetworkManager changes DNS while K2s DNS runs (De
       expect(after.etc).toContain(`nameserver ${NEW_NS}`);
       expect(after.etc).toBe(after.nm);
       expect(await isActive(h, 'k2s-dnsproxy-follow.service')).not.toBe('active');
+    }, 240_000);
+  }
+
+  for (const engine of PROXY_ENGINES) {
+    it(`${engine}: a new DHCP lease with a new DNS server (the server's option changed) is followed; stop restores NetworkManager's file`, async (ctx) => {
+      if (engine === 'adguard' && dnsproxyMissing) return ctx.skip(`skipped: ${dnsproxyMissing}`);
+      onTestFinished(async () => {
+        await writeFile(DHCP_OPTS, dhcpDnsOption('192.0.2.53'));
+        dhcp?.kill('SIGHUP');
+        await dhcpDns();
+      });
+      await followCase(h, {
+        engine,
+        what: 'DHCP lease',
+        // The DHCP server now hands out NEW_NS (re-read on SIGHUP); NetworkManager's next lease
+        // (a re-activation asks again: dnsmasq's shortest lease, 2 min, is too long to wait for a renew) carries it.
+        change: async () => {
+          await writeFile(DHCP_OPTS, dhcpDnsOption(NEW_NS));
+          dhcp!.kill('SIGHUP');
+          return h.sh('nmcli --wait 60 connection up bed', 90_000);
+        },
+        to: [NEW_NS],
+        writer: 'NetworkManager',
+        wroteAt: async () => Number((await h.run(['stat', '-c', '%.3Y', '/run/NetworkManager/resolv.conf'])).stdout.trim()) * 1000,
+      });
+      expect((await hostCli(h, ['stop', '--json'])).result).toMatchObject({ ok: true });
+      const after = await nmFiles();
+      expect(after.kind).toBe('regular file');
+      expect(after.etc).toMatch(new RegExp(`^nameserver ${NEW_NS.replace(/\./g, '\\.')}$`, 'm'));
+      expect(after.etc).toBe(after.nm);
     }, 240_000);
   }
 });
