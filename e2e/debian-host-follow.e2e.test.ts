@@ -3,12 +3,15 @@
  * both engines. NetworkManager manages a bed link (`k2s-nm0`, a veth whose peer carries a DHCP
  * server: dnsmasq run by the test, handing out 192.0.2.53 as DNS); while K2s DNS runs the
  * connection gets another nameserver (`nmcli connection modify … ipv4.dns 10.77.0.2` + `up`),
- * which is the only one that knows `only.newnet.test`. Asserted within FOLLOW_DEADLINE_MS: the
+ * which is the only one that knows `only.newnet.test`; then a new DHCP lease names it (the DHCP
+ * server's option changed); then a second connection on its own link acts as a VPN (its DNS with
+ * ipv4.dns-priority -50), brought up and down. Asserted within FOLLOW_DEADLINE_MS: the
  * proxy answers that name (so its upstream is the new nameserver), cluster names resolve, status
  * says NetworkManager wrote it; stop leaves /etc/resolv.conf byte-identical to the file
  * NetworkManager wants now (its /run/NetworkManager/resolv.conf), as a regular file.
  * The bed's NetworkManager config (scripts/build-debian-host.sh) keeps every other link unmanaged;
- * this host's adds `rc-manager=file` (NetworkManager.conf(5)): the rootfs has resolvectl's
+ * this host's manages only `k2s-nm*` links, makes no automatic profiles and sets `rc-manager=file`
+ * (NetworkManager.conf(5)): the rootfs has resolvectl's
  * /usr/sbin/resolvconf, which `auto` would pick and which fails without resolved running.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -30,7 +33,10 @@ const dnsproxyMissing = why ? null : await engineMissing('dnsproxy');
 /** The product promises 2 s; a busy 2-core machine with a booted host gets more, and the figure is printed. */
 const FOLLOW_DEADLINE_MS = 20_000;
 const NM_LINK = 'k2s-nm0';
-const SERVER_LINK = 'k2s-nmsrv0';
+const SERVER_LINK = 'k2s-dhcpsrv0';
+/** The VPN's link (NetworkManager manages `k2s-nm*`, see the host's conf below) and its peer. */
+const VPN_LINK = 'k2s-nmvpn0';
+const VPN_PEER = 'k2s-vpnsrv0';
 const DHCP_SERVER = '10.77.0.1';
 const NEW_NS = '10.77.0.2';
 const NEW_NAME = 'only.newnet.test';
@@ -53,6 +59,19 @@ async function untilFollowed(t0: number): Promise<number | null> {
 /** The follower's journal inside the host (one line per change it handled, follow-watch.ts). */
 async function followerLines(h: DebianHost): Promise<string[]> {
   return (await h.run(['journalctl', '-u', 'k2s-dnsproxy-follow', '-o', 'cat', '--no-pager'])).stdout.split('\n').filter((l) => l.includes('wrote a new resolver') || l.includes('changed the resolver'));
+}
+
+/** The follower's journal line (after the first `linesBefore`) for a follow to `to`; fails past FOLLOW_DEADLINE_MS. */
+async function untilFollowerLine(h: DebianHost, linesBefore: number, to: string[]): Promise<string> {
+  // The follow is complete when the follower logs it; a drift line (e.g. a first write without
+  // the new DNS) is not the end: wait for the followed one that names the new upstreams.
+  const done = `→ ${to.join(', ')}, and stop restores that file.`;
+  let line: string | undefined;
+  for (const t1 = Date.now(); !line && Date.now() - t1 < FOLLOW_DEADLINE_MS; await new Promise((res) => setTimeout(res, 200))) {
+    line = (await followerLines(h)).slice(linesBefore).find((l) => l.includes(done));
+  }
+  expect(line, `follower journal: ${(await followerLines(h)).slice(linesBefore).join('\n')}`).toBeDefined();
+  return line!;
 }
 
 /** What one follow case does to the host's network, and what status must say afterwards. */
@@ -102,12 +121,7 @@ async function followCase(h: DebianHost, c: NetworkChangeCase): Promise<void> {
   expect(ms, `the proxy never answered ${NEW_NAME} from ${c.to.join(', ')}`).not.toBeNull();
   // The follow is complete when the follower logs it; a drift line (e.g. a first write without
   // the new DNS) is not the end: wait for the followed one that names the new upstreams.
-  const done = `→ ${c.to.join(', ')}, and stop restores that file.`;
-  let line: string | undefined;
-  for (const t1 = Date.now(); !line && Date.now() - t1 < FOLLOW_DEADLINE_MS; await new Promise((res) => setTimeout(res, 200))) {
-    line = (await followerLines(h)).slice(linesBefore).find((l) => l.includes(done));
-  }
-  expect(line, `follower journal: ${(await followerLines(h)).slice(linesBefore).join('\n')}`).toBeDefined();
+  const line = await untilFollowerLine(h, linesBefore, c.to);
   const wrote = c.wroteAt ? ` (${t0 + ms! - (await c.wroteAt())} ms after the network wrote the file)` : '';
   console.log(`${c.engine} ${c.what}: proxy used the new nameserver ${ms} ms after the change began${wrote}; follower: ${line!.replace(/^.*and stop restores that file\. /, '')}`);
 
@@ -145,7 +159,8 @@ describe.skipIf(why !== null)('NetworkManager changes DNS while K2s DNS runs (De
     await runCmd('ip', ['link', 'add', NM_LINK, 'type', 'veth', 'peer', 'name', SERVER_LINK]);
     await runCmd('ip', ['addr', 'add', `${DHCP_SERVER}/24`, 'dev', SERVER_LINK]);
     await runCmd('ip', ['addr', 'add', `${NEW_NS}/32`, 'dev', SERVER_LINK]);
-    for (const l of [SERVER_LINK, NM_LINK]) await runCmd('ip', ['link', 'set', l, 'up']);
+    await runCmd('ip', ['link', 'add', VPN_LINK, 'type', 'veth', 'peer', 'name', VPN_PEER]);
+    for (const l of [SERVER_LINK, NM_LINK, VPN_PEER, VPN_LINK]) await runCmd('ip', ['link', 'set', l, 'up']);
     // DHCP only (port=0: no DNS): the lease names the bed's upstream as the network's nameserver.
     // The DNS option in a --dhcp-optsfile, which dnsmasq re-reads on SIGHUP (dnsmasq(8)): the lease case changes it.
     await writeFile(DHCP_OPTS, dhcpDnsOption('192.0.2.53'));
@@ -153,7 +168,7 @@ describe.skipIf(why !== null)('NetworkManager changes DNS while K2s DNS runs (De
     newNet = await startDnsmasq({ listenAddress: NEW_NS, port: 53, records: { localZones: ['#', 'newnet.test'], hosts: [[NEW_NAME, NEW_ANSWER], ['www.example.test', '198.51.100.7']] } });
     h = await createDebianHost({
       enable: ['NetworkManager.service'],
-      files: { ...(await plainHostFiles(tb)), '/etc/NetworkManager/conf.d/95-follow-test.conf': `[main]\nrc-manager=file\n\n[keyfile]\nunmanaged-devices=except:interface-name:${NM_LINK}\n` },
+      files: { ...(await plainHostFiles(tb)), '/etc/NetworkManager/conf.d/95-follow-test.conf': `[main]\nrc-manager=file\nno-auto-default=*\n\n[keyfile]\nunmanaged-devices=except:interface-name:k2s-nm*\n` },
     });
     await h.boot();
     await h.waitRunning();
@@ -161,6 +176,11 @@ describe.skipIf(why !== null)('NetworkManager changes DNS while K2s DNS runs (De
     expect(add.code, add.stderr).toBe(0);
     const up = await h.run(['nmcli', '--wait', '60', 'connection', 'up', 'bed'], { timeoutMs: 90_000 });
     expect(up.code, `${up.stdout}${up.stderr}`).toBe(0);
+    // A VPN as NetworkManager's VPN plugins set it up: its own link and connection, DNS with a
+    // negative ipv4.dns-priority, which leaves only the lowest-priority servers in resolv.conf
+    // (nm-settings-nmcli(5) ipv4.dns-priority), never the default route.
+    const vpn = await h.run(['nmcli', 'connection', 'add', 'type', 'ethernet', 'ifname', VPN_LINK, 'con-name', 'vpn', 'connection.autoconnect', 'no', 'ipv4.method', 'manual', 'ipv4.addresses', '10.78.0.2/24', 'ipv4.never-default', 'yes', 'ipv4.dns', NEW_NS, 'ipv4.dns-priority', '-50', 'ipv6.method', 'disabled'], { timeoutMs: 30_000 });
+    expect(vpn.code, vpn.stderr).toBe(0);
     await until('NetworkManager writing /etc/resolv.conf with the DHCP nameserver', async () => /nameserver 192\.0\.2\.53/.test((await nmFiles()).etc) && /NetworkManager/.test((await nmFiles()).etc));
   }, 240_000);
 
@@ -170,6 +190,7 @@ describe.skipIf(why !== null)('NetworkManager changes DNS while K2s DNS runs (De
     await rm(DHCP_OPTS, { force: true });
     await newNet?.stop();
     await runCmd('ip', ['link', 'del', NM_LINK]).catch(() => undefined);
+    await runCmd('ip', ['link', 'del', VPN_LINK]).catch(() => undefined);
     await tb?.stop();
   });
 
@@ -233,6 +254,30 @@ describe.skipIf(why !== null)('NetworkManager changes DNS while K2s DNS runs (De
       expect(after.kind).toBe('regular file');
       expect(after.etc).toMatch(new RegExp(`^nameserver ${NEW_NS.replace(/\./g, '\\.')}$`, 'm'));
       expect(after.etc).toBe(after.nm);
+    }, 240_000);
+  }
+
+  for (const engine of PROXY_ENGINES) {
+    it(`${engine}: a VPN connection (dns-priority -50) brought up and down is followed both ways; stop restores NetworkManager's file`, async (ctx) => {
+      if (engine === 'adguard' && dnsproxyMissing) return ctx.skip(`skipped: ${dnsproxyMissing}`);
+      onTestFinished(async () => {
+        await h.run(['nmcli', 'connection', 'down', 'vpn'], { timeoutMs: 60_000 });
+        await dhcpDns();
+      });
+      await followCase(h, { engine, what: 'VPN up', change: () => h.run(['nmcli', '--wait', '30', 'connection', 'up', 'vpn'], { timeoutMs: 60_000 }), to: [NEW_NS], writer: 'NetworkManager' });
+      const linesBefore = (await followerLines(h)).length;
+      const down = await h.run(['nmcli', '--wait', '30', 'connection', 'down', 'vpn'], { timeoutMs: 60_000 });
+      expect(down.code, down.stderr).toBe(0);
+      console.log(`${engine} VPN down: follower: ${(await untilFollowerLine(h, linesBefore, ['192.0.2.53'])).replace(/^.*and stop restores that file\. /, '')}`);
+      const status = JSON.parse((await hostCli(h, ['status', '--json'])).stdout);
+      expect(status).toMatchObject({ state: 'running', resolverOwner: 'k2s', networkChange: { outcome: 'followed', writer: 'NetworkManager', from: [NEW_NS], to: ['192.0.2.53'] } });
+      expect((await queryDns({ name: NEW_NAME, type: 'A', server: '127.0.0.1', timeoutMs: 2000 })).rcode).toBe('NXDOMAIN');
+      expect(await hostGetent(h, 'kubernetes.default.svc.cluster.local')).toEqual(['172.21.0.1']);
+      expect((await hostCli(h, ['stop', '--json'])).result).toMatchObject({ ok: true });
+      const after = await nmFiles();
+      expect(after.etc).toBe(after.nm);
+      expect(after.etc).toContain('nameserver 192.0.2.53');
+      expect(after.etc).not.toContain(NEW_NS);
     }, 240_000);
   }
 });
