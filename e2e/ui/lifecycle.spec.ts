@@ -4,7 +4,7 @@
  * resolver diff, Stop, and drift (another program rewrites /etc/resolv.conf → banner →
  * Restore). Takes the README screenshots in docs/screenshots/ from this real data.
  */
-import { writeFile } from 'node:fs/promises';
+import { rename, writeFile } from 'node:fs/promises';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import type { AppBackend } from '../../electron/core/backend';
 import type { WebServer } from '../../electron/web/server';
@@ -164,6 +164,26 @@ test('Stop restores the original: the diff shows no difference', async () => {
   await expect(diff.getByTestId('diff-current')).toContainText('regular file');
   await expect(diff).not.toContainText('nameserver 127.0.0.1');
   await expect(diff).not.toContainText(MANAGED_HEADER.split('\n')[0]!);
+});
+
+test('Follow: NetworkManager rewrites /etc/resolv.conf → the timeline says it was followed, with the upstreams; Stop restores its file', async () => {
+  await page.getByTestId('tab-overview').click();
+  const panel = page.getByTestId('panel-hostdns');
+  await panel.getByTestId('engine-select').selectOption('dnsmasq');
+  await panel.getByTestId('btn-start').click();
+  await expect(panel.getByTestId('dns-state')).toHaveText('running', { timeout: 30_000 });
+  await expect(panel.getByTestId('dns-network-policy')).toHaveAttribute('data-policy', 'follow');
+  // By rename, as NetworkManager writes it; inside the sandbox's private /etc.
+  await writeFile('/etc/resolv.conf.nm-new', NM_FILE, { mode: 0o644 });
+  await rename('/etc/resolv.conf.nm-new', '/etc/resolv.conf');
+  const followed = panel.getByTestId('timeline-network-changes').locator('li[data-outcome=followed]');
+  await expect(followed).toHaveText(/^At \d\d:\d\d:\d\d network change followed: NetworkManager — upstreams 192\.0\.2\.53 → 192\.0\.2\.53$/, { timeout: 15_000 });
+  await panel.getByTestId('btn-stop').click();
+  await expect(panel.getByTestId('dns-state')).toHaveText('stopped', { timeout: 30_000 });
+  // Stop restored the network's newest file (followed), not the pre-start one: put that back.
+  expect((await tb.snapshotResolver()).bytes?.toString('utf8')).toBe(NM_FILE);
+  await tb.setResolvLayout('file');
+  expect(await tb.snapshotResolver()).toEqual(original);
 });
 
 test('Drift: NetworkManager rewrites /etc/resolv.conf → banner within 2 s → Restore my original', async () => {

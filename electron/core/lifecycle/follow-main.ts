@@ -13,7 +13,8 @@ export async function runFollower(deps: LifecycleDeps): Promise<number> {
   }
   const stop = new AbortController();
   for (const sig of ['SIGTERM', 'SIGINT'] as const) process.once(sig, () => stop.abort());
-  process.stdout.write(`${new Date().toISOString()} k2s-dns follow-watch (PID ${process.pid}) watches the network's resolver files.\n`);
-  await watchNetwork(deps, { signal: stop.signal, log: (line) => process.stdout.write(`${new Date().toISOString()} ${line}\n`) });
+  const log = (line: string) => process.stdout.write(`${new Date().toISOString()} ${line}\n`);
+  // Said once the watches are set and the first look is done: from then on a change is seen at once.
+  await watchNetwork(deps, { signal: stop.signal, log, onReady: () => log(`k2s-dns follow-watch (PID ${process.pid}) watches the network's resolver files.`) });
   return 0;
 }

@@ -13,7 +13,12 @@ import { watch, type FSWatcher } from 'node:fs';
 import type { LifecycleDeps } from './deps';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { readState } from '../host/resolver-state';
-import { describeNetworkChange, followNetwork, targetPath, type FollowOutcome } from './follow';
+import { describeNetworkChange, followNetwork, targetPath, type FollowOutcome, type FollowPhases } from './follow';
+
+/** `decide 12 ms, save 3 ms, …`: where one follow's time went (FollowPhases), for the follower's log line. */
+export function followPhasesText(p: FollowPhases): string {
+  return `decide ${p.decideMs} ms, save ${p.saveMs} ms, host file ${p.hostFileMs} ms, engine restart ${p.restartMs} ms, listening ${p.listeningMs} ms`;
+}
 
 /** Where resolved writes the servers it knows (systemd-resolved(8) "/run/systemd/resolve/resolv.conf"). */
 const RESOLVED_DIR = '/run/systemd/resolve';
@@ -28,7 +33,14 @@ export interface WatchOptions {
   pollMs?: number;
   /** Called after each look that ran followNetwork, with its outcome (tests wait on it instead of sleeping). */
   onLook?: (outcome: FollowOutcome) => void;
-  /** Wait after an inotify event before looking, ms, so a writer's several steps are one change (default 100). */
+  /** Called once the watches are set and the first look is done (what it finds from then on is a new change). */
+  onReady?: () => void;
+  /**
+   * Wait after an inotify event before looking, ms, so a writer's several steps are one change
+   * (default 50: NetworkManager and resolvconf write a temp file and rename it over the old one,
+   * events microseconds apart; a writer that rewrites in place gets a look per write, the last
+   * one decides).
+   */
   settleMs?: number;
 }
 
@@ -60,7 +72,7 @@ async function signature(deps: LifecycleDeps, files: string[]): Promise<string> 
  */
 export async function watchNetwork(deps: LifecycleDeps, opts: WatchOptions): Promise<void> {
   const pollMs = opts.pollMs ?? 1000;
-  const settleMs = opts.settleMs ?? 100;
+  const settleMs = opts.settleMs ?? 50;
   let watchers: FSWatcher[] = [];
   let watchedDirs = '';
   let last = '';
@@ -68,8 +80,13 @@ export async function watchNetwork(deps: LifecycleDeps, opts: WatchOptions): Pro
   let again = false;
   let timer: NodeJS.Timeout | null = null;
 
-  const report = (r: FollowOutcome, ms: number) => {
-    if (r.kind === 'followed' || r.kind === 'drift') opts.log(`${describeNetworkChange(r.change)} (${ms} ms)`);
+  /** When the first inotify event since the last look arrived (ms, Date.now()), or null (a poll's look). */
+  let eventAt: number | null = null;
+  const report = (r: FollowOutcome, t0: number, sawAt: number | null) => {
+    if (r.kind !== 'followed' && r.kind !== 'drift') return;
+    const waited = sawAt === null ? 'found by the poll' : `${t0 - sawAt} ms after the inotify event`;
+    const phases = r.kind === 'followed' ? `: ${followPhasesText(r.phases)}` : '';
+    opts.log(`${describeNetworkChange(r.change)} (${Date.now() - t0} ms, ${waited}${phases})`);
   };
   const rewatch = (files: string[]) => {
     const dirs = [...new Set(files.map((f) => path.posix.dirname(f)))];
@@ -78,23 +95,32 @@ export async function watchNetwork(deps: LifecycleDeps, opts: WatchOptions): Pro
     watchers = [];
     for (const d of dirs) {
       try {
-        const w = watch(deps.fs.real(d), { persistent: true }, () => schedule(settleMs));
-        w.on('error', () => undefined); // a removed directory: the poll finds it again
+        const w = watch(deps.fs.real(d), { persistent: true }, () => {
+          eventAt ??= Date.now();
+          schedule(settleMs);
+        });
+        // A removed directory: the poll finds it again.
+        w.on('error', (err) => opts.log(`follow-watch: inotify on ${d} ended (${err.message}); the poll every ${pollMs} ms covers it`));
         watchers.push(w);
-      } catch {
+      } catch (err) {
         // Not there yet (resolvconf's /run/resolvconf before its first run): the poll covers it.
+        // Any other cause (EMFILE/ENOSPC: the inotify limits, inotify(7)) is said once per set.
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code !== 'ENOENT') opts.log(`follow-watch: cannot watch ${d} with inotify (${code ?? (err as Error).message}); the poll every ${pollMs} ms covers it`);
       }
     }
     watchedDirs = dirs.join();
   };
   const look = async () => {
+    const sawAt = eventAt;
+    eventAt = null;
     const files = await watchedFiles(deps);
     rewatch(files);
     const sig = await signature(deps, files);
     if (sig === last) return;
     const t0 = Date.now();
     const r = await followNetwork(deps).catch((err: unknown) => ({ kind: 'busy', why: (err as Error).message }) as FollowOutcome);
-    report(r, Date.now() - t0);
+    report(r, t0, sawAt);
     opts.onLook?.(r);
     // The signature taken BEFORE the look is what it saw: a write during the look differs from
     // it and gets a look of its own. After a follow (our own K2s file changed the files) or a
@@ -122,6 +148,9 @@ export async function watchNetwork(deps: LifecycleDeps, opts: WatchOptions): Pro
   };
   run();
   const poll = setInterval(run, pollMs);
+  // The first look sets the watches (rewatch) and follows a change made while no watcher ran.
+  await running;
+  opts.onReady?.();
   await new Promise<void>((resolve) => opts.signal.addEventListener('abort', () => resolve(), { once: true }));
   clearInterval(poll);
   if (timer) clearTimeout(timer);

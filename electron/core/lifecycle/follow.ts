@@ -20,7 +20,7 @@ import { networkWriter, resolverFileRefusal } from '../../../shared/network-writ
 export { describeNetworkChange } from '../../../shared/network-writer';
 import { engineRuntime } from '../engines/table';
 import { ROOT_WRITTEN_DIRS } from '../../../shared/root-dir-check';
-import { captureResolver, readState, sameResolver, writeState } from '../host/resolver-state';
+import { captureResolver, readState, restoreResolver, sameResolver, writeState } from '../host/resolver-state';
 import { pickUpstreams, readResolvedLinkServers } from '../host/upstreams';
 import { isManagedEntry } from './preflight';
 import { isGone } from './resolver-gone';
@@ -35,8 +35,22 @@ import { READY_TIMEOUT_MS } from './start';
 export type FollowOutcome =
   | { kind: 'idle'; why: string }
   | { kind: 'busy'; why: string }
-  | { kind: 'followed'; change: NetworkChange }
+  | { kind: 'followed'; change: NetworkChange; phases: FollowPhases }
   | { kind: 'drift'; change: NetworkChange };
+
+/**
+ * Where a follow's time went, ms each, in order (the follower logs them; scripts/bench reads
+ * them): reading the host and deciding, saving the new original, pointing the host at the proxy
+ * again, restarting the engine (the service manager's restart returned), and the new engine
+ * accepting connections on every listener.
+ */
+export interface FollowPhases {
+  decideMs: number;
+  saveMs: number;
+  hostFileMs: number;
+  restartMs: number;
+  listeningMs: number;
+}
 
 /** The resolver file the network wrote, and how it reached the host. */
 interface Candidate {
@@ -103,6 +117,7 @@ export async function followNetwork(deps: LifecycleDeps): Promise<FollowOutcome>
 }
 
 async function followLocked(deps: LifecycleDeps): Promise<FollowOutcome> {
+  const t0 = deps.now();
   const state = await readState(deps.fs).catch(() => null);
   if (!state || state.writtenBy !== 'k2s-dns' || !state.plan || !state.managedResolvConfSha256) return { kind: 'idle', why: 'K2s DNS is not running (no complete start in the state file)' };
   const current = await captureResolver(deps.fs, deps.exec).catch(() => null);
@@ -141,8 +156,26 @@ async function followLocked(deps: LifecycleDeps): Promise<FollowOutcome> {
   const how = resolvedLinkServers && found.bytes.toString('base64') === savedBytes(state.resolvConf) ? `systemd-resolved's servers changed (resolvectl dns: ${resolvedLinkServers.join(', ')})` : found.how;
   const change: NetworkChange = { at, outcome: 'followed', writer: writer.writer, evidence: writer.evidence, how, from: state.upstreams, to: picked.upstreams };
   let next: ResolverStateFile = { ...state, resolvConf: found.entry, savedAt: at, upstreams: picked.upstreams, lastNetworkChange: change };
+  const t = [deps.now()];
+  const lap = () => {
+    t.push(deps.now());
+    return t[t.length - 1]! - t[t.length - 2]!;
+  };
+  const decideMs = deps.now() - t0;
   await writeState(deps.fs, next);
+  const saveMs = lap();
+  let hostFileMs = 0;
+  let restartMs = 0;
   try {
+    // Host points at the proxy again FIRST, with the new network's search domains and options:
+    // the running engine still answers the cluster's zones (kube-dns did not change), so cluster
+    // names resolve during the restart below too, not only after it (the network's file, in
+    // place until now, has no route to the cluster). A failure below puts the network's file back.
+    const writable = writableResolverTokens(parsed);
+    const managed = renderManagedResolvConf({ search: writable.search, options: clientOptions(writable.options, picked.upstreams.length), ...(state.managedNameserver && state.managedNameserver !== '127.0.0.1' ? { nameserver: state.managedNameserver } : {}) });
+    await deps.fs.writeFileAtomic(K2S_PATHS.resolvConf, managed, { mode: 0o644, uid: 0, gid: 0 });
+    next = { ...next, managedResolvConfSha256: createHash('sha256').update(managed).digest('hex') };
+    hostFileMs = lap();
     const policy = upstreamPolicy({ options: parsed.options });
     const plan = { ...state.plan, upstreams: picked.upstreams, timeoutMs: policy.timeoutMs, order: policy.order };
     const written = await writeProxyConfig(deps.fs, plan);
@@ -151,21 +184,24 @@ async function followLocked(deps: LifecycleDeps): Promise<FollowOutcome> {
     const lateListeners = lateListenersFor(plan.engine, argv, plan.listeners);
     const { runAs } = engineRuntime(plan.engine);
     // The same argv reads the new config: systemd restarts the units as they are (no reload of
-    // unit files, ~1 s less); the supervised manager starts the same spec again.
-    if (deps.services.restart && (await deps.services.status()).running) await deps.services.restart();
-    else await deps.services.start({ argv, logFile: deps.fs.real(K2S_PATHS.log), description: `K2s DNS proxy (${plan.engine})`, guardDirs: ROOT_WRITTEN_DIRS.map((d) => deps.fs.real(d.path)), ...(runAs ? { runAs } : {}), ...(lateListeners ? { lateListeners } : {}), ...(state.resolvedRoute ? { resolvedRouteFile: deps.fs.real(K2S_PATHS.routeFile) } : {}) });
+    // unit files, ~1 s less; `systemctl restart` starts a stopped unit too, systemctl(1), so no
+    // status call first: one systemctl less, 50-150 ms on a loaded host); when that fails (e.g.
+    // a unit systemd gave up on) the full start below resets and starts it. The supervised
+    // manager starts the same spec again.
+    const restarted = deps.services.restart ? await deps.services.restart().then(() => true, () => false) : false;
+    if (!restarted) await deps.services.start({ argv, logFile: deps.fs.real(K2S_PATHS.log), description: `K2s DNS proxy (${plan.engine})`, guardDirs: ROOT_WRITTEN_DIRS.map((d) => deps.fs.real(d.path)), ...(runAs ? { runAs } : {}), ...(lateListeners ? { lateListeners } : {}), ...(state.resolvedRoute ? { resolvedRouteFile: deps.fs.real(K2S_PATHS.routeFile) } : {}) });
+    restartMs = lap();
     await waitForListeners(deps, plan, READY_TIMEOUT_MS);
+    const listeningMs = lap();
     next = { ...next, plan };
-    // Host points at the proxy again, with the new network's search domains and options.
-    const writable = writableResolverTokens(parsed);
-    const managed = renderManagedResolvConf({ search: writable.search, options: clientOptions(writable.options, picked.upstreams.length), ...(state.managedNameserver && state.managedNameserver !== '127.0.0.1' ? { nameserver: state.managedNameserver } : {}) });
-    await deps.fs.writeFileAtomic(K2S_PATHS.resolvConf, managed, { mode: 0o644, uid: 0, gid: 0 });
-    next = { ...next, managedResolvConfSha256: createHash('sha256').update(managed).digest('hex') };
     await writeState(deps.fs, next);
-    return { kind: 'followed', change };
+    return { kind: 'followed', change, phases: { decideMs, saveMs, hostFileMs, restartMs, listeningMs } };
   } catch (err) {
-    const failedChange: NetworkChange = { ...change, outcome: 'drift', to: state.upstreams, reason: `following it failed: ${messageOf(err)}; the network's file is saved as the original (stop restores it)` };
-    await writeState(deps.fs, { ...next, upstreams: state.upstreams, lastNetworkChange: failedChange }).catch(() => undefined);
+    // The host gets the network's own file back (it names working nameservers; the proxy may
+    // be down): drift, as when the network's write is not followed at all.
+    const back = hostFileMs > 0 ? await restoreResolver(deps.fs, found.entry).then(() => null, (e: unknown) => messageOf(e)) : null;
+    const failedChange: NetworkChange = { ...change, outcome: 'drift', to: state.upstreams, reason: `following it failed: ${messageOf(err)}; the network's file is saved as the original (stop restores it)${back ? `, and putting it back at /etc/resolv.conf failed: ${back}` : ''}` };
+    await writeState(deps.fs, { ...next, ...(hostFileMs > 0 && !back ? { managedResolvConfSha256: state.managedResolvConfSha256 } : {}), upstreams: state.upstreams, lastNetworkChange: failedChange }).catch(() => undefined);
     return { kind: 'drift', change: failedChange };
   }
 }

@@ -5,6 +5,7 @@ import { useDns, useHealth } from '../stores';
 import { RichText } from './RichText';
 import { stepWarns } from '../../../shared/step-warn';
 import { proxyExitLine, withCurrentPid } from '../lib/proxy-exit';
+import { networkChangeLine } from '../lib/network-changes';
 
 const ICON = { pending: '○', running: '◔', done: '●', failed: '✕', skipped: '–' } as const;
 
@@ -19,6 +20,9 @@ export function TimelineView() {
   // After a successful start: the proxy's crash and restart since (time, how, the new PID).
   const live = t.op === 'start' && t.result?.ok && status && status.state !== 'stopped' ? status : null;
   const exitLine = live ? proxyExitLine(live, t.result!.at) : null;
+  // …and each network change since (NetworkManager, resolvconf, a VPN): followed or left as drift, when.
+  const networkChanges = useDns((s) => s.networkChanges);
+  const changes = live ? networkChanges.filter((c) => Date.parse(c.at) >= t.result!.at - 1000) : [];
   // A green result under a red or amber verdict checked after it is history, not the present
   // (new-user pass: "START — DONE … resolves" under a dead proxy): shown muted, with its time.
   const staleSince = useHealth((s) => {
@@ -80,6 +84,15 @@ export function TimelineView() {
         <p className="warn-text" data-testid="timeline-proxy-exit">
           {exitLine}
         </p>
+      )}
+      {changes.length > 0 && (
+        <ul className="network-changes" data-testid="timeline-network-changes">
+          {changes.map((c) => (
+            <li key={`${c.at}|${c.outcome}`} className={c.outcome === 'followed' ? 'ok-text' : 'warn-text'} data-outcome={c.outcome}>
+              {networkChangeLine(c)}
+            </li>
+          ))}
+        </ul>
       )}
       {t.outcome === 'warned' && (
         <ul className="warn-text" data-testid="timeline-warnings">

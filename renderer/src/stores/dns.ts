@@ -5,7 +5,8 @@ import { latestRequest, type RequestTicket } from '../lib/latest-request';
 import type { K2sDnsApi } from '../../../shared/api';
 import { ApiError, type AppInfo, type CallInput } from '../../../shared/contract';
 import type { LifecycleEvent, Operation, ResultEvent, StepEvent } from '../../../shared/lifecycle-events';
-import type { HostDnsStatus } from '../../../shared/types';
+import type { HostDnsStatus, NetworkChangeView } from '../../../shared/types';
+import { withNetworkChange } from '../lib/network-changes';
 import { CADENCE_MS } from '../../../shared/cadence';
 
 /** Timeline events kept (a start has ~20; older operations are dropped beyond this). */
@@ -25,6 +26,8 @@ export interface DnsState {
    * out of date, so the verdict says so and the lifecycle buttons are off. Cleared by a good read.
    */
   lost: string | null;
+  /** Network changes status reported while this window watched (followed or drift), oldest first (lib/network-changes.ts). */
+  networkChanges: NetworkChangeView[];
   refresh(): Promise<void>;
   start(input: CallInput<'dns:start'>): Promise<void>;
   stop(input: CallInput<'dns:stop'>): Promise<void>;
@@ -152,7 +155,7 @@ export function createDnsStore(api: K2sDnsApi) {
       const proxyPid = next.pid === null && prev?.pid != null ? prev.pid : lastProxyPid;
       for (const e of journalEvents(prev, next, get().events, Date.now(), get().busy, next.state === 'stopped' ? proxyPid : null)) get().onEvent(e);
       if (next.state === 'stopped') lastProxyPid = null;
-      set({ status: next, lost: null });
+      set((s) => ({ status: next, lost: null, networkChanges: withNetworkChange(s.networkChanges, next.networkChange) }));
       // A change, not the first read: the window's start-up load (App refreshAll) already covers
       // the first status — unless reads failed before it (backend down at start-up).
       if (prev === null ? failedBefore : statusKey(prev) !== statusKey(next)) onChange?.(next);
@@ -207,6 +210,7 @@ export function createDnsStore(api: K2sDnsApi) {
       lastResult: null,
       error: null,
       lost: null,
+      networkChanges: [],
       async refresh() {
         const [, info] = await Promise.all([readStatus(), get().info ? Promise.resolve(get().info) : api.appInfo().catch(() => null)]);
         if (info) set({ info });

@@ -1,0 +1,27 @@
+/**
+ * The network changes K2s DNS followed (or left as drift) while it ran, for the timeline. Status
+ * carries only the newest one (HostDnsStatus.networkChange, from the state file's
+ * lastNetworkChange); the dns store keeps each one it saw, so two changes between two looks of
+ * the window still show in order.
+ */
+import type { NetworkChangeView } from '../../../shared/types';
+import { clockTime } from './last-known';
+
+/** Network changes kept per window (older ones drop off). */
+export const MAX_NETWORK_CHANGES = 20;
+
+/** `list` with `change` appended when it is new (by its time and outcome), oldest first, at most MAX_NETWORK_CHANGES. */
+export function withNetworkChange(list: readonly NetworkChangeView[], change: NetworkChangeView | null | undefined): NetworkChangeView[] {
+  if (!change || list.some((c) => c.at === change.at && c.outcome === change.outcome)) return list as NetworkChangeView[];
+  return [...list, change].sort((a, b) => Date.parse(a.at) - Date.parse(b.at)).slice(-MAX_NETWORK_CHANGES);
+}
+
+/**
+ * "At 18:50:12 network change followed: NetworkManager — upstreams 192.0.2.53 → 10.77.0.2", or
+ * "… network change not followed: resolvconf — <why>" for a drift.
+ */
+export function networkChangeLine(c: NetworkChangeView): string {
+  const when = `At ${clockTime(Date.parse(c.at))}`;
+  if (c.outcome === 'followed') return `${when} network change followed: ${c.writer} — upstreams ${c.from.join(', ')} → ${c.to.join(', ')}`;
+  return `${when} network change not followed: ${c.writer} — ${c.reason ?? 'unknown reason'}`;
+}
