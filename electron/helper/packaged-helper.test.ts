@@ -89,7 +89,7 @@ describe('the bundled CLI', () => {
       }
     }
     expect([...bare].sort()).toEqual(['electron', 'vite']);
-    expect(readdirSync(dist).filter((x) => x.endsWith('.mjs') && !x.startsWith('chunk-')).sort()).toEqual(['app-entry.mjs', 'k2s-dns-helper.mjs', 'k2s-dns.mjs', 'vendor-client-node.mjs']);
+    expect(readdirSync(dist).filter((x) => x.endsWith('.mjs') && !x.startsWith('chunk-')).sort()).toEqual(['app-entry.mjs', 'k2s-dns-helper.mjs', 'k2s-dns.mjs']);
   });
 
   it('stack traces name the .ts lines (source maps), not the bundle', async () => {
