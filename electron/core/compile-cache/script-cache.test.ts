@@ -85,6 +85,11 @@ describe('loadCachedScript', () => {
     expect(readdirSync(elsewhere)).toEqual([]);
   });
 
+  it('a script with UTF-8 text keeps its characters', () => {
+    writeFileSync(script, "exports.text = 'Grüße → ✓';\n");
+    expect(loadCachedScript(script, dir, euid).exports).toEqual({ text: 'Grüße → ✓' });
+  });
+
   it('null directory: runs without a cache', () => {
     expect(loadCachedScript(script, null, euid)).toEqual({ exports: { sum: 42, base: 'vendor-x.cjs', self: true }, cache: 'off' });
   });

@@ -19,6 +19,7 @@
  *  - a new file is written to a temporary name (O_EXCL, 0600) and renamed into place, so a
  *    reader never sees half a file; any failure only means no cache.
  */
+import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { closeSync, constants as fsc, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -125,15 +126,17 @@ export function cacheFileName(stem: string, id: ScriptIdentity): string {
  * the script itself throws.
  */
 export function loadCachedScript(file: string, cacheDir: string | null, euid: number): LoadedScript {
-  // One descriptor for the identity and the bytes, so both describe the same file. latin1: the
-  // build writes vendor scripts as ASCII (esbuild charset), and a one-byte string skips UTF-8 decoding.
+  // One descriptor for the identity and the bytes, so both describe the same file. The build
+  // writes vendor scripts as ASCII (esbuild charset): decoded as latin1, a one-byte string
+  // without UTF-8 decoding; any other text is decoded as UTF-8.
   const fd = openSync(file, fsc.O_RDONLY);
   let source: string;
   let id: ScriptIdentity;
   try {
     const st = fstatSync(fd, { bigint: true });
     id = { size: st.size, mtimeNs: st.mtimeNs, ctimeNs: st.ctimeNs, ino: st.ino };
-    source = readFileSync(fd, 'latin1');
+    const bytes = readFileSync(fd);
+    source = bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8');
   } finally {
     closeSync(fd);
   }
