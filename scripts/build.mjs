@@ -11,6 +11,10 @@
  *                              (/usr/lib/k2s-dns, scripts/package/layout.ts);
  *  - dist/k2s-dns-capture-rows.cjs  the exact query log's packet parser (one CommonJS file, run
  *                              as an unprivileged user by electron/core/capture/capture-main.ts);
+ *  - dist/vendor-client-node.cjs  the parts of @kubernetes/client-node kube-client.ts uses, as
+ *                              ONE CommonJS script that the bundle loads with a V8 code cache
+ *                              (electron/core/compile-cache/): compiling it was most of the
+ *                              time `start` spent loading it, and Node 20 caches no ES module;
  * each with a source map next to it (stack traces name the .ts lines when Node runs with
  * --enable-source-maps / process.setSourceMapsEnabled(true), as bin/ and the launcher do).
  * Then the renderer (vite build → out/renderer) and the Electron preload (out/preload).
@@ -19,6 +23,7 @@
 import { build, transform } from 'esbuild';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { join, relative, resolve } from 'node:path';
 import { BUNDLED_PACKAGES_FILE, packageDirs } from './bundled-packages.mjs';
@@ -55,6 +60,42 @@ const COMMON = {
   // fallback imports it (electron/main/preload-build.ts); npm run build builds the preload itself.
   external: ['electron', 'vite'],
 };
+
+/** A vendor script: the module of ours that re-exports a package's parts, and the script's file name. */
+const CLIENT_NODE = { module: 'electron/core/cluster/client-node-parts.ts', file: 'vendor-client-node.cjs' };
+
+/**
+ * Builds `v.module` alone into `outdir/v.file`: CommonJS (a vm.Script can carry a V8 code
+ * cache; an ES module cannot on Node 20), minified whitespace and syntax (not names: stack
+ * frames keep the library's function names), no source map (frames inside the library name
+ * the script). Resolves to the names it exports (read by loading it here once).
+ */
+async function buildVendorScript(outdir, v) {
+  const outfile = join(outdir, v.file);
+  await build({ ...COMMON, banner: undefined, sourcemap: false, format: 'cjs', entryPoints: [v.module], outfile, minifyWhitespace: true, minifySyntax: true, charset: 'ascii', metafile: false });
+  return { names: Object.keys(createRequire(import.meta.url)(outfile)).sort() };
+}
+
+/**
+ * In the app bundle, `v.module` becomes a module that loads `v.file` through the code cache
+ * (electron/core/compile-cache/vendor.ts) and re-exports `names`: kube-client.ts imports it
+ * as it is, and the helper bundle (no plugin) keeps the library inline.
+ */
+function vendorScriptPlugin(v, names) {
+  const target = join(ROOT, v.module);
+  const loader = JSON.stringify(join(ROOT, 'electron/core/compile-cache/vendor.ts'));
+  return {
+    name: 'k2s-vendor-script',
+    setup(b) {
+      b.onResolve({ filter: /client-node-parts(\.ts)?$/ }, (args) => (resolve(args.resolveDir, args.path.replace(/\.ts$/, '')) + '.ts' === target ? { path: v.file, namespace: 'k2s-vendor' } : undefined));
+      b.onLoad({ filter: /.*/, namespace: 'k2s-vendor' }, () => ({
+        resolveDir: ROOT,
+        loader: 'js',
+        contents: [`import { loadVendorScript } from ${loader};`, `const m = loadVendorScript(${JSON.stringify(v.file)}, import.meta.url);`, ...names.map((n) => `export const ${n} = m.${n};`)].join('\n'),
+      }));
+    },
+  };
+}
 
 /** Builds the helper's one file into `outdir`; resolves to esbuild's metafile. */
 export async function buildHelper(outdir = join(ROOT, 'dist')) {
@@ -93,16 +134,14 @@ export async function buildCaptureParser(outdir = join(ROOT, 'dist')) {
 /** Builds the three bundles into `outdir`; resolves to esbuild's metafiles (inputs, output bytes). */
 export async function buildBundles(outdir = join(ROOT, 'dist')) {
   await rm(outdir, { recursive: true, force: true });
+  const vendor = await buildVendorScript(outdir, CLIENT_NODE);
   const [app, helper, parser] = await Promise.all([
     build({
       ...COMMON,
+      plugins: [vendorScriptPlugin(CLIENT_NODE, vendor.names)],
       entryPoints: [
         { in: 'electron/cli/entry.ts', out: 'k2s-dns' },
         { in: 'electron/main/app-main.ts', out: 'app-entry' },
-        // An entry of its own only so that its modules form chunks apart from ours (esbuild
-        // groups modules by the entries that reach them): slimVendorChunks can then slim them
-        // without touching our kube-client.ts. Nothing runs it directly.
-        { in: 'scripts/client-node-chunk.ts', out: 'vendor-client-node' },
       ],
       outdir,
       outExtension: { '.js': '.mjs' },

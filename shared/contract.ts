@@ -5,7 +5,9 @@
  * are all derived from this map: add a call here and the compiler lists every place to wire it.
  * Pure module: no Node or DOM imports.
  */
-import { z } from 'zod';
+// A namespace import, not `{ z }`: esbuild then keeps only the zod functions used (`{ z }` is one
+// object holding all of zod, locales included: ~750 KB that every CLI command parsed, ~90 ms).
+import * as z from 'zod';
 import type { LifecycleEvent, ResultEvent } from './lifecycle-events';
 import {
   QUERY_TYPES,

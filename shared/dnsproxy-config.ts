@@ -8,6 +8,8 @@ import { isDnsproxyPrivateReverseZone } from './dnsproxy-private';
 import { checkPlan, commentSafe, type UpstreamAddress } from './proxy-upstream';
 import type { ProxyPlan, ZoneRoute } from './types';
 
+export { renderDnsproxyArgs } from './dnsproxy-args';
+
 /** dnsproxy upstream text: `IPv4:port` or `[IPv6%zone]:port` (a bare IPv6 would read as host:port). */
 function upstreamText(u: UpstreamAddress): string {
   return u.family === 6 ? `[${u.ip}]:${u.port}` : `${u.ip}:${u.port}`;
@@ -147,14 +149,3 @@ export function renderDnsproxyConfig(plan: ProxyPlan): string {
   return doc.toString({ lineWidth: 0 });
 }
 
-/**
- * argv for dnsproxy after the binary: `--config-path=<path>` and `-v` when verbose. No
- * `--output`: the service manager appends stdout/stderr to the log file itself.
- * Throws when the path is not absolute or holds characters outside a plain path.
- */
-export function renderDnsproxyArgs(configPath: string, verbose: boolean): string[] {
-  if (!/^\/[A-Za-z0-9._/-]+$/.test(configPath)) {
-    throw new Error(`Config path "${configPath}" must be an absolute plain path (letters, digits, . _ - /); use /etc/k2s/dnsproxy.yaml.`);
-  }
-  return verbose ? [`--config-path=${configPath}`, '-v'] : [`--config-path=${configPath}`];
-}

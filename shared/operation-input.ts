@@ -12,7 +12,9 @@
  *
  * Pure module: zod only, no Node or DOM imports.
  */
-import { z } from 'zod';
+// A namespace import, not `{ z }`: esbuild then keeps only the zod functions used (`{ z }` is one
+// object holding all of zod, locales included: ~750 KB that every CLI command parsed, ~90 ms).
+import * as z from 'zod';
 import { KUBESWITCH_ALLOWED_TEXT, kubeSwitchRefusal } from './kubeswitch-address';
 import { MAX_ZONE_NAME_LENGTH, ZONE_NAME_RE } from './zone-name';
 import { parseUpstream } from './proxy-upstream';

@@ -50,6 +50,10 @@ for d in /run /var/lib /var/log /opt; do
   mkdir -p "$d"
   mount -t tmpfs -o mode=0755 tmpfs "$d"
 done
+# root's V8 code cache (electron/core/compile-cache/cache-dir.ts) too: a run starts cold and
+# leaves nothing behind (only the empty mount point /var/cache/k2s-dns on the machine).
+mkdir -p /var/cache/k2s-dns
+mount -t tmpfs -o mode=0700 tmpfs /var/cache/k2s-dns
 
 export K2S_DNS_SANDBOX=1
 

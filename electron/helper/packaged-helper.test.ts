@@ -89,14 +89,15 @@ describe('the bundled CLI', () => {
       }
     }
     expect([...bare].sort()).toEqual(['electron', 'vite']);
-    expect(readdirSync(dist).filter((x) => x.endsWith('.mjs') && !x.startsWith('chunk-')).sort()).toEqual(['app-entry.mjs', 'k2s-dns-helper.mjs', 'k2s-dns.mjs', 'vendor-client-node.mjs']);
+    expect(readdirSync(dist).filter((x) => x.endsWith('.mjs') && !x.startsWith('chunk-')).sort()).toEqual(['app-entry.mjs', 'k2s-dns-helper.mjs', 'k2s-dns.mjs']);
   });
 
   it('stack traces name the .ts lines (source maps), not the bundle', async () => {
     const kubeconfig = join(tmp, 'kubeconfig.yaml');
-    // Port 1 on loopback: refused at once, so zones fails with a ClusterUnreachableError.
+    // Port 1 on loopback: refused at once, so zones fails with a ClusterUnreachableError. No code
+    // cache: as root it would be written to this machine's /var/cache/k2s-dns.
     writeFileSync(kubeconfig, 'apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster: {server: "https://127.0.0.1:1", insecure-skip-tls-verify: true}\ncontexts:\n- name: x\n  context: {cluster: c, user: u}\ncurrent-context: x\nusers:\n- name: u\n  user: {token: t}\n');
-    const r = await run(process.execPath, ['--enable-source-maps', join(dist, 'k2s-dns.mjs'), 'zones', '--kubeconfig', kubeconfig], { ...process.env, K2S_DNS_DEBUG: '1' });
+    const r = await run(process.execPath, ['--enable-source-maps', join(dist, 'k2s-dns.mjs'), 'zones', '--kubeconfig', kubeconfig], { ...process.env, K2S_DNS_DEBUG: '1', K2S_DNS_COMPILE_CACHE: '0' });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('k2s-dns zones failed: The Kubernetes API server at https://127.0.0.1:1 refused the connection');
     const frames = [...r.stderr.matchAll(/^\s+at .*?\(?(\/[^():]+):(\d+):\d+\)?$/gm)].map((m) => ({ file: m[1]!, line: Number(m[2]) }));

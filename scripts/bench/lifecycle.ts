@@ -76,9 +76,11 @@ export async function lifecycleRounds(tb: Testbed, rounds: number, engine: strin
 if (process.argv[1] && import.meta.url === `file://${process.argv[1]}`) {
   const rounds = Number(process.argv[2] ?? 5);
   const engine = process.argv[3] ?? 'dnsmasq';
+  // AdGuard: the repository's own build of dnsproxy (scripts/build-engines.sh), as run.ts passes it.
+  const extra = engine === 'adguard' ? ['--dnsproxy', fileURLToPath(new URL('../../.tools/bin/dnsproxy', import.meta.url))] : [];
   const tb = await startTestbed();
   try {
-    process.stdout.write(`${JSON.stringify(await lifecycleRounds(tb, rounds, engine))}\n`);
+    process.stdout.write(`${JSON.stringify(await lifecycleRounds(tb, rounds, engine, extra))}\n`);
   } finally {
     await tb.stop();
   }

@@ -108,7 +108,7 @@ export function renderReport(r: BenchResult): string {
 
   L.push('## Idle cost (backend process and its children, web mode)', '');
   if (r.idle?.length) {
-    L.push(`CPU of \`k2s-dns ui\` (the backend the Electron main process also runs) plus every child it spawned, from /proc/PID/stat utime+stime+cutime+cstime over ${n(r.idle[0]!.figures[0]?.seconds ?? Number.NaN)} s per state (scripts/bench/idle.ts); engine ${r.idle[0]!.engine}; % of one core. The window's own Chromium CPU is not in it. Cadences: shared/cadence.ts.`, '');
+    L.push(`CPU of \`k2s-dns ui\` (the backend the Electron main process also runs) plus every child it spawned, from /proc/PID/stat utime+stime+cutime+cstime over ${n(r.idle[0]!.figures.find((f) => !f.startUp)?.seconds ?? Number.NaN)} s per state (scripts/bench/idle.ts); engine ${r.idle[0]!.engine}; % of one core. The window's own Chromium CPU is not in it. Cadences: shared/cadence.ts.`, '');
     const builds = r.idle.map((b) => b.build);
     L.push(`| state | window | ${builds.join(' | ')} | 1-min load |`, `|---|---|${builds.map(() => '---|').join('')}---|`);
     r.idle[0]!.figures.forEach((f, i) => L.push(`| ${f.state} | ${f.window ? 'one' : 'none'} | ${r.idle.map((b) => `${n(b.figures[i]?.cpuPercent ?? Number.NaN, 2)} %`).join(' | ')} | ${n(f.load1, 1)} |`));
@@ -133,12 +133,14 @@ export function renderReport(r: BenchResult): string {
   }
   const mine = r.idle?.[0];
   if (mine) {
-    const withWin = mine.figures.filter((f) => f.window);
-    const noWin = mine.figures.filter((f) => !f.window);
+    // The start-up tail is a one-off (idle.ts STARTUP_TAIL_S), not a state's idle cost.
+    const withWin = mine.figures.filter((f) => f.window && !f.startUp);
+    const noWin = mine.figures.filter((f) => !f.window && !f.startUp);
+    const tail = mine.figures.find((f) => f.startUp);
     const worst = (fs: IdleFigure[]) => Math.max(...fs.map((f) => f.cpuPercent));
     const loads = (fs: IdleFigure[]) => fs.map((f) => n(f.load1, 1)).join(', ');
     g21.push({ goal: 'idle ≤ 2 % of a core, one window, every state (worst)', measured: `${n(worst(withWin), 2)} %`, ok: withWin.length ? worst(withWin) <= 2 : null, floor: '–', load: loads(withWin) });
-    g21.push({ goal: 'idle ≤ 0.1 % of a core, no window (worst)', measured: `${n(worst(noWin), 2)} %`, ok: noWin.length ? worst(noWin) <= 0.1 : null, floor: '–', load: loads(noWin) });
+    g21.push({ goal: 'idle ≤ 0.1 % of a core, no window (worst)', measured: `${n(worst(noWin), 2)} %`, ok: noWin.length ? worst(noWin) <= 0.1 : null, floor: tail ? `start-up tail, once: ${n(tail.cpuPercent, 2)} % over ${n(tail.seconds)} s` : '–', load: loads(noWin) });
     g21.push({ goal: 'kube-dns down shown ≤ 10 s', measured: mine.kubeDnsDownShownMs === null ? '–' : `${n(mine.kubeDnsDownShownMs / 1000, 1)} s`, ok: mine.kubeDnsDownShownMs === null ? null : mine.kubeDnsDownShownMs <= 10_000, floor: '–', load: loadOf(`idle ${mine.build}`) });
   }
   for (const engine of ['adguard', 'dnsmasq']) {

@@ -7,7 +7,7 @@
  */
 import { execFile, spawnSync } from 'node:child_process';
 import { queryDns } from '../../electron/core/probes/dns-query';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, release, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -100,8 +100,12 @@ try {
   if (ONLY.has('cli')) {
   mark('cli');
   // Floors: Node alone, and Node loading the Kubernetes client chunk alone (what start and the
-  // cluster views must load; dist/vendor-client-node.mjs imports exactly its chunks).
-  const clientNode = pathToFileURL(join(REPO, 'dist/vendor-client-node.mjs')).href;
+  // cluster views must load: the chunk that loads dist/vendor-client-node.cjs through the code
+  // cache, electron/core/compile-cache/vendor.ts; root's cache is the sandbox's /var/cache/k2s-dns).
+  const distDir = join(REPO, 'dist');
+  const loaderChunk = readdirSync(distDir).find((f) => f.endsWith('.mjs') && readFileSync(join(distDir, f), 'utf8').includes('loadVendorScript("vendor-client-node.cjs"'));
+  if (!loaderChunk) throw new Error('dist/ has no chunk loading vendor-client-node.cjs: run npm run build.');
+  const clientNode = pathToFileURL(join(distDir, loaderChunk)).href;
   const cmds: Record<string, string[]> = { 'node -e 0': ['-e', '0'], 'import of the client-node chunk': ['--input-type=module', '-e', `await import(${JSON.stringify(clientNode)})`], '--help': [bin, '--help'], status: [bin, 'status'], zones: [bin, 'zones', '--kubeconfig', tb.kubeconfigPath] };
   const samples: Record<string, number[]> = {};
   for (let i = 0; i < ROUNDS; i++) for (const [k, a] of Object.entries(cmds)) (samples[k] ??= []).push(await programMs(process.execPath, a));

@@ -20,7 +20,7 @@ function fakeBuild() {
   const renderer = join(tmp, 'renderer');
   mkdirSync(join(renderer, 'assets'), { recursive: true });
   mkdirSync(dist, { recursive: true });
-  for (const f of ['k2s-dns.mjs', 'chunk-A.mjs', 'chunk-A.mjs.map', 'app-entry.mjs', 'app-entry.mjs.map', 'vendor-client-node.mjs', 'k2s-dns-helper.mjs', 'k2s-dns-helper.mjs.map']) writeFileSync(join(dist, f), f);
+  for (const f of ['k2s-dns.mjs', 'chunk-A.mjs', 'chunk-A.mjs.map', 'app-entry.mjs', 'app-entry.mjs.map', 'vendor-client-node.cjs', 'k2s-dns-helper.mjs', 'k2s-dns-helper.mjs.map']) writeFileSync(join(dist, f), f);
   writeFileSync(join(renderer, 'index.html'), '<!doctype html>');
   writeFileSync(join(renderer, 'assets/index-x.js'), '');
   return { repo: REPO, dist, renderer, manPage: Buffer.from(''), copyright: 'c', changelog: Buffer.from(''), packageJson: '{}' };
@@ -40,9 +40,9 @@ describe('the package layout', () => {
     expect(paths).toContain(INSTALLED_POLICY);
     expect(files.find((f) => f.path === '/usr/bin/k2s-dns')?.mode).toBe(0o755);
     expect(readFileSync(join(REPO, 'resources/packaging/k2s-dns'), 'utf8')).toContain('exec /usr/bin/node --enable-source-maps /usr/lib/k2s-dns/dist/k2s-dns.mjs "$@"');
-    expect(paths).toEqual(expect.arrayContaining(['/usr/lib/k2s-dns/dist/k2s-dns.mjs', '/usr/lib/k2s-dns/dist/chunk-A.mjs.map', '/usr/lib/k2s-dns/out/renderer/index.html', '/usr/lib/k2s-dns/out/renderer/assets/index-x.js', '/usr/share/man/man1/k2s-dns.1.gz', '/usr/lib/k2s-dns/package.json']));
-    // The Electron main and the chunk-grouping entry belong to no one here; the helper bundle sits beside its launcher only.
-    expect(paths.filter((p) => /app-entry|vendor-client-node|dist\/k2s-dns-helper/.test(p))).toEqual([]);
+    expect(paths).toEqual(expect.arrayContaining(['/usr/lib/k2s-dns/dist/k2s-dns.mjs', '/usr/lib/k2s-dns/dist/chunk-A.mjs.map', '/usr/lib/k2s-dns/dist/vendor-client-node.cjs', '/usr/lib/k2s-dns/out/renderer/index.html', '/usr/lib/k2s-dns/out/renderer/assets/index-x.js', '/usr/share/man/man1/k2s-dns.1.gz', '/usr/lib/k2s-dns/package.json']));
+    // The Electron main belongs to no one here (the client-node script is the CLI's: start loads it); the helper bundle sits beside its launcher only.
+    expect(paths.filter((p) => /app-entry|dist\/k2s-dns-helper/.test(p))).toEqual([]);
     expect(ownedDirs(files)).toEqual(['/usr/lib/k2s-dns', '/usr/lib/k2s-dns/dist', '/usr/lib/k2s-dns/out', '/usr/lib/k2s-dns/out/renderer', '/usr/lib/k2s-dns/out/renderer/assets', '/usr/share/doc/k2s-dns']);
   });
 

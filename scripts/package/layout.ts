@@ -52,8 +52,8 @@ export function helperFiles(repo: string, dist: string): (PackageFile & { from: 
   ];
 }
 
-/** Files of dist/ that the CLI package does not ship: the Electron main (desktop package), the chunk-grouping entry nothing runs, the bundler's package list. */
-const NOT_SHIPPED = /^(app-entry|vendor-client-node)\.mjs(\.map)?$|^k2s-dns-helper\.mjs(\.map)?$|^bundled-packages\.json$/;
+/** Files of dist/ that the CLI package does not ship: the Electron main (desktop package), the bundler's package list. */
+const NOT_SHIPPED = /^app-entry\.mjs(\.map)?$|^k2s-dns-helper\.mjs(\.map)?$|^bundled-packages\.json$/;
 
 /** Files below `dir`, recursively, as paths relative to it (sorted). */
 function walk(dir: string, prefix = ''): string[] {

@@ -1,6 +1,6 @@
 /** AdGuard dnsproxy (pinned and shipped by K2s): YAML config, listeners in the config. */
 import { K2S_DEFAULTS, K2S_PATHS } from '../../../shared/k2s-paths';
-import { renderDnsproxyArgs, renderDnsproxyConfig } from '../../../shared/dnsproxy-config';
+import { renderDnsproxyArgs } from '../../../shared/dnsproxy-args';
 import { DNSPROXY_RUN_AS } from '../../../shared/systemd-unit';
 import type { EngineRuntime } from './runtime';
 
@@ -12,7 +12,8 @@ import type { EngineRuntime } from './runtime';
  */
 export const ADGUARD: EngineRuntime = {
   configPath: K2S_PATHS.proxyConfig,
-  renderConfig: renderDnsproxyConfig,
+  // Loaded when a start renders the config: its yaml + tldts packages cost every other command ~50 ms.
+  renderConfig: async (plan) => (await import('../../../shared/dnsproxy-config')).renderDnsproxyConfig(plan),
   binaryOf: (opts) => opts.dnsproxyPath ?? `${opts.installDir ?? K2S_DEFAULTS.installDir}/bin/dnsproxy`,
   missingText: (binary) => `AdGuard dnsproxy was not found at ${binary}; install K2s or pass --dnsproxy PATH, or use --engine dnsmasq.`,
   installText: 'K2s (it ships bin/dnsproxy)',

@@ -13,7 +13,7 @@ export const DEFAULT_DNSMASQ = '/usr/sbin/dnsmasq';
  */
 export const DNSMASQ: EngineRuntime = {
   configPath: K2S_PATHS.dnsmasqConfig,
-  renderConfig: renderDnsmasqConfig,
+  renderConfig: async (plan) => renderDnsmasqConfig(plan),
   binaryOf: (opts) => opts.dnsmasqPath ?? DEFAULT_DNSMASQ,
   missingText: (binary) => `dnsmasq was not found at ${binary}; install it (apt-get install dnsmasq-base) or use --engine adguard.`,
   installText: 'dnsmasq (`apt-get install dnsmasq-base`)',

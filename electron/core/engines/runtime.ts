@@ -15,8 +15,11 @@ export interface BinaryOptions {
 export interface EngineRuntime {
   /** Host path of its config file (under /etc/k2s). */
   configPath: string;
-  /** The config text for `plan`; throws when the engine could not serve it (start: PROXY_CONFIG). */
-  renderConfig(plan: ProxyPlan): string;
+  /**
+   * The config text for `plan`; rejects when the engine could not serve it (start: PROXY_CONFIG).
+   * Asynchronous so that an engine's renderer (and its packages) loads only when a start needs it.
+   */
+  renderConfig(plan: ProxyPlan): Promise<string>;
   /** Host path of its binary for these options (an explicit path, else the default). */
   binaryOf(opts: BinaryOptions): string;
   /** NO_ENGINE message when it was asked for and `binary` is not an executable file. */

@@ -18,10 +18,10 @@ describe('Node-side engine table (electron/core/engines/table.ts)', () => {
     for (const p of paths) expect(p.startsWith('/etc/k2s/')).toBe(true);
   });
 
-  it.each(ENGINE_NAMES)('%s: renders a config naming the plan\'s upstream, builds argv with the config and splits it by listener', (name) => {
+  it.each(ENGINE_NAMES)('%s: renders a config naming the plan\'s upstream, builds argv with the config and splits it by listener', async (name) => {
     const rt: EngineRuntime = engineRuntime(name);
     const plan = testPlan({ engine: name });
-    expect(rt.renderConfig(plan)).toContain(plan.upstreams[0]!);
+    expect(await rt.renderConfig(plan)).toContain(plan.upstreams[0]!);
     const args = rt.args(ARGS_CONFIG, true, ['127.0.0.1', '172.19.1.1']);
     expect(args.some((a) => a.includes(ARGS_CONFIG))).toBe(true);
     const argv = ['/bin/engine', ...args];

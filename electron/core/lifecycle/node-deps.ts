@@ -7,7 +7,7 @@ import { createHostFs } from '../host/host-fs-node';
 import { nodeExec } from '../host/exec';
 import { detectServiceManager } from '../host/detect-service-manager';
 import { findPortHolder } from '../host/port-holder';
-import { queryDns } from '../probes/dns-query';
+import type { queryDns as QueryDns } from '../probes/dns-query';
 import { systemQuery } from '../probes/system-lookup';
 import { gaiLookup } from '../probes/gai-lookup';
 import { probeLookup } from '../probes/probe-lookup';
@@ -33,6 +33,8 @@ export async function createNodeDeps(root = '/', opts: NodeDepsOptions = {}): Pr
   // The helper's already-read kubeconfig stands for its path: never opened a second time.
   const source = (path: string): string | KubeconfigFile => (opts.kubeconfig?.path === path ? opts.kubeconfig : path);
   const services = await detectServiceManager(fs, nodeExec);
+  // Loaded at the first query: dns-packet and the probes are ~110 KB that stop never runs.
+  const queryDns: typeof QueryDns = async (q) => (await import('../probes/dns-query')).queryDns(q);
   const deps: LifecycleDeps = {
     fs,
     exec: nodeExec,

@@ -35,7 +35,7 @@ async function capture(fs: HostFs, path: string): Promise<Previous> {
  */
 export async function writeProxyConfig(fs: HostFs, plan: ProxyPlan): Promise<{ path: string; undo: () => Promise<void> }> {
   const path = configPathFor(plan.engine);
-  const text = engineRuntime(plan.engine).renderConfig(plan);
+  const text = await engineRuntime(plan.engine).renderConfig(plan);
   await ensureRootDir(fs, '/etc/k2s', 0o755);
   await ensureRootDir(fs, K2S_PATHS.logDir, 0o755);
   const before = await capture(fs, path);
