@@ -9,6 +9,7 @@ import { cliCommand, DRIFT_CHOICE } from './fix';
 import type { HostDnsStatus, QueryResult } from './types';
 import { LIVE_LOOP_FIX, LOOP_WINDOW_MS, type LiveLoop } from './live-loop';
 import type { HopKind, HopOutcome, HealthHop, HealthCause, HealthAction, HealthVerdict, HealthReport } from './health-report';
+import { GLIBC_DEFAULT_NAMESERVER, viaK2sWords } from './drift-route';
 
 export type { HopKind, HopOutcome, HealthHop, HealthCause, HealthAction, HealthVerdict, HealthReport } from './health-report';
 
@@ -40,6 +41,15 @@ const FIX: Record<HealthAction, Record<FrontEnd, string>> = {
   // The live loop's fix is the Corefile's, the same words as doctor's coredns-loop finding.
   'fix-coredns-loop': { gui: LIVE_LOOP_FIX, cli: LIVE_LOOP_FIX },
   'check-upstream': { gui: 'Check the network connection to your original nameservers', get cli() { return cliCommand('query kubernetes.io --server <upstream>'); } },
+  // Drift whose file still reaches the proxy: nothing is broken now, and "Keep their file" would leave no nameserver that answers.
+  'restore-via': {
+    gui: `Nothing is broken now, you can leave K2s DNS running; to end the drift, choose "${DRIFT_CHOICE.restore.label}" in the banner at the top (not "${DRIFT_CHOICE.keep.label}": with K2s DNS stopped nothing would answer there)`,
+    get cli() { return `nothing is broken now; to end the drift: ${DRIFT_CHOICE.restore.cli} (not --on-drift keep: with K2s DNS stopped nothing would answer there)`; },
+  },
+  'fix-resolver': {
+    gui: 'Put a nameserver that answers into /etc/resolv.conf: reconnect the network (NetworkManager writes one), or add a line "nameserver <your router or company DNS>"; then Start',
+    get cli() { return `reconnect the network (NetworkManager writes a nameserver), or add "nameserver <your router or company DNS>" to /etc/resolv.conf; then ${cliCommand('start', true)}`; },
+  },
   'check-nsswitch': { gui: 'Check the hosts line of /etc/nsswitch.conf (it must include dns)', cli: 'grep ^hosts /etc/nsswitch.conf' },
 };
 
@@ -243,7 +253,9 @@ export function healthVerdict(input: VerdictInput): HealthVerdict {
   }
 
   if (resolves) {
-    const via = resolver?.outcome === 'k2s';
+    // Their file may still reach the proxy (no nameserver line, or 127.0.0.1 first: shared/drift-route.ts).
+    const driftVia = resolver?.outcome === 'foreign' && resolver.ok;
+    const via = resolver?.outcome === 'k2s' || driftVia;
     if (!via) {
       const drift = resolver?.outcome === 'foreign' || resolver?.outcome === 'k2s-edited';
       if (drift) return v('warn', 'drift', resolver, `${shortName(system!.name ?? '')} resolves, but /etc/resolv.conf was changed by another program: K2s DNS is bypassed`, 'restore');
@@ -257,10 +269,21 @@ export function healthVerdict(input: VerdictInput): HealthVerdict {
     if (deadUpstreams.length > 0 && deadUpstreams.length === upstreams.length) {
       return v('warn', 'upstream-down', deadUpstreams[0], `Cluster names resolve, but no original upstream answers (${deadUpstreams.map((h) => h.target).join(', ')}): other names will fail`, 'check-upstream');
     }
+    if (driftVia) {
+      return v('warn', 'drift', resolver, `${shortName(system!.name ?? '')} resolves through K2s DNS, but another program rewrote /etc/resolv.conf: ${resolver!.answers.length === 0 ? viaK2sWords({ implicit: true, nameservers: [GLIBC_DEFAULT_NAMESERVER] }) : viaK2sWords({ implicit: false, nameservers: resolver!.answers })}`, 'restore-via');
+    }
     const first = listeners[0];
     return v('ok', 'ok', null, `${shortName(system!.name ?? '')} resolves via k2s-dnsproxy${first ? ` (${first.target})` : ''}`, null);
   }
 
+  // Your own file names only loopback nameservers (or none: glibc asks 127.0.0.1) and nothing
+  // answers there: not only cluster names, no name resolves (e.g. their file kept after drift).
+  const deadLocal = state === 'stopped' && resolver?.outcome === 'original' && upstreams.length > 0 && upstreams.every((h) => h.target.startsWith('127.') && (h.outcome === 'unreachable' || h.outcome === 'timeout' || h.outcome === 'error'));
+  if (deadLocal) {
+    const where = upstreams.map((h) => h.target).join(' and ');
+    const why = resolver.answers.length === 0 ? `/etc/resolv.conf has no nameserver line, so glibc asks ${GLIBC_DEFAULT_NAMESERVER}:53 (resolv.conf(5))` : `/etc/resolv.conf lists only ${resolver.answers.join(', ')}`;
+    return v('error', 'no-nameserver', upstreams[0], `No names resolve on this host: nothing answers on ${where} (${why}; K2s DNS is stopped)`, 'fix-resolver');
+  }
   if (state === 'stopped' && resolver?.outcome !== 'k2s' && resolver?.outcome !== 'foreign') {
     return v('off', 'stopped', system, `${NOT_RESOLVING}: K2s DNS is stopped`, 'start');
   }
@@ -363,6 +386,8 @@ export function hopMark(h: HealthHop, verdict: Pick<HealthVerdict, 'level'>): Ho
   if (h.outcome === 'idle' || h.outcome === 'skipped') return 'idle';
   const off = verdict.level === 'off';
   if (h.kind === 'upstream' && h.ok) return h.rcode === 'NOERROR' ? 'ok' : 'warn';
+  // Another program's file that still reaches the proxy: on the path, yet not K2s's (drift).
+  if (h.kind === 'resolver' && h.outcome === 'foreign' && h.ok) return 'warn';
   if (h.ok) return 'ok';
   if (off && h.kind === 'resolver' && h.outcome === 'original') return 'ok';
   // Stopped: your nameservers answering a cluster name with NXDOMAIN/NODATA is expected, but the

@@ -5,6 +5,7 @@
 import type { EngineName } from './engines/table';
 import type { HealthReport } from './health-report';
 import type { DoctorFinding } from './doctor';
+import type { DriftRoute } from './drift-route';
 
 /** A parsed resolv.conf(5). Unknown or malformed lines are kept verbatim in `unknown`. */
 export interface ResolvConf {
@@ -232,6 +233,17 @@ export interface HostDnsStatus {
   skippedListeners: { address: string; reason: string }[];
   /** Who owns /etc/resolv.conf now. `foreign`: changed by someone else since start. */
   resolverOwner: 'original' | 'k2s' | 'foreign';
+  /**
+   * While `resolverOwner` is `foreign` and the other program's file is readable: where glibc
+   * sends host apps' queries with it (shared/drift-route.ts) — still to k2s-dnsproxy (`viaK2s`:
+   * no nameserver line, or 127.0.0.1 first) or past it. Absent or null otherwise.
+   */
+  driftRoute?: DriftRoute | null;
+  /**
+   * A short hash of /etc/resolv.conf as it is now (kind, link target, bytes): changes whenever
+   * the resolver changes, so a front end knows which findings are older than the file. Absent when not read.
+   */
+  resolverStamp?: string | null;
   upstreams: string[];
   clusterDomain: string | null;
   kubeDnsIp: string | null;
