@@ -9,24 +9,12 @@
  * still goes through K2s DNS. Pure module: no Node or DOM imports.
  */
 import { GLIBC_MAXNS, parseResolvConf } from './resolv-conf';
+import type { DriftRoute } from './types';
+
+export type { DriftRoute } from './types';
 
 /** glibc's nameserver when the file names none (resolv.conf(5): "the name server on the local machine"). */
 export const GLIBC_DEFAULT_NAMESERVER = '127.0.0.1';
-
-/** What glibc does with one resolver file, seen from k2s-dnsproxy's listeners. */
-export interface DriftRoute {
-  /** The nameservers glibc asks, in order: the file's first MAXNS, or GLIBC_DEFAULT_NAMESERVER when it lists none. */
-  nameservers: string[];
-  /** True when the file has no nameserver line (glibc's default applies). */
-  implicit: boolean;
-  /** True when glibc's first nameserver is a k2s-dnsproxy listener: host apps still ask K2s DNS. */
-  viaK2s: boolean;
-  /**
-   * True when every nameserver glibc asks is a k2s-dnsproxy listener: stopping the proxy with this
-   * file kept leaves the host with no nameserver that answers.
-   */
-  keepLeavesNone: boolean;
-}
 
 /** Address part of a nameserver: brackets and an IPv6 `%zone` stripped, lower-case. */
 function bare(server: string): string {

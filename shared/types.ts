@@ -5,7 +5,6 @@
 import type { EngineName } from './engines/table';
 import type { HealthReport } from './health-report';
 import type { DoctorFinding } from './doctor';
-import type { DriftRoute } from './drift-route';
 
 /** A parsed resolv.conf(5). Unknown or malformed lines are kept verbatim in `unknown`. */
 export interface ResolvConf {
@@ -213,6 +212,21 @@ export interface QueryResult {
   latencyMs: number;
   /** Set when rcode is TIMEOUT/ERROR. */
   error?: string;
+}
+
+/** What glibc does with one resolver file, seen from k2s-dnsproxy's listeners (shared/drift-route.ts driftRoute). */
+export interface DriftRoute {
+  /** The nameservers glibc asks, in order: the file's first MAXNS, or GLIBC_DEFAULT_NAMESERVER when it lists none. */
+  nameservers: string[];
+  /** True when the file has no nameserver line (glibc's default applies). */
+  implicit: boolean;
+  /** True when glibc's first nameserver is a k2s-dnsproxy listener: host apps still ask K2s DNS. */
+  viaK2s: boolean;
+  /**
+   * True when every nameserver glibc asks is a k2s-dnsproxy listener: stopping the proxy with this
+   * file kept leaves the host with no nameserver that answers.
+   */
+  keepLeavesNone: boolean;
 }
 
 /** What `status` reports about host DNS. */
