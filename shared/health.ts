@@ -10,6 +10,7 @@ import type { HostDnsStatus, QueryResult } from './types';
 import { LIVE_LOOP_FIX, LOOP_WINDOW_MS, type LiveLoop } from './live-loop';
 import type { HopKind, HopOutcome, HealthHop, HealthCause, HealthAction, HealthVerdict, HealthReport } from './health-report';
 import { GLIBC_DEFAULT_NAMESERVER, viaK2sWords } from './drift-route';
+import { errnoWords } from './probe-failure';
 
 export type { HopKind, HopOutcome, HealthHop, HealthCause, HealthAction, HealthVerdict, HealthReport } from './health-report';
 
@@ -40,6 +41,10 @@ const FIX: Record<HealthAction, Record<FrontEnd, string>> = {
   },
   // The live loop's fix is the Corefile's, the same words as doctor's coredns-loop finding.
   'fix-coredns-loop': { gui: LIVE_LOOP_FIX, cli: LIVE_LOOP_FIX },
+  'check-network': {
+    gui: "Check the network connection or VPN: K2s DNS follows the network's resolver and switches by itself when the network writes a working one (Start options → Upstreams overrides it only with Network changes: keep)",
+    get cli() { return `check the network connection or VPN (${cliCommand('query kubernetes.io --server <nameserver>')}); an override holds only with ${cliCommand('start --upstream IP --on-network-change keep', true)}`; },
+  },
   'check-upstream': { gui: 'Check the network connection to your original nameservers', get cli() { return cliCommand('query kubernetes.io --server <upstream>'); } },
   // Drift whose file still reaches the proxy: nothing is broken now, and "Keep their file" would leave no nameserver that answers.
   'restore-via': {
@@ -128,8 +133,11 @@ function describeOutcome(outcome: HopOutcome, r: QueryResult): string {
       return `${at} did not answer in ${Math.round(r.latencyMs)} ms${r.error ? ` (${r.error})` : ''}`;
     case 'unreachable':
       return `nothing listens on ${at}${r.error ? ` (${r.error})` : ''}`;
-    default:
-      return `${at} failed: ${r.error ?? r.rcode}`;
+    default: {
+      // An errno the socket reported at once (ENETUNREACH…) in words, never as a timeout (shared/probe-failure.ts).
+      const errno = errnoWords(r.error);
+      return errno ? `${at}: ${errno}` : `${at} failed: ${r.error ?? r.rcode}`;
+    }
   }
 }
 
@@ -187,6 +195,11 @@ export interface VerdictInput {
   watchdogRestart?: { restarts: number; max: number } | null;
   /** systemd is restarting k2s-dnsproxy now (HostDnsStatus.serviceRestart): wait, not stop && start. */
   serviceRestart?: { attempt: number; lastExit: string | null; reason: string | null; gaveUp: boolean } | null;
+  /**
+   * The running start follows the network (HostDnsStatus.onNetworkChange `follow`): its upstreams
+   * are the network's nameservers, so a dead one is the network's to fix.
+   */
+  following?: boolean;
   /** The proxy's main pid (HostDnsStatus.pid), null when no process runs. */
   proxyPid?: number | null;
   /**
@@ -266,8 +279,11 @@ export function healthVerdict(input: VerdictInput): HealthVerdict {
     if (kubeDns && !kubeDns.ok && kubeDns.outcome !== 'skipped' && kubeDns.outcome !== 'idle') {
       return v('error', 'coredns-down', kubeDns, `${hopTitle(kubeDns)} does not answer${reasonOf(kubeDns)}; cluster names resolve only from k2s-dnsproxy's cache until their TTL ends`, 'check-coredns');
     }
+    // External names fail: an error for them (Diagnostics' upstream-answers says the same), with
+    // the cause in the errno's words; the fix fits the mode (a followed network's nameserver is the network's to fix).
     if (deadUpstreams.length > 0 && deadUpstreams.length === upstreams.length) {
-      return v('warn', 'upstream-down', deadUpstreams[0], `Cluster names resolve, but no original upstream answers (${deadUpstreams.map((h) => h.target).join(', ')}): other names will fail`, 'check-upstream');
+      const whose = input.following ? "the network's nameservers" : 'the original upstreams';
+      return v('error', 'upstream-down', deadUpstreams[0], `Names outside the cluster do not resolve on this host: none of ${whose} answers (${deadUpstreams.map((h) => h.reason ?? `${h.target}: ${h.outcome}`).join('; ')}); cluster names still resolve through K2s DNS`, input.following ? 'check-network' : 'check-upstream');
     }
     if (driftVia) {
       return v('warn', 'drift', resolver, `${shortName(system!.name ?? '')} resolves through K2s DNS, but another program rewrote /etc/resolv.conf: ${resolver!.answers.length === 0 ? viaK2sWords({ implicit: true, nameservers: [GLIBC_DEFAULT_NAMESERVER] }) : viaK2sWords({ implicit: false, nameservers: resolver!.answers })}`, 'restore-via');
