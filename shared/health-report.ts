@@ -71,6 +71,7 @@ export type HealthCause =
   | 'stopped'
   | 'resolver-not-k2s'
   | 'drift'
+  | 'no-nameserver'
   | 'proxy-down'
   | 'proxy-routing'
   | 'coredns-down'
@@ -82,7 +83,7 @@ export type HealthCause =
  * The action that fixes a cause. The front end turns it into its own words: the GUI into a
  * button or a step (fixText(…, 'gui')), the CLI into a command (fixText(…, 'cli')).
  */
-export type HealthAction = 'start' | 'restart' | 'restore' | 'recover' | 'wait' | 'wait-watchdog' | 'check-coredns' | 'fix-coredns-loop' | 'check-upstream' | 'check-nsswitch';
+export type HealthAction = 'start' | 'restart' | 'restore' | 'recover' | 'wait' | 'wait-watchdog' | 'check-coredns' | 'fix-coredns-loop' | 'check-upstream' | 'check-nsswitch' | 'restore-via' | 'fix-resolver' | 'check-network';
 
 /** The verdict: does a cluster name resolve for host apps, and if not, where and why. */
 export interface HealthVerdict {

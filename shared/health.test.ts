@@ -136,9 +136,21 @@ describe('healthVerdict over every hop outcome', () => {
     expect(verdict(hops({ system: q('system', 'NXDOMAIN') }))).toMatchObject({ cause: 'system-resolver', action: 'check-nsswitch' });
   });
 
-  it('all upstreams dead while cluster names resolve: warn upstream-down', () => {
+  it('all upstreams dead while cluster names resolve: error for names outside the cluster (as Diagnostics), cluster names still resolve', () => {
     const v = verdict(hops({ upstream: q('192.168.1.1:53', 'TIMEOUT', [], undefined, 'NS') }));
-    expect(v).toMatchObject({ level: 'warn', resolves: true, cause: 'upstream-down', hopId: 'upstream:192.168.1.1' });
+    expect(v).toMatchObject({ level: 'error', resolves: true, cause: 'upstream-down', hopId: 'upstream:192.168.1.1', action: 'check-upstream' });
+    expect(v.summary).toBe('Names outside the cluster do not resolve on this host: none of the original upstreams answers (192.168.1.1:53 did not answer in 1500 ms); cluster names still resolve through K2s DNS');
+  });
+
+  it('a followed network whose nameserver is unreachable: ENETUNREACH in its own words, and the fix is the network, not Upstreams', () => {
+    const dead = queryHop('upstream:10.99.0.1', 'upstream', { ...q('10.99.0.1:53', 'ERROR', [], 'send ENETUNREACH 10.99.0.1:53', 'NS'), latencyMs: 0.4 }, false);
+    const path = [...hops().filter((h) => h.kind !== 'upstream'), dead];
+    const v = healthVerdict({ hops: path, state: 'running', interrupted: false, following: true });
+    expect(v).toMatchObject({ level: 'error', cause: 'upstream-down', action: 'check-network' });
+    expect(v.summary).toBe("Names outside the cluster do not resolve on this host: none of the network's nameservers answers (10.99.0.1:53: network unreachable (ENETUNREACH: this host has no route to it)); cluster names still resolve through K2s DNS");
+    expect(v.summary).not.toMatch(/did not answer in|no reply/);
+    expect(fixText(v.action, 'gui')).toMatch(/^Check the network connection or VPN: K2s DNS follows the network's resolver/);
+    expect(fixText(v.action, 'gui')).toContain('only with Network changes: keep');
   });
 
   it('starting/stopping: busy; interrupted: recover', () => {

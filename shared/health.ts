@@ -9,6 +9,8 @@ import { cliCommand, DRIFT_CHOICE } from './fix';
 import type { HostDnsStatus, QueryResult } from './types';
 import { LIVE_LOOP_FIX, LOOP_WINDOW_MS, type LiveLoop } from './live-loop';
 import type { HopKind, HopOutcome, HealthHop, HealthCause, HealthAction, HealthVerdict, HealthReport } from './health-report';
+import { GLIBC_DEFAULT_NAMESERVER, viaK2sWords } from './drift-route';
+import { errnoWords } from './probe-failure';
 
 export type { HopKind, HopOutcome, HealthHop, HealthCause, HealthAction, HealthVerdict, HealthReport } from './health-report';
 
@@ -39,7 +41,20 @@ const FIX: Record<HealthAction, Record<FrontEnd, string>> = {
   },
   // The live loop's fix is the Corefile's, the same words as doctor's coredns-loop finding.
   'fix-coredns-loop': { gui: LIVE_LOOP_FIX, cli: LIVE_LOOP_FIX },
+  'check-network': {
+    gui: "Check the network connection or VPN: K2s DNS follows the network's resolver and switches by itself when the network writes a working one (Start options → Upstreams overrides it only with Network changes: keep)",
+    get cli() { return `check the network connection or VPN (${cliCommand('query kubernetes.io --server <nameserver>')}); an override holds only with ${cliCommand('start --upstream IP --on-network-change keep', true)}`; },
+  },
   'check-upstream': { gui: 'Check the network connection to your original nameservers', get cli() { return cliCommand('query kubernetes.io --server <upstream>'); } },
+  // Drift whose file still reaches the proxy: nothing is broken now, and "Keep their file" would leave no nameserver that answers.
+  'restore-via': {
+    gui: `Nothing is broken now, you can leave K2s DNS running; to end the drift, choose "${DRIFT_CHOICE.restore.label}" in the banner at the top (not "${DRIFT_CHOICE.keep.label}": with K2s DNS stopped nothing would answer there)`,
+    get cli() { return `nothing is broken now; to end the drift: ${DRIFT_CHOICE.restore.cli} (not --on-drift keep: with K2s DNS stopped nothing would answer there)`; },
+  },
+  'fix-resolver': {
+    gui: 'Put a nameserver that answers into /etc/resolv.conf: reconnect the network (NetworkManager writes one), or add a line "nameserver <your router or company DNS>"; then Start',
+    get cli() { return `reconnect the network (NetworkManager writes a nameserver), or add "nameserver <your router or company DNS>" to /etc/resolv.conf; then ${cliCommand('start', true)}`; },
+  },
   'check-nsswitch': { gui: 'Check the hosts line of /etc/nsswitch.conf (it must include dns)', cli: 'grep ^hosts /etc/nsswitch.conf' },
 };
 
@@ -118,8 +133,11 @@ function describeOutcome(outcome: HopOutcome, r: QueryResult): string {
       return `${at} did not answer in ${Math.round(r.latencyMs)} ms${r.error ? ` (${r.error})` : ''}`;
     case 'unreachable':
       return `nothing listens on ${at}${r.error ? ` (${r.error})` : ''}`;
-    default:
-      return `${at} failed: ${r.error ?? r.rcode}`;
+    default: {
+      // An errno the socket reported at once (ENETUNREACH…) in words, never as a timeout (shared/probe-failure.ts).
+      const errno = errnoWords(r.error);
+      return errno ? `${at}: ${errno}` : `${at} failed: ${r.error ?? r.rcode}`;
+    }
   }
 }
 
@@ -177,6 +195,11 @@ export interface VerdictInput {
   watchdogRestart?: { restarts: number; max: number } | null;
   /** systemd is restarting k2s-dnsproxy now (HostDnsStatus.serviceRestart): wait, not stop && start. */
   serviceRestart?: { attempt: number; lastExit: string | null; reason: string | null; gaveUp: boolean } | null;
+  /**
+   * The running start follows the network (HostDnsStatus.onNetworkChange `follow`): its upstreams
+   * are the network's nameservers, so a dead one is the network's to fix.
+   */
+  following?: boolean;
   /** The proxy's main pid (HostDnsStatus.pid), null when no process runs. */
   proxyPid?: number | null;
   /**
@@ -243,7 +266,9 @@ export function healthVerdict(input: VerdictInput): HealthVerdict {
   }
 
   if (resolves) {
-    const via = resolver?.outcome === 'k2s';
+    // Their file may still reach the proxy (no nameserver line, or 127.0.0.1 first: shared/drift-route.ts).
+    const driftVia = resolver?.outcome === 'foreign' && resolver.ok;
+    const via = resolver?.outcome === 'k2s' || driftVia;
     if (!via) {
       const drift = resolver?.outcome === 'foreign' || resolver?.outcome === 'k2s-edited';
       if (drift) return v('warn', 'drift', resolver, `${shortName(system!.name ?? '')} resolves, but /etc/resolv.conf was changed by another program: K2s DNS is bypassed`, 'restore');
@@ -254,13 +279,27 @@ export function healthVerdict(input: VerdictInput): HealthVerdict {
     if (kubeDns && !kubeDns.ok && kubeDns.outcome !== 'skipped' && kubeDns.outcome !== 'idle') {
       return v('error', 'coredns-down', kubeDns, `${hopTitle(kubeDns)} does not answer${reasonOf(kubeDns)}; cluster names resolve only from k2s-dnsproxy's cache until their TTL ends`, 'check-coredns');
     }
+    // External names fail: an error for them (Diagnostics' upstream-answers says the same), with
+    // the cause in the errno's words; the fix fits the mode (a followed network's nameserver is the network's to fix).
     if (deadUpstreams.length > 0 && deadUpstreams.length === upstreams.length) {
-      return v('warn', 'upstream-down', deadUpstreams[0], `Cluster names resolve, but no original upstream answers (${deadUpstreams.map((h) => h.target).join(', ')}): other names will fail`, 'check-upstream');
+      const whose = input.following ? "the network's nameservers" : 'the original upstreams';
+      return v('error', 'upstream-down', deadUpstreams[0], `Names outside the cluster do not resolve on this host: none of ${whose} answers (${deadUpstreams.map((h) => h.reason ?? `${h.target}: ${h.outcome}`).join('; ')}); cluster names still resolve through K2s DNS`, input.following ? 'check-network' : 'check-upstream');
+    }
+    if (driftVia) {
+      return v('warn', 'drift', resolver, `${shortName(system!.name ?? '')} resolves through K2s DNS, but another program rewrote /etc/resolv.conf: ${resolver!.answers.length === 0 ? viaK2sWords({ implicit: true, nameservers: [GLIBC_DEFAULT_NAMESERVER] }) : viaK2sWords({ implicit: false, nameservers: resolver!.answers })}`, 'restore-via');
     }
     const first = listeners[0];
     return v('ok', 'ok', null, `${shortName(system!.name ?? '')} resolves via k2s-dnsproxy${first ? ` (${first.target})` : ''}`, null);
   }
 
+  // Your own file names only loopback nameservers (or none: glibc asks 127.0.0.1) and nothing
+  // answers there: not only cluster names, no name resolves (e.g. their file kept after drift).
+  const deadLocal = state === 'stopped' && resolver?.outcome === 'original' && upstreams.length > 0 && upstreams.every((h) => h.target.startsWith('127.') && (h.outcome === 'unreachable' || h.outcome === 'timeout' || h.outcome === 'error'));
+  if (deadLocal) {
+    const where = upstreams.map((h) => h.target).join(' and ');
+    const why = resolver.answers.length === 0 ? `/etc/resolv.conf has no nameserver line, so glibc asks ${GLIBC_DEFAULT_NAMESERVER}:53 (resolv.conf(5))` : `/etc/resolv.conf lists only ${resolver.answers.join(', ')}`;
+    return v('error', 'no-nameserver', upstreams[0], `No names resolve on this host: nothing answers on ${where} (${why}; K2s DNS is stopped)`, 'fix-resolver');
+  }
   if (state === 'stopped' && resolver?.outcome !== 'k2s' && resolver?.outcome !== 'foreign') {
     return v('off', 'stopped', system, `${NOT_RESOLVING}: K2s DNS is stopped`, 'start');
   }
@@ -363,6 +402,8 @@ export function hopMark(h: HealthHop, verdict: Pick<HealthVerdict, 'level'>): Ho
   if (h.outcome === 'idle' || h.outcome === 'skipped') return 'idle';
   const off = verdict.level === 'off';
   if (h.kind === 'upstream' && h.ok) return h.rcode === 'NOERROR' ? 'ok' : 'warn';
+  // Another program's file that still reaches the proxy: on the path, yet not K2s's (drift).
+  if (h.kind === 'resolver' && h.outcome === 'foreign' && h.ok) return 'warn';
   if (h.ok) return 'ok';
   if (off && h.kind === 'resolver' && h.outcome === 'original') return 'ok';
   // Stopped: your nameservers answering a cluster name with NXDOMAIN/NODATA is expected, but the

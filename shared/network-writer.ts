@@ -14,6 +14,7 @@
  *   `#@VPNC_GENERATED@`; OpenVPN's update-resolv-conf and wg-quick go through resolvconf.
  */
 import { parseResolvConf } from './resolv-conf';
+import { GLIBC_DEFAULT_NAMESERVER, viaK2sWords } from './drift-route';
 import type { NetworkChangeView } from './types';
 
 /** Who wrote the file and the line or link target that says so. */
@@ -63,7 +64,8 @@ const KEYWORDS = new Set(['nameserver', 'search', 'domain', 'options', 'sortlist
  * Why `bytes` is not a resolver file K2s follows, or null when it is one. Refused: empty or
  * larger than MAX_RESOLVER_BYTES, not text (NUL or invalid UTF-8), a line in column one that is
  * no resolv.conf(5) directive (a file that is not a resolver's), no `nameserver` line (glibc
- * would then ask 127.0.0.1 itself: resolv.conf(5) "nameserver": the proxy, a loop). Nameservers
+ * would then ask 127.0.0.1 itself: resolv.conf(5) "nameserver": the proxy — host apps still go
+ * through K2s DNS, but there is no upstream to follow). Nameservers
  * that loop to a listener are the caller's check (host/upstreams.ts pickUpstreams).
  */
 export function resolverFileRefusal(bytes: Uint8Array): string | null {
@@ -81,7 +83,8 @@ export function resolverFileRefusal(bytes: Uint8Array): string | null {
     .map((l) => l.replace(/\r$/, ''))
     .find((l) => l.trim() !== '' && !/^[#;]/.test(l) && !/^\s/.test(l) && !KEYWORDS.has(l.split(/[ \t]/)[0]!));
   if (foreign !== undefined) return `the new file is not a resolver file (line ${JSON.stringify(foreign.slice(0, 80))} is no resolv.conf(5) directive)`;
-  if (parseResolvConf(text).nameservers.length === 0) return 'the new file lists no nameserver (glibc would ask 127.0.0.1, the proxy itself: a loop)';
+  // The same classification as the drift banner's (shared/drift-route.ts): their file still goes through K2s DNS.
+  if (parseResolvConf(text).nameservers.length === 0) return `the new file lists no nameserver (${viaK2sWords({ implicit: true, nameservers: [GLIBC_DEFAULT_NAMESERVER] })}): host apps still go through K2s DNS, and the proxy keeps its upstreams (it cannot forward to itself)`;
   return null;
 }
 

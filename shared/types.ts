@@ -214,6 +214,21 @@ export interface QueryResult {
   error?: string;
 }
 
+/** What glibc does with one resolver file, seen from k2s-dnsproxy's listeners (shared/drift-route.ts driftRoute). */
+export interface DriftRoute {
+  /** The nameservers glibc asks, in order: the file's first MAXNS, or GLIBC_DEFAULT_NAMESERVER when it lists none. */
+  nameservers: string[];
+  /** True when the file has no nameserver line (glibc's default applies). */
+  implicit: boolean;
+  /** True when glibc's first nameserver is a k2s-dnsproxy listener: host apps still ask K2s DNS. */
+  viaK2s: boolean;
+  /**
+   * True when every nameserver glibc asks is a k2s-dnsproxy listener: stopping the proxy with this
+   * file kept leaves the host with no nameserver that answers.
+   */
+  keepLeavesNone: boolean;
+}
+
 /** What `status` reports about host DNS. */
 export interface HostDnsStatus {
   /**
@@ -232,6 +247,17 @@ export interface HostDnsStatus {
   skippedListeners: { address: string; reason: string }[];
   /** Who owns /etc/resolv.conf now. `foreign`: changed by someone else since start. */
   resolverOwner: 'original' | 'k2s' | 'foreign';
+  /**
+   * While `resolverOwner` is `foreign` and the other program's file is readable: where glibc
+   * sends host apps' queries with it (shared/drift-route.ts) — still to k2s-dnsproxy (`viaK2s`:
+   * no nameserver line, or 127.0.0.1 first) or past it. Absent or null otherwise.
+   */
+  driftRoute?: DriftRoute | null;
+  /**
+   * A short hash of /etc/resolv.conf as it is now (kind, link target, bytes): changes whenever
+   * the resolver changes, so a front end knows which findings are older than the file. Absent when not read.
+   */
+  resolverStamp?: string | null;
   upstreams: string[];
   clusterDomain: string | null;
   kubeDnsIp: string | null;

@@ -83,7 +83,9 @@ test('backend messages with `code` spans: no literal backtick on any tab', async
     const text = await page.locator('body').innerText();
     expect(text, `tab ${t}`).not.toContain('`');
   }
-  await page.unrouteAll();
+  // Wait for handlers in flight (the 1 s status poll, the checks Start re-runs): one finishing
+  // after a plain unrouteAll fails the next test with "Route is already handled".
+  await page.unrouteAll({ behavior: 'wait' });
 });
 
 test('one time format: the saved original, the verdict and the checks say HH:MM:SS', async () => {

@@ -16,9 +16,25 @@ export function hopLine(h: HealthHop): string {
   return `${hopTitle(h)}: ${got}${h.latencyMs !== null ? ` in ${Math.round(h.latencyMs)} ms` : ''}${!h.ok && h.reason ? ` — ${h.reason}` : ''}`;
 }
 
+/** One path check per doctor run: `health` and `lifecycle-state` report the same facts. */
+const reports = new WeakMap<DoctorContext, Promise<HealthReport>>();
+
+/** The run's end-to-end path check (opts.health, else checkHealth on deps), made once per context. */
+export function healthOf(ctx: DoctorContext): Promise<HealthReport> {
+  let r = reports.get(ctx);
+  if (!r) {
+    r = ctx.opts.health ? ctx.opts.health() : checkHealth(healthProbes(ctx.deps));
+    reports.set(ctx, r);
+  }
+  return r;
+}
+
+/** The title the `health` finding has under `report` (lifecycle-state points at it by this). */
+export const HEALTH_FINDING_TOPIC = 'Cluster names on this host';
+
 /** `health`: error when cluster names do not resolve while K2s DNS should serve them; info while stopped. */
 export async function checkHealthPath(ctx: DoctorContext): Promise<DoctorFinding> {
-  const report = await (ctx.opts.health ? ctx.opts.health() : checkHealth(healthProbes(ctx.deps)));
+  const report = await healthOf(ctx);
   const v = report.verdict;
   return {
     id: 'health',

@@ -3,6 +3,8 @@ import type { DoctorFinding } from '../../../shared/doctor';
 import { cliCommand, DRIFT_CHOICE } from '../../../shared/fix';
 import { dnsStatus } from '../lifecycle/status';
 import type { DoctorContext } from './context';
+import { HEALTH_FINDING_TOPIC, healthOf } from './health';
+import { keepLeavesNoneWords, viaK2sWords } from '../../../shared/drift-route';
 
 /** `lifecycle-state`: ok when running or stopped cleanly, warn when degraded or the resolver was changed by someone else. */
 export async function checkLifecycleState(ctx: DoctorContext): Promise<DoctorFinding> {
@@ -10,6 +12,24 @@ export async function checkLifecycleState(ctx: DoctorContext): Promise<DoctorFin
   // Its messages are shown as the finding's meaning: in the words of the front end that asks.
   const s = await dnsStatus(ctx.deps, ctx.opts.frontEnd ?? 'cli');
   const detail = { state: s.state, resolverOwner: s.resolverOwner, pid: s.pid, messages: s.messages };
+  if (s.resolverOwner === 'foreign' && s.driftRoute?.viaK2s) {
+    // Their file still reaches the proxy (shared/drift-route.ts): say so, and never advise keep
+    // when keeping it leaves no nameserver that answers.
+    const route = s.driftRoute;
+    return {
+      ...base,
+      severity: 'warn',
+      title: 'K2s DNS state: /etc/resolv.conf changed by another program (still through K2s DNS)',
+      meaning: `/etc/resolv.conf was replaced by someone else (NetworkManager or a DHCP client?) while K2s DNS ran, but host apps still ask the proxy: ${viaK2sWords(route)}.${route.keepLeavesNone ? ` ${keepLeavesNoneWords(route)}` : ''}`,
+      fix: `Nothing is broken now. To end the drift, run \`${DRIFT_CHOICE.restore.cli}\` (${DRIFT_CHOICE.restore.label.toLowerCase()})${route.keepLeavesNone ? '; not --on-drift keep: nothing would answer then' : ''}.`,
+      remedy: {
+        action: 'show-diff',
+        gui: `Nothing is broken now; to end the drift, choose ${DRIFT_CHOICE.restore.label} in the banner on the Overview${route.keepLeavesNone ? ` (${DRIFT_CHOICE.keep.label} would leave no nameserver that answers)` : ''}.`,
+        cli: `${cliCommand('diff')}, then ${DRIFT_CHOICE.restore.cli}`,
+      },
+      detail: { ...detail, driftRoute: route },
+    };
+  }
   if (s.resolverOwner === 'foreign') {
     return {
       ...base,
@@ -36,6 +56,22 @@ export async function checkLifecycleState(ctx: DoctorContext): Promise<DoctorFin
       remedy: { action: 'stop', gui: 'Press Stop to restore the saved resolver (an interrupted operation is finished first), then Start.', cli: `${cliCommand('recover', true)}, or ${cliCommand('stop', true)}, then ${cliCommand('start', true)}` },
       detail,
     };
+  }
+  // One fact, one wording (the Host DNS card folds the verdict in: shared/health.ts applyHealth):
+  // running while cluster names fail is degraded, pointing at the finding that says why.
+  if (s.state === 'running') {
+    const v = (await healthOf(ctx)).verdict;
+    if (v.level === 'error') {
+      return {
+        ...base,
+        severity: 'warn',
+        title: 'K2s DNS state: degraded',
+        meaning: `k2s-dnsproxy runs (PID ${s.pid ?? '?'}) and owns /etc/resolv.conf, but the path check fails: ${v.summary}. The cause and its fix are in the finding "${HEALTH_FINDING_TOPIC}" (${v.cause}) above.`,
+        fix: `See the "${HEALTH_FINDING_TOPIC}" finding above: its fix is this one's.`,
+        remedy: { action: null, gui: `See the error "${v.summary}" above (Cluster names on this host): its fix is this one's.`, cli: `see the "${HEALTH_FINDING_TOPIC}" finding above` },
+        detail: { ...detail, state: 'degraded', healthCause: v.cause, pointsAt: 'health' },
+      };
+    }
   }
   return {
     ...base,

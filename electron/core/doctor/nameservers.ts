@@ -3,6 +3,7 @@
  * one of our own listeners (loop) and more than glibc's MAXNS = 3 (resolv.conf(5)).
  */
 import { cliCommand } from '../../../shared/fix';
+import { noReplyWords } from '../../../shared/probe-failure';
 
 /** The window's way to the CLI's `start --upstream IP` (Start options → Upstreams, renderer LifecycleControls). */
 export const UPSTREAMS_GUI = 'enter a nameserver that resolves Internet names under Start options → Upstreams, then Start (Stop first while K2s DNS runs)';
@@ -186,13 +187,24 @@ export async function checkUpstreamsAnswer(ctx: DoctorContext): Promise<DoctorFi
     return { ...base, severity: 'ok', meaning: `Every original upstream answers (${rcodes}).`, fix: null, detail };
   }
   const all = silent.length === upstreams.length;
+  // The words match the errno: an ENETUNREACH comes back at once, it is no "no reply in 2 s".
+  const why = silent.map(({ server, r }) => `${server}: ${noReplyWords(r, UPSTREAM_PROBE_TIMEOUT_MS)}`).join('; ');
+  // While the follower tracks the network (the default), the upstreams ARE the network's
+  // nameservers: the fix is the network's, an Upstreams override holds only with `keep`.
+  const following = ctx.state !== null && (ctx.state.onNetworkChange ?? 'follow') === 'follow';
+  const fix = following
+    ? `The network's nameserver does not answer: check the network connection or VPN (e.g. \`dig @SERVER kubernetes.io\`). K2s DNS follows the network's resolver and switches when the network writes a working one; an override with \`${cliCommand('start --upstream IP --on-network-change keep', true)}\` holds only while the network is not followed.`
+    : 'Check the network link and the nameserver (e.g. `dig @SERVER kubernetes.io`); if the original resolver lists a server that is gone, fix it or start with `' + cliCommand('start --upstream IP', true) + '`.';
+  const gui = following
+    ? `The network's nameserver does not answer: check the network connection or VPN (e.g. \`dig @SERVER kubernetes.io\` in a terminal). K2s DNS follows the network (Start options → Network changes: follow) and switches when the network writes a working resolver; Start options → Upstreams overrides it only with Network changes: keep (Stop first).`
+    : `Check the network link and the nameserver (e.g. \`dig @SERVER kubernetes.io\` in a terminal); if the original resolver lists a server that is gone, fix it or ${UPSTREAMS_GUI}.`;
   return {
     ...base,
     severity: all ? 'error' : 'warn',
     title: all ? 'No original upstream answers' : `${silent.length} of ${upstreams.length} original upstreams do not answer`,
-    meaning: `${silent.map((s) => s.server).join(', ')} did not answer a DNS query within ${UPSTREAM_PROBE_TIMEOUT_MS / 1000} s, so ${all ? 'every name outside the cluster fails through K2s DNS' : 'names outside the cluster are slower while the proxy tries them'}.`,
-    fix: 'Check the network link and the nameserver (e.g. `dig @SERVER kubernetes.io`); if the original resolver lists a server that is gone, fix it or start with `' + cliCommand('start --upstream IP', true) + '`.',
-    remedy: { action: null, gui: `Check the network link and the nameserver (e.g. \`dig @SERVER kubernetes.io\` in a terminal); if the original resolver lists a server that is gone, fix it or ${UPSTREAMS_GUI}.`, cli: cliCommand('start --upstream IP', true) },
-    detail,
+    meaning: `${why}; so ${all ? 'every name outside the cluster fails through K2s DNS (cluster names still resolve)' : 'names outside the cluster are slower while the proxy tries them'}.`,
+    fix,
+    remedy: { action: null, gui, cli: following ? `check the network connection or VPN; or ${cliCommand('start --upstream IP --on-network-change keep', true)}` : cliCommand('start --upstream IP', true) },
+    detail: { ...detail, following },
   };
 }

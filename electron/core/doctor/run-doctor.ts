@@ -19,13 +19,13 @@ import { checkNetworkManagerKubeSwitch } from './networkmanager';
 import { checkDnsproxyVersion } from './dnsproxy-version';
 import { checkLifecycleState } from './lifecycle-state';
 import { checkCluster } from './cluster';
-import { checkHealthPath } from './health';
+import { HEALTH_FINDING_TOPIC, checkHealthPath } from './health';
 
 export type { DoctorOptions } from './context';
 
 /** The checks in report order: the id each reports under and its topic (the title only when the check throws). */
 export const DOCTOR_CHECKS: readonly { id: string; title: string; run: (ctx: DoctorContext) => DoctorFinding | Promise<DoctorFinding> }[] = [
-  { id: 'health', title: 'Cluster names on this host', run: checkHealthPath },
+  { id: 'health', title: HEALTH_FINDING_TOPIC, run: checkHealthPath },
   { id: 'lifecycle-state', title: 'K2s DNS state', run: checkLifecycleState },
   { id: 'resolv-immutable', title: 'Immutable flag of /etc/resolv.conf', run: checkImmutable },
   { id: 'resolv-bind-mount', title: 'Bind mount of /etc/resolv.conf', run: checkBindMounted },

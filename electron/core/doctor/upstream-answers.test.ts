@@ -41,7 +41,19 @@ describe('upstream-answers', () => {
     h.deps.query = answers(['192.0.2.53', '192.0.2.54'], []);
     const none = await checkUpstreamsAnswer(await h.ctx());
     expect(none).toMatchObject({ severity: 'error', title: 'No original upstream answers' });
-    expect(none.meaning).toBe('192.0.2.53, 192.0.2.54 did not answer a DNS query within 2 s, so every name outside the cluster fails through K2s DNS.');
+    expect(none.meaning).toBe('192.0.2.53: no reply within 2 s; 192.0.2.54: no reply within 2 s; so every name outside the cluster fails through K2s DNS (cluster names still resolve).');
+    // The running start follows the network (the default): the fix is the network's, not Upstreams.
+    expect(none.remedy?.gui).toMatch(/^The network's nameserver does not answer: check the network connection or VPN/);
+    expect(none.remedy?.gui).toContain('overrides it only with Network changes: keep');
+  });
+
+  it('an unreachable network says so (ENETUNREACH at once), never "no reply in 2 s"; stopped: the fix names the original resolver', async () => {
+    const h = await host('nameserver 10.99.0.1\n');
+    h.deps.query = async ({ name, server }) => ({ name, type: 'A', server, transport: 'udp', rcode: 'ERROR', answers: [], latencyMs: 0.3, error: `send ENETUNREACH ${server}:53` });
+    const f = await checkUpstreamsAnswer(await h.ctx());
+    expect(f).toMatchObject({ severity: 'error', detail: { following: false } });
+    expect(f.meaning).toBe('10.99.0.1: network unreachable (ENETUNREACH: this host has no route to it); so every name outside the cluster fails through K2s DNS (cluster names still resolve).');
+    expect(f.remedy?.gui).toContain('Start options → Upstreams');
   });
 
   it('no upstream to probe: says why and names the loop finding by its title, not its id', async () => {

@@ -5,11 +5,12 @@
  */
 import { K2S_DEFAULTS } from '../../../shared/k2s-paths';
 import { RESOLVED_STUB_ADDRESSES } from '../../../shared/resolved-link';
-import { parseResolvConf } from '../../../shared/resolv-conf';
 import { healthVerdict, queryHop, reconcileHops, type HealthHop, type HealthReport } from '../../../shared/health';
 import { healthProbeName } from '../../../shared/health-probe';
 import type { HostDnsStatus, QueryResult, QueryType } from '../../../shared/types';
 import { recentLoops, type LiveLoop } from '../../../shared/live-loop';
+import { GLIBC_DEFAULT_NAMESERVER, viaK2sWords } from '../../../shared/drift-route';
+import { GLIBC_MAXNS, parseResolvConf } from '../../../shared/resolv-conf';
 
 /** What the check asks the host; injected (electron/core/health/probes.ts builds it from LifecycleDeps). */
 export interface HealthProbes {
@@ -54,12 +55,30 @@ export function resolverHop(status: HostDnsStatus, text: string | null): HealthH
   if (status.resolverOwner === 'k2s' && (edited || (listenerAddrs.length > 0 && !nameservers.some((n) => listenerAddrs.includes(n))))) {
     outcome = 'k2s-edited';
     reason = `/etc/resolv.conf has the K2s header but its nameservers (${nameservers.join(', ') || 'none'}) are not k2s-dnsproxy's`;
+  } else if (status.resolverOwner === 'foreign' && status.driftRoute?.viaK2s) {
+    // Their file still reaches the proxy (shared/drift-route.ts): the hop does what the path needs.
+    return { id: 'resolver', kind: 'resolver', target: '/etc/resolv.conf', name: null, type: null, outcome: 'foreign', ok: true, answers: nameservers, rcode: null, reason: `/etc/resolv.conf was rewritten by another program, but host apps still ask k2s-dnsproxy: ${viaK2sWords(status.driftRoute)}`, latencyMs: null };
   } else if (status.resolverOwner === 'foreign') {
     reason = `/etc/resolv.conf was rewritten by another program (NetworkManager or a DHCP client?): nameservers ${nameservers.join(', ') || 'none'}`;
   } else if (status.resolverOwner === 'original') {
     reason = `/etc/resolv.conf is your original (nameservers ${nameservers.join(', ') || 'none'}): host apps do not ask k2s-dnsproxy`;
   }
   return { id: 'resolver', kind: 'resolver', target: '/etc/resolv.conf', name: null, type: null, outcome, ok: outcome === 'k2s', answers: nameservers, rcode: null, reason, latencyMs: null };
+}
+
+/**
+ * The nameservers probed while K2s DNS is stopped: your own file's. Loopback ones are left out
+ * (a K2s-owned file left behind names the idle listener; resolved's stub is not a nameserver of
+ * its own) — except when your file names nothing else, or no nameserver at all (glibc then asks
+ * 127.0.0.1, resolv.conf(5)): then that address IS the host's nameserver and is probed, so a
+ * kept file pointing at a proxy that is gone shows as "nothing answers on 127.0.0.1:53".
+ */
+export function offNameservers(resolver: Pick<HealthHop, 'outcome' | 'answers'>): string[] {
+  const outside = resolver.answers.filter((n) => !n.startsWith('127.'));
+  if (outside.length > 0 || resolver.outcome !== 'original') return outside;
+  const own = resolver.answers.filter((n) => !(RESOLVED_STUB_ADDRESSES as readonly string[]).includes(n));
+  if (resolver.answers.length === 0) return [GLIBC_DEFAULT_NAMESERVER];
+  return own.length === resolver.answers.length ? own.slice(0, GLIBC_MAXNS) : [];
 }
 
 /** A hop that is not on the path now (K2s DNS stopped): drawn grey, never a failure. */
@@ -87,7 +106,7 @@ export async function checkHealth(p: HealthProbes, opts: HealthOptions = {}): Pr
   // Stopped: the path ends at your own nameservers; running: at the saved original upstreams.
   // Hops report the name in its usual spelling.
   const named = (r: QueryResult): QueryResult => (r.name === asked ? { ...r, name } : r);
-  const upstreams = off ? resolver.answers.filter((n) => !n.startsWith('127.')) : status.upstreams;
+  const upstreams = off ? offNameservers(resolver) : status.upstreams;
   const running = !off && status.state !== 'starting' && status.state !== 'stopping';
   const [system, listeners, core, ups, loops] = await Promise.all([
     p.lookup(asked, opts.lookupTimeoutMs ?? 4000).then(named),
@@ -107,7 +126,7 @@ export async function checkHealth(p: HealthProbes, opts: HealthOptions = {}): Pr
   const busy = status.state === 'starting' || status.state === 'stopping';
   // One outcome per fact: getaddrinfo's search-list NXDOMAIN is not the name's (reconcileHops).
   const hops = reconcileHops(probed);
-  const verdict = healthVerdict({ hops, state: status.state, interrupted: !busy && !!status.operation, stateCorrupt: !busy && !!status.stateProblem, watchdogRestart: status.watchdogRestart ?? null, serviceRestart: status.serviceRestart ?? null, proxyPid: status.pid, liveLoop });
+  const verdict = healthVerdict({ hops, state: status.state, interrupted: !busy && !!status.operation, stateCorrupt: !busy && !!status.stateProblem, watchdogRestart: status.watchdogRestart ?? null, serviceRestart: status.serviceRestart ?? null, proxyPid: status.pid, liveLoop, following: status.onNetworkChange === 'follow' });
   const checkedAt = p.now();
   return { name, domainSource: status.clusterDomain ? 'state' : 'default', hops, verdict, checkedAt, durationMs: checkedAt - started };
 }

@@ -17,6 +17,7 @@ import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { parseResolvConf, renderManagedResolvConf, writableResolverTokens } from '../../../shared/resolv-conf';
 import { clientOptions, upstreamPolicy } from '../../../shared/upstream-policy';
 import { networkWriter, resolverFileRefusal } from '../../../shared/network-writer';
+import { driftRoute } from '../../../shared/drift-route';
 export { describeNetworkChange } from '../../../shared/network-writer';
 import { engineRuntime } from '../engines/table';
 import { ROOT_WRITTEN_DIRS } from '../../../shared/root-dir-check';
@@ -142,7 +143,13 @@ async function followLocked(deps: LifecycleDeps): Promise<FollowOutcome> {
   const resolvedLinkServers = stub ? await readResolvedLinkServers(deps.exec, state.resolvedRoute ? [state.resolvedRoute.link] : []) : undefined;
   const picked = pickUpstreams({ resolvConf: parsed, listeners: state.listeners, interfaces: await deps.interfaceNames(), hostAddresses: await deps.hostAddresses(), ...(resolvedLinkServers ? { resolvedLinkServers } : {}) });
   const loops = picked.dropped.filter((d) => d.kind === 'loop');
-  if (loops.length > 0) return drift(found, `the new file lists ${loops.map((d) => d.listed || d.server).join(', ')}, which reaches k2s-dnsproxy itself (a loop)`, writer);
+  if (loops.length > 0) {
+    // Where host apps go with it, the drift banner's classification (shared/drift-route.ts):
+    // the first nameserver decides; the proxy cannot forward to itself either way.
+    const route = driftRoute(found.bytes.toString('utf8'), state.listeners.map((l) => l.address));
+    const hosts = route.viaK2s ? 'host apps still go through K2s DNS' : `host apps ask ${route.nameservers[0]} first, not K2s DNS`;
+    return drift(found, `the new file lists ${loops.map((d) => d.listed || d.server).join(', ')}, which reaches k2s-dnsproxy itself: ${hosts}, and the proxy keeps its upstreams (forwarding there would loop)`, writer);
+  }
   if (picked.upstreams.length === 0) return drift(found, `the new file lists no usable nameserver (${picked.dropped.map((d) => `${d.server}: ${d.reason}`).join('; ')})`, writer);
   // sameResolver compares a link by its target string; a followed link is new by its bytes too.
   const sameBytes = found.entry.kind !== 'symlink' || state.resolvConf.kind !== 'symlink' || found.entry.targetContentBase64 === state.resolvConf.targetContentBase64;

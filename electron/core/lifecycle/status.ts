@@ -19,6 +19,16 @@ import { resolvedRouteFinding } from '../doctor/resolved-route';
 export const RESTART_EXIT_UNKNOWN = 'failed (its next attempt is starting, so systemd no longer says how it ended)';
 import { describeNetworkChange } from '../../../shared/network-writer';
 import { exitStatusWords } from '../../../shared/exit-status';
+import { driftRoute, viaK2sWords, type DriftRoute } from '../../../shared/drift-route';
+
+/**
+ * A short hash of the resolver as it is now (kind, link target, bytes; not mode or owner): the
+ * status field `resolverStamp`, so the window re-runs the checks that read the file when it changes.
+ */
+export function resolverStampOf(e: ResolverEntry): string {
+  const parts = e.kind === 'file' ? ['file', e.contentBase64] : e.kind === 'symlink' ? ['symlink', e.target, e.targetContentBase64 ?? '-'] : [e.kind];
+  return createHash('sha256').update(parts.join('\0')).digest('hex').slice(0, 16);
+}
 
 /**
  * Reads host DNS status without changing anything (works without root where the files are
@@ -46,6 +56,9 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
   // A directory or special file cannot be captured; status must still answer (never throw).
   const current: ResolverEntry | null = kind === 'dir' || kind === 'other' ? null : await captureResolver(deps.fs, deps.exec);
   let owner: HostDnsStatus['resolverOwner'] = 'original';
+  let driftRouteNow: DriftRoute | null = null;
+  // The file's text (a link's target's), for the drift route; null for a dangling link or no file.
+  const currentText = current?.kind === 'file' ? Buffer.from(current.contentBase64, 'base64').toString('utf8') : current?.kind === 'symlink' && current.targetContentBase64 != null ? Buffer.from(current.targetContentBase64, 'base64').toString('utf8') : null;
   if (current === null) {
     owner = 'foreign';
     messages.push(`/etc/resolv.conf is a ${kind === 'dir' ? 'directory' : 'special file'}, not a resolver file; move it away (mv /etc/resolv.conf /etc/resolv.conf.moved), then ${say({ gui: 'press Stop to put the saved original back.', cli: `run ${cliCommand('stop', true)} to put the saved original back.` })}`);
@@ -61,7 +74,11 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     messages.push(`/etc/resolv.conf was ${what} while K2s ran; ${say({ gui: 'press Stop: it puts the saved original back.', cli: `run ${cliCommand('stop', true)}: it puts the saved original back.` })}`);
   } else if (state && !sameResolver(current, state.resolvConf)) {
     owner = 'foreign';
-    messages.push(`/etc/resolv.conf was changed by someone else while K2s ran (NetworkManager or a DHCP client?); ${say({ gui: 'Resolver diff shows how.', cli: `see ${cliCommand('diff')}.` })}`);
+    // What glibc does with their file (shared/drift-route.ts): no nameserver line or 127.0.0.1
+    // first still reaches the proxy, so host apps still go through K2s DNS.
+    driftRouteNow = currentText === null ? null : driftRoute(currentText, state.listeners.map((l) => l.address));
+    const via = driftRouteNow?.viaK2s ? ` Host apps still go through K2s DNS: ${viaK2sWords(driftRouteNow)}.` : '';
+    messages.push(`/etc/resolv.conf was changed by someone else while K2s ran (NetworkManager or a DHCP client?); ${say({ gui: 'Resolver diff shows how.', cli: `see ${cliCommand('diff')}.` })}${via}`);
   }
   // Below the 0700 directory lstat(2) fails whether or not the file exists: a running proxy or a
   // K2s-owned resolv.conf means a start saved one; otherwise this user cannot know (Stop removes it).
@@ -129,6 +146,8 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     listeners: state?.listeners ?? [],
     skippedListeners: state?.skippedListeners ?? [],
     resolverOwner: owner,
+    ...(driftRouteNow ? { driftRoute: driftRouteNow } : {}),
+    resolverStamp: current === null ? `${kind ?? 'none'}` : resolverStampOf(current),
     upstreams: state?.upstreams ?? [],
     clusterDomain: state?.clusterDomain ?? null,
     kubeDnsIp: state?.kubeDnsIp ?? null,

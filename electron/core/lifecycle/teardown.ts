@@ -5,6 +5,7 @@ import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { captureResolver, restoreResolver, readState, removeState, sameResolver, describeResolverChanges } from '../host/resolver-state';
 import { isManagedEntry } from './preflight';
 import { isGone } from './resolver-gone';
+import { driftRoute } from '../../../shared/drift-route';
 import { failed, messageOf } from './errors';
 import { StateFileCorruptError, moveStateAside } from '../host/state-store';
 import type { ResolverStateFile } from '../../../shared/state-file';
@@ -177,6 +178,11 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
     } else {
       const changes = describeResolverChanges(state.resolvConf, current);
       message = `Kept the /etc/resolv.conf someone else wrote while K2s ran (${changes.join('; ')}); the copy saved at start was discarded.`;
+      // Their file may name only the proxy (no nameserver line, or 127.0.0.1: shared/drift-route.ts):
+      // with it stopped nothing answers there, and the result must say so, not just "stopped".
+      const text = current.kind === 'file' ? Buffer.from(current.contentBase64, 'base64').toString('utf8') : current.kind === 'symlink' && current.targetContentBase64 != null ? Buffer.from(current.targetContentBase64, 'base64').toString('utf8') : null;
+      const route = text === null ? null : driftRoute(text, state.listeners.map((l) => l.address));
+      if (route?.keepLeavesNone) message += ` No name resolves on this host now: nothing answers on ${route.nameservers.map((n) => `${n}:53`).join(' and ')} (${route.implicit ? 'the kept file has no nameserver line, so glibc asks 127.0.0.1' : `the kept file lists only ${route.nameservers.join(', ')}`}); put a nameserver that answers into /etc/resolv.conf (reconnect the network, or add "nameserver <your router or company DNS>").`;
       notes.push(message);
     }
     message += await undoResolved(deps, state);

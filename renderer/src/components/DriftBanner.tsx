@@ -2,14 +2,17 @@
  * Drift banner: shown while K2s DNS is active and /etc/resolv.conf was
  * rewritten by another program (resolverOwner `foreign`). Shows what changed and offers the
  * two ways to stop, named as everywhere (shared/fix.ts DRIFT_CHOICE); keep is the default, so
- * the other program wins. It is the ONE place in the app to make the drift choice (the verdict,
+ * the other program wins — unless their file still reaches the proxy and names nothing else
+ * (status.driftRoute, shared/drift-route.ts): stopping would then leave no nameserver that
+ * answers, so the banner says so and Restore my original is the default. It is the ONE place in the app to make the drift choice (the verdict,
  * the Host DNS card and Diagnostics point here), and Restore my original, which overwrites the
  * other program's file, asks first in a modal <dialog> (focus moves in, Escape cancels).
  */
 import { timeText } from '../lib/last-known';
 import { useEffect, useRef, useState } from 'react';
 import { DRIFT_CHOICE } from '../../../shared/fix';
-import { driftLead } from '../lib/drift-lead';
+import { driftLead, driftViaLead } from '../lib/drift-lead';
+import { keepLeavesNoneWords } from '../../../shared/drift-route';
 import { unifiedDiff } from '../lib/side-by-side';
 import { stores, useDiff, useDns, useHealth } from '../stores';
 
@@ -55,14 +58,42 @@ export function DriftBanner() {
   }, [confirming, drifted]);
 
   if (!drifted) return null;
+  // Their file may still reach the proxy (no nameserver line, or 127.0.0.1 first): then keeping
+  // it and stopping leaves nothing that answers, so the default is the other choice.
+  const route = status?.driftRoute ?? null;
+  const via = route?.viaK2s === true;
+  const keepIsDefault = !route?.keepLeavesNone;
+  const keepButton = (
+    <button type="button" className={keepIsDefault ? undefined : 'secondary danger'} disabled={busy !== null} title={busy ? `Wait: ${busy} is still running.` : route?.keepLeavesNone ? keepLeavesNoneWords(route) : DRIFT_CHOICE.keep.what} onClick={() => void stop({ onDrift: 'keep' })} data-testid="drift-keep">
+      {DRIFT_CHOICE.keep.label}{keepIsDefault ? ' (default)' : ''}
+    </button>
+  );
+  const restoreButton = (
+    <button type="button" className={keepIsDefault ? 'secondary' : undefined} disabled={busy !== null} title={busy ? `Wait: ${busy} is still running.` : DRIFT_CHOICE.restore.what} onClick={() => setConfirming(true)} data-testid="drift-restore">
+      {DRIFT_CHOICE.restore.label}…{keepIsDefault ? '' : ' (default)'}
+    </button>
+  );
   return (
-    <div className="banner warn" role="alert" id={DRIFT_BANNER_ID} tabIndex={-1} data-testid="drift-banner">
+    <div className="banner warn" role="alert" id={DRIFT_BANNER_ID} tabIndex={-1} data-testid="drift-banner" data-route={via ? 'via-k2s' : 'bypass'}>
       <strong>Another program rewrote /etc/resolv.conf while K2s DNS was running.</strong>
-      <p>
-        {driftLead(resolves)} Both choices below stop K2s DNS now; they differ in which file stays: theirs, or the original saved at start (which is then gone). The default is{' '}
-        <strong>{DRIFT_CHOICE.keep.label}</strong>, because the program that wrote it (NetworkManager, a VPN client…) usually knows the
-        current network better than the copy saved at start.
-      </p>
+      {via && route ? (
+        <p data-testid="drift-lead">
+          {driftViaLead(resolves, route)} Nothing is broken now: you can leave K2s DNS running as it is. Both choices below stop K2s DNS.{' '}
+          {route.keepLeavesNone ? (
+            <>
+              <strong data-testid="drift-keep-warning">{keepLeavesNoneWords(route)}</strong> So the default is <strong>{DRIFT_CHOICE.restore.label}</strong>: it puts back the original saved at start, whose nameservers answer without K2s DNS.
+            </>
+          ) : (
+            <>They differ in which file stays: theirs, or the original saved at start (which is then gone).</>
+          )}
+        </p>
+      ) : (
+        <p data-testid="drift-lead">
+          {driftLead(resolves)} Both choices below stop K2s DNS now; they differ in which file stays: theirs, or the original saved at start (which is then gone). The default is{' '}
+          <strong>{DRIFT_CHOICE.keep.label}</strong>, because the program that wrote it (NetworkManager, a VPN client…) usually knows the
+          current network better than the copy saved at start.
+        </p>
+      )}
       {diff?.savedText != null && (
         <pre className="code" data-testid="drift-diff">
           {unifiedDiff(diff.savedText, diff.currentText ?? '').split('\n').map((l, i) => (
@@ -71,12 +102,17 @@ export function DriftBanner() {
         </pre>
       )}
       <div className="row">
-        <button type="button" disabled={busy !== null} title={busy ? `Wait: ${busy} is still running.` : DRIFT_CHOICE.keep.what} onClick={() => void stop({ onDrift: 'keep' })} data-testid="drift-keep">
-          {DRIFT_CHOICE.keep.label} (default)
-        </button>
-        <button type="button" className="secondary" disabled={busy !== null} title={busy ? `Wait: ${busy} is still running.` : DRIFT_CHOICE.restore.what} onClick={() => setConfirming(true)} data-testid="drift-restore">
-          {DRIFT_CHOICE.restore.label}…
-        </button>
+        {keepIsDefault ? (
+          <>
+            {keepButton}
+            {restoreButton}
+          </>
+        ) : (
+          <>
+            {restoreButton}
+            {keepButton}
+          </>
+        )}
       </div>
       {/* Escape fires `cancel`, which closes the dialog: onClose resets the state, nothing runs. */}
       <dialog ref={dialog} className="confirm" aria-labelledby="confirm-restore-title" aria-describedby="confirm-restore-text" onClose={() => setConfirming(false)} data-testid="confirm-restore">

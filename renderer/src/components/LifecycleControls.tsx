@@ -5,7 +5,7 @@ import { KUBECONFIG_ORDER_TEXT } from '../../../shared/kubeconfig-order';
 import type { EngineName } from '../../../shared/types';
 import { ENGINE_NAMES, ENGINES } from '../../../shared/engines/table';
 import { startInputOf } from '../lib/start-input';
-import { engineGates, startBlock } from '../lib/start-gates';
+import { engineGates, freshFindings, startBlock } from '../lib/start-gates';
 import { useUi } from '../lib/ui-state';
 import { disabledReasons } from '../lib/disabled-reasons';
 import { stores, useCluster, useDiagnostics, useDns, useZones } from '../stores';
@@ -33,6 +33,7 @@ export function LifecycleControls() {
   // The kubeconfig the backend resolved (and Start passes), also while the API does not answer.
   const kubeconfigPath = useCluster((s) => s.status?.kubeconfigPath ?? s.lastReachable?.status.kubeconfigPath ?? null);
   const findings = useDiagnostics((s) => s.findings);
+  const forResolver = useDiagnostics((s) => s.forResolver);
   const checking = useDiagnostics((s) => s.running);
   const gates = engineGates(findings);
   const [confirming, setConfirming] = useState(false);
@@ -97,7 +98,8 @@ export function LifecycleControls() {
   }, [busy, status?.state, b.start.enabled, b.stop.enabled]);
   const editable = b.editable;
   // What Diagnostics knows would refuse a Start: offer to check again once it is fixed.
-  const blocked = status && status.state !== 'running' ? startBlock(findings) : null;
+  // Only findings made for the resolver as it is now (freshFindings): older ones are being checked again.
+  const blocked = status && status.state !== 'running' ? startBlock(freshFindings(findings, forResolver, status.resolverStamp)) : null;
   const drifted = status?.resolverOwner === 'foreign';
   const reasons = disabledReasons(b);
 
@@ -116,7 +118,11 @@ export function LifecycleControls() {
             ))}
           </select>
         </label>
-        <button type="button" ref={startBtn} disabled={!b.start.enabled} title={b.start.reason ? plainText(b.start.reason) : 'Save the resolver, start the proxy, activate'} onClick={() => void start(startInput)} data-testid="btn-start">
+        <button type="button" ref={startBtn} disabled={!b.start.enabled} title={b.start.reason ? plainText(b.start.reason) : 'Save the resolver, start the proxy, activate'} onClick={() => {
+            // Start runs its own preflight; the findings are checked again with it, so a refusal
+            // and Diagnostics say the same about the host as it is now.
+            void start(startInput).then(() => stores.diagnostics.getState().run());
+          }} data-testid="btn-start">
           {busy === 'start' ? 'Starting…' : 'Start'}
         </button>
         {!drifted && (

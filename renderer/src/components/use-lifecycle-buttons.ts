@@ -5,7 +5,7 @@
  * Start (lib/start-gates.ts), and a backend that no longer answers.
  */
 import { buttonStates, type ButtonState } from '../lib/button-states';
-import { startBlock } from '../lib/start-gates';
+import { freshFindings, startBlock } from '../lib/start-gates';
 import type { Operation } from '../../../shared/lifecycle-events';
 import { useCluster, useDiagnostics, useDns } from '../stores';
 
@@ -19,7 +19,10 @@ export function useLifecycleButtons(): Record<Operation, ButtonState> & { editab
   const busy = useDns((s) => s.busy);
   const lost = useDns((s) => s.lost);
   const noKubeconfig = useCluster((s) => s.status?.state === 'no-kubeconfig');
-  const findings = useDiagnostics((s) => s.findings);
+  const allFindings = useDiagnostics((s) => s.findings);
+  const forResolver = useDiagnostics((s) => s.forResolver);
+  // Never gate on a finding older than the last resolver change (freshFindings).
+  const findings = freshFindings(allFindings, forResolver, status?.resolverStamp);
   if (lost) {
     const off = { enabled: false, reason: BACKEND_LOST_REASON };
     return { start: off, stop: off, uninstall: off, editable: false };

@@ -55,3 +55,13 @@ export function startBlock(findings: readonly DoctorFinding[] | null): string | 
   const f = findings?.find((x) => x.severity === 'error' && (REFUSING_CHECKS as readonly string[]).includes(x.id));
   return f ? `${f.title}: Start would be refused; see Diagnostics for the fix, then press Check again.` : null;
 }
+
+/**
+ * The findings Start may be gated on: all of them while they were made for the resolver as the
+ * newest status shows it (`resolverStamp`), none when they are older than its last change (they
+ * are being checked again: stores/index.ts). Unknown stamps on either side: the findings as they are.
+ */
+export function freshFindings(findings: readonly DoctorFinding[] | null, forResolver: string | null, resolverStamp: string | null | undefined): readonly DoctorFinding[] | null {
+  if (!findings || resolverStamp == null || forResolver === null) return findings;
+  return forResolver === resolverStamp ? findings : null;
+}

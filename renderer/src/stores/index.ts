@@ -11,22 +11,35 @@ import { createQueryStore, type QueryState } from './query';
 import { createTopologyStore, type TopologyState } from './topology';
 import { createZonesStore, type ZonesState } from './zones';
 
+const dns = createDnsStore(api);
+
 /** Store instances, one per domain. */
 export const stores = {
   cluster: createClusterStore(api),
-  dns: createDnsStore(api),
+  dns,
   zones: createZonesStore(api),
   diff: createDiffStore(api),
   logs: createLogsStore(api),
   query: createQueryStore(api),
   topology: createTopologyStore(api),
-  diagnostics: createDiagnosticsStore(api),
+  // Findings carry the resolver they were made for (Start is never gated on older ones).
+  diagnostics: createDiagnosticsStore(api, Date.now, (): string | null => dns.getState().status?.resolverStamp ?? null),
   health: createHealthStore(api),
 };
 
 // The query log judges routes by the discovered cluster zones: the logs store follows the zones store.
 stores.zones.subscribe((s, prev) => {
   if (s.discovery?.zones !== prev.discovery?.zones) stores.logs.getState().setClusterZones((s.discovery?.zones ?? []).map((z) => z.zone));
+});
+
+// The checks that gate Start read /etc/resolv.conf: when status sees the file change, check
+// again at once (a fixed "no nameserver line" must not keep Start disabled until "Check again").
+stores.dns.subscribe((s, prev) => {
+  const stamp = s.status?.resolverStamp;
+  const before = prev.status?.resolverStamp;
+  if (stamp == null || stamp === before) return;
+  const d = stores.diagnostics.getState();
+  if (d.findings !== null && d.forResolver !== stamp) void d.run();
 });
 
 /** Reads the cluster store. */
