@@ -151,7 +151,10 @@ export async function watchNetwork(deps: LifecycleDeps, opts: WatchOptions): Pro
   // The first look sets the watches (rewatch) and follows a change made while no watcher ran.
   await running;
   opts.onReady?.();
-  await new Promise<void>((resolve) => opts.signal.addEventListener('abort', () => resolve(), { once: true }));
+  // A SIGTERM during the first look (a stop right after start) aborted before this line: the
+  // 'abort' event has fired already and would never fire again (the stop then waited 5 s and
+  // killed the follower).
+  if (!opts.signal.aborted) await new Promise<void>((resolve) => opts.signal.addEventListener('abort', () => resolve(), { once: true }));
   clearInterval(poll);
   if (timer) clearTimeout(timer);
   for (const w of watchers) w.close();
