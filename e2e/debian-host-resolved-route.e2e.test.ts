@@ -19,7 +19,8 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDebianHost, debianHostMissing, type DebianHost } from './bed/debian-host';
-import { hostCli, hostResolver, hostStartArgs, isActive } from './bed/debian-host-cli';
+import { hostCli, hostStartArgs, isActive } from './bed/debian-host-cli';
+import { resolverPicture } from './support/resolver-picture';
 import { startDnsmasq, type DnsmasqServer } from './bed/dnsmasq-server';
 import { engineMissing, PROXY_ENGINES, type ProxyEngine } from './bed/engines';
 import { KUBESWITCH_LINK, UPSTREAM_LINK } from './bed/netns-links';
@@ -42,29 +43,10 @@ const SWITCH_CIDR = `${TESTBED_ADDRESSES.kubeSwitch}/24`;
 const NSSWITCH = 'passwd: files\ngroup: files\nshadow: files\nhosts: files resolve [!UNAVAIL=return] dns\n';
 const COMPANIONS = ['k2s-dnsproxy-kubeswitch.service', 'k2s-dnsproxy-resolved.service'];
 
-/**
- * `resolvectl status` comparable across a re-created link: LLMNR/mDNS IPv6 scopes dropped (they
- * follow IPv6 DAD, not DNS state), `Link N` numbers dropped and the link blocks sorted by name.
- */
-function comparableStatus(text: string): string {
-  const blocks = text.replace(/ (LLMNR|mDNS)\/IPv6/g, '').split(/\n(?=\S)/);
-  const [global, ...links] = blocks;
-  return [global, ...links.map((b) => b.replace(/^Link \d+ /, 'Link ')).sort()].join('\n');
-}
-
 /** The uplink's link DNS, as NetworkManager sets it on a real uplink (the bed's uplink is the veth peer of k2s-proxy0, so it goes with it). */
 async function setUplinkDns(h: DebianHost): Promise<void> {
   const set = await h.sh(`resolvectl dns ${UPSTREAM_LINK} ${EXTERNAL} && resolvectl domain ${UPSTREAM_LINK} example.test`);
   expect(set.code, set.stderr).toBe(0);
-}
-
-async function picture(h: DebianHost): Promise<{ etc: string; status: string; uplink: string }> {
-  await h.run(['getent', 'hosts', 'www.example.test'], { timeoutMs: 20_000 });
-  return {
-    etc: await hostResolver(h),
-    status: comparableStatus((await h.run(['resolvectl', 'status', '--no-pager'])).stdout),
-    uplink: (await h.run(['cat', '/run/systemd/resolve/resolv.conf'])).stdout,
-  };
 }
 
 /** resolvectl query of the cluster name until it answers on k2s-proxy0 or `deadlineMs` passes; the ms it took, or null. */
@@ -106,7 +88,7 @@ describe.each(PROXY_ENGINES.map((e) => [e]))('the systemd-resolved route on Debi
   let h: DebianHost;
   let external: DnsmasqServer;
   let addedExternal = false;
-  let before: Awaited<ReturnType<typeof picture>>;
+  let before: Awaited<ReturnType<typeof resolverPicture>>;
 
   beforeAll(async () => {
     if (skip) return;
@@ -127,7 +109,7 @@ describe.each(PROXY_ENGINES.map((e) => [e]))('the systemd-resolved route on Debi
     await h.boot();
     await h.waitRunning(120_000);
     await setUplinkDns(h);
-    before = await picture(h);
+    before = await resolverPicture(h);
     const nm = await h.sh(`NetworkManager --version; nmcli -g GENERAL.STATE device show ${KUBESWITCH_LINK}`);
     console.log(`resolved-route (${engine}): NetworkManager ${nm.stdout.trim().replace(/\n/g, ', k2s-proxy0: ')}`);
   }, 180_000);
@@ -186,7 +168,7 @@ describe.each(PROXY_ENGINES.map((e) => [e]))('the systemd-resolved route on Debi
     const stop = await hostCli(h, ['stop', '--json']);
     expect(stop.result, stop.stdout + stop.stderr).toMatchObject({ ok: true });
     for (const u of COMPANIONS) expect(await isActive(h, u), u).not.toBe('active');
-    const after = await picture(h);
+    const after = await resolverPicture(h);
     expect(after.etc).toBe(before.etc);
     expect(after.status).toBe(before.status);
     expect(after.uplink).toBe(before.uplink);
@@ -220,7 +202,7 @@ describe.each(PROXY_ENGINES.map((e) => [e]))('the systemd-resolved route on Debi
     expect(await leakedClusterNames(external)).toEqual([]);
     const stop = await hostCli(h, ['stop', '--json']);
     expect(stop.result, stop.stdout + stop.stderr).toMatchObject({ ok: true });
-    const after = await picture(h);
+    const after = await resolverPicture(h);
     expect(after.etc).toBe(before.etc);
     expect(after.status).toBe(before.status);
     expect(after.uplink).toBe(before.uplink);
@@ -245,7 +227,7 @@ describe.each(PROXY_ENGINES.map((e) => [e]))('the systemd-resolved route on Debi
     await setUplinkDns(h);
     const stop = await hostCli(h, ['stop', '--json']);
     expect(stop.result, stop.stdout + stop.stderr).toMatchObject({ ok: true });
-    const after = await picture(h);
+    const after = await resolverPicture(h);
     expect(after.etc).toBe(before.etc);
     expect(after.status).toBe(before.status);
     console.log(`resolved-route (${engine}): after K2s's removal of k2s-dnsproxy.service no companion ran, by hand or after a reboot`);

@@ -14,7 +14,8 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDebianHost, debianHostMissing, type DebianHost, type DiskFile } from './bed/debian-host';
-import { hostCli, hostResolver, hostStartArgs } from './bed/debian-host-cli';
+import { hostCli, hostStartArgs } from './bed/debian-host-cli';
+import { resolverPicture } from './support/resolver-picture';
 import { startDnsmasq, type DnsmasqServer } from './bed/dnsmasq-server';
 import { engineMissing, PROXY_ENGINES, type ProxyEngine } from './bed/engines';
 import { UPSTREAM_LINK } from './bed/netns-links';
@@ -57,18 +58,6 @@ const LAYOUTS: Layout[] = [
     stub: false,
   },
 ];
-
-/** A comparable picture of the host resolver: /etc/resolv.conf, `resolvectl status` and resolved's uplink file, after one external lookup. */
-async function resolverPicture(h: DebianHost): Promise<{ etc: string; status: string; uplink: string }> {
-  await h.run(['getent', 'hosts', 'www.example.test'], { timeoutMs: 20_000 });
-  return {
-    etc: await hostResolver(h),
-    // LLMNR/mDNS scopes of a link follow its link-local addresses (IPv6 DAD finishes a few seconds
-    // after boot), not any DNS setting: dropped so the comparison is about DNS servers and domains.
-    status: (await h.run(['resolvectl', 'status', '--no-pager'])).stdout.replace(/ (LLMNR|mDNS)\/IPv6/g, ''),
-    uplink: (await h.run(['cat', '/run/systemd/resolve/resolv.conf'])).stdout,
-  };
-}
 
 const cases = PROXY_ENGINES.flatMap((engine) => LAYOUTS.map((layout) => [engine, layout] as const));
 

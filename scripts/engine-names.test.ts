@@ -5,15 +5,12 @@
  * `case 'dnsmasq':`, `.startsWith('dnsmasq')`). Engine names as data (a default, a fix's
  * choice, a Record key) are fine; a branch on one belongs in that engine's own module.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, posix } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { productFiles, REPO } from './lib/repo-files';
 import { ENGINE_NAMES } from '../shared/engines/table';
 
-const REPO = fileURLToPath(new URL('..', import.meta.url));
-const ROOTS = ['electron', 'shared', 'renderer'];
-const SKIP = new Set(['node_modules', 'out', 'dist']);
 
 /**
  * The engines' own modules, where branching on an engine is the point: the two tables, each
@@ -29,20 +26,6 @@ const ENGINE_MODULES = [
   /^electron\/core\/doctor\/dnsproxy-version\.ts$/,
 ];
 
-/** Product .ts/.tsx files (no tests) under ROOTS, repo-relative. */
-function productFiles(): string[] {
-  const out: string[] = [];
-  const walk = (dir: string) => {
-    for (const name of readdirSync(join(REPO, dir))) {
-      if (SKIP.has(name)) continue;
-      const rel = posix.join(dir, name);
-      if (statSync(join(REPO, rel)).isDirectory()) walk(rel);
-      else if (/\.tsx?$/.test(name) && !/\.(test|spec|bench)\.tsx?$/.test(name) && !name.endsWith('.d.ts')) out.push(rel);
-    }
-  };
-  ROOTS.forEach(walk);
-  return out;
-}
 
 const NAMES = ENGINE_NAMES.join('|');
 /** A comparison with an engine name literal, either side; a case label; a prefix test. */

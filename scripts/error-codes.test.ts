@@ -6,15 +6,12 @@
  * UPPER_SNAKE literal with an underscore. Not codes, and skipped: errno names (`'ENOENT'`,
  * `'EAI_AGAIN'`, `'ERR_…'`: Node's), DNS rcodes and probe outcomes, environment variable names.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, posix } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { productFiles, REPO } from './lib/repo-files';
 import { ERROR_CODES, EXIT, isErrorCode } from '../shared/error-codes';
 
-const REPO = fileURLToPath(new URL('..', import.meta.url));
-const ROOTS = ['electron', 'shared', 'renderer'];
-const SKIP = new Set(['node_modules', 'out', 'dist']);
 
 /** Names that look like codes but are not error codes. */
 const NOT_CODES = new Set([
@@ -25,20 +22,6 @@ const NOT_CODES = new Set([
 ]);
 const isErrno = (name: string) => /^E[A-Z0-9]+$/.test(name) || /^(EAI|ERR)_/.test(name);
 
-/** Product .ts/.tsx files (no tests) under ROOTS, repo-relative. */
-function productFiles(): string[] {
-  const out: string[] = [];
-  const walk = (dir: string) => {
-    for (const name of readdirSync(join(REPO, dir))) {
-      if (SKIP.has(name)) continue;
-      const rel = posix.join(dir, name);
-      if (statSync(join(REPO, rel)).isDirectory()) walk(rel);
-      else if (/\.tsx?$/.test(name) && !/\.(test|spec|bench)\.tsx?$/.test(name) && !name.endsWith('.d.ts')) out.push(rel);
-    }
-  };
-  ROOTS.forEach(walk);
-  return out;
-}
 
 /** One use of a code: where, and the call that made it (refused/failed) if any. */
 interface Use {

@@ -6,34 +6,22 @@
  * Product files are every file outside e2e/ that is not a test (*.test.ts, *.spec.ts,
  * *.bench.ts, *.fixture.ts). Tests may import test support; product files may not.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join, posix } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { REPO, tsFilesUnder } from './lib/repo-files';
 
-const REPO = fileURLToPath(new URL('..', import.meta.url));
 const ROOTS = ['electron', 'renderer', 'shared', 'e2e', 'scripts'];
-const SKIP = new Set(['node_modules', 'out', 'dist', '.tools', '.tmp']);
 
 /** npm packages the renderer may import: they run in a browser. */
 const BROWSER_PACKAGES = ['react', 'react-dom', 'zustand', '@tanstack/react-virtual', 'diff', 'zod'];
 
-/** Repo-relative paths (posix) of every .ts/.tsx file under ROOTS. */
+/** Repo-relative paths (posix) of every .ts/.tsx file under ROOTS and at the top. */
 function sourceFiles(): string[] {
-  const out: string[] = [];
-  const walk = (dir: string) => {
-    for (const name of readdirSync(join(REPO, dir))) {
-      if (SKIP.has(name)) continue;
-      const rel = posix.join(dir, name);
-      if (statSync(join(REPO, rel)).isDirectory()) walk(rel);
-      else if (/\.tsx?$/.test(name) && !name.endsWith('.d.ts')) out.push(rel);
-    }
-  };
-  ROOTS.forEach(walk);
-  for (const name of readdirSync(REPO)) if (/\.tsx?$/.test(name)) out.push(name);
-  return out.sort();
+  const top = readdirSync(REPO).filter((name) => /\.tsx?$/.test(name) && !name.endsWith('.d.ts'));
+  return [...tsFilesUnder(ROOTS), ...top].sort();
 }
 
 const FILES = sourceFiles();

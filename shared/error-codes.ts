@@ -111,6 +111,7 @@ export const ERROR_CODES = {
   INTERNAL: { exit: rolledBack, http: 200, meaning: 'An unexpected error in a lifecycle step; the host was rolled back.' },
   // --- warnings of a successful operation (exit 0) ---
   UPSTREAM_UNVERIFIED: { exit: warning, http: 200, meaning: 'Started, but no upstream answered the external verify name.' },
+  UPSTREAM_NO_ADDRESS: { exit: warning, http: 200, meaning: 'Started, but the upstream answered the external verify name without an address (NXDOMAIN, NODATA).' },
   RUN_DIR_FULL: { exit: warning, http: 200, meaning: 'Stopped without a lock file: /run is full.' },
   FOLLOW_NOT_STARTED: { exit: warning, http: 200, meaning: 'Started, but the network follower did not: a new network resolver file stays drift.' },
   CAPTURE_UNAVAILABLE: { exit: warning, http: 200, meaning: 'Started, but tcpdump is not installed: no exact query log; the engine logs its queries instead.' },

@@ -70,7 +70,8 @@ const KEYWORDS = new Set(['nameserver', 'search', 'domain', 'options', 'sortlist
  */
 export function resolverFileRefusal(bytes: Uint8Array): string | null {
   if (bytes.length === 0) return 'the new file is empty';
-  if (bytes.length > MAX_RESOLVER_BYTES) return `the new file has ${bytes.length} bytes, more than a resolver file's ${MAX_RESOLVER_BYTES}`;
+  // The follower reads at most MAX_RESOLVER_BYTES + 1 bytes, so the length here says only "more".
+  if (bytes.length > MAX_RESOLVER_BYTES) return `the new file is larger than a resolver file's ${MAX_RESOLVER_BYTES} bytes`;
   if (bytes.includes(0)) return 'the new file is not text (it holds NUL bytes)';
   let text: string;
   try {
@@ -85,6 +86,25 @@ export function resolverFileRefusal(bytes: Uint8Array): string | null {
   if (foreign !== undefined) return `the new file is not a resolver file (line ${JSON.stringify(foreign.slice(0, 80))} is no resolv.conf(5) directive)`;
   // The same classification as the drift banner's (shared/drift-route.ts): their file still goes through K2s DNS.
   if (parseResolvConf(text).nameservers.length === 0) return `the new file lists no nameserver (${viaK2sWords({ implicit: true, nameservers: [GLIBC_DEFAULT_NAMESERVER] })}): host apps still go through K2s DNS, and the proxy keeps its upstreams (it cannot forward to itself)`;
+  return null;
+}
+
+/**
+ * Why K2s does not follow a resolver file with this owner and mode, or null when it may:
+ * refused when not owned by root, writable by every user, or writable by a group other than
+ * root's. glibc reads /etc/resolv.conf whoever owns it, but only root can replace that name in
+ * /etc; the follower (running as root) goes further — it follows link targets wherever they
+ * are and makes the file's nameservers the upstreams of every program on the host, so a file a
+ * user could write would let that user choose the whole host's DNS. The rule is sudo's for
+ * sudoers (sudoers(5) "Security notes": owned by uid 0, not writable by group or other) and
+ * OpenSSH's StrictModes (sshd_config(5)); root-written files (NetworkManager, resolvconf,
+ * systemd-resolved: mode 0644 root:root) pass. `mode` is st_mode & 0o7777.
+ */
+export function resolverOwnerRefusal(owner: { uid: number; gid: number; mode: number }): string | null {
+  const mode = `0${(owner.mode & 0o7777).toString(8)}`;
+  if (owner.uid !== 0) return `the new file is owned by uid ${owner.uid}, not root (a resolver file the network writes is root's; K2s follows no file a user could write)`;
+  if (owner.mode & 0o002) return `the new file is writable by every user (mode ${mode}); K2s follows no file a user could write — fix it with chmod o-w`;
+  if (owner.mode & 0o020 && owner.gid !== 0) return `the new file is writable by group ${owner.gid} (mode ${mode}); K2s follows no file a user could write — fix it with chmod g-w`;
   return null;
 }
 

@@ -51,11 +51,17 @@ export const kubeSwitchText = z
   .refine((v) => v === 'none' || IPV4_RE.test(v), 'must be an IPv4 address')
   .refine((v) => kubeSwitchRefusal(v) === null, KUBESWITCH_ALLOWED_TEXT);
 
-/** A DNS name that is not an IPv4 literal (start's external verify name). */
+/**
+ * A DNS name that is not an address (start's external verify name). Refused: any name whose
+ * last label is all digits — `1.2.3.4`, `1.2.3.4.` (the address with a root dot, which glibc
+ * would send to DNS as a name under a TLD "4"), `1.2.3` and `1234` (inet_aton(3) short forms
+ * getaddrinfo takes as addresses). No top-level domain is all-numeric (RFC 3696 §2), so no such
+ * name can ever answer.
+ */
 export const verifyNameText = z
   .string()
   .regex(HOSTNAME_RE, 'must be a DNS name such as kubernetes.io')
-  .refine((v) => !IPV4_RE.test(v), 'must be a DNS name such as kubernetes.io, not an IP address');
+  .refine((v) => !/(^|\.)\d+\.?$/.test(v), 'must be a DNS name such as kubernetes.io, not an IP address');
 
 /** An absolute kubeconfig path as the helper accepts it (no `..`: root opens only what it was shown). */
 export const absolutePath = z
@@ -94,6 +100,14 @@ export interface FieldSpec<S extends z.ZodType = z.ZodType> {
   helper?: { flag: `--${string}` };
   /** Carried by the CLI. `normalize` is applied to each text before the schema (e.g. case). */
   cli?: { flag: string; negate?: true; normalize?: (text: string) => string };
+}
+
+/**
+ * The refusal of a single-value flag given twice, the same at every door (the CLI, the helper):
+ * neither takes the last one silently, a repeated `--engine` is a typo or a script bug.
+ */
+export function repeatedFlagMessage(flag: string): string {
+  return `${flag} was given more than once (${flag} takes one value); give it once.`;
 }
 
 /** Defines a field, keeping its schema's type. */

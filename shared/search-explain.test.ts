@@ -50,3 +50,19 @@ describe('explainSteps with a search domain listed twice', () => {
     expect(steps.map((s) => [s.name, s.asked])).toEqual([['web.a.example', true], ['web.a.example', false], ['web', true]]);
   });
 });
+
+describe('explainLines with a search domain glibc cannot send (search a.example corp..example b.example)', () => {
+  it('says the empty-label candidate was not sent and ended the search list; b.example is not asked', () => {
+    const bad = parseSearchConfig('search a.example corp..example b.example\n');
+    const answers = [
+      { name: 'web.a.example', rcode: 'NXDOMAIN', answers: [] },
+      { name: 'web', rcode: 'NXDOMAIN', answers: [] },
+    ];
+    expect(explainLines({ name: 'web', target: 'system', cfg: bad, clusterDomain: 'cluster.local', answers }).slice(1, 5)).toEqual([
+      '  1. web.a.example → NXDOMAIN',
+      '  2. web.corp..example → not sent (it has an empty label (two dots in a row); glibc cannot build the query and ends the search list here)',
+      '  3. web.b.example → not asked (not asked: glibc stopped before it)',
+      '  4. web → NXDOMAIN',
+    ]);
+  });
+});

@@ -4,7 +4,7 @@
  * rcode (shared/search-list.ts searchWalk), where glibc stops, and the `.svc` hint. Pure logic.
  */
 import { isIpAddress } from './cidr';
-import { isRelativeName, searchCandidates, searchOutcomeOf, searchWalk, svcHint, type SearchConfig } from './search-list';
+import { candidateRefusal, isRelativeName, listedCandidates, searchCandidates, searchOutcomeOf, searchWalk, svcHint, type SearchConfig } from './search-list';
 
 /** What one candidate got when asked as an absolute name. */
 export interface CandidateAnswer {
@@ -20,7 +20,7 @@ export function needsSearchExplain(name: string, rcode: string, answers: number)
   return rcode === 'NXDOMAIN' || (rcode === 'NOERROR' && answers === 0);
 }
 
-/** The candidates to ask for the explanation (absolute, without trailing dot), in glibc's order. */
+/** The candidates to ask for the explanation (absolute, without trailing dot), in glibc's order; never one glibc cannot send. */
 export function explainCandidates(name: string, cfg: SearchConfig): string[] {
   return searchCandidates(name, cfg);
 }
@@ -39,7 +39,11 @@ export function fullClusterName(name: string, clusterDomain: string | null): str
   return null;
 }
 
-/** Each candidate in order with what it got and whether glibc asks it; `stoppedAt` is the answered candidate's index or null. */
+/**
+ * Each listed candidate in order with what it got and whether glibc asks it; `answered` is the
+ * candidate whose answer glibc returns, or null. A candidate glibc cannot send has the rcode
+ * `not sent (<why>; glibc ends the search list here)` (shared/search-list.ts candidateRefusal).
+ */
 export function explainSteps(name: string, cfg: SearchConfig, answers: CandidateAnswer[]): { steps: (CandidateAnswer & { asked: boolean })[]; answered: string | null } {
   const byName = new Map(answers.map((a) => [a.name.toLowerCase(), a]));
   const walk = searchWalk(name, cfg, (n) => {
@@ -49,9 +53,11 @@ export function explainSteps(name: string, cfg: SearchConfig, answers: Candidate
   // The walk's steps are a subsequence of the candidates in order: matched by position, not by
   // name, so a domain listed twice is asked once when glibc stopped at its first copy.
   let next = 0;
-  const steps = explainCandidates(name, cfg).map((n) => {
+  const steps = listedCandidates(name, cfg).map((n) => {
     const asked = walk.asked[next]?.name === n;
     if (asked) next++;
+    const refusal = candidateRefusal(n);
+    if (refusal !== null) return { name: n, rcode: `not sent (${refusal}; glibc cannot build the query and ends the search list here)`, answers: [], asked };
     return { ...(byName.get(n.toLowerCase()) ?? { name: n, rcode: 'not asked', answers: [] }), name: n, asked };
   });
   return { steps, answered: walk.answered };

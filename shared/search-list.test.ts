@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { parseSearchConfig, searchCandidates, searchWalk, svcHint, type SearchOutcome } from './search-list';
+import { candidateRefusal, parseSearchConfig, searchCandidates, searchWalk, svcHint, type SearchOutcome } from './search-list';
 
 const HOST = parseSearchConfig('nameserver 192.0.2.53\nsearch corp.example lan\n');
 
@@ -89,5 +89,32 @@ describe('parseSearchConfig: a search domain with a leading dot', () => {
     const cfg = parseSearchConfig('search .corp.example . lan.\nnameserver 192.0.2.53\n');
     expect(cfg.search).toEqual(['corp.example', 'lan']);
     expect(searchCandidates('web', cfg)).toEqual(['web.corp.example', 'web.lan', 'web']);
+  });
+});
+
+describe('a search domain glibc cannot put into a query (measured: glibc 2.36 getaddrinfo)', () => {
+  const cfg = parseSearchConfig('nameserver 192.0.2.53\nsearch a.example corp..example b.example\n');
+  it('corp..example: web.a.example is asked, the empty-label candidate is never sent and ends the search list, then the name as it is', () => {
+    expect(searchCandidates('web', cfg)).toEqual(['web.a.example', 'web']);
+    const walk = searchWalk('web', cfg, () => 'nxdomain');
+    expect(walk.asked).toEqual([
+      { name: 'web.a.example', outcome: 'nxdomain' },
+      { name: 'web.corp..example', outcome: 'unsendable' },
+      { name: 'web', outcome: 'nxdomain' },
+    ]);
+  });
+  it('an outcome callback is never called for an unsendable name', () => {
+    const called: string[] = [];
+    searchWalk('web', cfg, (n) => (called.push(n), 'nxdomain'));
+    expect(called).toEqual(['web.a.example', 'web']);
+  });
+  it('candidateRefusal: empty label, a 64-octet label (UTF-8 octets count), over 255 octets on the wire; a non-ASCII domain is sendable', () => {
+    expect(candidateRefusal('web.corp..example')).toMatch(/empty label/);
+    expect(candidateRefusal(`${'a'.repeat(64)}.example`)).toMatch(/longer than 63 octets/);
+    expect(candidateRefusal(`${'é'.repeat(32)}.example`)).toMatch(/longer than 63 octets/); // 64 octets in UTF-8
+    expect(candidateRefusal(`${'é'.repeat(31)}.example`)).toBeNull();
+    expect(candidateRefusal(Array.from({ length: 5 }, () => 'a'.repeat(63)).join('.'))).toMatch(/321 octets on the wire/);
+    expect(candidateRefusal('web.bé.example')).toBeNull();
+    expect(searchCandidates('web', parseSearchConfig('search bé.example\n'))).toEqual(['web.bé.example', 'web']);
   });
 });

@@ -11,7 +11,15 @@
  * ndots is read with atoi and cut to RES_MAXNDOTS 15 (res_init.c res_setoptions). Since glibc
  * 2.26 the search list has no length limit. A `search .` entry (the root) is left out, as
  * shared/resolv-conf.ts parses it; glibc would ask the name as it is at that position instead
- * of at the end. Pure logic.
+ * of at the end.
+ * A candidate glibc cannot put into a query (an empty label from `search corp..example`, a label
+ * over 63 octets, a name over 255 octets on the wire) is never sent: res_mkquery's name
+ * compression fails, __res_context_query sets h_errno NO_RECOVERY, and the search loop treats
+ * that as "anything else" — it ends the search list there, then asks the name as it is (when not
+ * asked yet). Measured with glibc 2.36 getaddrinfo: `search a.example corp..example b.example`
+ * asks `web.a.example`, then `web`; b.example is never tried.
+ * Non-ASCII search domains are sent as their UTF-8 bytes, unchanged (glibc does no IDNA in the
+ * resolver; measured: `search bé.example` puts the octets 62 c3 a9 on the wire). Pure logic.
  */
 import { parseResolvConf } from './resolv-conf';
 import { glibcAtoi } from './upstream-policy';
@@ -61,10 +69,10 @@ export function isRelativeName(name: string): boolean {
 }
 
 /**
- * The names glibc asks for `name` when none of them answers, in order (absolute, without the
- * trailing dot). Duplicates in the search list are asked twice, as glibc does.
+ * The candidates in the order glibc's search list lists them (absolute, without the trailing
+ * dot), sendable or not: the as-is name first or last by ndots, each search domain appended.
  */
-export function searchCandidates(name: string, cfg: SearchConfig): string[] {
+export function listedCandidates(name: string, cfg: SearchConfig): string[] {
   if (name.endsWith('.')) return [name.slice(0, -1)];
   const dots = dotCount(name);
   const asIsFirst = dots >= cfg.ndots;
@@ -73,8 +81,39 @@ export function searchCandidates(name: string, cfg: SearchConfig): string[] {
   return [...(asIsFirst ? [name] : []), ...suffixed, ...(asIsLast ? [name] : [])];
 }
 
-/** What one candidate got, in the terms glibc's search loop acts on. */
-export type SearchOutcome = 'answer' | 'nodata' | 'nxdomain' | 'servfail' | 'other';
+/**
+ * The names glibc sends for `name` when none of them answers, in order (absolute, without the
+ * trailing dot): the walk where every candidate gets NXDOMAIN, so a candidate glibc cannot send
+ * ends the search list as it does there (candidateRefusal). Duplicates in the search list are
+ * asked twice, as glibc does.
+ */
+export function searchCandidates(name: string, cfg: SearchConfig): string[] {
+  return searchWalk(name, cfg, () => 'nxdomain').asked.filter((s) => s.outcome !== 'unsendable').map((s) => s.name);
+}
+
+/** What one candidate got, in the terms glibc's search loop acts on; `unsendable`: glibc could not build its query (candidateRefusal). */
+export type SearchOutcome = 'answer' | 'nodata' | 'nxdomain' | 'servfail' | 'other' | 'unsendable';
+
+/** Most octets of one label (RFC 1035 §2.3.4; glibc ns_name_pton refuses more with EMSGSIZE). */
+const MAX_LABEL_OCTETS = 63;
+/** Most octets of a name on the wire, length bytes and the root included (RFC 1035 §2.3.4, glibc NS_MAXCDNAME). */
+const MAX_WIRE_OCTETS = 255;
+
+/**
+ * Why glibc cannot send `fqdn` (absolute, without the trailing dot) as a query, or null when it
+ * can: an empty label (`web.corp..example`), a label over 63 octets, or a name over 255 octets
+ * on the wire (resolv/ns_name.c ns_name_pton, called by res_mkquery's dn_comp). Octets are the
+ * name's UTF-8 bytes, as glibc sends them.
+ */
+export function candidateRefusal(fqdn: string): string | null {
+  const labels = fqdn.split('.');
+  if (labels.some((l) => l === '')) return 'it has an empty label (two dots in a row)';
+  const long = labels.find((l) => new TextEncoder().encode(l).length > MAX_LABEL_OCTETS);
+  if (long !== undefined) return `its label "${long.slice(0, 20)}…" is longer than ${MAX_LABEL_OCTETS} octets`;
+  const wire = labels.reduce((n, l) => n + 1 + new TextEncoder().encode(l).length, 1);
+  if (wire > MAX_WIRE_OCTETS) return `it is ${wire} octets on the wire, more than ${MAX_WIRE_OCTETS}`;
+  return null;
+}
 
 /** The outcome of a DNS rcode and answer count: NOERROR with data is an answer, without data NODATA; TIMEOUT, REFUSED and the rest are `other`. */
 export function searchOutcomeOf(rcode: string, answers: number): SearchOutcome {
@@ -92,14 +131,16 @@ export interface SearchStep {
 
 /**
  * glibc's search over `name` given each candidate's outcome (`outcomeOf`, absolute names): the
- * candidates it really asks, in order, and where it stops. `answered` is the candidate whose
+ * candidates it really asks, in order, and where it stops (an `unsendable` step was never sent,
+ * and ends the search list as NO_RECOVERY does). `answered` is the candidate whose
  * answer glibc returns, or null; `result` is then `answer`, else `nodata` when some candidate had
  * NODATA, else the last step's outcome.
  */
 export function searchWalk(name: string, cfg: SearchConfig, outcomeOf: (fqdn: string) => SearchOutcome): { asked: SearchStep[]; answered: string | null; result: SearchOutcome } {
   const asked: SearchStep[] = [];
   const ask = (fqdn: string): boolean => {
-    const outcome = outcomeOf(fqdn);
+    // glibc never sends a name it cannot encode: res_mkquery fails (NO_RECOVERY), no query leaves.
+    const outcome = candidateRefusal(fqdn) === null ? outcomeOf(fqdn) : 'unsendable';
     asked.push({ name: fqdn, outcome });
     return outcome === 'answer';
   };
@@ -121,7 +162,8 @@ export function searchWalk(name: string, cfg: SearchConfig, outcomeOf: (fqdn: st
     const fqdn = `${name}.${d}`;
     if (ask(fqdn)) return done(fqdn);
     const o = asked[asked.length - 1]!.outcome;
-    // NODATA, NXDOMAIN and SERVFAIL go on to the next domain; anything else ends the loop.
+    // NODATA, NXDOMAIN and SERVFAIL go on to the next domain; anything else ends the loop
+    // (an unsendable candidate too: res_query.c's `default: done++` for NO_RECOVERY).
     if (o !== 'nodata' && o !== 'nxdomain' && o !== 'servfail') break;
   }
   if ((dots > 0 || !searched || !cfg.noTldQuery) && !triedAsIs) {

@@ -67,6 +67,23 @@ export async function coreDnsRequests(tb: Testbed, type: string): Promise<number
 }
 
 /**
+ * CoreDNS's request count for qtype `type` once it is at least `atLeast`, or the count at the
+ * deadline (`withinMs`), for the caller's assertion. CoreDNS counts a request only when its
+ * plugin chain returns (plugin/metrics/handler.go calls vars.Report after NextOrFailure, CoreDNS
+ * 1.12.4), so a query still in flight inside CoreDNS — a loop copy waiting on its forward while
+ * the proxy already gave up — is not counted yet at the moment the client has its answer.
+ */
+export async function coreDnsRequestsReaching(tb: Testbed, type: string, atLeast: number, withinMs = 20_000): Promise<number | null> {
+  const deadline = Date.now() + withinMs;
+  for (;;) {
+    const n = await coreDnsRequests(tb, type);
+    if (n === null || n >= atLeast || Date.now() >= deadline) return n;
+    // Polls the counter (the condition itself), every 100 ms.
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/**
  * Runs the checks above against `server` (`IP` or `IP:PORT`) over `transport`. `clusterPtr`
  * is a ClusterIP with a PTR (default kube-dns's 172.21.0.10); pick another one for a second
  * call on the same running proxy so its cache cannot hide the trip to CoreDNS.

@@ -71,7 +71,10 @@ export const COREDNS_RECORDS: DnsmasqRecords = {
 };
 
 /**
- * What the external upstream serves: two names under example.test and their LAN PTRs;
+ * What the external upstream serves: names under example.test and their LAN PTRs, and
+ * kubernetes.io, start's default external verify name (a TEST-NET-2 address), so a start
+ * without --verify-name ends plain OK as on a host that is online (an upstream with no address
+ * for it is the warning UPSTREAM_NO_ADDRESS, electron/core/lifecycle/verify.ts);
  * NXDOMAIN for every other name (`local=/#/`), as a recursive resolver says for names that do
  * not exist — including cluster.local, which only CoreDNS knows.
  */
@@ -79,6 +82,7 @@ export const UPSTREAM_RECORDS: DnsmasqRecords = {
   localZones: ['#', 'example.test', '100.51.198.in-addr.arpa'],
   hosts: [
     ['www.example.test', '198.51.100.7'],
+    ['kubernetes.io', '198.51.100.11'],
     ['mirror.example.test', '198.51.100.8'],
     ['printer.example.test', '192.168.1.20'],
   ],

@@ -3,8 +3,8 @@
  * node:util parseArgs options of an operation, and its parsed values turned into that
  * operation's input, checked by the same zod schema the contract and the helper use.
  */
-import type { ParseArgsConfig } from 'node:util';
-import { fieldKind, keysFor, type FieldTable, type InputOf, type KeysFor } from '../../shared/operation-input';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { fieldKind, keysFor, repeatedFlagMessage, type FieldTable, type InputOf, type KeysFor } from '../../shared/operation-input';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
@@ -19,6 +19,25 @@ export function cliOptionsOf(table: FieldTable): Options {
     options[table[key]!.cli!.flag] = kind === 'switch' ? { type: 'boolean' } : { type: 'string', ...(kind === 'list' ? { multiple: true } : {}) };
   }
   return options;
+}
+
+/**
+ * node:util parseArgs (strict) of `args`, refusing a single-value string flag given more than
+ * once (parseArgs would keep the last one): the same rule the helper's argv has
+ * (shared/operation-input.ts repeatedFlagMessage). A list flag (`multiple`) may repeat; so may
+ * a switch (`--json --json` means the same). Throws UsageError, or parseArgs' ERR_PARSE_ARGS_*.
+ */
+export function parseCliArgs(args: string[], options: Options, allowPositionals: boolean): { values: Record<string, unknown>; positionals: string[] } {
+  const { values, positionals, tokens } = parseArgs({ args, options, allowPositionals, strict: true, tokens: true });
+  const seen = new Set<string>();
+  for (const t of tokens) {
+    if (t.kind !== 'option') continue;
+    const o = options[t.name];
+    if (!o || o.type !== 'string' || o.multiple) continue;
+    if (seen.has(t.name)) throw new UsageError(repeatedFlagMessage(t.rawName.startsWith('--') ? `--${t.name}` : t.rawName));
+    seen.add(t.name);
+  }
+  return { values: values as Record<string, unknown>, positionals };
 }
 
 /** `text` cut to 64 characters with control characters shown as `?` (safe to print). */

@@ -1,5 +1,5 @@
 import { cliCommand } from '../../shared/fix';
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { ParseArgsConfig } from 'node:util';
 import { USAGE } from './usage';
 import { printEvent, formatZones, formatStatus, formatQuery } from './print';
 import { EXIT } from '../../shared/lifecycle-events';
@@ -7,7 +7,7 @@ import { QUERY_TYPES, type QueryType } from '../../shared/types';
 import { parseServer } from '../core/host/parse-server';
 import { HOSTNAME_RE, START_FIELDS, STOP_FIELDS, ZONES_FIELDS } from '../../shared/operation-input';
 import { parseIp } from '../../shared/cidr';
-import { cliInputOf, cliOptionsOf, UsageError } from './flags';
+import { cliInputOf, cliOptionsOf, parseCliArgs, UsageError } from './flags';
 import { needsSearchExplain } from '../../shared/search-explain';
 import { terminalSafe as t } from './terminal-safe';
 
@@ -65,7 +65,7 @@ export async function main(argv: string[]): Promise<number> {
     return EXIT.usage;
   }
   try {
-    const { values, positionals } = parseArgs({ args: rest, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: command === 'query', strict: true });
+    const { values, positionals } = parseCliArgs(rest, { ...options, help: { type: 'boolean', short: 'h' } }, command === 'query');
     if (values.help) {
       out(USAGE);
       return EXIT.ok;

@@ -46,6 +46,12 @@ describe('helper arguments', () => {
   ])('refuses %j', (argv) => {
     expect(() => parseHelperArgs(argv)).toThrow(HelperUsageError);
   });
+
+  it('a repeated flag in the words the CLI uses (shared/operation-input.ts repeatedFlagMessage); an address as --verify-name, with or without the root dot', () => {
+    expect(() => parseHelperArgs(['start', '--engine', 'dnsmasq', '--engine', 'adguard'])).toThrow('--engine was given more than once (--engine takes one value); give it once.');
+    expect(() => parseHelperArgs(['start', '--verify-name', '1.2.3.4.'])).toThrow(HelperUsageError);
+    expect(parseHelperArgs(['start', '--verify-name', 'kubernetes.io.'])).toEqual({ verb: 'start', verifyName: 'kubernetes.io.' });
+  });
 });
 
 describe('elevation', () => {

@@ -8,6 +8,7 @@ import {
   STOP_FIELDS,
   fieldKind,
   keysFor,
+  repeatedFlagMessage,
   type FieldTable,
   type InputOf,
   type KeysFor,
@@ -56,7 +57,7 @@ export function parseHelperArgs(argv: readonly string[]): HelperRequest {
     // Object.prototype members (a TypeError, or a request with a junk key; found by a property test).
     const key = Object.hasOwn(keys, flag) ? keys[flag] : undefined;
     if (!key) throw new HelperUsageError(`The helper's ${verb} does not take "${flag.slice(0, 32)}".`);
-    if (key in out) throw new HelperUsageError(`${flag} given twice.`);
+    if (key in out) throw new HelperUsageError(repeatedFlagMessage(flag));
     if (value === undefined) throw new HelperUsageError(`Invalid value for ${flag}.`);
     const parsed = table[key]!.schema.safeParse(fieldKind(table[key]!) === 'list' ? value.split(',') : value);
     if (!parsed.success) throw new HelperUsageError(`Invalid value for ${flag}.`);

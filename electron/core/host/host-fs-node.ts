@@ -118,8 +118,22 @@ export function createHostFs(root: string): HostFs {
       return fsp.readlink(real(hostPath));
     },
 
-    async readFile(hostPath) {
-      return fsp.readFile(real(await resolveInRoot(hostPath)));
+    async readFile(hostPath, opts) {
+      const file = real(await resolveInRoot(hostPath));
+      if (opts?.maxBytes === undefined) return fsp.readFile(file);
+      const handle = await fsp.open(file, fsc.O_RDONLY | fsc.O_NOCTTY);
+      try {
+        const buf = Buffer.alloc(opts.maxBytes);
+        let n = 0;
+        while (n < buf.length) {
+          const { bytesRead } = await handle.read(buf, n, buf.length - n, n);
+          if (bytesRead === 0) break;
+          n += bytesRead;
+        }
+        return buf.subarray(0, n);
+      } finally {
+        await handle.close();
+      }
     },
 
     async writeFileAtomic(hostPath, data, opts) {

@@ -30,8 +30,11 @@ export interface HostFs {
   stat(hostPath: string): Promise<HostStat | null>;
   /** readlink(2): the exact target string. */
   readlink(hostPath: string): Promise<string>;
-  /** Reads bytes, following links. Throws ENOENT when missing. */
-  readFile(hostPath: string): Promise<Buffer>;
+  /**
+   * Reads bytes, following links. Throws ENOENT when missing, ELOOP for a link loop. With
+   * `maxBytes`, reads at most that many from the start (a huge file is never read whole).
+   */
+  readFile(hostPath: string, opts?: { maxBytes?: number }): Promise<Buffer>;
   /**
    * Writes bytes atomically: a temp file in the same directory, fsync, chmod/chown, rename
    * over `hostPath`, fsync of the directory. Never writes through an existing symlink: the

@@ -87,12 +87,18 @@ export async function readImmutable(fs: HostFs, exec: Exec, hostPath: string): P
   return { immutable: parsed, note: null };
 }
 
-/** captureResolver plus notes, one sentence each (e.g. lsattr unavailable). Throws for a directory. */
+/**
+ * captureResolver plus notes, one sentence each (e.g. lsattr unavailable). Throws for a
+ * directory. `maxBytes`: read at most that many bytes of the file (the follower's bound: a file
+ * cut so is larger than any it follows, and is never saved).
+ */
 export async function captureResolverWithNotes(
   fs: HostFs,
   exec: Exec,
   hostPath: string = K2S_PATHS.resolvConf,
+  opts: { maxBytes?: number } = {},
 ): Promise<{ entry: ResolverEntry; notes: string[] }> {
+  const read = { ...(opts.maxBytes !== undefined ? { maxBytes: opts.maxBytes } : {}) };
   const st = await fs.lstat(hostPath);
   if (st === null) return { entry: { kind: 'absent' }, notes: [] };
   if (st.kind === 'symlink') {
@@ -103,7 +109,7 @@ export async function captureResolverWithNotes(
     const notes: string[] = [];
     if (targetStat?.kind === 'file') {
       try {
-        targetContentBase64 = (await fs.readFile(hostPath)).toString('base64');
+        targetContentBase64 = (await fs.readFile(hostPath, read)).toString('base64');
       } catch (err) {
         notes.push(`could not read the target of ${hostPath} (${(err as Error).message}); saved the link only.`);
       }
@@ -116,7 +122,7 @@ export async function captureResolverWithNotes(
   if (st.kind !== 'file') {
     throw new Error(`${hostPath} is a ${st.kind}, not a file or symlink; replace it with a regular resolv.conf and retry.`);
   }
-  const bytes = await fs.readFile(hostPath);
+  const bytes = await fs.readFile(hostPath, read);
   const { immutable, note } = await readImmutable(fs, exec, hostPath);
   return {
     entry: { kind: 'file', contentBase64: bytes.toString('base64'), mode: st.mode, uid: st.uid, gid: st.gid, immutable },
@@ -124,9 +130,9 @@ export async function captureResolverWithNotes(
   };
 }
 
-/** Captures /etc/resolv.conf exactly: a regular file, a symlink (exact target string) or absent. */
-export async function captureResolver(fs: HostFs, exec: Exec): Promise<ResolverEntry> {
-  return (await captureResolverWithNotes(fs, exec)).entry;
+/** Captures /etc/resolv.conf exactly: a regular file, a symlink (exact target string) or absent (`maxBytes`: as captureResolverWithNotes). */
+export async function captureResolver(fs: HostFs, exec: Exec, opts: { maxBytes?: number } = {}): Promise<ResolverEntry> {
+  return (await captureResolverWithNotes(fs, exec, K2S_PATHS.resolvConf, opts)).entry;
 }
 
 /**

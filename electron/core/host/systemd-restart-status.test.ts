@@ -40,6 +40,23 @@ describe('systemd manager status while systemd restarts the proxy', () => {
     expect(await svc.status()).toEqual({ running: false, pid: null, restart: { attempt: 3, lastExit: 'exited with status 1', reason: null, gaveUp: false } });
     expect((await createSystemdManager(createHostFs(root), showing(START_PRE, `${entry('ExecStart', 'killed', '9')}\n`)).status()).restart?.lastExit).toBe('killed by signal KILL');
   });
+  it('a lagging journal (the exit entry not stored yet): status asks journald to sync first, then reads this exit, not the previous one', async () => {
+    const calls: string[] = [];
+    let synced = false;
+    const lagging: Exec = {
+      run: async (file, args) => {
+        calls.push(`${file} ${args[0]}`);
+        if (file === 'journalctl' && args[0] === '--sync') {
+          synced = true;
+          return { code: 0, stdout: '', stderr: '' };
+        }
+        if (file === 'journalctl') return { code: 0, stdout: [entry('ExecStart', 'killed', '9'), ...(synced ? [entry('ExecStart', 'exited', '2')] : []), ''].join('\n'), stderr: '' };
+        return args[0] === 'show' ? { code: 0, stdout: START_PRE, stderr: '' } : { code: 0, stdout: '', stderr: '' };
+      },
+    };
+    expect((await createSystemdManager(createHostFs(root), lagging).status()).restart).toEqual({ attempt: 3, lastExit: 'exited with status 2', reason: null, gaveUp: false });
+    expect(calls.filter((c) => c.startsWith('journalctl'))).toEqual(['journalctl --sync', 'journalctl --no-pager']);
+  });
   it('start-pre with a journal the user cannot read: no exit invented', async () => {
     const svc = createSystemdManager(createHostFs(root), showing(START_PRE, null));
     expect((await svc.status()).restart).toEqual({ attempt: 3, lastExit: null, reason: null, gaveUp: false });

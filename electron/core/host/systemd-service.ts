@@ -47,6 +47,12 @@ async function journalExits(exec: Exec): Promise<string | null> {
 
 /** How the proxy's last main process ended, from systemd's journal entry of that exit; null when not readable. */
 async function journalLastExit(exec: Exec): Promise<string | null> {
+  // PID 1 sends the exit entry to journald before it changes the unit's state, but journald may
+  // not have stored it yet on a busy host (CI under heavy load: a status read no entry, or the
+  // previous attempt's). `journalctl --sync` returns once journald has written everything
+  // queued before the call (journalctl(1) --sync), so the read sees this exit. Root only;
+  // without it the read below is best effort.
+  await exec.run('journalctl', ['--sync'], { timeoutMs: 5_000 }).catch(() => null);
   const out = await journalExits(exec);
   return out === null ? null : lastExitFromJournal(out);
 }

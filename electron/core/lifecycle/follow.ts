@@ -16,7 +16,7 @@ import type { NetworkChange, ResolverStateFile } from '../../../shared/state-fil
 import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { parseResolvConf, renderManagedResolvConf, writableResolverTokens } from '../../../shared/resolv-conf';
 import { clientOptions, upstreamPolicy } from '../../../shared/upstream-policy';
-import { networkWriter, resolverFileRefusal } from '../../../shared/network-writer';
+import { MAX_RESOLVER_BYTES, networkWriter, resolverFileRefusal, resolverOwnerRefusal } from '../../../shared/network-writer';
 import { driftRoute } from '../../../shared/drift-route';
 export { describeNetworkChange } from '../../../shared/network-writer';
 import { engineRuntime } from '../engines/table';
@@ -60,7 +60,12 @@ interface Candidate {
   how: string;
   /** The symlink target K2s reads it through (the entry's, or the saved one's), or null. */
   target: string | null;
+  /** Owner and mode of the file itself (a link's target), for resolverOwnerRefusal. */
+  owner: { uid: number; gid: number; mode: number } | null;
 }
+
+/** At most this many bytes of a new file are read: one more than any file K2s follows, so a larger one is refused by its size, never read whole. */
+const READ_BOUND = { maxBytes: MAX_RESOLVER_BYTES + 1 };
 
 /** The saved original's bytes (base64): a file's, or what its link pointed at. */
 function savedBytes(e: ResolverEntry): string | null {
@@ -77,7 +82,7 @@ export function targetPath(target: string): string {
  * now. While it is K2s's own file, a saved symlink original whose target has new bytes is the
  * network's new file (resolvconf and NetworkManager rewrite the target, never our file).
  */
-async function candidate(deps: LifecycleDeps, state: ResolverStateFile, current: ResolverEntry): Promise<Candidate | null | 'gone'> {
+async function candidate(deps: LifecycleDeps, state: ResolverStateFile, current: ResolverEntry): Promise<Candidate | null | 'gone' | 'loop'> {
   if (isManagedEntry(current)) {
     const saved = state.resolvConf;
     if (saved.kind !== 'symlink') return null;
@@ -85,15 +90,21 @@ async function candidate(deps: LifecycleDeps, state: ResolverStateFile, current:
     // look would hold the lifecycle lock for ever, and stop with it), a device may never end.
     const st = await deps.fs.stat(targetPath(saved.target)).catch(() => null);
     if (st?.kind !== 'file') return null;
-    const bytes = await deps.fs.readFile(targetPath(saved.target)).catch(() => null);
+    const bytes = await deps.fs.readFile(targetPath(saved.target), READ_BOUND).catch(() => null);
     if (bytes === null) return null; // the target vanished between two writes: the next one tells
     const entry: ResolverEntry = { ...saved, dangling: false, targetContentBase64: bytes.toString('base64') };
-    return { entry, bytes, how: `link target ${targetPath(saved.target)} rewritten`, target: saved.target };
+    return { entry, bytes, how: `link target ${targetPath(saved.target)} rewritten`, target: saved.target, owner: st };
+  }
+  // A link that never reaches a file: a loop (ELOOP, path_resolution(7)) is no deletion.
+  if (current.kind === 'symlink' && current.dangling) {
+    const code = await deps.fs.readFile(K2S_PATHS.resolvConf, { maxBytes: 1 }).then(() => null, (err: unknown) => (err as NodeJS.ErrnoException).code);
+    if (code === 'ELOOP') return 'loop';
   }
   if (isGone(current)) return 'gone';
-  if (current.kind === 'file') return { entry: current, bytes: Buffer.from(current.contentBase64, 'base64'), how: '/etc/resolv.conf replaced by a regular file', target: null };
+  if (current.kind === 'file') return { entry: current, bytes: Buffer.from(current.contentBase64, 'base64'), how: '/etc/resolv.conf replaced by a regular file', target: null, owner: { uid: current.uid, gid: current.gid, mode: current.mode } };
   if (current.kind === 'symlink') {
-    return { entry: current, bytes: Buffer.from(current.targetContentBase64 ?? '', 'base64'), how: `/etc/resolv.conf replaced by a symlink → ${current.target}`, target: current.target };
+    const st = await deps.fs.stat(K2S_PATHS.resolvConf).catch(() => null);
+    return { entry: current, bytes: Buffer.from(current.targetContentBase64 ?? '', 'base64'), how: `/etc/resolv.conf replaced by a symlink → ${current.target}`, target: current.target, owner: st };
   }
   return 'gone';
 }
@@ -121,21 +132,25 @@ async function followLocked(deps: LifecycleDeps): Promise<FollowOutcome> {
   const t0 = deps.now();
   const state = await readState(deps.fs).catch(() => null);
   if (!state || state.writtenBy !== 'k2s-dns' || !state.plan || !state.managedResolvConfSha256) return { kind: 'idle', why: 'K2s DNS is not running (no complete start in the state file)' };
-  const current = await captureResolver(deps.fs, deps.exec).catch(() => null);
+  const current = await captureResolver(deps.fs, deps.exec, READ_BOUND).catch(() => null);
   if (current === null) return { kind: 'idle', why: '/etc/resolv.conf is neither a file nor a symlink' };
   const found = await candidate(deps, state, current);
   if (found === null) return { kind: 'idle', why: 'no new resolver file' };
   const at = new Date(deps.now()).toISOString();
-  const drift = async (c: Candidate | null, reason: string, writer = networkWriter(c?.bytes.toString('utf8') ?? '', c?.target ?? null)): Promise<FollowOutcome> => {
-    const change: NetworkChange = { at, outcome: 'drift', writer: writer.writer, evidence: writer.evidence, how: c?.how ?? '/etc/resolv.conf removed', from: state.upstreams, to: state.upstreams, reason };
+  const drift = async (c: Candidate | null, reason: string, writer = networkWriter(c?.bytes.toString('utf8') ?? '', c?.target ?? null), how = c?.how ?? '/etc/resolv.conf removed'): Promise<FollowOutcome> => {
+    const change: NetworkChange = { at, outcome: 'drift', writer: writer.writer, evidence: writer.evidence, how, from: state.upstreams, to: state.upstreams, reason };
     // One record per change: the same drift seen again is not news (and no state write per look).
     const last = state.lastNetworkChange;
     if (!(last?.outcome === 'drift' && last.reason === reason && last.how === change.how)) await writeState(deps.fs, { ...state, lastNetworkChange: change });
     return { kind: 'drift', change };
   };
   if (found === 'gone') return drift(null, 'the resolver file was deleted (or its link dangles); stop puts the saved original back');
+  if (found === 'loop') {
+    const target = current.kind === 'symlink' ? current.target : '?';
+    return drift(null, `/etc/resolv.conf is a symlink loop (ELOOP: its link → ${target} never reaches a file), not a deleted file; stop puts the saved original back`, networkWriter('', target), `/etc/resolv.conf replaced by a symlink loop → ${target}`);
+  }
   const writer = networkWriter(found.bytes.toString('utf8'), found.target);
-  const refusal = resolverFileRefusal(found.bytes);
+  const refusal = resolverFileRefusal(found.bytes) ?? (found.owner ? resolverOwnerRefusal(found.owner) : null);
   if (refusal) return drift(found, refusal, writer);
 
   const parsed = parseResolvConf(found.bytes.toString('utf8'));
@@ -180,6 +195,16 @@ async function followLocked(deps: LifecycleDeps): Promise<FollowOutcome> {
     // place until now, has no route to the cluster). A failure below puts the network's file back.
     const writable = writableResolverTokens(parsed);
     const managed = renderManagedResolvConf({ search: writable.search, options: clientOptions(writable.options, picked.upstreams.length), ...(state.managedNameserver && state.managedNameserver !== '127.0.0.1' ? { nameserver: state.managedNameserver } : {}) });
+    // The network may have written again since this look read its file (NetworkManager renames
+    // several files in a second): putting K2s's file over that newer one would lose it for good.
+    // Then nothing is changed (the state file back as it was) and the watcher's next look
+    // follows the newer file.
+    const now = await captureResolver(deps.fs, deps.exec, READ_BOUND).catch(() => null);
+    const untouched = now !== null && (isManagedEntry(current) ? isManagedEntry(now) : sameResolver(now, found.entry) && savedBytes(now) === savedBytes(found.entry));
+    if (!untouched) {
+      await writeState(deps.fs, state);
+      return { kind: 'busy', why: 'the network wrote /etc/resolv.conf again during this look; the next look follows the newer file' };
+    }
     await deps.fs.writeFileAtomic(K2S_PATHS.resolvConf, managed, { mode: 0o644, uid: 0, gid: 0 });
     next = { ...next, managedResolvConfSha256: createHash('sha256').update(managed).digest('hex') };
     hostFileMs = lap();

@@ -159,7 +159,7 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
       const resolvConfText = await deps.fs.readFile(K2S_PATHS.resolvConf).then((b) => b.toString('utf8'), () => '');
       const paths = deps.lookupPaths ? await deps.lookupPaths({ resolved: pre.resolved !== null, resolvConfText, skip: ['127.0.0.1'] }) : [];
       const v = await verifyDns(deps, discovery, pre.upstreams, opts.verifyExternalName ?? 'kubernetes.io', undefined, (opts.upstreams?.length ?? 0) > 0, paths);
-      if (v.warning) warnings.push({ code: 'UPSTREAM_UNVERIFIED', message: v.warning });
+      if (v.warning) warnings.push({ code: v.warningCode ?? 'UPSTREAM_UNVERIFIED', message: v.warning });
       return { value: v, message: v.summary, detail: v.detail };
     });
     // The follower after the host points at the proxy (it follows from there); a follower that

@@ -39,8 +39,10 @@ const shown = (r: QueryResult) => r.answers.map((a) => a.data).join(', ') || '(n
 export interface VerifyOutcome {
   summary: string;
   detail: Record<string, unknown>;
-  /** One sentence with the fix, for the result's warnings (UPSTREAM_UNVERIFIED). */
+  /** One sentence with the fix, for the result's warnings (`warningCode`). */
   warning: string | null;
+  /** UPSTREAM_UNVERIFIED: no upstream answered; UPSTREAM_NO_ADDRESS: it answered without an address (NXDOMAIN, NODATA…). */
+  warningCode?: 'UPSTREAM_UNVERIFIED' | 'UPSTREAM_NO_ADDRESS';
 }
 
 /** Upstream did not answer at all (nothing listens, no route, timeout): not a DNS answer. */
@@ -146,13 +148,25 @@ export async function verifyDns(
     if (mismatch) {
       throw failed('VERIFY_EXTERNAL', `${externalName}: ${mismatch} (upstream ${asked})${ranOut(ext.via.expired)}; check the upstream rules in the proxy config (a refused zone allowed, or a zone routed to CoreDNS?).`);
     }
-    externalNote = `${answerClass(ext.via.r)} as from ${asked}${ext.skipped.length ? ` (asked after ${ext.skipped.join(', ')}, as glibc does)` : ''}`;
+    const cls = answerClass(ext.via.r);
+    externalNote = `${cls} as from ${asked}${ext.skipped.length ? ` (asked after ${ext.skipped.join(', ')}, as glibc does)` : ''}`;
+    // The proxy passed on what the upstream said, but a real name without an address means the
+    // upstream may not resolve Internet names: a warning (the step's `!`, shared/step-warn.ts).
+    if (cls !== 'answer') {
+      warning = `Your nameserver ${asked} answered ${externalName} with ${cls === 'nxdomain' ? 'NXDOMAIN' : cls === 'nodata' ? 'no address (NODATA)' : cls}, so it may not resolve Internet names; if ${externalName} should resolve, check it with k2s-dns query ${externalName} --server ${asked}, or start again with --upstream IP (or --verify-name NAME for a name it serves).`;
+      return outcome('UPSTREAM_NO_ADDRESS');
+    }
   } else {
     warning = `Your nameserver${upstreams.length > 1 ? 's' : ''} ${upstreams.length > 1 ? upstreams.join(', ') : upstream} did not answer ${externalName} (${ext.direct?.rcode ?? 'no answer'}), so names outside the cluster were not checked and may not resolve; if this host is online, check it with k2s-dns query ${externalName} --server ${upstream}, or start again with --upstream IP.`;
   }
-  return {
+  return outcome('UPSTREAM_UNVERIFIED');
+
+  function outcome(code: NonNullable<VerifyOutcome['warningCode']>): VerifyOutcome {
+    return {
     summary: `${name} → ${want} through the proxy and getaddrinfo${paths.length ? ` and ${paths.length} more path${paths.length === 1 ? '' : 's'} (${viaPaths.map((v) => v.r.server).join(', ')})` : ''}; ${externalName}: ${externalNote}`,
     detail: { proxyMs: proxy.r.latencyMs, systemMs: system.r.latencyMs, external: externalNote, paths: viaPaths.map((v) => ({ path: v.p.label, ms: v.r.latencyMs })) },
     warning,
-  };
+    ...(warning ? { warningCode: code } : {}),
+    };
+  }
 }

@@ -76,9 +76,13 @@ export async function queryDns(opts: DnsQueryOptions): Promise<QueryResult> {
   };
 }
 
-/** Lower-case without trailing dot (the root stays `.`). */
+/**
+ * ASCII lower-case without trailing dot (the root stays `.`). Only A–Z fold: DNS compares
+ * names case-insensitively for ASCII only (RFC 4343 §3), and glibc sends non-ASCII octets as
+ * they are (no IDNA in the resolver), so `BÉ.example` goes out as the UTF-8 bytes of `bÉ`.
+ */
 function normalizeName(name: string): string {
-  const n = name.trim().toLowerCase();
+  const n = name.trim().replace(/[A-Z]+/g, (m) => m.toLowerCase());
   return n.length > 1 && n.endsWith('.') ? n.slice(0, -1) : n;
 }
 
