@@ -20,6 +20,16 @@ describe('driftRoute: what glibc does with their file (resolv.conf(5))', () => {
     expect(driftRoute('nameserver 192.168.1.1\nnameserver 127.0.0.1\n', LISTENERS)).toMatchObject({ viaK2s: false, keepLeavesNone: false });
     expect(driftRoute('nameserver 127.0.0.1\nnameserver 127.0.0.1\nnameserver 127.0.0.1\nnameserver 192.168.1.1\n', LISTENERS)).toMatchObject({ nameservers: ['127.0.0.1', '127.0.0.1', '127.0.0.1'], keepLeavesNone: true });
   });
+  it('options rotate: every listed nameserver answers some names (round robin), so only an all-proxy file is via K2s', () => {
+    expect(driftRoute('nameserver 127.0.0.1\nnameserver 127.0.0.2\noptions rotate\n', LISTENERS)).toEqual({ nameservers: ['127.0.0.1', '127.0.0.2'], implicit: false, viaK2s: false, keepLeavesNone: false });
+    expect(driftRoute('nameserver 127.0.0.1\nnameserver 172.19.1.1\noptions ndots:2 rotate\n', LISTENERS)).toMatchObject({ viaK2s: true, keepLeavesNone: true });
+    expect(driftRoute('nameserver 127.0.0.1\nnameserver 127.0.0.2\n', LISTENERS)).toMatchObject({ viaK2s: true, keepLeavesNone: false });
+  });
+  it("aliases the kernel routes to the proxy's listener are the proxy's: ::ffff:127.0.0.1, 0.0.0.0 (:: is ::1, no listener)", () => {
+    expect(driftRoute('nameserver ::\n', LISTENERS)).toMatchObject({ viaK2s: false });
+    for (const ns of ['::ffff:127.0.0.1', '0.0.0.0']) expect(driftRoute(`nameserver ${ns}\n`, LISTENERS), ns).toMatchObject({ viaK2s: true, keepLeavesNone: true });
+    expect(driftRoute('nameserver 127.0.0.2\n', LISTENERS)).toMatchObject({ viaK2s: false, keepLeavesNone: false });
+  });
   it('words', () => {
     expect(viaK2sWords({ implicit: true, nameservers: ['127.0.0.1'] })).toBe("it has no nameserver line, so glibc asks 127.0.0.1:53 (resolv.conf(5)), k2s-dnsproxy's listener");
     expect(viaK2sWords({ implicit: false, nameservers: ['127.0.0.1'] })).toBe("its nameserver 127.0.0.1 is k2s-dnsproxy's listener");

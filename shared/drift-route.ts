@@ -4,11 +4,17 @@
  * follower classify it alike. Rules (resolv.conf(5), glibc resolv/res_init.c):
  * - no `nameserver` line: glibc asks the name server on the local machine, 127.0.0.1:53;
  * - otherwise the first MAXNS (3) nameservers, in order; glibc moves to the next one only when one
- *   times out or answers SERVFAIL/REFUSED, so the FIRST one decides where a name is answered.
+ *   times out or answers SERVFAIL/REFUSED, so the FIRST one decides where a name is answered;
+ * - with `options rotate` glibc starts each query at the next nameserver (round robin), so every
+ *   listed one answers some names: only a file whose nameservers are ALL the proxy's goes
+ *   through K2s DNS.
+ * A nameserver is the proxy's when a query to it reaches one of its listeners as the kernel routes
+ * it (shared/listener-reach.ts: `::ffff:127.0.0.1`, `0.0.0.0` and `::` reach 127.0.0.1).
  * A file whose first nameserver is a k2s-dnsproxy listener (127.0.0.1, the KubeSwitch address)
  * still goes through K2s DNS. Pure module: no Node or DOM imports.
  */
 import { GLIBC_MAXNS, parseResolvConf } from './resolv-conf';
+import { reachesListenerAddress } from './listener-reach';
 import type { DriftRoute } from './types';
 
 export type { DriftRoute } from './types';
@@ -16,22 +22,20 @@ export type { DriftRoute } from './types';
 /** glibc's nameserver when the file names none (resolv.conf(5): "the name server on the local machine"). */
 export const GLIBC_DEFAULT_NAMESERVER = '127.0.0.1';
 
-/** Address part of a nameserver: brackets and an IPv6 `%zone` stripped, lower-case. */
-function bare(server: string): string {
-  return server.replace(/^\[|\]$/g, '').replace(/%.*$/, '').toLowerCase();
-}
-
 /**
  * The route of `text` (a resolv.conf's bytes as UTF-8) given the proxy's listener addresses
  * (`listenerAddresses`, bare IPs, e.g. ['127.0.0.1', '172.19.1.1']).
  */
 export function driftRoute(text: string, listenerAddresses: readonly string[]): DriftRoute {
-  const listed = parseResolvConf(text).nameservers.slice(0, GLIBC_MAXNS);
+  const conf = parseResolvConf(text);
+  const listed = conf.nameservers.slice(0, GLIBC_MAXNS);
   const implicit = listed.length === 0;
   const nameservers = implicit ? [GLIBC_DEFAULT_NAMESERVER] : listed;
-  const own = new Set(listenerAddresses.map(bare));
-  const isOwn = (ns: string) => own.has(bare(ns));
-  return { nameservers, implicit, viaK2s: isOwn(nameservers[0]!), keepLeavesNone: nameservers.every(isOwn) };
+  const isOwn = (ns: string) => listenerAddresses.some((l) => reachesListenerAddress(ns, l));
+  const allOwn = nameservers.every(isOwn);
+  // `options rotate` (resolv.conf(5)): each query starts at the next nameserver.
+  const rotate = conf.options.includes('rotate');
+  return { nameservers, implicit, viaK2s: rotate ? allOwn : isOwn(nameservers[0]!), keepLeavesNone: allOwn };
 }
 
 /**
