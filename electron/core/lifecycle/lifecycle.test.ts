@@ -83,9 +83,13 @@ describe('start → stop on a temp root', () => {
     const h = await host();
     await startDns(h.deps, opts, collect().sink);
     const before = await readFile(join(h.root, 'var/lib/k2s/dns-resolver-state.json'), 'utf8');
-    const again = await startDns(h.deps, opts, collect().sink);
+    const seen = collect();
+    const again = await startDns(h.deps, opts, seen.sink);
     expect(again).toMatchObject({ ok: true, exitCode: 0 });
     expect(again.message).toMatch(/already running/);
+    // Every step it did not run is said as skipped (a window following it must not show them done).
+    const last = new Map(seen.events.flatMap((e) => (e.type === 'step' ? [[e.step, e.status] as const] : [])));
+    expect(Object.fromEntries(last)).toEqual({ preflight: 'done', save: 'skipped', discover: 'skipped', config: 'skipped', service: 'skipped', activate: 'skipped', verify: 'skipped', ready: 'done' });
     expect(await readFile(join(h.root, 'var/lib/k2s/dns-resolver-state.json'), 'utf8')).toBe(before);
     expect(h.services.started).toHaveLength(1);
   });

@@ -4,7 +4,7 @@ import type { StartOptions } from './options';
 import type { ResultEvent, ResultWarning } from '../../../shared/lifecycle-events';
 import type { ClusterDiscovery, ProxyPlan } from '../../../shared/types';
 import type { ResolverStateFile } from '../../../shared/state-file';
-import { EXIT } from '../../../shared/lifecycle-events';
+import { EXIT, START_STEPS } from '../../../shared/lifecycle-events';
 import { engineRuntime } from '../engines/table';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { renderManagedResolvConf } from '../../../shared/resolv-conf';
@@ -76,7 +76,11 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
       };
     });
     if (pre.alreadyRunning) {
-      await installMissingRouteUnit(deps, pre, r);
+      const installed = await installMissingRouteUnit(deps, pre, r);
+      // Said as skipped, each: a window following this start must not show them as done.
+      for (const step of START_STEPS.slice(START_STEPS.indexOf('save'), START_STEPS.indexOf('ready'))) {
+        if (!(installed && step === 'service')) r.emit(step, 'skipped', 'K2s DNS is already running: nothing to do.');
+      }
       r.emit('ready', 'done', 'K2s DNS is already running; the saved original resolver was kept.');
       return finish(r, true, EXIT.ok, 'K2s DNS is already running; nothing changed.');
     }
@@ -304,13 +308,14 @@ async function activate(deps: LifecycleDeps, pre: Preflight, state: ResolverStat
  * it again (link re-created, reboot): start, finding it running, writes the route file from the
  * state and installs that unit, leaving the proxy and /etc/resolv.conf as they are.
  */
-async function installMissingRouteUnit(deps: LifecycleDeps, pre: Preflight, r: StepReporter): Promise<void> {
+async function installMissingRouteUnit(deps: LifecycleDeps, pre: Preflight, r: StepReporter): Promise<boolean> {
   const route = pre.existing?.resolvedRoute;
   const install = deps.services.installRouteUnit?.bind(deps.services);
-  if (!route || deps.services.kind !== 'systemd' || !install || (await deps.fs.lstat(K2S_PATHS.routeUnit))) return;
+  if (!route || deps.services.kind !== 'systemd' || !install || (await deps.fs.lstat(K2S_PATHS.routeUnit))) return false;
   await r.run('service', `Installing ${ROUTE_UNIT_NAME}.service for the running K2s DNS`, async () => {
     await deps.fs.writeFileAtomic(K2S_PATHS.routeFile, renderRouteFile(route), { mode: 0o600, uid: 0, gid: 0 });
     await install(deps.fs.real(K2S_PATHS.routeFile));
     return { value: null, message: `Installed ${ROUTE_UNIT_NAME}.service: it applies the route ${route.domains.join(' ')} on ${route.link} again whenever ${route.address} comes back`, detail: { route } };
   });
+  return true;
 }
