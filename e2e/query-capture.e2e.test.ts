@@ -167,6 +167,11 @@ describe.skipIf(!inSandbox || tcpdump === '')('exact query log from packets, run
       expect(printed.available).toBe(false);
       expect(printed.rows).toEqual([]);
       expect(printed.reason).toMatch(/^The exact query log stopped at \S+Z: tcpdump exited unexpectedly \(signal SIGKILL\)/);
+      // Status says it too (DNS itself keeps running; pidfile mode: the fix is a new start).
+      const status = await k2sDns(['status', '--json']);
+      const st = JSON.parse(status.stdout) as { state: string; messages: string[] };
+      expect(st.state).toBe('running');
+      expect(st.messages.filter((m) => m.startsWith('The exact query log stopped at'))).toEqual([expect.stringMatching(/tcpdump exited unexpectedly \(signal SIGKILL\).*; run .*start.* to restart it\.$/)]);
     } finally {
       const stop = await k2sDns(['stop', '--on-drift', 'restore', '--json']);
       expect(stop.code, stop.stdout).toBe(0);
