@@ -137,6 +137,49 @@ describe.skipIf(!inSandbox || tcpdump === '')('exact query log from packets, run
     }, 120_000);
   }
 
+  it('tcpdump killed: the companion exits 1 and says why, and k2s-dns queries says the exact log stopped instead of showing old rows', async () => {
+    const engine = PROXY_ENGINES.find((e) => e !== 'adguard' || dnsproxyMissing === null)!;
+    await runCmd('rm', ['-f', ROWS, `${ROWS}.1`]);
+    const start = await k2sDns(['start', '--kubeconfig', tb.kubeconfigPath, ...engineArgs(engine), '--verify-name', 'www.example.test', '--json']);
+    expect(start.code, start.stderr).toBe(0);
+    try {
+      expect(await udpQuery(41001, 4101, 'web.demo.svc.cluster.local')).toBe('NOERROR');
+      expect((await exactRows(1)).map((r) => r.name)).toEqual(['web.demo.svc.cluster.local']);
+      // The tcpdump this start's companion runs: its child whose argv[0] is tcpdump (only that PID).
+      const companion = Number((await readFile('/run/k2s/capture.pid', 'utf8')).trim());
+      const children = (await readFile(`/proc/${companion}/task/${companion}/children`, 'utf8')).trim().split(/\s+/).map(Number);
+      const argv0 = async (pid: number) => (await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).split('\0')[0] ?? '';
+      const tdPids: number[] = [];
+      for (const pid of children) if (/tcpdump$/.test(await argv0(pid))) tdPids.push(pid);
+      expect(tdPids).toHaveLength(1);
+      process.kill(tdPids[0]!, 'SIGKILL');
+      // The companion ends (bounded: 10 s on a busy machine), leaving why.
+      const deadline = Date.now() + 10_000;
+      while ((await stat(`/proc/${companion}`).then(() => true, () => false)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      await expect(stat(`/proc/${companion}`)).rejects.toThrow(/ENOENT/);
+      expect(await readFile('/run/k2s/capture.failed', 'utf8')).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z tcpdump exited unexpectedly \(signal SIGKILL\)/);
+      expect(await readFile('/run/k2s/capture.log', 'utf8')).toMatch(/capture-watch: the exact query log stopped: tcpdump exited unexpectedly \(signal SIGKILL\)[^\n]*; exiting 1\./);
+      await expect(stat('/run/k2s/capture.ready')).rejects.toThrow(/ENOENT/);
+      // The old row is still in the file, but queries reports the stop, not it (exit 1).
+      const cli = await k2sDns(['queries', '--lines', '50', '--json']);
+      expect(cli.code).toBe(1);
+      const printed = JSON.parse(cli.stdout) as { available: boolean; reason: string; rows: unknown[] };
+      expect(printed.available).toBe(false);
+      expect(printed.rows).toEqual([]);
+      expect(printed.reason).toMatch(/^The exact query log stopped at \S+Z: tcpdump exited unexpectedly \(signal SIGKILL\)/);
+      // Status says it too (DNS itself keeps running; pidfile mode: the fix is a new start).
+      const status = await k2sDns(['status', '--json']);
+      const st = JSON.parse(status.stdout) as { state: string; messages: string[] };
+      expect(st.state).toBe('running');
+      expect(st.messages.filter((m) => m.startsWith('The exact query log stopped at'))).toEqual([expect.stringMatching(/tcpdump exited unexpectedly \(signal SIGKILL\).*; run .*start.* to restart it\.$/)]);
+    } finally {
+      const stop = await k2sDns(['stop', '--on-drift', 'restore', '--json']);
+      expect(stop.code, stop.stdout).toBe(0);
+    }
+    // Stop clears the reason with the companion.
+    await expect(stat('/run/k2s/capture.failed')).rejects.toThrow(/ENOENT/);
+  }, 120_000);
+
   it('without tcpdump: start succeeds with a warning that names the fix, and the engine logs its queries instead', async () => {
     // Hidden inside the sandbox's own mount namespace (e2e/bed/sandbox.sh: unshare -m --propagation private).
     for (const p of ['/usr/bin/tcpdump', '/usr/sbin/tcpdump']) await runCmd('sh', ['-c', `[ -e ${p} ] && mount --bind /dev/null ${p} || true`]);

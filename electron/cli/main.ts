@@ -115,8 +115,8 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
     case 'queries': {
       const lines = v.lines === undefined ? 50 : Number(v.lines);
       if (!Number.isInteger(lines) || lines < 1 || lines > 5000) throw new UsageError(`--lines must be 1–5000, not "${String(v.lines)}".`);
-      const [{ exactQueryLog }, { findTcpdump }, { K2S_PATHS }, { formatExactRow }] = await Promise.all([import('../core/capture/exact-log'), import('../core/capture/tcpdump-path'), import('../../shared/k2s-paths'), import('./print-queries')]);
-      const log = await exactQueryLog(K2S_PATHS.queryRows, lines, 'adguard', findTcpdump);
+      const [{ exactQueryLog }, { findTcpdump }, { K2S_PATHS }, { formatExactRow }, { CAPTURE_FAILED_FILE }] = await Promise.all([import('../core/capture/exact-log'), import('../core/capture/tcpdump-path'), import('../../shared/k2s-paths'), import('./print-queries'), import('../core/capture/capture-args')]);
+      const log = await exactQueryLog(K2S_PATHS.queryRows, lines, 'adguard', findTcpdump, CAPTURE_FAILED_FILE);
       if (asJson) out(JSON.stringify(log));
       else if (!log.available) err(log.reason ?? 'No exact query log.');
       else for (const r of log.rows) out(t(formatExactRow(r)));

@@ -20,6 +20,7 @@ import { runHelper, type LauncherOptions } from '../helper/launcher';
 import type { HelperRequest } from '../helper/request';
 import { createLogSource } from './logs/log-source';
 import { exactQueryLog } from './capture/exact-log';
+import { CAPTURE_FAILED_FILE } from './capture/capture-args';
 import { findTcpdump } from './capture/tcpdump-path';
 import { runDoctor } from './doctor/run-doctor';
 import { applyHealth } from '../../shared/health';
@@ -217,7 +218,7 @@ export function createRealBackend(o: RealBackendOptions): AppBackend {
       return logs.search(input.text, input);
     },
     async logsExact(input) {
-      return exactQueryLog(deps.fs.real(K2S_PATHS.queryRows), input.rows, (await hostStatus.get()).engine ?? 'adguard', findTcpdump);
+      return exactQueryLog(deps.fs.real(K2S_PATHS.queryRows), input.rows, (await hostStatus.get()).engine ?? 'adguard', findTcpdump, deps.fs.real(CAPTURE_FAILED_FILE));
     },
     async doctorRun() {
       return runDoctor(deps, { kubeconfigPath: await kubeconfig(), frontEnd: 'gui', health: async () => health.check(await dnsStatus(deps)) });

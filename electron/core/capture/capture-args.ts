@@ -14,6 +14,13 @@ export const PARSER_RUN_PATH = `${K2S_PATHS.runDir}/capture-rows.cjs`;
 /** Host path the companion writes its pid to once tcpdump has the capture open (start waits for it: no query before it is missed). */
 export const CAPTURE_READY_FILE = `${K2S_PATHS.runDir}/capture.ready`;
 
+/**
+ * Host path the companion writes one line to when tcpdump or the parser ended on its own
+ * (`2026-12-01T23:20:00.000Z tcpdump exited unexpectedly (signal SIGKILL)`), before it exits 1;
+ * removed when a capture opens again and on stop. The exact log's readers (exact-log.ts) report it.
+ */
+export const CAPTURE_FAILED_FILE = `${K2S_PATHS.runDir}/capture.failed`;
+
 /** The verb the companion runs under (the CLI and the helper entry both take it). */
 export const CAPTURE_VERB = 'capture-watch';
 

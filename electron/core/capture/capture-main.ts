@@ -3,7 +3,8 @@
  * as root next to the proxy). Runs the capture pipeline (pipeline.ts: tcpdump opens the capture
  * and drops to CAPTURE_USER, the parser runs as CAPTURE_USER) and appends its rows to
  * K2S_PATHS.queryRows (rows-file.ts), until SIGTERM/SIGINT: then it drains, stops tcpdump and
- * prints the counts. Exits 1 when tcpdump is missing or the capture cannot open (Restart= retries).
+ * prints the counts. Exits 1 when tcpdump is missing, the capture cannot open, or tcpdump or the
+ * parser exits on its own later (then CAPTURE_FAILED_FILE says why): Restart=on-failure retries.
  */
 import { promises as fsp } from 'node:fs';
 import { spawn } from 'node:child_process';
@@ -12,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
 import type { HostFs } from '../host/host-fs';
 import { readAdmGid } from '../host/query-log';
-import { CAPTURE_READY_FILE, PARSER_BUNDLE, PARSER_RUN_PATH, parseCaptureArgs } from './capture-args';
+import { CAPTURE_FAILED_FILE, CAPTURE_READY_FILE, PARSER_BUNDLE, PARSER_RUN_PATH, parseCaptureArgs } from './capture-args';
 import { startCapturePipeline } from './pipeline';
 import { openRowsFile } from './rows-file';
 import { findTcpdump, TCPDUMP_PATHS } from './tcpdump-path';
@@ -88,9 +89,19 @@ export async function runCapture(fs: HostFs, uid: number, args: readonly string[
     await rows.close();
     return 1;
   }
+  await fs.remove(CAPTURE_FAILED_FILE);
   await fs.writeFileAtomic(CAPTURE_READY_FILE, `${process.pid}\n`, { mode: 0o644 });
   say(`(PID ${process.pid}) ${tcpdump} reads ports ${spec.ports.join(', ')} of ${spec.listeners.join(', ')} into ${K2S_PATHS.queryRows}.`);
-  await stopping;
+  const crashed = await Promise.race([stopping.then(() => null), pipeline.ended]);
+  if (crashed !== null) {
+    // Capturing nothing while looking up would hide the loss: say why, leave the reason for
+    // status and the Logs panel, and exit 1 so systemd's Restart=on-failure starts a new capture.
+    await fs.remove(CAPTURE_READY_FILE);
+    await fs.writeFileAtomic(CAPTURE_FAILED_FILE, `${new Date().toISOString()} ${crashed}\n`, { mode: 0o644 });
+    await rows.close();
+    say(`the exact query log stopped: ${crashed}; exiting 1.`);
+    return 1;
+  }
   await fs.remove(CAPTURE_READY_FILE);
   const end = await pipeline.stop();
   await rows.close();

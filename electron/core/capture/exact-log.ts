@@ -1,14 +1,21 @@
 /** The Logs panel's exact query log (`logs:exact`, shared/query-log/exact.ts) from the companion's rows file. */
-import { lstat } from 'node:fs/promises';
+import { lstat, readFile } from 'node:fs/promises';
 import type { EngineName } from '../../../shared/engines/table';
 import type { ExactQueryLog } from '../../../shared/query-log/exact';
 import { readCapturedRows } from './rows-reader';
 
 /**
  * The `logs:exact` answer for the rows file at the real path `file`: its rows when readable,
- * else why not — tcpdump missing (the fix), not yet written, or not readable by this user.
+ * else why not — the capture stopped (the companion's line in the real path `failedFile`,
+ * capture-args.ts CAPTURE_FAILED_FILE: its old rows would look current), tcpdump missing (the
+ * fix), not yet written, or not readable by this user.
  */
-export async function exactQueryLog(file: string, rows: number, engine: EngineName, tcpdump: () => Promise<string | null>): Promise<ExactQueryLog> {
+export async function exactQueryLog(file: string, rows: number, engine: EngineName, tcpdump: () => Promise<string | null>, failedFile?: string): Promise<ExactQueryLog> {
+  const failed = failedFile === undefined ? '' : (await readFile(failedFile, 'utf8').catch(() => '')).trim();
+  if (failed !== '') {
+    const [at, ...why] = failed.split(' ');
+    return { available: false, reason: `The exact query log stopped at ${at}: ${why.join(' ')}. Its companion is restarted by systemd, or by starting K2s DNS again. Shown: the engine's own query log.`, rows: [] };
+  }
   const got = await readCapturedRows(file, rows, engine, []);
   if (got.present) return { available: true, reason: null, rows: got.rows };
   if ((await tcpdump()) === null) return { available: false, reason: "The exact query log is unavailable: tcpdump is not installed (apt-get install tcpdump, then start K2s DNS again). Shown: the engine's own query log.", rows: [] };

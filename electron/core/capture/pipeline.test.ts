@@ -50,4 +50,46 @@ describe('capture pipeline: the parser output is untrusted text', () => {
     expect(rows.map((r) => r.id)).toEqual([4101, 7]);
     expect(end).toEqual({ counts: { frames: 4, notSegment: 0, notDns: 0, messages: 4, rows: 2 }, dropped: 0, badLines: 1 });
   });
+
+  /** A pipeline over two fake children, open (tcpdump said "listening on"). */
+  async function openPipeline() {
+    const td = fakeChild();
+    const parser = fakeChild();
+    let n = 0;
+    const deps = { spawn: () => (n++ === 0 ? td : parser) };
+    const opening = startCapturePipeline(deps, { iface: 'any', ports: [53], user: 'nobody', uid: 65534, gid: 65534, parser: { file: '/usr/bin/node', args: ['/run/k2s/capture/rows.cjs'] }, listeners: ['127.0.0.1:53'], tcpdump: '/usr/bin/tcpdump', onRow: () => {} });
+    td.stderr.write('tcpdump: listening on any, link-type LINUX_SLL2 (Linux cooked v2), snapshot length 4200 bytes\n');
+    return { td, parser, cap: await opening };
+  }
+  const settled = (p: Promise<unknown>) => Promise.race([p.then(() => true), new Promise((r) => setTimeout(() => r(false), 50))]);
+
+  it('tcpdump killed: ended says so with its last stderr line, once the parser has read the pipe to its end', async () => {
+    const { td, parser, cap } = await openPipeline();
+    td.stderr.write('tcpdump: pcap_loop: The interface disappeared\n');
+    td.kill('SIGKILL');
+    // The parser is not killed: it still has rows in the pipe. ended waits for it.
+    expect(await settled(cap.ended)).toBe(false);
+    expect(parser.signalCode).toBeNull();
+    Object.assign(parser, { exitCode: 0 });
+    parser.emit('exit', 0, null);
+    expect(await cap.ended).toBe('tcpdump exited unexpectedly (signal SIGKILL): tcpdump: pcap_loop: The interface disappeared');
+  });
+
+  it('the parser crashed: tcpdump is ended (SIGTERM) and ended names the parser and its exit status', async () => {
+    const { td, parser, cap } = await openPipeline();
+    Object.assign(parser, { exitCode: 134 });
+    parser.emit('exit', 134, null);
+    expect(await cap.ended).toBe('the packet parser exited unexpectedly (exit 134)');
+    expect(td.signalCode).toBe('SIGTERM');
+  });
+
+  it('a stop is no crash: ended never settles', async () => {
+    const { td, parser, cap } = await openPipeline();
+    const stopping = cap.stop();
+    td.stderr.write('0 packets dropped by kernel\n');
+    queueMicrotask(() => parser.emit('exit', 0, null));
+    await stopping;
+    expect(td.signalCode).toBe('SIGINT');
+    expect(await settled(cap.ended)).toBe(false);
+  });
 });

@@ -38,6 +38,19 @@ export interface CapturePipeline {
    * that were no row (badLines).
    */
   stop(): Promise<{ counts: CaptureCounts | null; dropped: number | null; badLines: number }>;
+  /**
+   * Settles when tcpdump or the parser exits on its own (a crash, a kill, tcpdump losing its
+   * interface) before stop() was called: with why, e.g. `tcpdump exited (signal SIGKILL): …`.
+   * Settles once both have exited (a dead parser's tcpdump is ended; a dead tcpdump's parser
+   * reads the pipe to its end), so nothing keeps capturing for no one. Never settles
+   * once stop() has begun.
+   */
+  ended: Promise<string>;
+}
+
+/** How a child ended, for the companion's log: `exit 1`, `signal SIGKILL`. */
+function howEnded(p: ChildProcess): string {
+  return p.signalCode !== null ? `signal ${p.signalCode}` : `exit ${p.exitCode ?? '?'}`;
 }
 
 /** One line of the parser's output: a row, the final counts, or null for anything else (counted, skipped). */
@@ -104,8 +117,30 @@ export async function startCapturePipeline(deps: PipelineDeps, o: PipelineOption
     td.once('exit', onExit);
     check();
   });
+  let stopping = false;
+  const ended = new Promise<string>((resolve) => {
+    const lastErr = () => err.trim().split('\n').filter((l) => !/listening on/.test(l)).at(-1) ?? '';
+    const on = (who: 'tcpdump' | 'the packet parser', p: ChildProcess, other: ChildProcess) => () => {
+      if (stopping) return;
+      stopping = true;
+      // tcpdump gone: the parser reads the pipe to its end and exits (its last rows still
+      // arrive). Parser gone: tcpdump would capture into a broken pipe, so it is ended.
+      if (who === 'the packet parser' && other.exitCode === null && other.signalCode === null) other.kill('SIGTERM');
+      const tail = who === 'tcpdump' ? lastErr() : '';
+      const why = `${who} exited unexpectedly (${howEnded(p)})${tail ? `: ${tail}` : ''}`;
+      void exited(other).then(() => resolve(why));
+    };
+    const tdEnd = on('tcpdump', td, parser);
+    const parserEnd = on('the packet parser', parser, td);
+    if (td.exitCode !== null || td.signalCode !== null) tdEnd();
+    else td.once('exit', tdEnd);
+    if (parser.exitCode !== null || parser.signalCode !== null) parserEnd();
+    else parser.once('exit', parserEnd);
+  });
   return {
+    ended,
     async stop() {
+      stopping = true;
       const t0 = Date.now();
       while (Date.now() - lastOut < DRAIN_QUIET_MS && Date.now() - t0 < DRAIN_MAX_MS) await new Promise((r) => setTimeout(r, 50));
       // SIGINT: tcpdump flushes, prints its statistics and closes the pipe; the parser then ends.

@@ -12,7 +12,7 @@ import type { Exec } from './exec';
 import type { HostFs } from './host-fs';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { CAPTURE_UNIT_NAME, renderCaptureUnit } from '../../../shared/capture-unit';
-import { CAPTURE_READY_FILE, CAPTURE_VERB } from '../capture/capture-args';
+import { CAPTURE_FAILED_FILE, CAPTURE_READY_FILE, CAPTURE_VERB } from '../capture/capture-args';
 import { parseCmdline } from './own-proxy';
 
 /** Host path of the supervised companion's pid. */
@@ -66,6 +66,7 @@ export function supervisedCapture(fs: HostFs, procDir = '/proc'): CaptureCompani
       if ((await recorded()) === pid) process.kill(pid, 'SIGKILL');
     }
     await fs.remove(CAPTURE_PID_FILE);
+    await fs.remove(CAPTURE_FAILED_FILE);
   };
   return {
     async start(argv) {
@@ -112,6 +113,7 @@ export function systemdCapture(fs: HostFs, exec: Exec): CaptureCompanion {
       if (!(await fs.lstat(K2S_PATHS.captureUnit))) return;
       await systemctl(['stop', unit], [0, 5]);
       await systemctl(['disable', unit], [0, 1, 5]);
+      await fs.remove(CAPTURE_FAILED_FILE);
     },
   };
 }

@@ -17,7 +17,7 @@ import { describeNetworkChange, followNetwork, targetPath, type FollowOutcome, t
 
 /** `decide 12 ms, save 3 ms, …`: where one follow's time went (FollowPhases), for the follower's log line. */
 export function followPhasesText(p: FollowPhases): string {
-  return `decide ${p.decideMs} ms, save ${p.saveMs} ms, host file ${p.hostFileMs} ms, engine restart ${p.restartMs} ms, listening ${p.listeningMs} ms`;
+  return `decide ${p.decideMs} ms, save ${p.saveMs} ms, host file ${p.hostFileMs} ms, engine restart ${p.restartMs} ms, listening ${p.listeningMs} ms${p.captureMs === undefined ? '' : `, capture restart ${p.captureMs} ms`}`;
 }
 
 /** Where resolved writes the servers it knows (systemd-resolved(8) "/run/systemd/resolve/resolv.conf"). */
@@ -87,6 +87,7 @@ export async function watchNetwork(deps: LifecycleDeps, opts: WatchOptions): Pro
     const waited = sawAt === null ? 'found by the poll' : `${t0 - sawAt} ms after the inotify event`;
     const phases = r.kind === 'followed' ? `: ${followPhasesText(r.phases)}` : '';
     opts.log(`${describeNetworkChange(r.change)} (${Date.now() - t0} ms, ${waited}${phases})`);
+    if (r.kind === 'followed' && r.captureError) opts.log(`the exact query log's companion did not restart with the new upstreams: ${r.captureError}`);
   };
   const rewatch = (files: string[]) => {
     const dirs = [...new Set(files.map((f) => path.posix.dirname(f)))];

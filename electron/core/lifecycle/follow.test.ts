@@ -7,6 +7,7 @@ import { stopDns } from './stop';
 import { followNetwork } from './follow';
 import { watchNetwork } from './follow-watch';
 import { trackedHosts, TEST_START_OPTS } from '../../../e2e/support/test-deps';
+import { CAPTURE_READY_FILE } from '../capture/capture-args';
 
 const host = trackedHosts();
 const quiet = () => undefined;
@@ -158,6 +159,45 @@ describe('following the network on a temp root', () => {
     expect(r.kind).toBe('followed');
     expect(seenAtRestart).toEqual([MANAGED_HEADER]);
     expect(r.kind === 'followed' && Object.keys(r.phases)).toEqual(['decideMs', 'saveMs', 'hostFileMs', 'restartMs', 'listeningMs']);
+  });
+
+  it('a companion that ran is restarted after the engine with the followed plan\'s listeners and ports; none that did not run is started', async () => {
+    const h = await host();
+    const events: string[] = [];
+    const argvs: string[][] = [];
+    h.deps.capture = {
+      argv: ['/usr/bin/node', '/usr/lib/k2s-dns/k2s-dns.mjs', 'capture-watch'],
+      tcpdump: '/usr/bin/tcpdump',
+      manager: {
+        start: async (argv) => {
+          events.push('capture');
+          argvs.push(argv);
+          await h.deps.fs.writeFileAtomic(CAPTURE_READY_FILE, '4242\n', { mode: 0o644 });
+        },
+        stop: async () => {
+          await h.deps.fs.remove(CAPTURE_READY_FILE);
+        },
+      },
+    };
+    expect(await startDns(h.deps, TEST_START_OPTS, quiet)).toMatchObject({ ok: true });
+    expect(argvs).toHaveLength(1);
+    const start = h.services.start.bind(h.services);
+    h.services.start = async (spec) => (events.push('engine'), start(spec));
+    await networkWrites(h.root, 'etc/resolv.conf', NM);
+    const r = await followNetwork(h.deps);
+    expect(r).toMatchObject({ kind: 'followed', change: { to: ['192.0.2.77'] } });
+    expect(events).toEqual(['capture', 'engine', 'capture']);
+    expect(argvs[1]).toEqual(['/usr/bin/node', '/usr/lib/k2s-dns/k2s-dns.mjs', 'capture-watch', '--listen', '127.0.0.1:53', '--port', '53']);
+    expect(r.kind === 'followed' && typeof r.phases.captureMs).toBe('number');
+    expect(r.kind === 'followed' && r.captureError).toBeUndefined();
+
+    // The companion gone (stopped, not crashed): the next follow starts none.
+    await h.deps.fs.remove(CAPTURE_READY_FILE);
+    await networkWrites(h.root, 'etc/resolv.conf', RESOLVCONF);
+    const again = await followNetwork(h.deps);
+    expect(again).toMatchObject({ kind: 'followed', change: { to: ['10.8.0.1'] } });
+    expect(events).toEqual(['capture', 'engine', 'capture', 'engine']);
+    expect(again.kind === 'followed' && Object.keys(again.phases)).toEqual(['decideMs', 'saveMs', 'hostFileMs', 'restartMs', 'listeningMs']);
   });
 
   it('an engine that does not come back: the network\'s file is put back at /etc/resolv.conf, drift with the cause, stop restores it', async () => {

@@ -8,6 +8,8 @@
  * one whose nameservers loop back to a proxy listener, or the `keep` policy.
  * The result is recorded in the state file (`lastNetworkChange`) for status and the app.
  */
+import { CAPTURE_FAILED_FILE, CAPTURE_READY_FILE } from '../capture/capture-args';
+import { captureArgvFor } from './capture-argv';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { LifecycleDeps } from './deps';
@@ -36,14 +38,15 @@ import { READY_TIMEOUT_MS } from './start';
 export type FollowOutcome =
   | { kind: 'idle'; why: string }
   | { kind: 'busy'; why: string }
-  | { kind: 'followed'; change: NetworkChange; phases: FollowPhases }
+  | { kind: 'followed'; change: NetworkChange; phases: FollowPhases; captureError?: string }
   | { kind: 'drift'; change: NetworkChange };
 
 /**
  * Where a follow's time went, ms each, in order (the follower logs them; scripts/bench reads
  * them): reading the host and deciding, saving the new original, pointing the host at the proxy
  * again, restarting the engine (the service manager's restart returned), and the new engine
- * accepting connections on every listener.
+ * accepting connections on every listener; when the exact query log's companion ran, its
+ * restart with the new upstreams' ports until its capture is open (captureMs).
  */
 export interface FollowPhases {
   decideMs: number;
@@ -51,6 +54,7 @@ export interface FollowPhases {
   hostFileMs: number;
   restartMs: number;
   listeningMs: number;
+  captureMs?: number;
 }
 
 /** The resolver file the network wrote, and how it reached the host. */
@@ -227,6 +231,15 @@ async function followLocked(deps: LifecycleDeps): Promise<FollowOutcome> {
     const listeningMs = lap();
     next = { ...next, plan };
     await writeState(deps.fs, next);
+    // The capture reads the ports fixed at its start: new upstreams (another port, or a zone's)
+    // would go unseen, so a companion that ran (ready, or stopped with a reason) is restarted
+    // with this plan's. Its failure is no drift: DNS works, the exact log says it is missing.
+    const c = deps.capture;
+    if (c && c.tcpdump !== null && ((await deps.fs.lstat(CAPTURE_READY_FILE)) || (await deps.fs.lstat(CAPTURE_FAILED_FILE)))) {
+      const captureError = await c.manager.start(captureArgvFor(c.argv, plan)).then(() => undefined, (e: unknown) => messageOf(e));
+      const captureMs = lap();
+      return { kind: 'followed', change, phases: { decideMs, saveMs, hostFileMs, restartMs, listeningMs, captureMs }, ...(captureError ? { captureError } : {}) };
+    }
     return { kind: 'followed', change, phases: { decideMs, saveMs, hostFileMs, restartMs, listeningMs } };
   } catch (err) {
     // The host gets the network's own file back (it names working nameservers; the proxy may

@@ -22,7 +22,7 @@ import { clearJournal, clearRecovery } from './journal';
 import { recoverInterrupted } from './recover';
 import { writeProxyConfig, proxyArgv, lateListenersFor } from './proxy-config';
 import { waitForListeners } from './service-ready';
-import { captureArgs, capturePorts } from '../capture/capture-args';
+import { captureArgvFor } from './capture-argv';
 import { verifyDns } from './verify';
 import { kubeDnsLoop } from '../host/upstreams';
 import { cidrRefusal } from '../../../shared/corefile-policy';
@@ -154,7 +154,7 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
       // After the proxy answers (its listeners exist); stopped by rollback and by stop. A capture
       // that cannot start leaves K2s DNS running without a query log (the warning says so).
       undo.push({ what: 'stop the capture companion', run: () => c.manager.stop() });
-      const argv = [...c.argv, ...captureArgs({ listeners: plan.listeners.map((l) => (l.address.includes(':') ? `[${l.address}]:${l.port}` : `${l.address}:${l.port}`)), ports: capturePorts(plan.listeners.map((l) => l.port), [...plan.upstreams, ...plan.zones.map((z) => z.upstream)]) })];
+      const argv = captureArgvFor(c.argv, plan);
       await c.manager.start(argv).catch((err: unknown) => warnings.push({ code: 'CAPTURE_NOT_STARTED', message: `The exact query log did not start (${messageOf(err)}); the engine logs no queries either: start with --no-log-queries to silence this, or fix the cause and start again.` }));
     } else if (deps.capture) await deps.capture.manager.stop().catch(() => undefined);
     const follow = { plan, engineBinary: pre.engine.binary, onNetworkChange: opts.onNetworkChange ?? pre.existing?.onNetworkChange ?? 'follow' };

@@ -1,3 +1,4 @@
+import { CAPTURE_FAILED_FILE } from '../capture/capture-args';
 import { createHash } from 'node:crypto';
 import type { LifecycleDeps } from './deps';
 import type { HostDnsStatus, ResolverEntry } from '../../../shared/types';
@@ -130,6 +131,13 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     if (service.running && !state && !stateProblem && !unreadable) {
       messages.push(owner === 'k2s' ? `k2s-dnsproxy runs but the saved original is gone: write your own resolv.conf back by hand (a file with your nameserver, or the symlink your distribution uses, e.g. ln -s ../run/systemd/resolve/stub-resolv.conf), then ${say({ gui: 'press Stop', cli: `run ${cliCommand('stop', true)}` })}.` : `k2s-dnsproxy runs but no start is recorded: ${say({ gui: 'press Stop.', cli: `run ${cliCommand('stop', true)}.` })}`);
     }
+  }
+  // The exact query log's companion ended on its own (capture-main.ts): said here, not only in the
+  // Queries view, since its rows file keeps looking current. DNS itself is not affected.
+  const captureFailed = state && service.running ? (await deps.fs.readFile(CAPTURE_FAILED_FILE, { maxBytes: 4096 }).then((b) => b.toString('utf8').trim(), () => '')) : '';
+  if (captureFailed !== '') {
+    const [at, ...why] = captureFailed.split(' ');
+    messages.push(`The exact query log stopped at ${at}: ${why.join(' ')}; ${deps.services.kind === 'systemd' ? 'systemd restarts its unit by itself.' : say({ gui: 'press Start to restart it.', cli: `run ${cliCommand('start', true)} to restart it.` })}`);
   }
   // The route resolved needs for the cluster zones is runtime state of the link (lost when the
   // link is re-created, until k2s-dnsproxy-resolved.service applies it again): doctor's check, shown here too.
