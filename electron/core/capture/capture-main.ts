@@ -77,7 +77,7 @@ export async function runCapture(fs: HostFs, uid: number, args: readonly string[
   }
   await fs.writeFileAtomic(PARSER_RUN_PATH, bundle, { mode: 0o644 });
   await fs.mkdirp(K2S_PATHS.logDir, 0o755);
-  const rows = await openRowsFile(fs.real(K2S_PATHS.queryRows), await readAdmGid(fs.real('/etc/group')));
+  const rows = await openRowsFile(fs.real(K2S_PATHS.queryRows), await readAdmGid(fs.real('/etc/group')), undefined, say);
   const stopping = new Promise<void>((resolve) => {
     for (const sig of ['SIGTERM', 'SIGINT'] as const) process.once(sig, () => resolve());
   });
@@ -105,6 +105,6 @@ export async function runCapture(fs: HostFs, uid: number, args: readonly string[
   await fs.remove(CAPTURE_READY_FILE);
   const end = await pipeline.stop();
   await rows.close();
-  say(`stopped: ${end.counts?.rows ?? '?'} rows, ${end.counts?.frames ?? '?'} packets, ${end.dropped ?? '?'} dropped by the kernel, ${end.badLines} parser lines skipped, ${rows.rotations} rotations.`);
+  say(`stopped: ${end.counts?.rows ?? '?'} rows, ${end.counts?.frames ?? '?'} packets, ${end.dropped ?? '?'} dropped by the kernel, ${end.badLines} parser lines skipped, ${rows.unwritten} rows not written, ${rows.rotations} rotations.`);
   return 0;
 }

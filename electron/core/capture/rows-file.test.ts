@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -48,6 +48,22 @@ describe('exact query log file', () => {
       ['127.0.0.1:40006', 'n6.example.test', '192.0.2.53:53', 'NOERROR', false],
       ['127.0.0.1:40007', 'n7.example.test', '192.0.2.53:53', 'NOERROR', false],
     ]);
+  });
+
+  it('a rotation that fails (the .1 name is a directory) never throws: rows go on into the file, the error said once', async () => {
+    mkdirSync(`${file}.1`);
+    writeFileSync(`${file}.1/keep`, 'x');
+    const errors: string[] = [];
+    const w = await openRowsFile(file, 4, 3 * lineBytes, (m) => errors.push(m));
+    for (let i = 1; i <= 7; i++) {
+      w.write(row(i));
+      await w.flush();
+    }
+    await w.close();
+    const ids = readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l).id);
+    expect([ids, w.rotations, w.unwritten]).toEqual([[1, 2, 3, 4, 5, 6, 7], 0, 0]);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/^cannot rotate .*queries\.jsonl to .*queries\.jsonl\.1 \(\w+\): writing on past the cap\.$/);
   });
 
   it('reader: a garbled or cut line is skipped; no file is "not present"', async () => {

@@ -25,14 +25,24 @@ export interface RowsFile {
   close(): Promise<void>;
   /** Rotations done so far (for the companion's last line). */
   readonly rotations: number;
+  /** Rows that could not be written (ENOSPC, EIO…): counted and dropped, never thrown. */
+  readonly unwritten: number;
 }
 
-/** Opens (creating) the rows file at the real path `file`; `admGid` as readAdmGid gives it. */
-export async function openRowsFile(file: string, admGid: number | null, capBytes = LOG_CAP_BYTES): Promise<RowsFile> {
-  let fh: FileHandle = await openQueryLog(file, admGid);
+/**
+ * Opens (creating) the rows file at the real path `file`; `admGid` as readAdmGid gives it.
+ * A write or rotation that fails later (a full disk: ENOSPC) drops that batch, counts its rows in
+ * `unwritten` and says so once per error code through `onError`; the next batch tries again (a
+ * failed rotation reopens the file it could not rename). Throws only when the first open fails.
+ */
+export async function openRowsFile(file: string, admGid: number | null, capBytes = LOG_CAP_BYTES, onError: (message: string) => void = () => undefined): Promise<RowsFile> {
+  let fh: FileHandle | null = await openQueryLog(file, admGid);
   let size = (await fh.stat()).size;
   let queued: string[] = [];
   let rotations = 0;
+  let unwritten = 0;
+  /** Error codes said already (once each: a full disk would say it for every batch). */
+  const said = new Set<string>();
   // One write at a time, in order: each flush waits for the one before.
   let chain: Promise<void> = Promise.resolve();
   let scheduled = false;
@@ -40,18 +50,40 @@ export async function openRowsFile(file: string, admGid: number | null, capBytes
   const flush = async (): Promise<void> => {
     scheduled = false;
     if (queued.length === 0) return;
+    const lines = queued.length;
     const text = queued.join('');
     queued = [];
-    if (size > 0 && size + Buffer.byteLength(text) > capBytes) {
-      await fh.close();
-      await fsp.rm(rotatedLogPath(file), { force: true });
-      await fsp.rename(file, rotatedLogPath(file));
-      fh = await openQueryLog(file, admGid);
-      size = 0;
-      rotations++;
+    try {
+      if (fh && size > 0 && size + Buffer.byteLength(text) > capBytes) {
+        const old = fh;
+        fh = null;
+        await old.close();
+        try {
+          await fsp.rm(rotatedLogPath(file), { force: true });
+          await fsp.rename(file, rotatedLogPath(file));
+          rotations++;
+        } catch (err) {
+          const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+          if (!said.has(`rotate ${code}`)) onError(`cannot rotate ${file} to ${rotatedLogPath(file)} (${code}): writing on past the cap.`);
+          said.add(`rotate ${code}`);
+        } finally {
+          // Renamed or not, write on at `file` (a failed rename appends past the cap until a later rotation works).
+          fh = await openQueryLog(file, admGid);
+          size = (await fh.stat()).size;
+        }
+      }
+      if (!fh) {
+        fh = await openQueryLog(file, admGid);
+        size = (await fh.stat()).size;
+      }
+      await fh.write(text);
+      size += Buffer.byteLength(text);
+    } catch (err) {
+      unwritten += lines;
+      const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+      if (!said.has(code)) onError(`cannot write ${file} (${code}): ${lines} rows dropped; later rows are tried again (counted in the last line).`);
+      said.add(code);
     }
-    await fh.write(text);
-    size += Buffer.byteLength(text);
   };
 
   return {
@@ -70,10 +102,13 @@ export async function openRowsFile(file: string, admGid: number | null, capBytes
     async close() {
       chain = chain.then(flush, flush);
       await chain;
-      await fh.close();
+      await fh?.close();
     },
     get rotations() {
       return rotations;
+    },
+    get unwritten() {
+      return unwritten;
     },
   };
 }
