@@ -97,6 +97,8 @@ export async function startAppAs(h: DebianHost, user: HostUser, port: number): P
  */
 export async function hostFileList(h: DebianHost): Promise<string[]> {
   const r = await h.run(['find', '/', '-xdev', '-path', '/tmp', '-prune', '-o', '-print'], { timeoutMs: 120_000 });
-  const churn = /^\/(var\/log\/(apt|journal)(\/|$)|var\/log\/(dpkg|alternatives)\.log$|var\/cache\/|var\/lib\/apt\/|var\/lib\/dpkg\/[^/]*-old$|var\/lib\/dpkg\/(lock|triggers\/Lock)|var\/lib\/systemd\/|var\/tmp\/)/;
+  // Also a desktop user's ~/.cache (the CLI's V8 code cache, ~/.cache/k2s-dns: the user's own
+  // files, which no package removes).
+  const churn = /^\/(home\/[^/]+\/\.cache(\/|$)|var\/log\/(apt|journal)(\/|$)|var\/log\/(dpkg|alternatives)\.log$|var\/cache\/|var\/lib\/apt\/|var\/lib\/dpkg\/[^/]*-old$|var\/lib\/dpkg\/(lock|triggers\/Lock)|var\/lib\/systemd\/|var\/tmp\/)/;
   return r.stdout.split('\n').filter((p) => p && !churn.test(p)).sort();
 }
