@@ -145,8 +145,19 @@ export const CONTRACT = {
   /**
    * The exact query log (rows paired from the proxy's packets, electron/core/capture/): the newest
    * `rows` rows, or why there is none (tcpdump missing: the engine's own log is the fallback).
+   * With `text`: the newest `rows` rows of both files (`.1`, then the current file) whose name,
+   * client, rcode, upstream or answers hold `text` (case-insensitive), and `search` says how many
+   * matched and what was read. Health probe rows do not match unless `probes` is true.
    */
-  'logs:exact': defineCall<ExactQueryLog>()(z.object({ rows: z.number().int().min(1).max(5000) }).strict()),
+  'logs:exact': defineCall<ExactQueryLog>()(
+    z
+      .object({
+        rows: z.number().int().min(1).max(5000),
+        text: z.string().min(1).max(200).regex(/^[^\r\n]+$/, 'must be one line of text').optional(),
+        probes: z.boolean().optional(),
+      })
+      .strict(),
+  ),
   'app:info': defineCall<AppInfo>()(noInput),
   /** Read-only host checks (`k2s-dns doctor`), one finding per check. */
   'doctor:run': defineCall<DoctorFinding[]>()(noInput),

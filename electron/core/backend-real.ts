@@ -218,7 +218,7 @@ export function createRealBackend(o: RealBackendOptions): AppBackend {
       return logs.search(input.text, input);
     },
     async logsExact(input) {
-      return exactQueryLog(deps.fs.real(K2S_PATHS.queryRows), input.rows, (await hostStatus.get()).engine ?? 'adguard', findTcpdump, deps.fs.real(CAPTURE_FAILED_FILE));
+      return exactQueryLog(deps.fs.real(K2S_PATHS.queryRows), input.rows, (await hostStatus.get()).engine ?? 'adguard', findTcpdump, deps.fs.real(CAPTURE_FAILED_FILE), input.text ? { text: input.text, probes: input.probes ?? false } : undefined);
     },
     async doctorRun() {
       return runDoctor(deps, { kubeconfigPath: await kubeconfig(), frontEnd: 'gui', health: async () => health.check(await dnsStatus(deps)) });

@@ -10,8 +10,34 @@ export interface ExactQueryLog {
   available: boolean;
   /** Why it is not available (`tcpdump is not installed …`), null when it is. */
   reason: string | null;
-  /** The newest rows, oldest first (QueryRow.mixed always false). */
+  /** The newest rows, oldest first (QueryRow.mixed always false); with `text` asked: the newest matching rows. */
   rows: QueryRow[];
+  /** Set when the call asked for `text`: the search over both files of the exact log. */
+  search?: ExactSearch;
+}
+
+/** A search over the whole exact log (`<file>.1` then `<file>`), as `logs:exact` with `text` answers it. */
+export interface ExactSearch {
+  /** The text searched (case-insensitive, literal). */
+  text: string;
+  /** Matching rows in both files (health probe rows not counted unless asked for). */
+  matches: number;
+  /** True when older matching rows were left out of `rows` (the call's `rows` cap). */
+  truncated: boolean;
+  /** Bytes read over both files. */
+  bytesScanned: number;
+  /** Files searched, oldest first (only those that exist: `/var/log/dnsproxy/queries.jsonl.1`, `…/queries.jsonl`). */
+  files: string[];
+  /** Wall time of the search in the backend, ms. */
+  tookMs: number;
+}
+
+/**
+ * True when `needle` (already lower-cased, non-empty) is in the row's name, client, rcode,
+ * upstream or one of its answers: the fields the Queries view shows and its filter searches.
+ */
+export function exactRowMatches(row: QueryRow, needle: string): boolean {
+  return [row.name, row.client ?? '', row.rcode ?? '', row.upstream ?? '', ...row.answers].some((v) => v.toLowerCase().includes(needle));
 }
 
 /** `rows` with the route judged by the cluster zones the window knows (the backend reads the rows without them). */

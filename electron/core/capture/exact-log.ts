@@ -3,20 +3,23 @@ import { lstat, readFile } from 'node:fs/promises';
 import type { EngineName } from '../../../shared/engines/table';
 import type { ExactQueryLog } from '../../../shared/query-log/exact';
 import { readCapturedRows } from './rows-reader';
+import { searchCapturedRows } from './rows-search';
 
 /**
  * The `logs:exact` answer for the rows file at the real path `file`: its rows when readable,
  * else why not — the capture stopped (the companion's line in the real path `failedFile`,
  * capture-args.ts CAPTURE_FAILED_FILE: its old rows would look current), tcpdump missing (the
- * fix), not yet written, or not readable by this user.
+ * fix), not yet written, or not readable by this user. With `find`: the rows that match
+ * `find.text`, searched over both files (rows-search.ts).
  */
-export async function exactQueryLog(file: string, rows: number, engine: EngineName, tcpdump: () => Promise<string | null>, failedFile?: string): Promise<ExactQueryLog> {
+export async function exactQueryLog(file: string, rows: number, engine: EngineName, tcpdump: () => Promise<string | null>, failedFile?: string, find?: { text: string; probes?: boolean }): Promise<ExactQueryLog> {
   const failed = failedFile === undefined ? '' : (await readFile(failedFile, 'utf8').catch(() => '')).trim();
   if (failed !== '') {
     const [at, ...why] = failed.split(' ');
     return { available: false, reason: `The exact query log stopped at ${at}: ${why.join(' ')}. Its companion is restarted by systemd, or by starting K2s DNS again. Shown: the engine's own query log.`, rows: [] };
   }
   const got = await readCapturedRows(file, rows, engine, []);
+  if (got.present && find) return { available: true, reason: null, ...(await searchCapturedRows(file, find.text, { limit: rows, engine, clusterZones: [], probes: find.probes ?? false })) };
   if (got.present) return { available: true, reason: null, rows: got.rows };
   if ((await tcpdump()) === null) return { available: false, reason: "The exact query log is unavailable: tcpdump is not installed (apt-get install tcpdump, then start K2s DNS again). Shown: the engine's own query log.", rows: [] };
   const exists = await lstat(file).then(() => true, () => false);

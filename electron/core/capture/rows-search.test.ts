@@ -1,0 +1,46 @@
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { CapturedQuery } from './pairing';
+import { searchCapturedRows } from './rows-search';
+
+const row = (id: number, over: Partial<CapturedQuery> = {}): CapturedQuery => ({ proto: 'udp', client: `127.0.0.1:${40000 + id}`, listener: '127.0.0.1:53', id, name: `n${id}.example.test`, type: 'A', queryUs: 1_764_615_600_000_000 + id, rcode: 'NOERROR', answers: ['198.51.100.8'], latencyMs: 0.5, upstream: '192.0.2.53:53', upstreamRcode: 'NOERROR', upstreamLatencyMs: 0.3, retries: 0, ...over });
+const jsonl = (rows: CapturedQuery[]) => rows.map((r) => `${JSON.stringify(r)}\n`).join('');
+
+let dir: string;
+let file: string;
+beforeEach(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'k2s-rows-search-'));
+  file = path.join(dir, 'queries.jsonl');
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const opts = { limit: 100, engine: 'adguard' as const, clusterZones: [] };
+
+describe('searchCapturedRows', () => {
+  it('searches the rotated copy then the current file, counting every match', async () => {
+    writeFileSync(`${file}.1`, jsonl([row(1, { name: 'old.web.demo' }), row(2), row(3, { answers: ['203.0.113.9'] })]));
+    writeFileSync(file, jsonl([row(4, { name: 'new.WEB.demo' }), row(5, { rcode: 'NXDOMAIN', name: 'gone.example.test' })]) + 'not json\n');
+    const r = await searchCapturedRows(file, 'web.demo', opts);
+    expect(r.rows.map((x) => x.name)).toEqual(['old.web.demo', 'new.web.demo']);
+    expect(r.search.matches).toBe(2);
+    expect(r.search.truncated).toBe(false);
+    expect(r.search.files).toEqual([`${file}.1`, file]);
+    expect(r.search.bytesScanned).toBe(statSync(`${file}.1`).size + statSync(file).size);
+    // Answers, rcode, client and upstream are searched too.
+    expect((await searchCapturedRows(file, '203.0.113.9', opts)).rows.map((x) => x.client)).toEqual(['127.0.0.1:40003']);
+    expect((await searchCapturedRows(file, 'nxdomain', opts)).rows.map((x) => x.name)).toEqual(['gone.example.test']);
+    expect((await searchCapturedRows(file, '127.0.0.1:40002', opts)).search.matches).toBe(1);
+    expect((await searchCapturedRows(file, '192.0.2.53', opts)).search.matches).toBe(5);
+  });
+
+  it('keeps the newest `limit` matches, leaves probes out unless asked, and names only existing files', async () => {
+    writeFileSync(file, jsonl([row(1), row(2), row(3), row(4, { name: 'KUBERNETES.DEFAULT.svc.cluster.local' })]));
+    const r = await searchCapturedRows(file, '192.0.2.53', { ...opts, limit: 2 });
+    expect(r.rows.map((x) => x.name)).toEqual(['n2.example.test', 'n3.example.test']);
+    expect(r.search).toMatchObject({ matches: 3, truncated: true, files: [file] });
+    expect((await searchCapturedRows(file, '192.0.2.53', { ...opts, probes: true })).search.matches).toBe(4);
+    expect((await searchCapturedRows(path.join(dir, 'none.jsonl'), 'x', opts)).search).toMatchObject({ matches: 0, files: [], bytesScanned: 0 });
+  });
+});

@@ -1,0 +1,67 @@
+/**
+ * Search over the whole exact query log (rows-file.ts): the rotated copy `<file>.1`, then
+ * `<file>`, streamed line by line (never a whole file in memory), each line parsed with the
+ * pipeline's guard (pipeline.ts parserLine) and matched on the row's name, client, rcode,
+ * upstream and answers (shared/query-log/exact.ts exactRowMatches). Unreadable or missing files
+ * are left out of `files` (exact-log.ts says why the log is unavailable).
+ */
+import { createReadStream } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { rotatedLogPath } from '../host/query-log';
+import { exactRowMatches, type ExactSearch } from '../../../shared/query-log/exact';
+import type { QueryRow } from '../../../shared/query-log/row';
+import { parserLine } from './pipeline';
+import { capturedQueryRow } from './to-query-row';
+
+/** Bytes of one read while searching. */
+const READ_BYTES = 1024 * 1024;
+
+/** Options of searchCapturedRows. */
+export interface RowsSearchOptions {
+  /** Rows returned at most (the newest matches are kept). */
+  limit: number;
+  engine: QueryRow['engine'];
+  clusterZones: readonly string[];
+  /** Count and return k2s-dns's own health probe rows too (default: not). */
+  probes?: boolean;
+}
+
+/** The matching rows (oldest first, at most `limit`) and what was searched. */
+export async function searchCapturedRows(file: string, text: string, opts: RowsSearchOptions): Promise<{ rows: QueryRow[]; search: ExactSearch }> {
+  const t0 = performance.now();
+  const needle = text.trim().toLowerCase();
+  const rows: QueryRow[] = [];
+  const files: string[] = [];
+  let matches = 0;
+  let bytesScanned = 0;
+  let seq = 0;
+  const take = (line: string) => {
+    const v = line === '' ? null : parserLine(line);
+    if (v === null || 'counts' in v) return;
+    const row = capturedQueryRow(v, opts.engine, `cap-${v.queryUs}-${v.client}-${v.id}-s${seq++}`, opts.clusterZones);
+    if ((row.probe && !opts.probes) || !exactRowMatches(row, needle)) return;
+    matches += 1;
+    rows.push(row);
+    if (rows.length > opts.limit * 2) rows.splice(0, rows.length - opts.limit);
+  };
+  for (const f of [rotatedLogPath(file), file]) {
+    let carry = '';
+    let read = 0;
+    try {
+      for await (const chunk of createReadStream(f, { highWaterMark: READ_BYTES, encoding: 'utf8' })) {
+        const s = carry + (chunk as string);
+        read += Buffer.byteLength(chunk as string);
+        const parts = s.split('\n');
+        carry = parts.pop() ?? '';
+        for (const l of parts) take(l);
+      }
+    } catch {
+      continue; // missing or not readable: not searched
+    }
+    take(carry); // a last line without LF (being written) is taken when it parses
+    files.push(f);
+    bytesScanned += read;
+  }
+  const kept = rows.slice(-opts.limit);
+  return { rows: kept, search: { text: text.trim(), matches, truncated: matches > kept.length, bytesScanned, files, tookMs: performance.now() - t0 } };
+}
