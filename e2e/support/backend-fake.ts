@@ -8,6 +8,7 @@ import type { AnswerRecord, HostDnsStatus, LogLine, QueryResult } from '../../sh
 import type { QueryTarget } from '../../shared/contract';
 import type { AppBackend } from '../../electron/core/backend';
 import { fakeDoctorFindings } from './backend-fake-doctor';
+import { fakeExactLog } from './backend-fake-exact';
 import { checkHealth } from '../../electron/core/health/check-health';
 import { dnsproxyQueryLines, dnsproxyRun, fakeHistory, fakeSearch, overlappingQueries, previousDnsmasqRun } from './backend-fake-log-data';
 import {
@@ -40,6 +41,8 @@ export interface FakeBackendOptions {
    * traffic): `history` user queries `q<N>.history.example` (NOERROR), each followed by a health probe.
    */
   history?: number;
+  /** Serve an exact query log (packet rows, backend-fake-exact.ts) of this many rows; default: none (tcpdump-less message). */
+  exactRows?: number;
   /** End the log with two overlapping dnsproxy queries (one row marked ≈). */
   overlap?: boolean;
   /** End the log with one answered dnsproxy query (A, NOERROR) per name, in order. */
@@ -94,6 +97,7 @@ export function createFakeBackend(opts: FakeBackendOptions = {}): AppBackend & {
   const lifecycleListeners = new Set<(e: LifecycleEvent) => void>();
   const logListeners = new Set<(l: LogLine[]) => void>();
   // The proxy log file: a previous dnsmasq run (real captured lines) unless asked for none.
+  const exact = opts.exactRows ? fakeExactLog(opts.exactRows, now()) : null;
   const logs: LogLine[] = opts.emptyLog ? [] : [...fakeHistory(opts.history ?? 0, now() - 600_000), ...previousDnsmasqRun(), ...(opts.overlap ? overlappingQueries(now()) : [])];
   logs.push(...(opts.loggedNames ?? []).flatMap((name, i) => dnsproxyQueryLines(now() - 1000 + i, { id: 3000 + i, client: '127.0.0.1:41000', name, type: 'A', rcode: 'NOERROR', answers: ['172.21.0.1'], upstream: '172.21.0.10:53' })));
   const api = opts.api ?? { up: true };
@@ -271,7 +275,8 @@ export function createFakeBackend(opts: FakeBackendOptions = {}): AppBackend & {
     async logsSearch(input) {
       return fakeSearch(logs, input);
     },
-    async logsExact() {
+    async logsExact(input) {
+      if (exact) return exact(input);
       // The fake reads recorded engine lines; it has no packet capture.
       return { available: false, reason: 'No exact query log yet: it starts with K2s DNS (tcpdump is installed). Shown: the engine\'s own query log.', rows: [] };
     },

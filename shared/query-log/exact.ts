@@ -12,6 +12,8 @@ export interface ExactQueryLog {
   reason: string | null;
   /** The newest rows, oldest first (QueryRow.mixed always false); with `text` asked: the newest matching rows. */
   rows: QueryRow[];
+  /** True when `rows` start at the oldest row of the exact log (queries.jsonl.1, or queries.jsonl when there is no .1); absent with `text`. */
+  complete?: boolean;
   /** Set when the call asked for `text`: the search over both files of the exact log. */
   search?: ExactSearch;
 }

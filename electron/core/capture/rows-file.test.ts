@@ -70,6 +70,6 @@ describe('exact query log file', () => {
     writeFileSync(file, `${JSON.stringify(row(1))}\n{"proto":"udp","cl\nnot json\n${JSON.stringify(row(2, { upstream: null }))}\n`);
     const got = await readCapturedRows(file, 10, 'dnsmasq', []);
     expect(got.rows.map((r) => [r.name, r.route])).toEqual([['n1.example.test', 'upstream'], ['n2.example.test', 'cache']]);
-    expect(await readCapturedRows(path.join(dir, 'none.jsonl'), 10, 'dnsmasq', [])).toEqual({ rows: [], present: false });
+    expect(await readCapturedRows(path.join(dir, 'none.jsonl'), 10, 'dnsmasq', [])).toEqual({ rows: [], present: false, complete: true });
   });
 });

@@ -14,10 +14,10 @@ import { capturedQueryRow } from './to-query-row';
 /** Bytes read from the end of each file per wanted row (a row is ~300 bytes of JSON). */
 const BYTES_PER_ROW = 1024;
 
-/** The last `bytes` of `file` as whole lines ([] when missing or unreadable). */
-async function tailLines(file: string, bytes: number): Promise<string[]> {
+/** The last `bytes` of `file` as whole lines ([] when missing or unreadable); `whole`: read from its first byte (or missing). */
+async function tailLines(file: string, bytes: number): Promise<string[] & { whole?: boolean }> {
   const fh = await open(file, 'r').catch(() => null);
-  if (!fh) return [];
+  if (!fh) return Object.assign([], { whole: true });
   try {
     const { size } = await fh.stat();
     const start = Math.max(0, size - bytes);
@@ -25,7 +25,7 @@ async function tailLines(file: string, bytes: number): Promise<string[]> {
     await fh.read(buf, 0, buf.length, start);
     const lines = buf.toString('utf8').split('\n');
     if (start > 0) lines.shift(); // cut at the front
-    return lines.filter((l) => l !== '');
+    return Object.assign(lines.filter((l) => l !== ''), { whole: start === 0 });
   } finally {
     await fh.close();
   }
@@ -37,13 +37,16 @@ export interface CapturedRows {
   rows: QueryRow[];
   /** False when neither file exists or can be read (no exact log on this host, or not allowed to read it). */
   present: boolean;
+  /** True when `rows` begin with the oldest row of the exact log (both files were read from their start and all rows fit). */
+  complete: boolean;
 }
 
 /** The newest `limit` rows of the exact log at the real path `file`; `engine` and `clusterZones` as capturedQueryRow takes them. */
 export async function readCapturedRows(file: string, limit: number, engine: QueryRow['engine'], clusterZones: readonly string[]): Promise<CapturedRows> {
   const want = Math.max(1, limit) * BYTES_PER_ROW;
   const current = await tailLines(file, want);
-  const older = current.length >= limit ? [] : await tailLines(rotatedLogPath(file), want);
+  const skipped = current.length >= limit;
+  const older = skipped ? Object.assign([], { whole: await open(rotatedLogPath(file), 'r').then((f) => (f.close(), false), () => true) }) : await tailLines(rotatedLogPath(file), want);
   const present = current.length > 0 || older.length > 0 || (await open(file, 'r').then((f) => (f.close(), true), () => false));
   const captured: CapturedQuery[] = [];
   for (const l of [...older, ...current]) {
@@ -51,5 +54,6 @@ export async function readCapturedRows(file: string, limit: number, engine: Quer
     if (v !== null && !('counts' in v)) captured.push(v);
   }
   const last = captured.slice(-limit);
-  return { rows: last.map((c, i) => capturedQueryRow(c, engine, `cap-${c.queryUs}-${c.client}-${c.id}-${i}`, clusterZones)), present };
+  const complete = current.whole === true && older.whole === true && captured.length <= limit;
+  return { complete, rows: last.map((c, i) => capturedQueryRow(c, engine, `cap-${c.queryUs}-${c.client}-${c.id}-${i}`, clusterZones)), present };
 }

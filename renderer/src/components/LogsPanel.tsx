@@ -14,12 +14,12 @@ import { queryCountText, rawCountText } from '../lib/log-counts';
 import { rawRows, type RawRow } from '../lib/log-rows';
 import { ROUTE_LABEL, routeOptions } from '../lib/route-options';
 import { EMPTY_VIEW } from '../lib/query-buffer';
-import { searchCountText } from '../lib/log-counts';
+import { exactSearchCountText, searchCountText } from '../lib/log-counts';
 import type { LogLine, LogSearch } from '../../../shared/types';
 import { useLogs } from '../stores';
-import { MAX_HISTORY_LINES, MAX_LOG_LINES } from '../stores/logs';
+import { EXACT_ROWS, MAX_HISTORY_LINES, MAX_LOG_LINES } from '../stores/logs';
 import './logs-panel.css';
-import { routeExactRows } from '../../../shared/query-log/exact';
+import { routeExactRows, type ExactQueryLog } from '../../../shared/query-log/exact';
 
 /** Why a row is marked ≈ (QueryRow.mixed, shared/query-log.ts). */
 const MIXED_TITLE = 'dnsproxy logged this query at the same moment as another and its log names no request, so the client, answer or rcode shown may be the other query’s';
@@ -92,8 +92,20 @@ function useOlder(firstKey: string | undefined, keys: () => string[], scrollToIn
  * there are older lines to page to; "Start of the log" only when the first line of the oldest
  * file is held; otherwise why older lines are not held and the way to them.
  */
-function OlderBar({ older, searching }: { older: ReturnType<typeof useOlder>; searching: boolean }) {
+function OlderBar({ older, searching, exact }: { older: ReturnType<typeof useOlder>; searching: boolean; exact?: ExactQueryLog | null }) {
   if (searching) return null;
+  // Exact rows come from their own files (queries.jsonl and .1), not from dnsproxy.log's pages.
+  if (exact?.available) {
+    return (
+      <div className="row lv-older">
+        {exact.complete ? (
+          <span className="muted" data-testid="logs-start">Start of the exact query log (queries.jsonl and its rotated copy .1).</span>
+        ) : (
+          <span className="muted" data-testid="logs-not-held">Older rows are in the exact query log (queries.jsonl and .1) but not held here (this window keeps the newest {EXACT_ROWS.toLocaleString('en-US')} rows): the filter searches the whole exact log.</span>
+        )}
+      </div>
+    );
+  }
   return (
     <div className="row lv-older">
       {older.older ? (
@@ -117,13 +129,14 @@ function OlderBar({ older, searching }: { older: ReturnType<typeof useOlder>; se
 }
 
 /** What the whole-log search found, or that it runs. */
-function SearchSummary({ search }: { search: { text: string; loading: boolean; result: LogSearch | null; error: string | null } | null }) {
+function SearchSummary({ search }: { search: { text: string; loading: boolean; result: LogSearch | null; exact: ExactQueryLog | null; error: string | null } | null }) {
   if (!search) return null;
   if (search.error) return <p className="error-text" role="alert" data-testid="logs-search-error">Searching the log failed: {search.error}</p>;
+  const found = search.exact?.search ? exactSearchCountText(search.exact.search) : search.result ? searchCountText(search.result) : null;
   return (
     <p className="muted" data-testid="logs-search-count" aria-live="polite">
-      {search.result ? searchCountText(search.result) : `Searching the whole log for “${search.text}”…`}
-      {search.loading && search.result ? ' (searching again…)' : ''}
+      {found ?? `Searching the whole log for “${search.text}”…`}
+      {search.loading && found ? ' (searching again…)' : ''}
     </p>
   );
 }
@@ -139,7 +152,7 @@ function useFollow(count: number, paused: boolean, scrollToEnd: () => void) {
 }
 
 /** The query view. */
-function QueryView({ rows, allRows, total, hiddenProbes, paused, searching }: { rows: QueryRow[]; allRows: QueryRow[]; total: number; hiddenProbes: number; paused: boolean; searching: boolean }) {
+function QueryView({ rows, allRows, total, hiddenProbes, paused, searching, exact }: { rows: QueryRow[]; allRows: QueryRow[]; total: number; hiddenProbes: number; paused: boolean; searching: boolean; exact: ExactQueryLog | null }) {
   const { queryText, rcode, route, setQueryFilter } = useLogs((s) => s);
   const parent = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => parent.current, estimateSize: () => QUERY_ROW_PX, overscan: 20, getItemKey: (i) => rows[i]!.key });
@@ -184,10 +197,10 @@ function QueryView({ rows, allRows, total, hiddenProbes, paused, searching }: { 
           <div className="lv-qhead mono">
             <span>Time</span><span>Client</span><span>Name</span><span>Type</span><span>Route</span><span>Upstream</span><span>Answer</span><span>Response</span><span>Latency</span>
           </div>
-          <OlderBar older={older} searching={searching} />
+          <OlderBar older={older} searching={searching} exact={exact} />
           <div ref={parent} className="lv-scroll mono" tabIndex={0} data-testid="logs-query-list" onScroll={(e) => {
             setFollowing(atBottom(e.currentTarget));
-            if (e.currentTarget.scrollTop === 0 && !searching) older.load();
+            if (e.currentTarget.scrollTop === 0 && !searching && !exact?.available) older.load();
           }}>
             <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
               {virtualizer.getVirtualItems().map((item) => {
@@ -281,10 +294,12 @@ export function LogsPanel() {
   const { paused, view, levels, text, queryText, rcode, route, showProbes, cleared, error: loadError, setPaused, setView, setShowProbes, search, runSearch } = useLogs((s) => s);
   // The open view's text filter searches the whole log (current file and .1) in the backend.
   const filterText = (view === 'queries' ? queryText : text).trim();
+  // In the Queries view the filter searches the exact query log's files while that log is in use.
+  const exactOn = useLogs((s) => s.exact?.available === true);
   useEffect(() => {
     const t = setTimeout(() => void runSearch(filterText), filterText === '' ? 0 : SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(t);
-  }, [filterText, showProbes, runSearch]);
+  }, [filterText, showProbes, runSearch, view, exactOn]);
   const searching = search !== null && filterText !== '';
   // Both views need the query log (the query view's rows, the raw view's "(M queries)" and its
   // probe lines); the store keeps it with the lines it was built from.
@@ -297,15 +312,17 @@ export function LogsPanel() {
   const exact = useLogs((s) => s.exact);
   const zones = useLogs((s) => s.clusterZones);
   const exactRows = useMemo(() => (exact?.available ? routeExactRows(exact.rows, zones) : null), [exact, zones]);
-  const allQueries = shown ? shown.queries : (exactRows ?? bufferQueries);
+  const exactFound = useMemo(() => (searching && view === 'queries' && search.exact?.available ? routeExactRows(search.exact.rows, zones) : null), [searching, view, search, zones]);
+  const allQueries = exactFound ?? (shown ? shown.queries : (exactRows ?? bufferQueries));
   const owners = shown ? shown.owners : bufferOwners;
   const probes = useMemo(() => allQueries.filter((r) => r.probe).length, [allQueries]);
   // k2s-dns's own health probes are hidden unless asked for (they would flood the log), in both views.
   const queries = useMemo(() => (showProbes ? allQueries : allQueries.filter((r) => !r.probe)), [allQueries, showProbes]);
   const shownQueries = useMemo(() => {
-    const base = filterQueries(queries, { text: queryText, routes: route ? [route] : [], rcodes: rcode && rcode !== 'problems' ? [rcode] : [] });
+    // Rows the exact log's search returned matched already (its fields include the rcode).
+    const base = filterQueries(queries, { text: exactFound ? '' : queryText, routes: route ? [route] : [], rcodes: rcode && rcode !== 'problems' ? [rcode] : [] });
     return rcode === 'problems' ? base.filter((r) => isProblem(r) || r.rcode === null) : base;
-  }, [queries, queryText, rcode, route]);
+  }, [queries, queryText, rcode, route, exactFound]);
   const probeLines = useMemo(() => owners.reduce((n, o) => n + (o?.probe ? 1 : 0), 0), [owners]);
   const raw = useMemo(() => {
     if (view !== 'raw') return [];
@@ -339,7 +356,7 @@ export function LogsPanel() {
       {buffer.length === 0 && pending === 0 && !searching && !(view === 'queries' && exactRows && exactRows.length > 0) ? (
         <EmptyState cleared={cleared} error={loadError} />
       ) : view === 'queries' ? (
-        <QueryView rows={shownQueries} allRows={allQueries} total={queries.length} hiddenProbes={showProbes ? 0 : probes} paused={paused} searching={searching} />
+        <QueryView rows={shownQueries} allRows={allQueries} total={queries.length} hiddenProbes={showProbes ? 0 : probes} paused={paused} searching={searching} exact={exactRows ? exact : null} />
       ) : (
         <RawView rows={raw} total={lines.length} queries={allQueries.length} paused={paused} searching={searching} hiddenProbeLines={showProbes ? 0 : probeLines} />
       )}

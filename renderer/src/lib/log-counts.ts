@@ -45,3 +45,13 @@ export function searchCountText(r: { matches: number; truncated: boolean; bytesS
 export function ttlText(transport: 'udp' | 'tcp' | 'getaddrinfo', ttl: number): string {
   return transport === 'getaddrinfo' ? '—' : String(ttl);
 }
+
+/**
+ * What a search of the exact query log found: `1 matching query in the exact query log
+ * (queries.jsonl.1, queries.jsonl: 0.4 MiB searched in 12 ms)`, plus `; showing the newest` when cut.
+ */
+export function exactSearchCountText(r: { matches: number; truncated: boolean; bytesScanned: number; files: string[]; tookMs: number }): string {
+  const files = r.files.length ? r.files.map(baseName).join(', ') : 'no file yet';
+  const size = `${(r.bytesScanned / 2 ** 20).toFixed(1)} MiB searched in ${Math.round(r.tookMs)} ms`;
+  return `${plural(r.matches, 'matching query', 'matching queries')} in the exact query log (${files}: ${size})${r.truncated ? '; showing the newest' : ''}`;
+}

@@ -32,6 +32,8 @@ export interface LogsSearchState {
   result: LogSearch | null;
   /** The query log of the result's lines (built once when it arrived); null without a result. */
   log: QueryBufferView | null;
+  /** The Queries view's search of the exact query log (logs:exact with text), when that log is in use; null otherwise. */
+  exact: ExactQueryLog | null;
   error: string | null;
 }
 
@@ -78,7 +80,11 @@ export interface LogsState {
   search: LogsSearchState | null;
   /** Loads the page of lines before the oldest one held (newest first, so the buffer grows upwards). */
   loadOlder(): Promise<void>;
-  /** Searches the whole log for `text` ('' ends the search); the newest call's answer wins. */
+  /**
+   * Searches the whole log for `text` ('' ends the search); the newest call's answer wins. In the
+   * Queries view while the exact query log is in use, its rows are searched (logs:exact with text)
+   * instead of dnsproxy.log; the Raw view always searches dnsproxy.log.
+   */
   runSearch(text: string): Promise<void>;
   /** Why the buffer was emptied (e.g. Uninstall removed the log), shown by the empty state; null otherwise. */
   cleared: string | null;
@@ -175,12 +181,18 @@ export function createLogsStore(api: K2sDnsApi) {
       const text = raw.trim();
       const isLatest = searches.begin();
       if (text === '') return set({ search: null });
-      set((s) => ({ search: s.search?.text === text ? { ...s.search, loading: true, error: null } : { text, loading: true, result: null, log: null, error: null } }));
+      const inExact = get().view === 'queries' && get().exact?.available === true;
+      set((s) => ({ search: s.search?.text === text && (s.search.exact !== null) === inExact ? { ...s.search, loading: true, error: null } : { text, loading: true, result: null, log: null, exact: null, error: null } }));
       try {
+        if (inExact) {
+          const exact = await api.logsExact({ rows: EXACT_ROWS, text, probes: get().showProbes });
+          if (isLatest()) set({ search: { text, loading: false, result: null, log: null, exact, error: null } });
+          return;
+        }
         const result = await api.logsSearch({ text, lines: SEARCH_LINES, context: SEARCH_CONTEXT, probes: get().showProbes });
-        if (isLatest()) set({ search: { text, loading: false, result, log: queryView(result.lines, get().clusterZones), error: null } });
+        if (isLatest()) set({ search: { text, loading: false, result, log: queryView(result.lines, get().clusterZones), exact: null, error: null } });
       } catch (err) {
-        if (isLatest()) set({ search: { text, loading: false, result: null, log: null, error: (err as Error).message } });
+        if (isLatest()) set({ search: { text, loading: false, result: null, log: null, exact: null, error: (err as Error).message } });
       }
     },
     setShowProbes: (showProbes) => set({ showProbes }),

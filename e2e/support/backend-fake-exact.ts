@@ -1,0 +1,27 @@
+/**
+ * The fake backend's exact query log (`logs:exact`): `count` packet rows `e<N>-x.exact.example`
+ * (N from 1, oldest first, one a second), held as if the first half were in queries.jsonl.1 and
+ * the rest in queries.jsonl; searched with the real search's matcher (shared/query-log/exact.ts).
+ */
+import { exactRowMatches, type ExactQueryLog } from '../../shared/query-log/exact';
+import type { QueryRow } from '../../shared/query-log/row';
+
+const FILE = '/var/log/dnsproxy/queries.jsonl';
+
+/** The `logs:exact` answers over `count` rows ending at `endMs`. */
+export function fakeExactLog(count: number, endMs: number): (input: { rows: number; text?: string; probes?: boolean }) => ExactQueryLog {
+  const rows: QueryRow[] = Array.from({ length: count }, (_, i) => ({
+    key: `cap-fake-${i + 1}`, engine: 'adguard', time: new Date(endMs - (count - i) * 1000).toISOString().replace('Z', ''), client: `127.0.0.1:${40000 + (i % 20000)}`,
+    name: `e${i + 1}-x.exact.example`, type: 'A', route: 'upstream', zone: null, upstream: '192.0.2.53:53', answers: ['198.51.100.8'], rcode: 'NOERROR',
+    error: null, latencyMs: 0.4, protocol: 'udp', run: 0, probe: false, mixed: false,
+  }));
+  // ~300 bytes a JSON row, as the companion writes it.
+  const bytes = count * 300;
+  return (input) => {
+    if (!input.text) return { available: true, reason: null, rows: rows.slice(-input.rows), complete: count <= input.rows };
+    const needle = input.text.trim().toLowerCase();
+    const hits = rows.filter((r) => exactRowMatches(r, needle));
+    const kept = hits.slice(-input.rows);
+    return { available: true, reason: null, rows: kept, search: { text: input.text.trim(), matches: hits.length, truncated: kept.length < hits.length, bytesScanned: bytes, files: [`${FILE}.1`, FILE], tookMs: 1 } };
+  };
+}
