@@ -57,6 +57,8 @@ zones    discovery only: the zones CoreDNS serves, their upstream and why, and t
          a resolver's, lists no nameserver, or loops back to the proxy.
 --on-drift  when another program rewrote /etc/resolv.conf while K2s DNS ran:
          keep = "${DRIFT_CHOICE.keep.label}" (the default), restore = "${DRIFT_CHOICE.restore.label}".
+         Not given and their file names no nameserver but the proxy's (so keeping it would
+         leave no DNS): stop restores the original and says so.
 
 ${wrap(`Kubeconfig order: ${KUBECONFIG_ORDER_TEXT}.`)}
 

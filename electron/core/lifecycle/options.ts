@@ -39,7 +39,9 @@ export type DriftChoice = 'keep' | 'restore';
 export interface StopOptions {
   /**
    * keep (default): leave the file someone else wrote (NetworkManager, a DHCP client) — it is
-   * newer than our saved original. restore: put the saved original back anyway.
+   * newer than our saved original. restore: put the saved original back anyway. Absent:
+   * keep, except when their file names no nameserver but the proxy's (driftRoute().keepLeavesNone,
+   * shared/drift-route.ts): keeping it would leave no DNS, so the original is restored.
    */
   onDrift?: DriftChoice;
 }

@@ -15,7 +15,8 @@ export { OWNED_FILES } from './teardown';
 /**
  * Stops K2s DNS: restore the saved resolver first (so the host never points at a dead proxy),
  * then stop the proxy, then forget the state. A resolver changed by someone else while K2s ran
- * is kept unless `onDrift: 'restore'`. Never throws; returns the result event.
+ * is kept unless `onDrift: 'restore'` — or, with no `onDrift`, when keeping it would leave no
+ * nameserver that answers (then the original is restored). Never throws; returns the result event.
  */
 export async function stopDns(deps: LifecycleDeps, opts: StopOptions, sink: EventSink): Promise<ResultEvent> {
   return runTeardown(deps, 'stop', opts, sink);

@@ -151,6 +151,12 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
     }
     let message: string;
     const managed = isManagedEntry(current);
+    // Their file may name only the proxy (no nameserver line, or 127.0.0.1: shared/drift-route.ts):
+    // with it stopped nothing answers there. Kept without an explicit choice, the host would
+    // have no DNS and the only saved copy would be gone, so the default then is to restore.
+    const text = current.kind === 'file' ? Buffer.from(current.contentBase64, 'base64').toString('utf8') : current.kind === 'symlink' && current.targetContentBase64 != null ? Buffer.from(current.targetContentBase64, 'base64').toString('utf8') : null;
+    const route = managed || text === null ? null : driftRoute(text, state.listeners.map((l) => l.address));
+    const restoreByDefault = opts.onDrift === undefined && route?.keepLeavesNone === true;
     // A K2s-owned file someone edited (header kept) is drift too: never dropped silently.
     const edited = managed && state.managedResolvConfSha256 !== null && entrySha(current) !== state.managedResolvConfSha256;
     if (sameResolver(current, state.resolvConf)) {
@@ -159,7 +165,7 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
       // rename(2) over a mount point fails (EBUSY); discarding the saved original now would
       // leave `nameserver 127.0.0.1` underneath once it is unmounted. Keep everything running.
       throw failed('BIND_MOUNTED', `/etc/resolv.conf became a bind mount while K2s ran, so it cannot be replaced; the saved original is kept in ${K2S_PATHS.stateFile} and k2s-dnsproxy keeps running for the K2s-owned file underneath. Unmount it (umount /etc/resolv.conf), then run k2s-dns ${op} again.`);
-    } else if (managed || opts.onDrift === 'restore' || isGone(current)) {
+    } else if (managed || opts.onDrift === 'restore' || restoreByDefault || isGone(current)) {
       // Deleted, or a link to nothing: not a resolver someone chose to keep — put the original back.
       const drifted = !managed && !isGone(current);
       await restoreOrExplain(deps, state.resolvConf, op);
@@ -176,13 +182,14 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
       } else {
         message = drifted ? 'Someone else had changed /etc/resolv.conf; restored the saved original anyway (Restore my original).' : `Restored the original saved at ${state.savedAt}, byte for byte.`;
       }
+      if (drifted && restoreByDefault && route) {
+        message = `Someone else had changed /etc/resolv.conf, but ${route.implicit ? 'their file has no nameserver line (glibc then asks 127.0.0.1, K2s DNS\'s own)' : `their file names no nameserver but K2s DNS's own (${route.nameservers.join(', ')})`}; kept, it would leave no DNS once the proxy stops, so the original saved at ${state.savedAt} was restored, byte for byte — pass --on-drift keep to keep theirs.`;
+        notes.push(message);
+      }
     } else {
       const changes = describeResolverChanges(state.resolvConf, current);
       message = `Kept the /etc/resolv.conf someone else wrote while K2s ran (${changes.join('; ')}); the copy saved at start was discarded.`;
-      // Their file may name only the proxy (no nameserver line, or 127.0.0.1: shared/drift-route.ts):
-      // with it stopped nothing answers there, and the result must say so, not just "stopped".
-      const text = current.kind === 'file' ? Buffer.from(current.contentBase64, 'base64').toString('utf8') : current.kind === 'symlink' && current.targetContentBase64 != null ? Buffer.from(current.targetContentBase64, 'base64').toString('utf8') : null;
-      const route = text === null ? null : driftRoute(text, state.listeners.map((l) => l.address));
+      // Kept on an explicit --on-drift keep: the result must say nothing answers, not just "stopped".
       if (route?.keepLeavesNone) message += ` No name resolves on this host now: nothing answers on ${route.nameservers.map((n) => `${n}:53`).join(' and ')} (${route.implicit ? 'the kept file has no nameserver line, so glibc asks 127.0.0.1' : `the kept file lists only ${route.nameservers.join(', ')}`}); put a nameserver that answers into /etc/resolv.conf (reconnect the network, or add "nameserver <your router or company DNS>").`;
       notes.push(message);
     }
