@@ -45,7 +45,13 @@ describe('following the network on a temp root', () => {
     // Looking again finds nothing new.
     expect(await followNetwork(h.deps)).toMatchObject({ kind: 'idle' });
 
-    expect(await stopDns(h.deps, {}, quiet)).toMatchObject({ ok: true });
+    // The result names what it restored: the followed file, not "the original … back as it was".
+    const hhmmss = `${new Date(state.lastNetworkChange.at).toISOString().slice(11, 19)} UTC`;
+    const stop = await stopDns(h.deps, {}, quiet);
+    expect(stop).toMatchObject({ ok: true });
+    expect(stop.message).toContain(`Restored the file NetworkManager wrote at ${hhmmss} (followed while K2s DNS ran), byte for byte.`);
+    expect(stop.message).not.toContain('back as it was');
+    expect(stop.message).not.toContain('Restored the original');
     expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe(NM);
   });
 

@@ -191,6 +191,13 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
         notes.push(message);
       } else {
         message = drifted ? 'Someone else had changed /etc/resolv.conf; restored the saved original anyway (Restore my original).' : `Restored the original saved at ${state.savedAt}, byte for byte.`;
+        // After a follow the saved copy is the network's newest file K2s adopted (follow.ts), not
+        // the one from before start: say which file it is, never "back as it was".
+        const followed = followedWords(state);
+        if (!drifted && followed) {
+          message = `Restored ${followed}, byte for byte.`;
+          notes.push(message);
+        }
       }
       if (drifted && restoreByDefault && route) {
         message = `Someone else had changed /etc/resolv.conf, but ${route.implicit ? 'their file has no nameserver line (glibc then asks 127.0.0.1, K2s DNS\'s own)' : `their file names no nameserver but K2s DNS's own (${route.nameservers.join(', ')})`}; kept, it would leave no DNS once the proxy stops, so the original saved at ${state.savedAt} was restored, byte for byte — pass --on-drift keep to keep theirs.`;
@@ -270,6 +277,19 @@ async function undoResolved(deps: LifecycleDeps, state: ResolverStateFile): Prom
     done.push('restarted systemd-resolved');
   }
   return done.length ? ` ${done.join('; ').replace(/^./, (c) => c.toUpperCase())}.` : '';
+}
+
+/**
+ * "the file NetworkManager wrote at 23:41:07 UTC (followed while K2s DNS ran)" when the saved
+ * resolver is one a follow adopted (state.lastNetworkChange, outcome followed, at === savedAt);
+ * null when the saved copy is still the one from start.
+ */
+function followedWords(state: ResolverStateFile): string | null {
+  const c = state.lastNetworkChange;
+  if (!c || c.outcome !== 'followed' || c.at !== state.savedAt) return null;
+  const t = new Date(c.at);
+  const when = Number.isNaN(t.getTime()) ? c.at : `${t.toISOString().slice(11, 19)} UTC`;
+  return `the file ${c.writer || 'another program'} wrote at ${when} (followed while K2s DNS ran)`;
 }
 
 /**
