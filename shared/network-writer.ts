@@ -89,20 +89,27 @@ export function resolverFileRefusal(bytes: Uint8Array): string | null {
   return null;
 }
 
+/** The first uid of a user account (Debian Policy §9.2.2; adduser.conf FIRST_UID): 1000 and above, 65534 included, are not system accounts. */
+export const FIRST_USER_UID = 1000;
+
 /**
  * Why K2s does not follow a resolver file with this owner and mode, or null when it may:
- * refused when not owned by root, writable by every user, or writable by a group other than
- * root's. glibc reads /etc/resolv.conf whoever owns it, but only root can replace that name in
+ * refused when owned by a user account (not root or a system account), writable by every user,
+ * or writable by a group other than root's. System accounts are uids 1–999 (Debian Policy §9.2.2:
+ * 100–999 are dynamically allocated system users; 1000–59999 and 65534 `nobody` are not):
+ * systemd-resolved runs as `systemd-resolve` (User= in its unit) and owns
+ * /run/systemd/resolve/stub-resolv.conf, the target a resolved host's /etc/resolv.conf links to. glibc reads /etc/resolv.conf whoever owns it, but only root can replace that name in
  * /etc; the follower (running as root) goes further — it follows link targets wherever they
  * are and makes the file's nameservers the upstreams of every program on the host, so a file a
  * user could write would let that user choose the whole host's DNS. The rule is sudo's for
  * sudoers (sudoers(5) "Security notes": owned by uid 0, not writable by group or other) and
- * OpenSSH's StrictModes (sshd_config(5)); root-written files (NetworkManager, resolvconf,
- * systemd-resolved: mode 0644 root:root) pass. `mode` is st_mode & 0o7777.
+ * OpenSSH's StrictModes (sshd_config(5)), widened to system accounts; NetworkManager's and
+ * resolvconf's files (0644 root:root) and resolved's (0644 systemd-resolve) pass. `mode` is
+ * st_mode & 0o7777.
  */
 export function resolverOwnerRefusal(owner: { uid: number; gid: number; mode: number }): string | null {
   const mode = `0${(owner.mode & 0o7777).toString(8)}`;
-  if (owner.uid !== 0) return `the new file is owned by uid ${owner.uid}, not root (a resolver file the network writes is root's; K2s follows no file a user could write)`;
+  if (owner.uid >= FIRST_USER_UID) return `the new file is owned by uid ${owner.uid}, a user account, not root or a system account (a resolver file the network writes is root's or a system service's; K2s follows no file a user could write)`;
   if (owner.mode & 0o002) return `the new file is writable by every user (mode ${mode}); K2s follows no file a user could write — fix it with chmod o-w`;
   if (owner.mode & 0o020 && owner.gid !== 0) return `the new file is writable by group ${owner.gid} (mode ${mode}); K2s follows no file a user could write — fix it with chmod g-w`;
   return null;

@@ -113,7 +113,7 @@ describe('following files K2s must not trust', () => {
   }, 15000);
 
   it.each([
-    ['owned by a user', { uid: 1000, gid: 0, mode: 0o644 }, 'the new file is owned by uid 1000, not root'],
+    ['owned by a user', { uid: 1000, gid: 0, mode: 0o644 }, 'the new file is owned by uid 1000, a user account, not root or a system account'],
     ['writable by every user', { uid: 0, gid: 0, mode: 0o666 }, 'the new file is writable by every user (mode 0666)'],
     ['writable by a user group', { uid: 0, gid: 100, mode: 0o664 }, 'the new file is writable by group 100 (mode 0664)'],
   ])('a new /etc/resolv.conf %s: drift with that cause, the upstreams stay', async (_what, o, reason) => {
@@ -128,11 +128,20 @@ describe('following files K2s must not trust', () => {
     expect(r.kind === 'drift' && r.change.reason).toContain(reason);
   }, 15000);
 
+  it("systemd-resolved's stub file (0644, owned by the systemd-resolve system account, uid 995 on Debian 13) is followed; nobody's (65534) is not", async () => {
+    const h = await linkedHost();
+    await writeFile(join(h.root, 'run/resolvconf/resolv.conf'), 'nameserver 192.0.2.66\n');
+    await chown(join(h.root, 'run/resolvconf/resolv.conf'), 65534, 65534);
+    expect(await followNetwork(h.deps)).toMatchObject({ kind: 'drift', change: { reason: expect.stringContaining('owned by uid 65534, a user account') } });
+    await chown(join(h.root, 'run/resolvconf/resolv.conf'), 995, 995);
+    expect(await followNetwork(h.deps)).toMatchObject({ kind: 'followed', change: { to: ['192.0.2.66'] } });
+  }, 15000);
+
   it('a resolvconf link target owned by a user: drift; root:root 0644 (what resolvconf writes) is followed', async () => {
     const h = await linkedHost();
     await writeFile(join(h.root, 'run/resolvconf/resolv.conf'), 'nameserver 192.0.2.66\n');
     await chown(join(h.root, 'run/resolvconf/resolv.conf'), 1000, 1000);
-    expect(await followNetwork(h.deps)).toMatchObject({ kind: 'drift', change: { reason: expect.stringContaining('owned by uid 1000, not root') } });
+    expect(await followNetwork(h.deps)).toMatchObject({ kind: 'drift', change: { reason: expect.stringContaining('owned by uid 1000, a user account') } });
     await chown(join(h.root, 'run/resolvconf/resolv.conf'), 0, 0);
     expect(await followNetwork(h.deps)).toMatchObject({ kind: 'followed', change: { to: ['192.0.2.66'] } });
   }, 15000);
