@@ -1,5 +1,5 @@
 /** Live step timeline of the latest lifecycle operation: refused, rolled back (and why) or done. */
-import { buildTimeline, timelineRows } from '../lib/timeline';
+import { buildTimeline, staleResultSuffix, timelineRows } from '../lib/timeline';
 import { clockTime, timeText } from '../lib/last-known';
 import { useDns, useHealth } from '../stores';
 import { RichText } from './RichText';
@@ -76,7 +76,7 @@ export function TimelineView() {
         <p className={staleSince !== null ? 'muted' : t.result.ok ? (t.outcome === 'warned' ? 'warn-text' : 'ok-text') : 'error-text'} data-testid="timeline-result" data-stale={String(staleSince !== null)}>
           {staleSince !== null && `At ${clockTime(t.result.at)}: `}
           <RichText text={t.result.message} />
-          {staleSince !== null && ' — no longer so: see the verdict above.'}
+          {staleSince !== null && staleResultSuffix(t)}
           {t.result.code && t.outcome === 'failed' ? ` (${t.result.code})` : ''}
         </p>
       )}

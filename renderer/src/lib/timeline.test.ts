@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { LifecycleEvent } from '../../../shared/lifecycle-events';
 import type { HostDnsStatus } from '../../../shared/types';
 import { journalEvents, statusKey } from '../stores/dns';
-import { buildTimeline, EARLIER, OUTSIDE, timelineRows } from './timeline';
+import { buildTimeline, EARLIER, OUTSIDE, staleResultSuffix, timelineRows } from './timeline';
 
 const step = (s: string, status: 'running' | 'done', at: number): LifecycleEvent => ({ type: 'step', op: 'start', step: s as 'save', status, message: `${s} ${status}`, at });
 
@@ -88,5 +88,18 @@ describe('timeline rows: steps this window did not see are one line', () => {
   it('a single unseen step stays a step row', () => {
     const t = buildTimeline([step('save', 'running', 5000)]);
     expect(timelineRows(t, at)[0]).toMatchObject({ kind: 'step', step: { step: 'preflight', message: EARLIER } });
+  });
+});
+
+describe('staleResultSuffix: a green result under a later red or amber verdict', () => {
+  const ok = (at: number): LifecycleEvent => ({ type: 'result', op: 'start', ok: true, exitCode: 0, message: 'done', at });
+  it('a start that ran its steps: "no longer so"', () => {
+    const t = buildTimeline([step('preflight', 'done', 1), step('save', 'done', 2), ok(3)]);
+    expect(staleResultSuffix(t)).toBe(' — no longer so: see the verdict above.');
+  });
+  it('a start that found K2s DNS running (its steps skipped) never was so: Start changed nothing', () => {
+    const skipped: LifecycleEvent = { type: 'step', op: 'start', step: 'save', status: 'skipped', message: 'K2s DNS is already running: nothing to do.', at: 2 };
+    const t = buildTimeline([step('preflight', 'done', 1), skipped, step('ready', 'done', 3), ok(4)]);
+    expect(staleResultSuffix(t)).toBe(' — Start found K2s DNS running and changed nothing; what is wrong is in the verdict above.');
   });
 });

@@ -136,3 +136,13 @@ export function timelineRows(t: Timeline, seenAt: (ms: number) => string): Timel
   }
   return rows;
 }
+
+/**
+ * What follows a successful result shown under a red or amber verdict checked after it: the
+ * result is history. A start that found K2s DNS already running (its steps skipped) changed
+ * nothing, so it was never "so" — say that Start does not fix what the verdict names.
+ */
+export function staleResultSuffix(t: Pick<Timeline, 'op' | 'steps'>): string {
+  const alreadyRunning = t.op === 'start' && t.steps.some((s) => s.step === 'save' && s.status === 'skipped');
+  return alreadyRunning ? ' — Start found K2s DNS running and changed nothing; what is wrong is in the verdict above.' : ' — no longer so: see the verdict above.';
+}
