@@ -1,3 +1,4 @@
+import { followedCopy, savedCopyWords } from '../../../shared/saved-copy';
 import type { LifecycleDeps } from './deps';
 import type { StopOptions } from './options';
 import type { Operation } from '../../../shared/lifecycle-events';
@@ -205,7 +206,7 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
       }
     } else {
       const changes = describeResolverChanges(state.resolvConf, current);
-      message = `Kept the /etc/resolv.conf someone else wrote while K2s ran (${changes.join('; ')}); the copy saved at start was discarded.`;
+      message = `Kept the /etc/resolv.conf someone else wrote while K2s ran (${changes.join('; ')}); ${followedWords(state) ? `the saved copy (${followedWords(state)})` : 'the copy saved at start'} was discarded.`;
       // Kept on an explicit --on-drift keep: the result must say nothing answers, not just "stopped".
       if (route?.keepLeavesNone) message += ` No name resolves on this host now: nothing answers on ${route.nameservers.map((n) => `${n}:53`).join(' and ')} (${route.implicit ? 'the kept file has no nameserver line, so glibc asks 127.0.0.1' : `the kept file lists only ${route.nameservers.join(', ')}`}); put a nameserver that answers into /etc/resolv.conf (reconnect the network, or add "nameserver <your router or company DNS>").`;
       notes.push(message);
@@ -285,11 +286,8 @@ async function undoResolved(deps: LifecycleDeps, state: ResolverStateFile): Prom
  * null when the saved copy is still the one from start.
  */
 function followedWords(state: ResolverStateFile): string | null {
-  const c = state.lastNetworkChange;
-  if (!c || c.outcome !== 'followed' || c.at !== state.savedAt) return null;
-  const t = new Date(c.at);
-  const when = Number.isNaN(t.getTime()) ? c.at : `${t.toISOString().slice(11, 19)} UTC`;
-  return `the file ${c.writer || 'another program'} wrote at ${when} (followed while K2s DNS ran)`;
+  const c = followedCopy([state.lastNetworkChange], state.savedAt);
+  return c ? savedCopyWords(c, (ms) => `${new Date(ms).toISOString().slice(11, 19)} UTC`) : null;
 }
 
 /**

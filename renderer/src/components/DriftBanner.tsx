@@ -13,6 +13,7 @@ import { useEffect, useRef, useState } from 'react';
 import { DRIFT_CHOICE } from '../../../shared/fix';
 import { driftLead, driftViaLead } from '../lib/drift-lead';
 import { keepLeavesNoneWords } from '../../../shared/drift-route';
+import { followedCopy, savedCopyWords } from '../../../shared/saved-copy';
 import { unifiedDiff } from '../lib/side-by-side';
 import { stores, useDiff, useDns, useHealth } from '../stores';
 
@@ -38,6 +39,10 @@ export function DriftBanner() {
   const busy = useDns((s) => s.busy);
   const stop = useDns((s) => s.stop);
   const diff = useDiff((s) => s.diff);
+  // After a follow the saved copy is the network's file K2s adopted, not start's (shared/saved-copy.ts).
+  const networkChanges = useDns((s) => s.networkChanges);
+  const followed = followedCopy([status?.networkChange, ...networkChanges], status?.savedAt);
+  const saved = savedCopyWords(followed, timeText);
   const [confirming, setConfirming] = useState(false);
   const dialog = useRef<HTMLDialogElement>(null);
   const drifted = status?.resolverOwner === 'foreign';
@@ -81,17 +86,17 @@ export function DriftBanner() {
           {driftViaLead(resolves, route)} Nothing is broken now: you can leave K2s DNS running as it is. Both choices below stop K2s DNS.{' '}
           {route.keepLeavesNone ? (
             <>
-              <strong data-testid="drift-keep-warning">{keepLeavesNoneWords(route)}</strong> So the default is <strong>{DRIFT_CHOICE.restore.label}</strong>: it puts back the original saved at start, whose nameservers answer without K2s DNS.
+              <strong data-testid="drift-keep-warning">{keepLeavesNoneWords(route)}</strong> So the default is <strong>{DRIFT_CHOICE.restore.label}</strong>: it puts back {saved}, whose nameservers answer without K2s DNS.
             </>
           ) : (
-            <>They differ in which file stays: theirs, or the original saved at start (which is then gone).</>
+            <>They differ in which file stays: theirs, or {saved} (which is then gone).</>
           )}
         </p>
       ) : (
         <p data-testid="drift-lead">
-          {driftLead(resolves)} Both choices below stop K2s DNS now; they differ in which file stays: theirs, or the original saved at start (which is then gone). The default is{' '}
+          {driftLead(resolves)} Both choices below stop K2s DNS now; they differ in which file stays: theirs, or {saved} (which is then gone). The default is{' '}
           <strong>{DRIFT_CHOICE.keep.label}</strong>, because the program that wrote it (NetworkManager, a VPN client…) usually knows the
-          current network better than the copy saved at start.
+          current network better than {followed ? 'that saved copy' : 'the copy saved at start'}.
         </p>
       )}
       {diff?.savedText != null && (
@@ -118,7 +123,7 @@ export function DriftBanner() {
       <dialog ref={dialog} className="confirm" aria-labelledby="confirm-restore-title" aria-describedby="confirm-restore-text" onClose={() => setConfirming(false)} data-testid="confirm-restore">
         <h3 id="confirm-restore-title">{DRIFT_CHOICE.restore.label}?</h3>
         <p id="confirm-restore-text">
-          This replaces the /etc/resolv.conf the other program wrote with the original saved when K2s DNS started{status?.savedAt ? ` (${timeText(Date.parse(status.savedAt))})` : ''}, then
+          This replaces the /etc/resolv.conf the other program wrote with {followed ? saved : `the original saved when K2s DNS started${status?.savedAt ? ` (${timeText(Date.parse(status.savedAt))})` : ''}`}, then
           stops K2s DNS. The other program's settings in that file are lost until it writes them again.
         </p>
         <div className="row">
