@@ -60,6 +60,8 @@ export interface FakeBackendOptions {
  */
 export interface FakeHost {
   running: boolean;
+  /** The engine an outside start ran (default adguard). */
+  engine?: 'adguard' | 'dnsmasq';
   proxyDead?: boolean;
   pid?: number;
   proxyExit?: HostDnsStatus['proxyExit'];
@@ -155,7 +157,7 @@ export function createFakeBackend(opts: FakeBackendOptions = {}): AppBackend & {
     async dnsStatus(): Promise<HostDnsStatus> {
       return {
         state: host.running ? 'running' : 'stopped',
-        engine: host.running ? 'adguard' : null,
+        engine: host.running ? (host.engine ?? 'adguard') : null,
         engineVersion: host.running ? 'v0.84.0' : null,
         listeners: host.running ? [{ address: '127.0.0.1', port: 53 }] : [],
         skippedListeners: host.running ? [{ address: '172.19.1.1', reason: 'KubeSwitch address 172.19.1.1 is not assigned on this host' }] : [],

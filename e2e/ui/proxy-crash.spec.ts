@@ -36,3 +36,16 @@ test('a CLI stop with the window open: the window names the PID the CLI stopped'
   await expect(card.getByTestId('timeline-result')).toHaveText('Stopped k2s-dnsproxy (PID 1240) outside this window (e.g. from the CLI): K2s DNS is stopped.');
   await expect(card.getByTestId('timeline-proxy-exit')).toHaveCount(0);
 });
+
+test("a CLI start --engine dnsmasq shows dnsmasq in the Engine select while it runs; after its stop the select is back to the user's Automatic", async () => {
+  const card = page.getByTestId('panel-hostdns');
+  await expect(card.getByTestId('engine-select')).toHaveValue('auto');
+  host.engine = 'dnsmasq';
+  host.running = true;
+  await expect(card.getByTestId('dns-state')).toHaveText(/running|degraded/, { timeout: 10_000 });
+  await expect(card.getByTestId('engine-select')).toHaveValue('dnsmasq');
+  host.running = false;
+  await expect(card.getByTestId('dns-state')).toHaveText('stopped', { timeout: 10_000 });
+  await expect(card.getByTestId('engine-select')).toHaveValue('auto');
+  host.engine = undefined;
+});

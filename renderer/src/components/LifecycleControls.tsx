@@ -52,10 +52,24 @@ export function LifecycleControls() {
   }, [engine, gates.adguard.available, gates.dnsmasq.available]);
   // While K2s DNS runs (or is degraded), the select shows the engine in use, not "Automatic":
   // a later Start then keeps it unless the user picks another one.
+  // Once it stops, a select the running engine set (not the user) goes back to what it was, so a
+  // CLI `start --engine dnsmasq` does not become this window's next Start (new-user pass).
   const runningEngine = useDns((s) => (s.status && s.status.state !== 'stopped' ? s.status.engine : null));
+  const shownForRunning = useRef<{ before: EngineName | 'auto' } | null>(null);
   useEffect(() => {
-    if (runningEngine && gates[runningEngine].available) setEngine(runningEngine);
+    if (runningEngine && gates[runningEngine].available) {
+      shownForRunning.current ??= { before: engine };
+      setEngine(runningEngine);
+    } else if (!runningEngine && shownForRunning.current) {
+      setEngine(shownForRunning.current.before);
+      shownForRunning.current = null;
+    }
   }, [runningEngine]);
+  const chooseEngine = (e: EngineName | 'auto') => {
+    // The user's own choice: it stays after a stop.
+    shownForRunning.current = null;
+    setEngine(e);
+  };
   // Start options (dns:start input): empty means "let discovery decide".
   const kubeSwitchMode = useUi((s) => s.kubeSwitchMode);
   const kubeSwitchAddress = useUi((s) => s.kubeSwitchAddress);
@@ -108,7 +122,7 @@ export function LifecycleControls() {
       <div className="row">
         <label>
           Engine{' '}
-          <select value={engine} onChange={(e) => setEngine(e.target.value as EngineName | 'auto')} disabled={!editable} title="Which DNS proxy serves 127.0.0.1:53: Automatic uses AdGuard dnsproxy if K2s installed it, else dnsmasq" data-testid="engine-select">
+          <select value={engine} onChange={(e) => chooseEngine(e.target.value as EngineName | 'auto')} disabled={!editable} title="Which DNS proxy serves 127.0.0.1:53: Automatic uses AdGuard dnsproxy if K2s installed it, else dnsmasq" data-testid="engine-select">
             <option value="auto">Automatic</option>
             {ENGINE_NAMES.map((e) => (
               <option key={e} value={e} disabled={!gates[e].available} title={gates[e].reason ? plainText(gates[e].reason) : undefined} data-testid={`engine-option-${e}`}>
