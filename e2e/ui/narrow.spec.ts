@@ -55,3 +55,29 @@ test('900 px: a name and its search-domain expansion stay distinguishable in the
     await server.close();
   }
 });
+
+test('900 px: the Queries header scrolls sideways with the rows, and a row spans every column', async ({ browser }) => {
+  const server = await serveFake({ logIntervalMs: 3_600_000, emptyLog: true, loggedNames: ['www.example.test', 'missing.example.test'] });
+  const page = await browser.newPage({ viewport: { width: 900, height: 800 } });
+  try {
+    await page.goto(server.url);
+    await page.getByTestId('tab-logs').click();
+    const list = page.getByTestId('logs-query-list');
+    await expect(page.getByTestId('query-row')).toHaveCount(2);
+    const widths = await list.evaluate((el) => ({ client: el.clientWidth, scroll: el.scrollWidth }));
+    expect(widths.scroll, 'the columns need more than 900 px: the rows scroll sideways').toBeGreaterThan(widths.client);
+    await list.evaluate((el) => (el.scrollLeft = el.scrollWidth));
+    const left = await list.evaluate((el) => el.scrollLeft);
+    expect(left).toBeGreaterThan(0);
+    await expect.poll(() => page.getByTestId('logs-query-head').evaluate((el) => el.scrollLeft)).toBe(left);
+    // The Latency header sits over the latency cells after the scroll.
+    const headX = await page.getByTestId('logs-query-head').locator('span').last().evaluate((el) => Math.round(el.getBoundingClientRect().left));
+    const cellX = await page.getByTestId('q-latency').first().evaluate((el) => Math.round(el.getBoundingClientRect().left));
+    expect(Math.abs(headX - cellX)).toBeLessThanOrEqual(1);
+    const row = await page.getByTestId('query-row').first().evaluate((el) => el.getBoundingClientRect().width);
+    expect(row).toBeGreaterThanOrEqual(widths.scroll - 2);
+  } finally {
+    await page.close();
+    await server.close();
+  }
+});

@@ -155,6 +155,7 @@ function useFollow(count: number, paused: boolean, scrollToEnd: () => void) {
 function QueryView({ rows, allRows, total, hiddenProbes, paused, searching, exact }: { rows: QueryRow[]; allRows: QueryRow[]; total: number; hiddenProbes: number; paused: boolean; searching: boolean; exact: ExactQueryLog | null }) {
   const { queryText, rcode, route, setQueryFilter } = useLogs((s) => s);
   const parent = useRef<HTMLDivElement>(null);
+  const head = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => parent.current, estimateSize: () => QUERY_ROW_PX, overscan: 20, getItemKey: (i) => rows[i]!.key });
   const scrollToEnd = useMemo(() => () => virtualizer.scrollToIndex(rows.length - 1, { align: 'end' }), [virtualizer, rows.length]);
   const { following, setFollowing } = useFollow(rows.length, paused || searching, scrollToEnd);
@@ -194,11 +195,13 @@ function QueryView({ rows, allRows, total, hiddenProbes, paused, searching, exac
         </div>
       ) : (
         <>
-          <div className="lv-qhead mono">
+          <div ref={head} className="lv-qhead mono" data-testid="logs-query-head">
             <span>Time</span><span>Client</span><span>Name</span><span>Type</span><span>Route</span><span>Upstream</span><span>Answer</span><span>Response</span><span>Latency</span>
           </div>
           <OlderBar older={older} searching={searching} exact={exact} />
           <div ref={parent} className="lv-scroll mono" tabIndex={0} data-testid="logs-query-list" onScroll={(e) => {
+            // The header row sits above the scroll box: it scrolls sideways with the rows (900 px windows).
+            if (head.current) head.current.scrollLeft = e.currentTarget.scrollLeft;
             setFollowing(atBottom(e.currentTarget));
             if (e.currentTarget.scrollTop === 0 && !searching && !exact?.available) older.load();
           }}>
