@@ -89,12 +89,12 @@ export function DriftBanner() {
               <strong data-testid="drift-keep-warning">{keepLeavesNoneWords(route)}</strong> So the default is <strong>{DRIFT_CHOICE.restore.label}</strong>: it puts back {saved}, whose nameservers answer without K2s DNS.
             </>
           ) : (
-            <>They differ in which file stays: theirs, or {saved} (which is then gone).</>
+            <>They differ in which file stays: theirs, or {saved}, which is then gone.</>
           )}
         </p>
       ) : (
         <p data-testid="drift-lead">
-          {driftLead(resolves)} Both choices below stop K2s DNS now; they differ in which file stays: theirs, or {saved} (which is then gone). The default is{' '}
+          {driftLead(resolves)} Both choices below stop K2s DNS now; they differ in which file stays: theirs, or {saved}, which is then gone. The default is{' '}
           <strong>{DRIFT_CHOICE.keep.label}</strong>, because the program that wrote it (NetworkManager, a VPN client…) usually knows the
           current network better than {followed ? 'that saved copy' : 'the copy saved at start'}.
         </p>
