@@ -5,15 +5,13 @@
  * with it); elsewhere a detached process with a pidfile in /run/k2s, like the follower. Start runs
  * it once the proxy answers; stop ends it with the proxy.
  */
-import { spawn } from 'node:child_process';
-import { open, readFile } from 'node:fs/promises';
-import path from 'node:path';
+import { readFile } from 'node:fs/promises';
 import type { Exec } from './exec';
 import type { HostFs } from './host-fs';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { CAPTURE_UNIT_NAME, renderCaptureUnit } from '../../../shared/capture-unit';
 import { CAPTURE_FAILED_FILE, CAPTURE_READY_FILE, CAPTURE_VERB } from '../capture/capture-args';
-import { parseCmdline } from './own-proxy';
+import { pidfileProcess } from './pidfile-process';
 
 /** Host path of the supervised companion's pid. */
 export const CAPTURE_PID_FILE = `${K2S_PATHS.runDir}/capture.pid`;
@@ -51,40 +49,17 @@ export function isCaptureArgv(argv: readonly string[]): boolean {
 
 /** The companion as a detached process (hosts without systemd). */
 export function supervisedCapture(fs: HostFs, procDir = '/proc'): CaptureCompanion {
-  const recorded = async (): Promise<number | null> => {
-    const pid = Number.parseInt((await fs.readFile(CAPTURE_PID_FILE).catch(() => Buffer.from(''))).toString('utf8'), 10);
-    if (!Number.isInteger(pid) || pid <= 1) return null;
-    const argv = await readFile(path.join(procDir, String(pid), 'cmdline')).then(parseCmdline, () => [] as string[]);
-    return isCaptureArgv(argv) ? pid : null;
-  };
+  // Bounded: it drains the parser (at most 5 s, pipeline.ts) and stops tcpdump.
+  const proc = pidfileProcess(fs, { pidFile: CAPTURE_PID_FILE, logFile: CAPTURE_LOG, isOwnArgv: isCaptureArgv, stopWaitMs: 8000 }, procDir);
   const stop = async () => {
-    const pid = await recorded();
-    if (pid !== null) {
-      process.kill(pid, 'SIGTERM');
-      // Bounded: it drains the parser (at most 5 s, pipeline.ts) and stops tcpdump.
-      for (let i = 0; i < 800 && (await recorded()) === pid; i++) await new Promise((r) => setTimeout(r, 10));
-      if ((await recorded()) === pid) process.kill(pid, 'SIGKILL');
-    }
-    await fs.remove(CAPTURE_PID_FILE);
+    await proc.stop();
     await fs.remove(CAPTURE_FAILED_FILE);
   };
   return {
     async start(argv) {
       await stop();
       await fs.remove(CAPTURE_READY_FILE);
-      await fs.mkdirp(K2S_PATHS.runDir, 0o755);
-      const log = await open(fs.real(CAPTURE_LOG), 'a', 0o600);
-      try {
-        const child = spawn(argv[0]!, argv.slice(1), { detached: true, stdio: ['ignore', log.fd, log.fd] });
-        const pid = await new Promise<number>((resolve, reject) => {
-          child.once('error', reject);
-          child.once('spawn', () => resolve(child.pid!));
-        });
-        child.unref();
-        await fs.writeFileAtomic(CAPTURE_PID_FILE, `${pid}\n`, { mode: 0o644 });
-      } finally {
-        await log.close();
-      }
+      await proc.start(argv);
       await waitReady(fs, () => readFile(fs.real(CAPTURE_LOG), 'utf8').catch(() => ''));
     },
     stop,

@@ -5,14 +5,11 @@
  * process with a pidfile in /run/k2s, like the proxy's watchdog. Start runs it after the host
  * points at the proxy; stop ends it FIRST, so it never mistakes stop's restore for a new network.
  */
-import { spawn } from 'node:child_process';
-import { open, readFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { Exec } from './exec';
 import type { HostFs } from './host-fs';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { FOLLOW_UNIT_NAME, renderFollowUnit } from '../../../shared/systemd-unit';
-import { parseCmdline } from './own-proxy';
+import { pidfileProcess } from './pidfile-process';
 
 /** The verb the follower runs under (the CLI and the helper both take it). */
 export const FOLLOW_VERB = 'follow-watch';
@@ -38,41 +35,8 @@ export function isFollowerArgv(argv: readonly string[]): boolean {
 
 /** The follower as a detached process (hosts without systemd). */
 export function supervisedFollower(fs: HostFs, procDir = '/proc'): Follower {
-  const recorded = async (): Promise<number | null> => {
-    const pid = Number.parseInt((await fs.readFile(FOLLOW_PID_FILE).catch(() => Buffer.from(''))).toString('utf8'), 10);
-    if (!Number.isInteger(pid) || pid <= 1) return null;
-    const argv = await readFile(path.join(procDir, String(pid), 'cmdline')).then(parseCmdline, () => [] as string[]);
-    return isFollowerArgv(argv) ? pid : null;
-  };
-  const stop = async () => {
-    const pid = await recorded();
-    if (pid !== null) {
-      process.kill(pid, 'SIGTERM');
-      // Bounded: it ends its watch and a follow in progress (which holds the lifecycle lock).
-      for (let i = 0; i < 500 && (await recorded()) === pid; i++) await new Promise((r) => setTimeout(r, 10));
-      if ((await recorded()) === pid) process.kill(pid, 'SIGKILL');
-    }
-    await fs.remove(FOLLOW_PID_FILE);
-  };
-  return {
-    async start(argv) {
-      await stop();
-      await fs.mkdirp(K2S_PATHS.runDir, 0o755);
-      const log = await open(fs.real(FOLLOW_LOG), 'a', 0o600);
-      try {
-        const child = spawn(argv[0]!, argv.slice(1), { detached: true, stdio: ['ignore', log.fd, log.fd] });
-        const pid = await new Promise<number>((resolve, reject) => {
-          child.once('error', reject);
-          child.once('spawn', () => resolve(child.pid!));
-        });
-        child.unref();
-        await fs.writeFileAtomic(FOLLOW_PID_FILE, `${pid}\n`, { mode: 0o644 });
-      } finally {
-        await log.close();
-      }
-    },
-    stop,
-  };
+  // Bounded: it ends its watch and a follow in progress (which holds the lifecycle lock).
+  return pidfileProcess(fs, { pidFile: FOLLOW_PID_FILE, logFile: FOLLOW_LOG, isOwnArgv: isFollowerArgv, stopWaitMs: 5000 }, procDir);
 }
 
 /** The follower as k2s-dnsproxy-follow.service (systemd hosts). */

@@ -1,0 +1,61 @@
+/**
+ * A detached root process recorded by a pidfile in /run/k2s — how the network follower and the
+ * exact query log's companion run on hosts without systemd. The pid counts only while
+ * /proc/PID/cmdline is still that program (`isOwnArgv`), so a reused pid is never signalled.
+ */
+import { spawn } from 'node:child_process';
+import { open, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { HostFs } from './host-fs';
+import { K2S_PATHS } from '../../../shared/k2s-paths';
+import { parseCmdline } from './own-proxy';
+
+/** Where the process is recorded and how it is recognised. */
+export interface PidfileSpec {
+  /** Host path of its pid. */
+  pidFile: string;
+  /** Host path its stdout and stderr are appended to (0600). */
+  logFile: string;
+  /** True when a /proc/PID/cmdline is this program. */
+  isOwnArgv(argv: readonly string[]): boolean;
+  /** How long stop waits after SIGTERM before SIGKILL, ms (the process's own bounded shutdown). */
+  stopWaitMs: number;
+}
+
+/** Starts (detached, pid recorded) and stops (SIGTERM, then SIGKILL after `stopWaitMs`) the one process of `spec`. */
+export function pidfileProcess(fs: HostFs, spec: PidfileSpec, procDir = '/proc'): { start(argv: string[]): Promise<void>; stop(): Promise<void> } {
+  const recorded = async (): Promise<number | null> => {
+    const pid = Number.parseInt((await fs.readFile(spec.pidFile).catch(() => Buffer.from(''))).toString('utf8'), 10);
+    if (!Number.isInteger(pid) || pid <= 1) return null;
+    const argv = await readFile(path.join(procDir, String(pid), 'cmdline')).then(parseCmdline, () => [] as string[]);
+    return spec.isOwnArgv(argv) ? pid : null;
+  };
+  const stop = async () => {
+    const pid = await recorded();
+    if (pid !== null) {
+      process.kill(pid, 'SIGTERM');
+      for (let i = 0; i < spec.stopWaitMs / 10 && (await recorded()) === pid; i++) await new Promise((r) => setTimeout(r, 10));
+      if ((await recorded()) === pid) process.kill(pid, 'SIGKILL');
+    }
+    await fs.remove(spec.pidFile);
+  };
+  return {
+    async start(argv) {
+      await stop();
+      await fs.mkdirp(K2S_PATHS.runDir, 0o755);
+      const log = await open(fs.real(spec.logFile), 'a', 0o600);
+      try {
+        const child = spawn(argv[0]!, argv.slice(1), { detached: true, stdio: ['ignore', log.fd, log.fd] });
+        const pid = await new Promise<number>((resolve, reject) => {
+          child.once('error', reject);
+          child.once('spawn', () => resolve(child.pid!));
+        });
+        child.unref();
+        await fs.writeFileAtomic(spec.pidFile, `${pid}\n`, { mode: 0o644 });
+      } finally {
+        await log.close();
+      }
+    },
+    stop,
+  };
+}
