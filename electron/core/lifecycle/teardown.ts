@@ -206,7 +206,8 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
       }
     } else {
       const changes = describeResolverChanges(state.resolvConf, current);
-      message = `Kept the /etc/resolv.conf someone else wrote while K2s ran (${changes.join('; ')}); ${followedWords(state) ? `the saved copy (${followedWords(state)})` : 'the copy saved at start'} was discarded.`;
+      const followed = followedWords(state);
+      message = `Kept the /etc/resolv.conf someone else wrote while K2s ran (${changes.join('; ')}); ${followed ? `the saved copy (${followed})` : 'the copy saved at start'} was discarded.`;
       // Kept on an explicit --on-drift keep: the result must say nothing answers, not just "stopped".
       if (route?.keepLeavesNone) message += ` No name resolves on this host now: nothing answers on ${route.nameservers.map((n) => `${n}:53`).join(' and ')} (${route.implicit ? 'the kept file has no nameserver line, so glibc asks 127.0.0.1' : `the kept file lists only ${route.nameservers.join(', ')}`}); put a nameserver that answers into /etc/resolv.conf (reconnect the network, or add "nameserver <your router or company DNS>").`;
       notes.push(message);
