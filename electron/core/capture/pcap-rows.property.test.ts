@@ -40,14 +40,18 @@ describe('capture parser on random and mutated frames', () => {
         let t = 1_764_600_000_000_000;
         const parts: Uint8Array[] = [pcapHeader()];
         const seen: Sent[] = [];
-        for (const [p, m] of specs) {
+        for (const [i, [p, m]] of specs.entries()) {
           t += p.dt;
+          // Each frame's TCP sequence number differs from every other frame's (and from where any
+          // segment ends) in at least two bytes, so one flipped byte never makes two frames one
+          // stream: the oracle below reads each segment alone. Joining is pcap-rows.test.ts's job.
+          const seq = ((i + 1) * 0x01010101) >>> 0;
           const dns: Packet = p.response
             ? { type: 'response', id: p.id, flags: 0x8180 | p.rcode, questions: [{ name: p.name, type: 'A' }], answers: [{ type: 'A', name: p.name, ttl: 5, data: '192.0.2.1' }] }
             : { type: 'query', id: p.id, flags: 0x100, questions: [{ name: p.name, type: 'A' }] };
           const spec: FrameSpec = p.response
-            ? { proto: p.tcp ? 'tcp' : 'udp', src: '127.0.0.1', srcPort: 53, dst: '127.0.0.1', dstPort: p.port, tsUs: t, dns, seq: 1 }
-            : { proto: p.tcp ? 'tcp' : 'udp', src: '127.0.0.1', srcPort: p.port, dst: '127.0.0.1', dstPort: 53, tsUs: t, dns, seq: 1 };
+            ? { proto: p.tcp ? 'tcp' : 'udp', src: '127.0.0.1', srcPort: 53, dst: '127.0.0.1', dstPort: p.port, tsUs: t, dns, seq }
+            : { proto: p.tcp ? 'tcp' : 'udp', src: '127.0.0.1', srcPort: p.port, dst: '127.0.0.1', dstPort: 53, tsUs: t, dns, seq };
           let bytes = frame(spec);
           if (m.kind === 'flip') {
             bytes = Uint8Array.from(bytes);
