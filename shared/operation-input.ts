@@ -16,8 +16,9 @@
 // object holding all of zod, locales included: ~750 KB that every CLI command parsed, ~90 ms).
 import * as z from 'zod';
 import { KUBESWITCH_ALLOWED_TEXT, kubeSwitchRefusal } from './kubeswitch-address';
-import { MAX_ZONE_NAME_LENGTH, ZONE_NAME_RE } from './zone-name';
+import { foldZoneText, MAX_ZONE_NAME_LENGTH, ZONE_NAME_RE } from './zone-name';
 import { parseUpstream } from './proxy-upstream';
+import { inetAton } from './inet-aton';
 import { ENGINE_NAMES } from './engines/table';
 
 /** Dotted-quad IPv4 without leading zeros, e.g. 172.19.1.1. */
@@ -56,12 +57,14 @@ export const kubeSwitchText = z
  * last label is all digits — `1.2.3.4`, `1.2.3.4.` (the address with a root dot, which glibc
  * would send to DNS as a name under a TLD "4"), `1.2.3` and `1234` (inet_aton(3) short forms
  * getaddrinfo takes as addresses). No top-level domain is all-numeric (RFC 3696 §2), so no such
- * name can ever answer.
+ * name can ever answer. Also refused: every other text inet_aton(3) reads as an address
+ * (shared/inet-aton.ts), such as `0x7f000001` and `0177.1`: getaddrinfo(3) returns it as
+ * 127.0.0.1 without asking DNS, so it would verify nothing.
  */
 export const verifyNameText = z
   .string()
   .regex(HOSTNAME_RE, 'must be a DNS name such as kubernetes.io')
-  .refine((v) => !/(^|\.)\d+\.?$/.test(v), 'must be a DNS name such as kubernetes.io, not an IP address');
+  .refine((v) => !/(^|\.)\d+\.?$/.test(v) && inetAton(v) === null, 'must be a DNS name such as kubernetes.io, not an IP address');
 
 /** An absolute kubeconfig path as the helper accepts it (no `..`: root opens only what it was shown). */
 export const absolutePath = z
@@ -129,8 +132,8 @@ export const START_FIELDS = {
     what: 'a zone name such as corp.example',
     contract: true,
     helper: { flag: '--allow-zones' },
-    // A name as people type it: case and the trailing dot are dropped (RFC 4343: case-insensitive).
-    cli: { flag: 'allow-zone', normalize: (t) => t.toLowerCase().replace(/\.$/, '') },
+    // A name as people type it: ASCII case and the trailing dot are dropped (RFC 4343), non-ASCII refused.
+    cli: { flag: 'allow-zone', normalize: foldZoneText },
   }),
   /** AdGuard dnsproxy binary to run instead of the installed one (CLI only: never through root's helper). */
   dnsproxyPath: field({ schema: cliPath, what: 'a path without control characters', cli: { flag: 'dnsproxy' } }),

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isIpAddress, parseIpv4 } from './cidr';
+import { isIpAddress } from './cidr';
+import { inetAton } from './inet-aton';
 import { MANAGED_HEADER } from './k2s-paths';
 import { parseResolvConf, renderManagedResolvConf } from './resolv-conf';
 import { hostileOrLong, hostileString, ipv4Arb, isClearError, outcome } from '../e2e/support/hostile-arbitraries';
@@ -106,7 +107,7 @@ describe('renderManagedResolvConf on hostile input', () => {
 });
 
 /**
- * glibc's res_init nameserver rule (resolv/res_init.c), for LF files and dotted-quad IPv4: a line
+ * glibc's res_init nameserver rule (resolv/res_init.c), for LF files and IPv4 (inet_aton): a line
  * is a nameserver line only when it starts with `nameserver` plus a space or tab (MATCH, no
  * leading blanks), and the value ends at the first of `;# \t` (strcspn). MAXNS is not applied:
  * the parser keeps every nameserver on purpose.
@@ -117,15 +118,16 @@ function glibcNameservers(text: string): string[] {
     if (!/^nameserver[ \t]/.test(line)) continue;
     const cp = line.slice(10).replace(/^[ \t]+/, '');
     const value = cp.slice(0, cp.search(/[;# \t]|$/));
-    if (parseIpv4(value)) out.push(value);
+    const quad = inetAton(value);
+    if (quad !== null) out.push(quad);
   }
   return out;
 }
 
 describe('parseResolvConf agrees with glibc on which nameservers the host used', () => {
-  it('takes the same IPv4 nameservers as res_init from LF files with blanks, tabs and comment characters', () => {
+  it('takes the same IPv4 nameservers (short forms too) as res_init from LF files with blanks, tabs and comment characters', () => {
     const lineArb = fc
-      .tuple(fc.constantFrom('', ' ', '\t', '  '), fc.constantFrom('nameserver', 'nameserver', 'nameservers', 'search'), fc.constantFrom(' ', '\t', ' \t', ''), ipv4Arb, fc.constantFrom('', ';x', '#c', ' ;c', '\tx', ' 1.1.1.1', '.5', ';'))
+      .tuple(fc.constantFrom('', ' ', '\t', '  '), fc.constantFrom('nameserver', 'nameserver', 'nameservers', 'search'), fc.constantFrom(' ', '\t', ' \t', ''), fc.oneof(ipv4Arb, fc.constantFrom('127.2', '0x7f000002', '10.1', '0177.0.0.1', '08.1', '0x', '1.0xffffff')), fc.constantFrom('', ';x', '#c', ' ;c', '\tx', ' 1.1.1.1', '.5', ';'))
       .map(([lead, kw, sep, ip, tail]) => `${lead}${kw}${sep}${ip}${tail}`);
     fc.assert(
       fc.property(fc.array(lineArb, { maxLength: 8 }), (lines) => {
@@ -138,6 +140,12 @@ describe('parseResolvConf agrees with glibc on which nameservers the host used',
 });
 
 describe('regressions found by the properties', () => {
+  it('reads glibc\'s short IPv4 forms as res_init does (inet_aton): `127.2` and `0x7f000002` are 127.0.0.2', () => {
+    const conf = parseResolvConf('nameserver 127.2\nnameserver 0x7f000003\nnameserver 0177.0.0.4\nnameserver 10.1\nnameserver 08.1.1.1\n');
+    expect(conf.nameservers).toEqual(['127.0.0.2', '127.0.0.3', '127.0.0.4', '10.0.0.1']);
+    expect(conf.unknown).toEqual(['nameserver 08.1.1.1']);
+  });
+
   it('reads `nameserver 1.0.0.1#c` and `nameserver 1.0.0.2;x` as glibc does: the address ends at # or ;', () => {
     expect(parseResolvConf('nameserver 1.0.0.1#c\nnameserver 1.0.0.2;x\n').nameservers).toEqual(['1.0.0.1', '1.0.0.2']);
   });

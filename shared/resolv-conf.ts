@@ -3,6 +3,7 @@
  * Pure logic: the caller reads and writes the bytes through a HostFs.
  */
 import { isIpAddress } from './cidr';
+import { inetAton } from './inet-aton';
 import { MANAGED_HEADER } from './k2s-paths';
 import type { ResolvConf } from './types';
 
@@ -31,7 +32,8 @@ function valueTokens(rest: string): string[] {
  * value are separated by spaces or tabs; `domain` and `search` replace each other (the last one
  * wins); `search .` means no search domains. Every `nameserver` is kept in file order, also
  * past glibc's MAXNS of 3 (GLIBC_MAXNS: the upstream pick and doctor apply it and name what
- * they leave out). A `nameserver` whose
+ * they leave out). An IPv4 nameserver is read as inet_aton(3) reads it (shared/inet-aton.ts:
+ * `nameserver 127.2` is 127.0.0.2) and kept as a dotted quad. A `nameserver` whose
  * first value is not an IP (IPv6 `%zone` allowed), an indented line (glibc reads directives
  * only from column one) and any unknown directive land in `unknown`.
  */
@@ -54,7 +56,12 @@ export function parseResolvConf(text: string): ResolvConf {
       case 'nameserver': {
         // res_init ends the address at the first of `;# \t` (strcspn), so `1.2.3.4;x` is 1.2.3.4.
         const ns = values[0]?.split(/[;#]/)[0];
-        if (ns !== undefined && isIpAddress(ns)) conf.nameservers.push(ns);
+        // IPv4 first, as res_init does: `__inet_aton_exact (cp, &a)` takes inet_aton(3)'s short
+        // and C-number forms (`127.2`, `0x7f000002`, `0177.0.0.2` are all 127.0.0.2); kept as
+        // the dotted quad glibc asks. Then IPv6 (inet_pton, `%zone` allowed).
+        const v4 = ns === undefined ? null : inetAton(ns);
+        if (v4 !== null) conf.nameservers.push(v4);
+        else if (ns !== undefined && ns.includes(':') && isIpAddress(ns)) conf.nameservers.push(ns);
         else conf.unknown.push(line);
         break;
       }

@@ -33,3 +33,27 @@ export function edgeHyphenLabel(zone: string): string | null {
 export function isRoutableZoneName(zone: string): boolean {
   return isZoneName(zone) && zone.split('.').every((l) => ZONE_LABEL_RE.test(l));
 }
+
+/** `ch` as people can find it: the character and its code point, e.g. `"K" (U+212A)`. */
+function codePointWords(ch: string): string {
+  return `"${ch}" (U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')})`;
+}
+
+/**
+ * A zone name as people type it, folded as DNS folds it: ASCII letters to lower case (RFC 4343
+ * §3: only the 26 ASCII letters compare case-insensitively), the trailing dot dropped. JavaScript's
+ * toLowerCase folds Unicode too: the Kelvin sign U+212A becomes `k` and U+0130 becomes `i` plus a
+ * combining dot, so `\u212A8s.corp` (a Kelvin sign first) would pass as `k8s.corp`, a zone it is not. Any non-ASCII character is
+ * refused instead (a zone is ASCII on the wire; an IDN is typed in its `xn--` form), naming it
+ * and, when Unicode folds it to ASCII, what it looks like.
+ * Throws an Error whose message continues "--allow-zone …".
+ */
+export function foldZoneText(text: string): string {
+  for (const ch of text) {
+    if (ch.codePointAt(0)! < 0x80) continue;
+    const folded = ch.toLowerCase().normalize('NFKC');
+    const looks = !/^[\u0000-\u007f]+$/.test(folded) ? '' : `; it only looks like the ASCII "${folded}", which RFC 4343 case folding never makes of it — type "${folded}"`;
+    throw new Error(`must be an ASCII zone name such as corp.example, not "${text.slice(0, 64).replace(/[\u0000-\u001f\u007f-\u009f]/g, '?')}": it holds the non-ASCII character ${codePointWords(ch)}${looks} (an internationalized name goes in its xn-- form).`);
+  }
+  return text.replace(/[A-Z]/g, (c) => c.toLowerCase()).replace(/\.$/, '');
+}

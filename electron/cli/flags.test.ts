@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { START_FIELDS, STOP_FIELDS } from '../../shared/operation-input';
-import { cliInputOf, cliOptionsOf, parseCliArgs, UsageError } from './flags';
+import { cliInputOf, cliOptionsOf, parseCliArgs, queryLinesOf, UsageError } from './flags';
 
 /** What `k2s-dns start ARGS` turns into (the Start input). */
 const startOf = (args: string[]) => cliInputOf(START_FIELDS, parseArgs({ args, options: cliOptionsOf(START_FIELDS), strict: true }).values);
@@ -45,12 +45,29 @@ describe('CLI flags from the Start schema', () => {
     [['--verify-name', '1.2.3.4'], '--verify-name must be a DNS name such as kubernetes.io, not "1.2.3.4".'],
     [['--verify-name', '1.2.3.4.'], '--verify-name must be a DNS name such as kubernetes.io, not "1.2.3.4.".'],
     [['--verify-name', '1234'], '--verify-name must be a DNS name such as kubernetes.io, not "1234".'],
+    // inet_aton(3) forms getaddrinfo answers as 127.0.0.1 without asking DNS (shared/inet-aton.ts).
+    [['--verify-name', '0x7f000001'], '--verify-name must be a DNS name such as kubernetes.io, not "0x7f000001".'],
+    [['--verify-name', '0177.1'], '--verify-name must be a DNS name such as kubernetes.io, not "0177.1".'],
+    // RFC 4343 folds ASCII only: the Kelvin sign U+212A is no `k` (JavaScript's toLowerCase makes one of it).
+    [['--allow-zone', '\u212A8s.corp'], '--allow-zone must be an ASCII zone name such as corp.example, not "\u212A8s.corp": it holds the non-ASCII character "\u212A" (U+212A); it only looks like the ASCII "k"'],
+    [['--allow-zone', 'b\u00FCro.corp'], '--allow-zone must be an ASCII zone name such as corp.example, not "b\u00FCro.corp": it holds the non-ASCII character "\u00FC" (U+00FC) (an internationalized name goes in its xn-- form).'],
     [['--allow-zone', 'ok.example', '--allow-zone', 'x y'], '--allow-zone must be a zone name such as corp.example, not "x y".'],
     [['--upstream', 'dns.google'], '--upstream must be an IP or IP:PORT, e.g. 192.168.1.1 or [fd00::1]:53, not "dns.google".'],
     [Array.from({ length: 101 }, (_, i) => ['--allow-zone', `z${i}.example`]).flat(), '--allow-zone was given more than 100 times'],
   ])('refuses case %# with a usage error naming the flag', (args, message) => {
     expect(() => startOf(args)).toThrow(UsageError);
     expect(() => startOf(args)).toThrow(message);
+  });
+});
+
+describe('k2s-dns queries --lines', () => {
+  it('takes a whole number 1–5000 written in digits, 50 when absent', () => {
+    expect(queryLinesOf(undefined)).toBe(50);
+    expect(queryLinesOf('1')).toBe(1);
+    expect(queryLinesOf('5000')).toBe(5000);
+  });
+  it.each(['1e3', '0x10', '5.0', ' 7', '+7', '0', '5001', '', '00000000010'])('refuses %j in the CLI\'s words', (text) => {
+    expect(() => queryLinesOf(text)).toThrow(new UsageError(`--lines must be a whole number from 1 to 5000, not "${text}".`));
   });
 });
 

@@ -40,6 +40,22 @@ export function parseCliArgs(args: string[], options: Options, allowPositionals:
   return { values: values as Record<string, unknown>, positionals };
 }
 
+/** Most rows `k2s-dns queries --lines` prints. */
+export const MAX_QUERY_LINES = 5000;
+
+/**
+ * The row count of `k2s-dns queries --lines N` (default 50 when absent): decimal digits only,
+ * 1–MAX_QUERY_LINES. `Number()` alone would take `1e3`, `0x10`, ` 7` and `5.0`; none of them is
+ * what a user types for a count. Throws UsageError in the CLI's words.
+ */
+export function queryLinesOf(raw: unknown): number {
+  if (raw === undefined) return 50;
+  const text = String(raw);
+  const n = /^[0-9]{1,5}$/.test(text) ? Number(text) : NaN;
+  if (!(n >= 1 && n <= MAX_QUERY_LINES)) throw new UsageError(`--lines must be a whole number from 1 to ${MAX_QUERY_LINES}, not "${shown(text)}".`);
+  return n;
+}
+
 /** `text` cut to 64 characters with control characters shown as `?` (safe to print). */
 function shown(text: string): string {
   return text.slice(0, 64).replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
@@ -57,7 +73,15 @@ export function cliInputOf<T extends FieldTable>(table: T, values: Record<string
     const { flag, negate, normalize } = spec.cli!;
     const raw = values[flag];
     if (raw === undefined) continue;
-    const norm = (t: string) => (normalize ? normalize(t) : t);
+    // A normalize that refuses the text (zone-name.ts foldZoneText) speaks for the flag.
+    const norm = (t: string) => {
+      if (!normalize) return t;
+      try {
+        return normalize(t);
+      } catch (err) {
+        throw new UsageError(`--${flag} ${(err as Error).message}`);
+      }
+    };
     const value = negate ? raw !== true : Array.isArray(raw) ? (raw as string[]).map(norm) : typeof raw === 'string' ? norm(raw) : raw;
     const parsed = spec.schema.safeParse(value);
     if (parsed.success) {

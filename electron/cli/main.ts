@@ -7,7 +7,7 @@ import { QUERY_TYPES, type QueryType } from '../../shared/types';
 import { parseServer } from '../core/host/parse-server';
 import { HOSTNAME_RE, START_FIELDS, STOP_FIELDS, ZONES_FIELDS } from '../../shared/operation-input';
 import { parseIp } from '../../shared/cidr';
-import { cliInputOf, cliOptionsOf, parseCliArgs, UsageError } from './flags';
+import { cliInputOf, cliOptionsOf, parseCliArgs, queryLinesOf, UsageError } from './flags';
 import { needsSearchExplain } from '../../shared/search-explain';
 import { terminalSafe as t } from './terminal-safe';
 
@@ -113,8 +113,7 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
       return runCapture(createHostFs('/'), process.getuid?.() ?? -1, args, process.argv[1] ?? '');
     }
     case 'queries': {
-      const lines = v.lines === undefined ? 50 : Number(v.lines);
-      if (!Number.isInteger(lines) || lines < 1 || lines > 5000) throw new UsageError(`--lines must be 1–5000, not "${String(v.lines)}".`);
+      const lines = queryLinesOf(v.lines);
       const [{ exactQueryLog }, { findTcpdump }, { K2S_PATHS }, { formatExactRow }, { CAPTURE_FAILED_FILE }] = await Promise.all([import('../core/capture/exact-log'), import('../core/capture/tcpdump-path'), import('../../shared/k2s-paths'), import('./print-queries'), import('../core/capture/capture-args')]);
       const log = await exactQueryLog(K2S_PATHS.queryRows, lines, 'adguard', findTcpdump, CAPTURE_FAILED_FILE);
       if (asJson) out(JSON.stringify(log));
