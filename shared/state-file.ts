@@ -32,6 +32,12 @@ export interface ResolverStateFile {
   kubernetesServiceIp: string | null;
   /** sha256 (hex) of the K2s-owned resolv.conf we wrote, to detect drift. */
   managedResolvConfSha256: string | null;
+  /**
+   * sha256 (hex) of the K2s-owned resolv.conf a follow is writing now (follow.ts): saved before
+   * the file is replaced and dropped once the follow ends, so a reader in between (status, the
+   * window, a stop after a crash) takes either file as K2s's (isK2sWrittenSha), never as an edit.
+   */
+  pendingManagedResolvConfSha256?: string | null;
   /** The kubeconfig start used, so zones/doctor/the app default to the same cluster. */
   kubeconfigPath?: string | null;
   // --- zone policy ---
@@ -60,6 +66,14 @@ const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
 const isStr = (v: unknown): v is string => typeof v === 'string';
 const isStrOrNull = (v: unknown): v is string | null => v === null || typeof v === 'string';
+
+/**
+ * Whether `sha` (hex sha256 of the K2s-owned resolv.conf's bytes) is one K2s wrote: the stored
+ * one, or the one a follow is writing now (pendingManagedResolvConfSha256).
+ */
+export function isK2sWrittenSha(state: Pick<ResolverStateFile, 'managedResolvConfSha256' | 'pendingManagedResolvConfSha256'>, sha: string | null): boolean {
+  return sha !== null && (sha === state.managedResolvConfSha256 || sha === (state.pendingManagedResolvConfSha256 ?? null));
+}
 
 /** Checks a ResolverEntry from JSON; returns a reason string when invalid, null when valid. */
 export function resolverEntryProblem(v: unknown): string | null {
@@ -110,7 +124,7 @@ export function stateFileProblem(v: unknown): string | null {
   if (v.onNetworkChange !== undefined && v.onNetworkChange !== 'follow' && v.onNetworkChange !== 'keep') return 'onNetworkChange is not follow or keep';
   if (v.plan !== undefined && v.plan !== null && !(isObj(v.plan) && Array.isArray(v.plan.upstreams) && Array.isArray(v.plan.listeners) && Array.isArray(v.plan.zones)))
     return 'plan is not a proxy plan';
-  for (const k of ['engineBinary', 'managedNameserver'] as const) {
+  for (const k of ['engineBinary', 'managedNameserver', 'pendingManagedResolvConfSha256'] as const) {
     if (v[k] !== undefined && !isStrOrNull(v[k])) return `${k} is not a string or null`;
   }
   for (const k of ['clusterDomain', 'kubeDnsIp', 'kubernetesServiceIp', 'managedResolvConfSha256'] as const) {

@@ -181,7 +181,19 @@ async function followLocked(deps: LifecycleDeps): Promise<FollowOutcome> {
   // The stub file keeps its bytes when resolved's link servers change: say what did change.
   const how = resolvedLinkServers && found.bytes.toString('base64') === savedBytes(state.resolvConf) ? `systemd-resolved's servers changed (resolvectl dns: ${resolvedLinkServers.join(', ')})` : found.how;
   const change: NetworkChange = { at, outcome: 'followed', writer: writer.writer, evidence: writer.evidence, how, from: state.upstreams, to: picked.upstreams };
-  let next: ResolverStateFile = { ...state, resolvConf: found.entry, savedAt: at, upstreams: picked.upstreams, lastNetworkChange: change };
+  // The K2s file this follow writes, rendered before anything is saved: its sha goes into the
+  // state file together with the new original (pendingManagedResolvConfSha256), BEFORE the file
+  // is replaced, so status read at any moment of the follow (the engine restart takes seconds)
+  // finds the file's sha among K2s's own and never says "other content than K2s wrote".
+  const writable = writableResolverTokens(parsed);
+  let managed: string;
+  try {
+    managed = renderManagedResolvConf({ search: writable.search, options: clientOptions(writable.options, picked.upstreams.length), ...(state.managedNameserver && state.managedNameserver !== '127.0.0.1' ? { nameserver: state.managedNameserver } : {}) });
+  } catch (err) {
+    return drift(found, `the K2s file for it cannot be written: ${messageOf(err)}`, writer);
+  }
+  const managedSha = createHash('sha256').update(managed).digest('hex');
+  let next: ResolverStateFile = { ...state, resolvConf: found.entry, savedAt: at, upstreams: picked.upstreams, lastNetworkChange: change, pendingManagedResolvConfSha256: managedSha };
   const t = [deps.now()];
   const lap = () => {
     t.push(deps.now());
@@ -191,14 +203,13 @@ async function followLocked(deps: LifecycleDeps): Promise<FollowOutcome> {
   await writeState(deps.fs, next);
   const saveMs = lap();
   let hostFileMs = 0;
+  let hostWritten = false;
   let restartMs = 0;
   try {
     // Host points at the proxy again FIRST, with the new network's search domains and options:
     // the running engine still answers the cluster's zones (kube-dns did not change), so cluster
     // names resolve during the restart below too, not only after it (the network's file, in
     // place until now, has no route to the cluster). A failure below puts the network's file back.
-    const writable = writableResolverTokens(parsed);
-    const managed = renderManagedResolvConf({ search: writable.search, options: clientOptions(writable.options, picked.upstreams.length), ...(state.managedNameserver && state.managedNameserver !== '127.0.0.1' ? { nameserver: state.managedNameserver } : {}) });
     // The network may have written again since this look read its file (NetworkManager renames
     // several files in a second): putting K2s's file over that newer one would lose it for good.
     // Then nothing is changed (the state file back as it was) and the watcher's next look
@@ -210,7 +221,9 @@ async function followLocked(deps: LifecycleDeps): Promise<FollowOutcome> {
       return { kind: 'busy', why: 'the network wrote /etc/resolv.conf again during this look; the next look follows the newer file' };
     }
     await deps.fs.writeFileAtomic(K2S_PATHS.resolvConf, managed, { mode: 0o644, uid: 0, gid: 0 });
-    next = { ...next, managedResolvConfSha256: createHash('sha256').update(managed).digest('hex') };
+    hostWritten = true;
+    // Kept pending until the final state write below: the file is now the new one, and either sha is K2s's meanwhile.
+    next = { ...next, managedResolvConfSha256: managedSha };
     hostFileMs = lap();
     const policy = upstreamPolicy({ options: parsed.options });
     const plan = { ...state.plan, upstreams: picked.upstreams, timeoutMs: policy.timeoutMs, order: policy.order };
@@ -229,7 +242,7 @@ async function followLocked(deps: LifecycleDeps): Promise<FollowOutcome> {
     restartMs = lap();
     await waitForListeners(deps, plan, READY_TIMEOUT_MS);
     const listeningMs = lap();
-    next = { ...next, plan };
+    next = { ...next, plan, pendingManagedResolvConfSha256: null };
     await writeState(deps.fs, next);
     // The capture reads the ports fixed at its start: new upstreams (another port, or a zone's)
     // would go unseen, so a companion that ran (ready, or stopped with a reason) is restarted
@@ -244,9 +257,12 @@ async function followLocked(deps: LifecycleDeps): Promise<FollowOutcome> {
   } catch (err) {
     // The host gets the network's own file back (it names working nameservers; the proxy may
     // be down): drift, as when the network's write is not followed at all.
-    const back = hostFileMs > 0 ? await restoreResolver(deps.fs, found.entry).then(() => null, (e: unknown) => messageOf(e)) : null;
+    const back = hostWritten ? await restoreResolver(deps.fs, found.entry).then(() => null, (e: unknown) => messageOf(e)) : null;
     const failedChange: NetworkChange = { ...change, outcome: 'drift', to: state.upstreams, reason: `following it failed: ${messageOf(err)}; the network's file is saved as the original (stop restores it)${back ? `, and putting it back at /etc/resolv.conf failed: ${back}` : ''}` };
-    await writeState(deps.fs, { ...next, ...(hostFileMs > 0 && !back ? { managedResolvConfSha256: state.managedResolvConfSha256 } : {}), upstreams: state.upstreams, lastNetworkChange: failedChange }).catch(() => undefined);
+    // The sha of the K2s file that is at /etc/resolv.conf now: the new one only when it was
+    // written and putting the network's file back failed; nothing pending any more.
+    const keptSha = hostWritten && back ? managedSha : state.managedResolvConfSha256;
+    await writeState(deps.fs, { ...next, managedResolvConfSha256: keptSha, pendingManagedResolvConfSha256: null, upstreams: state.upstreams, lastNetworkChange: failedChange }).catch(() => undefined);
     return { kind: 'drift', change: failedChange };
   }
 }

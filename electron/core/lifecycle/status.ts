@@ -5,6 +5,7 @@ import type { HostDnsStatus, ResolverEntry } from '../../../shared/types';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { cliCommand, type FrontEnd } from '../../../shared/fix';
 import { captureResolver, readState, sameResolver } from '../host/resolver-state';
+import { isK2sWrittenSha } from '../../../shared/state-file';
 import { isManagedEntry } from './preflight';
 import { isGone } from './resolver-gone';
 import { StateFileCorruptError } from '../host/state-store';
@@ -67,7 +68,8 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     owner = 'k2s';
     if (state?.managedResolvConfSha256 && current.kind === 'file') {
       const sha = createHash('sha256').update(Buffer.from(current.contentBase64, 'base64')).digest('hex');
-      if (sha !== state.managedResolvConfSha256) messages.push('/etc/resolv.conf has the K2s header but other content than K2s wrote.');
+      // Either sha a follow may stand between (state-file.ts isK2sWrittenSha): its write is no edit.
+      if (!isK2sWrittenSha(state, sha)) messages.push('/etc/resolv.conf has the K2s header but other content than K2s wrote.');
     }
   } else if (state && !sameResolver(current, state.resolvConf) && isGone(current)) {
     owner = 'foreign';

@@ -9,7 +9,7 @@ import { isGone } from './resolver-gone';
 import { driftRoute } from '../../../shared/drift-route';
 import { failed, messageOf } from './errors';
 import { StateFileCorruptError, moveStateAside } from '../host/state-store';
-import type { ResolverStateFile } from '../../../shared/state-file';
+import { isK2sWrittenSha, type ResolverStateFile } from '../../../shared/state-file';
 import { StepReporter, type EventSink } from './reporter';
 import { resolvedActive, restartResolved, revertRoute } from './resolved';
 import { writeJournal, LAST_RECOVERY } from './journal';
@@ -159,7 +159,7 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
     const route = managed || text === null ? null : driftRoute(text, state.listeners.map((l) => l.address));
     const restoreByDefault = opts.onDrift === undefined && route?.keepLeavesNone === true;
     // A K2s-owned file someone edited (header kept) is drift too: never dropped silently.
-    const edited = managed && state.managedResolvConfSha256 !== null && entrySha(current) !== state.managedResolvConfSha256;
+    const edited = managed && state.managedResolvConfSha256 !== null && !isK2sWrittenSha(state, entrySha(current));
     if (sameResolver(current, state.resolvConf)) {
       message = 'The resolver is already the saved original.';
     } else if (isBindMounted(deps.fs.real(K2S_PATHS.resolvConf), await deps.mountinfo())) {
