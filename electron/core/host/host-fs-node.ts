@@ -10,10 +10,17 @@ function isErrno(err: unknown, ...codes: string[]): boolean {
   return typeof err === 'object' && err !== null && codes.includes((err as NodeJS.ErrnoException).code ?? '');
 }
 
+/** What an `other` is (stat(2) S_IFIFO, S_IFSOCK, S_IFCHR, S_IFBLK), or undefined for a file, directory or link. */
+function specialOf(st: Stats): HostStat['special'] {
+  return st.isFIFO() ? 'fifo' : st.isSocket() ? 'socket' : st.isCharacterDevice() ? 'char-device' : st.isBlockDevice() ? 'block-device' : undefined;
+}
+
 function toHostStat(st: Stats): HostStat {
   const kind = st.isSymbolicLink() ? 'symlink' : st.isFile() ? 'file' : st.isDirectory() ? 'dir' : 'other';
+  const special = kind === 'other' ? specialOf(st) : undefined;
   return {
     kind,
+    ...(special ? { special } : {}),
     mode: st.mode & 0o7777,
     uid: st.uid,
     gid: st.gid,
@@ -120,9 +127,13 @@ export function createHostFs(root: string): HostFs {
 
     async readFile(hostPath, opts) {
       const file = real(await resolveInRoot(hostPath));
-      if (opts?.maxBytes === undefined) return fsp.readFile(file);
-      const handle = await fsp.open(file, fsc.O_RDONLY | fsc.O_NOCTTY);
+      // O_NONBLOCK: open(2) of a FIFO without one returns only once a writer comes (fifo(7)),
+      // which would hang whoever reads /etc/resolv.conf (status, follow, stop) for ever; no
+      // reader of this interface wants a FIFO's bytes, so one is refused, not read.
+      const handle = await fsp.open(file, fsc.O_RDONLY | fsc.O_NOCTTY | fsc.O_NONBLOCK);
       try {
+        if ((await handle.stat()).isFIFO()) throw Object.assign(new Error(`${hostPath} is a FIFO (named pipe), not a file`), { code: 'EINVAL' });
+        if (opts?.maxBytes === undefined) return await handle.readFile();
         const buf = Buffer.alloc(opts.maxBytes);
         let n = 0;
         while (n < buf.length) {

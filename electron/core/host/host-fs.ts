@@ -7,6 +7,8 @@
  */
 export interface HostStat {
   kind: 'file' | 'symlink' | 'dir' | 'other';
+  /** For `other`: which special file it is (stat(2) st_mode); absent when unknown. */
+  special?: 'fifo' | 'socket' | 'char-device' | 'block-device';
   /** st_mode & 0o7777 */
   mode: number;
   uid: number;
@@ -33,6 +35,7 @@ export interface HostFs {
   /**
    * Reads bytes, following links. Throws ENOENT when missing, ELOOP for a link loop. With
    * `maxBytes`, reads at most that many from the start (a huge file is never read whole).
+   * Never blocks on a FIFO: opened non-blocking and refused with EINVAL.
    */
   readFile(hostPath: string, opts?: { maxBytes?: number }): Promise<Buffer>;
   /**

@@ -208,7 +208,7 @@ describe('captureResolver / restoreResolver on a temp root', () => {
   it('refuses a directory at /etc/resolv.conf with the fix', async () => {
     mkdirSync(r('etc/resolv.conf'));
     await expect(captureResolver(createHostFs(root), nodeExec)).rejects.toThrow(
-      '/etc/resolv.conf is a dir, not a file or symlink; replace it with a regular resolv.conf and retry.',
+      '/etc/resolv.conf is a directory, not a resolver file or a symlink to one; replace it with a regular resolv.conf and retry.',
     );
   });
 });

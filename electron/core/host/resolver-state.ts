@@ -3,6 +3,7 @@
  * owner and immutable flag of a regular file, or the exact readlink(2) string of a symlink.
  * Restores replace the entry by rename inside /etc and never write through a link.
  */
+import { notFileWords } from '../../../shared/not-a-file';
 import { K2S_PATHS, MANAGED_HEADER } from '../../../shared/k2s-paths';
 import type { ResolverEntry } from '../../../shared/types';
 import { lstatSync } from 'node:fs';
@@ -120,7 +121,7 @@ export async function captureResolverWithNotes(
     };
   }
   if (st.kind !== 'file') {
-    throw new Error(`${hostPath} is a ${st.kind}, not a file or symlink; replace it with a regular resolv.conf and retry.`);
+    throw new Error(`${hostPath} is ${notFileWords({ kind: st.kind, ...(st.special ? { special: st.special } : {}) })}, not a resolver file or a symlink to one; replace it with a regular resolv.conf and retry.`);
   }
   const bytes = await fs.readFile(hostPath, read);
   const { immutable, note } = await readImmutable(fs, exec, hostPath);

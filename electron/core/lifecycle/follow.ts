@@ -20,6 +20,7 @@ import { parseResolvConf, renderManagedResolvConf, writableResolverTokens } from
 import { clientOptions, upstreamPolicy } from '../../../shared/upstream-policy';
 import { MAX_RESOLVER_BYTES, networkWriter, resolverFileRefusal, resolverOwnerRefusal } from '../../../shared/network-writer';
 import { driftRoute } from '../../../shared/drift-route';
+import { notFileWords, notResolverFileWords, type NotFileKind } from '../../../shared/not-a-file';
 export { describeNetworkChange } from '../../../shared/network-writer';
 import { engineRuntime } from '../engines/table';
 import { ROOT_WRITTEN_DIRS } from '../../../shared/root-dir-check';
@@ -66,6 +67,8 @@ interface Candidate {
   target: string | null;
   /** Owner and mode of the file itself (a link's target), for resolverOwnerRefusal. */
   owner: { uid: number; gid: number; mode: number } | null;
+  /** What a new link ends at when that is no regular file (a directory, a FIFO): refused by name. */
+  notFile?: NotFileKind;
 }
 
 /** At most this many bytes of a new file are read: one more than any file K2s follows, so a larger one is refused by its size, never read whole. */
@@ -108,7 +111,9 @@ async function candidate(deps: LifecycleDeps, state: ResolverStateFile, current:
   if (current.kind === 'file') return { entry: current, bytes: Buffer.from(current.contentBase64, 'base64'), how: '/etc/resolv.conf replaced by a regular file', target: null, owner: { uid: current.uid, gid: current.gid, mode: current.mode } };
   if (current.kind === 'symlink') {
     const st = await deps.fs.stat(K2S_PATHS.resolvConf).catch(() => null);
-    return { entry: current, bytes: Buffer.from(current.targetContentBase64 ?? '', 'base64'), how: `/etc/resolv.conf replaced by a symlink → ${current.target}`, target: current.target, owner: st };
+    // stat only: a link to a FIFO or a directory has no bytes, which is not "an empty file".
+    const notFile = st !== null && (st.kind === 'dir' || st.kind === 'other') ? { kind: st.kind, ...(st.special ? { special: st.special } : {}) } : undefined;
+    return { entry: current, bytes: Buffer.from(current.targetContentBase64 ?? '', 'base64'), how: `/etc/resolv.conf replaced by a symlink → ${current.target}`, target: current.target, owner: st, ...(notFile ? { notFile } : {}) };
   }
   return 'gone';
 }
@@ -132,28 +137,38 @@ export async function followNetwork(deps: LifecycleDeps): Promise<FollowOutcome>
   }
 }
 
+/** Records a change left as drift in the state file (once: the same drift seen again is not news) and returns it. */
+async function recordDrift(deps: LifecycleDeps, state: ResolverStateFile, reason: string, how: string, writer = networkWriter('', null)): Promise<FollowOutcome> {
+  const change: NetworkChange = { at: new Date(deps.now()).toISOString(), outcome: 'drift', writer: writer.writer, evidence: writer.evidence, how, from: state.upstreams, to: state.upstreams, reason };
+  // One record per change: no state write per look.
+  const last = state.lastNetworkChange;
+  if (!(last?.outcome === 'drift' && last.reason === reason && last.how === change.how)) await writeState(deps.fs, { ...state, lastNetworkChange: change });
+  return { kind: 'drift', change };
+}
+
 async function followLocked(deps: LifecycleDeps): Promise<FollowOutcome> {
   const t0 = deps.now();
   const state = await readState(deps.fs).catch(() => null);
   if (!state || state.writtenBy !== 'k2s-dns' || !state.plan || !state.managedResolvConfSha256) return { kind: 'idle', why: 'K2s DNS is not running (no complete start in the state file)' };
-  const current = await captureResolver(deps.fs, deps.exec, READ_BOUND).catch(() => null);
-  if (current === null) return { kind: 'idle', why: '/etc/resolv.conf is neither a file nor a symlink' };
+  const top = await deps.fs.lstat(K2S_PATHS.resolvConf);
+  const current = top?.kind === 'dir' || top?.kind === 'other' ? null : await captureResolver(deps.fs, deps.exec, READ_BOUND).catch(() => null);
+  if (current === null) {
+    if (top?.kind !== 'dir' && top?.kind !== 'other') return { kind: 'idle', why: '/etc/resolv.conf is neither a file nor a symlink' };
+    const words = notFileWords({ kind: top.kind, ...(top.special ? { special: top.special } : {}) });
+    return recordDrift(deps, state, `/etc/resolv.conf is ${words}: not a resolver file; move it away (mv /etc/resolv.conf /etc/resolv.conf.moved), then stop puts the saved original back`, `/etc/resolv.conf replaced by ${words}`);
+  }
   const found = await candidate(deps, state, current);
   if (found === null) return { kind: 'idle', why: 'no new resolver file' };
   const at = new Date(deps.now()).toISOString();
-  const drift = async (c: Candidate | null, reason: string, writer = networkWriter(c?.bytes.toString('utf8') ?? '', c?.target ?? null), how = c?.how ?? '/etc/resolv.conf removed'): Promise<FollowOutcome> => {
-    const change: NetworkChange = { at, outcome: 'drift', writer: writer.writer, evidence: writer.evidence, how, from: state.upstreams, to: state.upstreams, reason };
-    // One record per change: the same drift seen again is not news (and no state write per look).
-    const last = state.lastNetworkChange;
-    if (!(last?.outcome === 'drift' && last.reason === reason && last.how === change.how)) await writeState(deps.fs, { ...state, lastNetworkChange: change });
-    return { kind: 'drift', change };
-  };
+  const drift = async (c: Candidate | null, reason: string, writer = networkWriter(c?.bytes.toString('utf8') ?? '', c?.target ?? null), how = c?.how ?? '/etc/resolv.conf removed'): Promise<FollowOutcome> =>
+    recordDrift(deps, state, reason, how, writer);
   if (found === 'gone') return drift(null, 'the resolver file was deleted (or its link dangles); stop puts the saved original back');
   if (found === 'loop') {
     const target = current.kind === 'symlink' ? current.target : '?';
     return drift(null, `/etc/resolv.conf is a symlink loop (ELOOP: its link → ${target} never reaches a file), not a deleted file; stop puts the saved original back`, networkWriter('', target), `/etc/resolv.conf replaced by a symlink loop → ${target}`);
   }
   const writer = networkWriter(found.bytes.toString('utf8'), found.target);
+  if (found.notFile) return drift(found, `the link ends at ${targetPath(found.target ?? '')}, which is ${notResolverFileWords(found.notFile)}; stop puts the saved original back`, writer);
   const refusal = resolverFileRefusal(found.bytes) ?? (found.owner ? resolverOwnerRefusal(found.owner) : null);
   if (refusal) return drift(found, refusal, writer);
 

@@ -6,6 +6,8 @@ import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { cliCommand, type FrontEnd } from '../../../shared/fix';
 import { captureResolver, readState, sameResolver } from '../host/resolver-state';
 import { isK2sWrittenSha } from '../../../shared/state-file';
+import { notResolverFileWords } from '../../../shared/not-a-file';
+import { linkEndNotFile } from '../host/link-end';
 import { isManagedEntry } from './preflight';
 import { isGone } from './resolver-gone';
 import { StateFileCorruptError } from '../host/state-store';
@@ -54,16 +56,19 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     return null;
   });
   const service = await deps.services.status();
-  const kind = (await deps.fs.lstat(K2S_PATHS.resolvConf))?.kind;
+  const top = await deps.fs.lstat(K2S_PATHS.resolvConf);
+  const kind = top?.kind;
   // A directory or special file cannot be captured; status must still answer (never throw).
   const current: ResolverEntry | null = kind === 'dir' || kind === 'other' ? null : await captureResolver(deps.fs, deps.exec);
+  // A link that ends at a directory, FIFO or device (stat only: a FIFO is never opened).
+  const linkEnd = current?.kind === 'symlink' && !current.dangling && current.targetContentBase64 === null ? await linkEndNotFile(deps.fs, K2S_PATHS.resolvConf) : null;
   let owner: HostDnsStatus['resolverOwner'] = 'original';
   let driftRouteNow: DriftRoute | null = null;
   // The file's text (a link's target's), for the drift route; null for a dangling link or no file.
   const currentText = current?.kind === 'file' ? Buffer.from(current.contentBase64, 'base64').toString('utf8') : current?.kind === 'symlink' && current.targetContentBase64 != null ? Buffer.from(current.targetContentBase64, 'base64').toString('utf8') : null;
   if (current === null) {
     owner = 'foreign';
-    messages.push(`/etc/resolv.conf is a ${kind === 'dir' ? 'directory' : 'special file'}, not a resolver file; move it away (mv /etc/resolv.conf /etc/resolv.conf.moved), then ${say({ gui: 'press Stop to put the saved original back.', cli: `run ${cliCommand('stop', true)} to put the saved original back.` })}`);
+    messages.push(`/etc/resolv.conf is ${notResolverFileWords({ kind: kind === 'dir' ? 'dir' : 'other', ...(top?.special ? { special: top.special } : {}) })}; move it away (mv /etc/resolv.conf /etc/resolv.conf.moved), then ${say({ gui: 'press Stop to put the saved original back.', cli: `run ${cliCommand('stop', true)} to put the saved original back.` })}`);
   } else if (isManagedEntry(current)) {
     owner = 'k2s';
     if (state?.managedResolvConfSha256 && current.kind === 'file') {
@@ -71,6 +76,10 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
       // Either sha a follow may stand between (state-file.ts isK2sWrittenSha): its write is no edit.
       if (!isK2sWrittenSha(state, sha)) messages.push('/etc/resolv.conf has the K2s header but other content than K2s wrote.');
     }
+  } else if (state && !sameResolver(current, state.resolvConf) && linkEnd) {
+    owner = 'foreign';
+    // Its bytes read as none (no file at the end): say what is there, not "an empty file".
+    messages.push(`/etc/resolv.conf was replaced by a symlink → ${current.kind === 'symlink' ? current.target : '?'}, which is ${notResolverFileWords(linkEnd)}: host apps get no nameserver from it; ${say({ gui: 'press Stop: it puts the saved original back.', cli: `run ${cliCommand('stop', true)}: it puts the saved original back.` })}`);
   } else if (state && !sameResolver(current, state.resolvConf) && isGone(current)) {
     owner = 'foreign';
     const what = current.kind === 'symlink' ? `replaced by a dangling symlink (→ ${current.target})` : 'deleted';

@@ -7,6 +7,8 @@ import { captureResolver, restoreResolver, readState, removeState, sameResolver,
 import { isManagedEntry } from './preflight';
 import { isGone } from './resolver-gone';
 import { driftRoute } from '../../../shared/drift-route';
+import { notResolverFileWords } from '../../../shared/not-a-file';
+import { linkEndNotFile } from '../host/link-end';
 import { failed, messageOf } from './errors';
 import { StateFileCorruptError, moveStateAside } from '../host/state-store';
 import { isK2sWrittenSha, type ResolverStateFile } from '../../../shared/state-file';
@@ -126,12 +128,13 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
   const { state, corrupt } = await readStateOrSalvage(deps);
   const notes: string[] = [];
   await r.run('restore', 'Restoring the saved /etc/resolv.conf', async () => {
-    const kind = (await deps.fs.lstat(K2S_PATHS.resolvConf))?.kind;
+    const top = await deps.fs.lstat(K2S_PATHS.resolvConf);
+    const kind = top?.kind;
     if (state && (kind === 'dir' || kind === 'other')) {
       // rename(2) of a file over a directory fails (EISDIR), and what is inside is not ours to
       // delete. Keep the saved original and the proxy: with no readable resolv.conf glibc asks
       // 127.0.0.1 (resolv.conf(5)), so the host keeps resolving through the proxy meanwhile.
-      throw failed('RESOLV_CONF_NOT_FILE', `/etc/resolv.conf became a ${kind === 'dir' ? 'directory' : 'special file'} while K2s ran, so the saved original cannot be put back over it; the saved original is kept in ${K2S_PATHS.stateFile} and k2s-dnsproxy keeps running. Move it away (mv /etc/resolv.conf /etc/resolv.conf.moved), then run k2s-dns ${op} again.`);
+      throw failed('RESOLV_CONF_NOT_FILE', `/etc/resolv.conf became ${notResolverFileWords({ kind, ...(top?.special ? { special: top.special } : {}) })} while K2s ran, so the saved original cannot be put back over it; the saved original is kept in ${K2S_PATHS.stateFile} and k2s-dnsproxy keeps running. Move it away (mv /etc/resolv.conf /etc/resolv.conf.moved), then run k2s-dns ${op} again.`);
     }
     const current = await captureResolver(deps.fs, deps.exec);
     if (!state && corrupt) {
@@ -157,7 +160,10 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
     // have no DNS and the only saved copy would be gone, so the default then is to restore.
     const text = current.kind === 'file' ? Buffer.from(current.contentBase64, 'base64').toString('utf8') : current.kind === 'symlink' && current.targetContentBase64 != null ? Buffer.from(current.targetContentBase64, 'base64').toString('utf8') : null;
     const route = managed || text === null ? null : driftRoute(text, state.listeners.map((l) => l.address));
-    const restoreByDefault = opts.onDrift === undefined && route?.keepLeavesNone === true;
+    // A link that ends at a directory or FIFO gives host apps no nameserver either: the same rule.
+    const linkEnd = current.kind === 'symlink' && !current.dangling && current.targetContentBase64 === null ? await linkEndNotFile(deps.fs, K2S_PATHS.resolvConf) : null;
+    const linkEndWords = linkEnd && current.kind === 'symlink' ? `a symlink → ${current.target}, which is ${notResolverFileWords(linkEnd)}` : null;
+    const restoreByDefault = opts.onDrift === undefined && (route?.keepLeavesNone === true || linkEndWords !== null);
     // A K2s-owned file someone edited (header kept) is drift too: never dropped silently.
     const edited = managed && state.managedResolvConfSha256 !== null && !isK2sWrittenSha(state, entrySha(current));
     if (sameResolver(current, state.resolvConf)) {
@@ -200,7 +206,10 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
           notes.push(message);
         }
       }
-      if (drifted && restoreByDefault && route) {
+      if (drifted && restoreByDefault && linkEndWords) {
+        message = `Someone else had replaced /etc/resolv.conf by ${linkEndWords}; kept, it would give host apps no nameserver, so the original saved at ${state.savedAt} was restored, byte for byte — pass --on-drift keep to keep theirs.`;
+        notes.push(message);
+      } else if (drifted && restoreByDefault && route) {
         message = `Someone else had changed /etc/resolv.conf, but ${route.implicit ? 'their file has no nameserver line (glibc then asks 127.0.0.1, K2s DNS\'s own)' : `their file names no nameserver but K2s DNS's own (${route.nameservers.join(', ')})`}; kept, it would leave no DNS once the proxy stops, so the original saved at ${state.savedAt} was restored, byte for byte — pass --on-drift keep to keep theirs.`;
         notes.push(message);
       }
@@ -209,7 +218,8 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
       const followed = followedWords(state);
       message = `Kept the /etc/resolv.conf someone else wrote while K2s ran (${changes.join('; ')}); ${followed ? `the saved copy (${followed})` : 'the copy saved at start'} was discarded.`;
       // Kept on an explicit --on-drift keep: the result must say nothing answers, not just "stopped".
-      if (route?.keepLeavesNone) message += ` No name resolves on this host now: nothing answers on ${route.nameservers.map((n) => `${n}:53`).join(' and ')} (${route.implicit ? 'the kept file has no nameserver line, so glibc asks 127.0.0.1' : `the kept file lists only ${route.nameservers.join(', ')}`}); put a nameserver that answers into /etc/resolv.conf (reconnect the network, or add "nameserver <your router or company DNS>").`;
+      if (linkEndWords) message += ` No name resolves on this host now: /etc/resolv.conf is ${linkEndWords}, so host apps get no nameserver from it; put a resolver file there (reconnect the network, or replace the link with a file holding "nameserver <your router or company DNS>").`;
+      else if (route?.keepLeavesNone) message += ` No name resolves on this host now: nothing answers on ${route.nameservers.map((n) => `${n}:53`).join(' and ')} (${route.implicit ? 'the kept file has no nameserver line, so glibc asks 127.0.0.1' : `the kept file lists only ${route.nameservers.join(', ')}`}); put a nameserver that answers into /etc/resolv.conf (reconnect the network, or add "nameserver <your router or company DNS>").`;
       notes.push(message);
     }
     message += await undoResolved(deps, state);
