@@ -6,7 +6,7 @@
  * with k2s-dnsproxy.service (at boot too), stopped and restarted with it, never alone. Output
  * (its start line and its counts at the end) goes to the journal.
  */
-import { COMPANION_TIE, COMPANION_WANTED_BY, quoteExecWord } from './systemd-unit';
+import { renderCompanionUnit } from './companion-unit';
 
 /** Unit name (without .service): K2s's unit name plus `-capture`. */
 export const CAPTURE_UNIT_NAME = 'k2s-dnsproxy-capture';
@@ -14,28 +14,12 @@ export const CAPTURE_UNIT_NAME = 'k2s-dnsproxy-capture';
 /** Renders the unit for `argv` (absolute node binary, entry script, the capture verb and its flags). Throws for a relative argv[0]. */
 export function renderCaptureUnit(argv: readonly string[]): string {
   if (!argv[0]?.startsWith('/')) throw new Error(`The capture companion's program "${argv[0] ?? ''}" is not an absolute path.`);
-  return [
-    '# Managed by k2s-dns: written on start, removed on uninstall. The exact query log: reads the',
-    '# packets of k2s-dnsproxy.service (tcpdump -Z drops to an unprivileged user) into /var/log/dnsproxy/.',
-    '[Unit]',
-    'Description=K2s DNS: exact query log from the proxy\'s packets',
-    'Documentation=man:tcpdump(8)',
-    ...COMPANION_TIE,
-    'StartLimitIntervalSec=60s',
-    'StartLimitBurst=10',
-    '',
-    '[Service]',
-    'Type=simple',
-    `ExecStart=${argv.map(quoteExecWord).join(' ')}`,
+  return renderCompanionUnit({
+    header: ['Managed by k2s-dns: written on start, removed on uninstall. The exact query log: reads the', 'packets of k2s-dnsproxy.service (tcpdump -Z drops to an unprivileged user) into /var/log/dnsproxy/.'],
+    description: 'K2s DNS: exact query log from the proxy\'s packets',
+    documentation: 'man:tcpdump(8)',
+    argv,
     // SIGTERM: the companion drains the parser and stops tcpdump itself (capture-main.ts).
-    'KillMode=mixed',
-    'TimeoutStopSec=10s',
-    'UMask=0027',
-    'Restart=on-failure',
-    'RestartSec=1s',
-    '',
-    '[Install]',
-    `WantedBy=${COMPANION_WANTED_BY}`,
-    '',
-  ].join('\n');
+    service: ['KillMode=mixed', 'TimeoutStopSec=10s', 'UMask=0027'],
+  });
 }

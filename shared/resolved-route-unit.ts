@@ -12,7 +12,7 @@
  * org.freedesktop.resolve1.set-dns-servers, auth_admin_keep; root passes without asking).
  * ExecStartPost=+… would run as root but only once per start, not when the link comes back.
  */
-import { COMPANION_TIE, COMPANION_WANTED_BY, quoteExecWord } from './systemd-unit';
+import { renderCompanionUnit } from './companion-unit';
 import { routingDomains, type ResolvedRoute } from './resolved-link';
 
 /** Unit name (without .service): K2s's unit name plus `-resolved`. */
@@ -90,31 +90,12 @@ export const ROUTE_WATCH_SCRIPT = [
  */
 export function renderRouteUnit(routeFile: string): string {
   if (!routeFile.startsWith('/')) throw new Error(`The route file "${routeFile}" is not an absolute path.`);
-  const argv = ['/bin/bash', '-c', ROUTE_WATCH_SCRIPT, ROUTE_UNIT_NAME, routeFile];
-  return [
-    `# Managed by k2s-dns: written on start, removed on uninstall. Re-applies the systemd-resolved route`,
-    `# of ${SERVICE}.service (cluster zones → KubeSwitch listener) each time the KubeSwitch address is assigned.`,
-    '[Unit]',
-    'Description=K2s DNS: systemd-resolved route for the cluster zones on the KubeSwitch link',
-    'Documentation=man:resolvectl(1)',
-    ...COMPANION_TIE,
-    'After=systemd-resolved.service',
-    'StartLimitIntervalSec=60s',
-    'StartLimitBurst=10',
-    '',
-    '[Service]',
-    'Type=simple',
-    `ExecStart=${argv.map(quoteExecWord).join(' ')}`,
-    'NoNewPrivileges=yes',
-    'ProtectSystem=strict',
-    'ProtectHome=yes',
-    'PrivateTmp=yes',
-    'RestrictAddressFamilies=AF_UNIX AF_NETLINK',
-    'Restart=on-failure',
-    'RestartSec=1s',
-    '',
-    '[Install]',
-    `WantedBy=${COMPANION_WANTED_BY}`,
-    '',
-  ].join('\n');
+  return renderCompanionUnit({
+    header: ['Managed by k2s-dns: written on start, removed on uninstall. Re-applies the systemd-resolved route', `of ${SERVICE}.service (cluster zones → KubeSwitch listener) each time the KubeSwitch address is assigned.`],
+    description: 'K2s DNS: systemd-resolved route for the cluster zones on the KubeSwitch link',
+    documentation: 'man:resolvectl(1)',
+    unitExtra: ['After=systemd-resolved.service'],
+    argv: ['/bin/bash', '-c', ROUTE_WATCH_SCRIPT, ROUTE_UNIT_NAME, routeFile],
+    service: ['NoNewPrivileges=yes', 'ProtectSystem=strict', 'ProtectHome=yes', 'PrivateTmp=yes', 'RestrictAddressFamilies=AF_UNIX AF_NETLINK'],
+  });
 }

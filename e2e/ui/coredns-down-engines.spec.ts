@@ -4,69 +4,28 @@
  * silent: TIMEOUT; dnsproxy: SERVFAIL after its upstream timeout), never NXDOMAIN — for both engines (the new-user pass saw Topology say "getaddrinfo · NXDOMAIN" on
  * dnsproxy while the rest said TIMEOUT). REAL backend on the e2e bed (inside e2e/bed/sandbox.sh).
  */
-import { spawn } from 'node:child_process';
-import { expect, test, type Page } from '@playwright/test';
-import type { AppBackend } from '../../electron/core/backend';
-import type { WebServer } from '../../electron/web/server';
-import type { Testbed } from '../bed/testbed';
+import { expect, test } from '@playwright/test';
 import type { HostDnsStatus } from '../../shared/types';
 import { k2sDns } from '../cli';
-import { closeOnBed, serveOnBed } from './bed-app';
+import { cliStartOnBed, useBedApp } from '../support/bed-app';
 
-const inSandbox = process.env.K2S_DNS_SANDBOX === '1';
 const NAME = 'kubernetes.default.svc.cluster.local';
-
-let tb: Testbed;
-let backend: AppBackend;
-let server: WebServer;
-let page: Page;
-
-test.describe.configure({ mode: 'serial' });
-test.skip(!inSandbox, 'skipped: needs the e2e sandbox (root); run npm test as root');
+const bed = useBedApp({ goto: true });
 
 /** `k2s-dns status --json` as a separate process (what a terminal next to the window shows). */
-function cliStatus(): Promise<HostDnsStatus> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['bin/k2s-dns.mjs', 'status', '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.on('close', () => {
-      try {
-        resolve(JSON.parse(out) as HostDnsStatus);
-      } catch (err) {
-        reject(new Error(`status --json printed no JSON: ${out} (${(err as Error).message})`));
-      }
-    });
-  });
+async function cliStatus(): Promise<HostDnsStatus> {
+  const r = await k2sDns(['status', '--json']);
+  return JSON.parse(r.stdout) as HostDnsStatus;
 }
-
-test.beforeAll(async ({ browser }) => {
-  const { startTestbed } = await import('../bed/testbed');
-  tb = await startTestbed();
-  ({ backend, server } = await serveOnBed(tb));
-  page = await browser.newPage();
-  await page.goto(server.url);
-});
-
-test.afterAll(async () => {
-  await closeOnBed({ backend, page, server, tb });
-});
 
 test.setTimeout(180_000);
 
 for (const engine of ['adguard', 'dnsmasq'] as const) {
   test(`${engine}: CoreDNS down → TIMEOUT in Topology, the verdict, the Query tester and status; never NXDOMAIN`, async () => {
+    const { page, tb } = bed;
     const card = page.getByTestId('panel-hostdns');
-    await page.getByTestId('tab-overview').click();
-    await expect(card.getByTestId('dns-state')).toHaveText('stopped', { timeout: 15_000 });
-    const { engineArgs, engineMissing } = await import('../bed/engines');
-    const missing = engine === 'adguard' ? await engineMissing('dnsproxy') : null;
-    test.skip(missing !== null, `skipped: ${missing}`);
-    // Started from the CLI with the built engine (the window's Start finds only an installed
-    // dnsproxy); the open window follows it.
-    const r = await k2sDns(['start', '--kubeconfig', tb.kubeconfigPath, ...engineArgs(engine), '--verify-name', 'www.example.test']);
-    expect(r.code, r.stdout + r.stderr).toBe(0);
-    await expect(card.getByTestId('dns-state')).toHaveText('running', { timeout: 15_000 });
+    // Started from the CLI with the built engine; the open window follows it.
+    await cliStartOnBed(bed, engine);
     await expect(card.getByTestId('dns-engine')).toContainText(engine);
     await tb.stopCoreDns();
     try {

@@ -12,7 +12,7 @@ import { expect, test, type Page } from '@playwright/test';
 import type { AppBackend } from '../../electron/core/backend';
 import type { WebServer } from '../../electron/web/server';
 import type { Testbed } from '../bed/testbed';
-import { closeOnBed, serveOnBed } from './bed-app';
+import { closeOnBed, serveOnBed } from '../support/bed-app';
 
 const SHOTS = 'docs/screenshots';
 const inSandbox = process.env.K2S_DNS_SANDBOX === '1';

@@ -10,7 +10,7 @@ import type { AppBackend } from '../../electron/core/backend';
 import type { WebServer } from '../../electron/web/server';
 import { MANAGED_HEADER } from '../../shared/k2s-paths';
 import type { ResolverSnapshotForTest, Testbed } from '../bed/testbed';
-import { closeOnBed, serveOnBed } from './bed-app';
+import { closeOnBed, serveOnBed } from '../support/bed-app';
 
 const SHOTS = 'docs/screenshots';
 const inSandbox = process.env.K2S_DNS_SANDBOX === '1';

@@ -13,7 +13,7 @@ import { parseLogLine } from '../../shared/log-line';
 import { buildQueryLog } from '../../shared/query-log';
 import type { Testbed } from '../bed/testbed';
 import { k2sDns } from '../cli';
-import { serveOnBed } from './bed-app';
+import { serveOnBed } from '../support/bed-app';
 import { readCapturedRows } from '../../electron/core/capture/rows-reader';
 
 const inSandbox = process.env.K2S_DNS_SANDBOX === '1';

@@ -16,7 +16,7 @@ import type { HostDnsStatus } from '../../shared/types';
 import type { Testbed } from '../bed/testbed';
 import { k2sDns } from '../cli';
 import type { ControlServer } from '../sandbox-control';
-import { closeOnBed, serveOnBed } from './bed-app';
+import { closeOnBed, serveOnBed } from '../support/bed-app';
 
 const inSandbox = process.env.K2S_DNS_SANDBOX === '1';
 

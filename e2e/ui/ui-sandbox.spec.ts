@@ -6,33 +6,13 @@
  * explains NXDOMAIN for `kubernetes.default` and `web.demo.svc` with each candidate's real rcode.
  */
 import { createSocket, type Socket } from 'node:dgram';
-import { expect, test, type Page } from '@playwright/test';
-import type { AppBackend } from '../../electron/core/backend';
-import type { WebServer } from '../../electron/web/server';
-import type { Testbed } from '../bed/testbed';
-import { closeOnBed, serveOnBed } from './bed-app';
+import { expect, test } from '@playwright/test';
+import { useBedApp } from '../support/bed-app';
 
-const inSandbox = process.env.K2S_DNS_SANDBOX === '1';
-let tb: Testbed;
-let backend: AppBackend;
-let server: WebServer;
-let page: Page;
-
-test.describe.configure({ mode: 'serial' });
-test.skip(!inSandbox, 'skipped: needs the e2e sandbox (root); run npm test as root');
-
-test.beforeAll(async ({ browser }) => {
-  const { startTestbed } = await import('../bed/testbed');
-  tb = await startTestbed();
-  ({ backend, server } = await serveOnBed(tb));
-  page = await browser.newPage();
-});
-
-test.afterAll(async () => {
-  await closeOnBed({ backend, page, server, tb });
-});
+const bed = useBedApp();
 
 test('Start is disabled while 127.0.0.1:53 is held by another process, named with its PID; Check again re-enables it', async () => {
+  const { backend, server, page } = bed;
   // This test process takes the port, exactly like a foreign DNS server would.
   const holder: Socket = createSocket('udp4');
   await new Promise<void>((resolve, reject) => {
@@ -60,6 +40,7 @@ test('Start is disabled while 127.0.0.1:53 is held by another process, named wit
 });
 
 test('short name: the real search list and ndots, which candidate resolves through getaddrinfo', async () => {
+  const { page } = bed;
   const panel = page.getByTestId('panel-hostdns');
   await panel.getByTestId('engine-select').selectOption('dnsmasq');
   await panel.getByTestId('btn-start').click();
@@ -78,6 +59,7 @@ test('short name: the real search list and ndots, which candidate resolves throu
 });
 
 test('kubernetes.default and web.demo.svc get NXDOMAIN: each candidate glibc asked with its real rcode, and the .svc hint', async () => {
+  const { page } = bed;
   // K2s DNS runs (the test before): the K2s-owned file keeps `search example.test`, ndots 1.
   const q = page.getByTestId('panel-query');
   await q.getByTestId('query-target').selectOption('system');
