@@ -56,4 +56,10 @@ describe('no process matching by name under e2e/ and scripts/', () => {
     const found = files.flatMap((f) => processMatchCalls(readFileSync(join(REPO, f), 'utf8')).map((l) => `${f}:${l}`));
     expect(found).toEqual([]);
   });
+
+  it('e2e/bed/sandbox.sh runs its command in a PID namespace of its own, with its own /proc', () => {
+    const sandbox = readFileSync(join(REPO, 'e2e/bed/sandbox.sh'), 'utf8');
+    const run = sandbox.split('\n').find((l) => l.startsWith('ip netns exec') && l.includes('inner.sh'));
+    expect(run).toMatch(/ unshare .*--pid --fork --mount-proc .*inner\.sh/);
+  });
 });

@@ -2,7 +2,9 @@
 # Second half of sandbox.sh, run inside the new network + mount namespace (never run it
 # directly: it mounts over /etc, /run, /var/lib, /var/log and /opt of the current mount
 # namespace and refuses to do so unless that namespace is private and has no route out).
-# Usage (by sandbox.sh): ip netns exec NS unshare -m --propagation private bash inner.sh CMD...
+# Usage (by sandbox.sh): ip netns exec NS unshare -m --propagation private --pid --fork --mount-proc bash inner.sh CMD...
+# It runs as PID 1 of the sandbox's PID namespace: CMD runs as its child (not exec'd), so the
+# cleanup below still runs after CMD, and the namespace's leftovers end when this script does.
 set -euo pipefail
 
 if [[ "$(id -u)" -ne 0 ]]; then

@@ -2,7 +2,12 @@
 # Runs one command inside a throw-away sandbox for the k2s-dns end-to-end tests:
 #   - a new network namespace `k2sdns-<random>` (only `lo`, no route out),
 #   - a new private mount namespace (see inner.sh: private copy of /etc, tmpfs /run,
-#     /var/lib, /var/log, /opt).
+#     /var/lib, /var/log, /opt),
+#   - a new PID namespace with its own /proc (unshare --pid --fork --mount-proc): CMD sees
+#     only the processes it started, so no lookup by PID or /proc walk can reach another
+#     engineer's test bed on this machine (several run at once), and whatever CMD leaves
+#     running ends with it (the kernel kills a PID namespace's processes when its init,
+#     inner.sh, exits: pid_namespaces(7)).
 # Usage: bash e2e/bed/sandbox.sh CMD [ARGS...]
 #
 # Exit status: CMD's status; 77 when not run as root (namespaces need root — 77 is the
@@ -91,6 +96,6 @@ export K2S_DNS_HOST_MNTNS="$(readlink /proc/self/ns/mnt)"
 # returns at once on a signal, so Ctrl-C / SIGTERM reach cleanup while CMD still runs.
 # Keep the terminal's stdin for CMD (a background job would otherwise get /dev/null).
 status=0
-ip netns exec "$ns" unshare -m --propagation private bash "$here/inner.sh" "$@" <&0 &
+ip netns exec "$ns" unshare -m --propagation private --pid --fork --mount-proc bash "$here/inner.sh" "$@" <&0 &
 wait $! || status=$?
 exit "$status"
