@@ -43,12 +43,12 @@ describe('capture pipeline: the parser output is untrusted text', () => {
     parser.stdout.write(text.slice(30));
     const stopping = cap.stop();
     // tcpdump's statistics on SIGINT, then the parser ends with its input.
-    td.stderr.write('4 packets captured\n4 packets received by filter\n0 packets dropped by kernel\n');
+    td.stderr.write('4 packets captured\n5 packets received by filter\n0 packets dropped by kernel\n');
     queueMicrotask(() => parser.emit('exit', 0, null));
     const end = await stopping;
     expect(spawned.map((s) => s.file)).toEqual(['/usr/bin/tcpdump', '/usr/bin/node']);
     expect(rows.map((r) => r.id)).toEqual([4101, 7]);
-    expect(end).toEqual({ counts: { frames: 4, notSegment: 0, notDns: 0, messages: 4, rows: 2 }, dropped: 0, badLines: 1 });
+    expect(end).toEqual({ counts: { frames: 4, notSegment: 0, notDns: 0, messages: 4, rows: 2 }, dropped: 0, received: 5, badLines: 1 });
   });
 
   /** A pipeline over two fake children, open (tcpdump said "listening on"). */

@@ -34,10 +34,12 @@ export interface CapturePipeline {
    * Ends the capture: once the parser has written nothing for DRAIN_QUIET_MS (at most
    * DRAIN_MAX_MS), tcpdump is stopped and the parser reads to the end of the pipe. Packets still
    * in tcpdump's ring when it stops are lost without being counted as drops, so the drain comes
-   * first. Resolves with the parser's counts, tcpdump's kernel drops and the parser's lines
-   * that were no row (badLines).
+   * first. Resolves with the parser's counts, tcpdump's kernel drops, the copies the kernel
+   * filter passed (received: tcpdump's "packets received by filter"; equal to the parser's
+   * frames when no copy was dropped or discarded in user space) and the parser's lines that
+   * were no row (badLines).
    */
-  stop(): Promise<{ counts: CaptureCounts | null; dropped: number | null; badLines: number }>;
+  stop(): Promise<{ counts: CaptureCounts | null; dropped: number | null; received: number | null; badLines: number }>;
   /**
    * Settles when tcpdump or the parser exits on its own (a crash, a kill, tcpdump losing its
    * interface) before stop() was called: with why, e.g. `tcpdump exited (signal SIGKILL): …`.
@@ -147,8 +149,11 @@ export async function startCapturePipeline(deps: PipelineDeps, o: PipelineOption
       if (td.exitCode === null) td.kill('SIGINT');
       await exited(td);
       await parserDone;
-      const dropped = /(\d+) packets? dropped by kernel/.exec(err)?.[1];
-      return { counts, dropped: dropped === undefined ? null : Number(dropped), badLines };
+      const count = (re: RegExp) => {
+        const n = re.exec(err)?.[1];
+        return n === undefined ? null : Number(n);
+      };
+      return { counts, dropped: count(/(\d+) packets? dropped by kernel/), received: count(/(\d+) packets? received by filter/), badLines };
     },
   };
 }
