@@ -7,7 +7,7 @@
 import type { ChildProcess, SpawnOptions } from 'node:child_process';
 import type { CapturedQuery } from './pairing';
 import type { CaptureCounts } from './pcap-rows';
-import { tcpdumpArgv, type CaptureTarget } from './tcpdump-argv';
+import { BLOCK_TIMEOUT_MS, tcpdumpArgv, type CaptureTarget } from './tcpdump-argv';
 
 /** What the pipeline needs from the OS. */
 export interface PipelineDeps {
@@ -71,8 +71,14 @@ export function parserLine(line: string): CapturedQuery | { counts: CaptureCount
   return ok ? (o as unknown as CapturedQuery) : null;
 }
 
-/** The parser's silence that ends the drain before a stop, and the longest drain. */
-const DRAIN_QUIET_MS = 300;
+/**
+ * The parser's silence that ends the drain before a stop, and the longest drain. Longer than
+ * the kernel's block timeout (tcpdump-argv.ts): while packets flow, the block still filling is
+ * handed over within BLOCK_TIMEOUT_MS, so a stop under traffic waits for it; a stop after a
+ * quiet second (the usual case: the proxy stopped first) does not wait at all, and loses only
+ * packets of that last second that were still in an unfinished block.
+ */
+const DRAIN_QUIET_MS = BLOCK_TIMEOUT_MS + 200;
 const DRAIN_MAX_MS = 5000;
 
 /** Starts the pipeline; resolves once tcpdump says the capture is open (throws when it exits or does not within 10 s). */

@@ -2,15 +2,19 @@
  * The capture reader's command line: tcpdump(8) as the small privileged reader. It opens the
  * capture as root, then drops to `user` (`-Z`, tcpdump(8): "drops privileges … after opening
  * the capture device"), writes pcap to stdout unbuffered per packet (`-U -w -`), no name
- * lookups (`-n`), a snap length of SNAP_BYTES and a 16 MiB kernel buffer (`-B 16384`, KiB):
- * in immediate mode libpcap's ring has one slot per snap length, so `-s 0` (256 KiB) with a
- * 4 MiB buffer holds 16 packets and drops the rest of any burst the reader is late for
- * (measured: 12 of 20 packets dropped by kernel), `--immediate-mode` (without it libpcap's
- * memory-mapped ring hands packets over only when a block fills or its timeout passes, so a
- * quiet proxy's rows come late, and the packets in an unfinished block are lost when the
- * capture is stopped), Linux cooked v2 framing (`-y LINUX_SLL2`: it carries the interface
- * index the filter tests), and a BPF filter of exactly the ports the proxy listens and forwards
- * on, run in the kernel.
+ * lookups (`-n`), a snap length of SNAP_BYTES and a 16 MiB kernel buffer (`-B 16384`, KiB),
+ * Linux cooked v2 framing (`-y LINUX_SLL2`: it carries the interface index the filter tests),
+ * and a BPF filter of exactly the ports the proxy listens and forwards on, run in the kernel.
+ *
+ * Not in immediate mode: libpcap 1.10 then reads a TPACKET_V3 ring whose 256 KiB blocks the
+ * kernel hands over when full or when BLOCK_TIMEOUT_MS passed (tcpdump's pcap_set_timeout), so
+ * tcpdump wakes once per block, not once per packet. Measured (bench:capture, docs/bench-capture.md):
+ * at AdGuard's full rate the parser kept every row (1.005 rows per answered query, 0 kernel
+ * drops) where `--immediate-mode` kept 0.58–0.65, and the proxy's throughput was within the
+ * run's noise of the log off. The price: a row reaches the file up to BLOCK_TIMEOUT_MS after its
+ * answer, and a block still open when the capture stops is lost (pipeline.ts drains for it).
+ * In immediate mode (TPACKET_V2, kept as a tuning for the bench) the ring has one slot per snap
+ * length, so `-s 0` (256 KiB) with a 4 MiB buffer held 16 packets and dropped the rest of a burst.
  *
  * The filter also drops the outgoing copy of every loopback packet (LOOPBACK_FILTER). On `any`
  * the kernel hands a packet socket each packet sent over `lo` twice, once as it leaves
@@ -39,6 +43,9 @@ export const SNAP_BYTES = 4200;
  */
 export const LOOPBACK_FILTER = 'not (outbound and ifindex 1)';
 
+/** ms after which the kernel hands over a ring block that is not full (tcpdump 4.99 sets 1,000 ms, tcpdump.c pcap_set_timeout; libpcap 1.10 passes it as tp_retire_blk_tov). */
+export const BLOCK_TIMEOUT_MS = 1000;
+
 /** What to capture. */
 export interface CaptureTarget {
   /** Interface (`any`: every interface, written as Linux cooked SLL2). */
@@ -51,7 +58,7 @@ export interface CaptureTarget {
 
 /** How tcpdump reads (the bench measures each; the defaults are what the product runs). */
 export interface CaptureTuning {
-  /** `--immediate-mode`: each packet is handed over as it arrives (default true). */
+  /** `--immediate-mode`: each packet is handed over as it arrives, tcpdump woken for each (default false). */
   immediate?: boolean;
   /** Keep only one copy of each loopback packet, in the kernel (LOOPBACK_FILTER; default true). */
   loopbackOnce?: boolean;
@@ -63,7 +70,7 @@ export function tcpdumpArgv(t: CaptureTarget, tuning: CaptureTuning = {}): strin
   if (!/^[a-z_][a-z0-9_-]{0,31}$/.test(t.user)) throw new Error(`user name ${JSON.stringify(t.user)} is not plain`);
   const ports = [...new Set(t.ports)];
   if (ports.length === 0 || ports.some((p) => !Number.isInteger(p) || p < 1 || p > 65535)) throw new Error(`ports ${JSON.stringify(t.ports)}: need 1–65535`);
-  const { immediate = true, loopbackOnce = true } = tuning;
+  const { immediate = false, loopbackOnce = true } = tuning;
   const portFilter = ports.map((p) => `port ${p}`).join(' or ');
   const filter = loopbackOnce ? `(${portFilter}) and ${LOOPBACK_FILTER}` : portFilter;
   return ['-i', t.iface, '-y', 'LINUX_SLL2', '-n', '-s', String(SNAP_BYTES), '-B', '16384', ...(immediate ? ['--immediate-mode'] : []), '-U', '-w', '-', '-Z', t.user, filter];
