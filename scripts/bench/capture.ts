@@ -1,14 +1,18 @@
 /**
- * `BENCH_ONLY=capture npm run bench` part, or alone: `bash e2e/bed/sandbox.sh node --import tsx
- * scripts/bench/capture.ts`. The query log's candidates, measured on each engine as the product
- * runs it (127.0.0.1:53, kube-dns of the bed as the upstream, dnsmasq with the product's
- * cache-size): the query log off (the anchor), the engine's own query logging to a file
- * (dnsproxy `-v`, dnsmasq `log-queries=extra` and with `log-async`), and a packet capture
- * (tcpdump -i any as the reader, dropping to nobody, piped into the non-root parser process,
- * electron/core/capture/rows-main.ts). Per mode: dnsperf's max qps (one client, as the main
- * bench), p99 at 2,000 qps, and for the capture, the rows it paired vs the queries answered and
- * tcpdump's own drop count. Rounds are interleaved so load changes hit every mode alike.
- * Prints a Markdown table; writes docs/bench-capture.md and docs/bench-capture.json.
+ * `npm run bench:capture` (`bash e2e/bed/sandbox.sh node --import tsx scripts/bench/capture.ts`).
+ * The query log's candidates, measured on each engine as the product runs it (127.0.0.1:53,
+ * cluster.local to the bed's kube-dns, other names to its upstream, dnsproxy with --cache,
+ * dnsmasq with the product's cache-size), for cluster and external names: the query log off
+ * (the anchor), the engine's own query logging to a file (dnsproxy `-v`, dnsmasq
+ * `log-queries=extra`), and packet captures (tcpdump -i any as the reader, dropping to nobody,
+ * piped into the non-root parser, electron/core/capture/rows-main.ts) with the reader's tunings
+ * (tcpdump-argv.ts CaptureTuning: immediate mode, one copy per loopback packet) and niceness.
+ * Per mode: dnsperf's max qps (one client, as the main bench), p99 at 2,000 qps, and for a
+ * capture the rows it paired per query answered, tcpdump's kernel drops and the copies the
+ * kernel filter passed per query. Modes are interleaved within each round, each on a fresh
+ * engine, so load changes hit every mode alike. BENCH_ROUNDS, BENCH_SECONDS; BENCH_ENGINES
+ * (comma list), BENCH_MODES (`;` list of mode-name prefixes). Prints a Markdown table; writes
+ * docs/bench-capture.md and docs/bench-capture.json.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -140,7 +144,7 @@ try {
   await chmod(bundle, 0o644);
   const files = { cluster: await queryFile(tmp, 'cluster', NAMES), external: await queryFile(tmp, 'external', EXTERNAL_NAMES) };
   const engines = (process.env.BENCH_ENGINES ?? 'adguard,dnsmasq').split(',').filter((e) => e !== 'adguard' || existsSync(DNSPROXY));
-  const modes = MODES.filter((m) => !process.env.BENCH_MODES || process.env.BENCH_MODES.split(',').some((k) => m.name.startsWith(k)));
+  const modes = MODES.filter((m) => !process.env.BENCH_MODES || process.env.BENCH_MODES.split(';').some((k) => m.name.startsWith(k)));
   const samples = new Map<string, { qps: number[]; p99: number[]; paired: number[]; dropped: number[]; paired2000: number[]; dropped2000: number[]; copies: number[] }>();
   for (let round = 0; round < ROUNDS; round++) {
     for (const engine of engines) {
