@@ -4,7 +4,8 @@
  * A code is a literal in one of these places: `code: 'X'`, `readonly code = 'X'`,
  * `refused('X'`, `failed('X'`, `fail('X'` (also across a line break), or any quoted
  * UPPER_SNAKE literal with an underscore. Not codes, and skipped: errno names (`'ENOENT'`,
- * `'EAI_AGAIN'`, `'ERR_…'`: Node's), DNS rcodes and probe outcomes, environment variable names.
+ * `'EAI_AGAIN'`, `'ERR_…'`: Node's), DNS rcodes and probe outcomes, environment variable names,
+ * pcap link-layer type names.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,6 +20,8 @@ const NOT_CODES = new Set([
   'NOERROR', 'NXDOMAIN', 'SERVFAIL', 'REFUSED', 'FORMERR', 'NOTIMP', 'TIMEOUT', 'ERROR', 'MALFORMED_ANSWER',
   // Environment variables pkexec(1) and sudo(8) set; kubelet's systemd drop-in variables.
   'PKEXEC_UID', 'SUDO_UID', 'SUDO_USER', 'KUBELET_KUBEADM_ARGS', 'KUBELET_EXTRA_ARGS', 'KUBELET_CONFIG_ARGS', 'KUBELET_KUBECONFIG_ARGS',
+  // pcap link-layer type names (pcap-linktype(7)) tcpdump takes with -y.
+  'LINUX_SLL2',
 ]);
 const isErrno = (name: string) => /^E[A-Z0-9]+$/.test(name) || /^(EAI|ERR)_/.test(name);
 
