@@ -123,8 +123,10 @@ describe.skipIf(!inSandbox || tcpdump === '')('exact query log from packets, run
       for (const r of rows.filter((x) => x.upstream !== null)) expect(r.upstreamLatencyMs!).toBeLessThanOrEqual(r.latencyMs!);
       // The CLI prints the same rows (k2s-dns queries): exact, with the upstream that answered.
       const cli = await k2sDns(['queries', '--lines', '500', '--json']);
-      const printed = JSON.parse(cli.stdout) as { available: boolean; rows: { client: string; name: string; upstream: string | null; mixed: boolean }[] };
+      const printed = JSON.parse(cli.stdout) as { available: boolean; rows: { client: string; name: string; upstream: string | null; mixed: boolean; engine: string }[] };
       expect(printed.available).toBe(true);
+      // The engine from the saved state (root reads it), never a stand-in.
+      expect([...new Set(printed.rows.map((r) => r.engine))]).toEqual([engine]);
       expect(printed.rows.filter((r) => r.client === '127.0.0.1:41003').map((r) => [r.name, r.upstream, r.mixed])).toEqual([['mirror.example.test', upstream, false]]);
       // The engine's own query log is off while the exact one runs (its own lines stay).
       expect(await readFile('/var/log/dnsproxy/dnsproxy.log', 'utf8')).not.toContain('mirror.example.test');

@@ -2,11 +2,13 @@
  * Bundle entry of the `k2s-dns` CLI (scripts/build.mjs → dist/k2s-dns.mjs, run by
  * bin/k2s-dns.mjs): runs main() on this process's argv and sets the exit status.
  * `--help` is answered before main and its imports load (yaml, dns-packet, the lifecycle):
- * the help text should cost no more than starting Node.
+ * the help text should cost no more than starting Node. The internal verbs too
+ * (internal-verbs.ts): start waits for its capture companion.
  */
 import { EXIT } from '../../shared/lifecycle-events';
 import { useCliInvocation } from '../core/cli-invocation';
 import { USAGE } from './usage';
+import { runInternalVerb } from './internal-verbs';
 
 // Fix texts name the CLI as this install runs it (/usr/bin/k2s-dns, or npx in a checkout).
 useCliInvocation();
@@ -17,6 +19,11 @@ if (!command || command === '--help' || command === '-h' || command === 'help') 
   process.stdout.write(`${USAGE}\n`);
   process.exitCode = command ? EXIT.ok : EXIT.usage;
 } else {
-  const { main } = await import('./main');
-  process.exitCode = await main(argv);
+  // The companions start runs (capture-watch, follow-watch) load only their own modules.
+  const internal = await runInternalVerb(argv);
+  if (internal !== null) process.exitCode = internal;
+  else {
+    const { main } = await import('./main');
+    process.exitCode = await main(argv);
+  }
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { capturedQueryRow } from '../core/capture/to-query-row';
-import { formatExactRow } from './print-queries';
+import { formatExactRow, labelRows, queriesEngine } from './print-queries';
 
 describe('k2s-dns queries', () => {
   it('prints the client port, the upstream that answered and the latency; cache when none', () => {
@@ -8,5 +8,20 @@ describe('k2s-dns queries', () => {
     const line = formatExactRow(capturedQueryRow(c, 'dnsmasq', 'k', ['cluster.local']));
     expect(line.replace(/^\S+ /, '')).toBe('127.0.0.1:41001 udp A web.demo.svc.cluster.local NOERROR via 172.21.0.10:53 0.41 ms 172.21.14.7');
     expect(formatExactRow(capturedQueryRow({ ...c, upstream: null }, 'dnsmasq', 'k', []))).toContain(' NOERROR cache 0.41 ms');
+  });
+
+  it('names the saved state\'s engine; without a readable state, says the engine is unknown and why instead of a placeholder', async () => {
+    expect(await queriesEngine(async () => ({ engine: 'dnsmasq' }))).toEqual({ engine: 'dnsmasq', label: 'dnsmasq' });
+    expect(await queriesEngine(async () => null)).toEqual({ engine: null, label: 'engine unknown (state unreadable: no saved state: K2s DNS is not running)' });
+    expect(await queriesEngine(async () => ({ engine: null }))).toEqual({ engine: null, label: 'engine unknown (state unreadable: the saved state names no engine)' });
+    const eacces = Object.assign(new Error("EACCES: permission denied, lstat '/var/lib/k2s'"), { code: 'EACCES' });
+    const notRoot = await queriesEngine(async () => Promise.reject(eacces));
+    expect(notRoot).toEqual({ engine: null, label: 'engine unknown (state unreadable: permission denied: root reads it)' });
+    expect((await queriesEngine(async () => Promise.reject(new Error('the resolver state is not JSON')))).label).toBe('engine unknown (state unreadable: the resolver state is not JSON)');
+    const c = { proto: 'udp' as const, client: '127.0.0.1:41001', listener: '127.0.0.1:53', id: 4101, name: 'kubernetes.io', type: 'A', queryUs: 1_764_615_600_123_456, rcode: 'NOERROR', answers: ['192.0.2.7'], latencyMs: 1.5, upstream: null, upstreamRcode: null, upstreamLatencyMs: null, retries: 0 };
+    // The row is assembled with a stand-in engine; what is printed names none.
+    const [row] = labelRows([capturedQueryRow(c, 'adguard', 'k', [])], notRoot);
+    expect(row!.engine).toBe('engine unknown (state unreadable: permission denied: root reads it)');
+    expect(row!.name).toBe('kubernetes.io');
   });
 });

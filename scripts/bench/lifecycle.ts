@@ -1,8 +1,10 @@
 /**
  * Lifecycle timings on the e2e test bed (run inside e2e/bed/sandbox.sh, as root):
  * `k2s-dns start --json` then `stop --json`, N rounds, through the built CLI (bin/k2s-dns.mjs).
- * Per step: ms from its `running` event to its `done` event; per command: wall ms from spawn to
- * exit (Node start-up and module loading included) and the process's CPU ms.
+ * Per step: ms from its `running` event to its `done` event, plus `before steps` (spawn → first
+ * event) and `after result` (result → exit), so a command's rows add up to its wall time; per
+ * command: wall ms from spawn to exit (Node start-up and module loading included) and the
+ * process's CPU ms.
  * Usage: bash e2e/bed/sandbox.sh node --import tsx scripts/bench/lifecycle.ts [ROUNDS] [ENGINE]
  * Prints one JSON object: { rounds, engine, start: {wall, cpu, steps}, stop: {wall, cpu, steps} } (arrays of ms).
  */
@@ -24,16 +26,32 @@ const PROF = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', proce
  */
 const CPU_PRELOAD = `data:text/javascript,process.on('exit',()=>{const u=process.cpuUsage();process.stderr.write('\\nbench-cpu-us '+(u.user+u.system)+'\\n')})`;
 
-/** One CLI run: wall ms, CPU ms of the process, exit code, events. */
-export function timedCli(args: string[]): Promise<{ ms: number; cpuMs: number; code: number; events: LifecycleEvent[]; stderr: string }> {
+/**
+ * One CLI run: wall ms, CPU ms of the process, exit code, events; `outside` the wall time the
+ * events do not cover, ms (Date.now() clock, as the events' `at`): `before steps` from spawn to
+ * the first event (Node start-up, module loading, lock, recovery, stop's follower) and `after
+ * result` from the result event to the exit (open handles, exit path). Absent without events.
+ */
+export function timedCli(args: string[]): Promise<{ ms: number; cpuMs: number; code: number; events: LifecycleEvent[]; stderr: string; outside: Record<string, number> }> {
   const t0 = performance.now();
+  const spawnedAt = Date.now();
   return new Promise((resolve) => {
     execFile(process.execPath, ['--import', CPU_PRELOAD, ...PROF, BIN, ...args], { timeout: 120_000 }, (err, stdout, stderr) => {
+      const exitedAt = Date.now();
       const events = stdout.split('\n').filter((l) => l.startsWith('{"type":')).map((l) => JSON.parse(l) as LifecycleEvent);
       const cpuUs = /\nbench-cpu-us (\d+)\n/.exec(stderr)?.[1];
-      resolve({ ms: performance.now() - t0, cpuMs: cpuUs === undefined ? Number.NaN : Number(cpuUs) / 1000, code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, events, stderr: stderr.replace(/\nbench-cpu-us \d+\n/, '') });
+      const first = events[0]?.at;
+      const result = events.findLast((e) => e.type === 'result')?.at;
+      const outside: Record<string, number> = first === undefined || result === undefined ? {} : { 'before steps': first - spawnedAt, 'after result': exitedAt - result };
+      resolve({ ms: performance.now() - t0, cpuMs: cpuUs === undefined ? Number.NaN : Number(cpuUs) / 1000, code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, events, stderr: stderr.replace(/\nbench-cpu-us \d+\n/, ''), outside });
     });
   });
+}
+
+/** A run's step table row set: the time before the first step, the steps and their total, the time after the result (so they add up to the wall time). */
+function stepsOf(run: { events: LifecycleEvent[]; outside: Record<string, number> }): Record<string, number> {
+  const { 'before steps': before, 'after result': after } = run.outside;
+  return { ...(before === undefined ? {} : { 'before steps': before }), ...stepDurations(run.events), ...(after === undefined ? {} : { 'after result': after }) };
 }
 
 /** ms between each step's first event and its done/skipped/failed event, plus `total` (first event → result). */
@@ -60,12 +78,12 @@ export async function lifecycleRounds(tb: Testbed, rounds: number, engine: strin
       if (start.code !== 0) throw new Error(`start failed (exit ${start.code}): ${JSON.stringify(start.events.at(-1))} ${start.stderr}`);
       res.start.wall.push(start.ms);
       res.start.cpu.push(start.cpuMs);
-      res.start.steps.push(stepDurations(start.events));
+      res.start.steps.push(stepsOf(start));
       const stop = await timedCli(['stop', '--json']);
       if (stop.code !== 0) throw new Error(`stop failed (exit ${stop.code}): ${JSON.stringify(stop.events.at(-1))} ${stop.stderr}`);
       res.stop.wall.push(stop.ms);
       res.stop.cpu.push(stop.cpuMs);
-      res.stop.steps.push(stepDurations(stop.events));
+      res.stop.steps.push(stepsOf(stop));
     }
   } finally {
     await timedCli(['stop', '--on-drift', 'restore']);

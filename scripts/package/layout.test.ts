@@ -39,7 +39,9 @@ describe('the package layout', () => {
     expect(files.find((f) => f.path === `${INSTALLED_HELPER}.mjs`)?.mode).toBe(0o644);
     expect(paths).toContain(INSTALLED_POLICY);
     expect(files.find((f) => f.path === '/usr/bin/k2s-dns')?.mode).toBe(0o755);
-    expect(readFileSync(join(REPO, 'resources/packaging/k2s-dns'), 'utf8')).toContain('exec /usr/bin/node --enable-source-maps /usr/lib/k2s-dns/dist/k2s-dns.mjs "$@"');
+    const wrapper = readFileSync(join(REPO, 'resources/packaging/k2s-dns'), 'utf8');
+    expect(wrapper).toContain('if [ "${K2S_DNS_DEBUG:-}" = 1 ]; then\n  exec /usr/bin/node --enable-source-maps /usr/lib/k2s-dns/dist/k2s-dns.mjs "$@"\nfi\n');
+    expect(wrapper.trimEnd().split('\n').at(-1)).toBe('exec /usr/bin/node /usr/lib/k2s-dns/dist/k2s-dns.mjs "$@"');
     expect(paths).toEqual(expect.arrayContaining(['/usr/lib/k2s-dns/dist/k2s-dns.mjs', '/usr/lib/k2s-dns/dist/chunk-A.mjs.map', '/usr/lib/k2s-dns/dist/vendor-client-node.cjs', '/usr/lib/k2s-dns/out/renderer/index.html', '/usr/lib/k2s-dns/out/renderer/assets/index-x.js', '/usr/share/man/man1/k2s-dns.1.gz', '/usr/lib/k2s-dns/package.json']));
     // The Electron main belongs to no one here (the client-node script is the CLI's: start loads it); the helper bundle sits beside its launcher only.
     expect(paths.filter((p) => /app-entry|dist\/k2s-dns-helper/.test(p))).toEqual([]);

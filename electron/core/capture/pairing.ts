@@ -60,6 +60,8 @@ export interface PairingOptions {
   onRow(row: CapturedQuery): void;
   /** µs an unanswered query or exchange is kept (default 30 s: longer than any upstream timeout). */
   expireUs?: number;
+  /** Most unanswered queries kept, and most unanswered upstream exchanges (default OPEN_MAX). */
+  openMax?: number;
 }
 
 /** `address:port` text (`[v6]:port` for IPv6). */
@@ -70,6 +72,15 @@ export function endpoint(addr: string, port: number): string {
 /** Exchanges kept for the window search at least (the newest; up to twice as many between trims). */
 const EXCHANGES_MAX = 4096;
 
+/**
+ * Most unanswered client queries kept waiting for their answer (and, apart, most unanswered
+ * upstream exchanges). A flood of queries no one answers (600k in 30 s held 364 MB before this
+ * cap) costs at most this many entries, a few hundred bytes each: past it the oldest open query
+ * is emitted as unanswered (rcode null) and counted in `evicted`; the oldest upstream exchange is
+ * forgotten and counted in `evictedExchanges` (its answer, if it comes, then names no upstream).
+ */
+export const OPEN_MAX = 65_536;
+
 /** Pairs packets into rows (see the file comment). */
 export class Pairing {
   private readonly listeners: Set<string>;
@@ -78,11 +89,17 @@ export class Pairing {
   /** Answered exchanges, oldest first. */
   private answered: Exchange[] = [];
   private readonly expireUs: number;
+  private readonly openMax: number;
   private lastExpire = 0;
+  /** Open queries emitted unanswered because the table was full (OPEN_MAX), since the start. */
+  evicted = 0;
+  /** Unanswered upstream exchanges forgotten because their table was full, since the start. */
+  evictedExchanges = 0;
 
   constructor(private readonly opts: PairingOptions) {
     this.listeners = new Set(opts.listeners);
     this.expireUs = opts.expireUs ?? 30_000_000;
+    this.openMax = opts.openMax ?? OPEN_MAX;
   }
 
   /** Takes one DNS message seen in segment `s` at `tsUs`. */
@@ -91,7 +108,7 @@ export class Pairing {
     const dst = endpoint(s.dst, s.dstPort);
     if (!m.response && this.listeners.has(dst)) this.clientQuery(s.proto, src, dst, m, tsUs);
     else if (m.response && this.listeners.has(src)) this.clientAnswer(s.proto, dst, src, m, tsUs);
-    else if (!m.response) this.pendingUp.set(`${s.proto}|${src}|${dst}|${m.id}`, { upstream: dst, id: m.id, name: m.name.toLowerCase(), type: m.type, sentUs: tsUs, answeredUs: null, rcode: null });
+    else if (!m.response) this.upstreamQuery(`${s.proto}|${src}|${dst}|${m.id}`, { upstream: dst, id: m.id, name: m.name.toLowerCase(), type: m.type, sentUs: tsUs, answeredUs: null, rcode: null });
     else this.upstreamAnswer(`${s.proto}|${dst}|${src}|${m.id}`, m, tsUs);
     if (tsUs - this.lastExpire > 1_000_000) this.expire(tsUs);
   }
@@ -111,7 +128,17 @@ export class Pairing {
       known.retries++;
       return;
     }
-    if (known) this.opts.onRow(known);
+    if (known) {
+      // Another question under the same key: the old one ends unanswered; the new one is the newest.
+      this.open.delete(key);
+      this.opts.onRow(known);
+    } else if (this.open.size >= this.openMax) {
+      // Full: the oldest open query (a Map keeps insertion order) ends unanswered.
+      const [oldestKey, oldest] = this.open.entries().next().value!;
+      this.open.delete(oldestKey);
+      this.evicted++;
+      this.opts.onRow(oldest);
+    }
     this.open.set(key, { proto, client, listener, id: m.id, name: m.name, type: m.type, queryUs: tsUs, rcode: null, answers: [], latencyMs: null, upstream: null, upstreamRcode: null, upstreamLatencyMs: null, retries: 0 });
   }
 
@@ -131,6 +158,15 @@ export class Pairing {
       row.upstreamLatencyMs = Math.round(ex.answeredUs! - ex.sentUs) / 1000;
     }
     this.opts.onRow(row);
+  }
+
+  private upstreamQuery(key: string, ex: Exchange): void {
+    // A resent query under the same key replaces the old one and becomes the newest.
+    if (!this.pendingUp.delete(key) && this.pendingUp.size >= this.openMax) {
+      this.pendingUp.delete(this.pendingUp.keys().next().value!);
+      this.evictedExchanges++;
+    }
+    this.pendingUp.set(key, ex);
   }
 
   private upstreamAnswer(key: string, m: DnsMessage, tsUs: number): void {

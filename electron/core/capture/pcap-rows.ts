@@ -17,6 +17,8 @@ export interface CaptureCounts {
   notDns: number;
   messages: number;
   rows: number;
+  /** Open queries emitted unanswered because the open-query table was full (pairing.ts OPEN_MAX); absent while 0. */
+  evicted?: number;
 }
 
 /** A pcap byte stream's parser: push chunks, get rows through onRow. */
@@ -26,11 +28,12 @@ export class PcapRows {
   private readonly pairing: Pairing;
   readonly counts: CaptureCounts = { frames: 0, notSegment: 0, notDns: 0, messages: 0, rows: 0 };
 
-  constructor(opts: { listeners: readonly string[]; onRow(row: CapturedQuery): void; expireUs?: number }) {
+  constructor(opts: { listeners: readonly string[]; onRow(row: CapturedQuery): void; expireUs?: number; openMax?: number }) {
     this.pairing = new Pairing({
       ...opts,
       onRow: (r) => {
         this.counts.rows++;
+        if (this.pairing.evicted) this.counts.evicted = this.pairing.evicted;
         opts.onRow(r);
       },
     });

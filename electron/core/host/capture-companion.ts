@@ -24,6 +24,12 @@ export interface CaptureCompanion {
   start(argv: string[]): Promise<void>;
   /** Ends it (it drains the parser first); no error when none runs. */
   stop(): Promise<void>;
+  /**
+   * True when it can start only once the proxy runs (systemd: the unit is Requisite= of
+   * k2s-dnsproxy.service); false when it needs nothing of the proxy (tcpdump -i any reads the
+   * ports whether they listen yet or not), so start runs it alongside the proxy's own start.
+   */
+  readonly afterProxy: boolean;
 }
 
 /** How long start waits for tcpdump to open the capture, ms (the pipeline's own limit is 10 s). */
@@ -56,6 +62,7 @@ export function supervisedCapture(fs: HostFs, procDir = '/proc'): CaptureCompani
     await fs.remove(CAPTURE_FAILED_FILE);
   };
   return {
+    afterProxy: false,
     async start(argv) {
       await stop();
       await fs.remove(CAPTURE_READY_FILE);
@@ -74,6 +81,7 @@ export function systemdCapture(fs: HostFs, exec: Exec): CaptureCompanion {
     if (r.code === null || !ok.includes(r.code)) throw new Error(`systemctl ${args.join(' ')} failed (${r.stderr.trim() || `exit ${r.code}`}); see "journalctl -u ${unit}".`);
   };
   return {
+    afterProxy: true,
     async start(argv) {
       await fs.writeFileAtomic(K2S_PATHS.captureUnit, renderCaptureUnit(argv), { mode: 0o644 });
       await systemctl(['daemon-reload']);

@@ -127,6 +127,12 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
       order: policy.order,
       verbose: opts.logQueries ?? capture !== 'on',
     };
+    // The exact query log's companion, when it needs nothing of the proxy: started now, so its
+    // own Node start-up and tcpdump's open run alongside config and service (on 2 cores they do
+    // not wait for each other); the service step waits for it. A unit tied to the proxy's unit
+    // starts in the service step once the proxy answers. Rollback waits for a start in flight
+    // before stopping it, so a failed start never leaves it behind.
+    const captureStart = capture === 'on' && deps.capture ? startCapture(deps.capture, plan, undo, warnings, !deps.capture.manager.afterProxy) : null;
     const configPath = await r.run('config', 'Writing the proxy config', async () => {
       // A plan the engine's renderer refuses (e.g. a zone AdGuard dnsproxy would exit on) is a
       // named failure with its fix, not INTERNAL; I/O errors keep their own handling (ENOSPC).
@@ -147,16 +153,11 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
       // On resolved hosts a companion unit re-applies the route whenever the KubeSwitch address comes back (link re-created, reboot).
       const { pid } = await deps.services.start({ argv, logFile: deps.fs.real(K2S_PATHS.log), description: `K2s DNS proxy (${plan.engine})`, guardDirs: ROOT_WRITTEN_DIRS.map((d) => deps.fs.real(d.path)), ...(runAs ? { runAs } : {}), ...(lateListeners ? { lateListeners } : {}), ...(pre.resolved ? { resolvedRouteFile: deps.fs.real(K2S_PATHS.routeFile) } : {}) });
       await waitForListeners(deps, plan, opts.readyTimeoutMs ?? READY_TIMEOUT_MS);
-      return { value: pid, message: `k2s-dnsproxy (${plan.engine}${pid ? `, PID ${pid}` : ''}) answers on ${plan.listeners.map((l) => `${l.address}:${l.port}`).join(', ')}`, detail: { pid } };
+      // The query log is open before the host points at the proxy: every query from then on is in it.
+      if (captureStart) await captureStart.run();
+      else if (deps.capture) await deps.capture.manager.stop().catch(() => undefined);
+      return { value: pid, message: `k2s-dnsproxy (${plan.engine}${pid ? `, PID ${pid}` : ''}) answers on ${plan.listeners.map((l) => `${l.address}:${l.port}`).join(', ')}${captureStart ? '; the exact query log reads its packets' : ''}`, detail: { pid } };
     });
-    if (capture === 'on' && deps.capture) {
-      const c = deps.capture;
-      // After the proxy answers (its listeners exist); stopped by rollback and by stop. A capture
-      // that cannot start leaves K2s DNS running without a query log (the warning says so).
-      undo.push({ what: 'stop the capture companion', run: () => c.manager.stop() });
-      const argv = captureArgvFor(c.argv, plan);
-      await c.manager.start(argv).catch((err: unknown) => warnings.push({ code: 'CAPTURE_NOT_STARTED', message: `The exact query log did not start (${messageOf(err)}); the engine logs no queries either: start with --no-log-queries to silence this, or fix the cause and start again.` }));
-    } else if (deps.capture) await deps.capture.manager.stop().catch(() => undefined);
     const follow = { plan, engineBinary: pre.engine.binary, onNetworkChange: opts.onNetworkChange ?? pre.existing?.onNetworkChange ?? 'follow' };
     await r.run('activate', 'Pointing the host at 127.0.0.1', () => activate(deps, pre, state, discovery, undo, follow));
     await r.run('verify', `Resolving kubernetes.default.svc.${discovery.clusterDomain} and an external name`, async () => {
@@ -193,6 +194,30 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
   } finally {
     if (release) await (release as () => Promise<void>)();
   }
+}
+
+/**
+ * The capture companion's start for `plan`: begun at once when `now` (its promise then runs
+ * alongside the caller), else when `run` is called; `run` resolves when it is open or has
+ * failed (never rejects). Once begun, rollback stops it (after a start in flight settles). A capture that
+ * cannot start leaves K2s DNS running without a query log: a CAPTURE_NOT_STARTED warning says so.
+ */
+function startCapture(c: NonNullable<LifecycleDeps['capture']>, plan: ProxyPlan, undo: Undo[], warnings: ResultWarning[], now: boolean): { run: () => Promise<void> } {
+  let started: Promise<void> | null = null;
+  const run = () =>
+    (started ??= c.manager.start(captureArgvFor(c.argv, plan)).catch((err: unknown) => {
+      warnings.push({ code: 'CAPTURE_NOT_STARTED', message: `The exact query log did not start (${messageOf(err)}); the engine logs no queries either: start with --no-log-queries to silence this, or fix the cause and start again.` });
+    }));
+  undo.push({
+    what: 'stop the capture companion',
+    run: async () => {
+      if (started === null) return;
+      await started;
+      await c.manager.stop();
+    },
+  });
+  if (now) void run();
+  return { run };
 }
 
 function finish(r: StepReporter, ok: boolean, exitCode: number, message: string, code?: string, warnings: ResultWarning[] = []): ResultEvent {

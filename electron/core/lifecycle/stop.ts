@@ -49,12 +49,11 @@ async function runTeardown(deps: LifecycleDeps, op: Operation, opts: StopOptions
     const stopCapture = async () => {
       if (deps.capture) await deps.capture.manager.stop().catch((err: unknown) => warnings.push({ code: 'CAPTURE_NOT_STOPPED', message: `The exact query log companion did not stop (${messageOf(err)}).` }));
     };
-    // stop: the capture after the proxy (systemd: PartOf= stopped it with the proxy already), so
-    // with no more traffic its drain (capture/pipeline.ts) ends at once and the last rows are
-    // written. uninstall: before, while its unit and pidfile still exist to stop and disable it by.
+    // stop: the capture after the proxy, in the stop-service step (systemd: PartOf= stopped it with
+    // the proxy already), so with no more traffic its drain (capture/pipeline.ts) ends at once and
+    // the last rows are written. uninstall: before, while its unit and pidfile still exist to stop and disable it by.
     if (op === 'uninstall') await stopCapture();
-    const steps = await teardownSteps(deps, op, opts, r);
-    if (op !== 'uninstall') await stopCapture();
+    const steps = await teardownSteps(deps, op, opts, r, op === 'uninstall' ? undefined : stopCapture);
     for (const n of journalNotes) warnings.push({ code: 'STATE_DIR_FULL', message: n });
     const notes = [...steps.notes, ...journalNotes, ...(lock.withoutLock ? [lock.withoutLock] : [])];
     const hadState = steps.hadState;

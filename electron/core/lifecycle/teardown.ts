@@ -123,8 +123,10 @@ export function journaledReporter(deps: LifecycleDeps, op: Operation, sink: Even
  * The steps of stop/uninstall without lock or journal cleanup: restore → stop-service →
  * (uninstall) remove-files. Idempotent, so recovery of any interrupted operation reuses it.
  * Throws LifecycleError when the resolver cannot be restored (the proxy is then left running).
+ * `afterProxy` runs inside stop-service once the proxy is stopped (stop's capture companion:
+ * its drain ends at once with no more traffic), so that step's time covers it.
  */
-export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: StopOptions, r: StepReporter): Promise<{ notes: string[]; hadState: boolean }> {
+export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: StopOptions, r: StepReporter, afterProxy?: () => Promise<void>): Promise<{ notes: string[]; hadState: boolean }> {
   const { state, corrupt } = await readStateOrSalvage(deps);
   const notes: string[] = [];
   await r.run('restore', 'Restoring the saved /etc/resolv.conf', async () => {
@@ -228,6 +230,7 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
   await r.run('stop-service', 'Stopping k2s-dnsproxy', async () => {
     const before = await deps.services.status();
     await deps.services.stop();
+    await afterProxy?.();
     return { value: undefined, message: before.running ? `Stopped k2s-dnsproxy${before.pid ? ` (PID ${before.pid})` : ''}.` : 'k2s-dnsproxy was not running.' };
   });
   // The original is back: only now may the saved copy go (a corrupt one is moved aside, never deleted).
