@@ -4,13 +4,15 @@
  * (label=path to its bin/k2s-dns.mjs; default this build), starts `k2s-dns ui`, opens one
  * Chromium window and measures PROBE_SECONDS (default 20) stopped and running: CPU of the
  * backend and its reaped children as idle.ts counts it, per thread name, and the API calls the
- * page made (per call: rate, bytes). PROBE_PROF=1 runs the backend under `node --cpu-prof`
+ * page made (per call: rate, bytes); PROBE_ROWS=N then adds N rows to the exact query log and
+ * measures running again. PROBE_PROF=1 runs the backend under `node --cpu-prof`
  * (the profiler thread then costs more than the backend: read only the profile's shares) into
  * PROBE_PROF_DIR; scripts/bench/prof-top.ts reads it.
  * Run: bash e2e/bed/sandbox.sh node --import tsx scripts/bench/idle-probe.ts [label=bin ...]
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { K2S_PATHS } from '../../shared/k2s-paths';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -96,6 +98,14 @@ async function session(label: string, bin: string, tb: Testbed, browser: Browser
     const r = await timedCli(['start', '--kubeconfig', tb.kubeconfigPath, '--verify-name', 'www.example.test', '--json', '--engine', 'adguard', '--dnsproxy', join(REPO, '.tools/bin/dnsproxy')]);
     if (r.code !== 0) throw new Error(`start failed: ${r.stderr.slice(0, 300)}`);
     await measure('running');
+    const extra = Number(process.env.PROBE_ROWS ?? 0);
+    if (extra > 0) {
+      // A rows file as a busy host (or the bench's dnsperf sections) leaves it: `extra` more rows.
+      const rows = readFileSync(K2S_PATHS.queryRows, 'utf8').split('\n').filter((l) => l.includes('"queryUs"'));
+      if (rows.length === 0) throw new Error(`no row in ${K2S_PATHS.queryRows} to copy`);
+      appendFileSync(K2S_PATHS.queryRows, `${Array.from({ length: extra }, (_, i) => rows[i % rows.length]).join('\n')}\n`);
+      await measure(`running, ${extra} more rows`);
+    }
     await page.close();
   } finally {
     await timedCli(['stop', '--on-drift', 'restore']);
@@ -113,7 +123,7 @@ try {
   await tb.stop();
 }
 console.log('--- summary (% of one core, with the 1-min load at the end of each state)');
-for (const state of ['stopped', 'running']) {
+for (const state of [...new Set(results.map((r) => r.state))]) {
   for (const [label] of builds) {
     const rows = results.filter((r) => r.build === label && r.state === state);
     console.log(`${state} ${label}: ${rows.map((r) => `${r.pct.toFixed(2)} (load ${r.load.toFixed(1)})`).join(', ')}`);
