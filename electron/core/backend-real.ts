@@ -20,6 +20,9 @@ import { runHelper, type LauncherOptions } from '../helper/launcher';
 import type { HelperRequest } from '../helper/request';
 import { createLogSource } from './logs/log-source';
 import { exactQueryLog } from './capture/exact-log';
+import { createFileMemo } from './capture/exact-memo';
+import { rotatedLogPath } from './host/query-log';
+import type { ExactQueryLog } from '../../shared/query-log/exact';
 import { CAPTURE_FAILED_FILE } from './capture/capture-args';
 import { findTcpdump } from './capture/tcpdump-path';
 import { runDoctor } from './doctor/run-doctor';
@@ -154,6 +157,8 @@ export function createRealBackend(o: RealBackendOptions): AppBackend {
   const probes = healthProbes(deps);
   const health = createHealthCache((status) => checkHealth({ ...probes, status: async () => status }), () => deps.now(), healthMaxAgeMs);
 
+  const exactMemo = createFileMemo<ExactQueryLog>();
+
   const backend: AppBackend = {
     async clusterStatus() {
       const found = await findKubeconfig();
@@ -218,7 +223,14 @@ export function createRealBackend(o: RealBackendOptions): AppBackend {
       return logs.search(input.text, input);
     },
     async logsExact(input) {
-      return exactQueryLog(deps.fs.real(K2S_PATHS.queryRows), input.rows, (await hostStatus.get()).engine ?? 'adguard', findTcpdump, deps.fs.real(CAPTURE_FAILED_FILE), input.text ? { text: input.text, probes: input.probes ?? false } : undefined);
+      const rows = deps.fs.real(K2S_PATHS.queryRows);
+      const failed = deps.fs.real(CAPTURE_FAILED_FILE);
+      const engine = (await hostStatus.get()).engine ?? 'adguard';
+      const read = () => exactQueryLog(rows, input.rows, engine, findTcpdump, failed, input.text ? { text: input.text, probes: input.probes ?? false } : undefined);
+      // An open Logs tab asks every 2 s: the same rows are not parsed again while no file changed
+      // (a search is always read: it is asked once per filter text).
+      if (input.text) return read();
+      return exactMemo.get([rows, rotatedLogPath(rows), failed], `${input.rows} ${engine}`, read, (r) => r.available);
     },
     async doctorRun() {
       return runDoctor(deps, { kubeconfigPath: await kubeconfig(), frontEnd: 'gui', health: async () => health.check(await dnsStatus(deps)) });

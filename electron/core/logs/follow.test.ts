@@ -1,8 +1,8 @@
-import { appendFileSync, mkdtempSync, renameSync, rmSync, statSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { FOLLOW_MAX_BYTES_PER_POLL, followLog, type Follower } from './follow';
+import { FOLLOW_MAX_BYTES_PER_POLL, followLog, type DirWatch, type Follower } from './follow';
 import { cutMarker, LINE_MAX_BYTES } from './line-buffer';
 import { readTail } from './tail';
 
@@ -28,15 +28,24 @@ function logPath(): string {
   return path.join(dir, `dnsproxy-${n}.log`);
 }
 
+/**
+ * How the follower learns of changes: the directory's inotify events, with a safety read far
+ * beyond every wait here (so a missed event fails the test), or a plain read every POLL_MS.
+ */
+const MODES = [
+  { mode: 'woken by inotify on the directory', wake: { safetyPollMs: 600_000 } },
+  { mode: 'reading every pollMs (no watch)', wake: { watch: null } },
+] as const;
+
+describe.each(MODES)('followLog, $mode', ({ wake }) => {
 /** Starts a follower that records every batch. */
 function record(file: string, opts: Parameters<typeof followLog>[2] = {}): { batches: string[][]; lines: () => string[]; f: Follower } {
   const batches: string[][] = [];
-  const f = followLog(file, (lines) => batches.push(lines), { pollMs: POLL_MS, ...opts });
+  const f = followLog(file, (lines) => batches.push(lines), { pollMs: POLL_MS, ...wake, ...opts });
   running.push(f);
   return { batches, lines: () => batches.flat(), f };
 }
 
-describe('followLog', () => {
   it('delivers only lines appended after it started, in order, with exact text', async () => {
     const file = logPath();
     writeFileSync(file, 'before 1\nbefore 2\n');
@@ -158,5 +167,63 @@ describe('followLog', () => {
     appendFileSync(file, 'three\n');
     await vi.waitFor(() => expect(witness.lines()).toEqual(['one', 'two', 'three']), WAIT);
     expect(rec.lines()).toEqual(['one']);
+  });
+
+  it('follows a file whose directory does not exist yet (watched through its parent)', async () => {
+    const sub = path.join(dir, `later-${n++}`, 'deeper');
+    const file = path.join(sub, 'dnsproxy.log');
+    const rec = record(file);
+    mkdirSync(sub, { recursive: true });
+    writeFileSync(file, 'first 1\n');
+    await vi.waitFor(() => expect(rec.lines()).toEqual(['first 1']), WAIT);
+    appendFileSync(file, 'next 2\n');
+    await vi.waitFor(() => expect(rec.lines()).toEqual(['first 1', 'next 2']), WAIT);
+  });
+});
+
+describe('followLog wake-ups', () => {
+  it('reads on an event for its own file name only, and on the safety read when no event comes', async () => {
+    const file = path.join(dir, `fake-watch-${n++}.log`);
+    writeFileSync(file, '');
+    let fire: ((name: string | null) => void) | null = null;
+    const watch: DirWatch = (d, onEvent) => {
+      expect(d).toBe(dir);
+      fire = onEvent;
+      return () => undefined;
+    };
+    const batches: string[][] = [];
+    const f = followLog(file, (l) => batches.push(l), { pollMs: POLL_MS, safetyPollMs: 600_000, watch });
+    running.push(f);
+    await vi.waitFor(() => expect(fire).not.toBeNull(), WAIT);
+    appendFileSync(file, 'one\n');
+    fire!(path.basename(file));
+    await vi.waitFor(() => expect(batches.flat()).toEqual(['one']), WAIT);
+    // Another entry's event does not read this file: a second follower on a real watch is the clock.
+    appendFileSync(file, 'two\n');
+    fire!('other.log');
+    const witness = followLog(file, () => undefined, { pollMs: POLL_MS, startOffset: 0 });
+    running.push(witness);
+    const seen: string[] = [];
+    const w2 = followLog(file, (l) => seen.push(...l), { pollMs: POLL_MS, startOffset: 0, watch: null });
+    running.push(w2);
+    await vi.waitFor(() => expect(seen).toEqual(['one', 'two']), WAIT);
+    appendFileSync(file, 'three\n');
+    await vi.waitFor(() => expect(seen).toEqual(['one', 'two', 'three']), WAIT);
+    expect(batches.flat()).toEqual(['one']);
+    fire!(null); // an event without a name (overflow): read
+    await vi.waitFor(() => expect(batches.flat()).toEqual(['one', 'two', 'three']), WAIT);
+  });
+
+  it('falls back to reading every pollMs when the directory cannot be watched', async () => {
+    const file = path.join(dir, `no-watch-${n++}.log`);
+    writeFileSync(file, '');
+    const watch: DirWatch = () => {
+      throw Object.assign(new Error('ENOSPC: no inotify watches left'), { code: 'ENOSPC' });
+    };
+    const batches: string[][] = [];
+    const f = followLog(file, (l) => batches.push(l), { pollMs: POLL_MS, safetyPollMs: 600_000, watch });
+    running.push(f);
+    appendFileSync(file, 'seen anyway\n');
+    await vi.waitFor(() => expect(batches.flat()).toEqual(['seen anyway']), WAIT);
   });
 });

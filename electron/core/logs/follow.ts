@@ -1,9 +1,29 @@
-import { promises as fsp, statSync } from 'node:fs';
+import { existsSync, promises as fsp, statSync, watch as fsWatch } from 'node:fs';
+import { basename, dirname } from 'node:path';
 import { LineBuffer } from './line-buffer';
 import { logReadError } from './tail';
 
-/** Default poll interval in ms. */
+/**
+ * Default poll interval in ms: how often the file is read while it changes (inotify events are
+ * batched to at most one read per interval), and every interval when it cannot be watched.
+ */
 export const FOLLOW_DEFAULT_POLL_MS = 250;
+/**
+ * While the file's directory is watched (inotify), the file is still read this often with no
+ * event (ms): the net for a change no event shows (a network file system, a writer in another
+ * kernel). Such a change is shown up to this much later; a local write shows within ~pollMs.
+ */
+export const FOLLOW_SAFETY_POLL_MS = 5000;
+
+/** Watches directory `dir` (inotify via fs.watch); `onEvent(filename)` per event. Throws when it cannot; `onError` when the watch ends. */
+export type DirWatch = (dir: string, onEvent: (filename: string | null) => void, onError: () => void) => () => void;
+
+/** fs.watch on a directory, not keeping the process alive. */
+export const fsDirWatch: DirWatch = (dir, onEvent, onError) => {
+  const w = fsWatch(dir, { persistent: false }, (_event, filename) => onEvent(filename === null ? null : String(filename)));
+  w.on('error', onError);
+  return () => w.close();
+};
 /** Bytes read per read(2) while following. */
 const READ_CHUNK_BYTES = 64 * 1024;
 /**
@@ -25,6 +45,10 @@ export interface FollowOptions {
   startIno?: number | null;
   /** Called with read errors (e.g. permission denied) and errors thrown by `onLines`; following keeps polling. Default: ignored. */
   onError?: (err: Error) => void;
+  /** How the file's directory is watched (default fsDirWatch); null: never watch, read every `pollMs`. */
+  watch?: DirWatch | null;
+  /** Reads with no event while watching, ms (default FOLLOW_SAFETY_POLL_MS). */
+  safetyPollMs?: number;
 }
 
 /** A running follower. */
@@ -178,19 +202,90 @@ export function followLog(path: string, onLines: (lines: string[]) => void, opts
     return more;
   }
 
-  // fs.watch (inotify) is not used: it watches an inode, so it misses logrotate's rename +
-  // create, fires per write (no batching), and is unreliable inside mount namespaces and on
-  // network/overlay filesystems. A stat(2) per poll is cheap and behaves the same everywhere.
+  // Wake-ups: inotify on the file's *directory* (fs.watch), not on the file: a directory watch
+  // sees writes to the file (IN_MODIFY), logrotate's rename + create and a delete by name, where a
+  // watch on the file's inode would keep following the renamed file. Events only wake the next
+  // read (at most one per `pollMs`, so a busy log is still read in batches); the read itself
+  // decides what changed, exactly as a plain poll would. A missing directory is watched through
+  // its nearest existing parent. Where nothing can be watched (no inotify watches left, EACCES),
+  // or a change shows no event (network file systems), the file is read every `pollMs`, or every
+  // `safetyPollMs` while watching — an idle window then costs no read four times a second.
+  const watchDir = opts.watch === undefined ? fsDirWatch : opts.watch;
+  const safetyMs = Math.max(pollMs, opts.safetyPollMs ?? FOLLOW_SAFETY_POLL_MS);
+  const fileDir = dirname(path);
+  const fileName = basename(path);
+  let unwatch: (() => void) | null = null;
+  let watching = false;
+  let lastPollAt = 0;
+  let dueAt = 0;
+
+  const closeWatch = (): void => {
+    unwatch?.();
+    unwatch = null;
+    watching = false;
+  };
+  /** Watches the file's directory (or its nearest existing parent); false when it cannot. */
+  const setUpWatch = (): boolean => {
+    closeWatch();
+    if (watchDir === null) return false;
+    let dir = fileDir;
+    while (dir !== dirname(dir) && !existsSync(dir)) dir = dirname(dir);
+    // The one entry that matters here: the file itself, or the first missing directory on its path.
+    const wanted = dir === fileDir ? fileName : fileDir.slice(dir === '/' ? 1 : dir.length + 1).split('/')[0]!;
+    try {
+      unwatch = watchDir(
+        dir,
+        (filename) => {
+          if (filename !== null && filename !== wanted) return;
+          // A parent's event: the path below it changed, set the watch up again at the next read.
+          if (dir !== fileDir) closeWatch();
+          wake();
+        },
+        () => {
+          closeWatch();
+          wake();
+        },
+      );
+      watching = true;
+    } catch {
+      watching = false;
+    }
+    return watching;
+  };
   const schedule = (delay: number): void => {
     if (stopped) return;
+    if (timer !== null) clearTimeout(timer);
+    dueAt = Date.now() + delay;
     timer = setTimeout(() => {
       timer = null;
+      lastPollAt = Date.now();
       polling = poll().then((more) => {
         polling = null;
-        schedule(more ? 0 : pollMs);
+        if (!watching) setUpWatch();
+        schedule(more ? 0 : watching ? safetyMs : pollMs);
       });
     }, delay);
   };
+  /** An event: read soon (not before `pollMs` after the last read), unless a read is in flight or due sooner. */
+  let wakeAfterRead = false;
+  function wake(): void {
+    if (stopped) return;
+    if (polling !== null) {
+      // A read in flight may have missed this change: read again after it (at most pollMs later).
+      if (!wakeAfterRead) {
+        wakeAfterRead = true;
+        void polling.then(() => {
+          wakeAfterRead = false;
+          wake();
+        });
+      }
+      return;
+    }
+    const delay = Math.max(0, lastPollAt + pollMs - Date.now());
+    if (timer !== null && dueAt <= Date.now() + delay) return;
+    schedule(delay);
+  }
+  setUpWatch();
   schedule(0);
 
   return {
@@ -199,6 +294,7 @@ export function followLog(path: string, onLines: (lines: string[]) => void, opts
       stopped = true;
       if (timer !== null) clearTimeout(timer);
       timer = null;
+      closeWatch();
       // Close after any in-flight poll so we never close a handle it is reading from.
       const closing = async (): Promise<void> => {
         await polling;

@@ -17,7 +17,8 @@ import { EMPTY_VIEW } from '../lib/query-buffer';
 import { exactSearchCountText, searchCountText } from '../lib/log-counts';
 import type { LogLine, LogSearch } from '../../../shared/types';
 import { useLogs } from '../stores';
-import { EXACT_ROWS, MAX_HISTORY_LINES, MAX_LOG_LINES } from '../stores/logs';
+import { EXACT_POLL_MS, EXACT_ROWS, MAX_HISTORY_LINES, MAX_LOG_LINES } from '../stores/logs';
+import { usePoll } from '../lib/use-poll';
 import './logs-panel.css';
 import { routeExactRows, type ExactQueryLog } from '../../../shared/query-log/exact';
 
@@ -299,6 +300,10 @@ export function LogsPanel() {
   const filterText = (view === 'queries' ? queryText : text).trim();
   // In the Queries view the filter searches the exact query log's files while that log is in use.
   const exactOn = useLogs((s) => s.exact?.available === true);
+  // The exact query log is read only while this tab is open: at once, then every EXACT_POLL_MS.
+  const loadExact = useLogs((s) => s.loadExact);
+  useEffect(() => void loadExact(), [loadExact]);
+  usePoll(loadExact, EXACT_POLL_MS);
   useEffect(() => {
     const t = setTimeout(() => void runSearch(filterText), filterText === '' ? 0 : SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(t);

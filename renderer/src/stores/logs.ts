@@ -99,7 +99,7 @@ export interface LogsState {
   setQueryFilter(f: Partial<Pick<LogsState, 'queryText' | 'rcode' | 'route'>>): void;
   /** Loads the last `lines` lines, replacing the buffer. */
   loadTail(lines?: number): Promise<void>;
-  /** Subscribes to pushed lines (and re-reads the exact query log every EXACT_POLL_MS); returns the unsubscribe. */
+  /** Subscribes to pushed lines; returns the unsubscribe. (The Logs panel reads the exact query log while it is open.) */
   attach(): () => void;
   /**
    * The exact query log (packets, `logs:exact`): when available, the Queries view shows its rows
@@ -113,8 +113,9 @@ export interface LogsState {
 /** Rows of the exact query log the Queries view holds (the contract's cap). */
 export const EXACT_ROWS = 2000;
 /**
- * How often the exact log is read while the Logs store is attached, ms: its rows are in their own
- * file (no pushed lines tell of them); one small read of the file's tail, no process.
+ * How often the exact log is read while the Logs tab is open, ms (LogsPanel; once at once when it
+ * opens): its rows are in their own file (no pushed lines tell of them); one read of the file's
+ * tail, no process. Not read while another tab is open: nothing else shows its rows.
  */
 export const EXACT_POLL_MS = 2000;
 
@@ -238,13 +239,7 @@ export function createLogsStore(api: K2sDnsApi) {
       }
     },
     attach() {
-      const off = api.onLogLines((lines) => get().append(lines));
-      void get().loadExact();
-      const timer = setInterval(() => void get().loadExact(), EXACT_POLL_MS);
-      return () => {
-        clearInterval(timer);
-        off();
-      };
+      return api.onLogLines((lines) => get().append(lines));
     },
     exact: null,
     async loadExact() {
