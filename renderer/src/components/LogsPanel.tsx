@@ -14,6 +14,7 @@ import { queryCountText, rawCountText } from '../lib/log-counts';
 import { rawRows, type RawRow } from '../lib/log-rows';
 import { ROUTE_LABEL, routeOptions } from '../lib/route-options';
 import { EMPTY_VIEW } from '../lib/query-buffer';
+import { searchExpansions } from '../lib/search-expansion';
 import { exactSearchCountText, searchCountText } from '../lib/log-counts';
 import type { LogLine, LogSearch } from '../../../shared/types';
 import { useLogs } from '../stores';
@@ -162,6 +163,8 @@ function QueryView({ rows, allRows, total, hiddenProbes, paused, searching, exac
   const keys = useMemo(() => () => rows.map((r) => r.key), [rows]);
   const toIndex = useMemo(() => (i: number) => virtualizer.scrollToIndex(i, { align: 'start' }), [virtualizer]);
   const older = useOlder(rows[0]?.key, keys, toIndex);
+  // Expansions are judged over every row held, so a filter that hides the base keeps the mark.
+  const expansions = useMemo(() => searchExpansions(allRows.map((r) => r.name)), [allRows]);
   return (
     <>
       <div className="row">
@@ -209,6 +212,8 @@ function QueryView({ rows, allRows, total, hiddenProbes, paused, searching, exac
               {virtualizer.getVirtualItems().map((item) => {
                 const r = rows[item.index]!;
                 const answer = r.error ?? (r.answers.join(', ') || (r.rcode === 'NOERROR' ? 'no records' : ''));
+                // The Route column is narrow (900 px): its full text is the title too.
+                const route = `${r.route ? ROUTE_LABEL[r.route] : '—'}${r.zone ? ` ${r.zone}` : ''}`;
                 return (
                   <div key={r.key} className={`lv-qrow${isProblem(r) || r.rcode === null ? ' problem' : ''}`} style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${item.start}px)` }} data-testid="query-row" data-rcode={r.rcode ?? 'none'} data-engine={r.engine} data-mixed={r.mixed}>
                     <span data-testid="q-time" title={r.time ?? ''}>{formatLogTime(r.time)}</span>
@@ -216,10 +221,10 @@ function QueryView({ rows, allRows, total, hiddenProbes, paused, searching, exac
                       <span className="addr">{r.client ?? '—'}</span>
                       {r.mixed ? <span className="mixed" data-testid="q-mixed" title={MIXED_TITLE} aria-label={MIXED_TITLE}> ≈</span> : null}
                     </span>
-                    <span data-testid="q-name" title={r.name}><DnsName name={r.name} /></span>
+                    <span data-testid="q-name" title={r.name}><DnsName name={r.name} expansion={expansions.get(r.name)} /></span>
                     <span data-testid="q-type">{r.type}</span>
-                    <span data-testid="q-route" title={r.zone ? `zone ${r.zone}` : ''}>{r.route ? ROUTE_LABEL[r.route] : '—'}{r.zone ? ` ${r.zone}` : ''}</span>
-                    <span data-testid="q-upstream">{r.upstream ?? '—'}</span>
+                    <span data-testid="q-route" title={route}>{route}</span>
+                    <span data-testid="q-upstream" title={r.upstream ?? ''}>{r.upstream ?? '—'}</span>
                     <span data-testid="q-answer" title={answer}>{answer}</span>
                     <span data-testid="q-rcode" className={`rcode-${r.rcode ?? 'none'}`}>{r.rcode ?? 'no reply'}</span>
                     <span data-testid="q-latency" className="lat" title={r.latencyMs === null && ENGINES[r.engine].capabilities.latency === 's' ? `${ENGINES[r.engine].label} logs whole seconds only` : ''}>{latencyText(r.latencyMs)}</span>
