@@ -15,6 +15,7 @@ import { rawRows, type RawRow } from '../lib/log-rows';
 import { ROUTE_LABEL, routeOptions } from '../lib/route-options';
 import { EMPTY_VIEW } from '../lib/query-buffer';
 import { searchExpansions } from '../lib/search-expansion';
+import { hidesAsProbeLine } from '../../../shared/health-probe';
 import { exactSearchCountText, searchCountText } from '../lib/log-counts';
 import type { LogLine, LogSearch } from '../../../shared/types';
 import { useLogs } from '../stores';
@@ -240,7 +241,7 @@ function QueryView({ rows, allRows, total, hiddenProbes, paused, searching, exac
 }
 
 /** The raw view. */
-function RawView({ rows, total, queries, paused, searching, hiddenProbeLines }: { rows: RawRow[]; total: number; queries: number; paused: boolean; searching: boolean; hiddenProbeLines: number }) {
+function RawView({ rows, total, queries, exactElsewhere, paused, searching, hiddenProbeLines }: { rows: RawRow[]; total: number; queries: number; exactElsewhere: boolean; paused: boolean; searching: boolean; hiddenProbeLines: number }) {
   const { levels, text, toggleLevel, setText } = useLogs((s) => s);
   const parent = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => parent.current, estimateSize: () => RAW_ROW_PX, overscan: 20, getItemKey: (i) => rows[i]!.key });
@@ -260,7 +261,7 @@ function RawView({ rows, total, queries, paused, searching, hiddenProbeLines }: 
           </label>
         ))}
         <input type="search" placeholder="Filter text" aria-label="Filter log lines" value={text} onChange={(e) => setText(e.target.value)} data-testid="logs-filter" />
-        <span className="muted" data-testid="logs-count">{searching ? `${shown} matching ${shown === 1 ? 'line' : 'lines'} shown` : rawCountText(shown, total, queries)}{!searching && hiddenProbeLines > 0 ? ` · ${hiddenProbeLines} health probe lines hidden` : ''}</span>
+        <span className="muted" data-testid="logs-count">{searching ? `${shown} matching ${shown === 1 ? 'line' : 'lines'} shown` : rawCountText(shown, total, queries, exactElsewhere)}{!searching && hiddenProbeLines > 0 ? ` · ${hiddenProbeLines} health probe lines hidden` : ''}</span>
         {!following && !paused && !searching && <button type="button" className="secondary" onClick={() => setFollowing(true)} data-testid="logs-follow">Follow newest</button>}
       </div>
       <div className="lv-rhead mono" role="row"><span>Time</span><span>Level</span><span>Message</span></div>
@@ -310,7 +311,8 @@ export function LogsPanel() {
   }, [filterText, showProbes, runSearch, view, exactOn]);
   const searching = search !== null && filterText !== '';
   // Both views need the query log (the query view's rows, the raw view's "(M queries)" and its
-  // probe lines); the store keeps it with the lines it was built from.
+  // probe lines); the store keeps it with the lines it was built from. The raw view counts the
+  // queries of its own lines, never the exact log's rows (those are not in dnsproxy.log).
   const bufferQueries = useLogs((s) => s.queries);
   const bufferOwners = useLogs((s) => s.owners);
   const shown = searching ? (search.log ?? EMPTY_VIEW) : null;
@@ -331,12 +333,13 @@ export function LogsPanel() {
     const base = filterQueries(queries, { text: exactFound ? '' : queryText, routes: route ? [route] : [], rcodes: rcode && rcode !== 'problems' ? [rcode] : [] });
     return rcode === 'problems' ? base.filter((r) => isProblem(r) || r.rcode === null) : base;
   }, [queries, queryText, rcode, route, exactFound]);
-  const probeLines = useMemo(() => owners.reduce((n, o) => n + (o?.probe ? 1 : 0), 0), [owners]);
+  // A probe's own query/answer lines may be hidden; an engine ERROR/WARN line about one never is.
+  const probeLines = useMemo(() => lines.reduce((n, l, i) => n + (hidesAsProbeLine(l, owners[i]?.probe === true) ? 1 : 0), 0), [lines, owners]);
   const raw = useMemo(() => {
     if (view !== 'raw') return [];
     const needle = text.trim().toLowerCase();
     const isProbe = new Map<LogLine, boolean>();
-    lines.forEach((l, i) => isProbe.set(l, owners[i]?.probe === true));
+    lines.forEach((l, i) => isProbe.set(l, hidesAsProbeLine(l, owners[i]?.probe === true)));
     return rawRows(lines, (l, t) => (showProbes || !isProbe.get(l)) && levels[lineCategoryOf(l)] !== false && (needle === '' || t.toLowerCase().includes(needle) || lineMatches(l, needle)));
   }, [lines, owners, levels, text, view, showProbes]);
 
@@ -366,7 +369,7 @@ export function LogsPanel() {
       ) : view === 'queries' ? (
         <QueryView rows={shownQueries} allRows={allQueries} total={queries.length} hiddenProbes={showProbes ? 0 : probes} paused={paused} searching={searching} exact={exactRows ? exact : null} />
       ) : (
-        <RawView rows={raw} total={lines.length} queries={allQueries.length} paused={paused} searching={searching} hiddenProbeLines={showProbes ? 0 : probeLines} />
+        <RawView rows={raw} total={lines.length} queries={(shown ? shown.queries : bufferQueries).length} exactElsewhere={exactRows !== null} paused={paused} searching={searching} hiddenProbeLines={showProbes ? 0 : probeLines} />
       )}
     </section>
   );
