@@ -33,7 +33,7 @@ async function tailLines(file: string, bytes: number): Promise<string[] & { whol
 
 /** What readCapturedRows found. */
 export interface CapturedRows {
-  /** Oldest first, at most `limit`. */
+  /** Oldest query first (by the time it was asked, not the order written), at most `limit`. */
   rows: QueryRow[];
   /** False when neither file exists or can be read (no exact log on this host, or not allowed to read it). */
   present: boolean;
@@ -53,6 +53,9 @@ export async function readCapturedRows(file: string, limit: number, engine: Quer
     const v = parserLine(l);
     if (v !== null && !('counts' in v)) captured.push(v);
   }
+  // A row is written when its query ends (answered or timed out), so a timeout lands after
+  // queries asked later: order by the query's time (a stable sort keeps file order on ties).
+  captured.sort((a, b) => a.queryUs - b.queryUs);
   const last = captured.slice(-limit);
   const complete = current.whole === true && older.whole === true && captured.length <= limit;
   return { complete, rows: last.map((c, i) => capturedQueryRow(c, engine, `cap-${c.queryUs}-${c.client}-${c.id}-${i}`, clusterZones)), present };
