@@ -43,6 +43,7 @@ describe('exact query log file', () => {
     expect(statSync(`${file}.1`).mode & 0o777).toBe(0o640);
     const got = await readCapturedRows(file, 3, 'adguard', ['cluster.local']);
     expect(got.present).toBe(true);
+    expect(got.files).toEqual([`${file}.1`, file]);
     expect(got.rows.map((r) => [r.client, r.name, r.upstream, r.rcode, r.mixed])).toEqual([
       ['127.0.0.1:40005', 'n5.example.test', '192.0.2.53:53', 'NOERROR', false],
       ['127.0.0.1:40006', 'n6.example.test', '192.0.2.53:53', 'NOERROR', false],
@@ -80,6 +81,8 @@ describe('exact query log file', () => {
     writeFileSync(file, `${JSON.stringify(row(1))}\n{"proto":"udp","cl\nnot json\n${JSON.stringify(row(2, { upstream: null }))}\n`);
     const got = await readCapturedRows(file, 10, 'dnsmasq', []);
     expect(got.rows.map((r) => [r.name, r.route])).toEqual([['n1.example.test', 'upstream'], ['n2.example.test', 'cache']]);
-    expect(await readCapturedRows(path.join(dir, 'none.jsonl'), 10, 'dnsmasq', [])).toEqual({ rows: [], present: false, complete: true });
+    // No rotation yet: only the current file is named.
+    expect(got.files).toEqual([file]);
+    expect(await readCapturedRows(path.join(dir, 'none.jsonl'), 10, 'dnsmasq', [])).toEqual({ rows: [], present: false, complete: true, files: [] });
   });
 });

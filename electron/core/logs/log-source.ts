@@ -96,7 +96,7 @@ export function createLogSource(path: string, opts: LogSourceOptions = {}): LogS
     async page(lines: number, before?: LogCursor): Promise<LogPage> {
       const res = await readPage(path, lines, before);
       if (!before) lastTail = res.end === null ? null : { offset: res.end.offset, ino: res.end.ino, at: Date.now() };
-      return { lines: parseAll(res.lines), older: res.older, lost: res.lost };
+      return { lines: parseAll(res.lines), older: res.older, lost: res.lost, files: res.files };
     },
 
     async search(text, o) {
