@@ -1,7 +1,7 @@
 /** The health probes' spelling, and the query log recognising it in real dnsproxy v0.83.1 / dnsmasq 2.90 lines. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { healthProbeName, isHealthProbeName } from './health-probe';
+import { healthProbeName, hidesAsProbeLine, isHealthProbeName } from './health-probe';
 import { parseLogLine } from './log-line';
 import { buildQueryLog } from './query-log';
 import { fixtureLines } from '../e2e/support/log-fixtures';
@@ -61,3 +61,17 @@ describe('only the spelling marks a probe: a user query of the same name is neve
     ]);
   });
 });
+
+describe('hidesAsProbeLine: a probe\'s own lines may be hidden, an engine ERROR/WARN line never', () => {
+  it('during an outage the dnsproxy ERROR line of a probe\'s query stays, its DEBUG lines go', () => {
+    const lines = [
+      '2026/11/29 15:04:07.000001 DEBUG handling new packet prefix=dnsproxy raddr=127.0.0.1:40001 laddr=127.0.0.1 proto=udp',
+      '2026/11/29 15:04:07.000009 DEBUG in prefix=dnsproxy line_num=9 line=";KUBERNETES.DEFAULT.svc.cluster.local.\\tIN\\t A"',
+      '2026/11/29 15:04:11.000001 ERROR exchange failed prefix=dnsproxy upstream=172.21.0.10:53 question=";KUBERNETES.DEFAULT.svc.cluster.local.\\tIN\\t A" duration=4.0s err="i/o timeout"',
+      '2026/11/29 15:04:11.000002 WARN upstream 172.21.0.10:53 is down prefix=dnsproxy',
+    ].map((l) => parseLogLine(l));
+    expect(lines.map((l) => hidesAsProbeLine(l, true))).toEqual([true, true, false, false]);
+    expect(lines.map((l) => hidesAsProbeLine(l, false))).toEqual([false, false, false, false]);
+  });
+});
+

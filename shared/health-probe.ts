@@ -20,3 +20,13 @@ export function healthProbeName(name: string): string {
 export function isHealthProbeName(asked: string): boolean {
   return asked.startsWith(`${HEALTH_PROBE_LABELS}.svc.`);
 }
+
+/**
+ * True when a line the "hide health probes" setting may hide: one of a probe's own query/answer
+ * lines. An engine's ERROR or WARN line is never hidden, even when it names the probe's query
+ * (dnsproxy's `ERROR exchange failed … question=";KUBERNETES.DEFAULT.svc…"` during an outage is
+ * the outage itself). `ofProbe`: the line belongs to a probe's query (its row, or the marker).
+ */
+export function hidesAsProbeLine(line: { level: string }, ofProbe: boolean): boolean {
+  return ofProbe && line.level !== 'ERROR' && line.level !== 'WARN';
+}

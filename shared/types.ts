@@ -162,6 +162,8 @@ export interface LogPage {
   older: LogCursor | null;
   /** True when the cursor's file left the set (rotated away twice): start again from the newest page. */
   lost: boolean;
+  /** The log's files that exist, oldest first (e.g. `/var/log/dnsproxy/dnsproxy.log` alone until the first rotation); absent when not known. */
+  files?: string[];
 }
 
 /** A search over the whole proxy log file set (logs:search). */

@@ -272,7 +272,8 @@ export function createFakeBackend(opts: FakeBackendOptions = {}): AppBackend & {
       // The fake's file is one array: a cursor's offset is an index in it (ino 1).
       const end = input.before ? Math.min(input.before.offset, logs.length) : logs.length;
       const start = Math.max(0, end - input.lines);
-      return { lines: logs.slice(start, end), older: start > 0 ? { ino: 1, offset: start } : null, lost: false };
+      // One file, never rotated: there is no `.1`.
+      return { lines: logs.slice(start, end), older: start > 0 ? { ino: 1, offset: start } : null, lost: false, files: ['/var/log/dnsproxy/dnsproxy.log'] };
     },
     async logsSearch(input) {
       return fakeSearch(logs, input);

@@ -1,8 +1,9 @@
 /**
- * 900 px window (issue 20, low): table headers keep their words whole — the CoreDNS pod table
- * showed "Restart s" — while long values may still wrap. Fake backend.
+ * 900 px window (issue 20): table headers and badges keep their words whole (the CoreDNS pod
+ * table showed "Restart s", then "Read y"), every Queries column is in view, and a name and its
+ * search-domain expansion look different. Fake backend.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { serveFake } from './serve-fake';
 
 test('900 px: the Cluster card\'s table headers are one line each', async ({ browser }) => {
@@ -28,44 +29,102 @@ test('900 px: the Cluster card\'s table headers are one line each', async ({ bro
   }
 });
 
-test('900 px: a name and its search-domain expansion stay distinguishable in the Queries view (the middle gives way)', async ({ browser }) => {
-  const NAME = 'kubernetes.default.svc.cluster.local';
-  const server = await serveFake({ logIntervalMs: 3_600_000, emptyLog: true, loggedNames: [NAME, `${NAME}.example.test`] });
+test('900 px: the Ready badges of the node and pod tables are one line each (the walk saw "Read y")', async ({ browser }) => {
+  const server = await serveFake({ logIntervalMs: 3_600_000 });
   const page = await browser.newPage({ viewport: { width: 900, height: 800 } });
   try {
     await page.goto(server.url);
-    await page.getByTestId('tab-logs').click();
-    const names = page.getByTestId('query-row').getByTestId('q-name');
-    await expect(names).toHaveCount(2);
-    const seen: string[] = [];
-    for (const i of [0, 1]) {
-      const cell = names.nth(i);
-      const full = (await cell.getAttribute('title')) ?? '';
-      // The end of the name (its last two labels) is inside the cell, not cut off.
-      const tail = cell.locator('.dns-name-tail');
-      const [c, t] = [await cell.boundingBox(), await tail.boundingBox()];
-      expect(t!.x + t!.width, `${full}: its end is clipped`).toBeLessThanOrEqual(c!.x + c!.width + 1);
-      seen.push(`${await tail.innerText()}`);
-    }
-    // The expansion is truncated here (wider than its cell), and what shows differs.
-    expect(await names.nth(1).locator('.dns-name').evaluate((e) => e.scrollWidth > e.clientWidth || (e.firstElementChild as HTMLElement).scrollWidth > (e.firstElementChild as HTMLElement).clientWidth)).toBe(true);
-    expect(seen).toEqual(['cluster.local', 'example.test']);
+    await expect(page.getByTestId('cluster-coredns').locator('tbody tr')).toHaveCount(2);
+    const badges = page.locator('[data-testid="cluster-nodes"] .badge, [data-testid="cluster-coredns"] .badge');
+    await expect(badges).toHaveCount(3);
+    const lines = await badges.evaluateAll((els) => els.map((el) => {
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      return `${el.textContent}:${new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size}`;
+    }));
+    expect(lines).toEqual(['Ready:1', 'Ready:1', 'Ready:1']);
   } finally {
     await page.close();
     await server.close();
   }
 });
 
-test('900 px: the Queries header scrolls sideways with the rows, and a row spans every column', async ({ browser }) => {
+/** Each Queries header cell's [text, left, right] and the list's visible right edge (its client box), px. */
+async function queryColumns(page: Page): Promise<{ heads: [string, number, number][]; listRight: number; clientWidth: number; scrollWidth: number }> {
+  const heads = await page.getByTestId('logs-query-head').locator('span').evaluateAll((els) => els.map((e) => {
+    const r = e.getBoundingClientRect();
+    return [e.textContent ?? '', r.left, r.right] as [string, number, number];
+  }));
+  const list = await page.getByTestId('logs-query-list').evaluate((el) => ({ right: el.getBoundingClientRect().left + el.clientLeft + el.clientWidth, clientWidth: el.clientWidth, scrollWidth: el.scrollWidth }));
+  return { heads, listRight: list.right, clientWidth: list.clientWidth, scrollWidth: list.scrollWidth };
+}
+
+test('900 px: every Queries column is in view without a sideways scroll; 1280 px keeps Name and Answer at least as wide as before', async ({ browser }) => {
   const server = await serveFake({ logIntervalMs: 3_600_000, emptyLog: true, loggedNames: ['www.example.test', 'missing.example.test'] });
+  try {
+    for (const width of [900, 1280]) {
+      const page = await browser.newPage({ viewport: { width, height: 800 } });
+      await page.goto(server.url);
+      await page.getByTestId('tab-logs').click();
+      await expect(page.getByTestId('query-row')).toHaveCount(2);
+      const { heads, listRight, clientWidth, scrollWidth } = await queryColumns(page);
+      expect(heads.map((h) => h[0])).toEqual(['Time', 'Client', 'Name', 'Type', 'Route', 'Upstream', 'Answer', 'Response', 'Latency']);
+      for (const [text, , right] of heads) expect(right, `${width} px: the ${text} header ends right of the list's viewport (${listRight} px)`).toBeLessThanOrEqual(listRight + 0.5);
+      expect(scrollWidth, `${width} px: the rows need a sideways scroll`).toBeLessThanOrEqual(clientWidth);
+      const w = (name: string) => { const h = heads.find((x) => x[0] === name)!; return h[2] - h[1]; };
+      // 1280 px before: Name 182 px, Answer 137 px (fixed-width Route 230 px took the rest).
+      if (width === 1280) {
+        expect(w('Name')).toBeGreaterThanOrEqual(182);
+        expect(w('Answer')).toBeGreaterThanOrEqual(137);
+      }
+      // The Route cell may be cut: its whole text is its title.
+      await expect(page.getByTestId('q-route').first()).toHaveAttribute('title', 'upstream');
+      await page.close();
+    }
+  } finally {
+    await server.close();
+  }
+});
+
+test('900 px: a name and its search-domain expansion render differently (the expansion is marked +search)', async ({ browser }) => {
+  // The third walk's pair: the base already ends in the search domain, so both ended in "example.test".
+  const BASE = 'early-marker-ui3.example.test';
+  const server = await serveFake({ logIntervalMs: 3_600_000, emptyLog: true, loggedNames: [BASE, `${BASE}.example.test`] });
   const page = await browser.newPage({ viewport: { width: 900, height: 800 } });
+  try {
+    await page.goto(server.url);
+    await page.getByTestId('tab-logs').click();
+    const names = page.getByTestId('query-row').getByTestId('q-name');
+    await expect(names).toHaveCount(2);
+    await expect(names.nth(0)).toHaveAttribute('title', BASE);
+    await expect(names.nth(1)).toHaveAttribute('title', `${BASE}.example.test`);
+    // What shows in each cell: the text of the parts inside the cell's box (a part wholly cut off shows nothing).
+    const shown = (i: number) => names.nth(i).evaluate((cell) => {
+      const box = cell.getBoundingClientRect();
+      return [...cell.querySelectorAll('.dns-name > span')].filter((s) => { const r = s.getBoundingClientRect(); return r.width > 0 && r.right <= box.right + 1; }).map((s) => `${s.className}:${s.textContent}`);
+    });
+    const [first, second] = [await shown(0), await shown(1)];
+    expect(first).toEqual(['dns-name-head:early-marker-ui3.', 'dns-name-tail:example.test']);
+    expect(second).toEqual([`dns-name-head:${BASE}`, 'dns-name-search:+search']);
+    // The expansion's base is cut (the cell is narrower than it): the mark is what tells the two apart.
+    expect(await names.nth(1).locator('.dns-name-head').evaluate((e) => e.scrollWidth > e.clientWidth)).toBe(true);
+    await expect(names.nth(1).locator('.dns-name')).toHaveAttribute('title', `${BASE}.example.test: ${BASE} with the search domain example.test appended (the resolver's search list, resolv.conf "search")`);
+  } finally {
+    await page.close();
+    await server.close();
+  }
+});
+
+test('760 px (below the columns\' minimum): the Queries header scrolls sideways with the rows, and a row spans every column', async ({ browser }) => {
+  const server = await serveFake({ logIntervalMs: 3_600_000, emptyLog: true, loggedNames: ['www.example.test', 'missing.example.test'] });
+  const page = await browser.newPage({ viewport: { width: 760, height: 800 } });
   try {
     await page.goto(server.url);
     await page.getByTestId('tab-logs').click();
     const list = page.getByTestId('logs-query-list');
     await expect(page.getByTestId('query-row')).toHaveCount(2);
     const widths = await list.evaluate((el) => ({ client: el.clientWidth, scroll: el.scrollWidth }));
-    expect(widths.scroll, 'the columns need more than 900 px: the rows scroll sideways').toBeGreaterThan(widths.client);
+    expect(widths.scroll, 'the columns need more than 760 px: the rows scroll sideways').toBeGreaterThan(widths.client);
     await list.evaluate((el) => (el.scrollLeft = el.scrollWidth));
     const left = await list.evaluate((el) => el.scrollLeft);
     expect(left).toBeGreaterThan(0);

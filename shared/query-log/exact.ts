@@ -14,6 +14,8 @@ export interface ExactQueryLog {
   rows: QueryRow[];
   /** True when `rows` start at the oldest row of the exact log (queries.jsonl.1, or queries.jsonl when there is no .1); absent with `text`. */
   complete?: boolean;
+  /** The exact log's files that exist, oldest first (`…/queries.jsonl.1` only after a rotation); absent with `text` or when not known. */
+  files?: string[];
   /** Set when the call asked for `text`: the search over both files of the exact log. */
   search?: ExactSearch;
 }

@@ -20,7 +20,7 @@ export async function exactQueryLog(file: string, rows: number, engine: EngineNa
   }
   const got = await readCapturedRows(file, rows, engine, []);
   if (got.present && find) return { available: true, reason: null, ...(await searchCapturedRows(file, find.text, { limit: rows, engine, clusterZones: [], probes: find.probes ?? false })) };
-  if (got.present) return { available: true, reason: null, rows: got.rows, complete: got.complete };
+  if (got.present) return { available: true, reason: null, rows: got.rows, complete: got.complete, files: got.files };
   if ((await tcpdump()) === null) return { available: false, reason: "The exact query log is unavailable: tcpdump is not installed (apt-get install tcpdump, then start K2s DNS again). Shown: the engine's own query log.", rows: [] };
   const exists = await lstat(file).then(() => true, () => false);
   return { available: false, reason: exists ? `The exact query log ${file} is not readable by this user (root and the adm group read it, like the proxy log). Shown: the engine's own query log.` : 'No exact query log yet: it starts with K2s DNS (tcpdump is installed). Shown: the engine\'s own query log.', rows: [] };

@@ -43,6 +43,7 @@ describe('exact query log file', () => {
     expect(statSync(`${file}.1`).mode & 0o777).toBe(0o640);
     const got = await readCapturedRows(file, 3, 'adguard', ['cluster.local']);
     expect(got.present).toBe(true);
+    expect(got.files).toEqual([`${file}.1`, file]);
     expect(got.rows.map((r) => [r.client, r.name, r.upstream, r.rcode, r.mixed])).toEqual([
       ['127.0.0.1:40005', 'n5.example.test', '192.0.2.53:53', 'NOERROR', false],
       ['127.0.0.1:40006', 'n6.example.test', '192.0.2.53:53', 'NOERROR', false],
@@ -66,10 +67,22 @@ describe('exact query log file', () => {
     expect(errors[0]).toMatch(/^cannot rotate .*queries\.jsonl to .*queries\.jsonl\.1 \(\w+\): writing on past the cap\.$/);
   });
 
+  it('reader: rows come in the order their queries were asked, not the order written (a timeout is written last)', async () => {
+    // Row 1 timed out 2 s after it was asked, so it was written after rows 2 and 3.
+    const late = row(1, { rcode: null, answers: [], latencyMs: null, upstream: null, upstreamRcode: null, upstreamLatencyMs: null });
+    writeFileSync(file, [row(2, { queryUs: 1_764_615_600_500_000 }), row(3, { queryUs: 1_764_615_601_000_000 }), late].map((r) => `${JSON.stringify(r)}\n`).join(''));
+    const got = await readCapturedRows(file, 10, 'adguard', []);
+    expect(got.rows.map((r) => [r.name, r.rcode])).toEqual([['n1.example.test', null], ['n2.example.test', 'NOERROR'], ['n3.example.test', 'NOERROR']]);
+    // The newest two by query time, not the last two lines.
+    expect((await readCapturedRows(file, 2, 'adguard', [])).rows.map((r) => r.name)).toEqual(['n2.example.test', 'n3.example.test']);
+  });
+
   it('reader: a garbled or cut line is skipped; no file is "not present"', async () => {
     writeFileSync(file, `${JSON.stringify(row(1))}\n{"proto":"udp","cl\nnot json\n${JSON.stringify(row(2, { upstream: null }))}\n`);
     const got = await readCapturedRows(file, 10, 'dnsmasq', []);
     expect(got.rows.map((r) => [r.name, r.route])).toEqual([['n1.example.test', 'upstream'], ['n2.example.test', 'cache']]);
-    expect(await readCapturedRows(path.join(dir, 'none.jsonl'), 10, 'dnsmasq', [])).toEqual({ rows: [], present: false, complete: true });
+    // No rotation yet: only the current file is named.
+    expect(got.files).toEqual([file]);
+    expect(await readCapturedRows(path.join(dir, 'none.jsonl'), 10, 'dnsmasq', [])).toEqual({ rows: [], present: false, complete: true, files: [] });
   });
 });

@@ -33,12 +33,19 @@ async function tailLines(file: string, bytes: number): Promise<string[] & { whol
 
 /** What readCapturedRows found. */
 export interface CapturedRows {
-  /** Oldest first, at most `limit`. */
+  /** Oldest query first (by the time it was asked, not the order written), at most `limit`. */
   rows: QueryRow[];
   /** False when neither file exists or can be read (no exact log on this host, or not allowed to read it). */
   present: boolean;
   /** True when `rows` begin with the oldest row of the exact log (both files were read from their start and all rows fit). */
   complete: boolean;
+  /** The exact log's files that can be opened, oldest first (`<file>.1` only once rotation made it). */
+  files: string[];
+}
+
+/** True when `file` can be opened for reading. */
+function opens(file: string): Promise<boolean> {
+  return open(file, 'r').then((f) => (void f.close(), true), () => false);
 }
 
 /** The newest `limit` rows of the exact log at the real path `file`; `engine` and `clusterZones` as capturedQueryRow takes them. */
@@ -53,7 +60,11 @@ export async function readCapturedRows(file: string, limit: number, engine: Quer
     const v = parserLine(l);
     if (v !== null && !('counts' in v)) captured.push(v);
   }
+  // A row is written when its query ends (answered or timed out), so a timeout lands after
+  // queries asked later: order by the query's time (a stable sort keeps file order on ties).
+  captured.sort((a, b) => a.queryUs - b.queryUs);
   const last = captured.slice(-limit);
   const complete = current.whole === true && older.whole === true && captured.length <= limit;
-  return { complete, rows: last.map((c, i) => capturedQueryRow(c, engine, `cap-${c.queryUs}-${c.client}-${c.id}-${i}`, clusterZones)), present };
+  const files = (await Promise.all([rotatedLogPath(file), file].map(async (f) => ((await opens(f)) ? f : null)))).filter((f): f is string => f !== null);
+  return { complete, files, rows: last.map((c, i) => capturedQueryRow(c, engine, `cap-${c.queryUs}-${c.client}-${c.id}-${i}`, clusterZones)), present };
 }

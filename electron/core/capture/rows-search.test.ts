@@ -35,6 +35,14 @@ describe('searchCapturedRows', () => {
     expect((await searchCapturedRows(file, '192.0.2.53', opts)).search.matches).toBe(5);
   });
 
+  it('returns the matches in the order their queries were asked, across .1 and the current file', async () => {
+    // Row 3 (in .1) timed out and was written after row 4 had been asked; row 5 was asked before row 4.
+    writeFileSync(`${file}.1`, jsonl([row(4, { queryUs: 1_764_615_600_000_040 }), row(3, { queryUs: 1_764_615_600_000_030 })]));
+    writeFileSync(file, jsonl([row(6, { queryUs: 1_764_615_600_000_060 }), row(5, { queryUs: 1_764_615_600_000_035 })]));
+    const r = await searchCapturedRows(file, 'example.test', opts);
+    expect(r.rows.map((x) => x.name)).toEqual(['n3.example.test', 'n5.example.test', 'n4.example.test', 'n6.example.test']);
+  });
+
   it('keeps the newest `limit` matches, leaves probes out unless asked, and names only existing files', async () => {
     writeFileSync(file, jsonl([row(1), row(2), row(3), row(4, { name: 'KUBERNETES.DEFAULT.svc.cluster.local' })]));
     const r = await searchCapturedRows(file, '192.0.2.53', { ...opts, limit: 2 });

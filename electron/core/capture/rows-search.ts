@@ -26,11 +26,12 @@ export interface RowsSearchOptions {
   probes?: boolean;
 }
 
-/** The matching rows (oldest first, at most `limit`) and what was searched. */
+/** The matching rows (oldest query first, at most `limit`) and what was searched. */
 export async function searchCapturedRows(file: string, text: string, opts: RowsSearchOptions): Promise<{ rows: QueryRow[]; search: ExactSearch }> {
   const t0 = performance.now();
   const needle = text.trim().toLowerCase();
-  const rows: QueryRow[] = [];
+  // With the query's time (µs): rows are written when their query ends, so they are sorted by it at the end.
+  const rows: { us: number; row: QueryRow }[] = [];
   const files: string[] = [];
   let matches = 0;
   let bytesScanned = 0;
@@ -41,7 +42,7 @@ export async function searchCapturedRows(file: string, text: string, opts: RowsS
     const row = capturedQueryRow(v, opts.engine, `cap-${v.queryUs}-${v.client}-${v.id}-s${seq++}`, opts.clusterZones);
     if ((row.probe && !opts.probes) || !exactRowMatches(row, needle)) return;
     matches += 1;
-    rows.push(row);
+    rows.push({ us: v.queryUs, row });
     if (rows.length > opts.limit * 2) rows.splice(0, rows.length - opts.limit);
   };
   for (const f of [rotatedLogPath(file), file]) {
@@ -62,6 +63,7 @@ export async function searchCapturedRows(file: string, text: string, opts: RowsS
     files.push(f);
     bytesScanned += read;
   }
-  const kept = rows.slice(-opts.limit);
+  // Oldest asked first, as readCapturedRows orders them (a stable sort keeps file order on ties).
+  const kept = rows.sort((a, b) => a.us - b.us).slice(-opts.limit).map((r) => r.row);
   return { rows: kept, search: { text: text.trim(), matches, truncated: matches > kept.length, bytesScanned, files, tookMs: performance.now() - t0 } };
 }

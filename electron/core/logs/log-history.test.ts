@@ -34,6 +34,14 @@ describe('readPage', () => {
     ]);
     expect(seen.flat()).toHaveLength(400);
     expect(new Set(seen.flat()).size).toBe(400);
+    // The pages name the files that exist, oldest first.
+    expect(page.files).toEqual([`${log}.1`, log]);
+  });
+
+  it('before the first rotation a page names the current file only (no .1 that does not exist)', async () => {
+    write(log, lines(1, 5));
+    const page = await readPage(log, 100);
+    expect([page.lines.length, page.older, page.files]).toEqual([5, null, [log]]);
   });
 
   it('a cursor still points at the same lines after a rotation renamed the file', async () => {
@@ -46,7 +54,7 @@ describe('readPage', () => {
   });
 
   it('a missing log is an empty page with nothing older', async () => {
-    expect(await readPage(log, 10)).toEqual({ lines: [], older: null, end: null, lost: false });
+    expect(await readPage(log, 10)).toEqual({ lines: [], older: null, end: null, lost: false, files: [] });
   });
 });
 

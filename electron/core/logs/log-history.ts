@@ -31,6 +31,8 @@ export interface RawPage {
   end: LogCursor | null;
   /** True when `before` named a file that is no longer in the set (rotated away twice). */
   lost: boolean;
+  /** The files of the set that exist, oldest first (`<log>.1` only once rotation made it). */
+  files: string[];
 }
 
 /** What searchLog found. */
@@ -133,12 +135,13 @@ async function linesBefore(file: string, end: number, maxLines: number): Promise
  */
 export async function readPage(path: string, maxLines: number, before?: LogCursor): Promise<RawPage> {
   const files = await logFiles(path);
-  if (files.length === 0) return { lines: [], older: null, end: null, lost: false };
+  if (files.length === 0) return { lines: [], older: null, end: null, lost: false, files: [] };
+  const existing = files.map((f) => f.path).reverse();
   let idx = 0;
   let offset = files[0]!.size;
   if (before) {
     idx = files.findIndex((f) => f.ino === before.ino);
-    if (idx === -1) return { lines: [], older: null, end: null, lost: true };
+    if (idx === -1) return { lines: [], older: null, end: null, lost: true, files: existing };
     offset = Math.min(before.offset, files[idx]!.size);
   }
   const end: LogCursor = { ino: files[idx]!.ino, offset };
@@ -162,7 +165,7 @@ export async function readPage(path: string, maxLines: number, before?: LogCurso
       }
     }
   }
-  return { lines, older, end, lost: false };
+  return { lines, older, end, lost: false, files: existing };
 }
 
 /** Escapes a text for use as a literal inside a RegExp. */

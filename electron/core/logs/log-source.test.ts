@@ -143,4 +143,16 @@ describe('createLogSource', () => {
     offBad();
     offGood();
   });
+
+  it('search without probes leaves out a probe\'s query lines but keeps the engine\'s ERROR line about it (an outage)', async () => {
+    const file = logPath();
+    const probeIn = '2026/11/29 15:04:07.000001 DEBUG sending request addr=172.21.0.10:53 proto=udp qtype=A qname=KUBERNETES.DEFAULT.svc.cluster.local. id=7';
+    const probeErr = '2026/11/29 15:04:09.000001 ERROR exchange failed prefix=dnsproxy upstream=172.21.0.10:53 question=";KUBERNETES.DEFAULT.svc.cluster.local.\\tIN\\t A" duration=2.0s err="i/o timeout"';
+    writeFileSync(file, `${QUERY}\n${probeIn}\n${probeErr}\n`);
+    const src = createLogSource(file);
+    const found = await src.search('cluster.local', { lines: 100, context: 0 });
+    expect(found.lines.map((l) => l.raw)).toEqual([QUERY, probeErr]);
+    expect(found.matches).toBe(2);
+    expect((await src.search('cluster.local', { lines: 100, context: 0, probes: true })).matches).toBe(3);
+  });
 });

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { parseLogLine } from '../../../shared/log-line';
-import { HEALTH_PROBE_LABELS } from '../../../shared/health-probe';
+import { HEALTH_PROBE_LABELS, hidesAsProbeLine } from '../../../shared/health-probe';
 import type { LogCursor, LogLine, LogPage, LogSearch } from '../../../shared/types';
 import { readPage, searchLog } from './log-history';
 import { FOLLOW_MAX_BYTES_PER_POLL, followLog, type Follower } from './follow';
@@ -96,13 +96,15 @@ export function createLogSource(path: string, opts: LogSourceOptions = {}): LogS
     async page(lines: number, before?: LogCursor): Promise<LogPage> {
       const res = await readPage(path, lines, before);
       if (!before) lastTail = res.end === null ? null : { offset: res.end.offset, ino: res.end.ino, at: Date.now() };
-      return { lines: parseAll(res.lines), older: res.older, lost: res.lost };
+      return { lines: parseAll(res.lines), older: res.older, lost: res.lost, files: res.files };
     },
 
     async search(text, o) {
-      // A probe line names the cluster name as the probes spell it (case-sensitive marker).
+      // A probe line names the cluster name as the probes spell it (case-sensitive marker); the
+      // engine's ERROR/WARN lines about a probe's query stay (hidesAsProbeLine).
       const marker = `${HEALTH_PROBE_LABELS}.svc.`;
-      const res = await searchLog(path, text, { maxLines: o.lines, context: o.context, ...(o.probes ? {} : { exclude: (l: string) => l.includes(marker) }) });
+      const exclude = (l: string) => l.includes(marker) && hidesAsProbeLine(parseLogLine(l), true);
+      const res = await searchLog(path, text, { maxLines: o.lines, context: o.context, ...(o.probes ? {} : { exclude }) });
       return { text, lines: parseAll(res.lines), matches: res.matches, truncated: res.truncated, bytesScanned: res.bytesScanned, files: res.files, tookMs: res.tookMs };
     },
 

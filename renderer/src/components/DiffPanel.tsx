@@ -1,7 +1,7 @@
 /** Resolver diff: saved original vs current /etc/resolv.conf, unified or side by side, plus metadata changes. */
 import { RichText } from './RichText';
 import type { ResolverEntry } from '../../../shared/types';
-import { sideBySide, unifiedDiff } from '../lib/side-by-side';
+import { sideBySide, unifiedDiffLines } from '../lib/side-by-side';
 import { CADENCE_MS } from '../../../shared/cadence';
 import { lastKnownText } from '../lib/last-known';
 import { usePoll } from '../lib/use-poll';
@@ -70,7 +70,7 @@ export function DiffPanel() {
               </div>
               {view === 'unified' ? (
                 <pre className="code" data-testid="diff-unified">
-                  {unifiedDiff(diff.savedText, diff.currentText ?? '').split('\n').map((l, i) => (
+                  {unifiedDiffLines(diff.savedText, diff.currentText ?? '').map((l, i) => (
                     <div key={i} className={l.startsWith('+') && !l.startsWith('+++') ? 'add' : l.startsWith('-') && !l.startsWith('---') ? 'del' : ''}>{l || ' '}</div>
                   ))}
                 </pre>

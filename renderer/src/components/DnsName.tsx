@@ -1,11 +1,28 @@
 /**
  * A DNS name that truncates in the middle (lib/name-tail.ts): the head gives way, the last two
  * labels stay; the full name is the title. Inline boxes, not flex: innerText stays the plain name.
+ * A search-list expansion of another logged name (lib/search-expansion.ts) shows as that name
+ * (cut at its end) with a `+search` mark, which never gives way: a name ending in the search
+ * domain and its expansion end alike, so only the mark tells them apart in a narrow cell.
  */
 import { splitNameTail } from '../lib/name-tail';
+import type { SearchExpansion } from '../lib/search-expansion';
 
-/** The name; `testId` goes on the outer span. */
-export function DnsName({ name, testId }: { name: string; testId?: string }) {
+/** The mark's text and the width it takes, in ch (monospace log views: 7 characters + a 1ch gap). */
+const SEARCH_MARK = '+search';
+const SEARCH_MARK_CH = SEARCH_MARK.length + 1;
+
+/** The name; `testId` goes on the outer span; `expansion`: the name is `base` + `.` + `domain`. */
+export function DnsName({ name, testId, expansion }: { name: string; testId?: string; expansion?: SearchExpansion }) {
+  if (expansion) {
+    // The mark tells the pair apart, so the base keeps its start (its first label) and gives way at its end.
+    return (
+      <span className="dns-name" title={`${name}: ${expansion.base} with the search domain ${expansion.domain} appended (the resolver's search list, resolv.conf "search")`} data-testid={testId}>
+        <span className="dns-name-head" style={{ maxWidth: `calc(100% - ${SEARCH_MARK_CH}ch)` }}>{expansion.base}</span>
+        <span className="dns-name-search" data-testid="dns-name-search" aria-label={`search-list expansion: ${expansion.domain} appended`}>{SEARCH_MARK}</span>
+      </span>
+    );
+  }
   const { head, tail } = splitNameTail(name);
   return (
     <span className="dns-name" title={name} data-testid={testId}>

@@ -14,7 +14,7 @@ import { DRIFT_CHOICE } from '../../../shared/fix';
 import { driftLead, driftViaLead } from '../lib/drift-lead';
 import { keepLeavesNoneWords } from '../../../shared/drift-route';
 import { followedCopy, savedCopyWords } from '../../../shared/saved-copy';
-import { unifiedDiff } from '../lib/side-by-side';
+import { unifiedDiffLines } from '../lib/side-by-side';
 import { stores, useDiff, useDns, useHealth } from '../stores';
 
 /** The banner's element id: other places move focus here instead of offering the choice themselves. */
@@ -101,7 +101,7 @@ export function DriftBanner() {
       )}
       {diff?.savedText != null && (
         <pre className="code" data-testid="drift-diff">
-          {unifiedDiff(diff.savedText, diff.currentText ?? '').split('\n').map((l, i) => (
+          {unifiedDiffLines(diff.savedText, diff.currentText ?? '').map((l, i) => (
             <div key={i} className={l.startsWith('+') && !l.startsWith('+++') ? 'add' : l.startsWith('-') && !l.startsWith('---') ? 'del' : ''}>{l || ' '}</div>
           ))}
         </pre>

@@ -98,3 +98,25 @@ describe('LogsPanel: the top of the list says where the log starts', () => {
     expect(bar()).toContain('Load older lines');
   });
 });
+
+describe('LogsPanel raw view: what it counts and hides (third walk)', () => {
+  const probeRow = { key: 'q0', engine: 'adguard', time: null, client: null, name: 'KUBERNETES.DEFAULT.svc.cluster.local', type: 'A', route: null, zone: null, upstream: null, answers: [], rcode: 'SERVFAIL', error: 'i/o timeout', latencyMs: null, protocol: null, run: 0, probe: true, mixed: false };
+  const rawCount = () => /data-testid="logs-count">([^<]*)</.exec(renderToStaticMarkup(<LogsPanel />))?.[1]?.replace(/&#x27;/g, "'");
+  const reset = () => Object.assign(state, { view: 'raw', error: null, older: null, atStart: true, lines: [], owners: [], queries: [], exact: undefined, clusterZones: [] });
+
+  it('an engine ERROR line of a probe\'s query stays shown; only the probe\'s DEBUG line is hidden', () => {
+    reset();
+    const debug = { time: null, level: 'DEBUG', message: 'sending request', fields: { qname: 'KUBERNETES.DEFAULT.svc.cluster.local.' }, raw: 'sending request' };
+    const error = { time: null, level: 'ERROR', message: 'exchange failed', fields: { err: 'i/o timeout' }, raw: 'exchange failed' };
+    Object.assign(state, { lines: [debug, error], owners: [probeRow, probeRow], queries: [probeRow] });
+    expect(rawCount()).toBe('1 of 2 lines (1 query) · 1 health probe lines hidden');
+  });
+
+  it('with the exact query log in use and no query line in dnsproxy.log: says where the queries are, does not count the exact rows', () => {
+    reset();
+    const info = { time: null, level: 'INFO', message: 'listening to udp', fields: {}, raw: 'listening to udp' };
+    Object.assign(state, { lines: [info], owners: [null], queries: [], exact: { available: true, reason: null, rows: [{ ...probeRow, probe: false, name: 'www.example.test' }], complete: true } });
+    expect(rawCount()).toBe('1 line (no query lines: the queries are in the exact query log, in the Queries view)');
+  });
+});
+

@@ -14,6 +14,9 @@ import { queryCountText, rawCountText } from '../lib/log-counts';
 import { rawRows, type RawRow } from '../lib/log-rows';
 import { ROUTE_LABEL, routeOptions } from '../lib/route-options';
 import { EMPTY_VIEW } from '../lib/query-buffer';
+import { searchExpansions } from '../lib/search-expansion';
+import { logStartText } from '../lib/log-start';
+import { hidesAsProbeLine } from '../../../shared/health-probe';
 import { exactSearchCountText, searchCountText } from '../lib/log-counts';
 import type { LogLine, LogSearch } from '../../../shared/types';
 import { useLogs } from '../stores';
@@ -72,7 +75,7 @@ const SEARCH_DEBOUNCE_MS = 250;
  * row that was first in view where it was when a page is prepended.
  */
 function useOlder(firstKey: string | undefined, keys: () => string[], scrollToIndex: (i: number) => void) {
-  const { older, atStart, history, loadingOlder, loadOlder, loadTail } = useLogs((s) => s);
+  const { older, atStart, logFiles, history, loadingOlder, loadOlder, loadTail } = useLogs((s) => s);
   const anchor = useRef<string | null>(null);
   useEffect(() => {
     if (anchor.current === null || firstKey === anchor.current) return;
@@ -85,36 +88,52 @@ function useOlder(firstKey: string | undefined, keys: () => string[], scrollToIn
     anchor.current = firstKey ?? null;
     void loadOlder();
   };
-  return { older, atStart, full: history >= MAX_HISTORY_LINES, loadingOlder, load, reload: () => void loadTail() };
+  return { older, atStart, logFiles, full: history >= MAX_HISTORY_LINES, loadingOlder, load, reload: () => void loadTail() };
+}
+
+/** Height of the "Start of the log" line that opens a list, px (the virtualizer's scrollMargin). */
+const START_PX = 28;
+
+/**
+ * The "Start of the log" line while the list holds the log's oldest row (not during a search):
+ * it opens the list, above that row, naming only the files that exist; null otherwise.
+ */
+function startOfList(older: ReturnType<typeof useOlder>, searching: boolean, exact?: ExactQueryLog | null): string | null {
+  if (searching) return null;
+  // Exact rows come from their own files (queries.jsonl and, once rotated, .1), not dnsproxy.log's pages.
+  if (exact?.available) return exact.complete ? logStartText(exact.files ?? null, 'the exact query log') : null;
+  return !older.older && older.atStart ? logStartText(older.logFiles) : null;
+}
+
+/** The start line inside a list's scroll box (START_PX high), where the oldest row is. */
+function StartLine({ text }: { text: string | null }) {
+  if (text === null) return null;
+  return <div className="lv-start muted" style={{ height: START_PX }} data-testid="logs-start" title={text}>{text}</div>;
 }
 
 /**
  * The "older lines" bar above a list (not while a search shows the whole log): a button while
- * there are older lines to page to; "Start of the log" only when the first line of the oldest
- * file is held; otherwise why older lines are not held and the way to them.
+ * there are older lines to page to; nothing when the first line of the oldest file is held (the
+ * list then opens with StartLine); otherwise why older lines are not held and the way to them.
  */
 function OlderBar({ older, searching, exact }: { older: ReturnType<typeof useOlder>; searching: boolean; exact?: ExactQueryLog | null }) {
   if (searching) return null;
   // Exact rows come from their own files (queries.jsonl and .1), not from dnsproxy.log's pages.
   if (exact?.available) {
+    if (exact.complete) return null;
     return (
       <div className="row lv-older">
-        {exact.complete ? (
-          <span className="muted" data-testid="logs-start">Start of the exact query log (queries.jsonl and its rotated copy .1).</span>
-        ) : (
-          <span className="muted" data-testid="logs-not-held">Older rows are in the exact query log (queries.jsonl and .1) but not held here (this window keeps the newest {EXACT_ROWS.toLocaleString('en-US')} rows): the filter searches the whole exact log.</span>
-        )}
+        <span className="muted" data-testid="logs-not-held">Older rows are in the exact query log but not held here (this window keeps the newest {EXACT_ROWS.toLocaleString('en-US')} rows): the filter searches the whole exact log.</span>
       </div>
     );
   }
+  if (!older.older && older.atStart) return null;
   return (
     <div className="row lv-older">
       {older.older ? (
         <button type="button" className="secondary" onClick={older.load} disabled={older.loadingOlder} data-testid="logs-older">
           {older.loadingOlder ? 'Loading older lines…' : 'Load older lines'}
         </button>
-      ) : older.atStart ? (
-        <span className="muted" data-testid="logs-start">Start of the log (dnsproxy.log and its rotated copy .1).</span>
       ) : (
         <>
           <span className="muted" data-testid="logs-not-held">
@@ -157,12 +176,17 @@ function QueryView({ rows, allRows, total, hiddenProbes, paused, searching, exac
   const { queryText, rcode, route, setQueryFilter } = useLogs((s) => s);
   const parent = useRef<HTMLDivElement>(null);
   const head = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => parent.current, estimateSize: () => QUERY_ROW_PX, overscan: 20, getItemKey: (i) => rows[i]!.key });
+  const older = useOlder(rows[0]?.key, useMemo(() => () => rows.map((r) => r.key), [rows]), (i) => toIndex.current(i));
+  const start = startOfList(older, searching, exact);
+  // The start line sits above the rows inside the scroll box: the rows begin START_PX lower.
+  const margin = start ? START_PX : 0;
+  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => parent.current, estimateSize: () => QUERY_ROW_PX, overscan: 20, getItemKey: (i) => rows[i]!.key, scrollMargin: margin });
   const scrollToEnd = useMemo(() => () => virtualizer.scrollToIndex(rows.length - 1, { align: 'end' }), [virtualizer, rows.length]);
   const { following, setFollowing } = useFollow(rows.length, paused || searching, scrollToEnd);
-  const keys = useMemo(() => () => rows.map((r) => r.key), [rows]);
-  const toIndex = useMemo(() => (i: number) => virtualizer.scrollToIndex(i, { align: 'start' }), [virtualizer]);
-  const older = useOlder(rows[0]?.key, keys, toIndex);
+  const toIndex = useRef((i: number) => virtualizer.scrollToIndex(i, { align: 'start' }));
+  toIndex.current = (i: number) => virtualizer.scrollToIndex(i, { align: 'start' });
+  // Expansions are judged over every row held, so a filter that hides the base keeps the mark.
+  const expansions = useMemo(() => searchExpansions(allRows.map((r) => r.name)), [allRows]);
   return (
     <>
       <div className="row">
@@ -206,21 +230,24 @@ function QueryView({ rows, allRows, total, hiddenProbes, paused, searching, exac
             setFollowing(atBottom(e.currentTarget));
             if (e.currentTarget.scrollTop === 0 && !searching && !exact?.available) older.load();
           }}>
+            <StartLine text={start} />
             <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
               {virtualizer.getVirtualItems().map((item) => {
                 const r = rows[item.index]!;
                 const answer = r.error ?? (r.answers.join(', ') || (r.rcode === 'NOERROR' ? 'no records' : ''));
+                // The Route column is narrow (900 px): its full text is the title too.
+                const route = `${r.route ? ROUTE_LABEL[r.route] : '—'}${r.zone ? ` ${r.zone}` : ''}`;
                 return (
-                  <div key={r.key} className={`lv-qrow${isProblem(r) || r.rcode === null ? ' problem' : ''}`} style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${item.start}px)` }} data-testid="query-row" data-rcode={r.rcode ?? 'none'} data-engine={r.engine} data-mixed={r.mixed}>
+                  <div key={r.key} className={`lv-qrow${isProblem(r) || r.rcode === null ? ' problem' : ''}`} style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${item.start - margin}px)` }} data-testid="query-row" data-rcode={r.rcode ?? 'none'} data-engine={r.engine} data-mixed={r.mixed}>
                     <span data-testid="q-time" title={r.time ?? ''}>{formatLogTime(r.time)}</span>
                     <span className="q-client" data-testid="q-client" title={r.protocol ? `${r.client ?? ''} over ${r.protocol.toUpperCase()}` : (r.client ?? '')}>
                       <span className="addr">{r.client ?? '—'}</span>
                       {r.mixed ? <span className="mixed" data-testid="q-mixed" title={MIXED_TITLE} aria-label={MIXED_TITLE}> ≈</span> : null}
                     </span>
-                    <span data-testid="q-name" title={r.name}><DnsName name={r.name} /></span>
+                    <span data-testid="q-name" title={r.name}><DnsName name={r.name} expansion={expansions.get(r.name)} /></span>
                     <span data-testid="q-type">{r.type}</span>
-                    <span data-testid="q-route" title={r.zone ? `zone ${r.zone}` : ''}>{r.route ? ROUTE_LABEL[r.route] : '—'}{r.zone ? ` ${r.zone}` : ''}</span>
-                    <span data-testid="q-upstream">{r.upstream ?? '—'}</span>
+                    <span data-testid="q-route" title={route}>{route}</span>
+                    <span data-testid="q-upstream" title={r.upstream ?? ''}>{r.upstream ?? '—'}</span>
                     <span data-testid="q-answer" title={answer}>{answer}</span>
                     <span data-testid="q-rcode" className={`rcode-${r.rcode ?? 'none'}`}>{r.rcode ?? 'no reply'}</span>
                     <span data-testid="q-latency" className="lat" title={r.latencyMs === null && ENGINES[r.engine].capabilities.latency === 's' ? `${ENGINES[r.engine].label} logs whole seconds only` : ''}>{latencyText(r.latencyMs)}</span>
@@ -236,15 +263,17 @@ function QueryView({ rows, allRows, total, hiddenProbes, paused, searching, exac
 }
 
 /** The raw view. */
-function RawView({ rows, total, queries, paused, searching, hiddenProbeLines }: { rows: RawRow[]; total: number; queries: number; paused: boolean; searching: boolean; hiddenProbeLines: number }) {
+function RawView({ rows, total, queries, exactElsewhere, paused, searching, hiddenProbeLines }: { rows: RawRow[]; total: number; queries: number; exactElsewhere: boolean; paused: boolean; searching: boolean; hiddenProbeLines: number }) {
   const { levels, text, toggleLevel, setText } = useLogs((s) => s);
   const parent = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => parent.current, estimateSize: () => RAW_ROW_PX, overscan: 20, getItemKey: (i) => rows[i]!.key });
+  const older = useOlder(rows[0]?.key, useMemo(() => () => rows.map((r) => r.key), [rows]), (i) => toIndex.current(i));
+  const start = startOfList(older, searching);
+  const margin = start ? START_PX : 0;
+  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => parent.current, estimateSize: () => RAW_ROW_PX, overscan: 20, getItemKey: (i) => rows[i]!.key, scrollMargin: margin });
   const scrollToEnd = useMemo(() => () => virtualizer.scrollToIndex(rows.length - 1, { align: 'end' }), [virtualizer, rows.length]);
   const { following, setFollowing } = useFollow(rows.length, paused || searching, scrollToEnd);
-  const keys = useMemo(() => () => rows.map((r) => r.key), [rows]);
-  const toIndex = useMemo(() => (i: number) => virtualizer.scrollToIndex(i, { align: 'start' }), [virtualizer]);
-  const older = useOlder(rows[0]?.key, keys, toIndex);
+  const toIndex = useRef((i: number) => virtualizer.scrollToIndex(i, { align: 'start' }));
+  toIndex.current = (i: number) => virtualizer.scrollToIndex(i, { align: 'start' });
   // Lines, not rows: a grouped dnsproxy message is one row for its N records.
   const shown = rows.reduce((n, r) => n + (r.kind === 'line' ? r.lines : 0), 0);
   return (
@@ -256,7 +285,7 @@ function RawView({ rows, total, queries, paused, searching, hiddenProbeLines }: 
           </label>
         ))}
         <input type="search" placeholder="Filter text" aria-label="Filter log lines" value={text} onChange={(e) => setText(e.target.value)} data-testid="logs-filter" />
-        <span className="muted" data-testid="logs-count">{searching ? `${shown} matching ${shown === 1 ? 'line' : 'lines'} shown` : rawCountText(shown, total, queries)}{!searching && hiddenProbeLines > 0 ? ` · ${hiddenProbeLines} health probe lines hidden` : ''}</span>
+        <span className="muted" data-testid="logs-count">{searching ? `${shown} matching ${shown === 1 ? 'line' : 'lines'} shown` : rawCountText(shown, total, queries, exactElsewhere)}{!searching && hiddenProbeLines > 0 ? ` · ${hiddenProbeLines} health probe lines hidden` : ''}</span>
         {!following && !paused && !searching && <button type="button" className="secondary" onClick={() => setFollowing(true)} data-testid="logs-follow">Follow newest</button>}
       </div>
       <div className="lv-rhead mono" role="row"><span>Time</span><span>Level</span><span>Message</span></div>
@@ -265,10 +294,11 @@ function RawView({ rows, total, queries, paused, searching, hiddenProbeLines }: 
         setFollowing(atBottom(e.currentTarget));
         if (e.currentTarget.scrollTop === 0 && !searching) older.load();
       }}>
+        <StartLine text={start} />
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {virtualizer.getVirtualItems().map((item) => {
             const r = rows[item.index]!;
-            const style = { position: 'absolute' as const, top: 0, left: 0, right: 0, transform: `translateY(${item.start}px)` };
+            const style = { position: 'absolute' as const, top: 0, left: 0, right: 0, transform: `translateY(${item.start - margin}px)` };
             if (r.kind === 'run') {
               return (
                 <div key={r.key} ref={virtualizer.measureElement} data-index={item.index} className="lv-run" style={style} data-testid="log-run">
@@ -310,7 +340,8 @@ export function LogsPanel() {
   }, [filterText, showProbes, runSearch, view, exactOn]);
   const searching = search !== null && filterText !== '';
   // Both views need the query log (the query view's rows, the raw view's "(M queries)" and its
-  // probe lines); the store keeps it with the lines it was built from.
+  // probe lines); the store keeps it with the lines it was built from. The raw view counts the
+  // queries of its own lines, never the exact log's rows (those are not in dnsproxy.log).
   const bufferQueries = useLogs((s) => s.queries);
   const bufferOwners = useLogs((s) => s.owners);
   const shown = searching ? (search.log ?? EMPTY_VIEW) : null;
@@ -331,12 +362,13 @@ export function LogsPanel() {
     const base = filterQueries(queries, { text: exactFound ? '' : queryText, routes: route ? [route] : [], rcodes: rcode && rcode !== 'problems' ? [rcode] : [] });
     return rcode === 'problems' ? base.filter((r) => isProblem(r) || r.rcode === null) : base;
   }, [queries, queryText, rcode, route, exactFound]);
-  const probeLines = useMemo(() => owners.reduce((n, o) => n + (o?.probe ? 1 : 0), 0), [owners]);
+  // A probe's own query/answer lines may be hidden; an engine ERROR/WARN line about one never is.
+  const probeLines = useMemo(() => lines.reduce((n, l, i) => n + (hidesAsProbeLine(l, owners[i]?.probe === true) ? 1 : 0), 0), [lines, owners]);
   const raw = useMemo(() => {
     if (view !== 'raw') return [];
     const needle = text.trim().toLowerCase();
     const isProbe = new Map<LogLine, boolean>();
-    lines.forEach((l, i) => isProbe.set(l, owners[i]?.probe === true));
+    lines.forEach((l, i) => isProbe.set(l, hidesAsProbeLine(l, owners[i]?.probe === true)));
     return rawRows(lines, (l, t) => (showProbes || !isProbe.get(l)) && levels[lineCategoryOf(l)] !== false && (needle === '' || t.toLowerCase().includes(needle) || lineMatches(l, needle)));
   }, [lines, owners, levels, text, view, showProbes]);
 
@@ -366,7 +398,7 @@ export function LogsPanel() {
       ) : view === 'queries' ? (
         <QueryView rows={shownQueries} allRows={allQueries} total={queries.length} hiddenProbes={showProbes ? 0 : probes} paused={paused} searching={searching} exact={exactRows ? exact : null} />
       ) : (
-        <RawView rows={raw} total={lines.length} queries={allQueries.length} paused={paused} searching={searching} hiddenProbeLines={showProbes ? 0 : probeLines} />
+        <RawView rows={raw} total={lines.length} queries={(shown ? shown.queries : bufferQueries).length} exactElsewhere={exactRows !== null} paused={paused} searching={searching} hiddenProbeLines={showProbes ? 0 : probeLines} />
       )}
     </section>
   );

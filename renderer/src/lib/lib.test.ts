@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buttonStates, DRIFT_START_REASON, DRIFT_UNINSTALL_REASON } from './button-states';
 import { digCommand, splitServer } from './dig-command';
 import { filterLines } from './log-filter';
-import { sideBySide, unifiedDiff } from './side-by-side';
+import { sideBySide, unifiedDiff, unifiedDiffLines } from './side-by-side';
 import { logLine } from '../../../e2e/support/backend-fake-data';
 import type { HostDnsStatus } from '../../../shared/types';
 
@@ -29,6 +29,13 @@ describe('sideBySide / unifiedDiff', () => {
       { kind: 'same', left: 'search fritz.box', right: 'search fritz.box' },
       { kind: 'removed', left: 'nameserver 192.168.178.1', right: null },
     ]);
+  });
+  it('display lines end with the last change, not an empty line (the trailing newline is no line)', () => {
+    expect(unifiedDiffLines(saved, current).at(-1)).toBe('-nameserver 192.168.178.1');
+    expect(unifiedDiffLines(saved, current)).toEqual(unifiedDiff(saved, current).split('\n').slice(0, -1));
+    // A file without a final newline keeps diff's marker line.
+    expect(unifiedDiffLines('nameserver 192.0.2.1', 'nameserver 127.0.0.1\n').at(-1)).toBe('+nameserver 127.0.0.1');
+    expect(unifiedDiffLines('nameserver 192.0.2.1', 'nameserver 127.0.0.1\n')).toContain('\\ No newline at end of file');
   });
   it('prints a unified diff', () => {
     const lines = unifiedDiff(saved, current).split('\n');

@@ -9,6 +9,11 @@ describe('log counts', () => {
     expect(rawCountText(1, 1, 0)).toBe('1 line (0 queries)');
   });
 
+  it('raw view with the exact query log in use: no query lines here says where the queries are', () => {
+    expect(rawCountText(1237, 1237, 0, true)).toBe('1237 lines (no query lines: the queries are in the exact query log, in the Queries view)');
+    expect(rawCountText(9, 40, 3, true)).toBe('9 of 40 lines (3 queries)');
+  });
+
   it('query view: shown of total, and the hidden health probes', () => {
     expect(queryCountText(7, 7, 0)).toBe('7 queries');
     expect(queryCountText(5, 7, 30)).toBe('5 of 7 queries · 30 health probes hidden');

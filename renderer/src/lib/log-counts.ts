@@ -11,9 +11,12 @@ export function plural(n: number, one: string, many: string): string {
 /**
  * The raw view's count: `40 lines (12 queries)` when nothing is filtered out, else
  * `9 of 40 lines (12 queries)`; `queries` counts the queries those lines hold, all of them.
+ * `exactElsewhere`: the exact query log is in use, so with no query in these lines the count
+ * says where the queries are instead of counting the exact log's rows as lines of this log.
  */
-export function rawCountText(shown: number, total: number, queries: number): string {
+export function rawCountText(shown: number, total: number, queries: number, exactElsewhere = false): string {
   const lines = shown === total ? plural(total, 'line', 'lines') : `${shown} of ${plural(total, 'line', 'lines')}`;
+  if (queries === 0 && exactElsewhere) return `${lines} (no query lines: the queries are in the exact query log, in the Queries view)`;
   return `${lines} (${plural(queries, 'query', 'queries')})`;
 }
 

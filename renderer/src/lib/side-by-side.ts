@@ -50,3 +50,13 @@ export function unifiedDiff(saved: string, current: string): string {
   // The package starts with a `====` separator line that `diff -u` does not print.
   return patch.replace(/^=+\n/, '');
 }
+
+/**
+ * The unified diff as display lines: the patch text ends with a newline, which is no line of its
+ * own (an empty last element would render as an empty row after the last change).
+ */
+export function unifiedDiffLines(saved: string, current: string): string[] {
+  const lines = unifiedDiff(saved, current).split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  return lines;
+}

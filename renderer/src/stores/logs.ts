@@ -73,6 +73,8 @@ export interface LogsState {
    * exist but are not held (the buffer's cap cut them, or MAX_HISTORY_LINES was reached).
    */
   atStart: boolean;
+  /** The log's files that exist, oldest first, as the last page named them; null when not known ("Start of the log" names only these). */
+  logFiles: string[] | null;
   /** Lines loaded by loadOlder (they are kept on top of MAX_LOG_LINES). */
   history: number;
   loadingOlder: boolean;
@@ -158,6 +160,7 @@ export function createLogsStore(api: K2sDnsApi) {
     cleared: null,
     older: null,
     atStart: false,
+    logFiles: null,
     history: 0,
     loadingOlder: false,
     search: null,
@@ -173,7 +176,7 @@ export function createLogsStore(api: K2sDnsApi) {
         const history = Math.min(MAX_HISTORY_LINES, get().history + page.lines.length);
         const full = history >= MAX_HISTORY_LINES;
         // Lines above the buffer: the query log is built again (once for the page).
-        set((s) => ({ ...buffer.replace([...page.lines, ...s.lines], Number.POSITIVE_INFINITY), older: full ? null : page.older, atStart: page.older === null, history, loadingOlder: false, error: null }));
+        set((s) => ({ ...buffer.replace([...page.lines, ...s.lines], Number.POSITIVE_INFINITY), older: full ? null : page.older, atStart: page.older === null, logFiles: page.files ?? null, history, loadingOlder: false, error: null }));
       } catch (err) {
         set({ loadingOlder: false, error: (err as Error).message });
       }
@@ -230,7 +233,7 @@ export function createLogsStore(api: K2sDnsApi) {
         const pushed = inFlight;
         inFlight = null;
         // Replaces the buffer (a refresh never appends a tail twice), then keeps pushed lines newer than it.
-        set({ ...buffer.replace([...tail, ...dropOverlap(tail, pushed, true)], MAX_LOG_LINES), pending: [], error: null, older: page.older, history: 0 });
+        set({ ...buffer.replace([...tail, ...dropOverlap(tail, pushed, true)], MAX_LOG_LINES), pending: [], error: null, older: page.older, logFiles: page.files ?? null, history: 0 });
         set(afterCap(page.older === null));
         afterTail = true;
       } catch (err) {
