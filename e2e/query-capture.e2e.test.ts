@@ -9,16 +9,14 @@
  * the proxy's cache (no upstream). The engine's own query log is off meanwhile; without tcpdump
  * start still succeeds, warns, and the engine logs its queries instead.
  */
-import { createSocket } from 'node:dgram';
 import { readFile, stat } from 'node:fs/promises';
-import { connect } from 'node:net';
-import { decode, encode, streamDecode, streamEncode, type Packet } from 'dns-packet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parserLine } from '../electron/core/capture/pipeline';
 import type { CapturedQuery } from '../electron/core/capture/pairing';
 import { engineArgs, engineMissing, PROXY_ENGINES } from './bed/engines';
 import { startTestbed, type Testbed } from './bed/testbed';
 import { runCmd } from './bed/run-cmd';
+import { tcpQuery, udpQuery } from './bed/fixed-port-query';
 import { k2sDns } from './cli';
 
 const inSandbox = process.env.K2S_DNS_SANDBOX === '1';
@@ -27,40 +25,6 @@ const tcpdump = inSandbox ? await runCmd('sh', ['-c', 'command -v tcpdump || tru
 if (inSandbox && tcpdump === '') console.warn('skipped: tcpdump is not installed (apt-get install tcpdump; scripts/setup.sh installs it)');
 const dnsproxyMissing = inSandbox ? await engineMissing('dnsproxy') : null;
 if (dnsproxyMissing) console.warn(`skipped for adguard: ${dnsproxyMissing}`);
-
-/** One UDP query from a socket bound to 127.0.0.1:`port` with DNS id `id`; resolves with the answer's rcode. */
-function udpQuery(port: number, id: number, name: string): Promise<string> {
-  const sock = createSocket('udp4');
-  const msg: Packet = { type: 'query', id, flags: 0x100, questions: [{ name, type: 'A' }] };
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => (sock.close(), reject(new Error(`no answer to ${name} from port ${port} within 5 s`))), 5000);
-    sock.on('message', (b) => {
-      clearTimeout(timer);
-      sock.close();
-      resolve((decode(b) as { rcode?: string }).rcode ?? 'NOERROR');
-    });
-    sock.bind(port, '127.0.0.1', () => sock.send(encode(msg), 53, '127.0.0.1'));
-  });
-}
-
-/** One TCP query with DNS id `id`; resolves with the client's port and the rcode. */
-function tcpQuery(id: number, name: string): Promise<{ port: number; rcode: string }> {
-  return new Promise((resolve, reject) => {
-    const s = connect(53, '127.0.0.1', () => s.write(streamEncode({ type: 'query', id, flags: 0x100, questions: [{ name, type: 'A' }] })));
-    let buf = Buffer.alloc(0);
-    const timer = setTimeout(() => (s.destroy(), reject(new Error(`no TCP answer to ${name} within 5 s`))), 5000);
-    s.on('data', (d) => {
-      buf = Buffer.concat([buf, d]);
-      if (buf.length >= 2 && buf.length >= 2 + buf.readUInt16BE(0)) {
-        clearTimeout(timer);
-        const port = s.localPort!;
-        s.end();
-        resolve({ port, rcode: (streamDecode(buf) as { rcode?: string }).rcode ?? 'NOERROR' });
-      }
-    });
-    s.on('error', reject);
-  });
-}
 
 /** The exact log's client rows on 127.0.0.1:53 once `want` of them are answered (polls the file the companion writes; 20 s deadline). */
 async function exactRows(want: number): Promise<CapturedQuery[]> {

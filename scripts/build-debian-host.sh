@@ -17,8 +17,10 @@ mirror="${DEBIAN_MIRROR:-http://deb.debian.org/debian}"
 BED_VERSION=1
 # debootstrap can configure these in its chroot (measured: polkitd and pkexec cannot, so they
 # are the second step). systemd-resolved, libnss-resolve and network-manager are installed but
-# masked per boot unless a test asks for them (debian-host.ts).
-include=systemd,systemd-sysv,dbus,iproute2,procps,util-linux,e2fsprogs,nodejs,dnsmasq-base,bind9-dnsutils,systemd-resolved,libnss-resolve,network-manager,logrotate,ca-certificates
+# masked per boot unless a test asks for them (debian-host.ts). tcpdump: the packet reader of the
+# exact query log's capture companion (electron/core/capture/). The list is part of `want` below,
+# so adding a package rebuilds a cached rootfs here and on CI's fresh machine alike.
+include=systemd,systemd-sysv,dbus,iproute2,procps,util-linux,e2fsprogs,nodejs,dnsmasq-base,bind9-dnsutils,systemd-resolved,libnss-resolve,network-manager,logrotate,ca-certificates,tcpdump
 second=(polkitd pkexec)
 # Downloaded into the rootfs, not installed: tests that need them dpkg -i them on the host's disk.
 offline=(resolvconf)
@@ -88,7 +90,7 @@ mkdir -p "$tmp/opt/k2s/bin" "$tmp/opt/k2s-dns-src"
 chmod 755 "$tmp/opt/k2s/bin/dnsproxy"
 mkdir -p "$tmp/etc/NetworkManager/conf.d"
 printf '[main]\nno-auto-default=*\n\n[keyfile]\nunmanaged-devices=*\n' >"$tmp/etc/NetworkManager/conf.d/90-k2s-bed.conf"
-chroot "$tmp" dpkg-query -W -f='${Package} ${Version}\n' systemd systemd-resolved nodejs dnsmasq-base network-manager polkitd pkexec logrotate >"$out/packages.txt"
+chroot "$tmp" dpkg-query -W -f='${Package} ${Version}\n' systemd systemd-resolved nodejs dnsmasq-base network-manager polkitd pkexec logrotate tcpdump >"$out/packages.txt"
 cat "$tmp/etc/debian_version" >"$out/debian_version"
 mv "$tmp" "$rootfs"
 echo "$want" >"$out/version"

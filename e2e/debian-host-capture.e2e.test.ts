@@ -1,0 +1,191 @@
+/**
+ * The exact query log under systemd, on a booted Debian 13 host (e2e/bed/debian-host.ts; tcpdump
+ * is in its root file system, scripts/build-debian-host.sh), both engines: `k2s-dns start` runs
+ * the capture companion as k2s-dnsproxy-capture.service (no pidfile process), tcpdump drops to
+ * nobody and the parser runs as nobody, and /var/log/dnsproxy/queries.jsonl gets one row per
+ * client socket's query (client address:port and DNS id paired, the real rcode, answers and the
+ * upstream that answered); `k2s-dns stop` stops and disables the unit. A tcpdump killed under
+ * the unit shows in status as the capture's failure (/run/k2s/capture.failed) while systemd's
+ * restarts cannot open a capture, and once they can, systemd's own restart brings the log back.
+ * The host shares the bed's network namespace: the test's sockets on 127.0.0.1 are the host's.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parserLine } from '../electron/core/capture/pipeline';
+import type { CapturedQuery } from '../electron/core/capture/pairing';
+import { debianHostMissing, type DebianHost } from './bed/debian-host';
+import { bootPlainHost, hostCli, hostResolver, hostStartArgs, isActive, mainPid } from './bed/debian-host-cli';
+import { engineMissing, PROXY_ENGINES } from './bed/engines';
+import { tcpQuery, udpQuery } from './bed/fixed-port-query';
+import type { Testbed } from './bed/testbed';
+
+const inSandbox = process.env.K2S_DNS_SANDBOX === '1';
+const why = inSandbox ? await debianHostMissing() : 'the Debian host boots only inside e2e/bed/sandbox.sh (npm run test:e2e, as root)';
+if (why) console.warn(`skipped: exact query log under systemd on a booted Debian 13 host (${why})`);
+const dnsproxyMissing = why ? null : await engineMissing('dnsproxy');
+
+const UNIT = 'k2s-dnsproxy-capture.service';
+const ROWS = '/var/log/dnsproxy/queries.jsonl';
+const TCPDUMP = '/usr/bin/tcpdump';
+
+describe.skipIf(why !== null)('exact query log as k2s-dnsproxy-capture.service (Debian 13 host)', () => {
+  let tb: Testbed;
+  let h: DebianHost;
+  let original: string;
+  /** Set when the cached root file system predates tcpdump in it. */
+  let noTcpdump: string | null = null;
+
+  /** A file inside the host, or null when it is not there. */
+  const hostFile = async (path: string): Promise<string | null> => {
+    const r = await h.run(['cat', path]);
+    return r.code === 0 ? r.stdout : null;
+  };
+  /** Waits (bounded, polls every 100 ms) until `check` is true; `what` names it in the failure. Returns the ms it took. */
+  const until = async (what: string, timeoutMs: number, check: () => Promise<boolean>): Promise<number> => {
+    const t0 = Date.now();
+    while (!(await check())) {
+      if (Date.now() - t0 > timeoutMs) throw new Error(`${what}: not within ${timeoutMs} ms; journal: ${(await h.run(['journalctl', '-u', UNIT, '-o', 'cat', '--no-pager', '-n', '20'])).stdout}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    return Date.now() - t0;
+  };
+  /** The log's client rows on 127.0.0.1:53 with DNS ids in [lo, hi], once `want` are answered (20 s bound). */
+  const exactRows = async (want: number, lo: number, hi: number): Promise<CapturedQuery[]> => {
+    let rows: CapturedQuery[] = [];
+    await until(`${want} answered rows in ${ROWS}`, 20_000, async () => {
+      rows = ((await hostFile(ROWS)) ?? '')
+        .split('\n')
+        .map(parserLine)
+        .filter((v): v is CapturedQuery => v !== null && !('counts' in v) && v.listener === '127.0.0.1:53' && v.client.startsWith('127.0.0.1:') && v.id >= lo && v.id <= hi && v.rcode !== null);
+      return rows.length >= want;
+    });
+    return rows;
+  };
+  /** The companion's children (tcpdump and the parser) as `argv0 user` lines, inside the host. */
+  const companionChildren = async (companion: number): Promise<{ pid: number; argv0: string; user: string }[]> => {
+    const r = await h.sh(`for p in $(cat /proc/${companion}/task/${companion}/children); do printf '%s %s %s\\n' $p "$(tr '\\0' '\\n' < /proc/$p/cmdline | head -n 1)" "$(stat -c %U /proc/$p)"; done`);
+    return r.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => l.split(' '))
+      .map(([pid, argv0, user]) => ({ pid: Number(pid), argv0: argv0!, user: user! }));
+  };
+
+  beforeAll(async () => {
+    ({ tb, h, original } = await bootPlainHost());
+    if ((await h.run(['test', '-x', TCPDUMP])).code !== 0) {
+      noTcpdump = `no ${TCPDUMP} in the cached root file system (rebuild it: bash scripts/build-debian-host.sh --force)`;
+      console.warn(`skipped: ${noTcpdump}`);
+    }
+  }, 180_000);
+  afterAll(async () => {
+    await h?.destroy();
+    await tb?.stop();
+  }, 120_000);
+
+  for (const engine of PROXY_ENGINES) {
+    it(`${engine}: start runs ${UNIT}; every row is one client socket's query and answer; stop stops and disables the unit`, async (ctx) => {
+      if (noTcpdump) return ctx.skip(`skipped: ${noTcpdump}`);
+      if (engine === 'adguard' && dnsproxyMissing) return ctx.skip(`skipped: ${dnsproxyMissing}`);
+      await h.run(['rm', '-f', ROWS, `${ROWS}.1`]);
+      const start = await hostCli(h, hostStartArgs(engine));
+      expect(start.result, start.stdout + start.stderr).toMatchObject({ ok: true, exitCode: 0 });
+      expect(start.result?.warnings ?? []).toEqual([]);
+      // The systemd path: the unit runs the companion, tied to the proxy's unit; no pidfile process.
+      expect(await isActive(h, UNIT)).toBe('active');
+      expect((await h.run(['systemctl', 'is-enabled', UNIT])).stdout.trim()).toBe('enabled');
+      expect((await h.run(['test', '-e', '/run/k2s/capture.pid'])).code).toBe(1);
+      const companion = await mainPid(h, UNIT);
+      expect((await hostFile(`/proc/${companion}/cmdline`))?.split('\0')).toContain('capture-watch');
+      expect((await hostFile('/run/k2s/capture.ready'))?.trim()).toBe(String(companion));
+      // tcpdump opened the capture as root and dropped to nobody (-Z); the parser runs as nobody.
+      const children = await companionChildren(companion);
+      expect(children.map((c) => [c.argv0.endsWith('tcpdump') ? 'tcpdump' : c.argv0.endsWith('node') ? 'node' : c.argv0, c.user]).sort()).toEqual([
+        ['node', 'nobody'],
+        ['tcpdump', 'nobody'],
+      ]);
+
+      // Two clients with the same DNS id at once, both upstreams, NXDOMAIN, TCP, then the cache.
+      const rcodes = await Promise.all([
+        udpQuery(42001, 4201, 'web.demo.svc.cluster.local'),
+        udpQuery(42002, 4201, 'nothere.default.svc.cluster.local'),
+        udpQuery(42003, 4202, 'mirror.example.test'),
+        udpQuery(42004, 4203, 'nx.example.test'),
+      ]);
+      expect(rcodes).toEqual(['NOERROR', 'NXDOMAIN', 'NOERROR', 'NXDOMAIN']);
+      const tcp = await tcpQuery(4204, 'kube-dns.kube-system.svc.cluster.local');
+      expect(await udpQuery(42006, 4205, 'web.demo.svc.cluster.local')).toBe('NOERROR');
+      const rows = await exactRows(6, 4201, 4205);
+      const kubeDns = `${tb.addresses.kubeDns}:53`;
+      const upstream = `${tb.addresses.upstream}:53`;
+      const byClient = (a: unknown[], b: unknown[]) => String(a[1]).localeCompare(String(b[1]));
+      expect(rows.map((r) => [r.proto, r.client, r.id, r.name, r.rcode, r.answers.join(','), r.upstream]).sort(byClient)).toEqual(
+        [
+          ['udp', '127.0.0.1:42001', 4201, 'web.demo.svc.cluster.local', 'NOERROR', '172.21.14.7', kubeDns],
+          ['udp', '127.0.0.1:42002', 4201, 'nothere.default.svc.cluster.local', 'NXDOMAIN', '', kubeDns],
+          ['udp', '127.0.0.1:42003', 4202, 'mirror.example.test', 'NOERROR', '198.51.100.8', upstream],
+          ['udp', '127.0.0.1:42004', 4203, 'nx.example.test', 'NXDOMAIN', '', upstream],
+          ['udp', '127.0.0.1:42006', 4205, 'web.demo.svc.cluster.local', 'NOERROR', '172.21.14.7', null],
+          ['tcp', `127.0.0.1:${tcp.port}`, 4204, 'kube-dns.kube-system.svc.cluster.local', 'NOERROR', '172.21.0.10', kubeDns],
+        ].sort(byClient),
+      );
+      for (const r of rows.filter((x) => x.upstream !== null)) expect(r.upstreamLatencyMs!).toBeLessThanOrEqual(r.latencyMs!);
+      // The engine's own query log is off while the exact one runs.
+      expect(await hostFile('/var/log/dnsproxy/dnsproxy.log')).not.toContain('mirror.example.test');
+
+      const stop = await hostCli(h, ['stop', '--json']);
+      expect(stop.result, stop.stdout + stop.stderr).toMatchObject({ ok: true, exitCode: 0 });
+      expect(await isActive(h, UNIT)).not.toBe('active');
+      expect((await h.run(['systemctl', 'is-enabled', UNIT])).stdout.trim()).not.toBe('enabled');
+      // SIGTERM from systemd: the companion drained the parser and printed its counts to the journal.
+      const journal = (await h.run(['journalctl', '-u', UNIT, '-o', 'cat', '--no-pager'])).stdout;
+      expect(journal).toMatch(/capture-watch: stopped: \d+ rows, \d+ packets, 0 dropped by the kernel, 0 parser lines skipped/);
+      expect(await hostResolver(h)).toBe(original);
+    }, 180_000);
+  }
+
+  it(`tcpdump killed under ${UNIT}: status and k2s-dns queries report the capture's failure while restarts fail; systemd's restart brings the log back`, async (ctx) => {
+    if (noTcpdump) return ctx.skip(`skipped: ${noTcpdump}`);
+    const engine = PROXY_ENGINES.find((e) => e !== 'adguard' || dnsproxyMissing === null)!;
+    const start = await hostCli(h, hostStartArgs(engine));
+    expect(start.result, start.stdout + start.stderr).toMatchObject({ ok: true });
+    try {
+      const companion = await mainPid(h, UNIT);
+      const tcpdumps = (await companionChildren(companion)).filter((c) => c.argv0.endsWith('tcpdump'));
+      expect(tcpdumps).toHaveLength(1);
+      // Without a tcpdump to run, systemd's restarts (Restart=on-failure, RestartSec=1s) exit at
+      // once and leave the failure in place for status to read; mode 000 hides it from root's X_OK.
+      expect((await h.run(['chmod', '000', TCPDUMP])).code).toBe(0);
+      expect((await h.run(['kill', '-9', String(tcpdumps[0]!.pid)])).code).toBe(0);
+      await until('capture.failed written', 15_000, async () => /tcpdump exited unexpectedly \(signal SIGKILL\)/.test((await hostFile('/run/k2s/capture.failed')) ?? ''));
+      expect(await hostFile('/run/k2s/capture.failed')).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z tcpdump exited unexpectedly \(signal SIGKILL\)/);
+      expect(await hostFile('/run/k2s/capture.ready')).toBeNull();
+      const status = JSON.parse((await hostCli(h, ['status', '--json'])).stdout) as { state: string; messages: string[] };
+      expect(status.state).toBe('running');
+      expect(status.messages.filter((m) => m.startsWith('The exact query log stopped at'))).toEqual([expect.stringMatching(/tcpdump exited unexpectedly \(signal SIGKILL\).*; systemd restarts its unit by itself\.$/)]);
+      const queries = await hostCli(h, ['queries', '--lines', '50', '--json']);
+      expect(queries.code).toBe(1);
+      expect(JSON.parse(queries.stdout)).toMatchObject({ available: false, rows: [], reason: expect.stringMatching(/^The exact query log stopped at \S+Z: tcpdump exited unexpectedly \(signal SIGKILL\)/) });
+      // systemd did try again (the unit's own restart, not a start of ours).
+      await until('a restart that found no tcpdump', 15_000, async () => (await h.run(['journalctl', '-u', UNIT, '-o', 'cat', '--no-pager'])).stdout.includes('tcpdump is not installed'));
+
+      expect((await h.run(['chmod', '755', TCPDUMP])).code).toBe(0);
+      const backMs = await until('a new capture opened by systemd', 20_000, async () => {
+        const ready = (await hostFile('/run/k2s/capture.ready'))?.trim();
+        return ready !== undefined && ready !== String(companion) && (await isActive(h, UNIT)) === 'active';
+      });
+      console.log(`debian-host-capture (${engine}): tcpdump back → systemd's restart had the capture open in ${backMs} ms (NRestarts=${(await h.run(['systemctl', 'show', '-P', 'NRestarts', UNIT])).stdout.trim()})`);
+      expect(Number((await h.run(['systemctl', 'show', '-P', 'NRestarts', UNIT])).stdout.trim())).toBeGreaterThanOrEqual(2);
+      expect(await hostFile('/run/k2s/capture.failed')).toBeNull();
+      expect(await udpQuery(42011, 4211, 'web.demo.svc.cluster.local')).toBe('NOERROR');
+      expect((await exactRows(1, 4211, 4211)).map((r) => [r.client, r.rcode, r.answers])).toEqual([['127.0.0.1:42011', 'NOERROR', ['172.21.14.7']]]);
+      const after = JSON.parse((await hostCli(h, ['status', '--json'])).stdout) as { messages: string[] };
+      expect(after.messages.filter((m) => m.startsWith('The exact query log stopped at'))).toEqual([]);
+    } finally {
+      await h.run(['chmod', '755', TCPDUMP]);
+      const stop = await hostCli(h, ['stop', '--json']);
+      expect(stop.result, stop.stdout + stop.stderr).toMatchObject({ ok: true });
+    }
+    expect(await hostFile('/run/k2s/capture.failed')).toBeNull();
+    expect(await isActive(h, UNIT)).not.toBe('active');
+  }, 180_000);
+});
