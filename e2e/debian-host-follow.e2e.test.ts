@@ -45,10 +45,22 @@ const NEW_ANSWER = '203.0.113.99';
 const DHCP_OPTS = '/run/k2s-nm-test.opts';
 /** A --dhcp-optsfile line handing out `ns` as the network's nameserver (dnsmasq(8) --dhcp-option syntax). */
 const dhcpDnsOption = (ns: string) => `option:dns-server,${ns}\n`;
+/**
+ * T1 and T2 of the renew case's leases, s (options 58 and 59, RFC 2132 §9.11–9.12): NetworkManager's
+ * DHCP client extends the lease by itself, unicast to the server at T1, broadcast at T2 (RFC 2131
+ * §4.4.5). In this bed the unicast one never reaches dnsmasq (measured: no DHCPREQUEST logged at
+ * T1): both veth ends are in the one network namespace, so the kernel delivers it on `lo`, which
+ * dnsmasq does not serve; the broadcast at T2 leaves on the link and is answered. dnsmasq's own
+ * T2 for its shortest lease (2 min) is 105 s: set short so the case costs seconds, not minutes.
+ */
+const RENEW_T1_S = 6;
+const RENEW_T2_S = 10;
+/** The --dhcp-optsfile lines setting T1 and T2 (dnsmasq(8): both may be given as --dhcp-option since 2.73, per its CHANGELOG). */
+const RENEW_OPTIONS = `option:T1,${RENEW_T1_S}\noption:T2,${RENEW_T2_S}\n`;
 
 /** ms until the proxy (127.0.0.1 in the shared bed namespace) answers NEW_NAME with NEW_ANSWER, or null. */
-async function untilFollowed(t0: number): Promise<number | null> {
-  while (Date.now() - t0 < FOLLOW_DEADLINE_MS) {
+async function untilFollowed(t0: number, deadlineMs = FOLLOW_DEADLINE_MS): Promise<number | null> {
+  while (Date.now() - t0 < deadlineMs) {
     const r = await queryDns({ name: NEW_NAME, type: 'A', server: '127.0.0.1', timeoutMs: 1000 });
     if (r.rcode === 'NOERROR' && r.answers.some((a) => a.data === NEW_ANSWER)) return Date.now() - t0;
     await new Promise((res) => setTimeout(res, 100));
@@ -61,13 +73,13 @@ async function followerLines(h: DebianHost): Promise<string[]> {
   return (await h.run(['journalctl', '-u', 'k2s-dnsproxy-follow', '-o', 'cat', '--no-pager'])).stdout.split('\n').filter((l) => l.includes('wrote a new resolver') || l.includes('changed the resolver'));
 }
 
-/** The follower's journal line (after the first `linesBefore`) for a follow to `to`; fails past FOLLOW_DEADLINE_MS. */
-async function untilFollowerLine(h: DebianHost, linesBefore: number, to: string[]): Promise<string> {
+/** The follower's journal line (after the first `linesBefore`) for a follow to `to`; fails past `deadlineMs`. */
+async function untilFollowerLine(h: DebianHost, linesBefore: number, to: string[], deadlineMs = FOLLOW_DEADLINE_MS): Promise<string> {
   // The follow is complete when the follower logs it; a drift line (e.g. a first write without
   // the new DNS) is not the end: wait for the followed one that names the new upstreams.
   const done = `→ ${to.join(', ')}, and stop restores that file.`;
   let line: string | undefined;
-  for (const t1 = Date.now(); !line && Date.now() - t1 < FOLLOW_DEADLINE_MS; await new Promise((res) => setTimeout(res, 200))) {
+  for (const t1 = Date.now(); !line && Date.now() - t1 < deadlineMs; await new Promise((res) => setTimeout(res, 200))) {
     line = (await followerLines(h)).slice(linesBefore).find((l) => l.includes(done));
   }
   expect(line, `follower journal: ${(await followerLines(h)).slice(linesBefore).join('\n')}`).toBeDefined();
@@ -87,6 +99,8 @@ interface NetworkChangeCase {
   writer: string;
   /** When the network wrote its file (ms, this machine's clock), for the figure from the write; optional. */
   wroteAt?: () => Promise<number>;
+  /** How long the change may take to reach the proxy, ms (default FOLLOW_DEADLINE_MS; a timer-driven change waits for its timer too). */
+  deadlineMs?: number;
 }
 
 /**
@@ -117,7 +131,7 @@ async function followCase(h: DebianHost, c: NetworkChangeCase): Promise<void> {
   const t0 = Date.now();
   const changed = await c.change();
   expect(changed.code, changed.stderr).toBe(0);
-  const ms = await untilFollowed(t0);
+  const ms = await untilFollowed(t0, c.deadlineMs);
   expect(ms, `the proxy never answered ${NEW_NAME} from ${c.to.join(', ')}`).not.toBeNull();
   // The follow is complete when the follower logs it; a drift line (e.g. a first write without
   // the new DNS) is not the end: wait for the followed one that names the new upstreams.
@@ -249,6 +263,56 @@ describe.skipIf(why !== null)('NetworkManager changes DNS while K2s DNS runs (De
         writer: 'NetworkManager',
         wroteAt: async () => Number((await h.run(['stat', '-c', '%.3Y', '/run/NetworkManager/resolv.conf'])).stdout.trim()) * 1000,
       });
+      expect((await hostCli(h, ['stop', '--json'])).result).toMatchObject({ ok: true });
+      const after = await nmFiles();
+      expect(after.kind).toBe('regular file');
+      expect(after.etc).toMatch(new RegExp(`^nameserver ${NEW_NS.replace(/\./g, '\\.')}$`, 'm'));
+      expect(after.etc).toBe(after.nm);
+    }, 240_000);
+  }
+
+  for (const engine of PROXY_ENGINES) {
+    it(`${engine}: NetworkManager's own lease extension at T2 (nobody runs nmcli) hands out a new DNS server, which is followed; stop restores NetworkManager's file`, async (ctx) => {
+      if (engine === 'adguard' && dnsproxyMissing) return ctx.skip(`skipped: ${dnsproxyMissing}`);
+      onTestFinished(async () => {
+        await writeFile(DHCP_OPTS, dhcpDnsOption('192.0.2.53'));
+        dhcp?.kill('SIGHUP');
+        await dhcpDns();
+      });
+      // Before K2s DNS starts: a lease with short T1/T2 (RENEW_OPTIONS). From here on nobody asks
+      // NetworkManager for anything: its DHCP client extends the lease at T2, and again every T2.
+      await writeFile(DHCP_OPTS, dhcpDnsOption('192.0.2.53') + RENEW_OPTIONS);
+      dhcp!.kill('SIGHUP');
+      const lease = await h.sh('nmcli --wait 60 connection up bed', 90_000);
+      expect(lease.code, lease.stderr).toBe(0);
+      const nmJournal = (after: string) => h.run(['journalctl', '-u', 'NetworkManager', '-o', 'cat', '--no-pager', `--after-cursor=${after}`]).then((r) => r.stdout.split('\n').filter(Boolean));
+      let cursor = '';
+      let changedAt = 0;
+      await followCase(h, {
+        engine,
+        what: 'DHCP lease extension at T2',
+        // Only the DHCP server changes (re-read on SIGHUP); the renew that carries it is NetworkManager's own.
+        change: async () => {
+          cursor = /-- cursor: (\S+)/.exec((await h.run(['journalctl', '-u', 'NetworkManager', '-n', '0', '--show-cursor', '--no-pager'])).stdout)?.[1] ?? '';
+          await writeFile(DHCP_OPTS, dhcpDnsOption(NEW_NS) + RENEW_OPTIONS);
+          dhcp!.kill('SIGHUP');
+          changedAt = Date.now();
+          return { code: cursor === '' ? 1 : 0, stderr: cursor === '' ? 'no journal cursor for NetworkManager' : '' };
+        },
+        to: [NEW_NS],
+        writer: 'NetworkManager',
+        wroteAt: async () => {
+          const wrote = Number((await h.run(['stat', '-c', '%.3Y', '/run/NetworkManager/resolv.conf'])).stdout.trim()) * 1000;
+          console.log(`${engine} DHCP lease extension at T2: NetworkManager wrote the new nameserver ${Math.round(wrote - changedAt)} ms after the DHCP server changed`);
+          return wrote;
+        },
+        // At most two T2 until the extension that carries it (the server may re-read its options just after one), then the follow.
+        deadlineMs: 2 * RENEW_T2_S * 1000 + FOLLOW_DEADLINE_MS,
+      });
+      // NetworkManager's own renew: a new lease on the link, no activation of the connection.
+      const nm = (await nmJournal(cursor)).filter((l) => l.includes(NM_LINK) || l.includes("'bed'"));
+      expect(nm.filter((l) => /Activation: starting|state change: activated -> /.test(l)), nm.join('\n')).toEqual([]);
+      console.log(`${engine} DHCP lease extension at T2: NetworkManager's journal: ${nm.join(' / ')}`);
       expect((await hostCli(h, ['stop', '--json'])).result).toMatchObject({ ok: true });
       const after = await nmFiles();
       expect(after.kind).toBe('regular file');
