@@ -4,8 +4,10 @@
  * server: dnsmasq run by the test, handing out 192.0.2.53 as DNS); while K2s DNS runs the
  * connection gets another nameserver (`nmcli connection modify … ipv4.dns 10.77.0.2` + `up`),
  * which is the only one that knows `only.newnet.test`; then a new DHCP lease names it (the DHCP
- * server's option changed); then a second connection on its own link acts as a VPN (its DNS with
- * ipv4.dns-priority -50), brought up and down. Asserted within FOLLOW_DEADLINE_MS: the
+ * server's option changed), once through `nmcli connection up` and once through NetworkManager's
+ * own lease extension at T2 with nobody running nmcli; then a second connection on its own link
+ * acts as a VPN (its DNS with ipv4.dns-priority -50), brought up and down. Asserted within
+ * FOLLOW_DEADLINE_MS (a lease extension: after its timer): the
  * proxy answers that name (so its upstream is the new nameserver), cluster names resolve, status
  * says NetworkManager wrote it; stop leaves /etc/resolv.conf byte-identical to the file
  * NetworkManager wants now (its /run/NetworkManager/resolv.conf), as a regular file.
@@ -73,13 +75,13 @@ async function followerLines(h: DebianHost): Promise<string[]> {
   return (await h.run(['journalctl', '-u', 'k2s-dnsproxy-follow', '-o', 'cat', '--no-pager'])).stdout.split('\n').filter((l) => l.includes('wrote a new resolver') || l.includes('changed the resolver'));
 }
 
-/** The follower's journal line (after the first `linesBefore`) for a follow to `to`; fails past `deadlineMs`. */
-async function untilFollowerLine(h: DebianHost, linesBefore: number, to: string[], deadlineMs = FOLLOW_DEADLINE_MS): Promise<string> {
+/** The follower's journal line (after the first `linesBefore`) for a follow to `to`; fails past FOLLOW_DEADLINE_MS. */
+async function untilFollowerLine(h: DebianHost, linesBefore: number, to: string[]): Promise<string> {
   // The follow is complete when the follower logs it; a drift line (e.g. a first write without
   // the new DNS) is not the end: wait for the followed one that names the new upstreams.
   const done = `→ ${to.join(', ')}, and stop restores that file.`;
   let line: string | undefined;
-  for (const t1 = Date.now(); !line && Date.now() - t1 < deadlineMs; await new Promise((res) => setTimeout(res, 200))) {
+  for (const t1 = Date.now(); !line && Date.now() - t1 < FOLLOW_DEADLINE_MS; await new Promise((res) => setTimeout(res, 200))) {
     line = (await followerLines(h)).slice(linesBefore).find((l) => l.includes(done));
   }
   expect(line, `follower journal: ${(await followerLines(h)).slice(linesBefore).join('\n')}`).toBeDefined();
@@ -312,6 +314,7 @@ describe.skipIf(why !== null)('NetworkManager changes DNS while K2s DNS runs (De
       // NetworkManager's own renew: a new lease on the link, no activation of the connection.
       const nm = (await nmJournal(cursor)).filter((l) => l.includes(NM_LINK) || l.includes("'bed'"));
       expect(nm.filter((l) => /Activation: starting|state change: activated -> /.test(l)), nm.join('\n')).toEqual([]);
+      expect(nm.filter((l) => l.includes(`dhcp4 (${NM_LINK}): state changed new lease`)).length, nm.join('\n')).toBeGreaterThanOrEqual(1);
       console.log(`${engine} DHCP lease extension at T2: NetworkManager's journal: ${nm.join(' / ')}`);
       expect((await hostCli(h, ['stop', '--json'])).result).toMatchObject({ ok: true });
       const after = await nmFiles();
