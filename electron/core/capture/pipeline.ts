@@ -31,8 +31,8 @@ export interface PipelineOptions extends CaptureTarget {
 /** A running capture. */
 export interface CapturePipeline {
   /**
-   * Ends the capture: once the parser has written nothing for DRAIN_QUIET_MS (at most
-   * DRAIN_MAX_MS), tcpdump is stopped and the parser reads to the end of the pipe. Packets still
+   * Ends the capture: once the parser has written nothing for DRAIN_QUIET_MS, or DRAIN_QUIET_MS
+   * after the call under steady traffic, tcpdump is stopped and the parser reads to the end of the pipe. Packets still
    * in tcpdump's ring when it stops are lost without being counted as drops, so the drain comes
    * first. Resolves with the parser's counts, tcpdump's kernel drops, the copies the kernel
    * filter passed (received: tcpdump's "packets received by filter"; equal to the parser's
@@ -73,13 +73,15 @@ export function parserLine(line: string): CapturedQuery | { counts: CaptureCount
 
 /**
  * The parser's silence that ends the drain before a stop, and the longest drain. Longer than
- * the kernel's block timeout (tcpdump-argv.ts): while packets flow, the block still filling is
- * handed over within BLOCK_TIMEOUT_MS, so a stop under traffic waits for it; a stop after a
- * quiet second (the usual case: the proxy stopped first) does not wait at all, and loses only
- * packets of that last second that were still in an unfinished block.
+ * the kernel's block timeout (tcpdump-argv.ts): a packet the kernel took before the stop was
+ * asked for is in a block handed over within BLOCK_TIMEOUT_MS, so a stop under traffic waits
+ * that long and no longer (packets after the request are not this capture's to keep: a follow's
+ * restart starts the next capture at once). A stop after a quiet second (the usual case: the
+ * proxy stopped first) does not wait at all, and loses only packets of that last second that
+ * were still in an unfinished block.
  */
 const DRAIN_QUIET_MS = BLOCK_TIMEOUT_MS + 200;
-const DRAIN_MAX_MS = 5000;
+const DRAIN_MAX_MS = DRAIN_QUIET_MS;
 
 /** Starts the pipeline; resolves once tcpdump says the capture is open (throws when it exits or does not within 10 s). */
 export async function startCapturePipeline(deps: PipelineDeps, o: PipelineOptions): Promise<CapturePipeline> {
