@@ -27,3 +27,40 @@ describe('reconcileHops with kube-dns down', () => {
     expect(reconcileHops(hops).find((h) => h.kind === 'system')!.rcode).toBe('NXDOMAIN');
   });
 });
+
+describe('reconcileHops takes the listener /etc/resolv.conf names (issue 20.3)', () => {
+  const resolver = (nameservers: string[]): HealthHop => ({ id: 'resolver', kind: 'resolver', target: '/etc/resolv.conf', name: null, type: null, outcome: 'k2s', ok: true, answers: nameservers, rcode: null, reason: null, latencyMs: null });
+  const failingKubeSwitch = () => [
+    hop('system', 'system', 'nxdomain', 'NXDOMAIN'),
+    resolver(['127.0.0.1']),
+    { ...hop('listener:172.19.1.1:53', 'listener', 'timeout', 'TIMEOUT'), reason: '172.19.1.1:53 did not answer in 1500 ms' },
+    { ...hop('listener:127.0.0.1:53', 'listener', 'servfail', 'SERVFAIL'), reason: '127.0.0.1:53 answered SERVFAIL' },
+    hop('kube-dns', 'kube-dns', 'timeout', 'TIMEOUT'),
+  ];
+
+  it('a file listing only 127.0.0.1: the 127.0.0.1 listener’s SERVFAIL, never the 172.19.1.1 listener’s timeout', () => {
+    const system = reconcileHops(failingKubeSwitch()).find((h) => h.kind === 'system')!;
+    expect(system.outcome).toBe('servfail');
+    expect(system.rcode).toBe('SERVFAIL');
+    expect(system.reason).toContain('k2s-dnsproxy on 127.0.0.1:53 answered SERVFAIL for it');
+    expect(system.reason).not.toContain('172.19.1.1');
+  });
+
+  it('the named listener answered from cache: kube-dns’s failure explains it, not another listener', () => {
+    const hops = failingKubeSwitch().map((h) => (h.id === 'listener:127.0.0.1:53' ? hop('listener:127.0.0.1:53', 'listener', 'answer', 'NOERROR') : h));
+    const system = reconcileHops(hops).find((h) => h.kind === 'system')!;
+    expect(system.rcode).toBe('TIMEOUT');
+    expect(system.reason).toContain('CoreDNS (kube-dns kube-dns)');
+    expect(system.reason).not.toContain('172.19.1.1');
+  });
+
+  it('no nameserver line: glibc asks 127.0.0.1, so that listener is the one', () => {
+    const hops = failingKubeSwitch().map((h) => (h.kind === 'resolver' ? resolver([]) : h));
+    expect(reconcileHops(hops).find((h) => h.kind === 'system')!.rcode).toBe('SERVFAIL');
+  });
+
+  it('another program’s file naming a nameserver outside the proxy: its NXDOMAIN is its own answer, left as probed', () => {
+    const hops = failingKubeSwitch().map((h) => (h.kind === 'resolver' ? { ...resolver(['192.168.1.1']), outcome: 'foreign' as const, ok: false } : h));
+    expect(reconcileHops(hops).find((h) => h.kind === 'system')!.rcode).toBe('NXDOMAIN');
+  });
+});

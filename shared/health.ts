@@ -11,6 +11,8 @@ import { LIVE_LOOP_FIX, LOOP_WINDOW_MS, type LiveLoop } from './live-loop';
 import type { HopKind, HopOutcome, HealthHop, HealthCause, HealthAction, HealthVerdict, HealthReport } from './health-report';
 import { GLIBC_DEFAULT_NAMESERVER, viaK2sWords } from './drift-route';
 import { errnoWords } from './probe-failure';
+import { reachesListenerAddress } from './listener-reach';
+import { RESOLVED_STUB_ADDRESSES } from './resolved-link';
 
 export type { HopKind, HopOutcome, HealthHop, HealthCause, HealthAction, HealthVerdict, HealthReport } from './health-report';
 
@@ -159,11 +161,40 @@ export function reconcileHops(hops: readonly HealthHop[]): HealthHop[] {
   // only there, so with it failing no NXDOMAIN for a cluster name can be the name's own answer
   // (the probes run side by side; a listener may still answer from cache while getaddrinfo's
   // walk reached the search list).
-  const failing = hops.find((h) => h.kind === 'listener' && failed(h)) ?? hops.find((h) => h.kind === 'kube-dns' && failed(h));
+  // The listener the file names (its first nameserver, glibc's first choice), not any listener:
+  // with 127.0.0.1 listed, the KubeSwitch listener's outcome is not what host apps saw (issue 20.3).
+  const asked = askedListener(hops);
+  if (asked === 'bypass') return [...hops];
+  const listener = asked ?? hops.find((h) => h.kind === 'listener' && failed(h));
+  const failing = (listener && failed(listener) ? listener : undefined) ?? hops.find((h) => h.kind === 'kube-dns' && failed(h));
   if (!failing) return [...hops];
   const what = failing.outcome === 'servfail' ? 'answered SERVFAIL for it' : failing.outcome === 'timeout' ? 'did not answer it' : 'failed';
   const reason = `getaddrinfo got no answer for ${system.name}: ${hopTitle(failing)} ${what}${failing.reason ? ` (${failing.reason})` : ''}; the “not found” getaddrinfo returned is for a search-list expansion of the name (resolv.conf search), not for the name itself`;
   return hops.map((h) => (h === system ? { ...h, outcome: failing.outcome, rcode: failing.rcode, ok: false, reason } : h));
+}
+
+/**
+ * The listener hop host apps ask, from the resolver hop's nameservers (its `answers`): the one
+ * glibc's first nameserver reaches (resolv.conf(5); no nameserver line: 127.0.0.1). `bypass`: the
+ * first nameserver is no listener of the proxy (another program's file), so a listener's outcome
+ * says nothing about getaddrinfo's; undefined: unknown (no resolver hop, or systemd-resolved's
+ * stub, which forwards to the proxy itself), so any failing listener may be the one.
+ */
+function askedListener(hops: readonly HealthHop[]): HealthHop | 'bypass' | undefined {
+  const resolver = hops.find((h) => h.kind === 'resolver');
+  if (!resolver) return undefined;
+  const first = resolver.answers[0] ?? GLIBC_DEFAULT_NAMESERVER;
+  if ((RESOLVED_STUB_ADDRESSES as readonly string[]).includes(first)) return undefined;
+  const listeners = hops.filter((h) => h.kind === 'listener' && h.outcome !== 'skipped' && h.outcome !== 'idle');
+  const hit = listeners.find((h) => reachesListenerAddress(first, listenerAddressOf(h.target)));
+  return hit ?? 'bypass';
+}
+
+/** The bare address of a listener hop's target: `127.0.0.1:53` → `127.0.0.1`, `[::1]:53` → `::1`. */
+function listenerAddressOf(target: string): string {
+  const v6 = /^\[(.*)\]:\d+$/.exec(target);
+  if (v6) return v6[1]!;
+  return target.replace(/:\d+$/, '');
 }
 
 /**
