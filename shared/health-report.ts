@@ -118,4 +118,10 @@ export interface HealthReport {
    * state that is gone.
    */
   forStatus?: string;
+  /**
+   * HostDnsStatus.resolverStamp of the /etc/resolv.conf the check read (null: not known): a hop
+   * result is about that file only, so a front end compares it with the status's stamp before
+   * it judges the file by it (e.g. the drift banner: does their file's nameserver answer?).
+   */
+  forResolver?: string | null;
 }

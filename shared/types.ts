@@ -256,6 +256,12 @@ export interface HostDnsStatus {
    */
   driftRoute?: DriftRoute | null;
   /**
+   * While `resolverOwner` is `foreign`: why the network follower does not follow the other
+   * program's file for its owner or mode (a user owns or may write it: shared/network-writer.ts
+   * resolverOwnerRefusal), in that rule's words; absent or null when the owner rule passes.
+   */
+  driftOwnerRefusal?: string | null;
+  /**
    * A short hash of /etc/resolv.conf as it is now (kind, link target, bytes): changes whenever
    * the resolver changes, so a front end knows which findings are older than the file. Absent when not read.
    */

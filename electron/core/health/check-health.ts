@@ -128,5 +128,5 @@ export async function checkHealth(p: HealthProbes, opts: HealthOptions = {}): Pr
   const hops = reconcileHops(probed);
   const verdict = healthVerdict({ hops, state: status.state, interrupted: !busy && !!status.operation, stateCorrupt: !busy && !!status.stateProblem, watchdogRestart: status.watchdogRestart ?? null, serviceRestart: status.serviceRestart ?? null, proxyPid: status.pid, liveLoop, following: status.onNetworkChange === 'follow' });
   const checkedAt = p.now();
-  return { name, domainSource: status.clusterDomain ? 'state' : 'default', hops, verdict, checkedAt, durationMs: checkedAt - started };
+  return { name, domainSource: status.clusterDomain ? 'state' : 'default', hops, verdict, checkedAt, durationMs: checkedAt - started, forResolver: status.resolverStamp ?? null };
 }

@@ -1,7 +1,7 @@
 /**
  * Keeps `dns:status` cheap while it carries the health verdict: the path check (up to ~4 s when
  * a hop times out) runs at most once at a time, and a report is reused while the host's DNS
- * state (state, resolver owner, proxy PID, listeners, operation step) is unchanged and it is
+ * state (state, resolver owner, proxy PID, listeners, operation step) and /etc/resolv.conf's stamp are unchanged and it is
  * younger than `maxAgeMs` (ms, or a function of the status: shared/cadence.ts).
  */
 import { statusFingerprint, type HealthReport } from '../../../shared/health';
@@ -20,14 +20,16 @@ export interface HealthCache {
 /** Creates the cache; `now` is ms since the epoch. */
 export function createHealthCache(run: (status: HostDnsStatus) => Promise<HealthReport>, now: () => number, maxAgeMs: number | ((status: HostDnsStatus) => number) = 5000): HealthCache {
   const ageLimit = (status: HostDnsStatus) => (typeof maxAgeMs === 'number' ? maxAgeMs : maxAgeMs(status));
+  // A new /etc/resolv.conf (its stamp) is a new path too: a report about the file before is not reused.
+  const cacheKey = (status: HostDnsStatus) => `${statusFingerprint(status)}|${status.resolverStamp ?? '-'}`;
   let latest: { key: string; report: HealthReport } | null = null;
   let inflight: { key: string; promise: Promise<HealthReport> } | null = null;
   const check = (status: HostDnsStatus): Promise<HealthReport> => {
-    const key = statusFingerprint(status);
+    const key = cacheKey(status);
     if (inflight && inflight.key === key) return inflight.promise;
     const promise = run(status).then((checked) => {
       // Stamped with the state it is about, so a window can tell when it no longer applies.
-      const report: HealthReport = { ...checked, forStatus: key };
+      const report: HealthReport = { ...checked, forStatus: statusFingerprint(status) };
       latest = { key, report };
       return report;
     });
@@ -41,7 +43,7 @@ export function createHealthCache(run: (status: HostDnsStatus) => Promise<Health
   return {
     check,
     async forStatus(status, waitMs) {
-      const key = statusFingerprint(status);
+      const key = cacheKey(status);
       if (latest && latest.key === key && now() - latest.report.checkedAt < ageLimit(status)) return latest.report;
       const pending = check(status);
       let timer: ReturnType<typeof setTimeout> | undefined;

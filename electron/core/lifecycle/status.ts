@@ -21,7 +21,7 @@ import { resolvedRouteFinding } from '../doctor/resolved-route';
  * ExecMainCode/ExecMainStatus for it, and Restart=on-failure restarts only after a failure.
  */
 export const RESTART_EXIT_UNKNOWN = 'failed (its next attempt is starting, so systemd no longer says how it ended)';
-import { describeNetworkChange } from '../../../shared/network-writer';
+import { describeNetworkChange, resolverOwnerRefusal } from '../../../shared/network-writer';
 import { exitStatusWords } from '../../../shared/exit-status';
 import { driftRoute, viaK2sWords, type DriftRoute } from '../../../shared/drift-route';
 
@@ -64,6 +64,7 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
   const linkEnd = current?.kind === 'symlink' && !current.dangling && current.targetContentBase64 === null ? await linkEndNotFile(deps.fs, K2S_PATHS.resolvConf) : null;
   let owner: HostDnsStatus['resolverOwner'] = 'original';
   let driftRouteNow: DriftRoute | null = null;
+  let driftOwnerRefusal: string | null = null;
   // The file's text (a link's target's), for the drift route; null for a dangling link or no file.
   const currentText = current?.kind === 'file' ? Buffer.from(current.contentBase64, 'base64').toString('utf8') : current?.kind === 'symlink' && current.targetContentBase64 != null ? Buffer.from(current.targetContentBase64, 'base64').toString('utf8') : null;
   if (current === null) {
@@ -89,6 +90,9 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     // What glibc does with their file (shared/drift-route.ts): no nameserver line or 127.0.0.1
     // first still reaches the proxy, so host apps still go through K2s DNS.
     driftRouteNow = currentText === null ? null : driftRoute(currentText, state.listeners.map((l) => l.address));
+    // The follower's owner rule on their file (a link's target), so the banner can say why it was not followed.
+    const ownerOf = current.kind === 'file' ? current : await deps.fs.stat(K2S_PATHS.resolvConf).catch(() => null);
+    driftOwnerRefusal = ownerOf ? resolverOwnerRefusal(ownerOf) : null;
     const via = driftRouteNow?.viaK2s ? ` Host apps still go through K2s DNS: ${viaK2sWords(driftRouteNow)}.` : '';
     messages.push(`/etc/resolv.conf was changed by someone else while K2s ran (NetworkManager or a DHCP client?); ${say({ gui: 'Resolver diff shows how.', cli: `see ${cliCommand('diff')}.` })}${via}`);
   }
@@ -166,6 +170,7 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     skippedListeners: state?.skippedListeners ?? [],
     resolverOwner: owner,
     ...(driftRouteNow ? { driftRoute: driftRouteNow } : {}),
+    ...(driftOwnerRefusal ? { driftOwnerRefusal } : {}),
     resolverStamp: current === null ? `${kind ?? 'none'}` : resolverStampOf(current),
     upstreams: state?.upstreams ?? [],
     clusterDomain: state?.clusterDomain ?? null,

@@ -2,9 +2,10 @@
  * Drift banner: shown while K2s DNS is active and /etc/resolv.conf was
  * rewritten by another program (resolverOwner `foreign`). Shows what changed and offers the
  * two ways to stop, named as everywhere (shared/fix.ts DRIFT_CHOICE); keep is the default, so
- * the other program wins — unless their file still reaches the proxy and names nothing else
- * (status.driftRoute, shared/drift-route.ts): stopping would then leave no nameserver that
- * answers, so the banner says so and Restore my original is the default. It is the ONE place in the app to make the drift choice (the verdict,
+ * the other program wins — unless keeping their file is the worse choice (shared/drift-default.ts):
+ * it names no nameserver but the proxy's, its nameserver does not answer (the health report's
+ * host-apps hop for this very file), or a user owns or may write it (the follower refused it);
+ * the banner then says why and Restore my original is the default. It is the ONE place in the app to make the drift choice (the verdict,
  * the Host DNS card and Diagnostics point here), and Restore my original, which overwrites the
  * other program's file, asks first in a modal <dialog> (focus moves in, Escape cancels).
  */
@@ -12,7 +13,7 @@ import { timeText } from '../lib/last-known';
 import { useEffect, useRef, useState } from 'react';
 import { DRIFT_CHOICE } from '../../../shared/fix';
 import { driftLead, driftViaLead } from '../lib/drift-lead';
-import { keepLeavesNoneWords } from '../../../shared/drift-route';
+import { keepRisk, keepRiskWords } from '../../../shared/drift-default';
 import { followedCopy, savedCopyWords } from '../../../shared/saved-copy';
 import { unifiedDiffLines } from '../lib/side-by-side';
 import { stores, useDiff, useDns, useHealth } from '../stores';
@@ -48,6 +49,7 @@ export function DriftBanner() {
   const drifted = status?.resolverOwner === 'foreign';
   // The same fact as the verdict line above: resolves or not, from the one health report.
   const resolves = useHealth((s) => s.report?.verdict.resolves ?? null);
+  const report = useHealth((s) => s.report);
 
   // Fetch the diff once drift appears, so the banner shows what the other program wrote.
   useEffect(() => {
@@ -67,9 +69,12 @@ export function DriftBanner() {
   // it and stopping leaves nothing that answers, so the default is the other choice.
   const route = status?.driftRoute ?? null;
   const via = route?.viaK2s === true;
-  const keepIsDefault = !route?.keepLeavesNone;
+  // Keep is the default unless it leaves no nameserver that answers, or a file a user may write (shared/drift-default.ts).
+  const risk = keepRisk(status, report);
+  const keepIsDefault = risk === null;
+  const warning = risk ? keepRiskWords(risk, route) : null;
   const keepButton = (
-    <button type="button" className={keepIsDefault ? undefined : 'secondary danger'} disabled={busy !== null} title={busy ? `Wait: ${busy} is still running.` : route?.keepLeavesNone ? keepLeavesNoneWords(route) : DRIFT_CHOICE.keep.what} onClick={() => void stop({ onDrift: 'keep' })} data-testid="drift-keep">
+    <button type="button" className={keepIsDefault ? undefined : 'secondary danger'} disabled={busy !== null} title={busy ? `Wait: ${busy} is still running.` : warning ?? DRIFT_CHOICE.keep.what} onClick={() => void stop({ onDrift: 'keep' })} data-testid="drift-keep">
       {DRIFT_CHOICE.keep.label}{keepIsDefault ? ' (default)' : ''}
     </button>
   );
@@ -84,9 +89,9 @@ export function DriftBanner() {
       {via && route ? (
         <p data-testid="drift-lead">
           {driftViaLead(resolves, route)} Nothing is broken now: you can leave K2s DNS running as it is. Both choices below stop K2s DNS.{' '}
-          {route.keepLeavesNone ? (
+          {warning ? (
             <>
-              <strong data-testid="drift-keep-warning">{keepLeavesNoneWords(route)}</strong> So the default is <strong>{DRIFT_CHOICE.restore.label}</strong>: it puts back {saved}, whose nameservers answer without K2s DNS.
+              <strong data-testid="drift-keep-warning" data-risk={risk!.kind}>{warning}</strong> So the default is <strong>{DRIFT_CHOICE.restore.label}</strong>: it puts back {saved}{risk!.kind === 'no-nameserver' ? ', whose nameservers answer without K2s DNS' : ''}.
             </>
           ) : (
             <>They differ in which file stays: theirs, or {saved}, which is then gone.</>
@@ -94,9 +99,17 @@ export function DriftBanner() {
         </p>
       ) : (
         <p data-testid="drift-lead">
-          {driftLead(resolves)} Both choices below stop K2s DNS now; they differ in which file stays: theirs, or {saved}, which is then gone. The default is{' '}
-          <strong>{DRIFT_CHOICE.keep.label}</strong>, because the program that wrote it (NetworkManager, a VPN client…) usually knows the
-          current network better than {followed ? 'that saved copy' : 'the copy saved at start'}.
+          {driftLead(resolves)} Both choices below stop K2s DNS now; they differ in which file stays: theirs, or {saved}, which is then gone.{' '}
+          {warning ? (
+            <>
+              <strong data-testid="drift-keep-warning" data-risk={risk!.kind}>{warning}</strong> So the default is <strong>{DRIFT_CHOICE.restore.label}</strong>.
+            </>
+          ) : (
+            <>
+              The default is <strong>{DRIFT_CHOICE.keep.label}</strong>, because the program that wrote it (NetworkManager, a VPN client…) usually knows the
+              current network better than {followed ? 'that saved copy' : 'the copy saved at start'}.
+            </>
+          )}
         </p>
       )}
       {diff?.savedText != null && (

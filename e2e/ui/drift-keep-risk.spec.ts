@@ -1,0 +1,85 @@
+/**
+ * The drift banner's default when keeping their file is the worse choice (issue 20, the walk's
+ * HIGH), on the fake backend in Debian's Chromium with the product's health check:
+ * - their file bypasses the proxy and its only nameserver (198.51.100.77) does not answer
+ *   (getaddrinfo EAI_AGAIN at once, ENETUNREACH): the banner warns that keeping it leaves no
+ *   DNS and Restore my original is the default — only from a report made for THIS file (the
+ *   report's forResolver is the status's resolverStamp);
+ * - a file the follower refused for its owner (nobody, uid 65534): not the default either,
+ *   and the banner says why in the owner rule's words (shared/network-writer.ts);
+ * - a root-owned file whose nameserver answers: Keep their file stays the default.
+ */
+import { expect, test } from '@playwright/test';
+import type { AppBackend } from '../../electron/core/backend';
+import { createFakeBackend } from '../support/backend-fake';
+import { startWebServer, type WebServer } from '../../electron/web/server';
+import { checkHealth } from '../../electron/core/health/check-health';
+import { driftRoute } from '../../shared/drift-route';
+import { resolverOwnerRefusal } from '../../shared/network-writer';
+import type { QueryResult } from '../../shared/types';
+import { RENDERER_DIR } from './serve-fake';
+
+const servers: WebServer[] = [];
+test.afterAll(async () => {
+  await Promise.all(servers.map((s) => s.close()));
+});
+
+/** A running fake whose /etc/resolv.conf another program replaced with `theirs` (stamp `stamp`); getaddrinfo answers `lookup` for it. */
+async function serveDrift(theirs: string, opts: { dead: boolean; ownerRefusal: string | null }): Promise<WebServer> {
+  const fake = createFakeBackend({ stepDelayMs: 30, logIntervalMs: 500, running: true });
+  const patched: AppBackend = {
+    ...fake,
+    dnsStatus: async (i) => {
+      const s = await fake.dnsStatus(i);
+      if (s.state !== 'running') return s;
+      return { ...s, resolverOwner: 'foreign', resolverStamp: 'theirs-1', driftRoute: driftRoute(theirs, s.listeners.map((l) => l.address)), ...(opts.ownerRefusal ? { driftOwnerRefusal: opts.ownerRefusal } : {}), messages: ['/etc/resolv.conf was changed by someone else while K2s ran; Resolver diff shows how.'] };
+    },
+    healthCheck: () =>
+      checkHealth({
+        status: () => patched.dnsStatus({}),
+        resolvConfText: async () => theirs,
+        // As measured: getaddrinfo returns EAI_AGAIN in a few ms when the route to the nameserver is gone.
+        lookup: async (name): Promise<QueryResult> => (opts.dead ? { name, type: 'A', server: 'system', transport: 'getaddrinfo', rcode: 'TIMEOUT', answers: [], latencyMs: 3, error: 'getaddrinfo EAI_AGAIN' } : { name, type: 'A', server: 'system', transport: 'getaddrinfo', rcode: 'NXDOMAIN', answers: [], latencyMs: 4 }),
+        query: (q) => fake.queryRun({ name: q.name, type: q.type, target: q.server, transport: 'udp' }),
+        now: Date.now,
+      }),
+  };
+  const server = await startWebServer({ backend: patched, staticDir: RENDERER_DIR });
+  servers.push(server);
+  return server;
+}
+
+test('their only nameserver does not answer: the banner warns and Restore my original is the default', async ({ page }) => {
+  const server = await serveDrift('# written by hand\nnameserver 198.51.100.77\n', { dead: true, ownerRefusal: null });
+  await page.goto(server.url);
+  const banner = page.getByTestId('drift-banner');
+  await expect(banner).toHaveAttribute('data-route', 'bypass');
+  const warning = page.getByTestId('drift-keep-warning');
+  await expect(warning).toHaveAttribute('data-risk', 'dead', { timeout: 15_000 });
+  await expect(warning).toHaveText('Keeping their file stops K2s DNS and leaves /etc/resolv.conf pointing at 198.51.100.77:53, which does not answer now (getaddrinfo was refused in 3 ms (getaddrinfo EAI_AGAIN)): no name would resolve on this host.');
+  await expect(page.getByTestId('drift-restore')).toHaveText('Restore my original… (default)');
+  await expect(page.getByTestId('drift-keep')).toHaveText('Keep their file');
+  // The default comes first in the row.
+  await expect(banner.locator('.row button').first()).toHaveAttribute('data-testid', 'drift-restore');
+  await expect(page.getByTestId('drift-lead')).not.toContainText('usually knows the current network better');
+});
+
+test('a file the follower refused (owned by nobody): not the default, and the banner says why', async ({ page }) => {
+  const reason = resolverOwnerRefusal({ uid: 65534, gid: 65534, mode: 0o644 })!;
+  const server = await serveDrift('nameserver 192.0.2.53\n', { dead: false, ownerRefusal: reason });
+  await page.goto(server.url);
+  const warning = page.getByTestId('drift-keep-warning');
+  await expect(warning).toHaveAttribute('data-risk', 'refused', { timeout: 15_000 });
+  await expect(warning).toContainText('K2s DNS did not follow their file: it is owned by uid 65534, a user account');
+  await expect(warning).toContainText("Keeping it lets whoever can write it choose this host's DNS.");
+  await expect(page.getByTestId('drift-restore')).toHaveText('Restore my original… (default)');
+});
+
+test("root's file whose nameserver answers: Keep their file stays the default", async ({ page }) => {
+  const server = await serveDrift('# Generated by NetworkManager\nnameserver 192.0.2.53\n', { dead: false, ownerRefusal: null });
+  await page.goto(server.url);
+  await expect(page.getByTestId('verdict')).toHaveAttribute('data-cause', 'drift', { timeout: 15_000 });
+  await expect(page.getByTestId('drift-keep')).toHaveText('Keep their file (default)');
+  await expect(page.getByTestId('drift-keep-warning')).toHaveCount(0);
+  await expect(page.getByTestId('drift-lead')).toContainText('usually knows the current network better');
+});

@@ -1,0 +1,57 @@
+/**
+ * keepRisk: which drift choice is the default (issue 20, the walk's HIGH: a bypassing file whose
+ * only nameserver 198.51.100.77 did not answer — getaddrinfo EAI_AGAIN, ENETUNREACH — still had
+ * "Keep their file" as the default, which leaves no DNS).
+ */
+import { describe, expect, it } from 'vitest';
+import { keepRisk, keepRiskWords } from './drift-default';
+import { driftRoute } from './drift-route';
+import { resolverOwnerRefusal } from './network-writer';
+import type { HealthHop } from './health-report';
+
+const LISTENERS = ['127.0.0.1', '172.19.1.1'];
+const DEAD = 'nameserver 198.51.100.77\n';
+const systemHop = (outcome: HealthHop['outcome'], rcode: string, reason: string | null): HealthHop => ({ id: 'system', kind: 'system', target: 'getaddrinfo', name: 'kubernetes.default.svc.cluster.local', type: 'A', outcome, ok: false, answers: [], rcode, reason, latencyMs: 3 });
+const silent = systemHop('timeout', 'TIMEOUT', 'getaddrinfo was refused in 3 ms (getaddrinfo EAI_AGAIN)');
+
+describe('keepRisk', () => {
+  it('their only nameserver does not answer (a report made for this file): dead, with the nameserver and the reason', () => {
+    const status = { driftRoute: driftRoute(DEAD, LISTENERS), resolverStamp: 'abc' };
+    const risk = keepRisk(status, { hops: [silent], forResolver: 'abc' });
+    expect(risk).toEqual({ kind: 'dead', nameservers: ['198.51.100.77'], why: 'getaddrinfo was refused in 3 ms (getaddrinfo EAI_AGAIN)' });
+    expect(keepRiskWords(risk!, status.driftRoute)).toBe('Keeping their file stops K2s DNS and leaves /etc/resolv.conf pointing at 198.51.100.77:53, which does not answer now (getaddrinfo was refused in 3 ms (getaddrinfo EAI_AGAIN)): no name would resolve on this host.');
+    for (const outcome of ['unreachable', 'error'] as const) expect(keepRisk(status, { hops: [systemHop(outcome, 'ERROR', 'connect ENETUNREACH')], forResolver: 'abc' })?.kind).toBe('dead');
+  });
+
+  it('a report about another file (or without a stamp) is not used: keep stays the default', () => {
+    const status = { driftRoute: driftRoute(DEAD, LISTENERS), resolverStamp: 'abc' };
+    expect(keepRisk(status, { hops: [silent], forResolver: 'older' })).toBeNull();
+    expect(keepRisk(status, { hops: [silent] })).toBeNull();
+    expect(keepRisk({ ...status, resolverStamp: null }, { hops: [silent], forResolver: null })).toBeNull();
+  });
+
+  it('a nameserver that replies (NXDOMAIN, SERVFAIL) answers: keep stays the default', () => {
+    const status = { driftRoute: driftRoute(DEAD, LISTENERS), resolverStamp: 'abc' };
+    expect(keepRisk(status, { hops: [systemHop('nxdomain', 'NXDOMAIN', null)], forResolver: 'abc' })).toBeNull();
+    expect(keepRisk(status, { hops: [systemHop('servfail', 'SERVFAIL', null)], forResolver: 'abc' })).toBeNull();
+  });
+
+  it('a file still through the proxy: its failure is not their nameserver’s (no dead), and only-the-proxy is no-nameserver', () => {
+    const via = { driftRoute: driftRoute('nameserver 127.0.0.1\nnameserver 192.168.1.1\n', LISTENERS), resolverStamp: 'abc' };
+    expect(keepRisk(via, { hops: [silent], forResolver: 'abc' })).toBeNull();
+    expect(keepRisk({ driftRoute: driftRoute('search lan\n', LISTENERS), resolverStamp: 'abc' }, null)).toEqual({ kind: 'no-nameserver' });
+  });
+
+  it('a file the follower refused for its owner (nobody, uid 65534): refused, in the owner rule’s words', () => {
+    const reason = resolverOwnerRefusal({ uid: 65534, gid: 65534, mode: 0o644 })!;
+    const status = { driftRoute: driftRoute('nameserver 192.168.1.1\n', LISTENERS), resolverStamp: 'abc', driftOwnerRefusal: reason };
+    const risk = keepRisk(status, { hops: [systemHop('nxdomain', 'NXDOMAIN', null)], forResolver: 'abc' });
+    expect(risk).toEqual({ kind: 'refused', reason });
+    expect(keepRiskWords(risk!, status.driftRoute)).toBe("K2s DNS did not follow their file: it is owned by uid 65534, a user account, not root or a system account (a resolver file the network writes is root's or a system service's; K2s follows no file a user could write). Keeping it lets whoever can write it choose this host's DNS.");
+  });
+
+  it('root’s file with a nameserver that answers: no risk, keep is the default', () => {
+    expect(keepRisk({ driftRoute: driftRoute('nameserver 192.168.1.1\n', LISTENERS), resolverStamp: 'abc', driftOwnerRefusal: null }, { hops: [systemHop('nxdomain', 'NXDOMAIN', null)], forResolver: 'abc' })).toBeNull();
+    expect(keepRisk(null, null)).toBeNull();
+  });
+});

@@ -1,0 +1,65 @@
+/**
+ * Which drift choice the banner offers first. "Keep their file" is the default (the program
+ * that wrote it usually knows the network better than the saved copy), except when keeping it
+ * leaves the host worse than restoring:
+ * - `no-nameserver`: their file names only the proxy's listeners, or none (glibc then asks
+ *   127.0.0.1, resolv.conf(5)); with K2s DNS stopped nothing answers there (drift-route.ts);
+ * - `dead`: their file names another nameserver and it does not answer now: the host apps' hop of
+ *   a health check made FOR THIS FILE (HealthReport.forResolver equals the status's
+ *   resolverStamp) timed out, was refused or failed at the socket (ENETUNREACH…). An NXDOMAIN or
+ *   SERVFAIL is a reply, so that nameserver answers and does not count;
+ * - `refused`: the network follower did not follow their file because a user owns it or may
+ *   write it (shared/network-writer.ts resolverOwnerRefusal): keeping it hands the host's DNS to
+ *   that user.
+ * Pure module: no Node or DOM imports.
+ */
+import type { DriftRoute, HostDnsStatus } from './types';
+import type { HealthReport } from './health-report';
+import { keepLeavesNoneWords } from './drift-route';
+
+/** Why Keep their file is not the default; null when it is. */
+export type KeepRisk =
+  | { kind: 'no-nameserver' }
+  | { kind: 'dead'; nameservers: string[]; why: string }
+  | { kind: 'refused'; reason: string };
+
+/** Host apps' hop outcomes that mean "no reply came back" (shared/health-report.ts HopOutcome). */
+const SILENT = new Set(['timeout', 'unreachable', 'error']);
+
+/**
+ * The risk of keeping the other program's file now. `status`: the window's status (driftRoute,
+ * driftOwnerRefusal, resolverStamp); `report`: the newest health report, used only when it was
+ * made for the same file (its forResolver is the status's non-null resolverStamp).
+ */
+export function keepRisk(status: Pick<HostDnsStatus, 'driftRoute' | 'driftOwnerRefusal' | 'resolverStamp'> | null, report: Pick<HealthReport, 'hops' | 'forResolver'> | null): KeepRisk | null {
+  const route = status?.driftRoute ?? null;
+  if (route?.keepLeavesNone) return { kind: 'no-nameserver' };
+  const stamp = status?.resolverStamp ?? null;
+  const forThisFile = report !== null && stamp !== null && report.forResolver === stamp;
+  const system = forThisFile ? report.hops.find((h) => h.kind === 'system') : undefined;
+  // Past the proxy (bypass): getaddrinfo asked their nameservers, so its silence is theirs.
+  if (route && !route.viaK2s && system && SILENT.has(system.outcome)) {
+    return { kind: 'dead', nameservers: route.nameservers, why: system.reason ?? `getaddrinfo: ${system.rcode ?? system.outcome}` };
+  }
+  const refusal = status?.driftOwnerRefusal ?? null;
+  if (refusal) return { kind: 'refused', reason: refusal };
+  return null;
+}
+
+/**
+ * The banner's warning for `risk`, one or two sentences ending in a full stop, e.g. "Keeping their
+ * file stops K2s DNS and leaves /etc/resolv.conf pointing at 198.51.100.77:53, which does not
+ * answer now (getaddrinfo: …): no name would resolve on this host."
+ */
+export function keepRiskWords(risk: KeepRisk, route: Pick<DriftRoute, 'nameservers'> | null): string {
+  switch (risk.kind) {
+    case 'no-nameserver':
+      return keepLeavesNoneWords(route ?? { nameservers: ['127.0.0.1'] });
+    case 'dead': {
+      const at = risk.nameservers.map((n) => `${n}:53`).join(' and ');
+      return `Keeping their file stops K2s DNS and leaves /etc/resolv.conf pointing at ${at}, which does not answer now (${risk.why}): no name would resolve on this host.`;
+    }
+    case 'refused':
+      return `K2s DNS did not follow their file: ${risk.reason.replace(/^the new file/, 'it')}. Keeping it lets whoever can write it choose this host's DNS.`;
+  }
+}
