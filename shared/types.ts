@@ -310,9 +310,12 @@ export interface HostDnsStatus {
    * Hosts without systemd, from the watchdog's state file (supervisor-script.ts); systemd hosts,
    * from systemd's journal entry of the exit (systemd resets ExecMain* at each restart; that
    * entry names no PID, so `pid` is null there); absent when the proxy never ended or the
-   * source does not say (a user who cannot read the journal).
+   * source does not say (a user who cannot read the journal). Always the current outage's: when
+   * the proxy and its watchdog both ended after an earlier, healed crash, the watchdog's record
+   * is of that earlier PID, so the entry names the PID the pidfile still holds with `at` null
+   * (nothing recorded when or how it ended).
    */
-  proxyExit?: { pid: number | null; at: string; how: string; restartedBy: 'watchdog' | 'systemd' } | null;
+  proxyExit?: { pid: number | null; at: string | null; how: string; restartedBy: 'watchdog' | 'systemd' } | null;
   /**
    * systemd-resolved hosts: the routing-only link start set up for the cluster zones (the
    * K2s-owned resolv.conf then names resolved's stub or the KubeSwitch address, not 127.0.0.1).

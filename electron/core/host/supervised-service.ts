@@ -90,6 +90,17 @@ export async function watchdogAlive(fs: HostFs, procDir = '/proc'): Promise<bool
   return isWatchdogArgv(argv);
 }
 
+/**
+ * The proxy PID the pidfile holds (written by the proxy's own shell before exec:
+ * supervisor-script.ts), alive or not; null when there is none. After the proxy and its watchdog
+ * were both killed, this is the PID of the proxy that ended last (the watchdog removes the
+ * file only when it exits by itself).
+ */
+export async function recordedProxyPid(fs: HostFs): Promise<number | null> {
+  const pid = Number.parseInt((await fs.readFile(K2S_PATHS.pidFile).catch(() => Buffer.from(''))).toString('utf8').trim(), 10);
+  return Number.isInteger(pid) && pid > 1 ? pid : null;
+}
+
 /** What the supervised manager knows beyond running/pid: the watchdog's restarts. */
 export async function readWatchdogState(fs: HostFs): Promise<WatchdogState | null> {
   const text = await fs.readFile(WATCHDOG_STATE_FILE).then((b) => b.toString('utf8'), () => null);

@@ -12,7 +12,7 @@ import { isManagedEntry } from './preflight';
 import { isGone } from './resolver-gone';
 import { StateFileCorruptError } from '../host/state-store';
 import { interruptedOperation, readJournal, readRecovery } from './journal';
-import { readWatchdogState, watchdogAlive } from '../host/supervised-service';
+import { readWatchdogState, recordedProxyPid, watchdogAlive } from '../host/supervised-service';
 import { MAX_RESTARTS } from '../host/supervisor-script';
 import { resolvedRouteFinding } from '../doctor/resolved-route';
 
@@ -128,6 +128,13 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     // Without systemd the watchdog restarts the proxy (supervisor-script.ts): while it does, waiting is the advice.
     const dog = state && deps.services.kind === 'supervised' ? await readWatchdogState(deps.fs).catch(() => null) : null;
     if (dog?.lastExit != null && dog.lastExitAt !== null) proxyExit = { pid: dog.lastPid, at: new Date(dog.lastExitAt).toISOString(), how: exitStatusWords(dog.lastExit), restartedBy: 'watchdog' };
+    // The proxy is down and the pidfile names another PID than the watchdog's record: the record is
+    // of an earlier crash the watchdog healed, and the proxy it restarted ended with the watchdog
+    // (both killed), which recorded nothing. The outage is that later PID's (issue 20.2).
+    const lastProxy = dog && !service.running ? await recordedProxyPid(deps.fs) : null;
+    if (lastProxy !== null && lastProxy !== dog?.lastPid && !(await watchdogAlive(deps.fs))) {
+      proxyExit = { pid: lastProxy, at: null, how: 'ended together with its watchdog, so neither when nor how was recorded', restartedBy: 'watchdog' };
+    }
     // systemd restarted it (Restart=on-failure): how the run before ended, from its journal
     // (electron/core/host/systemd-service.ts); its PID is not in that entry.
     const sdExit = state && service.running ? (service.restarted ?? null) : null;

@@ -67,6 +67,21 @@ describe('status while the watchdog restarts the proxy', () => {
     expect(s.watchdogRestart).toBeUndefined();
   });
 
+  it('proxy and watchdog killed after a healed crash: proxyExit is the current outage\'s (the pidfile\'s PID), not the healed PID 1234 (issue 20.2)', async () => {
+    const h = await newHost('nameserver 192.0.2.53\n');
+    expect((await startDns(h.deps, opts, () => undefined)).ok).toBe(true);
+    await mkdir(join(h.root, 'run/k2s'), { recursive: true });
+    // The watchdog restarted 1234 as 1240 (its record), then 1240 and the watchdog were killed: the file stays as it was.
+    await writeFile(join(h.root, 'run/k2s/dnsproxy-watchdog.state'), 'restarts=1\nstate=running\nlast-exit=137\nlast-exit-at=1764615012\nlast-pid=1234\n');
+    await writeFile(join(h.root, 'run/k2s/dnsproxy.pid'), '1240\n');
+    h.services.running = false;
+    const s = await dnsStatus(h.deps);
+    expect(s.proxyExit).toEqual({ pid: 1240, at: null, how: 'ended together with its watchdog, so neither when nor how was recorded', restartedBy: 'watchdog' });
+    // While the proxy still runs as 1240, the record of 1234's crash is the one to show.
+    h.services.running = true;
+    expect((await dnsStatus(h.deps)).proxyExit).toMatchObject({ pid: 1234, at: '2025-12-01T18:50:12.000Z' });
+  });
+
   it('systemd hosts: after systemd restarted the proxy, proxyExit comes from its journal entry (how, when; no PID)', async () => {
     const h = await newHost('nameserver 192.0.2.53\n');
     expect((await startDns(h.deps, opts, () => undefined)).ok).toBe(true);

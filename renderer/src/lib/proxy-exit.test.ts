@@ -34,5 +34,9 @@ describe('a proxy crash and restart in the timeline', () => {
     expect(proxyExitLine(sd, at - 60_000)).toBe(`At ${clockTime(at)} k2s-dnsproxy was killed by signal KILL; systemd restarted it as PID 1240.`);
     expect(withCurrentPid(STEP, sd)).toBe(`k2s-dnsproxy (dnsmasq, PID 1240 since a restart at ${clockTime(at)}) answers on 127.0.0.1:53`);
   });
+  it('proxy and watchdog killed after a healed crash: the line names the PID that ended last, not the healed one (issue 20.2)', () => {
+    const both = { state: 'degraded', pid: null, proxyExit: { pid: 1240, at: null, how: 'ended together with its watchdog, so neither when nor how was recorded', restartedBy: 'watchdog' as const } } as unknown as HostDnsStatus;
+    expect(proxyExitLine(both, at + 60_000)).toBe('k2s-dnsproxy (PID 1240) ended together with its watchdog, so neither when nor how was recorded; it is not running and nothing restarts it.');
+    expect(withCurrentPid(STEP, both)).toBe('k2s-dnsproxy (dnsmasq, PID 1240 ended) answers on 127.0.0.1:53');
+  });
 });
-
