@@ -226,6 +226,9 @@ describe('proxy dead (issue 20.4): the verdict names the whole outage', () => {
     const v = dead({ proxyPid: null });
     expect(v.cause).toBe('proxy-down');
     expect(v.summary).toBe('No names resolve on this host: nothing answers on 127.0.0.1:53; k2s-dnsproxy is not running and nothing restarts it');
+    // Start alone repairs a dead proxy: the fix is Start, not "Stop, then Start" (issue 20 low).
+    expect(v.action).toBe('start');
+    expect(dead({ proxyPid: 4242 }).action).toBe('restart');
   });
   it('systemd restarting it: says so and advises waiting', () => {
     const v = dead({ proxyPid: null, serviceRestart: { attempt: 2, lastExit: 'exited with status 1', reason: null, gaveUp: false } });

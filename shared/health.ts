@@ -358,7 +358,9 @@ export function healthVerdict(input: VerdictInput): HealthVerdict {
     if (sd && !sd.gaveUp) return v('error', 'proxy-down', deadListener, `No names resolve on this host: nothing answers on ${where}; systemd is restarting k2s-dnsproxy (attempt ${sd.attempt}${sd.lastExit ? `, it ${sd.lastExit}` : ''})`, 'wait-watchdog');
     if (sd?.gaveUp) return v('error', 'proxy-down', deadListener, `No names resolve on this host: nothing answers on ${where}; systemd restarted k2s-dnsproxy ${sd.attempt} times and gave up`, 'restart');
     const proc = input.proxyPid === undefined ? '' : input.proxyPid === null ? '; k2s-dnsproxy is not running and nothing restarts it' : `; k2s-dnsproxy (PID ${input.proxyPid}) runs but does not answer`;
-    return v('error', 'proxy-down', deadListener, `No names resolve on this host: nothing answers on ${where}${proc}`, 'restart');
+    // No process: Start alone brings it back (start runs in full while the proxy is down); a
+    // process that runs but does not answer needs stopping first.
+    return v('error', 'proxy-down', deadListener, `No names resolve on this host: nothing answers on ${where}${proc}`, input.proxyPid === null ? 'start' : 'restart');
   }
   if (deadListener && (deadListener.outcome === 'unreachable' || !kubeDnsDead)) {
     const w = input.watchdogRestart;

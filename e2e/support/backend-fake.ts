@@ -168,7 +168,7 @@ export function createFakeBackend(opts: FakeBackendOptions = {}): AppBackend & {
         savedAt: host.running ? new Date(now()).toISOString() : null,
         savedBy: host.running ? 'k2s-dns' : null,
         pid: host.running ? (host.pid ?? 4242) : null,
-        messages: dead() ? ['k2s-dnsproxy is not running although K2s DNS was started: press Stop, then Start.'] : host.running ? [] : ['K2s DNS is stopped: cluster names do not resolve on this host; press Start.'],
+        messages: dead() ? ['k2s-dnsproxy is not running although K2s DNS was started: press Start: it starts k2s-dnsproxy again and keeps your saved original.'] : host.running ? [] : ['K2s DNS is stopped: cluster names do not resolve on this host; press Start.'],
         ...(host.running ? { listenerSockets: [{ address: '127.0.0.1', port: 53, bound: !dead() }] } : {}),
         ...(dead() ? { state: 'degraded' as const, pid: null } : {}),
         ...(host.running && host.proxyExit ? { proxyExit: host.proxyExit } : {}),

@@ -22,6 +22,10 @@ test('proxy killed: "No names resolve …", listener unbound, the verdict said o
   await expect(verdict).toHaveAttribute('data-cause', 'proxy-down', { timeout: 15_000 });
   await expect(page.getByTestId('verdict-text')).toContainText('No names resolve on this host: nothing answers on 127.0.0.1:53; k2s-dnsproxy is not running and nothing restarts it');
   await expect(card.getByTestId('dns-listener')).toHaveAttribute('data-bound', 'false');
+  // Start alone repairs a dead proxy (start runs in full while it is down): no "Stop, then Start".
+  await expect(page.getByTestId('verdict-text')).toContainText('nothing restarts it — press Start in Host DNS below');
+  await expect(page.getByTestId('verdict-action')).toHaveCount(0);
+  await expect(page.getByTestId('tabpanel-overview')).not.toContainText('Stop, then Start');
   await expect(card.getByTestId('dns-listeners')).toHaveText('127.0.0.1:53 — not bound: nothing listens there (kernel socket table)');
   // The verdict's sentence appears once on the Overview.
   const text = await page.getByTestId('tabpanel-overview').innerText();

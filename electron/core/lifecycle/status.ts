@@ -149,7 +149,8 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     } else if (!service.running && dog?.state === 'restarting' && (await watchdogAlive(deps.fs))) {
       watchdogRestart = { restarts: dog.restarts, max: MAX_RESTARTS };
       messages.push(`k2s-dnsproxy is not running: the watchdog is restarting it (restart ${dog.restarts} of ${MAX_RESTARTS}); ${say({ gui: 'wait a few seconds.', cli: `wait a few seconds, then run ${cliCommand('status')}.` })}`);
-    } else if (!service.running && state) messages.push(`k2s-dnsproxy is not running although K2s DNS was started: ${say({ gui: 'press Stop, then Start.', cli: `run ${cliCommand('stop', true)}, then ${cliCommand('start', true)}.` })}`);
+    // Start alone repairs it: with the saved state kept and the proxy down, start runs again in full (preflight alreadyRunning is false).
+    } else if (!service.running && state) messages.push(`k2s-dnsproxy is not running although K2s DNS was started: ${say({ gui: 'press Start: it starts k2s-dnsproxy again and keeps your saved original.', cli: `run ${cliCommand('start', true)}: it starts k2s-dnsproxy again and keeps your saved original.` })}`);
     if (service.running && !state && !stateProblem && !unreadable) {
       messages.push(owner === 'k2s' ? `k2s-dnsproxy runs but the saved original is gone: write your own resolv.conf back by hand (a file with your nameserver, or the symlink your distribution uses, e.g. ln -s ../run/systemd/resolve/stub-resolv.conf), then ${say({ gui: 'press Stop', cli: `run ${cliCommand('stop', true)}` })}.` : `k2s-dnsproxy runs but no start is recorded: ${say({ gui: 'press Stop.', cli: `run ${cliCommand('stop', true)}.` })}`);
     }

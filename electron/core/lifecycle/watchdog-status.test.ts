@@ -45,16 +45,23 @@ describe('status while the watchdog restarts the proxy', () => {
     await writeFile(join(h.root, 'run/k2s/dnsproxy-watchdog.pid'), `${gone}\n`);
     const s = await dnsStatus(h.deps);
     expect(s.watchdogRestart).toBeUndefined();
-    expect(s.messages.join('\n')).toContain('run sudo npx k2s-dns stop, then sudo npx k2s-dns start.');
+    expect(s.messages.join('\n')).toContain('run sudo npx k2s-dns start: it starts k2s-dnsproxy again and keeps your saved original.');
   });
 
-  it('without a restarting watchdog the advice stays stop, then start', async () => {
+  it('without a restarting watchdog the advice is start alone, which repairs a dead proxy (issue 20 low: not "stop, then start")', async () => {
     const h = await newHost('nameserver 192.0.2.53\n');
     expect((await startDns(h.deps, opts, () => undefined)).ok).toBe(true);
     h.services.running = false;
     const s = await dnsStatus(h.deps);
     expect(s.watchdogRestart).toBeUndefined();
-    expect(s.messages.join('\n')).toContain('run sudo npx k2s-dns stop, then sudo npx k2s-dns start.');
+    expect(s.messages.join('\n')).toContain('run sudo npx k2s-dns start: it starts k2s-dnsproxy again and keeps your saved original.');
+    expect(s.messages.join('\n')).not.toContain('stop');
+    // …and it does: start alone runs the proxy again, the saved original kept.
+    const savedAt = s.savedAt;
+    expect((await startDns(h.deps, opts, () => undefined)).ok).toBe(true);
+    const after = await dnsStatus(h.deps);
+    expect(after.state).toBe('running');
+    expect(after.savedAt).toBe(savedAt);
   });
 
   it('after a crash the watchdog restarted from: proxyExit names the dead PID, when and how (the window\'s timeline)', async () => {
