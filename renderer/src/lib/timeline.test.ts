@@ -103,3 +103,19 @@ describe('staleResultSuffix: a green result under a later red or amber verdict',
     expect(staleResultSuffix(t)).toBe(' — Start found K2s DNS running and changed nothing; what is wrong is in the verdict above.');
   });
 });
+
+describe('a start that changed nothing (issue 20 low: "START — DONE" while degraded)', () => {
+  it('K2s DNS already running (save skipped): outcome unchanged, never done', () => {
+    const ev = (s: string, status: 'done' | 'skipped', message: string, at: number): LifecycleEvent => ({ type: 'step', op: 'start', step: s as 'save', status, message, at });
+    const events: LifecycleEvent[] = [
+      ev('preflight', 'done', 'adguard at /usr/bin/dnsproxy', 1),
+      ...['save', 'discover', 'config', 'service', 'activate', 'verify'].map((s, i) => ev(s, 'skipped', 'K2s DNS is already running: nothing to do.', 2 + i)),
+      ev('ready', 'done', 'K2s DNS is already running; the saved original resolver was kept.', 9),
+      { type: 'result', op: 'start', ok: true, exitCode: 0, message: 'K2s DNS is already running; nothing changed.', at: 10 },
+    ];
+    expect(buildTimeline(events).outcome).toBe('unchanged');
+    // A start that ran its steps is done.
+    const ran = events.map((e) => (e.type === 'step' && e.status === 'skipped' ? { ...e, status: 'done' as const } : e));
+    expect(buildTimeline(ran).outcome).toBe('done');
+  });
+});

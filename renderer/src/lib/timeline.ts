@@ -20,9 +20,11 @@ export interface Timeline {
   /**
    * How the operation ended: `refused` = exit 3, nothing was changed (EXIT.refused);
    * `rolled-back` only when a `rollback` step event arrived; `failed` otherwise; `warned` =
-   * succeeded, but the result carries warnings (e.g. an upstream that never answered).
+   * succeeded, but the result carries warnings (e.g. an upstream that never answered);
+   * `unchanged` = a start that found K2s DNS already running and changed nothing (its save step
+   * skipped: start.ts `alreadyRunning`), e.g. pressed while degraded — never "done".
    */
-  outcome: 'running' | 'done' | 'warned' | 'refused' | 'rolled-back' | 'failed' | null;
+  outcome: 'running' | 'done' | 'unchanged' | 'warned' | 'refused' | 'rolled-back' | 'failed' | null;
 }
 
 /** The message of the synthetic first step while the privileged helper starts (no event yet). */
@@ -91,7 +93,8 @@ export function buildTimeline(events: readonly LifecycleEvent[], busy: Operation
   const refused = result !== null && !result.ok && result.exitCode === EXIT.refused;
   // A rolled-back or refused start never reaches the later steps: drop them instead of showing "pending".
   const shown = rolledBack || refused ? list.filter((s) => s.status !== 'pending') : list;
-  const outcome = result === null ? 'running' : result.ok ? (result.warnings?.length ? 'warned' : 'done') : rolledBack ? 'rolled-back' : refused ? 'refused' : 'failed';
+  const unchanged = op === 'start' && steps.get('save')?.status === 'skipped';
+  const outcome = result === null ? 'running' : result.ok ? (result.warnings?.length ? 'warned' : unchanged ? 'unchanged' : 'done') : rolledBack ? 'rolled-back' : refused ? 'refused' : 'failed';
   return { op, steps: shown, result, failed: shown.find((s) => s.status === 'failed') ?? null, outcome };
 }
 
