@@ -1,6 +1,6 @@
 /** Live step timeline of the latest lifecycle operation: refused, rolled back (and why) or done. */
 import { buildTimeline, staleResultSuffix, timelineRows } from '../lib/timeline';
-import { clockTime, timeText } from '../lib/last-known';
+import { clockTime, timeText, windowTimes } from '../lib/last-known';
 import { useDns, useHealth } from '../stores';
 import { RichText } from './RichText';
 import { stepWarns } from '../../../shared/step-warn';
@@ -9,7 +9,7 @@ import { networkChangeLine } from '../lib/network-changes';
 
 const ICON = { pending: '○', running: '◔', done: '●', failed: '✕', skipped: '–' } as const;
 
-const HEADING = { running: '— running', done: '— done', warned: '— done, with warnings', refused: '— refused', 'rolled-back': '— rolled back', failed: '— failed' } as const;
+const HEADING = { running: '— running', done: '— done', unchanged: '— nothing changed', warned: '— done, with warnings', refused: '— refused', 'rolled-back': '— rolled back', failed: '— failed' } as const;
 
 /** The timeline list. The failure message is shown once: on its step row, or in the result line. */
 export function TimelineView() {
@@ -55,7 +55,7 @@ export function TimelineView() {
             <li key={s.step} className={`step ${s.status}${warn ? ' warn' : ''}`} data-testid={`step-${s.step}`} data-status={s.status} data-warn={String(warn)}>
               <span className="icon" aria-hidden>{warn ? '!' : ICON[s.status]}</span>
               <span className="step-name">{s.step}</span>
-              <span className="step-msg"><RichText text={s.step === 'service' ? withCurrentPid(s.message, live) : s.message} /></span>
+              <span className="step-msg"><RichText text={windowTimes(s.step === 'service' ? withCurrentPid(s.message, live) : s.message)} /></span>
             </li>
           );
         })}
@@ -75,7 +75,7 @@ export function TimelineView() {
       {t.result && !repeated && (
         <p className={staleSince !== null ? 'muted' : t.result.ok ? (t.outcome === 'warned' ? 'warn-text' : 'ok-text') : 'error-text'} data-testid="timeline-result" data-stale={String(staleSince !== null)}>
           {staleSince !== null && `At ${clockTime(t.result.at)}: `}
-          <RichText text={t.result.message} />
+          <RichText text={windowTimes(t.result.message)} />
           {staleSince !== null && staleResultSuffix(t)}
           {t.result.code && t.outcome === 'failed' ? ` (${t.result.code})` : ''}
         </p>

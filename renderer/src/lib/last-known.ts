@@ -23,3 +23,24 @@ export function timeText(ms: number, now = Date.now()): string {
 export function lastKnownText(ms: number): string {
   return `last known at ${clockTime(ms)}`;
 }
+
+/** An ISO 8601 time with seconds and a zone (`2026-12-02T01:12:03.456Z`, `…+01:00`), or a `01:12:03 UTC` clock. */
+const BACKEND_TIME = /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})|\b\d{2}:\d{2}:\d{2} UTC\b/g;
+
+/**
+ * `text` (a backend message, which the CLI prints as it is) with every ISO time and `HH:MM:SS UTC`
+ * clock in the window's one time format (timeText): "restored the original saved at
+ * 2026-12-02T01:12:03.456Z" → "… saved at 02:12:03" in a UTC+1 window. A `HH:MM:SS UTC` clock
+ * is read as today's (UTC).
+ */
+export function windowTimes(text: string, now = Date.now()): string {
+  return text.replace(BACKEND_TIME, (t) => {
+    const utcClock = /^(\d{2}):(\d{2}):(\d{2}) UTC$/.exec(t);
+    if (utcClock) {
+      const d = new Date(now);
+      return timeText(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate(), Number(utcClock[1]), Number(utcClock[2]), Number(utcClock[3])), now);
+    }
+    const ms = Date.parse(t);
+    return Number.isNaN(ms) ? t : timeText(ms, now);
+  });
+}
