@@ -54,6 +54,11 @@ export interface ResolverStateFile {
   managedNameserver?: string | null;
   /** The last network change seen while running: followed, or left as drift with why. */
   lastNetworkChange?: NetworkChange | null;
+  /**
+   * The follow that made the saved copy (its `at` is `savedAt`): kept when a later change that
+   * was not followed replaces lastNetworkChange, so stop still names the file it restores.
+   */
+  followedChange?: NetworkChange | null;
 }
 
 /** The `--on-network-change` policy. */

@@ -55,6 +55,30 @@ describe('following the network on a temp root', () => {
     expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe(NM);
   });
 
+  it('a refused change after a follow, then put back: stop still names the followed file it restores, never "back as it was" (issue 20 low)', async () => {
+    const h = await host('nameserver 192.0.2.53\nsearch corp.example\n');
+    expect(await startDns(h.deps, TEST_START_OPTS, quiet)).toMatchObject({ ok: true });
+    await networkWrites(h.root, 'etc/resolv.conf', NM);
+    expect(await followNetwork(h.deps)).toMatchObject({ kind: 'followed' });
+    const followedAt = (await readState(h.root)).savedAt as string;
+    const active = await readFile(join(h.root, 'etc/resolv.conf'));
+    // A file every user may write: refused (drift), which becomes lastNetworkChange…
+    await writeFile(join(h.root, 'etc/resolv.conf.tmp'), 'nameserver 198.51.100.77\n', { mode: 0o666 });
+    await rename(join(h.root, 'etc/resolv.conf.tmp'), join(h.root, 'etc/resolv.conf'));
+    const { chmod } = await import('node:fs/promises');
+    await chmod(join(h.root, 'etc/resolv.conf'), 0o666);
+    expect(await followNetwork(h.deps)).toMatchObject({ kind: 'drift' });
+    expect((await readState(h.root)).lastNetworkChange.outcome).toBe('drift');
+    // …then K2s's own file is back (the user undid it), so stop restores the saved copy: the followed file.
+    await writeFile(join(h.root, 'etc/resolv.conf.tmp'), active, { mode: 0o644 });
+    await rename(join(h.root, 'etc/resolv.conf.tmp'), join(h.root, 'etc/resolv.conf'));
+    const stop = await stopDns(h.deps, {}, quiet);
+    expect(stop).toMatchObject({ ok: true });
+    expect(stop.message).toContain(`Restored the file NetworkManager wrote at ${new Date(followedAt).toISOString().slice(11, 19)} UTC (followed while K2s DNS ran), byte for byte.`);
+    expect(stop.message).not.toContain('back as it was');
+    expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe(NM);
+  });
+
   it('resolvconf rewrites the saved link target: the symlink stays the original shape, with the new bytes and upstreams', async () => {
     const h = await host();
     await mkdir(join(h.root, 'run/resolvconf'), { recursive: true });

@@ -208,7 +208,7 @@ async function followLocked(deps: LifecycleDeps): Promise<FollowOutcome> {
     return drift(found, `the K2s file for it cannot be written: ${messageOf(err)}`, writer);
   }
   const managedSha = createHash('sha256').update(managed).digest('hex');
-  let next: ResolverStateFile = { ...state, resolvConf: found.entry, savedAt: at, upstreams: picked.upstreams, lastNetworkChange: change, pendingManagedResolvConfSha256: managedSha };
+  let next: ResolverStateFile = { ...state, resolvConf: found.entry, savedAt: at, upstreams: picked.upstreams, lastNetworkChange: change, followedChange: change, pendingManagedResolvConfSha256: managedSha };
   const t = [deps.now()];
   const lap = () => {
     t.push(deps.now());

@@ -300,7 +300,8 @@ async function undoResolved(deps: LifecycleDeps, state: ResolverStateFile): Prom
  * null when the saved copy is still the one from start.
  */
 function followedWords(state: ResolverStateFile): string | null {
-  const c = followedCopy([state.lastNetworkChange], state.savedAt);
+  // lastNetworkChange may be a later drift; followedChange is the follow that made the copy.
+  const c = followedCopy([state.lastNetworkChange, state.followedChange], state.savedAt);
   return c ? savedCopyWords(c, (ms) => `${new Date(ms).toISOString().slice(11, 19)} UTC`) : null;
 }
 
