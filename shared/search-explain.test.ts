@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { explainLines, explainSteps, needsSearchExplain } from './search-explain';
-import { parseSearchConfig } from './search-list';
+import { explainLines, explainSteps, needsSearchExplain, searchConfigPhrase } from './search-explain';
+import { ndotsWords, parseSearchConfig } from './search-list';
 
 const cfg = parseSearchConfig('nameserver 192.0.2.53\nsearch corp.example lan\n');
 
@@ -20,7 +20,7 @@ describe('explainLines', () => {
     ];
     expect(explainSteps('printer', cfg, answers).answered).toBe('printer.corp.example');
     expect(explainLines({ name: 'printer', target: 'server', cfg, clusterDomain: 'cluster.local', answers })).toEqual([
-      'a nameserver asked directly gets printer as it is; host apps (glibc, /etc/resolv.conf: search corp.example lan, ndots:1, resolv.conf(5)) ask, in order:',
+      "a nameserver asked directly gets printer as it is; host apps (glibc, /etc/resolv.conf: search corp.example lan, glibc's default ndots:1, resolv.conf(5)) ask, in order:",
       '  1. printer.corp.example → NOERROR 10.1.2.3',
       '  2. printer.lan → NOERROR 192.168.1.9 (not asked: glibc stopped before it)',
       '  3. printer → NXDOMAIN (not asked: glibc stopped before it)',
@@ -64,5 +64,14 @@ describe('explainLines with a search domain glibc cannot send (search a.example 
       '  3. web.b.example → not asked (not asked: glibc stopped before it)',
       '  4. web → NXDOMAIN',
     ]);
+  });
+});
+
+describe('ndots in words (issue 20 low: "ndots:1 in /etc/resolv.conf" with no options line)', () => {
+  it("no ndots option: glibc's default; an options line: the file's", () => {
+    expect(searchConfigPhrase(parseSearchConfig('search lan\nnameserver 192.0.2.53\n'))).toBe("search lan, glibc's default ndots:1");
+    expect(searchConfigPhrase(parseSearchConfig('search lan\noptions ndots:1\n'))).toBe('search lan, ndots:1');
+    expect(ndotsWords(parseSearchConfig('nameserver 192.0.2.53\n'))).toBe("glibc's default ndots:1 (no ndots option in /etc/resolv.conf)");
+    expect(ndotsWords(parseSearchConfig('options ndots:5\n'))).toBe('ndots:5 in /etc/resolv.conf');
   });
 });

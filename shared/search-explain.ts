@@ -27,7 +27,7 @@ export function explainCandidates(name: string, cfg: SearchConfig): string[] {
 
 /** The host's configuration in one phrase: "search corp.example lan, ndots:1". */
 export function searchConfigPhrase(cfg: SearchConfig): string {
-  return `${cfg.search.length ? `search ${cfg.search.join(' ')}` : 'no search list'}, ndots:${cfg.ndots}${cfg.noTldQuery ? ', no-tld-query' : ''}`;
+  return `${cfg.search.length ? `search ${cfg.search.join(' ')}` : 'no search list'}, ${cfg.ndotsSet ? `ndots:${cfg.ndots}` : `glibc's default ndots:${cfg.ndots}`}${cfg.noTldQuery ? ', no-tld-query' : ''}`;
 }
 
 /** A full cluster name for a short one: `kubernetes.default` → `kubernetes.default.svc.<cd>`, `web` → `web.default.svc.<cd>`; null for other shapes. */

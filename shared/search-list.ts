@@ -30,6 +30,13 @@ export interface SearchConfig {
   ndots: number;
   /** `options no-tld-query` (glibc RES_NOTLDQUERY). */
   noTldQuery?: boolean;
+  /** True when an `options ndots:` line set `ndots`; absent or false: glibc's default 1 (resolv.conf(5)). */
+  ndotsSet?: boolean;
+}
+
+/** How `ndots` came about in words: `ndots:5 in /etc/resolv.conf`, or `glibc's default ndots:1` when no options line sets it. */
+export function ndotsWords(cfg: Pick<SearchConfig, 'ndots' | 'ndotsSet'>): string {
+  return cfg.ndotsSet ? `ndots:${cfg.ndots} in /etc/resolv.conf` : `glibc's default ndots:${cfg.ndots} (no ndots option in /etc/resolv.conf)`;
 }
 
 /** glibc's cap on ndots (resolv.h RES_MAXNDOTS). */
@@ -40,8 +47,10 @@ export function parseSearchConfig(text: string): SearchConfig {
   const conf = parseResolvConf(text);
   let ndots = 1;
   let noTldQuery = false;
+  let ndotsSet = false;
   for (const o of conf.options) {
     if (o.startsWith('ndots:')) {
+      ndotsSet = true;
       const n = glibcAtoi(o.slice('ndots:'.length));
       // res_init.c: `if (i <= RES_MAXNDOTS) ndots = i; else ndots = RES_MAXNDOTS` into a 4-bit
       // field, so a negative value wraps (ndots:-1 is 15).
@@ -50,7 +59,7 @@ export function parseSearchConfig(text: string): SearchConfig {
   }
   // res_query.c drops one leading dot of each domain before it appends it (`if (dname[0] == '.')
   // dname++`, meant for the root "."), so `search .corp.example` searches corp.example.
-  return { search: conf.search.map((d) => d.replace(/^\./, '').replace(/\.$/, '')).filter((d) => d !== ''), ndots, ...(noTldQuery ? { noTldQuery } : {}) };
+  return { search: conf.search.map((d) => d.replace(/^\./, '').replace(/\.$/, '')).filter((d) => d !== ''), ndots, ...(noTldQuery ? { noTldQuery } : {}), ...(ndotsSet ? { ndotsSet } : {}) };
 }
 
 /** Number of dots in `name`, a trailing one included (glibc counts every dot). */

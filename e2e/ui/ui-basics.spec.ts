@@ -266,7 +266,7 @@ test('query tester: system resolver default, validation, PTR refusal, in flight,
   await panel.getByTestId('query-name').fill('kubernetes');
   await panel.getByTestId('query-run').click();
   const short = panel.getByTestId('query-short-name');
-  await expect(short).toContainText('kubernetes has fewer dots than ndots:1 in /etc/resolv.conf, so it is a short name: host apps (glibc) try the search list fritz.box in order');
+  await expect(short).toContainText('kubernetes has fewer dots than glibc\'s default ndots:1 (no ndots option in /etc/resolv.conf), so it is a short name: host apps (glibc) try the search list fritz.box in order');
   await expect(short.getByTestId('query-candidate')).toHaveText(['kubernetes.fritz.box — NXDOMAIN', 'kubernetes — NXDOMAIN']);
   await expect(short.getByTestId('query-short-none')).toHaveText('None of them resolves: the search list has no domain under which kubernetes exists. Cluster names need their full form here, e.g. kubernetes.default.svc.cluster.local.');
   // History: re-run the CoreDNS row with its own target and transport.

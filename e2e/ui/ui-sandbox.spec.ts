@@ -52,7 +52,7 @@ test('short name: the real search list and ndots, which candidate resolves throu
   await q.getByTestId('query-run').click();
   await expect(q.getByTestId('query-rcode')).toHaveText('resolved');
   const short = q.getByTestId('query-short-name');
-  await expect(short).toContainText('www has fewer dots than ndots:1 in /etc/resolv.conf, so it is a short name: host apps (glibc) try the search list example.test in order');
+  await expect(short).toContainText('www has fewer dots than glibc\'s default ndots:1 (no ndots option in /etc/resolv.conf), so it is a short name: host apps (glibc) try the search list example.test in order');
   await expect(short.getByTestId('query-candidate').first()).toHaveText('www.example.test — resolves: 198.51.100.7', { timeout: 15_000 });
   await expect(short.getByTestId('query-candidate').nth(1)).toHaveAttribute('data-rcode', /NXDOMAIN|TIMEOUT|ERROR/);
   await expect(q.getByTestId('query-short-none')).toHaveCount(0);
@@ -68,7 +68,7 @@ test('kubernetes.default and web.demo.svc get NXDOMAIN: each candidate glibc ask
   // getaddrinfo has no rcode: its own result is EAI_NONAME; the candidates below carry the rcodes.
   await expect(q.getByTestId('query-rcode')).toHaveText('EAI_NONAME');
   const box = q.getByTestId('query-short-name');
-  await expect(box).toContainText('kubernetes.default is a relative name; with ndots:1 in /etc/resolv.conf glibc asks it as it is first, then with each search domain: host apps (glibc) try the search list example.test in order');
+  await expect(box).toContainText('kubernetes.default is a relative name; with glibc\'s default ndots:1 (no ndots option in /etc/resolv.conf) glibc asks it as it is first, then with each search domain: host apps (glibc) try the search list example.test in order');
   await expect(box.getByTestId('query-candidate')).toHaveText(['kubernetes.default — NXDOMAIN', 'kubernetes.default.example.test — NXDOMAIN'], { timeout: 15_000 });
   for (const c of await box.getByTestId('query-candidate').all()) await expect(c).toHaveAttribute('data-asked', 'true');
   await expect(box.getByTestId('query-short-none')).toHaveText('None of them resolves: the search list has no domain under which kubernetes.default exists. Cluster names need their full form here, e.g. kubernetes.default.svc.cluster.local.');

@@ -11,7 +11,7 @@ import { useEffect, useMemo } from 'react';
 import { QUERY_TYPES, type QueryType } from '../../../shared/types';
 import { targetDescription, targetOf, targetTitle } from '../lib/query-target';
 import { matchRoute } from '../lib/route';
-import { isShortName, parseSearchConfig, searchCandidates, svcHint } from '../lib/search-list';
+import { isShortName, ndotsWords, parseSearchConfig, searchCandidates, svcHint } from '../lib/search-list';
 import { explainSteps, explainSummary, needsSearchExplain } from '../../../shared/search-explain';
 import { stores, useDiff, useDns, useQuery, useZones } from '../stores';
 import { QueryResultCard } from './QueryResultCard';
@@ -105,7 +105,7 @@ export function QueryPanel() {
           <p>
             {isShort ? (
               <>
-                <strong className="mono">{short}</strong> has fewer dots than <span className="mono">ndots:{searchCfg.ndots}</span> in /etc/resolv.conf, so it is a short name:{' '}
+                <strong className="mono">{short}</strong> has fewer dots than <span className="mono" data-testid="query-ndots">{ndotsWords(searchCfg)}</span>, so it is a short name:{' '}
               </>
             ) : short.endsWith('.') ? (
               <>
@@ -113,7 +113,7 @@ export function QueryPanel() {
               </>
             ) : (
               <>
-                <strong className="mono">{short}</strong> is a relative name; with <span className="mono">ndots:{searchCfg.ndots}</span> in /etc/resolv.conf glibc asks it as it is first, then with each search domain:{' '}
+                <strong className="mono">{short}</strong> is a relative name; with <span className="mono" data-testid="query-ndots">{ndotsWords(searchCfg)}</span> glibc asks it as it is first, then with each search domain:{' '}
               </>
             )}
             {short.endsWith('.')
