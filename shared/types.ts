@@ -261,6 +261,8 @@ export interface HostDnsStatus {
    * resolverOwnerRefusal), in that rule's words; absent or null when the owner rule passes.
    */
   driftOwnerRefusal?: string | null;
+  /** While `resolverOwner` is `foreign`: who wrote their file, shared/network-writer.ts writerWords. */
+  driftWriter?: string | null;
   /**
    * A short hash of /etc/resolv.conf as it is now (kind, link target, bytes): changes whenever
    * the resolver changes, so a front end knows which findings are older than the file. Absent when not read.

@@ -20,7 +20,7 @@ export async function checkLifecycleState(ctx: DoctorContext): Promise<DoctorFin
       ...base,
       severity: 'warn',
       title: 'K2s DNS state: /etc/resolv.conf changed by another program (still through K2s DNS)',
-      meaning: `/etc/resolv.conf was replaced by someone else (NetworkManager or a DHCP client?) while K2s DNS ran, but host apps still ask the proxy: ${viaK2sWords(route)}.${route.keepLeavesNone ? ` ${keepLeavesNoneWords(route)}` : ''}`,
+      meaning: `/etc/resolv.conf was replaced by ${s.driftWriter ?? 'another program'} while K2s DNS ran, but host apps still ask the proxy: ${viaK2sWords(route)}.${route.keepLeavesNone ? ` ${keepLeavesNoneWords(route)}` : ''}`,
       fix: `Nothing is broken now. To end the drift, run \`${DRIFT_CHOICE.restore.cli}\` (${DRIFT_CHOICE.restore.label.toLowerCase()})${route.keepLeavesNone ? '; not --on-drift keep: nothing would answer then' : ''}.`,
       remedy: {
         action: 'show-diff',
@@ -35,7 +35,7 @@ export async function checkLifecycleState(ctx: DoctorContext): Promise<DoctorFin
       ...base,
       severity: 'warn',
       title: 'K2s DNS state: /etc/resolv.conf changed by another program',
-      meaning: '/etc/resolv.conf was replaced by someone else (NetworkManager or a DHCP client?) while K2s DNS ran, so the host no longer asks the proxy.',
+      meaning: `/etc/resolv.conf was replaced by ${s.driftWriter ?? 'another program'} while K2s DNS ran, so the host no longer asks the proxy.`,
       fix: `See what changed with \`${cliCommand('diff')}\`, then run \`${DRIFT_CHOICE.keep.cli}\` (${DRIFT_CHOICE.keep.label.toLowerCase()}) or \`${DRIFT_CHOICE.restore.cli}\` (${DRIFT_CHOICE.restore.label.toLowerCase()}).`,
       remedy: {
         action: 'show-diff',

@@ -59,7 +59,7 @@ export function resolverHop(status: HostDnsStatus, text: string | null): HealthH
     // Their file still reaches the proxy (shared/drift-route.ts): the hop does what the path needs.
     return { id: 'resolver', kind: 'resolver', target: '/etc/resolv.conf', name: null, type: null, outcome: 'foreign', ok: true, answers: nameservers, rcode: null, reason: `/etc/resolv.conf was rewritten by another program, but host apps still ask k2s-dnsproxy: ${viaK2sWords(status.driftRoute)}`, latencyMs: null };
   } else if (status.resolverOwner === 'foreign') {
-    reason = `/etc/resolv.conf was rewritten by another program (NetworkManager or a DHCP client?): nameservers ${nameservers.join(', ') || 'none'}`;
+    reason = `/etc/resolv.conf was rewritten by ${status.driftWriter ?? 'another program'}: nameservers ${nameservers.join(', ') || 'none'}`;
   } else if (status.resolverOwner === 'original') {
     reason = `/etc/resolv.conf is your original (nameservers ${nameservers.join(', ') || 'none'}): host apps do not ask k2s-dnsproxy`;
   }

@@ -21,7 +21,7 @@ import { resolvedRouteFinding } from '../doctor/resolved-route';
  * ExecMainCode/ExecMainStatus for it, and Restart=on-failure restarts only after a failure.
  */
 export const RESTART_EXIT_UNKNOWN = 'failed (its next attempt is starting, so systemd no longer says how it ended)';
-import { describeNetworkChange, resolverOwnerRefusal } from '../../../shared/network-writer';
+import { describeNetworkChange, networkWriter, resolverOwnerRefusal, writerWords } from '../../../shared/network-writer';
 import { exitStatusWords } from '../../../shared/exit-status';
 import { driftRoute, viaK2sWords, type DriftRoute } from '../../../shared/drift-route';
 
@@ -65,6 +65,7 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
   let owner: HostDnsStatus['resolverOwner'] = 'original';
   let driftRouteNow: DriftRoute | null = null;
   let driftOwnerRefusal: string | null = null;
+  let driftWriter: string | null = null;
   // The file's text (a link's target's), for the drift route; null for a dangling link or no file.
   const currentText = current?.kind === 'file' ? Buffer.from(current.contentBase64, 'base64').toString('utf8') : current?.kind === 'symlink' && current.targetContentBase64 != null ? Buffer.from(current.targetContentBase64, 'base64').toString('utf8') : null;
   if (current === null) {
@@ -93,8 +94,9 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     // The follower's owner rule on their file (a link's target), so the banner can say why it was not followed.
     const ownerOf = current.kind === 'file' ? current : await deps.fs.stat(K2S_PATHS.resolvConf).catch(() => null);
     driftOwnerRefusal = ownerOf ? resolverOwnerRefusal(ownerOf) : null;
+    driftWriter = writerWords(networkWriter(currentText ?? '', current.kind === 'symlink' ? current.target : null));
     const via = driftRouteNow?.viaK2s ? ` Host apps still go through K2s DNS: ${viaK2sWords(driftRouteNow)}.` : '';
-    messages.push(`/etc/resolv.conf was changed by someone else while K2s ran (NetworkManager or a DHCP client?); ${say({ gui: 'Resolver diff shows how.', cli: `see ${cliCommand('diff')}.` })}${via}`);
+    messages.push(`/etc/resolv.conf was changed by ${driftWriter} while K2s ran; ${say({ gui: 'Resolver diff shows how.', cli: `see ${cliCommand('diff')}.` })}${via}`);
   }
   // Below the 0700 directory lstat(2) fails whether or not the file exists: a running proxy or a
   // K2s-owned resolv.conf means a start saved one; otherwise this user cannot know (Stop removes it).
@@ -179,6 +181,7 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     resolverOwner: owner,
     ...(driftRouteNow ? { driftRoute: driftRouteNow } : {}),
     ...(driftOwnerRefusal ? { driftOwnerRefusal } : {}),
+    ...(driftWriter ? { driftWriter } : {}),
     resolverStamp: current === null ? `${kind ?? 'none'}` : resolverStampOf(current),
     upstreams: state?.upstreams ?? [],
     clusterDomain: state?.clusterDomain ?? null,

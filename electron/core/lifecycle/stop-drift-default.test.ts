@@ -38,7 +38,9 @@ describe('stop with no --on-drift during drift to a file that leaves no DNS', ()
     expect(r).toMatchObject({ ok: true, exitCode: 0 });
     expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe(ORIGINAL);
     expect(r.message).toContain('their file has no nameserver line (glibc then asks 127.0.0.1');
-    expect(r.message).toContain('kept, it would leave no DNS');
+    // A full sentence (issue 20 low: "kept, it would leave no DNS" read badly).
+    expect(r.message).toContain('. Keeping their file would leave this host with no nameserver that answers once the proxy stops, so the original saved at ');
+    expect(r.message).not.toContain('kept, it would');
     expect(r.message).toContain('pass --on-drift keep to keep theirs');
     expect(r.message).not.toContain('No name resolves on this host now');
     expect(await lstat(stateFile(h.root)).catch(() => null)).toBeNull();
