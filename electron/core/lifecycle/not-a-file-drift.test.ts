@@ -46,7 +46,7 @@ describe('/etc/resolv.conf → a directory or a FIFO: named as what it is, never
     const h = await linkedTo('fifo');
     const stop = await stopDns(h.deps, {}, quiet);
     expect(stop).toMatchObject({ ok: true });
-    expect(stop.message).toContain(`Someone else had replaced /etc/resolv.conf by a symlink → ../run/odd, which is ${WORDS.fifo}; kept, it would give host apps no nameserver`);
+    expect(stop.message).toContain(`Someone else had replaced /etc/resolv.conf by a symlink → ../run/odd, which is ${WORDS.fifo}. Keeping their file would give host apps no nameserver`);
     expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe(ORIGINAL);
   });
 
