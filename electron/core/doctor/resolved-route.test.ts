@@ -7,10 +7,10 @@ import { checkNetworkManagerKubeSwitch } from './networkmanager';
 const ROUTE = { link: 'k2s-proxy0', address: '172.19.1.1', domains: ['~cluster.local', '~21.172.in-addr.arpa'] };
 
 /** A context whose resolvectl answers as systemd 257 does for `link` (null: resolved does not know it). */
-function ctx(link: { dns: string; domain: string; route: string } | null, route: typeof ROUTE | null = ROUTE, unitInstalled = true): DoctorContext {
+function ctx(link: { dns: string; domain: string; route: string } | null, route: typeof ROUTE | null = ROUTE, unitInstalled = true, running = true, resolvedRuns = true): DoctorContext {
   const exec: Exec = {
     async run(file, args) {
-      if (file === 'systemctl' && args[1] === 'systemd-resolved.service') return { code: 0, stdout: 'active\n', stderr: '' };
+      if (file === 'systemctl' && args[1] === 'systemd-resolved.service') return resolvedRuns ? { code: 0, stdout: 'active\n', stderr: '' } : { code: 3, stdout: 'inactive\n', stderr: '' };
       if (file === 'systemctl') return { code: 3, stdout: 'inactive\n', stderr: '' };
       if (file !== 'resolvectl' || link === null) return { code: 1, stdout: '', stderr: 'Failed to resolve interface "k2s-proxy0": No such device' };
       const v = args[0] === 'dns' ? link.dns : args[0] === 'domain' ? link.domain : link.route;
@@ -18,7 +18,7 @@ function ctx(link: { dns: string; domain: string; route: string } | null, route:
     },
   };
   const fs = { lstat: async (p: string) => (p === '/etc/systemd/system/k2s-dnsproxy-resolved.service' && unitInstalled ? { kind: 'file' } : null) };
-  return { deps: { exec, services: { kind: 'systemd' }, fs }, state: route ? { resolvedRoute: route } : null } as unknown as DoctorContext;
+  return { deps: { exec, services: { kind: 'systemd' }, fs }, state: route ? { resolvedRoute: route } : null, service: { running, pid: running ? 4242 : null } } as unknown as DoctorContext;
 }
 
 describe('doctor resolved-route', () => {
@@ -42,7 +42,17 @@ describe('doctor resolved-route', () => {
   });
   it('error when resolved does not know the link at all; info when K2s holds no route', async () => {
     expect((await checkResolvedRoute(ctx(null))).meaning).toMatch(/^On k2s-proxy0 systemd-resolved does not know the link k2s-proxy0 /);
-    expect(await checkResolvedRoute(ctx(null, null))).toMatchObject({ severity: 'info', title: 'No systemd-resolved route in use', fix: null });
+    expect(await checkResolvedRoute(ctx(null, null, true, false))).toMatchObject({ severity: 'info', title: 'No systemd-resolved route in use', meaning: 'K2s DNS is not running, so it holds no systemd-resolved route.', fix: null });
+  });
+  it('no route while K2s DNS runs: worded for the running state, never "it is not running" (issue 20 low)', async () => {
+    const off = await checkResolvedRoute(ctx(null, null, true, true, false));
+    expect(off).toMatchObject({ severity: 'info', title: 'K2s DNS runs without a systemd-resolved route', fix: null });
+    expect(off.meaning).toBe('systemd-resolved did not run when K2s DNS started and does not run now, so K2s DNS needs no route there: programs that read /etc/resolv.conf ask the proxy directly.');
+    const late = await checkResolvedRoute(ctx(null, null, true, true, true));
+    expect(late).toMatchObject({ severity: 'info', title: 'K2s DNS runs without a systemd-resolved route' });
+    expect(late.meaning).toContain('systemd-resolved runs now but did not when K2s DNS started');
+    expect(late.meaning).toContain('Stop and Start K2s DNS');
+    for (const f of [off, late]) expect(f.meaning).not.toMatch(/not running/);
   });
   it('routeDifferences: a second server or a default route is a difference, extra domains of someone else are not', () => {
     expect(routeDifferences(ROUTE, { servers: ['172.19.1.1', '192.0.2.53'], domains: [...ROUTE.domains, 'corp.example'], defaultRoute: false })).toEqual(['its DNS servers are 172.19.1.1 192.0.2.53, not 172.19.1.1']);

@@ -52,22 +52,42 @@ export function routeDifferences(want: ResolvedRoute, now: LinkDnsNow | null): s
 }
 
 /**
- * `resolved-route`: info when K2s DNS holds no resolved route (not running, or not a resolved
- * host) or resolved does not run; ok when resolved has exactly the saved route on the link;
+ * `resolved-route`: info when K2s DNS holds no resolved route (worded for a stopped or a running
+ * K2s DNS: resolvedRouteFinding), warn when resolved does not run; ok when resolved has exactly the saved route on the link;
  * error otherwise (cluster names through nss-resolve, the 127.0.0.53 stub and resolvectl then
  * fail or go to the uplink servers), with the fix.
  */
 export async function checkResolvedRoute(ctx: DoctorContext): Promise<DoctorFinding> {
-  return resolvedRouteFinding(ctx.deps, ctx.state?.resolvedRoute ?? null);
+  return resolvedRouteFinding(ctx.deps, ctx.state?.resolvedRoute ?? null, ctx.service.running);
+}
+
+/**
+ * The info finding when the state holds no route. Stopped: nothing to route. Running: start
+ * found systemd-resolved not running (start gives it the route only where it runs:
+ * electron/core/lifecycle/start.ts activate), so programs that read /etc/resolv.conf reach the
+ * proxy directly; when resolved runs now, it has no route for the cluster zones until the next start.
+ */
+async function noRouteFinding(deps: LifecycleDeps, running: boolean): Promise<DoctorFinding> {
+  const base = { id: 'resolved-route', severity: 'info' as const, fix: null };
+  if (!running) return { ...base, title: 'No systemd-resolved route in use', meaning: 'K2s DNS is not running, so it holds no systemd-resolved route.' };
+  if (!(await resolvedActive(deps))) {
+    return { ...base, title: 'K2s DNS runs without a systemd-resolved route', meaning: 'systemd-resolved did not run when K2s DNS started and does not run now, so K2s DNS needs no route there: programs that read /etc/resolv.conf ask the proxy directly.' };
+  }
+  return {
+    ...base,
+    title: 'K2s DNS runs without a systemd-resolved route',
+    meaning: 'systemd-resolved runs now but did not when K2s DNS started, so it has no route for the cluster zones: programs that read /etc/resolv.conf ask the proxy directly, those that ask systemd-resolved (nss-resolve, the 127.0.0.53 stub, resolvectl query) do not get cluster names. Stop and Start K2s DNS to give systemd-resolved the route.',
+  };
 }
 
 /**
  * The `resolved-route` finding for the route `want` the state file holds (null: none), read
- * from the host through `deps`; `status` shows the same finding (electron/core/lifecycle/status.ts).
+ * from the host through `deps`; `running` is whether the proxy service runs (words the no-route
+ * case). `status` shows the same finding (electron/core/lifecycle/status.ts).
  */
-export async function resolvedRouteFinding(deps: LifecycleDeps, want: ResolvedRoute | null): Promise<DoctorFinding> {
+export async function resolvedRouteFinding(deps: LifecycleDeps, want: ResolvedRoute | null, running = true): Promise<DoctorFinding> {
   const base = { id: 'resolved-route', title: 'systemd-resolved route for the cluster zones' };
-  if (!want) return { ...base, severity: 'info', title: 'No systemd-resolved route in use', meaning: 'K2s DNS holds no systemd-resolved route now (it is not running, or systemd-resolved did not run when it started).', fix: null };
+  if (!want) return noRouteFinding(deps, running);
   if (!(await resolvedActive(deps))) {
     return { ...base, severity: 'warn', title: 'systemd-resolved is not running', meaning: `K2s DNS gave systemd-resolved the route ${want.domains.join(' ')} on ${want.link}, but systemd-resolved does not run now, so programs that ask it get no answer.`, fix: 'Start it again (systemctl start systemd-resolved); K2s DNS applies the route again by itself once it runs and the KubeSwitch address is assigned.', detail: { route: want } };
   }
