@@ -38,8 +38,14 @@ export function QueryPanel() {
   const about = result && resultTarget ? targetDescription(resultTarget) : null;
   // A short name (fewer dots than ndots), or any relative or `.svc` name that got NXDOMAIN / no
   // answer (`kubernetes.default`, `my.ns.svc`): the candidates glibc asks (shared/search-list.ts).
-  const isShort = !!(result && searchCfg && (result.type === 'A' || result.type === 'AAAA') && isShortName(result.name, searchCfg));
-  const short = result && searchCfg && (isShort || needsSearchExplain(result.name, result.rcode, result.answers.length)) ? result.name : null;
+  // Compare: one explanation under the table, worded for host apps (the System resolver's
+  // result when it is in the table), shown when any target's result calls for it.
+  const compared = comparison ? (comparison.find((r) => targetOf(targets, r.server)?.id === 'system') ?? comparison[0] ?? null) : null;
+  const basis = result ?? compared;
+  const basisTarget = basis ? targetOf(targets, basis.server) : null;
+  const isShort = !!(basis && searchCfg && (basis.type === 'A' || basis.type === 'AAAA') && isShortName(basis.name, searchCfg));
+  const needsExplain = (result ? [result] : (comparison ?? [])).some((r) => needsSearchExplain(r.name, r.rcode, r.answers.length));
+  const short = basis && searchCfg && (isShort || needsExplain) ? basis.name : null;
   const candidateNames = short && searchCfg ? searchCandidates(short, searchCfg) : null;
   const walked = short && searchCfg && candidates && candidates.every((c) => c.result !== null)
     ? explainSteps(short, searchCfg, candidates.map((c) => ({ name: c.name, rcode: c.result!.rcode, answers: c.result!.answers.map((a) => a.data) })))
@@ -49,10 +55,59 @@ export function QueryPanel() {
   useEffect(() => {
     if (stores.diff.getState().diff === null) void stores.diff.getState().refresh();
   }, []);
-  // A short name just answered: ask each candidate too, so the panel shows which one resolves.
+  // A short name just answered: ask each candidate too (the target whose words the card uses),
+  // so the panel shows which one resolves.
   useEffect(() => {
-    if (candidateNames && candidateNames.length > 0) void stores.query.getState().tryCandidates(candidateNames);
-  }, [result]);
+    if (candidateNames && candidateNames.length > 0) void stores.query.getState().tryCandidates(candidateNames, basisTarget?.id);
+  }, [result, comparison]);
+
+  const shortCard = short && searchCfg && candidateNames && (
+    <div className="card" data-testid="query-short-name">
+      <p>
+        {isShort ? (
+          <>
+            <strong className="mono">{short}</strong> has fewer dots than <span className="mono" data-testid="query-ndots">{ndotsWords(searchCfg)}</span>, so it is a short name:{' '}
+          </>
+        ) : short.endsWith('.') ? (
+          <>
+            <strong className="mono">{short}</strong> ends in a dot, so it is asked only as it is:{' '}
+          </>
+        ) : (
+          <>
+            <strong className="mono">{short}</strong> is a relative name; with <span className="mono" data-testid="query-ndots">{ndotsWords(searchCfg)}</span> glibc asks it as it is first, then with each search domain:{' '}
+          </>
+        )}
+        {short.endsWith('.')
+          ? ''
+          : searchCfg.search.length === 0
+            ? 'there is no search list, so glibc asks it only as it is.'
+            : basisTarget?.id === 'system'
+              ? `host apps (glibc) try the search list ${searchCfg.search.join(', ')} in order and stop at the first name that exists:`
+              : `a nameserver asked directly gets it as it is; host apps (glibc) would try the search list ${searchCfg.search.join(', ')} in order:`}
+      </p>
+      <ol className="candidates mono">
+        {(candidates ?? candidateNames.map((name) => ({ name, result: null }))).map((c, i) => (
+          <li key={`${i}-${c.name}`} data-testid="query-candidate" data-rcode={c.result?.rcode ?? ''} data-asked={walked ? String(walked.steps[i]?.asked ?? false) : ''}>
+            {c.name} —{' '}
+            {c.result === null ? (
+              <span className="muted">asking…</span>
+            ) : (
+              <span className={c.result.rcode === 'NOERROR' && c.result.answers.length > 0 ? 'ok-text' : 'error-text'}>
+                {c.result.rcode === 'NOERROR' && c.result.answers.length > 0 ? `resolves: ${c.result.answers.map((a) => a.data).join(', ')}` : c.result.rcode === 'NOERROR' ? 'NOERROR, no answer' : c.result.rcode}
+              </span>
+            )}
+            {walked && walked.steps[i] && !walked.steps[i]!.asked && <span className="muted"> (not asked: glibc stopped before it)</span>}
+          </li>
+        ))}
+      </ol>
+      {walked && !walked.answered && (
+        <p className="muted" data-testid="query-short-none">
+          {explainSummary(short, null, [], clusterDomain, searchCfg)}
+        </p>
+      )}
+      {svc && <p className="muted" data-testid="query-svc-hint">{svc}</p>}
+    </div>
+  );
 
   return (
     <section className="panel" data-testid="panel-query" aria-busy={running}>
@@ -100,59 +155,14 @@ export function QueryPanel() {
         </p>
       )}
       {about && <p className="route muted" data-testid="query-target-about">{about}</p>}
-      {short && searchCfg && candidateNames && (
-        <div className="card" data-testid="query-short-name">
-          <p>
-            {isShort ? (
-              <>
-                <strong className="mono">{short}</strong> has fewer dots than <span className="mono" data-testid="query-ndots">{ndotsWords(searchCfg)}</span>, so it is a short name:{' '}
-              </>
-            ) : short.endsWith('.') ? (
-              <>
-                <strong className="mono">{short}</strong> ends in a dot, so it is asked only as it is:{' '}
-              </>
-            ) : (
-              <>
-                <strong className="mono">{short}</strong> is a relative name; with <span className="mono" data-testid="query-ndots">{ndotsWords(searchCfg)}</span> glibc asks it as it is first, then with each search domain:{' '}
-              </>
-            )}
-            {short.endsWith('.')
-              ? ''
-              : searchCfg.search.length === 0
-                ? 'there is no search list, so glibc asks it only as it is.'
-                : resultTarget?.id === 'system'
-                  ? `host apps (glibc) try the search list ${searchCfg.search.join(', ')} in order and stop at the first name that exists:`
-                  : `a nameserver asked directly gets it as it is; host apps (glibc) would try the search list ${searchCfg.search.join(', ')} in order:`}
-          </p>
-          <ol className="candidates mono">
-            {(candidates ?? candidateNames.map((name) => ({ name, result: null }))).map((c, i) => (
-              <li key={`${i}-${c.name}`} data-testid="query-candidate" data-rcode={c.result?.rcode ?? ''} data-asked={walked ? String(walked.steps[i]?.asked ?? false) : ''}>
-                {c.name} —{' '}
-                {c.result === null ? (
-                  <span className="muted">asking…</span>
-                ) : (
-                  <span className={c.result.rcode === 'NOERROR' && c.result.answers.length > 0 ? 'ok-text' : 'error-text'}>
-                    {c.result.rcode === 'NOERROR' && c.result.answers.length > 0 ? `resolves: ${c.result.answers.map((a) => a.data).join(', ')}` : c.result.rcode === 'NOERROR' ? 'NOERROR, no answer' : c.result.rcode}
-                  </span>
-                )}
-                {walked && walked.steps[i] && !walked.steps[i]!.asked && <span className="muted"> (not asked: glibc stopped before it)</span>}
-              </li>
-            ))}
-          </ol>
-          {walked && !walked.answered && (
-            <p className="muted" data-testid="query-short-none">
-              {explainSummary(short, null, [], clusterDomain, searchCfg)}
-            </p>
-          )}
-          {svc && <p className="muted" data-testid="query-svc-hint">{svc}</p>}
-        </div>
-      )}
+      {result && shortCard}
       {result && <QueryResultCard result={result} label={labelOf(result.server)} stale={running} />}
       {comparison && (
         <div className="compare" data-testid="query-compare-results">
           {comparison.map((r) => <QueryResultCard key={r.server} result={r} label={labelOf(r.server)} stale={running} />)}
         </div>
       )}
+      {comparison && shortCard}
       {history.length > 0 && (
         <>
           <h3>History</h3>

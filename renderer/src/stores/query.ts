@@ -43,8 +43,11 @@ export interface QueryState {
   run(): Promise<void>;
   /** Runs the form's query against every target, side by side. */
   compareAll(): Promise<void>;
-  /** Asks the form's target each of `names` as an absolute name (trailing dot: no second search). */
-  tryCandidates(names: string[]): Promise<void>;
+  /**
+   * Asks `target` (a target id; default the form's) each of `names` as an absolute name
+   * (trailing dot: no second search), for the result or comparison shown now.
+   */
+  tryCandidates(names: string[], target?: string): Promise<void>;
   /** Puts a history row back in the form (name, type, target, transport) and runs it again. */
   rerun(row: QueryResult): Promise<void>;
 }
@@ -115,17 +118,17 @@ export function createQueryStore(api: K2sDnsApi) {
         }, `Asking all ${get().targets.length} targets…`);
       },
       // Not behind the one-at-a-time guard: it follows a run() that may still be finishing.
-      async tryCandidates(names) {
-        const form = get().form;
+      async tryCandidates(names, target) {
+        const form = target ? { ...get().form, target } : get().form;
         set({ candidates: names.map((name) => ({ name, result: null })) });
-        // The candidates belong to this result: a newer query clears them, and late answers must
-        // not bring them back under it.
-        const forResult = get().result;
+        // The candidates belong to this result (or comparison): a newer query clears them, and
+        // late answers must not bring them back under it.
+        const forResult = get().result ?? get().comparison;
         try {
           const results = await Promise.all(names.map((name) => api.queryRun({ ...form, name: `${name}.` })));
-          if (get().result === forResult) set({ candidates: names.map((name, i) => ({ name, result: results[i]! })) });
+          if ((get().result ?? get().comparison) === forResult) set({ candidates: names.map((name, i) => ({ name, result: results[i]! })) });
         } catch (err) {
-          if (get().result === forResult) set({ candidates: null, error: (err as Error).message.replace(/^Invalid input for [a-z:]+: /, '') });
+          if ((get().result ?? get().comparison) === forResult) set({ candidates: null, error: (err as Error).message.replace(/^Invalid input for [a-z:]+: /, '') });
         }
       },
       async rerun(row) {
