@@ -332,6 +332,12 @@ export interface HostDnsStatus {
   onNetworkChange?: 'follow' | 'keep';
   /** The last new resolver file the network wrote while running, and what K2s did (followed, or left as drift with why). */
   networkChange?: NetworkChangeView | null;
+  /**
+   * The follow that made the saved copy (state `followedChange`, its `at` is `savedAt`), kept
+   * when a later drift replaced `networkChange`: a window opened after both still names the
+   * followed file (shared/saved-copy.ts). Absent when stopped or no follow happened.
+   */
+  followedChange?: NetworkChangeView | null;
 }
 
 /** One network change seen while K2s ran, as the state file keeps it and status and the app show it. */

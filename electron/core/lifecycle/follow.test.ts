@@ -5,6 +5,7 @@ import { MANAGED_HEADER } from '../../../shared/k2s-paths';
 import { startDns } from './start';
 import { stopDns } from './stop';
 import { followNetwork } from './follow';
+import { dnsStatus } from './status';
 import { watchNetwork } from './follow-watch';
 import { trackedHosts, TEST_START_OPTS } from '../../../e2e/support/test-deps';
 import { CAPTURE_READY_FILE } from '../capture/capture-args';
@@ -69,6 +70,10 @@ describe('following the network on a temp root', () => {
     await chmod(join(h.root, 'etc/resolv.conf'), 0o666);
     expect(await followNetwork(h.deps)).toMatchObject({ kind: 'drift' });
     expect((await readState(h.root)).lastNetworkChange.outcome).toBe('drift');
+    // status carries the follow too, so a window opened now names the followed file (DriftBanner).
+    const st = await dnsStatus(h.deps);
+    expect(st.networkChange).toMatchObject({ outcome: 'drift' });
+    expect(st.followedChange).toMatchObject({ outcome: 'followed', at: followedAt, writer: 'NetworkManager' });
     // …then K2s's own file is back (the user undid it), so stop restores the saved copy: the followed file.
     await writeFile(join(h.root, 'etc/resolv.conf.tmp'), active, { mode: 0o644 });
     await rename(join(h.root, 'etc/resolv.conf.tmp'), join(h.root, 'etc/resolv.conf'));

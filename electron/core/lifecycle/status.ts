@@ -200,5 +200,6 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     ...(state?.resolvedRoute ? { resolvedRoute: state.resolvedRoute } : {}),
     ...(routeCheck ? { routeCheck } : {}),
     ...(state ? { onNetworkChange: state.onNetworkChange ?? 'follow', networkChange: change } : {}),
+    ...(state?.followedChange ? { followedChange: state.followedChange } : {}),
   };
 }

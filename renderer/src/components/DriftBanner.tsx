@@ -40,9 +40,10 @@ export function DriftBanner() {
   const busy = useDns((s) => s.busy);
   const stop = useDns((s) => s.stop);
   const diff = useDiff((s) => s.diff);
-  // After a follow the saved copy is the network's file K2s adopted, not start's (shared/saved-copy.ts).
+  // After a follow the saved copy is the network's file K2s adopted, not start's (shared/saved-copy.ts);
+  // status.followedChange names it even when a later drift replaced networkChange before this window opened.
   const networkChanges = useDns((s) => s.networkChanges);
-  const followed = followedCopy([status?.networkChange, ...networkChanges], status?.savedAt);
+  const followed = followedCopy([status?.networkChange, status?.followedChange, ...networkChanges], status?.savedAt);
   const saved = savedCopyWords(followed, timeText);
   const [confirming, setConfirming] = useState(false);
   const dialog = useRef<HTMLDialogElement>(null);
