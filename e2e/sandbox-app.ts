@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startTcpToUnix, startUnixToTcp } from './bed/port-bridge';
+import { outerPidOf } from './support/outer-pid';
 import { engineSentence, type SandboxEngines } from './sandbox-dnsproxy';
 import { SANDBOX_CONTROLS } from './sandbox-control';
 
@@ -27,7 +28,7 @@ const RENDERER = join(REPO, 'out', 'renderer');
 interface Ready {
   port: number;
   url: string;
-  /** PID of the inner node process (same PID namespace: only net + mount are new). */
+  /** PID of the inner node process in the sandbox's own PID namespace (e2e/bed/sandbox.sh): not a PID out here. */
   pid: number;
   /** The test bed's kubeconfig (under os.tmpdir(), visible inside and outside the sandbox). */
   kubeconfig: string;
@@ -48,12 +49,13 @@ function sandboxControlLines(dir: string): string[] {
 }
 
 /**
- * Ready-to-paste CLI lines for inside the sandbox: `nsenter -t PID -n -m -- NODE REPO/bin/k2s-dns.mjs …`
- * (nsenter(1): enter the network and mount namespaces of the inner process). Absolute node and
- * repo paths, computed at run time, so they work under sudo's PATH.
+ * Ready-to-paste CLI lines for inside the sandbox: `nsenter -t PID -n -m -p -- NODE REPO/bin/k2s-dns.mjs …`
+ * (nsenter(1): enter the network, mount and PID namespaces of the inner process, whose PID out
+ * here is `hostPid`; without -p the CLI would look for the proxy's PID among this host's
+ * processes). Absolute node and repo paths, computed at run time, so they work under sudo's PATH.
  */
-function sandboxCliLines(ready: Ready, node = process.execPath, repo = REPO): string[] {
-  const cli = `nsenter -t ${ready.pid} -n -m -- ${node} ${join(repo, 'bin', 'k2s-dns.mjs')}`;
+function sandboxCliLines(ready: Ready, hostPid: number, node = process.execPath, repo = REPO): string[] {
+  const cli = `nsenter -t ${hostPid} -n -m -p -- ${node} ${join(repo, 'bin', 'k2s-dns.mjs')}`;
   return [
     `  ${cli} status`,
     `  ${cli} zones --kubeconfig ${ready.kubeconfig}`,
@@ -111,11 +113,13 @@ async function outer(port: number): Promise<number> {
   let stopping = false;
   let bridge: Awaited<ReturnType<typeof startTcpToUnix>> | null = null;
   let ready: Ready | null = null;
+  let hostPid: number | null = null;
   const stop = async (): Promise<number> => {
     stopping = true;
     await bridge?.close();
     // The inner side stops K2s DNS (restoring the sandbox's resolver) and the test bed…
-    if (ready) process.kill(ready.pid, 'SIGTERM');
+    // (by its PID out here: ready.pid numbers it inside the sandbox's PID namespace)
+    if (hostPid !== null) process.kill(hostPid, 'SIGTERM');
     let code = await exited(child, 30_000);
     // …and sandbox.sh kills whatever is left in the namespace and deletes it.
     if (code === null) {
@@ -136,6 +140,12 @@ async function outer(port: number): Promise<number> {
     if (code === 77) process.stderr.write('The sandbox needs root: run sudo npm run sandbox.\n');
     return code === 0 || code === 130 || code === 143 ? 0 : code;
   }
+  hostPid = await outerPidOf(child.pid!, ready.pid);
+  if (hostPid === null) {
+    process.stderr.write(`The sandbox's app (PID ${ready.pid} inside it) is not among the sandbox's processes any more; stopping.\n`);
+    await stop();
+    return 1;
+  }
   try {
     bridge = await startTcpToUnix({ port: ready.port, socketPath: join(dir, 'bridge.sock') });
   } catch (err) {
@@ -148,7 +158,7 @@ async function outer(port: number): Promise<number> {
       '(the app and its test bed run in a throw-away network + mount namespace; your real /etc/resolv.conf is not touched.\n' +
       ` ${engineSentence(ready.engines)} Ctrl-C stops everything.)\n` +
       '\nThe CLI inside the sandbox (as root, from any shell):\n' +
-      `${sandboxCliLines(ready).join('\n')}\n` +
+      `${sandboxCliLines(ready, hostPid).join('\n')}\n` +
       '\nFake an outage and undo it (as root, in this checkout, from another shell):\n' +
       `${sandboxControlLines(dir).join('\n')}\n`,
   );
