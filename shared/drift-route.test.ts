@@ -84,4 +84,14 @@ describe('stopped with a file that names only 127.0.0.1 (or nothing) and nothing
     const answered = [hops[0]!, original(['127.0.0.1']), queryHop('upstream:127.0.0.1', 'upstream', r('127.0.0.1:53', 'NOERROR'), false)];
     expect(healthVerdict({ hops: answered, state: 'stopped', interrupted: false }).cause).toBe('stopped');
   });
+  it('a nameserver of your own file that does not answer (a followed network gone): no names resolve, not just "stopped"', () => {
+    const dead = { ...queryHop('upstream:192.0.2.54', 'upstream', r('192.0.2.54:53', 'ERROR'), false), reason: '192.0.2.54:53: network unreachable (ENETUNREACH)' };
+    const hops = [queryHop('system', 'system', r('system', 'TIMEOUT')), original(['192.0.2.54']), dead];
+    const v = healthVerdict({ hops, state: 'stopped', interrupted: false });
+    expect(v).toMatchObject({ level: 'error', cause: 'upstream-down', action: 'check-network', hopId: 'upstream:192.0.2.54' });
+    expect(v.summary).toBe("No names resolve on this host: none of the nameservers in /etc/resolv.conf answers (192.0.2.54:53: network unreachable (ENETUNREACH)); K2s DNS is stopped, so this is the host's own resolver");
+    // One that answers (even NXDOMAIN) is the plain stopped state.
+    const answered = [hops[0]!, original(['192.0.2.54']), queryHop('upstream:192.0.2.54', 'upstream', r('192.0.2.54:53', 'NXDOMAIN'), false)];
+    expect(healthVerdict({ hops: answered, state: 'stopped', interrupted: false }).cause).toBe('stopped');
+  });
 });

@@ -331,6 +331,13 @@ export function healthVerdict(input: VerdictInput): HealthVerdict {
     const why = resolver.answers.length === 0 ? `/etc/resolv.conf has no nameserver line, so glibc asks ${GLIBC_DEFAULT_NAMESERVER}:53 (resolv.conf(5))` : `/etc/resolv.conf lists only ${resolver.answers.join(', ')}`;
     return v('error', 'no-nameserver', upstreams[0], `No names resolve on this host: nothing answers on ${where} (${why}; K2s DNS is stopped)`, 'fix-resolver');
   }
+  // Your own file's nameservers (not loopback) all fail: K2s DNS being stopped is not the
+  // news; no name resolves (e.g. a followed network whose nameserver is gone, put back by Stop).
+  const deadOwn = state === 'stopped' && resolver?.outcome === 'original' && upstreams.length > 0 && upstreams.every((h) => h.outcome === 'unreachable' || h.outcome === 'timeout' || h.outcome === 'error');
+  if (deadOwn) {
+    const reasons = upstreams.map((h) => h.reason ?? `${h.target}: ${h.outcome}`).join('; ');
+    return v('error', 'upstream-down', upstreams[0], `No names resolve on this host: none of the nameservers in /etc/resolv.conf answers (${reasons}); K2s DNS is stopped, so this is the host's own resolver`, 'check-network');
+  }
   if (state === 'stopped' && resolver?.outcome !== 'k2s' && resolver?.outcome !== 'foreign') {
     return v('off', 'stopped', system, `${NOT_RESOLVING}: K2s DNS is stopped`, 'start');
   }

@@ -84,6 +84,24 @@ describe('following the network on a temp root', () => {
     expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe(NM);
   });
 
+  it('a refused change after a follow, then Restore my original: stop names the followed file it puts back, never "back as it was"', async () => {
+    const h = await host('nameserver 192.0.2.53\nsearch corp.example\n');
+    expect(await startDns(h.deps, TEST_START_OPTS, quiet)).toMatchObject({ ok: true });
+    await networkWrites(h.root, 'etc/resolv.conf', NM);
+    expect(await followNetwork(h.deps)).toMatchObject({ kind: 'followed' });
+    const followedAt = (await readState(h.root)).savedAt as string;
+    await writeFile(join(h.root, 'etc/resolv.conf.tmp'), 'nameserver 198.51.100.77\n', { mode: 0o666 });
+    await rename(join(h.root, 'etc/resolv.conf.tmp'), join(h.root, 'etc/resolv.conf'));
+    const { chmod } = await import('node:fs/promises');
+    await chmod(join(h.root, 'etc/resolv.conf'), 0o666);
+    expect(await followNetwork(h.deps)).toMatchObject({ kind: 'drift' });
+    const stop = await stopDns(h.deps, { onDrift: 'restore' }, quiet);
+    expect(stop).toMatchObject({ ok: true });
+    expect(stop.message).toContain(`Someone else had changed /etc/resolv.conf; restored the file NetworkManager wrote at ${new Date(followedAt).toISOString().slice(11, 19)} UTC (followed while K2s DNS ran) anyway, byte for byte (Restore my original).`);
+    expect(stop.message).not.toContain('back as it was');
+    expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe(NM);
+  });
+
   it('resolvconf rewrites the saved link target: the symlink stays the original shape, with the new bytes and upstreams', async () => {
     const h = await host();
     await mkdir(join(h.root, 'run/resolvconf'), { recursive: true });

@@ -199,14 +199,15 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
         message = `The K2s-owned /etc/resolv.conf had been edited while K2s ran (${describeResolverChanges(state.resolvConf, current).join('; ')} against the original; the K2s header was kept, so it still pointed at the proxy); restored the original saved at ${state.savedAt} and dropped that edit.`;
         notes.push(message);
       } else {
-        message = drifted ? 'Someone else had changed /etc/resolv.conf; restored the saved original anyway (Restore my original).' : `Restored the original saved at ${state.savedAt}, byte for byte.`;
         // After a follow the saved copy is the network's newest file K2s adopted (follow.ts), not
         // the one from before start: say which file it is, never "back as it was".
         const followed = followedWords(state);
-        if (!drifted && followed) {
-          message = `Restored ${followed}, byte for byte.`;
-          notes.push(message);
-        }
+        message = drifted
+          ? `Someone else had changed /etc/resolv.conf; restored ${followed ?? `the original saved at ${state.savedAt}`} anyway, byte for byte (Restore my original).`
+          : followed
+            ? `Restored ${followed}, byte for byte.`
+            : `Restored the original saved at ${state.savedAt}, byte for byte.`;
+        if (followed) notes.push(message);
       }
       if (drifted && restoreByDefault && linkEndWords) {
         message = `Someone else had replaced /etc/resolv.conf by ${linkEndWords}. Keeping their file would give host apps no nameserver, so the original saved at ${state.savedAt} was restored, byte for byte; pass --on-drift keep to keep theirs.`;
