@@ -4,7 +4,7 @@
  * "Keep their file" as the default, which leaves no DNS).
  */
 import { describe, expect, it } from 'vitest';
-import { keepRisk, keepRiskWords } from './drift-default';
+import { keepRisk, keepRiskWords, savedNameserversNow } from './drift-default';
 import { driftRoute } from './drift-route';
 import { resolverOwnerRefusal } from './network-writer';
 import type { HealthHop } from './health-report';
@@ -53,5 +53,18 @@ describe('keepRisk', () => {
   it('root’s file with a nameserver that answers: no risk, keep is the default', () => {
     expect(keepRisk({ driftRoute: driftRoute('nameserver 192.168.1.1\n', LISTENERS), resolverStamp: 'abc', driftOwnerRefusal: null }, { hops: [systemHop('nxdomain', 'NXDOMAIN', null)], forResolver: 'abc' })).toBeNull();
     expect(keepRisk(null, null)).toBeNull();
+  });
+});
+
+describe('savedNameserversNow (the banner claims the saved copy answers only when the report shows it)', () => {
+  const up = (target: string, outcome: HealthHop['outcome'], reason: string | null): HealthHop => ({ id: `upstream:${target}`, kind: 'upstream', target: `${target}:53`, name: 'www.example.test', type: 'A', outcome, ok: outcome === 'answer', answers: [], rcode: null, reason, latencyMs: 2 });
+  it('a followed network whose nameserver is gone: dead, with the reason; one reply of any rcode: answer', () => {
+    const status = { resolverStamp: 'abc' };
+    expect(savedNameserversNow(status, { hops: [up('192.0.2.54', 'unreachable', '192.0.2.54:53: network unreachable (ENETUNREACH)')], forResolver: 'abc' })).toEqual({ dead: '192.0.2.54:53: network unreachable (ENETUNREACH)' });
+    expect(savedNameserversNow(status, { hops: [up('192.0.2.54', 'timeout', null), up('192.0.2.53', 'nxdomain', null)], forResolver: 'abc' })).toBe('answer');
+  });
+  it('no upstream hop, or a report for another file: nothing claimed', () => {
+    expect(savedNameserversNow({ resolverStamp: 'abc' }, { hops: [silent], forResolver: 'abc' })).toBeNull();
+    expect(savedNameserversNow({ resolverStamp: 'abc' }, { hops: [up('192.0.2.54', 'timeout', null)], forResolver: 'old' })).toBeNull();
   });
 });

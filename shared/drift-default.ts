@@ -63,3 +63,18 @@ export function keepRiskWords(risk: KeepRisk, route: Pick<DriftRoute, 'nameserve
       return `K2s DNS did not follow their file: ${risk.reason.replace(/^the new file/, 'it')}. Keeping it lets whoever can write it choose this host's DNS.`;
   }
 }
+
+/**
+ * What the health report says of the saved copy's nameservers (its upstream hops, probed by
+ * every check while K2s DNS runs): 'answer' when one replied (any rcode), the reasons when all
+ * were silent (timeout, refused, a socket error), null when the report has no upstream hop or
+ * was made for another file than the status's.
+ */
+export function savedNameserversNow(status: Pick<HostDnsStatus, 'resolverStamp'> | null, report: Pick<HealthReport, 'hops' | 'forResolver'> | null): 'answer' | { dead: string } | null {
+  const stamp = status?.resolverStamp ?? null;
+  if (report === null || stamp === null || report.forResolver !== stamp) return null;
+  const ups = report.hops.filter((h) => h.kind === 'upstream');
+  if (ups.length === 0) return null;
+  if (ups.some((h) => !SILENT.has(h.outcome))) return 'answer';
+  return { dead: ups.map((h) => h.reason ?? `${h.target}: ${h.outcome}`).join('; ') };
+}

@@ -13,7 +13,7 @@ import { timeText } from '../lib/last-known';
 import { useEffect, useRef, useState } from 'react';
 import { DRIFT_CHOICE } from '../../../shared/fix';
 import { driftLead, driftViaLead } from '../lib/drift-lead';
-import { keepRisk, keepRiskWords } from '../../../shared/drift-default';
+import { keepRisk, keepRiskWords, savedNameserversNow } from '../../../shared/drift-default';
 import { followedCopy, savedCopyWords } from '../../../shared/saved-copy';
 import { unifiedDiffLines } from '../lib/side-by-side';
 import { stores, useDiff, useDns, useHealth } from '../stores';
@@ -72,6 +72,9 @@ export function DriftBanner() {
   const via = route?.viaK2s === true;
   // Keep is the default unless it leaves no nameserver that answers, or a file a user may write (shared/drift-default.ts).
   const risk = keepRisk(status, report);
+  // Only what the report shows of the saved copy's nameservers: a followed network's may be gone too.
+  const savedNow = savedNameserversNow(status, report);
+  const savedWords = savedNow === 'answer' ? ', whose nameservers answer without K2s DNS' : savedNow ? `, but its nameservers do not answer now either (${savedNow.dead}): no name would resolve after either choice until the network is fixed` : '';
   const keepIsDefault = risk === null;
   const warning = risk ? keepRiskWords(risk, route) : null;
   const keepButton = (
@@ -92,7 +95,7 @@ export function DriftBanner() {
           {driftViaLead(resolves, route)} Nothing is broken now: you can leave K2s DNS running as it is. Both choices below stop K2s DNS.{' '}
           {warning ? (
             <>
-              <strong data-testid="drift-keep-warning" data-risk={risk!.kind}>{warning}</strong> So the default is <strong>{DRIFT_CHOICE.restore.label}</strong>: it puts back {saved}{risk!.kind === 'no-nameserver' ? ', whose nameservers answer without K2s DNS' : ''}.
+              <strong data-testid="drift-keep-warning" data-risk={risk!.kind}>{warning}</strong> So the default is <strong>{DRIFT_CHOICE.restore.label}</strong>: it puts back {saved}{risk!.kind === 'no-nameserver' ? savedWords : ''}.
             </>
           ) : (
             <>They differ in which file stays: theirs, or {saved}, which is then gone.</>
