@@ -3,11 +3,11 @@ import type { LifecycleDeps } from './deps';
 import type { StopOptions } from './options';
 import type { Operation } from '../../../shared/lifecycle-events';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
-import { captureResolver, restoreResolver, readState, removeState, sameResolver, describeResolverChanges } from '../host/resolver-state';
+import { captureResolver, isOversize, restoreResolver, readState, removeState, sameResolver, describeResolverChanges } from '../host/resolver-state';
 import { isManagedEntry } from './preflight';
 import { isGone } from './resolver-gone';
 import { driftRoute } from '../../../shared/drift-route';
-import { notResolverFileWords } from '../../../shared/not-a-file';
+import { notResolverFileWords, oversizeResolverWords } from '../../../shared/not-a-file';
 import { linkEndNotFile } from '../host/link-end';
 import { failed, messageOf } from './errors';
 import { StateFileCorruptError, moveStateAside } from '../host/state-store';
@@ -165,7 +165,9 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
     // A link that ends at a directory or FIFO gives host apps no nameserver either: the same rule.
     const linkEnd = current.kind === 'symlink' && !current.dangling && current.targetContentBase64 === null ? await linkEndNotFile(deps.fs, K2S_PATHS.resolvConf) : null;
     const linkEndWords = linkEnd && current.kind === 'symlink' ? `a symlink → ${current.target}, which is ${notResolverFileWords(linkEnd)}` : null;
-    const restoreByDefault = opts.onDrift === undefined && (route?.keepLeavesNone === true || linkEndWords !== null);
+    // A file over the bound (64 KiB) was read only that far: no resolver file, the same rule.
+    const oversizeWords = !managed && isOversize(current) ? `${current.kind === 'symlink' ? `a symlink → ${current.target} to ` : ''}${oversizeResolverWords((await deps.fs.stat(K2S_PATHS.resolvConf).catch(() => null))?.size)}` : null;
+    const restoreByDefault = opts.onDrift === undefined && (route?.keepLeavesNone === true || linkEndWords !== null || oversizeWords !== null);
     // A K2s-owned file someone edited (header kept) is drift too: never dropped silently.
     const edited = managed && state.managedResolvConfSha256 !== null && !isK2sWrittenSha(state, entrySha(current));
     if (sameResolver(current, state.resolvConf)) {
@@ -209,7 +211,11 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
             : `Restored the original saved at ${state.savedAt}, byte for byte.`;
         if (followed) notes.push(message);
       }
-      if (drifted && restoreByDefault && linkEndWords) {
+      if (drifted && restoreByDefault && oversizeWords) {
+        // Never copied (it is never read whole): say what was replaced and how large it was.
+        message = `Someone else had replaced /etc/resolv.conf by ${oversizeWords}. It was not kept and not copied: the original saved at ${state.savedAt} was restored over it, byte for byte; pass --on-drift keep to keep theirs.`;
+        notes.push(message);
+      } else if (drifted && restoreByDefault && linkEndWords) {
         message = `Someone else had replaced /etc/resolv.conf by ${linkEndWords}. Keeping their file would give host apps no nameserver, so the original saved at ${state.savedAt} was restored, byte for byte; pass --on-drift keep to keep theirs.`;
         notes.push(message);
       } else if (drifted && restoreByDefault && route) {
