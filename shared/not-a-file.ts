@@ -32,3 +32,11 @@ export function notFileWords(k: NotFileKind): string {
 export function notResolverFileWords(k: NotFileKind): string {
   return `${notFileWords(k)}: not a resolver file`;
 }
+
+/**
+ * A file larger than a resolver file (MAX_RESOLVER_BYTES, shared/network-writer.ts, 64 KiB):
+ * "a file of 209715200 bytes: not a resolver file: larger than 64 KiB"; `size` in bytes when known.
+ */
+export function oversizeResolverWords(size?: number): string {
+  return `a file${size !== undefined && size > 0 ? ` of ${size} bytes` : ''}: not a resolver file: larger than 64 KiB`;
+}

@@ -107,9 +107,10 @@ describe('renderManagedResolvConf on hostile input', () => {
 });
 
 /**
- * glibc's res_init nameserver rule (resolv/res_init.c), for LF files and IPv4 (inet_aton): a line
- * is a nameserver line only when it starts with `nameserver` plus a space or tab (MATCH, no
- * leading blanks), and the value ends at the first of `;# \t` (strcspn). MAXNS is not applied:
+ * glibc's res_init nameserver rule (glibc 2.36 resolv/res_init.c res_vinit_1), for LF files and
+ * IPv4: a line is a nameserver line only when it starts with `nameserver` plus a space or tab
+ * (MATCH, no leading blanks); the value ends at the first space, tab or newline (strpbrk
+ * " \t\n") and the whole token must be an address (__inet_aton_exact). MAXNS is not applied:
  * the parser keeps every nameserver on purpose.
  */
 function glibcNameservers(text: string): string[] {
@@ -117,7 +118,7 @@ function glibcNameservers(text: string): string[] {
   for (const line of text.split('\n')) {
     if (!/^nameserver[ \t]/.test(line)) continue;
     const cp = line.slice(10).replace(/^[ \t]+/, '');
-    const value = cp.slice(0, cp.search(/[;# \t]|$/));
+    const value = cp.slice(0, cp.search(/[ \t]|$/));
     const quad = inetAton(value);
     if (quad !== null) out.push(quad);
   }
@@ -146,8 +147,10 @@ describe('regressions found by the properties', () => {
     expect(conf.unknown).toEqual(['nameserver 08.1.1.1']);
   });
 
-  it('reads `nameserver 1.0.0.1#c` and `nameserver 1.0.0.2;x` as glibc does: the address ends at # or ;', () => {
-    expect(parseResolvConf('nameserver 1.0.0.1#c\nnameserver 1.0.0.2;x\n').nameservers).toEqual(['1.0.0.1', '1.0.0.2']);
+  it('reads `nameserver 1.0.0.1#c` and `nameserver 1.0.0.2;x` as glibc 2.36 does: no nameserver (the token is not an address); `1.0.0.3 ;x` is', () => {
+    const conf = parseResolvConf('nameserver 1.0.0.1#c\nnameserver 1.0.0.2;x\nnameserver 1.0.0.3 ;x\nnameserver 1.0.0.4\t#c\n');
+    expect(conf.nameservers).toEqual(['1.0.0.3', '1.0.0.4']);
+    expect(conf.unknown).toEqual(['nameserver 1.0.0.1#c', 'nameserver 1.0.0.2;x']);
   });
 
   it('does not take a nameserver from an indented line, which glibc never reads', () => {

@@ -34,7 +34,7 @@ function valueTokens(rest: string): string[] {
  * past glibc's MAXNS of 3 (GLIBC_MAXNS: the upstream pick and doctor apply it and name what
  * they leave out). An IPv4 nameserver is read as inet_aton(3) reads it (shared/inet-aton.ts:
  * `nameserver 127.2` is 127.0.0.2) and kept as a dotted quad. A `nameserver` whose
- * first value is not an IP (IPv6 `%zone` allowed), an indented line (glibc reads directives
+ * first whitespace-delimited value is not exactly an IP (`1.2.3.4;x` is not) (IPv6 `%zone` allowed), an indented line (glibc reads directives
  * only from column one) and any unknown directive land in `unknown`.
  */
 export function parseResolvConf(text: string): ResolvConf {
@@ -54,8 +54,10 @@ export function parseResolvConf(text: string): ResolvConf {
     const values = valueTokens(m?.[2] ?? '');
     switch (keyword) {
       case 'nameserver': {
-        // res_init ends the address at the first of `;# \t` (strcspn), so `1.2.3.4;x` is 1.2.3.4.
-        const ns = values[0]?.split(/[;#]/)[0];
+        // glibc 2.36 resolv/res_init.c (res_vinit_1): the value ends at the first space, tab or
+        // newline (strpbrk " \t\n"), then the whole token must be an address (__inet_aton_exact,
+        // inet_pton for IPv6): `1.2.3.4;x` and `1.2.3.4#x` are no nameserver, `1.2.3.4 ;x` is 1.2.3.4.
+        const ns = values[0];
         // IPv4 first, as res_init does: `__inet_aton_exact (cp, &a)` takes inet_aton(3)'s short
         // and C-number forms (`127.2`, `0x7f000002`, `0177.0.0.2` are all 127.0.0.2); kept as
         // the dotted quad glibc asks. Then IPv6 (inet_pton, `%zone` allowed).

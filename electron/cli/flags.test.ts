@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { START_FIELDS, STOP_FIELDS } from '../../shared/operation-input';
-import { cliInputOf, cliOptionsOf, parseCliArgs, queryLinesOf, UsageError } from './flags';
+import { cliInputOf, cliOptionsOf, EMPTY_KUBECONFIG, parseCliArgs, queryLinesOf, UsageError } from './flags';
 
 /** What `k2s-dns start ARGS` turns into (the Start input). */
 const startOf = (args: string[]) => cliInputOf(START_FIELDS, parseArgs({ args, options: cliOptionsOf(START_FIELDS), strict: true }).values);
@@ -79,5 +79,17 @@ describe('a single-value flag given twice (the helper refuses it too: electron/h
   });
   it('a list flag and a switch may repeat; one of each is taken as given', () => {
     expect(parseCliArgs(['--upstream', '192.0.2.1', '--upstream', '192.0.2.2', '--json', '--json', '--engine', 'dnsmasq'], options, false).values).toEqual({ upstream: ['192.0.2.1', '192.0.2.2'], json: true, engine: 'dnsmasq' });
+  });
+});
+
+describe('--kubeconfig with an empty value', () => {
+  const kube = { kubeconfig: { type: 'string' as const } };
+  it('is refused in the CLI\'s words, not read as absent', () => {
+    expect(() => parseCliArgs(['--kubeconfig', ''], kube, false)).toThrow(new UsageError(EMPTY_KUBECONFIG));
+    expect(() => parseCliArgs(['--kubeconfig='], kube, false)).toThrow(new UsageError(EMPTY_KUBECONFIG));
+    expect(EMPTY_KUBECONFIG).toBe('--kubeconfig must be a path to a kubeconfig file, not "" (an empty value); leave the flag out to let k2s-dns find the kubeconfig itself.');
+  });
+  it('a path is still taken', () => {
+    expect(parseCliArgs(['--kubeconfig', '/etc/kubernetes/admin.conf'], kube, false).values.kubeconfig).toBe('/etc/kubernetes/admin.conf');
   });
 });

@@ -21,11 +21,14 @@ export function cliOptionsOf(table: FieldTable): Options {
   return options;
 }
 
+/** The refusal of `--kubeconfig ''`. */
+export const EMPTY_KUBECONFIG = '--kubeconfig must be a path to a kubeconfig file, not "" (an empty value); leave the flag out to let k2s-dns find the kubeconfig itself.';
+
 /**
  * node:util parseArgs (strict) of `args`, refusing a single-value string flag given more than
  * once (parseArgs would keep the last one): the same rule the helper's argv has
  * (shared/operation-input.ts repeatedFlagMessage). A list flag (`multiple`) may repeat; so may
- * a switch (`--json --json` means the same). Throws UsageError, or parseArgs' ERR_PARSE_ARGS_*.
+ * a switch (`--json --json` means the same). An empty `--kubeconfig` is refused. Throws UsageError, or parseArgs' ERR_PARSE_ARGS_*.
  */
 export function parseCliArgs(args: string[], options: Options, allowPositionals: boolean): { values: Record<string, unknown>; positionals: string[] } {
   const { values, positionals, tokens } = parseArgs({ args, options, allowPositionals, strict: true, tokens: true });
@@ -36,6 +39,8 @@ export function parseCliArgs(args: string[], options: Options, allowPositionals:
     if (!o || o.type !== 'string' || o.multiple) continue;
     if (seen.has(t.name)) throw new UsageError(repeatedFlagMessage(t.rawName.startsWith('--') ? `--${t.name}` : t.rawName));
     seen.add(t.name);
+    // An empty path is no kubeconfig: never read as "absent" (that would quietly pick another file).
+    if (t.name === 'kubeconfig' && t.value === '') throw new UsageError(EMPTY_KUBECONFIG);
   }
   return { values: values as Record<string, unknown>, positionals };
 }

@@ -4,6 +4,7 @@
  * original's), asks each candidate glibc would ask as an absolute name at the same target, and
  * words it with shared/search-explain.ts.
  */
+import { MAX_RESOLVER_BYTES, RESOLVER_READ_BYTES } from '../../shared/network-writer';
 import type { LifecycleDeps } from '../core/lifecycle/deps';
 import type { QueryType } from '../../shared/types';
 import { parseSearchConfig } from '../../shared/search-list';
@@ -19,7 +20,7 @@ export async function searchExplanation(
   server: string,
   transport: 'udp' | 'tcp',
 ): Promise<{ search: string[]; ndots: number; candidates: CandidateAnswer[]; lines: string[] } | null> {
-  const text = await deps.fs.readFile(K2S_PATHS.resolvConf).then((b) => b.toString('utf8'), () => null);
+  const text = await deps.fs.readFile(K2S_PATHS.resolvConf, { maxBytes: RESOLVER_READ_BYTES }).then((b) => (b.length > MAX_RESOLVER_BYTES ? null : b.toString('utf8')), () => null);
   if (text === null) return null;
   const cfg = parseSearchConfig(text);
   const clusterDomain = await dnsStatus(deps).then((s) => s.clusterDomain, () => null);

@@ -3,6 +3,7 @@
  * kubelet's `resolvConf` names and `forward . /etc/resolv.conf`; if that is the K2s-owned file
  * (nameserver 127.0.0.1), CoreDNS forwards to itself and its `loop` plugin crashes it.
  */
+import { RESOLVER_READ_BYTES } from '../../../shared/network-writer';
 import YAML from 'yaml';
 import type { DoctorFinding } from '../../../shared/doctor';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
@@ -104,7 +105,7 @@ export async function checkKubeletResolvConf(ctx: DoctorContext): Promise<Doctor
   if (resolvConf === '') {
     return { ...base, severity: 'ok', title: 'kubelet gives pods no host resolver', meaning: 'kubelet gives pods no host resolver (resolvConf: ""), so CoreDNS cannot loop through K2s DNS.', fix: null, detail };
   }
-  const named = await fs.readFile(resolvConf).catch(() => null);
+  const named = await fs.readFile(resolvConf, { maxBytes: RESOLVER_READ_BYTES }).catch(() => null);
   const fix = `Set ${where} to a file with the real upstreams (e.g. /run/systemd/resolve/resolv.conf), then restart kubelet and the CoreDNS pods.`;
   if (named !== null && isManagedResolvConf(named)) {
     return {

@@ -5,6 +5,7 @@
  */
 import { notFileWords } from '../../../shared/not-a-file';
 import { K2S_PATHS, MANAGED_HEADER } from '../../../shared/k2s-paths';
+import { MAX_RESOLVER_BYTES, RESOLVER_READ_BYTES } from '../../../shared/network-writer';
 import type { ResolverEntry } from '../../../shared/types';
 import { lstatSync } from 'node:fs';
 import type { Exec, ExecResult } from './exec';
@@ -90,8 +91,9 @@ export async function readImmutable(fs: HostFs, exec: Exec, hostPath: string): P
 
 /**
  * captureResolver plus notes, one sentence each (e.g. lsattr unavailable). Throws for a
- * directory. `maxBytes`: read at most that many bytes of the file (the follower's bound: a file
- * cut so is larger than any it follows, and is never saved).
+ * directory. `maxBytes`: read at most that many bytes of the file; default RESOLVER_READ_BYTES
+ * (64 KiB + 1), so a huge file is never read whole: a file cut so is larger than any resolver
+ * file (isOversize) and is never saved or followed.
  */
 export async function captureResolverWithNotes(
   fs: HostFs,
@@ -99,7 +101,7 @@ export async function captureResolverWithNotes(
   hostPath: string = K2S_PATHS.resolvConf,
   opts: { maxBytes?: number } = {},
 ): Promise<{ entry: ResolverEntry; notes: string[] }> {
-  const read = { ...(opts.maxBytes !== undefined ? { maxBytes: opts.maxBytes } : {}) };
+  const read = { maxBytes: Math.min(opts.maxBytes ?? RESOLVER_READ_BYTES, RESOLVER_READ_BYTES) };
   const st = await fs.lstat(hostPath);
   if (st === null) return { entry: { kind: 'absent' }, notes: [] };
   if (st.kind === 'symlink') {
@@ -181,7 +183,24 @@ async function alreadyIs(fs: HostFs, entry: ResolverEntry, hostPath: string): Pr
   if (st === null || st.uid !== entry.uid || st.gid !== entry.gid) return false;
   if (entry.kind === 'symlink') return st.kind === 'symlink' && (await fs.readlink(hostPath)) === entry.target;
   if (st.kind !== 'file' || st.mode !== entry.mode) return false;
-  return (await fs.readFile(hostPath)).equals(Buffer.from(entry.contentBase64, 'base64'));
+  const want = Buffer.from(entry.contentBase64, 'base64');
+  // One byte more than the entry: a longer file differs, and a huge one is never read whole.
+  return (await fs.readFile(hostPath, { maxBytes: want.length + 1 })).equals(want);
+}
+
+/**
+ * True when the captured file (a link's target) is larger than a resolver file
+ * (MAX_RESOLVER_BYTES): its bytes were cut at RESOLVER_READ_BYTES, so the entry is no copy of it.
+ */
+export function isOversize(entry: ResolverEntry): boolean {
+  const b64 = entry.kind === 'file' ? entry.contentBase64 : entry.kind === 'symlink' ? entry.targetContentBase64 : null;
+  return b64 !== null && Buffer.from(b64, 'base64').length > MAX_RESOLVER_BYTES;
+}
+
+/** Reads /etc/resolv.conf's text (through a link) at most RESOLVER_READ_BYTES; null when unreadable or larger than a resolver file. */
+export async function readResolverText(fs: HostFs, hostPath: string = K2S_PATHS.resolvConf): Promise<string | null> {
+  const bytes = await fs.readFile(hostPath, { maxBytes: RESOLVER_READ_BYTES }).catch(() => null);
+  return bytes === null || bytes.length > MAX_RESOLVER_BYTES ? null : bytes.toString('utf8');
 }
 
 /** Sets or clears the immutable flag with chattr(1); throws with the cause when chattr fails. */

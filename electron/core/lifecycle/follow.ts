@@ -18,7 +18,7 @@ import type { NetworkChange, ResolverStateFile } from '../../../shared/state-fil
 import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { parseResolvConf, renderManagedResolvConf, writableResolverTokens } from '../../../shared/resolv-conf';
 import { clientOptions, upstreamPolicy } from '../../../shared/upstream-policy';
-import { MAX_RESOLVER_BYTES, networkWriter, resolverFileRefusal, resolverOwnerRefusal } from '../../../shared/network-writer';
+import { RESOLVER_READ_BYTES, networkWriter, resolverFileRefusal, resolverOwnerRefusal } from '../../../shared/network-writer';
 import { driftRoute } from '../../../shared/drift-route';
 import { notFileWords, notResolverFileWords, type NotFileKind } from '../../../shared/not-a-file';
 export { describeNetworkChange } from '../../../shared/network-writer';
@@ -72,7 +72,7 @@ interface Candidate {
 }
 
 /** At most this many bytes of a new file are read: one more than any file K2s follows, so a larger one is refused by its size, never read whole. */
-const READ_BOUND = { maxBytes: MAX_RESOLVER_BYTES + 1 };
+const READ_BOUND = { maxBytes: RESOLVER_READ_BYTES };
 
 /** The saved original's bytes (base64): a file's, or what its link pointed at. */
 function savedBytes(e: ResolverEntry): string | null {

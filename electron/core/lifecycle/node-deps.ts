@@ -1,3 +1,4 @@
+import { RESOLVER_READ_BYTES } from '../../../shared/network-writer';
 import { readFile } from 'node:fs/promises';
 import { networkInterfaces } from 'node:os';
 import { connect } from 'node:net';
@@ -49,7 +50,7 @@ export async function createNodeDeps(root = '/', opts: NodeDepsOptions = {}): Pr
       probeLookup(name, timeoutMs, {
         exec: nodeExec,
         query: (q) => queryDns(q),
-        resolvConfText: async () => (await fs.readFile('/etc/resolv.conf')).toString('utf8'),
+        resolvConfText: async () => (await fs.readFile('/etc/resolv.conf', { maxBytes: RESOLVER_READ_BYTES })).toString('utf8'),
       }),
     systemQuery: async (name, type) => {
       if (type !== 'A' && type !== 'AAAA') return systemQuery(name, type, nodeExec);

@@ -4,7 +4,8 @@ import type { Listener, ResolverEntry } from '../../../shared/types';
 import type { ResolverStateFile } from '../../../shared/state-file';
 import { K2S_DEFAULTS, K2S_PATHS } from '../../../shared/k2s-paths';
 import { GLIBC_MAXNS, parseResolvConf, writableResolverTokens } from '../../../shared/resolv-conf';
-import { captureResolver, isManagedResolvConf, readAppendOnly, readState } from '../host/resolver-state';
+import { captureResolver, isManagedResolvConf, isOversize, readAppendOnly, readState } from '../host/resolver-state';
+import { oversizeResolverWords } from '../../../shared/not-a-file';
 import { StateFileCorruptError } from '../host/state-store';
 import { resolverText, sameResolver } from '../host/resolver-state';
 import { isGone } from './resolver-gone';
@@ -167,6 +168,11 @@ export async function preflight(deps: LifecycleDeps, opts: StartOptions): Promis
 /** preflight's checks of the host after the engine and the kubeconfig, in their order. */
 async function hostChecks(deps: LifecycleDeps, opts: StartOptions, engine: Preflight['engine'], kubeconfigPath: string): Promise<Preflight> {
   const current = await captureResolver(deps.fs, deps.exec);
+  // Its bytes were read only up to the bound: a copy of it could never be put back whole.
+  if (isOversize(current)) {
+    const size = (await deps.fs.stat(K2S_PATHS.resolvConf).catch(() => null))?.size;
+    throw refused('RESOLV_CONF_TOO_LARGE', `/etc/resolv.conf is ${oversizeResolverWords(size)}, so K2s cannot save a copy of it to put back at stop; replace it with a regular resolv.conf (a few nameserver and search lines), then start again.`);
+  }
   const existing = await readState(deps.fs).catch((err: unknown) => {
     // Never start over (and later overwrite) a saved original we cannot read: stop deals with it.
     if (err instanceof StateFileCorruptError) throw refused('STATE_CORRUPT', err.message);

@@ -11,7 +11,7 @@ import { renderManagedResolvConf } from '../../../shared/resolv-conf';
 import { routingDomains, routingDomainsRefusal, type ResolvedRoute } from '../../../shared/resolved-link';
 import { renderRouteFile, ROUTE_UNIT_NAME } from '../../../shared/resolved-route-unit';
 import { clientOptions, upstreamPolicy } from '../../../shared/upstream-policy';
-import { restoreResolver, writeState, removeState } from '../host/resolver-state';
+import { readResolverText, restoreResolver, writeState, removeState } from '../host/resolver-state';
 import { ensureRootDirs, NotRootOwnedError } from '../host/root-dirs';
 import { ROOT_WRITTEN_DIRS } from '../../../shared/root-dir-check';
 import { clusterIpRefusal, preflight, type Preflight } from './preflight';
@@ -161,7 +161,7 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
     const follow = { plan, engineBinary: pre.engine.binary, onNetworkChange: opts.onNetworkChange ?? pre.existing?.onNetworkChange ?? 'follow' };
     await r.run('activate', 'Pointing the host at 127.0.0.1', () => activate(deps, pre, state, discovery, undo, follow));
     await r.run('verify', `Resolving kubernetes.default.svc.${discovery.clusterDomain} and an external name`, async () => {
-      const resolvConfText = await deps.fs.readFile(K2S_PATHS.resolvConf).then((b) => b.toString('utf8'), () => '');
+      const resolvConfText = (await readResolverText(deps.fs)) ?? '';
       const paths = deps.lookupPaths ? await deps.lookupPaths({ resolved: pre.resolved !== null, resolvConfText, skip: ['127.0.0.1'] }) : [];
       const v = await verifyDns(deps, discovery, pre.upstreams, opts.verifyExternalName ?? 'kubernetes.io', undefined, (opts.upstreams?.length ?? 0) > 0, paths);
       if (v.warning) warnings.push({ code: v.warningCode ?? 'UPSTREAM_UNVERIFIED', message: v.warning });

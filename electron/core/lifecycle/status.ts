@@ -4,9 +4,9 @@ import type { LifecycleDeps } from './deps';
 import type { HostDnsStatus, ResolverEntry } from '../../../shared/types';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { cliCommand, type FrontEnd } from '../../../shared/fix';
-import { captureResolver, readState, sameResolver } from '../host/resolver-state';
+import { captureResolver, isOversize, readState, sameResolver } from '../host/resolver-state';
 import { isK2sWrittenSha } from '../../../shared/state-file';
-import { notResolverFileWords } from '../../../shared/not-a-file';
+import { notResolverFileWords, oversizeResolverWords } from '../../../shared/not-a-file';
 import { linkEndNotFile } from '../host/link-end';
 import { isManagedEntry } from './preflight';
 import { isGone } from './resolver-gone';
@@ -86,6 +86,11 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     owner = 'foreign';
     const what = current.kind === 'symlink' ? `replaced by a dangling symlink (→ ${current.target})` : 'deleted';
     messages.push(`/etc/resolv.conf was ${what} while K2s ran; ${say({ gui: 'press Stop: it puts the saved original back.', cli: `run ${cliCommand('stop', true)}: it puts the saved original back.` })}`);
+  } else if (state && !sameResolver(current, state.resolvConf) && isOversize(current)) {
+    owner = 'foreign';
+    // Read only up to the bound (64 KiB + 1): never parsed as a resolver file.
+    const size = (await deps.fs.stat(K2S_PATHS.resolvConf).catch(() => null))?.size;
+    messages.push(`/etc/resolv.conf was replaced by ${oversizeResolverWords(size)} while K2s ran; ${say({ gui: 'press Stop: it puts the saved original back.', cli: `run ${cliCommand('stop', true)}: it puts the saved original back.` })}`);
   } else if (state && !sameResolver(current, state.resolvConf)) {
     owner = 'foreign';
     // What glibc does with their file (shared/drift-route.ts): no nameserver line or 127.0.0.1

@@ -3,11 +3,13 @@ import type { LifecycleDeps } from './deps';
 import type { StopOptions } from './options';
 import type { Operation } from '../../../shared/lifecycle-events';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
-import { captureResolver, restoreResolver, readState, removeState, sameResolver, describeResolverChanges } from '../host/resolver-state';
+import { captureResolver, isOversize, restoreResolver, readState, removeState, sameResolver, describeResolverChanges } from '../host/resolver-state';
 import { isManagedEntry } from './preflight';
 import { isGone } from './resolver-gone';
 import { driftRoute } from '../../../shared/drift-route';
-import { notResolverFileWords } from '../../../shared/not-a-file';
+import { keepRiskWords } from '../../../shared/drift-default';
+import { resolverOwnerRefusal } from '../../../shared/network-writer';
+import { notResolverFileWords, oversizeResolverWords } from '../../../shared/not-a-file';
 import { linkEndNotFile } from '../host/link-end';
 import { failed, messageOf } from './errors';
 import { StateFileCorruptError, moveStateAside } from '../host/state-store';
@@ -165,7 +167,14 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
     // A link that ends at a directory or FIFO gives host apps no nameserver either: the same rule.
     const linkEnd = current.kind === 'symlink' && !current.dangling && current.targetContentBase64 === null ? await linkEndNotFile(deps.fs, K2S_PATHS.resolvConf) : null;
     const linkEndWords = linkEnd && current.kind === 'symlink' ? `a symlink → ${current.target}, which is ${notResolverFileWords(linkEnd)}` : null;
-    const restoreByDefault = opts.onDrift === undefined && (route?.keepLeavesNone === true || linkEndWords !== null);
+    // A file over the bound (64 KiB) was read only that far: no resolver file, the same rule.
+    const oversizeWords = !managed && isOversize(current) ? `${current.kind === 'symlink' ? `a symlink → ${current.target} to ` : ''}${oversizeResolverWords((await deps.fs.stat(K2S_PATHS.resolvConf).catch(() => null))?.size)}` : null;
+    // A file the follower refuses for its owner or mode (status.driftOwnerRefusal, the drift
+    // banner's `refused` risk in shared/drift-default.ts): keeping it hands the host's DNS to
+    // whoever can write it, so the default is to restore, as the banner's.
+    const ownerOf = managed || isGone(current) || text === null ? null : current.kind === 'file' ? current : await deps.fs.stat(K2S_PATHS.resolvConf).catch(() => null);
+    const ownerRefusal = ownerOf ? resolverOwnerRefusal(ownerOf) : null;
+    const restoreByDefault = opts.onDrift === undefined && (route?.keepLeavesNone === true || linkEndWords !== null || oversizeWords !== null || ownerRefusal !== null);
     // A K2s-owned file someone edited (header kept) is drift too: never dropped silently.
     const edited = managed && state.managedResolvConfSha256 !== null && !isK2sWrittenSha(state, entrySha(current));
     if (sameResolver(current, state.resolvConf)) {
@@ -209,11 +218,18 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
             : `Restored the original saved at ${state.savedAt}, byte for byte.`;
         if (followed) notes.push(message);
       }
-      if (drifted && restoreByDefault && linkEndWords) {
+      if (drifted && restoreByDefault && oversizeWords) {
+        // Never copied (it is never read whole): say what was replaced and how large it was.
+        message = `Someone else had replaced /etc/resolv.conf by ${oversizeWords}. It was not kept and not copied: the original saved at ${state.savedAt} was restored over it, byte for byte; pass --on-drift keep to keep theirs.`;
+        notes.push(message);
+      } else if (drifted && restoreByDefault && linkEndWords) {
         message = `Someone else had replaced /etc/resolv.conf by ${linkEndWords}. Keeping their file would give host apps no nameserver, so the original saved at ${state.savedAt} was restored, byte for byte; pass --on-drift keep to keep theirs.`;
         notes.push(message);
-      } else if (drifted && restoreByDefault && route) {
+      } else if (drifted && restoreByDefault && route?.keepLeavesNone) {
         message = `Someone else had changed /etc/resolv.conf, but ${route.implicit ? 'their file has no nameserver line (glibc then asks 127.0.0.1, K2s DNS\'s own)' : `their file names no nameserver but K2s DNS's own (${route.nameservers.join(', ')})`}. Keeping their file would leave this host with no nameserver that answers once the proxy stops, so the original saved at ${state.savedAt} was restored, byte for byte; pass --on-drift keep to keep theirs.`;
+        notes.push(message);
+      } else if (drifted && restoreByDefault && ownerRefusal) {
+        message = `Someone else had changed /etc/resolv.conf. ${keepRiskWords({ kind: 'refused', reason: ownerRefusal }, null)} So the original saved at ${state.savedAt} was restored, byte for byte; pass --on-drift keep to keep theirs.`;
         notes.push(message);
       }
     } else {
