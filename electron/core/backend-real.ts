@@ -23,7 +23,7 @@ import { exactQueryLog } from './capture/exact-log';
 import { createFileMemo } from './capture/exact-memo';
 import { rotatedLogPath } from './host/query-log';
 import type { ExactQueryLog } from '../../shared/query-log/exact';
-import { CAPTURE_FAILED_FILE } from './capture/capture-args';
+import { CAPTURE_FAILED_FILE, CAPTURE_UNWRITTEN_FILE } from './capture/capture-args';
 import { findTcpdump } from './capture/tcpdump-path';
 import { runDoctor } from './doctor/run-doctor';
 import { applyHealth } from '../../shared/health';
@@ -225,8 +225,9 @@ export function createRealBackend(o: RealBackendOptions): AppBackend {
     async logsExact(input) {
       const rows = deps.fs.real(K2S_PATHS.queryRows);
       const failed = deps.fs.real(CAPTURE_FAILED_FILE);
+      const unwritten = deps.fs.real(CAPTURE_UNWRITTEN_FILE);
       const engine = (await hostStatus.get()).engine ?? 'adguard';
-      const read = () => exactQueryLog(rows, input.rows, engine, findTcpdump, failed, input.text ? { text: input.text, probes: input.probes ?? false } : undefined);
+      const read = () => exactQueryLog(rows, input.rows, engine, findTcpdump, failed, input.text ? { text: input.text, probes: input.probes ?? false } : undefined, unwritten);
       // An open Logs tab asks every 2 s: the same rows are not parsed again while no file changed
       // (a search is always read: it is asked once per filter text).
       if (input.text) return read();

@@ -16,6 +16,8 @@ export interface ExactQueryLog {
   complete?: boolean;
   /** The exact log's files that exist, oldest first (`…/queries.jsonl.1` only after a rotation); absent with `text` or when not known. */
   files?: string[];
+  /** Rows the capture could not write, as the companion said it (`12 rows not written (no space left on /var/log/dnsproxy)`); absent when none. */
+  unwritten?: string;
   /** Set when the call asked for `text`: the search over both files of the exact log. */
   search?: ExactSearch;
 }

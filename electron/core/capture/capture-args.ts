@@ -21,6 +21,13 @@ export const CAPTURE_READY_FILE = `${K2S_PATHS.runDir}/capture.ready`;
  */
 export const CAPTURE_FAILED_FILE = `${K2S_PATHS.runDir}/capture.failed`;
 
+/**
+ * Host path of the companion's count of rows it could not write to the rows file (rows-file.ts),
+ * one line rewritten on every failed write: `12 rows not written (no space left on /var/log/dnsproxy)`.
+ * On tmpfs (/run), so a full log disk does not stop it. Removed when a capture opens and on stop.
+ */
+export const CAPTURE_UNWRITTEN_FILE = `${K2S_PATHS.runDir}/capture.unwritten`;
+
 /** The verb the companion runs under (the CLI and the helper entry both take it). */
 export const CAPTURE_VERB = 'capture-watch';
 

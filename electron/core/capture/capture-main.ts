@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
 import type { HostFs } from '../host/host-fs';
 import { readAdmGid } from '../host/query-log';
-import { CAPTURE_FAILED_FILE, CAPTURE_READY_FILE, PARSER_BUNDLE, PARSER_RUN_PATH, parseCaptureArgs } from './capture-args';
+import { CAPTURE_FAILED_FILE, CAPTURE_READY_FILE, CAPTURE_UNWRITTEN_FILE, PARSER_BUNDLE, PARSER_RUN_PATH, parseCaptureArgs } from './capture-args';
 import { startCapturePipeline } from './pipeline';
 import { openRowsFile } from './rows-file';
 import { findTcpdump, TCPDUMP_PATHS } from './tcpdump-path';
@@ -77,7 +77,11 @@ export async function runCapture(fs: HostFs, uid: number, args: readonly string[
   }
   await fs.writeFileAtomic(PARSER_RUN_PATH, bundle, { mode: 0o644 });
   await fs.mkdirp(K2S_PATHS.logDir, 0o755);
-  const rows = await openRowsFile(fs.real(K2S_PATHS.queryRows), await readAdmGid(fs.real('/etc/group')), undefined, say);
+  await fs.remove(CAPTURE_UNWRITTEN_FILE);
+  // The loss for status and the Logs view (CAPTURE_UNWRITTEN_FILE, on tmpfs): best effort, in order.
+  let lossWrite: Promise<void> = Promise.resolve();
+  const onLoss = (line: string) => void (lossWrite = lossWrite.then(() => fs.writeFileAtomic(CAPTURE_UNWRITTEN_FILE, `${line}\n`, { mode: 0o644 })).catch(() => undefined));
+  const rows = await openRowsFile(fs.real(K2S_PATHS.queryRows), await readAdmGid(fs.real('/etc/group')), undefined, say, onLoss);
   const stopping = new Promise<void>((resolve) => {
     for (const sig of ['SIGTERM', 'SIGINT'] as const) process.once(sig, () => resolve());
   });

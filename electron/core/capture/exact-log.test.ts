@@ -25,4 +25,15 @@ describe('exactQueryLog: a stopped capture is said, not shown as current', () =>
       rows: [],
     });
   });
+
+  it('rows the companion could not write are said next to the rows (unwritten), absent when none', async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'exact-log-'));
+    const rows = path.join(dir, 'queries.jsonl');
+    const lost = path.join(dir, 'capture.unwritten');
+    await writeFile(rows, `${JSON.stringify({ proto: 'udp', client: '127.0.0.1:41001', listener: '127.0.0.1:53', id: 1, name: 'a.test', type: 'A', queryUs: 1, rcode: 'NOERROR', answers: [], latencyMs: 0.4, upstream: null, upstreamRcode: null, upstreamLatencyMs: null, retries: 0 })}\n`);
+    const tcpdump = async () => '/usr/bin/tcpdump';
+    expect((await exactQueryLog(rows, 10, 'adguard', tcpdump, undefined, undefined, lost)).unwritten).toBeUndefined();
+    await writeFile(lost, '12 rows not written (no space left on /var/log/dnsproxy)\n');
+    expect(await exactQueryLog(rows, 10, 'adguard', tcpdump, undefined, undefined, lost)).toMatchObject({ available: true, unwritten: '12 rows not written (no space left on /var/log/dnsproxy)' });
+  });
 });

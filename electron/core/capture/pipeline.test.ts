@@ -1,8 +1,8 @@
 import { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
 import type { ChildProcess } from 'node:child_process';
-import { describe, expect, it } from 'vitest';
-import { parserLine, startCapturePipeline } from './pipeline';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { parserLine, startCapturePipeline, stderrReason } from './pipeline';
 import type { CapturedQuery } from './pairing';
 
 /** A child process double: stdio streams, kill() ends it with the signal. */
@@ -91,5 +91,85 @@ describe('capture pipeline: the parser output is untrusted text', () => {
     await stopping;
     expect(td.signalCode).toBe('SIGINT');
     expect(await settled(cap.ended)).toBe(false);
+  });
+
+  it("tcpdump's banners are no reason: the line before them is shown, '' when there is none", () => {
+    expect(stderrReason('tcpdump: pcap_loop: The interface disappeared\ntcpdump: data link type LINUX_SLL2\n')).toBe('tcpdump: pcap_loop: The interface disappeared');
+    expect(stderrReason('tcpdump: data link type LINUX_SLL2\ntcpdump: listening on any, link-type LINUX_SLL2 (Linux cooked v2), snapshot length 4200 bytes\n')).toBe('');
+  });
+
+  it('tcpdump killed after its banners: ended shows the line before "data link type", not the banner', async () => {
+    const { td, parser, cap } = await openPipeline();
+    td.stderr.write('tcpdump: pcap_loop: The interface disappeared\ntcpdump: data link type LINUX_SLL2\n');
+    td.kill('SIGKILL');
+    await new Promise((r) => setImmediate(r));
+    Object.assign(parser, { exitCode: 0 });
+    parser.emit('exit', 0, null);
+    expect(await cap.ended).toBe('tcpdump exited unexpectedly (signal SIGKILL): tcpdump: pcap_loop: The interface disappeared');
+  });
+});
+
+describe('capture pipeline: a start that fails leaves no child behind', () => {
+  afterEach(() => void vi.useRealTimers());
+
+  /** A tcpdump double that ignores SIGTERM (hung before opening the capture): only SIGKILL ends it. */
+  function hungChild() {
+    const c = fakeChild();
+    const signals: string[] = [];
+    c.kill = ((sig: NodeJS.Signals = 'SIGTERM') => {
+      signals.push(sig);
+      if (sig === 'SIGKILL') {
+        Object.assign(c, { signalCode: sig });
+        queueMicrotask(() => c.emit('exit', null, sig));
+      }
+      return true;
+    }) as ChildProcess['kill'];
+    return { c, signals };
+  }
+  const opts = { iface: 'any', ports: [53], user: 'nobody', uid: 65534, gid: 65534, parser: { file: '/usr/bin/node', args: ['/run/k2s/capture/rows.cjs'] }, listeners: ['127.0.0.1:53'], tcpdump: '/usr/bin/tcpdump', onRow: () => {} };
+
+  it('tcpdump silent for 10 s: SIGTERM, then SIGKILL, both children exited before the start rejects with "tcpdump printed nothing"', async () => {
+    vi.useFakeTimers();
+    const { c: td, signals } = hungChild();
+    const parser = fakeChild();
+    let n = 0;
+    let failure: unknown = null;
+    const opening = startCapturePipeline({ spawn: () => (n++ === 0 ? td : parser) }, opts).catch((e: unknown) => (failure = e));
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(signals).toEqual(['SIGTERM']);
+    expect(failure).toBeNull();
+    await vi.advanceTimersByTimeAsync(2_000);
+    await opening;
+    expect(signals).toEqual(['SIGTERM', 'SIGKILL']);
+    expect(td.signalCode).toBe('SIGKILL');
+    expect(parser.signalCode).toBe('SIGTERM');
+    expect((failure as Error).message).toBe('tcpdump did not open the capture within 10 s: tcpdump printed nothing');
+  });
+
+  it('tcpdump stuck after a warning: the reason is that line, and tcpdump ends on SIGTERM', async () => {
+    vi.useFakeTimers();
+    const td = fakeChild();
+    const parser = fakeChild();
+    let n = 0;
+    const opening = startCapturePipeline({ spawn: () => (n++ === 0 ? td : parser) }, opts);
+    const failed = expect(opening).rejects.toThrow('tcpdump did not open the capture within 10 s: tcpdump: any: That device is not up');
+    td.stderr.write('tcpdump: any: That device is not up\n');
+    await vi.advanceTimersByTimeAsync(10_000);
+    await failed;
+    expect(td.signalCode).toBe('SIGTERM');
+    expect(parser.signalCode).toBe('SIGTERM');
+  });
+
+  it('tcpdump exits before opening: the start rejects with its exit status and stderr, the parser ended', async () => {
+    const td = fakeChild();
+    const parser = fakeChild();
+    let n = 0;
+    const opening = startCapturePipeline({ spawn: () => (n++ === 0 ? td : parser) }, opts);
+    td.stderr.write("tcpdump: eth9: No such device exists\n(SIOCGIFHWADDR: No such device)\n");
+    await new Promise((r) => setImmediate(r));
+    Object.assign(td, { exitCode: 1 });
+    td.emit('exit', 1, null);
+    await expect(opening).rejects.toThrow('tcpdump exited (exit 1): (SIOCGIFHWADDR: No such device)');
+    expect(parser.signalCode).toBe('SIGTERM');
   });
 });

@@ -83,6 +83,36 @@ export function parserLine(line: string): CapturedQuery | { counts: CaptureCount
 const DRAIN_QUIET_MS = BLOCK_TIMEOUT_MS + 200;
 const DRAIN_MAX_MS = DRAIN_QUIET_MS;
 
+/** How long tcpdump has to print "listening on" before the start fails. */
+const OPEN_TIMEOUT_MS = 10_000;
+/** How long a child has after SIGTERM before SIGKILL (endChild). */
+const TERM_GRACE_MS = 2_000;
+
+/**
+ * Ends a child and resolves once it has exited: SIGTERM, then SIGKILL when it is still there
+ * TERM_GRACE_MS later. Resolves at once for a child that has already exited.
+ */
+async function endChild(p: ChildProcess, exited: (p: ChildProcess) => Promise<void>): Promise<void> {
+  if (p.exitCode !== null || p.signalCode !== null) return;
+  const gone = exited(p);
+  p.kill('SIGTERM');
+  let timer: NodeJS.Timeout | undefined;
+  const late = await Promise.race([gone.then(() => false), new Promise<boolean>((r) => (timer = setTimeout(() => r(true), TERM_GRACE_MS)))]);
+  clearTimeout(timer);
+  if (late) {
+    p.kill('SIGKILL');
+    await gone;
+  }
+}
+
+/**
+ * tcpdump's stderr as a reason: its last line that is not one of its banners ("listening on …",
+ * "data link type …", printed on every start, tcpdump(1)), '' when nothing else was printed.
+ */
+export function stderrReason(err: string): string {
+  return err.trim().split('\n').map((l) => l.trim()).filter((l) => l !== '' && !/listening on|data link type/.test(l)).at(-1) ?? '';
+}
+
 /** Starts the pipeline; resolves once tcpdump says the capture is open (throws when it exits or does not within 10 s). */
 export async function startCapturePipeline(deps: PipelineDeps, o: PipelineOptions): Promise<CapturePipeline> {
   const td = deps.spawn(o.tcpdump ?? 'tcpdump', tcpdumpArgv(o), { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -108,35 +138,39 @@ export async function startCapturePipeline(deps: PipelineDeps, o: PipelineOption
       else o.onRow(v);
     }
   });
-  const exited = (p: ChildProcess) => (p.exitCode !== null || p.signalCode !== null ? Promise.resolve() : new Promise<void>((r) => p.once('exit', () => r())));
+  const exited = (p: ChildProcess): Promise<void> => (p.exitCode !== null || p.signalCode !== null ? Promise.resolve() : new Promise<void>((r) => p.once('exit', () => r())));
   const parserDone = exited(parser);
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => done(new Error(`tcpdump did not open the capture within 10 s: ${err.trim()}`)), 10_000);
-    const check = () => /listening on/.test(err) && done();
-    const onExit = () => done(new Error(`tcpdump exited: ${err.trim()}`));
-    const done = (e?: Error) => {
-      clearTimeout(timer);
-      td.stderr!.off('data', check);
-      td.off('exit', onExit);
-      if (e) {
-        parser.kill();
-        reject(e);
-      } else resolve();
-    };
-    td.stderr!.on('data', check);
-    td.once('exit', onExit);
-    check();
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => done(new Error(`tcpdump did not open the capture within ${OPEN_TIMEOUT_MS / 1000} s: ${stderrReason(err) || 'tcpdump printed nothing'}`)), OPEN_TIMEOUT_MS);
+      const check = () => /listening on/.test(err) && done();
+      const onExit = () => done(new Error(`tcpdump exited (${howEnded(td)}): ${stderrReason(err) || 'tcpdump printed nothing'}`));
+      const done = (e?: Error) => {
+        clearTimeout(timer);
+        td.stderr!.off('data', check);
+        td.off('exit', onExit);
+        if (e) reject(e);
+        else resolve();
+      };
+      td.stderr!.on('data', check);
+      td.once('exit', onExit);
+      check();
+    });
+  } catch (e) {
+    // Not open: neither child may outlive the failed start (tcpdump still runs as root before
+    // it has opened the capture, and a hung one would be reparented and left capturing nothing).
+    await Promise.all([endChild(td, exited), endChild(parser, exited)]);
+    throw e;
+  }
   let stopping = false;
   const ended = new Promise<string>((resolve) => {
-    const lastErr = () => err.trim().split('\n').filter((l) => !/listening on/.test(l)).at(-1) ?? '';
     const on = (who: 'tcpdump' | 'the packet parser', p: ChildProcess, other: ChildProcess) => () => {
       if (stopping) return;
       stopping = true;
       // tcpdump gone: the parser reads the pipe to its end and exits (its last rows still
       // arrive). Parser gone: tcpdump would capture into a broken pipe, so it is ended.
       if (who === 'the packet parser' && other.exitCode === null && other.signalCode === null) other.kill('SIGTERM');
-      const tail = who === 'tcpdump' ? lastErr() : '';
+      const tail = who === 'tcpdump' ? stderrReason(err) : '';
       const why = `${who} exited unexpectedly (${howEnded(p)})${tail ? `: ${tail}` : ''}`;
       void exited(other).then(() => resolve(why));
     };

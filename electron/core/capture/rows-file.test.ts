@@ -1,9 +1,10 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { promises as fsp } from 'node:fs';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CapturedQuery } from './pairing';
-import { openRowsFile } from './rows-file';
+import { openRowsFile, unwrittenLine } from './rows-file';
 import { readCapturedRows } from './rows-reader';
 
 const row = (id: number, over: Partial<CapturedQuery> = {}): CapturedQuery => ({ proto: 'udp', client: `127.0.0.1:${40000 + id}`, listener: '127.0.0.1:53', id, name: `n${id}.example.test`, type: 'A', queryUs: 1_764_615_600_000_000 + id, rcode: 'NOERROR', answers: ['198.51.100.8'], latencyMs: 0.5, upstream: '192.0.2.53:53', upstreamRcode: 'NOERROR', upstreamLatencyMs: 0.3, retries: 0, ...over });
@@ -65,6 +66,32 @@ describe('exact query log file', () => {
     expect([ids, w.rotations, w.unwritten]).toEqual([[1, 2, 3, 4, 5, 6, 7], 0, 0]);
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatch(/^cannot rotate .*queries\.jsonl to .*queries\.jsonl\.1 \(\w+\): writing on past the cap\.$/);
+  });
+
+  it('a full disk (ENOSPC) drops the batch and reports the running total for status: "N rows not written (no space left on DIR)"', async () => {
+    const losses: string[] = [];
+    const w = await openRowsFile(file, 4, undefined, () => undefined, (l) => losses.push(l));
+    w.write(row(1));
+    await w.flush();
+    const probe = await fsp.open(file, 'r');
+    const proto = Object.getPrototypeOf(probe) as { write: (...a: unknown[]) => Promise<unknown> };
+    await probe.close();
+    const full = vi.spyOn(proto, 'write').mockRejectedValue(Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' }));
+    try {
+      w.write(row(2));
+      w.write(row(3));
+      await w.flush();
+      w.write(row(4));
+      await w.flush();
+    } finally {
+      full.mockRestore();
+    }
+    w.write(row(5));
+    await w.close();
+    expect(readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l).id)).toEqual([1, 5]);
+    expect(w.unwritten).toBe(3);
+    expect(losses).toEqual([`2 rows not written (no space left on ${dir})`, `3 rows not written (no space left on ${dir})`]);
+    expect(unwrittenLine(1, 'EIO', '/var/log/dnsproxy')).toBe('1 row not written (EIO on /var/log/dnsproxy)');
   });
 
   it('reader: rows come in the order their queries were asked, not the order written (a timeout is written last)', async () => {

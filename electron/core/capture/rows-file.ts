@@ -11,6 +11,7 @@
  * one synchronous loop.
  */
 import { promises as fsp } from 'node:fs';
+import { dirname } from 'node:path';
 import type { FileHandle } from 'node:fs/promises';
 import { LOG_CAP_BYTES, openQueryLog, rotatedLogPath } from '../host/query-log';
 import type { CapturedQuery } from './pairing';
@@ -30,12 +31,21 @@ export interface RowsFile {
 }
 
 /**
+ * The loss as status and the Logs view say it: `12 rows not written (no space left on
+ * /var/log/dnsproxy)` for ENOSPC (write(2)), `… (EIO on /var/log/dnsproxy)` for another code.
+ */
+export function unwrittenLine(rows: number, code: string, dir: string): string {
+  return `${rows} row${rows === 1 ? '' : 's'} not written (${code === 'ENOSPC' ? 'no space left' : code} on ${dir})`;
+}
+
+/**
  * Opens (creating) the rows file at the real path `file`; `admGid` as readAdmGid gives it.
  * A write or rotation that fails later (a full disk: ENOSPC) drops that batch, counts its rows in
  * `unwritten` and says so once per error code through `onError`; the next batch tries again (a
- * failed rotation reopens the file it could not rename). Throws only when the first open fails.
+ * failed rotation reopens the file it could not rename); after each such drop `onLoss` gets the
+ * running total as unwrittenLine says it. Throws only when the first open fails.
  */
-export async function openRowsFile(file: string, admGid: number | null, capBytes = LOG_CAP_BYTES, onError: (message: string) => void = () => undefined): Promise<RowsFile> {
+export async function openRowsFile(file: string, admGid: number | null, capBytes = LOG_CAP_BYTES, onError: (message: string) => void = () => undefined, onLoss: (line: string) => void = () => undefined): Promise<RowsFile> {
   let fh: FileHandle | null = await openQueryLog(file, admGid);
   let size = (await fh.stat()).size;
   let queued: string[] = [];
@@ -83,6 +93,7 @@ export async function openRowsFile(file: string, admGid: number | null, capBytes
       const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
       if (!said.has(code)) onError(`cannot write ${file} (${code}): ${lines} rows dropped; later rows are tried again (counted in the last line).`);
       said.add(code);
+      onLoss(unwrittenLine(unwritten, code, dirname(file)));
     }
   };
 

@@ -48,6 +48,21 @@ async function waitReady(fs: HostFs, output: () => Promise<string>): Promise<voi
   }
 }
 
+/**
+ * Runs a companion start; when it fails, leaves CAPTURE_FAILED_FILE saying so
+ * (`ISO-TIME the capture did not start: why`) before rethrowing, so status, `queries` and the Logs
+ * view keep saying the exact log is not running and why until the next start removes it.
+ */
+export async function rememberStartFailure(fs: HostFs, start: () => Promise<void>, now: () => Date = () => new Date()): Promise<void> {
+  try {
+    await start();
+  } catch (err) {
+    const why = (err instanceof Error ? err.message : String(err)).replace(/\s+/g, ' ').trim();
+    await fs.writeFileAtomic(CAPTURE_FAILED_FILE, `${now().toISOString()} the capture did not start: ${why}\n`, { mode: 0o644 }).catch(() => undefined);
+    throw err;
+  }
+}
+
 /** True when /proc/PID/cmdline is a capture companion (CAPTURE_VERB within node's first arguments: after the entry, or a node flag and the entry). */
 export function isCaptureArgv(argv: readonly string[]): boolean {
   return argv.slice(1, 4).includes(CAPTURE_VERB);
@@ -66,8 +81,10 @@ export function supervisedCapture(fs: HostFs, procDir = '/proc'): CaptureCompani
     async start(argv) {
       await stop();
       await fs.remove(CAPTURE_READY_FILE);
-      await proc.start(argv);
-      await waitReady(fs, () => readFile(fs.real(CAPTURE_LOG), 'utf8').catch(() => ''));
+      await rememberStartFailure(fs, async () => {
+        await proc.start(argv);
+        await waitReady(fs, () => readFile(fs.real(CAPTURE_LOG), 'utf8').catch(() => ''));
+      });
     },
     stop,
   };
@@ -89,8 +106,11 @@ export function systemdCapture(fs: HostFs, exec: Exec): CaptureCompanion {
       await systemctl(['reenable', unit]);
       await systemctl(['reset-failed', unit], [0, 1, 5]);
       await fs.remove(CAPTURE_READY_FILE);
-      await systemctl(['restart', unit]);
-      await waitReady(fs, async () => (await exec.run('journalctl', ['--no-pager', '-o', 'cat', '-n', '3', '-u', unit], { timeoutMs: 10_000 }).catch(() => null))?.stdout ?? '');
+      await fs.remove(CAPTURE_FAILED_FILE);
+      await rememberStartFailure(fs, async () => {
+        await systemctl(['restart', unit]);
+        await waitReady(fs, async () => (await exec.run('journalctl', ['--no-pager', '-o', 'cat', '-n', '3', '-u', unit], { timeoutMs: 10_000 }).catch(() => null))?.stdout ?? '');
+      });
     },
     async stop() {
       if (!(await fs.lstat(K2S_PATHS.captureUnit))) return;

@@ -26,6 +26,8 @@ export interface Follower {
   start(argv: string[]): Promise<void>;
   /** Ends it; no error when none runs. */
   stop(): Promise<void>;
+  /** True while it runs (pidfile + /proc cmdline; systemd: the unit is active, or activating for its Restart=). */
+  running?(): Promise<boolean>;
 }
 
 /** True when /proc/PID/cmdline is a follower (its argv ends with FOLLOW_VERB). */
@@ -57,6 +59,11 @@ export function systemdFollower(fs: HostFs, exec: Exec): Follower {
       if (!(await fs.lstat(FOLLOW_UNIT_PATH))) return;
       await systemctl(['stop', unit], [0, 5]);
       await systemctl(['disable', unit], [0, 1, 5]);
+    },
+    async running() {
+      // Restart=on-failure brings a killed one back after RestartSec: "activating" counts as running.
+      const r = await exec.run('systemctl', ['is-active', unit], { timeoutMs: 10_000 });
+      return ['active', 'activating', 'reloading'].includes(r.stdout.trim());
     },
   };
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { promises as fsp, constants as fsc, type Stats } from 'node:fs';
 import path from 'node:path';
 import type { HostFs, HostStat } from './host-fs';
+import { openForRead } from './open-regular';
 
 /** Symlink hops before resolution gives up with ELOOP (Linux's own limit, path_resolution(7)). */
 const MAX_SYMLINK_HOPS = 40;
@@ -127,12 +128,9 @@ export function createHostFs(root: string): HostFs {
 
     async readFile(hostPath, opts) {
       const file = real(await resolveInRoot(hostPath));
-      // O_NONBLOCK: open(2) of a FIFO without one returns only once a writer comes (fifo(7)),
-      // which would hang whoever reads /etc/resolv.conf (status, follow, stop) for ever; no
-      // reader of this interface wants a FIFO's bytes, so one is refused, not read.
-      const handle = await fsp.open(file, fsc.O_RDONLY | fsc.O_NOCTTY | fsc.O_NONBLOCK);
+      // No reader of this interface wants a FIFO's bytes: one is refused, not waited on (open-regular.ts).
+      const { handle } = await openForRead(file, hostPath);
       try {
-        if ((await handle.stat()).isFIFO()) throw Object.assign(new Error(`${hostPath} is a FIFO (named pipe), not a file`), { code: 'EINVAL' });
         if (opts?.maxBytes === undefined) return await handle.readFile();
         const buf = Buffer.alloc(opts.maxBytes);
         let n = 0;

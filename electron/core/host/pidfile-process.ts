@@ -23,7 +23,7 @@ export interface PidfileSpec {
 }
 
 /** Starts (detached, pid recorded) and stops (SIGTERM, then SIGKILL after `stopWaitMs`) the one process of `spec`. */
-export function pidfileProcess(fs: HostFs, spec: PidfileSpec, procDir = '/proc'): { start(argv: string[]): Promise<void>; stop(): Promise<void> } {
+export function pidfileProcess(fs: HostFs, spec: PidfileSpec, procDir = '/proc'): { start(argv: string[]): Promise<void>; stop(): Promise<void>; running(): Promise<boolean> } {
   const recorded = async (): Promise<number | null> => {
     const pid = Number.parseInt((await fs.readFile(spec.pidFile).catch(() => Buffer.from(''))).toString('utf8'), 10);
     if (!Number.isInteger(pid) || pid <= 1) return null;
@@ -57,5 +57,9 @@ export function pidfileProcess(fs: HostFs, spec: PidfileSpec, procDir = '/proc')
       }
     },
     stop,
+    /** True while the recorded pid is alive and still this program (a kill -9 leaves the pidfile, not the process). */
+    async running() {
+      return (await recorded()) !== null;
+    },
   };
 }

@@ -81,6 +81,17 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
       for (const step of START_STEPS.slice(START_STEPS.indexOf('save'), START_STEPS.indexOf('ready'))) {
         if (!(installed && step === 'service')) r.emit(step, 'skipped', 'K2s DNS is already running: nothing to do.');
       }
+      // A follower that died (kill -9) is the one part a running start restarts: cheap, and
+      // status tells the user to run start for it.
+      const f = deps.follower;
+      if (f?.manager.running && (pre.existing?.onNetworkChange ?? 'follow') === 'follow' && !(await f.manager.running().catch(() => true))) {
+        const restarted = await f.manager.start(f.argv).then(
+          () => true,
+          (err: unknown) => (warnings.push({ code: 'FOLLOW_NOT_STARTED', message: `The network follower did not start (${messageOf(err)}); a new resolver file from the network stays drift until the next start.` }), false),
+        );
+        r.emit('ready', 'done', restarted ? 'K2s DNS is already running; the network follower was not, and was restarted.' : 'K2s DNS is already running; the network follower is not running and did not start.');
+        return finish(r, true, EXIT.ok, restarted ? 'K2s DNS is already running; the network follower was restarted.' : 'K2s DNS is already running; the network follower did not start.', undefined, warnings);
+      }
       r.emit('ready', 'done', 'K2s DNS is already running; the saved original resolver was kept.');
       return finish(r, true, EXIT.ok, 'K2s DNS is already running; nothing changed.');
     }

@@ -1,4 +1,4 @@
-import { CAPTURE_FAILED_FILE } from '../capture/capture-args';
+import { CAPTURE_FAILED_FILE, CAPTURE_UNWRITTEN_FILE } from '../capture/capture-args';
 import { createHash } from 'node:crypto';
 import type { LifecycleDeps } from './deps';
 import type { HostDnsStatus, ResolverEntry } from '../../../shared/types';
@@ -169,6 +169,14 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     const [at, ...why] = captureFailed.split(' ');
     messages.push(`The exact query log stopped at ${at}: ${why.join(' ')}; ${deps.services.kind === 'systemd' ? 'systemd restarts its unit by itself.' : say({ gui: 'press Start to restart it.', cli: `run ${cliCommand('start', true)} to restart it.` })}`);
   }
+  // The network follower killed (kill -9, OOM): nothing follows a new network file any more, and
+  // later changes would only show as drift.
+  if (state && service.running && (state.onNetworkChange ?? 'follow') === 'follow' && deps.follower?.manager.running && !(await deps.follower.manager.running().catch(() => true))) {
+    messages.push(`The network follower is not running (onNetworkChange follow): a new resolver file from the network is not followed and shows as drift; ${say({ gui: 'press Start to restart it.', cli: `run ${cliCommand('start', true)} to restart it.` })}`);
+  }
+  // Rows the companion could not write (a full log disk, rows-file.ts): the exact log has gaps.
+  const unwritten = state && service.running ? (await deps.fs.readFile(CAPTURE_UNWRITTEN_FILE, { maxBytes: 4096 }).then((b) => b.toString('utf8').trim(), () => '')) : '';
+  if (unwritten !== '') messages.push(`The exact query log misses rows: ${unwritten}; free space there, the next rows are written again.`);
   // The route resolved needs for the cluster zones is runtime state of the link (lost when the
   // link is re-created, until k2s-dnsproxy-resolved.service applies it again): doctor's check, shown here too.
   const routeCheck = state?.resolvedRoute && service.running && deps.services.kind === 'systemd' ? await resolvedRouteFinding(deps, state.resolvedRoute) : null;

@@ -27,7 +27,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { FOLLOW_LOG, FOLLOW_PID_FILE, FOLLOW_UNIT_PATH } from '../host/follower';
 import { CAPTURE_LOG } from '../host/capture-companion';
-import { CAPTURE_FAILED_FILE, CAPTURE_READY_FILE, PARSER_RUN_PATH } from '../capture/capture-args';
+import { CAPTURE_FAILED_FILE, CAPTURE_READY_FILE, CAPTURE_UNWRITTEN_FILE, PARSER_RUN_PATH } from '../capture/capture-args';
 
 /**
  * K2s-owned files uninstall removes (docs/host-facts.md "K2s values"). The proxy log and its
@@ -63,6 +63,7 @@ export const OWNED_FILES = [
   PARSER_RUN_PATH,
   CAPTURE_READY_FILE,
   CAPTURE_FAILED_FILE,
+  CAPTURE_UNWRITTEN_FILE,
   // The PID lock file of versions before the kernel lock (lock.ts); nothing reads it any more.
   K2S_PATHS.lock,
 ] as const;

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -137,6 +138,18 @@ function record(file: string, opts: Parameters<typeof followLog>[2] = {}): { bat
     unlinkSync(file);
     writeFileSync(file, 'again 1\n');
     await vi.waitFor(() => expect(rec.lines()).toEqual(['created 1', 'created 2', 'again 1']), WAIT);
+  });
+
+  it('a FIFO at the log path is said once and skipped (never opened blocking); a file in its place is read from 0', async () => {
+    const file = logPath();
+    execFileSync('mkfifo', [file]);
+    const errors: string[] = [];
+    const rec = record(file, { onError: (e) => errors.push(e.message) });
+    await vi.waitFor(() => expect(errors).toEqual([`Cannot read the proxy log ${file}: it is a FIFO (named pipe), not a file; replace it with the proxy's log file (rm it, then restart the proxy).`]), WAIT);
+    unlinkSync(file);
+    writeFileSync(file, 'after the fifo\n');
+    await vi.waitFor(() => expect(rec.lines()).toEqual(['after the fifo']), WAIT);
+    expect(errors).toHaveLength(1);
   });
 
   it('continues at readTail’s offset with no gap, and from 0 when the inode changed', async () => {

@@ -1,5 +1,6 @@
 import { existsSync, promises as fsp, statSync, watch as fsWatch } from 'node:fs';
 import { basename, dirname } from 'node:path';
+import { openForRead } from '../host/open-regular';
 import { LineBuffer } from './line-buffer';
 import { logReadError } from './tail';
 
@@ -103,6 +104,8 @@ export function followLog(path: string, onLines: (lines: string[]) => void, opts
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;
   let polling: Promise<void> | null = null;
+  /** The not-a-regular-file error was reported for the current thing at `path`. */
+  let notAFileSaid = false;
 
   const report = (err: unknown): void => {
     if (!stopped) opts.onError?.(logReadError(path, err));
@@ -134,19 +137,22 @@ export function followLog(path: string, onLines: (lines: string[]) => void, opts
 
   async function openCurrent(): Promise<void> {
     let h: fsp.FileHandle;
-    try {
-      h = await fsp.open(path, 'r');
-    } catch (err) {
-      if (errnoOf(err) !== 'ENOENT') report(err);
-      return; // missing: wait for it to appear
-    }
     let st: Awaited<ReturnType<fsp.FileHandle['stat']>>;
     try {
-      st = await h.stat();
+      // Non-blocking, regular files only: a FIFO at `path` would block a plain open(2) until a
+      // writer comes, and with it this follower's stop and the process's exit (open-regular.ts).
+      ({ handle: h, stat: st } = await openForRead(path, 'it', { regularOnly: true }));
     } catch (err) {
-      await h.close().catch(() => undefined);
-      throw err;
+      const code = errnoOf(err);
+      // Missing: wait for it to appear. Not a file: said once, then skipped like a missing one
+      // until a regular file takes its place.
+      if (code === 'EINVAL') {
+        if (!notAFileSaid) report(err);
+        notAFileSaid = true;
+      } else if (code !== 'ENOENT') report(err);
+      return;
     }
+    notAFileSaid = false;
     handle = h;
     ino = st.ino;
     offset = 0;

@@ -46,6 +46,10 @@ export function logReadError(path: string, err: unknown): LogReadError {
   if (code === 'EISDIR') {
     return new LogReadError(`Cannot read the proxy log ${path}: it is a directory; point the log path at the proxy's log file.`, { cause: err });
   }
+  if (code === 'EINVAL' && err instanceof Error && /^it is /.test(err.message)) {
+    // open-regular.ts: a FIFO or other non-file at the log path, skipped until a file replaces it.
+    return new LogReadError(`Cannot read the proxy log ${path}: ${err.message}; replace it with the proxy's log file (rm it, then restart the proxy).`, { cause: err });
+  }
   return new LogReadError(`Cannot read the proxy log ${path}: ${code || String(err)}; check that the file is a readable regular file.`, { cause: err });
 }
 

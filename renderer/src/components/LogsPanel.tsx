@@ -391,6 +391,7 @@ export function LogsPanel() {
       {view === 'queries' && exact ? (
         <p className="muted" data-testid="logs-exact" data-available={exact.available}>
           {exact.available ? 'Exact query log: each row is one client socket\'s query and the answer to it, read from the proxy\'s packets, with the upstream that answered.' : exact.reason}
+          {exact.unwritten ? <span data-testid="logs-exact-unwritten">{` It misses rows: ${exact.unwritten}.`}</span> : null}
         </p>
       ) : null}
       {buffer.length === 0 && pending === 0 && !searching && !(view === 'queries' && exactRows && exactRows.length > 0) ? (

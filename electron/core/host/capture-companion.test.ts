@@ -1,0 +1,34 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CAPTURE_FAILED_FILE } from '../capture/capture-args';
+import { exactQueryLog } from '../capture/exact-log';
+import { rememberStartFailure } from './capture-companion';
+import { createHostFs } from './host-fs-node';
+
+describe('capture companion: a start that fails is remembered until the next start', () => {
+  let root = '';
+  afterEach(async () => root && rm(root, { recursive: true, force: true }));
+
+  it('leaves capture.failed with the time and why, which the exact log then shows instead of nothing', async () => {
+    root = await mkdtemp(path.join(tmpdir(), 'capture-companion-'));
+    const fs = createHostFs(root);
+    await fs.mkdirp(path.dirname(CAPTURE_FAILED_FILE), 0o755);
+    const failing = rememberStartFailure(fs, async () => {
+      throw new Error('the capture did not open within 12 s: 2026-12-02T03:00:00.000Z k2s-dns capture-watch: tcpdump did not open the capture within 10 s: tcpdump printed nothing');
+    }, () => new Date('2026-12-02T03:00:12.000Z'));
+    await expect(failing).rejects.toThrow('tcpdump printed nothing');
+    const line = await readFile(fs.real(CAPTURE_FAILED_FILE), 'utf8');
+    expect(line).toBe('2026-12-02T03:00:12.000Z the capture did not start: the capture did not open within 12 s: 2026-12-02T03:00:00.000Z k2s-dns capture-watch: tcpdump did not open the capture within 10 s: tcpdump printed nothing\n');
+    const log = await exactQueryLog(path.join(root, 'none.jsonl'), 10, 'adguard', async () => '/usr/bin/tcpdump', fs.real(CAPTURE_FAILED_FILE));
+    expect(log).toMatchObject({ available: false, rows: [], reason: expect.stringMatching(/^The exact query log stopped at 2026-12-02T03:00:12.000Z: the capture did not start: .*tcpdump printed nothing\./) });
+  });
+
+  it('a start that succeeds writes nothing', async () => {
+    root = await mkdtemp(path.join(tmpdir(), 'capture-companion-'));
+    const fs = createHostFs(root);
+    await rememberStartFailure(fs, async () => undefined);
+    expect(await fs.lstat(CAPTURE_FAILED_FILE)).toBeFalsy();
+  });
+});

@@ -1,0 +1,42 @@
+/**
+ * A network follower killed outright (kill -9, OOM) is said by status, and a start while K2s
+ * DNS runs restarts it (breaker finding 4: it was never noticed, later changes were silent drift).
+ */
+import { describe, expect, it } from 'vitest';
+import { startDns } from './start';
+import { dnsStatus } from './status';
+import { TEST_START_OPTS, trackedHosts } from '../../../e2e/support/test-deps';
+
+const newHost = trackedHosts();
+const FOLLOWER_ARGV = ['/usr/bin/node', '/usr/lib/k2s-dns/k2s-dns.mjs', 'follow-watch'];
+
+describe('status and start: a dead network follower', () => {
+  it('status says it is not running and how to fix it; start restarts it; then status says nothing of it', async () => {
+    const h = await newHost('nameserver 192.0.2.53\n');
+    let alive = false;
+    const starts: string[][] = [];
+    h.deps.follower = {
+      argv: FOLLOWER_ARGV,
+      manager: {
+        start: async (argv) => void (starts.push(argv), (alive = true)),
+        stop: async () => void (alive = false),
+        running: async () => alive,
+      },
+    };
+    expect((await startDns(h.deps, TEST_START_OPTS, () => undefined)).ok).toBe(true);
+    expect(starts).toEqual([FOLLOWER_ARGV]);
+    const said = (s: { messages: string[] }) => s.messages.filter((m) => m.startsWith('The network follower'));
+    expect(said(await dnsStatus(h.deps))).toEqual([]);
+    alive = false; // kill -9: the pidfile stays, the process is gone
+    const s = await dnsStatus(h.deps);
+    expect(s.onNetworkChange).toBe('follow');
+    expect(said(s)).toEqual([expect.stringMatching(/^The network follower is not running \(onNetworkChange follow\): a new resolver file from the network is not followed and shows as drift; run .*start.* to restart it\.$/)]);
+    const again = await startDns(h.deps, TEST_START_OPTS, () => undefined);
+    expect(again).toMatchObject({ ok: true, message: 'K2s DNS is already running; the network follower was restarted.' });
+    expect(starts).toEqual([FOLLOWER_ARGV, FOLLOWER_ARGV]);
+    expect(said(await dnsStatus(h.deps))).toEqual([]);
+    // A start while it runs changes nothing.
+    expect(await startDns(h.deps, TEST_START_OPTS, () => undefined)).toMatchObject({ ok: true, message: 'K2s DNS is already running; nothing changed.' });
+    expect(starts).toHaveLength(2);
+  });
+});
