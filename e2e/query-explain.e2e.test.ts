@@ -31,7 +31,7 @@ describe.skipIf(!inSandbox)('k2s-dns query explains NXDOMAIN for short and .svc 
     expect(lines[0]).toMatch(/^;; kubernetes\.default A via system \(getaddrinfo\): NXDOMAIN in [\d.]+ ms$/);
     expect(lines[1]).toBe(';; error: EAI_NONAME: the nameserver says the name does not exist');
     expect(lines.slice(2)).toEqual([
-      ';; /etc/resolv.conf has search example.test, ndots:1 (resolv.conf(5)), so glibc asks for kubernetes.default, in order:',
+      ';; /etc/resolv.conf has search example.test, glibc\'s default ndots:1 (resolv.conf(5)), so glibc asks for kubernetes.default, in order:',
       ';;   1. kubernetes.default → NXDOMAIN',
       ';;   2. kubernetes.default.example.test → NXDOMAIN',
       ';; None of them resolves: the search list has no domain under which kubernetes.default exists. Cluster names need their full form here, e.g. kubernetes.default.svc.cluster.local.',
