@@ -6,7 +6,7 @@ import { useHealth } from '../stores';
 import { digCommand } from '../lib/dig-command';
 import { ttlText } from '../lib/log-counts';
 import { announcer } from './LiveRegion';
-import { resultLabel, resultOk } from '../lib/gai-words';
+import { resultLabel, resultTone } from '../lib/gai-words';
 
 /** How long the copy button says "Copied" (ms). */
 export const COPIED_MS = 2000;
@@ -35,7 +35,7 @@ export function QueryResultCard({ result: asked, label, stale = false }: { resul
       {stale && <p className="muted" data-testid="query-stale">Previous result ({result.name} {result.type}) — a new query is running.</p>}
       <div className="row">
         <strong>{label ?? result.server}</strong>
-        <span className={`badge ${resultOk(result) ? 'ok' : 'bad'}`} data-testid="query-rcode" title={result.transport === 'getaddrinfo' ? 'getaddrinfo has no rcode: addresses, or its EAI_* error code' : 'DNS response code'}>{resultLabel(result)}</span>
+        <span className={`badge ${resultTone(result)}`} data-testid="query-rcode" title={result.transport === 'getaddrinfo' ? 'getaddrinfo has no rcode: addresses, or its EAI_* error code' : 'DNS response code'}>{resultLabel(result)}</span>
         <span className="muted" data-testid="query-latency">{result.latencyMs} ms · {result.transport}</span>
       </div>
       {result.error && <p className="error-text">{result.error}</p>}
@@ -53,7 +53,7 @@ export function QueryResultCard({ result: asked, label, stale = false }: { resul
           </tbody>
         </table>
       ) : (
-        <p className="muted">No answers.</p>
+        <p className="muted">{resultTone(result) === 'warn' ? `No answers: NOERROR without a record (NODATA) — no ${result.type} record for this name from ${label ?? result.server}.` : 'No answers.'}</p>
       )}
       <div className="row">
         <code className="dig" data-testid="query-dig">{dig}</code>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resultLabel, resultOk } from './gai-words';
+import { resultLabel, resultOk, resultTone } from './gai-words';
 
 const gai = { transport: 'getaddrinfo' as const, answers: [] };
 describe('getaddrinfo results are labelled as getaddrinfo labels them, never NOERROR', () => {
@@ -14,5 +14,14 @@ describe('getaddrinfo results are labelled as getaddrinfo labels them, never NOE
   it('a DNS query keeps its rcode', () => {
     expect(resultLabel({ transport: 'udp', rcode: 'NOERROR', answers: [] })).toBe('NOERROR');
     expect(resultOk({ transport: 'udp', rcode: 'NOERROR', answers: [] })).toBe(true);
+  });
+});
+
+describe('resultTone', () => {
+  it('NOERROR without a record (NODATA) is amber, not green; records are green; failures red', () => {
+    expect(resultTone({ transport: 'udp', rcode: 'NOERROR', answers: [] })).toBe('warn');
+    expect(resultTone({ transport: 'udp', rcode: 'NOERROR', answers: [{ name: 'a', type: 'A', ttl: 5, data: '192.0.2.1' }] })).toBe('ok');
+    expect(resultTone({ transport: 'udp', rcode: 'SERVFAIL', answers: [] })).toBe('bad');
+    expect(resultTone({ transport: 'getaddrinfo', rcode: 'NOERROR', answers: [] })).toBe('bad');
   });
 });

@@ -24,3 +24,13 @@ export function resultLabel(r: Pick<QueryResult, 'transport' | 'rcode' | 'answer
 export function resultOk(r: Pick<QueryResult, 'transport' | 'rcode' | 'answers'>): boolean {
   return r.transport === 'getaddrinfo' ? r.answers.length > 0 : r.rcode === 'NOERROR';
 }
+
+/**
+ * The result's badge colour: 'ok' for addresses or records, 'warn' for a nameserver's NOERROR
+ * with no record (NODATA, RFC 2308 §2.2: the name exists, but not with this type — e.g. what
+ * AdGuard dnsproxy answered for a cluster name while CoreDNS was down), 'bad' otherwise.
+ */
+export function resultTone(r: Pick<QueryResult, 'transport' | 'rcode' | 'answers'>): 'ok' | 'warn' | 'bad' {
+  if (!resultOk(r)) return 'bad';
+  return r.answers.length > 0 ? 'ok' : 'warn';
+}
