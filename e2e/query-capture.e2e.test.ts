@@ -108,6 +108,25 @@ describe.skipIf(!inSandbox || tcpdump === '')('exact query log from packets, run
     }, 120_000);
   }
 
+  it('a stop right after the last answers keeps their rows: the drain waits for the ring block tcpdump still holds (its SIGUSR1 counts), and no longer', async () => {
+    const engine = PROXY_ENGINES.find((e) => e !== 'adguard' || dnsproxyMissing === null)!;
+    await runCmd('rm', ['-f', ROWS, `${ROWS}.1`]);
+    const start = await k2sDns(['start', '--kubeconfig', tb.kubeconfigPath, ...engineArgs(engine), '--verify-name', 'www.example.test', '--json']);
+    expect(start.code, start.stderr).toBe(0);
+    // Ten answered queries, then stop at once: their packets are in a ring block the kernel hands
+    // over only when it is full or BLOCK_TIMEOUT_MS (1 s) has passed.
+    const names = Array.from({ length: 10 }, (_, i) => `last${i}.example.test`);
+    const rcodes = await Promise.all(names.map((n, i) => udpQuery(41020 + i, 4101 + (i % 5), n)));
+    expect(rcodes.every((r) => r === 'NOERROR' || r === 'NXDOMAIN')).toBe(true);
+    const stop = await k2sDns(['stop', '--on-drift', 'restore', '--json']);
+    expect(stop.code, stop.stdout).toBe(0);
+    const text = await readFile(ROWS, 'utf8');
+    const written = text.split('\n').map(parserLine).filter((v): v is CapturedQuery => v !== null && !('counts' in v) && v.rcode !== null).map((r) => r.name);
+    expect(names.filter((n) => !written.includes(n))).toEqual([]);
+    const stopped = /capture-watch: stopped: \d+ rows, (\d+) packets, (\d+) passed the kernel filter, 0 dropped by the kernel/.exec(await readFile('/run/k2s/capture.log', 'utf8'));
+    expect(Number(stopped![2])).toBe(Number(stopped![1]));
+  }, 120_000);
+
   it('tcpdump killed: the companion exits 1 and says why, and k2s-dns queries says the exact log stopped instead of showing old rows', async () => {
     const engine = PROXY_ENGINES.find((e) => e !== 'adguard' || dnsproxyMissing === null)!;
     await runCmd('rm', ['-f', ROWS, `${ROWS}.1`]);

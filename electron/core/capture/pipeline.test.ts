@@ -5,11 +5,19 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parserLine, startCapturePipeline, stderrReason } from './pipeline';
 import type { CapturedQuery } from './pairing';
 
-/** A child process double: stdio streams, kill() ends it with the signal. */
-function fakeChild(): ChildProcess & { stdout: PassThrough; stderr: PassThrough; stdin: PassThrough } {
-  const c = new EventEmitter() as ChildProcess & { stdout: PassThrough; stderr: PassThrough; stdin: PassThrough };
-  Object.assign(c, { stdout: new PassThrough(), stderr: new PassThrough(), stdin: new PassThrough(), exitCode: null, signalCode: null });
+/**
+ * A child process double: stdio streams, kill() ends it with the signal — except SIGUSR1, which
+ * tcpdump answers with its counts: `onUsr1` (when set) writes them, else it is ignored.
+ */
+function fakeChild(onUsr1?: (c: { stderr: PassThrough }) => void): ChildProcess & { stdout: PassThrough; stderr: PassThrough; stdin: PassThrough; signals: string[] } {
+  const c = new EventEmitter() as ChildProcess & { stdout: PassThrough; stderr: PassThrough; stdin: PassThrough; signals: string[] };
+  Object.assign(c, { stdout: new PassThrough(), stderr: new PassThrough(), stdin: new PassThrough(), exitCode: null, signalCode: null, signals: [] });
   c.kill = ((sig: NodeJS.Signals = 'SIGTERM') => {
+    c.signals.push(sig);
+    if (sig === 'SIGUSR1') {
+      onUsr1?.(c);
+      return true;
+    }
     Object.assign(c, { signalCode: sig });
     queueMicrotask(() => c.emit('exit', null, sig));
     return true;
@@ -51,9 +59,9 @@ describe('capture pipeline: the parser output is untrusted text', () => {
     expect(end).toEqual({ counts: { frames: 4, notSegment: 0, notDns: 0, messages: 4, rows: 2 }, dropped: 0, received: 5, badLines: 1 });
   });
 
-  /** A pipeline over two fake children, open (tcpdump said "listening on"). */
-  async function openPipeline() {
-    const td = fakeChild();
+  /** A pipeline over two fake children, open (tcpdump said "listening on"); `onUsr1`: tcpdump's answer to SIGUSR1. */
+  async function openPipeline(onUsr1?: (c: { stderr: PassThrough }) => void) {
+    const td = fakeChild(onUsr1);
     const parser = fakeChild();
     let n = 0;
     const deps = { spawn: () => (n++ === 0 ? td : parser) };
@@ -81,6 +89,42 @@ describe('capture pipeline: the parser output is untrusted text', () => {
     parser.emit('exit', 134, null);
     expect(await cap.ended).toBe('the packet parser exited unexpectedly (exit 134)');
     expect(td.signalCode).toBe('SIGTERM');
+  });
+
+  /** tcpdump's SIGUSR1 line (as tcpdump 4.99.3 printed it here). */
+  const statsLine = (captured: number, received: number, dropped = 0) => `tcpdump: ${captured} packets captured, ${received} packets received by filter, ${dropped} packets dropped by kernel\n`;
+
+  it('stop with nothing in the ring: one ask for the counts, then SIGINT, no drain wait (no timer needed)', async () => {
+    vi.useFakeTimers();
+    try {
+      const { td, parser, cap } = await openPipeline((c) => c.stderr.write(statsLine(7, 7)));
+      parser.stdout.write(`${JSON.stringify(ROW)}\n`); // a row just now: the old quiet wait would have waited 1.2 s
+      const stopping = cap.stop();
+      await vi.waitFor(() => expect(td.signals).toEqual(['SIGUSR1', 'SIGINT']), { interval: 1 });
+      queueMicrotask(() => parser.emit('exit', 0, null));
+      await stopping;
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('stop with packets still in the ring: asks again until tcpdump has written those taken before the stop, then SIGINT', async () => {
+    // 5 received, 2 captured: 3 wait in an unfinished block; 2 more arrive after the request (not waited for).
+    const answers = [statsLine(2, 5), statsLine(2, 6), statsLine(4, 7), statsLine(5, 7)];
+    const { td, parser, cap } = await openPipeline((c) => c.stderr.write(answers.shift() ?? statsLine(5, 7)));
+    const stopping = cap.stop();
+    await vi.waitFor(() => expect(td.signals.at(-1)).toBe('SIGINT'), { timeout: 2000, interval: 5 });
+    expect(td.signals).toEqual(['SIGUSR1', 'SIGUSR1', 'SIGUSR1', 'SIGUSR1', 'SIGINT']);
+    queueMicrotask(() => parser.emit('exit', 0, null));
+    await stopping;
+  });
+
+  it('counts for the dropped packets are not waited for: received − dropped is what the ring can still hand over', async () => {
+    const { td, parser, cap } = await openPipeline((c) => c.stderr.write(statsLine(4, 10, 6)));
+    const stopping = cap.stop();
+    await vi.waitFor(() => expect(td.signals).toEqual(['SIGUSR1', 'SIGINT']), { timeout: 1000, interval: 5 });
+    queueMicrotask(() => parser.emit('exit', 0, null));
+    await stopping;
   });
 
   it('a stop is no crash: ended never settles', async () => {

@@ -8,6 +8,7 @@ import type { ChildProcess, SpawnOptions } from 'node:child_process';
 import type { CapturedQuery } from './pairing';
 import type { CaptureCounts } from './pcap-rows';
 import { BLOCK_TIMEOUT_MS, tcpdumpArgv, type CaptureTarget } from './tcpdump-argv';
+import { tcpdumpStatsLine, type TcpdumpStats } from './tcpdump-stats';
 
 /** What the pipeline needs from the OS. */
 export interface PipelineDeps {
@@ -31,13 +32,16 @@ export interface PipelineOptions extends CaptureTarget {
 /** A running capture. */
 export interface CapturePipeline {
   /**
-   * Ends the capture: once the parser has written nothing for DRAIN_QUIET_MS, or DRAIN_QUIET_MS
-   * after the call under steady traffic, tcpdump is stopped and the parser reads to the end of the pipe. Packets still
-   * in tcpdump's ring when it stops are lost without being counted as drops, so the drain comes
-   * first. Resolves with the parser's counts, tcpdump's kernel drops, the copies the kernel
-   * filter passed (received: tcpdump's "packets received by filter"; equal to the parser's
-   * frames when no copy was dropped or discarded in user space) and the parser's lines that
-   * were no row (badLines).
+   * Ends the capture once every packet the kernel had taken when stop() was called has been
+   * written to the parser: tcpdump's counts (SIGUSR1, tcpdump-stats.ts) say how many are still
+   * in the ring, and the stop waits for the block holding them to be handed over (at most
+   * DRAIN_MAX_MS), so a stop with nothing in flight ends at once. Without counts (a tcpdump that
+   * does not answer SIGUSR1 within STATS_WAIT_MS) it waits as before: until the parser has
+   * written nothing for DRAIN_QUIET_MS, at most DRAIN_MAX_MS. Then tcpdump is stopped and the
+   * parser reads to the end of the pipe. Resolves with the parser's counts, tcpdump's kernel
+   * drops, the copies the kernel filter passed (received: tcpdump's "packets received by
+   * filter"; equal to the parser's frames when no copy was dropped or discarded in user space)
+   * and the parser's lines that were no row (badLines).
    */
   stop(): Promise<{ counts: CaptureCounts | null; dropped: number | null; received: number | null; badLines: number }>;
   /**
@@ -72,16 +76,19 @@ export function parserLine(line: string): CapturedQuery | { counts: CaptureCount
 }
 
 /**
- * The parser's silence that ends the drain before a stop, and the longest drain. Longer than
- * the kernel's block timeout (tcpdump-argv.ts): a packet the kernel took before the stop was
- * asked for is in a block handed over within BLOCK_TIMEOUT_MS, so a stop under traffic waits
- * that long and no longer (packets after the request are not this capture's to keep: a follow's
- * restart starts the next capture at once). A stop after a quiet second (the usual case: the
- * proxy stopped first) does not wait at all, and loses only packets of that last second that
- * were still in an unfinished block.
+ * The longest drain, and the parser's silence that ends it when tcpdump gives no counts. Longer
+ * than the kernel's block timeout (tcpdump-argv.ts): a packet the kernel took before the stop
+ * was asked for is in a block handed over within BLOCK_TIMEOUT_MS, so a stop under traffic
+ * waits that long and no longer (packets after the request are not this capture's to keep: a
+ * follow's restart starts the next capture at once). With tcpdump's counts a stop waits only
+ * while packets of its own are still in the ring: with none in flight it does not wait at all.
  */
 const DRAIN_QUIET_MS = BLOCK_TIMEOUT_MS + 200;
 const DRAIN_MAX_MS = DRAIN_QUIET_MS;
+/** How long tcpdump has to print its counts after SIGUSR1 (it prints from the signal handler: measured in ms). */
+const STATS_WAIT_MS = 300;
+/** Pause between two asks for tcpdump's counts while a block is still in the ring. */
+const STATS_POLL_MS = 50;
 
 /** How long tcpdump has to print "listening on" before the start fails. */
 const OPEN_TIMEOUT_MS = 10_000;
@@ -120,6 +127,34 @@ export async function startCapturePipeline(deps: PipelineDeps, o: PipelineOption
   td.stdout!.pipe(parser.stdin!);
   let err = '';
   td.stderr!.on('data', (d: Buffer) => (err += d.toString()).length > 65536 && (err = err.slice(-4096)));
+  // tcpdump's answers to SIGUSR1, line by line (askStats).
+  let errLine = '';
+  const statsWaiters = new Set<(s: TcpdumpStats) => void>();
+  td.stderr!.on('data', (d: Buffer) => {
+    const lines = (errLine + d.toString()).split('\n');
+    errLine = lines.pop()!.slice(-4096);
+    for (const l of lines) {
+      const s = tcpdumpStatsLine(l);
+      if (s) for (const w of [...statsWaiters]) w(s);
+    }
+  });
+  /** tcpdump's counts now (SIGUSR1), null when it has exited or does not answer within STATS_WAIT_MS. */
+  const askStats = (): Promise<TcpdumpStats | null> => {
+    if (td.exitCode !== null || td.signalCode !== null) return Promise.resolve(null);
+    return new Promise((resolve) => {
+      const done = (s: TcpdumpStats | null) => {
+        clearTimeout(timer);
+        statsWaiters.delete(done);
+        td.off('exit', gone);
+        resolve(s);
+      };
+      const gone = () => done(null);
+      const timer = setTimeout(gone, STATS_WAIT_MS);
+      statsWaiters.add(done);
+      td.once('exit', gone);
+      td.kill('SIGUSR1');
+    });
+  };
   let counts: CaptureCounts | null = null;
   let badLines = 0;
   let rest = '';
@@ -186,7 +221,19 @@ export async function startCapturePipeline(deps: PipelineDeps, o: PipelineOption
     async stop() {
       stopping = true;
       const t0 = Date.now();
-      while (Date.now() - lastOut < DRAIN_QUIET_MS && Date.now() - t0 < DRAIN_MAX_MS) await new Promise((r) => setTimeout(r, 50));
+      const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+      let s = await askStats();
+      if (s !== null) {
+        // Only the packets taken before this call: later ones are not this capture's to keep
+        // (a follow's restart starts the next capture at once).
+        const wanted = s.received - s.dropped;
+        while (s !== null && s.captured < wanted && Date.now() - t0 < DRAIN_MAX_MS) {
+          await pause(STATS_POLL_MS);
+          s = await askStats();
+        }
+      } else {
+        while (Date.now() - lastOut < DRAIN_QUIET_MS && Date.now() - t0 < DRAIN_MAX_MS) await pause(50);
+      }
       // SIGINT: tcpdump flushes, prints its statistics and closes the pipe; the parser then ends.
       if (td.exitCode === null) td.kill('SIGINT');
       await exited(td);
