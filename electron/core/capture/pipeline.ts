@@ -75,8 +75,9 @@ export function parserLine(line: string): CapturedQuery | { counts: CaptureCount
  * The parser's silence that ends the drain before a stop, and the longest drain. Longer than
  * the kernel's block timeout (tcpdump-argv.ts): a packet the kernel took before the stop was
  * asked for is in a block handed over within BLOCK_TIMEOUT_MS, so a stop under traffic waits
- * that long and no longer (packets after the request are not this capture's to keep: a follow's
- * restart starts the next capture at once). A stop after a quiet second (the usual case: the
+ * that long and no longer (packets after the request are not this capture's to keep: a restart
+ * for new ports starts the next capture at once; a followed network's engine restart does not
+ * stop the capture at all). A stop after a quiet second (the usual case: the
  * proxy stopped first) does not wait at all, and loses only packets of that last second that
  * were still in an unfinished block.
  */
