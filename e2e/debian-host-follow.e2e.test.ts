@@ -26,6 +26,8 @@ import { engineMissing, PROXY_ENGINES } from './bed/engines';
 import { runCmd } from './bed/run-cmd';
 import { startTestbed, type Testbed } from './bed/testbed';
 import { queryDns } from '../electron/core/probes/dns-query';
+import { parserLine } from '../electron/core/capture/pipeline';
+import type { CapturedQuery } from '../electron/core/capture/pairing';
 
 const inSandbox = process.env.K2S_DNS_SANDBOX === '1';
 const why = inSandbox ? await debianHostMissing() : 'the Debian host boots only inside e2e/bed/sandbox.sh (npm run test:e2e, as root)';
@@ -110,7 +112,9 @@ interface NetworkChangeCase {
  * new nameserver's name is NXDOMAIN), the change, then the follower's own journal line for it
  * (written after the engine restarted, listens and the state is saved; follow-watch.ts), a new
  * engine PID, the proxy answering from the new nameserver, a cluster name through the host's
- * resolver, and status. Prints the latency figures (proxy answering; the follower's phases).
+ * resolver, and status; with tcpdump installed, the exact query log's companion kept its PID
+ * across the engine restart and logged the queries before and after it. Prints the latency
+ * figures (proxy answering; the follower's phases).
  */
 async function followCase(h: DebianHost, c: NetworkChangeCase): Promise<void> {
   const start = await hostCli(h, hostStartArgs(c.engine));
@@ -129,6 +133,10 @@ async function followCase(h: DebianHost, c: NetworkChangeCase): Promise<void> {
   expect((await queryDns({ name: NEW_NAME, type: 'A', server: '127.0.0.1', timeoutMs: 2000 })).rcode).toBe('NXDOMAIN');
   const pidBefore = await mainPid(h);
   const linesBefore = (await followerLines(h)).length;
+  // tcpdump is in the root file system: start ran the exact query log's companion.
+  const capturing = (await h.run(['test', '-x', '/usr/bin/tcpdump'])).code === 0;
+  if (capturing) expect(await isActive(h, CAPTURE_UNIT)).toBe('active');
+  const capturePid = capturing ? await mainPid(h, CAPTURE_UNIT) : 0;
 
   const t0 = Date.now();
   const changed = await c.change();
@@ -149,6 +157,30 @@ async function followCase(h: DebianHost, c: NetworkChangeCase): Promise<void> {
   expect(await hostGetent(h, 'kubernetes.default.svc.cluster.local')).toEqual(['172.21.0.1']);
   const status = JSON.parse((await hostCli(h, ['status', '--json'])).stdout);
   expect(status).toMatchObject({ state: 'running', resolverOwner: 'k2s', pid: pidAfter, networkChange: { outcome: 'followed', writer: c.writer, to: c.to } });
+  if (capturing) {
+    // The capture ran on across the engine's restart (same process: no drain, no gap), and its
+    // log has the query answered NXDOMAIN by the old network before the change and the new
+    // network's answer with the new nameserver as the upstream.
+    expect(await mainPid(h, CAPTURE_UNIT)).toBe(capturePid);
+    const rows = await untilRows(h, (r) => r.some((q) => q.rcode === 'NOERROR' && q.answers.some((a) => a.includes(NEW_ANSWER)) && q.upstream === `${c.to[0]}:53`));
+    expect(rows.filter((q) => q.rcode === 'NXDOMAIN' && q.queryUs < t0 * 1000).length).toBeGreaterThanOrEqual(1);
+  }
+}
+
+/** The companion of the exact query log (start runs it when tcpdump is installed). */
+const CAPTURE_UNIT = 'k2s-dnsproxy-capture.service';
+
+/** The exact log's rows for NEW_NAME inside the host once `ok` holds for them (rows reach the file up to 1 s after their answer); fails past FOLLOW_DEADLINE_MS. */
+async function untilRows(h: DebianHost, ok: (rows: CapturedQuery[]) => boolean): Promise<CapturedQuery[]> {
+  let rows: CapturedQuery[] = [];
+  for (const t1 = Date.now(); Date.now() - t1 < FOLLOW_DEADLINE_MS; await new Promise((res) => setTimeout(res, 200))) {
+    rows = (await h.run(['cat', '/var/log/dnsproxy/queries.jsonl'])).stdout
+      .split('\n')
+      .map(parserLine)
+      .filter((v): v is CapturedQuery => v !== null && !('counts' in v) && v.name === NEW_NAME);
+    if (ok(rows)) return rows;
+  }
+  expect.fail(`the exact query log's rows for ${NEW_NAME}: ${JSON.stringify(rows)}`);
 }
 
 describe.skipIf(why !== null)('NetworkManager changes DNS while K2s DNS runs (Debian 13 host)', () => {

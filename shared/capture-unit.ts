@@ -3,7 +3,8 @@
  * companion (electron/core/capture/capture-main.ts) — root, because tcpdump(8) opens the capture
  * as root and then drops to an unprivileged user itself (`-Z`); the packet parser never runs as
  * root. Tied to the main unit like the KubeSwitch and resolved units (COMPANION_TIE): started
- * with k2s-dnsproxy.service (at boot too), stopped and restarted with it, never alone. Output
+ * with k2s-dnsproxy.service (at boot too), stopped and restarted with it, never alone; a followed
+ * network's restart of the proxy leaves it running (it reads packets, not the engine). Output
  * (its start line and its counts at the end) goes to the journal.
  */
 import { renderCompanionUnit } from './companion-unit';

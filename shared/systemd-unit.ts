@@ -186,7 +186,9 @@ function serviceTail(spec: ServiceSpec, log: string, wantedBy = 'multi-user.targ
  * started by itself at the next boot and by hand; with the lines here it did neither ("Unit
  * k2s-dnsproxy.service not found"). systemd's own restart of the main unit (Restart=) restarts
  * the companion too (PartOf=), and it stays active while those restarts fail; BindsTo= was not
- * taken: it left the companion inactive until the main unit ran again.
+ * taken: it left the companion inactive until the main unit ran again. A followed network's
+ * restart of the main unit is not propagated: it runs with `--job-mode=ignore-requirements`
+ * (host/systemd-service.ts RESTART_JOB_MODE), so the capture keeps running across it.
  */
 export const COMPANION_TIE = [`PartOf=${SERVICE}.service`, `Requisite=${SERVICE}.service`, `After=${SERVICE}.service`] as const;
 /** `[Install] WantedBy=` of the companion units (COMPANION_TIE). */

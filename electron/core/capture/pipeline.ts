@@ -80,8 +80,9 @@ export function parserLine(line: string): CapturedQuery | { counts: CaptureCount
  * than the kernel's block timeout (tcpdump-argv.ts): a packet the kernel took before the stop
  * was asked for is in a block handed over within BLOCK_TIMEOUT_MS, so a stop under traffic
  * waits that long and no longer (packets after the request are not this capture's to keep: a
- * follow's restart starts the next capture at once). With tcpdump's counts a stop waits only
- * while packets of its own are still in the ring: with none in flight it does not wait at all.
+ * restart for new ports starts the next capture at once; a followed network's engine restart
+ * does not stop the capture at all). With tcpdump's counts a stop waits only while packets of
+ * its own are still in the ring: with none in flight it does not wait at all.
  */
 const DRAIN_QUIET_MS = BLOCK_TIMEOUT_MS + 200;
 const DRAIN_MAX_MS = DRAIN_QUIET_MS;

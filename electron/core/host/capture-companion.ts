@@ -3,7 +3,8 @@
  * to the proxy, as root: on systemd hosts the unit k2s-dnsproxy-capture.service, tied to
  * k2s-dnsproxy.service (shared/capture-unit.ts: started with it at boot, stopped and restarted
  * with it); elsewhere a detached process with a pidfile in /run/k2s, like the follower. Start runs
- * it once the proxy answers; stop ends it with the proxy.
+ * it once the proxy answers; stop ends it with the proxy. A followed network's engine restart
+ * leaves it running under both (lifecycle/follow.ts restarts it only for new ports).
  */
 import { readFile } from 'node:fs/promises';
 import type { Exec } from './exec';

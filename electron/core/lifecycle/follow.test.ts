@@ -8,7 +8,7 @@ import { followNetwork } from './follow';
 import { dnsStatus } from './status';
 import { watchNetwork } from './follow-watch';
 import { trackedHosts, TEST_START_OPTS } from '../../../e2e/support/test-deps';
-import { CAPTURE_READY_FILE } from '../capture/capture-args';
+import { CAPTURE_FAILED_FILE, CAPTURE_READY_FILE } from '../capture/capture-args';
 
 const host = trackedHosts();
 const quiet = () => undefined;
@@ -214,10 +214,8 @@ describe('following the network on a temp root', () => {
     expect(r.kind === 'followed' && Object.keys(r.phases)).toEqual(['decideMs', 'saveMs', 'hostFileMs', 'restartMs', 'listeningMs']);
   });
 
-  it('a companion that ran is restarted after the engine with the followed plan\'s listeners and ports; none that did not run is started', async () => {
-    const h = await host();
-    const events: string[] = [];
-    const argvs: string[][] = [];
+  /** A fake capture companion on `h` recording its starts (argv) into `events`/`argvs`; ready once started. */
+  const fakeCapture = (h: Awaited<ReturnType<typeof host>>, events: string[], argvs: string[][]) => {
     h.deps.capture = {
       argv: ['/usr/bin/node', '/usr/lib/k2s-dns/k2s-dns.mjs', 'capture-watch'],
       tcpdump: '/usr/bin/tcpdump',
@@ -226,6 +224,7 @@ describe('following the network on a temp root', () => {
         start: async (argv) => {
           events.push('capture');
           argvs.push(argv);
+          await h.deps.fs.remove(CAPTURE_FAILED_FILE);
           await h.deps.fs.writeFileAtomic(CAPTURE_READY_FILE, '4242\n', { mode: 0o644 });
         },
         stop: async () => {
@@ -233,10 +232,43 @@ describe('following the network on a temp root', () => {
         },
       },
     };
+  };
+
+  it('a running companion whose ports stay is left running across the engine restart (no drain, no gap); none that did not run is started', async () => {
+    const h = await host();
+    const events: string[] = [];
+    const argvs: string[][] = [];
+    fakeCapture(h, events, argvs);
     expect(await startDns(h.deps, TEST_START_OPTS, quiet)).toMatchObject({ ok: true });
-    expect(argvs).toHaveLength(1);
+    expect(argvs).toEqual([['/usr/bin/node', '/usr/lib/k2s-dns/k2s-dns.mjs', 'capture-watch', '--listen', '127.0.0.1:53', '--port', '53']]);
     const start = h.services.start.bind(h.services);
     h.services.start = async (spec) => (events.push('engine'), start(spec));
+    await networkWrites(h.root, 'etc/resolv.conf', NM);
+    const r = await followNetwork(h.deps);
+    expect(r).toMatchObject({ kind: 'followed', change: { to: ['192.0.2.77'] } });
+    expect(events).toEqual(['capture', 'engine']);
+    expect(r.kind === 'followed' && Object.keys(r.phases)).toEqual(['decideMs', 'saveMs', 'hostFileMs', 'restartMs', 'listeningMs']);
+    expect(await h.deps.fs.readFile(CAPTURE_READY_FILE)).toEqual(Buffer.from('4242\n'));
+
+    // The companion gone (stopped, not crashed): the next follow starts none.
+    await h.deps.fs.remove(CAPTURE_READY_FILE);
+    await networkWrites(h.root, 'etc/resolv.conf', RESOLVCONF);
+    const again = await followNetwork(h.deps);
+    expect(again).toMatchObject({ kind: 'followed', change: { to: ['10.8.0.1'] } });
+    expect(events).toEqual(['capture', 'engine', 'engine']);
+    expect(again.kind === 'followed' && Object.keys(again.phases)).toEqual(['decideMs', 'saveMs', 'hostFileMs', 'restartMs', 'listeningMs']);
+  });
+
+  it('a companion that stopped with a reason is restarted after the engine with the followed plan\'s listeners and ports', async () => {
+    const h = await host();
+    const events: string[] = [];
+    const argvs: string[][] = [];
+    fakeCapture(h, events, argvs);
+    expect(await startDns(h.deps, TEST_START_OPTS, quiet)).toMatchObject({ ok: true });
+    const start = h.services.start.bind(h.services);
+    h.services.start = async (spec) => (events.push('engine'), start(spec));
+    await h.deps.fs.remove(CAPTURE_READY_FILE);
+    await h.deps.fs.writeFileAtomic(CAPTURE_FAILED_FILE, '2026-12-04T12:00:00.000Z tcpdump exited unexpectedly (signal SIGKILL)\n', { mode: 0o644 });
     await networkWrites(h.root, 'etc/resolv.conf', NM);
     const r = await followNetwork(h.deps);
     expect(r).toMatchObject({ kind: 'followed', change: { to: ['192.0.2.77'] } });
@@ -244,14 +276,20 @@ describe('following the network on a temp root', () => {
     expect(argvs[1]).toEqual(['/usr/bin/node', '/usr/lib/k2s-dns/k2s-dns.mjs', 'capture-watch', '--listen', '127.0.0.1:53', '--port', '53']);
     expect(r.kind === 'followed' && typeof r.phases.captureMs).toBe('number');
     expect(r.kind === 'followed' && r.captureError).toBeUndefined();
+  });
 
-    // The companion gone (stopped, not crashed): the next follow starts none.
-    await h.deps.fs.remove(CAPTURE_READY_FILE);
-    await networkWrites(h.root, 'etc/resolv.conf', RESOLVCONF);
-    const again = await followNetwork(h.deps);
-    expect(again).toMatchObject({ kind: 'followed', change: { to: ['10.8.0.1'] } });
-    expect(events).toEqual(['capture', 'engine', 'capture', 'engine']);
-    expect(again.kind === 'followed' && Object.keys(again.phases)).toEqual(['decideMs', 'saveMs', 'hostFileMs', 'restartMs', 'listeningMs']);
+  it('a running companion is restarted when the followed plan reads other ports (the start\'s upstream on 5353, the network\'s on 53)', async () => {
+    const h = await host();
+    const events: string[] = [];
+    const argvs: string[][] = [];
+    fakeCapture(h, events, argvs);
+    expect(await startDns(h.deps, { ...TEST_START_OPTS, upstreams: ['192.0.2.53:5353'] }, quiet)).toMatchObject({ ok: true });
+    expect(argvs[0]).toEqual(['/usr/bin/node', '/usr/lib/k2s-dns/k2s-dns.mjs', 'capture-watch', '--listen', '127.0.0.1:53', '--port', '53', '--port', '5353']);
+    await networkWrites(h.root, 'etc/resolv.conf', NM);
+    const r = await followNetwork(h.deps);
+    expect(r).toMatchObject({ kind: 'followed', change: { to: ['192.0.2.77'] } });
+    expect(argvs[1]).toEqual(['/usr/bin/node', '/usr/lib/k2s-dns/k2s-dns.mjs', 'capture-watch', '--listen', '127.0.0.1:53', '--port', '53']);
+    expect(r.kind === 'followed' && typeof r.phases.captureMs).toBe('number');
   });
 
   it('an engine that does not come back: the network\'s file is put back at /etc/resolv.conf, drift with the cause, stop restores it', async () => {

@@ -46,8 +46,9 @@ export type FollowOutcome =
  * Where a follow's time went, ms each, in order (the follower logs them; scripts/bench reads
  * them): reading the host and deciding, saving the new original, pointing the host at the proxy
  * again, restarting the engine (the service manager's restart returned), and the new engine
- * accepting connections on every listener; when the exact query log's companion ran, its
- * restart with the new upstreams' ports until its capture is open (captureMs).
+ * accepting connections on every listener; when the exact query log's companion had to be
+ * restarted (the plan's ports changed, or it had stopped with a reason), that restart until its
+ * capture is open (captureMs). A running companion whose ports stay is not touched.
  */
 export interface FollowPhases {
   decideMs: number;
@@ -56,6 +57,11 @@ export interface FollowPhases {
   restartMs: number;
   listeningMs: number;
   captureMs?: number;
+}
+
+/** The capture companion's flags for a plan (its listeners and ports), to tell whether a follow changes what it must read. */
+function captureFlags(plan: Parameters<typeof captureArgvFor>[1]): string {
+  return captureArgvFor([], plan).join(' ');
 }
 
 /** The resolver file the network wrote, and how it reached the host. */
@@ -252,6 +258,11 @@ async function followLocked(deps: LifecycleDeps): Promise<FollowOutcome> {
     // status call first: one systemctl less, 50-150 ms on a loaded host); when that fails (e.g.
     // a unit systemd gave up on) the full start below resets and starts it. The supervised
     // manager starts the same spec again.
+    // Whether the exact query log's companion runs (ready) or stopped with a reason, looked at
+    // before the restart: a full start below restarts its unit with the proxy (PartOf=), and the
+    // ready file is gone while that restart is in flight.
+    const c = deps.capture;
+    const captureRan = c !== undefined && c.tcpdump !== null && ((await deps.fs.lstat(CAPTURE_READY_FILE)) !== null || (await deps.fs.lstat(CAPTURE_FAILED_FILE)) !== null);
     const restarted = deps.services.restart ? await deps.services.restart().then(() => true, () => false) : false;
     if (!restarted) await deps.services.start({ argv, logFile: deps.fs.real(K2S_PATHS.log), description: `K2s DNS proxy (${plan.engine})`, guardDirs: ROOT_WRITTEN_DIRS.map((d) => deps.fs.real(d.path)), ...(runAs ? { runAs } : {}), ...(lateListeners ? { lateListeners } : {}), ...(state.resolvedRoute ? { resolvedRouteFile: deps.fs.real(K2S_PATHS.routeFile) } : {}) });
     restartMs = lap();
@@ -259,11 +270,13 @@ async function followLocked(deps: LifecycleDeps): Promise<FollowOutcome> {
     const listeningMs = lap();
     next = { ...next, plan, pendingManagedResolvConfSha256: null };
     await writeState(deps.fs, next);
-    // The capture reads the ports fixed at its start: new upstreams (another port, or a zone's)
-    // would go unseen, so a companion that ran (ready, or stopped with a reason) is restarted
-    // with this plan's. Its failure is no drift: DNS works, the exact log says it is missing.
-    const c = deps.capture;
-    if (c && c.tcpdump !== null && ((await deps.fs.lstat(CAPTURE_READY_FILE)) || (await deps.fs.lstat(CAPTURE_FAILED_FILE)))) {
+    // The capture kept running across the engine's restart (it reads the interfaces, not the
+    // engine: systemd's restart leaves it alone, systemd-service.ts RESTART_JOB_MODE), so no row
+    // of a query answered before the restart waits on a drain or is lost. It reads the ports
+    // fixed at its start: only when this plan's differ (an upstream on another port) would new
+    // exchanges go unseen, and only then, or when it stopped with a reason, is it restarted with
+    // this plan's. Its failure is no drift: DNS works, the exact log says it is missing.
+    if (c && captureRan && (captureFlags(state.plan) !== captureFlags(plan) || (await deps.fs.lstat(CAPTURE_FAILED_FILE)) !== null)) {
       const captureError = await c.manager.start(captureArgvFor(c.argv, plan)).then(() => undefined, (e: unknown) => messageOf(e));
       const captureMs = lap();
       return { kind: 'followed', change, phases: { decideMs, saveMs, hostFileMs, restartMs, listeningMs, captureMs }, ...(captureError ? { captureError } : {}) };
