@@ -67,7 +67,7 @@ export const DRIFT_CHOICE = {
     get cli() {
       return cliCommand('stop --on-drift restore', true);
     },
-    what: 'stop K2s DNS and put back the exact original saved at start',
+    what: 'stop K2s DNS and put back the saved original, byte for byte',
   },
 } as const;
 
