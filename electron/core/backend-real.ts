@@ -10,7 +10,8 @@ import { K2S_PATHS } from '../../shared/k2s-paths';
 import { dnsStatus } from './lifecycle/status';
 import { resolverDiff } from './lifecycle/diff';
 import { queryTargets, resolveTarget } from './lifecycle/query-target';
-import { kubeconfigOrStarted } from './cluster/kubeconfig-default';
+import { kubeconfigOrStarted, kubeconfigToName } from './cluster/kubeconfig-default';
+import { setCliKubeconfig } from '../../shared/fix';
 import type { FindKubeconfigResult } from './cluster/kubeconfig';
 import { discoverCluster } from './cluster/discovery';
 import { hostZonePolicy } from './cluster/host-zone-policy';
@@ -149,6 +150,8 @@ export function createRealBackend(o: RealBackendOptions): AppBackend {
     const lookup = resolved ?? (resolved = kubeconfigOrStarted(deps.fs, o.kubeconfig));
     const found = await lookup;
     if (!found.path && resolved === lookup) resolved = null;
+    // Suggested start/zones/doctor commands name it when `sudo k2s-dns …` would find another (the sandbox's).
+    setCliKubeconfig(await kubeconfigToName(found.path));
     return found;
   };
   const kubeconfig = async () => (await findKubeconfig()).path;
