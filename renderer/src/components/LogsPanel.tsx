@@ -244,7 +244,7 @@ function QueryView({ rows, allRows, total, hiddenProbes, paused, searching, exac
                       <span className="addr">{r.client ?? '—'}</span>
                       {r.mixed ? <span className="mixed" data-testid="q-mixed" title={MIXED_TITLE} aria-label={MIXED_TITLE}> ≈</span> : null}
                     </span>
-                    <span data-testid="q-name" title={r.name}><DnsName name={r.name} expansion={expansions.get(r.name)} /></span>
+                    <span data-testid="q-name" title={r.name}><DnsName name={r.name} expansion={expansions.get(r.name)} filter={queryText} /></span>
                     <span data-testid="q-type">{r.type}</span>
                     <span data-testid="q-route" title={route}>{route}</span>
                     <span data-testid="q-upstream" title={r.upstream ?? ''}>{r.upstream ?? '—'}</span>
