@@ -6,6 +6,7 @@ import type { EngineName } from '../../../shared/types';
 import { ENGINE_NAMES, ENGINES } from '../../../shared/engines/table';
 import { startInputOf } from '../lib/start-input';
 import { engineGates, freshFindings, startBlock } from '../lib/start-gates';
+import { followEngineChoice } from '../lib/engine-preference';
 import { useUi } from '../lib/ui-state';
 import { disabledReasons } from '../lib/disabled-reasons';
 import { stores, useCluster, useDiagnostics, useDns, useZones } from '../stores';
@@ -65,11 +66,21 @@ export function LifecycleControls() {
       shownForRunning.current = null;
     }
   }, [runningEngine]);
+  const choose = useUi((s) => s.chooseEngine);
   const chooseEngine = (e: EngineName | 'auto') => {
-    // The user's own choice: it stays after a stop.
+    // The user's own choice: it stays after a stop, and every window of the app shows it.
     shownForRunning.current = null;
-    setEngine(e);
+    choose(e);
   };
+  // Another window chose: shown here too, or (while this one shows the running engine) after the stop.
+  useEffect(
+    () =>
+      followEngineChoice((e) => {
+        if (shownForRunning.current) shownForRunning.current.before = e;
+        else setEngine(e);
+      }),
+    [],
+  );
   // Start options (dns:start input): empty means "let discovery decide".
   const kubeSwitchMode = useUi((s) => s.kubeSwitchMode);
   const kubeSwitchAddress = useUi((s) => s.kubeSwitchAddress);
