@@ -44,13 +44,38 @@ export function currentCliName(): CliName {
   return cliName;
 }
 
+/** The kubeconfig this runtime uses when `sudo k2s-dns …` would not find it by itself (setCliKubeconfig), else null. */
+let cliKubeconfig: string | null = null;
+
+/**
+ * Sets the kubeconfig that suggested `start`, `zones` and `doctor` commands must name with
+ * `--kubeconfig` (the sandbox's, a `k2s-dns ui --kubeconfig PATH`): the one in use when the
+ * CLI's own lookup finds another file or none (electron/core/cluster/kubeconfig-default.ts
+ * kubeconfigToName); null when the lookup finds it.
+ */
+export function setCliKubeconfig(path: string | null): void {
+  cliKubeconfig = path;
+}
+
+/** The verbs that read a kubeconfig (`--kubeconfig PATH` in `k2s-dns --help`). */
+const KUBECONFIG_VERBS: ReadonlySet<string> = new Set(['start', 'zones', 'doctor']);
+
+/** `word` as one shell word: as is when it has nothing the shell reads, else in single quotes. */
+function shellWord(word: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
 /**
  * `args` as a command line of the CLI: `k2s-dns ARGS` (installed) or `npx k2s-dns ARGS`
  * (checkout); `root` commands (start, stop, uninstall, recover: they change /etc/resolv.conf)
- * get `sudo ` in front, as the README says ("as root … or prefix it with sudo").
+ * get `sudo ` in front, as the README says ("as root … or prefix it with sudo"). A verb that
+ * reads a kubeconfig ends with `--kubeconfig PATH` when the one in use is not what the lookup
+ * finds (setCliKubeconfig), so the line works as printed.
  */
 export function cliCommand(args: string, root = false): string {
-  return `${root ? 'sudo ' : ''}${cliName} ${args}`;
+  const verb = args.split(' ', 1)[0] ?? '';
+  const kubeconfig = cliKubeconfig !== null && KUBECONFIG_VERBS.has(verb) ? ` --kubeconfig ${shellWord(cliKubeconfig)}` : '';
+  return `${root ? 'sudo ' : ''}${cliName} ${args}${kubeconfig}`;
 }
 
 /** The two drift choices (resolv.conf rewritten by another program while K2s DNS ran), named once; `cli` is read when used (setCliName). */
@@ -67,7 +92,7 @@ export const DRIFT_CHOICE = {
     get cli() {
       return cliCommand('stop --on-drift restore', true);
     },
-    what: 'stop K2s DNS and put back the exact original saved at start',
+    what: 'stop K2s DNS and put back the saved original, byte for byte',
   },
 } as const;
 

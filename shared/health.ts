@@ -42,7 +42,7 @@ const FIX: Record<HealthAction, Record<FrontEnd, string>> = {
     cli: 'kubectl -n kube-system logs -l k8s-app=kube-dns (pods can be Ready while the ClusterIP does not answer), then check the pod network / KubeSwitch route: ip route get <kube-dns ClusterIP>',
   },
   // The live loop's fix is the Corefile's, the same words as doctor's coredns-loop finding.
-  'fix-coredns-loop': { gui: LIVE_LOOP_FIX, cli: LIVE_LOOP_FIX },
+  'fix-coredns-loop': { gui: LIVE_LOOP_FIX.gui, get cli() { return LIVE_LOOP_FIX.cli; } },
   'check-network': {
     gui: "Check the network connection or VPN: K2s DNS follows the network's resolver and switches by itself when the network writes a working one (Start options → Upstreams overrides it only with Network changes: keep)",
     get cli() { return `check the network connection or VPN (${cliCommand('query kubernetes.io --server <nameserver>')}); an override holds only with ${cliCommand('start --upstream IP --on-network-change keep', true)}`; },

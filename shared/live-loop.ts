@@ -6,6 +6,7 @@
  * above retries and well below a loop.
  */
 import type { QueryRow } from './query-log';
+import { cliCommand } from './fix';
 
 /** Identical questions from non-local clients within LOOP_WINDOW_MS that make a loop. */
 export const LOOP_THRESHOLD = 20;
@@ -46,9 +47,20 @@ export function liveLoopMeaning(l: LiveLoop): string {
   return `${l.type} ${l.name} came ${l.count} times within ${LOOP_WINDOW_MS / 1000} s from ${l.clients.join(', ')} (since ${l.since}): CoreDNS forwards what it cannot answer to this host's proxy, and the proxy sends it back to CoreDNS. Names in such a loop time out for pods and for this host.`;
 }
 
-/** The fix of a live loop (doctor's `coredns-loop`, the verdict's `coredns-loop` cause). */
-export const LIVE_LOOP_FIX =
-  "Make CoreDNS forward to the LAN nameservers instead of the KubeSwitch address (Corefile `forward . <nameserver>`), or drop `in-addr.arpa ip6.arpa` from the kubernetes plugin's fallthrough; then run k2s-dns start again, which keeps such zones off the host routes.";
+/** The Corefile part of a live loop's fix. */
+const LOOP_COREFILE_FIX = "Make CoreDNS forward to the LAN nameservers instead of the KubeSwitch address (Corefile `forward . <nameserver>`), or drop `in-addr.arpa ip6.arpa` from the kubernetes plugin's fallthrough";
+
+/**
+ * The fix of a live loop (doctor's `coredns-loop`, the verdict's `coredns-loop` cause), per front
+ * end: the app's buttons, or the start command as this runtime's user types it (`cli` is read
+ * when used: shared/fix.ts cliCommand, with the kubeconfig in use where the lookup would miss it).
+ */
+export const LIVE_LOOP_FIX = {
+  gui: `${LOOP_COREFILE_FIX}; then Stop and Start K2s DNS: start keeps such zones off the host routes.`,
+  get cli() {
+    return `${LOOP_COREFILE_FIX}; then run \`${cliCommand('stop', true)}\` and \`${cliCommand('start', true)}\` again: start keeps such zones off the host routes.`;
+  },
+};
 
 /** `127.0.0.1:5353` / `[::1]:5353` / `::1` → the bare address. */
 function clientAddress(client: string): string {

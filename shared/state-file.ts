@@ -38,6 +38,12 @@ export interface ResolverStateFile {
    * window, a stop after a crash) takes either file as K2s's (isK2sWrittenSha), never as an edit.
    */
   pendingManagedResolvConfSha256?: string | null;
+  /**
+   * st_ino of the K2s-owned resolv.conf K2s wrote last (start, a follow): a regular file there
+   * with this inode was rewritten in place (`printf … > /etc/resolv.conf`), another inode is a
+   * new file renamed over it (NetworkManager, resolvconf). Absent in state files of earlier versions.
+   */
+  managedResolvConfIno?: number | null;
   /** The kubeconfig start used, so zones/doctor/the app default to the same cluster. */
   kubeconfigPath?: string | null;
   // --- zone policy ---
@@ -129,6 +135,7 @@ export function stateFileProblem(v: unknown): string | null {
   if (v.onNetworkChange !== undefined && v.onNetworkChange !== 'follow' && v.onNetworkChange !== 'keep') return 'onNetworkChange is not follow or keep';
   if (v.plan !== undefined && v.plan !== null && !(isObj(v.plan) && Array.isArray(v.plan.upstreams) && Array.isArray(v.plan.listeners) && Array.isArray(v.plan.zones)))
     return 'plan is not a proxy plan';
+  if (v.managedResolvConfIno !== undefined && v.managedResolvConfIno !== null && !isInt(v.managedResolvConfIno)) return 'managedResolvConfIno is not an inode number or null';
   for (const k of ['engineBinary', 'managedNameserver', 'pendingManagedResolvConfSha256'] as const) {
     if (v[k] !== undefined && !isStrOrNull(v[k])) return `${k} is not a string or null`;
   }

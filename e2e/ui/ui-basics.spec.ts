@@ -189,7 +189,7 @@ test('GUI words: no CLI talk, one name per drift choice, code as <code>', async 
   await expect(page.getByTestId('drift-restore')).toHaveText('Restore my original…');
   // One place for the choice: the Host DNS card points at the banner (e2e/ui/drift-choice.spec.ts).
   await expect(page.getByTestId('btn-stop-keep')).toHaveCount(0);
-  await expect(page.getByTestId('btn-stop-drift')).toHaveText('Stop… (choose in the banner)');
+  await expect(page.getByTestId('btn-stop-drift')).toHaveText('Stop… (choose at the top)');
   for (const t of TABS) {
     await page.getByTestId(`tab-${t.id}`).click();
     if (t.id === 'diagnostics') await expect(page.getByTestId('finding-port-53-fix')).toBeVisible();

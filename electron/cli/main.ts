@@ -1,4 +1,4 @@
-import { cliCommand } from '../../shared/fix';
+import { cliCommand, setCliKubeconfig } from '../../shared/fix';
 import type { ParseArgsConfig } from 'node:util';
 import { USAGE } from './usage';
 import { printEvent, formatZones, formatStatus, formatQuery } from './print';
@@ -88,6 +88,12 @@ export async function main(argv: string[]): Promise<number> {
 const nodeDeps = async () => (await import('../core/lifecycle/node-deps')).createNodeDeps();
 const dnsStatusOf = async (deps: Awaited<ReturnType<typeof nodeDeps>>) => (await import('../core/lifecycle/status')).dnsStatus(deps);
 
+/** Fix texts this run prints name `path` in their start/zones/doctor commands when `sudo k2s-dns …` would find another kubeconfig (shared/fix.ts). */
+async function nameKubeconfig(path: string | null): Promise<void> {
+  const { kubeconfigToName } = await import('../core/cluster/kubeconfig-default');
+  setCliKubeconfig(await kubeconfigToName(path));
+}
+
 async function run(command: string, v: Record<string, unknown>, positionals: string[]): Promise<number> {
   const asJson = v.json === true;
   const sink = (e: Parameters<typeof printEvent>[0]) => printEvent(e, asJson, out);
@@ -99,6 +105,7 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
       void import('../core/cluster/kube-client').catch(() => undefined);
       const [{ locateKubeconfig }, { startDns }, { startOptionsOf }] = await Promise.all([import('../core/cluster/kubeconfig'), import('../core/lifecycle/start'), import('../core/lifecycle/options')]);
       const found = await locateKubeconfig(typeof v.kubeconfig === 'string' ? { explicit: v.kubeconfig } : {});
+      await nameKubeconfig(found.path);
       const deps = await nodeDeps();
       const r = await startDns(deps, startOptionsOf(input, found), sink);
       return r.exitCode;
@@ -163,6 +170,7 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
       const [{ kubeconfigOrStarted }, { NoKubeconfigError }] = await Promise.all([import('../core/cluster/kubeconfig-default'), import('../core/cluster/errors')]);
       const { fs } = await nodeDeps();
       const found = await kubeconfigOrStarted(fs, typeof v.kubeconfig === 'string' ? v.kubeconfig : undefined);
+      await nameKubeconfig(found.path);
       if (!found.path) {
         err(NoKubeconfigError.fromLookup(found).message);
         return EXIT.refused;
@@ -201,6 +209,7 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
       const [{ runDoctor }, { formatDoctor }] = await Promise.all([import('../core/doctor/run-doctor'), import('./print-doctor')]);
       const [deps, { kubeconfigOrStarted }] = await Promise.all([nodeDeps(), import('../core/cluster/kubeconfig-default')]);
       const found = await kubeconfigOrStarted(deps.fs, typeof v.kubeconfig === 'string' ? v.kubeconfig : undefined);
+      await nameKubeconfig(found.path);
       const findings = await runDoctor(deps, { kubeconfigPath: found.path, ...(typeof v.dnsproxy === 'string' ? { dnsproxyPath: v.dnsproxy } : {}) });
       out(asJson ? JSON.stringify(findings) : formatDoctor(findings));
       return findings.some((f) => f.severity === 'error') ? EXIT.failed : EXIT.ok;

@@ -10,7 +10,8 @@ import { K2S_PATHS } from '../../shared/k2s-paths';
 import { dnsStatus } from './lifecycle/status';
 import { resolverDiff } from './lifecycle/diff';
 import { queryTargets, resolveTarget } from './lifecycle/query-target';
-import { kubeconfigOrStarted } from './cluster/kubeconfig-default';
+import { kubeconfigOrStarted, kubeconfigToName } from './cluster/kubeconfig-default';
+import { setCliKubeconfig } from '../../shared/fix';
 import type { FindKubeconfigResult } from './cluster/kubeconfig';
 import { discoverCluster } from './cluster/discovery';
 import { hostZonePolicy } from './cluster/host-zone-policy';
@@ -145,10 +146,17 @@ export function createRealBackend(o: RealBackendOptions): AppBackend {
   // passes to the helper, which runs under pkexec with neither. A lookup that found nothing is
   // not kept, so a kubeconfig that appears later is found at the next call.
   let resolved: Promise<FindKubeconfigResult> | null = null;
+  const named: { path: string | null | undefined } = { path: undefined };
   const findKubeconfig = async (): Promise<FindKubeconfigResult> => {
     const lookup = resolved ?? (resolved = kubeconfigOrStarted(deps.fs, o.kubeconfig));
     const found = await lookup;
     if (!found.path && resolved === lookup) resolved = null;
+    // Suggested start/zones/doctor commands name it when `sudo k2s-dns …` would find another (the
+    // sandbox's); looked at once per path (the lookup may run getent), not at every status poll.
+    if (found.path !== named.path) {
+      named.path = found.path;
+      setCliKubeconfig(await kubeconfigToName(found.path));
+    }
     return found;
   };
   const kubeconfig = async () => (await findKubeconfig()).path;

@@ -1,4 +1,7 @@
+import { existsSync } from 'node:fs';
+import { userInfo } from 'node:os';
 import { locateKubeconfig, type FindKubeconfigResult } from './kubeconfig';
+import type { Exec } from '../host/exec';
 import { readState } from '../host/resolver-state';
 import type { HostFs } from '../host/host-fs';
 
@@ -23,4 +26,21 @@ export async function kubeconfigOrStarted(fs: HostFs, explicit: string | undefin
   if (found.path || explicit) return found;
   const started = (await readState(fs).catch(() => null))?.kubeconfigPath;
   return started ? { path: started, tried: [...found.tried, `${started} (used by start)`], explicit: false } : found;
+}
+
+/**
+ * The kubeconfig a suggested command must name with `--kubeconfig` (shared/fix.ts
+ * setCliKubeconfig): `inUse`, unless `sudo k2s-dns …` typed by this user finds that very file by
+ * itself — the order above as root (every file readable, $KUBECONFIG dropped by sudo): this
+ * user as the sudo caller, or for root the caller that elevated it. Null when none is in use or
+ * the lookup finds it. `host` is injected by tests.
+ */
+export async function kubeconfigToName(
+  inUse: string | null,
+  host: { uid: number; user: string; env: Record<string, string | undefined>; exists: (p: string) => boolean; exec?: Exec } = { uid: process.getuid?.() ?? 0, user: userInfo().username, env: process.env, exists: existsSync },
+): Promise<string | null> {
+  if (inUse === null) return null;
+  const env = host.uid === 0 ? { PKEXEC_UID: host.env['PKEXEC_UID'], SUDO_USER: host.env['SUDO_USER'] } : { SUDO_USER: host.user };
+  const found = await locateKubeconfig({ env, exists: host.exists, ...(host.exec ? { exec: host.exec } : {}) });
+  return found.path === inUse ? null : inUse;
 }

@@ -30,7 +30,8 @@ export async function checkLiveLoop(ctx: DoctorContext): Promise<DoctorFinding> 
     severity: 'error',
     title: 'CoreDNS and the proxy forward a query to each other (loop)',
     meaning: liveLoopMeaning(l),
-    fix: LIVE_LOOP_FIX,
+    fix: LIVE_LOOP_FIX.cli,
+    remedy: { action: null, gui: LIVE_LOOP_FIX.gui, cli: LIVE_LOOP_FIX.cli },
     detail: { loops: loops.slice(0, 5) },
   };
 }

@@ -315,6 +315,8 @@ async function activate(deps: LifecycleDeps, pre: Preflight, state: ResolverStat
   });
   await deps.fs.writeFileAtomic(K2S_PATHS.resolvConf, managed, { mode: 0o644, uid: 0, gid: 0 });
   const sha = createHash('sha256').update(managed).digest('hex');
+  // Its inode tells a later write in place from a new file renamed over it (follow.ts).
+  const ino = (await deps.fs.lstat(K2S_PATHS.resolvConf))?.ino ?? null;
   await writeState(deps.fs, {
     ...state,
     resolvedDropIn: false,
@@ -323,6 +325,7 @@ async function activate(deps: LifecycleDeps, pre: Preflight, state: ResolverStat
     kubeDnsIp: discovery.kubeDnsIp,
     kubernetesServiceIp: discovery.kubernetesServiceIp,
     managedResolvConfSha256: sha,
+    managedResolvConfIno: ino,
     allowedZones: discovery.allowedZones ?? [],
     // What a follow of the network needs to restart the engine and rewrite this file (follow.ts).
     ...follow,

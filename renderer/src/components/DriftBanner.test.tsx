@@ -36,6 +36,13 @@ describe('DriftBanner', () => {
     expect(html).toContain(`the file NetworkManager wrote at ${timeText(Date.parse(FOLLOWED_AT))} (followed while K2s DNS ran)`);
     expect(html).not.toContain('the original saved at start');
   });
+  it('the restore choice says "byte for byte", as stop\'s CLI message does (issue 20 low): the lead, the button\'s title and the dialog', () => {
+    dns.status = { ...running, savedAt: '2026-12-02T01:00:00.000Z' };
+    const html = renderToStaticMarkup(<DriftBanner />);
+    expect(html).toContain('theirs (the saved copy is then gone), or the original saved at start, put back byte for byte.');
+    expect(html).toMatch(/title="stop K2s DNS and put back the saved original, byte for byte"[^>]*data-testid="drift-restore"/);
+    expect(html).toContain(`with the original saved when K2s DNS started (${timeText(Date.parse('2026-12-02T01:00:00.000Z'))}), byte for byte, then`);
+  });
   it('without a follow the saved copy is still start\'s', () => {
     dns.status = { ...running, savedAt: '2026-12-02T01:00:00.000Z' };
     const html = renderToStaticMarkup(<DriftBanner />);

@@ -95,15 +95,15 @@ export function DriftBanner() {
           {driftViaLead(resolves, route)} Nothing is broken now: you can leave K2s DNS running as it is. Both choices below stop K2s DNS.{' '}
           {warning ? (
             <>
-              <strong data-testid="drift-keep-warning" data-risk={risk!.kind}>{warning}</strong> So the default is <strong>{DRIFT_CHOICE.restore.label}</strong>: it puts back {saved}{risk!.kind === 'no-nameserver' ? savedWords : ''}.
+              <strong data-testid="drift-keep-warning" data-risk={risk!.kind}>{warning}</strong> So the default is <strong>{DRIFT_CHOICE.restore.label}</strong>: it puts back {saved}, byte for byte{risk!.kind === 'no-nameserver' ? savedWords : ''}.
             </>
           ) : (
-            <>They differ in which file stays: theirs, or {saved}, which is then gone.</>
+            <>They differ in which file stays: theirs (the saved copy is then gone), or {saved}, put back byte for byte.</>
           )}
         </p>
       ) : (
         <p data-testid="drift-lead">
-          {driftLead(resolves)} Both choices below stop K2s DNS now; they differ in which file stays: theirs, or {saved}, which is then gone.{' '}
+          {driftLead(resolves)} Both choices below stop K2s DNS now; they differ in which file stays: theirs (the saved copy is then gone), or {saved}, put back byte for byte.{' '}
           {warning ? (
             <>
               <strong data-testid="drift-keep-warning" data-risk={risk!.kind}>{warning}</strong> So the default is <strong>{DRIFT_CHOICE.restore.label}</strong>.
@@ -140,7 +140,7 @@ export function DriftBanner() {
       <dialog ref={dialog} className="confirm" aria-labelledby="confirm-restore-title" aria-describedby="confirm-restore-text" onClose={() => setConfirming(false)} data-testid="confirm-restore">
         <h3 id="confirm-restore-title">{DRIFT_CHOICE.restore.label}?</h3>
         <p id="confirm-restore-text">
-          This replaces the /etc/resolv.conf the other program wrote with {followed ? saved : `the original saved when K2s DNS started${status?.savedAt ? ` (${timeText(Date.parse(status.savedAt))})` : ''}`}, then
+          This replaces the /etc/resolv.conf the other program wrote with {followed ? saved : `the original saved when K2s DNS started${status?.savedAt ? ` (${timeText(Date.parse(status.savedAt))})` : ''}`}, byte for byte, then
           stops K2s DNS. The other program's settings in that file are lost until it writes them again.
         </p>
         <div className="row">

@@ -29,7 +29,7 @@ export function runFixAction(action: FixAction): void {
       void stores.diagnostics.getState().run();
       return;
     case 'choose-dnsmasq':
-      uiState.getState().setEngine('dnsmasq');
+      uiState.getState().chooseEngine('dnsmasq');
       uiState.getState().setTab('overview');
       return;
   }

@@ -6,12 +6,26 @@ import type { EngineName } from '../../../shared/types';
 import { ENGINE_NAMES, ENGINES } from '../../../shared/engines/table';
 import { startInputOf } from '../lib/start-input';
 import { engineGates, freshFindings, startBlock } from '../lib/start-gates';
+import { followEngineChoice } from '../lib/engine-preference';
 import { useUi } from '../lib/ui-state';
 import { disabledReasons } from '../lib/disabled-reasons';
 import { stores, useCluster, useDiagnostics, useDns, useZones } from '../stores';
 import { focusDriftBanner } from './DriftBanner';
 import { useLifecycleButtons } from './use-lifecycle-buttons';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
+
+/** What each KubeSwitch choice means, under the select (the option itself stays one short word: never cut at 900 px). */
+const KUBESWITCH_HINT: Record<'auto' | 'address' | 'none', string> = {
+  auto: 'Also listens on 172.19.1.1 when it is assigned here.',
+  address: 'Also listens on this address of the host.',
+  none: 'Listens on 127.0.0.1 only.',
+};
+
+/** What each Network changes choice means, under the select. */
+const NETWORK_CHANGE_HINT: Record<'follow' | 'keep', string> = {
+  follow: 'New nameservers from the network become the upstreams; Stop restores the newest file.',
+  keep: 'A new resolver file is left as drift: you decide at Stop.',
+};
 
 /**
  * The lifecycle controls. Uninstall asks in a modal `<dialog>` (showModal: focus moves in, Escape
@@ -65,11 +79,21 @@ export function LifecycleControls() {
       shownForRunning.current = null;
     }
   }, [runningEngine]);
+  const choose = useUi((s) => s.chooseEngine);
   const chooseEngine = (e: EngineName | 'auto') => {
-    // The user's own choice: it stays after a stop.
+    // The user's own choice: it stays after a stop, and every window of the app shows it.
     shownForRunning.current = null;
-    setEngine(e);
+    choose(e);
   };
+  // Another window chose: shown here too, or (while this one shows the running engine) after the stop.
+  useEffect(
+    () =>
+      followEngineChoice((e) => {
+        if (shownForRunning.current) shownForRunning.current.before = e;
+        else setEngine(e);
+      }),
+    [],
+  );
   // Start options (dns:start input): empty means "let discovery decide".
   const kubeSwitchMode = useUi((s) => s.kubeSwitchMode);
   const kubeSwitchAddress = useUi((s) => s.kubeSwitchAddress);
@@ -119,6 +143,7 @@ export function LifecycleControls() {
 
   return (
     <div className="controls" data-testid="lifecycle-controls">
+      {/* The Engine select on its own row: Start, Stop and Uninstall then fit one line at 900 px. */}
       <div className="row">
         <label>
           Engine{' '}
@@ -132,6 +157,8 @@ export function LifecycleControls() {
             ))}
           </select>
         </label>
+      </div>
+      <div className="row lifecycle-buttons" data-testid="lifecycle-buttons">
         <button type="button" ref={startBtn} disabled={!b.start.enabled} title={b.start.reason ? plainText(b.start.reason) : 'Save the resolver, start the proxy, activate'} onClick={() => {
             // Start runs its own preflight; the findings are checked again with it, so a refusal
             // and Diagnostics say the same about the host as it is now.
@@ -147,7 +174,8 @@ export function LifecycleControls() {
         {drifted && (
           // One place for the drift choice: the banner at the top (Restore asks there first).
           <button type="button" className="secondary" disabled={!b.stop.enabled} title="Another program rewrote /etc/resolv.conf: choose what happens to it in the banner at the top" onClick={() => focusDriftBanner()} data-testid="btn-stop-drift">
-            Stop… (choose in the banner)
+            {/* Short: with Start and Uninstall it fits one line of the card at 900 px. */}
+            Stop… (choose at the top)
           </button>
         )}
         <button type="button" className="danger" disabled={!b.uninstall.enabled || confirming} title={b.uninstall.reason ? plainText(b.uninstall.reason) : 'Restore, then remove K2s DNS files'} onClick={() => setConfirming(true)} data-testid="btn-uninstall">
@@ -168,24 +196,28 @@ export function LifecycleControls() {
           )}
         <label htmlFor="start-kubeswitch">KubeSwitch listener</label>
           <div className="options-inline">
-          <select id="start-kubeswitch" value={kubeSwitchMode} onChange={(e) => setKubeSwitch(e.target.value as typeof kubeSwitchMode)} disabled={!editable} title="Also listen on the KubeSwitch address so Windows nodes can use this host" data-testid="start-kubeswitch">
-            <option value="auto">auto (172.19.1.1 when assigned)</option>
+          <select id="start-kubeswitch" value={kubeSwitchMode} onChange={(e) => setKubeSwitch(e.target.value as typeof kubeSwitchMode)} disabled={!editable} title="Also listen on the KubeSwitch address so Windows nodes can use this host" aria-describedby="start-kubeswitch-hint" data-testid="start-kubeswitch">
+            <option value="auto">auto</option>
             <option value="address">address…</option>
-            <option value="none">none (127.0.0.1 only)</option>
+            <option value="none">none</option>
           </select>
         {kubeSwitchMode === 'address' && (
           <input value={kubeSwitchAddress} onChange={(e) => setKubeSwitch('address', e.target.value)} placeholder="172.19.1.1" aria-label="KubeSwitch address" disabled={!editable} data-testid="start-kubeswitch-address" />
         )}
+          <span id="start-kubeswitch-hint" className="muted small options-hint" data-testid="start-kubeswitch-hint">{KUBESWITCH_HINT[kubeSwitchMode]}</span>
           </div>
         <label htmlFor="start-network-change">Network changes</label>
-          <select id="start-network-change" value={onNetworkChange} onChange={(e) => setOnNetworkChange(e.target.value as 'follow' | 'keep')} disabled={!editable} title="When NetworkManager, resolvconf, a VPN client or systemd-resolved writes a new resolver file while K2s DNS runs" data-testid="start-network-change">
-            <option value="follow">follow (new nameservers become the upstreams; stop restores the newest file)</option>
-            <option value="keep">keep as drift (decide at Stop)</option>
+          <div className="options-inline">
+          <select id="start-network-change" value={onNetworkChange} onChange={(e) => setOnNetworkChange(e.target.value as 'follow' | 'keep')} disabled={!editable} title="When NetworkManager, resolvconf, a VPN client or systemd-resolved writes a new resolver file while K2s DNS runs" aria-describedby="start-network-change-hint" data-testid="start-network-change">
+            <option value="follow">follow</option>
+            <option value="keep">keep as drift</option>
           </select>
+          <span id="start-network-change-hint" className="muted small options-hint" data-testid="start-network-change-hint">{NETWORK_CHANGE_HINT[onNetworkChange]}</span>
+          </div>
         <label htmlFor="start-upstreams">Upstreams</label>
           <div className="options-inline">
             {/* Diagnostics' "start with --upstream IP": the same choice as a field (space- or comma-separated). */}
-            <input id="start-upstreams" value={upstreamsText} onChange={(e) => setUpstreams(e.target.value)} disabled={!editable} placeholder="the saved resolv.conf's nameservers" title="Nameservers for names outside the cluster instead of the saved /etc/resolv.conf's: IP or IP:PORT, e.g. 192.168.1.1 or [fd00::1]:53" data-testid="start-upstreams" />
+            <input id="start-upstreams" value={upstreamsText} onChange={(e) => setUpstreams(e.target.value)} disabled={!editable} placeholder="the saved nameservers" title="Nameservers for names outside the cluster instead of the saved /etc/resolv.conf's: IP or IP:PORT, e.g. 192.168.1.1 or [fd00::1]:53" data-testid="start-upstreams" />
           </div>
         </div>
       </details>

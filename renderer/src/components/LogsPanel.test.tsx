@@ -5,6 +5,9 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { renderToStaticMarkup } from 'react-dom/server';
+import { readFileSync } from 'node:fs';
+import { parseLogLine } from '../../../shared/log-line';
+import { QueryLogBuilder } from '../../../shared/query-log/builder';
 
 const state = vi.hoisted(() => ({
   lines: [] as unknown[],
@@ -110,6 +113,30 @@ describe('LogsPanel raw view: what it counts and hides (third walk)', () => {
     const error = { time: null, level: 'ERROR', message: 'exchange failed', fields: { err: 'i/o timeout' }, raw: 'exchange failed' };
     Object.assign(state, { lines: [debug, error], owners: [probeRow, probeRow], queries: [probeRow] });
     expect(rawCount()).toBe('1 of 2 lines (1 query) · 1 health probe lines hidden');
+  });
+
+  it('AdGuard without -v: its `ERROR exchange failed … question=…` lines are shown but are no query lines, so the count is 0 queries (issue 20 low)', () => {
+    reset();
+    // The real dnsproxy v0.83.1 log of two upstream failures, assembled as the store does.
+    const lines = readFileSync(new URL('../../../fixtures/logs/dnsproxy-quiet.log', import.meta.url), 'utf8').trimEnd().split('\n').map((l) => parseLogLine(l));
+    const b = new QueryLogBuilder();
+    b.push(lines);
+    expect(b.rows().map((r) => r.name)).toEqual(['slow.timeout.test', 'any.refused.test']);
+    Object.assign(state, { lines, owners: b.lineRows(), queries: b.rows() });
+    expect(rawCount()).toBe('16 lines (0 queries)');
+    // With the exact query log in use the count says where the queries are.
+    Object.assign(state, { exact: { available: true, reason: null, rows: [], complete: true } });
+    expect(rawCount()).toBe('16 lines (no query lines: the queries are in the exact query log, in the Queries view)');
+  });
+
+  it('AdGuard with -v: each query counts once, its exchange failed line included', () => {
+    reset();
+    const lines = readFileSync(new URL('../../../fixtures/logs/dnsproxy-verbose.log', import.meta.url), 'utf8').trimEnd().split('\n').map((l) => parseLogLine(l));
+    const b = new QueryLogBuilder();
+    b.push(lines);
+    Object.assign(state, { lines, owners: b.lineRows(), queries: b.rows(), showProbes: true });
+    expect(rawCount()).toBe(`${lines.length} lines (${b.rows().length} queries)`);
+    state.showProbes = false;
   });
 
   it('with the exact query log in use and no query line in dnsproxy.log: says where the queries are, does not count the exact rows', () => {

@@ -10,7 +10,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { ENGINES } from '../../../shared/engines/table';
 import { filterQueries, isProblem, type QueryRoute, type QueryRow } from '../../../shared/query-log';
 import { CATEGORIES, formatLogTime, lineCategory as lineCategoryOf, lineMatches } from '../lib/log-filter';
-import { queryCountText, rawCountText } from '../lib/log-counts';
+import { queriesInLines, queryCountText, rawCountText } from '../lib/log-counts';
 import { rawRows, type RawRow } from '../lib/log-rows';
 import { ROUTE_LABEL, routeOptions } from '../lib/route-options';
 import { EMPTY_VIEW } from '../lib/query-buffer';
@@ -244,7 +244,7 @@ function QueryView({ rows, allRows, total, hiddenProbes, paused, searching, exac
                       <span className="addr">{r.client ?? '—'}</span>
                       {r.mixed ? <span className="mixed" data-testid="q-mixed" title={MIXED_TITLE} aria-label={MIXED_TITLE}> ≈</span> : null}
                     </span>
-                    <span data-testid="q-name" title={r.name}><DnsName name={r.name} expansion={expansions.get(r.name)} /></span>
+                    <span data-testid="q-name" title={r.name}><DnsName name={r.name} expansion={expansions.get(r.name)} filter={queryText} /></span>
                     <span data-testid="q-type">{r.type}</span>
                     <span data-testid="q-route" title={route}>{route}</span>
                     <span data-testid="q-upstream" title={r.upstream ?? ''}>{r.upstream ?? '—'}</span>
@@ -364,6 +364,8 @@ export function LogsPanel() {
   }, [queries, queryText, rcode, route, exactFound]);
   // A probe's own query/answer lines may be hidden; an engine ERROR/WARN line about one never is.
   const probeLines = useMemo(() => lines.reduce((n, l, i) => n + (hidesAsProbeLine(l, owners[i]?.probe === true) ? 1 : 0), 0), [lines, owners]);
+  // The raw view's "(M queries)": queries with a query line here, not an upstream's failure line alone.
+  const rawQueries = useMemo(() => queriesInLines(lines, owners), [lines, owners]);
   const raw = useMemo(() => {
     if (view !== 'raw') return [];
     const needle = text.trim().toLowerCase();
@@ -399,7 +401,7 @@ export function LogsPanel() {
       ) : view === 'queries' ? (
         <QueryView rows={shownQueries} allRows={allQueries} total={queries.length} hiddenProbes={showProbes ? 0 : probes} paused={paused} searching={searching} exact={exactRows ? exact : null} />
       ) : (
-        <RawView rows={raw} total={lines.length} queries={(shown ? shown.queries : bufferQueries).length} exactElsewhere={exactRows !== null} paused={paused} searching={searching} hiddenProbeLines={showProbes ? 0 : probeLines} />
+        <RawView rows={raw} total={lines.length} queries={rawQueries} exactElsewhere={exactRows !== null} paused={paused} searching={searching} hiddenProbeLines={showProbes ? 0 : probeLines} />
       )}
     </section>
   );

@@ -2,6 +2,9 @@
  * The Logs panel's counts in words (first-user report 7: a bare "40 of 40 lines" was read as
  * 40 queries). Pure: no DOM.
  */
+import { isQueryLine } from '../../../shared/log-line';
+import type { LogLine } from '../../../shared/types';
+import type { QueryRow } from '../../../shared/query-log';
 
 /** `1 line`, `2 queries`. */
 export function plural(n: number, one: string, many: string): string {
@@ -18,6 +21,22 @@ export function rawCountText(shown: number, total: number, queries: number, exac
   const lines = shown === total ? plural(total, 'line', 'lines') : `${shown} of ${plural(total, 'line', 'lines')}`;
   if (queries === 0 && exactElsewhere) return `${lines} (no query lines: the queries are in the exact query log, in the Queries view)`;
   return `${lines} (${plural(queries, 'query', 'queries')})`;
+}
+
+/**
+ * How many queries `lines` log (the raw view's "(M queries)"): the rows (`owners[i]`, line i's)
+ * with at least one query line of their own (isQueryLine). A row known only from an engine's
+ * ERROR or WARN line — dnsproxy's `ERROR exchange failed … question=";name.\tIN\t A"` on an
+ * upstream failure, the only trace of a query without `-v` — is a failure line, not a query
+ * line: it is not counted, and the line stays shown under its level.
+ */
+export function queriesInLines(lines: readonly LogLine[], owners: readonly (QueryRow | null)[]): number {
+  const rows = new Set<QueryRow>();
+  lines.forEach((l, i) => {
+    const row = owners[i];
+    if (row && isQueryLine(l)) rows.add(row);
+  });
+  return rows.size;
 }
 
 /**

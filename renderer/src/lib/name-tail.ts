@@ -13,3 +13,16 @@ export function splitNameTail(name: string): { head: string; tail: string } {
   if (labels.length <= 2) return { head: '', tail: name };
   return { head: `${labels.slice(0, -2).join('.')}.`, tail: `${labels.slice(-2).join('.')}${root}` };
 }
+
+/**
+ * A name split around the first place a filter text matches it (case-insensitive, as the query
+ * filter matches): `{ pre: 'kubernetes.', match: 'default', post: '.svc.cluster.local' }`; null
+ * for an empty filter or one that matched another field (client, upstream, answer).
+ */
+export function splitNameMatch(name: string, filter: string): { pre: string; match: string; post: string } | null {
+  const needle = filter.trim().toLowerCase();
+  if (needle === '') return null;
+  const at = name.toLowerCase().indexOf(needle);
+  if (at < 0) return null;
+  return { pre: name.slice(0, at), match: name.slice(at, at + needle.length), post: name.slice(at + needle.length) };
+}

@@ -5,6 +5,7 @@
 import { useStore } from 'zustand';
 import { createStore } from 'zustand/vanilla';
 import type { EngineName } from '../../../shared/types';
+import { loadEngineChoice, saveEngineChoice } from './engine-preference';
 
 /** The tabs in display order; `id` is also the tabpanel's id suffix. */
 export const TABS = [
@@ -25,7 +26,7 @@ export type KubeSwitchMode = 'auto' | 'none' | 'address';
 
 /**
  * The open tab and the Start options: the Engine select's value (`auto` sends no engine to
- * dns:start) and the KubeSwitch choice — here, not in the card, so every Start button (the Host
+ * dns:start; the user's choice is kept for the app, lib/engine-preference.ts) and the KubeSwitch choice — here, not in the card, so every Start button (the Host
  * DNS card's and the verdict's) sends the same input (lib/start-input.ts).
  */
 export interface UiState {
@@ -39,7 +40,10 @@ export interface UiState {
   /** Upstreams typed in Start options (IP or IP:PORT, space- or comma-separated); empty: the saved resolver's nameservers. */
   upstreamsText: string;
   setTab(tab: TabId): void;
+  /** Shows `engine` in this window only (the running engine, a fallback); see chooseEngine. */
   setEngine(engine: EngineName | 'auto'): void;
+  /** The user's choice: shown and kept for the app (every window, a reload: lib/engine-preference.ts). */
+  chooseEngine(engine: EngineName | 'auto'): void;
   setKubeSwitch(mode: KubeSwitchMode, address?: string): void;
   setOnNetworkChange(policy: 'follow' | 'keep'): void;
   setUpstreams(text: string): void;
@@ -48,13 +52,17 @@ export interface UiState {
 /** The one UI-state store. */
 export const uiState = createStore<UiState>()((set) => ({
   tab: 'overview',
-  engine: 'auto',
+  engine: loadEngineChoice(),
   kubeSwitchMode: 'auto',
   kubeSwitchAddress: '',
   onNetworkChange: 'follow',
   upstreamsText: '',
   setTab: (tab) => set({ tab }),
   setEngine: (engine) => set({ engine }),
+  chooseEngine: (engine) => {
+    saveEngineChoice(engine);
+    set({ engine });
+  },
   setKubeSwitch: (kubeSwitchMode, address) => set((s) => ({ kubeSwitchMode, kubeSwitchAddress: address ?? s.kubeSwitchAddress })),
   setOnNetworkChange: (onNetworkChange) => set({ onNetworkChange }),
   setUpstreams: (upstreamsText) => set({ upstreamsText }),
