@@ -83,7 +83,7 @@ export function HostDnsPanel() {
               <>
                 <dt>Network changes</dt>
                 <dd data-testid="dns-network-policy" data-policy={status.onNetworkChange}>
-                  {status.onNetworkChange === 'follow' ? 'followed: a new resolver file from the network becomes the upstreams and the saved original' : 'kept as drift (--on-network-change keep)'}
+                  {status.onNetworkChange === 'follow' ? 'followed: a new resolver file from the network becomes the upstreams and the saved original' : 'kept as drift: you choose in the banner (Network changes: keep, chosen in Start options)'}
                 </dd>
               </>
             )}
