@@ -109,6 +109,6 @@ export async function runCapture(fs: HostFs, uid: number, args: readonly string[
   await fs.remove(CAPTURE_READY_FILE);
   const end = await pipeline.stop();
   await rows.close();
-  say(`stopped: ${end.counts?.rows ?? '?'} rows, ${end.counts?.frames ?? '?'} packets, ${end.received ?? '?'} passed the kernel filter, ${end.dropped ?? '?'} dropped by the kernel, ${end.badLines} parser lines skipped, ${rows.unwritten} rows not written, ${rows.rotations} rotations, ${end.counts?.evicted ?? 0} queries emitted unanswered early (open-query table full).`);
+  say(`stopped: ${end.counts?.rows ?? '?'} rows, ${end.counts?.frames ?? '?'} packets, ${end.received ?? '?'} passed the kernel filter, ${end.dropped ?? '?'} dropped by the kernel, ${end.badLines} parser lines skipped, ${rows.unwritten} rows not written, ${rows.rotations} rotations, ${end.counts?.evicted ?? 0} queries emitted unanswered early (open-query table full)${end.forced.length ? `; killed (did not end within 2 s): ${end.forced.join(', ')}` : ''}.`);
   return 0;
 }

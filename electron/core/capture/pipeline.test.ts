@@ -9,7 +9,7 @@ import type { CapturedQuery } from './pairing';
  * A child process double: stdio streams, kill() ends it with the signal — except SIGUSR1, which
  * tcpdump answers with its counts: `onUsr1` (when set) writes them, else it is ignored.
  */
-function fakeChild(onUsr1?: (c: { stderr: PassThrough }) => void): ChildProcess & { stdout: PassThrough; stderr: PassThrough; stdin: PassThrough; signals: string[] } {
+function fakeChild(onUsr1?: (c: { stderr: PassThrough }) => void, ignores: string[] = []): ChildProcess & { stdout: PassThrough; stderr: PassThrough; stdin: PassThrough; signals: string[] } {
   const c = new EventEmitter() as ChildProcess & { stdout: PassThrough; stderr: PassThrough; stdin: PassThrough; signals: string[] };
   Object.assign(c, { stdout: new PassThrough(), stderr: new PassThrough(), stdin: new PassThrough(), exitCode: null, signalCode: null, signals: [] });
   c.kill = ((sig: NodeJS.Signals = 'SIGTERM') => {
@@ -18,6 +18,7 @@ function fakeChild(onUsr1?: (c: { stderr: PassThrough }) => void): ChildProcess 
       onUsr1?.(c);
       return true;
     }
+    if (ignores.includes(sig)) return true; // e.g. a stopped (SIGSTOP) process: only SIGKILL acts
     Object.assign(c, { signalCode: sig });
     queueMicrotask(() => c.emit('exit', null, sig));
     return true;
@@ -56,13 +57,13 @@ describe('capture pipeline: the parser output is untrusted text', () => {
     const end = await stopping;
     expect(spawned.map((s) => s.file)).toEqual(['/usr/bin/tcpdump', '/usr/bin/node']);
     expect(rows.map((r) => r.id)).toEqual([4101, 7]);
-    expect(end).toEqual({ counts: { frames: 4, notSegment: 0, notDns: 0, messages: 4, rows: 2 }, dropped: 0, received: 5, badLines: 1 });
+    expect(end).toEqual({ counts: { frames: 4, notSegment: 0, notDns: 0, messages: 4, rows: 2 }, dropped: 0, received: 5, badLines: 1, forced: [] });
   });
 
   /** A pipeline over two fake children, open (tcpdump said "listening on"); `onUsr1`: tcpdump's answer to SIGUSR1. */
-  async function openPipeline(onUsr1?: (c: { stderr: PassThrough }) => void) {
-    const td = fakeChild(onUsr1);
-    const parser = fakeChild();
+  async function openPipeline(onUsr1?: (c: { stderr: PassThrough }) => void, ignores: { td?: string[]; parser?: string[] } = {}) {
+    const td = fakeChild(onUsr1, ignores.td);
+    const parser = fakeChild(undefined, ignores.parser);
     let n = 0;
     const deps = { spawn: () => (n++ === 0 ? td : parser) };
     const opening = startCapturePipeline(deps, { iface: 'any', ports: [53], user: 'nobody', uid: 65534, gid: 65534, parser: { file: '/usr/bin/node', args: ['/run/k2s/capture/rows.cjs'] }, listeners: ['127.0.0.1:53'], tcpdump: '/usr/bin/tcpdump', onRow: () => {} });
@@ -126,6 +127,24 @@ describe('capture pipeline: the parser output is untrusted text', () => {
     queueMicrotask(() => parser.emit('exit', 0, null));
     await stopping;
   });
+
+  it("the counts returned are tcpdump's final statistics, not the drain's SIGUSR1 answer", async () => {
+    const { td, parser, cap } = await openPipeline((c) => c.stderr.write(statsLine(3, 3)));
+    const stopping = cap.stop();
+    await vi.waitFor(() => expect(td.signals).toEqual(['SIGUSR1', 'SIGINT']), { timeout: 1000, interval: 5 });
+    td.stderr.write('9 packets captured\n11 packets received by filter\n2 packets dropped by kernel\n');
+    queueMicrotask(() => parser.emit('exit', 0, null));
+    const end = await stopping;
+    expect([end.received, end.dropped, end.forced]).toEqual([11, 2, []]);
+  });
+
+  it('a stopped tcpdump (SIGINT has no effect) and a hung parser are killed after the grace, not waited for without end', async () => {
+    const { td, parser, cap } = await openPipeline(undefined, { td: ['SIGINT'], parser: ['SIGTERM'] });
+    const end = await cap.stop();
+    expect(td.signals.filter((x) => x !== 'SIGUSR1')).toEqual(['SIGINT', 'SIGKILL']);
+    expect(parser.signals).toEqual(['SIGKILL']);
+    expect(end.forced).toEqual(['tcpdump', 'the packet parser']);
+  }, 15_000);
 
   it('a stop is no crash: ended never settles', async () => {
     const { td, parser, cap } = await openPipeline();

@@ -41,9 +41,10 @@ export interface CapturePipeline {
    * parser reads to the end of the pipe. Resolves with the parser's counts, tcpdump's kernel
    * drops, the copies the kernel filter passed (received: tcpdump's "packets received by
    * filter"; equal to the parser's frames when no copy was dropped or discarded in user space)
-   * and the parser's lines that were no row (badLines).
+   * and the parser's lines that were no row (badLines); `forced`: the children (`tcpdump`, `the
+   * packet parser`) that did not end within TERM_GRACE_MS of being asked and were killed.
    */
-  stop(): Promise<{ counts: CaptureCounts | null; dropped: number | null; received: number | null; badLines: number }>;
+  stop(): Promise<{ counts: CaptureCounts | null; dropped: number | null; received: number | null; badLines: number; forced: string[] }>;
   /**
    * Settles when tcpdump or the parser exits on its own (a crash, a kill, tcpdump losing its
    * interface) before stop() was called: with why, e.g. `tcpdump exited (signal SIGKILL): …`.
@@ -111,6 +112,20 @@ async function endChild(p: ChildProcess, exited: (p: ChildProcess) => Promise<vo
     p.kill('SIGKILL');
     await gone;
   }
+}
+
+/**
+ * Waits up to TERM_GRACE_MS for a child already asked to end (`done`: settles on its exit); kills
+ * it (SIGKILL) when it has not and waits for that. Resolves true when it ended by itself.
+ */
+async function exitsWithin(p: ChildProcess, done: Promise<void>): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const byItself = await Promise.race([done.then(() => true), new Promise<boolean>((r) => (timer = setTimeout(() => r(false), TERM_GRACE_MS)))]);
+  clearTimeout(timer);
+  if (byItself) return true;
+  p.kill('SIGKILL');
+  await done;
+  return false;
 }
 
 /**
@@ -236,14 +251,18 @@ export async function startCapturePipeline(deps: PipelineDeps, o: PipelineOption
         while (Date.now() - lastOut < DRAIN_QUIET_MS && Date.now() - t0 < DRAIN_MAX_MS) await pause(50);
       }
       // SIGINT: tcpdump flushes, prints its statistics and closes the pipe; the parser then ends.
-      if (td.exitCode === null) td.kill('SIGINT');
-      await exited(td);
-      await parserDone;
+      // Each has TERM_GRACE_MS for that; a stopped (SIGSTOP) or hung one is killed, never waited
+      // for without end, and never left behind as an orphan capturing as nobody.
+      if (td.exitCode === null && td.signalCode === null) td.kill('SIGINT');
+      const forced: string[] = [];
+      if (!(await exitsWithin(td, exited(td)))) forced.push('tcpdump');
+      if (!(await exitsWithin(parser, parserDone))) forced.push('the packet parser');
+      // tcpdump's final statistics are its last such lines (the drain's SIGUSR1 answers came first).
       const count = (re: RegExp) => {
-        const n = re.exec(err)?.[1];
+        const n = [...err.matchAll(re)].at(-1)?.[1];
         return n === undefined ? null : Number(n);
       };
-      return { counts, dropped: count(/(\d+) packets? dropped by kernel/), received: count(/(\d+) packets? received by filter/), badLines };
+      return { counts, dropped: count(/(\d+) packets? dropped by kernel/g), received: count(/(\d+) packets? received by filter/g), badLines, forced };
     },
   };
 }
