@@ -49,4 +49,9 @@ describe('CLI operations seen as degraded + journal (the sandbox, statuses as dn
     expect(t.outcome).toBe('done');
     expect(t.result?.message).toBe('start finished (run outside this window): K2s DNS is running.');
   });
+
+  it('an interrupted journal while this window\'s own Stop runs adds nothing (the Stop\'s own events tell it)', () => {
+    const interrupted = { ...running, state: 'degraded', operation: journal('start', 'activate', 77) } as HostDnsStatus;
+    expect(journalEvents(running, interrupted, [], 30_000, 'stop')).toEqual([]);
+  });
 });

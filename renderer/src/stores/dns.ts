@@ -66,6 +66,9 @@ export function journalEvents(prev: HostDnsStatus | null, next: HostDnsStatus, e
   // it as interrupted (degraded): inside a PID namespace (the sandbox, a container) /proc/locks
   // hides the lock a live CLI holds, so a CLI start or stop shows as degraded with its journal.
   if (op) {
+    // An interrupted journal while this window's own operation runs (a Stop that recovers it):
+    // that operation's pushed events tell the story; a step of the old one would split it.
+    if (busy !== null && next.state === 'degraded') return [];
     const known = events.some((e) => e.type === 'step' && e.op === op.op && e.step === op.step && e.at >= Date.parse(op.startedAt) - 1000);
     return known ? [] : [{ type: 'step', op: op.op, step: op.step as StepEvent['step'], status: 'running', message: `${op.op} run outside this window by k2s-dns process ${op.pid} (followed from its journal)`, at: now }];
   }
