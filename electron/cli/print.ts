@@ -3,6 +3,7 @@ import type { ClusterDiscovery, HostDnsStatus, QueryResult } from '../../shared/
 import { HOP_SYMBOL, hopMark, verdictLine } from '../../shared/health';
 import { hopLine } from '../core/doctor/health';
 import { stepWarns } from '../../shared/step-warn';
+import { proxyExitSentence } from '../../shared/proxy-exit';
 import { terminalSafe as t } from './terminal-safe';
 
 // Every value from the cluster, a DNS answer or the host goes through t() (terminal-safe.ts).
@@ -33,6 +34,9 @@ export function formatStatus(s: HostDnsStatus): string {
     for (const h of s.health.hops) lines.push(`  ${HOP_SYMBOL[hopMark(h, s.health.verdict)]} ${t(hopLine(h))}`);
   }
   if (s.engine) lines.push(`engine:     ${s.engine}${s.pid ? ` (PID ${s.pid})` : ''}`);
+  // A crash or kill since this start and the restart that followed (the watchdog's or systemd's record).
+  const exit = proxyExitSentence(s);
+  if (exit) lines.push(`proxy exit: ${t(exit)}`);
   if (s.listeners.length) lines.push(`listeners:  ${s.listeners.map((l) => `${l.address}:${l.port}`).join(', ')}`);
   for (const k of s.skippedListeners) lines.push(`skipped:    ${t(k.address)}: ${t(k.reason)}`);
   const owned = s.resolvedRoute ? `K2s-owned; systemd-resolved sends ${s.resolvedRoute.domains.join(' ')} to ${s.resolvedRoute.address} on ${s.resolvedRoute.link}` : 'K2s-owned (nameserver 127.0.0.1)';

@@ -1,7 +1,7 @@
 import type { HostFs } from '../host/host-fs';
 import type { Operation, StepName } from '../../../shared/lifecycle-events';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
-import { lockHeld } from './lock';
+import { lockHeld, lockHeldBy } from './lock';
 
 /**
  * The lifecycle journal (/var/lib/k2s/dns-lifecycle-journal.json, 0600): written before each
@@ -76,13 +76,14 @@ export function clearRecovery(fs: HostFs): Promise<void> {
 
 /**
  * The journal of an operation that is no longer running, or null when none is interrupted.
- * Decided by the kernel lock, never by the journal's PID (PIDs are reused after a reboot):
- * a caller holding the lifecycle lock (`holdingLock`) knows every journal it finds is left over;
+ * Decided by the kernel lock, never by the journal's PID alone (PIDs are reused after a reboot;
+ * the PID only says whose open files to look at for the lock, lock.ts lockHeldBy): a caller holding the lifecycle lock (`holdingLock`) knows every journal it finds is left over;
  * otherwise (status) a journal is interrupted only while no process holds the lock.
  */
 export async function interruptedOperation(fs: HostFs, holdingLock = false): Promise<JournalEntry | null> {
   const j = await readJournal(fs);
   if (!j) return null;
   if (holdingLock) return j;
-  return (await lockHeld(fs)) ? null : j;
+  // /proc/locks first; the journal's process's own open files where a PID namespace hides the row there.
+  return (await lockHeld(fs)) || (await lockHeldBy(fs, j.pid)) ? null : j;
 }

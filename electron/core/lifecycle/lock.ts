@@ -16,7 +16,7 @@
  * The file lives in /run (tmpfs: never full, emptied at boot, when no operation can be running)
  * and is never unlinked (unlink + flock races: a waiter could lock a deleted inode).
  */
-import { open, readFile, stat, type FileHandle } from 'node:fs/promises';
+import { open, readdir, readFile, stat, type FileHandle } from 'node:fs/promises';
 import { spawn } from 'node:child_process';
 import { constants as fsc } from 'node:fs';
 import { ensureRootDir, NotRootOwnedError } from '../host/root-dirs';
@@ -146,4 +146,26 @@ export async function lockHeld(fs: HostFs, procLocksPath = '/proc/locks'): Promi
   if (!st) return false;
   const text = await readFile(procLocksPath, 'utf8').catch(() => '');
   return locksHold(text, st.dev, st.ino);
+}
+
+/**
+ * Whether process `pid` (a journal's) holds the lifecycle lock, from the lock lines of its open
+ * files (`/proc/PID/fdinfo/N`, proc(5)). Inside a PID namespace (the sandbox, a container)
+ * /proc/locks leaves out a lock whose taker — flock(1), which has exited — is not in that
+ * namespace, so a live CLI start read as interrupted; fdinfo still shows the lock (with pid 0).
+ * The PID only says where to look: the kernel's lock on that open file decides (a reused PID holds
+ * none). Another user's process cannot be read (EACCES): false, as before.
+ */
+export async function lockHeldBy(fs: HostFs, pid: number, procDir = '/proc'): Promise<boolean> {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  const st = await stat(fs.real(LOCK_PATH), { bigint: false }).catch(() => null);
+  if (!st) return false;
+  const dir = `${procDir}/${pid}/fdinfo`;
+  for (const fd of await readdir(dir).catch(() => [] as string[])) {
+    const text = await readFile(`${dir}/${fd}`, 'utf8').catch(() => '');
+    // "lock:\t1: FLOCK  ADVISORY  WRITE 0 00:4a:4 0 EOF": the /proc/locks row after "lock:".
+    const rows = text.split('\n').filter((l) => l.startsWith('lock:')).map((l) => l.slice('lock:'.length));
+    if (rows.length > 0 && locksHold(rows.join('\n'), st.dev, st.ino)) return true;
+  }
+  return false;
 }

@@ -17,19 +17,26 @@ export function TimelineView() {
   const busy = useDns((s) => s.busy);
   const status = useDns((s) => s.status);
   const t = buildTimeline(events, busy);
-  // After a successful start: the proxy's crash and restart since (time, how, the new PID).
-  const live = t.op === 'start' && t.result?.ok && status && status.state !== 'stopped' ? status : null;
-  const exitLine = live ? proxyExitLine(live, t.result!.at) : null;
+  // After a successful start: the proxy's crash and restart since (time, how, the new PID). Also
+  // in a window that saw no operation (opened after a CLI start): status records only this run's.
+  const live = (t.op === null || (t.op === 'start' && t.result?.ok)) && status && status.state !== 'stopped' ? status : null;
+  const exitLine = live ? proxyExitLine(live, t.result?.at ?? 0) : null;
   // …and each network change since (NetworkManager, resolvconf, a VPN): followed or left as drift, when.
   const networkChanges = useDns((s) => s.networkChanges);
-  const changes = live ? networkChanges.filter((c) => Date.parse(c.at) >= t.result!.at - 1000) : [];
+  const changes = live && t.result ? networkChanges.filter((c) => Date.parse(c.at) >= t.result!.at - 1000) : [];
   // A green result under a red or amber verdict checked after it is history, not the present
   // (new-user pass: "START — DONE … resolves" under a dead proxy): shown muted, with its time.
   const staleSince = useHealth((s) => {
     const r = s.report;
     return r && t.result?.ok && (r.verdict.level === 'error' || r.verdict.level === 'warn') && r.checkedAt > t.result.at ? r.checkedAt : null;
   });
-  if (!t.op) return null;
+  if (!t.op) {
+    return exitLine ? (
+      <div className="timeline" data-testid="timeline">
+        <p className="warn-text" data-testid="timeline-proxy-exit">{exitLine}</p>
+      </div>
+    ) : null;
+  }
   // The failed step row already carries the cause; repeat the result message only when it adds something.
   const repeated = t.failed !== null && t.result !== null && t.result.message === t.failed.message;
   return (

@@ -1,11 +1,9 @@
 /** How a view names the time of data it shows while its source cannot be reached. */
 
-/** `14:03:07`: local wall-clock time of `ms` since the epoch, 24-hour, for "last known at …". */
-export function clockTime(ms: number): string {
-  const d = new Date(ms);
-  const p = (n: number) => String(n).padStart(2, '0');
-  return `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
-}
+import { clockTime } from '../../../shared/clock';
+
+/** `14:03:07`: local wall-clock time (shared/clock.ts, the CLI prints the same). */
+export { clockTime };
 
 /**
  * The window's one time format: `14:03:07` today, `2026-11-30 14:03:07` on another day (local,

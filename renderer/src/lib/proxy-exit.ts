@@ -4,23 +4,11 @@
  */
 import type { HostDnsStatus } from '../../../shared/types';
 import { clockTime } from './last-known';
+import { proxyExitSentence } from '../../../shared/proxy-exit';
 
-/**
- * "At 18:50:12 k2s-dnsproxy (PID 1234) was killed by signal KILL (exit status 137); the watchdog
- * restarted it as PID 1240." — or, killed together with its watchdog (`at` null), "k2s-dnsproxy
- * (PID 1240) ended together with its watchdog…; it is not running and nothing restarts it." —
- * null when the proxy has not ended since `sinceMs` (the start's result).
- */
+/** The timeline's line for the proxy's end and restart since `sinceMs` (the start's result): shared/proxy-exit.ts. */
 export function proxyExitLine(status: HostDnsStatus | null, sinceMs: number): string | null {
-  const e = status?.proxyExit;
-  if (!e || (e.at !== null && Date.parse(e.at) < sinceMs - 1000)) return null;
-  const who = e.pid !== null ? `k2s-dnsproxy (PID ${e.pid})` : 'k2s-dnsproxy';
-  // Killed with its watchdog: nothing recorded when or how, and nothing restarts it.
-  if (e.at === null) return `${who} ${e.how}; it is not running and nothing restarts it.`;
-  const how = e.how.startsWith('killed') ? `was ${e.how}` : e.how;
-  const by = e.restartedBy === 'systemd' ? 'systemd' : `the ${e.restartedBy}`;
-  const now = status!.pid !== null && status!.pid !== e.pid ? `${by} restarted it as PID ${status!.pid}` : status!.watchdogRestart || status!.serviceRestart ? `${by} is restarting it` : 'it is not running';
-  return `At ${clockTime(Date.parse(e.at))} ${who} ${how}; ${now}.`;
+  return proxyExitSentence(status, sinceMs, clockTime);
 }
 
 /**

@@ -62,13 +62,19 @@ export function journalEvents(prev: HostDnsStatus | null, next: HostDnsStatus, e
   const stopped = (proxyPid ?? prev?.pid) != null ? `k2s-dnsproxy (PID ${proxyPid ?? prev!.pid})` : 'k2s-dnsproxy';
   const last = events.at(-1);
   const op = next.operation;
-  if (op && (next.state === 'starting' || next.state === 'stopping')) {
+  // An operation in the journal: while it runs (starting/stopping), and also when status reads
+  // it as interrupted (degraded): inside a PID namespace (the sandbox, a container) /proc/locks
+  // hides the lock a live CLI holds, so a CLI start or stop shows as degraded with its journal.
+  if (op) {
+    // An interrupted journal while this window's own operation runs (a Stop that recovers it):
+    // that operation's pushed events tell the story; a step of the old one would split it.
+    if (busy !== null && next.state === 'degraded') return [];
     const known = events.some((e) => e.type === 'step' && e.op === op.op && e.step === op.step && e.at >= Date.parse(op.startedAt) - 1000);
     return known ? [] : [{ type: 'step', op: op.op, step: op.step as StepEvent['step'], status: 'running', message: `${op.op} run outside this window by k2s-dns process ${op.pid} (followed from its journal)`, at: now }];
   }
   const was = prev?.operation;
   // Not while this window runs an operation: the journal is cleared just before its own result.
-  if (was && !op && busy === null && (prev?.state === 'starting' || prev?.state === 'stopping') && !(last?.type === 'result' && last.op === was.op)) {
+  if (was && !op && busy === null && !(last?.type === 'result' && last.op === was.op)) {
     const ok = was.op === 'start' ? next.state === 'running' || next.state === 'degraded' : next.state === 'stopped';
     return [{ type: 'result', op: was.op, ok, exitCode: ok ? 0 : 1, message: ok ? `${was.op === 'stop' ? `Stopped ${stopped}: ` : ''}${was.op} finished (run outside this window): K2s DNS is ${next.state}.` : `${was.op} did not finish: K2s DNS is ${next.state}.`, at: now }];
   }

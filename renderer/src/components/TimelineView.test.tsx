@@ -1,0 +1,32 @@
+/**
+ * Issue 20 medium: a window opened after a CLI start (no operation in its timeline) still says the
+ * proxy was killed and restarted by the watchdog. Rendered to markup with the stores mocked at the edge.
+ */
+import { describe, expect, it, vi } from 'vitest';
+import { renderToStaticMarkup } from 'react-dom/server';
+import type { HostDnsStatus } from '../../../shared/types';
+import { clockTime } from '../../../shared/clock';
+
+const state = vi.hoisted(() => ({ status: null as unknown, busy: null, events: [] as unknown[], networkChanges: [] }));
+vi.mock('../stores', () => ({ useDns: (sel: (s: typeof state) => unknown) => sel(state), useHealth: (sel: (s: { report: null }) => unknown) => sel({ report: null }) }));
+
+import { TimelineView } from './TimelineView';
+
+const at = Date.parse('2026-12-04T12:32:57Z');
+const running = {
+  state: 'running', engine: 'dnsmasq', engineVersion: null, pid: 415, listeners: [], skippedListeners: [], resolverOwner: 'k2s', upstreams: [], clusterDomain: null,
+  kubeDnsIp: null, savedAt: null, savedBy: null, messages: [], operation: null,
+  proxyExit: { pid: 353, at: new Date(at).toISOString(), how: 'killed by signal KILL (exit status 137)', restartedBy: 'watchdog' },
+} as unknown as HostDnsStatus;
+
+describe('TimelineView without an operation this window saw', () => {
+  it('the watchdog\'s restart of a CLI-started proxy is said: when, how, the dead and the new PID', () => {
+    state.status = running;
+    const html = renderToStaticMarkup(<TimelineView />);
+    expect(html).toContain(`At ${clockTime(at)} k2s-dnsproxy (PID 353) was killed by signal KILL (exit status 137); the watchdog restarted it as PID 415.`);
+  });
+  it('nothing to say: no timeline', () => {
+    state.status = { ...running, proxyExit: null };
+    expect(renderToStaticMarkup(<TimelineView />)).toBe('');
+  });
+});
