@@ -76,7 +76,7 @@ export function HostDnsPanel() {
             <dt>Saved original</dt>
             <dd data-testid="dns-saved">
               {status.savedAt
-                ? savedOriginalWords(status.savedAt, status.savedBy, followedCopy([status.networkChange, status.followedChange, ...networkChanges], status.savedAt), timeText)
+                ? savedOriginalWords(status.savedAt, status.savedBy, followedCopy([status.networkChange, status.followedChange, ...(networkChanges ?? [])], status.savedAt), timeText)
                 : status.stateUnreadable
                   ? `cannot be read: ${status.stateUnreadable}`
                   : 'nothing saved'}
