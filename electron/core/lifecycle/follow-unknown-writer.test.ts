@@ -135,4 +135,23 @@ describe('a followed file with no header (issue #20)', () => {
     expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe(ORIGINAL);
     expect(await lstat(join(h.root, START_COPY)).catch(() => null)).toBeNull();
   });
+
+  it('power loss inside `stop --restore start` right after the restore: recovery keeps the file from before Start and removes both copies', async () => {
+    const h = await started();
+    await dhclientWrites(h.root);
+    expect(await followNetwork(h.deps)).toMatchObject({ kind: 'followed' });
+    // What the restore step left before the power went: the start file in place, state and copy still there,
+    // the journal of a stop whose process is gone.
+    const { restoreResolver } = await import('../host/resolver-state');
+    const copy = JSON.parse(await readFile(join(h.root, START_COPY), 'utf8'));
+    await restoreResolver(h.deps.fs, copy.resolvConf);
+    const { writeJournal } = await import('./journal');
+    await writeJournal(h.deps.fs, { version: 1, op: 'stop', step: 'stop-service', pid: 2 ** 22 + 7, startedAt: new Date().toISOString(), updatedAt: new Date().toISOString() });
+    const { recoverNow } = await import('./recover');
+    expect(await recoverNow(h.deps, quiet)).not.toBeNull();
+    expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe(ORIGINAL);
+    expect((await lstat(join(h.root, 'etc/resolv.conf'))).mode & 0o7777).toBe(0o640);
+    expect(await lstat(join(h.root, START_COPY)).catch(() => null)).toBeNull();
+    expect(await lstat(join(h.root, 'var/lib/k2s/dns-resolver-state.json')).catch(() => null)).toBeNull();
+  });
 });
