@@ -17,7 +17,7 @@ test.afterAll(async () => {
 });
 
 /** A running fake whose saved original is a followed headerless file, with the file from before Start kept; records stop inputs. */
-async function serveFollowed(stops: unknown[]): Promise<WebServer> {
+async function serveFollowed(stops: unknown[], drift = false): Promise<WebServer> {
   const fake = createFakeBackend({ stepDelayMs: 50, logIntervalMs: 3_600_000, running: true });
   const startedAt = new Date(Date.now() - 60_000).toISOString();
   const change: NetworkChangeView = { at: new Date().toISOString(), outcome: 'followed', writer: 'an unknown program', evidence: '', how: '/etc/resolv.conf replaced by a regular file', from: ['192.0.2.53'], to: ['192.0.2.88'] };
@@ -25,7 +25,7 @@ async function serveFollowed(stops: unknown[]): Promise<WebServer> {
     ...fake,
     dnsStatus: async (i) => {
       const s = await fake.dnsStatus(i);
-      return s.state === 'running' ? { ...s, savedAt: change.at, savedBy: 'k2s-dns', networkChange: change, followedChange: change, startCopy: { savedAt: startedAt } } : s;
+      return s.state === 'running' ? { ...s, ...(drift ? { resolverOwner: 'foreign' as const } : {}), savedAt: change.at, savedBy: 'k2s-dns', networkChange: change, followedChange: change, startCopy: { savedAt: startedAt } } : s;
     },
     dnsStop: async (i) => {
       stops.push(i);
@@ -62,4 +62,18 @@ test('choosing "the file from before Start" makes Stop send restore: start', asy
   await expect.poll(() => stops).toEqual([{ restore: 'start' }]);
   // Stopped: no copy is kept any more, so the control is gone.
   await expect(select).toHaveCount(0, { timeout: 15_000 });
+});
+
+test('with drift the same select decides what the banner\'s Restore my original puts back', async ({ page }) => {
+  const stops: unknown[] = [];
+  const server = await serveFollowed(stops, true);
+  await page.goto(server.url);
+  const card = page.getByTestId('panel-hostdns');
+  const select = card.getByTestId('stop-restore-select');
+  await expect(page.getByTestId('drift-banner')).toBeVisible({ timeout: 15_000 });
+  await select.selectOption('start');
+  await page.getByTestId('drift-restore').click();
+  await expect(page.getByTestId('confirm-restore')).toContainText(/with the file from before Start \(\d\d:\d\d:\d\d\)/);
+  await page.getByTestId('btn-confirm-restore').click();
+  await expect.poll(() => stops).toEqual([{ onDrift: 'restore', restore: 'start' }]);
 });

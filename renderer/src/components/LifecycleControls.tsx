@@ -38,8 +38,9 @@ export function LifecycleControls() {
   const checking = useDiagnostics((s) => s.running);
   const gates = engineGates(findings);
   const [confirming, setConfirming] = useState(false);
-  // Which saved copy Stop puts back (`--restore`), offered only while a file from before Start is kept.
-  const [restoreChoice, setRestoreChoice] = useState<'newest' | 'start'>('newest');
+  // Which saved copy Stop (and the drift banner's Restore) puts back (`--restore`), offered only while a file from before Start is kept.
+  const restoreChoice = useUi((s) => s.stopRestore);
+  const setRestoreChoice = useUi((s) => s.setStopRestore);
   const dialog = useRef<HTMLDialogElement>(null);
   const startBtn = useRef<HTMLButtonElement>(null);
   const stopBtn = useRef<HTMLButtonElement>(null);
@@ -147,11 +148,12 @@ export function LifecycleControls() {
             {busy === 'stop' ? 'Stopping…' : 'Stop'}
           </button>
         )}
-        {!drifted && status?.startCopy && (
+        {status?.startCopy && (
           // A follow replaced the file from before Start (kept: stop --restore start); the newest stays the default.
+          // The one control for it: with drift the banner's Restore my original reads it too.
           <label>
             Stop puts back{' '}
-            <select value={restoreChoice} onChange={(e) => setRestoreChoice(e.target.value as 'newest' | 'start')} disabled={!b.stop.enabled} title="Which saved /etc/resolv.conf Stop restores: the newest file the network wrote (followed), or the file that was in place when K2s DNS started" data-testid="stop-restore-select">
+            <select value={restoreChoice} onChange={(e) => setRestoreChoice(e.target.value as 'newest' | 'start')} disabled={!b.stop.enabled} title={drifted ? 'Which saved /etc/resolv.conf the banner\'s Restore my original puts back: the newest file the network wrote (followed), or the file that was in place when K2s DNS started' : 'Which saved /etc/resolv.conf Stop restores: the newest file the network wrote (followed), or the file that was in place when K2s DNS started'} data-testid="stop-restore-select">
               <option value="newest">the newest file (the default)</option>
               <option value="start">the file from before Start ({timeText(Date.parse(status.startCopy.savedAt))})</option>
             </select>

@@ -38,11 +38,17 @@ export interface UiState {
   onNetworkChange: 'follow' | 'keep';
   /** Upstreams typed in Start options (IP or IP:PORT, space- or comma-separated); empty: the saved resolver's nameservers. */
   upstreamsText: string;
+  /**
+   * Which saved copy Stop (and the drift banner's Restore my original) puts back (`--restore`):
+   * the newest (default) or the file from before Start, offered only while status.startCopy is set.
+   */
+  stopRestore: 'newest' | 'start';
   setTab(tab: TabId): void;
   setEngine(engine: EngineName | 'auto'): void;
   setKubeSwitch(mode: KubeSwitchMode, address?: string): void;
   setOnNetworkChange(policy: 'follow' | 'keep'): void;
   setUpstreams(text: string): void;
+  setStopRestore(choice: 'newest' | 'start'): void;
 }
 
 /** The one UI-state store. */
@@ -53,11 +59,13 @@ export const uiState = createStore<UiState>()((set) => ({
   kubeSwitchAddress: '',
   onNetworkChange: 'follow',
   upstreamsText: '',
+  stopRestore: 'newest',
   setTab: (tab) => set({ tab }),
   setEngine: (engine) => set({ engine }),
   setKubeSwitch: (kubeSwitchMode, address) => set((s) => ({ kubeSwitchMode, kubeSwitchAddress: address ?? s.kubeSwitchAddress })),
   setOnNetworkChange: (onNetworkChange) => set({ onNetworkChange }),
   setUpstreams: (upstreamsText) => set({ upstreamsText }),
+  setStopRestore: (stopRestore) => set({ stopRestore }),
 }));
 
 /** Reads the UI-state store. */
