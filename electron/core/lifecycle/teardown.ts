@@ -231,17 +231,19 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
             : `Restored the original saved at ${state.savedAt}, byte for byte.`;
         if (followed) notes.push(message);
       }
-      if (drifted && restoreByDefault && oversizeWords) {
+      // Restored by default over their file, and why (with --restore start the sentence above already says it).
+      const byDefault = drifted && restoreByDefault && !wantStart;
+      if (byDefault && oversizeWords) {
         // Never copied (it is never read whole): say what was replaced and how large it was.
         message = `Someone else had replaced /etc/resolv.conf by ${oversizeWords}. It was not kept and not copied: the original saved at ${state.savedAt} was restored over it, byte for byte; pass --on-drift keep to keep theirs.`;
         notes.push(message);
-      } else if (drifted && restoreByDefault && linkEndWords) {
+      } else if (byDefault && linkEndWords) {
         message = `Someone else had replaced /etc/resolv.conf by ${linkEndWords}. Keeping their file would give host apps no nameserver, so the original saved at ${state.savedAt} was restored, byte for byte; pass --on-drift keep to keep theirs.`;
         notes.push(message);
-      } else if (drifted && restoreByDefault && route?.keepLeavesNone) {
+      } else if (byDefault && route?.keepLeavesNone) {
         message = `Someone else had changed /etc/resolv.conf, but ${route.implicit ? 'their file has no nameserver line (glibc then asks 127.0.0.1, K2s DNS\'s own)' : `their file names no nameserver but K2s DNS's own (${route.nameservers.join(', ')})`}. Keeping their file would leave this host with no nameserver that answers once the proxy stops, so the original saved at ${state.savedAt} was restored, byte for byte; pass --on-drift keep to keep theirs.`;
         notes.push(message);
-      } else if (drifted && restoreByDefault && ownerRefusal) {
+      } else if (byDefault && ownerRefusal) {
         message = `Someone else had changed /etc/resolv.conf. ${keepRiskWords({ kind: 'refused', reason: ownerRefusal }, null)} So the original saved at ${state.savedAt} was restored, byte for byte; pass --on-drift keep to keep theirs.`;
         notes.push(message);
       }
