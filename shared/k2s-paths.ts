@@ -22,6 +22,8 @@ export const K2S_PATHS = {
   captureUnit: '/etc/systemd/system/k2s-dnsproxy-capture.service',
   stateDir: '/var/lib/k2s',
   stateFile: '/var/lib/k2s/dns-resolver-state.json',
+  /** The file in place at Start, kept once a follow replaced the saved original (`stop --restore start`; electron/core/host/start-copy.ts). */
+  startCopy: '/var/lib/k2s/dns-resolver-start.json',
   journal: '/var/lib/k2s/dns-lifecycle-journal.json',
   lock: '/var/lib/k2s/dns-lifecycle.lock',
   resolvedDropIn: '/etc/systemd/resolved.conf.d/20-k2s-dns.conf',

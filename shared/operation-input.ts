@@ -149,10 +149,19 @@ export const START_FIELDS = {
   logQueries: field({ schema: z.boolean(), what: 'a switch', cli: { flag: 'no-log-queries', negate: true } }),
 } as const;
 
+/**
+ * Which saved copy stop puts back (`--restore`): `newest` (default) the saved original — after a
+ * followed network change the file the network wrote last; `start` the file that was in place
+ * when K2s DNS started, kept once a follow replaced the saved original (host/start-copy.ts).
+ */
+export const RESTORE_CHOICES = ['newest', 'start'] as const;
+
 /** The options of stop and uninstall. */
 export const STOP_FIELDS = {
   /** What to do when someone else rewrote /etc/resolv.conf while K2s ran; default keep. */
   onDrift: field({ schema: z.enum(['keep', 'restore']), what: 'one of keep, restore', contract: true, helper: { flag: '--on-drift' }, cli: { flag: 'on-drift' } }),
+  /** Which saved copy to put back: the newest (default) or the file from before Start. */
+  restore: field({ schema: z.enum(RESTORE_CHOICES), what: `one of ${RESTORE_CHOICES.join(', ')}`, contract: true, helper: { flag: '--restore' }, cli: { flag: 'restore' } }),
 } as const;
 
 /** The options of zones (discovery only). */

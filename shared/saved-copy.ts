@@ -7,6 +7,7 @@
  * savedAt, not by the newest change. Pure module.
  */
 import type { NetworkChangeView } from './types';
+import { writerName } from './network-writer';
 
 /** The followed change that made the saved copy (`at` === `savedAt`), among `changes`; null when the copy is start's. */
 export function followedCopy(changes: readonly (NetworkChangeView | null | undefined)[], savedAt: string | null | undefined): NetworkChangeView | null {
@@ -18,5 +19,23 @@ export function followedCopy(changes: readonly (NetworkChangeView | null | undef
 export function savedCopyWords(followed: NetworkChangeView | null, time: (ms: number) => string): string {
   if (!followed) return 'the original saved at start';
   const ms = Date.parse(followed.at);
-  return `the file ${followed.writer || 'another program'} wrote at ${Number.isNaN(ms) ? followed.at : time(ms)} (followed while K2s DNS ran)`;
+  return `the file ${writerName(followed)} wrote at ${Number.isNaN(ms) ? followed.at : time(ms)} (followed while K2s DNS ran)`;
+}
+
+/**
+ * The "Saved original" line of status and the Host DNS card: who wrote the file a plain stop
+ * restores and when. A followed file is named by its writer (`written by an unknown program (no
+ * header) at 12:05:00, followed while K2s DNS ran`), never by the tool that saved the copy;
+ * start's copy is the file in place at Start, saved by k2s-dns (or K2s's own CLI).
+ */
+export function savedOriginalWords(savedAt: string, savedBy: 'k2s-dns' | 'k2s-cli' | null, followed: NetworkChangeView | null, time: (ms: number) => string): string {
+  const at = (iso: string) => (Number.isNaN(Date.parse(iso)) ? iso : time(Date.parse(iso)));
+  if (followed) return `written by ${writerName(followed)} at ${at(followed.at)}, followed while K2s DNS ran`;
+  return `the file in place at Start, saved at ${at(savedAt)} by ${savedBy === 'k2s-cli' ? "K2s's own CLI" : 'k2s-dns'}`;
+}
+
+/** The sentence about the file from before Start that stop can put back (`--restore start`). */
+export function startCopyWords(savedAt: string, time: (ms: number) => string, how: string): string {
+  const ms = Date.parse(savedAt);
+  return `The file from before Start (${Number.isNaN(ms) ? savedAt : time(ms)}) is kept; ${how} puts it back.`;
 }

@@ -273,8 +273,23 @@ export interface HostDnsStatus {
   kubeDnsIp: string | null;
   /** ISO time the original resolver was saved, null when nothing is saved. */
   savedAt: string | null;
-  /** Which tool wrote the saved state: this app, or K2s's own CLI. */
+  /**
+   * Which tool wrote the saved state: this app, or K2s's own CLI — the tool that saved the copy,
+   * not who wrote the file (after a follow that is the network's writer: `savedOriginal`).
+   */
   savedBy: 'k2s-dns' | 'k2s-cli' | null;
+  /**
+   * What a plain stop puts back, in words (shared/saved-copy.ts savedOriginalWords): "written by an
+   * unknown program (no header) at 12:05:00 UTC, followed while K2s DNS ran" or "the file in place
+   * at Start, saved at … by k2s-dns"; absent when nothing is saved.
+   */
+  savedOriginal?: string;
+  /**
+   * The file from before Start, kept once a follow replaced the saved original
+   * (electron/core/host/start-copy.ts): `stop --restore start` (the window: Stop puts back →
+   * the file from before Start) restores it. Absent when no follow replaced start's file.
+   */
+  startCopy?: { savedAt: string } | null;
   pid: number | null;
   /** One sentence each: what is off and what to do. */
   messages: string[];

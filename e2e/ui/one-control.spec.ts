@@ -93,7 +93,7 @@ test('one time format: the saved original, the verdict and the checks say HH:MM:
   const card = page.getByTestId('panel-hostdns');
   await card.getByTestId('btn-start').click();
   await expect(card.getByTestId('dns-state')).toHaveText('running', { timeout: 15_000 });
-  await expect(card.getByTestId('dns-saved')).toHaveText(/^\d{2}:\d{2}:\d{2} by k2s-dns$/);
+  await expect(card.getByTestId('dns-saved')).toHaveText(/^the file in place at Start, saved at \d{2}:\d{2}:\d{2} by k2s-dns$/);
   await page.getByTestId('verdict-recheck').click();
   await expect(page.getByTestId('verdict-text')).toHaveText(/, checked \d{2}:\d{2}:\d{2}$/, { timeout: 15_000 });
   await page.getByTestId('tab-topology').click();

@@ -24,7 +24,7 @@ describe('CLI flags from the Start schema', () => {
       'on-network-change': { type: 'string' },
       'no-log-queries': { type: 'boolean' },
     });
-    expect(cliOptionsOf(STOP_FIELDS)).toEqual({ 'on-drift': { type: 'string' } });
+    expect(cliOptionsOf(STOP_FIELDS)).toEqual({ 'on-drift': { type: 'string' }, restore: { type: 'string' } });
   });
 
   it('turns flags into the Start input: zones lower-cased without trailing dot, --no-log-queries as logQueries false', () => {

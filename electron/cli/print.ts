@@ -43,7 +43,8 @@ export function formatStatus(s: HostDnsStatus): string {
   lines.push(`resolver:   ${{ original: "this host's own (not K2s-owned)", k2s: owned, foreign: 'changed by someone else since start' }[s.resolverOwner]}`);
   if (s.upstreams.length) lines.push(`upstreams:  ${t(s.upstreams.join(', '))}`);
   if (s.clusterDomain) lines.push(`cluster:    ${t(s.clusterDomain)} → CoreDNS ${t(String(s.kubeDnsIp))}`);
-  if (s.savedAt) lines.push(`saved:      ${t(s.savedAt)} by ${t(String(s.savedBy))}`);
+  // Who wrote the copy stop restores (a followed file by its writer, never "by k2s-dns").
+  if (s.savedAt) lines.push(`saved:      ${t(s.savedOriginal ?? `${s.savedAt} by ${String(s.savedBy)}`)}`);
   for (const m of s.messages) if (m !== verdict) lines.push(`note: ${t(m)}`);
   return lines.join('\n');
 }

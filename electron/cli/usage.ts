@@ -22,8 +22,8 @@ Usage:
   k2s-dns start [--kubeconfig PATH] [--engine ${ENGINE_NAMES.join('|')}] [--dnsproxy PATH]
                 [--kubeswitch ADDR|none] [--upstream IP]... [--verify-name NAME]
                 [--no-log-queries] [--allow-zone ZONE]... [--on-network-change follow|keep] [--json]
-  k2s-dns stop [--on-drift keep|restore] [--json]
-  k2s-dns uninstall [--on-drift keep|restore] [--json]
+  k2s-dns stop [--on-drift keep|restore] [--restore newest|start] [--json]
+  k2s-dns uninstall [--on-drift keep|restore] [--restore newest|start] [--json]
   k2s-dns status [--json]
   k2s-dns recover [--force] [--json]  finish or roll back an operation that was killed;
                                  --force: also tear down what is left without a journal
@@ -59,6 +59,10 @@ zones    discovery only: the zones CoreDNS serves, their upstream and why, and t
          keep = "${DRIFT_CHOICE.keep.label}" (the default), restore = "${DRIFT_CHOICE.restore.label}".
          Not given and their file names no nameserver but the proxy's (so keeping it would
          leave no DNS): stop restores the original and says so.
+--restore  which saved copy stop puts back: newest (the default) = the saved original, after
+         a followed network change the file the network wrote last; start = the file that
+         was in place when K2s DNS started (kept once a follow replaced the saved original;
+         also put back over a file another program wrote, unless --on-drift keep).
 
 ${wrap(`Kubeconfig order: ${KUBECONFIG_ORDER_TEXT}.`)}
 

@@ -82,5 +82,5 @@ export async function helperMain(argv: string[]): Promise<number> {
     return r.exitCode;
   }
   const teardown = req.verb === 'stop' ? stopDns : uninstallDns;
-  return (await teardown(deps, req.onDrift ? { onDrift: req.onDrift } : {}, print)).exitCode;
+  return (await teardown(deps, { ...(req.onDrift ? { onDrift: req.onDrift } : {}), ...(req.restore ? { restore: req.restore } : {}) }, print)).exitCode;
 }

@@ -25,6 +25,7 @@ export { describeNetworkChange } from '../../../shared/network-writer';
 import { engineRuntime } from '../engines/table';
 import { ROOT_WRITTEN_DIRS } from '../../../shared/root-dir-check';
 import { captureResolver, readState, restoreResolver, sameResolver, writeState } from '../host/resolver-state';
+import { keepStartCopy } from '../host/start-copy';
 import { pickUpstreams, readResolvedLinkServers } from '../host/upstreams';
 import { isManagedEntry } from './preflight';
 import { isGone } from './resolver-gone';
@@ -233,6 +234,10 @@ async function followLocked(deps: LifecycleDeps): Promise<FollowOutcome> {
     return t[t.length - 1]! - t[t.length - 2]!;
   };
   const decideMs = deps.now() - t0;
+  // The first follow replaces the file from before Start: it is kept beside the saved original
+  // first (host/start-copy.ts), so `stop --restore start` can still put it back. Later follows
+  // replace only a followed file (the copy keeps the pre-Start one).
+  if (!state.followedChange) await keepStartCopy(deps.fs, state.resolvConf, state.savedAt);
   await writeState(deps.fs, next);
   const saveMs = lap();
   let hostFileMs = 0;

@@ -44,7 +44,16 @@ export interface StopOptions {
    * shared/drift-route.ts): keeping it would leave no DNS, so the original is restored.
    */
   onDrift?: DriftChoice;
+  /**
+   * Which saved copy a restore puts back: newest (default) the saved original (after a follow,
+   * the network's newest file); start the file in place at Start (host/start-copy.ts), which
+   * also restores over a drifted file unless `onDrift` is keep.
+   */
+  restore?: RestoreChoice;
 }
+
+/** `--restore`: which saved copy stop puts back. */
+export type RestoreChoice = 'newest' | 'start';
 
 /** The kubeconfig lookup's result, as startOptionsOf takes it (electron/core/cluster/kubeconfig.ts). */
 export interface KubeconfigFound {

@@ -12,6 +12,7 @@ import { routingDomains, routingDomainsRefusal, type ResolvedRoute } from '../..
 import { renderRouteFile, ROUTE_UNIT_NAME } from '../../../shared/resolved-route-unit';
 import { clientOptions, upstreamPolicy } from '../../../shared/upstream-policy';
 import { readResolverText, restoreResolver, writeState, removeState } from '../host/resolver-state';
+import { removeStartCopy } from '../host/start-copy';
 import { ensureRootDirs, NotRootOwnedError } from '../host/root-dirs';
 import { ROOT_WRITTEN_DIRS } from '../../../shared/root-dir-check';
 import { clusterIpRefusal, preflight, type Preflight } from './preflight';
@@ -266,8 +267,14 @@ async function save(deps: LifecycleDeps, pre: Preflight, undo: Undo[]) {
     kubernetesServiceIp: null,
     managedResolvConfSha256: null,
     kubeconfigPath: pre.kubeconfigPath,
+    // A resumed start keeps the saved copy, so it keeps the follow that made it too: status,
+    // stop and `--restore start` name that file by its writer, never as start's.
+    ...(pre.currentIsManaged && pre.existing?.followedChange ? { followedChange: pre.existing.followedChange } : {}),
   };
   const previous = pre.existing;
+  // A new original is saved: a start copy left by an earlier run (a stop by K2s's own CLI, a
+  // crash) names a file from before that run, never this one's (host/start-copy.ts).
+  if (!pre.currentIsManaged) await removeStartCopy(deps.fs);
   await writeState(deps.fs, state);
   if (pre.currentIsManaged) {
     // Resumed start: the K2s-owned file is already active; a rollback must bring the original back.

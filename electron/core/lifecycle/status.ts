@@ -15,6 +15,8 @@ import { interruptedOperation, readJournal, readRecovery } from './journal';
 import { readWatchdogState, recordedProxyPid, watchdogAlive } from '../host/supervised-service';
 import { MAX_RESTARTS } from '../host/supervisor-script';
 import { resolvedRouteFinding } from '../doctor/resolved-route';
+import { readStartCopy } from '../host/start-copy';
+import { followedCopy, savedOriginalWords, startCopyWords } from '../../../shared/saved-copy';
 
 /**
  * How the last run ended while systemd's next attempt already starts: systemd has reset
@@ -116,6 +118,13 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
   // What the follower did last (follow.ts): said in words, so the CLI and the app both show it.
   const change = state?.lastNetworkChange ?? null;
   if (change) messages.push(describeNetworkChange(change));
+  // Who wrote the saved copy (a followed file by its writer, never "by k2s-dns"), and the file
+  // from before Start when a follow replaced it (host/start-copy.ts; read only with a followed copy).
+  const utc = (ms: number) => `${new Date(ms).toISOString().slice(11, 19)} UTC`;
+  const followed = state ? followedCopy([state.lastNetworkChange, state.followedChange], state.savedAt) : null;
+  const savedOriginal = state ? savedOriginalWords(state.savedAt, state.writtenBy, followed, utc) : null;
+  const startCopy = followed ? await readStartCopy(deps.fs).catch(() => null) : null;
+  if (startCopy) messages.push(startCopyWords(startCopy.savedAt, utc, say({ gui: 'choosing "the file from before Start" beside Stop', cli: `\`${cliCommand('stop --restore start', true)}\`` })));
   const interrupted = await interruptedOperation(deps.fs).catch(() => null);
   // A journal whose process is alive is an operation running now (the CLI, the helper, another window).
   const live = interrupted ? null : await readJournal(deps.fs).catch(() => null);
@@ -201,6 +210,8 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     kubeDnsIp: state?.kubeDnsIp ?? null,
     savedAt: state?.savedAt ?? null,
     savedBy: state?.writtenBy ?? null,
+    ...(savedOriginal ? { savedOriginal } : {}),
+    ...(startCopy ? { startCopy: { savedAt: startCopy.savedAt } } : {}),
     pid: service.pid,
     messages,
     operation: journal ? { op: journal.op, step: journal.step, pid: journal.pid, startedAt: journal.startedAt } : null,

@@ -25,6 +25,7 @@ import type { ResolverEntry } from '../../../shared/types';
 import type { LifecycleError } from './errors';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
+import { readStartCopy, removeStartCopy } from '../host/start-copy';
 import { FOLLOW_LOG, FOLLOW_PID_FILE, FOLLOW_UNIT_PATH } from '../host/follower';
 import { CAPTURE_LOG } from '../host/capture-companion';
 import { CAPTURE_FAILED_FILE, CAPTURE_READY_FILE, CAPTURE_UNWRITTEN_FILE, PARSER_RUN_PATH } from '../capture/capture-args';
@@ -45,6 +46,7 @@ export const OWNED_FILES = [
   K2S_PATHS.dnsmasqConfig,
   K2S_PATHS.resolvedDropIn,
   K2S_PATHS.stateFile,
+  K2S_PATHS.startCopy,
   K2S_PATHS.journal,
   LAST_RECOVERY,
   K2S_PATHS.pidFile,
@@ -132,6 +134,12 @@ export function journaledReporter(deps: LifecycleDeps, op: Operation, sink: Even
 export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: StopOptions, r: StepReporter, afterProxy?: () => Promise<void>): Promise<{ notes: string[]; hadState: boolean }> {
   const { state, corrupt } = await readStateOrSalvage(deps);
   const notes: string[] = [];
+  // The file from before Start (host/start-copy.ts): read only while the saved copy is a followed one.
+  const startCopy = state?.followedChange ? await readStartCopy(deps.fs).catch(() => null) : null;
+  const wantStart = opts.restore === 'start' && startCopy !== null && state !== null && !sameResolver(startCopy.resolvConf, state.resolvConf);
+  if (opts.restore === 'start' && state?.followedChange && !startCopy) notes.push(`No file from before Start is kept (${K2S_PATHS.startCopy} is missing or unreadable), so --restore start puts back the saved original.`);
+  // What a restore puts back: the saved original, or with --restore start the file from before Start.
+  const target = wantStart && startCopy ? startCopy.resolvConf : state?.resolvConf;
   await r.run('restore', 'Restoring the saved /etc/resolv.conf', async () => {
     const top = await deps.fs.lstat(K2S_PATHS.resolvConf);
     const kind = top?.kind;
@@ -178,13 +186,14 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
     const restoreByDefault = opts.onDrift === undefined && (route?.keepLeavesNone === true || linkEndWords !== null || oversizeWords !== null || ownerRefusal !== null);
     // A K2s-owned file someone edited (header kept) is drift too: never dropped silently.
     const edited = managed && state.managedResolvConfSha256 !== null && !isK2sWrittenSha(state, entrySha(current));
-    if (sameResolver(current, state.resolvConf)) {
-      message = 'The resolver is already the saved original.';
+    const putBack = target ?? state.resolvConf;
+    if (sameResolver(current, putBack)) {
+      message = wantStart ? 'The resolver is already the file from before Start.' : 'The resolver is already the saved original.';
     } else if (isBindMounted(deps.fs.real(K2S_PATHS.resolvConf), await deps.mountinfo())) {
       // rename(2) over a mount point fails (EBUSY); discarding the saved original now would
       // leave `nameserver 127.0.0.1` underneath once it is unmounted. Keep everything running.
       throw failed('BIND_MOUNTED', `/etc/resolv.conf became a bind mount while K2s ran, so it cannot be replaced; the saved original is kept in ${K2S_PATHS.stateFile} and k2s-dnsproxy keeps running for the K2s-owned file underneath. Unmount it (umount /etc/resolv.conf), then run k2s-dns ${op} again.`);
-    } else if (managed || opts.onDrift === 'restore' || restoreByDefault || isGone(current)) {
+    } else if (managed || opts.onDrift === 'restore' || restoreByDefault || isGone(current) || (wantStart && opts.onDrift !== 'keep')) {
       // Deleted, or a link to nothing: not a resolver someone chose to keep — put the original back.
       const drifted = !managed && !isGone(current);
       // A network write may land after the read above (the follower is already stopped): read
@@ -197,12 +206,15 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
         message += await undoResolved(deps, state);
         return { value: undefined, message };
       }
-      await restoreOrExplain(deps, state.resolvConf, op);
+      await restoreOrExplain(deps, putBack, op);
       const after = await captureResolver(deps.fs, deps.exec);
-      if (!sameResolver(after, state.resolvConf)) {
-        throw failed('RESTORE_MISMATCH', `After restore /etc/resolv.conf still differs from the saved original (${describeResolverChanges(state.resolvConf, after).join('; ')}); the original is kept in ${K2S_PATHS.stateFile}.`);
+      if (!sameResolver(after, putBack)) {
+        throw failed('RESTORE_MISMATCH', `After restore /etc/resolv.conf still differs from the ${wantStart ? 'file from before Start' : 'saved original'} (${describeResolverChanges(putBack, after).join('; ')}); it is kept in ${wantStart ? K2S_PATHS.startCopy : K2S_PATHS.stateFile}.`);
       }
-      if (isGone(current)) {
+      if (wantStart && startCopy) {
+        message = `Restored the file from before Start (saved at ${startCopy.savedAt}), byte for byte, instead of ${followedWords(state) ?? 'the saved copy'} (--restore start)${drifted ? '; the file someone else wrote there was replaced' : ''}.`;
+        notes.push(message);
+      } else if (isGone(current)) {
         message = `/etc/resolv.conf had been ${current.kind === 'symlink' ? `replaced by a dangling symlink (→ ${current.target})` : 'deleted'} while K2s ran; restored the original saved at ${state.savedAt}, byte for byte.`;
         notes.push(message);
       } else if (edited) {
@@ -219,24 +231,26 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
             : `Restored the original saved at ${state.savedAt}, byte for byte.`;
         if (followed) notes.push(message);
       }
-      if (drifted && restoreByDefault && oversizeWords) {
+      // Restored by default over their file, and why (with --restore start the sentence above already says it).
+      const byDefault = drifted && restoreByDefault && !wantStart;
+      if (byDefault && oversizeWords) {
         // Never copied (it is never read whole): say what was replaced and how large it was.
         message = `Someone else had replaced /etc/resolv.conf by ${oversizeWords}. It was not kept and not copied: the original saved at ${state.savedAt} was restored over it, byte for byte; pass --on-drift keep to keep theirs.`;
         notes.push(message);
-      } else if (drifted && restoreByDefault && linkEndWords) {
+      } else if (byDefault && linkEndWords) {
         message = `Someone else had replaced /etc/resolv.conf by ${linkEndWords}. Keeping their file would give host apps no nameserver, so the original saved at ${state.savedAt} was restored, byte for byte; pass --on-drift keep to keep theirs.`;
         notes.push(message);
-      } else if (drifted && restoreByDefault && route?.keepLeavesNone) {
+      } else if (byDefault && route?.keepLeavesNone) {
         message = `Someone else had changed /etc/resolv.conf, but ${route.implicit ? 'their file has no nameserver line (glibc then asks 127.0.0.1, K2s DNS\'s own)' : `their file names no nameserver but K2s DNS's own (${route.nameservers.join(', ')})`}. Keeping their file would leave this host with no nameserver that answers once the proxy stops, so the original saved at ${state.savedAt} was restored, byte for byte; pass --on-drift keep to keep theirs.`;
         notes.push(message);
-      } else if (drifted && restoreByDefault && ownerRefusal) {
+      } else if (byDefault && ownerRefusal) {
         message = `Someone else had changed /etc/resolv.conf. ${keepRiskWords({ kind: 'refused', reason: ownerRefusal }, null)} So the original saved at ${state.savedAt} was restored, byte for byte; pass --on-drift keep to keep theirs.`;
         notes.push(message);
       }
     } else {
       const changes = describeResolverChanges(state.resolvConf, current);
       const followed = followedWords(state);
-      message = `Kept the /etc/resolv.conf someone else wrote while K2s ran (${changes.join('; ')}); ${followed ? `the saved copy (${followed})` : 'the copy saved at start'} was discarded.`;
+      message = `Kept the /etc/resolv.conf someone else wrote while K2s ran (${changes.join('; ')}); ${followed ? `the saved copy (${followed})${startCopy ? ' and the file from before Start' : ''}` : 'the copy saved at start'} ${followed && startCopy ? 'were' : 'was'} discarded.`;
       // Kept on an explicit --on-drift keep: the result must say nothing answers, not just "stopped".
       if (linkEndWords) message += ` No name resolves on this host now: /etc/resolv.conf is ${linkEndWords}, so host apps get no nameserver from it; put a resolver file there (reconnect the network, or replace the link with a file holding "nameserver <your router or company DNS>").`;
       else if (route?.keepLeavesNone) message += ` No name resolves on this host now: nothing answers on ${route.nameservers.map((n) => `${n}:53`).join(' and ')} (${route.implicit ? 'the kept file has no nameserver line, so glibc asks 127.0.0.1' : `the kept file lists only ${route.nameservers.join(', ')}`}); put a nameserver that answers into /etc/resolv.conf (reconnect the network, or add "nameserver <your router or company DNS>").`;
@@ -254,6 +268,8 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
   // The original is back: only now may the saved copy go (a corrupt one is moved aside, never deleted).
   if (corrupt && state) notes.push(`${corrupt.path} was corrupt (${corrupt.problem}); restored the original it still held; ${await setAside(deps)}`);
   else if (!corrupt) await removeState(deps.fs);
+  // The file from before Start goes with the state: an undo of this run only.
+  await removeStartCopy(deps.fs);
   const temps = await removeOwnTempFiles(deps.fs);
   if (temps.length) notes.push(`Removed temp files a killed write had left: ${temps.join(', ')}.`);
   if (op === 'uninstall') {

@@ -17,6 +17,7 @@ import { keepRisk, keepRiskWords, savedNameserversNow } from '../../../shared/dr
 import { followedCopy, savedCopyWords } from '../../../shared/saved-copy';
 import { unifiedDiffLines } from '../lib/side-by-side';
 import { stores, useDiff, useDns, useHealth } from '../stores';
+import { useUi } from '../lib/ui-state';
 
 /** The banner's element id: other places move focus here instead of offering the choice themselves. */
 export const DRIFT_BANNER_ID = 'drift-banner';
@@ -44,7 +45,9 @@ export function DriftBanner() {
   // status.followedChange names it even when a later drift replaced networkChange before this window opened.
   const networkChanges = useDns((s) => s.networkChanges);
   const followed = followedCopy([status?.networkChange, status?.followedChange, ...networkChanges], status?.savedAt);
-  const saved = savedCopyWords(followed, timeText);
+  // The card's "Stop puts back" select (the one control for it): the file from before Start instead of the saved copy.
+  const restoreStart = useUi((s) => s.stopRestore) === 'start' && !!status?.startCopy;
+  const saved = restoreStart && status?.startCopy ? `the file from before Start (${timeText(Date.parse(status.startCopy.savedAt))})` : savedCopyWords(followed, timeText);
   const [confirming, setConfirming] = useState(false);
   const dialog = useRef<HTMLDialogElement>(null);
   const drifted = status?.resolverOwner === 'foreign';
@@ -140,14 +143,14 @@ export function DriftBanner() {
       <dialog ref={dialog} className="confirm" aria-labelledby="confirm-restore-title" aria-describedby="confirm-restore-text" onClose={() => setConfirming(false)} data-testid="confirm-restore">
         <h3 id="confirm-restore-title">{DRIFT_CHOICE.restore.label}?</h3>
         <p id="confirm-restore-text">
-          This replaces the /etc/resolv.conf the other program wrote with {followed ? saved : `the original saved when K2s DNS started${status?.savedAt ? ` (${timeText(Date.parse(status.savedAt))})` : ''}`}, byte for byte, then
+          This replaces the /etc/resolv.conf the other program wrote with {followed || restoreStart ? saved : `the original saved when K2s DNS started${status?.savedAt ? ` (${timeText(Date.parse(status.savedAt))})` : ''}`}, byte for byte, then
           stops K2s DNS. The other program's settings in that file are lost until it writes them again.
         </p>
         <div className="row">
           <button type="button" className="secondary" autoFocus onClick={() => setConfirming(false)} data-testid="btn-cancel-restore">
             Cancel
           </button>
-          <button type="button" className="danger" onClick={() => { setConfirming(false); void stop({ onDrift: 'restore' }); }} data-testid="btn-confirm-restore">
+          <button type="button" className="danger" onClick={() => { setConfirming(false); void stop({ onDrift: 'restore', ...(restoreStart ? { restore: 'start' as const } : {}) }); }} data-testid="btn-confirm-restore">
             {DRIFT_CHOICE.restore.label}
           </button>
         </div>

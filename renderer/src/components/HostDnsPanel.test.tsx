@@ -50,4 +50,19 @@ describe('HostDnsPanel', () => {
     expect(cell(html, 'dns-listeners')).toBe('none');
     expect(cell(html, 'dns-saved')).toBe('nothing saved');
   });
+
+  it('after a followed headerless file the saved original names its writer, never "by k2s-dns" (issue #20)', () => {
+    const at = new Date().toISOString();
+    const change = { at, outcome: 'followed' as const, writer: 'an unknown program', evidence: '', how: '/etc/resolv.conf replaced by a regular file', from: ['192.0.2.53'], to: ['192.0.2.88'] };
+    state.status = { ...running, savedAt: at, savedBy: 'k2s-dns', networkChange: change, followedChange: change };
+    const html = renderToStaticMarkup(<HostDnsPanel />);
+    expect(cell(html, 'dns-saved')).toMatch(/^written by an unknown program \(no header\) at \d\d:\d\d:\d\d, followed while K2s DNS ran$/);
+    expect(cell(html, 'dns-saved')).not.toContain('k2s-dns');
+  });
+
+  it('before any follow the saved original is the file in place at Start, saved by k2s-dns', () => {
+    state.status = { ...running, savedAt: new Date().toISOString(), savedBy: 'k2s-dns' };
+    const html = renderToStaticMarkup(<HostDnsPanel />);
+    expect(cell(html, 'dns-saved')).toMatch(/^the file in place at Start, saved at \d\d:\d\d:\d\d by k2s-dns$/);
+  });
 });

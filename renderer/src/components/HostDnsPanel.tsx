@@ -6,6 +6,7 @@ import { LifecycleControls } from './LifecycleControls';
 import { RichText } from './RichText';
 import { TimelineView } from './TimelineView';
 import { describeNetworkChange } from '../../../shared/network-writer';
+import { followedCopy, savedOriginalWords } from '../../../shared/saved-copy';
 
 /**
  * Who owns /etc/resolv.conf, in words: `original` means "not K2s's", which after Keep their file
@@ -22,6 +23,7 @@ export function HostDnsPanel() {
   const status = useDns((s) => s.status);
   const error = useDns((s) => s.error);
   const busy = useDns((s) => s.busy);
+  const networkChanges = useDns((s) => s.networkChanges);
   return (
     <section className="panel" data-testid="panel-hostdns">
       <h2>Host DNS</h2>
@@ -74,7 +76,7 @@ export function HostDnsPanel() {
             <dt>Saved original</dt>
             <dd data-testid="dns-saved">
               {status.savedAt
-                ? `${timeText(Date.parse(status.savedAt))} by ${status.savedBy ?? '?'}`
+                ? savedOriginalWords(status.savedAt, status.savedBy, followedCopy([status.networkChange, status.followedChange, ...(networkChanges ?? [])], status.savedAt), timeText)
                 : status.stateUnreadable
                   ? `cannot be read: ${status.stateUnreadable}`
                   : 'nothing saved'}

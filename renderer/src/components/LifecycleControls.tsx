@@ -13,6 +13,7 @@ import { stores, useCluster, useDiagnostics, useDns, useZones } from '../stores'
 import { focusDriftBanner } from './DriftBanner';
 import { useLifecycleButtons } from './use-lifecycle-buttons';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
+import { timeText } from '../lib/last-known';
 
 /** What each KubeSwitch choice means, under the select (the option itself stays one short word: never cut at 900 px). */
 const KUBESWITCH_HINT: Record<'auto' | 'address' | 'none', string> = {
@@ -51,6 +52,9 @@ export function LifecycleControls() {
   const checking = useDiagnostics((s) => s.running);
   const gates = engineGates(findings);
   const [confirming, setConfirming] = useState(false);
+  // Which saved copy Stop (and the drift banner's Restore) puts back (`--restore`), offered only while a file from before Start is kept.
+  const restoreChoice = useUi((s) => s.stopRestore);
+  const setRestoreChoice = useUi((s) => s.setStopRestore);
   const dialog = useRef<HTMLDialogElement>(null);
   const startBtn = useRef<HTMLButtonElement>(null);
   const stopBtn = useRef<HTMLButtonElement>(null);
@@ -167,9 +171,20 @@ export function LifecycleControls() {
           {busy === 'start' ? 'Starting…' : 'Start'}
         </button>
         {!drifted && (
-          <button type="button" ref={stopBtn} disabled={!b.stop.enabled} title={b.stop.reason ? plainText(b.stop.reason) : 'Restore the saved resolver, then stop the proxy'} onClick={() => void stop({})} data-testid="btn-stop">
+          <button type="button" ref={stopBtn} disabled={!b.stop.enabled} title={b.stop.reason ? plainText(b.stop.reason) : 'Restore the saved resolver, then stop the proxy'} onClick={() => void stop(restoreChoice === 'start' && status?.startCopy ? { restore: 'start' } : {})} data-testid="btn-stop">
             {busy === 'stop' ? 'Stopping…' : 'Stop'}
           </button>
+        )}
+        {status?.startCopy && (
+          // A follow replaced the file from before Start (kept: stop --restore start); the newest stays the default.
+          // The one control for it: with drift the banner's Restore my original reads it too.
+          <label>
+            Stop puts back{' '}
+            <select value={restoreChoice} onChange={(e) => setRestoreChoice(e.target.value as 'newest' | 'start')} disabled={!b.stop.enabled} title={drifted ? 'Which saved /etc/resolv.conf the banner\'s Restore my original puts back: the newest file the network wrote (followed), or the file that was in place when K2s DNS started' : 'Which saved /etc/resolv.conf Stop restores: the newest file the network wrote (followed), or the file that was in place when K2s DNS started'} data-testid="stop-restore-select">
+              <option value="newest">the newest file (the default)</option>
+              <option value="start">the file from before Start ({timeText(Date.parse(status.startCopy.savedAt))})</option>
+            </select>
+          </label>
         )}
         {drifted && (
           // One place for the drift choice: the banner at the top (Restore asks there first).

@@ -39,6 +39,11 @@ export interface UiState {
   onNetworkChange: 'follow' | 'keep';
   /** Upstreams typed in Start options (IP or IP:PORT, space- or comma-separated); empty: the saved resolver's nameservers. */
   upstreamsText: string;
+  /**
+   * Which saved copy Stop (and the drift banner's Restore my original) puts back (`--restore`):
+   * the newest (default) or the file from before Start, offered only while status.startCopy is set.
+   */
+  stopRestore: 'newest' | 'start';
   setTab(tab: TabId): void;
   /** Shows `engine` in this window only (the running engine, a fallback); see chooseEngine. */
   setEngine(engine: EngineName | 'auto'): void;
@@ -47,6 +52,7 @@ export interface UiState {
   setKubeSwitch(mode: KubeSwitchMode, address?: string): void;
   setOnNetworkChange(policy: 'follow' | 'keep'): void;
   setUpstreams(text: string): void;
+  setStopRestore(choice: 'newest' | 'start'): void;
 }
 
 /** The one UI-state store. */
@@ -57,6 +63,7 @@ export const uiState = createStore<UiState>()((set) => ({
   kubeSwitchAddress: '',
   onNetworkChange: 'follow',
   upstreamsText: '',
+  stopRestore: 'newest',
   setTab: (tab) => set({ tab }),
   setEngine: (engine) => set({ engine }),
   chooseEngine: (engine) => {
@@ -66,6 +73,7 @@ export const uiState = createStore<UiState>()((set) => ({
   setKubeSwitch: (kubeSwitchMode, address) => set((s) => ({ kubeSwitchMode, kubeSwitchAddress: address ?? s.kubeSwitchAddress })),
   setOnNetworkChange: (onNetworkChange) => set({ onNetworkChange }),
   setUpstreams: (upstreamsText) => set({ upstreamsText }),
+  setStopRestore: (stopRestore) => set({ stopRestore }),
 }));
 
 /** Reads the UI-state store. */
