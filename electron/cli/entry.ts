@@ -9,6 +9,10 @@ import { EXIT } from '../../shared/lifecycle-events';
 import { useCliInvocation } from '../core/cli-invocation';
 import { USAGE } from './usage';
 import { runInternalVerb } from './internal-verbs';
+import { surviveClosedOutput } from '../core/closed-output';
+
+// `k2s-dns stop | head -1`: a closed stdout silences output, never ends the operation half-done.
+surviveClosedOutput();
 
 // Fix texts name the CLI as this install runs it (/usr/bin/k2s-dns, or npx in a checkout).
 useCliInvocation();

@@ -5,8 +5,11 @@
  */
 import { useCliInvocation } from '../core/cli-invocation';
 import { helperMain } from './main';
+import { surviveClosedOutput } from '../core/closed-output';
 
 // The helper's refusals and fixes name the CLI as this install runs it.
 useCliInvocation();
+// A caller that went away (the window's process killed mid-Start) must not end the lifecycle half-done.
+surviveClosedOutput();
 
 process.exitCode = await helperMain(process.argv.slice(2));
