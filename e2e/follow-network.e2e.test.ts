@@ -17,6 +17,11 @@ import { snapshotResolver } from './bed/resolv-layout';
 import { engineArgs, engineMissing, PROXY_ENGINES } from './bed/engines';
 import { getentHosts, k2sDns } from './cli';
 import { queryDns } from '../electron/core/probes/dns-query';
+import { udpQuery } from './bed/fixed-port-query';
+import { parserLine } from '../electron/core/capture/pipeline';
+import type { CapturedQuery } from '../electron/core/capture/pairing';
+import { runCmd } from './bed/run-cmd';
+import { readFile } from 'node:fs/promises';
 
 const inSandbox = process.env.K2S_DNS_SANDBOX === '1';
 if (!inSandbox) console.warn('skipped: follow-network e2e runs only inside e2e/bed/sandbox.sh (as root)');
@@ -109,6 +114,36 @@ describe.skipIf(!inSandbox)('follow the network while running (sandbox)', () => 
       await tb.setResolvLayout('file');
     }, 120_000);
   }
+
+  it('every query answered while a follow restarts the engine has its row in the exact query log (the capture keeps running)', async (ctx) => {
+    const tcpdump = (await runCmd('sh', ['-c', 'command -v tcpdump || true'])).trim();
+    if (tcpdump === '') return ctx.skip('skipped: tcpdump is not installed (no exact query log)');
+    const engine = (await engineMissing('dnsproxy')) === null ? 'adguard' : 'dnsmasq';
+    await rm('/var/log/dnsproxy/queries.jsonl', { force: true });
+    expect((await k2sDns(['start', '--kubeconfig', tb.kubeconfigPath, ...engineArgs(engine), '--verify-name', 'www.example.test', '--json'])).result).toMatchObject({ ok: true });
+    // One query at a time from its own port, until the follow is done and 300 ms after.
+    const answered: string[] = [];
+    let more = true;
+    const traffic = (async () => {
+      for (let i = 0; more; i++) {
+        const name = `t${i}.newnet.test`;
+        if (await udpQuery(44000 + (i % 4000), 6000 + (i % 1000), name).then(() => true, () => false)) answered.push(name);
+      }
+    })();
+    await new Promise((r) => setTimeout(r, 300));
+    const t0 = Date.now();
+    await renameInto('/etc/resolv.conf', `nameserver ${NEW_NS}\nsearch newnet.test\n`);
+    expect(await untilFollowed(t0)).not.toBeNull();
+    await new Promise((r) => setTimeout(r, 300));
+    more = false;
+    await traffic;
+    expect((await k2sDns(['stop', '--on-drift', 'restore'])).code).toBe(0);
+    const written = new Set((await readFile('/var/log/dnsproxy/queries.jsonl', 'utf8')).split('\n').map(parserLine).filter((v): v is CapturedQuery => v !== null && !('counts' in v) && v.rcode !== null).map((r) => r.name));
+    await tb.setResolvLayout('file');
+    console.log(`${engine}: ${answered.length} queries answered across the follow, ${answered.filter((n) => !written.has(n)).length} without a row`);
+    expect(answered.length).toBeGreaterThan(10);
+    expect(answered.filter((n) => !written.has(n))).toEqual([]);
+  }, 120_000);
 
   it('--on-network-change keep: a valid new file stays drift; no follower runs; stop keeps their file', async () => {
     expect((await k2sDns(['start', '--kubeconfig', tb.kubeconfigPath, '--engine', 'dnsmasq', '--on-network-change', 'keep', '--verify-name', 'www.example.test', '--json'])).result).toMatchObject({ ok: true });
