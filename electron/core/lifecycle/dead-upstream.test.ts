@@ -53,8 +53,11 @@ describe('verify with a dead upstream', () => {
     const h = await hostWithDead(['198.51.100.99']);
     const r = await startDns(h.deps, { ...opts, upstreams: ['192.0.2.53', '198.51.100.99'] }, () => undefined);
     expect(r.code).toBe('VERIFY_UPSTREAM');
-    expect(r.message).toContain(': 198.51.100.99 gave no answer');
+    expect(r.message).toContain('One of the --upstream you named does not resolve www.example.test: 198.51.100.99 gave no answer');
     expect(r.message).not.toContain('192.0.2.53 gave');
+    // Never the false "every non-cluster name would fail": the other one answers.
+    expect(r.message).not.toContain('every non-cluster name would fail');
+    expect(r.message).toContain('the other answers (192.0.2.53), but every --upstream you name must answer: remove it or correct the address');
   });
 
   it('a silent discovered upstream (offline host) still starts, but the result carries UPSTREAM_UNVERIFIED', async () => {

@@ -137,7 +137,14 @@ export async function verifyDns(
   }
   if (ext.dead.length) {
     const what = ext.dead.map(({ u, r }) => `${u} ${r.rcode === 'REFUSED' ? 'refused' : `gave no answer (${r.rcode}${r.error ? `: ${r.error}` : ''})`}`).join('; ');
-    throw failed('VERIFY_UPSTREAM', `The --upstream you named does not resolve ${externalName}: ${what}${silent(ext.dead[0]!.r) ? ranOut(true) : ''}; every non-cluster name would fail through the proxy. Check the address (k2s-dns query ${externalName} --server ${ext.dead[0]!.u}), or start without --upstream to use the nameservers of your /etc/resolv.conf.`);
+    // All dead: nothing outside the cluster resolves. Some dead: the others answer, but a name
+    // they fail waits for the dead one's timeout, and a typo'd address is kept silently: refused
+    // either way, in words that say which case it is.
+    const allDead = ext.dead.length === upstreams.length;
+    const consequence = allDead
+      ? 'every non-cluster name would fail through the proxy'
+      : `the other${upstreams.length - ext.dead.length === 1 ? ' answers' : 's answer'} (${upstreams.filter((u) => !ext.dead.some((d) => d.u === u)).join(', ')}), but every --upstream you name must answer: remove it or correct the address`;
+    throw failed('VERIFY_UPSTREAM', `${allDead ? 'The --upstream you named does' : `${ext.dead.length === 1 ? 'One' : 'Some'} of the --upstream you named do${ext.dead.length === 1 ? 'es' : ''}`} not resolve ${externalName}: ${what}${silent(ext.dead[0]!.r) ? ranOut(true) : ''}; ${consequence}. Check the address (k2s-dns query ${externalName} --server ${ext.dead[0]!.u}), or start without --upstream to use the nameservers of your /etc/resolv.conf.`);
   }
   let externalNote = `skipped (${upstreams.length > 1 ? 'no upstream answered' : 'the upstream did not answer'}: offline host?)`;
   let warning: string | null = null;
