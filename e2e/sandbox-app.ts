@@ -14,7 +14,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startTcpToUnix, startUnixToTcp } from './bed/port-bridge';
 import { outerPidOf } from './support/outer-pid';
@@ -95,11 +95,15 @@ async function outer(port: number): Promise<number> {
     process.stderr.write('npm run sandbox needs root (it creates a network and a mount namespace); run it as: sudo npm run sandbox\n');
     return 77;
   }
-  if (!existsSync(join(RENDERER, 'index.html'))) {
-    process.stdout.write('Building the UI (npx vite build)…\n');
-    const build = spawn(process.execPath, [join(REPO, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], { cwd: REPO, stdio: 'inherit' });
+  // What Start, Stop and the window run: the renderer and the bundles the privileged helper and
+  // the CLI load (dist/, npm run build builds both). A checkout without them got a window whose
+  // Start failed with "the helper is not built".
+  const missing = [join(RENDERER, 'index.html'), join(REPO, 'dist', 'k2s-dns-helper.mjs'), join(REPO, 'dist', 'k2s-dns.mjs')].filter((f) => !existsSync(f));
+  if (missing.length > 0) {
+    process.stdout.write(`Building the app (npm run build, about 20 s: ${missing.map((f) => relative(REPO, f)).join(', ')} missing)…\n`);
+    const build = spawn(process.execPath, [join(REPO, 'scripts/build.mjs')], { cwd: REPO, stdio: 'inherit' });
     if ((await exited(build, 300_000)) !== 0) {
-      process.stderr.write('Building the UI failed; run `npx vite build` to see why.\n');
+      process.stderr.write('Building the app failed; run `npm run build` to see why.\n');
       return 1;
     }
   }

@@ -21,6 +21,7 @@ import type { ResultEvent } from '../../shared/lifecycle-events';
 import { EXIT } from '../../shared/lifecycle-events';
 import type { HelperRequest } from './request';
 import type { ErrorCode } from '../../shared/error-codes';
+import { cliCommand } from '../../shared/fix';
 
 /** The denial kinds: each is a refusal (exit 3, the helper never ran, nothing changed). */
 export type DenialCode = Extract<ErrorCode, 'AUTH_DISMISSED' | 'AUTH_NOT_AUTHORIZED' | 'AUTH_NO_AGENT'>;
@@ -51,5 +52,5 @@ export function denialResult(req: HelperRequest, elevation: 'direct' | 'pkexec',
   const denial = elevation === 'pkexec' ? classifyDenial(code, stderr) : null;
   const base = { type: 'result' as const, op: req.verb, ok: false, at: Date.now() };
   if (denial) return { ...base, exitCode: EXIT.refused, code: denial, message: `${DENIAL[denial]} Nothing changed.` };
-  return { ...base, exitCode: EXIT.failed, code: 'HELPER_FAILED', message: `The privileged helper ended without a result (exit ${code}): ${stderr.trim().slice(0, 400) || 'no output'}; run k2s-dns status to see the host state.` };
+  return { ...base, exitCode: EXIT.failed, code: 'HELPER_FAILED', message: `The privileged helper ended without a result (exit ${code}): ${stderr.trim().slice(0, 400).replace(/\.$/, '') || 'no output'}; run ${cliCommand('status')} to see the host state.` };
 }
