@@ -26,7 +26,9 @@ for (const engine of ['adguard', 'dnsmasq'] as const) {
     const card = page.getByTestId('panel-hostdns');
     // Started from the CLI with the built engine; the open window follows it.
     await cliStartOnBed(bed, engine);
-    await expect(card.getByTestId('dns-engine')).toContainText(engine);
+    // Named as the Engine select names it, never by its internal name.
+    await expect(card.getByTestId('dns-engine')).toHaveAttribute('data-engine', engine);
+    await expect(card.getByTestId('dns-engine')).toContainText(engine === 'adguard' ? 'AdGuard dnsproxy' : 'dnsmasq');
     await tb.stopCoreDns();
     try {
       // The verdict.

@@ -35,6 +35,12 @@ const running: HostDnsStatus = {
 const cell = (html: string, testid: string) => new RegExp(`data-testid="${testid}"[^>]*>(.*?)</dd>`, 's').exec(html)?.[1]?.replace(/<[^>]*>/g, '').trim();
 
 describe('HostDnsPanel', () => {
+  it('names the engine as the Engine select does ("AdGuard dnsproxy v0.83.1"), never by its internal name (new-user walk low)', () => {
+    state.status = { ...running, engine: 'adguard', engineVersion: 'v0.83.1' };
+    const html = renderToStaticMarkup(<HostDnsPanel />);
+    expect(/data-testid="dns-engine"[^>]*>([^<]*)</.exec(html)?.[1]?.trim()).toBe('AdGuard dnsproxy v0.83.1');
+  });
+
   it('root-only state while running: listeners, upstreams and the saved original are "not known", with the file and why', () => {
     state.status = { ...running, stateUnreadable: '/var/lib/k2s/dns-resolver-state.json is readable by root only (its directory /var/lib/k2s is 0700) and this app runs as uid 1000' };
     const html = renderToStaticMarkup(<HostDnsPanel />);

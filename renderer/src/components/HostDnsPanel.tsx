@@ -6,6 +6,7 @@ import { LifecycleControls } from './LifecycleControls';
 import { RichText } from './RichText';
 import { TimelineView } from './TimelineView';
 import { describeNetworkChange } from '../../../shared/network-writer';
+import { engineInfo, isEngineName } from '../../../shared/engines/table';
 import { followedCopy, savedOriginalWords } from '../../../shared/saved-copy';
 
 /**
@@ -34,7 +35,7 @@ export function HostDnsPanel() {
             <span className={`badge ${status.state === 'running' && !busy ? 'ok' : status.state === 'degraded' ? 'warn' : 'neutral'}`} data-testid="dns-state">
               {displayState(status.state, busy)}
             </span>{' '}
-            {status.engine && <span data-testid="dns-engine">{status.engine} {status.engineVersion ?? ''}</span>}
+            {status.engine && <span data-testid="dns-engine" data-engine={status.engine}>{isEngineName(status.engine) ? engineInfo(status.engine).label : status.engine} {status.engineVersion ?? ''}</span>}
           </p>
           <dl className="facts">
             <dt>Resolver owner</dt>
