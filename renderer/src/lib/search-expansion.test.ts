@@ -41,7 +41,8 @@ describe('searchExpansions: a row is an expansion only when its client asked the
   it('web then web.example.test from one client with search example.test: the expansion keeps its mark, under any filter', () => {
     const base = row('web', 10, { search: ['example.test'] });
     const exp = row('web.example.test', 10, { search: ['example.test'], rcode: 'NOERROR', answers: ['192.0.2.8'] });
-    const noise = row('web.example.test', 11, { client: '127.0.0.1:41999', search: ['example.test'] });
+    // Another client address asking the same long name is not that walk's.
+    const noise = row('web.example.test', 11, { client: '10.0.0.7:41999', search: ['example.test'] });
     expect([...searchExpansions([base, exp, noise])]).toEqual([[exp.key, { base: 'web', domain: 'example.test' }]]);
     // A filter showing the expansion alone: the base is among the rows held.
     expect([...searchExpansions([exp], [base, exp, noise])]).toEqual([[exp.key, { base: 'web', domain: 'example.test' }]]);
@@ -56,13 +57,17 @@ describe('searchExpansions: a row is an expansion only when its client asked the
     expect([...searchExpansions([a, b])]).toEqual([[b.key, { base: 'early-marker-ui3.example.test', domain: 'example.test' }]]);
   });
 
-  it('no facts, no mark: no recorded search list, a domain not searched, another socket or protocol, a client without a port, too far apart', () => {
+  it('one walk from a new port per name (glibc closes its socket after each query): still marked, by the client address', () => {
+    const base = row('kubernetes.default', 40, { client: '127.0.0.1:50001', search: ['example.test'] });
+    const exp = row('kubernetes.default.example.test', 40, { client: '127.0.0.1:50002', search: ['example.test'] });
+    expect([...searchExpansions([base, exp])]).toEqual([[exp.key, { base: 'kubernetes.default', domain: 'example.test' }]]);
+  });
+
+  it('no facts, no mark: no recorded search list, a domain not searched, another client address, too far apart', () => {
     const base = row('web', 30, { search: ['example.test'] });
     expect(searchExpansions([base, row('web.example.test', 30)]).size).toBe(0);
     expect(searchExpansions([base, row('web.example.test', 30, { search: ['lan'] })]).size).toBe(0);
-    expect(searchExpansions([base, row('web.example.test', 30, { search: ['example.test'], client: '127.0.0.1:41001' })]).size).toBe(0);
-    expect(searchExpansions([base, row('web.example.test', 30, { search: ['example.test'], protocol: 'tcp' })]).size).toBe(0);
-    expect(searchExpansions([row('web', 30, { client: '127.0.0.1' }), row('web.example.test', 30, { search: ['example.test'], client: '127.0.0.1' })]).size).toBe(0);
+    expect(searchExpansions([base, row('web.example.test', 30, { search: ['example.test'], client: '172.19.1.5:41001' })]).size).toBe(0);
     expect(searchExpansions([row('web', 0), row('web.example.test', 30, { search: ['example.test'], time: '2026-12-04T12:05:00.000000' })]).size).toBe(0);
   });
 });

@@ -9,9 +9,11 @@
  * - the row's name is another name plus one of the search domains that were in effect when the
  *   row was asked (QueryRow.search: the search list of /etc/resolv.conf, the file host apps read,
  *   as the exact query log's companion recorded it with the row);
- * - that other name was really asked by the same client socket (address and port, same protocol)
- *   within SEARCH_WALK_MS (a search walk asks its names back to back; glibc asks a short name's
- *   expansions before the name itself, so either order counts).
+ * - that other name was really asked by the same client address within SEARCH_WALK_MS (a search
+ *   walk asks its names back to back; glibc asks a short name's expansions before the name
+ *   itself, so either order counts). The address, not the socket: glibc's res_send closes its
+ *   socket after each query unless RES_STAYOPEN (resolv/res_send.c), so every name of one walk
+ *   leaves from a new port.
  * Never from the labels alone (`kubernetes.default.svc.cluster.local` is a full name, not
  * `kubernetes.default` + `svc.cluster.local`), never from today's search list or the rows a filter
  * shows: the same row is judged the same whenever and however it is looked at. A row without a
@@ -25,7 +27,7 @@ export interface SearchExpansion {
   domain: string;
 }
 
-/** How far apart (ms) the base and its expansion may be asked on one socket: glibc's whole walk (RES_TIMEOUT 5 s × RES_DFLRETRY 2 per name, a few names). */
+/** How far apart (ms) the base and its expansion may be asked by one client address: glibc's whole walk (RES_TIMEOUT 5 s × RES_DFLRETRY 2 per name, a few names). */
 export const SEARCH_WALK_MS = 60_000;
 
 /** `name` lower-cased without its trailing root dot (DNS names compare case-insensitively, RFC 4343). */
@@ -33,11 +35,12 @@ function key(name: string): string {
   return (name.endsWith('.') && name.length > 1 ? name.slice(0, -1) : name).toLowerCase();
 }
 
-/** The client socket of a row (`udp 127.0.0.1:41000`), or null when the row names no port (the engine's log may give the address alone). */
-function socketOf(row: Pick<QueryRow, 'client' | 'protocol'>): string | null {
+/** The client address of a row (`127.0.0.1` of `127.0.0.1:41000`, `::1` of `[::1]:41000`), or null when the row names no client. */
+function socketOf(row: Pick<QueryRow, 'client'>): string | null {
   const c = row.client;
-  if (c === null || !/^(?:\[[^\]]+\]|[^:\[\]]+):\d+$/.test(c)) return null;
-  return `${row.protocol ?? ''} ${c}`;
+  if (c === null || c === '') return null;
+  const m = /^\[([^\]]+)\]:\d+$/.exec(c) ?? /^([^:]+):\d+$/.exec(c);
+  return m ? m[1]! : c;
 }
 
 /** ms of a row's local ISO time, null when it has none. */
@@ -53,7 +56,7 @@ function timeOf(row: Pick<QueryRow, 'time'>): number | null {
  * among (the rows held when `rows` is a search's result), never marked themselves.
  */
 export function searchExpansions(rows: readonly QueryRow[], context: readonly QueryRow[] = []): Map<string, SearchExpansion> {
-  // Names each socket asked, with when.
+  // Names each client address asked, with when.
   const asked = new Map<string, { name: string; at: number | null; given: string }[]>();
   for (const r of [...rows, ...context]) {
     const s = socketOf(r);
