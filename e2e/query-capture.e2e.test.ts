@@ -83,6 +83,8 @@ describe.skipIf(!inSandbox || tcpdump === '')('exact query log from packets, run
           ['tcp', `127.0.0.1:${tcp.port}`, 4104, 'kube-dns.kube-system.svc.cluster.local', 'NOERROR', '172.21.0.10', kubeDns],
         ].sort((a, b) => String(a[1]).localeCompare(String(b[1]))),
       );
+      // Each row records the search list host apps used when it was asked (the K2s-managed file keeps the original's): what a +search mark is judged by.
+      expect(rows.map((r) => r.search)).toEqual(rows.map(() => ['example.test']));
       // Latencies from the packets' time stamps: the upstream's round trip lies within the client's.
       for (const r of rows.filter((x) => x.upstream !== null)) expect(r.upstreamLatencyMs!).toBeLessThanOrEqual(r.latencyMs!);
       // The CLI prints the same rows (k2s-dns queries): exact, with the upstream that answered.

@@ -10,11 +10,16 @@ const FILE = '/var/log/dnsproxy/queries.jsonl';
 
 /** The `logs:exact` answers over `count` rows ending at `endMs`. */
 export function fakeExactLog(count: number, endMs: number): (input: { rows: number; text?: string; probes?: boolean }) => ExactQueryLog {
-  const rows: QueryRow[] = Array.from({ length: count }, (_, i) => ({
+  return exactLogOf(Array.from({ length: count }, (_, i) => ({
     key: `cap-fake-${i + 1}`, engine: 'adguard', time: new Date(endMs - (count - i) * 1000).toISOString().replace('Z', ''), client: `127.0.0.1:${40000 + (i % 20000)}`,
     name: `e${i + 1}-x.exact.example`, type: 'A', route: 'upstream', zone: null, upstream: '192.0.2.53:53', answers: ['198.51.100.8'], rcode: 'NOERROR',
     error: null, latencyMs: 0.4, protocol: 'udp', run: 0, probe: false, mixed: false,
-  }));
+  })));
+}
+
+/** The `logs:exact` answers over the given rows (oldest first). */
+export function exactLogOf(rows: QueryRow[]): (input: { rows: number; text?: string; probes?: boolean }) => ExactQueryLog {
+  const count = rows.length;
   // ~300 bytes a JSON row, as the companion writes it.
   const bytes = count * 300;
   return (input) => {

@@ -5,10 +5,11 @@
  */
 import { START_STEPS, type LifecycleEvent, type Operation, type ResultEvent, type StepName } from '../../shared/lifecycle-events';
 import type { AnswerRecord, HostDnsStatus, LogLine, QueryResult } from '../../shared/types';
+import type { QueryRow } from '../../shared/query-log/row';
 import type { QueryTarget } from '../../shared/contract';
 import type { AppBackend } from '../../electron/core/backend';
 import { fakeDoctorFindings } from './backend-fake-doctor';
-import { fakeExactLog } from './backend-fake-exact';
+import { exactLogOf, fakeExactLog } from './backend-fake-exact';
 import { checkHealth } from '../../electron/core/health/check-health';
 import { dnsproxyQueryLines, dnsproxyRun, fakeHistory, fakeSearch, overlappingQueries, previousDnsmasqRun } from './backend-fake-log-data';
 import {
@@ -43,6 +44,8 @@ export interface FakeBackendOptions {
   history?: number;
   /** Serve an exact query log (packet rows, backend-fake-exact.ts) of this many rows; default: none (tcpdump-less message). */
   exactRows?: number;
+  /** Serve an exact query log of exactly these rows (oldest first) instead; `now` is the fake's clock, ms. */
+  exactQueryRows?: (now: number) => QueryRow[];
   /** End the log with two overlapping dnsproxy queries (one row marked ≈). */
   overlap?: boolean;
   /** End the log with one answered dnsproxy query (A, NOERROR) per name, in order. */
@@ -99,7 +102,7 @@ export function createFakeBackend(opts: FakeBackendOptions = {}): AppBackend & {
   const lifecycleListeners = new Set<(e: LifecycleEvent) => void>();
   const logListeners = new Set<(l: LogLine[]) => void>();
   // The proxy log file: a previous dnsmasq run (real captured lines) unless asked for none.
-  const exact = opts.exactRows ? fakeExactLog(opts.exactRows, now()) : null;
+  const exact = opts.exactQueryRows ? exactLogOf(opts.exactQueryRows(now())) : opts.exactRows ? fakeExactLog(opts.exactRows, now()) : null;
   const logs: LogLine[] = opts.emptyLog ? [] : [...fakeHistory(opts.history ?? 0, now() - 600_000), ...previousDnsmasqRun(), ...(opts.overlap ? overlappingQueries(now()) : [])];
   logs.push(...(opts.loggedNames ?? []).flatMap((name, i) => dnsproxyQueryLines(now() - 1000 + i, { id: 3000 + i, client: '127.0.0.1:41000', name, type: 'A', rcode: 'NOERROR', answers: ['172.21.0.1'], upstream: '172.21.0.10:53' })));
   const api = opts.api ?? { up: true };

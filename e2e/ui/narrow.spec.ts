@@ -5,6 +5,7 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { serveFake } from './serve-fake';
+import type { QueryRow } from '../../shared/query-log/row';
 
 test('900 px: the Cluster card\'s table headers are one line each', async ({ browser }) => {
   const server = await serveFake({ logIntervalMs: 3_600_000 });
@@ -86,29 +87,91 @@ test('900 px: every Queries column is in view without a sideways scroll; 1280 px
   }
 });
 
+/**
+ * Exact-log rows (queries.jsonl as the Queries view gets them) with the search list recorded with
+ * each: the new-user walk's `kubernetes.default.svc.cluster.local` A and AAAA from one client port
+ * under `search example.test` and then `search example.test lan`, other clients' search walks
+ * (which put `kubernetes.default` and `kubernetes.default.svc` in the log), and one real expansion pair.
+ */
+const WALK_PORT = '53211';
+const BASE = 'early-marker-ui3.example.test';
+function walkRows(now: number): QueryRow[] {
+  const t0 = now - 30_000;
+  const r = (i: number, s: number, client: string, name: string, type: string, search: string[], rcode = 'NXDOMAIN'): QueryRow => ({
+    key: `cap-walk-${i}`, engine: 'adguard', time: new Date(t0 + s * 1000).toISOString().replace('Z', ''), client, name, type,
+    route: name.endsWith('.cluster.local') ? 'cluster' : 'upstream', zone: name.endsWith('.cluster.local') ? 'cluster.local' : null,
+    upstream: name.endsWith('.cluster.local') ? '172.21.0.10:53' : '192.0.2.53:53', answers: rcode === 'NOERROR' ? [type === 'A' ? '172.21.0.1' : 'fd00::1'] : [], rcode,
+    error: null, latencyMs: 0.4, protocol: 'udp', run: 0, probe: false, mixed: false, search,
+  });
+  const walk = `127.0.0.1:${WALK_PORT}`;
+  return [
+    r(1, 0, '127.0.0.1:40001', 'kubernetes.default', 'A', ['example.test']),
+    r(2, 0, '127.0.0.1:40001', 'kubernetes.default.example.test', 'A', ['example.test']),
+    r(3, 1, walk, 'kubernetes.default.svc.cluster.local', 'A', ['example.test'], 'NOERROR'),
+    r(4, 1, walk, 'kubernetes.default.svc.cluster.local', 'AAAA', ['example.test'], 'NOERROR'),
+    r(5, 5, '127.0.0.1:40002', 'kubernetes.default.svc', 'A', ['example.test', 'lan']),
+    r(6, 6, walk, 'kubernetes.default.svc.cluster.local', 'A', ['example.test', 'lan'], 'NOERROR'),
+    r(7, 6, walk, 'kubernetes.default.svc.cluster.local', 'AAAA', ['example.test', 'lan'], 'NOERROR'),
+    r(8, 8, '127.0.0.1:41000', BASE, 'A', ['example.test'], 'NOERROR'),
+    r(9, 8, '127.0.0.1:41000', `${BASE}.example.test`, 'A', ['example.test']),
+  ];
+}
+
 test('900 px: a name and its search-domain expansion render differently (the expansion is marked +search)', async ({ browser }) => {
   // The third walk's pair: the base already ends in the search domain, so both ended in "example.test".
-  const BASE = 'early-marker-ui3.example.test';
-  const server = await serveFake({ logIntervalMs: 3_600_000, emptyLog: true, loggedNames: [BASE, `${BASE}.example.test`] });
+  const server = await serveFake({ logIntervalMs: 3_600_000, emptyLog: true, exactQueryRows: walkRows });
   const page = await browser.newPage({ viewport: { width: 900, height: 800 } });
   try {
     await page.goto(server.url);
     await page.getByTestId('tab-logs').click();
-    const names = page.getByTestId('query-row').getByTestId('q-name');
-    await expect(names).toHaveCount(2);
-    await expect(names.nth(0)).toHaveAttribute('title', BASE);
-    await expect(names.nth(1)).toHaveAttribute('title', `${BASE}.example.test`);
+    await expect(page.getByTestId('query-row')).toHaveCount(9);
+    const cell = (name: string) => page.getByTestId('query-row').getByTestId('q-name').and(page.locator(`[title="${name}"]`));
+    await expect(cell(BASE)).toHaveCount(1);
+    await expect(cell(`${BASE}.example.test`)).toHaveCount(1);
     // What shows in each cell: the text of the parts inside the cell's box (a part wholly cut off shows nothing).
-    const shown = (i: number) => names.nth(i).evaluate((cell) => {
-      const box = cell.getBoundingClientRect();
-      return [...cell.querySelectorAll('.dns-name > span')].filter((s) => { const r = s.getBoundingClientRect(); return r.width > 0 && r.right <= box.right + 1; }).map((s) => `${s.className}:${s.textContent}`);
+    const shown = (name: string) => cell(name).evaluate((c) => {
+      const box = c.getBoundingClientRect();
+      return [...c.querySelectorAll('.dns-name > span')].filter((s) => { const r = s.getBoundingClientRect(); return r.width > 0 && r.right <= box.right + 1; }).map((s) => `${s.className}:${s.textContent}`);
     });
-    const [first, second] = [await shown(0), await shown(1)];
-    expect(first).toEqual(['dns-name-head:early-marker-ui3.', 'dns-name-tail:example.test']);
-    expect(second).toEqual([`dns-name-head:${BASE}`, 'dns-name-search:+search']);
+    expect(await shown(BASE)).toEqual(['dns-name-head:early-marker-ui3.', 'dns-name-tail:example.test']);
+    expect(await shown(`${BASE}.example.test`)).toEqual([`dns-name-head:${BASE}`, 'dns-name-search:+search']);
     // The expansion's base is cut (the cell is narrower than it): the mark is what tells the two apart.
-    expect(await names.nth(1).locator('.dns-name-head').evaluate((e) => e.scrollWidth > e.clientWidth)).toBe(true);
-    await expect(names.nth(1).locator('.dns-name')).toHaveAttribute('title', `${BASE}.example.test: ${BASE} with the search domain example.test appended (the resolver's search list, resolv.conf "search")`);
+    expect(await cell(`${BASE}.example.test`).locator('.dns-name-head').evaluate((e) => e.scrollWidth > e.clientWidth)).toBe(true);
+    await expect(cell(`${BASE}.example.test`).locator('.dns-name')).toHaveAttribute('title', `${BASE}.example.test: ${BASE} with the search domain example.test appended (the resolver's search list, resolv.conf "search")`);
+  } finally {
+    await page.close();
+    await server.close();
+  }
+});
+
+test('a full cluster name is never marked +search: the walk\'s kubernetes.default.svc.cluster.local rows, under both search lists and any filter', async ({ browser }) => {
+  // The walk saw `kubernetes.default +search`, then `kubernetes.default.svc +search`, then (filtered
+  // on the client port) the name with no badge: cluster.local was never a search domain.
+  const FULL = 'kubernetes.default.svc.cluster.local';
+  const server = await serveFake({ logIntervalMs: 3_600_000, emptyLog: true, exactQueryRows: walkRows });
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  try {
+    await page.goto(server.url);
+    await page.getByTestId('tab-logs').click();
+    await expect(page.getByTestId('query-row')).toHaveCount(9);
+    const walk = page.getByTestId('query-row').filter({ has: page.getByTestId('q-client').filter({ hasText: `:${WALK_PORT}` }) });
+    /** Each walk row's name as rendered: its visible text, whether it carries the mark. */
+    const rendered = () => walk.getByTestId('q-name').evaluateAll((cells) => cells.map((c) => ({ text: (c as HTMLElement).innerText.replace(/\s+/g, ''), title: c.getAttribute('title'), search: c.querySelector('[data-testid="dns-name-search"]') !== null })));
+    const expected = Array.from({ length: 4 }, () => ({ text: FULL, title: FULL, search: false }));
+    await expect(walk).toHaveCount(4);
+    expect(await rendered()).toEqual(expected);
+    await expect(walk.getByTestId('q-type')).toHaveText(['A', 'AAAA', 'A', 'AAAA']);
+    // Another client's real walk is marked, with the domain then searched.
+    await expect(page.getByTestId('q-name').and(page.locator('[title="kubernetes.default.example.test"]')).getByTestId('dns-name-search')).toHaveCount(1);
+    await expect(page.getByTestId('dns-name-search')).toHaveCount(2);
+    // Filtered on the client port (the exact log's search): the same rows render the same way.
+    await page.getByTestId('logs-query-filter').fill(WALK_PORT);
+    await expect(page.getByTestId('query-row')).toHaveCount(4);
+    expect(await rendered()).toEqual(expected);
+    // Filtered on the expansion's client: its mark stays.
+    await page.getByTestId('logs-query-filter').fill('41000');
+    await expect(page.getByTestId('query-row')).toHaveCount(2);
+    await expect(page.getByTestId('dns-name-search')).toHaveCount(1);
   } finally {
     await page.close();
     await server.close();

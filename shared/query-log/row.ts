@@ -49,6 +49,12 @@ export interface QueryRow {
    * dnsproxy v0.83.1 puts no request id on its client record. Always false for dnsmasq (serials).
    */
   mixed: boolean;
+  /**
+   * The search domains of /etc/resolv.conf (the file host apps read) when the query was asked,
+   * as the exact query log recorded them with the row; absent when not recorded (the engine's own
+   * log, older exact rows). What marks a row as a search-list expansion (renderer lib/search-expansion.ts).
+   */
+  search?: string[];
 }
 
 /**

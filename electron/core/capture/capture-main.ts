@@ -17,6 +17,7 @@ import { CAPTURE_FAILED_FILE, CAPTURE_READY_FILE, CAPTURE_UNWRITTEN_FILE, PARSER
 import { startCapturePipeline } from './pipeline';
 import { openRowsFile } from './rows-file';
 import { findTcpdump, TCPDUMP_PATHS } from './tcpdump-path';
+import { watchHostSearch } from './host-search';
 
 /** The unprivileged account tcpdump drops to and the parser runs as (Debian's nobody). */
 export const CAPTURE_USER = 'nobody';
@@ -82,14 +83,21 @@ export async function runCapture(fs: HostFs, uid: number, args: readonly string[
   let lossWrite: Promise<void> = Promise.resolve();
   const onLoss = (line: string) => void (lossWrite = lossWrite.then(() => fs.writeFileAtomic(CAPTURE_UNWRITTEN_FILE, `${line}\n`, { mode: 0o644 })).catch(() => undefined));
   const rows = await openRowsFile(fs.real(K2S_PATHS.queryRows), await readAdmGid(fs.real('/etc/group')), undefined, say, onLoss);
+  // Each row records the search list host apps used then (an expansion is judged by it, host-search.ts).
+  const hostSearch = await watchHostSearch(fs.real('/etc/resolv.conf'));
+  const write = (r: Parameters<typeof rows.write>[0]) => {
+    const search = hostSearch.current();
+    rows.write(search === null ? r : { ...r, search });
+  };
   const stopping = new Promise<void>((resolve) => {
     for (const sig of ['SIGTERM', 'SIGINT'] as const) process.once(sig, () => resolve());
   });
   let pipeline;
   try {
-    pipeline = await startCapturePipeline({ spawn: (file, a, o) => spawn(file, [...a], o) }, { iface: 'any', ports: spec.ports, user: CAPTURE_USER, ...account, parser: { file: process.execPath, args: [fs.real(PARSER_RUN_PATH)] }, listeners: spec.listeners, tcpdump, onRow: (r) => rows.write(r) });
+    pipeline = await startCapturePipeline({ spawn: (file, a, o) => spawn(file, [...a], o) }, { iface: 'any', ports: spec.ports, user: CAPTURE_USER, ...account, parser: { file: process.execPath, args: [fs.real(PARSER_RUN_PATH)] }, listeners: spec.listeners, tcpdump, onRow: write });
   } catch (err) {
     say((err as Error).message);
+    hostSearch.stop();
     await rows.close();
     return 1;
   }
@@ -102,12 +110,14 @@ export async function runCapture(fs: HostFs, uid: number, args: readonly string[
     // status and the Logs panel, and exit 1 so systemd's Restart=on-failure starts a new capture.
     await fs.remove(CAPTURE_READY_FILE);
     await fs.writeFileAtomic(CAPTURE_FAILED_FILE, `${new Date().toISOString()} ${crashed}\n`, { mode: 0o644 });
+    hostSearch.stop();
     await rows.close();
     say(`the exact query log stopped: ${crashed}; exiting 1.`);
     return 1;
   }
   await fs.remove(CAPTURE_READY_FILE);
   const end = await pipeline.stop();
+  hostSearch.stop();
   await rows.close();
   say(`stopped: ${end.counts?.rows ?? '?'} rows, ${end.counts?.frames ?? '?'} packets, ${end.received ?? '?'} passed the kernel filter, ${end.dropped ?? '?'} dropped by the kernel, ${end.badLines} parser lines skipped, ${rows.unwritten} rows not written, ${rows.rotations} rotations, ${end.counts?.evicted ?? 0} queries emitted unanswered early (open-query table full)${end.forced.length ? `; killed (did not end within 2 s): ${end.forced.join(', ')}` : ''}.`);
   return 0;

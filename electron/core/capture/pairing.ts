@@ -39,6 +39,11 @@ export interface CapturedQuery {
   upstreamLatencyMs: number | null;
   /** Same query (same key) seen again before the answer: a client retry. */
   retries: number;
+  /**
+   * The search domains of the host's /etc/resolv.conf when the row was written (capture-main.ts
+   * adds them; the parser does not know them); absent in rows written before it recorded them.
+   */
+  search?: string[];
 }
 
 /** An upstream exchange: the proxy's query and the upstream's answer on the proxy's socket. */

@@ -13,4 +13,9 @@ describe('capturedQueryRow', () => {
     expect(capturedQueryRow({ ...base, upstream: null }, 'dnsmasq', 'p2', ['cluster.local'])).toMatchObject({ route: 'cache', zone: null, upstream: null });
     expect(capturedQueryRow({ ...base, rcode: null, answers: [], latencyMs: null }, 'dnsmasq', 'p3', []).route).toBeNull();
   });
+  it('keeps the search list recorded with the row (what a +search mark is judged by), and none when none was recorded', () => {
+    expect(capturedQueryRow({ ...base, search: ['example.test', 'lan'] }, 'adguard', 'p4', []).search).toEqual(['example.test', 'lan']);
+    expect('search' in capturedQueryRow(base, 'adguard', 'p5', [])).toBe(false);
+    expect('search' in capturedQueryRow({ ...base, search: 'example.test' as unknown as string[] }, 'adguard', 'p6', [])).toBe(false);
+  });
 });

@@ -37,5 +37,7 @@ export function capturedQueryRow(c: CapturedQuery, engine: QueryRow['engine'], k
     run,
     probe: isHealthProbeName(c.name),
     mixed: false,
+    // The search list recorded with the row (a hand-edited line may hold anything: strings only).
+    ...(Array.isArray(c.search) && c.search.every((d) => typeof d === 'string') ? { search: c.search } : {}),
   };
 }

@@ -1,7 +1,8 @@
 /**
  * A DNS name that truncates in the middle (lib/name-tail.ts): the head gives way, the last two
  * labels stay; the full name is the title. Inline boxes, not flex: innerText stays the plain name.
- * A search-list expansion of another logged name (lib/search-expansion.ts) shows as that name
+ * A search-list expansion (lib/search-expansion.ts: its client asked the shorter name, and the
+ * domain was in the search list recorded with the row) shows as the name asked
  * (cut at its end) with a `+search` mark, which never gives way: a name ending in the search
  * domain and its expansion end alike, so only the mark tells them apart in a narrow cell. While
  * the query filter is set, the part it matched stays visible instead (at 900 px a searched

@@ -172,7 +172,7 @@ function useFollow(count: number, paused: boolean, scrollToEnd: () => void) {
 }
 
 /** The query view. */
-function QueryView({ rows, allRows, total, hiddenProbes, paused, searching, exact }: { rows: QueryRow[]; allRows: QueryRow[]; total: number; hiddenProbes: number; paused: boolean; searching: boolean; exact: ExactQueryLog | null }) {
+function QueryView({ rows, allRows, heldRows, total, hiddenProbes, paused, searching, exact }: { rows: QueryRow[]; allRows: QueryRow[]; heldRows: readonly QueryRow[]; total: number; hiddenProbes: number; paused: boolean; searching: boolean; exact: ExactQueryLog | null }) {
   const { queryText, rcode, route, setQueryFilter } = useLogs((s) => s);
   const parent = useRef<HTMLDivElement>(null);
   const head = useRef<HTMLDivElement>(null);
@@ -185,8 +185,9 @@ function QueryView({ rows, allRows, total, hiddenProbes, paused, searching, exac
   const { following, setFollowing } = useFollow(rows.length, paused || searching, scrollToEnd);
   const toIndex = useRef((i: number) => virtualizer.scrollToIndex(i, { align: 'start' }));
   toIndex.current = (i: number) => virtualizer.scrollToIndex(i, { align: 'start' });
-  // Expansions are judged over every row held, so a filter that hides the base keeps the mark.
-  const expansions = useMemo(() => searchExpansions(allRows.map((r) => r.name)), [allRows]);
+  // Each row is judged by its own facts (its client socket's other names, the search list recorded
+  // with it), over every row held and every row a search found, so a filter never changes a mark.
+  const expansions = useMemo(() => searchExpansions(allRows, heldRows), [allRows, heldRows]);
   return (
     <>
       <div className="row">
@@ -244,7 +245,7 @@ function QueryView({ rows, allRows, total, hiddenProbes, paused, searching, exac
                       <span className="addr">{r.client ?? '—'}</span>
                       {r.mixed ? <span className="mixed" data-testid="q-mixed" title={MIXED_TITLE} aria-label={MIXED_TITLE}> ≈</span> : null}
                     </span>
-                    <span data-testid="q-name" title={r.name}><DnsName name={r.name} expansion={expansions.get(r.name)} filter={queryText} /></span>
+                    <span data-testid="q-name" title={r.name}><DnsName name={r.name} expansion={expansions.get(r.key)} filter={queryText} /></span>
                     <span data-testid="q-type">{r.type}</span>
                     <span data-testid="q-route" title={route}>{route}</span>
                     <span data-testid="q-upstream" title={r.upstream ?? ''}>{r.upstream ?? '—'}</span>
@@ -354,6 +355,8 @@ export function LogsPanel() {
   const exactFound = useMemo(() => (searching && view === 'queries' && search.exact?.available ? routeExactRows(search.exact.rows, zones) : null), [searching, view, search, zones]);
   const allQueries = exactFound ?? (shown ? shown.queries : (exactRows ?? bufferQueries));
   const owners = shown ? shown.owners : bufferOwners;
+  // The rows held in this window besides a search's result: where a found row's search walk may be.
+  const heldQueries = useMemo(() => (allQueries === (exactRows ?? bufferQueries) ? [] : (exactRows ?? bufferQueries)), [allQueries, exactRows, bufferQueries]);
   const probes = useMemo(() => allQueries.filter((r) => r.probe).length, [allQueries]);
   // k2s-dns's own health probes are hidden unless asked for (they would flood the log), in both views.
   const queries = useMemo(() => (showProbes ? allQueries : allQueries.filter((r) => !r.probe)), [allQueries, showProbes]);
@@ -399,7 +402,7 @@ export function LogsPanel() {
       {buffer.length === 0 && pending === 0 && !searching && !(view === 'queries' && exactRows && exactRows.length > 0) ? (
         <EmptyState cleared={cleared} error={loadError} />
       ) : view === 'queries' ? (
-        <QueryView rows={shownQueries} allRows={allQueries} total={queries.length} hiddenProbes={showProbes ? 0 : probes} paused={paused} searching={searching} exact={exactRows ? exact : null} />
+        <QueryView rows={shownQueries} allRows={allQueries} heldRows={heldQueries} total={queries.length} hiddenProbes={showProbes ? 0 : probes} paused={paused} searching={searching} exact={exactRows ? exact : null} />
       ) : (
         <RawView rows={raw} total={lines.length} queries={rawQueries} exactElsewhere={exactRows !== null} paused={paused} searching={searching} hiddenProbeLines={showProbes ? 0 : probeLines} />
       )}
