@@ -1,4 +1,5 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -20,5 +21,19 @@ describe('watchHostSearch: the search list host apps use, as rows record it', ()
     const none = await watchHostSearch(path.join(dir, 'missing'), 20);
     none.stop();
     expect(none.current()).toBeNull();
+  });
+
+  it('a file over the resolver bound (64 KiB) or a FIFO is not read: null, and the watch never blocks', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'host-search-'));
+    const big = path.join(dir, 'big');
+    writeFileSync(big, `search example.test\n${'#'.repeat(70 * 1024)}\n`);
+    const w = await watchHostSearch(big, 1000);
+    w.stop();
+    expect(w.current()).toBeNull();
+    const fifo = path.join(dir, 'fifo');
+    execFileSync('mkfifo', [fifo]);
+    const f = await watchHostSearch(fifo, 1000);
+    f.stop();
+    expect(f.current()).toBeNull();
   });
 });
