@@ -37,13 +37,13 @@ describe('logs store: older exact rows', () => {
     expect(store.getState().exact!.rows).toHaveLength(EXACT_ROWS);
     expect(store.getState().exactAtStart).toBe(false);
     await store.getState().loadOlderExact();
-    expect(calls.at(-1)).toEqual({ rows: EXACT_ROWS, before: T0 + 3001 });
-    // The row at the cursor came back too and is not doubled.
-    expect(store.getState().exactOlder).toHaveLength(1999);
-    expect(shown(store.getState())[0]).toBe('e1002.test');
+    // At or before the oldest row held: it comes back too (not doubled), so one more is asked.
+    expect(calls.at(-1)).toEqual({ rows: EXACT_ROWS + 1, before: T0 + 3001 });
+    expect(store.getState().exactOlder).toHaveLength(2000);
+    expect(shown(store.getState())[0]).toBe('e1001.test');
     expect(store.getState().exactAtStart).toBe(false);
     await store.getState().loadOlderExact();
-    expect(calls.at(-1)).toEqual({ rows: EXACT_ROWS, before: T0 + 1002 });
+    expect(calls.at(-1)).toEqual({ rows: EXACT_ROWS + 1, before: T0 + 1001 });
     const all = shown(store.getState());
     expect(all).toHaveLength(5000);
     expect(all).toEqual(Array.from({ length: 5000 }, (_, i) => `e${i + 1}.test`));
@@ -63,8 +63,8 @@ describe('logs store: older exact rows', () => {
     await store.getState().loadExact();
     expect(calls.at(-1)).toEqual({ rows: EXACT_ROWS });
     const all = shown(store.getState());
-    // 1002..5300: the 300 rows pushed out of the newest page stay between the older page and it.
-    expect(all).toEqual(Array.from({ length: 4299 }, (_, i) => `e${i + 1002}.test`));
+    // 1001..5300: the 300 rows pushed out of the newest page stay between the older page and it.
+    expect(all).toEqual(Array.from({ length: 4300 }, (_, i) => `e${i + 1001}.test`));
     expect(new Set(store.getState().exactOlder.map((r) => r.key)).size).toBe(store.getState().exactOlder.length);
   });
 

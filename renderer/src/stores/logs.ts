@@ -287,7 +287,9 @@ export function createLogsStore(api: K2sDnsApi) {
       if (before === null) return;
       set({ loadingOlderExact: true });
       try {
-        const page = await api.logsExact({ rows: EXACT_ROWS, before });
+        // `before` is inclusive (rows asked in the same µs as the oldest held are not lost): the
+        // oldest held row comes back too, so one more is asked for EXACT_ROWS new ones.
+        const page = await api.logsExact({ rows: EXACT_ROWS + 1, before });
         const now = get();
         if (!page.available || !now.exact?.available) return set({ loadingOlderExact: false });
         // Ties at the cursor's µs come back with the page: the rows already held are dropped.
