@@ -147,7 +147,9 @@ export const CONTRACT = {
    * `rows` rows, or why there is none (tcpdump missing: the engine's own log is the fallback).
    * With `text`: the newest `rows` rows of both files (`.1`, then the current file) whose name,
    * client, rcode, upstream or answers hold `text` (case-insensitive), and `search` says how many
-   * matched and what was read. Health probe rows do not match unless `probes` is true.
+   * matched and what was read. Health probe rows do not match unless `probes` is true. With
+   * `before` (µs since the epoch, the answer's `oldestUs` of the oldest row held; not with `text`):
+   * the newest `rows` rows asked at or before it, the page older than the rows held.
    */
   'logs:exact': defineCall<ExactQueryLog>()(
     z
@@ -155,8 +157,10 @@ export const CONTRACT = {
         rows: z.number().int().min(1).max(5000),
         text: z.string().min(1).max(200).regex(/^[^\r\n]+$/, 'must be one line of text').optional(),
         probes: z.boolean().optional(),
+        before: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
       })
-      .strict(),
+      .strict()
+      .refine((v) => v.before === undefined || v.text === undefined, { message: 'before pages the rows; a search (text) reads the whole log', path: ['before'] }),
   ),
   'app:info': defineCall<AppInfo>()(noInput),
   /** Read-only host checks (`k2s-dns doctor`), one finding per check. */

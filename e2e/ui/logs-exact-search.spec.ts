@@ -1,7 +1,7 @@
 /**
  * Issue #20, the exact query log: with 2,500 packet rows (more than the 2,000 the window holds),
  * the Queries view's filter searches both files of the exact log (queries.jsonl.1, queries.jsonl)
- * and finds a row older than the window, with a count of 1; the Raw view still searches
+ * and finds a row older than the window, with a count of 1 (the list offers Load older rows); the Raw view still searches
  * dnsproxy.log; the list never says "Start of the log" naming dnsproxy.log above exact rows.
  */
 import { expect, test, type Page } from '@playwright/test';
@@ -17,7 +17,7 @@ test('Queries: filtering for an exact row older than the window finds it in the 
   await expect(panel.getByTestId('logs-query-count')).toHaveText('2000 queries');
   // The oldest 500 rows are not held: no "Start of the log", and no dnsproxy.log wording.
   await expect(panel.getByTestId('logs-start')).toHaveCount(0);
-  await expect(panel.getByTestId('logs-not-held')).toContainText('Older rows are in the exact query log but not held here');
+  await expect(panel.getByTestId('logs-older-rows')).toHaveText('Load older rows');
   await panel.getByTestId('logs-query-filter').fill('e3-x.exact.example');
   await expect(panel.getByTestId('logs-search-count')).toHaveText(/^1 matching query in the exact query log \(queries\.jsonl\.1, queries\.jsonl: 0\.7 MiB searched in \d+ ms\)$/);
   await expect(panel.getByTestId('logs-query-count')).toHaveText('1 matching query shown');

@@ -235,10 +235,12 @@ export function createRealBackend(o: RealBackendOptions): AppBackend {
       const failed = deps.fs.real(CAPTURE_FAILED_FILE);
       const unwritten = deps.fs.real(CAPTURE_UNWRITTEN_FILE);
       const engine = (await hostStatus.get()).engine ?? 'adguard';
-      const read = () => exactQueryLog(rows, input.rows, engine, findTcpdump, failed, input.text ? { text: input.text, probes: input.probes ?? false } : undefined, unwritten);
+      const read = () => exactQueryLog(rows, input.rows, engine, findTcpdump, failed, input.text ? { text: input.text, probes: input.probes ?? false } : undefined, unwritten, input.before);
       // An open Logs tab asks every 2 s: the same rows are not parsed again while no file changed
       // (a search is always read: it is asked once per filter text).
-      if (input.text) return read();
+      // An older page (`before`) is asked once per click or scroll: read, never kept (the
+      // memo keeps the live poll's newest rows).
+      if (input.text || input.before !== undefined) return read();
       return exactMemo.get([rows, rotatedLogPath(rows), failed], `${input.rows} ${engine}`, read, (r) => r.available);
     },
     async doctorRun() {

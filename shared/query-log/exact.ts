@@ -12,8 +12,10 @@ export interface ExactQueryLog {
   reason: string | null;
   /** The newest rows, oldest first (QueryRow.mixed always false); with `text` asked: the newest matching rows. */
   rows: QueryRow[];
-  /** True when `rows` start at the oldest row of the exact log (queries.jsonl.1, or queries.jsonl when there is no .1); absent with `text`. */
+  /** True when `rows` start at the oldest row of the exact log (queries.jsonl.1, or queries.jsonl when there is no .1); absent with `text`. With `before`: the older page reaches that row. */
   complete?: boolean;
+  /** The query time (µs since the epoch) of `rows[0]`: the `before` cursor of the page older than these rows; absent with `text` or without rows. */
+  oldestUs?: number;
   /** The exact log's files that exist, oldest first (`…/queries.jsonl.1` only after a rotation); absent with `text` or when not known. */
   files?: string[];
   /** Rows the capture could not write, as the companion said it (`12 rows not written (no space left on /var/log/dnsproxy)`); absent when none. */

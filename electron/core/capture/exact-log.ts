@@ -11,19 +11,20 @@ import { searchCapturedRows } from './rows-search';
  * capture-args.ts CAPTURE_FAILED_FILE: its old rows would look current), tcpdump missing (the
  * fix), not yet written, or not readable by this user. With `find`: the rows that match
  * `find.text`, searched over both files (rows-search.ts). With `unwrittenFile` (capture-args.ts
- * CAPTURE_UNWRITTEN_FILE): its line as `unwritten` when the companion dropped rows.
+ * CAPTURE_UNWRITTEN_FILE): its line as `unwritten` when the companion dropped rows. With
+ * `before` (µs, not with `find`): the page of rows asked at or before it (rows-reader.ts).
  */
-export async function exactQueryLog(file: string, rows: number, engine: EngineName, tcpdump: () => Promise<string | null>, failedFile?: string, find?: { text: string; probes?: boolean }, unwrittenFile?: string): Promise<ExactQueryLog> {
+export async function exactQueryLog(file: string, rows: number, engine: EngineName, tcpdump: () => Promise<string | null>, failedFile?: string, find?: { text: string; probes?: boolean }, unwrittenFile?: string, before?: number): Promise<ExactQueryLog> {
   const failed = failedFile === undefined ? '' : (await readFile(failedFile, 'utf8').catch(() => '')).trim();
   if (failed !== '') {
     const [at, ...why] = failed.split(' ');
     return { available: false, reason: `The exact query log stopped at ${at}: ${why.join(' ')}. Its companion is restarted by systemd, or by starting K2s DNS again. Shown: the engine's own query log.`, rows: [] };
   }
-  const got = await readCapturedRows(file, rows, engine, []);
+  const got = await readCapturedRows(file, rows, engine, [], find ? undefined : before);
   const unwritten = unwrittenFile === undefined ? '' : (await readFile(unwrittenFile, 'utf8').catch(() => '')).trim();
   const loss = unwritten === '' ? {} : { unwritten };
   if (got.present && find) return { available: true, reason: null, ...loss, ...(await searchCapturedRows(file, find.text, { limit: rows, engine, clusterZones: [], probes: find.probes ?? false })) };
-  if (got.present) return { available: true, reason: null, ...loss, rows: got.rows, complete: got.complete, files: got.files };
+  if (got.present) return { available: true, reason: null, ...loss, rows: got.rows, complete: got.complete, files: got.files, ...(got.oldestUs === undefined ? {} : { oldestUs: got.oldestUs }) };
   if ((await tcpdump()) === null) return { available: false, reason: "The exact query log is unavailable: tcpdump is not installed (apt-get install tcpdump, then start K2s DNS again). Shown: the engine's own query log.", rows: [] };
   const exists = await lstat(file).then(() => true, () => false);
   return { available: false, reason: exists ? `The exact query log ${file} is not readable by this user (root and the adm group read it, like the proxy log). Shown: the engine's own query log.` : 'No exact query log yet: it starts with K2s DNS (tcpdump is installed). Shown: the engine\'s own query log.', rows: [] };

@@ -5,7 +5,7 @@
  * Readable by whoever can read the proxy log (root and the `adm` group).
  */
 import { open } from 'node:fs/promises';
-import { rotatedLogPath } from '../host/query-log';
+import { LOG_CAP_BYTES, rotatedLogPath } from '../host/query-log';
 import type { QueryRow } from '../../../shared/query-log/row';
 import type { CapturedQuery } from './pairing';
 import { parserLine } from './pipeline';
@@ -13,6 +13,12 @@ import { capturedQueryRow } from './to-query-row';
 
 /** Bytes read from the end of each file per wanted row (a row is ~300 bytes of JSON). */
 const BYTES_PER_ROW = 1024;
+/**
+ * Bytes read at most from the end of each file for an older page (`before`): the files are
+ * rotated at LOG_CAP_BYTES, so both are read whole; a file grown past twice the cap (rotation
+ * late) is read from its last 2 × cap, and the page then never says it holds the log's start.
+ */
+export const OLDER_READ_BYTES = 2 * LOG_CAP_BYTES;
 
 /** The last `bytes` of `file` as whole lines ([] when missing or unreadable); `whole`: read from its first byte (or missing). */
 async function tailLines(file: string, bytes: number): Promise<string[] & { whole?: boolean }> {
@@ -41,6 +47,8 @@ export interface CapturedRows {
   complete: boolean;
   /** The exact log's files that can be opened, oldest first (`<file>.1` only once rotation made it). */
   files: string[];
+  /** The query time (µs since the epoch) of `rows[0]`, the cursor of the page before it; absent without rows. */
+  oldestUs?: number;
 }
 
 /** True when `file` can be opened for reading. */
@@ -48,17 +56,22 @@ function opens(file: string): Promise<boolean> {
   return open(file, 'r').then((f) => (void f.close(), true), () => false);
 }
 
-/** The newest `limit` rows of the exact log at the real path `file`; `engine` and `clusterZones` as capturedQueryRow takes them. */
-export async function readCapturedRows(file: string, limit: number, engine: QueryRow['engine'], clusterZones: readonly string[]): Promise<CapturedRows> {
-  const want = Math.max(1, limit) * BYTES_PER_ROW;
+/**
+ * The newest `limit` rows of the exact log at the real path `file`; `engine` and `clusterZones`
+ * as capturedQueryRow takes them. With `before` (µs since the epoch): the newest `limit` rows
+ * asked at or before it (ties are kept, the caller drops the rows it holds by key), read from
+ * both files whole (OLDER_READ_BYTES each); `complete` then says the page reaches the first row.
+ */
+export async function readCapturedRows(file: string, limit: number, engine: QueryRow['engine'], clusterZones: readonly string[], before?: number): Promise<CapturedRows> {
+  const want = before === undefined ? Math.max(1, limit) * BYTES_PER_ROW : OLDER_READ_BYTES;
   const current = await tailLines(file, want);
-  const skipped = current.length >= limit;
+  const skipped = before === undefined && current.length >= limit;
   const older = skipped ? Object.assign([], { whole: await open(rotatedLogPath(file), 'r').then((f) => (f.close(), false), () => true) }) : await tailLines(rotatedLogPath(file), want);
   const present = current.length > 0 || older.length > 0 || (await open(file, 'r').then((f) => (f.close(), true), () => false));
   const captured: CapturedQuery[] = [];
   for (const l of [...older, ...current]) {
     const v = parserLine(l);
-    if (v !== null && !('counts' in v)) captured.push(v);
+    if (v !== null && !('counts' in v) && (before === undefined || v.queryUs <= before)) captured.push(v);
   }
   // A row is written when its query ends (answered or timed out), so a timeout lands after
   // queries asked later: order by the query's time (a stable sort keeps file order on ties).
@@ -66,5 +79,14 @@ export async function readCapturedRows(file: string, limit: number, engine: Quer
   const last = captured.slice(-limit);
   const complete = current.whole === true && older.whole === true && captured.length <= limit;
   const files = (await Promise.all([rotatedLogPath(file), file].map(async (f) => ((await opens(f)) ? f : null)))).filter((f): f is string => f !== null);
-  return { complete, files, rows: last.map((c, i) => capturedQueryRow(c, engine, `cap-${c.queryUs}-${c.client}-${c.id}-${i}`, clusterZones)), present };
+  // Keys are the row's own (query time, client, id), the same in every page and poll, so a
+  // page that overlaps the rows held joins them without doubles; a repeat gets a suffix.
+  const seen = new Map<string, number>();
+  const rows = last.map((c) => {
+    const base = `cap-${c.queryUs}-${c.client}-${c.id}`;
+    const n = seen.get(base) ?? 0;
+    seen.set(base, n + 1);
+    return capturedQueryRow(c, engine, n === 0 ? base : `${base}-${n}`, clusterZones);
+  });
+  return { complete, files, rows, present, ...(last[0] ? { oldestUs: last[0].queryUs } : {}) };
 }

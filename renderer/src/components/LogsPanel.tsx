@@ -20,7 +20,7 @@ import { hidesAsProbeLine } from '../../../shared/health-probe';
 import { exactSearchCountText, searchCountText } from '../lib/log-counts';
 import type { LogLine, LogSearch } from '../../../shared/types';
 import { useLogs } from '../stores';
-import { EXACT_POLL_MS, EXACT_ROWS, MAX_HISTORY_LINES, MAX_LOG_LINES } from '../stores/logs';
+import { EXACT_POLL_MS, MAX_EXACT_HISTORY, MAX_HISTORY_LINES, MAX_LOG_LINES } from '../stores/logs';
 import { usePoll } from '../lib/use-poll';
 import './logs-panel.css';
 import { routeExactRows, type ExactQueryLog } from '../../../shared/query-log/exact';
@@ -75,7 +75,7 @@ const SEARCH_DEBOUNCE_MS = 250;
  * row that was first in view where it was when a page is prepended.
  */
 function useOlder(firstKey: string | undefined, keys: () => string[], scrollToIndex: (i: number) => void) {
-  const { older, atStart, logFiles, history, loadingOlder, loadOlder, loadTail } = useLogs((s) => s);
+  const { older, atStart, logFiles, history, loadingOlder, loadOlder, loadTail, exactAtStart, exactOlder, loadingOlderExact, loadOlderExact } = useLogs((s) => s);
   const anchor = useRef<string | null>(null);
   useEffect(() => {
     if (anchor.current === null || firstKey === anchor.current) return;
@@ -88,7 +88,13 @@ function useOlder(firstKey: string | undefined, keys: () => string[], scrollToIn
     anchor.current = firstKey ?? null;
     void loadOlder();
   };
-  return { older, atStart, logFiles, full: history >= MAX_HISTORY_LINES, loadingOlder, load, reload: () => void loadTail() };
+  // The exact query log's older rows (logs:exact with before), kept in view the same way.
+  const loadExact = () => {
+    if (loadingOlderExact) return;
+    anchor.current = firstKey ?? null;
+    void loadOlderExact();
+  };
+  return { older, atStart, logFiles, full: history >= MAX_HISTORY_LINES, loadingOlder, load, reload: () => void loadTail(), exactAtStart, exactFull: exactOlder.length >= MAX_EXACT_HISTORY, loadingOlderExact, loadExact };
 }
 
 /** Height of the "Start of the log" line that opens a list, px (the virtualizer's scrollMargin). */
@@ -101,7 +107,7 @@ const START_PX = 28;
 function startOfList(older: ReturnType<typeof useOlder>, searching: boolean, exact?: ExactQueryLog | null): string | null {
   if (searching) return null;
   // Exact rows come from their own files (queries.jsonl and, once rotated, .1), not dnsproxy.log's pages.
-  if (exact?.available) return exact.complete ? logStartText(exact.files ?? null, 'the exact query log') : null;
+  if (exact?.available) return exact.complete || older.exactAtStart ? logStartText(exact.files ?? null, 'the exact query log') : null;
   return !older.older && older.atStart ? logStartText(older.logFiles) : null;
 }
 
@@ -120,10 +126,16 @@ function OlderBar({ older, searching, exact }: { older: ReturnType<typeof useOld
   if (searching) return null;
   // Exact rows come from their own files (queries.jsonl and .1), not from dnsproxy.log's pages.
   if (exact?.available) {
-    if (exact.complete) return null;
+    if (exact.complete || older.exactAtStart) return null;
     return (
       <div className="row lv-older">
-        <span className="muted" data-testid="logs-not-held">Older rows are in the exact query log but not held here (this window keeps the newest {EXACT_ROWS.toLocaleString('en-US')} rows): the filter searches the whole exact log.</span>
+        {older.exactFull ? (
+          <span className="muted" data-testid="logs-not-held">Older rows are in the exact query log but not held here (this window keeps at most {MAX_EXACT_HISTORY.toLocaleString('en-US')} older rows): the filter searches the whole exact log.</span>
+        ) : (
+          <button type="button" className="secondary" onClick={older.loadExact} disabled={older.loadingOlderExact} data-testid="logs-older-rows">
+            {older.loadingOlderExact ? 'Loading older rows…' : 'Load older rows'}
+          </button>
+        )}
       </div>
     );
   }
@@ -229,7 +241,10 @@ function QueryView({ rows, allRows, heldRows, total, hiddenProbes, paused, searc
             // The header row sits above the scroll box: it scrolls sideways with the rows (900 px windows).
             if (head.current) head.current.scrollLeft = e.currentTarget.scrollLeft;
             setFollowing(atBottom(e.currentTarget));
-            if (e.currentTarget.scrollTop === 0 && !searching && !exact?.available) older.load();
+            if (e.currentTarget.scrollTop === 0 && !searching) {
+              if (!exact?.available) older.load();
+              else if (!exact.complete && !older.exactAtStart && !older.exactFull) older.loadExact();
+            }
           }}>
             <StartLine text={start} />
             <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
@@ -351,7 +366,9 @@ export function LogsPanel() {
   // of the text log keeps its own rows (the search reads the log files).
   const exact = useLogs((s) => s.exact);
   const zones = useLogs((s) => s.clusterZones);
-  const exactRows = useMemo(() => (exact?.available ? routeExactRows(exact.rows, zones) : null), [exact, zones]);
+  // Older exact rows paged in (Load older rows) sit above the newest ones the poll reads.
+  const exactOlder = useLogs((s) => s.exactOlder);
+  const exactRows = useMemo(() => (exact?.available ? routeExactRows(exactOlder.length > 0 ? [...exactOlder, ...exact.rows] : exact.rows, zones) : null), [exact, exactOlder, zones]);
   const exactFound = useMemo(() => (searching && view === 'queries' && search.exact?.available ? routeExactRows(search.exact.rows, zones) : null), [searching, view, search, zones]);
   const allQueries = exactFound ?? (shown ? shown.queries : (exactRows ?? bufferQueries));
   const owners = shown ? shown.owners : bufferOwners;

@@ -108,8 +108,20 @@ export interface LogsState {
    * instead of the ones built from the engine's log lines; null until first read.
    */
   exact: ExactQueryLog | null;
-  /** Reads the exact query log now. */
+  /** Reads the exact query log now (the newest EXACT_ROWS rows; the older rows held stay). */
   loadExact(): Promise<void>;
+  /**
+   * Exact rows older than `exact.rows`, oldest first, paged in by loadOlderExact (and the rows a
+   * live read pushed out of the newest EXACT_ROWS once paging began, so no hole opens).
+   */
+  exactOlder: QueryRow[];
+  /** Where the older exact rows continue (`logs:exact` before: µs of the oldest row held); null before the first page or at the start. */
+  exactCursor: number | null;
+  /** True while the held exact rows begin with the first row of the exact log (an older page said `complete`). */
+  exactAtStart: boolean;
+  loadingOlderExact: boolean;
+  /** Loads the EXACT_ROWS exact rows before the oldest one held and puts them above it. */
+  loadOlderExact(): Promise<void>;
 }
 
 /** Rows of the exact query log the Queries view holds (the contract's cap). */
@@ -120,6 +132,14 @@ export const EXACT_ROWS = 2000;
  * tail, no process. Not read while another tab is open: nothing else shows its rows.
  */
 export const EXACT_POLL_MS = 2000;
+/** Older exact rows held at most (two full 10 MiB files are ~70,000 rows; past this, search). */
+export const MAX_EXACT_HISTORY = 100_000;
+
+/** `rows` without those whose key is in `held`. */
+function notHeld(rows: readonly QueryRow[], held: readonly QueryRow[]): QueryRow[] {
+  const keys = new Set(held.map((r) => r.key));
+  return rows.filter((r) => !keys.has(r.key));
+}
 
 /** Creates the logs store on `api`. */
 export function createLogsStore(api: K2sDnsApi) {
@@ -246,8 +266,38 @@ export function createLogsStore(api: K2sDnsApi) {
     },
     exact: null,
     async loadExact() {
+      // The live poll asks only for the newest rows (the backend's memo answers it while no file changed).
       const exact = await api.logsExact({ rows: EXACT_ROWS }).catch(() => null);
-      if (exact) set({ exact });
+      if (!exact) return;
+      const s = get();
+      // Nothing paged in, or nothing older to hold (the newest rows are the whole log, or none is readable).
+      if (s.exactOlder.length === 0 || !exact.available || exact.complete) return set({ exact, exactOlder: [], exactCursor: null, exactAtStart: false });
+      // Rows the newest page no longer holds stay, below the older pages: the list keeps no hole.
+      const pushedOut = s.exact?.available ? notHeld(s.exact.rows, exact.rows) : [];
+      set({ exact, exactOlder: notHeld([...s.exactOlder, ...pushedOut], exact.rows) });
+    },
+    exactOlder: [],
+    exactCursor: null,
+    exactAtStart: false,
+    loadingOlderExact: false,
+    async loadOlderExact() {
+      const s = get();
+      if (s.loadingOlderExact || !s.exact?.available || s.exact.complete || s.exactAtStart || s.exactOlder.length >= MAX_EXACT_HISTORY) return;
+      const before = s.exactOlder.length > 0 ? s.exactCursor : (s.exact.oldestUs ?? null);
+      if (before === null) return;
+      set({ loadingOlderExact: true });
+      try {
+        // `before` is inclusive (rows asked in the same µs as the oldest held are not lost): the
+        // oldest held row comes back too, so one more is asked for EXACT_ROWS new ones.
+        const page = await api.logsExact({ rows: EXACT_ROWS + 1, before });
+        const now = get();
+        if (!page.available || !now.exact?.available) return set({ loadingOlderExact: false });
+        // Ties at the cursor's µs come back with the page: the rows already held are dropped.
+        const fresh = notHeld(page.rows, [...now.exactOlder, ...now.exact.rows]);
+        set({ exactOlder: [...fresh, ...now.exactOlder], exactCursor: page.oldestUs ?? before, exactAtStart: page.complete === true, loadingOlderExact: false, error: null });
+      } catch (err) {
+        set({ loadingOlderExact: false, error: (err as Error).message });
+      }
     },
   };
   });

@@ -1,0 +1,86 @@
+/**
+ * Issue #20, the whole exact log, in the Queries view: "Load older rows" where "Load older lines"
+ * is for the engine log, the paged rows above the newest ones, and "Start of the exact query
+ * log" only once a page reached its first row. Rendered to markup with the stores mocked.
+ */
+import { describe, expect, it, vi } from 'vitest';
+import { renderToStaticMarkup } from 'react-dom/server';
+
+const state = vi.hoisted(() => ({
+  lines: [] as unknown[],
+  queries: [] as unknown[],
+  owners: [] as unknown[],
+  pending: [] as unknown[],
+  paused: false,
+  view: 'queries',
+  levels: {},
+  text: '',
+  queryText: '',
+  rcode: '',
+  route: '',
+  showProbes: false,
+  cleared: null as string | null,
+  error: null as string | null,
+  search: null,
+  older: null as unknown,
+  atStart: false,
+  history: 0,
+  loadingOlder: false,
+  clusterZones: [] as string[],
+  exact: null as unknown,
+  exactOlder: [] as unknown[],
+  exactAtStart: false,
+  loadingOlderExact: false,
+  loadOlderExact: async () => undefined,
+  loadExact: async () => undefined,
+  loadTail: async () => undefined,
+  loadOlder: async () => undefined,
+  setPaused: () => undefined,
+  setView: () => undefined,
+  setShowProbes: () => undefined,
+  setQueryFilter: () => undefined,
+  runSearch: async () => undefined,
+}));
+vi.mock('../stores', () => ({
+  useLogs: (sel: (s: typeof state) => unknown) => sel(state),
+  useZones: (sel: (s: { discovery: null }) => unknown) => sel({ discovery: null }),
+}));
+
+import { LogsPanel } from './LogsPanel';
+
+const text = (html: string) => html.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ');
+const row = (n: number) => ({ key: `k${n}`, engine: 'adguard', time: null, client: '127.0.0.1:4000', name: `e${n}.test`, type: 'A', route: 'cache', zone: null, upstream: null, answers: [], rcode: 'NOERROR', error: null, latencyMs: 0.1, protocol: 'udp', run: 0, probe: false, mixed: false });
+const files = ['/var/log/dnsproxy/queries.jsonl.1', '/var/log/dnsproxy/queries.jsonl'];
+const render = () => renderToStaticMarkup(<LogsPanel />);
+const count = (html: string) => /data-testid="logs-query-count">([^<]*)</.exec(html)?.[1];
+
+describe('LogsPanel Queries view: the older rows of the exact query log', () => {
+  it('older rows not held: a "Load older rows" button where "Load older lines" is, no start line', () => {
+    Object.assign(state, { exact: { available: true, reason: null, rows: [row(3), row(4)], complete: false, files, oldestUs: 3 }, exactOlder: [], exactAtStart: false });
+    const html = render();
+    expect(html).toMatch(/<div class="row lv-older"><button type="button" class="secondary" data-testid="logs-older-rows">Load older rows<\/button><\/div>/);
+    expect(text(html)).not.toContain('Start of the exact query log');
+    expect(text(html)).not.toContain('not held here');
+  });
+
+  it('while a page loads the button says so and is disabled', () => {
+    Object.assign(state, { loadingOlderExact: true });
+    expect(render()).toMatch(/<button type="button" class="secondary" disabled="" data-testid="logs-older-rows">Loading older rows…<\/button>/);
+    state.loadingOlderExact = false;
+  });
+
+  it('paged rows are held above the newest ones and counted; the start reached: "Start of the exact query log", no button', () => {
+    Object.assign(state, { exact: { available: true, reason: null, rows: [row(3), row(4)], complete: false, files, oldestUs: 3 }, exactOlder: [row(1), row(2)], exactAtStart: true });
+    const html = render();
+    expect(count(html)).toBe('4 queries');
+    expect(text(html)).toContain('Start of the exact query log');
+    expect(html).not.toContain('logs-older-rows');
+  });
+
+  it('paged rows but not at the start: the count holds them and the button stays', () => {
+    Object.assign(state, { exactAtStart: false });
+    const html = render();
+    expect(count(html)).toBe('4 queries');
+    expect(html).toContain('Load older rows');
+  });
+});
