@@ -28,6 +28,8 @@ export interface Follower {
   stop(): Promise<void>;
   /** True while it runs (pidfile + /proc cmdline; systemd: the unit is active, or activating for its Restart=). */
   running?(): Promise<boolean>;
+  /** Its PID while it runs (pidfile checked against /proc cmdline; systemd: the unit's MainPID), else null. */
+  pid?(): Promise<number | null>;
 }
 
 /** True when /proc/PID/cmdline is a follower (its argv ends with FOLLOW_VERB). */
@@ -64,6 +66,11 @@ export function systemdFollower(fs: HostFs, exec: Exec): Follower {
       // Restart=on-failure brings a killed one back after RestartSec: "activating" counts as running.
       const r = await exec.run('systemctl', ['is-active', unit], { timeoutMs: 10_000 });
       return ['active', 'activating', 'reloading'].includes(r.stdout.trim());
+    },
+    async pid() {
+      const r = await exec.run('systemctl', ['show', '--property=MainPID', '--value', unit], { timeoutMs: 10_000 });
+      const pid = Number.parseInt(r.stdout.trim(), 10);
+      return r.code === 0 && Number.isInteger(pid) && pid > 1 ? pid : null;
     },
   };
 }

@@ -23,7 +23,7 @@ export interface PidfileSpec {
 }
 
 /** Starts (detached, pid recorded) and stops (SIGTERM, then SIGKILL after `stopWaitMs`) the one process of `spec`. */
-export function pidfileProcess(fs: HostFs, spec: PidfileSpec, procDir = '/proc'): { start(argv: string[]): Promise<void>; stop(): Promise<void>; running(): Promise<boolean> } {
+export function pidfileProcess(fs: HostFs, spec: PidfileSpec, procDir = '/proc'): { start(argv: string[]): Promise<void>; stop(): Promise<void>; running(): Promise<boolean>; pid(): Promise<number | null> } {
   const recorded = async (): Promise<number | null> => {
     const pid = Number.parseInt((await fs.readFile(spec.pidFile).catch(() => Buffer.from(''))).toString('utf8'), 10);
     if (!Number.isInteger(pid) || pid <= 1) return null;
@@ -61,5 +61,7 @@ export function pidfileProcess(fs: HostFs, spec: PidfileSpec, procDir = '/proc')
     async running() {
       return (await recorded()) !== null;
     },
+    /** The recorded pid while it is still this program, else null. */
+    pid: recorded,
   };
 }
