@@ -10,7 +10,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { startDns } from './start';
 import { stopDns } from './stop';
 import { recoverNow } from './recover';
-import { LOCK_PATH } from './lock';
+import { LOCK_PATH, lockHeld } from './lock';
 import { supervisedFollower, FOLLOW_PID_FILE } from '../host/follower';
 import { supervisedCapture, CAPTURE_PID_FILE } from '../host/capture-companion';
 import { CAPTURE_READY_FILE } from '../capture/capture-args';
@@ -94,6 +94,8 @@ describe('stop and the lifecycle lock', () => {
     } finally {
       process.kill(-holder.pid!, 'SIGKILL');
     }
+    // The kernel drops the lock once the killed group's last descriptor is closed.
+    for (let i = 0; i < 300 && (await lockHeld(h.deps.fs)); i++) await new Promise((r) => setTimeout(r, 10));
     expect((await stopDns(h.deps, {}, quiet)).ok).toBe(true);
     expect(await runs(follower, 'follow-watch')).toBe(false);
     expect(await readFile(`${h.root}/etc/resolv.conf`, 'utf8')).toBe(ORIGINAL);
