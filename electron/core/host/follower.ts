@@ -3,7 +3,8 @@
  * next to the proxy, as root: on systemd hosts the unit k2s-dnsproxy-follow.service (enabled:
  * the K2s-owned resolv.conf survives a reboot, so must its follower); elsewhere a detached
  * process with a pidfile in /run/k2s, like the proxy's watchdog. Start runs it after the host
- * points at the proxy; stop ends it FIRST, so it never mistakes stop's restore for a new network.
+ * points at the proxy; stop ends it right after taking the lifecycle lock, before the restore, so
+ * it never mistakes stop's restore for a new network (lifecycle/companions.ts).
  */
 import type { Exec } from './exec';
 import type { HostFs } from './host-fs';
