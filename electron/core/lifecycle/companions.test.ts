@@ -117,4 +117,28 @@ describe('stop and the lifecycle lock', () => {
     expect(await runs(follower, 'follow-watch')).toBe(false);
     expect(await readFile(`${h.root}/etc/resolv.conf`, 'utf8')).toBe(ORIGINAL);
   });
+
+  it('the follower locked but has not noted its PID yet (a moment): stop waits for the note, then ends it', async () => {
+    const h = await newHost(ORIGINAL);
+    const lock = JSON.stringify(h.deps.fs.real(LOCK_PATH));
+    const lateNote = `const fs=require('fs');const fd=fs.openSync(${lock},'a+');require('child_process').spawnSync('flock',['-x','3'],{stdio:['ignore','ignore','inherit',fd]});fs.ftruncateSync(fd,0);setTimeout(()=>fs.writeFileSync(${lock},process.pid+'\\n'),300)`;
+    h.deps.follower = { manager: supervisedFollower(h.deps.fs), argv: program('', 'follow-watch') };
+    expect((await startDns(h.deps, TEST_START_OPTS, quiet)).ok).toBe(true);
+    await h.deps.follower.manager.start(program(lateNote, 'follow-watch'));
+    const follower = await livePid(h, FOLLOW_PID_FILE, 'follow-watch');
+    for (let i = 0; i < 200 && !(await lockHeld(h.deps.fs)); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(await stopDns(h.deps, {}, quiet)).toMatchObject({ ok: true, exitCode: 0 });
+    expect(await runs(follower, 'follow-watch')).toBe(false);
+    expect(await readFile(`${h.root}/etc/resolv.conf`, 'utf8')).toBe(ORIGINAL);
+  });
+});
+
+describe('recover --force', () => {
+  it('with no journal: ends both companions too', async () => {
+    const { h, follower, capture } = await runningHost();
+    expect(await recoverNow(h.deps, quiet, { force: true })).toMatch(/^Forced recovery: /);
+    expect(await runs(follower, 'follow-watch')).toBe(false);
+    expect(await runs(capture, 'capture-watch')).toBe(false);
+    expect(await readFile(`${h.root}/etc/resolv.conf`, 'utf8')).toBe(ORIGINAL);
+  });
 });

@@ -40,24 +40,32 @@ export async function stopCapture(deps: LifecycleDeps, warnings: ResultWarning[]
 export async function lockPastFollower(deps: LifecycleDeps, op: string): Promise<HeldLock> {
   const take = () => acquireLock(deps.fs, { goOnWithoutRoom: { mountinfo: () => deps.mountinfo(), op } });
   const busy = (err: unknown) => err instanceof LifecycleError && err.code === 'BUSY';
-  try {
-    return await take();
-  } catch (err) {
-    const f = deps.follower;
-    if (!busy(err) || !f?.manager.pid) throw err;
-    const holder = await lockHolderNote(deps.fs);
-    if (holder === null || holder !== (await f.manager.pid().catch(() => null))) throw err;
-    await f.manager.stop();
-    for (let i = 0; ; i++) {
-      try {
-        return await take();
-      } catch (again) {
-        if (!busy(again) || i >= 20) {
-          await f.manager.start(f.argv).catch(() => undefined);
-          throw again;
-        }
-        await new Promise((r) => setTimeout(r, 50));
+  const f = deps.follower;
+  // The holder's note is written just after it locks and emptied as it lets go: an empty note
+  // while the follower runs is looked at again for a moment (the lock may also come free).
+  const deadline = Date.now() + 1000;
+  for (;;) {
+    try {
+      return await take();
+    } catch (err) {
+      if (!busy(err) || !f?.manager.pid) throw err;
+      const holder = await lockHolderNote(deps.fs);
+      const follower = await f.manager.pid().catch(() => null);
+      if (holder !== null && holder === follower) break;
+      if (holder !== null || follower === null || Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+  await f.manager.stop().catch(() => undefined); // still holding it: the retries below say BUSY
+  for (let i = 0; ; i++) {
+    try {
+      return await take();
+    } catch (again) {
+      if (!busy(again) || i >= 20) {
+        await f.manager.start(f.argv).catch(() => undefined);
+        throw again;
       }
+      await new Promise((r) => setTimeout(r, 50));
     }
   }
 }
