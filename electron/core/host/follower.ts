@@ -3,7 +3,8 @@
  * next to the proxy, as root: on systemd hosts the unit k2s-dnsproxy-follow.service (enabled:
  * the K2s-owned resolv.conf survives a reboot, so must its follower); elsewhere a detached
  * process with a pidfile in /run/k2s, like the proxy's watchdog. Start runs it after the host
- * points at the proxy; stop ends it FIRST, so it never mistakes stop's restore for a new network.
+ * points at the proxy; stop ends it right after taking the lifecycle lock, before the restore, so
+ * it never mistakes stop's restore for a new network (lifecycle/companions.ts).
  */
 import type { Exec } from './exec';
 import type { HostFs } from './host-fs';
@@ -28,6 +29,8 @@ export interface Follower {
   stop(): Promise<void>;
   /** True while it runs (pidfile + /proc cmdline; systemd: the unit is active, or activating for its Restart=). */
   running?(): Promise<boolean>;
+  /** Its PID while it runs (pidfile checked against /proc cmdline; systemd: the unit's MainPID), else null. */
+  pid?(): Promise<number | null>;
 }
 
 /** True when /proc/PID/cmdline is a follower (its argv ends with FOLLOW_VERB). */
@@ -64,6 +67,11 @@ export function systemdFollower(fs: HostFs, exec: Exec): Follower {
       // Restart=on-failure brings a killed one back after RestartSec: "activating" counts as running.
       const r = await exec.run('systemctl', ['is-active', unit], { timeoutMs: 10_000 });
       return ['active', 'activating', 'reloading'].includes(r.stdout.trim());
+    },
+    async pid() {
+      const r = await exec.run('systemctl', ['show', '--property=MainPID', '--value', unit], { timeoutMs: 10_000 });
+      const pid = Number.parseInt(r.stdout.trim(), 10);
+      return r.code === 0 && Number.isInteger(pid) && pid > 1 ? pid : null;
     },
   };
 }

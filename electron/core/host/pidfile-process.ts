@@ -4,7 +4,8 @@
  * /proc/PID/cmdline is still that program (`isOwnArgv`), so a reused pid is never signalled.
  */
 import { spawn } from 'node:child_process';
-import { open, readFile } from 'node:fs/promises';
+import { access, open, readFile } from 'node:fs/promises';
+import { constants as fsc } from 'node:fs';
 import path from 'node:path';
 import type { HostFs } from './host-fs';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
@@ -22,8 +23,14 @@ export interface PidfileSpec {
   stopWaitMs: number;
 }
 
+/**
+ * sh script run as `sh -c HOLD_BACK sh PROGRAM ARGS…`: waits for the line "go" on stdin, then
+ * execs the program with stdin from /dev/null; at EOF (the starter died) it exits, status 1.
+ */
+const HOLD_BACK = 'IFS= read -r go && [ "$go" = go ] && exec "$@" </dev/null; exit 1';
+
 /** Starts (detached, pid recorded) and stops (SIGTERM, then SIGKILL after `stopWaitMs`) the one process of `spec`. */
-export function pidfileProcess(fs: HostFs, spec: PidfileSpec, procDir = '/proc'): { start(argv: string[]): Promise<void>; stop(): Promise<void>; running(): Promise<boolean> } {
+export function pidfileProcess(fs: HostFs, spec: PidfileSpec, procDir = '/proc'): { start(argv: string[]): Promise<void>; stop(): Promise<void>; running(): Promise<boolean>; pid(): Promise<number | null> } {
   const recorded = async (): Promise<number | null> => {
     const pid = Number.parseInt((await fs.readFile(spec.pidFile).catch(() => Buffer.from(''))).toString('utf8'), 10);
     if (!Number.isInteger(pid) || pid <= 1) return null;
@@ -42,16 +49,28 @@ export function pidfileProcess(fs: HostFs, spec: PidfileSpec, procDir = '/proc')
   return {
     async start(argv) {
       await stop();
+      // A missing program fails here, as its spawn did before the shell came in between.
+      await access(argv[0]!, fsc.X_OK);
       await fs.mkdirp(K2S_PATHS.runDir, 0o755);
       const log = await open(fs.real(spec.logFile), 'a', 0o600);
       try {
-        const child = spawn(argv[0]!, argv.slice(1), { detached: true, stdio: ['ignore', log.fd, log.fd] });
+        // The program runs only once its pid is recorded: a shell holds it back until the "go"
+        // line we write after the pidfile, then execs it (same pid). Killed in between, we close
+        // the pipe and the shell reads EOF and exits: never an untracked root process.
+        const child = spawn('/bin/sh', ['-c', HOLD_BACK, 'sh', ...argv], { detached: true, stdio: ['pipe', log.fd, log.fd] });
         const pid = await new Promise<number>((resolve, reject) => {
           child.once('error', reject);
           child.once('spawn', () => resolve(child.pid!));
         });
         child.unref();
-        await fs.writeFileAtomic(spec.pidFile, `${pid}\n`, { mode: 0o644 });
+        child.stdin!.on('error', () => undefined); // the shell gone (EPIPE): start's error is the pidfile's or none
+        try {
+          await fs.writeFileAtomic(spec.pidFile, `${pid}\n`, { mode: 0o644 });
+        } catch (err) {
+          child.stdin!.destroy(); // EOF: the shell exits without running the program
+          throw err;
+        }
+        child.stdin!.end('go\n');
       } finally {
         await log.close();
       }
@@ -61,5 +80,7 @@ export function pidfileProcess(fs: HostFs, spec: PidfileSpec, procDir = '/proc')
     async running() {
       return (await recorded()) !== null;
     },
+    /** The recorded pid while it is still this program, else null. */
+    pid: recorded,
   };
 }

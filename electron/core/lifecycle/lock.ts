@@ -100,8 +100,8 @@ export async function acquireLock(fs: HostFs, opts: LockOptions = {}): Promise<H
   }
   if (code === CONFLICT) {
     await handle.close();
-    const note = (await readFile(fs.real(LOCK_PATH), 'utf8').catch(() => '')).trim();
-    const who = /^\d+$/.test(note) ? ` (PID ${note})` : '';
+    const holder = await lockHolderNote(fs);
+    const who = holder !== null ? ` (PID ${holder})` : '';
     throw refused('BUSY', `Another k2s-dns operation${who} is running (it holds ${LOCK_PATH}); wait for it to finish, then try again.`);
   }
   // For the BUSY message only: who holds it. Written after locking; the kernel decides, not
@@ -118,6 +118,16 @@ export async function acquireLock(fs: HostFs, opts: LockOptions = {}): Promise<H
       await handle.close(); // last fd of the description closed: the kernel drops the lock
     },
   };
+}
+
+/**
+ * The PID the lock's holder wrote into the lock file (acquireLock), or null when none is noted.
+ * A note, not proof: use it to name the holder, or to decide whom to ask to let go — never to
+ * decide that the lock is free (the kernel decides that).
+ */
+export async function lockHolderNote(fs: HostFs): Promise<number | null> {
+  const note = (await readFile(fs.real(LOCK_PATH), 'utf8').catch(() => '')).trim();
+  return /^\d+$/.test(note) ? Number(note) : null;
 }
 
 /** `/proc/locks` rows (proc(5)): whether any lock is held on device `major:minor`, inode `ino`. */

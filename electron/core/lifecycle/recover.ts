@@ -2,6 +2,8 @@ import type { LifecycleDeps } from './deps';
 import { StepReporter, type EventSink } from './reporter';
 import { interruptedOperation, clearJournal, readJournal, writeRecovery } from './journal';
 import { teardownSteps } from './teardown';
+import { stopCapture, stopFollower } from './companions';
+import type { ResultWarning } from '../../../shared/lifecycle-events';
 import { messageOf } from './errors';
 import { acquireLock } from './lock';
 import { readState } from '../host/resolver-state';
@@ -11,8 +13,9 @@ import { StateFileCorruptError } from '../host/state-store';
  * Completes or rolls back an operation that was killed mid-way (its journal is left with a dead
  * pid). The caller holds the lifecycle lock and is root. An interrupted start is rolled back and
  * an interrupted stop completed — both are the idempotent teardown (restore the saved original
- * when the K2s-owned file is active, stop the proxy, drop the state); an interrupted uninstall
- * is completed. Records what it did for status and the UI.
+ * when the K2s-owned file is active, stop the proxy, drop the state) with both companions ended
+ * exactly as stop ends them (companions.ts: the follower first, the capture after the proxy; for
+ * uninstall before); an interrupted uninstall is completed. Records what it did for status and the UI.
  * @returns one sentence saying what was recovered, or null when nothing was interrupted
  */
 export async function recoverInterrupted(deps: LifecycleDeps, sink: EventSink): Promise<string | null> {
@@ -21,9 +24,14 @@ export async function recoverInterrupted(deps: LifecycleDeps, sink: EventSink): 
   const r = new StepReporter(j.op, sink, () => deps.now());
   r.emit('recover', 'running', `A k2s-dns ${j.op} (PID ${j.pid}) was interrupted during "${j.step}"; ${j.op === 'start' ? 'rolling it back' : 'completing it'}.`);
   try {
-    await teardownSteps(deps, j.op === 'uninstall' ? 'uninstall' : 'stop', {}, r);
+    const op = j.op === 'uninstall' ? 'uninstall' : 'stop';
+    const warnings: ResultWarning[] = [];
+    await stopFollower(deps, warnings);
+    if (op === 'uninstall') await stopCapture(deps, warnings);
+    await teardownSteps(deps, op, {}, r, op === 'uninstall' ? undefined : () => stopCapture(deps, warnings));
     await clearJournal(deps.fs);
-    const outcome = `Recovered an interrupted ${j.op} (killed during "${j.step}"): ${j.op === 'start' ? 'rolled back' : 'completed'}; the original resolver is back and k2s-dnsproxy is stopped.`;
+    const left = warnings.length ? ` ${warnings.map((w) => w.message).join(' ')}` : '';
+    const outcome = `Recovered an interrupted ${j.op} (killed during "${j.step}"): ${j.op === 'start' ? 'rolled back' : 'completed'}; the original resolver is back and k2s-dnsproxy is stopped.${left}`;
     // The host is already safe: a full /var/lib must not turn a done recovery into a failure.
     await writeRecovery(deps.fs, { at: new Date(deps.now()).toISOString(), op: j.op, step: j.step, pid: j.pid, outcome, ok: true }).catch(() => undefined);
     r.emit('recover', 'done', outcome);
@@ -74,7 +82,10 @@ export async function recoverNow(deps: LifecycleDeps, sink: EventSink, opts: Rec
     const done = await recoverInterrupted(deps, sink);
     if (done || (!opts.force && !corrupt)) return tail(done);
     const r = new StepReporter('stop', sink, () => deps.now());
-    const { notes, hadState } = await teardownSteps(deps, 'stop', {}, r);
+    const warnings: ResultWarning[] = [];
+    await stopFollower(deps, warnings);
+    const { notes, hadState } = await teardownSteps(deps, 'stop', {}, r, () => stopCapture(deps, warnings));
+    notes.push(...warnings.map((w) => w.message));
     await clearJournal(deps.fs);
     return tail(`${opts.force ? 'Forced recovery' : 'Recovered from a corrupt state file'}: ${notes.length ? notes.join(' ') : hadState ? 'the saved original resolver is back and k2s-dnsproxy is stopped.' : 'no saved original; k2s-dnsproxy and temp files of ours are gone.'}`);
   } finally {

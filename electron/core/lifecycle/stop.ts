@@ -4,10 +4,10 @@ import type { Operation, ResultEvent, ResultWarning } from '../../../shared/life
 import { EXIT } from '../../../shared/lifecycle-events';
 import { LifecycleError, failed, refused, messageOf } from './errors';
 import type { EventSink } from './reporter';
-import { acquireLock } from './lock';
 import { clearJournal, clearRecovery } from './journal';
 import { recoverInterrupted } from './recover';
 import { journaledReporter, teardownSteps } from './teardown';
+import { lockPastFollower, stopCapture, stopFollower } from './companions';
 import { cliCommand } from '../../../shared/fix';
 
 export { OWNED_FILES } from './teardown';
@@ -38,22 +38,21 @@ async function runTeardown(deps: LifecycleDeps, op: Operation, opts: StopOptions
   let release: (() => Promise<void>) | null = null;
   try {
     if (deps.uid() !== 0) throw refused('NOT_ROOT', `k2s-dns ${op} restores /etc/resolv.conf: run it as root (${cliCommand(op, true)}) or from the desktop app.`);
-    // The follower first, before the lock (a follow in progress holds it, and ends on SIGTERM):
-    // a follower still running would take stop's restore for a new network resolver.
-    if (deps.follower) await deps.follower.manager.stop().catch((err: unknown) => warnings.push({ code: 'FOLLOW_NOT_STOPPED', message: `The network follower did not stop (${messageOf(err)}).` }));
+    // The lock first: a stop refused as BUSY (exit 3) changes nothing, the follower included. A
+    // follow in progress holds the lock for a moment; lockPastFollower ends that follower then.
     // Restore first, bookkeeping second: a /run with no room for the lock file is reported, never a reason to stay on 127.0.0.1.
-    const lock = await acquireLock(deps.fs, { goOnWithoutRoom: { mountinfo: () => deps.mountinfo(), op } });
+    const lock = await lockPastFollower(deps, op);
     release = lock.release;
     if (lock.withoutLock) warnings.push({ code: 'RUN_DIR_FULL', message: lock.withoutLock });
+    // The follower before anything is restored: still running, it would take stop's restore for a
+    // new network resolver. It cannot hold the lock now (its follow gets busy).
+    await stopFollower(deps, warnings);
     const recovered = await recoverInterrupted(deps, sink);
-    const stopCapture = async () => {
-      if (deps.capture) await deps.capture.manager.stop().catch((err: unknown) => warnings.push({ code: 'CAPTURE_NOT_STOPPED', message: `The exact query log companion did not stop (${messageOf(err)}).` }));
-    };
     // stop: the capture after the proxy, in the stop-service step (systemd: PartOf= stopped it with
     // the proxy already), so with no more traffic its drain (capture/pipeline.ts) ends at once and
     // the last rows are written. uninstall: before, while its unit and pidfile still exist to stop and disable it by.
-    if (op === 'uninstall') await stopCapture();
-    const steps = await teardownSteps(deps, op, opts, r, op === 'uninstall' ? undefined : stopCapture);
+    if (op === 'uninstall') await stopCapture(deps, warnings);
+    const steps = await teardownSteps(deps, op, opts, r, op === 'uninstall' ? undefined : () => stopCapture(deps, warnings));
     for (const n of journalNotes) warnings.push({ code: 'STATE_DIR_FULL', message: n });
     const notes = [...steps.notes, ...journalNotes, ...(lock.withoutLock ? [lock.withoutLock] : [])];
     const hadState = steps.hadState;

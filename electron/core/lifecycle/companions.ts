@@ -1,0 +1,71 @@
+/**
+ * Ending the two companions of the proxy — the network follower and the exact query log's
+ * capture — the same way for a normal stop/uninstall and for the recovery of an interrupted
+ * start or stop (recover.ts): a rolled-back start must not leave either running as root.
+ */
+import type { LifecycleDeps } from './deps';
+import type { ResultWarning } from '../../../shared/lifecycle-events';
+import { LifecycleError, messageOf } from './errors';
+import { acquireLock, lockHolderNote, type HeldLock } from './lock';
+
+/**
+ * Ends the network follower (no error when none runs). Called with the lifecycle lock held and
+ * before the resolver is restored: a follower still running would take the restore for a new
+ * network resolver. A follow it has in progress cannot hold the lock then (it gets `busy`).
+ */
+export async function stopFollower(deps: LifecycleDeps, warnings: ResultWarning[]): Promise<void> {
+  if (!deps.follower) return;
+  await deps.follower.manager.stop().catch((err: unknown) => warnings.push({ code: 'FOLLOW_NOT_STOPPED', message: `The network follower did not stop (${messageOf(err)}).` }));
+}
+
+/**
+ * Ends the exact query log's companion (it drains its parser first; no error when none runs).
+ * stop runs it after the proxy (teardown's `afterProxy`), so the last rows are written;
+ * uninstall before, while its unit and pidfile still exist to stop and disable it by.
+ */
+export async function stopCapture(deps: LifecycleDeps, warnings: ResultWarning[]): Promise<void> {
+  if (!deps.capture) return;
+  await deps.capture.manager.stop().catch((err: unknown) => warnings.push({ code: 'CAPTURE_NOT_STOPPED', message: `The exact query log companion did not stop (${messageOf(err)}).` }));
+}
+
+/**
+ * The lifecycle lock for stop and uninstall, without ending the follower unless it is the
+ * holder. A follow in progress holds the lock for a moment (follow.ts) and ends on SIGTERM, so
+ * when the lock's note (lock.ts) names the running follower's PID, the follower is stopped and
+ * the lock taken again (its process, and with it the lock, is gone by then). Any other holder
+ * is refused BUSY with nothing changed: the follower keeps running (a refused stop, exit 3,
+ * changes nothing). Should the lock still be taken after the follower ended (someone else got
+ * it in between), the follower is started again before the refusal is thrown.
+ */
+export async function lockPastFollower(deps: LifecycleDeps, op: string): Promise<HeldLock> {
+  const take = () => acquireLock(deps.fs, { goOnWithoutRoom: { mountinfo: () => deps.mountinfo(), op } });
+  const busy = (err: unknown) => err instanceof LifecycleError && err.code === 'BUSY';
+  const f = deps.follower;
+  // The holder's note is written just after it locks and emptied as it lets go: an empty note
+  // while the follower runs is looked at again for a moment (the lock may also come free).
+  const deadline = Date.now() + 1000;
+  for (;;) {
+    try {
+      return await take();
+    } catch (err) {
+      if (!busy(err) || !f?.manager.pid) throw err;
+      const holder = await lockHolderNote(deps.fs);
+      const follower = await f.manager.pid().catch(() => null);
+      if (holder !== null && holder === follower) break;
+      if (holder !== null || follower === null || Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+  await f.manager.stop().catch(() => undefined); // still holding it: the retries below say BUSY
+  for (let i = 0; ; i++) {
+    try {
+      return await take();
+    } catch (again) {
+      if (!busy(again) || i >= 20) {
+        await f.manager.start(f.argv).catch(() => undefined);
+        throw again;
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}
