@@ -306,9 +306,11 @@ export function healthVerdict(input: VerdictInput): HealthVerdict {
       return v(state === 'stopped' ? 'off' : 'ok', 'ok-without-k2s', null, `${shortName(system!.name ?? '')} resolves without K2s DNS (another resolver or /etc/hosts answers it)`, null);
     }
     // Answers can still come from the proxy's cache (TTL 30 s in kubeadm's Corefile) while
-    // CoreDNS is gone: that is an error now, not in 30 s.
+    // CoreDNS is gone: a warning (amber) while host apps still get the address, the same words
+    // in status and the window; red once their lookup fails too (the branch below the `resolves` block).
+    // `status` still reads degraded (applyHealth): CoreDNS down is news for a script now, not in 30 s.
     if (kubeDns && !kubeDns.ok && kubeDns.outcome !== 'skipped' && kubeDns.outcome !== 'idle') {
-      return v('error', 'coredns-down', kubeDns, `${hopTitle(kubeDns)} does not answer${reasonOf(kubeDns)}; cluster names resolve only from k2s-dnsproxy's cache until their TTL ends`, 'check-coredns');
+      return v('warn', 'coredns-down', kubeDns, `${hopTitle(kubeDns)} does not answer${reasonOf(kubeDns)}; cluster names resolve only from k2s-dnsproxy's cache until their TTL ends`, 'check-coredns');
     }
     // External names fail: an error for them (Diagnostics' upstream-answers says the same), with
     // the cause in the errno's words; the fix fits the mode (a followed network's nameserver is the network's to fix).
@@ -404,12 +406,14 @@ export function verdictLine(v: HealthVerdict, frontEnd: FrontEnd): string {
 
 /**
  * Status with the health verdict folded in: `running` while cluster names do not resolve
- * becomes `degraded` with the verdict as the first message (CoreDNS down is never "running").
+ * becomes `degraded` with the verdict as the first message (CoreDNS down is never "running",
+ * not even while its names still resolve from the proxy's cache: that verdict is a warning).
  */
 export function applyHealth(status: HostDnsStatus, report: HealthReport, frontEnd: FrontEnd): HostDnsStatus {
   const v = report.verdict;
   if (status.state !== 'running' || v.level === 'ok') return { ...status, health: report };
-  const state = v.level === 'error' ? 'degraded' : status.state;
+  // CoreDNS down while the proxy's cache still answers is amber in the verdict, yet the proxy cannot reach the cluster: degraded.
+  const state = v.level === 'error' || v.cause === 'coredns-down' ? 'degraded' : status.state;
   return { ...status, state, health: report, messages: [verdictLine(v, frontEnd), ...status.messages] };
 }
 

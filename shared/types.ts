@@ -271,6 +271,12 @@ export interface HostDnsStatus {
   upstreams: string[];
   clusterDomain: string | null;
   kubeDnsIp: string | null;
+  /**
+   * The zones the running proxy routes (the saved plan's stub domains, zone → upstream): what the
+   * Zones tab shows while the API does not answer. Absent when not known (stopped, no plan saved,
+   * the saved state unreadable).
+   */
+  zonesInUse?: ZoneRoute[];
   /** ISO time the original resolver was saved, null when nothing is saved. */
   savedAt: string | null;
   /**

@@ -168,6 +168,7 @@ export function createFakeBackend(opts: FakeBackendOptions = {}): AppBackend & {
         upstreams: host.running ? [FAKE_LAN_NAMESERVER] : [],
         clusterDomain: host.running ? 'cluster.local' : null,
         kubeDnsIp: host.running ? '172.21.0.10' : null,
+        ...(host.running ? { zonesInUse: fakeDiscovery().zones } : {}),
         savedAt: host.running ? new Date(now()).toISOString() : null,
         savedBy: host.running ? 'k2s-dns' : null,
         pid: host.running ? (host.pid ?? 4242) : null,

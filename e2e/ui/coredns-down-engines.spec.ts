@@ -6,7 +6,7 @@
  */
 import { expect, test } from '@playwright/test';
 import type { HostDnsStatus } from '../../shared/types';
-import { k2sDns } from '../cli';
+import { getentHosts, k2sDns } from '../cli';
 import { cliStartOnBed, useBedApp } from '../support/bed-app';
 
 const NAME = 'kubernetes.default.svc.cluster.local';
@@ -34,6 +34,25 @@ for (const engine of ['adguard', 'dnsmasq'] as const) {
       // The verdict.
       await page.getByTestId('verdict-recheck').click();
       await expect(page.getByTestId('verdict')).toHaveAttribute('data-cause', 'coredns-down', { timeout: 20_000 });
+      // While host apps still get the proxy's cached answer (CoreDNS's TTL 30), the window says
+      // what `k2s-dns status` says: they resolve from the cache, amber, not "do not resolve".
+      // Read in order: getent answers after the verdict was drawn, so that verdict's check (before it) saw the cache too.
+      const cached = (await page.getByTestId('verdict-text').innerText()).trim();
+      const level = await page.getByTestId('verdict').getAttribute('data-level');
+      const cli = await cliStatus();
+      if ((await getentHosts(NAME)).includes('172.21.0.1')) {
+        console.log(`${engine}: verdict while cached: ${level} "${cached}"; status: ${cli.health!.verdict.level} "${cli.health!.verdict.summary}"`);
+        expect(cached).toContain("does not answer");
+        expect(cached).toContain("cluster names resolve only from k2s-dnsproxy's cache until their TTL ends");
+        expect(cached).not.toContain('Cluster names do not resolve');
+        expect(level).toBe('warn');
+        if (cli.health!.hops.find((h) => h.kind === 'system')!.ok) {
+          // The same words (each its own probe: only the measured milliseconds may differ).
+          const words = (t: string) => t.replace(/\d+ ms/g, 'N ms');
+          expect(words(cli.health!.verdict.summary)).toBe(words(cached.split(' — ')[0]!));
+          expect(cli.health!.verdict.level).toBe('warn');
+        }
+      } else throw new Error(`${engine}: getent no longer answers from the cache ${NAME}; the check came too late`);
       await expect(page.getByTestId('verdict-text')).toContainText('CoreDNS (kube-dns 172.21.0.10:53) does not answer');
       await expect(page.getByTestId('verdict-text')).not.toContainText('NXDOMAIN');
       // One message per fact: the long CoreDNS explanation (what to read, what to check) once on

@@ -121,7 +121,7 @@ test('a CLI start in another process shows in the open window without a reload, 
   await openEveryPanel(page);
 });
 
-test('CoreDNS down: error naming kube-dns everywhere — verdict, status, topology, diagnostics', async () => {
+test('CoreDNS down: a problem naming kube-dns everywhere — verdict, status, topology, diagnostics', async () => {
   await tb.stopCoreDns();
   try {
     await verdictCause(page, 'coredns-down');
@@ -134,8 +134,8 @@ test('CoreDNS down: error naming kube-dns everywhere — verdict, status, topolo
     await expect(page.getByTestId('hop-reason-kube-dns')).toContainText('172.21.0.10:53 did not answer');
     await page.getByTestId('tab-diagnostics').click();
     await page.getByTestId('diagnostics-run').click();
-    await expect(page.getByTestId('diagnostics-group-error').getByTestId('finding-health')).toContainText('CoreDNS (kube-dns 172.21.0.10:53) does not answer', { timeout: 30_000 });
-    await expect(page.getByTestId('diagnostics-summary')).not.toContainText('0 errors');
+    // A warning while host apps still get the proxy's cached answer (CoreDNS's TTL 30), an error once they do not: never ok.
+    await expect(page.locator('[data-testid=diagnostics-group-error], [data-testid=diagnostics-group-warn]').getByTestId('finding-health')).toContainText('CoreDNS (kube-dns 172.21.0.10:53) does not answer', { timeout: 30_000 });
     await openEveryPanel(page);
   } finally {
     await tb.startCoreDns();

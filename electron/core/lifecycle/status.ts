@@ -208,6 +208,8 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     upstreams: state?.upstreams ?? [],
     clusterDomain: state?.clusterDomain ?? null,
     kubeDnsIp: state?.kubeDnsIp ?? null,
+    // The zones the running proxy routes (its saved plan): the Zones tab shows them while the API does not answer.
+    ...(state?.plan?.zones ? { zonesInUse: state.plan.zones } : {}),
     savedAt: state?.savedAt ?? null,
     savedBy: state?.writtenBy ?? null,
     ...(savedOriginal ? { savedOriginal } : {}),

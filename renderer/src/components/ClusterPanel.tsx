@@ -4,7 +4,16 @@ import type { ClusterStatus } from '../../../shared/types';
 import { CADENCE_MS } from '../../../shared/cadence';
 import { lastKnownText } from '../lib/last-known';
 import { usePoll } from '../lib/use-poll';
-import { useCluster, useHealth } from '../stores';
+import { useCluster, useDns, useHealth } from '../stores';
+
+/** Why the counts are not known while the card has no answer of the API to show (no last-known data). */
+const NOT_KNOWN: Record<ClusterStatus['state'], string> = {
+  ok: 'not known',
+  unreachable: 'not known: the API server does not answer',
+  unauthorized: 'not known: the API server refuses this kubeconfig',
+  'no-kubeconfig': 'not known: no kubeconfig',
+  error: 'not known: the API server did not answer as expected',
+};
 
 const STATE_LABEL: Record<ClusterStatus['state'], string> = {
   ok: 'Reachable',
@@ -14,7 +23,10 @@ const STATE_LABEL: Record<ClusterStatus['state'], string> = {
   error: 'Error',
 };
 
-/** The Cluster panel: follows the API while on screen (CADENCE_MS.cluster); nodes and pods say "last known at" while it does not answer. */
+/**
+ * The Cluster panel: follows the API while on screen (CADENCE_MS.cluster); nodes and pods say
+ * "last known at" while it does not answer, or "not known" when this window never read them.
+ */
 export function ClusterPanel() {
   const status = useCluster((s) => s.status);
   const error = useCluster((s) => s.error);
@@ -25,6 +37,10 @@ export function ClusterPanel() {
   const down = error !== null || (status !== null && status.state !== 'ok');
   const facts = down && lastReachable ? lastReachable.status : status;
   const lastKnown = down && lastReachable ? lastKnownText(lastReachable.at) : null;
+  // Never read since the window opened (opened while the API is down): nodes and pods are not
+  // known — never "0/0" — and kube-dns is the address the running proxy forwards to (its saved state).
+  const unknown = down && !lastReachable ? NOT_KNOWN[status?.state ?? 'unreachable'] : null;
+  const proxyKubeDns = useDns((s) => (s.status && s.status.state !== 'stopped' ? s.status.kubeDnsIp : null));
   // Pods can report Ready while kube-dns does not answer: the path check has the last word.
   // One message per fact: the verdict line above says the whole of it (with its fix); here only which part.
   const corednsDown = useHealth((s) => (s.report && (s.report.verdict.cause === 'coredns-down' || s.report.verdict.cause === 'coredns-answer') ? 'CoreDNS does not answer the probe although its pods may be Ready: see the verdict above.' : null));
@@ -53,14 +69,14 @@ export function ClusterPanel() {
             <dt>Version</dt>
             <dd data-testid="cluster-version">{facts.version ?? '—'}</dd>
             <dt>kube-dns ClusterIP</dt>
-            <dd data-testid="cluster-kubedns">{facts.kubeDnsIp ?? '—'}</dd>
+            <dd data-testid="cluster-kubedns">{facts.kubeDnsIp ?? (unknown && proxyKubeDns ? `${proxyKubeDns} (the address the running proxy forwards to; the API does not answer)` : unknown ?? '—')}</dd>
             <dt>Kubeconfig</dt>
             <dd className="mono">{facts.kubeconfigPath ?? '—'}</dd>
             <dt>Context</dt>
             <dd>{facts.context ?? '—'}</dd>
           </dl>
-          <h3>Nodes ({facts.nodes.filter((n) => n.ready).length}/{facts.nodes.length} Ready){lastKnown ? ` — ${lastKnown}` : ''}</h3>
-          <table className="table" data-testid="cluster-nodes">
+          <h3 data-testid="cluster-nodes-heading">Nodes ({unknown ?? `${facts.nodes.filter((n) => n.ready).length}/${facts.nodes.length} Ready`}){lastKnown ? ` — ${lastKnown}` : ''}</h3>
+          {!unknown && <table className="table" data-testid="cluster-nodes">
             <thead>
               <tr><th>Node</th><th>Ready</th><th>Kubelet</th></tr>
             </thead>
@@ -73,9 +89,9 @@ export function ClusterPanel() {
                 </tr>
               ))}
             </tbody>
-          </table>
-          <h3>CoreDNS pods ({facts.coreDnsPods.filter((p) => p.ready).length}/{facts.coreDnsPods.length} ready){lastKnown ? ` — ${lastKnown}` : ''}</h3>
-          <table className="table" data-testid="cluster-coredns">
+          </table>}
+          <h3 data-testid="cluster-coredns-heading">CoreDNS pods ({unknown ?? `${facts.coreDnsPods.filter((p) => p.ready).length}/${facts.coreDnsPods.length} ready`}){lastKnown ? ` — ${lastKnown}` : ''}</h3>
+          {!unknown && <table className="table" data-testid="cluster-coredns">
             <thead>
               <tr><th>Pod</th><th>Ready</th><th>Restarts</th><th>Node</th></tr>
             </thead>
@@ -89,7 +105,7 @@ export function ClusterPanel() {
                 </tr>
               ))}
             </tbody>
-          </table>
+          </table>}
         </>
       )}
     </section>

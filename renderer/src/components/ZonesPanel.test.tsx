@@ -7,7 +7,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import type { ClusterDiscovery } from '../../../shared/types';
 
 const state = vi.hoisted(() => ({ discovery: null as unknown, error: null, allowZones: [], setAllowed: async () => undefined }));
-vi.mock('../stores', () => ({ useZones: (sel: (s: typeof state) => unknown) => sel(state) }));
+vi.mock('../stores', () => ({ useZones: (sel: (s: typeof state) => unknown) => sel(state), useDns: (sel: (s: { status: null }) => unknown) => sel({ status: null }) }));
 
 import { ZonesPanel } from './ZonesPanel';
 

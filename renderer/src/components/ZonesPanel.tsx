@@ -10,7 +10,8 @@ import { CADENCE_MS } from '../../../shared/cadence';
 import { lastKnownText } from '../lib/last-known';
 import { usePoll } from '../lib/use-poll';
 import { useEffect } from 'react';
-import { stores, useZones } from '../stores';
+import { stores, useDns, useZones } from '../stores';
+import { ZonesInUse } from './ZonesInUse';
 import { escapeInvisible as t, visibleName as n } from '../../../shared/visible-text';
 
 /** The Zones panel. */
@@ -29,6 +30,8 @@ export function ZonesPanel() {
     if (z.fetchedAt === null || z.error !== null || Date.now() - z.fetchedAt > CADENCE_MS.zonesOnOpen) void z.refresh();
   }, []);
   const refused = discovery?.refusedZones ?? [];
+  // Never read from the API (the window opened while it does not answer): what the running proxy routes.
+  const inUse = useDns((s) => (s.status && s.status.state !== 'stopped' ? s.status.zonesInUse ?? null : null));
   return (
     <section className="panel" data-testid="panel-zones">
       <h2>Zones</h2>
@@ -38,6 +41,7 @@ export function ZonesPanel() {
           The zones below are {lastKnownText(fetchedAt)}; this tab asks again every {CADENCE_MS.zones / 1000} s.
         </p>
       )}
+      {error && !discovery && <ZonesInUse zones={inUse} />}
       {discovery && (
         <>
           <p className="muted">
