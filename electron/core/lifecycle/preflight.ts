@@ -242,7 +242,13 @@ async function hostChecks(deps: LifecycleDeps, opts: StartOptions, engine: Prefl
   }
   if (picked.upstreams.length === 0) {
     const why = picked.dropped.length ? ` (dropped: ${picked.dropped.map((d) => `${d.server}: ${d.reason}`).join('; ')})` : '';
-    throw refused('NO_UPSTREAM', `The original resolver lists no usable upstream nameserver${why}; fix the host's DNS first or pass --upstream IP.`);
+    // Say where the unusable list came from: the --upstream values, or the original file.
+    throw refused(
+      'NO_UPSTREAM',
+      opts.upstreams?.length
+        ? `No --upstream you named is usable${why}; name a nameserver this host can reach (an IPv6 link-local address needs an existing interface: fe80::1%eth0).`
+        : `The original resolver lists no usable upstream nameserver${why}; fix the host's DNS first or pass --upstream IP.`,
+    );
   }
 
   if (!alreadyRunning) {
