@@ -18,6 +18,11 @@ Link 7 (tailscale0): 100.100.100.100
 `;
 
 describe('pickUpstreams', () => {
+  it('one server however it is spelled: 192.0.2.53, 192.0.2.53:53 and 192.0.2.53:053 are one upstream (the first spelling kept); another port is another server', () => {
+    const r = pickUpstreams({ resolvConf: conf('192.0.2.53', '192.0.2.53:53', '192.0.2.53:053', '192.0.2.53:5353', 'FD00::A', '[fd00::a]:53'), listeners: LISTENERS });
+    expect(r.upstreams).toEqual(['192.0.2.53', '192.0.2.53:5353', 'FD00::A']);
+  });
+
   it('drops our own listeners and keeps order, IPv6 zones and other servers', () => {
     const r = pickUpstreams({ resolvConf: conf('127.0.0.1', '192.168.1.1', 'fe80::1%eth0', '172.19.1.1', '192.168.1.1'), listeners: LISTENERS });
     expect(r.upstreams).toEqual(['192.168.1.1', 'fe80::1%eth0']);

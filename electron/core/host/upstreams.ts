@@ -84,6 +84,16 @@ export function kubeDnsLoop(kubeDnsIp: string, listeners: Listener[], hostAddres
   return `The kube-dns ClusterIP ${kubeDnsIp} ${why}: forwarding the cluster zones there would send them back into this host's proxy (a loop); check the cluster DNS Service (\`kubectl -n kube-system get svc -l k8s-app=kube-dns -o wide\`).`;
 }
 
+/** A key equal for two spellings of one server: its address (lower case, zone kept) and port (53 when none). */
+function sameServerKey(server: string): string {
+  try {
+    const e = parseServer(server);
+    return `${e.address.toLowerCase()}|${e.port}`;
+  } catch {
+    return server;
+  }
+}
+
 /**
  * Why an upstream was dropped: it loops into the proxy, is resolved's stub, names a missing
  * interface, or is a nameserver line past glibc's MAXNS (the host never asked it).
@@ -132,8 +142,10 @@ export function pickUpstreams(input: {
       dropped.push({ server, listed, kind: 'no-interface', reason: /^\d+$/.test(zone) ? `its scope id %${zone} is a number; write the interface name (e.g. %eth0)` : `its interface ${zone} does not exist on this host` });
       return;
     }
-    if (seen.has(server)) return;
-    seen.add(server);
+    // One server however it is spelled (`192.0.2.53`, `192.0.2.53:53`, `192.0.2.53:053`): the first spelling is kept.
+    const same = sameServerKey(server);
+    if (seen.has(same)) return;
+    seen.add(same);
     upstreams.push(server);
   };
   const all = input.resolvConf.nameservers;
