@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { explainLines, explainSteps, needsSearchExplain, searchConfigPhrase } from './search-explain';
+import { explainLines, explainSteps, needsSearchExplain, resultNeedsSearchExplain, searchConfigPhrase } from './search-explain';
 import { ndotsWords, parseSearchConfig } from './search-list';
 
 const cfg = parseSearchConfig('nameserver 192.0.2.53\nsearch corp.example lan\n');
@@ -73,5 +73,14 @@ describe('ndots in words (issue 20 low: "ndots:1 in /etc/resolv.conf" with no op
     expect(searchConfigPhrase(parseSearchConfig('search lan\noptions ndots:1\n'))).toBe('search lan, ndots:1');
     expect(ndotsWords(parseSearchConfig('nameserver 192.0.2.53\n'))).toBe("glibc's default ndots:1 (no ndots option in /etc/resolv.conf)");
     expect(ndotsWords(parseSearchConfig('options ndots:5\n'))).toBe('ndots:5 in /etc/resolv.conf');
+  });
+});
+
+describe('resultNeedsSearchExplain: never for a PTR lookup (second walk high)', () => {
+  it('an NXDOMAIN for the reverse name of 172.21.0.10 from one target needs no search-list explanation; a short A name still does', () => {
+    expect(needsSearchExplain('10.0.21.172.in-addr.arpa', 'NXDOMAIN', 0)).toBe(true); // the name alone looks relative: why the type decides
+    expect(resultNeedsSearchExplain({ name: '10.0.21.172.in-addr.arpa', type: 'PTR', rcode: 'NXDOMAIN', answers: [] })).toBe(false);
+    expect(resultNeedsSearchExplain({ name: '172.21.0.10', type: 'PTR', rcode: 'NXDOMAIN', answers: [] })).toBe(false);
+    expect(resultNeedsSearchExplain({ name: 'kubernetes.default', type: 'A', rcode: 'NXDOMAIN', answers: [] })).toBe(true);
   });
 });

@@ -20,6 +20,15 @@ export function needsSearchExplain(name: string, rcode: string, answers: number)
   return rcode === 'NXDOMAIN' || (rcode === 'NOERROR' && answers === 0);
 }
 
+/**
+ * needsSearchExplain for one query result: never for a PTR lookup (an address, or its
+ * in-addr.arpa/ip6.arpa name), which gethostbyaddr asks once — the search list applies to host
+ * names (resolv.conf(5) "search").
+ */
+export function resultNeedsSearchExplain(r: { name: string; type: string; rcode: string; answers: readonly unknown[] }): boolean {
+  return r.type !== 'PTR' && needsSearchExplain(r.name, r.rcode, r.answers.length);
+}
+
 /** The candidates to ask for the explanation (absolute, without trailing dot), in glibc's order; never one glibc cannot send. */
 export function explainCandidates(name: string, cfg: SearchConfig): string[] {
   return searchCandidates(name, cfg);

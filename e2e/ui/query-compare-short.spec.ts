@@ -35,3 +35,24 @@ test('compare for kubernetes.default: one search-list explanation under the comp
     await server.close();
   }
 });
+
+test('compare for a PTR (172.21.0.10): no search-list explanation, the address is no relative name (second walk high)', async ({ browser }) => {
+  const server = await serveFake({ running: true, logIntervalMs: 3_600_000 });
+  const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+  try {
+    await page.goto(server.url);
+    await page.getByTestId('tab-query').click();
+    const panel = page.getByTestId('panel-query');
+    await panel.getByTestId('query-name').fill('172.21.0.10');
+    await panel.getByTestId('query-type').selectOption('PTR');
+    await panel.getByTestId('query-compare').click();
+    const table = panel.getByTestId('query-compare-results');
+    await expect(table.getByTestId('query-result').first()).toBeVisible();
+    await expect(table.getByTestId('query-result')).not.toHaveCount(0);
+    await expect(panel.getByTestId('query-short-name')).toHaveCount(0);
+    await expect(panel).not.toContainText('is a relative name');
+  } finally {
+    await page.close();
+    await server.close();
+  }
+});

@@ -12,7 +12,7 @@ import { QUERY_TYPES, type QueryType } from '../../../shared/types';
 import { targetDescription, targetOf, targetTitle } from '../lib/query-target';
 import { matchRoute } from '../lib/route';
 import { isShortName, ndotsWords, parseSearchConfig, searchCandidates, svcHint } from '../lib/search-list';
-import { explainSteps, explainSummary, needsSearchExplain } from '../../../shared/search-explain';
+import { explainSteps, explainSummary, resultNeedsSearchExplain } from '../../../shared/search-explain';
 import { stores, useDiff, useDns, useQuery, useZones } from '../stores';
 import { QueryResultCard } from './QueryResultCard';
 import { resultLabel } from '../lib/gai-words';
@@ -44,7 +44,7 @@ export function QueryPanel() {
   const basis = result ?? compared;
   const basisTarget = basis ? targetOf(targets, basis.server) : null;
   const isShort = !!(basis && searchCfg && (basis.type === 'A' || basis.type === 'AAAA') && isShortName(basis.name, searchCfg));
-  const needsExplain = (result ? [result] : (comparison ?? [])).some((r) => needsSearchExplain(r.name, r.rcode, r.answers.length));
+  const needsExplain = (result ? [result] : (comparison ?? [])).some(resultNeedsSearchExplain);
   const short = basis && searchCfg && (isShort || needsExplain) ? basis.name : null;
   const candidateNames = short && searchCfg ? searchCandidates(short, searchCfg) : null;
   const walked = short && searchCfg && candidates && candidates.every((c) => c.result !== null)
