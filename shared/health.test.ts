@@ -150,7 +150,7 @@ describe('healthVerdict over every hop outcome', () => {
     expect(v.summary).toBe("Names outside the cluster do not resolve on this host: none of the network's nameservers answers (10.99.0.1:53: network unreachable (ENETUNREACH: this host has no route to it)); cluster names still resolve through K2s DNS");
     expect(v.summary).not.toMatch(/did not answer in|no reply/);
     expect(fixText(v.action, 'gui')).toMatch(/^Check the network connection or VPN: K2s DNS follows the network's resolver/);
-    expect(fixText(v.action, 'gui')).toContain('only with Network changes: keep');
+    expect(fixText(v.action, 'gui')).toContain('an override: Stop, then Start with Start options → Upstreams and Network changes: keep');
   });
 
   it('starting/stopping: busy; interrupted: recover', () => {

@@ -44,8 +44,8 @@ const FIX: Record<HealthAction, Record<FrontEnd, string>> = {
   // The live loop's fix is the Corefile's, the same words as doctor's coredns-loop finding.
   'fix-coredns-loop': { gui: LIVE_LOOP_FIX.gui, get cli() { return LIVE_LOOP_FIX.cli; } },
   'check-network': {
-    gui: "Check the network connection or VPN: K2s DNS follows the network's resolver and switches by itself when the network writes a working one (Start options → Upstreams overrides it only with Network changes: keep)",
-    get cli() { return `check the network connection or VPN (${cliCommand('query kubernetes.io --server <nameserver>')}); an override holds only with ${cliCommand('start --upstream IP --on-network-change keep', true)}`; },
+    gui: "Check the network connection or VPN: K2s DNS follows the network's resolver and switches by itself when the network writes a working one (an override: Stop, then Start with Start options → Upstreams and Network changes: keep)",
+    get cli() { return `check the network connection or VPN (${cliCommand('query kubernetes.io --server <nameserver>')}); an override: ${cliCommand('stop', true)}, then ${cliCommand('start --upstream IP --on-network-change keep', true)}`; },
   },
   'check-upstream': { gui: 'Check the network connection to your original nameservers', get cli() { return cliCommand('query kubernetes.io --server <upstream>'); } },
   // Drift whose file still reaches the proxy: nothing is broken now, and "Keep their file" would leave no nameserver that answers.

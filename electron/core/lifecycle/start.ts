@@ -93,6 +93,13 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
         r.emit('ready', 'done', restarted ? 'K2s DNS is already running; the network follower was not, and was restarted.' : 'K2s DNS is already running; the network follower is not running and did not start.');
         return finish(r, true, EXIT.ok, restarted ? 'K2s DNS is already running; the network follower was restarted.' : 'K2s DNS is already running; the network follower did not start.', undefined, warnings);
       }
+      // Options that differ from the running ones are not applied by a running start: saying
+      // "nothing changed" with exit 0 read as done (second walk high). Refused, with the way.
+      const other = otherOptions(opts, pre.existing);
+      if (other.length > 0) {
+        r.emit('ready', 'skipped', 'K2s DNS is already running with other options.');
+        return finish(r, false, EXIT.refused, `K2s DNS is already running with other options (${other.join('; ')}); nothing changed. A start does not change a running K2s DNS: stop it, then start with these options.`, 'RUNNING_OTHER_OPTIONS');
+      }
       r.emit('ready', 'done', 'K2s DNS is already running; the saved original resolver was kept.');
       return finish(r, true, EXIT.ok, 'K2s DNS is already running; nothing changed.');
     }
@@ -230,6 +237,22 @@ function startCapture(c: NonNullable<LifecycleDeps['capture']>, plan: ProxyPlan,
   });
   if (now) void run();
   return { run };
+}
+
+/**
+ * What `opts` asks for that the running K2s DNS (its state file `existing`) does not have, one
+ * phrase each: explicit upstreams, the network-change policy. [] when the start asks for nothing
+ * else (or the state is unknown). The engine is not compared: the window sends the user's
+ * preferred engine with every Start, also one that only restarts a dead follower.
+ */
+export function otherOptions(opts: Pick<StartOptions, 'upstreams' | 'onNetworkChange'>, existing: ResolverStateFile | null): string[] {
+  if (!existing) return [];
+  const out: string[] = [];
+  const running = existing.plan?.upstreams ?? existing.upstreams;
+  if (opts.upstreams?.length && opts.upstreams.join(' ') !== running.join(' ')) out.push(`upstreams ${opts.upstreams.join(', ')} asked, ${running.join(', ') || 'none'} running`);
+  const policy = existing.onNetworkChange ?? 'follow';
+  if (opts.onNetworkChange && opts.onNetworkChange !== policy) out.push(`network changes: ${opts.onNetworkChange} asked, ${policy} running`);
+  return out;
 }
 
 function finish(r: StepReporter, ok: boolean, exitCode: number, message: string, code?: string, warnings: ResultWarning[] = []): ResultEvent {
