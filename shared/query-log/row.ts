@@ -6,7 +6,7 @@ import type { EngineName } from '../engines/table';
 import { isHealthProbeName } from '../health-probe';
 
 /** How a query was answered. */
-export type QueryRoute = 'cluster' | 'upstream' | 'cache' | 'local';
+export type QueryRoute = 'cluster' | 'upstream' | 'cache' | 'local' | 'proxy';
 
 /** One query in the query log. */
 export interface QueryRow {

@@ -11,6 +11,8 @@ describe('capturedQueryRow', () => {
     expect(r.time).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.123456$/);
     expect(capturedQueryRow({ ...base, name: 'www.example.test', upstream: '192.0.2.53:53' }, 'dnsmasq', 'p1', ['cluster.local']).route).toBe('upstream');
     expect(capturedQueryRow({ ...base, upstream: null }, 'dnsmasq', 'p2', ['cluster.local'])).toMatchObject({ route: 'cache', zone: null, upstream: null });
+    // The proxy's own REFUSED (dnsmasq with no server for the name) or SERVFAIL is no cache hit (second walk medium).
+    for (const rcode of ['REFUSED', 'SERVFAIL']) expect(capturedQueryRow({ ...base, name: 'nope73.example.test', upstream: null, rcode, answers: [] }, 'dnsmasq', `p-${rcode}`, ['cluster.local']).route).toBe('proxy');
     expect(capturedQueryRow({ ...base, rcode: null, answers: [], latencyMs: null }, 'dnsmasq', 'p3', []).route).toBeNull();
   });
   it('keeps the search list recorded with the row (what a +search mark is judged by), and none when none was recorded', () => {

@@ -15,6 +15,15 @@ function localIso(us: number): string {
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}.${p(us % 1_000_000, 6)}`;
 }
 
+/**
+ * The route of an answer with no upstream exchange while its client waited: REFUSED or SERVFAIL
+ * is the proxy's own answer (dnsmasq refuses a name it has no server for; neither engine caches a
+ * SERVFAIL: dnsproxy caches NOERROR/NXDOMAIN only, dnsmasq no SERVFAIL), anything else a cache hit.
+ */
+function ownAnswer(rcode: string): QueryRow['route'] {
+  return rcode === 'REFUSED' || rcode === 'SERVFAIL' ? 'proxy' : 'cache';
+}
+
 /** The query log row for `c` (engine: the proxy that answered; key: unique within the caller's list). */
 export function capturedQueryRow(c: CapturedQuery, engine: QueryRow['engine'], key: string, clusterZones: readonly string[], run = 0): QueryRow {
   const name = c.name.toLowerCase();
@@ -26,7 +35,7 @@ export function capturedQueryRow(c: CapturedQuery, engine: QueryRow['engine'], k
     client: c.client,
     name,
     type: c.type,
-    route: c.rcode === null ? null : c.upstream === null ? 'cache' : zone !== null ? 'cluster' : 'upstream',
+    route: c.rcode === null ? null : c.upstream === null ? ownAnswer(c.rcode) : zone !== null ? 'cluster' : 'upstream',
     zone,
     upstream: c.upstream,
     answers: c.answers,

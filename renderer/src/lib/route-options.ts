@@ -3,7 +3,7 @@ import { ENGINES } from '../../../shared/engines/table';
 import type { QueryRoute, QueryRow } from '../../../shared/query-log';
 
 /** Route labels; `local` (an answer from dnsmasq's own config: `config …` lines) exists only for engines with `localAnswers`. */
-export const ROUTE_LABEL: Record<QueryRoute, string> = { cluster: 'cluster zone', upstream: 'upstream', cache: 'cache', local: 'dnsmasq config' };
+export const ROUTE_LABEL: Record<QueryRoute, string> = { cluster: 'cluster zone', upstream: 'upstream', cache: 'cache', local: 'dnsmasq config', proxy: 'the proxy itself' };
 
 /**
  * Routes the filter offers: cluster, upstream and cache always (both engines log them); `local`
@@ -11,5 +11,5 @@ export const ROUTE_LABEL: Record<QueryRoute, string> = { cluster: 'cluster zone'
  */
 export function routeOptions(rows: readonly QueryRow[], selected: QueryRoute | ''): QueryRoute[] {
   const local = selected === 'local' || rows.some((r) => ENGINES[r.engine].capabilities.localAnswers);
-  return (Object.keys(ROUTE_LABEL) as QueryRoute[]).filter((r) => r !== 'local' || local);
+  return (Object.keys(ROUTE_LABEL) as QueryRoute[]).filter((r) => (r !== 'local' || local) && (r !== 'proxy' || selected === 'proxy' || rows.some((x) => x.route === 'proxy')));
 }
