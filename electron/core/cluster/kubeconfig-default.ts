@@ -28,6 +28,15 @@ export async function kubeconfigOrStarted(fs: HostFs, explicit: string | undefin
   return started ? { path: started, tried: [...found.tried, `${started} (used by start)`], explicit: false } : found;
 }
 
+/** This process's user name, or null for a uid with no passwd entry (os.userInfo throws ENOENT there, e.g. `setpriv --reuid 12345`). */
+function userName(): string | null {
+  try {
+    return userInfo().username;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * The kubeconfig a suggested command must name with `--kubeconfig` (shared/fix.ts
  * setCliKubeconfig): `inUse`, unless `sudo k2s-dns …` typed by this user finds that very file by
@@ -37,10 +46,11 @@ export async function kubeconfigOrStarted(fs: HostFs, explicit: string | undefin
  */
 export async function kubeconfigToName(
   inUse: string | null,
-  host: { uid: number; user: string; env: Record<string, string | undefined>; exists: (p: string) => boolean; exec?: Exec } = { uid: process.getuid?.() ?? 0, user: userInfo().username, env: process.env, exists: existsSync },
+  host: { uid: number; user: string | null; env: Record<string, string | undefined>; exists: (p: string) => boolean; exec?: Exec } = { uid: process.getuid?.() ?? 0, user: userName(), env: process.env, exists: existsSync },
 ): Promise<string | null> {
   if (inUse === null) return null;
-  const env = host.uid === 0 ? { PKEXEC_UID: host.env['PKEXEC_UID'], SUDO_USER: host.env['SUDO_USER'] } : { SUDO_USER: host.user };
+  // A uid with no passwd entry has no home for sudo to look in: the lookup then sees no caller.
+  const env = host.uid === 0 ? { PKEXEC_UID: host.env['PKEXEC_UID'], SUDO_USER: host.env['SUDO_USER'] } : host.user !== null ? { SUDO_USER: host.user } : {};
   const found = await locateKubeconfig({ env, exists: host.exists, ...(host.exec ? { exec: host.exec } : {}) });
   return found.path === inUse ? null : inUse;
 }
