@@ -6,7 +6,7 @@
  */
 import { buildApi, type K2sDnsApi } from '../../../shared/api';
 import type { ContractEvents, EventName } from '../../../shared/contract';
-import { takeWindowToken } from './page-token';
+import { takeWindowToken, tokenFromFragment } from './page-token';
 import { webInvoke } from './web-invoke';
 
 type Listener = (payload: never) => void;
@@ -20,6 +20,11 @@ export function createWebClient(): K2sDnsApi {
   let socket: WebSocket | null = null;
   let retryMs = 500;
   const token = takeWindowToken() ?? '';
+  // The printed #token=… URL pasted into a tab already open (only the fragment changes, so the
+  // browser does not load the page again): load it with that token.
+  window.addEventListener('hashchange', () => {
+    if (tokenFromFragment(location.hash) !== null) location.reload();
+  });
 
   const connect = () => {
     socket = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/events`, ['k2s-dns', `k2s-dns.token.${token}`]);

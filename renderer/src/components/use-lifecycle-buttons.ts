@@ -24,7 +24,8 @@ export function useLifecycleButtons(): Record<Operation, ButtonState> & { editab
   // Never gate on a finding older than the last resolver change (freshFindings).
   const findings = freshFindings(allFindings, forResolver, status?.resolverStamp);
   if (lost) {
-    const off = { enabled: false, reason: BACKEND_LOST_REASON };
+    // A refused token is no lost backend: it answered, and its words say what to open.
+    const off = { enabled: false, reason: lost.startsWith('Missing or wrong token') ? lost : BACKEND_LOST_REASON };
     return { start: off, stop: off, uninstall: off, editable: false };
   }
   // The port is ours while running; only a stopped or degraded host can be blocked (port holder, immutable file, …).
