@@ -15,6 +15,7 @@ import type { Testbed } from '../bed/testbed';
 import { k2sDns } from '../cli';
 import { serveOnBed } from '../support/bed-app';
 import { readCapturedRows } from '../../electron/core/capture/rows-reader';
+import { localIso } from '../../electron/core/capture/to-query-row';
 
 const inSandbox = process.env.K2S_DNS_SANDBOX === '1';
 /** How long the open window is watched (ms): a measurement window, not a wait for an event. */
@@ -44,13 +45,6 @@ test.afterAll(async () => {
   await tb?.stop();
 });
 
-/** Local ISO-8601 time of `ms` (the rows' `time` format: the engines' and the capture's local clock), for comparing as strings. */
-function localIso(ms: number): string {
-  const d = new Date(ms);
-  const p = (n: number, w = 2) => String(n).padStart(w, '0');
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}.${p(d.getMilliseconds(), 3)}`;
-}
-
 /**
  * Queries in the proxy log and the exact query log (packets: then the engine logs none) now, and
  * how many are health probes; `unmarkedSince`: the cluster-name queries asked at or after that
@@ -75,7 +69,7 @@ test('an open window: its health probes are marked in the real log, measured, an
   await page.goto(server.url);
   await expect(page.getByTestId('verdict')).toHaveAttribute('data-level', 'ok', { timeout: 30_000 });
   await page.waitForTimeout(Math.max(0, WINDOW_MS - (Date.now() - t0))); // the measurement window
-  const after = await logged(localIso(t0));
+  const after = await logged(localIso(t0 * 1000)); // the rows' own time format (µs)
   const seconds = (Date.now() - t0) / 1000;
   const probes = after.probes - before.probes;
   const others = after.queries - after.probes - (before.queries - before.probes);

@@ -9,7 +9,7 @@ import { zoneOf, type QueryRow } from '../../../shared/query-log/row';
 import type { CapturedQuery } from './pairing';
 
 /** Local ISO-8601 time with µs (`2026-12-01T19:16:27.123456`), as the engines' log lines give it. */
-function localIso(us: number): string {
+export function localIso(us: number): string {
   const d = new Date(Math.floor(us / 1000));
   const p = (n: number, w = 2) => String(n).padStart(w, '0');
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}.${p(us % 1_000_000, 6)}`;
