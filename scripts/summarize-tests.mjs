@@ -27,8 +27,29 @@ function flakyTitles(suite, out = []) {
   return out;
 }
 
+/** Titles of Playwright tests that failed on every try (status "unexpected"). */
+function failedUiTitles(suite, out = []) {
+  for (const spec of suite.specs ?? []) {
+    for (const t of spec.tests ?? []) if (t.status === 'unexpected') out.push(`${spec.file}:${spec.line} › ${spec.title}`);
+  }
+  for (const child of suite.suites ?? []) failedUiTitles(child, out);
+  return out;
+}
+
+/** Titles of vitest tests that failed, and test files that failed to run at all (no assertions). */
+function failedVitestTitles(report, out = []) {
+  for (const file of report.testResults ?? []) {
+    const rel = String(file.name ?? '').replace(`${process.cwd()}/`, '');
+    const failedTests = (file.assertionResults ?? []).filter((a) => a.status === 'failed');
+    for (const a of failedTests) out.push(`${rel} › ${a.fullName ?? a.title}`);
+    if (file.status === 'failed' && failedTests.length === 0) out.push(`${rel} › (the file failed: ${String(file.message ?? '').split('\n')[0]})`);
+  }
+  return out;
+}
+
 let passed = 0, failed = 0, skipped = 0;
 const flaky = [];
+const failures = [];
 for (const file of process.argv.slice(2)) {
   if (!existsSync(file)) continue;
   const r = JSON.parse(readFileSync(file, 'utf8'));
@@ -37,14 +58,17 @@ for (const file of process.argv.slice(2)) {
     passed += r.numPassedTests;
     failed += r.numFailedTests;
     skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
+    failedVitestTitles(r, failures);
   } else if (r.stats) {
     // Playwright
     passed += r.stats.expected ?? 0;
     for (const suite of r.suites ?? []) flakyTitles(suite, flaky);
+    for (const suite of r.suites ?? []) failedUiTitles(suite, failures);
     failed += r.stats.unexpected ?? 0;
     skipped += r.stats.skipped ?? 0;
   }
 }
+for (const title of failures) console.log(`failed: ${title}`);
 for (const title of flaky) console.log(`flaky (failed, then passed on its retry): ${title}`);
 console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped${flaky.length ? `, ${flaky.length} flaky` : ''}`);
 process.exit(failed > 0 ? 1 : 0);
