@@ -108,6 +108,10 @@ describe.each(PROXY_ENGINES.map((e) => [e]))('k2s-dns lifecycle on the test bed 
     }
     const status = await k2sDns(['status', '--json']);
     expect(JSON.parse(status.stdout)).toMatchObject({ state: 'stopped', resolverOwner: 'original', pid: null });
+    // The bed's kubeconfig is in no place the lookup reads, and no start is recorded: the stopped
+    // verdict's fix names --kubeconfig, as `k2s-dns --help` writes it (third walk: it said only start).
+    const text = await k2sDns(['status']);
+    expect(text.stdout).toMatch(/^health: +Cluster names do not resolve on this host: K2s DNS is stopped — sudo (npx )?k2s-dns start --kubeconfig PATH$/m);
   });
 
   describe.skipIf(skip)('with 127.0.0.1:53 taken', () => {

@@ -57,6 +57,9 @@ export function setCliKubeconfig(path: string | null): void {
   cliKubeconfig = path;
 }
 
+/** What setCliKubeconfig is given when no kubeconfig was found: `--kubeconfig PATH`, as `k2s-dns --help` writes it. */
+export const KUBECONFIG_PLACEHOLDER = 'PATH';
+
 /** The verbs that read a kubeconfig (`--kubeconfig PATH` in `k2s-dns --help`). */
 const KUBECONFIG_VERBS: ReadonlySet<string> = new Set(['start', 'zones', 'doctor']);
 

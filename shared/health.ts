@@ -39,7 +39,8 @@ const FIX: Record<HealthAction, Record<FrontEnd, string>> = {
   'wait-watchdog': { gui: 'Wait a few seconds, it checks again by itself', get cli() { return `wait a few seconds, then run ${cliCommand('status')}`; } },
   'check-coredns': {
     gui: 'The Cluster card’s “pods ready” is the API’s view and can be green while the kube-dns ClusterIP does not answer: in a terminal, read the CoreDNS logs (kubectl -n kube-system logs -l k8s-app=kube-dns) and check the pod network / KubeSwitch route to the ClusterIP',
-    cli: 'kubectl -n kube-system logs -l k8s-app=kube-dns (pods can be Ready while the ClusterIP does not answer), then check the pod network / KubeSwitch route: ip route get <kube-dns ClusterIP>',
+    // Works as printed (second walk: a `<kube-dns ClusterIP>` placeholder did not): kubectl reads the ClusterIP.
+    cli: `kubectl -n kube-system logs -l k8s-app=kube-dns (pods can be Ready while the ClusterIP does not answer), then check the pod network / KubeSwitch route: ip route get "$(kubectl -n kube-system get service kube-dns -o jsonpath='{.spec.clusterIP}')"`,
   },
   // The live loop's fix is the Corefile's, the same words as doctor's coredns-loop finding.
   'fix-coredns-loop': { gui: LIVE_LOOP_FIX.gui, get cli() { return LIVE_LOOP_FIX.cli; } },

@@ -1,4 +1,4 @@
-import { cliCommand, setCliKubeconfig } from '../../shared/fix';
+import { cliCommand, KUBECONFIG_PLACEHOLDER, setCliKubeconfig } from '../../shared/fix';
 import type { ParseArgsConfig } from 'node:util';
 import { USAGE } from './usage';
 import { printEvent, formatZones, formatStatus, formatQuery } from './print';
@@ -88,10 +88,13 @@ export async function main(argv: string[]): Promise<number> {
 const nodeDeps = async () => (await import('../core/lifecycle/node-deps')).createNodeDeps();
 const dnsStatusOf = async (deps: Awaited<ReturnType<typeof nodeDeps>>) => (await import('../core/lifecycle/status')).dnsStatus(deps);
 
-/** Fix texts this run prints name `path` in their start/zones/doctor commands when `sudo k2s-dns …` would find another kubeconfig (shared/fix.ts). */
+/**
+ * Fix texts this run prints name `path` in their start/zones/doctor commands when `sudo k2s-dns …`
+ * would find another kubeconfig, and `--kubeconfig PATH` when the lookup found none (shared/fix.ts).
+ */
 async function nameKubeconfig(path: string | null): Promise<void> {
   const { kubeconfigToName } = await import('../core/cluster/kubeconfig-default');
-  setCliKubeconfig(await kubeconfigToName(path));
+  setCliKubeconfig(path === null ? KUBECONFIG_PLACEHOLDER : await kubeconfigToName(path));
 }
 
 async function run(command: string, v: Record<string, unknown>, positionals: string[]): Promise<number> {
@@ -153,6 +156,12 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
     }
     case 'status': {
       const deps = await nodeDeps();
+      // Its fix texts may say `sudo k2s-dns start`: name the kubeconfig that start would need
+      // (the lookup's, or the running start's), or `--kubeconfig PATH` when the lookup finds
+      // none, so the printed line works as is (the sandbox's kubeconfig is in no default place).
+      const { kubeconfigOrStarted } = await import('../core/cluster/kubeconfig-default');
+      const found = await kubeconfigOrStarted(deps.fs, undefined);
+      await nameKubeconfig(found.path);
       // Any CLI call as root completes or rolls back an interrupted operation.
       // Status must always answer: a failed recovery is reported by dnsStatus's messages.
       if (deps.uid() === 0) {

@@ -35,7 +35,7 @@ describe('status hop marks', () => {
 
   it('an upstream answering NXDOMAIN is "!", not ✓ (CLI) and amber, not green (Topology)', () => {
     const out = formatStatus(statusWith(STOPPED, 'stopped'));
-    expect(out).toContain('  ! upstream 10.0.0.53:53: NXDOMAIN in 2 ms');
+    expect(out).toContain('  ! upstream 10.0.0.53:53: NXDOMAIN for . (the root zone) NS in 2 ms');
     const boxes = topologyFromHealth(statusWith(STOPPED, 'stopped').health!);
     const up = boxes.find((b) => b.id === 'upstream:10.0.0.53')!;
     expect(up.mark).toBe('warn');

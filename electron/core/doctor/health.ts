@@ -13,7 +13,12 @@ export function hopLine(h: HealthHop): string {
   if (h.outcome === 'idle' || h.outcome === 'skipped') return `${hopTitle(h)}: ${h.reason ?? h.outcome}`;
   // A TIMEOUT in 10 ms was a refusal (shared/health.ts refusedQuickly), not a timeout.
   const got = h.ok ? (h.answers.length ? h.answers.join(', ') : h.rcode) : refusedQuickly(h) ? 'refused' : (h.rcode ?? h.outcome);
-  return `${hopTitle(h)}: ${got}${h.latencyMs !== null ? ` in ${Math.round(h.latencyMs)} ms` : ''}${!h.ok && h.reason ? ` — ${h.reason}` : ''}`;
+  // An upstream answering but not NOERROR (hopMark `warn`, `!`): say what it was asked, as
+  // Topology does — the root zone's NS (`. NS`), which a working recursive resolver answers
+  // (RFC 1034 §4.3.1), never the cluster name.
+  const asked = h.kind === 'upstream' && h.ok && h.rcode !== 'NOERROR' ? ` for ${h.name === '.' ? '. (the root zone)' : h.name} ${h.type}` : '';
+  const meaning = asked ? ': it answers, but a working recursive resolver answers that NOERROR, so it may not resolve Internet names' : '';
+  return `${hopTitle(h)}: ${got}${asked}${h.latencyMs !== null ? ` in ${Math.round(h.latencyMs)} ms` : ''}${meaning}${!h.ok && h.reason ? ` — ${h.reason}` : ''}`;
 }
 
 /** One path check per doctor run: `health` and `lifecycle-state` report the same facts. */
