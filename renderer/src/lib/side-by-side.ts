@@ -15,7 +15,43 @@ function lines(value: string): string[] {
   return parts;
 }
 
-/** Aligns saved vs current text into rows; a removal followed by an addition pairs up as `changed`. */
+/**
+ * What a resolv.conf line is, for pairing: its keyword (`nameserver`, `search`, `domain`,
+ * `options`, `sortlist`; resolv.conf(5)), `#` for a comment (`;` too), '' for a blank line.
+ */
+function keywordOf(line: string): string {
+  const t = line.trimStart();
+  if (t === '') return '';
+  if (t.startsWith('#') || t.startsWith(';')) return '#';
+  return t.split(/\s/, 1)[0]!;
+}
+
+/**
+ * Rows for a removed block followed by an added one: lines pair up as `changed` only when they
+ * are the same kind of line (the longest common subsequence of their keywords), so the saved
+ * `nameserver` sits beside the current `nameserver`, never beside K2s's header comment; the
+ * rest are `removed` / `added` rows in file order.
+ */
+function pairByKeyword(left: string[], right: string[]): DiffRow[] {
+  const a = left.map(keywordOf);
+  const b = right.map(keywordOf);
+  // lcs[i][j]: length of the LCS of a[i..] and b[j..].
+  const lcs = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
+  for (let i = a.length - 1; i >= 0; i--) {
+    for (let j = b.length - 1; j >= 0; j--) lcs[i]![j] = a[i] === b[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
+  }
+  const rows: DiffRow[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    if (i < a.length && j < b.length && a[i] === b[j]) rows.push({ kind: 'changed', left: left[i++]!, right: right[j++]! });
+    else if (j < b.length && (i === a.length || lcs[i]![j + 1]! >= lcs[i + 1]![j]!)) rows.push({ kind: 'added', left: null, right: right[j++]! });
+    else rows.push({ kind: 'removed', left: left[i++]!, right: null });
+  }
+  return rows;
+}
+
+/** Aligns saved vs current text into rows; in a removal followed by an addition, lines of the same keyword pair up as `changed` (pairByKeyword). */
 export function sideBySide(saved: string, current: string): DiffRow[] {
   const rows: DiffRow[] = [];
   const chunks = diffLines(saved, current);
@@ -27,13 +63,7 @@ export function sideBySide(saved: string, current: string): DiffRow[] {
     }
     const next = chunks[i + 1];
     if (chunk.removed && next?.added) {
-      const left = lines(chunk.value);
-      const right = lines(next.value);
-      for (let j = 0; j < Math.max(left.length, right.length); j++) {
-        const l = left[j] ?? null;
-        const r = right[j] ?? null;
-        rows.push({ kind: l !== null && r !== null ? 'changed' : l !== null ? 'removed' : 'added', left: l, right: r });
-      }
+      rows.push(...pairByKeyword(lines(chunk.value), lines(next.value)));
       i++;
       continue;
     }
