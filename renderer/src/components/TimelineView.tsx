@@ -62,7 +62,7 @@ export function TimelineView() {
             <li key={s.step} className={`step ${s.status}${warn ? ' warn' : ''}`} data-testid={`step-${s.step}`} data-status={s.status} data-warn={String(warn)}>
               <span className="icon" aria-hidden>{warn ? '!' : ICON[s.status]}</span>
               <span className="step-name">{s.step}</span>
-              <span className="step-msg"><RichText text={windowTimes(s.step === 'service' ? withCurrentPid(s.message, live) : s.message)} /></span>
+              <span className="step-msg"><RichText text={windowTimes(s.step === 'service' ? withCurrentPid(s.message, live, changes) : s.message)} /></span>
             </li>
           );
         })}
