@@ -11,8 +11,8 @@ cd "$(dirname "$0")/.."
 # root file system the bed boots as a real systemd host (scripts/build-debian-host.sh; everything
 # it installs stays inside that root file system). rpm: rpmbuild for `npm run package` (dpkg-deb
 # comes with dpkg). tcpdump: the packet reader of the exact query log (electron/core/capture/;
-# its e2e test and `npm run bench:capture`).
-packages=(dnsmasq-base bind9-dnsutils chromium iproute2 util-linux e2fsprogs procps systemd debootstrap rpm tcpdump)
+# its e2e test and `npm run bench:capture`). lintian: e2e/package-install checks the .deb with it.
+packages=(dnsmasq-base bind9-dnsutils chromium iproute2 util-linux e2fsprogs procps systemd debootstrap rpm tcpdump lintian)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
