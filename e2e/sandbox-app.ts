@@ -20,6 +20,7 @@ import { startTcpToUnix, startUnixToTcp } from './bed/port-bridge';
 import { outerPidOf } from './support/outer-pid';
 import { engineSentence, type SandboxEngines } from './sandbox-dnsproxy';
 import { SANDBOX_CONTROLS } from './sandbox-control';
+import { CLI_WRAPPER_ENV, useCliInvocation } from '../electron/core/cli-invocation';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 const RENDERER = join(REPO, 'out', 'renderer');
@@ -48,14 +49,27 @@ function sandboxControlLines(dir: string): string[] {
   ];
 }
 
+/** The sandbox's `k2s-dns`: DIR/k2s-dns, a script that runs the CLI inside the sandbox (writeCliWrapper). */
+function cliWrapperPath(dir: string): string {
+  return join(dir, 'k2s-dns');
+}
+
 /**
- * Ready-to-paste CLI lines for inside the sandbox: `nsenter -t PID -n -m -p -- NODE REPO/bin/k2s-dns.mjs …`
+ * Writes the sandbox's `k2s-dns` (cliWrapperPath): `nsenter -t PID -n -m -p -- NODE REPO/bin/k2s-dns.mjs "$@"`
  * (nsenter(1): enter the network, mount and PID namespaces of the inner process, whose PID out
  * here is `hostPid`; without -p the CLI would look for the proxy's PID among this host's
- * processes). Absolute node and repo paths, computed at run time, so they work under sudo's PATH.
+ * processes), with $K2S_DNS_CLI naming the script itself, so the fix texts the CLI prints are
+ * lines that act inside the sandbox, never on this host (electron/core/cli-invocation.ts).
+ * Absolute node and repo paths, so it works under sudo's PATH; DIR is root's (0700).
  */
-function sandboxCliLines(ready: Ready, hostPid: number, node = process.execPath, repo = REPO): string[] {
-  const cli = `nsenter -t ${hostPid} -n -m -p -- ${node} ${join(repo, 'bin', 'k2s-dns.mjs')}`;
+async function writeCliWrapper(dir: string, hostPid: number, node = process.execPath, repo = REPO): Promise<string> {
+  const path = cliWrapperPath(dir);
+  await writeFile(path, `#!/bin/sh\n# k2s-dns inside the sandbox of npm run sandbox (gone with it)\nexec nsenter -t ${hostPid} -n -m -p -- env ${CLI_WRAPPER_ENV}=${path} ${node} ${join(repo, 'bin', 'k2s-dns.mjs')} "$@"\n`, { mode: 0o755 });
+  return path;
+}
+
+/** Ready-to-paste CLI lines for inside the sandbox, through its `k2s-dns` (writeCliWrapper). */
+function sandboxCliLines(ready: Ready, cli: string): string[] {
   return [
     `  ${cli} status`,
     `  ${cli} zones --kubeconfig ${ready.kubeconfig}`,
@@ -162,7 +176,7 @@ async function outer(port: number): Promise<number> {
       '(the app and its test bed run in a throw-away network + mount namespace; your real /etc/resolv.conf is not touched.\n' +
       ` ${engineSentence(ready.engines)} Ctrl-C stops everything.)\n` +
       '\nThe CLI inside the sandbox (as root, from any shell):\n' +
-      `${sandboxCliLines(ready, hostPid).join('\n')}\n` +
+      `${sandboxCliLines(ready, await writeCliWrapper(dir, hostPid)).join('\n')}\n` +
       '\nFake an outage and undo it (as root, in this checkout, from another shell):\n' +
       `${sandboxControlLines(dir).join('\n')}\n`,
   );
@@ -175,6 +189,9 @@ async function outer(port: number): Promise<number> {
 
 /** Inner side (inside the sandbox): test bed, real backend, web server, Unix-socket forwarder. */
 async function inner(dir: string, port: number): Promise<number> {
+  // Fix texts the window and the helper print name the sandbox's own k2s-dns (writeCliWrapper).
+  process.env[CLI_WRAPPER_ENV] = cliWrapperPath(dir);
+  useCliInvocation();
   const { startTestbed } = await import('./bed/testbed');
   const { createNodeDeps } = await import('../electron/core/lifecycle/node-deps');
   const { createRealBackend } = await import('../electron/core/backend-real');

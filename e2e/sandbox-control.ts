@@ -14,7 +14,7 @@ import type { Testbed } from './bed/testbed';
 
 /** What the test bed must offer the control channel (a Testbed has it). */
 export type ControlledBed = Pick<Testbed, 'stopCoreDns' | 'startCoreDns' | 'coreDnsPid' | 'addresses' | 'kubeDnsKind'> & {
-  api: Pick<Testbed['api'], 'setMode' | 'url'>;
+  api: Pick<Testbed['api'], 'setMode' | 'mode' | 'url'>;
 };
 
 /** One control command: its words and what it does (the usage text and the printed lines use these). */
@@ -27,7 +27,7 @@ export interface SandboxControl {
 
 /** Every command, in the order usage lists them. */
 export const SANDBOX_CONTROLS: readonly SandboxControl[] = [
-  { command: 'coredns down', does: 'stops CoreDNS (kube-dns 172.21.0.10 stops answering): the verdict turns red, "CoreDNS … does not answer", within about 7 s' },
+  { command: 'coredns down', does: 'stops CoreDNS (kube-dns 172.21.0.10 stops answering): within about 7 s the verdict says "CoreDNS … does not answer" — amber while cluster names still resolve from the proxy\'s cache, red once they do not' },
   { command: 'coredns up', does: 'starts CoreDNS again: the verdict turns green by itself' },
   { command: 'api down', does: 'closes the Kubernetes API server (connection refused): the Cluster card says Unreachable within 5 s' },
   { command: 'api up', does: 'opens it again: the Cluster card says Reachable by itself' },
@@ -46,7 +46,7 @@ export async function runControl(bed: ControlledBed, request: string): Promise<s
       case 'coredns down':
         if (bed.coreDnsPid() === null) return `ok: ${coredns} is already down`;
         await bed.stopCoreDns();
-        return `ok: ${coredns} stopped; the app's verdict says it does not answer within about 7 s (its check runs every 5 s while K2s DNS runs)`;
+        return `ok: ${coredns} stopped; the app's verdict says it does not answer within about 7 s (its check runs every 5 s while K2s DNS runs): amber while cached answers last, then red`;
       case 'coredns up':
         if (bed.coreDnsPid() !== null) return `ok: ${coredns} is already up (PID ${bed.coreDnsPid()})`;
         await bed.startCoreDns();
@@ -59,7 +59,8 @@ export async function runControl(bed: ControlledBed, request: string): Promise<s
         return `ok: the Kubernetes API ${bed.api.url} answers again; the Cluster card says Reachable by itself`;
       case 'status': {
         const pid = bed.coreDnsPid();
-        return `ok: ${coredns} ${pid === null ? 'down' : `up (PID ${pid})`}; Kubernetes API ${bed.api.url}`;
+        const api = bed.api.mode();
+        return `ok: ${coredns} ${pid === null ? 'down' : `up (PID ${pid})`}; Kubernetes API ${bed.api.url} ${api === 'ok' ? 'up' : api === 'down' ? 'down (refuses connections)' : `answering "${api}"`}`;
       }
       default:
         return `error: unknown command "${words.slice(0, MAX_REQUEST)}"; one of: ${SANDBOX_CONTROLS.map((c) => c.command).join(', ')}`;

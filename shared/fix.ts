@@ -26,17 +26,21 @@ export interface Fix {
 /**
  * How a user runs the CLI, so every CLI fix text (built with cliCommand) is a line they can
  * paste: `k2s-dns` where the package installed /usr/bin/k2s-dns, `npx k2s-dns` in a checkout
- * (npm's bin link, the README's developer section). Not guessed here: each runtime's entry
- * knows where it runs from and says so once with setCliName (electron/core/cli-invocation.ts).
+ * (npm's bin link, the README's developer section), or a wrapper's absolute path named by
+ * `$K2S_DNS_CLI` (the sandbox's, which enters its namespaces). Not guessed here: each runtime's
+ * entry knows where it runs from and says so once with setCliName (electron/core/cli-invocation.ts).
  */
-export type CliName = 'k2s-dns' | 'npx k2s-dns';
+export type CliName = string;
 
 /** Until a runtime says otherwise: the checkout's. */
 let cliName: CliName = 'npx k2s-dns';
+/** False for a wrapper that runs as root by itself: root commands then get no `sudo ` in front. */
+let cliSudo = true;
 
-/** Sets how this runtime's CLI is run (called once by its entry, before any text is built). */
-export function setCliName(name: CliName): void {
+/** Sets how this runtime's CLI is run (called once by its entry, before any text is built); `sudo` false: root commands are printed without `sudo `. */
+export function setCliName(name: CliName, sudo = true): void {
   cliName = name;
+  cliSudo = sudo;
 }
 
 /** The CLI as this runtime's user runs it (setCliName). */
@@ -78,7 +82,7 @@ function shellWord(word: string): string {
 export function cliCommand(args: string, root = false): string {
   const verb = args.split(' ', 1)[0] ?? '';
   const kubeconfig = cliKubeconfig !== null && KUBECONFIG_VERBS.has(verb) ? ` --kubeconfig ${shellWord(cliKubeconfig)}` : '';
-  return `${root ? 'sudo ' : ''}${cliName} ${args}${kubeconfig}`;
+  return `${root && cliSudo ? 'sudo ' : ''}${cliName} ${args}${kubeconfig}`;
 }
 
 /** The two drift choices (resolv.conf rewritten by another program while K2s DNS ran), named once; `cli` is read when used (setCliName). */

@@ -20,7 +20,10 @@ import type { NetworkChangeView } from './types';
 /** Who wrote the file and the line or link target that says so. */
 export interface NetworkWriter {
   writer: 'NetworkManager' | 'resolvconf' | 'systemd-resolved' | 'a VPN client' | 'an unknown program';
-  /** The header line or `link target …` it was told by; '' for an unknown program. */
+  /**
+   * The header line or `link target …` it was told by; for an unknown program its first comment
+   * line (a header no rule knows, e.g. `# written by my-dhcp`), '' when it has none.
+   */
   evidence: string;
 }
 
@@ -61,7 +64,8 @@ export function networkWriter(text: string, target: string | null): NetworkWrite
   if (target) {
     for (const [re, writer] of TARGETS) if (re.test(target)) return { writer, evidence: `link target ${target}` };
   }
-  return { writer: 'an unknown program', evidence: '' };
+  // A header no rule knows is still what the file says about itself: quoted, never "(no header)".
+  return { writer: 'an unknown program', evidence: comments[0]?.slice(0, 200) ?? '' };
 }
 
 /**
@@ -70,7 +74,8 @@ export function networkWriter(text: string, target: string | null): NetworkWrite
  * never a guess such as "NetworkManager or a DHCP client?".
  */
 export function writerWords(w: NetworkWriter): string {
-  return w.writer === 'an unknown program' ? 'another program (the file does not say which)' : `${w.writer} (${w.evidence})`;
+  if (w.writer !== 'an unknown program') return `${w.writer} (${w.evidence})`;
+  return w.evidence ? `another program (its header: ${w.evidence})` : 'another program (the file does not say which)';
 }
 
 const KEYWORDS = new Set(['nameserver', 'search', 'domain', 'options', 'sortlist', 'lookup', 'family']);
@@ -139,9 +144,13 @@ export function writerPhrase(c: Pick<NetworkChangeView, 'writer' | 'evidence'>):
   return c.evidence ? `${c.writer} (${c.evidence})` : writerName(c);
 }
 
-/** The writer's name alone (`NetworkManager`), with `(no header)` for an unknown one: where a sentence names the file by who wrote it. */
-export function writerName(c: Pick<NetworkChangeView, 'writer'>): string {
-  return c.writer === 'an unknown program' || !c.writer ? 'an unknown program (no header)' : c.writer;
+/**
+ * The writer's name alone (`NetworkManager`); an unknown one with its header (`an unknown program
+ * (# written by my-dhcp)`) or `(no header)`: where a sentence names the file by who wrote it.
+ */
+export function writerName(c: Pick<NetworkChangeView, 'writer'> & Partial<Pick<NetworkChangeView, 'evidence'>>): string {
+  if (c.writer && c.writer !== 'an unknown program') return c.writer;
+  return c.evidence ? `an unknown program (${c.evidence})` : 'an unknown program (no header)';
 }
 
 /** One sentence for status and the log: what changed, who wrote it, what K2s did. */

@@ -37,6 +37,8 @@ export interface FakeApiServer {
   token: string;
   /** Switches the mode; resolves once the listener is closed (`down`) or listening again. */
   setMode(mode: FakeApiMode): Promise<void>;
+  /** The mode now (`ok` while it serves the recorded objects). */
+  mode(): FakeApiMode;
   /**
    * Replaces the object served at `apiPath` (e.g. `/api/v1/namespaces/kube-system/configmaps/coredns`,
    * query strings as in fixtures/README.md); `null` removes it so the path answers 404.
@@ -255,6 +257,7 @@ export async function startFakeApiServer(opts: FakeApiOptions): Promise<FakeApiS
       if (next === 'down') await stop();
       else if (wasDown) await listen(port);
     },
+    mode: () => mode,
     setObject(apiPath, json) {
       if (json === null) objects.delete(routeKey(apiPath));
       else objects.set(routeKey(apiPath), json);

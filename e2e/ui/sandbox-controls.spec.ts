@@ -88,7 +88,7 @@ test('coredns down → the verdict and status say CoreDNS does not answer; cored
     const down = await cliStatus();
     expect(down.health!.verdict.cause).toBe('coredns-down');
     expect(down.health!.hops.find((h) => h.kind === 'kube-dns')!.outcome).toBe('timeout');
-    expect(await ctl('status')).toMatch(/\(kube-dns 172\.21\.0\.10:53\) down; Kubernetes API http/);
+    expect(await ctl('status')).toMatch(/\(kube-dns 172\.21\.0\.10:53\) down; Kubernetes API http:\/\/127\.0\.0\.1:\d+ up$/);
   } finally {
     expect(await ctl('coredns up')).toMatch(/answers again \(PID \d+\)/);
   }
@@ -105,11 +105,14 @@ test('api down → the Cluster card says Unreachable within 5 s; api up → Reac
   try {
     expect(await ctl('api down')).toMatch(/^ok: the Kubernetes API http:\/\/127\.0\.0\.1:\d+ refuses connections/);
     await expect(state).toHaveText('Unreachable', { timeout: 5_000 });
+    // `status` says which: the walk saw the same line with the API up and down.
+    expect(await ctl('status')).toMatch(/; Kubernetes API http:\/\/127\.0\.0\.1:\d+ down \(refuses connections\)$/);
     const cluster = await backend.clusterStatus({});
     expect(cluster.state).toBe('unreachable');
   } finally {
     expect(await ctl('api up')).toMatch(/answers again/);
   }
+  expect(await ctl('status')).toMatch(/; Kubernetes API http:\/\/127\.0\.0\.1:\d+ up$/);
   await expect(state).toHaveText('Reachable', { timeout: 5_000 });
 });
 

@@ -4,7 +4,7 @@ import { LIB_DIR } from '../../scripts/package/layout';
 import { cliCommand, DRIFT_CHOICE, setCliName } from '../../shared/fix';
 import { fixText } from '../../shared/health';
 import { APP_ROOT } from './app-root';
-import { cliInvocation, PACKAGED_APP_ROOT, useCliInvocation } from './cli-invocation';
+import { cliInvocation, cliWrapper, PACKAGED_APP_ROOT, useCliInvocation } from './cli-invocation';
 
 afterEach(() => setCliName('npx k2s-dns'));
 
@@ -29,5 +29,17 @@ describe('the CLI name in fix texts', () => {
     expect(cliCommand('start', true)).toBe('sudo npx k2s-dns start');
     // Only the exact packaged directory counts, not one that merely starts like it.
     expect(cliInvocation('/usr/lib/k2s-dns-old/')).toBe('npx k2s-dns');
+  });
+
+  it('$K2S_DNS_CLI (the sandbox\'s wrapper, root by itself): fix texts name it, without sudo, so a pasted line acts inside the sandbox (third walk)', () => {
+    const env = { K2S_DNS_CLI: '/tmp/k2sdns-app-Ab12/k2s-dns' };
+    expect(useCliInvocation('/home/ada/src/k2s-dns/', env)).toBe('/tmp/k2sdns-app-Ab12/k2s-dns');
+    expect(cliCommand('stop --restore start', true)).toBe('/tmp/k2sdns-app-Ab12/k2s-dns stop --restore start');
+    expect(fixText('restore', 'cli')).toBe('"Keep their file" (the default): /tmp/k2sdns-app-Ab12/k2s-dns stop --on-drift keep && /tmp/k2sdns-app-Ab12/k2s-dns start; or "Restore my original": /tmp/k2sdns-app-Ab12/k2s-dns stop --on-drift restore && /tmp/k2sdns-app-Ab12/k2s-dns start');
+    // Not a path, or with characters the shell reads: ignored.
+    expect(cliWrapper({ K2S_DNS_CLI: 'k2s-dns; rm -rf /' })).toBeNull();
+    expect(cliWrapper({ K2S_DNS_CLI: '/tmp/a b' })).toBeNull();
+    expect(useCliInvocation('/usr/lib/k2s-dns/', { K2S_DNS_CLI: 'relative/k2s-dns' })).toBe('k2s-dns');
+    expect(cliCommand('stop', true)).toBe('sudo k2s-dns stop');
   });
 });

@@ -10,14 +10,27 @@ import { APP_ROOT } from './app-root';
 /** The packages' application directory (scripts/package/layout.ts LIB_DIR), with a trailing slash as APP_ROOT has it. */
 export const PACKAGED_APP_ROOT = '/usr/lib/k2s-dns/';
 
-/** `k2s-dns` when `appRoot` (the directory this code runs from, APP_ROOT) is the packaged one, else `npx k2s-dns`. */
-export function cliInvocation(appRoot: string = APP_ROOT): CliName {
-  return appRoot === PACKAGED_APP_ROOT ? 'k2s-dns' : 'npx k2s-dns';
+/**
+ * The environment variable naming a wrapper that runs this CLI (an absolute path, one shell
+ * word), e.g. the sandbox's DIR/k2s-dns, which enters the sandbox's namespaces as root: fix texts
+ * then name it, without `sudo`, so a pasted line acts where the user's K2s DNS runs.
+ */
+export const CLI_WRAPPER_ENV = 'K2S_DNS_CLI';
+
+/** A $K2S_DNS_CLI value that is an absolute path of shell-safe characters, else null (ignored). */
+export function cliWrapper(env: Record<string, string | undefined> = process.env): string | null {
+  const w = env[CLI_WRAPPER_ENV];
+  return w && /^\/[A-Za-z0-9_@%+=:,./-]+$/.test(w) ? w : null;
+}
+
+/** The wrapper of cliWrapper; else `k2s-dns` when `appRoot` (the directory this code runs from, APP_ROOT) is the packaged one, else `npx k2s-dns`. */
+export function cliInvocation(appRoot: string = APP_ROOT, env: Record<string, string | undefined> = process.env): CliName {
+  return cliWrapper(env) ?? (appRoot === PACKAGED_APP_ROOT ? 'k2s-dns' : 'npx k2s-dns');
 }
 
 /** Tells shared/fix.ts how this runtime's CLI is run; each entry (CLI, helper, Electron main) calls it once at start. */
-export function useCliInvocation(appRoot: string = APP_ROOT): CliName {
-  const name = cliInvocation(appRoot);
-  setCliName(name);
+export function useCliInvocation(appRoot: string = APP_ROOT, env: Record<string, string | undefined> = process.env): CliName {
+  const name = cliInvocation(appRoot, env);
+  setCliName(name, cliWrapper(env) === null);
   return name;
 }
