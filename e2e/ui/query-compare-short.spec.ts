@@ -56,3 +56,25 @@ test('compare for a PTR (172.21.0.10): no search-list explanation, the address i
     await server.close();
   }
 });
+
+test('compare for kubernetes.default.svc.cluster.local: no search-list explanation although an upstream answers NXDOMAIN — host apps resolve it (third walk low)', async ({ browser }) => {
+  const server = await serveFake({ running: true, logIntervalMs: 3_600_000 });
+  const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+  try {
+    await page.goto(server.url);
+    await page.getByTestId('tab-query').click();
+    const panel = page.getByTestId('panel-query');
+    await panel.getByTestId('query-name').fill('kubernetes.default.svc.cluster.local');
+    await panel.getByTestId('query-compare').click();
+    const table = panel.getByTestId('query-compare-results');
+    await expect(table.getByTestId('query-result').first()).toBeVisible();
+    // The upstream row is asked and answers NXDOMAIN (it does not know cluster names)…
+    await expect(table).toContainText('NXDOMAIN');
+    // …yet the name is no short name and host apps resolved it: nothing to explain.
+    await expect(panel.getByTestId('query-short-name')).toHaveCount(0);
+    await expect(panel).not.toContainText('is a relative name');
+  } finally {
+    await page.close();
+    await server.close();
+  }
+});

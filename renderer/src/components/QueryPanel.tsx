@@ -44,7 +44,10 @@ export function QueryPanel() {
   const basis = result ?? compared;
   const basisTarget = basis ? targetOf(targets, basis.server) : null;
   const isShort = !!(basis && searchCfg && (basis.type === 'A' || basis.type === 'AAAA') && isShortName(basis.name, searchCfg));
-  const needsExplain = (result ? [result] : (comparison ?? [])).some(resultNeedsSearchExplain);
+  // Only getaddrinfo applies the search list: in a compare with the System resolver, an upstream's
+  // NXDOMAIN for a cluster name (it never knows one) explains nothing (third walk).
+  const systemCompared = compared && basisTarget?.id === 'system' ? compared : null;
+  const needsExplain = result ? resultNeedsSearchExplain(result) : systemCompared ? resultNeedsSearchExplain(systemCompared) : (comparison ?? []).some(resultNeedsSearchExplain);
   const short = basis && searchCfg && (isShort || needsExplain) ? basis.name : null;
   const candidateNames = short && searchCfg ? searchCandidates(short, searchCfg) : null;
   const walked = short && searchCfg && candidates && candidates.every((c) => c.result !== null)
