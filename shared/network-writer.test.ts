@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeNetworkChange, networkWriter, writerName, writerWords } from './network-writer';
+import { describeNetworkChange, networkWriter, upstreamChangeWords, writerName, writerWords } from './network-writer';
 
 describe('who wrote a resolver file', () => {
   it('a known header names the writer and quotes the line', () => {
@@ -22,5 +22,12 @@ describe('who wrote a resolver file', () => {
     expect(w).toEqual({ writer: 'an unknown program', evidence: '' });
     expect(writerWords(w)).toBe('another program (the file does not say which)');
     expect(writerName(w)).toBe('an unknown program (no header)');
+  });
+});
+
+describe('a followed change in words', () => {
+  it('the same upstreams are said to be unchanged, not "192.0.2.53 → 192.0.2.53" (third walk low)', () => {
+    expect(upstreamChangeWords({ from: ['192.0.2.53'], to: ['192.0.2.53'] })).toBe('upstreams unchanged (192.0.2.53; the file changed otherwise, e.g. its search list or options)');
+    expect(upstreamChangeWords({ from: ['192.0.2.53'], to: ['10.77.0.2', '10.77.0.3'] })).toBe('upstreams 192.0.2.53 → 10.77.0.2, 10.77.0.3');
   });
 });

@@ -153,9 +153,18 @@ export function writerName(c: Pick<NetworkChangeView, 'writer'> & Partial<Pick<N
   return c.evidence ? `an unknown program (${c.evidence})` : 'an unknown program (no header)';
 }
 
+/**
+ * A followed change's upstreams: `upstreams 192.0.2.53 → 10.77.0.2`, or `upstreams unchanged
+ * (192.0.2.53; the file changed otherwise, e.g. its search list)` when the list is the same.
+ */
+export function upstreamChangeWords(c: Pick<NetworkChangeView, 'from' | 'to'>): string {
+  if (c.from.join(' ') === c.to.join(' ')) return `upstreams unchanged (${c.to.join(', ')}; the file changed otherwise, e.g. its search list or options)`;
+  return `upstreams ${c.from.join(', ')} → ${c.to.join(', ')}`;
+}
+
 /** One sentence for status and the log: what changed, who wrote it, what K2s did. */
 export function describeNetworkChange(c: NetworkChangeView): string {
   const who = writerPhrase(c);
-  if (c.outcome === 'followed') return `${c.at}: ${who} wrote a new resolver (${c.how}); K2s DNS followed it: upstreams ${c.from.join(', ')} → ${c.to.join(', ')}, and stop restores that file.`;
+  if (c.outcome === 'followed') return `${c.at}: ${who} wrote a new resolver (${c.how}); K2s DNS followed it: ${upstreamChangeWords(c)}, and stop restores that file.`;
   return `${c.at}: ${who} changed the resolver (${c.how}); not followed: ${c.reason ?? 'unknown reason'}.`;
 }

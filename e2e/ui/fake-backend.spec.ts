@@ -188,7 +188,7 @@ test('uninstall asks for confirmation, then restores', async () => {
   await expect(panel.getByTestId('confirm-uninstall')).toBeVisible();
   // Hosts without systemd have no unit: the dialog names the service, the unit only for systemd hosts.
   await expect(panel.getByTestId('confirm-uninstall-text')).toContainText('stop the k2s-dnsproxy service (on systemd hosts also remove its unit)');
-  await expect(panel.getByTestId('confirm-uninstall-text')).toContainText('the proxy log with its query history (/var/log/dnsproxy/dnsproxy.log)');
+  await expect(panel.getByTestId('confirm-uninstall-text')).toContainText('the proxy log (/var/log/dnsproxy/dnsproxy.log) and the exact query log (/var/log/dnsproxy/queries.jsonl), each with its rotated copy');
   await panel.getByTestId('btn-cancel-uninstall').click();
   await expect(panel.getByTestId('dns-state')).toHaveText('running');
   await panel.getByTestId('btn-uninstall').click();

@@ -124,7 +124,7 @@ export function checkNameserverCount(ctx: DoctorContext): DoctorFinding {
   if (unknown) return unknown;
   const nameservers = ctx.originalText === null ? [] : parseResolvConf(ctx.originalText).nameservers;
   if (nameservers.length <= MAXNS) {
-    return { ...base, severity: 'ok', meaning: `The original lists ${nameservers.length} nameserver(s); glibc uses up to ${MAXNS}.`, fix: null, detail: { nameservers } };
+    return { ...base, severity: 'ok', meaning: `The original lists ${nameservers.length} ${nameservers.length === 1 ? 'nameserver' : 'nameservers'}; glibc uses up to ${MAXNS}.`, fix: null, detail: { nameservers } };
   }
   const ignored = nameservers.slice(MAXNS);
   return {

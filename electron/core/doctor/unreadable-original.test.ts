@@ -44,7 +44,7 @@ describe('nameserver checks when the saved original is root-only', () => {
     await h.start();
     const ctx = await h.ctx();
     expect(ctx.stateUnreadable).toBe(false);
-    expect(checkNameserverCount(ctx)).toMatchObject({ severity: 'ok', meaning: "The original lists 2 nameserver(s); glibc uses up to 3." });
+    expect(checkNameserverCount(ctx)).toMatchObject({ severity: 'ok', meaning: 'The original lists 2 nameservers; glibc uses up to 3.' });
     expect(await checkNameserverLoop(ctx)).toMatchObject({ severity: 'ok', detail: { nameservers: ['192.0.2.53', '192.0.2.54'] } });
   });
 });

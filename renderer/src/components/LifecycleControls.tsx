@@ -251,7 +251,7 @@ export function LifecycleControls() {
       {/* Native modal dialog: showModal moves focus inside and makes the page inert; Escape fires `cancel`. */}
       <dialog ref={dialog} className="confirm" aria-labelledby="confirm-uninstall-title" onClose={() => setConfirming(false)} data-testid="confirm-uninstall">
         <h3 id="confirm-uninstall-title">Uninstall K2s DNS?</h3>
-        <p data-testid="confirm-uninstall-text">Restore the original /etc/resolv.conf, stop the k2s-dnsproxy service (on systemd hosts also remove its unit) and remove the proxy config, the saved state and the proxy log with its query history ({K2S_PATHS.log})?</p>
+        <p data-testid="confirm-uninstall-text">Restore the original /etc/resolv.conf, stop the k2s-dnsproxy service (on systemd hosts also remove its unit) and remove the proxy config, the saved state and the proxy log ({K2S_PATHS.log}) and the exact query log ({K2S_PATHS.queryRows}), each with its rotated copy?</p>
         <div className="row">
           <button type="button" className="secondary" autoFocus onClick={() => setConfirming(false)} data-testid="btn-cancel-uninstall">
             Cancel

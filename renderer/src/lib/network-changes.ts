@@ -6,7 +6,7 @@
  */
 import type { NetworkChangeView } from '../../../shared/types';
 import { clockTime } from './last-known';
-import { writerName } from '../../../shared/network-writer';
+import { upstreamChangeWords, writerName } from '../../../shared/network-writer';
 
 /** Network changes kept per window (older ones drop off). */
 export const MAX_NETWORK_CHANGES = 20;
@@ -23,6 +23,6 @@ export function withNetworkChange(list: readonly NetworkChangeView[], change: Ne
  */
 export function networkChangeLine(c: NetworkChangeView): string {
   const when = `At ${clockTime(Date.parse(c.at))}`;
-  if (c.outcome === 'followed') return `${when} network change followed: ${writerName(c)} — upstreams ${c.from.join(', ')} → ${c.to.join(', ')}`;
+  if (c.outcome === 'followed') return `${when} network change followed: ${writerName(c)} — ${upstreamChangeWords(c)}`;
   return `${when} network change not followed: ${c.writer} — ${c.reason ?? 'unknown reason'}`;
 }
