@@ -165,6 +165,9 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     } else if (!service.running && dog?.state === 'restarting' && (await watchdogAlive(deps.fs))) {
       watchdogRestart = { restarts: dog.restarts, max: MAX_RESTARTS };
       messages.push(`k2s-dnsproxy is not running: the watchdog is restarting it (restart ${dog.restarts} of ${MAX_RESTARTS}); ${say({ gui: 'wait a few seconds.', cli: `wait a few seconds, then run ${cliCommand('status')}.` })}`);
+    } else if (!service.running && state && dog?.state === 'gave-up') {
+      // The watchdog's own limit (supervisor-script.ts): MAX_RESTARTS quick failures in a row.
+      messages.push(`The watchdog restarted k2s-dnsproxy ${MAX_RESTARTS} times in a row, each run ending within 60 s, and gave up; the last run ${dog.lastExit === null ? 'ended' : exitStatusWords(dog.lastExit).replace(/^killed/, 'was killed')} (${K2S_PATHS.log} says why). Fix that cause, then ${say({ gui: 'press Start: it starts k2s-dnsproxy again and keeps your saved original.', cli: `run ${cliCommand('start', true)}: it starts k2s-dnsproxy again and keeps your saved original.` })}`);
     // Start alone repairs it: with the saved state kept and the proxy down, start runs again in full (preflight alreadyRunning is false).
     } else if (!service.running && state) messages.push(`k2s-dnsproxy is not running although K2s DNS was started: ${say({ gui: 'press Start: it starts k2s-dnsproxy again and keeps your saved original.', cli: `run ${cliCommand('start', true)}: it starts k2s-dnsproxy again and keeps your saved original.` })}`);
     if (service.running && !state && !stateProblem && !unreadable) {

@@ -39,6 +39,18 @@ describe('status while the watchdog restarts the proxy', () => {
     expect(s.messages.join('\n')).not.toMatch(/stop/);
   });
 
+  it('the watchdog gave up: status says so, with its limit and the last exit, and Start as the fix (third walk low)', async () => {
+    const h = await newHost('nameserver 192.0.2.53\n');
+    expect((await startDns(h.deps, opts, () => undefined)).ok).toBe(true);
+    h.services.running = false;
+    await mkdir(join(h.root, 'run/k2s'), { recursive: true });
+    // As supervisor-script.ts writes it after the 7th quick failure.
+    await writeFile(join(h.root, 'run/k2s/dnsproxy-watchdog.state'), 'restarts=7\nstate=gave-up\nlast-exit=137\nlast-exit-at=1764874212\nlast-pid=35131\n');
+    const s = await dnsStatus(h.deps);
+    expect(s.messages).toContain('The watchdog restarted k2s-dnsproxy 6 times in a row, each run ending within 60 s, and gave up; the last run was killed by signal KILL (exit status 137) (/var/log/dnsproxy/dnsproxy.log says why). Fix that cause, then run sudo npx k2s-dns start: it starts k2s-dnsproxy again and keeps your saved original.');
+    expect(s.messages.join('\n')).not.toContain('not running although K2s DNS was started');
+  });
+
   it('a state file left "restarting" by a watchdog that is gone is not believed: the advice is stop, then start', async () => {
     const h = await restartingHost();
     const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString();
