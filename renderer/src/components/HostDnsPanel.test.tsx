@@ -41,6 +41,13 @@ describe('HostDnsPanel', () => {
     expect(/data-testid="dns-engine"[^>]*>([^<]*)</.exec(html)?.[1]?.trim()).toBe('AdGuard dnsproxy v0.83.1');
   });
 
+  it('names the running proxy\'s PID beside the engine, also after a CLI start (third walk low); none while stopped', () => {
+    state.status = { ...running, engine: 'dnsmasq', engineVersion: '2.90' };
+    expect(/data-testid="dns-pid"[^>]*>([^<]*)</.exec(renderToStaticMarkup(<HostDnsPanel />))?.[1]?.trim()).toBe('· k2s-dnsproxy PID 4242');
+    state.status = { ...running, state: 'stopped', pid: null };
+    expect(renderToStaticMarkup(<HostDnsPanel />)).not.toContain('dns-pid');
+  });
+
   it('root-only state while running: listeners, upstreams and the saved original are "not known", with the file and why', () => {
     state.status = { ...running, stateUnreadable: '/var/lib/k2s/dns-resolver-state.json is readable by root only (its directory /var/lib/k2s is 0700) and this app runs as uid 1000' };
     const html = renderToStaticMarkup(<HostDnsPanel />);

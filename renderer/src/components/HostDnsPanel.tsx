@@ -36,6 +36,8 @@ export function HostDnsPanel() {
               {displayState(status.state, busy)}
             </span>{' '}
             {status.engine && <span data-testid="dns-engine" data-engine={status.engine}>{isEngineName(status.engine) ? engineInfo(status.engine).label : status.engine} {status.engineVersion ?? ''}</span>}
+            {/* The proxy's PID, whoever started it (the window, the CLI): the one `kill`, ps and the timeline name (third walk). */}
+            {status.pid !== null && <span className="muted" data-testid="dns-pid"> · k2s-dnsproxy PID {status.pid}</span>}
           </p>
           <dl className="facts">
             <dt>Resolver owner</dt>
