@@ -88,7 +88,7 @@ export function HostDnsPanel() {
               <>
                 <dt>Network changes</dt>
                 <dd data-testid="dns-network-policy" data-policy={status.onNetworkChange}>
-                  {status.onNetworkChange === 'follow' ? 'followed: a new resolver file from the network becomes the upstreams and the saved original' : 'kept as drift: you choose in the banner (Network changes: keep, chosen in Start options)'}
+                  {status.onNetworkChange === 'follow' ? 'follow: when the network writes a new resolver file, its nameservers become the upstreams and it becomes the saved original' : 'keep: when the network writes a new resolver file, it stays as drift and you choose in the banner (chosen in Start options)'}
                 </dd>
               </>
             )}
