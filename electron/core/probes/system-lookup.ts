@@ -26,7 +26,7 @@ export async function systemLookup(name: string, exec: Exec = nodeExec, opts: Sy
   if (r.code === 0) return { ...base, rcode: 'NOERROR', answers: parseAhosts(r.stdout, name), latencyMs: latency() };
   if (r.code === 2) return { ...base, rcode: 'NXDOMAIN', answers: [], latencyMs: latency() };
   if (r.code === null)
-    return { ...base, rcode: 'TIMEOUT', answers: [], latencyMs: latency(), error: 'getent ahosts did not finish in time; the nameservers in /etc/resolv.conf may be unreachable' };
+    return { ...base, rcode: 'TIMEOUT', answers: [], latencyMs: latency(), error: 'getent ahosts did not finish in time: the nameservers in /etc/resolv.conf, or the servers they forward to, did not answer' };
   return {
     ...base,
     rcode: 'ERROR',
