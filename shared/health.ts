@@ -83,6 +83,16 @@ export function outcomeOf(r: QueryResult, needAnswer = true): HopOutcome {
   return 'error';
 }
 
+/**
+ * Why a query result's rcode differs from the first reply it got (QueryResult.recheck), in one
+ * sentence; null when it was asked once. The CLI prints it under the headline, hops append it.
+ */
+export function recheckWords(r: Pick<QueryResult, 'rcode' | 'answers' | 'recheck'>): string | null {
+  if (!r.recheck) return null;
+  const now = r.answers.length > 0 ? `${r.rcode} with ${r.answers.length} record${r.answers.length === 1 ? '' : 's'}` : r.rcode === 'TIMEOUT' ? 'no answer in time (TIMEOUT)' : r.rcode;
+  return `the first reply (in ${Math.round(r.recheck.latencyMs)} ms) was ${r.recheck.rcode} with no record and no SOA, which is what AdGuard dnsproxy sends a question asked while an identical one is in flight and failing (it copies that reply and resets its rcode); asked again on its own (CD bit: not merged, not from the cache): ${now}`;
+}
+
 /** A query hop from a probe result: `ok` when the outcome is `answer`. */
 export function queryHop(id: string, kind: HopKind, r: QueryResult, needAnswer = true): HealthHop {
   const outcome = outcomeOf(r, needAnswer);
@@ -97,7 +107,7 @@ export function queryHop(id: string, kind: HopKind, r: QueryResult, needAnswer =
     ok,
     answers: r.answers.map((a) => a.data),
     rcode: r.rcode,
-    reason: ok ? null : describeOutcome(outcome, r),
+    reason: ok ? null : [describeOutcome(outcome, r), recheckWords(r)].filter(Boolean).join('; '),
     latencyMs: r.latencyMs,
   };
 }

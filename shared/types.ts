@@ -214,6 +214,13 @@ export interface QueryResult {
   latencyMs: number;
   /** Set when rcode is TIMEOUT/ERROR. */
   error?: string;
+  /**
+   * The first reply, when it was a bare NOERROR (no record, no SOA) and the question asked again
+   * alone got another rcode or records (electron/core/probes/dns-query.ts isBareNoerror): what
+   * AdGuard dnsproxy sends a question merged with an identical one in flight. The result above is
+   * the second reply; `latencyMs` here is the first one's.
+   */
+  recheck?: { rcode: Rcode; latencyMs: number };
 }
 
 /** What glibc does with one resolver file, seen from k2s-dnsproxy's listeners (shared/drift-route.ts driftRoute). */

@@ -206,7 +206,7 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
       const r = server === 'system' ? await deps.systemQuery(name, type) : await deps.query({ name, type, server, transport: v.tcp ? 'tcp' : 'udp' });
       // NXDOMAIN for a relative or `.svc` name: which candidates glibc asks (search list + ndots
       // of /etc/resolv.conf), each asked as an absolute name at the same target (shared/search-explain.ts).
-      const explain = needsSearchExplain(name, r.rcode, r.answers.length) ? await (await import('./query-explain')).searchExplanation(deps, name, type, server, v.tcp ? 'tcp' : 'udp') : null;
+      const explain = needsSearchExplain(name, r.rcode, r.answers.length) ? await (await import('./query-explain')).searchExplanation(deps, name, type, server, v.tcp ? 'tcp' : 'udp', r) : null;
       out(asJson ? JSON.stringify(explain ? { ...r, searchList: explain } : r) : [formatQuery(r), ...(explain?.lines ?? []).map((l) => `;; ${t(l)}`)].join('\n'));
       if (!asJson && target === 'proxy' && (r.rcode === 'TIMEOUT' || r.rcode === 'ERROR') && (await dnsStatusOf(deps)).state === 'stopped') {
         out(`;; K2s DNS is not running, so nothing answers on 127.0.0.1:53: run ${cliCommand('start', true)} first.`);

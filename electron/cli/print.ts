@@ -1,6 +1,6 @@
 import type { LifecycleEvent } from '../../shared/lifecycle-events';
 import type { ClusterDiscovery, HostDnsStatus, QueryResult } from '../../shared/types';
-import { HOP_SYMBOL, hopMark, verdictLine } from '../../shared/health';
+import { HOP_SYMBOL, hopMark, recheckWords, verdictLine } from '../../shared/health';
 import { hopLine } from '../core/doctor/health';
 import { stepWarns } from '../../shared/step-warn';
 import { proxyExitSentence } from '../../shared/proxy-exit';
@@ -53,6 +53,7 @@ export function formatStatus(s: HostDnsStatus): string {
 export function formatQuery(r: QueryResult): string {
   const lines = [`;; ${t(r.name)} ${r.type} via ${t(r.server)} (${r.transport}): ${t(r.rcode)} in ${r.latencyMs} ms`];
   if (r.error) lines.push(`;; error: ${t(r.error)}`);
+  if (r.recheck) lines.push(`;; note: ${t(recheckWords(r) ?? '')}`);
   for (const a of r.answers) lines.push(`${t(a.name)}\t${a.ttl}\tIN\t${t(a.type)}\t${t(a.data)}`);
   return lines.join('\n');
 }

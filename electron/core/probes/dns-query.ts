@@ -23,6 +23,24 @@ export interface DnsQueryOptions {
   timeoutMs?: number;
   /** RD bit (RFC 1035 §4.1.1); default true. */
   recursionDesired?: boolean;
+  /**
+   * Ask once more, with the CD bit, after a bare NOERROR (no record, no SOA: isBareNoerror);
+   * default true. See queryDns.
+   */
+  recheckBare?: boolean;
+}
+
+/**
+ * True for a NOERROR reply with no answer record and no SOA in the authority section: not a
+ * negative answer a resolver caches (RFC 2308 §5 needs the SOA), and what AdGuard dnsproxy
+ * v0.83.1 sends a question that arrived while an identical one (same name in any case, type,
+ * class and DO bit) was in flight and failed: proxy/pending.go hands it a copy of the first
+ * one's SERVFAIL made with miekg/dns SetReply, which resets the rcode to NOERROR (measured on the
+ * e2e bed with CoreDNS down: two identical A questions at once got SERVFAIL and NOERROR).
+ */
+export function isBareNoerror(packet: Pick<DecodedPacket, 'answers' | 'authorities'> & { rcode?: string }): boolean {
+  const records = (packet.answers ?? []).filter((a) => a.type !== 'OPT');
+  return (packet.rcode ?? 'NOERROR') === 'NOERROR' && records.length === 0 && !(packet.authorities ?? []).some((a) => a.type === 'SOA');
 }
 
 /** What one exchange produced before rendering. */
@@ -36,6 +54,10 @@ type Exchange = { ok: true; packet: DecodedPacket } | { ok: false; rcode: 'TIMEO
  * with our ID that cannot be decoded (compression loop, truncated, label > 63: dns-wire-check.ts)
  * is rcode `MALFORMED_ANSWER` with the reason in `error`, not a TIMEOUT.
  * `result.name` is the name actually asked (the arpa name for a PTR of an IP).
+ * A bare NOERROR (isBareNoerror: no record, no SOA) is asked once more with the CD bit, which
+ * dnsproxy never merges with another client's question nor answers from its cache (proxy.go
+ * cacheWorks), with a fresh `timeoutMs`: the result is that second reply, with `recheck` naming
+ * the first when its rcode or records differ (unless `recheckBare` is false).
  * Throws only for invalid input (a server that is not an IP endpoint).
  */
 export async function queryDns(opts: DnsQueryOptions): Promise<QueryResult> {
@@ -51,9 +73,21 @@ export async function queryDns(opts: DnsQueryOptions): Promise<QueryResult> {
     flags: opts.recursionDesired === false ? 0 : dnsPacket.RECURSION_DESIRED,
     questions: [{ type: opts.type, name, class: 'IN' }],
   };
+  const first = await askOnce(endpoint, query, name, opts.type, opts.transport ?? 'udp', timeoutMs);
+  if (opts.recheckBare === false || !first.bare) return first.result;
+  // A bare NOERROR may be a copy of another client's failed question (isBareNoerror): asked
+  // again with CD, which dnsproxy neither merges nor answers from cache, so the reply is this
+  // question's own. Another ID, so a late copy of the first reply is not taken for it.
+  const again = await askOnce(endpoint, { ...query, id: (id + 1) & 0xffff, flags: (query.flags ?? 0) | dnsPacket.CHECKING_DISABLED }, name, opts.type, opts.transport ?? 'udp', timeoutMs);
+  const same = again.result.rcode === first.result.rcode && again.result.answers.length === 0;
+  return same ? first.result : { ...again.result, recheck: { rcode: first.result.rcode, latencyMs: first.result.latencyMs } };
+}
+
+/** One question (UDP, then TCP when truncated) within `timeoutMs`: the result, and whether the reply was a bare NOERROR. */
+async function askOnce(endpoint: ServerEndpoint, query: Packet, name: string, type: QueryType, transport0: 'udp' | 'tcp', timeoutMs: number): Promise<{ result: QueryResult; bare: boolean }> {
   const started = performance.now();
   const deadline = started + timeoutMs;
-  let transport = opts.transport ?? 'udp';
+  let transport = transport0;
   let ex =
     transport === 'udp' ? await exchangeUdp(endpoint, query, deadline) : await exchangeTcp(endpoint, query, deadline);
   if (ex.ok && transport === 'udp' && ex.packet.flag_tc) {
@@ -63,16 +97,16 @@ export async function queryDns(opts: DnsQueryOptions): Promise<QueryResult> {
   }
   const base = {
     name,
-    type: opts.type,
+    type,
     server: formatServer(endpoint),
     transport,
     latencyMs: Math.round((performance.now() - started) * 1000) / 1000,
   };
-  if (!ex.ok) return { ...base, rcode: ex.rcode, answers: [], error: ex.error };
+  if (!ex.ok) return { result: { ...base, rcode: ex.rcode, answers: [], error: ex.error }, bare: false };
+  const packet = ex.packet as DecodedPacket & { rcode?: string };
   return {
-    ...base,
-    rcode: (ex.packet as DecodedPacket & { rcode?: string }).rcode ?? 'NOERROR',
-    answers: (ex.packet.answers ?? []).filter((a) => a.type !== 'OPT').map(renderAnswer),
+    result: { ...base, rcode: packet.rcode ?? 'NOERROR', answers: (packet.answers ?? []).filter((a) => a.type !== 'OPT').map(renderAnswer) },
+    bare: isBareNoerror(packet),
   };
 }
 
