@@ -29,6 +29,8 @@ export interface ContractSubscriptions {
   onLifecycleEvent(cb: (event: ContractEvents['lifecycle:event']) => void): () => void;
   /** New proxy log lines as they are written. */
   onLogLines(cb: (lines: ContractEvents['logs:lines']) => void): () => void;
+  /** The proxy log was removed, replaced or emptied: the lines held so far are gone. */
+  onLogReset(cb: (reset: ContractEvents['logs:reset']) => void): () => void;
 }
 
 /** What `window.k2sDns` (Electron) and the web client both are. */
@@ -48,6 +50,7 @@ export function buildApi(invoke: Invoke, subscribe: Subscribe): K2sDnsApi {
   const subscriptions: ContractSubscriptions = {
     onLifecycleEvent: (cb) => subscribe('lifecycle:event', cb),
     onLogLines: (cb) => subscribe('logs:lines', cb),
+    onLogReset: (cb) => subscribe('logs:reset', cb),
   };
   return Object.freeze({ ...(methods as unknown as ContractMethods), ...subscriptions });
 }

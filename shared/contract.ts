@@ -16,6 +16,7 @@ import {
   type HostDnsStatus,
   type LogLine,
   type LogPage,
+  type LogReset,
   type LogSearch,
   type QueryResult,
   type ResolverDiff,
@@ -208,11 +209,13 @@ export function methodName<K extends CallName>(call: K): MethodName<K> {
 export interface ContractEvents {
   'lifecycle:event': LifecycleEvent;
   'logs:lines': LogLine[];
+  /** The log the pushed lines came from is gone (removed, replaced, emptied): held lines are stale. */
+  'logs:reset': LogReset;
 }
 /** Event channel names. */
 export type EventName = keyof ContractEvents;
 /** Event names at runtime. */
-export const EVENT_NAMES: readonly EventName[] = ['lifecycle:event', 'logs:lines'];
+export const EVENT_NAMES: readonly EventName[] = ['lifecycle:event', 'logs:lines', 'logs:reset'];
 
 /** Machine-readable error codes that cross the boundary: shared/error-codes.ts (any other string is a bug the catalogue test finds). */
 export type ApiErrorCode = ErrorCode | (string & {});

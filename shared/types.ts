@@ -149,6 +149,19 @@ export interface LogLine {
   raw: string;
 }
 
+/**
+ * The proxy log's lines are gone (pushed as `logs:reset` to every window): the file the live
+ * follower read was removed (Uninstall), replaced by a new file, or emptied without a rotated copy
+ * holding its lines. Lines pushed after it belong to the new file only.
+ */
+export interface LogReset {
+  reason: 'removed' | 'replaced' | 'truncated';
+  /** The log's path. */
+  path: string;
+  /** ms since the Unix epoch. */
+  at: number;
+}
+
 /** A place in the proxy log file set: lines before byte `offset` of the file with inode `ino` (`log` or `log.1`). */
 export interface LogCursor {
   ino: number;

@@ -4,7 +4,7 @@
  * lifecycle library wired by the composition root.
  */
 import { START_STEPS, type LifecycleEvent, type Operation, type ResultEvent, type StepName } from '../../shared/lifecycle-events';
-import type { AnswerRecord, HostDnsStatus, LogLine, QueryResult } from '../../shared/types';
+import type { AnswerRecord, HostDnsStatus, LogLine, LogReset, QueryResult } from '../../shared/types';
 import type { QueryRow } from '../../shared/query-log/row';
 import type { QueryTarget } from '../../shared/contract';
 import type { AppBackend } from '../../electron/core/backend';
@@ -101,8 +101,9 @@ export function createFakeBackend(opts: FakeBackendOptions = {}): AppBackend & {
   if (opts.running !== undefined) host.running = opts.running;
   const lifecycleListeners = new Set<(e: LifecycleEvent) => void>();
   const logListeners = new Set<(l: LogLine[]) => void>();
+  const resetListeners = new Set<(r: LogReset) => void>();
   // The proxy log file: a previous dnsmasq run (real captured lines) unless asked for none.
-  const exact = opts.exactQueryRows ? exactLogOf(opts.exactQueryRows(now())) : opts.exactRows ? fakeExactLog(opts.exactRows, now()) : null;
+  let exact = opts.exactQueryRows ? exactLogOf(opts.exactQueryRows(now())) : opts.exactRows ? fakeExactLog(opts.exactRows, now()) : null;
   const logs: LogLine[] = opts.emptyLog ? [] : [...fakeHistory(opts.history ?? 0, now() - 600_000), ...previousDnsmasqRun(), ...(opts.overlap ? overlappingQueries(now()) : [])];
   logs.push(...(opts.loggedNames ?? []).flatMap((name, i) => dnsproxyQueryLines(now() - 1000 + i, { id: 3000 + i, client: '127.0.0.1:41000', name, type: 'A', rcode: 'NOERROR', answers: ['172.21.0.1'], upstream: '172.21.0.10:53' })));
   const api = opts.api ?? { up: true };
@@ -215,8 +216,12 @@ export function createFakeBackend(opts: FakeBackendOptions = {}): AppBackend & {
     async dnsUninstall() {
       if (host.running) await stopRunning('uninstall');
       await step('uninstall', 'remove-files', 'Removed the unit, /etc/k2s/dnsproxy.yaml and the saved state.');
-      // Uninstall removes the proxy log too (electron/core/lifecycle/teardown.ts).
+      // Uninstall removes the proxy log too (electron/core/lifecycle/teardown.ts); the live
+      // follower tells every subscriber (electron/core/logs/follow.ts onReset).
       logs.length = 0;
+      // And the exact query log (K2S_PATHS.queryRows).
+      exact = null;
+      for (const cb of resetListeners) cb({ reason: 'removed', path: '/var/log/dnsproxy/dnsproxy.log', at: now() });
       return result('uninstall', true, 'Uninstalled K2s DNS files; the original resolver is in place.');
     },
     async zonesList() {
@@ -307,8 +312,9 @@ export function createFakeBackend(opts: FakeBackendOptions = {}): AppBackend & {
       lifecycleListeners.add(cb);
       return () => void lifecycleListeners.delete(cb);
     },
-    followLogs(cb) {
+    followLogs(cb, onReset) {
       logListeners.add(cb);
+      if (onReset) resetListeners.add(onReset);
       if (!logTimer) {
         logTimer = setInterval(() => {
           if (!host.running) return;
@@ -319,6 +325,7 @@ export function createFakeBackend(opts: FakeBackendOptions = {}): AppBackend & {
       }
       return () => {
         logListeners.delete(cb);
+        if (onReset) resetListeners.delete(onReset);
         if (logListeners.size === 0 && logTimer) {
           clearInterval(logTimer);
           logTimer = undefined;

@@ -15,6 +15,8 @@ export function inProcessApi(opts: FakeBackendOptions = {}): K2sDnsApi {
     <E extends EventName>(event: E, cb: (p: ContractEvents[E]) => void) =>
       event === 'lifecycle:event'
         ? backend.onLifecycleEvent(cb as (p: ContractEvents['lifecycle:event']) => void)
-        : backend.followLogs(cb as (p: ContractEvents['logs:lines']) => void),
+        : event === 'logs:reset'
+          ? backend.followLogs(() => undefined, cb as (p: ContractEvents['logs:reset']) => void)
+          : backend.followLogs(cb as (p: ContractEvents['logs:lines']) => void),
   );
 }

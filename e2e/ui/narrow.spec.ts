@@ -87,6 +87,30 @@ test('900 px: every Queries column is in view without a sideways scroll; 1280 px
   }
 });
 
+test('walk M2, 900 px: the Name column shows typical names whole (kubernetes.default… and nothere-6…), every column still in view', async ({ browser }) => {
+  const NAMES = ['kubernetes.default.svc.cluster.local', 'nothere-6.example.test', 'nothere-0.example.test'];
+  const server = await serveFake({ logIntervalMs: 3_600_000, emptyLog: true, loggedNames: NAMES });
+  const page = await browser.newPage({ viewport: { width: 900, height: 800 } });
+  try {
+    await page.goto(server.url);
+    await page.getByTestId('tab-logs').click();
+    await expect(page.getByTestId('query-row')).toHaveCount(NAMES.length);
+    for (const name of NAMES) {
+      const cell = page.getByTestId('query-row').getByTestId('q-name').and(page.locator(`[title="${name}"]`));
+      // Nothing cut: the cell, the name box and each part of it show all they hold.
+      const cut = await cell.evaluate((c) => [c, ...c.querySelectorAll('.dns-name, .dns-name > span')].filter((e) => e.scrollWidth > e.clientWidth).map((e) => `${e.className || 'cell'}: ${e.scrollWidth} > ${e.clientWidth}`));
+      expect(cut, `${name} is cut at 900 px`).toEqual([]);
+      expect((await cell.innerText()).replace(/\s+/g, '')).toBe(name);
+    }
+    const { heads, clientWidth, scrollWidth, listRight } = await queryColumns(page);
+    for (const [text, , right] of heads) expect(right, `the ${text} header ends right of the list's viewport`).toBeLessThanOrEqual(listRight + 0.5);
+    expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
+  } finally {
+    await page.close();
+    await server.close();
+  }
+});
+
 /**
  * Exact-log rows (queries.jsonl as the Queries view gets them) with the search list recorded with
  * each: the new-user walk's `kubernetes.default.svc.cluster.local` A and AAAA from one client port

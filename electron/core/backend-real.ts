@@ -258,8 +258,8 @@ export function createRealBackend(o: RealBackendOptions): AppBackend {
       listeners.add(cb);
       return () => listeners.delete(cb);
     },
-    followLogs(cb) {
-      return logs.follow(cb);
+    followLogs(cb, onReset) {
+      return logs.follow(cb, onReset);
     },
   };
   if (o.warmUp) void backend.dnsStatus({}).catch(() => undefined);

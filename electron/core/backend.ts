@@ -5,7 +5,7 @@
  */
 import type { CallName, CallOutput, CallParsed, MethodName } from '../../shared/contract';
 import type { LifecycleEvent } from '../../shared/lifecycle-events';
-import type { LogLine } from '../../shared/types';
+import type { LogLine, LogReset } from '../../shared/types';
 
 /** One method per contract call: `dnsStart(input)` for `dns:start`; input already validated. */
 export type BackendMethods = {
@@ -16,6 +16,9 @@ export type BackendMethods = {
 export interface AppBackend extends BackendMethods {
   /** Every step/result event of start, stop and uninstall, as they happen. */
   onLifecycleEvent(cb: (event: LifecycleEvent) => void): () => void;
-  /** New proxy log lines (batched); following stops when the last subscriber unsubscribes. */
-  followLogs(cb: (lines: LogLine[]) => void): () => void;
+  /**
+   * New proxy log lines (batched); following stops when the last subscriber unsubscribes.
+   * `onReset` hears that the followed log was removed, replaced or emptied (before the new file's lines).
+   */
+  followLogs(cb: (lines: LogLine[]) => void, onReset?: (reset: LogReset) => void): () => void;
 }

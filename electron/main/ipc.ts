@@ -52,7 +52,7 @@ export function forwardEvents(
   send: <E extends EventName>(channel: E, payload: ContractEvents[E]) => void,
 ): () => void {
   const offLifecycle = backend.onLifecycleEvent((e) => send('lifecycle:event', e));
-  const offLogs = backend.followLogs((lines) => send('logs:lines', lines));
+  const offLogs = backend.followLogs((lines) => send('logs:lines', lines), (reset) => send('logs:reset', reset));
   return () => {
     offLifecycle();
     offLogs();

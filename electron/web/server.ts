@@ -1,7 +1,7 @@
 /**
  * Web mode: the same contract over HTTP + WebSocket on 127.0.0.1, for headless hosts and the
  * browser tests. POST /api/<call> with a JSON body → Envelope; WebSocket /api/events pushes
- * `{event, payload}` for `lifecycle:event` and `logs:lines`; everything else is the renderer.
+ * `{event, payload}` for `lifecycle:event`, `logs:lines` and `logs:reset`; everything else is the renderer.
  * Every request needs an exact loopback Host header; API calls and the push channel need the
  * per-launch token, which the page presents itself (guards.ts says why it is never a cookie).
  * The renderer's files are served without it: they are public code and hold no data.
@@ -112,7 +112,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ event, payload }));
     };
     const offLifecycle = opts.backend.onLifecycleEvent((e) => send('lifecycle:event', e));
-    const offLogs = opts.backend.followLogs((lines) => send('logs:lines', lines));
+    const offLogs = opts.backend.followLogs((lines) => send('logs:lines', lines), (reset) => send('logs:reset', reset));
     ws.on('close', () => {
       offLifecycle();
       offLogs();

@@ -130,6 +130,64 @@ function record(file: string, opts: Parameters<typeof followLog>[2] = {}): { bat
     expect(rec.lines()).toHaveLength(6);
   });
 
+  /** Starts a follower that records lines and resets in one sequence (`reset:<reason>`). */
+  function recordResets(file: string): { seq: string[]; resets: () => string[] } {
+    const seq: string[] = [];
+    const f = followLog(file, (lines) => seq.push(...lines), { pollMs: POLL_MS, ...wake, onReset: (why) => seq.push(`reset:${why}`) });
+    running.push(f);
+    return { seq, resets: () => seq.filter((l) => l.startsWith('reset:')) };
+  }
+
+  it('says the log was removed (Uninstall) before the next file\'s lines, once', async () => {
+    const file = logPath();
+    writeFileSync(file, '');
+    const rec = recordResets(file);
+    appendFileSync(file, 'old 1\nold 2\n');
+    await vi.waitFor(() => expect(rec.seq).toEqual(['old 1', 'old 2']), WAIT);
+    unlinkSync(file);
+    await vi.waitFor(() => expect(rec.seq).toEqual(['old 1', 'old 2', 'reset:removed']), WAIT);
+    // The next Start's new log: its lines come after the reset, nothing is said twice.
+    writeFileSync(file, 'new 1\n');
+    await vi.waitFor(() => expect(rec.seq).toEqual(['old 1', 'old 2', 'reset:removed', 'new 1']), WAIT);
+  });
+
+  it('says the log was replaced when another file takes its name and the old one is not `.1`', async () => {
+    const file = logPath();
+    writeFileSync(file, '');
+    const rec = recordResets(file);
+    appendFileSync(file, 'old 1\n');
+    await vi.waitFor(() => expect(rec.seq).toEqual(['old 1']), WAIT);
+    appendFileSync(file, 'old 2\n');
+    writeFileSync(`${file}.new`, 'new 1\n');
+    renameSync(`${file}.new`, file);
+    await vi.waitFor(() => expect(rec.seq).toEqual(['old 1', 'old 2', 'reset:replaced', 'new 1']), WAIT);
+  });
+
+  it('a rotation (rename to `.1`, or copytruncate with the copy in `.1`) is no reset; a truncate without a copy is', async () => {
+    const file = logPath();
+    writeFileSync(file, '');
+    const rec = recordResets(file);
+    appendFileSync(file, 'a 1\n');
+    await vi.waitFor(() => expect(rec.seq).toEqual(['a 1']), WAIT);
+    renameSync(file, `${file}.1`);
+    writeFileSync(file, 'b 1\nb 2\n');
+    await vi.waitFor(() => expect(rec.seq).toEqual(['a 1', 'b 1', 'b 2']), WAIT);
+    // copytruncate (query-log.ts rotateLogIfOver): the copy first, then the truncate.
+    rmSync(`${file}.1`);
+    writeFileSync(`${file}.1`, 'b 1\nb 2\n');
+    truncateSync(file, 0);
+    appendFileSync(file, 'c\n');
+    await vi.waitFor(() => expect(rec.seq.at(-1)).toBe('c'), WAIT);
+    // Emptied with no copy holding its lines: a reset.
+    rmSync(`${file}.1`);
+    appendFileSync(file, 'c 2\nc 3\n');
+    await vi.waitFor(() => expect(rec.seq.at(-1)).toBe('c 3'), WAIT);
+    truncateSync(file, 0);
+    appendFileSync(file, 'd\n');
+    await vi.waitFor(() => expect(rec.seq.at(-1)).toBe('d'), WAIT);
+    expect(rec.seq).toEqual(['a 1', 'b 1', 'b 2', 'c', 'c 2', 'c 3', 'reset:truncated', 'd']);
+  });
+
   it('waits for a missing file, reads it from 0 once created, and again after delete + create', async () => {
     const file = logPath();
     const rec = record(file);

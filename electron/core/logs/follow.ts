@@ -50,6 +50,14 @@ export interface FollowOptions {
   watch?: DirWatch | null;
   /** Reads with no event while watching, ms (default FOLLOW_SAFETY_POLL_MS). */
   safetyPollMs?: number;
+  /**
+   * Called when the lines read so far are gone from the log's file set: the file read was deleted
+   * (`removed`) or another file took its place (`replaced`) while `<path>.1` does not hold it (that
+   * is a rotation), or it was truncated (`truncated`) while `<path>.1` is missing or smaller than
+   * what was read (a copytruncate rotation copies first). The old file's last lines are delivered
+   * before it, the new file's after it.
+   */
+  onReset?: (reason: 'removed' | 'replaced' | 'truncated') => void;
 }
 
 /** A running follower. */
@@ -72,6 +80,16 @@ async function inoAt(path: string): Promise<number | null> {
   }
 }
 
+/** st_ino and size of `path`, null when it cannot be read. */
+async function statOrNull(path: string): Promise<{ ino: number; size: number } | null> {
+  try {
+    const st = await fsp.stat(path);
+    return { ino: st.ino, size: st.size };
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Follows `path` like `tail -F`, delivering complete lines (no LF/CRLF) in file order, one
  * `onLines` call per poll that found any. A partial last line is held until its LF arrives.
@@ -82,6 +100,7 @@ async function inoAt(path: string): Promise<number | null> {
 export function followLog(path: string, onLines: (lines: string[]) => void, opts: FollowOptions = {}): Follower {
   const pollMs = Math.max(1, opts.pollMs ?? FOLLOW_DEFAULT_POLL_MS);
   const splitter = new LineBuffer();
+  const rotatedPath = `${path}.1`;
   const readBuf = Buffer.allocUnsafe(READ_CHUNK_BYTES);
 
   // Where to begin in the first file we open. Taken synchronously at call time so lines
@@ -166,8 +185,19 @@ export function followLog(path: string, onLines: (lines: string[]) => void, opts
 
   /** One poll; returns true when more data is waiting (the per-poll cap was hit). */
   async function poll(): Promise<boolean> {
-    const batch: string[] = [];
+    let batch: string[] = [];
     let more = false;
+    /** Delivers the lines read so far (the old file's), then the reset; later lines are the new file's. */
+    const resetWith = (reason: 'removed' | 'replaced' | 'truncated'): void => {
+      deliver(batch);
+      batch = [];
+      if (stopped) return;
+      try {
+        opts.onReset?.(reason);
+      } catch (err) {
+        if (!stopped) opts.onError?.(err instanceof Error ? err : new Error(String(err)));
+      }
+    };
     try {
       if (handle === null) await openCurrent();
       if (handle !== null) {
@@ -179,6 +209,9 @@ export function followLog(path: string, onLines: (lines: string[]) => void, opts
           // indistinguishable from an append by size alone (GNU tail has the same limit).
           const rest = splitter.flush();
           if (rest !== null) batch.push(rest);
+          // A copytruncate rotation copied what was read to `.1` first; else those lines are gone.
+          const copy = await statOrNull(rotatedPath);
+          if (copy === null || copy.size < offset) resetWith('truncated');
           offset = 0;
         }
         // Rotation check by name, taken before draining: a new inode (or none) at `path` means
@@ -187,7 +220,11 @@ export function followLog(path: string, onLines: (lines: string[]) => void, opts
         const pathIno = await inoAt(path);
         more = await drain(h, batch);
         if (!more && pathIno !== ino) {
+          const oldIno = ino;
           await closeCurrent(batch);
+          // Renamed to `.1` (a rotation): its lines are still in the log's file set. Else the
+          // file was deleted (Uninstall) or replaced: the lines read so far are gone.
+          if ((await statOrNull(rotatedPath))?.ino !== oldIno) resetWith(pathIno === null ? 'removed' : 'replaced');
           if (pathIno !== null) {
             await openCurrent();
             if (handle !== null) more = await drain(handle, batch);
@@ -197,15 +234,19 @@ export function followLog(path: string, onLines: (lines: string[]) => void, opts
     } catch (err) {
       report(err);
     }
-    if (batch.length > 0 && !stopped) {
-      try {
-        onLines(batch);
-      } catch (err) {
-        // A throwing callback must not end the poll chain (an unhandled rejection).
-        if (!stopped) opts.onError?.(err instanceof Error ? err : new Error(String(err)));
-      }
-    }
+    deliver(batch);
     return more;
+  }
+
+  /** Hands a non-empty batch to `onLines` (a throwing callback is reported, never thrown). */
+  function deliver(batch: string[]): void {
+    if (batch.length === 0 || stopped) return;
+    try {
+      onLines(batch);
+    } catch (err) {
+      // A throwing callback must not end the poll chain (an unhandled rejection).
+      if (!stopped) opts.onError?.(err instanceof Error ? err : new Error(String(err)));
+    }
   }
 
   // Wake-ups: inotify on the file's *directory* (fs.watch), not on the file: a directory watch

@@ -1,8 +1,8 @@
-import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { LogLine } from '../../../shared/types';
+import type { LogLine, LogReset } from '../../../shared/types';
 import { createLogSource } from './log-source';
 
 // Wrap (not replace) the follower so the test can count pollers started and stopped.
@@ -65,6 +65,25 @@ describe('createLogSource', () => {
     ]);
     await expect(src.tail(10)).resolves.toHaveLength(3);
     await expect(createLogSource(path.join(dir, 'missing.log')).tail(10)).resolves.toEqual([]);
+  });
+
+  it('tells every subscriber that the log was removed (Uninstall), with its path', async () => {
+    const file = logPath();
+    writeFileSync(file, '');
+    const src = createLogSource(file, { pollMs: 20 });
+    const a: LogReset[] = [];
+    const b: LogReset[] = [];
+    const lines: LogLine[] = [];
+    const offA = src.follow((l) => lines.push(...l), (r) => a.push(r));
+    const offB = src.follow(() => undefined, (r) => b.push(r));
+    appendFileSync(file, `${UDP}\n`);
+    await vi.waitFor(() => expect(lines).toHaveLength(1), WAIT);
+    unlinkSync(file);
+    await vi.waitFor(() => expect(b).toHaveLength(1), WAIT);
+    expect(a).toEqual([expect.objectContaining({ reason: 'removed', path: file })]);
+    expect(b[0]!.at).toBeGreaterThan(0);
+    offA();
+    offB();
   });
 
   it('shares one poller between subscribers and stops it with the last unsubscribe', async () => {

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { parseLogLine } from '../../../shared/log-line';
 import { HEALTH_PROBE_LABELS, hidesAsProbeLine } from '../../../shared/health-probe';
-import type { LogCursor, LogLine, LogPage, LogSearch } from '../../../shared/types';
+import type { LogCursor, LogLine, LogPage, LogReset, LogSearch } from '../../../shared/types';
 import { readPage, searchLog } from './log-history';
 import { FOLLOW_MAX_BYTES_PER_POLL, followLog, type Follower } from './follow';
 import { readTail } from './tail';
@@ -25,8 +25,11 @@ export interface LogSource {
   page(lines: number, before?: LogCursor): Promise<LogPage>;
   /** Searches the whole file set (electron/logs/log-history.ts searchLog). */
   search(text: string, opts: { lines: number; context: number; probes?: boolean }): Promise<LogSearch>;
-  /** Subscribes to new lines (one call per batch); returns the unsubscribe function (idempotent). */
-  follow(cb: (lines: LogLine[]) => void): () => void;
+  /**
+   * Subscribes to new lines (one call per batch); `onReset` hears that the log was removed,
+   * replaced or emptied (followLog's onReset). Returns the unsubscribe function (idempotent).
+   */
+  follow(cb: (lines: LogLine[]) => void, onReset?: (reset: LogReset) => void): () => void;
 }
 
 /** Parses raw lines, skipping blank ones (they carry nothing in a log view). */
@@ -47,7 +50,7 @@ export const TAIL_RESUME_WINDOW_MS = 5000;
  */
 export function createLogSource(path: string, opts: LogSourceOptions = {}): LogSource {
   const onError = opts.onError ?? ((err: Error) => console.error(`k2s-dns logs: ${err.message}`));
-  const subscribers = new Set<{ cb: (lines: LogLine[]) => void }>();
+  const subscribers = new Set<{ cb: (lines: LogLine[]) => void; onReset?: (reset: LogReset) => void }>();
   let follower: Follower | null = null;
   let lastTail: { offset: number; ino: number; at: number } | null = null;
 
@@ -86,6 +89,18 @@ export function createLogSource(path: string, opts: LogSourceOptions = {}): LogS
     }
   }
 
+  function deliverReset(reason: LogReset['reason']): void {
+    const reset: LogReset = { reason, path, at: Date.now() };
+    for (const sub of [...subscribers]) {
+      if (!subscribers.has(sub)) continue;
+      try {
+        sub.onReset?.(reset);
+      } catch (err) {
+        onError(err instanceof Error ? err : new Error(String(err)));
+      }
+    }
+  }
+
   return {
     async tail(lines: number): Promise<LogLine[]> {
       const res = await readTail(path, lines);
@@ -108,11 +123,11 @@ export function createLogSource(path: string, opts: LogSourceOptions = {}): LogS
       return { text, lines: parseAll(res.lines), matches: res.matches, truncated: res.truncated, bytesScanned: res.bytesScanned, files: res.files, tookMs: res.tookMs };
     },
 
-    follow(cb: (lines: LogLine[]) => void): () => void {
-      const sub = { cb };
+    follow(cb: (lines: LogLine[]) => void, onReset?: (reset: LogReset) => void): () => void {
+      const sub = { cb, onReset };
       subscribers.add(sub);
       if (follower === null) {
-        follower = followLog(path, deliver, { pollMs: opts.pollMs, onError, ...resumeFrom() });
+        follower = followLog(path, deliver, { pollMs: opts.pollMs, onError, onReset: deliverReset, ...resumeFrom() });
       }
       return () => {
         if (!subscribers.delete(sub)) return;

@@ -16,6 +16,7 @@ export function createWebClient(): K2sDnsApi {
   const listeners = new Map<EventName, Set<Listener>>([
     ['lifecycle:event', new Set()],
     ['logs:lines', new Set()],
+    ['logs:reset', new Set()],
   ]);
   let socket: WebSocket | null = null;
   let retryMs = 500;

@@ -2,6 +2,7 @@
 import { useEffect, useRef, type KeyboardEvent } from 'react';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { CADENCE_MS } from '../../../shared/cadence';
+import type { LifecycleEvent } from '../../../shared/lifecycle-events';
 import { tabForKey, TABS, useUi, type TabId } from '../lib/ui-state';
 import { stores, useDns } from '../stores';
 import { offerHealth, startUp } from '../stores/start-up';
@@ -33,6 +34,12 @@ function refreshAll(): void {
   loadViews();
   void stores.topology.getState().probe();
   void stores.health.getState().check();
+}
+
+/** True when `next` holds a successful uninstall's result that `prev` did not (timeline events, any window's). */
+export function uninstallDoneIn(next: readonly LifecycleEvent[], prev: readonly LifecycleEvent[]): boolean {
+  const seen = new Set(prev);
+  return next.some((e) => !seen.has(e) && e.type === 'result' && e.op === 'uninstall' && e.ok);
 }
 
 let started: Promise<void> | null = null;
@@ -94,13 +101,17 @@ export function App() {
     const logs = stores.logs.getState();
     if (lastResult.op === 'start' && logs.lines.length === 0) void logs.loadTail();
   }, [lastResult]);
-  // Uninstall removes the proxy log: the Logs panel must not keep showing its old rows.
-  useEffect(() => {
-    if (lastResult?.op === 'uninstall' && lastResult.ok) {
-      stores.logs.getState().reset(`Uninstall removed the proxy log (${K2S_PATHS.log}).`);
-      void stores.logs.getState().loadTail();
-    }
-  }, [lastResult]);
+  // Uninstall removes the proxy log: no window may keep showing its old rows, whichever window
+  // (or the CLI, seen through the status journal) ran it: every window hears its result.
+  useEffect(
+    () =>
+      stores.dns.subscribe((s, prev) => {
+        if (s.events === prev.events || !uninstallDoneIn(s.events, prev.events)) return;
+        stores.logs.getState().reset(`Uninstall removed the proxy log (${K2S_PATHS.log}).`);
+        void stores.logs.getState().loadTail();
+      }),
+    [],
+  );
 
   // Arrow keys, Home and End move between tabs and activate them (automatic activation: panels are cheap).
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {

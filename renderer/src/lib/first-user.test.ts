@@ -136,7 +136,7 @@ describe('log lines are never delivered twice', () => {
   it('the store: a follower replay after the tail and a tail refresh do not double the buffer', async () => {
     let push: (lines: LogLine[]) => void = () => undefined;
     let fileLines = L.slice(0, 6);
-    const api = { logsPage: async () => ({ lines: fileLines, older: null, lost: false }), logsExact: () => Promise.reject(new Error('no exact query log in this test')), onLogLines: (cb: (l: LogLine[]) => void) => ((push = cb), () => undefined) } as unknown as K2sDnsApi;
+    const api = { logsPage: async () => ({ lines: fileLines, older: null, lost: false }), logsExact: () => Promise.reject(new Error('no exact query log in this test')), onLogLines: (cb: (l: LogLine[]) => void) => ((push = cb), () => undefined), onLogReset: () => () => undefined } as unknown as K2sDnsApi;
     const logs = createLogsStore(api);
     logs.getState().attach();
     await logs.getState().loadTail();

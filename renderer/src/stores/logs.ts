@@ -1,7 +1,7 @@
 /** Logs domain store: the proxy log buffer with its query log (built once per pushed batch), pause/resume and filters. */
 import { createStore } from 'zustand/vanilla';
 import type { K2sDnsApi } from '../../../shared/api';
-import type { LogCursor, LogLine, LogSearch } from '../../../shared/types';
+import type { LogCursor, LogLine, LogReset, LogSearch } from '../../../shared/types';
 import type { QueryRoute, QueryRow } from '../../../shared/query-log';
 import type { LogCategory } from '../lib/log-filter';
 import { dropOverlap } from '../lib/log-merge';
@@ -101,7 +101,10 @@ export interface LogsState {
   setQueryFilter(f: Partial<Pick<LogsState, 'queryText' | 'rcode' | 'route'>>): void;
   /** Loads the last `lines` lines, replacing the buffer. */
   loadTail(lines?: number): Promise<void>;
-  /** Subscribes to pushed lines; returns the unsubscribe. (The Logs panel reads the exact query log while it is open.) */
+  /**
+   * Subscribes to pushed lines and to the log's resets (removed, replaced, emptied: the buffer
+   * empties and says why); returns the unsubscribe. (The Logs panel reads the exact query log while it is open.)
+   */
   attach(): () => void;
   /**
    * The exact query log (packets, `logs:exact`): when available, the Queries view shows its rows
@@ -135,6 +138,13 @@ export const EXACT_POLL_MS = 2000;
 /** Older exact rows held at most (two full 10 MiB files are ~70,000 rows; past this, search). */
 export const MAX_EXACT_HISTORY = 100_000;
 
+/** Why the buffer emptied after a pushed `logs:reset`, for the empty state. */
+export function logResetText(r: LogReset): string {
+  if (r.reason === 'removed') return `The proxy log (${r.path}) was removed.`;
+  if (r.reason === 'replaced') return `The proxy log (${r.path}) was replaced by a new file; its old lines are gone.`;
+  return `The proxy log (${r.path}) was emptied.`;
+}
+
 /** `rows` without those whose key is in `held`. */
 function notHeld(rows: readonly QueryRow[], held: readonly QueryRow[]): QueryRow[] {
   const keys = new Set(held.map((r) => r.key));
@@ -150,6 +160,10 @@ export function createLogsStore(api: K2sDnsApi) {
   let inFlight: LogLine[] | null = null;
   const searches = latestRequest();
   const buffer = new QueryBuffer();
+  // Counts resets: a tail or exact read that began before the log was removed does not refill the buffer.
+  let generation = 0;
+  // loadTail calls in flight (the last one to end stops collecting `inFlight`).
+  let tailsRunning = 0;
   return createStore<LogsState>()((set, get) => {
   const cap = () => MAX_LOG_LINES + get().history;
   // After the buffer was capped: once a line other than a probe's was cut, the top of the
@@ -221,9 +235,11 @@ export function createLogsStore(api: K2sDnsApi) {
     },
     setShowProbes: (showProbes) => set({ showProbes }),
     reset(why) {
+      generation += 1;
       afterTail = false;
       if (inFlight) inFlight = [];
-      set({ ...buffer.replace([], MAX_LOG_LINES), pending: [], cleared: why, older: null, atStart: false, history: 0, search: null });
+      // The exact query log goes with it (Uninstall removes both): its next read fills it again.
+      set({ ...buffer.replace([], MAX_LOG_LINES), pending: [], cleared: why, older: null, atStart: false, logFiles: null, history: 0, search: null, exact: null, exactOlder: [], exactCursor: null, exactAtStart: false });
     },
     append(incoming) {
       if (inFlight) inFlight.push(...incoming);
@@ -247,8 +263,15 @@ export function createLogsStore(api: K2sDnsApi) {
     setQueryFilter: (f) => set(f),
     async loadTail(lines = 1000) {
       inFlight = [];
+      const gen = generation;
+      tailsRunning += 1;
       try {
         const page = await api.logsPage({ lines });
+        // The log was reset meanwhile: this page may hold its old lines; a newer load decides.
+        if (gen !== generation) {
+          if (tailsRunning === 1) inFlight = null;
+          return;
+        }
         const tail = page.lines;
         const pushed = inFlight;
         inFlight = null;
@@ -259,16 +282,29 @@ export function createLogsStore(api: K2sDnsApi) {
       } catch (err) {
         inFlight = null;
         set({ error: (err as Error).message });
+      } finally {
+        tailsRunning -= 1;
       }
     },
     attach() {
-      return api.onLogLines((lines) => get().append(lines));
+      const offLines = api.onLogLines((lines) => get().append(lines));
+      const offReset = api.onLogReset((r) => {
+        const s = get();
+        // Already emptied with its reason (Uninstall's result came first): that reason stays.
+        if (s.cleared !== null && s.lines.length === 0 && s.pending.length === 0) return;
+        get().reset(logResetText(r));
+      });
+      return () => {
+        offLines();
+        offReset();
+      };
     },
     exact: null,
     async loadExact() {
       // The live poll asks only for the newest rows (the backend's memo answers it while no file changed).
+      const gen = generation;
       const exact = await api.logsExact({ rows: EXACT_ROWS }).catch(() => null);
-      if (!exact) return;
+      if (!exact || gen !== generation) return;
       const s = get();
       // Nothing paged in, or nothing older to hold (the newest rows are the whole log, or none is readable).
       if (s.exactOlder.length === 0 || !exact.available || exact.complete) return set({ exact, exactOlder: [], exactCursor: null, exactAtStart: false });
