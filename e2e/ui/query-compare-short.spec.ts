@@ -3,16 +3,25 @@
  * that gets NXDOMAIN (`kubernetes.default`) shows the search-list explanation the single run
  * shows (shared/search-explain.ts), once, under the compare table.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test, type Browser, type Locator } from '@playwright/test';
 import { serveFake } from './serve-fake';
 
-test('compare for kubernetes.default: one search-list explanation under the compare table, candidates asked', async ({ browser }) => {
+/** The Query tester's panel of a fake backend's running app at 1280 px, for `fn`; closes both after. */
+async function withQueryPanel(browser: Browser, fn: (panel: Locator) => Promise<void>): Promise<void> {
   const server = await serveFake({ running: true, logIntervalMs: 3_600_000 });
   const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
   try {
     await page.goto(server.url);
     await page.getByTestId('tab-query').click();
-    const panel = page.getByTestId('panel-query');
+    await fn(page.getByTestId('panel-query'));
+  } finally {
+    await page.close();
+    await server.close();
+  }
+}
+
+test('compare for kubernetes.default: one search-list explanation under the compare table, candidates asked', async ({ browser }) => {
+  await withQueryPanel(browser, async (panel) => {
     await panel.getByTestId('query-name').fill('kubernetes.default');
     await panel.getByTestId('query-compare').click();
     const table = panel.getByTestId('query-compare-results');
@@ -30,19 +39,11 @@ test('compare for kubernetes.default: one search-list explanation under the comp
     await panel.getByTestId('query-run').click();
     await expect(panel.getByTestId('query-compare-results')).toHaveCount(0);
     await expect(panel.getByTestId('query-short-name')).toHaveCount(1);
-  } finally {
-    await page.close();
-    await server.close();
-  }
+  });
 });
 
 test('compare for a PTR (172.21.0.10): no search-list explanation, the address is no relative name (second walk high)', async ({ browser }) => {
-  const server = await serveFake({ running: true, logIntervalMs: 3_600_000 });
-  const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
-  try {
-    await page.goto(server.url);
-    await page.getByTestId('tab-query').click();
-    const panel = page.getByTestId('panel-query');
+  await withQueryPanel(browser, async (panel) => {
     await panel.getByTestId('query-name').fill('172.21.0.10');
     await panel.getByTestId('query-type').selectOption('PTR');
     await panel.getByTestId('query-compare').click();
@@ -51,19 +52,11 @@ test('compare for a PTR (172.21.0.10): no search-list explanation, the address i
     await expect(table.getByTestId('query-result')).not.toHaveCount(0);
     await expect(panel.getByTestId('query-short-name')).toHaveCount(0);
     await expect(panel).not.toContainText('is a relative name');
-  } finally {
-    await page.close();
-    await server.close();
-  }
+  });
 });
 
 test('compare for kubernetes.default.svc.cluster.local: no search-list explanation although an upstream answers NXDOMAIN — host apps resolve it (third walk low)', async ({ browser }) => {
-  const server = await serveFake({ running: true, logIntervalMs: 3_600_000 });
-  const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
-  try {
-    await page.goto(server.url);
-    await page.getByTestId('tab-query').click();
-    const panel = page.getByTestId('panel-query');
+  await withQueryPanel(browser, async (panel) => {
     await panel.getByTestId('query-name').fill('kubernetes.default.svc.cluster.local');
     await panel.getByTestId('query-compare').click();
     const table = panel.getByTestId('query-compare-results');
@@ -73,8 +66,5 @@ test('compare for kubernetes.default.svc.cluster.local: no search-list explanati
     // …yet the name is no short name and host apps resolved it: nothing to explain.
     await expect(panel.getByTestId('query-short-name')).toHaveCount(0);
     await expect(panel).not.toContainText('is a relative name');
-  } finally {
-    await page.close();
-    await server.close();
-  }
+  });
 });
