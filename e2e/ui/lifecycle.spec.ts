@@ -4,7 +4,7 @@
  * resolver diff, Stop, and drift (another program rewrites /etc/resolv.conf → banner →
  * Restore). Takes the README screenshots in docs/screenshots/ from this real data.
  */
-import { rename, writeFile } from 'node:fs/promises';
+import { rename, rm, writeFile } from 'node:fs/promises';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import type { AppBackend } from '../../electron/core/backend';
 import type { WebServer } from '../../electron/web/server';
@@ -207,6 +207,13 @@ test('Drift: NetworkManager rewrites /etc/resolv.conf → banner within 2 s → 
   await expect(banner.getByTestId('drift-diff')).toContainText('+search lan');
   await expect(banner).toContainText('The default is Keep their file, because the program that wrote it');
   await banner.screenshot({ path: `${SHOTS}/drift.png` });
+  // Then the file is deleted (fourth walk, H1 and H2): the banner's diff follows within 5 s without
+  // a Check again, and with no file glibc asks 127.0.0.1, the proxy — keeping would leave nothing,
+  // so the default becomes Restore my original.
+  await rm('/etc/resolv.conf');
+  await expect(banner.getByTestId('drift-diff')).not.toContainText('+search lan', { timeout: 5_000 });
+  await expect(banner.getByTestId('drift-keep-warning')).toHaveAttribute('data-risk', 'no-nameserver', { timeout: 5_000 });
+  await expect(banner).toContainText('So the default is Restore my original');
   await banner.getByTestId('drift-restore').click();
   // Restoring overwrites the other program's file: it asks first.
   await expect(page.getByTestId('btn-cancel-restore')).toBeFocused();

@@ -87,6 +87,9 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
   } else if (state && !sameResolver(current, state.resolvConf) && isGone(current)) {
     owner = 'foreign';
     const what = current.kind === 'symlink' ? `replaced by a dangling symlink (→ ${current.target})` : 'deleted';
+    // glibc reads no file as one with no nameserver line: it asks 127.0.0.1 (resolv.conf(5)), the
+    // proxy's listener — host apps still go through K2s DNS, and keeping "their file" would leave none.
+    driftRouteNow = driftRoute('', state.listeners.map((l) => l.address));
     messages.push(`/etc/resolv.conf was ${what} while K2s ran; ${say({ gui: 'press Stop: it puts the saved original back.', cli: `run ${cliCommand('stop', true)}: it puts the saved original back.` })}`);
   } else if (state && !sameResolver(current, state.resolvConf) && isOversize(current)) {
     owner = 'foreign';

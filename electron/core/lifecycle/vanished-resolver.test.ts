@@ -3,6 +3,7 @@
  * directory while K2s DNS runs. On main, stop read the first two as "someone else's file, keep
  * it" and discarded the saved original: the host was left with no resolver and no way back.
  */
+import { keepRisk } from '../../../shared/drift-default';
 import { describe, expect, it } from 'vitest';
 import { lstat, mkdir, readFile, readlink, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -80,6 +81,10 @@ describe('a resolv.conf that vanished while K2s ran', () => {
     const s = await dnsStatus(h.deps);
     expect(s.state).toBe('degraded');
     expect(s.messages).toContain('/etc/resolv.conf was deleted while K2s ran; run sudo npx k2s-dns stop: it puts the saved original back.');
+    // No file is read by glibc as no nameserver line: 127.0.0.1, the proxy — still through K2s
+    // DNS, and keeping "their file" would leave nothing (fourth walk high: it said "bypassed").
+    expect(s.driftRoute).toEqual({ nameservers: ['127.0.0.1'], implicit: true, viaK2s: true, keepLeavesNone: true });
+    expect(keepRisk(s, null)).toEqual({ kind: 'no-nameserver' });
   });
 });
 

@@ -55,10 +55,12 @@ export function DriftBanner() {
   const resolves = useHealth((s) => s.report?.verdict.resolves ?? null);
   const report = useHealth((s) => s.report);
 
-  // Fetch the diff once drift appears, so the banner shows what the other program wrote.
+  // Fetch the diff once drift appears, and again whenever the file changes while it lasts (a
+  // second write, a deletion: status's resolverStamp), so the banner shows the file that would stay.
+  const stamp = status?.resolverStamp ?? null;
   useEffect(() => {
     if (drifted) void stores.diff.getState().refresh();
-  }, [drifted]);
+  }, [drifted, stamp]);
 
   // showModal moves focus into the dialog (to its autofocus Cancel) and makes the page inert.
   useEffect(() => {
