@@ -62,9 +62,11 @@ function cliWrapperPath(dir: string): string {
  * lines that act inside the sandbox, never on this host (electron/core/cli-invocation.ts).
  * Absolute node and repo paths, so it works under sudo's PATH; DIR is root's (0700).
  */
-async function writeCliWrapper(dir: string, hostPid: number, node = process.execPath, repo = REPO): Promise<string> {
+async function writeCliWrapper(dir: string, hostPid: number, kubeconfig: string, node = process.execPath, repo = REPO): Promise<string> {
   const path = cliWrapperPath(dir);
-  await writeFile(path, `#!/bin/sh\n# k2s-dns inside the sandbox of npm run sandbox (gone with it)\nexec nsenter -t ${hostPid} -n -m -p -- env ${CLI_WRAPPER_ENV}=${path} ${node} ${join(repo, 'bin', 'k2s-dns.mjs')} "$@"\n`, { mode: 0o755 });
+  // $KUBECONFIG: the sandbox's kubeconfig is in the CLI's lookup (`k2s-dns --help`), so a printed
+  // `start` works as is, and fix texts name it where `sudo k2s-dns` would not find it.
+  await writeFile(path, `#!/bin/sh\n# k2s-dns inside the sandbox of npm run sandbox (gone with it)\nexec nsenter -t ${hostPid} -n -m -p -- env ${CLI_WRAPPER_ENV}=${path} KUBECONFIG=${kubeconfig} ${node} ${join(repo, 'bin', 'k2s-dns.mjs')} "$@"\n`, { mode: 0o755 });
   return path;
 }
 
@@ -176,7 +178,9 @@ async function outer(port: number): Promise<number> {
       '(the app and its test bed run in a throw-away network + mount namespace; your real /etc/resolv.conf is not touched.\n' +
       ` ${engineSentence(ready.engines)} Ctrl-C stops everything.)\n` +
       '\nThe CLI inside the sandbox (as root, from any shell):\n' +
-      `${sandboxCliLines(ready, await writeCliWrapper(dir, hostPid)).join('\n')}\n` +
+      `${sandboxCliLines(ready, await writeCliWrapper(dir, hostPid, ready.kubeconfig)).join('\n')}\n` +
+      '\nA root shell inside the sandbox (its own /etc/resolv.conf, the proxy\'s PID, dig and getent: the window\'s "Copy" commands work here):\n' +
+      `  nsenter -t ${hostPid} -n -m -p -- bash\n` +
       '\nFake an outage and undo it (as root, in this checkout, from another shell):\n' +
       `${sandboxControlLines(dir).join('\n')}\n`,
   );
