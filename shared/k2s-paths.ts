@@ -31,9 +31,20 @@ export const K2S_PATHS = {
   pidFile: '/run/k2s/dnsproxy.pid',
 } as const;
 
-/** First line of the K2s-owned /etc/resolv.conf; K2s's own CLI writes the same line. */
+/**
+ * First line of the K2s-owned /etc/resolv.conf; K2s's own CLI writes the same line, and it is
+ * how both recognise the file (electron/core/host/resolver-state.ts isManagedResolvConf), so it
+ * stays exactly K2s's words even though it names K2s's `k2s stop`.
+ */
 export const MANAGED_HEADER =
   '# Managed by K2s native Linux installation; restored by k2s stop or uninstall';
+
+/**
+ * Second line of the file K2s DNS writes: who wrote it and what puts the original back, since
+ * the first line (MANAGED_HEADER) names K2s's own CLI, not this one. A comment: glibc ignores
+ * lines starting with `#` (resolv.conf(5)).
+ */
+export const MANAGED_NOTE = `# Written by K2s DNS while it runs: "k2s-dns stop" (or Stop in its window) puts back your original, saved in ${K2S_PATHS.stateFile}`;
 
 /** Name of the proxy service (systemd unit name without `.service`). */
 export const SERVICE_NAME = 'k2s-dnsproxy';

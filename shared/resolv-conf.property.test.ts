@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isIpAddress } from './cidr';
 import { inetAton } from './inet-aton';
-import { MANAGED_HEADER } from './k2s-paths';
+import { MANAGED_HEADER, MANAGED_NOTE } from './k2s-paths';
 import { parseResolvConf, renderManagedResolvConf } from './resolv-conf';
 import { hostileOrLong, hostileString, ipv4Arb, isClearError, outcome } from '../e2e/support/hostile-arbitraries';
 
@@ -57,7 +57,7 @@ describe('parseResolvConf on hostile input', () => {
 });
 
 describe('renderManagedResolvConf on hostile input', () => {
-  it('throws a clear Error or renders exactly header, nameserver, search, options: the parse gives the inputs back', () => {
+  it('throws a clear Error or renders exactly header, note, nameserver, search, options: the parse gives the inputs back', () => {
     fc.assert(
       fc.property(fc.array(hostileOrLong(), { maxLength: 4 }), fc.array(hostileString(3), { maxLength: 4 }), (search, options) => {
         const r = outcome(() => renderManagedResolvConf({ search, options }));
@@ -68,10 +68,11 @@ describe('renderManagedResolvConf on hostile input', () => {
         }
         const text = r.value;
         const lines = text.split('\n');
-        const expected = 2 + (search.length > 0 ? 1 : 0) + (options.length > 0 ? 1 : 0);
+        const expected = 3 + (search.length > 0 ? 1 : 0) + (options.length > 0 ? 1 : 0);
         expect(lines).toHaveLength(expected + 1); // final newline
         expect(lines[0]).toBe(MANAGED_HEADER);
-        expect(lines[1]).toBe('nameserver 127.0.0.1');
+        expect(lines[1]).toBe(MANAGED_NOTE);
+        expect(lines[2]).toBe('nameserver 127.0.0.1');
         const back = parseResolvConf(text);
         expect(back).toEqual({
           nameservers: ['127.0.0.1'],

@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MANAGED_HEADER } from './k2s-paths';
+import { MANAGED_HEADER, MANAGED_NOTE } from './k2s-paths';
 import { parseResolvConf, renderManagedResolvConf } from './resolv-conf';
 
 const dir = join(import.meta.dirname, '..', 'fixtures', 'resolv');
@@ -59,15 +59,15 @@ describe('renderManagedResolvConf', () => {
   it('renders header, loopback nameserver, search and options exactly', () => {
     const text = renderManagedResolvConf({ search: ['corp.example.com', 'lan'], options: ['edns0', 'trust-ad', 'ndots:2'] });
     expect(text).toBe(
-      `${MANAGED_HEADER}\nnameserver 127.0.0.1\nsearch corp.example.com lan\noptions edns0 trust-ad ndots:2\n`,
+      `${MANAGED_HEADER}\n${MANAGED_NOTE}\nnameserver 127.0.0.1\nsearch corp.example.com lan\noptions edns0 trust-ad ndots:2\n`,
     );
     expect(text.split('\n')[0]).toBe('# Managed by K2s native Linux installation; restored by k2s stop or uninstall');
   });
 
   it('omits empty search/options lines and drops duplicates', () => {
-    expect(renderManagedResolvConf({ search: [], options: [] })).toBe(`${MANAGED_HEADER}\nnameserver 127.0.0.1\n`);
+    expect(renderManagedResolvConf({ search: [], options: [] })).toBe(`${MANAGED_HEADER}\n${MANAGED_NOTE}\nnameserver 127.0.0.1\n`);
     expect(renderManagedResolvConf({ search: ['lan', 'lan'], options: ['rotate', 'rotate'] })).toBe(
-      `${MANAGED_HEADER}\nnameserver 127.0.0.1\nsearch lan\noptions rotate\n`,
+      `${MANAGED_HEADER}\n${MANAGED_NOTE}\nnameserver 127.0.0.1\nsearch lan\noptions rotate\n`,
     );
   });
 

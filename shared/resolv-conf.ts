@@ -4,7 +4,7 @@
  */
 import { isIpAddress } from './cidr';
 import { inetAton } from './inet-aton';
-import { MANAGED_HEADER } from './k2s-paths';
+import { MANAGED_HEADER, MANAGED_NOTE } from './k2s-paths';
 import type { ResolvConf } from './types';
 
 /**
@@ -105,7 +105,7 @@ export function writableResolverTokens(opts: { search: string[]; options: string
 }
 
 /**
- * Renders the K2s-owned /etc/resolv.conf: MANAGED_HEADER, `nameserver 127.0.0.1` (or
+ * Renders the K2s-owned /etc/resolv.conf: MANAGED_HEADER, MANAGED_NOTE, `nameserver 127.0.0.1` (or
  * `nameserver` given: on systemd-resolved hosts, shared/resolved-link.ts
  * managedNameserverOnResolvedHost), then the original search domains and options, LF endings
  * and a final newline.
@@ -130,7 +130,7 @@ export function renderManagedResolvConf(opts: { search: string[]; options: strin
   }
   const nameserver = opts.nameserver ?? '127.0.0.1';
   if (!/^[0-9a-fA-F:.]+$/.test(nameserver)) throw new Error(`Nameserver "${nameserver}" is not an IP address.`);
-  const lines = [MANAGED_HEADER, `nameserver ${nameserver}`];
+  const lines = [MANAGED_HEADER, MANAGED_NOTE, `nameserver ${nameserver}`];
   const search = [...new Set(opts.search)];
   const options = [...new Set(opts.options)];
   if (search.length > 0) lines.push(`search ${search.join(' ')}`);

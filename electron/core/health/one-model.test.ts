@@ -14,7 +14,7 @@ import { formatStatus } from '../../cli/print';
 import { gaiRcode } from '../probes/gai-lookup';
 
 const NAME = 'kubernetes.default.svc.cluster.local';
-const RESOLV = '# Managed by K2s native Linux installation; restored by k2s stop or uninstall\nsearch lan\nnameserver 127.0.0.1\n';
+const RESOLV = '# Managed by K2s native Linux installation; restored by k2s stop or uninstall\n# Written by K2s DNS while it runs: "k2s-dns stop" (or Stop in its window) puts back your original, saved in /var/lib/k2s/dns-resolver-state.json\nsearch lan\nnameserver 127.0.0.1\n';
 
 function status(engine: 'adguard' | 'dnsmasq'): HostDnsStatus {
   return {

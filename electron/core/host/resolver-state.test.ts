@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, mkdirSync, writeFileSync, symlinkSync, lstatSync, 
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MANAGED_HEADER } from '../../../shared/k2s-paths';
+import { MANAGED_HEADER, MANAGED_NOTE } from '../../../shared/k2s-paths';
 import type { ResolverEntry } from '../../../shared/types';
 import type { Exec } from './exec';
 import { execFile } from 'node:child_process';
@@ -18,7 +18,7 @@ import {
 } from './resolver-state';
 
 const isRoot = process.getuid?.() === 0;
-const K2S_FILE = `${MANAGED_HEADER}\nnameserver 127.0.0.1\n`;
+const K2S_FILE = `${MANAGED_HEADER}\n${MANAGED_NOTE}\nnameserver 127.0.0.1\n`;
 let root: string;
 const r = (p: string) => path.join(root, p);
 

@@ -68,7 +68,7 @@ describe('start/stop on a systemd-resolved host', () => {
       'resolvectl default-route k2s-proxy0 no',
     ]);
     const managed = await readFile(join(h.root, 'etc/resolv.conf'), 'utf8');
-    expect(managed.split('\n').slice(1)).toEqual(['nameserver 127.0.0.53', 'search example.test', 'options edns0 trust-ad', '']);
+    expect(managed.split('\n').slice(2)).toEqual(['nameserver 127.0.0.53', 'search example.test', 'options edns0 trust-ad', '']);
     expect(asked).toEqual([managed]);
     expect(await lstat(join(h.root, 'etc/systemd/resolved.conf.d/20-k2s-dns.conf')).catch(() => null)).toBeNull();
     const state = await readState(h.deps.fs);

@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { lstat, readFile, readdir, writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { LifecycleEvent } from '../../../shared/lifecycle-events';
-import { MANAGED_HEADER } from '../../../shared/k2s-paths';
+import { MANAGED_HEADER, MANAGED_NOTE } from '../../../shared/k2s-paths';
 import { startDns } from './start';
 import { stopDns, uninstallDns } from './stop';
 import { recoverNow } from './recover';
@@ -109,7 +109,7 @@ describe('drift edges', () => {
     expect(h.services.running).toBe(true);
     // After the unmount, stop puts the original back.
     h.deps.mountinfo = async () => '';
-    await writeFile(join(h.root, 'etc/resolv.conf'), `${MANAGED_HEADER}\nnameserver 127.0.0.1\n`);
+    await writeFile(join(h.root, 'etc/resolv.conf'), `${MANAGED_HEADER}\n${MANAGED_NOTE}\nnameserver 127.0.0.1\n`);
     expect((await stopDns(h.deps, {}, sink())).ok).toBe(true);
     expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe(ORIGINAL);
   });
