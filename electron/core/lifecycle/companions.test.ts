@@ -111,7 +111,10 @@ describe('stop and the lifecycle lock', () => {
     // The follow begins: the follower now holds the lifecycle lock.
     await h.deps.follower.manager.start(program(takeLock, 'follow-watch'));
     const follower = await livePid(h, FOLLOW_PID_FILE, 'follow-watch');
-    for (let i = 0; i < 200 && (await readFile(h.deps.fs.real(LOCK_PATH), 'utf8').catch(() => '')).trim() !== String(follower); i++) await new Promise((r) => setTimeout(r, 10));
+    // Polled up to 10 s (a busy 2-core machine starts node and flock slowly), then required.
+    const noted = async () => (await readFile(h.deps.fs.real(LOCK_PATH), 'utf8').catch(() => '')).trim() === String(follower);
+    for (const end = Date.now() + 10_000; Date.now() < end && !(await noted()); ) await new Promise((r) => setTimeout(r, 10));
+    expect(await noted()).toBe(true);
     const r = await stopDns(h.deps, {}, quiet);
     expect(r).toMatchObject({ ok: true, exitCode: 0 });
     expect(await runs(follower, 'follow-watch')).toBe(false);
@@ -126,7 +129,8 @@ describe('stop and the lifecycle lock', () => {
     expect((await startDns(h.deps, TEST_START_OPTS, quiet)).ok).toBe(true);
     await h.deps.follower.manager.start(program(lateNote, 'follow-watch'));
     const follower = await livePid(h, FOLLOW_PID_FILE, 'follow-watch');
-    for (let i = 0; i < 200 && !(await lockHeld(h.deps.fs)); i++) await new Promise((r) => setTimeout(r, 10));
+    for (const end = Date.now() + 10_000; Date.now() < end && !(await lockHeld(h.deps.fs)); ) await new Promise((r) => setTimeout(r, 10));
+    expect(await lockHeld(h.deps.fs)).toBe(true);
     expect(await stopDns(h.deps, {}, quiet)).toMatchObject({ ok: true, exitCode: 0 });
     expect(await runs(follower, 'follow-watch')).toBe(false);
     expect(await readFile(`${h.root}/etc/resolv.conf`, 'utf8')).toBe(ORIGINAL);
