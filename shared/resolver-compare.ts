@@ -18,10 +18,34 @@ function decodeText(b64: string): string {
   return new TextDecoder().decode(Uint8Array.from(atob(b64.replace(/\s+/g, '')), (c) => c.charCodeAt(0)));
 }
 
+/** Lines of `a` not matched by an equal line of `b` (each line of `b` matches once). */
+function minus(a: readonly string[], b: readonly string[]): string[] {
+  const left = [...b];
+  return a.filter((l) => {
+    const i = left.indexOf(l);
+    if (i < 0) return true;
+    left.splice(i, 1);
+    return false;
+  });
+}
+
+/** At most this many changed unknown lines are quoted; the rest are counted. */
+const QUOTED_UNKNOWN = 3;
+
+/** `2 added ("port 5353", "hello")`: a count and the first lines, quoted. */
+function quoted(verb: string, lines: readonly string[]): string {
+  const shown = lines.slice(0, QUOTED_UNKNOWN).map((l) => JSON.stringify(l.slice(0, 80)));
+  const more = lines.length > QUOTED_UNKNOWN ? `, ${lines.length - QUOTED_UNKNOWN} more` : '';
+  return `${lines.length} ${verb} (${shown.join(', ')}${more})`;
+}
+
 /**
  * What changed in a resolv.conf's text, in its directives' words (resolv.conf(5)):
  * `nameserver 192.0.2.53 → 127.0.0.1; search lan → (none)`, or `only comments or spacing` when
- * every nameserver, search domain and option is the same.
+ * every nameserver, search domain, option and unknown line is the same. Lines glibc does not
+ * read as a directive (an unknown keyword, an indented line, a nameserver that is no address:
+ * ResolvConf.unknown) are counted and quoted, e.g. `lines glibc ignores (no resolv.conf(5)
+ * directive): 1 added ("port 5353")` — never summed up as "only comments".
  */
 export function describeContentChange(savedText: string, currentText: string): string {
   const a = parseResolvConf(savedText);
@@ -30,6 +54,11 @@ export function describeContentChange(savedText: string, currentText: string): s
   const parts: string[] = [];
   for (const key of ['nameservers', 'search', 'options', 'sortlist'] as const) {
     if (list(a[key]) !== list(b[key])) parts.push(`${key === 'nameservers' ? 'nameserver' : key} ${list(a[key])} → ${list(b[key])}`);
+  }
+  const added = minus(b.unknown, a.unknown);
+  const removed = minus(a.unknown, b.unknown);
+  if (added.length || removed.length) {
+    parts.push(`lines glibc ignores (no resolv.conf(5) directive): ${[added.length ? quoted('added', added) : '', removed.length ? quoted('removed', removed) : ''].filter(Boolean).join(', ')}`);
   }
   return parts.length ? parts.join('; ') : 'only comments or spacing';
 }
