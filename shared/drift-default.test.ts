@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { keepRisk, keepRiskWords, savedNameserversNow } from './drift-default';
 import { driftRoute } from './drift-route';
-import { resolverOwnerRefusal } from './network-writer';
+import { notResolverFileRefusal, resolverOwnerRefusal } from './network-writer';
 import type { HealthHop } from './health-report';
 
 const LISTENERS = ['127.0.0.1', '172.19.1.1'];
@@ -53,6 +53,23 @@ describe('keepRisk', () => {
   it('root’s file with a nameserver that answers: no risk, keep is the default', () => {
     expect(keepRisk({ driftRoute: driftRoute('nameserver 192.168.1.1\n', LISTENERS), resolverStamp: 'abc', driftOwnerRefusal: null }, { hops: [systemHop('nxdomain', 'NXDOMAIN', null)], forResolver: 'abc' })).toBeNull();
     expect(keepRisk(null, null)).toBeNull();
+  });
+});
+
+describe('keepRisk: a file that is no resolver file (issue 20, M6)', () => {
+  it("garbage with a nameserver that answers: not-resolver, in the follower's words, one sentence", () => {
+    const text = 'nameserver 192.168.1.1\nthis is a log\n';
+    const reason = notResolverFileRefusal(Buffer.from(text))!;
+    const status = { driftRoute: driftRoute(text, LISTENERS), resolverStamp: 'abc', driftFileRefusal: reason };
+    const risk = keepRisk(status, { hops: [systemHop('nxdomain', 'NXDOMAIN', null)], forResolver: 'abc' });
+    expect(risk).toEqual({ kind: 'not-resolver', reason });
+    expect(keepRiskWords(risk!, status.driftRoute)).toBe('K2s DNS did not follow their file because it is not a resolver file (line "this is a log" is no resolv.conf(5) directive); keeping it leaves that file as this host\'s resolver, and start refuses to save it as the original.');
+  });
+  it("comes before no-nameserver and the owner rule: the follower's first reason is the one shown", () => {
+    const text = 'hello world\n';
+    const status = { driftRoute: driftRoute(text, LISTENERS), resolverStamp: 'abc', driftFileRefusal: notResolverFileRefusal(Buffer.from(text)), driftOwnerRefusal: resolverOwnerRefusal({ uid: 65534, gid: 65534, mode: 0o644 }) };
+    expect(status.driftRoute.keepLeavesNone).toBe(true);
+    expect(keepRisk(status, null)?.kind).toBe('not-resolver');
   });
 });
 

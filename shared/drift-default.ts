@@ -2,6 +2,11 @@
  * Which drift choice the banner offers first. "Keep their file" is the default (the program
  * that wrote it usually knows the network better than the saved copy), except when keeping it
  * leaves the host worse than restoring:
+ * - `not-resolver`: their file is no resolver file at all (over 64 KiB, not text, not UTF-8, a
+ *   line that is no resolv.conf(5) directive, a link to a directory or FIFO): the follower
+ *   refused it for that (shared/network-writer.ts notResolverFileRefusal, status's
+ *   driftFileRefusal), and start refuses to save such a file as the original; checked first, so
+ *   the banner gives the follower's reason even when the file also names no nameserver;
  * - `no-nameserver`: their file names only the proxy's listeners, or none (glibc then asks
  *   127.0.0.1, resolv.conf(5)); with K2s DNS stopped nothing answers there (drift-route.ts);
  * - `dead`: their file names another nameserver and it does not answer now: the host apps' hop of
@@ -19,6 +24,7 @@ import { keepLeavesNoneWords } from './drift-route';
 
 /** Why Keep their file is not the default; null when it is. */
 export type KeepRisk =
+  | { kind: 'not-resolver'; reason: string }
   | { kind: 'no-nameserver' }
   | { kind: 'dead'; nameservers: string[]; why: string }
   | { kind: 'refused'; reason: string };
@@ -27,11 +33,13 @@ export type KeepRisk =
 const SILENT = new Set(['timeout', 'unreachable', 'error']);
 
 /**
- * The risk of keeping the other program's file now. `status`: the window's status (driftRoute,
- * driftOwnerRefusal, resolverStamp); `report`: the newest health report, used only when it was
+ * The risk of keeping the other program's file now. `status`: the window's status (driftFileRefusal,
+ * driftRoute, driftOwnerRefusal, resolverStamp); `report`: the newest health report, used only when it was
  * made for the same file (its forResolver is the status's non-null resolverStamp).
  */
-export function keepRisk(status: Pick<HostDnsStatus, 'driftRoute' | 'driftOwnerRefusal' | 'resolverStamp'> | null, report: Pick<HealthReport, 'hops' | 'forResolver'> | null): KeepRisk | null {
+export function keepRisk(status: Pick<HostDnsStatus, 'driftRoute' | 'driftOwnerRefusal' | 'driftFileRefusal' | 'resolverStamp'> | null, report: Pick<HealthReport, 'hops' | 'forResolver'> | null): KeepRisk | null {
+  const notResolver = status?.driftFileRefusal ?? null;
+  if (notResolver) return { kind: 'not-resolver', reason: notResolver };
   const route = status?.driftRoute ?? null;
   if (route?.keepLeavesNone) return { kind: 'no-nameserver' };
   const stamp = status?.resolverStamp ?? null;
@@ -53,6 +61,8 @@ export function keepRisk(status: Pick<HostDnsStatus, 'driftRoute' | 'driftOwnerR
  */
 export function keepRiskWords(risk: KeepRisk, route: Pick<DriftRoute, 'nameservers'> | null): string {
   switch (risk.kind) {
+    case 'not-resolver':
+      return `K2s DNS did not follow their file because ${risk.reason.replace(/^the new file/, 'it')}; keeping it leaves that file as this host's resolver, and start refuses to save it as the original.`;
     case 'no-nameserver':
       return keepLeavesNoneWords(route ?? { nameservers: ['127.0.0.1'] });
     case 'dead': {

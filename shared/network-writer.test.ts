@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeNetworkChange, networkWriter, upstreamChangeWords, writerName, writerWords } from './network-writer';
+import { describeNetworkChange, networkWriter, notResolverFileRefusal, resolverFileProblem, upstreamChangeWords, writerName, writerWords } from './network-writer';
 
 describe('who wrote a resolver file', () => {
   it('a known header names the writer and quotes the line', () => {
@@ -29,5 +29,30 @@ describe('a followed change in words', () => {
   it('the same upstreams are said to be unchanged, not "192.0.2.53 → 192.0.2.53" (third walk low)', () => {
     expect(upstreamChangeWords({ from: ['192.0.2.53'], to: ['192.0.2.53'] })).toBe('upstreams unchanged (192.0.2.53; the file changed otherwise, e.g. its search list or options)');
     expect(upstreamChangeWords({ from: ['192.0.2.53'], to: ['10.77.0.2', '10.77.0.3'] })).toBe('upstreams 192.0.2.53 → 10.77.0.2, 10.77.0.3');
+  });
+});
+
+describe('notResolverFileRefusal: the one rule for a file that is no resolver file (issue 20, M6)', () => {
+  const b = (t: string | Uint8Array) => (typeof t === 'string' ? Buffer.from(t) : t);
+  it("garbage, NUL bytes, invalid UTF-8 and over 64 KiB are refused in the follower's words", () => {
+    expect(notResolverFileRefusal(b('nameserver 192.0.2.1\nthis is a log\n'))).toBe('the new file is not a resolver file (line "this is a log" is no resolv.conf(5) directive)');
+    expect(notResolverFileRefusal(b('nameserver 192.0.2.1\n\0\0'))).toBe('the new file is not text (it holds NUL bytes)');
+    expect(notResolverFileRefusal(b(new Uint8Array([0x6e, 0xff, 0xfe, 0x0a])))).toBe('the new file is not UTF-8 text');
+    expect(notResolverFileRefusal(b('#'.repeat(64 * 1024 + 1)))).toBe("the new file is larger than a resolver file's 65536 bytes");
+  });
+  it('an empty file or one without a nameserver is a resolver file (judged by its route), and so is a normal one', () => {
+    expect(resolverFileProblem(b(''))?.kind).toBe('empty');
+    expect(notResolverFileRefusal(b(''))).toBeNull();
+    expect(resolverFileProblem(b('search lan\n'))?.kind).toBe('no-nameserver');
+    expect(notResolverFileRefusal(b('search lan\n'))).toBeNull();
+    expect(notResolverFileRefusal(b('# c\n; c\nnameserver 192.0.2.1\n  indented\noptions ndots:2\n'))).toBeNull();
+  });
+});
+
+describe('a drift that is over (issue 20 low: the old drift note stayed as if current)', () => {
+  it('is told in the past', () => {
+    const c = { at: '2026-12-04T15:54:31.518Z', outcome: 'drift' as const, writer: 'an unknown program', evidence: '', how: '/etc/resolv.conf replaced by a new file', from: ['192.0.2.53'], to: ['192.0.2.53'], reason: 'the new file is not text (it holds NUL bytes)' };
+    expect(describeNetworkChange(c)).toBe('2026-12-04T15:54:31.518Z: an unknown program (no header) changed the resolver (/etc/resolv.conf replaced by a new file); not followed: the new file is not text (it holds NUL bytes).');
+    expect(describeNetworkChange({ ...c, ended: true })).toBe("2026-12-04T15:54:31.518Z (ended): an unknown program (no header) changed the resolver (/etc/resolv.conf replaced by a new file); it was not followed: the new file is not text (it holds NUL bytes). That drift is over: /etc/resolv.conf is K2s DNS's own file again.");
   });
 });

@@ -80,33 +80,58 @@ export function writerWords(w: NetworkWriter): string {
 
 const KEYWORDS = new Set(['nameserver', 'search', 'domain', 'options', 'sortlist', 'lookup', 'family']);
 
+/** Why the follower refuses a file by its bytes (resolverFileProblem). */
+export type ResolverFileProblemKind = 'empty' | 'too-large' | 'not-text' | 'not-utf8' | 'foreign-line' | 'no-nameserver';
+
 /**
- * Why `bytes` is not a resolver file K2s follows, or null when it is one. Refused: empty or
- * larger than MAX_RESOLVER_BYTES, not text (NUL or invalid UTF-8), a line in column one that is
- * no resolv.conf(5) directive (a file that is not a resolver's), no `nameserver` line (glibc
- * would then ask 127.0.0.1 itself: resolv.conf(5) "nameserver": the proxy — host apps still go
- * through K2s DNS, but there is no upstream to follow). Nameservers
- * that loop to a listener are the caller's check (host/upstreams.ts pickUpstreams).
+ * Why `bytes` is not a resolver file K2s follows, with its kind, or null when it is one.
+ * Refused: empty or larger than MAX_RESOLVER_BYTES, not text (NUL or invalid UTF-8), a line in
+ * column one that is no resolv.conf(5) directive (a file that is not a resolver's), no
+ * `nameserver` line (glibc would then ask 127.0.0.1 itself: resolv.conf(5) "nameserver": the
+ * proxy — host apps still go through K2s DNS, but there is no upstream to follow). Nameservers
+ * that loop to a listener are the caller's check (host/upstreams.ts pickUpstreams). `reason`
+ * starts "the new file …" (the follower's words in status and its log).
  */
-export function resolverFileRefusal(bytes: Uint8Array): string | null {
-  if (bytes.length === 0) return 'the new file is empty';
+export function resolverFileProblem(bytes: Uint8Array): { kind: ResolverFileProblemKind; reason: string } | null {
+  if (bytes.length === 0) return { kind: 'empty', reason: 'the new file is empty' };
   // The follower reads at most MAX_RESOLVER_BYTES + 1 bytes, so the length here says only "more".
-  if (bytes.length > MAX_RESOLVER_BYTES) return `the new file is larger than a resolver file's ${MAX_RESOLVER_BYTES} bytes`;
-  if (bytes.includes(0)) return 'the new file is not text (it holds NUL bytes)';
+  if (bytes.length > MAX_RESOLVER_BYTES) return { kind: 'too-large', reason: `the new file is larger than a resolver file's ${MAX_RESOLVER_BYTES} bytes` };
+  if (bytes.includes(0)) return { kind: 'not-text', reason: 'the new file is not text (it holds NUL bytes)' };
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    return 'the new file is not UTF-8 text';
+    return { kind: 'not-utf8', reason: 'the new file is not UTF-8 text' };
   }
   const foreign = text
     .split('\n')
     .map((l) => l.replace(/\r$/, ''))
     .find((l) => l.trim() !== '' && !/^[#;]/.test(l) && !/^\s/.test(l) && !KEYWORDS.has(l.split(/[ \t]/)[0]!));
-  if (foreign !== undefined) return `the new file is not a resolver file (line ${JSON.stringify(foreign.slice(0, 80))} is no resolv.conf(5) directive)`;
+  if (foreign !== undefined) return { kind: 'foreign-line', reason: `the new file is not a resolver file (line ${JSON.stringify(foreign.slice(0, 80))} is no resolv.conf(5) directive)` };
   // The same classification as the drift banner's (shared/drift-route.ts): their file still goes through K2s DNS.
-  if (parseResolvConf(text).nameservers.length === 0) return `the new file lists no nameserver (${viaK2sWords({ implicit: true, nameservers: [GLIBC_DEFAULT_NAMESERVER] })}): host apps still go through K2s DNS, and the proxy keeps its upstreams (it cannot forward to itself)`;
+  if (parseResolvConf(text).nameservers.length === 0) return { kind: 'no-nameserver', reason: `the new file lists no nameserver (${viaK2sWords({ implicit: true, nameservers: [GLIBC_DEFAULT_NAMESERVER] })}): host apps still go through K2s DNS, and the proxy keeps its upstreams (it cannot forward to itself)` };
   return null;
+}
+
+/** The follower's refusal of `bytes` in words (resolverFileProblem's reason), or null when it follows such a file. */
+export function resolverFileRefusal(bytes: Uint8Array): string | null {
+  return resolverFileProblem(bytes)?.reason ?? null;
+}
+
+/**
+ * The follower's reason when `bytes` is NOT A RESOLVER FILE at all — larger than 64 KiB, not
+ * text, not UTF-8, or a line that is no resolv.conf(5) directive — else null. An empty file or
+ * one without a nameserver line is a resolver file glibc reads as "ask 127.0.0.1"
+ * (resolv.conf(5)); those are judged by their route (shared/drift-route.ts) and, at start, by
+ * preflight's NO_UPSTREAM. The one rule for such a file everywhere: the follower leaves it as
+ * drift (follow.ts), status names it (driftFileRefusal), the drift banner's and a plain stop's
+ * default is to restore the saved original over it (shared/drift-default.ts `not-resolver`,
+ * lifecycle/teardown.ts), and start refuses to save it as the original (preflight
+ * NOT_RESOLVER_FILE): stop would put it back byte for byte, so the host would get it again.
+ */
+export function notResolverFileRefusal(bytes: Uint8Array): string | null {
+  const p = resolverFileProblem(bytes);
+  return p && p.kind !== 'empty' && p.kind !== 'no-nameserver' ? p.reason : null;
 }
 
 /** The first uid of a user account (Debian Policy §9.2.2; adduser.conf FIRST_UID): 1000 and above, 65534 included, are not system accounts. */
@@ -162,9 +187,16 @@ export function upstreamChangeWords(c: Pick<NetworkChangeView, 'from' | 'to'>): 
   return `upstreams ${c.from.join(', ')} → ${c.to.join(', ')}`;
 }
 
-/** One sentence for status and the log: what changed, who wrote it, what K2s did. */
+/** The closing words of a drift that is over (NetworkChangeView.ended). */
+export const DRIFT_ENDED_WORDS = "That drift is over: /etc/resolv.conf is K2s DNS's own file again.";
+
+/**
+ * One sentence for status and the log: what changed, who wrote it, what K2s did. A drift that
+ * is over (`ended`) is told in the past: "<at> (ended): … was not followed: <why>. That drift is over: …".
+ */
 export function describeNetworkChange(c: NetworkChangeView): string {
   const who = writerPhrase(c);
   if (c.outcome === 'followed') return `${c.at}: ${who} wrote a new resolver (${c.how}); K2s DNS followed it: ${upstreamChangeWords(c)}, and stop restores that file.`;
+  if (c.ended) return `${c.at} (ended): ${who} changed the resolver (${c.how}); it was not followed: ${c.reason ?? 'unknown reason'}. ${DRIFT_ENDED_WORDS}`;
   return `${c.at}: ${who} changed the resolver (${c.how}); not followed: ${c.reason ?? 'unknown reason'}.`;
 }

@@ -281,6 +281,14 @@ export interface HostDnsStatus {
    * resolverOwnerRefusal), in that rule's words; absent or null when the owner rule passes.
    */
   driftOwnerRefusal?: string | null;
+  /**
+   * While `resolverOwner` is `foreign`: why their file is no resolver file at all — larger than
+   * 64 KiB, not text, not UTF-8, a line that is no resolv.conf(5) directive, or a link that ends
+   * at a directory or FIFO — in the follower's words ("the new file is not a resolver file (line
+   * "hello" is no resolv.conf(5) directive)", shared/network-writer.ts notResolverFileRefusal);
+   * absent or null when it is one. The drift banner and a plain stop then restore by default.
+   */
+  driftFileRefusal?: string | null;
   /** While `resolverOwner` is `foreign`: who wrote their file, shared/network-writer.ts writerWords. */
   driftWriter?: string | null;
   /**
@@ -398,6 +406,11 @@ export interface NetworkChangeView {
   to: string[];
   /** For drift: why it was not followed. */
   reason?: string;
+  /**
+   * For drift, set by status only (never stored): true when that drift is over because
+   * /etc/resolv.conf is K2s DNS's own file again, so the change is told in the past.
+   */
+  ended?: boolean;
 }
 
 /** Saved original vs current /etc/resolv.conf. */

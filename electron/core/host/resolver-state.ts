@@ -219,6 +219,13 @@ export function isManagedResolvConf(bytes: Buffer): boolean {
   return first === MANAGED_HEADER;
 }
 
+/** The bytes of a file entry, or of a symlink's target as read; null for a dangling link or none. */
+export function resolverBytes(entry: ResolverEntry): Buffer | null {
+  if (entry.kind === 'file') return Buffer.from(entry.contentBase64, 'base64');
+  if (entry.kind === 'symlink' && entry.targetContentBase64 !== null) return Buffer.from(entry.targetContentBase64, 'base64');
+  return null;
+}
+
 /** Bytes the resolver points at: the file itself or the symlink's target, when readable. */
 export function resolverText(entry: ResolverEntry): string | null {
   if (entry.kind === 'file') return Buffer.from(entry.contentBase64, 'base64').toString('utf8');

@@ -7,7 +7,8 @@ import { GLIBC_MAXNS, parseResolvConf, writableResolverTokens } from '../../../s
 import { captureResolver, isManagedResolvConf, isOversize, readAppendOnly, readState } from '../host/resolver-state';
 import { oversizeResolverWords } from '../../../shared/not-a-file';
 import { StateFileCorruptError } from '../host/state-store';
-import { resolverText, sameResolver } from '../host/resolver-state';
+import { resolverBytes, resolverText, sameResolver } from '../host/resolver-state';
+import { notResolverFileRefusal } from '../../../shared/network-writer';
 import { isGone } from './resolver-gone';
 import { pickUpstreams, readResolvedLinkServers } from '../host/upstreams';
 import { isBindMounted } from '../host/mounts';
@@ -198,6 +199,18 @@ async function hostChecks(deps: LifecycleDeps, opts: StartOptions, engine: Prefl
   }
   // Never save over a saved original: when the current file is ours, the saved one is the original.
   const original = currentIsManaged && existing ? existing.resolvConf : current;
+  // A file that is no resolver file at all (not text, not UTF-8, a line that is no resolv.conf(5)
+  // directive: shared/network-writer.ts notResolverFileRefusal, the follower's rule) is never
+  // saved as the original: stop would put it back byte for byte. Refused, as a file without a
+  // nameserver is (NO_UPSTREAM below) — and --upstream does not lift it, since the problem is the
+  // copy, not the upstreams. Such a file is typically drift a `stop --on-drift keep` kept.
+  // (Over 64 KiB is RESOLV_CONF_TOO_LARGE above.) Only the file saved now: a saved original is
+  // not judged again.
+  const originalBytes = original === current ? resolverBytes(current) : null;
+  const notResolver = originalBytes ? notResolverFileRefusal(originalBytes) : null;
+  if (notResolver) {
+    throw refused('NOT_RESOLVER_FILE', `/etc/resolv.conf ${notResolver.replace(/^the new file /, '')}, so K2s will not save it as your original (stop would put it back byte for byte); replace it with a resolver file — reconnect the network so NetworkManager or your DHCP client writes it again, or write your nameserver into it (echo 'nameserver <your router or company DNS>' > /etc/resolv.conf) — then start again. Nothing was changed.`);
+  }
   const service = await deps.services.status();
   const alreadyRunning = currentIsManaged && existing !== null && service.running;
 

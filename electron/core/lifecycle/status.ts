@@ -4,7 +4,7 @@ import type { LifecycleDeps } from './deps';
 import type { HostDnsStatus, ResolverEntry } from '../../../shared/types';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { cliCommand, type FrontEnd } from '../../../shared/fix';
-import { captureResolver, isOversize, readState, sameResolver } from '../host/resolver-state';
+import { captureResolver, isOversize, readState, resolverBytes, sameResolver } from '../host/resolver-state';
 import { isK2sWrittenSha } from '../../../shared/state-file';
 import { notResolverFileWords, oversizeResolverWords } from '../../../shared/not-a-file';
 import { linkEndNotFile } from '../host/link-end';
@@ -23,7 +23,9 @@ import { followedCopy, savedOriginalWords, startCopyWords } from '../../../share
  * ExecMainCode/ExecMainStatus for it, and Restart=on-failure restarts only after a failure.
  */
 export const RESTART_EXIT_UNKNOWN = 'failed (its next attempt is starting, so systemd no longer says how it ended)';
-import { describeNetworkChange, networkWriter, resolverOwnerRefusal, writerWords } from '../../../shared/network-writer';
+import { describeNetworkChange, networkWriter, notResolverFileRefusal, resolverOwnerRefusal, writerWords } from '../../../shared/network-writer';
+import { keepRiskWords } from '../../../shared/drift-default';
+import { DRIFT_CHOICE } from '../../../shared/fix';
 import { exitStatusWords } from '../../../shared/exit-status';
 import { driftRoute, viaK2sWords, type DriftRoute } from '../../../shared/drift-route';
 
@@ -67,6 +69,8 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
   let owner: HostDnsStatus['resolverOwner'] = 'original';
   let driftRouteNow: DriftRoute | null = null;
   let driftOwnerRefusal: string | null = null;
+  // Their file is no resolver file at all (the follower's words): the drift choice's default is to restore.
+  let driftFileRefusal: string | null = null;
   let driftWriter: string | null = null;
   // The file's text (a link's target's), for the drift route; null for a dangling link or no file.
   const currentText = current?.kind === 'file' ? Buffer.from(current.contentBase64, 'base64').toString('utf8') : current?.kind === 'symlink' && current.targetContentBase64 != null ? Buffer.from(current.targetContentBase64, 'base64').toString('utf8') : null;
@@ -82,6 +86,7 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     }
   } else if (state && !sameResolver(current, state.resolvConf) && linkEnd) {
     owner = 'foreign';
+    driftFileRefusal = `the new file is a symlink → ${current.kind === 'symlink' ? current.target : '?'}, which is ${notResolverFileWords(linkEnd)}`;
     // Its bytes read as none (no file at the end): say what is there, not "an empty file".
     messages.push(`/etc/resolv.conf was replaced by a symlink → ${current.kind === 'symlink' ? current.target : '?'}, which is ${notResolverFileWords(linkEnd)}: host apps get no nameserver from it; ${say({ gui: 'press Stop: it puts the saved original back.', cli: `run ${cliCommand('stop', true)}: it puts the saved original back.` })}`);
   } else if (state && !sameResolver(current, state.resolvConf) && isGone(current)) {
@@ -95,6 +100,7 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     owner = 'foreign';
     // Read only up to the bound (64 KiB + 1): never parsed as a resolver file.
     const size = (await deps.fs.stat(K2S_PATHS.resolvConf).catch(() => null))?.size;
+    driftFileRefusal = notResolverFileRefusal(resolverBytes(current) ?? Buffer.alloc(0));
     messages.push(`/etc/resolv.conf was replaced by ${oversizeResolverWords(size)} while K2s ran; ${say({ gui: 'press Stop: it puts the saved original back.', cli: `run ${cliCommand('stop', true)}: it puts the saved original back.` })}`);
   } else if (state && !sameResolver(current, state.resolvConf)) {
     owner = 'foreign';
@@ -107,6 +113,13 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     driftWriter = writerWords(networkWriter(currentText ?? '', current.kind === 'symlink' ? current.target : null));
     const via = driftRouteNow?.viaK2s ? ` Host apps still go through K2s DNS: ${viaK2sWords(driftRouteNow)}.` : '';
     messages.push(`/etc/resolv.conf was changed by ${driftWriter} while K2s ran; ${say({ gui: 'Resolver diff shows how.', cli: `see ${cliCommand('diff')}.` })}${via}`);
+    // The follower's reason when it is no resolver file at all (shared/network-writer.ts), and
+    // what the drift choice's default is then: the banner's words (shared/drift-default.ts).
+    const bytes = resolverBytes(current);
+    driftFileRefusal = bytes ? notResolverFileRefusal(bytes) : null;
+    if (driftFileRefusal) {
+      messages.push(`${keepRiskWords({ kind: 'not-resolver', reason: driftFileRefusal }, null)} ${say({ gui: `So ${DRIFT_CHOICE.restore.label} is the default in the banner: it puts your saved original back.`, cli: `So a plain ${cliCommand('stop', true)} restores your saved original over it (${DRIFT_CHOICE.restore.label}; --on-drift keep keeps it).` })}`);
+    }
   }
   // Below the 0700 directory lstat(2) fails whether or not the file exists: a running proxy or a
   // K2s-owned resolv.conf means a start saved one; otherwise this user cannot know (Stop removes it).
@@ -119,7 +132,11 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     );
   }
   // What the follower did last (follow.ts): said in words, so the CLI and the app both show it.
-  const change = state?.lastNetworkChange ?? null;
+  // A drift of /etc/resolv.conf whose file is K2s's own again (written back by hand, or by a
+  // program) is over: told in the past. A refused rewrite of the saved link's target (follow.ts:
+  // "link target … rewritten") happens while /etc/resolv.conf stays K2s's, so it never ends so.
+  const lastChange = state?.lastNetworkChange ?? null;
+  const change = lastChange?.outcome === 'drift' && owner === 'k2s' && !lastChange.how.startsWith('link target ') ? { ...lastChange, ended: true } : lastChange;
   if (change) messages.push(describeNetworkChange(change));
   // Who wrote the saved copy (a followed file by its writer, never "by k2s-dns"), and the file
   // from before Start when a follow replaced it (host/start-copy.ts; read only with a followed copy).
@@ -209,6 +226,7 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     resolverOwner: owner,
     ...(driftRouteNow ? { driftRoute: driftRouteNow } : {}),
     ...(driftOwnerRefusal ? { driftOwnerRefusal } : {}),
+    ...(driftFileRefusal ? { driftFileRefusal } : {}),
     ...(driftWriter ? { driftWriter } : {}),
     resolverStamp: current === null ? `${kind ?? 'none'}` : resolverStampOf(current),
     upstreams: state?.upstreams ?? [],

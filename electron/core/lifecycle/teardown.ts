@@ -3,12 +3,13 @@ import type { LifecycleDeps } from './deps';
 import type { StopOptions } from './options';
 import type { Operation } from '../../../shared/lifecycle-events';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
-import { captureResolver, isOversize, restoreResolver, readState, removeState, sameResolver, describeResolverChanges } from '../host/resolver-state';
+import { captureResolver, isOversize, resolverBytes, restoreResolver, readState, removeState, sameResolver, describeResolverChanges } from '../host/resolver-state';
 import { isManagedEntry } from './preflight';
 import { isGone } from './resolver-gone';
 import { driftRoute } from '../../../shared/drift-route';
 import { keepRiskWords } from '../../../shared/drift-default';
-import { resolverOwnerRefusal } from '../../../shared/network-writer';
+import { cliCommand } from '../../../shared/fix';
+import { notResolverFileRefusal, resolverOwnerRefusal } from '../../../shared/network-writer';
 import { notResolverFileWords, oversizeResolverWords } from '../../../shared/not-a-file';
 import { linkEndNotFile } from '../host/link-end';
 import { failed, messageOf } from './errors';
@@ -183,7 +184,12 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
     // whoever can write it, so the default is to restore, as the banner's.
     const ownerOf = managed || isGone(current) || text === null ? null : current.kind === 'file' ? current : await deps.fs.stat(K2S_PATHS.resolvConf).catch(() => null);
     const ownerRefusal = ownerOf ? resolverOwnerRefusal(ownerOf) : null;
-    const restoreByDefault = opts.onDrift === undefined && (route?.keepLeavesNone === true || linkEndWords !== null || oversizeWords !== null || ownerRefusal !== null);
+    // No resolver file at all (not text, not UTF-8, a line that is no resolv.conf(5) directive:
+    // shared/network-writer.ts notResolverFileRefusal, the banner's `not-resolver` risk): the
+    // follower refused it and start would refuse to save it, so the default is to restore too.
+    const bytes = managed || isGone(current) || oversizeWords !== null ? null : resolverBytes(current);
+    const fileRefusal = bytes ? notResolverFileRefusal(bytes) : null;
+    const restoreByDefault = opts.onDrift === undefined && (route?.keepLeavesNone === true || linkEndWords !== null || oversizeWords !== null || ownerRefusal !== null || fileRefusal !== null);
     // A K2s-owned file someone edited (header kept) is drift too: never dropped silently.
     const edited = managed && state.managedResolvConfSha256 !== null && !isK2sWrittenSha(state, entrySha(current));
     const putBack = target ?? state.resolvConf;
@@ -240,6 +246,9 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
       } else if (byDefault && linkEndWords) {
         message = `Someone else had replaced /etc/resolv.conf by ${linkEndWords}. Keeping their file would give host apps no nameserver, so the original saved at ${state.savedAt} was restored, byte for byte; pass --on-drift keep to keep theirs.`;
         notes.push(message);
+      } else if (byDefault && fileRefusal) {
+        message = `Someone else had changed /etc/resolv.conf. ${keepRiskWords({ kind: 'not-resolver', reason: fileRefusal }, null)} So the original saved at ${state.savedAt} was restored, byte for byte; pass --on-drift keep to keep theirs.`;
+        notes.push(message);
       } else if (byDefault && route?.keepLeavesNone) {
         message = `Someone else had changed /etc/resolv.conf, but ${route.implicit ? 'their file has no nameserver line (glibc then asks 127.0.0.1, K2s DNS\'s own)' : `their file names no nameserver but K2s DNS's own (${route.nameservers.join(', ')})`}. Keeping their file would leave this host with no nameserver that answers once the proxy stops, so the original saved at ${state.savedAt} was restored, byte for byte; pass --on-drift keep to keep theirs.`;
         notes.push(message);
@@ -253,6 +262,7 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
       message = `Kept the /etc/resolv.conf someone else wrote while K2s ran (${changes.join('; ')}); ${followed ? `the saved copy (${followed})${startCopy ? ' and the file from before Start' : ''}` : 'the copy saved at start'} ${followed && startCopy ? 'were' : 'was'} discarded.`;
       // Kept on an explicit --on-drift keep: the result must say nothing answers, not just "stopped".
       if (linkEndWords) message += ` No name resolves on this host now: /etc/resolv.conf is ${linkEndWords}, so host apps get no nameserver from it; put a resolver file there (reconnect the network, or replace the link with a file holding "nameserver <your router or company DNS>").`;
+      else if (fileRefusal) message += ` The kept file ${fileRefusal.replace(/^the new file /, '')}, so ${cliCommand('start', true)} refuses to save it as the original: replace it with a resolver file first (reconnect the network, or write "nameserver <your router or company DNS>").`;
       else if (route?.keepLeavesNone) message += ` No name resolves on this host now: nothing answers on ${route.nameservers.map((n) => `${n}:53`).join(' and ')} (${route.implicit ? 'the kept file has no nameserver line, so glibc asks 127.0.0.1' : `the kept file lists only ${route.nameservers.join(', ')}`}); put a nameserver that answers into /etc/resolv.conf (reconnect the network, or add "nameserver <your router or company DNS>").`;
       notes.push(message);
     }

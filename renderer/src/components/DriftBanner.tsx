@@ -3,7 +3,7 @@
  * rewritten by another program (resolverOwner `foreign`). Shows what changed and offers the
  * two ways to stop, named as everywhere (shared/fix.ts DRIFT_CHOICE); keep is the default, so
  * the other program wins — unless keeping their file is the worse choice (shared/drift-default.ts):
- * it names no nameserver but the proxy's, its nameserver does not answer (the health report's
+ * it is no resolver file at all (the follower's reason, status.driftFileRefusal), it names no nameserver but the proxy's, its nameserver does not answer (the health report's
  * host-apps hop for this very file), or a user owns or may write it (the follower refused it);
  * the banner then says why and Restore my original is the default. It is the ONE place in the app to make the drift choice (the verdict,
  * the Host DNS card and Diagnostics point here), and Restore my original, which overwrites the

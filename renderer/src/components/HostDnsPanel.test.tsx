@@ -6,6 +6,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { renderToStaticMarkup } from 'react-dom/server';
 import type { HostDnsStatus } from '../../../shared/types';
+import { describeNetworkChange } from '../../../shared/network-writer';
 
 const state = vi.hoisted(() => ({ status: null as unknown, error: null, busy: false }));
 vi.mock('../stores', () => ({ useDns: (sel: (s: typeof state) => unknown) => sel(state) }));
@@ -77,5 +78,13 @@ describe('HostDnsPanel', () => {
     state.status = { ...running, savedAt: new Date().toISOString(), savedBy: 'k2s-dns' };
     const html = renderToStaticMarkup(<HostDnsPanel />);
     expect(cell(html, 'dns-saved')).toMatch(/^the file in place at Start, saved at \d\d:\d\d:\d\d by k2s-dns$/);
+  });
+  it('an old drift whose file is K2s\'s again is told in the past, and its status note is not repeated (issue 20 low)', () => {
+    const change = { at: '2026-12-04T15:54:31.518Z', outcome: 'drift' as const, writer: 'an unknown program', evidence: '', how: '/etc/resolv.conf replaced by a new file', from: ['192.0.2.53'], to: ['192.0.2.53'], reason: 'the new file is not text (it holds NUL bytes)', ended: true };
+    state.status = { ...running, networkChange: change, messages: [describeNetworkChange(change)] };
+    const html = renderToStaticMarkup(<HostDnsPanel />);
+    expect(html).toContain('data-ended="true"');
+    expect(cell(html, 'dns-network-change')).toMatch(/— \/etc\/resolv\.conf replaced by a new file; was not followed: the new file is not text \(it holds NUL bytes\)\. That drift is over: \/etc\/resolv\.conf is K2s DNS(&#x27;|')s own file again\.$/);
+    expect(html).not.toContain('class="note"');
   });
 });
