@@ -63,7 +63,7 @@ describe('keepRisk: a file that is no resolver file (issue 20, M6)', () => {
     const status = { driftRoute: driftRoute(text, LISTENERS), resolverStamp: 'abc', driftFileRefusal: reason };
     const risk = keepRisk(status, { hops: [systemHop('nxdomain', 'NXDOMAIN', null)], forResolver: 'abc' });
     expect(risk).toEqual({ kind: 'not-resolver', reason });
-    expect(keepRiskWords(risk!, status.driftRoute)).toBe('K2s DNS did not follow their file because it is not a resolver file (line "this is a log" is no resolv.conf(5) directive); keeping it leaves that file as this host\'s resolver, and start refuses to save it as the original.');
+    expect(keepRiskWords(risk!, status.driftRoute)).toBe('K2s DNS did not follow their file because it is not a resolver file (line "this is a log" is no resolv.conf(5) directive); keeping it leaves that file as this host\'s resolver.');
   });
   it("comes before no-nameserver and the owner rule: the follower's first reason is the one shown", () => {
     const text = 'hello world\n';

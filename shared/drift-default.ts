@@ -62,7 +62,7 @@ export function keepRisk(status: Pick<HostDnsStatus, 'driftRoute' | 'driftOwnerR
 export function keepRiskWords(risk: KeepRisk, route: Pick<DriftRoute, 'nameservers'> | null): string {
   switch (risk.kind) {
     case 'not-resolver':
-      return `K2s DNS did not follow their file because ${risk.reason.replace(/^the new file/, 'it')}; keeping it leaves that file as this host's resolver, and start refuses to save it as the original.`;
+      return `K2s DNS did not follow their file because ${risk.reason.replace(/^the new file/, 'it')}; keeping it leaves that file as this host's resolver.`;
     case 'no-nameserver':
       return keepLeavesNoneWords(route ?? { nameservers: ['127.0.0.1'] });
     case 'dead': {

@@ -97,7 +97,7 @@ export const ERROR_CODES = {
   NO_UPSTREAM: { exit: refusedOnly, http: 200, meaning: 'The original resolver lists no usable upstream nameserver.' },
   RUNNING_OTHER_OPTIONS: { exit: refusedOnly, http: 200, meaning: 'K2s DNS already runs, with other upstreams or network-change policy than the start asked for; nothing changed: stop, then start with them.' },
   WSL_RESOLV_CONF: { exit: refusedOnly, http: 200, meaning: 'WSL generates /etc/resolv.conf on every start (generateResolvConf in /etc/wsl.conf).' },
-  NOT_RESOLVER_FILE: { exit: refusedOnly, http: 200, meaning: '/etc/resolv.conf is no resolver file (not text, not UTF-8, or a line that is no resolv.conf(5) directive), so start will not save it as the original.' },
+  NOT_RESOLVER_FILE: { exit: refusedOnly, http: 200, meaning: '/etc/resolv.conf is no resolver file (not text, not UTF-8, or a line that is no resolv.conf(5) directive in a file that names no nameserver), so start will not save it as the original.' },
   RESOLV_CONF_TOO_LARGE: { exit: refusedOnly, http: 200, meaning: '/etc/resolv.conf is larger than a resolver file (64 KiB), so start cannot save a copy of it.' },
   NO_SPACE: { exit: either, http: 200, meaning: 'No space left to write the lock, state or resolver file.' },
   // --- lifecycle steps: failed after changes, rolled back ---

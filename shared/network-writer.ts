@@ -127,11 +127,32 @@ export function resolverFileRefusal(bytes: Uint8Array): string | null {
  * drift (follow.ts), status names it (driftFileRefusal), the drift banner's and a plain stop's
  * default is to restore the saved original over it (shared/drift-default.ts `not-resolver`,
  * lifecycle/teardown.ts), and start refuses to save it as the original (preflight
- * NOT_RESOLVER_FILE): stop would put it back byte for byte, so the host would get it again.
+ * NOT_RESOLVER_FILE): stop would put it back byte for byte, so the host would get it again —
+ * except a file whose only fault is a line glibc ignores while it names a nameserver: glibc
+ * uses it, so start saves it as is and its preflight step names the line.
  */
 export function notResolverFileRefusal(bytes: Uint8Array): string | null {
   const p = resolverFileProblem(bytes);
   return p && p.kind !== 'empty' && p.kind !== 'no-nameserver' ? p.reason : null;
+}
+
+/**
+ * Why start will not save `bytes` as the original (preflight NOT_RESOLVER_FILE), or null: the
+ * not-a-resolver-file reasons of notResolverFileRefusal, except a file whose only fault is a
+ * line glibc ignores (no resolv.conf(5) directive) while it names a nameserver — glibc uses that
+ * file, so start saves it as is (and says so: unknownLineWords).
+ */
+export function startRefusesResolverFile(bytes: Uint8Array): string | null {
+  const p = resolverFileProblem(bytes);
+  if (!p || p.kind === 'empty' || p.kind === 'no-nameserver') return null;
+  if (p.kind === 'foreign-line' && parseResolvConf(Buffer.from(bytes).toString('utf8')).nameservers.length > 0) return null;
+  return p.reason;
+}
+
+/** `line "x" is no resolv.conf(5) directive` for a file start saves despite such a line (see startRefusesResolverFile), else null. */
+export function unknownLineWords(bytes: Uint8Array): string | null {
+  const p = resolverFileProblem(bytes);
+  return p?.kind === 'foreign-line' && startRefusesResolverFile(bytes) === null ? p.reason.replace(/^the new file is not a resolver file \((.*)\)$/, '$1') : null;
 }
 
 /** The first uid of a user account (Debian Policy §9.2.2; adduser.conf FIRST_UID): 1000 and above, 65534 included, are not system accounts. */

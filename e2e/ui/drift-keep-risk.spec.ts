@@ -86,7 +86,7 @@ test('a file the follower refused as not a resolver file: Restore my original is
   await expect(banner).toHaveAttribute('data-route', 'bypass');
   const warning = page.getByTestId('drift-keep-warning');
   await expect(warning).toHaveAttribute('data-risk', 'not-resolver', { timeout: 15_000 });
-  await expect(warning).toHaveText('K2s DNS did not follow their file because it is not a resolver file (line "this is a log line" is no resolv.conf(5) directive); keeping it leaves that file as this host\'s resolver, and start refuses to save it as the original.');
+  await expect(warning).toHaveText('K2s DNS did not follow their file because it is not a resolver file (line "this is a log line" is no resolv.conf(5) directive); keeping it leaves that file as this host\'s resolver.');
   await expect(page.getByTestId('drift-restore')).toHaveText('Restore my original… (default)');
   await expect(page.getByTestId('drift-keep')).toHaveText('Keep their file');
   await expect(banner.locator('.row button').first()).toHaveAttribute('data-testid', 'drift-restore');

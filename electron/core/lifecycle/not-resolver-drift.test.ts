@@ -3,7 +3,8 @@
  * resolver file", NUL bytes…) and leaves it as drift. Then status says why and that a plain stop
  * restores (driftFileRefusal, the banner's `not-resolver` default), a plain stop restores the
  * saved original over it, and a start on such a file (after a stop that kept it) refuses to save
- * it as the original (NOT_RESOLVER_FILE), with or without --upstream. A drift note whose file is
+ * it as the original (NOT_RESOLVER_FILE), with or without --upstream, unless it names a
+ * nameserver (glibc ignores the odd line; start saves it and says so). A drift note whose file is
  * K2s's again is told in the past (issue 20 low).
  */
 import { describe, expect, it } from 'vitest';
@@ -20,6 +21,8 @@ const host = trackedHosts();
 const quiet = () => undefined;
 const ORIGINAL = 'nameserver 192.0.2.53\nsearch corp.example\n';
 const GARBAGE = 'nameserver 192.0.2.99\nthis is a log line\n';
+/** Garbage with no nameserver at all: start will not save it. */
+const JUNK = 'this is a log line\n';
 const REASON = 'it is not a resolver file (line "this is a log line" is no resolv.conf(5) directive)';
 
 /** Writes `text` at /etc/resolv.conf by rename (as a network tool does). */
@@ -44,7 +47,7 @@ describe('status during drift to a file that is no resolver file', () => {
     expect(s.driftFileRefusal).toBe('the new file is not a resolver file (line "this is a log line" is no resolv.conf(5) directive)');
     // A nameserver line that bypasses the proxy: nothing else would make restore the default.
     expect(s.driftRoute).toMatchObject({ viaK2s: false, keepLeavesNone: false });
-    expect(s.messages).toContain(`K2s DNS did not follow their file because ${REASON}; keeping it leaves that file as this host's resolver, and start refuses to save it as the original. So a plain ${cliCommand('stop', true)} restores your saved original over it (Restore my original; --on-drift keep keeps it).`);
+    expect(s.messages).toContain(`K2s DNS did not follow their file because ${REASON}; keeping it leaves that file as this host's resolver. So a plain ${cliCommand('stop', true)} restores your saved original over it (Restore my original; --on-drift keep keeps it).`);
     const gui = await dnsStatus(h.deps, 'gui');
     expect(gui.messages.join('\n')).toContain('So Restore my original is the default in the banner: it puts your saved original back.');
   });
@@ -71,15 +74,15 @@ describe('stop, then start, with such a file', () => {
     const r = await stopDns(h.deps, {}, quiet);
     expect(r).toMatchObject({ ok: true, exitCode: 0 });
     expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe(ORIGINAL);
-    expect(r.message).toContain(`Someone else had changed /etc/resolv.conf. K2s DNS did not follow their file because ${REASON}; keeping it leaves that file as this host's resolver, and start refuses to save it as the original. So the original saved at `);
+    expect(r.message).toContain(`Someone else had changed /etc/resolv.conf. K2s DNS did not follow their file because ${REASON}; keeping it leaves that file as this host's resolver. So the original saved at `);
     expect(r.message).toContain('pass --on-drift keep to keep theirs');
   });
 
-  it('stop --on-drift keep keeps it and warns; a later start refuses to save it, with the fix, and changes nothing', async () => {
-    const h = await driftedTo(GARBAGE);
+  it('stop --on-drift keep keeps garbage with no nameserver and warns; a later start refuses to save it, with the fix, and changes nothing', async () => {
+    const h = await driftedTo(JUNK);
     const r = await stopDns(h.deps, { onDrift: 'keep' }, quiet);
     expect(r.ok).toBe(true);
-    expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe(GARBAGE);
+    expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe(JUNK);
     expect(r.message).toContain(`The kept file is not a resolver file (line "this is a log line" is no resolv.conf(5) directive), so ${cliCommand('start', true)} refuses to save it as the original`);
     const started = h.services.started.length;
     for (const opts of [TEST_START_OPTS, { ...TEST_START_OPTS, upstreams: ['192.0.2.53'] }]) {
@@ -87,9 +90,21 @@ describe('stop, then start, with such a file', () => {
       expect(s).toMatchObject({ ok: false, exitCode: 3, code: 'NOT_RESOLVER_FILE' });
       expect(s.message).toBe(`/etc/resolv.conf is not a resolver file (line "this is a log line" is no resolv.conf(5) directive), so K2s will not save it as your original (stop would put it back byte for byte); replace it with a resolver file — reconnect the network so NetworkManager or your DHCP client writes it again, or write your nameserver into it (echo 'nameserver <your router or company DNS>' > /etc/resolv.conf) — then start again. Nothing was changed.`);
     }
-    expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe(GARBAGE);
+    expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe(JUNK);
     expect(h.services.started).toHaveLength(started);
     expect((await dnsStatus(h.deps)).state).toBe('stopped');
+  });
+
+  it('a kept file that names a nameserver beside a line glibc ignores: start saves it as is and its preflight step names the line; stop gives it back byte for byte', async () => {
+    const h = await driftedTo(GARBAGE);
+    const r = await stopDns(h.deps, { onDrift: 'keep' }, quiet);
+    expect(r.message).not.toContain('refuses to save it');
+    const steps: string[] = [];
+    const s = await startDns(h.deps, TEST_START_OPTS, (e) => { if (e.type === 'step' && e.step === 'preflight' && e.status === 'done') steps.push(e.message ?? ''); });
+    expect(s).toMatchObject({ ok: true });
+    expect(steps[0]).toContain('; your /etc/resolv.conf is saved as is, though its line "this is a log line" is no resolv.conf(5) directive (glibc ignores that line)');
+    expect((await stopDns(h.deps, {}, quiet)).ok).toBe(true);
+    expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe(GARBAGE);
   });
 
   it('start still saves a resolver file with comments, ; lines and indented lines (glibc ignores them)', async () => {

@@ -8,7 +8,7 @@ import { captureResolver, isManagedResolvConf, isOversize, readAppendOnly, readS
 import { oversizeResolverWords } from '../../../shared/not-a-file';
 import { StateFileCorruptError } from '../host/state-store';
 import { resolverBytes, resolverText, sameResolver } from '../host/resolver-state';
-import { notResolverFileRefusal } from '../../../shared/network-writer';
+import { startRefusesResolverFile, unknownLineWords } from '../../../shared/network-writer';
 import { isGone } from './resolver-gone';
 import { pickUpstreams, readResolvedLinkServers } from '../host/upstreams';
 import { isBindMounted } from '../host/mounts';
@@ -46,6 +46,8 @@ export interface Preflight {
   options: string[];
   /** Search domains/options of the original that the K2s-owned file leaves out. */
   droppedTokens: string[];
+  /** `line "x" is no resolv.conf(5) directive`: a line of the saved file glibc ignores, in a file that names a nameserver (saved as is, said in the step); else null. */
+  ignoredLine: string | null;
   listeners: Listener[];
   skippedListeners: { address: string; reason: string }[];
   /**
@@ -207,7 +209,11 @@ async function hostChecks(deps: LifecycleDeps, opts: StartOptions, engine: Prefl
   // (Over 64 KiB is RESOLV_CONF_TOO_LARGE above.) Only the file saved now: a saved original is
   // not judged again.
   const originalBytes = original === current ? resolverBytes(current) : null;
-  const notResolver = originalBytes ? notResolverFileRefusal(originalBytes) : null;
+  // One exception (shared/network-writer.ts startRefusesResolverFile): a line glibc ignores in a
+  // file that names a nameserver — glibc uses that file, so it is saved as is and the preflight
+  // step names the line (ignoredLine).
+  const notResolver = originalBytes ? startRefusesResolverFile(originalBytes) : null;
+  const ignoredLine = originalBytes ? unknownLineWords(originalBytes) : null;
   if (notResolver) {
     throw refused('NOT_RESOLVER_FILE', `/etc/resolv.conf ${notResolver.replace(/^the new file /, '')}, so K2s will not save it as your original (stop would put it back byte for byte); replace it with a resolver file — reconnect the network so NetworkManager or your DHCP client writes it again, or write your nameserver into it (echo 'nameserver <your router or company DNS>' > /etc/resolv.conf) — then start again. Nothing was changed.`);
   }
@@ -291,6 +297,7 @@ async function hostChecks(deps: LifecycleDeps, opts: StartOptions, engine: Prefl
     search: writable.search,
     options: writable.options,
     droppedTokens: writable.dropped,
+    ignoredLine,
     listeners,
     skippedListeners: skipped,
     resolved,
