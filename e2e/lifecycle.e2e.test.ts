@@ -75,13 +75,21 @@ describe.each(PROXY_ENGINES.map((e) => [e]))('k2s-dns lifecycle on the test bed 
     });
   }
 
-  it.skipIf(skip)('a second start keeps the saved original and says it is already running', async () => {
+  it.skipIf(skip)('a second start keeps the saved original and says it is already running; one with the other --engine is refused', async () => {
     await tb.setResolvLayout('relative-symlink-run');
     const before = await tb.snapshotResolver();
     expect((await k2sDns(['start', ...base])).code).toBe(0);
     const again = await k2sDns(['start', ...base]);
     expect(again.result).toMatchObject({ ok: true, exitCode: 0 });
     expect(again.result?.message).toMatch(/already running/);
+    // The other engine asked with --engine (fourth walk M3): refused, not "nothing changed".
+    const other: ProxyEngine = engine === 'adguard' ? 'dnsmasq' : 'adguard';
+    if (other === 'dnsmasq' || dnsproxyMissing === null) {
+      const switched = await k2sDns(['start', '--kubeconfig', tb.kubeconfigPath, ...engineArgs(other), '--verify-name', 'www.example.test', '--json']);
+      expect(switched.code, switched.stdout + switched.stderr).toBe(3);
+      expect(switched.result).toMatchObject({ ok: false, exitCode: 3, code: 'RUNNING_OTHER_OPTIONS' });
+      expect(switched.result?.message).toContain(`(engine ${other} asked, ${engine} running)`);
+    }
     expect((await k2sDns(['stop', '--json'])).code).toBe(0);
     expect(await tb.snapshotResolver()).toEqual(before);
   });

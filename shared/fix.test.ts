@@ -1,7 +1,7 @@
 /** CLI remedies are lines the user can paste the way the README runs the CLI (`npx k2s-dns …`). */
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
-import { cliCommand, DRIFT_CHOICE } from './fix';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cliCommand, DRIFT_CHOICE, setCliKubeconfig, setCliRunningStart } from './fix';
 import { fixText, type HealthAction } from './health';
 
 const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
@@ -38,5 +38,35 @@ describe('CLI remedies match the README', () => {
     expect(fixText('restore', 'cli')).toBe(
       '"Keep their file" (the default): sudo npx k2s-dns stop --on-drift keep && sudo npx k2s-dns start; or "Restore my original": sudo npx k2s-dns stop --on-drift restore && sudo npx k2s-dns start',
     );
+  });
+});
+
+describe('a printed start restarts K2s DNS as it ran (fourth walk M2)', () => {
+  afterEach(() => {
+    setCliRunningStart(null);
+    setCliKubeconfig(null);
+  });
+
+  it('drift while dnsmasq runs with its own upstream: both choices start dnsmasq again, not the Automatic engine', () => {
+    setCliRunningStart(['--engine', 'dnsmasq', '--upstream', '192.0.2.54', '--on-network-change', 'keep']);
+    expect(fixText('restore', 'cli')).toBe(
+      '"Keep their file" (the default): sudo npx k2s-dns stop --on-drift keep && sudo npx k2s-dns start --engine dnsmasq --upstream 192.0.2.54 --on-network-change keep; or "Restore my original": sudo npx k2s-dns stop --on-drift restore && sudo npx k2s-dns start --engine dnsmasq --upstream 192.0.2.54 --on-network-change keep',
+    );
+    expect(fixText('restart', 'cli')).toBe('sudo npx k2s-dns stop && sudo npx k2s-dns start --engine dnsmasq --upstream 192.0.2.54 --on-network-change keep');
+    expect(fixText('start', 'cli')).toBe('sudo npx k2s-dns start --engine dnsmasq --upstream 192.0.2.54 --on-network-change keep');
+  });
+
+  it('each flag is one shell word, before --kubeconfig; a start with flags of its own asks for other options and keeps them', () => {
+    setCliRunningStart(['--dnsproxy', "/opt/it's dnsproxy"]);
+    setCliKubeconfig('/home/u/k2s config');
+    expect(cliCommand('start', true)).toBe("sudo npx k2s-dns start --dnsproxy '/opt/it'\\''s dnsproxy' --kubeconfig '/home/u/k2s config'");
+    expect(cliCommand('start --upstream IP', true)).toBe("sudo npx k2s-dns start --upstream IP --kubeconfig '/home/u/k2s config'");
+    expect(cliCommand('stop', true)).toBe('sudo npx k2s-dns stop');
+  });
+
+  it('nothing known (no state, or unreadable): the bare start', () => {
+    setCliRunningStart(['--engine', 'dnsmasq']);
+    setCliRunningStart(null);
+    expect(cliCommand('start', true)).toBe('sudo npx k2s-dns start');
   });
 });

@@ -67,6 +67,21 @@ export const KUBECONFIG_PLACEHOLDER = 'PATH';
 /** The verbs that read a kubeconfig (`--kubeconfig PATH` in `k2s-dns --help`). */
 const KUBECONFIG_VERBS: ReadonlySet<string> = new Set(['start', 'zones', 'doctor']);
 
+/** The start flags of the K2s DNS this runtime's texts are about (setCliRunningStart), else none. */
+let runningStart: readonly string[] = [];
+
+/**
+ * Sets the flags a printed bare `start` ends with: those that start K2s DNS again as the running
+ * (or started, then broken) one was started (shared/running-start.ts runningStartFlags of its
+ * state file), so a fix's `stop … && start` does not bring back other options (the Automatic
+ * engine where dnsmasq ran). Set wherever the state file is read for status and doctor
+ * (electron/core/lifecycle/status.ts, electron/core/doctor/context.ts); null or [] when none
+ * is known (no state, or one this user cannot read).
+ */
+export function setCliRunningStart(flags: readonly string[] | null): void {
+  runningStart = flags ?? [];
+}
+
 /** `word` as one shell word: as is when it has nothing the shell reads, else in single quotes. */
 function shellWord(word: string): string {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
@@ -77,10 +92,13 @@ function shellWord(word: string): string {
  * (checkout); `root` commands (start, stop, uninstall, recover: they change /etc/resolv.conf)
  * get `sudo ` in front, as the README says ("as root … or prefix it with sudo"). A verb that
  * reads a kubeconfig ends with `--kubeconfig PATH` when the one in use is not what the lookup
- * finds (setCliKubeconfig), so the line works as printed.
+ * finds (setCliKubeconfig), so the line works as printed. A bare `start` (no flags of its own:
+ * a line with flags asks for other options on purpose) ends with the running start's flags
+ * (setCliRunningStart), each a shell word.
  */
 export function cliCommand(args: string, root = false): string {
   const verb = args.split(' ', 1)[0] ?? '';
+  if (args === 'start' && runningStart.length > 0) args = `start ${runningStart.map(shellWord).join(' ')}`;
   const kubeconfig = cliKubeconfig !== null && KUBECONFIG_VERBS.has(verb) ? ` --kubeconfig ${shellWord(cliKubeconfig)}` : '';
   return `${root && cliSudo ? 'sudo ' : ''}${cliName} ${args}${kubeconfig}`;
 }

@@ -46,6 +46,12 @@ export interface ResolverStateFile {
   managedResolvConfIno?: number | null;
   /** The kubeconfig start used, so zones/doctor/the app default to the same cluster. */
   kubeconfigPath?: string | null;
+  /**
+   * The options the start that runs was asked for and that nothing else here records (absent
+   * field: its default), so a printed fix starts K2s DNS again as it ran (shared/running-start.ts).
+   * Absent in state files of earlier versions.
+   */
+  startedWith?: StartedWith;
   // --- zone policy ---
   /** Zones the user allowed past the zone policy (`--allow-zone`, the Zones panel toggle). */
   allowedZones?: string[];
@@ -65,6 +71,22 @@ export interface ResolverStateFile {
    * was not followed replaces lastNetworkChange, so stop still names the file it restores.
    */
   followedChange?: NetworkChange | null;
+}
+
+/**
+ * What a start was asked for beyond what the state records otherwise (the network-change policy,
+ * the allowed zones and the engine that runs are their own fields): `engine` the one asked for
+ * (absent: Automatic), `kubeSwitch` (`--kubeswitch`), `upstreams` (`--upstream`, absent: the
+ * saved resolver's nameservers), `verifyName`, `dnsproxyPath` (`--dnsproxy`), `logQueries`
+ * (false: `--no-log-queries`). The values as shared/operation-input.ts START_FIELDS accepts them.
+ */
+export interface StartedWith {
+  engine?: EngineName;
+  kubeSwitch?: string;
+  upstreams?: string[];
+  verifyName?: string;
+  dnsproxyPath?: string;
+  logQueries?: boolean;
 }
 
 /** The `--on-network-change` policy. */
@@ -135,6 +157,16 @@ export function stateFileProblem(v: unknown): string | null {
   if (v.onNetworkChange !== undefined && v.onNetworkChange !== 'follow' && v.onNetworkChange !== 'keep') return 'onNetworkChange is not follow or keep';
   if (v.plan !== undefined && v.plan !== null && !(isObj(v.plan) && Array.isArray(v.plan.upstreams) && Array.isArray(v.plan.listeners) && Array.isArray(v.plan.zones)))
     return 'plan is not a proxy plan';
+  if (v.startedWith !== undefined) {
+    const w = v.startedWith;
+    if (!isObj(w)) return 'startedWith is not an object';
+    if (w.engine !== undefined && !isEngineName(w.engine)) return `startedWith.engine is not ${ENGINE_NAMES.join(', ')}`;
+    for (const k of ['kubeSwitch', 'verifyName', 'dnsproxyPath'] as const) {
+      if (w[k] !== undefined && !(isStr(w[k]) && w[k].length <= 4096)) return `startedWith.${k} is not a string`;
+    }
+    if (w.upstreams !== undefined && !(Array.isArray(w.upstreams) && w.upstreams.length <= 32 && w.upstreams.every((u) => isStr(u) && u.length <= 64))) return 'startedWith.upstreams is not a list of at most 32 upstreams';
+    if (w.logQueries !== undefined && typeof w.logQueries !== 'boolean') return 'startedWith.logQueries is not a boolean';
+  }
   if (v.managedResolvConfIno !== undefined && v.managedResolvConfIno !== null && !isInt(v.managedResolvConfIno)) return 'managedResolvConfIno is not an inode number or null';
   for (const k of ['engineBinary', 'managedNameserver', 'pendingManagedResolvConfSha256'] as const) {
     if (v[k] !== undefined && !isStrOrNull(v[k])) return `${k} is not a string or null`;

@@ -110,7 +110,8 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
       const found = await locateKubeconfig(typeof v.kubeconfig === 'string' ? { explicit: v.kubeconfig } : {});
       await nameKubeconfig(found.path);
       const deps = await nodeDeps();
-      const r = await startDns(deps, startOptionsOf(input, found), sink);
+      // `--engine` here is asked for this start: a running K2s DNS with another engine refuses it.
+      const r = await startDns(deps, startOptionsOf(input, found, 'cli'), sink);
       return r.exitCode;
     }
     case 'follow-watch': {

@@ -9,6 +9,8 @@ import type { ResolverStateFile } from '../../../shared/state-file';
 import { K2S_DEFAULTS } from '../../../shared/k2s-paths';
 import { captureResolverWithNotes, readState } from '../host/resolver-state';
 import { isManagedEntry, resolverText } from '../lifecycle/preflight';
+import { setCliRunningStart } from '../../../shared/fix';
+import { runningStartFlags } from '../../../shared/running-start';
 
 /** Options of runDoctor; paths are absolute host paths. */
 export interface DoctorOptions {
@@ -74,6 +76,8 @@ export async function readDoctorContext(deps: LifecycleDeps, opts: DoctorOptions
     stateUnreadable = deps.uid() !== 0 && (code === 'EACCES' || code === 'EPERM');
     return null;
   });
+  // The findings' `start` commands start K2s DNS again as it ran (shared/fix.ts setCliRunningStart).
+  setCliRunningStart(state ? runningStartFlags(state) : null);
   const service = await deps.services.status().catch(() => ({ running: false, pid: null }));
   const k2sOwnsResolver = current !== null && isManagedEntry(current);
   // While K2s owns the file, the original is the saved one; without a saved one there is none.

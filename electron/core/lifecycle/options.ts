@@ -1,6 +1,6 @@
 import type { EngineName } from '../../../shared/types';
 import type { StartInput } from '../../../shared/operation-input';
-import type { NetworkChangePolicy } from '../../../shared/state-file';
+import type { NetworkChangePolicy, StartedWith } from '../../../shared/state-file';
 
 /** Options of `start`; every field has a documented default. */
 export interface StartOptions {
@@ -10,6 +10,12 @@ export interface StartOptions {
   kubeconfigLookup?: { tried: string[]; explicit: boolean };
   /** Default: adguard when its binary exists, else dnsmasq, else refused (NO_ENGINE). */
   engine?: EngineName;
+  /**
+   * True when `engine` was asked for this start on purpose (the CLI's `--engine`), not a stored
+   * preference (the window's Engine select, sent with every Start): a running K2s DNS with
+   * another engine then refuses the start (RUNNING_OTHER_OPTIONS, start.ts otherOptions).
+   */
+  engineExplicit?: boolean;
   /** AdGuard dnsproxy binary (host path). Default `<installDir>/bin/dnsproxy`. */
   dnsproxyPath?: string;
   /** dnsmasq binary (host path). Default /usr/sbin/dnsmasq (Debian dnsmasq-base). */
@@ -63,15 +69,23 @@ export interface KubeconfigFound {
 }
 
 /**
+ * The door a Start came through, for what its engine means: `cli` (`k2s-dns start --engine E`:
+ * asked for this start) or `window` (the app through its helper: the Engine select's stored
+ * preference, sent with every Start).
+ */
+export type StartDoor = 'cli' | 'window';
+
+/**
  * THE one conversion of a Start input (shared/operation-input.ts, whichever door it came
  * through) into the lifecycle's StartOptions: `found` is the kubeconfig lookup's result (the
- * input's `kubeconfig`, if any, was the lookup's explicit path). Absent fields keep their defaults.
+ * input's `kubeconfig`, if any, was the lookup's explicit path). Absent fields keep their
+ * defaults. An engine from the `cli` door is explicit (StartOptions.engineExplicit).
  */
-export function startOptionsOf(input: StartInput, found: KubeconfigFound): StartOptions {
+export function startOptionsOf(input: StartInput, found: KubeconfigFound, door: StartDoor = 'window'): StartOptions {
   return {
     kubeconfigPath: found.path,
     kubeconfigLookup: found,
-    ...(input.engine ? { engine: input.engine } : {}),
+    ...(input.engine ? { engine: input.engine, ...(door === 'cli' ? { engineExplicit: true } : {}) } : {}),
     ...(input.dnsproxyPath !== undefined ? { dnsproxyPath: input.dnsproxyPath } : {}),
     ...(input.kubeSwitch !== undefined ? { kubeSwitch: input.kubeSwitch } : {}),
     ...(input.upstreams !== undefined ? { upstreams: input.upstreams } : {}),
@@ -79,5 +93,20 @@ export function startOptionsOf(input: StartInput, found: KubeconfigFound): Start
     ...(input.logQueries !== undefined ? { logQueries: input.logQueries } : {}),
     ...(input.allowZones?.length ? { allowZones: input.allowZones } : {}),
     ...(input.onNetworkChange !== undefined ? { onNetworkChange: input.onNetworkChange } : {}),
+  };
+}
+
+/**
+ * What the state file keeps of a start's options (shared/state-file.ts StartedWith): the fields
+ * given, so a printed fix can start K2s DNS again as it ran (shared/running-start.ts).
+ */
+export function startedWithOf(opts: StartOptions): StartedWith {
+  return {
+    ...(opts.engine !== undefined ? { engine: opts.engine } : {}),
+    ...(opts.kubeSwitch !== undefined ? { kubeSwitch: opts.kubeSwitch } : {}),
+    ...(opts.upstreams?.length ? { upstreams: opts.upstreams } : {}),
+    ...(opts.verifyExternalName !== undefined ? { verifyName: opts.verifyExternalName } : {}),
+    ...(opts.dnsproxyPath !== undefined ? { dnsproxyPath: opts.dnsproxyPath } : {}),
+    ...(opts.logQueries !== undefined ? { logQueries: opts.logQueries } : {}),
   };
 }

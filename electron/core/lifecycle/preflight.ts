@@ -25,6 +25,7 @@ export { resolverText } from '../host/resolver-state';
 import { ipInCidr, parseIp } from '../../../shared/cidr';
 import { wslRefusalMessage, wslResolverVerdict } from '../../../shared/wsl';
 import { readWslInputs } from '../host/wsl-inputs';
+import { KUBESWITCH_NONE_REASON } from '../../../shared/running-start';
 
 /** What preflight learned; nothing on the host has changed yet. */
 export interface Preflight {
@@ -93,7 +94,7 @@ export async function planListeners(
   const listeners: Listener[] = [{ address: '127.0.0.1', port: 53 }];
   const skipped: { address: string; reason: string }[] = [];
   const wanted = kubeSwitch ?? K2S_DEFAULTS.kubeSwitchAddress;
-  if (wanted === 'none') return { listeners, skipped: [{ address: 'KubeSwitch', reason: 'disabled with --kubeswitch none' }] };
+  if (wanted === 'none') return { listeners, skipped: [{ address: 'KubeSwitch', reason: KUBESWITCH_NONE_REASON }] };
   const bad = kubeSwitchRefusal(wanted);
   if (bad) throw refused('BAD_KUBESWITCH', bad);
   const assigned = await deps.hostAddresses();

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { LifecycleDeps } from './deps';
-import type { StartOptions } from './options';
+import { startedWithOf, type StartOptions } from './options';
 import type { ResultEvent, ResultWarning } from '../../../shared/lifecycle-events';
 import type { ClusterDiscovery, ProxyPlan } from '../../../shared/types';
 import type { ResolverStateFile } from '../../../shared/state-file';
@@ -30,6 +30,7 @@ import { cidrRefusal } from '../../../shared/corefile-policy';
 import { applyRoute, restartResolved, revertRoute } from './resolved';
 import { acquireLock, LOCK_PATH } from './lock';
 import { isNoRoomError, noRoomMessage } from '../host/mounts';
+import { DEFAULT_VERIFY_NAME } from '../../../shared/running-start';
 
 /** Default deadline for the proxy to answer on every listener, ms: sized for a busy host. */
 export const READY_TIMEOUT_MS = 20_000;
@@ -104,7 +105,7 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
       return finish(r, true, EXIT.ok, 'K2s DNS is already running; nothing changed.');
     }
 
-    const state = await r.run('save', 'Saving the exact /etc/resolv.conf', () => save(deps, pre, undo));
+    const state = await r.run('save', 'Saving the exact /etc/resolv.conf', () => save(deps, pre, opts, undo));
     const discovery = await r.run('discover', `Reading kube-dns and the Corefile through ${pre.kubeconfigPath}`, async () => {
       const d = await deps.discover(pre.kubeconfigPath, { searchDomains: pre.search, nameservers: pre.upstreams, proxyListeners: pre.listeners.map((l) => l.address), allowZones: [...new Set([...(opts.allowZones ?? []), ...(pre.existing?.allowedZones ?? [])])] }).catch((err: unknown) => {
         throw failed('DISCOVERY_FAILED', messageOf(err));
@@ -182,7 +183,7 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
     await r.run('verify', `Resolving kubernetes.default.svc.${discovery.clusterDomain} and an external name`, async () => {
       const resolvConfText = (await readResolverText(deps.fs)) ?? '';
       const paths = deps.lookupPaths ? await deps.lookupPaths({ resolved: pre.resolved !== null, resolvConfText, skip: ['127.0.0.1'] }) : [];
-      const v = await verifyDns(deps, discovery, pre.upstreams, opts.verifyExternalName ?? 'kubernetes.io', undefined, (opts.upstreams?.length ?? 0) > 0, paths);
+      const v = await verifyDns(deps, discovery, pre.upstreams, opts.verifyExternalName ?? DEFAULT_VERIFY_NAME, undefined, (opts.upstreams?.length ?? 0) > 0, paths);
       if (v.warning) warnings.push({ code: v.warningCode ?? 'UPSTREAM_UNVERIFIED', message: v.warning });
       return { value: v, message: v.summary, detail: v.detail };
     });
@@ -241,13 +242,18 @@ function startCapture(c: NonNullable<LifecycleDeps['capture']>, plan: ProxyPlan,
 
 /**
  * What `opts` asks for that the running K2s DNS (its state file `existing`) does not have, one
- * phrase each: explicit upstreams, the network-change policy. [] when the start asks for nothing
- * else (or the state is unknown). The engine is not compared: the window sends the user's
- * preferred engine with every Start, also one that only restarts a dead follower.
+ * phrase each: an engine asked for on purpose (`engineExplicit`: the CLI's `--engine`), explicit
+ * upstreams, the network-change policy. [] when the start asks for nothing else (or the state is
+ * unknown). The window's engine is never compared: it is the Engine select's stored preference,
+ * sent with every Start — also the Start that only restarts a dead follower, and the verdict's
+ * Start button, which sends the stored choice even where the select shows the running engine —
+ * so a window Start on a running K2s DNS keeps working as before; a window user who wants
+ * another engine stops first (Stop, then Start), as the select's running-engine view implies.
  */
-export function otherOptions(opts: Pick<StartOptions, 'upstreams' | 'onNetworkChange'>, existing: ResolverStateFile | null): string[] {
+export function otherOptions(opts: Pick<StartOptions, 'engine' | 'engineExplicit' | 'upstreams' | 'onNetworkChange'>, existing: ResolverStateFile | null): string[] {
   if (!existing) return [];
   const out: string[] = [];
+  if (opts.engineExplicit && opts.engine && existing.engine && opts.engine !== existing.engine) out.push(`engine ${opts.engine} asked, ${existing.engine} running`);
   const running = existing.plan?.upstreams ?? existing.upstreams;
   if (opts.upstreams?.length && opts.upstreams.join(' ') !== running.join(' ')) out.push(`upstreams ${opts.upstreams.join(', ')} asked, ${running.join(', ') || 'none'} running`);
   const policy = existing.onNetworkChange ?? 'follow';
@@ -272,8 +278,8 @@ async function rollback(r: StepReporter, undo: Undo[]): Promise<string[]> {
   return problems;
 }
 
-/** Writes the state file with the original (unless an earlier start saved it already). */
-async function save(deps: LifecycleDeps, pre: Preflight, undo: Undo[]) {
+/** Writes the state file with the original (unless an earlier start saved it already) and what `opts` asked (startedWith). */
+async function save(deps: LifecycleDeps, pre: Preflight, opts: StartOptions, undo: Undo[]) {
   const state: ResolverStateFile = {
     version: 1,
     writtenBy: 'k2s-dns',
@@ -290,6 +296,7 @@ async function save(deps: LifecycleDeps, pre: Preflight, undo: Undo[]) {
     kubernetesServiceIp: null,
     managedResolvConfSha256: null,
     kubeconfigPath: pre.kubeconfigPath,
+    startedWith: startedWithOf(opts),
     // A resumed start keeps the saved copy, so it keeps the follow that made it too: status,
     // stop and `--restore start` name that file by its writer, never as start's.
     ...(pre.currentIsManaged && pre.existing?.followedChange ? { followedChange: pre.existing.followedChange } : {}),

@@ -3,7 +3,8 @@ import { createHash } from 'node:crypto';
 import type { LifecycleDeps } from './deps';
 import type { HostDnsStatus, ResolverEntry } from '../../../shared/types';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
-import { cliCommand, type FrontEnd } from '../../../shared/fix';
+import { cliCommand, setCliRunningStart, type FrontEnd } from '../../../shared/fix';
+import { runningStartFlags } from '../../../shared/running-start';
 import { captureResolver, isOversize, readState, resolverBytes, sameResolver } from '../host/resolver-state';
 import { isK2sWrittenSha } from '../../../shared/state-file';
 import { notResolverFileWords, oversizeResolverWords } from '../../../shared/not-a-file';
@@ -44,6 +45,8 @@ export function resolverStampOf(e: ResolverEntry): string {
  * progress from the lifecycle journal (`starting`/`stopping` while its process lives).
  * Cheap (files and the service only): the end-to-end path check is dnsStatusWithHealth.
  * `frontEnd` picks the words of the fixes in `messages`: app buttons for 'gui', commands for 'cli'.
+ * Sets the running start's flags for this runtime's printed `start` commands (shared/fix.ts
+ * setCliRunningStart), from the state file it read.
  */
 export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli'): Promise<HostDnsStatus> {
   const say = (w: Record<FrontEnd, string>) => w[frontEnd];
@@ -59,6 +62,8 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     if (!unreadable) messages.push(stateProblem ?? (err as Error).message);
     return null;
   });
+  // Every `start` this status (and the health verdict read with it) prints starts K2s DNS again as it ran.
+  setCliRunningStart(state ? runningStartFlags(state) : null);
   const service = await deps.services.status();
   const top = await deps.fs.lstat(K2S_PATHS.resolvConf);
   const kind = top?.kind;

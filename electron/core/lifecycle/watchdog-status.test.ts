@@ -15,6 +15,7 @@ import { hopLine } from '../doctor/health';
 
 const newHost = trackedHosts();
 const opts = TEST_START_OPTS;
+// The fixes start again as the test start ran: with its verify name (shared/running-start.ts).
 
 /** A started host whose proxy is down and whose watchdog state file says `restarting` (restart 2). */
 async function restartingHost() {
@@ -47,7 +48,7 @@ describe('status while the watchdog restarts the proxy', () => {
     // As supervisor-script.ts writes it after the 7th quick failure.
     await writeFile(join(h.root, 'run/k2s/dnsproxy-watchdog.state'), 'restarts=7\nstate=gave-up\nlast-exit=137\nlast-exit-at=1764874212\nlast-pid=35131\n');
     const s = await dnsStatus(h.deps);
-    expect(s.messages).toContain('The watchdog restarted k2s-dnsproxy 6 times in a row, each run ending within 60 s, and gave up; the last run was killed by signal KILL (exit status 137) (/var/log/dnsproxy/dnsproxy.log says why). Fix that cause, then run sudo npx k2s-dns start: it starts k2s-dnsproxy again and keeps your saved original.');
+    expect(s.messages).toContain('The watchdog restarted k2s-dnsproxy 6 times in a row, each run ending within 60 s, and gave up; the last run was killed by signal KILL (exit status 137) (/var/log/dnsproxy/dnsproxy.log says why). Fix that cause, then run sudo npx k2s-dns start --verify-name www.example.test: it starts k2s-dnsproxy again and keeps your saved original.');
     expect(s.messages.join('\n')).not.toContain('not running although K2s DNS was started');
   });
 
@@ -57,7 +58,7 @@ describe('status while the watchdog restarts the proxy', () => {
     await writeFile(join(h.root, 'run/k2s/dnsproxy-watchdog.pid'), `${gone}\n`);
     const s = await dnsStatus(h.deps);
     expect(s.watchdogRestart).toBeUndefined();
-    expect(s.messages.join('\n')).toContain('run sudo npx k2s-dns start: it starts k2s-dnsproxy again and keeps your saved original.');
+    expect(s.messages.join('\n')).toContain('run sudo npx k2s-dns start --verify-name www.example.test: it starts k2s-dnsproxy again and keeps your saved original.');
   });
 
   it('without a restarting watchdog the advice is start alone, which repairs a dead proxy (issue 20 low: not "stop, then start")', async () => {
@@ -66,7 +67,7 @@ describe('status while the watchdog restarts the proxy', () => {
     h.services.running = false;
     const s = await dnsStatus(h.deps);
     expect(s.watchdogRestart).toBeUndefined();
-    expect(s.messages.join('\n')).toContain('run sudo npx k2s-dns start: it starts k2s-dnsproxy again and keeps your saved original.');
+    expect(s.messages.join('\n')).toContain('run sudo npx k2s-dns start --verify-name www.example.test: it starts k2s-dnsproxy again and keeps your saved original.');
     expect(s.messages.join('\n')).not.toContain('stop');
     // …and it does: start alone runs the proxy again, the saved original kept.
     const savedAt = s.savedAt;
