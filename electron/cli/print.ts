@@ -4,22 +4,26 @@ import { HOP_SYMBOL, hopMark, recheckWords, verdictLine } from '../../shared/hea
 import { hopLine } from '../core/doctor/health';
 import { stepWarns } from '../../shared/step-warn';
 import { proxyExitSentence } from '../../shared/proxy-exit';
-import { terminalSafe as t } from './terminal-safe';
+import { terminalSafe } from './terminal-safe';
+import { localTimes } from '../../shared/clock';
 
 // Every value from the cluster, a DNS answer or the host goes through t() (terminal-safe.ts).
+const t = terminalSafe;
+/** A backend message for people: t() with its times as the CLI prints times (shared/clock.ts localTimes: `17:12:03` today, the date before it on another day; --json keeps the ISO times). */
+const msg = (s: string): string => localTimes(terminalSafe(s));
 
 /** Prints one lifecycle event: a JSON line with `json`, else one readable line. */
 export function printEvent(e: LifecycleEvent, json: boolean, out: (s: string) => void): void {
   if (json) return out(JSON.stringify(e));
   if (e.type === 'result') {
-    out(`${e.ok ? (e.warnings?.length ? 'OK, WITH WARNINGS' : 'OK') : e.exitCode === 3 ? 'REFUSED' : 'FAILED'}: ${t(e.message)}`);
-    for (const w of e.warnings ?? []) out(`warning [${t(w.code)}]: ${t(w.message)}`);
+    out(`${e.ok ? (e.warnings?.length ? 'OK, WITH WARNINGS' : 'OK') : e.exitCode === 3 ? 'REFUSED' : 'FAILED'}: ${msg(e.message)}`);
+    for (const w of e.warnings ?? []) out(`warning [${t(w.code)}]: ${msg(w.message)}`);
     return;
   }
   if (e.status === 'running') return;
   // A verify that passed on an NXDOMAIN external check gets the warning mark (shared/step-warn.ts).
   const mark = stepWarns(e.step, e.status, e.message) ? '!' : { done: '✓', failed: '✗', skipped: '–', running: '…' }[e.status];
-  out(`${mark} ${e.step.padEnd(12)} ${t(e.message)}`);
+  out(`${mark} ${e.step.padEnd(12)} ${msg(e.message)}`);
 }
 
 /** Zones for people: see print-zones.ts (bounded, escaped, with refused zones). */
@@ -44,8 +48,8 @@ export function formatStatus(s: HostDnsStatus): string {
   if (s.upstreams.length) lines.push(`upstreams:  ${t(s.upstreams.join(', '))}`);
   if (s.clusterDomain) lines.push(`cluster:    ${t(s.clusterDomain)} → CoreDNS ${t(String(s.kubeDnsIp))}`);
   // Who wrote the copy stop restores (a followed file by its writer, never "by k2s-dns").
-  if (s.savedAt) lines.push(`saved:      ${t(s.savedOriginal ?? `${s.savedAt} by ${String(s.savedBy)}`)}`);
-  for (const m of s.messages) if (m !== verdict) lines.push(`note: ${t(m)}`);
+  if (s.savedAt) lines.push(`saved:      ${msg(s.savedOriginal ?? `${s.savedAt} by ${String(s.savedBy)}`)}`);
+  for (const m of s.messages) if (m !== verdict) lines.push(`note: ${msg(m)}`);
   return lines.join('\n');
 }
 

@@ -14,6 +14,7 @@ vi.mock('./LifecycleControls', () => ({ LifecycleControls: () => null }));
 vi.mock('./TimelineView', () => ({ TimelineView: () => null }));
 
 import { HostDnsPanel } from './HostDnsPanel';
+import { timeText } from '../../../shared/clock';
 
 const running: HostDnsStatus = {
   state: 'running',
@@ -86,5 +87,13 @@ describe('HostDnsPanel', () => {
     expect(html).toContain('data-ended="true"');
     expect(cell(html, 'dns-network-change')).toMatch(/— \/etc\/resolv\.conf replaced by a new file; was not followed: the new file is not text \(it holds NUL bytes\)\. That drift is over: \/etc\/resolv\.conf is K2s DNS(&#x27;|')s own file again\.$/);
     expect(html).not.toContain('class="note"');
+  });
+
+  it("a status note's ISO time shows as the window's HH:MM:SS, not ISO (issue 20 low: mixed time formats)", () => {
+    const at = new Date(Date.now() - 60_000).toISOString();
+    state.status = { ...running, messages: [`Recovered an interrupted stop (${at})`] };
+    const html = renderToStaticMarkup(<HostDnsPanel />);
+    expect(html).toContain(`Recovered an interrupted stop (${timeText(Date.parse(at))})`);
+    expect(html).not.toContain(at);
   });
 });

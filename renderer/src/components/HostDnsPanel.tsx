@@ -1,6 +1,6 @@
 /** Host DNS panel: state, engine, listeners (and skipped ones), resolver owner, upstreams, controls. */
 import { displayState } from '../lib/display-state';
-import { timeText } from '../lib/last-known';
+import { timeText, windowTimes } from '../lib/last-known';
 import { useDns } from '../stores';
 import { LifecycleControls } from './LifecycleControls';
 import { RichText } from './RichText';
@@ -109,7 +109,7 @@ export function HostDnsPanel() {
           </dl>
           {/* One message per fact: the verdict line above the cards already says the health verdict (applyHealth's first message); the network change has its row. */}
           {status.messages.filter((m) => !(status.health && m.startsWith(status.health.verdict.summary)) && !(status.networkChange && m === describeNetworkChange(status.networkChange))).map((m) => (
-            <p key={m} className="note"><RichText text={m} /></p>
+            <p key={m} className="note"><RichText text={windowTimes(m)} /></p>
           ))}
         </>
       )}

@@ -105,7 +105,7 @@ export function TimelineView() {
         <ul className="warn-text" data-testid="timeline-warnings">
           {t.result!.warnings!.map((w) => (
             <li key={w.code} data-code={w.code}>
-              <strong>Warning:</strong> <RichText text={w.message} />
+              <strong>Warning:</strong> <RichText text={windowTimes(w.message)} />
             </li>
           ))}
         </ul>

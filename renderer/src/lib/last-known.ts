@@ -1,44 +1,20 @@
 /** How a view names the time of data it shows while its source cannot be reached. */
 
-import { clockTime } from '../../../shared/clock';
+import { clockTime, localTimes, timeText } from '../../../shared/clock';
 
 /** `14:03:07`: local wall-clock time (shared/clock.ts, the CLI prints the same). */
 export { clockTime };
 
-/**
- * The window's one time format: `14:03:07` today, `2026-11-30 14:03:07` on another day (local,
- * 24-hour). Every view that names a time uses it (new-user pass: four formats in one window).
- */
-export function timeText(ms: number, now = Date.now()): string {
-  const d = new Date(ms);
-  const today = new Date(now);
-  const p = (n: number) => String(n).padStart(2, '0');
-  const sameDay = d.getFullYear() === today.getFullYear() && d.getMonth() === today.getMonth() && d.getDate() === today.getDate();
-  return sameDay ? clockTime(ms) : `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${clockTime(ms)}`;
-}
+/** The window's one time format (`14:03:07` today, the date before it on another day): shared/clock.ts. */
+export { timeText };
 
 /** `last known at 14:03:07`: what a view says while the source of its data cannot be reached. */
 export function lastKnownText(ms: number): string {
   return `last known at ${clockTime(ms)}`;
 }
 
-/** An ISO 8601 time with seconds and a zone (`2026-12-02T01:12:03.456Z`, `…+01:00`), or a `01:12:03 UTC` clock. */
-const BACKEND_TIME = /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})|\b\d{2}:\d{2}:\d{2} UTC\b/g;
-
 /**
- * `text` (a backend message, which the CLI prints as it is) with every ISO time and `HH:MM:SS UTC`
- * clock in the window's one time format (timeText): "restored the original saved at
- * 2026-12-02T01:12:03.456Z" → "… saved at 02:12:03" in a UTC+1 window. A `HH:MM:SS UTC` clock
- * is read as today's (UTC).
+ * `text` (a backend message, which the CLI prints through the same function) with every ISO time
+ * and `HH:MM:SS UTC` clock in the window's one time format (timeText): shared/clock.ts localTimes.
  */
-export function windowTimes(text: string, now = Date.now()): string {
-  return text.replace(BACKEND_TIME, (t) => {
-    const utcClock = /^(\d{2}):(\d{2}):(\d{2}) UTC$/.exec(t);
-    if (utcClock) {
-      const d = new Date(now);
-      return timeText(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate(), Number(utcClock[1]), Number(utcClock[2]), Number(utcClock[3])), now);
-    }
-    const ms = Date.parse(t);
-    return Number.isNaN(ms) ? t : timeText(ms, now);
-  });
-}
+export const windowTimes = localTimes;
