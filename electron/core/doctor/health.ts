@@ -34,7 +34,7 @@ export function healthOf(ctx: DoctorContext): Promise<HealthReport> {
   return r;
 }
 
-/** The title the `health` finding has under `report` (lifecycle-state points at it by this). */
+/** The `health` check's topic: the title of its finding when the check itself throws (run-doctor.ts); else the finding's title is the verdict's summary, which lifecycle-state points at. */
 export const HEALTH_FINDING_TOPIC = 'Cluster names on this host';
 
 /** `health`: error when cluster names do not resolve while K2s DNS should serve them; info while stopped. */

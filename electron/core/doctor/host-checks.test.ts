@@ -5,6 +5,7 @@ import { checkKubeletResolvConf, kubeletResolvConf } from './kubelet';
 import { checkContainerRuntimes, dockerDns } from './container-runtimes';
 import { checkDnsproxyVersion, isPinnedDnsproxy, parseDnsproxyVersion } from './dnsproxy-version';
 import { checkLifecycleState } from './lifecycle-state';
+import { checkHealthPath } from './health';
 import { useDoctorHosts } from '../../../e2e/support/doctor-test-host';
 
 const host = useDoctorHosts();
@@ -134,7 +135,13 @@ describe('lifecycle-state', () => {
     const health = async () => ({ name: 'kubernetes.default.svc.cluster.local', domainSource: 'state' as const, hops: [], verdict, checkedAt: 0, durationMs: 1 });
     const f = await checkLifecycleState(await h.ctx({ health }));
     expect(f).toMatchObject({ severity: 'warn', title: 'K2s DNS state: degraded', detail: { state: 'degraded', healthCause: 'coredns-down', pointsAt: 'health' } });
-    expect(f.meaning).toBe('k2s-dnsproxy runs (PID 4242) and owns /etc/resolv.conf, but the path check fails: Cluster names do not resolve on this host: CoreDNS (kube-dns 172.21.0.10:53) does not answer. The cause and its fix are in the finding "Cluster names on this host" (coredns-down) above.');
+    // It points at the health finding by the title the output shows (issue 20 low: it named "Cluster names on this host", a title no finding shows).
+    expect(f.meaning).toBe('k2s-dnsproxy runs (PID 4242) and owns /etc/resolv.conf, but the path check fails (coredns-down); the cause and its fix are in the error "Cluster names do not resolve on this host: CoreDNS (kube-dns 172.21.0.10:53) does not answer" above.');
+    expect(f.fix).toBe('See the error "Cluster names do not resolve on this host: CoreDNS (kube-dns 172.21.0.10:53) does not answer" above: its fix is this one\'s.');
+    expect(f.remedy?.gui).toBe(f.fix);
+    const shown = await checkHealthPath(await h.ctx({ health }));
+    expect(shown).toMatchObject({ severity: 'error', title: verdict.summary });
+    expect(`${f.meaning} ${f.fix} ${f.remedy?.gui} ${f.remedy?.cli}`).not.toContain('Cluster names on this host');
     // A warn verdict (the card stays "running") keeps the state check ok.
     const warn = async () => ({ ...(await health()), verdict: { ...verdict, level: 'warn' as const, resolves: true, cause: 'drift' as const } });
     expect(await checkLifecycleState(await h.ctx({ health: warn }))).toMatchObject({ severity: 'ok', title: 'K2s DNS state: running' });

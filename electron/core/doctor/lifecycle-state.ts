@@ -3,7 +3,7 @@ import type { DoctorFinding } from '../../../shared/doctor';
 import { cliCommand, DRIFT_CHOICE } from '../../../shared/fix';
 import { dnsStatus } from '../lifecycle/status';
 import type { DoctorContext } from './context';
-import { HEALTH_FINDING_TOPIC, healthOf } from './health';
+import { healthOf } from './health';
 import { keepLeavesNoneWords, viaK2sWords } from '../../../shared/drift-route';
 
 /** `lifecycle-state`: ok when running or stopped cleanly, warn when degraded or the resolver was changed by someone else. */
@@ -66,9 +66,10 @@ export async function checkLifecycleState(ctx: DoctorContext): Promise<DoctorFin
         ...base,
         severity: 'warn',
         title: 'K2s DNS state: degraded',
-        meaning: `k2s-dnsproxy runs (PID ${s.pid ?? '?'}) and owns /etc/resolv.conf, but the path check fails: ${v.summary}. The cause and its fix are in the finding "${HEALTH_FINDING_TOPIC}" (${v.cause}) above.`,
-        fix: `See the "${HEALTH_FINDING_TOPIC}" finding above: its fix is this one's.`,
-        remedy: { action: null, gui: `See the error "${v.summary}" above (Cluster names on this host): its fix is this one's.`, cli: `see the "${HEALTH_FINDING_TOPIC}" finding above` },
+        // The health finding by the title the output shows (its verdict's summary), not the check's topic.
+        meaning: `k2s-dnsproxy runs (PID ${s.pid ?? '?'}) and owns /etc/resolv.conf, but the path check fails (${v.cause}); the cause and its fix are in the error "${v.summary}" above.`,
+        fix: `See the error "${v.summary}" above: its fix is this one's.`,
+        remedy: { action: null, gui: `See the error "${v.summary}" above: its fix is this one's.`, cli: `see the error "${v.summary}" above` },
         detail: { ...detail, state: 'degraded', healthCause: v.cause, pointsAt: 'health' },
       };
     }
