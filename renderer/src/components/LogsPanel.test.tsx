@@ -116,7 +116,30 @@ describe('LogsPanel raw view: what it counts and hides (third walk)', () => {
     const debug = { time: null, level: 'DEBUG', message: 'sending request', fields: { qname: 'KUBERNETES.DEFAULT.svc.cluster.local.' }, raw: 'sending request' };
     const error = { time: null, level: 'ERROR', message: 'exchange failed', fields: { err: 'i/o timeout' }, raw: 'exchange failed' };
     Object.assign(state, { lines: [debug, error], owners: [probeRow, probeRow], queries: [probeRow] });
-    expect(rawCount()).toBe('1 of 2 lines (1 query) · 1 health probe lines hidden');
+    expect(rawCount()).toBe('1 of 2 lines (1 query) · 1 health probe line hidden');
+  });
+
+  it('"N health probe lines hidden" counts only probe lines the level and text filters would show (issue 20 low: it counted every probe line held)', () => {
+    reset();
+    const probe = (n: number) => ({ time: null, level: 'DEBUG', message: 'sending request', fields: { qname: 'KUBERNETES.DEFAULT.svc.cluster.local.', n: String(n) }, raw: 'sending request' });
+    const info = { time: null, level: 'INFO', message: 'listening to udp', fields: {}, raw: 'listening to udp' };
+    Object.assign(state, { lines: [probe(1), probe(2), probe(3), info], owners: [probeRow, probeRow, probeRow, null], queries: [probeRow] });
+    expect(rawCount()).toBe('1 of 4 lines (1 query) · 3 health probe lines hidden');
+    try {
+      // A text filter no probe line matches: none would appear with the box ticked.
+      state.text = 'listening';
+      expect(rawCount()).toBe('1 of 4 lines (1 query)');
+      // One probe line matches the filter.
+      state.text = 'n=2';
+      expect(rawCount()).toBe('0 of 4 lines (1 query) · 1 health probe line hidden');
+      // Query lines off: the probe lines are hidden by their category, not for being probes.
+      state.text = '';
+      state.levels = { QUERY: false };
+      expect(rawCount()).toBe('1 of 4 lines (1 query)');
+    } finally {
+      state.text = '';
+      state.levels = {};
+    }
   });
 
   it('AdGuard without -v: its `ERROR exchange failed … question=…` lines are shown but are no query lines, so the count is 0 queries (issue 20 low)', () => {

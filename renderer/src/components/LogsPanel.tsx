@@ -10,8 +10,8 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { ENGINES } from '../../../shared/engines/table';
 import { filterQueries, isProblem, type QueryRoute, type QueryRow } from '../../../shared/query-log';
 import { CATEGORIES, formatLogTime, lineCategory as lineCategoryOf, lineMatches } from '../lib/log-filter';
-import { queriesInLines, queryCountText, rawCountText } from '../lib/log-counts';
-import { rawRows, type RawRow } from '../lib/log-rows';
+import { plural, queriesInLines, queryCountText, rawCountText } from '../lib/log-counts';
+import { rawRows, rowLines, type RawRow } from '../lib/log-rows';
 import { ROUTE_LABEL, routeOptions } from '../lib/route-options';
 import { EMPTY_VIEW } from '../lib/query-buffer';
 import { searchExpansions } from '../lib/search-expansion';
@@ -290,8 +290,7 @@ function RawView({ rows, total, queries, exactElsewhere, paused, searching, hidd
   const { following, setFollowing } = useFollow(rows.length, paused || searching, scrollToEnd);
   const toIndex = useRef((i: number) => virtualizer.scrollToIndex(i, { align: 'start' }));
   toIndex.current = (i: number) => virtualizer.scrollToIndex(i, { align: 'start' });
-  // Lines, not rows: a grouped dnsproxy message is one row for its N records.
-  const shown = rows.reduce((n, r) => n + (r.kind === 'line' ? r.lines : 0), 0);
+  const shown = rowLines(rows);
   return (
     <>
       <div className="row">
@@ -301,7 +300,7 @@ function RawView({ rows, total, queries, exactElsewhere, paused, searching, hidd
           </label>
         ))}
         <input type="search" placeholder="Filter text" aria-label="Filter log lines" value={text} onChange={(e) => setText(e.target.value)} data-testid="logs-filter" />
-        <span className="muted" data-testid="logs-count">{searching ? `${shown} matching ${shown === 1 ? 'line' : 'lines'} shown` : rawCountText(shown, total, queries, exactElsewhere)}{!searching && hiddenProbeLines > 0 ? ` · ${hiddenProbeLines} health probe lines hidden` : ''}</span>
+        <span className="muted" data-testid="logs-count">{searching ? `${shown} matching ${shown === 1 ? 'line' : 'lines'} shown` : rawCountText(shown, total, queries, exactElsewhere)}{!searching && hiddenProbeLines > 0 ? ` · ${plural(hiddenProbeLines, 'health probe line', 'health probe lines')} hidden` : ''}</span>
         {!following && !paused && !searching && <button type="button" className="secondary" onClick={() => setFollowing(true)} data-testid="logs-follow">Follow newest</button>}
       </div>
       <div className="lv-rhead mono" role="row"><span>Time</span><span>Level</span><span>Message</span></div>
@@ -382,16 +381,19 @@ export function LogsPanel() {
     const base = filterQueries(queries, { text: exactFound ? '' : queryText, routes: route ? [route] : [], rcodes: rcode && rcode !== 'problems' ? [rcode] : [] });
     return rcode === 'problems' ? base.filter((r) => isProblem(r) || r.rcode === null) : base;
   }, [queries, queryText, rcode, route, exactFound]);
-  // A probe's own query/answer lines may be hidden; an engine ERROR/WARN line about one never is.
-  const probeLines = useMemo(() => lines.reduce((n, l, i) => n + (hidesAsProbeLine(l, owners[i]?.probe === true) ? 1 : 0), 0), [lines, owners]);
   // The raw view's "(M queries)": queries with a query line here, not an upstream's failure line alone.
   const rawQueries = useMemo(() => queriesInLines(lines, owners), [lines, owners]);
+  // A probe's own query/answer lines may be hidden; an engine ERROR/WARN line about one never is.
+  // "N health probe lines hidden" counts the lines the box would add to this view: those the
+  // level and text filters keep (issue 20 low: it counted every probe line held).
   const raw = useMemo(() => {
-    if (view !== 'raw') return [];
+    if (view !== 'raw') return { rows: [], hiddenProbeLines: 0 };
     const needle = text.trim().toLowerCase();
     const isProbe = new Map<LogLine, boolean>();
     lines.forEach((l, i) => isProbe.set(l, hidesAsProbeLine(l, owners[i]?.probe === true)));
-    return rawRows(lines, (l, t) => (showProbes || !isProbe.get(l)) && levels[lineCategoryOf(l)] !== false && (needle === '' || t.toLowerCase().includes(needle) || lineMatches(l, needle)));
+    const filtered = (l: LogLine, t: string) => levels[lineCategoryOf(l)] !== false && (needle === '' || t.toLowerCase().includes(needle) || lineMatches(l, needle));
+    const rows = rawRows(lines, (l, t) => (showProbes || !isProbe.get(l)) && filtered(l, t));
+    return { rows, hiddenProbeLines: showProbes ? 0 : rowLines(rawRows(lines, filtered)) - rowLines(rows) };
   }, [lines, owners, levels, text, view, showProbes]);
 
   return (
@@ -421,7 +423,7 @@ export function LogsPanel() {
       ) : view === 'queries' ? (
         <QueryView rows={shownQueries} allRows={allQueries} heldRows={heldQueries} total={queries.length} hiddenProbes={showProbes ? 0 : probes} paused={paused} searching={searching} exact={exactRows ? exact : null} />
       ) : (
-        <RawView rows={raw} total={lines.length} queries={rawQueries} exactElsewhere={exactRows !== null} paused={paused} searching={searching} hiddenProbeLines={showProbes ? 0 : probeLines} />
+        <RawView rows={raw.rows} total={lines.length} queries={rawQueries} exactElsewhere={exactRows !== null} paused={paused} searching={searching} hiddenProbeLines={raw.hiddenProbeLines} />
       )}
     </section>
   );

@@ -104,3 +104,8 @@ export function rawRows(lines: readonly LogLine[], keep: (line: LogLine, text: s
   }
   return out;
 }
+
+/** The log lines `rows` stand for: a grouped dnsproxy message is one row for its N records; a run header is none. */
+export function rowLines(rows: readonly RawRow[]): number {
+  return rows.reduce((n, r) => n + (r.kind === 'line' ? r.lines : 0), 0);
+}
