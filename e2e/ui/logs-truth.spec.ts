@@ -70,11 +70,11 @@ test('after Uninstall the Logs panel is empty and says the log was removed', asy
   await expect(page.getByTestId('dns-state')).toHaveText('stopped');
   await page.getByTestId('tab-logs').click();
   await expect(panel.getByTestId('logs-empty')).toBeVisible();
-  await expect(panel.getByTestId('logs-cleared')).toHaveText('Uninstall removed the proxy log (/var/log/dnsproxy/dnsproxy.log).');
+  await expect(panel.getByTestId('logs-cleared')).toHaveText('Uninstall removed the proxy log (/var/log/dnsproxy/dnsproxy.log) and the exact query log (/var/log/dnsproxy/queries.jsonl).');
   await expect(panel.getByTestId('query-row')).toHaveCount(0);
 });
 
-const CLEARED = 'Uninstall removed the proxy log (/var/log/dnsproxy/dnsproxy.log).';
+const CLEARED = 'Uninstall removed the proxy log (/var/log/dnsproxy/dnsproxy.log) and the exact query log (/var/log/dnsproxy/queries.jsonl).';
 
 /** Runs Uninstall → "Yes, uninstall" in `page` and waits for its end. */
 async function uninstallIn(page: Page): Promise<void> {

@@ -1,6 +1,6 @@
 /** App shell: header, tabs (WAI-ARIA tabs pattern), the live region, and the data wiring (initial loads, push subscriptions). */
 import { useEffect, useRef, type KeyboardEvent } from 'react';
-import { K2S_PATHS } from '../../../shared/k2s-paths';
+import { UNINSTALL_CLEARED_LOGS } from '../lib/uninstall-logs';
 import { CADENCE_MS } from '../../../shared/cadence';
 import type { LifecycleEvent } from '../../../shared/lifecycle-events';
 import { tabForKey, TABS, useUi, type TabId } from '../lib/ui-state';
@@ -101,13 +101,13 @@ export function App() {
     const logs = stores.logs.getState();
     if (lastResult.op === 'start' && logs.lines.length === 0) void logs.loadTail();
   }, [lastResult]);
-  // Uninstall removes the proxy log: no window may keep showing its old rows, whichever window
+  // Uninstall removes the logs: no window may keep showing its old rows, whichever window
   // (or the CLI, seen through the status journal) ran it: every window hears its result.
   useEffect(
     () =>
       stores.dns.subscribe((s, prev) => {
         if (s.events === prev.events || !uninstallDoneIn(s.events, prev.events)) return;
-        stores.logs.getState().reset(`Uninstall removed the proxy log (${K2S_PATHS.log}).`);
+        stores.logs.getState().reset(UNINSTALL_CLEARED_LOGS);
         void stores.logs.getState().loadTail();
       }),
     [],
