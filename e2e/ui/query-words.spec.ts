@@ -45,3 +45,17 @@ test('a previous result under a query in progress is marked stale, then replaced
   await expect(card.getByTestId('query-rcode')).toHaveText('resolved');
   await page.unroute('**/api/query:run');
 });
+
+test('System resolver: its route from /etc/resolv.conf, through k2s-dnsproxy while K2s DNS owns it, then the zone route (issue 20 low: it showed none)', async () => {
+  const panel = page.getByTestId('panel-query');
+  await panel.getByTestId('query-target').selectOption('system');
+  await panel.getByTestId('query-name').fill('kube-dns.kube-system.svc.cluster.local');
+  await panel.getByTestId('query-type').selectOption('A');
+  await panel.getByTestId('query-run').click();
+  await expect(panel.getByTestId('query-rcode')).toHaveText('resolved');
+  await expect(panel.getByTestId('query-route')).toHaveText('Route of the system resolver: /etc/resolv.conf → nameserver 127.0.0.1 → k2s-dnsproxy (127.0.0.1:53); there kube-dns.kube-system.svc.cluster.local matches zone cluster.local (cluster domain) → 172.21.0.10');
+  // Topology draws the same path: /etc/resolv.conf's nameserver 127.0.0.1, then k2s-dnsproxy.
+  await page.getByTestId('tab-topology').click();
+  await expect(page.getByTestId('panel-topology')).toContainText('nameserver 127.0.0.1');
+  await page.getByTestId('tab-query').click();
+});

@@ -11,6 +11,7 @@ import { useEffect, useMemo } from 'react';
 import { QUERY_TYPES, type QueryType } from '../../../shared/types';
 import { targetDescription, targetOf, targetTitle } from '../lib/query-target';
 import { matchRoute } from '../lib/route';
+import { systemRoute } from '../lib/system-route';
 import { isShortName, ndotsWords, parseSearchConfig, searchCandidates, svcHint } from '../lib/search-list';
 import { explainSteps, explainSummary, resultNeedsSearchExplain } from '../../../shared/search-explain';
 import { stores, useDiff, useDns, useQuery, useZones } from '../stores';
@@ -22,6 +23,7 @@ import { resultLabel } from '../lib/gai-words';
 // whenever zones failed to load (API server down, 504 on zones:list).
 const NO_ZONES: never[] = [];
 const NO_UPSTREAMS: string[] = [];
+const NO_LISTENERS: { address: string; port: number }[] = [];
 
 /** The Query tester panel. */
 export function QueryPanel() {
@@ -32,9 +34,12 @@ export function QueryPanel() {
   const clusterDomain = useDns((s) => s.status?.clusterDomain ?? null);
   const resolvConf = useDiff((s) => s.diff?.currentText ?? null);
   const searchCfg = useMemo(() => (resolvConf === null ? null : parseSearchConfig(resolvConf)), [resolvConf]);
+  const listeners = useDns((s) => (s.status?.state === 'running' ? s.status.listeners : NO_LISTENERS));
   // The zone route applies only to the K2s proxy; other targets get a sentence on what they are.
+  // The System resolver's route starts at /etc/resolv.conf: through the proxy (then its zone
+  // route too) or straight to the host's own nameserver, as Topology draws it.
   const resultTarget = result ? targetOf(targets, result.server) : null;
-  const route = result && resultTarget?.id === 'proxy' ? matchRoute(result.name, result.type, zones, upstreams) : null;
+  const sysRoute = result && resultTarget?.id === 'system' && resolvConf !== null ? systemRoute(resolvConf, listeners) : null;
   const about = result && resultTarget ? targetDescription(resultTarget) : null;
   // A short name (fewer dots than ndots), or any relative or `.svc` name that got NXDOMAIN / no
   // answer (`kubernetes.default`, `my.ns.svc`): the candidates glibc asks (shared/search-list.ts).
@@ -54,6 +59,8 @@ export function QueryPanel() {
     ? explainSteps(short, searchCfg, candidates.map((c) => ({ name: c.name, rcode: c.result!.rcode, answers: c.result!.answers.map((a) => a.data) })))
     : null;
   const svc = short && searchCfg ? svcHint(short, searchCfg, clusterDomain) : null;
+  // Through the proxy, the System resolver's name takes the proxy's zone route, unless glibc's search list applies (its candidates are below).
+  const route = result && (resultTarget?.id === 'proxy' || (sysRoute?.viaK2s && short === null)) ? matchRoute(result.name, result.type, zones, upstreams) : null;
 
   useEffect(() => {
     if (stores.diff.getState().diff === null) void stores.diff.getState().refresh();
@@ -142,9 +149,15 @@ export function QueryPanel() {
       {form.target === 'system' && <p className="muted small">The system resolver goes through getaddrinfo, so UDP/TCP is its own choice, not yours.</p>}
       {inFlight && <p className="inflight" data-testid="query-inflight">{inFlight}</p>}
       {error && <p className="error-text field-error" id="query-error" data-testid="query-error"><RichText text={error} /></p>}
+      {result && sysRoute && !route && (
+        <p className="route" data-testid="query-route">
+          Route of the system resolver: <span className="mono">{sysRoute.words}</span>{sysRoute.viaK2s ? '; the names glibc asks are below.' : '.'}
+        </p>
+      )}
       {result && route && (
         <p className="route" data-testid="query-route">
-          Route through the K2s proxy: <span className="mono">{route.name}</span>{' '}
+          {sysRoute ? <>Route of the system resolver: <span className="mono">{sysRoute.words}</span>; there </> : 'Route through the K2s proxy: '}
+          <span className="mono">{route.name}</span>{' '}
           {route.zone ? (
             <>
               matches zone <strong className="mono" data-testid="query-route-zone">{route.zone}</strong>
