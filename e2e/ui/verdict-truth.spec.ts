@@ -26,6 +26,9 @@ test('operation in progress, then backend gone: the verdict says so, buttons off
     // The backend goes away (Ctrl-C on the app): within a few polls the window says so.
     await server.close();
     await expect(verdict).toHaveAttribute('data-cause', 'backend-lost', { timeout: 15_000 });
+    // The card's state is not the last one read (issue 20 low: it kept saying "starting").
+    await expect(panel.getByTestId('dns-state')).toHaveText('disconnected');
+    await expect(panel.getByTestId('dns-last-known')).toHaveText('the app backend does not answer; last known: stopped');
     await expect(page.getByTestId('verdict-text')).toHaveText(/^Cannot tell whether cluster names resolve: The app backend does not answer \(.+\): it was stopped or restarted\. Start it again \(npm start, npm run sandbox or k2s-dns ui\) and open the new address it prints; each start has a new token\.$/);
     for (const id of ['btn-start', 'btn-uninstall']) {
       await expect(panel.getByTestId(id)).toBeDisabled();

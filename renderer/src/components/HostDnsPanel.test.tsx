@@ -96,4 +96,17 @@ describe('HostDnsPanel', () => {
     expect(html).toContain(`Recovered an interrupted stop (${timeText(Date.parse(at))})`);
     expect(html).not.toContain(at);
   });
+
+  it('the backend gone (lost): the state badge says disconnected, the last state read only as last known (issue 20 low: it kept saying "starting")', () => {
+    state.status = { ...running, state: 'starting' };
+    (state as { lost?: string | null }).lost = 'The app backend does not answer (Failed to fetch)';
+    try {
+      const html = renderToStaticMarkup(<HostDnsPanel />);
+      expect(/data-testid="dns-state"[^>]*>([^<]*)</.exec(html)?.[1]).toBe('disconnected');
+      expect(/data-testid="dns-last-known">(.*?)<\/span>/.exec(html)?.[1]?.replace(/<!-- -->/g, '')).toBe('the app backend does not answer; last known: starting');
+    } finally {
+      (state as { lost?: string | null }).lost = null;
+    }
+    expect(/data-testid="dns-state"[^>]*>([^<]*)</.exec(renderToStaticMarkup(<HostDnsPanel />))?.[1]).toBe('starting');
+  });
 });

@@ -24,6 +24,7 @@ export function HostDnsPanel() {
   const status = useDns((s) => s.status);
   const error = useDns((s) => s.error);
   const busy = useDns((s) => s.busy);
+  const lost = useDns((s) => s.lost);
   const networkChanges = useDns((s) => s.networkChanges);
   return (
     <section className="panel" data-testid="panel-hostdns">
@@ -32,9 +33,19 @@ export function HostDnsPanel() {
       {status && (
         <>
           <p>
-            <span className={`badge ${status.state === 'running' && !busy ? 'ok' : status.state === 'degraded' ? 'warn' : 'neutral'}`} data-testid="dns-state">
-              {displayState(status.state, busy)}
-            </span>{' '}
+            {/* The backend gone (the app or the sandbox stopped): the last state read is not the host's now (issue 20 low: it kept saying "starting"). */}
+            {lost ? (
+              <>
+                <span className="badge bad" data-testid="dns-state" data-lost="true">disconnected</span>{' '}
+                <span className="muted" data-testid="dns-last-known">the app backend does not answer; last known: {displayState(status.state, busy)}</span>{' '}
+              </>
+            ) : (
+              <>
+                <span className={`badge ${status.state === 'running' && !busy ? 'ok' : status.state === 'degraded' ? 'warn' : 'neutral'}`} data-testid="dns-state">
+                  {displayState(status.state, busy)}
+                </span>{' '}
+              </>
+            )}
             {status.engine && <span data-testid="dns-engine" data-engine={status.engine}>{isEngineName(status.engine) ? engineInfo(status.engine).label : status.engine} {status.engineVersion ?? ''}</span>}
             {/* The proxy's PID, whoever started it (the window, the CLI): the one `kill`, ps and the timeline name (third walk). */}
             {status.pid !== null && <span className="muted" data-testid="dns-pid"> · k2s-dnsproxy PID {status.pid}</span>}

@@ -7,7 +7,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import type { HostDnsStatus } from '../../../shared/types';
 import { clockTime } from '../../../shared/clock';
 
-const state = vi.hoisted(() => ({ status: null as unknown, busy: null, events: [] as unknown[], networkChanges: [] }));
+const state = vi.hoisted(() => ({ status: null as unknown, busy: null, events: [] as unknown[], networkChanges: [], lost: null as string | null }));
 vi.mock('../stores', () => ({ useDns: (sel: (s: typeof state) => unknown) => sel(state), useHealth: (sel: (s: { report: null }) => unknown) => sel({ report: null }) }));
 
 import { TimelineView } from './TimelineView';
@@ -28,5 +28,21 @@ describe('TimelineView without an operation this window saw', () => {
   it('nothing to say: no timeline', () => {
     state.status = { ...running, proxyExit: null };
     expect(renderToStaticMarkup(<TimelineView />)).toBe('');
+  });
+});
+
+describe('TimelineView with the backend gone', () => {
+  it('a start run elsewhere (seen in the journal) is not "running" for good once the backend does not answer (issue 20 low)', () => {
+    state.status = { ...running, state: 'starting', proxyExit: null };
+    state.events = [{ type: 'step', op: 'start', step: 'verify', status: 'running', message: 'start run outside this window by k2s-dns process 77 (followed from its journal)', at }];
+    const heading = () => /data-testid="timeline-heading"[^>]*>(.*?)<\/h3>/.exec(renderToStaticMarkup(<TimelineView />))?.[1]?.replace(/<!-- -->/g, '');
+    expect(heading()).toBe('start — running');
+    state.lost = 'The app backend does not answer (Failed to fetch)';
+    try {
+      expect(heading()).toBe('start — how it ended is not known: the app backend does not answer');
+    } finally {
+      state.lost = null;
+      state.events = [];
+    }
   });
 });

@@ -16,6 +16,7 @@ export function TimelineView() {
   const events = useDns((s) => s.events);
   const busy = useDns((s) => s.busy);
   const status = useDns((s) => s.status);
+  const lost = useDns((s) => s.lost);
   const t = buildTimeline(events, busy);
   // After a successful start: the proxy's crash and restart since (time, how, the new PID). Also
   // in a window that saw no operation (opened after a CLI start): status records only this run's.
@@ -43,7 +44,8 @@ export function TimelineView() {
     <div className="timeline" data-testid="timeline">
       {/* tabIndex -1: Start/Stop move focus here while their button is disabled (LifecycleControls). */}
       <h3 tabIndex={-1} data-testid="timeline-heading">
-        {t.op} {HEADING[t.outcome ?? 'running']}
+        {/* A running operation whose end this window cannot learn: the backend is gone (issue 20 low: "running" for good). */}
+        {t.op} {(t.outcome ?? 'running') === 'running' && lost ? '— how it ended is not known: the app backend does not answer' : HEADING[t.outcome ?? 'running']}
       </h3>
       <ol>
         {timelineRows(t, timeText).map((row) => {

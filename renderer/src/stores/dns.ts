@@ -175,6 +175,8 @@ export function createDnsStore(api: K2sDnsApi) {
       // arrived after this operation began (an earlier Start's result is not this Start's).
       const earlier = new Set(get().events);
       const pushedResult = () => get().events.find((e): e is ResultEvent => e.type === 'result' && e.op === op && !earlier.has(e) && e.at >= startedAt - 1000) ?? null;
+      // Why the call's answer was lost (the network error), when it was.
+      let lostAnswer: string | null = null;
       try {
         const result = await call();
         set({ lastResult: result });
@@ -184,7 +186,10 @@ export function createDnsStore(api: K2sDnsApi) {
         // The call's answer was lost but the push channel told the end: that is the result.
         const pushed = pushedResult();
         if (pushed) set({ lastResult: pushed });
-        else if (err instanceof ApiError && err.code === 'NETWORK') set({ error: `The answer to ${op} was lost on the way (${err.message.replace(/^The app backend does not answer \(([^)]*)\).*$/, '$1')}); the status shows what happened.` });
+        else if (err instanceof ApiError && err.code === 'NETWORK') {
+          lostAnswer = err.message.replace(/^The app backend does not answer \(([^)]*)\).*$/, '$1');
+          set({ error: `The answer to ${op} was lost on the way (${lostAnswer}); the status shows what happened.` });
+        }
         else {
           set({ error: inputErrorText((err as Error).message) });
           errorIsBusy = err instanceof ApiError && err.code === 'BUSY';
@@ -196,13 +201,18 @@ export function createDnsStore(api: K2sDnsApi) {
         // The refresh never throws (readStatus keeps failures in `lost`).
         await get().refresh().catch(() => undefined);
         set({ busy: null });
+        // The backend is gone (the app or the sandbox was stopped): no status will show what
+        // happened, and the last one read (e.g. "starting") is not the host's state any more.
+        const gone = get().lost !== null;
+        if (gone && lostAnswer !== null) set({ error: `The answer to ${op} was lost (${lostAnswer}) and the app backend does not answer any more: how ${op} ended is not known here.` });
         // Steps were pushed but no result came by either way: close the operation with what the
         // host's status says, so the timeline does not spin for good and refreshAll runs.
         const last = get().events.at(-1);
         if (!pushedResult() && last?.type === 'step' && last.op === op && last.at >= startedAt - 1000) {
           const state = get().status?.state ?? 'unknown';
-          const ok = op === 'start' ? state === 'running' || state === 'degraded' : state === 'stopped';
-          const result: ResultEvent = { type: 'result', op, ok, exitCode: ok ? 0 : 1, message: `${op}: its answer was lost; judged from the host's status: K2s DNS is ${state}.`, at: Date.now() };
+          const ok = !gone && (op === 'start' ? state === 'running' || state === 'degraded' : state === 'stopped');
+          const message = gone ? `${op}: its answer was lost and the app backend does not answer any more: how it ended is not known here.` : `${op}: its answer was lost; judged from the host's status: K2s DNS is ${state}.`;
+          const result: ResultEvent = { type: 'result', op, ok, exitCode: ok ? 0 : 1, message, at: Date.now() };
           get().onEvent(result);
           set({ lastResult: result });
         }
