@@ -3,7 +3,8 @@
  * to the proxy, as root: on systemd hosts the unit k2s-dnsproxy-capture.service, tied to
  * k2s-dnsproxy.service (shared/capture-unit.ts: started with it at boot, stopped and restarted
  * with it); elsewhere a detached process with a pidfile in /run/k2s, like the follower. Start runs
- * it once the proxy answers; stop ends it with the proxy. A followed network's engine restart
+ * it once the proxy answers (systemd), or right after save so its start-up runs alongside
+ * discover and config (pidfile process); stop ends it with the proxy. A followed network's engine restart
  * leaves it running under both (lifecycle/follow.ts restarts it only for new ports).
  */
 import { readFile } from 'node:fs/promises';
@@ -28,7 +29,8 @@ export interface CaptureCompanion {
   /**
    * True when it can start only once the proxy runs (systemd: the unit is Requisite= of
    * k2s-dnsproxy.service); false when it needs nothing of the proxy (tcpdump -i any reads the
-   * ports whether they listen yet or not), so start runs it alongside the proxy's own start.
+   * ports whether they listen yet or not), so start runs it from right after save, alongside
+   * discover, config and the proxy's own start.
    */
   readonly afterProxy: boolean;
 }

@@ -106,6 +106,18 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
     }
 
     const state = await r.run('save', 'Saving the exact /etc/resolv.conf', () => save(deps, pre, opts, undo));
+    // The exact query log (packets, capture/) replaces the engine's own: with it on, the engine
+    // logs no query (its own lines stay in its log), which is what keeps the proxy's throughput
+    // (README "Query log"). Without tcpdump the engine's query log is the fallback.
+    const capture = deps.capture && opts.logQueries !== false ? (deps.capture.tcpdump !== null ? 'on' : 'missing') : 'off';
+    if (capture === 'missing') warnings.push({ code: 'CAPTURE_UNAVAILABLE', message: 'The exact query log is unavailable: tcpdump is not installed (apt-get install tcpdump); the Logs panel shows the engine\'s own query log.' });
+    // The companion's own Node start-up and tcpdump's open are most of the service step's wait:
+    // when it needs nothing of the proxy it starts now, with the ports preflight knows (listeners,
+    // upstreams), so that start-up runs alongside discover and config (on 2 cores they do not
+    // wait for each other). After save: a refusal before it still changes nothing, and a failed
+    // discover rolls it back like every change after save.
+    const early = capture === 'on' && deps.capture && !deps.capture.manager.afterProxy ? startCapture(deps.capture, captureArgvFor(deps.capture.argv, { listeners: pre.listeners, upstreams: pre.upstreams, zones: [] }), undo, warnings) : null;
+    early?.begin();
     const discovery = await r.run('discover', `Reading kube-dns and the Corefile through ${pre.kubeconfigPath}`, async () => {
       const d = await deps.discover(pre.kubeconfigPath, { searchDomains: pre.search, nameservers: pre.upstreams, proxyListeners: pre.listeners.map((l) => l.address), allowZones: [...new Set([...(opts.allowZones ?? []), ...(pre.existing?.allowedZones ?? [])])] }).catch((err: unknown) => {
         throw failed('DISCOVERY_FAILED', messageOf(err));
@@ -130,11 +142,6 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
       };
     });
     const policy = upstreamPolicy({ options: pre.options });
-    // The exact query log (packets, capture/) replaces the engine's own: with it on, the engine
-    // logs no query (its own lines stay in its log), which is what keeps the proxy's throughput
-    // (README "Query log"). Without tcpdump the engine's query log is the fallback.
-    const capture = deps.capture && opts.logQueries !== false ? (deps.capture.tcpdump !== null ? 'on' : 'missing') : 'off';
-    if (capture === 'missing') warnings.push({ code: 'CAPTURE_UNAVAILABLE', message: 'The exact query log is unavailable: tcpdump is not installed (apt-get install tcpdump); the Logs panel shows the engine\'s own query log.' });
     const plan: ProxyPlan = {
       engine: pre.engine.engine,
       listeners: pre.listeners,
@@ -147,12 +154,17 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
       order: policy.order,
       verbose: opts.logQueries ?? capture !== 'on',
     };
-    // The exact query log's companion, when it needs nothing of the proxy: started now, so its
-    // own Node start-up and tcpdump's open run alongside config and service (on 2 cores they do
-    // not wait for each other); the service step waits for it. A unit tied to the proxy's unit
-    // starts in the service step once the proxy answers. Rollback waits for a start in flight
-    // before stopping it, so a failed start never leaves it behind.
-    const captureStart = capture === 'on' && deps.capture ? startCapture(deps.capture, plan, undo, warnings, !deps.capture.manager.afterProxy) : null;
+    // The exact query log's companion reads every port of the plan: the one started after save
+    // is kept when the zones' upstreams add no port, else restarted with them once its start has
+    // settled (the restart begins now too). The service step waits for it. A unit tied to the
+    // proxy's unit starts in the service step once the proxy answers. Rollback waits for a start
+    // in flight before stopping it, so a failed start never leaves it behind.
+    const captureArgv = deps.capture ? captureArgvFor(deps.capture.argv, plan) : [];
+    let captureStart: CaptureStart | null = null;
+    if (capture === 'on' && deps.capture) {
+      captureStart = early && sameArgv(early.argv, captureArgv) ? early : startCapture(deps.capture, captureArgv, undo, warnings, early?.begin());
+      if (!deps.capture.manager.afterProxy) captureStart.begin();
+    }
     const configPath = await r.run('config', 'Writing the proxy config', async () => {
       // A plan the engine's renderer refuses (e.g. a zone AdGuard dnsproxy would exit on) is a
       // named failure with its fix, not INTERNAL; I/O errors keep their own handling (ENOSPC).
@@ -216,18 +228,33 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
   }
 }
 
+/** One start of the capture companion with one argv (startCapture). */
+interface CaptureStart {
+  argv: readonly string[];
+  /** Begins the start (once; later calls return the same promise); resolves to its error, or null when the capture is open. Never rejects. */
+  begin: () => Promise<unknown>;
+  /** Begins it if need be and waits for it; a failed start adds the CAPTURE_NOT_STARTED warning. Never rejects. */
+  run: () => Promise<void>;
+}
+
+/** True when two argv lists are the same words in the same order. */
+function sameArgv(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((w, i) => w === b[i]);
+}
+
 /**
- * The capture companion's start for `plan`: begun at once when `now` (its promise then runs
- * alongside the caller), else when `run` is called; `run` resolves when it is open or has
- * failed (never rejects). Once begun, rollback stops it (after a start in flight settles). A capture that
- * cannot start leaves K2s DNS running without a query log: a CAPTURE_NOT_STARTED warning says so.
+ * The capture companion's start with `argv`, begun by `begin` or `run` (not before `after`, an
+ * earlier start of it, has settled: the manager restarts one companion, never two at once).
+ * Once begun, rollback stops it (after a start in flight settles). A capture that cannot start
+ * leaves K2s DNS running without a query log: `run` adds a CAPTURE_NOT_STARTED warning saying so.
  */
-function startCapture(c: NonNullable<LifecycleDeps['capture']>, plan: ProxyPlan, undo: Undo[], warnings: ResultWarning[], now: boolean): { run: () => Promise<void> } {
-  let started: Promise<void> | null = null;
-  const run = () =>
-    (started ??= c.manager.start(captureArgvFor(c.argv, plan)).catch((err: unknown) => {
-      warnings.push({ code: 'CAPTURE_NOT_STARTED', message: `The exact query log did not start (${messageOf(err)}); the engine logs no queries either: start with --no-log-queries to silence this, or fix the cause and start again.` });
-    }));
+function startCapture(c: NonNullable<LifecycleDeps['capture']>, argv: string[], undo: Undo[], warnings: ResultWarning[], after: Promise<unknown> = Promise.resolve()): CaptureStart {
+  let started: Promise<unknown> | null = null;
+  const begin = () =>
+    (started ??= after.then(() => c.manager.start(argv)).then(
+      () => null,
+      (err: unknown) => err ?? new Error('unknown error'),
+    ));
   undo.push({
     what: 'stop the capture companion',
     run: async () => {
@@ -236,8 +263,11 @@ function startCapture(c: NonNullable<LifecycleDeps['capture']>, plan: ProxyPlan,
       await c.manager.stop();
     },
   });
-  if (now) void run();
-  return { run };
+  const run = async () => {
+    const err = await begin();
+    if (err !== null) warnings.push({ code: 'CAPTURE_NOT_STARTED', message: `The exact query log did not start (${messageOf(err)}); the engine logs no queries either: start with --no-log-queries to silence this, or fix the cause and start again.` });
+  };
+  return { argv, begin, run };
 }
 
 /**

@@ -1,0 +1,84 @@
+/**
+ * The exact query log's companion (when it needs nothing of the proxy) starts right after save,
+ * so its own start-up runs alongside discover and config: with the ports preflight knows, kept
+ * when the zones add none, restarted with the zones' ports when they do; a refusal before save
+ * starts nothing, and a failed discover rolls the started companion back.
+ */
+import { describe, expect, it } from 'vitest';
+import { startDns } from './start';
+import { CAPTURE_READY_FILE } from '../capture/capture-args';
+import { FIXTURE_DISCOVERY, trackedHosts, TEST_START_OPTS } from '../../../e2e/support/test-deps';
+
+const newHost = trackedHosts();
+const quiet = () => undefined;
+const BASE = ['/usr/bin/node', '/usr/lib/k2s-dns/k2s-dns.mjs', 'capture-watch'];
+
+/** A host with a fake companion that needs nothing of the proxy; `log` gets 'discover', 'capture <args>' and 'capture stop' in order. */
+async function hostWithCapture(afterProxy = false) {
+  const h = await newHost();
+  const log: string[] = [];
+  const discover = h.deps.discover;
+  h.deps.discover = async (...a) => {
+    log.push('discover');
+    return discover(...a);
+  };
+  h.deps.capture = {
+    argv: BASE,
+    tcpdump: '/usr/bin/tcpdump',
+    manager: {
+      afterProxy,
+      start: async (argv) => {
+        log.push(`capture ${argv.slice(BASE.length).join(' ')}`);
+        await h.deps.fs.writeFileAtomic(CAPTURE_READY_FILE, '4242\n', { mode: 0o644 });
+      },
+      stop: async () => {
+        log.push('capture stop');
+        await h.deps.fs.remove(CAPTURE_READY_FILE);
+      },
+    },
+  };
+  return { h, log };
+}
+
+describe('start: the capture companion begins before discover', () => {
+  it('is started once, before the cluster is read, with the ports of the listeners and upstreams', async () => {
+    const { h, log } = await hostWithCapture();
+    expect(await startDns(h.deps, TEST_START_OPTS, quiet)).toMatchObject({ ok: true });
+    expect(log).toEqual(['capture --listen 127.0.0.1:53 --port 53', 'discover']);
+    expect(await h.deps.fs.readFile(CAPTURE_READY_FILE)).toEqual(Buffer.from('4242\n'));
+  });
+
+  it('a zone whose upstream adds a port: restarted with it (after the first start settled), and that one is the running one', async () => {
+    const { h, log } = await hostWithCapture();
+    h.world.discovery = { ...FIXTURE_DISCOVERY, zones: [...FIXTURE_DISCOVERY.zones, { zone: 'corp.internal', upstream: '172.21.0.20:5353', source: 'corefile', reason: 'Corefile server block "corp.internal:53"', clusterDomain: false, reverse: false }] };
+    const r = await startDns(h.deps, { ...TEST_START_OPTS, allowZones: ['corp.internal'] }, quiet);
+    expect(r).toMatchObject({ ok: true });
+    expect(r.warnings ?? []).toEqual([]);
+    expect(log).toEqual(['capture --listen 127.0.0.1:53 --port 53', 'discover', 'capture --listen 127.0.0.1:53 --port 53 --port 5353']);
+  });
+
+  it('a failed discover rolls the started companion back (exit 1), the original resolver is back', async () => {
+    const { h, log } = await hostWithCapture();
+    h.world.discovery = new Error('the API server did not answer');
+    const r = await startDns(h.deps, TEST_START_OPTS, quiet);
+    expect(r).toMatchObject({ ok: false, exitCode: 1, code: 'DISCOVERY_FAILED' });
+    expect(log).toEqual(['capture --listen 127.0.0.1:53 --port 53', 'discover', 'capture stop']);
+    expect(await h.deps.fs.lstat(CAPTURE_READY_FILE)).toBeNull();
+    expect((await h.deps.fs.readFile('/etc/resolv.conf')).toString()).toBe('nameserver 192.0.2.53\nsearch corp.example\n');
+  });
+
+  it('a refusal in preflight starts nothing', async () => {
+    const { h, log } = await hostWithCapture();
+    h.world.portHolder = { pid: 812, command: '/usr/sbin/dnsmasq' };
+    expect(await startDns(h.deps, TEST_START_OPTS, quiet)).toMatchObject({ ok: false, exitCode: 3 });
+    expect(log).toEqual([]);
+  });
+
+  it('a companion tied to the proxy (systemd unit) still starts only in the service step', async () => {
+    const { h, log } = await hostWithCapture(true);
+    const start = h.services.start.bind(h.services);
+    h.services.start = async (spec) => (log.push('proxy'), start(spec));
+    expect(await startDns(h.deps, TEST_START_OPTS, quiet)).toMatchObject({ ok: true });
+    expect(log).toEqual(['discover', 'proxy', 'capture --listen 127.0.0.1:53 --port 53']);
+  });
+});
