@@ -3,7 +3,7 @@
  * docs/engines.md "Private PTR"). Serialized with the `yaml` package, never by concatenation.
  */
 import { Document, Scalar, YAMLSeq } from 'yaml';
-import { hasValidTldLabel } from './corefile-policy';
+import { hasValidTldLabel } from './cidr-policy';
 import { isDnsproxyPrivateReverseZone } from './dnsproxy-private';
 import { checkPlan, commentSafe, type UpstreamAddress } from './proxy-upstream';
 import type { ProxyPlan, ZoneRoute } from './types';

@@ -26,7 +26,7 @@ import { waitForListeners } from './service-ready';
 import { captureArgvFor } from './capture-argv';
 import { verifyDns } from './verify';
 import { kubeDnsLoop } from '../host/upstreams';
-import { cidrRefusal } from '../../../shared/corefile-policy';
+import { cidrRefusal } from '../../../shared/cidr-policy';
 import { applyRoute, restartResolved, revertRoute } from './resolved';
 import { acquireLock, LOCK_PATH } from './lock';
 import { isNoRoomError, noRoomMessage } from '../host/mounts';
