@@ -79,6 +79,40 @@ describe('recovery of an interrupted start ends both companions', () => {
   }
 });
 
+describe('the implicit recovery and a follow in progress', () => {
+  it('status (recoverNow) while the follower holds the lock for its look: ends it and rolls the start back, not BUSY', async () => {
+    const h = await newHost(ORIGINAL);
+    const lock = JSON.stringify(h.deps.fs.real(LOCK_PATH));
+    // As lock.ts does: flock(1) on our own descriptor, then the PID note (the follower's first look, right after start).
+    const takeLock = `const fs=require('fs');const fd=fs.openSync(${lock},'a+');require('child_process').spawnSync('flock',['-x','3'],{stdio:['ignore','ignore','inherit',fd]});fs.writeFileSync(${lock},process.pid+'\\n')`;
+    h.deps.follower = { manager: supervisedFollower(h.deps.fs), argv: program('', 'follow-watch') };
+    expect((await startDns(h.deps, TEST_START_OPTS, quiet)).ok).toBe(true);
+    await h.deps.follower.manager.start(program(takeLock, 'follow-watch'));
+    const follower = await livePid(h, FOLLOW_PID_FILE, 'follow-watch');
+    for (let i = 0; i < 200 && (await readFile(h.deps.fs.real(LOCK_PATH), 'utf8').catch(() => '')).trim() !== String(follower); i++) await new Promise((r) => setTimeout(r, 10));
+    // The journal of a start killed in verify (a dead pid), found while that look holds the lock.
+    await writeFile(`${h.root}${K2S_PATHS.journal}`, JSON.stringify({ version: 1, op: 'start', step: 'verify', pid: deadPid(), startedAt: '2026-12-04T13:00:00.000Z', updatedAt: '2026-12-04T13:00:01.000Z' }));
+    expect(await recoverNow(h.deps, quiet)).toBe('Recovered an interrupted start (killed during "verify"): rolled back; the original resolver is back and k2s-dnsproxy is stopped.');
+    expect(await runs(follower, 'follow-watch')).toBe(false);
+    await expect(readFile(`${h.root}${K2S_PATHS.journal}`)).rejects.toThrow(/ENOENT/);
+    expect(await readFile(`${h.root}/etc/resolv.conf`, 'utf8')).toBe(ORIGINAL);
+  });
+
+  it('another holder of the lock (not the follower): still BUSY, the follower keeps running and the journal stays', async () => {
+    const { h, follower } = await runningHost();
+    const holder = spawn('flock', ['--exclusive', h.deps.fs.real(LOCK_PATH), 'sh', '-c', 'echo held; exec sleep 60'], { stdio: ['ignore', 'pipe', 'ignore'], detached: true });
+    await new Promise((r) => holder.stdout!.once('data', r));
+    try {
+      await writeFile(`${h.root}${K2S_PATHS.journal}`, JSON.stringify({ version: 1, op: 'start', step: 'verify', pid: deadPid(), startedAt: '2026-12-04T13:00:00.000Z', updatedAt: '2026-12-04T13:00:01.000Z' }));
+      await expect(recoverNow(h.deps, quiet)).rejects.toMatchObject({ code: 'BUSY' });
+      expect(await livePid(h, FOLLOW_PID_FILE, 'follow-watch')).toBe(follower);
+      expect(JSON.parse(await readFile(`${h.root}${K2S_PATHS.journal}`, 'utf8'))).toMatchObject({ op: 'start', step: 'verify' });
+    } finally {
+      process.kill(-holder.pid!, 'SIGKILL');
+    }
+  });
+});
+
 describe('stop and the lifecycle lock', () => {
   it('refused as BUSY (another operation holds the lock): nothing changed, the same follower still runs', async () => {
     const { h, follower, capture } = await runningHost();

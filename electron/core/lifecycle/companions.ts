@@ -29,7 +29,7 @@ export async function stopCapture(deps: LifecycleDeps, warnings: ResultWarning[]
 }
 
 /**
- * The lifecycle lock for stop and uninstall, without ending the follower unless it is the
+ * The lifecycle lock for stop, uninstall and recover, without ending the follower unless it is the
  * holder. A follow in progress holds the lock for a moment (follow.ts) and ends on SIGTERM, so
  * when the lock's note (lock.ts) names the running follower's PID, the follower is stopped and
  * the lock taken again (its process, and with it the lock, is gone by then). Any other holder

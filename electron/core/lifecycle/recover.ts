@@ -2,10 +2,9 @@ import type { LifecycleDeps } from './deps';
 import { StepReporter, type EventSink } from './reporter';
 import { interruptedOperation, clearJournal, readJournal, writeRecovery } from './journal';
 import { teardownSteps } from './teardown';
-import { stopCapture, stopFollower } from './companions';
+import { lockPastFollower, stopCapture, stopFollower } from './companions';
 import type { ResultWarning } from '../../../shared/lifecycle-events';
 import { messageOf } from './errors';
-import { acquireLock } from './lock';
 import { readState } from '../host/resolver-state';
 import { StateFileCorruptError } from '../host/state-store';
 
@@ -63,8 +62,9 @@ export interface RecoverOptions {
 }
 
 /**
- * `k2s-dns recover` (and any CLI call as root): takes the lock, then recoverInterrupted.
- * Throws BUSY (exit 3) when another operation runs: its journal is not interrupted.
+ * `k2s-dns recover` (and any CLI call as root): takes the lock, then recoverInterrupted. A
+ * follower holding the lock for a look is ended first (lockPastFollower). Throws BUSY (exit 3)
+ * when another operation runs: its journal is not interrupted.
  * @returns what was recovered, or null when nothing was interrupted
  */
 export async function recoverNow(deps: LifecycleDeps, sink: EventSink, opts: RecoverOptions = {}): Promise<string | null> {
@@ -76,7 +76,11 @@ export async function recoverNow(deps: LifecycleDeps, sink: EventSink, opts: Rec
   );
   if (!opts.force && !corrupt && !(await readJournal(deps.fs))) return null;
   // A full /run must not keep the host on K2s DNS: recovery goes on without the lock then.
-  const lock = await acquireLock(deps.fs, { goOnWithoutRoom: { mountinfo: () => deps.mountinfo(), op: 'recover' } });
+  // The follower looks at the resolver files under the lock (follow.ts), first right after it
+  // starts — as the command after a start (status) begins: that look held the lock as status
+  // took it, which refused the recovery as BUSY and left the journal. Recovery ends the follower
+  // anyway, so it takes the lock past it, as stop does (companions.ts lockPastFollower).
+  const lock = await lockPastFollower(deps, 'recover');
   const tail = (s: string | null) => (s && lock.withoutLock ? `${s} ${lock.withoutLock}` : s);
   try {
     const done = await recoverInterrupted(deps, sink);
