@@ -97,6 +97,16 @@ describe('staleResultSuffix: a green result under a later red or amber verdict',
     const t = buildTimeline([step('preflight', 'done', 1), step('save', 'done', 2), ok(3)]);
     expect(staleResultSuffix(t)).toBe(' — no longer so: see the verdict above.');
   });
+  it('a Stop or Uninstall that completed has no suffix: "the resolver is back" stays true under a "stopped" verdict (walk 5 M6)', () => {
+    for (const op of ['stop', 'uninstall'] as const) {
+      const events: LifecycleEvent[] = [
+        { type: 'step', op, step: 'restore', status: 'done', message: 'Restored the original saved at 2026-12-04T19:05:45.674Z, byte for byte.', at: 1 },
+        { type: 'step', op, step: 'stop-service', status: 'done', message: 'Stopped k2s-dnsproxy (PID 4242).', at: 2 },
+        { type: 'result', op, ok: true, exitCode: 0, message: 'K2s DNS is stopped; the host resolver is back as it was.', at: 3 },
+      ];
+      expect(staleResultSuffix(buildTimeline(events))).toBeNull();
+    }
+  });
   it('a start that found K2s DNS running (its steps skipped) never was so: Start changed nothing', () => {
     const skipped: LifecycleEvent = { type: 'step', op: 'start', step: 'save', status: 'skipped', message: 'K2s DNS is already running: nothing to do.', at: 2 };
     const t = buildTimeline([step('preflight', 'done', 1), skipped, step('ready', 'done', 3), ok(4)]);
