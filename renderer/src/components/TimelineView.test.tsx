@@ -84,3 +84,21 @@ describe('TimelineView under a verdict checked after the result', () => {
     }
   });
 });
+
+describe('TimelineView step marks', () => {
+  it('a Keep whose restore step says "No name resolves on this host now" draws that step amber (!), not a green ● (walk 5 L12)', () => {
+    state.status = { ...running, state: 'stopped', pid: null, proxyExit: null, resolverOwner: 'original' };
+    state.events = [
+      { type: 'step', op: 'stop', step: 'restore', status: 'done', message: 'Kept the /etc/resolv.conf someone else wrote while K2s ran (nameserver 192.0.2.53 → 127.0.0.1); the copy saved at start was discarded. No name resolves on this host now: nothing answers on 127.0.0.1:53.', at },
+      { type: 'step', op: 'stop', step: 'stop-service', status: 'done', message: 'Stopped k2s-dnsproxy (PID 415).', at: at + 1 },
+      { type: 'result', op: 'stop', ok: true, exitCode: 0, message: 'K2s DNS is stopped.', at: at + 2 },
+    ];
+    try {
+      const html = renderToStaticMarkup(<TimelineView />);
+      expect(html).toMatch(/<li class="step done warn" data-testid="step-restore" data-status="done" data-warn="true"><span class="icon" aria-hidden="true">!<\/span>/);
+      expect(html).toMatch(/<li class="step done" data-testid="step-stop-service" data-status="done" data-warn="false"><span class="icon" aria-hidden="true">●<\/span>/);
+    } finally {
+      state.events = [];
+    }
+  });
+});
