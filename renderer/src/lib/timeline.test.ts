@@ -54,6 +54,23 @@ describe('journal replay after a reload or a CLI start', () => {
     const ownUninstall: LifecycleEvent = { type: 'result', op: 'uninstall', ok: true, exitCode: 0, message: 'Uninstalled K2s DNS files.', at: 7500 };
     expect(journalEvents(running, base, [ownUninstall], 8000)).toEqual([]);
   });
+  it('a CLI uninstall between two polls (the proxy config and log gone with it) is an uninstall, not a Stop (walk 5 L9)', () => {
+    const before = { ...running, proxyFilesLeft: true } as HostDnsStatus;
+    const gone = journalEvents(before, { ...base, proxyFilesLeft: false } as HostDnsStatus, [], 8000);
+    expect(gone).toEqual([{ type: 'result', op: 'uninstall', ok: true, exitCode: 0, message: 'Uninstalled outside this window (e.g. from the CLI): stopped k2s-dnsproxy (PID 78) and removed the K2s-owned files: K2s DNS is stopped.', at: 8000 }]);
+    const t = buildTimeline(gone);
+    expect(t.op).toBe('uninstall');
+    expect(t.steps.map((s) => `${s.step}:${s.status}`)).toEqual(['restore:done', 'stop-service:done', 'remove-files:done']);
+    // A stop keeps them: still a Stop.
+    expect(journalEvents(before, { ...base, proxyFilesLeft: true } as HostDnsStatus, [], 8000)).toMatchObject([{ op: 'stop' }]);
+    // This window's own Uninstall is not repeated.
+    const ownUninstall: LifecycleEvent = { type: 'result', op: 'uninstall', ok: true, exitCode: 0, message: 'Uninstalled K2s DNS files.', at: 7500 };
+    expect(journalEvents(before, { ...base, proxyFilesLeft: false } as HostDnsStatus, [ownUninstall], 8000)).toEqual([]);
+  });
+  it('an uninstall seen in the journal names the proxy it stopped, as a stop does', () => {
+    const uninstalling = { ...running, state: 'stopping', operation: { op: 'uninstall', step: 'restore', pid: 77, startedAt: new Date(1000).toISOString() } } as HostDnsStatus;
+    expect(journalEvents(uninstalling, base, [], 9000)).toMatchObject([{ op: 'uninstall', ok: true, message: 'Stopped k2s-dnsproxy (PID 78): uninstall finished (run outside this window): K2s DNS is stopped.' }]);
+  });
   it('the status key changes with state, owner, PID and the operation step', () => {
     expect(statusKey(starting)).toBe('starting|original|-||start/service');
     expect(statusKey(running)).not.toBe(statusKey({ ...running, pid: 79 }));
