@@ -324,6 +324,13 @@ export interface HostDnsStatus {
    * the file from before Start) restores it. Absent when no follow replaced start's file.
    */
   startCopy?: { savedAt: string } | null;
+  /**
+   * True while a proxy config (K2S_PATHS.proxyConfig or dnsmasqConfig) or the proxy log is on the
+   * host: stop keeps them, uninstall removes them (electron/core/lifecycle/teardown.ts OWNED_FILES).
+   * A window that saw K2s DNS go from running to stopped between two polls, without the journal,
+   * tells an outside uninstall from an outside stop by it turning false. Absent when not checked.
+   */
+  proxyFilesLeft?: boolean;
   pid: number | null;
   /** One sentence each: what is off and what to do. */
   messages: string[];

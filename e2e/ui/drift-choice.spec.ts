@@ -1,7 +1,7 @@
 /**
  * The drift choice, on the fake backend in Debian's Chromium:
- * one place to choose (the drift banner), one name per choice, and "Restore my original" asks
- * first in a modal <dialog> that takes focus and that Escape cancels. Also: the one Start button
+ * one place to choose (the drift banner), one name per choice, and both choices ask first in a
+ * modal <dialog> that takes focus and that Escape cancels (walk 5 M4: Keep acted in one click). Also: the one Start button
  * uses the Engine select (report 8), and a green Start result does not stay green under the
  * drift's amber verdict.
  */
@@ -103,11 +103,26 @@ test('Restore my original asks first: the dialog takes focus, Escape and Cancel 
   await expect(page.getByTestId('drift-banner')).toHaveCount(0);
 });
 
-test('Keep their file stops at once (nothing is overwritten), with onDrift keep', async ({ page }) => {
+test('Keep their file asks first too (it discards the saved copy): focus on Cancel, Escape and Cancel change nothing, confirm stops with onDrift keep', async ({ page }) => {
   const calls: Calls = [];
   const server = await serveDrift(calls);
   await page.goto(server.url);
+  await expect(page.getByTestId('drift-keep')).toHaveText('Keep their file… (default)');
+  const dialog = page.getByTestId('confirm-keep');
   await page.getByTestId('drift-keep').click();
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toContainText('Keep their file?');
+  await expect(dialog).toContainText('This stops K2s DNS and leaves the /etc/resolv.conf the other program wrote. The original saved at start is then discarded: K2s DNS cannot put it back afterwards.');
+  await expect(page.getByTestId('btn-cancel-keep')).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await page.getByTestId('drift-keep').click();
+  await page.getByTestId('btn-cancel-keep').click();
+  await expect(dialog).toBeHidden();
+  expect(calls).toEqual([]);
+  await expect(page.getByTestId('dns-state')).toHaveText('running');
+  await page.getByTestId('drift-keep').click();
+  await page.getByTestId('btn-confirm-keep').click();
   await expect(page.getByTestId('dns-state')).toHaveText('stopped');
   expect(calls).toEqual([{ op: 'stop', input: { onDrift: 'keep' } }]);
 });

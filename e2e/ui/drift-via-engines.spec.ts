@@ -32,7 +32,7 @@ for (const engine of ['adguard', 'dnsmasq'] as const) {
       await expect(banner).toHaveAttribute('data-route', 'via-k2s', { timeout: 15_000 });
       await expect(page.getByTestId('drift-lead')).toContainText("Host apps still go through K2s DNS: its nameserver 127.0.0.1 is k2s-dnsproxy's listener.");
       await expect(page.getByTestId('drift-restore')).toHaveText('Restore my original… (default)');
-      await expect(page.getByTestId('drift-keep')).toHaveText('Keep their file');
+      await expect(page.getByTestId('drift-keep')).toHaveText('Keep their file…');
       await page.getByTestId('verdict-recheck').click();
       await expect(page.getByTestId('verdict')).toHaveAttribute('data-cause', 'drift', { timeout: 20_000 });
       await expect(page.getByTestId('verdict')).toHaveAttribute('data-level', 'warn');
@@ -42,6 +42,7 @@ for (const engine of ['adguard', 'dnsmasq'] as const) {
       await expect(card.getByTestId('dns-network-change')).toContainText('host apps still go through K2s DNS');
       // Keep their file anyway: the proxy stops, their file stays, and nothing answers there.
       await page.getByTestId('drift-keep').click();
+      await page.getByTestId('btn-confirm-keep').click();
       await expect(card.getByTestId('dns-state')).toHaveText('stopped', { timeout: 30_000 });
       await page.getByTestId('verdict-recheck').click();
       await expect(page.getByTestId('verdict')).toHaveAttribute('data-cause', 'no-nameserver', { timeout: 20_000 });

@@ -70,7 +70,7 @@ for (const c of CASES) {
     await expect(page.getByTestId('drift-keep-warning')).toHaveText(/leaves \/etc\/resolv\.conf pointing at 127\.0\.0\.1:53, where nothing answers then: no name would resolve on this host\./);
     // The default is the choice that leaves a nameserver that answers.
     await expect(page.getByTestId('drift-restore')).toHaveText('Restore my original… (default)');
-    await expect(page.getByTestId('drift-keep')).toHaveText('Keep their file');
+    await expect(page.getByTestId('drift-keep')).toHaveText('Keep their file…');
     // The verdict agrees with the banner and the card's state: resolves through K2s DNS, amber.
     await expect(page.getByTestId('verdict')).toHaveAttribute('data-cause', 'drift', { timeout: 15_000 });
     await expect(page.getByTestId('verdict')).toHaveAttribute('data-level', 'warn');
@@ -78,7 +78,12 @@ for (const c of CASES) {
     await expect(page.getByTestId('verdict-text')).toContainText('Nothing is broken now');
     await expect(page.getByTestId('verdict-text')).not.toContainText('bypass');
     // Keep their file anyway: stopped, and the verdict names the outage, not just "stopped".
+    // It asks first, and the dialog repeats the banner's warning (walk 5 M4).
     await page.getByTestId('drift-keep').click();
+    await expect(page.getByTestId('btn-cancel-keep')).toBeFocused();
+    await expect(page.getByTestId('confirm-keep-warning')).toHaveText(/leaves \/etc\/resolv\.conf pointing at 127\.0\.0\.1:53, where nothing answers then: no name would resolve on this host\./);
+    expect(stops).toEqual([]);
+    await page.getByTestId('btn-confirm-keep').click();
     await expect(page.getByTestId('dns-state')).toHaveText('stopped', { timeout: 15_000 });
     expect(stops).toEqual([{ onDrift: 'keep' }]);
     await page.getByTestId('verdict-recheck').click();

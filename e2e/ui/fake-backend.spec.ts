@@ -195,6 +195,11 @@ test('uninstall asks for confirmation, then restores', async () => {
   await panel.getByTestId('btn-confirm-uninstall').click();
   await expect(panel.getByTestId('step-remove-files')).toHaveAttribute('data-status', 'done', { timeout: 15_000 });
   await expect(panel.getByTestId('dns-state')).toHaveText('stopped');
+  // Nothing runs and nothing is saved now: the dialog names no restore and no stop (walk 5 L8).
+  await panel.getByTestId('btn-uninstall').click();
+  await expect(panel.getByTestId('confirm-uninstall-text')).toHaveText(/^K2s DNS is not running and no original \/etc\/resolv\.conf is saved, so nothing is restored or stopped\. Remove the K2s-owned files that are left: /);
+  await panel.getByTestId('btn-cancel-uninstall').click();
+  await expect(panel.getByTestId('confirm-uninstall')).toBeHidden();
   expect(cspErrors).toEqual([]);
 });
 

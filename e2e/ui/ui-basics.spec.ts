@@ -186,7 +186,7 @@ test('GUI words: no CLI talk, one name per drift choice, code as <code>', async 
   const server = await serve({ running: true }, drift);
   const { page, errors } = await open(browser, server.url);
   await expect(page.getByTestId('drift-banner')).toBeVisible();
-  await expect(page.getByTestId('drift-keep')).toHaveText('Keep their file (default)');
+  await expect(page.getByTestId('drift-keep')).toHaveText('Keep their file… (default)');
   await expect(page.getByTestId('drift-restore')).toHaveText('Restore my original…');
   // One place for the choice: the Host DNS card points at the banner (e2e/ui/drift-choice.spec.ts).
   await expect(page.getByTestId('btn-stop-keep')).toHaveCount(0);

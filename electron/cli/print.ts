@@ -21,7 +21,7 @@ export function printEvent(e: LifecycleEvent, json: boolean, out: (s: string) =>
     return;
   }
   if (e.status === 'running') return;
-  // A verify that passed on an NXDOMAIN external check gets the warning mark (shared/step-warn.ts).
+  // A verify that passed on an NXDOMAIN external check, or a restore that left no name resolving, gets the warning mark (shared/step-warn.ts).
   const mark = stepWarns(e.step, e.status, e.message) ? '!' : { done: '✓', failed: '✗', skipped: '–', running: '…' }[e.status];
   out(`${mark} ${e.step.padEnd(12)} ${msg(e.message)}`);
 }

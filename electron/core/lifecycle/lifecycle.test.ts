@@ -405,4 +405,13 @@ describe('stop, drift and uninstall', () => {
     expect(await readFile(join(h.root, 'var/log/dnsproxy/other.log'), 'utf8')).toBe('not ours\n');
     expect(JSON.stringify(events.events)).toContain('/var/log/dnsproxy/dnsproxy.log, /var/log/dnsproxy/dnsproxy.log.1');
   });
+  it('status.proxyFilesLeft: kept by stop, gone after uninstall — how a window tells an outside uninstall from a stop (walk 5 L9)', async () => {
+    const h = await host();
+    await startDns(h.deps, opts, collect().sink);
+    expect((await dnsStatus(h.deps)).proxyFilesLeft).toBe(true);
+    await stopDns(h.deps, {}, collect().sink);
+    expect((await dnsStatus(h.deps)).proxyFilesLeft).toBe(true);
+    await uninstallDns(h.deps, {}, collect().sink);
+    expect((await dnsStatus(h.deps)).proxyFilesLeft).toBe(false);
+  });
 });

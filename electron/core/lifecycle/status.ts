@@ -222,6 +222,9 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     if (routeCheck.severity === 'error' && status === 'running') status = 'degraded';
   }
   const journal = interrupted ?? live;
+  // Stop keeps these, uninstall removes them: how a window names an outside uninstall (types.ts proxyFilesLeft).
+  // lstat only (no read): also as a user, outside root's 0700 state dir.
+  const proxyFilesLeft = (await Promise.all([K2S_PATHS.proxyConfig, K2S_PATHS.dnsmasqConfig, K2S_PATHS.log].map((f) => deps.fs.lstat(f).catch(() => null)))).some((st) => st !== null);
   return {
     state: status,
     engine: state?.engine ?? null,
@@ -243,6 +246,7 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     savedBy: state?.writtenBy ?? null,
     ...(savedOriginal ? { savedOriginal } : {}),
     ...(startCopy ? { startCopy: { savedAt: startCopy.savedAt } } : {}),
+    proxyFilesLeft,
     pid: service.pid,
     messages,
     operation: journal ? { op: journal.op, step: journal.step, pid: journal.pid, startedAt: journal.startedAt } : null,

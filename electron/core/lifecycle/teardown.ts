@@ -8,6 +8,7 @@ import { isManagedEntry } from './preflight';
 import { isGone } from './resolver-gone';
 import { driftRoute } from '../../../shared/drift-route';
 import { keepRiskWords } from '../../../shared/drift-default';
+import { NO_NAME_RESOLVES } from '../../../shared/step-warn';
 import { cliCommand } from '../../../shared/fix';
 import { notResolverFileRefusal, resolverOwnerRefusal, startRefusesResolverFile } from '../../../shared/network-writer';
 import { notResolverFileWords, oversizeResolverWords } from '../../../shared/not-a-file';
@@ -261,9 +262,9 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
       const followed = followedWords(state);
       message = `Kept the /etc/resolv.conf someone else wrote while K2s ran (${changes.join('; ')}); ${followed ? `the saved copy (${followed})${startCopy ? ' and the file from before Start' : ''}` : 'the copy saved at start'} ${followed && startCopy ? 'were' : 'was'} discarded.`;
       // Kept on an explicit --on-drift keep: the result must say nothing answers, not just "stopped".
-      if (linkEndWords) message += ` No name resolves on this host now: /etc/resolv.conf is ${linkEndWords}, so host apps get no nameserver from it; put a resolver file there (reconnect the network, or replace the link with a file holding "nameserver <your router or company DNS>").`;
+      if (linkEndWords) message += ` ${NO_NAME_RESOLVES}: /etc/resolv.conf is ${linkEndWords}, so host apps get no nameserver from it; put a resolver file there (reconnect the network, or replace the link with a file holding "nameserver <your router or company DNS>").`;
       else {
-        if (route?.keepLeavesNone) message += ` No name resolves on this host now: nothing answers on ${route.nameservers.map((n) => `${n}:53`).join(' and ')} (${route.implicit ? 'the kept file has no nameserver line, so glibc asks 127.0.0.1' : `the kept file lists only ${route.nameservers.join(', ')}`}); put a nameserver that answers into /etc/resolv.conf (reconnect the network, or add "nameserver <your router or company DNS>").`;
+        if (route?.keepLeavesNone) message += ` ${NO_NAME_RESOLVES}: nothing answers on ${route.nameservers.map((n) => `${n}:53`).join(' and ')} (${route.implicit ? 'the kept file has no nameserver line, so glibc asks 127.0.0.1' : `the kept file lists only ${route.nameservers.join(', ')}`}); put a nameserver that answers into /etc/resolv.conf (reconnect the network, or add "nameserver <your router or company DNS>").`;
         // A kept file start will not save (shared/network-writer.ts startRefusesResolverFile) is said with the way out.
         const startRefusal = bytes ? startRefusesResolverFile(bytes) : null;
         if (startRefusal) message += ` The kept file ${startRefusal.replace(/^the new file /, '')}, so ${cliCommand('start', true)} refuses to save it as the original: replace it with a resolver file first (reconnect the network, or write "nameserver <your router or company DNS>").`;

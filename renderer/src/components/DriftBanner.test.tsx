@@ -49,4 +49,13 @@ describe('DriftBanner', () => {
     expect(html).toContain('the original saved at start');
     expect(html).not.toContain('followed while K2s DNS ran');
   });
+  it('Keep their file asks first, as Restore does (walk 5 M4): its label ends in "…" and the one dialog is named for the choice', () => {
+    dns.status = { ...running, savedAt: '2026-12-02T01:00:00.000Z' };
+    const html = renderToStaticMarkup(<DriftBanner />);
+    expect(html).toMatch(/data-testid="drift-keep">Keep their file… \(default\)</);
+    expect(html).toMatch(/data-testid="drift-restore">Restore my original…</);
+    // One dialog; closed, it holds Restore's words until Keep opens it.
+    expect(html.match(/<dialog/g)).toHaveLength(1);
+    expect(html).toContain('data-testid="confirm-restore" data-choice="restore"');
+  });
 });

@@ -6,8 +6,10 @@
  * it is no resolver file at all (the follower's reason, status.driftFileRefusal), it names no nameserver but the proxy's, its nameserver does not answer (the health report's
  * host-apps hop for this very file), or a user owns or may write it (the follower refused it);
  * the banner then says why and Restore my original is the default. It is the ONE place in the app to make the drift choice (the verdict,
- * the Host DNS card and Diagnostics point here), and Restore my original, which overwrites the
- * other program's file, asks first in a modal <dialog> (focus moves in, Escape cancels).
+ * the Host DNS card and Diagnostics point here). Both choices ask first, in the one modal <dialog>
+ * (focus moves in to Cancel, Escape cancels): Restore my original overwrites the other program's
+ * file, and Keep their file discards the saved copy for good and may leave no nameserver that
+ * answers (walk 5 M4: Keep acted in one click).
  */
 import { timeText } from '../lib/last-known';
 import { useEffect, useRef, useState } from 'react';
@@ -18,6 +20,14 @@ import { followedCopy, savedCopyWords } from '../../../shared/saved-copy';
 import { unifiedDiffLines } from '../lib/side-by-side';
 import { stores, useDiff, useDns, useHealth } from '../stores';
 import { useUi } from '../lib/ui-state';
+
+/** The two ways to stop on drift, as DRIFT_CHOICE names them. */
+type DriftChoice = keyof typeof DRIFT_CHOICE;
+
+/** `the original saved at start` → `The original saved at start` (a sentence's start). */
+function capitalize(words: string): string {
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
 
 /** The banner's element id: other places move focus here instead of offering the choice themselves. */
 export const DRIFT_BANNER_ID = 'drift-banner';
@@ -48,7 +58,8 @@ export function DriftBanner() {
   // The card's "Stop puts back" select (the one control for it): the file from before Start instead of the saved copy.
   const restoreStart = useUi((s) => s.stopRestore) === 'start' && !!status?.startCopy;
   const saved = restoreStart && status?.startCopy ? `the file from before Start (${timeText(Date.parse(status.startCopy.savedAt))})` : savedCopyWords(followed, timeText);
-  const [confirming, setConfirming] = useState(false);
+  // The choice the dialog asks about; null while it is closed.
+  const [confirming, setConfirming] = useState<DriftChoice | null>(null);
   const dialog = useRef<HTMLDialogElement>(null);
   const drifted = status?.resolverOwner === 'foreign';
   // The same fact as the verdict line above: resolves or not, from the one health report.
@@ -66,8 +77,8 @@ export function DriftBanner() {
   useEffect(() => {
     const d = dialog.current;
     if (!d) return;
-    if (confirming && !d.open) d.showModal?.();
-    if (!confirming && d.open) d.close();
+    if (confirming !== null && !d.open) d.showModal?.();
+    if (confirming === null && d.open) d.close();
   }, [confirming, drifted]);
 
   if (!drifted) return null;
@@ -81,14 +92,16 @@ export function DriftBanner() {
   const savedNow = savedNameserversNow(status, report);
   const savedWords = savedNow === 'answer' ? ', whose nameservers answer without K2s DNS' : savedNow ? `, but its nameservers do not answer now either (${savedNow.dead}): no name would resolve after either choice until the network is fixed` : '';
   const keepIsDefault = risk === null;
+  // The dialog keeps the last choice's words while it closes (null only before the first ask).
+  const shown: DriftChoice = confirming ?? 'restore';
   const warning = risk ? keepRiskWords(risk, route) : null;
   const keepButton = (
-    <button type="button" className={keepIsDefault ? undefined : 'secondary danger'} disabled={busy !== null} title={busy ? `Wait: ${busy} is still running.` : warning ?? DRIFT_CHOICE.keep.what} onClick={() => void stop({ onDrift: 'keep' })} data-testid="drift-keep">
-      {DRIFT_CHOICE.keep.label}{keepIsDefault ? ' (default)' : ''}
+    <button type="button" className={keepIsDefault ? undefined : 'secondary danger'} disabled={busy !== null} title={busy ? `Wait: ${busy} is still running.` : warning ?? DRIFT_CHOICE.keep.what} onClick={() => setConfirming('keep')} data-testid="drift-keep">
+      {DRIFT_CHOICE.keep.label}…{keepIsDefault ? ' (default)' : ''}
     </button>
   );
   const restoreButton = (
-    <button type="button" className={keepIsDefault ? 'secondary' : undefined} disabled={busy !== null} title={busy ? `Wait: ${busy} is still running.` : DRIFT_CHOICE.restore.what} onClick={() => setConfirming(true)} data-testid="drift-restore">
+    <button type="button" className={keepIsDefault ? 'secondary' : undefined} disabled={busy !== null} title={busy ? `Wait: ${busy} is still running.` : DRIFT_CHOICE.restore.what} onClick={() => setConfirming('restore')} data-testid="drift-restore">
       {DRIFT_CHOICE.restore.label}…{keepIsDefault ? '' : ' (default)'}
     </button>
   );
@@ -142,18 +155,31 @@ export function DriftBanner() {
         )}
       </div>
       {/* Escape fires `cancel`, which closes the dialog: onClose resets the state, nothing runs. */}
-      <dialog ref={dialog} className="confirm" aria-labelledby="confirm-restore-title" aria-describedby="confirm-restore-text" onClose={() => setConfirming(false)} data-testid="confirm-restore">
-        <h3 id="confirm-restore-title">{DRIFT_CHOICE.restore.label}?</h3>
-        <p id="confirm-restore-text">
-          This replaces the /etc/resolv.conf the other program wrote with {followed || restoreStart ? saved : `the original saved when K2s DNS started${status?.savedAt ? ` (${timeText(Date.parse(status.savedAt))})` : ''}`}, byte for byte, then
-          stops K2s DNS. The other program's settings in that file are lost until it writes them again.
-        </p>
+      {/* One dialog for both choices; its test ids name the choice (confirm-keep, btn-cancel-restore…). */}
+      <dialog ref={dialog} className="confirm" aria-labelledby="confirm-drift-title" aria-describedby="confirm-drift-text" onClose={() => setConfirming(null)} data-testid={`confirm-${shown}`} data-choice={shown}>
+        <h3 id="confirm-drift-title">{DRIFT_CHOICE[shown].label}?</h3>
+        {shown === 'restore' ? (
+          <p id="confirm-drift-text">
+            This replaces the /etc/resolv.conf the other program wrote with {followed || restoreStart ? saved : `the original saved when K2s DNS started${status?.savedAt ? ` (${timeText(Date.parse(status.savedAt))})` : ''}`}, byte for byte, then
+            stops K2s DNS. The other program's settings in that file are lost until it writes them again.
+          </p>
+        ) : (
+          <p id="confirm-drift-text">
+            This stops K2s DNS and leaves the /etc/resolv.conf the other program wrote. {capitalize(savedCopyWords(followed, timeText))}{status?.startCopy ? ' and the file from before Start are' : ' is'} then discarded: K2s DNS cannot put {status?.startCopy ? 'them' : 'it'} back afterwards.
+            {warning ? (
+              <>
+                {' '}
+                <strong data-testid="confirm-keep-warning">{warning}</strong>
+              </>
+            ) : null}
+          </p>
+        )}
         <div className="row">
-          <button type="button" className="secondary" autoFocus onClick={() => setConfirming(false)} data-testid="btn-cancel-restore">
+          <button type="button" className="secondary" autoFocus onClick={() => setConfirming(null)} data-testid={`btn-cancel-${shown}`}>
             Cancel
           </button>
-          <button type="button" className="danger" onClick={() => { setConfirming(false); void stop({ onDrift: 'restore', ...(restoreStart ? { restore: 'start' as const } : {}) }); }} data-testid="btn-confirm-restore">
-            {DRIFT_CHOICE.restore.label}
+          <button type="button" className="danger" onClick={() => { setConfirming(null); void stop(shown === 'restore' ? { onDrift: 'restore', ...(restoreStart ? { restore: 'start' as const } : {}) } : { onDrift: 'keep' }); }} data-testid={`btn-confirm-${shown}`}>
+            {DRIFT_CHOICE[shown].label}
           </button>
         </div>
       </dialog>

@@ -12,8 +12,8 @@ import { disabledReasons } from '../lib/disabled-reasons';
 import { stores, useCluster, useDiagnostics, useDns, useZones } from '../stores';
 import { focusDriftBanner } from './DriftBanner';
 import { useLifecycleButtons } from './use-lifecycle-buttons';
-import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { timeText } from '../lib/last-known';
+import { uninstallQuestion } from '../lib/uninstall-words';
 
 /** What each KubeSwitch choice means, under the select (the option itself stays one short word: never cut at 900 px). */
 const KUBESWITCH_HINT: Record<'auto' | 'address' | 'none', string> = {
@@ -251,7 +251,7 @@ export function LifecycleControls() {
       {/* Native modal dialog: showModal moves focus inside and makes the page inert; Escape fires `cancel`. */}
       <dialog ref={dialog} className="confirm" aria-labelledby="confirm-uninstall-title" onClose={() => setConfirming(false)} data-testid="confirm-uninstall">
         <h3 id="confirm-uninstall-title">Uninstall K2s DNS?</h3>
-        <p data-testid="confirm-uninstall-text">Restore the original /etc/resolv.conf, stop the k2s-dnsproxy service (on systemd hosts also remove its unit) and remove the proxy config, the saved state and the proxy log ({K2S_PATHS.log}) and the exact query log ({K2S_PATHS.queryRows}), each with its rotated copy?</p>
+        <p data-testid="confirm-uninstall-text">{uninstallQuestion(status)}</p>
         <div className="row">
           <button type="button" className="secondary" autoFocus onClick={() => setConfirming(false)} data-testid="btn-cancel-uninstall">
             Cancel

@@ -8,7 +8,8 @@ import type { HostDnsStatus } from '../../../shared/types';
 import { clockTime } from '../../../shared/clock';
 
 const state = vi.hoisted(() => ({ status: null as unknown, busy: null, events: [] as unknown[], networkChanges: [], lost: null as string | null }));
-vi.mock('../stores', () => ({ useDns: (sel: (s: typeof state) => unknown) => sel(state), useHealth: (sel: (s: { report: null }) => unknown) => sel({ report: null }) }));
+const health = vi.hoisted(() => ({ report: null as unknown }));
+vi.mock('../stores', () => ({ useDns: (sel: (s: typeof state) => unknown) => sel(state), useHealth: (sel: (s: typeof health) => unknown) => sel(health) }));
 
 import { TimelineView } from './TimelineView';
 
@@ -42,6 +43,61 @@ describe('TimelineView with the backend gone', () => {
       expect(heading()).toBe('start — how it ended is not known: the app backend does not answer');
     } finally {
       state.lost = null;
+      state.events = [];
+    }
+  });
+});
+
+describe('TimelineView under a verdict checked after the result', () => {
+  const stopped = { ...running, state: 'stopped', pid: null, proxyExit: null, resolverOwner: 'original' };
+  const result = (op: 'start' | 'stop', message: string) => [
+    { type: 'step', op, step: op === 'start' ? 'ready' : 'restore', status: 'done', message: 'x', at },
+    { type: 'result', op, ok: true, exitCode: 0, message, at: at + 1 },
+  ];
+  const report = (level: 'error' | 'warn') => ({ checkedAt: at + 5000, verdict: { level, resolves: false, text: 'K2s DNS is stopped' } });
+  const resultLine = () => /<p[^>]*data-testid="timeline-result"[^>]*>(.*?)<\/p>/.exec(renderToStaticMarkup(<TimelineView />));
+  it('a completed Stop stays as it is: no "no longer so" under a red "stopped" verdict (walk 5 M6)', () => {
+    state.status = stopped;
+    state.events = result('stop', 'K2s DNS is stopped; the host resolver is back as it was.');
+    health.report = report('error');
+    try {
+      const m = resultLine();
+      expect(m?.[0]).toContain('data-stale="false"');
+      expect(m?.[0]).toContain('class="ok-text"');
+      expect(m?.[1]?.replace(/<!-- -->/g, '')).toBe('K2s DNS is stopped; the host resolver is back as it was.');
+    } finally {
+      health.report = null;
+      state.events = [];
+    }
+  });
+  it('a Start result under a later red verdict is history: muted, with "no longer so"', () => {
+    state.status = { ...running, proxyExit: null };
+    state.events = result('start', 'K2s DNS is running: cluster names resolve on this host.');
+    health.report = report('error');
+    try {
+      const m = resultLine();
+      expect(m?.[0]).toContain('data-stale="true"');
+      expect(m?.[1]?.replace(/<!-- -->/g, '')).toBe(`At ${clockTime(at + 1)}: K2s DNS is running: cluster names resolve on this host. — no longer so: see the verdict above.`);
+    } finally {
+      health.report = null;
+      state.events = [];
+    }
+  });
+});
+
+describe('TimelineView step marks', () => {
+  it('a Keep whose restore step says "No name resolves on this host now" draws that step amber (!), not a green ● (walk 5 L12)', () => {
+    state.status = { ...running, state: 'stopped', pid: null, proxyExit: null, resolverOwner: 'original' };
+    state.events = [
+      { type: 'step', op: 'stop', step: 'restore', status: 'done', message: 'Kept the /etc/resolv.conf someone else wrote while K2s ran (nameserver 192.0.2.53 → 127.0.0.1); the copy saved at start was discarded. No name resolves on this host now: nothing answers on 127.0.0.1:53.', at },
+      { type: 'step', op: 'stop', step: 'stop-service', status: 'done', message: 'Stopped k2s-dnsproxy (PID 415).', at: at + 1 },
+      { type: 'result', op: 'stop', ok: true, exitCode: 0, message: 'K2s DNS is stopped.', at: at + 2 },
+    ];
+    try {
+      const html = renderToStaticMarkup(<TimelineView />);
+      expect(html).toMatch(/<li class="step done warn" data-testid="step-restore" data-status="done" data-warn="true"><span class="icon" aria-hidden="true">!<\/span>/);
+      expect(html).toMatch(/<li class="step done" data-testid="step-stop-service" data-status="done" data-warn="false"><span class="icon" aria-hidden="true">●<\/span>/);
+    } finally {
       state.events = [];
     }
   });

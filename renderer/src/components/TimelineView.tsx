@@ -25,11 +25,13 @@ export function TimelineView() {
   // …and each network change since (NetworkManager, resolvconf, a VPN): followed or left as drift, when.
   const networkChanges = useDns((s) => s.networkChanges);
   const changes = live && t.result ? networkChanges.filter((c) => Date.parse(c.at) >= t.result!.at - 1000) : [];
-  // A green result under a red or amber verdict checked after it is history, not the present
+  // A green Start result under a red or amber verdict checked after it is history, not the present
   // (new-user pass: "START — DONE … resolves" under a dead proxy): shown muted, with its time.
+  // A Stop's or Uninstall's result never goes stale (staleResultSuffix null): it stays as it is.
+  const suffix = staleResultSuffix(t);
   const staleSince = useHealth((s) => {
     const r = s.report;
-    return r && t.result?.ok && (r.verdict.level === 'error' || r.verdict.level === 'warn') && r.checkedAt > t.result.at ? r.checkedAt : null;
+    return r && suffix !== null && t.result?.ok && (r.verdict.level === 'error' || r.verdict.level === 'warn') && r.checkedAt > t.result.at ? r.checkedAt : null;
   });
   if (!t.op) {
     return exitLine ? (
@@ -85,7 +87,7 @@ export function TimelineView() {
         <p className={staleSince !== null ? 'muted' : t.result.ok ? (t.outcome === 'warned' ? 'warn-text' : 'ok-text') : 'error-text'} data-testid="timeline-result" data-stale={String(staleSince !== null)}>
           {staleSince !== null && `At ${clockTime(t.result.at)}: `}
           <RichText text={windowTimes(t.result.message)} />
-          {staleSince !== null && staleResultSuffix(t)}
+          {staleSince !== null && suffix}
           {t.result.code && t.outcome === 'failed' ? ` (${t.result.code})` : ''}
         </p>
       )}

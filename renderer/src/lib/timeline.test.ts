@@ -54,6 +54,23 @@ describe('journal replay after a reload or a CLI start', () => {
     const ownUninstall: LifecycleEvent = { type: 'result', op: 'uninstall', ok: true, exitCode: 0, message: 'Uninstalled K2s DNS files.', at: 7500 };
     expect(journalEvents(running, base, [ownUninstall], 8000)).toEqual([]);
   });
+  it('a CLI uninstall between two polls (the proxy config and log gone with it) is an uninstall, not a Stop (walk 5 L9)', () => {
+    const before = { ...running, proxyFilesLeft: true } as HostDnsStatus;
+    const gone = journalEvents(before, { ...base, proxyFilesLeft: false } as HostDnsStatus, [], 8000);
+    expect(gone).toEqual([{ type: 'result', op: 'uninstall', ok: true, exitCode: 0, message: 'Uninstalled outside this window (e.g. from the CLI): stopped k2s-dnsproxy (PID 78) and removed the K2s-owned files: K2s DNS is stopped.', at: 8000 }]);
+    const t = buildTimeline(gone);
+    expect(t.op).toBe('uninstall');
+    expect(t.steps.map((s) => `${s.step}:${s.status}`)).toEqual(['restore:done', 'stop-service:done', 'remove-files:done']);
+    // A stop keeps them: still a Stop.
+    expect(journalEvents(before, { ...base, proxyFilesLeft: true } as HostDnsStatus, [], 8000)).toMatchObject([{ op: 'stop' }]);
+    // This window's own Uninstall is not repeated.
+    const ownUninstall: LifecycleEvent = { type: 'result', op: 'uninstall', ok: true, exitCode: 0, message: 'Uninstalled K2s DNS files.', at: 7500 };
+    expect(journalEvents(before, { ...base, proxyFilesLeft: false } as HostDnsStatus, [ownUninstall], 8000)).toEqual([]);
+  });
+  it('an uninstall seen in the journal names the proxy it stopped, as a stop does', () => {
+    const uninstalling = { ...running, state: 'stopping', operation: { op: 'uninstall', step: 'restore', pid: 77, startedAt: new Date(1000).toISOString() } } as HostDnsStatus;
+    expect(journalEvents(uninstalling, base, [], 9000)).toMatchObject([{ op: 'uninstall', ok: true, message: 'Stopped k2s-dnsproxy (PID 78): uninstall finished (run outside this window): K2s DNS is stopped.' }]);
+  });
   it('the status key changes with state, owner, PID and the operation step', () => {
     expect(statusKey(starting)).toBe('starting|original|-||start/service');
     expect(statusKey(running)).not.toBe(statusKey({ ...running, pid: 79 }));
@@ -96,6 +113,16 @@ describe('staleResultSuffix: a green result under a later red or amber verdict',
   it('a start that ran its steps: "no longer so"', () => {
     const t = buildTimeline([step('preflight', 'done', 1), step('save', 'done', 2), ok(3)]);
     expect(staleResultSuffix(t)).toBe(' — no longer so: see the verdict above.');
+  });
+  it('a Stop or Uninstall that completed has no suffix: "the resolver is back" stays true under a "stopped" verdict (walk 5 M6)', () => {
+    for (const op of ['stop', 'uninstall'] as const) {
+      const events: LifecycleEvent[] = [
+        { type: 'step', op, step: 'restore', status: 'done', message: 'Restored the original saved at 2026-12-04T19:05:45.674Z, byte for byte.', at: 1 },
+        { type: 'step', op, step: 'stop-service', status: 'done', message: 'Stopped k2s-dnsproxy (PID 4242).', at: 2 },
+        { type: 'result', op, ok: true, exitCode: 0, message: 'K2s DNS is stopped; the host resolver is back as it was.', at: 3 },
+      ];
+      expect(staleResultSuffix(buildTimeline(events))).toBeNull();
+    }
   });
   it('a start that found K2s DNS running (its steps skipped) never was so: Start changed nothing', () => {
     const skipped: LifecycleEvent = { type: 'step', op: 'start', step: 'save', status: 'skipped', message: 'K2s DNS is already running: nothing to do.', at: 2 };

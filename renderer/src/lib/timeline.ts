@@ -143,9 +143,13 @@ export function timelineRows(t: Timeline, seenAt: (ms: number) => string): Timel
 /**
  * What follows a successful result shown under a red or amber verdict checked after it: the
  * result is history. A start that found K2s DNS already running (its steps skipped) changed
- * nothing, so it was never "so" — say that Start does not fix what the verdict names.
+ * nothing, so it was never "so" — say that Start does not fix what the verdict names. Null for
+ * a Stop or Uninstall: their claim (the resolver put back, the proxy stopped) is not the running
+ * state a later verdict judges, and a "stopped" or "does not resolve" verdict does not undo it
+ * (walk 5 M6: "…the host resolver is back as it was. — no longer so"): such a result stays as it is.
  */
-export function staleResultSuffix(t: Pick<Timeline, 'op' | 'steps'>): string {
-  const alreadyRunning = t.op === 'start' && t.steps.some((s) => s.step === 'save' && s.status === 'skipped');
+export function staleResultSuffix(t: Pick<Timeline, 'op' | 'steps'>): string | null {
+  if (t.op !== 'start') return null;
+  const alreadyRunning = t.steps.some((s) => s.step === 'save' && s.status === 'skipped');
   return alreadyRunning ? ' — Start found K2s DNS running and changed nothing; what is wrong is in the verdict above.' : ' — no longer so: see the verdict above.';
 }

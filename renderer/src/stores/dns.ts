@@ -76,7 +76,7 @@ export function journalEvents(prev: HostDnsStatus | null, next: HostDnsStatus, e
   // Not while this window runs an operation: the journal is cleared just before its own result.
   if (was && !op && busy === null && !(last?.type === 'result' && last.op === was.op)) {
     const ok = was.op === 'start' ? next.state === 'running' || next.state === 'degraded' : next.state === 'stopped';
-    return [{ type: 'result', op: was.op, ok, exitCode: ok ? 0 : 1, message: ok ? `${was.op === 'stop' ? `Stopped ${stopped}: ` : ''}${was.op} finished (run outside this window): K2s DNS is ${next.state}.` : `${was.op} did not finish: K2s DNS is ${next.state}.`, at: now }];
+    return [{ type: 'result', op: was.op, ok, exitCode: ok ? 0 : 1, message: ok ? `${was.op !== 'start' ? `Stopped ${stopped}: ` : ''}${was.op} finished (run outside this window): K2s DNS is ${next.state}.` : `${was.op} did not finish: K2s DNS is ${next.state}.`, at: now }];
   }
   // A start or stop elsewhere that finished between two polls (a CLI stop takes < 1 s): no
   // journal was seen, yet the state moved between stopped and running. Not while this window
@@ -84,11 +84,16 @@ export function journalEvents(prev: HostDnsStatus | null, next: HostDnsStatus, e
   const inFlight = busy !== null || (last !== undefined && last.type === 'step');
   const on = (s: HostDnsStatus['state']) => s === 'running' || s === 'degraded';
   if (prev && !was && !op && !inFlight && prev.state !== next.state) {
-    const outside = on(prev.state) && next.state === 'stopped' ? 'stop' : prev.state === 'stopped' && on(next.state) ? 'start' : null;
+    const stop = on(prev.state) && next.state === 'stopped';
+    // A stop that also took the proxy's config and log (kept by stop) was an uninstall (walk 5 L9:
+    // a CLI uninstall showed as "STOP — DONE"): HostDnsStatus.proxyFilesLeft turned false.
+    const uninstalled = stop && prev.proxyFilesLeft === true && next.proxyFilesLeft === false;
+    const outside = uninstalled ? 'uninstall' : stop ? 'stop' : prev.state === 'stopped' && on(next.state) ? 'start' : null;
     // Not this window's own operation, whose result arrived just before this poll (an uninstall
     // also stops K2s DNS).
-    const own = last?.type === 'result' && (last.op === outside || (outside === 'stop' && last.op === 'uninstall'));
-    if (outside && !own) return [{ type: 'result', op: outside, ok: true, exitCode: 0, message: `${outside === 'stop' ? `Stopped ${stopped}` : 'Started'} outside this window (e.g. from the CLI): K2s DNS is ${next.state}.`, at: now }];
+    const own = last?.type === 'result' && (last.op === outside || (outside !== 'start' && (last.op === 'uninstall' || last.op === 'stop')));
+    const words = { stop: `Stopped ${stopped} outside this window (e.g. from the CLI)`, uninstall: `Uninstalled outside this window (e.g. from the CLI): stopped ${stopped} and removed the K2s-owned files`, start: 'Started outside this window (e.g. from the CLI)' };
+    if (outside && !own) return [{ type: 'result', op: outside, ok: true, exitCode: 0, message: `${words[outside]}: K2s DNS is ${next.state}.`, at: now }];
   }
   return [];
 }
