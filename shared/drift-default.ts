@@ -16,6 +16,9 @@
  * - `refused`: the network follower did not follow their file because a user owns it or may
  *   write it (shared/network-writer.ts resolverOwnerRefusal): keeping it hands the host's DNS to
  *   that user.
+ * - `gone`: /etc/resolv.conf was deleted or left a dangling link (status.driftGone): there is no
+ *   file of theirs to keep, and stop puts the saved original back whatever the choice; checked
+ *   before all others, since the rest judge a file.
  * Pure module: no Node or DOM imports.
  */
 import type { DriftRoute, HostDnsStatus } from './types';
@@ -24,6 +27,7 @@ import { keepLeavesNoneWords } from './drift-route';
 
 /** Why Keep their file is not the default; null when it is. */
 export type KeepRisk =
+  | { kind: 'gone'; what: string }
   | { kind: 'not-resolver'; reason: string }
   | { kind: 'no-nameserver' }
   | { kind: 'dead'; nameservers: string[]; why: string }
@@ -37,7 +41,9 @@ const SILENT = new Set(['timeout', 'unreachable', 'error']);
  * driftRoute, driftOwnerRefusal, resolverStamp); `report`: the newest health report, used only when it was
  * made for the same file (its forResolver is the status's non-null resolverStamp).
  */
-export function keepRisk(status: Pick<HostDnsStatus, 'driftRoute' | 'driftOwnerRefusal' | 'driftFileRefusal' | 'resolverStamp'> | null, report: Pick<HealthReport, 'hops' | 'forResolver'> | null): KeepRisk | null {
+export function keepRisk(status: Pick<HostDnsStatus, 'driftRoute' | 'driftOwnerRefusal' | 'driftFileRefusal' | 'driftGone' | 'resolverStamp'> | null, report: Pick<HealthReport, 'hops' | 'forResolver'> | null): KeepRisk | null {
+  const gone = status?.driftGone ?? null;
+  if (gone) return { kind: 'gone', what: gone };
   const notResolver = status?.driftFileRefusal ?? null;
   if (notResolver) return { kind: 'not-resolver', reason: notResolver };
   const route = status?.driftRoute ?? null;
@@ -61,6 +67,8 @@ export function keepRisk(status: Pick<HostDnsStatus, 'driftRoute' | 'driftOwnerR
  */
 export function keepRiskWords(risk: KeepRisk, route: Pick<DriftRoute, 'nameservers'> | null): string {
   switch (risk.kind) {
+    case 'gone':
+      return `/etc/resolv.conf was ${risk.what} while K2s DNS ran, so there is no file of theirs to keep: both choices stop K2s DNS and put your saved original back, byte for byte.`;
     case 'not-resolver':
       return `K2s DNS did not follow their file because ${risk.reason.replace(/^the new file/, 'it')}; keeping it leaves that file as this host's resolver.`;
     case 'no-nameserver':
@@ -87,4 +95,17 @@ export function savedNameserversNow(status: Pick<HostDnsStatus, 'resolverStamp'>
   if (ups.length === 0) return null;
   if (ups.some((h) => !SILENT.has(h.outcome))) return 'answer';
   return { dead: ups.map((h) => h.reason ?? `${h.target}: ${h.outcome}`).join('; ') };
+}
+
+/**
+ * The drift verdict's keepRisk (shared/health-report.ts HealthVerdict.keepRisk) for the status
+ * `status` and the hops of a check made for its file (`hops`): null when Keep their file is the
+ * default or the file is not drift. `stopRestores` is the same rule without the health check
+ * (keepRisk(status, null)), which is what a plain stop applies (teardown.ts restoreByDefault).
+ */
+export function verdictKeepRisk(status: Pick<HostDnsStatus, 'resolverOwner' | 'driftRoute' | 'driftOwnerRefusal' | 'driftFileRefusal' | 'driftGone' | 'resolverStamp'>, hops: HealthReport['hops']): { words: string; stopRestores: boolean; gone: string | null } | null {
+  if (status.resolverOwner !== 'foreign') return null;
+  const risk = keepRisk(status, { hops, forResolver: status.resolverStamp ?? null });
+  if (!risk) return null;
+  return { words: keepRiskWords(risk, status.driftRoute ?? null), stopRestores: keepRisk(status, null) !== null, gone: risk.kind === 'gone' ? risk.what : null };
 }

@@ -116,6 +116,7 @@ export const ERROR_CODES = {
   UPSTREAM_UNVERIFIED: { exit: warning, http: 200, meaning: 'Started, but no upstream answered the external verify name.' },
   UPSTREAM_NO_ADDRESS: { exit: warning, http: 200, meaning: 'Started, but the upstream answered the external verify name without an address (NXDOMAIN, NODATA).' },
   RUN_DIR_FULL: { exit: warning, http: 200, meaning: 'Stopped without a lock file: /run is full.' },
+  RESOLV_CONF_WRITABLE: { exit: warning, http: 200, meaning: 'Started, but the saved /etc/resolv.conf is owned by a user account or writable by other users (the follower would refuse it); stop puts it back so.' },
   FOLLOW_NOT_STARTED: { exit: warning, http: 200, meaning: 'Started, but the network follower did not: a new network resolver file stays drift.' },
   CAPTURE_UNAVAILABLE: { exit: warning, http: 200, meaning: 'Started, but tcpdump is not installed: no exact query log; the engine logs its queries instead.' },
   CAPTURE_NOT_STARTED: { exit: warning, http: 200, meaning: 'Started, but the exact query log (tcpdump companion) did not start.' },

@@ -98,6 +98,17 @@ export interface HealthVerdict {
   summary: string;
   /** The fix, or null when nothing is to do. */
   action: HealthAction | null;
+  /**
+   * Only on a drift verdict (action `restore` or `restore-via`) whose default is Restore my
+   * original, as the drift banner's (shared/drift-default.ts keepRisk): `words`, the banner's
+   * warning against Keep their file (keepRiskWords); `stopRestores`, true when a plain `stop`
+   * restores too (electron/core/lifecycle/teardown.ts restoreByDefault: every risk but `dead`,
+   * which only the banner judges from the health check); `gone`: when /etc/resolv.conf was
+   * deleted or left a dangling link, how (HostDnsStatus.driftGone: `deleted`…), else null (stop
+   * puts the saved original back whatever the choice).
+   * Absent when Keep their file is the default. verdictFix turns it into the fix's words.
+   */
+  keepRisk?: { words: string; stopRestores: boolean; gone: string | null } | null;
 }
 
 /** The whole check: hops in path order, the verdict, and when it ran. */

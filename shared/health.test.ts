@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { applyHealth, fixText, healthVerdict, outcomeOf, queryHop, reportFitsStatus, statusFingerprint, verdictLine, type HealthHop, type HealthReport } from './health';
+import { applyHealth, fixText, healthVerdict, verdictFix, outcomeOf, queryHop, reportFitsStatus, statusFingerprint, verdictLine, type HealthHop, type HealthReport } from './health';
 import type { HostDnsStatus, QueryResult } from './types';
+import { setCliName } from './fix';
 
 const NAME = 'kubernetes.default.svc.cluster.local';
 
@@ -122,6 +123,21 @@ describe('healthVerdict over every hop outcome', () => {
   it('drift (NetworkManager rewrote resolv.conf): error with the restore fix', () => {
     const v = verdict(hops({ system: q('system', 'NXDOMAIN') }, 'foreign'), 'degraded');
     expect(v).toMatchObject({ level: 'error', cause: 'drift', hopId: 'resolver', action: 'restore' });
+  });
+
+  it('drift whose default is Restore my original (walk5 H1): the verdict carries the risk, the CLI fix names Restore first as the default and Keep second with the warning', () => {
+    setCliName('k2s-dns');
+    const keepRisk = { words: 'K2s DNS did not follow their file: it is writable by every user (mode 0666). Keeping it lets whoever can write it choose this host\'s DNS.', stopRestores: true, gone: null };
+    const v = healthVerdict({ hops: hops({ system: q('system', 'NXDOMAIN') }, 'foreign'), state: 'degraded', interrupted: false, keepRisk });
+    expect(v).toMatchObject({ action: 'restore', keepRisk });
+    expect(verdictFix(v, 'cli')).toBe(`"Restore my original" (the default): sudo k2s-dns stop --on-drift restore && sudo k2s-dns start; or "Keep their file": sudo k2s-dns stop --on-drift keep && sudo k2s-dns start. ${keepRisk.words}`);
+    expect(verdictFix(v, 'gui')).toBe('Choose "Restore my original" (the default) or "Keep their file" in the banner at the top, then Start');
+    // A dead nameserver is the banner's default only: a plain stop keeps their file then (README).
+    expect(verdictFix({ ...v, keepRisk: { ...keepRisk, stopRestores: false } }, 'cli')).toMatch(/^"Restore my original" \(the banner's default; a plain sudo k2s-dns stop keeps theirs\): /);
+    // Keep is the default: the old order, and the risk is never put on other verdicts.
+    expect(verdictFix({ action: 'restore' }, 'cli')).toBe(fixText('restore', 'cli'));
+    expect(fixText('restore', 'cli')).toMatch(/^"Keep their file" \(the default\)/);
+    expect(healthVerdict({ hops: hops(), state: 'running', interrupted: false, keepRisk }).keepRisk).toBeUndefined();
   });
 
   it('drift while the name still resolves elsewhere: warn, not ok', () => {

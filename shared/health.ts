@@ -29,7 +29,7 @@ const FIX: Record<HealthAction, Record<FrontEnd, string>> = {
   start: { gui: 'Start', get cli() { return cliCommand('start', true); } },
   restart: { gui: 'Stop, then Start', get cli() { return `${cliCommand('stop', true)} && ${cliCommand('start', true)}`; } },
   // The drift choice is made in one place in the app: the drift banner (it asks before restoring).
-  // Both choices, named as the banner names them, Keep their file first (the banner's and --on-drift's default).
+  // Both choices, named as the banner names them, Keep their file first (the banner's and --on-drift's default when their file carries no risk; with one, verdictFix puts Restore my original first).
   restore: { gui: `Choose "${DRIFT_CHOICE.keep.label}" or "${DRIFT_CHOICE.restore.label}" in the banner at the top, then Start`, get cli() { return `"${DRIFT_CHOICE.keep.label}" (the default): ${DRIFT_CHOICE.keep.cli} && ${cliCommand('start', true)}; or "${DRIFT_CHOICE.restore.label}": ${DRIFT_CHOICE.restore.cli} && ${cliCommand('start', true)}`; } },
   recover: { gui: 'Stop (finishes the interrupted operation)', get cli() { return cliCommand('recover', true); } },
   wait: { gui: 'Wait for the running operation to finish', get cli() { return `wait for the running k2s-dns operation to finish, then run ${cliCommand('status')}`; } },
@@ -64,6 +64,43 @@ const FIX: Record<HealthAction, Record<FrontEnd, string>> = {
 /** The fix of `action` in the words of `frontEnd`; null when there is no action. */
 export function fixText(action: HealthAction | null, frontEnd: FrontEnd): string | null {
   return action ? FIX[action][frontEnd] : null;
+}
+
+/**
+ * The fix of verdict `v` in the words of `frontEnd`: fixText, except for a drift verdict whose
+ * default is Restore my original (v.keepRisk, the drift banner's rule in shared/drift-default.ts):
+ * then Restore my original comes first as the default and Keep their file second with the
+ * banner's warning, so the CLI, the window's verdict, the banner and a plain `stop` name one
+ * default (walk5 H1: status printed Keep as "the default" for a file stop restores over).
+ * For a deleted file both choices put the saved original back, so the fix is a plain stop.
+ */
+export function verdictFix(v: Pick<HealthVerdict, 'action' | 'keepRisk'>, frontEnd: FrontEnd): string | null {
+  const risk = v.keepRisk;
+  if (!risk || (v.action !== 'restore' && v.action !== 'restore-via')) return fixText(v.action, frontEnd);
+  const keep = DRIFT_CHOICE.keep;
+  const restore = DRIFT_CHOICE.restore;
+  const start = cliCommand('start', true);
+  const warning = risk.words.replace(/\.$/, '');
+  if (risk.gone) {
+    if (v.action === 'restore-via') {
+      return frontEnd === 'gui'
+        ? 'Nothing is broken now, you can leave K2s DNS running; to end it, press either button in the banner at the top: both put your saved original back'
+        : `nothing is broken now; to end it: ${cliCommand('stop', true)} (it puts the saved original back, with either --on-drift choice)`;
+    }
+    return frontEnd === 'gui'
+      ? 'Press either button in the banner at the top (both put your saved original back), then Start'
+      : `${cliCommand('stop', true)} && ${start} (stop puts the saved original back, with either --on-drift choice)`;
+  }
+  // `dead` is the banner's default only: a plain stop keeps their file then (README, drift).
+  const which = risk.stopRestores ? 'the default' : `the banner's default; a plain ${cliCommand('stop', true)} keeps theirs`;
+  if (v.action === 'restore-via') {
+    return frontEnd === 'gui'
+      ? `Nothing is broken now, you can leave K2s DNS running; to end the drift, choose "${restore.label}" (the default) in the banner at the top, not "${keep.label}": ${warning}`
+      : `nothing is broken now; to end the drift: ${restore.cli} (${which}; not --on-drift keep: ${warning})`;
+  }
+  return frontEnd === 'gui'
+    ? `Choose "${restore.label}" (the default) or "${keep.label}" in the banner at the top, then Start`
+    : `"${restore.label}" (${which}): ${restore.cli} && ${start}; or "${keep.label}": ${keep.cli} && ${start}. ${risk.words}`;
 }
 
 /**
@@ -245,6 +282,12 @@ export interface VerdictInput {
   /** The proxy's main pid (HostDnsStatus.pid), null when no process runs. */
   proxyPid?: number | null;
   /**
+   * Set when another program's /etc/resolv.conf makes Restore my original the drift default
+   * (HealthVerdict.keepRisk; electron/core/health/check-health.ts driftKeepRisk): carried onto a
+   * drift verdict only. Null or absent when Keep their file is the default.
+   */
+  keepRisk?: HealthVerdict['keepRisk'];
+  /**
    * A CoreDNS ↔ proxy loop running now (shared/live-loop.ts recentLoops over the query log),
    * the same finding as doctor's `coredns-loop`; null or absent when none.
    */
@@ -289,8 +332,12 @@ export function healthVerdict(input: VerdictInput): HealthVerdict {
     hopId: hop?.id ?? null,
     summary,
     action,
+    ...(input.keepRisk && (action === 'restore' || action === 'restore-via') ? { keepRisk: input.keepRisk } : {}),
   });
   const reasonOf = (h: HealthHop | undefined) => (h?.reason ? `: ${h.reason}` : '');
+  // A deleted (or dangling) /etc/resolv.conf is said as such, never as a file another program wrote (walk5 M5).
+  const gone = input.keepRisk?.gone ?? null;
+  const goneWords = gone ? `/etc/resolv.conf was ${gone} while K2s DNS ran` : null;
 
   if (state === 'starting' || state === 'stopping') {
     return v('warn', 'busy', null, `K2s DNS is ${state}; the path is checked again when it is done`, 'wait');
@@ -313,7 +360,7 @@ export function healthVerdict(input: VerdictInput): HealthVerdict {
     const via = resolver?.outcome === 'k2s' || driftVia;
     if (!via) {
       const drift = resolver?.outcome === 'foreign' || resolver?.outcome === 'k2s-edited';
-      if (drift) return v('warn', 'drift', resolver, `${shortName(system!.name ?? '')} resolves, but /etc/resolv.conf was changed by another program: K2s DNS is bypassed`, 'restore');
+      if (drift) return v('warn', 'drift', resolver, `${shortName(system!.name ?? '')} resolves, but ${goneWords ?? '/etc/resolv.conf was changed by another program'}: K2s DNS is bypassed`, 'restore');
       return v(state === 'stopped' ? 'off' : 'ok', 'ok-without-k2s', null, `${shortName(system!.name ?? '')} resolves without K2s DNS (another resolver or /etc/hosts answers it)`, null);
     }
     // Answers can still come from the proxy's cache (TTL 30 s in kubeadm's Corefile) while
@@ -330,6 +377,7 @@ export function healthVerdict(input: VerdictInput): HealthVerdict {
       return v('error', 'upstream-down', deadUpstreams[0], `Names outside the cluster do not resolve on this host: none of ${whose} answers (${deadUpstreams.map((h) => h.reason ?? `${h.target}: ${h.outcome}`).join('; ')}); cluster names still resolve through K2s DNS`, input.following ? 'check-network' : 'check-upstream');
     }
     if (driftVia) {
+      if (goneWords) return v('warn', 'drift', resolver, `${shortName(system!.name ?? '')} resolves through K2s DNS, but ${goneWords}: with no file glibc asks ${GLIBC_DEFAULT_NAMESERVER}:53 (resolv.conf(5)), k2s-dnsproxy's listener`, 'restore-via');
       return v('warn', 'drift', resolver, `${shortName(system!.name ?? '')} resolves through K2s DNS, but another program rewrote /etc/resolv.conf: ${resolver!.answers.length === 0 ? viaK2sWords({ implicit: true, nameservers: [GLIBC_DEFAULT_NAMESERVER] }) : viaK2sWords({ implicit: false, nameservers: resolver!.answers })}`, 'restore-via');
     }
     const first = listeners[0];
@@ -356,7 +404,7 @@ export function healthVerdict(input: VerdictInput): HealthVerdict {
   }
   if (resolver && !resolver.ok) {
     if (resolver.outcome === 'foreign' || resolver.outcome === 'k2s-edited') {
-      return v('error', 'drift', resolver, `${NOT_RESOLVING}: /etc/resolv.conf was changed by another program, so host apps bypass K2s DNS`, 'restore');
+      return v('error', 'drift', resolver, `${NOT_RESOLVING}: ${goneWords ?? '/etc/resolv.conf was changed by another program'}, so host apps bypass K2s DNS`, 'restore');
     }
     return v('error', 'resolver-not-k2s', resolver, `${NOT_RESOLVING}: /etc/resolv.conf does not point at k2s-dnsproxy`, 'restart');
   }
@@ -411,7 +459,7 @@ export function shortName(name: string): string {
 
 /** The verdict line with its fix for one front end, e.g. "… K2s DNS is stopped — Start". */
 export function verdictLine(v: HealthVerdict, frontEnd: FrontEnd): string {
-  const fix = fixText(v.action, frontEnd);
+  const fix = verdictFix(v, frontEnd);
   return fix && v.level !== 'ok' ? `${v.summary} — ${fix}` : v.summary;
 }
 

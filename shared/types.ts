@@ -289,6 +289,13 @@ export interface HostDnsStatus {
    * absent or null when it is one. The drift banner and a plain stop then restore by default.
    */
   driftFileRefusal?: string | null;
+  /**
+   * While `resolverOwner` is `foreign` because /etc/resolv.conf is gone: how, `deleted` or
+   * `replaced by a dangling symlink (→ TARGET)` (electron/core/lifecycle/resolver-gone.ts isGone).
+   * There is no file of theirs to keep: stop puts the saved original back whatever the drift
+   * choice. Absent or null otherwise.
+   */
+  driftGone?: string | null;
   /** While `resolverOwner` is `foreign`: who wrote their file, shared/network-writer.ts writerWords. */
   driftWriter?: string | null;
   /**

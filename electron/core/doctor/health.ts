@@ -1,6 +1,6 @@
 /** Doctor check `health`: the end-to-end path verdict (shared/health.ts), so doctor never says "0 errors" while cluster names fail. */
 import type { DoctorFinding, DoctorSeverity } from '../../../shared/doctor';
-import { fixText, hopTitle, refusedQuickly, type HealthHop, type HealthReport } from '../../../shared/health';
+import { verdictFix, hopTitle, refusedQuickly, type HealthHop, type HealthReport } from '../../../shared/health';
 import { checkHealth } from '../health/check-health';
 import { healthProbes } from '../health/probes';
 import type { DoctorContext } from './context';
@@ -46,7 +46,7 @@ export async function checkHealthPath(ctx: DoctorContext): Promise<DoctorFinding
     severity: SEVERITY[v.level],
     title: v.summary,
     meaning: `The path of ${report.name}: ${report.hops.map(hopLine).join('; ')}.`,
-    fix: v.level === 'ok' ? null : fixText(v.action, ctx.opts.frontEnd ?? 'cli'),
+    fix: v.level === 'ok' ? null : verdictFix(v, ctx.opts.frontEnd ?? 'cli'),
     detail: { verdict: v, hops: report.hops, checkedAt: report.checkedAt },
   };
 }

@@ -11,6 +11,7 @@ import type { HostDnsStatus, QueryResult, QueryType } from '../../../shared/type
 import { recentLoops, type LiveLoop } from '../../../shared/live-loop';
 import { GLIBC_DEFAULT_NAMESERVER, viaK2sWords } from '../../../shared/drift-route';
 import { GLIBC_MAXNS, parseResolvConf } from '../../../shared/resolv-conf';
+import { verdictKeepRisk } from '../../../shared/drift-default';
 
 /** What the check asks the host; injected (electron/core/health/probes.ts builds it from LifecycleDeps). */
 export interface HealthProbes {
@@ -57,7 +58,11 @@ export function resolverHop(status: HostDnsStatus, text: string | null): HealthH
     reason = `/etc/resolv.conf has the K2s header but its nameservers (${nameservers.join(', ') || 'none'}) are not k2s-dnsproxy's`;
   } else if (status.resolverOwner === 'foreign' && status.driftRoute?.viaK2s) {
     // Their file still reaches the proxy (shared/drift-route.ts): the hop does what the path needs.
-    return { id: 'resolver', kind: 'resolver', target: '/etc/resolv.conf', name: null, type: null, outcome: 'foreign', ok: true, answers: nameservers, rcode: null, reason: `/etc/resolv.conf was rewritten by another program, but host apps still ask k2s-dnsproxy: ${viaK2sWords(status.driftRoute)}`, latencyMs: null };
+    // Deleted (or a dangling link): said as such, never as a file another program wrote (walk5 M5).
+    const why = status.driftGone ? `/etc/resolv.conf was ${status.driftGone} while K2s DNS ran, but host apps still ask k2s-dnsproxy: with no file glibc asks ${GLIBC_DEFAULT_NAMESERVER}:53 (resolv.conf(5))` : `/etc/resolv.conf was rewritten by another program, but host apps still ask k2s-dnsproxy: ${viaK2sWords(status.driftRoute)}`;
+    return { id: 'resolver', kind: 'resolver', target: '/etc/resolv.conf', name: null, type: null, outcome: 'foreign', ok: true, answers: nameservers, rcode: null, reason: why, latencyMs: null };
+  } else if (status.resolverOwner === 'foreign' && status.driftGone) {
+    reason = `/etc/resolv.conf was ${status.driftGone} while K2s DNS ran`;
   } else if (status.resolverOwner === 'foreign') {
     reason = `/etc/resolv.conf was rewritten by ${status.driftWriter ?? 'another program'}: nameservers ${nameservers.join(', ') || 'none'}`;
   } else if (status.resolverOwner === 'original') {
@@ -126,7 +131,7 @@ export async function checkHealth(p: HealthProbes, opts: HealthOptions = {}): Pr
   const busy = status.state === 'starting' || status.state === 'stopping';
   // One outcome per fact: getaddrinfo's search-list NXDOMAIN is not the name's (reconcileHops).
   const hops = reconcileHops(probed);
-  const verdict = healthVerdict({ hops, state: status.state, interrupted: !busy && !!status.operation, stateCorrupt: !busy && !!status.stateProblem, watchdogRestart: status.watchdogRestart ?? null, serviceRestart: status.serviceRestart ?? null, proxyPid: status.pid, liveLoop, following: status.onNetworkChange === 'follow' });
+  const verdict = healthVerdict({ hops, state: status.state, interrupted: !busy && !!status.operation, stateCorrupt: !busy && !!status.stateProblem, watchdogRestart: status.watchdogRestart ?? null, serviceRestart: status.serviceRestart ?? null, proxyPid: status.pid, liveLoop, following: status.onNetworkChange === 'follow', keepRisk: verdictKeepRisk(status, hops) });
   const checkedAt = p.now();
   return { name, domainSource: status.clusterDomain ? 'state' : 'default', hops, verdict, checkedAt, durationMs: checkedAt - started, forResolver: status.resolverStamp ?? null };
 }

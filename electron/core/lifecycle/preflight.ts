@@ -8,7 +8,7 @@ import { captureResolver, isManagedResolvConf, isOversize, readAppendOnly, readS
 import { oversizeResolverWords } from '../../../shared/not-a-file';
 import { StateFileCorruptError } from '../host/state-store';
 import { resolverBytes, resolverText, sameResolver } from '../host/resolver-state';
-import { startRefusesResolverFile, unknownLineWords } from '../../../shared/network-writer';
+import { FIRST_USER_UID, resolverOwnerRefusal, startRefusesResolverFile, unknownLineWords } from '../../../shared/network-writer';
 import { isGone } from './resolver-gone';
 import { pickUpstreams, readResolvedLinkServers } from '../host/upstreams';
 import { isBindMounted } from '../host/mounts';
@@ -47,6 +47,12 @@ export interface Preflight {
   options: string[];
   /** Search domains/options of the original that the K2s-owned file leaves out. */
   droppedTokens: string[];
+  /**
+   * The start's RESOLV_CONF_WRITABLE warning when the file saved now (not a saved original
+   * kept) is owned by a user account or writable by others or a group other than root's
+   * (resolverOwnerRefusal, the follower's rule); null otherwise. See resolverWritableWarning.
+   */
+  writableWarning: string | null;
   /** `line "x" is no resolv.conf(5) directive`: a line of the saved file glibc ignores, in a file that names a nameserver (saved as is, said in the step); else null. */
   ignoredLine: string | null;
   listeners: Listener[];
@@ -214,6 +220,9 @@ async function hostChecks(deps: LifecycleDeps, opts: StartOptions, engine: Prefl
   // file that names a nameserver — glibc uses that file, so it is saved as is and the preflight
   // step names the line (ignoredLine).
   const notResolver = originalBytes ? startRefusesResolverFile(originalBytes) : null;
+  // Owner and mode of the file saved now (a link's target's: stat follows it).
+  const ownerOf = original !== current || isGone(current) ? null : current.kind === 'file' ? current : await deps.fs.stat(K2S_PATHS.resolvConf).catch(() => null);
+  const writableWarning = ownerOf ? resolverWritableWarning(ownerOf) : null;
   const ignoredLine = originalBytes ? unknownLineWords(originalBytes) : null;
   if (notResolver) {
     throw refused('NOT_RESOLVER_FILE', `/etc/resolv.conf ${notResolver.replace(/^the new file /, '')}, so K2s will not save it as your original (stop would put it back byte for byte); replace it with a resolver file — reconnect the network so NetworkManager or your DHCP client writes it again, or write your nameserver into it (echo 'nameserver <your router or company DNS>' > /etc/resolv.conf) — then start again. Nothing was changed.`);
@@ -299,6 +308,7 @@ async function hostChecks(deps: LifecycleDeps, opts: StartOptions, engine: Prefl
     options: writable.options,
     droppedTokens: writable.dropped,
     ignoredLine,
+    writableWarning,
     listeners,
     skippedListeners: skipped,
     resolved,
@@ -326,4 +336,22 @@ async function planResolvedRoute(deps: LifecycleDeps, listeners: Listener[], ski
   }
   const stubAnswers = await deps.tcpListening(RESOLVED_STUB_ADDRESSES[0], 53, 2000);
   return { link, address: kube.address, nameserver: managedNameserverOnResolvedHost({ originalNameservers, stubAnswers, kubeSwitch: kube.address }) };
+}
+
+/**
+ * The start's warning for a /etc/resolv.conf a user could write: owned by a user account, or
+ * writable by others or by a group other than root's (shared/network-writer.ts
+ * resolverOwnerRefusal, in its words); null when the owner rule passes.
+ *
+ * Warn, not refuse: the network follower refuses such a file because it would let a user choose
+ * the whole host's DNS behind the admin's back; at start the admin is the one choosing it, and
+ * refusing would leave no way to start on a host whose file is (wrongly) 0666 other than fixing
+ * it first — which the warning says how to do. Said, because the file is saved as the original
+ * with that owner and mode and stop puts it back so (walk5 H1: a 0666 file was saved without a word).
+ */
+export function resolverWritableWarning(owner: { uid: number; gid: number; mode: number }): string | null {
+  const refusal = resolverOwnerRefusal(owner);
+  if (!refusal) return null;
+  const fix = owner.uid >= FIRST_USER_UID ? 'chown root:root /etc/resolv.conf' : owner.mode & 0o002 ? 'chmod o-w /etc/resolv.conf' : 'chmod g-w /etc/resolv.conf';
+  return `/etc/resolv.conf ${refusal.replace(/^the new file /, '')}. It was saved as your original as it is, so stop puts it back with that owner and mode, and a user can choose this host's DNS through it; to save it fixed: ${cliCommand('stop', true)}, ${fix}, then ${cliCommand('start', true)}.`;
 }

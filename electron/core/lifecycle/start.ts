@@ -106,6 +106,8 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
     }
 
     const state = await r.run('save', 'Saving the exact /etc/resolv.conf', () => save(deps, pre, opts, undo));
+    // A saved file a user could write (preflight.ts resolverWritableWarning: warned, not refused).
+    if (pre.writableWarning) warnings.push({ code: 'RESOLV_CONF_WRITABLE', message: pre.writableWarning });
     // The exact query log (packets, capture/) replaces the engine's own: with it on, the engine
     // logs no query (its own lines stay in its log), which is what keeps the proxy's throughput
     // (README "Query log"). Without tcpdump the engine's query log is the fallback.

@@ -77,6 +77,8 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
   // Their file is no resolver file at all (the follower's words): the drift choice's default is to restore.
   let driftFileRefusal: string | null = null;
   let driftWriter: string | null = null;
+  // Deleted or left dangling: no file of theirs to keep (stop restores whatever the choice).
+  let driftGone: string | null = null;
   // The file's text (a link's target's), for the drift route; null for a dangling link or no file.
   const currentText = current?.kind === 'file' ? Buffer.from(current.contentBase64, 'base64').toString('utf8') : current?.kind === 'symlink' && current.targetContentBase64 != null ? Buffer.from(current.targetContentBase64, 'base64').toString('utf8') : null;
   if (current === null) {
@@ -97,6 +99,7 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
   } else if (state && !sameResolver(current, state.resolvConf) && isGone(current)) {
     owner = 'foreign';
     const what = current.kind === 'symlink' ? `replaced by a dangling symlink (→ ${current.target})` : 'deleted';
+    driftGone = what;
     // glibc reads no file as one with no nameserver line: it asks 127.0.0.1 (resolv.conf(5)), the
     // proxy's listener — host apps still go through K2s DNS, and keeping "their file" would leave none.
     driftRouteNow = driftRoute('', state.listeners.map((l) => l.address));
@@ -236,6 +239,7 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     ...(driftOwnerRefusal ? { driftOwnerRefusal } : {}),
     ...(driftFileRefusal ? { driftFileRefusal } : {}),
     ...(driftWriter ? { driftWriter } : {}),
+    ...(driftGone ? { driftGone } : {}),
     resolverStamp: current === null ? `${kind ?? 'none'}` : resolverStampOf(current),
     upstreams: state?.upstreams ?? [],
     clusterDomain: state?.clusterDomain ?? null,

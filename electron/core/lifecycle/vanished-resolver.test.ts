@@ -82,9 +82,11 @@ describe('a resolv.conf that vanished while K2s ran', () => {
     expect(s.state).toBe('degraded');
     expect(s.messages).toContain('/etc/resolv.conf was deleted while K2s ran; run sudo npx k2s-dns stop: it puts the saved original back.');
     // No file is read by glibc as no nameserver line: 127.0.0.1, the proxy — still through K2s
-    // DNS, and keeping "their file" would leave nothing (fourth walk high: it said "bypassed").
+    // DNS (fourth walk high: it said "bypassed"). There is no file of theirs to keep: the drift
+    // default is said as "deleted", never as a file with no nameserver line (walk5 M5).
     expect(s.driftRoute).toEqual({ nameservers: ['127.0.0.1'], implicit: true, viaK2s: true, keepLeavesNone: true });
-    expect(keepRisk(s, null)).toEqual({ kind: 'no-nameserver' });
+    expect(s.driftGone).toBe('deleted');
+    expect(keepRisk(s, null)).toEqual({ kind: 'gone', what: 'deleted' });
   });
 });
 

@@ -43,6 +43,15 @@ describe('DriftBanner', () => {
     expect(html).toMatch(/title="stop K2s DNS and put back the saved original, byte for byte"[^>]*data-testid="drift-restore"/);
     expect(html).toContain(`with the original saved when K2s DNS started (${timeText(Date.parse('2026-12-02T01:00:00.000Z'))}), byte for byte, then`);
   });
+  it('a deleted file (walk5 M5): said deleted, both choices put the saved original back, never "no nameserver line"; Restore first', () => {
+    dns.status = { ...running, driftGone: 'deleted', driftRoute: { nameservers: ['127.0.0.1'], implicit: true, viaK2s: true, keepLeavesNone: true } };
+    const html = renderToStaticMarkup(<DriftBanner />);
+    expect(html).toContain('<strong>/etc/resolv.conf was deleted while K2s DNS was running.</strong>');
+    expect(html).toContain('data-risk="gone">/etc/resolv.conf was deleted while K2s DNS ran, so there is no file of theirs to keep: both choices stop K2s DNS and put your saved original back, byte for byte.</strong>');
+    expect(html).not.toContain('Another program rewrote');
+    expect(html).not.toContain('no name would resolve');
+    expect(html.indexOf('data-testid="drift-restore"')).toBeLessThan(html.indexOf('data-testid="drift-keep"'));
+  });
   it('without a follow the saved copy is still start\'s', () => {
     dns.status = { ...running, savedAt: '2026-12-02T01:00:00.000Z' };
     const html = renderToStaticMarkup(<DriftBanner />);

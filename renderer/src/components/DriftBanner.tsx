@@ -105,10 +105,18 @@ export function DriftBanner() {
       {DRIFT_CHOICE.restore.label}…{keepIsDefault ? '' : ' (default)'}
     </button>
   );
+  // Deleted (or a dangling link): no file of theirs to keep, and stop puts the saved original back
+  // whatever the choice (teardown.ts isGone): said as such, never as "no nameserver line" (walk5 M5).
+  const gone = risk?.kind === 'gone' ? risk.what : null;
   return (
     <div className="banner warn" role="alert" id={DRIFT_BANNER_ID} tabIndex={-1} data-testid="drift-banner" data-route={via ? 'via-k2s' : 'bypass'}>
-      <strong>Another program rewrote /etc/resolv.conf while K2s DNS was running.</strong>
-      {via && route ? (
+      <strong>{gone ? `/etc/resolv.conf was ${gone} while K2s DNS was running.` : 'Another program rewrote /etc/resolv.conf while K2s DNS was running.'}</strong>
+      {gone ? (
+        <p data-testid="drift-lead">
+          {resolves === false ? 'Cluster names do not resolve on this host (see the verdict above). ' : 'Host apps still go through K2s DNS: with no file glibc asks 127.0.0.1:53 (resolv.conf(5)), k2s-dnsproxy\'s listener. Nothing is broken now: you can leave K2s DNS running as it is. '}
+          <strong data-testid="drift-keep-warning" data-risk="gone">{warning}</strong>
+        </p>
+      ) : via && route ? (
         <p data-testid="drift-lead">
           {driftViaLead(resolves, route)} Nothing is broken now: you can leave K2s DNS running as it is. Both choices below stop K2s DNS.{' '}
           {warning ? (

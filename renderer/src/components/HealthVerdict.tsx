@@ -4,7 +4,7 @@
  */
 import { RichText } from './RichText';
 import { useEffect, useState } from 'react';
-import { fixText, reportFitsStatus, type HealthAction } from '../../../shared/health';
+import { verdictFix, reportFitsStatus, type HealthAction } from '../../../shared/health';
 import { startInputOf } from '../lib/start-input';
 import { timeText } from '../lib/last-known';
 import { uiState } from '../lib/ui-state';
@@ -82,7 +82,7 @@ export function HealthVerdict() {
     );
   }
   const v = report.verdict;
-  const fix = fixText(v.action, 'gui');
+  const fix = verdictFix(v, 'gui');
   const canRun = v.action !== null && RUNNABLE.has(v.action) && lifecycle.stop.enabled;
   return (
     <div className={`verdict ${v.level}`} role="status" data-testid="verdict" data-level={v.level} data-cause={v.cause}>

@@ -1,0 +1,65 @@
+/**
+ * The CLI's drift fix names the same default as the drift banner and a plain stop
+ * (shared/drift-default.ts keepRisk, shared/health.ts verdictFix). walk5 H1: for a 0666 file the
+ * follower refused, `status` printed "Keep their file" (the default) while the banner and stop
+ * restored by default; running that "default" discarded the saved original. walk5 M5: a deleted
+ * file was described as one with "no nameserver line" whose Keep "would resolve no name".
+ */
+import { describe, expect, it } from 'vitest';
+import { chmod, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { startDns } from '../lifecycle/start';
+import { stopDns } from '../lifecycle/stop';
+import { setCliName } from '../../../shared/fix';
+import { verdictLine } from '../../../shared/health';
+import { TEST_START_OPTS, trackedHosts } from '../../../e2e/support/test-deps';
+import { healthProbes } from './probes';
+import { statusWithHealth } from './status-with-health';
+
+const newHost = trackedHosts();
+const sink = () => undefined;
+
+describe('status (CLI): the drift fix names the banner’s and stop’s default', () => {
+  it('a 0666 file whose nameserver does not answer: Restore my original first as the default, Keep second with the banner’s warning; a plain stop restores', async () => {
+    setCliName('k2s-dns');
+    const h = await newHost('nameserver 192.0.2.53\n');
+    expect((await startDns(h.deps, TEST_START_OPTS, sink)).ok).toBe(true);
+    const file = join(h.root, 'etc/resolv.conf');
+    await writeFile(file, 'nameserver 10.99.99.99\n');
+    await chmod(file, 0o666);
+    // getaddrinfo through their nameserver: no reply (ENETUNREACH at once), as in the walk.
+    h.deps.probeLookup = async (name) => ({ name, type: 'A', server: 'system', rcode: 'ERROR', answers: [], latencyMs: 2, error: 'getaddrinfo ENETUNREACH' }) as never;
+    const s = await statusWithHealth(healthProbes(h.deps), 'cli');
+    expect(s.health?.verdict).toMatchObject({ cause: 'drift', action: 'restore' });
+    // The health line as `status` prints it (electron/cli/print.ts).
+    const line = verdictLine(s.health!.verdict, 'cli');
+    expect(line).toContain(' — "Restore my original" (the default): sudo k2s-dns stop --on-drift restore && sudo k2s-dns start');
+    // Keep second, then the banner's warning (keepRiskWords), word for word.
+    expect(line).toMatch(/; or "Keep their file": sudo k2s-dns stop --on-drift keep && sudo k2s-dns start --verify-name www\.example\.test\. Keeping their file stops K2s DNS and leaves \/etc\/resolv\.conf pointing at 10\.99\.99\.99:53, which does not answer now \(getaddrinfo: .*ENETUNREACH.*\): no name would resolve on this host\.$/);
+    expect(verdictLine(s.health!.verdict, 'gui')).toMatch(/ — Choose "Restore my original" \(the default\) or "Keep their file" in the banner at the top, then Start$/);
+    expect(line.indexOf('"Restore my original"')).toBeLessThan(line.indexOf('"Keep their file"'));
+    expect(line).not.toContain('"Keep their file" (the default)');
+    // The default named is what a plain stop does.
+    const stopped = await stopDns(h.deps, {}, sink);
+    expect(stopped.message).toContain('was restored, byte for byte; pass --on-drift keep to keep theirs.');
+  });
+
+  it('a deleted file: said deleted, and stop puts the saved original back whatever the choice', async () => {
+    setCliName('k2s-dns');
+    const h = await newHost('nameserver 192.0.2.53\n');
+    expect((await startDns(h.deps, TEST_START_OPTS, sink)).ok).toBe(true);
+    await rm(join(h.root, 'etc/resolv.conf'));
+    const s = await statusWithHealth(healthProbes(h.deps), 'cli');
+    expect(s.driftGone).toBe('deleted');
+    const v = s.health!.verdict;
+    expect(v.keepRisk).toEqual({ words: '/etc/resolv.conf was deleted while K2s DNS ran, so there is no file of theirs to keep: both choices stop K2s DNS and put your saved original back, byte for byte.', stopRestores: true, gone: 'deleted' });
+    const text = [v.summary, ...s.messages].join('\n');
+    expect(text).toContain('/etc/resolv.conf was deleted while K2s DNS ran');
+    expect(text).not.toContain('no nameserver line');
+    expect(text).not.toContain('no name would resolve');
+    expect(s.health!.hops.find((x) => x.kind === 'resolver')?.reason).toContain('/etc/resolv.conf was deleted while K2s DNS ran');
+    expect(verdictLine(v, 'cli')).toMatch(/ — nothing is broken now; to end it: sudo k2s-dns stop \(it puts the saved original back, with either --on-drift choice\)$/);
+    expect(verdictLine(v, 'gui')).toMatch(/press either button in the banner at the top: both put your saved original back$/);
+    expect((await stopDns(h.deps, { onDrift: 'keep' }, sink)).message).toContain('/etc/resolv.conf had been deleted while K2s ran; restored the original saved at');
+  });
+});
