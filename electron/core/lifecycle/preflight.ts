@@ -204,7 +204,7 @@ async function hostChecks(deps: LifecycleDeps, opts: StartOptions, engine: Prefl
   // file is the user's original, and silently saving theirs loses the real one (new-user pass,
   // 2026-12-01). The choice is stop's --on-drift (the app's drift banner); start only after it.
   if (existing && !currentIsManaged && !isGone(current) && !sameResolver(current, existing.resolvConf)) {
-    throw refused('DRIFTED', `/etc/resolv.conf was rewritten by another program while K2s DNS ran; your original from ${existing.savedAt} is still saved in ${K2S_PATHS.stateFile}. Choose first — Keep their file: ${cliCommand('stop', true)} (--on-drift keep, the default); Restore my original: ${DRIFT_CHOICE.restore.cli} (in the app: the drift banner) — then start again. Nothing was changed.`);
+    throw refused('DRIFTED', `/etc/resolv.conf was rewritten by another program while K2s DNS ran; your original from ${existing.savedAt} is still saved in ${K2S_PATHS.stateFile}. Choose first — Keep their file: ${DRIFT_CHOICE.keep.cli}; Restore my original: ${DRIFT_CHOICE.restore.cli} (in the app: the drift banner, which names the safer one as its default; ${cliCommand('status')} says it too) — then start again. Nothing was changed.`);
   }
   // Never save over a saved original: when the current file is ours, the saved one is the original.
   const original = currentIsManaged && existing ? existing.resolvConf : current;

@@ -51,6 +51,9 @@ describe('DriftBanner', () => {
     expect(html).not.toContain('Another program rewrote');
     expect(html).not.toContain('no name would resolve');
     expect(html.indexOf('data-testid="drift-restore"')).toBeLessThan(html.indexOf('data-testid="drift-keep"'));
+    // The confirmation (either choice) says the same: nothing of theirs is kept, the original comes back.
+    expect(html).toContain('/etc/resolv.conf was deleted, so there is no file of theirs to keep or replace: this stops K2s DNS and puts back the original saved when K2s DNS started, byte for byte.');
+    expect(html).not.toContain('then discarded');
   });
   it('without a follow the saved copy is still start\'s', () => {
     dns.status = { ...running, savedAt: '2026-12-02T01:00:00.000Z' };

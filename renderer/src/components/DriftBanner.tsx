@@ -166,7 +166,11 @@ export function DriftBanner() {
       {/* One dialog for both choices; its test ids name the choice (confirm-keep, btn-cancel-restore…). */}
       <dialog ref={dialog} className="confirm" aria-labelledby="confirm-drift-title" aria-describedby="confirm-drift-text" onClose={() => setConfirming(null)} data-testid={`confirm-${shown}`} data-choice={shown}>
         <h3 id="confirm-drift-title">{DRIFT_CHOICE[shown].label}?</h3>
-        {shown === 'restore' ? (
+        {gone ? (
+          <p id="confirm-drift-text">
+            /etc/resolv.conf was {gone}, so there is no file of theirs to keep or replace: this stops K2s DNS and puts back {followed || restoreStart ? saved : 'the original saved when K2s DNS started'}, byte for byte.
+          </p>
+        ) : shown === 'restore' ? (
           <p id="confirm-drift-text">
             This replaces the /etc/resolv.conf the other program wrote with {followed || restoreStart ? saved : `the original saved when K2s DNS started${status?.savedAt ? ` (${timeText(Date.parse(status.savedAt))})` : ''}`}, byte for byte, then
             stops K2s DNS. The other program's settings in that file are lost until it writes them again.
