@@ -12,6 +12,7 @@ import { disabledReasons } from '../lib/disabled-reasons';
 import { stores, useCluster, useDiagnostics, useDns, useZones } from '../stores';
 import { focusDriftBanner } from './DriftBanner';
 import { useLifecycleButtons } from './use-lifecycle-buttons';
+import { FOLLOWER_START, followerDown } from '../lib/button-states';
 import { timeText } from '../lib/last-known';
 import { uninstallQuestion } from '../lib/uninstall-words';
 
@@ -139,6 +140,8 @@ export function LifecycleControls() {
     }
   }, [busy, status?.state, b.start.enabled, b.stop.enabled]);
   const editable = b.editable;
+  // The network follower died while K2s DNS runs: Start restarts only it (walk5 M3).
+  const restartFollower = followerDown(status);
   // What Diagnostics knows would refuse a Start: offer to check again once it is fixed.
   // Only findings made for the resolver as it is now (freshFindings): older ones are being checked again.
   const blocked = status && status.state !== 'running' ? startBlock(freshFindings(findings, forResolver, status.resolverStamp)) : null;
@@ -163,12 +166,12 @@ export function LifecycleControls() {
         </label>
       </div>
       <div className="row lifecycle-buttons" data-testid="lifecycle-buttons">
-        <button type="button" ref={startBtn} disabled={!b.start.enabled} title={b.start.reason ? plainText(b.start.reason) : 'Save the resolver, start the proxy, activate'} onClick={() => {
+        <button type="button" ref={startBtn} disabled={!b.start.enabled} title={b.start.reason ? plainText(b.start.reason) : restartFollower ? FOLLOWER_START.title : 'Save the resolver, start the proxy, activate'} onClick={() => {
             // Start runs its own preflight; the findings are checked again with it, so a refusal
             // and Diagnostics say the same about the host as it is now.
             void start(startInput).then(() => stores.diagnostics.getState().run());
           }} data-testid="btn-start">
-          {busy === 'start' ? 'Starting…' : 'Start'}
+          {busy === 'start' ? 'Starting…' : restartFollower ? FOLLOWER_START.label : 'Start'}
         </button>
         {!drifted && (
           <button type="button" ref={stopBtn} disabled={!b.stop.enabled} title={b.stop.reason ? plainText(b.stop.reason) : 'Restore the saved resolver, then stop the proxy'} onClick={() => void stop(restoreChoice === 'start' && status?.startCopy ? { restore: 'start' } : {})} data-testid="btn-stop">
