@@ -231,6 +231,25 @@ function QueryView({ rows, allRows, expansions, searchNx, total, hiddenProbes, p
   const { following, setFollowing } = useFollow(rows.length, paused || searching, scrollToEnd);
   const toIndex = useRef((i: number) => virtualizer.scrollToIndex(i, { align: 'start' }));
   toIndex.current = (i: number) => virtualizer.scrollToIndex(i, { align: 'start' });
+  // The row picked with the arrow keys (or a click): its full values below the list, where the
+  // cut Client, Upstream and Answer cells' titles are out of a keyboard user's reach (walk5 L5).
+  const [picked, setPicked] = useState<string | null>(null);
+  const pickedAt = picked === null ? -1 : rows.findIndex((r) => r.key === picked);
+  const pick = (i: number) => {
+    const at = Math.max(0, Math.min(rows.length - 1, i));
+    if (!rows[at]) return;
+    setPicked(rows[at].key);
+    virtualizer.scrollToIndex(at, { align: 'auto' });
+  };
+  const onListKey = (e: React.KeyboardEvent<HTMLDivElement>) => {
+    const step: Record<string, number> = { ArrowDown: 1, ArrowUp: -1, PageDown: 10, PageUp: -10 };
+    if (e.key in step) pick(pickedAt < 0 ? rows.length - 1 : pickedAt + step[e.key]!);
+    else if (e.key === 'Home') pick(0);
+    else if (e.key === 'End') pick(rows.length - 1);
+    else if (e.key === 'Escape') setPicked(null);
+    else return;
+    e.preventDefault();
+  };
   return (
     <>
       <div className="row">
@@ -269,7 +288,7 @@ function QueryView({ rows, allRows, expansions, searchNx, total, hiddenProbes, p
           </div>
           <OlderBar older={older} searching={searching} exact={exact} />
           {searching && <OlderMatchesBar search={search} load={older.loadMatches} />}
-          <div ref={parent} className="lv-scroll mono" tabIndex={0} data-testid="logs-query-list" onScroll={(e) => {
+          <div ref={parent} className="lv-scroll mono" tabIndex={0} aria-label="Queries: arrow keys pick a row, its full values show below the list" aria-describedby="q-detail" data-testid="logs-query-list" onKeyDown={onListKey} onScroll={(e) => {
             // The header row sits above the scroll box: it scrolls sideways with the rows (900 px windows).
             if (head.current) head.current.scrollLeft = e.currentTarget.scrollLeft;
             setFollowing(atBottom(e.currentTarget));
@@ -288,7 +307,7 @@ function QueryView({ rows, allRows, expansions, searchNx, total, hiddenProbes, p
                 // The Route column is narrow (900 px): its full text is the title too.
                 const route = `${r.route ? ROUTE_LABEL[r.route] : '—'}${r.zone ? ` ${r.zone}` : ''}`;
                 return (
-                  <div key={r.key} className={`lv-qrow${isShownProblem(r, expansions) ? ' problem' : ''}`} data-search-nx={isSearchNxdomain(r, expansions) ? 'true' : undefined} style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${item.start - margin}px)` }} data-testid="query-row" data-rcode={r.rcode ?? 'none'} data-engine={r.engine} data-mixed={r.mixed}>
+                  <div key={r.key} onClick={() => setPicked(r.key)} aria-selected={item.index === pickedAt || undefined} className={`lv-qrow${isShownProblem(r, expansions) ? ' problem' : ''}${item.index === pickedAt ? ' selected' : ''}`} data-search-nx={isSearchNxdomain(r, expansions) ? 'true' : undefined} style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${item.start - margin}px)` }} data-testid="query-row" data-rcode={r.rcode ?? 'none'} data-engine={r.engine} data-mixed={r.mixed}>
                     <span data-testid="q-time" title={r.time ?? ''}>{formatLogTime(r.time)}</span>
                     <span className="q-client" data-testid="q-client" title={r.protocol ? `${r.client ?? ''} over ${r.protocol.toUpperCase()}` : (r.client ?? '')}>
                       <span className="addr">{r.client ?? '—'}</span>
@@ -306,10 +325,28 @@ function QueryView({ rows, allRows, expansions, searchNx, total, hiddenProbes, p
               })}
             </div>
           </div>
+          <QueryDetail row={pickedAt < 0 ? null : rows[pickedAt]!} />
         </>
       )}
     </>
   );
+}
+
+/** The picked row's values in full, one line that wraps (walk5 L5: the cut cells' titles need a mouse). */
+function QueryDetail({ row: r }: { row: QueryRow | null }) {
+  const text = r
+    ? [
+        `${r.time ?? 'no time'}`,
+        `client ${r.client ?? '—'}${r.protocol ? ` over ${r.protocol.toUpperCase()}` : ''}`,
+        `${r.name} ${r.type}`,
+        `route ${r.route ? ROUTE_LABEL[r.route] : '—'}${r.zone ? ` ${r.zone}` : ''}`,
+        `upstream ${r.upstream ?? '—'}`,
+        `answer ${r.error ?? (r.answers.join(', ') || (r.rcode === 'NOERROR' ? 'no records' : '—'))}`,
+        `${r.rcode ?? 'no reply'}`,
+        latencyText(r.latencyMs),
+      ].join(' · ')
+    : 'Arrow keys in the list (or a click) pick a row: its full values show here.';
+  return <p id="q-detail" className={`lv-qdetail small${r ? ' mono' : ' muted'}`} aria-live="polite" data-testid="q-detail">{text}</p>;
 }
 
 /** The raw view. */
