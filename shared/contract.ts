@@ -149,8 +149,9 @@ export const CONTRACT = {
    * With `text`: the newest `rows` rows of both files (`.1`, then the current file) whose name,
    * client, rcode, upstream or answers hold `text` (case-insensitive), and `search` says how many
    * matched and what was read. Health probe rows do not match unless `probes` is true. With
-   * `before` (µs since the epoch, the answer's `oldestUs` of the oldest row held; not with `text`):
-   * the newest `rows` rows asked at or before it, the page older than the rows held.
+   * `before` (µs since the epoch, the answer's `oldestUs` of the oldest row held): the newest
+   * `rows` rows asked at or before it, the page older than the rows held; with `text` too, of the
+   * matching rows (the filtered view's older matches: walk5 M2).
    */
   'logs:exact': defineCall<ExactQueryLog>()(
     z
@@ -160,8 +161,7 @@ export const CONTRACT = {
         probes: z.boolean().optional(),
         before: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
       })
-      .strict()
-      .refine((v) => v.before === undefined || v.text === undefined, { message: 'before pages the rows; a search (text) reads the whole log', path: ['before'] }),
+      .strict(),
   ),
   'app:info': defineCall<AppInfo>()(noInput),
   /** Read-only host checks (`k2s-dns doctor`), one finding per check. */

@@ -401,6 +401,13 @@ export interface HostDnsStatus {
    * followed file (shared/saved-copy.ts). Absent when stopped or no follow happened.
    */
   followedChange?: NetworkChangeView | null;
+  /**
+   * The network follower (electron/core/host/follower.ts) while K2s DNS runs with
+   * `onNetworkChange` follow: `running` false after it died (kill -9, OOM; a Start restarts it,
+   * electron/core/lifecycle/start.ts), `pid` its process while it runs (null when not known).
+   * Absent when not checked: stopped, keep, the proxy down, or no way to look.
+   */
+  follower?: { running: boolean; pid: number | null } | null;
 }
 
 /** One network change seen while K2s ran, as the state file keeps it and status and the app show it. */

@@ -5,7 +5,7 @@
  * shared/operation-input.ts) and a wrong one is refused in the window's words.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { FAKE_KUBECONFIG } from '../support/backend-fake-data';
+import { FAKE_KUBECONFIG, FAKE_LAN_NAMESERVER } from '../support/backend-fake-data';
 import { fakePagePerFile } from './fake-page';
 
 let page: Page;
@@ -31,8 +31,15 @@ test('Upstreams in Start options: what Diagnostics suggests as --upstream IP, se
   await page.getByTestId('panel-hostdns').getByTestId('btn-start').click();
   expect((await sent).postDataJSON()).toEqual({ upstreams: ['192.0.2.99', '[fd00::1]:53'] });
   await expect(page.getByTestId('panel-hostdns').getByTestId('dns-state')).toHaveText('running', { timeout: 15_000 });
+  // While it runs the disabled field shows what runs (the fake forwards to its LAN nameserver
+  // whatever was typed), not the preference for the next Start (walk5 L6); after Stop the typed value is back.
+  await expect(options.getByTestId('start-upstreams')).toBeDisabled();
+  await expect(options.getByTestId('start-upstreams')).toHaveValue(FAKE_LAN_NAMESERVER);
+  await expect(options.getByTestId('start-options-running')).toHaveText(' — what runs now (change them after Stop)');
   await page.getByTestId('panel-hostdns').getByTestId('btn-stop').click();
   await expect(page.getByTestId('panel-hostdns').getByTestId('dns-state')).toHaveText('stopped', { timeout: 15_000 });
+  await expect(options.getByTestId('start-upstreams')).toHaveValue('192.0.2.99, [fd00::1]:53');
+  await expect(options.getByTestId('start-options-running')).toHaveCount(0);
   // A wrong one is refused in the window's words (the contract's upstream rule), nothing started.
   await options.getByTestId('start-upstreams').fill('not-an-ip');
   await page.getByTestId('panel-hostdns').getByTestId('btn-start').click();

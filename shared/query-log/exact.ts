@@ -14,7 +14,7 @@ export interface ExactQueryLog {
   rows: QueryRow[];
   /** True when `rows` start at the oldest row of the exact log (queries.jsonl.1, or queries.jsonl when there is no .1); absent with `text`. With `before`: the older page reaches that row. */
   complete?: boolean;
-  /** The query time (µs since the epoch) of `rows[0]`: the `before` cursor of the page older than these rows; absent with `text` or without rows. */
+  /** The query time (µs since the epoch) of `rows[0]`: the `before` cursor of the page older than these rows (with `text`: of the older matches); absent without rows. */
   oldestUs?: number;
   /** The exact log's files that exist, oldest first (`…/queries.jsonl.1` only after a rotation); absent with `text` or when not known. */
   files?: string[];

@@ -12,7 +12,8 @@ import { searchCapturedRows } from './rows-search';
  * fix), not yet written, or not readable by this user. With `find`: the rows that match
  * `find.text`, searched over both files (rows-search.ts). With `unwrittenFile` (capture-args.ts
  * CAPTURE_UNWRITTEN_FILE): its line as `unwritten` when the companion dropped rows. With
- * `before` (µs, not with `find`): the page of rows asked at or before it (rows-reader.ts).
+ * `before` (µs): the page of rows asked at or before it (rows-reader.ts); with `find`, of the
+ * matching rows (rows-search.ts: the filtered view's older matches, walk5 M2).
  */
 export async function exactQueryLog(file: string, rows: number, engine: EngineName, tcpdump: () => Promise<string | null>, failedFile?: string, find?: { text: string; probes?: boolean }, unwrittenFile?: string, before?: number): Promise<ExactQueryLog> {
   const failed = failedFile === undefined ? '' : (await readFile(failedFile, 'utf8').catch(() => '')).trim();
@@ -23,7 +24,7 @@ export async function exactQueryLog(file: string, rows: number, engine: EngineNa
   const got = await readCapturedRows(file, rows, engine, [], find ? undefined : before);
   const unwritten = unwrittenFile === undefined ? '' : (await readFile(unwrittenFile, 'utf8').catch(() => '')).trim();
   const loss = unwritten === '' ? {} : { unwritten };
-  if (got.present && find) return { available: true, reason: null, ...loss, ...(await searchCapturedRows(file, find.text, { limit: rows, engine, clusterZones: [], probes: find.probes ?? false })) };
+  if (got.present && find) return { available: true, reason: null, ...loss, ...(await searchCapturedRows(file, find.text, { limit: rows, engine, clusterZones: [], probes: find.probes ?? false, ...(before === undefined ? {} : { before }) })) };
   if (got.present) return { available: true, reason: null, ...loss, rows: got.rows, complete: got.complete, files: got.files, ...(got.oldestUs === undefined ? {} : { oldestUs: got.oldestUs }) };
   if ((await tcpdump()) === null) return { available: false, reason: "The exact query log is unavailable: tcpdump is not installed (apt-get install tcpdump, then start K2s DNS again). Shown: the engine's own query log.", rows: [] };
   const exists = await lstat(file).then(() => true, () => false);

@@ -51,4 +51,23 @@ describe('searchCapturedRows', () => {
     expect((await searchCapturedRows(file, '192.0.2.53', { ...opts, probes: true })).search.matches).toBe(4);
     expect((await searchCapturedRows(path.join(dir, 'none.jsonl'), 'x', opts)).search).toMatchObject({ matches: 0, files: [], bytesScanned: 0 });
   });
+
+  it('pages back through the matches with `before` (the filtered view\'s older matches, walk5 M2), with the keys the reader gives', async () => {
+    writeFileSync(`${file}.1`, jsonl([row(1), row(2, { name: 'other.test' }), row(3)]));
+    writeFileSync(file, jsonl([row(4), row(5), row(6)]));
+    const newest = await searchCapturedRows(file, 'example.test', { ...opts, limit: 2 });
+    expect(newest.rows.map((x) => x.name)).toEqual(['n5.example.test', 'n6.example.test']);
+    expect(newest.oldestUs).toBe(1_764_615_600_000_005);
+    expect(newest.rows[0]!.key).toBe('cap-1764615600000005-127.0.0.1:40005-5');
+    expect(newest.search).toMatchObject({ matches: 5, truncated: true });
+    // At or before the cursor: the boundary row comes again (dropped by key), then the older ones.
+    const older = await searchCapturedRows(file, 'example.test', { ...opts, limit: 3, before: newest.oldestUs });
+    expect(older.rows.map((x) => x.name)).toEqual(['n3.example.test', 'n4.example.test', 'n5.example.test']);
+    expect(older.rows[2]!.key).toBe(newest.rows[0]!.key);
+    expect(older.search).toMatchObject({ matches: 5, truncated: true });
+    const oldest = await searchCapturedRows(file, 'example.test', { ...opts, limit: 3, before: older.oldestUs });
+    expect(oldest.rows.map((x) => x.name)).toEqual(['n1.example.test', 'n3.example.test']);
+    expect(oldest.search).toMatchObject({ matches: 5, truncated: false });
+  });
 });
+

@@ -24,14 +24,25 @@ export interface RowsSearchOptions {
   clusterZones: readonly string[];
   /** Count and return k2s-dns's own health probe rows too (default: not). */
   probes?: boolean;
+  /**
+   * µs since the epoch: return only matches asked at or before it (the page of older matches,
+   * walk5 M2; ties are kept, the caller drops the rows it holds by key). `matches` still counts
+   * every match of both files.
+   */
+  before?: number;
 }
 
-/** The matching rows (oldest query first, at most `limit`) and what was searched. */
-export async function searchCapturedRows(file: string, text: string, opts: RowsSearchOptions): Promise<{ rows: QueryRow[]; search: ExactSearch }> {
+/**
+ * The matching rows (oldest query first, at most `limit`; with `before`, of those asked at or
+ * before it), the query time of the first (`oldestUs`, the cursor of the next older page) and what
+ * was searched: `truncated` when older matches were left out.
+ */
+export async function searchCapturedRows(file: string, text: string, opts: RowsSearchOptions): Promise<{ rows: QueryRow[]; oldestUs?: number; search: ExactSearch }> {
   const t0 = performance.now();
   const needle = text.trim().toLowerCase();
   // With the query's time (µs): rows are written when their query ends, so they are sorted by it at the end.
-  const rows: { us: number; row: QueryRow }[] = [];
+  const rows: { us: number; row: QueryRow; base: string }[] = [];
+  let inRange = 0;
   const files: string[] = [];
   let matches = 0;
   let bytesScanned = 0;
@@ -42,7 +53,9 @@ export async function searchCapturedRows(file: string, text: string, opts: RowsS
     const row = capturedQueryRow(v, opts.engine, `cap-${v.queryUs}-${v.client}-${v.id}-s${seq++}`, opts.clusterZones);
     if ((row.probe && !opts.probes) || !exactRowMatches(row, needle)) return;
     matches += 1;
-    rows.push({ us: v.queryUs, row });
+    if (opts.before !== undefined && v.queryUs > opts.before) return;
+    inRange += 1;
+    rows.push({ us: v.queryUs, row, base: `cap-${v.queryUs}-${v.client}-${v.id}` });
     if (rows.length > opts.limit * 2) rows.splice(0, rows.length - opts.limit);
   };
   for (const f of [rotatedLogPath(file), file]) {
@@ -64,6 +77,14 @@ export async function searchCapturedRows(file: string, text: string, opts: RowsS
     bytesScanned += read;
   }
   // Oldest asked first, as readCapturedRows orders them (a stable sort keeps file order on ties).
-  const kept = rows.sort((a, b) => a.us - b.us).slice(-opts.limit).map((r) => r.row);
-  return { rows: kept, search: { text: text.trim(), matches, truncated: matches > kept.length, bytesScanned, files, tookMs: performance.now() - t0 } };
+  const last = rows.sort((a, b) => a.us - b.us).slice(-opts.limit);
+  // Keys as rows-reader.ts gives them (query time, client, id; a repeat gets a suffix): the same
+  // in every page, so an older page that overlaps the rows held joins them without doubles.
+  const seen = new Map<string, number>();
+  const kept = last.map(({ row, base }) => {
+    const n = seen.get(base) ?? 0;
+    seen.set(base, n + 1);
+    return { ...row, key: n === 0 ? base : `${base}-${n}` };
+  });
+  return { rows: kept, ...(last[0] ? { oldestUs: last[0].us } : {}), search: { text: text.trim(), matches, truncated: inRange > kept.length, bytesScanned, files, tookMs: performance.now() - t0 } };
 }

@@ -87,4 +87,20 @@ describe('status watch', () => {
     expect(w.reads).toBe(6);
     w.close();
   });
+
+  it('reads again when the network follower\'s PID is gone (kill -9 leaves its pidfile: no directory event, walk5 M3)', async () => {
+    let s: HostDnsStatus = { ...base, state: 'running', pid: 4242, follower: { running: true, pid: 5150 } };
+    const { alive, w } = setUp(() => s);
+    alive.add(4242).add(5150);
+    await w.get();
+    await w.get();
+    expect(w.reads).toBe(1);
+    alive.delete(5150);
+    s = { ...s, follower: { running: false, pid: null } };
+    expect((await w.get()).follower).toEqual({ running: false, pid: null });
+    expect(w.reads).toBe(2);
+    await w.get();
+    expect(w.reads).toBe(2); // kept again: no PID to watch
+    w.close();
+  });
 });

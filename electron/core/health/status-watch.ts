@@ -6,7 +6,8 @@
  *    directory too), the state directory, the run directory (pidfile, watchdog state), systemd's
  *    /run/systemd/units (the `invocation:k2s-dnsproxy.service` link systemd adds at start and
  *    removes at stop) — a directory that does not exist yet is watched through its nearest parent;
- *  - the proxy PID it reported no longer existing (/proc/PID, a stat, no process spawned);
+ *  - the proxy PID it reported no longer existing (/proc/PID, a stat, no process spawned), or the
+ *    network follower's (its pidfile stays after a kill -9: no directory event says it died);
  *  - an operation in progress (its journal moves step by step: always read fresh);
  *  - `invalidate()` (the backend calls it for each event of its own helper operations);
  *  - the safety age (shared/cadence.ts CADENCE_MS.statusSafety).
@@ -124,7 +125,8 @@ export function createStatusWatch(deps: StatusWatchDeps): StatusWatch {
         k.status.operation === null &&
         k.status.state !== 'starting' &&
         k.status.state !== 'stopping' &&
-        (k.status.pid === null || deps.pidAlive(k.status.pid));
+        (k.status.pid === null || deps.pidAlive(k.status.pid)) &&
+        (k.status.follower?.pid == null || deps.pidAlive(k.status.follower.pid));
       return current ? k.status : fresh();
     },
     invalidate: changed,

@@ -66,6 +66,12 @@ export interface LifecycleDeps {
    */
   follower?: { manager: Follower; argv: string[] };
   /**
+   * Read-only view of the network follower for status in a process that cannot start one (the
+   * app's backend, the sandbox: their entry is not the CLI or the helper, so `follower` is absent).
+   * Status uses `follower.manager` when present, else this; absent in temp-root tests.
+   */
+  followerWatch?: Pick<Follower, 'running' | 'pid'>;
+  /**
    * The exact query log's companion (host/capture-companion.ts): `argv` is the program before
    * the capture flags (node, entry, CAPTURE_VERB); `tcpdump` where it is installed, null when it
    * is not (start then keeps the engine's own query log). Absent in temp-root tests.

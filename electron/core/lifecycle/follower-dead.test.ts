@@ -39,4 +39,19 @@ describe('status and start: a dead network follower', () => {
     expect(await startDns(h.deps, TEST_START_OPTS, () => undefined)).toMatchObject({ ok: true, message: 'K2s DNS is already running; nothing changed.' });
     expect(starts).toHaveLength(2);
   });
+
+  it('the app\'s backend (no follower to start, only followerWatch) says it too, in the window\'s words, with its PID while it runs (walk5 M3)', async () => {
+    const h = await newHost('nameserver 192.0.2.53\n');
+    let alive = true;
+    expect((await startDns(h.deps, TEST_START_OPTS, () => undefined)).ok).toBe(true);
+    h.deps.followerWatch = { running: async () => alive, pid: async () => (alive ? 5150 : null) };
+    const up = await dnsStatus(h.deps, 'gui');
+    expect(up.follower).toEqual({ running: true, pid: 5150 });
+    expect(up.messages.filter((m) => m.startsWith('The network follower'))).toEqual([]);
+    alive = false;
+    const down = await dnsStatus(h.deps, 'gui');
+    expect(down.follower).toEqual({ running: false, pid: null });
+    expect(down.messages.filter((m) => m.startsWith('The network follower'))).toEqual(['The network follower is not running (onNetworkChange follow): a new resolver file from the network is not followed and shows as drift; press Start to restart it.']);
+  });
 });
+

@@ -88,8 +88,11 @@ export async function createNodeDeps(root = '/', opts: NodeDepsOptions = {}): Pr
   // The follower runs this same program (the CLI or the helper entry, both take FOLLOW_VERB)
   // with this node; another entry (Electron's main) has none.
   const entry = process.argv[1] ? path.resolve(process.argv[1]) : '';
+  const followerManager = services.kind === 'systemd' ? systemdFollower(fs, nodeExec) : supervisedFollower(fs);
+  // Any process may look whether it runs (the app's status: walk5 M3, the window never said it died).
+  deps.followerWatch = { running: () => followerManager.running!(), pid: () => followerManager.pid!() };
   if (/^k2s-dns(-helper)?\.mjs$/.test(path.basename(entry))) {
-    deps.follower = { manager: services.kind === 'systemd' ? systemdFollower(fs, nodeExec) : supervisedFollower(fs), argv: [process.execPath, entry, FOLLOW_VERB] };
+    deps.follower = { manager: followerManager, argv: [process.execPath, entry, FOLLOW_VERB] };
     deps.capture = { manager: services.kind === 'systemd' ? systemdCapture(fs, nodeExec) : supervisedCapture(fs), argv: [process.execPath, entry, CAPTURE_VERB], tcpdump: await findTcpdump() };
   }
   return deps;

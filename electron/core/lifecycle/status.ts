@@ -211,7 +211,15 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
   }
   // The network follower killed (kill -9, OOM): nothing follows a new network file any more, and
   // later changes would only show as drift.
-  if (state && service.running && (state.onNetworkChange ?? 'follow') === 'follow' && deps.follower?.manager.running && !(await deps.follower.manager.running().catch(() => true))) {
+  const watch = deps.follower?.manager ?? deps.followerWatch;
+  const follower: HostDnsStatus['follower'] =
+    state && service.running && (state.onNetworkChange ?? 'follow') === 'follow' && watch?.running
+      ? await (async () => {
+          const running = await watch.running!().catch(() => true);
+          return { running, pid: running && watch.pid ? await watch.pid().catch(() => null) : null };
+        })()
+      : null;
+  if (follower && !follower.running) {
     messages.push(`The network follower is not running (onNetworkChange follow): a new resolver file from the network is not followed and shows as drift; ${say({ gui: 'press Start to restart it.', cli: `run ${cliCommand('start', true)} to restart it.` })}`);
   }
   // Rows the companion could not write (a full log disk, rows-file.ts): the exact log has gaps.
@@ -264,5 +272,6 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     ...(routeCheck ? { routeCheck } : {}),
     ...(state ? { onNetworkChange: state.onNetworkChange ?? 'follow', networkChange: change } : {}),
     ...(state?.followedChange ? { followedChange: state.followedChange } : {}),
+    ...(follower ? { follower } : {}),
   };
 }

@@ -109,4 +109,16 @@ describe('HostDnsPanel', () => {
     }
     expect(/data-testid="dns-state"[^>]*>([^<]*)</.exec(renderToStaticMarkup(<HostDnsPanel />))?.[1]).toBe('starting');
   });
+
+  it('a dead network follower: the Network changes row says follow is not in effect, and status\'s note says press Start (walk5 M3)', () => {
+    const note = 'The network follower is not running (onNetworkChange follow): a new resolver file from the network is not followed and shows as drift; press Start to restart it.';
+    state.status = { ...running, onNetworkChange: 'follow', follower: { running: false, pid: null }, messages: [note] };
+    const html = renderToStaticMarkup(<HostDnsPanel />);
+    expect(cell(html, 'dns-network-policy')).toBe('follow, but the network follower is not running: a new resolver file from the network is not followed and shows as drift (Start restarts it)');
+    expect(html).toContain('data-follower="down"');
+    expect(html).toContain(note);
+    state.status = { ...running, onNetworkChange: 'follow', follower: { running: true, pid: 5150 } };
+    expect(cell(renderToStaticMarkup(<HostDnsPanel />), 'dns-network-policy')).toMatch(/^follow: when the network writes/);
+  });
 });
+

@@ -12,6 +12,8 @@ import { disabledReasons } from '../lib/disabled-reasons';
 import { stores, useCluster, useDiagnostics, useDns, useZones } from '../stores';
 import { focusDriftBanner } from './DriftBanner';
 import { useLifecycleButtons } from './use-lifecycle-buttons';
+import { FOLLOWER_START, followerDown } from '../lib/button-states';
+import { runningOptions } from '../lib/running-options';
 import { timeText } from '../lib/last-known';
 import { uninstallQuestion } from '../lib/uninstall-words';
 
@@ -139,6 +141,15 @@ export function LifecycleControls() {
     }
   }, [busy, status?.state, b.start.enabled, b.stop.enabled]);
   const editable = b.editable;
+  // While the options cannot be changed (K2s DNS runs), they show what runs, not the preference
+  // kept for the next Start (walk5 L6); that preference comes back once they are editable.
+  const runningOpts = editable ? null : runningOptions(status);
+  const shownNetworkChange = runningOpts?.onNetworkChange ?? onNetworkChange;
+  const shownKubeSwitch = runningOpts?.kubeSwitchMode ?? kubeSwitchMode;
+  const shownKubeSwitchAddress = runningOpts?.kubeSwitchAddress ?? kubeSwitchAddress;
+  const shownUpstreams = runningOpts?.upstreamsText ?? upstreamsText;
+  // The network follower died while K2s DNS runs: Start restarts only it (walk5 M3).
+  const restartFollower = followerDown(status);
   // What Diagnostics knows would refuse a Start: offer to check again once it is fixed.
   // Only findings made for the resolver as it is now (freshFindings): older ones are being checked again.
   const blocked = status && status.state !== 'running' ? startBlock(freshFindings(findings, forResolver, status.resolverStamp)) : null;
@@ -163,12 +174,12 @@ export function LifecycleControls() {
         </label>
       </div>
       <div className="row lifecycle-buttons" data-testid="lifecycle-buttons">
-        <button type="button" ref={startBtn} disabled={!b.start.enabled} title={b.start.reason ? plainText(b.start.reason) : 'Save the resolver, start the proxy, activate'} onClick={() => {
+        <button type="button" ref={startBtn} disabled={!b.start.enabled} title={b.start.reason ? plainText(b.start.reason) : restartFollower ? FOLLOWER_START.title : 'Save the resolver, start the proxy, activate'} onClick={() => {
             // Start runs its own preflight; the findings are checked again with it, so a refusal
             // and Diagnostics say the same about the host as it is now.
             void start(startInput).then(() => stores.diagnostics.getState().run());
           }} data-testid="btn-start">
-          {busy === 'start' ? 'Starting…' : 'Start'}
+          {busy === 'start' ? 'Starting…' : restartFollower ? FOLLOWER_START.label : 'Start'}
         </button>
         {!drifted && (
           <button type="button" ref={stopBtn} disabled={!b.stop.enabled} title={b.stop.reason ? plainText(b.stop.reason) : 'Restore the saved resolver, then stop the proxy'} onClick={() => void stop(restoreChoice === 'start' && status?.startCopy ? { restore: 'start' } : {})} data-testid="btn-stop">
@@ -198,7 +209,7 @@ export function LifecycleControls() {
         </button>
       </div>
       <details className="start-options" open={noKubeconfig || undefined} data-testid="start-options">
-        <summary>Start options</summary>
+        <summary>Start options{runningOpts ? <span className="muted small" data-testid="start-options-running"> — what runs now (change them after Stop)</span> : null}</summary>
         <div className="options-grid">
         <span className="muted">Kubeconfig</span>
           {/* The file itself (the one Start passes: cluster status), not the lookup rules; the rules only when none was found. */}
@@ -211,28 +222,28 @@ export function LifecycleControls() {
           )}
         <label htmlFor="start-kubeswitch">KubeSwitch listener</label>
           <div className="options-inline">
-          <select id="start-kubeswitch" value={kubeSwitchMode} onChange={(e) => setKubeSwitch(e.target.value as typeof kubeSwitchMode)} disabled={!editable} title="Also listen on the KubeSwitch address so Windows nodes can use this host" aria-describedby="start-kubeswitch-hint" data-testid="start-kubeswitch">
+          <select id="start-kubeswitch" value={shownKubeSwitch} onChange={(e) => setKubeSwitch(e.target.value as typeof kubeSwitchMode)} disabled={!editable} title="Also listen on the KubeSwitch address so Windows nodes can use this host" aria-describedby="start-kubeswitch-hint" data-testid="start-kubeswitch">
             <option value="auto">auto</option>
             <option value="address">address…</option>
             <option value="none">none</option>
           </select>
-        {kubeSwitchMode === 'address' && (
-          <input value={kubeSwitchAddress} onChange={(e) => setKubeSwitch('address', e.target.value)} placeholder="172.19.1.1" aria-label="KubeSwitch address" disabled={!editable} data-testid="start-kubeswitch-address" />
+        {shownKubeSwitch === 'address' && (
+          <input value={shownKubeSwitchAddress} onChange={(e) => setKubeSwitch('address', e.target.value)} placeholder="172.19.1.1" aria-label="KubeSwitch address" disabled={!editable} data-testid="start-kubeswitch-address" />
         )}
-          <span id="start-kubeswitch-hint" className="muted small options-hint" data-testid="start-kubeswitch-hint">{KUBESWITCH_HINT[kubeSwitchMode]}</span>
+          <span id="start-kubeswitch-hint" className="muted small options-hint" data-testid="start-kubeswitch-hint">{KUBESWITCH_HINT[shownKubeSwitch]}</span>
           </div>
         <label htmlFor="start-network-change">Network changes</label>
           <div className="options-inline">
-          <select id="start-network-change" value={onNetworkChange} onChange={(e) => setOnNetworkChange(e.target.value as 'follow' | 'keep')} disabled={!editable} title="When NetworkManager, resolvconf, a VPN client or systemd-resolved writes a new resolver file while K2s DNS runs" aria-describedby="start-network-change-hint" data-testid="start-network-change">
+          <select id="start-network-change" value={shownNetworkChange} onChange={(e) => setOnNetworkChange(e.target.value as 'follow' | 'keep')} disabled={!editable} title="When NetworkManager, resolvconf, a VPN client or systemd-resolved writes a new resolver file while K2s DNS runs" aria-describedby="start-network-change-hint" data-testid="start-network-change">
             <option value="follow">follow</option>
             <option value="keep">keep as drift</option>
           </select>
-          <span id="start-network-change-hint" className="muted small options-hint" data-testid="start-network-change-hint">{NETWORK_CHANGE_HINT[onNetworkChange]}</span>
+          <span id="start-network-change-hint" className="muted small options-hint" data-testid="start-network-change-hint">{NETWORK_CHANGE_HINT[shownNetworkChange]}</span>
           </div>
         <label htmlFor="start-upstreams">Upstreams</label>
           <div className="options-inline">
             {/* Diagnostics' "start with --upstream IP": the same choice as a field (space- or comma-separated). */}
-            <input id="start-upstreams" value={upstreamsText} onChange={(e) => setUpstreams(e.target.value)} disabled={!editable} placeholder="the saved nameservers" title="Nameservers for names outside the cluster instead of the saved /etc/resolv.conf's: IP or IP:PORT, e.g. 192.168.1.1 or [fd00::1]:53" data-testid="start-upstreams" />
+            <input id="start-upstreams" value={shownUpstreams} onChange={(e) => setUpstreams(e.target.value)} disabled={!editable} placeholder="the saved nameservers" title="Nameservers for names outside the cluster instead of the saved /etc/resolv.conf's: IP or IP:PORT, e.g. 192.168.1.1 or [fd00::1]:53" data-testid="start-upstreams" />
           </div>
         </div>
       </details>

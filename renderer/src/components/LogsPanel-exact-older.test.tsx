@@ -32,6 +32,7 @@ const state = vi.hoisted(() => ({
   exactAtStart: false,
   loadingOlderExact: false,
   loadOlderExact: async () => undefined,
+  loadOlderMatches: async () => undefined,
   loadExact: async () => undefined,
   loadTail: async () => undefined,
   loadOlder: async () => undefined,
@@ -84,3 +85,35 @@ describe('LogsPanel Queries view: the older rows of the exact query log', () => 
     expect(html).toContain('Load older rows');
   });
 });
+
+describe('LogsPanel Queries view: a filter\'s older matches and what counts as a problem (walk5 M2)', () => {
+  const search = { matches: 2362, truncated: true, bytesScanned: 3 << 20, files, tookMs: 125 };
+  it('a filter with older matches left out says how many are shown of how many and offers "Load older matches"', () => {
+    Object.assign(state, { queryText: 'kubernetes', exact: { available: true, reason: null, rows: [row(9)], complete: false, files, oldestUs: 9 }, exactOlder: [], exactAtStart: false, search: { text: 'kubernetes', loading: false, result: null, log: null, error: null, exact: { available: true, reason: null, rows: [row(3), row(4)], oldestUs: 3, search } } });
+    const html = render();
+    expect(text(html)).toContain('2362 matching queries in the exact query log (queries.jsonl.1, queries.jsonl: 3.0 MiB searched in 125 ms); showing the newest 2');
+    expect(html).toMatch(/data-testid="logs-older-matches-bar"><span class="muted">Showing the newest 2 of 2362 matching queries\.<\/span><button type="button" class="secondary" data-testid="logs-older-matches">Load older matches<\/button>/);
+    // The unfiltered view's button is not offered for a search.
+    expect(html).not.toContain('logs-older-rows');
+    state.search = { ...(state.search as unknown as object), exact: { available: true, reason: null, rows: [row(1), row(2), row(3), row(4)], oldestUs: 1, search: { ...search, truncated: false } } } as never;
+    expect(render()).not.toContain('logs-older-matches');
+    Object.assign(state, { queryText: '', search: null });
+  });
+
+  it('problems only: a search-list expansion answered NXDOMAIN is not listed, and the count says how many were left out', () => {
+    const at = (n: number, over: object) => ({ ...row(n), time: '2026-12-04T19:02:00.000000', search: ['example.test'], ...over });
+    const rows = [
+      at(1, { name: 'web.demo', type: 'AAAA', client: '127.0.0.1:41000' }),
+      at(2, { name: 'web.demo.example.test', type: 'AAAA', client: '127.0.0.1:41001', rcode: 'NXDOMAIN' }),
+      at(3, { name: 'kubernetes.default.svc.cluster.local', client: '127.0.0.1:41002', rcode: 'SERVFAIL' }),
+    ];
+    Object.assign(state, { rcode: 'problems', exact: { available: true, reason: null, rows, complete: true, files, oldestUs: 1 } });
+    // (The rows are virtualized: none render to static markup; lib/problem-rows.test.ts checks the red mark.)
+    expect(count(render())).toBe('1 of 3 queries · 1 search-list NXDOMAIN not counted (glibc trying the next search domain)');
+    // With the NXDOMAIN filter it is listed (the user asked for NXDOMAINs), and nothing is said of it.
+    state.rcode = 'NXDOMAIN';
+    expect(count(render())).toBe('1 of 3 queries');
+    state.rcode = '';
+  });
+});
+

@@ -8,19 +8,20 @@ import { DnsName } from './DnsName';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { ENGINES } from '../../../shared/engines/table';
-import { filterQueries, isProblem, type QueryRoute, type QueryRow } from '../../../shared/query-log';
+import { filterQueries, type QueryRoute, type QueryRow } from '../../../shared/query-log';
 import { CATEGORIES, formatLogTime, lineCategory as lineCategoryOf, lineMatches } from '../lib/log-filter';
 import { plural, queriesInLines, queryCountText, rawCountText } from '../lib/log-counts';
 import { rawRows, rowLines, type RawRow } from '../lib/log-rows';
 import { ROUTE_LABEL, routeOptions } from '../lib/route-options';
 import { EMPTY_VIEW } from '../lib/query-buffer';
-import { searchExpansions } from '../lib/search-expansion';
+import { searchExpansions, type SearchExpansion } from '../lib/search-expansion';
+import { isSearchNxdomain, isShownProblem } from '../lib/problem-rows';
 import { logStartText } from '../lib/log-start';
 import { hidesAsProbeLine } from '../../../shared/health-probe';
 import { exactSearchCountText, searchCountText } from '../lib/log-counts';
 import type { LogLine, LogSearch } from '../../../shared/types';
 import { useLogs } from '../stores';
-import { EXACT_POLL_MS, MAX_EXACT_HISTORY, MAX_HISTORY_LINES, MAX_LOG_LINES } from '../stores/logs';
+import { EXACT_POLL_MS, MAX_EXACT_HISTORY, MAX_HISTORY_LINES, MAX_LOG_LINES, type LogsSearchState } from '../stores/logs';
 import { usePoll } from '../lib/use-poll';
 import './logs-panel.css';
 import { routeExactRows, type ExactQueryLog } from '../../../shared/query-log/exact';
@@ -75,7 +76,7 @@ const SEARCH_DEBOUNCE_MS = 250;
  * row that was first in view where it was when a page is prepended.
  */
 function useOlder(firstKey: string | undefined, keys: () => string[], scrollToIndex: (i: number) => void) {
-  const { older, atStart, logFiles, history, loadingOlder, loadOlder, loadTail, exactAtStart, exactOlder, loadingOlderExact, loadOlderExact } = useLogs((s) => s);
+  const { older, atStart, logFiles, history, loadingOlder, loadOlder, loadTail, exactAtStart, exactOlder, loadingOlderExact, loadOlderExact, loadOlderMatches } = useLogs((s) => s);
   const anchor = useRef<string | null>(null);
   useEffect(() => {
     if (anchor.current === null || firstKey === anchor.current) return;
@@ -94,7 +95,12 @@ function useOlder(firstKey: string | undefined, keys: () => string[], scrollToIn
     anchor.current = firstKey ?? null;
     void loadOlderExact();
   };
-  return { older, atStart, logFiles, full: history >= MAX_HISTORY_LINES, loadingOlder, load, reload: () => void loadTail(), exactAtStart, exactFull: exactOlder.length >= MAX_EXACT_HISTORY, loadingOlderExact, loadExact };
+  // A filtered view's older matches (walk5 M2), kept in view the same way.
+  const loadMatches = () => {
+    anchor.current = firstKey ?? null;
+    void loadOlderMatches();
+  };
+  return { older, atStart, logFiles, full: history >= MAX_HISTORY_LINES, loadingOlder, load, reload: () => void loadTail(), exactAtStart, exactFull: exactOlder.length >= MAX_EXACT_HISTORY, loadingOlderExact, loadExact, loadMatches };
 }
 
 /** Height of the "Start of the log" line that opens a list, px (the virtualizer's scrollMargin). */
@@ -160,11 +166,39 @@ function OlderBar({ older, searching, exact }: { older: ReturnType<typeof useOld
   );
 }
 
+/**
+ * The filtered Queries view's older matches (walk5 M2: the newest 2000 of 2362 were shown and the
+ * older ones could not be reached): a "Load older matches" button while the exact log's search
+ * left older matches out, the same paging as the unfiltered "Load older rows"; past
+ * MAX_EXACT_HISTORY held, a sentence saying to narrow the filter.
+ */
+function OlderMatchesBar({ search, load }: { search: LogsSearchState | null; load: () => void }) {
+  if (!search) return null;
+  const ex = search?.exact;
+  if (!ex?.available || !ex.search?.truncated) return null;
+  const held = ex.rows.length;
+  const of = `Showing the newest ${held.toLocaleString('en-US')} of ${plural(ex.search.matches, 'matching query', 'matching queries')}`;
+  return (
+    <div className="row lv-older" data-testid="logs-older-matches-bar">
+      {held >= MAX_EXACT_HISTORY ? (
+        <span className="muted" data-testid="logs-matches-not-held">{of}: this window holds at most {MAX_EXACT_HISTORY.toLocaleString('en-US')}; narrow the filter to reach older ones.</span>
+      ) : (
+        <>
+          <span className="muted">{of}.</span>
+          <button type="button" className="secondary" onClick={load} disabled={search.loadingOlder === true} data-testid="logs-older-matches">
+            {search.loadingOlder ? 'Loading older matches…' : 'Load older matches'}
+          </button>
+        </>
+      )}
+    </div>
+  );
+}
+
 /** What the whole-log search found, or that it runs. */
 function SearchSummary({ search }: { search: { text: string; loading: boolean; result: LogSearch | null; exact: ExactQueryLog | null; error: string | null } | null }) {
   if (!search) return null;
   if (search.error) return <p className="error-text" role="alert" data-testid="logs-search-error">Searching the log failed: {search.error}</p>;
-  const found = search.exact?.search ? exactSearchCountText(search.exact.search) : search.result ? searchCountText(search.result) : null;
+  const found = search.exact?.search ? exactSearchCountText(search.exact.search, search.exact.rows.length) : search.result ? searchCountText(search.result) : null;
   return (
     <p className="muted" data-testid="logs-search-count" aria-live="polite">
       {found ?? `Searching the whole log for “${search.text}”…`}
@@ -184,8 +218,8 @@ function useFollow(count: number, paused: boolean, scrollToEnd: () => void) {
 }
 
 /** The query view. */
-function QueryView({ rows, allRows, heldRows, total, hiddenProbes, paused, searching, exact }: { rows: QueryRow[]; allRows: QueryRow[]; heldRows: readonly QueryRow[]; total: number; hiddenProbes: number; paused: boolean; searching: boolean; exact: ExactQueryLog | null }) {
-  const { queryText, rcode, route, setQueryFilter } = useLogs((s) => s);
+function QueryView({ rows, allRows, expansions, searchNx, total, hiddenProbes, paused, searching, exact }: { rows: QueryRow[]; allRows: QueryRow[]; expansions: ReadonlyMap<string, SearchExpansion>; searchNx: number; total: number; hiddenProbes: number; paused: boolean; searching: boolean; exact: ExactQueryLog | null }) {
+  const { queryText, rcode, route, setQueryFilter, search } = useLogs((s) => s);
   const parent = useRef<HTMLDivElement>(null);
   const head = useRef<HTMLDivElement>(null);
   const older = useOlder(rows[0]?.key, useMemo(() => () => rows.map((r) => r.key), [rows]), (i) => toIndex.current(i));
@@ -197,9 +231,25 @@ function QueryView({ rows, allRows, heldRows, total, hiddenProbes, paused, searc
   const { following, setFollowing } = useFollow(rows.length, paused || searching, scrollToEnd);
   const toIndex = useRef((i: number) => virtualizer.scrollToIndex(i, { align: 'start' }));
   toIndex.current = (i: number) => virtualizer.scrollToIndex(i, { align: 'start' });
-  // Each row is judged by its own facts (its client socket's other names, the search list recorded
-  // with it), over every row held and every row a search found, so a filter never changes a mark.
-  const expansions = useMemo(() => searchExpansions(allRows, heldRows), [allRows, heldRows]);
+  // The row picked with the arrow keys (or a click): its full values below the list, where the
+  // cut Client, Upstream and Answer cells' titles are out of a keyboard user's reach (walk5 L5).
+  const [picked, setPicked] = useState<string | null>(null);
+  const pickedAt = picked === null ? -1 : rows.findIndex((r) => r.key === picked);
+  const pick = (i: number) => {
+    const at = Math.max(0, Math.min(rows.length - 1, i));
+    if (!rows[at]) return;
+    setPicked(rows[at].key);
+    virtualizer.scrollToIndex(at, { align: 'auto' });
+  };
+  const onListKey = (e: React.KeyboardEvent<HTMLDivElement>) => {
+    const step: Record<string, number> = { ArrowDown: 1, ArrowUp: -1, PageDown: 10, PageUp: -10 };
+    if (e.key in step) pick(pickedAt < 0 ? rows.length - 1 : pickedAt + step[e.key]!);
+    else if (e.key === 'Home') pick(0);
+    else if (e.key === 'End') pick(rows.length - 1);
+    else if (e.key === 'Escape') setPicked(null);
+    else return;
+    e.preventDefault();
+  };
   return (
     <>
       <div className="row">
@@ -208,7 +258,7 @@ function QueryView({ rows, allRows, heldRows, total, hiddenProbes, paused, searc
           Response{' '}
           <select value={rcode} onChange={(e) => setQueryFilter({ rcode: e.target.value })} data-testid="logs-rcode">
             <option value="">all</option>
-            <option value="problems">problems only</option>
+            <option value="problems" title="NXDOMAIN, SERVFAIL, REFUSED, upstream errors and no reply; not the NXDOMAINs of a name's search-list expansions (glibc then asks the next search domain)">problems only</option>
             <option value="NOERROR">NOERROR</option>
             <option value="NXDOMAIN">NXDOMAIN</option>
             <option value="SERVFAIL">SERVFAIL</option>
@@ -223,7 +273,7 @@ function QueryView({ rows, allRows, heldRows, total, hiddenProbes, paused, searc
             {routeOptions(allRows, route).map((r) => <option key={r} value={r}>{ROUTE_LABEL[r]}</option>)}
           </select>
         </label>
-        <span className="muted" data-testid="logs-query-count">{searching ? `${rows.length} matching ${rows.length === 1 ? 'query' : 'queries'} shown` : queryCountText(rows.length, total, hiddenProbes)}</span>
+        <span className="muted" data-testid="logs-query-count">{searching ? `${rows.length} matching ${rows.length === 1 ? 'query' : 'queries'} shown` : queryCountText(rows.length, total, hiddenProbes)}{rcode === 'problems' && searchNx > 0 ? ` · ${plural(searchNx, 'search-list NXDOMAIN', 'search-list NXDOMAINs')} not counted (glibc trying the next search domain)` : ''}</span>
         {!following && !paused && !searching && <button type="button" className="secondary" onClick={() => setFollowing(true)} data-testid="logs-follow">Follow newest</button>}
       </div>
       {total === 0 && !searching ? (
@@ -237,7 +287,8 @@ function QueryView({ rows, allRows, heldRows, total, hiddenProbes, paused, searc
             <span>Time</span><span>Client</span><span>Name</span><span>Type</span><span>Route</span><span>Upstream</span><span>Answer</span><span>Response</span><span>Latency</span>
           </div>
           <OlderBar older={older} searching={searching} exact={exact} />
-          <div ref={parent} className="lv-scroll mono" tabIndex={0} data-testid="logs-query-list" onScroll={(e) => {
+          {searching && <OlderMatchesBar search={search} load={older.loadMatches} />}
+          <div ref={parent} className="lv-scroll mono" tabIndex={0} aria-label="Queries: arrow keys pick a row, its full values show below the list" aria-describedby="q-detail" data-testid="logs-query-list" onKeyDown={onListKey} onScroll={(e) => {
             // The header row sits above the scroll box: it scrolls sideways with the rows (900 px windows).
             if (head.current) head.current.scrollLeft = e.currentTarget.scrollLeft;
             setFollowing(atBottom(e.currentTarget));
@@ -245,6 +296,8 @@ function QueryView({ rows, allRows, heldRows, total, hiddenProbes, paused, searc
               if (!exact?.available) older.load();
               else if (!exact.complete && !older.exactAtStart && !older.exactFull) older.loadExact();
             }
+            // The filtered view pages back the same way: its older matches (walk5 M2).
+            if (e.currentTarget.scrollTop === 0 && searching && search?.exact?.search?.truncated && !search.loadingOlder && search.exact.rows.length < MAX_EXACT_HISTORY) older.loadMatches();
           }}>
             <StartLine text={start} />
             <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
@@ -254,7 +307,7 @@ function QueryView({ rows, allRows, heldRows, total, hiddenProbes, paused, searc
                 // The Route column is narrow (900 px): its full text is the title too.
                 const route = `${r.route ? ROUTE_LABEL[r.route] : '—'}${r.zone ? ` ${r.zone}` : ''}`;
                 return (
-                  <div key={r.key} className={`lv-qrow${isProblem(r) || r.rcode === null ? ' problem' : ''}`} style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${item.start - margin}px)` }} data-testid="query-row" data-rcode={r.rcode ?? 'none'} data-engine={r.engine} data-mixed={r.mixed}>
+                  <div key={r.key} onClick={() => setPicked(r.key)} aria-selected={item.index === pickedAt || undefined} className={`lv-qrow${isShownProblem(r, expansions) ? ' problem' : ''}${item.index === pickedAt ? ' selected' : ''}`} data-search-nx={isSearchNxdomain(r, expansions) ? 'true' : undefined} style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${item.start - margin}px)` }} data-testid="query-row" data-rcode={r.rcode ?? 'none'} data-engine={r.engine} data-mixed={r.mixed}>
                     <span data-testid="q-time" title={r.time ?? ''}>{formatLogTime(r.time)}</span>
                     <span className="q-client" data-testid="q-client" title={r.protocol ? `${r.client ?? ''} over ${r.protocol.toUpperCase()}` : (r.client ?? '')}>
                       <span className="addr">{r.client ?? '—'}</span>
@@ -272,10 +325,28 @@ function QueryView({ rows, allRows, heldRows, total, hiddenProbes, paused, searc
               })}
             </div>
           </div>
+          <QueryDetail row={pickedAt < 0 ? null : rows[pickedAt]!} />
         </>
       )}
     </>
   );
+}
+
+/** The picked row's values in full, one line that wraps (walk5 L5: the cut cells' titles need a mouse). */
+function QueryDetail({ row: r }: { row: QueryRow | null }) {
+  const text = r
+    ? [
+        `${r.time ?? 'no time'}`,
+        `client ${r.client ?? '—'}${r.protocol ? ` over ${r.protocol.toUpperCase()}` : ''}`,
+        `${r.name} ${r.type}`,
+        `route ${r.route ? ROUTE_LABEL[r.route] : '—'}${r.zone ? ` ${r.zone}` : ''}`,
+        `upstream ${r.upstream ?? '—'}`,
+        `answer ${r.error ?? (r.answers.join(', ') || (r.rcode === 'NOERROR' ? 'no records' : '—'))}`,
+        `${r.rcode ?? 'no reply'}`,
+        latencyText(r.latencyMs),
+      ].join(' · ')
+    : 'Arrow keys in the list (or a click) pick a row: its full values show here.';
+  return <p id="q-detail" className={`lv-qdetail small${r ? ' mono' : ' muted'}`} aria-live="polite" data-testid="q-detail">{text}</p>;
 }
 
 /** The raw view. */
@@ -376,11 +447,16 @@ export function LogsPanel() {
   const probes = useMemo(() => allQueries.filter((r) => r.probe).length, [allQueries]);
   // k2s-dns's own health probes are hidden unless asked for (they would flood the log), in both views.
   const queries = useMemo(() => (showProbes ? allQueries : allQueries.filter((r) => !r.probe)), [allQueries, showProbes]);
-  const shownQueries = useMemo(() => {
+  // Each row is judged by its own facts (its client socket's other names, the search list recorded
+  // with it), over every row held and every row a search found, so a filter never changes a mark.
+  const expansions = useMemo(() => searchExpansions(allQueries, heldQueries), [allQueries, heldQueries]);
+  const { shownQueries, searchNx } = useMemo(() => {
     // Rows the exact log's search returned matched already (its fields include the rcode).
     const base = filterQueries(queries, { text: exactFound ? '' : queryText, routes: route ? [route] : [], rcodes: rcode && rcode !== 'problems' ? [rcode] : [] });
-    return rcode === 'problems' ? base.filter((r) => isProblem(r) || r.rcode === null) : base;
-  }, [queries, queryText, rcode, route, exactFound]);
+    if (rcode !== 'problems') return { shownQueries: base, searchNx: 0 };
+    // Search-list NXDOMAINs are glibc's walk, not problems (lib/problem-rows.ts); said in the count.
+    return { shownQueries: base.filter((r) => isShownProblem(r, expansions)), searchNx: base.filter((r) => isSearchNxdomain(r, expansions)).length };
+  }, [queries, queryText, rcode, route, exactFound, expansions]);
   // The raw view's "(M queries)": queries with a query line here, not an upstream's failure line alone.
   const rawQueries = useMemo(() => queriesInLines(lines, owners), [lines, owners]);
   // A probe's own query/answer lines may be hidden; an engine ERROR/WARN line about one never is.
@@ -421,7 +497,7 @@ export function LogsPanel() {
       {buffer.length === 0 && pending === 0 && !searching && !(view === 'queries' && exactRows && exactRows.length > 0) ? (
         <EmptyState cleared={cleared} error={loadError} />
       ) : view === 'queries' ? (
-        <QueryView rows={shownQueries} allRows={allQueries} heldRows={heldQueries} total={queries.length} hiddenProbes={showProbes ? 0 : probes} paused={paused} searching={searching} exact={exactRows ? exact : null} />
+        <QueryView rows={shownQueries} allRows={allQueries} expansions={expansions} searchNx={searchNx} total={queries.length} hiddenProbes={showProbes ? 0 : probes} paused={paused} searching={searching} exact={exactRows ? exact : null} />
       ) : (
         <RawView rows={raw.rows} total={lines.length} queries={rawQueries} exactElsewhere={exactRows !== null} paused={paused} searching={searching} hiddenProbeLines={raw.hiddenProbeLines} />
       )}

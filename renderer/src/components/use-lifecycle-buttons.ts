@@ -4,7 +4,7 @@
  * the running operation, a missing kubeconfig, what Diagnostics already knows would refuse a
  * Start (lib/start-gates.ts), and a backend that no longer answers.
  */
-import { buttonStates, type ButtonState } from '../lib/button-states';
+import { buttonStates, followerDown, type ButtonState } from '../lib/button-states';
 import { freshFindings, startBlock } from '../lib/start-gates';
 import type { Operation } from '../../../shared/lifecycle-events';
 import { useCluster, useDiagnostics, useDns } from '../stores';
@@ -12,7 +12,11 @@ import { useCluster, useDiagnostics, useDns } from '../stores';
 /** Reason on every lifecycle button while status reads fail. */
 export const BACKEND_LOST_REASON = 'The app backend does not answer: what this window shows may be out of date.';
 
-/** The three lifecycle buttons' states; `editable` is Start's state without the kubeconfig and Diagnostics gates (the options stay editable so the user can fix those). */
+/**
+ * The three lifecycle buttons' states; `editable` is Start's state without the kubeconfig and
+ * Diagnostics gates (the options stay editable so the user can fix those), and false while Start
+ * would only restart the network follower (the running options are not changed by it).
+ */
 export function useLifecycleButtons(): Record<Operation, ButtonState> & { editable: boolean } {
   const status = useDns((s) => s.status);
   const info = useDns((s) => s.info);
@@ -30,5 +34,5 @@ export function useLifecycleButtons(): Record<Operation, ButtonState> & { editab
   }
   // The port is ours while running; only a stopped or degraded host can be blocked (port holder, immutable file, …).
   const blocked = status && status.state !== 'running' ? startBlock(findings) : null;
-  return { ...buttonStates(status, info, busy, noKubeconfig, blocked), editable: buttonStates(status, info, busy).start.enabled };
+  return { ...buttonStates(status, info, busy, noKubeconfig, blocked), editable: buttonStates(status, info, busy).start.enabled && !followerDown(status) };
 }

@@ -19,6 +19,18 @@ export const DRIFT_START_REASON = 'Another program rewrote /etc/resolv.conf whil
 export const DRIFT_UNINSTALL_REASON = 'Another program rewrote /etc/resolv.conf while K2s DNS ran: choose "Keep their file" or "Restore my original" in the banner at the top first, then uninstall.';
 
 /**
+ * True while K2s DNS runs with `onNetworkChange` follow and its network follower died (status
+ * `follower.running` false, electron/core/lifecycle/status.ts): a Start then only restarts the
+ * follower and keeps the saved original (electron/core/lifecycle/start.ts, walk5 M3).
+ */
+export function followerDown(status: HostDnsStatus | null): boolean {
+  return status?.state === 'running' && status.follower?.running === false;
+}
+
+/** Start's label and title while it would only restart the network follower (followerDown). */
+export const FOLLOWER_START = { label: 'Start (restarts the network follower)', title: 'K2s DNS runs but its network follower does not: Start restarts only the follower and keeps your saved original' } as const;
+
+/**
  * Decides Start/Stop/Uninstall from host status, app capabilities and the running operation.
  * `noKubeconfig`: the cluster status is `no-kubeconfig` (the backend found none to use).
  * `startBlocked`: why start would be refused before it runs (lib/start-gates.ts startBlock), else null.
@@ -47,7 +59,7 @@ export function buttonStates(status: HostDnsStatus | null, info: AppInfo | null,
   // Drift: a Start now would have to pick which file is your original; the banner asks first.
   const drifted = status.resolverOwner === 'foreign' && status.savedAt !== null;
   return {
-    start: status.state === 'running' ? off('Already running: stop first to start again.') : drifted ? off(DRIFT_START_REASON) : noKubeconfig ? off(NO_KUBECONFIG_REASON) : startBlocked ? off(startBlocked) : on,
+    start: followerDown(status) ? on : status.state === 'running' ? off('Already running: stop first to start again.') : drifted ? off(DRIFT_START_REASON) : noKubeconfig ? off(NO_KUBECONFIG_REASON) : startBlocked ? off(startBlocked) : on,
     stop: active ? on : off('Nothing to stop: K2s DNS is not running and no resolver is saved.'),
     // Uninstall also stops: during drift it would decide the file without the banner's choice.
     uninstall: drifted ? off(DRIFT_UNINSTALL_REASON) : on,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buttonStates, DRIFT_START_REASON, DRIFT_UNINSTALL_REASON } from './button-states';
+import { buttonStates, DRIFT_START_REASON, DRIFT_UNINSTALL_REASON, FOLLOWER_START, followerDown } from './button-states';
 import { digCommand, splitServer } from './dig-command';
 import { filterLines } from './log-filter';
 import { sideBySide, unifiedDiff, unifiedDiffLines } from './side-by-side';
@@ -86,6 +86,15 @@ describe('buttonStates', () => {
     expect(buttonStates({ ...status('degraded', '2026-11-29T15:00:00Z'), resolverOwner: 'k2s' } as HostDnsStatus, info, null).start.enabled).toBe(true);
     expect(buttonStates(status('running', 'x'), info, 'stop').uninstall).toEqual({ enabled: false, reason: 'Wait: stop is still running (one operation at a time).' });
     expect(buttonStates(null, { ...info, lifecycleSupported: false, reason: 'Web mode without root: run `sudo k2s-dns app --web`.' }, null).start.reason).toBe('Web mode without root: run `sudo k2s-dns app --web`.');
+  });
+  it('running with a dead network follower: Start is offered (it restarts only the follower); with it alive, not (walk5 M3)', () => {
+    const up = { ...status('running', 'x'), resolverOwner: 'k2s', follower: { running: true, pid: 5150 } } as HostDnsStatus;
+    const down = { ...up, follower: { running: false, pid: null } } as HostDnsStatus;
+    expect(buttonStates(up, info, null).start).toEqual({ enabled: false, reason: 'Already running: stop first to start again.' });
+    expect(buttonStates(down, info, null).start).toEqual({ enabled: true, reason: null });
+    expect([followerDown(up), followerDown(down), followerDown({ ...down, state: 'stopped' })]).toEqual([false, true, false]);
+    expect(FOLLOWER_START.label).toBe('Start (restarts the network follower)');
+    expect(buttonStates(down, info, 'start').start.enabled).toBe(false);
   });
 });
 

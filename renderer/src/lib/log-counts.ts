@@ -70,10 +70,13 @@ export function ttlText(transport: 'udp' | 'tcp' | 'getaddrinfo', ttl: number): 
 
 /**
  * What a search of the exact query log found: `1 matching query in the exact query log
- * (queries.jsonl.1, queries.jsonl: 0.4 MiB searched in 12 ms)`, plus `; showing the newest` when cut.
+ * (queries.jsonl.1, queries.jsonl: 0.4 MiB searched in 12 ms)`, plus `; showing the newest 2,000` when
+ * cut (`held`: the matching rows held, the newest page and the older pages loaded).
  */
-export function exactSearchCountText(r: { matches: number; truncated: boolean; bytesScanned: number; files: string[]; tookMs: number }): string {
+export function exactSearchCountText(r: { matches: number; truncated: boolean; bytesScanned: number; files: string[]; tookMs: number }, held?: number): string {
   const files = r.files.length ? r.files.map(baseName).join(', ') : 'no file yet';
   const size = `${(r.bytesScanned / 2 ** 20).toFixed(1)} MiB searched in ${Math.round(r.tookMs)} ms`;
-  return `${plural(r.matches, 'matching query', 'matching queries')} in the exact query log (${files}: ${size})${r.truncated ? '; showing the newest' : ''}`;
+  // How many of them are held (the newest page, and older pages loaded): walk5 M2 said only "the newest".
+  const newest = held === undefined ? '; showing the newest' : `; showing the newest ${held.toLocaleString('en-US')}`;
+  return `${plural(r.matches, 'matching query', 'matching queries')} in the exact query log (${files}: ${size})${r.truncated ? newest : ''}`;
 }

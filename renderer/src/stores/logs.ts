@@ -32,9 +32,15 @@ export interface LogsSearchState {
   result: LogSearch | null;
   /** The query log of the result's lines (built once when it arrived); null without a result. */
   log: QueryBufferView | null;
-  /** The Queries view's search of the exact query log (logs:exact with text), when that log is in use; null otherwise. */
+  /**
+   * The Queries view's search of the exact query log (logs:exact with text), when that log is in
+   * use; null otherwise. Older matches paged in (loadOlderMatches) are in its `rows` above the
+   * newest, its `oldestUs` then theirs and `search.truncated` whether still older ones match.
+   */
   exact: ExactQueryLog | null;
   error: string | null;
+  /** True while a page of older matches loads (loadOlderMatches). */
+  loadingOlder?: boolean;
 }
 
 /** Log buffer and view settings. While paused, new lines wait in `pending`. */
@@ -125,6 +131,12 @@ export interface LogsState {
   loadingOlderExact: boolean;
   /** Loads the EXACT_ROWS exact rows before the oldest one held and puts them above it. */
   loadOlderExact(): Promise<void>;
+  /**
+   * The filtered view's "Load older matches" (walk5 M2): the EXACT_ROWS matching rows of the exact
+   * log asked before the oldest match held (logs:exact with text and before), put above them; at
+   * most MAX_EXACT_HISTORY matches are held. Nothing while no exact search has older matches.
+   */
+  loadOlderMatches(): Promise<void>;
 }
 
 /** Rows of the exact query log the Queries view holds (the contract's cap). */
@@ -316,6 +328,24 @@ export function createLogsStore(api: K2sDnsApi) {
     exactCursor: null,
     exactAtStart: false,
     loadingOlderExact: false,
+    async loadOlderMatches() {
+      const s = get().search;
+      const ex = s?.exact;
+      if (!s || s.loadingOlder || !ex?.available || !ex.search?.truncated || ex.oldestUs === undefined || ex.rows.length >= MAX_EXACT_HISTORY) return;
+      set({ search: { ...s, loadingOlder: true } });
+      // A search run again meanwhile (another text, probes shown) replaced this one: its page is dropped.
+      const same = () => get().search?.exact === ex;
+      try {
+        const page = await api.logsExact({ rows: EXACT_ROWS + 1, text: s.text, probes: get().showProbes, before: ex.oldestUs });
+        if (!same()) return;
+        // The boundary row comes again (at or before the cursor): dropped by key.
+        const fresh = notHeld(page.rows, ex.rows);
+        const search = ex.search && page.search ? { ...ex.search, truncated: fresh.length > 0 && page.search.truncated } : ex.search;
+        set({ search: { ...get().search!, loadingOlder: false, exact: { ...ex, rows: [...fresh, ...ex.rows], ...(page.oldestUs === undefined ? {} : { oldestUs: page.oldestUs }), ...(search ? { search } : {}) } } });
+      } catch (err) {
+        if (same()) set({ search: { ...get().search!, loadingOlder: false, error: (err as Error).message } });
+      }
+    },
     async loadOlderExact() {
       const s = get();
       if (s.loadingOlderExact || !s.exact?.available || s.exact.complete || s.exactAtStart || s.exactOlder.length >= MAX_EXACT_HISTORY) return;
