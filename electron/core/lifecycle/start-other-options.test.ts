@@ -27,7 +27,7 @@ describe('start while running with other options', () => {
     const managed = await readFile(join(h.root, 'etc/resolv.conf'));
     const r = await startDns(h.deps, { ...TEST_START_OPTS, upstreams: ['192.0.2.54'], onNetworkChange: 'keep' }, () => undefined);
     expect(r).toMatchObject({ ok: false, exitCode: 3, code: 'RUNNING_OTHER_OPTIONS' });
-    expect(r.message).toBe('K2s DNS is already running with other options (upstreams 192.0.2.54 asked, 192.0.2.53 running; network changes: keep asked, follow running); nothing changed. A start does not change a running K2s DNS: stop it, then start with these options.');
+    expect(r.message).toBe('K2s DNS is already running with other options (upstreams 192.0.2.54 asked, 192.0.2.53 running; network changes: keep asked, follow running); nothing changed. A start does not change a running K2s DNS: to use these options, run sudo npx k2s-dns stop && sudo npx k2s-dns start --upstream 192.0.2.54 --verify-name www.example.test --on-network-change keep');
     expect(await readFile(join(h.root, 'etc/resolv.conf'))).toEqual(managed);
     // The same options as running: still the plain "nothing changed", exit 0.
     expect(await startDns(h.deps, { ...TEST_START_OPTS, upstreams: ['192.0.2.53'] }, () => undefined)).toMatchObject({ ok: true, exitCode: 0, message: 'K2s DNS is already running; nothing changed.' });
@@ -55,7 +55,7 @@ describe('start while running with other options', () => {
     const managed = await readFile(join(h.root, 'etc/resolv.conf'));
     const r = await startDns(h.deps, cli({ engine: 'adguard' }), () => undefined);
     expect(r).toMatchObject({ ok: false, exitCode: 3, code: 'RUNNING_OTHER_OPTIONS' });
-    expect(r.message).toBe('K2s DNS is already running with other options (engine adguard asked, dnsmasq running); nothing changed. A start does not change a running K2s DNS: stop it, then start with these options.');
+    expect(r.message).toBe('K2s DNS is already running with other options (engine adguard asked, dnsmasq running); nothing changed. A start does not change a running K2s DNS: to use these options, run sudo npx k2s-dns stop && sudo npx k2s-dns start --engine adguard --verify-name www.example.test');
     expect(await readFile(join(h.root, 'etc/resolv.conf'))).toEqual(managed);
     // The running engine asked again: nothing other.
     expect(await startDns(h.deps, cli({ engine: 'dnsmasq' }), () => undefined)).toMatchObject({ ok: true, exitCode: 0, message: 'K2s DNS is already running; nothing changed.' });

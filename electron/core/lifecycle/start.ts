@@ -282,7 +282,10 @@ export function askedStartLine(opts: StartOptions): string {
   const w = startedWithOf(opts);
   // The engine only when asked on purpose (--engine): a stored preference is not an option to repeat.
   if (!opts.engineExplicit) delete w.engine;
-  return cliStartCommand(runningStartFlags({ engine: null, listeners: [], skippedListeners: [], allowedZones: opts.allowZones ?? [], onNetworkChange: opts.onNetworkChange ?? 'follow', startedWith: w }));
+  const flags = runningStartFlags({ engine: null, listeners: [], skippedListeners: [], allowedZones: opts.allowZones ?? [], onNetworkChange: opts.onNetworkChange ?? 'follow', startedWith: w });
+  // runningStartFlags leaves out the table's first engine (a bare start's pick where installed): an asked one is said.
+  if (w.engine !== undefined && !flags.includes('--engine')) flags.unshift('--engine', w.engine);
+  return cliStartCommand(flags);
 }
 
 /**
