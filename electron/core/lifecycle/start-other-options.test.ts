@@ -95,4 +95,16 @@ describe('start while running with other options', () => {
     await dnsStatus(h.deps);
     expect(cliCommand('start', true)).toBe('sudo npx k2s-dns start');
   });
+  it('walk5 H2: the watchdog is given the start line of this start (its give-up line in the proxy log names it), status not read first', async () => {
+    const h = await newHost('nameserver 192.0.2.53\n');
+    const specs: { startLine?: string }[] = [];
+    const start = h.services.start.bind(h.services);
+    h.services.start = async (spec) => (specs.push(spec), start(spec));
+    setCliRunningStart(['--engine', 'adguard']); // stale flags of an earlier run: not used
+    const opts = startOptionsOf({ engine: 'dnsmasq', upstreams: ['192.0.2.54'], verifyName: 'www.example.test' }, { path: TEST_START_OPTS.kubeconfigPath, tried: [], explicit: false }, 'cli');
+    expect(await startDns(h.deps, opts, () => undefined)).toMatchObject({ ok: true });
+    expect(specs.map((s) => s.startLine)).toEqual(['sudo npx k2s-dns start --engine dnsmasq --upstream 192.0.2.54 --verify-name www.example.test']);
+    expect(cliCommand('start', true)).toBe('sudo npx k2s-dns start --engine adguard');
+    setCliRunningStart(null);
+  });
 });
