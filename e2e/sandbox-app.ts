@@ -21,6 +21,7 @@ import { outerPidOf } from './support/outer-pid';
 import { engineSentence, type SandboxEngines } from './sandbox-dnsproxy';
 import { SANDBOX_CONTROLS } from './sandbox-control';
 import { CLI_WRAPPER_ENV, useCliInvocation } from '../electron/core/cli-invocation';
+import { cliWrapperPath, writeCliWrapper } from './sandbox-cli-wrapper';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 const RENDERER = join(REPO, 'out', 'renderer');
@@ -47,27 +48,6 @@ function sandboxControlLines(dir: string): string[] {
     ...SANDBOX_CONTROLS.filter((c) => c.command !== 'status').map((c) => `  npm run sandbox:ctl -- ${c.command.padEnd(width)}   # ${c.does}`),
     `  (with several sandboxes running: npm run sandbox:ctl -- --dir ${dir} …)`,
   ];
-}
-
-/** The sandbox's `k2s-dns`: DIR/k2s-dns, a script that runs the CLI inside the sandbox (writeCliWrapper). */
-function cliWrapperPath(dir: string): string {
-  return join(dir, 'k2s-dns');
-}
-
-/**
- * Writes the sandbox's `k2s-dns` (cliWrapperPath): `nsenter -t PID -n -m -p -- NODE REPO/bin/k2s-dns.mjs "$@"`
- * (nsenter(1): enter the network, mount and PID namespaces of the inner process, whose PID out
- * here is `hostPid`; without -p the CLI would look for the proxy's PID among this host's
- * processes), with $K2S_DNS_CLI naming the script itself, so the fix texts the CLI prints are
- * lines that act inside the sandbox, never on this host (electron/core/cli-invocation.ts).
- * Absolute node and repo paths, so it works under sudo's PATH; DIR is root's (0700).
- */
-async function writeCliWrapper(dir: string, hostPid: number, kubeconfig: string, node = process.execPath, repo = REPO): Promise<string> {
-  const path = cliWrapperPath(dir);
-  // $KUBECONFIG: the sandbox's kubeconfig is in the CLI's lookup (`k2s-dns --help`), so a printed
-  // `start` works as is, and fix texts name it where `sudo k2s-dns` would not find it.
-  await writeFile(path, `#!/bin/sh\n# k2s-dns inside the sandbox of npm run sandbox (gone with it)\nexec nsenter -t ${hostPid} -n -m -p -- env ${CLI_WRAPPER_ENV}=${path} KUBECONFIG=${kubeconfig} ${node} ${join(repo, 'bin', 'k2s-dns.mjs')} "$@"\n`, { mode: 0o755 });
-  return path;
 }
 
 /** Ready-to-paste CLI lines for inside the sandbox, through its `k2s-dns` (writeCliWrapper). */
@@ -177,8 +157,8 @@ async function outer(port: number): Promise<number> {
     `\nK2s DNS on the e2e test bed: ${ready.url}\n` +
       '(the app and its test bed run in a throw-away network + mount namespace; your real /etc/resolv.conf is not touched.\n' +
       ` ${engineSentence(ready.engines)} Ctrl-C stops everything.)\n` +
-      '\nThe CLI inside the sandbox (as root, from any shell):\n' +
-      `${sandboxCliLines(ready, await writeCliWrapper(dir, hostPid, ready.kubeconfig)).join('\n')}\n` +
+      '\nThe CLI inside the sandbox (as root, from any shell, the sandbox\'s root shell below too):\n' +
+      `${sandboxCliLines(ready, await writeCliWrapper(dir, hostPid, ready.kubeconfig, [process.execPath, join(REPO, 'bin', 'k2s-dns.mjs')])).join('\n')}\n` +
       '\nA root shell inside the sandbox (its own /etc/resolv.conf, the proxy\'s PID, dig and getent: the window\'s "Copy" commands work here):\n' +
       `  nsenter -t ${hostPid} -n -m -p -- bash\n` +
       '\nFake an outage and undo it (as root, in this checkout, from another shell):\n' +

@@ -103,6 +103,22 @@ export function cliCommand(args: string, root = false): string {
   return `${root && cliSudo ? 'sudo ' : ''}${cliName} ${args}${kubeconfig}`;
 }
 
+/**
+ * The root `start` line that starts K2s DNS again with `flags` (shared/running-start.ts
+ * runningStartFlags of its state), each a shell word, as cliCommand writes it (`sudo `, the
+ * wrapper, `--kubeconfig PATH`): for a text written before any status read set the running
+ * start's flags (setCliRunningStart), e.g. the watchdog's give-up line (supervisor-script.ts).
+ */
+export function cliStartCommand(flags: readonly string[]): string {
+  const saved = runningStart;
+  runningStart = flags;
+  try {
+    return cliCommand('start', true);
+  } finally {
+    runningStart = saved;
+  }
+}
+
 /** The two drift choices (resolv.conf rewritten by another program while K2s DNS ran), named once; `cli` is read when used (setCliName). */
 export const DRIFT_CHOICE = {
   keep: {

@@ -19,6 +19,12 @@ export interface ParseLogLineOptions {
 const SLOG_RE = /^(\d{4})\/(\d{2})\/(\d{2}) (\d{2}:\d{2}:\d{2}(?:\.\d+)?) (DEBUG|INFO|WARN|ERROR) ?(.*)$/;
 const OLD_RE = /^(\d{4})\/(\d{2})\/(\d{2}) (\d{2}:\d{2}:\d{2}(?:\.\d+)?) (?:\d+#\d+ )?\[(\w+)\] ?(.*)$/;
 const GOLOG_RE = /^(\d{4})\/(\d{2})\/(\d{2}) (\d{2}:\d{2}:\d{2}(?:\.\d+)?) (.*)$/;
+/**
+ * K2s DNS's own watchdog (electron/core/host/supervisor-script.ts), which writes to the same log on
+ * hosts without systemd: `2026/11/29 15:04:05 k2s-dns watchdog: …` (local time; earlier versions:
+ * no time). Matched before GOLOG_RE, which would read it as a dnsproxy line.
+ */
+const WATCHDOG_RE = /^(?:(\d{4})\/(\d{2})\/(\d{2}) (\d{2}:\d{2}:\d{2}) )?(k2s-dns watchdog): (.*)$/;
 const DNSMASQ_RE = /^(?:([A-Z][a-z]{2}) +(\d{1,2}) (\d{2}:\d{2}:\d{2}) )?(dnsmasq(?:-dhcp|-tftp|-script)?)\[(\d+)\]: (.*)$/;
 /** dnsmasq's own stderr before logging starts (`dnsmasq: failed to create listening socket …`). */
 const DNSMASQ_STDERR_RE = /^(dnsmasq): (.*)$/;
@@ -101,7 +107,8 @@ function dnsmasqLevel(msg: string, query: boolean): Level {
  * older dnsproxy: `2023/06/01 12:00:00 [info] …` (also with `123#45 ` before the level);
  * slog TextHandler `time=… level=… msg="…" k=v`; dnsmasq `[Nov 29 15:04:05 ]dnsmasq[123]: …`
  * with query/forwarded/reply/config/cached fields. A line containing `bind: address already
- * in use` is ERROR whatever its level. Anything else: level INFO, message = raw, time null.
+ * in use` is ERROR whatever its level. K2s DNS's watchdog `[YYYY/MM/DD HH:MM:SS ]k2s-dns watchdog: …`
+ * (message from `k2s-dns watchdog:` on, no fields): WARN, ERROR when it gives up. Anything else: level INFO, message = raw, time null.
  */
 export function parseLogLine(raw: string, opts: ParseLogLineOptions = {}): LogLine {
   const line = raw.replace(/\r?\n$/, '').replace(/\r$/, '');
@@ -114,6 +121,11 @@ export function parseLogLine(raw: string, opts: ParseLogLineOptions = {}): LogLi
 /** parseLogLine without the cross-format error rule. */
 function parseKnown(line: string, opts: ParseLogLineOptions): Omit<LogLine, 'raw'> {
   let m: RegExpExecArray | null;
+  if ((m = WATCHDOG_RE.exec(line))) {
+    // A give-up (`not restarting it`) is the end of DNS on this host; a restart is a warning.
+    // The message keeps its `k2s-dns watchdog:` name: the raw view shows who wrote the line.
+    return { time: m[1] ? isoLocal(m[1], m[2]!, m[3]!, m[4]!) : null, level: /not restarting it/.test(m[6]!) ? 'ERROR' : 'WARN', message: `${m[5]!}: ${m[6]!}`, fields: {} };
+  }
   if ((m = SLOG_RE.exec(line))) {
     const { message, fields } = splitKv(m[6]!);
     return { time: isoLocal(m[1]!, m[2]!, m[3]!, m[4]!), level: m[5] as Level, message: fields.msg ?? message, fields: withoutMsg(fields) };

@@ -28,7 +28,7 @@ export const DIRS_OK_SH = [
   `if [ -L "$d" ] || [ ! -d "$d" ]; then why='is not a real directory'`,
   'else o=$(stat -c %u -- "$d"); m=$(stat -c %a -- "$d")',
   `if [ "$o" != 0 ] && [ "$o" != "$me" ]; then why="is owned by uid $o, not root"; elif [ $(( 0$m & 022 )) -ne 0 ]; then why='is writable by group or others'; fi; fi`,
-  'if [ -n "$why" ]; then echo "k2s-dns: NOT_ROOT_OWNED: $d $why ($(ls -ld -- "$d" 2>&1)); not starting the proxy from it. Run k2s-dns stop, check the directory, then start again." >&2; return 1; fi',
+  'if [ -n "$why" ]; then echo "k2s-dns: NOT_ROOT_OWNED: $d $why ($(ls -ld -- "$d" 2>&1)); not starting the proxy from it. Make it owned by root and not writable by group or others (chown root, chmod go-w), then start K2s DNS again." >&2; return 1; fi',
   'done; return 0; }',
 ].join('; ');
 

@@ -24,6 +24,12 @@ export interface ServiceSpec {
    */
   guardDirs?: string[];
   /**
+   * Supervised only: the command line that starts K2s DNS again as this start did (shared/fix.ts
+   * cliStartCommand), which the watchdog's give-up line in the proxy log names
+   * (electron/core/host/supervisor-script.ts). Absent: this runtime's bare `start` line.
+   */
+  startLine?: string;
+  /**
    * systemd only: listeners on addresses that may be assigned after boot (K2s adds the
    * KubeSwitch address 172.19.1.1 later), for engines that exit when an address does not exist
    * yet (AdGuard dnsproxy v0.83.1 has no freebind; dnsmasq with bind-interfaces). The main unit then runs `mainArgv` (the

@@ -34,8 +34,8 @@ describe('k2s-dns zones output', () => {
   it('caps the rows of a 700-zone plan and the 256 refused /8 reverse zones', () => {
     const keys = Array.from({ length: 700 }, (_, i) => `k${i}.lan`).join(' ');
     const text = formatZones(discovery(`.:53 {\n  kubernetes cluster.local\n}\n${keys} 0.0.0.0/1:53 128.0.0.0/1:53 {\n  forward . 10.0.0.4\n}\n`));
-    expect(text).toContain(`… ${703 - MAX_ZONE_ROWS} more (k2s-dns zones --json lists all)`);
-    expect(text).toContain(`… ${256 - MAX_ZONE_ROWS} more (k2s-dns zones --json lists all)`);
+    expect(text).toContain(`… ${703 - MAX_ZONE_ROWS} more (npx k2s-dns zones --json lists all)`);
+    expect(text).toContain(`… ${256 - MAX_ZONE_ROWS} more (npx k2s-dns zones --json lists all)`);
     expect(text.length).toBeLessThan(120_000);
   });
 

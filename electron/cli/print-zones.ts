@@ -6,6 +6,7 @@
 import type { ClusterDiscovery } from '../../shared/types';
 import { terminalSafe } from './terminal-safe';
 import { visibleName } from '../../shared/visible-text';
+import { cliCommand } from '../../shared/fix';
 
 /** Rows printed per table; the rest is counted (`--json` has everything). */
 export const MAX_ZONE_ROWS = 200;
@@ -22,7 +23,7 @@ function table(header: string[], rows: string[][], total: number): string[] {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ');
   const out = [line(header), ...rows.map(line)];
-  if (total > rows.length) out.push(`… ${total - rows.length} more (k2s-dns zones --json lists all)`);
+  if (total > rows.length) out.push(`… ${total - rows.length} more (${cliCommand('zones --json')} lists all)`);
   return out;
 }
 

@@ -12,6 +12,7 @@ import type { DoctorContext } from './context';
 import type { HostFs } from '../host/host-fs';
 import { loopbackNameservers } from '../../../shared/resolved-link';
 import { KUBELET_DROPIN_DIRS, KUBELET_ENV_FILES, kubeletArgs, lastFlag, parseDropInEnvironment, parseEnvFile } from './kubelet-flags';
+import { cliCommand } from '../../../shared/fix';
 
 /** kubelet's config file as kubeadm writes it. */
 export const KUBELET_CONFIG = '/var/lib/kubelet/config.yaml';
@@ -137,7 +138,7 @@ export async function checkKubeletResolvConf(ctx: DoctorContext): Promise<Doctor
       title: "kubelet's resolvConf names a loopback nameserver (CoreDNS loop)",
       meaning: `kubelet's resolvConf ${resolvConf} (from ${where}) names ${loopback.join(', ')}; kubelet copies it into pods with dnsPolicy Default, so CoreDNS forwards to itself ("Loop … detected") and other such pods ask a nameserver that is not there.`,
       fix: resolvedFile
-        ? `Remove the global DNS= entry with ${loopback.join(', ')} from systemd-resolved (a drop-in in /etc/systemd/resolved.conf.d/ or DNS= in /etc/systemd/resolved.conf; K2s DNS's older 20-k2s-dns.conf goes with \`k2s-dns stop\`), run \`systemctl restart systemd-resolved\`, then restart kubelet and the CoreDNS pods.`
+        ? `Remove the global DNS= entry with ${loopback.join(', ')} from systemd-resolved (a drop-in in /etc/systemd/resolved.conf.d/ or DNS= in /etc/systemd/resolved.conf; K2s DNS's older 20-k2s-dns.conf goes with \`${cliCommand('stop', true)}\`), run \`systemctl restart systemd-resolved\`, then restart kubelet and the CoreDNS pods.`
         : `Set ${where} to a file that names only the real upstreams (on systemd-resolved hosts ${RESOLVED_UPLINK_RESOLV_CONF}, which kubeadm picks), then restart kubelet and the CoreDNS pods.`,
       detail: { ...detail, managed: false, loopback },
     };

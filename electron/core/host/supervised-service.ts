@@ -206,7 +206,7 @@ export function createSupervisedManager(fs: HostFs, opts: SupervisedOptions = {}
       // Private (root:adm 0640) and bounded: query-log.ts.
       await rotateLogIfOver(fs.real(spec.logFile));
       const log = await openQueryLog(fs.real(spec.logFile), await readAdmGid(fs.real('/etc/group')));
-      const argv = watchdogArgv(fs.real(K2S_PATHS.pidFile), fs.real(WATCHDOG_STATE_FILE), launch, spec.guardDirs ?? []);
+      const argv = watchdogArgv(fs.real(K2S_PATHS.pidFile), fs.real(WATCHDOG_STATE_FILE), launch, spec.guardDirs ?? [], spec.startLine);
       let watchdogPid: number;
       try {
         const child = spawn(argv[0] as string, argv.slice(1), { detached: true, stdio: ['ignore', log.fd, log.fd] });

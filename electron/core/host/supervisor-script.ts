@@ -7,13 +7,17 @@
  *  2. restarts a proxy that exits with a failure, with bounded exponential backoff
  *     (1, 2, 4 … 30 s; gives up after MAX_RESTARTS quick failures in a row; a run of ≥ 60 s
  *     resets the count) — the same policy as the unit's `Restart=on-failure` under systemd;
- *  3. reports every restart on its stdout (the proxy log) and in a small key=value state file;
+ *  3. reports every restart on its stdout (the proxy log), each line `YYYY/MM/DD HH:MM:SS k2s-dns
+ *     watchdog: …` (local time, as dnsproxy's own lines; shared/log-line.ts reads them as the
+ *     watchdog's), and in a small key=value state file; when it gives up, its line names the
+ *     command line that starts K2s DNS again (given at start: watchdogArgv `startLine`);
  *  4. on SIGTERM/SIGINT stops the proxy (SIGTERM) and exits without restarting it.
  * A clean exit (status 0) is not restarted, as with systemd's on-failure. Before every start and
  * restart the directories root writes must still be root's alone (k2s_dirs_ok), else it stops.
  * Every argument is passed as a positional parameter ("$@"), never spliced into the script.
  */
 import { DIRS_OK_SH } from '../../../shared/root-dir-check';
+import { cliCommand } from '../../../shared/fix';
 
 /** argv[0] the watchdog shell runs under (shows in ps; recognised by stop). */
 export const WATCHDOG_NAME = 'k2s-dnsproxy-watchdog';
@@ -21,13 +25,20 @@ export const WATCHDOG_NAME = 'k2s-dnsproxy-watchdog';
 /** Restarts in a row (each after a run shorter than 60 s) before the watchdog gives up. */
 export const MAX_RESTARTS = 6;
 
+/** What every line the watchdog writes to the proxy log starts with, after its time. */
+export const WATCHDOG_LOG_PREFIX = 'k2s-dns watchdog:';
+
 /**
  * POSIX sh; $1 proxy pidfile, $2 watchdog state file, $3 the directories that must be root's
- * alone before every (re)start (colon-separated real paths, may be empty), $4… the proxy argv.
+ * alone before every (re)start (colon-separated real paths, may be empty), $4 the command line
+ * its give-up line names (printed as data with printf %s, never run or re-read by the shell),
+ * $5… the proxy argv.
  */
 export const WATCHDOG_SCRIPT = `
 ${DIRS_OK_SH}
-pidfile=$1; state=$2; dirs=$3; shift 3
+pidfile=$1; state=$2; dirs=$3; startline=$4; shift 4
+# One proxy log line, with the local time as dnsproxy writes its own (shared/log-line.ts).
+say() { printf '%s ${WATCHDOG_LOG_PREFIX} %s\n' "$(date '+%Y/%m/%d %H:%M:%S')" "$1"; }
 dirs_guard() { ifs0=$IFS; IFS=:; set -f; k2s_dirs_ok $dirs; r0=$?; IFS=$ifs0; set +f; return $r0; }
 stop=; child=; nap=; restarts=0; delay=1; total=0
 trap 'stop=1; kill -TERM $child $nap 2>/dev/null' TERM INT
@@ -49,11 +60,12 @@ while :; do
   if [ $(( $(date +%s) - began )) -ge 60 ]; then restarts=0; delay=1; fi
   restarts=$((restarts + 1)); total=$((total + 1))
   if [ "$restarts" -gt ${MAX_RESTARTS} ]; then
-    echo "k2s-dns watchdog: the proxy failed ${MAX_RESTARTS} times in a row (last exit status $rc); not restarting it. Run k2s-dns stop, then start."
+    # $restarts runs failed in a row: the one before the first restart, then ${MAX_RESTARTS} restarted ones.
+    say "the proxy failed $restarts times in a row, the last ${MAX_RESTARTS} each within 60 s of its restart (last exit status $rc); not restarting it. Fix that cause, then start K2s DNS again (Start in the window, or $startline): it keeps your saved original."
     printf 'restarts=%s\\nstate=gave-up\\nlast-exit=%s\\nlast-exit-at=%s\\nlast-pid=%s\\n' "$total" "$rc" "$ended" "$dead" >"$state"
     break
   fi
-  echo "k2s-dns watchdog: the proxy exited with status $rc; restart $restarts of ${MAX_RESTARTS} in \${delay}s."
+  say "the proxy exited with status $rc; restart $restarts of ${MAX_RESTARTS} in \${delay}s."
   printf 'restarts=%s\\nstate=restarting\\nlast-exit=%s\\nlast-exit-at=%s\\nlast-pid=%s\\n' "$total" "$rc" "$ended" "$dead" >"$state"
   sleep "$delay" & nap=$!; wait "$nap" 2>/dev/null; nap=
   [ -n "$stop" ] && break
@@ -65,12 +77,14 @@ rm -f "$pidfile"
 
 /**
  * argv that runs `proxyArgv` under the watchdog (real paths on this machine); `guardDirs` are
- * checked before every (re)start (shared/root-dir-check.ts). Throws for a dir with a colon.
+ * checked before every (re)start (shared/root-dir-check.ts); `startLine` is the command line its
+ * give-up line names (shared/fix.ts cliStartCommand of the start; default: this runtime's
+ * `start`). Throws for a dir with a colon.
  */
-export function watchdogArgv(pidFile: string, stateFile: string, proxyArgv: readonly string[], guardDirs: readonly string[] = []): string[] {
+export function watchdogArgv(pidFile: string, stateFile: string, proxyArgv: readonly string[], guardDirs: readonly string[] = [], startLine: string = cliCommand('start', true)): string[] {
   const bad = guardDirs.find((d) => d.includes(':') || !d.startsWith('/'));
   if (bad !== undefined) throw new Error(`The directory ${JSON.stringify(bad)} cannot be checked by the watchdog (not absolute, or has a colon); use a root without colons.`);
-  return ['/bin/sh', '-c', WATCHDOG_SCRIPT, WATCHDOG_NAME, pidFile, stateFile, guardDirs.join(':'), ...proxyArgv];
+  return ['/bin/sh', '-c', WATCHDOG_SCRIPT, WATCHDOG_NAME, pidFile, stateFile, guardDirs.join(':'), startLine, ...proxyArgv];
 }
 
 /** True when `argv` (from /proc/PID/cmdline) is the watchdog shell rather than the proxy. */

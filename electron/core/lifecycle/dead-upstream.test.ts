@@ -40,7 +40,7 @@ describe('verify with a dead upstream', () => {
     const r = await startDns(h.deps, { ...opts, upstreams: ['127.0.0.2'] }, () => undefined);
     expect(r).toMatchObject({ ok: false, exitCode: 1, code: 'VERIFY_UPSTREAM' });
     expect(r.message).toContain('The --upstream you named does not resolve www.example.test: 127.0.0.2 gave no answer (ERROR: connect ECONNREFUSED) (no answer within the verify deadline of 15000 ms)');
-    expect(r.message).toContain('k2s-dns query www.example.test --server 127.0.0.2');
+    expect(r.message).toContain('Check the address (npx k2s-dns query www.example.test --server 127.0.0.2)');
     expect(r.message).toContain('Every change was rolled back');
     // Retried until the deadline, not judged on one lost datagram.
     expect(h.asked.filter((s) => s === '127.0.0.2').length).toBeGreaterThan(1);
@@ -67,7 +67,7 @@ describe('verify with a dead upstream', () => {
     expect(r.warnings).toEqual([
       {
         code: 'UPSTREAM_UNVERIFIED',
-        message: 'Your nameserver 192.0.2.53 did not answer www.example.test (ERROR), so names outside the cluster were not checked and may not resolve; if this host is online, check it with k2s-dns query www.example.test --server 192.0.2.53, or start again with --upstream IP.',
+        message: 'Your nameserver 192.0.2.53 did not answer www.example.test (ERROR), so names outside the cluster were not checked and may not resolve; if this host is online, check it with npx k2s-dns query www.example.test --server 192.0.2.53, or start again with --upstream IP.',
       },
     ]);
     expect(r.message).toContain('Warning: Your nameserver 192.0.2.53 did not answer');

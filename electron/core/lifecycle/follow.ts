@@ -35,6 +35,8 @@ import { writeProxyConfig, proxyArgv, lateListenersFor } from './proxy-config';
 import { waitForListeners } from './service-ready';
 import { messageOf } from './errors';
 import { READY_TIMEOUT_MS } from './start';
+import { cliStartCommand } from '../../../shared/fix';
+import { runningStartFlags } from '../../../shared/running-start';
 
 /** What one look at the host found. */
 export type FollowOutcome =
@@ -281,7 +283,7 @@ async function followLocked(deps: LifecycleDeps): Promise<FollowOutcome> {
     const c = deps.capture;
     const captureRan = c !== undefined && c.tcpdump !== null && ((await deps.fs.lstat(CAPTURE_READY_FILE)) !== null || (await deps.fs.lstat(CAPTURE_FAILED_FILE)) !== null);
     const restarted = deps.services.restart ? await deps.services.restart().then(() => true, () => false) : false;
-    if (!restarted) await deps.services.start({ argv, logFile: deps.fs.real(K2S_PATHS.log), description: `K2s DNS proxy (${plan.engine})`, guardDirs: ROOT_WRITTEN_DIRS.map((d) => deps.fs.real(d.path)), ...(runAs ? { runAs } : {}), ...(lateListeners ? { lateListeners } : {}), ...(state.resolvedRoute ? { resolvedRouteFile: deps.fs.real(K2S_PATHS.routeFile) } : {}) });
+    if (!restarted) await deps.services.start({ argv, logFile: deps.fs.real(K2S_PATHS.log), description: `K2s DNS proxy (${plan.engine})`, guardDirs: ROOT_WRITTEN_DIRS.map((d) => deps.fs.real(d.path)), startLine: cliStartCommand(runningStartFlags(state)), ...(runAs ? { runAs } : {}), ...(lateListeners ? { lateListeners } : {}), ...(state.resolvedRoute ? { resolvedRouteFile: deps.fs.real(K2S_PATHS.routeFile) } : {}) });
     restartMs = lap();
     await waitForListeners(deps, plan, READY_TIMEOUT_MS);
     const listeningMs = lap();

@@ -192,13 +192,13 @@ async function hostChecks(deps: LifecycleDeps, opts: StartOptions, engine: Prefl
   if (currentIsManaged && !existing) {
     throw refused(
       'NO_SAVED_ORIGINAL',
-      `/etc/resolv.conf is K2s-owned but no saved original exists at ${K2S_PATHS.stateFile}; write your own resolv.conf back by hand (a file with your nameserver, or the symlink your distribution uses, e.g. ln -s ../run/systemd/resolve/stub-resolv.conf), then run k2s-dns stop, then start again.`,
+      `/etc/resolv.conf is K2s-owned but no saved original exists at ${K2S_PATHS.stateFile}; write your own resolv.conf back by hand (a file with your nameserver, or the symlink your distribution uses, e.g. ln -s ../run/systemd/resolve/stub-resolv.conf), then run ${cliCommand('stop', true)}, then start again.`,
     );
   }
   // A resolver deleted (or left dangling) while K2s ran is not an original to save over the real
   // one: stop puts the saved original back first.
   if (existing && isGone(current) && !sameResolver(current, existing.resolvConf)) {
-    throw refused('RESOLV_CONF_GONE', `/etc/resolv.conf was ${current.kind === 'symlink' ? `replaced by a dangling symlink (→ ${current.target})` : 'deleted'} while K2s DNS ran, and the saved original in ${K2S_PATHS.stateFile} must not be overwritten with that; run k2s-dns stop first (it puts the saved original back), then start again.`);
+    throw refused('RESOLV_CONF_GONE', `/etc/resolv.conf was ${current.kind === 'symlink' ? `replaced by a dangling symlink (→ ${current.target})` : 'deleted'} while K2s DNS ran, and the saved original in ${K2S_PATHS.stateFile} must not be overwritten with that; run ${cliCommand('stop', true)} first (it puts the saved original back), then start again.`);
   }
   // Drift (another program rewrote the file while K2s ran): a start would have to decide which
   // file is the user's original, and silently saving theirs loses the real one (new-user pass,

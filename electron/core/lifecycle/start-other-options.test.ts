@@ -27,7 +27,7 @@ describe('start while running with other options', () => {
     const managed = await readFile(join(h.root, 'etc/resolv.conf'));
     const r = await startDns(h.deps, { ...TEST_START_OPTS, upstreams: ['192.0.2.54'], onNetworkChange: 'keep' }, () => undefined);
     expect(r).toMatchObject({ ok: false, exitCode: 3, code: 'RUNNING_OTHER_OPTIONS' });
-    expect(r.message).toBe('K2s DNS is already running with other options (upstreams 192.0.2.54 asked, 192.0.2.53 running; network changes: keep asked, follow running); nothing changed. A start does not change a running K2s DNS: stop it, then start with these options.');
+    expect(r.message).toBe('K2s DNS is already running with other options (upstreams 192.0.2.54 asked, 192.0.2.53 running; network changes: keep asked, follow running); nothing changed. A start does not change a running K2s DNS: to use these options, run sudo npx k2s-dns stop && sudo npx k2s-dns start --upstream 192.0.2.54 --verify-name www.example.test --on-network-change keep');
     expect(await readFile(join(h.root, 'etc/resolv.conf'))).toEqual(managed);
     // The same options as running: still the plain "nothing changed", exit 0.
     expect(await startDns(h.deps, { ...TEST_START_OPTS, upstreams: ['192.0.2.53'] }, () => undefined)).toMatchObject({ ok: true, exitCode: 0, message: 'K2s DNS is already running; nothing changed.' });
@@ -55,7 +55,7 @@ describe('start while running with other options', () => {
     const managed = await readFile(join(h.root, 'etc/resolv.conf'));
     const r = await startDns(h.deps, cli({ engine: 'adguard' }), () => undefined);
     expect(r).toMatchObject({ ok: false, exitCode: 3, code: 'RUNNING_OTHER_OPTIONS' });
-    expect(r.message).toBe('K2s DNS is already running with other options (engine adguard asked, dnsmasq running); nothing changed. A start does not change a running K2s DNS: stop it, then start with these options.');
+    expect(r.message).toBe('K2s DNS is already running with other options (engine adguard asked, dnsmasq running); nothing changed. A start does not change a running K2s DNS: to use these options, run sudo npx k2s-dns stop && sudo npx k2s-dns start --engine adguard --verify-name www.example.test');
     expect(await readFile(join(h.root, 'etc/resolv.conf'))).toEqual(managed);
     // The running engine asked again: nothing other.
     expect(await startDns(h.deps, cli({ engine: 'dnsmasq' }), () => undefined)).toMatchObject({ ok: true, exitCode: 0, message: 'K2s DNS is already running; nothing changed.' });
@@ -94,5 +94,17 @@ describe('start while running with other options', () => {
     await stopDns(h.deps, {}, () => undefined);
     await dnsStatus(h.deps);
     expect(cliCommand('start', true)).toBe('sudo npx k2s-dns start');
+  });
+  it('walk5 H2: the watchdog is given the start line of this start (its give-up line in the proxy log names it), status not read first', async () => {
+    const h = await newHost('nameserver 192.0.2.53\n');
+    const specs: { startLine?: string }[] = [];
+    const start = h.services.start.bind(h.services);
+    h.services.start = async (spec) => (specs.push(spec), start(spec));
+    setCliRunningStart(['--engine', 'adguard']); // stale flags of an earlier run: not used
+    const opts = startOptionsOf({ engine: 'dnsmasq', upstreams: ['192.0.2.54'], verifyName: 'www.example.test' }, { path: TEST_START_OPTS.kubeconfigPath, tried: [], explicit: false }, 'cli');
+    expect(await startDns(h.deps, opts, () => undefined)).toMatchObject({ ok: true });
+    expect(specs.map((s) => s.startLine)).toEqual(['sudo npx k2s-dns start --engine dnsmasq --upstream 192.0.2.54 --verify-name www.example.test']);
+    expect(cliCommand('start', true)).toBe('sudo npx k2s-dns start --engine adguard');
+    setCliRunningStart(null);
   });
 });

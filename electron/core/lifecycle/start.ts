@@ -30,7 +30,8 @@ import { cidrRefusal } from '../../../shared/cidr-policy';
 import { applyRoute, restartResolved, revertRoute } from './resolved';
 import { acquireLock, LOCK_PATH } from './lock';
 import { isNoRoomError, noRoomMessage } from '../host/mounts';
-import { DEFAULT_VERIFY_NAME } from '../../../shared/running-start';
+import { DEFAULT_VERIFY_NAME, runningStartFlags } from '../../../shared/running-start';
+import { cliCommand, cliStartCommand } from '../../../shared/fix';
 
 /** Default deadline for the proxy to answer on every listener, ms: sized for a busy host. */
 export const READY_TIMEOUT_MS = 20_000;
@@ -99,7 +100,7 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
       const other = otherOptions(opts, pre.existing);
       if (other.length > 0) {
         r.emit('ready', 'skipped', 'K2s DNS is already running with other options.');
-        return finish(r, false, EXIT.refused, `K2s DNS is already running with other options (${other.join('; ')}); nothing changed. A start does not change a running K2s DNS: stop it, then start with these options.`, 'RUNNING_OTHER_OPTIONS');
+        return finish(r, false, EXIT.refused, `K2s DNS is already running with other options (${other.join('; ')}); nothing changed. A start does not change a running K2s DNS: to use these options, run ${cliCommand('stop', true)} && ${askedStartLine(opts)}`, 'RUNNING_OTHER_OPTIONS');
       }
       r.emit('ready', 'done', 'K2s DNS is already running; the saved original resolver was kept.');
       return finish(r, true, EXIT.ok, 'K2s DNS is already running; nothing changed.');
@@ -185,7 +186,7 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
       const lateListeners = lateListenersFor(plan.engine, argv, plan.listeners);
       const { runAs } = engineRuntime(plan.engine);
       // On resolved hosts a companion unit re-applies the route whenever the KubeSwitch address comes back (link re-created, reboot).
-      const { pid } = await deps.services.start({ argv, logFile: deps.fs.real(K2S_PATHS.log), description: `K2s DNS proxy (${plan.engine})`, guardDirs: ROOT_WRITTEN_DIRS.map((d) => deps.fs.real(d.path)), ...(runAs ? { runAs } : {}), ...(lateListeners ? { lateListeners } : {}), ...(pre.resolved ? { resolvedRouteFile: deps.fs.real(K2S_PATHS.routeFile) } : {}) });
+      const { pid } = await deps.services.start({ argv, logFile: deps.fs.real(K2S_PATHS.log), description: `K2s DNS proxy (${plan.engine})`, guardDirs: ROOT_WRITTEN_DIRS.map((d) => deps.fs.real(d.path)), startLine: cliStartCommand(runningStartFlags(state)), ...(runAs ? { runAs } : {}), ...(lateListeners ? { lateListeners } : {}), ...(pre.resolved ? { resolvedRouteFile: deps.fs.real(K2S_PATHS.routeFile) } : {}) });
       await waitForListeners(deps, plan, opts.readyTimeoutMs ?? READY_TIMEOUT_MS);
       // The query log is open before the host points at the proxy: every query from then on is in it.
       if (captureStart) await captureStart.run();
@@ -270,6 +271,21 @@ function startCapture(c: NonNullable<LifecycleDeps['capture']>, argv: string[], 
     if (err !== null) warnings.push({ code: 'CAPTURE_NOT_STARTED', message: `The exact query log did not start (${messageOf(err)}); the engine logs no queries either: start with --no-log-queries to silence this, or fix the cause and start again.` });
   };
   return { argv, begin, run };
+}
+
+/**
+ * The root `start` line of the options `opts` asked for (shared/running-start.ts
+ * runningStartFlags of what save would record), for the RUNNING_OTHER_OPTIONS fix: an explicit
+ * engine, upstreams, verify name, dnsproxy path, no query log, allowed zones, network policy.
+ */
+export function askedStartLine(opts: StartOptions): string {
+  const w = startedWithOf(opts);
+  // The engine only when asked on purpose (--engine): a stored preference is not an option to repeat.
+  if (!opts.engineExplicit) delete w.engine;
+  const flags = runningStartFlags({ engine: null, listeners: [], skippedListeners: [], allowedZones: opts.allowZones ?? [], onNetworkChange: opts.onNetworkChange ?? 'follow', startedWith: w });
+  // runningStartFlags leaves out the table's first engine (a bare start's pick where installed): an asked one is said.
+  if (w.engine !== undefined && !flags.includes('--engine')) flags.unshift('--engine', w.engine);
+  return cliStartCommand(flags);
 }
 
 /**

@@ -164,7 +164,7 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
     }
     if (!state) {
       if (isManagedEntry(current)) {
-        throw failed('NO_SAVED_ORIGINAL', `/etc/resolv.conf is K2s-owned but no saved original exists at ${K2S_PATHS.stateFile}; write your own resolv.conf back by hand (a file with your nameserver, or the symlink your distribution uses, e.g. ln -s ../run/systemd/resolve/stub-resolv.conf), then run k2s-dns stop.`);
+        throw failed('NO_SAVED_ORIGINAL', `/etc/resolv.conf is K2s-owned but no saved original exists at ${K2S_PATHS.stateFile}; write your own resolv.conf back by hand (a file with your nameserver, or the symlink your distribution uses, e.g. ln -s ../run/systemd/resolve/stub-resolv.conf), then run ${cliCommand('stop', true)}.`);
       }
       return { value: undefined, message: 'Nothing was saved: the resolver is not K2s-owned; left as it is.' };
     }
@@ -373,7 +373,7 @@ async function setAside(deps: LifecycleDeps): Promise<string> {
   try {
     return `moved it aside to ${await moveStateAside(deps.fs, deps.now())} (not deleted).`;
   } catch (err) {
-    const why = isNoRoomError(err) ? noRoomMessage(K2S_PATHS.stateFile, deps.fs.real(K2S_PATHS.stateFile), (err as NodeJS.ErrnoException).code, await deps.mountinfo().catch(() => ''), 'run k2s-dns stop again') : messageOf(err);
+    const why = isNoRoomError(err) ? noRoomMessage(K2S_PATHS.stateFile, deps.fs.real(K2S_PATHS.stateFile), (err as NodeJS.ErrnoException).code, await deps.mountinfo().catch(() => ''), `run ${cliCommand('stop', true)} again`) : messageOf(err);
     return `it could not be moved aside and stays at ${K2S_PATHS.stateFile}: ${why}`;
   }
 }

@@ -124,7 +124,7 @@ describe('start while the resolver is gone', () => {
     await rm(join(h.root, 'etc/resolv.conf'));
     const r = await startDns(h.deps, opts, sink());
     expect(r).toMatchObject({ ok: false, exitCode: 3, code: 'RESOLV_CONF_GONE' });
-    expect(r.message).toContain('run k2s-dns stop first (it puts the saved original back)');
+    expect(r.message).toContain('run sudo npx k2s-dns stop first (it puts the saved original back)');
     expect(await readFile(join(h.root, STATE), 'utf8')).toBe(saved);
     expect((await stopDns(h.deps, {}, sink())).ok).toBe(true);
     expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe(ORIGINAL);

@@ -3,6 +3,7 @@ import type { ClusterDiscovery, QueryResult } from '../../../shared/types';
 import { failed } from './errors';
 import { answerClass, answerMismatch } from './answer-compare';
 import type { HostPath } from './host-paths';
+import { cliCommand } from '../../../shared/fix';
 
 export { answerClass } from './answer-compare';
 /** Default deadline of the whole verify step, ms: sized for a host whose cores are saturated. */
@@ -144,7 +145,7 @@ export async function verifyDns(
     const consequence = allDead
       ? 'every non-cluster name would fail through the proxy'
       : `the other${upstreams.length - ext.dead.length === 1 ? ' answers' : 's answer'} (${upstreams.filter((u) => !ext.dead.some((d) => d.u === u)).join(', ')}), but every --upstream you name must answer: remove it or correct the address`;
-    throw failed('VERIFY_UPSTREAM', `${allDead ? 'The --upstream you named does' : `${ext.dead.length === 1 ? 'One' : 'Some'} of the --upstream you named do${ext.dead.length === 1 ? 'es' : ''}`} not resolve ${externalName}: ${what}${silent(ext.dead[0]!.r) ? ranOut(true) : ''}; ${consequence}. Check the address (k2s-dns query ${externalName} --server ${ext.dead[0]!.u}), or start without --upstream to use the nameservers of your /etc/resolv.conf.`);
+    throw failed('VERIFY_UPSTREAM', `${allDead ? 'The --upstream you named does' : `${ext.dead.length === 1 ? 'One' : 'Some'} of the --upstream you named do${ext.dead.length === 1 ? 'es' : ''}`} not resolve ${externalName}: ${what}${silent(ext.dead[0]!.r) ? ranOut(true) : ''}; ${consequence}. Check the address (${cliCommand(`query ${externalName} --server ${ext.dead[0]!.u}`)}), or start without --upstream to use the nameservers of your /etc/resolv.conf.`);
   }
   let externalNote = `skipped (${upstreams.length > 1 ? 'no upstream answered' : 'the upstream did not answer'}: offline host?)`;
   let warning: string | null = null;
@@ -160,11 +161,11 @@ export async function verifyDns(
     // The proxy passed on what the upstream said, but a real name without an address means the
     // upstream may not resolve Internet names: a warning (the step's `!`, shared/step-warn.ts).
     if (cls !== 'answer') {
-      warning = `Your nameserver ${asked} answered ${externalName} with ${cls === 'nxdomain' ? 'NXDOMAIN' : cls === 'nodata' ? 'no address (NODATA)' : cls}, so it may not resolve Internet names; if ${externalName} should resolve, check it with k2s-dns query ${externalName} --server ${asked}, or start again with --upstream IP (or --verify-name NAME for a name it serves).`;
+      warning = `Your nameserver ${asked} answered ${externalName} with ${cls === 'nxdomain' ? 'NXDOMAIN' : cls === 'nodata' ? 'no address (NODATA)' : cls}, so it may not resolve Internet names; if ${externalName} should resolve, check it with ${cliCommand(`query ${externalName} --server ${asked}`)}, or start again with --upstream IP (or --verify-name NAME for a name it serves).`;
       return outcome('UPSTREAM_NO_ADDRESS');
     }
   } else {
-    warning = `Your nameserver${upstreams.length > 1 ? 's' : ''} ${upstreams.length > 1 ? upstreams.join(', ') : upstream} did not answer ${externalName} (${ext.direct?.rcode ?? 'no answer'}), so names outside the cluster were not checked and may not resolve; if this host is online, check it with k2s-dns query ${externalName} --server ${upstream}, or start again with --upstream IP.`;
+    warning = `Your nameserver${upstreams.length > 1 ? 's' : ''} ${upstreams.length > 1 ? upstreams.join(', ') : upstream} did not answer ${externalName} (${ext.direct?.rcode ?? 'no answer'}), so names outside the cluster were not checked and may not resolve; if this host is online, check it with ${cliCommand(`query ${externalName} --server ${upstream}`)}, or start again with --upstream IP.`;
   }
   return outcome('UPSTREAM_UNVERIFIED');
 

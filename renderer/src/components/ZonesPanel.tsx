@@ -100,7 +100,7 @@ export function ZonesPanel() {
                   ))}
                 </tbody>
               </table>
-              {refused.length > 500 && <p className="muted">… {refused.length - 500} more (k2s-dns zones --json lists all)</p>}
+              {refused.length > 500 && <p className="muted">… {refused.length - 500} more (the CLI's zones --json lists all)</p>}
             </>
           )}
           {discovery.warnings.map((w) => (

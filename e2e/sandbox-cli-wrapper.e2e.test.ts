@@ -1,0 +1,73 @@
+/**
+ * The sandbox's `k2s-dns` wrapper (e2e/sandbox-cli-wrapper.ts) works from a shell outside the
+ * sandbox and from the sandbox's own root shell (`nsenter -t PID -n -m -p -- bash`), where the
+ * outside PID is not in its /proc (walk5 M1: "nsenter: cannot open /proc/5825/ns/net"). A
+ * nested network + mount + PID namespace stands in for the sandbox (unshare(1) --mount-proc, as
+ * e2e/bed/sandbox.sh makes it), and a probe stands in for the CLI: it prints the namespace it
+ * runs in, the environment the wrapper sets and its arguments.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, readlink, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { outerPidOf } from './support/outer-pid';
+import { writeCliWrapper } from './sandbox-cli-wrapper';
+
+const inSandbox = process.env.K2S_DNS_SANDBOX === '1';
+if (!inSandbox) console.warn('skipped: sandbox-cli-wrapper e2e runs only inside e2e/bed/sandbox.sh (as root)');
+
+/** Runs argv; resolves with its exit code and output. */
+function run(argv: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(argv[0]!, argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (b) => (stdout += b));
+    child.stderr!.on('data', (b) => (stderr += b));
+    child.once('error', reject);
+    child.once('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe.skipIf(!inSandbox)('the sandbox CLI wrapper, from any shell', () => {
+  let dir: string;
+  let holder: ChildProcess;
+  let pid: number;
+  let wrapper: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'k2s-wrapper-'));
+    holder = spawn('unshare', ['--net', '--mount', '--pid', '--fork', '--mount-proc', '--kill-child', 'sleep', '600'], { stdio: 'ignore' });
+    // The nested init's PID out here (it is PID 1 inside), once unshare has forked it.
+    const deadline = Date.now() + 20_000;
+    let found: number | null = null;
+    while (found === null && Date.now() < deadline) found = await outerPidOf(holder.pid!, 1);
+    if (found === null) throw new Error('the nested namespace did not start within 20 s');
+    pid = found;
+    const probe = join(dir, 'probe');
+    await writeFile(probe, '#!/bin/sh\nprintf "%s\\n" "$(readlink /proc/self/ns/net)" "$K2S_DNS_CLI" "$KUBECONFIG" "$@"\n', { mode: 0o755 });
+    wrapper = await writeCliWrapper(dir, pid, '/tmp/sandbox kubeconfig', ['/bin/sh', probe]);
+  }, 60_000);
+  afterAll(async () => {
+    // The nested init: its PID namespace ends with it (pid_namespaces(7)), and unshare then exits.
+    if (pid) process.kill(pid, 'SIGKILL');
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('from a shell out here: runs the CLI in the sandbox\'s namespaces, with K2S_DNS_CLI and KUBECONFIG set and the arguments as given', async () => {
+    const inner = await readlink(`/proc/${pid}/ns/net`);
+    expect(inner).not.toBe(await readlink('/proc/self/ns/net'));
+    const r = await run([wrapper, 'status', 'a b']);
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(r.stdout.split('\n')).toEqual([inner, wrapper, '/tmp/sandbox kubeconfig', 'status', 'a b', '']);
+  }, 60_000);
+
+  it('from the sandbox\'s root shell (nsenter -t PID -n -m -p): the same, not "cannot open /proc/PID/ns/net"', async () => {
+    const inner = await readlink(`/proc/${pid}/ns/net`);
+    // That shell's own /proc has no such PID (the reason nsenter failed there).
+    expect((await run(['nsenter', '-t', String(pid), '-n', '-m', '-p', '--', '/bin/sh', '-c', `test -e /proc/${pid}/ns/net || echo absent`])).stdout).toBe('absent\n');
+    const r = await run(['nsenter', '-t', String(pid), '-n', '-m', '-p', '--', wrapper, 'status', 'a b']);
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(r.stdout.split('\n')).toEqual([inner, wrapper, '/tmp/sandbox kubeconfig', 'status', 'a b', '']);
+  }, 60_000);
+});

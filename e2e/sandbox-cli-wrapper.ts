@@ -1,0 +1,65 @@
+/**
+ * The sandbox's `k2s-dns` (`npm run sandbox`, e2e/sandbox-app.ts): DIR/k2s-dns, a script that
+ * runs the CLI inside the sandbox, from a host shell and from the sandbox's own root shell
+ * (`nsenter -t PID -n -m -p -- bash`) alike. From a host shell it enters the sandbox's network,
+ * mount and PID namespaces with nsenter(1); in the sandbox's root shell the host's PID is not in
+ * the sandbox's /proc (nsenter: "cannot open /proc/PID/ns/net"), and nothing needs entering:
+ * when its own namespaces are the sandbox's (the /proc/self/ns links, namespaces(7)), it runs
+ * the CLI as it is.
+ */
+import { readlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { CLI_WRAPPER_ENV } from '../electron/core/cli-invocation';
+
+/** The sandbox's `k2s-dns`: DIR/k2s-dns. */
+export function cliWrapperPath(dir: string): string {
+  return join(dir, 'k2s-dns');
+}
+
+/** The namespaces the wrapper compares, as namespaces(7) names their /proc/PID/ns links. */
+const NAMESPACES = ['net', 'mnt', 'pid'] as const;
+
+/** What the wrapper needs: the sandbox process's PID out here, and its namespace links (`net:[4026532…]`). */
+export interface CliWrapperTarget {
+  hostPid: number;
+  ns: Record<(typeof NAMESPACES)[number], string>;
+}
+
+/** The namespace links of `hostPid` (readlink /proc/PID/ns/…); throws when it is gone. */
+export async function wrapperTarget(hostPid: number): Promise<CliWrapperTarget> {
+  const [net, mnt, pid] = await Promise.all(NAMESPACES.map((n) => readlink(`/proc/${hostPid}/ns/${n}`)));
+  return { hostPid, ns: { net: net!, mnt: mnt!, pid: pid! } };
+}
+
+/** `word` in single quotes for sh (a `'` as `'\''`). */
+function q(word: string): string {
+  return `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * The script's text: `command` (absolute paths, so it works under sudo's PATH) with
+ * $K2S_DNS_CLI naming the script itself (so the fix texts the CLI prints are lines that act
+ * inside the sandbox, electron/core/cli-invocation.ts) and $KUBECONFIG the sandbox's (so a
+ * printed `start` works as is); run directly when this shell is already in the target's
+ * network, mount and PID namespaces, else through `nsenter -t PID -n -m -p` (without -p the CLI
+ * would look for the proxy's PID among this host's processes).
+ */
+export function cliWrapperText(path: string, target: CliWrapperTarget, kubeconfig: string, command: readonly string[]): string {
+  const run = `env ${CLI_WRAPPER_ENV}=${q(path)} KUBECONFIG=${q(kubeconfig)} ${command.map(q).join(' ')} "$@"`;
+  const inside = NAMESPACES.map((n) => `[ "$(readlink /proc/self/ns/${n})" = ${q(target.ns[n])} ]`).join(' && ');
+  return [
+    '#!/bin/sh',
+    '# k2s-dns inside the sandbox of npm run sandbox (gone with it)',
+    '# Already in the sandbox (its root shell): its /proc has no host PID to nsenter, nothing to enter.',
+    `if ${inside}; then exec ${run}; fi`,
+    `exec nsenter -t ${target.hostPid} -n -m -p -- ${run}`,
+    '',
+  ].join('\n');
+}
+
+/** Writes cliWrapperText to DIR/k2s-dns (0755; DIR is root's, 0700) and returns its path. */
+export async function writeCliWrapper(dir: string, hostPid: number, kubeconfig: string, command: readonly string[]): Promise<string> {
+  const path = cliWrapperPath(dir);
+  await writeFile(path, cliWrapperText(path, await wrapperTarget(hostPid), kubeconfig, command), { mode: 0o755 });
+  return path;
+}
