@@ -34,16 +34,21 @@ afterEach(() => {
 /** argv of a node program running `body` then idling, recognised as `verb` (its last or 4th argument). */
 const program = (body: string, verb: string) => [process.execPath, '-e', `${body};setInterval(()=>{},1000)`, verb];
 
-/** The pid a pidfile of the temp root names (asserted to be a live process running `verb`). */
-async function livePid(h: { root: string }, pidFile: string, verb: string): Promise<number> {
-  const pid = Number((await readFile(`${h.root}${pidFile}`, 'utf8')).trim());
-  spawned.push(pid);
-  expect((await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0')).toContain(verb);
-  return pid;
-}
-
 /** True while /proc/PID still runs a program with `verb` in its argv (a reaped or zombie process does not). */
 const runs = (pid: number, verb: string) => readFile(`/proc/${pid}/cmdline`, 'utf8').then((c) => c.split('\0').includes(verb), () => false);
+
+/** The pid a pidfile of the temp root names (asserted to be a live process running `verb`). */
+async function livePid(h: { root: string }, pidFile: string, verb: string): Promise<number> {
+  // Polled by a 10 s deadline: on a busy machine the pidfile can still name the process it replaced.
+  let pid = 0;
+  for (const end = Date.now() + 10_000; ; await new Promise((r) => setTimeout(r, 20))) {
+    pid = Number((await readFile(`${h.root}${pidFile}`, 'utf8').catch(() => '')).trim());
+    if ((pid > 0 && (await runs(pid, verb))) || Date.now() > end) break;
+  }
+  spawned.push(pid);
+  expect((await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).split('\0')).toContain(verb);
+  return pid;
+}
 
 /** A host running K2s DNS with a real follower and capture companion (detached, pidfiles in its /run/k2s). */
 async function runningHost() {
@@ -89,7 +94,9 @@ describe('the implicit recovery and a follow in progress', () => {
     expect((await startDns(h.deps, TEST_START_OPTS, quiet)).ok).toBe(true);
     await h.deps.follower.manager.start(program(takeLock, 'follow-watch'));
     const follower = await livePid(h, FOLLOW_PID_FILE, 'follow-watch');
-    for (let i = 0; i < 200 && (await readFile(h.deps.fs.real(LOCK_PATH), 'utf8').catch(() => '')).trim() !== String(follower); i++) await new Promise((r) => setTimeout(r, 10));
+    const noted = async () => (await readFile(h.deps.fs.real(LOCK_PATH), 'utf8').catch(() => '')).trim() === String(follower);
+    for (const end = Date.now() + 10_000; Date.now() < end && !(await noted()); ) await new Promise((r) => setTimeout(r, 10));
+    expect(await noted()).toBe(true);
     // The journal of a start killed in verify (a dead pid), found while that look holds the lock.
     await writeFile(`${h.root}${K2S_PATHS.journal}`, JSON.stringify({ version: 1, op: 'start', step: 'verify', pid: deadPid(), startedAt: '2026-12-04T13:00:00.000Z', updatedAt: '2026-12-04T13:00:01.000Z' }));
     expect(await recoverNow(h.deps, quiet)).toBe('Recovered an interrupted start (killed during "verify"): rolled back; the original resolver is back and k2s-dnsproxy is stopped.');
