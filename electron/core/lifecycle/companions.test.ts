@@ -50,6 +50,25 @@ async function livePid(h: { root: string }, pidFile: string, verb: string): Prom
   return pid;
 }
 
+/**
+ * A started host whose follower holds the lifecycle lock with its PID noted, as a follow in
+ * progress does (lock.ts: flock(1) on its own descriptor, then the note). Polled up to 10 s (a
+ * busy 2-core machine starts node and flock slowly), then required.
+ */
+async function followerHoldingLock() {
+  const h = await newHost(ORIGINAL);
+  const lock = JSON.stringify(h.deps.fs.real(LOCK_PATH));
+  const takeLock = `const fs=require('fs');const fd=fs.openSync(${lock},'a+');require('child_process').spawnSync('flock',['-x','3'],{stdio:['ignore','ignore','inherit',fd]});fs.writeFileSync(${lock},process.pid+'\\n')`;
+  h.deps.follower = { manager: supervisedFollower(h.deps.fs), argv: program('', 'follow-watch') };
+  expect((await startDns(h.deps, TEST_START_OPTS, quiet)).ok).toBe(true);
+  await h.deps.follower.manager.start(program(takeLock, 'follow-watch'));
+  const follower = await livePid(h, FOLLOW_PID_FILE, 'follow-watch');
+  const noted = async () => (await readFile(h.deps.fs.real(LOCK_PATH), 'utf8').catch(() => '')).trim() === String(follower);
+  for (const end = Date.now() + 10_000; Date.now() < end && !(await noted()); ) await new Promise((r) => setTimeout(r, 10));
+  expect(await noted()).toBe(true);
+  return { h, follower };
+}
+
 /** A host running K2s DNS with a real follower and capture companion (detached, pidfiles in its /run/k2s). */
 async function runningHost() {
   const h = await newHost(ORIGINAL);
@@ -86,17 +105,7 @@ describe('recovery of an interrupted start ends both companions', () => {
 
 describe('the implicit recovery and a follow in progress', () => {
   it('status (recoverNow) while the follower holds the lock for its look: ends it and rolls the start back, not BUSY', async () => {
-    const h = await newHost(ORIGINAL);
-    const lock = JSON.stringify(h.deps.fs.real(LOCK_PATH));
-    // As lock.ts does: flock(1) on our own descriptor, then the PID note (the follower's first look, right after start).
-    const takeLock = `const fs=require('fs');const fd=fs.openSync(${lock},'a+');require('child_process').spawnSync('flock',['-x','3'],{stdio:['ignore','ignore','inherit',fd]});fs.writeFileSync(${lock},process.pid+'\\n')`;
-    h.deps.follower = { manager: supervisedFollower(h.deps.fs), argv: program('', 'follow-watch') };
-    expect((await startDns(h.deps, TEST_START_OPTS, quiet)).ok).toBe(true);
-    await h.deps.follower.manager.start(program(takeLock, 'follow-watch'));
-    const follower = await livePid(h, FOLLOW_PID_FILE, 'follow-watch');
-    const noted = async () => (await readFile(h.deps.fs.real(LOCK_PATH), 'utf8').catch(() => '')).trim() === String(follower);
-    for (const end = Date.now() + 10_000; Date.now() < end && !(await noted()); ) await new Promise((r) => setTimeout(r, 10));
-    expect(await noted()).toBe(true);
+    const { h, follower } = await followerHoldingLock();
     // The journal of a start killed in verify (a dead pid), found while that look holds the lock.
     await writeFile(`${h.root}${K2S_PATHS.journal}`, JSON.stringify({ version: 1, op: 'start', step: 'verify', pid: deadPid(), startedAt: '2026-12-04T13:00:00.000Z', updatedAt: '2026-12-04T13:00:01.000Z' }));
     expect(await recoverNow(h.deps, quiet)).toBe('Recovered an interrupted start (killed during "verify"): rolled back; the original resolver is back and k2s-dnsproxy is stopped.');
@@ -143,19 +152,7 @@ describe('stop and the lifecycle lock', () => {
   });
 
   it('a follow in progress (the follower holds the lock, its PID noted) gives way: stop ends it and completes', async () => {
-    const h = await newHost(ORIGINAL);
-    const lock = JSON.stringify(h.deps.fs.real(LOCK_PATH));
-    // As lock.ts does: flock(1) on our own descriptor, then the PID note.
-    const takeLock = `const fs=require('fs');const fd=fs.openSync(${lock},'a+');require('child_process').spawnSync('flock',['-x','3'],{stdio:['ignore','ignore','inherit',fd]});fs.writeFileSync(${lock},process.pid+'\\n')`;
-    h.deps.follower = { manager: supervisedFollower(h.deps.fs), argv: program('', 'follow-watch') };
-    expect((await startDns(h.deps, TEST_START_OPTS, quiet)).ok).toBe(true);
-    // The follow begins: the follower now holds the lifecycle lock.
-    await h.deps.follower.manager.start(program(takeLock, 'follow-watch'));
-    const follower = await livePid(h, FOLLOW_PID_FILE, 'follow-watch');
-    // Polled up to 10 s (a busy 2-core machine starts node and flock slowly), then required.
-    const noted = async () => (await readFile(h.deps.fs.real(LOCK_PATH), 'utf8').catch(() => '')).trim() === String(follower);
-    for (const end = Date.now() + 10_000; Date.now() < end && !(await noted()); ) await new Promise((r) => setTimeout(r, 10));
-    expect(await noted()).toBe(true);
+    const { h, follower } = await followerHoldingLock();
     const r = await stopDns(h.deps, {}, quiet);
     expect(r).toMatchObject({ ok: true, exitCode: 0 });
     expect(await runs(follower, 'follow-watch')).toBe(false);
