@@ -31,7 +31,7 @@ export function runningStartFlags(state: Pick<ResolverStateFile, 'engine' | 'lis
   const flags: string[] = [];
   const engine = w ? w.engine : (state.engine ?? undefined);
   if (engine !== undefined && engine !== ENGINE_NAMES[0]) flags.push('--engine', engine);
-  const kubeSwitch = w ? w.kubeSwitch : oldKubeSwitch(state);
+  const kubeSwitch = w ? w.kubeSwitch : kubeSwitchOfListeners(state);
   if (kubeSwitch !== undefined && kubeSwitch !== K2S_DEFAULTS.kubeSwitchAddress) flags.push('--kubeswitch', kubeSwitch);
   for (const u of w?.upstreams ?? []) flags.push('--upstream', u);
   if (w?.verifyName !== undefined && w.verifyName !== DEFAULT_VERIFY_NAME) flags.push('--verify-name', w.verifyName);
@@ -42,8 +42,12 @@ export function runningStartFlags(state: Pick<ResolverStateFile, 'engine' | 'lis
   return flags;
 }
 
-/** The `--kubeswitch` of a state file without `startedWith`: `none`, an address other than 127.0.0.1 it listens on, else unknown. */
-function oldKubeSwitch(state: Pick<ResolverStateFile, 'listeners' | 'skippedListeners'>): string | undefined {
+/**
+ * The KubeSwitch choice read from what a start listens on: `none` (its listener skipped with
+ * KUBESWITCH_NONE_REASON), the address other than 127.0.0.1 it listens on, else undefined (no
+ * KubeSwitch listener). For state files without `startedWith`, and the window's running options.
+ */
+export function kubeSwitchOfListeners(state: Pick<ResolverStateFile, 'listeners' | 'skippedListeners'>): string | undefined {
   if (state.skippedListeners.some((s) => s.address === 'KubeSwitch' && s.reason === KUBESWITCH_NONE_REASON)) return 'none';
   return state.listeners.find((l) => l.address !== '127.0.0.1')?.address;
 }

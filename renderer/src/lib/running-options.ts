@@ -5,7 +5,7 @@
  */
 import type { HostDnsStatus } from '../../../shared/types';
 import { K2S_DEFAULTS } from '../../../shared/k2s-paths';
-import { KUBESWITCH_NONE_REASON } from '../../../shared/running-start';
+import { kubeSwitchOfListeners } from '../../../shared/running-start';
 import type { KubeSwitchMode } from './ui-state';
 
 /** The running start's options as the Start options fields hold them; a field is absent when the status does not say. */
@@ -30,9 +30,9 @@ export function runningOptions(status: HostDnsStatus | null): RunningOptions | n
   const out: RunningOptions = {};
   if (status.onNetworkChange) out.onNetworkChange = status.onNetworkChange;
   if (!status.stateUnreadable) {
-    const other = status.listeners.find((l) => l.address !== '127.0.0.1' && l.address !== K2S_DEFAULTS.kubeSwitchAddress);
-    if (status.skippedListeners.some((s) => s.address === 'KubeSwitch' && s.reason === KUBESWITCH_NONE_REASON)) out.kubeSwitchMode = 'none';
-    else if (other) Object.assign(out, { kubeSwitchMode: 'address', kubeSwitchAddress: other.address });
+    const kubeSwitch = kubeSwitchOfListeners(status);
+    if (kubeSwitch === 'none') out.kubeSwitchMode = 'none';
+    else if (kubeSwitch !== undefined && kubeSwitch !== K2S_DEFAULTS.kubeSwitchAddress) Object.assign(out, { kubeSwitchMode: 'address', kubeSwitchAddress: kubeSwitch });
     else out.kubeSwitchMode = 'auto';
     if (status.upstreams.length > 0) out.upstreamsText = status.upstreams.join(' ');
   }
