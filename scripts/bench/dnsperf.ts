@@ -18,7 +18,8 @@ export interface DnsperfRun {
 
 /** Whether dnsperf is installed. */
 export function hasDnsperf(): Promise<boolean> {
-  return new Promise((resolve) => execFile('dnsperf', ['-h'], () => resolve(true)).on('error', () => resolve(false)));
+  // `dnsperf -h` exits non-zero; only a spawn error (ENOENT: not installed) means it is missing.
+  return new Promise((resolve) => execFile('dnsperf', ['-h'], (err) => resolve((err as NodeJS.ErrnoException | null)?.code !== 'ENOENT')));
 }
 
 /** Writes a query file with `names` (type A each) into `dir`; returns its path. */
