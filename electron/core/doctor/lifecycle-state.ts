@@ -4,6 +4,7 @@ import { cliCommand, DRIFT_CHOICE } from '../../../shared/fix';
 import { dnsStatus } from '../lifecycle/status';
 import type { DoctorContext } from './context';
 import { healthOf } from './health';
+import { checkedAgainWords, operationSentenceStart, type OperationNow } from './operation-now';
 import { keepLeavesNoneWords, viaK2sWords } from '../../../shared/drift-route';
 
 /** `lifecycle-state`: ok when running or stopped cleanly, warn when degraded or the resolver was changed by someone else. */
@@ -12,6 +13,19 @@ export async function checkLifecycleState(ctx: DoctorContext): Promise<DoctorFin
   // Its messages are shown as the finding's meaning: in the words of the front end that asks.
   const s = await dnsStatus(ctx.deps, ctx.opts.frontEnd ?? 'cli');
   const detail = { state: s.state, resolverOwner: s.resolverOwner, pid: s.pid, messages: s.messages };
+  // An operation runs now (its journal, status.ts): the host is halfway through a change, neither
+  // stopped nor running; no fix, and the checks are taken again when it ends.
+  if (s.state === 'starting' || s.state === 'stopping') {
+    const op: OperationNow = s.operation ? { op: s.operation.op, step: s.operation.step, pid: s.operation.pid } : { op: null, step: null, pid: null };
+    return {
+      ...base,
+      severity: 'info',
+      title: `K2s DNS state: ${s.state}`,
+      meaning: `${operationSentenceStart(op)} is changing K2s DNS right now, so these checks see the host halfway through it. ${checkedAgainWords(ctx.opts.frontEnd ?? 'cli')}`,
+      fix: null,
+      detail: { ...detail, operation: op },
+    };
+  }
   if (s.resolverOwner === 'foreign' && s.driftRoute?.viaK2s) {
     // Their file still reaches the proxy (shared/drift-route.ts): say so, and never advise keep
     // when keeping it leaves no nameserver that answers.

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { createHostFs } from './host-fs-node';
-import { findOwnProxies } from './own-proxy';
+import { findOwnProxies, inOtherMountNamespace } from './own-proxy';
 
 let dir: string;
 beforeEach(() => {
@@ -39,5 +39,18 @@ describe('findOwnProxies over a fake /proc', () => {
 
   it('an unreadable /proc finds none', async () => {
     expect(await findOwnProxies(createHostFs(dir), path.join(dir, 'absent'))).toEqual([]);
+  });
+});
+
+describe('inOtherMountNamespace over a fake /proc', () => {
+  it('true only when both links are read and differ', async () => {
+    const procDir = path.join(dir, 'proc');
+    proc(procDir, 'self', null, 'mnt:[4026531841]');
+    proc(procDir, '120', null, 'mnt:[4026531841]');
+    proc(procDir, '122', null, 'mnt:[4026532999]');
+    expect(await inOtherMountNamespace(120, procDir)).toBe(false);
+    expect(await inOtherMountNamespace(122, procDir)).toBe(true);
+    // Gone (or not readable as this user): not provably elsewhere.
+    expect(await inOtherMountNamespace(123, procDir)).toBe(false);
   });
 });

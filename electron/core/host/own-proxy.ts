@@ -67,3 +67,16 @@ export async function findOwnProxies(fs: HostFs, procDir = '/proc'): Promise<num
   for (const pid of candidates) if (await isOwnProxyPid(fs, pid, procDir)) found.push(pid);
   return found;
 }
+
+/**
+ * True only when process `pid` provably runs in another mount namespace than this process (both
+ * /proc/PID/ns/mnt links readable and different, proc(5)); false when they are the same or either
+ * cannot be read (gone, not root). There the same config path names another file: a K2s DNS proxy,
+ * but not this host's.
+ */
+export async function inOtherMountNamespace(pid: number, procDir = '/proc'): Promise<boolean> {
+  const [ns, self] = await Promise.all(
+    [path.join(procDir, String(pid), 'ns', 'mnt'), path.join(procDir, 'self', 'ns', 'mnt')].map((p) => fsp.readlink(p).catch(() => null)),
+  );
+  return ns !== null && self !== null && ns !== self;
+}

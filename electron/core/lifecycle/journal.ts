@@ -87,3 +87,14 @@ export async function interruptedOperation(fs: HostFs, holdingLock = false): Pro
   // /proc/locks first; the journal's process's own open files where a PID namespace hides the row there.
   return (await lockHeld(fs)) || (await lockHeldBy(fs, j.pid)) ? null : j;
 }
+
+/**
+ * The operation running now: the journal while a process holds the lifecycle lock (the reading
+ * behind status's `starting`/`stopping`, status.ts), or null when none runs (no journal, or an
+ * interrupted one: interruptedOperation).
+ */
+export async function liveOperation(fs: HostFs): Promise<JournalEntry | null> {
+  const j = await readJournal(fs);
+  if (!j) return null;
+  return (await lockHeld(fs)) || (await lockHeldBy(fs, j.pid)) ? j : null;
+}

@@ -71,11 +71,20 @@ function programName(command: string): string {
   return first.slice(first.lastIndexOf('/') + 1) || command;
 }
 
+/**
+ * True when `command` (a command line, arguments joined by spaces) runs a K2s DNS proxy: a config
+ * argument on a `k2s/dnsproxy.yaml` or `k2s/dnsmasq.conf` under any directory (this host's, another
+ * installation's, or one in a container). Whether it is this host's own is isOwnProxyPid's question.
+ */
+export function isK2sProxyCommand(command: string): boolean {
+  return /(^|\s)(--config-path=|--conf-file=)\S*\/k2s\/(dnsproxy\.yaml|dnsmasq\.conf)(\s|$)/.test(command);
+}
+
 /** "127.0.0.1:53/udp is held by dnsmasq (PID 812); …" with a fix that is a real command. */
 export function portHeldMessage(what: string, holder: { pid: number; command: string }): string {
   // A K2s DNS proxy (ours in another mount namespace, or K2s's own CLI's) is no system
   // service called "dnsmasq": stopping the distribution's dnsmasq would not free the port.
-  if (/(^|\s)(--config-path=|--conf-file=)\S*\/k2s\/(dnsproxy\.yaml|dnsmasq\.conf)(\s|$)/.test(holder.command)) {
+  if (isK2sProxyCommand(holder.command)) {
     return `${what} is held by a K2s DNS proxy (${programName(holder.command)}, PID ${holder.pid}) that this k2s-dns does not own; run \`${cliCommand('stop', true)}\` where it was started (or \`sudo k2s stop\`), or \`kill ${holder.pid}\`, then start again.`;
   }
   const name = programName(holder.command);
