@@ -44,3 +44,21 @@ export function countFindings(findings: readonly DoctorFinding[]): Record<Doctor
 export function worstSeverity(findings: readonly DoctorFinding[]): DoctorSeverity {
   return SEVERITY_ORDER.find((s) => findings.some((f) => f.severity === s)) ?? 'ok';
 }
+
+/**
+ * True when `findings` were taken while a k2s-dns operation was changing the host: the `health`
+ * finding's busy verdict (shared/health.ts healthVerdict: "K2s DNS is stopping; the path is checked
+ * again when it is done"), `lifecycle-state` reading starting/stopping, or any finding whose
+ * `detail.operation` names the operation it saw (electron/core/doctor/port53.ts, lifecycle-state.ts).
+ * Such findings describe a host halfway through a change; the window runs the checks again when
+ * the operation ends (renderer/src/stores/diagnostics-follow.ts).
+ */
+export function findingsDuringOperation(findings: readonly DoctorFinding[]): boolean {
+  return findings.some((f) => {
+    const d = f.detail ?? {};
+    if (d.operation != null) return true;
+    if (f.id === 'lifecycle-state' && (d.state === 'starting' || d.state === 'stopping')) return true;
+    const verdict = d.verdict as { cause?: unknown } | undefined;
+    return f.id === 'health' && verdict?.cause === 'busy';
+  });
+}

@@ -11,6 +11,7 @@ import { useDoctorHosts } from '../../../e2e/support/doctor-test-host';
 import { writeJournal } from '../lifecycle/journal';
 import { acquireLock } from '../lifecycle/lock';
 import { startBlock } from '../../../renderer/src/lib/start-gates';
+import { findingsDuringOperation } from '../../../shared/doctor';
 
 const host = useDoctorHosts();
 
@@ -31,6 +32,7 @@ describe('port-53: K2s DNS’s own proxy is never a foreign holder', () => {
     const f = await checkPort53(ctx);
     expect(f).toMatchObject({ id: 'port-53', severity: 'ok', title: '127.0.0.1:53 is held by k2s-dnsproxy (ours)', fix: null, detail: { proto: 'udp', pid: PROXY_PID, ours: true } });
     expect(startBlock([f])).toBeNull();
+    expect(findingsDuringOperation([f])).toBe(false);
   });
 
   it('during an operation (its journal, its process holding the lifecycle lock): info naming it, no fix', async () => {
@@ -50,12 +52,16 @@ describe('port-53: K2s DNS’s own proxy is never a foreign holder', () => {
       });
       expect((await checkPort53(await h.ctx())).meaning).toMatch(/ Run `sudo npx k2s-dns doctor` again when it is done\.$|Run `npx k2s-dns doctor` again when it is done\.$/);
       // The same run's state finding says the same, not "stopped".
-      expect(await checkLifecycleState(await h.ctx({ frontEnd: 'gui' }))).toMatchObject({
+      const state = await checkLifecycleState(await h.ctx({ frontEnd: 'gui' }));
+      expect(state).toMatchObject({
         severity: 'info',
         title: 'K2s DNS state: starting',
         meaning: `A k2s-dns start (PID ${process.pid}, step "service") is changing K2s DNS right now, so these checks see the host halfway through it. The checks run again by themselves when it is done.`,
         fix: null,
       });
+      // Each alone marks the result as taken mid-operation: the window checks again when it ends.
+      expect(findingsDuringOperation([gui])).toBe(true);
+      expect(findingsDuringOperation([state])).toBe(true);
     } finally {
       await lock.release();
     }

@@ -3,6 +3,7 @@ import { useStore } from 'zustand';
 import { api } from '../api';
 import { createClusterStore, type ClusterState } from './cluster';
 import { createDiagnosticsStore, type DiagnosticsState } from './diagnostics';
+import { followHostForDiagnostics } from './diagnostics-follow';
 import { createDiffStore, type DiffState } from './diff';
 import { createDnsStore, type DnsState } from './dns';
 import { createHealthStore, type HealthState } from './health';
@@ -32,15 +33,9 @@ stores.zones.subscribe((s, prev) => {
   if (s.discovery?.zones !== prev.discovery?.zones) stores.logs.getState().setClusterZones((s.discovery?.zones ?? []).map((z) => z.zone));
 });
 
-// The checks that gate Start read /etc/resolv.conf: when status sees the file change, check
-// again at once (a fixed "no nameserver line" must not keep Start disabled until "Check again").
-stores.dns.subscribe((s, prev) => {
-  const stamp = s.status?.resolverStamp;
-  const before = prev.status?.resolverStamp;
-  if (stamp == null || stamp === before) return;
-  const d = stores.diagnostics.getState();
-  if (d.findings !== null && d.forResolver !== stamp) void d.run();
-});
+// The checks run again when the resolver changes and when an operation they were taken during
+// ends (also one run from the CLI, followed from its journal): stores/diagnostics-follow.ts.
+followHostForDiagnostics(stores.dns, stores.diagnostics);
 
 /** Reads the cluster store. */
 export const useCluster = <T,>(sel: (s: ClusterState) => T) => useStore(stores.cluster, sel);
