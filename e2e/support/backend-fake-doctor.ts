@@ -16,8 +16,8 @@ export function fakeDoctorFindings(running: boolean): DoctorFinding[] {
     { id: 'resolv-bind-mount', severity: 'ok', title: 'Bind-mounted /etc/resolv.conf', meaning: '/etc/resolv.conf is not a mount point, so it can be replaced by rename.', fix: null },
     { id: 'wsl', severity: 'ok', title: 'WSL-generated resolv.conf', meaning: 'Not a WSL-generated resolv.conf and not a WSL kernel.', fix: null },
     running
-      ? { id: 'port-53', severity: 'ok', title: '127.0.0.1:53 free for the proxy', meaning: "127.0.0.1:53 is held by K2s DNS's own proxy (/opt/k2s/bin/dnsproxy --config-path=/etc/k2s/dnsproxy.yaml, PID 4242).", fix: null, detail: { proto: 'udp', pid: 4242, ours: true } }
-      : { id: 'port-53', severity: 'ok', title: '127.0.0.1:53 free for the proxy', meaning: 'No other process holds 127.0.0.1:53.', fix: null },
+      ? { id: 'port-53', severity: 'ok', title: '127.0.0.1:53 is held by k2s-dnsproxy (ours)', meaning: "127.0.0.1:53 is held by K2s DNS's own proxy (/opt/k2s/bin/dnsproxy --config-path=/etc/k2s/dnsproxy.yaml, PID 4242).", fix: null, detail: { proto: 'udp', pid: 4242, command: '/opt/k2s/bin/dnsproxy --config-path=/etc/k2s/dnsproxy.yaml', ours: true } }
+      : { id: 'port-53', severity: 'ok', title: '127.0.0.1:53 is free for the proxy', meaning: 'No other process holds 127.0.0.1:53.', fix: null },
     { id: 'nameserver-loop', severity: 'ok', title: 'Original nameservers do not point at the proxy', meaning: `The original nameservers (${FAKE_LAN_NAMESERVER}) are not K2s DNS listeners.`, fix: null, detail: { nameservers: [FAKE_LAN_NAMESERVER], loops: [] } },
     { id: 'nameserver-count', severity: 'ok', title: 'At most 3 nameservers', meaning: 'The original lists 1 nameserver(s); glibc uses up to 3.', fix: null },
     { id: 'kubelet-resolvconf', severity: 'ok', title: "kubelet's resolvConf is not the K2s-owned file", meaning: "kubelet's resolvConf /run/NetworkManager/resolv.conf is not the file K2s DNS replaces.", fix: null, detail: { kubeletConfig: '/var/lib/kubelet/config.yaml', resolvConf: '/run/NetworkManager/resolv.conf', managed: false } },
