@@ -1,5 +1,11 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Exec } from '../host/exec';
+import { createHostFs } from '../host/host-fs-node';
+import { writeJournal } from '../lifecycle/journal';
+import { acquireLock } from '../lifecycle/lock';
 import type { DoctorContext } from './context';
 import { checkResolvedRoute, routeDifferences } from './resolved-route';
 import { checkNetworkManagerKubeSwitch } from './networkmanager';
@@ -53,6 +59,32 @@ describe('doctor resolved-route', () => {
     expect(late.meaning).toContain('systemd-resolved runs now but did not when K2s DNS started');
     expect(late.meaning).toContain('Stop and Start K2s DNS');
     for (const f of [off, late]) expect(f.meaning).not.toMatch(/not running/);
+  });
+  it('during an operation (a CLI stop taking the route down while the checks run): info naming it, never a route to repair (issue 20 H1)', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'k2s-route-op-'));
+    const fs = createHostFs(root);
+    const lock = await acquireLock(fs);
+    try {
+      await writeJournal(fs, { version: 1, op: 'stop', step: 'restore', pid: process.pid, startedAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:01.000Z' });
+      const c = ctx({ dns: '', domain: '', route: 'yes' });
+      const f = await checkResolvedRoute({ ...c, deps: { ...c.deps, fs }, opts: { kubeconfigPath: null, frontEnd: 'gui' } });
+      expect(f).toEqual({
+        id: 'resolved-route',
+        severity: 'info',
+        title: 'systemd-resolved route checked during a k2s-dns stop',
+        meaning: `A k2s-dns stop (PID ${process.pid}, step "restore") is changing K2s DNS right now, so the route may be halfway set up or taken down. The checks run again by themselves when it is done.`,
+        fix: null,
+        detail: { operation: { op: 'stop', step: 'restore', pid: process.pid } },
+      });
+    } finally {
+      await lock.release();
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+  it('a stop that ended after the run read "running": judged on the state now (no route), not the route it took down', async () => {
+    const c = ctx({ dns: '', domain: '', route: 'yes' });
+    const stopped = { ...c, deps: { ...c.deps, services: { kind: 'systemd', status: async () => ({ running: false, pid: null }) } } } as DoctorContext;
+    expect(await checkResolvedRoute(stopped)).toMatchObject({ severity: 'info', title: 'No systemd-resolved route in use', fix: null });
   });
   it('routeDifferences: a second server or a default route is a difference, extra domains of someone else are not', () => {
     expect(routeDifferences(ROUTE, { servers: ['172.19.1.1', '192.0.2.53'], domains: [...ROUTE.domains, 'corp.example'], defaultRoute: false })).toEqual(['its DNS servers are 172.19.1.1 192.0.2.53, not 172.19.1.1']);

@@ -13,6 +13,8 @@ import { ROUTE_UNIT_NAME } from '../../../shared/resolved-route-unit';
 import type { Exec } from '../host/exec';
 import { resolvedActive } from '../lifecycle/resolved';
 import type { DoctorContext } from './context';
+import { readState } from '../host/resolver-state';
+import { checkedAgainWords, operationNow, operationSentenceStart, operationWords } from './operation-now';
 import type { LifecycleDeps } from '../lifecycle/deps';
 
 /** What resolved has for one link: `resolvectl dns|domain|default-route LINK` values (resolvectl(1)), null when it does not know the link. */
@@ -58,7 +60,28 @@ export function routeDifferences(want: ResolvedRoute, now: LinkDnsNow | null): s
  * fail or go to the uplink servers), with the fix.
  */
 export async function checkResolvedRoute(ctx: DoctorContext): Promise<DoctorFinding> {
-  return resolvedRouteFinding(ctx.deps, ctx.state?.resolvedRoute ?? null, ctx.service.running);
+  const found = await resolvedRouteFinding(ctx.deps, ctx.state?.resolvedRoute ?? null, ctx.service.running);
+  if (found.severity !== 'error' && found.severity !== 'warn') return found;
+  // The run's state and service were read when it began; a stop or start since then (the CLI's,
+  // issue 20 H1) adds or removes the route halfway: said as such, never as a route to repair.
+  const op = await operationNow(ctx.deps.fs).catch(() => null);
+  if (op) {
+    return {
+      id: 'resolved-route',
+      severity: 'info',
+      title: `systemd-resolved route checked during ${operationWords({ ...op, pid: null, step: null })}`,
+      meaning: `${operationSentenceStart(op)} is changing K2s DNS right now, so the route may be halfway set up or taken down. ${checkedAgainWords(ctx.opts.frontEnd ?? 'cli')}`,
+      fix: null,
+      detail: { operation: op },
+    };
+  }
+  // An operation that ended meanwhile changed the service: judged again on the state as it is now.
+  const service = await Promise.resolve()
+    .then(() => ctx.deps.services.status())
+    .catch(() => null);
+  if (!service || (service.running === ctx.service.running && service.pid === ctx.service.pid)) return found;
+  const state = await readState(ctx.deps.fs).catch(() => ctx.state);
+  return resolvedRouteFinding(ctx.deps, state?.resolvedRoute ?? null, service.running);
 }
 
 /**
