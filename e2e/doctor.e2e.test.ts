@@ -5,7 +5,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createSocket, type Socket } from 'node:dgram';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import type { DoctorFinding } from '../shared/doctor';
 import { startTestbed, type Testbed } from './bed/testbed';
@@ -77,6 +77,30 @@ describe.skipIf(!inSandbox)('k2s-dns doctor on the test bed (KubeSwitch assigned
       expect(d.byId['port-53']!.meaning).toContain(`(PID ${process.pid})`);
       expect(d.code).toBe(1);
     });
+  });
+
+  it('K2s DNS\'s own proxy left running with no start recorded: a warning that it is ours (never "stop dnsmasq"), and the printed stop ends it', async () => {
+    const start = await k2sDns(['start', '--kubeconfig', tb.kubeconfigPath, '--engine', 'dnsmasq', '--verify-name', 'www.example.test', '--json']);
+    expect(start.result, start.stdout + start.stderr).toMatchObject({ ok: true, exitCode: 0 });
+    const pid = Number(JSON.parse((await k2sDns(['status', '--json'])).stdout).pid);
+    const argv = (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0').filter((a) => a !== '');
+    // Stop keeps /etc/k2s/dnsmasq.conf (only uninstall removes it): the same proxy started again
+    // by hand is one no start records, as one a killed k2s-dns leaves behind.
+    expect((await k2sDns(['stop'])).code).toBe(0);
+    const left = spawn(argv[0]!, argv.slice(1), { detached: true, stdio: 'ignore' });
+    onTestFinished(() => {
+      if (left.exitCode === null && left.signalCode === null) left.kill('SIGKILL');
+    });
+    // Until it has bound the port (a few ms for dnsmasq; the deadline is for a busy machine).
+    let d = await doctor(tb.kubeconfigPath);
+    await expect.poll(async () => (d = await doctor(tb.kubeconfigPath)).byId['port-53']!.severity, { timeout: 20_000 }).toBe('warn');
+    expect(d.byId['port-53'], d.stdout).toMatchObject({ severity: 'warn', detail: { pid: left.pid, ours: true, leftOver: true } });
+    expect(d.byId['port-53']!.title).toBe(`127.0.0.1:53 is held by K2s DNS's own proxy left running (PID ${left.pid})`);
+    expect(d.byId['port-53']!.fix).toMatch(/^Run `[^`]*k2s-dns stop`: it stops K2s DNS's own proxy/);
+    // The printed fix, as printed: stop finds it by its config argument and ends it.
+    expect((await k2sDns(['stop'])).code).toBe(0);
+    await expect.poll(() => left.exitCode ?? left.signalCode, { timeout: 10_000 }).not.toBeNull();
+    expect((await doctor(tb.kubeconfigPath)).byId['port-53']).toMatchObject({ severity: 'ok', title: '127.0.0.1:53 is free for the proxy' });
   });
 
   it('warns for 4 nameservers, naming the one glibc never asked', async () => {
