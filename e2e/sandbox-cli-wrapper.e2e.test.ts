@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outerPidOf } from './support/outer-pid';
 import { writeCliWrapper } from './sandbox-cli-wrapper';
+import { setCliName, shellCommand } from '../shared/fix';
 
 const inSandbox = process.env.K2S_DNS_SANDBOX === '1';
 if (!inSandbox) console.warn('skipped: sandbox-cli-wrapper e2e runs only inside e2e/bed/sandbox.sh (as root)');
@@ -69,5 +70,28 @@ describe.skipIf(!inSandbox)('the sandbox CLI wrapper, from any shell', () => {
     const r = await run(['nsenter', '-t', String(pid), '-n', '-m', '-p', '--', wrapper, 'status', 'a b']);
     expect(r).toMatchObject({ code: 0, stderr: '' });
     expect(r.stdout.split('\n')).toEqual([inner, wrapper, '/tmp/sandbox kubeconfig', 'status', 'a b', '']);
+  }, 60_000);
+
+  it('a fix\'s other command as the CLI prints it under the wrapper (shared/fix.ts shellCommand) runs in the sandbox\'s namespaces, from either shell (sixth walk M2: `chmod o-w /etc/resolv.conf` named the host\'s file)', async () => {
+    const inner = await readlink(`/proc/${pid}/ns/net`);
+    const mnt = await readlink(`/proc/${pid}/ns/mnt`);
+    setCliName(wrapper, false, true);
+    let line: string;
+    try {
+      // Quotes and a `;` inside: one shell word for the wrapper's sh -c.
+      line = shellCommand(`readlink /proc/self/ns/net; readlink /proc/self/ns/mnt; echo "it's $KUBECONFIG"`, true);
+    } finally {
+      setCliName('npx k2s-dns');
+    }
+    expect(line.startsWith(`${wrapper} sh -c '`)).toBe(true);
+    const want = [inner, mnt, "it's /tmp/sandbox kubeconfig", ''];
+    // Pasted into a shell out here…
+    const out = await run(['/bin/sh', '-c', line]);
+    expect(out).toMatchObject({ code: 0, stderr: '' });
+    expect(out.stdout.split('\n')).toEqual(want);
+    // …and into the sandbox's root shell.
+    const there = await run(['nsenter', '-t', String(pid), '-n', '-m', '-p', '--', '/bin/sh', '-c', line]);
+    expect(there).toMatchObject({ code: 0, stderr: '' });
+    expect(there.stdout.split('\n')).toEqual(want);
   }, 60_000);
 });

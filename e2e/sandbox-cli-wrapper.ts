@@ -36,23 +36,31 @@ function q(word: string): string {
   return `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
+/** The wrapper's first argument that runs a shell command inside the sandbox instead of the CLI: `DIR/k2s-dns sh -c 'CMD'`. */
+export const WRAPPER_SHELL_VERB = 'sh';
+
 /**
  * The script's text: `command` (absolute paths, so it works under sudo's PATH) with
  * $K2S_DNS_CLI naming the script itself (so the fix texts the CLI prints are lines that act
  * inside the sandbox, electron/core/cli-invocation.ts) and $KUBECONFIG the sandbox's (so a
  * printed `start` works as is); run directly when this shell is already in the target's
  * network, mount and PID namespaces, else through `nsenter -t PID -n -m -p` (without -p the CLI
- * would look for the proxy's PID among this host's processes).
+ * would look for the proxy's PID among this host's processes). With WRAPPER_SHELL_VERB first it
+ * runs /bin/sh with the other arguments there instead (`sh -c 'chmod o-w /etc/resolv.conf'`):
+ * the form the CLI prints other programs' commands in (shared/fix.ts shellCommand), so a pasted
+ * fix changes the sandbox's /etc/resolv.conf, never the host's (sixth walk M2).
  */
 export function cliWrapperText(path: string, target: CliWrapperTarget, kubeconfig: string, command: readonly string[]): string {
-  const run = `env ${CLI_WRAPPER_ENV}=${q(path)} KUBECONFIG=${q(kubeconfig)} ${command.map(q).join(' ')} "$@"`;
+  const env = `env ${CLI_WRAPPER_ENV}=${q(path)} KUBECONFIG=${q(kubeconfig)}`;
   const inside = NAMESPACES.map((n) => `[ "$(readlink /proc/self/ns/${n})" = ${q(target.ns[n])} ]`).join(' && ');
   return [
     '#!/bin/sh',
     '# k2s-dns inside the sandbox of npm run sandbox (gone with it)',
+    `# \`k2s-dns ${WRAPPER_SHELL_VERB} -c 'COMMAND'\`: a shell command inside the sandbox (the form its fixes name other programs' commands in).`,
+    `if [ "$1" = ${WRAPPER_SHELL_VERB} ]; then shift; set -- /bin/sh "$@"; else set -- ${command.map(q).join(' ')} "$@"; fi`,
     '# Already in the sandbox (its root shell): its /proc has no host PID to nsenter, nothing to enter.',
-    `if ${inside}; then exec ${run}; fi`,
-    `exec nsenter -t ${target.hostPid} -n -m -p -- ${run}`,
+    `if ${inside}; then exec ${env} "$@"; fi`,
+    `exec nsenter -t ${target.hostPid} -n -m -p -- ${env} "$@"`,
     '',
   ].join('\n');
 }

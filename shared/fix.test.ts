@@ -1,7 +1,7 @@
 /** CLI remedies are lines the user can paste the way the README runs the CLI (`npx k2s-dns …`). */
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cliCommand, DRIFT_CHOICE, setCliKubeconfig, setCliRunningStart } from './fix';
+import { cliCommand, DRIFT_CHOICE, setCliKubeconfig, setCliName, setCliRunningStart, shellCommand } from './fix';
 import { fixText, type HealthAction } from './health';
 
 const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
@@ -68,5 +68,25 @@ describe('a printed start restarts K2s DNS as it ran (fourth walk M2)', () => {
     setCliRunningStart(['--engine', 'dnsmasq']);
     setCliRunningStart(null);
     expect(cliCommand('start', true)).toBe('sudo npx k2s-dns start');
+  });
+});
+
+describe('a fix\'s command of another program (sixth walk M2)', () => {
+  afterEach(() => setCliName('npx k2s-dns'));
+
+  it('installed or a checkout: as is, `sudo ` in front of a root one', () => {
+    expect(shellCommand('chmod o-w /etc/resolv.conf', true)).toBe('sudo chmod o-w /etc/resolv.conf');
+    expect(shellCommand('lsattr -d /etc/resolv.conf')).toBe('lsattr -d /etc/resolv.conf');
+    setCliName('k2s-dns');
+    expect(shellCommand('kill 812', true)).toBe('sudo kill 812');
+  });
+
+  it('under the sandbox\'s wrapper: through its `sh -c`, one shell word, so a paste in the host shell acts in the sandbox, not on the host\'s file', () => {
+    setCliName('/tmp/k2sdns-app-Ab12/k2s-dns', false, true);
+    expect(shellCommand('chmod o-w /etc/resolv.conf', true)).toBe("/tmp/k2sdns-app-Ab12/k2s-dns sh -c 'chmod o-w /etc/resolv.conf'");
+    expect(shellCommand("echo 'nameserver 192.0.2.1' > /etc/resolv.conf", true)).toBe("/tmp/k2sdns-app-Ab12/k2s-dns sh -c 'echo '\\''nameserver 192.0.2.1'\\'' > /etc/resolv.conf'");
+    // A wrapper without the shell form (none exists today): as is, without sudo.
+    setCliName('/opt/other/k2s-dns', false);
+    expect(shellCommand('chmod o-w /etc/resolv.conf', true)).toBe('chmod o-w /etc/resolv.conf');
   });
 });

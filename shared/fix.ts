@@ -36,11 +36,19 @@ export type CliName = string;
 let cliName: CliName = 'npx k2s-dns';
 /** False for a wrapper that runs as root by itself: root commands then get no `sudo ` in front. */
 let cliSudo = true;
+/** True for a wrapper that also runs a shell command where K2s DNS runs (`NAME sh -c 'CMD'`): shellCommand prints other programs' commands through it. */
+let cliShell = false;
 
-/** Sets how this runtime's CLI is run (called once by its entry, before any text is built); `sudo` false: root commands are printed without `sudo `. */
-export function setCliName(name: CliName, sudo = true): void {
+/**
+ * Sets how this runtime's CLI is run (called once by its entry, before any text is built);
+ * `sudo` false: root commands are printed without `sudo `; `shell` true: `name` is a wrapper
+ * that runs `name sh -c 'CMD'` inside the namespaces it runs the CLI in (the sandbox's,
+ * e2e/sandbox-cli-wrapper.ts), so a fix's other commands are printed through it (shellCommand).
+ */
+export function setCliName(name: CliName, sudo = true, shell = false): void {
   cliName = name;
   cliSudo = sudo;
+  cliShell = shell;
 }
 
 /** The CLI as this runtime's user runs it (setCliName). */
@@ -101,6 +109,18 @@ export function cliCommand(args: string, root = false): string {
   if (args === 'start' && runningStart.length > 0) args = `start ${runningStart.map(shellWord).join(' ')}`;
   const kubeconfig = cliKubeconfig !== null && KUBECONFIG_VERBS.has(verb) ? ` --kubeconfig ${shellWord(cliKubeconfig)}` : '';
   return `${root && cliSudo ? 'sudo ' : ''}${cliName} ${args}${kubeconfig}`;
+}
+
+/**
+ * A fix's command that is not this CLI's (`chmod o-w /etc/resolv.conf`, `kill 812`), as the user
+ * pastes it: under a wrapper that runs shell commands where K2s DNS runs (setCliName `shell`: the
+ * sandbox's `DIR/k2s-dns sh -c 'CMD'`), through it, so it acts on the sandbox's files and
+ * processes, never on the host's the line was printed on (sixth walk M2); else `root` commands
+ * (they change root's files or processes) with `sudo ` in front as cliCommand's, others as they are.
+ */
+export function shellCommand(command: string, root = false): string {
+  if (cliShell) return `${cliName} sh -c ${shellWord(command)}`;
+  return `${root && cliSudo ? 'sudo ' : ''}${command}`;
 }
 
 /**

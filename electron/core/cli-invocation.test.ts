@@ -1,7 +1,7 @@
 /** Fix texts follow how the CLI was started: the package's /usr/bin/k2s-dns, or a checkout's npx. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { LIB_DIR } from '../../scripts/package/layout';
-import { cliCommand, DRIFT_CHOICE, setCliName } from '../../shared/fix';
+import { cliCommand, DRIFT_CHOICE, setCliName, shellCommand } from '../../shared/fix';
 import { fixText } from '../../shared/health';
 import { APP_ROOT } from './app-root';
 import { cliInvocation, cliWrapper, PACKAGED_APP_ROOT, useCliInvocation } from './cli-invocation';
@@ -36,10 +36,13 @@ describe('the CLI name in fix texts', () => {
     expect(useCliInvocation('/home/ada/src/k2s-dns/', env)).toBe('/tmp/k2sdns-app-Ab12/k2s-dns');
     expect(cliCommand('stop --restore start', true)).toBe('/tmp/k2sdns-app-Ab12/k2s-dns stop --restore start');
     expect(fixText('restore', 'cli')).toBe('"Keep their file" (the default): /tmp/k2sdns-app-Ab12/k2s-dns stop --on-drift keep && /tmp/k2sdns-app-Ab12/k2s-dns start; or "Restore my original": /tmp/k2sdns-app-Ab12/k2s-dns stop --on-drift restore && /tmp/k2sdns-app-Ab12/k2s-dns start');
+    // Another program's command goes through the wrapper's `sh -c` (sixth walk M2).
+    expect(shellCommand('chmod o-w /etc/resolv.conf', true)).toBe("/tmp/k2sdns-app-Ab12/k2s-dns sh -c 'chmod o-w /etc/resolv.conf'");
     // Not a path, or with characters the shell reads: ignored.
     expect(cliWrapper({ K2S_DNS_CLI: 'k2s-dns; rm -rf /' })).toBeNull();
     expect(cliWrapper({ K2S_DNS_CLI: '/tmp/a b' })).toBeNull();
     expect(useCliInvocation('/usr/lib/k2s-dns/', { K2S_DNS_CLI: 'relative/k2s-dns' })).toBe('k2s-dns');
     expect(cliCommand('stop', true)).toBe('sudo k2s-dns stop');
+    expect(shellCommand('chmod o-w /etc/resolv.conf', true)).toBe('sudo chmod o-w /etc/resolv.conf');
   });
 });

@@ -13,7 +13,9 @@ export const PACKAGED_APP_ROOT = '/usr/lib/k2s-dns/';
 /**
  * The environment variable naming a wrapper that runs this CLI (an absolute path, one shell
  * word), e.g. the sandbox's DIR/k2s-dns, which enters the sandbox's namespaces as root: fix texts
- * then name it, without `sudo`, so a pasted line acts where the user's K2s DNS runs.
+ * then name it, without `sudo`, so a pasted line acts where the user's K2s DNS runs. Such a
+ * wrapper also runs `WRAPPER sh -c 'CMD'` there (e2e/sandbox-cli-wrapper.ts): a fix's commands
+ * of other programs (`chmod o-w /etc/resolv.conf`) are printed through it (shared/fix.ts shellCommand).
  */
 export const CLI_WRAPPER_ENV = 'K2S_DNS_CLI';
 
@@ -31,6 +33,7 @@ export function cliInvocation(appRoot: string = APP_ROOT, env: Record<string, st
 /** Tells shared/fix.ts how this runtime's CLI is run; each entry (CLI, helper, Electron main) calls it once at start. */
 export function useCliInvocation(appRoot: string = APP_ROOT, env: Record<string, string | undefined> = process.env): CliName {
   const name = cliInvocation(appRoot, env);
-  setCliName(name, cliWrapper(env) === null);
+  const wrapper = cliWrapper(env) !== null;
+  setCliName(name, !wrapper, wrapper);
   return name;
 }
