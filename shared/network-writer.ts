@@ -174,10 +174,23 @@ export const FIRST_USER_UID = 1000;
  * st_mode & 0o7777.
  */
 export function resolverOwnerRefusal(owner: { uid: number; gid: number; mode: number }): string | null {
+  const what = resolverOwnerProblem(owner);
+  if (what === null) return null;
+  if (owner.uid >= FIRST_USER_UID) return `the new file is ${what} (a resolver file the network writes is root's or a system service's; K2s follows no file a user could write)`;
+  return `the new file is ${what}; K2s follows no file a user could write — fix it with chmod ${owner.mode & 0o002 ? 'o-w' : 'g-w'}`;
+}
+
+/**
+ * What fails resolverOwnerRefusal's rule, the first of its cases, without the rule's reason:
+ * `owned by uid 1000, a user account, not root or a system account`, `writable by every user
+ * (mode 0666)`, `writable by group 4 (mode 0664)`; null when the rule passes. For texts about a
+ * file other than the one the follower looks at (shared/writable-resolver.ts).
+ */
+export function resolverOwnerProblem(owner: { uid: number; gid: number; mode: number }): string | null {
   const mode = `0${(owner.mode & 0o7777).toString(8)}`;
-  if (owner.uid >= FIRST_USER_UID) return `the new file is owned by uid ${owner.uid}, a user account, not root or a system account (a resolver file the network writes is root's or a system service's; K2s follows no file a user could write)`;
-  if (owner.mode & 0o002) return `the new file is writable by every user (mode ${mode}); K2s follows no file a user could write — fix it with chmod o-w`;
-  if (owner.mode & 0o020 && owner.gid !== 0) return `the new file is writable by group ${owner.gid} (mode ${mode}); K2s follows no file a user could write — fix it with chmod g-w`;
+  if (owner.uid >= FIRST_USER_UID) return `owned by uid ${owner.uid}, a user account, not root or a system account`;
+  if (owner.mode & 0o002) return `writable by every user (mode ${mode})`;
+  if (owner.mode & 0o020 && owner.gid !== 0) return `writable by group ${owner.gid} (mode ${mode})`;
   return null;
 }
 

@@ -15,7 +15,12 @@ describe('runningStartFlags', () => {
     // Automatic that found only dnsmasq: a bare start picks it again.
     expect(runningStartFlags({ ...bare, engine: 'dnsmasq' })).toEqual([]);
     // Defaults given explicitly add nothing either.
-    expect(runningStartFlags({ ...bare, startedWith: { engine: 'adguard', kubeSwitch: '172.19.1.1', verifyName: 'kubernetes.io', logQueries: true } })).toEqual([]);
+    expect(runningStartFlags({ ...bare, startedWith: { kubeSwitch: '172.19.1.1', verifyName: 'kubernetes.io', logQueries: true } })).toEqual([]);
+  });
+
+  it('an engine asked for is said, the table\'s first too: a bare start would take the next one where it is gone (sixth walk M1: `--engine adguard` was dropped from the give-up line)', () => {
+    expect(runningStartFlags({ ...bare, startedWith: { engine: 'adguard', kubeSwitch: '172.19.1.1', verifyName: 'kubernetes.io', logQueries: true } })).toEqual(['--engine', 'adguard']);
+    expect(runningStartFlags({ ...bare, engine: 'dnsmasq', startedWith: { engine: 'dnsmasq' } })).toEqual(['--engine', 'dnsmasq']);
   });
 
   it('every option the running start was asked for, in --help order', () => {

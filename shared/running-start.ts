@@ -17,9 +17,11 @@ export const KUBESWITCH_NONE_REASON = 'disabled with --kubeswitch none';
  * The flags (one word each, unquoted: shared/fix.ts quotes them) of `k2s-dns start` that make a
  * start like the one `state` records, in `k2s-dns --help` order; only those a bare start would
  * not pick by itself, so the common case stays `[]`:
- * - `--engine E` for an engine the start asked for other than the engine table's first (a bare
- *   start's pick wherever that engine is installed); Automatic gets none. State files of earlier
- *   versions (no `startedWith`): the running engine, when not the first.
+ * - `--engine E` for an engine the start asked for (`--engine`, the window's Engine select), the
+ *   engine table's first too: a bare start picks that one only where it is installed, and else
+ *   the next one without a word (sixth walk M1: a start asked for adguard, the give-up line named
+ *   none); Automatic gets none. State files of earlier versions (no `startedWith`): the running
+ *   engine, when not the first (whether it was asked for is not recorded).
  * - `--kubeswitch A|none` for an address other than K2s's default (earlier versions: read from
  *   the listeners); `--upstream IP` each for upstreams the start was given (earlier versions: not
  *   recorded, none); `--verify-name N` for a name other than DEFAULT_VERIFY_NAME.
@@ -29,8 +31,8 @@ export const KUBESWITCH_NONE_REASON = 'disabled with --kubeswitch none';
 export function runningStartFlags(state: Pick<ResolverStateFile, 'engine' | 'listeners' | 'skippedListeners' | 'allowedZones' | 'onNetworkChange' | 'startedWith'>): string[] {
   const w = state.startedWith;
   const flags: string[] = [];
-  const engine = w ? w.engine : (state.engine ?? undefined);
-  if (engine !== undefined && engine !== ENGINE_NAMES[0]) flags.push('--engine', engine);
+  const engine = w ? w.engine : state.engine !== ENGINE_NAMES[0] ? (state.engine ?? undefined) : undefined;
+  if (engine !== undefined) flags.push('--engine', engine);
   const kubeSwitch = w ? w.kubeSwitch : kubeSwitchOfListeners(state);
   if (kubeSwitch !== undefined && kubeSwitch !== K2S_DEFAULTS.kubeSwitchAddress) flags.push('--kubeswitch', kubeSwitch);
   for (const u of w?.upstreams ?? []) flags.push('--upstream', u);

@@ -10,6 +10,17 @@ import { ADMIN_KUBECONFIG, locateKubeconfig, type FindKubeconfigResult } from '.
 import { NoKubeconfigError } from '../core/cluster/errors';
 import type { KubeconfigFile } from '../core/cluster/kubeconfig-file';
 import { CallerEnvError, callerSideExists, callerUid, readKubeconfigAsCaller } from './caller-access';
+import { kubeconfigToName } from '../core/cluster/kubeconfig-default';
+import { setCliKubeconfig } from '../../shared/fix';
+
+/**
+ * Fix texts this run prints name `path` with `--kubeconfig` when `sudo k2s-dns …` typed by the
+ * caller (PKEXEC_UID, SUDO_USER) would find another kubeconfig (kubeconfigToName); nothing when
+ * no kubeconfig is known (the start then refuses NO_KUBECONFIG).
+ */
+async function nameKubeconfig(path: string | null): Promise<void> {
+  setCliKubeconfig(path === null ? null : await kubeconfigToName(path));
+}
 
 /**
  * The privileged helper (runs as root via pkexec, sudo-prompt, or directly when already root):
@@ -78,6 +89,10 @@ export async function helperMain(argv: string[]): Promise<number> {
   const deps = await createNodeDeps('/', kubeconfig ? { kubeconfig } : {});
   if (req.verb === 'start') {
     const { verb: _verb, ...input } = req;
+    // The fixes this start prints (RESOLV_CONF_WRITABLE's `start`, the watchdog's give-up line)
+    // name its kubeconfig when `sudo k2s-dns start` would not find it, as the CLI's do (sixth
+    // walk M1: the window's fix said a bare `start`).
+    await nameKubeconfig(req.kubeconfig ?? found.path);
     const r = await startDns(deps, startOptionsOf(input, found), print);
     return r.exitCode;
   }

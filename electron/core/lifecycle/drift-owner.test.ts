@@ -4,13 +4,14 @@
  * say why their file is not the default choice (issue 20: a `nobody`-owned file, refused by the
  * follower, was the banner's default).
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { chmod, chown, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startDns } from './start';
 import { dnsStatus } from './status';
 import { TEST_START_OPTS, trackedHosts } from '../../../e2e/support/test-deps';
-import { setCliName } from '../../../shared/fix';
+import { setCliKubeconfig, setCliName, setCliRunningStart } from '../../../shared/fix';
+import { startOptionsOf } from './options';
 import { resolverWritableWarning } from './preflight';
 
 const newHost = trackedHosts();
@@ -58,16 +59,47 @@ describe('status: the owner rule on a drifted file', () => {
 });
 
 describe('start on a /etc/resolv.conf a user could write (walk5 H1: a 0666 file was saved without a word)', () => {
+  afterEach(() => {
+    setCliName('npx k2s-dns');
+    setCliRunningStart(null);
+    setCliKubeconfig(null);
+  });
+
   it('0666: started, saved as is, with the RESOLV_CONF_WRITABLE warning in the owner rule’s words and the way to fix it', async () => {
     setCliName('k2s-dns');
     const h = await newHost('nameserver 192.0.2.53\n');
     await chmod(join(h.root, 'etc/resolv.conf'), 0o666);
     const r = await startDns(h.deps, TEST_START_OPTS, () => undefined);
     expect(r.ok).toBe(true);
-    // `start` carries the running start's flags when a status set them (shared/running-start.ts).
     const message = r.warnings?.find((w) => w.code === 'RESOLV_CONF_WRITABLE')?.message ?? '';
-    expect(message.replace(/ --verify-name www\.example\.test/g, '')).toBe(
-      "/etc/resolv.conf is writable by every user (mode 0666); K2s follows no file a user could write — fix it with chmod o-w. It was saved as your original as it is, so stop puts it back with that owner and mode, and a user can choose this host's DNS through it; to save it fixed: sudo k2s-dns stop, chmod o-w /etc/resolv.conf, then sudo k2s-dns start.",
+    expect(message).toBe(
+      "/etc/resolv.conf is writable by every user (mode 0666); K2s follows no file a user could write — fix it with chmod o-w. It was saved as your original as it is, so stop puts it back with that owner and mode, and a user can choose this host's DNS through it; to save it fixed: sudo k2s-dns stop, sudo chmod o-w /etc/resolv.conf, then sudo k2s-dns start --verify-name www.example.test.",
+    );
+  });
+
+  it('sixth walk M1: the fix’s start is this start’s own (engine, verify name, network policy, kubeconfig), not a bare start or a status’s stale flags', async () => {
+    setCliName('k2s-dns');
+    setCliKubeconfig('/tmp/sandbox kubeconfig');
+    setCliRunningStart(['--engine', 'adguard']); // an earlier status's: not this start's
+    const h = await newHost('nameserver 192.0.2.53\n');
+    await chmod(join(h.root, 'etc/resolv.conf'), 0o666);
+    const opts = startOptionsOf({ engine: 'dnsmasq', verifyName: 'www.example.test', onNetworkChange: 'keep' }, { path: TEST_START_OPTS.kubeconfigPath, tried: [], explicit: true }, 'cli');
+    const r = await startDns(h.deps, opts, () => undefined);
+    expect(r.ok).toBe(true);
+    const message = r.warnings?.find((w) => w.code === 'RESOLV_CONF_WRITABLE')?.message ?? '';
+    expect(message.slice(message.indexOf('to save it fixed:'))).toBe(
+      "to save it fixed: sudo k2s-dns stop, sudo chmod o-w /etc/resolv.conf, then sudo k2s-dns start --engine dnsmasq --verify-name www.example.test --on-network-change keep --kubeconfig '/tmp/sandbox kubeconfig'.",
+    );
+  });
+
+  it('sixth walk M2: under the sandbox’s wrapper the chmod goes through its `sh -c` (pasted into the host shell it acts in the sandbox), the CLI commands name the wrapper', async () => {
+    setCliName('/tmp/k2sdns-app-Ab12/k2s-dns', false, true);
+    const h = await newHost('nameserver 192.0.2.53\n');
+    await chmod(join(h.root, 'etc/resolv.conf'), 0o666);
+    const r = await startDns(h.deps, TEST_START_OPTS, () => undefined);
+    const message = r.warnings?.find((w) => w.code === 'RESOLV_CONF_WRITABLE')?.message ?? '';
+    expect(message.slice(message.indexOf('to save it fixed:'))).toBe(
+      "to save it fixed: /tmp/k2sdns-app-Ab12/k2s-dns stop, /tmp/k2sdns-app-Ab12/k2s-dns sh -c 'chmod o-w /etc/resolv.conf', then /tmp/k2sdns-app-Ab12/k2s-dns start --verify-name www.example.test.",
     );
   });
 
@@ -79,10 +111,11 @@ describe('start on a /etc/resolv.conf a user could write (walk5 H1: a 0666 file 
 
   it('the rule’s other cases: group-writable (not root’s group), a user account; root’s group may write', () => {
     setCliName('k2s-dns');
-    const w = (o: { uid: number; gid: number; mode: number }) => resolverWritableWarning(o)?.replace(/ --verify-name www\.example\.test/g, '') ?? null;
-    expect(w({ uid: 0, gid: 4, mode: 0o664 })).toMatch(/^\/etc\/resolv\.conf is writable by group 4 \(mode 0664\);.*: sudo k2s-dns stop, chmod g-w \/etc\/resolv\.conf, then sudo k2s-dns start\.$/);
-    expect(w({ uid: 1000, gid: 1000, mode: 0o644 })).toMatch(/^\/etc\/resolv\.conf is owned by uid 1000, a user account.*: sudo k2s-dns stop, chown root:root \/etc\/resolv\.conf, then sudo k2s-dns start\.$/);
-    expect(resolverWritableWarning({ uid: 0, gid: 0, mode: 0o664 })).toBeNull();
-    expect(resolverWritableWarning({ uid: 0, gid: 0, mode: 0o644 })).toBeNull();
+    const start = 'sudo k2s-dns start --engine dnsmasq';
+    const w = (o: { uid: number; gid: number; mode: number }) => resolverWritableWarning(o, start);
+    expect(w({ uid: 0, gid: 4, mode: 0o664 })).toMatch(/^\/etc\/resolv\.conf is writable by group 4 \(mode 0664\);.*: sudo k2s-dns stop, sudo chmod g-w \/etc\/resolv\.conf, then sudo k2s-dns start --engine dnsmasq\.$/);
+    expect(w({ uid: 1000, gid: 1000, mode: 0o644 })).toMatch(/^\/etc\/resolv\.conf is owned by uid 1000, a user account.*: sudo k2s-dns stop, sudo chown root:root \/etc\/resolv\.conf, then sudo k2s-dns start --engine dnsmasq\.$/);
+    expect(w({ uid: 0, gid: 0, mode: 0o664 })).toBeNull();
+    expect(w({ uid: 0, gid: 0, mode: 0o644 })).toBeNull();
   });
 });

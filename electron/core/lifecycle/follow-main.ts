@@ -3,7 +3,22 @@
  * CLI or the helper entry). Watches until SIGTERM/SIGINT, one timestamped line per change on stdout.
  */
 import type { LifecycleDeps } from './deps';
+import type { HostFs } from '../host/host-fs';
 import { watchNetwork } from './follow-watch';
+import { kubeconfigToName } from '../cluster/kubeconfig-default';
+import { readState } from '../host/resolver-state';
+import { setCliKubeconfig } from '../../../shared/fix';
+
+/**
+ * The follower's fix texts — the watchdog's give-up line of the proxy it starts again after a
+ * follow (follow.ts) — name the kubeconfig the running start used when `sudo k2s-dns start` would
+ * not find it (kubeconfigToName), as that start's own line did: this process has neither the
+ * start's `--kubeconfig` nor its caller's environment (sixth walk M1). `host` is injected by tests.
+ */
+export async function nameStartedKubeconfig(fs: HostFs, host?: Parameters<typeof kubeconfigToName>[1]): Promise<void> {
+  const started = (await readState(fs).catch(() => null))?.kubeconfigPath ?? null;
+  setCliKubeconfig(await kubeconfigToName(started, host));
+}
 
 /** Runs the follower until SIGTERM or SIGINT; resolves the exit status (3 when not root). */
 export async function runFollower(deps: LifecycleDeps): Promise<number> {
@@ -11,6 +26,7 @@ export async function runFollower(deps: LifecycleDeps): Promise<number> {
     process.stderr.write('k2s-dns follow-watch rewrites /etc/resolv.conf and restarts the proxy: it runs as root, started by k2s-dns start.\n');
     return 3;
   }
+  await nameStartedKubeconfig(deps.fs).catch(() => undefined);
   const stop = new AbortController();
   for (const sig of ['SIGTERM', 'SIGINT'] as const) process.once(sig, () => stop.abort());
   const log = (line: string) => process.stdout.write(`${new Date().toISOString()} ${line}\n`);

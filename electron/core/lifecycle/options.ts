@@ -1,6 +1,8 @@
 import type { EngineName } from '../../../shared/types';
 import type { StartInput } from '../../../shared/operation-input';
-import type { NetworkChangePolicy, StartedWith } from '../../../shared/state-file';
+import type { NetworkChangePolicy, ResolverStateFile, StartedWith } from '../../../shared/state-file';
+import { runningStartFlags } from '../../../shared/running-start';
+import { cliStartCommand } from '../../../shared/fix';
 
 /** Options of `start`; every field has a documented default. */
 export interface StartOptions {
@@ -109,4 +111,29 @@ export function startedWithOf(opts: StartOptions): StartedWith {
     ...(opts.dnsproxyPath !== undefined ? { dnsproxyPath: opts.dnsproxyPath } : {}),
     ...(opts.logQueries !== undefined ? { logQueries: opts.logQueries } : {}),
   };
+}
+
+/**
+ * The root `start` line that starts K2s DNS again as `opts` asks (shared/running-start.ts
+ * runningStartFlags of what the start records: its startedWith, the zones allowed and the
+ * network-change policy, which a resumed start keeps from `existing`), as shared/fix.ts
+ * cliStartCommand writes it. What a start prints names this line, not a bare `start` (sixth walk
+ * M1: the RESOLV_CONF_WRITABLE fix of a `start --engine dnsmasq --verify-name …` said `start`
+ * only, and run as printed brought AdGuard back): that fix, the watchdog's give-up line.
+ */
+export function startLineOf(opts: StartOptions, existing: Pick<ResolverStateFile, 'allowedZones' | 'onNetworkChange'> | null = null): string {
+  const allowedZones = [...new Set([...(opts.allowZones ?? []), ...(existing?.allowedZones ?? [])])];
+  return cliStartCommand(runningStartFlags({ engine: null, listeners: [], skippedListeners: [], allowedZones, onNetworkChange: opts.onNetworkChange ?? existing?.onNetworkChange ?? 'follow', startedWith: startedWithOf(opts) }));
+}
+
+/**
+ * The root `start` line of the options `opts` asked for (startLineOf without a state), for the
+ * RUNNING_OTHER_OPTIONS fix and NOT_ROOT's "run it as root": an engine only when asked on
+ * purpose (`engineExplicit`, the CLI's `--engine`): the window's stored preference is not an
+ * option to repeat there.
+ */
+export function askedStartLine(opts: StartOptions): string {
+  if (opts.engineExplicit) return startLineOf(opts);
+  const { engine: _preference, ...asked } = opts;
+  return startLineOf(asked);
 }

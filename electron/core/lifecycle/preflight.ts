@@ -1,5 +1,5 @@
 import type { LifecycleDeps } from './deps';
-import type { StartOptions } from './options';
+import { askedStartLine, type StartOptions } from './options';
 import type { Listener, ResolverEntry } from '../../../shared/types';
 import type { ResolverStateFile } from '../../../shared/state-file';
 import { K2S_DEFAULTS, K2S_PATHS } from '../../../shared/k2s-paths';
@@ -8,7 +8,8 @@ import { captureResolver, isManagedResolvConf, isOversize, readAppendOnly, readS
 import { oversizeResolverWords } from '../../../shared/not-a-file';
 import { StateFileCorruptError } from '../host/state-store';
 import { resolverBytes, resolverText, sameResolver } from '../host/resolver-state';
-import { FIRST_USER_UID, resolverOwnerRefusal, startRefusesResolverFile, unknownLineWords } from '../../../shared/network-writer';
+import { resolverOwnerRefusal, startRefusesResolverFile, unknownLineWords } from '../../../shared/network-writer';
+import { savedOriginalFix, type FileOwner } from '../../../shared/writable-resolver';
 import { isGone } from './resolver-gone';
 import { pickUpstreams, readResolvedLinkServers } from '../host/upstreams';
 import { isBindMounted } from '../host/mounts';
@@ -48,11 +49,11 @@ export interface Preflight {
   /** Search domains/options of the original that the K2s-owned file leaves out. */
   droppedTokens: string[];
   /**
-   * The start's RESOLV_CONF_WRITABLE warning when the file saved now (not a saved original
-   * kept) is owned by a user account or writable by others or a group other than root's
-   * (resolverOwnerRefusal, the follower's rule); null otherwise. See resolverWritableWarning.
+   * Owner and mode of the file saved now (not a saved original kept) when it is owned by a user
+   * account or writable by others or a group other than root's (resolverOwnerRefusal, the
+   * follower's rule): the start warns RESOLV_CONF_WRITABLE (resolverWritableWarning); else null.
    */
-  writableWarning: string | null;
+  writableOwner: FileOwner | null;
   /** `line "x" is no resolv.conf(5) directive`: a line of the saved file glibc ignores, in a file that names a nameserver (saved as is, said in the step); else null. */
   ignoredLine: string | null;
   listeners: Listener[];
@@ -157,7 +158,8 @@ export function clusterIpRefusal(ip: string): string | null {
  */
 export async function preflight(deps: LifecycleDeps, opts: StartOptions): Promise<Preflight> {
   if (deps.uid() !== 0) {
-    throw refused('NOT_ROOT', `Starting K2s DNS changes /etc/resolv.conf and binds port 53: run it as root (${cliCommand('start', true)}) or from the desktop app.`);
+    // The start asked, as root: with its own options (sixth walk M1), not a bare start.
+    throw refused('NOT_ROOT', `Starting K2s DNS changes /etc/resolv.conf and binds port 53: run it as root (${askedStartLine(opts)}) or from the desktop app.`);
   }
   // Before anything is saved: a bad kubeconfig is a refusal (exit 3), not a rollback. Started
   // first and awaited before any verdict after NO_KUBECONFIG, so loading the Kubernetes client
@@ -231,7 +233,7 @@ async function hostChecks(deps: LifecycleDeps, opts: StartOptions, engine: Prefl
   const notResolver = originalBytes ? startRefusesResolverFile(originalBytes) : null;
   // Owner and mode of the file saved now (a link's target's: stat follows it).
   const ownerOf = original !== current || isGone(current) ? null : current.kind === 'file' ? current : await deps.fs.stat(K2S_PATHS.resolvConf).catch(() => null);
-  const writableWarning = ownerOf ? resolverWritableWarning(ownerOf) : null;
+  const writableOwner = ownerOf && resolverOwnerRefusal(ownerOf) !== null ? { uid: ownerOf.uid, gid: ownerOf.gid, mode: ownerOf.mode } : null;
   const ignoredLine = originalBytes ? unknownLineWords(originalBytes) : null;
   if (notResolver) {
     throw refused('NOT_RESOLVER_FILE', `/etc/resolv.conf ${notResolver.replace(/^the new file /, '')}, so K2s will not save it as your original (stop would put it back byte for byte); replace it with a resolver file — reconnect the network so NetworkManager or your DHCP client writes it again, or write your nameserver into it (echo 'nameserver <your router or company DNS>' > /etc/resolv.conf) — then start again. Nothing was changed.`);
@@ -317,7 +319,7 @@ async function hostChecks(deps: LifecycleDeps, opts: StartOptions, engine: Prefl
     options: writable.options,
     droppedTokens: writable.dropped,
     ignoredLine,
-    writableWarning,
+    writableOwner,
     listeners,
     skippedListeners: skipped,
     resolved,
@@ -356,11 +358,14 @@ async function planResolvedRoute(deps: LifecycleDeps, listeners: Listener[], ski
  * the whole host's DNS behind the admin's back; at start the admin is the one choosing it, and
  * refusing would leave no way to start on a host whose file is (wrongly) 0666 other than fixing
  * it first — which the warning says how to do. Said, because the file is saved as the original
- * with that owner and mode and stop puts it back so (walk5 H1: a 0666 file was saved without a word).
+ * with that owner and mode and stop puts it back so (walk5 H1: a 0666 file was saved without a word);
+ * status and doctor keep saying it while it is saved (shared/writable-resolver.ts). `startLine`
+ * is this start's own (options.ts startLineOf), so the fix's `stop, fix, start` brings back the
+ * same K2s DNS (sixth walk M1); the fix command goes through shared/fix.ts shellCommand (M2).
  */
-export function resolverWritableWarning(owner: { uid: number; gid: number; mode: number }): string | null {
+export function resolverWritableWarning(owner: FileOwner, startLine: string): string | null {
   const refusal = resolverOwnerRefusal(owner);
-  if (!refusal) return null;
-  const fix = owner.uid >= FIRST_USER_UID ? 'chown root:root /etc/resolv.conf' : owner.mode & 0o002 ? 'chmod o-w /etc/resolv.conf' : 'chmod g-w /etc/resolv.conf';
-  return `/etc/resolv.conf ${refusal.replace(/^the new file /, '')}. It was saved as your original as it is, so stop puts it back with that owner and mode, and a user can choose this host's DNS through it; to save it fixed: ${cliCommand('stop', true)}, ${fix}, then ${cliCommand('start', true)}.`;
+  const fix = savedOriginalFix(owner, startLine);
+  if (!refusal || !fix) return null;
+  return `/etc/resolv.conf ${refusal.replace(/^the new file /, '')}. It was saved as your original as it is, so stop puts it back with that owner and mode, and a user can choose this host's DNS through it; to save it fixed: ${fix}.`;
 }

@@ -107,4 +107,28 @@ describe('start while running with other options', () => {
     expect(cliCommand('start', true)).toBe('sudo npx k2s-dns start --engine adguard');
     setCliRunningStart(null);
   });
+
+  it('sixth walk M1: the give-up line names an engine asked for, the table\'s first too, and the network policy of this start (both were left out)', async () => {
+    const h = await newHost('nameserver 192.0.2.53\n');
+    await mkdir(join(h.root, 'opt/k2s/bin'), { recursive: true });
+    await writeFile(join(h.root, 'opt/k2s/bin/dnsproxy'), '#!/bin/sh\n', { mode: 0o755 });
+    const specs: { startLine?: string }[] = [];
+    const start = h.services.start.bind(h.services);
+    h.services.start = async (spec) => (specs.push(spec), start(spec));
+    const opts = startOptionsOf({ engine: 'adguard', verifyName: 'www.example.test', onNetworkChange: 'keep' }, { path: TEST_START_OPTS.kubeconfigPath, tried: [], explicit: false }, 'cli');
+    expect(await startDns(h.deps, opts, () => undefined)).toMatchObject({ ok: true });
+    expect(specs.map((s) => s.startLine)).toEqual(['sudo npx k2s-dns start --engine adguard --verify-name www.example.test --on-network-change keep']);
+    // status later prints the same start.
+    await dnsStatus(h.deps);
+    expect(cliCommand('start', true)).toBe(specs[0]!.startLine);
+    setCliRunningStart(null);
+  });
+
+  it('sixth walk M1: NOT_ROOT says to run the start asked for as root, with its options', async () => {
+    const h = await newHost('nameserver 192.0.2.53\n');
+    const opts = startOptionsOf({ engine: 'dnsmasq', verifyName: 'www.example.test', upstreams: ['192.0.2.54'] }, { path: TEST_START_OPTS.kubeconfigPath, tried: [], explicit: false }, 'cli');
+    const r = await startDns({ ...h.deps, uid: () => 1000 }, opts, () => undefined);
+    expect(r).toMatchObject({ ok: false, exitCode: 3, code: 'NOT_ROOT' });
+    expect(r.message).toBe('Starting K2s DNS changes /etc/resolv.conf and binds port 53: run it as root (sudo npx k2s-dns start --engine dnsmasq --upstream 192.0.2.54 --verify-name www.example.test) or from the desktop app.');
+  });
 });

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { LifecycleDeps } from './deps';
-import { startedWithOf, type StartOptions } from './options';
+import { askedStartLine, startedWithOf, startLineOf, type StartOptions } from './options';
+
+export { askedStartLine } from './options';
 import type { ResultEvent, ResultWarning } from '../../../shared/lifecycle-events';
 import type { ClusterDiscovery, ProxyPlan } from '../../../shared/types';
 import type { ResolverStateFile } from '../../../shared/state-file';
@@ -15,7 +17,7 @@ import { readResolverText, restoreResolver, writeState, removeState } from '../h
 import { removeStartCopy } from '../host/start-copy';
 import { ensureRootDirs, NotRootOwnedError } from '../host/root-dirs';
 import { ROOT_WRITTEN_DIRS } from '../../../shared/root-dir-check';
-import { clusterIpRefusal, preflight, type Preflight } from './preflight';
+import { clusterIpRefusal, preflight, resolverWritableWarning, type Preflight } from './preflight';
 import { LifecycleError, failed, refused, messageOf } from './errors';
 import { StepReporter, type EventSink } from './reporter';
 import { journaledReporter } from './teardown';
@@ -30,8 +32,8 @@ import { cidrRefusal } from '../../../shared/cidr-policy';
 import { applyRoute, restartResolved, revertRoute } from './resolved';
 import { acquireLock, LOCK_PATH } from './lock';
 import { isNoRoomError, noRoomMessage } from '../host/mounts';
-import { DEFAULT_VERIFY_NAME, runningStartFlags } from '../../../shared/running-start';
-import { cliCommand, cliStartCommand } from '../../../shared/fix';
+import { DEFAULT_VERIFY_NAME } from '../../../shared/running-start';
+import { cliCommand } from '../../../shared/fix';
 
 /** Default deadline for the proxy to answer on every listener, ms: sized for a busy host. */
 export const READY_TIMEOUT_MS = 20_000;
@@ -107,8 +109,10 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
     }
 
     const state = await r.run('save', 'Saving the exact /etc/resolv.conf', () => save(deps, pre, opts, undo));
+    // The `start` this start's own texts print: it starts K2s DNS again as this one runs (sixth walk M1).
+    const startLine = startLineOf(opts, pre.existing);
     // A saved file a user could write (preflight.ts resolverWritableWarning: warned, not refused).
-    if (pre.writableWarning) warnings.push({ code: 'RESOLV_CONF_WRITABLE', message: pre.writableWarning });
+    if (pre.writableOwner) warnings.push({ code: 'RESOLV_CONF_WRITABLE', message: resolverWritableWarning(pre.writableOwner, startLine) ?? '' });
     // The exact query log (packets, capture/) replaces the engine's own: with it on, the engine
     // logs no query (its own lines stay in its log), which is what keeps the proxy's throughput
     // (README "Query log"). Without tcpdump the engine's query log is the fallback.
@@ -186,7 +190,7 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
       const lateListeners = lateListenersFor(plan.engine, argv, plan.listeners);
       const { runAs } = engineRuntime(plan.engine);
       // On resolved hosts a companion unit re-applies the route whenever the KubeSwitch address comes back (link re-created, reboot).
-      const { pid } = await deps.services.start({ argv, logFile: deps.fs.real(K2S_PATHS.log), description: `K2s DNS proxy (${plan.engine})`, guardDirs: ROOT_WRITTEN_DIRS.map((d) => deps.fs.real(d.path)), startLine: cliStartCommand(runningStartFlags(state)), ...(runAs ? { runAs } : {}), ...(lateListeners ? { lateListeners } : {}), ...(pre.resolved ? { resolvedRouteFile: deps.fs.real(K2S_PATHS.routeFile) } : {}) });
+      const { pid } = await deps.services.start({ argv, logFile: deps.fs.real(K2S_PATHS.log), description: `K2s DNS proxy (${plan.engine})`, guardDirs: ROOT_WRITTEN_DIRS.map((d) => deps.fs.real(d.path)), startLine, ...(runAs ? { runAs } : {}), ...(lateListeners ? { lateListeners } : {}), ...(pre.resolved ? { resolvedRouteFile: deps.fs.real(K2S_PATHS.routeFile) } : {}) });
       await waitForListeners(deps, plan, opts.readyTimeoutMs ?? READY_TIMEOUT_MS);
       // The query log is open before the host points at the proxy: every query from then on is in it.
       if (captureStart) await captureStart.run();
@@ -271,21 +275,6 @@ function startCapture(c: NonNullable<LifecycleDeps['capture']>, argv: string[], 
     if (err !== null) warnings.push({ code: 'CAPTURE_NOT_STARTED', message: `The exact query log did not start (${messageOf(err)}); the engine logs no queries either: start with --no-log-queries to silence this, or fix the cause and start again.` });
   };
   return { argv, begin, run };
-}
-
-/**
- * The root `start` line of the options `opts` asked for (shared/running-start.ts
- * runningStartFlags of what save would record), for the RUNNING_OTHER_OPTIONS fix: an explicit
- * engine, upstreams, verify name, dnsproxy path, no query log, allowed zones, network policy.
- */
-export function askedStartLine(opts: StartOptions): string {
-  const w = startedWithOf(opts);
-  // The engine only when asked on purpose (--engine): a stored preference is not an option to repeat.
-  if (!opts.engineExplicit) delete w.engine;
-  const flags = runningStartFlags({ engine: null, listeners: [], skippedListeners: [], allowedZones: opts.allowZones ?? [], onNetworkChange: opts.onNetworkChange ?? 'follow', startedWith: w });
-  // runningStartFlags leaves out the table's first engine (a bare start's pick where installed): an asked one is said.
-  if (w.engine !== undefined && !flags.includes('--engine')) flags.unshift('--engine', w.engine);
-  return cliStartCommand(flags);
 }
 
 /**

@@ -1,0 +1,86 @@
+/**
+ * A resolver file a user could write (shared/network-writer.ts resolverOwnerRefusal, the network
+ * follower's rule: owned by a user account, writable by every user, or by a group other than
+ * root's) where K2s DNS keeps or runs one, in the words and fixes each front end shows:
+ * - the saved original while a start is recorded: stop puts it back with that owner and mode,
+ *   so status, doctor and the window's Host DNS card keep saying so (sixth walk M3: only the
+ *   start's RESOLV_CONF_WRITABLE warning said it, once; electron/core/lifecycle/preflight.ts);
+ * - K2s DNS's own /etc/resolv.conf made writable in place while it runs (`chmod 666`): any user
+ *   can point the host's DNS elsewhere, and nothing said so until someone wrote it (sixth walk L1).
+ * Commands of other programs than k2s-dns go through shared/fix.ts shellCommand (`sudo chmod …`,
+ * or the sandbox's wrapper). Pure module.
+ */
+import { cliCommand, shellCommand, type FrontEnd } from './fix';
+import { FIRST_USER_UID, resolverOwnerProblem } from './network-writer';
+
+/** Owner and permission bits of a file (st_mode & 0o7777; only the permission bits are read). */
+export interface FileOwner {
+  uid: number;
+  gid: number;
+  mode: number;
+}
+
+/** The mode K2s DNS writes its /etc/resolv.conf with (owner root:root): what the live file's fix puts back. */
+export const MANAGED_RESOLV_CONF_MODE = 0o644;
+
+/**
+ * The one command that makes a saved original pass the rule, for the rule's first failing case
+ * (resolverOwnerProblem): `chown root:root` for a user account's file, else `chmod o-w` or
+ * `chmod g-w` (the least change: the file's other bits are the user's choice); null when it passes.
+ */
+export function ownerFixCommand(owner: FileOwner): string | null {
+  if (resolverOwnerProblem(owner) === null) return null;
+  return owner.uid >= FIRST_USER_UID ? 'chown root:root /etc/resolv.conf' : owner.mode & 0o002 ? 'chmod o-w /etc/resolv.conf' : 'chmod g-w /etc/resolv.conf';
+}
+
+/**
+ * `STOP, FIX, then START` (CLI words) for a saved original a user could write: stop puts it back,
+ * the fix changes it there, and a start saves it fixed. `startLine` is the start to run again:
+ * the start that prints it (options.ts startLineOf), else cliCommand's `start`, which carries the
+ * running start's flags where status or doctor read them (shared/fix.ts setCliRunningStart).
+ * Null when the rule passes.
+ */
+export function savedOriginalFix(owner: FileOwner, startLine: string = cliCommand('start', true)): string | null {
+  const fix = ownerFixCommand(owner);
+  return fix === null ? null : `${cliCommand('stop', true)}, ${shellCommand(fix, true)}, then ${startLine}`;
+}
+
+/**
+ * The note status, doctor and the Host DNS card keep while the saved original fails the rule
+ * (sixth walk M3), in `frontEnd`'s words (the app: its buttons and the command for a terminal);
+ * null when it passes.
+ */
+export function savedOriginalWritableNote(owner: FileOwner, frontEnd: FrontEnd): string | null {
+  const what = resolverOwnerProblem(owner);
+  const fix = ownerFixCommand(owner);
+  if (what === null || fix === null) return null;
+  const how = frontEnd === 'gui' ? `press Stop, run \`${shellCommand(fix, true)}\` in a terminal, then press Start` : savedOriginalFix(owner);
+  return `The saved original /etc/resolv.conf (the file stop puts back) is ${what}: stop puts it back with that owner and mode, and then a user can choose this host's DNS through it. To have it back fixed: ${how}.`;
+}
+
+/**
+ * The commands that give K2s DNS's own /etc/resolv.conf back what K2s writes it with
+ * (MANAGED_RESOLV_CONF_MODE, root:root) for each failing case: `chown root:root` for a user
+ * account's file (its owner could chmod it back), `chmod 644` for one writable by others or by a
+ * group other than root's; [] when the rule passes.
+ */
+export function liveFixCommands(owner: FileOwner): string[] {
+  if (resolverOwnerProblem(owner) === null) return [];
+  const out: string[] = [];
+  if (owner.uid >= FIRST_USER_UID) out.push('chown root:root /etc/resolv.conf');
+  if (owner.mode & 0o002 || (owner.mode & 0o020 && owner.gid !== 0)) out.push(`chmod ${MANAGED_RESOLV_CONF_MODE.toString(8)} /etc/resolv.conf`);
+  return out;
+}
+
+/**
+ * The warning status, doctor and the Host DNS card give while K2s DNS's own /etc/resolv.conf
+ * fails the rule (sixth walk L1: `chmod 666` in place was silent until someone wrote the file), in
+ * `frontEnd`'s words; null when it passes.
+ */
+export function liveResolverWritableNote(owner: FileOwner, frontEnd: FrontEnd): string | null {
+  const what = resolverOwnerProblem(owner);
+  if (what === null) return null;
+  const commands = liveFixCommands(owner).map((c) => shellCommand(c, true));
+  const how = frontEnd === 'gui' ? `run ${commands.map((c) => `\`${c}\``).join(', then ')} in a terminal` : commands.join(', then ');
+  return `/etc/resolv.conf, the file K2s DNS wrote (mode 0644, owner root), is now ${what}: any user can point this host's DNS elsewhere by writing it (K2s DNS says so only once it is written, as a change it does not follow). Fix it: ${how}.`;
+}
