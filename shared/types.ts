@@ -282,6 +282,19 @@ export interface HostDnsStatus {
    */
   driftOwnerRefusal?: string | null;
   /**
+   * While a start is recorded: what of the saved original's owner or mode fails the network
+   * follower's owner rule (shared/network-writer.ts resolverOwnerProblem: `writable by every user
+   * (mode 0666)`), so stop would put back a file a user could write; `messages` has the note with
+   * the fix (shared/writable-resolver.ts). Absent when it passes or is unknown (sixth walk M3).
+   */
+  savedOriginalWritable?: string;
+  /**
+   * While `resolverOwner` is `k2s`: what of K2s DNS's own /etc/resolv.conf's owner or mode fails
+   * that rule now (K2s writes it 0644 root:root; a `chmod 666` in place lets any user redirect the
+   * host's DNS); `messages` has the warning with the fix. Absent when it passes (sixth walk L1).
+   */
+  liveResolverWritable?: string;
+  /**
    * While `resolverOwner` is `foreign`: why their file is no resolver file at all — larger than
    * 64 KiB, not text, not UTF-8, a line that is no resolv.conf(5) directive, or a link that ends
    * at a directory or FIFO — in the follower's words ("the new file is not a resolver file (line

@@ -34,28 +34,45 @@ export function ownerFixCommand(owner: FileOwner): string | null {
 }
 
 /**
- * `STOP, FIX, then START` (CLI words) for a saved original a user could write: stop puts it back,
- * the fix changes it there, and a start saves it fixed. `startLine` is the start to run again:
- * the start that prints it (options.ts startLineOf), else cliCommand's `start`, which carries the
- * running start's flags where status or doctor read them (shared/fix.ts setCliRunningStart).
- * Null when the rule passes.
+ * `STOP, FIX, then START` (CLI words) for an original a user could write that a start saved: stop
+ * puts it back, the fix changes it there, and a start saves it fixed. `startLine` is the start to
+ * run again, the one that prints it (electron/core/lifecycle/options.ts startLineOf: sixth walk
+ * M1). Null when the rule passes.
  */
-export function savedOriginalFix(owner: FileOwner, startLine: string = cliCommand('start', true)): string | null {
+export function savedOriginalFix(owner: FileOwner, startLine: string): string | null {
   const fix = ownerFixCommand(owner);
   return fix === null ? null : `${cliCommand('stop', true)}, ${shellCommand(fix, true)}, then ${startLine}`;
 }
 
+/** What a resolver file a user could write means where it is, and its fix per front end (commands in backticks). */
+export interface WritableResolverWords {
+  /** What is wrong and why it matters. */
+  meaning: string;
+  /** The fix, one sentence per front end: the app's buttons and the command for a terminal; the CLI's command lines. */
+  fix: Record<FrontEnd, string>;
+}
+
+/** `meaning` and the fix for `frontEnd` as one note (status's messages, the Host DNS card). */
+export function writableNote(words: WritableResolverWords, frontEnd: FrontEnd): string {
+  return `${words.meaning} ${words.fix[frontEnd]}`;
+}
+
 /**
- * The note status, doctor and the Host DNS card keep while the saved original fails the rule
- * (sixth walk M3), in `frontEnd`'s words (the app: its buttons and the command for a terminal);
- * null when it passes.
+ * The saved original fails the rule (sixth walk M3): stop puts it back so. What status, doctor
+ * and the Host DNS card keep saying while it is saved; null when it passes.
  */
-export function savedOriginalWritableNote(owner: FileOwner, frontEnd: FrontEnd): string | null {
+export function savedOriginalWritable(owner: FileOwner): WritableResolverWords | null {
   const what = resolverOwnerProblem(owner);
   const fix = ownerFixCommand(owner);
   if (what === null || fix === null) return null;
-  const how = frontEnd === 'gui' ? `press Stop, run \`${shellCommand(fix, true)}\` in a terminal, then press Start` : savedOriginalFix(owner);
-  return `The saved original /etc/resolv.conf (the file stop puts back) is ${what}: stop puts it back with that owner and mode, and then a user can choose this host's DNS through it. To have it back fixed: ${how}.`;
+  const command = shellCommand(fix, true);
+  return {
+    meaning: `The saved original /etc/resolv.conf (the file stop puts back) is ${what}: stop puts it back with that owner and mode, and then a user can choose this host's DNS through it.`,
+    fix: {
+      gui: `To have it back fixed, press Stop, run \`${command}\` in a terminal, then press Start (that start saves it fixed).`,
+      cli: `To have it back fixed, run \`${cliCommand('stop', true)}\`, \`${command}\`, then \`${cliCommand('start', true)}\` (that start saves it fixed).`,
+    },
+  };
 }
 
 /**
@@ -73,14 +90,31 @@ export function liveFixCommands(owner: FileOwner): string[] {
 }
 
 /**
- * The warning status, doctor and the Host DNS card give while K2s DNS's own /etc/resolv.conf
- * fails the rule (sixth walk L1: `chmod 666` in place was silent until someone wrote the file), in
- * `frontEnd`'s words; null when it passes.
+ * K2s DNS's own /etc/resolv.conf fails the rule while it runs (sixth walk L1: `chmod 666` in place
+ * was silent until someone wrote the file): the warning of status, doctor and the Host DNS card;
+ * null when it passes.
  */
-export function liveResolverWritableNote(owner: FileOwner, frontEnd: FrontEnd): string | null {
+export function liveResolverWritable(owner: FileOwner): WritableResolverWords | null {
   const what = resolverOwnerProblem(owner);
   if (what === null) return null;
-  const commands = liveFixCommands(owner).map((c) => shellCommand(c, true));
-  const how = frontEnd === 'gui' ? `run ${commands.map((c) => `\`${c}\``).join(', then ')} in a terminal` : commands.join(', then ');
-  return `/etc/resolv.conf, the file K2s DNS wrote (mode 0644, owner root), is now ${what}: any user can point this host's DNS elsewhere by writing it (K2s DNS says so only once it is written, as a change it does not follow). Fix it: ${how}.`;
+  const commands = liveFixCommands(owner).map((c) => `\`${shellCommand(c, true)}\``).join(', then ');
+  return {
+    meaning: `/etc/resolv.conf, the file K2s DNS wrote (mode 0644, owner root), is now ${what}: whoever may write it can point this host's DNS elsewhere, and K2s DNS says so only once it is written (a change it does not follow).`,
+    fix: { gui: `Run ${commands} in a terminal.`, cli: `Run ${commands}.` },
+  };
+}
+
+/**
+ * /etc/resolv.conf fails the rule while no start is recorded (doctor, before a start): a start
+ * would save it as it is and warn RESOLV_CONF_WRITABLE; null when it passes.
+ */
+export function currentResolverWritable(owner: FileOwner): WritableResolverWords | null {
+  const what = resolverOwnerProblem(owner);
+  const fix = ownerFixCommand(owner);
+  if (what === null || fix === null) return null;
+  const command = shellCommand(fix, true);
+  return {
+    meaning: `/etc/resolv.conf is ${what}: a start saves it as your original as it is (warning RESOLV_CONF_WRITABLE), stop puts it back so, and a user can choose this host's DNS through it.`,
+    fix: { gui: `Run \`${command}\` in a terminal before pressing Start.`, cli: `Run \`${command}\` before starting.` },
+  };
 }

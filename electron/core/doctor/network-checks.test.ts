@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkPort53 } from './port53';
+import { setCliName } from '../../../shared/fix';
 import { checkNameserverCount, checkNameserverLoop } from './nameservers';
 import { checkKubeSwitch } from './kubeswitch';
 import { useDoctorHosts } from '../../../e2e/support/doctor-test-host';
@@ -13,9 +14,21 @@ describe('port-53', () => {
     const f = await checkPort53(await h.ctx());
     expect(f).toMatchObject({ id: 'port-53', severity: 'error', title: '127.0.0.1:53 is held by dnsmasq (PID 812)', detail: { proto: 'udp', pid: 812, ours: false } });
     expect(f.meaning).toBe('127.0.0.1:53/udp is held by /usr/sbin/dnsmasq --conf-file=/etc/dnsmasq.conf (PID 812), so the proxy cannot bind and k2s-dns start refuses (PORT_IN_USE).');
-    expect(f.fix).toBe('Stop that process (e.g. `systemctl stop dnsmasq` or `kill 812`) or make it listen elsewhere, then start K2s DNS.');
+    expect(f.fix).toBe('Stop that process (e.g. `sudo systemctl stop dnsmasq` or `sudo kill 812`) or make it listen elsewhere, then start K2s DNS.');
     // The app's words: a GUI step and a button, no k2s-dns command.
-    expect(f.remedy).toEqual({ action: 'run-checks', gui: 'Stop dnsmasq (PID 812) or make it listen elsewhere (e.g. `systemctl stop dnsmasq` in a terminal), then Check again and press Start.', cli: 'systemctl stop dnsmasq or kill 812, then sudo npx k2s-dns start' });
+    expect(f.remedy).toEqual({ action: 'run-checks', gui: 'Stop dnsmasq (PID 812) or make it listen elsewhere (e.g. `sudo systemctl stop dnsmasq` in a terminal), then Check again and press Start.', cli: 'sudo systemctl stop dnsmasq or sudo kill 812, then sudo npx k2s-dns start' });
+  });
+
+  it('sixth walk M2: under the sandbox\'s wrapper the kill and systemctl go through its `sh -c` (the PID is the sandbox\'s, a kill in the host shell would hit another process)', async () => {
+    const h = await host();
+    h.world.portHolder = { pid: 812, command: '/usr/sbin/dnsmasq --conf-file=/etc/dnsmasq.conf' };
+    setCliName('/tmp/k2sdns-app-Ab12/k2s-dns', false, true);
+    try {
+      const f = await checkPort53(await h.ctx());
+      expect(f.fix).toBe("Stop that process (e.g. `/tmp/k2sdns-app-Ab12/k2s-dns sh -c 'systemctl stop dnsmasq'` or `/tmp/k2sdns-app-Ab12/k2s-dns sh -c 'kill 812'`) or make it listen elsewhere, then start K2s DNS.");
+    } finally {
+      setCliName('npx k2s-dns');
+    }
   });
 
   it('is ok when the holder is our own running proxy', async () => {

@@ -6,7 +6,7 @@
  * journal) are read when the holder is found, not taken from the run's start: a CLI
  * `stop; start` passing meanwhile made a stale "not running" call our new proxy foreign (issue 20, H1).
  */
-import { cliCommand } from '../../../shared/fix';
+import { cliCommand, shellCommand } from '../../../shared/fix';
 import type { DoctorFinding } from '../../../shared/doctor';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { inOtherMountNamespace, isOwnProxyArgv, ownProxyMarkers } from '../host/own-proxy';
@@ -118,9 +118,9 @@ export async function checkPort53(ctx: DoctorContext, again = true): Promise<Doc
       severity: 'error',
       title: `127.0.0.1:53 is held by ${name} (PID ${holder.pid})`,
       meaning: `127.0.0.1:53/${proto} is held by ${holder.command} (PID ${holder.pid}), so the proxy cannot bind and k2s-dns start refuses (PORT_IN_USE).`,
-      fix: `Stop that process (e.g. \`systemctl stop ${name}\` or \`kill ${holder.pid}\`) or make it listen elsewhere, then start K2s DNS.`,
+      fix: `Stop that process (e.g. \`${shellCommand(`systemctl stop ${name}`, true)}\` or \`${shellCommand(`kill ${holder.pid}`, true)}\`) or make it listen elsewhere, then start K2s DNS.`,
       // The app cannot stop a foreign process for the user: the shell step is the fix, then Start.
-      remedy: { action: 'run-checks', gui: `Stop ${name} (PID ${holder.pid}) or make it listen elsewhere (e.g. \`systemctl stop ${name}\` in a terminal), then Check again and press Start.`, cli: `systemctl stop ${name} or kill ${holder.pid}, then ${cliCommand('start', true)}` },
+      remedy: { action: 'run-checks', gui: `Stop ${name} (PID ${holder.pid}) or make it listen elsewhere (e.g. \`${shellCommand(`systemctl stop ${name}`, true)}\` in a terminal), then Check again and press Start.`, cli: `${shellCommand(`systemctl stop ${name}`, true)} or ${shellCommand(`kill ${holder.pid}`, true)}, then ${cliCommand('start', true)}` },
       detail: { proto, pid: holder.pid, command: holder.command, ours: false },
     };
   }

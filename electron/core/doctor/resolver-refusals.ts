@@ -6,6 +6,7 @@ import type { DoctorFinding } from '../../../shared/doctor';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { isBindMounted } from '../host/mounts';
 import type { DoctorContext } from './context';
+import { shellCommand } from '../../../shared/fix';
 
 /** `resolv-immutable`: error when /etc/resolv.conf has the immutable flag (lsattr -d). */
 export function checkImmutable(ctx: DoctorContext): DoctorFinding {
@@ -19,7 +20,7 @@ export function checkImmutable(ctx: DoctorContext): DoctorFinding {
       severity: 'error',
       title: '/etc/resolv.conf is immutable (chattr +i)',
       meaning: '/etc/resolv.conf has the immutable flag (chattr +i), so it cannot be replaced by rename and k2s-dns start refuses (IMMUTABLE).',
-      fix: 'Run `sudo chattr -i /etc/resolv.conf` if K2s may manage it (k2s-dns stop puts the flag back with the original).',
+      fix: `Run \`${shellCommand('chattr -i /etc/resolv.conf', true)}\` if K2s may manage it (k2s-dns stop puts the flag back with the original).`,
       detail: { path: K2S_PATHS.resolvConf },
     };
   }

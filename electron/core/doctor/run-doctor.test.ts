@@ -59,6 +59,7 @@ describe('runDoctor', () => {
       'lifecycle-state': 'K2s DNS state: stopped',
       'resolv-immutable': '/etc/resolv.conf is not immutable',
       'resolv-bind-mount': '/etc/resolv.conf is not bind-mounted',
+      'resolv-writable': 'Only root may write /etc/resolv.conf',
       wsl: 'Not WSL: /etc/resolv.conf is not WSL-generated',
       'port-53': '127.0.0.1:53 is held by systemd-resolved (PID 901)',
       'nameserver-loop': 'Original nameservers point at the proxy (loop)',

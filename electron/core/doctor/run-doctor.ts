@@ -7,6 +7,7 @@ import type { LifecycleDeps } from '../lifecycle/deps';
 import type { DoctorFinding } from '../../../shared/doctor';
 import { readDoctorContext, type DoctorContext, type DoctorOptions } from './context';
 import { checkBindMounted, checkImmutable } from './resolver-refusals';
+import { checkResolverWritable } from './resolver-writable';
 import { checkWsl } from './wsl';
 import { checkPort53 } from './port53';
 import { checkNameserverCount, checkNameserverLoop, checkUpstreamsAnswer } from './nameservers';
@@ -29,6 +30,7 @@ export const DOCTOR_CHECKS: readonly { id: string; title: string; run: (ctx: Doc
   { id: 'lifecycle-state', title: 'K2s DNS state', run: checkLifecycleState },
   { id: 'resolv-immutable', title: 'Immutable flag of /etc/resolv.conf', run: checkImmutable },
   { id: 'resolv-bind-mount', title: 'Bind mount of /etc/resolv.conf', run: checkBindMounted },
+  { id: 'resolv-writable', title: 'Who may write /etc/resolv.conf', run: checkResolverWritable },
   { id: 'wsl', title: 'WSL-generated /etc/resolv.conf', run: checkWsl },
   { id: 'port-53', title: 'Holder of 127.0.0.1:53', run: checkPort53 },
   { id: 'nameserver-loop', title: 'Forwarding loop in the original nameservers', run: checkNameserverLoop },

@@ -16,6 +16,7 @@ import type { LifecycleDeps } from './deps';
 import type { ResolverEntry } from '../../../shared/types';
 import type { NetworkChange, ResolverStateFile } from '../../../shared/state-file';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
+import { MANAGED_RESOLV_CONF_MODE } from '../../../shared/writable-resolver';
 import { parseResolvConf, renderManagedResolvConf, writableResolverTokens } from '../../../shared/resolv-conf';
 import { clientOptions, upstreamPolicy } from '../../../shared/upstream-policy';
 import { RESOLVER_READ_BYTES, networkWriter, resolverFileRefusal, resolverOwnerRefusal } from '../../../shared/network-writer';
@@ -260,7 +261,7 @@ async function followLocked(deps: LifecycleDeps): Promise<FollowOutcome> {
       await writeState(deps.fs, state);
       return { kind: 'busy', why: 'the network wrote /etc/resolv.conf again during this look; the next look follows the newer file' };
     }
-    await deps.fs.writeFileAtomic(K2S_PATHS.resolvConf, managed, { mode: 0o644, uid: 0, gid: 0 });
+    await deps.fs.writeFileAtomic(K2S_PATHS.resolvConf, managed, { mode: MANAGED_RESOLV_CONF_MODE, uid: 0, gid: 0 });
     hostWritten = true;
     // Kept pending until the final state write below: the file is now the new one, and either sha is K2s's meanwhile.
     next = { ...next, managedResolvConfSha256: managedSha, managedResolvConfIno: (await deps.fs.lstat(K2S_PATHS.resolvConf))?.ino ?? null };

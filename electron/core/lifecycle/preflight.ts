@@ -18,7 +18,7 @@ import { chooseEngine, type EngineChoice } from './engine';
 import { refused } from './errors';
 import { NoKubeconfigError } from '../cluster/errors';
 import { kubeSwitchRefusal } from '../../../shared/kubeswitch-address';
-import { cliCommand, DRIFT_CHOICE } from '../../../shared/fix';
+import { cliCommand, DRIFT_CHOICE, shellCommand } from '../../../shared/fix';
 import { interfaceOfAddress, linkServers, resolvedActive } from './resolved';
 import { managedNameserverOnResolvedHost, RESOLVED_STUB_ADDRESSES } from '../../../shared/resolved-link';
 
@@ -86,10 +86,10 @@ export function portHeldMessage(what: string, holder: { pid: number; command: st
   // A K2s DNS proxy (ours in another mount namespace, or K2s's own CLI's) is no system
   // service called "dnsmasq": stopping the distribution's dnsmasq would not free the port.
   if (isK2sProxyCommand(holder.command)) {
-    return `${what} is held by a K2s DNS proxy (${programName(holder.command)}, PID ${holder.pid}) that this k2s-dns does not own; run \`${cliCommand('stop', true)}\` where it was started (or \`sudo k2s stop\`), or \`kill ${holder.pid}\`, then start again.`;
+    return `${what} is held by a K2s DNS proxy (${programName(holder.command)}, PID ${holder.pid}) that this k2s-dns does not own; run \`${cliCommand('stop', true)}\` where it was started (or \`sudo k2s stop\`), or \`${shellCommand(`kill ${holder.pid}`, true)}\`, then start again.`;
   }
   const name = programName(holder.command);
-  return `${what} is held by ${name} (PID ${holder.pid}); stop it — \`systemctl stop ${name}\` if it is a system service, else \`kill ${holder.pid}\` — then start again.`;
+  return `${what} is held by ${name} (PID ${holder.pid}); stop it — \`${shellCommand(`systemctl stop ${name}`, true)}\` if it is a system service, else \`${shellCommand(`kill ${holder.pid}`, true)}\` — then start again.`;
 }
 
 /** Whether `entry` is the K2s-owned resolv.conf (a regular file with the managed header). */
@@ -236,18 +236,18 @@ async function hostChecks(deps: LifecycleDeps, opts: StartOptions, engine: Prefl
   const writableOwner = ownerOf && resolverOwnerRefusal(ownerOf) !== null ? { uid: ownerOf.uid, gid: ownerOf.gid, mode: ownerOf.mode } : null;
   const ignoredLine = originalBytes ? unknownLineWords(originalBytes) : null;
   if (notResolver) {
-    throw refused('NOT_RESOLVER_FILE', `/etc/resolv.conf ${notResolver.replace(/^the new file /, '')}, so K2s will not save it as your original (stop would put it back byte for byte); replace it with a resolver file — reconnect the network so NetworkManager or your DHCP client writes it again, or write your nameserver into it (echo 'nameserver <your router or company DNS>' > /etc/resolv.conf) — then start again. Nothing was changed.`);
+    throw refused('NOT_RESOLVER_FILE', `/etc/resolv.conf ${notResolver.replace(/^the new file /, '')}, so K2s will not save it as your original (stop would put it back byte for byte); replace it with a resolver file — reconnect the network so NetworkManager or your DHCP client writes it again, or write your nameserver into it (${shellCommand("echo 'nameserver <your router or company DNS>' > /etc/resolv.conf")}) — then start again. Nothing was changed.`);
   }
   const service = await deps.services.status();
   const alreadyRunning = currentIsManaged && existing !== null && service.running;
 
   if (current.kind === 'file' && current.immutable) {
-    throw refused('IMMUTABLE', '/etc/resolv.conf is immutable (chattr +i); run `chattr -i /etc/resolv.conf` if you want K2s to manage it, then start again.');
+    throw refused('IMMUTABLE', `/etc/resolv.conf is immutable (chattr +i); run \`${shellCommand('chattr -i /etc/resolv.conf', true)}\` if you want K2s to manage it, then start again.`);
   }
   // Append-only (chattr +a) refuses rename(2) over the file just like +i (chattr(1)): refuse
   // now, before anything is saved, instead of failing at activate.
   if (current.kind === 'file' && (await readAppendOnly(deps.fs, deps.exec, K2S_PATHS.resolvConf))) {
-    throw refused('APPEND_ONLY', '/etc/resolv.conf is append-only (chattr +a), so it cannot be replaced; run `chattr -a /etc/resolv.conf` if you want K2s to manage it, then start again.');
+    throw refused('APPEND_ONLY', `/etc/resolv.conf is append-only (chattr +a), so it cannot be replaced; run \`${shellCommand('chattr -a /etc/resolv.conf', true)}\` if you want K2s to manage it, then start again.`);
   }
   if (!alreadyRunning && isBindMounted(deps.fs.real(K2S_PATHS.resolvConf), await deps.mountinfo())) {
     throw refused('BIND_MOUNTED', '/etc/resolv.conf is a bind mount (a container or WSL layout) and cannot be replaced by rename; manage DNS on the outer host instead.');

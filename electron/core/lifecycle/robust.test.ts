@@ -55,7 +55,7 @@ describe('kernel lock', () => {
     h.world.portHolder = { pid: 1, command: '/usr/sbin/dnsmasq -k' };
     const r = await startDns(h.deps, opts, sink());
     expect(r).toMatchObject({ exitCode: 3, code: 'PORT_IN_USE' });
-    expect(r.message).toBe('127.0.0.1:53/udp is held by dnsmasq (PID 1); stop it — `systemctl stop dnsmasq` if it is a system service, else `kill 1` — then start again.');
+    expect(r.message).toBe('127.0.0.1:53/udp is held by dnsmasq (PID 1); stop it — `sudo systemctl stop dnsmasq` if it is a system service, else `sudo kill 1` — then start again.');
     expect(await readdir(join(h.root, 'var/lib'))).toEqual([]);
     expect(await readdir(join(h.root, 'run/k2s'))).toEqual(['dns-lifecycle.lock']);
   });

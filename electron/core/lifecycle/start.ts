@@ -9,6 +9,7 @@ import type { ResolverStateFile } from '../../../shared/state-file';
 import { EXIT, START_STEPS } from '../../../shared/lifecycle-events';
 import { engineRuntime } from '../engines/table';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
+import { MANAGED_RESOLV_CONF_MODE } from '../../../shared/writable-resolver';
 import { renderManagedResolvConf } from '../../../shared/resolv-conf';
 import { routingDomains, routingDomainsRefusal, type ResolvedRoute } from '../../../shared/resolved-link';
 import { renderRouteFile, ROUTE_UNIT_NAME } from '../../../shared/resolved-route-unit';
@@ -387,7 +388,7 @@ async function activate(deps: LifecycleDeps, pre: Preflight, state: ResolverStat
       if (pre.resolved) await restartResolved(deps);
     },
   });
-  await deps.fs.writeFileAtomic(K2S_PATHS.resolvConf, managed, { mode: 0o644, uid: 0, gid: 0 });
+  await deps.fs.writeFileAtomic(K2S_PATHS.resolvConf, managed, { mode: MANAGED_RESOLV_CONF_MODE, uid: 0, gid: 0 });
   const sha = createHash('sha256').update(managed).digest('hex');
   // Its inode tells a later write in place from a new file renamed over it (follow.ts).
   const ino = (await deps.fs.lstat(K2S_PATHS.resolvConf))?.ino ?? null;

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import type { LifecycleDeps } from './deps';
 import type { HostDnsStatus, ResolverEntry } from '../../../shared/types';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
-import { cliCommand, setCliRunningStart, type FrontEnd } from '../../../shared/fix';
+import { cliCommand, setCliRunningStart, shellCommand, type FrontEnd } from '../../../shared/fix';
 import { runningStartFlags } from '../../../shared/running-start';
 import { captureResolver, isOversize, readState, resolverBytes, sameResolver } from '../host/resolver-state';
 import { isK2sWrittenSha } from '../../../shared/state-file';
@@ -24,7 +24,9 @@ import { followedCopy, savedOriginalWords, startCopyWords } from '../../../share
  * ExecMainCode/ExecMainStatus for it, and Restart=on-failure restarts only after a failure.
  */
 export const RESTART_EXIT_UNKNOWN = 'failed (its next attempt is starting, so systemd no longer says how it ended)';
-import { describeNetworkChange, networkWriter, notResolverFileRefusal, resolverOwnerRefusal, writerWords } from '../../../shared/network-writer';
+import { describeNetworkChange, networkWriter, notResolverFileRefusal, resolverOwnerProblem, resolverOwnerRefusal, writerWords } from '../../../shared/network-writer';
+import { liveResolverWritable, savedOriginalWritable, writableNote } from '../../../shared/writable-resolver';
+import { resolverFileOwner } from '../host/resolver-owner';
 import { keepRiskWords } from '../../../shared/drift-default';
 import { DRIFT_CHOICE } from '../../../shared/fix';
 import { exitStatusWords } from '../../../shared/exit-status';
@@ -83,7 +85,7 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
   const currentText = current?.kind === 'file' ? Buffer.from(current.contentBase64, 'base64').toString('utf8') : current?.kind === 'symlink' && current.targetContentBase64 != null ? Buffer.from(current.targetContentBase64, 'base64').toString('utf8') : null;
   if (current === null) {
     owner = 'foreign';
-    messages.push(`/etc/resolv.conf is ${notResolverFileWords({ kind: kind === 'dir' ? 'dir' : 'other', ...(top?.special ? { special: top.special } : {}) })}; move it away (mv /etc/resolv.conf /etc/resolv.conf.moved), then ${say({ gui: 'press Stop to put the saved original back.', cli: `run ${cliCommand('stop', true)} to put the saved original back.` })}`);
+    messages.push(`/etc/resolv.conf is ${notResolverFileWords({ kind: kind === 'dir' ? 'dir' : 'other', ...(top?.special ? { special: top.special } : {}) })}; move it away (${shellCommand('mv /etc/resolv.conf /etc/resolv.conf.moved', true)}), then ${say({ gui: 'press Stop to put the saved original back.', cli: `run ${cliCommand('stop', true)} to put the saved original back.` })}`);
   } else if (isManagedEntry(current)) {
     owner = 'k2s';
     if (state?.managedResolvConfSha256 && current.kind === 'file') {
@@ -153,6 +155,15 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
   const savedOriginal = state ? savedOriginalWords(state.savedAt, state.writtenBy, followed, utc) : null;
   const startCopy = followed ? await readStartCopy(deps.fs).catch(() => null) : null;
   if (startCopy) messages.push(startCopyWords(startCopy.savedAt, utc, say({ gui: 'choosing "the file from before Start" beside Stop', cli: `\`${cliCommand('stop --restore start', true)}\`` })));
+  // A saved original a user could write (shared/writable-resolver.ts): stop puts it back so. Said
+  // while it is saved, not only in the start's RESOLV_CONF_WRITABLE warning (sixth walk M3).
+  const savedOwner = state ? await resolverFileOwner(deps.fs, state.resolvConf) : null;
+  const savedWords = savedOwner ? savedOriginalWritable(savedOwner) : null;
+  if (savedWords) messages.push(writableNote(savedWords, frontEnd));
+  // K2s DNS's own file made writable in place (`chmod 666`): silent until someone writes it (L1).
+  const liveOwner = owner === 'k2s' && current?.kind === 'file' ? current : null;
+  const liveWords = liveOwner ? liveResolverWritable(liveOwner) : null;
+  if (liveWords) messages.push(writableNote(liveWords, frontEnd));
   const interrupted = await interruptedOperation(deps.fs).catch(() => null);
   // A journal whose process is alive is an operation running now (the CLI, the helper, another window).
   const live = interrupted ? null : await readJournal(deps.fs).catch(() => null);
@@ -245,6 +256,8 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     resolverOwner: owner,
     ...(driftRouteNow ? { driftRoute: driftRouteNow } : {}),
     ...(driftOwnerRefusal ? { driftOwnerRefusal } : {}),
+    ...(savedOwner && savedWords ? { savedOriginalWritable: resolverOwnerProblem(savedOwner)! } : {}),
+    ...(liveOwner && liveWords ? { liveResolverWritable: resolverOwnerProblem(liveOwner)! } : {}),
     ...(driftFileRefusal ? { driftFileRefusal } : {}),
     ...(driftWriter ? { driftWriter } : {}),
     ...(driftGone ? { driftGone } : {}),

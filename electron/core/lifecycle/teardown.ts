@@ -9,7 +9,7 @@ import { isGone } from './resolver-gone';
 import { driftRoute } from '../../../shared/drift-route';
 import { keepRiskWords } from '../../../shared/drift-default';
 import { NO_NAME_RESOLVES } from '../../../shared/step-warn';
-import { cliCommand } from '../../../shared/fix';
+import { cliCommand, shellCommand } from '../../../shared/fix';
 import { notResolverFileRefusal, resolverOwnerRefusal, startRefusesResolverFile } from '../../../shared/network-writer';
 import { notResolverFileWords, oversizeResolverWords } from '../../../shared/not-a-file';
 import { linkEndNotFile } from '../host/link-end';
@@ -149,7 +149,7 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
       // rename(2) of a file over a directory fails (EISDIR), and what is inside is not ours to
       // delete. Keep the saved original and the proxy: with no readable resolv.conf glibc asks
       // 127.0.0.1 (resolv.conf(5)), so the host keeps resolving through the proxy meanwhile.
-      throw failed('RESOLV_CONF_NOT_FILE', `/etc/resolv.conf became ${notResolverFileWords({ kind, ...(top?.special ? { special: top.special } : {}) })} while K2s ran, so the saved original cannot be put back over it; the saved original is kept in ${K2S_PATHS.stateFile} and k2s-dnsproxy keeps running. Move it away (mv /etc/resolv.conf /etc/resolv.conf.moved), then run k2s-dns ${op} again.`);
+      throw failed('RESOLV_CONF_NOT_FILE', `/etc/resolv.conf became ${notResolverFileWords({ kind, ...(top?.special ? { special: top.special } : {}) })} while K2s ran, so the saved original cannot be put back over it; the saved original is kept in ${K2S_PATHS.stateFile} and k2s-dnsproxy keeps running. Move it away (${shellCommand('mv /etc/resolv.conf /etc/resolv.conf.moved', true)}), then run ${cliCommand(op, true)} again.`);
     }
     const current = await captureResolver(deps.fs, deps.exec);
     if (!state && corrupt) {

@@ -120,5 +120,18 @@ describe('HostDnsPanel', () => {
     state.status = { ...running, onNetworkChange: 'follow', follower: { running: true, pid: 5150 } };
     expect(cell(renderToStaticMarkup(<HostDnsPanel />), 'dns-network-policy')).toMatch(/^follow: when the network writes/);
   });
-});
 
+  it('sixth walk M3/L1: a saved original and K2s DNS\'s own file a user could write are marked on their rows, and the note with the fix stays', () => {
+    const note = "The saved original /etc/resolv.conf (the file stop puts back) is writable by every user (mode 0666): stop puts it back with that owner and mode, and then a user can choose this host's DNS through it. To have it back fixed, press Stop, run `sudo chmod o-w /etc/resolv.conf` in a terminal, then press Start (that start saves it fixed).";
+    state.status = { ...running, savedAt: '2026-01-01T00:00:00.000Z', savedBy: 'k2s-dns', savedOriginalWritable: 'writable by every user (mode 0666)', liveResolverWritable: 'writable by group 4 (mode 0664)', messages: [note] };
+    const html = renderToStaticMarkup(<HostDnsPanel />);
+    expect(cell(html, 'dns-saved')).toMatch(/ — writable by every user \(mode 0666\): stop puts it back so \(see the note below\)$/);
+    expect(cell(html, 'dns-owner')).toBe('K2s DNS (nameserver 127.0.0.1) — the file is now writable by group 4 (mode 0664): a user can redirect host DNS (see the note below)');
+    expect(html).toContain('class="note"');
+    expect(html.replace(/<[^>]*>/g, '')).toContain('run sudo chmod o-w /etc/resolv.conf in a terminal');
+    state.status = running;
+    const plain = renderToStaticMarkup(<HostDnsPanel />);
+    expect(plain).not.toContain('dns-saved-writable');
+    expect(plain).not.toContain('dns-owner-writable');
+  });
+});

@@ -52,7 +52,11 @@ export function HostDnsPanel() {
           </p>
           <dl className="facts">
             <dt>Resolver owner</dt>
-            <dd data-testid="dns-owner" data-owner={status.resolverOwner}>{OWNER_LABEL[status.resolverOwner]}</dd>
+            <dd data-testid="dns-owner" data-owner={status.resolverOwner}>
+              {OWNER_LABEL[status.resolverOwner]}
+              {/* K2s DNS's own file made writable in place (sixth walk L1): the note below has the fix. */}
+              {status.liveResolverWritable && <span className="warn-text" data-testid="dns-owner-writable"> — the file is now {status.liveResolverWritable}: a user can redirect host DNS (see the note below)</span>}
+            </dd>
             <dt>Listeners</dt>
             <dd data-testid="dns-listeners">
               {status.listeners.length
@@ -94,6 +98,8 @@ export function HostDnsPanel() {
                 : status.stateUnreadable
                   ? `cannot be read: ${status.stateUnreadable}`
                   : 'nothing saved'}
+              {/* Kept while it holds, not only in the start's one-time warning (sixth walk M3). */}
+              {status.savedOriginalWritable && <span className="warn-text" data-testid="dns-saved-writable"> — {status.savedOriginalWritable}: stop puts it back so (see the note below)</span>}
             </dd>
             {status.onNetworkChange && (
               <>
