@@ -95,7 +95,7 @@ export async function checkPort53(ctx: DoctorContext, again = true): Promise<Doc
         severity: 'warn',
         title: `127.0.0.1:53 is held by K2s DNS's own proxy left running (PID ${holder.pid})`,
         meaning: `No K2s DNS start is recorded (no saved state), yet K2s DNS's own proxy (${holder.command}, PID ${holder.pid}) still runs on its config and holds 127.0.0.1:53/${proto}, e.g. after k2s-dns was killed. Start does not refuse: it restarts that proxy.`,
-        fix: `Run \`${cliCommand('stop', true)}\`: it stops K2s DNS's own proxy, found by its config argument, also when no start is recorded (if PID ${holder.pid} still runs after that, \`sudo kill ${holder.pid}\`). Or start K2s DNS: start restarts it.`,
+        fix: `Run \`${cliCommand('stop', true)}\`: it stops K2s DNS's own proxy, found by its config argument, also when no start is recorded (if PID ${holder.pid} still runs after that, \`${shellCommand(`kill ${holder.pid}`, true)}\`). Or start K2s DNS: start restarts it.`,
         remedy: { action: 'stop', gui: `Press Stop: it stops K2s DNS's own proxy (PID ${holder.pid}) also when no start is recorded (or press Start: it restarts that proxy).`, cli: cliCommand('stop', true) },
         detail: { proto, pid: holder.pid, command: holder.command, ours: true, leftOver: true },
       };
@@ -108,8 +108,8 @@ export async function checkPort53(ctx: DoctorContext, again = true): Promise<Doc
         severity: 'error',
         title: `127.0.0.1:53 is held by another K2s DNS proxy (${name}, PID ${holder.pid})`,
         meaning: `127.0.0.1:53/${proto} is held by ${holder.command} (PID ${holder.pid}), a K2s DNS proxy that this k2s-dns does not own (another installation's, or one in a container or sandbox), so the proxy cannot bind and k2s-dns start refuses (PORT_IN_USE).`,
-        fix: `Run \`${cliCommand('stop', true)}\` where it was started (or \`sudo k2s stop\`), or \`kill ${holder.pid}\`, then start K2s DNS.`,
-        remedy: { action: 'run-checks', gui: `Stop K2s DNS where that proxy was started, or end it with \`kill ${holder.pid}\` in a terminal, then Check again and press Start.`, cli: `kill ${holder.pid}, then ${cliCommand('start', true)}` },
+        fix: `Run \`${cliCommand('stop', true)}\` where it was started (or \`sudo k2s stop\`), or \`${shellCommand(`kill ${holder.pid}`, true)}\`, then start K2s DNS.`,
+        remedy: { action: 'run-checks', gui: `Stop K2s DNS where that proxy was started, or end it with \`${shellCommand(`kill ${holder.pid}`, true)}\` in a terminal, then Check again and press Start.`, cli: `${shellCommand(`kill ${holder.pid}`, true)}, then ${cliCommand('start', true)}` },
         detail: { proto, pid: holder.pid, command: holder.command, ours: false },
       };
     }
