@@ -1,8 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { LifecycleDeps } from './deps';
 import { askedStartLine, startedWithOf, startLineOf, type StartOptions } from './options';
-
-export { askedStartLine } from './options';
 import type { ResultEvent, ResultWarning } from '../../../shared/lifecycle-events';
 import type { ClusterDiscovery, ProxyPlan } from '../../../shared/types';
 import type { ResolverStateFile } from '../../../shared/state-file';
@@ -113,7 +111,8 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
     // The `start` this start's own texts print: it starts K2s DNS again as this one runs (sixth walk M1).
     const startLine = startLineOf(opts, pre.existing);
     // A saved file a user could write (preflight.ts resolverWritableWarning: warned, not refused).
-    if (pre.writableOwner) warnings.push({ code: 'RESOLV_CONF_WRITABLE', message: resolverWritableWarning(pre.writableOwner, startLine) ?? '' });
+    const writable = pre.writableOwner ? resolverWritableWarning(pre.writableOwner, startLine) : null;
+    if (writable) warnings.push({ code: 'RESOLV_CONF_WRITABLE', message: writable });
     // The exact query log (packets, capture/) replaces the engine's own: with it on, the engine
     // logs no query (its own lines stay in its log), which is what keeps the proxy's throughput
     // (README "Query log"). Without tcpdump the engine's query log is the fallback.
