@@ -26,6 +26,12 @@ export const EXIT = {
   refused: 3,
   /** `k2s-dns status` only: another operation runs now (starting or stopping); ask again. */
   busy: 4,
+  /**
+   * `k2s-dns status` only: K2s DNS is stopped (nothing of it is left to fix), but no name resolves
+   * with the host's own /etc/resolv.conf: its nameservers do not answer, or it names only
+   * loopback where nothing listens (shared/health.ts verdicts `no-nameserver`, `upstream-down`).
+   */
+  resolverDown: 5,
 } as const;
 
 /** One code's facts. */

@@ -9,7 +9,7 @@ const base: HostDnsStatus = {
   resolverOwner: 'k2s', upstreams: ['192.0.2.53'], clusterDomain: 'cluster.local', kubeDnsIp: '172.21.0.10',
   savedAt: '2026-12-01T00:00:00.000Z', savedBy: 'k2s-dns', pid: 4242, messages: [],
 };
-const report = (level: 'ok' | 'error'): HealthReport => ({
+const report = (level: 'ok' | 'error' | 'off'): HealthReport => ({
   name: 'kubernetes.default.svc.cluster.local', domainSource: 'state', hops: [], checkedAt: 0, durationMs: 1,
   verdict: { level, resolves: level === 'ok', cause: level === 'ok' ? 'ok' : 'coredns-down', hopId: null, summary: level === 'ok' ? 'resolves' : 'CoreDNS does not answer', action: level === 'ok' ? null : 'check-coredns' },
 });
@@ -27,8 +27,29 @@ describe('k2s-dns status exit code', () => {
     expect(statusExitCode({ state: 'stopping' })).toBe(4);
   });
 
+  it('walk 6 L2: stopped while no name resolves with the host\'s own resolver → 5, not 0; stopped and fine (verdict off) → 0', async () => {
+    const { checkHealth } = await import('../core/health/check-health');
+    const stopped: HostDnsStatus = { ...base, state: 'stopped', engine: null, listeners: [], resolverOwner: 'original', upstreams: [], clusterDomain: null, kubeDnsIp: null, savedAt: null, savedBy: null, pid: null };
+    // Their garbage file kept by `stop --on-drift keep`: no nameserver line, so glibc asks 127.0.0.1:53, where nothing listens.
+    const refused = (server: string) => ({ name: 'x', type: 'A' as const, server, transport: 'udp' as const, rcode: 'ERROR', answers: [], latencyMs: 1, error: 'recvmsg ECONNREFUSED' });
+    const r = await checkHealth({
+      status: async () => stopped,
+      query: async (o) => refused(o.server),
+      lookup: async () => ({ name: 'kubernetes.default.svc.cluster.local', type: 'A' as const, server: 'system', transport: 'getaddrinfo' as const, rcode: 'TIMEOUT', answers: [], latencyMs: 3, error: 'getaddrinfo gave up at once (EAI_AGAIN): 127.0.0.1:53 nothing answers (port unreachable)' }),
+      resolvConfText: async () => 'garbage\n',
+      now: () => 0,
+    });
+    expect(r.verdict).toMatchObject({ level: 'error', cause: 'no-nameserver' });
+    const folded = applyHealth(stopped, r, 'cli');
+    expect(folded.state).toBe('stopped');
+    expect(statusExitCode(folded)).toBe(5);
+    expect(STATUS_EXIT.resolverDown).toBe(5);
+    expect(statusExitCode(applyHealth(stopped, report('off'), 'cli'))).toBe(0);
+  });
+
   it('the CLI help documents the status exit codes', () => {
     expect(USAGE).toContain('status: 0 running or stopped; 1 degraded');
     expect(USAGE).toContain('4 starting or stopping');
+    expect(USAGE).toMatch(/5 stopped, but no\s+name resolves with this host's own \/etc\/resolv\.conf/);
   });
 });

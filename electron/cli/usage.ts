@@ -70,5 +70,6 @@ Exit status: 0 done; 1 failed and rolled back (host as before); 2 usage;
 3 refused by a precondition, nothing changed.
   status: 0 running or stopped; 1 degraded (half started or stopped, resolver changed by
   someone else, corrupt state, or cluster names do not resolve: the output says where and
-  the fix); 4 starting or stopping (another operation runs; ask again).
+  the fix); 4 starting or stopping (another operation runs; ask again); 5 stopped, but no
+  name resolves with this host's own /etc/resolv.conf (its nameservers do not answer).
 `;
