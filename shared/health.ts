@@ -10,7 +10,7 @@ import type { HostDnsStatus, QueryResult } from './types';
 import { LIVE_LOOP_FIX, LOOP_WINDOW_MS, type LiveLoop } from './live-loop';
 import type { HopKind, HopOutcome, HealthHop, HealthCause, HealthAction, HealthVerdict, HealthReport } from './health-report';
 import { GLIBC_DEFAULT_NAMESERVER, viaK2sWords } from './drift-route';
-import { errnoWords } from './probe-failure';
+import { errnoWords, isPortUnreachable, PORT_UNREACHABLE } from './probe-failure';
 import { reachesListenerAddress } from './listener-reach';
 import { RESOLVED_STUB_ADDRESSES } from './resolved-link';
 
@@ -158,12 +158,23 @@ export const QUICK_FAILURE_MS = 500;
 
 /**
  * True for getaddrinfo's TIMEOUT (EAI_AGAIN) returned within QUICK_FAILURE_MS: shown as refused.
- * Only getaddrinfo: the probes' own UDP queries (unconnected sockets, like dig) never see the
- * refusal, so their TIMEOUT is always the deadline. `r`: a QueryResult (server `system`) or a hop (target `getaddrinfo`).
+ * Only getaddrinfo: the probes' own UDP queries (connected sockets, electron/core/probes/dns-query.ts)
+ * see the refusal as ECONNREFUSED (outcome `unreachable`), so their TIMEOUT is always the deadline. `r`: a QueryResult (server `system`) or a hop (target `getaddrinfo`).
  */
 export function refusedQuickly(r: { rcode: string | null; latencyMs: number | null; server?: string; target?: string }): boolean {
   const gai = r.server === 'system' || r.target === 'getaddrinfo';
   return gai && r.rcode === 'TIMEOUT' && r.latencyMs !== null && r.latencyMs < QUICK_FAILURE_MS;
+}
+
+/**
+ * What a query hop got, as the CLI's `status` line and the Topology box show it: the answers, else
+ * the rcode; `refused` for a closed port (outcome `unreachable`, or getaddrinfo's quick EAI_AGAIN:
+ * refusedQuickly) — never TIMEOUT or ERROR for it.
+ */
+export function hopGot(h: Pick<HealthHop, 'ok' | 'answers' | 'rcode' | 'outcome' | 'latencyMs' | 'target'>): string {
+  if (h.ok) return h.answers.length ? h.answers.join(', ') : (h.rcode ?? h.outcome);
+  if (h.outcome === 'unreachable' || refusedQuickly(h)) return 'refused';
+  return h.rcode ?? h.outcome;
 }
 
 /** One sentence on a failed probe: the rcode or error in DNS terms. */
@@ -182,6 +193,8 @@ function describeOutcome(outcome: HopOutcome, r: QueryResult): string {
       if (refusedQuickly(r)) return `${at} was refused in ${Math.round(r.latencyMs)} ms${r.error ? ` (${r.error})` : ''}`;
       return `${at} did not answer in ${Math.round(r.latencyMs)} ms${r.error ? ` (${r.error})` : ''}`;
     case 'unreachable':
+      // A UDP query to a closed port (ICMP port unreachable): the words getaddrinfo's hop uses too.
+      if (isPortUnreachable(r.error)) return `${at} ${PORT_UNREACHABLE}`;
       return `nothing listens on ${at}${r.error ? ` (${r.error})` : ''}`;
     default: {
       // An errno the socket reported at once (ENETUNREACH…) in words, never as a timeout (shared/probe-failure.ts).

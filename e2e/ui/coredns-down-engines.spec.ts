@@ -99,7 +99,9 @@ for (const engine of ['adguard', 'dnsmasq'] as const) {
       // timeout) comes first varies from probe to probe (both seen on the bed with dnsproxy).
       expect(['TIMEOUT', 'SERVFAIL']).toContain(hop.rcode);
       expect(topo).toMatch(/ · (TIMEOUT|SERVFAIL) · /);
-      expect(kube.outcome).toBe('timeout');
+      // CoreDNS's network namespace stays: ICMP port unreachable, reported at once by the probe's
+      // connected socket (walk 6 L3); past the kernel's ICMP rate limit, a timeout.
+      expect(['unreachable', 'timeout']).toContain(kube.outcome);
     } finally {
       await tb.startCoreDns();
     }

@@ -87,7 +87,9 @@ test('coredns down → the verdict and status say CoreDNS does not answer; cored
     await expect(page.getByTestId('verdict-text')).toContainText('CoreDNS (kube-dns 172.21.0.10:53) does not answer');
     const down = await cliStatus();
     expect(down.health!.verdict.cause).toBe('coredns-down');
-    expect(down.health!.hops.find((h) => h.kind === 'kube-dns')!.outcome).toBe('timeout');
+    // CoreDNS's network namespace stays: its kernel answers ICMP port unreachable, which the probe's
+    // connected socket reports at once (walk 6 L3); past the kernel's ICMP rate limit, a timeout.
+    expect(['unreachable', 'timeout']).toContain(down.health!.hops.find((h) => h.kind === 'kube-dns')!.outcome);
     expect(await ctl('status')).toMatch(/\(kube-dns 172\.21\.0\.10:53\) down; Kubernetes API http:\/\/127\.0\.0\.1:\d+ up$/);
   } finally {
     expect(await ctl('coredns up')).toMatch(/answers again \(PID \d+\)/);

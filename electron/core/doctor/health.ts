@@ -1,18 +1,18 @@
 /** Doctor check `health`: the end-to-end path verdict (shared/health.ts), so doctor never says "0 errors" while cluster names fail. */
 import type { DoctorFinding, DoctorSeverity } from '../../../shared/doctor';
-import { verdictFix, hopTitle, refusedQuickly, type HealthHop, type HealthReport } from '../../../shared/health';
+import { verdictFix, hopGot, hopTitle, type HealthHop, type HealthReport } from '../../../shared/health';
 import { checkHealth } from '../health/check-health';
 import { healthProbes } from '../health/probes';
 import type { DoctorContext } from './context';
 
 const SEVERITY: Record<HealthReport['verdict']['level'], DoctorSeverity> = { ok: 'ok', warn: 'warn', error: 'error', off: 'info' };
 
-/** One hop as text: `CoreDNS (kube-dns 172.21.0.10:53): TIMEOUT in 1500 ms`. */
+/** One hop as text: `CoreDNS (kube-dns 172.21.0.10:53): TIMEOUT in 1500 ms`, `k2s-dnsproxy 127.0.0.1:53: refused in 1 ms — 127.0.0.1:53 nothing answers (port unreachable)`. */
 export function hopLine(h: HealthHop): string {
   if (h.kind === 'resolver') return `${hopTitle(h)}: ${h.outcome}${h.answers.length ? ` (nameservers ${h.answers.join(', ')})` : ''}`;
   if (h.outcome === 'idle' || h.outcome === 'skipped') return `${hopTitle(h)}: ${h.reason ?? h.outcome}`;
-  // A TIMEOUT in 10 ms was a refusal (shared/health.ts refusedQuickly), not a timeout.
-  const got = h.ok ? (h.answers.length ? h.answers.join(', ') : h.rcode) : refusedQuickly(h) ? 'refused' : (h.rcode ?? h.outcome);
+  // A closed port, or getaddrinfo's TIMEOUT in 10 ms, was a refusal (shared/health.ts hopGot), not a timeout.
+  const got = hopGot(h);
   // An upstream answering but not NOERROR (hopMark `warn`, `!`): say what it was asked, as
   // Topology does — the root zone's NS (`. NS`), which a working recursive resolver answers
   // (RFC 1034 §4.3.1), never the cluster name.

@@ -9,6 +9,7 @@ import type { QueryResult, QueryType } from '../../../shared/types';
 import { formatServer, parseServer, type ServerEndpoint } from '../host/parse-server';
 import { renderAnswer } from './render-answer';
 import { malformedReason } from './dns-wire-check';
+import { portUnreachableError } from '../../../shared/probe-failure';
 
 /** One DNS query to one server. */
 export interface DnsQueryOptions {
@@ -134,7 +135,14 @@ function matches(packet: DecodedPacket, query: Packet): boolean {
   );
 }
 
-/** UDP exchange: an unconnected socket, so a closed port reads as TIMEOUT (no ICMP error surfaces), like dig. */
+/**
+ * UDP exchange on a connected socket (connect(2) on a datagram socket, udp(7)): the kernel then
+ * hands the socket only datagrams from the server asked, and reports an ICMP port unreachable
+ * for it as ECONNREFUSED on the next receive — so a closed port is rcode `ERROR` with
+ * portUnreachableError's words within milliseconds, as glibc's resolver (also a connected
+ * socket) sees it, not a TIMEOUT after the whole deadline (walk 6 L3: the listener probes said
+ * "TIMEOUT in 1500 ms" where getaddrinfo said "refused in 5 ms").
+ */
 function exchangeUdp(endpoint: ServerEndpoint, query: Packet, deadline: number): Promise<Exchange> {
   return new Promise((resolve) => {
     const socket = dgram.createSocket(endpoint.family === 6 ? 'udp6' : 'udp4');
@@ -150,9 +158,11 @@ function exchangeUdp(endpoint: ServerEndpoint, query: Packet, deadline: number):
       () => finish({ ok: false, rcode: 'TIMEOUT', error: `no answer from ${formatServer(endpoint)} over UDP` }),
       Math.max(0, deadline - performance.now()),
     );
-    socket.on('error', (err) => finish({ ok: false, rcode: 'ERROR', error: err.message }));
+    const failed = (err: NodeJS.ErrnoException): void =>
+      finish({ ok: false, rcode: 'ERROR', error: err.code === 'ECONNREFUSED' ? portUnreachableError(formatServer(endpoint)) : err.message });
+    socket.on('error', failed);
     socket.on('message', (msg, rinfo) => {
-      // Only the server we asked may answer (anti-spoofing, RFC 5452 §9.1).
+      // Only the server we asked may answer (anti-spoofing, RFC 5452 §9.1; the connected socket filters too).
       if (rinfo.port !== endpoint.port || stripZone(rinfo.address) !== stripZone(endpoint.address)) return;
       // Not our ID (or not even an ID): someone else's packet, keep waiting (RFC 5452 §9.1).
       if (msg.length < 2 || msg.readUInt16BE(0) !== query.id) return;
@@ -160,8 +170,11 @@ function exchangeUdp(endpoint: ServerEndpoint, query: Packet, deadline: number):
       if (typeof bad === 'string') finish({ ok: false, rcode: 'MALFORMED_ANSWER', error: `malformed answer from ${formatServer(endpoint)}: ${bad}` });
       else if (matches(bad, query)) finish({ ok: true, packet: bad });
     });
-    socket.send(dnsPacket.encode(query), endpoint.port, endpoint.address, (err) => {
-      if (err) finish({ ok: false, rcode: 'ERROR', error: err.message });
+    socket.connect(endpoint.port, endpoint.address, (err?: Error) => {
+      if (err) return failed(err as NodeJS.ErrnoException);
+      socket.send(dnsPacket.encode(query), (e) => {
+        if (e) failed(e as NodeJS.ErrnoException);
+      });
     });
   });
 }

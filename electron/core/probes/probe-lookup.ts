@@ -1,4 +1,5 @@
 import { QUICK_FAILURE_MS } from '../../../shared/health';
+import { isPortUnreachable, PORT_UNREACHABLE } from '../../../shared/probe-failure';
 import { parseResolvConf } from '../../../shared/resolv-conf';
 import type { QueryResult } from '../../../shared/types';
 import type { Exec } from '../host/exec';
@@ -49,9 +50,9 @@ function badName(name: string): string | null {
  * REFUSED or silence; NXDOMAIN and NOERROR end the walk; `options rotate` starts at any server):
  * - NXDOMAIN, or NOERROR without an A record (a CNAME to nowhere) → NXDOMAIN;
  * - an A record → ERROR naming NSS (the nameserver answers, getaddrinfo did not use it);
- * - every server failing: SERVFAIL → SERVFAIL, REFUSED → REFUSED, silent → TIMEOUT (when getent
- *   failed within QUICK_FAILURE_MS, glibc's connected socket saw ICMP port unreachable: the
- *   error says nothing listens there, and the window shows it as refused);
+ * - every server failing: SERVFAIL → SERVFAIL, REFUSED → REFUSED, silent or refused → TIMEOUT
+ *   (glibc's EAI_AGAIN; a closed port refuses our connected socket at once, as it did glibc's:
+ *   PORT_UNREACHABLE, and so does a silence when getent failed within QUICK_FAILURE_MS);
  * - with `rotate` and servers that disagree, the error names both answers.
  * The whole probe stays within `timeoutMs` (+ at most 200 ms for the question); getent still
  * running then is killed: TIMEOUT. A malformed name → ERROR naming the rule. getent that cannot
@@ -101,12 +102,15 @@ export async function probeLookup(name: string, timeoutMs: number, io: ProbeLook
     if (disagree) return failed('ERROR', `getaddrinfo found no address${also}`);
     return failed('ERROR', `getaddrinfo found no address although ${first.server} answers ${first.q.answers.filter((x) => x.type === 'A').map((x) => x.data).join(', ')}: check the hosts line of /etc/nsswitch.conf`);
   }
-  const list = asked.map((a) => `${a.server} ${a.q.rcode === 'TIMEOUT' ? (quick ? 'nothing answers (port unreachable)' : 'did not answer') : a.q.rcode === 'ERROR' ? (a.q.error ?? 'error') : `answered ${a.q.rcode}`}`).join('; ');
+  // A closed port answers our connected socket at once (ECONNREFUSED: dns-query.ts), as it did glibc's.
+  const closed = (a: Asked) => a.q.rcode === 'ERROR' && isPortUnreachable(a.q.error);
+  const list = asked.map((a) => `${a.server} ${closed(a) || (a.q.rcode === 'TIMEOUT' && quick) ? PORT_UNREACHABLE : a.q.rcode === 'TIMEOUT' ? 'did not answer' : a.q.rcode === 'ERROR' ? (a.q.error ?? 'error') : `answered ${a.q.rcode}`}`).join('; ');
   const servfail = asked.find((a) => a.q.rcode === 'SERVFAIL');
   if (servfail) return failed('SERVFAIL', `getaddrinfo gave up (EAI_AGAIN): ${list}`);
   const refused = asked.find((a) => a.q.rcode === 'REFUSED');
   if (refused) return failed('REFUSED', `getaddrinfo gave up: ${list}`);
-  if (asked.every((a) => a.q.rcode === 'TIMEOUT')) return failed('TIMEOUT', `getaddrinfo gave up${quick ? ' at once' : ''} (EAI_AGAIN): ${list}`);
+  // glibc's EAI_AGAIN either way: every server silent, or refused (then at once, as getent returned).
+  if (asked.every((a) => a.q.rcode === 'TIMEOUT' || closed(a))) return failed('TIMEOUT', `getaddrinfo gave up${quick || asked.some(closed) ? ' at once' : ''} (EAI_AGAIN): ${list}`);
   const other = asked.find((a) => a.q.rcode !== 'TIMEOUT')!;
   return failed(other.q.rcode, `getaddrinfo found no address: ${list}`);
 }
