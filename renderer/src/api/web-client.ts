@@ -6,13 +6,16 @@
  */
 import { buildApi, type K2sDnsApi } from '../../../shared/api';
 import type { ContractEvents, EventName } from '../../../shared/contract';
-import { takeWindowToken, tokenFromFragment } from './page-token';
+import { tokenFromFragment } from './page-token';
 import { webInvoke } from './web-invoke';
 
 type Listener = (payload: never) => void;
 
-/** Builds the web API for the page's own origin. Reconnects the event socket with backoff. */
-export function createWebClient(): K2sDnsApi {
+/**
+ * Builds the web API for the page's own origin, presenting `token` (page-token.ts
+ * takeWindowToken; '' when the tab has none). Reconnects the event socket with backoff.
+ */
+export function createWebClient(token: string): K2sDnsApi {
   const listeners = new Map<EventName, Set<Listener>>([
     ['lifecycle:event', new Set()],
     ['logs:lines', new Set()],
@@ -20,7 +23,6 @@ export function createWebClient(): K2sDnsApi {
   ]);
   let socket: WebSocket | null = null;
   let retryMs = 500;
-  const token = takeWindowToken() ?? '';
   // The printed #token=… URL pasted into a tab already open (only the fragment changes, so the
   // browser does not load the page again): load it with that token.
   window.addEventListener('hashchange', () => {

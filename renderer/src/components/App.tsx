@@ -1,4 +1,4 @@
-/** App shell: header, tabs (WAI-ARIA tabs pattern), the live region, and the data wiring (initial loads, push subscriptions). */
+/** App shell: header, tabs (WAI-ARIA tabs pattern), the live region, and the data wiring (initial loads, push subscriptions); the token screen instead when a web-mode tab cannot reach the app. */
 import { useEffect, useRef, type KeyboardEvent } from 'react';
 import { UNINSTALL_CLEARED_LOGS } from '../lib/uninstall-logs';
 import { CADENCE_MS } from '../../../shared/cadence';
@@ -18,6 +18,8 @@ import { PanelBoundary } from './PanelBoundary';
 import { QueryPanel } from './QueryPanel';
 import { TopologyPanel } from './TopologyPanel';
 import { ZonesPanel } from './ZonesPanel';
+import { TokenScreen } from './TokenScreen';
+import { pageWithoutToken } from '../api';
 
 /** Loads every view but the host status and the verdict: cluster, zones, diff, query targets, the doctor (its findings gate Start and the Engine select). */
 function loadViews(): void {
@@ -63,8 +65,18 @@ function onStateChange(): void {
   void stores.query.getState().loadTargets();
 }
 
-/** The whole window. */
+/**
+ * The whole window: the token screen when this web-mode tab has no token or a refused one
+ * (nothing else would work: every call is 401), else the app.
+ */
 export function App() {
+  const tokenRefused = useDns((s) => s.tokenRefused);
+  if (pageWithoutToken || tokenRefused) return <TokenScreen trouble={pageWithoutToken ? 'missing' : 'refused'} origin={location.origin} />;
+  return <AppWindow />;
+}
+
+/** The app: header, tabs, panels and their data wiring. */
+function AppWindow() {
   const tab = useUi((s) => s.tab);
   const setTab = useUi((s) => s.setTab);
   const lastResult = useDns((s) => s.lastResult);

@@ -132,6 +132,27 @@ describe('dns store watch: onChange for changes only', () => {
     off();
   });
 
+  // Walk 6 L4: a tab with a token of an earlier launch drew the app with empty panels.
+  it('a refused token (UNAUTHORIZED) sets tokenRefused at once (the window shows the token screen); a NETWORK failure does not; a good read clears it', async () => {
+    const base = inProcessApi();
+    const ok = await base.dnsStatus();
+    let fail: ApiError | null = new ApiError('UNAUTHORIZED', 'Missing or wrong token: open the URL that `k2s-dns ui` printed (it ends in #token=…).');
+    const api: K2sDnsApi = { ...base, dnsStatus: async () => { if (fail) throw fail; return ok; } };
+    const store = createDnsStore(api);
+    expect(store.getState().tokenRefused).toBe(false);
+    const off = store.getState().watch(1000);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(store.getState().tokenRefused).toBe(true);
+    fail = null;
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(store.getState().tokenRefused).toBe(false);
+    fail = new ApiError('NETWORK', 'backend down');
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(store.getState().lost).toBe('backend down');
+    expect(store.getState().tokenRefused).toBe(false);
+    off();
+  });
+
   // Adversarial pass: the Start call's answer was lost (connection reset) after the push channel
   // had delivered the steps but not the result: the timeline spun for good and nothing refreshed.
   it('steps pushed, answer lost, no result: the operation is closed from the status and lastResult set', async () => {

@@ -26,6 +26,11 @@ export interface DnsState {
    * out of date, so the verdict says so and the lifecycle buttons are off. Cleared by a good read.
    */
   lost: string | null;
+  /**
+   * True when the backend refused this tab's token (UNAUTHORIZED: a token of an earlier launch
+   * kept by the tab); cleared by a good read. The window then shows only the token screen.
+   */
+  tokenRefused: boolean;
   /** Network changes status reported while this window watched (followed or drift), oldest first (lib/network-changes.ts). */
   networkChanges: NetworkChangeView[];
   refresh(): Promise<void>;
@@ -151,8 +156,9 @@ export function createDnsStore(api: K2sDnsApi) {
         if (ticket.stale()) return;
         failures++;
         failedBefore = true;
-        const gone = err instanceof ApiError && (err.code === 'NETWORK' || err.code === 'UNAUTHORIZED');
-        if (gone || failures >= 2) set({ lost: (err as Error).message });
+        const refused = err instanceof ApiError && err.code === 'UNAUTHORIZED';
+        const gone = refused || (err instanceof ApiError && err.code === 'NETWORK');
+        if (gone || failures >= 2) set({ lost: (err as Error).message, ...(refused ? { tokenRefused: true } : {}) });
         return;
       }
       if (!ticket.claim()) return;
@@ -166,7 +172,7 @@ export function createDnsStore(api: K2sDnsApi) {
       const proxyPid = next.pid === null && prev?.pid != null ? prev.pid : lastProxyPid;
       for (const e of journalEvents(prev, next, get().events, Date.now(), get().busy, next.state === 'stopped' ? proxyPid : null)) get().onEvent(e);
       if (next.state === 'stopped') lastProxyPid = null;
-      set((s) => ({ status: next, lost: null, networkChanges: withNetworkChange(s.networkChanges, next.networkChange) }));
+      set((s) => ({ status: next, lost: null, tokenRefused: false, networkChanges: withNetworkChange(s.networkChanges, next.networkChange) }));
       // A change, not the first read: the window's start-up load (App refreshAll) already covers
       // the first status — unless reads failed before it (backend down at start-up).
       if (prev === null ? failedBefore : statusKey(prev) !== statusKey(next)) onChange?.(next);
@@ -231,6 +237,7 @@ export function createDnsStore(api: K2sDnsApi) {
       lastResult: null,
       error: null,
       lost: null,
+      tokenRefused: false,
       networkChanges: [],
       async refresh() {
         const [, info] = await Promise.all([readStatus(), get().info ? Promise.resolve(get().info) : api.appInfo().catch(() => null)]);
