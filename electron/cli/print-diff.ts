@@ -1,6 +1,7 @@
 /** `k2s-dns diff` text: the metadata changes, then a unified diff (the `diff` package) of the saved original vs the current /etc/resolv.conf. */
 import { createPatch } from 'diff';
 import type { ResolverDiff } from '../../shared/types';
+import { diffTexts } from '../../shared/diff-texts';
 import { terminalSafe } from './terminal-safe';
 
 /**
@@ -11,7 +12,9 @@ import { terminalSafe } from './terminal-safe';
 export function formatResolverDiff(d: ResolverDiff): string {
   if (!d.saved) return 'Nothing saved: K2s DNS is not running (a copy of the original exists only while it runs; stop puts it back and removes the copy), so there is nothing to compare.';
   if (d.identical) return 'No difference: /etc/resolv.conf is the saved original (content, link target, mode, owner).';
-  const patch = createPatch('/etc/resolv.conf', d.savedText ?? '', d.currentText ?? '', 'saved original', 'current');
+  // A side that is no text (NUL bytes, not UTF-8) is one line naming its size (shared/diff-texts.ts).
+  const texts = diffTexts(d);
+  const patch = createPatch('/etc/resolv.conf', texts.saved, texts.current, 'saved original', 'current');
   // createPatch's own header separates the file name from its label with a tab (our text, not
   // the files'): shown as spaces; a tab inside resolv.conf lines stays visible as \x09.
   const lines = patch.split('\n').map((l, i) => (i < 4 ? l.replace('\t', '  ') : l));

@@ -59,7 +59,7 @@ describe('terminal-safe CLI output', () => {
 describe('k2s-dns diff output', () => {
   it('a search domain with an OSC title sequence (DHCP option 119) is escaped on its diff line', () => {
     const savedText = `nameserver 192.0.2.53\nsearch a${ESC}]0;PWNED\u0007.lan b.lan\n`;
-    const d = { saved: { kind: 'file' }, identical: false, changes: ['content changed'], savedText, currentText: 'nameserver 127.0.0.1\n' } as unknown as ResolverDiff;
+    const d = { saved: { kind: 'file', contentBase64: Buffer.from(savedText).toString('base64') }, identical: false, changes: ['content changed'], savedText, currentText: 'nameserver 127.0.0.1\n' } as unknown as ResolverDiff;
     const text = formatResolverDiff(d);
     expect(text).toContain('-search a\\x1b]0;PWNED\\x07.lan b.lan');
     expect(text).toContain('+nameserver 127.0.0.1');
@@ -67,10 +67,19 @@ describe('k2s-dns diff output', () => {
   });
 
   it('the diff header reads "--- /etc/resolv.conf  saved original" (no \\x09); a tab in the file stays visible', () => {
-    const d = { saved: { kind: 'file' }, identical: false, changes: [], savedText: 'nameserver\t192.0.2.53\n', currentText: 'nameserver 127.0.0.1\n' } as unknown as ResolverDiff;
+    const d = { saved: { kind: 'file', contentBase64: Buffer.from('nameserver\t192.0.2.53\n').toString('base64') }, identical: false, changes: [], savedText: 'nameserver\t192.0.2.53\n', currentText: 'nameserver 127.0.0.1\n' } as unknown as ResolverDiff;
     const lines = formatResolverDiff(d).split('\n');
     expect(lines).toContain('--- /etc/resolv.conf  saved original');
     expect(lines).toContain('+++ /etc/resolv.conf  current');
     expect(lines).toContain('-nameserver\\x09192.0.2.53');
+  });
+
+  it('walk 6 L5: a current file with NUL bytes is one line naming its size, never its bytes', () => {
+    const garbage = Buffer.from([0x6e, 0, 0xff, 10, 0, 0, 10]);
+    const d = { saved: { kind: 'file', contentBase64: Buffer.from('nameserver 192.0.2.53\n').toString('base64') }, current: { kind: 'file', contentBase64: garbage.toString('base64') }, identical: false, changes: [], savedText: 'nameserver 192.0.2.53\n', currentText: garbage.toString('utf8') } as unknown as ResolverDiff;
+    const lines = formatResolverDiff(d).split('\n');
+    expect(lines).toContain('-nameserver 192.0.2.53');
+    expect(lines).toContain('+(binary: 7 bytes, holds NUL bytes; not shown)');
+    expect(lines.join('\n')).not.toMatch(/\\x00|\uFFFD/);
   });
 });

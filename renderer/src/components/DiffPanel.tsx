@@ -2,6 +2,7 @@
 import { RichText } from './RichText';
 import type { ResolverEntry } from '../../../shared/types';
 import { sideBySide, unifiedDiffLines } from '../lib/side-by-side';
+import { diffTexts } from '../../../shared/diff-texts';
 import { CADENCE_MS } from '../../../shared/cadence';
 import { lastKnownText } from '../lib/last-known';
 import { usePoll } from '../lib/use-poll';
@@ -27,6 +28,8 @@ export function DiffPanel() {
   const fetchedAt = useDiff((s) => s.fetchedAt);
   const refresh = useDiff((s) => s.refresh);
   usePoll(refresh, CADENCE_MS.diff);
+  // A side that is no text (NUL bytes, not UTF-8) is one line naming its size, not lines of �.
+  const texts = diff ? diffTexts(diff) : { saved: '', current: '' };
   return (
     <section className="panel" data-testid="panel-diff">
       <h2>Resolver diff</h2>
@@ -70,7 +73,7 @@ export function DiffPanel() {
               </div>
               {view === 'unified' ? (
                 <pre className="code" data-testid="diff-unified">
-                  {unifiedDiffLines(diff.savedText, diff.currentText ?? '').map((l, i) => (
+                  {unifiedDiffLines(texts.saved, texts.current).map((l, i) => (
                     <div key={i} className={l.startsWith('+') && !l.startsWith('+++') ? 'add' : l.startsWith('-') && !l.startsWith('---') ? 'del' : ''}>{l || ' '}</div>
                   ))}
                 </pre>
@@ -80,7 +83,7 @@ export function DiffPanel() {
                     <tr><th>Saved original</th><th>Current</th></tr>
                   </thead>
                   <tbody>
-                    {sideBySide(diff.savedText, diff.currentText ?? '').map((r, i) => (
+                    {sideBySide(texts.saved, texts.current).map((r, i) => (
                       <tr key={i} className={r.kind}>
                         <td className={r.kind === 'removed' || r.kind === 'changed' ? 'del' : ''}>{r.left ?? ''}</td>
                         <td className={r.kind === 'added' || r.kind === 'changed' ? 'add' : ''}>{r.right ?? ''}</td>

@@ -10,9 +10,10 @@ import type { HostDnsStatus, NetworkChangeView } from '../../../shared/types';
 import { timeText } from '../lib/last-known';
 
 const dns = vi.hoisted(() => ({ status: null as unknown, busy: false, stop: async () => {}, networkChanges: [] as unknown[] }));
+const diffs = vi.hoisted(() => ({ diff: null as unknown }));
 vi.mock('../stores', () => ({
   useDns: (sel: (s: typeof dns) => unknown) => sel(dns),
-  useDiff: (sel: (s: { diff: null }) => unknown) => sel({ diff: null }),
+  useDiff: (sel: (s: typeof diffs) => unknown) => sel(diffs),
   useHealth: (sel: (s: { report: null }) => unknown) => sel({ report: null }),
   stores: { diff: { getState: () => ({ refresh: async () => {} }) } },
 }));
@@ -69,5 +70,23 @@ describe('DriftBanner', () => {
     // One dialog; closed, it holds Restore's words until Keep opens it.
     expect(html.match(/<dialog/g)).toHaveLength(1);
     expect(html).toContain('data-testid="confirm-restore" data-choice="restore"');
+  });
+  it('walk 6 L5: their file with NUL bytes shows as one line naming its size, not lines of U+FFFD', () => {
+    dns.status = { ...running, savedAt: '2026-12-02T01:00:00.000Z' };
+    const saved = 'nameserver 192.0.2.53\n';
+    const garbage = Buffer.concat([Buffer.from('nameserver 10.0.0.1\n'), Buffer.from([0, 0xff, 0xfe, 0, 10, 0x80, 0x81, 10])]);
+    const file = (b: Buffer) => ({ kind: 'file', contentBase64: b.toString('base64'), mode: 0o644, uid: 0, gid: 0, immutable: false });
+    diffs.diff = { saved: file(Buffer.from(saved)), current: file(garbage), savedText: saved, currentText: garbage.toString('utf8'), identical: false, changes: [] };
+    try {
+      const html = renderToStaticMarkup(<DriftBanner />);
+      const shown = /data-testid="drift-diff">(.*?)<\/pre>/s.exec(html)![1]!.replace(/<[^>]*>/g, '\n');
+      expect(shown).toContain('-nameserver 192.0.2.53');
+      expect(shown).toContain('+(binary: 28 bytes, holds NUL bytes; not shown)');
+      expect(shown).not.toContain('\uFFFD');
+      expect(shown).not.toContain('\u0000');
+      expect(shown).not.toContain('nameserver 10.0.0.1');
+    } finally {
+      diffs.diff = null;
+    }
   });
 });

@@ -18,6 +18,7 @@ import { driftLead, driftViaLead } from '../lib/drift-lead';
 import { keepRisk, keepRiskWords, savedNameserversNow } from '../../../shared/drift-default';
 import { followedCopy, savedCopyWords } from '../../../shared/saved-copy';
 import { unifiedDiffLines } from '../lib/side-by-side';
+import { diffTexts } from '../../../shared/diff-texts';
 import { stores, useDiff, useDns, useHealth } from '../stores';
 import { useUi } from '../lib/ui-state';
 
@@ -108,6 +109,8 @@ export function DriftBanner() {
   // Deleted (or a dangling link): no file of theirs to keep, and stop puts the saved original back
   // whatever the choice (teardown.ts isGone): said as such, never as "no nameserver line" (walk5 M5).
   const gone = risk?.kind === 'gone' ? risk.what : null;
+  // A file that is no text (NUL bytes, not UTF-8) is one line naming its size, not lines of � (walk 6 L5).
+  const texts = diff ? diffTexts(diff) : null;
   return (
     <div className="banner warn" role="alert" id={DRIFT_BANNER_ID} tabIndex={-1} data-testid="drift-banner" data-route={via ? 'via-k2s' : 'bypass'}>
       <strong>{gone ? `/etc/resolv.conf was ${gone} while K2s DNS was running.` : 'Another program rewrote /etc/resolv.conf while K2s DNS was running.'}</strong>
@@ -144,7 +147,7 @@ export function DriftBanner() {
       )}
       {diff?.savedText != null && (
         <pre className="code" data-testid="drift-diff">
-          {unifiedDiffLines(diff.savedText, diff.currentText ?? '').map((l, i) => (
+          {unifiedDiffLines(texts!.saved, texts!.current).map((l, i) => (
             <div key={i} className={l.startsWith('+') && !l.startsWith('+++') ? 'add' : l.startsWith('-') && !l.startsWith('---') ? 'del' : ''}>{l || ' '}</div>
           ))}
         </pre>
