@@ -115,5 +115,28 @@ describe('LogsPanel Queries view: a filter\'s older matches and what counts as a
     expect(count(render())).toBe('1 of 3 queries');
     state.rcode = '';
   });
+
+  // Walk 6 L6: "802 matching queries in the exact query log (…)" above "18 matching queries shown".
+  it('a search with the Response or Route filter on: one count, of the rows that pass every filter', () => {
+    const found = [row(1), { ...row(2), rcode: 'SERVFAIL' }, { ...row(3), rcode: 'SERVFAIL', route: 'upstream' }, row(4)];
+    const searchOf = (over: object) => ({ text: 'e', loading: false, result: null, log: null, error: null, exact: { available: true, reason: null, rows: found, oldestUs: 1, search: { text: 'e', matches: 4, truncated: false, bytesScanned: 2.2 * 2 ** 20, files: ['/var/log/dnsproxy/queries.jsonl'], tookMs: 98, ...over } } });
+    Object.assign(state, { queryText: 'e', rcode: 'problems', exact: { available: true, reason: null, rows: found, complete: true, files, oldestUs: 1 }, search: searchOf({}) });
+    let html = render();
+    expect(/data-testid="logs-search-count"[^>]*>([^<]*)</.exec(html)?.[1]).toBe('2 matching queries (Response: problems only) in the exact query log (queries.jsonl: 2.2 MiB searched in 98 ms)');
+    expect(count(html)).toBe('2 matching queries shown');
+    expect(text(html)).not.toContain('4 matching queries');
+    // Both filters.
+    state.route = 'upstream';
+    html = render();
+    expect(/data-testid="logs-search-count"[^>]*>([^<]*)</.exec(html)?.[1]).toBe('1 matching query (Response: problems only, Route: upstream) in the exact query log (queries.jsonl: 2.2 MiB searched in 98 ms)');
+    expect(count(html)).toBe('1 matching query shown');
+    // The search held only the newest of its text matches: the count is of those, and says so.
+    Object.assign(state, { route: '', search: searchOf({ matches: 5120, truncated: true }) });
+    expect(/data-testid="logs-search-count"[^>]*>([^<]*)</.exec(render())?.[1]).toBe('2 matching queries (Response: problems only) among the newest 4 of 5,120 with “e” in the exact query log (queries.jsonl: 2.2 MiB searched in 98 ms)');
+    // No filter: the text's matches, as before.
+    Object.assign(state, { rcode: '', search: searchOf({}) });
+    expect(/data-testid="logs-search-count"[^>]*>([^<]*)</.exec(render())?.[1]).toBe('4 matching queries in the exact query log (queries.jsonl: 2.2 MiB searched in 98 ms)');
+    Object.assign(state, { queryText: '', search: null, exact: null });
+  });
 });
 

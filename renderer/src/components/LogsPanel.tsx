@@ -18,7 +18,7 @@ import { searchExpansions, type SearchExpansion } from '../lib/search-expansion'
 import { isSearchNxdomain, isShownProblem } from '../lib/problem-rows';
 import { logStartText } from '../lib/log-start';
 import { hidesAsProbeLine } from '../../../shared/health-probe';
-import { exactSearchCountText, searchCountText } from '../lib/log-counts';
+import { exactFilteredCountText, exactSearchCountText, queryFilterWords, searchCountText } from '../lib/log-counts';
 import type { LogLine, LogSearch } from '../../../shared/types';
 import { useLogs } from '../stores';
 import { EXACT_POLL_MS, MAX_EXACT_HISTORY, MAX_HISTORY_LINES, MAX_LOG_LINES, type LogsSearchState } from '../stores/logs';
@@ -28,6 +28,9 @@ import { routeExactRows, type ExactQueryLog } from '../../../shared/query-log/ex
 
 /** Why a row is marked ≈ (QueryRow.mixed, shared/query-log.ts). */
 const MIXED_TITLE = 'dnsproxy logged this query at the same moment as another and its log names no request, so the client, answer or rcode shown may be the other query’s';
+
+/** The Response select's words for its values that are no rcode (the others show the rcode itself). */
+const RCODE_LABEL: Record<string, string> = { problems: 'problems only', none: 'no reply' };
 
 const QUERY_ROW_PX = 28;
 const RAW_ROW_PX = 22;
@@ -194,11 +197,15 @@ function OlderMatchesBar({ search, load }: { search: LogsSearchState | null; loa
   );
 }
 
-/** What the whole-log search found, or that it runs. */
-function SearchSummary({ search }: { search: { text: string; loading: boolean; result: LogSearch | null; exact: ExactQueryLog | null; error: string | null } | null }) {
+/**
+ * What the whole-log search found, or that it runs. `filtered`: the Queries view's Response or
+ * Route filter is on, so an exact-log search is counted after them (the rows shown), one count.
+ */
+function SearchSummary({ search, filtered }: { search: { text: string; loading: boolean; result: LogSearch | null; exact: ExactQueryLog | null; error: string | null } | null; filtered: { words: string; shown: number } | null }) {
   if (!search) return null;
   if (search.error) return <p className="error-text" role="alert" data-testid="logs-search-error">Searching the log failed: {search.error}</p>;
-  const found = search.exact?.search ? exactSearchCountText(search.exact.search, search.exact.rows.length) : search.result ? searchCountText(search.result) : null;
+  const exact = search.exact?.search;
+  const found = exact ? (filtered ? exactFilteredCountText(exact, search.exact!.rows.length, filtered.shown, filtered.words) : exactSearchCountText(exact, search.exact!.rows.length)) : search.result ? searchCountText(search.result) : null;
   return (
     <p className="muted" data-testid="logs-search-count" aria-live="polite">
       {found ?? `Searching the whole log for “${search.text}”…`}
@@ -457,6 +464,8 @@ export function LogsPanel() {
     // Search-list NXDOMAINs are glibc's walk, not problems (lib/problem-rows.ts); said in the count.
     return { shownQueries: base.filter((r) => isShownProblem(r, expansions)), searchNx: base.filter((r) => isSearchNxdomain(r, expansions)).length };
   }, [queries, queryText, rcode, route, exactFound, expansions]);
+  // The Response and Route filters in words, for the one search count (walk 6 L6).
+  const filterWords = queryFilterWords(rcode === '' ? null : (RCODE_LABEL[rcode] ?? rcode), route === '' ? null : ROUTE_LABEL[route]);
   // The raw view's "(M queries)": queries with a query line here, not an upstream's failure line alone.
   const rawQueries = useMemo(() => queriesInLines(lines, owners), [lines, owners]);
   // A probe's own query/answer lines may be hidden; an engine ERROR/WARN line about one never is.
@@ -487,7 +496,7 @@ export function LogsPanel() {
           <input type="checkbox" checked={showProbes} onChange={(e) => setShowProbes(e.target.checked)} data-testid="logs-show-probes" /> show k2s-dns health probes ({probes})
         </label>
       </div>
-      <SearchSummary search={searching ? search : null} />
+      <SearchSummary search={searching ? search : null} filtered={view === 'queries' && filterWords ? { words: filterWords, shown: shownQueries.length } : null} />
       {view === 'queries' && exact ? (
         <p className="muted" data-testid="logs-exact" data-available={exact.available}>
           {exact.available ? 'Exact query log: each row is one client socket\'s query and the answer to it, read from the proxy\'s packets, with the upstream that answered.' : exact.reason}

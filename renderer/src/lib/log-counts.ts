@@ -80,3 +80,30 @@ export function exactSearchCountText(r: { matches: number; truncated: boolean; b
   const newest = held === undefined ? '; showing the newest' : `; showing the newest ${held.toLocaleString('en-US')}`;
   return `${plural(r.matches, 'matching query', 'matching queries')} in the exact query log (${files}: ${size})${r.truncated ? newest : ''}`;
 }
+
+/**
+ * The Queries view's filters besides the text, in words for the search count: `Response:
+ * problems only`, `Route: cluster zone` (`rcodeLabel`/`routeLabel` as the selects show them);
+ * null when neither is set.
+ */
+export function queryFilterWords(rcodeLabel: string | null, routeLabel: string | null): string | null {
+  const parts = [rcodeLabel ? `Response: ${rcodeLabel}` : null, routeLabel ? `Route: ${routeLabel}` : null].filter((p): p is string => p !== null);
+  return parts.length ? parts.join(', ') : null;
+}
+
+/**
+ * A search of the exact query log with the Response or Route filter on, as ONE count: the rows
+ * that pass every filter (`shown`), never the text's matches beside it (walk 6 L6: "802 matching
+ * queries in the exact query log" above "18 matching queries shown" with problems only) —
+ * `18 matching queries (Response: problems only) in the exact query log (queries.jsonl: 2.2 MiB
+ * searched in 98 ms)`. When the search held only the newest of its text matches (`held` of
+ * `r.matches`), the count can only be of those, and says so: `… among the newest 2,000 of 5,120
+ * with “foo” in the exact query log (…)`.
+ */
+export function exactFilteredCountText(r: { text: string; matches: number; truncated: boolean; bytesScanned: number; files: string[]; tookMs: number }, held: number, shown: number, filters: string): string {
+  const files = r.files.length ? r.files.map(baseName).join(', ') : 'no file yet';
+  const size = `${(r.bytesScanned / 2 ** 20).toFixed(1)} MiB searched in ${Math.round(r.tookMs)} ms`;
+  const among = r.truncated ? ` among the newest ${held.toLocaleString('en-US')} of ${r.matches.toLocaleString('en-US')} with “${r.text}”` : '';
+  return `${plural(shown, 'matching query', 'matching queries')} (${filters})${among} in the exact query log (${files}: ${size})`;
+}
+
