@@ -17,6 +17,8 @@ import { cliCommand, setCliRunningStart } from '../../../shared/fix';
 import { fixText } from '../../../shared/health';
 import { readState } from '../host/resolver-state';
 import { TEST_START_OPTS, trackedHosts } from '../../../e2e/support/test-deps';
+import { printEvent } from '../../cli/print';
+import type { LifecycleEvent } from '../../../shared/lifecycle-events';
 
 const newHost = trackedHosts();
 
@@ -31,6 +33,19 @@ describe('start while running with other options', () => {
     expect(await readFile(join(h.root, 'etc/resolv.conf'))).toEqual(managed);
     // The same options as running: still the plain "nothing changed", exit 0.
     expect(await startDns(h.deps, { ...TEST_START_OPTS, upstreams: ['192.0.2.53'] }, () => undefined)).toMatchObject({ ok: true, exitCode: 0, message: 'K2s DNS is already running; nothing changed.' });
+  });
+
+  it("walk 6 L7: the refusal is the preflight step's failure — the CLI prints ✗ preflight, never ✓ preflight before REFUSED", async () => {
+    const { h, cli } = await dnsmasqRunning();
+    const events: LifecycleEvent[] = [];
+    const r = await startDns(h.deps, cli({ engine: 'adguard' }), (e) => events.push(e));
+    expect(r).toMatchObject({ ok: false, exitCode: 3, code: 'RUNNING_OTHER_OPTIONS' });
+    const steps = events.filter((e) => e.type === 'step').map((e) => `${e.step} ${e.status}`);
+    expect(steps).toEqual(['preflight running', 'preflight failed']);
+    const printed: string[] = [];
+    for (const e of events) printEvent(e, false, (l) => printed.push(l));
+    expect(printed).toEqual([`✗ preflight    ${r.message}`, `REFUSED: ${r.message}`]);
+    expect(printed.join('\n')).not.toContain('✓');
   });
 
   it('otherOptions: nothing asked, or no state, is nothing other', () => {

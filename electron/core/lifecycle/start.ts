@@ -72,6 +72,13 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
     }
     const pre = await r.run('preflight', 'Checking root, engine, kubeconfig, resolver and port 53', async () => {
       const p = await preflight(deps, opts);
+      // Options that differ from the running ones are not applied by a running start: saying
+      // "nothing changed" with exit 0 read as done (second walk high). Refused, with the way — as
+      // the preflight step's failure, so its line is no ✓ before REFUSED (walk 6 L7).
+      const other = p.alreadyRunning ? otherOptions(opts, p.existing) : [];
+      if (other.length > 0) {
+        throw refused('RUNNING_OTHER_OPTIONS', `K2s DNS is already running with other options (${other.join('; ')}); nothing changed. A start does not change a running K2s DNS: to use these options, run ${cliCommand('stop', true)} && ${askedStartLine(opts)}`);
+      }
       return {
         value: p,
         // Every dropped nameserver with its reason in the plain output too (a `%2` scope id).
@@ -95,13 +102,6 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
         );
         r.emit('ready', 'done', restarted ? 'K2s DNS is already running; the network follower was not, and was restarted.' : 'K2s DNS is already running; the network follower is not running and did not start.');
         return finish(r, true, EXIT.ok, restarted ? 'K2s DNS is already running; the network follower was restarted.' : 'K2s DNS is already running; the network follower did not start.', undefined, warnings);
-      }
-      // Options that differ from the running ones are not applied by a running start: saying
-      // "nothing changed" with exit 0 read as done (second walk high). Refused, with the way.
-      const other = otherOptions(opts, pre.existing);
-      if (other.length > 0) {
-        r.emit('ready', 'skipped', 'K2s DNS is already running with other options.');
-        return finish(r, false, EXIT.refused, `K2s DNS is already running with other options (${other.join('; ')}); nothing changed. A start does not change a running K2s DNS: to use these options, run ${cliCommand('stop', true)} && ${askedStartLine(opts)}`, 'RUNNING_OTHER_OPTIONS');
       }
       r.emit('ready', 'done', 'K2s DNS is already running; the saved original resolver was kept.');
       return finish(r, true, EXIT.ok, 'K2s DNS is already running; nothing changed.');
