@@ -258,8 +258,12 @@ export interface HostDnsStatus {
    * cluster names do not resolve (health); starting/stopping: an operation runs now (journal).
    */
   state: 'running' | 'stopped' | 'degraded' | 'starting' | 'stopping';
-  /** The operation in progress (from the lifecycle journal), so a reloaded window can rebuild its timeline. */
-  operation?: { op: 'start' | 'stop' | 'uninstall'; step: string; pid: number; startedAt: string } | null;
+  /**
+   * The operation in progress (from the lifecycle journal), so a reloaded window can rebuild its
+   * timeline: the step it runs, and `done`, the steps that ended before it with their messages
+   * (absent when none ended yet, or the journal is of an older version).
+   */
+  operation?: { op: 'start' | 'stop' | 'uninstall'; step: string; pid: number; startedAt: string; done?: Array<{ step: string; status: 'done' | 'skipped' | 'failed'; message: string }> } | null;
   /** The end-to-end path check (shared/health.ts), when the caller ran it. */
   health?: HealthReport;
   engine: EngineName | null;

@@ -16,6 +16,35 @@ export interface JournalEntry {
   pid: number;
   startedAt: string;
   updatedAt: string;
+  /**
+   * The steps of this operation that ended before `step`, with the message each ended with
+   * (JOURNAL_MESSAGE_MAX characters at most), oldest first: a window that follows the operation
+   * from status shows what they did (walk 6 L8: a CLI stop's restore showed only "done before
+   * this window followed the operation"). Absent in journals of older versions and before the
+   * first step ended.
+   */
+  done?: JournalStep[];
+}
+
+/** A step that ended, as the journal keeps it (JournalEntry.done). */
+export interface JournalStep {
+  step: StepName;
+  status: 'done' | 'skipped' | 'failed';
+  message: string;
+}
+
+/** Longest step message the journal keeps, characters (a restore's names two files and a writer; far below this). */
+export const JOURNAL_MESSAGE_MAX = 2000;
+
+/**
+ * The well-formed entries of `j.done` (a step name, an end status, a string message, cut to
+ * JOURNAL_MESSAGE_MAX); [] when the journal has none.
+ */
+export function journalSteps(j: Pick<JournalEntry, 'done'>): JournalStep[] {
+  if (!Array.isArray(j.done)) return [];
+  return j.done
+    .filter((d) => typeof d?.step === 'string' && (d.status === 'done' || d.status === 'skipped' || d.status === 'failed') && typeof d.message === 'string')
+    .map((d) => ({ step: d.step, status: d.status, message: d.message.slice(0, JOURNAL_MESSAGE_MAX) }));
 }
 
 /** Where the last recovery is recorded for status and the UI (removed by the next clean op). */

@@ -12,7 +12,7 @@ import { linkEndNotFile } from '../host/link-end';
 import { isManagedEntry } from './preflight';
 import { isGone } from './resolver-gone';
 import { StateFileCorruptError } from '../host/state-store';
-import { interruptedOperation, readJournal, readRecovery } from './journal';
+import { interruptedOperation, journalSteps, readJournal, readRecovery } from './journal';
 import { readWatchdogState, recordedProxyPid, watchdogAlive } from '../host/supervised-service';
 import { MAX_RESTARTS } from '../host/supervisor-script';
 import { resolvedRouteFinding } from '../doctor/resolved-route';
@@ -274,7 +274,7 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     proxyFilesLeft,
     pid: service.pid,
     messages,
-    operation: journal ? { op: journal.op, step: journal.step, pid: journal.pid, startedAt: journal.startedAt } : null,
+    operation: journal ? { op: journal.op, step: journal.step, pid: journal.pid, startedAt: journal.startedAt, ...(journalSteps(journal).length ? { done: journalSteps(journal) } : {}) } : null,
     ...(stateProblem ? { stateProblem } : {}),
     ...(unreadable && stateImplied ? { stateUnreadable: `${K2S_PATHS.stateFile} is readable by root only (its directory ${K2S_PATHS.stateDir} is 0700) and this app runs as uid ${deps.uid()}` } : {}),
     ...(unreadable && !stateImplied ? { stateUnreadable: `${K2S_PATHS.stateDir} is readable by root only (0700), so whether it holds a saved state cannot be seen as uid ${deps.uid()}; K2s DNS is not running and does not own /etc/resolv.conf` } : {}),

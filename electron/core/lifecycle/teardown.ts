@@ -18,7 +18,7 @@ import { StateFileCorruptError, moveStateAside } from '../host/state-store';
 import { isK2sWrittenSha, type ResolverStateFile } from '../../../shared/state-file';
 import { StepReporter, type EventSink } from './reporter';
 import { resolvedActive, restartResolved, revertRoute } from './resolved';
-import { writeJournal, LAST_RECOVERY } from './journal';
+import { writeJournal, JOURNAL_MESSAGE_MAX, LAST_RECOVERY, type JournalStep } from './journal';
 import { isBindMounted, isNoRoomError, noRoomMessage } from '../host/mounts';
 import { WATCHDOG_PID_FILE, WATCHDOG_STATE_FILE } from '../host/supervised-service';
 import { LOGROTATE_PATH, rotatedLogPath } from '../host/query-log';
@@ -108,16 +108,23 @@ function entrySha(entry: ResolverEntry): string | null {
 }
 
 /**
- * A reporter whose steps are journaled before they run (crash recovery, journal.ts). For stop
+ * A reporter whose steps are journaled before they run (crash recovery, journal.ts), each write
+ * with the steps that ended so far and their messages (JournalEntry.done). For stop
  * and uninstall a journal that cannot be written for lack of room (full /var/lib) is skipped
  * with a sentence in `notes`: restoring the resolver must never wait for free space.
  */
 export function journaledReporter(deps: LifecycleDeps, op: Operation, sink: EventSink, notes?: string[]): StepReporter {
   const startedAt = new Date(deps.now()).toISOString();
-  return new StepReporter(op, sink, () => deps.now(), async (step) => {
+  // Steps that ended, with their messages: each journal write carries them (JournalEntry.done).
+  const ended: JournalStep[] = [];
+  const record: EventSink = (e) => {
+    if (e.type === 'step' && e.status !== 'running') ended.push({ step: e.step, status: e.status, message: e.message.slice(0, JOURNAL_MESSAGE_MAX) });
+    sink(e);
+  };
+  return new StepReporter(op, record, () => deps.now(), async (step) => {
     if (step === 'preflight') return;
     try {
-      await writeJournal(deps.fs, { version: 1, op, step, pid: process.pid, startedAt, updatedAt: new Date(deps.now()).toISOString() });
+      await writeJournal(deps.fs, { version: 1, op, step, pid: process.pid, startedAt, updatedAt: new Date(deps.now()).toISOString(), ...(ended.length ? { done: [...ended] } : {}) });
     } catch (err) {
       if (op === 'start' || !isNoRoomError(err) || !notes) throw err;
       const why = noRoomMessage(K2S_PATHS.journal, deps.fs.real(K2S_PATHS.journal), (err as NodeJS.ErrnoException).code, await deps.mountinfo().catch(() => ''), `run k2s-dns ${op} again if it is interrupted`);

@@ -37,6 +37,21 @@ describe('journal replay after a reload or a CLI start', () => {
     expect(t.steps.map((s) => `${s.step}:${s.status}`)).toEqual(['preflight:done', 'save:done', 'discover:done', 'config:done', 'service:done', 'activate:done', 'verify:done', 'ready:done']);
     expect(t.steps[5]!.message).toBe(OUTSIDE);
   });
+  it("walk 6 L8: a CLI stop's restore step, ended before this window saw the journal, shows what it did (operation.done), not only EARLIER", () => {
+    const said = 'Someone else had changed /etc/resolv.conf; restored the original saved at 2026-12-04T21:48:45.915Z anyway, byte for byte (Restore my original).';
+    const stopping = { ...running, state: 'stopping', operation: { op: 'stop', step: 'stop-service', pid: 90, startedAt: new Date(1000).toISOString(), done: [{ step: 'restore', status: 'done', message: said }] } } as HostDnsStatus;
+    const seen = journalEvents(running, stopping, [], 5000);
+    expect(seen).toEqual([
+      { type: 'step', op: 'stop', step: 'restore', status: 'done', message: said, at: 5000 },
+      { type: 'step', op: 'stop', step: 'stop-service', status: 'running', message: 'stop run outside this window by k2s-dns process 90 (followed from its journal)', at: 5000 },
+    ]);
+    // The next poll of the same journal adds nothing; the end adds the result.
+    expect(journalEvents(stopping, stopping, seen, 6000)).toEqual([]);
+    const end = journalEvents(stopping, base, seen, 7000);
+    const t = buildTimeline([...seen, ...end]);
+    expect(t.steps.map((s) => `${s.step}:${s.status}:${s.message}`)).toEqual([`restore:done:${said}`, `stop-service:done:${seen[1]!.type === 'step' ? seen[1]!.message : ''}`]);
+    expect(t.steps.some((s) => s.message === EARLIER)).toBe(false);
+  });
   it('a CLI stop or start between two polls (no journal seen) becomes a result; not while this window runs an operation', () => {
     const stopped = journalEvents(running, base, [], 8000);
     // Named by the proxy PID the CLI names ("Stopped k2s-dnsproxy (PID 78)"), the last one that ran.

@@ -58,9 +58,10 @@ export function statusKey(s: HostDnsStatus | null): string {
 }
 
 /**
- * Timeline events for an operation seen in the journal but not in the pushed events: the
- * journal's step as running (earlier steps are filled in by buildTimeline), and a result once
- * the journal is gone. Empty when the push channel already told the story.
+ * Timeline events for an operation seen in the journal but not in the pushed events: the steps
+ * the journal says ended, with their messages (operation.done), the journal's step as running
+ * (earlier steps it does not name are filled in by buildTimeline), and a result once the journal
+ * is gone. Empty when the push channel already told the story.
  */
 export function journalEvents(prev: HostDnsStatus | null, next: HostDnsStatus, events: readonly LifecycleEvent[], now: number, busy: Operation | null = null, proxyPid: number | null = null): LifecycleEvent[] {
   // The proxy an outside stop ended, named by its PID as the CLI names it ("Stopped k2s-dnsproxy (PID N)").
@@ -74,8 +75,13 @@ export function journalEvents(prev: HostDnsStatus | null, next: HostDnsStatus, e
     // An interrupted journal while this window's own operation runs (a Stop that recovers it):
     // that operation's pushed events tell the story; a step of the old one would split it.
     if (busy !== null && next.state === 'degraded') return [];
-    const known = events.some((e) => e.type === 'step' && e.op === op.op && e.step === op.step && e.at >= Date.parse(op.startedAt) - 1000);
-    return known ? [] : [{ type: 'step', op: op.op, step: op.step as StepEvent['step'], status: 'running', message: `${op.op} run outside this window by k2s-dns process ${op.pid} (followed from its journal)`, at: now }];
+    const since = Date.parse(op.startedAt) - 1000;
+    const seen = (step: string, status?: StepEvent['status']) => events.some((e) => e.type === 'step' && e.op === op.op && e.step === step && (status === undefined || e.status === status) && e.at >= since);
+    // The steps that ended before the journal's, with what they did (walk 6 L8: a CLI stop's
+    // restore said only "done before this window followed the operation", not whose file it replaced).
+    const ended: LifecycleEvent[] = (op.done ?? []).filter((d) => !seen(d.step, d.status)).map((d) => ({ type: 'step', op: op.op, step: d.step as StepEvent['step'], status: d.status, message: d.message, at: now }));
+    const running: LifecycleEvent[] = seen(op.step) ? [] : [{ type: 'step', op: op.op, step: op.step as StepEvent['step'], status: 'running', message: `${op.op} run outside this window by k2s-dns process ${op.pid} (followed from its journal)`, at: now }];
+    return [...ended, ...running];
   }
   const was = prev?.operation;
   // Not while this window runs an operation: the journal is cleared just before its own result.
