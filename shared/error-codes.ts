@@ -45,9 +45,18 @@ export interface ErrorCodeEntry {
   /**
    * HTTP status the web bridge answers when a call ends in an error envelope with this code.
    * 200: the code only ever comes back inside a call's result (a ResultEvent with ok false, or a
-   * warning), which the bridge answers 200; thrown as an envelope instead it would be a 500.
+   * warning), which the bridge answers 200; thrown as an envelope instead it would be a 500 —
+   * unless `shownState` is set.
    */
   http: number;
+  /**
+   * The code names a state of the host or cluster that the window shows while it lasts (the API
+   * server does not answer, no kubeconfig), not a failed call: the web bridge answers its error
+   * envelope with HTTP 200 (`http`), so the browser logs no "Failed to load resource" for an
+   * expected state (walk 6 L9: a 504 for zones:list while the API was down). The envelope's
+   * `ok: false` and code still say it; the CLI's exit status is unchanged.
+   */
+  shownState?: true;
   /** What happened, in one line (the message itself names the cause and the fix). */
   meaning: string;
 }
@@ -69,9 +78,9 @@ export const ERROR_CODES = {
   NETWORK: { exit: [EXIT.failed], http: 502, meaning: 'The client got no valid reply from the backend (made by the client, never sent by the bridge).' },
   BACKEND_ERROR: { exit: [EXIT.failed], http: 500, meaning: 'The backend failed without a code of its own.' },
   // --- cluster access (electron/core/cluster/errors.ts) ---
-  NO_KUBECONFIG: { exit: refusedOnly, http: 404, meaning: 'No kubeconfig was found, or the one given cannot be read or loaded.' },
-  CLUSTER_UNREACHABLE: { exit: [EXIT.failed], http: 504, meaning: 'The Kubernetes API server refused the connection, could not be resolved, or did not answer in time.' },
-  CLUSTER_UNAUTHORIZED: { exit: [EXIT.failed], http: 502, meaning: 'The API server answered 401/403 to the kubeconfig\'s credentials.' },
+  NO_KUBECONFIG: { exit: refusedOnly, http: 200, shownState: true, meaning: 'No kubeconfig was found, or the one given cannot be read or loaded.' },
+  CLUSTER_UNREACHABLE: { exit: [EXIT.failed], http: 200, shownState: true, meaning: 'The Kubernetes API server refused the connection, could not be resolved, or did not answer in time.' },
+  CLUSTER_UNAUTHORIZED: { exit: [EXIT.failed], http: 200, shownState: true, meaning: 'The API server answered 401/403 to the kubeconfig\'s credentials.' },
   CLUSTER_BAD_RESPONSE: { exit: [EXIT.failed], http: 502, meaning: 'The API server answered something that is not the expected Kubernetes object.' },
   // --- the privileged helper and its elevation (electron/helper/) ---
   HELPER_NOT_INSTALLED: { exit: refusedOnly, http: 200, meaning: 'The root helper is not installed where pkexec may run it; nothing ran.' },
@@ -140,10 +149,13 @@ export function isErrorCode(code: string): code is ErrorCode {
 }
 
 /**
- * HTTP status of an error envelope with `code`: the catalogue's, or 500 for a code the
- * catalogue does not know or that only comes back inside a result (its `http` is 200).
+ * HTTP status of an error envelope with `code`: the catalogue's; 200 for a state the window
+ * shows (ErrorCodeEntry.shownState); 500 for a code the catalogue does not know or that only
+ * comes back inside a result (its `http` is 200).
  */
 export function httpStatusFor(code: string): number {
-  const http = isErrorCode(code) ? ERROR_CODES[code].http : 500;
-  return http >= 400 ? http : 500;
+  if (!isErrorCode(code)) return 500;
+  const entry: ErrorCodeEntry = ERROR_CODES[code];
+  if (entry.shownState) return 200;
+  return entry.http >= 400 ? entry.http : 500;
 }

@@ -225,7 +225,8 @@ export function createFakeBackend(opts: FakeBackendOptions = {}): AppBackend & {
       return result('uninstall', true, 'Uninstalled K2s DNS files; the original resolver is in place.');
     },
     async zonesList() {
-      if (!api.up) throw new Error('Cannot reach the Kubernetes API at https://172.19.1.100:6443: connect ECONNREFUSED.');
+      // With the real backend's code (cluster/errors.ts ClusterUnreachableError): the web bridge answers it by its catalogue entry.
+      if (!api.up) throw Object.assign(new Error('Cannot reach the Kubernetes API at https://172.19.1.100:6443: connect ECONNREFUSED.'), { code: 'CLUSTER_UNREACHABLE' });
       return fakeDiscovery();
     },
     async resolverDiff() {

@@ -12,7 +12,17 @@ import { fakePagePerFile } from './fake-page';
 let page: Page;
 const api = { up: false };
 const host = { running: true };
-fakePagePerFile({ stepDelayMs: 20, logIntervalMs: 3_600_000, api, host }, (p) => (page = p));
+// Failed requests the browser logs (walk 6 L9: "Failed to load resource: … 504 (Gateway Timeout)" while the API was down).
+const failedLoads: string[] = [];
+fakePagePerFile({ stepDelayMs: 20, logIntervalMs: 3_600_000, api, host }, (p) => {
+  page = p;
+  page.on('response', (r) => {
+    if (r.status() >= 400) failedLoads.push(`${r.status()} ${r.url()}`);
+  });
+  page.on('console', (m) => {
+    if (m.type() === 'error') failedLoads.push(m.text());
+  });
+});
 
 test('Cluster card opened while the API is down: not known, never 0/0; kube-dns from the running proxy', async () => {
   const card = page.getByTestId('panel-cluster');
@@ -36,3 +46,14 @@ test('Zones tab opened while the API is down: the zones the running proxy routes
   await expect(panel.getByTestId('zones-in-use-heading')).toHaveText('Zones in use by the running proxy (the API does not answer)');
   await expect(panel.getByTestId('zone-in-use-cluster.local')).toContainText('172.21.0.10');
 });
+
+test('the API down is a state the window shows, not a failed request: no HTTP error and no console error (walk 6 L9)', async () => {
+  api.up = false;
+  await page.getByTestId('tab-zones').click();
+  await page.getByTestId('refresh-all').click();
+  await expect(page.getByTestId('panel-zones').getByRole('alert')).toContainText('Cannot reach the Kubernetes API');
+  await page.getByTestId('tab-overview').click();
+  await expect(page.getByTestId('panel-cluster').getByTestId('cluster-state')).toHaveText('Unreachable');
+  expect(failedLoads).toEqual([]);
+});
+

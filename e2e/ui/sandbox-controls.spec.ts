@@ -107,6 +107,21 @@ test('api down → the Cluster card says Unreachable within 5 s; api up → Reac
   try {
     expect(await ctl('api down')).toMatch(/^ok: the Kubernetes API http:\/\/127\.0\.0\.1:\d+ refuses connections/);
     await expect(state).toHaveText('Unreachable', { timeout: 5_000 });
+    // Every view read again while the API is down: the state is shown, no request fails in the
+    // browser (walk 6 L9: one "Failed to load resource: … 504 (Gateway Timeout)" in the console).
+    const failed: string[] = [];
+    const onResponse = (r: { status(): number; url(): string }) => void (r.status() >= 400 && failed.push(`${r.status()} ${r.url()}`));
+    page.on('response', onResponse);
+    try {
+      await page.getByTestId('tab-zones').click();
+      await page.getByTestId('refresh-all').click();
+      await expect(page.getByTestId('panel-zones').getByRole('alert').first()).toBeVisible({ timeout: 15_000 });
+      await page.getByTestId('tab-overview').click();
+      await expect(state).toHaveText('Unreachable');
+      expect(failed).toEqual([]);
+    } finally {
+      page.off('response', onResponse);
+    }
     // `status` says which: the walk saw the same line with the API up and down.
     expect(await ctl('status')).toMatch(/; Kubernetes API http:\/\/127\.0\.0\.1:\d+ down \(refuses connections\)$/);
     const cluster = await backend.clusterStatus({});

@@ -39,6 +39,23 @@ function wsFirst(url: string, options: WebSocket.ClientOptions, protocols: strin
   });
 }
 
+describe('the web bridge and states the window shows (walk 6 L9)', () => {
+  it('zones:list while the API server does not answer: HTTP 200 with the CLUSTER_UNREACHABLE envelope, never a 504 the browser logs', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'k2s-web-'));
+    writeFileSync(join(dir, 'index.html'), '<!doctype html><title>k2s-dns</title>');
+    const server = await startWebServer({ backend: createFakeBackend({ stepDelayMs: 1, api: { up: false } }), staticDir: dir });
+    try {
+      const port = Number(new URL(server.url).port);
+      const r = await http(port, 'POST', '/api/zones:list', { Host: `127.0.0.1:${port}`, 'Content-Type': 'application/json', Authorization: `Bearer ${server.token}` }, '{}');
+      expect(r.status).toBe(200);
+      expect(JSON.parse(r.body)).toEqual({ ok: false, error: { code: 'CLUSTER_UNREACHABLE', message: 'Cannot reach the Kubernetes API at https://172.19.1.100:6443: connect ECONNREFUSED.' } });
+    } finally {
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('startWebServer', () => {
   let dir: string;
   let server: WebServer;
