@@ -89,6 +89,8 @@ describe.each(PROXY_ENGINES.map((e) => [e]))('k2s-dns lifecycle on the test bed 
       expect(switched.code, switched.stdout + switched.stderr).toBe(3);
       expect(switched.result).toMatchObject({ ok: false, exitCode: 3, code: 'RUNNING_OTHER_OPTIONS' });
       expect(switched.result?.message).toContain(`(engine ${other} asked, ${engine} running)`);
+      // The refusal is the preflight step's: never a done preflight before REFUSED (walk 6 L7).
+      expect(switched.events.filter((e) => e.type === 'step').map((e) => `${e.step} ${e.status}`)).toEqual(['preflight running', 'preflight failed']);
     }
     expect((await k2sDns(['stop', '--json'])).code).toBe(0);
     expect(await tb.snapshotResolver()).toEqual(before);
