@@ -4,7 +4,7 @@
  * "Keep their file" as the default, which leaves no DNS).
  */
 import { describe, expect, it } from 'vitest';
-import { keepRisk, keepRiskWords, savedNameserversNow, verdictKeepRisk } from './drift-default';
+import { followerRefusal, keepRisk, keepRiskWords, savedNameserversNow, verdictKeepRisk } from './drift-default';
 import { driftRoute } from './drift-route';
 import { notResolverFileRefusal, resolverOwnerRefusal } from './network-writer';
 import type { HealthHop } from './health-report';
@@ -86,21 +86,32 @@ describe('savedNameserversNow (the banner claims the saved copy answers only whe
   });
 });
 
+describe('followerRefusal: why the follower refused their file, whatever keepRisk put first (walk 7 M1)', () => {
+  it('no resolver file, no nameserver but the proxy’s, a user-writable file; null for a file it would follow', () => {
+    expect(followerRefusal({ driftFileRefusal: 'the new file is not a resolver file: line 1 is no resolv.conf(5) directive', driftRoute: driftRoute('nameserver 10.99.99.99\n', LISTENERS) })).toBe('it is not a resolver file: line 1 is no resolv.conf(5) directive');
+    expect(followerRefusal({ driftRoute: driftRoute('search example\n', LISTENERS) })).toBe("it names no nameserver but K2s DNS's own listeners");
+    expect(followerRefusal({ driftRoute: driftRoute('nameserver 10.99.99.99\n', LISTENERS), driftOwnerRefusal: resolverOwnerRefusal({ uid: 0, gid: 0, mode: 0o666 }) })).toBe('it is writable by every user (mode 0666); K2s follows no file a user could write — fix it with chmod o-w');
+    expect(followerRefusal({ driftRoute: driftRoute('nameserver 10.99.99.99\n', LISTENERS) })).toBeNull();
+  });
+});
+
 describe('verdictKeepRisk: the drift verdict’s default, for the CLI fix (walk5 H1, M5)', () => {
   const owner = resolverOwnerRefusal({ uid: 0, gid: 0, mode: 0o666 })!;
   it('a 0666 file whose nameserver is dead: the banner’s warning (dead first), and a plain stop restores too (refused)', () => {
     const status = { resolverOwner: 'foreign' as const, driftRoute: driftRoute('nameserver 10.99.99.99\n', LISTENERS), driftOwnerRefusal: owner, resolverStamp: 'abc' };
     const r = verdictKeepRisk(status, [silent]);
-    expect(r).toEqual({ words: 'Keeping their file stops K2s DNS and leaves /etc/resolv.conf pointing at 10.99.99.99:53, which does not answer now (getaddrinfo was refused in 3 ms (getaddrinfo EAI_AGAIN)): no name would resolve on this host.', stopRestores: true, gone: null });
+    expect(r).toEqual({ words: 'Keeping their file stops K2s DNS and leaves /etc/resolv.conf pointing at 10.99.99.99:53, which does not answer now (getaddrinfo was refused in 3 ms (getaddrinfo EAI_AGAIN)): no name would resolve on this host.', stopRestores: true, gone: null, refused: 'it is writable by every user (mode 0666); K2s follows no file a user could write — fix it with chmod o-w' });
   });
   it('root’s 0644 file with a dead nameserver: the banner’s default only (a plain stop keeps it)', () => {
     const status = { resolverOwner: 'foreign' as const, driftRoute: driftRoute('nameserver 10.99.99.99\n', LISTENERS), resolverStamp: 'abc' };
     expect(verdictKeepRisk(status, [silent])?.stopRestores).toBe(false);
+    // Not refused by the follower: a start after Keep their file adopts a file it would have followed.
+    expect(verdictKeepRisk(status, [silent])?.refused).toBeNull();
     expect(verdictKeepRisk({ ...status, resolverOwner: 'k2s' }, [silent])).toBeNull();
   });
   it('a deleted file: gone, before no-nameserver, in words that say both choices put the original back', () => {
     const status = { resolverOwner: 'foreign' as const, driftRoute: driftRoute('', LISTENERS), driftGone: 'deleted', resolverStamp: 'absent' };
     expect(keepRisk(status, null)).toEqual({ kind: 'gone', what: 'deleted' });
-    expect(verdictKeepRisk(status, [])).toEqual({ words: '/etc/resolv.conf was deleted while K2s DNS ran, so there is no file of theirs to keep: both choices stop K2s DNS and put your saved original back, byte for byte.', stopRestores: true, gone: 'deleted' });
+    expect(verdictKeepRisk(status, [])).toEqual({ words: '/etc/resolv.conf was deleted while K2s DNS ran, so there is no file of theirs to keep: both choices stop K2s DNS and put your saved original back, byte for byte.', stopRestores: true, gone: 'deleted', refused: null });
   });
 });

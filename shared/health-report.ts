@@ -105,10 +105,13 @@ export interface HealthVerdict {
    * restores too (electron/core/lifecycle/teardown.ts restoreByDefault: every risk but `dead`,
    * which only the banner judges from the health check); `gone`: when /etc/resolv.conf was
    * deleted or left a dangling link, how (HostDnsStatus.driftGone: `deleted`…), else null (stop
-   * puts the saved original back whatever the choice).
+   * puts the saved original back whatever the choice); `refused`: why the network follower refused
+   * their file (shared/drift-default.ts followerRefusal, e.g. "it is writable by every user (mode
+   * 0666)"), else null: then Keep their file is printed as a stop only, with no start chained
+   * (a start would save that refused file as the original).
    * Absent when Keep their file is the default. verdictFix turns it into the fix's words.
    */
-  keepRisk?: { words: string; stopRestores: boolean; gone: string | null } | null;
+  keepRisk?: { words: string; stopRestores: boolean; gone: string | null; refused?: string | null } | null;
 }
 
 /** The whole check: hops in path order, the verdict, and when it ran. */

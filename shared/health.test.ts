@@ -140,6 +140,15 @@ describe('healthVerdict over every hop outcome', () => {
     expect(healthVerdict({ hops: hops(), state: 'running', interrupted: false, keepRisk }).keepRisk).toBeUndefined();
   });
 
+  it('a drift file the follower refused (walk 7 M1): Keep their file is a stop only, with why no start follows, in the CLI and the window', () => {
+    setCliName('k2s-dns');
+    const keepRisk = { words: 'Keeping their file stops K2s DNS and leaves /etc/resolv.conf pointing at 192.0.2.99:53, which does not answer now (getaddrinfo: network unreachable): no name would resolve on this host.', stopRestores: true, gone: null, refused: 'it is writable by every user (mode 0666); K2s follows no file a user could write — fix it with chmod o-w' };
+    const v = healthVerdict({ hops: hops({ system: q('system', 'NXDOMAIN') }, 'foreign'), state: 'degraded', interrupted: false, keepRisk });
+    expect(verdictFix(v, 'cli')).toBe(`"Restore my original" (the default): sudo k2s-dns stop --on-drift restore && sudo k2s-dns start; or "Keep their file", which only stops: sudo k2s-dns stop --on-drift keep (no start after it: K2s DNS refused to follow their file (it is writable by every user (mode 0666); K2s follows no file a user could write — fix it with chmod o-w), and a start would save it as your original). ${keepRisk.words}`);
+    expect(verdictFix(v, 'cli')).not.toContain('stop --on-drift keep &&');
+    expect(verdictFix(v, 'gui')).toBe('Choose "Restore my original" (the default) in the banner at the top, then Start; "Keep their file" only stops (no start after it: K2s DNS refused to follow their file (it is writable by every user (mode 0666); K2s follows no file a user could write — fix it with chmod o-w), and Start would save it as your original)');
+  });
+
   it('drift while the name still resolves elsewhere: warn, not ok', () => {
     expect(verdict(hops({}, 'foreign'), 'degraded')).toMatchObject({ level: 'warn', cause: 'drift' });
   });

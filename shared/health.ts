@@ -72,7 +72,9 @@ export function fixText(action: HealthAction | null, frontEnd: FrontEnd): string
  * then Restore my original comes first as the default and Keep their file second with the
  * banner's warning, so the CLI, the window's verdict, the banner and a plain `stop` name one
  * default (walk5 H1: status printed Keep as "the default" for a file stop restores over).
- * For a deleted file both choices put the saved original back, so the fix is a plain stop.
+ * For a deleted file both choices put the saved original back, so the fix is a plain stop. For a
+ * file the follower refused (keepRisk.refused) Keep their file is a stop only, as the banner's
+ * button: no start is chained to it (it would save the refused file as the original, walk 7 M1).
  */
 export function verdictFix(v: Pick<HealthVerdict, 'action' | 'keepRisk'>, frontEnd: FrontEnd): string | null {
   const risk = v.keepRisk;
@@ -97,6 +99,15 @@ export function verdictFix(v: Pick<HealthVerdict, 'action' | 'keepRisk'>, frontE
     return frontEnd === 'gui'
       ? `Nothing is broken now, you can leave K2s DNS running; to end the drift, choose "${restore.label}" (the default) in the banner at the top, not "${keep.label}": ${warning}`
       : `nothing is broken now; to end the drift: ${restore.cli} (${which}; not --on-drift keep: ${warning})`;
+  }
+  // A file the follower refused (its owner or mode, no resolver file, no nameserver but the proxy's):
+  // Keep their file only stops, as the banner's button does; a start after it would save that very
+  // file as the original (walk 7 M1), so none is chained and the fix says why.
+  if (risk.refused) {
+    const noStart = `no start after it: K2s DNS refused to follow their file (${risk.refused.replace(/\.$/, '')}), and a start would save it as your original`;
+    return frontEnd === 'gui'
+      ? `Choose "${restore.label}" (the default) in the banner at the top, then Start; "${keep.label}" only stops (${noStart.replace('a start', 'Start')})`
+      : `"${restore.label}" (${which}): ${restore.cli} && ${start}; or "${keep.label}", which only stops: ${keep.cli} (${noStart}). ${risk.words}`;
   }
   return frontEnd === 'gui'
     ? `Choose "${restore.label}" (the default) or "${keep.label}" in the banner at the top, then Start`

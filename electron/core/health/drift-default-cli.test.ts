@@ -34,9 +34,11 @@ describe('status (CLI): the drift fix names the banner’s and stop’s default'
     // The health line as `status` prints it (electron/cli/print.ts).
     const line = verdictLine(s.health!.verdict, 'cli');
     expect(line).toContain(' — "Restore my original" (the default): sudo k2s-dns stop --on-drift restore && sudo k2s-dns start');
-    // Keep second, then the banner's warning (keepRiskWords), word for word.
-    expect(line).toMatch(/; or "Keep their file": sudo k2s-dns stop --on-drift keep && sudo k2s-dns start --verify-name www\.example\.test\. Keeping their file stops K2s DNS and leaves \/etc\/resolv\.conf pointing at 10\.99\.99\.99:53, which does not answer now \(getaddrinfo: .*ENETUNREACH.*\): no name would resolve on this host\.$/);
-    expect(verdictLine(s.health!.verdict, 'gui')).toMatch(/ — Choose "Restore my original" \(the default\) or "Keep their file" in the banner at the top, then Start$/);
+    // Keep second, a stop only (the follower refused this 0666 file: a start would save it as the
+    // original, walk 7 M1), then the banner's warning (keepRiskWords), word for word.
+    expect(line).toMatch(/; or "Keep their file", which only stops: sudo k2s-dns stop --on-drift keep \(no start after it: K2s DNS refused to follow their file \(it is writable by every user \(mode 0666\); K2s follows no file a user could write — fix it with chmod o-w\), and a start would save it as your original\)\. Keeping their file stops K2s DNS and leaves \/etc\/resolv\.conf pointing at 10\.99\.99\.99:53, which does not answer now \(getaddrinfo: .*ENETUNREACH.*\): no name would resolve on this host\.$/);
+    expect(line).not.toMatch(/stop --on-drift keep &&/);
+    expect(verdictLine(s.health!.verdict, 'gui')).toMatch(/ — Choose "Restore my original" \(the default\) in the banner at the top, then Start; "Keep their file" only stops \(no start after it: K2s DNS refused to follow their file \(it is writable by every user \(mode 0666\); K2s follows no file a user could write — fix it with chmod o-w\), and Start would save it as your original\)$/);
     expect(line.indexOf('"Restore my original"')).toBeLessThan(line.indexOf('"Keep their file"'));
     expect(line).not.toContain('"Keep their file" (the default)');
     // The default named is what a plain stop does.
@@ -52,7 +54,7 @@ describe('status (CLI): the drift fix names the banner’s and stop’s default'
     const s = await statusWithHealth(healthProbes(h.deps), 'cli');
     expect(s.driftGone).toBe('deleted');
     const v = s.health!.verdict;
-    expect(v.keepRisk).toEqual({ words: '/etc/resolv.conf was deleted while K2s DNS ran, so there is no file of theirs to keep: both choices stop K2s DNS and put your saved original back, byte for byte.', stopRestores: true, gone: 'deleted' });
+    expect(v.keepRisk).toEqual({ words: '/etc/resolv.conf was deleted while K2s DNS ran, so there is no file of theirs to keep: both choices stop K2s DNS and put your saved original back, byte for byte.', stopRestores: true, gone: 'deleted', refused: null });
     const text = [v.summary, ...s.messages].join('\n');
     expect(text).toContain('/etc/resolv.conf was deleted while K2s DNS ran');
     expect(text).not.toContain('no nameserver line');
