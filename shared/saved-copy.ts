@@ -8,6 +8,7 @@
  */
 import type { NetworkChangeView } from './types';
 import { writerName } from './network-writer';
+import { cliCommand, DRIFT_CHOICE, type FrontEnd } from './fix';
 
 /** The followed change that made the saved copy (`at` === `savedAt`), among `changes`; null when the copy is start's. */
 export function followedCopy(changes: readonly (NetworkChangeView | null | undefined)[], savedAt: string | null | undefined): NetworkChangeView | null {
@@ -38,4 +39,35 @@ export function savedOriginalWords(savedAt: string, savedBy: 'k2s-dns' | 'k2s-cl
 export function startCopyWords(savedAt: string, time: (ms: number) => string, how: string): string {
   const ms = Date.parse(savedAt);
   return `The file from before Start (${Number.isNaN(ms) ? savedAt : time(ms)}) is kept; ${how} puts it back.`;
+}
+
+/**
+ * The drift restore's label once a follow replaced the saved original (walk 7 M2: "Restore my
+ * original" put back the followed file, not the one from before Start): "Restore the file from
+ * before Start (12:00:00)" when `fromStart` (the Host DNS card's *Stop puts back* select, `stop
+ * --restore start`), else "Restore the saved file (written by NetworkManager at 12:05:00)";
+ * DRIFT_CHOICE.restore.label ("Restore my original") when no follow replaced it (`followed` null).
+ * `startSavedAt`: the file from before Start's savedAt (ISO), read only with `fromStart`.
+ */
+export function restoreLabel(followed: NetworkChangeView | null, fromStart: boolean, startSavedAt: string | null, time: (ms: number) => string): string {
+  const at = (iso: string) => (Number.isNaN(Date.parse(iso)) ? iso : time(Date.parse(iso)));
+  if (fromStart && startSavedAt) return `Restore the file from before Start (${at(startSavedAt)})`;
+  if (!followed) return DRIFT_CHOICE.restore.label;
+  return `Restore the saved file (written by ${writerName(followed)} at ${at(followed.at)})`;
+}
+
+/**
+ * Status's sentence while drift lasts after a follow with the file from before Start kept: which
+ * file each restore puts back, with its command (CLI) or control (window), e.g. "\"Restore my
+ * original\" (`sudo k2s-dns stop --on-drift restore`) puts back the saved file written by an
+ * unknown program (no header) at 12:05:00 UTC, not the file from before Start (12:00:00 UTC);
+ * `sudo k2s-dns stop --on-drift restore --restore start` puts that one back over their file."
+ */
+export function restoreChoiceWords(followed: NetworkChangeView, startSavedAt: string, time: (ms: number) => string, frontEnd: FrontEnd): string {
+  const at = (iso: string) => (Number.isNaN(Date.parse(iso)) ? iso : time(Date.parse(iso)));
+  const saved = `the saved file written by ${writerName(followed)} at ${at(followed.at)}`;
+  const start = `the file from before Start (${at(startSavedAt)})`;
+  return frontEnd === 'gui'
+    ? `With the drift, the banner's restore puts back what Stop puts back beside Stop: ${saved} (the newest, the default) or ${start}.`
+    : `"${DRIFT_CHOICE.restore.label}" (\`${DRIFT_CHOICE.restore.cli}\`) puts back ${saved}, not ${start}; \`${cliCommand('stop --on-drift restore --restore start', true)}\` puts that one back over their file.`;
 }

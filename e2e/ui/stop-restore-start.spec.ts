@@ -64,16 +64,37 @@ test('choosing "the file from before Start" makes Stop send restore: start', asy
   await expect(select).toHaveCount(0, { timeout: 15_000 });
 });
 
-test('with drift the same select decides what the banner\'s Restore my original puts back', async ({ page }) => {
+test('with drift the same select decides what the banner\'s restore puts back, and names it (walk 7 M2)', async ({ page }) => {
   const stops: unknown[] = [];
   const server = await serveFollowed(stops, true);
   await page.goto(server.url);
   const card = page.getByTestId('panel-hostdns');
   const select = card.getByTestId('stop-restore-select');
   await expect(page.getByTestId('drift-banner')).toBeVisible({ timeout: 15_000 });
+  // Named after what it puts back (walk 7 M2), never "Restore my original" once a follow replaced it.
+  const restore = page.getByTestId('drift-restore');
+  await expect(restore).toHaveText(/^Restore the saved file \(written by an unknown program \(no header\) at \d\d:\d\d:\d\d\)…$/);
   await select.selectOption('start');
-  await page.getByTestId('drift-restore').click();
+  await expect(restore).toHaveText(/^Restore the file from before Start \(\d\d:\d\d:\d\d\)…$/);
+  await restore.click();
   await expect(page.getByTestId('confirm-restore')).toContainText(/with the file from before Start \(\d\d:\d\d:\d\d\)/);
+  await expect(page.locator('#confirm-drift-title')).toHaveText(/^Restore the file from before Start \(\d\d:\d\d:\d\d\)\?$/);
+  await expect(page.getByTestId('btn-confirm-restore')).toHaveText(/^Restore the file from before Start \(\d\d:\d\d:\d\d\)$/);
   await page.getByTestId('btn-confirm-restore').click();
   await expect.poll(() => stops).toEqual([{ onDrift: 'restore', restore: 'start' }]);
+});
+
+test('with drift and the newest chosen, the banner\'s restore names and sends the saved (followed) file, not the file from before Start (walk 7 M2)', async ({ page }) => {
+  const stops: unknown[] = [];
+  const server = await serveFollowed(stops, true);
+  await page.goto(server.url);
+  await expect(page.getByTestId('drift-banner')).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByTestId('panel-hostdns').getByTestId('stop-restore-select')).toHaveValue('newest');
+  const restore = page.getByTestId('drift-restore');
+  await expect(restore).toHaveText(/^Restore the saved file \(written by an unknown program \(no header\) at \d\d:\d\d:\d\d\)…$/);
+  await restore.click();
+  await expect(page.locator('#confirm-drift-title')).toHaveText(/^Restore the saved file \(written by an unknown program \(no header\) at \d\d:\d\d:\d\d\)\?$/);
+  await expect(page.getByTestId('confirm-restore')).toContainText(/with the file an unknown program \(no header\) wrote at \d\d:\d\d:\d\d \(followed while K2s DNS ran\)/);
+  await page.getByTestId('btn-confirm-restore').click();
+  await expect.poll(() => stops).toEqual([{ onDrift: 'restore' }]);
 });

@@ -100,6 +100,28 @@ describe('a followed file with no header (issue #20)', () => {
     expect(await lstat(join(h.root, 'var/lib/k2s/dns-resolver-state.json')).catch(() => null)).toBeNull();
   });
 
+  it('drift after a follow (walk 7 M2): status names what "Restore my original" puts back (the followed file) and the command that puts back the file from before Start; that command does', async () => {
+    const h = await started();
+    await dhclientWrites(h.root);
+    const r = await followNetwork(h.deps);
+    expect(r).toMatchObject({ kind: 'followed' });
+    const at = (r as { change: { at: string } }).change.at;
+    await writeFile(join(h.root, 'etc/resolv.conf'), 'garbage that is no resolver file\n');
+    const st = await dnsStatus(h.deps);
+    expect(st.resolverOwner).toBe('foreign');
+    expect(st.messages).toContain(`"Restore my original" (\`sudo npx k2s-dns stop --on-drift restore\`) puts back the saved file written by an unknown program (no header) at ${hhmmss(at)}, not the file from before Start (${hhmmss(h.startedAt)}); \`sudo npx k2s-dns stop --on-drift restore --restore start\` puts that one back over their file.`);
+    expect((await dnsStatus(h.deps, 'gui')).messages).toContain(`With the drift, the banner's restore puts back what Stop puts back beside Stop: the saved file written by an unknown program (no header) at ${hhmmss(at)} (the newest, the default) or the file from before Start (${hhmmss(h.startedAt)}).`);
+    expect(await stopDns(h.deps, { onDrift: 'restore', restore: 'start' }, quiet)).toMatchObject({ ok: true });
+    expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe(ORIGINAL);
+  });
+
+  it('no drift after a follow: no restore-choice sentence', async () => {
+    const h = await started();
+    await dhclientWrites(h.root);
+    expect(await followNetwork(h.deps)).toMatchObject({ kind: 'followed' });
+    expect((await dnsStatus(h.deps)).messages.join('\n')).not.toContain('"Restore my original"');
+  });
+
   it('plain stop keeps its default: the newest followed file, byte for byte; the start copy goes with the state', async () => {
     const h = await started();
     await dhclientWrites(h.root);

@@ -37,6 +37,15 @@ describe('DriftBanner', () => {
     expect(html).toContain(`the file NetworkManager wrote at ${timeText(Date.parse(FOLLOWED_AT))} (followed while K2s DNS ran)`);
     expect(html).not.toContain('the original saved at start');
   });
+  it('after a follow the restore is named after the saved file it puts back, not "Restore my original" (walk 7 M2)', () => {
+    dns.status = { ...running, followedChange: followed, startCopy: { savedAt: '2026-12-02T01:00:00.000Z' } };
+    const html = renderToStaticMarkup(<DriftBanner />);
+    const name = `Restore the saved file (written by NetworkManager at ${timeText(Date.parse(FOLLOWED_AT))})`;
+    expect(html).toContain(`data-testid="drift-restore">${name}…</button>`);
+    expect(html).toContain(`<h3 id="confirm-drift-title">${name}?</h3>`);
+    expect(html).toContain(`data-testid="btn-confirm-restore">${name}</button>`);
+    expect(html).not.toContain('Restore my original');
+  });
   it('the restore choice says "byte for byte", as stop\'s CLI message does (issue 20 low): the lead, the button\'s title and the dialog', () => {
     dns.status = { ...running, savedAt: '2026-12-02T01:00:00.000Z' };
     const html = renderToStaticMarkup(<DriftBanner />);

@@ -1,7 +1,9 @@
 /**
  * Drift banner: shown while K2s DNS is active and /etc/resolv.conf was
  * rewritten by another program (resolverOwner `foreign`). Shows what changed and offers the
- * two ways to stop, named as everywhere (shared/fix.ts DRIFT_CHOICE); keep is the default, so
+ * two ways to stop, named as everywhere (shared/fix.ts DRIFT_CHOICE; after a follow the restore is
+ * named after the file it puts back, the Host DNS card's Stop puts back select: shared/saved-copy.ts
+ * restoreLabel); keep is the default, so
  * the other program wins — unless keeping their file is the worse choice (shared/drift-default.ts):
  * it is no resolver file at all (the follower's reason, status.driftFileRefusal), it names no nameserver but the proxy's, its nameserver does not answer (the health report's
  * host-apps hop for this very file), or a user owns or may write it (the follower refused it);
@@ -16,7 +18,7 @@ import { useEffect, useRef, useState } from 'react';
 import { DRIFT_CHOICE } from '../../../shared/fix';
 import { driftLead, driftViaLead } from '../lib/drift-lead';
 import { keepRisk, keepRiskWords, savedNameserversNow } from '../../../shared/drift-default';
-import { followedCopy, savedCopyWords } from '../../../shared/saved-copy';
+import { followedCopy, restoreLabel, savedCopyWords } from '../../../shared/saved-copy';
 import { unifiedDiffLines } from '../lib/side-by-side';
 import { diffTexts } from '../../../shared/diff-texts';
 import { stores, useDiff, useDns, useHealth } from '../stores';
@@ -59,6 +61,10 @@ export function DriftBanner() {
   // The card's "Stop puts back" select (the one control for it): the file from before Start instead of the saved copy.
   const restoreStart = useUi((s) => s.stopRestore) === 'start' && !!status?.startCopy;
   const saved = restoreStart && status?.startCopy ? `the file from before Start (${timeText(Date.parse(status.startCopy.savedAt))})` : savedCopyWords(followed, timeText);
+  // The restore button, its dialog and the default named after what it puts back (walk 7 M2: after a
+  // follow "Restore my original" put back the followed file): the select's choice, or the saved file.
+  const restoreName = restoreLabel(followed, restoreStart, status?.startCopy?.savedAt ?? null, timeText);
+  const label = (c: DriftChoice) => (c === 'restore' ? restoreName : DRIFT_CHOICE.keep.label);
   // The choice the dialog asks about; null while it is closed.
   const [confirming, setConfirming] = useState<DriftChoice | null>(null);
   const dialog = useRef<HTMLDialogElement>(null);
@@ -102,8 +108,8 @@ export function DriftBanner() {
     </button>
   );
   const restoreButton = (
-    <button type="button" className={keepIsDefault ? 'secondary' : undefined} disabled={busy !== null} title={busy ? `Wait: ${busy} is still running.` : DRIFT_CHOICE.restore.what} onClick={() => setConfirming('restore')} data-testid="drift-restore">
-      {DRIFT_CHOICE.restore.label}…{keepIsDefault ? '' : ' (default)'}
+    <button type="button" className={keepIsDefault ? 'secondary' : undefined} disabled={busy !== null} title={busy ? `Wait: ${busy} is still running.` : followed || restoreStart ? `stop K2s DNS and put back ${saved}, byte for byte` : DRIFT_CHOICE.restore.what} onClick={() => setConfirming('restore')} data-testid="drift-restore">
+      {restoreName}…{keepIsDefault ? '' : ' (default)'}
     </button>
   );
   // Deleted (or a dangling link): no file of theirs to keep, and stop puts the saved original back
@@ -124,7 +130,7 @@ export function DriftBanner() {
           {driftViaLead(resolves, route)} Nothing is broken now: you can leave K2s DNS running as it is. Both choices below stop K2s DNS.{' '}
           {warning ? (
             <>
-              <strong data-testid="drift-keep-warning" data-risk={risk!.kind}>{warning}</strong> So the default is <strong>{DRIFT_CHOICE.restore.label}</strong>: it puts back {saved}, byte for byte{risk!.kind === 'no-nameserver' ? savedWords : ''}.
+              <strong data-testid="drift-keep-warning" data-risk={risk!.kind}>{warning}</strong> So the default is <strong>{restoreName}</strong>: it puts back {saved}, byte for byte{risk!.kind === 'no-nameserver' ? savedWords : ''}.
             </>
           ) : (
             <>They differ in which file stays: theirs (the saved copy is then gone), or {saved}, put back byte for byte.</>
@@ -135,7 +141,7 @@ export function DriftBanner() {
           {driftLead(resolves)} Both choices below stop K2s DNS now; they differ in which file stays: theirs (the saved copy is then gone), or {saved}, put back byte for byte.{' '}
           {warning ? (
             <>
-              <strong data-testid="drift-keep-warning" data-risk={risk!.kind}>{warning}</strong> So the default is <strong>{DRIFT_CHOICE.restore.label}</strong>.
+              <strong data-testid="drift-keep-warning" data-risk={risk!.kind}>{warning}</strong> So the default is <strong>{restoreName}</strong>.
             </>
           ) : (
             <>
@@ -168,7 +174,7 @@ export function DriftBanner() {
       {/* Escape fires `cancel`, which closes the dialog: onClose resets the state, nothing runs. */}
       {/* One dialog for both choices; its test ids name the choice (confirm-keep, btn-cancel-restore…). */}
       <dialog ref={dialog} className="confirm" aria-labelledby="confirm-drift-title" aria-describedby="confirm-drift-text" onClose={() => setConfirming(null)} data-testid={`confirm-${shown}`} data-choice={shown}>
-        <h3 id="confirm-drift-title">{DRIFT_CHOICE[shown].label}?</h3>
+        <h3 id="confirm-drift-title">{label(shown)}?</h3>
         {gone ? (
           <p id="confirm-drift-text">
             /etc/resolv.conf was {gone}, so there is no file of theirs to keep or replace: this stops K2s DNS and puts back {followed || restoreStart ? saved : 'the original saved when K2s DNS started'}, byte for byte.
@@ -194,7 +200,7 @@ export function DriftBanner() {
             Cancel
           </button>
           <button type="button" className="danger" onClick={() => { setConfirming(null); void stop(shown === 'restore' ? { onDrift: 'restore', ...(restoreStart ? { restore: 'start' as const } : {}) } : { onDrift: 'keep' }); }} data-testid={`btn-confirm-${shown}`}>
-            {DRIFT_CHOICE[shown].label}
+            {label(shown)}
           </button>
         </div>
       </dialog>

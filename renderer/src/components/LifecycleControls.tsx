@@ -191,7 +191,7 @@ export function LifecycleControls() {
           // The one control for it: with drift the banner's Restore my original reads it too.
           <label>
             Stop puts back{' '}
-            <select value={restoreChoice} onChange={(e) => setRestoreChoice(e.target.value as 'newest' | 'start')} disabled={!b.stop.enabled} title={drifted ? 'Which saved /etc/resolv.conf the banner\'s Restore my original puts back: the newest file the network wrote (followed), or the file that was in place when K2s DNS started' : 'Which saved /etc/resolv.conf Stop restores: the newest file the network wrote (followed), or the file that was in place when K2s DNS started'} data-testid="stop-restore-select">
+            <select value={restoreChoice} onChange={(e) => setRestoreChoice(e.target.value as 'newest' | 'start')} disabled={!b.stop.enabled} title={drifted ? 'Which saved /etc/resolv.conf the banner\'s restore button (named after it) puts back: the newest file the network wrote (followed), or the file that was in place when K2s DNS started' : 'Which saved /etc/resolv.conf Stop restores: the newest file the network wrote (followed), or the file that was in place when K2s DNS started'} data-testid="stop-restore-select">
               <option value="newest">the newest file (the default)</option>
               <option value="start">the file from before Start ({timeText(Date.parse(status.startCopy.savedAt))})</option>
             </select>
