@@ -68,6 +68,6 @@ export function restoreChoiceWords(followed: NetworkChangeView, startSavedAt: st
   const saved = `the saved file written by ${writerName(followed)} at ${at(followed.at)}`;
   const start = `the file from before Start (${at(startSavedAt)})`;
   return frontEnd === 'gui'
-    ? `With the drift, the banner's restore puts back what Stop puts back beside Stop: ${saved} (the newest, the default) or ${start}.`
+    ? `With the drift, the banner's restore puts back what "Stop puts back" beside Stop names: ${saved} (the newest, the default) or ${start}.`
     : `"${DRIFT_CHOICE.restore.label}" (\`${DRIFT_CHOICE.restore.cli}\`) puts back ${saved}, not ${start}; \`${cliCommand('stop --on-drift restore --restore start', true)}\` puts that one back over their file.`;
 }
