@@ -50,6 +50,8 @@ const PROSE = new Set([
   'electron/web/server.ts: k2s-dns ui` printed (it ends',
   // The renderer knows no CLI name: the ways its backend is started, named.
   'renderer/src/api/web-invoke.ts: k2s-dns ui) and open the',
+  'renderer/src/components/TokenScreen.tsx: k2s-dns ui</code> (each launch prints',
+  'renderer/src/components/TokenScreen.tsx: k2s-dns ui</code> printed (it ends',
   // The error catalogue's meanings (docs), not a fix.
   'shared/error-codes.ts: k2s-dns status` shows.\' },',
   // The comment line in the managed resolv.conf (bytes every start writes; the README quotes it).
