@@ -62,8 +62,25 @@ describe('keepRisk: a file that is no resolver file (issue 20, M6)', () => {
     const reason = notResolverFileRefusal(Buffer.from(text))!;
     const status = { driftRoute: driftRoute(text, LISTENERS), resolverStamp: 'abc', driftFileRefusal: reason };
     const risk = keepRisk(status, { hops: [systemHop('nxdomain', 'NXDOMAIN', null)], forResolver: 'abc' });
-    expect(risk).toEqual({ kind: 'not-resolver', reason });
+    expect(risk).toEqual({ kind: 'not-resolver', reason, leavesNone: false });
     expect(keepRiskWords(risk!, status.driftRoute)).toBe('K2s DNS did not follow their file because it is not a resolver file (line "this is a log" is no resolv.conf(5) directive); keeping it leaves that file as this host\'s resolver.');
+  });
+  // Walk 7 H1: garbage glibc reads as naming no nameserver gets the no-nameserver warning too.
+  const NONE = "K2s DNS did not follow their file because it is not text (it holds NUL bytes); keeping it leaves that file as this host's resolver. Keeping their file stops K2s DNS and leaves /etc/resolv.conf pointing at 127.0.0.1:53, where nothing answers then: no name would resolve on this host.";
+  it('NUL bytes with no nameserver line: not-resolver AND no name would resolve (banner, dialog, verdict: one rule)', () => {
+    const bytes = Buffer.from('this is not\0 a resolver {{{ garbage\n');
+    const status = { resolverOwner: 'foreign' as const, driftRoute: driftRoute(bytes.toString('utf8'), LISTENERS), resolverStamp: 'abc', driftFileRefusal: notResolverFileRefusal(bytes) };
+    const risk = keepRisk(status, null);
+    expect(risk).toEqual({ kind: 'not-resolver', reason: 'the new file is not text (it holds NUL bytes)', leavesNone: true });
+    expect(keepRiskWords(risk!, status.driftRoute)).toBe(NONE);
+    expect(verdictKeepRisk(status, [])?.words).toBe(NONE);
+  });
+  it('NUL bytes whose only nameserver line glibc cannot use, and a foreign line beside such a line: the same warning', () => {
+    for (const text of ['nameserver <your router or company DNS>\n\0', 'nameserver <your router>\nhello\n']) {
+      const bytes = Buffer.from(text);
+      const status = { driftRoute: driftRoute(text, LISTENERS), resolverStamp: 'abc', driftFileRefusal: notResolverFileRefusal(bytes) };
+      expect(keepRiskWords(keepRisk(status, null)!, status.driftRoute)).toContain('no name would resolve on this host.');
+    }
   });
   it("comes before no-nameserver and the owner rule: the follower's first reason is the one shown", () => {
     const text = 'hello world\n';

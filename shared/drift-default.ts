@@ -7,6 +7,9 @@
  *   refused it for that (shared/network-writer.ts notResolverFileRefusal, status's
  *   driftFileRefusal), and start refuses to save such a file as the original; checked first, so
  *   the banner gives the follower's reason even when the file also names no nameserver;
+ *   When glibc would also read it as naming no nameserver but the proxy's (its driftRoute's
+ *   keepLeavesNone: NUL bytes, no nameserver line, only lines glibc cannot use), the warning says
+ *   so too (`leavesNone`), with the same words as `no-nameserver`;
  * - `no-nameserver`: their file names only the proxy's listeners, or none (glibc then asks
  *   127.0.0.1, resolv.conf(5)); with K2s DNS stopped nothing answers there (drift-route.ts);
  * - `dead`: their file names another nameserver and it does not answer now: the host apps' hop of
@@ -28,7 +31,7 @@ import { keepLeavesNoneWords } from './drift-route';
 /** Why Keep their file is not the default; null when it is. */
 export type KeepRisk =
   | { kind: 'gone'; what: string }
-  | { kind: 'not-resolver'; reason: string }
+  | { kind: 'not-resolver'; reason: string; leavesNone?: boolean }
   | { kind: 'no-nameserver' }
   | { kind: 'dead'; nameservers: string[]; why: string }
   | { kind: 'refused'; reason: string };
@@ -45,8 +48,11 @@ export function keepRisk(status: Pick<HostDnsStatus, 'driftRoute' | 'driftOwnerR
   const gone = status?.driftGone ?? null;
   if (gone) return { kind: 'gone', what: gone };
   const notResolver = status?.driftFileRefusal ?? null;
-  if (notResolver) return { kind: 'not-resolver', reason: notResolver };
   const route = status?.driftRoute ?? null;
+  // One rule for "keeping it leaves no nameserver": glibc's reading of the file (drift-route.ts
+  // keepLeavesNone), also for a file that is no resolver file (NUL bytes: glibc finds no
+  // nameserver line in it and asks 127.0.0.1, where nothing answers once K2s DNS stops).
+  if (notResolver) return { kind: 'not-resolver', reason: notResolver, leavesNone: route?.keepLeavesNone === true };
   if (route?.keepLeavesNone) return { kind: 'no-nameserver' };
   const stamp = status?.resolverStamp ?? null;
   const forThisFile = report !== null && stamp !== null && report.forResolver === stamp;
@@ -70,7 +76,7 @@ export function keepRiskWords(risk: KeepRisk, route: Pick<DriftRoute, 'nameserve
     case 'gone':
       return `/etc/resolv.conf was ${risk.what} while K2s DNS ran, so there is no file of theirs to keep: both choices stop K2s DNS and put your saved original back, byte for byte.`;
     case 'not-resolver':
-      return `K2s DNS did not follow their file because ${risk.reason.replace(/^the new file/, 'it')}; keeping it leaves that file as this host's resolver.`;
+      return `K2s DNS did not follow their file because ${risk.reason.replace(/^the new file/, 'it')}; keeping it leaves that file as this host's resolver.${risk.leavesNone ? ` ${keepLeavesNoneWords(route ?? { nameservers: ['127.0.0.1'] })}` : ''}`;
     case 'no-nameserver':
       return keepLeavesNoneWords(route ?? { nameservers: ['127.0.0.1'] });
     case 'dead': {

@@ -149,6 +149,18 @@ export function startRefusesResolverFile(bytes: Uint8Array): string | null {
   return p.reason;
 }
 
+/** How to get a resolver file that names a nameserver, a clause ending in a dash (NOT_RESOLVER_FIX; doctor's window words). */
+export const RESOLVER_FILE_WAY = "Replace /etc/resolv.conf with a resolver file that names your nameserver — reconnect the network so NetworkManager or your DHCP client writes it again, or write it yourself as root with a line such as `nameserver 192.0.2.1`, your router's or company DNS's IP address in place of 192.0.2.1 —";
+
+/**
+ * The way out of a start refusal NOT_RESOLVER_FILE (startRefusesResolverFile), one sentence, the
+ * same in the CLI's refusal and doctor's finding. Prose, never a runnable command: the address is
+ * the user's, so no printed line may run unedited (walk 7 M4: a printed `echo 'nameserver <your
+ * router…>'` ran as is and wrote a line glibc cannot use). 192.0.2.1 is a documentation address
+ * (RFC 5737).
+ */
+export const NOT_RESOLVER_FIX = `${RESOLVER_FILE_WAY} then start again; --upstream does not help, since the file itself would be saved and put back at stop.`;
+
 /** `line "x" is no resolv.conf(5) directive` for a file start saves despite such a line (see startRefusesResolverFile), else null. */
 export function unknownLineWords(bytes: Uint8Array): string | null {
   const p = resolverFileProblem(bytes);

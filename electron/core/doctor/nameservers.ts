@@ -12,6 +12,8 @@ import { GLIBC_MAXNS, parseResolvConf } from '../../../shared/resolv-conf';
 import { hopMark, queryHop } from '../../../shared/health';
 import type { DoctorContext } from './context';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
+import { NOT_RESOLVER_FIX, RESOLVER_FILE_WAY, startRefusesResolverFile } from '../../../shared/network-writer';
+import { resolverBytes } from '../host/resolver-state';
 
 /** glibc reads at most this many nameservers (resolv.conf(5): MAXNS); shared/resolv-conf.ts. */
 export const MAXNS = GLIBC_MAXNS;
@@ -46,6 +48,7 @@ export function ownListenerAddresses(kubeSwitch: string): string[] {
 /** Titles of the nameserver-loop finding's problem cases (other findings point at them by title). */
 export const LOOP_TITLES = {
   none: 'Original resolver has no nameserver line',
+  notResolver: '/etc/resolv.conf is no resolver file',
   loop: 'Original nameservers point at the proxy (loop)',
   kubeSwitch: 'Original nameservers include the KubeSwitch address',
 } as const;
@@ -72,16 +75,34 @@ export async function checkNameserverLoop(ctx: DoctorContext): Promise<DoctorFin
   if (ctx.originalText === null) {
     return { ...base, severity: 'info', title: 'No original resolver to check for loops', meaning: 'There is no readable original resolv.conf to check (absent, dangling link, or K2s-owned without a saved original).', fix: null };
   }
-  const listed = parseResolvConf(ctx.originalText).nameservers;
   const own = ownListenerAddresses(ctx.kubeSwitch);
+  // Start's own rule for the file it would save now (shared/network-writer.ts
+  // startRefusesResolverFile, preflight NOT_RESOLVER_FILE): checked before the nameservers, as
+  // start does, and fixed only by a new file — --upstream (Start options → Upstreams) does not
+  // lift it, so neither is offered (walk 7 H2: NUL bytes were called "no nameserver line").
+  const bytes = !ctx.k2sOwnsResolver && ctx.original ? resolverBytes(ctx.original) : null;
+  const notResolver = bytes ? startRefusesResolverFile(bytes) : null;
+  if (notResolver) {
+    return {
+      ...base,
+      severity: 'error',
+      title: LOOP_TITLES.notResolver,
+      meaning: `/etc/resolv.conf ${notResolver.replace(/^the new file /, '')}, so start refuses with NOT_RESOLVER_FILE, with or without --upstream: it will not save that file as your original, since stop would put it back byte for byte.`,
+      fix: NOT_RESOLVER_FIX,
+      remedy: { action: null, gui: `${RESOLVER_FILE_WAY} then press Check again. Start options → Upstreams does not help here: the file itself would be saved and put back at stop.`, cli: NOT_RESOLVER_FIX },
+      detail: { reason: notResolver },
+    };
+  }
+  const listed = parseResolvConf(ctx.originalText).nameservers;
   const fix = 'Point the original /etc/resolv.conf at your real nameserver (router or company DNS), or start with `' + cliCommand('start --upstream IP', true) + '`.';
   const remedy = { action: null, gui: `Point the original /etc/resolv.conf at your real nameserver (router or company DNS), or ${UPSTREAMS_GUI}.`, cli: cliCommand('start --upstream IP', true) };
   if (listed.length === 0) {
+    const unusable = parseResolvConf(ctx.originalText).unknown.filter((l) => /^nameserver(\s|$)/.test(l));
     return {
       ...base,
       severity: 'error',
       title: LOOP_TITLES.none,
-      meaning: 'The original resolv.conf has no nameserver line, which means 127.0.0.1 (resolv.conf(5)), the proxy itself, so start refuses with NO_UPSTREAM.',
+      meaning: `The original resolv.conf has no nameserver line${unusable.length ? ` glibc can use (${unusable.map((l) => JSON.stringify(l.slice(0, 80))).join(', ')}: not an IP address)` : ''}, which means 127.0.0.1 (resolv.conf(5)), the proxy itself, so start refuses with NO_UPSTREAM.`,
       fix,
       remedy,
       detail: { nameservers: listed, loops: ['127.0.0.1'], listeners: own },

@@ -70,6 +70,24 @@ describe('nameserver-loop', () => {
     expect(f.remedy?.cli).toBe('sudo npx k2s-dns start --upstream IP');
   });
 
+  // Walk 7 H2: a NUL-byte file is start's NOT_RESOLVER_FILE (with or without --upstream), not "no nameserver line".
+  it('a file that is not text: NOT_RESOLVER_FILE, the CLI\'s fix, and no Upstreams in the window', async () => {
+    const h = await host('this is not\0 a resolver\n');
+    const f = await checkNameserverLoop(await h.ctx());
+    expect(f).toMatchObject({ severity: 'error', title: '/etc/resolv.conf is no resolver file', detail: { reason: 'the new file is not text (it holds NUL bytes)' } });
+    expect(f.meaning).toBe('/etc/resolv.conf is not text (it holds NUL bytes), so start refuses with NOT_RESOLVER_FILE, with or without --upstream: it will not save that file as your original, since stop would put it back byte for byte.');
+    expect(f.fix).toBe("Replace /etc/resolv.conf with a resolver file that names your nameserver — reconnect the network so NetworkManager or your DHCP client writes it again, or write it yourself as root with a line such as `nameserver 192.0.2.1`, your router's or company DNS's IP address in place of 192.0.2.1 — then start again; --upstream does not help, since the file itself would be saved and put back at stop.");
+    expect(f.remedy?.gui).toContain('then press Check again. Start options → Upstreams does not help here');
+    expect(f.remedy?.gui).not.toContain('under Start options → Upstreams, then Start');
+  });
+
+  it('a file whose only nameserver line glibc cannot use: NO_UPSTREAM (start refuses it without --upstream), naming the line', async () => {
+    const h = await host('nameserver <your router or company DNS>\n');
+    const f = await checkNameserverLoop(await h.ctx());
+    expect(f).toMatchObject({ severity: 'error', title: 'Original resolver has no nameserver line' });
+    expect(f.meaning).toBe('The original resolv.conf has no nameserver line glibc can use ("nameserver <your router or company DNS>": not an IP address), which means 127.0.0.1 (resolv.conf(5)), the proxy itself, so start refuses with NO_UPSTREAM.');
+  });
+
   it('KubeSwitch address as nameserver: error when assigned, warn when not yet, ok with --kubeswitch none', async () => {
     const h = await host('nameserver 172.19.1.1\nnameserver 192.0.2.53\n');
     expect(await checkNameserverLoop(await h.ctx())).toMatchObject({ severity: 'warn', detail: { loops: ['172.19.1.1'] } });

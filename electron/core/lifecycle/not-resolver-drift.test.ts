@@ -57,6 +57,16 @@ describe('status during drift to a file that is no resolver file', () => {
     expect((await dnsStatus(h.deps)).driftFileRefusal).toBe('the new file is not text (it holds NUL bytes)');
   });
 
+  // Walk 7 H1: garbage glibc reads as no nameserver line: keeping it leaves no name resolving — said too.
+  it('NUL bytes with no nameserver line: status (CLI) warns that no name would resolve after keep; stop --on-drift keep says none does', async () => {
+    const h = await driftedTo(Buffer.from('this is not\0 a resolver {{{ garbage\n'));
+    const s = await dnsStatus(h.deps, 'cli');
+    expect(s.driftRoute).toMatchObject({ implicit: true, keepLeavesNone: true });
+    expect(s.messages).toContain(`K2s DNS did not follow their file because it is not text (it holds NUL bytes); keeping it leaves that file as this host's resolver. Keeping their file stops K2s DNS and leaves /etc/resolv.conf pointing at 127.0.0.1:53, where nothing answers then: no name would resolve on this host. So a plain ${cliCommand('stop', true)} restores your saved original over it (Restore my original; --on-drift keep keeps it).`);
+    const r = await stopDns(h.deps, { onDrift: 'keep' }, quiet);
+    expect(r.message).toContain('No name resolves on this host now');
+  });
+
   it('a resolver file with a nameserver (NetworkManager under keep policy) has no file refusal', async () => {
     const h = await host(ORIGINAL);
     expect(await startDns(h.deps, { ...TEST_START_OPTS, onNetworkChange: 'keep' }, quiet)).toMatchObject({ ok: true });
@@ -88,7 +98,9 @@ describe('stop, then start, with such a file', () => {
     for (const opts of [TEST_START_OPTS, { ...TEST_START_OPTS, upstreams: ['192.0.2.53'] }]) {
       const s = await startDns(h.deps, opts, quiet);
       expect(s).toMatchObject({ ok: false, exitCode: 3, code: 'NOT_RESOLVER_FILE' });
-      expect(s.message).toBe(`/etc/resolv.conf is not a resolver file (line "this is a log line" is no resolv.conf(5) directive), so K2s will not save it as your original (stop would put it back byte for byte); replace it with a resolver file — reconnect the network so NetworkManager or your DHCP client writes it again, or write your nameserver into it (echo 'nameserver <your router or company DNS>' > /etc/resolv.conf) — then start again. Nothing was changed.`);
+      // Walk 7 M4: the fix is prose, never a command that runs unedited with a placeholder.
+      expect(s.message).toBe(`/etc/resolv.conf is not a resolver file (line "this is a log line" is no resolv.conf(5) directive), so K2s will not save it as your original (stop would put it back byte for byte). Replace /etc/resolv.conf with a resolver file that names your nameserver — reconnect the network so NetworkManager or your DHCP client writes it again, or write it yourself as root with a line such as \`nameserver 192.0.2.1\`, your router's or company DNS's IP address in place of 192.0.2.1 — then start again; --upstream does not help, since the file itself would be saved and put back at stop. Nothing was changed.`);
+      expect(s.message).not.toMatch(/echo|<your/);
     }
     expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe(JUNK);
     expect(h.services.started).toHaveLength(started);
@@ -110,6 +122,36 @@ describe('stop, then start, with such a file', () => {
   it('start still saves a resolver file with comments, ; lines and indented lines (glibc ignores them)', async () => {
     const h = await host('# my resolver\n; old comment\nnameserver 192.0.2.53\n   indented note\n');
     expect(await startDns(h.deps, TEST_START_OPTS, quiet)).toMatchObject({ ok: true });
+  });
+});
+
+// Walk 7 M4: the placeholder line written as is (`nameserver <your router or company DNS>`): glibc cannot use it.
+describe('start on a file whose only nameserver line glibc cannot use', () => {
+  const PLACEHOLDER = 'nameserver <your router or company DNS>\n';
+  it('without --upstream: refused NO_UPSTREAM, as a file with no nameserver line; nothing changed', async () => {
+    const h = await host(PLACEHOLDER);
+    const s = await startDns(h.deps, TEST_START_OPTS, quiet);
+    expect(s).toMatchObject({ ok: false, code: 'NO_UPSTREAM' });
+    expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe(PLACEHOLDER);
+  });
+
+  it('with --upstream: starts, and its preflight step warns that after stop no name resolves', async () => {
+    const h = await host(PLACEHOLDER);
+    const steps: string[] = [];
+    const s = await startDns(h.deps, { ...TEST_START_OPTS, upstreams: ['192.0.2.53'] }, (e) => { if (e.type === 'step' && e.step === 'preflight' && e.status === 'done') steps.push(e.message ?? ''); });
+    expect(s).toMatchObject({ ok: true });
+    expect(steps[0]).toContain('; warning: your /etc/resolv.conf names no nameserver glibc can use (its only nameserver line "nameserver <your router or company DNS>" is unusable to glibc: not an IP address in column one, resolv.conf(5)), and it is saved as is: after stop, when it is put back, glibc asks 127.0.0.1 and no name resolves on this host until the file names your nameserver');
+  });
+
+  it('with --upstream on a file with no nameserver line: the same warning; none on a file that names one', async () => {
+    const warned = async (text: string) => {
+      const h = await host(text);
+      const steps: string[] = [];
+      expect(await startDns(h.deps, { ...TEST_START_OPTS, upstreams: ['192.0.2.53'] }, (e) => { if (e.type === 'step' && e.step === 'preflight' && e.status === 'done') steps.push(e.message ?? ''); })).toMatchObject({ ok: true });
+      return steps[0] ?? '';
+    };
+    expect(await warned('search corp.example\n')).toContain('names no nameserver glibc can use (it has no nameserver line)');
+    expect(await warned(ORIGINAL)).not.toContain('names no nameserver');
   });
 });
 

@@ -8,7 +8,7 @@ import { captureResolver, isManagedResolvConf, isOversize, readAppendOnly, readS
 import { oversizeResolverWords } from '../../../shared/not-a-file';
 import { StateFileCorruptError } from '../host/state-store';
 import { resolverBytes, resolverText, sameResolver } from '../host/resolver-state';
-import { resolverOwnerRefusal, startRefusesResolverFile, unknownLineWords } from '../../../shared/network-writer';
+import { NOT_RESOLVER_FIX, resolverOwnerRefusal, startRefusesResolverFile, unknownLineWords } from '../../../shared/network-writer';
 import { savedOriginalFix, type FileOwner } from '../../../shared/writable-resolver';
 import { isGone } from './resolver-gone';
 import { pickUpstreams, readResolvedLinkServers } from '../host/upstreams';
@@ -56,6 +56,14 @@ export interface Preflight {
   writableOwner: FileOwner | null;
   /** `line "x" is no resolv.conf(5) directive`: a line of the saved file glibc ignores, in a file that names a nameserver (saved as is, said in the step); else null. */
   ignoredLine: string | null;
+  /**
+   * With --upstream only: why the file saved (and put back at stop) names no nameserver glibc can
+   * use — "it has no nameserver line" or "its only nameserver line \"nameserver <x>\" is unusable
+   * to glibc…" (resolv.conf(5); shared/resolv-conf.ts parseResolvConf): after stop no name resolves
+   * (glibc asks 127.0.0.1, where nothing answers then). Said in the preflight step (walk 7 M4);
+   * without --upstream such a file is NO_UPSTREAM. Else null.
+   */
+  noNameserver: string | null;
   listeners: Listener[];
   skippedListeners: { address: string; reason: string }[];
   /**
@@ -236,7 +244,7 @@ async function hostChecks(deps: LifecycleDeps, opts: StartOptions, engine: Prefl
   const writableOwner = ownerOf && resolverOwnerRefusal(ownerOf) !== null ? { uid: ownerOf.uid, gid: ownerOf.gid, mode: ownerOf.mode } : null;
   const ignoredLine = originalBytes ? unknownLineWords(originalBytes) : null;
   if (notResolver) {
-    throw refused('NOT_RESOLVER_FILE', `/etc/resolv.conf ${notResolver.replace(/^the new file /, '')}, so K2s will not save it as your original (stop would put it back byte for byte); replace it with a resolver file — reconnect the network so NetworkManager or your DHCP client writes it again, or write your nameserver into it (${shellCommand("echo 'nameserver <your router or company DNS>' > /etc/resolv.conf")}) — then start again. Nothing was changed.`);
+    throw refused('NOT_RESOLVER_FILE', `/etc/resolv.conf ${notResolver.replace(/^the new file /, '')}, so K2s will not save it as your original (stop would put it back byte for byte). ${NOT_RESOLVER_FIX} Nothing was changed.`);
   }
   const service = await deps.services.status();
   const alreadyRunning = currentIsManaged && existing !== null && service.running;
@@ -259,6 +267,8 @@ async function hostChecks(deps: LifecycleDeps, opts: StartOptions, engine: Prefl
   const wsl = wslResolverVerdict({ resolvText: text, ...(await readWslInputs(deps.fs)) });
   if (wsl.kind === 'regenerates') throw refused('WSL_RESOLV_CONF', wslRefusalMessage(wsl));
   const parsed = parseResolvConf(text);
+  const unusable = parsed.unknown.filter((l) => /^nameserver(\s|$)/.test(l));
+  const noNameserver = opts.upstreams?.length && parsed.nameservers.length === 0 ? (unusable.length === 0 ? 'it has no nameserver line' : `its only nameserver ${unusable.length === 1 ? 'line' : 'lines'} ${unusable.map((l) => JSON.stringify(l.slice(0, 80))).join(', ')} ${unusable.length === 1 ? 'is' : 'are'} unusable to glibc: not an IP address in column one, resolv.conf(5)`) : null;
   // Tokens the K2s-owned file cannot hold are dropped and named, never a reason to fail.
   const writable = writableResolverTokens(parsed);
   const { listeners, skipped } = await planListeners(deps, opts.kubeSwitch);
@@ -319,6 +329,7 @@ async function hostChecks(deps: LifecycleDeps, opts: StartOptions, engine: Prefl
     options: writable.options,
     droppedTokens: writable.dropped,
     ignoredLine,
+    noNameserver,
     writableOwner,
     listeners,
     skippedListeners: skipped,

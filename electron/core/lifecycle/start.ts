@@ -82,7 +82,7 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
       return {
         value: p,
         // Every dropped nameserver with its reason in the plain output too (a `%2` scope id).
-        message: `${p.engine.engine} at ${p.engine.binary}; upstreams ${p.upstreams.join(', ')}${p.droppedUpstreams.length ? ` (left out: ${p.droppedUpstreams.map((d) => `${d.server}: ${d.reason}`).join('; ')})` : ''}; listeners ${p.listeners.map((l) => `${l.address}:${l.port}`).join(', ')}${p.droppedTokens.length ? `; left out of the K2s-owned resolv.conf: ${p.droppedTokens.join(', ')}` : ''}${p.ignoredLine ? `; your /etc/resolv.conf is saved as is, though its ${p.ignoredLine} (glibc ignores that line)` : ''}`,
+        message: `${p.engine.engine} at ${p.engine.binary}; upstreams ${p.upstreams.join(', ')}${p.droppedUpstreams.length ? ` (left out: ${p.droppedUpstreams.map((d) => `${d.server}: ${d.reason}`).join('; ')})` : ''}; listeners ${p.listeners.map((l) => `${l.address}:${l.port}`).join(', ')}${p.droppedTokens.length ? `; left out of the K2s-owned resolv.conf: ${p.droppedTokens.join(', ')}` : ''}${p.ignoredLine ? `; your /etc/resolv.conf is saved as is, though its ${p.ignoredLine} (glibc ignores that line)` : ''}${p.noNameserver ? `; warning: your /etc/resolv.conf names no nameserver glibc can use (${p.noNameserver}), and it is saved as is: after stop, when it is put back, glibc asks 127.0.0.1 and no name resolves on this host until the file names your nameserver` : ''}`,
         detail: { engine: p.engine.engine, upstreams: p.upstreams, dropped: p.droppedUpstreams, skippedListeners: p.skippedListeners },
       };
     });

@@ -128,7 +128,7 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     const bytes = resolverBytes(current);
     driftFileRefusal = bytes ? notResolverFileRefusal(bytes) : null;
     if (driftFileRefusal) {
-      messages.push(`${keepRiskWords({ kind: 'not-resolver', reason: driftFileRefusal }, null)} ${say({ gui: `So ${DRIFT_CHOICE.restore.label} is the default in the banner: it puts your saved original back.`, cli: `So a plain ${cliCommand('stop', true)} restores your saved original over it (${DRIFT_CHOICE.restore.label}; --on-drift keep keeps it).` })}`);
+      messages.push(`${keepRiskWords({ kind: 'not-resolver', reason: driftFileRefusal, leavesNone: driftRouteNow?.keepLeavesNone === true }, driftRouteNow)} ${say({ gui: `So ${DRIFT_CHOICE.restore.label} is the default in the banner: it puts your saved original back.`, cli: `So a plain ${cliCommand('stop', true)} restores your saved original over it (${DRIFT_CHOICE.restore.label}; --on-drift keep keeps it).` })}`);
     }
   }
   // Below the 0700 directory lstat(2) fails whether or not the file exists: a running proxy or a

@@ -255,7 +255,7 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
         message = `Someone else had replaced /etc/resolv.conf by ${linkEndWords}. Keeping their file would give host apps no nameserver, so the original saved at ${state.savedAt} was restored, byte for byte; pass --on-drift keep to keep theirs.`;
         notes.push(message);
       } else if (byDefault && fileRefusal) {
-        message = `Someone else had changed /etc/resolv.conf. ${keepRiskWords({ kind: 'not-resolver', reason: fileRefusal }, null)} So the original saved at ${state.savedAt} was restored, byte for byte; pass --on-drift keep to keep theirs.`;
+        message = `Someone else had changed /etc/resolv.conf. ${keepRiskWords({ kind: 'not-resolver', reason: fileRefusal, leavesNone: route?.keepLeavesNone === true }, route)} So the original saved at ${state.savedAt} was restored, byte for byte; pass --on-drift keep to keep theirs.`;
         notes.push(message);
       } else if (byDefault && route?.keepLeavesNone) {
         message = `Someone else had changed /etc/resolv.conf, but ${route.implicit ? 'their file has no nameserver line (glibc then asks 127.0.0.1, K2s DNS\'s own)' : `their file names no nameserver but K2s DNS's own (${route.nameservers.join(', ')})`}. Keeping their file would leave this host with no nameserver that answers once the proxy stops, so the original saved at ${state.savedAt} was restored, byte for byte; pass --on-drift keep to keep theirs.`;
