@@ -9,7 +9,8 @@
  *   and the banner says why in the owner rule's words (shared/network-writer.ts);
  * - a file the follower refused as not a resolver file (a line that is no resolv.conf(5)
  *   directive) whose nameserver answers: Restore my original is the default, and the banner
- *   gives the follower's reason in one sentence (issue 20, M6);
+ *   gives the follower's reason in one sentence (issue 20, M6); one glibc reads as naming no
+ *   nameserver (NUL bytes) adds that no name would resolve, in the banner and the Keep dialog (walk 7 H1);
  * - a root-owned file whose nameserver answers: Keep their file stays the default.
  */
 import { expect, test } from '@playwright/test';
@@ -101,6 +102,21 @@ test('a file the follower refused as not a resolver file: Restore my original is
   await expect(page.getByTestId('drift-keep')).toHaveText('Keep their file…');
   await expect(banner.locator('.row button').first()).toHaveAttribute('data-testid', 'drift-restore');
   await expect(page.getByTestId('drift-lead')).not.toContainText('usually knows the current network better');
+});
+
+// Walk 7 H1: garbage glibc reads as naming no nameserver (NUL bytes): the banner AND the Keep
+// dialog add the no-nameserver warning to the follower's reason.
+test('a NUL-byte file with no nameserver line: banner and Keep dialog both say no name would resolve', async ({ page }) => {
+  const theirs = 'this is not\0 a resolver {{{ garbage\n';
+  const server = await serveDrift(theirs, { dead: false, ownerRefusal: null, fileRefusal: notResolverFileRefusal(Buffer.from(theirs)) });
+  await page.goto(server.url);
+  const words = "K2s DNS did not follow their file because it is not text (it holds NUL bytes); keeping it leaves that file as this host's resolver. Keeping their file stops K2s DNS and leaves /etc/resolv.conf pointing at 127.0.0.1:53, where nothing answers then: no name would resolve on this host.";
+  const warning = page.getByTestId('drift-keep-warning');
+  await expect(warning).toHaveAttribute('data-risk', 'not-resolver', { timeout: 15_000 });
+  await expect(warning).toHaveText(words);
+  await expect(page.getByTestId('drift-restore')).toHaveText('Restore my original… (default)');
+  await page.getByTestId('drift-keep').click();
+  await expect(page.getByTestId('confirm-keep-warning')).toHaveText(words);
 });
 
 test("root's file whose nameserver answers: Keep their file stays the default", async ({ page }) => {
