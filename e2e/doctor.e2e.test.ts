@@ -118,6 +118,21 @@ describe.skipIf(!inSandbox)('k2s-dns doctor on the test bed (KubeSwitch assigned
     expect(start.code).toBe(3);
   });
 
+  // Walk 7 H2/M4: doctor and start share one rule for a file that is not text; the fix is prose.
+  it('a NUL-byte resolv.conf: doctor says NOT_RESOLVER_FILE without offering Upstreams, and start --upstream indeed refuses it, with no placeholder command', async () => {
+    await writeResolv('this is not\0 a resolver\n');
+    const d = await doctor(tb.kubeconfigPath);
+    expect(d.byId['nameserver-loop']).toMatchObject({ severity: 'error', title: '/etc/resolv.conf is no resolver file', detail: { reason: 'the new file is not text (it holds NUL bytes)' } });
+    expect(d.byId['nameserver-loop']!.meaning).toContain('start refuses with NOT_RESOLVER_FILE, with or without --upstream');
+    expect(d.byId['nameserver-loop']!.remedy?.gui).not.toContain('under Start options → Upstreams, then Start');
+    const start = await k2sDns(['start', '--kubeconfig', tb.kubeconfigPath, '--engine', 'dnsmasq', '--upstream', '192.0.2.53', '--verify-name', 'www.example.test']);
+    expect(start.code).toBe(3);
+    const out = start.stdout + start.stderr;
+    expect(out).toContain('/etc/resolv.conf is not text (it holds NUL bytes)');
+    expect(out).toContain('a line such as `nameserver 192.0.2.1`');
+    expect(out).not.toContain('<your router');
+  });
+
   it('WSL header below a script\'s lines (line 6): doctor and start agree (error, WSL_RESOLV_CONF); with wsl.conf generateResolvConf = false both let it be managed', async () => {
     const line7 = await readFile(new URL('../fixtures/wsl/resolv-header-line7.conf', import.meta.url), 'utf8');
     await writeResolv(line7.replace('nameserver 172.29.64.1', 'nameserver 192.0.2.53').replace('nameserver 10.8.0.1\n', ''));
