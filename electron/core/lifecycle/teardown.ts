@@ -274,7 +274,7 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
         if (route?.keepLeavesNone) message += ` ${NO_NAME_RESOLVES}: nothing answers on ${route.nameservers.map((n) => `${n}:53`).join(' and ')} (${route.implicit ? 'the kept file has no nameserver line, so glibc asks 127.0.0.1' : `the kept file lists only ${route.nameservers.join(', ')}`}); put a nameserver that answers into /etc/resolv.conf (reconnect the network, or add "nameserver <your router or company DNS>").`;
         // A kept file start will not save (shared/network-writer.ts startRefusesResolverFile) is said with the way out.
         const startRefusal = bytes ? startRefusesResolverFile(bytes) : null;
-        if (startRefusal) message += ` The kept file ${startRefusal.replace(/^the new file /, '')}, so ${cliCommand('start', true)} refuses to save it as the original: replace it with a resolver file first (reconnect the network, or write "nameserver <your router or company DNS>").`;
+        if (startRefusal) message += ` The kept file ${startRefusal.replace(/^the new file /, '')}, so ${cliCommand('start', true)} refuses to save it as the original: replace it with a resolver file first (reconnect the network, or write a line such as \`nameserver 192.0.2.1\` with your router's or company DNS's IP address in place of 192.0.2.1).`;
       }
       notes.push(message);
     }
