@@ -7,8 +7,13 @@
  *   inner (`--inner DIR`, in the sandbox): test bed, web server on 127.0.0.1:P, DIR/bridge.sock → P
  *
  * DIR is a fresh temp dir under os.tmpdir() (/tmp is not replaced by the sandbox's mounts).
- * Ctrl-C: the outer side asks the inner one to stop K2s DNS and the test bed, then sandbox.sh
- * kills what is left in the namespace and deletes it. Usage: `npm run sandbox [-- --port N]`.
+ * Stopping: the outer side holds the write end of the inner side's stdin (a pipe through
+ * sandbox.sh and inner.sh). End of file there means "stop": the outer closes it on Ctrl-C,
+ * SIGTERM or SIGHUP, and the kernel closes it when the outer dies in any other way (SIGKILL
+ * too: pipe(7), a read returns 0 once every write end is closed). The inner side then stops
+ * K2s DNS and the test bed and deletes DIR; inner.sh exits, which ends every process left in
+ * the sandbox's PID namespace (pid_namespaces(7)), and sandbox.sh deletes the network
+ * namespace. Usage: `npm run sandbox [-- --port N]`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -60,6 +65,22 @@ function sandboxCliLines(ready: Ready, cli: string): string[] {
   ];
 }
 
+/** The signals that stop either side: Ctrl-C, kill's default, and a closed terminal. */
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/**
+ * Inner side: resolves when it should stop — on a stop signal, or at end of file (or an error)
+ * on stdin, which the outer side holds open for as long as it runs (see the top of this file).
+ */
+function stopRequested(): Promise<void> {
+  return new Promise((resolve) => {
+    for (const sig of STOP_SIGNALS) process.on(sig, () => resolve());
+    process.stdin.on('end', () => resolve());
+    process.stdin.on('error', () => resolve());
+    process.stdin.resume();
+  });
+}
+
 /** Resolves when `ms` milliseconds have passed. */
 const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -105,21 +126,22 @@ async function outer(port: number): Promise<number> {
   }
   const dir = await mkdtemp(join(tmpdir(), 'k2sdns-app-'));
   // Own process group: Ctrl-C reaches only this process, which then stops the inside in order.
+  // Its stdin is the stop pipe (see the top of this file): only this process holds the write end.
   const child = spawn('bash', [join(REPO, 'e2e/bed/sandbox.sh'), process.execPath, '--import', 'tsx', fileURLToPath(import.meta.url), '--inner', dir, '--port', String(port)], {
     cwd: REPO,
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['pipe', 'inherit', 'inherit'],
     detached: true,
   });
+  child.stdin!.on('error', () => {}); // EPIPE once the inside has gone; it is stopping then anyway
   let stopping = false;
   let bridge: Awaited<ReturnType<typeof startTcpToUnix>> | null = null;
   let ready: Ready | null = null;
-  let hostPid: number | null = null;
   const stop = async (): Promise<number> => {
     stopping = true;
     await bridge?.close();
-    // The inner side stops K2s DNS (restoring the sandbox's resolver) and the test bed…
-    // (by its PID out here: ready.pid numbers it inside the sandbox's PID namespace)
-    if (hostPid !== null) process.kill(hostPid, 'SIGTERM');
+    // End of file on its stdin: the inner side stops K2s DNS (restoring the sandbox's
+    // resolver) and the test bed, even when it is still starting them…
+    child.stdin!.end();
     let code = await exited(child, 30_000);
     // …and sandbox.sh kills whatever is left in the namespace and deletes it.
     if (code === null) {
@@ -129,9 +151,11 @@ async function outer(port: number): Promise<number> {
     await rm(dir, { recursive: true, force: true });
     return code ?? 1;
   };
+  // `on`, not `once`: a terminal's Ctrl-C signals the whole group and npm then forwards the same
+  // SIGINT to this process (@npmcli/run-script signal-manager.js); a second signal with no
+  // listener left would kill this process before the inside stopped (walk 7 M3).
   const signalled = new Promise<void>((resolve) => {
-    process.once('SIGINT', () => resolve());
-    process.once('SIGTERM', () => resolve());
+    for (const sig of STOP_SIGNALS) process.on(sig, () => resolve());
   });
 
   ready = await Promise.race([waitReady(dir, child), signalled.then(() => null)]);
@@ -140,7 +164,7 @@ async function outer(port: number): Promise<number> {
     if (code === 77) process.stderr.write('The sandbox needs root: run sudo npm run sandbox.\n');
     return code === 0 || code === 130 || code === 143 ? 0 : code;
   }
-  hostPid = await outerPidOf(child.pid!, ready.pid);
+  const hostPid = await outerPidOf(child.pid!, ready.pid);
   if (hostPid === null) {
     process.stderr.write(`The sandbox's app (PID ${ready.pid} inside it) is not among the sandbox's processes any more; stopping.\n`);
     await stop();
@@ -174,6 +198,7 @@ async function outer(port: number): Promise<number> {
 /** Inner side (inside the sandbox): test bed, real backend, web server, Unix-socket forwarder. */
 async function inner(dir: string, port: number): Promise<number> {
   // Fix texts the window and the helper print name the sandbox's own k2s-dns (writeCliWrapper).
+  const stopped = stopRequested();
   process.env[CLI_WRAPPER_ENV] = cliWrapperPath(dir);
   useCliInvocation();
   const { startTestbed } = await import('./bed/testbed');
@@ -194,10 +219,7 @@ async function inner(dir: string, port: number): Promise<number> {
   const control = await startControlServer(tb, join(dir, 'control.sock'));
   const ready: Ready = { port: serverPort, url: server.url, pid: process.pid, kubeconfig: tb.kubeconfigPath, engines };
   await writeFile(join(dir, 'ready.json'), JSON.stringify(ready), { mode: 0o600 });
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', () => resolve());
-    process.once('SIGTERM', () => resolve());
-  });
+  await stopped;
   await control.close();
   await fwd.close();
   await server.close();
@@ -205,6 +227,9 @@ async function inner(dir: string, port: number): Promise<number> {
   const r = await backend.dnsStop({ onDrift: 'restore' }).catch((err: Error) => ({ message: err.message }));
   process.stdout.write(`sandbox: ${r.message}\n`);
   await tb.stop();
+  // DIR too (ready.json, the CLI wrapper, the sockets): the outer side may be gone already.
+  await rm(dir, { recursive: true, force: true });
+  process.stdin.destroy(); // the stop pipe would keep this process running
   return 0;
 }
 
