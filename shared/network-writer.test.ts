@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { describeNetworkChange, networkWriter, notResolverFileRefusal, resolverFileProblem, upstreamChangeWords, writerName, writerWords } from './network-writer';
+import { describeNetworkChange, networkWriter, notResolverFileRefusal, resolverFileProblem, resolverOwnerRefusal, upstreamChangeWords, writerName, writerWords } from './network-writer';
+import { setCliName } from './fix';
 
 describe('who wrote a resolver file', () => {
   it('a known header names the writer and quotes the line', () => {
@@ -54,5 +55,19 @@ describe('a drift that is over (issue 20 low: the old drift note stayed as if cu
     const c = { at: '2026-12-04T15:54:31.518Z', outcome: 'drift' as const, writer: 'an unknown program', evidence: '', how: '/etc/resolv.conf replaced by a new file', from: ['192.0.2.53'], to: ['192.0.2.53'], reason: 'the new file is not text (it holds NUL bytes)' };
     expect(describeNetworkChange(c)).toBe('2026-12-04T15:54:31.518Z: an unknown program (no header) changed the resolver (/etc/resolv.conf replaced by a new file); not followed: the new file is not text (it holds NUL bytes).');
     expect(describeNetworkChange({ ...c, ended: true })).toBe("2026-12-04T15:54:31.518Z (ended): an unknown program (no header) changed the resolver (/etc/resolv.conf replaced by a new file); it was not followed: the new file is not text (it holds NUL bytes). That drift is over: /etc/resolv.conf is K2s DNS's own file again.");
+  });
+});
+
+describe('resolverOwnerRefusal: its fix is the whole command (walk 7 L2: "fix it with chmod o-w" was printed bare)', () => {
+  it('names /etc/resolv.conf, with sudo, or through the sandbox\'s wrapper', () => {
+    try {
+      setCliName('k2s-dns');
+      expect(resolverOwnerRefusal({ uid: 0, gid: 0, mode: 0o666 })).toBe('the new file is writable by every user (mode 0666); K2s follows no file a user could write — fix it with sudo chmod o-w /etc/resolv.conf');
+      expect(resolverOwnerRefusal({ uid: 0, gid: 4, mode: 0o664 })).toMatch(/ — fix it with sudo chmod g-w \/etc\/resolv\.conf$/);
+      setCliName('/tmp/k2sdns-app-x/k2s-dns', false, true);
+      expect(resolverOwnerRefusal({ uid: 0, gid: 0, mode: 0o666 })).toMatch(/ — fix it with \/tmp\/k2sdns-app-x\/k2s-dns sh -c 'chmod o-w \/etc\/resolv\.conf'$/);
+    } finally {
+      setCliName('npx k2s-dns');
+    }
   });
 });

@@ -14,6 +14,7 @@
  *   `#@VPNC_GENERATED@`; OpenVPN's update-resolv-conf and wg-quick go through resolvconf.
  */
 import { parseResolvConf } from './resolv-conf';
+import { shellCommand } from './fix';
 import { GLIBC_DEFAULT_NAMESERVER, viaK2sWords } from './drift-route';
 import type { NetworkChangeView } from './types';
 
@@ -189,7 +190,9 @@ export function resolverOwnerRefusal(owner: { uid: number; gid: number; mode: nu
   const what = resolverOwnerProblem(owner);
   if (what === null) return null;
   if (owner.uid >= FIRST_USER_UID) return `the new file is ${what} (a resolver file the network writes is root's or a system service's; K2s follows no file a user could write)`;
-  return `the new file is ${what}; K2s follows no file a user could write — fix it with chmod ${owner.mode & 0o002 ? 'o-w' : 'g-w'}`;
+  // The whole command, as the user pastes it (sudo, or the sandbox's wrapper: shared/fix.ts
+  // shellCommand); chmod(1) follows a symlink, so /etc/resolv.conf names a link's target too.
+  return `the new file is ${what}; K2s follows no file a user could write — fix it with ${shellCommand(`chmod ${owner.mode & 0o002 ? 'o-w' : 'g-w'} /etc/resolv.conf`, true)}`;
 }
 
 /**

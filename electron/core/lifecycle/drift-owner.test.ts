@@ -25,7 +25,7 @@ describe('status: the owner rule on a drifted file', () => {
     await chmod(file, 0o666);
     const s = await dnsStatus(h.deps);
     expect(s.resolverOwner).toBe('foreign');
-    expect(s.driftOwnerRefusal).toBe('the new file is writable by every user (mode 0666); K2s follows no file a user could write — fix it with chmod o-w');
+    expect(s.driftOwnerRefusal).toBe('the new file is writable by every user (mode 0666); K2s follows no file a user could write — fix it with sudo chmod o-w /etc/resolv.conf');
     await chmod(file, 0o644);
     expect((await dnsStatus(h.deps)).driftOwnerRefusal).toBeUndefined();
   });
@@ -73,7 +73,7 @@ describe('start on a /etc/resolv.conf a user could write (walk5 H1: a 0666 file 
     expect(r.ok).toBe(true);
     const message = r.warnings?.find((w) => w.code === 'RESOLV_CONF_WRITABLE')?.message ?? '';
     expect(message).toBe(
-      "/etc/resolv.conf is writable by every user (mode 0666); K2s follows no file a user could write — fix it with chmod o-w. It was saved as your original as it is, so stop puts it back with that owner and mode, and a user can choose this host's DNS through it; to save it fixed: sudo k2s-dns stop, sudo chmod o-w /etc/resolv.conf, then sudo k2s-dns start --verify-name www.example.test.",
+      "/etc/resolv.conf is writable by every user (mode 0666); K2s follows no file a user could write. It was saved as your original as it is, so stop puts it back with that owner and mode, and a user can choose this host's DNS through it; to save it fixed: sudo k2s-dns stop, sudo chmod o-w /etc/resolv.conf, then sudo k2s-dns start --verify-name www.example.test.",
     );
   });
 

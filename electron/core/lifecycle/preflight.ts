@@ -378,5 +378,7 @@ export function resolverWritableWarning(owner: FileOwner, startLine: string): st
   const refusal = resolverOwnerRefusal(owner);
   const fix = savedOriginalFix(owner, startLine);
   if (!refusal || !fix) return null;
-  return `/etc/resolv.conf ${refusal.replace(/^the new file /, '')}. It was saved as your original as it is, so stop puts it back with that owner and mode, and a user can choose this host's DNS through it; to save it fixed: ${fix}.`;
+  // Without the refusal's own "fix it with chmod …": on a saved original that alone fixes
+  // nothing (stop puts the saved one back); `fix` below is the whole of it.
+  return `/etc/resolv.conf ${refusal.replace(/^the new file /, '').replace(/ — fix it with .*$/, '')}. It was saved as your original as it is, so stop puts it back with that owner and mode, and a user can choose this host's DNS through it; to save it fixed: ${fix}.`;
 }
