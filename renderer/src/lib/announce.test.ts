@@ -1,6 +1,7 @@
 /** Counts in words: "1 error", never "1 errors" (new-user pass: the Diagnostics summary badge). */
 import { describe, expect, it } from 'vitest';
-import { severityCountText } from './announce';
+import { announceResult, severityCountText } from './announce';
+import { clockTime } from '../../../shared/clock';
 
 describe('Diagnostics summary counts', () => {
   it('singular for one, plural otherwise', () => {
@@ -10,5 +11,14 @@ describe('Diagnostics summary counts', () => {
     expect(severityCountText('warn', 2)).toBe('2 warnings');
     expect(severityCountText('info', 3)).toBe('3 info');
     expect(severityCountText('ok', 1)).toBe('1 ok');
+  });
+});
+
+describe('announceResult: times as the window shows them (walk 7 L6)', () => {
+  it('the stop result\'s ISO time reads as the local HH:MM:SS of today, as in the timeline', () => {
+    const at = Date.now();
+    const iso = new Date(at).toISOString();
+    const text = announceResult({ type: 'result', op: 'stop', ok: true, exitCode: 0, message: `Restored the original saved at ${iso}, byte for byte.`, at });
+    expect(text).toBe(`Stop done: Restored the original saved at ${clockTime(at)}, byte for byte.`);
   });
 });

@@ -7,15 +7,19 @@ import type { DoctorFinding } from '../../../shared/doctor';
 import { countFindings } from '../../../shared/doctor';
 import type { ResultEvent } from '../../../shared/lifecycle-events';
 import type { HostDnsStatus, QueryResult } from '../../../shared/types';
+import { windowTimes } from './last-known';
 
 /** "K2s DNS is running." / "… is stopped." / "… is degraded." */
 export function announceStatus(s: HostDnsStatus): string {
   return `K2s DNS is ${s.state}${s.resolverOwner === 'foreign' ? '; another program rewrote /etc/resolv.conf' : ''}.`;
 }
 
-/** "Start done: <message>" / "Stop failed: <message>". */
+/**
+ * "Start done: <message>" / "Stop failed: <message>", its times in the window's one format
+ * (windowTimes: "saved at 22:22:47", as the timeline says it, not the backend's ISO time).
+ */
 export function announceResult(r: ResultEvent): string {
-  return `${r.op.charAt(0).toUpperCase()}${r.op.slice(1)} ${r.ok ? 'done' : 'failed'}: ${r.message.replace(/`/g, '')}`;
+  return `${r.op.charAt(0).toUpperCase()}${r.op.slice(1)} ${r.ok ? 'done' : 'failed'}: ${windowTimes(r.message.replace(/`/g, ''))}`;
 }
 
 /** "kubernetes.default.svc.cluster.local A: NOERROR, 1 answer, 3 ms." */
