@@ -15,7 +15,7 @@ export function proxyExitLine(status: HostDnsStatus | null, sinceMs: number): st
  * A step message naming the proxy's PID (`k2s-dnsproxy (dnsmasq, PID 1234) answers on …`) with
  * the PID that runs now: `PID 1240 since a restart at 18:50:12`, `PID 1250 since the network
  * change at 18:52:03` (a followed change restarts the proxy with the new upstreams; `changes`:
- * the window's network changes, newest last), or `PID 1234 ended at …` while none runs.
+ * the window's network changes, newest last), or `PID 1234 ended at …) answered on …` while none runs.
  * Unchanged when the named PID still runs or nothing ended.
  */
 export function withCurrentPid(message: string, status: HostDnsStatus | null, changes: readonly NetworkChangeView[] = []): string {
@@ -29,6 +29,7 @@ export function withCurrentPid(message: string, status: HostDnsStatus | null, ch
   }
   if (!e) return message;
   const at = e.at === null ? null : clockTime(Date.parse(e.at));
-  const now = status.pid !== null ? `PID ${status.pid} since a restart${at ? ` at ${at}` : ''}` : `PID ${e.pid ?? m[1]} ended${at ? ` at ${at}` : ''}`;
-  return message.replace(m[0], now);
+  if (status.pid !== null) return message.replace(m[0], `PID ${status.pid} since a restart${at ? ` at ${at}` : ''}`);
+  // Past tense for a proxy that has ended: it answered there, it does not now (walk 7 L7).
+  return message.replace(m[0], `PID ${e.pid ?? m[1]} ended${at ? ` at ${at}` : ''}`).replace(/\banswers on\b/, 'answered on');
 }
