@@ -75,6 +75,15 @@ describe('HostDnsPanel', () => {
     expect(cell(html, 'dns-saved')).not.toContain('k2s-dns');
   });
 
+  it('a followed change whose nameservers stayed the same says "upstreams unchanged", as the timeline does, not "192.0.2.53 → 192.0.2.53" (walk 7 L8)', () => {
+    const change = { at: new Date().toISOString(), outcome: 'followed' as const, writer: 'an unknown program', evidence: '', how: '/etc/resolv.conf replaced by a regular file', from: ['192.0.2.53'], to: ['192.0.2.53'] };
+    state.status = { ...running, networkChange: change, followedChange: change };
+    const row = cell(renderToStaticMarkup(<HostDnsPanel />), 'dns-network-change');
+    expect(row).toMatch(/; followed: upstreams unchanged \(192\.0\.2\.53; the file changed otherwise, e\.g\. its search list or options\); stop restores that file\.$/);
+    change.to = ['10.77.0.2'];
+    expect(cell(renderToStaticMarkup(<HostDnsPanel />), 'dns-network-change')).toMatch(/; followed: upstreams 192\.0\.2\.53 → 10\.77\.0\.2; stop restores that file\.$/);
+  });
+
   it('before any follow the saved original is the file in place at Start, saved by k2s-dns', () => {
     state.status = { ...running, savedAt: new Date().toISOString(), savedBy: 'k2s-dns' };
     const html = renderToStaticMarkup(<HostDnsPanel />);

@@ -5,7 +5,7 @@ import { useDns } from '../stores';
 import { LifecycleControls } from './LifecycleControls';
 import { RichText } from './RichText';
 import { TimelineView } from './TimelineView';
-import { DRIFT_ENDED_WORDS, describeNetworkChange } from '../../../shared/network-writer';
+import { DRIFT_ENDED_WORDS, describeNetworkChange, upstreamChangeWords } from '../../../shared/network-writer';
 import { engineInfo, isEngineName } from '../../../shared/engines/table';
 import { followedCopy, savedOriginalWords } from '../../../shared/saved-copy';
 
@@ -117,7 +117,7 @@ export function HostDnsPanel() {
                   {timeText(Date.parse(status.networkChange.at))}: {status.networkChange.writer}
                   {status.networkChange.evidence ? <span className="mono"> ({status.networkChange.evidence})</span> : null} — {status.networkChange.how};{' '}
                   {status.networkChange.outcome === 'followed'
-                    ? `followed: upstreams ${status.networkChange.from.join(', ')} → ${status.networkChange.to.join(', ')}; stop restores that file.`
+                    ? `followed: ${upstreamChangeWords(status.networkChange)}; stop restores that file.`
                     : status.networkChange.ended
                       ? `was not followed: ${status.networkChange.reason ?? 'unknown reason'}. ${DRIFT_ENDED_WORDS}`
                       : `not followed: ${status.networkChange.reason ?? 'unknown reason'}.`}
