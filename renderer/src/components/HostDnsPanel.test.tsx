@@ -84,6 +84,13 @@ describe('HostDnsPanel', () => {
     expect(cell(renderToStaticMarkup(<HostDnsPanel />), 'dns-network-change')).toMatch(/; followed: upstreams 192\.0\.2\.53 → 10\.77\.0\.2; stop restores that file\.$/);
   });
 
+  it('Resolver owner after an rm: "none: … deleted", not "another program" (walk 7 L5)', () => {
+    state.status = { ...running, resolverOwner: 'foreign', driftGone: 'deleted' };
+    expect(cell(renderToStaticMarkup(<HostDnsPanel />), 'dns-owner')).toBe('none: /etc/resolv.conf was deleted since K2s DNS started');
+    state.status = { ...running, resolverOwner: 'foreign' };
+    expect(cell(renderToStaticMarkup(<HostDnsPanel />), 'dns-owner')).toBe('another program, since K2s DNS started');
+  });
+
   it('before any follow the saved original is the file in place at Start, saved by k2s-dns', () => {
     state.status = { ...running, savedAt: new Date().toISOString(), savedBy: 'k2s-dns' };
     const html = renderToStaticMarkup(<HostDnsPanel />);

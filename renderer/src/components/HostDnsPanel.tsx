@@ -53,7 +53,8 @@ export function HostDnsPanel() {
           <dl className="facts">
             <dt>Resolver owner</dt>
             <dd data-testid="dns-owner" data-owner={status.resolverOwner}>
-              {OWNER_LABEL[status.resolverOwner]}
+              {/* Deleted (or a dangling link): nobody's file is there (walk 7 L5: "another program" after an rm). */}
+              {status.resolverOwner === 'foreign' && status.driftGone ? `none: /etc/resolv.conf was ${status.driftGone} since K2s DNS started` : OWNER_LABEL[status.resolverOwner]}
               {/* K2s DNS's own file made writable in place (sixth walk L1): the note below has the fix. */}
               {status.liveResolverWritable && <span className="warn-text" data-testid="dns-owner-writable"> — the file is now {status.liveResolverWritable}: a user can redirect host DNS (see the note below)</span>}
             </dd>

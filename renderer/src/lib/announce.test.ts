@@ -1,6 +1,7 @@
 /** Counts in words: "1 error", never "1 errors" (new-user pass: the Diagnostics summary badge). */
 import { describe, expect, it } from 'vitest';
-import { announceResult, severityCountText } from './announce';
+import { announceResult, announceStatus, severityCountText } from './announce';
+import type { HostDnsStatus } from '../../../shared/types';
 import { clockTime } from '../../../shared/clock';
 
 describe('Diagnostics summary counts', () => {
@@ -20,5 +21,14 @@ describe('announceResult: times as the window shows them (walk 7 L6)', () => {
     const iso = new Date(at).toISOString();
     const text = announceResult({ type: 'result', op: 'stop', ok: true, exitCode: 0, message: `Restored the original saved at ${iso}, byte for byte.`, at });
     expect(text).toBe(`Stop done: Restored the original saved at ${clockTime(at)}, byte for byte.`);
+  });
+});
+
+describe('announceStatus: drift said as what happened (walk 7 L5)', () => {
+  it('a deleted /etc/resolv.conf is "deleted", not "another program rewrote"', () => {
+    const drifted = { state: 'running', resolverOwner: 'foreign' } as HostDnsStatus;
+    expect(announceStatus({ ...drifted, driftGone: 'deleted' })).toBe('K2s DNS is running; /etc/resolv.conf was deleted.');
+    expect(announceStatus(drifted)).toBe('K2s DNS is running; another program rewrote /etc/resolv.conf.');
+    expect(announceStatus({ ...drifted, resolverOwner: 'k2s' })).toBe('K2s DNS is running.');
   });
 });

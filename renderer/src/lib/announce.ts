@@ -9,9 +9,14 @@ import type { ResultEvent } from '../../../shared/lifecycle-events';
 import type { HostDnsStatus, QueryResult } from '../../../shared/types';
 import { windowTimes } from './last-known';
 
-/** "K2s DNS is running." / "… is stopped." / "… is degraded." */
+/**
+ * "K2s DNS is running." / "… is stopped." / "… is degraded.", and after drift what happened to
+ * /etc/resolv.conf: "another program rewrote" it, or that it was deleted (HostDnsStatus.driftGone,
+ * the drift banner's words: walk 7 L5).
+ */
 export function announceStatus(s: HostDnsStatus): string {
-  return `K2s DNS is ${s.state}${s.resolverOwner === 'foreign' ? '; another program rewrote /etc/resolv.conf' : ''}.`;
+  const drift = s.resolverOwner !== 'foreign' ? '' : s.driftGone ? `; /etc/resolv.conf was ${s.driftGone}` : '; another program rewrote /etc/resolv.conf';
+  return `K2s DNS is ${s.state}${drift}.`;
 }
 
 /**
