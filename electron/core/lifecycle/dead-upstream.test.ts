@@ -16,7 +16,7 @@ const ORIGINAL = 'nameserver 192.0.2.53\nsearch corp.example\n';
 const opts = TEST_START_OPTS;
 
 /** A test host where `dead` upstreams never answer (ECONNREFUSED on loopback, as a real socket reports). */
-async function hostWithDead(dead: string[]) {
+async function hostWithDead(dead: string[], error = 'connect ECONNREFUSED') {
   const h = await newHost(ORIGINAL);
   const query = h.deps.query;
   const asked: string[] = [];
@@ -27,7 +27,7 @@ async function hostWithDead(dead: string[]) {
     asked.push(q.server);
     if (dead.includes(q.server)) {
       clock += 1; // every attempt costs time, so the deadline ends the retries
-      return { name: q.name, type: q.type, server: q.server, transport: 'udp', rcode: 'ERROR', answers: [], latencyMs: 1, error: 'connect ECONNREFUSED' };
+      return { name: q.name, type: q.type, server: q.server, transport: 'udp', rcode: 'ERROR', answers: [], latencyMs: 1, error };
     }
     return query(q);
   };
@@ -60,17 +60,23 @@ describe('verify with a dead upstream', () => {
     expect(r.message).toContain('the other answers (192.0.2.53), but every --upstream you name must answer: remove it or correct the address');
   });
 
-  it('a silent discovered upstream (offline host) still starts, but the result carries UPSTREAM_UNVERIFIED', async () => {
+  it('a silent discovered upstream (offline host) still starts, but the result carries UPSTREAM_UNVERIFIED, naming the socket\'s cause, not "(ERROR)" (walk 7 L8)', async () => {
     const h = await hostWithDead(['192.0.2.53']);
     const r = await startDns(h.deps, opts, () => undefined);
     expect(r).toMatchObject({ ok: true, exitCode: 0 });
     expect(r.warnings).toEqual([
       {
         code: 'UPSTREAM_UNVERIFIED',
-        message: 'Your nameserver 192.0.2.53 did not answer www.example.test (ERROR), so names outside the cluster were not checked and may not resolve; if this host is online, check it with npx k2s-dns query www.example.test --server 192.0.2.53, or start again with --upstream IP.',
+        message: 'Your nameserver 192.0.2.53 did not answer www.example.test: refused (nothing listens on its port), so names outside the cluster were not checked and may not resolve; if this host is online, check it with npx k2s-dns query www.example.test --server 192.0.2.53, or start again with --upstream IP.',
       },
     ]);
     expect(r.message).toContain('Warning: Your nameserver 192.0.2.53 did not answer');
+  });
+
+  it('an upstream on a network this host has no route to: the warning says "network unreachable", the cause status names (walk 7 L8)', async () => {
+    const h = await hostWithDead(['192.0.2.53'], 'send ENETUNREACH 192.0.2.53:53');
+    const r = await startDns(h.deps, opts, () => undefined);
+    expect(r.warnings?.[0]?.message).toMatch(/^Your nameserver 192\.0\.2\.53 did not answer www\.example\.test: network unreachable \(ENETUNREACH: this host has no route to it\), so names outside the cluster were not checked/);
   });
 
   it('a live --upstream: running, no warning', async () => {

@@ -4,6 +4,7 @@ import { failed } from './errors';
 import { answerClass, answerMismatch } from './answer-compare';
 import type { HostPath } from './host-paths';
 import { cliCommand } from '../../../shared/fix';
+import { errnoWords } from '../../../shared/probe-failure';
 
 export { answerClass } from './answer-compare';
 /** Default deadline of the whole verify step, ms: sized for a host whose cores are saturated. */
@@ -165,7 +166,11 @@ export async function verifyDns(
       return outcome('UPSTREAM_NO_ADDRESS');
     }
   } else {
-    warning = `Your nameserver${upstreams.length > 1 ? 's' : ''} ${upstreams.length > 1 ? upstreams.join(', ') : upstream} did not answer ${externalName} (${ext.direct?.rcode ?? 'no answer'}), so names outside the cluster were not checked and may not resolve; if this host is online, check it with ${cliCommand(`query ${externalName} --server ${upstream}`)}, or start again with --upstream IP.`;
+    // The cause the socket reported, in the probes' words (ENETUNREACH: "network unreachable …",
+    // shared/probe-failure.ts), not a bare "(ERROR)" (walk 7 L8); else the rcode (TIMEOUT).
+    const errno = errnoWords(ext.direct?.error);
+    const why = errno ? `: ${errno}` : ` (${ext.direct?.rcode ?? 'no answer'})`;
+    warning = `Your nameserver${upstreams.length > 1 ? 's' : ''} ${upstreams.length > 1 ? upstreams.join(', ') : upstream} did not answer ${externalName}${why}, so names outside the cluster were not checked and may not resolve; if this host is online, check it with ${cliCommand(`query ${externalName} --server ${upstream}`)}, or start again with --upstream IP.`;
   }
   return outcome('UPSTREAM_UNVERIFIED');
 
