@@ -107,7 +107,7 @@ describe('followerRefusal: why the follower refused their file, whatever keepRis
   it('no resolver file, no nameserver but the proxy’s, a user-writable file; null for a file it would follow', () => {
     expect(followerRefusal({ driftFileRefusal: 'the new file is not a resolver file: line 1 is no resolv.conf(5) directive', driftRoute: driftRoute('nameserver 10.99.99.99\n', LISTENERS) })).toBe('it is not a resolver file: line 1 is no resolv.conf(5) directive');
     expect(followerRefusal({ driftRoute: driftRoute('search example\n', LISTENERS) })).toBe("it names no nameserver but K2s DNS's own listeners");
-    expect(followerRefusal({ driftRoute: driftRoute('nameserver 10.99.99.99\n', LISTENERS), driftOwnerRefusal: resolverOwnerRefusal({ uid: 0, gid: 0, mode: 0o666 }) })).toBe('it is writable by every user (mode 0666); K2s follows no file a user could write — fix it with chmod o-w');
+    expect(followerRefusal({ driftRoute: driftRoute('nameserver 10.99.99.99\n', LISTENERS), driftOwnerRefusal: resolverOwnerRefusal({ uid: 0, gid: 0, mode: 0o666 }) })).toBe('it is writable by every user (mode 0666); K2s follows no file a user could write — fix it with sudo chmod o-w /etc/resolv.conf');
     expect(followerRefusal({ driftRoute: driftRoute('nameserver 10.99.99.99\n', LISTENERS) })).toBeNull();
   });
 });
@@ -117,7 +117,7 @@ describe('verdictKeepRisk: the drift verdict’s default, for the CLI fix (walk5
   it('a 0666 file whose nameserver is dead: the banner’s warning (dead first), and a plain stop restores too (refused)', () => {
     const status = { resolverOwner: 'foreign' as const, driftRoute: driftRoute('nameserver 10.99.99.99\n', LISTENERS), driftOwnerRefusal: owner, resolverStamp: 'abc' };
     const r = verdictKeepRisk(status, [silent]);
-    expect(r).toEqual({ words: 'Keeping their file stops K2s DNS and leaves /etc/resolv.conf pointing at 10.99.99.99:53, which does not answer now (getaddrinfo was refused in 3 ms (getaddrinfo EAI_AGAIN)): no name would resolve on this host.', stopRestores: true, gone: null, refused: 'it is writable by every user (mode 0666); K2s follows no file a user could write — fix it with chmod o-w' });
+    expect(r).toEqual({ words: 'Keeping their file stops K2s DNS and leaves /etc/resolv.conf pointing at 10.99.99.99:53, which does not answer now (getaddrinfo was refused in 3 ms (getaddrinfo EAI_AGAIN)): no name would resolve on this host.', stopRestores: true, gone: null, refused: 'it is writable by every user (mode 0666); K2s follows no file a user could write — fix it with sudo chmod o-w /etc/resolv.conf' });
   });
   it('root’s 0644 file with a dead nameserver: the banner’s default only (a plain stop keeps it)', () => {
     const status = { resolverOwner: 'foreign' as const, driftRoute: driftRoute('nameserver 10.99.99.99\n', LISTENERS), resolverStamp: 'abc' };

@@ -85,7 +85,7 @@ test('walk 7 M1: a 0666 file naming a dead nameserver — the verdict\'s "Keep t
   await page.goto(server.url);
   await expect(page.getByTestId('drift-keep-warning')).toHaveAttribute('data-risk', 'dead', { timeout: 15_000 });
   const verdict = page.getByTestId('verdict-text');
-  await expect(verdict).toContainText('Choose "Restore my original" (the default) in the banner at the top, then Start; "Keep their file" only stops (no start after it: K2s DNS refused to follow their file (it is writable by every user (mode 0666); K2s follows no file a user could write — fix it with chmod o-w), and Start would save it as your original)');
+  await expect(verdict).toContainText('Choose "Restore my original" (the default) in the banner at the top, then Start; "Keep their file" only stops (no start after it: K2s DNS refused to follow their file (it is writable by every user (mode 0666); K2s follows no file a user could write — fix it with sudo chmod o-w /etc/resolv.conf), and Start would save it as your original)');
   await expect(verdict).not.toContainText('or "Keep their file" in the banner at the top, then Start');
 });
 
