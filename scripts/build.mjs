@@ -103,8 +103,10 @@ export async function buildHelper(outdir = join(ROOT, 'dist')) {
 }
 
 /**
- * Slims the chunks that are (≥ 90 % of their bytes) third-party code, e.g. the
- * @kubernetes/client-node chunk (~4 MB), which `start` and the cluster views load:
+ * Slims the chunks that are third-party code (≥ 90 % of their bytes, and at most 1 KiB of our own
+ * modules: a chunk with more of ours, e.g. kube-client.ts beside js-yaml, keeps its map so a stack
+ * through it still names our .ts lines), e.g. the @kubernetes/client-node chunk (~4 MB), which
+ * `start` and the cluster views load:
  *  - drops their source map: with source maps on, Node parses each loaded chunk's map and
  *    measures every line of the chunk (source_map_cache lineLengths: ~165 ms of a 2.3 s `start`
  *    on the busy 2-core test bed, CPU profile). Stack frames in our own .ts stay mapped; frames
@@ -117,13 +119,41 @@ async function slimVendorChunks(metafile) {
   for (const [file, o] of Object.entries(metafile.outputs)) {
     if (!file.endsWith('.mjs') || !o.bytes) continue;
     const vendor = Object.entries(o.inputs).reduce((n, [input, v]) => n + (input.includes('node_modules/') ? v.bytesInOutput : 0), 0);
-    if (vendor / o.bytes < 0.9) continue;
+    const ours = Object.entries(o.inputs).reduce((n, [input, v]) => n + (input.includes('node_modules/') || input.includes(':') ? 0 : v.bytesInOutput), 0);
+    if (vendor / o.bytes < 0.9 || ours > 1024) continue;
     const path = join(ROOT, file);
     const text = (await readFile(path, 'utf8')).replace(/\n\/\/# sourceMappingURL=[^\n]*\n?$/, '\n');
     const slim = await transform(text, { format: 'esm', target: 'node20', minifyWhitespace: true, minifySyntax: true, legalComments: 'none', charset: 'ascii' });
     await writeFile(path, slim.code);
     await rm(`${path}.map`, { force: true });
   }
+}
+
+/**
+ * Builds the CLI as ONE CommonJS script, `outdir`/k2s-dns-cli.cjs (electron/cli/cli-script.ts),
+ * which dist/k2s-dns.mjs runs with a V8 code cache for every verb but the window's
+ * (electron/core/compile-cache/cli-script.ts). Nothing split: the command's dynamic imports
+ * become functions run when called (esbuild), so a command still evaluates only what it uses,
+ * and the cache spares compiling it. import.meta.url is the script's own URL (app-root.ts,
+ * capture-main.ts look for files next to it). Whitespace and syntax minified as the vendor
+ * scripts (names kept for stack frames), ASCII so the loader decodes it as latin1; no source
+ * map (K2S_DNS_DEBUG=1 runs the chunks, whose maps name the .ts lines).
+ */
+export async function buildCliScript(outdir = join(ROOT, 'dist')) {
+  return (
+    await build({
+      ...COMMON,
+      format: 'cjs',
+      sourcemap: false,
+      entryPoints: ['electron/cli/cli-script.ts'],
+      outfile: join(outdir, 'k2s-dns-cli.cjs'),
+      define: { 'import.meta.url': '__k2sImportMetaUrl' },
+      banner: { js: "var __k2sImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+      minifyWhitespace: true,
+      minifySyntax: true,
+      charset: 'ascii',
+    })
+  ).metafile;
 }
 
 /** Builds the packet parser's one file into `outdir` (CommonJS: no banner, nothing lazy). */
@@ -135,7 +165,7 @@ export async function buildCaptureParser(outdir = join(ROOT, 'dist')) {
 export async function buildBundles(outdir = join(ROOT, 'dist')) {
   await rm(outdir, { recursive: true, force: true });
   const vendor = await buildVendorScript(outdir, CLIENT_NODE);
-  const [app, helper, parser] = await Promise.all([
+  const [app, helper, parser, cli] = await Promise.all([
     build({
       ...COMMON,
       plugins: [vendorScriptPlugin(CLIENT_NODE, vendor.names)],
@@ -150,12 +180,13 @@ export async function buildBundles(outdir = join(ROOT, 'dist')) {
     }),
     buildHelper(outdir),
     buildCaptureParser(outdir),
+    buildCliScript(outdir),
   ]);
   await slimVendorChunks(app.metafile);
   // What npm packages the bundles hold, for the package's copyright file (scripts/bundled-packages.mjs).
-  const inputs = [...Object.keys(app.metafile.inputs), ...Object.keys(helper.inputs), ...Object.keys(parser.inputs)];
+  const inputs = [...Object.keys(app.metafile.inputs), ...Object.keys(helper.inputs), ...Object.keys(parser.inputs), ...Object.keys(cli.inputs)];
   await writeFile(join(outdir, BUNDLED_PACKAGES_FILE), `${JSON.stringify(packageDirs(inputs), null, 1)}\n`);
-  return { app: app.metafile, helper };
+  return { app: app.metafile, helper, cli };
 }
 
 /** Runs a node script in the repo; throws when it fails. Returns its stdout when `quiet` (then not printed). */

@@ -90,6 +90,22 @@ describe('loadCachedScript', () => {
     expect(loadCachedScript(script, dir, euid).exports).toEqual({ text: 'Grüße → ✓' });
   });
 
+  it('named caches written at exit (CacheOptions): none during the run, one per name after it, each used by the next run of its name', () => {
+    const mod = JSON.stringify(fileURLToPath(new URL('./script-cache.ts', import.meta.url)));
+    const run = (name: string): { during: string[]; cache: string } => {
+      const code = `import { readdirSync } from 'node:fs'; const { loadCachedScript } = await import(${mod}); const r = loadCachedScript(${JSON.stringify(script)}, ${JSON.stringify(dir)}, ${euid}, { name: ${JSON.stringify(name)}, writeAt: 'exit' }); process.stdout.write(JSON.stringify({ during: readdirSync(${JSON.stringify(dir)}), cache: r.cache }));`;
+      const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { encoding: 'utf8' });
+      if (r.status !== 0) throw new Error(`child failed: ${r.stderr}`);
+      return JSON.parse(r.stdout) as { during: string[]; cache: string };
+    };
+    expect(run('vendor-x.cjs.start')).toEqual({ during: [], cache: 'written' });
+    const names = () => readdirSync(dir).filter((f) => f.endsWith('.v8cache')).map((f) => f.replace(/\.[0-9a-f]{16}\.v8cache$/, '')).sort();
+    expect(names()).toEqual(['vendor-x.cjs.start']);
+    expect(run('vendor-x.cjs.start').cache).toBe('hit');
+    expect(run('vendor-x.cjs.stop')).toEqual({ during: [expect.stringMatching(/^vendor-x\.cjs\.start\.[0-9a-f]{16}\.v8cache$/)], cache: 'written' });
+    expect(names()).toEqual(['vendor-x.cjs.start', 'vendor-x.cjs.stop']);
+  });
+
   it('null directory: runs without a cache', () => {
     expect(loadCachedScript(script, null, euid)).toEqual({ exports: { sum: 42, base: 'vendor-x.cjs', self: true }, cache: 'off' });
   });

@@ -29,7 +29,7 @@ import vm from 'node:vm';
 /** Largest cache file read, bytes (client-node's is ~2–4 MB). */
 export const MAX_CACHE_BYTES = 64 * 2 ** 20;
 
-/** What happened to the cache on one load: used, made, unusable (V8 rejected it: rewritten), or not used at all. */
+/** What happened to the cache on one load: used, made (or to be made at exit: CacheOptions.writeAt), unusable (V8 rejected it: rewritten), or not used at all. */
 export type CacheOutcome = 'hit' | 'written' | 'rejected' | 'off';
 
 /** The script's module.exports and what the cache did. */
@@ -120,12 +120,27 @@ export function cacheFileName(stem: string, id: ScriptIdentity): string {
   return `${stem}.${key}.v8cache`;
 }
 
+/** Options of loadCachedScript. */
+export interface CacheOptions {
+  /**
+   * The cache's own name (default: the script's file name). One script run for different jobs
+   * keeps one cache per job (the CLI script: one per verb), each holding the code that job ran.
+   */
+  name?: string;
+  /**
+   * When a missing or rejected cache is written: `load` (default) right after the script's
+   * top level ran; `exit` when the process exits (its 'exit' event), so the functions the
+   * program compiled while it ran are in the cache too, not only those of loading.
+   */
+  writeAt?: 'load' | 'exit';
+}
+
 /**
  * Runs CommonJS script `file` (absolute path) as a module of its own and returns its exports,
  * with the code cache in `cacheDir` (null: none) belonging to `euid`. Throws only what loading
  * the script itself throws.
  */
-export function loadCachedScript(file: string, cacheDir: string | null, euid: number): LoadedScript {
+export function loadCachedScript(file: string, cacheDir: string | null, euid: number, opts: CacheOptions = {}): LoadedScript {
   // One descriptor for the identity and the bytes, so both describe the same file. The build
   // writes vendor scripts as ASCII (esbuild charset): decoded as latin1, a one-byte string
   // without UTF-8 decoding; any other text is decoded as UTF-8.
@@ -141,7 +156,7 @@ export function loadCachedScript(file: string, cacheDir: string | null, euid: nu
     closeSync(fd);
   }
   const dir = usableCacheDir(cacheDir, euid);
-  const stem = basename(file);
+  const stem = opts.name ?? basename(file);
   const cachePath = dir ? join(dir, cacheFileName(stem, id)) : null;
   const cachedData = cachePath ? readTrusted(cachePath, euid) : undefined;
   // The CommonJS wrapper Node itself uses (Module.wrap), so the script sees the usual five names.
@@ -154,7 +169,9 @@ export function loadCachedScript(file: string, cacheDir: string | null, euid: nu
   (script.runInThisContext() as (...a: unknown[]) => void).call(module.exports, module.exports, createRequire(file), module, file, dirname(file));
   if (!cachePath) return { exports: module.exports, cache: 'off' };
   if (cachedData && !script.cachedDataRejected) return { exports: module.exports, cache: 'hit' };
-  // After the run, so the functions the script compiled while loading are in the cache too.
-  writeCache(cachePath, script.createCachedData(), stem);
+  // After the run, so the functions the script compiled while loading are in the cache too
+  // (with `exit`, also those it compiled later; writeCache never throws).
+  if (opts.writeAt === 'exit') process.once('exit', () => writeCache(cachePath, script.createCachedData(), stem));
+  else writeCache(cachePath, script.createCachedData(), stem);
   return { exports: module.exports, cache: cachedData ? 'rejected' : 'written' };
 }

@@ -1,0 +1,25 @@
+/**
+ * The CLI's body, shared by its two ways of loading (entry.ts): the ES module chunks, and the
+ * one CommonJS script dist/k2s-dns-cli.cjs that runs with a V8 code cache (cli-script.ts).
+ * Each loading holds its own copy of every module (their state too), so this function does the
+ * per-process set-up itself, in the copy that runs the command.
+ */
+import { useCliInvocation } from '../core/cli-invocation';
+import { runInternalVerb } from './internal-verbs';
+import { surviveClosedOutput } from '../core/closed-output';
+
+/**
+ * Runs the command `argv` (without node and script) other than `--help`, which entry.ts answers
+ * before loading anything; resolves its exit status.
+ */
+export async function runCli(argv: string[]): Promise<number> {
+  // `k2s-dns stop | head -1`: a closed stdout silences output, never ends the operation half-done.
+  surviveClosedOutput();
+  // Fix texts name the CLI as this install runs it (/usr/bin/k2s-dns, or npx in a checkout).
+  useCliInvocation();
+  // The companions start runs (capture-watch, follow-watch) load only their own modules.
+  const internal = await runInternalVerb(argv);
+  if (internal !== null) return internal;
+  const { main } = await import('./main');
+  return main(argv);
+}

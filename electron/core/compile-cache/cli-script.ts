@@ -1,0 +1,62 @@
+/**
+ * The CLI as one CommonJS script with a V8 code cache (scripts/build.mjs: dist/k2s-dns-cli.cjs,
+ * from electron/cli/cli-script.ts). Node 20 caches no compiled ES module, so each command paid
+ * for resolving, reading and compiling every chunk it loaded (~190 ms of CPU in a `start` on
+ * the 2-core test bed: the ES module loader ~80 ms, compiling ~30 ms, the client-node script
+ * ~40 ms; CPU profile); run from the script with its cache, loading is reading one file and
+ * the cache, and evaluating the modules the command uses.
+ *
+ * One cache per verb (script-cache.ts CacheOptions): it is written when the process exits, so
+ * it holds the code that verb ran (a cache written right after loading holds little more than
+ * the top level; the functions each command calls would be compiled again at every run).
+ */
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { compileCacheDir } from './cache-dir';
+import { loadCachedScript } from './script-cache';
+
+/** The script's file name in dist/ (next to the bundle's entry). */
+export const CLI_SCRIPT = 'k2s-dns-cli.cjs';
+
+/**
+ * Verbs that always run from the ES module chunks: the window's (`ui`, `app`: the web server and
+ * Electron find their assets and the Electron binary from the chunks' place, and run for hours,
+ * where loading is no matter).
+ */
+const MODULE_VERBS: ReadonlySet<string> = new Set(['ui', 'app']);
+
+/** What cliScriptFor looks at. */
+export interface ScriptChoice {
+  /** The command's first word. */
+  verb: string;
+  /** The entry chunk's URL (import.meta.url): the script is looked for next to it. */
+  baseUrl: string;
+  env: Readonly<Record<string, string | undefined>>;
+  /** Node's own flags (process.execArgv). */
+  execArgv: readonly string[];
+  /** Whether a file exists (fs.existsSync). */
+  exists?: (path: string) => boolean;
+}
+
+/**
+ * The script's path when `verb` runs from it, else null: not for the window's verbs, not with
+ * source maps (K2S_DNS_DEBUG=1, `--enable-source-maps`: the chunks' maps name the .ts lines of
+ * a stack; the script has none), and not when it is not there (the sources run through tsx).
+ */
+export function cliScriptFor(c: ScriptChoice): string | null {
+  if (MODULE_VERBS.has(c.verb) || c.env.K2S_DNS_DEBUG === '1' || c.execArgv.includes('--enable-source-maps')) return null;
+  if (!c.baseUrl.startsWith('file:')) return null;
+  const file = fileURLToPath(new URL(CLI_SCRIPT, c.baseUrl));
+  return (c.exists ?? existsSync)(file) ? file : null;
+}
+
+/** The CLI script's runCli, loaded from `file` with this user's code cache for `verb`. */
+export function loadCliScript(file: string, verb: string): (argv: string[]) => Promise<number> {
+  const euid = process.geteuid?.() ?? -1;
+  const dir = euid < 0 ? null : compileCacheDir({ euid, env: process.env, home: homedir() });
+  // The verb is a plain word in the cache's file name (an unknown verb shares one name).
+  const job = /^[a-z][a-z-]{0,30}$/.test(verb) ? verb : 'other';
+  const { exports } = loadCachedScript(file, dir, euid, { name: `${CLI_SCRIPT}.${job}`, writeAt: 'exit' });
+  return (exports as { runCli: (argv: string[]) => Promise<number> }).runCli;
+}
