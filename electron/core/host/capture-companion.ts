@@ -8,12 +8,14 @@
  * leaves it running under both (lifecycle/follow.ts restarts it only for new ports).
  */
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { Exec } from './exec';
 import type { HostFs } from './host-fs';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { CAPTURE_UNIT_NAME, renderCaptureUnit } from '../../../shared/capture-unit';
 import { CAPTURE_FAILED_FILE, CAPTURE_READY_FILE, CAPTURE_VERB } from '../capture/capture-args';
 import { pidfileProcess } from './pidfile-process';
+import { waitForFile } from './wait-file';
 
 /** Host path of the supervised companion's pid. */
 export const CAPTURE_PID_FILE = `${K2S_PATHS.runDir}/capture.pid`;
@@ -40,15 +42,12 @@ const READY_TIMEOUT_MS = 12_000;
 
 /**
  * Waits until the companion wrote CAPTURE_READY_FILE (tcpdump has the capture open), so the
- * queries right after start are in the log; throws after READY_TIMEOUT_MS with its own last
- * line (`output`), e.g. tcpdump's error.
+ * queries right after start are in the log — woken by inotify at its write (wait-file.ts);
+ * throws after READY_TIMEOUT_MS with its own last line (`output`), e.g. tcpdump's error.
  */
 async function waitReady(fs: HostFs, output: () => Promise<string>): Promise<void> {
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  while (!(await fs.lstat(CAPTURE_READY_FILE))) {
-    if (Date.now() > deadline) throw new Error(`the capture did not open within ${READY_TIMEOUT_MS / 1000} s: ${(await output()).trim().split('\n').at(-1) ?? ''}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  const ready = await waitForFile(async () => (await fs.lstat(CAPTURE_READY_FILE)) !== null, fs.real(path.posix.dirname(CAPTURE_READY_FILE)), READY_TIMEOUT_MS);
+  if (!ready) throw new Error(`the capture did not open within ${READY_TIMEOUT_MS / 1000} s: ${(await output()).trim().split('\n').at(-1) ?? ''}`);
 }
 
 /**
