@@ -3,7 +3,7 @@ import { appendFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFile
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { admGidFrom, logOwnership, openQueryLog, renderLogrotate, rotateLogIfOver, rotatedLogPath, startLogGuard } from './query-log';
+import { admGidFrom, LOG_GUARD_NICE, logOwnership, openQueryLog, renderLogrotate, rotateLogIfOver, rotatedLogPath, startLogGuard } from './query-log';
 
 let dir: string;
 const started: number[] = [];
@@ -79,6 +79,9 @@ describe('query log size cap', () => {
     started.push(writer.pid!);
     const guard = await startLogGuard(log, writer.pid!, 64 * 1024, 50);
     started.push(guard);
+    // Background work: it yields the CPU to start's own processes (the proxy, the capture companion).
+    expect(os.getPriority(guard)).toBe(LOG_GUARD_NICE);
+    expect(LOG_GUARD_NICE).toBe(19);
     let maxSeen = 0;
     await expect
       .poll(() => {

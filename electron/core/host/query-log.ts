@@ -15,6 +15,7 @@
  */
 import path from 'node:path';
 import { spawn } from 'node:child_process';
+import { setPriority } from 'node:os';
 import { constants as fsc, promises as fsp } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 
@@ -125,7 +126,14 @@ const tick = () => {
 tick();
 `;
 
-/** Starts the guard for the proxy `pid` (detached, no stdio); resolves to the guard's pid. */
+/**
+ * The guard's nice value (setpriority(2)): its Node start-up (~60 ms of CPU) begins while start
+ * waits for the proxy and the capture companion on the same cores; at 19 it takes the CPU only
+ * when they leave it. Its copytruncate every LOG_GUARD_POLL_MS is not in a hurry.
+ */
+export const LOG_GUARD_NICE = 19;
+
+/** Starts the guard for the proxy `pid` (detached, no stdio, nice LOG_GUARD_NICE); resolves to the guard's pid. */
 export async function startLogGuard(logPath: string, pid: number, capBytes = LOG_CAP_BYTES, pollMs = LOG_GUARD_POLL_MS): Promise<number> {
   const child = spawn(process.execPath, ['-e', LOG_GUARD_SOURCE, logPath, String(capBytes), String(pid), String(pollMs)], { detached: true, stdio: 'ignore' });
   const guardPid = await new Promise<number>((resolve, reject) => {
@@ -133,6 +141,11 @@ export async function startLogGuard(logPath: string, pid: number, capBytes = LOG
     child.once('spawn', () => resolve(child.pid as number));
   });
   child.unref();
+  try {
+    setPriority(guardPid, LOG_GUARD_NICE);
+  } catch {
+    // Gone already (its proxy was), or not allowed: it runs at the default priority.
+  }
   return guardPid;
 }
 
