@@ -81,6 +81,32 @@ describe.skipIf(!inSandbox || tcpdump === '')('recovery of a killed start ends b
     await statusRollsBack(before, [await killStartOnce(tb, '/run/k2s/capture.pid', 'capture-watch')]);
   }, 90_000);
 
+  it('kill -9 of start while its capture companion is still held (begun under the lock, before preflight): that process ends, nothing of it is left', async () => {
+    const before = await tb.snapshotResolver();
+    const child = spawn(process.execPath, [BIN, 'start', '--kubeconfig', tb.kubeconfigPath, '--engine', 'dnsmasq', '--verify-name', 'www.example.test', '--json'], { stdio: 'ignore', detached: true });
+    const exited = new Promise((r) => child.once('exit', r));
+    // The held companion: `… capture-watch --held` (host/capture-companion.ts prepare).
+    const heldPid = async (): Promise<number | null> => {
+      for (const d of await readdir('/proc')) if (/^\d+$/.test(d) && (await cmdline(Number(d))).slice(1, 4).join(' ').endsWith('capture-watch --held')) return Number(d);
+      return null;
+    };
+    const deadline = Date.now() + 30_000;
+    let held: number | null = null;
+    while (held === null && Date.now() < deadline) {
+      held = await heldPid();
+      if (held === null) await new Promise((r) => setTimeout(r, 2));
+    }
+    process.kill(-child.pid!, 'SIGKILL');
+    await exited;
+    expect(held).not.toBeNull();
+    // Recovery, should the kill have come after save (then it was let go, and is the companion).
+    await k2sDns(['status']);
+    await expect.poll(() => cmdline(held!), { timeout: 10_000 }).toEqual([]);
+    expect(await running('/run/k2s/capture.pid', 'capture-watch')).toBeNull();
+    expect(await heldPid()).toBeNull();
+    expect(await tb.snapshotResolver()).toEqual(before);
+  }, 90_000);
+
   it('start killed after the follower started (before its journal was cleared): status ends the follower and the capture too', async () => {
     const before = await tb.snapshotResolver();
     expect((await k2sDns(['start', '--kubeconfig', tb.kubeconfigPath, '--engine', 'dnsmasq', '--verify-name', 'www.example.test'])).code).toBe(0);

@@ -35,6 +35,7 @@ const PROSE = new Set([
   'electron/core/capture/capture-main.ts: k2s-dns capture-watch opens a packet',
   'electron/core/capture/capture-main.ts: k2s-dns start.\\n\');',
   'electron/core/capture/capture-main.ts: k2s-dns capture-watch: ${(err as Error).message}\\n`);',
+  'electron/core/capture/capture-main.ts: k2s-dns capture-watch: not a go',
   'electron/core/lifecycle/follow-main.ts: k2s-dns follow-watch rewrites /etc/resolv.conf and',
   'electron/core/lifecycle/follow-main.ts: k2s-dns start.\\n\');',
   'electron/core/lifecycle/follow-main.ts: k2s-dns follow-watch (PID ${process.pid}) watches',

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { renderCaptureUnit } from '../../../shared/capture-unit';
 import { isCaptureArgv } from '../host/capture-companion';
-import { accountFrom } from './capture-main';
-import { CAPTURE_VERB, captureArgs, capturePorts, parseCaptureArgs } from './capture-args';
+import { PassThrough } from 'node:stream';
+import { accountFrom, firstLine, runCapture } from './capture-main';
+import { argsOfGoLine, CAPTURE_HELD_FLAG, CAPTURE_VERB, captureArgs, capturePorts, heldGoLine, parseCaptureArgs } from './capture-args';
+import type { HostFs } from '../host/host-fs';
 import { tcpdumpArgv } from './tcpdump-argv';
 
 describe('capture companion command line', () => {
@@ -53,5 +55,57 @@ describe('k2s-dnsproxy-capture.service', () => {
       'WantedBy=k2s-dnsproxy.service',
     ]);
     expect(() => renderCaptureUnit(['node', 'x'])).toThrow(/absolute/);
+  });
+});
+
+describe('a held capture companion (started before its flags are known)', () => {
+  it('its go line carries the flags and nothing else passes as one', () => {
+    const args = ['--listen', '127.0.0.1:53', '--port', '53'];
+    expect(heldGoLine(args)).toBe('go ["--listen","127.0.0.1:53","--port","53"]');
+    expect(argsOfGoLine(heldGoLine(args))).toEqual(args);
+    expect(() => heldGoLine(['--user', 'root'])).toThrow();
+    for (const bad of ['go', 'go {}', 'go [1]', 'go ["a"] x', 'GO ["--port","53"]', '', 'go [']) expect(argsOfGoLine(bad)).toBeNull();
+    expect(CAPTURE_HELD_FLAG).toBe('--held');
+  });
+
+  it('firstLine: the first line, or null when the input ends first or the line passes 64 KiB', async () => {
+    const a = new PassThrough();
+    const la = firstLine(a);
+    a.write('go ["x"');
+    a.write(']\nmore\n');
+    expect(await la).toBe('go ["x"]');
+    const b = new PassThrough();
+    const lb = firstLine(b);
+    b.end('go without a newline');
+    expect(await lb).toBeNull();
+    const c = new PassThrough();
+    const lc = firstLine(c);
+    c.write('x'.repeat(70 * 1024));
+    expect(await lc).toBeNull();
+  });
+
+  /** A HostFs that fails the test on any use: a held companion does nothing before its go line. */
+  const untouchable = new Proxy({}, { get: (_t, k) => (k === 'then' ? undefined : () => { throw new Error(`fs.${String(k)} used before the go line`); }) }) as HostFs;
+
+  it('dropped (stdin ends without a go line): exits 0 having touched nothing', async () => {
+    const input = new PassThrough();
+    const r = runCapture(untouchable, 0, [CAPTURE_HELD_FLAG], '/x/k2s-dns.mjs', input);
+    input.end();
+    expect(await r).toBe(0);
+  });
+
+  it('let go: takes its flags from the go line (a bad flag there is a usage error, 2; not root is 3), and never from its own argv', async () => {
+    const bad = new PassThrough();
+    const r1 = runCapture(untouchable, 0, [CAPTURE_HELD_FLAG], '/x/k2s-dns.mjs', bad);
+    bad.end('go ["--listen","127.0.0.1:53","--port","99999"]\n');
+    expect(await r1).toBe(2);
+    const user = new PassThrough();
+    const r2 = runCapture(untouchable, 1000, [CAPTURE_HELD_FLAG], '/x/k2s-dns.mjs', user);
+    user.end(`${heldGoLine(['--listen', '127.0.0.1:53', '--port', '53'])}\n`);
+    expect(await r2).toBe(3);
+    const garbage = new PassThrough();
+    const r3 = runCapture(untouchable, 0, [CAPTURE_HELD_FLAG], '/x/k2s-dns.mjs', garbage);
+    garbage.end('rm -rf /\n');
+    expect(await r3).toBe(2);
   });
 });

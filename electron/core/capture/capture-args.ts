@@ -31,6 +31,30 @@ export const CAPTURE_UNWRITTEN_FILE = `${K2S_PATHS.runDir}/capture.unwritten`;
 /** The verb the companion runs under (the CLI and the helper entry both take it). */
 export const CAPTURE_VERB = 'capture-watch';
 
+/**
+ * The one flag of a companion started ahead of its flags (host/capture-companion.ts prepare):
+ * it waits for its go line (heldGoLine) on stdin before it does anything, and exits at EOF.
+ */
+export const CAPTURE_HELD_FLAG = '--held';
+
+/** The line that lets a held companion go with `args` (the flags after CAPTURE_VERB): `go ["--listen",…]`. Throws like parseCaptureArgs. */
+export function heldGoLine(args: readonly string[]): string {
+  parseCaptureArgs(args);
+  return `go ${JSON.stringify(args)}`;
+}
+
+/** The flags of a go line (heldGoLine), or null for any other text. */
+export function argsOfGoLine(line: string): string[] | null {
+  const m = /^go (\[.*\])$/.exec(line);
+  if (!m) return null;
+  try {
+    const v: unknown = JSON.parse(m[1]!);
+    return Array.isArray(v) && v.every((x) => typeof x === 'string') ? (v as string[]) : null;
+  } catch {
+    return null;
+  }
+}
+
 /** What the companion captures: the proxy's listeners and every port it listens and forwards on. */
 export interface CaptureSpec {
   /** `127.0.0.1:53`, `[::1]:53`. */

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
 import type { HostFs } from '../host/host-fs';
 import { readAdmGid } from '../host/query-log';
-import { CAPTURE_FAILED_FILE, CAPTURE_READY_FILE, CAPTURE_UNWRITTEN_FILE, PARSER_BUNDLE, PARSER_RUN_PATH, parseCaptureArgs } from './capture-args';
+import { argsOfGoLine, CAPTURE_FAILED_FILE, CAPTURE_HELD_FLAG, CAPTURE_READY_FILE, CAPTURE_UNWRITTEN_FILE, PARSER_BUNDLE, PARSER_RUN_PATH, parseCaptureArgs } from './capture-args';
 import { startCapturePipeline } from './pipeline';
 import { openRowsFile } from './rows-file';
 import { findTcpdump, TCPDUMP_PATHS } from './tcpdump-path';
@@ -44,8 +44,56 @@ export function accountFrom(passwdText: string, user: string): { uid: number; gi
   return null;
 }
 
-/** Runs the companion with the flags after the verb; resolves the exit status (3 when not root, 2 for bad flags). */
-export async function runCapture(fs: HostFs, uid: number, args: readonly string[], entry: string): Promise<number> {
+/** Longest go line a held companion reads, bytes (the flags of a few listeners and ports are ~100). */
+const GO_LINE_MAX = 64 * 1024;
+
+/**
+ * The first line of `input` (without its newline), or null when it ends (or passes GO_LINE_MAX)
+ * first; then stops reading it, so it keeps nothing open.
+ */
+export function firstLine(input: NodeJS.ReadableStream & { destroy?: () => void }): Promise<string | null> {
+  return new Promise((resolve) => {
+    let text = '';
+    const done = (line: string | null) => {
+      input.removeListener('data', onData);
+      input.removeListener('end', onEnd);
+      input.removeListener('error', onEnd);
+      input.removeListener('close', onEnd);
+      input.destroy?.();
+      resolve(line);
+    };
+    const onData = (d: Buffer | string) => {
+      text += d.toString();
+      const nl = text.indexOf('\n');
+      if (nl >= 0) done(text.slice(0, nl));
+      else if (text.length > GO_LINE_MAX) done(null);
+    };
+    const onEnd = () => done(null);
+    input.on('data', onData);
+    input.once('end', onEnd);
+    input.once('error', onEnd);
+    input.once('close', onEnd);
+  });
+}
+
+/**
+ * Runs the companion with the flags after the verb; resolves the exit status (3 when not root,
+ * 2 for bad flags). Started held (CAPTURE_HELD_FLAG alone, host/capture-companion.ts prepare), it
+ * first waits for its go line on `input` and takes its flags from it; `input` ending first (its
+ * starter dropped it or died) ends it with 0, nothing done.
+ */
+export async function runCapture(fs: HostFs, uid: number, givenArgs: readonly string[], entry: string, input: NodeJS.ReadableStream = process.stdin): Promise<number> {
+  let args = givenArgs;
+  if (args.length === 1 && args[0] === CAPTURE_HELD_FLAG) {
+    const line = await firstLine(input);
+    if (line === null) return 0;
+    const flags = argsOfGoLine(line);
+    if (flags === null) {
+      process.stderr.write(`k2s-dns capture-watch: not a go line: ${JSON.stringify(line.slice(0, 200))}\n`);
+      return 2;
+    }
+    args = flags;
+  }
   const say = (line: string) => process.stdout.write(`${new Date().toISOString()} k2s-dns capture-watch: ${line}\n`);
   if (uid !== 0) {
     process.stderr.write('k2s-dns capture-watch opens a packet capture: it runs as root, started by k2s-dns start.\n');

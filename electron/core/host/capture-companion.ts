@@ -4,7 +4,8 @@
  * k2s-dnsproxy.service (shared/capture-unit.ts: started with it at boot, stopped and restarted
  * with it); elsewhere a detached process with a pidfile in /run/k2s, like the follower. Start runs
  * it once the proxy answers (systemd), or right after save so its start-up runs alongside
- * discover and config (pidfile process); stop ends it with the proxy. A followed network's engine restart
+ * discover and config (pidfile process) — its process begun, held, as soon as start holds the
+ * lifecycle lock (prepare); stop ends it with the proxy. A followed network's engine restart
  * leaves it running under both (lifecycle/follow.ts restarts it only for new ports).
  */
 import { readFile } from 'node:fs/promises';
@@ -13,8 +14,8 @@ import type { Exec } from './exec';
 import type { HostFs } from './host-fs';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { CAPTURE_UNIT_NAME, renderCaptureUnit } from '../../../shared/capture-unit';
-import { CAPTURE_FAILED_FILE, CAPTURE_READY_FILE, CAPTURE_VERB } from '../capture/capture-args';
-import { pidfileProcess } from './pidfile-process';
+import { CAPTURE_FAILED_FILE, CAPTURE_HELD_FLAG, CAPTURE_READY_FILE, CAPTURE_VERB, heldGoLine } from '../capture/capture-args';
+import { pidfileProcess, type HeldProcess } from './pidfile-process';
 import { waitForFile } from './wait-file';
 
 /** Host path of the supervised companion's pid. */
@@ -22,10 +23,28 @@ export const CAPTURE_PID_FILE = `${K2S_PATHS.runDir}/capture.pid`;
 /** Host path of the supervised companion's own output (its start line and its counts). */
 export const CAPTURE_LOG = `${K2S_PATHS.runDir}/capture.log`;
 
+/** A companion process started ahead of its flags (CaptureCompanion prepare). */
+export interface HeldCompanion {
+  /** The program it runs (node, entry, CAPTURE_VERB): a start's argv beyond it are its flags. */
+  base: readonly string[];
+  process: HeldProcess;
+}
+
 /** Starts and stops the one capture companion. */
 export interface CaptureCompanion {
-  /** (Re)starts it with `argv` (absolute node binary, entry script, CAPTURE_VERB, flags). Throws with the cause. */
-  start(argv: string[]): Promise<void>;
+  /**
+   * (Re)starts it with `argv` (absolute node binary, entry script, CAPTURE_VERB, flags). With
+   * `held` (prepare's, same program) that process is let go with the flags instead of a new one
+   * started; one that has exited meanwhile is replaced by a new one. Throws with the cause.
+   */
+  start(argv: string[], held?: HeldCompanion | null): Promise<void>;
+  /**
+   * Starts the companion's process now, before its flags are known, held (CAPTURE_HELD_FLAG):
+   * its Node start-up — most of the time start waited for the capture — then runs while start
+   * checks the host and saves, and start(argv, held) lets it go. It exits having done nothing
+   * when dropped (HeldProcess.drop) or when its starter dies. Absent for the systemd unit.
+   */
+  prepare?(base: readonly string[]): Promise<HeldCompanion>;
   /** Ends it (it drains the parser first); no error when none runs. */
   stop(): Promise<void>;
   /**
@@ -80,13 +99,26 @@ export function supervisedCapture(fs: HostFs, procDir = '/proc'): CaptureCompani
   };
   return {
     afterProxy: false,
-    async start(argv) {
+    async start(argv, held) {
       await stop();
       await fs.remove(CAPTURE_READY_FILE);
       await rememberStartFailure(fs, async () => {
-        await proc.start(argv);
+        const usable = held && !held.process.exited() && held.base.length < argv.length && held.base.every((w, i) => w === argv[i]);
+        if (usable) {
+          await proc.startHeld(held.process, heldGoLine(argv.slice(held.base.length))).catch(async (err: unknown) => {
+            // It exited before it was let go (nothing recorded): a new one instead.
+            if (!held.process.exited()) throw err;
+            await proc.start(argv);
+          });
+        } else {
+          held?.process.drop();
+          await proc.start(argv);
+        }
         await waitReady(fs, () => readFile(fs.real(CAPTURE_LOG), 'utf8').catch(() => ''));
       });
+    },
+    async prepare(base) {
+      return { base: [...base], process: await proc.prepare([...base, CAPTURE_HELD_FLAG]) };
     },
     stop,
   };

@@ -68,3 +68,64 @@ describe('pidfileProcess start', () => {
     await expect(readFile(marker)).rejects.toThrow(/ENOENT/);
   });
 });
+
+/**
+ * A held program as the capture companion is (CAPTURE_HELD_FLAG): node that reads one line of
+ * stdin, then writes `<pid> <line>` to `marker` and idles; at EOF without a line it exits at once.
+ */
+const heldProgram = (marker: string, token: string) => [
+  process.execPath,
+  '-e',
+  `let t='';process.stdin.on('data',(d)=>{t+=d;const i=t.indexOf('\\n');if(i>=0){process.stdin.destroy();require('fs').writeFileSync(${JSON.stringify(marker)},process.pid+' '+t.slice(0,i));setInterval(()=>{},1000);}});process.stdin.on('end',()=>{if(!t.includes('\\n'))process.exit(0);});`,
+  token,
+  'follow-watch',
+];
+
+describe('pidfileProcess prepare (a process started ahead of its job, held)', () => {
+  it('runs before its pid is recorded; startHeld records that pid, then lets it go with its line', async () => {
+    const h = await newHost();
+    const token = `k2s-test-${randomBytes(6).toString('hex')}`;
+    const marker = join(h.root, 'marker');
+    const p = pidfileProcess(h.deps.fs, spec);
+    const held = await p.prepare(heldProgram(marker, token));
+    spawned.push(held.pid);
+    expect(await pidsWith(token)).toEqual([held.pid]);
+    expect(await h.deps.fs.lstat(FOLLOW_PID_FILE)).toBeNull();
+    await p.startHeld(held, 'go ["--port","53"]');
+    expect(Number((await readFile(h.deps.fs.real(FOLLOW_PID_FILE), 'utf8')).trim())).toBe(held.pid);
+    await expect.poll(() => readFile(marker, 'utf8').catch(() => ''), { timeout: 10_000 }).toBe(`${held.pid} go ["--port","53"]`);
+    expect(await p.pid()).toBe(held.pid);
+    held.drop(); // let go already: no effect
+    await p.stop();
+    expect(await pidsWith(token)).toEqual([]);
+  });
+
+  it('dropped (or its starter gone: stdin ends), it exits having done nothing and nothing was recorded', async () => {
+    const h = await newHost();
+    const token = `k2s-test-${randomBytes(6).toString('hex')}`;
+    const marker = join(h.root, 'marker');
+    const p = pidfileProcess(h.deps.fs, spec);
+    const held = await p.prepare(heldProgram(marker, token));
+    spawned.push(held.pid);
+    held.drop();
+    await expect.poll(() => held.exited(), { timeout: 10_000 }).toBe(true);
+    expect(await pidsWith(token)).toEqual([]);
+    await expect(readFile(marker)).rejects.toThrow(/ENOENT/);
+    expect(await h.deps.fs.lstat(FOLLOW_PID_FILE)).toBeNull();
+    await expect(p.startHeld(held, 'go []')).rejects.toThrow(/exited before it was let go/);
+  });
+
+  it('a pidfile that cannot be written drops it: no process is left running the program', async () => {
+    const h = await newHost();
+    const token = `k2s-test-${randomBytes(6).toString('hex')}`;
+    const marker = join(h.root, 'marker');
+    const fs: HostFs = { ...h.deps.fs, writeFileAtomic: async (p, ...rest) => (p === FOLLOW_PID_FILE ? Promise.reject(new Error('no room for the pidfile')) : h.deps.fs.writeFileAtomic(p, ...rest)) };
+    const p = pidfileProcess(fs, spec);
+    const held = await p.prepare(heldProgram(marker, token));
+    spawned.push(held.pid);
+    await expect(p.startHeld(held, 'go []')).rejects.toThrow(/no room for the pidfile/);
+    await expect.poll(() => held.exited(), { timeout: 10_000 }).toBe(true);
+    expect(await pidsWith(token)).toEqual([]);
+    await expect(readFile(marker)).rejects.toThrow(/ENOENT/);
+  });
+});

@@ -29,8 +29,23 @@ export interface PidfileSpec {
  */
 const HOLD_BACK = 'IFS= read -r go && [ "$go" = go ] && exec "$@" </dev/null; exit 1';
 
+/**
+ * A program started ahead of its job (pidfileProcess `prepare`): it runs, but waits for one line
+ * on its stdin before it does anything, and exits when stdin ends without one — so a starter
+ * that dies or drops it leaves nothing behind. Not recorded in the pidfile until let go.
+ */
+export interface HeldProcess {
+  readonly pid: number;
+  /** True once it has exited (it can no longer be let go). */
+  exited(): boolean;
+  /** Ends its stdin without a line, so it exits having done nothing; no-op once let go. Idempotent. */
+  drop(): void;
+  /** Records its pid, then writes `line` to its stdin and ends it (startHeld). */
+  letGo(line: string): void;
+}
+
 /** Starts (detached, pid recorded) and stops (SIGTERM, then SIGKILL after `stopWaitMs`) the one process of `spec`. */
-export function pidfileProcess(fs: HostFs, spec: PidfileSpec, procDir = '/proc'): { start(argv: string[]): Promise<void>; stop(): Promise<void>; running(): Promise<boolean>; pid(): Promise<number | null> } {
+export function pidfileProcess(fs: HostFs, spec: PidfileSpec, procDir = '/proc'): { start(argv: string[]): Promise<void>; prepare(argv: string[]): Promise<HeldProcess>; startHeld(held: HeldProcess, line: string): Promise<void>; stop(): Promise<void>; running(): Promise<boolean>; pid(): Promise<number | null> } {
   const recorded = async (): Promise<number | null> => {
     const pid = Number.parseInt((await fs.readFile(spec.pidFile).catch(() => Buffer.from(''))).toString('utf8'), 10);
     if (!Number.isInteger(pid) || pid <= 1) return null;
@@ -74,6 +89,60 @@ export function pidfileProcess(fs: HostFs, spec: PidfileSpec, procDir = '/proc')
       } finally {
         await log.close();
       }
+    },
+    /**
+     * Spawns `argv` now, detached, output appended to the log, held: the program itself waits
+     * for its line on stdin (the capture companion's CAPTURE_HELD_FLAG) — its start-up runs while
+     * the caller still decides. The old process is left alone until startHeld.
+     */
+    async prepare(argv) {
+      await access(argv[0]!, fsc.X_OK);
+      await fs.mkdirp(K2S_PATHS.runDir, 0o755);
+      const log = await open(fs.real(spec.logFile), 'a', 0o600);
+      try {
+        const child = spawn(argv[0]!, argv.slice(1), { detached: true, stdio: ['pipe', log.fd, log.fd] });
+        const pid = await new Promise<number>((resolve, reject) => {
+          child.once('error', reject);
+          child.once('spawn', () => resolve(child.pid!));
+        });
+        child.unref();
+        child.stdin!.on('error', () => undefined); // gone (EPIPE): its start is then a fresh one
+        let gone = false;
+        let settled = false;
+        child.once('exit', () => (gone = true));
+        return {
+          pid,
+          exited: () => gone,
+          drop: () => {
+            if (settled) return;
+            settled = true;
+            child.stdin!.destroy();
+          },
+          letGo: (line: string) => {
+            if (settled) return;
+            settled = true;
+            child.stdin!.end(`${line}\n`);
+          },
+        };
+      } finally {
+        await log.close();
+      }
+    },
+    /**
+     * Lets `held` go as the one process of `spec`: the old one is stopped, the held pid recorded,
+     * then `line` written to its stdin. A pidfile that cannot be written drops it (it exits) and
+     * throws; a held process that has exited is an error (the caller starts afresh).
+     */
+    async startHeld(held, line) {
+      await stop();
+      if (held.exited()) throw new Error('the prepared process exited before it was let go');
+      try {
+        await fs.writeFileAtomic(spec.pidFile, `${held.pid}\n`, { mode: 0o644 });
+      } catch (err) {
+        held.drop();
+        throw err;
+      }
+      held.letGo(line);
     },
     stop,
     /** True while the recorded pid is alive and still this program (a kill -9 leaves the pidfile, not the process). */

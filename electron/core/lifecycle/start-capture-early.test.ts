@@ -13,8 +13,12 @@ const newHost = trackedHosts();
 const quiet = () => undefined;
 const BASE = ['/usr/bin/node', '/usr/lib/k2s-dns/k2s-dns.mjs', 'capture-watch'];
 
-/** A host with a fake companion that needs nothing of the proxy; `log` gets 'discover', 'capture <args>' and 'capture stop' in order. */
-async function hostWithCapture(afterProxy = false) {
+/**
+ * A host with a fake companion that needs nothing of the proxy; `log` gets 'discover', 'capture
+ * <args>' and 'capture stop' in order; with `prepared`, also 'prepare' (the held process begun),
+ * 'capture <args> (held)' for a start that lets it go and 'drop' when it is dropped.
+ */
+async function hostWithCapture(afterProxy = false, prepared = false) {
   const h = await newHost();
   const log: string[] = [];
   const discover = h.deps.discover;
@@ -27,10 +31,20 @@ async function hostWithCapture(afterProxy = false) {
     tcpdump: '/usr/bin/tcpdump',
     manager: {
       afterProxy,
-      start: async (argv) => {
-        log.push(`capture ${argv.slice(BASE.length).join(' ')}`);
+      start: async (argv, held) => {
+        log.push(`capture ${argv.slice(BASE.length).join(' ')}${held ? ' (held)' : ''}`);
+        held?.process.letGo('go');
         await h.deps.fs.writeFileAtomic(CAPTURE_READY_FILE, '4242\n', { mode: 0o644 });
       },
+      ...(prepared
+        ? {
+            prepare: async (base: readonly string[]) => {
+              log.push('prepare');
+              let settled = false;
+              return { base, process: { pid: 4242, exited: () => false, drop: () => void (settled || ((settled = true), log.push('drop'))), letGo: () => void (settled = true) } };
+            },
+          }
+        : {}),
       stop: async () => {
         log.push('capture stop');
         await h.deps.fs.remove(CAPTURE_READY_FILE);
@@ -80,5 +94,30 @@ describe('start: the capture companion begins before discover', () => {
     h.services.start = async (spec) => (log.push('proxy'), start(spec));
     expect(await startDns(h.deps, TEST_START_OPTS, quiet)).toMatchObject({ ok: true });
     expect(log).toEqual(['discover', 'proxy', 'capture --listen 127.0.0.1:53 --port 53']);
+  });
+
+  it('held: the companion\'s process begins under the lock, before preflight reads the host, and the first start lets it go', async () => {
+    const { h, log } = await hostWithCapture(false, true);
+    const preflightLog = h.deps.mountinfo;
+    h.deps.mountinfo = async () => (log.includes('preflight') || log.push('preflight'), preflightLog());
+    expect(await startDns(h.deps, TEST_START_OPTS, quiet)).toMatchObject({ ok: true });
+    expect(log).toEqual(['prepare', 'preflight', 'capture --listen 127.0.0.1:53 --port 53 (held)', 'discover']);
+  });
+
+  it('held: a refusal in preflight drops it (it exits having done nothing); so does a start with the log off', async () => {
+    const { h, log } = await hostWithCapture(false, true);
+    h.world.portHolder = { pid: 812, command: '/usr/sbin/dnsmasq' };
+    expect(await startDns(h.deps, TEST_START_OPTS, quiet)).toMatchObject({ ok: false, exitCode: 3 });
+    await new Promise((r) => setImmediate(r));
+    expect(log).toEqual(['prepare', 'drop']);
+    const off = await hostWithCapture(false, true);
+    expect(await startDns(off.h.deps, { ...TEST_START_OPTS, logQueries: false }, quiet)).toMatchObject({ ok: true });
+    expect(off.log).toEqual(['discover', 'capture stop']);
+  });
+
+  it('held: a companion tied to the proxy (systemd unit) is never prepared', async () => {
+    const { h, log } = await hostWithCapture(true, true);
+    expect(await startDns(h.deps, TEST_START_OPTS, quiet)).toMatchObject({ ok: true });
+    expect(log).toEqual(['discover', 'capture --listen 127.0.0.1:53 --port 53']);
   });
 });

@@ -25,6 +25,7 @@ import { recoverInterrupted } from './recover';
 import { writeProxyConfig, proxyArgv, lateListenersFor } from './proxy-config';
 import { waitForListeners } from './service-ready';
 import { captureArgvFor } from './capture-argv';
+import type { HeldCompanion } from '../host/capture-companion';
 import { verifyDns } from './verify';
 import { kubeDnsLoop } from '../host/upstreams';
 import { cidrRefusal } from '../../../shared/cidr-policy';
@@ -54,6 +55,8 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
   const warnings: ResultWarning[] = [];
   let release: (() => Promise<void>) | null = null;
   let recovered: string | null = null;
+  // The capture companion's process, begun held under the lock (below), let go after save.
+  let held: Promise<HeldCompanion | null> | null = null;
   try {
     if (deps.uid() === 0) {
       // Before root writes anything: every directory it writes into is root's alone (a 0777
@@ -69,6 +72,12 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
         })
       ).release;
       recovered = await recoverInterrupted(deps, sink);
+      // The exact query log's companion, when it will start right after save: its process
+      // begins now, held before it does anything (host/capture-companion.ts prepare), so its
+      // Node start-up — most of what the service step waited for — runs alongside preflight,
+      // save and discover. A refusal, or a start with nothing to do, drops it (finally below).
+      const c = deps.capture;
+      if (c?.manager.prepare && !c.manager.afterProxy && c.tcpdump !== null && opts.logQueries !== false) held = c.manager.prepare(c.argv).catch(() => null);
     }
     const pre = await r.run('preflight', 'Checking root, engine, kubeconfig, resolver and port 53', async () => {
       const p = await preflight(deps, opts);
@@ -123,7 +132,7 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
     // upstreams), so that start-up runs alongside discover and config (on 2 cores they do not
     // wait for each other). After save: a refusal before it still changes nothing, and a failed
     // discover rolls it back like every change after save.
-    const early = capture === 'on' && deps.capture && !deps.capture.manager.afterProxy ? startCapture(deps.capture, captureArgvFor(deps.capture.argv, { listeners: pre.listeners, upstreams: pre.upstreams, zones: [] }), undo, warnings) : null;
+    const early = capture === 'on' && deps.capture && !deps.capture.manager.afterProxy ? startCapture(deps.capture, captureArgvFor(deps.capture.argv, { listeners: pre.listeners, upstreams: pre.upstreams, zones: [] }), undo, warnings, undefined, held) : null;
     early?.begin();
     const discovery = await r.run('discover', `Reading kube-dns and the Corefile through ${pre.kubeconfigPath}`, async () => {
       const d = await deps.discover(pre.kubeconfigPath, { searchDomains: pre.search, nameservers: pre.upstreams, proxyListeners: pre.listeners.map((l) => l.address), allowZones: [...new Set([...(opts.allowZones ?? []), ...(pre.existing?.allowedZones ?? [])])] }).catch((err: unknown) => {
@@ -231,6 +240,8 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
     const tail = problems.length ? ` Rollback could not finish: ${problems.join('; ')}.` : ' Every change was rolled back; the host resolver is as before.';
     return finish(r, false, EXIT.failedRolledBack, `${le.message}${tail}`, le.code);
   } finally {
+    // Not let go (a refusal, nothing to do, a failure before save): it exits having done nothing.
+    void held?.then((h) => h?.process.drop());
     if (release) await (release as () => Promise<void>)();
   }
 }
@@ -251,14 +262,15 @@ function sameArgv(a: readonly string[], b: readonly string[]): boolean {
 
 /**
  * The capture companion's start with `argv`, begun by `begin` or `run` (not before `after`, an
- * earlier start of it, has settled: the manager restarts one companion, never two at once).
- * Once begun, rollback stops it (after a start in flight settles). A capture that cannot start
- * leaves K2s DNS running without a query log: `run` adds a CAPTURE_NOT_STARTED warning saying so.
+ * earlier start of it, has settled: the manager restarts one companion, never two at once), with
+ * the process prepared for it (`held`) when there is one. Once begun, rollback stops it (after a
+ * start in flight settles). A capture that cannot start leaves K2s DNS running without a query
+ * log: `run` adds a CAPTURE_NOT_STARTED warning saying so.
  */
-function startCapture(c: NonNullable<LifecycleDeps['capture']>, argv: string[], undo: Undo[], warnings: ResultWarning[], after: Promise<unknown> = Promise.resolve()): CaptureStart {
+function startCapture(c: NonNullable<LifecycleDeps['capture']>, argv: string[], undo: Undo[], warnings: ResultWarning[], after: Promise<unknown> = Promise.resolve(), held: Promise<HeldCompanion | null> | null = null): CaptureStart {
   let started: Promise<unknown> | null = null;
   const begin = () =>
-    (started ??= after.then(() => c.manager.start(argv)).then(
+    (started ??= after.then(async () => c.manager.start(argv, held ? await held : null)).then(
       () => null,
       (err: unknown) => err ?? new Error('unknown error'),
     ));
