@@ -22,8 +22,11 @@ async function hostWithCapture(afterProxy = false, prepared = false) {
   const h = await newHost();
   const log: string[] = [];
   const discover = h.deps.discover;
+  let discoverBegan!: () => void;
+  const discoverCalled = new Promise<void>((r) => (discoverBegan = r));
   h.deps.discover = async (...a) => {
     log.push('discover');
+    discoverBegan();
     return discover(...a);
   };
   h.deps.capture = {
@@ -33,7 +36,13 @@ async function hostWithCapture(afterProxy = false, prepared = false) {
       afterProxy,
       start: async (argv, held) => {
         log.push(`capture ${argv.slice(BASE.length).join(' ')}${held ? ' (held)' : ''}`);
-        held?.process.letGo('go');
+        if (held) {
+          // Its pidfile written first (file I/O), then let go: discover does not begin meanwhile
+          // (given a second to, were it not waiting for the go line).
+          await Promise.race([discoverCalled, new Promise((r) => setTimeout(r, 1000))]);
+          held.process.letGo('go');
+          log.push('go');
+        }
         await h.deps.fs.writeFileAtomic(CAPTURE_READY_FILE, '4242\n', { mode: 0o644 });
       },
       ...(prepared
@@ -101,7 +110,8 @@ describe('start: the capture companion begins before discover', () => {
     const preflightLog = h.deps.mountinfo;
     h.deps.mountinfo = async () => (log.includes('preflight') || log.push('preflight'), preflightLog());
     expect(await startDns(h.deps, TEST_START_OPTS, quiet)).toMatchObject({ ok: true });
-    expect(log).toEqual(['prepare', 'preflight', 'capture --listen 127.0.0.1:53 --port 53 (held)', 'discover']);
+    // …before discover begins: its go line does not wait behind discover's work.
+    expect(log).toEqual(['prepare', 'preflight', 'capture --listen 127.0.0.1:53 --port 53 (held)', 'go', 'discover']);
   });
 
   it('held: a refusal in preflight drops it (it exits having done nothing); so does a start with the log off', async () => {
