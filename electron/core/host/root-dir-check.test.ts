@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dirsCheckArgv } from '../../../shared/root-dir-check';
@@ -35,6 +35,43 @@ describe('the sh check the service manager runs before it (re)starts the proxy',
     expect(check(join(dir, 'dangling-link-target'))).toMatchObject({ status: 0 });
     symlinkSync(join(dir, 'nowhere'), join(dir, 'dangling'));
     expect(check(join(dir, 'dangling')).status).toBe(1);
+  });
+
+  it('checks several directories with one stat, in their order: the first bad one is named, a missing one passes, a name with spaces is its own', () => {
+    const a = join(dir, 'multi a');
+    const b = join(dir, 'multi-b');
+    const c = join(dir, 'multi-c');
+    for (const d of [a, b, c]) mkdirSync(d, { mode: 0o755 });
+    const run = (dirs: string[]) => {
+      const argv = dirsCheckArgv(dirs);
+      return spawnSync(argv[0]!, argv.slice(1), { encoding: 'utf8', timeout: 10_000 });
+    };
+    expect(run([a, join(dir, 'multi-missing'), b, c])).toMatchObject({ status: 0, stderr: '' });
+    chmodSync(c, 0o777);
+    symlinkSync(a, join(dir, 'multi-link'));
+    // b fine, c writable, the link after it: c is named (the first bad one in order).
+    expect(run([a, b, c, join(dir, 'multi-link')])).toMatchObject({ status: 1, stderr: expect.stringMatching(new RegExp(`^k2s-dns: NOT_ROOT_OWNED: ${c} is writable by group or others \\(drwxrwxrwx`)) });
+    expect(run([join(dir, 'multi-link'), c])).toMatchObject({ status: 1, stderr: expect.stringContaining(`${join(dir, 'multi-link')} is not a real directory`) });
+    chmodSync(a, 0o775);
+    expect(run([a, b])).toMatchObject({ status: 1, stderr: expect.stringContaining(`NOT_ROOT_OWNED: ${a} is writable by group or others`) });
+    // The watchdog calls it with IFS=: (dirs_guard): the same answers.
+    chmodSync(a, 0o755);
+    chmodSync(c, 0o755);
+    const argv = dirsCheckArgv([a, b, c]);
+    expect(spawnSync('/bin/sh', ['-c', `IFS=:; ${argv[2]}`, ...argv.slice(3)], { encoding: 'utf8' })).toMatchObject({ status: 0, stderr: '' });
+  });
+
+  it('runs stat(1) once for all the directories (the watchdog runs the check on start\'s path), not twice per directory', () => {
+    const shim = join(dir, 'shim');
+    mkdirSync(shim, { recursive: true });
+    const calls = join(dir, 'stat-calls');
+    const real = spawnSync('sh', ['-c', 'command -v stat'], { encoding: 'utf8' }).stdout.trim();
+    writeFileSync(join(shim, 'stat'), `#!/bin/sh\necho "$*" >>${JSON.stringify(calls)}\nexec ${real} "$@"\n`, { mode: 0o755 });
+    const dirs = ['s1', 's2', 's3'].map((n) => join(dir, n));
+    for (const d of dirs) mkdirSync(d, { mode: 0o755 });
+    const argv = dirsCheckArgv(dirs);
+    expect(spawnSync(argv[0]!, argv.slice(1), { encoding: 'utf8', env: { ...process.env, PATH: `${shim}:${process.env.PATH}` } })).toMatchObject({ status: 0, stderr: '' });
+    expect(readFileSync(calls, 'utf8').trim().split('\n')).toHaveLength(1);
   });
 
   it.skipIf(!isRoot)('refuses a directory owned by another user (skipped without root)', () => {
