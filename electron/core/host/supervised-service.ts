@@ -13,6 +13,7 @@ import { openQueryLog, readAdmGid, rotateLogIfOver, startLogGuard } from './quer
 import type { ServiceManager } from './service-manager';
 import { findOwnProxies, parseCmdline } from './own-proxy';
 import { isWatchdogArgv, parseWatchdogState, watchdogArgv, type WatchdogState } from './supervisor-script';
+import { waitForFile } from './wait-file';
 
 /** Sidecar next to the pidfile holding the started argv[0], so a later process can check /proc. */
 export const SUPERVISED_ARGV0_FILE = `${K2S_PATHS.pidFile}.argv0`;
@@ -53,14 +54,16 @@ export async function isProcessRunning(pid: number, argv0: string, procDir = '/p
 
 /**
  * Waits until `pid` has exec'd `argv0` (its /proc/PID/cmdline starts with it) or is gone, for
- * at most `ms` ms, polling every `pollMs` ms. The watchdog's shell writes the pid BEFORE it
+ * at most `ms` ms, looking again after 1, 2, 4 … ms, at most `pollMs` apart (the exec follows
+ * the pid write within a millisecond or two on an idle host: a first wait of a whole period was
+ * start's time). The watchdog's shell writes the pid BEFORE it
  * execs (setpriv, then) the proxy, so a status read in that gap — milliseconds, longer on a busy
  * host or with setpriv's extra exec — would call a starting proxy "not running" (seen as a flaky
  * SERVICE_EXITED). Returns true when the exec was seen, false on exit or deadline.
  */
 export async function waitForExec(pid: number, argv0: string, ms: number, procDir = '/proc', pollMs = 20): Promise<boolean> {
   const deadline = Date.now() + ms;
-  for (;;) {
+  for (let wait = 1; ; wait = Math.min(pollMs, wait * 2)) {
     if (await isProcessRunning(pid, argv0, procDir)) return true;
     try {
       process.kill(pid, 0);
@@ -68,7 +71,7 @@ export async function waitForExec(pid: number, argv0: string, ms: number, procDi
       if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false; // exited (exec failed)
     }
     if (Date.now() >= deadline) return false;
-    await sleep(pollMs);
+    await sleep(wait);
   }
 }
 
@@ -221,18 +224,16 @@ export function createSupervisedManager(fs: HostFs, opts: SupervisedOptions = {}
       }
       // Copytruncate at the cap for as long as the watchdog (and so the service) lives.
       await startLogGuard(fs.real(spec.logFile), watchdogPid);
-      // Bounded wait for the pid the proxy's shell writes (it exists before the proxy serves).
+      // Bounded wait for the pid the proxy's shell writes (it exists before the proxy serves),
+      // woken by inotify at its write (wait-file.ts), `pollMs` the fallback poll.
       const deadline = Date.now() + 5000;
-      for (;;) {
-        const rec = await readRecord();
-        if (rec) {
-          // …and for its exec, so the caller's first status() sees the proxy, not its shell.
-          await waitForExec(rec.pid, rec.argv0, Math.max(0, deadline - Date.now()), procDir, pollMs);
-          return { pid: rec.pid };
-        }
-        if (Date.now() >= deadline) return { pid: null };
-        await sleep(pollMs);
-      }
+      let rec: { pid: number; argv0: string } | null = null;
+      await waitForFile(async () => (rec = await readRecord()) !== null, fs.real(path.posix.dirname(K2S_PATHS.pidFile)), 5000, pollMs);
+      if (!rec) return { pid: null };
+      const found: { pid: number; argv0: string } = rec;
+      // …and for its exec, so the caller's first status() sees the proxy, not its shell.
+      await waitForExec(found.pid, found.argv0, Math.max(0, deadline - Date.now()), procDir, pollMs);
+      return { pid: found.pid };
     },
     async stop() {
       const rec = await readRecord();
