@@ -22,6 +22,8 @@ const NOT_CODES = new Set([
   'PKEXEC_UID', 'SUDO_UID', 'SUDO_USER', 'KUBELET_KUBEADM_ARGS', 'KUBELET_EXTRA_ARGS', 'KUBELET_CONFIG_ARGS', 'KUBELET_KUBECONFIG_ARGS',
   // Our own environment variable naming the CLI in fix texts (electron/core/cli-invocation.ts).
   'K2S_DNS_CLI',
+  // Node's extra root certificates, left out of the companions' environment (electron/core/host/child-env.ts).
+  'NODE_EXTRA_CA_CERTS',
   // pcap link-layer type names (pcap-linktype(7)) tcpdump takes with -y.
   'LINUX_SLL2',
 ]);

@@ -82,14 +82,19 @@ const heldProgram = (marker: string, token: string) => [
 ];
 
 describe('pidfileProcess prepare (a process started ahead of its job, held)', () => {
-  it('runs before its pid is recorded; startHeld records that pid, then lets it go with its line', async () => {
+  it('runs before its pid is recorded (without NODE_EXTRA_CA_CERTS: it makes no TLS connection); startHeld records that pid, then lets it go with its line', async () => {
     const h = await newHost();
     const token = `k2s-test-${randomBytes(6).toString('hex')}`;
     const marker = join(h.root, 'marker');
     const p = pidfileProcess(h.deps.fs, spec);
-    const held = await p.prepare(heldProgram(marker, token));
+    const was = process.env.NODE_EXTRA_CA_CERTS;
+    process.env.NODE_EXTRA_CA_CERTS = '/etc/ssl/certs/ca-certificates.crt';
+    const held = await p.prepare(heldProgram(marker, token)).finally(() => (was === undefined ? delete process.env.NODE_EXTRA_CA_CERTS : (process.env.NODE_EXTRA_CA_CERTS = was)));
     spawned.push(held.pid);
     expect(await pidsWith(token)).toEqual([held.pid]);
+    const environ = (await readFile(`/proc/${held.pid}/environ`, 'utf8')).split('\0');
+    expect(environ.filter((e) => e.startsWith('NODE_EXTRA_CA_CERTS='))).toEqual([]);
+    expect(environ).toContain(`PATH=${process.env.PATH}`);
     expect(await h.deps.fs.lstat(FOLLOW_PID_FILE)).toBeNull();
     await p.startHeld(held, 'go ["--port","53"]');
     expect(Number((await readFile(h.deps.fs.real(FOLLOW_PID_FILE), 'utf8')).trim())).toBe(held.pid);

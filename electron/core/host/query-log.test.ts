@@ -77,8 +77,12 @@ describe('query log size cap', () => {
     // A stand-in proxy: appends 1 KiB lines (O_APPEND, like the proxy's stdout) for a while.
     const writer = spawn('sh', ['-c', `i=0; while [ $i -lt 400 ]; do head -c 1023 /dev/zero | tr '\\0' q >> '${log}'; echo >> '${log}'; i=$((i+1)); sleep 0.01; done; sleep 2`], { stdio: 'ignore' });
     started.push(writer.pid!);
-    const guard = await startLogGuard(log, writer.pid!, 64 * 1024, 50);
+    const was = process.env.NODE_EXTRA_CA_CERTS;
+    process.env.NODE_EXTRA_CA_CERTS = '/etc/ssl/certs/ca-certificates.crt';
+    const guard = await startLogGuard(log, writer.pid!, 64 * 1024, 50).finally(() => (was === undefined ? delete process.env.NODE_EXTRA_CA_CERTS : (process.env.NODE_EXTRA_CA_CERTS = was)));
     started.push(guard);
+    // No TLS in it: started without NODE_EXTRA_CA_CERTS (child-env.ts), which Node loads at start-up.
+    expect((readFileSync(`/proc/${guard}/environ`, 'utf8')).split('\0').filter((e) => e.startsWith('NODE_EXTRA_CA_CERTS='))).toEqual([]);
     // Background work: it yields the CPU to start's own processes (the proxy, the capture companion).
     expect(os.getPriority(guard)).toBe(LOG_GUARD_NICE);
     expect(LOG_GUARD_NICE).toBe(19);

@@ -16,6 +16,7 @@
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { setPriority } from 'node:os';
+import { tlsFreeNodeEnv } from './child-env';
 import { constants as fsc, promises as fsp } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 
@@ -133,9 +134,9 @@ tick();
  */
 export const LOG_GUARD_NICE = 19;
 
-/** Starts the guard for the proxy `pid` (detached, no stdio, nice LOG_GUARD_NICE); resolves to the guard's pid. */
+/** Starts the guard for the proxy `pid` (detached, no stdio, nice LOG_GUARD_NICE, no NODE_EXTRA_CA_CERTS: child-env.ts); resolves to the guard's pid. */
 export async function startLogGuard(logPath: string, pid: number, capBytes = LOG_CAP_BYTES, pollMs = LOG_GUARD_POLL_MS): Promise<number> {
-  const child = spawn(process.execPath, ['-e', LOG_GUARD_SOURCE, logPath, String(capBytes), String(pid), String(pollMs)], { detached: true, stdio: 'ignore' });
+  const child = spawn(process.execPath, ['-e', LOG_GUARD_SOURCE, logPath, String(capBytes), String(pid), String(pollMs)], { detached: true, stdio: 'ignore', env: tlsFreeNodeEnv() });
   const guardPid = await new Promise<number>((resolve, reject) => {
     child.once('error', reject);
     child.once('spawn', () => resolve(child.pid as number));
