@@ -306,12 +306,16 @@ async function hostChecks(deps: LifecycleDeps, opts: StartOptions, engine: Prefl
     // restarts it with the new config, so only a foreign holder is a refusal.
     // Ours also when no pidfile names it (a killed start): recognised by its exact command line.
     const ownPid = service.running ? service.pid : null;
-    for (const l of listeners) {
-      for (const proto of ['udp', 'tcp'] as const) {
-        const holder = await deps.portHolder(l.port, proto, l.address);
-        if (holder && holder.pid !== ownPid && !(await isOwnProxyPid(deps.fs, holder.pid))) {
-          throw refused('PORT_IN_USE', portHeldMessage(`${l.address}:${l.port}/${proto}`, holder));
-        }
+    // Every listener and protocol looked at at once (each a bind, host/port-holder.ts), judged in
+    // their order: the refusal names the first held one, as one after the other did.
+    const checks = listeners.flatMap((l) => (['udp', 'tcp'] as const).map((proto) => ({ l, proto })));
+    const holders = await Promise.allSettled(checks.map((c) => deps.portHolder(c.l.port, c.proto, c.l.address)));
+    for (const [i, { l, proto }] of checks.entries()) {
+      const found = holders[i]!;
+      if (found.status === 'rejected') throw found.reason;
+      const holder = found.value;
+      if (holder && holder.pid !== ownPid && !(await isOwnProxyPid(deps.fs, holder.pid))) {
+        throw refused('PORT_IN_USE', portHeldMessage(`${l.address}:${l.port}/${proto}`, holder));
       }
     }
   }
