@@ -59,7 +59,10 @@ export function pidfileProcess(fs: HostFs, spec: PidfileSpec, procDir = '/proc')
     const pid = await recorded();
     if (pid !== null) {
       process.kill(pid, 'SIGTERM');
-      for (let i = 0; i < spec.stopWaitMs / 10 && (await recorded()) === pid; i++) await new Promise((r) => setTimeout(r, 10));
+      // Looked at again after 1, 2, 4, 8, then every 10 ms: a follower ends within a few ms of
+      // SIGTERM (a whole first period was stop's time); a draining capture takes up to ~1 s.
+      const deadline = Date.now() + spec.stopWaitMs;
+      for (let wait = 1; Date.now() < deadline && (await recorded()) === pid; wait = Math.min(10, wait * 2)) await new Promise((r) => setTimeout(r, wait));
       if ((await recorded()) === pid) process.kill(pid, 'SIGKILL');
     }
     await fs.remove(spec.pidFile);
