@@ -21,18 +21,26 @@ function entryBytes(e: ResolverEntry | null): Uint8Array | null {
 }
 
 /**
- * Why `bytes` are not shown as text, as one line: `(binary: 1,234 bytes, holds NUL bytes; not
- * shown)` or `(binary: 12 bytes, not UTF-8 text; not shown)`; null for UTF-8 text without NUL.
+ * Why `bytes` are no text: `holds NUL bytes`, or `not UTF-8 text` (a strict UTF-8 decode fails);
+ * null for UTF-8 text without NUL.
  */
-export function binaryLine(bytes: Uint8Array): string | null {
-  const size = `${bytes.length.toLocaleString('en-US')} byte${bytes.length === 1 ? '' : 's'}`;
-  if (bytes.includes(0)) return `(binary: ${size}, holds NUL bytes; not shown)`;
+export function binaryReason(bytes: Uint8Array): 'holds NUL bytes' | 'not UTF-8 text' | null {
+  if (bytes.includes(0)) return 'holds NUL bytes';
   try {
     new TextDecoder('utf-8', { fatal: true }).decode(bytes);
     return null;
   } catch {
-    return `(binary: ${size}, not UTF-8 text; not shown)`;
+    return 'not UTF-8 text';
   }
+}
+
+/**
+ * Why `bytes` are not shown as text, as one line: `(binary: 1,234 bytes, holds NUL bytes; not
+ * shown)` or `(binary: 12 bytes, not UTF-8 text; not shown)`; null for UTF-8 text without NUL.
+ */
+export function binaryLine(bytes: Uint8Array): string | null {
+  const reason = binaryReason(bytes);
+  return reason ? `(binary: ${bytes.length.toLocaleString('en-US')} byte${bytes.length === 1 ? '' : 's'}, ${reason}; not shown)` : null;
 }
 
 /** One side's text for a diff: binaryLine (with a newline) for bytes that are no text, else `text` ('' when null). */

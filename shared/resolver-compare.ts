@@ -1,6 +1,7 @@
 /** Comparison of two saved /etc/resolv.conf states (pure; used by the diff panel and drift checks). */
 import type { ResolverEntry } from './types';
 import { parseResolvConf } from './resolv-conf';
+import { binaryReason } from './diff-texts';
 
 /** Decoded length in bytes of a base64 string (RFC 4648 §4), without decoding it. */
 export function base64ByteLength(b64: string): number {
@@ -13,9 +14,23 @@ const KIND_NAMES = { file: 'regular file', symlink: 'symlink', absent: 'absent' 
 
 const octal = (mode: number): string => mode.toString(8).padStart(4, '0');
 
-/** UTF-8 text of base64 bytes (atob and TextDecoder exist in browsers and Node ≥ 16). */
-function decodeText(b64: string): string {
-  return new TextDecoder().decode(Uint8Array.from(atob(b64.replace(/\s+/g, '')), (c) => c.charCodeAt(0)));
+/** Bytes of base64 text (RFC 4648 §4; atob exists in browsers and Node ≥ 16). */
+function bytesOf(b64: string): Uint8Array {
+  return Uint8Array.from(atob(b64.replace(/\s+/g, '')), (c) => c.charCodeAt(0));
+}
+
+/**
+ * What changed between two files' bytes: describeContentChange of their texts, or — when either
+ * side is no text (shared/diff-texts.ts binaryReason) — `text → binary (holds NUL bytes), not
+ * shown`, never its bytes quoted (walk 8 M2: 64 NUL bytes became one unbreakable run of 64
+ * `\u0000` escapes in the stop result and `k2s-dns diff`).
+ */
+function describeBytesChange(saved: Uint8Array, current: Uint8Array): string {
+  const a = binaryReason(saved);
+  const b = binaryReason(current);
+  if (a === null && b === null) return describeContentChange(new TextDecoder().decode(saved), new TextDecoder().decode(current));
+  const side = (reason: string | null) => (reason ? `binary (${reason})` : 'text');
+  return `${side(a)} → ${side(b)}, not shown`;
 }
 
 /** Lines of `a` not matched by an equal line of `b` (each line of `b` matches once). */
@@ -75,7 +90,8 @@ export function sameResolver(a: ResolverEntry, b: ResolverEntry): boolean {
 /**
  * One line per difference, saved → current, e.g. `mode 0644 → 0640`, `owner 0:0 → 1000:1000`,
  * `symlink → regular file`, `link target "../run/x" → "/run/y"`,
- * `content changed: nameserver 1.1.1.1 → 127.0.0.1 (N bytes → M bytes)`.
+ * `content changed: nameserver 1.1.1.1 → 127.0.0.1 (N bytes → M bytes)`, or for a side that is no
+ * text `content changed: text → binary (holds NUL bytes), not shown (N bytes → M bytes)`.
  */
 export function describeResolverChanges(saved: ResolverEntry, current: ResolverEntry): string[] {
   if (saved.kind !== current.kind) return [`${KIND_NAMES[saved.kind]} → ${KIND_NAMES[current.kind]}`];
@@ -83,7 +99,7 @@ export function describeResolverChanges(saved: ResolverEntry, current: ResolverE
   if (saved.kind === 'file' && current.kind === 'file') {
     if (saved.contentBase64 !== current.contentBase64) {
       changes.push(
-        `content changed: ${describeContentChange(decodeText(saved.contentBase64), decodeText(current.contentBase64))} (${base64ByteLength(saved.contentBase64)} bytes → ${base64ByteLength(current.contentBase64)} bytes)`,
+        `content changed: ${describeBytesChange(bytesOf(saved.contentBase64), bytesOf(current.contentBase64))} (${base64ByteLength(saved.contentBase64)} bytes → ${base64ByteLength(current.contentBase64)} bytes)`,
       );
     }
     if (saved.mode !== current.mode) changes.push(`mode ${octal(saved.mode)} → ${octal(current.mode)}`);
