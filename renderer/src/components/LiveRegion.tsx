@@ -4,7 +4,7 @@
  * readers read each new text once.
  */
 import { useEffect, useState } from 'react';
-import { announceFindings, announceQuery, announceResult, announceStatus } from '../lib/announce';
+import { announceFindings, announceQuery, announceResult, announceStatus, statusNewsChanged } from '../lib/announce';
 import { uiState } from '../lib/ui-state';
 import { stores } from '../stores';
 
@@ -29,7 +29,7 @@ export function LiveRegion() {
         }
         // The status refresh right after an operation repeats its result: the result stays the announcement.
         const fresh = Date.now() - resultShownAt < RESULT_HOLD_MS;
-        if (!s.busy && !fresh && s.status && (s.status.state !== prev.status?.state || s.status.resolverOwner !== prev.status?.resolverOwner)) setText(announceStatus(s.status));
+        if (!s.busy && !fresh && s.status && statusNewsChanged(prev.status, s.status)) setText(announceStatus(s.status));
       }),
       stores.query.subscribe((s, prev) => {
         if (s.result && s.result !== prev.result) setText(announceQuery(s.result));

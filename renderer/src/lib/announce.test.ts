@@ -1,6 +1,6 @@
 /** Counts in words: "1 error", never "1 errors" (new-user pass: the Diagnostics summary badge). */
 import { describe, expect, it } from 'vitest';
-import { announceResult, announceStatus, severityCountText } from './announce';
+import { announceResult, announceStatus, severityCountText, statusNewsChanged } from './announce';
 import type { HostDnsStatus } from '../../../shared/types';
 import { clockTime } from '../../../shared/clock';
 
@@ -30,5 +30,30 @@ describe('announceStatus: drift said as what happened (walk 7 L5)', () => {
     expect(announceStatus({ ...drifted, driftGone: 'deleted' })).toBe('K2s DNS is running; /etc/resolv.conf was deleted.');
     expect(announceStatus(drifted)).toBe('K2s DNS is running; another program rewrote /etc/resolv.conf.');
     expect(announceStatus({ ...drifted, resolverOwner: 'k2s' })).toBe('K2s DNS is running.');
+  });
+});
+
+describe('statusNewsChanged: the live region follows the drift\'s file (walk 8 M4)', () => {
+  const deleted = { state: 'degraded', resolverOwner: 'foreign', driftGone: 'deleted', resolverStamp: 'gone-1' } as HostDnsStatus;
+  it('a deleted file replaced by another (a NUL file): announced, in the banner\'s words', () => {
+    const nul = { ...deleted, driftGone: null, resolverStamp: 'nul-1' } as HostDnsStatus;
+    expect(statusNewsChanged(deleted, nul)).toBe(true);
+    expect(announceStatus(nul)).toBe('K2s DNS is degraded; another program rewrote /etc/resolv.conf.');
+  });
+  it('their file rewritten again (a new stamp) is news; the same status read again is not', () => {
+    const theirs = { state: 'running', resolverOwner: 'foreign', resolverStamp: 'a' } as HostDnsStatus;
+    expect(statusNewsChanged(theirs, { ...theirs, resolverStamp: 'b' })).toBe(true);
+    expect(statusNewsChanged(theirs, { ...theirs })).toBe(false);
+    expect(statusNewsChanged(deleted, { ...deleted })).toBe(false);
+    // A stamp first read, or K2s's own file rewritten: no drift news.
+    expect(statusNewsChanged({ ...theirs, resolverStamp: null }, theirs)).toBe(false);
+    const own = { state: 'running', resolverOwner: 'k2s', resolverStamp: 'a' } as HostDnsStatus;
+    expect(statusNewsChanged(own, { ...own, resolverStamp: 'b' })).toBe(false);
+  });
+  it('state and owner changes are news as before', () => {
+    const own = { state: 'running', resolverOwner: 'k2s' } as HostDnsStatus;
+    expect(statusNewsChanged(undefined, own)).toBe(true);
+    expect(statusNewsChanged(own, { ...own, state: 'stopped' })).toBe(true);
+    expect(statusNewsChanged(own, { ...own, resolverOwner: 'foreign' })).toBe(true);
   });
 });

@@ -20,6 +20,19 @@ export function announceStatus(s: HostDnsStatus): string {
 }
 
 /**
+ * Whether the live region says `next` (announceStatus) after `prev`: when its words change (state,
+ * owner, or the drift's fact: deleted → another program rewrote it) or, while another program owns
+ * /etc/resolv.conf, the file changed again (HostDnsStatus.resolverStamp, which the drift banner
+ * re-reads on). Walk 8 M4: only state and owner were compared, so "/etc/resolv.conf was deleted."
+ * stayed after a NUL file replaced the deleted one.
+ */
+export function statusNewsChanged(prev: HostDnsStatus | null | undefined, next: HostDnsStatus): boolean {
+  if (!prev) return true;
+  if (announceStatus(prev) !== announceStatus(next)) return true;
+  return next.resolverOwner === 'foreign' && prev.resolverOwner === 'foreign' && prev.resolverStamp != null && next.resolverStamp != null && prev.resolverStamp !== next.resolverStamp;
+}
+
+/**
  * "Start done: <message>" / "Stop failed: <message>", its times in the window's one format
  * (windowTimes: "saved at 22:22:47", as the timeline says it, not the backend's ISO time).
  */
