@@ -25,6 +25,8 @@ import {
 
 /** Knobs of the fake. Times in ms. */
 export interface FakeBackendOptions {
+  /** The message of a stop's result (default: the byte-identical restore's). */
+  stopMessage?: string;
   /** Delay between lifecycle events, so the timeline visibly moves (default 120 ms). */
   stepDelayMs?: number;
   /** Make start fail at this step, then roll back (to show Rollback in the UI). */
@@ -211,7 +213,7 @@ export function createFakeBackend(opts: FakeBackendOptions = {}): AppBackend & {
     async dnsStop() {
       if (!host.running) return result('stop', true, 'K2s DNS was not running; nothing to stop.');
       await stopRunning('stop');
-      return result('stop', true, 'Stopped: /etc/resolv.conf is byte-identical to before start.');
+      return result('stop', true, opts.stopMessage ?? 'Stopped: /etc/resolv.conf is byte-identical to before start.');
     },
     async dnsUninstall() {
       if (host.running) await stopRunning('uninstall');

@@ -29,8 +29,8 @@ test.afterAll(async () => {
 });
 
 /** A running fake whose /etc/resolv.conf another program replaced with `theirs` (stamp `stamp`); getaddrinfo answers `lookup` for it. */
-async function serveDrift(theirs: string, opts: { dead: boolean; ownerRefusal: string | null; fileRefusal?: string | null }): Promise<WebServer> {
-  const fake = createFakeBackend({ stepDelayMs: 30, logIntervalMs: 500, running: true });
+async function serveDrift(theirs: string, opts: { dead: boolean; ownerRefusal: string | null; fileRefusal?: string | null; stopMessage?: string }): Promise<WebServer> {
+  const fake = createFakeBackend({ stepDelayMs: 30, logIntervalMs: 500, running: true, ...(opts.stopMessage ? { stopMessage: opts.stopMessage } : {}) });
   const patched: AppBackend = {
     ...fake,
     dnsStatus: async (i) => {
@@ -117,6 +117,22 @@ test('a NUL-byte file with no nameserver line: banner and Keep dialog both say n
   await expect(page.getByTestId('drift-restore')).toHaveText('Restore my original… (default)');
   await page.getByTestId('drift-keep').click();
   await expect(page.getByTestId('confirm-keep-warning')).toHaveText(words);
+});
+
+// Walk 8 M2: the stop result once quoted a NUL file's first line as 64 `\u0000` escapes, one
+// unbreakable word: at 1280 px the page became 4059 px wide. Result, timeline and banner text
+// wrap anywhere (styles.css), so no word widens the page.
+test('an unbreakable word in the stop result wraps: the page never becomes wider than the window', async ({ page }) => {
+  const theirs = 'this is not\0 a resolver {{{ garbage\n';
+  const word = `"${'\\u0000'.repeat(64)}nameserver 192.0.2.53"`;
+  const server = await serveDrift(theirs, { dead: false, ownerRefusal: null, fileRefusal: notResolverFileRefusal(Buffer.from(theirs)), stopMessage: `Kept the /etc/resolv.conf someone else wrote while K2s ran (content changed: lines glibc ignores: 1 added (${word})).` });
+  await page.goto(server.url);
+  await expect(page.getByTestId('drift-keep-warning')).toHaveAttribute('data-risk', 'not-resolver', { timeout: 15_000 });
+  await page.getByTestId('drift-keep').click();
+  await page.getByTestId('btn-confirm-keep').click();
+  await expect(page.getByTestId('timeline-result')).toContainText(word.slice(0, 40));
+  const widths = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, window: window.innerWidth }));
+  expect(widths.page).toBeLessThanOrEqual(widths.window);
 });
 
 test("root's file whose nameserver answers: Keep their file stays the default", async ({ page }) => {
