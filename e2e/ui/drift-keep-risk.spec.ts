@@ -19,7 +19,7 @@ import { createFakeBackend } from '../support/backend-fake';
 import { startWebServer, type WebServer } from '../../electron/web/server';
 import { checkHealth } from '../../electron/core/health/check-health';
 import { driftRoute } from '../../shared/drift-route';
-import { notResolverFileRefusal, resolverOwnerRefusal } from '../../shared/network-writer';
+import { notResolverFileRefusal, resolverOwnerRefusal, startRefusesResolverFile } from '../../shared/network-writer';
 import type { QueryResult } from '../../shared/types';
 import { RENDERER_DIR } from './serve-fake';
 
@@ -29,14 +29,14 @@ test.afterAll(async () => {
 });
 
 /** A running fake whose /etc/resolv.conf another program replaced with `theirs` (stamp `stamp`); getaddrinfo answers `lookup` for it. */
-async function serveDrift(theirs: string, opts: { dead: boolean; ownerRefusal: string | null; fileRefusal?: string | null }): Promise<WebServer> {
+async function serveDrift(theirs: string, opts: { dead: boolean; ownerRefusal: string | null; fileRefusal?: string | null; startRefusal?: string | null }): Promise<WebServer> {
   const fake = createFakeBackend({ stepDelayMs: 30, logIntervalMs: 500, running: true });
   const patched: AppBackend = {
     ...fake,
     dnsStatus: async (i) => {
       const s = await fake.dnsStatus(i);
       if (s.state !== 'running') return s;
-      return { ...s, resolverOwner: 'foreign', resolverStamp: 'theirs-1', driftRoute: driftRoute(theirs, s.listeners.map((l) => l.address)), ...(opts.ownerRefusal ? { driftOwnerRefusal: opts.ownerRefusal } : {}), ...(opts.fileRefusal ? { driftFileRefusal: opts.fileRefusal } : {}), messages: ['/etc/resolv.conf was changed by someone else while K2s ran; Resolver diff shows how.'] };
+      return { ...s, resolverOwner: 'foreign', resolverStamp: 'theirs-1', driftRoute: driftRoute(theirs, s.listeners.map((l) => l.address)), ...(opts.ownerRefusal ? { driftOwnerRefusal: opts.ownerRefusal } : {}), ...(opts.fileRefusal ? { driftFileRefusal: opts.fileRefusal } : {}), ...(opts.startRefusal ? { startRefusal: opts.startRefusal } : {}), messages: ['/etc/resolv.conf was changed by someone else while K2s ran; Resolver diff shows how.'] };
     },
     healthCheck: () =>
       checkHealth({
@@ -117,6 +117,19 @@ test('a NUL-byte file with no nameserver line: banner and Keep dialog both say n
   await expect(page.getByTestId('drift-restore')).toHaveText('Restore my original… (default)');
   await page.getByTestId('drift-keep').click();
   await expect(page.getByTestId('confirm-keep-warning')).toHaveText(words);
+});
+
+// Walk 8 L5: a NUL-byte file naming another nameserver: the verdict's Keep their file says a start
+// would refuse that file (NOT_RESOLVER_FILE), never that it would save it as your original.
+test('a NUL-byte file naming a nameserver: the verdict says a start after Keep their file would refuse it', async ({ page }) => {
+  const theirs = 'nameserver 192.0.2.99\n\0\0garbage\n';
+  const bytes = Buffer.from(theirs);
+  const server = await serveDrift(theirs, { dead: false, ownerRefusal: null, fileRefusal: notResolverFileRefusal(bytes), startRefusal: startRefusesResolverFile(bytes) });
+  await page.goto(server.url);
+  await expect(page.getByTestId('drift-keep-warning')).toHaveAttribute('data-risk', 'not-resolver', { timeout: 15_000 });
+  const verdict = page.getByTestId('verdict-text');
+  await expect(verdict).toContainText('"Keep their file" only stops (no start after it: K2s DNS refused to follow their file (it is not text (it holds NUL bytes)), and Start would refuse it (NOT_RESOLVER_FILE) until /etc/resolv.conf is replaced with a resolver file)');
+  await expect(verdict).not.toContainText('save it as your original');
 });
 
 test("root's file whose nameserver answers: Keep their file stays the default", async ({ page }) => {
