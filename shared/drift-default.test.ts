@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { followerRefusal, keepRisk, keepRiskWords, savedNameserversNow, verdictKeepRisk } from './drift-default';
 import { driftRoute } from './drift-route';
-import { notResolverFileRefusal, resolverOwnerRefusal } from './network-writer';
+import { notResolverFileRefusal, resolverOwnerRefusal, startRefusesResolverFile } from './network-writer';
 import type { HealthHop } from './health-report';
 
 const LISTENERS = ['127.0.0.1', '172.19.1.1'];
@@ -74,6 +74,9 @@ describe('keepRisk: a file that is no resolver file (issue 20, M6)', () => {
     expect(risk).toEqual({ kind: 'not-resolver', reason: 'the new file is not text (it holds NUL bytes)', leavesNone: true });
     expect(keepRiskWords(risk!, status.driftRoute)).toBe(NONE);
     expect(verdictKeepRisk(status, [])?.words).toBe(NONE);
+    // Walk 8 L5: a start after Keep their file refuses this file (status.startRefusal), and the fix says so.
+    expect(verdictKeepRisk(status, [])?.startRefuses).toBeUndefined();
+    expect(verdictKeepRisk({ ...status, startRefusal: startRefusesResolverFile(bytes) }, [])?.startRefuses).toBe(true);
   });
   it('NUL bytes whose only nameserver line glibc cannot use, and a foreign line beside such a line: the same warning', () => {
     for (const text of ['nameserver <your router or company DNS>\n\0', 'nameserver <your router>\nhello\n']) {

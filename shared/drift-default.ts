@@ -109,11 +109,12 @@ export function savedNameserversNow(status: Pick<HostDnsStatus, 'resolverStamp'>
  * default or the file is not drift. `stopRestores` is the same rule without the health check
  * (keepRisk(status, null)), which is what a plain stop applies (teardown.ts restoreByDefault).
  */
-export function verdictKeepRisk(status: Pick<HostDnsStatus, 'resolverOwner' | 'driftRoute' | 'driftOwnerRefusal' | 'driftFileRefusal' | 'driftGone' | 'resolverStamp'>, hops: HealthReport['hops']): { words: string; stopRestores: boolean; gone: string | null; refused: string | null } | null {
+export function verdictKeepRisk(status: Pick<HostDnsStatus, 'resolverOwner' | 'driftRoute' | 'driftOwnerRefusal' | 'driftFileRefusal' | 'driftGone' | 'resolverStamp' | 'startRefusal'>, hops: HealthReport['hops']): { words: string; stopRestores: boolean; gone: string | null; refused: string | null; startRefuses?: boolean } | null {
   if (status.resolverOwner !== 'foreign') return null;
   const risk = keepRisk(status, { hops, forResolver: status.resolverStamp ?? null });
   if (!risk) return null;
-  return { words: keepRiskWords(risk, status.driftRoute ?? null), stopRestores: keepRisk(status, null) !== null, gone: risk.kind === 'gone' ? risk.what : null, refused: risk.kind === 'gone' ? null : followerRefusal(status) };
+  // A start after Keep their file judges that file (preflight NOT_RESOLVER_FILE): the fix says whether it would refuse it.
+  return { words: keepRiskWords(risk, status.driftRoute ?? null), stopRestores: keepRisk(status, null) !== null, gone: risk.kind === 'gone' ? risk.what : null, refused: risk.kind === 'gone' ? null : followerRefusal(status), ...(risk.kind !== 'gone' && status.startRefusal ? { startRefuses: true } : {}) };
 }
 
 /**
@@ -121,8 +122,9 @@ export function verdictKeepRisk(status: Pick<HostDnsStatus, 'resolverOwner' | 'd
  * file whose nameserver is dead is `dead` there, and still refused): it is no resolver file
  * (status.driftFileRefusal), it names no nameserver but the proxy's (driftRoute.keepLeavesNone),
  * or a user owns it or may write it (status.driftOwnerRefusal); null when none of these holds.
- * After "Keep their file" a start would save that very file as the original (walk 7 M1), so no
- * printed fix chains one (shared/health.ts verdictFix).
+ * After "Keep their file" a start would save that very file as the original (walk 7 M1), or
+ * refuse it (NOT_RESOLVER_FILE: verdictKeepRisk's startRefuses), so no printed fix chains one
+ * (shared/health.ts verdictFix).
  */
 export function followerRefusal(status: Pick<HostDnsStatus, 'driftRoute' | 'driftOwnerRefusal' | 'driftFileRefusal'>): string | null {
   const why = status.driftFileRefusal ?? (status.driftRoute?.keepLeavesNone ? 'it names no nameserver but K2s DNS\'s own listeners' : null) ?? status.driftOwnerRefusal ?? null;

@@ -82,8 +82,10 @@ export type HealthCause =
 /**
  * The action that fixes a cause. The front end turns it into its own words: the GUI into a
  * button or a step (fixText(…, 'gui')), the CLI into a command (fixText(…, 'cli')).
+ * `replace-resolver`: K2s DNS is stopped and start would refuse /etc/resolv.conf as it is
+ * (NOT_RESOLVER_FILE, HostDnsStatus.startRefusal): start's own fix, replace the file, never a start.
  */
-export type HealthAction = 'start' | 'restart' | 'restore' | 'recover' | 'wait' | 'wait-watchdog' | 'check-coredns' | 'fix-coredns-loop' | 'check-upstream' | 'check-nsswitch' | 'restore-via' | 'fix-resolver' | 'check-network';
+export type HealthAction = 'start' | 'restart' | 'restore' | 'recover' | 'wait' | 'wait-watchdog' | 'check-coredns' | 'fix-coredns-loop' | 'check-upstream' | 'check-nsswitch' | 'restore-via' | 'fix-resolver' | 'check-network' | 'replace-resolver';
 
 /** The verdict: does a cluster name resolve for host apps, and if not, where and why. */
 export interface HealthVerdict {
@@ -108,10 +110,12 @@ export interface HealthVerdict {
    * puts the saved original back whatever the choice); `refused`: why the network follower refused
    * their file (shared/drift-default.ts followerRefusal, e.g. "it is writable by every user (mode
    * 0666)"), else null: then Keep their file is printed as a stop only, with no start chained
-   * (a start would save that refused file as the original).
+   * (a start would save that refused file as the original); `startRefuses`: true when a start
+   * after Keep their file would refuse that file instead (NOT_RESOLVER_FILE,
+   * HostDnsStatus.startRefusal: NUL bytes…), so the fix says that, not that start saves it.
    * Absent when Keep their file is the default. verdictFix turns it into the fix's words.
    */
-  keepRisk?: { words: string; stopRestores: boolean; gone: string | null; refused?: string | null } | null;
+  keepRisk?: { words: string; stopRestores: boolean; gone: string | null; refused?: string | null; startRefuses?: boolean } | null;
 }
 
 /** The whole check: hops in path order, the verdict, and when it ran. */

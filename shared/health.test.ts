@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { applyHealth, fixText, healthVerdict, verdictFix, outcomeOf, queryHop, reportFitsStatus, statusFingerprint, verdictLine, type HealthHop, type HealthReport } from './health';
 import type { HostDnsStatus, QueryResult } from './types';
 import { setCliName } from './fix';
+import { NOT_RESOLVER_FIX, NOT_RESOLVER_GUI_FIX } from './network-writer';
 
 const NAME = 'kubernetes.default.svc.cluster.local';
 
@@ -262,5 +263,62 @@ describe('proxy dead (issue 20.4): the verdict names the whole outage', () => {
   });
   it('a process that does not answer is named by PID', () => {
     expect(dead({ proxyPid: 4242 }).summary).toBe('No names resolve on this host: nothing answers on 127.0.0.1:53; k2s-dnsproxy (PID 4242) runs but does not answer');
+  });
+});
+
+// Walk 8 H1, M3, L5: no verdict offers a start that start itself refuses (NOT_RESOLVER_FILE).
+describe('stopped with a /etc/resolv.conf start refuses (walk 8 H1)', () => {
+  const NUL = 'the new file is not text (it holds NUL bytes)';
+  const REFUSED = 'and start would refuse this /etc/resolv.conf (NOT_RESOLVER_FILE): it is not text (it holds NUL bytes), so K2s will not save it as your original';
+  /** Stopped: the proxy and kube-dns idle; `upstream` the host's own nameserver. */
+  const stopped = (system: QueryResult, upstream: HealthHop, resolverAnswers = ['192.0.2.53']) =>
+    hops({ system }, 'original').map((x) => (x.kind === 'listener' || x.kind === 'kube-dns' ? { ...x, outcome: 'idle' as const, ok: false } : x.kind === 'upstream' ? upstream : x.kind === 'resolver' ? { ...x, answers: resolverAnswers } : x));
+  const answering = queryHop('upstream:192.0.2.53', 'upstream', q('192.0.2.53:53', 'NOERROR', [], undefined, 'NS'), false);
+  const silentLocal = queryHop('upstream:127.0.0.1', 'upstream', q('127.0.0.1:53', 'ERROR', [], 'read ECONNREFUSED 127.0.0.1:53', 'NS'), false);
+
+  it('names resolve elsewhere, the cluster name does not: the stopped verdict names the refusal and gives start\'s own fix, never a start', () => {
+    setCliName('k2s-dns');
+    const v = healthVerdict({ hops: stopped(q('system', 'NXDOMAIN'), answering), state: 'stopped', interrupted: false, startRefusal: NUL });
+    expect(v).toMatchObject({ level: 'off', cause: 'stopped', hopId: 'system', action: 'replace-resolver' });
+    expect(v.summary).toBe(`Cluster names do not resolve on this host: K2s DNS is stopped, ${REFUSED}`);
+    expect(verdictLine(v, 'cli')).toBe(`Cluster names do not resolve on this host: K2s DNS is stopped, ${REFUSED} — ${NOT_RESOLVER_FIX}`);
+    expect(verdictLine(v, 'cli')).not.toContain('k2s-dns start');
+    expect(verdictFix(v, 'gui')).toBe(NOT_RESOLVER_GUI_FIX);
+    expect(verdictFix(v, 'gui')).toMatch(/^Replace \/etc\/resolv\.conf with a resolver file .* then press Check again\. Start options → Upstreams does not help here/);
+    // Without the refusal: the old fix, Start.
+    expect(healthVerdict({ hops: stopped(q('system', 'NXDOMAIN'), answering), state: 'stopped', interrupted: false }).action).toBe('start');
+  });
+
+  it('no name resolves (the file names no nameserver glibc can read, 127.0.0.1 silent): "add a nameserver, then start" becomes "replace the file"', () => {
+    setCliName('k2s-dns');
+    const path = stopped(q('system', 'TIMEOUT'), silentLocal, []);
+    expect(healthVerdict({ hops: path, state: 'stopped', interrupted: false })).toMatchObject({ cause: 'no-nameserver', action: 'fix-resolver' });
+    const v = healthVerdict({ hops: path, state: 'stopped', interrupted: false, startRefusal: NUL });
+    expect(v).toMatchObject({ level: 'error', cause: 'no-nameserver', action: 'replace-resolver' });
+    expect(v.summary).toBe(`No names resolve on this host: nothing answers on 127.0.0.1:53 (/etc/resolv.conf has no nameserver line, so glibc asks 127.0.0.1:53 (resolv.conf(5)); K2s DNS is stopped), ${REFUSED}`);
+    expect(verdictLine(v, 'cli')).not.toMatch(/add "nameserver|k2s-dns start/);
+    expect(verdictLine(v, 'gui')).not.toMatch(/then Start$/);
+  });
+
+  it('own nameservers dead: the network override (stop, then start --upstream) is not offered either', () => {
+    const dead = queryHop('upstream:192.0.2.53', 'upstream', q('192.0.2.53:53', 'TIMEOUT', [], undefined, 'NS'), false);
+    const v = healthVerdict({ hops: stopped(q('system', 'TIMEOUT'), dead), state: 'stopped', interrupted: false, startRefusal: NUL });
+    expect(v).toMatchObject({ cause: 'upstream-down', action: 'replace-resolver' });
+  });
+
+  it('only while stopped, and never on a verdict without a start (resolves without K2s: no action)', () => {
+    expect(healthVerdict({ hops: hops({ system: q('system', 'NXDOMAIN') }, 'original'), state: 'degraded', interrupted: false, startRefusal: NUL })).toMatchObject({ cause: 'resolver-not-k2s', action: 'restart' });
+    const v = healthVerdict({ hops: stopped(q('system', 'NOERROR', ['172.21.0.1']), answering), state: 'stopped', interrupted: false, startRefusal: NUL });
+    expect(v).toMatchObject({ cause: 'ok-without-k2s', action: null });
+    expect(v.summary).not.toContain('NOT_RESOLVER_FILE');
+  });
+
+  it('drift to a NUL file (walk 8 L5): Keep their file says a start would refuse it, not that it would save it', () => {
+    setCliName('k2s-dns');
+    const keepRisk = { words: "K2s DNS did not follow their file because it is not text (it holds NUL bytes); keeping it leaves that file as this host's resolver.", stopRestores: true, gone: null, refused: 'it is not text (it holds NUL bytes)', startRefuses: true };
+    const v = healthVerdict({ hops: hops({ system: q('system', 'NXDOMAIN') }, 'foreign'), state: 'degraded', interrupted: false, keepRisk });
+    expect(verdictFix(v, 'cli')).toBe(`"Restore my original" (the default): sudo k2s-dns stop --on-drift restore && sudo k2s-dns start; or "Keep their file", which only stops: sudo k2s-dns stop --on-drift keep (no start after it: K2s DNS refused to follow their file (it is not text (it holds NUL bytes)), and a start would refuse it (NOT_RESOLVER_FILE) until /etc/resolv.conf is replaced with a resolver file). ${keepRisk.words}`);
+    expect(verdictFix(v, 'gui')).toBe('Choose "Restore my original" (the default) in the banner at the top, then Start; "Keep their file" only stops (no start after it: K2s DNS refused to follow their file (it is not text (it holds NUL bytes)), and Start would refuse it (NOT_RESOLVER_FILE) until /etc/resolv.conf is replaced with a resolver file)');
+    for (const fe of ['cli', 'gui'] as const) expect(verdictFix(v, fe)).not.toMatch(/save it as your original/);
   });
 });

@@ -13,6 +13,7 @@ import { GLIBC_DEFAULT_NAMESERVER, viaK2sWords } from './drift-route';
 import { errnoWords, isPortUnreachable, PORT_UNREACHABLE } from './probe-failure';
 import { reachesListenerAddress } from './listener-reach';
 import { RESOLVED_STUB_ADDRESSES } from './resolved-link';
+import { NOT_RESOLVER_FIX, NOT_RESOLVER_GUI_FIX } from './network-writer';
 
 export type { HopKind, HopOutcome, HealthHop, HealthCause, HealthAction, HealthVerdict, HealthReport } from './health-report';
 
@@ -59,7 +60,21 @@ const FIX: Record<HealthAction, Record<FrontEnd, string>> = {
     get cli() { return `reconnect the network (NetworkManager writes a nameserver), or add "nameserver <your router or company DNS>" to /etc/resolv.conf; then ${cliCommand('start', true)}`; },
   },
   'check-nsswitch': { gui: 'Check the hosts line of /etc/nsswitch.conf (it must include dns)', cli: 'grep ^hosts /etc/nsswitch.conf' },
+  // Start's own fix for NOT_RESOLVER_FILE (shared/network-writer.ts; doctor's finding says the same): prose, no start line to run as is.
+  'replace-resolver': { gui: NOT_RESOLVER_GUI_FIX, cli: NOT_RESOLVER_FIX },
 };
+
+/** Actions whose fix is or chains a start: never the fix while start would refuse the file (VerdictInput.startRefusal). */
+const STARTS: ReadonlySet<HealthAction> = new Set<HealthAction>(['start', 'restart', 'fix-resolver', 'check-network']);
+
+/**
+ * What a stopped verdict adds to its summary when start would refuse /etc/resolv.conf (`reason`:
+ * HostDnsStatus.startRefusal, "the new file is not text (it holds NUL bytes)"): start's own cause, as
+ * its NOT_RESOLVER_FILE refusal gives it.
+ */
+export function startRefusedWords(reason: string): string {
+  return `and start would refuse this /etc/resolv.conf (NOT_RESOLVER_FILE): it ${reason.replace(/^the new file /, '')}, so K2s will not save it as your original`;
+}
 
 /** The fix of `action` in the words of `frontEnd`; null when there is no action. */
 export function fixText(action: HealthAction | null, frontEnd: FrontEnd): string | null {
@@ -103,8 +118,10 @@ export function verdictFix(v: Pick<HealthVerdict, 'action' | 'keepRisk'>, frontE
   // A file the follower refused (its owner or mode, no resolver file, no nameserver but the proxy's):
   // Keep their file only stops, as the banner's button does; a start after it would save that very
   // file as the original (walk 7 M1), so none is chained and the fix says why.
+  // A kept file start refuses (NOT_RESOLVER_FILE: NUL bytes…) is said so: start would not save it (walk 8 L5).
   if (risk.refused) {
-    const noStart = `no start after it: K2s DNS refused to follow their file (${risk.refused.replace(/\.$/, '')}), and a start would save it as your original`;
+    const after = risk.startRefuses ? 'a start would refuse it (NOT_RESOLVER_FILE) until /etc/resolv.conf is replaced with a resolver file' : 'a start would save it as your original';
+    const noStart = `no start after it: K2s DNS refused to follow their file (${risk.refused.replace(/\.$/, '')}), and ${after}`;
     return frontEnd === 'gui'
       ? `Choose "${restore.label}" (the default) in the banner at the top, then Start; "${keep.label}" only stops (${noStart.replace('a start', 'Start')})`
       : `"${restore.label}" (${which}): ${restore.cli} && ${start}; or "${keep.label}", which only stops: ${keep.cli} (${noStart}). ${risk.words}`;
@@ -316,6 +333,12 @@ export interface VerdictInput {
    * the same finding as doctor's `coredns-loop`; null or absent when none.
    */
   liveLoop?: LiveLoop | null;
+  /**
+   * Why start would refuse /etc/resolv.conf as it is (HostDnsStatus.startRefusal, preflight
+   * NOT_RESOLVER_FILE); null or absent when it would save it. While stopped, a verdict whose fix
+   * is or chains a start (STARTS) names the refusal and gets `replace-resolver` instead (walk 8 H1).
+   */
+  startRefusal?: string | null;
 }
 
 /** Short display name of a hop for the summary line. */
@@ -349,15 +372,20 @@ export function healthVerdict(input: VerdictInput): HealthVerdict {
   const kubeDns = hops.find((h) => h.kind === 'kube-dns');
   const upstreams = hops.filter((h) => h.kind === 'upstream' && h.outcome !== 'skipped');
   const resolves = !!system?.ok;
-  const v = (level: HealthVerdict['level'], cause: HealthCause, hop: HealthHop | undefined | null, summary: string, action: HealthAction | null): HealthVerdict => ({
-    level,
-    resolves,
-    cause,
-    hopId: hop?.id ?? null,
-    summary,
-    action,
-    ...(input.keepRisk && (action === 'restore' || action === 'restore-via') ? { keepRisk: input.keepRisk } : {}),
-  });
+  // One rule for every printed start (walk 8 H1): none while start would refuse the file.
+  const refusedStart = state === 'stopped' ? (input.startRefusal ?? null) : null;
+  const v = (level: HealthVerdict['level'], cause: HealthCause, hop: HealthHop | undefined | null, summary: string, action: HealthAction | null): HealthVerdict => {
+    const blocked = refusedStart !== null && action !== null && STARTS.has(action);
+    return {
+      level,
+      resolves,
+      cause,
+      hopId: hop?.id ?? null,
+      summary: blocked ? `${summary}, ${startRefusedWords(refusedStart)}` : summary,
+      action: blocked ? 'replace-resolver' : action,
+      ...(input.keepRisk && (action === 'restore' || action === 'restore-via') ? { keepRisk: input.keepRisk } : {}),
+    };
+  };
   const reasonOf = (h: HealthHop | undefined) => (h?.reason ? `: ${h.reason}` : '');
   // A deleted (or dangling) /etc/resolv.conf is said as such, never as a file another program wrote (walk5 M5).
   const gone = input.keepRisk?.gone ?? null;

@@ -162,6 +162,13 @@ export const RESOLVER_FILE_WAY = "Replace /etc/resolv.conf with a resolver file 
  */
 export const NOT_RESOLVER_FIX = `${RESOLVER_FILE_WAY} then start again; --upstream does not help, since the file itself would be saved and put back at stop.`;
 
+/**
+ * NOT_RESOLVER_FIX in the window's words: the file is replaced first, then Check again (the
+ * window's Start stays disabled while start would refuse the file); Start options → Upstreams
+ * does not lift the refusal. Doctor's remedy and the verdict's `replace-resolver` fix.
+ */
+export const NOT_RESOLVER_GUI_FIX = `${RESOLVER_FILE_WAY} then press Check again. Start options → Upstreams does not help here: the file itself would be saved and put back at stop.`;
+
 /** `line "x" is no resolv.conf(5) directive` for a file start saves despite such a line (see startRefusesResolverFile), else null. */
 export function unknownLineWords(bytes: Uint8Array): string | null {
   const p = resolverFileProblem(bytes);

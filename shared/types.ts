@@ -307,6 +307,16 @@ export interface HostDnsStatus {
    */
   driftFileRefusal?: string | null;
   /**
+   * While /etc/resolv.conf is not K2s's and not gone: why start would refuse to save this very
+   * file as the original (NOT_RESOLVER_FILE: not text, not UTF-8, over 64 KiB, or a line that is
+   * no resolv.conf(5) directive in a file naming no nameserver; shared/network-writer.ts
+   * startRefusesResolverFile), in the follower's words ("the new file is not text (it holds NUL
+   * bytes)") — a start now when stopped, or one after `stop --on-drift keep` keeps their file
+   * during drift. Absent or null when start would save it. No printed fix offers start then
+   * (shared/health.ts: the verdict's `replace-resolver`; verdictFix for Keep their file).
+   */
+  startRefusal?: string | null;
+  /**
    * While `resolverOwner` is `foreign` because /etc/resolv.conf is gone: how, `deleted` or
    * `replaced by a dangling symlink (→ TARGET)` (electron/core/lifecycle/resolver-gone.ts isGone).
    * There is no file of theirs to keep: stop puts the saved original back whatever the drift

@@ -11,6 +11,9 @@
  *   directive) whose nameserver answers: Restore my original is the default, and the banner
  *   gives the follower's reason in one sentence (issue 20, M6); one glibc reads as naming no
  *   nameserver (NUL bytes) adds that no name would resolve, in the banner and the Keep dialog (walk 7 H1);
+ * - a NUL-byte file naming a nameserver: the verdict's Keep their file says a start would refuse
+ *   it (NOT_RESOLVER_FILE), not save it (walk 8 L5); once kept (stopped), the verdict names
+ *   start's refusal and gives start's own fix, never "press Start in Host DNS below" (walk 8 H1, M3);
  * - a root-owned file whose nameserver answers: Keep their file stays the default.
  */
 import { expect, test } from '@playwright/test';
@@ -19,7 +22,7 @@ import { createFakeBackend } from '../support/backend-fake';
 import { startWebServer, type WebServer } from '../../electron/web/server';
 import { checkHealth } from '../../electron/core/health/check-health';
 import { driftRoute } from '../../shared/drift-route';
-import { notResolverFileRefusal, resolverOwnerRefusal } from '../../shared/network-writer';
+import { NOT_RESOLVER_GUI_FIX, notResolverFileRefusal, resolverOwnerRefusal, startRefusesResolverFile } from '../../shared/network-writer';
 import type { QueryResult } from '../../shared/types';
 import { RENDERER_DIR } from './serve-fake';
 
@@ -29,14 +32,14 @@ test.afterAll(async () => {
 });
 
 /** A running fake whose /etc/resolv.conf another program replaced with `theirs` (stamp `stamp`); getaddrinfo answers `lookup` for it. */
-async function serveDrift(theirs: string, opts: { dead: boolean; ownerRefusal: string | null; fileRefusal?: string | null; stopMessage?: string }): Promise<WebServer> {
+async function serveDrift(theirs: string, opts: { dead: boolean; ownerRefusal: string | null; fileRefusal?: string | null; startRefusal?: string | null; stopMessage?: string }): Promise<WebServer> {
   const fake = createFakeBackend({ stepDelayMs: 30, logIntervalMs: 500, running: true, ...(opts.stopMessage ? { stopMessage: opts.stopMessage } : {}) });
   const patched: AppBackend = {
     ...fake,
     dnsStatus: async (i) => {
       const s = await fake.dnsStatus(i);
       if (s.state !== 'running') return s;
-      return { ...s, resolverOwner: 'foreign', resolverStamp: 'theirs-1', driftRoute: driftRoute(theirs, s.listeners.map((l) => l.address)), ...(opts.ownerRefusal ? { driftOwnerRefusal: opts.ownerRefusal } : {}), ...(opts.fileRefusal ? { driftFileRefusal: opts.fileRefusal } : {}), messages: ['/etc/resolv.conf was changed by someone else while K2s ran; Resolver diff shows how.'] };
+      return { ...s, resolverOwner: 'foreign', resolverStamp: 'theirs-1', driftRoute: driftRoute(theirs, s.listeners.map((l) => l.address)), ...(opts.ownerRefusal ? { driftOwnerRefusal: opts.ownerRefusal } : {}), ...(opts.fileRefusal ? { driftFileRefusal: opts.fileRefusal } : {}), ...(opts.startRefusal ? { startRefusal: opts.startRefusal } : {}), messages: ['/etc/resolv.conf was changed by someone else while K2s ran; Resolver diff shows how.'] };
     },
     healthCheck: () =>
       checkHealth({
@@ -133,6 +136,46 @@ test('an unbreakable word in the stop result wraps: the page never becomes wider
   await expect(page.getByTestId('timeline-result')).toContainText(word.slice(0, 40));
   const widths = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, window: window.innerWidth }));
   expect(widths.page).toBeLessThanOrEqual(widths.window);
+});
+
+// Walk 8 L5: a NUL-byte file naming another nameserver: the verdict's Keep their file says a start
+// would refuse that file (NOT_RESOLVER_FILE), never that it would save it as your original.
+test('a NUL-byte file naming a nameserver: the verdict says a start after Keep their file would refuse it', async ({ page }) => {
+  const theirs = 'nameserver 192.0.2.99\n\0\0garbage\n';
+  const bytes = Buffer.from(theirs);
+  const server = await serveDrift(theirs, { dead: false, ownerRefusal: null, fileRefusal: notResolverFileRefusal(bytes), startRefusal: startRefusesResolverFile(bytes) });
+  await page.goto(server.url);
+  await expect(page.getByTestId('drift-keep-warning')).toHaveAttribute('data-risk', 'not-resolver', { timeout: 15_000 });
+  const verdict = page.getByTestId('verdict-text');
+  await expect(verdict).toContainText('"Keep their file" only stops (no start after it: K2s DNS refused to follow their file (it is not text (it holds NUL bytes)), and Start would refuse it (NOT_RESOLVER_FILE) until /etc/resolv.conf is replaced with a resolver file)');
+  await expect(verdict).not.toContainText('save it as your original');
+});
+
+// Walk 8 H1, M3: after Keep their file, K2s DNS is stopped on a NUL-byte file start refuses: the
+// verdict names start's refusal and its own fix, never "press Start in Host DNS below".
+test('stopped on a NUL-byte file start refuses: the verdict gives start\'s own fix, never a Start', async ({ page }) => {
+  const theirs = 'nameserver 192.0.2.53\nsearch example.test\n\0\0junk\n';
+  const fake = createFakeBackend({ stepDelayMs: 30, logIntervalMs: 500, running: false });
+  const patched: AppBackend = {
+    ...fake,
+    dnsStatus: async (i) => ({ ...(await fake.dnsStatus(i)), startRefusal: startRefusesResolverFile(Buffer.from(theirs)) }),
+    healthCheck: () =>
+      checkHealth({
+        status: () => patched.dnsStatus({}),
+        resolvConfText: async () => theirs,
+        lookup: async (name): Promise<QueryResult> => ({ name, type: 'A', server: 'system', transport: 'getaddrinfo', rcode: 'NXDOMAIN', answers: [], latencyMs: 4 }),
+        query: (q) => fake.queryRun({ name: q.name, type: q.type, target: q.server, transport: 'udp' }),
+        now: Date.now,
+      }),
+  };
+  const server = await startWebServer({ backend: patched, staticDir: RENDERER_DIR });
+  servers.push(server);
+  await page.goto(server.url);
+  await expect(page.getByTestId('verdict')).toHaveAttribute('data-cause', 'stopped', { timeout: 15_000 });
+  const verdict = page.getByTestId('verdict-text');
+  // RichText shows the `nameserver 192.0.2.1` example as code (no backticks in the text).
+  await expect(verdict).toHaveText(`Cluster names do not resolve on this host: K2s DNS is stopped, and start would refuse this /etc/resolv.conf (NOT_RESOLVER_FILE): it is not text (it holds NUL bytes), so K2s will not save it as your original — ${NOT_RESOLVER_GUI_FIX.replace(/`/g, '')}`);
+  await expect(verdict).not.toContainText('press Start in Host DNS below');
 });
 
 test("root's file whose nameserver answers: Keep their file stays the default", async ({ page }) => {

@@ -12,7 +12,7 @@ import { GLIBC_MAXNS, parseResolvConf } from '../../../shared/resolv-conf';
 import { hopMark, queryHop } from '../../../shared/health';
 import type { DoctorContext } from './context';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
-import { NOT_RESOLVER_FIX, RESOLVER_FILE_WAY, startRefusesResolverFile } from '../../../shared/network-writer';
+import { NOT_RESOLVER_FIX, NOT_RESOLVER_GUI_FIX, startRefusesResolverFile } from '../../../shared/network-writer';
 import { resolverBytes } from '../host/resolver-state';
 
 /** glibc reads at most this many nameservers (resolv.conf(5): MAXNS); shared/resolv-conf.ts. */
@@ -89,7 +89,7 @@ export async function checkNameserverLoop(ctx: DoctorContext): Promise<DoctorFin
       title: LOOP_TITLES.notResolver,
       meaning: `/etc/resolv.conf ${notResolver.replace(/^the new file /, '')}, so start refuses with NOT_RESOLVER_FILE, with or without --upstream: it will not save that file as your original, since stop would put it back byte for byte.`,
       fix: NOT_RESOLVER_FIX,
-      remedy: { action: null, gui: `${RESOLVER_FILE_WAY} then press Check again. Start options → Upstreams does not help here: the file itself would be saved and put back at stop.`, cli: NOT_RESOLVER_FIX },
+      remedy: { action: null, gui: NOT_RESOLVER_GUI_FIX, cli: NOT_RESOLVER_FIX },
       detail: { reason: notResolver },
     };
   }

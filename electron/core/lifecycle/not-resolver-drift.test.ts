@@ -3,9 +3,11 @@
  * resolver file", NUL bytes…) and leaves it as drift. Then status says why and that a plain stop
  * restores (driftFileRefusal, the banner's `not-resolver` default), a plain stop restores the
  * saved original over it, and a start on such a file (after a stop that kept it) refuses to save
- * it as the original (NOT_RESOLVER_FILE), with or without --upstream, unless it names a
- * nameserver (glibc ignores the odd line; start saves it and says so). A drift note whose file is
- * K2s's again is told in the past (issue 20 low).
+ * it as the original (NOT_RESOLVER_FILE), with or without --upstream — unless its one fault is
+ * a line that is no resolv.conf(5) directive and it names a nameserver (glibc ignores the odd
+ * line; start saves it and says so); NUL bytes are refused even beside a nameserver line. While
+ * start would refuse the file, status and the verdict offer no start (walk 8 H1, M3, L5). A drift
+ * note whose file is K2s's again is told in the past (issue 20 low).
  */
 import { describe, expect, it } from 'vitest';
 import { readFile, rename, writeFile } from 'node:fs/promises';
@@ -16,6 +18,11 @@ import { followNetwork } from './follow';
 import { dnsStatus } from './status';
 import { trackedHosts, TEST_START_OPTS } from '../../../e2e/support/test-deps';
 import { cliCommand } from '../../../shared/fix';
+import { statusWithHealth } from '../health/status-with-health';
+import { healthProbes } from '../health/probes';
+import { checkHealth } from '../health/check-health';
+import { verdictFix, verdictLine } from '../../../shared/health';
+import { NOT_RESOLVER_FIX, NOT_RESOLVER_GUI_FIX } from '../../../shared/network-writer';
 
 const host = trackedHosts();
 const quiet = () => undefined;
@@ -176,5 +183,70 @@ describe('a drift note once the drift is over', () => {
     const past = after.messages.find((m) => m.includes('changed the resolver'))!;
     expect(past).toMatch(/^\S+ \(ended\): an unknown program \(no header\) changed the resolver \(\/etc\/resolv\.conf replaced by a new file\); it was not followed: the new file is not a resolver file .*\. That drift is over: \/etc\/resolv\.conf is K2s DNS's own file again\.$/);
     expect(after.messages.some((m) => / not followed: /.test(m) && !m.includes('(ended)'))).toBe(false);
+  });
+});
+
+// Walk 8 H1, M3, L5: no printed fix offers a start that start itself refuses (NOT_RESOLVER_FILE).
+describe('a /etc/resolv.conf start refuses: status and the verdict never offer start', () => {
+  const NUL_REASON = 'the new file is not text (it holds NUL bytes)';
+  const REFUSED = 'and start would refuse this /etc/resolv.conf (NOT_RESOLVER_FILE): it is not text (it holds NUL bytes), so K2s will not save it as your original';
+  /** The walk's hand-written file: a nameserver line glibc uses, then NUL bytes. */
+  const NUL_WITH_NS = Buffer.from('nameserver 192.0.2.53\nsearch example.test\n\0\0junk\n');
+
+  it('stopped, names resolve but the cluster name does not (status exit 0 in the walk): the verdict names the refusal and gives start\'s own fix; start refuses as said', async () => {
+    const h = await host(ORIGINAL);
+    await networkWrites(h.root, NUL_WITH_NS);
+    h.world.systemAnswer = null;
+    const s = await dnsStatus(h.deps, 'cli');
+    expect(s.state).toBe('stopped');
+    expect(s.startRefusal).toBe(NUL_REASON);
+    const cli = await statusWithHealth(healthProbes(h.deps), 'cli');
+    expect(cli.health?.verdict).toMatchObject({ level: 'off', cause: 'stopped', action: 'replace-resolver' });
+    expect(verdictLine(cli.health!.verdict, 'cli')).toBe(`Cluster names do not resolve on this host: K2s DNS is stopped, ${REFUSED} — ${NOT_RESOLVER_FIX}`);
+    expect(verdictLine(cli.health!.verdict, 'cli')).not.toContain(cliCommand('start', true));
+    // The window's verdict (M3): start's own fix, never "press Start in Host DNS below" (that is action `start` only).
+    const gui = await statusWithHealth(healthProbes(h.deps), 'gui');
+    expect(gui.health?.verdict.action).not.toBe('start');
+    expect(verdictFix(gui.health!.verdict, 'gui')).toBe(NOT_RESOLVER_GUI_FIX);
+    const r = await startDns(h.deps, TEST_START_OPTS, quiet);
+    expect(r).toMatchObject({ ok: false, code: 'NOT_RESOLVER_FILE' });
+    expect(r.message).toContain(NOT_RESOLVER_FIX);
+  });
+
+  it('the walk\'s chain: drift to NUL bytes, stop --on-drift keep, status: no "add a nameserver, then start"', async () => {
+    const h = await driftedTo(Buffer.concat([Buffer.alloc(64), Buffer.from('nameserver 192.0.2.53\n\0\0\0garbage\n')]));
+    expect((await stopDns(h.deps, { onDrift: 'keep' }, quiet)).ok).toBe(true);
+    h.world.systemAnswer = null;
+    const s = await statusWithHealth(healthProbes(h.deps), 'cli');
+    expect(s.state).toBe('stopped');
+    expect(s.startRefusal).toBe(NUL_REASON);
+    expect(s.health?.verdict.action).toBe('replace-resolver');
+    const line = verdictLine(s.health!.verdict, 'cli');
+    expect(line).toContain(`${REFUSED} — ${NOT_RESOLVER_FIX}`);
+    expect(line).not.toMatch(/add "nameserver|k2s-dns start/);
+    expect(await startDns(h.deps, TEST_START_OPTS, quiet)).toMatchObject({ ok: false, code: 'NOT_RESOLVER_FILE' });
+  });
+
+  it('during drift to NUL bytes (L5): Keep their file\'s fix says a start would refuse the file, not save it', async () => {
+    const h = await driftedTo(Buffer.from('nameserver 192.0.2.99\n\0\0'));
+    expect((await dnsStatus(h.deps)).startRefusal).toBe(NUL_REASON);
+    h.world.systemAnswer = null;
+    const v = (await checkHealth(healthProbes(h.deps))).verdict;
+    expect(v.keepRisk).toMatchObject({ refused: 'it is not text (it holds NUL bytes)', startRefuses: true });
+    for (const fe of ['cli', 'gui'] as const) {
+      expect(verdictFix(v, fe)).toMatch(/[sS]tart would refuse it \(NOT_RESOLVER_FILE\) until \/etc\/resolv\.conf is replaced with a resolver file/);
+      expect(verdictFix(v, fe)).not.toContain('save it as your original');
+    }
+  });
+
+  it('a file start saves (a line glibc ignores beside a nameserver, or a plain resolver file): no refusal, the fix stays Start', async () => {
+    const h = await driftedTo(GARBAGE);
+    expect((await dnsStatus(h.deps)).startRefusal).toBeUndefined();
+    expect((await checkHealth(healthProbes(h.deps))).verdict.keepRisk?.startRefuses).toBeUndefined();
+    const plain = await host(ORIGINAL);
+    plain.world.systemAnswer = null;
+    const s = await statusWithHealth(healthProbes(plain.deps), 'cli');
+    expect(s.startRefusal).toBeUndefined();
+    expect(s.health?.verdict).toMatchObject({ cause: 'stopped', action: 'start' });
   });
 });

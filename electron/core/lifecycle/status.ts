@@ -24,7 +24,7 @@ import { followedCopy, restoreChoiceWords, savedOriginalWords, startCopyWords } 
  * ExecMainCode/ExecMainStatus for it, and Restart=on-failure restarts only after a failure.
  */
 export const RESTART_EXIT_UNKNOWN = 'failed (its next attempt is starting, so systemd no longer says how it ended)';
-import { describeNetworkChange, networkWriter, notResolverFileRefusal, resolverOwnerProblem, resolverOwnerRefusal, writerWords } from '../../../shared/network-writer';
+import { describeNetworkChange, networkWriter, notResolverFileRefusal, resolverOwnerProblem, resolverOwnerRefusal, startRefusesResolverFile, writerWords } from '../../../shared/network-writer';
 import { liveResolverWritable, savedOriginalWritable, writableNote } from '../../../shared/writable-resolver';
 import { resolverFileOwner } from '../host/resolver-owner';
 import { keepRiskWords } from '../../../shared/drift-default';
@@ -131,6 +131,11 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
       messages.push(`${keepRiskWords({ kind: 'not-resolver', reason: driftFileRefusal, leavesNone: driftRouteNow?.keepLeavesNone === true }, driftRouteNow)} ${say({ gui: `So ${DRIFT_CHOICE.restore.label} is the default in the banner: it puts your saved original back.`, cli: `So a plain ${cliCommand('stop', true)} restores your saved original over it (${DRIFT_CHOICE.restore.label}; --on-drift keep keeps it).` })}`);
     }
   }
+  // Start's own rule for the file it would save (preflight NOT_RESOLVER_FILE): now when stopped,
+  // or after `stop --on-drift keep` keeps their file during drift. The verdict and the drift fix
+  // then never offer a start (walk 8 H1, L5). A K2s-owned file is never saved; a gone one has no bytes.
+  const startBytes = current && owner !== 'k2s' && !linkEnd && !isGone(current) ? resolverBytes(current) : null;
+  const startRefusal = startBytes ? startRefusesResolverFile(startBytes) : null;
   // Below the 0700 directory lstat(2) fails whether or not the file exists: a running proxy or a
   // K2s-owned resolv.conf means a start saved one; otherwise this user cannot know (Stop removes it).
   const stateImplied = service.running || owner === 'k2s';
@@ -262,6 +267,7 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     ...(savedOwner && savedWords ? { savedOriginalWritable: resolverOwnerProblem(savedOwner)! } : {}),
     ...(liveOwner && liveWords ? { liveResolverWritable: resolverOwnerProblem(liveOwner)! } : {}),
     ...(driftFileRefusal ? { driftFileRefusal } : {}),
+    ...(startRefusal ? { startRefusal } : {}),
     ...(driftWriter ? { driftWriter } : {}),
     ...(driftGone ? { driftGone } : {}),
     resolverStamp: current === null ? `${kind ?? 'none'}` : resolverStampOf(current),
