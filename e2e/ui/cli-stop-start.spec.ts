@@ -16,7 +16,6 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Page, type Route } from '@playwright/test';
-import { k2sDns } from '../cli';
 import { useBedApp } from '../support/bed-app';
 import type { HostDnsStatus } from '../../shared/types';
 
@@ -106,17 +105,19 @@ test.describe('stop && start from the CLI while the window is open (walk 8 M1)',
     return ['start', '--kubeconfig', app.tb.kubeconfigPath, ...engineArgs(engine), '--verify-name', 'www.example.test'];
   };
 
-  test('both ended before the window\'s next read: the new start, done, with its PID; never a failed stop', async () => {
+  test('started from the window; both ended before the window\'s next read: the new start, done, with its PID; never a failed stop', async () => {
     test.setTimeout(120_000);
     const page = app.page;
     const card = page.getByTestId('panel-hostdns');
     await page.getByTestId('tab-overview').click();
     await expect(card.getByTestId('dns-state')).toHaveText('stopped', { timeout: 15_000 });
-    const r = await k2sDns(await startArgs(engines.from));
-    expect(r.code, r.stdout + r.stderr).toBe(0);
-    await expect(card.getByTestId('timeline-heading')).toHaveText('start — done', { timeout: 20_000 });
+    // Started from the window, as in the walk: its own timeline names the proxy it started.
+    await card.getByTestId('engine-select').selectOption(engines.from);
+    await card.getByTestId('btn-start').click();
+    await expect(card.getByTestId('step-ready')).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
     const before = (await app.backend.dnsStatus({})) as HostDnsStatus;
     await expect(card.getByTestId('dns-pid')).toHaveText(`· k2s-dnsproxy PID ${before.pid}`);
+    await expect(card.getByTestId('timeline')).toContainText(`PID ${before.pid}`);
     await recordHeadings(page);
 
     await gate.hold();
