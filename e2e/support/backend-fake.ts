@@ -155,6 +155,11 @@ export function createFakeBackend(opts: FakeBackendOptions = {}): AppBackend & {
     pushLogs(proxyRun.stop);
   };
 
+  // The state file's savedAt: written once by the start that made this run, the same in every
+  // read until a stop (a new value every read looked like a new start to the window, dns.ts restartedBetween).
+  let savedAt: string | null = null;
+  const savedAtNow = () => (savedAt = host.running ? (savedAt ?? new Date(now()).toISOString()) : null);
+
   const backend: AppBackend & { readonly logs: LogLine[] } = {
     logs,
     async clusterStatus() {
@@ -172,7 +177,7 @@ export function createFakeBackend(opts: FakeBackendOptions = {}): AppBackend & {
         clusterDomain: host.running ? 'cluster.local' : null,
         kubeDnsIp: host.running ? '172.21.0.10' : null,
         ...(host.running ? { zonesInUse: fakeDiscovery().zones } : {}),
-        savedAt: host.running ? new Date(now()).toISOString() : null,
+        savedAt: savedAtNow(),
         savedBy: host.running ? 'k2s-dns' : null,
         pid: host.running ? (host.pid ?? 4242) : null,
         messages: dead() ? ['k2s-dnsproxy is not running although K2s DNS was started: press Start: it starts k2s-dnsproxy again and keeps your saved original.'] : host.running ? [] : ['K2s DNS is stopped: cluster names do not resolve on this host; press Start.'],

@@ -57,44 +57,86 @@ export function statusKey(s: HostDnsStatus | null): string {
   return [s.state, s.resolverOwner, s.pid ?? '-', s.listeners.map((l) => `${l.address}:${l.port}`).join(','), s.operation ? `${s.operation.op}/${s.operation.step}` : '-'].join('|');
 }
 
+/** The journal identity of an operation (its op, CLI/helper PID and start time), or null for none. */
+export function operationId(o: HostDnsStatus['operation'] | undefined): string | null {
+  return o ? `${o.op}/${o.pid}/${o.startedAt}` : null;
+}
+
+/**
+ * True when `next` runs a proxy that a start made after `prev`'s was stopped (a stop and a start
+ * both ran between two status reads, e.g. the CLI's `stop && start` fixes): another proxy PID and
+ * another engine or another saved state (`savedAt`) — not one a network follow made, whose
+ * `followedChange.at` is the new `savedAt` (follow.ts), nor a watchdog restart (same `savedAt`).
+ */
+export function restartedBetween(prev: HostDnsStatus, next: HostDnsStatus, prevPid: number | null = prev.pid): boolean {
+  if (prevPid == null || next.pid == null || prevPid === next.pid) return false;
+  if (prev.engine != null && next.engine != null && prev.engine !== next.engine) return true;
+  return prev.savedAt != null && next.savedAt != null && prev.savedAt !== next.savedAt && next.followedChange?.at !== next.savedAt;
+}
+
 /**
  * Timeline events for an operation seen in the journal but not in the pushed events: the steps
  * the journal says ended, with their messages (operation.done), the journal's step as running
  * (earlier steps it does not name are filled in by buildTimeline), and a result once the journal
  * is gone. Empty when the push channel already told the story.
+ *
+ * The operation followed is keyed by its journal identity (operationId), not by "the last
+ * operation": when one ended and the next began between two reads (walk 8 M1: `k2s-dns stop &&
+ * k2s-dns start …` while the window is open), the ended one gets its own result, judged by what
+ * it acted on — a stop by whether the proxy it stopped (`proxyPid`, the newest PID read before
+ * `next`) still runs — never by the state the next operation left (that read "stop did not
+ * finish: K2s DNS is running" for a stop that succeeded). A start that also ended before `next`
+ * gets its result after the stop's ("Started outside this window").
  */
 export function journalEvents(prev: HostDnsStatus | null, next: HostDnsStatus, events: readonly LifecycleEvent[], now: number, busy: Operation | null = null, proxyPid: number | null = null): LifecycleEvent[] {
   // The proxy an outside stop ended, named by its PID as the CLI names it ("Stopped k2s-dnsproxy (PID N)").
-  const stopped = (proxyPid ?? prev?.pid) != null ? `k2s-dnsproxy (PID ${proxyPid ?? prev!.pid})` : 'k2s-dnsproxy';
+  const endedPid = proxyPid ?? prev?.pid ?? null;
+  const stopped = endedPid != null ? `k2s-dnsproxy (PID ${endedPid})` : 'k2s-dnsproxy';
   const last = events.at(-1);
   const op = next.operation;
+  const on = (s: HostDnsStatus['state']) => s === 'running' || s === 'degraded';
+  const startedOutside = (): LifecycleEvent => ({ type: 'result', op: 'start', ok: true, exitCode: 0, message: `Started outside this window (e.g. from the CLI): K2s DNS is ${next.state}.`, at: now });
+  const out: LifecycleEvent[] = [];
+  const was = prev?.operation;
+  // The operation followed at the last read ended: its journal is gone, or another operation's
+  // is there now. Not while this window runs an operation: the journal is cleared just before
+  // its own result.
+  if (was && operationId(was) !== operationId(op) && busy === null && !(last?.type === 'result' && last.op === was.op)) {
+    if (was.op === 'start') {
+      // Followed by another operation: the start's own journal said how its steps ended.
+      const ok = op ? !(was.done ?? []).some((d) => d.status === 'failed') : on(next.state);
+      out.push({ type: 'result', op: 'start', ok, exitCode: ok ? 0 : 1, message: ok ? `start finished (run outside this window): K2s DNS is ${op ? `${next.state}; ${op.op} followed` : next.state}.` : `start did not finish: K2s DNS is ${next.state}.`, at: now });
+    } else {
+      // The stop ended the proxy it stopped when that PID no longer runs: nothing runs, another
+      // proxy runs (a start after it made it), or a start runs now and the old PID is gone.
+      const gone = next.state === 'stopped' || (endedPid != null && next.pid != null && next.pid !== endedPid) || (op?.op === 'start' && (next.pid === null || next.pid !== endedPid));
+      const then = op ? `; ${op.op} followed` : on(next.state) && gone ? '; a start followed' : '';
+      out.push({ type: 'result', op: was.op, ok: gone, exitCode: gone ? 0 : 1, message: gone ? `Stopped ${stopped}: ${was.op} finished (run outside this window)${then || `: K2s DNS is ${next.state}`}.` : `${was.op} did not finish: K2s DNS is ${next.state}.`, at: now });
+      // A start ran and ended too before this read: it is the timeline's operation now.
+      if (gone && !op && on(next.state)) out.push(startedOutside());
+    }
+  }
   // An operation in the journal: while it runs (starting/stopping), and also when status reads
   // it as interrupted (degraded): inside a PID namespace (the sandbox, a container) /proc/locks
   // hides the lock a live CLI holds, so a CLI start or stop shows as degraded with its journal.
   if (op) {
     // An interrupted journal while this window's own operation runs (a Stop that recovers it):
     // that operation's pushed events tell the story; a step of the old one would split it.
-    if (busy !== null && next.state === 'degraded') return [];
+    if (busy !== null && next.state === 'degraded') return out;
     const since = Date.parse(op.startedAt) - 1000;
     const seen = (step: string, status?: StepEvent['status']) => events.some((e) => e.type === 'step' && e.op === op.op && e.step === step && (status === undefined || e.status === status) && e.at >= since);
     // The steps that ended before the journal's, with what they did (walk 6 L8: a CLI stop's
     // restore said only "done before this window followed the operation", not whose file it replaced).
     const ended: LifecycleEvent[] = (op.done ?? []).filter((d) => !seen(d.step, d.status)).map((d) => ({ type: 'step', op: op.op, step: d.step as StepEvent['step'], status: d.status, message: d.message, at: now }));
     const running: LifecycleEvent[] = seen(op.step) ? [] : [{ type: 'step', op: op.op, step: op.step as StepEvent['step'], status: 'running', message: `${op.op} run outside this window by k2s-dns process ${op.pid} (followed from its journal)`, at: now }];
-    return [...ended, ...running];
+    return [...out, ...ended, ...running];
   }
-  const was = prev?.operation;
-  // Not while this window runs an operation: the journal is cleared just before its own result.
-  if (was && !op && busy === null && !(last?.type === 'result' && last.op === was.op)) {
-    const ok = was.op === 'start' ? next.state === 'running' || next.state === 'degraded' : next.state === 'stopped';
-    return [{ type: 'result', op: was.op, ok, exitCode: ok ? 0 : 1, message: ok ? `${was.op !== 'start' ? `Stopped ${stopped}: ` : ''}${was.op} finished (run outside this window): K2s DNS is ${next.state}.` : `${was.op} did not finish: K2s DNS is ${next.state}.`, at: now }];
-  }
+  if (was) return out;
   // A start or stop elsewhere that finished between two polls (a CLI stop takes < 1 s): no
   // journal was seen, yet the state moved between stopped and running. Not while this window
   // runs an operation (its own events tell that story) or one is pushed to it right now.
   const inFlight = busy !== null || (last !== undefined && last.type === 'step');
-  const on = (s: HostDnsStatus['state']) => s === 'running' || s === 'degraded';
-  if (prev && !was && !op && !inFlight && prev.state !== next.state) {
+  if (prev && !inFlight && prev.state !== next.state) {
     const stop = on(prev.state) && next.state === 'stopped';
     // A stop that also took the proxy's config and log (kept by stop) was an uninstall (walk 5 L9:
     // a CLI uninstall showed as "STOP — DONE"): HostDnsStatus.proxyFilesLeft turned false.
@@ -105,6 +147,12 @@ export function journalEvents(prev: HostDnsStatus | null, next: HostDnsStatus, e
     const own = last?.type === 'result' && (last.op === outside || (outside !== 'start' && (last.op === 'uninstall' || last.op === 'stop')));
     const words = { stop: `Stopped ${stopped} outside this window (e.g. from the CLI)`, uninstall: `Uninstalled outside this window (e.g. from the CLI): stopped ${stopped} and removed the K2s-owned files`, start: 'Started outside this window (e.g. from the CLI)' };
     if (outside && !own) return [{ type: 'result', op: outside, ok: true, exitCode: 0, message: `${words[outside]}: K2s DNS is ${next.state}.`, at: now }];
+  }
+  // A stop and a start that both ran between two polls, neither journal seen: the state reads
+  // running both times, but another start's proxy runs now (walk 8 M1: the timeline kept the
+  // previous start for 25 s and more).
+  if (prev && !inFlight && on(prev.state) && on(next.state) && restartedBetween(prev, next, endedPid)) {
+    return [{ type: 'result', op: 'stop', ok: true, exitCode: 0, message: `Stopped ${stopped} outside this window (e.g. from the CLI); a start followed.`, at: now }, startedOutside()];
   }
   return [];
 }
@@ -173,10 +221,11 @@ export function createDnsStore(api: K2sDnsApi) {
       // operation may have finished (and refreshed it) meanwhile.
       const prev = get().status;
       if (prev?.pid != null) lastProxyPid = prev.pid;
+      const pidBefore = lastProxyPid;
       if (next.pid != null) lastProxyPid = next.pid;
-      // The PID stop ended is the one that ran before it (a stop's own status has none).
-      const proxyPid = next.pid === null && prev?.pid != null ? prev.pid : lastProxyPid;
-      for (const e of journalEvents(prev, next, get().events, Date.now(), get().busy, next.state === 'stopped' ? proxyPid : null)) get().onEvent(e);
+      // The PID an outside stop ended is the newest one read before `next` (a stop's own status has none).
+      const proxyPid = prev?.pid ?? pidBefore;
+      for (const e of journalEvents(prev, next, get().events, Date.now(), get().busy, proxyPid)) get().onEvent(e);
       if (next.state === 'stopped') lastProxyPid = null;
       set((s) => ({ status: next, lost: null, tokenRefused: false, networkChanges: withNetworkChange(s.networkChanges, next.networkChange) }));
       // A change, not the first read: the window's start-up load (App refreshAll) already covers
