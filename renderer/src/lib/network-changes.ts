@@ -19,10 +19,14 @@ export function withNetworkChange(list: readonly NetworkChangeView[], change: Ne
 
 /**
  * "At 18:50:12 network change followed: NetworkManager — upstreams 192.0.2.53 → 10.77.0.2", or
- * "… network change not followed: resolvconf — <why>" for a drift.
+ * "… network change not followed: resolvconf — <why>" for a drift; a follow after a refused file's
+ * mode was fixed: "… followed: an unknown program (no header) — mode fixed to 0664 (not followed
+ * at 18:50:02: it was writable by every user (mode 0666)), upstreams …".
  */
 export function networkChangeLine(c: NetworkChangeView): string {
   const when = `At ${clockTime(Date.parse(c.at))}`;
-  if (c.outcome === 'followed') return `${when} network change followed: ${writerName(c)} — ${upstreamChangeWords(c)}`;
+  // A follow after the owner or mode of a refused file was fixed says so (walk 9 L6).
+  const fixed = c.fixed ? `${c.fixed.fix} (not followed at ${clockTime(Date.parse(c.fixed.refusedAt))}: it was ${c.fixed.problem}), ` : '';
+  if (c.outcome === 'followed') return `${when} network change followed: ${writerName(c)} — ${fixed}${upstreamChangeWords(c)}`;
   return `${when} network change not followed: ${c.writer} — ${c.reason ?? 'unknown reason'}`;
 }
