@@ -168,7 +168,7 @@ async function recordDrift(deps: LifecycleDeps, state: ResolverStateFile, reason
   const change: NetworkChange = { at: new Date(deps.now()).toISOString(), outcome: 'drift', writer: writer.writer, evidence: writer.evidence, how, from: state.upstreams, to: state.upstreams, reason, ...(judged ? { judged } : {}) };
   // One record per change: no state write per look (another file refused for the same reason is a new change).
   const last = state.lastNetworkChange;
-  if (!(last?.outcome === 'drift' && last.reason === reason && last.how === change.how && last.judged?.sha256 === judged?.sha256)) await writeState(deps.fs, { ...state, lastNetworkChange: change });
+  if (!(last?.outcome === 'drift' && last.reason === reason && last.how === change.how && JSON.stringify(last.judged ?? null) === JSON.stringify(judged ?? null))) await writeState(deps.fs, { ...state, lastNetworkChange: change });
   return { kind: 'drift', change };
 }
 
