@@ -6,7 +6,7 @@
  */
 import type { NetworkChangeView } from '../../../shared/types';
 import { clockTime } from './last-known';
-import { upstreamChangeWords, writerName } from '../../../shared/network-writer';
+import { pastReason, upstreamChangeWords, writerName } from '../../../shared/network-writer';
 
 /** Network changes kept per window (older ones drop off). */
 export const MAX_NETWORK_CHANGES = 20;
@@ -28,5 +28,7 @@ export function networkChangeLine(c: NetworkChangeView): string {
   // A follow after the owner or mode of a refused file was fixed says so (walk 9 L6).
   const fixed = c.fixed ? `${c.fixed.fix} (not followed at ${clockTime(Date.parse(c.fixed.refusedAt))}: it was ${c.fixed.problem}), ` : '';
   if (c.outcome === 'followed') return `${when} network change followed: ${writerName(c)} — ${fixed}${upstreamChangeWords(c)}`;
-  return `${when} network change not followed: ${c.writer} — ${c.reason ?? 'unknown reason'}`;
+  // History: the reason as it was, without a fix (` — fix it with …`): the fix of the drift there
+  // now is in the card's Last network change and the banner, never one for a file since fixed (walk 9 H1).
+  return `${when} network change not followed: ${c.writer} — ${pastReason(c.reason ?? 'unknown reason')}`;
 }
