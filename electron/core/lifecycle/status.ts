@@ -152,7 +152,7 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
   // program) is over: told in the past. A refused rewrite of the saved link's target (follow.ts:
   // "link target … rewritten") happens while /etc/resolv.conf stays K2s's, so it never ends so.
   const lastChange = state?.lastNetworkChange ?? null;
-  const ended = lastChange?.outcome === 'drift' && owner === 'k2s' && !lastChange.how.startsWith('link target ') ? { ...lastChange, ended: true } : lastChange;
+  const recorded = lastChange?.outcome === 'drift' && owner === 'k2s' && !lastChange.how.startsWith('link target ') ? { ...lastChange, ended: true } : lastChange;
   // The network follower (follow-watch) while K2s DNS runs with the follow policy: its PID and
   // whether it runs; null when none should run (or this front end cannot tell).
   const watch = deps.follower?.manager ?? deps.followerWatch;
@@ -167,9 +167,9 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
   // when the file there now is judged otherwise (its mode fixed by the printed chmod, another
   // owner, new bytes), status says what is true now and never repeats a reason or fix that no
   // longer holds (walk 9 H1).
-  const judgedNow = ended?.outcome === 'drift' && !ended.ended && ended.judged && state ? await judgeRefusedFile(deps, state, current, owner) : null;
-  const nowWords = judgedNow && ended ? networkChangeNowWords(ended, judgedNow.reason, judgedNow.owner, judgedNow.sha256 === ended.judged?.sha256, follower ? follower.running : service.running && (state?.onNetworkChange ?? 'follow') === 'follow') : null;
-  const change = nowWords && ended ? { ...ended, now: nowWords } : ended;
+  const judgedNow = recorded?.outcome === 'drift' && !recorded.ended && recorded.judged && state ? await judgeRefusedFile(deps, state, current, owner) : null;
+  const nowWords = judgedNow && recorded ? networkChangeNowWords(recorded, judgedNow.reason, judgedNow.owner, judgedNow.sha256 === recorded.judged?.sha256, follower ? follower.running : service.running && (state?.onNetworkChange ?? 'follow') === 'follow') : null;
+  const change = nowWords && recorded ? { ...recorded, now: nowWords } : recorded;
   if (change) messages.push(describeNetworkChange(change));
   // Who wrote the saved copy (a followed file by its writer, never "by k2s-dns"), and the file
   // from before Start when a follow replaced it (host/start-copy.ts; read only with a followed copy).
