@@ -246,13 +246,82 @@ export function upstreamChangeWords(c: Pick<NetworkChangeView, 'from' | 'to'>): 
 /** The closing words of a drift that is over (NetworkChangeView.ended). */
 export const DRIFT_ENDED_WORDS = "That drift is over: /etc/resolv.conf is K2s DNS's own file again.";
 
+/** `23:44:48 UTC` of an ISO-8601 time: the default clock of the words below. */
+const utcTime = (iso: string): string => `${iso.slice(11, 19)} UTC`;
+
+/** `0664` of st_mode & 0o7777. */
+const modeText = (mode: number): string => `0${(mode & 0o7777).toString(8)}`;
+
+/**
+ * What changed between the owner and mode the follower refused (`before`) and the file's now
+ * (`after`), for a follow that lifted the refusal: `mode fixed to 0664`, `owner fixed to uid 0`,
+ * `group fixed to gid 0`, joined with "and"; '' when none changed.
+ */
+export function ownerFixWords(before: { uid: number; gid: number; mode: number }, after: { uid: number; gid: number; mode: number }): string {
+  const parts: string[] = [];
+  if ((before.mode & 0o7777) !== (after.mode & 0o7777)) parts.push(`mode fixed to ${modeText(after.mode)}`);
+  if (before.uid !== after.uid) parts.push(`owner fixed to uid ${after.uid}`);
+  if (before.gid !== after.gid) parts.push(`group fixed to gid ${after.gid}`);
+  return parts.join(' and ');
+}
+
+/** A stored refusal reason told as past: without its `— fix it with …` (the fix was for the file as it was then). */
+export function pastReason(reason: string): string {
+  return reason.replace(/ — fix it with .*$/s, '');
+}
+
+/**
+ * What is true now of a file the follower refused by its file or owner rule (`change.judged`,
+ * `change.reason`), for status's NetworkChangeView.now; null while the stored reason still holds.
+ * `nowReason` is the same rule's verdict on the file there now (resolverFileRefusal ??
+ * resolverOwnerRefusal; null: it passes), `owner` its owner and mode, `sameBytes` whether its
+ * bytes are the judged ones, `followerWatching` whether the network follower runs with the
+ * follow policy (it then judges the file again at its next look, follow-watch.ts).
+ * E.g. `Since then its mode was changed to 0664: the file as it is now passes the follower's
+ * rules, and the network follower follows it at its next look.`
+ */
+export function networkChangeNowWords(change: Pick<NetworkChangeView, 'outcome' | 'reason' | 'judged' | 'ended'>, nowReason: string | null, owner: { uid: number; gid: number; mode: number }, sameBytes: boolean, followerWatching: boolean): string | null {
+  if (change.outcome !== 'drift' || change.ended || !change.judged || nowReason === (change.reason ?? null)) return null;
+  const j = change.judged;
+  const what: string[] = [];
+  if (!sameBytes) what.push('its bytes changed');
+  if ((j.mode & 0o7777) !== (owner.mode & 0o7777)) what.push(`its mode was changed to ${modeText(owner.mode)}`);
+  if (j.uid !== owner.uid) what.push(`its owner was changed to uid ${owner.uid}`);
+  if (j.gid !== owner.gid) what.push(`its group was changed to gid ${owner.gid}`);
+  const since = what.length ? `Since then ${what.join(' and ')}` : 'Since then the file changed';
+  if (nowReason === null) return `${since}: the file as it is now passes the follower's rules${followerWatching ? ', and the network follower follows it at its next look' : ''}.`;
+  return `${since}; now ${nowReason}.`;
+}
+
+/**
+ * How a change ended, after its `how`, in the window's words (the Host DNS card):
+ * `followed: upstreams A → B; stop restores that file.`, `not followed: <why>.`, and for a
+ * refusal the owner or mode fix lifted (`fixed`), `not followed at 23:44:48 UTC (it was writable
+ * by every user (mode 0666)); mode fixed to 0664 at 23:45:02 UTC, followed: …`. `time` formats
+ * an ISO-8601 time (default `HH:MM:SS UTC`).
+ */
+export function networkChangeOutcomeWords(c: NetworkChangeView, time: (iso: string) => string = utcTime): string {
+  if (c.outcome === 'followed') {
+    const fixed = c.fixed ? `not followed at ${time(c.fixed.refusedAt)} (it was ${c.fixed.problem}); ${c.fixed.fix} at ${time(c.at)}, ` : '';
+    return `${fixed}followed: ${upstreamChangeWords(c)}; stop restores that file.`;
+  }
+  if (c.ended) return `was not followed: ${c.reason ?? 'unknown reason'}. ${DRIFT_ENDED_WORDS}`;
+  if (c.now) return `not followed then: ${pastReason(c.reason ?? 'unknown reason')}. ${c.now}`;
+  return `not followed: ${c.reason ?? 'unknown reason'}.`;
+}
+
 /**
  * One sentence for status and the log: what changed, who wrote it, what K2s did. A drift that
  * is over (`ended`) is told in the past: "<at> (ended): … was not followed: <why>. That drift is over: …".
+ * A follow that came after the owner or mode was fixed names the fix and its time (`fixed`); a
+ * refusal no longer true of the file there now is told as past, without its fix, with what is
+ * true now (`now`).
  */
 export function describeNetworkChange(c: NetworkChangeView): string {
   const who = writerPhrase(c);
+  if (c.outcome === 'followed' && c.fixed) return `${c.at}: ${who} wrote a new resolver (${c.how}); not followed at ${utcTime(c.fixed.refusedAt)} (it was ${c.fixed.problem}); ${c.fixed.fix} at ${utcTime(c.at)}, followed: ${upstreamChangeWords(c)}, and stop restores that file.`;
   if (c.outcome === 'followed') return `${c.at}: ${who} wrote a new resolver (${c.how}); K2s DNS followed it: ${upstreamChangeWords(c)}, and stop restores that file.`;
   if (c.ended) return `${c.at} (ended): ${who} changed the resolver (${c.how}); it was not followed: ${c.reason ?? 'unknown reason'}. ${DRIFT_ENDED_WORDS}`;
+  if (c.now) return `${c.at}: ${who} changed the resolver (${c.how}); not followed then: ${pastReason(c.reason ?? 'unknown reason')}. ${c.now}`;
   return `${c.at}: ${who} changed the resolver (${c.how}); not followed: ${c.reason ?? 'unknown reason'}.`;
 }

@@ -459,6 +459,26 @@ export interface NetworkChangeView {
    * /etc/resolv.conf is K2s DNS's own file again, so the change is told in the past.
    */
   ended?: boolean;
+  /**
+   * For drift by the follower's file or owner rule (shared/network-writer.ts resolverFileRefusal,
+   * resolverOwnerRefusal): the file it judged — uid, gid, mode (st_mode & 0o7777) and the sha256
+   * (hex) of its bytes — so a later look can tell that its owner or mode was fixed since.
+   */
+  judged?: { uid: number; gid: number; mode: number; sha256: string };
+  /**
+   * For followed: the follower had refused these very bytes for their owner or mode, and follows
+   * them now that the owner or mode was fixed (walk 9 H1, L6). `refusedAt` is the refusal's time
+   * (ISO-8601), `problem` what failed then (`writable by every user (mode 0666)`), `fix` what
+   * changed (`mode fixed to 0664`).
+   */
+  fixed?: { refusedAt: string; problem: string; fix: string };
+  /**
+   * For drift, set by status only (never stored): the stored `reason` is no longer true of the
+   * file at /etc/resolv.conf now (its owner, mode or bytes changed since the follower judged it);
+   * what is true now, a clause (networkChangeNowWords). The stored reason is then told as past,
+   * without its fix (walk 9 H1: a printed chmod fix repeated after it was run).
+   */
+  now?: string;
 }
 
 /** Saved original vs current /etc/resolv.conf. */

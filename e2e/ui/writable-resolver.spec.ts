@@ -9,6 +9,8 @@
  *    so (the one-time warning was all there was).
  *  - L1: `chmod 666` of K2s DNS's own /etc/resolv.conf while it runs: the card, `status` and
  *    `doctor` warn at once, not only once someone writes the file; `chmod 644` ends it.
+ *  - Walk 9 H1, L6: another program's valid 0666 file while it runs is refused; the printed
+ *    `chmod o-w` makes the follower follow it, and the card says the mode was fixed.
  */
 import { execFile } from 'node:child_process';
 import { chmod, readFile } from 'node:fs/promises';
@@ -107,4 +109,28 @@ test('M1, the window\'s Start: its RESOLV_CONF_WRITABLE fix names the kubeconfig
   await card.getByTestId('btn-stop').click();
   await expect(card.getByTestId('dns-state')).toHaveText('stopped', { timeout: 30_000 });
   await expect(card.getByTestId('dns-saved-writable')).toHaveCount(0);
+});
+
+test('walk 9 H1, L6: a valid file put in place with mode 0666 while K2s DNS runs is refused; the printed chmod o-w run as printed, the window shows it followed with the mode fix, no banner, no old refusal', async () => {
+  test.setTimeout(120_000);
+  const card = app.page.getByTestId('panel-hostdns');
+  await chmod('/etc/resolv.conf', 0o644);
+  expect((await k2sDns(['start', '--kubeconfig', app.tb.kubeconfigPath, '--engine', 'dnsmasq', '--verify-name', 'www.example.test'])).code).toBe(0);
+  await expect(card.getByTestId('dns-state')).toHaveText('running', { timeout: 15_000 });
+  // Another program's file, world-writable (install -m 666 …; mv …): the bed's nameserver, a new search list.
+  await new Promise<void>((resolve, reject) => execFile('/bin/sh', ['-c', "printf 'nameserver 192.0.2.53\\nsearch corp.test\\n' > /etc/resolv.conf.new && chmod 666 /etc/resolv.conf.new && mv /etc/resolv.conf.new /etc/resolv.conf"], (err) => (err ? reject(err) : resolve())));
+  const change = card.getByTestId('dns-network-change');
+  await expect(change).toHaveAttribute('data-outcome', 'drift', { timeout: 15_000 });
+  await expect(change).toContainText('not followed: the new file is writable by every user (mode 0666); K2s follows no file a user could write — fix it with sudo chmod o-w /etc/resolv.conf.');
+  await expect(app.page.getByTestId('drift-banner')).toBeVisible();
+  const fix = (await k2sDns(['status'])).stdout.match(/fix it with (sudo chmod o-w \/etc\/resolv\.conf)\./);
+  expect(fix).not.toBeNull();
+  await sh(fix![1]!);
+  await expect(change).toHaveAttribute('data-outcome', 'followed', { timeout: 30_000 });
+  await expect(change).toContainText(/\(it was writable by every user \(mode 0666\)\); mode fixed to 0664 at .+, followed: upstreams unchanged/);
+  await expect(app.page.getByTestId('drift-banner')).toHaveCount(0);
+  await expect(card.getByTestId('dns-state')).toHaveText('running');
+  await expect(card).not.toContainText('chmod o-w');
+  expect((await k2sDns(['stop'])).code).toBe(0);
+  await expect(card.getByTestId('dns-state')).toHaveText('stopped', { timeout: 15_000 });
 });

@@ -5,7 +5,7 @@
  * original's link target (resolvconf and NetworkManager rename a new file into it), and
  * /run/systemd/resolve where the saved file names resolved's stub (resolved rewrites its
  * resolv.conf there on every link change, while the stub file keeps `nameserver 127.0.0.53`).
- * inotify (fs.watch) wakes it at once; a poll of the files' inode/mtime/size every `pollMs` is
+ * inotify (fs.watch) wakes it at once; a poll of the files' inode/mtime/size/mode/owner every `pollMs` is
  * the safety net for a directory that appears later or an event inotify cannot see.
  */
 import path from 'node:path';
@@ -55,12 +55,18 @@ export async function watchedFiles(deps: LifecycleDeps): Promise<string[]> {
   return [...new Set(files)];
 }
 
-/** inode:mtime:size of each file (lstat and stat), '' for a missing one: changes when a writer renames or writes. */
-async function signature(deps: LifecycleDeps, files: string[]): Promise<string> {
+/**
+ * inode:mtime:size:mode:uid:gid of each file (lstat and stat), '' for a missing one: changes when
+ * a writer renames or writes, and when its mode or owner changes (chmod(1), chown(1): inotify's
+ * IN_ATTRIB, inotify(7), which fs.watch reports as a change; mtime stays). The follower refuses
+ * a file a user could write (resolverOwnerRefusal), so `chmod o-w` — the fix that refusal
+ * prints — is a change it must judge again (walk 9 H1: a same signature skipped that look).
+ */
+export async function signature(deps: LifecycleDeps, files: string[]): Promise<string> {
   const parts = await Promise.all(
     files.map(async (f) => {
       const [l, s] = await Promise.all([deps.fs.lstat(f), deps.fs.stat(f)]);
-      return [l, s].map((x) => (x ? `${x.ino}:${x.mtimeMs}:${x.size}` : '')).join('/');
+      return [l, s].map((x) => (x ? `${x.ino}:${x.mtimeMs}:${x.size}:${x.mode}:${x.uid}:${x.gid}` : '')).join('/');
     }),
   );
   return `${files.join(',')}|${parts.join(',')}`;

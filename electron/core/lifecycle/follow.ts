@@ -19,7 +19,7 @@ import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { MANAGED_RESOLV_CONF_MODE } from '../../../shared/writable-resolver';
 import { parseResolvConf, renderManagedResolvConf, writableResolverTokens } from '../../../shared/resolv-conf';
 import { clientOptions, upstreamPolicy } from '../../../shared/upstream-policy';
-import { RESOLVER_READ_BYTES, networkWriter, resolverFileRefusal, resolverOwnerRefusal } from '../../../shared/network-writer';
+import { RESOLVER_READ_BYTES, networkWriter, ownerFixWords, resolverFileRefusal, resolverOwnerProblem, resolverOwnerRefusal } from '../../../shared/network-writer';
 import { driftRoute } from '../../../shared/drift-route';
 import { notFileWords, notResolverFileWords, type NotFileKind } from '../../../shared/not-a-file';
 export { describeNetworkChange } from '../../../shared/network-writer';
@@ -159,13 +159,30 @@ export async function followNetwork(deps: LifecycleDeps): Promise<FollowOutcome>
   }
 }
 
-/** Records a change left as drift in the state file (once: the same drift seen again is not news) and returns it. */
-async function recordDrift(deps: LifecycleDeps, state: ResolverStateFile, reason: string, how: string, writer = networkWriter('', null)): Promise<FollowOutcome> {
-  const change: NetworkChange = { at: new Date(deps.now()).toISOString(), outcome: 'drift', writer: writer.writer, evidence: writer.evidence, how, from: state.upstreams, to: state.upstreams, reason };
-  // One record per change: no state write per look.
+/**
+ * Records a change left as drift in the state file (once: the same drift seen again is not news) and returns it.
+ * `judged`: the file a refusal by the file or owner rule judged (NetworkChange.judged), so a
+ * later look can say its owner or mode was fixed.
+ */
+async function recordDrift(deps: LifecycleDeps, state: ResolverStateFile, reason: string, how: string, writer = networkWriter('', null), judged?: NetworkChange['judged']): Promise<FollowOutcome> {
+  const change: NetworkChange = { at: new Date(deps.now()).toISOString(), outcome: 'drift', writer: writer.writer, evidence: writer.evidence, how, from: state.upstreams, to: state.upstreams, reason, ...(judged ? { judged } : {}) };
+  // One record per change: no state write per look (another file refused for the same reason is a new change).
   const last = state.lastNetworkChange;
-  if (!(last?.outcome === 'drift' && last.reason === reason && last.how === change.how)) await writeState(deps.fs, { ...state, lastNetworkChange: change });
+  if (!(last?.outcome === 'drift' && last.reason === reason && last.how === change.how && JSON.stringify(last.judged ?? null) === JSON.stringify(judged ?? null))) await writeState(deps.fs, { ...state, lastNetworkChange: change });
   return { kind: 'drift', change };
+}
+
+/**
+ * The refusal a follow of these bytes (`sha256`, owner and mode `owner`) lifts: the last change
+ * was a drift by the owner rule (resolverOwnerRefusal) of the same bytes with another owner or
+ * mode, so that owner or mode was fixed since (NetworkChange.fixed); null otherwise.
+ */
+export function ownerFixed(last: NetworkChange | null, sha256: string, owner: { uid: number; gid: number; mode: number } | null): NetworkChange['fixed'] | null {
+  const j = last?.outcome === 'drift' ? last.judged : undefined;
+  if (!j || !owner || j.sha256 !== sha256) return null;
+  const problem = resolverOwnerProblem(j);
+  const fix = ownerFixWords(j, owner);
+  return problem && fix ? { refusedAt: last!.at, problem, fix } : null;
 }
 
 async function followLocked(deps: LifecycleDeps): Promise<FollowOutcome> {
@@ -192,7 +209,12 @@ async function followLocked(deps: LifecycleDeps): Promise<FollowOutcome> {
   const writer = networkWriter(found.bytes.toString('utf8'), found.target);
   if (found.notFile) return drift(found, `the link ends at ${targetPath(found.target ?? '')}, which is ${notResolverFileWords(found.notFile)}; stop puts the saved original back`, writer);
   const refusal = resolverFileRefusal(found.bytes) ?? (found.owner ? resolverOwnerRefusal(found.owner) : null);
-  if (refusal) return drift(found, refusal, writer);
+  const sha256 = createHash('sha256').update(found.bytes).digest('hex');
+  if (refusal) return found.owner ? recordDrift(deps, state, refusal, found.how, writer, { uid: found.owner.uid, gid: found.owner.gid, mode: found.owner.mode & 0o7777, sha256 }) : drift(found, refusal, writer);
+  // These very bytes were refused for their owner or mode, and pass now: the owner or mode was
+  // fixed (`chmod o-w`, as the refusal printed). The follow below is the same as for a file
+  // written so; its record says what was fixed (walk 9 H1, L6).
+  const fixed = ownerFixed(state.lastNetworkChange ?? null, sha256, found.owner);
 
   const parsed = parseResolvConf(found.bytes.toString('utf8'));
   const stub = parsed.nameservers.some((ns) => ns === '127.0.0.53' || ns === '127.0.0.54');
@@ -217,7 +239,7 @@ async function followLocked(deps: LifecycleDeps): Promise<FollowOutcome> {
   // stop restore what the network wants (never the previous network's file).
   // The stub file keeps its bytes when resolved's link servers change: say what did change.
   const how = resolvedLinkServers && found.bytes.toString('base64') === savedBytes(state.resolvConf) ? `systemd-resolved's servers changed (resolvectl dns: ${resolvedLinkServers.join(', ')})` : found.how;
-  const change: NetworkChange = { at, outcome: 'followed', writer: writer.writer, evidence: writer.evidence, how, from: state.upstreams, to: picked.upstreams };
+  const change: NetworkChange = { at, outcome: 'followed', writer: writer.writer, evidence: writer.evidence, how, from: state.upstreams, to: picked.upstreams, ...(fixed ? { fixed } : {}) };
   // The K2s file this follow writes, rendered before anything is saved: its sha goes into the
   // state file together with the new original (pendingManagedResolvConfSha256), BEFORE the file
   // is replaced, so status read at any moment of the follow (the engine restart takes seconds)

@@ -11,6 +11,7 @@ import { notResolverFileWords, oversizeResolverWords } from '../../../shared/not
 import { linkEndNotFile } from '../host/link-end';
 import { isManagedEntry } from './preflight';
 import { isGone } from './resolver-gone';
+import { judgeRefusedFile } from './refusal-now';
 import { StateFileCorruptError } from '../host/state-store';
 import { interruptedOperation, journalSteps, readJournal, readRecovery } from './journal';
 import { readWatchdogState, recordedProxyPid, watchdogAlive } from '../host/supervised-service';
@@ -24,7 +25,7 @@ import { followedCopy, restoreChoiceWords, savedOriginalWords, startCopyWords } 
  * ExecMainCode/ExecMainStatus for it, and Restart=on-failure restarts only after a failure.
  */
 export const RESTART_EXIT_UNKNOWN = 'failed (its next attempt is starting, so systemd no longer says how it ended)';
-import { describeNetworkChange, networkWriter, notResolverFileRefusal, resolverOwnerProblem, resolverOwnerRefusal, startRefusesResolverFile, writerWords } from '../../../shared/network-writer';
+import { describeNetworkChange, networkChangeNowWords, networkWriter, notResolverFileRefusal, resolverFileRefusal, resolverOwnerProblem, resolverOwnerRefusal, startRefusesResolverFile, writerWords } from '../../../shared/network-writer';
 import { liveResolverWritable, savedOriginalWritable, writableNote } from '../../../shared/writable-resolver';
 import { resolverFileOwner } from '../host/resolver-owner';
 import { keepRiskWords } from '../../../shared/drift-default';
@@ -151,7 +152,24 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
   // program) is over: told in the past. A refused rewrite of the saved link's target (follow.ts:
   // "link target … rewritten") happens while /etc/resolv.conf stays K2s's, so it never ends so.
   const lastChange = state?.lastNetworkChange ?? null;
-  const change = lastChange?.outcome === 'drift' && owner === 'k2s' && !lastChange.how.startsWith('link target ') ? { ...lastChange, ended: true } : lastChange;
+  const recorded = lastChange?.outcome === 'drift' && owner === 'k2s' && !lastChange.how.startsWith('link target ') ? { ...lastChange, ended: true } : lastChange;
+  // The network follower (follow-watch) while K2s DNS runs with the follow policy: its PID and
+  // whether it runs; null when none should run (or this front end cannot tell).
+  const watch = deps.follower?.manager ?? deps.followerWatch;
+  const follower: HostDnsStatus['follower'] =
+    state && service.running && (state.onNetworkChange ?? 'follow') === 'follow' && watch?.running
+      ? await (async () => {
+          const running = await watch.running!().catch(() => true);
+          return { running, pid: running && watch.pid ? await watch.pid().catch(() => null) : null };
+        })()
+      : null;
+  // A refusal by the follower's file or owner rule is its judgement of the file as it was then:
+  // when the file there now is judged otherwise (its mode fixed by the printed chmod, another
+  // owner, new bytes), status says what is true now and never repeats a reason or fix that no
+  // longer holds (walk 9 H1).
+  const judgedNow = recorded?.outcome === 'drift' && !recorded.ended && recorded.judged && state ? await judgeRefusedFile(deps, state, current, owner) : null;
+  const nowWords = judgedNow && recorded ? networkChangeNowWords(recorded, judgedNow.reason, judgedNow.owner, judgedNow.sha256 === recorded.judged?.sha256, follower ? follower.running : service.running && (state?.onNetworkChange ?? 'follow') === 'follow') : null;
+  const change = nowWords && recorded ? { ...recorded, now: nowWords } : recorded;
   if (change) messages.push(describeNetworkChange(change));
   // Who wrote the saved copy (a followed file by its writer, never "by k2s-dns"), and the file
   // from before Start when a follow replaced it (host/start-copy.ts; read only with a followed copy).
@@ -230,14 +248,6 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
   }
   // The network follower killed (kill -9, OOM): nothing follows a new network file any more, and
   // later changes would only show as drift.
-  const watch = deps.follower?.manager ?? deps.followerWatch;
-  const follower: HostDnsStatus['follower'] =
-    state && service.running && (state.onNetworkChange ?? 'follow') === 'follow' && watch?.running
-      ? await (async () => {
-          const running = await watch.running!().catch(() => true);
-          return { running, pid: running && watch.pid ? await watch.pid().catch(() => null) : null };
-        })()
-      : null;
   if (follower && !follower.running) {
     messages.push(`The network follower is not running (onNetworkChange follow): a new resolver file from the network is not followed and shows as drift; ${say({ gui: 'press Start to restart it.', cli: `run ${cliCommand('start', true)} to restart it.` })}`);
   }

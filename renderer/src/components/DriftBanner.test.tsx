@@ -65,6 +65,17 @@ describe('DriftBanner', () => {
     expect(html).toContain('/etc/resolv.conf was deleted, so there is no file of theirs to keep or replace: this stops K2s DNS and puts back the original saved when K2s DNS started, byte for byte.');
     expect(html).not.toContain('then discarded');
   });
+  it('a refusal no longer true of their file (mode fixed by the printed chmod) is said as past with what is true now, never its fix (walk 9 H1, L6)', () => {
+    const now = "Since then its mode was changed to 0664: the file as it is now passes the follower's rules, and the network follower follows it at its next look.";
+    const refused = { ...drift, reason: 'the new file is writable by every user (mode 0666); K2s follows no file a user could write — fix it with sudo chmod o-w /etc/resolv.conf', now };
+    dns.status = { ...running, savedAt: '2026-12-02T01:00:00.000Z', networkChange: refused };
+    const html = renderToStaticMarkup(<DriftBanner />);
+    expect(html).toContain(`data-testid="drift-refusal-now">K2s DNS did not follow their file at ${timeText(Date.parse(drift.at))}: it is writable by every user (mode 0666); K2s follows no file a user could write. ${now.replace(/'/g, '&#x27;')}</p>`);
+    expect(html).not.toContain('chmod');
+    // Without `now` (the refusal still holds) the banner adds nothing.
+    dns.status = { ...running, savedAt: '2026-12-02T01:00:00.000Z', networkChange: { ...refused, now: undefined } };
+    expect(renderToStaticMarkup(<DriftBanner />)).not.toContain('drift-refusal-now');
+  });
   it('without a follow the saved copy is still start\'s', () => {
     dns.status = { ...running, savedAt: '2026-12-02T01:00:00.000Z' };
     const html = renderToStaticMarkup(<DriftBanner />);

@@ -19,6 +19,7 @@ import { DRIFT_CHOICE } from '../../../shared/fix';
 import { driftLead, driftViaLead } from '../lib/drift-lead';
 import { keepRisk, keepRiskWords, savedNameserversNow } from '../../../shared/drift-default';
 import { followedCopy, restoreLabel, savedCopyWords } from '../../../shared/saved-copy';
+import { pastReason } from '../../../shared/network-writer';
 import { unifiedDiffLines } from '../lib/side-by-side';
 import { diffTexts } from '../../../shared/diff-texts';
 import { stores, useDiff, useDns, useHealth } from '../stores';
@@ -151,6 +152,13 @@ export function DriftBanner() {
           )}
         </p>
       )}
+      {status?.networkChange?.now ? (
+        // The follower's refusal no longer holds of the file as it is now (its mode fixed by the
+        // printed chmod): said here, so the default above never changes without a word (walk 9 H1, L6).
+        <p data-testid="drift-refusal-now">
+          K2s DNS did not follow their file at {timeText(Date.parse(status.networkChange.at))}: {pastReason(status.networkChange.reason ?? 'unknown reason').replace(/^the new file/, 'it')}. {status.networkChange.now}
+        </p>
+      ) : null}
       {diff?.savedText != null && (
         <pre className="code" data-testid="drift-diff">
           {unifiedDiffLines(texts!.saved, texts!.current).map((l, i) => (

@@ -5,7 +5,7 @@ import { useDns } from '../stores';
 import { LifecycleControls } from './LifecycleControls';
 import { RichText } from './RichText';
 import { TimelineView } from './TimelineView';
-import { DRIFT_ENDED_WORDS, describeNetworkChange, upstreamChangeWords } from '../../../shared/network-writer';
+import { describeNetworkChange, networkChangeOutcomeWords } from '../../../shared/network-writer';
 import { engineInfo, isEngineName } from '../../../shared/engines/table';
 import { followedCopy, savedOriginalWords } from '../../../shared/saved-copy';
 
@@ -117,11 +117,7 @@ export function HostDnsPanel() {
                 <dd data-testid="dns-network-change" data-outcome={status.networkChange.outcome} data-ended={status.networkChange.ended ? 'true' : undefined}>
                   {timeText(Date.parse(status.networkChange.at))}: {status.networkChange.writer}
                   {status.networkChange.evidence ? <span className="mono"> ({status.networkChange.evidence})</span> : null} — {status.networkChange.how};{' '}
-                  {status.networkChange.outcome === 'followed'
-                    ? `followed: ${upstreamChangeWords(status.networkChange)}; stop restores that file.`
-                    : status.networkChange.ended
-                      ? `was not followed: ${status.networkChange.reason ?? 'unknown reason'}. ${DRIFT_ENDED_WORDS}`
-                      : `not followed: ${status.networkChange.reason ?? 'unknown reason'}.`}
+                  {networkChangeOutcomeWords(status.networkChange, (iso) => timeText(Date.parse(iso)))}
                 </dd>
               </>
             )}

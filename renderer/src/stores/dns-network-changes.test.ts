@@ -37,6 +37,13 @@ describe('network changes in the dns store (the timeline shows each)', () => {
     expect(networkChangeLine(VPN)).toBe(`At ${clockTime(Date.parse(VPN.at))} network change not followed: resolvconf — the new file lists 127.0.0.1, which reaches k2s-dnsproxy itself (a loop)`);
   });
 
+  it('a follow after a refused file\'s mode was fixed names the fix and the refusal (walk 9 L6)', () => {
+    const fixed = { ...NM, fixed: { refusedAt: '2026-12-05T00:10:00.000Z', problem: 'writable by every user (mode 0666)', fix: 'mode fixed to 0664' } };
+    // The refusal's own timeline line keeps its reason but not its fix (a fix for the file as it was then).
+    expect(networkChangeLine({ ...VPN, reason: 'the new file is writable by every user (mode 0666); K2s follows no file a user could write — fix it with sudo chmod o-w /etc/resolv.conf' })).toBe(`At ${clockTime(Date.parse(VPN.at))} network change not followed: resolvconf — the new file is writable by every user (mode 0666); K2s follows no file a user could write`);
+    expect(networkChangeLine(fixed)).toBe(`At ${clockTime(Date.parse(NM.at))} network change followed: NetworkManager — mode fixed to 0664 (not followed at ${clockTime(Date.parse('2026-12-05T00:10:00.000Z'))}: it was writable by every user (mode 0666)), upstreams 192.0.2.53 → 10.77.0.2`);
+  });
+
   it('is bounded: the oldest drop off; a change read late still sorts by its time', () => {
     let list: NetworkChangeView[] = [];
     for (let i = 0; i < MAX_NETWORK_CHANGES + 5; i++) list = withNetworkChange(list, { ...NM, at: new Date(Date.parse(NM.at) + i * 1000).toISOString() });
