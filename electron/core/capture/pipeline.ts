@@ -42,7 +42,8 @@ export interface CapturePipeline {
    * written to the parser: tcpdump's counts (SIGUSR1, tcpdump-stats.ts) say how many are still
    * in the ring, and the stop waits for the block holding them to be handed over (at most
    * DRAIN_MAX_MS), so a stop with nothing in flight ends at once; with a fill socket
-   * (options.fill) it fills that block once, so the kernel hands it over at once (block-fill.ts). Without counts (a tcpdump that
+   * (options.fill) it fills that block once, so the kernel hands it over at once
+   * (block-fill.ts). Without counts (a tcpdump that
    * does not answer SIGUSR1 within STATS_WAIT_MS) it waits as before: until the parser has
    * written nothing for DRAIN_QUIET_MS, at most DRAIN_MAX_MS. Then tcpdump is stopped and the
    * parser reads to the end of the pipe. Resolves with the parser's counts, tcpdump's kernel
@@ -92,7 +93,9 @@ export function parserLine(line: string): CapturedQuery | { counts: CaptureCount
  * waits that long and no longer (packets after the request are not this capture's to keep: a
  * restart for new ports starts the next capture at once; a followed network's engine restart
  * does not stop the capture at all). With tcpdump's counts a stop waits only while packets of
- * its own are still in the ring: with none in flight it does not wait at all.
+ * its own are still in the ring: with none in flight it does not wait at all, and with a fill
+ * socket (block-fill.ts) the block holding them is handed over at once, so the limit is only
+ * reached when the fill could not be sent.
  */
 const DRAIN_QUIET_MS = BLOCK_TIMEOUT_MS + 200;
 const DRAIN_MAX_MS = DRAIN_QUIET_MS;

@@ -12,7 +12,8 @@
  * at AdGuard's full rate the parser kept every row (1.005 rows per answered query, 0 kernel
  * drops) where `--immediate-mode` kept 0.58–0.65, and the proxy's throughput was within the
  * run's noise of the log off. The price: a row reaches the file up to BLOCK_TIMEOUT_MS after its
- * answer, and a block still open when the capture stops is lost (pipeline.ts drains for it).
+ * answer, and a block still open when the capture stops would be lost: a stop fills it, so the kernel
+ * hands it over at once (block-fill.ts), and drains it (pipeline.ts).
  * In immediate mode (TPACKET_V2, kept as a tuning for the bench) the ring has one slot per snap
  * length, so `-s 0` (256 KiB) with a 4 MiB buffer held 16 packets and dropped the rest of a burst.
  *
