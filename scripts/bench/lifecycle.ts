@@ -4,14 +4,25 @@
  * Per step: ms from its `running` event to its `done` event, plus `before steps` (spawn → first
  * event) and `after result` (result → exit), so a command's rows add up to its wall time; per
  * command: wall ms from spawn to exit (Node start-up and module loading included) and the
- * process's CPU ms.
+ * process's CPU ms. The CLI runs with USER_ENV (NODE_EXTRA_CA_CERTS unset).
  * Usage: bash e2e/bed/sandbox.sh node --import tsx scripts/bench/lifecycle.ts [ROUNDS] [ENGINE]
- * Prints one JSON object: { rounds, engine, start: {wall, cpu, steps}, stop: {wall, cpu, steps} } (arrays of ms).
+ * Prints one JSON object: { rounds, engine, start: {wall, cpu, steps}, stop: {wall, cpu, steps} } (arrays of ms), env (USER_ENV_NOTE).
  */
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { LifecycleEvent } from '../../shared/lifecycle-events';
 import { startTestbed, type Testbed } from '../../e2e/bed/testbed';
+import { EXTRA_CA_CERTS_VAR, tlsFreeNodeEnv } from '../../electron/core/host/child-env';
+
+/**
+ * The environment of every measured CLI (and of the `node -e 0` floors, run.ts): this process's
+ * without NODE_EXTRA_CA_CERTS, as on a user's machine, which normally names no extra CA file. A
+ * developer machine that does set it makes each Node process build its root store and load the
+ * file at start-up (about 50 ms of CPU with Debian's bundle; host/child-env.ts), a cost no user pays.
+ */
+export const USER_ENV = tlsFreeNodeEnv(process.env);
+/** The line the report prints under the lifecycle and CLI figures. */
+export const USER_ENV_NOTE = `The CLI and lifecycle figures run with ${EXTRA_CA_CERTS_VAR} unset (as on a user's machine)${process.env[EXTRA_CA_CERTS_VAR] ? `; this machine sets it, which would add Node's CA-file load to every process` : ''}.`;
 
 /** The CLI measured: this repository's bin/k2s-dns.mjs, or BENCH_BIN (another build's, for a before/after pair). */
 const BIN = process.env.BENCH_BIN ?? fileURLToPath(new URL('../../bin/k2s-dns.mjs', import.meta.url));
@@ -36,7 +47,7 @@ export function timedCli(args: string[]): Promise<{ ms: number; cpuMs: number; c
   const t0 = performance.now();
   const spawnedAt = Date.now();
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', CPU_PRELOAD, ...PROF, BIN, ...args], { timeout: 120_000 }, (err, stdout, stderr) => {
+    execFile(process.execPath, ['--import', CPU_PRELOAD, ...PROF, BIN, ...args], { timeout: 120_000, env: USER_ENV }, (err, stdout, stderr) => {
       const exitedAt = Date.now();
       const events = stdout.split('\n').filter((l) => l.startsWith('{"type":')).map((l) => JSON.parse(l) as LifecycleEvent);
       const cpuUs = /\nbench-cpu-us (\d+)\n/.exec(stderr)?.[1];
@@ -98,7 +109,7 @@ if (process.argv[1] && import.meta.url === `file://${process.argv[1]}`) {
   const extra = engine === 'adguard' ? ['--dnsproxy', fileURLToPath(new URL('../../.tools/bin/dnsproxy', import.meta.url))] : [];
   const tb = await startTestbed();
   try {
-    process.stdout.write(`${JSON.stringify(await lifecycleRounds(tb, rounds, engine, extra))}\n`);
+    process.stdout.write(`${JSON.stringify({ ...(await lifecycleRounds(tb, rounds, engine, extra)), env: USER_ENV_NOTE })}\n`);
   } finally {
     await tb.stop();
   }

@@ -9,6 +9,8 @@ export interface BenchResult {
   machine: { cpus: number; cpuModel: string; memGiB: number; kernel: string; loadavgAtStart: number[] };
   /** 1-minute load average as each section began (run.ts mark): cli, floor, lifecycle ENGINE, dnsperf, query, logs, ui, idle BUILD. */
   loadAt?: Record<string, number>;
+  /** How the measured Node processes were run (lifecycle.ts USER_ENV_NOTE: NODE_EXTRA_CA_CERTS unset). */
+  userEnvNote?: string;
   versions: Record<string, string>;
   rounds: number;
   cli: Record<string, Figure>;
@@ -49,11 +51,11 @@ export function renderReport(r: BenchResult): string {
   L.push(`Machine: ${r.machine.cpus} × ${r.machine.cpuModel}, ${r.machine.memGiB} GiB, Linux ${r.machine.kernel}; load average at start ${r.machine.loadavgAtStart.join(' / ')} (other work shares these cores: compare ratios, which are measured in the same run, more than absolute times).`, '');
   L.push(`Versions: ${Object.entries(r.versions).map(([k, v]) => `${k} ${v}`).join('; ')}.`, '');
 
-  L.push('## CLI start-up (built bundle, bin/k2s-dns.mjs)', '', '| command | ms | vs `node -e 0` |', '|---|---|---|');
+  L.push('## CLI start-up (built bundle, bin/k2s-dns.mjs)', '', ...(r.userEnvNote ? [r.userEnvNote, ''] : []), '| command | ms | vs `node -e 0` |', '|---|---|---|');
   for (const [k, f] of Object.entries(r.cli)) L.push(`| \`${k}\` | ${fig(f)} | ${ratio(f.median, node0)} |`);
   L.push('');
 
-  L.push('## start and stop (CLI, e2e test bed), per step', '');
+  L.push('## start and stop (CLI, e2e test bed), per step', '', ...(r.userEnvNote ? [r.userEnvNote, ''] : []));
   for (const [engine, lc] of Object.entries(r.lifecycle)) {
     const floor = r.floor[engine];
     L.push(`### ${engine}`, '', '| step | start ms | | step | stop ms |', '|---|---|---|---|---|');

@@ -13,7 +13,7 @@ import { cpus, loadavg, release, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startTestbed, TESTBED_ADDRESSES } from '../../e2e/bed/testbed';
-import { lifecycleRounds, timedCli } from './lifecycle';
+import { lifecycleRounds, timedCli, USER_ENV, USER_ENV_NOTE } from './lifecycle';
 import { dnsperf, hasDnsperf, queryFile } from './dnsperf';
 import { apiRoundTripMs, engineStartMs, verifyQueriesMs } from './floor';
 import { figure, type Figure } from './stats';
@@ -50,12 +50,13 @@ const mark = (section: string) => {
 };
 
 /**
- * Wall ms of a program run (spawned, output discarded). Asynchronous on purpose: the fake API
+ * Wall ms of a program run (spawned, output discarded), with USER_ENV as the lifecycle's CLI runs
+ * (NODE_EXTRA_CA_CERTS unset), so `node -e 0` is their floor. Asynchronous on purpose: the fake API
  * server runs in this process, and a spawnSync would stall it (zones would wait for its timeout).
  */
 function programMs(file: string, args: string[]): Promise<number> {
   const t0 = performance.now();
-  return new Promise((resolve) => execFile(file, args, () => resolve(performance.now() - t0)));
+  return new Promise((resolve) => execFile(file, args, { env: USER_ENV }, () => resolve(performance.now() - t0)));
 }
 
 /** First line of a program's output (versions), or why not. */
@@ -75,6 +76,7 @@ const out: BenchResult = {
   date: new Date().toISOString(),
   machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? '?', memGiB: Math.round(totalmem() / 2 ** 30), kernel: release(), loadavgAtStart: loadavg().map((x) => Number(x.toFixed(2))) },
   loadAt: {},
+  userEnvNote: USER_ENV_NOTE,
   versions: { node: process.version, dnsmasq: firstLine('dnsmasq', ['--version']), dnsproxy: existsSync(DNSPROXY) ? firstLine(DNSPROXY, ['--version']) : 'not built', dnsperf: (await hasDnsperf()) ? (/Version ([\d.]+)/.exec(spawnSync('dnsperf', ['-h'], { encoding: 'utf8' }).stderr + spawnSync('dnsperf', ['-h'], { encoding: 'utf8' }).stdout)?.[1] ?? 'installed') : 'missing', commit: spawnSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8', cwd: REPO }).stdout.trim() },
   rounds: ROUNDS,
   cli: {},

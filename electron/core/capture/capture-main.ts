@@ -18,6 +18,7 @@ import { startCapturePipeline } from './pipeline';
 import { openRowsFile } from './rows-file';
 import { findTcpdump, TCPDUMP_PATHS } from './tcpdump-path';
 import { watchHostSearch } from './host-search';
+import { openBlockFill } from './block-fill';
 
 /** The unprivileged account tcpdump drops to and the parser runs as (Debian's nobody). */
 export const CAPTURE_USER = 'nobody';
@@ -140,11 +141,19 @@ export async function runCapture(fs: HostFs, uid: number, givenArgs: readonly st
   const stopping = new Promise<void>((resolve) => {
     for (const sig of ['SIGTERM', 'SIGINT'] as const) process.once(sig, () => resolve());
   });
+  // The stop's block fill (block-fill.ts): a stop right after the last queries hands their ring block over at once.
+  const fill = await openBlockFill();
+  const closeAll = async () => {
+    fill?.close();
+    hostSearch.stop();
+    await rows.close();
+  };
   let pipeline;
   try {
-    pipeline = await startCapturePipeline({ spawn: (file, a, o) => spawn(file, [...a], o) }, { iface: 'any', ports: spec.ports, user: CAPTURE_USER, ...account, parser: { file: process.execPath, args: [fs.real(PARSER_RUN_PATH)] }, listeners: spec.listeners, tcpdump, onRow: write });
+    pipeline = await startCapturePipeline({ spawn: (file, a, o) => spawn(file, [...a], o) }, { iface: 'any', ports: spec.ports, user: CAPTURE_USER, ...account, parser: { file: process.execPath, args: [fs.real(PARSER_RUN_PATH)] }, listeners: spec.listeners, tcpdump, ...(fill ? { fill } : {}), onRow: write });
   } catch (err) {
     say((err as Error).message);
+    fill?.close();
     hostSearch.stop();
     await rows.close();
     return 1;
@@ -158,15 +167,16 @@ export async function runCapture(fs: HostFs, uid: number, givenArgs: readonly st
     // status and the Logs panel, and exit 1 so systemd's Restart=on-failure starts a new capture.
     await fs.remove(CAPTURE_READY_FILE);
     await fs.writeFileAtomic(CAPTURE_FAILED_FILE, `${new Date().toISOString()} ${crashed}\n`, { mode: 0o644 });
-    hostSearch.stop();
-    await rows.close();
+    await closeAll();
     say(`the exact query log stopped: ${crashed}; exiting 1.`);
     return 1;
   }
   await fs.remove(CAPTURE_READY_FILE);
   const end = await pipeline.stop();
-  hostSearch.stop();
-  await rows.close();
-  say(`stopped: ${end.counts?.rows ?? '?'} rows, ${end.counts?.frames ?? '?'} packets, ${end.received ?? '?'} passed the kernel filter, ${end.dropped ?? '?'} dropped by the kernel, ${end.badLines} parser lines skipped, ${rows.unwritten} rows not written, ${rows.rotations} rotations, ${end.counts?.evicted ?? 0} queries emitted unanswered early (open-query table full)${end.forced.length ? `; killed (did not end within 2 s): ${end.forced.join(', ')}` : ''}.`);
+  await closeAll();
+  // The fill's datagrams apart: "packets" and "passed" count the proxy's own, which match when none was lost.
+  const frames = end.counts ? end.counts.frames - (end.counts.fill ?? 0) : null;
+  const received = end.received === null ? null : end.received - end.filled;
+  say(`stopped: ${end.counts?.rows ?? '?'} rows, ${frames ?? '?'} packets, ${received ?? '?'} passed the kernel filter, ${end.dropped ?? '?'} dropped by the kernel, ${end.badLines} parser lines skipped, ${rows.unwritten} rows not written, ${rows.rotations} rotations, ${end.counts?.evicted ?? 0} queries emitted unanswered early (open-query table full)${end.filled ? `, the last ring block filled with ${end.filled} datagrams to hand it over at once (${end.counts?.fill ?? 0} read)` : ''}${end.forced.length ? `; killed (did not end within 2 s): ${end.forced.join(', ')}` : ''}.`);
   return 0;
 }

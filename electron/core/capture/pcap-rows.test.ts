@@ -83,6 +83,22 @@ describe('capture parser', () => {
     expect(cells(rows)).toEqual([['udp', '127.0.0.1:50006', 21, 'a.example', null, '', null, null, null]]);
   });
 
+  it("the stop's block-fill datagrams (UDP to 127.0.0.1 on the fill port) are counted apart, never a row, even when they parse as DNS", () => {
+    const fill = { src: '127.0.0.1', srcPort: 40555, dst: '127.0.0.1', dstPort: 40555, dns: query(9, 'fill.example') };
+    const bytes = pcapOf([...exchange(1_000, 50001, 11, 'a.example', ['192.0.2.1']), { ...fill, tsUs: 3_000 }, { ...fill, tsUs: 3_001 }]);
+    const rows: CapturedQuery[] = [];
+    const parser = new PcapRows({ listeners: ['127.0.0.1:53'], fillPort: 40555, onRow: (r) => rows.push(r) });
+    parser.push(bytes);
+    parser.end();
+    expect(rows.map((r) => r.name)).toEqual(['a.example']);
+    expect(parser.counts).toEqual({ frames: 6, notSegment: 0, notDns: 0, messages: 4, rows: 1, fill: 2 });
+    // The same port to another address is no fill datagram.
+    const other = new PcapRows({ listeners: ['127.0.0.1:53'], fillPort: 40555, onRow: () => {} });
+    other.push(pcapOf([{ ...fill, dst: '127.0.0.2', tsUs: 1 }]));
+    expect(other.counts.fill).toBeUndefined();
+    expect(other.counts.messages).toBe(1);
+  });
+
   it('frames of other protocols, IPv4 fragments and cut frames give no segment', () => {
     const f = frame({ src: '127.0.0.1', srcPort: 1, dst: '127.0.0.1', dstPort: 53, tsUs: 0, dns: query(1, 'x') });
     expect(segmentOf(276, f)?.dstPort).toBe(53);
@@ -98,5 +114,8 @@ describe('capture parser', () => {
     expect(tcpdumpArgv({ iface: 'any', ports: [53, 5353, 53], user: 'k2s-dns' })).toEqual(['-i', 'any', '-y', 'LINUX_SLL2', '-n', '-s', '4200', '-B', '16384', '-U', '-w', '-', '-Z', 'k2s-dns', '(port 53 or port 5353) and not (outbound and ifindex 1)']);
     expect(() => tcpdumpArgv({ iface: 'any; rm', ports: [53], user: 'x' })).toThrow(/not plain/);
     expect(() => tcpdumpArgv({ iface: 'any', ports: [0], user: 'x' })).toThrow(/1–65535/);
+    // The stop's block fill (block-fill.ts): datagrams to its port on 127.0.0.1 are captured too.
+    expect(tcpdumpArgv({ iface: 'any', ports: [53], user: 'nobody', fillPort: 40555 }).at(-1)).toBe('(port 53 or (udp and dst host 127.0.0.1 and dst port 40555)) and not (outbound and ifindex 1)');
+    expect(() => tcpdumpArgv({ iface: 'any', ports: [53], user: 'x', fillPort: 70000 })).toThrow(/fill port/);
   });
 });

@@ -19,6 +19,8 @@ export interface CaptureCounts {
   rows: number;
   /** Open queries emitted unanswered because the open-query table was full (pairing.ts OPEN_MAX); absent while 0. */
   evicted?: number;
+  /** Frames of the stop's block fill (block-fill.ts: UDP to 127.0.0.1 on the fill port), in frames, never parsed; absent while 0. */
+  fill?: number;
 }
 
 /** A pcap byte stream's parser: push chunks, get rows through onRow. */
@@ -28,7 +30,11 @@ export class PcapRows {
   private readonly pairing: Pairing;
   readonly counts: CaptureCounts = { frames: 0, notSegment: 0, notDns: 0, messages: 0, rows: 0 };
 
-  constructor(opts: { listeners: readonly string[]; onRow(row: CapturedQuery): void; expireUs?: number; openMax?: number }) {
+  private readonly fillPort: number | undefined;
+
+  /** `fillPort`: the block-fill socket's port (block-fill.ts), whose datagrams are counted apart and skipped. */
+  constructor(opts: { listeners: readonly string[]; onRow(row: CapturedQuery): void; expireUs?: number; openMax?: number; fillPort?: number }) {
+    this.fillPort = opts.fillPort;
     this.pairing = new Pairing({
       ...opts,
       onRow: (r) => {
@@ -51,6 +57,10 @@ export class PcapRows {
       const seg = segmentOf(rec.linkType, rec.data);
       if (!seg) {
         this.counts.notSegment++;
+        continue;
+      }
+      if (seg.proto === 'udp' && seg.dstPort === this.fillPort && seg.dst === '127.0.0.1') {
+        this.counts.fill = (this.counts.fill ?? 0) + 1;
         continue;
       }
       const payloads = seg.proto === 'udp' ? [seg.payload] : this.tcp.push(seg);

@@ -57,16 +57,16 @@ describe('capture pipeline: the parser output is untrusted text', () => {
     const end = await stopping;
     expect(spawned.map((s) => s.file)).toEqual(['/usr/bin/tcpdump', '/usr/bin/node']);
     expect(rows.map((r) => r.id)).toEqual([4101, 7]);
-    expect(end).toEqual({ counts: { frames: 4, notSegment: 0, notDns: 0, messages: 4, rows: 2 }, dropped: 0, received: 5, badLines: 1, forced: [] });
+    expect(end).toEqual({ counts: { frames: 4, notSegment: 0, notDns: 0, messages: 4, rows: 2 }, dropped: 0, received: 5, badLines: 1, forced: [], filled: 0 });
   });
 
   /** A pipeline over two fake children, open (tcpdump said "listening on"); `onUsr1`: tcpdump's answer to SIGUSR1. */
-  async function openPipeline(onUsr1?: (c: { stderr: PassThrough }) => void, ignores: { td?: string[]; parser?: string[] } = {}) {
+  async function openPipeline(onUsr1?: (c: { stderr: PassThrough }) => void, ignores: { td?: string[]; parser?: string[] } = {}, fill?: { port: number; fill(): Promise<number> }) {
     const td = fakeChild(onUsr1, ignores.td);
     const parser = fakeChild(undefined, ignores.parser);
     let n = 0;
     const deps = { spawn: () => (n++ === 0 ? td : parser) };
-    const opening = startCapturePipeline(deps, { iface: 'any', ports: [53], user: 'nobody', uid: 65534, gid: 65534, parser: { file: '/usr/bin/node', args: ['/run/k2s/capture/rows.cjs'] }, listeners: ['127.0.0.1:53'], tcpdump: '/usr/bin/tcpdump', onRow: () => {} });
+    const opening = startCapturePipeline(deps, { iface: 'any', ports: [53], user: 'nobody', uid: 65534, gid: 65534, parser: { file: '/usr/bin/node', args: ['/run/k2s/capture/rows.cjs'] }, listeners: ['127.0.0.1:53'], tcpdump: '/usr/bin/tcpdump', ...(fill ? { fill } : {}), onRow: () => {} });
     td.stderr.write('tcpdump: listening on any, link-type LINUX_SLL2 (Linux cooked v2), snapshot length 4200 bytes\n');
     return { td, parser, cap: await opening };
   }
@@ -118,6 +118,39 @@ describe('capture pipeline: the parser output is untrusted text', () => {
     expect(td.signals).toEqual(['SIGUSR1', 'SIGUSR1', 'SIGUSR1', 'SIGUSR1', 'SIGINT']);
     queueMicrotask(() => parser.emit('exit', 0, null));
     await stopping;
+  });
+
+  it('stop with packets in an open ring block and a fill socket: fills it once, then asks at once, no 50 ms pauses nor the 1 s block timeout', async () => {
+    // 5 received, 2 captured until the fill; the block is handed over as soon as it is filled.
+    let filledAt = -1;
+    const { td, parser, cap } = await openPipeline(
+      (c) => c.stderr.write(filledAt < 0 ? statsLine(2, 5) : statsLine(5 + 65, 5 + 65)),
+      {},
+      {
+        port: 40555,
+        fill: async () => {
+          filledAt = td.signals.length;
+          return 65;
+        },
+      },
+    );
+    const stopping = cap.stop();
+    await vi.waitFor(() => expect(td.signals.at(-1)).toBe('SIGINT'), { timeout: 2000, interval: 1 });
+    // One ask, the fill, one ask that sees the block written, SIGINT.
+    expect(td.signals).toEqual(['SIGUSR1', 'SIGUSR1', 'SIGINT']);
+    expect(filledAt).toBe(1);
+    queueMicrotask(() => parser.emit('exit', 0, null));
+    expect((await stopping).filled).toBe(65);
+  });
+
+  it('stop with nothing in an open block: no fill', async () => {
+    let fills = 0;
+    const { td, parser, cap } = await openPipeline((c) => c.stderr.write(statsLine(5, 5)), {}, { port: 40555, fill: async () => (fills++, 65) });
+    const stopping = cap.stop();
+    await vi.waitFor(() => expect(td.signals).toEqual(['SIGUSR1', 'SIGINT']), { timeout: 1000, interval: 1 });
+    queueMicrotask(() => parser.emit('exit', 0, null));
+    expect((await stopping).filled).toBe(0);
+    expect(fills).toBe(0);
   });
 
   it('counts for the dropped packets are not waited for: received − dropped is what the ring can still hand over', async () => {

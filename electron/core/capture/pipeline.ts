@@ -9,6 +9,7 @@ import type { CapturedQuery } from './pairing';
 import type { CaptureCounts } from './pcap-rows';
 import { BLOCK_TIMEOUT_MS, tcpdumpArgv, type CaptureTarget } from './tcpdump-argv';
 import { tcpdumpStatsLine, type TcpdumpStats } from './tcpdump-stats';
+import type { BlockFill } from './block-fill';
 
 /** What the pipeline needs from the OS. */
 export interface PipelineDeps {
@@ -26,6 +27,11 @@ export interface PipelineOptions extends CaptureTarget {
   listeners: readonly string[];
   /** tcpdump's path (default `tcpdump` on PATH). */
   tcpdump?: string;
+  /**
+   * The block-fill socket (block-fill.ts): its port is added to tcpdump's filter and told to
+   * the parser; a stop with packets still in an open ring block fills it once.
+   */
+  fill?: Pick<BlockFill, 'port' | 'fill'>;
   onRow(row: CapturedQuery): void;
 }
 
@@ -35,16 +41,20 @@ export interface CapturePipeline {
    * Ends the capture once every packet the kernel had taken when stop() was called has been
    * written to the parser: tcpdump's counts (SIGUSR1, tcpdump-stats.ts) say how many are still
    * in the ring, and the stop waits for the block holding them to be handed over (at most
-   * DRAIN_MAX_MS), so a stop with nothing in flight ends at once. Without counts (a tcpdump that
+   * DRAIN_MAX_MS), so a stop with nothing in flight ends at once; with a fill socket
+   * (options.fill) it fills that block once, so the kernel hands it over at once
+   * (block-fill.ts). Without counts (a tcpdump that
    * does not answer SIGUSR1 within STATS_WAIT_MS) it waits as before: until the parser has
    * written nothing for DRAIN_QUIET_MS, at most DRAIN_MAX_MS. Then tcpdump is stopped and the
    * parser reads to the end of the pipe. Resolves with the parser's counts, tcpdump's kernel
    * drops, the copies the kernel filter passed (received: tcpdump's "packets received by
    * filter"; equal to the parser's frames when no copy was dropped or discarded in user space)
    * and the parser's lines that were no row (badLines); `forced`: the children (`tcpdump`, `the
-   * packet parser`) that did not end within TERM_GRACE_MS of being asked and were killed.
+   * packet parser`) that did not end within TERM_GRACE_MS of being asked and were killed;
+   * `filled`: the fill datagrams sent (0 when none was needed; counted in `received`, and those
+   * that reached the parser in counts.frames and counts.fill).
    */
-  stop(): Promise<{ counts: CaptureCounts | null; dropped: number | null; received: number | null; badLines: number; forced: string[] }>;
+  stop(): Promise<{ counts: CaptureCounts | null; dropped: number | null; received: number | null; badLines: number; forced: string[]; filled: number }>;
   /**
    * Settles when tcpdump or the parser exits on its own (a crash, a kill, tcpdump losing its
    * interface) before stop() was called: with why, e.g. `tcpdump exited (signal SIGKILL): …`.
@@ -83,7 +93,9 @@ export function parserLine(line: string): CapturedQuery | { counts: CaptureCount
  * waits that long and no longer (packets after the request are not this capture's to keep: a
  * restart for new ports starts the next capture at once; a followed network's engine restart
  * does not stop the capture at all). With tcpdump's counts a stop waits only while packets of
- * its own are still in the ring: with none in flight it does not wait at all.
+ * its own are still in the ring: with none in flight it does not wait at all, and with a fill
+ * socket (block-fill.ts) the block holding them is handed over at once, so the limit is only
+ * reached when the fill could not be sent.
  */
 const DRAIN_QUIET_MS = BLOCK_TIMEOUT_MS + 200;
 const DRAIN_MAX_MS = DRAIN_QUIET_MS;
@@ -91,6 +103,8 @@ const DRAIN_MAX_MS = DRAIN_QUIET_MS;
 const STATS_WAIT_MS = 300;
 /** Pause between two asks for tcpdump's counts while a block is still in the ring. */
 const STATS_POLL_MS = 50;
+/** The same once the block was filled (block-fill.ts): the kernel hands it over at once, tcpdump writes it within ms. */
+const FILLED_POLL_MS = 5;
 
 /** How long tcpdump has to print "listening on" before the start fails. */
 const OPEN_TIMEOUT_MS = 10_000;
@@ -138,8 +152,8 @@ export function stderrReason(err: string): string {
 
 /** Starts the pipeline; resolves once tcpdump says the capture is open (throws when it exits or does not within 10 s). */
 export async function startCapturePipeline(deps: PipelineDeps, o: PipelineOptions): Promise<CapturePipeline> {
-  const td = deps.spawn(o.tcpdump ?? 'tcpdump', tcpdumpArgv(o), { stdio: ['ignore', 'pipe', 'pipe'] });
-  const parser = deps.spawn(o.parser.file, o.parser.args, { uid: o.uid, gid: o.gid, stdio: ['pipe', 'pipe', 'inherit'], env: { K2S_CAPTURE_LISTENERS: o.listeners.join(',') } });
+  const td = deps.spawn(o.tcpdump ?? 'tcpdump', tcpdumpArgv({ iface: o.iface, ports: o.ports, user: o.user, ...(o.fill ? { fillPort: o.fill.port } : {}) }), { stdio: ['ignore', 'pipe', 'pipe'] });
+  const parser = deps.spawn(o.parser.file, o.parser.args, { uid: o.uid, gid: o.gid, stdio: ['pipe', 'pipe', 'inherit'], env: { K2S_CAPTURE_LISTENERS: o.listeners.join(','), ...(o.fill ? { K2S_CAPTURE_FILL_PORT: String(o.fill.port) } : {}) } });
   td.stdout!.pipe(parser.stdin!);
   let err = '';
   td.stderr!.on('data', (d: Buffer) => (err += d.toString()).length > 65536 && (err = err.slice(-4096)));
@@ -239,12 +253,15 @@ export async function startCapturePipeline(deps: PipelineDeps, o: PipelineOption
       const t0 = Date.now();
       const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
       let s = await askStats();
+      let filled = 0;
       if (s !== null) {
         // Only the packets taken before this call: later ones are not this capture's to keep
         // (a follow's restart starts the next capture at once).
         const wanted = s.received - s.dropped;
+        // Some still in an open block: fill it, so the kernel hands it over now, not at its timeout.
+        if (s.captured < wanted && o.fill) filled = await o.fill.fill().catch(() => 0);
         while (s !== null && s.captured < wanted && Date.now() - t0 < DRAIN_MAX_MS) {
-          await pause(STATS_POLL_MS);
+          await pause(filled > 0 ? FILLED_POLL_MS : STATS_POLL_MS);
           s = await askStats();
         }
       } else {
@@ -262,7 +279,7 @@ export async function startCapturePipeline(deps: PipelineDeps, o: PipelineOption
         const n = [...err.matchAll(re)].at(-1)?.[1];
         return n === undefined ? null : Number(n);
       };
-      return { counts, dropped: count(/(\d+) packets? dropped by kernel/g), received: count(/(\d+) packets? received by filter/g), badLines, forced };
+      return { counts, dropped: count(/(\d+) packets? dropped by kernel/g), received: count(/(\d+) packets? received by filter/g), badLines, forced, filled };
     },
   };
 }

@@ -2,7 +2,8 @@
  * Entry of the non-root parser process: reads a pcap stream on stdin (from the tcpdump reader,
  * tcpdump-argv.ts) and writes one JSON row per line on stdout (CapturedQuery, pairing.ts), then
  * a last line `{"counts": …}` at the end of input. Listeners: K2S_CAPTURE_LISTENERS, a comma
- * list of `address:port`. Refuses to run as root: it parses untrusted packets.
+ * list of `address:port`; K2S_CAPTURE_FILL_PORT, the stop's block-fill port (block-fill.ts), whose
+ * datagrams are counted apart. Refuses to run as root: it parses untrusted packets.
  */
 import { PcapRows } from './pcap-rows';
 
@@ -16,7 +17,8 @@ const flush = () => {
   if (out !== '') process.stdout.write(out);
   out = '';
 };
-const rows = new PcapRows({ listeners, onRow: (r) => (out += `${JSON.stringify(r)}\n`) });
+const fillPort = /^\d{1,5}$/.test(process.env.K2S_CAPTURE_FILL_PORT ?? '') ? Number(process.env.K2S_CAPTURE_FILL_PORT) : undefined;
+const rows = new PcapRows({ listeners, fillPort, onRow: (r) => (out += `${JSON.stringify(r)}\n`) });
 process.stdin.on('data', (chunk: Buffer) => {
   rows.push(chunk);
   flush();

@@ -12,7 +12,8 @@
  * at AdGuard's full rate the parser kept every row (1.005 rows per answered query, 0 kernel
  * drops) where `--immediate-mode` kept 0.58–0.65, and the proxy's throughput was within the
  * run's noise of the log off. The price: a row reaches the file up to BLOCK_TIMEOUT_MS after its
- * answer, and a block still open when the capture stops is lost (pipeline.ts drains for it).
+ * answer, and a block still open when the capture stops would be lost: a stop fills it, so the kernel
+ * hands it over at once (block-fill.ts), and drains it (pipeline.ts).
  * In immediate mode (TPACKET_V2, kept as a tuning for the bench) the ring has one slot per snap
  * length, so `-s 0` (256 KiB) with a 4 MiB buffer held 16 packets and dropped the rest of a burst.
  *
@@ -43,6 +44,11 @@ export const SNAP_BYTES = 4200;
  */
 export const LOOPBACK_FILTER = 'not (outbound and ifindex 1)';
 
+/** pcap-filter(7) clause for the block-fill datagrams (block-fill.ts): UDP to 127.0.0.1 on `port`, which that socket holds. */
+export function fillFilter(port: number): string {
+  return `(udp and dst host 127.0.0.1 and dst port ${port})`;
+}
+
 /** ms after which the kernel hands over a ring block that is not full (tcpdump 4.99 sets 1,000 ms, tcpdump.c pcap_set_timeout; libpcap 1.10 passes it as tp_retire_blk_tov). */
 export const BLOCK_TIMEOUT_MS = 1000;
 
@@ -54,6 +60,11 @@ export interface CaptureTarget {
   ports: readonly number[];
   /** The unprivileged user tcpdump runs as after opening the capture. */
   user: string;
+  /**
+   * The block-fill socket's port (block-fill.ts): UDP to 127.0.0.1 on it is captured too, so a
+   * stop can fill the ring block still open and have the kernel hand it over at once.
+   */
+  fillPort?: number;
 }
 
 /** How tcpdump reads (the bench measures each; the defaults are what the product runs). */
@@ -71,7 +82,9 @@ export function tcpdumpArgv(t: CaptureTarget, tuning: CaptureTuning = {}): strin
   const ports = [...new Set(t.ports)];
   if (ports.length === 0 || ports.some((p) => !Number.isInteger(p) || p < 1 || p > 65535)) throw new Error(`ports ${JSON.stringify(t.ports)}: need 1–65535`);
   const { immediate = false, loopbackOnce = true } = tuning;
-  const portFilter = ports.map((p) => `port ${p}`).join(' or ');
+  if (t.fillPort !== undefined && (!Number.isInteger(t.fillPort) || t.fillPort < 1 || t.fillPort > 65535)) throw new Error(`fill port ${JSON.stringify(t.fillPort)}: need 1–65535`);
+  const fill = t.fillPort === undefined ? '' : ` or ${fillFilter(t.fillPort)}`;
+  const portFilter = `${ports.map((p) => `port ${p}`).join(' or ')}${fill}`;
   const filter = loopbackOnce ? `(${portFilter}) and ${LOOPBACK_FILTER}` : portFilter;
   return ['-i', t.iface, '-y', 'LINUX_SLL2', '-n', '-s', String(SNAP_BYTES), '-B', '16384', ...(immediate ? ['--immediate-mode'] : []), '-U', '-w', '-', '-Z', t.user, filter];
 }
