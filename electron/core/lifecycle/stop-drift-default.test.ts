@@ -62,6 +62,11 @@ describe('stop with no --on-drift during drift to a file that leaves no DNS', ()
     expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe(theirs);
     expect(r.message).toContain('Kept the /etc/resolv.conf someone else wrote');
     expect(r.message).toContain('No name resolves on this host now: nothing answers on 127.0.0.1:53');
+    // Walk 9 M2: done as asked, yet no DNS — a warning and status's exit 5, never a plain OK / 0.
+    expect(r.exitCode).toBe(5);
+    expect(r.warnings).toEqual([
+      { code: 'RESOLVER_DOWN', message: 'No name resolves on this host now: the kept /etc/resolv.conf sends host apps to 127.0.0.1:53, where nothing answers once k2s-dnsproxy is stopped; put a nameserver that answers into /etc/resolv.conf (exit status 5, as npx k2s-dns status gives now).' },
+    ]);
   });
 
   it('a file with a nameserver that answers is still kept by default', async () => {
@@ -71,6 +76,8 @@ describe('stop with no --on-drift during drift to a file that leaves no DNS', ()
     expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe(theirs);
     expect(r.message).toContain('Kept the /etc/resolv.conf someone else wrote');
     expect(r.message).not.toContain('No name resolves');
+    expect(r).toMatchObject({ ok: true, exitCode: 0 });
+    expect(r.warnings).toBeUndefined();
   });
 });
 
