@@ -245,7 +245,9 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
           : followed
             ? `Restored ${followed}, byte for byte.`
             : `Restored the original saved at ${state.savedAt}, byte for byte.`;
-        if (followed) notes.push(message);
+        // Their file was replaced: the result says so, never "back as it was" alone (walk 9 L5:
+        // the sandbox's Ctrl-C stop over a drift printed only that). A default restore below says it in its own words.
+        if (followed || (drifted && !(restoreByDefault && !wantStart))) notes.push(message);
       }
       // Restored by default over their file, and why (with --restore start the sentence above already says it).
       const byDefault = drifted && restoreByDefault && !wantStart;
