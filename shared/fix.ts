@@ -91,7 +91,7 @@ export function setCliRunningStart(flags: readonly string[] | null): void {
 }
 
 /** `word` as one shell word: as is when it has nothing the shell reads, else in single quotes. */
-function shellWord(word: string): string {
+export function shellWord(word: string): string {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 

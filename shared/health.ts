@@ -5,7 +5,7 @@
  * one verdict: the hop where the path breaks, its cause and the fix. `status`, `doctor`, the
  * Overview and the Topology all read this model. Pure module: no Node or DOM imports.
  */
-import { cliCommand, DRIFT_CHOICE, kubectlCommand, shellCommand } from './fix';
+import { cliCommand, DRIFT_CHOICE, kubectlCommand, shellCommand, shellWord } from './fix';
 import type { HostDnsStatus, QueryResult } from './types';
 import { LIVE_LOOP_FIX, LOOP_WINDOW_MS, type LiveLoop } from './live-loop';
 import type { HopKind, HopOutcome, HealthHop, HealthCause, HealthAction, HealthVerdict, HealthReport } from './health-report';
@@ -72,7 +72,8 @@ const FIX: Record<HealthAction, Record<FrontEnd, string>> = {
  * leaves `ip route get ""` when it fails.
  */
 export function checkCorednsCli(kubeDnsIp: string | null): string {
-  const route = kubeDnsIp ? shellCommand(`ip route get ${kubeDnsIp}`) : 'ip route get <the kube-dns ClusterIP>';
+  // The address comes from the cluster (discovery): one shell word whatever it holds.
+  const route = kubeDnsIp ? shellCommand(`ip route get ${shellWord(kubeDnsIp)}`) : 'ip route get <the kube-dns ClusterIP>';
   return `${kubectlCommand('-n kube-system logs -l k8s-app=kube-dns')} (pods can be Ready while the ClusterIP does not answer), then check the pod network / KubeSwitch route: ${route}`;
 }
 
