@@ -1,5 +1,8 @@
 import { cliCommand, KUBECONFIG_PLACEHOLDER, setCliKubeconfig, setKubectlKubeconfig } from '../../shared/fix';
 import type { ParseArgsConfig } from 'node:util';
+// Static: a builtin's import() stays one in the bundled CLI script and fails once that runs from
+// its code cache (compile-cache/script-cache.ts: "A dynamic import callback was not specified").
+import { access, constants, stat } from 'node:fs/promises';
 import { USAGE } from './usage';
 import { printEvent, formatZones, formatStatus, formatQuery } from './print';
 import { EXIT } from '../../shared/lifecycle-events';
@@ -105,7 +108,6 @@ async function nameKubeconfig(path: string | null): Promise<void> {
  * are not looked at: a false "no" only adds a `sudo `).
  */
 async function callerReads(path: string): Promise<boolean> {
-  const { access, stat, constants } = await import('node:fs/promises');
   const sudoUid = process.getuid?.() === 0 ? Number(process.env['SUDO_UID'] ?? NaN) : NaN;
   if (Number.isInteger(sudoUid)) {
     const st = await stat(path).catch(() => null);
