@@ -287,7 +287,9 @@ describe.each(PROXY_ENGINES.map((e) => [e]))('k2s-dns lifecycle on the test bed 
       expect((await k2sDns(['start', ...base])).code).toBe(0);
       await writeFile('/etc/resolv.conf', Buffer.concat([Buffer.from('garbage\n'), Buffer.from([0, 0xff, 0xfe, 10])]));
       const keep = await k2sDns(['stop', '--on-drift', 'keep', '--json']);
-      expect(keep.result, keep.stdout + keep.stderr).toMatchObject({ ok: true, exitCode: 0 });
+      // Walk 9 M2: stopped as asked, yet no name resolves: a warning and status's exit 5, never OK / 0.
+      expect(keep.result, keep.stdout + keep.stderr).toMatchObject({ ok: true, exitCode: 5, warnings: [{ code: 'RESOLVER_DOWN' }] });
+      expect(keep.code).toBe(5);
       const started = Date.now();
       const status = await k2sDns(['status']);
       expect(status.code, status.stdout + status.stderr).toBe(5);

@@ -205,7 +205,8 @@ async function inner(dir: string, port: number): Promise<number> {
   const { createNodeDeps } = await import('../electron/core/lifecycle/node-deps');
   const { createRealBackend } = await import('../electron/core/backend-real');
   const { startWebServer } = await import('../electron/web/server');
-  const tb = await startTestbed();
+  // Printed kubectl lines (the CoreDNS-down fix's `kubectl --kubeconfig … logs`) reach its API as pasted.
+  const tb = await startTestbed({ anonymousApiReads: true });
   // AdGuard at /opt/k2s/bin/dnsproxy inside the sandbox's private /opt, where K2s installs it.
   const { installSandboxDnsproxy } = await import('./sandbox-dnsproxy');
   const engines = await installSandboxDnsproxy();

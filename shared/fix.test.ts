@@ -1,8 +1,9 @@
 /** CLI remedies are lines the user can paste the way the README runs the CLI (`npx k2s-dns …`). */
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cliCommand, DRIFT_CHOICE, setCliKubeconfig, setCliName, setCliRunningStart, shellCommand } from './fix';
-import { fixText, type HealthAction } from './health';
+import { cliCommand, DRIFT_CHOICE, setCliKubeconfig, setCliName, setCliRunningStart, setKubectlKubeconfig, shellCommand } from './fix';
+import { fixText, healthVerdict, verdictFix, type HealthAction } from './health';
+import type { HealthHop } from './health-report';
 
 const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 
@@ -32,6 +33,49 @@ describe('CLI remedies match the README', () => {
       expect(fix).toContain('KubeSwitch route');
       expect(fix).not.toMatch(/Check the CoreDNS pods on the Overview/);
     }
+  });
+
+  // Walk 9 M1: the CLI fix was `kubectl … logs …, then … ip route get "$(kubectl … get service kube-dns …)"`:
+  // no kubeconfig (kubectl asked localhost:8080), `ip route get ""` when that failed, and in the
+  // sandbox neither ran where K2s DNS runs.
+  describe('CoreDNS down: each command of the CLI fix works as printed', () => {
+    const hop = (over: Partial<HealthHop>): HealthHop => ({ id: 'x', kind: 'system', target: 'getaddrinfo', name: 'kubernetes.default.svc.cluster.local', type: 'A', outcome: 'answer', ok: true, answers: [], rcode: 'NOERROR', reason: null, latencyMs: 1, ...over });
+    const down = healthVerdict({
+      state: 'running',
+      interrupted: false,
+      hops: [
+        hop({ id: 'system', kind: 'system', outcome: 'timeout', ok: false, rcode: 'TIMEOUT' }),
+        hop({ id: 'resolver', kind: 'resolver', target: '/etc/resolv.conf', name: null, type: null, outcome: 'k2s', ok: true, answers: ['127.0.0.1'], rcode: null }),
+        hop({ id: 'listener:127.0.0.1:53', kind: 'listener', target: '127.0.0.1:53', outcome: 'servfail', ok: false, rcode: 'SERVFAIL' }),
+        hop({ id: 'kube-dns', kind: 'kube-dns', target: '172.21.0.10:53', outcome: 'timeout', ok: false, rcode: 'TIMEOUT' }),
+      ],
+    });
+    afterEach(() => {
+      setKubectlKubeconfig(null);
+      setCliName('npx k2s-dns');
+    });
+
+    it('names the ClusterIP the check probed, never a nested kubectl, and the kubeconfig K2s DNS uses', () => {
+      expect(down).toMatchObject({ cause: 'coredns-down', action: 'check-coredns', kubeDnsIp: '172.21.0.10' });
+      setKubectlKubeconfig({ path: '/home/ada/.kube/k2s config', root: false });
+      expect(verdictFix(down, 'cli')).toBe(
+        "kubectl --kubeconfig '/home/ada/.kube/k2s config' -n kube-system logs -l k8s-app=kube-dns (pods can be Ready while the ClusterIP does not answer), then check the pod network / KubeSwitch route: ip route get 172.21.0.10",
+      );
+      expect(verdictFix(down, 'cli')).not.toContain('$(');
+    });
+
+    it('a kubeconfig only root reads: kubectl with sudo', () => {
+      setKubectlKubeconfig({ path: '/etc/kubernetes/admin.conf', root: true });
+      expect(verdictFix(down, 'cli')).toMatch(/^sudo kubectl --kubeconfig \/etc\/kubernetes\/admin\.conf -n kube-system logs -l k8s-app=kube-dns /);
+    });
+
+    it("the sandbox's wrapper: both commands run through it, where K2s DNS runs", () => {
+      setCliName('/tmp/k2sdns-app-X/k2s-dns', false, true);
+      setKubectlKubeconfig({ path: '/tmp/k2sdns-kubeconfig-Y/k2s-test-4.kubeconfig', root: false });
+      expect(verdictFix(down, 'cli')).toBe(
+        "/tmp/k2sdns-app-X/k2s-dns sh -c 'kubectl --kubeconfig /tmp/k2sdns-kubeconfig-Y/k2s-test-4.kubeconfig -n kube-system logs -l k8s-app=kube-dns' (pods can be Ready while the ClusterIP does not answer), then check the pod network / KubeSwitch route: /tmp/k2sdns-app-X/k2s-dns sh -c 'ip route get 172.21.0.10'",
+      );
+    });
   });
 
   it('drift: the CLI names both choices as the banner does, Keep their file (the default) first', () => {

@@ -91,7 +91,7 @@ export function setCliRunningStart(flags: readonly string[] | null): void {
 }
 
 /** `word` as one shell word: as is when it has nothing the shell reads, else in single quotes. */
-function shellWord(word: string): string {
+export function shellWord(word: string): string {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
@@ -121,6 +121,31 @@ export function cliCommand(args: string, root = false): string {
 export function shellCommand(command: string, root = false): string {
   if (cliShell) return `${cliName} sh -c ${shellWord(command)}`;
   return `${root && cliSudo ? 'sudo ' : ''}${command}`;
+}
+
+/** The kubeconfig K2s DNS uses in this runtime, for printed kubectl lines (setKubectlKubeconfig); null when none is known. */
+let kubectlConfig: { path: string; root: boolean } | null = null;
+
+/**
+ * Sets the kubeconfig a printed `kubectl` line names with `--kubeconfig` (kubectlCommand): the
+ * one K2s DNS uses (electron/core/cluster/kubeconfig-default.ts kubeconfigOrStarted), always —
+ * kubectl's own lookup ($KUBECONFIG, ~/.kube/config) is not K2s DNS's order, and under sudo it
+ * finds neither (walk 9 M1: a bare kubectl asked localhost:8080). `root`: this user cannot read
+ * that file (kubeadm's admin.conf is 0600 root), so the line gets `sudo ` as shellCommand's.
+ * null: none known, kubectl is printed without `--kubeconfig`.
+ */
+export function setKubectlKubeconfig(config: { path: string; root: boolean } | null): void {
+  kubectlConfig = config;
+}
+
+/**
+ * `kubectl ARGS` as the user pastes it: with `--kubeconfig PATH` of the cluster K2s DNS uses
+ * (setKubectlKubeconfig), through shellCommand (the sandbox's wrapper, or `sudo ` when only root
+ * reads that kubeconfig), so it asks the cluster K2s DNS asked, where K2s DNS runs.
+ */
+export function kubectlCommand(args: string): string {
+  const kc = kubectlConfig ? ` --kubeconfig ${shellWord(kubectlConfig.path)}` : '';
+  return shellCommand(`kubectl${kc} ${args}`, kubectlConfig?.root ?? false);
 }
 
 /**

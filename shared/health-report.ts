@@ -116,6 +116,11 @@ export interface HealthVerdict {
    * Absent when Keep their file is the default. verdictFix turns it into the fix's words.
    */
   keepRisk?: { words: string; stopRestores: boolean; gone: string | null; refused?: string | null; startRefuses?: boolean } | null;
+  /**
+   * Only with action `check-coredns`: the kube-dns ClusterIP the check probed (the kube-dns hop's
+   * address, e.g. `172.21.0.10`), so the CLI fix routes to it as printed (verdictFix).
+   */
+  kubeDnsIp?: string;
 }
 
 /** The whole check: hops in path order, the verdict, and when it ran. */

@@ -5,7 +5,7 @@
  * one verdict: the hop where the path breaks, its cause and the fix. `status`, `doctor`, the
  * Overview and the Topology all read this model. Pure module: no Node or DOM imports.
  */
-import { cliCommand, DRIFT_CHOICE } from './fix';
+import { cliCommand, DRIFT_CHOICE, kubectlCommand, shellCommand, shellWord } from './fix';
 import type { HostDnsStatus, QueryResult } from './types';
 import { LIVE_LOOP_FIX, LOOP_WINDOW_MS, type LiveLoop } from './live-loop';
 import type { HopKind, HopOutcome, HealthHop, HealthCause, HealthAction, HealthVerdict, HealthReport } from './health-report';
@@ -40,8 +40,8 @@ const FIX: Record<HealthAction, Record<FrontEnd, string>> = {
   'wait-watchdog': { gui: 'Wait a few seconds, it checks again by itself', get cli() { return `wait a few seconds, then run ${cliCommand('status')}`; } },
   'check-coredns': {
     gui: 'The Cluster card’s “pods ready” is the API’s view and can be green while the kube-dns ClusterIP does not answer: in a terminal, read the CoreDNS logs (kubectl -n kube-system logs -l k8s-app=kube-dns) and check the pod network / KubeSwitch route to the ClusterIP',
-    // Works as printed (second walk: a `<kube-dns ClusterIP>` placeholder did not): kubectl reads the ClusterIP.
-    cli: `kubectl -n kube-system logs -l k8s-app=kube-dns (pods can be Ready while the ClusterIP does not answer), then check the pod network / KubeSwitch route: ip route get "$(kubectl -n kube-system get service kube-dns -o jsonpath='{.spec.clusterIP}')"`,
+    // Without a verdict there is no ClusterIP to name: verdictFix names the one the check probed.
+    get cli() { return checkCorednsCli(null); },
   },
   // The live loop's fix is the Corefile's, the same words as doctor's coredns-loop finding.
   'fix-coredns-loop': { gui: LIVE_LOOP_FIX.gui, get cli() { return LIVE_LOOP_FIX.cli; } },
@@ -63,6 +63,25 @@ const FIX: Record<HealthAction, Record<FrontEnd, string>> = {
   // Start's own fix for NOT_RESOLVER_FILE (shared/network-writer.ts; doctor's finding says the same): prose, no start line to run as is.
   'replace-resolver': { gui: NOT_RESOLVER_GUI_FIX, cli: NOT_RESOLVER_FIX },
 };
+
+/**
+ * The CLI fix for CoreDNS down: the CoreDNS pods' logs and the route to `kubeDnsIp`, the kube-dns
+ * ClusterIP the check probed (the verdict's `kubeDnsIp`; null: named in words). Each command works
+ * as printed (walk 9 M1): kubectl names the kubeconfig K2s DNS uses (kubectlCommand), and both
+ * run where K2s DNS runs (shellCommand: the sandbox's wrapper), never a nested kubectl that
+ * leaves `ip route get ""` when it fails.
+ */
+export function checkCorednsCli(kubeDnsIp: string | null): string {
+  // The address comes from the cluster (discovery): one shell word whatever it holds.
+  const route = kubeDnsIp ? shellCommand(`ip route get ${shellWord(kubeDnsIp)}`) : 'ip route get <the kube-dns ClusterIP>';
+  return `${kubectlCommand('-n kube-system logs -l k8s-app=kube-dns')} (pods can be Ready while the ClusterIP does not answer), then check the pod network / KubeSwitch route: ${route}`;
+}
+
+/** The address of a hop target `IP:PORT` (`[v6]:PORT` for IPv6): `172.21.0.10:53` → `172.21.0.10`. */
+function targetAddress(target: string): string {
+  const v6 = /^\[([^\]]+)\]:\d+$/.exec(target);
+  return v6 ? v6[1]! : target.replace(/:\d+$/, '');
+}
 
 /** Actions whose fix is or chains a start: never the fix while start would refuse the file (VerdictInput.startRefusal). */
 const STARTS: ReadonlySet<HealthAction> = new Set<HealthAction>(['start', 'restart', 'fix-resolver', 'check-network']);
@@ -91,7 +110,8 @@ export function fixText(action: HealthAction | null, frontEnd: FrontEnd): string
  * file the follower refused (keepRisk.refused) Keep their file is a stop only, as the banner's
  * button: no start is chained to it (it would save the refused file as the original, walk 7 M1).
  */
-export function verdictFix(v: Pick<HealthVerdict, 'action' | 'keepRisk'>, frontEnd: FrontEnd): string | null {
+export function verdictFix(v: Pick<HealthVerdict, 'action' | 'keepRisk' | 'kubeDnsIp'>, frontEnd: FrontEnd): string | null {
+  if (v.action === 'check-coredns' && frontEnd === 'cli') return checkCorednsCli(v.kubeDnsIp ?? null);
   const risk = v.keepRisk;
   if (!risk || (v.action !== 'restore' && v.action !== 'restore-via')) return fixText(v.action, frontEnd);
   const keep = DRIFT_CHOICE.keep;
@@ -384,6 +404,7 @@ export function healthVerdict(input: VerdictInput): HealthVerdict {
       summary: blocked ? `${summary}, ${startRefusedWords(refusedStart)}` : summary,
       action: blocked ? 'replace-resolver' : action,
       ...(input.keepRisk && (action === 'restore' || action === 'restore-via') ? { keepRisk: input.keepRisk } : {}),
+      ...(action === 'check-coredns' && hop?.kind === 'kube-dns' ? { kubeDnsIp: targetAddress(hop.target) } : {}),
     };
   };
   const reasonOf = (h: HealthHop | undefined) => (h?.reason ? `: ${h.reason}` : '');

@@ -66,6 +66,57 @@ export interface FakeApiOptions {
    * The mode `down` closes only the plain listener: it is the host's view of the API.
    */
   tls?: { key: string; cert: string; host: string; port?: number };
+  /**
+   * The log `kubectl logs` gets for a recorded pod (GET …/pods/NAME/log, text/plain), e.g. the
+   * test bed's CoreDNS output; absent: that path answers 404 as any unrecorded one.
+   */
+  podLog?: (namespace: string, pod: string) => Promise<string>;
+  /**
+   * Answer GETs that carry no Authorization header, as a kube-apiserver with anonymous auth and
+   * an RBAC rule letting system:anonymous read does (kube-apiserver --anonymous-auth): kubectl
+   * sends no token to an http:// server (client-go clientcmd reads a kubeconfig's credentials
+   * only for TLS), so this is how the sandbox's printed kubectl lines reach it. A wrong token is
+   * still 401. Also serves the discovery documents kubectl asks first (/api, /apis, /api/v1).
+   * Off by default: tests check that K2s DNS sends its token.
+   */
+  anonymousReads?: boolean;
+}
+
+/**
+ * Discovery documents kubectl reads before `get`/`logs` (the legacy, non-aggregated forms:
+ * meta/v1 APIVersions, APIGroupList, APIResourceList), listing what this server records.
+ */
+const DISCOVERY: Record<string, unknown> = {
+  '/api': { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: '127.0.0.1:6443' }] },
+  '/apis': {
+    kind: 'APIGroupList',
+    apiVersion: 'v1',
+    groups: [{ name: 'discovery.k8s.io', versions: [{ groupVersion: 'discovery.k8s.io/v1', version: 'v1' }], preferredVersion: { groupVersion: 'discovery.k8s.io/v1', version: 'v1' } }],
+  },
+  '/api/v1': {
+    kind: 'APIResourceList',
+    groupVersion: 'v1',
+    resources: [
+      { name: 'pods', singularName: 'pod', namespaced: true, kind: 'Pod', verbs: ['get', 'list', 'watch'], shortNames: ['po'] },
+      { name: 'pods/log', singularName: '', namespaced: true, kind: 'Pod', verbs: ['get'] },
+      { name: 'services', singularName: 'service', namespaced: true, kind: 'Service', verbs: ['get', 'list', 'watch'], shortNames: ['svc'] },
+      { name: 'configmaps', singularName: 'configmap', namespaced: true, kind: 'ConfigMap', verbs: ['get', 'list'], shortNames: ['cm'] },
+      { name: 'nodes', singularName: 'node', namespaced: false, kind: 'Node', verbs: ['get', 'list'], shortNames: ['no'] },
+      { name: 'namespaces', singularName: 'namespace', namespaced: false, kind: 'Namespace', verbs: ['get', 'list', 'watch'], shortNames: ['ns'] },
+    ],
+  },
+  '/apis/discovery.k8s.io/v1': {
+    kind: 'APIResourceList',
+    apiVersion: 'v1',
+    groupVersion: 'discovery.k8s.io/v1',
+    resources: [{ name: 'endpointslices', singularName: 'endpointslice', namespaced: true, kind: 'EndpointSlice', verbs: ['get', 'list', 'watch'] }],
+  },
+};
+
+/** `/api/v1/namespaces/NS/pods/NAME/log` → [NS, NAME], else null. */
+function podLogPath(key: string): [string, string] | null {
+  const m = /^\/api\/v1\/namespaces\/([^/]+)\/pods\/([^/]+)\/log$/.exec(key);
+  return m ? [m[1]!, m[2]!] : null;
 }
 
 /** Recorded object per API path (fixtures/README.md). */
@@ -167,7 +218,8 @@ export async function startFakeApiServer(opts: FakeApiOptions): Promise<FakeApiS
       res.end('<html><body>502 Bad Gateway (captive portal)</body></html>');
       return;
     }
-    if (mode === 'unauthorized' || req.headers.authorization !== `Bearer ${token}`) {
+    const anonymous = opts.anonymousReads === true && req.headers.authorization === undefined && req.method === 'GET';
+    if (mode === 'unauthorized' || (!anonymous && req.headers.authorization !== `Bearer ${token}`)) {
       send(401, statusObject(401, 'Unauthorized', 'Unauthorized'));
       return;
     }
@@ -175,7 +227,19 @@ export async function startFakeApiServer(opts: FakeApiOptions): Promise<FakeApiS
       send(405, statusObject(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource`));
       return;
     }
-    const obj = objects.get(key);
+    const logOf = podLogPath(key);
+    const pods = logOf ? (objects.get(routeKey(`/api/v1/namespaces/${logOf[0]}/pods?labelSelector=k8s-app=kube-dns`)) as { items?: { metadata?: { name?: string } }[] } | undefined) : undefined;
+    if (logOf && opts.podLog && pods?.items?.some((p) => p.metadata?.name === logOf[1])) {
+      void opts.podLog(logOf[0], logOf[1]).then(
+        (text) => {
+          res.writeHead(200, { 'content-type': 'text/plain' });
+          res.end(text);
+        },
+        (err: Error) => send(500, statusObject(500, 'InternalError', err.message)),
+      );
+      return;
+    }
+    const obj = objects.get(key) ?? (opts.anonymousReads ? DISCOVERY[key] : undefined);
     if (obj === undefined) send(404, notFound(key));
     else if (watch && key in CLUSTER_LISTS) {
       // A WATCH with no changes: headers now (client-go waits for them), then the stream stays

@@ -117,6 +117,11 @@ export interface TestbedOptions {
   kubeDns?: 'coredns' | 'dnsmasq';
   /** More names the dnsmasq stand-in serves (host-records give their PTRs too); ignored by real CoreDNS. */
   kubeDnsRecords?: DnsmasqRecords;
+  /**
+   * The fake API answers GETs without a token (fake-apiserver.ts anonymousReads), so a printed
+   * `kubectl --kubeconfig … logs` works as pasted: kubectl sends no token over http. The sandbox's.
+   */
+  anonymousApiReads?: boolean;
 }
 
 /** A network namespace on the KubeSwitch network, like a worker node (addWorker). */
@@ -222,9 +227,19 @@ export async function startTestbed(opts: TestbedOptions = {}): Promise<Testbed> 
     undo.push(() => rm(kubeconfigDir, { recursive: true, force: true }));
     const fixturesDir = opts.fixturesDir ?? join(REPO_ROOT, 'fixtures', 'k8s');
     const certs = real ? await makeTestCerts(a.podGateway) : null;
+    let coreDns: { log(): Promise<string>; stop(): Promise<void>; pid: number } | null = null;
+    let lastCoreDnsLog = '';
+    // `kubectl logs` of a recorded CoreDNS pod gets the bed's CoreDNS output: while it runs, its
+    // log so far; once stopped (`coredns down`), the log it had written until then.
+    const podLog = async (): Promise<string> => {
+      if (!real) return "The test bed's kube-dns is a dnsmasq stand-in (CoreDNS is not built): there is no CoreDNS log.\n";
+      return coreDns ? await coreDns.log() : lastCoreDnsLog;
+    };
     const api = await startFakeApiServer({
       fixturesDir,
       kubeconfigDir,
+      podLog,
+      ...(opts.anonymousApiReads ? { anonymousReads: true } : {}),
       ...(certs ? { tls: { key: certs.serverKey, cert: certs.serverCert, host: a.podGateway } } : {}),
     });
     undo.push(() => api.close());
@@ -247,7 +262,7 @@ export async function startTestbed(opts: TestbedOptions = {}): Promise<Testbed> 
       });
       return p;
     };
-    let coreDns: KubeDns | null = await startCore();
+    coreDns = await startCore();
     undo.push(async () => {
       await coreDns?.stop();
       coreDns = null;
@@ -291,6 +306,7 @@ export async function startTestbed(opts: TestbedOptions = {}): Promise<Testbed> 
       },
       upstreamPid: upstream.pid,
       async stopCoreDns() {
+        if (coreDns) lastCoreDnsLog = await coreDns.log().catch(() => lastCoreDnsLog);
         await coreDns?.stop();
         coreDns = null;
       },

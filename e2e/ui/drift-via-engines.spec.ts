@@ -44,6 +44,9 @@ for (const engine of ['adguard', 'dnsmasq'] as const) {
       await page.getByTestId('drift-keep').click();
       await page.getByTestId('btn-confirm-keep').click();
       await expect(card.getByTestId('dns-state')).toHaveText('stopped', { timeout: 30_000 });
+      // Walk 9 M2: done as asked, yet no DNS: the result is a warning (RESOLVER_DOWN, exit 5), never a green "done".
+      await expect(card.getByTestId('timeline-heading')).toHaveText('stop — done, with warnings', { timeout: 15_000 });
+      await expect(card.getByTestId('timeline-warnings').locator('li')).toHaveAttribute('data-code', 'RESOLVER_DOWN');
       await page.getByTestId('verdict-recheck').click();
       await expect(page.getByTestId('verdict')).toHaveAttribute('data-cause', 'no-nameserver', { timeout: 20_000 });
       await expect(page.getByTestId('verdict-text')).toContainText('No names resolve on this host: nothing answers on 127.0.0.1:53 (/etc/resolv.conf lists only 127.0.0.1; K2s DNS is stopped)');

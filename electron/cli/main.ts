@@ -1,5 +1,8 @@
-import { cliCommand, KUBECONFIG_PLACEHOLDER, setCliKubeconfig } from '../../shared/fix';
+import { cliCommand, KUBECONFIG_PLACEHOLDER, setCliKubeconfig, setKubectlKubeconfig } from '../../shared/fix';
 import type { ParseArgsConfig } from 'node:util';
+// Static: a builtin's import() stays one in the bundled CLI script and fails once that runs from
+// its code cache (compile-cache/script-cache.ts: "A dynamic import callback was not specified").
+import { access, constants, stat } from 'node:fs/promises';
 import { USAGE } from './usage';
 import { printEvent, formatZones, formatStatus, formatQuery } from './print';
 import { EXIT } from '../../shared/lifecycle-events';
@@ -95,6 +98,25 @@ const dnsStatusOf = async (deps: Awaited<ReturnType<typeof nodeDeps>>) => (await
 async function nameKubeconfig(path: string | null): Promise<void> {
   const { kubeconfigToName } = await import('../core/cluster/kubeconfig-default');
   setCliKubeconfig(path === null ? KUBECONFIG_PLACEHOLDER : await kubeconfigToName(path));
+  // Printed kubectl lines always name it (kubectl's own lookup is not K2s DNS's), with sudo when only root reads it.
+  setKubectlKubeconfig(path === null ? null : { path, root: !(await callerReads(path)) });
+}
+
+/**
+ * True when the user who typed this command may read `path`: this process (access(2) R_OK), or
+ * under sudo the caller (SUDO_UID, sudo(8)) as its owner with u+r, or anyone with o+r (groups
+ * are not looked at: a false "no" only adds a `sudo `).
+ */
+async function callerReads(path: string): Promise<boolean> {
+  const sudoUid = process.getuid?.() === 0 ? Number(process.env['SUDO_UID'] ?? NaN) : NaN;
+  if (Number.isInteger(sudoUid)) {
+    const st = await stat(path).catch(() => null);
+    return st !== null && ((st.uid === sudoUid && (st.mode & 0o400) !== 0) || (st.mode & 0o004) !== 0);
+  }
+  return access(path, constants.R_OK).then(
+    () => true,
+    () => false,
+  );
 }
 
 async function run(command: string, v: Record<string, unknown>, positionals: string[]): Promise<number> {

@@ -72,4 +72,6 @@ Exit status: 0 done; 1 failed and rolled back (host as before); 2 usage;
   someone else, corrupt state, or cluster names do not resolve: the output says where and
   the fix); 4 starting or stopping (another operation runs; ask again); 5 stopped, but no
   name resolves with this host's own /etc/resolv.conf (its nameservers do not answer).
+  stop, uninstall: 5 as well when --on-drift keep kept a file that leaves no name
+  resolving (a warning RESOLVER_DOWN: K2s DNS is stopped as asked; status then exits 5).
 `;

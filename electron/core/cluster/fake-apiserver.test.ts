@@ -98,3 +98,36 @@ describe('fake API server helpers', () => {
     expect(() => parseCliArgs(['--fixtures', 'f', '--kubeconfig-dir', 'd', '--port', 'x'])).toThrow(/is not a port number/);
   });
 });
+
+// Walk 9 M1: the sandbox's printed `kubectl … logs -l k8s-app=kube-dns` got "the server has asked
+// for the client to provide credentials": kubectl sends no token over http. The sandbox's API
+// answers tokenless reads (anonymousReads) and serves the recorded CoreDNS pods' log (podLog).
+describe('fake API server for kubectl (anonymousReads, podLog)', () => {
+  it('off by default: no token is 401, and a pod log is an unrecorded path', async () => {
+    expect((await get('/api/v1', null)).status).toBe(401);
+    expect((await get('/api/v1/namespaces/kube-system/pods/coredns-674b8bbfcf-9x7kq/log')).status).toBe(404);
+  });
+
+  it('on: tokenless GETs and discovery answer, a wrong token is still 401, the log of a recorded pod is text', async () => {
+    const { startFakeApiServer } = await import('../../../e2e/bed/fake-apiserver');
+    const { mkdtemp, rm } = await import('node:fs/promises');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const dir = await mkdtemp(join(tmpdir(), 'k2sdns-fake-api-'));
+    const api = await startFakeApiServer({ fixturesDir: join(__dirname, '../../../fixtures/k8s'), kubeconfigDir: dir, anonymousReads: true, podLog: async (ns, pod) => `log of ${ns}/${pod}\n` });
+    try {
+      const at = (p: string, headers: Record<string, string> = {}) => fetch(api.url + p, { headers });
+      expect(await (await at('/api/v1')).json()).toMatchObject({ kind: 'APIResourceList', groupVersion: 'v1' });
+      expect((await at('/api/v1/namespaces/kube-system/pods?labelSelector=k8s-app%3Dkube-dns')).status).toBe(200);
+      expect((await at('/api/v1', { authorization: 'Bearer wrong' })).status).toBe(401);
+      const log = await at('/api/v1/namespaces/kube-system/pods/coredns-674b8bbfcf-9x7kq/log?container=coredns&tailLines=10');
+      expect(log.headers.get('content-type')).toBe('text/plain');
+      expect(await log.text()).toBe('log of kube-system/coredns-674b8bbfcf-9x7kq\n');
+      expect((await at('/api/v1/namespaces/kube-system/pods/not-a-pod/log')).status).toBe(404);
+      expect((await fetch(api.url + '/api/v1/namespaces', { method: 'POST' })).status).toBe(401);
+    } finally {
+      await api.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

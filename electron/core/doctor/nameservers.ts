@@ -53,16 +53,6 @@ export const LOOP_TITLES = {
   kubeSwitch: 'Original nameservers include the KubeSwitch address',
 } as const;
 
-/** True when one of `nameservers` is a listener the proxy has now: 127.0.0.1, or the KubeSwitch address once assigned. */
-async function loopIsActive(ctx: DoctorContext, nameservers: readonly string[]): Promise<boolean> {
-  const own = ownListenerAddresses(ctx.kubeSwitch);
-  const loops = nameservers.filter((ns) => own.includes(bare(ns)));
-  if (loops.some((ns) => bare(ns) === '127.0.0.1')) return true;
-  if (loops.length === 0) return false;
-  const assigned = await ctx.deps.hostAddresses();
-  return loops.some((ns) => assigned.includes(bare(ns)));
-}
-
 /**
  * `nameserver-loop`: error when an original nameserver is 127.0.0.1 or the assigned KubeSwitch
  * address (start refuses UPSTREAM_LOOP) or when there is none at all (resolv.conf(5): the local
@@ -177,11 +167,18 @@ export async function checkUpstreamsAnswer(ctx: DoctorContext): Promise<DoctorFi
   const listed = ctx.state?.upstreams ?? (ctx.originalText === null ? [] : parseResolvConf(ctx.originalText).nameservers.slice(0, MAXNS));
   const upstreams = listed.filter((ns) => !own.includes(bare(ns)));
   if (upstreams.length === 0) {
-    // Why, in the user's words, and the loop finding by its title (never its internal id).
+    // Why, in the user's words, and the loop finding by the title it has in this same run (never
+    // its internal id, never a title it does not show: walk 9 L3 pointed at "…has no nameserver
+    // line" while the loop finding said "/etc/resolv.conf is no resolver file").
+    const loop = await checkNameserverLoop(ctx);
     const why =
-      listed.length === 0
-        ? `The original resolver lists no nameserver, so there is none to probe; see “${LOOP_TITLES.none}”.`
-        : `The original resolver lists only ${listed.join(', ')}, where the K2s DNS proxy itself listens, so there is none to probe; see “${(await loopIsActive(ctx, listed)) ? LOOP_TITLES.loop : LOOP_TITLES.kubeSwitch}”.`;
+      loop.title === LOOP_TITLES.notResolver
+        ? `/etc/resolv.conf is no resolver file, so there is no nameserver to probe; see “${loop.title}”.`
+        : ctx.originalText === null && listed.length === 0
+          ? `There is no readable original resolv.conf, so there is no nameserver to probe; see “${loop.title}”.`
+          : listed.length === 0
+            ? `The original resolver lists no nameserver, so there is none to probe; see “${loop.title}”.`
+            : `The original resolver lists only ${listed.join(', ')}, where the K2s DNS proxy itself listens, so there is none to probe; see “${loop.title}”.`;
     return { ...base, severity: 'info', title: 'No original upstream to probe', meaning: why, fix: null };
   }
   const results = await Promise.all(

@@ -85,6 +85,22 @@ describe('runDoctor', () => {
     expect(await tree(h.root)).toEqual(before);
   });
 
+  // Walk 9 L3: stopped on a NUL-byte file with no nameserver line, "No original upstream to probe"
+  // said see “Original resolver has no nameserver line”, a title no finding of that run had.
+  it.each([
+    ['NUL bytes, no nameserver line', '\0\0\0garbage\0\n'],
+    ['NUL bytes beside 127.0.0.1', 'nameserver 127.0.0.1\n\0junk\n'],
+    ['no nameserver line', 'search lan\n'],
+    ['only 127.0.0.1', 'nameserver 127.0.0.1\n'],
+  ])('a finding that says see “TITLE” names a title listed in the same run (%s)', async (_case, text) => {
+    const h = await host(text);
+    const findings = await runDoctor(h.deps, { kubeconfigPath: null });
+    const titles = new Set(findings.map((f) => f.title));
+    const refs = findings.flatMap((f) => [...[f.meaning, f.fix ?? '', f.remedy?.gui ?? ''].join(' ').matchAll(/see “([^”]+)”/g)].map((m) => m[1]!));
+    expect(refs.length).toBeGreaterThan(0);
+    for (const ref of refs) expect([...titles], ref).toContain(ref);
+  });
+
   it('turns a check that throws into a warn finding instead of failing', async () => {
     const h = await host();
     h.deps.hostAddresses = () => Promise.reject(new Error('netlink unavailable'));

@@ -38,7 +38,8 @@ describe('/etc/resolv.conf → a directory or a FIFO: named as what it is, never
     expect(JSON.stringify(r)).not.toContain('empty');
 
     const stop = await stopDns(h.deps, { onDrift: 'keep' }, quiet);
-    expect(stop).toMatchObject({ ok: true });
+    // Walk 9 M2: kept as asked, yet no DNS: a warning and status's exit 5.
+    expect(stop).toMatchObject({ ok: true, exitCode: 5, warnings: [{ code: 'RESOLVER_DOWN', message: expect.stringContaining(`No name resolves on this host now: the kept /etc/resolv.conf is a symlink → ../run/odd, which is ${WORDS[what]};`) }] });
     expect(stop.message).toContain(`No name resolves on this host now: /etc/resolv.conf is a symlink → ../run/odd, which is ${WORDS[what]}`);
   });
 

@@ -72,6 +72,8 @@ describe('status during drift to a file that is no resolver file', () => {
     expect(s.messages).toContain(`K2s DNS did not follow their file because it is not text (it holds NUL bytes); keeping it leaves that file as this host's resolver. Keeping their file stops K2s DNS and leaves /etc/resolv.conf pointing at 127.0.0.1:53, where nothing answers then: no name would resolve on this host. So a plain ${cliCommand('stop', true)} restores your saved original over it (Restore my original; --on-drift keep keeps it).`);
     const r = await stopDns(h.deps, { onDrift: 'keep' }, quiet);
     expect(r.message).toContain('No name resolves on this host now');
+    // Walk 9 M2: the walk's case (garbage with NUL bytes, kept) ends with a warning and exit 5, as status then.
+    expect(r).toMatchObject({ ok: true, exitCode: 5, warnings: [{ code: 'RESOLVER_DOWN' }] });
   });
 
   it('a resolver file with a nameserver (NetworkManager under keep policy) has no file refusal', async () => {

@@ -60,7 +60,12 @@ async function runTeardown(deps: LifecycleDeps, op: Operation, opts: StopOptions
     await clearRecovery(deps.fs);
     const what = op === 'uninstall' ? 'K2s DNS is uninstalled' : 'K2s DNS is stopped';
     const head = recovered ? `${recovered} ` : '';
-    return done(true, EXIT.ok, head + (notes.length ? `${what}. ${notes.join(' ')}` : hadState ? `${what}; the host resolver is back as it was.` : `${what}; it was not running.`));
+    // Done as asked, yet the host is left without DNS: a warning with status's own exit 5, so a
+    // script that checks stop's exit status learns what `k2s-dns status` says right after (walk 9 M2).
+    if (steps.noDns) {
+      warnings.push({ code: 'RESOLVER_DOWN', message: `No name resolves on this host now: ${steps.noDns}; put a nameserver that answers into /etc/resolv.conf (exit status ${EXIT.resolverDown}, as ${cliCommand('status')} gives now).` });
+    }
+    return done(true, steps.noDns ? EXIT.resolverDown : EXIT.ok, head + (notes.length ? `${what}. ${notes.join(' ')}` : hadState ? `${what}; the host resolver is back as it was.` : `${what}; it was not running.`));
   } catch (err) {
     const le = err instanceof LifecycleError ? err : failed('INTERNAL', messageOf(err));
     // A failure we caught is not a crash: drop the journal so the next call does not "recover"

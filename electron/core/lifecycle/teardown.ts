@@ -140,9 +140,11 @@ export function journaledReporter(deps: LifecycleDeps, op: Operation, sink: Even
  * `afterProxy` runs inside stop-service once the proxy is stopped (stop's capture companion:
  * its drain ends at once with no more traffic), so that step's time covers it.
  */
-export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: StopOptions, r: StepReporter, afterProxy?: () => Promise<void>): Promise<{ notes: string[]; hadState: boolean }> {
+export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: StopOptions, r: StepReporter, afterProxy?: () => Promise<void>): Promise<TeardownOutcome> {
   const { state, corrupt } = await readStateOrSalvage(deps);
   const notes: string[] = [];
+  // Set when an explicit --on-drift keep kept a file that gives host apps no nameserver that answers.
+  let noDns: string | null = null;
   // The file from before Start (host/start-copy.ts): read only while the saved copy is a followed one.
   const startCopy = state?.followedChange ? await readStartCopy(deps.fs).catch(() => null) : null;
   const wantStart = opts.restore === 'start' && startCopy !== null && state !== null && !sameResolver(startCopy.resolvConf, state.resolvConf);
@@ -243,7 +245,9 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
           : followed
             ? `Restored ${followed}, byte for byte.`
             : `Restored the original saved at ${state.savedAt}, byte for byte.`;
-        if (followed) notes.push(message);
+        // Their file was replaced: the result says so, never "back as it was" alone (walk 9 L5:
+        // the sandbox's Ctrl-C stop over a drift printed only that). A default restore below says it in its own words.
+        if (followed || (drifted && !(restoreByDefault && !wantStart))) notes.push(message);
       }
       // Restored by default over their file, and why (with --restore start the sentence above already says it).
       const byDefault = drifted && restoreByDefault && !wantStart;
@@ -269,9 +273,14 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
       const followed = followedWords(state);
       message = `Kept the /etc/resolv.conf someone else wrote while K2s ran (${changes.join('; ')}); ${followed ? `the saved copy (${followed})${startCopy ? ' and the file from before Start' : ''}` : 'the copy saved at start'} ${followed && startCopy ? 'were' : 'was'} discarded.`;
       // Kept on an explicit --on-drift keep: the result must say nothing answers, not just "stopped".
-      if (linkEndWords) message += ` ${NO_NAME_RESOLVES}: /etc/resolv.conf is ${linkEndWords}, so host apps get no nameserver from it; put a resolver file there (reconnect the network, or replace the link with a file holding "nameserver <your router or company DNS>").`;
-      else {
-        if (route?.keepLeavesNone) message += ` ${NO_NAME_RESOLVES}: nothing answers on ${route.nameservers.map((n) => `${n}:53`).join(' and ')} (${route.implicit ? 'the kept file has no nameserver line, so glibc asks 127.0.0.1' : `the kept file lists only ${route.nameservers.join(', ')}`}); put a nameserver that answers into /etc/resolv.conf (reconnect the network, or add "nameserver <your router or company DNS>").`;
+      if (linkEndWords) {
+        message += ` ${NO_NAME_RESOLVES}: /etc/resolv.conf is ${linkEndWords}, so host apps get no nameserver from it; put a resolver file there (reconnect the network, or replace the link with a file holding "nameserver <your router or company DNS>").`;
+        noDns = `the kept /etc/resolv.conf is ${linkEndWords}`;
+      } else {
+        if (route?.keepLeavesNone) {
+          message += ` ${NO_NAME_RESOLVES}: nothing answers on ${route.nameservers.map((n) => `${n}:53`).join(' and ')} (${route.implicit ? 'the kept file has no nameserver line, so glibc asks 127.0.0.1' : `the kept file lists only ${route.nameservers.join(', ')}`}); put a nameserver that answers into /etc/resolv.conf (reconnect the network, or add "nameserver <your router or company DNS>").`;
+          noDns = `the kept /etc/resolv.conf sends host apps to ${route.nameservers.map((n) => `${n}:53`).join(' and ')}, where nothing answers once k2s-dnsproxy is stopped`;
+        }
         // A kept file start will not save (shared/network-writer.ts startRefusesResolverFile) is said with the way out.
         const startRefusal = bytes ? startRefusesResolverFile(bytes) : null;
         if (startRefusal) message += ` The kept file ${startRefusal.replace(/^the new file /, '')}, so ${cliCommand('start', true)} refuses to save it as the original: replace it with a resolver file first (reconnect the network, or write a line such as \`nameserver 192.0.2.1\` with your router's or company DNS's IP address in place of 192.0.2.1).`;
@@ -318,7 +327,21 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
       return { value: removed, message: `${removed.length ? `Removed ${removed.join(', ')}.` : 'No K2s-owned DNS files were left.'}${keptText}`, detail: { removed, kept } };
     });
   }
-  return { notes, hadState: state !== null };
+  return { notes, hadState: state !== null, noDns };
+}
+
+/**
+ * What teardownSteps leaves for the result: `notes`, sentences the result message must carry;
+ * `hadState`, true when K2s DNS had saved a resolver (it ran); `noDns`, when an explicit
+ * `--on-drift keep` kept a file that leaves no name resolving on this host (a dangling or
+ * non-file link end, or only loopback nameservers where the stopped proxy listened: the restore
+ * step's NO_NAME_RESOLVES sentence), why in a clause such as "the kept /etc/resolv.conf sends
+ * host apps to 127.0.0.1:53, where nothing answers once k2s-dnsproxy is stopped"; else null.
+ */
+export interface TeardownOutcome {
+  notes: string[];
+  hadState: boolean;
+  noDns: string | null;
 }
 
 /**

@@ -161,3 +161,16 @@ describe('a start that changed nothing (issue 20 low: "START — DONE" while deg
     expect(buildTimeline(ran).outcome).toBe('done');
   });
 });
+
+// Walk 9 M2: Keep their file that leaves no name resolving ends with the warning RESOLVER_DOWN
+// (exit 5): the window's heading is "done, with warnings", never a green "done".
+describe('a stop that kept a file leaving no DNS', () => {
+  it('is "warned", with the restore step and the result warning shown', () => {
+    const t = buildTimeline([
+      { type: 'step', op: 'stop', step: 'restore', status: 'done', message: 'Kept the /etc/resolv.conf someone else wrote while K2s ran (…). No name resolves on this host now: nothing answers on 127.0.0.1:53 (…).', at: 1 },
+      { type: 'step', op: 'stop', step: 'stop-service', status: 'done', message: 'Stopped k2s-dnsproxy (PID 5).', at: 2 },
+      { type: 'result', op: 'stop', ok: true, exitCode: 5, message: 'K2s DNS is stopped. Kept …', warnings: [{ code: 'RESOLVER_DOWN', message: 'No name resolves on this host now: …' }], at: 3 },
+    ]);
+    expect(t.outcome).toBe('warned');
+  });
+});
