@@ -124,4 +124,15 @@ describe('import rule', () => {
     for (const f of FILES) if (!state.has(f)) visit(f, [f]);
     expect(cycles).toEqual([]);
   });
+  // The CLI runs as one bundled script from a V8 code cache (scripts/build.mjs buildCliScript):
+  // esbuild turns a relative import() into a function call, but a builtin's import() stays one,
+  // and V8 then throws "A dynamic import callback was not specified". Builtins are imported statically.
+  it('no product file under electron/ or shared/ imports a Node builtin dynamically', () => {
+    const dynamicBuiltin = /\bimport\(\s*['"]((?:node:)?[a-z_/]+)['"]\s*\)/g;
+    const found = FILES.filter((f) => /^(electron|shared)\//.test(f) && isProduct(f)).flatMap((f) =>
+      [...readFileSync(join(REPO, f), 'utf8').matchAll(dynamicBuiltin)].filter((m) => isNodeBuiltin(m[1]!)).map((m) => `${f}: ${m[0]}`),
+    );
+    expect(found).toEqual([]);
+    expect([..."const x = await import('node:fs/promises');".matchAll(dynamicBuiltin)].map((m) => isNodeBuiltin(m[1]!))).toEqual([true]);
+  });
 });
