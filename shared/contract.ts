@@ -151,12 +151,13 @@ export const CONTRACT = {
    * matched and what was read. Health probe rows do not match unless `probes` is true. With
    * `before` (µs since the epoch, the answer's `oldestUs` of the oldest row held): the newest
    * `rows` rows asked at or before it, the page older than the rows held; with `text` too, of the
-   * matching rows (the filtered view's older matches: walk5 M2).
+   * matching rows (the filtered view's older matches: walk5 M2). `rows` ≤ 10,000: one older page
+   * (renderer/src/stores/logs.ts EXACT_OLDER_ROWS; the newest rows are asked 2,000 at a time).
    */
   'logs:exact': defineCall<ExactQueryLog>()(
     z
       .object({
-        rows: z.number().int().min(1).max(5000),
+        rows: z.number().int().min(1).max(10_000),
         text: z.string().min(1).max(200).regex(/^[^\r\n]+$/, 'must be one line of text').optional(),
         probes: z.boolean().optional(),
         before: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),

@@ -1,8 +1,9 @@
 /**
  * Issue #20 item 1, the whole exact log, with the REAL backend on the bed (e2e/bed/sandbox.sh:
- * /var/log is the sandbox's own): an exact query log of 5,000 rows (2,500 in queries.jsonl.1,
- * 2,500 in queries.jsonl, as rotation leaves them) opens at the newest 2,000; "Load older rows"
- * (logs:exact before), or scrolling to the top, pages back to its first row, which opens the list under "Start of the exact
+ * /var/log is the sandbox's own): an exact query log of 21,000 rows (10,500 in queries.jsonl.1,
+ * 10,500 in queries.jsonl, as rotation leaves them) opens at the newest 2,000; "Load older rows"
+ * (logs:exact before, up to 10,000 rows a page: issue 20's 19,000 rows took 9 pages of 2,000),
+ * or scrolling to the top, pages back to its first row, which opens the list under "Start of the exact
  * query log"; the live poll's refresh keeps the paged rows. At 900 px every cut cell of the
  * Queries table (Name, Client, Upstream, Answer) has its full value as its title (walk M3).
  */
@@ -15,7 +16,7 @@ import { useBedApp } from '../support/bed-app';
 const app = useBedApp();
 test.setTimeout(120_000);
 
-const COUNT = 5000;
+const COUNT = 21_000;
 /** One row a second, ending a minute ago. */
 const T0 = (Date.now() - 60_000 - COUNT * 1000) * 1000;
 const LONG = 'a-very-long-service-name-that-a-900-px-window-cuts.team-namespace.svc.cluster.local';
@@ -34,7 +35,7 @@ test.beforeAll(async () => {
   await writeFile(file, lines(COUNT / 2 + 1, COUNT));
 });
 
-test('Queries: the newest 2,000 exact rows, then Load older rows pages back to the first row of queries.jsonl.1', async () => {
+test('Queries: the newest 2,000 exact rows, then Load older rows pages back in 2 pages to the first row of queries.jsonl.1', async () => {
   const page = app.page;
   await page.goto(app.server.url);
   await page.getByTestId('tab-logs').click();
@@ -48,15 +49,16 @@ test('Queries: the newest 2,000 exact rows, then Load older rows pages back to t
   await expect(older).toHaveText('Load older rows');
   await expect(older).toHaveClass(/secondary/);
   await older.click();
-  await expect(count).toHaveText('4000 queries');
+  // 9,999 new rows: the page's newest is the oldest row held (the cursor is inclusive).
+  await expect(count).toHaveText('11999 queries');
   await expect(panel.getByTestId('logs-start')).toHaveCount(0);
   // The live poll (every 2 s) refreshes the newest rows: the paged ones stay.
   await page.waitForTimeout(4500);
-  await expect(count).toHaveText('4000 queries');
+  await expect(count).toHaveText('11999 queries');
   // Scrolling to the top loads the next page as the button does.
   const list = panel.getByTestId('logs-query-list');
   await list.evaluate((el) => (el.scrollTop = 0));
-  await expect(count).toHaveText('5000 queries');
+  await expect(count).toHaveText('21000 queries');
   await expect(older).toHaveCount(0);
   await expect(panel.getByTestId('logs-start')).toHaveText('Start of the exact query log: the first line of queries.jsonl.1, the rotated copy before queries.jsonl.');
   await list.evaluate((el) => (el.scrollTop = 0));

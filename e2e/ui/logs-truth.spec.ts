@@ -46,7 +46,7 @@ test('health probes are hidden by default, counted, and shown by the toggle; a t
   await page.getByTestId('tab-logs').click();
   await expect.poll(visibleNamed).toBe(before + 1);
   // Toggle on: the probes join the list; the count and the toggle's number agree.
-  const probesInLabel = async () => Number(/\((\d+)\)$/.exec(await panel.getByTestId('logs-probes-label').innerText())![1]);
+  const probesInLabel = async () => Number(/\((\d+) quer(?:y|ies)(?: of the exact query log)?\)$/.exec(await panel.getByTestId('logs-probes-label').innerText())![1]);
   const hiddenText = await count.innerText();
   const shownOff = Number(/^(\d+) queries/.exec(hiddenText)![1]);
   await toggle.check();

@@ -22,6 +22,8 @@ import type { HelperRequest } from '../helper/request';
 import { createLogSource } from './logs/log-source';
 import { exactQueryLog } from './capture/exact-log';
 import { createFileMemo } from './capture/exact-memo';
+import { createRowsIndex } from './capture/rows-index';
+import { OLDER_READ_BYTES } from './capture/rows-reader';
 import { rotatedLogPath } from './host/query-log';
 import type { ExactQueryLog } from '../../shared/query-log/exact';
 import { CAPTURE_FAILED_FILE, CAPTURE_UNWRITTEN_FILE } from './capture/capture-args';
@@ -166,6 +168,8 @@ export function createRealBackend(o: RealBackendOptions): AppBackend {
   const health = createHealthCache((status) => checkHealth({ ...probes, status: async () => status }), () => deps.now(), healthMaxAgeMs);
 
   const exactMemo = createFileMemo<ExactQueryLog>();
+  // The exact log's rows parsed once while the panel pages back (rows-index.ts, issue 20).
+  const exactIndex = createRowsIndex(OLDER_READ_BYTES);
 
   const backend: AppBackend = {
     async clusterStatus() {
@@ -235,11 +239,11 @@ export function createRealBackend(o: RealBackendOptions): AppBackend {
       const failed = deps.fs.real(CAPTURE_FAILED_FILE);
       const unwritten = deps.fs.real(CAPTURE_UNWRITTEN_FILE);
       const engine = (await hostStatus.get()).engine ?? 'adguard';
-      const read = () => exactQueryLog(rows, input.rows, engine, findTcpdump, failed, input.text ? { text: input.text, probes: input.probes ?? false } : undefined, unwritten, input.before);
+      const read = () => exactQueryLog(rows, input.rows, engine, findTcpdump, failed, input.text ? { text: input.text, probes: input.probes ?? false } : undefined, unwritten, input.before, exactIndex);
       // An open Logs tab asks every 2 s: the same rows are not parsed again while no file changed
       // (a search is always read: it is asked once per filter text).
-      // An older page (`before`) is asked once per click or scroll: read, never kept (the
-      // memo keeps the live poll's newest rows).
+      // An older page (`before`) is asked once per click or scroll: answered from exactIndex,
+      // which parses only what was appended since the last page (the memo keeps the live poll's newest rows).
       if (input.text || input.before !== undefined) return read();
       return exactMemo.get([rows, rotatedLogPath(rows), failed], `${input.rows} ${engine}`, read, (r) => r.available);
     },

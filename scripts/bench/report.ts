@@ -1,6 +1,7 @@
 /** docs/bench.md from the bench's JSON: tables per area, each figure with its floor or peer, ratios, and the performance goals. */
 import type { Figure } from './stats';
 import type { FollowFigures } from './logviewer';
+import type { ExactPageFigures } from './exact-pages';
 import type { IdleFigure } from './idle';
 
 /** Everything `npm run bench` measured (docs/bench.json). Times in ms, sizes in bytes. */
@@ -24,6 +25,8 @@ export interface BenchResult {
   /** searchLog over a 20 MiB current file alone and with its 20 MiB rotated copy (ms; logviewer.ts searchFigures). */
   logSearch: { oneFile: Figure; twoFiles: Figure; bytes: number } | null;
   logViewer: { readTail: Figure | null; tail: Figure | null; fileBytes: number; follow: FollowFigures | null } | null;
+  /** Load older rows through a full exact query log (exact-pages.ts); absent in older reports. */
+  exactPages?: ExactPageFigures;
   /** Chromium launch and navigation → interactive (ms), web mode (ui-launch.ts). */
   ui: { browserLaunch: Figure; interactive: Figure; healthCheck?: Figure } | null;
   /** Idle CPU of the backend per host state and build (idle.ts). */
@@ -98,6 +101,11 @@ export function renderReport(r: BenchResult): string {
     L.push('Search over the whole log (electron/logs/log-history.ts, what the Logs filter runs; goal ≤ 1 s for a 20 MiB log):', '', '| file set | ms |', '|---|---|');
     L.push(`| dnsproxy.log, 20 MiB | ${fig(r.logSearch.oneFile, 1)} |`, `| dnsproxy.log.1 + dnsproxy.log, ${(r.logSearch.bytes / 2 ** 20).toFixed(0)} MiB | ${fig(r.logSearch.twoFiles, 1)} |`, '');
   } else L.push('Search over the whole log: not measured.', '');
+  const ep = r.exactPages;
+  if (ep) {
+    L.push(`Load older rows through an exact query log at the rotation cap (exact-pages.ts: ${ep.rows.toLocaleString('en')} rows, ${(ep.bytes / 2 ** 20).toFixed(0)} MiB in queries.jsonl.1 + queries.jsonl; goal ≤ ~300 ms a page): ${ep.pagesToStart} pages from the newest 2,000 rows to the first row.`, '', '| step | ms |', '|---|---|');
+    L.push(`| first older page (parses both files) | ${fig(ep.firstPage, 1)} |`, `| each later page (appended bytes only) | ${fig(ep.laterPages, 1)} |`, `| search-list marks over the rows held, per page (renderer) | ${fig(ep.marks, 1)} |`, '');
+  }
   const f = lv?.follow;
   if (f) {
     L.push(`Following a log growing at ${f.linesPerSecond.toLocaleString('en')} lines/s for ${f.seconds} s through the real backend, the Logs tab open in Chromium (one run: a count, not a time): ${f.written.toLocaleString('en')} lines written, ${f.received.toLocaleString('en')} delivered, **${f.lost} lost**; renderer JS heap growth ${f.rendererHeapGrowthBytes === null ? 'not measured' : `${(f.rendererHeapGrowthBytes / 2 ** 20).toFixed(1)} MiB`} (after a forced GC; the panel keeps the last 5,000 lines).`, '');

@@ -19,6 +19,7 @@ import { apiRoundTripMs, engineStartMs, verifyQueriesMs } from './floor';
 import { figure, type Figure } from './stats';
 import { renderReport, type BenchResult } from './report';
 import { followFigures, searchFigures, tailFigures, writeBigLog } from './logviewer';
+import { exactPageFigures } from './exact-pages';
 import { interactiveFigures, launchBrowser } from './ui-launch';
 import { idleFigures } from './idle';
 import { createRealBackend } from '../../electron/core/backend-real';
@@ -214,6 +215,11 @@ try {
     out.logSearch = await searchFigures(set, ROUNDS);
     await rm(set, { force: true });
     await rm(`${set}.1`, { force: true });
+    log('log viewer: Load older rows through an exact query log at the rotation cap (2 × 10 MiB)');
+    const exactDir = join(tmp, 'exact-pages');
+    await mkdir(exactDir, { recursive: true });
+    out.exactPages = await exactPageFigures(exactDir, ROUNDS);
+    await rm(exactDir, { recursive: true, force: true });
   }
   // UI in Chromium (web mode, real backend on the bed), and following a fast log with the Logs tab open.
   if (ONLY.has('ui') || ONLY.has('logs')) {

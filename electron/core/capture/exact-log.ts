@@ -3,6 +3,7 @@ import { lstat, readFile } from 'node:fs/promises';
 import type { EngineName } from '../../../shared/engines/table';
 import type { ExactQueryLog } from '../../../shared/query-log/exact';
 import { readCapturedRows } from './rows-reader';
+import type { RowsIndex } from './rows-index';
 import { searchCapturedRows } from './rows-search';
 
 /**
@@ -13,15 +14,16 @@ import { searchCapturedRows } from './rows-search';
  * `find.text`, searched over both files (rows-search.ts). With `unwrittenFile` (capture-args.ts
  * CAPTURE_UNWRITTEN_FILE): its line as `unwritten` when the companion dropped rows. With
  * `before` (µs): the page of rows asked at or before it (rows-reader.ts); with `find`, of the
- * matching rows (rows-search.ts: the filtered view's older matches, walk5 M2).
+ * matching rows (rows-search.ts: the filtered view's older matches, walk5 M2); `index` keeps the
+ * parsed rows between older pages (rows-index.ts; default: parsed for this call alone).
  */
-export async function exactQueryLog(file: string, rows: number, engine: EngineName, tcpdump: () => Promise<string | null>, failedFile?: string, find?: { text: string; probes?: boolean }, unwrittenFile?: string, before?: number): Promise<ExactQueryLog> {
+export async function exactQueryLog(file: string, rows: number, engine: EngineName, tcpdump: () => Promise<string | null>, failedFile?: string, find?: { text: string; probes?: boolean }, unwrittenFile?: string, before?: number, index?: RowsIndex): Promise<ExactQueryLog> {
   const failed = failedFile === undefined ? '' : (await readFile(failedFile, 'utf8').catch(() => '')).trim();
   if (failed !== '') {
     const [at, ...why] = failed.split(' ');
     return { available: false, reason: `The exact query log stopped at ${at}: ${why.join(' ')}. Its companion is restarted by systemd, or by starting K2s DNS again. Shown: the engine's own query log.`, rows: [] };
   }
-  const got = await readCapturedRows(file, rows, engine, [], find ? undefined : before);
+  const got = await readCapturedRows(file, rows, engine, [], find ? undefined : before, index);
   const unwritten = unwrittenFile === undefined ? '' : (await readFile(unwrittenFile, 'utf8').catch(() => '')).trim();
   const loss = unwritten === '' ? {} : { unwritten };
   if (got.present && find) return { available: true, reason: null, ...loss, ...(await searchCapturedRows(file, find.text, { limit: rows, engine, clusterZones: [], probes: find.probes ?? false, ...(before === undefined ? {} : { before }) })) };

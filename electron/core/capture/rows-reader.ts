@@ -10,6 +10,7 @@ import type { QueryRow } from '../../../shared/query-log/row';
 import type { CapturedQuery } from './pairing';
 import { parserLine } from './pipeline';
 import { capturedQueryRow } from './to-query-row';
+import { createRowsIndex, endAtOrBefore, pageBefore, type RowsIndex } from './rows-index';
 
 /** Bytes read from the end of each file per wanted row (a row is ~300 bytes of JSON). */
 const BYTES_PER_ROW = 1024;
@@ -59,25 +60,36 @@ function opens(file: string): Promise<boolean> {
 /**
  * The newest `limit` rows of the exact log at the real path `file`; `engine` and `clusterZones`
  * as capturedQueryRow takes them. With `before` (µs since the epoch): the newest `limit` rows
- * asked at or before it (ties are kept, the caller drops the rows it holds by key), read from
- * both files whole (OLDER_READ_BYTES each); `complete` then says the page reaches the first row.
+ * asked at or before it (ties are kept, the caller drops the rows it holds by key), of both files
+ * read whole (OLDER_READ_BYTES each) through `index` (rows-index.ts: kept parsed between pages;
+ * default a new one); `complete` then says the page reaches the first row.
  */
-export async function readCapturedRows(file: string, limit: number, engine: QueryRow['engine'], clusterZones: readonly string[], before?: number): Promise<CapturedRows> {
-  const want = before === undefined ? Math.max(1, limit) * BYTES_PER_ROW : OLDER_READ_BYTES;
-  const current = await tailLines(file, want);
-  const skipped = before === undefined && current.length >= limit;
-  const older = skipped ? Object.assign([], { whole: await open(rotatedLogPath(file), 'r').then((f) => (f.close(), false), () => true) }) : await tailLines(rotatedLogPath(file), want);
-  const present = current.length > 0 || older.length > 0 || (await open(file, 'r').then((f) => (f.close(), true), () => false));
-  const captured: CapturedQuery[] = [];
-  for (const l of [...older, ...current]) {
-    const v = parserLine(l);
-    if (v !== null && !('counts' in v) && (before === undefined || v.queryUs <= before)) captured.push(v);
+export async function readCapturedRows(file: string, limit: number, engine: QueryRow['engine'], clusterZones: readonly string[], before?: number, index?: RowsIndex): Promise<CapturedRows> {
+  let last: CapturedQuery[];
+  let complete: boolean;
+  let present: boolean;
+  if (before !== undefined) {
+    const got = await (index ?? createRowsIndex(OLDER_READ_BYTES)).rows(file);
+    const page = pageBefore(got.sorted, endAtOrBefore(got.sorted, before), limit);
+    last = page.rows;
+    complete = got.whole && page.fromFirst;
+    present = got.present;
+  } else {
+    const current = await tailLines(file, Math.max(1, limit) * BYTES_PER_ROW);
+    const skipped = current.length >= limit;
+    const older = skipped ? Object.assign([], { whole: await open(rotatedLogPath(file), 'r').then((f) => (f.close(), false), () => true) }) : await tailLines(rotatedLogPath(file), Math.max(1, limit) * BYTES_PER_ROW);
+    present = current.length > 0 || older.length > 0 || (await opens(file));
+    const captured: CapturedQuery[] = [];
+    for (const l of [...older, ...current]) {
+      const v = parserLine(l);
+      if (v !== null && !('counts' in v)) captured.push(v);
+    }
+    // A row is written when its query ends (answered or timed out), so a timeout lands after
+    // queries asked later: order by the query's time (a stable sort keeps file order on ties).
+    captured.sort((a, b) => a.queryUs - b.queryUs);
+    last = captured.slice(-limit);
+    complete = current.whole === true && older.whole === true && captured.length <= limit;
   }
-  // A row is written when its query ends (answered or timed out), so a timeout lands after
-  // queries asked later: order by the query's time (a stable sort keeps file order on ties).
-  captured.sort((a, b) => a.queryUs - b.queryUs);
-  const last = captured.slice(-limit);
-  const complete = current.whole === true && older.whole === true && captured.length <= limit;
   const files = (await Promise.all([rotatedLogPath(file), file].map(async (f) => ((await opens(f)) ? f : null)))).filter((f): f is string => f !== null);
   // Keys are the row's own (query time, client, id), the same in every page and poll, so a
   // page that overlaps the rows held joins them without doubles; a repeat gets a suffix.

@@ -172,5 +172,27 @@ describe('LogsPanel raw view: what it counts and hides (third walk)', () => {
     Object.assign(state, { lines: [info], owners: [null], queries: [], exact: { available: true, reason: null, rows: [{ ...probeRow, probe: false, name: 'www.example.test' }], complete: true } });
     expect(rawCount()).toBe('1 line (no query lines: the queries are in the exact query log, in the Queries view)');
   });
+
+  it('the probes box names what it counts in each view: dnsproxy.log\'s probe lines in Raw, the exact log\'s probe queries in Queries (walk: 87 vs 108 for one fact)', () => {
+    reset();
+    const label = () => /data-testid="logs-probes-label"[^>]*>(.*?)<\/label>/.exec(renderToStaticMarkup(<LogsPanel />))![1]!.replace(/<[^>]*>/g, '').trim();
+    const probe = (n: number) => ({ time: null, level: 'DEBUG', message: 'sending request', fields: { qname: 'KUBERNETES.DEFAULT.svc.cluster.local.', n: String(n) }, raw: 'sending request' });
+    const info = { time: null, level: 'INFO', message: 'listening to udp', fields: {}, raw: 'listening to udp' };
+    const exactProbes = Array.from({ length: 5 }, (_, i) => ({ ...probeRow, key: `cap-${i}` }));
+    Object.assign(state, { lines: [probe(1), probe(2), info], owners: [probeRow, probeRow, null], queries: [probeRow], exact: { available: true, reason: null, rows: [...exactProbes, { ...probeRow, key: 'cap-x', probe: false, name: 'www.example.test' }], complete: true } });
+    // Raw: the 2 probe lines the box hides in dnsproxy.log, not the exact log's 5 probe queries.
+    expect(label()).toBe('show k2s-dns health probes (2 lines of dnsproxy.log)');
+    expect(rawCount()).toBe('1 of 3 lines (1 query) · 2 health probe lines hidden');
+    // Ticked: the same number (the lines the box adds).
+    state.showProbes = true;
+    expect(label()).toBe('show k2s-dns health probes (2 lines of dnsproxy.log)');
+    state.showProbes = false;
+    state.view = 'queries';
+    expect(label()).toBe('show k2s-dns health probes (5 queries of the exact query log)');
+    // Without the exact log: the queries built from dnsproxy.log's lines.
+    Object.assign(state, { exact: undefined });
+    expect(label()).toBe('show k2s-dns health probes (1 query)');
+    state.view = 'raw';
+  });
 });
 

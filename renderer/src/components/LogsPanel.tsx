@@ -471,15 +471,22 @@ export function LogsPanel() {
   // A probe's own query/answer lines may be hidden; an engine ERROR/WARN line about one never is.
   // "N health probe lines hidden" counts the lines the box would add to this view: those the
   // level and text filters keep (issue 20 low: it counted every probe line held).
+  // `probeLines`: those lines whether hidden or shown, the Raw view's number on the box (walk:
+  // it showed the exact log's probe queries, 108, beside a count of dnsproxy.log's lines).
   const raw = useMemo(() => {
-    if (view !== 'raw') return { rows: [], hiddenProbeLines: 0 };
+    if (view !== 'raw') return { rows: [], hiddenProbeLines: 0, probeLines: 0 };
     const needle = text.trim().toLowerCase();
     const isProbe = new Map<LogLine, boolean>();
     lines.forEach((l, i) => isProbe.set(l, hidesAsProbeLine(l, owners[i]?.probe === true)));
     const filtered = (l: LogLine, t: string) => levels[lineCategoryOf(l)] !== false && (needle === '' || t.toLowerCase().includes(needle) || lineMatches(l, needle));
-    const rows = rawRows(lines, (l, t) => (showProbes || !isProbe.get(l)) && filtered(l, t));
-    return { rows, hiddenProbeLines: showProbes ? 0 : rowLines(rawRows(lines, filtered)) - rowLines(rows) };
+    const withProbes = rawRows(lines, filtered);
+    const withoutProbes = rawRows(lines, (l, t) => !isProbe.get(l) && filtered(l, t));
+    const probeLines = rowLines(withProbes) - rowLines(withoutProbes);
+    return { rows: showProbes ? withProbes : withoutProbes, hiddenProbeLines: showProbes ? 0 : probeLines, probeLines };
   }, [lines, owners, levels, text, view, showProbes]);
+  // The box's number names what it counts in the open view: the Raw view's probe lines of the
+  // proxy's log, or the Queries view's probe queries (of the exact query log when it is in use).
+  const probesCount = view === 'raw' ? `${plural(raw.probeLines, 'line', 'lines')} of dnsproxy.log` : `${plural(probes, 'query', 'queries')}${(exactFound ?? exactRows) !== null && allQueries === (exactFound ?? exactRows) ? ' of the exact query log' : ''}`;
 
   return (
     <section className="panel" data-testid="panel-logs">
@@ -493,7 +500,7 @@ export function LogsPanel() {
           {paused ? `Resume (${pending} new)` : 'Pause'}
         </button>
         <label className="check" data-testid="logs-probes-label" title="k2s-dns checks the path every few seconds by asking KUBERNETES.DEFAULT.svc.… (its own spelling of the cluster name)">
-          <input type="checkbox" checked={showProbes} onChange={(e) => setShowProbes(e.target.checked)} data-testid="logs-show-probes" /> show k2s-dns health probes ({probes})
+          <input type="checkbox" checked={showProbes} onChange={(e) => setShowProbes(e.target.checked)} data-testid="logs-show-probes" /> show k2s-dns health probes ({probesCount})
         </label>
       </div>
       <SearchSummary search={searching ? search : null} filtered={view === 'queries' && filterWords ? { words: filterWords, shown: shownQueries.length } : null} />

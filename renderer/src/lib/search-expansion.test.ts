@@ -70,4 +70,18 @@ describe('searchExpansions: a row is an expansion only when its client asked the
     expect(searchExpansions([base, row('web.example.test', 30, { search: ['example.test'], client: '172.19.1.5:41001' })]).size).toBe(0);
     expect(searchExpansions([row('web', 0), row('web.example.test', 30, { search: ['example.test'], time: '2026-12-04T12:05:00.000000' })]).size).toBe(0);
   });
+  it('the window is SEARCH_WALK_MS either side, inclusive, among many askings of the base by one address (found by time, issue 20)', () => {
+    const at = (iso: string) => ({ time: `2026-12-04T${iso}.000000` });
+    // The address asked `web` every 2 s from 12:00:00 to 12:03:58; the expansion is judged against the one nearest in time.
+    const many = Array.from({ length: 120 }, (_, i) => row('web', 0, at(`12:0${Math.floor((i * 2) / 60)}:${String((i * 2) % 60).padStart(2, '0')}`)));
+    const exp = row('web.example.test', 0, { ...at('12:05:00'), search: ['example.test'] });
+    // The newest `web` is 12:03:58, 62 s before: outside the window.
+    expect(searchExpansions([...many, exp]).size).toBe(0);
+    // Exactly 60 s apart, before or after: inside.
+    expect(searchExpansions([row('WEB', 0, at('12:04:00')), exp]).get(exp.key)).toEqual({ base: 'WEB', domain: 'example.test' });
+    expect(searchExpansions([exp, row('web', 0, at('12:06:00'))]).get(exp.key)).toEqual({ base: 'web', domain: 'example.test' });
+    // The base among context rows (a search result's held rows) counts too; a base with no time never does.
+    expect(searchExpansions([exp], [...many, row('web', 0, at('12:05:30'))]).size).toBe(1);
+    expect(searchExpansions([exp, row('web', 0, { time: null })]).size).toBe(0);
+  });
 });

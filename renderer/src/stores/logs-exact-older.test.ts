@@ -8,7 +8,7 @@ import type { K2sDnsApi } from '../../../shared/api';
 import { CONTRACT } from '../../../shared/contract';
 import type { ExactQueryLog } from '../../../shared/query-log/exact';
 import type { QueryRow } from '../../../shared/query-log/row';
-import { createLogsStore, EXACT_ROWS } from './logs';
+import { createLogsStore, EXACT_OLDER_ROWS, EXACT_ROWS } from './logs';
 
 const T0 = 1_764_000_000_000_000;
 const mk = (n: number): QueryRow => ({ key: `cap-${T0 + n}-127.0.0.1:4000-${n}`, engine: 'adguard', time: null, client: '127.0.0.1:4000', name: `e${n}.test`, type: 'A', route: 'cache', zone: null, upstream: null, answers: [], rcode: 'NOERROR', error: null, latencyMs: 0.1, protocol: 'udp', run: 0, probe: false, mixed: false });
@@ -30,23 +30,40 @@ function fakeApi(count: number) {
 const shown = (s: { exactOlder: QueryRow[]; exact: ExactQueryLog | null }) => [...s.exactOlder, ...(s.exact?.rows ?? [])].map((r) => r.name);
 
 describe('logs store: older exact rows', () => {
-  it('pages back 2,000 rows at a time to the first row of a 5,000-row log, then says it holds the start', async () => {
-    const { api, calls } = fakeApi(5000);
+  it('pages back 9,999 new rows at a time: the walk\'s 19,000-row log reaches its first row in 2 pages (was 9), then says it holds the start', async () => {
+    const { api, calls } = fakeApi(19_000);
+    const store = createLogsStore(api);
+    await store.getState().loadExact();
+    await store.getState().loadOlderExact();
+    expect(calls.at(-1)).toEqual({ rows: EXACT_OLDER_ROWS, before: T0 + 17_001 });
+    expect(store.getState().exactOlder).toHaveLength(9_999);
+    expect(store.getState().exactAtStart).toBe(false);
+    await store.getState().loadOlderExact();
+    expect(calls.at(-1)).toEqual({ rows: EXACT_OLDER_ROWS, before: T0 + 7_002 });
+    expect(shown(store.getState())).toEqual(Array.from({ length: 19_000 }, (_, i) => `e${i + 1}.test`));
+    expect(store.getState().exactAtStart).toBe(true);
+    expect(calls).toHaveLength(3);
+  });
+
+  it('pages back to the first row of a 25,000-row log, then says it holds the start', async () => {
+    const { api, calls } = fakeApi(25_000);
     const store = createLogsStore(api);
     await store.getState().loadExact();
     expect(store.getState().exact!.rows).toHaveLength(EXACT_ROWS);
     expect(store.getState().exactAtStart).toBe(false);
     await store.getState().loadOlderExact();
-    // At or before the oldest row held: it comes back too (not doubled), so one more is asked.
-    expect(calls.at(-1)).toEqual({ rows: EXACT_ROWS + 1, before: T0 + 3001 });
-    expect(store.getState().exactOlder).toHaveLength(2000);
-    expect(shown(store.getState())[0]).toBe('e1001.test');
+    // At or before the oldest row held: it comes back too (not doubled).
+    expect(calls.at(-1)).toEqual({ rows: EXACT_OLDER_ROWS, before: T0 + 23_001 });
+    expect(store.getState().exactOlder).toHaveLength(9_999);
+    expect(shown(store.getState())[0]).toBe('e13002.test');
     expect(store.getState().exactAtStart).toBe(false);
     await store.getState().loadOlderExact();
-    expect(calls.at(-1)).toEqual({ rows: EXACT_ROWS + 1, before: T0 + 1001 });
+    expect(calls.at(-1)).toEqual({ rows: EXACT_OLDER_ROWS, before: T0 + 13_002 });
+    await store.getState().loadOlderExact();
+    expect(calls.at(-1)).toEqual({ rows: EXACT_OLDER_ROWS, before: T0 + 3_003 });
     const all = shown(store.getState());
-    expect(all).toHaveLength(5000);
-    expect(all).toEqual(Array.from({ length: 5000 }, (_, i) => `e${i + 1}.test`));
+    expect(all).toHaveLength(25_000);
+    expect(all).toEqual(Array.from({ length: 25_000 }, (_, i) => `e${i + 1}.test`));
     expect(store.getState().exactAtStart).toBe(true);
     // At the start: no more requests.
     const n = calls.length;
@@ -55,7 +72,7 @@ describe('logs store: older exact rows', () => {
   });
 
   it('the live poll still asks only for the newest EXACT_ROWS and keeps the paged rows, with no hole when it moves on', async () => {
-    const { api, calls, grow } = fakeApi(5000);
+    const { api, calls, grow } = fakeApi(15_000);
     const store = createLogsStore(api);
     await store.getState().loadExact();
     await store.getState().loadOlderExact();
@@ -63,8 +80,8 @@ describe('logs store: older exact rows', () => {
     await store.getState().loadExact();
     expect(calls.at(-1)).toEqual({ rows: EXACT_ROWS });
     const all = shown(store.getState());
-    // 1001..5300: the 300 rows pushed out of the newest page stay between the older page and it.
-    expect(all).toEqual(Array.from({ length: 4300 }, (_, i) => `e${i + 1001}.test`));
+    // 3002..15300: the 300 rows pushed out of the newest page stay between the older page and it.
+    expect(all).toEqual(Array.from({ length: 12_299 }, (_, i) => `e${i + 3002}.test`));
     expect(new Set(store.getState().exactOlder.map((r) => r.key)).size).toBe(store.getState().exactOlder.length);
   });
 
@@ -84,5 +101,8 @@ describe('logs store: older exact rows', () => {
     expect(input.safeParse({ rows: 2000, before: 1.5 }).success).toBe(false);
     expect(input.safeParse({ rows: 2000, before: '1' }).success).toBe(false);
     expect(input.safeParse({ rows: 2000, before: T0, text: 'x' }).success).toBe(true);
+    // One older page (EXACT_OLDER_ROWS) fits the contract, no more.
+    expect(input.safeParse({ rows: EXACT_OLDER_ROWS, before: T0 }).success).toBe(true);
+    expect(input.safeParse({ rows: EXACT_OLDER_ROWS + 1, before: T0 }).success).toBe(false);
   });
 });

@@ -129,7 +129,7 @@ export interface LogsState {
   /** True while the held exact rows begin with the first row of the exact log (an older page said `complete`). */
   exactAtStart: boolean;
   loadingOlderExact: boolean;
-  /** Loads the EXACT_ROWS exact rows before the oldest one held and puts them above it. */
+  /** Loads the EXACT_OLDER_ROWS exact rows at or before the oldest one held and puts the new ones above it. */
   loadOlderExact(): Promise<void>;
   /**
    * The filtered view's "Load older matches" (walk5 M2): the EXACT_ROWS matching rows of the exact
@@ -147,6 +147,12 @@ export const EXACT_ROWS = 2000;
  * tail, no process. Not read while another tab is open: nothing else shows its rows.
  */
 export const EXACT_POLL_MS = 2000;
+/**
+ * Rows one "Load older rows" page asks for (logs:exact before; the contract's cap for it): issue
+ * 20 walked 19,000 rows in 9 pages of 2,000; 10,000 reach them in 2. One of them is the oldest
+ * row held (the cursor is inclusive), so a page adds up to EXACT_OLDER_ROWS − 1.
+ */
+export const EXACT_OLDER_ROWS = 10_000;
 /** Older exact rows held at most (two full 10 MiB files are ~70,000 rows; past this, search). */
 export const MAX_EXACT_HISTORY = 100_000;
 
@@ -354,8 +360,8 @@ export function createLogsStore(api: K2sDnsApi) {
       set({ loadingOlderExact: true });
       try {
         // `before` is inclusive (rows asked in the same µs as the oldest held are not lost): the
-        // oldest held row comes back too, so one more is asked for EXACT_ROWS new ones.
-        const page = await api.logsExact({ rows: EXACT_ROWS + 1, before });
+        // oldest held row comes back too (dropped below by its key).
+        const page = await api.logsExact({ rows: EXACT_OLDER_ROWS, before });
         const now = get();
         if (!page.available || !now.exact?.available) return set({ loadingOlderExact: false });
         // Ties at the cursor's µs come back with the page: the rows already held are dropped.
