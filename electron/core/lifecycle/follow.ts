@@ -179,8 +179,11 @@ export async function followNetwork(deps: LifecycleDeps): Promise<FollowOutcome>
 async function recordDrift(deps: LifecycleDeps, state: ResolverStateFile, reason: string, how: string, writer = networkWriter('', null), judged?: NetworkChange['judged']): Promise<FollowOutcome> {
   const change: NetworkChange = { at: new Date(deps.now()).toISOString(), outcome: 'drift', writer: writer.writer, evidence: writer.evidence, how, from: state.upstreams, to: state.upstreams, reason, ...(judged ? { judged } : {}) };
   // One record per change: no state write per look (another file refused for the same reason is a new change).
+  // A file by another writer, or with another first comment, is another file: a record kept from
+  // the one before named its writer beside status's judgement of the file there now (walk 8 L4).
   const last = state.lastNetworkChange;
-  if (!(last?.outcome === 'drift' && last.reason === reason && last.how === change.how && JSON.stringify(last.judged ?? null) === JSON.stringify(judged ?? null))) await writeState(deps.fs, { ...state, lastNetworkChange: change });
+  const same = last?.outcome === 'drift' && last.reason === reason && last.how === change.how && last.writer === change.writer && last.evidence === change.evidence;
+  if (!(same && JSON.stringify(last.judged ?? null) === JSON.stringify(judged ?? null))) await writeState(deps.fs, { ...state, lastNetworkChange: change });
   return { kind: 'drift', change };
 }
 
