@@ -1,7 +1,7 @@
 /**
  * Issue #20 in the sandbox, through the real CLI and its network follower: a headerless write to
  * /etc/resolv.conf (what isc-dhclient's dhclient-script writes, or `printf >`) is followed; status
- * names "an unknown program (no header)", never "by k2s-dns"; `stop --restore start` gives back
+ * names "another program (the file does not say which)", never "by k2s-dns"; `stop --restore start` gives back
  * the file that was in place at Start byte for byte (mode and owner too), a plain stop the
  * followed file. dnsmasq only: the engine plays no part in which file stop restores.
  */
@@ -60,14 +60,14 @@ describe.skipIf(!inSandbox)('a followed headerless file, and the file from befor
     return { before, followed: followed! };
   }
 
-  it('status names "an unknown program (no header)"; stop --restore start gives back the start-time file byte for byte', async () => {
+  it('status names "another program (the file does not say which)"; stop --restore start gives back the start-time file byte for byte', async () => {
     const { before, followed } = await startThenDhclient();
     expect(followed.networkChange).toMatchObject({ outcome: 'followed', writer: 'an unknown program', evidence: '' });
-    expect(followed.savedOriginal).toMatch(/^written by an unknown program \(no header\) at \d\d:\d\d:\d\d UTC, followed while K2s DNS ran$/);
+    expect(followed.savedOriginal).toMatch(/^written by another program \(the file does not say which\) at \d\d:\d\d:\d\d UTC, followed while K2s DNS ran$/);
     expect(followed.startCopy?.savedAt).toMatch(/^\d{4}-/);
     expect(followed.messages.some((m) => /^The file from before Start \(\d\d:\d\d:\d\d UTC\) is kept; `.*k2s-dns stop --restore start` puts it back\.$/.test(m))).toBe(true);
     const text = (await k2sDns(['status'])).stdout;
-    expect(text).toMatch(/saved: +written by an unknown program \(no header\) at /);
+    expect(text).toMatch(/saved: +written by another program \(the file does not say which\) at /);
     expect(text).not.toMatch(/saved: .*by k2s-dns/);
     expect((await lstat(START_COPY)).mode & 0o777).toBe(0o600);
 
@@ -86,7 +86,7 @@ describe.skipIf(!inSandbox)('a followed headerless file, and the file from befor
     await startThenDhclient();
     const stop = await k2sDns(['stop', '--json']);
     expect(stop.result).toMatchObject({ ok: true });
-    expect(stop.result?.message).toContain('Restored the file an unknown program (no header) wrote at');
+    expect(stop.result?.message).toContain('Restored the file another program (the file does not say which) wrote at');
     const after = await snapshotResolver();
     expect(after.kind).toBe('file');
     expect(after.bytes?.toString('utf8')).toBe(DHCLIENT);

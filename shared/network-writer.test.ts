@@ -11,18 +11,18 @@ describe('who wrote a resolver file', () => {
   it('a header no rule knows is quoted, never "(no header)" (third walk low)', () => {
     const w = networkWriter('# written by my-dhcp\nnameserver 192.0.2.1\n', null);
     expect(w).toEqual({ writer: 'an unknown program', evidence: '# written by my-dhcp' });
-    expect(writerWords(w)).toBe('another program (its header: # written by my-dhcp)');
-    expect(writerName(w)).toBe('an unknown program (# written by my-dhcp)');
+    expect(writerWords(w)).toBe('another program (its first comment: "# written by my-dhcp")');
+    expect(writerName(w)).toBe('another program (its first comment: "# written by my-dhcp")');
     expect(describeNetworkChange({ at: '2026-12-04T15:54:31.518Z', outcome: 'drift', ...w, how: '/etc/resolv.conf replaced', from: ['192.0.2.53'], to: ['192.0.2.53'], reason: 'the new file lists 127.0.0.1' })).toBe(
-      '2026-12-04T15:54:31.518Z: an unknown program (# written by my-dhcp) changed the resolver (/etc/resolv.conf replaced); not followed: the new file lists 127.0.0.1.',
+      '2026-12-04T15:54:31.518Z: another program (its first comment: "# written by my-dhcp") changed the resolver (/etc/resolv.conf replaced); not followed: the new file lists 127.0.0.1.',
     );
   });
 
-  it('no comment at all: "(no header)" / "does not say which"', () => {
+  it('no comment at all: "another program (the file does not say which)" in every view', () => {
     const w = networkWriter('nameserver 192.0.2.1\n', null);
     expect(w).toEqual({ writer: 'an unknown program', evidence: '' });
     expect(writerWords(w)).toBe('another program (the file does not say which)');
-    expect(writerName(w)).toBe('an unknown program (no header)');
+    expect(writerName(w)).toBe('another program (the file does not say which)');
   });
 });
 
@@ -53,8 +53,8 @@ describe('notResolverFileRefusal: the one rule for a file that is no resolver fi
 describe('a drift that is over (issue 20 low: the old drift note stayed as if current)', () => {
   it('is told in the past', () => {
     const c = { at: '2026-12-04T15:54:31.518Z', outcome: 'drift' as const, writer: 'an unknown program', evidence: '', how: '/etc/resolv.conf replaced by a new file', from: ['192.0.2.53'], to: ['192.0.2.53'], reason: 'the new file is not text (it holds NUL bytes)' };
-    expect(describeNetworkChange(c)).toBe('2026-12-04T15:54:31.518Z: an unknown program (no header) changed the resolver (/etc/resolv.conf replaced by a new file); not followed: the new file is not text (it holds NUL bytes).');
-    expect(describeNetworkChange({ ...c, ended: true })).toBe("2026-12-04T15:54:31.518Z (ended): an unknown program (no header) changed the resolver (/etc/resolv.conf replaced by a new file); it was not followed: the new file is not text (it holds NUL bytes). That drift is over: /etc/resolv.conf is K2s DNS's own file again.");
+    expect(describeNetworkChange(c)).toBe('2026-12-04T15:54:31.518Z: another program (the file does not say which) changed the resolver (/etc/resolv.conf replaced by a new file); not followed: the new file is not text (it holds NUL bytes).');
+    expect(describeNetworkChange({ ...c, ended: true })).toBe("2026-12-04T15:54:31.518Z (ended): another program (the file does not say which) changed the resolver (/etc/resolv.conf replaced by a new file); it was not followed: the new file is not text (it holds NUL bytes). That drift is over: /etc/resolv.conf is K2s DNS's own file again.");
   });
 });
 

@@ -44,6 +44,13 @@ export interface ResolverStateFile {
    * new file renamed over it (NetworkManager, resolvconf). Absent in state files of earlier versions.
    */
   managedResolvConfIno?: number | null;
+  /**
+   * Birth time (statx(2) stx_btime, ms since the epoch) of that same file, or null when its file
+   * system keeps none: a file at the same inode number born at another time is a new file that
+   * got the freed number again (a `mv` over it), not a write in place (follow.ts fileWriteHow).
+   * Absent in state files of earlier versions.
+   */
+  managedResolvConfBirthMs?: number | null;
   /** The kubeconfig start used, so zones/doctor/the app default to the same cluster. */
   kubeconfigPath?: string | null;
   /**
@@ -168,6 +175,7 @@ export function stateFileProblem(v: unknown): string | null {
     if (w.logQueries !== undefined && typeof w.logQueries !== 'boolean') return 'startedWith.logQueries is not a boolean';
   }
   if (v.managedResolvConfIno !== undefined && v.managedResolvConfIno !== null && !isInt(v.managedResolvConfIno)) return 'managedResolvConfIno is not an inode number or null';
+  if (v.managedResolvConfBirthMs !== undefined && v.managedResolvConfBirthMs !== null && !(typeof v.managedResolvConfBirthMs === 'number' && Number.isFinite(v.managedResolvConfBirthMs) && v.managedResolvConfBirthMs > 0)) return 'managedResolvConfBirthMs is not a time in ms or null';
   for (const k of ['engineBinary', 'managedNameserver', 'pendingManagedResolvConfSha256'] as const) {
     if (v[k] !== undefined && !isStrOrNull(v[k])) return `${k} is not a string or null`;
   }

@@ -347,8 +347,8 @@ export interface HostDnsStatus {
    */
   savedBy: 'k2s-dns' | 'k2s-cli' | null;
   /**
-   * What a plain stop puts back, in words (shared/saved-copy.ts savedOriginalWords): "written by an
-   * unknown program (no header) at 12:05:00 UTC, followed while K2s DNS ran" or "the file in place
+   * What a plain stop puts back, in words (shared/saved-copy.ts savedOriginalWords): "written by another
+   * program (the file does not say which) at 12:05:00 UTC, followed while K2s DNS ran" or "the file in place
    * at Start, saved at … by k2s-dns"; absent when nothing is saved.
    */
   savedOriginal?: string;

@@ -1,6 +1,6 @@
 /**
  * Issue #20 in the window, on the fake backend in Debian's Chromium: after a followed headerless
- * file, the Host DNS card names its writer ("an unknown program (no header)", never "by
+ * file, the Host DNS card names its writer ("another program (the file does not say which)", never "by
  * k2s-dns"), and while the file from before Start is kept one control beside Stop — the *Stop
  * puts back* select — chooses which saved copy Stop restores; the newest stays the default.
  */
@@ -42,7 +42,7 @@ test('Saved original names the unknown writer; Stop puts back the newest by defa
   const server = await serveFollowed(stops);
   await page.goto(server.url);
   const card = page.getByTestId('panel-hostdns');
-  await expect(card.getByTestId('dns-saved')).toHaveText(/^written by an unknown program \(no header\) at \d\d:\d\d:\d\d, followed while K2s DNS ran$/, { timeout: 15_000 });
+  await expect(card.getByTestId('dns-saved')).toHaveText(/^written by another program \(the file does not say which\) at \d\d:\d\d:\d\d, followed while K2s DNS ran$/, { timeout: 15_000 });
   const select = card.getByTestId('stop-restore-select');
   await expect(select).toHaveValue('newest');
   await expect(select.locator('option')).toHaveText(['the newest file (the default)', /^the file from before Start \(\d\d:\d\d:\d\d\)$/]);
@@ -73,7 +73,7 @@ test('with drift the same select decides what the banner\'s restore puts back, a
   await expect(page.getByTestId('drift-banner')).toBeVisible({ timeout: 15_000 });
   // Named after what it puts back (walk 7 M2), never "Restore my original" once a follow replaced it.
   const restore = page.getByTestId('drift-restore');
-  await expect(restore).toHaveText(/^Restore the saved file \(written by an unknown program \(no header\) at \d\d:\d\d:\d\d\)…$/);
+  await expect(restore).toHaveText(/^Restore the saved file \(written by another program \(the file does not say which\) at \d\d:\d\d:\d\d\)…$/);
   await select.selectOption('start');
   await expect(restore).toHaveText(/^Restore the file from before Start \(\d\d:\d\d:\d\d\)…$/);
   await restore.click();
@@ -91,10 +91,10 @@ test('with drift and the newest chosen, the banner\'s restore names and sends th
   await expect(page.getByTestId('drift-banner')).toBeVisible({ timeout: 15_000 });
   await expect(page.getByTestId('panel-hostdns').getByTestId('stop-restore-select')).toHaveValue('newest');
   const restore = page.getByTestId('drift-restore');
-  await expect(restore).toHaveText(/^Restore the saved file \(written by an unknown program \(no header\) at \d\d:\d\d:\d\d\)…$/);
+  await expect(restore).toHaveText(/^Restore the saved file \(written by another program \(the file does not say which\) at \d\d:\d\d:\d\d\)…$/);
   await restore.click();
-  await expect(page.locator('#confirm-drift-title')).toHaveText(/^Restore the saved file \(written by an unknown program \(no header\) at \d\d:\d\d:\d\d\)\?$/);
-  await expect(page.getByTestId('confirm-restore')).toContainText(/with the file an unknown program \(no header\) wrote at \d\d:\d\d:\d\d \(followed while K2s DNS ran\)/);
+  await expect(page.locator('#confirm-drift-title')).toHaveText(/^Restore the saved file \(written by another program \(the file does not say which\) at \d\d:\d\d:\d\d\)\?$/);
+  await expect(page.getByTestId('confirm-restore')).toContainText(/with the file another program \(the file does not say which\) wrote at \d\d:\d\d:\d\d \(followed while K2s DNS ran\)/);
   await page.getByTestId('btn-confirm-restore').click();
   await expect.poll(() => stops).toEqual([{ onDrift: 'restore' }]);
 });

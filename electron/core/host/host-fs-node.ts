@@ -28,6 +28,7 @@ function toHostStat(st: Stats): HostStat {
     size: st.size,
     ino: st.ino,
     mtimeMs: st.mtimeMs,
+    birthtimeMs: st.birthtimeMs > 0 ? st.birthtimeMs : null,
   };
 }
 

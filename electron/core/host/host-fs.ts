@@ -18,6 +18,14 @@ export interface HostStat {
   ino: number;
   /** mtime in ms since the epoch. */
   mtimeMs: number;
+  /**
+   * Birth time (statx(2) stx_btime) in ms since the epoch: set when the inode is made and never
+   * changed by a write, so with `ino` it tells a file rewritten in place from a new one that got
+   * a freed inode number again. null (or absent) when the file system keeps none (statx gives 0).
+   * Node reads it with statx(2) (Linux 4.11+; Node 20 supports Linux 4.18+, its BUILDING.md):
+   * only without statx would libuv report the ctime here (src/unix/fs.c uv__to_stat).
+   */
+  birthtimeMs?: number | null;
 }
 
 /** Host filesystem operations used by the lifecycle; paths are absolute host paths. */

@@ -71,7 +71,7 @@ describe('a refused 0666 file made 0664 by the printed chmod', () => {
     const change = state.lastNetworkChange;
     const hhmmss = (iso: string) => `${iso.slice(11, 19)} UTC`;
     expect(change).toMatchObject({ outcome: 'followed', from: ['192.0.2.53'], to: ['192.0.2.66'], fixed: { problem: 'writable by every user (mode 0666)', fix: 'mode fixed to 0664' } });
-    expect(describeNetworkChange(change)).toBe(`${change.at}: an unknown program (# written by my-dhcp) wrote a new resolver (/etc/resolv.conf replaced by a new file); not followed at ${hhmmss(change.fixed.refusedAt)} (it was writable by every user (mode 0666)); mode fixed to 0664 at ${hhmmss(change.at)}, followed: upstreams 192.0.2.53 → 192.0.2.66, and stop restores that file.`);
+    expect(describeNetworkChange(change)).toBe(`${change.at}: another program (its first comment: "# written by my-dhcp") wrote a new resolver (/etc/resolv.conf replaced by a new file); not followed at ${hhmmss(change.fixed.refusedAt)} (it was writable by every user (mode 0666)); mode fixed to 0664 at ${hhmmss(change.at)}, followed: upstreams 192.0.2.53 → 192.0.2.66, and stop restores that file.`);
     // The window's Host DNS card: the same after the change's time and how.
     expect(networkChangeOutcomeWords(change)).toBe(`not followed at ${hhmmss(change.fixed.refusedAt)} (it was writable by every user (mode 0666)); mode fixed to 0664 at ${hhmmss(change.at)}, followed: upstreams 192.0.2.53 → 192.0.2.66; stop restores that file.`);
     // status: running, the note says it followed after the fix, no chmod fix printed any more.
@@ -94,7 +94,7 @@ describe('a refused 0666 file made 0664 by the printed chmod', () => {
     await chmod(join(h.root, 'etc/resolv.conf'), 0o664);
     const s = await dnsStatus(h.deps);
     const at = (await readState(h.root)).lastNetworkChange.at;
-    const note = `${at}: an unknown program (# written by my-dhcp) changed the resolver (/etc/resolv.conf replaced by a new file); not followed then: ${REFUSED}. Since then its mode was changed to 0664: the file as it is now passes the follower's rules, and the network follower follows it at its next look.`;
+    const note = `${at}: another program (its first comment: "# written by my-dhcp") changed the resolver (/etc/resolv.conf replaced by a new file); not followed then: ${REFUSED}. Since then its mode was changed to 0664: the file as it is now passes the follower's rules, and the network follower follows it at its next look.`;
     expect(s.messages).toContain(note);
     expect(s.messages.join('\n')).not.toContain('mode 0666); K2s follows no file a user could write — fix it');
     expect(s.messages.join('\n')).not.toContain('chmod o-w');

@@ -45,7 +45,25 @@ async function dhclientWrites(root: string, text = DHCLIENT) {
 }
 
 describe('a followed file with no header (issue #20)', () => {
-  it('is named "an unknown program (no header)" in status, --json, the CLI and the timeline — never "by k2s-dns"', async () => {
+  it('one name for one file: the record of a drift and status\'s judgement of the file there now say the same writer, with its first comment quoted, never as a program name (walk 8 L4)', async () => {
+    const h = await host(ORIGINAL);
+    expect(await startDns(h.deps, { ...TEST_START_OPTS, onNetworkChange: 'keep' }, quiet)).toMatchObject({ ok: true });
+    // Written in place twice, refused for the same reason (the keep policy): first with no comment…
+    await writeFile(join(h.root, 'etc/resolv.conf'), 'nameserver 192.0.2.99\n');
+    expect(await followNetwork(h.deps)).toMatchObject({ kind: 'drift', change: { writer: 'an unknown program', evidence: '' } });
+    // …then by hand with one: a new record, not the first file's writer kept.
+    await writeFile(join(h.root, 'etc/resolv.conf'), '# my own\nnameserver 192.0.2.98\n');
+    expect(await followNetwork(h.deps)).toMatchObject({ kind: 'drift', change: { writer: 'an unknown program', evidence: '# my own' } });
+    const st = await dnsStatus(h.deps);
+    const who = 'another program (its first comment: "# my own")';
+    expect(st.driftWriter).toBe(who);
+    expect(st.messages.find((m) => m.startsWith('/etc/resolv.conf was changed by'))).toContain(`changed by ${who} while K2s ran`);
+    expect(st.messages.find((m) => m.includes('changed the resolver'))).toContain(`: ${who} changed the resolver (/etc/resolv.conf rewritten in place); not followed: the policy is --on-network-change keep.`);
+    expect(networkChangeLine(st.networkChange!)).toMatch(/network change not followed: another program \(its first comment: "# my own"\) — /);
+    expect(formatStatus(st)).not.toMatch(/unknown program|no header/);
+  });
+
+  it('is named "another program (the file does not say which)" in status, --json, the CLI and the timeline — never "by k2s-dns"', async () => {
     const h = await started();
     await dhclientWrites(h.root);
     const r = await followNetwork(h.deps);
@@ -53,13 +71,13 @@ describe('a followed file with no header (issue #20)', () => {
     const at = (r as { change: { at: string } }).change.at;
 
     const st = await dnsStatus(h.deps);
-    expect(st.savedOriginal).toBe(`written by an unknown program (no header) at ${hhmmss(at)}, followed while K2s DNS ran`);
+    expect(st.savedOriginal).toBe(`written by another program (the file does not say which) at ${hhmmss(at)}, followed while K2s DNS ran`);
     const printed = formatStatus(st);
-    expect(printed).toContain(`saved:      written by an unknown program (no header) at ${timeText(Date.parse(at))}, followed while K2s DNS ran`);
+    expect(printed).toContain(`saved:      written by another program (the file does not say which) at ${timeText(Date.parse(at))}, followed while K2s DNS ran`);
     expect(printed).not.toMatch(/saved: .*by k2s-dns/);
     expect(JSON.parse(JSON.stringify(st)).savedOriginal).not.toContain('k2s-dns');
-    expect(st.messages.join('\n')).toContain('an unknown program (no header) wrote a new resolver');
-    expect(networkChangeLine(st.networkChange!)).toMatch(/network change followed: an unknown program \(no header\) — upstreams 192\.0\.2\.53 → 192\.0\.2\.88$/);
+    expect(st.messages.join('\n')).toContain('another program (the file does not say which) wrote a new resolver');
+    expect(networkChangeLine(st.networkChange!)).toMatch(/network change followed: another program \(the file does not say which\) — upstreams 192\.0\.2\.53 → 192\.0\.2\.88$/);
   });
 
   it('before any follow the saved original is "the file in place at Start", and no start copy is offered', async () => {
@@ -91,7 +109,7 @@ describe('a followed file with no header (issue #20)', () => {
 
     const stop = await stopDns(h.deps, { restore: 'start' }, quiet);
     expect(stop).toMatchObject({ ok: true });
-    expect(stop.message).toContain(`Restored the file from before Start (saved at ${h.startedAt}), byte for byte, instead of the file an unknown program (no header) wrote at`);
+    expect(stop.message).toContain(`Restored the file from before Start (saved at ${h.startedAt}), byte for byte, instead of the file another program (the file does not say which) wrote at`);
     expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe(ORIGINAL);
     const after = await lstat(join(h.root, 'etc/resolv.conf'));
     expect(after.mode & 0o7777).toBe(0o640);
@@ -109,8 +127,8 @@ describe('a followed file with no header (issue #20)', () => {
     await writeFile(join(h.root, 'etc/resolv.conf'), 'garbage that is no resolver file\n');
     const st = await dnsStatus(h.deps);
     expect(st.resolverOwner).toBe('foreign');
-    expect(st.messages).toContain(`"Restore my original" (\`sudo npx k2s-dns stop --on-drift restore\`) puts back the saved file written by an unknown program (no header) at ${hhmmss(at)}, not the file from before Start (${hhmmss(h.startedAt)}); \`sudo npx k2s-dns stop --on-drift restore --restore start\` puts that one back over their file.`);
-    expect((await dnsStatus(h.deps, 'gui')).messages).toContain(`With the drift, the banner's restore puts back what "Stop puts back" beside Stop names: the saved file written by an unknown program (no header) at ${hhmmss(at)} (the newest, the default) or the file from before Start (${hhmmss(h.startedAt)}).`);
+    expect(st.messages).toContain(`"Restore my original" (\`sudo npx k2s-dns stop --on-drift restore\`) puts back the saved file written by another program (the file does not say which) at ${hhmmss(at)}, not the file from before Start (${hhmmss(h.startedAt)}); \`sudo npx k2s-dns stop --on-drift restore --restore start\` puts that one back over their file.`);
+    expect((await dnsStatus(h.deps, 'gui')).messages).toContain(`With the drift, the banner's restore puts back what "Stop puts back" beside Stop names: the saved file written by another program (the file does not say which) at ${hhmmss(at)} (the newest, the default) or the file from before Start (${hhmmss(h.startedAt)}).`);
     expect(await stopDns(h.deps, { onDrift: 'restore', restore: 'start' }, quiet)).toMatchObject({ ok: true });
     expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe(ORIGINAL);
   });
@@ -128,7 +146,7 @@ describe('a followed file with no header (issue #20)', () => {
     expect(await followNetwork(h.deps)).toMatchObject({ kind: 'followed' });
     const stop = await stopDns(h.deps, {}, quiet);
     expect(stop).toMatchObject({ ok: true });
-    expect(stop.message).toContain('Restored the file an unknown program (no header) wrote at');
+    expect(stop.message).toContain('Restored the file another program (the file does not say which) wrote at');
     expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe(DHCLIENT);
     expect(await lstat(join(h.root, START_COPY)).catch(() => null)).toBeNull();
   });

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { lstat, mkdir, readFile, readlink, rename, symlink, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readFile, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MANAGED_HEADER } from '../../../shared/k2s-paths';
 import { startDns } from './start';
 import { stopDns } from './stop';
-import { followNetwork } from './follow';
+import { fileWriteHow, followNetwork } from './follow';
 import { dnsStatus } from './status';
 import { watchNetwork } from './follow-watch';
 import { trackedHosts, TEST_START_OPTS } from '../../../e2e/support/test-deps';
@@ -67,6 +67,32 @@ describe('following the network on a temp root', () => {
     expect(await followNetwork(h.deps)).toMatchObject({ kind: 'drift', change: { how: '/etc/resolv.conf rewritten in place' } });
     await networkWrites(h.root, 'etc/resolv.conf', NM);
     expect(await followNetwork(h.deps)).toMatchObject({ kind: 'drift', change: { how: '/etc/resolv.conf replaced by a new file' } });
+  });
+
+  it('a file put in place by mv that got K2s\'s freed inode number again is "replaced by a new file", not "rewritten in place": its birth time is another (issue 20, walk 7 L5)', async () => {
+    const h = await host('nameserver 192.0.2.53\nsearch corp.example\n');
+    expect(await startDns(h.deps, { ...TEST_START_OPTS, onNetworkChange: 'keep' }, quiet)).toMatchObject({ ok: true });
+    const k2s = await lstat(join(h.root, 'etc/resolv.conf'));
+    expect((await readState(h.root)).managedResolvConfBirthMs).toBe(k2s.birthtimeMs);
+    // `mv /tmp/x /etc/resolv.conf` across file systems: unlink, then a new file (rename(2) EXDEV, coreutils copy.c).
+    await rm(join(h.root, 'etc/resolv.conf'));
+    await writeFile(join(h.root, 'etc/resolv.conf'), 'nameserver 192.0.2.99\n');
+    // The kernel may give the new file the number the freed inode had (ext4 does): that reuse, for sure.
+    const reused = { ...h.deps, fs: { ...h.deps.fs, lstat: async (p: string) => { const st = await h.deps.fs.lstat(p); return st && p === '/etc/resolv.conf' ? { ...st, ino: k2s.ino } : st; } } };
+    expect(await followNetwork(reused)).toMatchObject({ kind: 'drift', change: { how: '/etc/resolv.conf replaced by a new file' } });
+  });
+
+  it('fileWriteHow: another inode is a new file; the same inode is in place only when both birth times are known and equal; otherwise only "replaced"', () => {
+    const managed = { managedResolvConfIno: 42, managedResolvConfBirthMs: 1000.5 };
+    expect(fileWriteHow({ ino: 43, birthtimeMs: 1000.5 }, managed)).toBe('/etc/resolv.conf replaced by a new file');
+    expect(fileWriteHow({ ino: 42, birthtimeMs: 1000.5 }, managed)).toBe('/etc/resolv.conf rewritten in place');
+    expect(fileWriteHow({ ino: 42, birthtimeMs: 1500 }, managed)).toBe('/etc/resolv.conf replaced by a new file');
+    // No birth time (a file system that keeps none, a state file of an earlier version, none recorded): no guess.
+    expect(fileWriteHow({ ino: 42, birthtimeMs: null }, managed)).toBe('/etc/resolv.conf replaced');
+    expect(fileWriteHow({ ino: 42, birthtimeMs: 1000.5 }, { managedResolvConfIno: 42 })).toBe('/etc/resolv.conf replaced');
+    expect(fileWriteHow({ ino: 42, birthtimeMs: 1000.5 }, { managedResolvConfIno: 42, managedResolvConfBirthMs: null })).toBe('/etc/resolv.conf replaced');
+    expect(fileWriteHow({ ino: 42, birthtimeMs: 1000.5 }, {})).toBe('/etc/resolv.conf replaced');
+    expect(fileWriteHow(null, managed)).toBe('/etc/resolv.conf replaced');
   });
 
   it('a followed write in place: the K2s file written after it is a new inode, recorded, so the next write in place is told again', async () => {

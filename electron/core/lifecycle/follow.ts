@@ -13,6 +13,8 @@ import { captureArgvFor } from './capture-argv';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { LifecycleDeps } from './deps';
+import type { HostStat } from '../host/host-fs';
+import { managedFileId, type ManagedFileId } from './managed-file-id';
 import type { ResolverEntry } from '../../../shared/types';
 import type { NetworkChange, ResolverStateFile } from '../../../shared/state-file';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
@@ -95,15 +97,25 @@ export function targetPath(target: string): string {
 }
 
 /**
- * How a regular file came to be at /etc/resolv.conf, by its inode (`ino`, lstat) against the one
- * K2s wrote (`managedIno`, the state file): the same inode is K2s's file rewritten in place
- * (`printf … > /etc/resolv.conf`, an editor saving in place), another one a new file put there
- * (a rename, as NetworkManager and resolvconf write). A state file of an earlier version has no
- * inode: then only that it was rewritten.
+ * How a regular file came to be at /etc/resolv.conf (`now`, its lstat), against the one K2s
+ * wrote (`managed`, the state file). Another inode number is a new file put there (a rename, as
+ * NetworkManager and resolvconf write). The same number alone is no proof of a write in place
+ * (`printf … > /etc/resolv.conf`, an editor saving in place): a file system may give the number
+ * K2s's freed inode had to the next file it makes (a `mv` from another file system unlinks the
+ * old file first, then creates the new one). The second sign is the birth time (statx(2)
+ * stx_btime), which a write never changes: the same one is K2s's file rewritten in place,
+ * another a new file. When either birth time is unknown (a file system that keeps none, a state
+ * file of an earlier version, none recorded: managed-file-id.ts), or no inode was recorded, it
+ * says only that the file was replaced, never a guess.
  */
-export function fileWriteHow(ino: number | null, managedIno: number | null | undefined): string {
-  if (ino === null || managedIno == null) return '/etc/resolv.conf rewritten';
-  return ino === managedIno ? '/etc/resolv.conf rewritten in place' : '/etc/resolv.conf replaced by a new file';
+export function fileWriteHow(now: { ino: number; birthtimeMs?: number | null } | null, managed: ManagedFileId): string {
+  const managedIno = managed.managedResolvConfIno;
+  if (now === null || managedIno == null) return '/etc/resolv.conf replaced';
+  if (now.ino !== managedIno) return '/etc/resolv.conf replaced by a new file';
+  const born = now.birthtimeMs ?? null;
+  const bornThen = managed.managedResolvConfBirthMs ?? null;
+  if (born === null || bornThen === null) return '/etc/resolv.conf replaced';
+  return born === bornThen ? '/etc/resolv.conf rewritten in place' : '/etc/resolv.conf replaced by a new file';
 }
 
 /**
@@ -111,7 +123,7 @@ export function fileWriteHow(ino: number | null, managedIno: number | null | und
  * now. While it is K2s's own file, a saved symlink original whose target has new bytes is the
  * network's new file (resolvconf and NetworkManager rewrite the target, never our file).
  */
-async function candidate(deps: LifecycleDeps, state: ResolverStateFile, current: ResolverEntry, ino: number | null): Promise<Candidate | null | 'gone' | 'loop'> {
+async function candidate(deps: LifecycleDeps, state: ResolverStateFile, current: ResolverEntry, top: HostStat | null): Promise<Candidate | null | 'gone' | 'loop'> {
   if (isManagedEntry(current)) {
     const saved = state.resolvConf;
     if (saved.kind !== 'symlink') return null;
@@ -130,7 +142,7 @@ async function candidate(deps: LifecycleDeps, state: ResolverStateFile, current:
     if (code === 'ELOOP') return 'loop';
   }
   if (isGone(current)) return 'gone';
-  if (current.kind === 'file') return { entry: current, bytes: Buffer.from(current.contentBase64, 'base64'), how: fileWriteHow(ino, state.managedResolvConfIno), target: null, owner: { uid: current.uid, gid: current.gid, mode: current.mode } };
+  if (current.kind === 'file') return { entry: current, bytes: Buffer.from(current.contentBase64, 'base64'), how: fileWriteHow(top, state), target: null, owner: { uid: current.uid, gid: current.gid, mode: current.mode } };
   if (current.kind === 'symlink') {
     const st = await deps.fs.stat(K2S_PATHS.resolvConf).catch(() => null);
     // stat only: a link to a FIFO or a directory has no bytes, which is not "an empty file".
@@ -167,8 +179,11 @@ export async function followNetwork(deps: LifecycleDeps): Promise<FollowOutcome>
 async function recordDrift(deps: LifecycleDeps, state: ResolverStateFile, reason: string, how: string, writer = networkWriter('', null), judged?: NetworkChange['judged']): Promise<FollowOutcome> {
   const change: NetworkChange = { at: new Date(deps.now()).toISOString(), outcome: 'drift', writer: writer.writer, evidence: writer.evidence, how, from: state.upstreams, to: state.upstreams, reason, ...(judged ? { judged } : {}) };
   // One record per change: no state write per look (another file refused for the same reason is a new change).
+  // A file by another writer, or with another first comment, is another file: a record kept from
+  // the one before named its writer beside status's judgement of the file there now (walk 8 L4).
   const last = state.lastNetworkChange;
-  if (!(last?.outcome === 'drift' && last.reason === reason && last.how === change.how && JSON.stringify(last.judged ?? null) === JSON.stringify(judged ?? null))) await writeState(deps.fs, { ...state, lastNetworkChange: change });
+  const same = last?.outcome === 'drift' && last.reason === reason && last.how === change.how && last.writer === change.writer && last.evidence === change.evidence;
+  if (!(same && JSON.stringify(last.judged ?? null) === JSON.stringify(judged ?? null))) await writeState(deps.fs, { ...state, lastNetworkChange: change });
   return { kind: 'drift', change };
 }
 
@@ -196,7 +211,7 @@ async function followLocked(deps: LifecycleDeps): Promise<FollowOutcome> {
     const words = notFileWords({ kind: top.kind, ...(top.special ? { special: top.special } : {}) });
     return recordDrift(deps, state, `/etc/resolv.conf is ${words}: not a resolver file; move it away (mv /etc/resolv.conf /etc/resolv.conf.moved), then stop puts the saved original back`, `/etc/resolv.conf replaced by ${words}`);
   }
-  const found = await candidate(deps, state, current, top?.ino ?? null);
+  const found = await candidate(deps, state, current, top);
   if (found === null) return { kind: 'idle', why: 'no new resolver file' };
   const at = new Date(deps.now()).toISOString();
   const drift = async (c: Candidate | null, reason: string, writer = networkWriter(c?.bytes.toString('utf8') ?? '', c?.target ?? null), how = c?.how ?? '/etc/resolv.conf removed'): Promise<FollowOutcome> =>
@@ -286,7 +301,7 @@ async function followLocked(deps: LifecycleDeps): Promise<FollowOutcome> {
     await deps.fs.writeFileAtomic(K2S_PATHS.resolvConf, managed, { mode: MANAGED_RESOLV_CONF_MODE, uid: 0, gid: 0 });
     hostWritten = true;
     // Kept pending until the final state write below: the file is now the new one, and either sha is K2s's meanwhile.
-    next = { ...next, managedResolvConfSha256: managedSha, managedResolvConfIno: (await deps.fs.lstat(K2S_PATHS.resolvConf))?.ino ?? null };
+    next = { ...next, managedResolvConfSha256: managedSha, ...(await managedFileId(deps.fs)) };
     hostFileMs = lap();
     const policy = upstreamPolicy({ options: parsed.options });
     const plan = { ...state.plan, upstreams: picked.upstreams, timeoutMs: policy.timeoutMs, order: policy.order };
@@ -332,8 +347,8 @@ async function followLocked(deps: LifecycleDeps): Promise<FollowOutcome> {
     // The sha of the K2s file that is at /etc/resolv.conf now: the new one only when it was
     // written and putting the network's file back failed; nothing pending any more.
     const keptSha = hostWritten && back ? managedSha : state.managedResolvConfSha256;
-    const keptIno = hostWritten && back ? next.managedResolvConfIno : state.managedResolvConfIno;
-    await writeState(deps.fs, { ...next, managedResolvConfSha256: keptSha, managedResolvConfIno: keptIno ?? null, pendingManagedResolvConfSha256: null, upstreams: state.upstreams, lastNetworkChange: failedChange }).catch(() => undefined);
+    const kept = hostWritten && back ? next : state;
+    await writeState(deps.fs, { ...next, managedResolvConfSha256: keptSha, managedResolvConfIno: kept.managedResolvConfIno ?? null, managedResolvConfBirthMs: kept.managedResolvConfBirthMs ?? null, pendingManagedResolvConfSha256: null, upstreams: state.upstreams, lastNetworkChange: failedChange }).catch(() => undefined);
     return { kind: 'drift', change: failedChange };
   }
 }

@@ -173,7 +173,7 @@ describe('a drift note once the drift is over', () => {
     await followNetwork(h.deps);
     const during = await dnsStatus(h.deps);
     const note = during.messages.find((m) => m.includes('changed the resolver'))!;
-    expect(note).toMatch(/^\S+: an unknown program \(no header\) changed the resolver \(\/etc\/resolv\.conf replaced by a new file\); not followed: the new file is not a resolver file/);
+    expect(note).toMatch(/^\S+: another program \(the file does not say which\) changed the resolver \(\/etc\/resolv\.conf replaced by a new file\); not followed: the new file is not a resolver file/);
     expect(during.networkChange?.ended).toBeUndefined();
 
     // Someone puts K2s's own file back (the bytes K2s wrote): the drift is over.
@@ -183,7 +183,7 @@ describe('a drift note once the drift is over', () => {
     expect(after.state).toBe('running');
     expect(after.networkChange).toMatchObject({ outcome: 'drift', ended: true });
     const past = after.messages.find((m) => m.includes('changed the resolver'))!;
-    expect(past).toMatch(/^\S+ \(ended\): an unknown program \(no header\) changed the resolver \(\/etc\/resolv\.conf replaced by a new file\); it was not followed: the new file is not a resolver file .*\. That drift is over: \/etc\/resolv\.conf is K2s DNS's own file again\.$/);
+    expect(past).toMatch(/^\S+ \(ended\): another program \(the file does not say which\) changed the resolver \(\/etc\/resolv\.conf replaced by a new file\); it was not followed: the new file is not a resolver file .*\. That drift is over: \/etc\/resolv\.conf is K2s DNS's own file again\.$/);
     expect(after.messages.some((m) => / not followed: /.test(m) && !m.includes('(ended)'))).toBe(false);
   });
 });

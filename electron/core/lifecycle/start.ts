@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { managedFileId } from './managed-file-id';
 import type { LifecycleDeps } from './deps';
 import { askedStartLine, startedWithOf, startLineOf, type StartOptions } from './options';
 import type { ResultEvent, ResultWarning } from '../../../shared/lifecycle-events';
@@ -421,8 +422,8 @@ async function activate(deps: LifecycleDeps, pre: Preflight, state: ResolverStat
   });
   await deps.fs.writeFileAtomic(K2S_PATHS.resolvConf, managed, { mode: MANAGED_RESOLV_CONF_MODE, uid: 0, gid: 0 });
   const sha = createHash('sha256').update(managed).digest('hex');
-  // Its inode tells a later write in place from a new file renamed over it (follow.ts).
-  const ino = (await deps.fs.lstat(K2S_PATHS.resolvConf))?.ino ?? null;
+  // Its inode and birth time tell a later write in place from a new file put over it (follow.ts fileWriteHow).
+  const fileId = await managedFileId(deps.fs);
   await writeState(deps.fs, {
     ...state,
     resolvedDropIn: false,
@@ -431,7 +432,7 @@ async function activate(deps: LifecycleDeps, pre: Preflight, state: ResolverStat
     kubeDnsIp: discovery.kubeDnsIp,
     kubernetesServiceIp: discovery.kubernetesServiceIp,
     managedResolvConfSha256: sha,
-    managedResolvConfIno: ino,
+    ...fileId,
     allowedZones: discovery.allowedZones ?? [],
     // What a follow of the network needs to restart the engine and rewrite this file (follow.ts).
     ...follow,

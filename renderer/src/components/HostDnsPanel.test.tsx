@@ -71,7 +71,7 @@ describe('HostDnsPanel', () => {
     const change = { at, outcome: 'followed' as const, writer: 'an unknown program', evidence: '', how: '/etc/resolv.conf replaced by a regular file', from: ['192.0.2.53'], to: ['192.0.2.88'] };
     state.status = { ...running, savedAt: at, savedBy: 'k2s-dns', networkChange: change, followedChange: change };
     const html = renderToStaticMarkup(<HostDnsPanel />);
-    expect(cell(html, 'dns-saved')).toMatch(/^written by an unknown program \(no header\) at \d\d:\d\d:\d\d, followed while K2s DNS ran$/);
+    expect(cell(html, 'dns-saved')).toMatch(/^written by another program \(the file does not say which\) at \d\d:\d\d:\d\d, followed while K2s DNS ran$/);
     expect(cell(html, 'dns-saved')).not.toContain('k2s-dns');
   });
 
@@ -101,6 +101,8 @@ describe('HostDnsPanel', () => {
     state.status = { ...running, networkChange: change, messages: [describeNetworkChange(change)] };
     const html = renderToStaticMarkup(<HostDnsPanel />);
     expect(html).toContain('data-ended="true"');
+    // The writer in the one phrase every view uses (walk 8 L4), never "an unknown program".
+    expect(cell(html, 'dns-network-change')).toMatch(/: another program \(the file does not say which\) — \/etc\/resolv\.conf replaced by a new file;/);
     expect(cell(html, 'dns-network-change')).toMatch(/— \/etc\/resolv\.conf replaced by a new file; was not followed: the new file is not text \(it holds NUL bytes\)\. That drift is over: \/etc\/resolv\.conf is K2s DNS(&#x27;|')s own file again\.$/);
     expect(html).not.toContain('class="note"');
   });

@@ -5,7 +5,7 @@ import { useDns } from '../stores';
 import { LifecycleControls } from './LifecycleControls';
 import { RichText } from './RichText';
 import { TimelineView } from './TimelineView';
-import { describeNetworkChange, networkChangeOutcomeWords } from '../../../shared/network-writer';
+import { describeNetworkChange, networkChangeOutcomeWords, writerPhrase } from '../../../shared/network-writer';
 import { engineInfo, isEngineName } from '../../../shared/engines/table';
 import { followedCopy, savedOriginalWords } from '../../../shared/saved-copy';
 
@@ -115,8 +115,9 @@ export function HostDnsPanel() {
               <>
                 <dt>Last network change</dt>
                 <dd data-testid="dns-network-change" data-outcome={status.networkChange.outcome} data-ended={status.networkChange.ended ? 'true' : undefined}>
-                  {timeText(Date.parse(status.networkChange.at))}: {status.networkChange.writer}
-                  {status.networkChange.evidence ? <span className="mono"> ({status.networkChange.evidence})</span> : null} — {status.networkChange.how};{' '}
+                  {/* An unknown writer in the one phrase every view uses (writerPhrase), never its first comment as a name. */}
+                  {timeText(Date.parse(status.networkChange.at))}: {status.networkChange.writer === 'an unknown program' ? writerPhrase(status.networkChange) : status.networkChange.writer}
+                  {status.networkChange.writer !== 'an unknown program' && status.networkChange.evidence ? <span className="mono"> ({status.networkChange.evidence})</span> : null} — {status.networkChange.how};{' '}
                   {networkChangeOutcomeWords(status.networkChange, (iso) => timeText(Date.parse(iso)))}
                 </dd>
               </>

@@ -20,7 +20,7 @@ export function withNetworkChange(list: readonly NetworkChangeView[], change: Ne
 /**
  * "At 18:50:12 network change followed: NetworkManager — upstreams 192.0.2.53 → 10.77.0.2", or
  * "… network change not followed: resolvconf — <why>" for a drift; a follow after a refused file's
- * mode was fixed: "… followed: an unknown program (no header) — mode fixed to 0664 (not followed
+ * mode was fixed: "… followed: another program (the file does not say which) — mode fixed to 0664 (not followed
  * at 18:50:02: it was writable by every user (mode 0666)), upstreams …".
  */
 export function networkChangeLine(c: NetworkChangeView): string {
@@ -30,5 +30,5 @@ export function networkChangeLine(c: NetworkChangeView): string {
   if (c.outcome === 'followed') return `${when} network change followed: ${writerName(c)} — ${fixed}${upstreamChangeWords(c)}`;
   // History: the reason as it was, without a fix (` — fix it with …`): the fix of the drift there
   // now is in the card's Last network change and the banner, never one for a file since fixed (walk 9 H1).
-  return `${when} network change not followed: ${c.writer} — ${pastReason(c.reason ?? 'unknown reason')}`;
+  return `${when} network change not followed: ${writerName(c)} — ${pastReason(c.reason ?? 'unknown reason')}`;
 }
