@@ -36,7 +36,9 @@ export function ClusterPanel() {
   // tick asks, even while a request to an API that stopped answering waits for its timeout, so
   // "asks again every 3 s" holds and the card says Reachable one request after the API answers
   // again (stores/cluster.ts keeps the newest answer).
-  const stale = useCluster((s) => !s.loading && (s.answeredAt === null || Date.now() - s.answeredAt > CADENCE_MS.cluster));
+  const answeredAt = useCluster((s) => s.answeredAt);
+  const loading = useCluster((s) => s.loading);
+  const stale = !loading && (answeredAt === null || Date.now() - answeredAt > CADENCE_MS.cluster);
   usePoll(refresh, CADENCE_MS.cluster, { overlap: true, atStart: stale });
   // While the API does not answer (or the backend does not), the facts below are the last known ones.
   const down = error !== null || (status !== null && status.state !== 'ok');
