@@ -41,7 +41,7 @@ function hops(system: QueryResult, listener: QueryResult): HealthHop[] {
 }
 
 /** The words `k2s-dns status` printed on the bed in this state (both engines). */
-const CACHE_WORDS = `CoreDNS (kube-dns ${KUBE_DNS}) does not answer: ${KUBE_DNS} did not answer in 1500 ms (no answer from ${KUBE_DNS} over UDP); cluster names resolve only from k2s-dnsproxy's cache until their TTL ends`;
+const CACHE_WORDS = `CoreDNS (kube-dns ${KUBE_DNS}) does not answer (no reply in 1500 ms); cluster names resolve only from k2s-dnsproxy's cache until their TTL ends`;
 
 /** What `k2s-dns status` prints as its first message, and the window's verdict line (HealthVerdict.tsx: summary — GUI fix). */
 function views(h: HealthHop[]) {

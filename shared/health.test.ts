@@ -67,7 +67,7 @@ describe('queryHop', () => {
   it('keeps the name asked, the rcode, the addresses and the latency', () => {
     const h = queryHop('kube-dns', 'kube-dns', q('172.21.0.10:53', 'TIMEOUT', [], 'no reply'));
     expect(h).toMatchObject({ target: '172.21.0.10:53', name: NAME, type: 'A', outcome: 'timeout', ok: false, rcode: 'TIMEOUT', latencyMs: 1500 });
-    expect(h.reason).toBe('172.21.0.10:53 did not answer in 1500 ms (no reply)');
+    expect(h.reason).toBe('172.21.0.10:53 does not answer (no reply in 1500 ms)');
     expect(queryHop('system', 'system', q('system', 'NOERROR', ['172.21.0.1'])).answers).toEqual(['172.21.0.1']);
   });
 });
@@ -92,7 +92,7 @@ describe('healthVerdict over every hop outcome', () => {
   it('CoreDNS down (listener SERVFAIL, kube-dns timeout): coredns-down, never the proxy', () => {
     const v = verdict(hops({ system: q('system', 'TIMEOUT', [], 'EAI_AGAIN'), listener: q('127.0.0.1:53', 'SERVFAIL'), kubeDns: q('172.21.0.10:53', 'TIMEOUT') }));
     expect(v).toMatchObject({ level: 'error', resolves: false, cause: 'coredns-down', hopId: 'kube-dns', action: 'check-coredns' });
-    expect(v.summary).toBe('Cluster names do not resolve on this host: CoreDNS (kube-dns 172.21.0.10:53) does not answer: 172.21.0.10:53 did not answer in 1500 ms');
+    expect(v.summary).toBe('Cluster names do not resolve on this host: CoreDNS (kube-dns 172.21.0.10:53) does not answer (no reply in 1500 ms)');
   });
 
   it('CoreDNS down while the listener itself times out: still coredns-down', () => {
@@ -220,7 +220,7 @@ describe('CoreDNS down while answers still come from the proxy cache', () => {
   it('is a warning naming kube-dns, not ok (both engines: health-coredns-cache.test.ts)', () => {
     const v = healthVerdict({ hops: hops({ kubeDns: q('172.21.0.10:53', 'ERROR', [], 'read ECONNREFUSED 172.21.0.10:53') }), state: 'running', interrupted: false });
     expect(v).toMatchObject({ level: 'warn', resolves: true, cause: 'coredns-down', hopId: 'kube-dns', action: 'check-coredns' });
-    expect(v.summary).toBe("CoreDNS (kube-dns 172.21.0.10:53) does not answer: nothing listens on 172.21.0.10:53 (read ECONNREFUSED 172.21.0.10:53); cluster names resolve only from k2s-dnsproxy's cache until their TTL ends");
+    expect(v.summary).toBe("CoreDNS (kube-dns 172.21.0.10:53) does not answer (refused: port unreachable); cluster names resolve only from k2s-dnsproxy's cache until their TTL ends");
   });
 });
 
@@ -320,5 +320,28 @@ describe('stopped with a /etc/resolv.conf start refuses (walk 8 H1)', () => {
     expect(verdictFix(v, 'cli')).toBe(`"Restore my original" (the default): sudo k2s-dns stop --on-drift restore && sudo k2s-dns start; or "Keep their file", which only stops: sudo k2s-dns stop --on-drift keep (no start after it: K2s DNS refused to follow their file (it is not text (it holds NUL bytes)), and a start would refuse it (NOT_RESOLVER_FILE) until /etc/resolv.conf is replaced with a resolver file). ${keepRisk.words}`);
     expect(verdictFix(v, 'gui')).toBe('Choose "Restore my original" (the default) in the banner at the top, then Start; "Keep their file" only stops (no start after it: K2s DNS refused to follow their file (it is not text (it holds NUL bytes)), and Start would refuse it (NOT_RESOLVER_FILE) until /etc/resolv.conf is replaced with a resolver file)');
     for (const fe of ['cli', 'gui'] as const) expect(verdictFix(v, fe)).not.toMatch(/save it as your original/);
+  });
+});
+
+describe('CoreDNS down read twice: one headline (issue 20, one message per fact)', () => {
+  // The kernel rate-limits ICMP port unreachable (ip-sysctl icmp_ratelimit): back-to-back probes
+  // of the same down CoreDNS are refused at once or time out. Same fact, same headline; the data
+  // keeps which one (rcode, outcome) and the detail says it.
+  const refused = q('172.21.0.10:53', 'ERROR', [], '172.21.0.10:53 nothing answers (port unreachable: ECONNREFUSED)');
+  const silent = { ...q('172.21.0.10:53', 'TIMEOUT', [], 'no answer from 172.21.0.10:53 over UDP'), latencyMs: 1500 };
+  const head = (t: string) => t.replace(/ \((refused: port unreachable|no reply in \d+ ms)\)/, '');
+  it('hop reason and verdict: the same words but for the detail in parentheses', () => {
+    const a = queryHop('kube-dns', 'kube-dns', refused);
+    const b = queryHop('kube-dns', 'kube-dns', silent);
+    expect([a.outcome, a.rcode, b.outcome, b.rcode]).toEqual(['unreachable', 'ERROR', 'timeout', 'TIMEOUT']);
+    expect(a.reason).toBe('172.21.0.10:53 does not answer (refused: port unreachable)');
+    expect(b.reason).toBe('172.21.0.10:53 does not answer (no reply in 1500 ms)');
+    const down = (kubeDns: QueryResult) => healthVerdict({ hops: hops({ system: q('system', 'TIMEOUT'), listener: q('127.0.0.1:53', 'SERVFAIL'), kubeDns }), state: 'running', interrupted: false }).summary;
+    expect(down(refused)).toBe('Cluster names do not resolve on this host: CoreDNS (kube-dns 172.21.0.10:53) does not answer (refused: port unreachable)');
+    expect(head(down(refused))).toBe(head(down(silent)));
+    expect(head(a.reason!)).toBe(head(b.reason!));
+  });
+  it('other hops keep their own words (a listener refused on loopback is not rate-limited)', () => {
+    expect(queryHop('listener', 'listener', q('127.0.0.1:53', 'ERROR', [], '127.0.0.1:53 nothing answers (port unreachable: ECONNREFUSED)')).reason).toBe('127.0.0.1:53 nothing answers (port unreachable)');
   });
 });

@@ -10,7 +10,7 @@ import type { HostDnsStatus, QueryResult } from './types';
 import { LIVE_LOOP_FIX, LOOP_WINDOW_MS, type LiveLoop } from './live-loop';
 import type { HopKind, HopOutcome, HealthHop, HealthCause, HealthAction, HealthVerdict, HealthReport } from './health-report';
 import { GLIBC_DEFAULT_NAMESERVER, viaK2sWords } from './drift-route';
-import { errnoWords, isPortUnreachable, PORT_UNREACHABLE } from './probe-failure';
+import { doesNotAnswerWords, errnoWords, isPortUnreachable, PORT_UNREACHABLE, silenceDetail } from './probe-failure';
 import { reachesListenerAddress } from './listener-reach';
 import { RESOLVED_STUB_ADDRESSES } from './resolved-link';
 import { NOT_RESOLVER_FIX, NOT_RESOLVER_GUI_FIX } from './network-writer';
@@ -192,7 +192,7 @@ export function queryHop(id: string, kind: HopKind, r: QueryResult, needAnswer =
     ok,
     answers: r.answers.map((a) => a.data),
     rcode: r.rcode,
-    reason: ok ? null : [describeOutcome(outcome, r), recheckWords(r)].filter(Boolean).join('; '),
+    reason: ok ? null : [(kind === 'kube-dns' ? doesNotAnswerWords(r.server, { ...r, outcome }) : null) ?? describeOutcome(outcome, r), recheckWords(r)].filter(Boolean).join('; '),
     latencyMs: r.latencyMs,
   };
 }
@@ -408,6 +408,12 @@ export function healthVerdict(input: VerdictInput): HealthVerdict {
     };
   };
   const reasonOf = (h: HealthHop | undefined) => (h?.reason ? `: ${h.reason}` : '');
+  // CoreDNS refused or silent is one fact, "does not answer" (shared/probe-failure.ts DOES_NOT_ANSWER):
+  // the title names the address, so only which of the two follows, in parentheses.
+  const kubeDnsWhy = (h: HealthHop) => {
+    const detail = silenceDetail(h);
+    return detail ? ` (${detail})` : reasonOf(h);
+  };
   // A deleted (or dangling) /etc/resolv.conf is said as such, never as a file another program wrote (walk5 M5).
   const gone = input.keepRisk?.gone ?? null;
   const goneWords = gone ? `/etc/resolv.conf was ${gone} while K2s DNS ran` : null;
@@ -441,7 +447,7 @@ export function healthVerdict(input: VerdictInput): HealthVerdict {
     // in status and the window; red once their lookup fails too (the branch below the `resolves` block).
     // `status` still reads degraded (applyHealth): CoreDNS down is news for a script now, not in 30 s.
     if (kubeDns && !kubeDns.ok && kubeDns.outcome !== 'skipped' && kubeDns.outcome !== 'idle') {
-      return v('warn', 'coredns-down', kubeDns, `${hopTitle(kubeDns)} does not answer${reasonOf(kubeDns)}; cluster names resolve only from k2s-dnsproxy's cache until their TTL ends`, 'check-coredns');
+      return v('warn', 'coredns-down', kubeDns, `${hopTitle(kubeDns)} does not answer${kubeDnsWhy(kubeDns)}; cluster names resolve only from k2s-dnsproxy's cache until their TTL ends`, 'check-coredns');
     }
     // External names fail: an error for them (Diagnostics' upstream-answers says the same), with
     // the cause in the errno's words; the fix fits the mode (a followed network's nameserver is the network's to fix).
@@ -487,7 +493,7 @@ export function healthVerdict(input: VerdictInput): HealthVerdict {
   // dnsproxy answers SERVFAIL (or times out after its own upstream timeout) when CoreDNS is down:
   // that failure is CoreDNS's, not the listener's.
   if (kubeDnsDead && (kubeDns.outcome === 'timeout' || kubeDns.outcome === 'unreachable' || kubeDns.outcome === 'error' || kubeDns.outcome === 'refused' || kubeDns.outcome === 'servfail')) {
-    return v('error', 'coredns-down', kubeDns, `${NOT_RESOLVING}: ${hopTitle(kubeDns)} does not answer${reasonOf(kubeDns)}`, 'check-coredns');
+    return v('error', 'coredns-down', kubeDns, `${NOT_RESOLVING}: ${hopTitle(kubeDns)} does not answer${kubeDnsWhy(kubeDns)}`, 'check-coredns');
   }
   // Every listener silent while /etc/resolv.conf points at them: no name resolves, not only cluster names.
   const allDead = listeners.every((h) => h.outcome === 'timeout' || h.outcome === 'unreachable' || h.outcome === 'error');

@@ -49,3 +49,31 @@ export function noReplyWords(r: Pick<QueryResult, 'rcode' | 'error' | 'latencyMs
   if (r.rcode === 'TIMEOUT') return `no reply within ${Math.round((timeoutMs ?? r.latencyMs) / 100) / 10} s`;
   return `failed: ${r.error ?? r.rcode}`;
 }
+
+/**
+ * The one headline for a DNS server that gives no reply (issue 20, one message per fact): a
+ * server whose port is closed is refused at once (ICMP port unreachable) or, past the kernel's
+ * ICMP rate limit (icmp_ratelimit, icmp_msgs_per_sec in the kernel's ip-sysctl documentation),
+ * silent until the deadline — back-to-back probes of the same down CoreDNS read alternately one
+ * or the other. Both are this one fact; which one is the secondary detail (silenceDetail).
+ */
+export const DOES_NOT_ANSWER = 'does not answer';
+
+/**
+ * Which of the two ways a DNS server gave no reply, as the detail under DOES_NOT_ANSWER:
+ * `refused: port unreachable` (rcode ERROR with a refusal, hop outcome `unreachable`) or
+ * `no reply in N ms` (rcode TIMEOUT: the measured wait, ms). Null for any other result (a reply,
+ * or an errno such as ENETUNREACH, which keeps its own words: errnoWords). The rcode and outcome
+ * in the data stay as probed; only the words are one.
+ */
+export function silenceDetail(r: { rcode: string | null; error?: string | null; latencyMs: number | null; outcome?: string }): string | null {
+  if (r.rcode === 'TIMEOUT') return `no reply in ${Math.round(r.latencyMs ?? 0)} ms`;
+  const refused = r.outcome === 'unreachable' || (r.rcode === 'ERROR' && /ECONNREFUSED|port unreachable/i.test(r.error ?? ''));
+  return refused ? 'refused: port unreachable' : null;
+}
+
+/** `172.21.0.10:53 does not answer (no reply in 1500 ms)` for a silent or refused `server`; null otherwise (silenceDetail). */
+export function doesNotAnswerWords(server: string, r: Parameters<typeof silenceDetail>[0]): string | null {
+  const detail = silenceDetail(r);
+  return detail ? `${server} ${DOES_NOT_ANSWER} (${detail})` : null;
+}

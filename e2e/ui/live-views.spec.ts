@@ -70,3 +70,21 @@ test('Zones: opening the tab reads the zones at once when they are older than a 
   await asked;
   await expect(page.getByTestId('panel-zones').getByTestId('zone-cluster.local')).toBeVisible();
 });
+
+test('Cluster card: opened again after the API came back while another tab was shown, it asks at once (walk 7 L3)', async () => {
+  const card = page.getByTestId('panel-cluster');
+  await page.getByTestId('tab-overview').click();
+  await expect(card.getByTestId('cluster-state')).toHaveText('Reachable');
+  api.up = false;
+  await expect(card.getByTestId('cluster-state')).toHaveText('Unreachable', LIVE);
+  await page.getByTestId('tab-topology').click();
+  api.up = true;
+  // The condition under test is age: the card's answer gets older than CADENCE_MS.cluster (3 s)
+  // while another tab is shown (the walk: Overview opened 5 s after `api up`).
+  await page.waitForTimeout(3500);
+  const asked = page.waitForRequest((r) => r.url().endsWith('/api/cluster:status'), { timeout: 1500 });
+  await page.getByTestId('tab-overview').click();
+  // Well before the card's first poll tick (3 s): the open itself asked.
+  await asked;
+  await expect(card.getByTestId('cluster-state')).toHaveText('Reachable', { timeout: 2500 });
+});

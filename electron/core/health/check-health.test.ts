@@ -68,7 +68,7 @@ describe('checkHealth on a temp root (lifecycle deps)', () => {
     expect(s.state).toBe('degraded');
     expect(s.health?.verdict).toMatchObject({ level: 'error', cause: 'coredns-down', hopId: 'kube-dns' });
     // Walk 9 M1: the ClusterIP the check probed, as is (never a nested kubectl that leaves `ip route get ""`).
-    expect(s.messages[0]).toMatch(/^Cluster names do not resolve on this host: CoreDNS \(kube-dns 172\.21\.0\.10:53\) does not answer: .* — kubectl -n kube-system logs -l k8s-app=kube-dns .*ip route get 172\.21\.0\.10$/);
+    expect(s.messages[0]).toMatch(/^Cluster names do not resolve on this host: CoreDNS \(kube-dns 172\.21\.0\.10:53\) does not answer \(no reply in \d+ ms\) — kubectl -n kube-system logs -l k8s-app=kube-dns .*ip route get 172\.21\.0\.10$/);
   });
 });
 

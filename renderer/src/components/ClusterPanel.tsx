@@ -32,7 +32,14 @@ export function ClusterPanel() {
   const error = useCluster((s) => s.error);
   const lastReachable = useCluster((s) => s.lastReachable);
   const refresh = useCluster((s) => s.refresh);
-  usePoll(refresh, CADENCE_MS.cluster);
+  // Opened with an answer older than the cadence (another tab was on screen): ask at once. Every
+  // tick asks, even while a request to an API that stopped answering waits for its timeout, so
+  // "asks again every 3 s" holds and the card says Reachable one request after the API answers
+  // again (stores/cluster.ts keeps the newest answer).
+  const answeredAt = useCluster((s) => s.answeredAt);
+  const loading = useCluster((s) => s.loading);
+  const stale = !loading && (answeredAt === null || Date.now() - answeredAt > CADENCE_MS.cluster);
+  usePoll(refresh, CADENCE_MS.cluster, { overlap: true, atStart: stale });
   // While the API does not answer (or the backend does not), the facts below are the last known ones.
   const down = error !== null || (status !== null && status.state !== 'ok');
   const facts = down && lastReachable ? lastReachable.status : status;

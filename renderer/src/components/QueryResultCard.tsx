@@ -7,6 +7,7 @@ import { digCommand } from '../lib/dig-command';
 import { ttlText } from '../lib/log-counts';
 import { announcer } from './LiveRegion';
 import { resultLabel, resultTone } from '../lib/gai-words';
+import { doesNotAnswerWords, portUnreachableError } from '../../../shared/probe-failure';
 
 /** How long the copy button says "Copied" (ms). */
 export const COPIED_MS = 2000;
@@ -30,6 +31,12 @@ export function QueryResultCard({ result: asked, label, stale = false }: { resul
     announcer.say(ok ? `Copied: ${dig}` : 'Could not copy: the clipboard is not available; select the command and copy it by hand.');
   };
   const what = result.server === 'system' ? 'getent command' : 'dig command';
+  // A DNS server refused (port unreachable) or silent is one fact, as on the verdict and the
+  // Topology (shared/probe-failure.ts DOES_NOT_ANSWER); the rcode badge keeps which one.
+  // Only the probe's own words (electron/core/probes/dns-query.ts): a sentence the backend wrote
+  // instead (K2s DNS is not running…) says more and stays.
+  const probeWords = result.error === portUnreachableError(result.server) || /^no answer from \S+ over (UDP|TCP)$/.test(result.error ?? '');
+  const silent = result.transport === 'getaddrinfo' || !probeWords ? null : doesNotAnswerWords(result.server, result);
   return (
     <div className={`card${stale ? ' stale' : ''}`} data-testid="query-result" data-stale={String(stale)} aria-hidden={stale || undefined}>
       {stale && <p className="muted" data-testid="query-stale">Previous result ({result.name} {result.type}) — a new query is running.</p>}
@@ -38,7 +45,7 @@ export function QueryResultCard({ result: asked, label, stale = false }: { resul
         <span className={`badge ${resultTone(result)}`} data-testid="query-rcode" title={result.transport === 'getaddrinfo' ? 'getaddrinfo has no rcode: addresses, or its EAI_* error code' : 'DNS response code'}>{resultLabel(result)}</span>
         <span className="muted" data-testid="query-latency">{result.latencyMs} ms · {result.transport}</span>
       </div>
-      {result.error && <p className="error-text">{result.error}</p>}
+      {result.error && <p className="error-text" data-testid="query-error" title={silent ? result.error : undefined}>{silent ?? result.error}</p>}
       {result.answers.length > 0 ? (
         <table className="table mono" data-testid="query-answers">
           <tbody>

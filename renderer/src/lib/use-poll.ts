@@ -1,30 +1,26 @@
 /**
  * Polls while the calling component is mounted (its view is on screen) and the page is visible:
- * `fn` runs every `ms` (a run still in flight is not overlapped: the tick is skipped), and once
- * at once when the page becomes visible again. Intervals come from shared/cadence.ts.
+ * `fn` runs every `ms` (a run still in flight is not overlapped unless `opts.overlap`: the tick
+ * is skipped), at mount when `opts.atStart`, and once at once when the page becomes visible
+ * again. Intervals come from shared/cadence.ts; the timer is lib/poll-loop.ts.
  */
 import { useEffect, useRef } from 'react';
+import { startPoll, type PollOptions } from './poll-loop';
 
-/** Calls `fn` every `ms` while mounted and `document.visibilityState` is `visible`. */
-export function usePoll(fn: () => Promise<unknown> | void, ms: number): void {
+/** Calls `fn` every `ms` while mounted and `document.visibilityState` is `visible` (PollOptions). */
+export function usePoll(fn: () => Promise<unknown> | void, ms: number, opts: PollOptions = {}): void {
   const latest = useRef(fn);
   latest.current = fn;
+  // Read at mount only: the options say how this view opens and polls, not what it shows.
+  const at = useRef(opts);
   useEffect(() => {
-    let busy = false;
-    const tick = () => {
-      if (busy || document.visibilityState !== 'visible') return;
-      busy = true;
-      void Promise.resolve(latest.current()).finally(() => {
-        busy = false;
-      });
-    };
-    const timer = setInterval(tick, ms);
+    const loop = startPoll(() => latest.current(), ms, () => document.visibilityState === 'visible', at.current);
     const onVisible = () => {
-      if (document.visibilityState === 'visible') tick();
+      if (document.visibilityState === 'visible') loop.wake();
     };
     document.addEventListener('visibilitychange', onVisible);
     return () => {
-      clearInterval(timer);
+      loop.stop();
       document.removeEventListener('visibilitychange', onVisible);
     };
   }, [ms]);
