@@ -58,6 +58,18 @@ export interface HealthHop {
   reason: string | null;
   /** Round-trip time in ms, null when not a query. */
   latencyMs: number | null;
+  /**
+   * Resolver hop with outcome `original` only: true when no original is saved (no K2s state):
+   * the file is then the host's own, not a saved original (walk 9 L4; shared/health.ts
+   * resolverOwnerWords). Absent otherwise.
+   */
+  hostOwn?: boolean;
+  /**
+   * Resolver hop only: why start would refuse this file as the original (HostDnsStatus.startRefusal,
+   * preflight NOT_RESOLVER_FILE: "the new file is not text (it holds NUL bytes)"). A stopped host's
+   * own file start refuses is never drawn ✓ (walk 9 L2: doctor calls it an error). Absent otherwise.
+   */
+  startRefusal?: string;
 }
 
 /** Why cluster names do (not) resolve; one code per verdict, in path order. */

@@ -581,11 +581,21 @@ export function hopMark(h: HealthHop, verdict: Pick<HealthVerdict, 'level'>): Ho
   // Another program's file that still reaches the proxy: on the path, yet not K2s's (drift).
   if (h.kind === 'resolver' && h.outcome === 'foreign' && h.ok) return 'warn';
   if (h.ok) return 'ok';
-  if (off && h.kind === 'resolver' && h.outcome === 'original') return 'ok';
+  // …unless start would refuse that file (NOT_RESOLVER_FILE): doctor's error, never ✓ (walk 9 L2).
+  if (off && h.kind === 'resolver' && h.outcome === 'original' && !h.startRefusal) return 'ok';
   // Stopped: your nameservers answering a cluster name with NXDOMAIN/NODATA is expected, but the
   // name still does not resolve: neutral (–), neither ✓ nor ✗.
   if (off && h.kind === 'system' && (h.outcome === 'nxdomain' || h.outcome === 'nodata')) return 'idle';
   return 'fail';
+}
+
+/**
+ * The resolver hop's owner in words, as `status` and the Topology box print it: the outcome, except
+ * `original` with no original saved (HealthHop.hostOwn), which is "host's own" — "original" names
+ * a saved original, and none exists then (walk 9 L4).
+ */
+export function resolverOwnerWords(h: Pick<HealthHop, 'outcome' | 'hostOwn'>): string {
+  return h.outcome === 'original' && h.hostOwn ? "host's own" : h.outcome;
 }
 
 /** The CLI's symbol of a mark. */

@@ -23,6 +23,9 @@ import { healthProbes } from '../health/probes';
 import { checkHealth } from '../health/check-health';
 import { verdictFix, verdictLine } from '../../../shared/health';
 import { NOT_RESOLVER_FIX, NOT_RESOLVER_GUI_FIX } from '../../../shared/network-writer';
+import { formatStatus } from '../../cli/print';
+import { statusExitCode } from '../../cli/status-exit';
+import { topologyFromHealth } from '../../../renderer/src/lib/topology';
 
 const host = trackedHosts();
 const quiet = () => undefined;
@@ -250,5 +253,33 @@ describe('a /etc/resolv.conf start refuses: status and the verdict never offer s
     const s = await statusWithHealth(healthProbes(plain.deps), 'cli');
     expect(s.startRefusal).toBeUndefined();
     expect(s.health?.verdict).toMatchObject({ cause: 'stopped', action: 'start' });
+  });
+});
+
+// Walk 9 L2, L4: stopped, the resolver hop of a file start refuses is never ✓, and a file with nothing saved is "host's own".
+describe('status hop marks for a host file start refuses (walk 9 L2, L4)', () => {
+  it('NUL bytes beside a nameserver line: ✗ (doctor calls it an error), "host\'s own" (nothing saved), exit 0 (names resolve)', async () => {
+    const h = await host(ORIGINAL);
+    await networkWrites(h.root, Buffer.from('nameserver 192.0.2.53\n\0junk\n'));
+    h.world.systemAnswer = null;
+    const s = await statusWithHealth(healthProbes(h.deps), 'cli');
+    const out = formatStatus(s);
+    expect(out).toContain("  ✗ /etc/resolv.conf: host's own (nameservers 192.0.2.53)");
+    expect(out).not.toMatch(/✓ \/etc\/resolv\.conf/);
+    expect(s.health!.hops.find((x) => x.kind === 'resolver')!.reason).toBe("/etc/resolv.conf is this host's own file (nameservers 192.0.2.53): host apps do not ask k2s-dnsproxy; start would refuse it (NOT_RESOLVER_FILE): it is not text (it holds NUL bytes)");
+    // The host's resolver answers: README's exit table gives 0 for "stopped with your own resolver working".
+    expect(statusExitCode(s)).toBe(0);
+    expect(topologyFromHealth(s.health!).find((b) => b.id === 'resolver')).toMatchObject({ mark: 'fail', ok: false, detail: "owner: host's own · nameserver 192.0.2.53" });
+  });
+
+  it('garbage with nothing saved: "host\'s own", not "original"; a plain resolver file stays ✓', async () => {
+    const h = await host(JUNK);
+    h.world.systemAnswer = null;
+    const out = formatStatus(await statusWithHealth(healthProbes(h.deps), 'cli'));
+    expect(out).toMatch(/^  ✗ \/etc\/resolv\.conf: host's own$/m);
+    expect(out).not.toContain('/etc/resolv.conf: original');
+    const plain = await host(ORIGINAL);
+    plain.world.systemAnswer = null;
+    expect(formatStatus(await statusWithHealth(healthProbes(plain.deps), 'cli'))).toContain("  ✓ /etc/resolv.conf: host's own (nameservers 192.0.2.53)");
   });
 });
