@@ -45,7 +45,9 @@ export async function checkHealthPath(ctx: DoctorContext): Promise<DoctorFinding
     id: 'health',
     severity: SEVERITY[v.level],
     title: v.summary,
-    meaning: `The path of ${report.name}: ${report.hops.map(hopLine).join('; ')}.`,
+    // What Keep their file would do, said once in full here for the CLI: the fix names it in a clause;
+    // the window says it in the drift banner (walk 9 M3).
+    meaning: `The path of ${report.name}: ${report.hops.map(hopLine).join('; ')}.${v.keepRisk && !v.keepRisk.gone && (ctx.opts.frontEnd ?? 'cli') === 'cli' ? ` ${v.keepRisk.words}` : ''}`,
     fix: v.level === 'ok' ? null : verdictFix(v, ctx.opts.frontEnd ?? 'cli'),
     detail: { verdict: v, hops: report.hops, checkedAt: report.checkedAt },
   };
