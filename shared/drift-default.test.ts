@@ -120,7 +120,7 @@ describe('verdictKeepRisk: the drift verdict’s default, for the CLI fix (walk5
   it('a 0666 file whose nameserver is dead: the banner’s warning (dead first), and a plain stop restores too (refused)', () => {
     const status = { resolverOwner: 'foreign' as const, driftRoute: driftRoute('nameserver 10.99.99.99\n', LISTENERS), driftOwnerRefusal: owner, resolverStamp: 'abc' };
     const r = verdictKeepRisk(status, [silent]);
-    expect(r).toEqual({ words: 'Keeping their file stops K2s DNS and leaves /etc/resolv.conf pointing at 10.99.99.99:53, which does not answer now (getaddrinfo was refused in 3 ms (getaddrinfo EAI_AGAIN)): no name would resolve on this host.', stopRestores: true, gone: null, refused: 'it is writable by every user (mode 0666); K2s follows no file a user could write — fix it with sudo chmod o-w /etc/resolv.conf' });
+    expect(r).toEqual({ words: 'Keeping their file stops K2s DNS and leaves /etc/resolv.conf pointing at 10.99.99.99:53, which does not answer now (getaddrinfo was refused in 3 ms (getaddrinfo EAI_AGAIN)): no name would resolve on this host.', short: 'no name would resolve on this host after it', stopRestores: true, gone: null, refused: 'it is writable by every user (mode 0666); K2s follows no file a user could write — fix it with sudo chmod o-w /etc/resolv.conf' });
   });
   it('root’s 0644 file with a dead nameserver: the banner’s default only (a plain stop keeps it)', () => {
     const status = { resolverOwner: 'foreign' as const, driftRoute: driftRoute('nameserver 10.99.99.99\n', LISTENERS), resolverStamp: 'abc' };
@@ -132,6 +132,6 @@ describe('verdictKeepRisk: the drift verdict’s default, for the CLI fix (walk5
   it('a deleted file: gone, before no-nameserver, in words that say both choices put the original back', () => {
     const status = { resolverOwner: 'foreign' as const, driftRoute: driftRoute('', LISTENERS), driftGone: 'deleted', resolverStamp: 'absent' };
     expect(keepRisk(status, null)).toEqual({ kind: 'gone', what: 'deleted' });
-    expect(verdictKeepRisk(status, [])).toEqual({ words: '/etc/resolv.conf was deleted while K2s DNS ran, so there is no file of theirs to keep: both choices stop K2s DNS and put your saved original back, byte for byte.', stopRestores: true, gone: 'deleted', refused: null });
+    expect(verdictKeepRisk(status, [])).toEqual({ words: '/etc/resolv.conf was deleted while K2s DNS ran, so there is no file of theirs to keep: both choices stop K2s DNS and put your saved original back, byte for byte.', short: 'both choices put your saved original back', stopRestores: true, gone: 'deleted', refused: null });
   });
 });

@@ -89,6 +89,43 @@ export function keepRiskWords(risk: KeepRisk, route: Pick<DriftRoute, 'nameserve
 }
 
 /**
+ * What Keep their file leaves, without why K2s DNS did not follow the file (keepRiskWords says
+ * both): the Keep dialog's warning, and status's note when the follower's note already gives the
+ * reason (issue #20: one message per fact). E.g. "Keeping their file stops K2s DNS and leaves
+ * /etc/resolv.conf pointing at 127.0.0.1:53, where nothing answers then: no name would resolve on
+ * this host."
+ */
+export function keepRiskOutcome(risk: KeepRisk, route: Pick<DriftRoute, 'nameservers'> | null): string {
+  switch (risk.kind) {
+    case 'not-resolver':
+      return risk.leavesNone ? keepLeavesNoneWords(route ?? { nameservers: ['127.0.0.1'] }) : "Keeping their file leaves it, no resolver file, as this host's resolver.";
+    case 'refused':
+      return "Keeping their file lets whoever can write it choose this host's DNS.";
+    default:
+      return keepRiskWords(risk, route);
+  }
+}
+
+/**
+ * What Keep their file would do, in one short clause for the verdict line and status's health
+ * line, which point to where the long explanation is (the banner, status's note): e.g. "no name
+ * would resolve on this host after it" (walk 9 M3: the long sentence was in five places).
+ */
+export function keepRiskShort(risk: KeepRisk): string {
+  switch (risk.kind) {
+    case 'gone':
+      return 'both choices put your saved original back';
+    case 'not-resolver':
+      return risk.leavesNone ? 'no name would resolve on this host after it' : 'it leaves a file that is no resolver file as this host\'s resolver';
+    case 'no-nameserver':
+    case 'dead':
+      return 'no name would resolve on this host after it';
+    case 'refused':
+      return 'it lets whoever can write their file choose this host\'s DNS';
+  }
+}
+
+/**
  * What the health report says of the saved copy's nameservers (its upstream hops, probed by
  * every check while K2s DNS runs): 'answer' when one replied (any rcode), the reasons when all
  * were silent (timeout, refused, a socket error), null when the report has no upstream hop or
@@ -109,12 +146,12 @@ export function savedNameserversNow(status: Pick<HostDnsStatus, 'resolverStamp'>
  * default or the file is not drift. `stopRestores` is the same rule without the health check
  * (keepRisk(status, null)), which is what a plain stop applies (teardown.ts restoreByDefault).
  */
-export function verdictKeepRisk(status: Pick<HostDnsStatus, 'resolverOwner' | 'driftRoute' | 'driftOwnerRefusal' | 'driftFileRefusal' | 'driftGone' | 'resolverStamp' | 'startRefusal'>, hops: HealthReport['hops']): { words: string; stopRestores: boolean; gone: string | null; refused: string | null; startRefuses?: boolean } | null {
+export function verdictKeepRisk(status: Pick<HostDnsStatus, 'resolverOwner' | 'driftRoute' | 'driftOwnerRefusal' | 'driftFileRefusal' | 'driftGone' | 'resolverStamp' | 'startRefusal'>, hops: HealthReport['hops']): { words: string; short: string; stopRestores: boolean; gone: string | null; refused: string | null; startRefuses?: boolean } | null {
   if (status.resolverOwner !== 'foreign') return null;
   const risk = keepRisk(status, { hops, forResolver: status.resolverStamp ?? null });
   if (!risk) return null;
   // A start after Keep their file judges that file (preflight NOT_RESOLVER_FILE): the fix says whether it would refuse it.
-  return { words: keepRiskWords(risk, status.driftRoute ?? null), stopRestores: keepRisk(status, null) !== null, gone: risk.kind === 'gone' ? risk.what : null, refused: risk.kind === 'gone' ? null : followerRefusal(status), ...(risk.kind !== 'gone' && status.startRefusal ? { startRefuses: true } : {}) };
+  return { words: keepRiskWords(risk, status.driftRoute ?? null), short: keepRiskShort(risk), stopRestores: keepRisk(status, null) !== null, gone: risk.kind === 'gone' ? risk.what : null, refused: risk.kind === 'gone' ? null : followerRefusal(status), ...(risk.kind !== 'gone' && status.startRefusal ? { startRefuses: true } : {}) };
 }
 
 /**

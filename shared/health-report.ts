@@ -58,6 +58,18 @@ export interface HealthHop {
   reason: string | null;
   /** Round-trip time in ms, null when not a query. */
   latencyMs: number | null;
+  /**
+   * Resolver hop with outcome `original` only: true when no original is saved (no K2s state):
+   * the file is then the host's own, not a saved original (walk 9 L4; shared/health.ts
+   * resolverOwnerWords). Absent otherwise.
+   */
+  hostOwn?: boolean;
+  /**
+   * Resolver hop only: why start would refuse this file as the original (HostDnsStatus.startRefusal,
+   * preflight NOT_RESOLVER_FILE: "the new file is not text (it holds NUL bytes)"). A stopped host's
+   * own file start refuses is never drawn ✓ (walk 9 L2: doctor calls it an error). Absent otherwise.
+   */
+  startRefusal?: string;
 }
 
 /** Why cluster names do (not) resolve; one code per verdict, in path order. */
@@ -113,9 +125,12 @@ export interface HealthVerdict {
    * (a start would save that refused file as the original); `startRefuses`: true when a start
    * after Keep their file would refuse that file instead (NOT_RESOLVER_FILE,
    * HostDnsStatus.startRefusal: NUL bytes…), so the fix says that, not that start saves it.
-   * Absent when Keep their file is the default. verdictFix turns it into the fix's words.
+   * `short`: the same risk in one clause (shared/drift-default.ts keepRiskShort), which the
+   * verdict's fix says; the long `words` are said once where the choice is (the banner, status's
+   * note, doctor's meaning: walk 9 M3). Absent when Keep their file is the default. verdictFix
+   * turns it into the fix's words.
    */
-  keepRisk?: { words: string; stopRestores: boolean; gone: string | null; refused?: string | null; startRefuses?: boolean } | null;
+  keepRisk?: { words: string; short?: string; stopRestores: boolean; gone: string | null; refused?: string | null; startRefuses?: boolean } | null;
   /**
    * Only with action `check-coredns`: the kube-dns ClusterIP the check probed (the kube-dns hop's
    * address, e.g. `172.21.0.10`), so the CLI fix routes to it as printed (verdictFix).

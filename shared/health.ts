@@ -103,21 +103,33 @@ export function fixText(action: HealthAction | null, frontEnd: FrontEnd): string
 /**
  * The fix of verdict `v` in the words of `frontEnd`: fixText, except for a drift verdict whose
  * default is Restore my original (v.keepRisk, the drift banner's rule in shared/drift-default.ts):
- * then Restore my original comes first as the default and Keep their file second with the
- * banner's warning, so the CLI, the window's verdict, the banner and a plain `stop` name one
- * default (walk5 H1: status printed Keep as "the default" for a file stop restores over).
+ * then Restore my original comes first as the default and Keep their file second with what it
+ * would do in one clause (keepRisk.short), so the CLI, the window's verdict, the banner and a plain
+ * `stop` name one default (walk5 H1: status printed Keep as "the default" for a file stop restores
+ * over). The long explanation is not repeated here (walk 9 M3, issue #20 "one message per fact"):
+ * the window's verdict points to the banner, which says it; the CLI's status prints it once as a
+ * note and doctor in its finding's meaning.
  * For a deleted file both choices put the saved original back, so the fix is a plain stop. For a
  * file the follower refused (keepRisk.refused) Keep their file is a stop only, as the banner's
  * button: no start is chained to it (it would save the refused file as the original, walk 7 M1).
+ * `restoreName`: the restore choice as the banner's button names it (shared/saved-copy.ts
+ * restoreLabel: after a follow "Restore the saved file (written by … at …)", walk 9 L1); defaults to
+ * DRIFT_CHOICE.restore.label.
  */
-export function verdictFix(v: Pick<HealthVerdict, 'action' | 'keepRisk' | 'kubeDnsIp'>, frontEnd: FrontEnd): string | null {
+export function verdictFix(v: Pick<HealthVerdict, 'action' | 'keepRisk' | 'kubeDnsIp'>, frontEnd: FrontEnd, restoreName: string = DRIFT_CHOICE.restore.label): string | null {
   if (v.action === 'check-coredns' && frontEnd === 'cli') return checkCorednsCli(v.kubeDnsIp ?? null);
   const risk = v.keepRisk;
-  if (!risk || (v.action !== 'restore' && v.action !== 'restore-via')) return fixText(v.action, frontEnd);
+  if (!risk || (v.action !== 'restore' && v.action !== 'restore-via')) {
+    // The plain drift fix names both buttons: the restore one as the banner shows it.
+    const text = fixText(v.action, frontEnd);
+    return text && (v.action === 'restore' || v.action === 'restore-via') ? text.split(`"${DRIFT_CHOICE.restore.label}"`).join(`"${restoreName}"`) : text;
+  }
   const keep = DRIFT_CHOICE.keep;
   const restore = DRIFT_CHOICE.restore;
   const start = cliCommand('start', true);
-  const warning = risk.words.replace(/\.$/, '');
+  // What Keep would do in one clause; where it is explained at length (walk 9 M3).
+  const short = risk.short ?? risk.words.replace(/\.$/, '');
+  const why = frontEnd === 'gui' ? ' (the banner says why)' : '';
   if (risk.gone) {
     if (v.action === 'restore-via') {
       return frontEnd === 'gui'
@@ -132,8 +144,8 @@ export function verdictFix(v: Pick<HealthVerdict, 'action' | 'keepRisk' | 'kubeD
   const which = risk.stopRestores ? 'the default' : `the banner's default; a plain ${cliCommand('stop', true)} keeps theirs`;
   if (v.action === 'restore-via') {
     return frontEnd === 'gui'
-      ? `Nothing is broken now, you can leave K2s DNS running; to end the drift, choose "${restore.label}" (the default) in the banner at the top, not "${keep.label}": ${warning}`
-      : `nothing is broken now; to end the drift: ${restore.cli} (${which}; not --on-drift keep: ${warning})`;
+      ? `Nothing is broken now, you can leave K2s DNS running; to end the drift, choose "${restoreName}" (the default) in the banner at the top, not "${keep.label}": ${short}${why}`
+      : `nothing is broken now; to end the drift: ${restore.cli} (${which}; not --on-drift keep: ${short})`;
   }
   // A file the follower refused (its owner or mode, no resolver file, no nameserver but the proxy's):
   // Keep their file only stops, as the banner's button does; a start after it would save that very
@@ -143,12 +155,12 @@ export function verdictFix(v: Pick<HealthVerdict, 'action' | 'keepRisk' | 'kubeD
     const after = risk.startRefuses ? 'a start would refuse it (NOT_RESOLVER_FILE) until /etc/resolv.conf is replaced with a resolver file' : 'a start would save it as your original';
     const noStart = `no start after it: K2s DNS refused to follow their file (${risk.refused.replace(/\.$/, '')}), and ${after}`;
     return frontEnd === 'gui'
-      ? `Choose "${restore.label}" (the default) in the banner at the top, then Start; "${keep.label}" only stops (${noStart.replace('a start', 'Start')})`
-      : `"${restore.label}" (${which}): ${restore.cli} && ${start}; or "${keep.label}", which only stops: ${keep.cli} (${noStart}). ${risk.words}`;
+      ? `Choose "${restoreName}" (the default) in the banner at the top, then Start; "${keep.label}" only stops (${noStart.replace('a start', 'Start')})`
+      : `"${restoreName}" (${which}): ${restore.cli} && ${start}; or "${keep.label}", which only stops: ${keep.cli} (${noStart})`;
   }
   return frontEnd === 'gui'
-    ? `Choose "${restore.label}" (the default) or "${keep.label}" in the banner at the top, then Start`
-    : `"${restore.label}" (${which}): ${restore.cli} && ${start}; or "${keep.label}": ${keep.cli} && ${start}. ${risk.words}`;
+    ? `Choose "${restoreName}" (the default) or "${keep.label}" in the banner at the top, then Start`
+    : `"${restoreName}" (${which}): ${restore.cli} && ${start}; or "${keep.label}" (${short}): ${keep.cli} && ${start}`;
 }
 
 /**
@@ -536,9 +548,9 @@ export function shortName(name: string): string {
   return name.toLowerCase().replace(/\.$/, '');
 }
 
-/** The verdict line with its fix for one front end, e.g. "… K2s DNS is stopped — Start". */
-export function verdictLine(v: HealthVerdict, frontEnd: FrontEnd): string {
-  const fix = verdictFix(v, frontEnd);
+/** The verdict line with its fix for one front end, e.g. "… K2s DNS is stopped — Start"; `restoreName` as verdictFix's. */
+export function verdictLine(v: HealthVerdict, frontEnd: FrontEnd, restoreName?: string): string {
+  const fix = verdictFix(v, frontEnd, restoreName);
   return fix && v.level !== 'ok' ? `${v.summary} — ${fix}` : v.summary;
 }
 
@@ -549,6 +561,12 @@ export function verdictLine(v: HealthVerdict, frontEnd: FrontEnd): string {
  */
 export function applyHealth(status: HostDnsStatus, report: HealthReport, frontEnd: FrontEnd): HostDnsStatus {
   const v = report.verdict;
+  // The CLI's one note on what Keep their file would do (walk 9 M3): the health line says it in a
+  // clause (verdictFix); the window's banner says it in full. A file that is no resolver file has
+  // status's own note (electron/core/lifecycle/status.ts), with what a plain stop does.
+  const risk = v.keepRisk;
+  const note = frontEnd === 'cli' && risk && !risk.gone && !status.driftFileRefusal ? risk.words : null;
+  if (note) status = { ...status, messages: [...status.messages, note] };
   if (status.state !== 'running' || v.level === 'ok') return { ...status, health: report };
   // CoreDNS down while the proxy's cache still answers is amber in the verdict, yet the proxy cannot reach the cluster: degraded.
   const state = v.level === 'error' || v.cause === 'coredns-down' ? 'degraded' : status.state;
@@ -587,11 +605,21 @@ export function hopMark(h: HealthHop, verdict: Pick<HealthVerdict, 'level'>): Ho
   // Another program's file that still reaches the proxy: on the path, yet not K2s's (drift).
   if (h.kind === 'resolver' && h.outcome === 'foreign' && h.ok) return 'warn';
   if (h.ok) return 'ok';
-  if (off && h.kind === 'resolver' && h.outcome === 'original') return 'ok';
+  // …unless start would refuse that file (NOT_RESOLVER_FILE): doctor's error, never ✓ (walk 9 L2).
+  if (off && h.kind === 'resolver' && h.outcome === 'original' && !h.startRefusal) return 'ok';
   // Stopped: your nameservers answering a cluster name with NXDOMAIN/NODATA is expected, but the
   // name still does not resolve: neutral (–), neither ✓ nor ✗.
   if (off && h.kind === 'system' && (h.outcome === 'nxdomain' || h.outcome === 'nodata')) return 'idle';
   return 'fail';
+}
+
+/**
+ * The resolver hop's owner in words, as `status` and the Topology box print it: the outcome, except
+ * `original` with no original saved (HealthHop.hostOwn), which is "host's own" — "original" names
+ * a saved original, and none exists then (walk 9 L4).
+ */
+export function resolverOwnerWords(h: Pick<HealthHop, 'outcome' | 'hostOwn'>): string {
+  return h.outcome === 'original' && h.hostOwn ? "host's own" : h.outcome;
 }
 
 /** The CLI's symbol of a mark. */

@@ -6,7 +6,7 @@
  * follow does not change the copy, so the copy is named by the followed change whose time is
  * savedAt, not by the newest change. Pure module.
  */
-import type { NetworkChangeView } from './types';
+import type { HostDnsStatus, NetworkChangeView } from './types';
 import { writerName } from './network-writer';
 import { cliCommand, DRIFT_CHOICE, type FrontEnd } from './fix';
 
@@ -25,8 +25,8 @@ export function savedCopyWords(followed: NetworkChangeView | null, time: (ms: nu
 
 /**
  * The "Saved original" line of status and the Host DNS card: who wrote the file a plain stop
- * restores and when. A followed file is named by its writer (`written by an unknown program (no
- * header) at 12:05:00, followed while K2s DNS ran`), never by the tool that saved the copy;
+ * restores and when. A followed file is named by its writer (`written by another program (the file
+ * does not say which) at 12:05:00, followed while K2s DNS ran`), never by the tool that saved the copy;
  * start's copy is the file in place at Start, saved by k2s-dns (or K2s's own CLI).
  */
 export function savedOriginalWords(savedAt: string, savedBy: 'k2s-dns' | 'k2s-cli' | null, followed: NetworkChangeView | null, time: (ms: number) => string): string {
@@ -57,11 +57,24 @@ export function restoreLabel(followed: NetworkChangeView | null, fromStart: bool
 }
 
 /**
+ * The drift restore's label for `status`, as the banner's button shows it (restoreLabel over the
+ * followed change that made the saved copy, among the status's and `more`, e.g. the window's
+ * network-change history): the one function the banner, the window's verdict and `status`'s
+ * health line name that choice with (walk 9 L1). `fromStart`: the Host DNS card's "Stop puts
+ * back" select chose the file from before Start (read only when the status has one).
+ */
+export function driftRestoreLabel(status: Pick<HostDnsStatus, 'networkChange' | 'followedChange' | 'savedAt' | 'startCopy'> | null, more: readonly (NetworkChangeView | null | undefined)[], fromStart: boolean, time: (ms: number) => string): string {
+  const followed = followedCopy([status?.networkChange, status?.followedChange, ...more], status?.savedAt);
+  return restoreLabel(followed, fromStart && !!status?.startCopy, status?.startCopy?.savedAt ?? null, time);
+}
+
+/**
  * Status's sentence while drift lasts after a follow with the file from before Start kept: which
- * file each restore puts back, with its command (CLI) or control (window), e.g. "\"Restore my
- * original\" (`sudo k2s-dns stop --on-drift restore`) puts back the saved file written by an
- * unknown program (no header) at 12:05:00 UTC, not the file from before Start (12:00:00 UTC);
- * `sudo k2s-dns stop --on-drift restore --restore start` puts that one back over their file."
+ * file each restore puts back, with its command (CLI) or control (window), the restore named as the
+ * banner's button (restoreLabel, walk 9 L1), which names the saved file once, e.g. "\"Restore the
+ * saved file (written by another program (the file does not say which) at 12:05:00 UTC)\" (`sudo k2s-dns stop
+ * --on-drift restore`) puts that file back, not the file from before Start (12:00:00 UTC); `sudo
+ * k2s-dns stop --on-drift restore --restore start` puts that one back over their file."
  */
 export function restoreChoiceWords(followed: NetworkChangeView, startSavedAt: string, time: (ms: number) => string, frontEnd: FrontEnd): string {
   const at = (iso: string) => (Number.isNaN(Date.parse(iso)) ? iso : time(Date.parse(iso)));
@@ -69,5 +82,5 @@ export function restoreChoiceWords(followed: NetworkChangeView, startSavedAt: st
   const start = `the file from before Start (${at(startSavedAt)})`;
   return frontEnd === 'gui'
     ? `With the drift, the banner's restore puts back what "Stop puts back" beside Stop names: ${saved} (the newest, the default) or ${start}.`
-    : `"${DRIFT_CHOICE.restore.label}" (\`${DRIFT_CHOICE.restore.cli}\`) puts back ${saved}, not ${start}; \`${cliCommand('stop --on-drift restore --restore start', true)}\` puts that one back over their file.`;
+    : `"${restoreLabel(followed, false, null, time)}" (\`${DRIFT_CHOICE.restore.cli}\`) puts that file back, not ${start}; \`${cliCommand('stop --on-drift restore --restore start', true)}\` puts that one back over their file.`;
 }

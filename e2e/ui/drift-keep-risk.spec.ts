@@ -11,6 +11,8 @@
  *   directive) whose nameserver answers: Restore my original is the default, and the banner
  *   gives the follower's reason in one sentence (issue 20, M6); one glibc reads as naming no
  *   nameserver (NUL bytes) adds that no name would resolve, in the banner and the Keep dialog (walk 7 H1);
+ *   that long sentence is in the window once, in the banner; the verdict says the outage in one
+ *   clause and points to the banner, naming the restore as the banner's button does (walk 9 M3, L1);
  * - a NUL-byte file naming a nameserver: the verdict's Keep their file says a start would refuse
  *   it (NOT_RESOLVER_FILE), not save it (walk 8 L5); once kept (stopped), the verdict names
  *   start's refusal and gives start's own fix, never "press Start in Host DNS below" (walk 8 H1, M3);
@@ -23,7 +25,7 @@ import { startWebServer, type WebServer } from '../../electron/web/server';
 import { checkHealth } from '../../electron/core/health/check-health';
 import { driftRoute } from '../../shared/drift-route';
 import { NOT_RESOLVER_GUI_FIX, notResolverFileRefusal, resolverOwnerRefusal, startRefusesResolverFile } from '../../shared/network-writer';
-import type { QueryResult } from '../../shared/types';
+import type { HostDnsStatus, NetworkChangeView, QueryResult } from '../../shared/types';
 import { RENDERER_DIR } from './serve-fake';
 
 const servers: WebServer[] = [];
@@ -32,21 +34,22 @@ test.afterAll(async () => {
 });
 
 /** A running fake whose /etc/resolv.conf another program replaced with `theirs` (stamp `stamp`); getaddrinfo answers `lookup` for it. */
-async function serveDrift(theirs: string, opts: { dead: boolean; ownerRefusal: string | null; fileRefusal?: string | null; startRefusal?: string | null; stopMessage?: string }): Promise<WebServer> {
+async function serveDrift(theirs: string, opts: { dead: boolean; ownerRefusal: string | null; fileRefusal?: string | null; startRefusal?: string | null; stopMessage?: string; resolves?: boolean; extra?: Partial<HostDnsStatus> }): Promise<WebServer> {
   const fake = createFakeBackend({ stepDelayMs: 30, logIntervalMs: 500, running: true, ...(opts.stopMessage ? { stopMessage: opts.stopMessage } : {}) });
   const patched: AppBackend = {
     ...fake,
     dnsStatus: async (i) => {
       const s = await fake.dnsStatus(i);
       if (s.state !== 'running') return s;
-      return { ...s, resolverOwner: 'foreign', resolverStamp: 'theirs-1', driftRoute: driftRoute(theirs, s.listeners.map((l) => l.address)), ...(opts.ownerRefusal ? { driftOwnerRefusal: opts.ownerRefusal } : {}), ...(opts.fileRefusal ? { driftFileRefusal: opts.fileRefusal } : {}), ...(opts.startRefusal ? { startRefusal: opts.startRefusal } : {}), messages: ['/etc/resolv.conf was changed by someone else while K2s ran; Resolver diff shows how.'] };
+      return { ...s, resolverOwner: 'foreign', resolverStamp: 'theirs-1', driftRoute: driftRoute(theirs, s.listeners.map((l) => l.address)), ...(opts.ownerRefusal ? { driftOwnerRefusal: opts.ownerRefusal } : {}), ...(opts.fileRefusal ? { driftFileRefusal: opts.fileRefusal } : {}), ...(opts.startRefusal ? { startRefusal: opts.startRefusal } : {}), messages: ['/etc/resolv.conf was changed by someone else while K2s ran; Resolver diff shows how.'], ...(opts.extra ?? {}) };
     },
     healthCheck: () =>
       checkHealth({
         status: () => patched.dnsStatus({}),
         resolvConfText: async () => theirs,
         // As measured: getaddrinfo returns EAI_AGAIN in a few ms when the route to the nameserver is gone.
-        lookup: async (name): Promise<QueryResult> => (opts.dead ? { name, type: 'A', server: 'system', transport: 'getaddrinfo', rcode: 'TIMEOUT', answers: [], latencyMs: 3, error: 'getaddrinfo EAI_AGAIN' } : { name, type: 'A', server: 'system', transport: 'getaddrinfo', rcode: 'NXDOMAIN', answers: [], latencyMs: 4 }),
+        // `resolves`: their file still reaches the proxy (no nameserver line: glibc asks 127.0.0.1), which answers.
+        lookup: async (name): Promise<QueryResult> => (opts.resolves ? { name, type: 'A', server: 'system', transport: 'getaddrinfo', rcode: 'NOERROR', answers: [{ name, type: 'A', ttl: 30, data: '172.21.0.1' }], latencyMs: 2 } : opts.dead ? { name, type: 'A', server: 'system', transport: 'getaddrinfo', rcode: 'TIMEOUT', answers: [], latencyMs: 3, error: 'getaddrinfo EAI_AGAIN' } : { name, type: 'A', server: 'system', transport: 'getaddrinfo', rcode: 'NXDOMAIN', answers: [], latencyMs: 4 }),
         query: (q) => fake.queryRun({ name: q.name, type: q.type, target: q.server, transport: 'udp' }),
         now: Date.now,
       }),
@@ -107,8 +110,8 @@ test('a file the follower refused as not a resolver file: Restore my original is
   await expect(page.getByTestId('drift-lead')).not.toContainText('usually knows the current network better');
 });
 
-// Walk 7 H1: garbage glibc reads as naming no nameserver (NUL bytes): the banner AND the Keep
-// dialog add the no-nameserver warning to the follower's reason.
+// Walk 7 H1: garbage glibc reads as naming no nameserver (NUL bytes): the banner adds the
+// no-nameserver warning to the follower's reason; the Keep dialog says what Keep does (walk 9 M3).
 test('a NUL-byte file with no nameserver line: banner and Keep dialog both say no name would resolve', async ({ page }) => {
   const theirs = 'this is not\0 a resolver {{{ garbage\n';
   const server = await serveDrift(theirs, { dead: false, ownerRefusal: null, fileRefusal: notResolverFileRefusal(Buffer.from(theirs)) });
@@ -119,7 +122,47 @@ test('a NUL-byte file with no nameserver line: banner and Keep dialog both say n
   await expect(warning).toHaveText(words);
   await expect(page.getByTestId('drift-restore')).toHaveText('Restore my original… (default)');
   await page.getByTestId('drift-keep').click();
-  await expect(page.getByTestId('confirm-keep-warning')).toHaveText(words);
+  // The dialog confirms the action: its consequence only, not the follower's reason again (walk 9 M3).
+  await expect(page.getByTestId('confirm-keep-warning')).toHaveText('Keeping their file stops K2s DNS and leaves /etc/resolv.conf pointing at 127.0.0.1:53, where nothing answers then: no name would resolve on this host.');
+});
+
+// Walk 9 M3 (issue #20 "one message per fact"): the NUL-byte drift as the walk made it, K2s DNS
+// running and host apps still going through it. The long explanation is in the banner only; the
+// verdict says the outage in one clause and points to the banner; at 900×700 the banner's buttons
+// are on the first screen.
+test('walk 9 M3: a NUL-byte drift while running — the long sentence once (the banner), the verdict short', async ({ page }) => {
+  await page.setViewportSize({ width: 900, height: 700 });
+  const theirs = '\0\0\0garbage\0\n';
+  const server = await serveDrift(theirs, { dead: false, resolves: true, ownerRefusal: null, fileRefusal: notResolverFileRefusal(Buffer.from(theirs)) });
+  await page.goto(server.url);
+  const warning = page.getByTestId('drift-keep-warning');
+  await expect(warning).toHaveAttribute('data-risk', 'not-resolver', { timeout: 15_000 });
+  await expect(page.getByTestId('verdict')).toHaveAttribute('data-cause', 'drift');
+  const verdict = page.getByTestId('verdict-text');
+  await expect(verdict).toContainText(' — Nothing is broken now, you can leave K2s DNS running; to end the drift, choose "Restore my original" (the default) in the banner at the top, not "Keep their file": no name would resolve on this host after it (the banner says why)');
+  await expect(verdict).not.toContainText('did not follow their file');
+  await expect(verdict).not.toContainText('where nothing answers then');
+  const text = await page.locator('body').innerText();
+  expect(text.split('where nothing answers then')).toHaveLength(2);
+  expect(text.split('K2s DNS did not follow their file')).toHaveLength(2);
+  // The choice is on the first screen.
+  const box = await page.getByTestId('drift-restore').boundingBox();
+  expect(box!.y + box!.height).toBeLessThanOrEqual(700);
+});
+
+// Walk 9 L1: after a followed file the banner's restore button is named after that file; the verdict names the same button.
+test('walk 9 L1: after a followed file, the verdict names the restore as the banner\'s button does', async ({ page }) => {
+  const theirs = '\0\0\0garbage\0\n';
+  const change: NetworkChangeView = { at: new Date().toISOString(), outcome: 'followed', writer: 'an unknown program', evidence: '', how: '/etc/resolv.conf replaced by a regular file', from: ['192.0.2.53'], to: ['192.0.2.88'] };
+  const server = await serveDrift(theirs, { dead: false, resolves: true, ownerRefusal: null, fileRefusal: notResolverFileRefusal(Buffer.from(theirs)), extra: { savedAt: change.at, savedBy: 'k2s-dns', networkChange: change, followedChange: change } });
+  await page.goto(server.url);
+  await expect(page.getByTestId('drift-keep-warning')).toHaveAttribute('data-risk', 'not-resolver', { timeout: 15_000 });
+  const button = page.getByTestId('drift-restore');
+  await expect(button).toHaveText(/^Restore the saved file \(written by an unknown program \(no header\) at \d\d:\d\d:\d\d\)… \(default\)$/);
+  const label = (await button.innerText()).replace(/… \(default\)$/, '');
+  const verdict = page.getByTestId('verdict-text');
+  await expect(verdict).toContainText(`choose "${label}" (the default) in the banner at the top`);
+  await expect(verdict).not.toContainText('Restore my original');
 });
 
 // Walk 8 M2: the stop result once quoted a NUL file's first line as 64 `\u0000` escapes, one

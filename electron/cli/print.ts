@@ -5,7 +5,8 @@ import { hopLine } from '../core/doctor/health';
 import { stepWarns } from '../../shared/step-warn';
 import { proxyExitSentence } from '../../shared/proxy-exit';
 import { terminalSafe } from './terminal-safe';
-import { localTimes } from '../../shared/clock';
+import { localTimes, timeText } from '../../shared/clock';
+import { driftRestoreLabel } from '../../shared/saved-copy';
 
 // Every value from the cluster, a DNS answer or the host goes through t() (terminal-safe.ts).
 const t = terminalSafe;
@@ -32,7 +33,8 @@ export { formatZones } from './print-zones';
 /** Host DNS status for people. */
 export function formatStatus(s: HostDnsStatus): string {
   const lines = [`K2s DNS: ${s.state}`];
-  const verdict = s.health ? verdictLine(s.health.verdict, 'cli') : null;
+  // The restore choice named as the banner names it (after a follow: the saved file's writer and time, walk 9 L1).
+  const verdict = s.health ? verdictLine(s.health.verdict, 'cli', driftRestoreLabel(s, [], false, timeText)) : null;
   if (s.health && verdict) {
     lines.push(`health:     ${t(verdict)}`);
     for (const h of s.health.hops) lines.push(`  ${HOP_SYMBOL[hopMark(h, s.health.verdict)]} ${t(hopLine(h))}`);

@@ -1,6 +1,6 @@
 /** Doctor check `health`: the end-to-end path verdict (shared/health.ts), so doctor never says "0 errors" while cluster names fail. */
 import type { DoctorFinding, DoctorSeverity } from '../../../shared/doctor';
-import { verdictFix, hopGot, hopTitle, type HealthHop, type HealthReport } from '../../../shared/health';
+import { verdictFix, hopGot, hopTitle, resolverOwnerWords, type HealthHop, type HealthReport } from '../../../shared/health';
 import { checkHealth } from '../health/check-health';
 import { healthProbes } from '../health/probes';
 import type { DoctorContext } from './context';
@@ -9,7 +9,7 @@ const SEVERITY: Record<HealthReport['verdict']['level'], DoctorSeverity> = { ok:
 
 /** One hop as text: `CoreDNS (kube-dns 172.21.0.10:53): TIMEOUT in 1500 ms`, `k2s-dnsproxy 127.0.0.1:53: refused in 1 ms — 127.0.0.1:53 nothing answers (port unreachable)`. */
 export function hopLine(h: HealthHop): string {
-  if (h.kind === 'resolver') return `${hopTitle(h)}: ${h.outcome}${h.answers.length ? ` (nameservers ${h.answers.join(', ')})` : ''}`;
+  if (h.kind === 'resolver') return `${hopTitle(h)}: ${resolverOwnerWords(h)}${h.answers.length ? ` (nameservers ${h.answers.join(', ')})` : ''}`;
   if (h.outcome === 'idle' || h.outcome === 'skipped') return `${hopTitle(h)}: ${h.reason ?? h.outcome}`;
   // A closed port, or getaddrinfo's TIMEOUT in 10 ms, was a refusal (shared/health.ts hopGot), not a timeout.
   const got = hopGot(h);
@@ -45,7 +45,9 @@ export async function checkHealthPath(ctx: DoctorContext): Promise<DoctorFinding
     id: 'health',
     severity: SEVERITY[v.level],
     title: v.summary,
-    meaning: `The path of ${report.name}: ${report.hops.map(hopLine).join('; ')}.`,
+    // What Keep their file would do, said once in full here for the CLI: the fix names it in a clause;
+    // the window says it in the drift banner (walk 9 M3).
+    meaning: `The path of ${report.name}: ${report.hops.map(hopLine).join('; ')}.${v.keepRisk && !v.keepRisk.gone && (ctx.opts.frontEnd ?? 'cli') === 'cli' ? ` ${v.keepRisk.words}` : ''}`,
     fix: v.level === 'ok' ? null : verdictFix(v, ctx.opts.frontEnd ?? 'cli'),
     detail: { verdict: v, hops: report.hops, checkedAt: report.checkedAt },
   };

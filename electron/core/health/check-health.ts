@@ -66,7 +66,12 @@ export function resolverHop(status: HostDnsStatus, text: string | null): HealthH
   } else if (status.resolverOwner === 'foreign') {
     reason = `/etc/resolv.conf was rewritten by ${status.driftWriter ?? 'another program'}: nameservers ${nameservers.join(', ') || 'none'}`;
   } else if (status.resolverOwner === 'original') {
-    reason = `/etc/resolv.conf is your original (nameservers ${nameservers.join(', ') || 'none'}): host apps do not ask k2s-dnsproxy`;
+    // "original" names a saved original; with nothing saved it is the host's own file (walk 9 L4).
+    const own = status.savedAt === null && !status.stateUnreadable;
+    reason = `/etc/resolv.conf is ${own ? "this host's own file" : 'your original'} (nameservers ${nameservers.join(', ') || 'none'}): host apps do not ask k2s-dnsproxy`;
+    // A file start refuses (NOT_RESOLVER_FILE) is never the healthy stopped state (walk 9 L2).
+    if (status.startRefusal) reason = `${reason}; start would refuse it (NOT_RESOLVER_FILE): it ${status.startRefusal.replace(/^the new file /, '')}`;
+    return { id: 'resolver', kind: 'resolver', target: '/etc/resolv.conf', name: null, type: null, outcome, ok: false, answers: nameservers, rcode: null, reason, latencyMs: null, ...(own ? { hostOwn: true } : {}), ...(status.startRefusal ? { startRefusal: status.startRefusal } : {}) };
   }
   return { id: 'resolver', kind: 'resolver', target: '/etc/resolv.conf', name: null, type: null, outcome, ok: outcome === 'k2s', answers: nameservers, rcode: null, reason, latencyMs: null };
 }

@@ -35,8 +35,12 @@ describe('status (CLI): the drift fix names the banner’s and stop’s default'
     const line = verdictLine(s.health!.verdict, 'cli');
     expect(line).toContain(' — "Restore my original" (the default): sudo k2s-dns stop --on-drift restore && sudo k2s-dns start');
     // Keep second, a stop only (the follower refused this 0666 file: a start would save it as the
-    // original, walk 7 M1), then the banner's warning (keepRiskWords), word for word.
-    expect(line).toMatch(/; or "Keep their file", which only stops: sudo k2s-dns stop --on-drift keep \(no start after it: K2s DNS refused to follow their file \(it is writable by every user \(mode 0666\); K2s follows no file a user could write — fix it with sudo chmod o-w \/etc\/resolv\.conf\), and a start would save it as your original\)\. Keeping their file stops K2s DNS and leaves \/etc\/resolv\.conf pointing at 10\.99\.99\.99:53, which does not answer now \(getaddrinfo: .*ENETUNREACH.*\): no name would resolve on this host\.$/);
+    // original, walk 7 M1). The banner's warning (keepRiskWords) is said once, as a note, not in
+    // the health line too (walk 9 M3).
+    expect(line).toMatch(/; or "Keep their file", which only stops: sudo k2s-dns stop --on-drift keep \(no start after it: K2s DNS refused to follow their file \(it is writable by every user \(mode 0666\); K2s follows no file a user could write — fix it with sudo chmod o-w \/etc\/resolv\.conf\), and a start would save it as your original\)$/);
+    const warning = /^Keeping their file stops K2s DNS and leaves \/etc\/resolv\.conf pointing at 10\.99\.99\.99:53, which does not answer now \(getaddrinfo: .*ENETUNREACH.*\): no name would resolve on this host\.$/;
+    expect(s.messages.filter((m) => warning.test(m))).toHaveLength(1);
+    expect(line).not.toContain('which does not answer now');
     expect(line).not.toMatch(/stop --on-drift keep &&/);
     expect(verdictLine(s.health!.verdict, 'gui')).toMatch(/ — Choose "Restore my original" \(the default\) in the banner at the top, then Start; "Keep their file" only stops \(no start after it: K2s DNS refused to follow their file \(it is writable by every user \(mode 0666\); K2s follows no file a user could write — fix it with sudo chmod o-w \/etc\/resolv\.conf\), and Start would save it as your original\)$/);
     expect(line.indexOf('"Restore my original"')).toBeLessThan(line.indexOf('"Keep their file"'));
@@ -54,7 +58,7 @@ describe('status (CLI): the drift fix names the banner’s and stop’s default'
     const s = await statusWithHealth(healthProbes(h.deps), 'cli');
     expect(s.driftGone).toBe('deleted');
     const v = s.health!.verdict;
-    expect(v.keepRisk).toEqual({ words: '/etc/resolv.conf was deleted while K2s DNS ran, so there is no file of theirs to keep: both choices stop K2s DNS and put your saved original back, byte for byte.', stopRestores: true, gone: 'deleted', refused: null });
+    expect(v.keepRisk).toEqual({ words: '/etc/resolv.conf was deleted while K2s DNS ran, so there is no file of theirs to keep: both choices stop K2s DNS and put your saved original back, byte for byte.', short: 'both choices put your saved original back', stopRestores: true, gone: 'deleted', refused: null });
     const text = [v.summary, ...s.messages].join('\n');
     expect(text).toContain('/etc/resolv.conf was deleted while K2s DNS ran');
     expect(text).not.toContain('no nameserver line');

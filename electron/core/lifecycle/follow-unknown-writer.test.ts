@@ -127,7 +127,8 @@ describe('a followed file with no header (issue #20)', () => {
     await writeFile(join(h.root, 'etc/resolv.conf'), 'garbage that is no resolver file\n');
     const st = await dnsStatus(h.deps);
     expect(st.resolverOwner).toBe('foreign');
-    expect(st.messages).toContain(`"Restore my original" (\`sudo npx k2s-dns stop --on-drift restore\`) puts back the saved file written by another program (the file does not say which) at ${hhmmss(at)}, not the file from before Start (${hhmmss(h.startedAt)}); \`sudo npx k2s-dns stop --on-drift restore --restore start\` puts that one back over their file.`);
+    // Named as the banner's button names it (walk 9 L1), the saved file said once.
+    expect(st.messages).toContain(`"Restore the saved file (written by another program (the file does not say which) at ${hhmmss(at)})" (\`sudo npx k2s-dns stop --on-drift restore\`) puts that file back, not the file from before Start (${hhmmss(h.startedAt)}); \`sudo npx k2s-dns stop --on-drift restore --restore start\` puts that one back over their file.`);
     expect((await dnsStatus(h.deps, 'gui')).messages).toContain(`With the drift, the banner's restore puts back what "Stop puts back" beside Stop names: the saved file written by another program (the file does not say which) at ${hhmmss(at)} (the newest, the default) or the file from before Start (${hhmmss(h.startedAt)}).`);
     expect(await stopDns(h.deps, { onDrift: 'restore', restore: 'start' }, quiet)).toMatchObject({ ok: true });
     expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe(ORIGINAL);

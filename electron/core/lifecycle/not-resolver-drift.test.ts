@@ -23,6 +23,13 @@ import { healthProbes } from '../health/probes';
 import { checkHealth } from '../health/check-health';
 import { verdictFix, verdictLine } from '../../../shared/health';
 import { NOT_RESOLVER_FIX, NOT_RESOLVER_GUI_FIX } from '../../../shared/network-writer';
+import { formatStatus } from '../../cli/print';
+import { driftRestoreLabel } from '../../../shared/saved-copy';
+import { timeText } from '../../../shared/clock';
+import { readDoctorContext } from '../doctor/context';
+import { checkHealthPath } from '../doctor/health';
+import { statusExitCode } from '../../cli/status-exit';
+import { topologyFromHealth } from '../../../renderer/src/lib/topology';
 
 const host = trackedHosts();
 const quiet = () => undefined;
@@ -54,9 +61,12 @@ describe('status during drift to a file that is no resolver file', () => {
     expect(s.driftFileRefusal).toBe('the new file is not a resolver file (line "this is a log line" is no resolv.conf(5) directive)');
     // A nameserver line that bypasses the proxy: nothing else would make restore the default.
     expect(s.driftRoute).toMatchObject({ viaK2s: false, keepLeavesNone: false });
-    expect(s.messages).toContain(`K2s DNS did not follow their file because ${REASON}; keeping it leaves that file as this host's resolver. So a plain ${cliCommand('stop', true)} restores your saved original over it (Restore my original; --on-drift keep keeps it).`);
+    // The follower's note gives the reason; this note adds what Keep leaves and what a plain stop does, once (walk 9 M3).
+    expect(s.messages.filter((m) => m.includes(REASON.replace(/^it /, 'the new file ')))).toHaveLength(1);
+    expect(s.messages).toContain(`Keeping their file leaves it, no resolver file, as this host's resolver. So a plain ${cliCommand('stop', true)} restores your saved original over it ("Restore my original"; --on-drift keep keeps it).`);
+    // The window: the banner says it next to the choice; the Host DNS card gets no second copy.
     const gui = await dnsStatus(h.deps, 'gui');
-    expect(gui.messages.join('\n')).toContain('So Restore my original is the default in the banner: it puts your saved original back.');
+    expect(gui.messages.join('\n')).not.toMatch(/Keeping their file|did not follow their file/);
   });
 
   it('NUL bytes: the same, in the follower\'s words', async () => {
@@ -69,7 +79,7 @@ describe('status during drift to a file that is no resolver file', () => {
     const h = await driftedTo(Buffer.from('this is not\0 a resolver {{{ garbage\n'));
     const s = await dnsStatus(h.deps, 'cli');
     expect(s.driftRoute).toMatchObject({ implicit: true, keepLeavesNone: true });
-    expect(s.messages).toContain(`K2s DNS did not follow their file because it is not text (it holds NUL bytes); keeping it leaves that file as this host's resolver. Keeping their file stops K2s DNS and leaves /etc/resolv.conf pointing at 127.0.0.1:53, where nothing answers then: no name would resolve on this host. So a plain ${cliCommand('stop', true)} restores your saved original over it (Restore my original; --on-drift keep keeps it).`);
+    expect(s.messages).toContain(`Keeping their file stops K2s DNS and leaves /etc/resolv.conf pointing at 127.0.0.1:53, where nothing answers then: no name would resolve on this host. So a plain ${cliCommand('stop', true)} restores your saved original over it ("Restore my original"; --on-drift keep keeps it).`);
     const r = await stopDns(h.deps, { onDrift: 'keep' }, quiet);
     expect(r.message).toContain('No name resolves on this host now');
     // Walk 9 M2: the walk's case (garbage with NUL bytes, kept) ends with a warning and exit 5, as status then.
@@ -250,5 +260,85 @@ describe('a /etc/resolv.conf start refuses: status and the verdict never offer s
     const s = await statusWithHealth(healthProbes(plain.deps), 'cli');
     expect(s.startRefusal).toBeUndefined();
     expect(s.health?.verdict).toMatchObject({ cause: 'stopped', action: 'start' });
+  });
+});
+
+// Walk 9 L2, L4: stopped, the resolver hop of a file start refuses is never ✓, and a file with nothing saved is "host's own".
+describe('status hop marks for a host file start refuses (walk 9 L2, L4)', () => {
+  it('NUL bytes beside a nameserver line: ✗ (doctor calls it an error), "host\'s own" (nothing saved), exit 0 (names resolve)', async () => {
+    const h = await host(ORIGINAL);
+    await networkWrites(h.root, Buffer.from('nameserver 192.0.2.53\n\0junk\n'));
+    h.world.systemAnswer = null;
+    const s = await statusWithHealth(healthProbes(h.deps), 'cli');
+    const out = formatStatus(s);
+    expect(out).toContain("  ✗ /etc/resolv.conf: host's own (nameservers 192.0.2.53)");
+    expect(out).not.toMatch(/✓ \/etc\/resolv\.conf/);
+    expect(s.health!.hops.find((x) => x.kind === 'resolver')!.reason).toBe("/etc/resolv.conf is this host's own file (nameservers 192.0.2.53): host apps do not ask k2s-dnsproxy; start would refuse it (NOT_RESOLVER_FILE): it is not text (it holds NUL bytes)");
+    // The host's resolver answers: README's exit table gives 0 for "stopped with your own resolver working".
+    expect(statusExitCode(s)).toBe(0);
+    expect(topologyFromHealth(s.health!).find((b) => b.id === 'resolver')).toMatchObject({ mark: 'fail', ok: false, detail: "owner: host's own · nameserver 192.0.2.53" });
+  });
+
+  it('garbage with nothing saved: "host\'s own", not "original"; a plain resolver file stays ✓', async () => {
+    const h = await host(JUNK);
+    h.world.systemAnswer = null;
+    const out = formatStatus(await statusWithHealth(healthProbes(h.deps), 'cli'));
+    expect(out).toMatch(/^  ✗ \/etc\/resolv\.conf: host's own$/m);
+    expect(out).not.toContain('/etc/resolv.conf: original');
+    const plain = await host(ORIGINAL);
+    plain.world.systemAnswer = null;
+    expect(formatStatus(await statusWithHealth(healthProbes(plain.deps), 'cli'))).toContain("  ✓ /etc/resolv.conf: host's own (nameservers 192.0.2.53)");
+  });
+});
+
+// Walk 9 M3, L1 (issue #20 "one message per fact"): a NUL-byte drift while running, as the walk made it.
+describe('a NUL-byte drift while running: the long explanation once, the restore named as the banner names it', () => {
+  const NUL = Buffer.from('\0\0\0garbage\0\n');
+  const LONG = 'where nothing answers then: no name would resolve on this host';
+
+  it('status (CLI): a short health line, the explanation in one note, the reason once', async () => {
+    const h = await driftedTo(NUL);
+    const s = await statusWithHealth(healthProbes(h.deps), 'cli');
+    expect(s.health?.verdict).toMatchObject({ cause: 'drift', action: 'restore-via' });
+    const out = formatStatus(s);
+    const health = out.split('\n').find((l) => l.startsWith('health:'))!;
+    expect(health).toMatch(/ — nothing is broken now; to end the drift: sudo npx k2s-dns stop --on-drift restore \(the default; not --on-drift keep: no name would resolve on this host after it\)$/);
+    expect(health).not.toContain('did not follow their file');
+    expect(health.length).toBeLessThan(400);
+    expect(out.split(LONG)).toHaveLength(2);
+    expect(out.split('it holds NUL bytes')).toHaveLength(2);
+    // Doctor has no notes: its finding's meaning says it in full, its fix in a clause.
+    const finding = await checkHealthPath(await readDoctorContext(h.deps, { kubeconfigPath: null }));
+    expect(finding.meaning.split(LONG)).toHaveLength(2);
+    expect(finding.fix).toBe('nothing is broken now; to end the drift: sudo npx k2s-dns stop --on-drift restore (the default; not --on-drift keep: no name would resolve on this host after it)');
+  });
+
+  it('the window\'s verdict: the outage in one clause and a pointer to the banner', async () => {
+    const h = await driftedTo(NUL);
+    const v = (await checkHealth(healthProbes(h.deps))).verdict;
+    expect(verdictFix(v, 'gui')).toBe('Nothing is broken now, you can leave K2s DNS running; to end the drift, choose "Restore my original" (the default) in the banner at the top, not "Keep their file": no name would resolve on this host after it (the banner says why)');
+  });
+
+  it('after a followed file (L1): the verdict and status name the restore as the banner\'s button, never "Restore my original"', async () => {
+    const h = await host(ORIGINAL);
+    expect(await startDns(h.deps, TEST_START_OPTS, quiet)).toMatchObject({ ok: true });
+    await networkWrites(h.root, '# Generated by NetworkManager\nnameserver 192.0.2.77\n');
+    expect(await followNetwork(h.deps)).toMatchObject({ kind: 'followed' });
+    await networkWrites(h.root, NUL);
+    await followNetwork(h.deps);
+    const s = await statusWithHealth(healthProbes(h.deps), 'cli');
+    const label = driftRestoreLabel(s, [], false, timeText);
+    expect(label).toMatch(/^Restore the saved file \(written by NetworkManager at \d\d:\d\d:\d\d\)$/);
+    expect(verdictFix(s.health!.verdict, 'gui', label)).toContain(`choose "${label}" (the default) in the banner at the top`);
+    const out = formatStatus(s);
+    expect(out).not.toContain('Restore my original');
+    expect(out).toContain(`("${label}"; --on-drift keep keeps it)`);
+    // A NUL file naming another nameserver (host apps bypass K2s DNS): the health line names it too (Restore first, the default).
+    await networkWrites(h.root, Buffer.from('nameserver 192.0.2.99\n\0\0'));
+    await followNetwork(h.deps);
+    h.world.systemAnswer = null;
+    const down = await statusWithHealth(healthProbes(h.deps), 'cli');
+    expect(down.health?.verdict.action).toBe('restore');
+    expect(formatStatus(down)).toMatch(new RegExp(`^health: .* — "${label.replace(/[()]/g, '\\$&')}" \\(the default\\): sudo npx k2s-dns stop --on-drift restore && `, 'm'));
   });
 });

@@ -18,7 +18,7 @@ import { readWatchdogState, recordedProxyPid, watchdogAlive } from '../host/supe
 import { MAX_RESTARTS } from '../host/supervisor-script';
 import { resolvedRouteFinding } from '../doctor/resolved-route';
 import { readStartCopy } from '../host/start-copy';
-import { followedCopy, restoreChoiceWords, savedOriginalWords, startCopyWords } from '../../../shared/saved-copy';
+import { followedCopy, restoreChoiceWords, restoreLabel, savedCopyWords, savedOriginalWords, startCopyWords } from '../../../shared/saved-copy';
 
 /**
  * How the last run ended while systemd's next attempt already starts: systemd has reset
@@ -28,8 +28,7 @@ export const RESTART_EXIT_UNKNOWN = 'failed (its next attempt is starting, so sy
 import { describeNetworkChange, networkChangeNowWords, networkWriter, notResolverFileRefusal, resolverFileRefusal, resolverOwnerProblem, resolverOwnerRefusal, startRefusesResolverFile, writerWords } from '../../../shared/network-writer';
 import { liveResolverWritable, savedOriginalWritable, writableNote } from '../../../shared/writable-resolver';
 import { resolverFileOwner } from '../host/resolver-owner';
-import { keepRiskWords } from '../../../shared/drift-default';
-import { DRIFT_CHOICE } from '../../../shared/fix';
+import { keepRiskOutcome, keepRiskWords } from '../../../shared/drift-default';
 import { exitStatusWords } from '../../../shared/exit-status';
 import { driftRoute, viaK2sWords, type DriftRoute } from '../../../shared/drift-route';
 
@@ -128,9 +127,6 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     // what the drift choice's default is then: the banner's words (shared/drift-default.ts).
     const bytes = resolverBytes(current);
     driftFileRefusal = bytes ? notResolverFileRefusal(bytes) : null;
-    if (driftFileRefusal) {
-      messages.push(`${keepRiskWords({ kind: 'not-resolver', reason: driftFileRefusal, leavesNone: driftRouteNow?.keepLeavesNone === true }, driftRouteNow)} ${say({ gui: `So ${DRIFT_CHOICE.restore.label} is the default in the banner: it puts your saved original back.`, cli: `So a plain ${cliCommand('stop', true)} restores your saved original over it (${DRIFT_CHOICE.restore.label}; --on-drift keep keeps it).` })}`);
-    }
   }
   // Start's own rule for the file it would save (preflight NOT_RESOLVER_FILE): now when stopped,
   // or after `stop --on-drift keep` keeps their file during drift. The verdict and the drift fix
@@ -175,6 +171,16 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
   // from before Start when a follow replaced it (host/start-copy.ts; read only with a followed copy).
   const utc = (ms: number) => `${new Date(ms).toISOString().slice(11, 19)} UTC`;
   const followed = state ? followedCopy([state.lastNetworkChange, state.followedChange], state.savedAt) : null;
+  // Their file is no resolver file: what keeping it does, and that a plain stop restores (the
+  // banner's default), said once (walk 9 M3, issue #20): CLI only — in the window the banner says
+  // it next to the choice, and the Host DNS card's "Last network change" row gives the reason.
+  // The reason itself only when the follower's note above does not already give it.
+  if (driftFileRefusal && owner === 'foreign' && !driftGone && frontEnd === 'cli') {
+    const risk = { kind: 'not-resolver' as const, reason: driftFileRefusal, leavesNone: driftRouteNow?.keepLeavesNone === true };
+    const told = !!change && change.outcome === 'drift' && !change.ended && change.reason === driftFileRefusal;
+    const copy = followed ? savedCopyWords(followed, utc) : 'your saved original';
+    messages.push(`${told ? keepRiskOutcome(risk, driftRouteNow) : keepRiskWords(risk, driftRouteNow)} So a plain ${cliCommand('stop', true)} restores ${copy} over it ("${restoreLabel(followed, false, null, utc)}"; --on-drift keep keeps it).`);
+  }
   const savedOriginal = state ? savedOriginalWords(state.savedAt, state.writtenBy, followed, utc) : null;
   const startCopy = followed ? await readStartCopy(deps.fs).catch(() => null) : null;
   if (startCopy) messages.push(startCopyWords(startCopy.savedAt, utc, say({ gui: 'choosing "the file from before Start" beside Stop', cli: `\`${cliCommand('stop --restore start', true)}\`` })));

@@ -17,8 +17,8 @@ import { timeText } from '../lib/last-known';
 import { useEffect, useRef, useState } from 'react';
 import { DRIFT_CHOICE } from '../../../shared/fix';
 import { driftLead, driftViaLead } from '../lib/drift-lead';
-import { keepRisk, keepRiskWords, savedNameserversNow } from '../../../shared/drift-default';
-import { followedCopy, restoreLabel, savedCopyWords } from '../../../shared/saved-copy';
+import { keepRisk, keepRiskOutcome, keepRiskWords, savedNameserversNow } from '../../../shared/drift-default';
+import { driftRestoreLabel, followedCopy, savedCopyWords } from '../../../shared/saved-copy';
 import { pastReason } from '../../../shared/network-writer';
 import { unifiedDiffLines } from '../lib/side-by-side';
 import { diffTexts } from '../../../shared/diff-texts';
@@ -64,7 +64,7 @@ export function DriftBanner() {
   const saved = restoreStart && status?.startCopy ? `the file from before Start (${timeText(Date.parse(status.startCopy.savedAt))})` : savedCopyWords(followed, timeText);
   // The restore button, its dialog and the default named after what it puts back (walk 7 M2: after a
   // follow "Restore my original" put back the followed file): the select's choice, or the saved file.
-  const restoreName = restoreLabel(followed, restoreStart, status?.startCopy?.savedAt ?? null, timeText);
+  const restoreName = driftRestoreLabel(status, networkChanges, restoreStart, timeText);
   const label = (c: DriftChoice) => (c === 'restore' ? restoreName : DRIFT_CHOICE.keep.label);
   // The choice the dialog asks about; null while it is closed.
   const [confirming, setConfirming] = useState<DriftChoice | null>(null);
@@ -102,7 +102,10 @@ export function DriftBanner() {
   const keepIsDefault = risk === null;
   // The dialog keeps the last choice's words while it closes (null only before the first ask).
   const shown: DriftChoice = confirming ?? 'restore';
+  // The long explanation is said once in the window, here next to the choice; the Keep dialog
+  // repeats only what Keep does (keepRiskOutcome), the verdict one clause (walk 9 M3).
   const warning = risk ? keepRiskWords(risk, route) : null;
+  const keepOutcome = risk ? keepRiskOutcome(risk, route) : null;
   const keepButton = (
     <button type="button" className={keepIsDefault ? undefined : 'secondary danger'} disabled={busy !== null} title={busy ? `Wait: ${busy} is still running.` : warning ?? DRIFT_CHOICE.keep.what} onClick={() => setConfirming('keep')} data-testid="drift-keep">
       {DRIFT_CHOICE.keep.label}…{keepIsDefault ? ' (default)' : ''}
@@ -195,10 +198,10 @@ export function DriftBanner() {
         ) : (
           <p id="confirm-drift-text">
             This stops K2s DNS and leaves the /etc/resolv.conf the other program wrote. {capitalize(savedCopyWords(followed, timeText))}{status?.startCopy ? ' and the file from before Start are' : ' is'} then discarded: K2s DNS cannot put {status?.startCopy ? 'them' : 'it'} back afterwards.
-            {warning ? (
+            {keepOutcome ? (
               <>
                 {' '}
-                <strong data-testid="confirm-keep-warning">{warning}</strong>
+                <strong data-testid="confirm-keep-warning">{keepOutcome}</strong>
               </>
             ) : null}
           </p>

@@ -7,7 +7,8 @@ import { useEffect, useState } from 'react';
 import { verdictFix, reportFitsStatus, type HealthAction } from '../../../shared/health';
 import { startInputOf } from '../lib/start-input';
 import { timeText } from '../lib/last-known';
-import { uiState } from '../lib/ui-state';
+import { uiState, useUi } from '../lib/ui-state';
+import { driftRestoreLabel } from '../../../shared/saved-copy';
 import { stores, useDns, useHealth } from '../stores';
 import { useLifecycleButtons } from './use-lifecycle-buttons';
 
@@ -44,6 +45,8 @@ export function HealthVerdict() {
   const status = useDns((s) => s.status);
   const busy = useDns((s) => s.busy);
   const lifecycle = useLifecycleButtons();
+  const networkChanges = useDns((s) => s.networkChanges);
+  const stopRestore = useUi((s) => s.stopRestore);
   const [now, setNow] = useState(Date.now());
   useEffect(() => {
     const t = setInterval(() => setNow(Date.now()), 1000);
@@ -82,7 +85,8 @@ export function HealthVerdict() {
     );
   }
   const v = report.verdict;
-  const fix = verdictFix(v, 'gui');
+  // The drift restore named as the banner's button names it (one function: walk 9 L1).
+  const fix = verdictFix(v, 'gui', driftRestoreLabel(status, networkChanges, stopRestore === 'start', timeText));
   const canRun = v.action !== null && RUNNABLE.has(v.action) && lifecycle.stop.enabled;
   return (
     <div className={`verdict ${v.level}`} role="status" data-testid="verdict" data-level={v.level} data-cause={v.cause}>
