@@ -12,11 +12,15 @@ export interface ButtonState {
 /** Start is refused without a kubeconfig: discovery needs the cluster (shown under the buttons). */
 export const NO_KUBECONFIG_REASON = 'No kubeconfig found: start K2s first, or restart the app with npm start -- --kubeconfig PATH.';
 
-/** Why Start waits during drift (the lifecycle refuses it too: DRIFTED). */
-export const DRIFT_START_REASON = 'Another program rewrote /etc/resolv.conf while K2s DNS ran: choose "Keep their file" or "Restore my original" in the banner at the top first.';
+/**
+ * Why Start waits during drift (the lifecycle refuses it too: DRIFTED). It names no choice: the
+ * banner names them as they are now (its restore's label follows the saved file, and a deleted
+ * file has no "Keep"), so a second wording here could only fall out of step (walk 9 L1).
+ */
+export const DRIFT_START_REASON = 'Another program changed /etc/resolv.conf while K2s DNS ran: make the choice in the banner at the top first.';
 
 /** Why Uninstall waits during drift: it stops K2s DNS too, and would keep their file silently. */
-export const DRIFT_UNINSTALL_REASON = 'Another program rewrote /etc/resolv.conf while K2s DNS ran: choose "Keep their file" or "Restore my original" in the banner at the top first, then uninstall.';
+export const DRIFT_UNINSTALL_REASON = 'Another program changed /etc/resolv.conf while K2s DNS ran: make the choice in the banner at the top first, then uninstall.';
 
 /**
  * True while K2s DNS runs with `onNetworkChange` follow and its network follower died (status
