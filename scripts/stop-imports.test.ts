@@ -65,7 +65,7 @@ describe("stop's modules", () => {
   it('the CLI script every stop reads holds none of @kubernetes/client-node (it stays in the vendor script)', async () => {
     const out = mkdtempSync(join(tmpdir(), 'k2s-cli-script-'));
     try {
-      const { buildCliScript } = (await import('./build.mjs')) as { buildCliScript: (dir: string) => Promise<{ inputs: Record<string, unknown>; outputs: Record<string, { bytes: number }> }> };
+      const { buildCliScript } = (await import(new URL('./build.mjs', import.meta.url).href)) as { buildCliScript: (dir: string) => Promise<{ inputs: Record<string, unknown>; outputs: Record<string, { bytes: number }> }> };
       const meta = await buildCliScript(out);
       const inputs = Object.keys(meta.inputs);
       expect(inputs.some((i) => i.includes('electron/core/lifecycle/stop.ts'))).toBe(true);
