@@ -138,11 +138,18 @@ async function slimVendorChunks(metafile) {
  * capture-main.ts look for files next to it). Whitespace and syntax minified as the vendor
  * scripts (names kept for stack frames), ASCII so the loader decodes it as latin1; no source
  * map (K2S_DNS_DEBUG=1 runs the chunks, whose maps name the .ts lines).
+ * @kubernetes/client-node is not in it: as in the chunks, kube-client.ts loads
+ * dist/vendor-client-node.cjs (its own code cache) when a command first needs it, so `stop`
+ * and `status` never read, decode or deserialize its ~1.5 MB (of ~3.3 MB the script was with
+ * it: reading and decoding the script were ~40 ms of a stop's CPU, CPU profile). `vendorNames`:
+ * the vendor script's export names when it is built already (else it is built here).
  */
-export async function buildCliScript(outdir = join(ROOT, 'dist')) {
+export async function buildCliScript(outdir = join(ROOT, 'dist'), vendorNames) {
+  const names = vendorNames ?? (await buildVendorScript(outdir, CLIENT_NODE)).names;
   return (
     await build({
       ...COMMON,
+      plugins: [vendorScriptPlugin(CLIENT_NODE, names)],
       format: 'cjs',
       sourcemap: false,
       entryPoints: ['electron/cli/cli-script.ts'],
@@ -180,7 +187,7 @@ export async function buildBundles(outdir = join(ROOT, 'dist')) {
     }),
     buildHelper(outdir),
     buildCaptureParser(outdir),
-    buildCliScript(outdir),
+    buildCliScript(outdir, vendor.names),
   ]);
   await slimVendorChunks(app.metafile);
   // What npm packages the bundles hold, for the package's copyright file (scripts/bundled-packages.mjs).

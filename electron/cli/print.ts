@@ -1,7 +1,7 @@
 import type { LifecycleEvent } from '../../shared/lifecycle-events';
 import type { ClusterDiscovery, HostDnsStatus, QueryResult } from '../../shared/types';
 import { HOP_SYMBOL, hopMark, recheckWords, verdictLine } from '../../shared/health';
-import { hopLine } from '../core/doctor/health';
+import { hopLine } from '../core/doctor/hop-line';
 import { stepWarns } from '../../shared/step-warn';
 import { proxyExitSentence } from '../../shared/proxy-exit';
 import { terminalSafe } from './terminal-safe';

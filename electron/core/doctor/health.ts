@@ -1,25 +1,15 @@
 /** Doctor check `health`: the end-to-end path verdict (shared/health.ts), so doctor never says "0 errors" while cluster names fail. */
 import type { DoctorFinding, DoctorSeverity } from '../../../shared/doctor';
-import { verdictFix, hopGot, hopTitle, resolverOwnerWords, type HealthHop, type HealthReport } from '../../../shared/health';
+import { verdictFix, type HealthReport } from '../../../shared/health';
 import { checkHealth } from '../health/check-health';
 import { healthProbes } from '../health/probes';
 import type { DoctorContext } from './context';
+import { hopLine } from './hop-line';
 
 const SEVERITY: Record<HealthReport['verdict']['level'], DoctorSeverity> = { ok: 'ok', warn: 'warn', error: 'error', off: 'info' };
 
-/** One hop as text: `CoreDNS (kube-dns 172.21.0.10:53): TIMEOUT in 1500 ms`, `k2s-dnsproxy 127.0.0.1:53: refused in 1 ms — 127.0.0.1:53 nothing answers (port unreachable)`. */
-export function hopLine(h: HealthHop): string {
-  if (h.kind === 'resolver') return `${hopTitle(h)}: ${resolverOwnerWords(h)}${h.answers.length ? ` (nameservers ${h.answers.join(', ')})` : ''}`;
-  if (h.outcome === 'idle' || h.outcome === 'skipped') return `${hopTitle(h)}: ${h.reason ?? h.outcome}`;
-  // A closed port, or getaddrinfo's TIMEOUT in 10 ms, was a refusal (shared/health.ts hopGot), not a timeout.
-  const got = hopGot(h);
-  // An upstream answering but not NOERROR (hopMark `warn`, `!`): say what it was asked, as
-  // Topology does — the root zone's NS (`. NS`), which a working recursive resolver answers
-  // (RFC 1034 §4.3.1), never the cluster name.
-  const asked = h.kind === 'upstream' && h.ok && h.rcode !== 'NOERROR' ? ` for ${h.name === '.' ? '. (the root zone)' : h.name} ${h.type}` : '';
-  const meaning = asked ? ': it answers, but a working recursive resolver answers that NOERROR, so it may not resolve Internet names' : '';
-  return `${hopTitle(h)}: ${got}${asked}${h.latencyMs !== null ? ` in ${Math.round(h.latencyMs)} ms` : ''}${meaning}${!h.ok && h.reason ? ` — ${h.reason}` : ''}`;
-}
+/** One hop as text (hop-line.ts; re-exported for doctor's callers). */
+export { hopLine };
 
 /** One path check per doctor run: `health` and `lifecycle-state` report the same facts. */
 const reports = new WeakMap<DoctorContext, Promise<HealthReport>>();

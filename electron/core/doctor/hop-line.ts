@@ -1,0 +1,20 @@
+/**
+ * One health hop as a line of text, for doctor's `health` check and the CLI's status (print.ts).
+ * Its own module, apart from doctor/health.ts: print.ts is loaded by every command, `stop`
+ * included, and doctor/health.ts brings the health probes, status and their modules with it.
+ */
+import { hopGot, hopTitle, resolverOwnerWords, type HealthHop } from '../../../shared/health';
+
+/** One hop as text: `CoreDNS (kube-dns 172.21.0.10:53): TIMEOUT in 1500 ms`, `k2s-dnsproxy 127.0.0.1:53: refused in 1 ms — 127.0.0.1:53 nothing answers (port unreachable)`. */
+export function hopLine(h: HealthHop): string {
+  if (h.kind === 'resolver') return `${hopTitle(h)}: ${resolverOwnerWords(h)}${h.answers.length ? ` (nameservers ${h.answers.join(', ')})` : ''}`;
+  if (h.outcome === 'idle' || h.outcome === 'skipped') return `${hopTitle(h)}: ${h.reason ?? h.outcome}`;
+  // A closed port, or getaddrinfo's TIMEOUT in 10 ms, was a refusal (shared/health.ts hopGot), not a timeout.
+  const got = hopGot(h);
+  // An upstream answering but not NOERROR (hopMark `warn`, `!`): say what it was asked, as
+  // Topology does — the root zone's NS (`. NS`), which a working recursive resolver answers
+  // (RFC 1034 §4.3.1), never the cluster name.
+  const asked = h.kind === 'upstream' && h.ok && h.rcode !== 'NOERROR' ? ` for ${h.name === '.' ? '. (the root zone)' : h.name} ${h.type}` : '';
+  const meaning = asked ? ': it answers, but a working recursive resolver answers that NOERROR, so it may not resolve Internet names' : '';
+  return `${hopTitle(h)}: ${got}${asked}${h.latencyMs !== null ? ` in ${Math.round(h.latencyMs)} ms` : ''}${meaning}${!h.ok && h.reason ? ` — ${h.reason}` : ''}`;
+}
