@@ -29,7 +29,8 @@ describe('CLI remedies match the README', () => {
   it('CoreDNS down: the fix names what can differ from the API view (pod logs, the route to the ClusterIP), not the Cluster card', () => {
     for (const fe of ['gui', 'cli'] as const) {
       const fix = fixText('check-coredns', fe)!;
-      expect(fix).toContain('kubectl -n kube-system logs -l k8s-app=kube-dns');
+      // The window's commands come with the verdict (corednsCommands); without one it names the step in words.
+      expect(fix).toContain(fe === 'cli' ? 'kubectl -n kube-system logs -l k8s-app=kube-dns' : 'read the CoreDNS pods’ logs');
       expect(fix).toContain('KubeSwitch route');
       expect(fix).not.toMatch(/Check the CoreDNS pods on the Overview/);
     }
@@ -40,16 +41,13 @@ describe('CLI remedies match the README', () => {
   // sandbox neither ran where K2s DNS runs.
   describe('CoreDNS down: each command of the CLI fix works as printed', () => {
     const hop = (over: Partial<HealthHop>): HealthHop => ({ id: 'x', kind: 'system', target: 'getaddrinfo', name: 'kubernetes.default.svc.cluster.local', type: 'A', outcome: 'answer', ok: true, answers: [], rcode: 'NOERROR', reason: null, latencyMs: 1, ...over });
-    const down = healthVerdict({
-      state: 'running',
-      interrupted: false,
-      hops: [
+    const downHops = [
         hop({ id: 'system', kind: 'system', outcome: 'timeout', ok: false, rcode: 'TIMEOUT' }),
         hop({ id: 'resolver', kind: 'resolver', target: '/etc/resolv.conf', name: null, type: null, outcome: 'k2s', ok: true, answers: ['127.0.0.1'], rcode: null }),
         hop({ id: 'listener:127.0.0.1:53', kind: 'listener', target: '127.0.0.1:53', outcome: 'servfail', ok: false, rcode: 'SERVFAIL' }),
         hop({ id: 'kube-dns', kind: 'kube-dns', target: '172.21.0.10:53', outcome: 'timeout', ok: false, rcode: 'TIMEOUT' }),
-      ],
-    });
+    ];
+    const down = healthVerdict({ state: 'running', interrupted: false, hops: downHops });
     afterEach(() => {
       setKubectlKubeconfig(null);
       setCliName('npx k2s-dns');
@@ -67,6 +65,34 @@ describe('CLI remedies match the README', () => {
     it('a kubeconfig only root reads: kubectl with sudo', () => {
       setKubectlKubeconfig({ path: '/etc/kubernetes/admin.conf', root: true });
       expect(verdictFix(down, 'cli')).toMatch(/^sudo kubectl --kubeconfig \/etc\/kubernetes\/admin\.conf -n kube-system logs -l k8s-app=kube-dns /);
+    });
+
+    // Walk 10 H1: the window said "(kubectl -n kube-system logs -l k8s-app=kube-dns)" and the route in
+    // words. Its renderer knows neither the kubeconfig nor the wrapper: the verdict carries the commands
+    // built where the check ran, and the window's fix shows them as code spans.
+    it('the window: the verdict built where the check ran carries both commands, shown as code whatever the renderer knows', () => {
+      setCliName('/tmp/k2sdns-app-X/k2s-dns', false, true);
+      setKubectlKubeconfig({ path: '/tmp/k2sdns-kubeconfig-Y/k2s-test-4.kubeconfig', root: false });
+      const checked = healthVerdict({ state: 'running', interrupted: false, hops: downHops });
+      // Over IPC as JSON, into a renderer whose fix.ts was never told the wrapper or the kubeconfig.
+      const received = JSON.parse(JSON.stringify(checked)) as typeof checked;
+      setKubectlKubeconfig(null);
+      setCliName('npx k2s-dns');
+      const logs = "/tmp/k2sdns-app-X/k2s-dns sh -c 'kubectl --kubeconfig /tmp/k2sdns-kubeconfig-Y/k2s-test-4.kubeconfig -n kube-system logs -l k8s-app=kube-dns'";
+      const route = "/tmp/k2sdns-app-X/k2s-dns sh -c 'ip route get 172.21.0.10'";
+      expect(received.corednsCommands).toEqual({ logs, route });
+      expect(verdictFix(received, 'gui')).toBe(
+        `The Cluster card’s “pods ready” is the API’s view and can be green while the kube-dns ClusterIP does not answer: in a terminal, read the CoreDNS logs with \`${logs}\` and check the pod network / KubeSwitch route to the ClusterIP with \`${route}\``,
+      );
+      // The same two lines as the CLI's fix of the same verdict.
+      setCliName('/tmp/k2sdns-app-X/k2s-dns', false, true);
+      setKubectlKubeconfig({ path: '/tmp/k2sdns-kubeconfig-Y/k2s-test-4.kubeconfig', root: false });
+      expect(verdictFix(received, 'cli')).toBe(`${logs} (pods can be Ready while the ClusterIP does not answer), then check the pod network / KubeSwitch route: ${route}`);
+    });
+
+    it('the window without the commands (no verdict) names no command that would not work as printed', () => {
+      expect(fixText('check-coredns', 'gui')).not.toContain('kubectl');
+      expect(verdictFix({ action: 'check-coredns' }, 'gui')).not.toContain('kubectl -n');
     });
 
     it("the sandbox's wrapper: both commands run through it, where K2s DNS runs", () => {

@@ -136,6 +136,15 @@ export interface HealthVerdict {
    * address, e.g. `172.21.0.10`), so the CLI fix routes to it as printed (verdictFix).
    */
   kubeDnsIp?: string;
+  /**
+   * Only with action `check-coredns`: the fix's two commands as the user pastes them, built where
+   * the check ran (shared/health.ts corednsCommands: kubectlCommand, shellCommand), so they carry
+   * the kubeconfig K2s DNS uses and the sandbox's wrapper of that runtime: `logs`, the CoreDNS
+   * pods' log (`kubectl --kubeconfig PATH -n kube-system logs -l k8s-app=kube-dns`); `route`, the
+   * route to the ClusterIP (`ip route get 172.21.0.10`), null when no ClusterIP is known. The
+   * window cannot build them (its renderer knows neither): its fix shows these (walk 10 H1).
+   */
+  corednsCommands?: { logs: string; route: string | null };
 }
 
 /** The whole check: hops in path order, the verdict, and when it ran. */

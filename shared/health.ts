@@ -39,7 +39,8 @@ const FIX: Record<HealthAction, Record<FrontEnd, string>> = {
   // The summary names the watchdog's restart (restart N of MAX_RESTARTS); stop && start would fight it.
   'wait-watchdog': { gui: 'Wait a few seconds, it checks again by itself', get cli() { return `wait a few seconds, then run ${cliCommand('status')}`; } },
   'check-coredns': {
-    gui: 'The Cluster card’s “pods ready” is the API’s view and can be green while the kube-dns ClusterIP does not answer: in a terminal, read the CoreDNS logs (kubectl -n kube-system logs -l k8s-app=kube-dns) and check the pod network / KubeSwitch route to the ClusterIP',
+    // Without a verdict's commands (corednsCommands) no command is named: a bare kubectl does not work as printed (walk 10 H1).
+    gui: corednsGui(null),
     // Without a verdict there is no ClusterIP to name: verdictFix names the one the check probed.
     get cli() { return checkCorednsCli(null); },
   },
@@ -72,9 +73,36 @@ const FIX: Record<HealthAction, Record<FrontEnd, string>> = {
  * leaves `ip route get ""` when it fails.
  */
 export function checkCorednsCli(kubeDnsIp: string | null): string {
+  const c = corednsCommands(kubeDnsIp);
+  return `${c.logs} (pods can be Ready while the ClusterIP does not answer), then check the pod network / KubeSwitch route: ${c.route ?? 'ip route get <the kube-dns ClusterIP>'}`;
+}
+
+/**
+ * The two commands of the CoreDNS-down fix as this runtime's user pastes them: `logs`, the CoreDNS
+ * pods' log through kubectlCommand (the kubeconfig K2s DNS uses, the sandbox's wrapper); `route`,
+ * `ip route get KUBEDNSIP` through shellCommand, null without an address. Read when called (fix.ts
+ * setCliName, setKubectlKubeconfig): healthVerdict puts them in the verdict where the check runs,
+ * so the window (whose renderer knows neither) shows the same lines as the CLI (walk 10 H1).
+ */
+export function corednsCommands(kubeDnsIp: string | null): { logs: string; route: string | null } {
   // The address comes from the cluster (discovery): one shell word whatever it holds.
-  const route = kubeDnsIp ? shellCommand(`ip route get ${shellWord(kubeDnsIp)}`) : 'ip route get <the kube-dns ClusterIP>';
-  return `${kubectlCommand('-n kube-system logs -l k8s-app=kube-dns')} (pods can be Ready while the ClusterIP does not answer), then check the pod network / KubeSwitch route: ${route}`;
+  return { logs: kubectlCommand('-n kube-system logs -l k8s-app=kube-dns'), route: kubeDnsIp ? shellCommand(`ip route get ${shellWord(kubeDnsIp)}`) : null };
+}
+
+/**
+ * The window's CoreDNS-down fix: why the Cluster card can be green, then the two commands as code
+ * spans (RichText renders `…` as <code>, the window's way of showing a command to paste), each
+ * as corednsCommands built it where the check ran; null: the steps in words, with no command.
+ */
+export function corednsGui(c: { logs: string; route: string | null } | null): string {
+  const why = 'The Cluster card’s “pods ready” is the API’s view and can be green while the kube-dns ClusterIP does not answer: in a terminal, ';
+  if (!c) return `${why}read the CoreDNS pods’ logs and check the pod network / KubeSwitch route to the ClusterIP`;
+  return `${why}read the CoreDNS logs with \`${c.logs}\` and check the pod network / KubeSwitch route to the ClusterIP with ${c.route ? `\`${c.route}\`` : '`ip route get` and its address'}`;
+}
+
+/** A check-coredns verdict's own fields: the ClusterIP probed (when known) and the fix's commands (corednsCommands). */
+function corednsFields(kubeDnsIp: string | null): Pick<HealthVerdict, 'kubeDnsIp' | 'corednsCommands'> {
+  return { ...(kubeDnsIp ? { kubeDnsIp } : {}), corednsCommands: corednsCommands(kubeDnsIp) };
 }
 
 /** The address of a hop target `IP:PORT` (`[v6]:PORT` for IPv6): `172.21.0.10:53` → `172.21.0.10`. */
@@ -116,8 +144,8 @@ export function fixText(action: HealthAction | null, frontEnd: FrontEnd): string
  * restoreLabel: after a follow "Restore the saved file (written by … at …)", walk 9 L1); defaults to
  * DRIFT_CHOICE.restore.label.
  */
-export function verdictFix(v: Pick<HealthVerdict, 'action' | 'keepRisk' | 'kubeDnsIp'>, frontEnd: FrontEnd, restoreName: string = DRIFT_CHOICE.restore.label): string | null {
-  if (v.action === 'check-coredns' && frontEnd === 'cli') return checkCorednsCli(v.kubeDnsIp ?? null);
+export function verdictFix(v: Pick<HealthVerdict, 'action' | 'keepRisk' | 'kubeDnsIp' | 'corednsCommands'>, frontEnd: FrontEnd, restoreName: string = DRIFT_CHOICE.restore.label): string | null {
+  if (v.action === 'check-coredns') return frontEnd === 'cli' ? checkCorednsCli(v.kubeDnsIp ?? null) : corednsGui(v.corednsCommands ?? null);
   const risk = v.keepRisk;
   if (!risk || (v.action !== 'restore' && v.action !== 'restore-via')) {
     // The plain drift fix names both buttons: the restore one as the banner shows it.
@@ -416,7 +444,7 @@ export function healthVerdict(input: VerdictInput): HealthVerdict {
       summary: blocked ? `${summary}, ${startRefusedWords(refusedStart)}` : summary,
       action: blocked ? 'replace-resolver' : action,
       ...(input.keepRisk && (action === 'restore' || action === 'restore-via') ? { keepRisk: input.keepRisk } : {}),
-      ...(action === 'check-coredns' && hop?.kind === 'kube-dns' ? { kubeDnsIp: targetAddress(hop.target) } : {}),
+      ...(action === 'check-coredns' ? corednsFields(hop?.kind === 'kube-dns' ? targetAddress(hop.target) : null) : {}),
     };
   };
   const reasonOf = (h: HealthHop | undefined) => (h?.reason ? `: ${h.reason}` : '');

@@ -60,6 +60,12 @@ export interface ResultEvent {
    */
   warnings?: ResultWarning[];
   at: number;
+  /**
+   * True for a result the window made up from status reads for an operation run outside it (the
+   * CLI, another window: renderer/src/stores/dns.ts journalEvents), not the operation's own: its
+   * exit status and warnings are judged from the host after it (stores/outside-result.ts).
+   */
+  outside?: boolean;
 }
 
 /** One warning of a result: a stable code and one sentence with the fix. */

@@ -5,7 +5,7 @@ import type { AppBackend } from '../../electron/core/backend';
 import { createRealBackend } from '../../electron/core/backend-real';
 import { createNodeDeps } from '../../electron/core/lifecycle/node-deps';
 import { startWebServer, type WebServer } from '../../electron/web/server';
-import type { Testbed } from '../bed/testbed';
+import type { Testbed, TestbedOptions } from '../bed/testbed';
 import { RENDERER_DIR } from '../ui/serve-fake';
 
 /** The real backend on the bed's kubeconfig (verify asks the bed's external name) and the web bridge serving the built renderer. */
@@ -38,16 +38,16 @@ export interface BedApp {
  * The setup every real-backend Playwright spec on the bed repeats, once: serial mode, the
  * "skipped: needs the e2e sandbox" skip outside e2e/bed/sandbox.sh, a beforeAll that starts the
  * bed, the real backend with its web bridge and one page (opened at the app with `goto`), and
- * an afterAll that undoes it all (closeOnBed). Call at a spec's top level; the returned parts
+ * an afterAll that undoes it all (closeOnBed). `bed`: the bed's options (startTestbed). Call at a spec's top level; the returned parts
  * are filled once beforeAll ran.
  */
-export function useBedApp(opts: { goto?: boolean } = {}): BedApp {
+export function useBedApp(opts: { goto?: boolean; bed?: TestbedOptions } = {}): BedApp {
   const app = {} as BedApp;
   test.describe.configure({ mode: 'serial' });
   test.skip(process.env.K2S_DNS_SANDBOX !== '1', 'skipped: needs the e2e sandbox (root); run npm test as root');
   test.beforeAll(async ({ browser }) => {
     const { startTestbed } = await import('../bed/testbed');
-    app.tb = await startTestbed();
+    app.tb = await startTestbed(opts.bed);
     Object.assign(app, await serveOnBed(app.tb));
     app.page = await browser.newPage();
     if (opts.goto) await app.page.goto(app.server.url);

@@ -4,13 +4,22 @@
  * silent: TIMEOUT; dnsproxy: SERVFAIL after its upstream timeout), never NXDOMAIN — for both engines (the new-user pass saw Topology say "getaddrinfo · NXDOMAIN" on
  * dnsproxy while the rest said TIMEOUT). REAL backend on the e2e bed (inside e2e/bed/sandbox.sh).
  */
+import { execFile } from 'node:child_process';
 import { expect, test } from '@playwright/test';
 import type { HostDnsStatus } from '../../shared/types';
 import { getentHosts, k2sDns } from '../cli';
 import { cliStartOnBed, useBedApp } from '../support/bed-app';
 
 const NAME = 'kubernetes.default.svc.cluster.local';
-const bed = useBedApp({ goto: true });
+// Anonymous API reads (the sandbox's setting): the window's printed kubectl line is run as is below.
+const bed = useBedApp({ goto: true, bed: { anonymousApiReads: true } });
+
+/** `sh -c CMD` → exit code and output, bounded to 30 s (a pasted fix line, run as printed). */
+const sh = (cmd: string): Promise<{ code: number; stdout: string; stderr: string }> =>
+  new Promise((resolve) => {
+    execFile('sh', ['-c', cmd], { timeout: 30_000 }, (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }));
+  });
+
 
 /** `k2s-dns status --json` as a separate process (what a terminal next to the window shows). */
 async function cliStatus(): Promise<HostDnsStatus> {
@@ -63,7 +72,21 @@ for (const engine of ['adguard', 'dnsmasq'] as const) {
       // One message per fact: the long CoreDNS explanation (what to read, what to check) once on
       // the Overview, where its fix is (the verdict line); the Cluster card only points at it.
       const overview = await page.getByTestId('tabpanel-overview').innerText();
-      expect(overview.split('kubectl -n kube-system logs').length - 1).toBe(1);
+      expect(overview.split('logs -l k8s-app=kube-dns').length - 1).toBe(1);
+      // Walk 10 H1: the window's fix is the CLI's two commands, as code to paste: kubectl with the
+      // kubeconfig K2s DNS uses (a bare one asked localhost:8080) and the route to the ClusterIP.
+      const commands = await page.getByTestId('verdict-text').locator('code').allInnerTexts();
+      expect(commands).toEqual([`kubectl --kubeconfig ${tb.kubeconfigPath} -n kube-system logs -l k8s-app=kube-dns`, `ip route get ${tb.addresses.kubeDns}`]);
+      // Run as printed (each as pasted into a shell): the CoreDNS log from the bed's API, the route.
+      if ((await sh('command -v kubectl')).code === 0) {
+        const logs = await sh(commands[0]!);
+        expect(logs.code, logs.stderr).toBe(0);
+        // CoreDNS's own start-up lines (coredns.go prints "CoreDNS-VERSION"), or the stand-in's sentence.
+        expect(logs.stdout).toMatch(tb.kubeDnsKind === 'coredns' ? /CoreDNS-\d/ : /dnsmasq stand-in/);
+      } else console.warn('kubectl is not on the PATH: the printed kubectl line was not run');
+      const route = await sh(commands[1]!);
+      expect(route.code, route.stderr).toBe(0);
+      expect(route.stdout).toContain(tb.addresses.kubeDns);
       await expect(page.getByTestId('cluster-coredns-down')).toHaveText('CoreDNS does not answer the probe although its pods may be Ready: see the verdict above.');
       // Topology: host apps and CoreDNS boxes.
       await page.getByTestId('tab-topology').click();

@@ -11,7 +11,7 @@ import { dnsStatus } from './lifecycle/status';
 import { resolverDiff } from './lifecycle/diff';
 import { queryTargets, resolveTarget } from './lifecycle/query-target';
 import { kubeconfigOrStarted, kubeconfigToName } from './cluster/kubeconfig-default';
-import { setCliKubeconfig } from '../../shared/fix';
+import { setCliKubeconfig, setKubectlKubeconfig } from '../../shared/fix';
 import type { FindKubeconfigResult } from './cluster/kubeconfig';
 import { discoverCluster } from './cluster/discovery';
 import { hostZonePolicy } from './cluster/host-zone-policy';
@@ -158,6 +158,8 @@ export function createRealBackend(o: RealBackendOptions): AppBackend {
     if (found.path !== named.path) {
       named.path = found.path;
       setCliKubeconfig(await kubeconfigToName(found.path));
+      // Printed kubectl lines (the CoreDNS-down fix) name it always, with sudo when this user cannot read it (walk 10 H1).
+      setKubectlKubeconfig(found.path ? { path: found.path, root: !canRead(found.path) } : null);
     }
     return found;
   };
@@ -165,7 +167,12 @@ export function createRealBackend(o: RealBackendOptions): AppBackend {
   const helper = (req: HelperRequest) => runHelper(launcher, req, emit).finally(() => hostStatus.invalidate());
   const linux = process.platform === 'linux';
   const probes = healthProbes(deps);
-  const health = createHealthCache((status) => checkHealth({ ...probes, status: async () => status }), () => deps.now(), healthMaxAgeMs);
+  // The kubeconfig is looked up first: the verdict's CoreDNS-down commands name it (shared/health.ts corednsCommands).
+  const checkWithKubeconfig = async (status: HostDnsStatus) => {
+    await findKubeconfig().catch(() => null);
+    return checkHealth({ ...probes, status: async () => status });
+  };
+  const health = createHealthCache(checkWithKubeconfig, () => deps.now(), healthMaxAgeMs);
 
   const exactMemo = createFileMemo<ExactQueryLog>();
   // The exact log's rows parsed once while the panel pages back (rows-index.ts, issue 20).

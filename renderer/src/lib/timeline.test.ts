@@ -72,7 +72,7 @@ describe('journal replay after a reload or a CLI start', () => {
   it('a CLI uninstall between two polls (the proxy config and log gone with it) is an uninstall, not a Stop (walk 5 L9)', () => {
     const before = { ...running, proxyFilesLeft: true } as HostDnsStatus;
     const gone = journalEvents(before, { ...base, proxyFilesLeft: false } as HostDnsStatus, [], 8000);
-    expect(gone).toEqual([{ type: 'result', op: 'uninstall', ok: true, exitCode: 0, message: 'Uninstalled outside this window (e.g. from the CLI): stopped k2s-dnsproxy (PID 78) and removed the K2s-owned files: K2s DNS is stopped.', at: 8000 }]);
+    expect(gone).toEqual([{ type: 'result', op: 'uninstall', ok: true, exitCode: 0, message: 'Uninstalled outside this window (e.g. from the CLI): stopped k2s-dnsproxy (PID 78) and removed the K2s-owned files: K2s DNS is stopped.', at: 8000, outside: true }]);
     const t = buildTimeline(gone);
     expect(t.op).toBe('uninstall');
     expect(t.steps.map((s) => `${s.step}:${s.status}`)).toEqual(['restore:done', 'stop-service:done', 'remove-files:done']);

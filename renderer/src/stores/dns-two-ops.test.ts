@@ -73,7 +73,7 @@ describe('stop && start from the CLI, both ended between two status reads', () =
   });
 
   it('still a failed stop when the proxy it stopped runs on (same PID, same saved state)', () => {
-    expect(journalEvents(stopping, dnsmasq, [], 50_000, null, 5778)).toEqual([{ type: 'result', op: 'stop', ok: false, exitCode: 1, message: 'stop did not finish: K2s DNS is running.', at: 50_000 }]);
+    expect(journalEvents(stopping, dnsmasq, [], 50_000, null, 5778)).toEqual([{ type: 'result', op: 'stop', ok: false, exitCode: 1, message: 'stop did not finish: K2s DNS is running.', at: 50_000, outside: true }]);
   });
 
   it('a watchdog restart (new PID, same saved state) or a network follow (new PID, savedAt = the follow\'s time) is no stop and start', () => {

@@ -8,6 +8,7 @@ import type { LifecycleEvent, Operation, ResultEvent, StepEvent } from '../../..
 import type { HostDnsStatus, NetworkChangeView } from '../../../shared/types';
 import { withNetworkChange } from '../lib/network-changes';
 import { CADENCE_MS } from '../../../shared/cadence';
+import { withOutsideWarning } from './outside-result';
 
 /** Timeline events kept (a start has ~20; older operations are dropped beyond this). */
 const MAX_EVENTS = 200;
@@ -95,7 +96,7 @@ export function journalEvents(prev: HostDnsStatus | null, next: HostDnsStatus, e
   const last = events.at(-1);
   const op = next.operation;
   const on = (s: HostDnsStatus['state']) => s === 'running' || s === 'degraded';
-  const startedOutside = (): LifecycleEvent => ({ type: 'result', op: 'start', ok: true, exitCode: 0, message: `Started outside this window (e.g. from the CLI): K2s DNS is ${next.state}.`, at: now });
+  const startedOutside = (): LifecycleEvent => ({ type: 'result', op: 'start', ok: true, exitCode: 0, message: `Started outside this window (e.g. from the CLI): K2s DNS is ${next.state}.`, at: now, outside: true });
   const out: LifecycleEvent[] = [];
   const was = prev?.operation;
   // The operation followed at the last read ended: its journal is gone, or another operation's
@@ -105,13 +106,13 @@ export function journalEvents(prev: HostDnsStatus | null, next: HostDnsStatus, e
     if (was.op === 'start') {
       // Followed by another operation: the start's own journal said how its steps ended.
       const ok = op ? !(was.done ?? []).some((d) => d.status === 'failed') : on(next.state);
-      out.push({ type: 'result', op: 'start', ok, exitCode: ok ? 0 : 1, message: ok ? `start finished (run outside this window): K2s DNS is ${op ? `${next.state}; ${op.op} followed` : next.state}.` : `start did not finish: K2s DNS is ${next.state}.`, at: now });
+      out.push({ type: 'result', op: 'start', ok, exitCode: ok ? 0 : 1, message: ok ? `start finished (run outside this window): K2s DNS is ${op ? `${next.state}; ${op.op} followed` : next.state}.` : `start did not finish: K2s DNS is ${next.state}.`, at: now, outside: true });
     } else {
       // The stop ended the proxy it stopped when that PID no longer runs: nothing runs, another
       // proxy runs (a start after it made it), or a start runs now and the old PID is gone.
       const gone = next.state === 'stopped' || (endedPid != null && next.pid != null && next.pid !== endedPid) || (op?.op === 'start' && (next.pid === null || next.pid !== endedPid));
       const then = op ? `; ${op.op} followed` : on(next.state) && gone ? '; a start followed' : '';
-      out.push({ type: 'result', op: was.op, ok: gone, exitCode: gone ? 0 : 1, message: gone ? `Stopped ${stopped}: ${was.op} finished (run outside this window)${then || `: K2s DNS is ${next.state}`}.` : `${was.op} did not finish: K2s DNS is ${next.state}.`, at: now });
+      out.push({ type: 'result', op: was.op, ok: gone, exitCode: gone ? 0 : 1, message: gone ? `Stopped ${stopped}: ${was.op} finished (run outside this window)${then || `: K2s DNS is ${next.state}`}.` : `${was.op} did not finish: K2s DNS is ${next.state}.`, at: now, outside: true });
       // A start ran and ended too before this read: it is the timeline's operation now.
       if (gone && !op && on(next.state)) out.push(startedOutside());
     }
@@ -146,13 +147,13 @@ export function journalEvents(prev: HostDnsStatus | null, next: HostDnsStatus, e
     // also stops K2s DNS).
     const own = last?.type === 'result' && (last.op === outside || (outside !== 'start' && (last.op === 'uninstall' || last.op === 'stop')));
     const words = { stop: `Stopped ${stopped} outside this window (e.g. from the CLI)`, uninstall: `Uninstalled outside this window (e.g. from the CLI): stopped ${stopped} and removed the K2s-owned files`, start: 'Started outside this window (e.g. from the CLI)' };
-    if (outside && !own) return [{ type: 'result', op: outside, ok: true, exitCode: 0, message: `${words[outside]}: K2s DNS is ${next.state}.`, at: now }];
+    if (outside && !own) return [{ type: 'result', op: outside, ok: true, exitCode: 0, message: `${words[outside]}: K2s DNS is ${next.state}.`, at: now, outside: true }];
   }
   // A stop and a start that both ran between two polls, neither journal seen: the state reads
   // running both times, but another start's proxy runs now (walk 8 M1: the timeline kept the
   // previous start for 25 s and more).
   if (prev && !inFlight && on(prev.state) && on(next.state) && restartedBetween(prev, next, endedPid)) {
-    return [{ type: 'result', op: 'stop', ok: true, exitCode: 0, message: `Stopped ${stopped} outside this window (e.g. from the CLI); a start followed.`, at: now }, startedOutside()];
+    return [{ type: 'result', op: 'stop', ok: true, exitCode: 0, message: `Stopped ${stopped} outside this window (e.g. from the CLI); a start followed.`, at: now, outside: true }, startedOutside()];
   }
   return [];
 }
@@ -226,6 +227,9 @@ export function createDnsStore(api: K2sDnsApi) {
       // The PID an outside stop ended is the newest one read before `next` (a stop's own status has none).
       const proxyPid = prev?.pid ?? pidBefore;
       for (const e of journalEvents(prev, next, get().events, Date.now(), get().busy, proxyPid)) get().onEvent(e);
+      // A made-up result of an outside stop, judged by the check after it (walk 10 L7).
+      const judged = withOutsideWarning(get().events, next);
+      if (judged) set({ events: judged });
       if (next.state === 'stopped') lastProxyPid = null;
       set((s) => ({ status: next, lost: null, tokenRefused: false, networkChanges: withNetworkChange(s.networkChanges, next.networkChange) }));
       // A change, not the first read: the window's start-up load (App refreshAll) already covers
