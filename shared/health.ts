@@ -9,7 +9,7 @@ import { cliCommand, DRIFT_CHOICE, kubectlCommand, shellCommand, shellWord } fro
 import type { HostDnsStatus, QueryResult } from './types';
 import { LIVE_LOOP_FIX, LOOP_WINDOW_MS, type LiveLoop } from './live-loop';
 import type { HopKind, HopOutcome, HealthHop, HealthCause, HealthAction, HealthVerdict, HealthReport } from './health-report';
-import { GLIBC_DEFAULT_NAMESERVER, viaK2sWords } from './drift-route';
+import { GLIBC_DEFAULT_NAMESERVER } from './drift-route';
 import { doesNotAnswerWords, errnoWords, isPortUnreachable, PORT_UNREACHABLE, silenceDetail } from './probe-failure';
 import { reachesListenerAddress } from './listener-reach';
 import { RESOLVED_STUB_ADDRESSES } from './resolved-link';
@@ -497,7 +497,9 @@ export function healthVerdict(input: VerdictInput): HealthVerdict {
     }
     if (driftVia) {
       if (goneWords) return v('warn', 'drift', resolver, `${shortName(system!.name ?? '')} resolves through K2s DNS, but ${goneWords}: with no file glibc asks ${GLIBC_DEFAULT_NAMESERVER}:53 (resolv.conf(5)), k2s-dnsproxy's listener`, 'restore-via');
-      return v('warn', 'drift', resolver, `${shortName(system!.name ?? '')} resolves through K2s DNS, but another program rewrote /etc/resolv.conf: ${resolver!.answers.length === 0 ? viaK2sWords({ implicit: true, nameservers: [GLIBC_DEFAULT_NAMESERVER] }) : viaK2sWords({ implicit: false, nameservers: resolver!.answers })}`, 'restore-via');
+      // One clause (issue #20, walk 10 L1): why it still goes through K2s DNS (viaK2sWords) is said
+      // once per front end — the window's drift banner, status's note (electron/core/lifecycle/status.ts).
+      return v('warn', 'drift', resolver, `${shortName(system!.name ?? '')} resolves through K2s DNS, but another program rewrote /etc/resolv.conf`, 'restore-via');
     }
     const first = listeners[0];
     return v('ok', 'ok', null, `${shortName(system!.name ?? '')} resolves via k2s-dnsproxy${first ? ` (${first.target})` : ''}`, null);
