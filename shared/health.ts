@@ -181,7 +181,9 @@ export function verdictFix(v: Pick<HealthVerdict, 'action' | 'keepRisk' | 'kubeD
   // A kept file start refuses (NOT_RESOLVER_FILE: NUL bytes…) is said so: start would not save it (walk 8 L5).
   if (risk.refused) {
     const after = risk.startRefuses ? 'a start would refuse it (NOT_RESOLVER_FILE) until /etc/resolv.conf is replaced with a resolver file' : 'a start would save it as your original';
-    const noStart = `no start after it: K2s DNS refused to follow their file (${risk.refused.replace(/\.$/, '')}), and ${after}`;
+    // Why it refused is said once where the choice is (the banner, status's note, doctor's meaning):
+    // not again in this line (issue #20, walk 10 L1: status said the chmod reason three times).
+    const noStart = `no start after it: K2s DNS refused to follow their file, and ${after}`;
     return frontEnd === 'gui'
       ? `Choose "${restoreName}" (the default) in the banner at the top, then Start; "${keep.label}" only stops (${noStart.replace('a start', 'Start')})`
       : `"${restoreName}" (${which}): ${restore.cli} && ${start}; or "${keep.label}", which only stops: ${keep.cli} (${noStart})`;
@@ -595,7 +597,11 @@ export function applyHealth(status: HostDnsStatus, report: HealthReport, frontEn
   // clause (verdictFix); the window's banner says it in full. A file that is no resolver file has
   // status's own note (electron/core/lifecycle/status.ts), with what a plain stop does.
   const risk = v.keepRisk;
-  const note = frontEnd === 'cli' && risk && !risk.gone && !status.driftFileRefusal ? risk.words : null;
+  // When the follower's note already gives why it refused their file (writable by every user…),
+  // the note says only what Keep leaves (risk.outcome: issue #20, walk 10 L1).
+  const reason = risk?.refused?.replace(/^it /, '') ?? null;
+  const told = !!reason && status.messages.some((m) => m.includes(reason));
+  const note = frontEnd === 'cli' && risk && !risk.gone && !status.driftFileRefusal ? (told && risk.outcome ? risk.outcome : risk.words) : null;
   if (note) status = { ...status, messages: [...status.messages, note] };
   if (status.state !== 'running' || v.level === 'ok') return { ...status, health: report };
   // CoreDNS down while the proxy's cache still answers is amber in the verdict, yet the proxy cannot reach the cluster: degraded.
