@@ -141,7 +141,7 @@ export function fixText(action: HealthAction | null, frontEnd: FrontEnd): string
  * file the follower refused (keepRisk.refused) Keep their file is a stop only, as the banner's
  * button: no start is chained to it (it would save the refused file as the original, walk 7 M1).
  * `restoreName`: the restore choice as the banner's button names it (shared/saved-copy.ts
- * restoreLabel: after a follow "Restore the saved file (written by … at …)", walk 9 L1); defaults to
+ * restoreLabel: after a follow "Restore the saved file from HH:MM:SS", walk 9 L1); defaults to
  * DRIFT_CHOICE.restore.label.
  */
 export function verdictFix(v: Pick<HealthVerdict, 'action' | 'keepRisk' | 'kubeDnsIp' | 'corednsCommands'>, frontEnd: FrontEnd, restoreName: string = DRIFT_CHOICE.restore.label): string | null {

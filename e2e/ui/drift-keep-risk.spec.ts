@@ -158,7 +158,7 @@ test('walk 9 L1: after a followed file, the verdict names the restore as the ban
   await page.goto(server.url);
   await expect(page.getByTestId('drift-keep-warning')).toHaveAttribute('data-risk', 'not-resolver', { timeout: 15_000 });
   const button = page.getByTestId('drift-restore');
-  await expect(button).toHaveText(/^Restore the saved file \(written by an unknown program \(no header\) at \d\d:\d\d:\d\d\)… \(default\)$/);
+  await expect(button).toHaveText(/^Restore the saved file from \d\d:\d\d:\d\d… \(default\)$/);
   const label = (await button.innerText()).replace(/… \(default\)$/, '');
   const verdict = page.getByTestId('verdict-text');
   await expect(verdict).toContainText(`choose "${label}" (the default) in the banner at the top`);

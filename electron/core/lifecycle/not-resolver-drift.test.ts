@@ -333,7 +333,7 @@ describe('a NUL-byte drift while running: the long explanation once, the restore
     await followNetwork(h.deps);
     const s = await statusWithHealth(healthProbes(h.deps), 'cli');
     const label = driftRestoreLabel(s, [], false, timeText);
-    expect(label).toMatch(/^Restore the saved file \(written by NetworkManager at \d\d:\d\d:\d\d\)$/);
+    expect(label).toMatch(/^Restore the saved file from \d\d:\d\d:\d\d$/);
     expect(verdictFix(s.health!.verdict, 'gui', label)).toContain(`choose "${label}" (the default) in the banner at the top`);
     const out = formatStatus(s);
     expect(out).not.toContain('Restore my original');
