@@ -76,6 +76,15 @@ describe('DriftBanner', () => {
     dns.status = { ...running, savedAt: '2026-12-02T01:00:00.000Z', networkChange: { ...refused, now: undefined } };
     expect(renderToStaticMarkup(<DriftBanner />)).not.toContain('drift-refusal-now');
   });
+  it('walk 10 L6: the restore dialog for a file that is no resolver file (NUL bytes) says it has no settings to lose', () => {
+    dns.status = { ...running, savedAt: '2026-12-02T01:00:00.000Z', driftFileRefusal: 'the new file is not text (it holds NUL bytes)' };
+    const html = renderToStaticMarkup(<DriftBanner />);
+    expect(html).toContain('Their file is no resolver file, so no settings of theirs are lost.');
+    expect(html).not.toContain('settings in that file are lost');
+    // A resolver file of theirs: its settings are lost, as before.
+    dns.status = { ...running, savedAt: '2026-12-02T01:00:00.000Z' };
+    expect(renderToStaticMarkup(<DriftBanner />)).toContain('The other program&#x27;s settings in that file are lost until it writes them again.');
+  });
   it('without a follow the saved copy is still start\'s', () => {
     dns.status = { ...running, savedAt: '2026-12-02T01:00:00.000Z' };
     const html = renderToStaticMarkup(<DriftBanner />);
