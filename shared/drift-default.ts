@@ -146,12 +146,15 @@ export function savedNameserversNow(status: Pick<HostDnsStatus, 'resolverStamp'>
  * default or the file is not drift. `stopRestores` is the same rule without the health check
  * (keepRisk(status, null)), which is what a plain stop applies (teardown.ts restoreByDefault).
  */
-export function verdictKeepRisk(status: Pick<HostDnsStatus, 'resolverOwner' | 'driftRoute' | 'driftOwnerRefusal' | 'driftFileRefusal' | 'driftGone' | 'resolverStamp' | 'startRefusal'>, hops: HealthReport['hops']): { words: string; short: string; stopRestores: boolean; gone: string | null; refused: string | null; startRefuses?: boolean } | null {
+export function verdictKeepRisk(status: Pick<HostDnsStatus, 'resolverOwner' | 'driftRoute' | 'driftOwnerRefusal' | 'driftFileRefusal' | 'driftGone' | 'resolverStamp' | 'startRefusal'>, hops: HealthReport['hops']): { words: string; outcome?: string; short: string; stopRestores: boolean; gone: string | null; refused: string | null; startRefuses?: boolean } | null {
   if (status.resolverOwner !== 'foreign') return null;
   const risk = keepRisk(status, { hops, forResolver: status.resolverStamp ?? null });
   if (!risk) return null;
   // A start after Keep their file judges that file (preflight NOT_RESOLVER_FILE): the fix says whether it would refuse it.
-  return { words: keepRiskWords(risk, status.driftRoute ?? null), short: keepRiskShort(risk), stopRestores: keepRisk(status, null) !== null, gone: risk.kind === 'gone' ? risk.what : null, refused: risk.kind === 'gone' ? null : followerRefusal(status), ...(risk.kind !== 'gone' && status.startRefusal ? { startRefuses: true } : {}) };
+  // `outcome` only when it leaves something out of `words` (the follower's reason): status's note then.
+  const words = keepRiskWords(risk, status.driftRoute ?? null);
+  const outcome = keepRiskOutcome(risk, status.driftRoute ?? null);
+  return { words, ...(outcome !== words ? { outcome } : {}), short: keepRiskShort(risk), stopRestores: keepRisk(status, null) !== null, gone: risk.kind === 'gone' ? risk.what : null, refused: risk.kind === 'gone' ? null : followerRefusal(status), ...(risk.kind !== 'gone' && status.startRefusal ? { startRefuses: true } : {}) };
 }
 
 /**

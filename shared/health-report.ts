@@ -128,9 +128,10 @@ export interface HealthVerdict {
    * `short`: the same risk in one clause (shared/drift-default.ts keepRiskShort), which the
    * verdict's fix says; the long `words` are said once where the choice is (the banner, status's
    * note, doctor's meaning: walk 9 M3). Absent when Keep their file is the default. verdictFix
-   * turns it into the fix's words.
+   * turns it into the fix's words. `outcome`: what Keep leaves without why the follower refused
+   * the file (keepRiskOutcome), status's note when the follower's note already says why.
    */
-  keepRisk?: { words: string; short?: string; stopRestores: boolean; gone: string | null; refused?: string | null; startRefuses?: boolean } | null;
+  keepRisk?: { words: string; outcome?: string; short?: string; stopRestores: boolean; gone: string | null; refused?: string | null; startRefuses?: boolean } | null;
   /**
    * Only with action `check-coredns`: the kube-dns ClusterIP the check probed (the kube-dns hop's
    * address, e.g. `172.21.0.10`), so the CLI fix routes to it as printed (verdictFix).

@@ -146,9 +146,9 @@ describe('healthVerdict over every hop outcome', () => {
     setCliName('k2s-dns');
     const keepRisk = { words: 'Keeping their file stops K2s DNS and leaves /etc/resolv.conf pointing at 192.0.2.99:53, which does not answer now (getaddrinfo: network unreachable): no name would resolve on this host.', stopRestores: true, gone: null, refused: 'it is writable by every user (mode 0666); K2s follows no file a user could write — fix it with chmod o-w' };
     const v = healthVerdict({ hops: hops({ system: q('system', 'NXDOMAIN') }, 'foreign'), state: 'degraded', interrupted: false, keepRisk });
-    expect(verdictFix(v, 'cli')).toBe(`"Restore my original" (the default): sudo k2s-dns stop --on-drift restore && sudo k2s-dns start; or "Keep their file", which only stops: sudo k2s-dns stop --on-drift keep (no start after it: K2s DNS refused to follow their file (it is writable by every user (mode 0666); K2s follows no file a user could write — fix it with chmod o-w), and a start would save it as your original)`);
+    expect(verdictFix(v, 'cli')).toBe(`"Restore my original" (the default): sudo k2s-dns stop --on-drift restore && sudo k2s-dns start; or "Keep their file", which only stops: sudo k2s-dns stop --on-drift keep (no start after it: K2s DNS refused to follow their file, and a start would save it as your original)`);
     expect(verdictFix(v, 'cli')).not.toContain('stop --on-drift keep &&');
-    expect(verdictFix(v, 'gui')).toBe('Choose "Restore my original" (the default) in the banner at the top, then Start; "Keep their file" only stops (no start after it: K2s DNS refused to follow their file (it is writable by every user (mode 0666); K2s follows no file a user could write — fix it with chmod o-w), and Start would save it as your original)');
+    expect(verdictFix(v, 'gui')).toBe('Choose "Restore my original" (the default) in the banner at the top, then Start; "Keep their file" only stops (no start after it: K2s DNS refused to follow their file, and Start would save it as your original)');
   });
 
   it('drift while the name still resolves elsewhere: warn, not ok', () => {
@@ -318,8 +318,8 @@ describe('stopped with a /etc/resolv.conf start refuses (walk 8 H1)', () => {
     setCliName('k2s-dns');
     const keepRisk = { words: "K2s DNS did not follow their file because it is not text (it holds NUL bytes); keeping it leaves that file as this host's resolver.", stopRestores: true, gone: null, refused: 'it is not text (it holds NUL bytes)', startRefuses: true };
     const v = healthVerdict({ hops: hops({ system: q('system', 'NXDOMAIN') }, 'foreign'), state: 'degraded', interrupted: false, keepRisk });
-    expect(verdictFix(v, 'cli')).toBe(`"Restore my original" (the default): sudo k2s-dns stop --on-drift restore && sudo k2s-dns start; or "Keep their file", which only stops: sudo k2s-dns stop --on-drift keep (no start after it: K2s DNS refused to follow their file (it is not text (it holds NUL bytes)), and a start would refuse it (NOT_RESOLVER_FILE) until /etc/resolv.conf is replaced with a resolver file)`);
-    expect(verdictFix(v, 'gui')).toBe('Choose "Restore my original" (the default) in the banner at the top, then Start; "Keep their file" only stops (no start after it: K2s DNS refused to follow their file (it is not text (it holds NUL bytes)), and Start would refuse it (NOT_RESOLVER_FILE) until /etc/resolv.conf is replaced with a resolver file)');
+    expect(verdictFix(v, 'cli')).toBe(`"Restore my original" (the default): sudo k2s-dns stop --on-drift restore && sudo k2s-dns start; or "Keep their file", which only stops: sudo k2s-dns stop --on-drift keep (no start after it: K2s DNS refused to follow their file, and a start would refuse it (NOT_RESOLVER_FILE) until /etc/resolv.conf is replaced with a resolver file)`);
+    expect(verdictFix(v, 'gui')).toBe('Choose "Restore my original" (the default) in the banner at the top, then Start; "Keep their file" only stops (no start after it: K2s DNS refused to follow their file, and Start would refuse it (NOT_RESOLVER_FILE) until /etc/resolv.conf is replaced with a resolver file)');
     for (const fe of ['cli', 'gui'] as const) expect(verdictFix(v, fe)).not.toMatch(/save it as your original/);
   });
 });

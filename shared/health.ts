@@ -9,7 +9,7 @@ import { cliCommand, DRIFT_CHOICE, kubectlCommand, shellCommand, shellWord } fro
 import type { HostDnsStatus, QueryResult } from './types';
 import { LIVE_LOOP_FIX, LOOP_WINDOW_MS, type LiveLoop } from './live-loop';
 import type { HopKind, HopOutcome, HealthHop, HealthCause, HealthAction, HealthVerdict, HealthReport } from './health-report';
-import { GLIBC_DEFAULT_NAMESERVER, viaK2sWords } from './drift-route';
+import { GLIBC_DEFAULT_NAMESERVER } from './drift-route';
 import { doesNotAnswerWords, errnoWords, isPortUnreachable, PORT_UNREACHABLE, silenceDetail } from './probe-failure';
 import { reachesListenerAddress } from './listener-reach';
 import { RESOLVED_STUB_ADDRESSES } from './resolved-link';
@@ -141,7 +141,7 @@ export function fixText(action: HealthAction | null, frontEnd: FrontEnd): string
  * file the follower refused (keepRisk.refused) Keep their file is a stop only, as the banner's
  * button: no start is chained to it (it would save the refused file as the original, walk 7 M1).
  * `restoreName`: the restore choice as the banner's button names it (shared/saved-copy.ts
- * restoreLabel: after a follow "Restore the saved file (written by … at …)", walk 9 L1); defaults to
+ * restoreLabel: after a follow "Restore the saved file from HH:MM:SS", walk 9 L1); defaults to
  * DRIFT_CHOICE.restore.label.
  */
 export function verdictFix(v: Pick<HealthVerdict, 'action' | 'keepRisk' | 'kubeDnsIp' | 'corednsCommands'>, frontEnd: FrontEnd, restoreName: string = DRIFT_CHOICE.restore.label): string | null {
@@ -181,7 +181,9 @@ export function verdictFix(v: Pick<HealthVerdict, 'action' | 'keepRisk' | 'kubeD
   // A kept file start refuses (NOT_RESOLVER_FILE: NUL bytes…) is said so: start would not save it (walk 8 L5).
   if (risk.refused) {
     const after = risk.startRefuses ? 'a start would refuse it (NOT_RESOLVER_FILE) until /etc/resolv.conf is replaced with a resolver file' : 'a start would save it as your original';
-    const noStart = `no start after it: K2s DNS refused to follow their file (${risk.refused.replace(/\.$/, '')}), and ${after}`;
+    // Why it refused is said once where the choice is (the banner, status's note, doctor's meaning):
+    // not again in this line (issue #20, walk 10 L1: status said the chmod reason three times).
+    const noStart = `no start after it: K2s DNS refused to follow their file, and ${after}`;
     return frontEnd === 'gui'
       ? `Choose "${restoreName}" (the default) in the banner at the top, then Start; "${keep.label}" only stops (${noStart.replace('a start', 'Start')})`
       : `"${restoreName}" (${which}): ${restore.cli} && ${start}; or "${keep.label}", which only stops: ${keep.cli} (${noStart})`;
@@ -497,7 +499,9 @@ export function healthVerdict(input: VerdictInput): HealthVerdict {
     }
     if (driftVia) {
       if (goneWords) return v('warn', 'drift', resolver, `${shortName(system!.name ?? '')} resolves through K2s DNS, but ${goneWords}: with no file glibc asks ${GLIBC_DEFAULT_NAMESERVER}:53 (resolv.conf(5)), k2s-dnsproxy's listener`, 'restore-via');
-      return v('warn', 'drift', resolver, `${shortName(system!.name ?? '')} resolves through K2s DNS, but another program rewrote /etc/resolv.conf: ${resolver!.answers.length === 0 ? viaK2sWords({ implicit: true, nameservers: [GLIBC_DEFAULT_NAMESERVER] }) : viaK2sWords({ implicit: false, nameservers: resolver!.answers })}`, 'restore-via');
+      // One clause (issue #20, walk 10 L1): why it still goes through K2s DNS (viaK2sWords) is said
+      // once per front end — the window's drift banner, status's note (electron/core/lifecycle/status.ts).
+      return v('warn', 'drift', resolver, `${shortName(system!.name ?? '')} resolves through K2s DNS, but another program rewrote /etc/resolv.conf`, 'restore-via');
     }
     const first = listeners[0];
     return v('ok', 'ok', null, `${shortName(system!.name ?? '')} resolves via k2s-dnsproxy${first ? ` (${first.target})` : ''}`, null);
@@ -593,7 +597,11 @@ export function applyHealth(status: HostDnsStatus, report: HealthReport, frontEn
   // clause (verdictFix); the window's banner says it in full. A file that is no resolver file has
   // status's own note (electron/core/lifecycle/status.ts), with what a plain stop does.
   const risk = v.keepRisk;
-  const note = frontEnd === 'cli' && risk && !risk.gone && !status.driftFileRefusal ? risk.words : null;
+  // When the follower's note already gives why it refused their file (writable by every user…),
+  // the note says only what Keep leaves (risk.outcome: issue #20, walk 10 L1).
+  const reason = risk?.refused?.replace(/^it /, '') ?? null;
+  const told = !!reason && status.messages.some((m) => m.includes(reason));
+  const note = frontEnd === 'cli' && risk && !risk.gone && !status.driftFileRefusal ? (told && risk.outcome ? risk.outcome : risk.words) : null;
   if (note) status = { ...status, messages: [...status.messages, note] };
   if (status.state !== 'running' || v.level === 'ok') return { ...status, health: report };
   // CoreDNS down while the proxy's cache still answers is amber in the verdict, yet the proxy cannot reach the cluster: degraded.

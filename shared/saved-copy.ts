@@ -45,7 +45,7 @@ export function startCopyWords(savedAt: string, time: (ms: number) => string, ho
  * The drift restore's label once a follow replaced the saved original (walk 7 M2: "Restore my
  * original" put back the followed file, not the one from before Start): "Restore the file from
  * before Start (12:00:00)" when `fromStart` (the Host DNS card's *Stop puts back* select, `stop
- * --restore start`), else "Restore the saved file (written by NetworkManager at 12:05:00)";
+ * --restore start`), else "Restore the saved file from 12:05:00";
  * DRIFT_CHOICE.restore.label ("Restore my original") when no follow replaced it (`followed` null).
  * `startSavedAt`: the file from before Start's savedAt (ISO), read only with `fromStart`.
  */
@@ -53,7 +53,9 @@ export function restoreLabel(followed: NetworkChangeView | null, fromStart: bool
   const at = (iso: string) => (Number.isNaN(Date.parse(iso)) ? iso : time(Date.parse(iso)));
   if (fromStart && startSavedAt) return `Restore the file from before Start (${at(startSavedAt)})`;
   if (!followed) return DRIFT_CHOICE.restore.label;
-  return `Restore the saved file (written by ${writerName(followed)} at ${at(followed.at)})`;
+  // Short, no writer (walk 10 L5: nested parentheses on a button): the banner's text and the
+  // dialog say who wrote it (savedCopyWords).
+  return `Restore the saved file from ${at(followed.at)}`;
 }
 
 /**
@@ -71,8 +73,7 @@ export function driftRestoreLabel(status: Pick<HostDnsStatus, 'networkChange' | 
 /**
  * Status's sentence while drift lasts after a follow with the file from before Start kept: which
  * file each restore puts back, with its command (CLI) or control (window), the restore named as the
- * banner's button (restoreLabel, walk 9 L1), which names the saved file once, e.g. "\"Restore the
- * saved file (written by another program (the file does not say which) at 12:05:00 UTC)\" (`sudo k2s-dns stop
+ * banner's button (restoreLabel, walk 9 L1), e.g. "\"Restore the saved file from 12:05:00 UTC\" (`sudo k2s-dns stop
  * --on-drift restore`) puts that file back, not the file from before Start (12:00:00 UTC); `sudo
  * k2s-dns stop --on-drift restore --restore start` puts that one back over their file."
  */

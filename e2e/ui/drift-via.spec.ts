@@ -77,6 +77,8 @@ for (const c of CASES) {
     await expect(page.getByTestId('verdict-text')).toContainText('kubernetes.default.svc.cluster.local resolves through K2s DNS, but another program rewrote /etc/resolv.conf');
     await expect(page.getByTestId('verdict-text')).toContainText('Nothing is broken now');
     await expect(page.getByTestId('verdict-text')).not.toContainText('bypass');
+    // One message per fact (walk 10 L1): the banner says why; the verdict is one clause.
+    await expect(page.getByTestId('verdict-text')).not.toContainText(c.lead);
     // Keep their file anyway: stopped, and the verdict names the outage, not just "stopped".
     // It asks first, and the dialog repeats the banner's warning (walk 5 M4).
     await page.getByTestId('drift-keep').click();

@@ -73,7 +73,7 @@ test('with drift the same select decides what the banner\'s restore puts back, a
   await expect(page.getByTestId('drift-banner')).toBeVisible({ timeout: 15_000 });
   // Named after what it puts back (walk 7 M2), never "Restore my original" once a follow replaced it.
   const restore = page.getByTestId('drift-restore');
-  await expect(restore).toHaveText(/^Restore the saved file \(written by another program \(the file does not say which\) at \d\d:\d\d:\d\d\)…$/);
+  await expect(restore).toHaveText(/^Restore the saved file from \d\d:\d\d:\d\d…$/);
   await select.selectOption('start');
   await expect(restore).toHaveText(/^Restore the file from before Start \(\d\d:\d\d:\d\d\)…$/);
   await restore.click();
@@ -91,9 +91,9 @@ test('with drift and the newest chosen, the banner\'s restore names and sends th
   await expect(page.getByTestId('drift-banner')).toBeVisible({ timeout: 15_000 });
   await expect(page.getByTestId('panel-hostdns').getByTestId('stop-restore-select')).toHaveValue('newest');
   const restore = page.getByTestId('drift-restore');
-  await expect(restore).toHaveText(/^Restore the saved file \(written by another program \(the file does not say which\) at \d\d:\d\d:\d\d\)…$/);
+  await expect(restore).toHaveText(/^Restore the saved file from \d\d:\d\d:\d\d…$/);
   await restore.click();
-  await expect(page.locator('#confirm-drift-title')).toHaveText(/^Restore the saved file \(written by another program \(the file does not say which\) at \d\d:\d\d:\d\d\)\?$/);
+  await expect(page.locator('#confirm-drift-title')).toHaveText(/^Restore the saved file from \d\d:\d\d:\d\d\?$/);
   await expect(page.getByTestId('confirm-restore')).toContainText(/with the file another program \(the file does not say which\) wrote at \d\d:\d\d:\d\d \(followed while K2s DNS ran\)/);
   await page.getByTestId('btn-confirm-restore').click();
   await expect.poll(() => stops).toEqual([{ onDrift: 'restore' }]);

@@ -138,6 +138,26 @@ test('Start options: the selects and the Upstreams placeholder show their whole 
   }
 });
 
+test('walk 10 L9: the Logs query filter shows its whole placeholder at 900 and 1280 px', async ({ browser }) => {
+  const server = await serve();
+  const page = await browser.newPage();
+  try {
+    await page.goto(server.url);
+    await page.getByTestId('tab-logs').click();
+    await page.getByTestId('logs-view-queries').click();
+    const filter = page.getByTestId('logs-query-filter');
+    for (const width of WIDTHS) {
+      await page.setViewportSize({ width, height: 860 });
+      const placeholder = (await filter.getAttribute('placeholder'))!;
+      const fit = await fits(filter, placeholder);
+      expect(fit.ok, `${width} px: the placeholder "${placeholder}" needs ${fit.need} px, the field has ${fit.room}`).toBe(true);
+    }
+  } finally {
+    await page.close();
+    await server.close();
+  }
+});
+
 test('a query filter keeps its match visible in the Name cell at 900 px: the part before it gives way, marked, full name as the title', async ({ browser }) => {
   // Longer than the Name column at 900 px (walk M2 made it hold kubernetes.default.svc.cluster.local whole).
   const LONG = 'prometheus-kube-state-metrics.default.svc.cluster.local';

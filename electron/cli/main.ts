@@ -4,7 +4,7 @@ import type { ParseArgsConfig } from 'node:util';
 // its code cache (compile-cache/script-cache.ts: "A dynamic import callback was not specified").
 import { access, constants, stat } from 'node:fs/promises';
 import { USAGE } from './usage';
-import { printEvent, formatZones, formatStatus, formatQuery } from './print';
+import { printEvent, formatZones, formatStatus, formatQuery, type PrintedSteps } from './print';
 import { EXIT } from '../../shared/lifecycle-events';
 import { QUERY_TYPES, type QueryType } from '../../shared/types';
 import { parseServer } from '../core/host/parse-server';
@@ -121,7 +121,9 @@ async function callerReads(path: string): Promise<boolean> {
 
 async function run(command: string, v: Record<string, unknown>, positionals: string[]): Promise<number> {
   const asJson = v.json === true;
-  const sink = (e: Parameters<typeof printEvent>[0]) => printEvent(e, asJson, out);
+  // One memory per run: its result line refers to the step lines above (print.ts resultText).
+  const printed: PrintedSteps = { steps: [] };
+  const sink = (e: Parameters<typeof printEvent>[0]) => printEvent(e, asJson, out, printed);
   switch (command) {
     case 'start': {
       const input = cliInputOf(START_FIELDS, v);

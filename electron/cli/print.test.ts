@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ClusterDiscovery, QueryResult } from '../../shared/types';
 import { formatDoctor } from './print-doctor';
-import { formatQuery, formatZones, printEvent } from './print';
+import { formatQuery, formatZones, printEvent, type PrintedSteps } from './print';
 import { terminalSafe } from './terminal-safe';
 import { formatResolverDiff } from './print-diff';
 import type { ResolverDiff } from '../../shared/types';
@@ -81,5 +81,39 @@ describe('k2s-dns diff output', () => {
     expect(lines).toContain('-nameserver 192.0.2.53');
     expect(lines).toContain('+(binary: 7 bytes, holds NUL bytes; not shown)');
     expect(lines.join('\n')).not.toMatch(/\\x00|\uFFFD/);
+  });
+});
+
+describe('one message per fact in lifecycle output (walk 10 L1, issue #20)', () => {
+  const run = (events: unknown[]): string[] => {
+    const lines: string[] = [];
+    const steps: PrintedSteps = { steps: [] };
+    for (const e of events) printEvent(e as never, false, (s) => lines.push(s), steps);
+    return lines;
+  };
+  const KEPT = 'Kept the /etc/resolv.conf someone else wrote while K2s ran (nameservers 192.0.2.9 → none); the copy saved at start was discarded. No name resolves on this host: nothing answers on 127.0.0.1:53.';
+
+  it('stop --on-drift keep: the long restore text is printed once, the result line refers to the step and names the code', () => {
+    const lines = run([
+      { type: 'step', op: 'stop', step: 'restore', status: 'done', message: KEPT, at: 0 },
+      { type: 'step', op: 'stop', step: 'stop-service', status: 'done', message: 'Stopped k2s-dnsproxy (PID 7).', at: 0 },
+      { type: 'result', op: 'stop', ok: false, exitCode: 5, code: 'RESOLVER_DOWN', message: `K2s DNS is stopped. ${KEPT}`, at: 0 },
+    ]);
+    expect(lines[2]).toBe('FAILED [RESOLVER_DOWN]: K2s DNS is stopped. See the restore step above.');
+    expect(lines.join('\n').split(KEPT).length - 1).toBe(1);
+  });
+
+  it('a warning whose text is the whole result (RESOLV_CONF_WRITABLE) is printed once, on its warning line', () => {
+    const w = 'The saved original /etc/resolv.conf is writable by every user (mode 0666): stop puts it back so.';
+    const lines = run([{ type: 'result', op: 'start', ok: true, exitCode: 0, message: w, warnings: [{ code: 'RESOLV_CONF_WRITABLE', message: w }], at: 0 }]);
+    expect(lines).toEqual(['OK, WITH WARNINGS: see the warning below.', `warning [RESOLV_CONF_WRITABLE]: ${w}`]);
+  });
+
+  it('short step texts and results that repeat no step are printed whole', () => {
+    const lines = run([
+      { type: 'step', op: 'stop', step: 'stop-service', status: 'done', message: 'Stopped k2s-dnsproxy.', at: 0 },
+      { type: 'result', op: 'stop', ok: true, exitCode: 0, message: 'K2s DNS is stopped; the host resolver is back as it was.', at: 0 },
+    ]);
+    expect(lines[1]).toBe('OK: K2s DNS is stopped; the host resolver is back as it was.');
   });
 });

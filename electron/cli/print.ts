@@ -13,11 +13,48 @@ const t = terminalSafe;
 /** A backend message for people: t() with its times as the CLI prints times (shared/clock.ts localTimes: `17:12:03` today, the date before it on another day; --json keeps the ISO times). */
 const msg = (s: string): string => localTimes(terminalSafe(s));
 
-/** Prints one lifecycle event: a JSON line with `json`, else one readable line. */
-export function printEvent(e: LifecycleEvent, json: boolean, out: (s: string) => void): void {
+/**
+ * The step lines one run has printed (printEvent fills it), so its result line refers to a step
+ * instead of printing the step's text again: "one message per fact" (README, issue #20; walk 10
+ * L1: a refused start's `✗ preflight` text again as `REFUSED:`, `stop --on-drift keep`'s ~700
+ * characters twice).
+ */
+export interface PrintedSteps {
+  steps: { step: string; message: string }[];
+}
+
+/** Shorter step texts than this are repeated as they are: "K2s DNS is stopped." says the outcome. */
+const REFER_MIN_CHARS = 60;
+
+/**
+ * The result's text with each longer step text it carries (a step's message verbatim) replaced by
+ * a reference to that step; the whole message when it repeats none. printEvent then puts the
+ * result's code in its head, as the step line never says it.
+ * With a warning whose text is the whole message, it points at the warning line below.
+ * Examples: `REFUSED [PORT_IN_USE]: see the preflight step above.`, `K2s DNS is stopped. See the restore-resolver step above.`
+ */
+export function resultText(e: { message: string; code?: string; warnings?: { message: string }[] }, printed: PrintedSteps): string {
+  if (e.warnings?.some((w) => w.message === e.message)) return 'see the warning below.';
+  let text = e.message;
+  let referred = false;
+  for (const s of printed.steps) {
+    if (s.message.length < REFER_MIN_CHARS || !text.includes(s.message)) continue;
+    text = text === s.message ? `see the ${s.step} step above.` : text.replace(s.message, `See the ${s.step} step above.`);
+    referred = true;
+  }
+  return text;
+}
+
+/**
+ * Prints one lifecycle event: a JSON line with `json`, else one readable line. `printed` carries
+ * one run's step lines to its result (resultText); without it every result is printed whole.
+ */
+export function printEvent(e: LifecycleEvent, json: boolean, out: (s: string) => void, printed: PrintedSteps = { steps: [] }): void {
   if (json) return out(JSON.stringify(e));
   if (e.type === 'result') {
-    out(`${e.ok ? (e.warnings?.length ? 'OK, WITH WARNINGS' : 'OK') : e.exitCode === 3 ? 'REFUSED' : 'FAILED'}: ${msg(e.message)}`);
+    const text = resultText(e, printed);
+    const head = e.ok ? (e.warnings?.length ? 'OK, WITH WARNINGS' : 'OK') : e.exitCode === 3 ? 'REFUSED' : 'FAILED';
+    out(`${head}${text !== e.message && e.code ? ` [${t(e.code)}]` : ''}: ${msg(text)}`);
     for (const w of e.warnings ?? []) out(`warning [${t(w.code)}]: ${msg(w.message)}`);
     return;
   }
@@ -25,6 +62,7 @@ export function printEvent(e: LifecycleEvent, json: boolean, out: (s: string) =>
   // A verify that passed on an NXDOMAIN external check, or a restore that left no name resolving, gets the warning mark (shared/step-warn.ts).
   const mark = stepWarns(e.step, e.status, e.message) ? '!' : { done: '✓', failed: '✗', skipped: '–', running: '…' }[e.status];
   out(`${mark} ${e.step.padEnd(12)} ${msg(e.message)}`);
+  printed.steps.push({ step: e.step, message: e.message });
 }
 
 /** Zones for people: see print-zones.ts (bounded, escaped, with refused zones). */

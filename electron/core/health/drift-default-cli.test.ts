@@ -6,7 +6,7 @@
  * file was described as one with "no nameserver line" whose Keep "would resolve no name".
  */
 import { describe, expect, it } from 'vitest';
-import { chmod, rm, writeFile } from 'node:fs/promises';
+import { chmod, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startDns } from '../lifecycle/start';
 import { stopDns } from '../lifecycle/stop';
@@ -15,6 +15,8 @@ import { verdictLine } from '../../../shared/health';
 import { TEST_START_OPTS, trackedHosts } from '../../../e2e/support/test-deps';
 import { healthProbes } from './probes';
 import { statusWithHealth } from './status-with-health';
+import { followNetwork } from '../lifecycle/follow';
+import { formatStatus } from '../../cli/print';
 
 const newHost = trackedHosts();
 const sink = () => undefined;
@@ -37,17 +39,34 @@ describe('status (CLI): the drift fix names the banner’s and stop’s default'
     // Keep second, a stop only (the follower refused this 0666 file: a start would save it as the
     // original, walk 7 M1). The banner's warning (keepRiskWords) is said once, as a note, not in
     // the health line too (walk 9 M3).
-    expect(line).toMatch(/; or "Keep their file", which only stops: sudo k2s-dns stop --on-drift keep \(no start after it: K2s DNS refused to follow their file \(it is writable by every user \(mode 0666\); K2s follows no file a user could write — fix it with sudo chmod o-w \/etc\/resolv\.conf\), and a start would save it as your original\)$/);
+    expect(line).toMatch(/; or "Keep their file", which only stops: sudo k2s-dns stop --on-drift keep \(no start after it: K2s DNS refused to follow their file, and a start would save it as your original\)$/);
     const warning = /^Keeping their file stops K2s DNS and leaves \/etc\/resolv\.conf pointing at 10\.99\.99\.99:53, which does not answer now \(getaddrinfo: .*ENETUNREACH.*\): no name would resolve on this host\.$/;
     expect(s.messages.filter((m) => warning.test(m))).toHaveLength(1);
     expect(line).not.toContain('which does not answer now');
     expect(line).not.toMatch(/stop --on-drift keep &&/);
-    expect(verdictLine(s.health!.verdict, 'gui')).toMatch(/ — Choose "Restore my original" \(the default\) in the banner at the top, then Start; "Keep their file" only stops \(no start after it: K2s DNS refused to follow their file \(it is writable by every user \(mode 0666\); K2s follows no file a user could write — fix it with sudo chmod o-w \/etc\/resolv\.conf\), and Start would save it as your original\)$/);
+    expect(verdictLine(s.health!.verdict, 'gui')).toMatch(/ — Choose "Restore my original" \(the default\) in the banner at the top, then Start; "Keep their file" only stops \(no start after it: K2s DNS refused to follow their file, and Start would save it as your original\)$/);
     expect(line.indexOf('"Restore my original"')).toBeLessThan(line.indexOf('"Keep their file"'));
     expect(line).not.toContain('"Keep their file" (the default)');
     // The default named is what a plain stop does.
     const stopped = await stopDns(h.deps, {}, sink);
     expect(stopped.message).toContain('was restored, byte for byte; pass --on-drift keep to keep theirs.');
+  });
+
+  it('walk 10 L1: a 0666 file the follower refused — status gives the reason and its chmod once, in the follower\'s note', async () => {
+    setCliName('k2s-dns');
+    const h = await newHost('nameserver 192.0.2.53\n');
+    expect((await startDns(h.deps, TEST_START_OPTS, sink)).ok).toBe(true);
+    const tmp = join(h.root, 'etc/resolv.conf.tmp');
+    await writeFile(tmp, '# written by othertool\nnameserver 198.51.100.77\n');
+    await chmod(tmp, 0o666);
+    await rename(tmp, join(h.root, 'etc/resolv.conf'));
+    expect(await followNetwork(h.deps)).toMatchObject({ kind: 'drift' });
+    const text = formatStatus(await statusWithHealth(healthProbes(h.deps), 'cli'));
+    expect(text.split('writable by every user (mode 0666)').length - 1).toBe(1);
+    expect(text.split('chmod o-w').length - 1).toBe(1);
+    // What Keep leaves is still said, without the reason again.
+    expect(text).toContain("note: Keeping their file lets whoever can write it choose this host's DNS.");
+    expect(text).toContain('(no start after it: K2s DNS refused to follow their file, and a start would save it as your original)');
   });
 
   it('a deleted file: said deleted, and stop puts the saved original back whatever the choice', async () => {

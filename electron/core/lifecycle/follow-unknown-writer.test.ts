@@ -128,7 +128,7 @@ describe('a followed file with no header (issue #20)', () => {
     const st = await dnsStatus(h.deps);
     expect(st.resolverOwner).toBe('foreign');
     // Named as the banner's button names it (walk 9 L1), the saved file said once.
-    expect(st.messages).toContain(`"Restore the saved file (written by another program (the file does not say which) at ${hhmmss(at)})" (\`sudo npx k2s-dns stop --on-drift restore\`) puts that file back, not the file from before Start (${hhmmss(h.startedAt)}); \`sudo npx k2s-dns stop --on-drift restore --restore start\` puts that one back over their file.`);
+    expect(st.messages).toContain(`"Restore the saved file from ${hhmmss(at)}" (\`sudo npx k2s-dns stop --on-drift restore\`) puts that file back, not the file from before Start (${hhmmss(h.startedAt)}); \`sudo npx k2s-dns stop --on-drift restore --restore start\` puts that one back over their file.`);
     expect((await dnsStatus(h.deps, 'gui')).messages).toContain(`With the drift, the banner's restore puts back what "Stop puts back" beside Stop names: the saved file written by another program (the file does not say which) at ${hhmmss(at)} (the newest, the default) or the file from before Start (${hhmmss(h.startedAt)}).`);
     expect(await stopDns(h.deps, { onDrift: 'restore', restore: 'start' }, quiet)).toMatchObject({ ok: true });
     expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe(ORIGINAL);

@@ -17,7 +17,7 @@ import { cliCommand, setCliRunningStart } from '../../../shared/fix';
 import { fixText } from '../../../shared/health';
 import { readState } from '../host/resolver-state';
 import { TEST_START_OPTS, trackedHosts } from '../../../e2e/support/test-deps';
-import { printEvent } from '../../cli/print';
+import { printEvent, type PrintedSteps } from '../../cli/print';
 import type { LifecycleEvent } from '../../../shared/lifecycle-events';
 
 const newHost = trackedHosts();
@@ -43,8 +43,10 @@ describe('start while running with other options', () => {
     const steps = events.filter((e) => e.type === 'step').map((e) => `${e.step} ${e.status}`);
     expect(steps).toEqual(['preflight running', 'preflight failed']);
     const printed: string[] = [];
-    for (const e of events) printEvent(e, false, (l) => printed.push(l));
-    expect(printed).toEqual([`✗ preflight    ${r.message}`, `REFUSED: ${r.message}`]);
+    const memory: PrintedSteps = { steps: [] };
+    for (const e of events) printEvent(e, false, (l) => printed.push(l), memory);
+    // One message per fact (walk 10 L1): the result line names the outcome and code, not the text again.
+    expect(printed).toEqual([`✗ preflight    ${r.message}`, 'REFUSED [RUNNING_OTHER_OPTIONS]: see the preflight step above.']);
     expect(printed.join('\n')).not.toContain('✓');
   });
 

@@ -121,7 +121,9 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     const ownerOf = current.kind === 'file' ? current : await deps.fs.stat(K2S_PATHS.resolvConf).catch(() => null);
     driftOwnerRefusal = ownerOf ? resolverOwnerRefusal(ownerOf) : null;
     driftWriter = writerWords(networkWriter(currentText ?? '', current.kind === 'symlink' ? current.target : null));
-    const via = driftRouteNow?.viaK2s ? ` Host apps still go through K2s DNS: ${viaK2sWords(driftRouteNow)}.` : '';
+    // Why host apps still go through K2s DNS, said once per front end (issue #20, walk 10 L1): here
+    // for the CLI (its health line says one clause); in the window the drift banner says it.
+    const via = driftRouteNow?.viaK2s && frontEnd === 'cli' ? ` Host apps still go through K2s DNS: ${viaK2sWords(driftRouteNow)}.` : '';
     messages.push(`/etc/resolv.conf was changed by ${driftWriter} while K2s ran; ${say({ gui: 'Resolver diff shows how.', cli: `see ${cliCommand('diff')}.` })}${via}`);
     // The follower's reason when it is no resolver file at all (shared/network-writer.ts), and
     // what the drift choice's default is then: the banner's words (shared/drift-default.ts).

@@ -40,7 +40,7 @@ describe('DriftBanner', () => {
   it('after a follow the restore is named after the saved file it puts back, not "Restore my original" (walk 7 M2)', () => {
     dns.status = { ...running, followedChange: followed, startCopy: { savedAt: '2026-12-02T01:00:00.000Z' } };
     const html = renderToStaticMarkup(<DriftBanner />);
-    const name = `Restore the saved file (written by NetworkManager at ${timeText(Date.parse(FOLLOWED_AT))})`;
+    const name = `Restore the saved file from ${timeText(Date.parse(FOLLOWED_AT))}`;
     expect(html).toContain(`data-testid="drift-restore">${name}…</button>`);
     expect(html).toContain(`<h3 id="confirm-drift-title">${name}?</h3>`);
     expect(html).toContain(`data-testid="btn-confirm-restore">${name}</button>`);
@@ -75,6 +75,15 @@ describe('DriftBanner', () => {
     // Without `now` (the refusal still holds) the banner adds nothing.
     dns.status = { ...running, savedAt: '2026-12-02T01:00:00.000Z', networkChange: { ...refused, now: undefined } };
     expect(renderToStaticMarkup(<DriftBanner />)).not.toContain('drift-refusal-now');
+  });
+  it('walk 10 L6: the restore dialog for a file that is no resolver file (NUL bytes) says it has no settings to lose', () => {
+    dns.status = { ...running, savedAt: '2026-12-02T01:00:00.000Z', driftFileRefusal: 'the new file is not text (it holds NUL bytes)' };
+    const html = renderToStaticMarkup(<DriftBanner />);
+    expect(html).toContain('Their file is no resolver file, so no settings of theirs are lost.');
+    expect(html).not.toContain('settings in that file are lost');
+    // A resolver file of theirs: its settings are lost, as before.
+    dns.status = { ...running, savedAt: '2026-12-02T01:00:00.000Z' };
+    expect(renderToStaticMarkup(<DriftBanner />)).toContain('The other program&#x27;s settings in that file are lost until it writes them again.');
   });
   it('without a follow the saved copy is still start\'s', () => {
     dns.status = { ...running, savedAt: '2026-12-02T01:00:00.000Z' };

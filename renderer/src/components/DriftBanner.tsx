@@ -193,7 +193,9 @@ export function DriftBanner() {
         ) : shown === 'restore' ? (
           <p id="confirm-drift-text">
             This replaces the /etc/resolv.conf the other program wrote with {followed || restoreStart ? saved : `the original saved when K2s DNS started${status?.savedAt ? ` (${timeText(Date.parse(status.savedAt))})` : ''}`}, byte for byte, then
-            stops K2s DNS. The other program's settings in that file are lost until it writes them again.
+            stops K2s DNS.{' '}
+            {/* A file that is no resolver file (NUL bytes, garbage: status.driftFileRefusal) holds no settings to lose (walk 10 L6). */}
+            {status?.driftFileRefusal ? 'Their file is no resolver file, so no settings of theirs are lost.' : "The other program's settings in that file are lost until it writes them again."}
           </p>
         ) : (
           <p id="confirm-drift-text">

@@ -1,6 +1,7 @@
 /** The button for a fix's action (shared/fix.ts), wired to the stores; the GUI side of "a fix is data". */
 import { ACTION_LABEL, type FixAction } from '../../../shared/fix';
 import { uiState } from '../lib/ui-state';
+import { effectiveEngine, engineGates } from '../lib/start-gates';
 import { stores, useDns } from '../stores';
 import { focusDriftBanner } from './DriftBanner';
 
@@ -9,7 +10,8 @@ export function runFixAction(action: FixAction): void {
   const dns = stores.dns.getState();
   switch (action) {
     case 'start': {
-      const engine = uiState.getState().engine;
+      // As the select shows it: Automatic while the checks find the chosen engine not installed.
+      const engine = effectiveEngine(uiState.getState().engine, engineGates(stores.diagnostics.getState().findings));
       void dns.start(engine === 'auto' ? {} : { engine });
       return;
     }

@@ -5,7 +5,7 @@ import { KUBECONFIG_ORDER_TEXT } from '../../../shared/kubeconfig-order';
 import type { EngineName } from '../../../shared/types';
 import { ENGINE_NAMES, ENGINES } from '../../../shared/engines/table';
 import { startInputOf } from '../lib/start-input';
-import { engineGates, freshFindings, startBlock } from '../lib/start-gates';
+import { effectiveEngine, engineGates, freshFindings, startBlock } from '../lib/start-gates';
 import { followEngineChoice } from '../lib/engine-preference';
 import { useUi } from '../lib/ui-state';
 import { disabledReasons } from '../lib/disabled-reasons';
@@ -66,10 +66,10 @@ export function LifecycleControls() {
     if (confirming && !d.open) d.showModal?.();
     if (!confirming && d.open) d.close();
   }, [confirming]);
-  // A chosen engine that turns out not to be installed falls back to Automatic.
-  useEffect(() => {
-    if (engine !== 'auto' && !gates[engine].available) setEngine('auto');
-  }, [engine, gates.adguard.available, gates.dnsmasq.available]);
+  // A chosen engine the checks find not installed is shown and started as Automatic, while they
+  // say so only: the choice itself stays, so a check that misses it for a moment (the re-check
+  // after Uninstall) never turns the user's AdGuard dnsproxy into Automatic for good (walk 10 L9).
+  const shownEngine = effectiveEngine(engine, gates);
   // While K2s DNS runs (or is degraded), the select shows the engine in use, not "Automatic":
   // a later Start then keeps it unless the user picks another one.
   // Once it stops, a select the running engine set (not the user) goes back to what it was, so a
@@ -110,7 +110,7 @@ export function LifecycleControls() {
   const allowZones = useZones((s) => s.allowZones);
   const onNetworkChange = useUi((s) => s.onNetworkChange);
   const setOnNetworkChange = useUi((s) => s.setOnNetworkChange);
-  const startInput = startInputOf({ engine, kubeSwitchMode, kubeSwitchAddress, onNetworkChange, upstreamsText }, allowZones);
+  const startInput = startInputOf({ engine: shownEngine, kubeSwitchMode, kubeSwitchAddress, onNetworkChange, upstreamsText }, allowZones);
   // The page never names a kubeconfig: the backend uses the one it was started with.
   const noKubeconfig = clusterState === 'no-kubeconfig';
   // The same gates as the verdict's Start (use-lifecycle-buttons.ts). The options stay editable
@@ -162,7 +162,7 @@ export function LifecycleControls() {
       <div className="row">
         <label>
           Engine{' '}
-          <select value={engine} onChange={(e) => chooseEngine(e.target.value as EngineName | 'auto')} disabled={!editable} title="Which DNS proxy serves 127.0.0.1:53: Automatic uses AdGuard dnsproxy if K2s installed it, else dnsmasq" data-testid="engine-select">
+          <select value={shownEngine} onChange={(e) => chooseEngine(e.target.value as EngineName | 'auto')} disabled={!editable} title="Which DNS proxy serves 127.0.0.1:53: Automatic uses AdGuard dnsproxy if K2s installed it, else dnsmasq" data-testid="engine-select">
             <option value="auto">Automatic</option>
             {ENGINE_NAMES.map((e) => (
               <option key={e} value={e} disabled={!gates[e].available} title={gates[e].reason ? plainText(gates[e].reason) : undefined} data-testid={`engine-option-${e}`}>

@@ -40,9 +40,11 @@ const state = vi.hoisted(() => ({
   setShowProbes: () => undefined,
   runSearch: async () => undefined,
 }));
+const dnsEngine = vi.hoisted(() => ({ engine: null as string | null }));
 vi.mock('../stores', () => ({
   useLogs: (sel: (s: typeof state) => unknown) => sel(state),
   useZones: (sel: (s: { discovery: null }) => unknown) => sel({ discovery: null }),
+  useDns: (sel: (s: { status: { engine: string } | null }) => unknown) => sel({ status: dnsEngine.engine ? { engine: dnsEngine.engine } : null }),
 }));
 
 import { LogsPanel } from './LogsPanel';
@@ -189,6 +191,12 @@ describe('LogsPanel raw view: what it counts and hides (third walk)', () => {
     state.showProbes = false;
     state.view = 'queries';
     expect(label()).toBe('show k2s-dns health probes (5 queries of the exact query log)');
+    // Walk 10 L9: the file dnsmasq writes is the same dnsproxy.log, said with the engine that writes it.
+    state.view = 'raw';
+    dnsEngine.engine = 'dnsmasq';
+    expect(label().replace(/&#x27;/g, "'")).toBe("show k2s-dns health probes (2 lines of dnsmasq's log file dnsproxy.log)");
+    dnsEngine.engine = null;
+    state.view = 'queries';
     // Without the exact log: the queries built from dnsproxy.log's lines.
     Object.assign(state, { exact: undefined });
     expect(label()).toBe('show k2s-dns health probes (1 query)');

@@ -20,7 +20,7 @@ import { logStartText } from '../lib/log-start';
 import { hidesAsProbeLine } from '../../../shared/health-probe';
 import { exactFilteredCountText, exactSearchCountText, queryFilterWords, searchCountText } from '../lib/log-counts';
 import type { LogLine, LogSearch } from '../../../shared/types';
-import { useLogs } from '../stores';
+import { useDns, useLogs } from '../stores';
 import { EXACT_POLL_MS, MAX_EXACT_HISTORY, MAX_HISTORY_LINES, MAX_LOG_LINES, type LogsSearchState } from '../stores/logs';
 import { usePoll } from '../lib/use-poll';
 import './logs-panel.css';
@@ -260,7 +260,7 @@ function QueryView({ rows, allRows, expansions, searchNx, total, hiddenProbes, p
   return (
     <>
       <div className="row">
-        <input type="search" placeholder="Filter name, client, upstream, answer" aria-label="Filter queries" value={queryText} onChange={(e) => setQueryFilter({ queryText: e.target.value })} data-testid="logs-query-filter" />
+        <input type="search" placeholder="Filter queries" title="Matches a query's name, client, upstream or answer" aria-label="Filter queries" value={queryText} onChange={(e) => setQueryFilter({ queryText: e.target.value })} data-testid="logs-query-filter" />
         <label className="check">
           Response{' '}
           <select value={rcode} onChange={(e) => setQueryFilter({ rcode: e.target.value })} data-testid="logs-rcode">
@@ -418,6 +418,8 @@ function RawView({ rows, total, queries, exactElsewhere, paused, searching, hidd
 export function LogsPanel() {
   const buffer = useLogs((s) => s.lines);
   const pending = useLogs((s) => s.pending.length);
+  // The engine that writes the log now (status), to name its file (the probes box).
+  const engine = useDns((s) => s.status?.engine ?? null);
   const { paused, view, levels, text, queryText, rcode, route, showProbes, cleared, error: loadError, setPaused, setView, setShowProbes, search, runSearch } = useLogs((s) => s);
   // The open view's text filter searches the whole log (current file and .1) in the backend.
   const filterText = (view === 'queries' ? queryText : text).trim();
@@ -486,7 +488,10 @@ export function LogsPanel() {
   }, [lines, owners, levels, text, view, showProbes]);
   // The box's number names what it counts in the open view: the Raw view's probe lines of the
   // proxy's log, or the Queries view's probe queries (of the exact query log when it is in use).
-  const probesCount = view === 'raw' ? `${plural(raw.probeLines, 'line', 'lines')} of dnsproxy.log` : `${plural(probes, 'query', 'queries')}${(exactFound ?? exactRows) !== null && allQueries === (exactFound ?? exactRows) ? ' of the exact query log' : ''}`;
+  // dnsmasq writes the same file as AdGuard dnsproxy (shared/dnsmasq-config.ts log-facility,
+  // K2S_PATHS.log): named with the engine that writes it, so it never reads as AdGuard's only (walk 10 L9).
+  const logName = engine ? `${ENGINES[engine].label}'s log file dnsproxy.log` : 'dnsproxy.log';
+  const probesCount = view === 'raw' ? `${plural(raw.probeLines, 'line', 'lines')} of ${logName}` : `${plural(probes, 'query', 'queries')}${(exactFound ?? exactRows) !== null && allQueries === (exactFound ?? exactRows) ? ' of the exact query log' : ''}`;
 
   return (
     <section className="panel" data-testid="panel-logs">

@@ -25,6 +25,16 @@ export function engineGates(findings: readonly DoctorFinding[] | null): Record<E
 }
 
 /**
+ * The engine Start uses and the select shows for the user's `choice`: Automatic while the checks
+ * (`gates`) find the chosen engine not installed, the choice otherwise. The choice itself is kept
+ * (lib/engine-preference.ts), so it is back once a check finds the engine again (walk 10 L9: a
+ * fallback written over the choice turned AdGuard dnsproxy into Automatic after Uninstall).
+ */
+export function effectiveEngine(choice: EngineName | 'auto', gates: Record<EngineName, EngineGate>): EngineName | 'auto' {
+  return choice !== 'auto' && !gates[choice].available ? 'auto' : choice;
+}
+
+/**
  * Why Start would be refused with PORT_IN_USE, from the `port-53` finding: "127.0.0.1:53 held by
  * dnsmasq (PID 812)"; null when the port is free, ours, or not checked yet.
  */
