@@ -47,6 +47,22 @@ test('Zones tab opened while the API is down: the zones the running proxy routes
   await expect(panel.getByTestId('zone-in-use-cluster.local')).toContainText('172.21.0.10');
 });
 
+test('Query tester while the API is down: the route uses the zones the running proxy forwards, said so (walk 10 M2)', async () => {
+  await page.getByTestId('tab-query').click();
+  const q = page.getByTestId('panel-query');
+  await q.getByTestId('query-target').selectOption('system');
+  await q.getByTestId('query-name').fill('kubernetes.default.svc.cluster.local');
+  await q.getByTestId('query-type').selectOption('A');
+  await q.getByTestId('query-run').click();
+  await expect(q.getByTestId('query-result')).toHaveAttribute('data-stale', 'false');
+  await expect(q.getByTestId('query-result')).toContainText('172.21.0.1');
+  const route = q.getByTestId('query-route');
+  await expect(route).toContainText('→ k2s-dnsproxy (127.0.0.1:53); there kubernetes.default.svc.cluster.local matches zone cluster.local (cluster domain) → 172.21.0.10');
+  await expect(q.getByTestId('query-route-zone')).toHaveText('cluster.local');
+  await expect(q.getByTestId('query-route-zones-from')).toHaveText('(zones of the running proxy; the API does not answer)');
+  await expect(route).not.toContainText('no cluster zone');
+});
+
 test('the API down is a state the window shows, not a failed request: no HTTP error and no console error (walk 6 L9)', async () => {
   api.up = false;
   await page.getByTestId('tab-zones').click();

@@ -1,6 +1,7 @@
 /**
  * One hop model, every view: with CoreDNS down, Topology, the verdict, the Query tester and
- * `k2s-dns status` give the host apps' hop the same outcome — getaddrinfo's EAI_AGAIN (dnsmasq
+ * `k2s-dns status` give the host apps' hop the same outcome, and the Query tester's route goes
+ * through k2s-dnsproxy to CoreDNS, the hop the verdict names — getaddrinfo's EAI_AGAIN (dnsmasq
  * silent: TIMEOUT; dnsproxy: SERVFAIL after its upstream timeout), never NXDOMAIN — for both engines (the new-user pass saw Topology say "getaddrinfo · NXDOMAIN" on
  * dnsproxy while the rest said TIMEOUT). REAL backend on the e2e bed (inside e2e/bed/sandbox.sh).
  */
@@ -116,6 +117,12 @@ for (const engine of ['adguard', 'dnsmasq'] as const) {
       await expect(q.getByTestId('query-result')).toHaveAttribute('data-stale', 'false', { timeout: 30_000 });
       await expect(q.getByTestId('query-rcode')).toHaveText('EAI_AGAIN');
       await expect(q.getByTestId('query-result')).not.toContainText('NXDOMAIN');
+      // The route: host apps still go through the proxy (K2s's file names its listener); the hop
+      // that fails is CoreDNS, as the verdict says — never "not through the K2s proxy" (walk 10 M1).
+      const queryRoute = q.getByTestId('query-route');
+      await expect(queryRoute).toContainText(/\/etc\/resolv\.conf → nameserver [\d.]+ → k2s-dnsproxy \([\d.]+:53\); there kubernetes\.default\.svc\.cluster\.local matches zone cluster\.local/);
+      await expect(queryRoute).not.toContainText('not through the K2s proxy');
+      await expect(q.getByTestId('query-route-break')).toHaveText('CoreDNS (kube-dns 172.21.0.10:53) does not answer');
       // `k2s-dns status`: the same hop outcome.
       const s = await cliStatus();
       const hop = s.health!.hops.find((h) => h.kind === 'system')!;

@@ -32,6 +32,20 @@ test('proxy killed: "No names resolve …", listener unbound, the verdict said o
   expect(text.split('No names resolve on this host').length - 1).toBe(1);
 });
 
+test('proxy killed: the Query tester\'s route still goes through k2s-dnsproxy, the hop that does not answer (walk 10 M1)', async () => {
+  await page.getByTestId('tab-query').click();
+  const q = page.getByTestId('panel-query');
+  await q.getByTestId('query-target').selectOption('system');
+  await q.getByTestId('query-name').fill('kubernetes.default.svc.cluster.local');
+  await q.getByTestId('query-type').selectOption('A');
+  await q.getByTestId('query-run').click();
+  await expect(q.getByTestId('query-result')).toHaveAttribute('data-stale', 'false');
+  await expect(q.getByTestId('query-route')).toContainText('/etc/resolv.conf → nameserver 127.0.0.1 → k2s-dnsproxy (127.0.0.1:53)');
+  await expect(q.getByTestId('query-route')).not.toContainText('not through the K2s proxy');
+  await expect(q.getByTestId('query-route-break')).toHaveText('k2s-dnsproxy on 127.0.0.1:53 does not answer');
+  await page.getByTestId('tab-overview').click();
+});
+
 test('a green Start result does not stay green under the dead proxy\'s red verdict', async () => {
   host.proxyDead = false;
   host.running = false;

@@ -11,30 +11,35 @@ import { useEffect, useMemo } from 'react';
 import { QUERY_TYPES, type QueryType } from '../../../shared/types';
 import { targetDescription, targetOf, targetTitle } from '../lib/query-target';
 import { matchRoute } from '../lib/route';
-import { systemRoute } from '../lib/system-route';
+import { routeBreak, routeListeners, systemRoute } from '../lib/system-route';
+import { routeZones, routeZonesNote } from '../lib/route-zones';
 import { isShortName, ndotsWords, parseSearchConfig, searchCandidates, svcHint } from '../lib/search-list';
 import { explainSteps, explainSummary, resultNeedsSearchExplain } from '../../../shared/search-explain';
-import { stores, useDiff, useDns, useQuery, useZones } from '../stores';
+import { stores, useDiff, useDns, useHealth, useQuery, useZones } from '../stores';
 import { QueryResultCard } from './QueryResultCard';
 import { resultLabel } from '../lib/gai-words';
 
 // Stable fallbacks: a selector that returns a new `[]` on every call makes zustand's
 // useSyncExternalStore see a changed snapshot each render — "Maximum update depth exceeded"
 // whenever zones failed to load (API server down, 504 on zones:list).
-const NO_ZONES: never[] = [];
 const NO_UPSTREAMS: string[] = [];
-const NO_LISTENERS: { address: string; port: number }[] = [];
 
 /** The Query tester panel. */
 export function QueryPanel() {
   const { form, targets, result, comparison, candidates, history, running, inFlight, error, setForm, run, compareAll, rerun } = useQuery((s) => s);
   const labelOf = (server: string) => targetTitle(targetOf(targets, server), server);
-  const zones = useZones((s) => s.discovery?.zones ?? NO_ZONES);
+  const discovery = useZones((s) => s.discovery);
+  const zonesError = useZones((s) => s.error);
+  const status = useDns((s) => s.status);
+  // The cluster's zones while the API answers, else the running proxy's (lib/route-zones.ts), as the Zones tab.
+  const zoneSet = useMemo(() => routeZones(discovery, zonesError, status), [discovery, zonesError, status]);
+  const report = useHealth((s) => s.report);
   const upstreams = useDns((s) => s.status?.upstreams ?? NO_UPSTREAMS);
   const clusterDomain = useDns((s) => s.status?.clusterDomain ?? null);
   const resolvConf = useDiff((s) => s.diff?.currentText ?? null);
   const searchCfg = useMemo(() => (resolvConf === null ? null : parseSearchConfig(resolvConf)), [resolvConf]);
-  const listeners = useDns((s) => (s.status?.state === 'running' ? s.status.listeners : NO_LISTENERS));
+  // The recorded start's listeners in every state but stopped: CoreDNS down makes status `degraded`, yet host apps still ask the proxy.
+  const listeners = useDns((s) => routeListeners(s.status));
   // The zone route applies only to the K2s proxy; other targets get a sentence on what they are.
   // The System resolver's route starts at /etc/resolv.conf: through the proxy (then its zone
   // route too) or straight to the host's own nameserver, as Topology draws it.
@@ -60,7 +65,10 @@ export function QueryPanel() {
     : null;
   const svc = short && searchCfg ? svcHint(short, searchCfg, clusterDomain) : null;
   // Through the proxy, the System resolver's name takes the proxy's zone route, unless glibc's search list applies (its candidates are below).
-  const route = result && (resultTarget?.id === 'proxy' || (sysRoute?.viaK2s && short === null)) ? matchRoute(result.name, result.type, zones, upstreams) : null;
+  const route = result && (resultTarget?.id === 'proxy' || (sysRoute?.viaK2s && short === null)) ? matchRoute(result.name, result.type, zoneSet.zones, upstreams) : null;
+  // Where the route breaks, as the verdict names it (CoreDNS does not answer): through the proxy only.
+  const broken = result && (resultTarget?.id === 'proxy' || sysRoute?.viaK2s) ? routeBreak(report, route) : null;
+  const zonesNote = routeZonesNote(zoneSet);
 
   useEffect(() => {
     if (stores.diff.getState().diff === null) void stores.diff.getState().refresh();
@@ -151,7 +159,8 @@ export function QueryPanel() {
       {error && <p className="error-text field-error" id="query-error" data-testid="query-error"><RichText text={error} /></p>}
       {result && sysRoute && !route && (
         <p className="route" data-testid="query-route">
-          Route of the system resolver: <span className="mono">{sysRoute.words}</span>{sysRoute.viaK2s ? '; the names glibc asks are below.' : '.'}
+          Route of the system resolver: <span className="mono">{sysRoute.words}</span>{sysRoute.viaK2s ? '; the names glibc asks are below' : ''}
+          {broken && <>; <span className="error-text" data-testid="query-route-break">{broken}</span></>}.
         </p>
       )}
       {result && route && (
@@ -163,11 +172,17 @@ export function QueryPanel() {
               matches zone <strong className="mono" data-testid="query-route-zone">{route.zone}</strong>
               {route.clusterDomain ? ' (cluster domain)' : ''} → <span className="mono">{route.upstream}</span>
             </>
+          ) : zoneSet.from === 'none' ? (
+            <>
+              is matched against the cluster zones, which are not known now (the API does not answer and the running proxy's zones were not read)
+            </>
           ) : (
             <>
               matches no cluster zone → default upstreams <span className="mono">{route.upstream}</span>
             </>
           )}
+          {zonesNote && <span className="muted" data-testid="query-route-zones-from"> {zonesNote}</span>}
+          {broken && <>; <span className="error-text" data-testid="query-route-break">{broken}</span></>}
         </p>
       )}
       {about && <p className="route muted" data-testid="query-target-about">{about}</p>}
