@@ -275,7 +275,7 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
         // Their file is gone once the original is back: its reason without the rule's fix (`chmod
         // o-w` on a file stop replaced no longer applies; walk 10 L2).
         const problem = ownerOf ? resolverOwnerProblem(ownerOf) : null;
-        message = `Someone else had changed /etc/resolv.conf. K2s DNS did not follow their file: it was ${problem ?? 'a file a user could write'}, and K2s follows no file a user could write; keeping it would have let whoever can write it choose this host's DNS. So the original saved at ${state.savedAt} was restored over it, byte for byte; pass --on-drift keep to keep theirs.`;
+        message = `Someone else had changed /etc/resolv.conf. K2s DNS did not follow their file: it was ${problem ?? 'a file a user could write'}, and K2s follows no file a user could write; keeping it would have let whoever can write it choose this host's DNS. So the original saved at ${state.savedAt} was restored, byte for byte; pass --on-drift keep to keep theirs.`;
         notes.push(message);
       }
     } else {
