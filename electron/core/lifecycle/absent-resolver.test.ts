@@ -15,6 +15,7 @@ import { healthProbes } from '../health/probes';
 import { statusWithHealth } from '../health/status-with-health';
 import { formatStatus } from '../../cli/print';
 import { hopLine } from '../doctor/hop-line';
+import { runDoctor } from '../doctor/run-doctor';
 import { verdictLine } from '../../../shared/health';
 import type { LifecycleEvent } from '../../../shared/lifecycle-events';
 
@@ -48,6 +49,21 @@ describe('stopped with no /etc/resolv.conf', () => {
     expect(verdictLine(v, 'cli')).toContain('/etc/resolv.conf does not exist');
     expect(text).not.toContain('no nameserver line');
     expect(text).not.toContain('nameservers none');
+    expect(text).not.toContain("host's own");
+  });
+
+  it('doctor says the file does not exist: an error with the fix, never "no nameserver line" or "host\'s own"', async () => {
+    const h = await absentHost();
+    h.world.systemAnswer = null;
+    const findings = await runDoctor(h.deps, { kubeconfigPath: null });
+    const loop = findings.find((f) => f.id === 'nameserver-loop')!;
+    expect(loop).toMatchObject({ severity: 'error', title: '/etc/resolv.conf does not exist' });
+    expect(loop.meaning).toContain('so start refuses with NO_UPSTREAM');
+    expect(loop.fix).toContain('Put a resolver file at /etc/resolv.conf');
+    expect(findings.find((f) => f.id === 'upstream-answers')?.meaning).toContain('see “/etc/resolv.conf does not exist”');
+    expect(findings.find((f) => f.title === 'K2s DNS state: stopped')?.meaning).toBe('K2s DNS is stopped and /etc/resolv.conf does not exist (not K2s-owned).');
+    const text = findings.map((f) => `${f.title}: ${f.meaning}`).join('\n');
+    expect(text).not.toContain('no nameserver line');
     expect(text).not.toContain("host's own");
   });
 
