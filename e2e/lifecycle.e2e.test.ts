@@ -68,7 +68,12 @@ describe.each(PROXY_ENGINES.map((e) => [e]))('k2s-dns lifecycle on the test bed 
       expect(viaSwitch.answers.map((a) => a.data)).toEqual(['172.21.0.1']);
 
       const stop = await k2sDns(['stop', '--json']);
-      expect(stop.result).toMatchObject({ ok: true, exitCode: 0 });
+      // A link to nothing put back resolves nothing (glibc asks 127.0.0.1, where the proxy was):
+      // stop says so, RESOLVER_DOWN with exit 5, as status does right after (walk 10 M5).
+      const down = layout === 'dangling-symlink';
+      expect(stop.result).toMatchObject({ ok: true, exitCode: down ? 5 : 0 });
+      expect(stop.code).toBe(down ? 5 : 0);
+      expect(stop.result?.warnings?.map((w) => w.code)).toEqual(down ? ['RESOLVER_DOWN'] : undefined);
       expect(await tb.snapshotResolver()).toEqual(before);
       expect(await getentHosts('kubernetes.default.svc.cluster.local')).toEqual([]);
       expect(await exists(K2S_PATHS.stateFile)).toBe(false);
@@ -276,6 +281,35 @@ describe.each(PROXY_ENGINES.map((e) => [e]))('k2s-dns lifecycle on the test bed 
     expect(await tb.snapshotResolver()).toEqual(before);
     expect(await exists(K2S_PATHS.stateFile)).toBe(false);
     expect((await k2sDns(['status', '--json'])).code).toBe(0);
+  });
+
+  // Once, with the dnsmasq engine (registered only there, so the other engine reports no skip).
+  // Walk 10 M5: with no /etc/resolv.conf, start --upstream saved "(absent)" and the later stop said
+  // "back as it was", exit 0, though no name resolved after it.
+  if (engine === 'dnsmasq') it.skipIf(skip)('no /etc/resolv.conf: start refuses naming it; start --upstream warns; stop ends RESOLVER_DOWN, exit 5, as status', async () => {
+    await tb.setResolvLayout('file');
+    const before = await tb.snapshotResolver();
+    try {
+      await rm('/etc/resolv.conf');
+      const refusedStart = await k2sDns(['start', ...base]);
+      expect(refusedStart.result).toMatchObject({ ok: false, exitCode: 3, code: 'NO_UPSTREAM' });
+      expect(refusedStart.result?.message).toContain('/etc/resolv.conf does not exist');
+      const started = await k2sDns(['start', ...base, '--upstream', '192.0.2.53']);
+      expect(started.code, started.stdout + started.stderr).toBe(0);
+      expect(started.events.some((e) => e.type === 'step' && e.step === 'preflight' && (e.message ?? '').includes('warning: /etc/resolv.conf does not exist'))).toBe(true);
+      const stop = await k2sDns(['stop', '--json']);
+      expect(stop.result, stop.stdout + stop.stderr).toMatchObject({ ok: true, exitCode: 5, warnings: [{ code: 'RESOLVER_DOWN' }] });
+      expect(stop.code).toBe(5);
+      expect(stop.result?.message).not.toContain('back as it was');
+      expect(await exists('/etc/resolv.conf')).toBe(false);
+      const status = await k2sDns(['status']);
+      expect(status.code, status.stdout).toBe(5);
+      expect(status.stdout).toContain('/etc/resolv.conf does not exist');
+      expect(status.stdout).not.toContain('no nameserver line');
+    } finally {
+      await tb.setResolvLayout('file');
+      expect(await tb.snapshotResolver()).toEqual(before);
+    }
   });
 
   // Once, with the dnsmasq engine (registered only there, so the other engine reports no skip).

@@ -30,7 +30,8 @@ export const EXIT = {
    * K2s DNS is stopped (nothing of it is left to fix), but no name resolves with the host's own
    * /etc/resolv.conf: its nameservers do not answer, or it names only loopback where nothing
    * listens. `k2s-dns status` (shared/health.ts verdicts `no-nameserver`, `upstream-down`), and
-   * `stop`/`uninstall` that kept such a file on `--on-drift keep` (warning RESOLVER_DOWN): the
+   * `stop`/`uninstall` that kept such a file on `--on-drift keep`, or put back a saved original
+   * that is one (no file, no nameserver line: walk 10 M5) (warning RESOLVER_DOWN): the
    * status that `status` gives right after (walk 9 M2: stop said "OK" and exited 0).
    */
   resolverDown: 5,
@@ -141,7 +142,7 @@ export const ERROR_CODES = {
   FOLLOW_NOT_STOPPED: { exit: warning, http: 200, meaning: 'Stopped, but the network follower did not end when asked.' },
   STATE_DIR_FULL: { exit: warning, http: 200, meaning: 'Done, but the journal in the state directory could not be written (full).' },
   // --- a warning with its own exit status ---
-  RESOLVER_DOWN: { exit: [EXIT.resolverDown], http: 200, meaning: 'Stopped on --on-drift keep, but the kept /etc/resolv.conf leaves no name resolving on this host (exit 5, as status gives then).' },
+  RESOLVER_DOWN: { exit: [EXIT.resolverDown], http: 200, meaning: 'Stopped, but the /etc/resolv.conf left (kept on --on-drift keep, or the saved original put back) leaves no name resolving on this host (exit 5, as status gives then).' },
 } as const satisfies Record<string, ErrorCodeEntry>;
 
 /** Every catalogued code, e.g. `PORT_IN_USE`. */

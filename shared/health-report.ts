@@ -3,6 +3,7 @@
  * the whole report. Types only, so shared/types.ts can name a report without importing the
  * model's code. Pure module: no Node or DOM imports.
  */
+import type { ResolverMissing } from './resolver-missing';
 
 /** Which part of the path a hop is. */
 export type HopKind = 'system' | 'resolver' | 'listener' | 'kube-dns' | 'upstream';
@@ -70,6 +71,12 @@ export interface HealthHop {
    * own file start refuses is never drawn ✓ (walk 9 L2: doctor calls it an error). Absent otherwise.
    */
   startRefusal?: string;
+  /**
+   * Resolver hop only: /etc/resolv.conf resolves to no file (absent, or a dangling symlink;
+   * HostDnsStatus.resolverMissing), so glibc asks 127.0.0.1:53 (resolv.conf(5)); said as missing,
+   * never as a file with no nameserver line (walk 10 M5). Absent otherwise.
+   */
+  missing?: ResolverMissing;
 }
 
 /** Why cluster names do (not) resolve; one code per verdict, in path order. */

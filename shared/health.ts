@@ -13,6 +13,7 @@ import { GLIBC_DEFAULT_NAMESERVER } from './drift-route';
 import { doesNotAnswerWords, errnoWords, isPortUnreachable, PORT_UNREACHABLE, silenceDetail } from './probe-failure';
 import { reachesListenerAddress } from './listener-reach';
 import { RESOLVED_STUB_ADDRESSES } from './resolved-link';
+import { missingOwnerWord, missingResolverWords } from './resolver-missing';
 import { NOT_RESOLVER_FIX, NOT_RESOLVER_GUI_FIX } from './network-writer';
 
 export type { HopKind, HopOutcome, HealthHop, HealthCause, HealthAction, HealthVerdict, HealthReport } from './health-report';
@@ -512,7 +513,7 @@ export function healthVerdict(input: VerdictInput): HealthVerdict {
   const deadLocal = state === 'stopped' && resolver?.outcome === 'original' && upstreams.length > 0 && upstreams.every((h) => h.target.startsWith('127.') && (h.outcome === 'unreachable' || h.outcome === 'timeout' || h.outcome === 'error'));
   if (deadLocal) {
     const where = upstreams.map((h) => h.target).join(' and ');
-    const why = resolver.answers.length === 0 ? `/etc/resolv.conf has no nameserver line, so glibc asks ${GLIBC_DEFAULT_NAMESERVER}:53 (resolv.conf(5))` : `/etc/resolv.conf lists only ${resolver.answers.join(', ')}`;
+    const why = resolver.missing ? `/etc/resolv.conf ${missingResolverWords(resolver.missing)}, so glibc asks ${GLIBC_DEFAULT_NAMESERVER}:53 (resolv.conf(5))` : resolver.answers.length === 0 ? `/etc/resolv.conf has no nameserver line, so glibc asks ${GLIBC_DEFAULT_NAMESERVER}:53 (resolv.conf(5))` : `/etc/resolv.conf lists only ${resolver.answers.join(', ')}`;
     return v('error', 'no-nameserver', upstreams[0], `No names resolve on this host: nothing answers on ${where} (${why}; K2s DNS is stopped)`, 'fix-resolver');
   }
   // Your own file's nameservers (not loopback) all fail: K2s DNS being stopped is not the
@@ -652,9 +653,11 @@ export function hopMark(h: HealthHop, verdict: Pick<HealthVerdict, 'level'>): Ho
 /**
  * The resolver hop's owner in words, as `status` and the Topology box print it: the outcome, except
  * `original` with no original saved (HealthHop.hostOwn), which is "host's own" — "original" names
- * a saved original, and none exists then (walk 9 L4).
+ * a saved original, and none exists then (walk 9 L4). A file that resolves to nothing (HealthHop.missing)
+ * is `missing` (stopped), `deleted` (while K2s DNS ran) or `dangling symlink` (walk 10 M5, L4).
  */
-export function resolverOwnerWords(h: Pick<HealthHop, 'outcome' | 'hostOwn'>): string {
+export function resolverOwnerWords(h: Pick<HealthHop, 'outcome' | 'hostOwn' | 'missing'>): string {
+  if (h.missing && (h.outcome === 'original' || h.outcome === 'foreign')) return missingOwnerWord(h.missing, h.outcome === 'foreign');
   return h.outcome === 'original' && h.hostOwn ? "host's own" : h.outcome;
 }
 

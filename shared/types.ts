@@ -5,6 +5,7 @@
 import type { EngineName } from './engines/table';
 import type { HealthReport } from './health-report';
 import type { DoctorFinding } from './doctor';
+import type { ResolverMissing } from './resolver-missing';
 
 /** A parsed resolv.conf(5). Unknown or malformed lines are kept verbatim in `unknown`. */
 export interface ResolvConf {
@@ -323,6 +324,12 @@ export interface HostDnsStatus {
    * choice. Absent or null otherwise.
    */
   driftGone?: string | null;
+  /**
+   * When /etc/resolv.conf resolves to no file (absent, or a symlink to nothing), stopped or
+   * running: what is there (shared/resolver-missing.ts), so status, doctor and the window say the
+   * file is missing rather than "no nameserver line" (walk 10 M5). Absent otherwise.
+   */
+  resolverMissing?: ResolverMissing;
   /** While `resolverOwner` is `foreign`: who wrote their file, shared/network-writer.ts writerWords. */
   driftWriter?: string | null;
   /**

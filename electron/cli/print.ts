@@ -7,6 +7,7 @@ import { proxyExitSentence } from '../../shared/proxy-exit';
 import { terminalSafe } from './terminal-safe';
 import { localTimes, timeText } from '../../shared/clock';
 import { driftRestoreLabel } from '../../shared/saved-copy';
+import { missingResolverWords } from '../../shared/resolver-missing';
 
 // Every value from the cluster, a DNS answer or the host goes through t() (terminal-safe.ts).
 const t = terminalSafe;
@@ -84,7 +85,9 @@ export function formatStatus(s: HostDnsStatus): string {
   if (s.listeners.length) lines.push(`listeners:  ${s.listeners.map((l) => `${l.address}:${l.port}`).join(', ')}`);
   for (const k of s.skippedListeners) lines.push(`skipped:    ${t(k.address)}: ${t(k.reason)}`);
   const owned = s.resolvedRoute ? `K2s-owned; systemd-resolved sends ${s.resolvedRoute.domains.join(' ')} to ${s.resolvedRoute.address} on ${s.resolvedRoute.link}` : 'K2s-owned (nameserver 127.0.0.1)';
-  lines.push(`resolver:   ${{ original: "this host's own (not K2s-owned)", k2s: owned, foreign: 'changed by someone else since start' }[s.resolverOwner]}`);
+  // A file that resolves to nothing is said as missing, never as a file (walk 10 M5, L4).
+  const gone = s.resolverMissing && s.resolverOwner !== 'k2s' ? `/etc/resolv.conf ${missingResolverWords(s.resolverMissing)}${s.resolverOwner === 'foreign' ? ` (${s.resolverMissing.kind === 'absent' ? 'deleted' : 'replaced'} while K2s DNS ran)` : ''}` : null;
+  lines.push(`resolver:   ${gone ? t(gone) : { original: "this host's own (not K2s-owned)", k2s: owned, foreign: 'changed by someone else since start' }[s.resolverOwner]}`);
   if (s.upstreams.length) lines.push(`upstreams:  ${t(s.upstreams.join(', '))}`);
   if (s.clusterDomain) lines.push(`cluster:    ${t(s.clusterDomain)} → CoreDNS ${t(String(s.kubeDnsIp))}`);
   // Who wrote the copy stop restores (a followed file by its writer, never "by k2s-dns").

@@ -6,6 +6,7 @@ import type { DoctorContext } from './context';
 import { healthOf } from './health';
 import { checkedAgainWords, operationSentenceStart, type OperationNow } from './operation-now';
 import { keepLeavesNoneWords, viaK2sWords } from '../../../shared/drift-route';
+import { missingResolverWords } from '../../../shared/resolver-missing';
 
 /** `lifecycle-state`: ok when running or stopped cleanly, warn when degraded or the resolver was changed by someone else. */
 export async function checkLifecycleState(ctx: DoctorContext): Promise<DoctorFinding> {
@@ -92,7 +93,8 @@ export async function checkLifecycleState(ctx: DoctorContext): Promise<DoctorFin
     ...base,
     severity: 'ok',
     title: s.state === 'running' ? 'K2s DNS state: running' : 'K2s DNS state: stopped',
-    meaning: s.state === 'running' ? `K2s DNS is running (proxy PID ${s.pid ?? '?'}) and owns /etc/resolv.conf.` : "K2s DNS is stopped and /etc/resolv.conf is the host's own (not K2s-owned).",
+    // No file at all is said as missing, never as the host's own file (walk 10 M5).
+    meaning: s.state === 'running' ? `K2s DNS is running (proxy PID ${s.pid ?? '?'}) and owns /etc/resolv.conf.` : s.resolverMissing ? `K2s DNS is stopped and /etc/resolv.conf ${missingResolverWords(s.resolverMissing)} (not K2s-owned).` : "K2s DNS is stopped and /etc/resolv.conf is the host's own (not K2s-owned).",
     fix: null,
     detail,
   };

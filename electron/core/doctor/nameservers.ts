@@ -14,6 +14,8 @@ import type { DoctorContext } from './context';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { NOT_RESOLVER_FIX, NOT_RESOLVER_GUI_FIX, startRefusesResolverFile } from '../../../shared/network-writer';
 import { resolverBytes } from '../host/resolver-state';
+import { isGone } from '../lifecycle/resolver-gone';
+import { missingResolverWords } from '../../../shared/resolver-missing';
 
 /** glibc reads at most this many nameservers (resolv.conf(5): MAXNS); shared/resolv-conf.ts. */
 export const MAXNS = GLIBC_MAXNS;
@@ -48,6 +50,7 @@ export function ownListenerAddresses(kubeSwitch: string): string[] {
 /** Titles of the nameserver-loop finding's problem cases (other findings point at them by title). */
 export const LOOP_TITLES = {
   none: 'Original resolver has no nameserver line',
+  missing: '/etc/resolv.conf does not exist',
   notResolver: '/etc/resolv.conf is no resolver file',
   loop: 'Original nameservers point at the proxy (loop)',
   kubeSwitch: 'Original nameservers include the KubeSwitch address',
@@ -62,6 +65,21 @@ export async function checkNameserverLoop(ctx: DoctorContext): Promise<DoctorFin
   const base = { id: 'nameserver-loop', title: 'Original nameservers do not point at the proxy' };
   const unknown = savedOriginalUnreadable(ctx, base, 'Original nameservers vs. the proxy');
   if (unknown) return unknown;
+  // No file at all (not K2s's, nothing saved): glibc asks 127.0.0.1 (resolv.conf(5)) as for a
+  // file with no nameserver line, and start refuses NO_UPSTREAM naming the missing file (walk 10 M5).
+  const gone = !ctx.k2sOwnsResolver && ctx.state === null && ctx.original !== null && isGone(ctx.original) ? ctx.original : null;
+  if (gone) {
+    const words = missingResolverWords(gone.kind === 'symlink' ? { kind: 'dangling', target: gone.target } : { kind: 'absent' });
+    const fix = 'Put a resolver file at /etc/resolv.conf (reconnect the network, or write a line such as `nameserver 192.0.2.1` with your router\'s or company DNS\'s IP address in place of 192.0.2.1), then start.';
+    return {
+      ...base,
+      severity: 'error',
+      title: gone.kind === 'absent' ? LOOP_TITLES.missing : `/etc/resolv.conf ${words}`,
+      meaning: `/etc/resolv.conf ${words}, so there is no original resolver to forward to: with no file glibc asks 127.0.0.1 (resolv.conf(5)), the proxy itself, so start refuses with NO_UPSTREAM; with --upstream it would save "no file" and stop would put back none, leaving no name resolving.`,
+      fix,
+      remedy: { action: null, gui: fix, cli: fix },
+    };
+  }
   if (ctx.originalText === null) {
     return { ...base, severity: 'info', title: 'No original resolver to check for loops', meaning: 'There is no readable original resolv.conf to check (absent, dangling link, or K2s-owned without a saved original).', fix: null };
   }

@@ -11,6 +11,7 @@ import { resolverBytes, resolverText, sameResolver } from '../host/resolver-stat
 import { NOT_RESOLVER_FIX, resolverOwnerRefusal, startRefusesResolverFile, unknownLineWords } from '../../../shared/network-writer';
 import { savedOriginalFix, type FileOwner } from '../../../shared/writable-resolver';
 import { isGone } from './resolver-gone';
+import { missingResolverWords } from '../../../shared/resolver-missing';
 import { pickUpstreams, readResolvedLinkServers } from '../host/upstreams';
 import { isBindMounted } from '../host/mounts';
 import { isOwnProxyPid } from '../host/own-proxy';
@@ -64,6 +65,12 @@ export interface Preflight {
    * without --upstream such a file is NO_UPSTREAM. Else null.
    */
   noNameserver: string | null;
+  /**
+   * With --upstream only: /etc/resolv.conf resolves to no file now, in words ("does not exist", "is
+   * a dangling symlink (→ X)", shared/resolver-missing.ts); saved so, and stop puts back no file
+   * (walk 10 M5). Said in the preflight step; without --upstream it is NO_UPSTREAM. Else null.
+   */
+  originalMissing: string | null;
   listeners: Listener[];
   skippedListeners: { address: string; reason: string }[];
   /**
@@ -268,7 +275,10 @@ async function hostChecks(deps: LifecycleDeps, opts: StartOptions, engine: Prefl
   if (wsl.kind === 'regenerates') throw refused('WSL_RESOLV_CONF', wslRefusalMessage(wsl));
   const parsed = parseResolvConf(text);
   const unusable = parsed.unknown.filter((l) => /^nameserver(\s|$)/.test(l));
-  const noNameserver = opts.upstreams?.length && parsed.nameservers.length === 0 ? (unusable.length === 0 ? 'it has no nameserver line' : `its only nameserver ${unusable.length === 1 ? 'line' : 'lines'} ${unusable.map((l) => JSON.stringify(l.slice(0, 80))).join(', ')} ${unusable.length === 1 ? 'is' : 'are'} unusable to glibc: not an IP address in column one, resolv.conf(5)`) : null;
+  // No file at all (absent, or a link to nothing) is saved as such and put back so at stop: said
+  // as missing, never as "no nameserver line" (walk 10 M5).
+  const missing = original === current && isGone(current) ? missingResolverWords(current.kind === 'symlink' ? { kind: 'dangling', target: current.target } : { kind: 'absent' }) : null;
+  const noNameserver = opts.upstreams?.length && parsed.nameservers.length === 0 ? (missing ? `it ${missing}` : unusable.length === 0 ? 'it has no nameserver line' : `its only nameserver ${unusable.length === 1 ? 'line' : 'lines'} ${unusable.map((l) => JSON.stringify(l.slice(0, 80))).join(', ')} ${unusable.length === 1 ? 'is' : 'are'} unusable to glibc: not an IP address in column one, resolv.conf(5)`) : null;
   // Tokens the K2s-owned file cannot hold are dropped and named, never a reason to fail.
   const writable = writableResolverTokens(parsed);
   const { listeners, skipped } = await planListeners(deps, opts.kubeSwitch);
@@ -297,7 +307,9 @@ async function hostChecks(deps: LifecycleDeps, opts: StartOptions, engine: Prefl
       'NO_UPSTREAM',
       opts.upstreams?.length
         ? `No --upstream you named is usable${why}; name a nameserver this host can reach (an IPv6 link-local address needs an existing interface: fe80::1%eth0).`
-        : `The original resolver lists no usable upstream nameserver${why}; fix the host's DNS first or pass --upstream IP.`,
+        : missing && parsed.nameservers.length === 0
+          ? `/etc/resolv.conf ${missing}, so there is no original resolver to take upstream nameservers from (with no file glibc asks 127.0.0.1:53, resolv.conf(5), where k2s-dnsproxy would listen). Put a resolver file there first (reconnect the network, or write a line such as \`nameserver 192.0.2.1\` with your router's or company DNS's IP address in place of 192.0.2.1), then start again; ${cliCommand('start --upstream IP', true)} also starts, but stop then puts back no file, and no name resolves after it. Nothing was changed.`
+          : `The original resolver lists no usable upstream nameserver${why}; fix the host's DNS first or pass --upstream IP.`,
     );
   }
 
@@ -334,6 +346,7 @@ async function hostChecks(deps: LifecycleDeps, opts: StartOptions, engine: Prefl
     droppedTokens: writable.dropped,
     ignoredLine,
     noNameserver,
+    originalMissing: opts.upstreams?.length ? missing : null,
     writableOwner,
     listeners,
     skippedListeners: skipped,

@@ -288,6 +288,7 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     ...(startRefusal ? { startRefusal } : {}),
     ...(driftWriter ? { driftWriter } : {}),
     ...(driftGone ? { driftGone } : {}),
+    ...(current && isGone(current) ? { resolverMissing: current.kind === 'symlink' ? { kind: 'dangling' as const, target: current.target } : { kind: 'absent' as const } } : {}),
     resolverStamp: current === null ? `${kind ?? 'none'}` : resolverStampOf(current),
     upstreams: state?.upstreams ?? [],
     clusterDomain: state?.clusterDomain ?? null,

@@ -88,7 +88,10 @@ describe('stop with no --on-drift during drift to a file the follower refused fo
     const r = await stopDns(h.deps, {}, sink);
     expect(r).toMatchObject({ ok: true, exitCode: 0 });
     expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe(ORIGINAL);
-    expect(r.message).toContain('Someone else had changed /etc/resolv.conf. K2s DNS did not follow their file: it is writable by every user (mode 0666); K2s follows no file a user could write — fix it with sudo chmod o-w /etc/resolv.conf. Keeping it lets whoever can write it choose this host\'s DNS. So the original saved at ');
+    expect(r.message).toContain('Someone else had changed /etc/resolv.conf. K2s DNS did not follow their file: it was writable by every user (mode 0666), and K2s follows no file a user could write; keeping it would have let whoever can write it choose this host\'s DNS. So the original saved at ');
+    // Their file is gone, the restored one is 0644: no fix for a file stop replaced (walk 10 L2).
+    expect(r.message).not.toContain('chmod');
+    expect((await lstat(join(h.root, 'etc/resolv.conf'))).mode & 0o7777).toBe(0o644);
     expect(r.message).toContain('pass --on-drift keep to keep theirs');
   });
 

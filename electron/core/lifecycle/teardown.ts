@@ -6,11 +6,11 @@ import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { captureResolver, isOversize, resolverBytes, restoreResolver, readState, removeState, sameResolver, describeResolverChanges } from '../host/resolver-state';
 import { isManagedEntry } from './preflight';
 import { isGone } from './resolver-gone';
-import { driftRoute } from '../../../shared/drift-route';
+import { driftRoute, GLIBC_DEFAULT_NAMESERVER } from '../../../shared/drift-route';
 import { keepRiskWords } from '../../../shared/drift-default';
 import { NO_NAME_RESOLVES } from '../../../shared/step-warn';
 import { cliCommand, shellCommand } from '../../../shared/fix';
-import { notResolverFileRefusal, resolverOwnerRefusal, startRefusesResolverFile } from '../../../shared/network-writer';
+import { notResolverFileRefusal, resolverOwnerProblem, resolverOwnerRefusal, startRefusesResolverFile } from '../../../shared/network-writer';
 import { notResolverFileWords, oversizeResolverWords } from '../../../shared/not-a-file';
 import { linkEndNotFile } from '../host/link-end';
 import { failed, messageOf } from './errors';
@@ -203,8 +203,12 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
     // A K2s-owned file someone edited (header kept) is drift too: never dropped silently.
     const edited = managed && state.managedResolvConfSha256 !== null && !isK2sWrittenSha(state, entrySha(current));
     const putBack = target ?? state.resolvConf;
+    // What is at /etc/resolv.conf once the saved file is back (or already was): checked below for a
+    // file that leaves no name resolving. Stays null when their file is kept (that branch says it).
+    let putBackNow: ResolverEntry | null = null;
     if (sameResolver(current, putBack)) {
       message = wantStart ? 'The resolver is already the file from before Start.' : 'The resolver is already the saved original.';
+      putBackNow = current;
     } else if (isBindMounted(deps.fs.real(K2S_PATHS.resolvConf), await deps.mountinfo())) {
       // rename(2) over a mount point fails (EBUSY); discarding the saved original now would
       // leave `nameserver 127.0.0.1` underneath once it is unmounted. Keep everything running.
@@ -227,6 +231,7 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
       if (!sameResolver(after, putBack)) {
         throw failed('RESTORE_MISMATCH', `After restore /etc/resolv.conf still differs from the ${wantStart ? 'file from before Start' : 'saved original'} (${describeResolverChanges(putBack, after).join('; ')}); it is kept in ${wantStart ? K2S_PATHS.startCopy : K2S_PATHS.stateFile}.`);
       }
+      putBackNow = after;
       if (wantStart && startCopy) {
         message = `Restored the file from before Start (saved at ${startCopy.savedAt}), byte for byte, instead of ${followedWords(state) ?? 'the saved copy'} (--restore start)${drifted ? '; the file someone else wrote there was replaced' : ''}.`;
         notes.push(message);
@@ -244,7 +249,9 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
           ? `Someone else had changed /etc/resolv.conf; restored ${followed ?? `the original saved at ${state.savedAt}`} anyway, byte for byte (Restore my original).`
           : followed
             ? `Restored ${followed}, byte for byte.`
-            : `Restored the original saved at ${state.savedAt}, byte for byte.`;
+            : putBack.kind === 'absent'
+              ? `Removed K2s DNS's /etc/resolv.conf: the original saved at ${state.savedAt} was no file (/etc/resolv.conf did not exist then), so none was put back.`
+              : `Restored the original saved at ${state.savedAt}, byte for byte.`;
         // Their file was replaced: the result says so, never "back as it was" alone (walk 9 L5:
         // the sandbox's Ctrl-C stop over a drift printed only that). A default restore below says it in its own words.
         if (followed || (drifted && !(restoreByDefault && !wantStart))) notes.push(message);
@@ -265,7 +272,10 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
         message = `Someone else had changed /etc/resolv.conf, but ${route.implicit ? 'their file has no nameserver line (glibc then asks 127.0.0.1, K2s DNS\'s own)' : `their file names no nameserver but K2s DNS's own (${route.nameservers.join(', ')})`}. Keeping their file would leave this host with no nameserver that answers once the proxy stops, so the original saved at ${state.savedAt} was restored, byte for byte; pass --on-drift keep to keep theirs.`;
         notes.push(message);
       } else if (byDefault && ownerRefusal) {
-        message = `Someone else had changed /etc/resolv.conf. ${keepRiskWords({ kind: 'refused', reason: ownerRefusal }, null)} So the original saved at ${state.savedAt} was restored, byte for byte; pass --on-drift keep to keep theirs.`;
+        // Their file is gone once the original is back: its reason without the rule's fix (`chmod
+        // o-w` on a file stop replaced no longer applies; walk 10 L2).
+        const problem = ownerOf ? resolverOwnerProblem(ownerOf) : null;
+        message = `Someone else had changed /etc/resolv.conf. K2s DNS did not follow their file: it was ${problem ?? 'a file a user could write'}, and K2s follows no file a user could write; keeping it would have let whoever can write it choose this host's DNS. So the original saved at ${state.savedAt} was restored, byte for byte; pass --on-drift keep to keep theirs.`;
         notes.push(message);
       }
     } else {
@@ -286,6 +296,19 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
         if (startRefusal) message += ` The kept file ${startRefusal.replace(/^the new file /, '')}, so ${cliCommand('start', true)} refuses to save it as the original: replace it with a resolver file first (reconnect the network, or write a line such as \`nameserver 192.0.2.1\` with your router's or company DNS's IP address in place of 192.0.2.1).`;
       }
       notes.push(message);
+    }
+    // The file put back may itself leave no name resolving: no file at all (absent at start, and
+    // saved so with --upstream), a link to nothing, or a file whose nameservers are only the
+    // stopped proxy's (no nameserver line: glibc asks 127.0.0.1). Done as asked, yet said as a
+    // stop that kept such a file is: NO_NAME_RESOLVES here, RESOLVER_DOWN and exit 5 in stop.ts
+    // (walk 10 M5: stop said "back as it was" and exited 0).
+    const none = putBackNow ? restoredLeavesNone(putBackNow, state.listeners.map((l) => l.address)) : null;
+    if (none) {
+      const told = notes.length > 0 && notes[notes.length - 1] === message;
+      message += ` ${NO_NAME_RESOLVES}: ${none}; put a resolver file there (reconnect the network, or write a line such as "nameserver <your router or company DNS>" into /etc/resolv.conf).`;
+      if (told) notes[notes.length - 1] = message;
+      else notes.push(message);
+      noDns = none;
     }
     message += await undoResolved(deps, state);
     return { value: undefined, message };
@@ -331,9 +354,27 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
 }
 
 /**
+ * Why the file a stop put back (`entry`, as it is now) leaves no name resolving once the proxy at
+ * `listenerAddresses` stops, as a clause for NO_NAME_RESOLVES and RESOLVER_DOWN; null when it names
+ * a nameserver other than the proxy's. No file, or a link to nothing, is read by glibc as one with
+ * no nameserver line: it asks 127.0.0.1:53 (resolv.conf(5)), the proxy's listener (shared/drift-route.ts).
+ */
+export function restoredLeavesNone(entry: ResolverEntry, listenerAddresses: readonly string[]): string | null {
+  if (isGone(entry)) {
+    const what = entry.kind === 'symlink' ? `is a dangling symlink (→ ${entry.target})` : 'does not exist';
+    return `/etc/resolv.conf ${what}, and with no file glibc asks ${GLIBC_DEFAULT_NAMESERVER}:53 (resolv.conf(5)), where nothing answers once k2s-dnsproxy is stopped`;
+  }
+  const text = entry.kind === 'file' ? Buffer.from(entry.contentBase64, 'base64').toString('utf8') : entry.kind === 'symlink' && entry.targetContentBase64 != null ? Buffer.from(entry.targetContentBase64, 'base64').toString('utf8') : null;
+  if (text === null || isManagedEntry(entry)) return null;
+  const route = driftRoute(text, listenerAddresses);
+  if (!route.keepLeavesNone) return null;
+  return `the restored /etc/resolv.conf ${route.implicit ? `has no nameserver line, so glibc asks ${GLIBC_DEFAULT_NAMESERVER}:53` : `lists only ${route.nameservers.join(', ')}`} (resolv.conf(5)), where nothing answers once k2s-dnsproxy is stopped`;
+}
+
+/**
  * What teardownSteps leaves for the result: `notes`, sentences the result message must carry;
  * `hadState`, true when K2s DNS had saved a resolver (it ran); `noDns`, when an explicit
- * `--on-drift keep` kept a file that leaves no name resolving on this host (a dangling or
+ * `--on-drift keep` kept, or the restore put back (restoredLeavesNone), a file that leaves no name resolving on this host (a dangling or
  * non-file link end, or only loopback nameservers where the stopped proxy listened: the restore
  * step's NO_NAME_RESOLVES sentence), why in a clause such as "the kept /etc/resolv.conf sends
  * host apps to 127.0.0.1:53, where nothing answers once k2s-dnsproxy is stopped"; else null.

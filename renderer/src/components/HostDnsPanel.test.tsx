@@ -91,6 +91,15 @@ describe('HostDnsPanel', () => {
     expect(cell(renderToStaticMarkup(<HostDnsPanel />), 'dns-owner')).toBe('another program, since K2s DNS started');
   });
 
+  it('Resolver owner while stopped with no /etc/resolv.conf: "none: … does not exist", not "this host" (walk 10 M5)', () => {
+    state.status = { ...running, state: 'stopped', resolverOwner: 'original', resolverMissing: { kind: 'absent' } };
+    expect(cell(renderToStaticMarkup(<HostDnsPanel />), 'dns-owner')).toBe('none: /etc/resolv.conf does not exist');
+    state.status = { ...running, state: 'stopped', resolverOwner: 'original', resolverMissing: { kind: 'dangling', target: '/run/x' } };
+    expect(cell(renderToStaticMarkup(<HostDnsPanel />), 'dns-owner')).toBe('none: /etc/resolv.conf is a dangling symlink (→ /run/x)');
+    state.status = { ...running, state: 'stopped', resolverOwner: 'original' };
+    expect(cell(renderToStaticMarkup(<HostDnsPanel />), 'dns-owner')).toBe('this host (not K2s DNS)');
+  });
+
   it('before any follow the saved original is the file in place at Start, saved by k2s-dns', () => {
     state.status = { ...running, savedAt: new Date().toISOString(), savedBy: 'k2s-dns' };
     const html = renderToStaticMarkup(<HostDnsPanel />);

@@ -8,6 +8,7 @@ import { TimelineView } from './TimelineView';
 import { describeNetworkChange, networkChangeOutcomeWords, writerPhrase } from '../../../shared/network-writer';
 import { engineInfo, isEngineName } from '../../../shared/engines/table';
 import { followedCopy, savedOriginalWords } from '../../../shared/saved-copy';
+import { missingResolverWords } from '../../../shared/resolver-missing';
 
 /**
  * Who owns /etc/resolv.conf, in words: `original` means "not K2s's", which after Keep their file
@@ -54,7 +55,8 @@ export function HostDnsPanel() {
             <dt>Resolver owner</dt>
             <dd data-testid="dns-owner" data-owner={status.resolverOwner}>
               {/* Deleted (or a dangling link): nobody's file is there (walk 7 L5: "another program" after an rm). */}
-              {status.resolverOwner === 'foreign' && status.driftGone ? `none: /etc/resolv.conf was ${status.driftGone} since K2s DNS started` : OWNER_LABEL[status.resolverOwner]}
+              {/* No file while stopped: said as missing, not "this host" (walk 10 M5). */}
+              {status.resolverOwner === 'foreign' && status.driftGone ? `none: /etc/resolv.conf was ${status.driftGone} since K2s DNS started` : status.resolverOwner === 'original' && status.resolverMissing ? `none: /etc/resolv.conf ${missingResolverWords(status.resolverMissing)}` : OWNER_LABEL[status.resolverOwner]}
               {/* K2s DNS's own file made writable in place (sixth walk L1): the note below has the fix. */}
               {status.liveResolverWritable && <span className="warn-text" data-testid="dns-owner-writable"> — the file is now {status.liveResolverWritable}: a user can redirect host DNS (see the note below)</span>}
             </dd>
