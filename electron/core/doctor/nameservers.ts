@@ -40,6 +40,15 @@ export function savedOriginalUnreadable(ctx: DoctorContext, base: { id: string; 
   };
 }
 
+/**
+ * The original as a finding's sentence names it, capitalised: "The original", or during drift
+ * "The saved original, not the file in /etc/resolv.conf now (another program's)," — the checks
+ * read the saved one then, and the file in place is never called the original (walk 10 L3).
+ */
+export function originalWords(ctx: Pick<DoctorContext, 'drift'>): string {
+  return ctx.drift ? "The saved original, not the file in /etc/resolv.conf now (another program's)," : 'The original';
+}
+
 /** Addresses the proxy listens on: 127.0.0.1 always, the KubeSwitch address unless `none`. */
 export function ownListenerAddresses(kubeSwitch: string): string[] {
   return kubeSwitch === 'none' ? ['127.0.0.1'] : ['127.0.0.1', kubeSwitch];
@@ -70,7 +79,10 @@ export async function checkNameserverLoop(ctx: DoctorContext): Promise<DoctorFin
   // startRefusesResolverFile, preflight NOT_RESOLVER_FILE): checked before the nameservers, as
   // start does, and fixed only by a new file — --upstream (Start options → Upstreams) does not
   // lift it, so neither is offered (walk 7 H2: NUL bytes were called "no nameserver line").
-  const bytes = !ctx.k2sOwnsResolver && ctx.original ? resolverBytes(ctx.original) : null;
+  // Only while no start is recorded: with a saved original a start keeps it and saves no file,
+  // and another program's file in place then is drift, whose finding is K2s DNS state's with
+  // the drift choice as its fix (lifecycle-state.ts; walk 10 M3: "then start again" while running).
+  const bytes = ctx.originalIsCurrent && ctx.original ? resolverBytes(ctx.original) : null;
   const notResolver = bytes ? startRefusesResolverFile(bytes) : null;
   if (notResolver) {
     return {
@@ -101,7 +113,7 @@ export async function checkNameserverLoop(ctx: DoctorContext): Promise<DoctorFin
   const loops = listed.filter((ns) => own.includes(bare(ns)));
   const detail = { nameservers: listed, loops, listeners: own };
   if (loops.length === 0) {
-    return { ...base, severity: 'ok', meaning: `The original nameservers (${listed.join(', ')}) are not K2s DNS listeners.`, fix: null, detail };
+    return { ...base, severity: 'ok', meaning: ctx.drift ? `${originalWords(ctx)} lists nameservers (${listed.join(', ')}) that are not K2s DNS listeners.` : `The original nameservers (${listed.join(', ')}) are not K2s DNS listeners.`, fix: null, detail };
   }
   const assigned = await ctx.deps.hostAddresses();
   // Start only listens on the KubeSwitch address when it is assigned (preflight planListeners).
@@ -135,7 +147,7 @@ export function checkNameserverCount(ctx: DoctorContext): DoctorFinding {
   if (unknown) return unknown;
   const nameservers = ctx.originalText === null ? [] : parseResolvConf(ctx.originalText).nameservers;
   if (nameservers.length <= MAXNS) {
-    return { ...base, severity: 'ok', meaning: `The original lists ${nameservers.length} ${nameservers.length === 1 ? 'nameserver' : 'nameservers'}; glibc uses up to ${MAXNS}.`, fix: null, detail: { nameservers } };
+    return { ...base, severity: 'ok', meaning: `${originalWords(ctx)} lists ${nameservers.length} ${nameservers.length === 1 ? 'nameserver' : 'nameservers'}; glibc uses up to ${MAXNS}.`, fix: null, detail: { nameservers } };
   }
   const ignored = nameservers.slice(MAXNS);
   return {
