@@ -129,8 +129,11 @@ describe('M4: K2s DNS state during drift says what status says, the default firs
     expect(await followNetwork(h.deps)).toMatchObject({ kind: 'followed' });
     await networkWrites(h.root, Buffer.from('abc\0\0def\n'));
     await followNetwork(h.deps);
-    const gui = byId(await runDoctor(h.deps, { kubeconfigPath: null, frontEnd: 'gui' }), 'lifecycle-state');
-    expect(gui.remedy?.gui).toMatch(/choose "Restore the saved file \(written by NetworkManager at \d\d:\d\d:\d\d\)" \(the default\)/);
+    const findings = await runDoctor(h.deps, { kubeconfigPath: null, frontEnd: 'gui' });
+    const named = /choose "Restore the saved file \(written by NetworkManager at \d\d:\d\d:\d\d\)" \(the default\)/;
+    expect(byId(findings, 'lifecycle-state').remedy?.gui).toMatch(named);
+    // The health finding names it so too (it said "Restore my original", the file from before the follow).
+    expect(byId(findings, 'health').fix).toMatch(named);
   });
 });
 
