@@ -98,7 +98,9 @@ export async function readDoctorContext(deps: LifecycleDeps, opts: DoctorOptions
   const k2sOwnsResolver = current !== null && isManagedEntry(current);
   // While a start is recorded the original is the saved one, also during drift (the file in place
   // is then another program's); while K2s owns the file without a saved one there is none.
-  const originalIsCurrent = !k2sOwnsResolver && state === null;
+  // A user who may not read the root-only state while k2s-dnsproxy runs: a start is recorded
+  // (status's stateImplied), so the file in place is not what a start would save either.
+  const originalIsCurrent = !k2sOwnsResolver && state === null && !(stateUnreadable && service.running);
   const original = originalIsCurrent ? current : (state?.resolvConf ?? null);
   return {
     deps,

@@ -29,12 +29,12 @@ function bare(server: string): string {
  * never "there is none"; null when the check can be made.
  */
 export function savedOriginalUnreadable(ctx: DoctorContext, base: { id: string; title: string }, what: string): DoctorFinding | null {
-  if (!(ctx.originalText === null && ctx.state === null && ctx.k2sOwnsResolver && ctx.stateUnreadable)) return null;
+  if (!(ctx.originalText === null && ctx.state === null && !ctx.originalIsCurrent && ctx.stateUnreadable)) return null;
   return {
     ...base,
     severity: 'info',
     title: `${what}: not checked as this user`,
-    meaning: `K2s DNS owns /etc/resolv.conf and the saved original is in ${K2S_PATHS.stateFile}, which only root can read (its directory ${K2S_PATHS.stateDir} is 0700), so this check could not be made as uid ${ctx.deps.uid()}.`,
+    meaning: `${ctx.k2sOwnsResolver ? 'K2s DNS owns /etc/resolv.conf' : "k2s-dnsproxy runs with a saved original (the file in /etc/resolv.conf now is another program's)"} and the saved original is in ${K2S_PATHS.stateFile}, which only root can read (its directory ${K2S_PATHS.stateDir} is 0700), so this check could not be made as uid ${ctx.deps.uid()}.`,
     fix: `Run \`${cliCommand('doctor', true)}\` to check the saved original.`,
     remedy: { action: null, gui: `Run \`${cliCommand('doctor', true)}\` in a terminal to check the saved original.`, cli: cliCommand('doctor', true) },
   };
