@@ -7,7 +7,7 @@ import type { ResolverEntry } from '../../../shared/types';
 import type { FrontEnd, HealthReport } from '../../../shared/health';
 import type { ResolverStateFile } from '../../../shared/state-file';
 import { K2S_DEFAULTS } from '../../../shared/k2s-paths';
-import { captureResolverWithNotes, readState } from '../host/resolver-state';
+import { captureResolverWithNotes, readState, sameResolver } from '../host/resolver-state';
 import { isManagedEntry, resolverText } from '../lifecycle/preflight';
 import { setCliRunningStart } from '../../../shared/fix';
 import { runningStartFlags } from '../../../shared/running-start';
@@ -48,8 +48,24 @@ export interface DoctorContext {
   /** True when /etc/resolv.conf is the K2s-owned file (first line MANAGED_HEADER). */
   k2sOwnsResolver: boolean;
   service: { running: boolean; pid: number | null };
-  /** The resolver K2s forwards to: the saved original while K2s owns the file, else the current one. */
+  /**
+   * The original: the saved one while K2s DNS has one (a start recorded: K2s owns the file, or
+   * another program's file replaced it while K2s DNS ran — drift, which is never the original:
+   * walk 10 L3), else /etc/resolv.conf now (the file a start would save); null when K2s owns the
+   * file with no saved original.
+   */
   original: ResolverEntry | null;
+  /**
+   * True when `original` is /etc/resolv.conf now, the file a start would save (no start
+   * recorded): start's own rules on that file (NOT_RESOLVER_FILE) apply to it. False while a
+   * saved original exists: a start then keeps the saved one and judges no file (preflight).
+   */
+  originalIsCurrent: boolean;
+  /**
+   * True while a start is recorded and /etc/resolv.conf is neither K2s's file nor the saved
+   * original (replaced, deleted or unreadable): another program's file, drift (status's `foreign`).
+   */
+  drift: boolean;
   /** Text of `original` (link targets followed), null when unreadable or absent. */
   originalText: string | null;
   /** The KubeSwitch address to check, or `none`. */
@@ -80,8 +96,12 @@ export async function readDoctorContext(deps: LifecycleDeps, opts: DoctorOptions
   setCliRunningStart(state ? runningStartFlags(state) : null);
   const service = await deps.services.status().catch(() => ({ running: false, pid: null }));
   const k2sOwnsResolver = current !== null && isManagedEntry(current);
-  // While K2s owns the file, the original is the saved one; without a saved one there is none.
-  const original = k2sOwnsResolver ? (state?.resolvConf ?? null) : current;
+  // While a start is recorded the original is the saved one, also during drift (the file in place
+  // is then another program's); while K2s owns the file without a saved one there is none.
+  // A user who may not read the root-only state while k2s-dnsproxy runs: a start is recorded
+  // (status's stateImplied), so the file in place is not what a start would save either.
+  const originalIsCurrent = !k2sOwnsResolver && state === null && !(stateUnreadable && service.running);
+  const original = originalIsCurrent ? current : (state?.resolvConf ?? null);
   return {
     deps,
     opts,
@@ -94,6 +114,8 @@ export async function readDoctorContext(deps: LifecycleDeps, opts: DoctorOptions
     k2sOwnsResolver,
     service,
     original,
+    originalIsCurrent,
+    drift: state !== null && !k2sOwnsResolver && (current === null || !sameResolver(current, state.resolvConf)),
     originalText: original ? resolverText(original) : null,
     kubeSwitch: opts.kubeSwitch ?? K2S_DEFAULTS.kubeSwitchAddress,
   };

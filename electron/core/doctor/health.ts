@@ -5,6 +5,8 @@ import { checkHealth } from '../health/check-health';
 import { healthProbes } from '../health/probes';
 import type { DoctorContext } from './context';
 import { hopLine } from './hop-line';
+import { driftRestoreLabel } from '../../../shared/saved-copy';
+import { timeText } from '../../../shared/clock';
 
 const SEVERITY: Record<HealthReport['verdict']['level'], DoctorSeverity> = { ok: 'ok', warn: 'warn', error: 'error', off: 'info' };
 
@@ -38,7 +40,9 @@ export async function checkHealthPath(ctx: DoctorContext): Promise<DoctorFinding
     // What Keep their file would do, said once in full here for the CLI: the fix names it in a clause;
     // the window says it in the drift banner (walk 9 M3).
     meaning: `The path of ${report.name}: ${report.hops.map(hopLine).join('; ')}.${v.keepRisk && !v.keepRisk.gone && (ctx.opts.frontEnd ?? 'cli') === 'cli' ? ` ${v.keepRisk.words}` : ''}`,
-    fix: v.level === 'ok' ? null : verdictFix(v, ctx.opts.frontEnd ?? 'cli'),
+    // The restore named as the banner's button and status's health line name it (after a follow:
+    // the followed file, walk 9 L1), as K2s DNS state's drift fix does (lifecycle-state.ts).
+    fix: v.level === 'ok' ? null : verdictFix(v, ctx.opts.frontEnd ?? 'cli', ctx.state ? driftRestoreLabel({ networkChange: ctx.state.lastNetworkChange ?? null, followedChange: ctx.state.followedChange ?? null, savedAt: ctx.state.savedAt }, [], false, timeText) : undefined),
     detail: { verdict: v, hops: report.hops, checkedAt: report.checkedAt },
   };
 }

@@ -1,12 +1,17 @@
 /** Doctor check `lifecycle-state`: the K2s DNS state as `k2s-dns status` reports it (electron/core/lifecycle/status.ts). */
 import type { DoctorFinding } from '../../../shared/doctor';
-import { cliCommand, DRIFT_CHOICE } from '../../../shared/fix';
+import { cliCommand, type FrontEnd } from '../../../shared/fix';
 import { dnsStatus } from '../lifecycle/status';
 import type { DoctorContext } from './context';
 import { healthOf } from './health';
 import { checkedAgainWords, operationSentenceStart, type OperationNow } from './operation-now';
-import { keepLeavesNoneWords, viaK2sWords } from '../../../shared/drift-route';
+import { GLIBC_DEFAULT_NAMESERVER, viaK2sWords } from '../../../shared/drift-route';
 import { missingResolverWords } from '../../../shared/resolver-missing';
+import { keepRisk, keepRiskWords, verdictKeepRisk } from '../../../shared/drift-default';
+import { verdictFix, type HealthReport } from '../../../shared/health';
+import { driftRestoreLabel } from '../../../shared/saved-copy';
+import { timeText } from '../../../shared/clock';
+import type { HostDnsStatus } from '../../../shared/types';
 
 /** `lifecycle-state`: ok when running or stopped cleanly, warn when degraded or the resolver was changed by someone else. */
 export async function checkLifecycleState(ctx: DoctorContext): Promise<DoctorFinding> {
@@ -27,39 +32,7 @@ export async function checkLifecycleState(ctx: DoctorContext): Promise<DoctorFin
       detail: { ...detail, operation: op },
     };
   }
-  if (s.resolverOwner === 'foreign' && s.driftRoute?.viaK2s) {
-    // Their file still reaches the proxy (shared/drift-route.ts): say so, and never advise keep
-    // when keeping it leaves no nameserver that answers.
-    const route = s.driftRoute;
-    return {
-      ...base,
-      severity: 'warn',
-      title: 'K2s DNS state: /etc/resolv.conf changed by another program (still through K2s DNS)',
-      meaning: `/etc/resolv.conf was replaced by ${s.driftWriter ?? 'another program'} while K2s DNS ran, but host apps still ask the proxy: ${viaK2sWords(route)}.${route.keepLeavesNone ? ` ${keepLeavesNoneWords(route)}` : ''}`,
-      fix: `Nothing is broken now. To end the drift, run \`${DRIFT_CHOICE.restore.cli}\` (${DRIFT_CHOICE.restore.label.toLowerCase()})${route.keepLeavesNone ? '; not --on-drift keep: nothing would answer then' : ''}.`,
-      remedy: {
-        action: 'show-diff',
-        gui: `Nothing is broken now; to end the drift, choose ${DRIFT_CHOICE.restore.label} in the banner on the Overview${route.keepLeavesNone ? ` (${DRIFT_CHOICE.keep.label} would leave no nameserver that answers)` : ''}.`,
-        cli: `${cliCommand('diff')}, then ${DRIFT_CHOICE.restore.cli}`,
-      },
-      detail: { ...detail, driftRoute: route },
-    };
-  }
-  if (s.resolverOwner === 'foreign') {
-    return {
-      ...base,
-      severity: 'warn',
-      title: 'K2s DNS state: /etc/resolv.conf changed by another program',
-      meaning: `/etc/resolv.conf was replaced by ${s.driftWriter ?? 'another program'} while K2s DNS ran, so the host no longer asks the proxy.`,
-      fix: `See what changed with \`${cliCommand('diff')}\`, then run \`${DRIFT_CHOICE.keep.cli}\` (${DRIFT_CHOICE.keep.label.toLowerCase()}) or \`${DRIFT_CHOICE.restore.cli}\` (${DRIFT_CHOICE.restore.label.toLowerCase()}).`,
-      remedy: {
-        action: 'show-diff',
-        gui: `Open Resolver diff to see what changed, then choose ${DRIFT_CHOICE.keep.label} or ${DRIFT_CHOICE.restore.label} on the Overview.`,
-        cli: `${cliCommand('diff')}, then ${DRIFT_CHOICE.keep.cli} or ${DRIFT_CHOICE.restore.cli}`,
-      },
-      detail,
-    };
-  }
+  if (s.resolverOwner === 'foreign') return driftFinding(s, await healthOf(ctx), ctx.opts.frontEnd ?? 'cli', base, detail);
   if (s.state === 'degraded') {
     return {
       ...base,
@@ -97,5 +70,56 @@ export async function checkLifecycleState(ctx: DoctorContext): Promise<DoctorFin
     meaning: s.state === 'running' ? `K2s DNS is running (proxy PID ${s.pid ?? '?'}) and owns /etc/resolv.conf.` : s.resolverMissing ? `K2s DNS is stopped and /etc/resolv.conf ${missingResolverWords(s.resolverMissing)} (not K2s-owned).` : "K2s DNS is stopped and /etc/resolv.conf is the host's own (not K2s-owned).",
     fix: null,
     detail,
+  };
+}
+
+/**
+ * The finding while another program's file is /etc/resolv.conf (drift; status's `foreign`), by
+ * the one drift rule (shared/drift-default.ts): the fix is the drift choice in the words `status`
+ * prints on its health line (shared/health.ts verdictFix with the verdict's keepRisk, the restore
+ * named as the banner's button: driftRestoreLabel), so the default comes first and a deleted file
+ * is "both choices restore" here too (walk 10 M4). Never start's refusal of the file in place
+ * (NOT_RESOLVER_FILE is about the file a start would save; with a saved original a start saves
+ * none, walk 10 M3): its reason is said as the follower's, the file named as "the file in
+ * /etc/resolv.conf now (another program's)" (L3). A warning: the health finding is the error when
+ * names do not resolve, as `status` marks that hop. The CLI's health finding already gives the
+ * follower's reason with what keeping does (checkHealthPath): then it is not said twice.
+ */
+function driftFinding(s: HostDnsStatus, report: HealthReport, frontEnd: FrontEnd, base: { id: string; title: string }, detail: Record<string, unknown>): DoctorFinding {
+  const v = report.verdict;
+  const drift = v.cause === 'drift' && (v.action === 'restore' || v.action === 'restore-via');
+  const route = s.driftRoute ?? null;
+  const via = route?.viaK2s === true;
+  // The verdict's own keepRisk when the verdict is the drift's; else the same rule on the same hops.
+  const risk = drift ? (v.keepRisk ?? null) : verdictKeepRisk(s, report.hops);
+  const kind = keepRisk(s, { hops: report.hops, forResolver: s.resolverStamp ?? null })?.kind ?? null;
+  const fixFor = (fe: FrontEnd) => verdictFix({ action: drift ? v.action : via ? 'restore-via' : 'restore', keepRisk: risk }, fe, driftRestoreLabel(s, [], false, timeText));
+  const cli = fixFor('cli') ?? '';
+  const gui = fixFor('gui') ?? '';
+  const gone = s.driftGone ?? null;
+  if (gone) {
+    const what = keepRiskWords({ kind: 'gone', what: gone }, route);
+    return {
+      ...base,
+      severity: 'warn',
+      title: `K2s DNS state: /etc/resolv.conf ${gone} while K2s DNS runs`,
+      meaning: `${what} Until then host apps still ask the proxy: with no file glibc asks ${GLIBC_DEFAULT_NAMESERVER}:53 (resolv.conf(5)), k2s-dnsproxy's listener.`,
+      fix: cli,
+      remedy: { action: null, gui, cli },
+      detail: { ...detail, driftGone: gone, keepRisk: 'gone', driftDefault: 'restore' },
+    };
+  }
+  // The follower's reason (no resolver file, its owner or mode), unless the CLI's health finding says it.
+  const reason = (s.driftFileRefusal ?? s.driftOwnerRefusal ?? '').replace(/^the new file /, 'it ').replace(/\.$/, '');
+  const healthSaysWhy = frontEnd === 'cli' && drift && (kind === 'not-resolver' || kind === 'refused');
+  const why = reason && !healthSaysWhy ? ` K2s DNS did not follow the file in /etc/resolv.conf now (another program's): ${reason}.` : '';
+  return {
+    ...base,
+    severity: 'warn',
+    title: via ? 'K2s DNS state: /etc/resolv.conf changed by another program (still through K2s DNS)' : 'K2s DNS state: /etc/resolv.conf changed by another program',
+    meaning: `/etc/resolv.conf was replaced by ${s.driftWriter ?? 'another program'} while K2s DNS ran, ${via && route ? `but host apps still ask the proxy: ${viaK2sWords(route)}` : 'so host apps no longer ask the proxy'}.${why}`,
+    fix: cli,
+    remedy: { action: 'show-diff', gui, cli },
+    detail: { ...detail, ...(route ? { driftRoute: route } : {}), keepRisk: kind, driftDefault: risk ? 'restore' : 'keep' },
   };
 }

@@ -31,15 +31,24 @@ function bare(server: string): string {
  * never "there is none"; null when the check can be made.
  */
 export function savedOriginalUnreadable(ctx: DoctorContext, base: { id: string; title: string }, what: string): DoctorFinding | null {
-  if (!(ctx.originalText === null && ctx.state === null && ctx.k2sOwnsResolver && ctx.stateUnreadable)) return null;
+  if (!(ctx.originalText === null && ctx.state === null && !ctx.originalIsCurrent && ctx.stateUnreadable)) return null;
   return {
     ...base,
     severity: 'info',
     title: `${what}: not checked as this user`,
-    meaning: `K2s DNS owns /etc/resolv.conf and the saved original is in ${K2S_PATHS.stateFile}, which only root can read (its directory ${K2S_PATHS.stateDir} is 0700), so this check could not be made as uid ${ctx.deps.uid()}.`,
+    meaning: `${ctx.k2sOwnsResolver ? 'K2s DNS owns /etc/resolv.conf' : "k2s-dnsproxy runs with a saved original (the file in /etc/resolv.conf now is another program's)"} and the saved original is in ${K2S_PATHS.stateFile}, which only root can read (its directory ${K2S_PATHS.stateDir} is 0700), so this check could not be made as uid ${ctx.deps.uid()}.`,
     fix: `Run \`${cliCommand('doctor', true)}\` to check the saved original.`,
     remedy: { action: null, gui: `Run \`${cliCommand('doctor', true)}\` in a terminal to check the saved original.`, cli: cliCommand('doctor', true) },
   };
+}
+
+/**
+ * The original as a finding's sentence names it, capitalised: "The original", or during drift
+ * "The saved original, not the file in /etc/resolv.conf now (another program's)," — the checks
+ * read the saved one then, and the file in place is never called the original (walk 10 L3).
+ */
+export function originalWords(ctx: Pick<DoctorContext, 'drift'>): string {
+  return ctx.drift ? "The saved original, not the file in /etc/resolv.conf now (another program's)," : 'The original';
 }
 
 /** Addresses the proxy listens on: 127.0.0.1 always, the KubeSwitch address unless `none`. */
@@ -88,7 +97,10 @@ export async function checkNameserverLoop(ctx: DoctorContext): Promise<DoctorFin
   // startRefusesResolverFile, preflight NOT_RESOLVER_FILE): checked before the nameservers, as
   // start does, and fixed only by a new file — --upstream (Start options → Upstreams) does not
   // lift it, so neither is offered (walk 7 H2: NUL bytes were called "no nameserver line").
-  const bytes = !ctx.k2sOwnsResolver && ctx.original ? resolverBytes(ctx.original) : null;
+  // Only while no start is recorded: with a saved original a start keeps it and saves no file,
+  // and another program's file in place then is drift, whose finding is K2s DNS state's with
+  // the drift choice as its fix (lifecycle-state.ts; walk 10 M3: "then start again" while running).
+  const bytes = ctx.originalIsCurrent && ctx.original ? resolverBytes(ctx.original) : null;
   const notResolver = bytes ? startRefusesResolverFile(bytes) : null;
   if (notResolver) {
     return {
@@ -119,7 +131,7 @@ export async function checkNameserverLoop(ctx: DoctorContext): Promise<DoctorFin
   const loops = listed.filter((ns) => own.includes(bare(ns)));
   const detail = { nameservers: listed, loops, listeners: own };
   if (loops.length === 0) {
-    return { ...base, severity: 'ok', meaning: `The original nameservers (${listed.join(', ')}) are not K2s DNS listeners.`, fix: null, detail };
+    return { ...base, severity: 'ok', meaning: ctx.drift ? `${originalWords(ctx)} lists nameservers (${listed.join(', ')}) that are not K2s DNS listeners.` : `The original nameservers (${listed.join(', ')}) are not K2s DNS listeners.`, fix: null, detail };
   }
   const assigned = await ctx.deps.hostAddresses();
   // Start only listens on the KubeSwitch address when it is assigned (preflight planListeners).
@@ -153,7 +165,7 @@ export function checkNameserverCount(ctx: DoctorContext): DoctorFinding {
   if (unknown) return unknown;
   const nameservers = ctx.originalText === null ? [] : parseResolvConf(ctx.originalText).nameservers;
   if (nameservers.length <= MAXNS) {
-    return { ...base, severity: 'ok', meaning: `The original lists ${nameservers.length} ${nameservers.length === 1 ? 'nameserver' : 'nameservers'}; glibc uses up to ${MAXNS}.`, fix: null, detail: { nameservers } };
+    return { ...base, severity: 'ok', meaning: `${originalWords(ctx)} lists ${nameservers.length} ${nameservers.length === 1 ? 'nameserver' : 'nameservers'}; glibc uses up to ${MAXNS}.`, fix: null, detail: { nameservers } };
   }
   const ignored = nameservers.slice(MAXNS);
   return {

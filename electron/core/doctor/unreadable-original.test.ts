@@ -39,6 +39,19 @@ describe('nameserver checks when the saved original is root-only', () => {
     expect(await checkUpstreamsAnswer(ctx)).toMatchObject({ id: 'upstream-answers', severity: 'info', title: 'Original upstreams: not checked as this user' });
   });
 
+  // Walk 10 M3 as the window's user: during drift to a NUL file the root-only state hides the
+  // saved original, yet a start is recorded (the proxy runs): no start-shaped NOT_RESOLVER_FILE error.
+  it('during drift to a file start would refuse: not checked as this user, never "start refuses"', async () => {
+    const h = await runningAsUser();
+    await h.put('/etc/resolv.conf', 'abc\0\0def\n');
+    const ctx = await h.ctx();
+    expect(ctx).toMatchObject({ stateUnreadable: true, originalIsCurrent: false });
+    const loop = await checkNameserverLoop(ctx);
+    expect(loop).toMatchObject({ severity: 'info', title: 'Original nameservers vs. the proxy: not checked as this user' });
+    expect(loop.meaning).toBe(`k2s-dnsproxy runs with a saved original (the file in /etc/resolv.conf now is another program's) and the saved original is in ${K2S_PATHS.stateFile}, which only root can read (its directory ${K2S_PATHS.stateDir} is 0700), so this check could not be made as uid 1000.`);
+    expect(checkNameserverCount(ctx).severity).toBe('info');
+  });
+
   it('as root the same host is checked (the saved original lists 2 nameservers)', async () => {
     const h = await host('nameserver 192.0.2.53\nnameserver 192.0.2.54\n');
     await h.start();
