@@ -14,7 +14,7 @@
  *   `#@VPNC_GENERATED@`; OpenVPN's update-resolv-conf and wg-quick go through resolvconf.
  */
 import { parseResolvConf } from './resolv-conf';
-import { shellCommand } from './fix';
+import { shellCommand, shellWord } from './fix';
 import { GLIBC_DEFAULT_NAMESERVER, viaK2sWords } from './drift-route';
 import type { NetworkChangeView } from './types';
 
@@ -199,15 +199,17 @@ export const FIRST_USER_UID = 1000;
  * sudoers (sudoers(5) "Security notes": owned by uid 0, not writable by group or other) and
  * OpenSSH's StrictModes (sshd_config(5)), widened to system accounts; NetworkManager's and
  * resolvconf's files (0644 root:root) and resolved's (0644 systemd-resolve) pass. `mode` is
- * st_mode & 0o7777.
+ * st_mode & 0o7777; `file` is the path of the file judged, which the printed fix changes.
  */
-export function resolverOwnerRefusal(owner: { uid: number; gid: number; mode: number }): string | null {
+export function resolverOwnerRefusal(owner: { uid: number; gid: number; mode: number }, file = '/etc/resolv.conf'): string | null {
   const what = resolverOwnerProblem(owner);
   if (what === null) return null;
   if (owner.uid >= FIRST_USER_UID) return `the new file is ${what} (a resolver file the network writes is root's or a system service's; K2s follows no file a user could write)`;
   // The whole command, as the user pastes it (sudo, or the sandbox's wrapper: shared/fix.ts
-  // shellCommand); chmod(1) follows a symlink, so /etc/resolv.conf names a link's target too.
-  return `the new file is ${what}; K2s follows no file a user could write — fix it with ${shellCommand(`chmod ${owner.mode & 0o002 ? 'o-w' : 'g-w'} /etc/resolv.conf`, true)}`;
+  // shellCommand), on the file that was judged: chmod(1) follows a symlink, so /etc/resolv.conf
+  // names a link's target too while it is that link; the saved link's target rewritten while
+  // /etc/resolv.conf is K2s DNS's own file is named by its own path (breaker 10 H1).
+  return `the new file is ${what}; K2s follows no file a user could write — fix it with ${shellCommand(`chmod ${owner.mode & 0o002 ? 'o-w' : 'g-w'} ${shellWord(file)}`, true)}`;
 }
 
 /**
