@@ -322,15 +322,25 @@ export function networkChangeOutcomeWords(c: NetworkChangeView, time: (iso: stri
 }
 
 /**
+ * When the file of a change was written, as far as the follower saw it (ISO-8601): its `at`, or,
+ * for a follow after the owner or mode of a refused file was fixed (`fixed`), the refusal's time:
+ * the follow's `at` is the fix's time then, not the write's (breaker 10 L2).
+ */
+export function writtenAt(c: Pick<NetworkChangeView, 'at' | 'outcome' | 'fixed'>): string {
+  return c.outcome === 'followed' && c.fixed ? c.fixed.refusedAt : c.at;
+}
+
+/**
  * One sentence for status and the log: what changed, who wrote it, what K2s did. A drift that
  * is over (`ended`) is told in the past: "<at> (ended): … was not followed: <why>. That drift is over: …".
- * A follow that came after the owner or mode was fixed names the fix and its time (`fixed`); a
+ * A follow that came after the owner or mode was fixed leads with the time the file was written
+ * (writtenAt) and names the fix and its time (`fixed`); a
  * refusal no longer true of the file there now is told as past, without its fix, with what is
  * true now (`now`).
  */
 export function describeNetworkChange(c: NetworkChangeView): string {
   const who = writerPhrase(c);
-  if (c.outcome === 'followed' && c.fixed) return `${c.at}: ${who} wrote a new resolver (${c.how}); not followed at ${utcTime(c.fixed.refusedAt)} (it was ${c.fixed.problem}); ${c.fixed.fix} at ${utcTime(c.at)}, followed: ${upstreamChangeWords(c)}, and stop restores that file.`;
+  if (c.outcome === 'followed' && c.fixed) return `${writtenAt(c)}: ${who} wrote a new resolver (${c.how}); not followed then (it was ${c.fixed.problem}); ${c.fixed.fix} at ${utcTime(c.at)}, followed: ${upstreamChangeWords(c)}, and stop restores that file.`;
   if (c.outcome === 'followed') return `${c.at}: ${who} wrote a new resolver (${c.how}); K2s DNS followed it: ${upstreamChangeWords(c)}, and stop restores that file.`;
   if (c.ended) return `${c.at} (ended): ${who} changed the resolver (${c.how}); it was not followed: ${c.reason ?? 'unknown reason'}. ${DRIFT_ENDED_WORDS}`;
   if (c.now) return `${c.at}: ${who} changed the resolver (${c.how}); not followed then: ${pastReason(c.reason ?? 'unknown reason')}. ${c.now}`;

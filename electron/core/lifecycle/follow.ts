@@ -179,7 +179,13 @@ export async function followNetwork(deps: LifecycleDeps): Promise<FollowOutcome>
  * later look can say its owner or mode was fixed.
  */
 async function recordDrift(deps: LifecycleDeps, state: ResolverStateFile, reason: string, how: string, writer = networkWriter('', null), judged?: NetworkChange['judged']): Promise<FollowOutcome> {
-  const change: NetworkChange = { at: new Date(deps.now()).toISOString(), outcome: 'drift', writer: writer.writer, evidence: writer.evidence, how, from: state.upstreams, to: state.upstreams, reason, ...(judged ? { judged } : {}) };
+  // The file judged before (the same bytes, reached the same way, by the same writer) with only
+  // its owner or mode changed since (a chmod of a file refused for its NUL bytes) was written
+  // then, not now: the record keeps that first time (breaker 10 L4), which a later follow after
+  // its owner or mode is fixed names as when it was written (ownerFixed refusedAt, L2).
+  const prev = state.lastNetworkChange;
+  const sameFile = !!judged && prev?.outcome === 'drift' && prev.judged?.sha256 === judged.sha256 && prev.how === how && prev.writer === writer.writer && prev.evidence === writer.evidence;
+  const change: NetworkChange = { at: sameFile ? prev.at : new Date(deps.now()).toISOString(), outcome: 'drift', writer: writer.writer, evidence: writer.evidence, how, from: state.upstreams, to: state.upstreams, reason, ...(judged ? { judged } : {}) };
   // One record per change: no state write per look (another file refused for the same reason is a new change).
   // A file by another writer, or with another first comment, is another file: a record kept from
   // the one before named its writer beside status's judgement of the file there now (walk 8 L4).
