@@ -118,7 +118,7 @@ describe.skipIf(!inSandbox)('a refused 0666 resolver file, fixed by the printed 
       });
       expect(answer, 'the proxy answers through the new nameserver').not.toBeNull();
       // The note says what happened: refused, mode fixed, followed; no chmod fix any more.
-      expect(followed!.stdout).toMatch(/not followed at \d\d:\d\d:\d\d( UTC)? \(it was writable by every user \(mode 0666\)\); mode fixed to 0664 at \d\d:\d\d:\d\d( UTC)?, followed: upstreams [\d.]+(, [\d.]+)* → 192\.0\.2\.99/);
+      expect(followed!.stdout).toMatch(/not followed then \(it was writable by every user \(mode 0666\)\); mode fixed to 0664 at \d\d:\d\d:\d\d( UTC)?, followed: upstreams [\d.]+(, [\d.]+)* → 192\.0\.2\.99/);
       expect(followed!.stdout).not.toContain('chmod o-w');
 
       // Stop restores their file, as fixed, byte for byte.

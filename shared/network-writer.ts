@@ -14,7 +14,7 @@
  *   `#@VPNC_GENERATED@`; OpenVPN's update-resolv-conf and wg-quick go through resolvconf.
  */
 import { parseResolvConf } from './resolv-conf';
-import { shellCommand } from './fix';
+import { shellCommand, shellWord } from './fix';
 import { GLIBC_DEFAULT_NAMESERVER, viaK2sWords } from './drift-route';
 import type { NetworkChangeView } from './types';
 
@@ -199,15 +199,17 @@ export const FIRST_USER_UID = 1000;
  * sudoers (sudoers(5) "Security notes": owned by uid 0, not writable by group or other) and
  * OpenSSH's StrictModes (sshd_config(5)), widened to system accounts; NetworkManager's and
  * resolvconf's files (0644 root:root) and resolved's (0644 systemd-resolve) pass. `mode` is
- * st_mode & 0o7777.
+ * st_mode & 0o7777; `file` is the path of the file judged, which the printed fix changes.
  */
-export function resolverOwnerRefusal(owner: { uid: number; gid: number; mode: number }): string | null {
+export function resolverOwnerRefusal(owner: { uid: number; gid: number; mode: number }, file = '/etc/resolv.conf'): string | null {
   const what = resolverOwnerProblem(owner);
   if (what === null) return null;
   if (owner.uid >= FIRST_USER_UID) return `the new file is ${what} (a resolver file the network writes is root's or a system service's; K2s follows no file a user could write)`;
   // The whole command, as the user pastes it (sudo, or the sandbox's wrapper: shared/fix.ts
-  // shellCommand); chmod(1) follows a symlink, so /etc/resolv.conf names a link's target too.
-  return `the new file is ${what}; K2s follows no file a user could write — fix it with ${shellCommand(`chmod ${owner.mode & 0o002 ? 'o-w' : 'g-w'} /etc/resolv.conf`, true)}`;
+  // shellCommand), on the file that was judged: chmod(1) follows a symlink, so /etc/resolv.conf
+  // names a link's target too while it is that link; the saved link's target rewritten while
+  // /etc/resolv.conf is K2s DNS's own file is named by its own path (breaker 10 H1).
+  return `the new file is ${what}; K2s follows no file a user could write — fix it with ${shellCommand(`chmod ${owner.mode & 0o002 ? 'o-w' : 'g-w'} ${shellWord(file)}`, true)}`;
 }
 
 /**
@@ -320,15 +322,25 @@ export function networkChangeOutcomeWords(c: NetworkChangeView, time: (iso: stri
 }
 
 /**
+ * When the file of a change was written, as far as the follower saw it (ISO-8601): its `at`, or,
+ * for a follow after the owner or mode of a refused file was fixed (`fixed`), the refusal's time:
+ * the follow's `at` is the fix's time then, not the write's (breaker 10 L2).
+ */
+export function writtenAt(c: Pick<NetworkChangeView, 'at' | 'outcome' | 'fixed'>): string {
+  return c.outcome === 'followed' && c.fixed ? c.fixed.refusedAt : c.at;
+}
+
+/**
  * One sentence for status and the log: what changed, who wrote it, what K2s did. A drift that
  * is over (`ended`) is told in the past: "<at> (ended): … was not followed: <why>. That drift is over: …".
- * A follow that came after the owner or mode was fixed names the fix and its time (`fixed`); a
+ * A follow that came after the owner or mode was fixed leads with the time the file was written
+ * (writtenAt) and names the fix and its time (`fixed`); a
  * refusal no longer true of the file there now is told as past, without its fix, with what is
  * true now (`now`).
  */
 export function describeNetworkChange(c: NetworkChangeView): string {
   const who = writerPhrase(c);
-  if (c.outcome === 'followed' && c.fixed) return `${c.at}: ${who} wrote a new resolver (${c.how}); not followed at ${utcTime(c.fixed.refusedAt)} (it was ${c.fixed.problem}); ${c.fixed.fix} at ${utcTime(c.at)}, followed: ${upstreamChangeWords(c)}, and stop restores that file.`;
+  if (c.outcome === 'followed' && c.fixed) return `${writtenAt(c)}: ${who} wrote a new resolver (${c.how}); not followed then (it was ${c.fixed.problem}); ${c.fixed.fix} at ${utcTime(c.at)}, followed: ${upstreamChangeWords(c)}, and stop restores that file.`;
   if (c.outcome === 'followed') return `${c.at}: ${who} wrote a new resolver (${c.how}); K2s DNS followed it: ${upstreamChangeWords(c)}, and stop restores that file.`;
   if (c.ended) return `${c.at} (ended): ${who} changed the resolver (${c.how}); it was not followed: ${c.reason ?? 'unknown reason'}. ${DRIFT_ENDED_WORDS}`;
   if (c.now) return `${c.at}: ${who} changed the resolver (${c.how}); not followed then: ${pastReason(c.reason ?? 'unknown reason')}. ${c.now}`;

@@ -7,7 +7,7 @@
  * savedAt, not by the newest change. Pure module.
  */
 import type { HostDnsStatus, NetworkChangeView } from './types';
-import { writerName } from './network-writer';
+import { writerName, writtenAt } from './network-writer';
 import { cliCommand, DRIFT_CHOICE, type FrontEnd } from './fix';
 
 /** The followed change that made the saved copy (`at` === `savedAt`), among `changes`; null when the copy is start's. */
@@ -16,11 +16,11 @@ export function followedCopy(changes: readonly (NetworkChangeView | null | undef
   return changes.find((c): c is NetworkChangeView => !!c && c.outcome === 'followed' && c.at === savedAt) ?? null;
 }
 
-/** The copy's name; `time` formats the follow's time (ms since the epoch). */
+/** The copy's name; `time` formats the time the file was written (writtenAt, ms since the epoch). */
 export function savedCopyWords(followed: NetworkChangeView | null, time: (ms: number) => string): string {
   if (!followed) return 'the original saved at start';
-  const ms = Date.parse(followed.at);
-  return `the file ${writerName(followed)} wrote at ${Number.isNaN(ms) ? followed.at : time(ms)} (followed while K2s DNS ran)`;
+  const ms = Date.parse(writtenAt(followed));
+  return `the file ${writerName(followed)} wrote at ${Number.isNaN(ms) ? writtenAt(followed) : time(ms)} (followed while K2s DNS ran)`;
 }
 
 /**
@@ -31,6 +31,9 @@ export function savedCopyWords(followed: NetworkChangeView | null, time: (ms: nu
  */
 export function savedOriginalWords(savedAt: string, savedBy: 'k2s-dns' | 'k2s-cli' | null, followed: NetworkChangeView | null, time: (ms: number) => string): string {
   const at = (iso: string) => (Number.isNaN(Date.parse(iso)) ? iso : time(Date.parse(iso)));
+  // Written when the follower first saw it; a follow after a refused file's owner or mode was
+  // fixed says the fix at its own time (breaker 10 L2).
+  if (followed?.fixed) return `written by ${writerName(followed)} at ${at(writtenAt(followed))}; ${followed.fixed.fix} at ${at(followed.at)}, followed while K2s DNS ran`;
   if (followed) return `written by ${writerName(followed)} at ${at(followed.at)}, followed while K2s DNS ran`;
   return `the file in place at Start, saved at ${at(savedAt)} by ${savedBy === 'k2s-cli' ? "K2s's own CLI" : 'k2s-dns'}`;
 }
@@ -55,7 +58,7 @@ export function restoreLabel(followed: NetworkChangeView | null, fromStart: bool
   if (!followed) return DRIFT_CHOICE.restore.label;
   // Short, no writer (walk 10 L5: nested parentheses on a button): the banner's text and the
   // dialog say who wrote it (savedCopyWords).
-  return `Restore the saved file from ${at(followed.at)}`;
+  return `Restore the saved file from ${at(writtenAt(followed))}`;
 }
 
 /**
@@ -79,7 +82,7 @@ export function driftRestoreLabel(status: Pick<HostDnsStatus, 'networkChange' | 
  */
 export function restoreChoiceWords(followed: NetworkChangeView, startSavedAt: string, time: (ms: number) => string, frontEnd: FrontEnd): string {
   const at = (iso: string) => (Number.isNaN(Date.parse(iso)) ? iso : time(Date.parse(iso)));
-  const saved = `the saved file written by ${writerName(followed)} at ${at(followed.at)}`;
+  const saved = `the saved file written by ${writerName(followed)} at ${at(writtenAt(followed))}`;
   const start = `the file from before Start (${at(startSavedAt)})`;
   return frontEnd === 'gui'
     ? `With the drift, the banner's restore puts back what "Stop puts back" beside Stop names: ${saved} (the newest, the default) or ${start}.`

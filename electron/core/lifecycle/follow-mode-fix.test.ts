@@ -71,7 +71,8 @@ describe('a refused 0666 file made 0664 by the printed chmod', () => {
     const change = state.lastNetworkChange;
     const hhmmss = (iso: string) => `${iso.slice(11, 19)} UTC`;
     expect(change).toMatchObject({ outcome: 'followed', from: ['192.0.2.53'], to: ['192.0.2.66'], fixed: { problem: 'writable by every user (mode 0666)', fix: 'mode fixed to 0664' } });
-    expect(describeNetworkChange(change)).toBe(`${change.at}: another program (its first comment: "# written by my-dhcp") wrote a new resolver (/etc/resolv.conf replaced by a new file); not followed at ${hhmmss(change.fixed.refusedAt)} (it was writable by every user (mode 0666)); mode fixed to 0664 at ${hhmmss(change.at)}, followed: upstreams 192.0.2.53 → 192.0.2.66, and stop restores that file.`);
+    // Led by the time it was written (the refusal's), the fix at its own time (breaker 10 L2).
+    expect(describeNetworkChange(change)).toBe(`${change.fixed.refusedAt}: another program (its first comment: "# written by my-dhcp") wrote a new resolver (/etc/resolv.conf replaced by a new file); not followed then (it was writable by every user (mode 0666)); mode fixed to 0664 at ${hhmmss(change.at)}, followed: upstreams 192.0.2.53 → 192.0.2.66, and stop restores that file.`);
     // The window's Host DNS card: the same after the change's time and how.
     expect(networkChangeOutcomeWords(change)).toBe(`not followed at ${hhmmss(change.fixed.refusedAt)} (it was writable by every user (mode 0666)); mode fixed to 0664 at ${hhmmss(change.at)}, followed: upstreams 192.0.2.53 → 192.0.2.66; stop restores that file.`);
     // status: running, the note says it followed after the fix, no chmod fix printed any more.

@@ -79,6 +79,8 @@ interface Candidate {
   target: string | null;
   /** Owner and mode of the file itself (a link's target), for resolverOwnerRefusal. */
   owner: { uid: number; gid: number; mode: number } | null;
+  /** The path whose owner and mode were judged, which a refusal's fix names (the saved link's target while /etc/resolv.conf is K2s's). */
+  judgedPath: string;
   /** What a new link ends at when that is no regular file (a directory, a FIFO): refused by name. */
   notFile?: NotFileKind;
 }
@@ -134,7 +136,7 @@ async function candidate(deps: LifecycleDeps, state: ResolverStateFile, current:
     const bytes = await deps.fs.readFile(targetPath(saved.target), READ_BOUND).catch(() => null);
     if (bytes === null) return null; // the target vanished between two writes: the next one tells
     const entry: ResolverEntry = { ...saved, dangling: false, targetContentBase64: bytes.toString('base64') };
-    return { entry, bytes, how: `link target ${targetPath(saved.target)} rewritten`, target: saved.target, owner: st };
+    return { entry, bytes, how: `link target ${targetPath(saved.target)} rewritten`, target: saved.target, owner: st, judgedPath: targetPath(saved.target) };
   }
   // A link that never reaches a file: a loop (ELOOP, path_resolution(7)) is no deletion.
   if (current.kind === 'symlink' && current.dangling) {
@@ -142,12 +144,12 @@ async function candidate(deps: LifecycleDeps, state: ResolverStateFile, current:
     if (code === 'ELOOP') return 'loop';
   }
   if (isGone(current)) return 'gone';
-  if (current.kind === 'file') return { entry: current, bytes: Buffer.from(current.contentBase64, 'base64'), how: fileWriteHow(top, state), target: null, owner: { uid: current.uid, gid: current.gid, mode: current.mode } };
+  if (current.kind === 'file') return { entry: current, bytes: Buffer.from(current.contentBase64, 'base64'), how: fileWriteHow(top, state), target: null, owner: { uid: current.uid, gid: current.gid, mode: current.mode }, judgedPath: K2S_PATHS.resolvConf };
   if (current.kind === 'symlink') {
     const st = await deps.fs.stat(K2S_PATHS.resolvConf).catch(() => null);
     // stat only: a link to a FIFO or a directory has no bytes, which is not "an empty file".
     const notFile = st !== null && (st.kind === 'dir' || st.kind === 'other') ? { kind: st.kind, ...(st.special ? { special: st.special } : {}) } : undefined;
-    return { entry: current, bytes: Buffer.from(current.targetContentBase64 ?? '', 'base64'), how: `/etc/resolv.conf replaced by a symlink → ${current.target}`, target: current.target, owner: st, ...(notFile ? { notFile } : {}) };
+    return { entry: current, bytes: Buffer.from(current.targetContentBase64 ?? '', 'base64'), how: `/etc/resolv.conf replaced by a symlink → ${current.target}`, target: current.target, owner: st, judgedPath: K2S_PATHS.resolvConf, ...(notFile ? { notFile } : {}) };
   }
   return 'gone';
 }
@@ -177,7 +179,13 @@ export async function followNetwork(deps: LifecycleDeps): Promise<FollowOutcome>
  * later look can say its owner or mode was fixed.
  */
 async function recordDrift(deps: LifecycleDeps, state: ResolverStateFile, reason: string, how: string, writer = networkWriter('', null), judged?: NetworkChange['judged']): Promise<FollowOutcome> {
-  const change: NetworkChange = { at: new Date(deps.now()).toISOString(), outcome: 'drift', writer: writer.writer, evidence: writer.evidence, how, from: state.upstreams, to: state.upstreams, reason, ...(judged ? { judged } : {}) };
+  // The file judged before (the same bytes, reached the same way, by the same writer) with only
+  // its owner or mode changed since (a chmod of a file refused for its NUL bytes) was written
+  // then, not now: the record keeps that first time (breaker 10 L4), which a later follow after
+  // its owner or mode is fixed names as when it was written (ownerFixed refusedAt, L2).
+  const prev = state.lastNetworkChange;
+  const sameFile = !!judged && prev?.outcome === 'drift' && prev.judged?.sha256 === judged.sha256 && prev.how === how && prev.writer === writer.writer && prev.evidence === writer.evidence;
+  const change: NetworkChange = { at: sameFile ? prev.at : new Date(deps.now()).toISOString(), outcome: 'drift', writer: writer.writer, evidence: writer.evidence, how, from: state.upstreams, to: state.upstreams, reason, ...(judged ? { judged } : {}) };
   // One record per change: no state write per look (another file refused for the same reason is a new change).
   // A file by another writer, or with another first comment, is another file: a record kept from
   // the one before named its writer beside status's judgement of the file there now (walk 8 L4).
@@ -223,7 +231,13 @@ async function followLocked(deps: LifecycleDeps): Promise<FollowOutcome> {
   }
   const writer = networkWriter(found.bytes.toString('utf8'), found.target);
   if (found.notFile) return drift(found, `the link ends at ${targetPath(found.target ?? '')}, which is ${notResolverFileWords(found.notFile)}; stop puts the saved original back`, writer);
-  const refusal = resolverFileRefusal(found.bytes) ?? (found.owner ? resolverOwnerRefusal(found.owner) : null);
+  // The saved link's target holding the saved bytes while /etc/resolv.conf is K2s's is nothing
+  // new (a chmod or chown of it: breaker 10 H1, L1): no network change to judge, only the saved
+  // original's owner or mode, which status says as its own note (shared/writable-resolver.ts
+  // savedOriginalWritable, with the stop, fix, start that works). It goes on to "the network
+  // wrote what is saved already" below (or to a follow when only resolved's servers changed).
+  const savedAgain = isManagedEntry(current) && found.entry.kind === 'symlink' && state.resolvConf.kind === 'symlink' && found.entry.targetContentBase64 === state.resolvConf.targetContentBase64;
+  const refusal = savedAgain ? null : (resolverFileRefusal(found.bytes) ?? (found.owner ? resolverOwnerRefusal(found.owner, found.judgedPath) : null));
   const sha256 = createHash('sha256').update(found.bytes).digest('hex');
   if (refusal) return found.owner ? recordDrift(deps, state, refusal, found.how, writer, { uid: found.owner.uid, gid: found.owner.gid, mode: found.owner.mode & 0o7777, sha256 }) : drift(found, refusal, writer);
   // These very bytes were refused for their owner or mode, and pass now: the owner or mode was
@@ -247,7 +261,15 @@ async function followLocked(deps: LifecycleDeps): Promise<FollowOutcome> {
   // sameResolver compares a link by its target string; a followed link is new by its bytes too.
   const sameBytes = found.entry.kind !== 'symlink' || state.resolvConf.kind !== 'symlink' || found.entry.targetContentBase64 === state.resolvConf.targetContentBase64;
   const same = sameResolver(found.entry, state.resolvConf) && sameBytes && isManagedEntry(current) && picked.upstreams.join() === state.upstreams.join();
-  if (same) return { kind: 'idle', why: 'the network wrote what is saved already' };
+  if (same) {
+    // A drift of the saved link's target recorded before (a refusal of new bytes, or of its mode)
+    // is over once the target holds the saved bytes again: nothing is left to follow, so the
+    // record goes (the follow that made the saved copy stays the last change) and status no
+    // longer promises a follow that never comes (breaker 10 M1).
+    const last = state.lastNetworkChange;
+    if (last?.outcome === 'drift' && last.how.startsWith('link target ')) await writeState(deps.fs, { ...state, lastNetworkChange: state.followedChange ?? null });
+    return { kind: 'idle', why: 'the network wrote what is saved already' };
+  }
   if ((state.onNetworkChange ?? 'follow') === 'keep') return drift(found, 'the policy is --on-network-change keep', writer);
 
   // The network's file is the original from now on: saved first, so a crash below still has

@@ -23,7 +23,8 @@ export interface RefusedFileNow {
  * Judges the file the last drift refused, as the follower would now (resolverFileRefusal ??
  * resolverOwnerRefusal, follow.ts): /etc/resolv.conf itself (`current`, a file or a link's
  * target) while it is not K2s's (`owner` foreign), or the saved link's target while
- * /etc/resolv.conf stays K2s's (a refused rewrite of that target). Null when there is no such
+ * /etc/resolv.conf stays K2s's (a refused rewrite of that target: its fix names the target's
+ * path, as the follower's does). Null when there is no such
  * file to judge (gone, unreadable, not a regular file at the end).
  */
 export async function judgeRefusedFile(deps: LifecycleDeps, state: ResolverStateFile, current: ResolverEntry | null, owner: HostDnsStatus['resolverOwner']): Promise<RefusedFileNow | null> {
@@ -43,5 +44,5 @@ export async function judgeRefusedFile(deps: LifecycleDeps, state: ResolverState
   const st = await deps.fs.stat(path).catch(() => null);
   if (st?.kind !== 'file') return null;
   const fileOwner = { uid: st.uid, gid: st.gid, mode: st.mode & 0o7777 };
-  return { reason: resolverFileRefusal(bytes) ?? resolverOwnerRefusal(fileOwner), owner: fileOwner, sha256: createHash('sha256').update(bytes).digest('hex') };
+  return { reason: resolverFileRefusal(bytes) ?? resolverOwnerRefusal(fileOwner, path), owner: fileOwner, sha256: createHash('sha256').update(bytes).digest('hex') };
 }
