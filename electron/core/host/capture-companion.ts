@@ -14,7 +14,7 @@ import type { Exec } from './exec';
 import type { HostFs } from './host-fs';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { CAPTURE_UNIT_NAME, renderCaptureUnit } from '../../../shared/capture-unit';
-import { CAPTURE_FAILED_FILE, CAPTURE_HELD_FLAG, CAPTURE_READY_FILE, CAPTURE_VERB, heldGoLine } from '../capture/capture-args';
+import { CAPTURE_FAILED_FILE, CAPTURE_HELD_FLAG, CAPTURE_READY_FILE, heldGoLine, isCaptureArgv } from '../capture/capture-args';
 import { pidfileProcess, type HeldProcess } from './pidfile-process';
 import { waitForFile } from './wait-file';
 
@@ -84,10 +84,7 @@ export async function rememberStartFailure(fs: HostFs, start: () => Promise<void
   }
 }
 
-/** True when /proc/PID/cmdline is a capture companion (CAPTURE_VERB within node's first arguments: after the entry, or a node flag and the entry). */
-export function isCaptureArgv(argv: readonly string[]): boolean {
-  return argv.slice(1, 4).includes(CAPTURE_VERB);
-}
+export { isCaptureArgv };
 
 /** The companion as a detached process (hosts without systemd). */
 export function supervisedCapture(fs: HostFs, procDir = '/proc'): CaptureCompanion {
