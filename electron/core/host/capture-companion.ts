@@ -45,7 +45,7 @@ export interface CaptureCompanion {
    * when dropped (HeldProcess.drop) or when its starter dies. Absent for the systemd unit.
    */
   prepare?(base: readonly string[]): Promise<HeldCompanion>;
-  /** Ends it (it drains the parser first); no error when none runs. */
+  /** Ends it (it drains the parser first) and removes its failed and ready files; no error when none runs. */
   stop(): Promise<void>;
   /**
    * True when it can start only once the proxy runs (systemd: the unit is Requisite= of
@@ -90,9 +90,11 @@ export { isCaptureArgv };
 export function supervisedCapture(fs: HostFs, procDir = '/proc'): CaptureCompanion {
   // Bounded: it drains the parser (at most 5 s, pipeline.ts) and stops tcpdump.
   const proc = pidfileProcess(fs, { pidFile: CAPTURE_PID_FILE, logFile: CAPTURE_LOG, isOwnArgv: isCaptureArgv, stopWaitMs: 8000 }, procDir);
+  // The ready file too: a companion killed (kill -9) left it (capture-stopped.ts reads it as dead).
   const stop = async () => {
     await proc.stop();
     await fs.remove(CAPTURE_FAILED_FILE);
+    await fs.remove(CAPTURE_READY_FILE);
   };
   return {
     afterProxy: false,
@@ -148,6 +150,7 @@ export function systemdCapture(fs: HostFs, exec: Exec): CaptureCompanion {
       await systemctl(['stop', unit], [0, 5]);
       await systemctl(['disable', unit], [0, 1, 5]);
       await fs.remove(CAPTURE_FAILED_FILE);
+      await fs.remove(CAPTURE_READY_FILE);
     },
   };
 }
