@@ -193,6 +193,47 @@ describe.skipIf(!inSandbox || tcpdump === '')('exact query log from packets, run
     await expect(stat('/run/k2s/capture.failed')).rejects.toThrow(/ENOENT/);
   }, 120_000);
 
+  it('the companion killed (kill -9: it writes nothing): status and k2s-dns queries say the exact log stopped, not its old rows (breaker10 M2)', async () => {
+    const engine = PROXY_ENGINES.find((e) => e !== 'adguard' || dnsproxyMissing === null)!;
+    await runCmd('rm', ['-f', ROWS, `${ROWS}.1`]);
+    const start = await k2sDns(['start', '--kubeconfig', tb.kubeconfigPath, ...engineArgs(engine), '--verify-name', 'www.example.test', '--json']);
+    expect(start.code, start.stderr).toBe(0);
+    try {
+      expect(await udpQuery(41001, 4101, 'web.demo.svc.cluster.local')).toBe('NOERROR');
+      expect((await exactRows(1)).map((r) => r.name)).toEqual(['web.demo.svc.cluster.local']);
+      const companion = Number((await readFile('/run/k2s/capture.pid', 'utf8')).trim());
+      expect(Number((await readFile('/run/k2s/capture.ready', 'utf8')).trim())).toBe(companion);
+      // Running: no stop said.
+      const before = JSON.parse((await k2sDns(['status', '--json'])).stdout) as { messages: string[] };
+      expect(before.messages.filter((m) => m.startsWith('The exact query log stopped'))).toEqual([]);
+      process.kill(companion, 'SIGKILL');
+      const deadline = Date.now() + 10_000;
+      while ((await stat(`/proc/${companion}`).then(() => true, () => false)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      await expect(stat(`/proc/${companion}`)).rejects.toThrow(/ENOENT/);
+      // It left its ready file and no failed line: nothing of its own says it stopped.
+      expect((await readFile('/run/k2s/capture.ready', 'utf8')).trim()).toBe(String(companion));
+      await expect(stat('/run/k2s/capture.failed')).rejects.toThrow(/ENOENT/);
+      const cli = await k2sDns(['queries', '--lines', '50', '--json']);
+      expect(cli.code).toBe(1);
+      const printed = JSON.parse(cli.stdout) as { available: boolean; reason: string; rows: unknown[] };
+      expect(printed).toMatchObject({ available: false, rows: [] });
+      expect(printed.reason).toMatch(new RegExp(`^The exact query log stopped: its companion \\(capture-watch, PID ${companion}\\) was found dead at \\S+Z, ended without a word \\(killed: kill -9, the OOM killer\\); its last row was written at \\S+Z\\.`));
+      const plain = await k2sDns(['queries', '--lines', '50']);
+      expect(plain.code).toBe(1);
+      expect(plain.stderr).toContain(`The exact query log stopped: its companion (capture-watch, PID ${companion}) was found dead at`);
+      const status = await k2sDns(['status', '--json']);
+      expect(status.code).toBe(0);
+      const st = JSON.parse(status.stdout) as { state: string; messages: string[] };
+      expect(st.state).toBe('running');
+      expect(st.messages.filter((m) => m.startsWith('The exact query log stopped'))).toEqual([expect.stringMatching(new RegExp(`^The exact query log stopped: its companion \\(capture-watch, PID ${companion}\\) was found dead at .*; run .*start.* to restart it\\.$`))]);
+    } finally {
+      const stop = await k2sDns(['stop', '--on-drift', 'restore', '--json']);
+      expect(stop.code, stop.stdout).toBe(0);
+    }
+    // Stop clears the ready file the dead companion left.
+    await expect(stat('/run/k2s/capture.ready')).rejects.toThrow(/ENOENT/);
+  }, 120_000);
+
   it('without tcpdump: start succeeds with a warning that names the fix, and the engine logs its queries instead', async () => {
     // Hidden inside the sandbox's own mount namespace (e2e/bed/sandbox.sh: unshare -m --propagation private).
     for (const p of ['/usr/bin/tcpdump', '/usr/sbin/tcpdump']) await runCmd('sh', ['-c', `[ -e ${p} ] && mount --bind /dev/null ${p} || true`]);

@@ -31,6 +31,11 @@ export const CAPTURE_UNWRITTEN_FILE = `${K2S_PATHS.runDir}/capture.unwritten`;
 /** The verb the companion runs under (the CLI and the helper entry both take it). */
 export const CAPTURE_VERB = 'capture-watch';
 
+/** True when /proc/PID/cmdline is a capture companion (CAPTURE_VERB within node's first arguments: after the entry, or a node flag and the entry). */
+export function isCaptureArgv(argv: readonly string[]): boolean {
+  return argv.slice(1, 4).includes(CAPTURE_VERB);
+}
+
 /**
  * The one flag of a companion started ahead of its flags (host/capture-companion.ts prepare):
  * it waits for its go line (heldGoLine) on stdin before it does anything, and exits at EOF.

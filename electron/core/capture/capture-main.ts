@@ -19,6 +19,7 @@ import { openRowsFile } from './rows-file';
 import { findTcpdump, TCPDUMP_PATHS } from './tcpdump-path';
 import { watchHostSearch } from './host-search';
 import { openBlockFill } from './block-fill';
+import { stopLine } from './stop-line';
 
 /** The unprivileged account tcpdump drops to and the parser runs as (Debian's nobody). */
 export const CAPTURE_USER = 'nobody';
@@ -174,9 +175,6 @@ export async function runCapture(fs: HostFs, uid: number, givenArgs: readonly st
   await fs.remove(CAPTURE_READY_FILE);
   const end = await pipeline.stop();
   await closeAll();
-  // The fill's datagrams apart: "packets" and "passed" count the proxy's own, which match when none was lost.
-  const frames = end.counts ? end.counts.frames - (end.counts.fill ?? 0) : null;
-  const received = end.received === null ? null : end.received - end.filled;
-  say(`stopped: ${end.counts?.rows ?? '?'} rows, ${frames ?? '?'} packets, ${received ?? '?'} passed the kernel filter, ${end.dropped ?? '?'} dropped by the kernel, ${end.badLines} parser lines skipped, ${rows.unwritten} rows not written, ${rows.rotations} rotations, ${end.counts?.evicted ?? 0} queries emitted unanswered early (open-query table full)${end.filled ? `, the last ring block filled with ${end.filled} datagrams to hand it over at once (${end.counts?.fill ?? 0} read)` : ''}${end.forced.length ? `; killed (did not end within 2 s): ${end.forced.join(', ')}` : ''}.`);
+  say(stopLine(end, rows));
   return 0;
 }

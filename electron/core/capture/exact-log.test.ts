@@ -15,11 +15,11 @@ describe('exactQueryLog: a stopped capture is said, not shown as current', () =>
     const row = { proto: 'udp', client: '127.0.0.1:41001', listener: '127.0.0.1:53', id: 4101, name: 'web.demo.svc.cluster.local', type: 'A', queryUs: 1_764_000_000_000_000, rcode: 'NOERROR', answers: ['172.21.14.7'], latencyMs: 0.41, upstream: '172.21.0.10:53', upstreamRcode: 'NOERROR', upstreamLatencyMs: 0.2, retries: 0 };
     await writeFile(rows, `${JSON.stringify(row)}\n`);
     const tcpdump = async () => '/usr/bin/tcpdump';
-    const live = await exactQueryLog(rows, 10, 'adguard', tcpdump, failed);
+    const live = await exactQueryLog(rows, 10, 'adguard', tcpdump, { failed });
     expect(live.available).toBe(true);
     expect(live.rows.map((r) => r.name)).toEqual(['web.demo.svc.cluster.local']);
     await writeFile(failed, '2026-12-01T23:20:00.000Z tcpdump exited unexpectedly (signal SIGKILL)\n');
-    expect(await exactQueryLog(rows, 10, 'adguard', tcpdump, failed)).toEqual({
+    expect(await exactQueryLog(rows, 10, 'adguard', tcpdump, { failed })).toEqual({
       available: false,
       reason: "The exact query log stopped at 2026-12-01T23:20:00.000Z: tcpdump exited unexpectedly (signal SIGKILL). Its companion is restarted by systemd, or by starting K2s DNS again. Shown: the engine's own query log.",
       rows: [],

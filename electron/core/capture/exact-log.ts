@@ -5,11 +5,12 @@ import type { ExactQueryLog } from '../../../shared/query-log/exact';
 import { readCapturedRows } from './rows-reader';
 import type { RowsIndex } from './rows-index';
 import { searchCapturedRows } from './rows-search';
+import { captureStopped, captureStopWords, type CaptureFiles } from './capture-stopped';
 
 /**
  * The `logs:exact` answer for the rows file at the real path `file`: its rows when readable,
- * else why not — the capture stopped (the companion's line in the real path `failedFile`,
- * capture-args.ts CAPTURE_FAILED_FILE: its old rows would look current), tcpdump missing (the
+ * else why not — the capture stopped (`capture`: the companion's failed line, or its ready file
+ * naming a companion found dead, capture-stopped.ts: its old rows would look current), tcpdump missing (the
  * fix), not yet written, or not readable by this user. With `find`: the rows that match
  * `find.text`, searched over both files (rows-search.ts). With `unwrittenFile` (capture-args.ts
  * CAPTURE_UNWRITTEN_FILE): its line as `unwritten` when the companion dropped rows. With
@@ -17,11 +18,10 @@ import { searchCapturedRows } from './rows-search';
  * matching rows (rows-search.ts: the filtered view's older matches, walk5 M2); `index` keeps the
  * parsed rows between older pages (rows-index.ts; default: parsed for this call alone).
  */
-export async function exactQueryLog(file: string, rows: number, engine: EngineName, tcpdump: () => Promise<string | null>, failedFile?: string, find?: { text: string; probes?: boolean }, unwrittenFile?: string, before?: number, index?: RowsIndex): Promise<ExactQueryLog> {
-  const failed = failedFile === undefined ? '' : (await readFile(failedFile, 'utf8').catch(() => '')).trim();
-  if (failed !== '') {
-    const [at, ...why] = failed.split(' ');
-    return { available: false, reason: `The exact query log stopped at ${at}: ${why.join(' ')}. Its companion is restarted by systemd, or by starting K2s DNS again. Shown: the engine's own query log.`, rows: [] };
+export async function exactQueryLog(file: string, rows: number, engine: EngineName, tcpdump: () => Promise<string | null>, capture?: CaptureFiles, find?: { text: string; probes?: boolean }, unwrittenFile?: string, before?: number, index?: RowsIndex): Promise<ExactQueryLog> {
+  const stopped = capture === undefined ? null : await captureStopped(capture);
+  if (stopped !== null) {
+    return { available: false, reason: `The exact query log ${captureStopWords(stopped)}. Its companion is restarted by systemd, or by starting K2s DNS again. Shown: the engine's own query log.`, rows: [] };
   }
   const got = await readCapturedRows(file, rows, engine, [], find ? undefined : before, index);
   const unwritten = unwrittenFile === undefined ? '' : (await readFile(unwrittenFile, 'utf8').catch(() => '')).trim();

@@ -99,6 +99,17 @@ describe('capture parser', () => {
     expect(other.counts.messages).toBe(1);
   });
 
+  it("another program's datagrams to the fill port are fill too (never a row), counted as fillOthers (breaker10 L3)", () => {
+    const own = { src: '127.0.0.1', srcPort: 40555, dst: '127.0.0.1', dstPort: 40555, dns: query(9, 'fill.example') };
+    const foreign = { ...own, srcPort: 51000, dns: query(10, 'fake.example') };
+    const rows: CapturedQuery[] = [];
+    const parser = new PcapRows({ listeners: ['127.0.0.1:53'], fillPort: 40555, onRow: (r) => rows.push(r) });
+    parser.push(pcapOf([...exchange(1_000, 50001, 11, 'a.example', ['192.0.2.1']), { ...foreign, tsUs: 2_000 }, { ...foreign, tsUs: 2_001 }, { ...foreign, tsUs: 2_002 }, { ...own, tsUs: 3_000 }]));
+    parser.end();
+    expect(rows.map((r) => r.name)).toEqual(['a.example']);
+    expect(parser.counts).toEqual({ frames: 8, notSegment: 0, notDns: 0, messages: 4, rows: 1, fill: 4, fillOthers: 3 });
+  });
+
   it('frames of other protocols, IPv4 fragments and cut frames give no segment', () => {
     const f = frame({ src: '127.0.0.1', srcPort: 1, dst: '127.0.0.1', dstPort: 53, tsUs: 0, dns: query(1, 'x') });
     expect(segmentOf(276, f)?.dstPort).toBe(53);

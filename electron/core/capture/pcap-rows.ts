@@ -19,8 +19,13 @@ export interface CaptureCounts {
   rows: number;
   /** Open queries emitted unanswered because the open-query table was full (pairing.ts OPEN_MAX); absent while 0. */
   evicted?: number;
-  /** Frames of the stop's block fill (block-fill.ts: UDP to 127.0.0.1 on the fill port), in frames, never parsed; absent while 0. */
+  /**
+   * Frames of UDP to 127.0.0.1 on the stop's block-fill port (block-fill.ts), in frames, never
+   * parsed: its own fill and any other program's datagrams to that port alike; absent while 0.
+   */
   fill?: number;
+  /** Of `fill`, the datagrams not sent by the fill socket itself (source port other than the fill port: another local program's); absent while 0. */
+  fillOthers?: number;
 }
 
 /** A pcap byte stream's parser: push chunks, get rows through onRow. */
@@ -61,6 +66,8 @@ export class PcapRows {
       }
       if (seg.proto === 'udp' && seg.dstPort === this.fillPort && seg.dst === '127.0.0.1') {
         this.counts.fill = (this.counts.fill ?? 0) + 1;
+        // The fill socket sends to itself (block-fill.ts): any other source is another program's datagram.
+        if (seg.srcPort !== this.fillPort || seg.src !== '127.0.0.1') this.counts.fillOthers = (this.counts.fillOthers ?? 0) + 1;
         continue;
       }
       const payloads = seg.proto === 'udp' ? [seg.payload] : this.tcp.push(seg);

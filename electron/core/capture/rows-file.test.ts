@@ -113,3 +113,43 @@ describe('exact query log file', () => {
     expect(await readCapturedRows(path.join(dir, 'none.jsonl'), 10, 'dnsmasq', [])).toEqual({ rows: [], present: false, complete: true, files: [] });
   });
 });
+
+describe('a torn line and a long garbage line cost only themselves (breaker10 L5)', () => {
+  it('a file left ending inside a line (torn write) gets a newline before the next row; so does a line another writer appends unterminated', async () => {
+    writeFileSync(file, `${JSON.stringify(row(1))}\n{"proto":"udp","cli`);
+    const w = await openRowsFile(file, 4);
+    w.write(row(2));
+    await w.flush();
+    // Someone else appends a line without its newline while the writer holds the file.
+    await fsp.appendFile(file, 'garbage without newline');
+    w.write(row(3));
+    w.write(row(4));
+    await w.close();
+    const lines = readFileSync(file, 'utf8').split('\n');
+    expect(lines).toEqual([JSON.stringify(row(1)), '{"proto":"udp","cli', JSON.stringify(row(2)), 'garbage without newline', JSON.stringify(row(3)), JSON.stringify(row(4)), '']);
+    expect((await readCapturedRows(file, 10, 'adguard', [])).rows.map((r) => r.name)).toEqual(['n1.example.test', 'n2.example.test', 'n3.example.test', 'n4.example.test']);
+  });
+
+  it('a file that ends with a newline gets none added (no empty lines)', async () => {
+    writeFileSync(file, `${JSON.stringify(row(1))}\n`);
+    const w = await openRowsFile(file, 4);
+    w.write(row(2));
+    await w.close();
+    expect(readFileSync(file, 'utf8')).toBe(`${JSON.stringify(row(1))}\n${JSON.stringify(row(2))}\n`);
+  });
+
+  it('the newest page reads past a 3 MB garbage line: 2,000 rows, not the few after it', async () => {
+    const before = Array.from({ length: 3000 }, (_, i) => `${JSON.stringify(row(i))}\n`).join('');
+    const after = Array.from({ length: 500 }, (_, i) => `${JSON.stringify(row(10_000 + i))}\n`).join('');
+    writeFileSync(file, `${before}${'x'.repeat(3_000_000)}\n${after}`);
+    const got = await readCapturedRows(file, 2000, 'adguard', []);
+    expect(got.rows).toHaveLength(2000);
+    expect(got.complete).toBe(false);
+    expect(got.rows[0]!.name).toBe('n1500.example.test');
+    expect(got.rows.at(-1)!.name).toBe('n10499.example.test');
+    // All of it asked: every row, the log's start reached.
+    const all = await readCapturedRows(file, 5000, 'adguard', []);
+    expect(all.rows).toHaveLength(3500);
+    expect(all.complete).toBe(true);
+  });
+});

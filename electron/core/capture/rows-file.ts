@@ -10,7 +10,7 @@
  * Writes are batched per event loop turn: the pipeline delivers the rows of one pcap chunk in
  * one synchronous loop.
  */
-import { promises as fsp } from 'node:fs';
+import { constants as fsc, promises as fsp } from 'node:fs';
 import { dirname } from 'node:path';
 import type { FileHandle } from 'node:fs/promises';
 import { LOG_CAP_BYTES, openQueryLog, rotatedLogPath } from '../host/query-log';
@@ -39,6 +39,26 @@ export function unwrittenLine(rows: number, code: string, dir: string): string {
 }
 
 /**
+ * True when the file at the real path `file` is empty or its byte `size - 1` is a newline; also
+ * true when it cannot be read (nothing is added then). Read through its own O_RDONLY handle:
+ * the writer's is write-only (openQueryLog: O_APPEND).
+ */
+async function endsWithNewline(file: string, size: number): Promise<boolean> {
+  if (size === 0) return true;
+  const fh = await fsp.open(file, fsc.O_RDONLY | fsc.O_NOFOLLOW).catch(() => null);
+  if (!fh) return true;
+  try {
+    const b = Buffer.alloc(1);
+    const { bytesRead } = await fh.read(b, 0, 1, size - 1);
+    return bytesRead === 0 || b[0] === 0x0a;
+  } catch {
+    return true;
+  } finally {
+    await fh.close();
+  }
+}
+
+/**
  * Opens (creating) the rows file at the real path `file`; `admGid` as readAdmGid gives it.
  * A write or rotation that fails later (a full disk: ENOSPC) drops that batch, counts its rows in
  * `unwritten` and says so once per error code through `onError`; the next batch tries again (a
@@ -48,6 +68,8 @@ export function unwrittenLine(rows: number, code: string, dir: string): string {
 export async function openRowsFile(file: string, admGid: number | null, capBytes = LOG_CAP_BYTES, onError: (message: string) => void = () => undefined, onLoss: (line: string) => void = () => undefined): Promise<RowsFile> {
   let fh: FileHandle | null = await openQueryLog(file, admGid);
   let size = (await fh.stat()).size;
+  /** Whether the file may end inside a line (just opened, a write failed): its last byte is read before the next write. */
+  let unsure = true;
   let queued: string[] = [];
   let rotations = 0;
   let unwritten = 0;
@@ -80,15 +102,27 @@ export async function openRowsFile(file: string, admGid: number | null, capBytes
           // Renamed or not, write on at `file` (a failed rename appends past the cap until a later rotation works).
           fh = await openQueryLog(file, admGid);
           size = (await fh.stat()).size;
+          unsure = true;
         }
       }
       if (!fh) {
         fh = await openQueryLog(file, admGid);
         size = (await fh.stat()).size;
+        unsure = true;
       }
-      await fh.write(text);
-      size += Buffer.byteLength(text);
+      // A file that does not end with a newline (a torn write: a companion killed mid-write,
+      // a partial write, another writer's line) gets one first, so only the torn line is lost,
+      // not the row after it (breaker10 L5). Looked at after each open, failed write, or write
+      // by someone else (the size is not the one this writer left).
+      const now = (await fh.stat()).size;
+      if (now !== size) unsure = true;
+      size = now;
+      const out = unsure && !(await endsWithNewline(file, size)) ? `\n${text}` : text;
+      unsure = false;
+      await fh.write(out);
+      size += Buffer.byteLength(out);
     } catch (err) {
+      unsure = true;
       unwritten += lines;
       const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
       if (!said.has(code)) onError(`cannot write ${file} (${code}): ${lines} rows dropped; later rows are tried again (counted in the last line).`);

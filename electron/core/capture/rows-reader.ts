@@ -21,18 +21,45 @@ const BYTES_PER_ROW = 1024;
  */
 export const OLDER_READ_BYTES = 2 * LOG_CAP_BYTES;
 
-/** The last `bytes` of `file` as whole lines ([] when missing or unreadable); `whole`: read from its first byte (or missing). */
-async function tailLines(file: string, bytes: number): Promise<string[] & { whole?: boolean }> {
+/**
+ * The newest rows of `file` (parserLine's: a cut, foreign or over-long line is skipped), read
+ * back from its end a chunk of `want` × BYTES_PER_ROW at a time until `want` rows are found, its
+ * start is reached or `maxBytes` were read: a long garbage line (breaker10 L5: one of 3 MB) costs
+ * bytes, not rows. File order, oldest first; `whole`: read from its first byte (or missing).
+ */
+async function tailRows(file: string, want: number, maxBytes = OLDER_READ_BYTES): Promise<CapturedQuery[] & { whole?: boolean }> {
   const fh = await open(file, 'r').catch(() => null);
   if (!fh) return Object.assign([], { whole: true });
   try {
     const { size } = await fh.stat();
-    const start = Math.max(0, size - bytes);
-    const buf = Buffer.alloc(size - start);
-    await fh.read(buf, 0, buf.length, start);
-    const lines = buf.toString('utf8').split('\n');
-    if (start > 0) lines.shift(); // cut at the front
-    return Object.assign(lines.filter((l) => l !== ''), { whole: start === 0 });
+    const chunk = Math.max(1, want) * BYTES_PER_ROW;
+    const floor = Math.max(0, size - maxBytes);
+    const found: CapturedQuery[][] = [];
+    let count = 0;
+    let end = size;
+    // The bytes after the last newline seen of the chunk read last: the start of a line whose head is further back.
+    let carry = Buffer.alloc(0);
+    while (end > floor && count < want) {
+      const start = Math.max(floor, end - chunk);
+      const buf = Buffer.alloc(end - start);
+      await fh.read(buf, 0, buf.length, start);
+      let text = Buffer.concat([buf, carry]);
+      if (start > 0) {
+        const nl = text.indexOf(0x0a);
+        // No newline yet: all of it is one line's tail (read on, within maxBytes).
+        carry = nl < 0 ? text : text.subarray(0, nl);
+        text = nl < 0 ? Buffer.alloc(0) : text.subarray(nl + 1);
+      } else carry = Buffer.alloc(0);
+      const rows: CapturedQuery[] = [];
+      for (const l of text.toString('utf8').split('\n')) {
+        const v = l === '' ? null : parserLine(l);
+        if (v !== null && !('counts' in v)) rows.push(v);
+      }
+      found.unshift(rows);
+      count += rows.length;
+      end = start;
+    }
+    return Object.assign(found.flat(), { whole: end === 0 });
   } finally {
     await fh.close();
   }
@@ -75,15 +102,11 @@ export async function readCapturedRows(file: string, limit: number, engine: Quer
     complete = got.whole && page.fromFirst;
     present = got.present;
   } else {
-    const current = await tailLines(file, Math.max(1, limit) * BYTES_PER_ROW);
+    const current = await tailRows(file, limit);
     const skipped = current.length >= limit;
-    const older = skipped ? Object.assign([], { whole: await open(rotatedLogPath(file), 'r').then((f) => (f.close(), false), () => true) }) : await tailLines(rotatedLogPath(file), Math.max(1, limit) * BYTES_PER_ROW);
+    const older = skipped ? Object.assign([], { whole: await open(rotatedLogPath(file), 'r').then((f) => (f.close(), false), () => true) }) : await tailRows(rotatedLogPath(file), limit);
     present = current.length > 0 || older.length > 0 || (await opens(file));
-    const captured: CapturedQuery[] = [];
-    for (const l of [...older, ...current]) {
-      const v = parserLine(l);
-      if (v !== null && !('counts' in v)) captured.push(v);
-    }
+    const captured: CapturedQuery[] = [...older, ...current];
     // A row is written when its query ends (answered or timed out), so a timeout lands after
     // queries asked later: order by the query's time (a stable sort keeps file order on ties).
     captured.sort((a, b) => a.queryUs - b.queryUs);

@@ -21,7 +21,7 @@ describe('capture companion: a start that fails is remembered until the next sta
     await expect(failing).rejects.toThrow('tcpdump printed nothing');
     const line = await readFile(fs.real(CAPTURE_FAILED_FILE), 'utf8');
     expect(line).toBe('2026-12-02T03:00:12.000Z the capture did not start: the capture did not open within 12 s: 2026-12-02T03:00:00.000Z k2s-dns capture-watch: tcpdump did not open the capture within 10 s: tcpdump printed nothing\n');
-    const log = await exactQueryLog(path.join(root, 'none.jsonl'), 10, 'adguard', async () => '/usr/bin/tcpdump', fs.real(CAPTURE_FAILED_FILE));
+    const log = await exactQueryLog(path.join(root, 'none.jsonl'), 10, 'adguard', async () => '/usr/bin/tcpdump', { failed: fs.real(CAPTURE_FAILED_FILE) });
     expect(log).toMatchObject({ available: false, rows: [], reason: expect.stringMatching(/^The exact query log stopped at 2026-12-02T03:00:12.000Z: the capture did not start: .*tcpdump printed nothing\./) });
   });
 

@@ -14,7 +14,7 @@ import type { Exec } from './exec';
 import type { HostFs } from './host-fs';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { CAPTURE_UNIT_NAME, renderCaptureUnit } from '../../../shared/capture-unit';
-import { CAPTURE_FAILED_FILE, CAPTURE_HELD_FLAG, CAPTURE_READY_FILE, CAPTURE_VERB, heldGoLine } from '../capture/capture-args';
+import { CAPTURE_FAILED_FILE, CAPTURE_HELD_FLAG, CAPTURE_READY_FILE, heldGoLine, isCaptureArgv } from '../capture/capture-args';
 import { pidfileProcess, type HeldProcess } from './pidfile-process';
 import { waitForFile } from './wait-file';
 
@@ -45,7 +45,7 @@ export interface CaptureCompanion {
    * when dropped (HeldProcess.drop) or when its starter dies. Absent for the systemd unit.
    */
   prepare?(base: readonly string[]): Promise<HeldCompanion>;
-  /** Ends it (it drains the parser first); no error when none runs. */
+  /** Ends it (it drains the parser first) and removes its failed and ready files; no error when none runs. */
   stop(): Promise<void>;
   /**
    * True when it can start only once the proxy runs (systemd: the unit is Requisite= of
@@ -84,18 +84,17 @@ export async function rememberStartFailure(fs: HostFs, start: () => Promise<void
   }
 }
 
-/** True when /proc/PID/cmdline is a capture companion (CAPTURE_VERB within node's first arguments: after the entry, or a node flag and the entry). */
-export function isCaptureArgv(argv: readonly string[]): boolean {
-  return argv.slice(1, 4).includes(CAPTURE_VERB);
-}
+export { isCaptureArgv };
 
 /** The companion as a detached process (hosts without systemd). */
 export function supervisedCapture(fs: HostFs, procDir = '/proc'): CaptureCompanion {
   // Bounded: it drains the parser (at most 5 s, pipeline.ts) and stops tcpdump.
   const proc = pidfileProcess(fs, { pidFile: CAPTURE_PID_FILE, logFile: CAPTURE_LOG, isOwnArgv: isCaptureArgv, stopWaitMs: 8000 }, procDir);
+  // The ready file too: a companion killed (kill -9) left it (capture-stopped.ts reads it as dead).
   const stop = async () => {
     await proc.stop();
     await fs.remove(CAPTURE_FAILED_FILE);
+    await fs.remove(CAPTURE_READY_FILE);
   };
   return {
     afterProxy: false,
@@ -151,6 +150,7 @@ export function systemdCapture(fs: HostFs, exec: Exec): CaptureCompanion {
       await systemctl(['stop', unit], [0, 5]);
       await systemctl(['disable', unit], [0, 1, 5]);
       await fs.remove(CAPTURE_FAILED_FILE);
+      await fs.remove(CAPTURE_READY_FILE);
     },
   };
 }

@@ -1,4 +1,5 @@
-import { CAPTURE_FAILED_FILE, CAPTURE_UNWRITTEN_FILE } from '../capture/capture-args';
+import { CAPTURE_FAILED_FILE, CAPTURE_READY_FILE, CAPTURE_UNWRITTEN_FILE } from '../capture/capture-args';
+import { captureStopped, captureStopWords } from '../capture/capture-stopped';
 import { createHash } from 'node:crypto';
 import type { LifecycleDeps } from './deps';
 import type { HostDnsStatus, ResolverEntry } from '../../../shared/types';
@@ -247,12 +248,12 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
       messages.push(owner === 'k2s' ? `k2s-dnsproxy runs but the saved original is gone: write your own resolv.conf back by hand (a file with your nameserver, or the symlink your distribution uses, e.g. ln -s ../run/systemd/resolve/stub-resolv.conf), then ${say({ gui: 'press Stop', cli: `run ${cliCommand('stop', true)}` })}.` : `k2s-dnsproxy runs but no start is recorded: ${say({ gui: 'press Stop.', cli: `run ${cliCommand('stop', true)}.` })}`);
     }
   }
-  // The exact query log's companion ended on its own (capture-main.ts): said here, not only in the
-  // Queries view, since its rows file keeps looking current. DNS itself is not affected.
-  const captureFailed = state && service.running ? (await deps.fs.readFile(CAPTURE_FAILED_FILE, { maxBytes: 4096 }).then((b) => b.toString('utf8').trim(), () => '')) : '';
-  if (captureFailed !== '') {
-    const [at, ...why] = captureFailed.split(' ');
-    messages.push(`The exact query log stopped at ${at}: ${why.join(' ')}; ${deps.services.kind === 'systemd' ? 'systemd restarts its unit by itself.' : say({ gui: 'press Start to restart it.', cli: `run ${cliCommand('start', true)} to restart it.` })}`);
+  // The exact query log's companion ended on its own (capture-main.ts) or was killed (its ready
+  // file left naming a dead pid, capture-stopped.ts): said here, not only in the Queries view,
+  // since its rows file keeps looking current. DNS itself is not affected.
+  const captureStop = state && service.running ? await captureStopped({ failed: deps.fs.real(CAPTURE_FAILED_FILE), ready: deps.fs.real(CAPTURE_READY_FILE), rows: deps.fs.real(K2S_PATHS.queryRows) }) : null;
+  if (captureStop !== null) {
+    messages.push(`The exact query log ${captureStopWords(captureStop)}; ${deps.services.kind === 'systemd' ? 'systemd restarts its unit by itself.' : say({ gui: 'press Start to restart it.', cli: `run ${cliCommand('start', true)} to restart it.` })}`);
   }
   // The network follower killed (kill -9, OOM): nothing follows a new network file any more, and
   // later changes would only show as drift.
