@@ -68,13 +68,16 @@ describe("K2s's own /etc/resolv.conf edited in place, header kept", () => {
   });
 
   it('after a follow (the restore named after the followed file), the health line is not repeated as a note', async () => {
-    const h = await edited((k) => k.replace(/^search .*/m, 'search exinplace.example.test'), true);
+    // Their nameserver answers the name: "bypassed" is true here, and a warning (status stays running).
+    const h = await edited((k) => k.replace(/^nameserver .*/m, 'nameserver 192.0.2.53'), true);
     const s = await statusWithHealth(healthProbes(h.deps), 'cli');
     const out = formatStatus(s);
-    const health = lines(out, 'health:')[0]!;
-    expect(health).toContain("resolves through K2s DNS, but another program edited K2s's /etc/resolv.conf");
-    expect(health).not.toContain('bypass');
-    const summary = s.health!.verdict.summary;
-    expect(lines(out, 'note:').filter((n) => n.includes(summary))).toEqual([]);
+    const health = lines(out, 'health:');
+    expect(health).toHaveLength(1);
+    expect(health[0]).toContain('kubernetes.default.svc.cluster.local resolves, but /etc/resolv.conf was changed by another program: K2s DNS is bypassed — "Keep their file" (the default)');
+    // The restore as the banner names it after a follow (shared/saved-copy.ts restoreLabel).
+    expect(health[0]).toContain('"Restore the saved file (written by NetworkManager at ');
+    expect(lines(out, 'note:').filter((n) => n.includes('K2s DNS is bypassed'))).toEqual([]);
+    expect(lines(out, 'resolver:')).toEqual(["resolver:   K2s's file, edited by another program (nameserver 192.0.2.53)"]);
   });
 });
