@@ -56,12 +56,12 @@ describe("K2s's own /etc/resolv.conf edited in place, header kept", () => {
     expect(lines(out, 'resolver:')).toEqual(["resolver:   K2s's file, edited by another program (nameserver 127.0.0.1)"]);
     expect(out).not.toContain('bypass');
     expect(lines(out, 'health:')).toEqual([
-      "health:     kubernetes.default.svc.cluster.local resolves through K2s DNS, but another program edited K2s's /etc/resolv.conf: its nameserver 127.0.0.1 is k2s-dnsproxy's listener — nothing is broken now; to end the drift: sudo npx k2s-dns stop --on-drift restore (the default; not --on-drift keep: no name would resolve on this host after it)",
+      "health:     kubernetes.default.svc.cluster.local resolves through K2s DNS, but another program edited K2s's /etc/resolv.conf — nothing is broken now; to end the drift: sudo npx k2s-dns stop --on-drift restore (the default; not --on-drift keep: no name would resolve on this host after it)",
     ]);
     expect(out).not.toContain('"Keep their file" (the default)');
     expect(s.health?.verdict.keepRisk).toMatchObject({ stopRestores: true, short: 'no name would resolve on this host after it' });
     expect(lines(out, 'note:')).toEqual([
-      'note: /etc/resolv.conf has the K2s header but other content than K2s wrote.',
+      "note: /etc/resolv.conf has the K2s header but other content than K2s wrote. Host apps still go through K2s DNS: its nameserver 127.0.0.1 is k2s-dnsproxy's listener.",
       'note: Keeping their file stops K2s DNS and leaves /etc/resolv.conf pointing at 127.0.0.1:53, where nothing answers then: no name would resolve on this host.',
     ]);
     expect(statusExitCode(s)).toBe(0);
@@ -76,7 +76,7 @@ describe("K2s's own /etc/resolv.conf edited in place, header kept", () => {
     expect(health).toHaveLength(1);
     expect(health[0]).toContain('kubernetes.default.svc.cluster.local resolves, but /etc/resolv.conf was changed by another program: K2s DNS is bypassed — "Keep their file" (the default)');
     // The restore as the banner names it after a follow (shared/saved-copy.ts restoreLabel).
-    expect(health[0]).toContain('"Restore the saved file (written by NetworkManager at ');
+    expect(health[0]).toContain('"Restore the saved file from ');
     expect(lines(out, 'note:').filter((n) => n.includes('K2s DNS is bypassed'))).toEqual([]);
     expect(lines(out, 'resolver:')).toEqual(["resolver:   K2s's file, edited by another program (nameserver 192.0.2.53)"]);
   });

@@ -95,12 +95,14 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
       const sha = createHash('sha256').update(Buffer.from(current.contentBase64, 'base64')).digest('hex');
       // Either sha a follow may stand between (state-file.ts isK2sWrittenSha): its write is no edit.
       if (!isK2sWrittenSha(state, sha)) {
-        messages.push('/etc/resolv.conf has the K2s header but other content than K2s wrote.');
         // Edited in place (`sed -i`, `ex`): what glibc does with the file as it is now, as for
         // any other program's file (shared/drift-route.ts), so status names its nameservers and
-        // says "bypassed" only when the first one is no listener (breaker 10 M4).
+        // says "bypassed" only when the first one is no listener (breaker 10 M4). Why it still
+        // goes through K2s DNS is said here once, as for their file (the health line does not).
         resolverEdited = true;
         driftRouteNow = currentText === null ? null : driftRoute(currentText, state.listeners.map((l) => l.address));
+        const via = driftRouteNow?.viaK2s && frontEnd === 'cli' ? ` Host apps still go through K2s DNS: ${viaK2sWords(driftRouteNow)}.` : '';
+        messages.push(`/etc/resolv.conf has the K2s header but other content than K2s wrote.${via}`);
       }
     }
   } else if (state && !sameResolver(current, state.resolvConf) && linkEnd) {
