@@ -68,7 +68,8 @@ async function runTeardown(deps: LifecycleDeps, op: Operation, opts: StopOptions
     }
     // A file whose nameservers are not the proxy's is judged by asking them, as status right after
     // does (resolver-down-check.ts): a kept or restored file whose nameservers do not answer (breaker 10 M3).
-    const checked = !steps.noDns && hadState ? await resolverDownNow(deps) : null;
+    // Only a file start did not check (teardown.ts leftUnverified): start's own original costs no probe.
+    const checked = !steps.noDns && hadState && steps.leftUnverified ? await resolverDownNow(deps) : null;
     if (checked) {
       warnings.push({ code: 'RESOLVER_DOWN', message: `${checked} (checked right after this ${op}, as ${cliCommand('status')} checks); put a nameserver that answers into /etc/resolv.conf (exit status ${EXIT.resolverDown}, as ${cliCommand('status')} gives now).` });
     }
