@@ -129,6 +129,13 @@ describe('verdictKeepRisk: the drift verdict’s default, for the CLI fix (walk5
     expect(verdictKeepRisk(status, [silent])?.refused).toBeNull();
     expect(verdictKeepRisk({ ...status, resolverOwner: 'k2s' }, [silent])).toBeNull();
   });
+  it("K2s's own file edited in place with nameserver 127.0.0.1 kept: Restore is the default, as for their file (breaker 10 M4)", () => {
+    const edited = "# Managed by K2s native Linux installation; restored by k2s stop or uninstall\nnameserver 127.0.0.1\nsearch exinplace.example.test\n";
+    const status = { resolverOwner: 'k2s' as const, resolverEdited: true, driftRoute: driftRoute(edited, LISTENERS), resolverStamp: 'abc' };
+    expect(verdictKeepRisk(status, [])).toEqual({ words: 'Keeping their file stops K2s DNS and leaves /etc/resolv.conf pointing at 127.0.0.1:53, where nothing answers then: no name would resolve on this host.', short: 'no name would resolve on this host after it', stopRestores: true, gone: null, refused: "it names no nameserver but K2s DNS's own listeners" });
+    // K2s's file as K2s wrote it is no drift.
+    expect(verdictKeepRisk({ ...status, resolverEdited: false }, [])).toBeNull();
+  });
   it('a deleted file: gone, before no-nameserver, in words that say both choices put the original back', () => {
     const status = { resolverOwner: 'foreign' as const, driftRoute: driftRoute('', LISTENERS), driftGone: 'deleted', resolverStamp: 'absent' };
     expect(keepRisk(status, null)).toEqual({ kind: 'gone', what: 'deleted' });

@@ -143,11 +143,14 @@ export function savedNameserversNow(status: Pick<HostDnsStatus, 'resolverStamp'>
 /**
  * The drift verdict's keepRisk (shared/health-report.ts HealthVerdict.keepRisk) for the status
  * `status` and the hops of a check made for its file (`hops`): null when Keep their file is the
- * default or the file is not drift. `stopRestores` is the same rule without the health check
+ * default or the file is not drift (another program's file, or K2s's own edited in place:
+ * `resolverEdited`). `stopRestores` is the same rule without the health check
  * (keepRisk(status, null)), which is what a plain stop applies (teardown.ts restoreByDefault).
  */
-export function verdictKeepRisk(status: Pick<HostDnsStatus, 'resolverOwner' | 'driftRoute' | 'driftOwnerRefusal' | 'driftFileRefusal' | 'driftGone' | 'resolverStamp' | 'startRefusal'>, hops: HealthReport['hops']): { words: string; outcome?: string; short: string; stopRestores: boolean; gone: string | null; refused: string | null; startRefuses?: boolean } | null {
-  if (status.resolverOwner !== 'foreign') return null;
+export function verdictKeepRisk(status: Pick<HostDnsStatus, 'resolverOwner' | 'driftRoute' | 'driftOwnerRefusal' | 'driftFileRefusal' | 'driftGone' | 'resolverStamp' | 'startRefusal'> & Pick<Partial<HostDnsStatus>, 'resolverEdited'>, hops: HealthReport['hops']): { words: string; outcome?: string; short: string; stopRestores: boolean; gone: string | null; refused: string | null; startRefuses?: boolean } | null {
+  // K2s's own file edited in place (header kept) is drift too, judged by the same rule (breaker 10 M4:
+  // with nameserver 127.0.0.1 kept, "Keep their file" was the default for a file nothing answers once stopped).
+  if (status.resolverOwner !== 'foreign' && !(status.resolverOwner === 'k2s' && status.resolverEdited)) return null;
   const risk = keepRisk(status, { hops, forResolver: status.resolverStamp ?? null });
   if (!risk) return null;
   // A start after Keep their file judges that file (preflight NOT_RESOLVER_FILE): the fix says whether it would refuse it.

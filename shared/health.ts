@@ -478,7 +478,8 @@ export function healthVerdict(input: VerdictInput): HealthVerdict {
 
   if (resolves) {
     // Their file may still reach the proxy (no nameserver line, or 127.0.0.1 first: shared/drift-route.ts).
-    const driftVia = resolver?.outcome === 'foreign' && resolver.ok;
+    // K2s's own file edited in place whose first nameserver is still a listener (check-health.ts resolverHop) is the same.
+    const driftVia = (resolver?.outcome === 'foreign' || resolver?.outcome === 'k2s-edited') && resolver.ok;
     const via = resolver?.outcome === 'k2s' || driftVia;
     if (!via) {
       const drift = resolver?.outcome === 'foreign' || resolver?.outcome === 'k2s-edited';
@@ -502,7 +503,7 @@ export function healthVerdict(input: VerdictInput): HealthVerdict {
       if (goneWords) return v('warn', 'drift', resolver, `${shortName(system!.name ?? '')} resolves through K2s DNS, but ${goneWords}: with no file glibc asks ${GLIBC_DEFAULT_NAMESERVER}:53 (resolv.conf(5)), k2s-dnsproxy's listener`, 'restore-via');
       // One clause (issue #20, walk 10 L1): why it still goes through K2s DNS (viaK2sWords) is said
       // once per front end — the window's drift banner, status's note (electron/core/lifecycle/status.ts).
-      return v('warn', 'drift', resolver, `${shortName(system!.name ?? '')} resolves through K2s DNS, but another program rewrote /etc/resolv.conf`, 'restore-via');
+      return v('warn', 'drift', resolver, `${shortName(system!.name ?? '')} resolves through K2s DNS, but another program ${resolver!.outcome === 'k2s-edited' ? "edited K2s's /etc/resolv.conf" : 'rewrote /etc/resolv.conf'}`, 'restore-via');
     }
     const first = listeners[0];
     return v('ok', 'ok', null, `${shortName(system!.name ?? '')} resolves via k2s-dnsproxy${first ? ` (${first.target})` : ''}`, null);

@@ -275,11 +275,16 @@ export interface HostDnsStatus {
   /** Who owns /etc/resolv.conf now. `foreign`: changed by someone else since start. */
   resolverOwner: 'original' | 'k2s' | 'foreign';
   /**
-   * While `resolverOwner` is `foreign` and the other program's file is readable: where glibc
-   * sends host apps' queries with it (shared/drift-route.ts) — still to k2s-dnsproxy (`viaK2s`:
-   * no nameserver line, or 127.0.0.1 first) or past it. Absent or null otherwise.
+   * While `resolverOwner` is `foreign` (or `k2s` with `resolverEdited`) and the file is readable:
+   * where glibc sends host apps' queries with it (shared/drift-route.ts) — still to k2s-dnsproxy
+   * (`viaK2s`: no nameserver line, or 127.0.0.1 first) or past it. Absent or null otherwise.
    */
   driftRoute?: DriftRoute | null;
+  /**
+   * True when `resolverOwner` is `k2s` (the K2s header is there) but another program changed
+   * the file's bytes in place (`sed -i`, `ex`): `driftRoute` then says what glibc does with it now.
+   */
+  resolverEdited?: boolean;
   /**
    * While `resolverOwner` is `foreign`: why the network follower does not follow the other
    * program's file for its owner or mode (a user owns or may write it: shared/network-writer.ts

@@ -1,5 +1,5 @@
 import type { LifecycleEvent } from '../../shared/lifecycle-events';
-import type { ClusterDiscovery, HostDnsStatus, QueryResult } from '../../shared/types';
+import type { ClusterDiscovery, DriftRoute, HostDnsStatus, QueryResult } from '../../shared/types';
 import { HOP_SYMBOL, hopMark, recheckWords, verdictLine } from '../../shared/health';
 import { hopLine } from '../core/doctor/hop-line';
 import { stepWarns } from '../../shared/step-warn';
@@ -87,13 +87,24 @@ export function formatStatus(s: HostDnsStatus): string {
   const owned = s.resolvedRoute ? `K2s-owned; systemd-resolved sends ${s.resolvedRoute.domains.join(' ')} to ${s.resolvedRoute.address} on ${s.resolvedRoute.link}` : 'K2s-owned (nameserver 127.0.0.1)';
   // A file that resolves to nothing is said as missing, never as a file (walk 10 M5, L4).
   const gone = s.resolverMissing && s.resolverOwner !== 'k2s' ? `/etc/resolv.conf ${missingResolverWords(s.resolverMissing)}${s.resolverOwner === 'foreign' ? ` (${s.resolverMissing.kind === 'absent' ? 'deleted' : 'replaced'} while K2s DNS ran)` : ''}` : null;
-  lines.push(`resolver:   ${gone ? t(gone) : { original: "this host's own (not K2s-owned)", k2s: owned, foreign: 'changed by someone else since start' }[s.resolverOwner]}`);
+  // K2s's file edited in place (header kept): what it names now, never K2s's own nameserver (breaker 10 M4).
+  const edited = s.resolverOwner === 'k2s' && s.resolverEdited ? `K2s's file, edited by another program (${editedNames(s.driftRoute ?? null)})` : null;
+  lines.push(`resolver:   ${gone ? t(gone) : edited ? t(edited) : { original: "this host's own (not K2s-owned)", k2s: owned, foreign: 'changed by someone else since start' }[s.resolverOwner]}`);
   if (s.upstreams.length) lines.push(`upstreams:  ${t(s.upstreams.join(', '))}`);
   if (s.clusterDomain) lines.push(`cluster:    ${t(s.clusterDomain)} → CoreDNS ${t(String(s.kubeDnsIp))}`);
   // Who wrote the copy stop restores (a followed file by its writer, never "by k2s-dns").
   if (s.savedAt) lines.push(`saved:      ${msg(s.savedOriginal ?? `${s.savedAt} by ${String(s.savedBy)}`)}`);
-  for (const m of s.messages) if (m !== verdict) lines.push(`note: ${msg(m)}`);
+  // applyHealth puts the verdict first in `messages` with the plain restore label: the health line said it (breaker 10 M4).
+  const plain = s.health ? verdictLine(s.health.verdict, 'cli') : null;
+  for (const m of s.messages) if (m !== verdict && m !== plain) lines.push(`note: ${msg(m)}`);
   return lines.join('\n');
+}
+
+/** The nameservers of an edited K2s file for the resolver line: "nameserver 192.0.2.53", "nameservers 127.0.0.1, 192.0.2.9", or "no nameserver line". */
+function editedNames(route: Pick<DriftRoute, 'nameservers' | 'implicit'> | null): string {
+  if (!route) return 'unreadable';
+  if (route.implicit) return 'no nameserver line';
+  return `nameserver${route.nameservers.length > 1 ? 's' : ''} ${route.nameservers.join(', ')}`;
 }
 
 /** A query result, dig-like. */

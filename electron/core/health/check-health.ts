@@ -9,7 +9,7 @@ import { healthVerdict, queryHop, reconcileHops, type HealthHop, type HealthRepo
 import { healthProbeName } from '../../../shared/health-probe';
 import type { HostDnsStatus, QueryResult, QueryType } from '../../../shared/types';
 import { recentLoops, type LiveLoop } from '../../../shared/live-loop';
-import { GLIBC_DEFAULT_NAMESERVER, viaK2sWords } from '../../../shared/drift-route';
+import { driftRoute, GLIBC_DEFAULT_NAMESERVER, viaK2sWords } from '../../../shared/drift-route';
 import { GLIBC_MAXNS, parseResolvConf } from '../../../shared/resolv-conf';
 import { verdictKeepRisk } from '../../../shared/drift-default';
 import { missingResolverWords } from '../../../shared/resolver-missing';
@@ -51,9 +51,15 @@ export function resolverHop(status: HostDnsStatus, text: string | null): HealthH
   // On a systemd-resolved host the K2s-owned file names resolved's stub, which routes the
   // cluster zones to the proxy (shared/resolved-link.ts): that reaches k2s-dnsproxy too.
   const listenerAddrs = [...status.listeners.map((l) => l.address), ...(status.resolvedRoute ? RESOLVED_STUB_ADDRESSES : [])];
-  const edited = status.messages.some((m) => m.includes('has the K2s header but other content'));
+  const edited = status.resolverEdited === true || status.messages.some((m) => m.includes('has the K2s header but other content'));
   let outcome: HealthHop['outcome'] = status.resolverOwner;
   let reason: string | null = null;
+  // K2s's file edited in place whose first nameserver glibc asks is still a listener: host apps
+  // still go through K2s DNS (the drift banner's rule, shared/drift-route.ts), never "bypassed".
+  const editedRoute = status.resolverOwner === 'k2s' && edited ? (text === null ? (status.driftRoute ?? null) : driftRoute(text, listenerAddrs)) : null;
+  if (editedRoute?.viaK2s) {
+    return { id: 'resolver', kind: 'resolver', target: '/etc/resolv.conf', name: null, type: null, outcome: 'k2s-edited', ok: true, answers: nameservers, rcode: null, reason: `K2s's /etc/resolv.conf was edited by another program, but host apps still ask k2s-dnsproxy: ${viaK2sWords(editedRoute)}`, latencyMs: null };
+  }
   if (status.resolverOwner === 'k2s' && (edited || (listenerAddrs.length > 0 && !nameservers.some((n) => listenerAddrs.includes(n))))) {
     outcome = 'k2s-edited';
     reason = `/etc/resolv.conf has the K2s header but its nameservers (${nameservers.join(', ') || 'none'}) are not k2s-dnsproxy's`;

@@ -76,6 +76,8 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
   const linkEnd = current?.kind === 'symlink' && !current.dangling && current.targetContentBase64 === null ? await linkEndNotFile(deps.fs, K2S_PATHS.resolvConf) : null;
   let owner: HostDnsStatus['resolverOwner'] = 'original';
   let driftRouteNow: DriftRoute | null = null;
+  // K2s's own file (its header) whose bytes another program changed in place.
+  let resolverEdited = false;
   let driftOwnerRefusal: string | null = null;
   // Their file is no resolver file at all (the follower's words): the drift choice's default is to restore.
   let driftFileRefusal: string | null = null;
@@ -92,7 +94,16 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     if (state?.managedResolvConfSha256 && current.kind === 'file') {
       const sha = createHash('sha256').update(Buffer.from(current.contentBase64, 'base64')).digest('hex');
       // Either sha a follow may stand between (state-file.ts isK2sWrittenSha): its write is no edit.
-      if (!isK2sWrittenSha(state, sha)) messages.push('/etc/resolv.conf has the K2s header but other content than K2s wrote.');
+      if (!isK2sWrittenSha(state, sha)) {
+        // Edited in place (`sed -i`, `ex`): what glibc does with the file as it is now, as for
+        // any other program's file (shared/drift-route.ts), so status names its nameservers and
+        // says "bypassed" only when the first one is no listener (breaker 10 M4). Why it still
+        // goes through K2s DNS is said here once, as for their file (the health line does not).
+        resolverEdited = true;
+        driftRouteNow = currentText === null ? null : driftRoute(currentText, state.listeners.map((l) => l.address));
+        const via = driftRouteNow?.viaK2s && frontEnd === 'cli' ? ` Host apps still go through K2s DNS: ${viaK2sWords(driftRouteNow)}.` : '';
+        messages.push(`/etc/resolv.conf has the K2s header but other content than K2s wrote.${via}`);
+      }
     }
   } else if (state && !sameResolver(current, state.resolvConf) && linkEnd) {
     owner = 'foreign';
@@ -282,6 +293,7 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     skippedListeners: state?.skippedListeners ?? [],
     resolverOwner: owner,
     ...(driftRouteNow ? { driftRoute: driftRouteNow } : {}),
+    ...(resolverEdited ? { resolverEdited: true } : {}),
     ...(driftOwnerRefusal ? { driftOwnerRefusal } : {}),
     ...(savedOwner && savedWords ? { savedOriginalWritable: resolverOwnerProblem(savedOwner)! } : {}),
     ...(liveOwner && liveWords ? { liveResolverWritable: resolverOwnerProblem(liveOwner)! } : {}),

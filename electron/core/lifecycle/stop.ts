@@ -9,6 +9,7 @@ import { recoverInterrupted } from './recover';
 import { journaledReporter, teardownSteps } from './teardown';
 import { lockPastFollower, stopCapture, stopFollower } from './companions';
 import { cliCommand } from '../../../shared/fix';
+import { resolverDownNow } from './resolver-down-check';
 
 export { OWNED_FILES } from './teardown';
 
@@ -65,7 +66,14 @@ async function runTeardown(deps: LifecycleDeps, op: Operation, opts: StopOptions
     if (steps.noDns) {
       warnings.push({ code: 'RESOLVER_DOWN', message: `No name resolves on this host now: ${steps.noDns}; put a nameserver that answers into /etc/resolv.conf (exit status ${EXIT.resolverDown}, as ${cliCommand('status')} gives now).` });
     }
-    return done(true, steps.noDns ? EXIT.resolverDown : EXIT.ok, head + (notes.length ? `${what}. ${notes.join(' ')}` : hadState ? `${what}; the host resolver is back as it was.` : `${what}; it was not running.`));
+    // A file whose nameservers are not the proxy's is judged by asking them, as status right after
+    // does (resolver-down-check.ts): a kept or restored file whose nameservers do not answer (breaker 10 M3).
+    // Only a file start did not check (teardown.ts leftUnverified): start's own original costs no probe.
+    const checked = !steps.noDns && hadState && steps.leftUnverified ? await resolverDownNow(deps) : null;
+    if (checked) {
+      warnings.push({ code: 'RESOLVER_DOWN', message: `${checked} (checked right after this ${op}, as ${cliCommand('status')} checks); put a nameserver that answers into /etc/resolv.conf (exit status ${EXIT.resolverDown}, as ${cliCommand('status')} gives now).` });
+    }
+    return done(true, steps.noDns || checked ? EXIT.resolverDown : EXIT.ok, head + (notes.length ? `${what}. ${notes.join(' ')}` : hadState ? `${what}; the host resolver is back as it was.` : `${what}; it was not running.`));
   } catch (err) {
     const le = err instanceof LifecycleError ? err : failed('INTERNAL', messageOf(err));
     // A failure we caught is not a crash: drop the journal so the next call does not "recover"

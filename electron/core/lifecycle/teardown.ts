@@ -145,6 +145,8 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
   const notes: string[] = [];
   // Set when an explicit --on-drift keep kept a file that gives host apps no nameserver that answers.
   let noDns: string | null = null;
+  // Set when their file was kept (--on-drift keep): its nameservers were never checked by start.
+  let keptTheirs = false;
   // The file from before Start (host/start-copy.ts): read only while the saved copy is a followed one.
   const startCopy = state?.followedChange ? await readStartCopy(deps.fs).catch(() => null) : null;
   const wantStart = opts.restore === 'start' && startCopy !== null && state !== null && !sameResolver(startCopy.resolvConf, state.resolvConf);
@@ -279,6 +281,7 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
         notes.push(message);
       }
     } else {
+      keptTheirs = true;
       const changes = describeResolverChanges(state.resolvConf, current);
       const followed = followedWords(state);
       message = `Kept the /etc/resolv.conf someone else wrote while K2s ran (${changes.join('; ')}); ${followed ? `the saved copy (${followed})${startCopy ? ' and the file from before Start' : ''}` : 'the copy saved at start'} ${followed && startCopy ? 'were' : 'was'} discarded.`;
@@ -350,7 +353,7 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
       return { value: removed, message: `${removed.length ? `Removed ${removed.join(', ')}.` : 'No K2s-owned DNS files were left.'}${keptText}`, detail: { removed, kept } };
     });
   }
-  return { notes, hadState: state !== null, noDns };
+  return { notes, hadState: state !== null, noDns, leftUnverified: keptTheirs || (state?.followedChange != null && !wantStart) };
 }
 
 /**
@@ -383,6 +386,13 @@ export interface TeardownOutcome {
   notes: string[];
   hadState: boolean;
   noDns: string | null;
+  /**
+   * True when the file left in /etc/resolv.conf is not the original whose nameservers start
+   * checked (UPSTREAM_UNVERIFIED): their file kept, or a copy the network follower saved while
+   * K2s DNS ran. stop asks its nameservers then (resolver-down-check.ts); the common stop, which
+   * puts back start's own original, pays no probe (issue #21: stop near its floor).
+   */
+  leftUnverified: boolean;
 }
 
 /**
