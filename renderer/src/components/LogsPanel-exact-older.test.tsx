@@ -45,6 +45,7 @@ const state = vi.hoisted(() => ({
 vi.mock('../stores', () => ({
   useLogs: (sel: (s: typeof state) => unknown) => sel(state),
   useZones: (sel: (s: { discovery: null }) => unknown) => sel({ discovery: null }),
+  useDns: (sel: (s: { status: null }) => unknown) => sel({ status: null }),
 }));
 
 import { LogsPanel } from './LogsPanel';
