@@ -142,7 +142,7 @@ export const ERROR_CODES = {
   FOLLOW_NOT_STOPPED: { exit: warning, http: 200, meaning: 'Stopped, but the network follower did not end when asked.' },
   STATE_DIR_FULL: { exit: warning, http: 200, meaning: 'Done, but the journal in the state directory could not be written (full).' },
   // --- a warning with its own exit status ---
-  RESOLVER_DOWN: { exit: [EXIT.resolverDown], http: 200, meaning: 'Stopped, but the /etc/resolv.conf left (kept on --on-drift keep, or the saved original put back) leaves no name resolving on this host: only the stopped proxy\'s address, or nameservers that do not answer when stop checks as status does (exit 5, as status gives then).' },
+  RESOLVER_DOWN: { exit: [EXIT.resolverDown], http: 200, meaning: 'Stopped, but the /etc/resolv.conf left (kept, or put back) resolves no name: it names only the stopped proxy, or nameservers that do not answer (exit 5, as status gives then).' },
 } as const satisfies Record<string, ErrorCodeEntry>;
 
 /** Every catalogued code, e.g. `PORT_IN_USE`. */

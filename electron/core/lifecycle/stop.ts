@@ -9,7 +9,6 @@ import { recoverInterrupted } from './recover';
 import { journaledReporter, teardownSteps } from './teardown';
 import { lockPastFollower, stopCapture, stopFollower } from './companions';
 import { cliCommand } from '../../../shared/fix';
-import { resolverDownNow } from './resolver-down-check';
 
 export { OWNED_FILES } from './teardown';
 
@@ -69,7 +68,8 @@ async function runTeardown(deps: LifecycleDeps, op: Operation, opts: StopOptions
     // A file whose nameservers are not the proxy's is judged by asking them, as status right after
     // does (resolver-down-check.ts): a kept or restored file whose nameservers do not answer (breaker 10 M3).
     // Only a file start did not check (teardown.ts leftUnverified): start's own original costs no probe.
-    const checked = !steps.noDns && hadState && steps.leftUnverified ? await resolverDownNow(deps) : null;
+    // Loaded only then: the health probes are no part of a plain stop's start-up (scripts/stop-imports.test.ts).
+    const checked = !steps.noDns && hadState && steps.leftUnverified ? await (await import('./resolver-down-check')).resolverDownNow(deps) : null;
     if (checked) {
       warnings.push({ code: 'RESOLVER_DOWN', message: `${checked} (checked right after this ${op}, as ${cliCommand('status')} checks); put a nameserver that answers into /etc/resolv.conf (exit status ${EXIT.resolverDown}, as ${cliCommand('status')} gives now).` });
     }
