@@ -139,6 +139,6 @@ describe('verdictKeepRisk: the drift verdict’s default, for the CLI fix (walk5
   it('a deleted file: gone, before no-nameserver, in words that say both choices put the original back', () => {
     const status = { resolverOwner: 'foreign' as const, driftRoute: driftRoute('', LISTENERS), driftGone: 'deleted', resolverStamp: 'absent' };
     expect(keepRisk(status, null)).toEqual({ kind: 'gone', what: 'deleted' });
-    expect(verdictKeepRisk(status, [])).toEqual({ words: '/etc/resolv.conf was deleted while K2s DNS ran, so there is no file of theirs to keep: both choices stop K2s DNS and put your saved original back, byte for byte.', short: 'both choices put your saved original back', stopRestores: true, gone: 'deleted', refused: null });
+    expect(verdictKeepRisk(status, [])).toEqual({ words: '/etc/resolv.conf was deleted while K2s DNS ran, so there is no file of theirs to keep: stopping K2s DNS puts your saved original back, byte for byte.', short: 'stopping puts your saved original back', stopRestores: true, gone: 'deleted', refused: null });
   });
 });

@@ -74,7 +74,7 @@ export function keepRisk(status: Pick<HostDnsStatus, 'driftRoute' | 'driftOwnerR
 export function keepRiskWords(risk: KeepRisk, route: Pick<DriftRoute, 'nameservers'> | null): string {
   switch (risk.kind) {
     case 'gone':
-      return `/etc/resolv.conf was ${risk.what} while K2s DNS ran, so there is no file of theirs to keep: both choices stop K2s DNS and put your saved original back, byte for byte.`;
+      return `/etc/resolv.conf was ${risk.what} while K2s DNS ran, so there is no file of theirs to keep: stopping K2s DNS puts your saved original back, byte for byte.`;
     case 'not-resolver':
       return `K2s DNS did not follow their file because ${risk.reason.replace(/^the new file/, 'it')}; keeping it leaves that file as this host's resolver.${risk.leavesNone ? ` ${keepLeavesNoneWords(route ?? { nameservers: ['127.0.0.1'] })}` : ''}`;
     case 'no-nameserver':
@@ -114,7 +114,7 @@ export function keepRiskOutcome(risk: KeepRisk, route: Pick<DriftRoute, 'nameser
 export function keepRiskShort(risk: KeepRisk): string {
   switch (risk.kind) {
     case 'gone':
-      return 'both choices put your saved original back';
+      return 'stopping puts your saved original back';
     case 'not-resolver':
       return risk.leavesNone ? 'no name would resolve on this host after it' : 'it leaves a file that is no resolver file as this host\'s resolver';
     case 'no-nameserver':

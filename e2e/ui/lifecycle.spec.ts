@@ -210,15 +210,17 @@ test('Drift: NetworkManager rewrites /etc/resolv.conf → banner within 2 s → 
   // Then the file is deleted (fourth walk, H1 and H2): the banner's diff follows within 5 s without
   // a Check again. There is no file of theirs to keep and stop puts the original back whatever the
   // choice: the banner says deleted, never "no nameserver line … no name would resolve" (walk5 M5),
-  // and Restore my original comes first.
+  // and Restore my original is the one button.
   await rm('/etc/resolv.conf');
   await expect(banner.getByTestId('drift-diff')).not.toContainText('+search lan', { timeout: 5_000 });
   await expect(banner.getByTestId('drift-keep-warning')).toHaveAttribute('data-risk', 'gone', { timeout: 5_000 });
   await expect(banner.locator('strong').first()).toHaveText('/etc/resolv.conf was deleted while K2s DNS was running.');
-  await expect(banner.getByTestId('drift-keep-warning')).toHaveText('/etc/resolv.conf was deleted while K2s DNS ran, so there is no file of theirs to keep: both choices stop K2s DNS and put your saved original back, byte for byte.');
+  await expect(banner.getByTestId('drift-keep-warning')).toHaveText('/etc/resolv.conf was deleted while K2s DNS ran, so there is no file of theirs to keep: stopping K2s DNS puts your saved original back, byte for byte.');
   await expect(banner).not.toContainText('no nameserver line');
   await expect(banner).not.toContainText('no name would resolve');
   await expect(banner.locator('button').first()).toHaveAttribute('data-testid', 'drift-restore');
+  // Nothing of theirs to keep: no Keep button (walk 11 M2).
+  await expect(banner.getByTestId('drift-keep')).toHaveCount(0);
   await banner.getByTestId('drift-restore').click();
   // Restoring overwrites the other program's file: it asks first.
   await expect(page.getByTestId('btn-cancel-restore')).toBeFocused();

@@ -108,7 +108,7 @@ describe('M4: K2s DNS state during drift says what status says, the default firs
     const h = await drifted((r) => unlink(join(r, 'etc/resolv.conf')));
     const f = byId(await runDoctor(h.deps, { kubeconfigPath: null }), 'lifecycle-state');
     expect(f.title).toBe('K2s DNS state: /etc/resolv.conf deleted while K2s DNS runs');
-    expect(f.meaning).toBe("/etc/resolv.conf was deleted while K2s DNS ran, so there is no file of theirs to keep: both choices stop K2s DNS and put your saved original back, byte for byte. Until then host apps still ask the proxy: with no file glibc asks 127.0.0.1:53 (resolv.conf(5)), k2s-dnsproxy's listener.");
+    expect(f.meaning).toBe("/etc/resolv.conf was deleted while K2s DNS ran, so there is no file of theirs to keep: stopping K2s DNS puts your saved original back, byte for byte. Until then host apps still ask the proxy: with no file glibc asks 127.0.0.1:53 (resolv.conf(5)), k2s-dnsproxy's listener.");
     expect(f.fix).toBe('nothing is broken now; to end it: sudo npx k2s-dns stop (it puts the saved original back, with either --on-drift choice)');
     expect(`${f.meaning} ${f.fix} ${f.remedy?.gui}`).not.toMatch(/pointing at|not --on-drift keep|has no nameserver line/);
   });

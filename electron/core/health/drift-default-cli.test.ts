@@ -49,7 +49,7 @@ describe('status (CLI): the drift fix names the banner’s and stop’s default'
     expect(line).not.toContain('"Keep their file" (the default)');
     // The default named is what a plain stop does.
     const stopped = await stopDns(h.deps, {}, sink);
-    expect(stopped.message).toContain('was restored, byte for byte; pass --on-drift keep to keep theirs.');
+    expect(stopped.message).toContain('was restored, byte for byte (--on-drift keep would have kept theirs).');
   });
 
   it('walk 10 L1: a 0666 file the follower refused — status gives the reason and its chmod once, in the follower\'s note', async () => {
@@ -77,7 +77,7 @@ describe('status (CLI): the drift fix names the banner’s and stop’s default'
     const s = await statusWithHealth(healthProbes(h.deps), 'cli');
     expect(s.driftGone).toBe('deleted');
     const v = s.health!.verdict;
-    expect(v.keepRisk).toEqual({ words: '/etc/resolv.conf was deleted while K2s DNS ran, so there is no file of theirs to keep: both choices stop K2s DNS and put your saved original back, byte for byte.', short: 'both choices put your saved original back', stopRestores: true, gone: 'deleted', refused: null });
+    expect(v.keepRisk).toEqual({ words: '/etc/resolv.conf was deleted while K2s DNS ran, so there is no file of theirs to keep: stopping K2s DNS puts your saved original back, byte for byte.', short: 'stopping puts your saved original back', stopRestores: true, gone: 'deleted', refused: null });
     const text = [v.summary, ...s.messages].join('\n');
     expect(text).toContain('/etc/resolv.conf was deleted while K2s DNS ran');
     expect(text).not.toContain('no nameserver line');

@@ -262,22 +262,22 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
       const byDefault = drifted && restoreByDefault && !wantStart;
       if (byDefault && oversizeWords) {
         // Never copied (it is never read whole): say what was replaced and how large it was.
-        message = `Someone else had replaced /etc/resolv.conf by ${oversizeWords}. It was not kept and not copied: the original saved at ${state.savedAt} was restored over it, byte for byte; pass --on-drift keep to keep theirs.`;
+        message = `Someone else had replaced /etc/resolv.conf by ${oversizeWords}. It was not kept and not copied: the original saved at ${state.savedAt} was restored over it, byte for byte (--on-drift keep would have kept theirs).`;
         notes.push(message);
       } else if (byDefault && linkEndWords) {
-        message = `Someone else had replaced /etc/resolv.conf by ${linkEndWords}. Keeping their file would give host apps no nameserver, so the original saved at ${state.savedAt} was restored, byte for byte; pass --on-drift keep to keep theirs.`;
+        message = `Someone else had replaced /etc/resolv.conf by ${linkEndWords}. Keeping their file would give host apps no nameserver, so the original saved at ${state.savedAt} was restored, byte for byte (--on-drift keep would have kept theirs).`;
         notes.push(message);
       } else if (byDefault && fileRefusal) {
-        message = `Someone else had changed /etc/resolv.conf. ${keepRiskWords({ kind: 'not-resolver', reason: fileRefusal, leavesNone: route?.keepLeavesNone === true }, route)} So the original saved at ${state.savedAt} was restored, byte for byte; pass --on-drift keep to keep theirs.`;
+        message = `Someone else had changed /etc/resolv.conf. ${keepRiskWords({ kind: 'not-resolver', reason: fileRefusal, leavesNone: route?.keepLeavesNone === true }, route)} So the original saved at ${state.savedAt} was restored, byte for byte (--on-drift keep would have kept theirs).`;
         notes.push(message);
       } else if (byDefault && route?.keepLeavesNone) {
-        message = `Someone else had changed /etc/resolv.conf, but ${route.implicit ? 'their file has no nameserver line (glibc then asks 127.0.0.1, K2s DNS\'s own)' : `their file names no nameserver but K2s DNS's own (${route.nameservers.join(', ')})`}. Keeping their file would leave this host with no nameserver that answers once the proxy stops, so the original saved at ${state.savedAt} was restored, byte for byte; pass --on-drift keep to keep theirs.`;
+        message = `Someone else had changed /etc/resolv.conf, but ${route.implicit ? 'their file has no nameserver line (glibc then asks 127.0.0.1, K2s DNS\'s own)' : `their file names no nameserver but K2s DNS's own (${route.nameservers.join(', ')})`}. Keeping their file would leave this host with no nameserver that answers once the proxy stops, so the original saved at ${state.savedAt} was restored, byte for byte (--on-drift keep would have kept theirs).`;
         notes.push(message);
       } else if (byDefault && ownerRefusal) {
         // Their file is gone once the original is back: its reason without the rule's fix (`chmod
         // o-w` on a file stop replaced no longer applies; walk 10 L2).
         const problem = ownerOf ? resolverOwnerProblem(ownerOf) : null;
-        message = `Someone else had changed /etc/resolv.conf. K2s DNS did not follow their file: it was ${problem ?? 'a file a user could write'}, and K2s follows no file a user could write; keeping it would have let whoever can write it choose this host's DNS. So the original saved at ${state.savedAt} was restored, byte for byte; pass --on-drift keep to keep theirs.`;
+        message = `Someone else had changed /etc/resolv.conf. K2s DNS did not follow their file: it was ${problem ?? 'a file a user could write'}, and K2s follows no file a user could write; keeping it would have let whoever can write it choose this host's DNS. So the original saved at ${state.savedAt} was restored, byte for byte (--on-drift keep would have kept theirs).`;
         notes.push(message);
       }
     } else {

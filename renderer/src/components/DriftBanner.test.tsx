@@ -57,10 +57,12 @@ describe('DriftBanner', () => {
     dns.status = { ...running, driftGone: 'deleted', driftRoute: { nameservers: ['127.0.0.1'], implicit: true, viaK2s: true, keepLeavesNone: true } };
     const html = renderToStaticMarkup(<DriftBanner />);
     expect(html).toContain('<strong>/etc/resolv.conf was deleted while K2s DNS was running.</strong>');
-    expect(html).toContain('data-risk="gone">/etc/resolv.conf was deleted while K2s DNS ran, so there is no file of theirs to keep: both choices stop K2s DNS and put your saved original back, byte for byte.</strong>');
+    expect(html).toContain('data-risk="gone">/etc/resolv.conf was deleted while K2s DNS ran, so there is no file of theirs to keep: stopping K2s DNS puts your saved original back, byte for byte.</strong>');
     expect(html).not.toContain('Another program rewrote');
     expect(html).not.toContain('no name would resolve');
-    expect(html.indexOf('data-testid="drift-restore"')).toBeLessThan(html.indexOf('data-testid="drift-keep"'));
+    // Nothing of theirs to keep: one button, the restore (walk 11 M2).
+    expect(html).toContain('data-testid="drift-restore"');
+    expect(html).not.toContain('data-testid="drift-keep"');
     // The confirmation (either choice) says the same: nothing of theirs is kept, the original comes back.
     expect(html).toContain('/etc/resolv.conf was deleted, so there is no file of theirs to keep or replace: this stops K2s DNS and puts back the original saved when K2s DNS started, byte for byte.');
     expect(html).not.toContain('then discarded');

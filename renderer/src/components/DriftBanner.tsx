@@ -170,7 +170,10 @@ export function DriftBanner() {
         </pre>
       )}
       <div className="row">
-        {keepIsDefault ? (
+        {/* Deleted: there is no file of theirs to keep, so no Keep button (walk 8 L3, walk 11 M2). */}
+        {gone ? (
+          restoreButton
+        ) : keepIsDefault ? (
           <>
             {keepButton}
             {restoreButton}
