@@ -103,6 +103,16 @@ describe('one message per fact in lifecycle output (walk 10 L1, issue #20)', () 
     expect(lines.join('\n').split(KEPT).length - 1).toBe(1);
   });
 
+  it('stop --on-drift keep as stop reports it (ok, exit 5, the RESOLVER_DOWN warning): the restore text once, the code on the warning line', () => {
+    const warning = 'No name resolves on this host now: the kept /etc/resolv.conf sends host apps to 127.0.0.1:53, where nothing answers once k2s-dnsproxy is stopped.';
+    const lines = run([
+      { type: 'step', op: 'stop', step: 'restore', status: 'done', message: KEPT, at: 0 },
+      { type: 'result', op: 'stop', ok: true, exitCode: 5, message: `K2s DNS is stopped. ${KEPT}`, warnings: [{ code: 'RESOLVER_DOWN', message: warning }], at: 0 },
+    ]);
+    expect(lines.slice(1)).toEqual(['OK, WITH WARNINGS: K2s DNS is stopped. See the restore step above.', `warning [RESOLVER_DOWN]: ${warning}`]);
+    expect(lines.join('\n').split(KEPT).length - 1).toBe(1);
+  });
+
   it('a warning whose text is the whole result (RESOLV_CONF_WRITABLE) is printed once, on its warning line', () => {
     const w = 'The saved original /etc/resolv.conf is writable by every user (mode 0666): stop puts it back so.';
     const lines = run([{ type: 'result', op: 'start', ok: true, exitCode: 0, message: w, warnings: [{ code: 'RESOLV_CONF_WRITABLE', message: w }], at: 0 }]);
