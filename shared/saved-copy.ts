@@ -38,10 +38,31 @@ export function savedOriginalWords(savedAt: string, savedBy: 'k2s-dns' | 'k2s-cl
   return `the file in place at Start, saved at ${at(savedAt)} by ${savedBy === 'k2s-cli' ? "K2s's own CLI" : 'k2s-dns'}`;
 }
 
-/** The sentence about the file from before Start that stop can put back (`--restore start`). */
-export function startCopyWords(savedAt: string, time: (ms: number) => string, how: string): string {
-  const ms = Date.parse(savedAt);
-  return `The file from before Start (${Number.isNaN(ms) ? savedAt : time(ms)}) is kept; ${how} puts it back.`;
+/**
+ * Status's one note on the file from before Start (electron/core/host/start-copy.ts, kept once a
+ * follow replaced the saved original) and how to put it back: `stop --restore start`, or in the
+ * window the "Stop puts back" select beside Stop (which the drift banner's restore follows too).
+ * `drift`: null when /etc/resolv.conf is K2s's; `theirs` while another program's file is there
+ * (the restore then goes over it; walk 7 M2: "Restore my original" puts back the followed file, so
+ * that choice is named too, as the banner's button: restoreLabel, walk 9 L1); `gone` while it is
+ * deleted or a dangling link (no file of theirs: a plain stop restores; walk 11 M2). One note for
+ * one fact (walk 11 L5: this was two notes while drift lasted). E.g. with `theirs`, CLI: "The file
+ * from before Start (12:00:00 UTC) is kept; `sudo k2s-dns stop --restore start` puts it back over
+ * their file, while \"Restore the saved file from 12:05:00 UTC\" (`sudo k2s-dns stop --on-drift
+ * restore`) puts back the saved file written by NetworkManager at 12:05:00 UTC."
+ */
+export function startCopyWords(startSavedAt: string, followed: NetworkChangeView, drift: 'theirs' | 'gone' | null, time: (ms: number) => string, frontEnd: FrontEnd): string {
+  const at = (iso: string) => (Number.isNaN(Date.parse(iso)) ? iso : time(Date.parse(iso)));
+  const head = `The file from before Start (${at(startSavedAt)}) is kept`;
+  const saved = `the saved file written by ${writerName(followed)} at ${at(writtenAt(followed))}`;
+  if (frontEnd === 'gui') {
+    const how = 'choosing "the file from before Start" in "Stop puts back" beside Stop';
+    return drift ? `${head}; ${how} puts it back, with Stop or the drift banner's restore, instead of ${saved} (the default).` : `${head}; ${how} puts it back.`;
+  }
+  const cmd = `\`${cliCommand('stop --restore start', true)}\``;
+  if (drift === 'theirs') return `${head}; ${cmd} puts it back over their file, while "${restoreLabel(followed, false, null, time)}" (\`${DRIFT_CHOICE.restore.cli}\`) puts back ${saved}.`;
+  if (drift === 'gone') return `${head}; ${cmd} puts it back, while a plain \`${cliCommand('stop', true)}\` puts back ${saved}.`;
+  return `${head}; ${cmd} puts it back.`;
 }
 
 /**
@@ -71,20 +92,4 @@ export function restoreLabel(followed: NetworkChangeView | null, fromStart: bool
 export function driftRestoreLabel(status: Pick<HostDnsStatus, 'networkChange' | 'followedChange' | 'savedAt' | 'startCopy'> | null, more: readonly (NetworkChangeView | null | undefined)[], fromStart: boolean, time: (ms: number) => string): string {
   const followed = followedCopy([status?.networkChange, status?.followedChange, ...more], status?.savedAt);
   return restoreLabel(followed, fromStart && !!status?.startCopy, status?.startCopy?.savedAt ?? null, time);
-}
-
-/**
- * Status's sentence while drift lasts after a follow with the file from before Start kept: which
- * file each restore puts back, with its command (CLI) or control (window), the restore named as the
- * banner's button (restoreLabel, walk 9 L1), e.g. "\"Restore the saved file from 12:05:00 UTC\" (`sudo k2s-dns stop
- * --on-drift restore`) puts that file back, not the file from before Start (12:00:00 UTC); `sudo
- * k2s-dns stop --on-drift restore --restore start` puts that one back over their file."
- */
-export function restoreChoiceWords(followed: NetworkChangeView, startSavedAt: string, time: (ms: number) => string, frontEnd: FrontEnd): string {
-  const at = (iso: string) => (Number.isNaN(Date.parse(iso)) ? iso : time(Date.parse(iso)));
-  const saved = `the saved file written by ${writerName(followed)} at ${at(writtenAt(followed))}`;
-  const start = `the file from before Start (${at(startSavedAt)})`;
-  return frontEnd === 'gui'
-    ? `With the drift, the banner's restore puts back what "Stop puts back" beside Stop names: ${saved} (the newest, the default) or ${start}.`
-    : `"${restoreLabel(followed, false, null, time)}" (\`${DRIFT_CHOICE.restore.cli}\`) puts that file back, not ${start}; \`${cliCommand('stop --on-drift restore --restore start', true)}\` puts that one back over their file.`;
 }

@@ -198,7 +198,7 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
       const s = await statusWithHealth(healthProbes(deps), 'cli');
       out(asJson ? JSON.stringify(s) : formatStatus(s));
       // Degraded (the health verdict included) is not success: scripts test the exit status.
-      return (await import('./status-exit')).statusExitCode(s);
+      return (await import('../../shared/status-exit')).statusExitCode(s);
     }
     case 'zones': {
       const [{ kubeconfigOrStarted }, { NoKubeconfigError }] = await Promise.all([import('../core/cluster/kubeconfig-default'), import('../core/cluster/errors')]);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyHealth, type HealthReport } from '../../shared/health';
 import type { HostDnsStatus } from '../../shared/types';
-import { STATUS_EXIT, statusExitCode } from './status-exit';
+import { STATUS_EXIT, statusExitCode } from '../../shared/status-exit';
 import { USAGE } from './usage';
 
 const base: HostDnsStatus = {

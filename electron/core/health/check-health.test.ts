@@ -158,4 +158,16 @@ describe('checkHealth with fake probes', () => {
     expect(h).toMatchObject({ outcome: 'k2s-edited', ok: false, answers: ['192.168.1.1'] });
     expect(resolverHop(status({ resolverOwner: 'foreign' }), 'nameserver 10.0.0.2\n').reason).toMatch(/rewritten by another program.*10\.0\.0\.2/);
   });
+  it('resolver hop: an edit is known by status.resolverEdited, not by the words of a note', () => {
+    const text = '# Managed by K2s\nnameserver 127.0.0.1\nnameserver 10.0.0.9\n';
+    const note = '/etc/resolv.conf has the K2s header but other content than K2s wrote.';
+    // The note without the flag: K2s's file as the proxy's listener first names it, not an edit.
+    expect(resolverHop(status({ messages: [note] }), text)).toMatchObject({ outcome: 'k2s', ok: true, reason: null });
+    // The flag without the note: the edit, still through K2s DNS (its first nameserver is a listener).
+    expect(resolverHop(status({ resolverEdited: true }), text)).toMatchObject({
+      outcome: 'k2s-edited',
+      ok: true,
+      reason: "K2s's /etc/resolv.conf was edited by another program, but host apps still ask k2s-dnsproxy: its first nameserver 127.0.0.1 is k2s-dnsproxy's listener",
+    });
+  });
 });

@@ -51,7 +51,9 @@ export function resolverHop(status: HostDnsStatus, text: string | null): HealthH
   // On a systemd-resolved host the K2s-owned file names resolved's stub, which routes the
   // cluster zones to the proxy (shared/resolved-link.ts): that reaches k2s-dnsproxy too.
   const listenerAddrs = [...status.listeners.map((l) => l.address), ...(status.resolvedRoute ? RESOLVED_STUB_ADDRESSES : [])];
-  const edited = status.resolverEdited === true || status.messages.some((m) => m.includes('has the K2s header but other content'));
+  // Status's typed flag (electron/core/lifecycle/status.ts sets it when the bytes are not K2s's),
+  // never its note's words: a reworded note must not change the hop.
+  const edited = status.resolverEdited === true;
   let outcome: HealthHop['outcome'] = status.resolverOwner;
   let reason: string | null = null;
   // K2s's file edited in place whose first nameserver glibc asks is still a listener: host apps

@@ -15,7 +15,7 @@ import { TEST_START_OPTS, trackedHosts } from '../../../e2e/support/test-deps';
 import { statusWithHealth } from '../health/status-with-health';
 import { healthProbes } from '../health/probes';
 import { formatStatus } from '../../cli/print';
-import { statusExitCode } from '../../cli/status-exit';
+import { statusExitCode } from '../../../shared/status-exit';
 
 const newHost = trackedHosts();
 const quiet = () => undefined;

@@ -6,7 +6,7 @@
  * back byte for byte; a plain stop still restores the newest (followed) file.
  */
 import { describe, expect, it } from 'vitest';
-import { chmod, chown, lstat, readFile, rename, writeFile } from 'node:fs/promises';
+import { chmod, chown, lstat, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startDns } from './start';
 import { stopDns, uninstallDns } from './stop';
@@ -118,7 +118,7 @@ describe('a followed file with no header (issue #20)', () => {
     expect(await lstat(join(h.root, 'var/lib/k2s/dns-resolver-state.json')).catch(() => null)).toBeNull();
   });
 
-  it('drift after a follow (walk 7 M2): status names what "Restore my original" puts back (the followed file) and the command that puts back the file from before Start; that command does', async () => {
+  it('drift after a follow (walk 7 M2): status names what the restore choice puts back (the followed file) and the command that puts back the file from before Start, in one note (walk 11 L5); that command does', async () => {
     const h = await started();
     await dhclientWrites(h.root);
     const r = await followNetwork(h.deps);
@@ -127,10 +127,32 @@ describe('a followed file with no header (issue #20)', () => {
     await writeFile(join(h.root, 'etc/resolv.conf'), 'garbage that is no resolver file\n');
     const st = await dnsStatus(h.deps);
     expect(st.resolverOwner).toBe('foreign');
-    // Named as the banner's button names it (walk 9 L1), the saved file said once.
-    expect(st.messages).toContain(`"Restore the saved file from ${hhmmss(at)}" (\`sudo npx k2s-dns stop --on-drift restore\`) puts that file back, not the file from before Start (${hhmmss(h.startedAt)}); \`sudo npx k2s-dns stop --on-drift restore --restore start\` puts that one back over their file.`);
-    expect((await dnsStatus(h.deps, 'gui')).messages).toContain(`With the drift, the banner's restore puts back what "Stop puts back" beside Stop names: the saved file written by another program (the file does not say which) at ${hhmmss(at)} (the newest, the default) or the file from before Start (${hhmmss(h.startedAt)}).`);
-    expect(await stopDns(h.deps, { onDrift: 'restore', restore: 'start' }, quiet)).toMatchObject({ ok: true });
+    // Named as the banner's button names it (walk 9 L1), the file from before Start said once.
+    expect(st.messages.filter((m) => m.includes('from before Start'))).toEqual([
+      `The file from before Start (${hhmmss(h.startedAt)}) is kept; \`sudo npx k2s-dns stop --restore start\` puts it back over their file, while "Restore the saved file from ${hhmmss(at)}" (\`sudo npx k2s-dns stop --on-drift restore\`) puts back the saved file written by another program (the file does not say which) at ${hhmmss(at)}.`,
+    ]);
+    expect((await dnsStatus(h.deps, 'gui')).messages.filter((m) => m.includes('from before Start'))).toEqual([
+      `The file from before Start (${hhmmss(h.startedAt)}) is kept; choosing "the file from before Start" in "Stop puts back" beside Stop puts it back, with Stop or the drift banner's restore, instead of the saved file written by another program (the file does not say which) at ${hhmmss(at)} (the default).`,
+    ]);
+    // The printed command, as printed.
+    expect(await stopDns(h.deps, { restore: 'start' }, quiet)).toMatchObject({ ok: true });
+    expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe(ORIGINAL);
+  });
+
+  it('deleted after a follow (walk 11 M2): the one note names no file of theirs, and says what a plain stop puts back; --restore start puts back the file from before Start', async () => {
+    const h = await started();
+    await dhclientWrites(h.root);
+    const r = await followNetwork(h.deps);
+    expect(r).toMatchObject({ kind: 'followed' });
+    const at = (r as { change: { at: string } }).change.at;
+    await rm(join(h.root, 'etc/resolv.conf'));
+    const st = await dnsStatus(h.deps);
+    expect(st).toMatchObject({ resolverOwner: 'foreign', driftGone: 'deleted' });
+    expect(st.messages.filter((m) => m.includes('from before Start'))).toEqual([
+      `The file from before Start (${hhmmss(h.startedAt)}) is kept; \`sudo npx k2s-dns stop --restore start\` puts it back, while a plain \`sudo npx k2s-dns stop\` puts back the saved file written by another program (the file does not say which) at ${hhmmss(at)}.`,
+    ]);
+    expect(st.messages.join('\n')).not.toContain('their file');
+    expect(await stopDns(h.deps, { restore: 'start' }, quiet)).toMatchObject({ ok: true });
     expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe(ORIGINAL);
   });
 
@@ -138,7 +160,12 @@ describe('a followed file with no header (issue #20)', () => {
     const h = await started();
     await dhclientWrites(h.root);
     expect(await followNetwork(h.deps)).toMatchObject({ kind: 'followed' });
-    expect((await dnsStatus(h.deps)).messages.join('\n')).not.toContain('"Restore my original"');
+    expect((await dnsStatus(h.deps)).messages.filter((m) => m.includes('from before Start'))).toEqual([
+      `The file from before Start (${hhmmss(h.startedAt)}) is kept; \`sudo npx k2s-dns stop --restore start\` puts it back.`,
+    ]);
+    expect((await dnsStatus(h.deps, 'gui')).messages.filter((m) => m.includes('from before Start'))).toEqual([
+      `The file from before Start (${hhmmss(h.startedAt)}) is kept; choosing "the file from before Start" in "Stop puts back" beside Stop puts it back.`,
+    ]);
   });
 
   it('plain stop keeps its default: the newest followed file, byte for byte; the start copy goes with the state', async () => {

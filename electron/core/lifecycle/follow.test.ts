@@ -6,6 +6,8 @@ import { startDns } from './start';
 import { stopDns } from './stop';
 import { fileWriteHow, followNetwork } from './follow';
 import { dnsStatus } from './status';
+import { driftRestoreLabel } from '../../../shared/saved-copy';
+import { localTimes, timeText } from '../../../shared/clock';
 import { watchNetwork } from './follow-watch';
 import { trackedHosts, TEST_START_OPTS } from '../../../e2e/support/test-deps';
 import { CAPTURE_FAILED_FILE, CAPTURE_READY_FILE } from '../capture/capture-args';
@@ -133,7 +135,7 @@ describe('following the network on a temp root', () => {
     expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe(NM);
   });
 
-  it('a refused change after a follow, then Restore my original: stop names the followed file it puts back, never "back as it was"', async () => {
+  it('a refused change after a follow, then the restore choice: stop names the followed file it puts back and the choice as the banner names it, never "back as it was"', async () => {
     const h = await host('nameserver 192.0.2.53\nsearch corp.example\n');
     expect(await startDns(h.deps, TEST_START_OPTS, quiet)).toMatchObject({ ok: true });
     await networkWrites(h.root, 'etc/resolv.conf', NM);
@@ -144,9 +146,15 @@ describe('following the network on a temp root', () => {
     const { chmod } = await import('node:fs/promises');
     await chmod(join(h.root, 'etc/resolv.conf'), 0o666);
     expect(await followNetwork(h.deps)).toMatchObject({ kind: 'drift' });
+    // The label the banner and status's health line give that choice (walk 11 L6: stop called it "Restore my original").
+    const label = driftRestoreLabel(await dnsStatus(h.deps), [], false, timeText);
+    const utc = new Date(followedAt).toISOString().slice(11, 19);
+    expect(label).toBe(`Restore the saved file from ${timeText(Date.parse(followedAt))}`);
     const stop = await stopDns(h.deps, { onDrift: 'restore' }, quiet);
     expect(stop).toMatchObject({ ok: true });
-    expect(stop.message).toContain(`Someone else had changed /etc/resolv.conf; restored the file NetworkManager wrote at ${new Date(followedAt).toISOString().slice(11, 19)} UTC (followed while K2s DNS ran) anyway, byte for byte (Restore my original).`);
+    expect(stop.message).toContain(`Someone else had changed /etc/resolv.conf; restored the file NetworkManager wrote at ${utc} UTC (followed while K2s DNS ran) anyway, byte for byte (Restore the saved file from ${utc} UTC).`);
+    // As the front ends print it (local times): the banner's own label.
+    expect(localTimes(stop.message)).toContain(`anyway, byte for byte (${label}).`);
     expect(stop.message).not.toContain('back as it was');
     expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe(NM);
   });

@@ -28,7 +28,7 @@ import { driftRestoreLabel } from '../../../shared/saved-copy';
 import { timeText } from '../../../shared/clock';
 import { readDoctorContext } from '../doctor/context';
 import { checkHealthPath } from '../doctor/health';
-import { statusExitCode } from '../../cli/status-exit';
+import { statusExitCode } from '../../../shared/status-exit';
 import { topologyFromHealth } from '../../../renderer/src/lib/topology';
 
 const host = trackedHosts();

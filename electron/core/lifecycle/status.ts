@@ -19,7 +19,7 @@ import { readWatchdogState, recordedProxyPid, watchdogAlive } from '../host/supe
 import { MAX_RESTARTS } from '../host/supervisor-script';
 import { resolvedRouteFinding } from '../doctor/resolved-route';
 import { readStartCopy } from '../host/start-copy';
-import { followedCopy, restoreChoiceWords, restoreLabel, savedCopyWords, savedOriginalWords, startCopyWords } from '../../../shared/saved-copy';
+import { followedCopy, restoreLabel, savedCopyWords, savedOriginalWords, startCopyWords } from '../../../shared/saved-copy';
 
 /**
  * How the last run ended while systemd's next attempt already starts: systemd has reset
@@ -197,10 +197,10 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
   }
   const savedOriginal = state ? savedOriginalWords(state.savedAt, state.writtenBy, followed, utc) : null;
   const startCopy = followed ? await readStartCopy(deps.fs).catch(() => null) : null;
-  if (startCopy) messages.push(startCopyWords(startCopy.savedAt, utc, say({ gui: 'choosing "the file from before Start" beside Stop', cli: `\`${cliCommand('stop --restore start', true)}\`` })));
-  // With drift, "Restore my original" (--on-drift restore) puts back the saved copy, which a follow
-  // made the followed file, not the file from before Start (walk 7 M2): said with the command for each.
-  if (startCopy && followed && owner === 'foreign') messages.push(restoreChoiceWords(followed, startCopy.savedAt, utc, frontEnd));
+  // With drift, the restore choice (--on-drift restore) puts back the saved copy, which a follow made
+  // the followed file, not the file from before Start (walk 7 M2): one note says both (walk 11 L5),
+  // over their file only when there is one (deleted: walk 11 M2).
+  if (startCopy && followed) messages.push(startCopyWords(startCopy.savedAt, followed, owner !== 'foreign' ? null : driftGone ? 'gone' : 'theirs', utc, frontEnd));
   // A saved original a user could write (shared/writable-resolver.ts): stop puts it back so. Said
   // while it is saved, not only in the start's RESOLV_CONF_WRITABLE warning (sixth walk M3).
   const savedOwner = state ? await resolverFileOwner(deps.fs, state.resolvConf) : null;

@@ -12,7 +12,7 @@ import { stopDns } from './stop';
 import { TEST_START_OPTS, trackedHosts } from '../../../e2e/support/test-deps';
 import { statusWithHealth } from '../health/status-with-health';
 import { healthProbes } from '../health/probes';
-import { statusExitCode } from '../../cli/status-exit';
+import { statusExitCode } from '../../../shared/status-exit';
 import type { LifecycleDeps } from './deps';
 
 const newHost = trackedHosts();

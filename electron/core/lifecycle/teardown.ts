@@ -1,4 +1,4 @@
-import { followedCopy, savedCopyWords } from '../../../shared/saved-copy';
+import { driftRestoreLabel, followedCopy, savedCopyWords } from '../../../shared/saved-copy';
 import type { LifecycleDeps } from './deps';
 import type { StopOptions } from './options';
 import type { Operation } from '../../../shared/lifecycle-events';
@@ -247,8 +247,10 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
         // After a follow the saved copy is the network's newest file K2s adopted (follow.ts), not
         // the one from before start: say which file it is, never "back as it was".
         const followed = followedWords(state);
+        // The choice named as the banner's button and status's health line name it (walk 11 L6:
+        // "Restore the saved file from 02:23:15" before, "Restore my original" after).
         message = drifted
-          ? `Someone else had changed /etc/resolv.conf; restored ${followed ?? `the original saved at ${state.savedAt}`} anyway, byte for byte (Restore my original).`
+          ? `Someone else had changed /etc/resolv.conf; restored ${followed ?? `the original saved at ${state.savedAt}`} anyway, byte for byte (${restoreChoiceLabel(state)}).`
           : followed
             ? `Restored ${followed}, byte for byte.`
             : putBack.kind === 'absent'
@@ -433,6 +435,16 @@ function followedWords(state: ResolverStateFile): string | null {
   // lastNetworkChange may be a later drift; followedChange is the follow that made the copy.
   const c = followedCopy([state.lastNetworkChange, state.followedChange], state.savedAt);
   return c ? savedCopyWords(c, (ms) => `${new Date(ms).toISOString().slice(11, 19)} UTC`) : null;
+}
+
+/**
+ * The drift restore's name (shared/saved-copy.ts driftRestoreLabel, over the state's changes):
+ * "Restore the saved file from 12:05:00 UTC" after a follow, else "Restore my original". UTC
+ * clock, as every backend message; the front ends show it local (shared/clock.ts localTimes).
+ */
+function restoreChoiceLabel(state: ResolverStateFile): string {
+  const view = { networkChange: state.lastNetworkChange ?? null, followedChange: state.followedChange ?? null, savedAt: state.savedAt, startCopy: null };
+  return driftRestoreLabel(view, [], false, (ms) => `${new Date(ms).toISOString().slice(11, 19)} UTC`);
 }
 
 /**
