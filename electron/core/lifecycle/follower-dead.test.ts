@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { startDns } from './start';
 import { dnsStatus } from './status';
+import { stopDns } from './stop';
 import { TEST_START_OPTS, trackedHosts } from '../../../e2e/support/test-deps';
 
 const newHost = trackedHosts();
@@ -53,5 +54,30 @@ describe('status and start: a dead network follower', () => {
     expect(down.follower).toEqual({ running: false, pid: null });
     expect(down.messages.filter((m) => m.startsWith('The network follower'))).toEqual(['The network follower is not running (onNetworkChange follow): a new resolver file from the network is not followed and shows as drift; press Start to restart it.']);
   });
-});
 
+  it('while a stop or start runs, a follower it ended or has not started yet is no fault: not said (walk 11 L7)', async () => {
+    const h = await newHost('nameserver 192.0.2.53\n');
+    let alive = false;
+    const seen: { during: string; follower: unknown; notes: string[] }[] = [];
+    const look = async (during: string) => {
+      const s = await dnsStatus(h.deps, 'gui');
+      seen.push({ during, follower: s.follower ?? null, notes: s.messages.filter((m) => m.startsWith('The network follower')) });
+    };
+    h.deps.follower = {
+      argv: FOLLOWER_ARGV,
+      manager: {
+        // start: the state is written and the proxy runs, the follower not yet (its journal is live).
+        start: async () => void (await look('start'), (alive = true)),
+        // stop: the lock is held, the follower just ended, no journal written yet.
+        stop: async () => void ((alive = false), await look('stop')),
+        running: async () => alive,
+      },
+    };
+    expect((await startDns(h.deps, TEST_START_OPTS, () => undefined)).ok).toBe(true);
+    expect((await stopDns(h.deps, {}, () => undefined)).ok).toBe(true);
+    expect(seen).toEqual([
+      { during: 'start', follower: null, notes: [] },
+      { during: 'stop', follower: null, notes: [] },
+    ]);
+  });
+});
