@@ -94,6 +94,13 @@ test('Start runs the timeline to Ready', async () => {
   await expect(panel.getByTestId('dns-skipped')).toContainText('KubeSwitch address 172.19.1.1 is not assigned on this host');
   await expect(panel.getByTestId('dns-upstreams')).toHaveText('192.168.178.1');
   await expect(panel.getByTestId('btn-start')).toHaveAttribute('title', 'Already running: stop first to start again.');
+  // Disabled looks disabled: grey (--neutral-bg), not the accent blue (walk 11 L11); its reason is
+  // the line under the buttons, named by aria-describedby (a disabled button takes no focus).
+  await expect(panel.getByTestId('btn-start')).toBeDisabled();
+  await expect(panel.getByTestId('btn-start')).toHaveCSS('background-color', 'rgb(238, 240, 243)');
+  await expect(panel.getByTestId('btn-stop')).toHaveCSS('background-color', 'rgb(37, 99, 235)');
+  const why = await panel.getByTestId('btn-start').getAttribute('aria-describedby');
+  await expect(page.locator(`[id="${why}"]`)).toHaveText('Already running: stop first to start again.');
   await panel.screenshot({ path: `${SHOTS}/host-dns.png` });
   await page.screenshot({ path: `${SHOTS}/overview.png`, fullPage: true });
 });

@@ -8,7 +8,7 @@ import { startInputOf } from '../lib/start-input';
 import { effectiveEngine, engineGates, freshFindings, startBlock } from '../lib/start-gates';
 import { followEngineChoice } from '../lib/engine-preference';
 import { useUi } from '../lib/ui-state';
-import { disabledReasons } from '../lib/disabled-reasons';
+import { disabledReasons, reasonLineIndex } from '../lib/disabled-reasons';
 import { stores, useCluster, useDiagnostics, useDns, useZones } from '../stores';
 import { focusDriftBanner } from './DriftBanner';
 import { useLifecycleButtons } from './use-lifecycle-buttons';
@@ -155,6 +155,11 @@ export function LifecycleControls() {
   const blocked = status && status.state !== 'running' ? startBlock(freshFindings(findings, forResolver, status.resolverStamp)) : null;
   const drifted = status?.resolverOwner === 'foreign';
   const reasons = disabledReasons(b);
+  // A disabled button names its line under the buttons (aria-describedby): its reason stays reachable.
+  const describedBy = (reason: string | null): string | undefined => {
+    const i = reasonLineIndex(reason, reasons);
+    return i >= 0 ? `lifecycle-reason-${i}` : undefined;
+  };
 
   return (
     <div className="controls" data-testid="lifecycle-controls">
@@ -174,7 +179,7 @@ export function LifecycleControls() {
         </label>
       </div>
       <div className="row lifecycle-buttons" data-testid="lifecycle-buttons">
-        <button type="button" ref={startBtn} disabled={!b.start.enabled} title={b.start.reason ? plainText(b.start.reason) : restartFollower ? FOLLOWER_START.title : 'Save the resolver, start the proxy, activate'} onClick={() => {
+        <button type="button" ref={startBtn} disabled={!b.start.enabled} aria-describedby={describedBy(b.start.reason)} title={b.start.reason ? plainText(b.start.reason) : restartFollower ? FOLLOWER_START.title : 'Save the resolver, start the proxy, activate'} onClick={() => {
             // Start runs its own preflight; the findings are checked again with it, so a refusal
             // and Diagnostics say the same about the host as it is now.
             void start(startInput).then(() => stores.diagnostics.getState().run());
@@ -182,7 +187,7 @@ export function LifecycleControls() {
           {busy === 'start' ? 'Starting…' : restartFollower ? FOLLOWER_START.label : 'Start'}
         </button>
         {!drifted && (
-          <button type="button" ref={stopBtn} disabled={!b.stop.enabled} title={b.stop.reason ? plainText(b.stop.reason) : 'Restore the saved resolver, then stop the proxy'} onClick={() => void stop(restoreChoice === 'start' && status?.startCopy ? { restore: 'start' } : {})} data-testid="btn-stop">
+          <button type="button" ref={stopBtn} disabled={!b.stop.enabled} aria-describedby={describedBy(b.stop.reason)} title={b.stop.reason ? plainText(b.stop.reason) : 'Restore the saved resolver, then stop the proxy'} onClick={() => void stop(restoreChoice === 'start' && status?.startCopy ? { restore: 'start' } : {})} data-testid="btn-stop">
             {busy === 'stop' ? 'Stopping…' : 'Stop'}
           </button>
         )}
@@ -204,7 +209,7 @@ export function LifecycleControls() {
             Stop… (choose at the top)
           </button>
         )}
-        <button type="button" className="danger" disabled={!b.uninstall.enabled || confirming} title={b.uninstall.reason ? plainText(b.uninstall.reason) : 'Restore, then remove K2s DNS files'} onClick={() => setConfirming(true)} data-testid="btn-uninstall">
+        <button type="button" className="danger" disabled={!b.uninstall.enabled || confirming} aria-describedby={describedBy(b.uninstall.reason)} title={b.uninstall.reason ? plainText(b.uninstall.reason) : 'Restore, then remove K2s DNS files'} onClick={() => setConfirming(true)} data-testid="btn-uninstall">
           {busy === 'uninstall' ? 'Uninstalling…' : 'Uninstall'}
         </button>
       </div>
@@ -249,8 +254,8 @@ export function LifecycleControls() {
       </details>
       {reasons.length > 0 && (
         <ul className="reasons" data-testid="disabled-reasons">
-          {reasons.map((r) => (
-            <li key={r}><RichText text={r} /></li>
+          {reasons.map((r, i) => (
+            <li key={r} id={`lifecycle-reason-${i}`}><RichText text={r} /></li>
           ))}
         </ul>
       )}

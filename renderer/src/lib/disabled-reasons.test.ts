@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { HostDnsStatus } from '../../../shared/types';
 import { buttonStates } from './button-states';
-import { DRIFT_BOTH_REASON, disabledReasons } from './disabled-reasons';
+import { DRIFT_BOTH_REASON, disabledReasons, reasonLineIndex } from './disabled-reasons';
 
 const base = {
   state: 'degraded',
@@ -25,5 +25,17 @@ describe('disabledReasons', () => {
     expect(busy).toEqual(['Wait: start is still running (one operation at a time).']);
     const running = disabledReasons(buttonStates({ ...base, state: 'running', resolverOwner: 'k2s' }, null, null));
     expect(running).toEqual(['Already running: stop first to start again.']);
+  });
+});
+
+describe('reasonLineIndex: the line a disabled button names (aria-describedby, walk 11 L11)', () => {
+  it('Start while running names its own line; drift Start and Uninstall both name the one drift line; an enabled button none', () => {
+    const running = buttonStates({ ...base, state: 'running', resolverOwner: 'k2s' }, null, null);
+    const lines = disabledReasons(running);
+    expect(reasonLineIndex(running.start.reason, lines)).toBe(0);
+    expect(reasonLineIndex(running.stop.reason, lines)).toBe(-1);
+    const drift = buttonStates(base, null, null);
+    const driftLines = disabledReasons(drift);
+    expect([reasonLineIndex(drift.start.reason, driftLines), reasonLineIndex(drift.uninstall.reason, driftLines)]).toEqual([0, 0]);
   });
 });

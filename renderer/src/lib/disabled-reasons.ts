@@ -16,3 +16,15 @@ export function disabledReasons(b: Record<Operation, ButtonState>): string[] {
   const lines = both ? reasons.filter((r) => r !== DRIFT_UNINSTALL_REASON).map((r) => (r === DRIFT_START_REASON ? DRIFT_BOTH_REASON : r)) : reasons;
   return [...new Set(lines)];
 }
+
+/**
+ * Which of `lines` (disabledReasons) says `reason`, a button's own: its index, the drift line
+ * for either drift reason, or -1 when none does. The button's aria-describedby names that line,
+ * since a disabled button takes no focus and its title is read by no keyboard user (walk 11 L11).
+ */
+export function reasonLineIndex(reason: string | null, lines: string[]): number {
+  if (reason === null) return -1;
+  const exact = lines.indexOf(reason);
+  if (exact >= 0) return exact;
+  return reason === DRIFT_START_REASON || reason === DRIFT_UNINSTALL_REASON ? lines.indexOf(DRIFT_BOTH_REASON) : -1;
+}
