@@ -11,7 +11,7 @@ import { ENGINES } from '../../../shared/engines/table';
 import { filterQueries, type QueryRoute, type QueryRow } from '../../../shared/query-log';
 import { CATEGORIES, formatLogTime, lineCategory as lineCategoryOf, lineMatches } from '../lib/log-filter';
 import { plural, queriesInLines, queryCountText, rawCountText } from '../lib/log-counts';
-import { rawRows, rowLines, type RawRow } from '../lib/log-rows';
+import { logFileWords, rawRows, rowLines, type RawRow } from '../lib/log-rows';
 import { ROUTE_LABEL, routeOptions } from '../lib/route-options';
 import { EMPTY_VIEW } from '../lib/query-buffer';
 import { searchExpansions, type SearchExpansion } from '../lib/search-expansion';
@@ -489,8 +489,9 @@ export function LogsPanel() {
   // The box's number names what it counts in the open view: the Raw view's probe lines of the
   // proxy's log, or the Queries view's probe queries (of the exact query log when it is in use).
   // dnsmasq writes the same file as AdGuard dnsproxy (shared/dnsmasq-config.ts log-facility,
-  // K2S_PATHS.log): named with the engine that writes it, so it never reads as AdGuard's only (walk 10 L9).
-  const logName = engine ? `${ENGINES[engine].label}'s log file dnsproxy.log` : 'dnsproxy.log';
+  // K2S_PATHS.log): named with the engines of the runs shown, never as one engine's only
+  // (walk 10 L9, walk 11 L13).
+  const logName = logFileWords(raw.rows, engine);
   const probesCount = view === 'raw' ? `${plural(raw.probeLines, 'line', 'lines')} of ${logName}` : `${plural(probes, 'query', 'queries')}${(exactFound ?? exactRows) !== null && allQueries === (exactFound ?? exactRows) ? ' of the exact query log' : ''}`;
 
   return (

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { fixtureLines } from '../../../e2e/support/log-fixtures';
 import { formatFields, formatLogTime } from './log-filter';
-import { rawRows } from './log-rows';
+import { logFileWords, rawRows } from './log-rows';
 
 const ALL = () => true;
 
@@ -72,5 +72,32 @@ describe('rawRows: every dnsproxy continuation record folds into its message', (
     // id); what is certain: two rows, each a whole 10-line message with one question.
     expect(rows.map((r) => r.kind === 'line' && r.lines)).toEqual([10, 10]);
     expect(rows.map((r) => (r.kind === 'line' ? r.text : '')).sort()).toEqual(['request (in): kube-dns.kube-system.svc.cluster.local. IN A', 'request (in): web.demo.svc.cluster.local. IN A']);
+  });
+});
+
+describe('rawRows: every engine run in dnsproxy.log has its header (walk 11 L13)', () => {
+  const dnsmasq = fixtureLines('dnsmasq-verbose');
+  const adguard = fixtureLines('dnsproxy-quiet');
+  const titles = (rows: ReturnType<typeof rawRows>) => rows.flatMap((r) => (r.kind === 'run' ? [r.title] : []));
+
+  it('a tail that begins after dnsmasq\'s "started" line: its lines get a dnsmasq header before the AdGuard run\'s', () => {
+    const rows = rawRows([...dnsmasq.slice(1), ...adguard], ALL);
+    expect(titles(rows)).toEqual(['dnsmasq run (its start line is not shown)', 'AdGuard dnsproxy run (v0.83.1)']);
+    expect(rows[0]).toMatchObject({ kind: 'run', engine: 'dnsmasq', time: dnsmasq[1]!.time });
+    expect(rows[1]).toMatchObject({ kind: 'line', text: dnsmasq[1]!.message });
+    expect(logFileWords(rows, 'adguard')).toBe('dnsproxy.log, written by dnsmasq and AdGuard dnsproxy');
+  });
+
+  it('dnsmasq lines right after an AdGuard run, without their start line, begin a dnsmasq run; a blank or unparsed line none', () => {
+    const rows = rawRows([...adguard, ...dnsmasq.slice(2)], ALL);
+    expect(titles(rows)).toEqual(['AdGuard dnsproxy run (v0.83.1)', 'dnsmasq run (its start line is not shown)']);
+    const failed = rawRows(fixtureLines('dnsmasq-bind-failure'), ALL);
+    expect(titles(failed)).toEqual(['dnsmasq run (its start line is not shown)']);
+  });
+
+  it('one engine\'s runs name that engine; no run shown names the engine writing now, if any', () => {
+    expect(logFileWords(rawRows(dnsmasq, ALL), 'adguard')).toBe('dnsproxy.log, written by dnsmasq');
+    expect(logFileWords([], 'dnsmasq')).toBe('dnsproxy.log, written by dnsmasq now');
+    expect(logFileWords([], null)).toBe('dnsproxy.log');
   });
 });

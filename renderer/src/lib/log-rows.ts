@@ -1,16 +1,18 @@
 /**
  * Rows of the raw log view: one row per line, except dnsproxy's multi-record `in`/`out` message
  * dumps (one record per dig-style text line, `line_num=1..N`), which become one row with the
- * whole message; and a separator row before each proxy run (isRunStart).
+ * whole message; and a separator row before each proxy run (isRunStart), and before lines of a
+ * run whose start line is not among them (the first lines of a tail, or another engine's lines
+ * next: both engines write the same file, walk 11 L13).
  */
-import { ENGINES } from '../../../shared/engines/table';
+import { ENGINES, type EngineName } from '../../../shared/engines/table';
 import { isRunStart, lineEngine } from '../../../shared/log-line';
 import type { LogLine } from '../../../shared/types';
 import { formatFields, lineCategory, type LogCategory } from './log-filter';
 
 /** A row of the raw view. */
 export type RawRow =
-  | { kind: 'run'; key: string; run: number; time: string | null; title: string }
+  | { kind: 'run'; key: string; run: number; time: string | null; title: string; /** The engine of the run. */ engine: EngineName }
   | { kind: 'line'; key: string; line: LogLine; category: LogCategory; text: string; detail: string | null; /** Log lines this row stands for (a grouped dnsproxy message: its records). */ lines: number };
 
 /** Separator title: the engine and what its first line says. */
@@ -20,6 +22,22 @@ function runTitle(line: LogLine, next: LogLine | undefined): string {
   if (logProcess !== null) return `${label} run (${line.message.split(' cachesize')[0]})`;
   const version = (line.message === 'dnsproxy starting' ? line : next)?.fields.version;
   return `${label} run${version ? ` (${version})` : ''}`;
+}
+
+/** Title of a run whose start line is not among the lines given (a tail that begins mid-run). */
+function unstartedRunTitle(engine: EngineName): string {
+  return `${ENGINES[engine].label} run (its start line is not shown)`;
+}
+
+/**
+ * The engine that surely wrote `line`, or null when the line does not say: a syslog engine's by
+ * its process field (dnsmasq's `dnsmasq[812]:` and its stderr `dnsmasq:`), dnsproxy's by its own
+ * timestamped formats; the watchdog's lines and untimed text (a panic, a blank) name none.
+ */
+export function lineRunEngine(line: LogLine): EngineName | null {
+  if (line.fields.process !== undefined) return ENGINES[lineEngine(line)].logProcess !== null ? lineEngine(line) : null;
+  if (line.time === null || line.message.startsWith('k2s-dns watchdog:')) return null;
+  return lineEngine(line);
 }
 
 /** A dnsproxy `in`/`out` message being folded: its row's place, its records' text lines. */
@@ -64,13 +82,23 @@ export function rawRows(lines: readonly LogLine[], keep: (line: LogLine, text: s
   const rows: (RawRow | Fold)[] = [];
   const open: Record<'in' | 'out', Fold[]> = { in: [], out: [] };
   let run = -1;
+  // The engine of the run the lines are in now; null before the first.
+  let current: EngineName | null = null;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
+    const engine = lineRunEngine(line);
     if (isRunStart(line, lines[i - 1] ?? null)) {
       run++;
       open.in = [];
       open.out = [];
-      rows.push({ kind: 'run', key: `run-${i}`, run, time: line.time ?? lines[i + 1]?.time ?? null, title: runTitle(line, lines[i + 1]) });
+      current = lineEngine(line);
+      rows.push({ kind: 'run', key: `run-${i}`, run, time: line.time ?? lines[i + 1]?.time ?? null, title: runTitle(line, lines[i + 1]), engine: current });
+    } else if (engine !== null && engine !== current) {
+      run++;
+      open.in = [];
+      open.out = [];
+      current = engine;
+      rows.push({ kind: 'run', key: `run-${i}`, run, time: line.time, title: unstartedRunTitle(engine), engine });
     }
     const num = Number(line.fields.line_num);
     if ((line.message === 'in' || line.message === 'out') && Number.isInteger(num) && num >= 1) {
@@ -108,4 +136,15 @@ export function rawRows(lines: readonly LogLine[], keep: (line: LogLine, text: s
 /** The log lines `rows` stand for: a grouped dnsproxy message is one row for its N records; a run header is none. */
 export function rowLines(rows: readonly RawRow[]): number {
   return rows.reduce((n, r) => n + (r.kind === 'line' ? r.lines : 0), 0);
+}
+
+/**
+ * What the raw view's lines are of, for the probes box: dnsproxy.log with the engines of the runs
+ * shown (`rows`' separators), as both engines write that one file; with no run shown, the engine
+ * that writes it now (`now`, from status) if any. Never one engine's name for lines of two.
+ */
+export function logFileWords(rows: readonly RawRow[], now: EngineName | null): string {
+  const engines = [...new Set(rows.flatMap((r) => (r.kind === 'run' ? [r.engine] : [])))];
+  if (engines.length > 0) return `dnsproxy.log, written by ${engines.map((e) => ENGINES[e].label).join(' and ')}`;
+  return now ? `dnsproxy.log, written by ${ENGINES[now].label} now` : 'dnsproxy.log';
 }
