@@ -102,3 +102,25 @@ describe('TimelineView step marks', () => {
     }
   });
 });
+
+describe('TimelineView: a Keep\'s long note once (walk 11 L5)', () => {
+  it('the restore step says its first sentence and points at the result, which keeps the fix; a one-sentence step stays whole', () => {
+    const kept = 'Kept the /etc/resolv.conf someone else wrote while K2s ran (nameserver 192.0.2.53 → 127.0.0.1); the copy saved at start was discarded. The kept file is not text (it holds NUL bytes), so `sudo k2s-dns start` refuses to save it as the original: replace it with a resolver file first (reconnect the network, or write a line such as `nameserver 192.0.2.1` with your router\'s or company DNS\'s IP address in place of 192.0.2.1).';
+    state.status = { ...running, state: 'stopped', pid: null, proxyExit: null, resolverOwner: 'original' };
+    state.events = [
+      { type: 'step', op: 'stop', step: 'restore', status: 'done', message: kept, at },
+      { type: 'step', op: 'stop', step: 'stop-service', status: 'done', message: 'Stopped k2s-dnsproxy (PID 415).', at: at + 1 },
+      { type: 'result', op: 'stop', ok: true, exitCode: 0, message: `K2s DNS is stopped. ${kept} Stopped k2s-dnsproxy (PID 415).`, at: at + 2 },
+    ];
+    try {
+      const html = renderToStaticMarkup(<TimelineView />).replace(/<!-- -->/g, '');
+      expect(html.split('replace it with a resolver file first').length - 1).toBe(1);
+      const step = /data-testid="step-restore".*?<span class="step-msg">(.*?)<\/span><\/li>/.exec(html)?.[1];
+      expect(step).toBe('Kept the /etc/resolv.conf someone else wrote while K2s ran (nameserver 192.0.2.53 → 127.0.0.1); the copy saved at start was discarded. The result below says the rest.');
+      expect(html).toContain('Stopped k2s-dnsproxy (PID 415).</span></li>');
+      expect(/data-testid="timeline-result"[^>]*>(.*?)<\/p>/.exec(html)?.[1]).toContain('replace it with a resolver file first');
+    } finally {
+      state.events = [];
+    }
+  });
+});

@@ -1,5 +1,5 @@
 /** Live step timeline of the latest lifecycle operation: refused, rolled back (and why) or done. */
-import { buildTimeline, staleResultSuffix, timelineRows } from '../lib/timeline';
+import { buildTimeline, staleResultSuffix, stepText, timelineRows } from '../lib/timeline';
 import { clockTime, timeText, windowTimes } from '../lib/last-known';
 import { useDns, useHealth } from '../stores';
 import { RichText } from './RichText';
@@ -66,7 +66,7 @@ export function TimelineView() {
             <li key={s.step} className={`step ${s.status}${warn ? ' warn' : ''}`} data-testid={`step-${s.step}`} data-status={s.status} data-warn={String(warn)}>
               <span className="icon" aria-hidden>{warn ? '!' : ICON[s.status]}</span>
               <span className="step-name">{s.step}</span>
-              <span className="step-msg"><RichText text={windowTimes(s.step === 'service' ? withCurrentPid(s.message, live, changes) : s.message)} /></span>
+              <span className="step-msg"><RichText text={windowTimes(s.step === 'service' ? withCurrentPid(s.message, live, changes) : stepText(s, repeated ? null : t.result))} /></span>
             </li>
           );
         })}

@@ -1,6 +1,6 @@
 /** Counts in words: "1 error", never "1 errors" (new-user pass: the Diagnostics summary badge). */
 import { describe, expect, it } from 'vitest';
-import { announceResult, announceStatus, severityCountText, statusNewsChanged } from './announce';
+import { ANNOUNCE_MAX, announceResult, announceStatus, severityCountText, statusNewsChanged } from './announce';
 import type { HostDnsStatus } from '../../../shared/types';
 import { clockTime } from '../../../shared/clock';
 
@@ -55,5 +55,14 @@ describe('statusNewsChanged: the live region follows the drift\'s file (walk 8 M
     expect(statusNewsChanged(undefined, own)).toBe(true);
     expect(statusNewsChanged(own, { ...own, state: 'stopped' })).toBe(true);
     expect(statusNewsChanged(own, { ...own, resolverOwner: 'foreign' })).toBe(true);
+  });
+});
+
+describe('announceResult: a long result by its first sentence (walk 11 L5)', () => {
+  it('a Keep\'s stop result is announced as "K2s DNS is stopped." with where the rest is; a short one whole', () => {
+    const message = 'K2s DNS is stopped. Kept the /etc/resolv.conf someone else wrote while K2s ran (nameserver 192.0.2.53 → 127.0.0.1); the copy saved at start was discarded. The kept file is not text (it holds NUL bytes), so `sudo k2s-dns start` refuses to save it as the original: replace it with a resolver file first.';
+    expect(message.length).toBeGreaterThan(ANNOUNCE_MAX);
+    expect(announceResult({ type: 'result', op: 'stop', ok: true, exitCode: 0, message, at: 0 })).toBe('Stop done: K2s DNS is stopped. The timeline in Host DNS says more.');
+    expect(announceResult({ type: 'result', op: 'stop', ok: true, exitCode: 0, message: 'K2s DNS is stopped; the host resolver is back as it was.', at: 0 })).toBe('Stop done: K2s DNS is stopped; the host resolver is back as it was.');
   });
 });

@@ -8,6 +8,7 @@ import { countFindings } from '../../../shared/doctor';
 import type { ResultEvent } from '../../../shared/lifecycle-events';
 import type { HostDnsStatus, QueryResult } from '../../../shared/types';
 import { windowTimes } from './last-known';
+import { firstSentence } from './first-sentence';
 
 /**
  * "K2s DNS is running." / "… is stopped." / "… is degraded.", and after drift what happened to
@@ -37,8 +38,16 @@ export function statusNewsChanged(prev: HostDnsStatus | null | undefined, next: 
  * (windowTimes: "saved at 22:22:47", as the timeline says it, not the backend's ISO time).
  */
 export function announceResult(r: ResultEvent): string {
-  return `${r.op.charAt(0).toUpperCase()}${r.op.slice(1)} ${r.ok ? 'done' : 'failed'}: ${windowTimes(r.message.replace(/`/g, ''))}`;
+  const message = r.message.replace(/`/g, '');
+  // A long result is announced by its first sentence: the timeline shows it in full, and the
+  // region's text is in the page too (walk 11 L5: a kept file's fix stood there a third time).
+  const { first, more } = firstSentence(message);
+  const said = more && message.length > ANNOUNCE_MAX ? `${first} The timeline in Host DNS says more.` : message;
+  return `${r.op.charAt(0).toUpperCase()}${r.op.slice(1)} ${r.ok ? 'done' : 'failed'}: ${windowTimes(said)}`;
 }
+
+/** A result message longer than this (characters) is announced by its first sentence. */
+export const ANNOUNCE_MAX = 200;
 
 /** "kubernetes.default.svc.cluster.local A: NOERROR, 1 answer, 3 ms." */
 export function announceQuery(r: QueryResult): string {

@@ -1,5 +1,6 @@
 /** Folds lifecycle events into the step timeline the Host DNS panel draws. */
 import { EXIT, START_STEPS, type LifecycleEvent, type Operation, type ResultEvent, type StepEvent, type StepName } from '../../../shared/lifecycle-events';
+import { firstSentence } from './first-sentence';
 
 /** One row of the timeline; `pending` until its first event arrives. */
 export interface TimelineStep {
@@ -152,4 +153,16 @@ export function staleResultSuffix(t: Pick<Timeline, 'op' | 'steps'>): string | n
   if (t.op !== 'start') return null;
   const alreadyRunning = t.steps.some((s) => s.step === 'save' && s.status === 'skipped');
   return alreadyRunning ? ' — Start found K2s DNS running and changed nothing; what is wrong is in the verdict above.' : ' — no longer so: see the verdict above.';
+}
+
+/**
+ * A step row's text: its message, or only its first sentence when the result repeats the whole
+ * message and it says more than one sentence (stop's restore note is also the result's: a kept
+ * file's fix stood three times in the window, walk 11 L5); the result keeps the full words, the
+ * step says where they are.
+ */
+export function stepText(step: Pick<TimelineStep, 'message'>, result: Pick<ResultEvent, 'message'> | null): string {
+  if (!result || step.message === '' || !result.message.includes(step.message)) return step.message;
+  const { first, more } = firstSentence(step.message);
+  return more ? `${first} The result below says the rest.` : step.message;
 }
