@@ -66,7 +66,7 @@ test('their only nameserver does not answer: the banner warns and Restore my ori
   await expect(banner).toHaveAttribute('data-route', 'bypass');
   const warning = page.getByTestId('drift-keep-warning');
   await expect(warning).toHaveAttribute('data-risk', 'dead', { timeout: 15_000 });
-  await expect(warning).toHaveText('Keeping their file stops K2s DNS and leaves /etc/resolv.conf pointing at 198.51.100.77:53, which does not answer now (getaddrinfo was refused in 3 ms (getaddrinfo EAI_AGAIN)): no name would resolve on this host.');
+  await expect(warning).toHaveText('Keeping their file leaves /etc/resolv.conf pointing at 198.51.100.77:53, which does not answer now (getaddrinfo was refused in 3 ms (getaddrinfo EAI_AGAIN)): no name would resolve on this host.');
   await expect(page.getByTestId('drift-restore')).toHaveText('Restore my original… (default)');
   await expect(page.getByTestId('drift-keep')).toHaveText('Keep their file…');
   // The default comes first in the row.
@@ -116,10 +116,13 @@ test('a NUL-byte file with no nameserver line: banner and Keep dialog both say n
   const theirs = 'this is not\0 a resolver {{{ garbage\n';
   const server = await serveDrift(theirs, { dead: false, ownerRefusal: null, fileRefusal: notResolverFileRefusal(Buffer.from(theirs)) });
   await page.goto(server.url);
-  const words = "K2s DNS did not follow their file because it is not text (it holds NUL bytes); keeping it leaves that file as this host's resolver. Keeping their file stops K2s DNS and leaves /etc/resolv.conf pointing at 127.0.0.1:53, where nothing answers then: no name would resolve on this host.";
+  // The lead says both choices stop K2s DNS; the warning then says only what Keep leaves (walk 11 L5).
+  const words = "K2s DNS did not follow their file because it is not text (it holds NUL bytes); keeping it leaves that file as this host's resolver. Keeping their file leaves /etc/resolv.conf pointing at 127.0.0.1:53, where nothing answers then: no name would resolve on this host.";
   const warning = page.getByTestId('drift-keep-warning');
   await expect(warning).toHaveAttribute('data-risk', 'not-resolver', { timeout: 15_000 });
   await expect(warning).toHaveText(words);
+  await expect(page.getByTestId('drift-lead')).toContainText('Both choices below stop K2s DNS.');
+  expect((await page.getByTestId('drift-lead').innerText()).match(/stops? K2s DNS/g)).toEqual(['stop K2s DNS']);
   await expect(page.getByTestId('drift-restore')).toHaveText('Restore my original… (default)');
   await page.getByTestId('drift-keep').click();
   // The dialog confirms the action: its consequence only, not the follower's reason again (walk 9 M3).

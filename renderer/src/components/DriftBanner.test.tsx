@@ -57,14 +57,16 @@ describe('DriftBanner', () => {
     dns.status = { ...running, driftGone: 'deleted', driftRoute: { nameservers: ['127.0.0.1'], implicit: true, viaK2s: true, keepLeavesNone: true } };
     const html = renderToStaticMarkup(<DriftBanner />);
     expect(html).toContain('<strong>/etc/resolv.conf was deleted while K2s DNS was running.</strong>');
-    expect(html).toContain('data-risk="gone">/etc/resolv.conf was deleted while K2s DNS ran, so there is no file of theirs to keep: stopping K2s DNS puts your saved original back, byte for byte.</strong>');
+    expect(html).toContain('data-risk="gone">There is no file of theirs to keep: stopping K2s DNS puts your saved original back, byte for byte.</strong>');
+    // Said once, in the title (walk 11 L5): not in the body, the button titles or the dialog again.
+    expect(html.split('was deleted').length - 1).toBe(1);
     expect(html).not.toContain('Another program rewrote');
     expect(html).not.toContain('no name would resolve');
     // Nothing of theirs to keep: one button, the restore (walk 11 M2).
     expect(html).toContain('data-testid="drift-restore"');
     expect(html).not.toContain('data-testid="drift-keep"');
     // The confirmation (either choice) says the same: nothing of theirs is kept, the original comes back.
-    expect(html).toContain('/etc/resolv.conf was deleted, so there is no file of theirs to keep or replace: this stops K2s DNS and puts back the original saved when K2s DNS started, byte for byte.');
+    expect(html).toContain('There is no file of theirs to keep or replace: this stops K2s DNS and puts back the original saved when K2s DNS started, byte for byte.');
     expect(html).not.toContain('then discarded');
   });
   it('a refusal no longer true of their file (mode fixed by the printed chmod) is said as past with what is true now, never its fix (walk 9 H1, L6)', () => {
@@ -119,5 +121,13 @@ describe('DriftBanner', () => {
     } finally {
       diffs.diff = null;
     }
+  });
+  it('walk 11 L5: a NUL-byte file the proxy still serves: "stop K2s DNS" is said once in the banner (the lead), the Keep dialog keeps its own', () => {
+    dns.status = { ...running, savedAt: '2026-12-02T01:00:00.000Z', driftFileRefusal: 'the new file is not text (it holds NUL bytes)', driftRoute: { nameservers: ['127.0.0.1'], implicit: true, viaK2s: true, keepLeavesNone: true } };
+    const html = renderToStaticMarkup(<DriftBanner />);
+    const lead = /data-testid="drift-lead">(.*?)<\/p>/s.exec(html)![1]!.replace(/<[^>]*>/g, '');
+    expect(lead).toContain('Both choices below stop K2s DNS.');
+    expect(lead).toContain('Keeping their file leaves /etc/resolv.conf pointing at 127.0.0.1:53, where nothing answers then: no name would resolve on this host.');
+    expect(lead.match(/stops? K2s DNS/g)).toEqual(['stop K2s DNS']);
   });
 });

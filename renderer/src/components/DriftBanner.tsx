@@ -33,6 +33,17 @@ function capitalize(words: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
+/** The body's words for a deleted file (or a dangling link): the title says what happened. */
+export const GONE_WORDS = 'There is no file of theirs to keep: stopping K2s DNS puts your saved original back, byte for byte.';
+
+/**
+ * A Keep warning (shared/drift-default.ts keepRiskWords) without its "stops K2s DNS": the lead
+ * before it says both choices stop K2s DNS (walk 11 L5). The Keep dialog keeps the whole words.
+ */
+export function withoutStopClause(warning: string): string {
+  return warning.replace('Keeping their file stops K2s DNS and leaves ', 'Keeping their file leaves ');
+}
+
 /** The banner's element id: other places move focus here instead of offering the choice themselves. */
 export const DRIFT_BANNER_ID = 'drift-banner';
 
@@ -104,7 +115,10 @@ export function DriftBanner() {
   const shown: DriftChoice = confirming ?? 'restore';
   // The long explanation is said once in the window, here next to the choice; the Keep dialog
   // repeats only what Keep does (keepRiskOutcome), the verdict one clause (walk 9 M3).
-  const warning = risk ? keepRiskWords(risk, route) : null;
+  // Deleted: the title says what happened, so the body says only what follows from it (walk 11
+  // L5: "was deleted while K2s DNS ran" stood in the title, the body and the verdict). Else the
+  // lead already says both choices stop K2s DNS, so the warning says only what Keep leaves.
+  const warning = risk?.kind === 'gone' ? GONE_WORDS : risk ? withoutStopClause(keepRiskWords(risk, route)) : null;
   const keepOutcome = risk ? keepRiskOutcome(risk, route) : null;
   const keepButton = (
     <button type="button" className={keepIsDefault ? undefined : 'secondary danger'} disabled={busy !== null} title={busy ? `Wait: ${busy} is still running.` : warning ?? DRIFT_CHOICE.keep.what} onClick={() => setConfirming('keep')} data-testid="drift-keep">
@@ -126,7 +140,7 @@ export function DriftBanner() {
       <strong>{gone ? `/etc/resolv.conf was ${gone} while K2s DNS was running.` : 'Another program rewrote /etc/resolv.conf while K2s DNS was running.'}</strong>
       {gone ? (
         <p data-testid="drift-lead">
-          {resolves === false ? 'Cluster names do not resolve on this host (see the verdict above). ' : 'Host apps still go through K2s DNS: with no file glibc asks 127.0.0.1:53 (resolv.conf(5)), k2s-dnsproxy\'s listener. Nothing is broken now: you can leave K2s DNS running as it is. '}
+          {resolves === false ? 'Cluster names do not resolve on this host (see the verdict above). ' : resolves === true ? 'Host apps still go through K2s DNS (the verdict above says how). Nothing is broken now: you can leave K2s DNS running as it is. ' : 'Host apps still go through K2s DNS: with no file glibc asks 127.0.0.1:53 (resolv.conf(5)), k2s-dnsproxy\'s listener. Nothing is broken now: you can leave K2s DNS running as it is. '}
           <strong data-testid="drift-keep-warning" data-risk="gone">{warning}</strong>
         </p>
       ) : via && route ? (
@@ -191,7 +205,7 @@ export function DriftBanner() {
         <h3 id="confirm-drift-title">{label(shown)}?</h3>
         {gone ? (
           <p id="confirm-drift-text">
-            /etc/resolv.conf was {gone}, so there is no file of theirs to keep or replace: this stops K2s DNS and puts back {followed || restoreStart ? saved : 'the original saved when K2s DNS started'}, byte for byte.
+            There is no file of theirs to keep or replace: this stops K2s DNS and puts back {followed || restoreStart ? saved : 'the original saved when K2s DNS started'}, byte for byte.
           </p>
         ) : shown === 'restore' ? (
           <p id="confirm-drift-text">
