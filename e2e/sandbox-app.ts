@@ -25,7 +25,7 @@ import { startTcpToUnix, startUnixToTcp } from './bed/port-bridge';
 import { outerPidOf } from './support/outer-pid';
 import { engineSentence, type SandboxEngines } from './sandbox-dnsproxy';
 import { SANDBOX_CONTROLS } from './sandbox-control';
-import { CLI_WRAPPER_ENV, useCliInvocation } from '../electron/core/cli-invocation';
+import { CLI_WRAPPER_ENV, SANDBOX_NAMESERVER_ENV, useCliInvocation } from '../electron/core/cli-invocation';
 import { cliWrapperPath, writeCliWrapper } from './sandbox-cli-wrapper';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
@@ -41,6 +41,8 @@ interface Ready {
   kubeconfig: string;
   /** The engines offered inside (AdGuard when .tools/bin/dnsproxy was built: sandbox-dnsproxy.ts). */
   engines: SandboxEngines;
+  /** The nameserver of the sandbox's network (the test bed's upstream), for $K2S_DNS_SANDBOX_NAMESERVER. */
+  nameserver: string;
 }
 
 /**
@@ -182,7 +184,7 @@ async function outer(port: number): Promise<number> {
       '(the app and its test bed run in a throw-away network + mount namespace; your real /etc/resolv.conf is not touched.\n' +
       ` ${engineSentence(ready.engines)} Ctrl-C stops everything.)\n` +
       '\nThe CLI inside the sandbox (as root, from any shell, the sandbox\'s root shell below too):\n' +
-      `${sandboxCliLines(ready, await writeCliWrapper(dir, hostPid, ready.kubeconfig, [process.execPath, join(REPO, 'bin', 'k2s-dns.mjs')])).join('\n')}\n` +
+      `${sandboxCliLines(ready, await writeCliWrapper(dir, hostPid, ready.kubeconfig, [process.execPath, join(REPO, 'bin', 'k2s-dns.mjs')], ready.nameserver)).join('\n')}\n` +
       '\nA root shell inside the sandbox (its own /etc/resolv.conf, the proxy\'s PID, dig and getent: the window\'s "Copy" commands work here):\n' +
       `  nsenter -t ${hostPid} -n -m -p -- bash\n` +
       '\nFake an outage and undo it (as root, in this checkout, from another shell):\n' +
@@ -197,11 +199,13 @@ async function outer(port: number): Promise<number> {
 
 /** Inner side (inside the sandbox): test bed, real backend, web server, Unix-socket forwarder. */
 async function inner(dir: string, port: number): Promise<number> {
-  // Fix texts the window and the helper print name the sandbox's own k2s-dns (writeCliWrapper).
+  // Fix texts the window and the helper print name the sandbox's own k2s-dns (writeCliWrapper),
+  // and, where a resolver file is asked for, its network's nameserver (SANDBOX_NAMESERVER_ENV).
   const stopped = stopRequested();
+  const { startTestbed, TESTBED_ADDRESSES } = await import('./bed/testbed');
   process.env[CLI_WRAPPER_ENV] = cliWrapperPath(dir);
+  process.env[SANDBOX_NAMESERVER_ENV] = TESTBED_ADDRESSES.upstream;
   useCliInvocation();
-  const { startTestbed } = await import('./bed/testbed');
   const { createNodeDeps } = await import('../electron/core/lifecycle/node-deps');
   const { createRealBackend } = await import('../electron/core/backend-real');
   const { startWebServer } = await import('../electron/web/server');
@@ -218,7 +222,7 @@ async function inner(dir: string, port: number): Promise<number> {
   // `npm run sandbox:ctl -- coredns down` etc. (e2e/sandbox-ctl.ts) reach the test bed here.
   const { startControlServer } = await import('./sandbox-control');
   const control = await startControlServer(tb, join(dir, 'control.sock'));
-  const ready: Ready = { port: serverPort, url: server.url, pid: process.pid, kubeconfig: tb.kubeconfigPath, engines };
+  const ready: Ready = { port: serverPort, url: server.url, pid: process.pid, kubeconfig: tb.kubeconfigPath, engines, nameserver: TESTBED_ADDRESSES.upstream };
   await writeFile(join(dir, 'ready.json'), JSON.stringify(ready), { mode: 0o600 });
   await stopped;
   await control.close();

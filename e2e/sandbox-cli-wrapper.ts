@@ -9,7 +9,7 @@
  */
 import { readlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CLI_WRAPPER_ENV } from '../electron/core/cli-invocation';
+import { CLI_WRAPPER_ENV, SANDBOX_NAMESERVER_ENV } from '../electron/core/cli-invocation';
 
 /** The sandbox's `k2s-dns`: DIR/k2s-dns. */
 export function cliWrapperPath(dir: string): string {
@@ -48,10 +48,12 @@ export const WRAPPER_SHELL_VERB = 'sh';
  * would look for the proxy's PID among this host's processes). With WRAPPER_SHELL_VERB first it
  * runs /bin/sh with the other arguments there instead (`sh -c 'chmod o-w /etc/resolv.conf'`):
  * the form the CLI prints other programs' commands in (shared/fix.ts shellCommand), so a pasted
- * fix changes the sandbox's /etc/resolv.conf, never the host's (sixth walk M2).
+ * fix changes the sandbox's /etc/resolv.conf, never the host's (sixth walk M2). `nameserver`: the
+ * sandbox network's, as $K2S_DNS_SANDBOX_NAMESERVER (a fix asking for a resolver file then names
+ * a command that writes one there: shared/fix.ts resolverFileWays); null: none is set.
  */
-export function cliWrapperText(path: string, target: CliWrapperTarget, kubeconfig: string, command: readonly string[]): string {
-  const env = `env ${CLI_WRAPPER_ENV}=${q(path)} KUBECONFIG=${q(kubeconfig)}`;
+export function cliWrapperText(path: string, target: CliWrapperTarget, kubeconfig: string, command: readonly string[], nameserver: string | null = null): string {
+  const env = `env ${CLI_WRAPPER_ENV}=${q(path)} KUBECONFIG=${q(kubeconfig)}${nameserver ? ` ${SANDBOX_NAMESERVER_ENV}=${q(nameserver)}` : ''}`;
   const inside = NAMESPACES.map((n) => `[ "$(readlink /proc/self/ns/${n})" = ${q(target.ns[n])} ]`).join(' && ');
   return [
     '#!/bin/sh',
@@ -66,8 +68,8 @@ export function cliWrapperText(path: string, target: CliWrapperTarget, kubeconfi
 }
 
 /** Writes cliWrapperText to DIR/k2s-dns (0755; DIR is root's, 0700) and returns its path. */
-export async function writeCliWrapper(dir: string, hostPid: number, kubeconfig: string, command: readonly string[]): Promise<string> {
+export async function writeCliWrapper(dir: string, hostPid: number, kubeconfig: string, command: readonly string[], nameserver: string | null = null): Promise<string> {
   const path = cliWrapperPath(dir);
-  await writeFile(path, cliWrapperText(path, await wrapperTarget(hostPid), kubeconfig, command), { mode: 0o755 });
+  await writeFile(path, cliWrapperText(path, await wrapperTarget(hostPid), kubeconfig, command, nameserver), { mode: 0o755 });
   return path;
 }

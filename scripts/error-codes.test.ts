@@ -20,8 +20,8 @@ const NOT_CODES = new Set([
   'NOERROR', 'NXDOMAIN', 'SERVFAIL', 'REFUSED', 'FORMERR', 'NOTIMP', 'TIMEOUT', 'ERROR', 'MALFORMED_ANSWER',
   // Environment variables pkexec(1) and sudo(8) set; kubelet's systemd drop-in variables.
   'PKEXEC_UID', 'SUDO_UID', 'SUDO_USER', 'KUBELET_KUBEADM_ARGS', 'KUBELET_EXTRA_ARGS', 'KUBELET_CONFIG_ARGS', 'KUBELET_KUBECONFIG_ARGS',
-  // Our own environment variable naming the CLI in fix texts (electron/core/cli-invocation.ts).
-  'K2S_DNS_CLI',
+  // Our own environment variables naming the CLI and the sandbox's nameserver in fix texts (electron/core/cli-invocation.ts).
+  'K2S_DNS_CLI', 'K2S_DNS_SANDBOX_NAMESERVER',
   // Node's extra root certificates, left out of the companions' environment (electron/core/host/child-env.ts).
   'NODE_EXTRA_CA_CERTS',
   // pcap link-layer type names (pcap-linktype(7)) tcpdump takes with -y.

@@ -1,7 +1,7 @@
 /** CLI remedies are lines the user can paste the way the README runs the CLI (`npx k2s-dns …`). */
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cliCommand, DRIFT_CHOICE, setCliKubeconfig, setCliName, setCliRunningStart, setKubectlKubeconfig, shellCommand } from './fix';
+import { cliCommand, clusterRunningHint, DRIFT_CHOICE, resolverFileWays, setCliKubeconfig, setCliName, setCliRunningStart, setKubectlKubeconfig, shellCommand } from './fix';
 import { fixText, healthVerdict, verdictFix, type HealthAction } from './health';
 import type { HealthHop } from './health-report';
 
@@ -158,5 +158,32 @@ describe('a fix\'s command of another program (sixth walk M2)', () => {
     // A wrapper without the shell form (none exists today): as is, without sudo.
     setCliName('/opt/other/k2s-dns', false);
     expect(shellCommand('chmod o-w /etc/resolv.conf', true)).toBe('chmod o-w /etc/resolv.conf');
+  });
+});
+
+describe('how to get a resolver file, in one function for every text that asks for one (walk 11 M1)', () => {
+  afterEach(() => setCliName('npx k2s-dns'));
+
+  it('on a host: reconnect, or write it as root with the documentation address in prose, no line to run as is (walk 7 M4)', () => {
+    expect(resolverFileWays()).toBe("reconnect the network so NetworkManager or your DHCP client writes it again, or write it yourself as root (sudo) with a line such as `nameserver 192.0.2.1`, your router's or company DNS's IP address in place of 192.0.2.1");
+    setCliName('k2s-dns');
+    expect(resolverFileWays()).toContain('as root (sudo) with a line such as `nameserver 192.0.2.1`');
+  });
+
+  it('in the sandbox, whose network\'s nameserver is known: a whole command through its wrapper, which writes the sandbox\'s file, never the host\'s', () => {
+    setCliName('/tmp/k2sdns-app-Ab12/k2s-dns', false, true, '192.0.2.53');
+    expect(resolverFileWays()).toBe("in the sandbox, `/tmp/k2sdns-app-Ab12/k2s-dns sh -c 'rm -f /etc/resolv.conf && echo nameserver 192.0.2.53 > /etc/resolv.conf'` writes one naming its network's nameserver, 192.0.2.53");
+    expect(resolverFileWays()).not.toContain('192.0.2.1');
+  });
+
+  it('under a wrapper that knows no nameserver: the prose, in the root shell its `sh` opens there', () => {
+    setCliName('/tmp/k2sdns-app-Ab12/k2s-dns', false, true);
+    expect(resolverFileWays()).toBe("write it yourself with a line such as `nameserver 192.0.2.1`, your router's or company DNS's IP address in place of 192.0.2.1, in the root shell `/tmp/k2sdns-app-Ab12/k2s-dns sh` opens where K2s DNS runs (not on this host's own /etc/resolv.conf)");
+  });
+
+  it('an unreachable API: `k2s status` on a host; the sandbox, which has no k2s, names its own control (walk 11 L12)', () => {
+    expect(clusterRunningHint()).toBe('is the cluster running (`k2s status`)?');
+    setCliName('/tmp/k2sdns-app-Ab12/k2s-dns', false, true, '192.0.2.53');
+    expect(clusterRunningHint()).toBe("is the sandbox's test API down? In a root shell in the checkout, `npm run sandbox:ctl -- api up` brings it back.");
   });
 });

@@ -38,17 +38,61 @@ let cliName: CliName = 'npx k2s-dns';
 let cliSudo = true;
 /** True for a wrapper that also runs a shell command where K2s DNS runs (`NAME sh -c 'CMD'`): shellCommand prints other programs' commands through it. */
 let cliShell = false;
+/** The nameserver of the sandbox's network when this runtime is `npm run sandbox`'s (setCliName `sandboxNameserver`), else null. */
+let sandboxNameserver: string | null = null;
 
 /**
  * Sets how this runtime's CLI is run (called once by its entry, before any text is built);
  * `sudo` false: root commands are printed without `sudo `; `shell` true: `name` is a wrapper
  * that runs `name sh -c 'CMD'` inside the namespaces it runs the CLI in (the sandbox's,
- * e2e/sandbox-cli-wrapper.ts), so a fix's other commands are printed through it (shellCommand).
+ * e2e/sandbox-cli-wrapper.ts), so a fix's other commands are printed through it (shellCommand);
+ * `sandboxNameserver`: this runtime is the sandbox of `npm run sandbox` (e2e/sandbox-app.ts),
+ * whose network's nameserver (its test bed's upstream, 192.0.2.53) answers — a fix may write it
+ * (resolverFileWays) and name the sandbox's own controls (clusterRunningHint); null elsewhere.
  */
-export function setCliName(name: CliName, sudo = true, shell = false): void {
+export function setCliName(name: CliName, sudo = true, shell = false, sandboxNameserver_: string | null = null): void {
   cliName = name;
   cliSudo = sudo;
   cliShell = shell;
+  sandboxNameserver = sandboxNameserver_;
+}
+
+/** The documentation address (RFC 5737 TEST-NET-1) a resolver-file example names where no nameserver of the user's network is known. */
+export const EXAMPLE_NAMESERVER = '192.0.2.1';
+
+/**
+ * How to get a resolver file that names a nameserver into /etc/resolv.conf, one clause (no capital,
+ * no full stop; "it" is that file) for every text that asks for one: start's NO_UPSTREAM and
+ * NOT_RESOLVER_FILE refusals, doctor's findings, the verdict's fix, stop's RESOLVER_DOWN notes.
+ * On a host: reconnect the network, or write it as root with a line such as `nameserver
+ * 192.0.2.1` (prose: the address is the user's, and no printed line may run unedited — walk 7 M4:
+ * a printed `echo 'nameserver <your router…>'` ran as is and wrote a line glibc cannot use).
+ * Under a wrapper that runs shell commands where K2s DNS runs (setCliName `shell`), where a pasted
+ * fix acts there and never on the host's file (walk 11 M1): in the sandbox, whose network's
+ * nameserver is known, a whole command through it that works as pasted (`rm -f` first: the file
+ * may be a link, or one holding NUL bytes); under another wrapper, the same prose, in the root
+ * shell `NAME sh` opens there.
+ */
+export function resolverFileWays(): string {
+  if (cliShell && sandboxNameserver !== null) {
+    const write = shellCommand(`rm -f /etc/resolv.conf && echo nameserver ${sandboxNameserver} > /etc/resolv.conf`, true);
+    return `in the sandbox, \`${write}\` writes one naming its network's nameserver, ${sandboxNameserver}`;
+  }
+  const line = `a line such as \`nameserver ${EXAMPLE_NAMESERVER}\`, your router's or company DNS's IP address in place of ${EXAMPLE_NAMESERVER}`;
+  if (cliShell) return `write it yourself with ${line}, in the root shell \`${cliName} sh\` opens where K2s DNS runs (not on this host's own /etc/resolv.conf)`;
+  return `reconnect the network so NetworkManager or your DHCP client writes it again, or write it yourself as root (sudo) with ${line}`;
+}
+
+/**
+ * The question an unreachable API server's message ends with (electron/core/cluster/errors.ts):
+ * on a host, whether the cluster runs, and how to see it (`k2s status`, K2s's CLI); in the sandbox
+ * (setCliName `sandboxNameserver`), which has no `k2s` command and whose API is the test bed's
+ * fake one, the sandbox's own control that starts it again (e2e/sandbox-ctl.ts `api up`; walk 11 L12).
+ */
+export function clusterRunningHint(): string {
+  return sandboxNameserver !== null
+    ? "is the sandbox's test API down? In a root shell in the checkout, `npm run sandbox:ctl -- api up` brings it back."
+    : 'is the cluster running (`k2s status`)?';
 }
 
 /** The CLI as this runtime's user runs it (setCliName). */

@@ -153,6 +153,13 @@ export interface HealthVerdict {
    * window cannot build them (its renderer knows neither): its fix shows these (walk 10 H1).
    */
   corednsCommands?: { logs: string; route: string | null };
+  /**
+   * Only with action `fix-resolver` or `replace-resolver`: how to get a resolver file into
+   * /etc/resolv.conf, as the runtime where the check ran words it (shared/fix.ts
+   * resolverFileWays: in the sandbox a command through its wrapper), so the window's fix, whose
+   * renderer knows no wrapper, says what the CLI says (walk 11 M1).
+   */
+  resolverWays?: string;
 }
 
 /** The whole check: hops in path order, the verdict, and when it ran. */

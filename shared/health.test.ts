@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { applyHealth, fixText, healthVerdict, verdictFix, outcomeOf, queryHop, reportFitsStatus, statusFingerprint, verdictLine, type HealthHop, type HealthReport } from './health';
 import type { HostDnsStatus, QueryResult } from './types';
 import { setCliName } from './fix';
-import { NOT_RESOLVER_FIX, NOT_RESOLVER_GUI_FIX } from './network-writer';
+import { notResolverFix, notResolverGuiFix } from './network-writer';
 
 const NAME = 'kubernetes.default.svc.cluster.local';
 
@@ -282,9 +282,9 @@ describe('stopped with a /etc/resolv.conf start refuses (walk 8 H1)', () => {
     const v = healthVerdict({ hops: stopped(q('system', 'NXDOMAIN'), answering), state: 'stopped', interrupted: false, startRefusal: NUL });
     expect(v).toMatchObject({ level: 'off', cause: 'stopped', hopId: 'system', action: 'replace-resolver' });
     expect(v.summary).toBe(`Cluster names do not resolve on this host: K2s DNS is stopped, ${REFUSED}`);
-    expect(verdictLine(v, 'cli')).toBe(`Cluster names do not resolve on this host: K2s DNS is stopped, ${REFUSED} — ${NOT_RESOLVER_FIX}`);
+    expect(verdictLine(v, 'cli')).toBe(`Cluster names do not resolve on this host: K2s DNS is stopped, ${REFUSED} — ${notResolverFix()}`);
     expect(verdictLine(v, 'cli')).not.toContain('k2s-dns start');
-    expect(verdictFix(v, 'gui')).toBe(NOT_RESOLVER_GUI_FIX);
+    expect(verdictFix(v, 'gui')).toBe(notResolverGuiFix());
     expect(verdictFix(v, 'gui')).toMatch(/^Replace \/etc\/resolv\.conf with a resolver file .* then press Check again\. Start options → Upstreams does not help here/);
     // Without the refusal: the old fix, Start.
     expect(healthVerdict({ hops: stopped(q('system', 'NXDOMAIN'), answering), state: 'stopped', interrupted: false }).action).toBe('start');

@@ -5,7 +5,7 @@
  * one verdict: the hop where the path breaks, its cause and the fix. `status`, `doctor`, the
  * Overview and the Topology all read this model. Pure module: no Node or DOM imports.
  */
-import { cliCommand, DRIFT_CHOICE, kubectlCommand, shellCommand, shellWord } from './fix';
+import { cliCommand, DRIFT_CHOICE, kubectlCommand, resolverFileWays, shellCommand, shellWord } from './fix';
 import type { HostDnsStatus, QueryResult } from './types';
 import { LIVE_LOOP_FIX, LOOP_WINDOW_MS, type LiveLoop } from './live-loop';
 import type { HopKind, HopOutcome, HealthHop, HealthCause, HealthAction, HealthVerdict, HealthReport } from './health-report';
@@ -14,7 +14,7 @@ import { doesNotAnswerWords, errnoWords, isPortUnreachable, PORT_UNREACHABLE, si
 import { reachesListenerAddress } from './listener-reach';
 import { RESOLVED_STUB_ADDRESSES } from './resolved-link';
 import { missingOwnerWord, missingResolverWords } from './resolver-missing';
-import { NOT_RESOLVER_FIX, NOT_RESOLVER_GUI_FIX } from './network-writer';
+import { notResolverFix, notResolverGuiFix } from './network-writer';
 
 export type { HopKind, HopOutcome, HealthHop, HealthCause, HealthAction, HealthVerdict, HealthReport } from './health-report';
 
@@ -57,14 +57,20 @@ const FIX: Record<HealthAction, Record<FrontEnd, string>> = {
     gui: `Nothing is broken now, you can leave K2s DNS running; to end the drift, choose "${DRIFT_CHOICE.restore.label}" in the banner at the top (not "${DRIFT_CHOICE.keep.label}": with K2s DNS stopped nothing would answer there)`,
     get cli() { return `nothing is broken now; to end the drift: ${DRIFT_CHOICE.restore.cli} (not --on-drift keep: with K2s DNS stopped nothing would answer there)`; },
   },
-  'fix-resolver': {
-    gui: 'Put a nameserver that answers into /etc/resolv.conf: reconnect the network (NetworkManager writes one), or add a line "nameserver <your router or company DNS>"; then Start',
-    get cli() { return `reconnect the network (NetworkManager writes a nameserver), or add "nameserver <your router or company DNS>" to /etc/resolv.conf; then ${cliCommand('start', true)}`; },
-  },
+  'fix-resolver': { get gui() { return fixResolverText('gui', resolverFileWays()); }, get cli() { return fixResolverText('cli', resolverFileWays()); } },
   'check-nsswitch': { gui: 'Check the hosts line of /etc/nsswitch.conf (it must include dns)', cli: 'grep ^hosts /etc/nsswitch.conf' },
-  // Start's own fix for NOT_RESOLVER_FILE (shared/network-writer.ts; doctor's finding says the same): prose, no start line to run as is.
-  'replace-resolver': { gui: NOT_RESOLVER_GUI_FIX, cli: NOT_RESOLVER_FIX },
+  // Start's own fix for NOT_RESOLVER_FILE (shared/network-writer.ts; doctor's finding says the same): no start line to run as is.
+  'replace-resolver': { get gui() { return notResolverGuiFix(); }, get cli() { return notResolverFix(); } },
 };
+
+/**
+ * The `fix-resolver` fix (stopped, and the nameservers /etc/resolv.conf names do not answer) in
+ * the words of `frontEnd`: a nameserver that answers into the file, in `ways` (shared/fix.ts
+ * resolverFileWays, as the runtime that checked built it: HealthVerdict.resolverWays), then Start.
+ */
+export function fixResolverText(frontEnd: FrontEnd, ways: string): string {
+  return frontEnd === 'gui' ? `Put a nameserver that answers into /etc/resolv.conf (${ways}); then Start` : `put a nameserver that answers into /etc/resolv.conf (${ways}); then ${cliCommand('start', true)}`;
+}
 
 /**
  * The CLI fix for CoreDNS down: the CoreDNS pods' logs and the route to `kubeDnsIp`, the kube-dns
@@ -145,8 +151,11 @@ export function fixText(action: HealthAction | null, frontEnd: FrontEnd): string
  * restoreLabel: after a follow "Restore the saved file from HH:MM:SS", walk 9 L1); defaults to
  * DRIFT_CHOICE.restore.label.
  */
-export function verdictFix(v: Pick<HealthVerdict, 'action' | 'keepRisk' | 'kubeDnsIp' | 'corednsCommands'>, frontEnd: FrontEnd, restoreName: string = DRIFT_CHOICE.restore.label): string | null {
+export function verdictFix(v: Pick<HealthVerdict, 'action' | 'keepRisk' | 'kubeDnsIp' | 'corednsCommands' | 'resolverWays'>, frontEnd: FrontEnd, restoreName: string = DRIFT_CHOICE.restore.label): string | null {
   if (v.action === 'check-coredns') return frontEnd === 'cli' ? checkCorednsCli(v.kubeDnsIp ?? null) : corednsGui(v.corednsCommands ?? null);
+  // Where the check ran, its runtime's ways (the sandbox's wrapper): the renderer knows no wrapper.
+  if (v.action === 'fix-resolver' && v.resolverWays) return fixResolverText(frontEnd, v.resolverWays);
+  if (v.action === 'replace-resolver' && v.resolverWays) return frontEnd === 'gui' ? notResolverGuiFix(v.resolverWays) : notResolverFix(v.resolverWays);
   const risk = v.keepRisk;
   if (!risk || (v.action !== 'restore' && v.action !== 'restore-via')) {
     // The plain drift fix names both buttons: the restore one as the banner shows it.
@@ -448,6 +457,7 @@ export function healthVerdict(input: VerdictInput): HealthVerdict {
       action: blocked ? 'replace-resolver' : action,
       ...(input.keepRisk && (action === 'restore' || action === 'restore-via') ? { keepRisk: input.keepRisk } : {}),
       ...(action === 'check-coredns' ? corednsFields(hop?.kind === 'kube-dns' ? targetAddress(hop.target) : null) : {}),
+      ...(blocked || action === 'fix-resolver' ? { resolverWays: resolverFileWays() } : {}),
     };
   };
   const reasonOf = (h: HealthHop | undefined) => (h?.reason ? `: ${h.reason}` : '');

@@ -14,7 +14,7 @@
  *   `#@VPNC_GENERATED@`; OpenVPN's update-resolv-conf and wg-quick go through resolvconf.
  */
 import { parseResolvConf } from './resolv-conf';
-import { shellCommand, shellWord } from './fix';
+import { resolverFileWays, shellCommand, shellWord } from './fix';
 import { GLIBC_DEFAULT_NAMESERVER, viaK2sWords } from './drift-route';
 import type { NetworkChangeView } from './types';
 
@@ -158,24 +158,33 @@ export function startRefusesResolverFile(bytes: Uint8Array): string | null {
   return p.reason;
 }
 
-/** How to get a resolver file that names a nameserver, a clause ending in a dash (NOT_RESOLVER_FIX; doctor's window words). */
-export const RESOLVER_FILE_WAY = "Replace /etc/resolv.conf with a resolver file that names your nameserver — reconnect the network so NetworkManager or your DHCP client writes it again, or write it yourself as root with a line such as `nameserver 192.0.2.1`, your router's or company DNS's IP address in place of 192.0.2.1 —";
+/**
+ * How to get a resolver file that names a nameserver, a clause ending in a dash: the ways
+ * (shared/fix.ts resolverFileWays, read when called: the runtime's wrapper) after what to do.
+ */
+function resolverFileWay(ways: string): string {
+  return `Replace /etc/resolv.conf with a resolver file that names your nameserver — ${ways} —`;
+}
 
 /**
  * The way out of a start refusal NOT_RESOLVER_FILE (startRefusesResolverFile), one sentence, the
- * same in the CLI's refusal and doctor's finding. Prose, never a runnable command: the address is
- * the user's, so no printed line may run unedited (walk 7 M4: a printed `echo 'nameserver <your
- * router…>'` ran as is and wrote a line glibc cannot use). 192.0.2.1 is a documentation address
- * (RFC 5737).
+ * same in the CLI's refusal and doctor's finding (and the verdict's `replace-resolver` fix). The
+ * ways are resolverFileWays's: prose on a host (the address is the user's: walk 7 M4), a whole
+ * command through the sandbox's wrapper there (walk 11 M1). `ways`: resolverFileWays as the
+ * runtime that checked built it (the window's verdict carries it: HealthVerdict.resolverWays).
  */
-export const NOT_RESOLVER_FIX = `${RESOLVER_FILE_WAY} then start again; --upstream does not help, since the file itself would be saved and put back at stop.`;
+export function notResolverFix(ways: string = resolverFileWays()): string {
+  return `${resolverFileWay(ways)} then start again; --upstream does not help, since the file itself would be saved and put back at stop.`;
+}
 
 /**
- * NOT_RESOLVER_FIX in the window's words: the file is replaced first, then Check again (the
+ * notResolverFix in the window's words: the file is replaced first, then Check again (the
  * window's Start stays disabled while start would refuse the file); Start options → Upstreams
  * does not lift the refusal. Doctor's remedy and the verdict's `replace-resolver` fix.
  */
-export const NOT_RESOLVER_GUI_FIX = `${RESOLVER_FILE_WAY} then press Check again. Start options → Upstreams does not help here: the file itself would be saved and put back at stop.`;
+export function notResolverGuiFix(ways: string = resolverFileWays()): string {
+  return `${resolverFileWay(ways)} then press Check again. Start options → Upstreams does not help here: the file itself would be saved and put back at stop.`;
+}
 
 /** `line "x" is no resolv.conf(5) directive` for a file start saves despite such a line (see startRefusesResolverFile), else null. */
 export function unknownLineWords(bytes: Uint8Array): string | null {

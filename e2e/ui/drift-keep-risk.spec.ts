@@ -24,7 +24,7 @@ import { createFakeBackend } from '../support/backend-fake';
 import { startWebServer, type WebServer } from '../../electron/web/server';
 import { checkHealth } from '../../electron/core/health/check-health';
 import { driftRoute } from '../../shared/drift-route';
-import { NOT_RESOLVER_GUI_FIX, notResolverFileRefusal, resolverOwnerRefusal, startRefusesResolverFile } from '../../shared/network-writer';
+import { notResolverGuiFix, notResolverFileRefusal, resolverOwnerRefusal, startRefusesResolverFile } from '../../shared/network-writer';
 import type { HostDnsStatus, NetworkChangeView, QueryResult } from '../../shared/types';
 import { RENDERER_DIR } from './serve-fake';
 
@@ -220,7 +220,7 @@ test('stopped on a NUL-byte file start refuses: the verdict gives start\'s own f
   await expect(page.getByTestId('verdict')).toHaveAttribute('data-cause', 'stopped', { timeout: 15_000 });
   const verdict = page.getByTestId('verdict-text');
   // RichText shows the `nameserver 192.0.2.1` example as code (no backticks in the text).
-  await expect(verdict).toHaveText(`Cluster names do not resolve on this host: K2s DNS is stopped, and start would refuse this /etc/resolv.conf (NOT_RESOLVER_FILE): it is not text (it holds NUL bytes), so K2s will not save it as your original — ${NOT_RESOLVER_GUI_FIX.replace(/`/g, '')}`);
+  await expect(verdict).toHaveText(`Cluster names do not resolve on this host: K2s DNS is stopped, and start would refuse this /etc/resolv.conf (NOT_RESOLVER_FILE): it is not text (it holds NUL bytes), so K2s will not save it as your original — ${notResolverGuiFix().replace(/`/g, '')}`);
   await expect(verdict).not.toContainText('press Start in Host DNS below');
 });
 

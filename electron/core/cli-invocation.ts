@@ -25,15 +25,31 @@ export function cliWrapper(env: Record<string, string | undefined> = process.env
   return w && /^\/[A-Za-z0-9_@%+=:,./-]+$/.test(w) ? w : null;
 }
 
+/**
+ * The environment variable the sandbox of `npm run sandbox` sets beside $K2S_DNS_CLI (in its
+ * process and in its wrapper's env, e2e/sandbox-cli-wrapper.ts): the nameserver of its network
+ * (the test bed's upstream, 192.0.2.53). It says this runtime is that sandbox: a fix that asks
+ * for a resolver file then names a whole command that writes one there, through the wrapper, and
+ * an unreachable API names the sandbox's control instead of `k2s status` (shared/fix.ts
+ * resolverFileWays, clusterRunningHint). Read only with a wrapper; ignored unless an IPv4 address.
+ */
+export const SANDBOX_NAMESERVER_ENV = 'K2S_DNS_SANDBOX_NAMESERVER';
+
+/** A $K2S_DNS_SANDBOX_NAMESERVER value that is a dotted-quad IPv4 address, else null (ignored). */
+export function sandboxNameserver(env: Record<string, string | undefined> = process.env): string | null {
+  const ip = env[SANDBOX_NAMESERVER_ENV];
+  return ip && /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/.test(ip) ? ip : null;
+}
+
 /** The wrapper of cliWrapper; else `k2s-dns` when `appRoot` (the directory this code runs from, APP_ROOT) is the packaged one, else `npx k2s-dns`. */
 export function cliInvocation(appRoot: string = APP_ROOT, env: Record<string, string | undefined> = process.env): CliName {
   return cliWrapper(env) ?? (appRoot === PACKAGED_APP_ROOT ? 'k2s-dns' : 'npx k2s-dns');
 }
 
-/** Tells shared/fix.ts how this runtime's CLI is run; each entry (CLI, helper, Electron main) calls it once at start. */
+/** Tells shared/fix.ts how this runtime's CLI is run (and whether it is the sandbox: SANDBOX_NAMESERVER_ENV); each entry (CLI, helper, Electron main) calls it once at start. */
 export function useCliInvocation(appRoot: string = APP_ROOT, env: Record<string, string | undefined> = process.env): CliName {
   const name = cliInvocation(appRoot, env);
   const wrapper = cliWrapper(env) !== null;
-  setCliName(name, !wrapper, wrapper);
+  setCliName(name, !wrapper, wrapper, wrapper ? sandboxNameserver(env) : null);
   return name;
 }

@@ -3,6 +3,7 @@
  * so the CLI can print it and the UI can show it unchanged; `code` travels across IPC.
  */
 import type { ErrorCode } from '../../../shared/error-codes';
+import { clusterRunningHint } from '../../../shared/fix';
 
 /** Error codes as they cross the IPC/web boundary (shared/error-codes.ts). */
 export type ClusterErrorCode = Extract<ErrorCode, 'CLUSTER_UNREACHABLE' | 'CLUSTER_UNAUTHORIZED' | 'NO_KUBECONFIG' | 'CLUSTER_BAD_RESPONSE'>;
@@ -19,7 +20,7 @@ export class ClusterUnreachableError extends ClusterError {
     readonly apiServer: string,
     readonly detail: string,
   ) {
-    super(`The Kubernetes API server at ${apiServer} ${detail}; is the cluster running (\`k2s status\`)?`);
+    super(`The Kubernetes API server at ${apiServer} ${detail}; ${clusterRunningHint()}`);
     this.name = 'ClusterUnreachableError';
   }
 }

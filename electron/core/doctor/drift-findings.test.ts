@@ -16,7 +16,7 @@ import { healthProbes } from '../health/probes';
 import { verdictFix } from '../../../shared/health';
 import { driftRestoreLabel } from '../../../shared/saved-copy';
 import { timeText } from '../../../shared/clock';
-import { NOT_RESOLVER_FIX, NOT_RESOLVER_GUI_FIX } from '../../../shared/network-writer';
+import { notResolverFix, notResolverGuiFix } from '../../../shared/network-writer';
 import { runDoctor } from './run-doctor';
 import type { DoctorFinding } from '../../../shared/doctor';
 
@@ -60,8 +60,8 @@ describe('M3: a file start would refuse, while K2s DNS runs with a saved origina
       for (const f of findings) {
         const shown = [f.title, f.meaning, f.fix ?? '', f.remedy?.gui ?? ''].join(' ');
         expect(shown, f.id).not.toContain('NOT_RESOLVER_FILE');
-        expect(shown, f.id).not.toContain(NOT_RESOLVER_FIX);
-        expect(shown, f.id).not.toContain(NOT_RESOLVER_GUI_FIX);
+        expect(shown, f.id).not.toContain(notResolverFix());
+        expect(shown, f.id).not.toContain(notResolverGuiFix());
       }
       expect(byId(findings, 'nameserver-loop')).toMatchObject({ severity: 'ok', detail: { nameservers: ['192.0.2.53'] } });
       // The NUL file is the drift's, a warning with the drift choice as its fix, as status marks it (`! … foreign`).
@@ -83,7 +83,7 @@ describe('M3: a file start would refuse, while K2s DNS runs with a saved origina
     const h = await host(ORIGINAL);
     await networkWrites(h.root, Buffer.from('abc\0\0def\n'));
     const f = byId(await runDoctor(h.deps, { kubeconfigPath: null }), 'nameserver-loop');
-    expect(f).toMatchObject({ severity: 'error', title: '/etc/resolv.conf is no resolver file', fix: NOT_RESOLVER_FIX });
+    expect(f).toMatchObject({ severity: 'error', title: '/etc/resolv.conf is no resolver file', fix: notResolverFix() });
   });
 });
 

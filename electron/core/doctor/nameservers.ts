@@ -2,7 +2,7 @@
  * Doctor checks on the original nameservers, the ones the proxy forwards to: a nameserver that is
  * one of our own listeners (loop) and more than glibc's MAXNS = 3 (resolv.conf(5)).
  */
-import { cliCommand } from '../../../shared/fix';
+import { cliCommand, resolverFileWays } from '../../../shared/fix';
 import { noReplyWords } from '../../../shared/probe-failure';
 
 /** The window's way to the CLI's `start --upstream IP` (Start options → Upstreams, renderer LifecycleControls). */
@@ -12,7 +12,7 @@ import { GLIBC_MAXNS, parseResolvConf } from '../../../shared/resolv-conf';
 import { hopMark, queryHop } from '../../../shared/health';
 import type { DoctorContext } from './context';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
-import { NOT_RESOLVER_FIX, NOT_RESOLVER_GUI_FIX, startRefusesResolverFile } from '../../../shared/network-writer';
+import { notResolverFix, notResolverGuiFix, startRefusesResolverFile } from '../../../shared/network-writer';
 import { resolverBytes } from '../host/resolver-state';
 import { isGone } from '../lifecycle/resolver-gone';
 import { missingResolverWords } from '../../../shared/resolver-missing';
@@ -79,7 +79,7 @@ export async function checkNameserverLoop(ctx: DoctorContext): Promise<DoctorFin
   const gone = !ctx.k2sOwnsResolver && ctx.state === null && ctx.original !== null && isGone(ctx.original) ? ctx.original : null;
   if (gone) {
     const words = missingResolverWords(gone.kind === 'symlink' ? { kind: 'dangling', target: gone.target } : { kind: 'absent' });
-    const fix = 'Put a resolver file at /etc/resolv.conf (reconnect the network, or write a line such as `nameserver 192.0.2.1` with your router\'s or company DNS\'s IP address in place of 192.0.2.1), then start.';
+    const fix = `Put a resolver file at /etc/resolv.conf (${resolverFileWays()}), then start.`;
     return {
       ...base,
       severity: 'error',
@@ -108,8 +108,8 @@ export async function checkNameserverLoop(ctx: DoctorContext): Promise<DoctorFin
       severity: 'error',
       title: LOOP_TITLES.notResolver,
       meaning: `/etc/resolv.conf ${notResolver.replace(/^the new file /, '')}, so start refuses with NOT_RESOLVER_FILE, with or without --upstream: it will not save that file as your original, since stop would put it back byte for byte.`,
-      fix: NOT_RESOLVER_FIX,
-      remedy: { action: null, gui: NOT_RESOLVER_GUI_FIX, cli: NOT_RESOLVER_FIX },
+      fix: notResolverFix(),
+      remedy: { action: null, gui: notResolverGuiFix(), cli: notResolverFix() },
       detail: { reason: notResolver },
     };
   }

@@ -76,7 +76,7 @@ describe('nameserver-loop', () => {
     const f = await checkNameserverLoop(await h.ctx());
     expect(f).toMatchObject({ severity: 'error', title: '/etc/resolv.conf is no resolver file', detail: { reason: 'the new file is not text (it holds NUL bytes)' } });
     expect(f.meaning).toBe('/etc/resolv.conf is not text (it holds NUL bytes), so start refuses with NOT_RESOLVER_FILE, with or without --upstream: it will not save that file as your original, since stop would put it back byte for byte.');
-    expect(f.fix).toBe("Replace /etc/resolv.conf with a resolver file that names your nameserver — reconnect the network so NetworkManager or your DHCP client writes it again, or write it yourself as root with a line such as `nameserver 192.0.2.1`, your router's or company DNS's IP address in place of 192.0.2.1 — then start again; --upstream does not help, since the file itself would be saved and put back at stop.");
+    expect(f.fix).toBe("Replace /etc/resolv.conf with a resolver file that names your nameserver — reconnect the network so NetworkManager or your DHCP client writes it again, or write it yourself as root (sudo) with a line such as `nameserver 192.0.2.1`, your router's or company DNS's IP address in place of 192.0.2.1 — then start again; --upstream does not help, since the file itself would be saved and put back at stop.");
     expect(f.remedy?.gui).toContain('then press Check again. Start options → Upstreams does not help here');
     expect(f.remedy?.gui).not.toContain('under Start options → Upstreams, then Start');
   });

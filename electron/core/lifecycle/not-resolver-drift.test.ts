@@ -22,7 +22,7 @@ import { statusWithHealth } from '../health/status-with-health';
 import { healthProbes } from '../health/probes';
 import { checkHealth } from '../health/check-health';
 import { verdictFix, verdictLine } from '../../../shared/health';
-import { NOT_RESOLVER_FIX, NOT_RESOLVER_GUI_FIX } from '../../../shared/network-writer';
+import { notResolverFix, notResolverGuiFix } from '../../../shared/network-writer';
 import { formatStatus } from '../../cli/print';
 import { driftRestoreLabel } from '../../../shared/saved-copy';
 import { timeText } from '../../../shared/clock';
@@ -123,7 +123,7 @@ describe('stop, then start, with such a file', () => {
       const s = await startDns(h.deps, opts, quiet);
       expect(s).toMatchObject({ ok: false, exitCode: 3, code: 'NOT_RESOLVER_FILE' });
       // Walk 7 M4: the fix is prose, never a command that runs unedited with a placeholder.
-      expect(s.message).toBe(`/etc/resolv.conf is not a resolver file (line "this is a log line" is no resolv.conf(5) directive), so K2s will not save it as your original (stop would put it back byte for byte). Replace /etc/resolv.conf with a resolver file that names your nameserver — reconnect the network so NetworkManager or your DHCP client writes it again, or write it yourself as root with a line such as \`nameserver 192.0.2.1\`, your router's or company DNS's IP address in place of 192.0.2.1 — then start again; --upstream does not help, since the file itself would be saved and put back at stop. Nothing was changed.`);
+      expect(s.message).toBe(`/etc/resolv.conf is not a resolver file (line "this is a log line" is no resolv.conf(5) directive), so K2s will not save it as your original (stop would put it back byte for byte). Replace /etc/resolv.conf with a resolver file that names your nameserver — reconnect the network so NetworkManager or your DHCP client writes it again, or write it yourself as root (sudo) with a line such as \`nameserver 192.0.2.1\`, your router's or company DNS's IP address in place of 192.0.2.1 — then start again; --upstream does not help, since the file itself would be saved and put back at stop. Nothing was changed.`);
       expect(s.message).not.toMatch(/echo|<your/);
     }
     expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe(JUNK);
@@ -219,15 +219,15 @@ describe('a /etc/resolv.conf start refuses: status and the verdict never offer s
     expect(s.startRefusal).toBe(NUL_REASON);
     const cli = await statusWithHealth(healthProbes(h.deps), 'cli');
     expect(cli.health?.verdict).toMatchObject({ level: 'off', cause: 'stopped', action: 'replace-resolver' });
-    expect(verdictLine(cli.health!.verdict, 'cli')).toBe(`Cluster names do not resolve on this host: K2s DNS is stopped, ${REFUSED} — ${NOT_RESOLVER_FIX}`);
+    expect(verdictLine(cli.health!.verdict, 'cli')).toBe(`Cluster names do not resolve on this host: K2s DNS is stopped, ${REFUSED} — ${notResolverFix()}`);
     expect(verdictLine(cli.health!.verdict, 'cli')).not.toContain(cliCommand('start', true));
     // The window's verdict (M3): start's own fix, never "press Start in Host DNS below" (that is action `start` only).
     const gui = await statusWithHealth(healthProbes(h.deps), 'gui');
     expect(gui.health?.verdict.action).not.toBe('start');
-    expect(verdictFix(gui.health!.verdict, 'gui')).toBe(NOT_RESOLVER_GUI_FIX);
+    expect(verdictFix(gui.health!.verdict, 'gui')).toBe(notResolverGuiFix());
     const r = await startDns(h.deps, TEST_START_OPTS, quiet);
     expect(r).toMatchObject({ ok: false, code: 'NOT_RESOLVER_FILE' });
-    expect(r.message).toContain(NOT_RESOLVER_FIX);
+    expect(r.message).toContain(notResolverFix());
   });
 
   it('the walk\'s chain: drift to NUL bytes, stop --on-drift keep, status: no "add a nameserver, then start"', async () => {
@@ -239,7 +239,7 @@ describe('a /etc/resolv.conf start refuses: status and the verdict never offer s
     expect(s.startRefusal).toBe(NUL_REASON);
     expect(s.health?.verdict.action).toBe('replace-resolver');
     const line = verdictLine(s.health!.verdict, 'cli');
-    expect(line).toContain(`${REFUSED} — ${NOT_RESOLVER_FIX}`);
+    expect(line).toContain(`${REFUSED} — ${notResolverFix()}`);
     expect(line).not.toMatch(/add "nameserver|k2s-dns start/);
     expect(await startDns(h.deps, TEST_START_OPTS, quiet)).toMatchObject({ ok: false, code: 'NOT_RESOLVER_FILE' });
   });

@@ -8,7 +8,7 @@ import { captureResolver, isManagedResolvConf, isOversize, readAppendOnly, readS
 import { oversizeResolverWords } from '../../../shared/not-a-file';
 import { StateFileCorruptError } from '../host/state-store';
 import { resolverBytes, resolverText, sameResolver } from '../host/resolver-state';
-import { NOT_RESOLVER_FIX, resolverOwnerRefusal, startRefusesResolverFile, unknownLineWords } from '../../../shared/network-writer';
+import { notResolverFix, resolverOwnerRefusal, startRefusesResolverFile, unknownLineWords } from '../../../shared/network-writer';
 import { savedOriginalFix, type FileOwner } from '../../../shared/writable-resolver';
 import { isGone } from './resolver-gone';
 import { missingResolverWords } from '../../../shared/resolver-missing';
@@ -19,7 +19,7 @@ import { chooseEngine, type EngineChoice } from './engine';
 import { refused } from './errors';
 import { NoKubeconfigError } from '../cluster/errors';
 import { kubeSwitchRefusal } from '../../../shared/kubeswitch-address';
-import { cliCommand, DRIFT_CHOICE, shellCommand } from '../../../shared/fix';
+import { cliCommand, DRIFT_CHOICE, resolverFileWays, shellCommand } from '../../../shared/fix';
 import { interfaceOfAddress, linkServers, resolvedActive } from './resolved';
 import { managedNameserverOnResolvedHost, RESOLVED_STUB_ADDRESSES } from '../../../shared/resolved-link';
 
@@ -251,7 +251,7 @@ async function hostChecks(deps: LifecycleDeps, opts: StartOptions, engine: Prefl
   const writableOwner = ownerOf && resolverOwnerRefusal(ownerOf) !== null ? { uid: ownerOf.uid, gid: ownerOf.gid, mode: ownerOf.mode } : null;
   const ignoredLine = originalBytes ? unknownLineWords(originalBytes) : null;
   if (notResolver) {
-    throw refused('NOT_RESOLVER_FILE', `/etc/resolv.conf ${notResolver.replace(/^the new file /, '')}, so K2s will not save it as your original (stop would put it back byte for byte). ${NOT_RESOLVER_FIX} Nothing was changed.`);
+    throw refused('NOT_RESOLVER_FILE', `/etc/resolv.conf ${notResolver.replace(/^the new file /, '')}, so K2s will not save it as your original (stop would put it back byte for byte). ${notResolverFix()} Nothing was changed.`);
   }
   const service = await deps.services.status();
   const alreadyRunning = currentIsManaged && existing !== null && service.running;
@@ -308,7 +308,7 @@ async function hostChecks(deps: LifecycleDeps, opts: StartOptions, engine: Prefl
       opts.upstreams?.length
         ? `No --upstream you named is usable${why}; name a nameserver this host can reach (an IPv6 link-local address needs an existing interface: fe80::1%eth0).`
         : missing && parsed.nameservers.length === 0
-          ? `/etc/resolv.conf ${missing}, so there is no original resolver to take upstream nameservers from (with no file glibc asks 127.0.0.1:53, resolv.conf(5), where k2s-dnsproxy would listen). Put a resolver file there first (reconnect the network, or write a line such as \`nameserver 192.0.2.1\` with your router's or company DNS's IP address in place of 192.0.2.1), then start again; ${cliCommand('start --upstream IP', true)} also starts, but stop then puts back no file, and no name resolves after it. Nothing was changed.`
+          ? `/etc/resolv.conf ${missing}, so there is no original resolver to take upstream nameservers from (with no file glibc asks 127.0.0.1:53, resolv.conf(5), where k2s-dnsproxy would listen). Put a resolver file there first (${resolverFileWays()}), then start again; ${cliCommand('start --upstream IP', true)} also starts, but stop then puts back no file, and no name resolves after it. Nothing was changed.`
           : `The original resolver lists no usable upstream nameserver${why}; fix the host's DNS first or pass --upstream IP.`,
     );
   }

@@ -9,7 +9,7 @@ import { isGone } from './resolver-gone';
 import { driftRoute, GLIBC_DEFAULT_NAMESERVER } from '../../../shared/drift-route';
 import { keepRiskWords } from '../../../shared/drift-default';
 import { NO_NAME_RESOLVES } from '../../../shared/step-warn';
-import { cliCommand, shellCommand } from '../../../shared/fix';
+import { cliCommand, resolverFileWays, shellCommand } from '../../../shared/fix';
 import { notResolverFileRefusal, resolverOwnerProblem, resolverOwnerRefusal, startRefusesResolverFile } from '../../../shared/network-writer';
 import { notResolverFileWords, oversizeResolverWords } from '../../../shared/not-a-file';
 import { linkEndNotFile } from '../host/link-end';
@@ -289,16 +289,16 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
       message = `Kept the /etc/resolv.conf someone else wrote while K2s ran (${changes.join('; ')}); ${followed ? `the saved copy (${followed})${startCopy ? ' and the file from before Start' : ''}` : 'the copy saved at start'} ${followed && startCopy ? 'were' : 'was'} discarded.`;
       // Kept on an explicit --on-drift keep: the result must say nothing answers, not just "stopped".
       if (linkEndWords) {
-        message += ` ${NO_NAME_RESOLVES}: /etc/resolv.conf is ${linkEndWords}, so host apps get no nameserver from it; put a resolver file there (reconnect the network, or replace the link with a file holding "nameserver <your router or company DNS>").`;
+        message += ` ${NO_NAME_RESOLVES}: /etc/resolv.conf is ${linkEndWords}, so host apps get no nameserver from it; put a resolver file there (${resolverFileWays()}).`;
         noDns = `the kept /etc/resolv.conf is ${linkEndWords}`;
       } else {
         if (route?.keepLeavesNone) {
-          message += ` ${NO_NAME_RESOLVES}: nothing answers on ${route.nameservers.map((n) => `${n}:53`).join(' and ')} (${route.implicit ? 'the kept file has no nameserver line, so glibc asks 127.0.0.1' : `the kept file lists only ${route.nameservers.join(', ')}`}); put a nameserver that answers into /etc/resolv.conf (reconnect the network, or add "nameserver <your router or company DNS>").`;
+          message += ` ${NO_NAME_RESOLVES}: nothing answers on ${route.nameservers.map((n) => `${n}:53`).join(' and ')} (${route.implicit ? 'the kept file has no nameserver line, so glibc asks 127.0.0.1' : `the kept file lists only ${route.nameservers.join(', ')}`}); put a nameserver that answers into /etc/resolv.conf (${resolverFileWays()}).`;
           noDns = `the kept /etc/resolv.conf sends host apps to ${route.nameservers.map((n) => `${n}:53`).join(' and ')}, where nothing answers once k2s-dnsproxy is stopped`;
         }
         // A kept file start will not save (shared/network-writer.ts startRefusesResolverFile) is said with the way out.
         const startRefusal = bytes ? startRefusesResolverFile(bytes) : null;
-        if (startRefusal) message += ` The kept file ${startRefusal.replace(/^the new file /, '')}, so ${cliCommand('start', true)} refuses to save it as the original: replace it with a resolver file first (reconnect the network, or write a line such as \`nameserver 192.0.2.1\` with your router's or company DNS's IP address in place of 192.0.2.1).`;
+        if (startRefusal) message += ` The kept file ${startRefusal.replace(/^the new file /, '')}, so ${cliCommand('start', true)} refuses to save it as the original: replace it with a resolver file first (${resolverFileWays()}).`;
       }
       notes.push(message);
     }
@@ -310,7 +310,7 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
     const none = putBackNow ? restoredLeavesNone(putBackNow, state.listeners.map((l) => l.address)) : null;
     if (none) {
       const told = notes.length > 0 && notes[notes.length - 1] === message;
-      message += ` ${NO_NAME_RESOLVES}: ${none}; put a resolver file there (reconnect the network, or write a line such as "nameserver <your router or company DNS>" into /etc/resolv.conf).`;
+      message += ` ${NO_NAME_RESOLVES}: ${none}; put a resolver file there (${resolverFileWays()}).`;
       if (told) notes[notes.length - 1] = message;
       else notes.push(message);
       noDns = none;

@@ -1,0 +1,110 @@
+/**
+ * Walk 11 M1: with no resolver file (deleted, or one holding NUL bytes) every text that asks for
+ * one — status's verdict, the window's verdict, doctor, start's NO_UPSTREAM / NOT_RESOLVER_FILE and
+ * stop's RESOLVER_DOWN notes — said in prose "write it yourself as root with a line such as
+ * `nameserver 192.0.2.1`" or "add "nameserver <your router or company DNS>"", while every other fix
+ * in the sandbox is a line through its wrapper: a user in a host root shell edited the host's file.
+ * Now one function words it (shared/fix.ts resolverFileWays): in the sandbox, a whole command
+ * through the wrapper naming its network's nameserver; on a host, the prose with `sudo`.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { startDns } from './start';
+import { stopDns } from './stop';
+import { followNetwork } from './follow';
+import { TEST_START_OPTS, trackedHosts } from '../../../e2e/support/test-deps';
+import { healthProbes } from '../health/probes';
+import { statusWithHealth } from '../health/status-with-health';
+import { runDoctor } from '../doctor/run-doctor';
+import { setCliName } from '../../../shared/fix';
+import { verdictFix, verdictLine } from '../../../shared/health';
+
+const newHost = trackedHosts();
+const quiet = () => undefined;
+const WRAPPER = '/tmp/k2sdns-app-Ab12/k2s-dns';
+/** What the sandbox's texts name: its wrapper writing its network's nameserver, a line that works as pasted. */
+const WRITE = `\`${WRAPPER} sh -c 'rm -f /etc/resolv.conf && echo nameserver 192.0.2.53 > /etc/resolv.conf'\``;
+const WAYS = `in the sandbox, ${WRITE} writes one naming its network's nameserver, 192.0.2.53`;
+/** The words of old: prose, acted on the host's own file when followed in a host root shell. */
+const OLD = /your router or company DNS>|write a line such as|192\.0\.2\.1\b/;
+const NUL_WITH_NS = Buffer.from('nameserver 192.0.2.53\nsearch example.test\n\0\0junk\n');
+
+/** The sandbox's runtime (e2e/sandbox-app.ts: $K2S_DNS_CLI and $K2S_DNS_SANDBOX_NAMESERVER). */
+const inSandbox = () => setCliName(WRAPPER, false, true, '192.0.2.53');
+afterEach(() => setCliName('npx k2s-dns'));
+
+async function writeResolver(root: string, text: Buffer | string) {
+  await writeFile(join(root, 'etc/resolv.conf.tmp'), text, { mode: 0o644 });
+  await rename(join(root, 'etc/resolv.conf.tmp'), join(root, 'etc/resolv.conf'));
+}
+
+describe('in the sandbox: a whole command through its wrapper wherever a resolver file is asked for', () => {
+  it('stopped with a NUL-byte file: status\'s verdict, the window\'s verdict (its renderer knows no wrapper), doctor and start\'s NOT_RESOLVER_FILE', async () => {
+    inSandbox();
+    const h = await newHost();
+    await writeResolver(h.root, NUL_WITH_NS);
+    h.world.systemAnswer = null;
+    const cli = await statusWithHealth(healthProbes(h.deps), 'cli');
+    expect(cli.health!.verdict.action).toBe('replace-resolver');
+    expect(verdictLine(cli.health!.verdict, 'cli')).toContain(`Replace /etc/resolv.conf with a resolver file that names your nameserver — ${WAYS} — then start again;`);
+    const gui = await statusWithHealth(healthProbes(h.deps), 'gui');
+    // The renderer's fix.ts is the default one: the verdict carries the words of where it ran.
+    setCliName('npx k2s-dns');
+    expect(verdictFix(gui.health!.verdict, 'gui')).toBe(`Replace /etc/resolv.conf with a resolver file that names your nameserver — ${WAYS} — then press Check again. Start options → Upstreams does not help here: the file itself would be saved and put back at stop.`);
+    inSandbox();
+    const findings = await runDoctor(h.deps, { kubeconfigPath: null });
+    const loop = findings.find((f) => f.id === 'nameserver-loop')!;
+    expect(loop.fix).toContain(WRITE);
+    expect(loop.remedy?.gui).toContain(WRITE);
+    const r = await startDns(h.deps, TEST_START_OPTS, quiet);
+    expect(r).toMatchObject({ ok: false, code: 'NOT_RESOLVER_FILE' });
+    expect(r.message).toContain(WAYS);
+    for (const text of [verdictLine(cli.health!.verdict, 'cli'), loop.fix ?? '', r.message]) expect(text).not.toMatch(OLD);
+  });
+
+  it('stopped with no file: the verdict, doctor and start\'s NO_UPSTREAM', async () => {
+    inSandbox();
+    const h = await newHost();
+    await rm(join(h.root, 'etc/resolv.conf'));
+    h.world.systemAnswer = null;
+    const s = await statusWithHealth(healthProbes(h.deps), 'cli');
+    expect(s.health!.verdict.action).toBe('fix-resolver');
+    expect(verdictFix(s.health!.verdict, 'cli')).toBe(`put a nameserver that answers into /etc/resolv.conf (${WAYS}); then ${WRAPPER} start`);
+    const gui = await statusWithHealth(healthProbes(h.deps), 'gui');
+    setCliName('npx k2s-dns');
+    expect(verdictFix(gui.health!.verdict, 'gui')).toBe(`Put a nameserver that answers into /etc/resolv.conf (${WAYS}); then Start`);
+    inSandbox();
+    const loop = (await runDoctor(h.deps, { kubeconfigPath: null })).find((f) => f.id === 'nameserver-loop')!;
+    expect(loop.fix).toBe(`Put a resolver file at /etc/resolv.conf (${WAYS}), then start.`);
+    const r = await startDns(h.deps, TEST_START_OPTS, quiet);
+    expect(r).toMatchObject({ ok: false, code: 'NO_UPSTREAM' });
+    expect(r.message).toContain(`Put a resolver file there first (${WAYS}), then start again;`);
+    expect(r.message).not.toMatch(OLD);
+  });
+
+  it('stop --on-drift keep of a NUL-byte file: the RESOLVER_DOWN note names the command', async () => {
+    inSandbox();
+    const h = await newHost('nameserver 192.0.2.53\n');
+    expect(await startDns(h.deps, TEST_START_OPTS, quiet)).toMatchObject({ ok: true });
+    await writeResolver(h.root, Buffer.from('nameserver 192.0.2.99\n\0\0'));
+    expect(await followNetwork(h.deps)).toMatchObject({ kind: 'drift' });
+    const r = await stopDns(h.deps, { onDrift: 'keep' }, quiet);
+    expect(r.message).toContain(`refuses to save it as the original: replace it with a resolver file first (${WAYS}).`);
+    expect(r.message).not.toMatch(OLD);
+  });
+});
+
+describe('on a host: the same texts in prose, as root with sudo, never a placeholder line', () => {
+  it('start\'s NO_UPSTREAM and the stopped verdict with no file', async () => {
+    const h = await newHost();
+    await rm(join(h.root, 'etc/resolv.conf'));
+    h.world.systemAnswer = null;
+    const ways = "reconnect the network so NetworkManager or your DHCP client writes it again, or write it yourself as root (sudo) with a line such as `nameserver 192.0.2.1`, your router's or company DNS's IP address in place of 192.0.2.1";
+    const s = await statusWithHealth(healthProbes(h.deps), 'cli');
+    expect(verdictFix(s.health!.verdict, 'cli')).toBe(`put a nameserver that answers into /etc/resolv.conf (${ways}); then sudo npx k2s-dns start`);
+    const r = await startDns(h.deps, TEST_START_OPTS, quiet);
+    expect(r.message).toContain(`Put a resolver file there first (${ways}), then start again;`);
+    expect(r.message).not.toContain('<your router');
+  });
+});
