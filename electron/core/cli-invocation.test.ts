@@ -1,10 +1,10 @@
 /** Fix texts follow how the CLI was started: the package's /usr/bin/k2s-dns, or a checkout's npx. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { LIB_DIR } from '../../scripts/package/layout';
-import { cliCommand, DRIFT_CHOICE, setCliName, shellCommand } from '../../shared/fix';
+import { cliCommand, clusterRunningHint, DRIFT_CHOICE, resolverFileWays, setCliName, shellCommand } from '../../shared/fix';
 import { fixText } from '../../shared/health';
 import { APP_ROOT } from './app-root';
-import { cliInvocation, cliWrapper, PACKAGED_APP_ROOT, useCliInvocation } from './cli-invocation';
+import { cliInvocation, cliWrapper, PACKAGED_APP_ROOT, sandboxNameserver, useCliInvocation } from './cli-invocation';
 
 afterEach(() => setCliName('npx k2s-dns'));
 
@@ -44,5 +44,19 @@ describe('the CLI name in fix texts', () => {
     expect(useCliInvocation('/usr/lib/k2s-dns/', { K2S_DNS_CLI: 'relative/k2s-dns' })).toBe('k2s-dns');
     expect(cliCommand('stop', true)).toBe('sudo k2s-dns stop');
     expect(shellCommand('chmod o-w /etc/resolv.conf', true)).toBe('sudo chmod o-w /etc/resolv.conf');
+  });
+
+  it('$K2S_DNS_SANDBOX_NAMESERVER beside the wrapper (the sandbox): a resolver-file fix writes that nameserver through it, and the API hint names the sandbox\'s control (walk 11 M1, L12)', () => {
+    useCliInvocation('/home/ada/src/k2s-dns/', { K2S_DNS_CLI: '/tmp/k2sdns-app-Ab12/k2s-dns', K2S_DNS_SANDBOX_NAMESERVER: '192.0.2.53' });
+    expect(resolverFileWays()).toBe("in the sandbox, `/tmp/k2sdns-app-Ab12/k2s-dns sh -c 'rm -f /etc/resolv.conf && echo nameserver 192.0.2.53 > /etc/resolv.conf'` writes one naming its network's nameserver, 192.0.2.53");
+    expect(clusterRunningHint()).toContain('npm run sandbox:ctl -- api up');
+    // Without a wrapper it says nothing (a host): the host's words.
+    useCliInvocation('/usr/lib/k2s-dns/', { K2S_DNS_SANDBOX_NAMESERVER: '192.0.2.53' });
+    expect(resolverFileWays()).toContain('as root (sudo) with a line such as `nameserver 192.0.2.1`');
+    expect(clusterRunningHint()).toBe('is the cluster running (`k2s status`)?');
+    // Not an IPv4 address (a shell word or a placeholder): ignored.
+    expect(sandboxNameserver({ K2S_DNS_SANDBOX_NAMESERVER: '192.0.2.53; rm -rf /' })).toBeNull();
+    expect(sandboxNameserver({ K2S_DNS_SANDBOX_NAMESERVER: '<your router>' })).toBeNull();
+    expect(sandboxNameserver({ K2S_DNS_SANDBOX_NAMESERVER: '256.0.0.1' })).toBeNull();
   });
 });

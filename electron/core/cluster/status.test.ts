@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { clusterStatus } from './status';
+import { setCliName } from '../../../shared/fix';
 import { startTestApiServer } from '../../../e2e/support/cluster-test-bed';
 
 let server: Awaited<ReturnType<typeof startTestApiServer>>;
@@ -44,6 +45,17 @@ describe('clusterStatus against the fake API server', () => {
     expect(s.context).toBe('k2s-test');
     expect(s.apiServer).toBe(server.url);
     expect(s.nodes).toEqual([]);
+  });
+
+  it('in the sandbox (no `k2s` there, walk 11 L12): the same refusal names the sandbox\'s control that brings its API back', async () => {
+    await server.setMode('down');
+    setCliName('/tmp/k2sdns-app-Ab12/k2s-dns', false, true, '192.0.2.53');
+    try {
+      const s = await clusterStatus({ kubeconfigPath: server.kubeconfigPath, timeoutMs: 2000 });
+      expect(s.message).toBe(`The Kubernetes API server at ${server.url} refused the connection (ECONNREFUSED); is the sandbox's test API down? In a root shell in the checkout, \`npm run sandbox:ctl -- api up\` brings it back.`);
+    } finally {
+      setCliName('npx k2s-dns');
+    }
   });
 
   it('maps a server that never answers to unreachable within the timeout', async () => {
