@@ -276,7 +276,8 @@ describe('status hop marks for a host file start refuses (walk 9 L2, L4)', () =>
     h.world.systemAnswer = null;
     const s = await statusWithHealth(healthProbes(h.deps), 'cli');
     const out = formatStatus(s);
-    expect(out).toContain("  ✗ /etc/resolv.conf: host's own (nameservers 192.0.2.53)");
+    // The ✗ line says why, briefly (walk 11 L9).
+    expect(out).toContain("  ✗ /etc/resolv.conf: host's own (nameservers 192.0.2.53) — not text (it holds NUL bytes): start refuses it\n");
     expect(out).not.toMatch(/✓ \/etc\/resolv\.conf/);
     expect(s.health!.hops.find((x) => x.kind === 'resolver')!.reason).toBe("/etc/resolv.conf is this host's own file (nameservers 192.0.2.53): host apps do not ask k2s-dnsproxy; start would refuse it (NOT_RESOLVER_FILE): it is not text (it holds NUL bytes)");
     // The host's resolver answers: README's exit table gives 0 for "stopped with your own resolver working".
@@ -288,7 +289,7 @@ describe('status hop marks for a host file start refuses (walk 9 L2, L4)', () =>
     const h = await host(JUNK);
     h.world.systemAnswer = null;
     const out = formatStatus(await statusWithHealth(healthProbes(h.deps), 'cli'));
-    expect(out).toMatch(/^  ✗ \/etc\/resolv\.conf: host's own$/m);
+    expect(out).toMatch(/^  ✗ \/etc\/resolv\.conf: host's own — not a resolver file \(line "this is a log line" is no resolv\.conf\(5\) directive\): start refuses it$/m);
     expect(out).not.toContain('/etc/resolv.conf: original');
     const plain = await host(ORIGINAL);
     plain.world.systemAnswer = null;
