@@ -1,6 +1,6 @@
 /** Doctor check `health`: the end-to-end path verdict (shared/health.ts), so doctor never says "0 errors" while cluster names fail. */
 import type { DoctorFinding, DoctorSeverity } from '../../../shared/doctor';
-import { verdictFix, type HealthReport } from '../../../shared/health';
+import { verdictFix, type HealthReport, type HealthVerdict } from '../../../shared/health';
 import { checkHealth } from '../health/check-health';
 import { healthProbes } from '../health/probes';
 import type { DoctorContext } from './context';
@@ -28,6 +28,18 @@ export function healthOf(ctx: DoctorContext): Promise<HealthReport> {
 
 /** The `health` check's topic: the title of its finding when the check itself throws (run-doctor.ts); else the finding's title is the verdict's summary, which lifecycle-state points at. */
 export const HEALTH_FINDING_TOPIC = 'Cluster names on this host';
+
+/**
+ * The fix of a finding whose fix the `health` finding (doctor's first, checkHealthPath) already
+ * gives for verdict `v`: a pointer to it by the title doctor shows (the verdict's summary), so one
+ * finding carries the fix and the other refers to it (issue #20 "one message per fact"; walk 11
+ * L5: drift's K2s DNS state and a missing file's loop check repeated it). A `warn` verdict's
+ * finding is "the warning", others "the error".
+ */
+export function healthFixPointer(v: Pick<HealthVerdict, 'level' | 'summary'>): { fix: string; remedy: { action: null; gui: string; cli: string } } {
+  const which = `the ${v.level === 'warn' ? 'warning' : 'error'} "${v.summary}" above`;
+  return { fix: `See ${which}: its fix is this one's.`, remedy: { action: null, gui: `See ${which}: its fix is this one's.`, cli: `see ${which}` } };
+}
 
 /** `health`: error when cluster names do not resolve while K2s DNS should serve them; info while stopped. */
 export async function checkHealthPath(ctx: DoctorContext): Promise<DoctorFinding> {

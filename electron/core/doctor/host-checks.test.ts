@@ -154,8 +154,9 @@ describe('lifecycle-state', () => {
     const f = await checkLifecycleState(await h.ctx({ frontEnd: 'gui' }));
     expect(f).toMatchObject({ severity: 'warn', title: 'K2s DNS state: /etc/resolv.conf changed by another program (still through K2s DNS)', detail: { driftRoute: { viaK2s: true, keepLeavesNone: true } } });
     expect(f.meaning).toContain("host apps still ask the proxy: its nameserver 127.0.0.1 is k2s-dnsproxy's listener.");
-    // The window's verdict's words (shared/health.ts verdictFix): Restore first, as the default (walk 10 M4).
-    expect(f.remedy?.gui).toBe('Nothing is broken now, you can leave K2s DNS running; to end the drift, choose "Restore my original" (the default) in the banner at the top, not "Keep their file": no name would resolve on this host after it (the banner says why)');
+    // The health finding above carries the window's verdict's fix (Restore first, walk 10 M4); this one points at it (walk 11 L5).
+    expect(f.remedy?.gui).toBe('See the warning "kubernetes.default.svc.cluster.local resolves through K2s DNS, but another program rewrote /etc/resolv.conf" above: its fix is this one\'s.');
+    expect(f.remedy?.action).toBe('show-diff');
   });
 
   it('ok stopped, ok running, warn degraded (proxy died), warn foreign resolver', async () => {
@@ -176,8 +177,9 @@ describe('lifecycle-state', () => {
     const foreign = await checkLifecycleState(await h.ctx());
     expect(foreign).toMatchObject({ severity: 'warn', detail: { resolverOwner: 'foreign' } });
     // A file with a nameserver the follower would take: Keep their file is the default, first (status's health-line words).
-    expect(foreign.fix).toBe('"Keep their file" (the default): sudo npx k2s-dns stop --on-drift keep && sudo npx k2s-dns start --engine dnsmasq --verify-name www.example.test; or "Restore my original": sudo npx k2s-dns stop --on-drift restore && sudo npx k2s-dns start --engine dnsmasq --verify-name www.example.test');
-    expect(foreign.remedy).toMatchObject({ action: 'show-diff', cli: foreign.fix });
+    // The health finding gives the drift choice (status's words); this one points at it (walk 11 L5).
+    expect(foreign.fix).toBe('See the warning "kubernetes.default.svc.cluster.local resolves, but /etc/resolv.conf was changed by another program: K2s DNS is bypassed" above: its fix is this one\'s.');
+    expect(foreign.remedy).toMatchObject({ action: 'show-diff', cli: 'see the warning "kubernetes.default.svc.cluster.local resolves, but /etc/resolv.conf was changed by another program: K2s DNS is bypassed" above' });
     const foreignGui = await checkLifecycleState(await h.ctx({ frontEnd: 'gui' }));
     expect(JSON.stringify(foreignGui.detail)).not.toContain('k2s-dns diff');
     expect(JSON.stringify(foreignGui.detail)).toContain('Resolver diff shows how.');

@@ -3,7 +3,7 @@ import type { DoctorFinding } from '../../../shared/doctor';
 import { cliCommand, type FrontEnd } from '../../../shared/fix';
 import { dnsStatus } from '../lifecycle/status';
 import type { DoctorContext } from './context';
-import { healthOf } from './health';
+import { healthFixPointer, healthOf } from './health';
 import { checkedAgainWords, operationSentenceStart, type OperationNow } from './operation-now';
 import { GLIBC_DEFAULT_NAMESERVER, viaK2sWords } from '../../../shared/drift-route';
 import { missingResolverWords } from '../../../shared/resolver-missing';
@@ -56,8 +56,7 @@ export async function checkLifecycleState(ctx: DoctorContext): Promise<DoctorFin
         title: 'K2s DNS state: degraded',
         // The health finding by the title the output shows (its verdict's summary), not the check's topic.
         meaning: `k2s-dnsproxy runs (PID ${s.pid ?? '?'}) and owns /etc/resolv.conf, but the path check fails (${v.cause}); the cause and its fix are in the error "${v.summary}" above.`,
-        fix: `See the error "${v.summary}" above: its fix is this one's.`,
-        remedy: { action: null, gui: `See the error "${v.summary}" above: its fix is this one's.`, cli: `see the error "${v.summary}" above` },
+        ...healthFixPointer(v),
         detail: { ...detail, state: 'degraded', healthCause: v.cause, pointsAt: 'health' },
       };
     }
@@ -83,7 +82,9 @@ export async function checkLifecycleState(ctx: DoctorContext): Promise<DoctorFin
  * none, walk 10 M3): its reason is said as the follower's, the file named as "the file in
  * /etc/resolv.conf now (another program's)" (L3). A warning: the health finding is the error when
  * names do not resolve, as `status` marks that hop. The CLI's health finding already gives the
- * follower's reason with what keeping does (checkHealthPath): then it is not said twice.
+ * follower's reason with what keeping does (checkHealthPath): then it is not said twice. When the
+ * verdict is this drift's and not ok, the health finding prints this same fix: this one points at
+ * it instead (healthFixPointer; walk 11 L5), keeping the window's Open Resolver diff button.
  */
 function driftFinding(s: HostDnsStatus, report: HealthReport, frontEnd: FrontEnd, base: { id: string; title: string }, detail: Record<string, unknown>): DoctorFinding {
   const v = report.verdict;
@@ -94,8 +95,11 @@ function driftFinding(s: HostDnsStatus, report: HealthReport, frontEnd: FrontEnd
   const risk = drift ? (v.keepRisk ?? null) : verdictKeepRisk(s, report.hops);
   const kind = keepRisk(s, { hops: report.hops, forResolver: s.resolverStamp ?? null })?.kind ?? null;
   const fixFor = (fe: FrontEnd) => verdictFix({ action: drift ? v.action : via ? 'restore-via' : 'restore', keepRisk: risk }, fe, driftRestoreLabel(s, [], false, timeText));
-  const cli = fixFor('cli') ?? '';
-  const gui = fixFor('gui') ?? '';
+  // The health finding carries the drift's fix when the verdict is the drift's and not ok (checkHealthPath).
+  const pointer = drift && v.level !== 'ok' ? healthFixPointer(v) : null;
+  const cli = pointer ? pointer.fix : (fixFor('cli') ?? '');
+  const gui = pointer ? pointer.remedy.gui : (fixFor('gui') ?? '');
+  const cliRemedy = pointer ? pointer.remedy.cli : cli;
   const gone = s.driftGone ?? null;
   if (gone) {
     const what = keepRiskWords({ kind: 'gone', what: gone }, route);
@@ -105,8 +109,8 @@ function driftFinding(s: HostDnsStatus, report: HealthReport, frontEnd: FrontEnd
       title: `K2s DNS state: /etc/resolv.conf ${gone} while K2s DNS runs`,
       meaning: `${what} Until then host apps still ask the proxy: with no file glibc asks ${GLIBC_DEFAULT_NAMESERVER}:53 (resolv.conf(5)), k2s-dnsproxy's listener.`,
       fix: cli,
-      remedy: { action: null, gui, cli },
-      detail: { ...detail, driftGone: gone, keepRisk: 'gone', driftDefault: 'restore' },
+      remedy: { action: null, gui, cli: cliRemedy },
+      detail: { ...detail, driftGone: gone, keepRisk: 'gone', driftDefault: 'restore', ...(pointer ? { pointsAt: 'health' } : {}) },
     };
   }
   // The follower's reason (no resolver file, its owner or mode), unless the CLI's health finding says it.
@@ -119,7 +123,7 @@ function driftFinding(s: HostDnsStatus, report: HealthReport, frontEnd: FrontEnd
     title: via ? 'K2s DNS state: /etc/resolv.conf changed by another program (still through K2s DNS)' : 'K2s DNS state: /etc/resolv.conf changed by another program',
     meaning: `/etc/resolv.conf was replaced by ${s.driftWriter ?? 'another program'} while K2s DNS ran, ${via && route ? `but host apps still ask the proxy: ${viaK2sWords(route)}` : 'so host apps no longer ask the proxy'}.${why}`,
     fix: cli,
-    remedy: { action: 'show-diff', gui, cli },
-    detail: { ...detail, ...(route ? { driftRoute: route } : {}), keepRisk: kind, driftDefault: risk ? 'restore' : 'keep' },
+    remedy: { action: 'show-diff', gui, cli: cliRemedy },
+    detail: { ...detail, ...(route ? { driftRoute: route } : {}), keepRisk: kind, driftDefault: risk ? 'restore' : 'keep', ...(pointer ? { pointsAt: 'health' } : {}) },
   };
 }

@@ -11,6 +11,7 @@ import type { DoctorFinding } from '../../../shared/doctor';
 import { GLIBC_MAXNS, parseResolvConf } from '../../../shared/resolv-conf';
 import { hopMark, queryHop } from '../../../shared/health';
 import type { DoctorContext } from './context';
+import { healthFixPointer, healthOf } from './health';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { notResolverFix, notResolverGuiFix, startRefusesResolverFile } from '../../../shared/network-writer';
 import { resolverBytes } from '../host/resolver-state';
@@ -80,13 +81,16 @@ export async function checkNameserverLoop(ctx: DoctorContext): Promise<DoctorFin
   if (gone) {
     const words = missingResolverWords(gone.kind === 'symlink' ? { kind: 'dangling', target: gone.target } : { kind: 'absent' });
     const fix = `Put a resolver file at /etc/resolv.conf (${resolverFileWays()}), then start.`;
+    // The health finding's error (no name resolves) already gives this fix (`fix-resolver`): point at it (walk 11 L5).
+    const v = (await healthOf(ctx)).verdict;
+    const pointer = v.level === 'error' && v.action === 'fix-resolver' ? healthFixPointer(v) : null;
     return {
       ...base,
       severity: 'error',
       title: gone.kind === 'absent' ? LOOP_TITLES.missing : `/etc/resolv.conf ${words}`,
       meaning: `/etc/resolv.conf ${words}, so there is no original resolver to forward to: with no file glibc asks 127.0.0.1 (resolv.conf(5)), the proxy itself, so start refuses with NO_UPSTREAM; with --upstream it would save "no file" and stop would put back none, leaving no name resolving.`,
-      fix,
-      remedy: { action: null, gui: fix, cli: fix },
+      ...(pointer ?? { fix, remedy: { action: null, gui: fix, cli: fix } }),
+      ...(pointer ? { detail: { pointsAt: 'health' } } : {}),
     };
   }
   if (ctx.originalText === null) {

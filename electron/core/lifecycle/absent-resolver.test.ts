@@ -59,7 +59,12 @@ describe('stopped with no /etc/resolv.conf', () => {
     const loop = findings.find((f) => f.id === 'nameserver-loop')!;
     expect(loop).toMatchObject({ severity: 'error', title: '/etc/resolv.conf does not exist' });
     expect(loop.meaning).toContain('so start refuses with NO_UPSTREAM');
-    expect(loop.fix).toContain('Put a resolver file at /etc/resolv.conf');
+    // The health finding's error (first) carries the fix; this one points at it (walk 11 L5: the same fix in two wordings).
+    const health = findings.find((f) => f.id === 'health')!;
+    expect(health).toMatchObject({ severity: 'error', title: 'No names resolve on this host: nothing answers on 127.0.0.1:53 (/etc/resolv.conf does not exist, so glibc asks 127.0.0.1:53 (resolv.conf(5)); K2s DNS is stopped)' });
+    expect(health.fix).toBe("put a nameserver that answers into /etc/resolv.conf (reconnect the network so NetworkManager or your DHCP client writes it again, or write it yourself as root (sudo) with a line such as `nameserver 192.0.2.1`, your router's or company DNS's IP address in place of 192.0.2.1); then sudo npx k2s-dns start");
+    expect(loop.fix).toBe(`See the error "${health.title}" above: its fix is this one's.`);
+    expect(loop.detail).toEqual({ pointsAt: 'health' });
     expect(findings.find((f) => f.id === 'upstream-answers')?.meaning).toContain('see “/etc/resolv.conf does not exist”');
     expect(findings.find((f) => f.title === 'K2s DNS state: stopped')?.meaning).toBe('K2s DNS is stopped and /etc/resolv.conf does not exist (not K2s-owned).');
     const text = findings.map((f) => `${f.title}: ${f.meaning}`).join('\n');

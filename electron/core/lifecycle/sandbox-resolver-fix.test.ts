@@ -75,8 +75,10 @@ describe('in the sandbox: a whole command through its wrapper wherever a resolve
     setCliName('npx k2s-dns');
     expect(verdictFix(gui.health!.verdict, 'gui')).toBe(`Put a nameserver that answers into /etc/resolv.conf (${WAYS}); then Start`);
     inSandbox();
-    const loop = (await runDoctor(h.deps, { kubeconfigPath: null })).find((f) => f.id === 'nameserver-loop')!;
-    expect(loop.fix).toBe(`Put a resolver file at /etc/resolv.conf (${WAYS}), then start.`);
+    // Doctor's one fix for it is the health finding's (the loop finding points there: walk 11 L5).
+    const doctor = await runDoctor(h.deps, { kubeconfigPath: null });
+    expect(doctor.find((f) => f.id === 'health')!.fix).toBe(`put a nameserver that answers into /etc/resolv.conf (${WAYS}); then ${WRAPPER} start`);
+    expect(doctor.find((f) => f.id === 'nameserver-loop')!.fix).toMatch(/^See the error "No names resolve on this host: .*" above: its fix is this one's\.$/);
     const r = await startDns(h.deps, TEST_START_OPTS, quiet);
     expect(r).toMatchObject({ ok: false, code: 'NO_UPSTREAM' });
     expect(r.message).toContain(`Put a resolver file there first (${WAYS}), then start again;`);
