@@ -27,6 +27,7 @@ import { driftRoute } from '../../shared/drift-route';
 import { notResolverGuiFix, notResolverFileRefusal, resolverOwnerRefusal, startRefusesResolverFile } from '../../shared/network-writer';
 import type { HostDnsStatus, NetworkChangeView, QueryResult } from '../../shared/types';
 import { RENDERER_DIR } from './serve-fake';
+import { setCliName } from '../../shared/fix';
 
 const servers: WebServer[] = [];
 test.afterAll(async () => {
@@ -222,6 +223,39 @@ test('stopped on a NUL-byte file start refuses: the verdict gives start\'s own f
   // RichText shows the `nameserver 192.0.2.1` example as code (no backticks in the text).
   await expect(verdict).toHaveText(`Cluster names do not resolve on this host: K2s DNS is stopped, and start would refuse this /etc/resolv.conf (NOT_RESOLVER_FILE): it is not text (it holds NUL bytes), so K2s will not save it as your original — ${notResolverGuiFix().replace(/`/g, '')}`);
   await expect(verdict).not.toContainText('press Start in Host DNS below');
+});
+
+// Walk 11 M1: in the sandbox the window's verdict names the command through its wrapper that writes
+// a resolver file there, although the renderer knows no wrapper (the verdict carries the words).
+test('in the sandbox, stopped on a NUL-byte file: the verdict names the wrapper command that writes its network\'s nameserver', async ({ page }) => {
+  const theirs = 'nameserver 192.0.2.53\nsearch example.test\n\0\0junk\n';
+  const fake = createFakeBackend({ stepDelayMs: 30, logIntervalMs: 500, running: false });
+  const patched: AppBackend = {
+    ...fake,
+    dnsStatus: async (i) => ({ ...(await fake.dnsStatus(i)), startRefusal: startRefusesResolverFile(Buffer.from(theirs)) }),
+    healthCheck: async () => {
+      // Where the check runs: the sandbox's runtime (e2e/sandbox-app.ts), set for this check only.
+      setCliName('/tmp/k2sdns-app-Ab12/k2s-dns', false, true, '192.0.2.53');
+      try {
+        return await checkHealth({
+          status: () => patched.dnsStatus({}),
+          resolvConfText: async () => theirs,
+          lookup: async (name): Promise<QueryResult> => ({ name, type: 'A', server: 'system', transport: 'getaddrinfo', rcode: 'NXDOMAIN', answers: [], latencyMs: 4 }),
+          query: (q) => fake.queryRun({ name: q.name, type: q.type, target: q.server, transport: 'udp' }),
+          now: Date.now,
+        });
+      } finally {
+        setCliName('npx k2s-dns');
+      }
+    },
+  };
+  const server = await startWebServer({ backend: patched, staticDir: RENDERER_DIR });
+  servers.push(server);
+  await page.goto(server.url);
+  await expect(page.getByTestId('verdict')).toHaveAttribute('data-cause', 'stopped', { timeout: 15_000 });
+  const verdict = page.getByTestId('verdict-text');
+  await expect(verdict).toContainText("Replace /etc/resolv.conf with a resolver file that names your nameserver — in the sandbox, /tmp/k2sdns-app-Ab12/k2s-dns sh -c 'rm -f /etc/resolv.conf && echo nameserver 192.0.2.53 > /etc/resolv.conf' writes one naming its network's nameserver, 192.0.2.53 — then press Check again.");
+  await expect(verdict).not.toContainText('192.0.2.1');
 });
 
 test("root's file whose nameserver answers: Keep their file stays the default", async ({ page }) => {
