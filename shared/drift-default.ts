@@ -146,8 +146,10 @@ export function savedNameserversNow(status: Pick<HostDnsStatus, 'resolverStamp'>
  * default or the file is not drift (another program's file, or K2s's own edited in place:
  * `resolverEdited`). `stopRestores` is the same rule without the health check
  * (keepRisk(status, null)), which is what a plain stop applies (teardown.ts restoreByDefault).
+ * `ownerFix`: for a file refused for its owner or mode only (`refused` risk), status's
+ * driftOwnerFix, the command after which the follower follows it (walk 11 M3).
  */
-export function verdictKeepRisk(status: Pick<HostDnsStatus, 'resolverOwner' | 'driftRoute' | 'driftOwnerRefusal' | 'driftFileRefusal' | 'driftGone' | 'resolverStamp' | 'startRefusal'> & Pick<Partial<HostDnsStatus>, 'resolverEdited'>, hops: HealthReport['hops']): { words: string; outcome?: string; short: string; stopRestores: boolean; gone: string | null; refused: string | null; startRefuses?: boolean } | null {
+export function verdictKeepRisk(status: Pick<HostDnsStatus, 'resolverOwner' | 'driftRoute' | 'driftOwnerRefusal' | 'driftFileRefusal' | 'driftGone' | 'resolverStamp' | 'startRefusal'> & Pick<Partial<HostDnsStatus>, 'resolverEdited' | 'driftOwnerFix'>, hops: HealthReport['hops']): { words: string; outcome?: string; short: string; stopRestores: boolean; gone: string | null; refused: string | null; startRefuses?: boolean; ownerFix?: string } | null {
   // K2s's own file edited in place (header kept) is drift too, judged by the same rule (breaker 10 M4:
   // with nameserver 127.0.0.1 kept, "Keep their file" was the default for a file nothing answers once stopped).
   if (status.resolverOwner !== 'foreign' && !(status.resolverOwner === 'k2s' && status.resolverEdited)) return null;
@@ -157,7 +159,9 @@ export function verdictKeepRisk(status: Pick<HostDnsStatus, 'resolverOwner' | 'd
   // `outcome` only when it leaves something out of `words` (the follower's reason): status's note then.
   const words = keepRiskWords(risk, status.driftRoute ?? null);
   const outcome = keepRiskOutcome(risk, status.driftRoute ?? null);
-  return { words, ...(outcome !== words ? { outcome } : {}), short: keepRiskShort(risk), stopRestores: keepRisk(status, null) !== null, gone: risk.kind === 'gone' ? risk.what : null, refused: risk.kind === 'gone' ? null : followerRefusal(status), ...(risk.kind !== 'gone' && status.startRefusal ? { startRefuses: true } : {}) };
+  // Refused for its owner or mode only: the fix that keeps K2s DNS running comes first (walk 11 M3).
+  const ownerFix = risk.kind === 'refused' && status.driftOwnerFix ? status.driftOwnerFix : null;
+  return { words, ...(outcome !== words ? { outcome } : {}), short: keepRiskShort(risk), stopRestores: keepRisk(status, null) !== null, gone: risk.kind === 'gone' ? risk.what : null, refused: risk.kind === 'gone' ? null : followerRefusal(status), ...(risk.kind !== 'gone' && status.startRefusal ? { startRefuses: true } : {}), ...(ownerFix ? { ownerFix } : {}) };
 }
 
 /**
@@ -172,4 +176,14 @@ export function verdictKeepRisk(status: Pick<HostDnsStatus, 'resolverOwner' | 'd
 export function followerRefusal(status: Pick<HostDnsStatus, 'driftRoute' | 'driftOwnerRefusal' | 'driftFileRefusal'>): string | null {
   const why = status.driftFileRefusal ?? (status.driftRoute?.keepLeavesNone ? 'it names no nameserver but K2s DNS\'s own listeners' : null) ?? status.driftOwnerRefusal ?? null;
   return why === null ? null : why.replace(/^the new file/, 'it');
+}
+
+/**
+ * The follower's ` — fix it with CMD` clause of a drift verdict's keepRisk (its `refused` reason,
+ * shared/network-writer.ts resolverOwnerRefusal) when verdictFix offers that fix first
+ * (`ownerFix`, walk 11 M3), so a note or meaning that carries the reason drops it there: one
+ * message per fact. Null without an owner fix.
+ */
+export function ownerFixClause(risk: { refused?: string | null; ownerFix?: string } | null | undefined): string | null {
+  return risk?.ownerFix ? (/ — fix it with .*$/s.exec(risk.refused ?? '')?.[0] ?? null) : null;
 }

@@ -137,8 +137,11 @@ export interface HealthVerdict {
    * note, doctor's meaning: walk 9 M3). Absent when Keep their file is the default. verdictFix
    * turns it into the fix's words. `outcome`: what Keep leaves without why the follower refused
    * the file (keepRiskOutcome), status's note when the follower's note already says why.
+   * `ownerFix`: their file was refused for its owner or mode only, with the follow policy: the
+   * command line that makes it pass (HostDnsStatus.driftOwnerFix), which keeps K2s DNS running;
+   * verdictFix offers it first (walk 11 M3).
    */
-  keepRisk?: { words: string; outcome?: string; short?: string; stopRestores: boolean; gone: string | null; refused?: string | null; startRefuses?: boolean } | null;
+  keepRisk?: { words: string; outcome?: string; short?: string; stopRestores: boolean; gone: string | null; refused?: string | null; startRefuses?: boolean; ownerFix?: string } | null;
   /**
    * Only with action `check-coredns`: the kube-dns ClusterIP the check probed (the kube-dns hop's
    * address, e.g. `172.21.0.10`), so the CLI fix routes to it as printed (verdictFix).

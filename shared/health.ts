@@ -10,6 +10,7 @@ import type { HostDnsStatus, QueryResult } from './types';
 import { LIVE_LOOP_FIX, LOOP_WINDOW_MS, type LiveLoop } from './live-loop';
 import type { HopKind, HopOutcome, HealthHop, HealthCause, HealthAction, HealthVerdict, HealthReport } from './health-report';
 import { GLIBC_DEFAULT_NAMESERVER } from './drift-route';
+import { ownerFixClause } from './drift-default';
 import { doesNotAnswerWords, errnoWords, isPortUnreachable, PORT_UNREACHABLE, silenceDetail } from './probe-failure';
 import { reachesListenerAddress } from './listener-reach';
 import { RESOLVED_STUB_ADDRESSES } from './resolved-link';
@@ -194,9 +195,17 @@ export function verdictFix(v: Pick<HealthVerdict, 'action' | 'keepRisk' | 'kubeD
     // Why it refused is said once where the choice is (the banner, status's note, doctor's meaning):
     // not again in this line (issue #20, walk 10 L1: status said the chmod reason three times).
     const noStart = `no start after it: K2s DNS refused to follow their file, and ${after}`;
-    return frontEnd === 'gui'
-      ? `Choose "${restoreName}" (the default) in the banner at the top, then Start; "${keep.label}" only stops (${noStart.replace('a start', 'Start')})`
+    const stops = frontEnd === 'gui'
+      ? `hoose "${restoreName}" (the default) in the banner at the top, then Start; "${keep.label}" only stops (${noStart.replace('a start', 'Start')})`
       : `"${restoreName}" (${which}): ${restore.cli} && ${start}; or "${keep.label}", which only stops: ${keep.cli} (${noStart})`;
+    // Refused for its owner or mode only: the fix that keeps K2s DNS running first, as the banner
+    // gives it (walk 11 M3); the window's verdict refers to the banner, which prints the command.
+    if (risk.ownerFix) {
+      return frontEnd === 'gui'
+        ? `To keep K2s DNS running, run the fix the banner at the top names: the network follower then follows their file; or c${stops}`
+        : `to keep K2s DNS running: ${risk.ownerFix} (the network follower then follows their file within seconds); or stop: ${stops}`;
+    }
+    return frontEnd === 'gui' ? `C${stops}` : stops;
   }
   return frontEnd === 'gui'
     ? `Choose "${restoreName}" (the default) or "${keep.label}" in the banner at the top, then Start`
@@ -615,6 +624,10 @@ export function applyHealth(status: HostDnsStatus, report: HealthReport, frontEn
   const told = !!reason && status.messages.some((m) => m.includes(reason));
   const note = frontEnd === 'cli' && risk && !risk.gone && !status.driftFileRefusal ? (told && risk.outcome ? risk.outcome : risk.words) : null;
   if (note) status = { ...status, messages: [...status.messages, note] };
+  // The health line gives the owner fix first (verdictFix, walk 11 M3): the follower's note keeps
+  // its reason without that fix again (one message per fact).
+  const ownerFix = frontEnd === 'cli' ? ownerFixClause(risk) : null;
+  if (ownerFix) status = { ...status, messages: status.messages.map((m) => m.split(ownerFix).join('')) };
   if (status.state !== 'running' || v.level === 'ok') return { ...status, health: report };
   // CoreDNS down while the proxy's cache still answers is amber in the verdict, yet the proxy cannot reach the cluster: degraded.
   const state = v.level === 'error' || v.cause === 'coredns-down' ? 'degraded' : status.state;

@@ -292,6 +292,13 @@ export interface HostDnsStatus {
    */
   driftOwnerRefusal?: string | null;
   /**
+   * With `driftOwnerRefusal` and the follow policy: the command line that makes their file pass
+   * the owner rule (shared/writable-resolver.ts followFixLine, e.g. `sudo chmod o-w
+   * /etc/resolv.conf`), after which the network follower follows it and K2s DNS keeps running:
+   * the drift fix's first choice (walk 11 M3). Absent otherwise.
+   */
+  driftOwnerFix?: string;
+  /**
    * While a start is recorded: what of the saved original's owner or mode fails the network
    * follower's owner rule (shared/network-writer.ts resolverOwnerProblem: `writable by every user
    * (mode 0666)`), so stop would put back a file a user could write; `messages` has the note with

@@ -10,7 +10,7 @@
  * Commands of other programs than k2s-dns go through shared/fix.ts shellCommand (`sudo chmod …`,
  * or the sandbox's wrapper). Pure module.
  */
-import { cliCommand, shellCommand, type FrontEnd } from './fix';
+import { cliCommand, shellCommand, shellWord, type FrontEnd } from './fix';
 import { FIRST_USER_UID, resolverOwnerProblem } from './network-writer';
 
 /** Owner and permission bits of a file (st_mode & 0o7777; only the permission bits are read). */
@@ -31,6 +31,34 @@ export const MANAGED_RESOLV_CONF_MODE = 0o644;
 export function ownerFixCommand(owner: FileOwner): string | null {
   if (resolverOwnerProblem(owner) === null) return null;
   return owner.uid >= FIRST_USER_UID ? 'chown root:root /etc/resolv.conf' : owner.mode & 0o002 ? 'chmod o-w /etc/resolv.conf' : 'chmod g-w /etc/resolv.conf';
+}
+
+/**
+ * The commands that make a file the network follower refused for its owner or mode pass its rule
+ * (resolverOwnerProblem, the follower's resolverOwnerRefusal), so it follows that file at its next
+ * look and K2s DNS keeps running (walk 11 M3): `chown root:root` for a user account's file (its
+ * group becomes root's too), then `chmod o-w` when every user may write it, `chmod g-w` when a
+ * group other than root's may (after no chown); each on `file` (chmod(1) and chown(1) follow a
+ * symlink). Raw commands: the caller prints them through shared/fix.ts shellCommand. [] when it passes.
+ */
+export function followFixCommands(owner: FileOwner, file = '/etc/resolv.conf'): string[] {
+  if (resolverOwnerProblem(owner) === null) return [];
+  const out: string[] = [];
+  const chown = owner.uid >= FIRST_USER_UID;
+  if (chown) out.push(`chown root:root ${shellWord(file)}`);
+  const bits = `${owner.mode & 0o020 && !chown && owner.gid !== 0 ? 'g' : ''}${owner.mode & 0o002 ? 'o' : ''}`;
+  if (bits) out.push(`chmod ${bits}-w ${shellWord(file)}`);
+  return out;
+}
+
+/**
+ * followFixCommands as one line the user pastes: each command through shared/fix.ts shellCommand
+ * as root (`sudo chmod o-w /etc/resolv.conf`, or the sandbox's wrapper), joined by ` && `. Null
+ * when the rule passes.
+ */
+export function followFixLine(owner: FileOwner, file = '/etc/resolv.conf'): string | null {
+  const commands = followFixCommands(owner, file);
+  return commands.length === 0 ? null : commands.map((c) => shellCommand(c, true)).join(' && ');
 }
 
 /**

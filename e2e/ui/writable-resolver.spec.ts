@@ -123,7 +123,8 @@ test('walk 9 H1, L6: a valid file put in place with mode 0666 while K2s DNS runs
   await expect(change).toHaveAttribute('data-outcome', 'drift', { timeout: 15_000 });
   await expect(change).toContainText('not followed: the new file is writable by every user (mode 0666); K2s follows no file a user could write — fix it with sudo chmod o-w /etc/resolv.conf.');
   await expect(app.page.getByTestId('drift-banner')).toBeVisible();
-  const fix = (await k2sDns(['status'])).stdout.match(/fix it with (sudo chmod o-w \/etc\/resolv\.conf)\./);
+  // The CLI's health line gives it first (walk 11 M3).
+  const fix = (await k2sDns(['status'])).stdout.match(/ — to keep K2s DNS running: (sudo chmod o-w \/etc\/resolv\.conf) \(the network follower/);
   expect(fix).not.toBeNull();
   await sh(fix![1]!);
   await expect(change).toHaveAttribute('data-outcome', 'followed', { timeout: 30_000 });

@@ -7,6 +7,10 @@ import type { DoctorContext } from './context';
 import { hopLine } from './hop-line';
 import { driftRestoreLabel } from '../../../shared/saved-copy';
 import { timeText } from '../../../shared/clock';
+import { ownerFixClause } from '../../../shared/drift-default';
+
+/** `text` without `clause` (each place), as is when `clause` is null. */
+const withoutClause = (text: string, clause: string | null): string => (clause ? text.split(clause).join('') : text);
 
 const SEVERITY: Record<HealthReport['verdict']['level'], DoctorSeverity> = { ok: 'ok', warn: 'warn', error: 'error', off: 'info' };
 
@@ -51,7 +55,8 @@ export async function checkHealthPath(ctx: DoctorContext): Promise<DoctorFinding
     title: v.summary,
     // What Keep their file would do, said once in full here for the CLI: the fix names it in a clause;
     // the window says it in the drift banner (walk 9 M3).
-    meaning: `The path of ${report.name}: ${report.hops.map(hopLine).join('; ')}.${v.keepRisk && !v.keepRisk.gone && (ctx.opts.frontEnd ?? 'cli') === 'cli' ? ` ${v.keepRisk.words}` : ''}`,
+    // Without the owner fix when the fix below gives it first (walk 11 M3: one message per fact).
+    meaning: `The path of ${report.name}: ${report.hops.map(hopLine).join('; ')}.${v.keepRisk && !v.keepRisk.gone && (ctx.opts.frontEnd ?? 'cli') === 'cli' ? ` ${withoutClause(v.keepRisk.words, ownerFixClause(v.keepRisk))}` : ''}`,
     // The restore named as the banner's button and status's health line name it (after a follow:
     // the followed file, walk 9 L1), as K2s DNS state's drift fix does (lifecycle-state.ts).
     fix: v.level === 'ok' ? null : verdictFix(v, ctx.opts.frontEnd ?? 'cli', ctx.state ? driftRestoreLabel({ networkChange: ctx.state.lastNetworkChange ?? null, followedChange: ctx.state.followedChange ?? null, savedAt: ctx.state.savedAt }, [], false, timeText) : undefined),

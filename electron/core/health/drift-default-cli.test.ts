@@ -17,6 +17,7 @@ import { healthProbes } from './probes';
 import { statusWithHealth } from './status-with-health';
 import { followNetwork } from '../lifecycle/follow';
 import { formatStatus } from '../../cli/print';
+import { runDoctor } from '../doctor/run-doctor';
 
 const newHost = trackedHosts();
 const sink = () => undefined;
@@ -67,6 +68,50 @@ describe('status (CLI): the drift fix names the banner’s and stop’s default'
     // What Keep leaves is still said, without the reason again.
     expect(text).toContain("note: Keeping their file lets whoever can write it choose this host's DNS.");
     expect(text).toContain('(no start after it: K2s DNS refused to follow their file, and a start would save it as your original)');
+  });
+
+  it('walk 11 M3: a valid 0666 file the follower refused — the chmod that keeps K2s DNS running comes first in status\'s health line and doctor\'s fix, said once', async () => {
+    setCliName('k2s-dns');
+    const h = await newHost('nameserver 192.0.2.53\n');
+    expect((await startDns(h.deps, TEST_START_OPTS, sink)).ok).toBe(true);
+    const tmp = join(h.root, 'etc/resolv.conf.tmp');
+    await writeFile(tmp, '# written by othertool\nnameserver 198.51.100.77\n');
+    await chmod(tmp, 0o666);
+    await rename(tmp, join(h.root, 'etc/resolv.conf'));
+    expect(await followNetwork(h.deps)).toMatchObject({ kind: 'drift' });
+    const s = await statusWithHealth(healthProbes(h.deps), 'cli');
+    expect(s.driftOwnerFix).toBe('sudo chmod o-w /etc/resolv.conf');
+    const text = formatStatus(s);
+    const health = text.split('\n').find((l) => l.startsWith('health:'))!;
+    expect(health).toContain(' — to keep K2s DNS running: sudo chmod o-w /etc/resolv.conf (the network follower then follows their file within seconds); or stop: "Restore my original" (the default): sudo k2s-dns stop --on-drift restore && sudo k2s-dns start');
+    expect(health).toMatch(/; or "Keep their file", which only stops: sudo k2s-dns stop --on-drift keep \(no start after it: K2s DNS refused to follow their file, and a start would save it as your original\)$/);
+    // One message per fact: the follower's note keeps its reason, not the fix again.
+    expect(text.split('chmod o-w').length - 1).toBe(1);
+    expect(text).toContain('not followed: the new file is writable by every user (mode 0666); K2s follows no file a user could write.\n');
+    // The window's verdict refers to the banner, which prints the command.
+    expect(verdictLine(s.health!.verdict, 'gui')).toContain(' — To keep K2s DNS running, run the fix the banner at the top names: the network follower then follows their file; or choose "Restore my original" (the default) in the banner at the top, then Start;');
+    const findings = await runDoctor(h.deps, { kubeconfigPath: null });
+    const healthFinding = findings.find((f) => f.id === 'health')!;
+    expect(healthFinding.fix).toMatch(/^to keep K2s DNS running: sudo chmod o-w \/etc\/resolv\.conf \(the network follower then follows their file within seconds\); or stop: "Restore my original"/);
+    // K2s DNS state's finding points at that fix rather than printing it again (walk 11 L5).
+    const state = findings.find((f) => f.id === 'lifecycle-state')!;
+    expect(state.fix).not.toContain('chmod');
+    expect(findings.map((f) => f.fix ?? '').join('\n').split('chmod o-w').length - 1).toBe(1);
+    expect(healthFinding.meaning).toContain('K2s DNS did not follow their file: it is writable by every user (mode 0666); K2s follows no file a user could write. Keeping it lets');
+    expect(healthFinding.meaning).not.toContain('chmod');
+  });
+
+  it('walk 11 M3: the same file under --on-network-change keep gets no chmod fix (the follower would not follow it)', async () => {
+    setCliName('k2s-dns');
+    const h = await newHost('nameserver 192.0.2.53\n');
+    expect((await startDns(h.deps, { ...TEST_START_OPTS, onNetworkChange: 'keep' }, sink)).ok).toBe(true);
+    const tmp = join(h.root, 'etc/resolv.conf.tmp');
+    await writeFile(tmp, '# written by othertool\nnameserver 198.51.100.77\n');
+    await chmod(tmp, 0o666);
+    await rename(tmp, join(h.root, 'etc/resolv.conf'));
+    const s = await statusWithHealth(healthProbes(h.deps), 'cli');
+    expect(s.driftOwnerFix).toBeUndefined();
+    expect(verdictLine(s.health!.verdict, 'cli')).not.toContain('to keep K2s DNS running');
   });
 
   it('a deleted file: said deleted, and stop puts the saved original back whatever the choice', async () => {

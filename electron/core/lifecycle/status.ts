@@ -28,7 +28,7 @@ import { followedCopy, restoreLabel, savedCopyWords, savedOriginalWords, startCo
  */
 export const RESTART_EXIT_UNKNOWN = 'failed (its next attempt is starting, so systemd no longer says how it ended)';
 import { describeNetworkChange, networkChangeNowWords, networkWriter, notResolverFileRefusal, resolverFileRefusal, resolverOwnerProblem, resolverOwnerRefusal, startRefusesResolverFile, writerWords } from '../../../shared/network-writer';
-import { liveResolverWritable, savedOriginalWritable, writableNote } from '../../../shared/writable-resolver';
+import { followFixLine, liveResolverWritable, savedOriginalWritable, writableNote } from '../../../shared/writable-resolver';
 import { resolverFileOwner } from '../host/resolver-owner';
 import { keepRiskOutcome, keepRiskWords } from '../../../shared/drift-default';
 import { exitStatusWords } from '../../../shared/exit-status';
@@ -80,6 +80,8 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
   // K2s's own file (its header) whose bytes another program changed in place.
   let resolverEdited = false;
   let driftOwnerRefusal: string | null = null;
+  // The command that makes their file pass the owner rule (shared/writable-resolver.ts followFixLine), with the follow policy.
+  let driftOwnerFix: string | null = null;
   // Their file is no resolver file at all (the follower's words): the drift choice's default is to restore.
   let driftFileRefusal: string | null = null;
   let driftWriter: string | null = null;
@@ -133,6 +135,9 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     // The follower's owner rule on their file (a link's target), so the banner can say why it was not followed.
     const ownerOf = current.kind === 'file' ? current : await deps.fs.stat(K2S_PATHS.resolvConf).catch(() => null);
     driftOwnerRefusal = ownerOf ? resolverOwnerRefusal(ownerOf) : null;
+    // The fix that keeps K2s DNS running (walk 11 M3): with the follow policy the follower follows
+    // their file at its next look once it passes the owner rule; the drift fix offers it first.
+    driftOwnerFix = ownerOf && driftOwnerRefusal && (state.onNetworkChange ?? 'follow') === 'follow' ? followFixLine(ownerOf) : null;
     driftWriter = writerWords(networkWriter(currentText ?? '', current.kind === 'symlink' ? current.target : null));
     // Why host apps still go through K2s DNS, said once per front end (issue #20, walk 10 L1): here
     // for the CLI (its health line says one clause); in the window the drift banner says it.
@@ -301,6 +306,7 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     ...(driftRouteNow ? { driftRoute: driftRouteNow } : {}),
     ...(resolverEdited ? { resolverEdited: true } : {}),
     ...(driftOwnerRefusal ? { driftOwnerRefusal } : {}),
+    ...(driftOwnerFix ? { driftOwnerFix } : {}),
     ...(savedOwner && savedWords ? { savedOriginalWritable: resolverOwnerProblem(savedOwner)! } : {}),
     ...(liveOwner && liveWords ? { liveResolverWritable: resolverOwnerProblem(liveOwner)! } : {}),
     ...(driftFileRefusal ? { driftFileRefusal } : {}),
