@@ -345,6 +345,13 @@ export interface HostDnsStatus {
   /** While `resolverOwner` is `foreign`: who wrote their file, shared/network-writer.ts writerWords. */
   driftWriter?: string | null;
   /**
+   * With `driftWriter`: how their file came there, by the follower's rule (inode and birth time,
+   * electron/core/lifecycle/managed-file-id.ts fileWriteHow): `rewritten in place`
+   * (`printf … > /etc/resolv.conf`) or `replaced` (a new file or link put over it, or unknown);
+   * the verb status's drift note and doctor's K2s DNS state both say (walk 11 L10).
+   */
+  driftVerb?: 'rewritten in place' | 'replaced';
+  /**
    * A short hash of /etc/resolv.conf as it is now (kind, link target, bytes): changes whenever
    * the resolver changes, so a front end knows which findings are older than the file. Absent when not read.
    */

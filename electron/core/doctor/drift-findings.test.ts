@@ -147,6 +147,37 @@ describe('M4: K2s DNS state during drift says what status says, the default firs
   });
 });
 
+describe('walk 11 L10: one verb for one write, from the follower\'s rule', () => {
+  /** K2s DNS started with the keep policy (the follower records the drift, follows nothing), then `drift`. */
+  async function kept(drift: (root: string) => Promise<void>) {
+    const h = await host(ORIGINAL);
+    expect(await startDns(h.deps, { ...TEST_START_OPTS, onNetworkChange: 'keep' }, quiet)).toMatchObject({ ok: true });
+    await drift(h.root);
+    expect(await followNetwork(h.deps)).toMatchObject({ kind: 'drift' });
+    return h;
+  }
+
+  it('written in place (printf > /etc/resolv.conf): status\'s note, the follower\'s note and doctor all say "rewritten in place"', async () => {
+    const h = await kept((r) => writeFile(join(r, 'etc/resolv.conf'), '# my own\nnameserver 192.0.2.99\n'));
+    const s = await statusWithHealth(healthProbes(h.deps), 'cli');
+    expect(s.driftVerb).toBe('rewritten in place');
+    const text = s.messages.join('\n');
+    expect(text).toContain('/etc/resolv.conf was rewritten in place by another program (its first comment: "# my own") while K2s ran;');
+    expect(text).toContain('(/etc/resolv.conf rewritten in place)');
+    expect(text).not.toMatch(/was (changed|replaced) by/);
+    const f = byId(await runDoctor(h.deps, { kubeconfigPath: null }), 'lifecycle-state');
+    expect(f.meaning).toMatch(/^\/etc\/resolv\.conf was rewritten in place by another program \(its first comment: "# my own"\) while K2s DNS ran, /);
+  });
+
+  it('a new file put over it (mv): "replaced" in status and doctor alike', async () => {
+    const h = await kept((r) => networkWrites(r, '# my own\nnameserver 192.0.2.99\n'));
+    const s = await statusWithHealth(healthProbes(h.deps), 'cli');
+    expect(s.driftVerb).toBe('replaced');
+    expect(s.messages.join('\n')).toContain('/etc/resolv.conf was replaced by another program (its first comment: "# my own") while K2s ran;');
+    expect(byId(await runDoctor(h.deps, { kubeconfigPath: null }), 'lifecycle-state').meaning).toMatch(/^\/etc\/resolv\.conf was replaced by another program \(its first comment: "# my own"\) while K2s DNS ran, /);
+  });
+});
+
 describe('L3: "the original" during drift is the saved file', () => {
   it('NUL file in place: the saved original\'s one nameserver is counted, and named as the saved one', async () => {
     const h = await drifted((r) => networkWrites(r, Buffer.from('abc\0\0def\n')));

@@ -121,7 +121,8 @@ function driftFinding(s: HostDnsStatus, report: HealthReport, frontEnd: FrontEnd
     ...base,
     severity: 'warn',
     title: via ? 'K2s DNS state: /etc/resolv.conf changed by another program (still through K2s DNS)' : 'K2s DNS state: /etc/resolv.conf changed by another program',
-    meaning: `/etc/resolv.conf was replaced by ${s.driftWriter ?? 'another program'} while K2s DNS ran, ${via && route ? `but host apps still ask the proxy: ${viaK2sWords(route)}` : 'so host apps no longer ask the proxy'}.${why}`,
+    // The verb status says (status.ts driftVerb, the follower's fileWriteHow: walk 11 L10).
+    meaning: `/etc/resolv.conf was ${s.driftVerb ?? 'replaced'} by ${s.driftWriter ?? 'another program'} while K2s DNS ran, ${via && route ? `but host apps still ask the proxy: ${viaK2sWords(route)}` : 'so host apps no longer ask the proxy'}.${why}`,
     fix: cli,
     remedy: { action: 'show-diff', gui, cli: cliRemedy },
     detail: { ...detail, ...(route ? { driftRoute: route } : {}), keepRisk: kind, driftDefault: risk ? 'restore' : 'keep', ...(pointer ? { pointsAt: 'health' } : {}) },

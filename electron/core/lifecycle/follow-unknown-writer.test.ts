@@ -57,7 +57,8 @@ describe('a followed file with no header (issue #20)', () => {
     const st = await dnsStatus(h.deps);
     const who = 'another program (its first comment: "# my own")';
     expect(st.driftWriter).toBe(who);
-    expect(st.messages.find((m) => m.startsWith('/etc/resolv.conf was changed by'))).toContain(`changed by ${who} while K2s ran`);
+    // The follower's verb (walk 11 L10): written in place, said so in status's drift note too.
+    expect(st.messages.find((m) => m.startsWith('/etc/resolv.conf was rewritten in place by'))).toContain(`rewritten in place by ${who} while K2s ran`);
     expect(st.messages.find((m) => m.includes('changed the resolver'))).toContain(`: ${who} changed the resolver (/etc/resolv.conf rewritten in place); not followed: the policy is --on-network-change keep.`);
     expect(networkChangeLine(st.networkChange!)).toMatch(/network change not followed: another program \(its first comment: "# my own"\) — /);
     expect(formatStatus(st)).not.toMatch(/unknown program|no header/);

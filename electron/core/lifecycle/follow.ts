@@ -14,7 +14,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { LifecycleDeps } from './deps';
 import type { HostStat } from '../host/host-fs';
-import { managedFileId, type ManagedFileId } from './managed-file-id';
+import { fileWriteHow, managedFileId } from './managed-file-id';
 import type { ResolverEntry } from '../../../shared/types';
 import type { NetworkChange, ResolverStateFile } from '../../../shared/state-file';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
@@ -98,27 +98,8 @@ export function targetPath(target: string): string {
   return path.posix.resolve(path.posix.dirname(K2S_PATHS.resolvConf), target);
 }
 
-/**
- * How a regular file came to be at /etc/resolv.conf (`now`, its lstat), against the one K2s
- * wrote (`managed`, the state file). Another inode number is a new file put there (a rename, as
- * NetworkManager and resolvconf write). The same number alone is no proof of a write in place
- * (`printf … > /etc/resolv.conf`, an editor saving in place): a file system may give the number
- * K2s's freed inode had to the next file it makes (a `mv` from another file system unlinks the
- * old file first, then creates the new one). The second sign is the birth time (statx(2)
- * stx_btime), which a write never changes: the same one is K2s's file rewritten in place,
- * another a new file. When either birth time is unknown (a file system that keeps none, a state
- * file of an earlier version, none recorded: managed-file-id.ts), or no inode was recorded, it
- * says only that the file was replaced, never a guess.
- */
-export function fileWriteHow(now: { ino: number; birthtimeMs?: number | null } | null, managed: ManagedFileId): string {
-  const managedIno = managed.managedResolvConfIno;
-  if (now === null || managedIno == null) return '/etc/resolv.conf replaced';
-  if (now.ino !== managedIno) return '/etc/resolv.conf replaced by a new file';
-  const born = now.birthtimeMs ?? null;
-  const bornThen = managed.managedResolvConfBirthMs ?? null;
-  if (born === null || bornThen === null) return '/etc/resolv.conf replaced';
-  return born === bornThen ? '/etc/resolv.conf rewritten in place' : '/etc/resolv.conf replaced by a new file';
-}
+/** How a regular file came to be at /etc/resolv.conf: managed-file-id.ts (status words its drift by it too). */
+export { fileWriteHow };
 
 /**
  * The new network resolver, or null when nothing new is there. `current` is /etc/resolv.conf

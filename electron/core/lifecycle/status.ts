@@ -13,6 +13,7 @@ import { linkEndNotFile } from '../host/link-end';
 import { isManagedEntry } from './preflight';
 import { isGone } from './resolver-gone';
 import { judgeRefusedFile } from './refusal-now';
+import { driftVerb, fileWriteHow } from './managed-file-id';
 import { StateFileCorruptError } from '../host/state-store';
 import { interruptedOperation, journalSteps, readJournal, readRecovery } from './journal';
 import { readWatchdogState, recordedProxyPid, watchdogAlive } from '../host/supervised-service';
@@ -85,6 +86,8 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
   // Their file is no resolver file at all (the follower's words): the drift choice's default is to restore.
   let driftFileRefusal: string | null = null;
   let driftWriter: string | null = null;
+  // How their file came there (driftVerb): `rewritten in place` or `replaced`.
+  let driftVerbNow: HostDnsStatus['driftVerb'] | null = null;
   // Deleted or left dangling: no file of theirs to keep (stop restores whatever the choice).
   let driftGone: string | null = null;
   // The file's text (a link's target's), for the drift route; null for a dangling link or no file.
@@ -142,7 +145,9 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     // Why host apps still go through K2s DNS, said once per front end (issue #20, walk 10 L1): here
     // for the CLI (its health line says one clause); in the window the drift banner says it.
     const via = driftRouteNow?.viaK2s && frontEnd === 'cli' ? ` Host apps still go through K2s DNS: ${viaK2sWords(driftRouteNow)}.` : '';
-    messages.push(`/etc/resolv.conf was changed by ${driftWriter} while K2s ran; ${say({ gui: 'Resolver diff shows how.', cli: `see ${cliCommand('diff')}.` })}${via}`);
+    // The verb of the follower's note (managed-file-id.ts fileWriteHow), as doctor says it (walk 11 L10).
+    driftVerbNow = driftVerb(current.kind === 'file' ? fileWriteHow(top, state) : 'replaced by a symlink');
+    messages.push(`/etc/resolv.conf was ${driftVerbNow} by ${driftWriter} while K2s ran; ${say({ gui: 'Resolver diff shows how.', cli: `see ${cliCommand('diff')}.` })}${via}`);
     // The follower's reason when it is no resolver file at all (shared/network-writer.ts), and
     // what the drift choice's default is then: the banner's words (shared/drift-default.ts).
     const bytes = resolverBytes(current);
@@ -312,6 +317,7 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     ...(driftFileRefusal ? { driftFileRefusal } : {}),
     ...(startRefusal ? { startRefusal } : {}),
     ...(driftWriter ? { driftWriter } : {}),
+    ...(driftVerbNow ? { driftVerb: driftVerbNow } : {}),
     ...(driftGone ? { driftGone } : {}),
     ...(current && isGone(current) ? { resolverMissing: current.kind === 'symlink' ? { kind: 'dangling' as const, target: current.target } : { kind: 'absent' as const } } : {}),
     resolverStamp: current === null ? `${kind ?? 'none'}` : resolverStampOf(current),
