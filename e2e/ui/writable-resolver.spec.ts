@@ -97,14 +97,18 @@ test('L1: chmod 666 of K2s DNS\'s own /etc/resolv.conf is a warning in the card,
   await expect(card.getByTestId('dns-state')).toHaveText('stopped', { timeout: 15_000 });
 });
 
-test('M1, the window\'s Start: its RESOLV_CONF_WRITABLE fix names the kubeconfig, the engine chosen and the verify name the app starts with', async () => {
+test('M1, walk 11 L5, the window\'s Start on a 0666 file: the RESOLV_CONF_WRITABLE paragraph once, in the Host DNS note; the timeline\'s result and warning refer to it', async () => {
   test.setTimeout(120_000);
   const card = app.page.getByTestId('panel-hostdns');
   await chmod('/etc/resolv.conf', 0o666);
   await card.getByTestId('engine-select').selectOption('dnsmasq');
   await card.getByTestId('btn-start').click();
   await expect(card.getByTestId('step-ready')).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
-  await expect(card.getByTestId('timeline-warnings')).toContainText(`chmod o-w /etc/resolv.conf, then sudo npx k2s-dns start --engine dnsmasq --verify-name www.example.test --kubeconfig ${app.tb.kubeconfigPath}.`);
+  await expect(card.getByTestId('timeline-warnings')).toContainText('Warning: the saved original /etc/resolv.conf is writable by every user (mode 0666) (RESOLV_CONF_WRITABLE); the note above says what that means and how to fix it.', { timeout: 15_000 });
+  await expect(card.getByTestId('timeline-result')).toContainText('See the warning below.');
+  await expect(card.getByTestId('timeline-result')).not.toContainText('K2s follows no file a user could write');
+  // The paragraph once: the Host DNS note, with the window's fix (Stop, the chmod, Start).
+  await expect(card).toContainText("The saved original /etc/resolv.conf (the file stop puts back) is writable by every user (mode 0666): stop puts it back with that owner and mode, and then a user can choose this host's DNS through it. To have it back fixed, press Stop, run `sudo chmod o-w /etc/resolv.conf` in a terminal, then press Start (that start saves it fixed).".replace(/`/g, ''));
   await expect(card.getByTestId('dns-saved-writable')).toHaveText(' — writable by every user (mode 0666): stop puts it back so (see the note below)', { timeout: 15_000 });
   await card.getByTestId('btn-stop').click();
   await expect(card.getByTestId('dns-state')).toHaveText('stopped', { timeout: 30_000 });

@@ -3,6 +3,7 @@ import type { ClusterDiscovery, DriftRoute, HostDnsStatus, QueryResult } from '.
 import { HOP_SYMBOL, hopMark, recheckWords, verdictLine } from '../../shared/health';
 import { hopLine } from '../core/doctor/hop-line';
 import { stepWarns } from '../../shared/step-warn';
+import { withoutCarriedWarnings } from '../../shared/result-warnings';
 import { proxyExitSentence } from '../../shared/proxy-exit';
 import { terminalSafe } from './terminal-safe';
 import { localTimes, timeText } from '../../shared/clock';
@@ -36,7 +37,9 @@ const REFER_MIN_CHARS = 60;
  */
 export function resultText(e: { message: string; code?: string; warnings?: { message: string }[] }, printed: PrintedSteps): string {
   if (e.warnings?.some((w) => w.message === e.message)) return 'see the warning below.';
-  let text = e.message;
+  // A warning the message carries (start's "… Warning: <text>"): printed once, on its own
+  // `warning [CODE]:` line below (walk 11 L5: RESOLV_CONF_WRITABLE's paragraph twice).
+  let text = withoutCarriedWarnings(e.message, e.warnings);
   let referred = false;
   for (const s of printed.steps) {
     if (s.message.length < REFER_MIN_CHARS || !text.includes(s.message)) continue;

@@ -124,3 +124,34 @@ describe('TimelineView: a Keep\'s long note once (walk 11 L5)', () => {
     }
   });
 });
+
+describe('TimelineView: a start warning carried in its result (walk 11 L5)', () => {
+  const W = "/etc/resolv.conf is writable by every user (mode 0666); K2s follows no file a user could write. It was saved as your original as it is; to save it fixed: sudo k2s-dns stop, sudo chmod o-w /etc/resolv.conf, then sudo k2s-dns start.";
+  const events = [
+    { type: 'step', op: 'start', step: 'ready', status: 'done', message: 'Host DNS goes through k2s-dnsproxy.', at },
+    { type: 'result', op: 'start', ok: true, exitCode: 0, message: `K2s DNS is running: cluster.local goes to CoreDNS at 172.21.0.10, everything else to 192.0.2.53. Warning: ${W}`, warnings: [{ code: 'RESOLV_CONF_WRITABLE', message: W }], at: at + 1 },
+  ];
+  it('the result line refers to the warning; with the Host DNS note shown, the warning refers to it: the paragraph is not in the timeline', () => {
+    state.status = { ...running, proxyExit: null, savedOriginalWritable: 'writable by every user (mode 0666)' };
+    state.events = events;
+    try {
+      const html = renderToStaticMarkup(<TimelineView />).replace(/<!-- -->/g, '');
+      expect(html).toContain('K2s DNS is running: cluster.local goes to CoreDNS at 172.21.0.10, everything else to 192.0.2.53. See the warning below.');
+      expect(html).toContain('<strong>Warning:</strong> the saved original /etc/resolv.conf is writable by every user (mode 0666) (RESOLV_CONF_WRITABLE); the note above says what that means and how to fix it.');
+      expect(html).not.toContain('K2s follows no file a user could write');
+    } finally {
+      state.events = [];
+    }
+  });
+  it('without the note (stopped since): the warning keeps its own text, once', () => {
+    state.status = { ...running, proxyExit: null };
+    state.events = events;
+    try {
+      const html = renderToStaticMarkup(<TimelineView />).replace(/<!-- -->/g, '');
+      expect(html.split('K2s follows no file a user could write').length - 1).toBe(1);
+      expect(html).toContain('See the warning below.');
+    } finally {
+      state.events = [];
+    }
+  });
+});

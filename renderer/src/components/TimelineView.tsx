@@ -6,10 +6,23 @@ import { RichText } from './RichText';
 import { stepWarns } from '../../../shared/step-warn';
 import { proxyExitLine, withCurrentPid } from '../lib/proxy-exit';
 import { networkChangeLine } from '../lib/network-changes';
+import { withoutCarriedWarnings } from '../../../shared/result-warnings';
+import type { HostDnsStatus } from '../../../shared/types';
 
 const ICON = { pending: '○', running: '◔', done: '●', failed: '✕', skipped: '–' } as const;
 
 const HEADING = { running: '— running', done: '— done', unchanged: '— nothing changed', warned: '— done, with warnings', refused: '— refused', 'rolled-back': '— rolled back', failed: '— failed' } as const;
+
+/**
+ * A RESOLV_CONF_WRITABLE warning while the Host DNS card's note above says the same with the
+ * window's fix (status.savedOriginalWritable, shared/writable-resolver.ts savedOriginalWritable):
+ * one short reference, not the paragraph again (walk 11 L5: four times in the window); null
+ * otherwise (the warning's own text).
+ */
+export function writableRefers(code: string, status: Pick<HostDnsStatus, 'savedOriginalWritable'> | null): string | null {
+  if (code !== 'RESOLV_CONF_WRITABLE' || !status?.savedOriginalWritable) return null;
+  return `the saved original /etc/resolv.conf is ${status.savedOriginalWritable} (RESOLV_CONF_WRITABLE); the note above says what that means and how to fix it.`;
+}
 
 /** The timeline list. The failure message is shown once: on its step row, or in the result line. */
 export function TimelineView() {
@@ -86,7 +99,8 @@ export function TimelineView() {
       {t.result && !repeated && (
         <p className={staleSince !== null ? 'muted' : t.result.ok ? (t.outcome === 'warned' ? 'warn-text' : 'ok-text') : 'error-text'} data-testid="timeline-result" data-stale={String(staleSince !== null)}>
           {staleSince !== null && `At ${clockTime(t.result.at)}: `}
-          <RichText text={windowTimes(t.result.message)} />
+          {/* A warning the message carries is shown once, in the list below (walk 11 L5). */}
+          <RichText text={windowTimes(t.outcome === 'warned' ? withoutCarriedWarnings(t.result.message, t.result.warnings) : t.result.message)} />
           {staleSince !== null && suffix}
           {t.result.code && t.outcome === 'failed' ? ` (${t.result.code})` : ''}
         </p>
@@ -109,7 +123,7 @@ export function TimelineView() {
         <ul className="warn-text" data-testid="timeline-warnings">
           {t.result!.warnings!.map((w) => (
             <li key={w.code} data-code={w.code}>
-              <strong>Warning:</strong> <RichText text={windowTimes(w.message)} />
+              <strong>Warning:</strong> <RichText text={windowTimes(writableRefers(w.code, status) ?? w.message)} />
             </li>
           ))}
         </ul>
