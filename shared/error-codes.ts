@@ -140,6 +140,7 @@ export const ERROR_CODES = {
   CAPTURE_NOT_STARTED: { exit: warning, http: 200, meaning: 'Started, but the exact query log (tcpdump companion) did not start.' },
   CAPTURE_NOT_STOPPED: { exit: warning, http: 200, meaning: 'Stopped, but the exact query log companion did not end when asked.' },
   FOLLOW_NOT_STOPPED: { exit: warning, http: 200, meaning: 'Stopped, but the network follower did not end when asked.' },
+  KEPT_RESOLV_CONF_WRITABLE: { exit: warning, http: 200, meaning: 'Stopped, keeping their /etc/resolv.conf (--on-drift keep), which a user account owns or other users may write.' },
   STATE_DIR_FULL: { exit: warning, http: 200, meaning: 'Done, but the journal in the state directory could not be written (full).' },
   // --- a warning with its own exit status ---
   RESOLVER_DOWN: { exit: [EXIT.resolverDown], http: 200, meaning: 'Stopped, but the /etc/resolv.conf left (kept, or put back) resolves no name: it names only the stopped proxy, or nameservers that do not answer (exit 5, as status gives then).' },

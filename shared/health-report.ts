@@ -72,6 +72,12 @@ export interface HealthHop {
    */
   startRefusal?: string;
   /**
+   * Resolver hop with outcome `original` only: what makes the host's own file one a user could
+   * write (HostDnsStatus.resolverWritable: `writable by every user (mode 0666)`): drawn `!`, never
+   * ✓, and named in the hop's line (walk 11 L8). Absent otherwise.
+   */
+  writable?: string;
+  /**
    * Resolver hop only: /etc/resolv.conf resolves to no file (absent, or a dangling symlink;
    * HostDnsStatus.resolverMissing), so glibc asks 127.0.0.1:53 (resolv.conf(5)); said as missing,
    * never as a file with no nameserver line (walk 10 M5). Absent otherwise.

@@ -667,7 +667,8 @@ export function hopMark(h: HealthHop, verdict: Pick<HealthVerdict, 'level'>): Ho
   if (h.kind === 'resolver' && h.outcome === 'foreign' && h.ok) return 'warn';
   if (h.ok) return 'ok';
   // …unless start would refuse that file (NOT_RESOLVER_FILE): doctor's error, never ✓ (walk 9 L2).
-  if (off && h.kind === 'resolver' && h.outcome === 'original' && !h.startRefusal) return 'ok';
+  // …and a file a user could write is a warning (walk 11 L8: a file `stop --on-drift keep` kept).
+  if (off && h.kind === 'resolver' && h.outcome === 'original' && !h.startRefusal) return h.writable ? 'warn' : 'ok';
   // Stopped: your nameservers answering a cluster name with NXDOMAIN/NODATA is expected, but the
   // name still does not resolve: neutral (–), neither ✓ nor ✗.
   if (off && h.kind === 'system' && (h.outcome === 'nxdomain' || h.outcome === 'nodata')) return 'idle';

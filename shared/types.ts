@@ -306,6 +306,14 @@ export interface HostDnsStatus {
    */
   savedOriginalWritable?: string;
   /**
+   * While no start is recorded: what of /etc/resolv.conf's owner or mode fails the follower's
+   * owner rule (resolverOwnerProblem: `writable by every user (mode 0666)`), e.g. a file `stop
+   * --on-drift keep` kept; `messages` has the note with the fix (shared/writable-resolver.ts
+   * currentResolverWritable) and the health check's resolver hop is drawn `!` (walk 11 L8).
+   * Absent when it passes or K2s DNS has a start recorded.
+   */
+  resolverWritable?: string;
+  /**
    * While `resolverOwner` is `k2s`: what of K2s DNS's own /etc/resolv.conf's owner or mode fails
    * that rule now (K2s writes it 0644 root:root; a `chmod 666` in place lets any user redirect the
    * host's DNS); `messages` has the warning with the fix. Absent when it passes (sixth walk L1).

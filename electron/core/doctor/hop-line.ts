@@ -7,8 +7,9 @@ import { hopGot, hopTitle, resolverOwnerWords, type HealthHop } from '../../../s
 
 /** One hop as text (a resolver file start refuses: `/etc/resolv.conf: host's own (nameservers 192.0.2.53) — not text (it holds NUL bytes): start refuses it`): `CoreDNS (kube-dns 172.21.0.10:53): TIMEOUT in 1500 ms`, `k2s-dnsproxy 127.0.0.1:53: refused in 1 ms — 127.0.0.1:53 nothing answers (port unreachable)`. */
 export function hopLine(h: HealthHop): string {
-  // A file start refuses (NOT_RESOLVER_FILE) says why on its ✗ line, briefly (walk 11 L9: the ✗ said nothing).
-  if (h.kind === 'resolver') return `${hopTitle(h)}: ${resolverOwnerWords(h)}${h.answers.length ? ` (nameservers ${h.answers.join(', ')})` : ''}${h.startRefusal ? ` — ${h.startRefusal.replace(/^the new file (is )?/, '')}: start refuses it` : ''}`;
+  // A file start refuses (NOT_RESOLVER_FILE) says why on its ✗ line, briefly (walk 11 L9: the ✗ said nothing);
+  // a file a user could write says so on its ! line (walk 11 L8).
+  if (h.kind === 'resolver') return `${hopTitle(h)}: ${resolverOwnerWords(h)}${h.answers.length ? ` (nameservers ${h.answers.join(', ')})` : ''}${h.writable ? `, ${h.writable}` : ''}${h.startRefusal ? ` — ${h.startRefusal.replace(/^the new file (is )?/, '')}: start refuses it` : ''}`;
   if (h.outcome === 'idle' || h.outcome === 'skipped') return `${hopTitle(h)}: ${h.reason ?? h.outcome}`;
   // A closed port, or getaddrinfo's TIMEOUT in 10 ms, was a refusal (shared/health.ts hopGot), not a timeout.
   const got = hopGot(h);

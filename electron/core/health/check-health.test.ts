@@ -156,7 +156,9 @@ describe('checkHealth with fake probes', () => {
   it('resolver hop: K2s header but another nameserver is k2s-edited', () => {
     const h = resolverHop(status({}), '# Managed by K2s\nnameserver 192.168.1.1\n');
     expect(h).toMatchObject({ outcome: 'k2s-edited', ok: false, answers: ['192.168.1.1'] });
-    expect(resolverHop(status({ resolverOwner: 'foreign' }), 'nameserver 10.0.0.2\n').reason).toMatch(/rewritten by another program.*10\.0\.0\.2/);
+    // The verb status's note and doctor say (driftVerb, walk 11 L10): "replaced" unless written in place.
+    expect(resolverHop(status({ resolverOwner: 'foreign' }), 'nameserver 10.0.0.2\n').reason).toBe('/etc/resolv.conf was replaced by another program: nameservers 10.0.0.2');
+    expect(resolverHop(status({ resolverOwner: 'foreign', driftVerb: 'rewritten in place', driftWriter: 'NetworkManager' }), 'nameserver 10.0.0.2\n').reason).toBe('/etc/resolv.conf was rewritten in place by NetworkManager: nameservers 10.0.0.2');
   });
   it('resolver hop: an edit is known by status.resolverEdited, not by the words of a note', () => {
     const text = '# Managed by K2s\nnameserver 127.0.0.1\nnameserver 10.0.0.9\n';

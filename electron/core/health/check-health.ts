@@ -68,12 +68,13 @@ export function resolverHop(status: HostDnsStatus, text: string | null): HealthH
   } else if (status.resolverOwner === 'foreign' && status.driftRoute?.viaK2s) {
     // Their file still reaches the proxy (shared/drift-route.ts): the hop does what the path needs.
     // Deleted (or a dangling link): said as such, never as a file another program wrote (walk5 M5).
-    const why = status.driftGone ? `/etc/resolv.conf was ${status.driftGone} while K2s DNS ran, but host apps still ask k2s-dnsproxy: with no file glibc asks ${GLIBC_DEFAULT_NAMESERVER}:53 (resolv.conf(5))` : `/etc/resolv.conf was rewritten by another program, but host apps still ask k2s-dnsproxy: ${viaK2sWords(status.driftRoute)}`;
+    const why = status.driftGone ? `/etc/resolv.conf was ${status.driftGone} while K2s DNS ran, but host apps still ask k2s-dnsproxy: with no file glibc asks ${GLIBC_DEFAULT_NAMESERVER}:53 (resolv.conf(5))` : `/etc/resolv.conf was ${status.driftVerb ?? 'replaced'} by ${status.driftWriter ?? 'another program'}, but host apps still ask k2s-dnsproxy: ${viaK2sWords(status.driftRoute)}`;
     return { id: 'resolver', kind: 'resolver', target: '/etc/resolv.conf', name: null, type: null, outcome: 'foreign', ok: true, answers: nameservers, rcode: null, reason: why, latencyMs: null, ...(status.resolverMissing ? { missing: status.resolverMissing } : {}) };
   } else if (status.resolverOwner === 'foreign' && status.driftGone) {
     reason = `/etc/resolv.conf was ${status.driftGone} while K2s DNS ran`;
   } else if (status.resolverOwner === 'foreign') {
-    reason = `/etc/resolv.conf was rewritten by ${status.driftWriter ?? 'another program'}: nameservers ${nameservers.join(', ') || 'none'}`;
+    // The verb status's note and doctor say (HostDnsStatus.driftVerb: walk 11 L10).
+    reason = `/etc/resolv.conf was ${status.driftVerb ?? 'replaced'} by ${status.driftWriter ?? 'another program'}: nameservers ${nameservers.join(', ') || 'none'}`;
   } else if (status.resolverOwner === 'original') {
     // "original" names a saved original; with nothing saved it is the host's own file (walk 9 L4).
     const own = status.savedAt === null && !status.stateUnreadable;
@@ -84,7 +85,7 @@ export function resolverHop(status: HostDnsStatus, text: string | null): HealthH
       : `/etc/resolv.conf is ${own ? "this host's own file" : 'your original'} (nameservers ${nameservers.join(', ') || 'none'}): host apps do not ask k2s-dnsproxy`;
     // A file start refuses (NOT_RESOLVER_FILE) is never the healthy stopped state (walk 9 L2).
     if (status.startRefusal) reason = `${reason}; start would refuse it (NOT_RESOLVER_FILE): it ${status.startRefusal.replace(/^the new file /, '')}`;
-    return { id: 'resolver', kind: 'resolver', target: '/etc/resolv.conf', name: null, type: null, outcome, ok: false, answers: nameservers, rcode: null, reason, latencyMs: null, ...(own ? { hostOwn: true } : {}), ...(status.startRefusal ? { startRefusal: status.startRefusal } : {}), ...(missing ? { missing } : {}) };
+    return { id: 'resolver', kind: 'resolver', target: '/etc/resolv.conf', name: null, type: null, outcome, ok: false, answers: nameservers, rcode: null, reason, latencyMs: null, ...(own ? { hostOwn: true } : {}), ...(status.startRefusal ? { startRefusal: status.startRefusal } : {}), ...(missing ? { missing } : {}), ...(status.resolverWritable ? { writable: status.resolverWritable } : {}) };
   }
   return { id: 'resolver', kind: 'resolver', target: '/etc/resolv.conf', name: null, type: null, outcome, ok: outcome === 'k2s', answers: nameservers, rcode: null, reason, latencyMs: null, ...(outcome === 'foreign' && status.resolverMissing ? { missing: status.resolverMissing } : {}) };
 }

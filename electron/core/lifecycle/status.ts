@@ -29,7 +29,7 @@ import { followedCopy, restoreLabel, savedCopyWords, savedOriginalWords, startCo
  */
 export const RESTART_EXIT_UNKNOWN = 'failed (its next attempt is starting, so systemd no longer says how it ended)';
 import { describeNetworkChange, networkChangeNowWords, networkWriter, notResolverFileRefusal, resolverFileRefusal, resolverOwnerProblem, resolverOwnerRefusal, startRefusesResolverFile, writerWords } from '../../../shared/network-writer';
-import { followFixLine, liveResolverWritable, savedOriginalWritable, writableNote } from '../../../shared/writable-resolver';
+import { currentResolverWritable, followFixLine, liveResolverWritable, savedOriginalWritable, writableNote } from '../../../shared/writable-resolver';
 import { resolverFileOwner } from '../host/resolver-owner';
 import { keepRiskOutcome, keepRiskWords } from '../../../shared/drift-default';
 import { exitStatusWords } from '../../../shared/exit-status';
@@ -226,6 +226,11 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
   const liveOwner = owner === 'k2s' && current?.kind === 'file' ? current : null;
   const liveWords = liveOwner ? liveResolverWritable(liveOwner) : null;
   if (liveWords) messages.push(writableNote(liveWords, frontEnd));
+  // Stopped (no start recorded) on a file a user could write, e.g. kept by `stop --on-drift keep`:
+  // said here with its fix, as doctor does, not only by doctor (walk 11 L8).
+  const hostOwner = !state && !unreadable && owner === 'original' && current && (current.kind === 'file' || current.kind === 'symlink') && !isGone(current) && !linkEnd ? (current.kind === 'file' ? current : await deps.fs.stat(K2S_PATHS.resolvConf).catch(() => null)) : null;
+  const hostWords = hostOwner ? currentResolverWritable(hostOwner) : null;
+  if (hostWords) messages.push(writableNote(hostWords, frontEnd));
   const interrupted = await interruptedOperation(deps.fs).catch(() => null);
   // A journal whose process is alive is an operation running now (the CLI, the helper, another window).
   const live = interrupted ? null : await readJournal(deps.fs).catch(() => null);
@@ -314,6 +319,7 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     ...(driftOwnerFix ? { driftOwnerFix } : {}),
     ...(savedOwner && savedWords ? { savedOriginalWritable: resolverOwnerProblem(savedOwner)! } : {}),
     ...(liveOwner && liveWords ? { liveResolverWritable: resolverOwnerProblem(liveOwner)! } : {}),
+    ...(hostOwner && hostWords ? { resolverWritable: resolverOwnerProblem(hostOwner)! } : {}),
     ...(driftFileRefusal ? { driftFileRefusal } : {}),
     ...(startRefusal ? { startRefusal } : {}),
     ...(driftWriter ? { driftWriter } : {}),

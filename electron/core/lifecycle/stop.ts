@@ -54,6 +54,8 @@ async function runTeardown(deps: LifecycleDeps, op: Operation, opts: StopOptions
     if (op === 'uninstall') await stopCapture(deps, warnings);
     const steps = await teardownSteps(deps, op, opts, r, op === 'uninstall' ? undefined : () => stopCapture(deps, warnings));
     for (const n of journalNotes) warnings.push({ code: 'STATE_DIR_FULL', message: n });
+    // A kept file a user could write (walk 11 L8): said as a warning with its fix, not only as "mode 0644 → 0666".
+    if (steps.keptWritable) warnings.push({ code: 'KEPT_RESOLV_CONF_WRITABLE', message: steps.keptWritable });
     const notes = [...steps.notes, ...journalNotes, ...(lock.withoutLock ? [lock.withoutLock] : [])];
     const hadState = steps.hadState;
     await clearJournal(deps.fs);

@@ -8,6 +8,7 @@ import { isManagedEntry } from './preflight';
 import { isGone } from './resolver-gone';
 import { driftRoute, GLIBC_DEFAULT_NAMESERVER } from '../../../shared/drift-route';
 import { keepRiskWords } from '../../../shared/drift-default';
+import { followFixLine } from '../../../shared/writable-resolver';
 import { NO_NAME_RESOLVES } from '../../../shared/step-warn';
 import { cliCommand, resolverFileWays, shellCommand } from '../../../shared/fix';
 import { notResolverFileRefusal, resolverOwnerProblem, resolverOwnerRefusal, startRefusesResolverFile } from '../../../shared/network-writer';
@@ -147,6 +148,8 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
   let noDns: string | null = null;
   // Set when their file was kept (--on-drift keep): its nameservers were never checked by start.
   let keptTheirs = false;
+  // Set when the kept file is one a user could write: the warning's message (TeardownOutcome.keptWritable).
+  let keptWritable: string | null = null;
   // The file from before Start (host/start-copy.ts): read only while the saved copy is a followed one.
   const startCopy = state?.followedChange ? await readStartCopy(deps.fs).catch(() => null) : null;
   const wantStart = opts.restore === 'start' && startCopy !== null && state !== null && !sameResolver(startCopy.resolvConf, state.resolvConf);
@@ -284,6 +287,10 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
       }
     } else {
       keptTheirs = true;
+      // A file a user could write, kept on request: a warning with its fix (walk 11 L8), the follower's owner rule.
+      const problem = ownerOf ? resolverOwnerProblem(ownerOf) : null;
+      const fix = ownerOf ? followFixLine(ownerOf) : null;
+      if (problem && fix) keptWritable = `The kept /etc/resolv.conf is ${problem}: whoever may write it can choose this host's DNS, and a start would save it as your original as it is (warning RESOLV_CONF_WRITABLE). Fix it with \`${fix}\`.`;
       const changes = describeResolverChanges(state.resolvConf, current);
       const followed = followedWords(state);
       message = `Kept the /etc/resolv.conf someone else wrote while K2s ran (${changes.join('; ')}); ${followed ? `the saved copy (${followed})${startCopy ? ' and the file from before Start' : ''}` : 'the copy saved at start'} ${followed && startCopy ? 'were' : 'was'} discarded.`;
@@ -355,7 +362,7 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
       return { value: removed, message: `${removed.length ? `Removed ${removed.join(', ')}.` : 'No K2s-owned DNS files were left.'}${keptText}`, detail: { removed, kept } };
     });
   }
-  return { notes, hadState: state !== null, noDns, leftUnverified: keptTheirs || (state?.followedChange != null && !wantStart) };
+  return { notes, hadState: state !== null, noDns, leftUnverified: keptTheirs || (state?.followedChange != null && !wantStart), keptWritable };
 }
 
 /**
@@ -395,6 +402,13 @@ export interface TeardownOutcome {
    * puts back start's own original, pays no probe (issue #21: stop near its floor).
    */
   leftUnverified: boolean;
+  /**
+   * When `--on-drift keep` kept a file a user could write (the follower's owner rule,
+   * shared/network-writer.ts resolverOwnerProblem): the warning KEPT_RESOLV_CONF_WRITABLE's
+   * message, with the fix through shared/fix.ts shellCommand (walk 11 L8: stop said only "mode
+   * 0644 → 0666"); else null.
+   */
+  keptWritable: string | null;
 }
 
 /**

@@ -73,8 +73,11 @@ describe('a saved original a user could write (M3)', () => {
     const f = await doctor(h.deps);
     expect(f).toMatchObject({ severity: 'warn', title: '/etc/resolv.conf is writable by every user (mode 0666)', fix: 'Run `sudo chmod o-w /etc/resolv.conf` before starting.' });
     expect(f.meaning).toBe("/etc/resolv.conf is writable by every user (mode 0666): a start saves it as your original as it is (warning RESOLV_CONF_WRITABLE), stop puts it back so, and a user can choose this host's DNS through it.");
-    // Status is about K2s DNS: nothing saved, nothing said.
-    expect((await dnsStatus(h.deps)).messages.join('\n')).not.toContain('writable');
+    // Status says it too, in doctor's words, and marks the resolver hop (walk 11 L8: after `stop
+    // --on-drift keep` kept such a file only doctor said it).
+    const s = await dnsStatus(h.deps);
+    expect(s.resolverWritable).toBe('writable by every user (mode 0666)');
+    expect(s.messages).toContain(`${f.meaning} ${f.fix}`);
   });
 });
 
