@@ -142,6 +142,18 @@ describe('healthVerdict over every hop outcome', () => {
     expect(healthVerdict({ hops: hops(), state: 'running', interrupted: false, keepRisk }).keepRisk).toBeUndefined();
   });
 
+  it('walk 11 M3: a file refused for its owner or mode only (ownerFix): its fix first, then the drift choices; the CLI note drops the fix it repeated', () => {
+    setCliName('k2s-dns');
+    const refused = 'it is writable by every user (mode 0666); K2s follows no file a user could write — fix it with sudo chmod o-w /etc/resolv.conf';
+    const keepRisk = { words: `K2s DNS did not follow their file: ${refused}. Keeping it lets whoever can write it choose this host's DNS.`, outcome: "Keeping their file lets whoever can write it choose this host's DNS.", short: "it lets whoever can write their file choose this host's DNS", stopRestores: true, gone: null, refused, ownerFix: 'sudo chmod o-w /etc/resolv.conf' };
+    const v = { action: 'restore' as const, keepRisk };
+    expect(verdictFix(v, 'cli')).toBe('to keep K2s DNS running: sudo chmod o-w /etc/resolv.conf (the network follower then follows their file within seconds); or stop: "Restore my original" (the default): sudo k2s-dns stop --on-drift restore && sudo k2s-dns start; or "Keep their file", which only stops: sudo k2s-dns stop --on-drift keep (no start after it: K2s DNS refused to follow their file, and a start would save it as your original)');
+    expect(verdictFix(v, 'gui')).toBe('To keep K2s DNS running, run the fix the banner at the top names: the network follower then follows their file; or choose "Restore my original" (the default) in the banner at the top, then Start; "Keep their file" only stops (no start after it: K2s DNS refused to follow their file, and Start would save it as your original)');
+    expect(verdictFix({ action: 'restore-via', keepRisk }, 'cli')).toBe(`nothing is broken now; to end the drift with K2s DNS running: sudo chmod o-w /etc/resolv.conf (the network follower then follows their file within seconds); or stop: sudo k2s-dns stop --on-drift restore (the default; not --on-drift keep: it lets whoever can write their file choose this host's DNS)`);
+    // Without ownerFix (the keep policy, or a dead nameserver first): as before, Restore first.
+    expect(verdictFix({ action: 'restore', keepRisk: { ...keepRisk, ownerFix: undefined } }, 'cli')).toMatch(/^"Restore my original" \(the default\): /);
+  });
+
   it('a drift file the follower refused (walk 7 M1): Keep their file is a stop only, with why no start follows, in the CLI and the window', () => {
     setCliName('k2s-dns');
     const keepRisk = { words: 'Keeping their file stops K2s DNS and leaves /etc/resolv.conf pointing at 192.0.2.99:53, which does not answer now (getaddrinfo: network unreachable): no name would resolve on this host.', stopRestores: true, gone: null, refused: 'it is writable by every user (mode 0666); K2s follows no file a user could write — fix it with chmod o-w' };

@@ -182,6 +182,12 @@ export function verdictFix(v: Pick<HealthVerdict, 'action' | 'keepRisk' | 'kubeD
   // `dead` is the banner's default only: a plain stop keeps their file then (README, drift).
   const which = risk.stopRestores ? 'the default' : `the banner's default; a plain ${cliCommand('stop', true)} keeps theirs`;
   if (v.action === 'restore-via') {
+    // Refused for its owner or mode only: its fix ends the drift with K2s DNS running (walk 11 M3).
+    if (risk.ownerFix) {
+      return frontEnd === 'gui'
+        ? `Nothing is broken now, you can leave K2s DNS running; to end the drift, run the fix the banner at the top names (the network follower then follows their file), or choose "${restoreName}" (the default) in the banner, not "${keep.label}": ${short}${why}`
+        : `nothing is broken now; to end the drift with K2s DNS running: ${risk.ownerFix} (the network follower then follows their file within seconds); or stop: ${restore.cli} (${which}; not --on-drift keep: ${short})`;
+    }
     return frontEnd === 'gui'
       ? `Nothing is broken now, you can leave K2s DNS running; to end the drift, choose "${restoreName}" (the default) in the banner at the top, not "${keep.label}": ${short}${why}`
       : `nothing is broken now; to end the drift: ${restore.cli} (${which}; not --on-drift keep: ${short})`;
