@@ -84,6 +84,35 @@ export function resolverFileWays(): string {
 }
 
 /**
+ * A root start that names its upstream, as a clause for a fix ("… or start with CLAUSE"): in the
+ * sandbox (setCliName `sandboxNameserver`) the whole command naming its network's nameserver,
+ * unless that is one of `avoid` (nameservers, `IP` or `IP:PORT`, found not to answer); elsewhere the command
+ * without its value, in a code span, and in prose what follows it (`whose`, default "your
+ * nameserver's IP address"), so no pasted line holds a placeholder (walk 7 M4: `--upstream IP`
+ * ran as is). `flags` come before `--upstream` (e.g. `--on-network-change keep`); the line is
+ * cliStartCommand's (sudo, the wrapper, `--kubeconfig PATH`), with no running start's flags.
+ */
+export function upstreamStartWays(flags: readonly string[] = [], avoid: readonly string[] = [], whose = "your nameserver's IP address"): string {
+  const start = cliStartCommand(flags);
+  const ns = sandboxNameserver;
+  if (ns !== null && !avoid.some((a) => a === ns || a.startsWith(`${ns}:`))) return `\`${start} --upstream ${ns}\` (the sandbox network's nameserver)`;
+  return `\`${start} --upstream\` followed by ${whose}`;
+}
+
+/**
+ * A check of nameserver `server` (`IP`, `IP:PORT`, `[v6]:PORT`: how a hop or the state names it)
+ * as the user pastes it, in a code span: `k2s-dns query kubernetes.io --server SERVER` (cliCommand;
+ * port 53 left out), the real address; null (none known): the command without its value and in
+ * prose what follows it (`whose`), never a placeholder (walk 7 M4).
+ */
+export function upstreamQueryWays(server: string | null, whose = "the nameserver's IP address"): string {
+  if (server === null) return `\`${cliCommand('query kubernetes.io --server')}\` followed by ${whose}`;
+  // Port 53 is query's default: `192.0.2.53:53` and `[2001:db8::1]:53` are printed bare.
+  const bare = /^\[([^\]]+)\]:53$/.exec(server)?.[1] ?? (/^[\d.]+:53$/.test(server) ? server.slice(0, -3) : server);
+  return `\`${cliCommand(`query kubernetes.io --server ${shellWord(bare)}`)}\``;
+}
+
+/**
  * The question an unreachable API server's message ends with (electron/core/cluster/errors.ts):
  * on a host, whether the cluster runs, and how to see it (`k2s status`, K2s's CLI); in the sandbox
  * (setCliName `sandboxNameserver`), which has no `k2s` command and whose API is the test bed's

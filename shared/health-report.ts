@@ -169,6 +169,12 @@ export interface HealthVerdict {
    * renderer knows no wrapper, says what the CLI says (walk 11 M1).
    */
   resolverWays?: string;
+  /**
+   * Only with action `check-network` or `check-upstream`: the upstream hops' targets (`IP:PORT`,
+   * e.g. `192.0.2.53:53`) that did not answer, so the CLI fix checks a real one and its override
+   * names none of them (shared/health.ts checkNetworkCli; walk 7 M4: no placeholder line).
+   */
+  silentUpstreams?: string[];
 }
 
 /** The whole check: hops in path order, the verdict, and when it ran. */

@@ -5,7 +5,7 @@
  * one verdict: the hop where the path breaks, its cause and the fix. `status`, `doctor`, the
  * Overview and the Topology all read this model. Pure module: no Node or DOM imports.
  */
-import { cliCommand, DRIFT_CHOICE, kubectlCommand, resolverFileWays, shellCommand, shellWord } from './fix';
+import { cliCommand, DRIFT_CHOICE, kubectlCommand, resolverFileWays, shellCommand, shellWord, upstreamQueryWays, upstreamStartWays } from './fix';
 import type { HostDnsStatus, QueryResult } from './types';
 import { LIVE_LOOP_FIX, LOOP_WINDOW_MS, type LiveLoop } from './live-loop';
 import type { HopKind, HopOutcome, HealthHop, HealthCause, HealthAction, HealthVerdict, HealthReport } from './health-report';
@@ -50,9 +50,10 @@ const FIX: Record<HealthAction, Record<FrontEnd, string>> = {
   'fix-coredns-loop': { gui: LIVE_LOOP_FIX.gui, get cli() { return LIVE_LOOP_FIX.cli; } },
   'check-network': {
     gui: "Check the network connection or VPN: K2s DNS follows the network's resolver and switches by itself when the network writes a working one (an override: Stop, then Start with Start options → Upstreams and Network changes: keep)",
-    get cli() { return `check the network connection or VPN (${cliCommand('query kubernetes.io --server <nameserver>')}); an override: ${cliCommand('stop', true)}, then ${cliCommand('start --upstream IP --on-network-change keep', true)}`; },
+    // Without a verdict no nameserver is known: verdictFix names the ones the check probed.
+    get cli() { return checkNetworkCli([]); },
   },
-  'check-upstream': { gui: 'Check the network connection to your original nameservers', get cli() { return cliCommand('query kubernetes.io --server <upstream>'); } },
+  'check-upstream': { gui: 'Check the network connection to your original nameservers', get cli() { return checkUpstreamCli([]); } },
   // Drift whose file still reaches the proxy: nothing is broken now, and "Keep their file" would leave no nameserver that answers.
   'restore-via': {
     gui: `Nothing is broken now, you can leave K2s DNS running; to end the drift, choose "${DRIFT_CHOICE.restore.label}" in the banner at the top (not "${DRIFT_CHOICE.keep.label}": with K2s DNS stopped nothing would answer there)`,
@@ -71,6 +72,21 @@ const FIX: Record<HealthAction, Record<FrontEnd, string>> = {
  */
 export function fixResolverText(frontEnd: FrontEnd, ways: string): string {
   return frontEnd === 'gui' ? `Put a nameserver that answers into /etc/resolv.conf (${ways}); then Start` : `put a nameserver that answers into /etc/resolv.conf (${ways}); then ${cliCommand('start', true)}`;
+}
+
+/**
+ * The CLI fix for a followed network whose nameservers do not answer (`check-network`): a check of
+ * the first of `silent` (the upstream hops' targets that did not answer: the verdict's
+ * silentUpstreams), and an override whose start names none of them (shared/fix.ts
+ * upstreamQueryWays, upstreamStartWays: real addresses, or prose without any; walk 7 M4).
+ */
+export function checkNetworkCli(silent: readonly string[]): string {
+  return `check the network connection or VPN (${upstreamQueryWays(silent[0] ?? null, "the network's nameserver's IP address")}); an override: ${cliCommand('stop', true)}, then ${upstreamStartWays(['--on-network-change', 'keep'], silent, 'the IP address of a nameserver that answers')}`;
+}
+
+/** The CLI fix for original upstreams that do not answer (`check-upstream`): a check of the first of `silent` (as checkNetworkCli's), the address the proxy forwards to. */
+export function checkUpstreamCli(silent: readonly string[]): string {
+  return upstreamQueryWays(silent[0] ?? null, "an original nameserver's IP address");
 }
 
 /**
@@ -152,8 +168,10 @@ export function fixText(action: HealthAction | null, frontEnd: FrontEnd): string
  * restoreLabel: after a follow "Restore the saved file from HH:MM:SS", walk 9 L1); defaults to
  * DRIFT_CHOICE.restore.label.
  */
-export function verdictFix(v: Pick<HealthVerdict, 'action' | 'keepRisk' | 'kubeDnsIp' | 'corednsCommands' | 'resolverWays'>, frontEnd: FrontEnd, restoreName: string = DRIFT_CHOICE.restore.label): string | null {
+export function verdictFix(v: Pick<HealthVerdict, 'action' | 'keepRisk' | 'kubeDnsIp' | 'corednsCommands' | 'resolverWays' | 'silentUpstreams'>, frontEnd: FrontEnd, restoreName: string = DRIFT_CHOICE.restore.label): string | null {
   if (v.action === 'check-coredns') return frontEnd === 'cli' ? checkCorednsCli(v.kubeDnsIp ?? null) : corednsGui(v.corednsCommands ?? null);
+  if (frontEnd === 'cli' && v.action === 'check-network' && v.silentUpstreams) return checkNetworkCli(v.silentUpstreams);
+  if (frontEnd === 'cli' && v.action === 'check-upstream' && v.silentUpstreams) return checkUpstreamCli(v.silentUpstreams);
   // Where the check ran, its runtime's ways (the sandbox's wrapper): the renderer knows no wrapper.
   if (v.action === 'fix-resolver' && v.resolverWays) return fixResolverText(frontEnd, v.resolverWays);
   if (v.action === 'replace-resolver' && v.resolverWays) return frontEnd === 'gui' ? notResolverGuiFix(v.resolverWays) : notResolverFix(v.resolverWays);
@@ -473,8 +491,13 @@ export function healthVerdict(input: VerdictInput): HealthVerdict {
       ...(input.keepRisk && (action === 'restore' || action === 'restore-via') ? { keepRisk: input.keepRisk } : {}),
       ...(action === 'check-coredns' ? corednsFields(hop?.kind === 'kube-dns' ? targetAddress(hop.target) : null) : {}),
       ...(blocked || action === 'fix-resolver' ? { resolverWays: resolverFileWays() } : {}),
+      ...(!blocked && (action === 'check-network' || action === 'check-upstream') ? { silentUpstreams: silentTargets() } : {}),
     };
   };
+  // The upstream hops that did not answer: the fix of check-network / check-upstream names them.
+  function silentTargets(): string[] {
+    return hops.filter((h) => h.kind === 'upstream' && h.outcome !== 'skipped' && !h.ok).map((h) => h.target);
+  }
   const reasonOf = (h: HealthHop | undefined) => (h?.reason ? `: ${h.reason}` : '');
   // CoreDNS refused or silent is one fact, "does not answer" (shared/probe-failure.ts DOES_NOT_ANSWER):
   // the title names the address, so only which of the two follows, in parentheses.

@@ -2,10 +2,10 @@
  * Doctor checks on the original nameservers, the ones the proxy forwards to: a nameserver that is
  * one of our own listeners (loop) and more than glibc's MAXNS = 3 (resolv.conf(5)).
  */
-import { cliCommand, resolverFileWays } from '../../../shared/fix';
+import { cliCommand, resolverFileWays, upstreamQueryWays, upstreamStartWays } from '../../../shared/fix';
 import { noReplyWords } from '../../../shared/probe-failure';
 
-/** The window's way to the CLI's `start --upstream IP` (Start options → Upstreams, renderer LifecycleControls). */
+/** The window's way to the CLI's `start --upstream ADDRESS` (Start options → Upstreams, renderer LifecycleControls). */
 export const UPSTREAMS_GUI = 'enter a nameserver that resolves Internet names under Start options → Upstreams, then Start (Stop first while K2s DNS runs)';
 import type { DoctorFinding } from '../../../shared/doctor';
 import { GLIBC_MAXNS, parseResolvConf } from '../../../shared/resolv-conf';
@@ -118,8 +118,8 @@ export async function checkNameserverLoop(ctx: DoctorContext): Promise<DoctorFin
     };
   }
   const listed = parseResolvConf(ctx.originalText).nameservers;
-  const fix = 'Point the original /etc/resolv.conf at your real nameserver (router or company DNS), or start with `' + cliCommand('start --upstream IP', true) + '`.';
-  const remedy = { action: null, gui: `Point the original /etc/resolv.conf at your real nameserver (router or company DNS), or ${UPSTREAMS_GUI}.`, cli: cliCommand('start --upstream IP', true) };
+  const fix = `Point the original /etc/resolv.conf at your real nameserver (router or company DNS), or start with ${upstreamStartWays()}.`;
+  const remedy = { action: null, gui: `Point the original /etc/resolv.conf at your real nameserver (router or company DNS), or ${UPSTREAMS_GUI}.`, cli: fix };
   if (listed.length === 0) {
     const unusable = parseResolvConf(ctx.originalText).unknown.filter((l) => /^nameserver(\s|$)/.test(l));
     return {
@@ -172,13 +172,15 @@ export function checkNameserverCount(ctx: DoctorContext): DoctorFinding {
     return { ...base, severity: 'ok', meaning: `${originalWords(ctx)} lists ${nameservers.length} ${nameservers.length === 1 ? 'nameserver' : 'nameservers'}; glibc uses up to ${MAXNS}.`, fix: null, detail: { nameservers } };
   }
   const ignored = nameservers.slice(MAXNS);
+  // `--upstream` takes one address and repeats (k2s-dns --help: `[--upstream IP]...`).
+  const pinFix = `Keep at most 3 nameserver lines in the original, or pin the upstreams with ${upstreamStartWays([], [], 'the IP address of one to use (one --upstream for each)')}.`;
   return {
     ...base,
     severity: 'warn',
     title: `${nameservers.length} nameservers: more than glibc's 3`,
     meaning: `The original lists ${nameservers.length} nameservers but glibc only ever asked the first ${MAXNS} (resolv.conf(5) MAXNS), so ${ignored.join(', ')} never got queries; K2s DNS does the same and leaves ${ignored.length === 1 ? 'it' : 'them'} out of the proxy's upstreams (start names ${ignored.length === 1 ? 'it' : 'them'}).`,
-    fix: 'Keep at most 3 nameserver lines in the original, or pin the upstreams with `' + cliCommand('start --upstream IP', true) + '`.',
-    remedy: { action: null, gui: `Keep at most 3 nameserver lines in your original /etc/resolv.conf, or ${UPSTREAMS_GUI.replace('a nameserver that resolves Internet names', 'the ones to use')}.`, cli: cliCommand('start --upstream IP', true) },
+    fix: pinFix,
+    remedy: { action: null, gui: `Keep at most 3 nameserver lines in your original /etc/resolv.conf, or ${UPSTREAMS_GUI.replace('a nameserver that resolves Internet names', 'the ones to use')}.`, cli: pinFix },
     detail: { nameservers, ignoredByGlibc: ignored },
   };
 }
@@ -225,13 +227,16 @@ export async function checkUpstreamsAnswer(ctx: DoctorContext): Promise<DoctorFi
   const odd = results.filter(({ server, r }) => hopMark(queryHop(`upstream:${server}`, 'upstream', r, false), { level: 'ok' }) === 'warn');
   const rcodes = results.map(({ server, r }) => `${server}: ${r.rcode}`).join(', ');
   if (silent.length === 0 && odd.length > 0) {
+    // The check names the nameserver that answered oddly, and a start names none of them (walk 7 M4: no placeholder line).
+    const check = upstreamQueryWays(odd[0]!.server);
+    const oddFix = `Check that the nameserver resolves Internet names (e.g. ${check}); if it only serves a local zone, start with ${upstreamStartWays([], odd.map((o) => o.server), 'the IP address of one that does')}.`;
     return {
       ...base,
       severity: 'warn',
       title: odd.length === upstreams.length ? 'Original upstreams answer, but not NOERROR' : `${odd.length} of ${upstreams.length} original upstreams answer, but not NOERROR`,
       meaning: `${odd.map(({ server, r }) => `${server} answered ${r.rcode} for kubernetes.io A`).join(', ')}: reachable, yet ${odd.length === 1 ? 'it' : 'they'} may not resolve Internet names through K2s DNS (${rcodes}).`,
-      fix: 'Check that the nameserver resolves Internet names (e.g. `dig @SERVER kubernetes.io`); if it only serves a local zone, start with `' + cliCommand('start --upstream IP', true) + '` naming one that does.',
-      remedy: { action: null, gui: `Check that the nameserver resolves Internet names (e.g. \`dig @SERVER kubernetes.io\` in a terminal); if it only serves a local zone, ${UPSTREAMS_GUI}.`, cli: cliCommand('start --upstream IP', true) },
+      fix: oddFix,
+      remedy: { action: null, gui: `Check that the nameserver resolves Internet names (e.g. ${check} in a terminal); if it only serves a local zone, ${UPSTREAMS_GUI}.`, cli: oddFix },
       detail,
     };
   }
@@ -244,19 +249,23 @@ export async function checkUpstreamsAnswer(ctx: DoctorContext): Promise<DoctorFi
   // While the follower tracks the network (the default), the upstreams ARE the network's
   // nameservers: the fix is the network's, an Upstreams override holds only with `keep`.
   const following = ctx.state !== null && (ctx.state.onNetworkChange ?? 'follow') === 'follow';
+  // The real address that did not answer, and a start that names none of the silent ones (walk 7 M4).
+  const check = upstreamQueryWays(silent[0]!.server);
+  const dead = silent.map((s) => s.server);
+  const keepStart = upstreamStartWays(['--on-network-change', 'keep'], dead, 'the IP address of a nameserver that answers');
   const fix = following
-    ? `The network's nameserver does not answer: check the network connection or VPN (e.g. \`dig @SERVER kubernetes.io\`). K2s DNS follows the network's resolver and switches when the network writes a working one; an override with \`${cliCommand('start --upstream IP --on-network-change keep', true)}\` holds only while the network is not followed.`
-    : 'Check the network link and the nameserver (e.g. `dig @SERVER kubernetes.io`); if the original resolver lists a server that is gone, fix it or start with `' + cliCommand('start --upstream IP', true) + '`.';
+    ? `The network's nameserver does not answer: check the network connection or VPN (e.g. ${check}). K2s DNS follows the network's resolver and switches when the network writes a working one; an override with ${keepStart} holds only while the network is not followed.`
+    : `Check the network link and the nameserver (e.g. ${check}); if the original resolver lists a server that is gone, fix it or start with ${upstreamStartWays([], dead, 'the IP address of a nameserver that answers')}.`;
   const gui = following
-    ? `The network's nameserver does not answer: check the network connection or VPN (e.g. \`dig @SERVER kubernetes.io\` in a terminal). K2s DNS follows the network (Start options → Network changes: follow) and switches when the network writes a working resolver; Start options → Upstreams overrides it only with Network changes: keep (Stop first).`
-    : `Check the network link and the nameserver (e.g. \`dig @SERVER kubernetes.io\` in a terminal); if the original resolver lists a server that is gone, fix it or ${UPSTREAMS_GUI}.`;
+    ? `The network's nameserver does not answer: check the network connection or VPN (e.g. ${check} in a terminal). K2s DNS follows the network (Start options → Network changes: follow) and switches when the network writes a working resolver; Start options → Upstreams overrides it only with Network changes: keep (Stop first).`
+    : `Check the network link and the nameserver (e.g. ${check} in a terminal); if the original resolver lists a server that is gone, fix it or ${UPSTREAMS_GUI}.`;
   return {
     ...base,
     severity: all ? 'error' : 'warn',
     title: all ? 'No original upstream answers' : `${silent.length} of ${upstreams.length} original upstreams do not answer`,
     meaning: `${why}; so ${all ? 'every name outside the cluster fails through K2s DNS (cluster names still resolve)' : 'names outside the cluster are slower while the proxy tries them'}.`,
     fix,
-    remedy: { action: null, gui, cli: following ? `check the network connection or VPN; or ${cliCommand('start --upstream IP --on-network-change keep', true)}` : cliCommand('start --upstream IP', true) },
+    remedy: { action: null, gui, cli: fix },
     detail: { ...detail, following },
   };
 }

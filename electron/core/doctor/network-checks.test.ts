@@ -67,7 +67,20 @@ describe('nameserver-loop', () => {
     expect(f.meaning).toContain('NO_UPSTREAM');
     // The window's fix is one the window can do: its Start options carry the CLI's --upstream.
     expect(f.remedy?.gui).toBe('Point the original /etc/resolv.conf at your real nameserver (router or company DNS), or enter a nameserver that resolves Internet names under Start options → Upstreams, then Start (Stop first while K2s DNS runs).');
-    expect(f.remedy?.cli).toBe('sudo npx k2s-dns start --upstream IP');
+    // Walk 7 M4: no printed line holds a placeholder (`start --upstream IP` ran as is): the value in prose.
+    expect(f.fix).toBe("Point the original /etc/resolv.conf at your real nameserver (router or company DNS), or start with `sudo npx k2s-dns start --upstream` followed by your nameserver's IP address.");
+    expect(f.remedy?.cli).toBe(f.fix);
+  });
+
+  it('in the sandbox, whose network\'s nameserver is known, the start names it through the wrapper (walk 7 M4)', async () => {
+    const h = await host('nameserver 127.0.0.1\n');
+    setCliName('/tmp/k2sdns-app-Ab12/k2s-dns', false, true, '192.0.2.53');
+    try {
+      const f = await checkNameserverLoop(await h.ctx());
+      expect(f.fix).toBe("Point the original /etc/resolv.conf at your real nameserver (router or company DNS), or start with `/tmp/k2sdns-app-Ab12/k2s-dns start --upstream 192.0.2.53` (the sandbox network's nameserver).");
+    } finally {
+      setCliName('npx k2s-dns');
+    }
   });
 
   // Walk 7 H2: a NUL-byte file is start's NOT_RESOLVER_FILE (with or without --upstream), not "no nameserver line".
@@ -114,6 +127,8 @@ describe('nameserver-count', () => {
     const f = checkNameserverCount(await h.ctx());
     expect(f).toMatchObject({ id: 'nameserver-count', severity: 'warn', detail: { ignoredByGlibc: ['192.0.2.4'] } });
     expect(f.meaning).toContain('MAXNS');
+    expect(f.fix).toBe("Keep at most 3 nameserver lines in the original, or pin the upstreams with `sudo npx k2s-dns start --upstream` followed by the IP address of one to use (one --upstream for each).");
+    expect(f.fix).not.toContain('IP`');
   });
 
   it('is ok for 3', async () => {

@@ -19,7 +19,7 @@ import { chooseEngine, type EngineChoice } from './engine';
 import { refused } from './errors';
 import { NoKubeconfigError } from '../cluster/errors';
 import { kubeSwitchRefusal } from '../../../shared/kubeswitch-address';
-import { cliCommand, DRIFT_CHOICE, resolverFileWays, shellCommand } from '../../../shared/fix';
+import { cliCommand, DRIFT_CHOICE, resolverFileWays, shellCommand, upstreamStartWays } from '../../../shared/fix';
 import { interfaceOfAddress, linkServers, resolvedActive } from './resolved';
 import { managedNameserverOnResolvedHost, RESOLVED_STUB_ADDRESSES } from '../../../shared/resolved-link';
 
@@ -308,7 +308,7 @@ async function hostChecks(deps: LifecycleDeps, opts: StartOptions, engine: Prefl
       opts.upstreams?.length
         ? `No --upstream you named is usable${why}; name a nameserver this host can reach (an IPv6 link-local address needs an existing interface: fe80::1%eth0).`
         : missing && parsed.nameservers.length === 0
-          ? `/etc/resolv.conf ${missing}, so there is no original resolver to take upstream nameservers from (with no file glibc asks 127.0.0.1:53, resolv.conf(5), where k2s-dnsproxy would listen). Put a resolver file there first (${resolverFileWays()}), then start again; ${cliCommand('start --upstream IP', true)} also starts, but stop then puts back no file, and no name resolves after it. Nothing was changed.`
+          ? `/etc/resolv.conf ${missing}, so there is no original resolver to take upstream nameservers from (with no file glibc asks 127.0.0.1:53, resolv.conf(5), where k2s-dnsproxy would listen). Put a resolver file there first (${resolverFileWays()}), then start again; ${upstreamStartWays()} also starts, but stop then puts back no file, and no name resolves after it. Nothing was changed.`
           : `The original resolver lists no usable upstream nameserver${why}; fix the host's DNS first or pass --upstream IP.`,
     );
   }

@@ -82,6 +82,8 @@ describe('in the sandbox: a whole command through its wrapper wherever a resolve
     const r = await startDns(h.deps, TEST_START_OPTS, quiet);
     expect(r).toMatchObject({ ok: false, code: 'NO_UPSTREAM' });
     expect(r.message).toContain(`Put a resolver file there first (${WAYS}), then start again;`);
+    // Walk 7 M4: the --upstream start names the sandbox network's nameserver, never `--upstream IP`.
+    expect(r.message).toContain(`then start again; \`${WRAPPER} start --upstream 192.0.2.53\` (the sandbox network's nameserver) also starts, but stop then puts back no file`);
     expect(r.message).not.toMatch(OLD);
   });
 
@@ -106,7 +108,8 @@ describe('on a host: the same texts in prose, as root with sudo, never a placeho
     const s = await statusWithHealth(healthProbes(h.deps), 'cli');
     expect(verdictFix(s.health!.verdict, 'cli')).toBe(`put a nameserver that answers into /etc/resolv.conf (${ways}); then sudo npx k2s-dns start`);
     const r = await startDns(h.deps, TEST_START_OPTS, quiet);
-    expect(r.message).toContain(`Put a resolver file there first (${ways}), then start again;`);
+    expect(r.message).toContain(`Put a resolver file there first (${ways}), then start again; \`sudo npx k2s-dns start --upstream\` followed by your nameserver's IP address also starts, but stop then puts back no file`);
     expect(r.message).not.toContain('<your router');
+    expect(r.message).not.toContain('--upstream IP');
   });
 });
