@@ -7,6 +7,7 @@ import type { DoctorContext } from './context';
 import { hopLine } from './hop-line';
 import { driftRestoreLabel } from '../../../shared/saved-copy';
 import { timeText } from '../../../shared/clock';
+import { NOT_RESOLVER_TITLE, notResolverNow } from './not-resolver';
 import { ownerFixClause } from '../../../shared/drift-default';
 
 /** `text` without `clause` (each place), as is when `clause` is null. */
@@ -41,7 +42,16 @@ export const HEALTH_FINDING_TOPIC = 'Cluster names on this host';
  * finding is "the warning", others "the error".
  */
 export function healthFixPointer(v: Pick<HealthVerdict, 'level' | 'summary'>): { fix: string; remedy: { action: null; gui: string; cli: string } } {
-  const which = `the ${v.level === 'warn' ? 'warning' : 'error'} "${v.summary}" above`;
+  return fixPointer(v.level === 'warn' ? 'warning' : 'error', v.summary, 'above');
+}
+
+/**
+ * The fix of a finding whose fix another finding of the same run gives: "See the error "TITLE"
+ * above: its fix is this one's." — `what` and `title` as doctor shows that finding, `where` its
+ * place in doctor's list (grouped by severity, errors first; check order within a group).
+ */
+export function fixPointer(what: 'error' | 'warning', title: string, where: 'above' | 'below'): { fix: string; remedy: { action: null; gui: string; cli: string } } {
+  const which = `the ${what} "${title}" ${where}`;
   return { fix: `See ${which}: its fix is this one's.`, remedy: { action: null, gui: `See ${which}: its fix is this one's.`, cli: `see ${which}` } };
 }
 
@@ -49,6 +59,10 @@ export function healthFixPointer(v: Pick<HealthVerdict, 'level' | 'summary'>): {
 export async function checkHealthPath(ctx: DoctorContext): Promise<DoctorFinding> {
   const report = await healthOf(ctx);
   const v = report.verdict;
+  // Start's refusal of the file (NOT_RESOLVER_FILE) has its fix in nameserver-loop's error, start's
+  // own rule: this finding points there (walk 11 L5). Doctor lists errors first, then check order
+  // (health first): an error here is above that one, an info below it.
+  const pointer = v.action === 'replace-resolver' && notResolverNow(ctx) !== null ? fixPointer('error', NOT_RESOLVER_TITLE, v.level === 'error' ? 'below' : 'above') : null;
   return {
     id: 'health',
     severity: SEVERITY[v.level],
@@ -59,7 +73,7 @@ export async function checkHealthPath(ctx: DoctorContext): Promise<DoctorFinding
     meaning: `The path of ${report.name}: ${report.hops.map(hopLine).join('; ')}.${v.keepRisk && !v.keepRisk.gone && (ctx.opts.frontEnd ?? 'cli') === 'cli' ? ` ${withoutClause(v.keepRisk.words, ownerFixClause(v.keepRisk))}` : ''}`,
     // The restore named as the banner's button and status's health line name it (after a follow:
     // the followed file, walk 9 L1), as K2s DNS state's drift fix does (lifecycle-state.ts).
-    fix: v.level === 'ok' ? null : verdictFix(v, ctx.opts.frontEnd ?? 'cli', ctx.state ? driftRestoreLabel({ networkChange: ctx.state.lastNetworkChange ?? null, followedChange: ctx.state.followedChange ?? null, savedAt: ctx.state.savedAt }, [], false, timeText) : undefined),
-    detail: { verdict: v, hops: report.hops, checkedAt: report.checkedAt },
+    fix: pointer ? pointer.fix : v.level === 'ok' ? null : verdictFix(v, ctx.opts.frontEnd ?? 'cli', ctx.state ? driftRestoreLabel({ networkChange: ctx.state.lastNetworkChange ?? null, followedChange: ctx.state.followedChange ?? null, savedAt: ctx.state.savedAt }, [], false, timeText) : undefined),
+    detail: { verdict: v, hops: report.hops, checkedAt: report.checkedAt, ...(pointer ? { pointsAt: 'nameserver-loop' } : {}) },
   };
 }

@@ -13,8 +13,8 @@ import { hopMark, queryHop } from '../../../shared/health';
 import type { DoctorContext } from './context';
 import { healthFixPointer, healthOf } from './health';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
-import { notResolverFix, notResolverGuiFix, startRefusesResolverFile } from '../../../shared/network-writer';
-import { resolverBytes } from '../host/resolver-state';
+import { notResolverFix, notResolverGuiFix } from '../../../shared/network-writer';
+import { NOT_RESOLVER_TITLE, notResolverNow } from './not-resolver';
 import { isGone } from '../lifecycle/resolver-gone';
 import { missingResolverWords } from '../../../shared/resolver-missing';
 
@@ -61,7 +61,7 @@ export function ownListenerAddresses(kubeSwitch: string): string[] {
 export const LOOP_TITLES = {
   none: 'Original resolver has no nameserver line',
   missing: '/etc/resolv.conf does not exist',
-  notResolver: '/etc/resolv.conf is no resolver file',
+  notResolver: NOT_RESOLVER_TITLE,
   loop: 'Original nameservers point at the proxy (loop)',
   kubeSwitch: 'Original nameservers include the KubeSwitch address',
 } as const;
@@ -104,14 +104,14 @@ export async function checkNameserverLoop(ctx: DoctorContext): Promise<DoctorFin
   // Only while no start is recorded: with a saved original a start keeps it and saves no file,
   // and another program's file in place then is drift, whose finding is K2s DNS state's with
   // the drift choice as its fix (lifecycle-state.ts; walk 10 M3: "then start again" while running).
-  const bytes = ctx.originalIsCurrent && ctx.original ? resolverBytes(ctx.original) : null;
-  const notResolver = bytes ? startRefusesResolverFile(bytes) : null;
+  const notResolver = notResolverNow(ctx);
   if (notResolver) {
     return {
       ...base,
       severity: 'error',
       title: LOOP_TITLES.notResolver,
       meaning: `/etc/resolv.conf ${notResolver.replace(/^the new file /, '')}, so start refuses with NOT_RESOLVER_FILE, with or without --upstream: it will not save that file as your original, since stop would put it back byte for byte.`,
+      // The one finding with this fix: the health finding's verdict (replace-resolver) points here (walk 11 L5).
       fix: notResolverFix(),
       remedy: { action: null, gui: notResolverGuiFix(), cli: notResolverFix() },
       detail: { reason: notResolver },

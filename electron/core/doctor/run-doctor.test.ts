@@ -5,6 +5,7 @@ import { startTestApiServer } from '../../../e2e/support/cluster-test-bed';
 import { checkCluster } from './cluster';
 import { DOCTOR_CHECKS, runDoctor } from './run-doctor';
 import { useDoctorHosts } from '../../../e2e/support/doctor-test-host';
+import { notResolverFix } from '../../../shared/network-writer';
 
 let server: Awaited<ReturnType<typeof startTestApiServer>>;
 beforeAll(async () => {
@@ -99,6 +100,26 @@ describe('runDoctor', () => {
     const refs = findings.flatMap((f) => [...[f.meaning, f.fix ?? '', f.remedy?.gui ?? ''].join(' ').matchAll(/see “([^”]+)”/g)].map((m) => m[1]!));
     expect(refs.length).toBeGreaterThan(0);
     for (const ref of refs) expect([...titles], ref).toContain(ref);
+  });
+
+  // Walk 11 L5: stopped on a NUL-byte file, the health finding (info) and the loop error gave
+  // start's NOT_RESOLVER_FILE fix word for word: the error carries it, the health finding points at it.
+  it('a NUL-byte file: the loop error carries the fix, the health finding points at it (above when info, below when an error)', async () => {
+    const h = await host('nameserver 192.0.2.53\n\0\0junk\n');
+    h.world.systemAnswer = null;
+    const findings = await runDoctor(h.deps, { kubeconfigPath: null });
+    const health = findings.find((f) => f.id === 'health')!;
+    const loop = findings.find((f) => f.id === 'nameserver-loop')!;
+    expect(loop).toMatchObject({ severity: 'error', title: '/etc/resolv.conf is no resolver file', fix: notResolverFix() });
+    expect(health).toMatchObject({ severity: 'info', fix: 'See the error "/etc/resolv.conf is no resolver file" above: its fix is this one\'s.', detail: { pointsAt: 'nameserver-loop' } });
+    expect(health.title).toBe('Cluster names do not resolve on this host: K2s DNS is stopped, and start would refuse this /etc/resolv.conf (NOT_RESOLVER_FILE): it is not text (it holds NUL bytes), so K2s will not save it as your original');
+    const gui = (await runDoctor(h.deps, { kubeconfigPath: null, frontEnd: 'gui' })).find((f) => f.id === 'health')!;
+    expect(gui.fix).toBe(health.fix);
+    // No name resolves (its nameserver is silent): the health finding is an error too, listed first.
+    const query = h.deps.query;
+    h.deps.query = async (q) => (q.server.startsWith('192.0.2.53') ? { ...(await query(q)), rcode: 'TIMEOUT', answers: [], error: 'no reply' } : query(q));
+    const dead = (await runDoctor(h.deps, { kubeconfigPath: null })).find((f) => f.id === 'health')!;
+    expect(dead).toMatchObject({ severity: 'error', fix: 'See the error "/etc/resolv.conf is no resolver file" below: its fix is this one\'s.' });
   });
 
   it('turns a check that throws into a warn finding instead of failing', async () => {
