@@ -245,7 +245,7 @@ describe('applyHealth', () => {
   it('turns running into degraded when cluster names do not resolve', () => {
     const s = applyHealth(status, report('error'), 'cli');
     expect(s.state).toBe('degraded');
-    expect(s.messages[0]).toBe('Cluster names do not resolve on this host: CoreDNS down — kubectl -n kube-system logs -l k8s-app=kube-dns (pods can be Ready while the ClusterIP does not answer), then check the pod network / KubeSwitch route: ip route get <the kube-dns ClusterIP>');
+    expect(s.messages[0]).toBe('Cluster names do not resolve on this host: CoreDNS down — kubectl -n kube-system logs -l k8s-app=kube-dns (pods can be Ready while the ClusterIP does not answer), then check the pod network / KubeSwitch route: `ip route get` followed by the kube-dns ClusterIP');
     expect(s.health?.verdict.cause).toBe('coredns-down');
   });
   it('keeps running when healthy', () => {

@@ -91,14 +91,14 @@ export function checkUpstreamCli(silent: readonly string[]): string {
 
 /**
  * The CLI fix for CoreDNS down: the CoreDNS pods' logs and the route to `kubeDnsIp`, the kube-dns
- * ClusterIP the check probed (the verdict's `kubeDnsIp`; null: named in words). Each command works
+ * ClusterIP the check probed (the verdict's `kubeDnsIp`; null: the address in prose, walk 7 M4). Each command works
  * as printed (walk 9 M1): kubectl names the kubeconfig K2s DNS uses (kubectlCommand), and both
  * run where K2s DNS runs (shellCommand: the sandbox's wrapper), never a nested kubectl that
  * leaves `ip route get ""` when it fails.
  */
 export function checkCorednsCli(kubeDnsIp: string | null): string {
   const c = corednsCommands(kubeDnsIp);
-  return `${c.logs} (pods can be Ready while the ClusterIP does not answer), then check the pod network / KubeSwitch route: ${c.route ?? 'ip route get <the kube-dns ClusterIP>'}`;
+  return `${c.logs} (pods can be Ready while the ClusterIP does not answer), then check the pod network / KubeSwitch route: ${c.route ?? '`ip route get` followed by the kube-dns ClusterIP'}`;
 }
 
 /**

@@ -38,7 +38,10 @@ describe('the privileged path, looked for at each call', () => {
   });
 
   it('each missing piece names its own fix', () => {
-    expect(findInstallGap(host({ [INSTALLED_HELPER]: null }))!.message).toContain('sudo apt-get install ./k2s-dns_<version>_amd64.deb');
+    // Walk 7 M4: the package file's name (its version) in prose, no `<version>` to paste into a shell.
+    expect(findInstallGap(host({ [INSTALLED_HELPER]: null }))!.message).toContain("install the k2s-dns package (`sudo apt-get install` followed by the .deb file's path, starting with ./ or /; or `sudo rpm -i` followed by the .rpm file's)");
+    expect(findInstallGap(host({ [INSTALLED_POLICY]: null }))!.message).toContain("(rpm: `sudo rpm -U --replacepkgs` followed by the .rpm file's path)");
+    for (const gap of [host({ [INSTALLED_HELPER]: null }), host({ [INSTALLED_POLICY]: null })]) expect(findInstallGap(gap)!.message).not.toContain('<');
     expect(findInstallGap(host({ [INSTALLED_HELPER]: null }))!.message).toContain('sudo bash scripts/install-helper.sh');
     expect(findInstallGap(host({ [INSTALLED_POLICY]: null }))!.message).toContain('sudo apt-get install --reinstall k2s-dns');
     // The helper first: a host missing everything is told to install the package (which brings the rest).

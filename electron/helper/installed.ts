@@ -50,8 +50,10 @@ export interface InstallGap {
   message: string;
 }
 
-const INSTALL_HINT = `install the k2s-dns package (sudo apt-get install ./k2s-dns_<version>_amd64.deb, or sudo rpm -i k2s-dns-<version>.x86_64.rpm), or from a checkout after \`npm run build\`: ${INSTALL_HELPER_COMMAND}`;
-const REINSTALL_HINT = `reinstall it: sudo apt-get install --reinstall k2s-dns (rpm: sudo rpm -U --replacepkgs k2s-dns-<version>.x86_64.rpm), or from a checkout ${INSTALL_HELPER_COMMAND}`;
+// A package file's name holds the version the user downloaded: its path is said in prose, never as
+// `<version>` in a line that looks runnable (walk 7 M4; pasted, the shell reads `<version>` as redirections).
+const INSTALL_HINT = `install the k2s-dns package (\`sudo apt-get install\` followed by the .deb file's path, starting with ./ or /; or \`sudo rpm -i\` followed by the .rpm file's), or from a checkout after \`npm run build\`: ${INSTALL_HELPER_COMMAND}`;
+const REINSTALL_HINT = `reinstall it: sudo apt-get install --reinstall k2s-dns (rpm: \`sudo rpm -U --replacepkgs\` followed by the .rpm file's path), or from a checkout ${INSTALL_HELPER_COMMAND}`;
 
 /** Why a path root would run is not safe to run as root: not root-owned, or writable by group or others. */
 function unsafe(path: string, f: FileFacts): string | null {

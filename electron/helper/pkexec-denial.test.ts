@@ -30,7 +30,10 @@ describe('a denied pkexec request says which denial it was', () => {
     expect(r(126, DISMISSED).message).toContain('enter an administrator password');
     expect(r(127, NOT_AUTHORIZED).message).toContain('/etc/polkit-1/rules.d');
     expect(r(127, NOT_AUTHORIZED).message).not.toContain('enter an administrator password');
-    expect(r(127, NO_AGENT).message).toContain('pkttyagent --process');
+    // Walk 7 M4: the PID pkttyagent answers for is this app's, printed as is (no `<PID of the app>`).
+    expect(r(127, NO_AGENT).message).toContain(`or run \`pkttyagent --process ${process.pid}\` (this app's PID) in a terminal to answer there`);
+    expect(denialResult({ verb: 'start' }, 'pkexec', 127, NO_AGENT, 4242).message).toContain('`pkttyagent --process 4242`');
+    expect(r(127, NO_AGENT).message).not.toContain('<');
     for (const d of [r(126, DISMISSED), r(127, NOT_AUTHORIZED), r(127, NO_AGENT)]) expect(d.message).toMatch(/ Nothing changed\.$/);
     expect(r(1, 'boom')).toMatchObject({ exitCode: 1, code: 'HELPER_FAILED' });
     expect(r(1, 'boom').message).toContain('boom');

@@ -35,22 +35,27 @@ export function classifyDenial(code: number | null, stderr: string): DenialCode 
   return null;
 }
 
-/** Per denial: what happened and what to do. */
-const DENIAL: Record<DenialCode, string> = {
-  AUTH_DISMISSED: 'The password dialog was dismissed, so the helper did not run. Press the button again and enter an administrator password.',
-  AUTH_NOT_AUTHORIZED:
+/**
+ * Per denial: what happened and what to do; `pid`, the process that ran pkexec (pkexec asks polkit
+ * for its parent: pkexec(1)), which `pkttyagent --process PID` answers for (pkttyagent(1)), named
+ * as is: no printed line holds a placeholder (walk 7 M4).
+ */
+const DENIAL: Record<DenialCode, (pid: number) => string> = {
+  AUTH_DISMISSED: () => 'The password dialog was dismissed, so the helper did not run. Press the button again and enter an administrator password.',
+  AUTH_NOT_AUTHORIZED: () =>
     'polkit refused: this user may not run the K2s DNS helper (the action io.k2s.dns.helper asks for an administrator password only in a local, active desktop session; a remote or inactive session, or a rule in /etc/polkit-1/rules.d, says no), or the authentication did not succeed (a wrong password, or a text agent such as pkttyagent interrupted: polkit reports those the same way). Try again and enter the password, run it from your local desktop session, ask an administrator for a polkit rule that allows you, or run the command as root (sudo k2s-dns …).',
-  AUTH_NO_AGENT:
-    'No polkit authentication agent could ask for the password (no desktop agent in this session, and pkexec has no terminal here). Start the app from your desktop session, whose agent shows the dialog, or run `pkttyagent --process <PID of the app>` in a terminal to answer there, or run the command as root (sudo k2s-dns …).',
+  AUTH_NO_AGENT: (pid) =>
+    `No polkit authentication agent could ask for the password (no desktop agent in this session, and pkexec has no terminal here). Start the app from your desktop session, whose agent shows the dialog, or run \`pkttyagent --process ${pid}\` (this app's PID) in a terminal to answer there, or run the command as root (sudo k2s-dns …).`,
 };
 
 /**
  * The result when the helper ended without one: a denial by pkexec (refused, exit 3, with what
- * to do), or a failure of the helper (exit 1). `spawnError` is the spawn error's message.
+ * to do), or a failure of the helper (exit 1). `spawnError` is the spawn error's message. `pid`:
+ * the process that spawned pkexec (the launcher's, this one), named by AUTH_NO_AGENT's fix.
  */
-export function denialResult(req: HelperRequest, elevation: 'direct' | 'pkexec', code: number | null, stderr: string): ResultEvent {
+export function denialResult(req: HelperRequest, elevation: 'direct' | 'pkexec', code: number | null, stderr: string, pid: number = process.pid): ResultEvent {
   const denial = elevation === 'pkexec' ? classifyDenial(code, stderr) : null;
   const base = { type: 'result' as const, op: req.verb, ok: false, at: Date.now() };
-  if (denial) return { ...base, exitCode: EXIT.refused, code: denial, message: `${DENIAL[denial]} Nothing changed.` };
+  if (denial) return { ...base, exitCode: EXIT.refused, code: denial, message: `${DENIAL[denial](pid)} Nothing changed.` };
   return { ...base, exitCode: EXIT.failed, code: 'HELPER_FAILED', message: `The privileged helper ended without a result (exit ${code}): ${stderr.trim().slice(0, 400).replace(/\.$/, '') || 'no output'}; run ${cliCommand('status')} to see the host state.` };
 }
