@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { corednsForwardLoop, forwardReachesProxy, forwardTargetAddress } from './coredns-loop';
+import { corednsForwardLoop, forwardReachesProxy, forwardTargetAddress, loopRefusalWhy } from './coredns-loop';
+import { LIVE_LOOP_FIX } from './live-loop';
 import { zonesFromCorefile } from './corefile';
 
 const corefile = (forward: string, fallthrough = 'fallthrough in-addr.arpa ip6.arpa') =>
@@ -67,7 +68,7 @@ describe('zonesFromCorefile refuses zones CoreDNS forwards back to this host', (
   const input = (extra: string, main = MAIN, allowZones: string[] = []) => ({ corefile: main + extra, kubeDnsIp: '172.21.0.10', serviceCidrs: ['172.21.0.0/16'], podCidrs: ['172.20.0.0/16'], proxyListeners: LISTENERS, allowZones });
   const refusedOf = (out: ReturnType<typeof zonesFromCorefile>) => out.refused.map((r) => [r.zone, r.allowable, r.why]);
   const why = (targets: string, line: number, part?: string) =>
-    `${part ? `CoreDNS forwards ${part}, a part of it,` : 'CoreDNS forwards it'} to ${targets} (Corefile line ${line}), this host's proxy: routing it to CoreDNS would loop; forward it in CoreDNS to the nameserver that serves it (forward . <LAN nameserver>), not to this host, to route it`;
+    `${part ? `CoreDNS forwards ${part}, a part of it,` : 'CoreDNS forwards it'} to ${targets} (Corefile line ${line}), this host's proxy: routing it to CoreDNS would loop; forward it in CoreDNS to the nameserver that serves it (\`forward .\` followed by its IP address), not to this host, to route it`;
 
   it('a server block `corp.internal:53 { forward . <listener> }`, in each spelling of the target: refused, not allowable, even with --allow-zone', () => {
     for (const t of ['172.19.1.1', '::ffff:172.19.1.1', '[::ffff:ac13:101]:53', '172.19.1.1:053', 'dns://172.19.1.1', '127.0.0.1', '[::1]:53']) {
@@ -106,5 +107,16 @@ describe('zonesFromCorefile refuses zones CoreDNS forwards back to this host', (
     expect(zonesFromCorefile(input('corp.internal:53 {\n  file db.corp\n  forward . 172.19.1.1\n}\n')).zones.map((z) => z.zone)).toContain('corp.internal');
     const out = zonesFromCorefile(input('corp.internal:53 {\n  hosts {\n    10.0.0.1 a.corp.internal\n    fallthrough\n  }\n  forward . 172.19.1.1\n}\n'));
     expect(out.refused.map((r) => r.zone)).toEqual(['corp.internal']);
+  });
+});
+
+// Walk 7 M4: no `forward . <nameserver>` to paste into a Corefile; the LAN's addresses are the user's, said in prose.
+describe('the Corefile fix names no placeholder', () => {
+  it('the reverse-zone refusal and the live loop\'s fix say `forward .` followed by the addresses', () => {
+    expect(loopRefusalWhy({ targets: ['172.19.1.1'], fallthrough: ['in-addr.arpa', 'ip6.arpa'], where: 'Corefile line 8' })).toBe(
+      "CoreDNS falls through it (fallthrough in-addr.arpa ip6.arpa) and forwards to 172.19.1.1 (Corefile line 8), this host's proxy: routing it to CoreDNS would loop; forward CoreDNS to the LAN nameservers (`forward .` followed by their IP addresses) or drop in-addr.arpa ip6.arpa from the fallthrough to route it",
+    );
+    expect(LIVE_LOOP_FIX.gui).toBe("Make CoreDNS forward to the LAN nameservers instead of the KubeSwitch address (Corefile `forward .` followed by their IP addresses), or drop `in-addr.arpa ip6.arpa` from the kubernetes plugin's fallthrough; then Stop and Start K2s DNS: start keeps such zones off the host routes.");
+    expect(LIVE_LOOP_FIX.cli).not.toContain('<');
   });
 });

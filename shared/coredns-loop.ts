@@ -107,10 +107,19 @@ export function corednsForwardLoop(corefile: string, extraFiles: Record<string, 
   return null;
 }
 
+/**
+ * The Corefile line that forwards to other nameservers, in prose: `forward .` followed by `whose`
+ * addresses, which are the user's (the LAN's), never a `<nameserver>` placeholder to paste into
+ * the Corefile (walk 7 M4). Said by the loop refusals here and the live loop's fix (live-loop.ts).
+ */
+export function forwardLineWords(whose: 'their IP addresses' | 'its IP address'): string {
+  return `\`forward .\` followed by ${whose}`;
+}
+
 /** The refusal text for a reverse zone the loop keeps off the host's routes (zone policy `why`). */
 export function loopRefusalWhy(loop: CorednsLoop): string {
   const ft = loop.fallthrough.length ? loop.fallthrough.join(' ') : '(every zone)';
-  return `CoreDNS falls through it (fallthrough ${ft}) and forwards to ${loop.targets.join(', ')} (${loop.where}), this host's proxy: routing it to CoreDNS would loop; forward CoreDNS to the LAN nameservers (forward . <nameserver>) or drop in-addr.arpa ip6.arpa from the fallthrough to route it`;
+  return `CoreDNS falls through it (fallthrough ${ft}) and forwards to ${loop.targets.join(', ')} (${loop.where}), this host's proxy: routing it to CoreDNS would loop; forward CoreDNS to the LAN nameservers (${forwardLineWords('their IP addresses')}) or drop in-addr.arpa ip6.arpa from the fallthrough to route it`;
 }
 
 /** A zone a server block forwards to a proxy listener: routing it (or a zone above it) to CoreDNS loops. */
@@ -167,5 +176,5 @@ export function blockForwardLoops(block: CorefileServerBlock, blockZones: string
 /** The refusal text for a zone routed to CoreDNS that CoreDNS forwards back to this host (`zone` is the routed one). */
 export function forwardLoopWhy(loop: ZoneForwardLoop, zone: string): string {
   const what = loop.zone === zone ? 'CoreDNS forwards it' : `CoreDNS forwards ${loop.zone}, a part of it,`;
-  return `${what} to ${loop.targets.join(', ')} (${loop.where}), this host's proxy: routing it to CoreDNS would loop; forward it in CoreDNS to the nameserver that serves it (forward . <LAN nameserver>), not to this host, to route it`;
+  return `${what} to ${loop.targets.join(', ')} (${loop.where}), this host's proxy: routing it to CoreDNS would loop; forward it in CoreDNS to the nameserver that serves it (${forwardLineWords('its IP address')}), not to this host, to route it`;
 }

@@ -7,6 +7,7 @@
  */
 import type { QueryRow } from './query-log';
 import { cliCommand } from './fix';
+import { forwardLineWords } from './coredns-loop';
 
 /** Identical questions from non-local clients within LOOP_WINDOW_MS that make a loop. */
 export const LOOP_THRESHOLD = 20;
@@ -48,7 +49,7 @@ export function liveLoopMeaning(l: LiveLoop): string {
 }
 
 /** The Corefile part of a live loop's fix. */
-const LOOP_COREFILE_FIX = "Make CoreDNS forward to the LAN nameservers instead of the KubeSwitch address (Corefile `forward . <nameserver>`), or drop `in-addr.arpa ip6.arpa` from the kubernetes plugin's fallthrough";
+const LOOP_COREFILE_FIX = `Make CoreDNS forward to the LAN nameservers instead of the KubeSwitch address (Corefile ${forwardLineWords('their IP addresses')}), or drop \`in-addr.arpa ip6.arpa\` from the kubernetes plugin's fallthrough`;
 
 /**
  * The fix of a live loop (doctor's `coredns-loop`, the verdict's `coredns-loop` cause), per front
