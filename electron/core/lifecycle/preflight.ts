@@ -298,7 +298,7 @@ async function hostChecks(deps: LifecycleDeps, opts: StartOptions, engine: Prefl
     const where = opts.upstreams?.length ? '--upstream' : 'The original resolver';
     // Name what the file says: 127.0.0.53 when resolved's link servers loop.
     const named = loops.map((d) => (d.listed && d.listed !== d.server ? `${d.listed} (systemd-resolved; its link server ${d.server}, from resolvectl)` : d.server));
-    throw refused('UPSTREAM_LOOP', `${where} lists ${named.join(', ')}, which reaches k2s-dnsproxy itself: forwarding there would loop. ${opts.upstreams?.length ? 'Give your real nameserver' : 'Point /etc/resolv.conf at your real nameserver first, or pass --upstream IP'}.`);
+    throw refused('UPSTREAM_LOOP', `${where} lists ${named.join(', ')}, which reaches k2s-dnsproxy itself: forwarding there would loop. ${opts.upstreams?.length ? 'Give your real nameserver' : `Point /etc/resolv.conf at your real nameserver first, or start with ${upstreamStartWays()}`}.`);
   }
   if (picked.upstreams.length === 0) {
     const why = picked.dropped.length ? ` (dropped: ${picked.dropped.map((d) => `${d.server}: ${d.reason}`).join('; ')})` : '';
@@ -309,7 +309,7 @@ async function hostChecks(deps: LifecycleDeps, opts: StartOptions, engine: Prefl
         ? `No --upstream you named is usable${why}; name a nameserver this host can reach (an IPv6 link-local address needs an existing interface: fe80::1%eth0).`
         : missing && parsed.nameservers.length === 0
           ? `/etc/resolv.conf ${missing}, so there is no original resolver to take upstream nameservers from (with no file glibc asks 127.0.0.1:53, resolv.conf(5), where k2s-dnsproxy would listen). Put a resolver file there first (${resolverFileWays()}), then start again; ${upstreamStartWays()} also starts, but stop then puts back no file, and no name resolves after it. Nothing was changed.`
-          : `The original resolver lists no usable upstream nameserver${why}; fix the host's DNS first or pass --upstream IP.`,
+          : `The original resolver lists no usable upstream nameserver${why}; fix the host's DNS first or start with ${upstreamStartWays()}.`,
     );
   }
 
