@@ -3,7 +3,7 @@ import type { ClusterDiscovery, QueryResult } from '../../../shared/types';
 import { failed } from './errors';
 import { answerClass, answerMismatch } from './answer-compare';
 import type { HostPath } from './host-paths';
-import { cliCommand } from '../../../shared/fix';
+import { cliCommand, upstreamStartWays } from '../../../shared/fix';
 import { errnoWords } from '../../../shared/probe-failure';
 
 export { answerClass } from './answer-compare';
@@ -162,7 +162,7 @@ export async function verifyDns(
     // The proxy passed on what the upstream said, but a real name without an address means the
     // upstream may not resolve Internet names: a warning (the step's `!`, shared/step-warn.ts).
     if (cls !== 'answer') {
-      warning = `Your nameserver ${asked} answered ${externalName} with ${cls === 'nxdomain' ? 'NXDOMAIN' : cls === 'nodata' ? 'no address (NODATA)' : cls}, so it may not resolve Internet names; if ${externalName} should resolve, check it with ${cliCommand(`query ${externalName} --server ${asked}`)}, or start again with --upstream IP (or --verify-name NAME for a name it serves).`;
+      warning = `Your nameserver ${asked} answered ${externalName} with ${cls === 'nxdomain' ? 'NXDOMAIN' : cls === 'nodata' ? 'no address (NODATA)' : cls}, so it may not resolve Internet names; if ${externalName} should resolve, check it with ${cliCommand(`query ${externalName} --server ${asked}`)}, or start again with ${upstreamStartWays([], [asked], 'the IP address of one that does')} (or --verify-name NAME for a name it serves).`;
       return outcome('UPSTREAM_NO_ADDRESS');
     }
   } else {
@@ -170,7 +170,7 @@ export async function verifyDns(
     // shared/probe-failure.ts), not a bare "(ERROR)" (walk 7 L8); else the rcode (TIMEOUT).
     const errno = errnoWords(ext.direct?.error);
     const why = errno ? `: ${errno}` : ` (${ext.direct?.rcode ?? 'no answer'})`;
-    warning = `Your nameserver${upstreams.length > 1 ? 's' : ''} ${upstreams.length > 1 ? upstreams.join(', ') : upstream} did not answer ${externalName}${why}, so names outside the cluster were not checked and may not resolve; if this host is online, check it with ${cliCommand(`query ${externalName} --server ${upstream}`)}, or start again with --upstream IP.`;
+    warning = `Your nameserver${upstreams.length > 1 ? 's' : ''} ${upstreams.length > 1 ? upstreams.join(', ') : upstream} did not answer ${externalName}${why}, so names outside the cluster were not checked and may not resolve; if this host is online, check it with ${cliCommand(`query ${externalName} --server ${upstream}`)}, or start again with ${upstreamStartWays([], upstreams, 'the IP address of a nameserver that answers')}.`;
   }
   return outcome('UPSTREAM_UNVERIFIED');
 
