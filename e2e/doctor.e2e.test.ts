@@ -125,6 +125,9 @@ describe.skipIf(!inSandbox)('k2s-dns doctor on the test bed (KubeSwitch assigned
     expect(d.byId['nameserver-loop']).toMatchObject({ severity: 'error', title: '/etc/resolv.conf is no resolver file', detail: { reason: 'the new file is not text (it holds NUL bytes)' } });
     expect(d.byId['nameserver-loop']!.meaning).toContain('start refuses with NOT_RESOLVER_FILE, with or without --upstream');
     expect(d.byId['nameserver-loop']!.remedy?.gui).not.toContain('under Start options → Upstreams, then Start');
+    // Walk 11 L5: the loop error carries start's fix; the health finding points at it, never repeats it.
+    expect(d.byId.health).toMatchObject({ severity: 'error', fix: 'See the error "/etc/resolv.conf is no resolver file" below: its fix is this one\'s.' });
+    expect(d.byId.health!.title).toContain('and start would refuse this /etc/resolv.conf (NOT_RESOLVER_FILE)');
     const start = await k2sDns(['start', '--kubeconfig', tb.kubeconfigPath, '--engine', 'dnsmasq', '--upstream', '192.0.2.53', '--verify-name', 'www.example.test']);
     expect(start.code).toBe(3);
     const out = start.stdout + start.stderr;
