@@ -1,7 +1,7 @@
 /** CLI remedies are lines the user can paste the way the README runs the CLI (`npx k2s-dns …`). */
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cliCommand, clusterRunningHint, DRIFT_CHOICE, resolverFileWays, setCliKubeconfig, setCliName, setCliRunningStart, setKubectlKubeconfig, shellCommand } from './fix';
+import { cliCommand, clusterRunningHint, DRIFT_CHOICE, resolverFileWays, setCliKubeconfig, setCliName, setCliRunningStart, setKubectlKubeconfig, shellCommand, upstreamQueryWays, upstreamStartWays } from './fix';
 import { fixText, healthVerdict, verdictFix, type HealthAction } from './health';
 import type { HealthHop } from './health-report';
 
@@ -185,5 +185,33 @@ describe('how to get a resolver file, in one function for every text that asks f
     expect(clusterRunningHint()).toBe('is the cluster running (`k2s status`)?');
     setCliName('/tmp/k2sdns-app-Ab12/k2s-dns', false, true, '192.0.2.53');
     expect(clusterRunningHint()).toBe("is the sandbox's test API down? In a root shell in the checkout, `npm run sandbox:ctl -- api up` brings it back.");
+  });
+});
+
+describe('a start or check naming a nameserver holds no placeholder (walk 7 M4)', () => {
+  afterEach(() => {
+    setCliName('npx k2s-dns');
+    setCliKubeconfig(null);
+    setCliRunningStart(null);
+  });
+
+  it('on a host: the --upstream value in prose, after --kubeconfig and without the running start\'s flags', () => {
+    setCliKubeconfig('/home/u/k2s config');
+    setCliRunningStart(['--engine', 'dnsmasq']);
+    expect(upstreamStartWays()).toBe("`sudo npx k2s-dns start --kubeconfig '/home/u/k2s config' --upstream` followed by your nameserver's IP address");
+    expect(upstreamStartWays(['--on-network-change', 'keep'], [], 'the IP address of a nameserver that answers')).toBe("`sudo npx k2s-dns start --on-network-change keep --kubeconfig '/home/u/k2s config' --upstream` followed by the IP address of a nameserver that answers");
+  });
+
+  it('in the sandbox: its network\'s nameserver, unless it is one that failed', () => {
+    setCliName('/tmp/k2sdns-app-Ab12/k2s-dns', false, true, '192.0.2.53');
+    expect(upstreamStartWays()).toBe("`/tmp/k2sdns-app-Ab12/k2s-dns start --upstream 192.0.2.53` (the sandbox network's nameserver)");
+    expect(upstreamStartWays([], ['192.0.2.53:53'])).toBe("`/tmp/k2sdns-app-Ab12/k2s-dns start --upstream` followed by your nameserver's IP address");
+  });
+
+  it('a check names the real address, port 53 left out; none known: prose', () => {
+    expect(upstreamQueryWays('192.0.2.53:53')).toBe('`npx k2s-dns query kubernetes.io --server 192.0.2.53`');
+    expect(upstreamQueryWays('[2001:db8::1]:53')).toBe('`npx k2s-dns query kubernetes.io --server 2001:db8::1`');
+    expect(upstreamQueryWays('10.0.0.2:5353')).toBe('`npx k2s-dns query kubernetes.io --server 10.0.0.2:5353`');
+    expect(upstreamQueryWays(null)).toBe("`npx k2s-dns query kubernetes.io --server` followed by the nameserver's IP address");
   });
 });
