@@ -2,7 +2,8 @@
  * Runs the exact query log's companion (`<entry> capture-watch …`, capture/capture-main.ts) next
  * to the proxy, as root: on systemd hosts the unit k2s-dnsproxy-capture.service, tied to
  * k2s-dnsproxy.service (shared/capture-unit.ts: started with it at boot, stopped and restarted
- * with it); elsewhere a detached process with a pidfile in /run/k2s, like the follower. Start runs
+ * with it); elsewhere a detached keeper shell with a pidfile in /run/k2s that runs it and, like
+ * the unit's Restart=on-failure, restarts it when it fails (capture-keeper.ts). Start runs
  * it once the proxy answers (systemd), or right after save so its start-up runs alongside
  * discover and config (pidfile process) — its process begun, held, as soon as start holds the
  * lifecycle lock (prepare); stop ends it with the proxy. A followed network's engine restart
@@ -14,9 +15,11 @@ import type { Exec } from './exec';
 import type { HostFs } from './host-fs';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { CAPTURE_UNIT_NAME, renderCaptureUnit } from '../../../shared/capture-unit';
-import { CAPTURE_FAILED_FILE, CAPTURE_HELD_FLAG, CAPTURE_READY_FILE, heldGoLine, isCaptureArgv } from '../capture/capture-args';
+import { CAPTURE_FAILED_FILE, CAPTURE_HELD_FLAG, CAPTURE_READY_FILE, CAPTURE_VERB, heldGoLine, isCaptureArgv } from '../capture/capture-args';
 import { pidfileProcess, type HeldProcess } from './pidfile-process';
 import { waitForFile } from './wait-file';
+import { parseCmdline } from './own-proxy';
+import { CAPTURE_GO_FILE, CAPTURE_KEEPER_STATE, isKeeperArgv, keeperArgv, parseKeeperState } from './capture-keeper';
 
 /** Host path of the supervised companion's pid. */
 export const CAPTURE_PID_FILE = `${K2S_PATHS.runDir}/capture.pid`;
@@ -86,39 +89,71 @@ export async function rememberStartFailure(fs: HostFs, start: () => Promise<void
 
 export { isCaptureArgv };
 
-/** The companion as a detached process (hosts without systemd). */
+/** The companion's argv up to CAPTURE_VERB (node, entry, verb): the program a held one runs. */
+function baseOf(argv: readonly string[]): string[] {
+  const i = argv.indexOf(CAPTURE_VERB);
+  if (i < 0) throw new Error(`not a capture companion's command line: ${JSON.stringify(argv.slice(0, 4))}`);
+  return argv.slice(0, i + 1);
+}
+
+/** Sends `sig` to `pid` when /proc/PID/cmdline is still a companion (a reused pid is never signalled). */
+async function signalCompanion(pid: number | null, sig: NodeJS.Signals, procDir: string): Promise<void> {
+  if (pid === null || !Number.isInteger(pid) || pid <= 1) return;
+  const argv = await readFile(path.join(procDir, String(pid), 'cmdline')).then(parseCmdline, () => [] as string[]);
+  if (!isCaptureArgv(argv)) return;
+  try {
+    process.kill(pid, sig);
+  } catch {
+    // Gone meanwhile.
+  }
+}
+
+/**
+ * The companion as a detached process (hosts without systemd), run by its keeper
+ * (capture-keeper.ts: restarts it on failure, as Restart=on-failure does for the unit). The
+ * pidfile names the keeper; the companion's own pid is in its ready file once its capture opened.
+ */
 export function supervisedCapture(fs: HostFs, procDir = '/proc'): CaptureCompanion {
-  // Bounded: it drains the parser (at most 5 s, pipeline.ts) and stops tcpdump.
-  const proc = pidfileProcess(fs, { pidFile: CAPTURE_PID_FILE, logFile: CAPTURE_LOG, isOwnArgv: isCaptureArgv, stopWaitMs: 8000 }, procDir);
+  // Bounded: the keeper stops the companion, which drains the parser (at most 5 s, pipeline.ts) and stops tcpdump.
+  const proc = pidfileProcess(fs, { pidFile: CAPTURE_PID_FILE, logFile: CAPTURE_LOG, isOwnArgv: (a) => isKeeperArgv(a) || isCaptureArgv(a), stopWaitMs: 8000 }, procDir);
+  const pidIn = async (file: string, read: (t: string) => number | null) => read((await fs.readFile(file).catch(() => Buffer.from(''))).toString('utf8'));
   // The ready file too: a companion killed (kill -9) left it (capture-stopped.ts reads it as dead).
   const stop = async () => {
     await proc.stop();
+    // A companion its keeper did not end (the keeper killed, or SIGKILLed after stopWaitMs): ended by its pid.
+    const left = [await pidIn(CAPTURE_READY_FILE, (t) => (/^\d+$/.test(t.trim()) ? Number(t.trim()) : null)), await pidIn(CAPTURE_KEEPER_STATE, (t) => parseKeeperState(t).pid)];
+    for (const pid of new Set(left)) await signalCompanion(pid, 'SIGKILL', procDir);
     await fs.remove(CAPTURE_FAILED_FILE);
     await fs.remove(CAPTURE_READY_FILE);
+    await fs.remove(CAPTURE_KEEPER_STATE);
+    await fs.remove(CAPTURE_GO_FILE);
   };
+  const prepare = async (base: readonly string[]): Promise<HeldCompanion> => ({
+    base: [...base],
+    process: await proc.prepare(keeperArgv(fs.real(CAPTURE_PID_FILE), fs.real(CAPTURE_KEEPER_STATE), fs.real(CAPTURE_GO_FILE), [...base, CAPTURE_HELD_FLAG])),
+  });
   return {
     afterProxy: false,
     async start(argv, held) {
       await stop();
-      await fs.remove(CAPTURE_READY_FILE);
       await rememberStartFailure(fs, async () => {
-        const usable = held && !held.process.exited() && held.base.length < argv.length && held.base.every((w, i) => w === argv[i]);
-        if (usable) {
-          await proc.startHeld(held.process, heldGoLine(argv.slice(held.base.length))).catch(async (err: unknown) => {
-            // It exited before it was let go (nothing recorded): a new one instead.
-            if (!held.process.exited()) throw err;
-            await proc.start(argv);
-          });
-        } else {
-          held?.process.drop();
-          await proc.start(argv);
-        }
+        const base = baseOf(argv);
+        const line = heldGoLine(argv.slice(base.length));
+        const usable = held && !held.process.exited() && held.base.length === base.length && held.base.every((w, i) => w === argv[i]);
+        if (!usable) held?.process.drop();
+        let keeper = usable ? held.process : (await prepare(base)).process;
+        // The keeper's restarts read the same go line (root's file in root's run dir).
+        await fs.writeFileAtomic(CAPTURE_GO_FILE, `${line}\n`, { mode: 0o600 });
+        await proc.startHeld(keeper, line).catch(async (err: unknown) => {
+          // It exited before it was let go (nothing recorded): a new one instead.
+          if (!keeper.exited()) throw err;
+          keeper = (await prepare(base)).process;
+          await proc.startHeld(keeper, line);
+        });
         await waitReady(fs, () => readFile(fs.real(CAPTURE_LOG), 'utf8').catch(() => ''));
       });
     },
-    async prepare(base) {
-      return { base: [...base], process: await proc.prepare([...base, CAPTURE_HELD_FLAG]) };
-    },
+    prepare,
     stop,
   };
 }

@@ -1,0 +1,108 @@
+/**
+ * The capture companion's keeper (capture-keeper.ts), run for real over a stand-in companion (a
+ * sh that reads its go line, notes it with its pid, then sleeps or fails): a killed one is
+ * restarted with the same go line, from the go file; one that fails at once is given up after
+ * MAX_RESTARTS restarts; a keeper the pidfile does not name (prepared, never let go) restarts
+ * nothing; SIGTERM ends the companion with it. And the status words of its state.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { MAX_RESTARTS } from './supervisor-script';
+import { isKeeperArgv, keeperArgv, keeperGaveUpWords, keeperRestartSentence, parseKeeperState } from './capture-keeper';
+
+const dir = mkdtempSync(join(tmpdir(), 'k2s-capture-keeper-'));
+const started: ChildProcess[] = [];
+afterAll(() => {
+  for (const c of started) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A stand-in companion: notes `PID GOLINE` in `notes`, then exits `fail` or sleeps. */
+const companion = (notes: string, fail: number | null) => ['/bin/sh', '-c', `IFS= read -r go || exit 1; printf '%s %s\\n' "$$" "$go" >>"$0"; ${fail === null ? 'exec sleep 600' : `exit ${fail}`}`, notes];
+
+/** Polls `check` every 20 ms until it holds (deadline 15 s on a busy machine). */
+async function until<T>(check: () => T | null | undefined | false): Promise<T> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const v = check();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Starts a keeper in `name`'s files; `recorded`: its pid written to the pidfile (start let it go); the go line on its stdin. */
+function keeper(name: string, fail: number | null, recorded: boolean, env: NodeJS.ProcessEnv = process.env) {
+  const f = { pid: join(dir, `${name}.pid`), state: join(dir, `${name}.state`), go: join(dir, `${name}.go`), notes: join(dir, `${name}.notes`), log: '' };
+  const argv = keeperArgv(f.pid, f.state, f.go, companion(f.notes, fail));
+  const child = spawn(argv[0]!, argv.slice(1), { stdio: ['pipe', 'pipe', 'pipe'], env });
+  started.push(child);
+  child.stdout!.on('data', (b) => (f.log += b));
+  child.stderr!.on('data', (b) => (f.log += b));
+  if (recorded) writeFileSync(f.pid, `${child.pid}\n`);
+  writeFileSync(f.go, 'go ["--port","53"]\n');
+  child.stdin!.end('go ["--port","53"]\n');
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const notes = () => (existsSync(f.notes) ? readFileSync(f.notes, 'utf8').split('\n').filter(Boolean).map((l) => ({ pid: Number(l.split(' ')[0]), go: l.slice(l.indexOf(' ') + 1) })) : []);
+  return { f, child, exited, notes };
+}
+
+describe('the capture companion keeper', () => {
+  it('a companion killed (kill -9) is restarted with the same go line (the go file), and the state says which PID died and which runs', async () => {
+    const k = keeper('killed', null, true);
+    const [first] = await until(() => (k.notes().length === 1 ? k.notes() : null));
+    expect(first!.go).toBe('go ["--port","53"]');
+    process.kill(first!.pid, 'SIGKILL');
+    const second = (await until(() => (k.notes().length === 2 ? k.notes() : null)))[1]!;
+    expect(second.go).toBe('go ["--port","53"]');
+    expect(second.pid).not.toBe(first!.pid);
+    const state = parseKeeperState(await until(() => (existsSync(k.f.state) && readFileSync(k.f.state, 'utf8').includes('state=running') ? readFileSync(k.f.state, 'utf8') : null)));
+    expect(state).toMatchObject({ state: 'running', restarts: 1, lastExit: 137, lastPid: first!.pid, pid: second.pid });
+    expect(k.f.log).toMatch(new RegExp(`^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ k2s-dns capture keeper: the companion \\(PID ${first!.pid}\\) ended with status 137; restart 1 of ${MAX_RESTARTS} in 1s\\.\\n$`));
+    expect(keeperRestartSentence(state, true, () => '18:50:12')).toBe(`At 18:50:12 the exact query log's companion (PID ${first!.pid}) was found dead (killed by signal KILL (exit status 137)); its keeper restarted it as PID ${second.pid}.`);
+    // SIGTERM: the companion ends with its keeper, and nothing restarts it.
+    k.child.kill('SIGTERM');
+    await k.exited;
+    await until(() => !existsSync(`/proc/${second.pid}`) || readFileSync(`/proc/${second.pid}/stat`, 'utf8').split(' ')[2] === 'Z');
+    expect(k.notes()).toHaveLength(2);
+  }, 30_000);
+
+  it(`a companion that fails at once: ${MAX_RESTARTS} restarts, then it gives up (state gave-up, said with why)`, async () => {
+    const bin = join(dir, 'nosleep');
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(join(bin, 'sleep'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+    const k = keeper('fails', 3, true, { ...process.env, PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}` });
+    expect(await k.exited).toBe(0);
+    expect(k.notes()).toHaveLength(MAX_RESTARTS + 1);
+    expect(new Set(k.notes().map((n) => n.go))).toEqual(new Set(['go ["--port","53"]']));
+    const state = parseKeeperState(readFileSync(k.f.state, 'utf8'));
+    expect(state).toMatchObject({ state: 'gave-up', restarts: MAX_RESTARTS + 1, lastExit: 3, lastPid: k.notes().at(-1)!.pid });
+    expect(k.f.log.split('\n').filter(Boolean).at(-1)).toMatch(/k2s-dns capture keeper: the companion \(PID \d+\) failed 7 times in a row, the last 6 each within 60 s of its restart \(last exit status 3\); not restarting it\.$/);
+    expect(keeperRestartSentence(state, false)).toBeNull();
+    expect(keeperGaveUpWords(state)).toBe('; its keeper restarted it 6 times in a row, each run ending within 60 s, and gave up (the last exited with status 3)');
+  }, 30_000);
+
+  it('a keeper the pidfile does not name (prepared, never let go) restarts nothing and writes no state', async () => {
+    const k = keeper('unrecorded', 1, false);
+    expect(await k.exited).toBe(0);
+    expect(k.notes()).toHaveLength(1);
+    expect(existsSync(k.f.state)).toBe(false);
+    expect(k.f.log).toBe('');
+  }, 30_000);
+
+  it('recognises its own argv, not a companion or the proxy watchdog', () => {
+    expect(isKeeperArgv(keeperArgv('/p', '/s', '/g', ['/usr/bin/node', '/app/cli.cjs', 'capture-watch', '--held']))).toBe(true);
+    expect(isKeeperArgv(['/usr/bin/node', '/app/cli.cjs', 'capture-watch', '--held'])).toBe(false);
+    expect(isKeeperArgv(['/bin/sh', '-c', 'x', 'k2s-dnsproxy-watchdog'])).toBe(false);
+  });
+
+  it('no sentence before a restart, or for another state file', () => {
+    expect(keeperRestartSentence(null, true)).toBeNull();
+    expect(keeperRestartSentence(parseKeeperState(''), true)).toBeNull();
+    const restarting = parseKeeperState('restarts=2\nstate=restarting\nlast-exit=1\nlast-exit-at=1764961812\nlast-pid=4100\npid=\n');
+    expect(keeperRestartSentence(restarting, false, () => '18:50:12')).toBe(`At 18:50:12 the exact query log's companion (PID 4100) exited with status 1; its keeper restarts it (restart 2 of ${MAX_RESTARTS} in a row).`);
+  });
+});

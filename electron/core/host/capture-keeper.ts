@@ -1,0 +1,116 @@
+/**
+ * The keeper of the exact query log's companion on hosts without systemd: what
+ * `Restart=on-failure` is for its unit (shared/capture-unit.ts). A small POSIX sh loop, the
+ * process recorded in the companion's pidfile (host/capture-companion.ts), that runs the companion
+ * (`node entry capture-watch --held`, capture/capture-main.ts) as its child, so it has the
+ * privileges (root), environment and flags start gave it:
+ *  1. its first run reads its go line (capture-args.ts heldGoLine) from the keeper's stdin — start's
+ *     pipe (pidfile-process.ts prepare/startHeld), so the companion's Node start-up still runs
+ *     while start checks the host; every restart reads the same line from CAPTURE_GO_FILE, which
+ *     start wrote before it let the keeper go;
+ *  2. restarts a companion that exits with a failure (killed: kill -9, the OOM killer; exit 1:
+ *     tcpdump or the parser ended) with the proxy watchdog's policy (supervisor-script.ts: 1, 2, 4
+ *     … 30 s; gives up after MAX_RESTARTS quick failures in a row; a run of ≥ 60 s resets the
+ *     count), each restart said on its stdout (the companion's log) and in CAPTURE_KEEPER_STATE;
+ *  3. restarts only while the pidfile names it ($$): one prepared but never let go (its child
+ *     exits at stdin's end) or one stop is ending does not start another companion;
+ *  4. on SIGTERM/SIGINT stops the companion (SIGTERM: it drains its parser) and exits.
+ * Every argument is a positional parameter ("$@"), never spliced into the script.
+ */
+import { K2S_PATHS } from '../../../shared/k2s-paths';
+import { clockTime } from '../../../shared/clock';
+import { exitStatusWords } from '../../../shared/exit-status';
+import { MAX_RESTARTS, parseWatchdogState, type WatchdogState } from './supervisor-script';
+
+/** argv[0] the keeper shell runs under (shows in ps; recognised by stop). */
+export const KEEPER_NAME = 'k2s-dns-capture-keeper';
+
+/** Host path of the keeper's state file (key=value, as the proxy watchdog's, plus `pid=` of the companion it restarted). */
+export const CAPTURE_KEEPER_STATE = `${K2S_PATHS.runDir}/capture-keeper.state`;
+
+/** Host path of the companion's go line for the keeper's restarts (root's, 0600). */
+export const CAPTURE_GO_FILE = `${K2S_PATHS.runDir}/capture.go`;
+
+/** What every line the keeper writes to the companion's log starts with, after its time. */
+export const KEEPER_LOG_PREFIX = 'k2s-dns capture keeper:';
+
+/**
+ * POSIX sh; $1 the pidfile that must name this shell for a restart, $2 the state file, $3 the go
+ * file, $4… the companion's argv (held: it waits for its go line on stdin).
+ */
+export const KEEPER_SCRIPT = `
+pidfile=$1; state=$2; gofile=$3; shift 3
+# The first run's stdin is start's pipe (fd 3): sh gives a background job /dev/null otherwise.
+exec 3<&0 </dev/null
+say() { printf '%s ${KEEPER_LOG_PREFIX} %s\\n' "$(date -u '+%Y-%m-%dT%H:%M:%SZ')" "$1"; }
+record() { printf 'restarts=%s\\nstate=%s\\nlast-exit=%s\\nlast-exit-at=%s\\nlast-pid=%s\\npid=%s\\n' "$total" "$1" "$rc" "$ended" "$dead" "$2" >"$state"; }
+stop=; child=; nap=; restarts=0; delay=1; total=0; first=1; rc=; ended=; dead=
+trap 'stop=1; kill -TERM $child $nap 2>/dev/null' TERM INT
+while :; do
+  began=$(date +%s)
+  if [ -n "$first" ]; then "$@" <&3 3<&- & child=$!; exec 3<&-; first=
+  else "$@" <"$gofile" 3<&- & child=$!; record running "$child"; fi
+  # 2>/dev/null: sh reports a signalled job ("Killed") on stderr, which is the companion's log.
+  rc=0; wait "$child" 2>/dev/null || rc=$?
+  # wait returns early when a trapped signal arrives: wait again for the companion to exit.
+  while kill -0 "$child" 2>/dev/null; do wait "$child" 2>/dev/null; rc=$?; done
+  ended=$(date +%s); dead=$child; child=
+  [ -n "$stop" ] && break
+  # Only the keeper start let go (the pidfile names it) restarts.
+  [ "$(cat "$pidfile" 2>/dev/null)" = "$$" ] || break
+  [ "$rc" -eq 0 ] && { record exited ""; break; }
+  if [ $(( ended - began )) -ge 60 ]; then restarts=0; delay=1; fi
+  restarts=$((restarts + 1)); total=$((total + 1))
+  if [ "$restarts" -gt ${MAX_RESTARTS} ]; then
+    say "the companion (PID $dead) failed $restarts times in a row, the last ${MAX_RESTARTS} each within 60 s of its restart (last exit status $rc); not restarting it."
+    record gave-up ""
+    break
+  fi
+  say "the companion (PID $dead) ended with status $rc; restart $restarts of ${MAX_RESTARTS} in \${delay}s."
+  record restarting ""
+  sleep "$delay" & nap=$!; wait "$nap" 2>/dev/null; nap=
+  [ -n "$stop" ] && break
+  delay=$((delay * 2)); [ "$delay" -gt 30 ] && delay=30
+done
+`;
+
+/** argv of a keeper (real paths) over the held companion `companionArgv`. */
+export function keeperArgv(pidFile: string, stateFile: string, goFile: string, companionArgv: readonly string[]): string[] {
+  return ['/bin/sh', '-c', KEEPER_SCRIPT, KEEPER_NAME, pidFile, stateFile, goFile, ...companionArgv];
+}
+
+/** True when `argv` (from /proc/PID/cmdline) is a keeper shell. */
+export function isKeeperArgv(argv: readonly string[]): boolean {
+  return argv[1] === '-c' && argv[3] === KEEPER_NAME;
+}
+
+/** The keeper's state file: the watchdog's fields plus the PID of the companion it last started. */
+export interface KeeperState extends WatchdogState {
+  pid: number | null;
+}
+
+/** Parses CAPTURE_KEEPER_STATE's text (state unknown for empty or foreign text). */
+export function parseKeeperState(text: string): KeeperState {
+  const m = /^pid=(\d+)$/m.exec(text);
+  return { ...parseWatchdogState(text), pid: m ? Number(m[1]) : null };
+}
+
+/**
+ * The keeper's restart in words for status, or null when it restarted nothing (`sinceMs`: the
+ * state is this start's, so older ones are not said). `alive` says whether its new companion runs.
+ * "At 18:50:12 the exact query log's companion (PID 1234) was found dead (killed by signal KILL
+ * (exit status 137)); its keeper restarted it as PID 1240." Gave up: null (the stop message says it, with keeperGaveUpWords).
+ */
+export function keeperRestartSentence(k: KeeperState | null, alive: boolean, clock: (ms: number) => string = clockTime): string | null {
+  if (!k || k.restarts === 0 || k.lastExit === null || k.lastExitAt === null || k.lastPid === null) return null;
+  if (k.state !== 'running' && k.state !== 'restarting') return null;
+  const how = k.lastExit > 128 ? `was found dead (${exitStatusWords(k.lastExit)})` : exitStatusWords(k.lastExit);
+  const now = k.state === 'running' && k.pid !== null && alive ? `its keeper restarted it as PID ${k.pid}` : k.state === 'restarting' ? `its keeper restarts it (restart ${k.restarts} of ${MAX_RESTARTS} in a row)` : 'its keeper restarted it, and that run ended too';
+  return `At ${clock(k.lastExitAt)} the exact query log's companion (PID ${k.lastPid}) ${how}; ${now}.`;
+}
+
+/** Why a stopped exact log stays stopped once the keeper gave up (appended to the stop's words), else ''. */
+export function keeperGaveUpWords(k: KeeperState | null): string {
+  if (!k || k.state !== 'gave-up') return '';
+  return `; its keeper restarted it ${MAX_RESTARTS} times in a row, each run ending within 60 s, and gave up (the last ${k.lastExit === null ? 'ended' : exitStatusWords(k.lastExit)})`;
+}
