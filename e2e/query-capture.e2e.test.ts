@@ -159,7 +159,9 @@ describe.skipIf(!inSandbox || tcpdump === '')('exact query log from packets, run
       expect(await udpQuery(41001, 4101, 'web.demo.svc.cluster.local')).toBe('NOERROR');
       expect((await exactRows(1)).map((r) => r.name)).toEqual(['web.demo.svc.cluster.local']);
       // The tcpdump this start's companion runs: its child whose argv[0] is tcpdump (only that PID).
-      const companion = Number((await readFile('/run/k2s/capture.pid', 'utf8')).trim());
+      // Its keeper (capture.pid) killed first, so the companion's exit 1 is not restarted: what it says then.
+      const companion = Number((await readFile('/run/k2s/capture.ready', 'utf8')).trim());
+      process.kill(Number((await readFile('/run/k2s/capture.pid', 'utf8')).trim()), 'SIGKILL');
       const children = (await readFile(`/proc/${companion}/task/${companion}/children`, 'utf8')).trim().split(/\s+/).map(Number);
       const argv0 = async (pid: number) => (await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).split('\0')[0] ?? '';
       const tdPids: number[] = [];
@@ -193,7 +195,59 @@ describe.skipIf(!inSandbox || tcpdump === '')('exact query log from packets, run
     await expect(stat('/run/k2s/capture.failed')).rejects.toThrow(/ENOENT/);
   }, 120_000);
 
-  it('the companion killed (kill -9: it writes nothing): status and k2s-dns queries say the exact log stopped, not its old rows (breaker10 M2)', async () => {
+  it('the companion killed (kill -9): its keeper restarts it, a query after that is in the exact log, status says so, and stop leaves no companion', async () => {
+    const engine = PROXY_ENGINES.find((e) => e !== 'adguard' || dnsproxyMissing === null)!;
+    await runCmd('rm', ['-f', ROWS, `${ROWS}.1`]);
+    const start = await k2sDns(['start', '--kubeconfig', tb.kubeconfigPath, ...engineArgs(engine), '--verify-name', 'www.example.test', '--json']);
+    expect(start.code, start.stderr).toBe(0);
+    const keeper = Number((await readFile('/run/k2s/capture.pid', 'utf8')).trim());
+    let restarted = 0;
+    try {
+      expect(await udpQuery(41001, 4101, 'web.demo.svc.cluster.local')).toBe('NOERROR');
+      expect((await exactRows(1)).map((r) => r.name)).toEqual(['web.demo.svc.cluster.local']);
+      const companion = Number((await readFile('/run/k2s/capture.ready', 'utf8')).trim());
+      expect(companion).not.toBe(keeper);
+      process.kill(companion, 'SIGKILL');
+      // Restarted after 1 s (the watchdog's first backoff): its capture open when the ready file names a new PID (20 s on a busy machine).
+      const deadline = Date.now() + 20_000;
+      for (;;) {
+        const now = Number((await readFile('/run/k2s/capture.ready', 'utf8').catch(() => '')).trim());
+        if (now > 0 && now !== companion) {
+          restarted = now;
+          break;
+        }
+        if (Date.now() > deadline) throw new Error('the companion was not restarted within 20 s');
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect((await readFile(`/proc/${restarted}/cmdline`, 'utf8')).split('\0')).toContain('capture-watch');
+      expect(await readFile('/run/k2s/capture.log', 'utf8')).toMatch(new RegExp(`k2s-dns capture keeper: the companion \\(PID ${companion}\\) ended with status 137; restart 1 of 6 in 1s\\.`));
+      // A query after the restart: a real row of the new companion.
+      expect(await udpQuery(41002, 4102, 'www.example.test')).toBe('NOERROR');
+      const rows = await exactRows(2);
+      expect(rows.filter((r) => r.id === 4102).map((r) => [r.name, r.rcode])).toEqual([['www.example.test', 'NOERROR']]);
+      const cli = await k2sDns(['queries', '--lines', '50', '--json']);
+      expect(cli.code, cli.stdout).toBe(0);
+      expect((JSON.parse(cli.stdout) as { available: boolean }).available).toBe(true);
+      const st = JSON.parse((await k2sDns(['status', '--json'])).stdout) as { state: string; messages: string[] };
+      expect(st.state).toBe('running');
+      expect(st.messages).toContainEqual(expect.stringMatching(new RegExp(`^At \\d\\d:\\d\\d:\\d\\d UTC the exact query log's companion \\(PID ${companion}\\) was found dead \\(killed by signal KILL \\(exit status 137\\)\\); its keeper restarted it as PID ${restarted}\\.$`)));
+      expect(st.messages.filter((m) => m.startsWith('The exact query log stopped'))).toEqual([]);
+    } finally {
+      const stop = await k2sDns(['stop', '--on-drift', 'restore', '--json']);
+      expect(stop.code, stop.stdout).toBe(0);
+    }
+    // Stop ends what start began: the keeper and the companion it restarted (and its tcpdump) are gone.
+    for (const pid of [keeper, restarted]) await expect(stat(`/proc/${pid}`)).rejects.toThrow(/ENOENT/);
+    const left: string[] = [];
+    for (const pid of (await runCmd('ls', ['/proc'])).split(/\s+/).filter((p) => /^\d+$/.test(p))) {
+      const argv = (await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).split('\0');
+      if (argv.includes('capture-watch') || argv.includes('k2s-dns-capture-keeper')) left.push(`${pid} ${argv.join(' ')}`);
+    }
+    expect(left).toEqual([]);
+    await expect(stat('/run/k2s/capture.pid')).rejects.toThrow(/ENOENT/);
+  }, 120_000);
+
+  it('the companion killed with its keeper (kill -9 both: they write nothing): status and k2s-dns queries say the exact log stopped, not its old rows (breaker10 M2)', async () => {
     const engine = PROXY_ENGINES.find((e) => e !== 'adguard' || dnsproxyMissing === null)!;
     await runCmd('rm', ['-f', ROWS, `${ROWS}.1`]);
     const start = await k2sDns(['start', '--kubeconfig', tb.kubeconfigPath, ...engineArgs(engine), '--verify-name', 'www.example.test', '--json']);
@@ -201,11 +255,11 @@ describe.skipIf(!inSandbox || tcpdump === '')('exact query log from packets, run
     try {
       expect(await udpQuery(41001, 4101, 'web.demo.svc.cluster.local')).toBe('NOERROR');
       expect((await exactRows(1)).map((r) => r.name)).toEqual(['web.demo.svc.cluster.local']);
-      const companion = Number((await readFile('/run/k2s/capture.pid', 'utf8')).trim());
-      expect(Number((await readFile('/run/k2s/capture.ready', 'utf8')).trim())).toBe(companion);
+      const companion = Number((await readFile('/run/k2s/capture.ready', 'utf8')).trim());
       // Running: no stop said.
       const before = JSON.parse((await k2sDns(['status', '--json'])).stdout) as { messages: string[] };
       expect(before.messages.filter((m) => m.startsWith('The exact query log stopped'))).toEqual([]);
+      process.kill(Number((await readFile('/run/k2s/capture.pid', 'utf8')).trim()), 'SIGKILL');
       process.kill(companion, 'SIGKILL');
       const deadline = Date.now() + 10_000;
       while ((await stat(`/proc/${companion}`).then(() => true, () => false)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));

@@ -75,7 +75,7 @@ describe('captureStopped: a companion killed without a word counts as the exact 
       const got = await exactQueryLog(files.rows, 10, 'adguard', async () => '/usr/bin/tcpdump', files);
       expect(got.available).toBe(false);
       expect(got.rows).toEqual([]);
-      expect(got.reason).toMatch(new RegExp(`^The exact query log stopped: its companion \\(capture-watch, PID ${pid}\\) was found dead at \\S+Z, ended without a word \\(killed: kill -9, the OOM killer\\); its last row was written at \\S+Z\\. Its companion is restarted by systemd, or by starting K2s DNS again\\.`));
+      expect(got.reason).toMatch(new RegExp(`^The exact query log stopped: its companion \\(capture-watch, PID ${pid}\\) was found dead at \\S+Z, ended without a word \\(killed: kill -9, the OOM killer\\); its last row was written at \\S+Z\\. Its companion is restarted when it fails by systemd, or without systemd by its keeper \\(up to 6 quick failures in a row\\), and by starting K2s DNS again\\.`));
     }
   });
 });

@@ -21,7 +21,7 @@ describe('exactQueryLog: a stopped capture is said, not shown as current', () =>
     await writeFile(failed, '2026-12-01T23:20:00.000Z tcpdump exited unexpectedly (signal SIGKILL)\n');
     expect(await exactQueryLog(rows, 10, 'adguard', tcpdump, { failed })).toEqual({
       available: false,
-      reason: "The exact query log stopped at 2026-12-01T23:20:00.000Z: tcpdump exited unexpectedly (signal SIGKILL). Its companion is restarted by systemd, or by starting K2s DNS again. Shown: the engine's own query log.",
+      reason: "The exact query log stopped at 2026-12-01T23:20:00.000Z: tcpdump exited unexpectedly (signal SIGKILL). Its companion is restarted when it fails by systemd, or without systemd by its keeper (up to 6 quick failures in a row), and by starting K2s DNS again. Shown: the engine's own query log.",
       rows: [],
     });
   });

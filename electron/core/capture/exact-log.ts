@@ -6,6 +6,7 @@ import { readCapturedRows } from './rows-reader';
 import type { RowsIndex } from './rows-index';
 import { searchCapturedRows } from './rows-search';
 import { captureStopped, captureStopWords, type CaptureFiles } from './capture-stopped';
+import { MAX_RESTARTS } from '../host/supervisor-script';
 
 /**
  * The `logs:exact` answer for the rows file at the real path `file`: its rows when readable,
@@ -21,7 +22,7 @@ import { captureStopped, captureStopWords, type CaptureFiles } from './capture-s
 export async function exactQueryLog(file: string, rows: number, engine: EngineName, tcpdump: () => Promise<string | null>, capture?: CaptureFiles, find?: { text: string; probes?: boolean }, unwrittenFile?: string, before?: number, index?: RowsIndex): Promise<ExactQueryLog> {
   const stopped = capture === undefined ? null : await captureStopped(capture);
   if (stopped !== null) {
-    return { available: false, reason: `The exact query log ${captureStopWords(stopped)}. Its companion is restarted by systemd, or by starting K2s DNS again. Shown: the engine's own query log.`, rows: [] };
+    return { available: false, reason: `The exact query log ${captureStopWords(stopped)}. Its companion is restarted when it fails by systemd, or without systemd by its keeper (up to ${MAX_RESTARTS} quick failures in a row), and by starting K2s DNS again. Shown: the engine's own query log.`, rows: [] };
   }
   const got = await readCapturedRows(file, rows, engine, [], find ? undefined : before, index);
   const unwritten = unwrittenFile === undefined ? '' : (await readFile(unwrittenFile, 'utf8').catch(() => '')).trim();

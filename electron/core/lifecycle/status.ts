@@ -1,4 +1,7 @@
-import { CAPTURE_FAILED_FILE, CAPTURE_READY_FILE, CAPTURE_UNWRITTEN_FILE } from '../capture/capture-args';
+import { CAPTURE_FAILED_FILE, CAPTURE_READY_FILE, CAPTURE_UNWRITTEN_FILE, isCaptureArgv } from '../capture/capture-args';
+import { CAPTURE_KEEPER_STATE, keeperGaveUpWords, keeperRestartSentence, parseKeeperState } from '../host/capture-keeper';
+import { parseCmdline } from '../host/own-proxy';
+import { readFile } from 'node:fs/promises';
 import { captureStopped, captureStopWords } from '../capture/capture-stopped';
 import { createHash } from 'node:crypto';
 import type { LifecycleDeps } from './deps';
@@ -284,8 +287,15 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
   // file left naming a dead pid, capture-stopped.ts): said here, not only in the Queries view,
   // since its rows file keeps looking current. DNS itself is not affected.
   const captureStop = state && service.running ? await captureStopped({ failed: deps.fs.real(CAPTURE_FAILED_FILE), ready: deps.fs.real(CAPTURE_READY_FILE), rows: deps.fs.real(K2S_PATHS.queryRows) }) : null;
-  if (captureStop !== null) {
-    messages.push(`The exact query log ${captureStopWords(captureStop)}; ${deps.services.kind === 'systemd' ? 'systemd restarts its unit by itself.' : say({ gui: 'press Start to restart it.', cli: `run ${cliCommand('start', true)} to restart it.` })}`);
+  // Without systemd its keeper restarts it (host/capture-keeper.ts): said as the proxy's restarts
+  // are, and a stop while it does (or once its new one runs) is not the exact log's end.
+  const keeper = state && service.running && deps.services.kind !== 'systemd' ? parseKeeperState((await deps.fs.readFile(CAPTURE_KEEPER_STATE, { maxBytes: 4096 }).catch(() => Buffer.from(''))).toString('utf8')) : null;
+  const keptAlive = keeper?.pid != null && isCaptureArgv(await readFile(`/proc/${keeper.pid}/cmdline`).then(parseCmdline, () => [] as string[]));
+  // `HH:MM:SS UTC`: the CLI and the window show it in local time (shared/clock.ts).
+  const restartWords = keeperRestartSentence(keeper, keptAlive, (ms) => `${new Date(ms).toISOString().slice(11, 19)} UTC`);
+  if (restartWords !== null) messages.push(restartWords);
+  if (captureStop !== null && (restartWords === null || keeper?.state === 'running' && !keptAlive)) {
+    messages.push(`The exact query log ${captureStopWords(captureStop)}${keeperGaveUpWords(keeper)}; ${deps.services.kind === 'systemd' ? 'systemd restarts its unit by itself.' : say({ gui: 'press Start to restart it.', cli: `run ${cliCommand('start', true)} to restart it.` })}`);
   }
   // The network follower killed (kill -9, OOM): nothing follows a new network file any more, and
   // later changes would only show as drift.
