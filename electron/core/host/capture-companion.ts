@@ -14,6 +14,7 @@ import path from 'node:path';
 import type { Exec } from './exec';
 import type { HostFs } from './host-fs';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
+import { ROOT_WRITTEN_DIRS } from '../../../shared/root-dir-check';
 import { CAPTURE_UNIT_NAME, renderCaptureUnit } from '../../../shared/capture-unit';
 import { CAPTURE_FAILED_FILE, CAPTURE_HELD_FLAG, CAPTURE_READY_FILE, CAPTURE_VERB, heldGoLine, isCaptureArgv } from '../capture/capture-args';
 import { pidfileProcess, type HeldProcess } from './pidfile-process';
@@ -130,7 +131,7 @@ export function supervisedCapture(fs: HostFs, procDir = '/proc'): CaptureCompani
   };
   const prepare = async (base: readonly string[]): Promise<HeldCompanion> => ({
     base: [...base],
-    process: await proc.prepare(keeperArgv(fs.real(CAPTURE_PID_FILE), fs.real(CAPTURE_KEEPER_STATE), fs.real(CAPTURE_GO_FILE), [...base, CAPTURE_HELD_FLAG])),
+    process: await proc.prepare(keeperArgv(fs.real(CAPTURE_PID_FILE), fs.real(CAPTURE_KEEPER_STATE), fs.real(CAPTURE_GO_FILE), [...base, CAPTURE_HELD_FLAG], ROOT_WRITTEN_DIRS.map((d) => fs.real(d.path)))),
   });
   return {
     afterProxy: false,

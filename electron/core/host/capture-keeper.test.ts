@@ -6,7 +6,7 @@
  * nothing; SIGTERM ends the companion with it. And the status words of its state.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -35,9 +35,9 @@ async function until<T>(check: () => T | null | undefined | false): Promise<T> {
 }
 
 /** Starts a keeper in `name`'s files; `recorded`: its pid written to the pidfile (start let it go); the go line on its stdin. */
-function keeper(name: string, fail: number | null, recorded: boolean, env: NodeJS.ProcessEnv = process.env) {
+function keeper(name: string, fail: number | null, recorded: boolean, env: NodeJS.ProcessEnv = process.env, dirs: string[] = []) {
   const f = { pid: join(dir, `${name}.pid`), state: join(dir, `${name}.state`), go: join(dir, `${name}.go`), notes: join(dir, `${name}.notes`), log: '' };
-  const argv = keeperArgv(f.pid, f.state, f.go, companion(f.notes, fail));
+  const argv = keeperArgv(f.pid, f.state, f.go, companion(f.notes, fail), dirs);
   const child = spawn(argv[0]!, argv.slice(1), { stdio: ['pipe', 'pipe', 'pipe'], env });
   started.push(child);
   child.stdout!.on('data', (b) => (f.log += b));
@@ -83,6 +83,24 @@ describe('the capture companion keeper', () => {
     expect(k.f.log.split('\n').filter(Boolean).at(-1)).toMatch(/k2s-dns capture keeper: the companion \(PID \d+\) failed 7 times in a row, the last 6 each within 60 s of its restart \(last exit status 3\); not restarting it\.$/);
     expect(keeperRestartSentence(state, false)).toBeNull();
     expect(keeperGaveUpWords(state)).toBe('; its keeper restarted it 6 times in a row, each run ending within 60 s, and gave up (the last exited with status 3)');
+  }, 30_000);
+
+  it('a directory root writes that became writable by others: no restart (state refused), said with the directory', async () => {
+    const bin = join(dir, 'nosleep');
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(join(bin, 'sleep'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+    const open = join(dir, 'open-dir');
+    mkdirSync(open, { recursive: true });
+    chmodSync(open, 0o777);
+    const k = keeper('refused', 3, true, { ...process.env, PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}` }, [open]);
+    expect(await k.exited).toBe(0);
+    expect(k.notes()).toHaveLength(1);
+    const state = parseKeeperState(readFileSync(k.f.state, 'utf8'));
+    expect(state).toMatchObject({ state: 'refused', restarts: 1, lastExit: 3 });
+    expect(k.f.log).toContain(`k2s-dns: NOT_ROOT_OWNED: ${open} is writable by group or others`);
+    expect(k.f.log).toMatch(/k2s-dns capture keeper: not restarting the companion: a directory it writes is not root's alone \(the line above\)\.\n$/);
+    expect(keeperGaveUpWords(state)).toBe("; its keeper did not restart it: a directory it writes is not root's alone (/run/k2s/capture.log says which)");
+    expect(() => keeperArgv('/p', '/s', '/g', ['x'], ['/a:b'])).toThrow(/has a colon/);
   }, 30_000);
 
   it('a keeper the pidfile does not name (prepared, never let go) restarts nothing and writes no state', async () => {

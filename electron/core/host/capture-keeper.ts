@@ -14,10 +14,13 @@
  *     count), each restart said on its stdout (the companion's log) and in CAPTURE_KEEPER_STATE;
  *  3. restarts only while the pidfile names it ($$): one prepared but never let go (its child
  *     exits at stdin's end) or one stop is ending does not start another companion;
- *  4. on SIGTERM/SIGINT stops the companion (SIGTERM: it drains its parser) and exits.
+ *  4. before every restart checks that the directories root writes are still root's alone
+ *     (shared/root-dir-check.ts, as the proxy watchdog does), else stops (state `refused`);
+ *  5. on SIGTERM/SIGINT stops the companion (SIGTERM: it drains its parser) and exits.
  * Every argument is a positional parameter ("$@"), never spliced into the script.
  */
 import { K2S_PATHS } from '../../../shared/k2s-paths';
+import { DIRS_OK_SH } from '../../../shared/root-dir-check';
 import { clockTime } from '../../../shared/clock';
 import { exitStatusWords } from '../../../shared/exit-status';
 import { MAX_RESTARTS, parseWatchdogState, type WatchdogState } from './supervisor-script';
@@ -31,15 +34,22 @@ export const CAPTURE_KEEPER_STATE = `${K2S_PATHS.runDir}/capture-keeper.state`;
 /** Host path of the companion's go line for the keeper's restarts (root's, 0600). */
 export const CAPTURE_GO_FILE = `${K2S_PATHS.runDir}/capture.go`;
 
+/** Host path of the companion's log, which the keeper writes to (capture-companion.ts CAPTURE_LOG). */
+const CAPTURE_LOG_PATH = `${K2S_PATHS.runDir}/capture.log`;
+
 /** What every line the keeper writes to the companion's log starts with, after its time. */
 export const KEEPER_LOG_PREFIX = 'k2s-dns capture keeper:';
 
 /**
  * POSIX sh; $1 the pidfile that must name this shell for a restart, $2 the state file, $3 the go
- * file, $4… the companion's argv (held: it waits for its go line on stdin).
+ * file, $4 the directories that must be root's alone before every restart (colon-separated real
+ * paths, may be empty; the proxy watchdog's check, shared/root-dir-check.ts), $5… the companion's
+ * argv (held: it waits for its go line on stdin).
  */
 export const KEEPER_SCRIPT = `
-pidfile=$1; state=$2; gofile=$3; shift 3
+${DIRS_OK_SH}
+pidfile=$1; state=$2; gofile=$3; dirs=$4; shift 4
+dirs_guard() { ifs0=$IFS; IFS=:; set -f; k2s_dirs_ok $dirs; r0=$?; IFS=$ifs0; set +f; return $r0; }
 # The first run's stdin is start's pipe (fd 3): sh gives a background job /dev/null otherwise.
 exec 3<&0 </dev/null
 say() { printf '%s ${KEEPER_LOG_PREFIX} %s\\n' "$(date -u '+%Y-%m-%dT%H:%M:%SZ')" "$1"; }
@@ -71,12 +81,16 @@ while :; do
   sleep "$delay" & nap=$!; wait "$nap" 2>/dev/null; nap=
   [ -n "$stop" ] && break
   delay=$((delay * 2)); [ "$delay" -gt 30 ] && delay=30
+  # Before every restart: a directory it writes that became another user's is not written from root.
+  if [ -n "$dirs" ] && ! dirs_guard; then say "not restarting the companion: a directory it writes is not root's alone (the line above)."; record refused ""; break; fi
 done
 `;
 
-/** argv of a keeper (real paths) over the held companion `companionArgv`. */
-export function keeperArgv(pidFile: string, stateFile: string, goFile: string, companionArgv: readonly string[]): string[] {
-  return ['/bin/sh', '-c', KEEPER_SCRIPT, KEEPER_NAME, pidFile, stateFile, goFile, ...companionArgv];
+/** argv of a keeper (real paths) over the held companion `companionArgv`; `guardDirs` checked before every restart. Throws for a dir with a colon. */
+export function keeperArgv(pidFile: string, stateFile: string, goFile: string, companionArgv: readonly string[], guardDirs: readonly string[] = []): string[] {
+  const bad = guardDirs.find((d) => d.includes(':') || !d.startsWith('/'));
+  if (bad !== undefined) throw new Error(`The directory ${JSON.stringify(bad)} cannot be checked by the capture keeper (not absolute, or has a colon); use a root without colons.`);
+  return ['/bin/sh', '-c', KEEPER_SCRIPT, KEEPER_NAME, pidFile, stateFile, goFile, guardDirs.join(':'), ...companionArgv];
 }
 
 /** True when `argv` (from /proc/PID/cmdline) is a keeper shell. */
@@ -111,6 +125,7 @@ export function keeperRestartSentence(k: KeeperState | null, alive: boolean, clo
 
 /** Why a stopped exact log stays stopped once the keeper gave up (appended to the stop's words), else ''. */
 export function keeperGaveUpWords(k: KeeperState | null): string {
+  if (k?.state === 'refused') return `; its keeper did not restart it: a directory it writes is not root's alone (${CAPTURE_LOG_PATH} says which)`;
   if (!k || k.state !== 'gave-up') return '';
   return `; its keeper restarted it ${MAX_RESTARTS} times in a row, each run ending within 60 s, and gave up (the last ${k.lastExit === null ? 'ended' : exitStatusWords(k.lastExit)})`;
 }
