@@ -31,6 +31,7 @@ import path from 'node:path';
 import { readStartCopy, removeStartCopy } from '../host/start-copy';
 import { FOLLOW_LOG, FOLLOW_PID_FILE, FOLLOW_UNIT_PATH } from '../host/follower';
 import { CAPTURE_LOG } from '../host/capture-companion';
+import { CAPTURE_GO_FILE, CAPTURE_KEEPER_STATE } from '../host/capture-keeper';
 import { CAPTURE_FAILED_FILE, CAPTURE_READY_FILE, CAPTURE_UNWRITTEN_FILE, PARSER_RUN_PATH } from '../capture/capture-args';
 
 /**
@@ -69,6 +70,9 @@ export const OWNED_FILES = [
   CAPTURE_READY_FILE,
   CAPTURE_FAILED_FILE,
   CAPTURE_UNWRITTEN_FILE,
+  // Its keeper's (hosts without systemd, host/capture-keeper.ts): the restarts' go line and state.
+  CAPTURE_GO_FILE,
+  CAPTURE_KEEPER_STATE,
   // The PID lock file of versions before the kernel lock (lock.ts); nothing reads it any more.
   K2S_PATHS.lock,
 ] as const;
