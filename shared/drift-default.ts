@@ -98,7 +98,7 @@ export function keepRiskWords(risk: KeepRisk, route: Pick<DriftRoute, 'nameserve
 export function keepRiskOutcome(risk: KeepRisk, route: Pick<DriftRoute, 'nameservers'> | null): string {
   switch (risk.kind) {
     case 'not-resolver':
-      return risk.leavesNone ? keepLeavesNoneWords(route ?? { nameservers: ['127.0.0.1'] }) : "Keeping their file leaves it, no resolver file, as this host's resolver.";
+      return risk.leavesNone ? keepLeavesNoneWords(route ?? { nameservers: ['127.0.0.1'] }) : "Keeping their file leaves a file that is no resolver file as this host's resolver.";
     case 'refused':
       return "Keeping their file lets whoever can write it choose this host's DNS.";
     default:

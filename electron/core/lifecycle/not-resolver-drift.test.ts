@@ -63,7 +63,7 @@ describe('status during drift to a file that is no resolver file', () => {
     expect(s.driftRoute).toMatchObject({ viaK2s: false, keepLeavesNone: false });
     // The follower's note gives the reason; this note adds what Keep leaves and what a plain stop does, once (walk 9 M3).
     expect(s.messages.filter((m) => m.includes(REASON.replace(/^it /, 'the new file ')))).toHaveLength(1);
-    expect(s.messages).toContain(`Keeping their file leaves it, no resolver file, as this host's resolver. So a plain ${cliCommand('stop', true)} restores your saved original over it ("Restore my original"; --on-drift keep keeps it).`);
+    expect(s.messages).toContain(`Keeping their file leaves a file that is no resolver file as this host's resolver. So a plain ${cliCommand('stop', true)} restores your saved original over it ("Restore my original"; --on-drift keep keeps it).`);
     // The window: the banner says it next to the choice; the Host DNS card gets no second copy.
     const gui = await dnsStatus(h.deps, 'gui');
     expect(gui.messages.join('\n')).not.toMatch(/Keeping their file|did not follow their file/);
