@@ -187,14 +187,17 @@ export function verdictFix(v: Pick<HealthVerdict, 'action' | 'keepRisk' | 'kubeD
   // What Keep would do in one clause; where it is explained at length (walk 9 M3).
   const short = risk.short ?? risk.words.replace(/\.$/, '');
   const why = frontEnd === 'gui' ? ' (the banner says why)' : '';
+  // Deleted: the banner has one button (no file of theirs to keep) and says what it puts back, and
+  // the Host DNS card's Stop is a plain Stop (walk 12 M2): the window's fix names both, says no more.
   if (risk.gone) {
+    const press = `press Stop in Host DNS below or "${restoreName}" in the banner at the top`;
     if (v.action === 'restore-via') {
       return frontEnd === 'gui'
-        ? 'Nothing is broken now, you can leave K2s DNS running; to end it, press either button in the banner at the top: both put your saved original back'
+        ? `Nothing is broken now, you can leave K2s DNS running; to end it, ${press}`
         : `nothing is broken now; to end it: ${cliCommand('stop', true)} (it puts the saved original back, with either --on-drift choice)`;
     }
     return frontEnd === 'gui'
-      ? 'Press either button in the banner at the top (both put your saved original back), then Start'
+      ? `${press.charAt(0).toUpperCase()}${press.slice(1)}, then Start`
       : `${cliCommand('stop', true)} && ${start} (stop puts the saved original back, with either --on-drift choice)`;
   }
   // `dead` is the banner's default only: a plain stop keeps their file then (README, drift).

@@ -10,6 +10,7 @@ import { chmod, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startDns } from '../lifecycle/start';
 import { stopDns } from '../lifecycle/stop';
+import { dnsStatus } from '../lifecycle/status';
 import { setCliName } from '../../../shared/fix';
 import { verdictLine } from '../../../shared/health';
 import { TEST_START_OPTS, trackedHosts } from '../../../e2e/support/test-deps';
@@ -129,7 +130,15 @@ describe('status (CLI): the drift fix names the banner’s and stop’s default'
     expect(text).not.toContain('no name would resolve');
     expect(s.health!.hops.find((x) => x.kind === 'resolver')?.reason).toContain('/etc/resolv.conf was deleted while K2s DNS ran');
     expect(verdictLine(v, 'cli')).toMatch(/ — nothing is broken now; to end it: sudo k2s-dns stop \(it puts the saved original back, with either --on-drift choice\)$/);
-    expect(verdictLine(v, 'gui')).toMatch(/press either button in the banner at the top: both put your saved original back$/);
+    // The banner has one button (nothing of theirs to keep) and says what it puts back; the card's Stop is plain (walk 12 M2).
+    expect(verdictLine(v, 'gui')).toMatch(/; to end it, press Stop in Host DNS below or "Restore my original" in the banner at the top$/);
+    expect(verdictLine(v, 'gui')).not.toContain('either button');
+    // status says what stop puts back once: its health line, not again in each note (walk 12 M2: three times).
+    const said = [verdictLine(v, 'cli'), ...s.messages].join('\n');
+    expect(said.split('puts the saved original back').length - 1).toBe(1);
+    const gui = await dnsStatus(h.deps, 'gui');
+    expect(gui.messages).toContain('/etc/resolv.conf was deleted while K2s ran; press Stop to end it.');
+    expect(gui.messages.join('\n')).not.toContain('puts the saved original back');
     expect((await stopDns(h.deps, { onDrift: 'keep' }, sink)).message).toContain('/etc/resolv.conf had been deleted while K2s ran; restored the original saved at');
   });
 });

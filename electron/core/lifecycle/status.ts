@@ -126,7 +126,9 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     // glibc reads no file as one with no nameserver line: it asks 127.0.0.1 (resolv.conf(5)), the
     // proxy's listener — host apps still go through K2s DNS, and keeping "their file" would leave none.
     driftRouteNow = driftRoute('', state.listeners.map((l) => l.address));
-    messages.push(`/etc/resolv.conf was ${what} while K2s ran; ${say({ gui: 'press Stop: it puts the saved original back.', cli: `run ${cliCommand('stop', true)}: it puts the saved original back.` })}`);
+    // What Stop puts back is said once per front end (walk 12 M2): the window's drift banner, the
+    // CLI's health line (shared/health.ts verdictFix); this note names only the control.
+    messages.push(`/etc/resolv.conf was ${what} while K2s ran; ${say({ gui: 'press Stop to end it.', cli: `run ${cliCommand('stop', true)} to end it.` })}`);
   } else if (state && !sameResolver(current, state.resolvConf) && isOversize(current)) {
     owner = 'foreign';
     // Read only up to the bound (64 KiB + 1): never parsed as a resolver file.

@@ -11,10 +11,11 @@ import { timeText } from '../lib/last-known';
 
 const dns = vi.hoisted(() => ({ status: null as unknown, busy: false, stop: async () => {}, networkChanges: [] as unknown[] }));
 const diffs = vi.hoisted(() => ({ diff: null as unknown }));
+const health = vi.hoisted(() => ({ report: null as unknown }));
 vi.mock('../stores', () => ({
   useDns: (sel: (s: typeof dns) => unknown) => sel(dns),
   useDiff: (sel: (s: typeof diffs) => unknown) => sel(diffs),
-  useHealth: (sel: (s: { report: null }) => unknown) => sel({ report: null }),
+  useHealth: (sel: (s: typeof health) => unknown) => sel(health),
   stores: { diff: { getState: () => ({ refresh: async () => {} }) } },
 }));
 
@@ -68,6 +69,20 @@ describe('DriftBanner', () => {
     // The confirmation (either choice) says the same: nothing of theirs is kept, the original comes back.
     expect(html).toContain('There is no file of theirs to keep or replace: this stops K2s DNS and puts back the original saved when K2s DNS started, byte for byte.');
     expect(html).not.toContain('then discarded');
+  });
+  it('walk 12 M2: a deleted file while names resolve: the one button has no "(default)", the verdict is named below the banner (where it is), and what stop puts back is said once', () => {
+    dns.status = { ...running, driftGone: 'deleted', driftRoute: { nameservers: ['127.0.0.1'], implicit: true, viaK2s: true, keepLeavesNone: true } };
+    health.report = { verdict: { resolves: true }, hops: [], forResolver: null };
+    try {
+      const html = renderToStaticMarkup(<DriftBanner />);
+      expect(html).toContain('data-testid="drift-restore">Restore my original…</button>');
+      expect(html).not.toContain('(default)');
+      expect(html).toContain('Host apps still go through K2s DNS (the verdict below says how).');
+      expect(html).not.toContain('verdict above');
+      expect(html.split('saved original back').length - 1).toBe(1);
+    } finally {
+      health.report = null;
+    }
   });
   it('a refusal no longer true of their file (mode fixed by the printed chmod) is said as past with what is true now, never its fix (walk 9 H1, L6)', () => {
     const now = "Since then its mode was changed to 0664: the file as it is now passes the follower's rules, and the network follower follows it at its next look.";

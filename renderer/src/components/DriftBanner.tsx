@@ -127,7 +127,8 @@ export function DriftBanner() {
   );
   const restoreButton = (
     <button type="button" className={keepIsDefault ? 'secondary' : undefined} disabled={busy !== null} title={busy ? `Wait: ${busy} is still running.` : followed || restoreStart ? `stop K2s DNS and put back ${saved}, byte for byte` : DRIFT_CHOICE.restore.what} onClick={() => setConfirming('restore')} data-testid="drift-restore">
-      {restoreName}…{keepIsDefault ? '' : ' (default)'}
+      {/* Deleted: the one button, so no "(default)" beside it (walk 12 M2). */}
+      {restoreName}…{keepIsDefault || risk?.kind === 'gone' ? '' : ' (default)'}
     </button>
   );
   // Deleted (or a dangling link): no file of theirs to keep, and stop puts the saved original back
@@ -140,7 +141,7 @@ export function DriftBanner() {
       <strong>{gone ? `/etc/resolv.conf was ${gone} while K2s DNS was running.` : 'Another program rewrote /etc/resolv.conf while K2s DNS was running.'}</strong>
       {gone ? (
         <p data-testid="drift-lead">
-          {resolves === false ? 'Cluster names do not resolve on this host (see the verdict above). ' : resolves === true ? 'Host apps still go through K2s DNS (the verdict above says how). Nothing is broken now: you can leave K2s DNS running as it is. ' : 'Host apps still go through K2s DNS: with no file glibc asks 127.0.0.1:53 (resolv.conf(5)), k2s-dnsproxy\'s listener. Nothing is broken now: you can leave K2s DNS running as it is. '}
+          {resolves === false ? 'Cluster names do not resolve on this host (see the verdict below). ' : resolves === true ? 'Host apps still go through K2s DNS (the verdict below says how). Nothing is broken now: you can leave K2s DNS running as it is. ' : 'Host apps still go through K2s DNS: with no file glibc asks 127.0.0.1:53 (resolv.conf(5)), k2s-dnsproxy\'s listener. Nothing is broken now: you can leave K2s DNS running as it is. '}
           <strong data-testid="drift-keep-warning" data-risk="gone">{warning}</strong>
         </p>
       ) : via && route ? (

@@ -153,7 +153,10 @@ export function LifecycleControls() {
   // What Diagnostics knows would refuse a Start: offer to check again once it is fixed.
   // Only findings made for the resolver as it is now (freshFindings): older ones are being checked again.
   const blocked = status && status.state !== 'running' ? startBlock(freshFindings(findings, forResolver, status.resolverStamp)) : null;
-  const drifted = status?.resolverOwner === 'foreign';
+  // Drift with a choice to make in the banner. Deleted (or a dangling link: status.driftGone) leaves
+  // nothing of theirs to keep: a plain Stop puts the saved original back (teardown.ts isGone), so the
+  // card shows its plain Stop, the one status's note names (walk 12 M2: "Stop… (choose at the top)").
+  const drifted = status?.resolverOwner === 'foreign' && !status.driftGone;
   const reasons = disabledReasons(b);
   // A disabled button names its line under the buttons (aria-describedby): its reason stays reachable.
   const describedBy = (reason: string | null): string | undefined => {

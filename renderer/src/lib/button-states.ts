@@ -14,13 +14,24 @@ export const NO_KUBECONFIG_REASON = 'No kubeconfig found: start K2s first, or re
 
 /**
  * Why Start waits during drift (the lifecycle refuses it too: DRIFTED). It names no choice: the
- * banner names them as they are now (its restore's label follows the saved file, and a deleted
- * file has no "Keep"), so a second wording here could only fall out of step (walk 9 L1).
+ * banner names them as they are now (its restore's label follows the saved file), so a second
+ * wording here could only fall out of step (walk 9 L1). Nor what happened: the banner's title says
+ * that, once (walk 12 M3: "another program changed /etc/resolv.conf" stood here too).
  */
-export const DRIFT_START_REASON = 'Another program changed /etc/resolv.conf while K2s DNS ran: make the choice in the banner at the top first.';
+export const DRIFT_START_REASON = 'Start waits for the choice in the banner at the top.';
 
 /** Why Uninstall waits during drift: it stops K2s DNS too, and would keep their file silently. */
-export const DRIFT_UNINSTALL_REASON = 'Another program changed /etc/resolv.conf while K2s DNS ran: make the choice in the banner at the top first, then uninstall.';
+export const DRIFT_UNINSTALL_REASON = 'Uninstall waits for the choice in the banner at the top.';
+
+/**
+ * Why Start waits when /etc/resolv.conf was deleted (or left a dangling link: status.driftGone)
+ * while K2s DNS ran: there is nothing of theirs to keep, so no choice, only Stop (walk 12 M2:
+ * "make the choice in the banner" with nothing to choose). The banner says what Stop puts back.
+ */
+export const GONE_START_REASON = 'Start waits until you press Stop (the banner at the top says why).';
+
+/** GONE_START_REASON for Uninstall. */
+export const GONE_UNINSTALL_REASON = 'Uninstall waits until you press Stop (the banner at the top says why).';
 
 /**
  * True while K2s DNS runs with `onNetworkChange` follow and its network follower died (status
@@ -62,10 +73,12 @@ export function buttonStates(status: HostDnsStatus | null, info: AppInfo | null,
   const active = status.state !== 'stopped' || status.savedAt !== null;
   // Drift: a Start now would have to pick which file is your original; the banner asks first.
   const drifted = status.resolverOwner === 'foreign' && status.savedAt !== null;
+  // Deleted (or dangling): no choice to make, only Stop (walk 12 M2).
+  const gone = drifted && !!status.driftGone;
   return {
-    start: followerDown(status) ? on : status.state === 'running' ? off('Already running: stop first to start again.') : drifted ? off(DRIFT_START_REASON) : noKubeconfig ? off(NO_KUBECONFIG_REASON) : startBlocked ? off(startBlocked) : on,
+    start: followerDown(status) ? on : status.state === 'running' ? off('Already running: stop first to start again.') : drifted ? off(gone ? GONE_START_REASON : DRIFT_START_REASON) : noKubeconfig ? off(NO_KUBECONFIG_REASON) : startBlocked ? off(startBlocked) : on,
     stop: active ? on : off('Nothing to stop: K2s DNS is not running and no resolver is saved.'),
     // Uninstall also stops: during drift it would decide the file without the banner's choice.
-    uninstall: drifted ? off(DRIFT_UNINSTALL_REASON) : on,
+    uninstall: drifted ? off(gone ? GONE_UNINSTALL_REASON : DRIFT_UNINSTALL_REASON) : on,
   };
 }

@@ -20,6 +20,14 @@ describe('disabledReasons', () => {
     expect(lines.join(' ').split('in the banner at the top').length - 1).toBe(1);
   });
 
+  it('walk 12 M2: a deleted /etc/resolv.conf has no choice to make: the one line says Start and Uninstall wait for Stop, naming no choice', () => {
+    const gone = buttonStates({ ...base, driftGone: 'deleted' } as HostDnsStatus, null, null);
+    const lines = disabledReasons(gone);
+    expect(lines).toEqual(['Start and Uninstall wait until you press Stop (the banner at the top says why).']);
+    expect(lines.join(' ')).not.toMatch(/choice|choose/);
+    expect([reasonLineIndex(gone.start.reason, lines), reasonLineIndex(gone.uninstall.reason, lines)]).toEqual([0, 0]);
+  });
+
   it('other reasons stay as they are, each once', () => {
     const busy = disabledReasons(buttonStates(base, null, 'start'));
     expect(busy).toEqual(['Wait: start is still running (one operation at a time).']);

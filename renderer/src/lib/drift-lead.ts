@@ -16,6 +16,6 @@ export function driftLead(resolves: boolean | null): string {
  * still go through K2s DNS, as glibc uses the file; `resolves` as in driftLead.
  */
 export function driftViaLead(resolves: boolean | null, route: Pick<DriftRoute, 'implicit' | 'nameservers'>): string {
-  const names = resolves === false ? 'Cluster names do not resolve on this host (see the verdict above), but not because of this file:' : 'Host apps still go through K2s DNS:';
+  const names = resolves === false ? 'Cluster names do not resolve on this host (see the verdict below), but not because of this file:' : 'Host apps still go through K2s DNS:';
   return `${names} ${viaK2sWords(route)}.`;
 }

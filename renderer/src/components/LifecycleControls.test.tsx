@@ -1,0 +1,47 @@
+/**
+ * The Host DNS card's buttons during drift: with a choice to make, Stop points at the banner
+ * ("Stop… (choose at the top)"); with /etc/resolv.conf deleted there is none, so the card shows the
+ * plain Stop that status's note names ("press Stop to end it", walk 12 M2). Rendered to markup
+ * with the stores mocked at the edge.
+ */
+import { describe, expect, it, vi } from 'vitest';
+import { renderToStaticMarkup } from 'react-dom/server';
+import type { HostDnsStatus } from '../../../shared/types';
+
+const dns = vi.hoisted(() => ({ status: null as unknown, info: { platform: 'linux', lifecycleSupported: true, reason: null, version: '0.1.0' }, busy: null, lost: null, start: async () => {}, stop: async () => {}, uninstall: async () => {} }));
+vi.mock('../stores', () => ({
+  useDns: (sel: (s: typeof dns) => unknown) => sel(dns),
+  useCluster: (sel: (s: { status: null; lastReachable: null }) => unknown) => sel({ status: null, lastReachable: null }),
+  useDiagnostics: (sel: (s: { findings: []; forResolver: null; running: false }) => unknown) => sel({ findings: [], forResolver: null, running: false }),
+  useZones: (sel: (s: { allowZones: [] }) => unknown) => sel({ allowZones: [] }),
+  stores: { diagnostics: { getState: () => ({ run: async () => {} }) } },
+}));
+
+import { LifecycleControls } from './LifecycleControls';
+
+const degraded = {
+  state: 'degraded', engine: 'adguard', engineVersion: null, listeners: [], skippedListeners: [], resolverOwner: 'foreign',
+  upstreams: ['192.0.2.53'], clusterDomain: 'cluster.local', kubeDnsIp: null, savedAt: '2026-12-05T04:25:59.000Z', savedBy: null, pid: 4242, messages: [], operation: null,
+} as unknown as HostDnsStatus;
+
+/** The markup's text, tags dropped. */
+const text = (html: string) => html.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ');
+
+describe('LifecycleControls during drift', () => {
+  it('another program\'s file: Stop points at the banner\'s choice, and the reasons line does not restate what happened (walk 12 M3)', () => {
+    dns.status = degraded;
+    const html = renderToStaticMarkup(<LifecycleControls />);
+    expect(html).toContain('data-testid="btn-stop-drift"');
+    expect(html).not.toContain('data-testid="btn-stop"');
+    expect(text(html)).toContain('Start and Uninstall wait for the choice in the banner at the top.');
+    expect(text(html)).not.toMatch(/another program/i);
+  });
+  it('walk 12 M2: a deleted file has nothing to choose: the plain Stop, and the reasons line names Stop, not a choice', () => {
+    dns.status = { ...degraded, driftGone: 'deleted' };
+    const html = renderToStaticMarkup(<LifecycleControls />);
+    expect(html).toMatch(/data-testid="btn-stop">Stop<\/button>/);
+    expect(html).not.toContain('choose at the top');
+    expect(text(html)).toContain('Start and Uninstall wait until you press Stop (the banner at the top says why).');
+    expect(text(html)).not.toMatch(/make the choice|wait for that choice/);
+  });
+});
