@@ -223,6 +223,15 @@ test('Drift: NetworkManager rewrites /etc/resolv.conf → banner within 2 s → 
   await expect(banner.locator('button').first()).toHaveAttribute('data-testid', 'drift-restore');
   // Nothing of theirs to keep: no Keep button (walk 11 M2).
   await expect(banner.getByTestId('drift-keep')).toHaveCount(0);
+  // Walk 12 M2: the lone button without "(default)"; nothing to choose, so the card's plain Stop;
+  // the verdict names both as they are; what stop puts back is said once on the screen (the banner).
+  await expect(banner.getByTestId('drift-restore')).toHaveText('Restore my original…');
+  await expect(panel.getByTestId('btn-stop')).toHaveText('Stop');
+  await expect(panel.getByTestId('btn-stop-drift')).toHaveCount(0);
+  await expect(page.getByTestId('verdict-text')).toContainText('to end it, press Stop in Host DNS below or "Restore my original" in the banner at the top', { timeout: 15_000 });
+  const words = await page.locator('body').innerText();
+  expect(words.split('saved original back').length - 1).toBe(1);
+  expect(words).not.toMatch(/either button|choose at the top|make the choice|wait for that choice/);
   await banner.getByTestId('drift-restore').click();
   // Restoring overwrites the other program's file: it asks first.
   await expect(page.getByTestId('btn-cancel-restore')).toBeFocused();
