@@ -36,6 +36,16 @@ const RUNNABLE: ReadonlySet<HealthAction> = new Set(['restart', 'recover']);
 /** The verdict's words for Start: one Start button in the window, the Host DNS card's (with its Engine and options). */
 export const START_POINTER = 'press Start in Host DNS below';
 
+/**
+ * A stopped verdict's clause for a /etc/resolv.conf a user may write (HostDnsStatus.resolverWritable,
+ * e.g. `writable by every user (mode 0666)`): Start saves it as your original and warns
+ * (RESOLV_CONF_WRITABLE), so the line you read first says so and points at the Host DNS note with
+ * the fix (walk 12 L1: only the note said it). Empty otherwise.
+ */
+export function writableClause(cause: string, status: { resolverWritable?: string } | null): string {
+  return cause === 'stopped' && status?.resolverWritable ? `; /etc/resolv.conf is ${status.resolverWritable}: Start will warn (the note under Host DNS gives the fix)` : '';
+}
+
 /** The verdict line with its primary action. */
 export function HealthVerdict() {
   const report = useHealth((s) => s.report);
@@ -94,6 +104,7 @@ export function HealthVerdict() {
         <RichText text={v.summary} />
         {v.level === 'ok' ? `, checked ${timeText(report.checkedAt, now)}` : ''}
         {fix && !canRun && v.level !== 'ok' ? <RichText text={` — ${v.action === 'start' ? START_POINTER : fix}`} /> : ''}
+        {writableClause(v.cause, status)}
       </span>
       {fix && canRun && (
         <button type="button" onClick={() => void runAction(v.action!)} data-testid="verdict-action">

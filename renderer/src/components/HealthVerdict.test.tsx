@@ -1,0 +1,41 @@
+/**
+ * The Overview's verdict line, rendered to markup with the stores mocked at the edge: what it says
+ * for a stopped host whose /etc/resolv.conf a user may write (walk 12 L1), and that a drift verdict
+ * refers to the banner for what happened instead of saying it again (walk 12 M3).
+ */
+import { describe, expect, it, vi } from 'vitest';
+import { renderToStaticMarkup } from 'react-dom/server';
+import type { HealthReport, HostDnsStatus } from '../../../shared/types';
+
+const dns = vi.hoisted(() => ({ status: null as unknown, busy: null, lost: null, networkChanges: [] as unknown[] }));
+const health = vi.hoisted(() => ({ report: null as unknown, checking: false, error: null }));
+vi.mock('../stores', () => ({
+  useDns: (sel: (s: typeof dns) => unknown) => sel(dns),
+  useHealth: (sel: (s: typeof health) => unknown) => sel(health),
+  stores: {},
+}));
+vi.mock('./use-lifecycle-buttons', () => ({ useLifecycleButtons: () => ({ start: { enabled: true, reason: null }, stop: { enabled: true, reason: null }, uninstall: { enabled: true, reason: null }, editable: true }) }));
+
+import { HealthVerdict } from './HealthVerdict';
+
+const stopped = {
+  state: 'stopped', engine: null, engineVersion: null, listeners: [], skippedListeners: [], resolverOwner: 'original',
+  upstreams: [], clusterDomain: null, kubeDnsIp: null, savedAt: null, savedBy: null, pid: null, messages: [], operation: null,
+} as unknown as HostDnsStatus;
+
+/** A report whose verdict is `verdict` (no forStatus: it fits any status). */
+const report = (verdict: Partial<HealthReport['verdict']>) => ({ checkedAt: Date.now(), hops: [], verdict: { level: 'off', resolves: false, hopId: null, ...verdict } }) as unknown as HealthReport;
+
+/** The verdict line's text, tags and React's comment separators dropped. */
+const text = (html: string) => /data-testid="verdict-text">(.*?)<\/span><button/s.exec(html)?.[1]?.replace(/<[^>]*>/g, '') ?? '';
+
+describe('HealthVerdict', () => {
+  it('walk 12 L1: stopped on a /etc/resolv.conf every user may write — the line says Start will warn and points at the Host DNS note', () => {
+    dns.status = { ...stopped, resolverWritable: 'writable by every user (mode 0666)' };
+    health.report = report({ cause: 'stopped', summary: 'Cluster names do not resolve on this host: K2s DNS is stopped', action: 'start' });
+    expect(text(renderToStaticMarkup(<HealthVerdict />))).toBe('Cluster names do not resolve on this host: K2s DNS is stopped — press Start in Host DNS below; /etc/resolv.conf is writable by every user (mode 0666): Start will warn (the note under Host DNS gives the fix)');
+    // A file that passes: the line as it was.
+    dns.status = stopped;
+    expect(text(renderToStaticMarkup(<HealthVerdict />))).toBe('Cluster names do not resolve on this host: K2s DNS is stopped — press Start in Host DNS below');
+  });
+});
