@@ -101,6 +101,8 @@ test('M1, walk 11 L5, the window\'s Start on a 0666 file: the RESOLV_CONF_WRITAB
   test.setTimeout(120_000);
   const card = app.page.getByTestId('panel-hostdns');
   await chmod('/etc/resolv.conf', 0o666);
+  // Walk 12 L1: stopped, the line read first says Start will warn and points at the note.
+  await expect(app.page.getByTestId('verdict-text')).toContainText('K2s DNS is stopped — press Start in Host DNS below; /etc/resolv.conf is writable by every user (mode 0666): Start will warn (the note under Host DNS gives the fix)', { timeout: 15_000 });
   await card.getByTestId('engine-select').selectOption('dnsmasq');
   await card.getByTestId('btn-start').click();
   await expect(card.getByTestId('step-ready')).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
