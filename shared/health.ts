@@ -129,6 +129,26 @@ function corednsFields(kubeDnsIp: string | null): Pick<HealthVerdict, 'kubeDnsIp
   return { ...(kubeDnsIp ? { kubeDnsIp } : {}), corednsCommands: corednsCommands(kubeDnsIp) };
 }
 
+/** A drift verdict's words for what happened to /etc/resolv.conf (its summary, as status and doctor print it). */
+const DRIFT_CHANGED = '/etc/resolv.conf was changed by another program';
+const DRIFT_REWROTE = 'another program rewrote /etc/resolv.conf';
+const DRIFT_EDITED = "another program edited K2s's /etc/resolv.conf";
+
+/**
+ * A verdict's summary as the window shows it: for drift (not a deleted file) what happened to
+ * /etc/resolv.conf is the drift banner's title, right above the verdict, so the verdict refers to
+ * it instead of saying it again (walk 12 M3: the fact stood seven times on one screen); any other
+ * summary as it is. `status` and doctor print the summary whole (no banner there).
+ */
+export function windowSummary(v: Pick<HealthVerdict, 'cause' | 'summary'>): string {
+  if (v.cause !== 'drift') return v.summary;
+  const ref = 'the banner at the top says what changed';
+  return v.summary
+    .replace(`, but ${DRIFT_CHANGED}: K2s DNS is bypassed`, `, but K2s DNS is bypassed (${ref})`)
+    .replace(`: ${DRIFT_CHANGED}, so host apps bypass K2s DNS`, `: host apps bypass K2s DNS (${ref})`)
+    .replace(new RegExp(`, but (${DRIFT_REWROTE}|${DRIFT_EDITED})$`), ` (${ref})`);
+}
+
 /** The address of a hop target `IP:PORT` (`[v6]:PORT` for IPv6): `172.21.0.10:53` → `172.21.0.10`. */
 function targetAddress(target: string): string {
   const v6 = /^\[([^\]]+)\]:\d+$/.exec(target);
@@ -534,7 +554,7 @@ export function healthVerdict(input: VerdictInput): HealthVerdict {
     const via = resolver?.outcome === 'k2s' || driftVia;
     if (!via) {
       const drift = resolver?.outcome === 'foreign' || resolver?.outcome === 'k2s-edited';
-      if (drift) return v('warn', 'drift', resolver, `${shortName(system!.name ?? '')} resolves, but ${goneWords ?? '/etc/resolv.conf was changed by another program'}: K2s DNS is bypassed`, 'restore');
+      if (drift) return v('warn', 'drift', resolver, `${shortName(system!.name ?? '')} resolves, but ${goneWords ?? DRIFT_CHANGED}: K2s DNS is bypassed`, 'restore');
       return v(state === 'stopped' ? 'off' : 'ok', 'ok-without-k2s', null, `${shortName(system!.name ?? '')} resolves without K2s DNS (another resolver or /etc/hosts answers it)`, null);
     }
     // Answers can still come from the proxy's cache (TTL 30 s in kubeadm's Corefile) while
@@ -554,7 +574,7 @@ export function healthVerdict(input: VerdictInput): HealthVerdict {
       if (goneWords) return v('warn', 'drift', resolver, `${shortName(system!.name ?? '')} resolves through K2s DNS, but ${goneWords}: with no file glibc asks ${GLIBC_DEFAULT_NAMESERVER}:53 (resolv.conf(5)), k2s-dnsproxy's listener`, 'restore-via');
       // One clause (issue #20, walk 10 L1): why it still goes through K2s DNS (viaK2sWords) is said
       // once per front end — the window's drift banner, status's note (electron/core/lifecycle/status.ts).
-      return v('warn', 'drift', resolver, `${shortName(system!.name ?? '')} resolves through K2s DNS, but another program ${resolver!.outcome === 'k2s-edited' ? "edited K2s's /etc/resolv.conf" : 'rewrote /etc/resolv.conf'}`, 'restore-via');
+      return v('warn', 'drift', resolver, `${shortName(system!.name ?? '')} resolves through K2s DNS, but ${resolver!.outcome === 'k2s-edited' ? DRIFT_EDITED : DRIFT_REWROTE}`, 'restore-via');
     }
     const first = listeners[0];
     return v('ok', 'ok', null, `${shortName(system!.name ?? '')} resolves via k2s-dnsproxy${first ? ` (${first.target})` : ''}`, null);
@@ -580,7 +600,7 @@ export function healthVerdict(input: VerdictInput): HealthVerdict {
   }
   if (resolver && !resolver.ok) {
     if (resolver.outcome === 'foreign' || resolver.outcome === 'k2s-edited') {
-      return v('error', 'drift', resolver, `${NOT_RESOLVING}: ${goneWords ?? '/etc/resolv.conf was changed by another program'}, so host apps bypass K2s DNS`, 'restore');
+      return v('error', 'drift', resolver, `${NOT_RESOLVING}: ${goneWords ?? DRIFT_CHANGED}, so host apps bypass K2s DNS`, 'restore');
     }
     return v('error', 'resolver-not-k2s', resolver, `${NOT_RESOLVING}: /etc/resolv.conf does not point at k2s-dnsproxy`, 'restart');
   }

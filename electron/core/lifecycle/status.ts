@@ -152,7 +152,9 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     const via = driftRouteNow?.viaK2s && frontEnd === 'cli' ? ` Host apps still go through K2s DNS: ${viaK2sWords(driftRouteNow)}.` : '';
     // The verb of the follower's note (managed-file-id.ts fileWriteHow), as doctor says it (walk 11 L10).
     driftVerbNow = driftVerb(current.kind === 'file' ? fileWriteHow(top, state) : 'replaced by a symlink');
-    messages.push(`/etc/resolv.conf was ${driftVerbNow} by ${driftWriter} while K2s ran; ${say({ gui: 'Resolver diff shows how.', cli: `see ${cliCommand('diff')}.` })}${via}`);
+    // In the window the drift banner's title says what happened, once (walk 12 M3: it stood in seven
+    // places on one screen): the note there only points at the diff.
+    messages.push(say({ gui: 'The drift in the banner at the top: Resolver diff shows how.', cli: `/etc/resolv.conf was ${driftVerbNow} by ${driftWriter} while K2s ran; see ${cliCommand('diff')}.${via}` }));
     // The follower's reason when it is no resolver file at all (shared/network-writer.ts), and
     // what the drift choice's default is then: the banner's words (shared/drift-default.ts).
     const bytes = resolverBytes(current);

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { renderToStaticMarkup } from 'react-dom/server';
-import type { HealthReport, HostDnsStatus } from '../../../shared/types';
+import type { HostDnsStatus } from '../../../shared/types';
+import type { HealthReport } from '../../../shared/health-report';
 
 const dns = vi.hoisted(() => ({ status: null as unknown, busy: null, lost: null, networkChanges: [] as unknown[] }));
 const health = vi.hoisted(() => ({ report: null as unknown, checking: false, error: null }));

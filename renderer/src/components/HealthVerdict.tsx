@@ -4,7 +4,7 @@
  */
 import { RichText } from './RichText';
 import { useEffect, useState } from 'react';
-import { verdictFix, reportFitsStatus, type HealthAction } from '../../../shared/health';
+import { verdictFix, reportFitsStatus, windowSummary, type HealthAction } from '../../../shared/health';
 import { startInputOf } from '../lib/start-input';
 import { timeText } from '../lib/last-known';
 import { uiState, useUi } from '../lib/ui-state';
@@ -101,7 +101,8 @@ export function HealthVerdict() {
   return (
     <div className={`verdict ${v.level}`} role="status" data-testid="verdict" data-level={v.level} data-cause={v.cause}>
       <span className="verdict-text" data-testid="verdict-text">
-        <RichText text={v.summary} />
+        {/* Drift: the banner above says what happened; the verdict refers to it (walk 12 M3). */}
+        <RichText text={windowSummary(v)} />
         {v.level === 'ok' ? `, checked ${timeText(report.checkedAt, now)}` : ''}
         {fix && !canRun && v.level !== 'ok' ? <RichText text={` — ${v.action === 'start' ? START_POINTER : fix}`} /> : ''}
         {writableClause(v.cause, status)}

@@ -207,7 +207,7 @@ export function LifecycleControls() {
         )}
         {drifted && (
           // One place for the drift choice: the banner at the top (Restore asks there first).
-          <button type="button" className="secondary" disabled={!b.stop.enabled} title="Another program rewrote /etc/resolv.conf: choose what happens to it in the banner at the top" onClick={() => focusDriftBanner()} data-testid="btn-stop-drift">
+          <button type="button" className="secondary" disabled={!b.stop.enabled} title="Choose what happens to /etc/resolv.conf in the banner at the top" onClick={() => focusDriftBanner()} data-testid="btn-stop-drift">
             {/* Short: with Start and Uninstall it fits one line of the card at 900 px. */}
             Stop… (choose at the top)
           </button>
