@@ -104,8 +104,8 @@ describe('TimelineView step marks', () => {
 });
 
 describe('TimelineView: a Keep\'s long note once (walk 11 L5)', () => {
-  it('the restore step says its first sentence and points at the result, which keeps the fix; a one-sentence step stays whole', () => {
-    const kept = 'Kept the /etc/resolv.conf someone else wrote while K2s ran (nameserver 192.0.2.53 → 127.0.0.1); the copy saved at start was discarded. The kept file is not text (it holds NUL bytes), so `sudo k2s-dns start` refuses to save it as the original: replace it with a resolver file first (reconnect the network, or write a line such as `nameserver 192.0.2.1` with your router\'s or company DNS\'s IP address in place of 192.0.2.1).';
+  const kept = 'Kept the /etc/resolv.conf someone else wrote while K2s ran (nameserver 192.0.2.53 → 127.0.0.1); the copy saved at start was discarded. The kept file is not text (it holds NUL bytes), so `sudo k2s-dns start` refuses to save it as the original: replace it with a resolver file first (reconnect the network, or write a line such as `nameserver 192.0.2.1` with your router\'s or company DNS\'s IP address in place of 192.0.2.1).';
+  it('the restore step points at the result, which keeps the fix; a one-sentence step stays whole', () => {
     state.status = { ...running, state: 'stopped', pid: null, proxyExit: null, resolverOwner: 'original' };
     state.events = [
       { type: 'step', op: 'stop', step: 'restore', status: 'done', message: kept, at },
@@ -116,11 +116,30 @@ describe('TimelineView: a Keep\'s long note once (walk 11 L5)', () => {
       const html = renderToStaticMarkup(<TimelineView />).replace(/<!-- -->/g, '');
       expect(html.split('replace it with a resolver file first').length - 1).toBe(1);
       const step = /data-testid="step-restore".*?<span class="step-msg">(.*?)<\/span><\/li>/.exec(html)?.[1];
-      expect(step).toBe('Kept the /etc/resolv.conf someone else wrote while K2s ran (nameserver 192.0.2.53 → 127.0.0.1); the copy saved at start was discarded. The result below says the rest.');
+      // Walk 12 M3: the row points at the result, so "Kept … discarded" is said once.
+      expect(step).toBe('Done: the result below says what it did.');
+      expect(html.split('the copy saved at start was discarded').length - 1).toBe(1);
       expect(html).toContain('Stopped k2s-dnsproxy (PID 415).</span></li>');
       expect(/data-testid="timeline-result"[^>]*>(.*?)<\/p>/.exec(html)?.[1]).toContain('replace it with a resolver file first');
     } finally {
       state.events = [];
+    }
+  });
+  it('walk 12 M3: with the verdict giving the replace fix (replace-resolver), the result refers to it instead of repeating it', () => {
+    state.status = { ...running, state: 'stopped', pid: null, proxyExit: null, resolverOwner: 'original' };
+    state.events = [
+      { type: 'step', op: 'stop', step: 'restore', status: 'done', message: kept, at },
+      { type: 'result', op: 'stop', ok: true, exitCode: 0, message: `K2s DNS is stopped. ${kept} Stopped k2s-dnsproxy (PID 415).`, at: at + 2 },
+    ];
+    health.report = { checkedAt: at + 3, hops: [], verdict: { level: 'error', cause: 'not-resolver', action: 'replace-resolver', resolves: false, summary: 'x', hopId: null } };
+    try {
+      const html = renderToStaticMarkup(<TimelineView />).replace(/<!-- -->/g, '');
+      const result = /data-testid="timeline-result"[^>]*>(.*?)<\/p>/.exec(html)?.[1] ?? '';
+      expect(result).toContain('refuses to save it as the original: the verdict above says how to replace it. Stopped k2s-dnsproxy (PID 415).');
+      expect(html).not.toContain('replace it with a resolver file first');
+    } finally {
+      state.events = [];
+      health.report = null;
     }
   });
 });

@@ -1,5 +1,5 @@
 /** Live step timeline of the latest lifecycle operation: refused, rolled back (and why) or done. */
-import { buildTimeline, staleResultSuffix, stepText, timelineRows } from '../lib/timeline';
+import { buildTimeline, staleResultSuffix, stepText, timelineRows, withoutVerdictFix } from '../lib/timeline';
 import { clockTime, timeText, windowTimes } from '../lib/last-known';
 import { useDns, useHealth } from '../stores';
 import { RichText } from './RichText';
@@ -46,6 +46,8 @@ export function TimelineView() {
     const r = s.report;
     return r && suffix !== null && t.result?.ok && (r.verdict.level === 'error' || r.verdict.level === 'warn') && r.checkedAt > t.result.at ? r.checkedAt : null;
   });
+  // The verdict's fix, when it is the one a stop result gives for a kept file start refuses: said there once (walk 12 M3).
+  const verdictAction = useHealth((s) => s.report?.verdict.action ?? null);
   if (!t.op) {
     return exitLine ? (
       <div className="timeline" data-testid="timeline">
@@ -100,7 +102,7 @@ export function TimelineView() {
         <p className={staleSince !== null ? 'muted' : t.result.ok ? (t.outcome === 'warned' ? 'warn-text' : 'ok-text') : 'error-text'} data-testid="timeline-result" data-stale={String(staleSince !== null)}>
           {staleSince !== null && `At ${clockTime(t.result.at)}: `}
           {/* A warning the message carries is shown once, in the list below (walk 11 L5). */}
-          <RichText text={windowTimes(t.outcome === 'warned' ? withoutCarriedWarnings(t.result.message, t.result.warnings) : t.result.message)} />
+          <RichText text={windowTimes(withoutVerdictFix(t.outcome === 'warned' ? withoutCarriedWarnings(t.result.message, t.result.warnings) : t.result.message, verdictAction))} />
           {staleSince !== null && suffix}
           {t.result.code && t.outcome === 'failed' ? ` (${t.result.code})` : ''}
         </p>

@@ -156,13 +156,41 @@ export function staleResultSuffix(t: Pick<Timeline, 'op' | 'steps'>): string | n
 }
 
 /**
- * A step row's text: its message, or only its first sentence when the result repeats the whole
- * message and it says more than one sentence (stop's restore note is also the result's: a kept
- * file's fix stood three times in the window, walk 11 L5); the result keeps the full words, the
- * step says where they are.
+ * A step row's text: its message, or a pointer to the result when the result repeats the whole
+ * message and it says more than one sentence (stop's restore note is also the result's). Walk 11
+ * L5 kept its first sentence; walk 12 M3: that sentence ("Kept … the copy saved at start was
+ * discarded") then stood twice, so the row now says only where the words are. A one-sentence step
+ * stays whole.
  */
 export function stepText(step: Pick<TimelineStep, 'message'>, result: Pick<ResultEvent, 'message'> | null): string {
   if (!result || step.message === '' || !result.message.includes(step.message)) return step.message;
-  const { first, more } = firstSentence(step.message);
-  return more ? `${first} The result below says the rest.` : step.message;
+  const { more } = firstSentence(step.message);
+  return more ? STEP_IN_RESULT : step.message;
+}
+
+/** A step row whose words the result line below says in full (stepText). */
+export const STEP_IN_RESULT = 'Done: the result below says what it did.';
+
+/** Where stop's result gives the way out of a kept file start refuses (electron/core/lifecycle/teardown.ts). */
+const REPLACE_FIX = ': replace it with a resolver file first (';
+
+/**
+ * A stop result's message without the fix for a kept /etc/resolv.conf that start refuses (": replace
+ * it with a resolver file first (…)." → ": the verdict above says how to replace it."), while the
+ * verdict's own fix is that one (`verdictAction` `replace-resolver`, shared/health.ts): the fix
+ * once per screen (walk 12 M3). Any other message, or another verdict, as it is. The parentheses
+ * are matched, as the ways inside them may hold some.
+ */
+export function withoutVerdictFix(message: string, verdictAction: string | null | undefined): string {
+  const i = message.indexOf(REPLACE_FIX);
+  if (verdictAction !== 'replace-resolver' || i < 0) return message;
+  let depth = 0;
+  for (let j = i + REPLACE_FIX.length - 1; j < message.length; j++) {
+    if (message[j] === '(') depth++;
+    else if (message[j] === ')' && --depth === 0) {
+      if (message[j + 1] !== '.') return message;
+      return `${message.slice(0, i)}: the verdict above says how to replace it.${message.slice(j + 2)}`;
+    }
+  }
+  return message;
 }
