@@ -36,7 +36,7 @@ for (const engine of ['adguard', 'dnsmasq'] as const) {
       await page.getByTestId('verdict-recheck').click();
       await expect(page.getByTestId('verdict')).toHaveAttribute('data-cause', 'drift', { timeout: 20_000 });
       await expect(page.getByTestId('verdict')).toHaveAttribute('data-level', 'warn');
-      await expect(page.getByTestId('verdict-text')).toContainText('kubernetes.default.svc.cluster.local resolves through K2s DNS, but another program rewrote /etc/resolv.conf');
+      await expect(page.getByTestId('verdict-text')).toContainText('kubernetes.default.svc.cluster.local resolves through K2s DNS (the banner at the top says what changed)');
       // The follower's view (the card's "Last network change") agrees: not followed, still through K2s DNS.
       await expect(card.getByTestId('dns-network-change')).toHaveAttribute('data-outcome', 'drift', { timeout: 15_000 });
       await expect(card.getByTestId('dns-network-change')).toContainText('host apps still go through K2s DNS');

@@ -74,7 +74,7 @@ for (const c of CASES) {
     // The verdict agrees with the banner and the card's state: resolves through K2s DNS, amber.
     await expect(page.getByTestId('verdict')).toHaveAttribute('data-cause', 'drift', { timeout: 15_000 });
     await expect(page.getByTestId('verdict')).toHaveAttribute('data-level', 'warn');
-    await expect(page.getByTestId('verdict-text')).toContainText('kubernetes.default.svc.cluster.local resolves through K2s DNS, but another program rewrote /etc/resolv.conf');
+    await expect(page.getByTestId('verdict-text')).toContainText('kubernetes.default.svc.cluster.local resolves through K2s DNS (the banner at the top says what changed)');
     await expect(page.getByTestId('verdict-text')).toContainText('Nothing is broken now');
     await expect(page.getByTestId('verdict-text')).not.toContainText('bypass');
     // One message per fact (walk 10 L1): the banner says why; the verdict is one clause.
