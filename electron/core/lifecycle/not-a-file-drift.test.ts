@@ -32,6 +32,10 @@ describe('/etc/resolv.conf → a directory or a FIFO: named as what it is, never
     const status = await dnsStatus(h.deps, 'cli');
     expect(status.resolverOwner).toBe('foreign');
     expect(status.messages.join('\n')).toContain(`/etc/resolv.conf was replaced by a symlink → ../run/odd, which is ${WORDS[what]}: host apps get no nameserver from it`);
+    // The window's note names the control there is (the card's Stop reads "Stop… (choose at the top)"), walk 12 M2.
+    const gui = (await dnsStatus(h.deps, 'gui')).messages.join('\n');
+    expect(gui).toContain(`which is ${WORDS[what]}: host apps get no nameserver from it; choose in the banner at the top.`);
+    expect(gui).not.toContain('press Stop');
 
     const r = await followNetwork(h.deps);
     expect(r).toMatchObject({ kind: 'drift', change: { reason: `the link ends at /run/odd, which is ${WORDS[what]}; stop puts the saved original back` } });

@@ -97,7 +97,7 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
   const currentText = current?.kind === 'file' ? Buffer.from(current.contentBase64, 'base64').toString('utf8') : current?.kind === 'symlink' && current.targetContentBase64 != null ? Buffer.from(current.targetContentBase64, 'base64').toString('utf8') : null;
   if (current === null) {
     owner = 'foreign';
-    messages.push(`/etc/resolv.conf is ${notResolverFileWords({ kind: kind === 'dir' ? 'dir' : 'other', ...(top?.special ? { special: top.special } : {}) })}; move it away (${shellCommand('mv /etc/resolv.conf /etc/resolv.conf.moved', true)}), then ${say({ gui: 'press Stop to put the saved original back.', cli: `run ${cliCommand('stop', true)} to put the saved original back.` })}`);
+    messages.push(`/etc/resolv.conf is ${notResolverFileWords({ kind: kind === 'dir' ? 'dir' : 'other', ...(top?.special ? { special: top.special } : {}) })}; move it away (${shellCommand('mv /etc/resolv.conf /etc/resolv.conf.moved', true)}), then ${say({ gui: 'choose in the banner at the top.', cli: `run ${cliCommand('stop', true)} to put the saved original back.` })}`);
   } else if (isManagedEntry(current)) {
     owner = 'k2s';
     if (state?.managedResolvConfSha256 && current.kind === 'file') {
@@ -118,7 +118,7 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     owner = 'foreign';
     driftFileRefusal = `the new file is a symlink → ${current.kind === 'symlink' ? current.target : '?'}, which is ${notResolverFileWords(linkEnd)}`;
     // Its bytes read as none (no file at the end): say what is there, not "an empty file".
-    messages.push(`/etc/resolv.conf was replaced by a symlink → ${current.kind === 'symlink' ? current.target : '?'}, which is ${notResolverFileWords(linkEnd)}: host apps get no nameserver from it; ${say({ gui: 'press Stop: it puts the saved original back.', cli: `run ${cliCommand('stop', true)}: it puts the saved original back.` })}`);
+    messages.push(`/etc/resolv.conf was replaced by a symlink → ${current.kind === 'symlink' ? current.target : '?'}, which is ${notResolverFileWords(linkEnd)}: host apps get no nameserver from it; ${say({ gui: 'choose in the banner at the top.', cli: `run ${cliCommand('stop', true)}: it puts the saved original back.` })}`);
   } else if (state && !sameResolver(current, state.resolvConf) && isGone(current)) {
     owner = 'foreign';
     const what = current.kind === 'symlink' ? `replaced by a dangling symlink (→ ${current.target})` : 'deleted';
@@ -134,7 +134,7 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     // Read only up to the bound (64 KiB + 1): never parsed as a resolver file.
     const size = (await deps.fs.stat(K2S_PATHS.resolvConf).catch(() => null))?.size;
     driftFileRefusal = notResolverFileRefusal(resolverBytes(current) ?? Buffer.alloc(0));
-    messages.push(`/etc/resolv.conf was replaced by ${oversizeResolverWords(size)} while K2s ran; ${say({ gui: 'press Stop: it puts the saved original back.', cli: `run ${cliCommand('stop', true)}: it puts the saved original back.` })}`);
+    messages.push(`/etc/resolv.conf was replaced by ${oversizeResolverWords(size)} while K2s ran; ${say({ gui: 'choose in the banner at the top.', cli: `run ${cliCommand('stop', true)}: it puts the saved original back.` })}`);
   } else if (state && !sameResolver(current, state.resolvConf)) {
     owner = 'foreign';
     // What glibc does with their file (shared/drift-route.ts): no nameserver line or 127.0.0.1
