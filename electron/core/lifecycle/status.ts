@@ -21,6 +21,7 @@ import { StateFileCorruptError } from '../host/state-store';
 import { interruptedOperation, journalSteps, readJournal, readRecovery } from './journal';
 import { readWatchdogState, recordedProxyPid, watchdogAlive } from '../host/supervised-service';
 import { MAX_RESTARTS } from '../host/supervisor-script';
+import { pidLive, restartInProgress } from '../host/watchdog-restart';
 import { resolvedRouteFinding } from '../doctor/resolved-route';
 import { operationNow } from '../doctor/operation-now';
 import { readStartCopy } from '../host/start-copy';
@@ -269,15 +270,19 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     const sdExit = state && service.running ? (service.restarted ?? null) : null;
     if (sdExit?.at != null) proxyExit = { pid: null, at: new Date(sdExit.at).toISOString(), how: sdExit.how, restartedBy: 'systemd' };
     const sd = !service.running && state ? (service.restart ?? null) : null;
+    // A live watchdog that has not given up is restarting the proxy, whatever its state file
+    // says at this instant (host/watchdog-restart.ts: the file lags the process by ms; walk 12 M1).
+    const pidNow = !service.running && state && deps.services.kind === 'supervised' && !sd && (await watchdogAlive(deps.fs)) ? await recordedProxyPid(deps.fs) : undefined;
+    const restarting = pidNow === undefined ? null : restartInProgress({ state: dog, alive: true, recordedPid: pidNow, recordedAlive: pidNow !== null && (await pidLive(pidNow)) });
     if (sd && !sd.gaveUp) {
       serviceRestart = sd;
       messages.push(`k2s-dnsproxy is restarting (attempt ${sd.attempt}): systemd starts it again by itself after it ${sd.lastExit ?? RESTART_EXIT_UNKNOWN}${sd.reason ? `; its log says: ${sd.reason}` : ''} (${K2S_PATHS.log}); ${say({ gui: 'wait a few seconds.', cli: `wait a few seconds, then run ${cliCommand('status')}.` })}`);
     } else if (sd?.gaveUp) {
       serviceRestart = sd;
       messages.push(`systemd restarted k2s-dnsproxy ${sd.attempt} times and stopped (its start limit); the last run ${sd.lastExit ?? 'ended'}${sd.reason ? ` and its log says: ${sd.reason}` : ''} (${K2S_PATHS.log}). Fix that cause, then ${say({ gui: 'press Stop, then Start.', cli: `run ${cliCommand('stop', true)}, then ${cliCommand('start', true)}.` })}`);
-    } else if (!service.running && dog?.state === 'restarting' && (await watchdogAlive(deps.fs))) {
-      watchdogRestart = { restarts: dog.restarts, max: MAX_RESTARTS };
-      messages.push(`k2s-dnsproxy is not running: the watchdog is restarting it (restart ${dog.restarts} of ${MAX_RESTARTS}); ${say({ gui: 'wait a few seconds.', cli: `wait a few seconds, then run ${cliCommand('status')}.` })}`);
+    } else if (restarting) {
+      watchdogRestart = { restarts: restarting.restarts, max: MAX_RESTARTS };
+      messages.push(`k2s-dnsproxy is not running: the watchdog is restarting it (restart ${restarting.restarts} of ${MAX_RESTARTS}); ${say({ gui: 'wait a few seconds.', cli: `wait a few seconds, then run ${cliCommand('status')}.` })}`);
     } else if (!service.running && state && dog?.state === 'gave-up') {
       // The watchdog's own limit (supervisor-script.ts): MAX_RESTARTS quick failures in a row.
       messages.push(`The watchdog restarted k2s-dnsproxy ${MAX_RESTARTS} times in a row, each run ending within 60 s, and gave up; the last run ${dog.lastExit === null ? 'ended' : exitStatusWords(dog.lastExit).replace(/^killed/, 'was killed')} (${K2S_PATHS.log} says why). Fix that cause, then ${say({ gui: 'press Start: it starts k2s-dnsproxy again and keeps your saved original.', cli: `run ${cliCommand('start', true)}: it starts k2s-dnsproxy again and keeps your saved original.` })}`);

@@ -40,6 +40,64 @@ describe('status while the watchdog restarts the proxy', () => {
     expect(s.messages.join('\n')).not.toMatch(/stop/);
   });
 
+  /** A live watchdog shell (as in the first test) recorded in its pidfile; killed when the test ends. */
+  async function liveWatchdog(root: string) {
+    const dog = spawn('/bin/sh', ['-c', 'sleep 30; :', WATCHDOG_NAME], { stdio: 'ignore' });
+    onTestFinished(() => void dog.kill('SIGKILL'));
+    await writeFile(join(root, 'run/k2s/dnsproxy-watchdog.pid'), `${dog.pid}\n`);
+    return dog;
+  }
+  /** A PID that no process has any more. */
+  const deadPid = () => Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString());
+
+  // Walk 12 M1: between the proxy's death and the watchdog's `restarting` line (and again from the
+  // end of its backoff until the new proxy's exec) the state file says `running`; the window said
+  // "nothing restarts it — press Start" then. The live watchdog is the fact, not the file's word.
+  it('the proxy just died, the watchdog has not written "restarting" yet: restart 1 of 6, never "press Start" or "nothing restarts it" (walk 12 M1)', async () => {
+    const h = await restartingHost();
+    await writeFile(join(h.root, 'run/k2s/dnsproxy-watchdog.state'), 'restarts=0\nstate=running\n');
+    const dead = deadPid();
+    await writeFile(join(h.root, 'run/k2s/dnsproxy.pid'), `${dead}\n`);
+    await liveWatchdog(h.root);
+    const s = await dnsStatus(h.deps, 'gui');
+    expect(s.pid).toBeNull();
+    expect(s.watchdogRestart).toEqual({ restarts: 1, max: 6 });
+    expect(s.messages).toContain('k2s-dnsproxy is not running: the watchdog is restarting it (restart 1 of 6); wait a few seconds.');
+    expect(s.messages.join('\n')).not.toContain('press Start');
+    // The verdict from this same status waits for the watchdog.
+    const listener = queryHop('listener:127.0.0.1:53', 'listener', { name: 'kubernetes.default.svc.cluster.local', type: 'A', server: '127.0.0.1:53', transport: 'udp', rcode: 'ERROR', answers: [], latencyMs: 1, error: 'ECONNREFUSED' });
+    const resolver: HealthHop = { id: 'resolver', kind: 'resolver', target: '/etc/resolv.conf', name: null, type: null, outcome: 'k2s', ok: true, answers: ['127.0.0.1'], rcode: null, reason: null, latencyMs: null };
+    const v = healthVerdict({ hops: [resolver, listener], state: s.state, interrupted: false, watchdogRestart: s.watchdogRestart ?? null, proxyPid: s.pid });
+    expect(v).toMatchObject({ cause: 'proxy-down', action: 'wait-watchdog' });
+    expect(v.summary).toContain('the watchdog is restarting k2s-dnsproxy (restart 1 of 6)');
+    expect(v.summary).not.toContain('nothing restarts it');
+  });
+
+  it('the backoff is over and the new proxy not exec\'d yet (the file says "running" again): still restart 1 of 6 (walk 12 M1)', async () => {
+    const h = await restartingHost();
+    const dead = deadPid();
+    // As supervisor-script.ts writes it after its sleep, before it spawns the new proxy.
+    await writeFile(join(h.root, 'run/k2s/dnsproxy-watchdog.state'), `restarts=1\nstate=running\nlast-exit=137\nlast-exit-at=1764615012\nlast-pid=${dead}\n`);
+    await writeFile(join(h.root, 'run/k2s/dnsproxy.pid'), `${dead}\n`);
+    const dog = await liveWatchdog(h.root);
+    let s = await dnsStatus(h.deps, 'gui');
+    expect(s.watchdogRestart).toEqual({ restarts: 1, max: 6 });
+    expect(s.messages.join('\n')).not.toContain('not running although');
+    // The new proxy's shell has written its PID but not exec'd yet: the same restart.
+    await writeFile(join(h.root, 'run/k2s/dnsproxy.pid'), `${dog.pid}\n`);
+    s = await dnsStatus(h.deps, 'gui');
+    expect(s.watchdogRestart).toEqual({ restarts: 1, max: 6 });
+  });
+
+  it('a live watchdog that gave up, exited or refused restarts nothing: no watchdogRestart', async () => {
+    const h = await restartingHost();
+    await liveWatchdog(h.root);
+    for (const state of ['gave-up', 'exited', 'refused']) {
+      await writeFile(join(h.root, 'run/k2s/dnsproxy-watchdog.state'), `restarts=7\nstate=${state}\n`);
+      expect((await dnsStatus(h.deps)).watchdogRestart, state).toBeUndefined();
+    }
+  });
+
   it('the watchdog gave up: status says so, with its limit and the last exit, and Start as the fix (third walk low)', async () => {
     const h = await newHost('nameserver 192.0.2.53\n');
     expect((await startDns(h.deps, opts, () => undefined)).ok).toBe(true);
