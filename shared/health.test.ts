@@ -275,6 +275,14 @@ describe('reportFitsStatus', () => {
     expect(reportFitsStatus(r, { ...running, state: 'degraded', pid: 8 })).toBe(false);
     expect(reportFitsStatus(r, { ...running, resolverOwner: 'foreign' } as HostDnsStatus)).toBe(false);
   });
+  it('a report checked before the watchdog\'s restart was seen does not fit the status that sees it, nor the next restart (walk 12 M1)', () => {
+    const down = { ...running, state: 'degraded', pid: null } as HostDnsStatus;
+    const restarting = { ...down, watchdogRestart: { restarts: 1, max: 6 } };
+    expect(reportFitsStatus(report(statusFingerprint(down)), restarting)).toBe(false);
+    expect(reportFitsStatus(report(statusFingerprint(restarting)), down)).toBe(false);
+    expect(reportFitsStatus(report(statusFingerprint(restarting)), { ...down, watchdogRestart: { restarts: 2, max: 6 } })).toBe(false);
+    expect(reportFitsStatus(report(statusFingerprint(restarting)), restarting)).toBe(true);
+  });
 });
 
 describe('proxy dead (issue 20.4): the verdict names the whole outage', () => {

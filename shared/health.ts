@@ -19,9 +19,17 @@ import { notResolverFix, notResolverGuiFix } from './network-writer';
 
 export type { HopKind, HopOutcome, HealthHop, HealthCause, HealthAction, HealthVerdict, HealthReport } from './health-report';
 
-/** What changes the path (state, resolver owner, proxy PID, listeners, operation step, saved original): a report for another fingerprint is stale at once. */
+/**
+ * What changes the path (state, resolver owner, proxy PID, listeners, operation step, saved
+ * original) or the verdict's advice on a dead proxy (the watchdog's or systemd's restart in
+ * progress, or systemd's give-up): a report for another fingerprint is stale at once. The restart
+ * is in it so the verdict and the Host DNS card say it from one status (walk 12 M1: a report
+ * checked a moment before the watchdog's restart was seen said "nothing restarts it" next to a
+ * card saying "the watchdog is restarting it").
+ */
 export function statusFingerprint(s: HostDnsStatus): string {
-  return [s.state, s.resolverOwner, s.pid ?? '-', s.listeners.map((l) => `${l.address}:${l.port}`).join(','), s.operation?.step ?? '-', s.savedAt ?? '-'].join('|');
+  const restart = s.watchdogRestart ? `watchdog ${s.watchdogRestart.restarts}` : s.serviceRestart ? `systemd ${s.serviceRestart.attempt}${s.serviceRestart.gaveUp ? ' gave up' : ''}` : '-';
+  return [s.state, s.resolverOwner, s.pid ?? '-', s.listeners.map((l) => `${l.address}:${l.port}`).join(','), s.operation?.step ?? '-', s.savedAt ?? '-', restart].join('|');
 }
 
 /** The front end asking: the GUI gets buttons and steps, the CLI gets commands. */

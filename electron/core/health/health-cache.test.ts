@@ -33,6 +33,9 @@ describe('health cache', () => {
     expect(runs).toBe(1);
     release(report(0));
     expect((await fresh).verdict.cause).toBe('ok');
-    expect(statusFingerprint(status('stopped'))).toBe('stopped|k2s|7|127.0.0.1:53|-|x');
+    expect(statusFingerprint(status('stopped'))).toBe('stopped|k2s|7|127.0.0.1:53|-|x|-');
+    // The restart in progress is part of it (walk 12 M1): a report without it does not fit a status with it.
+    expect(statusFingerprint({ ...status('degraded'), pid: null, watchdogRestart: { restarts: 1, max: 6 } })).toBe('degraded|k2s|-|127.0.0.1:53|-|x|watchdog 1');
+    expect(statusFingerprint({ ...status('degraded'), pid: null, serviceRestart: { attempt: 5, lastExit: null, reason: null, gaveUp: true } })).toBe('degraded|k2s|-|127.0.0.1:53|-|x|systemd 5 gave up');
   });
 });
