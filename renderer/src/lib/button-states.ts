@@ -46,6 +46,19 @@ export function followerDown(status: HostDnsStatus | null): boolean {
 export const FOLLOWER_START = { label: 'Start (restarts the network follower)', title: 'K2s DNS runs but its network follower does not: Start restarts only the follower and keeps your saved original' } as const;
 
 /**
+ * Why Start waits while k2s-dnsproxy is being restarted (status `watchdogRestart`, or systemd's
+ * `serviceRestart` before it gives up): Start would stop the watchdog and start over mid-restart,
+ * as while running it would (walk 12 M1); null when nothing restarts it.
+ */
+export function restartingReason(status: HostDnsStatus): string | null {
+  const w = status.watchdogRestart;
+  if (w) return `Wait: the watchdog is restarting k2s-dnsproxy (restart ${w.restarts} of ${w.max}).`;
+  const sd = status.serviceRestart;
+  if (sd && !sd.gaveUp) return `Wait: systemd is restarting k2s-dnsproxy (attempt ${sd.attempt}).`;
+  return null;
+}
+
+/**
  * Decides Start/Stop/Uninstall from host status, app capabilities and the running operation.
  * `noKubeconfig`: the cluster status is `no-kubeconfig` (the backend found none to use).
  * `startBlocked`: why start would be refused before it runs (lib/start-gates.ts startBlock), else null.
@@ -71,12 +84,13 @@ export function buttonStates(status: HostDnsStatus | null, info: AppInfo | null,
     return { start: r, stop: r, uninstall: r };
   }
   const active = status.state !== 'stopped' || status.savedAt !== null;
+  const restarting = restartingReason(status);
   // Drift: a Start now would have to pick which file is your original; the banner asks first.
   const drifted = status.resolverOwner === 'foreign' && status.savedAt !== null;
   // Deleted (or dangling): no choice to make, only Stop (walk 12 M2).
   const gone = drifted && !!status.driftGone;
   return {
-    start: followerDown(status) ? on : status.state === 'running' ? off('Already running: stop first to start again.') : drifted ? off(gone ? GONE_START_REASON : DRIFT_START_REASON) : noKubeconfig ? off(NO_KUBECONFIG_REASON) : startBlocked ? off(startBlocked) : on,
+    start: followerDown(status) ? on : status.state === 'running' ? off('Already running: stop first to start again.') : restarting ? off(restarting) : drifted ? off(gone ? GONE_START_REASON : DRIFT_START_REASON) : noKubeconfig ? off(NO_KUBECONFIG_REASON) : startBlocked ? off(startBlocked) : on,
     stop: active ? on : off('Nothing to stop: K2s DNS is not running and no resolver is saved.'),
     // Uninstall also stops: during drift it would decide the file without the banner's choice.
     uninstall: drifted ? off(gone ? GONE_UNINSTALL_REASON : DRIFT_UNINSTALL_REASON) : on,

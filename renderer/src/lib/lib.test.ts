@@ -92,6 +92,15 @@ describe('buttonStates', () => {
     expect(buttonStates(status('running', 'x'), info, 'stop').uninstall).toEqual({ enabled: false, reason: 'Wait: stop is still running (one operation at a time).' });
     expect(buttonStates(null, { ...info, lifecycleSupported: false, reason: 'Web mode without root: run `sudo k2s-dns app --web`.' }, null).start.reason).toBe('Web mode without root: run `sudo k2s-dns app --web`.');
   });
+  it('while the watchdog or systemd restarts the proxy, Start waits (as while running), Stop and Uninstall stay; once systemd gave up, Start is offered (walk 12 M1)', () => {
+    const down = { ...status('degraded', '2026-11-29T15:00:00Z'), resolverOwner: 'k2s', pid: null } as HostDnsStatus;
+    const dog = buttonStates({ ...down, watchdogRestart: { restarts: 1, max: 6 } }, info, null);
+    expect(dog.start).toEqual({ enabled: false, reason: 'Wait: the watchdog is restarting k2s-dnsproxy (restart 1 of 6).' });
+    expect([dog.stop.enabled, dog.uninstall.enabled]).toEqual([true, true]);
+    expect(buttonStates({ ...down, serviceRestart: { attempt: 2, lastExit: null, reason: null, gaveUp: false } }, info, null).start).toEqual({ enabled: false, reason: 'Wait: systemd is restarting k2s-dnsproxy (attempt 2).' });
+    expect(buttonStates({ ...down, serviceRestart: { attempt: 5, lastExit: null, reason: null, gaveUp: true } }, info, null).start).toEqual({ enabled: true, reason: null });
+    expect(buttonStates(down, info, null).start).toEqual({ enabled: true, reason: null });
+  });
   it('running with a dead network follower: Start is offered (it restarts only the follower); with it alive, not (walk5 M3)', () => {
     const up = { ...status('running', 'x'), resolverOwner: 'k2s', follower: { running: true, pid: 5150 } } as HostDnsStatus;
     const down = { ...up, follower: { running: false, pid: null } } as HostDnsStatus;
