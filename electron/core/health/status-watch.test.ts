@@ -88,6 +88,30 @@ describe('status watch', () => {
     w.close();
   });
 
+  it('never keeps a status while the watchdog or systemd restarts the proxy: the new proxy\'s exec changes no watched file (walk 12 M1)', async () => {
+    let s: HostDnsStatus = { ...base, state: 'degraded', pid: null, watchdogRestart: { restarts: 1, max: 6 } };
+    const { alive, w } = setUp(() => s);
+    await w.get();
+    await w.get();
+    expect(w.reads).toBe(2);
+    s = { ...base, state: 'degraded', pid: null, serviceRestart: { attempt: 1, lastExit: null, reason: null, gaveUp: false } };
+    await w.get();
+    await w.get();
+    expect(w.reads).toBe(4);
+    // Running again (its PID watched), or given up: kept again.
+    s = { ...base, state: 'running', pid: 4041 };
+    alive.add(4041);
+    await w.get();
+    await w.get();
+    expect(w.reads).toBe(5);
+    s = { ...base, state: 'degraded', pid: null, serviceRestart: { attempt: 5, lastExit: null, reason: null, gaveUp: true } };
+    w.invalidate();
+    await w.get();
+    await w.get();
+    expect(w.reads).toBe(6);
+    w.close();
+  });
+
   it('reads again when the network follower\'s PID is gone (kill -9 leaves its pidfile: no directory event, walk5 M3)', async () => {
     let s: HostDnsStatus = { ...base, state: 'running', pid: 4242, follower: { running: true, pid: 5150 } };
     const { alive, w } = setUp(() => s);

@@ -8,7 +8,8 @@
  *    removes at stop) — a directory that does not exist yet is watched through its nearest parent;
  *  - the proxy PID it reported no longer existing (/proc/PID, a stat, no process spawned), or the
  *    network follower's (its pidfile stays after a kill -9: no directory event says it died);
- *  - an operation in progress (its journal moves step by step: always read fresh);
+ *  - an operation in progress (its journal moves step by step: always read fresh), or a restart of
+ *    the proxy by the watchdog or systemd (its exec changes no watched file);
  *  - `invalidate()` (the backend calls it for each event of its own helper operations);
  *  - the safety age (shared/cadence.ts CADENCE_MS.statusSafety).
  * A directory that cannot be watched (no inotify watches left, EACCES) makes every read fresh,
@@ -51,6 +52,16 @@ function nearest(dir: string, exists: (d: string) => boolean): string {
   let d = dir;
   while (d !== '/' && !exists(d)) d = d.slice(0, d.lastIndexOf('/')) || '/';
   return d;
+}
+
+/**
+ * True while the watchdog or systemd restarts the proxy (status `watchdogRestart`, or
+ * `serviceRestart` before it gives up): never kept, as during an operation. The new proxy's exec
+ * changes no watched file (the watchdog's shell writes the pidfile before it: supervisor-script.ts),
+ * and the status has no PID yet to see die, so a kept "restarting" would outlive the restart (walk 12 M1).
+ */
+function restartInProgress(s: HostDnsStatus): boolean {
+  return !!s.watchdogRestart || (!!s.serviceRestart && !s.serviceRestart.gaveUp);
 }
 
 /** Creates the watch; watchers start at the first get. */
@@ -125,6 +136,7 @@ export function createStatusWatch(deps: StatusWatchDeps): StatusWatch {
         k.status.operation === null &&
         k.status.state !== 'starting' &&
         k.status.state !== 'stopping' &&
+        !restartInProgress(k.status) &&
         (k.status.pid === null || deps.pidAlive(k.status.pid)) &&
         (k.status.follower?.pid == null || deps.pidAlive(k.status.follower.pid));
       return current ? k.status : fresh();
