@@ -66,8 +66,24 @@ for (const engine of ['dnsmasq', 'adguard'] as const) {
     const before = (await app.backend.dnsStatus({})) as HostDnsStatus;
     expect(before.pid).not.toBeNull();
     process.kill(before.pid!, 'SIGKILL');
-    // Down (pid null) first, then the watchdog's new proxy (1 s backoff).
-    await expect.poll(async () => { const pid = ((await app.backend.dnsStatus({})) as HostDnsStatus).pid; return pid !== null && pid !== before.pid; }, { timeout: 15_000 }).toBe(true);
+    // Down (pid null) first, then the watchdog's new proxy (1 s backoff). Sampled every ~50 ms
+    // until then (walk 12 M1): the backend's verdict and the window's never say "nothing restarts
+    // it" while the watchdog (alive all along: one kill is far from its limit) restarts it, and
+    // Start waits whenever the window says the watchdog is restarting it.
+    const wrong: string[] = [];
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      const s = (await app.backend.dnsStatus({})) as HostDnsStatus;
+      if (s.pid !== null && s.pid !== before.pid) break;
+      expect(Date.now(), 'the watchdog\'s new proxy within 15 s').toBeLessThan(deadline);
+      if (s.pid === null && !s.watchdogRestart) wrong.push(`status: ${s.messages.join(' ')}`);
+      if (s.health && /nothing restarts it/.test(s.health.verdict.summary)) wrong.push(`verdict: ${s.health.verdict.summary}`);
+      const shown = (await page.getByTestId('verdict-text').textContent()) ?? '';
+      if (/nothing restarts it/.test(shown)) wrong.push(`window verdict: ${shown}`);
+      if ((await card.textContent())?.includes('the watchdog is restarting it') && (await card.getByTestId('btn-start').isEnabled())) wrong.push('Start enabled while the card says the watchdog is restarting it');
+      await page.waitForTimeout(50);
+    }
+    expect(wrong).toEqual([]);
     const after = (await app.backend.dnsStatus({})) as HostDnsStatus;
     expect(after.pid).not.toBeNull();
     const dog = await readFile('/run/k2s/dnsproxy-watchdog.state', 'utf8');
