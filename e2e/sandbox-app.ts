@@ -64,9 +64,9 @@ function sandboxControlLines(dir: string): string[] {
  */
 function rootShellPidLines(nameserver: string): string[] {
   return [
-    "  The proxy's PID: take it from k2s-dns status above (engine: … (PID N)), not from pgrep. The test",
-    `  bed's own servers run in this shell too: its upstream, a dnsmasq on ${nameserver} that pgrep dnsmasq`,
-    '  finds first, and kube-dns; npm run sandbox:ctl -- upstream up brings a killed upstream back.',
+    "  The proxy's PID: take it from k2s-dns status above (engine: … (PID N)), not by name. The test bed's",
+    `  own servers run in this shell too: its upstream, also a dnsmasq (on ${nameserver}) and the first one a`,
+    '  search by name finds, and kube-dns; npm run sandbox:ctl -- upstream up brings a killed upstream back.',
   ];
 }
 
