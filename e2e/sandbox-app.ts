@@ -57,6 +57,19 @@ function sandboxControlLines(dir: string): string[] {
   ];
 }
 
+/**
+ * What the root shell's PIDs are (walk 12 M4): the proxy's is the one `k2s-dns status` names; the
+ * test bed's own servers run there too — its upstream is a dnsmasq as well, which `pgrep dnsmasq`
+ * finds first — and `sandbox:ctl -- upstream up` brings that one back if it was killed.
+ */
+function rootShellPidLines(nameserver: string): string[] {
+  return [
+    "  The proxy's PID: take it from k2s-dns status above (engine: … (PID N)), not by name. The test bed's",
+    `  own servers run in this shell too: its upstream, also a dnsmasq (on ${nameserver}) and the first one a`,
+    '  search by name finds, and kube-dns; npm run sandbox:ctl -- upstream up brings a killed upstream back.',
+  ];
+}
+
 /** Ready-to-paste CLI lines for inside the sandbox, through its `k2s-dns` (writeCliWrapper). */
 function sandboxCliLines(ready: Ready, cli: string): string[] {
   return [
@@ -185,8 +198,9 @@ async function outer(port: number): Promise<number> {
       ` ${engineSentence(ready.engines)} Ctrl-C stops everything.)\n` +
       '\nThe CLI inside the sandbox (as root, from any shell, the sandbox\'s root shell below too):\n' +
       `${sandboxCliLines(ready, await writeCliWrapper(dir, hostPid, ready.kubeconfig, [process.execPath, join(REPO, 'bin', 'k2s-dns.mjs')], ready.nameserver)).join('\n')}\n` +
-      '\nA root shell inside the sandbox (its own /etc/resolv.conf, the proxy\'s PID, dig and getent: the window\'s "Copy" commands work here):\n' +
+      '\nA root shell inside the sandbox (its own /etc/resolv.conf, its PIDs, dig and getent: the window\'s "Copy" commands work here):\n' +
       `  nsenter -t ${hostPid} -n -m -p -- bash\n` +
+      `${rootShellPidLines(ready.nameserver).join('\n')}\n` +
       '\nFake an outage and undo it (as root, in this checkout, from another shell):\n' +
       `${sandboxControlLines(dir).join('\n')}\n`,
   );

@@ -1,19 +1,22 @@
 /**
  * The sandbox's control channel (`npm run sandbox:ctl -- coredns down`): lets someone trying
  * the app fake the outages the app is built to explain — CoreDNS (kube-dns) down, the
- * Kubernetes API down — and undo them, without a cluster to break.
+ * Kubernetes API down, the network's nameserver (the upstream) down — and undo them, without a
+ * cluster or network to break. `upstream up` also brings back an upstream someone killed in
+ * the sandbox's root shell (walk 12 M4: `pgrep dnsmasq` there finds it before the proxy).
  *
  * A Unix socket in the sandbox's temp dir (DIR/control.sock, like the port bridge's socket: a
  * file-system object both sides of the network namespace see; DIR is 0700 root, so only root
  * can use it). One request per connection: a line `TARGET ACTION` (`coredns down`), answered by
  * one line `ok: …` or `error: …`, then the server ends the connection. The actions run on the
- * inner side's test bed (e2e/bed/testbed.ts): stopCoreDns/startCoreDns, api.setMode.
+ * inner side's test bed (e2e/bed/testbed.ts): stopCoreDns/startCoreDns, api.setMode,
+ * stopUpstream/startUpstream.
  */
 import { createConnection, createServer, type Server } from 'node:net';
 import type { Testbed } from './bed/testbed';
 
 /** What the test bed must offer the control channel (a Testbed has it). */
-export type ControlledBed = Pick<Testbed, 'stopCoreDns' | 'startCoreDns' | 'coreDnsPid' | 'addresses' | 'kubeDnsKind'> & {
+export type ControlledBed = Pick<Testbed, 'stopCoreDns' | 'startCoreDns' | 'coreDnsPid' | 'stopUpstream' | 'startUpstream' | 'upstreamPid' | 'addresses' | 'kubeDnsKind'> & {
   api: Pick<Testbed['api'], 'setMode' | 'mode' | 'url'>;
 };
 
@@ -31,7 +34,9 @@ export const SANDBOX_CONTROLS: readonly SandboxControl[] = [
   { command: 'coredns up', does: 'starts CoreDNS again: the verdict turns green by itself' },
   { command: 'api down', does: 'closes the Kubernetes API server (connection refused): the Cluster card says Unreachable within 5 s' },
   { command: 'api up', does: 'opens it again: the Cluster card says Reachable by itself' },
-  { command: 'status', does: 'says whether CoreDNS and the API are up' },
+  { command: 'upstream down', does: 'stops the sandbox network\'s nameserver (dnsmasq on 192.0.2.53, which answers www.example.test): names outside the cluster stop resolving, cluster names still do' },
+  { command: 'upstream up', does: 'starts it again, the same server (also after a kill of its PID): names outside the cluster resolve again' },
+  { command: 'status', does: 'says whether CoreDNS, the API and the upstream are up' },
 ];
 
 /** Longest request line accepted, bytes (the commands are a few words). */
@@ -41,6 +46,7 @@ const MAX_REQUEST = 64;
 export async function runControl(bed: ControlledBed, request: string): Promise<string> {
   const words = request.trim().toLowerCase().split(/\s+/).join(' ');
   const coredns = `${bed.kubeDnsKind === 'coredns' ? 'CoreDNS' : 'the CoreDNS stand-in (dnsmasq)'} (kube-dns ${bed.addresses.kubeDns}:53)`;
+  const upstream = `the upstream (dnsmasq, the sandbox network's nameserver ${bed.addresses.upstream}:53)`;
   try {
     switch (words) {
       case 'coredns down':
@@ -57,10 +63,19 @@ export async function runControl(bed: ControlledBed, request: string): Promise<s
       case 'api up':
         await bed.api.setMode('ok');
         return `ok: the Kubernetes API ${bed.api.url} answers again; the Cluster card says Reachable by itself`;
+      case 'upstream down':
+        if (bed.upstreamPid() === null) return `ok: ${upstream} is already down`;
+        await bed.stopUpstream();
+        return `ok: ${upstream} stopped: names outside the cluster (www.example.test) stop resolving, cluster names still do`;
+      case 'upstream up':
+        if (bed.upstreamPid() !== null) return `ok: ${upstream} is already up (PID ${bed.upstreamPid()})`;
+        await bed.startUpstream();
+        return `ok: ${upstream} answers again (PID ${bed.upstreamPid()}); names outside the cluster resolve again`;
       case 'status': {
         const pid = bed.coreDnsPid();
         const api = bed.api.mode();
-        return `ok: ${coredns} ${pid === null ? 'down' : `up (PID ${pid})`}; Kubernetes API ${bed.api.url} ${api === 'ok' ? 'up' : api === 'down' ? 'down (refuses connections)' : `answering "${api}"`}`;
+        const up = bed.upstreamPid();
+        return `ok: ${coredns} ${pid === null ? 'down' : `up (PID ${pid})`}; Kubernetes API ${bed.api.url} ${api === 'ok' ? 'up' : api === 'down' ? 'down (refuses connections)' : `answering "${api}"`}; ${upstream} ${up === null ? 'down' : `up (PID ${up})`}`;
       }
       default:
         return `error: unknown command "${words.slice(0, MAX_REQUEST)}"; one of: ${SANDBOX_CONTROLS.map((c) => c.command).join(', ')}`;

@@ -1,7 +1,7 @@
 /**
- * `sudo npm run sandbox:ctl -- coredns down|up`, `api down|up`, `status`: fakes an outage in a
- * running `npm run sandbox` (e2e/sandbox-control.ts) so the app's CoreDNS-down and API-down
- * states can be seen without a cluster to break. It finds the sandbox by its control socket
+ * `sudo npm run sandbox:ctl -- coredns down|up`, `api down|up`, `upstream down|up`, `status`:
+ * fakes an outage in a running `npm run sandbox` (e2e/sandbox-control.ts) so the app's
+ * CoreDNS-down, API-down and upstream-down states can be seen without a cluster to break. It finds the sandbox by its control socket
  * (`<tmp>/k2sdns-app-*\/control.sock`); with several sandboxes running, pass `--dir DIR` (the
  * sandbox prints its lines with it). Exit status: 0 done, 1 the sandbox said error or did not
  * answer, 2 usage.

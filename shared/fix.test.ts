@@ -1,7 +1,7 @@
 /** CLI remedies are lines the user can paste the way the README runs the CLI (`npx k2s-dns …`). */
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cliCommand, clusterRunningHint, DRIFT_CHOICE, resolverFileWays, setCliKubeconfig, setCliName, setCliRunningStart, setKubectlKubeconfig, shellCommand, upstreamQueryWays, upstreamStartWays } from './fix';
+import { cliCommand, clusterRunningHint, clusterStartFix, DRIFT_CHOICE, resolverFileWays, setCliKubeconfig, setCliName, setCliRunningStart, setKubectlKubeconfig, shellCommand, upstreamQueryWays, upstreamStartWays } from './fix';
 import { fixText, healthVerdict, verdictFix, type HealthAction } from './health';
 import type { HealthHop } from './health-report';
 
@@ -185,6 +185,16 @@ describe('how to get a resolver file, in one function for every text that asks f
     expect(clusterRunningHint()).toBe('is the cluster running (`k2s status`)?');
     setCliName('/tmp/k2sdns-app-Ab12/k2s-dns', false, true, '192.0.2.53');
     expect(clusterRunningHint()).toBe("is the sandbox's test API down? In a root shell in the checkout, `npm run sandbox:ctl -- api up` brings it back.");
+  });
+
+  it("the unreachable API's fix names the same command: `k2s start` on a host, the sandbox's control there (walk 12 H1)", () => {
+    expect(clusterStartFix()).toBe("Start the cluster (`k2s start`) or check the kubeconfig's server address.");
+    setCliName('/tmp/k2sdns-app-Ab12/k2s-dns', false, true, '192.0.2.53');
+    expect(clusterStartFix()).toBe("Start the sandbox's test API (`npm run sandbox:ctl -- api up` in a root shell in the checkout) or check the kubeconfig's server address.");
+    expect(clusterStartFix()).not.toContain('k2s start');
+    // A wrapper that is not the sandbox (no nameserver known) is a host's K2s: `k2s start`.
+    setCliName('/usr/local/bin/k2s-dns-wrap', false, true);
+    expect(clusterStartFix()).toContain('`k2s start`');
   });
 });
 

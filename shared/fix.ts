@@ -113,15 +113,37 @@ export function upstreamQueryWays(server: string | null, whose = "the nameserver
 }
 
 /**
+ * What starts the Kubernetes API again where this runtime runs, from one place: on a host, the
+ * cluster, with K2s's CLI (`k2s start`); in the sandbox (setCliName `sandboxNameserver`), which
+ * has no `k2s` command and whose API is the test bed's fake one, the sandbox's own control
+ * (e2e/sandbox-ctl.ts `api up`; walk 11 L12, walk 12 H1). `what`: the thing that is down, in
+ * prose; `command`: the line to run, in a code span; `where`: where to run it ('' on a host).
+ */
+export function clusterStartWays(): { what: string; command: string; where: string } {
+  return sandboxNameserver !== null
+    ? { what: "the sandbox's test API", command: '`npm run sandbox:ctl -- api up`', where: 'in a root shell in the checkout' }
+    : { what: 'the cluster', command: '`k2s start`', where: '' };
+}
+
+/**
  * The question an unreachable API server's message ends with (electron/core/cluster/errors.ts):
- * on a host, whether the cluster runs, and how to see it (`k2s status`, K2s's CLI); in the sandbox
- * (setCliName `sandboxNameserver`), which has no `k2s` command and whose API is the test bed's
- * fake one, the sandbox's own control that starts it again (e2e/sandbox-ctl.ts `api up`; walk 11 L12).
+ * on a host, whether the cluster runs, and how to see it (`k2s status`, K2s's CLI); in the sandbox,
+ * the control that starts its API again (clusterStartWays).
  */
 export function clusterRunningHint(): string {
-  return sandboxNameserver !== null
-    ? "is the sandbox's test API down? In a root shell in the checkout, `npm run sandbox:ctl -- api up` brings it back."
-    : 'is the cluster running (`k2s status`)?';
+  if (sandboxNameserver === null) return 'is the cluster running (`k2s status`)?';
+  const w = clusterStartWays();
+  return `is ${w.what} down? ${w.where.charAt(0).toUpperCase()}${w.where.slice(1)}, ${w.command} brings it back.`;
+}
+
+/**
+ * The fix for an unreachable API server (doctor's `cluster` check, electron/core/doctor/cluster.ts;
+ * the CLI and the window's Diagnostics print it alike): start it again with this runtime's
+ * command (clusterStartWays), or check the address the kubeconfig names.
+ */
+export function clusterStartFix(): string {
+  const w = clusterStartWays();
+  return `Start ${w.what} (${w.command}${w.where ? ` ${w.where}` : ''}) or check the kubeconfig's server address.`;
 }
 
 /** The CLI as this runtime's user runs it (setCliName). */

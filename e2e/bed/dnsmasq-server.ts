@@ -54,6 +54,8 @@ export interface DnsmasqServer {
   logFile: string;
   /** SIGTERM by PID, wait for exit (SIGKILL after 3 s), remove the temp dir. Idempotent. */
   stop(): Promise<void>;
+  /** Whether the process still runs: false once it exited, also when something else killed it (a `kill PID` in the sandbox). */
+  running(): boolean;
 }
 
 /** Renders the records and TTL as a dnsmasq.conf (dnsmasq(8) long options without `--`). */
@@ -139,7 +141,8 @@ async function startOnce(opts: DnsmasqOptions, port: number): Promise<DnsmasqSer
         : `dnsmasq on ${server} did not answer within the readiness budget: ${why}; check its log.`,
     );
   }
-  return { pid: child.pid ?? -1, address: opts.listenAddress, port, server, workDir, logFile, stop };
+  const running = () => child.exitCode === null && child.signalCode === null;
+  return { pid: child.pid ?? -1, address: opts.listenAddress, port, server, workDir, logFile, stop, running };
 }
 
 /** Polls with real queries (each bounded by its own timeout) until dnsmasq answers, exits, or time runs out. */

@@ -154,8 +154,12 @@ export interface Testbed {
    * Throws when the bed runs the dnsmasq stand-in.
    */
   runCoreDnsPod(opts: { resolvConf: string; address: string }): Promise<{ pod: CoreDnsPod; remove(): Promise<void> }>;
-  /** PID of the upstream dnsmasq. */
-  upstreamPid: number;
+  /** PID of the upstream dnsmasq (the sandbox network's nameserver), null while stopped or once killed. */
+  upstreamPid(): number | null;
+  /** Stops the upstream (192.0.2.53 stops answering: names outside the cluster fail). */
+  stopUpstream(): Promise<void>;
+  /** Starts it again with the same records, address and TTL (a killed one too); resolves once it answers. */
+  startUpstream(): Promise<void>;
   /** Stops the CoreDNS stand-in (kube-dns ClusterIP stops answering). */
   stopCoreDns(): Promise<void>;
   /** Starts it again; resolves once it answers. */
@@ -214,8 +218,13 @@ export async function startTestbed(opts: TestbedOptions = {}): Promise<Testbed> 
     });
     undo.push(() => removeLinks(links));
 
-    const upstream = await startDnsmasq({ listenAddress: a.upstream, port: 53, records: UPSTREAM_RECORDS, localTtl: 60 });
-    undo.push(() => upstream.stop());
+    // One way to start it, at the bed's start and again after `upstream down` (e2e/sandbox-control.ts).
+    const startUp = () => startDnsmasq({ listenAddress: a.upstream, port: 53, records: UPSTREAM_RECORDS, localTtl: 60 });
+    let upstream: DnsmasqServer | null = await startUp();
+    undo.push(async () => {
+      await upstream?.stop();
+      upstream = null;
+    });
 
     let pod: PodNetns | null = null;
     if (real) {
@@ -304,7 +313,17 @@ export async function startTestbed(opts: TestbedOptions = {}): Promise<Testbed> 
         worker ??= await createPodNetns({ ...WORKER_NETNS, podCidr: `${a.worker}/24` });
         return { address: a.worker, exec: worker.exec };
       },
-      upstreamPid: upstream.pid,
+      upstreamPid: () => (upstream?.running() ? upstream.pid : null),
+      async stopUpstream() {
+        await upstream?.stop();
+        upstream = null;
+      },
+      async startUpstream() {
+        if (upstream?.running()) return;
+        // Killed from outside (a `kill PID` in the sandbox): its temp dir goes with stop(), then a fresh one.
+        await upstream?.stop();
+        upstream = await startUp();
+      },
       async stopCoreDns() {
         if (coreDns) lastCoreDnsLog = await coreDns.log().catch(() => lastCoreDnsLog);
         await coreDns?.stop();

@@ -17,6 +17,7 @@ import type { Testbed } from '../bed/testbed';
 import { k2sDns } from '../cli';
 import type { ControlServer } from '../sandbox-control';
 import { closeOnBed, serveOnBed } from '../support/bed-app';
+import { setCliName } from '../../shared/fix';
 
 const inSandbox = process.env.K2S_DNS_SANDBOX === '1';
 
@@ -90,7 +91,7 @@ test('coredns down → the verdict and status say CoreDNS does not answer; cored
     // CoreDNS's network namespace stays: its kernel answers ICMP port unreachable, which the probe's
     // connected socket reports at once (walk 6 L3); past the kernel's ICMP rate limit, a timeout.
     expect(['unreachable', 'timeout']).toContain(down.health!.hops.find((h) => h.kind === 'kube-dns')!.outcome);
-    expect(await ctl('status')).toMatch(/\(kube-dns 172\.21\.0\.10:53\) down; Kubernetes API http:\/\/127\.0\.0\.1:\d+ up$/);
+    expect(await ctl('status')).toMatch(/\(kube-dns 172\.21\.0\.10:53\) down; Kubernetes API http:\/\/127\.0\.0\.1:\d+ up; the upstream \(dnsmasq, the sandbox network's nameserver 192\.0\.2\.53:53\) up \(PID \d+\)$/);
   } finally {
     expect(await ctl('coredns up')).toMatch(/answers again \(PID \d+\)/);
   }
@@ -123,13 +124,25 @@ test('api down → the Cluster card says Unreachable within 5 s; api up → Reac
       page.off('response', onResponse);
     }
     // `status` says which: the walk saw the same line with the API up and down.
-    expect(await ctl('status')).toMatch(/; Kubernetes API http:\/\/127\.0\.0\.1:\d+ down \(refuses connections\)$/);
+    expect(await ctl('status')).toMatch(/; Kubernetes API http:\/\/127\.0\.0\.1:\d+ down \(refuses connections\); the upstream \(dnsmasq, the sandbox network's nameserver 192\.0\.2\.53:53\) up \(PID \d+\)$/);
+    // The window's Diagnostics as the sandbox has it (its wrapper and nameserver set, as
+    // e2e/sandbox-app.ts does): the fix the backend builds names the control that exists there,
+    // never K2s's `k2s start` (walk 12 H1).
+    setCliName('/tmp/k2sdns-app-Ab12/k2s-dns', false, true, '192.0.2.53');
+    try {
+      await page.getByTestId('tab-diagnostics').click();
+      await page.getByTestId('diagnostics-run').click();
+      await expect(page.getByTestId('finding-cluster-fix')).toHaveText("Fix: Start the sandbox's test API (npm run sandbox:ctl -- api up in a root shell in the checkout) or check the kubeconfig's server address.", { timeout: 30_000 });
+      await page.getByTestId('tab-overview').click();
+    } finally {
+      setCliName('npx k2s-dns');
+    }
     const cluster = await backend.clusterStatus({});
     expect(cluster.state).toBe('unreachable');
   } finally {
     expect(await ctl('api up')).toMatch(/answers again/);
   }
-  expect(await ctl('status')).toMatch(/; Kubernetes API http:\/\/127\.0\.0\.1:\d+ up$/);
+  expect(await ctl('status')).toMatch(/; Kubernetes API http:\/\/127\.0\.0\.1:\d+ up; the upstream \(dnsmasq, the sandbox network's nameserver 192\.0\.2\.53:53\) up \(PID \d+\)$/);
   await expect(state).toHaveText('Reachable', { timeout: 5_000 });
 });
 

@@ -30,8 +30,9 @@ export function cliWrapper(env: Record<string, string | undefined> = process.env
  * process and in its wrapper's env, e2e/sandbox-cli-wrapper.ts): the nameserver of its network
  * (the test bed's upstream, 192.0.2.53). It says this runtime is that sandbox: a fix that asks
  * for a resolver file then names a whole command that writes one there, through the wrapper, and
- * an unreachable API names the sandbox's control instead of `k2s status` (shared/fix.ts
- * resolverFileWays, clusterRunningHint). Read only with a wrapper; ignored unless an IPv4 address.
+ * an unreachable API's message and fix name the sandbox's control instead of `k2s status` and
+ * `k2s start` (shared/fix.ts resolverFileWays, clusterStartWays). Read only with a wrapper;
+ * ignored unless an IPv4 address.
  */
 export const SANDBOX_NAMESERVER_ENV = 'K2S_DNS_SANDBOX_NAMESERVER';
 

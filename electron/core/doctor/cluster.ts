@@ -1,16 +1,21 @@
 /** Doctor check `cluster`: the Kubernetes API answers and CoreDNS can serve (electron/core/cluster/status.ts). */
 import type { DoctorFinding } from '../../../shared/doctor';
 import type { ClusterStatus } from '../../../shared/types';
+import { clusterStartFix } from '../../../shared/fix';
 import { clusterStatus } from '../cluster/status';
 import type { DoctorContext } from './context';
 
-/** What to do for each failing cluster state, one sentence. */
-const FIXES: Record<Exclude<ClusterStatus['state'], 'ok'>, string> = {
-  unreachable: 'Start the cluster (`k2s start`) or check the kubeconfig\'s server address.',
+/**
+ * What to do for each failing cluster state, one sentence. Built at each check, not at load: the
+ * unreachable one names this runtime's command (shared/fix.ts clusterStartFix: `k2s start` on a
+ * host, the sandbox's `sandbox:ctl -- api up` there), which each entry sets once it starts.
+ */
+const FIXES = (): Record<Exclude<ClusterStatus['state'], 'ok'>, string> => ({
+  unreachable: clusterStartFix(),
   unauthorized: 'Use a kubeconfig with valid credentials, e.g. /etc/kubernetes/admin.conf (pass --kubeconfig PATH).',
   'no-kubeconfig': 'Pass --kubeconfig PATH or start K2s so /etc/kubernetes/admin.conf exists.',
   error: 'Check CoreDNS with `kubectl -n kube-system get pods -l k8s-app=kube-dns`.',
-};
+});
 
 /** The same fixes for the app (shared/fix.ts): the app takes a kubeconfig only when it starts (no path field in the window). */
 const GUI_FIXES: Partial<Record<Exclude<ClusterStatus['state'], 'ok'>, string>> = {
@@ -21,7 +26,8 @@ const GUI_FIXES: Partial<Record<Exclude<ClusterStatus['state'], 'ok'>, string>> 
 /** `fix` plus, where the app words differ, the remedy for the app. */
 function fixes(state: Exclude<ClusterStatus['state'], 'ok'>): Pick<DoctorFinding, 'fix' | 'remedy'> {
   const gui = GUI_FIXES[state];
-  return { fix: FIXES[state], ...(gui ? { remedy: { action: null, gui, cli: FIXES[state] } } : {}) };
+  const fix = FIXES()[state];
+  return { fix, ...(gui ? { remedy: { action: null, gui, cli: fix } } : {}) };
 }
 
 /** `cluster`: info without a kubeconfig, ok when the API answers with Ready nodes and CoreDNS, else error. */

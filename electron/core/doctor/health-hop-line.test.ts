@@ -13,3 +13,23 @@ describe('hopLine of an upstream', () => {
     expect(hopLine(up)).toBe('upstream 192.0.2.53:53: a.root-servers.net in 4 ms');
   });
 });
+
+describe('hopLine of a quick refusal (walk 12 L3)', () => {
+  const gai = (error?: string, latencyMs = 9) =>
+    queryHop('system', 'system', { name: 'kubernetes.default.svc.cluster.local', type: 'A', server: 'system', transport: 'udp', rcode: 'TIMEOUT', answers: [], latencyMs, ...(error ? { error } : {}) });
+
+  it('says "refused in 9 ms" once: the reason keeps only the error after it, its parentheses whole', () => {
+    const h = gai('getaddrinfo gave up at once (EAI_AGAIN): 127.0.0.1:53 nothing answers (port unreachable)');
+    // The reason stands alone elsewhere (the drift dialog's "does not answer now (…)"), so it keeps its own words.
+    expect(h.reason).toBe('getaddrinfo was refused in 9 ms (getaddrinfo gave up at once (EAI_AGAIN): 127.0.0.1:53 nothing answers (port unreachable))');
+    expect(hopLine(h)).toBe('host apps (getaddrinfo): refused in 9 ms — getaddrinfo gave up at once (EAI_AGAIN): 127.0.0.1:53 nothing answers (port unreachable)');
+  });
+
+  it('without an error: the line ends at the refusal', () => {
+    expect(hopLine(gai())).toBe('host apps (getaddrinfo): refused in 9 ms');
+  });
+
+  it('a real timeout keeps its reason whole', () => {
+    expect(hopLine(gai('EAI_AGAIN: temporary failure', 1500))).toBe('host apps (getaddrinfo): TIMEOUT in 1500 ms — getaddrinfo did not answer in 1500 ms (EAI_AGAIN: temporary failure)');
+  });
+});

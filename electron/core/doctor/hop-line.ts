@@ -18,5 +18,26 @@ export function hopLine(h: HealthHop): string {
   // (RFC 1034 §4.3.1), never the cluster name.
   const asked = h.kind === 'upstream' && h.ok && h.rcode !== 'NOERROR' ? ` for ${h.name === '.' ? '. (the root zone)' : h.name} ${h.type}` : '';
   const meaning = asked ? ': it answers, but a working recursive resolver answers that NOERROR, so it may not resolve Internet names' : '';
-  return `${hopTitle(h)}: ${got}${asked}${h.latencyMs !== null ? ` in ${Math.round(h.latencyMs)} ms` : ''}${meaning}${!h.ok && h.reason ? ` — ${h.reason}` : ''}`;
+  const reason = !h.ok && h.reason ? unrepeated(h.reason, got) : '';
+  return `${hopTitle(h)}: ${got}${asked}${h.latencyMs !== null ? ` in ${Math.round(h.latencyMs)} ms` : ''}${meaning}${reason ? ` — ${reason}` : ''}`;
+}
+
+/**
+ * A hop's reason without the words the line already said before it: a quick refusal's reason
+ * begins `getaddrinfo was refused in 9 ms (ERROR)` (shared/health.ts, a sentence of its own where
+ * it stands alone), after `refused in 9 ms` on this line — so only ERROR and what follows it are
+ * kept (walk 12 L3: "refused in 9 ms — getaddrinfo was refused in 9 ms (…)").
+ */
+function unrepeated(reason: string, got: string): string {
+  const lead = got === 'refused' ? /^\S+ was refused in \d+ ms/.exec(reason) : null;
+  if (!lead) return reason;
+  const rest = reason.slice(lead[0].length);
+  if (!rest.startsWith(' (')) return rest.replace(/^;\s*/, '');
+  // The parenthesis that closes the one opened after the lead (the error holds parentheses too).
+  let depth = 0;
+  for (let i = 1; i < rest.length; i++) {
+    if (rest[i] === '(') depth++;
+    else if (rest[i] === ')' && --depth === 0) return `${rest.slice(2, i)}${rest.slice(i + 1)}`;
+  }
+  return reason;
 }

@@ -6,6 +6,7 @@ import { checkCluster } from './cluster';
 import { DOCTOR_CHECKS, runDoctor } from './run-doctor';
 import { useDoctorHosts } from '../../../e2e/support/doctor-test-host';
 import { notResolverFix } from '../../../shared/network-writer';
+import { setCliName } from '../../../shared/fix';
 
 let server: Awaited<ReturnType<typeof startTestApiServer>>;
 beforeAll(async () => {
@@ -41,6 +42,16 @@ describe('cluster', () => {
     expect(down).toMatchObject({ severity: 'error', title: 'Cluster not reachable', detail: { state: 'unreachable', apiServer: server.url } });
     expect(down.meaning).toContain('ECONNREFUSED');
     expect(down.fix).toBe("Start the cluster (`k2s start`) or check the kubeconfig's server address.");
+    // In the sandbox (its wrapper and nameserver set, as e2e/sandbox-app.ts does), the same check
+    // names the sandbox's control, which exists there, in its fix as in its meaning (walk 12 H1).
+    setCliName('/tmp/k2sdns-app-Ab12/k2s-dns', false, true, '192.0.2.53');
+    try {
+      const inSandbox = await checkCluster(await h.ctx({ kubeconfigPath: server.kubeconfigPath }), 2000);
+      expect(inSandbox.fix).toBe("Start the sandbox's test API (`npm run sandbox:ctl -- api up` in a root shell in the checkout) or check the kubeconfig's server address.");
+      expect(inSandbox.meaning).toContain('`npm run sandbox:ctl -- api up` brings it back.');
+    } finally {
+      setCliName('npx k2s-dns');
+    }
     expect(await checkCluster(await h.ctx())).toMatchObject({ severity: 'info', title: 'No kubeconfig: cluster not checked' });
   });
 });

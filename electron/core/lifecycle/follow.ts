@@ -206,7 +206,10 @@ async function followLocked(deps: LifecycleDeps): Promise<FollowOutcome> {
   const drift = async (c: Candidate | null, reason: string, writer = networkWriter(c?.bytes.toString('utf8') ?? '', c?.target ?? null), how = c?.how ?? '/etc/resolv.conf removed'): Promise<FollowOutcome> =>
     recordDrift(deps, state, reason, how, writer);
   // What stop puts back is said where the choice is (the drift banner, status's health line): not in this reason too (walk 12 M2).
-  if (found === 'gone') return drift(null, 'the resolver file was deleted (or its link dangles)');
+  // Said as status says it (lifecycle/status.ts driftGone): a link to nothing is a dangling
+  // symlink, not a removed file (walk 12 L2).
+  if (found === 'gone' && current.kind === 'symlink') return drift(null, 'no file is at its end', undefined, `/etc/resolv.conf replaced by a dangling symlink → ${current.target}`);
+  if (found === 'gone') return drift(null, 'the resolver file was deleted');
   if (found === 'loop') {
     const target = current.kind === 'symlink' ? current.target : '?';
     return drift(null, `/etc/resolv.conf is a symlink loop (ELOOP: its link → ${target} never reaches a file), not a deleted file; stop puts the saved original back`, networkWriter('', target), `/etc/resolv.conf replaced by a symlink loop → ${target}`);

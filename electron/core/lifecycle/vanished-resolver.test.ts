@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { startDns } from './start';
 import { stopDns } from './stop';
 import { dnsStatus } from './status';
+import { followNetwork } from './follow';
 import { TEST_START_OPTS, trackedHosts } from '../../../e2e/support/test-deps';
 
 const newHost = trackedHosts();
@@ -87,6 +88,30 @@ describe('a resolv.conf that vanished while K2s ran', () => {
     expect(s.driftRoute).toEqual({ nameservers: ['127.0.0.1'], implicit: true, viaK2s: true, keepLeavesNone: true });
     expect(s.driftGone).toBe('deleted');
     expect(keepRisk(s, null)).toEqual({ kind: 'gone', what: 'deleted' });
+  });
+});
+
+describe('the follower\'s record says what status says (walk 12 L2)', () => {
+  it('a dangling symlink in its place: the note names the dangling link, never "removed"', async () => {
+    const h = await running();
+    await rm(join(h.root, 'etc/resolv.conf'));
+    await symlink('/run/systemd/resolve/stub-resolv.conf', join(h.root, 'etc/resolv.conf'));
+    const r = await followNetwork(h.deps);
+    expect(r).toMatchObject({ kind: 'drift', change: { how: '/etc/resolv.conf replaced by a dangling symlink → /run/systemd/resolve/stub-resolv.conf', reason: 'no file is at its end' } });
+    const s = await dnsStatus(h.deps);
+    expect(s.driftGone).toBe('replaced by a dangling symlink (→ /run/systemd/resolve/stub-resolv.conf)');
+    expect(s.messages[0]).toMatch(/^\/etc\/resolv\.conf was replaced by a dangling symlink \(→ \/run\/systemd\/resolve\/stub-resolv\.conf\) while K2s ran; /);
+    expect(s.messages[1]).toMatch(/: another program \(the file does not say which\) changed the resolver \(\/etc\/resolv\.conf replaced by a dangling symlink → \/run\/systemd\/resolve\/stub-resolv\.conf\); not followed: no file is at its end\.$/);
+    expect(s.messages.join('\n')).not.toContain('removed');
+  });
+
+  it('deleted: the record says removed, as status says deleted', async () => {
+    const h = await running();
+    await rm(join(h.root, 'etc/resolv.conf'));
+    const r = await followNetwork(h.deps);
+    expect(r).toMatchObject({ kind: 'drift', change: { how: '/etc/resolv.conf removed', reason: 'the resolver file was deleted' } });
+    const s = await dnsStatus(h.deps);
+    expect(s.messages[1]).toMatch(/changed the resolver \(\/etc\/resolv\.conf removed\); not followed: the resolver file was deleted\.$/);
   });
 });
 
