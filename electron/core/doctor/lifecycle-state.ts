@@ -8,7 +8,7 @@ import { checkedAgainWords, operationSentenceStart, type OperationNow } from './
 import { GLIBC_DEFAULT_NAMESERVER, viaK2sWords } from '../../../shared/drift-route';
 import { missingResolverWords } from '../../../shared/resolver-missing';
 import { keepRisk, keepRiskWords, verdictKeepRisk } from '../../../shared/drift-default';
-import { verdictFix, type HealthReport } from '../../../shared/health';
+import { fixText, verdictFix, type HealthReport } from '../../../shared/health';
 import { driftRestoreLabel } from '../../../shared/saved-copy';
 import { timeText } from '../../../shared/clock';
 import type { HostDnsStatus } from '../../../shared/types';
@@ -33,6 +33,8 @@ export async function checkLifecycleState(ctx: DoctorContext): Promise<DoctorFin
     };
   }
   if (s.resolverOwner === 'foreign') return driftFinding(s, await healthOf(ctx), ctx.opts.frontEnd ?? 'cli', base, detail);
+  const restart = s.state === 'degraded' ? restartNow(s) : null;
+  if (restart) return restartFinding(restart, await healthOf(ctx), ctx.opts.frontEnd ?? 'cli', base, detail);
   if (s.state === 'degraded') {
     return {
       ...base,
@@ -126,5 +128,41 @@ function driftFinding(s: HostDnsStatus, report: HealthReport, frontEnd: FrontEnd
     fix: cli,
     remedy: { action: 'show-diff', gui, cli: cliRemedy },
     detail: { ...detail, ...(route ? { driftRoute: route } : {}), keepRisk: kind, driftDefault: risk ? 'restore' : 'keep', ...(pointer ? { pointsAt: 'health' } : {}) },
+  };
+}
+
+/**
+ * The restart of k2s-dnsproxy in progress by status's restart fields (status.ts: `watchdogRestart`
+ * from host/watchdog-restart.ts restartInProgress, or systemd's `serviceRestart` before it gives
+ * up), as one sentence without a fix; null when nothing restarts it. The rule status-watch.ts
+ * restartInProgress keeps: no new probe here.
+ */
+function restartNow(s: HostDnsStatus): string | null {
+  const w = s.watchdogRestart;
+  if (w) return `the watchdog is restarting k2s-dnsproxy (restart ${w.restarts} of ${w.max})`;
+  const sd = s.serviceRestart;
+  if (sd && !sd.gaveUp) return `systemd is restarting k2s-dnsproxy (attempt ${sd.attempt}${sd.lastExit ? `, it ${sd.lastExit}` : ''})`;
+  return null;
+}
+
+/**
+ * The finding while the watchdog or systemd restarts the proxy (walk 13 M1): an info, never
+ * "half started or half stopped" with recover / stop + start, which would race the restart. Only
+ * the restart is said: status's other messages have their own findings (the writable-file
+ * paragraph is resolv-writable's). The fix is to wait (shared/health.ts `wait-watchdog`); when
+ * the health finding already gives it (its verdict waits for the restart), this one points there.
+ */
+function restartFinding(restart: string, report: HealthReport, frontEnd: FrontEnd, base: { id: string; title: string }, detail: Record<string, unknown>): DoctorFinding {
+  const v = report.verdict;
+  const pointer = v.action === 'wait-watchdog' && v.level !== 'ok' ? healthFixPointer(v) : null;
+  const wait = { cli: fixText('wait-watchdog', 'cli') ?? '', gui: fixText('wait-watchdog', 'gui') ?? '' };
+  return {
+    ...base,
+    severity: 'info',
+    title: 'K2s DNS state: restarting k2s-dnsproxy',
+    meaning: `K2s DNS is started and k2s-dnsproxy is not running now: ${restart}. Nothing was interrupted; the saved original and /etc/resolv.conf stay as they are.`,
+    fix: pointer ? pointer.fix : wait.cli,
+    remedy: pointer ? pointer.remedy : { action: null, gui: wait.gui, cli: wait.cli },
+    detail: { ...detail, restart, ...(pointer ? { pointsAt: 'health' } : {}) },
   };
 }
