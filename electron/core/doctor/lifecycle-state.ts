@@ -34,7 +34,7 @@ export async function checkLifecycleState(ctx: DoctorContext): Promise<DoctorFin
   }
   if (s.resolverOwner === 'foreign') return driftFinding(s, await healthOf(ctx), ctx.opts.frontEnd ?? 'cli', base, detail);
   const restart = s.state === 'degraded' ? restartNow(s) : null;
-  if (restart) return restartFinding(restart, await healthOf(ctx), ctx.opts.frontEnd ?? 'cli', base, detail);
+  if (restart) return restartFinding(restart, await healthOf(ctx), base, detail);
   if (s.state === 'degraded') {
     return {
       ...base,
@@ -152,7 +152,7 @@ function restartNow(s: HostDnsStatus): string | null {
  * paragraph is resolv-writable's). The fix is to wait (shared/health.ts `wait-watchdog`); when
  * the health finding already gives it (its verdict waits for the restart), this one points there.
  */
-function restartFinding(restart: string, report: HealthReport, frontEnd: FrontEnd, base: { id: string; title: string }, detail: Record<string, unknown>): DoctorFinding {
+function restartFinding(restart: string, report: HealthReport, base: { id: string; title: string }, detail: Record<string, unknown>): DoctorFinding {
   const v = report.verdict;
   const pointer = v.action === 'wait-watchdog' && v.level !== 'ok' ? healthFixPointer(v) : null;
   const wait = { cli: fixText('wait-watchdog', 'cli') ?? '', gui: fixText('wait-watchdog', 'gui') ?? '' };
