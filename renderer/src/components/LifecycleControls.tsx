@@ -12,7 +12,7 @@ import { disabledReasons, reasonLineIndex } from '../lib/disabled-reasons';
 import { stores, useCluster, useDiagnostics, useDns, useZones } from '../stores';
 import { focusDriftBanner } from './DriftBanner';
 import { useLifecycleButtons } from './use-lifecycle-buttons';
-import { FOLLOWER_START, followerDown } from '../lib/button-states';
+import { FOLLOWER_START, followerDown, runsAsStarted } from '../lib/button-states';
 import { runningOptions } from '../lib/running-options';
 import { timeText } from '../lib/last-known';
 import { uninstallQuestion } from '../lib/uninstall-words';
@@ -152,7 +152,7 @@ export function LifecycleControls() {
   const restartFollower = followerDown(status);
   // What Diagnostics knows would refuse a Start: offer to check again once it is fixed.
   // Only findings made for the resolver as it is now (freshFindings): older ones are being checked again.
-  const blocked = status && status.state !== 'running' ? startBlock(freshFindings(findings, forResolver, status.resolverStamp)) : null;
+  const blocked = status && !runsAsStarted(status) ? startBlock(freshFindings(findings, forResolver, status.resolverStamp)) : null;
   // Drift with a choice to make in the banner. Deleted (or a dangling link: status.driftGone) leaves
   // nothing of theirs to keep: a plain Stop puts the saved original back (teardown.ts isGone), so the
   // card shows its plain Stop, the one status's note names (walk 12 M2: "Stop… (choose at the top)").

@@ -4,7 +4,7 @@
  * the running operation, a missing kubeconfig, what Diagnostics already knows would refuse a
  * Start (lib/start-gates.ts), and a backend that no longer answers.
  */
-import { buttonStates, followerDown, type ButtonState } from '../lib/button-states';
+import { buttonStates, followerDown, runsAsStarted, type ButtonState } from '../lib/button-states';
 import { freshFindings, startBlock } from '../lib/start-gates';
 import type { Operation } from '../../../shared/lifecycle-events';
 import { useCluster, useDiagnostics, useDns } from '../stores';
@@ -32,7 +32,7 @@ export function useLifecycleButtons(): Record<Operation, ButtonState> & { editab
     const off = { enabled: false, reason: lost.startsWith('Missing or wrong token') ? lost : BACKEND_LOST_REASON };
     return { start: off, stop: off, uninstall: off, editable: false };
   }
-  // The port is ours while running; only a stopped or degraded host can be blocked (port holder, immutable file, …).
-  const blocked = status && status.state !== 'running' ? startBlock(findings) : null;
+  // The port is ours while running (also folded into degraded: runsAsStarted); only a stopped or otherwise degraded host can be blocked (port holder, immutable file, …).
+  const blocked = status && !runsAsStarted(status) ? startBlock(findings) : null;
   return { ...buttonStates(status, info, busy, noKubeconfig, blocked), editable: buttonStates(status, info, busy).start.enabled && !followerDown(status) };
 }

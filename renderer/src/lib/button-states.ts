@@ -1,6 +1,7 @@
 /** Which lifecycle buttons are enabled, and why not (shown as tooltip AND visible text). */
 import type { AppInfo } from '../../../shared/contract';
 import type { Operation } from '../../../shared/lifecycle-events';
+import { statusFingerprint } from '../../../shared/health';
 import type { HostDnsStatus } from '../../../shared/types';
 
 /** State of one button: `reason` is one sentence when disabled, else null. */
@@ -34,12 +35,25 @@ export const GONE_START_REASON = 'Start waits until you press Stop (the banner a
 export const GONE_UNINSTALL_REASON = 'Uninstall waits until you press Stop (the banner at the top says why).';
 
 /**
+ * True when the host is as a start left it: the proxy runs and the K2s-owned /etc/resolv.conf is in
+ * place with a start recorded — status `running`, also when the health verdict folded it into
+ * `degraded` (shared/health.ts applyHealth: CoreDNS down, names not resolving). The report is then
+ * stamped with the unfolded `running` status (reportFitsStatus). A start there changes nothing
+ * (electron/core/lifecycle/preflight.ts `alreadyRunning`, walk 13 M2: six "already running" lines).
+ */
+export function runsAsStarted(status: HostDnsStatus | null): boolean {
+  if (!status) return false;
+  if (status.state === 'running') return true;
+  return status.state === 'degraded' && status.health?.forStatus !== undefined && status.health.forStatus === statusFingerprint({ ...status, state: 'running' });
+}
+
+/**
  * True while K2s DNS runs with `onNetworkChange` follow and its network follower died (status
  * `follower.running` false, electron/core/lifecycle/status.ts): a Start then only restarts the
  * follower and keeps the saved original (electron/core/lifecycle/start.ts, walk5 M3).
  */
 export function followerDown(status: HostDnsStatus | null): boolean {
-  return status?.state === 'running' && status.follower?.running === false;
+  return runsAsStarted(status) && status?.follower?.running === false;
 }
 
 /** Start's label and title while it would only restart the network follower (followerDown). */
@@ -90,7 +104,7 @@ export function buttonStates(status: HostDnsStatus | null, info: AppInfo | null,
   // Deleted (or dangling): no choice to make, only Stop (walk 12 M2).
   const gone = drifted && !!status.driftGone;
   return {
-    start: followerDown(status) ? on : status.state === 'running' ? off('Already running: stop first to start again.') : restarting ? off(restarting) : drifted ? off(gone ? GONE_START_REASON : DRIFT_START_REASON) : noKubeconfig ? off(NO_KUBECONFIG_REASON) : startBlocked ? off(startBlocked) : on,
+    start: followerDown(status) ? on : runsAsStarted(status) ? off('Already running: stop first to start again.') : restarting ? off(restarting) : drifted ? off(gone ? GONE_START_REASON : DRIFT_START_REASON) : noKubeconfig ? off(NO_KUBECONFIG_REASON) : startBlocked ? off(startBlocked) : on,
     stop: active ? on : off('Nothing to stop: K2s DNS is not running and no resolver is saved.'),
     // Uninstall also stops: during drift it would decide the file without the banner's choice.
     uninstall: drifted ? off(gone ? GONE_UNINSTALL_REASON : DRIFT_UNINSTALL_REASON) : on,

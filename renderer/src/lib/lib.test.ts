@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { buttonStates, DRIFT_START_REASON, DRIFT_UNINSTALL_REASON, FOLLOWER_START, followerDown } from './button-states';
+import { buttonStates, DRIFT_START_REASON, DRIFT_UNINSTALL_REASON, FOLLOWER_START, followerDown, runsAsStarted } from './button-states';
 import { digCommand, splitServer } from './dig-command';
 import { filterLines } from './log-filter';
 import { sideBySide, unifiedDiff, unifiedDiffLines } from './side-by-side';
 import { logLine } from '../../../e2e/support/backend-fake-data';
 import type { HostDnsStatus } from '../../../shared/types';
+import { statusFingerprint } from '../../../shared/health';
 
 describe('digCommand', () => {
   it('renders dig @SERVER -p PORT NAME TYPE +tcp', () => {
@@ -100,6 +101,28 @@ describe('buttonStates', () => {
     expect(buttonStates({ ...down, serviceRestart: { attempt: 2, lastExit: null, reason: null, gaveUp: false } }, info, null).start).toEqual({ enabled: false, reason: 'Wait: systemd is restarting k2s-dnsproxy (attempt 2).' });
     expect(buttonStates({ ...down, serviceRestart: { attempt: 5, lastExit: null, reason: null, gaveUp: true } }, info, null).start).toEqual({ enabled: true, reason: null });
     expect(buttonStates(down, info, null).start).toEqual({ enabled: true, reason: null });
+  });
+  it('running but folded into degraded by the health verdict (CoreDNS down): Start is off as while running; other degraded states keep it (walk 13 M2)', () => {
+    const up = { ...status('running', '2026-11-29T15:00:00Z'), resolverOwner: 'k2s', pid: 4242, listeners: [{ address: '127.0.0.1', port: 53 }], operation: null, follower: { running: true, pid: 5150 } } as HostDnsStatus;
+    // What applyHealth returns for it: state degraded, the report stamped with the running status.
+    const health = { forStatus: statusFingerprint(up), verdict: { level: 'error', cause: 'coredns-down' } } as HostDnsStatus['health'];
+    const folded = { ...up, state: 'degraded', health } as HostDnsStatus;
+    expect(runsAsStarted(folded)).toBe(true);
+    expect(buttonStates(folded, info, null).start).toEqual({ enabled: false, reason: 'Already running: stop first to start again.' });
+    expect(buttonStates(folded, info, null).stop).toEqual({ enabled: true, reason: null });
+    // The same with its network follower dead: Start restarts the follower, so it is offered.
+    const noFollower = { ...folded, follower: { running: false, pid: null } } as HostDnsStatus;
+    expect(followerDown(noFollower)).toBe(true);
+    expect(buttonStates(noFollower, info, null).start).toEqual({ enabled: true, reason: null });
+    // Degraded by status itself (proxy down, no restart running): the report is for that degraded status, and a start acts.
+    const down = { ...up, state: 'degraded', pid: null } as HostDnsStatus;
+    const downChecked = { ...down, health: { forStatus: statusFingerprint(down), verdict: { level: 'error', cause: 'proxy-down' } } } as HostDnsStatus;
+    expect(runsAsStarted(downChecked)).toBe(false);
+    expect(buttonStates(downChecked, info, null).start).toEqual({ enabled: true, reason: null });
+    // Degraded without a report, or with one for another state: not known to run as started.
+    expect(runsAsStarted({ ...folded, health: undefined } as HostDnsStatus)).toBe(false);
+    expect(runsAsStarted({ ...folded, health: { ...health, forStatus: statusFingerprint({ ...up, pid: 1 }) } } as HostDnsStatus)).toBe(false);
+    expect(runsAsStarted({ ...folded, state: 'stopped' } as HostDnsStatus)).toBe(false);
   });
   it('running with a dead network follower: Start is offered (it restarts only the follower); with it alive, not (walk5 M3)', () => {
     const up = { ...status('running', 'x'), resolverOwner: 'k2s', follower: { running: true, pid: 5150 } } as HostDnsStatus;
