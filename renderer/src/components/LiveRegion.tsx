@@ -4,7 +4,7 @@
  * readers read each new text once.
  */
 import { useEffect, useState } from 'react';
-import { announceFindings, announceQuery, announceResult, announceStatus, statusNewsChanged } from '../lib/announce';
+import { afterResult, announceFindings, announceQuery, announceResult, SILENT, statusWords } from '../lib/announce';
 import { uiState } from '../lib/ui-state';
 import { stores } from '../stores';
 
@@ -19,17 +19,23 @@ export function LiveRegion() {
   const [text, setText] = useState('');
   useEffect(() => {
     let resultShownAt = 0;
+    // What was last said of the status (lib/announce.ts statusWords): a change while an operation
+    // ran or its result was held is said after, so the words end as the badge does (walk 13 L1).
+    let voice = SILENT;
     announcer.say = setText;
     const offs = [
       stores.dns.subscribe((s, prev) => {
         if (s.lastResult && s.lastResult !== prev.lastResult) {
           resultShownAt = Date.now();
+          voice = afterResult(voice, s.status);
           setText(announceResult(s.lastResult));
           return;
         }
         // The status refresh right after an operation repeats its result: the result stays the announcement.
         const fresh = Date.now() - resultShownAt < RESULT_HOLD_MS;
-        if (!s.busy && !fresh && s.status && statusNewsChanged(prev.status, s.status)) setText(announceStatus(s.status));
+        const said = statusWords(voice, s.status, !!s.busy, fresh);
+        voice = said.voice;
+        if (said.text !== null) setText(said.text);
       }),
       stores.query.subscribe((s, prev) => {
         if (s.result && s.result !== prev.result) setText(announceQuery(s.result));

@@ -1,6 +1,6 @@
 /** Counts in words: "1 error", never "1 errors" (new-user pass: the Diagnostics summary badge). */
 import { describe, expect, it } from 'vitest';
-import { ANNOUNCE_MAX, announceResult, announceStatus, severityCountText, statusNewsChanged } from './announce';
+import { afterResult, ANNOUNCE_MAX, announceResult, announceStatus, severityCountText, SILENT, statusNewsChanged, statusWords } from './announce';
 import type { HostDnsStatus } from '../../../shared/types';
 import { clockTime } from '../../../shared/clock';
 
@@ -64,5 +64,40 @@ describe('announceResult: a long result by its first sentence (walk 11 L5)', () 
     expect(message.length).toBeGreaterThan(ANNOUNCE_MAX);
     expect(announceResult({ type: 'result', op: 'stop', ok: true, exitCode: 0, message, at: 0 })).toBe('Stop done: K2s DNS is stopped. The timeline in Host DNS says more.');
     expect(announceResult({ type: 'result', op: 'stop', ok: true, exitCode: 0, message: 'K2s DNS is stopped; the host resolver is back as it was.', at: 0 })).toBe('Stop done: K2s DNS is stopped; the host resolver is back as it was.');
+  });
+});
+
+describe('statusWords: the live region ends with the badge\'s state (walk 13 L1)', () => {
+  const running = { state: 'running', resolverOwner: 'k2s' } as HostDnsStatus;
+  const degraded = { ...running, state: 'degraded' } as HostDnsStatus;
+  it('the first status is said; the same read again is not; the health fold into degraded is', () => {
+    const first = statusWords(SILENT, running, false, false);
+    expect(first.text).toBe('K2s DNS is running.');
+    expect(statusWords(first.voice, { ...running }, false, false).text).toBeNull();
+    expect(statusWords(first.voice, degraded, false, false).text).toBe('K2s DNS is degraded.');
+  });
+  it('after a result: the refresh that repeats it is quiet, a later change within the hold is said once it ends', () => {
+    const before = { state: 'stopped', resolverOwner: 'original' } as HostDnsStatus;
+    let v = statusWords(SILENT, before, false, false).voice;
+    // Start runs: nothing is said of the status meanwhile.
+    expect(statusWords(v, before, true, false)).toEqual({ voice: v, text: null });
+    v = afterResult(v, before);
+    // The refresh after Start (running): the result said it.
+    let r = statusWords(v, running, false, true);
+    expect(r.text).toBeNull();
+    v = r.voice;
+    // The verdict folds it into degraded a moment later, still within the hold: quiet now…
+    r = statusWords(v, degraded, false, true);
+    expect(r.text).toBeNull();
+    v = r.voice;
+    // …and said at the first read after it (the old region compared with the store's previous status: never said).
+    r = statusWords(v, { ...degraded }, false, false);
+    expect(r.text).toBe('K2s DNS is degraded.');
+    expect(statusWords(r.voice, { ...degraded }, false, false).text).toBeNull();
+  });
+  it('a result with no refresh within the hold: the state after it is said once the hold ends', () => {
+    const v = afterResult(statusWords(SILENT, running, false, false).voice, running);
+    expect(statusWords(v, running, false, true).text).toBeNull();
+    expect(statusWords(v, degraded, false, false).text).toBe('K2s DNS is degraded.');
   });
 });

@@ -34,6 +34,39 @@ export function statusNewsChanged(prev: HostDnsStatus | null | undefined, next: 
 }
 
 /**
+ * What the live region last said of the host's status (`said`), and `cover`: the status object read
+ * when an operation's result was announced; the first other status read after it repeats that
+ * result, so it counts as said without words.
+ */
+export interface StatusVoice {
+  said: HostDnsStatus | null;
+  cover: HostDnsStatus | null | undefined;
+}
+
+/** The voice before anything was said. */
+export const SILENT: StatusVoice = { said: null, cover: undefined };
+
+/** The voice once an operation's result is announced while the store holds `status`. */
+export function afterResult(v: StatusVoice, status: HostDnsStatus | null): StatusVoice {
+  return { said: v.said, cover: status };
+}
+
+/**
+ * The live region's status words for a store update: the new voice and the sentence to say, or
+ * null. Nothing while an operation runs (`busy`) or while its result is held (`fresh`, beyond the
+ * status read that repeats it); compared with what was last SAID, not with the store's previous
+ * status, so a change in those quiet times is said once they end. Walk 13 L1: the health verdict
+ * folded running into degraded (CoreDNS down) a moment after, and the region kept "K2s DNS is
+ * running." next to a degraded badge.
+ */
+export function statusWords(v: StatusVoice, status: HostDnsStatus | null, busy: boolean, fresh: boolean): { voice: StatusVoice; text: string | null } {
+  if (busy || !status) return { voice: v, text: null };
+  if (fresh) return v.cover !== undefined && status !== v.cover ? { voice: { said: status, cover: undefined }, text: null } : { voice: v, text: null };
+  if (!statusNewsChanged(v.said, status)) return { voice: { said: v.said, cover: undefined }, text: null };
+  return { voice: { said: status, cover: undefined }, text: announceStatus(status) };
+}
+
+/**
  * "Start done: <message>" / "Stop failed: <message>", its times in the window's one format
  * (windowTimes: "saved at 22:22:47", as the timeline says it, not the backend's ISO time).
  */
