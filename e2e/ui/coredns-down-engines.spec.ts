@@ -68,6 +68,12 @@ for (const engine of ['adguard', 'dnsmasq'] as const) {
           expect(cli.health!.verdict.level).toBe('warn');
         }
       } else throw new Error(`${engine}: getent no longer answers from the cache ${NAME}; the check came too late`);
+      // Degraded by the verdict, yet running as started: Start is off as while running (a start
+      // changes nothing), and the live region says the badge's state (walk 13 M2, L1).
+      await expect(card.getByTestId('dns-state')).toHaveText('degraded', { timeout: 20_000 });
+      await expect(card.getByTestId('btn-start')).toBeDisabled();
+      await expect(card.getByTestId('btn-start')).toHaveAttribute('title', 'Already running: stop first to start again.');
+      await expect(page.getByTestId('live-region')).toHaveText('K2s DNS is degraded.', { timeout: 10_000 });
       await expect(page.getByTestId('verdict-text')).toContainText('CoreDNS (kube-dns 172.21.0.10:53) does not answer');
       await expect(page.getByTestId('verdict-text')).not.toContainText('NXDOMAIN');
       // One message per fact: the long CoreDNS explanation (what to read, what to check) once on
