@@ -102,7 +102,8 @@ describe.skipIf(!inSandbox || tcpdump === '')('exact query log from packets, run
       expect(stop.result?.warnings ?? []).toEqual([]);
       // Stopped with the proxy: no companion pidfile, and its last line counts what it read.
       await expect(stat('/run/k2s/capture.pid')).rejects.toThrow(/ENOENT/);
-      const stopped = /capture-watch: stopped: \d+ rows, (\d+) packets, (\d+) passed the kernel filter, 0 dropped by the kernel, 0 parser lines skipped/.exec(await readFile('/run/k2s/capture.log', 'utf8'));
+      // This stop's line: the log is appended to across starts (and a retry's), so the last one.
+      const stopped = [...(await readFile('/run/k2s/capture.log', 'utf8')).matchAll(/capture-watch: stopped: \d+ rows, (\d+) packets, (\d+) passed the kernel filter, 0 dropped by the kernel, 0 parser lines skipped/g)].at(-1);
       expect(stopped, 'the companion\'s stop line').not.toBeNull();
       // Every copy the kernel made reached the parser: one per packet. Without the loopback
       // clause (tcpdump-argv.ts LOOPBACK_FILTER) each packet over lo is copied twice and
