@@ -50,6 +50,14 @@ describe.skipIf(!inSandbox || tcpdump === '')('exact query log from packets, run
     await tb?.stop();
   }, 60_000);
 
+  /** Starts K2s DNS (AdGuard unless its binary is missing) over an empty exact log; fails the test unless start exits 0. */
+  async function startWithEmptyLog(): Promise<void> {
+    const engine = PROXY_ENGINES.find((e) => e !== 'adguard' || dnsproxyMissing === null)!;
+    await runCmd('rm', ['-f', ROWS, `${ROWS}.1`]);
+    const start = await k2sDns(['start', '--kubeconfig', tb.kubeconfigPath, ...engineArgs(engine), '--verify-name', 'www.example.test', '--json']);
+    expect(start.code, start.stderr).toBe(0);
+  }
+
   for (const engine of PROXY_ENGINES) {
     it.skipIf(engine === 'adguard' && dnsproxyMissing !== null)(`${engine}: every row is one client socket's query and answer, with the upstream that answered; the engine logs no query`, async () => {
       await runCmd('rm', ['-f', ROWS, `${ROWS}.1`]);
@@ -152,10 +160,7 @@ describe.skipIf(!inSandbox || tcpdump === '')('exact query log from packets, run
   }, 180_000);
 
   it('tcpdump killed: the companion exits 1 and says why, and k2s-dns queries says the exact log stopped instead of showing old rows', async () => {
-    const engine = PROXY_ENGINES.find((e) => e !== 'adguard' || dnsproxyMissing === null)!;
-    await runCmd('rm', ['-f', ROWS, `${ROWS}.1`]);
-    const start = await k2sDns(['start', '--kubeconfig', tb.kubeconfigPath, ...engineArgs(engine), '--verify-name', 'www.example.test', '--json']);
-    expect(start.code, start.stderr).toBe(0);
+    await startWithEmptyLog();
     try {
       expect(await udpQuery(41001, 4101, 'web.demo.svc.cluster.local')).toBe('NOERROR');
       expect((await exactRows(1)).map((r) => r.name)).toEqual(['web.demo.svc.cluster.local']);
@@ -197,10 +202,7 @@ describe.skipIf(!inSandbox || tcpdump === '')('exact query log from packets, run
   }, 120_000);
 
   it('the companion killed (kill -9): its keeper restarts it, a query after that is in the exact log, status says so, and stop leaves no companion', async () => {
-    const engine = PROXY_ENGINES.find((e) => e !== 'adguard' || dnsproxyMissing === null)!;
-    await runCmd('rm', ['-f', ROWS, `${ROWS}.1`]);
-    const start = await k2sDns(['start', '--kubeconfig', tb.kubeconfigPath, ...engineArgs(engine), '--verify-name', 'www.example.test', '--json']);
-    expect(start.code, start.stderr).toBe(0);
+    await startWithEmptyLog();
     const keeper = Number((await readFile('/run/k2s/capture.pid', 'utf8')).trim());
     let restarted = 0;
     try {
@@ -249,10 +251,7 @@ describe.skipIf(!inSandbox || tcpdump === '')('exact query log from packets, run
   }, 120_000);
 
   it('the companion killed with its keeper (kill -9 both: they write nothing): status and k2s-dns queries say the exact log stopped, not its old rows (breaker10 M2)', async () => {
-    const engine = PROXY_ENGINES.find((e) => e !== 'adguard' || dnsproxyMissing === null)!;
-    await runCmd('rm', ['-f', ROWS, `${ROWS}.1`]);
-    const start = await k2sDns(['start', '--kubeconfig', tb.kubeconfigPath, ...engineArgs(engine), '--verify-name', 'www.example.test', '--json']);
-    expect(start.code, start.stderr).toBe(0);
+    await startWithEmptyLog();
     try {
       expect(await udpQuery(41001, 4101, 'web.demo.svc.cluster.local')).toBe('NOERROR');
       expect((await exactRows(1)).map((r) => r.name)).toEqual(['web.demo.svc.cluster.local']);
