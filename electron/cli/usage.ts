@@ -68,9 +68,9 @@ ${wrap(`Kubeconfig order: ${KUBECONFIG_ORDER_TEXT}.`)}
 
 Exit status: 0 done; 1 failed and rolled back (host as before); 2 usage;
 3 refused by a precondition, nothing changed.
-  status: 0 running or stopped; 1 degraded (half started or stopped, resolver changed by
-  someone else, corrupt state, or cluster names do not resolve: the output says where and
-  the fix); 4 starting or stopping (another operation runs; ask again); 5 stopped, but no
+  status: 0 running or stopped; 1 degraded (an operation interrupted, k2s-dnsproxy not
+  running, resolver changed by someone else, corrupt state, or cluster names do not resolve:
+  the output says where and the fix); 4 starting or stopping (another operation runs; ask again); 5 stopped, but no
   name resolves with this host's own /etc/resolv.conf (its nameservers do not answer).
   stop, uninstall: 5 as well when --on-drift keep kept a file that leaves no name
   resolving (a warning RESOLVER_DOWN: K2s DNS is stopped as asked; status then exits 5).

@@ -12,6 +12,7 @@ import { fixText, verdictFix, type HealthReport } from '../../../shared/health';
 import { driftRestoreLabel } from '../../../shared/saved-copy';
 import { timeText } from '../../../shared/clock';
 import type { HostDnsStatus } from '../../../shared/types';
+import { K2S_PATHS } from '../../../shared/k2s-paths';
 
 /** `lifecycle-state`: ok when running or stopped cleanly, warn when degraded or the resolver was changed by someone else. */
 export async function checkLifecycleState(ctx: DoctorContext): Promise<DoctorFinding> {
@@ -35,6 +36,8 @@ export async function checkLifecycleState(ctx: DoctorContext): Promise<DoctorFin
   if (s.resolverOwner === 'foreign') return driftFinding(s, await healthOf(ctx), ctx.opts.frontEnd ?? 'cli', base, detail);
   const restart = s.state === 'degraded' ? restartNow(s) : null;
   if (restart) return restartFinding(restart, await healthOf(ctx), base, detail);
+  const down = s.state === 'degraded' ? proxyDownFinding(s, base, detail) : null;
+  if (down) return down;
   if (s.state === 'degraded') {
     return {
       ...base,
@@ -143,6 +146,32 @@ function restartNow(s: HostDnsStatus): string | null {
   const sd = s.serviceRestart;
   if (sd && !sd.gaveUp) return `systemd is restarting k2s-dnsproxy (attempt ${sd.attempt}${sd.lastExit ? `, it ${sd.lastExit}` : ''})`;
   return null;
+}
+
+/**
+ * The finding when K2s DNS is started (its state and /etc/resolv.conf are K2s's) but the proxy is
+ * not running and nothing restarts it: the watchdog or systemd gave up, or it died with neither
+ * watching. Not "half started or half stopped" with recover / stop + start: nothing was
+ * interrupted, and start alone runs it again over the kept saved original (status.ts says the
+ * same; after systemd's start limit, stop then start, as status says). Only status's messages
+ * about k2s-dnsproxy are its meaning (the others have their own findings). Null otherwise.
+ */
+function proxyDownFinding(s: HostDnsStatus, base: { id: string; title: string }, detail: Record<string, unknown>): DoctorFinding | null {
+  if (s.pid !== null || s.savedAt === null || s.resolverOwner !== 'k2s' || s.stateProblem || s.stateUnreadable || s.operation) return null;
+  const about = s.messages.filter((m) => m.includes('k2s-dnsproxy'));
+  const limit = s.serviceRestart?.gaveUp === true;
+  const then = limit ? `\`${cliCommand('stop', true)}\`, then \`${cliCommand('start', true)}\`` : `\`${cliCommand('start', true)}\``;
+  return {
+    ...base,
+    severity: 'warn',
+    title: 'K2s DNS state: degraded',
+    meaning: `K2s DNS is started (the saved original is kept) but k2s-dnsproxy is not running, and nothing restarts it${about.length ? `: ${about.join(' ')}` : '.'}`,
+    fix: `Fix the cause (${K2S_PATHS.log} says why), then run ${then}: it starts k2s-dnsproxy again and keeps your saved original.`,
+    remedy: limit
+      ? { action: 'stop', gui: 'Fix the cause (the Logs view says why), then press Stop, then Start.', cli: `fix the cause, then ${cliCommand('stop', true)}, then ${cliCommand('start', true)}` }
+      : { action: 'start', gui: 'Fix the cause (the Logs view says why), then press Start: it starts k2s-dnsproxy again and keeps your saved original.', cli: `fix the cause, then ${cliCommand('start', true)}` },
+    detail: { ...detail, proxyDown: true },
+  };
 }
 
 /**

@@ -80,4 +80,30 @@ describe('doctor while the watchdog or systemd restarts k2s-dnsproxy (walk 13 M1
     restart = { ...restart, attempt: 5, gaveUp: true };
     expect(await checkLifecycleState(await h.ctx())).toMatchObject({ severity: 'warn', title: 'K2s DNS state: degraded' });
   });
+
+  it('after the watchdog gave up: started and not running, nothing restarts it; fix the cause, then start (no "half started", no recover)', async () => {
+    const h = await host();
+    await h.start();
+    h.services.running = false;
+    h.world.systemAnswer = null;
+    await mkdir(join(h.root, 'run/k2s'), { recursive: true });
+    await writeFile(join(h.root, 'run/k2s/dnsproxy-watchdog.state'), 'restarts=9\nin-a-row=7\nstate=gave-up\nlast-exit=3\nlast-exit-at=1764874212\nlast-pid=35131\n');
+    const state = await checkLifecycleState(await h.ctx());
+    expect(state).toMatchObject({ severity: 'warn', title: 'K2s DNS state: degraded', remedy: { action: 'start' }, detail: { proxyDown: true } });
+    expect(state.meaning).toMatch(/^K2s DNS is started \(the saved original is kept\) but k2s-dnsproxy is not running, and nothing restarts it: The watchdog restarted k2s-dnsproxy 6 times in a row, each run ending within 60 s, and gave up; the last run exited with status 3 /);
+    expect(state.fix).toBe('Fix the cause (/var/log/dnsproxy/dnsproxy.log says why), then run `sudo npx k2s-dns start --engine dnsmasq --verify-name www.example.test`: it starts k2s-dnsproxy again and keeps your saved original.');
+    expect(`${state.meaning} ${state.fix} ${state.remedy?.gui}`).not.toMatch(/half started|recover/);
+  });
+
+  it('after systemd gave up (its start limit): stop, then start, as status says', async () => {
+    const h = await host();
+    await h.start();
+    h.services.running = false;
+    h.world.systemAnswer = null;
+    h.services.status = async () => ({ running: false, pid: null, restart: { attempt: 5, lastExit: 'exited with status 1', reason: null, gaveUp: true } });
+    const state = await checkLifecycleState(await h.ctx());
+    expect(state).toMatchObject({ severity: 'warn', remedy: { action: 'stop', gui: 'Fix the cause (the Logs view says why), then press Stop, then Start.' } });
+    expect(state.meaning).toContain('but k2s-dnsproxy is not running, and nothing restarts it: systemd restarted k2s-dnsproxy 5 times and stopped (its start limit)');
+    expect(state.fix).toBe('Fix the cause (/var/log/dnsproxy/dnsproxy.log says why), then run `sudo npx k2s-dns stop`, then `sudo npx k2s-dns start --engine dnsmasq --verify-name www.example.test`: it starts k2s-dnsproxy again and keeps your saved original.');
+  });
 });

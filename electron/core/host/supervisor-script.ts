@@ -41,11 +41,19 @@ pidfile=$1; state=$2; dirs=$3; startline=$4; shift 4
 say() { printf '%s ${WATCHDOG_LOG_PREFIX} %s\n' "$(date '+%Y/%m/%d %H:%M:%S')" "$1"; }
 dirs_guard() { ifs0=$IFS; IFS=:; set -f; k2s_dirs_ok $dirs; r0=$?; IFS=$ifs0; set +f; return $r0; }
 stop=; child=; nap=; restarts=0; delay=1; total=0
+# The state file, replaced whole (write a sibling, then rename(2)): a reader never sees half of it.
+# restarts: every restart so far; in-a-row: those since the last run of 60 s or more (the give-up
+# count); with \$2 = last, the proxy that ended last.
+put() {
+  { printf 'restarts=%s\\nin-a-row=%s\\nstate=%s\\n' "$total" "$restarts" "$1"
+    [ "$2" = last ] && printf 'last-exit=%s\\nlast-exit-at=%s\\nlast-pid=%s\\n' "$rc" "$ended" "$dead"
+  } >"$state.new" && mv -f "$state.new" "$state"
+}
 trap 'stop=1; kill -TERM $child $nap 2>/dev/null' TERM INT
-printf 'restarts=0\\nstate=running\\n' >"$state"
+put running
 while :; do
   # Before every (re)start: a directory that became another user's is not started from.
-  if [ -n "$dirs" ] && ! dirs_guard; then printf 'restarts=%s\\nstate=refused\\n' "$total" >"$state"; break; fi
+  if [ -n "$dirs" ] && ! dirs_guard; then put refused; break; fi
   began=$(date +%s)
   sh -c 'printf "%s\\n" "$$" >"$0" || exit 111; exec "$@"' "$pidfile" "$@" &
   child=$!
@@ -56,21 +64,21 @@ while :; do
   # When and which proxy ended: the window's timeline names the time, the status and the dead PID.
   ended=$(date +%s); dead=$child; child=
   [ -n "$stop" ] && break
-  [ "$rc" -eq 0 ] && { printf 'restarts=%s\\nstate=exited\\n' "$total" >"$state"; break; }
+  [ "$rc" -eq 0 ] && { put exited; break; }
   if [ $(( $(date +%s) - began )) -ge 60 ]; then restarts=0; delay=1; fi
   restarts=$((restarts + 1)); total=$((total + 1))
   if [ "$restarts" -gt ${MAX_RESTARTS} ]; then
     # $restarts runs failed in a row: the one before the first restart, then ${MAX_RESTARTS} restarted ones.
     say "the proxy failed $restarts times in a row, the last ${MAX_RESTARTS} each within 60 s of its restart (last exit status $rc); not restarting it. Fix that cause, then start K2s DNS again (Start in the window, or $startline): it keeps your saved original."
-    printf 'restarts=%s\\nstate=gave-up\\nlast-exit=%s\\nlast-exit-at=%s\\nlast-pid=%s\\n' "$total" "$rc" "$ended" "$dead" >"$state"
+    put gave-up last
     break
   fi
   say "the proxy exited with status $rc; restart $restarts of ${MAX_RESTARTS} in \${delay}s."
-  printf 'restarts=%s\\nstate=restarting\\nlast-exit=%s\\nlast-exit-at=%s\\nlast-pid=%s\\n' "$total" "$rc" "$ended" "$dead" >"$state"
+  put restarting last
   sleep "$delay" & nap=$!; wait "$nap" 2>/dev/null; nap=
   [ -n "$stop" ] && break
   delay=$((delay * 2)); [ "$delay" -gt 30 ] && delay=30
-  printf 'restarts=%s\\nstate=running\\nlast-exit=%s\\nlast-exit-at=%s\\nlast-pid=%s\\n' "$total" "$rc" "$ended" "$dead" >"$state"
+  put running last
 done
 rm -f "$pidfile"
 `;
@@ -94,7 +102,13 @@ export function isWatchdogArgv(argv: readonly string[]): boolean {
 
 /** What the watchdog state file says: restarts so far and its state word. */
 export interface WatchdogState {
+  /** Every restart so far (`restarts=`). */
   restarts: number;
+  /**
+   * Restarts since the last run of 60 s or more (`in-a-row=`): the count the watchdog gives up
+   * at (MAX_RESTARTS), so the one to say as "restart N of 6"; null in a file from before the key.
+   */
+  inARow: number | null;
   /** refused: a directory in guardDirs was not root's alone, so the proxy was not (re)started. */
   state: 'running' | 'restarting' | 'gave-up' | 'exited' | 'refused' | 'unknown';
   /** The proxy's exit status as sh's `wait` gives it (128 + N: killed by signal N). */
@@ -114,6 +128,7 @@ export function parseWatchdogState(text: string): WatchdogState {
   const int = (t: string | undefined): number | null => (t !== undefined && /^\d+$/.test(t) ? Number(t) : null);
   return {
     restarts: Number.parseInt(kv.get('restarts') ?? '0', 10) || 0,
+    inARow: int(kv.get('in-a-row')),
     state: (known as readonly string[]).includes(st ?? '') ? (st as WatchdogState['state']) : 'unknown',
     lastExit: int(last),
     lastExitAt: int(kv.get('last-exit-at')) === null ? null : int(kv.get('last-exit-at'))! * 1000,

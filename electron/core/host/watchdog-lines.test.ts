@@ -17,11 +17,16 @@ const dir = mkdtempSync(join(tmpdir(), 'k2s-watchdog-lines-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Runs the watchdog over `sh -c 'exit 3'` with `startLine`; resolves with its log lines once it gives up. */
-async function giveUp(name: string, startLine: string): Promise<{ lines: string[]; state: string }> {
+async function giveUp(name: string, startLine: string, epochSeconds?: number[]): Promise<{ lines: string[]; state: string }> {
   const bin = join(dir, `${name}-bin`);
   rmSync(bin, { recursive: true, force: true });
   mkdirSync(bin);
   writeFileSync(join(bin, 'sleep'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+  if (epochSeconds) {
+    // `date +%s` answers these in turn (then the last again); any other format is the real date(1).
+    writeFileSync(join(bin, 'seconds'), `${epochSeconds.join('\n')}\n`);
+    writeFileSync(join(bin, 'date'), `#!/bin/sh\n[ "$1" = +%s ] || exec /bin/date "$@"\nn=$(cat "${bin}/n" 2>/dev/null || echo 1)\necho $((n + 1)) >"${bin}/n"\nsed -n "\${n}p" "${bin}/seconds" | grep . || tail -n 1 "${bin}/seconds"\n`, { mode: 0o755 });
+  }
   const argv = watchdogArgv(join(dir, `${name}.pid`), join(dir, `${name}.state`), ['/bin/sh', '-c', 'exit 3'], [], startLine);
   const child = spawn(argv[0]!, argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}` } });
   let out = '';
@@ -74,5 +79,17 @@ describe('the watchdog lines in the proxy log', () => {
     expect(parseLogLine('k2s-dns watchdog: the proxy exited with status 137; restart 1 of 6 in 1s.')).toMatchObject({ time: null, level: 'WARN', message: 'k2s-dns watchdog: the proxy exited with status 137; restart 1 of 6 in 1s.', fields: {} });
     // A dnsproxy line of the same shape stays dnsproxy's (GOLOG: INFO, its own message).
     expect(parseLogLine('2026/11/29 15:04:05 listening to udp')).toMatchObject({ time: '2026-11-29T15:04:05', level: 'INFO', message: 'listening to udp' });
+  }, 60_000);
+
+  it('a run of 60 s or more starts the row again: "restart N of 6" and the give-up count the row, the state file keeps both counts, whole', async () => {
+    // `date +%s` is asked three times per failed run: as it begins, as it ends, for the 60 s check.
+    const long = (from: number) => [from, from + 100, from + 100];
+    const short = (at: number) => [at, at, at];
+    const { lines, state } = await giveUp('row', 'k2s-dns start', [...long(0), ...short(100), ...long(100), ...short(200)]);
+    expect(lines.map((l) => /restart (\d) of 6|failed (\d+) times in a row/.exec(l)?.slice(1).find(Boolean))).toEqual(['1', '2', '1', '2', '3', '4', '5', '6', '7']);
+    expect(state).toMatch(/^restarts=9\nin-a-row=7\nstate=gave-up\nlast-exit=3\n/);
+    expect(parseWatchdogState(state)).toMatchObject({ state: 'gave-up', restarts: 9, inARow: 7, lastExit: 3 });
+    // Written beside and renamed over: no half-written file, no sibling left.
+    expect(existsSync(join(dir, 'row.state.new'))).toBe(false);
   }, 60_000);
 });

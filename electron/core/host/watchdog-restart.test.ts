@@ -24,4 +24,10 @@ describe('restartInProgress (walk 12 M1: a live watchdog that has not given up i
     expect(restartInProgress(snap('restarts=1\nstate=restarting\n', { alive: false }))).toBeNull();
     for (const st of ['gave-up', 'exited', 'refused']) expect(restartInProgress(snap(`restarts=7\nstate=${st}\n`)), st).toBeNull();
   });
+  it('says the in-a-row count (the one the watchdog gives up at), not the total since it began', () => {
+    expect(restartInProgress(snap('restarts=9\nin-a-row=2\nstate=restarting\nlast-exit=137\nlast-pid=4041\n'))).toEqual({ restarts: 2 });
+    // The exit not recorded yet: the next in the row.
+    expect(restartInProgress(snap('restarts=9\nin-a-row=1\nstate=running\nlast-exit=137\nlast-pid=3600\n'))).toEqual({ restarts: 2 });
+    expect(restartInProgress(snap('restarts=9\nin-a-row=1\nstate=running\nlast-exit=137\nlast-pid=4041\n'))).toEqual({ restarts: 1 });
+  });
 });

@@ -30,21 +30,23 @@ const ENDED: ReadonlySet<WatchdogState['state']> = new Set(['gave-up', 'exited',
 /**
  * The restart in progress while the proxy is not running, or null when nothing restarts it (no
  * live watchdog, or it ended: gave up, exited cleanly, refused a directory). `restarts` is the
- * state file's count (supervisor-script.ts `restarts=`), plus one in the gap before the watchdog
- * has recorded the exit it is handling: the file then says `running` and neither names the dead
- * proxy as `last-pid` nor has a new proxy's shell written the pidfile yet.
+ * one to say as "restart N of MAX_RESTARTS": the state file's in-a-row count (supervisor-script.ts
+ * `in-a-row=`; its total `restarts=` in a file from before that key), plus one in the gap before
+ * the watchdog has recorded the exit it is handling: the file then says `running` and neither
+ * names the dead proxy as `last-pid` nor has a new proxy's shell written the pidfile yet.
  */
 export function restartInProgress(s: WatchdogSnapshot): { restarts: number } | null {
   if (!s.alive) return null;
   const dog = s.state;
   if (dog && ENDED.has(dog.state)) return null;
-  const restarts = dog?.restarts ?? 0;
-  if (dog?.state === 'restarting') return { restarts: Math.max(1, restarts) };
-  // `running` (or a file read mid-write): recorded already when the pidfile still names the
-  // proxy the watchdog logged as ended (the backoff is over, the new one is being spawned) or
-  // names a live process (that new proxy's shell, before its exec).
-  const recorded = restarts > 0 && s.recordedPid !== null && (s.recordedAlive || s.recordedPid === dog?.lastPid);
-  return { restarts: recorded ? restarts : restarts + 1 };
+  const total = dog?.restarts ?? 0;
+  const inARow = dog?.inARow ?? total;
+  if (dog?.state === 'restarting') return { restarts: Math.max(1, inARow) };
+  // `running`: recorded already when the pidfile still names the proxy the watchdog logged as
+  // ended (the backoff is over, the new one is being spawned) or names a live process (that new
+  // proxy's shell, before its exec).
+  const recorded = total > 0 && s.recordedPid !== null && (s.recordedAlive || s.recordedPid === dog?.lastPid);
+  return { restarts: recorded ? Math.max(1, inARow) : inARow + 1 };
 }
 
 /** True when `pid` is a live process whose /proc cmdline is readable and not empty (a zombie's is empty). */
