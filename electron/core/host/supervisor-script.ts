@@ -46,7 +46,7 @@ stop=; child=; nap=; restarts=0; delay=1; total=0
 # count); with \$2 = last, the proxy that ended last.
 put() {
   { printf 'restarts=%s\\nin-a-row=%s\\nstate=%s\\n' "$total" "$restarts" "$1"
-    [ "$2" = last ] && printf 'last-exit=%s\\nlast-exit-at=%s\\nlast-pid=%s\\n' "$rc" "$ended" "$dead"
+    if [ "$2" = last ]; then printf 'last-exit=%s\\nlast-exit-at=%s\\nlast-pid=%s\\n' "$rc" "$ended" "$dead"; fi
   } >"$state.new" && mv -f "$state.new" "$state"
 }
 trap 'stop=1; kill -TERM $child $nap 2>/dev/null' TERM INT

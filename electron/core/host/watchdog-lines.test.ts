@@ -17,7 +17,7 @@ const dir = mkdtempSync(join(tmpdir(), 'k2s-watchdog-lines-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Runs the watchdog over `sh -c 'exit 3'` with `startLine`; resolves with its log lines once it gives up. */
-async function giveUp(name: string, startLine: string, epochSeconds?: number[]): Promise<{ lines: string[]; state: string }> {
+async function giveUp(name: string, startLine: string, epochSeconds?: number[], proxy = 'exit 3'): Promise<{ lines: string[]; state: string }> {
   const bin = join(dir, `${name}-bin`);
   rmSync(bin, { recursive: true, force: true });
   mkdirSync(bin);
@@ -27,7 +27,7 @@ async function giveUp(name: string, startLine: string, epochSeconds?: number[]):
     writeFileSync(join(bin, 'seconds'), `${epochSeconds.join('\n')}\n`);
     writeFileSync(join(bin, 'date'), `#!/bin/sh\n[ "$1" = +%s ] || exec /bin/date "$@"\nn=$(cat "${bin}/n" 2>/dev/null || echo 1)\necho $((n + 1)) >"${bin}/n"\nsed -n "\${n}p" "${bin}/seconds" | grep . || tail -n 1 "${bin}/seconds"\n`, { mode: 0o755 });
   }
-  const argv = watchdogArgv(join(dir, `${name}.pid`), join(dir, `${name}.state`), ['/bin/sh', '-c', 'exit 3'], [], startLine);
+  const argv = watchdogArgv(join(dir, `${name}.pid`), join(dir, `${name}.state`), ['/bin/sh', '-c', proxy], [], startLine);
   const child = spawn(argv[0]!, argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}` } });
   let out = '';
   child.stdout!.on('data', (b) => (out += b));
@@ -91,5 +91,12 @@ describe('the watchdog lines in the proxy log', () => {
     expect(parseWatchdogState(state)).toMatchObject({ state: 'gave-up', restarts: 9, inARow: 7, lastExit: 3 });
     // Written beside and renamed over: no half-written file, no sibling left.
     expect(existsSync(join(dir, 'row.state.new'))).toBe(false);
+  }, 60_000);
+
+  it('a proxy that exits 0 ends the watchdog: its state file says exited (written whole, without a last proxy)', async () => {
+    const { lines, state } = await giveUp('clean', 'k2s-dns start', undefined, 'exit 0');
+    expect(lines).toEqual([]);
+    expect(state).toBe('restarts=0\nin-a-row=0\nstate=exited\n');
+    expect(existsSync(join(dir, 'clean.state.new'))).toBe(false);
   }, 60_000);
 });
