@@ -112,6 +112,21 @@ describe.skipIf(!inSandbox)('test bed', () => {
     expect((await queryDns({ name: 'kubernetes.default.svc.cluster.local', type: 'A', server: tb.addresses.kubeDns })).rcode).toBe('NOERROR');
   });
 
+  it('kube-dns killed from outside (kill -9 of its PID, as in the sandbox\'s root shell): the bed sees it down, startCoreDns brings it back', async () => {
+    const pid = tb.coreDnsPid()!;
+    expect(pid).toBeGreaterThan(1);
+    process.kill(pid, 'SIGKILL'); // the bed's own child, started by this file's startTestbed
+    const deadline = Date.now() + 10_000;
+    while (tb.coreDnsPid() !== null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20)); // polling the child's exit event
+    expect(tb.coreDnsPid()).toBeNull();
+    await tb.startCoreDns();
+    expect(tb.coreDnsPid()).not.toBeNull();
+    expect(tb.coreDnsPid()).not.toBe(pid);
+    const a = await queryDns({ name: 'kubernetes.default.svc.cluster.local', type: 'A', server: tb.addresses.kubeDns });
+    expect(a.rcode).toBe('NOERROR');
+    expect(a.answers.map((x) => x.data)).toEqual(['172.21.0.1']);
+  });
+
   it('serves the recorded kube-dns Service with the token from its kubeconfig', async () => {
     const res = await fetch(`${tb.api.url}/api/v1/namespaces/kube-system/services/kube-dns`, {
       headers: { authorization: `Bearer ${tb.api.token}` },

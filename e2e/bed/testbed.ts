@@ -236,7 +236,7 @@ export async function startTestbed(opts: TestbedOptions = {}): Promise<Testbed> 
     undo.push(() => rm(kubeconfigDir, { recursive: true, force: true }));
     const fixturesDir = opts.fixturesDir ?? join(REPO_ROOT, 'fixtures', 'k8s');
     const certs = real ? await makeTestCerts(a.podGateway) : null;
-    let coreDns: { log(): Promise<string>; stop(): Promise<void>; pid: number } | null = null;
+    let coreDns: { log(): Promise<string>; stop(): Promise<void>; pid: number; running(): boolean } | null = null;
     let lastCoreDnsLog = '';
     // `kubectl logs` of a recorded CoreDNS pod gets the bed's CoreDNS output: while it runs, its
     // log so far; once stopped (`coredns down`), the log it had written until then.
@@ -254,12 +254,13 @@ export async function startTestbed(opts: TestbedOptions = {}): Promise<Testbed> 
     undo.push(() => api.close());
 
     const corefile = real ? await fixtureCorefile(fixturesDir) : '';
-    type KubeDns = { pid: number; stop(): Promise<void>; log(): Promise<string> };
+    /** `running()`: false once it exited, also when killed from outside (a `kill PID` in the sandbox). */
+    type KubeDns = { pid: number; stop(): Promise<void>; log(): Promise<string>; running(): boolean };
     const startCore = async (): Promise<KubeDns> => {
       if (!real) {
         // The stand-in, only where CoreDNS is not built: CoreDNS's kubeadm Corefile says `ttl 30`.
         const d: DnsmasqServer = await startDnsmasq({ listenAddress: a.kubeDns, port: 53, records: withRecords(COREDNS_RECORDS, opts.kubeDnsRecords), localTtl: 30 });
-        return { pid: d.pid, stop: () => d.stop(), log: async () => '' };
+        return { pid: d.pid, stop: () => d.stop(), log: async () => '', running: () => d.running() };
       }
       const p: CoreDnsPod = await startCoreDnsPod({
         netns: KUBEDNS_NETNS.name,
@@ -269,7 +270,9 @@ export async function startTestbed(opts: TestbedOptions = {}): Promise<Testbed> 
         api: { host: a.podGateway, port: Number(new URL(api.inClusterUrl!).port), token: api.token, caCert: certs!.caCert },
         readyAddress: a.kubeDns,
       });
-      return p;
+      let ended = false;
+      void p.exited.then(() => (ended = true));
+      return { pid: p.pid, stop: () => p.stop(), log: () => p.log(), running: () => !ended };
     };
     coreDns = await startCore();
     undo.push(async () => {
@@ -289,7 +292,7 @@ export async function startTestbed(opts: TestbedOptions = {}): Promise<Testbed> 
       api,
       addresses: a,
       kubeDnsKind,
-      coreDnsPid: () => coreDns?.pid ?? null,
+      coreDnsPid: () => (coreDns?.running() ? coreDns.pid : null),
       coreDnsLog: async () => (await coreDns?.log()) ?? '',
       async runCoreDnsPod({ resolvConf, address }) {
         if (!real) throw new Error('runCoreDnsPod needs real CoreDNS; build it with bash scripts/build-engines.sh');
@@ -330,7 +333,11 @@ export async function startTestbed(opts: TestbedOptions = {}): Promise<Testbed> 
         coreDns = null;
       },
       async startCoreDns() {
-        if (!coreDns) coreDns = await startCore();
+        if (coreDns?.running()) return;
+        // Killed from outside (a `kill PID` in the sandbox): keep its log for `kubectl logs`, then a fresh one.
+        if (coreDns) lastCoreDnsLog = await coreDns.log().catch(() => lastCoreDnsLog);
+        await coreDns?.stop();
+        coreDns = await startCore();
       },
       snapshotResolver: () => snapshotResolver(),
       setResolvLayout: (layout) => applyLayout(layout),
