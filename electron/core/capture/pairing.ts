@@ -40,8 +40,9 @@ export interface CapturedQuery {
   /** Same query (same key) seen again before the answer: a client retry. */
   retries: number;
   /**
-   * The search domains of the host's /etc/resolv.conf when the row was written (capture-main.ts
-   * adds them; the parser does not know them); absent in rows written before it recorded them.
+   * The search domains of the host's /etc/resolv.conf when the row was written (added to the
+   * row's line by the parser process, row-line.ts; pairing never sets it); absent in rows
+   * written before it recorded them.
    */
   search?: string[];
 }
