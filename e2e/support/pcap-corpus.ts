@@ -31,7 +31,7 @@ export interface CorpusStream {
   chunks: Uint8Array[];
 }
 
-const NAMES = ['a.example', 'web.demo.svc.cluster.local', 'KUBERNETES.default.svc.cluster.local', 'Mixed.Case.Test', 'x', 'caf\u00e9.example'];
+const NAMES = ['a.example', 'web.demo.svc.cluster.local', 'KUBERNETES.default.svc.cluster.local', 'Mixed.Case.Test', 'x', 'caf\u00e9.example', 'q"uote\\back.example', 'ctl\u0001\u001f.example'];
 const CLIENTS = ['127.0.0.1', '10.0.0.7', '::1', 'fd00::7'];
 const LISTENERS = ['127.0.0.1', '::1', '172.19.1.1'];
 const UPSTREAMS = ['172.21.0.10', '8.8.8.8', '2001:db8::53'];

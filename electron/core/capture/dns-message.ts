@@ -129,8 +129,83 @@ export function readMessage(d: Uint8Array, at: number, end: number, m: MessageVi
   return true;
 }
 
-/** The answer section's data of the message d[at, end) as text (dns-packet's decoding); [] when the message does not decode. */
+/**
+ * The offset after the name at `offset` in the message d[at, at + len), read as dns-packet's
+ * name.decode reads it (it throws where this gives -1: out of bytes, over 254 bytes, a pointer
+ * not before the start of the labels it continues, a 0x40/0x80 label type).
+ */
+function packetNameEnd(d: Uint8Array, at: number, len: number, offset: number): number {
+  let p = offset;
+  let from = offset;
+  let total = 0;
+  let consumed = 0;
+  let jumped = false;
+  for (;;) {
+    if (p >= len) return -1;
+    const l = d[at + p++]!;
+    if (!jumped) consumed++;
+    if (l === 0) return offset + consumed;
+    if ((l & 0xc0) === 0) {
+      if (p + l > len) return -1;
+      total += l + 1;
+      if (total > 254) return -1;
+      p += l;
+      if (!jumped) consumed += l;
+    } else if ((l & 0xc0) === 0xc0) {
+      if (p + 1 > len) return -1;
+      const to = ((l & 0x3f) << 8) | d[at + p]!;
+      if (to >= from) return -1;
+      p = to;
+      from = to;
+      if (!jumped) consumed++;
+      jumped = true;
+    } else return -1;
+  }
+}
+
+/** Marks a message that answersOf reads with dns-packet itself. */
+const NOT_FAST = null;
+
+/**
+ * The answers of d[at, at + len) when every record of the message (answers, authorities,
+ * additionals) is of type A — the common answer — read with dns-packet's own offsets and
+ * checks (header; each question's name, type and class; each record's name, type, class and TTL,
+ * then 4 address bytes after the 2-byte length, which dns-packet does not check: it always steps
+ * 6), so the text and any failure ([]) are what decode() gives; NOT_FAST for any other record
+ * type, which dns-packet then reads.
+ */
+function answersA(d: Uint8Array, at: number, len: number): string[] | null {
+  if (len < 12) return [];
+  const u16 = (o: number) => (d[at + o]! << 8) | d[at + o + 1]!;
+  const qd = u16(4);
+  const an = u16(6);
+  const records = an + u16(8) + u16(10);
+  let o = 12;
+  for (let i = 0; i < qd; i++) {
+    o = packetNameEnd(d, at, len, o);
+    // Type and class: Buffer.readUInt16BE throws past the end.
+    if (o < 0 || o + 4 > len) return [];
+    o += 4;
+  }
+  const out: string[] = [];
+  // A byte past the end reads as undefined in dns-packet's address text (ip-codec v4.decode).
+  const byte = (i: number) => (i < len ? d[at + i] : undefined);
+  for (let i = 0; i < records; i++) {
+    o = packetNameEnd(d, at, len, o);
+    if (o < 0 || o + 2 > len) return [];
+    if (u16(o) !== 1) return NOT_FAST;
+    // Class (16 bits) and TTL (32 bits) are read: past the end they throw.
+    if (o + 8 > len) return [];
+    if (i < an) out.push(`${byte(o + 10)}.${byte(o + 11)}.${byte(o + 12)}.${byte(o + 13)}`);
+    o += 14;
+  }
+  return out;
+}
+
+/** The answer section's data of the message d[at, end) as text (dns-packet's decoding, answersA for A records); [] when the message does not decode. */
 export function answersOf(d: Uint8Array, at: number, end: number): string[] {
+  const fast = answersA(d, at, end - at);
+  if (fast !== NOT_FAST) return fast;
   try {
     return (decode(Buffer.from(d.buffer, d.byteOffset + at, end - at)).answers ?? []).map(answerText);
   } catch {

@@ -1,8 +1,8 @@
 /**
  * The capture parser's rows, byte for byte, over a seeded corpus of pcap streams
  * (e2e/support/pcap-corpus.ts: exchanges over UDP/TCP, IPv4/IPv6, five link types, mutated
- * frames, random chunking): pinned as the SHA-256 of the JSON lines the parser process writes
- * (rows-main.ts) plus each stream's counts, failure and throw. The hash was taken with the
+ * frames, random chunking): pinned as the SHA-256 of the lines the parser process writes
+ * (rows-main.ts, row-line.ts) plus each stream's counts, failure and throw. The hash was taken with the
  * parser before its hot path was rewritten (views instead of copies, no text per packet), so a
  * change to any row, count or error shows here; the coverage figures make sure the corpus
  * still holds what the hash is meant to pin.
@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { corpusStream } from '../../../e2e/support/pcap-corpus';
 import type { CapturedQuery } from './pairing';
 import { PcapRows } from './pcap-rows';
+import { rowLine } from './row-line';
 
 /** Stream `seed`'s output as text: the row lines, then a line of counts and failure (or the throw). */
 function outputOf(seed: number, seen: CapturedQuery[]): string {
@@ -25,7 +26,7 @@ function outputOf(seed: number, seen: CapturedQuery[]): string {
     openMax: seed % 4 === 0 ? 3 : undefined,
     onRow: (r) => {
       seen.push(r);
-      out += `${JSON.stringify(r)}\n`;
+      out += rowLine(r, null);
     },
   });
   try {
@@ -56,8 +57,11 @@ describe('capture parser rows over a seeded corpus', () => {
     const count = (f: (r: CapturedQuery) => boolean) => rows.filter(f).length;
     expect({ lines, rows: rows.length, answered: count((r) => r.rcode !== null), upstream: count((r) => r.upstream !== null), v6: count((r) => r.client.startsWith('[')), tcp: count((r) => r.proto === 'tcp'), retries: count((r) => r.retries > 0), answers: count((r) => r.answers.length > 0), thrown }).toEqual(EXPECTED_SHAPE);
     expect(h.digest('hex')).toBe(EXPECTED_SHA256);
+    // With a search list too, each line is JSON.stringify of the row with it (what the companion wrote before).
+    const search = ['default.svc.cluster.local', 'x"y\\z', '\u0001caf\u00e9'];
+    expect(rows.filter((r) => rowLine(r, search) !== `${JSON.stringify({ ...r, search })}\n`)).toEqual([]);
   });
 });
 
-const EXPECTED_SHAPE = { lines: 16991, rows: 13930, answered: 8454, upstream: 2593, v6: 5051, tcp: 2474, retries: 1942, answers: 5559, thrown: 61 };
-const EXPECTED_SHA256 = '13d3bd3ed7556dbdcc198d2e8c9435a234bc3768cc124bc56b7a12e2e411f5e8';
+const EXPECTED_SHAPE = { lines: 17148, rows: 14087, answered: 8584, upstream: 2676, v6: 5109, tcp: 2477, retries: 1981, answers: 5612, thrown: 61 };
+const EXPECTED_SHA256 = 'dbbeb5616b692510837a8ff6139cda91209bb1e1ef532163c7aa121e78c5ed4a';
