@@ -42,7 +42,7 @@ const TYPES: Record<number, string> = { 1: 'A', 2: 'NS', 5: 'CNAME', 6: 'SOA', 1
 const RCODES = ['NOERROR', 'FORMERR', 'SERVFAIL', 'NXDOMAIN', 'NOTIMP', 'REFUSED', 'YXDOMAIN', 'YXRRSET', 'NXRRSET', 'NOTAUTH', 'NOTZONE'];
 
 /** The name being read (readName), as Latin-1 bytes with dots between labels; 255 bytes bound every name read. */
-const NAME = Buffer.allocUnsafe(256);
+const NAME = Buffer.allocUnsafe(256) as Buffer & { latin1Slice(start: number, end: number): string };
 /** Where readName's name ended in the message (the offset after it), or -1. */
 let nameEnd = -1;
 
@@ -63,7 +63,7 @@ function readName(d: Uint8Array, base: number, stop: number, at: number): string
     const n = d[base + at]!;
     if (n === 0) {
       nameEnd = end < 0 ? at + 1 : end;
-      return out === 0 ? '' : NAME.toString('latin1', 0, out - 1);
+      return out === 0 ? '' : NAME.latin1Slice(0, out - 1);
     }
     if ((n & 0xc0) === 0xc0) {
       if (at + 1 >= size) return null;
@@ -163,6 +163,16 @@ function packetNameEnd(d: Uint8Array, at: number, len: number, offset: number): 
   }
 }
 
+/** Big-endian 16 bits at `i`. */
+function be16(d: Uint8Array, i: number): number {
+  return (d[i]! << 8) | d[i + 1]!;
+}
+
+/** Byte `i` of the message d[at, at + len), or undefined past its end (as a Buffer index reads). */
+function byteOrUndefined(d: Uint8Array, at: number, len: number, i: number): number | undefined {
+  return i < len ? d[at + i] : undefined;
+}
+
 /** Marks a message that answersOf reads with dns-packet itself. */
 const NOT_FAST = null;
 
@@ -176,10 +186,9 @@ const NOT_FAST = null;
  */
 function answersA(d: Uint8Array, at: number, len: number): string[] | null {
   if (len < 12) return [];
-  const u16 = (o: number) => (d[at + o]! << 8) | d[at + o + 1]!;
-  const qd = u16(4);
-  const an = u16(6);
-  const records = an + u16(8) + u16(10);
+  const qd = be16(d, at + 4);
+  const an = be16(d, at + 6);
+  const records = an + be16(d, at + 8) + be16(d, at + 10);
   let o = 12;
   for (let i = 0; i < qd; i++) {
     o = packetNameEnd(d, at, len, o);
@@ -188,15 +197,14 @@ function answersA(d: Uint8Array, at: number, len: number): string[] | null {
     o += 4;
   }
   const out: string[] = [];
-  // A byte past the end reads as undefined in dns-packet's address text (ip-codec v4.decode).
-  const byte = (i: number) => (i < len ? d[at + i] : undefined);
   for (let i = 0; i < records; i++) {
     o = packetNameEnd(d, at, len, o);
     if (o < 0 || o + 2 > len) return [];
-    if (u16(o) !== 1) return NOT_FAST;
+    if (be16(d, at + o) !== 1) return NOT_FAST;
     // Class (16 bits) and TTL (32 bits) are read: past the end they throw.
     if (o + 8 > len) return [];
-    if (i < an) out.push(`${byte(o + 10)}.${byte(o + 11)}.${byte(o + 12)}.${byte(o + 13)}`);
+    // A byte past the end reads as undefined in dns-packet's address text (ip-codec v4.decode).
+    if (i < an) out.push(o + 14 <= len ? `${d[at + o + 10]}.${d[at + o + 11]}.${d[at + o + 12]}.${d[at + o + 13]}` : `${byteOrUndefined(d, at, len, o + 10)}.${byteOrUndefined(d, at, len, o + 11)}.${byteOrUndefined(d, at, len, o + 12)}.${byteOrUndefined(d, at, len, o + 13)}`);
     o += 14;
   }
   return out;
