@@ -13,7 +13,7 @@ function oracle(b: Uint8Array): string[] {
   try {
     return (decode(Buffer.from(b)).answers ?? []).map((a: Answer) => {
       const data = (a as { data?: unknown }).data;
-      return typeof data === 'string' ? data : `other:${JSON.stringify(data)}`;
+      return typeof data === 'string' ? data : data === undefined ? '' : `other:${JSON.stringify(data)}`;
     });
   } catch {
     return [];
@@ -26,8 +26,10 @@ const aArb = fc.record({ type: fc.constant('A' as const), name: nameArb, ttl: fc
 const otherArb = fc.oneof(aArb, fc.record({ type: fc.constant('CNAME' as const), name: nameArb, ttl: fc.nat(1000), data: nameArb }), fc.record({ type: fc.constant('AAAA' as const), name: nameArb, ttl: fc.nat(1000), data: fc.constant('fd00::1') }));
 
 /** A message as dns-packet encodes it (no compression), or with its answer names as pointers to the question (c0 0c) as servers write them. */
-const messageArb = fc.tuple(nameArb, fc.array(aArb, { maxLength: 4 }), fc.array(otherArb, { maxLength: 2 }), fc.array(aArb, { maxLength: 2 }), fc.boolean()).map(([q, an, ns, ar, compress]) => {
-  if (!compress) return Uint8Array.from(encode({ type: 'response', id: 1, flags: 0x8180, questions: [{ name: q, type: 'A' }], answers: an, authorities: ns, additionals: ar }));
+/** EDNS's OPT record (RFC 6891), mostly without options (the common answer), sometimes with a cookie. */
+const optArb = fc.record({ type: fc.constant('OPT' as const), name: fc.constant('.'), udpPayloadSize: fc.constantFrom(1232, 4096), flags: fc.constant(0), options: fc.constantFrom([], [], [{ code: 10, data: Buffer.from('0123456789abcdef', 'hex') }]) });
+const messageArb = fc.tuple(nameArb, fc.array(aArb, { maxLength: 4 }), fc.array(otherArb, { maxLength: 2 }), fc.array(fc.oneof(aArb, optArb), { maxLength: 2 }), fc.boolean()).map(([q, an, ns, ar, compress]) => {
+  if (!compress) return Uint8Array.from(encode({ type: 'response', id: 1, flags: 0x8180, questions: [{ name: q, type: 'A' }], answers: an, authorities: ns, additionals: ar as never }));
   const head = [...encode({ type: 'response', id: 1, flags: 0x8180, questions: [{ name: q, type: 'A' }] })];
   head[7] = an.length;
   const recs = an.flatMap((a) => [0xc0, 0x0c, 0, 1, 0, 1, 0, 0, 0, a.ttl & 0xff, 0, 4, ...a.data.split('.').map(Number)]);

@@ -178,7 +178,7 @@ const NOT_FAST = null;
 
 /**
  * The answers of d[at, at + len) when every record of the message (answers, authorities,
- * additionals) is of type A — the common answer — read with dns-packet's own offsets and
+ * additionals) is of type A — the common answer — or an OPT without options (EDNS), read with dns-packet's own offsets and
  * checks (header; each question's name, type and class; each record's name, type, class and TTL,
  * then 4 address bytes after the 2-byte length, which dns-packet does not check: it always steps
  * 6), so the text and any failure ([]) are what decode() gives; NOT_FAST for any other record
@@ -200,7 +200,17 @@ function answersA(d: Uint8Array, at: number, len: number): string[] | null {
   for (let i = 0; i < records; i++) {
     o = packetNameEnd(d, at, len, o);
     if (o < 0 || o + 2 > len) return [];
-    if (be16(d, at + o) !== 1) return NOT_FAST;
+    const type = be16(d, at + o);
+    if (type === 41) {
+      // OPT (RFC 6891; EDNS answers carry one): dns-packet reads payload size, extended rcode,
+      // version and flags, then the options' length; only an OPT without options is read here.
+      if (o + 10 > len) return [];
+      if (be16(d, at + o + 8) !== 0) return NOT_FAST;
+      if (i < an) out.push('');
+      o += 10;
+      continue;
+    }
+    if (type !== 1) return NOT_FAST;
     // Class (16 bits) and TTL (32 bits) are read: past the end they throw.
     if (o + 8 > len) return [];
     // A byte past the end reads as undefined in dns-packet's address text (ip-codec v4.decode).
