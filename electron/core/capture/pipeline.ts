@@ -107,7 +107,7 @@ export function parserLineKind(b: Uint8Array, at: number, end: number): 'row' | 
   return startsWith(b, at, end, COUNTS_HEAD) ? 'counts' : 'bad';
 }
 
-/** One line of the parser's output parsed and checked: a row, the final counts, or null for anything else (tests and tools that read the log). */
+/** One line of the parser's output or the log parsed and checked: a row, the final counts, or null for anything else (the log's readers, rows-index.ts, skip those). */
 export function parserLine(line: string): CapturedQuery | { counts: CaptureCounts } | null {
   let v: unknown;
   try {
