@@ -17,7 +17,6 @@ import { argsOfGoLine, CAPTURE_FAILED_FILE, CAPTURE_HELD_FLAG, CAPTURE_READY_FIL
 import { startCapturePipeline } from './pipeline';
 import { openRowsFile } from './rows-file';
 import { findTcpdump, TCPDUMP_PATHS } from './tcpdump-path';
-import { watchHostSearch } from './host-search';
 import { openBlockFill } from './block-fill';
 import { stopLine } from './stop-line';
 
@@ -133,12 +132,6 @@ export async function runCapture(fs: HostFs, uid: number, givenArgs: readonly st
   let lossWrite: Promise<void> = Promise.resolve();
   const onLoss = (line: string) => void (lossWrite = lossWrite.then(() => fs.writeFileAtomic(CAPTURE_UNWRITTEN_FILE, `${line}\n`, { mode: 0o644 })).catch(() => undefined));
   const rows = await openRowsFile(fs.real(K2S_PATHS.queryRows), await readAdmGid(fs.real('/etc/group')), undefined, say, onLoss);
-  // Each row records the search list host apps used then (an expansion is judged by it, host-search.ts).
-  const hostSearch = await watchHostSearch(fs.real('/etc/resolv.conf'));
-  const write = (r: Parameters<typeof rows.write>[0]) => {
-    const search = hostSearch.current();
-    rows.write(search === null ? r : { ...r, search });
-  };
   const stopping = new Promise<void>((resolve) => {
     for (const sig of ['SIGTERM', 'SIGINT'] as const) process.once(sig, () => resolve());
   });
@@ -146,16 +139,19 @@ export async function runCapture(fs: HostFs, uid: number, givenArgs: readonly st
   const fill = await openBlockFill();
   const closeAll = async () => {
     fill?.close();
-    hostSearch.stop();
     await rows.close();
   };
   let pipeline;
   try {
-    pipeline = await startCapturePipeline({ spawn: (file, a, o) => spawn(file, [...a], o) }, { iface: 'any', ports: spec.ports, user: CAPTURE_USER, ...account, parser: { file: process.execPath, args: [fs.real(PARSER_RUN_PATH)] }, listeners: spec.listeners, tcpdump, ...(fill ? { fill } : {}), onRow: write });
+    pipeline = await startCapturePipeline({ spawn: (file, a, o) => spawn(file, [...a], o) }, { iface: 'any', ports: spec.ports, user: CAPTURE_USER, ...account, parser: { file: process.execPath, args: [fs.real(PARSER_RUN_PATH)] }, listeners: spec.listeners, tcpdump, ...(fill ? { fill } : {}),
+      // Each row records the search list host apps used then (an expansion is judged by it,
+      // host-search.ts): the parser reads the file and writes it into the row (row-line.ts).
+      resolvConf: fs.real('/etc/resolv.conf'),
+      onRows: (lines, n) => rows.writeLines(lines, n),
+    });
   } catch (err) {
     say((err as Error).message);
     fill?.close();
-    hostSearch.stop();
     await rows.close();
     return 1;
   }

@@ -41,69 +41,212 @@ const TYPES: Record<number, string> = { 1: 'A', 2: 'NS', 5: 'CNAME', 6: 'SOA', 1
 /** RCODE mnemonics (RFC 1035 §4.1.1, RFC 2136 §2.2); others as `RCODEn`. */
 const RCODES = ['NOERROR', 'FORMERR', 'SERVFAIL', 'NXDOMAIN', 'NOTIMP', 'REFUSED', 'YXDOMAIN', 'YXRRSET', 'NXRRSET', 'NOTAUTH', 'NOTZONE'];
 
+/** The name being read (readName), as Latin-1 bytes with dots between labels; 255 bytes bound every name read. */
+const NAME = Buffer.allocUnsafe(256) as Buffer & { latin1Slice(start: number, end: number): string };
+/** Where readName's name ended in the message (the offset after it), or -1. */
+let nameEnd = -1;
+
 /**
- * The name at `at` (RFC 1035 §4.1.4: labels, or a pointer to an earlier offset), without the
- * trailing dot, and the offset after it in the message; null when it runs out of bytes, points
- * forward, or exceeds 255 bytes.
+ * The name at `at` in the message d[base, stop) (RFC 1035 §4.1.4: labels, or a pointer to an
+ * earlier offset, counted from `base`), without the trailing dot, label bytes as Latin-1; sets
+ * nameEnd to the offset after it (from `base`). Null when it runs out of bytes, points forward,
+ * exceeds 255 bytes or 128 labels and pointers. One string per name: the labels are gathered in
+ * NAME first.
  */
-function readName(d: Uint8Array, at: number): { name: string; end: number } | null {
-  const labels: string[] = [];
+function readName(d: Uint8Array, base: number, stop: number, at: number): string | null {
+  const size = stop - base;
   let end = -1;
   let len = 0;
+  let out = 0;
   for (let hops = 0; hops < 128; hops++) {
-    if (at >= d.length) return null;
-    const n = d[at]!;
+    if (at >= size) return null;
+    const n = d[base + at]!;
     if (n === 0) {
-      if (end < 0) end = at + 1;
-      return { name: labels.join('.'), end };
+      nameEnd = end < 0 ? at + 1 : end;
+      return out === 0 ? '' : NAME.latin1Slice(0, out - 1);
     }
     if ((n & 0xc0) === 0xc0) {
-      if (at + 1 >= d.length) return null;
-      const to = ((n & 0x3f) << 8) | d[at + 1]!;
+      if (at + 1 >= size) return null;
+      const to = ((n & 0x3f) << 8) | d[base + at + 1]!;
       if (to >= at) return null;
       if (end < 0) end = at + 2;
       at = to;
       continue;
     }
-    if (n & 0xc0 || at + 1 + n > d.length) return null;
+    if (n & 0xc0 || at + 1 + n > size) return null;
     len += n + 1;
     if (len > 255) return null;
-    labels.push(Buffer.from(d.buffer, d.byteOffset + at + 1, n).toString('latin1'));
+    const from = base + at + 1;
+    for (let i = 0; i < n; i++) NAME[out++] = d[from + i]!;
+    NAME[out++] = 0x2e;
     at += 1 + n;
   }
   return null;
 }
 
 /**
- * The DNS message in `payload` (one whole message), or null when it is not one. The header and
- * the first question are read here (every packet needs them, so the hot path has no general
- * decoder); a response's answers are decoded by dns-packet only when read.
+ * The parts of a message the parser's hot path reads (readMessage), in one object filled again
+ * for each message; the message itself stays bytes, d[at, end) (valid only while it is handled).
+ */
+export interface MessageView {
+  id: number;
+  response: boolean;
+  rcode: string;
+  name: string;
+  type: string;
+  d: Uint8Array;
+  at: number;
+  end: number;
+}
+
+/** An empty MessageView to fill with readMessage. */
+export function messageView(): MessageView {
+  return { id: 0, response: false, rcode: '', name: '', type: '', d: new Uint8Array(0), at: 0, end: 0 };
+}
+
+/**
+ * Fills `m` with the DNS message d[at, end) (one whole message); false when it is not one. The
+ * header and the first question are read here (every packet needs them, so the hot path has no
+ * general decoder); answersOf decodes a response's answers when a row needs them.
+ */
+export function readMessage(d: Uint8Array, at: number, end: number, m: MessageView): boolean {
+  if (end - at < 12) return false;
+  const qd = (d[at + 4]! << 8) | d[at + 5]!;
+  if (qd === 0) return false;
+  const name = readName(d, at, end, 12);
+  if (name === null || nameEnd + 4 > end - at) return false;
+  const q = at + nameEnd;
+  const rc = d[at + 3]! & 0x0f;
+  const t = (d[q]! << 8) | d[q + 1]!;
+  m.id = (d[at]! << 8) | d[at + 1]!;
+  m.response = (d[at + 2]! & 0x80) !== 0;
+  m.rcode = RCODES[rc] ?? `RCODE${rc}`;
+  m.name = name;
+  m.type = TYPES[t] ?? `TYPE${t}`;
+  m.d = d;
+  m.at = at;
+  m.end = end;
+  return true;
+}
+
+/**
+ * The offset after the name at `offset` in the message d[at, at + len), read as dns-packet's
+ * name.decode reads it (it throws where this gives -1: out of bytes, over 254 bytes, a pointer
+ * not before the start of the labels it continues, a 0x40/0x80 label type).
+ */
+function packetNameEnd(d: Uint8Array, at: number, len: number, offset: number): number {
+  let p = offset;
+  let from = offset;
+  let total = 0;
+  let consumed = 0;
+  let jumped = false;
+  for (;;) {
+    if (p >= len) return -1;
+    const l = d[at + p++]!;
+    if (!jumped) consumed++;
+    if (l === 0) return offset + consumed;
+    if ((l & 0xc0) === 0) {
+      if (p + l > len) return -1;
+      total += l + 1;
+      if (total > 254) return -1;
+      p += l;
+      if (!jumped) consumed += l;
+    } else if ((l & 0xc0) === 0xc0) {
+      if (p + 1 > len) return -1;
+      const to = ((l & 0x3f) << 8) | d[at + p]!;
+      if (to >= from) return -1;
+      p = to;
+      from = to;
+      if (!jumped) consumed++;
+      jumped = true;
+    } else return -1;
+  }
+}
+
+/** Big-endian 16 bits at `i`. */
+function be16(d: Uint8Array, i: number): number {
+  return (d[i]! << 8) | d[i + 1]!;
+}
+
+/** Byte `i` of the message d[at, at + len), or undefined past its end (as a Buffer index reads). */
+function byteOrUndefined(d: Uint8Array, at: number, len: number, i: number): number | undefined {
+  return i < len ? d[at + i] : undefined;
+}
+
+/** Marks a message that answersOf reads with dns-packet itself. */
+const NOT_FAST = null;
+
+/**
+ * The answers of d[at, at + len) when every record of the message (answers, authorities,
+ * additionals) is of type A — the common answer — or an OPT without options (EDNS), read with dns-packet's own offsets and
+ * checks (header; each question's name, type and class; each record's name, type, class and TTL,
+ * then 4 address bytes after the 2-byte length, which dns-packet does not check: it always steps
+ * 6), so the text and any failure ([]) are what decode() gives; NOT_FAST for any other record
+ * type, which dns-packet then reads.
+ */
+function answersA(d: Uint8Array, at: number, len: number): string[] | null {
+  if (len < 12) return [];
+  const qd = be16(d, at + 4);
+  const an = be16(d, at + 6);
+  const records = an + be16(d, at + 8) + be16(d, at + 10);
+  let o = 12;
+  for (let i = 0; i < qd; i++) {
+    o = packetNameEnd(d, at, len, o);
+    // Type and class: Buffer.readUInt16BE throws past the end.
+    if (o < 0 || o + 4 > len) return [];
+    o += 4;
+  }
+  const out: string[] = [];
+  for (let i = 0; i < records; i++) {
+    o = packetNameEnd(d, at, len, o);
+    if (o < 0 || o + 2 > len) return [];
+    const type = be16(d, at + o);
+    if (type === 41) {
+      // OPT (RFC 6891; EDNS answers carry one): dns-packet reads payload size, extended rcode,
+      // version and flags, then the options' length; only an OPT without options is read here.
+      if (o + 10 > len) return [];
+      if (be16(d, at + o + 8) !== 0) return NOT_FAST;
+      if (i < an) out.push('');
+      o += 10;
+      continue;
+    }
+    if (type !== 1) return NOT_FAST;
+    // Class (16 bits) and TTL (32 bits) are read: past the end they throw.
+    if (o + 8 > len) return [];
+    // A byte past the end reads as undefined in dns-packet's address text (ip-codec v4.decode).
+    if (i < an) out.push(o + 14 <= len ? `${d[at + o + 10]}.${d[at + o + 11]}.${d[at + o + 12]}.${d[at + o + 13]}` : `${byteOrUndefined(d, at, len, o + 10)}.${byteOrUndefined(d, at, len, o + 11)}.${byteOrUndefined(d, at, len, o + 12)}.${byteOrUndefined(d, at, len, o + 13)}`);
+    o += 14;
+  }
+  return out;
+}
+
+/** The answer section's data of the message d[at, end) as text (dns-packet's decoding, answersA for A records); [] when the message does not decode. */
+export function answersOf(d: Uint8Array, at: number, end: number): string[] {
+  const fast = answersA(d, at, end - at);
+  if (fast !== NOT_FAST) return fast;
+  try {
+    return (decode(Buffer.from(d.buffer, d.byteOffset + at, end - at)).answers ?? []).map(answerText);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The DNS message in `payload` (one whole message), or null when it is not one (readMessage);
+ * a response's answers are decoded by dns-packet only when read.
  */
 export function dnsMessageOf(payload: Uint8Array): DnsMessage | null {
-  if (payload.length < 12) return null;
-  const d = payload;
-  const qd = (d[4]! << 8) | d[5]!;
-  if (qd === 0) return null;
-  const q = readName(d, 12);
-  if (!q || q.end + 4 > d.length) return null;
-  const response = (d[2]! & 0x80) !== 0;
-  const rc = d[3]! & 0x0f;
-  const t = (d[q.end]! << 8) | d[q.end + 1]!;
-  let answers: string[] | null = response ? null : [];
+  const m = messageView();
+  if (!readMessage(payload, 0, payload.length, m)) return null;
+  let answers: string[] | null = m.response ? null : [];
   return {
-    id: (d[0]! << 8) | d[1]!,
-    response,
-    rcode: RCODES[rc] ?? `RCODE${rc}`,
-    name: q.name,
-    type: TYPES[t] ?? `TYPE${t}`,
+    id: m.id,
+    response: m.response,
+    rcode: m.rcode,
+    name: m.name,
+    type: m.type,
     get answers() {
-      if (answers === null) {
-        try {
-          answers = (decode(Buffer.from(d.buffer, d.byteOffset, d.byteLength)).answers ?? []).map(answerText);
-        } catch {
-          answers = [];
-        }
-      }
+      answers ??= answersOf(payload, 0, payload.length);
       return answers;
     },
   };

@@ -1,8 +1,9 @@
 /**
  * The search list host apps use now: the `search`/`domain` line of /etc/resolv.conf (the file
  * glibc reads; while K2s DNS runs, the K2s-managed one, which keeps the original's search domains
- * and follows the network's), re-read every HOST_SEARCH_POLL_MS. The capture companion writes it
- * into each row of the exact query log, so the Queries view can tell a search-list expansion from
+ * and follows the network's), re-read every HOST_SEARCH_POLL_MS. The capture parser (rows-main.ts,
+ * as the unprivileged capture user: the file is world-readable) writes it into each row of the
+ * exact query log (row-line.ts), so the Queries view can tell a search-list expansion from
  * a full name by what was in effect when the query was asked (renderer lib/search-expansion.ts),
  * not by what the list is when someone looks.
  */

@@ -1,23 +1,36 @@
 import { describe, expect, it } from 'vitest';
-import type { DnsMessage } from './dns-message';
-import type { Segment } from './frame';
+import { encode } from 'dns-packet';
+import { messageView, readMessage, type MessageView } from './dns-message';
+import { segmentView, type SegmentView } from './frame';
 import { OPEN_MAX, Pairing, type CapturedQuery } from './pairing';
 
 const LISTENER = '127.0.0.1:53';
-const UPSTREAM = '172.21.0.10';
+
+/** A UDP segment between two IPv4 addresses (dotted text), as readSegment fills it. */
+function udp(src: string, srcPort: number, dst: string, dstPort: number): SegmentView {
+  const d = Uint8Array.from([...src.split('.'), ...dst.split('.')].map(Number));
+  const n = (at: number) => ((d[at]! << 24) | (d[at + 1]! << 16) | (d[at + 2]! << 8) | d[at + 3]!) >>> 0;
+  return { ...segmentView(), d, srcAt: 0, dstAt: 4, src4: n(0), dst4: n(4), srcPort, dstPort };
+}
+
+/** The DNS message (a query, or a response with one A record 192.0.2.1) as readMessage fills it. */
+function message(id: number, name: string, response: boolean): MessageView {
+  const bytes = encode(response ? { type: 'response', id, flags: 0x8180, questions: [{ name, type: 'A' }], answers: [{ type: 'A', name, ttl: 5, data: '192.0.2.1' }] } : { type: 'query', id, flags: 0x100, questions: [{ name, type: 'A' }] });
+  const m = messageView();
+  if (!readMessage(bytes, 0, bytes.length, m)) throw new Error('not a message');
+  return m;
+}
 
 /** Client `n`'s UDP segment to (query) or from (answer) the listener: port 1024 + n % 60000, DNS id n % 65536. */
-function client(n: number, answer: boolean): [Segment, DnsMessage] {
+function client(n: number, answer: boolean): [SegmentView, MessageView] {
   const port = 1024 + (n % 60_000);
-  const seg: Segment = answer
-    ? { proto: 'udp', src: '127.0.0.1', srcPort: 53, dst: '127.0.0.1', dstPort: port, seq: 0, flags: 0, payload: new Uint8Array() }
-    : { proto: 'udp', src: '127.0.0.1', srcPort: port, dst: '127.0.0.1', dstPort: 53, seq: 0, flags: 0, payload: new Uint8Array() };
-  return [seg, { id: n % 65_536, response: answer, rcode: answer ? 'NOERROR' : 'NOERROR', name: `q${n}.example.test`, type: 'A', answers: answer ? ['192.0.2.1'] : [] }];
+  const seg = answer ? udp('127.0.0.1', 53, '127.0.0.1', port) : udp('127.0.0.1', port, '127.0.0.1', 53);
+  return [seg, message(n % 65_536, `q${n}.example.test`, answer)];
 }
 
 /** The proxy's query `n` upstream (from port 40000 + n % 20000, id n % 65536). */
-function upstreamQuery(n: number): [Segment, DnsMessage] {
-  return [{ proto: 'udp', src: '127.0.0.1', srcPort: 40_000 + (n % 20_000), dst: UPSTREAM, dstPort: 53, seq: 0, flags: 0, payload: new Uint8Array() }, { id: n % 65_536, response: false, rcode: 'NOERROR', name: `u${n}.example.test`, type: 'A', answers: [] }];
+function upstreamQuery(n: number): [SegmentView, MessageView] {
+  return [udp('127.0.0.1', 40_000 + (n % 20_000), '172.21.0.10', 53), message(n % 65_536, `u${n}.example.test`, false)];
 }
 
 describe('Pairing: the open-query table is capped', () => {

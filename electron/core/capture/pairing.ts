@@ -9,8 +9,8 @@
  * picks a new id and merges identical questions, and then the one exchange serves them all).
  * No exchange in that window: answered from the cache or locally (route null, upstream null).
  */
-import type { DnsMessage } from './dns-message';
-import type { Segment } from './frame';
+import { answersOf, type MessageView } from './dns-message';
+import { endpointText, type SegmentView } from './frame';
 
 /** One query as the packets show it. */
 export interface CapturedQuery {
@@ -40,15 +40,20 @@ export interface CapturedQuery {
   /** Same query (same key) seen again before the answer: a client retry. */
   retries: number;
   /**
-   * The search domains of the host's /etc/resolv.conf when the row was written (capture-main.ts
-   * adds them; the parser does not know them); absent in rows written before it recorded them.
+   * The search domains of the host's /etc/resolv.conf when the row was written (added to the
+   * row's line by the parser process, row-line.ts; pairing never sets it); absent in rows
+   * written before it recorded them.
    */
   search?: string[];
 }
 
 /** An upstream exchange: the proxy's query and the upstream's answer on the proxy's socket. */
 interface Exchange {
-  upstream: string;
+  /** The upstream's `address:port`, made when a row first names it (null until then). */
+  upstream: string | null;
+  /** The upstream's IPv4 address as a number and port (upstream4 -1: IPv6, the text is made at once). */
+  upstream4: number;
+  upstreamPort: number;
   id: number;
   name: string;
   type: string;
@@ -86,9 +91,40 @@ const EXCHANGES_MAX = 4096;
  */
 export const OPEN_MAX = 65_536;
 
+/** IPv4 `a.b.c.d:port` text of an address number and port. */
+function endpoint4(a: number, port: number): string {
+  return `${a >>> 24}.${(a >>> 16) & 0xff}.${(a >>> 8) & 0xff}.${a & 0xff}:${port}`;
+}
+
+/** An IPv4 listener's address and port as one number (address × 65536 + port), or null when `text` is not IPv4 `a.b.c.d:port` as endpoint() writes it. */
+function listener4(text: string): number | null {
+  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3}):(\d{1,5})$/.exec(text);
+  if (!m) return null;
+  const [a, b, c, d, port] = m.slice(1).map(Number) as [number, number, number, number, number];
+  if (a > 255 || b > 255 || c > 255 || d > 255 || port > 65535 || `${a}.${b}.${c}.${d}:${port}` !== text) return null;
+  return (((a << 24) | (b << 16) | (c << 8) | d) >>> 0) * 65536 + port;
+}
+
+/**
+ * Map key of one side's address and port and the other's, the DNS id and `tag` (protocol,
+ * family): 16-bit units in one short string, so no text is made per packet. IPv6
+ * keys hold the 16 address bytes as 8 units, IPv4 ones the address as 2.
+ */
+function keyOf(tag: number, s: SegmentView, aAt: number, aPort: number, bAt: number, bPort: number, id: number): string {
+  const d = s.d;
+  if (!s.v6) return String.fromCharCode(tag, (d[aAt]! << 8) | d[aAt + 1]!, (d[aAt + 2]! << 8) | d[aAt + 3]!, aPort, (d[bAt]! << 8) | d[bAt + 1]!, (d[bAt + 2]! << 8) | d[bAt + 3]!, bPort, id);
+  const u = (i: number) => (d[i]! << 8) | d[i + 1]!;
+  return String.fromCharCode(tag, u(aAt), u(aAt + 2), u(aAt + 4), u(aAt + 6), u(aAt + 8), u(aAt + 10), u(aAt + 12), u(aAt + 14), aPort, u(bAt), u(bAt + 2), u(bAt + 4), u(bAt + 6), u(bAt + 8), u(bAt + 10), u(bAt + 12), u(bAt + 14), bPort, id);
+}
+
 /** Pairs packets into rows (see the file comment). */
 export class Pairing {
-  private readonly listeners: Set<string>;
+  /** The listeners, in order without repeats. */
+  private readonly listeners: string[];
+  /** IPv4 listeners by address × 65536 + port → their index in `listeners`. */
+  private readonly listeners4 = new Map<number, number>();
+  /** Listeners by text → index (IPv6 packets are matched by their endpoint's text). */
+  private readonly listenerIndex = new Map<string, number>();
   private readonly open = new Map<string, CapturedQuery>();
   private readonly pendingUp = new Map<string, Exchange>();
   /** Answered exchanges, oldest first. */
@@ -102,19 +138,35 @@ export class Pairing {
   evictedExchanges = 0;
 
   constructor(private readonly opts: PairingOptions) {
-    this.listeners = new Set(opts.listeners);
+    this.listeners = [...new Set(opts.listeners)];
+    for (const [i, l] of this.listeners.entries()) {
+      this.listenerIndex.set(l, i);
+      const n = listener4(l);
+      if (n !== null) this.listeners4.set(n, i);
+    }
     this.expireUs = opts.expireUs ?? 30_000_000;
     this.openMax = opts.openMax ?? OPEN_MAX;
   }
 
-  /** Takes one DNS message seen in segment `s` at `tsUs`. */
-  packet(s: Segment, m: DnsMessage, tsUs: number): void {
-    const src = endpoint(s.src, s.srcPort);
-    const dst = endpoint(s.dst, s.dstPort);
-    if (!m.response && this.listeners.has(dst)) this.clientQuery(s.proto, src, dst, m, tsUs);
-    else if (m.response && this.listeners.has(src)) this.clientAnswer(s.proto, dst, src, m, tsUs);
-    else if (!m.response) this.upstreamQuery(`${s.proto}|${src}|${dst}|${m.id}`, { upstream: dst, id: m.id, name: m.name.toLowerCase(), type: m.type, sentUs: tsUs, answeredUs: null, rcode: null });
-    else this.upstreamAnswer(`${s.proto}|${dst}|${src}|${m.id}`, m, tsUs);
+  /** Index of the listener at address `at` in `s.d` (IPv4: the number `a4`) and `port`, or -1. */
+  private listenerAt(s: SegmentView, at: number, a4: number, port: number): number {
+    if (!s.v6) return this.listeners4.get(a4 * 65536 + port) ?? -1;
+    return this.listenerIndex.get(endpointText(s.d, at, true, port)) ?? -1;
+  }
+
+  /** Takes one DNS message seen in segment `s` at `tsUs` (both only read during the call). */
+  packet(s: SegmentView, m: MessageView, tsUs: number): void {
+    // tag: protocol and family (the listener is the key's address and port).
+    const tag = (s.proto === 'tcp' ? 1 : 0) | (s.v6 ? 2 : 0);
+    if (!m.response) {
+      const li = this.listenerAt(s, s.dstAt, s.dst4, s.dstPort);
+      if (li >= 0) this.clientQuery(s, m, keyOf(tag, s, s.srcAt, s.srcPort, s.dstAt, s.dstPort, m.id), li, tsUs);
+      else this.upstreamQuery(keyOf(tag, s, s.srcAt, s.srcPort, s.dstAt, s.dstPort, m.id), { upstream: s.v6 ? endpointText(s.d, s.dstAt, true, s.dstPort) : null, upstream4: s.v6 ? -1 : s.dst4, upstreamPort: s.dstPort, id: m.id, name: m.name.toLowerCase(), type: m.type, sentUs: tsUs, answeredUs: null, rcode: null });
+    } else {
+      const li = this.listenerAt(s, s.srcAt, s.src4, s.srcPort);
+      if (li >= 0) this.clientAnswer(keyOf(tag, s, s.dstAt, s.dstPort, s.srcAt, s.srcPort, m.id), m, tsUs);
+      else this.upstreamAnswer(keyOf(tag, s, s.dstAt, s.dstPort, s.srcAt, s.srcPort, m.id), m, tsUs);
+    }
     if (tsUs - this.lastExpire > 1_000_000) this.expire(tsUs);
   }
 
@@ -126,8 +178,7 @@ export class Pairing {
     this.answered = [];
   }
 
-  private clientQuery(proto: 'udp' | 'tcp', client: string, listener: string, m: DnsMessage, tsUs: number): void {
-    const key = `${proto}|${client}|${listener}|${m.id}`;
+  private clientQuery(s: SegmentView, m: MessageView, key: string, li: number, tsUs: number): void {
     const known = this.open.get(key);
     if (known && known.name.toLowerCase() === m.name.toLowerCase() && known.type === m.type) {
       known.retries++;
@@ -144,21 +195,21 @@ export class Pairing {
       this.evicted++;
       this.opts.onRow(oldest);
     }
-    this.open.set(key, { proto, client, listener, id: m.id, name: m.name, type: m.type, queryUs: tsUs, rcode: null, answers: [], latencyMs: null, upstream: null, upstreamRcode: null, upstreamLatencyMs: null, retries: 0 });
+    const client = endpointText(s.d, s.srcAt, s.v6, s.srcPort);
+    this.open.set(key, { proto: s.proto, client, listener: this.listeners[li]!, id: m.id, name: m.name, type: m.type, queryUs: tsUs, rcode: null, answers: [], latencyMs: null, upstream: null, upstreamRcode: null, upstreamLatencyMs: null, retries: 0 });
   }
 
-  private clientAnswer(proto: 'udp' | 'tcp', client: string, listener: string, m: DnsMessage, tsUs: number): void {
-    const key = `${proto}|${client}|${listener}|${m.id}`;
+  private clientAnswer(key: string, m: MessageView, tsUs: number): void {
     const row = this.open.get(key);
     // No query seen (capture started after it), or an answer for another question: not this row's.
     if (!row || row.name.toLowerCase() !== m.name.toLowerCase() || row.type !== m.type) return;
     this.open.delete(key);
     row.rcode = m.rcode;
-    row.answers = m.answers;
+    row.answers = answersOf(m.d, m.at, m.end);
     row.latencyMs = Math.round(tsUs - row.queryUs) / 1000;
     const ex = this.exchangeFor(row, tsUs);
     if (ex) {
-      row.upstream = ex.upstream;
+      row.upstream = ex.upstream ??= endpoint4(ex.upstream4, ex.upstreamPort);
       row.upstreamRcode = ex.rcode;
       row.upstreamLatencyMs = Math.round(ex.answeredUs! - ex.sentUs) / 1000;
     }
@@ -174,7 +225,7 @@ export class Pairing {
     this.pendingUp.set(key, ex);
   }
 
-  private upstreamAnswer(key: string, m: DnsMessage, tsUs: number): void {
+  private upstreamAnswer(key: string, m: MessageView, tsUs: number): void {
     const ex = this.pendingUp.get(key);
     if (!ex || ex.name !== m.name.toLowerCase() || ex.type !== m.type) return;
     this.pendingUp.delete(key);

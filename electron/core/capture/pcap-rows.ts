@@ -3,8 +3,8 @@
  * messages → paired rows (pcap-stream.ts, frame.ts, dns-message.ts, pairing.ts). Runs in the
  * non-root parser process, never in the Electron main process.
  */
-import { dnsMessageOf, TcpFlows } from './dns-message';
-import { segmentOf } from './frame';
+import { messageView, readMessage, TcpFlows } from './dns-message';
+import { addressText, readSegment, segmentView } from './frame';
 import { Pairing, type CapturedQuery } from './pairing';
 import { PcapStream } from './pcap-stream';
 
@@ -27,6 +27,9 @@ export interface CaptureCounts {
   /** Of `fill`, the datagrams not sent by the fill socket itself (source port other than the fill port: another local program's); absent while 0. */
   fillOthers?: number;
 }
+
+/** 127.0.0.1 as a number. */
+const LOOPBACK = 0x7f000001;
 
 /** A pcap byte stream's parser: push chunks, get rows through onRow. */
 export class PcapRows {
@@ -57,30 +60,43 @@ export class PcapRows {
 
   /** Feeds a chunk of the pcap stream (throws only when the stream is not pcap at all). */
   push(chunk: Uint8Array): void {
-    for (const rec of this.pcap.push(chunk)) {
-      this.counts.frames++;
-      const seg = segmentOf(rec.linkType, rec.data);
-      if (!seg) {
-        this.counts.notSegment++;
-        continue;
-      }
-      if (seg.proto === 'udp' && seg.dstPort === this.fillPort && seg.dst === '127.0.0.1') {
-        this.counts.fill = (this.counts.fill ?? 0) + 1;
-        // The fill socket sends to itself (block-fill.ts): any other source is another program's datagram.
-        if (seg.srcPort !== this.fillPort || seg.src !== '127.0.0.1') this.counts.fillOthers = (this.counts.fillOthers ?? 0) + 1;
-        continue;
-      }
-      const payloads = seg.proto === 'udp' ? [seg.payload] : this.tcp.push(seg);
-      for (const p of payloads) {
-        const m = dnsMessageOf(p);
-        if (!m) {
-          this.counts.notDns++;
-          continue;
-        }
-        this.counts.messages++;
-        this.pairing.packet(seg, m, rec.tsUs);
-      }
+    this.pcap.push(chunk, this.record);
+  }
+
+  /** The one segment and message objects every frame fills (frame.ts, dns-message.ts). */
+  private readonly seg = segmentView();
+  private readonly msg = messageView();
+
+  /** One pcap record (pcap-stream.ts RecordSink). */
+  private readonly record = (d: Uint8Array, at: number, end: number, tsUs: number, linkType: number): void => {
+    this.counts.frames++;
+    const seg = this.seg;
+    if (!readSegment(linkType, d, at, end, seg)) {
+      this.counts.notSegment++;
+      return;
     }
+    if (seg.proto === 'udp' && seg.dstPort === this.fillPort && !seg.v6 && seg.dst4 === LOOPBACK) {
+      this.counts.fill = (this.counts.fill ?? 0) + 1;
+      // The fill socket sends to itself (block-fill.ts): any other source is another program's datagram.
+      if (seg.srcPort !== this.fillPort || seg.src4 !== LOOPBACK) this.counts.fillOthers = (this.counts.fillOthers ?? 0) + 1;
+      return;
+    }
+    if (seg.proto === 'udp') {
+      this.message(seg.d, seg.payloadAt, seg.payloadEnd, tsUs);
+      return;
+    }
+    const payloads = this.tcp.push({ proto: 'tcp', src: addressText(d, seg.srcAt, seg.v6), srcPort: seg.srcPort, dst: addressText(d, seg.dstAt, seg.v6), dstPort: seg.dstPort, seq: seg.seq, flags: seg.flags, payload: d.subarray(seg.payloadAt, seg.payloadEnd) });
+    for (const p of payloads) this.message(p, 0, p.length, tsUs);
+  };
+
+  /** One UDP payload or TCP message d[at, end) of the current segment. */
+  private message(d: Uint8Array, at: number, end: number, tsUs: number): void {
+    if (!readMessage(d, at, end, this.msg)) {
+      this.counts.notDns++;
+      return;
+    }
+    this.counts.messages++;
+    this.pairing.packet(this.seg, this.msg, tsUs);
   }
 
   /** Emits the rows still waiting for an answer (the capture ended). */

@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
 import type { ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { parserLine, startCapturePipeline, stderrReason } from './pipeline';
+import { countsLine, parserLine, parserLineKind, startCapturePipeline, stderrReason } from './pipeline';
 import type { CapturedQuery } from './pairing';
 
 /**
@@ -37,13 +37,35 @@ describe('capture pipeline: the parser output is untrusted text', () => {
     }
   });
 
+  it('parserLineKind: rows and the counts by their framing; cut, garbled and foreign lines are bad', () => {
+    const kind = (l: string) => {
+      const b = Buffer.from(`xx${l}\nyy`);
+      return parserLineKind(b, 2, 2 + Buffer.byteLength(l));
+    };
+    expect(kind(JSON.stringify(ROW))).toBe('row');
+    expect(kind(JSON.stringify({ ...ROW, proto: 'tcp', search: ['svc.cluster.local'] }))).toBe('row');
+    expect(kind('{"counts":{"frames":3,"notSegment":0,"notDns":1,"messages":2,"rows":1}}')).toBe('counts');
+    expect(countsLine('{"counts":{"frames":3,"notSegment":0,"notDns":1,"messages":2,"rows":1}}')).toEqual({ frames: 3, notSegment: 0, notDns: 1, messages: 2, rows: 1 });
+    expect(countsLine('{"counts":{"frames":3')).toBeNull();
+    expect(kind('')).toBe('empty');
+    for (const bad of ['{"proto":"udp"', JSON.stringify(ROW).slice(0, -1), JSON.stringify(ROW).slice(1), 'null', '[1]', '{"proto":"sctp","client":"x"}', '{"a":1}', 'Error: boom', '    at parse (x.js:1:1)}']) expect(kind(bad)).toBe('bad');
+  });
+
   it('a bad line from the parser is counted and skipped; the rows around it arrive', async () => {
     const td = fakeChild();
     const parser = fakeChild();
-    const spawned: { file: string; args: readonly string[] }[] = [];
+    const spawned: { file: string; args: readonly string[]; env?: NodeJS.ProcessEnv }[] = [];
     const rows: CapturedQuery[] = [];
-    const deps = { spawn: (file: string, args: readonly string[]) => (spawned.push({ file, args }), spawned.length === 1 ? td : parser) };
-    const opening = startCapturePipeline(deps, { iface: 'any', ports: [53], user: 'nobody', uid: 65534, gid: 65534, parser: { file: '/usr/bin/node', args: ['/run/k2s/capture/rows.cjs'] }, listeners: ['127.0.0.1:53'], tcpdump: '/usr/bin/tcpdump', onRow: (r) => rows.push(r) });
+    let bytes = '';
+    let counted = 0;
+    const deps = { spawn: (file: string, args: readonly string[], opts: { env?: NodeJS.ProcessEnv }) => (spawned.push({ file, args, env: opts.env }), spawned.length === 1 ? td : parser) };
+    const onRows = (lines: Uint8Array, n: number) => {
+      const text = Buffer.from(lines).toString();
+      bytes += text;
+      counted += n;
+      for (const l of text.split('\n').filter(Boolean)) rows.push(JSON.parse(l) as CapturedQuery);
+    };
+    const opening = startCapturePipeline(deps, { iface: 'any', ports: [53], user: 'nobody', uid: 65534, gid: 65534, parser: { file: '/usr/bin/node', args: ['/run/k2s/capture/rows.cjs'] }, listeners: ['127.0.0.1:53'], tcpdump: '/usr/bin/tcpdump', resolvConf: '/etc/resolv.conf', onRows });
     td.stderr.write('tcpdump: listening on any, link-type LINUX_SLL2 (Linux cooked v2), snapshot length 4200 bytes\n');
     const cap = await opening;
     // Split mid-line, a garbled line, then a row and the counts.
@@ -57,6 +79,10 @@ describe('capture pipeline: the parser output is untrusted text', () => {
     const end = await stopping;
     expect(spawned.map((s) => s.file)).toEqual(['/usr/bin/tcpdump', '/usr/bin/node']);
     expect(rows.map((r) => r.id)).toEqual([4101, 7]);
+    // Handed on as the parser wrote them, byte for byte, and counted; the parser is told the resolver file.
+    expect(bytes).toBe(`${JSON.stringify(ROW)}\n${JSON.stringify({ ...ROW, id: 7 })}\n`);
+    expect(counted).toBe(2);
+    expect((spawned[1] as { env?: NodeJS.ProcessEnv }).env).toEqual({ K2S_CAPTURE_LISTENERS: '127.0.0.1:53', K2S_CAPTURE_RESOLV_CONF: '/etc/resolv.conf' });
     expect(end).toEqual({ counts: { frames: 4, notSegment: 0, notDns: 0, messages: 4, rows: 2 }, dropped: 0, received: 5, badLines: 1, forced: [], filled: 0 });
   });
 
@@ -66,7 +92,7 @@ describe('capture pipeline: the parser output is untrusted text', () => {
     const parser = fakeChild(undefined, ignores.parser);
     let n = 0;
     const deps = { spawn: () => (n++ === 0 ? td : parser) };
-    const opening = startCapturePipeline(deps, { iface: 'any', ports: [53], user: 'nobody', uid: 65534, gid: 65534, parser: { file: '/usr/bin/node', args: ['/run/k2s/capture/rows.cjs'] }, listeners: ['127.0.0.1:53'], tcpdump: '/usr/bin/tcpdump', ...(fill ? { fill } : {}), onRow: () => {} });
+    const opening = startCapturePipeline(deps, { iface: 'any', ports: [53], user: 'nobody', uid: 65534, gid: 65534, parser: { file: '/usr/bin/node', args: ['/run/k2s/capture/rows.cjs'] }, listeners: ['127.0.0.1:53'], tcpdump: '/usr/bin/tcpdump', ...(fill ? { fill } : {}), onRows: () => {} });
     td.stderr.write('tcpdump: listening on any, link-type LINUX_SLL2 (Linux cooked v2), snapshot length 4200 bytes\n');
     return { td, parser, cap: await opening };
   }
@@ -222,7 +248,7 @@ describe('capture pipeline: a start that fails leaves no child behind', () => {
     }) as ChildProcess['kill'];
     return { c, signals };
   }
-  const opts = { iface: 'any', ports: [53], user: 'nobody', uid: 65534, gid: 65534, parser: { file: '/usr/bin/node', args: ['/run/k2s/capture/rows.cjs'] }, listeners: ['127.0.0.1:53'], tcpdump: '/usr/bin/tcpdump', onRow: () => {} };
+  const opts = { iface: 'any', ports: [53], user: 'nobody', uid: 65534, gid: 65534, parser: { file: '/usr/bin/node', args: ['/run/k2s/capture/rows.cjs'] }, listeners: ['127.0.0.1:53'], tcpdump: '/usr/bin/tcpdump', onRows: () => {} };
 
   it('tcpdump silent for 10 s: SIGTERM, then SIGKILL, both children exited before the start rejects with "tcpdump printed nothing"', async () => {
     vi.useFakeTimers();

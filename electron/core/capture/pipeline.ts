@@ -2,7 +2,9 @@
  * The capture pipeline: tcpdump as the privileged reader (it opens the capture as root and drops
  * to `user` right after, tcpdump-argv.ts) piped into the parser process (rows-main.ts), which is
  * started as that user's uid/gid, so nothing that parses packets runs as root or inside the
- * Electron main process. Rows arrive as JSON lines (CapturedQuery). Spawning is injected.
+ * Electron main process. Rows arrive as JSON lines (CapturedQuery) and are handed on as the bytes
+ * the parser wrote, after a framing check per line (parserLineKind): no parse, no re-encoding.
+ * Spawning is injected.
  */
 import type { ChildProcess, SpawnOptions } from 'node:child_process';
 import type { CapturedQuery } from './pairing';
@@ -32,7 +34,16 @@ export interface PipelineOptions extends CaptureTarget {
    * the parser; a stop with packets still in an open ring block fills it once.
    */
   fill?: Pick<BlockFill, 'port' | 'fill'>;
-  onRow(row: CapturedQuery): void;
+  /**
+   * The real path of the resolver file whose search list the parser records in each row
+   * (host-search.ts; K2S_CAPTURE_RESOLV_CONF); none: rows carry no `search`.
+   */
+  resolvConf?: string;
+  /**
+   * Takes rows as the parser wrote them: `rows` whole JSON lines (CapturedQuery, each ending
+   * with a newline) that passed parserLineKind; a view into the parser's output, kept as is.
+   */
+  onRows(lines: Uint8Array, rows: number): void;
 }
 
 /** A running capture. */
@@ -70,7 +81,33 @@ function howEnded(p: ChildProcess): string {
   return p.signalCode !== null ? `signal ${p.signalCode}` : `exit ${p.exitCode ?? '?'}`;
 }
 
-/** One line of the parser's output: a row, the final counts, or null for anything else (counted, skipped). */
+/** The start of every row line the parser writes (JSON.stringify of a CapturedQuery: `proto` first, then `client`). */
+const ROW_HEADS = ['{"proto":"udp","client":"', '{"proto":"tcp","client":"'].map((h) => Buffer.from(h));
+/** The start of the parser's last line, its counts (rows-main.ts). */
+const COUNTS_HEAD = Buffer.from('{"counts":{');
+
+/** Whether b[at, end) starts with `head`. */
+function startsWith(b: Uint8Array, at: number, end: number, head: Buffer): boolean {
+  if (end - at < head.length) return false;
+  for (let i = 0; i < head.length; i++) if (b[at + i] !== head[i]) return false;
+  return true;
+}
+
+/**
+ * What the parser's output line b[at, end) (without its newline) is, by its framing only: `row`
+ * (a whole JSON object that begins as the parser's rows begin and ends with `}`), `counts` (the
+ * final `{"counts":{…}}` line), `empty`, or `bad` (anything else: a cut or garbled line, a trace).
+ * The parser is ours but reads untrusted packets; its rows come from JSON.stringify, so a line
+ * that starts and ends as one does is one (a torn write ends elsewhere or runs into the next).
+ */
+export function parserLineKind(b: Uint8Array, at: number, end: number): 'row' | 'counts' | 'empty' | 'bad' {
+  if (end === at) return 'empty';
+  if (b[end - 1] !== 0x7d) return 'bad';
+  if (startsWith(b, at, end, ROW_HEADS[0]!) || startsWith(b, at, end, ROW_HEADS[1]!)) return 'row';
+  return startsWith(b, at, end, COUNTS_HEAD) ? 'counts' : 'bad';
+}
+
+/** One line of the parser's output or the log parsed and checked: a row, the final counts, or null for anything else (the log's readers, rows-index.ts, skip those). */
 export function parserLine(line: string): CapturedQuery | { counts: CaptureCounts } | null {
   let v: unknown;
   try {
@@ -84,6 +121,16 @@ export function parserLine(line: string): CapturedQuery | { counts: CaptureCount
   // The fields every consumer reads (to-query-row.ts); a line without them is not a row.
   const ok = (o.proto === 'udp' || o.proto === 'tcp') && typeof o.client === 'string' && typeof o.listener === 'string' && typeof o.name === 'string' && typeof o.type === 'string' && typeof o.queryUs === 'number' && Array.isArray(o.answers);
   return ok ? (o as unknown as CapturedQuery) : null;
+}
+
+/** The counts of the parser's `{"counts":…}` line, or null when it does not parse as one. */
+export function countsLine(line: string): CaptureCounts | null {
+  try {
+    const v = JSON.parse(line) as { counts?: unknown };
+    return typeof v.counts === 'object' && v.counts !== null && !Array.isArray(v.counts) ? (v.counts as CaptureCounts) : null;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -153,7 +200,7 @@ export function stderrReason(err: string): string {
 /** Starts the pipeline; resolves once tcpdump says the capture is open (throws when it exits or does not within 10 s). */
 export async function startCapturePipeline(deps: PipelineDeps, o: PipelineOptions): Promise<CapturePipeline> {
   const td = deps.spawn(o.tcpdump ?? 'tcpdump', tcpdumpArgv({ iface: o.iface, ports: o.ports, user: o.user, ...(o.fill ? { fillPort: o.fill.port } : {}) }), { stdio: ['ignore', 'pipe', 'pipe'] });
-  const parser = deps.spawn(o.parser.file, o.parser.args, { uid: o.uid, gid: o.gid, stdio: ['pipe', 'pipe', 'inherit'], env: { K2S_CAPTURE_LISTENERS: o.listeners.join(','), ...(o.fill ? { K2S_CAPTURE_FILL_PORT: String(o.fill.port) } : {}) } });
+  const parser = deps.spawn(o.parser.file, o.parser.args, { uid: o.uid, gid: o.gid, stdio: ['pipe', 'pipe', 'inherit'], env: { K2S_CAPTURE_LISTENERS: o.listeners.join(','), ...(o.fill ? { K2S_CAPTURE_FILL_PORT: String(o.fill.port) } : {}), ...(o.resolvConf ? { K2S_CAPTURE_RESOLV_CONF: o.resolvConf } : {}) } });
   td.stdout!.pipe(parser.stdin!);
   let err = '';
   td.stderr!.on('data', (d: Buffer) => (err += d.toString()).length > 65536 && (err = err.slice(-4096)));
@@ -187,21 +234,34 @@ export async function startCapturePipeline(deps: PipelineDeps, o: PipelineOption
   };
   let counts: CaptureCounts | null = null;
   let badLines = 0;
-  let rest = '';
+  /** The parser's last line so far when a chunk ended inside it (a copy). */
+  let rest: Buffer | null = null;
   let lastOut = Date.now();
-  parser.stdout!.on('data', (d: Buffer) => {
+  parser.stdout!.on('data', (chunk: Buffer) => {
     lastOut = Date.now();
-    const lines = (rest + d.toString()).split('\n');
-    rest = lines.pop()!;
-    for (const l of lines) {
-      if (l === '') continue;
-      // The parser is ours, but it reads untrusted packets: a line that is no row (cut, garbled,
-      // a crash's trace on stdout) is counted and skipped, never thrown in this process.
-      const v = parserLine(l);
-      if (v === null) badLines++;
-      else if ('counts' in v) counts = v.counts;
-      else o.onRow(v);
+    const d = rest === null ? chunk : Buffer.concat([rest, chunk]);
+    rest = null;
+    // Runs of row lines are handed on as one view; any other line ends the run.
+    let run = 0;
+    let runRows = 0;
+    let at = 0;
+    for (let nl = d.indexOf(0x0a, at); nl >= 0; nl = d.indexOf(0x0a, at)) {
+      const kind = parserLineKind(d, at, nl);
+      if (kind === 'row') runRows++;
+      else {
+        if (runRows > 0) o.onRows(d.subarray(run, at), runRows);
+        runRows = 0;
+        run = nl + 1;
+        // The parser is ours, but it reads untrusted packets: a line that is no row (cut, garbled,
+        // a crash's trace on stdout) is counted and skipped, never thrown in this process.
+        const c = kind === 'counts' ? countsLine(d.toString('utf8', at, nl)) : null;
+        if (c !== null) counts = c;
+        else if (kind !== 'empty') badLines++;
+      }
+      at = nl + 1;
     }
+    if (runRows > 0) o.onRows(d.subarray(run, at), runRows);
+    if (at < d.length) rest = Buffer.from(d.subarray(at));
   });
   const exited = (p: ChildProcess): Promise<void> => (p.exitCode !== null || p.signalCode !== null ? Promise.resolve() : new Promise<void>((r) => p.once('exit', () => r())));
   const parserDone = exited(parser);

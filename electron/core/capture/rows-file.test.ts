@@ -5,6 +5,7 @@ import { promises as fsp } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CapturedQuery } from './pairing';
 import { openRowsFile, unwrittenLine } from './rows-file';
+import { rowLine } from './row-line';
 import { readCapturedRows } from './rows-reader';
 
 const row = (id: number, over: Partial<CapturedQuery> = {}): CapturedQuery => ({ proto: 'udp', client: `127.0.0.1:${40000 + id}`, listener: '127.0.0.1:53', id, name: `n${id}.example.test`, type: 'A', queryUs: 1_764_615_600_000_000 + id, rcode: 'NOERROR', answers: ['198.51.100.8'], latencyMs: 0.5, upstream: '192.0.2.53:53', upstreamRcode: 'NOERROR', upstreamLatencyMs: 0.3, retries: 0, ...over });
@@ -66,6 +67,39 @@ describe('exact query log file', () => {
     expect([ids, w.rotations, w.unwritten]).toEqual([[1, 2, 3, 4, 5, 6, 7], 0, 0]);
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatch(/^cannot rotate .*queries\.jsonl to .*queries\.jsonl\.1 \(\w+\): writing on past the cap\.$/);
+  });
+
+  it("writeLines appends the parser's lines as they are, counts their rows when lost, and rotates before a batch, never inside it", async () => {
+    const losses: string[] = [];
+    const w = await openRowsFile(file, 4, 3 * lineBytes, () => undefined, (l) => losses.push(l));
+    const lines = (ids: number[]) => Buffer.from(ids.map((i) => rowLine(row(i), ['svc.cluster.local'])).join(''));
+    w.writeLines(lines([1, 2]), 2);
+    await w.flush();
+    expect(readFileSync(file, 'utf8')).toBe(lines([1, 2]).toString());
+    // 2 rows + 2 more pass the cap: the file rotates first, the batch stays whole in the new file.
+    w.writeLines(lines([3, 4]), 2);
+    await w.flush();
+    expect([readFileSync(`${file}.1`, 'utf8'), readFileSync(file, 'utf8'), w.rotations]).toEqual([lines([1, 2]).toString(), lines([3, 4]).toString(), 1]);
+    const probe = await fsp.open(file, 'r');
+    const proto = Object.getPrototypeOf(probe) as { write: (...a: unknown[]) => Promise<unknown> };
+    await probe.close();
+    const full = vi.spyOn(proto, 'write').mockRejectedValue(Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' }));
+    try {
+      w.writeLines(lines([5, 6, 7]), 3);
+      await w.flush();
+    } finally {
+      full.mockRestore();
+    }
+    await w.close();
+    expect([w.unwritten, losses]).toEqual([3, [`3 rows not written (no space left on ${dir})`]]);
+  });
+
+  it('rowLine is JSON.stringify of the row with the search list as its last field', () => {
+    expect(rowLine(row(1), null)).toBe(`${JSON.stringify(row(1))}\n`);
+    const search = ['default.svc.cluster.local', 'svc.cluster.local', 'caf\u00e9 "x"'];
+    expect(rowLine(row(1), search)).toBe(`${JSON.stringify({ ...row(1), search })}\n`);
+    expect(rowLine(row(2), [])).toBe(`${JSON.stringify({ ...row(2), search: [] })}\n`);
+    expect(rowLine(row(2), search)).toBe(`${JSON.stringify({ ...row(2), search })}\n`);
   });
 
   it('a full disk (ENOSPC) drops the batch and reports the running total for status: "N rows not written (no space left on DIR)"', async () => {

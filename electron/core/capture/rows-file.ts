@@ -20,6 +20,12 @@ import type { CapturedQuery } from './pairing';
 export interface RowsFile {
   /** Queues one row; written at the end of this event loop turn. */
   write(row: CapturedQuery): void;
+  /**
+   * Queues `rows` rows already as JSON lines (each ending with a newline: the parser's output,
+   * pipeline.ts), written as they are at the end of this event loop turn. The bytes are kept
+   * until then, not copied.
+   */
+  writeLines(lines: Uint8Array, rows: number): void;
   /** Writes what is queued now (resolves when it is on disk). */
   flush(): Promise<void>;
   /** Writes what is queued and closes the file. */
@@ -58,6 +64,8 @@ async function endsWithNewline(file: string, size: number): Promise<boolean> {
   }
 }
 
+const NEWLINE = Buffer.from('\n');
+
 /**
  * Opens (creating) the rows file at the real path `file`; `admGid` as readAdmGid gives it.
  * A write or rotation that fails later (a full disk: ENOSPC) drops that batch, counts its rows in
@@ -70,7 +78,8 @@ export async function openRowsFile(file: string, admGid: number | null, capBytes
   let size = (await fh.stat()).size;
   /** Whether the file may end inside a line (just opened, a write failed): its last byte is read before the next write. */
   let unsure = true;
-  let queued: string[] = [];
+  let queued: Uint8Array[] = [];
+  let queuedRows = 0;
   let rotations = 0;
   let unwritten = 0;
   /** Error codes said already (once each: a full disk would say it for every batch). */
@@ -82,11 +91,12 @@ export async function openRowsFile(file: string, admGid: number | null, capBytes
   const flush = async (): Promise<void> => {
     scheduled = false;
     if (queued.length === 0) return;
-    const lines = queued.length;
-    const text = queued.join('');
+    const lines = queuedRows;
+    const text = queued.length === 1 ? queued[0]! : Buffer.concat(queued);
     queued = [];
+    queuedRows = 0;
     try {
-      if (fh && size > 0 && size + Buffer.byteLength(text) > capBytes) {
+      if (fh && size > 0 && size + text.length > capBytes) {
         const old = fh;
         fh = null;
         await old.close();
@@ -117,10 +127,10 @@ export async function openRowsFile(file: string, admGid: number | null, capBytes
       const now = (await fh.stat()).size;
       if (now !== size) unsure = true;
       size = now;
-      const out = unsure && !(await endsWithNewline(file, size)) ? `\n${text}` : text;
+      const out = unsure && !(await endsWithNewline(file, size)) ? Buffer.concat([NEWLINE, text]) : text;
       unsure = false;
       await fh.write(out);
-      size += Buffer.byteLength(out);
+      size += out.length;
     } catch (err) {
       unsure = true;
       unwritten += lines;
@@ -131,14 +141,24 @@ export async function openRowsFile(file: string, admGid: number | null, capBytes
     }
   };
 
+  const schedule = () => {
+    if (scheduled) return;
+    scheduled = true;
+    setImmediate(() => {
+      chain = chain.then(flush, flush);
+    });
+  };
   return {
     write(row) {
-      queued.push(`${JSON.stringify(row)}\n`);
-      if (scheduled) return;
-      scheduled = true;
-      setImmediate(() => {
-        chain = chain.then(flush, flush);
-      });
+      queued.push(Buffer.from(`${JSON.stringify(row)}\n`));
+      queuedRows++;
+      schedule();
+    },
+    writeLines(lines, rows) {
+      if (lines.length === 0) return;
+      queued.push(lines);
+      queuedRows += rows;
+      schedule();
     },
     async flush() {
       chain = chain.then(flush, flush);

@@ -3,9 +3,13 @@
  * tcpdump-argv.ts) and writes one JSON row per line on stdout (CapturedQuery, pairing.ts), then
  * a last line `{"counts": …}` at the end of input. Listeners: K2S_CAPTURE_LISTENERS, a comma
  * list of `address:port`; K2S_CAPTURE_FILL_PORT, the stop's block-fill port (block-fill.ts), whose
- * datagrams are counted apart. Refuses to run as root: it parses untrusted packets.
+ * datagrams are counted apart; K2S_CAPTURE_RESOLV_CONF, the resolver file whose search list each
+ * row records as `search` (host-search.ts; the companion writes the lines as they are). Refuses
+ * to run as root: it parses untrusted packets.
  */
 import { PcapRows } from './pcap-rows';
+import { watchHostSearch, type HostSearch } from './host-search';
+import { rowLine } from './row-line';
 
 if (process.getuid?.() === 0 && process.env.K2S_CAPTURE_ALLOW_ROOT !== '1') {
   process.stderr.write('k2s-dns capture: the packet parser does not run as root (run it as the user tcpdump -Z drops to)\n');
@@ -18,17 +22,30 @@ const flush = () => {
   out = '';
 };
 const fillPort = /^\d{1,5}$/.test(process.env.K2S_CAPTURE_FILL_PORT ?? '') ? Number(process.env.K2S_CAPTURE_FILL_PORT) : undefined;
-const rows = new PcapRows({ listeners, fillPort, onRow: (r) => (out += `${JSON.stringify(r)}\n`) });
-process.stdin.on('data', (chunk: Buffer) => {
-  rows.push(chunk);
-  flush();
-  if (rows.failed) {
-    process.stderr.write(`k2s-dns capture: ${rows.failed}\n`);
-    process.exit(1);
-  }
-});
-process.stdin.on('end', () => {
-  rows.end();
-  out += `${JSON.stringify({ counts: rows.counts })}\n`;
-  flush();
+let hostSearch: HostSearch | null = null;
+const rows = new PcapRows({ listeners, fillPort, onRow: (r) => (out += rowLine(r, hostSearch?.current() ?? null)) });
+
+/** Reads the pcap stream from stdin to its end. */
+function readInput(): void {
+  process.stdin.on('data', (chunk: Buffer) => {
+    rows.push(chunk);
+    flush();
+    if (rows.failed) {
+      process.stderr.write(`k2s-dns capture: ${rows.failed}\n`);
+      process.exit(1);
+    }
+  });
+  process.stdin.on('end', () => {
+    hostSearch?.stop();
+    rows.end();
+    out += `${JSON.stringify({ counts: rows.counts })}\n`;
+    flush();
+  });
+}
+
+// The search list is read before the first row (stdin waits in its pipe until readInput listens).
+const resolvConf = process.env.K2S_CAPTURE_RESOLV_CONF;
+void (resolvConf ? watchHostSearch(resolvConf) : Promise.resolve(null)).then((h) => {
+  hostSearch = h;
+  readInput();
 });
