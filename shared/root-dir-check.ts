@@ -21,20 +21,21 @@ export const ROOT_WRITTEN_DIRS = [
  * (NOT_ROOT_OWNED); 0 when all are safe. One stat(1) for all of them (`-c` is in GNU coreutils
  * and BusyBox; it prints one line per path in argument order, `%n` the path as given, which must
  * match, so a line is never taken for another directory's): the watchdog runs the check before
- * it starts the proxy, so each process it forked (two per directory before) was start's time.
+ * it starts the proxy, so each process it forked (two per directory before) was start's time;
+ * for the same reason `id -u` runs only for a directory root does not own (a test root's).
  * `0$m & 022` is octal arithmetic (POSIX sh, "Arithmetic Expansion"). The kept directories are
  * rotated through "$@" (POSIX sh has no arrays); IFS is set in the reading subshell, as the
  * watchdog calls this with IFS=: (dirs_guard).
  */
 export const DIRS_OK_SH = [
   'k2s_dir_refused() { echo "k2s-dns: NOT_ROOT_OWNED: $1 $2 ($(ls -ld -- "$1" 2>&1)); not starting the proxy from it. Make it owned by root and not writable by group or others (chown root, chmod go-w), then start K2s DNS again." >&2; }',
-  'k2s_dirs_ok() { me=$(id -u); n=$#',
+  'k2s_dirs_ok() { n=$#',
   // Absent is safe (nothing there to redirect; /run/k2s is gone after every reboot): dropped.
   'while [ "$n" -gt 0 ]; do n=$((n - 1)); d=$1; shift; if [ -e "$d" ] || [ -L "$d" ]; then set -- "$@" "$d"; fi; done',
   '[ $# -eq 0 ] && return 0',
   `stat -c '%u %a %n' -- "$@" 2>/dev/null | { IFS=' '; for d in "$@"; do o=; m=; f=; read -r o m f; why=`,
   `if [ -L "$d" ] || [ ! -d "$d" ]; then why='is not a real directory'; elif [ "$f" != "$d" ]; then why='changed while it was checked'`,
-  `elif [ "$o" != 0 ] && [ "$o" != "$me" ]; then why="is owned by uid $o, not root"; elif [ $(( 0$m & 022 )) -ne 0 ]; then why='is writable by group or others'; fi`,
+  `elif [ "$o" != 0 ] && [ "$o" != "$(id -u)" ]; then why="is owned by uid $o, not root"; elif [ $(( 0$m & 022 )) -ne 0 ]; then why='is writable by group or others'; fi`,
   'if [ -n "$why" ]; then k2s_dir_refused "$d" "$why"; exit 1; fi; done; exit 0; }; }',
 ].join('; ');
 

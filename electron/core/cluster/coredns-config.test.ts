@@ -49,7 +49,16 @@ describe('finding the Corefile from what the cluster runs', () => {
     expect(d.clusterDomain).toBe('cluster.local');
     expect(d.zones[0]).toMatchObject({ zone: 'cluster.local', upstream: '10.43.0.10', clusterDomain: true });
     expect(server.requests).toContain(RKE2_PODS);
-    expect(server.requests).not.toContain(COREDNS);
+  });
+
+  it('RKE2 with a kube-system/coredns too (read ahead, as on kubeadm): the pods\' ConfigMap is the one used', async () => {
+    server.setObject(DNS_SVC_LIST, load('k8s-rke2', 'services-kube-system.json'));
+    server.setObject(RKE2_PODS, load('k8s-rke2', 'pods-rke2-coredns.json'));
+    server.setObject(RKE2_CM, load('k8s-rke2', 'configmap-rke2-coredns-rke2-coredns.json'));
+    const d = await discover();
+    expect(d.corefileSource).toBe('kube-system/rke2-coredns-rke2-coredns');
+    expect(d.kubeDnsIp).toBe('10.43.0.10');
+    expect(d.zones[0]).toMatchObject({ zone: 'cluster.local', upstream: '10.43.0.10', clusterDomain: true });
   });
 
   it('OpenShift: openshift-dns/dns-default (Service, DaemonSet pods, ConfigMap); hostname.bind is never a route', async () => {

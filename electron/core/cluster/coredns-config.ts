@@ -97,14 +97,60 @@ function configMapVolumes(pods: V1Pod[]): string[] {
   return [];
 }
 
+/**
+ * Requests begun before the DNS Service is known (earlyReads), each kept under the request it is
+ * — `pods NAMESPACE SELECTOR`, `configmap NAMESPACE/NAME` — as client-node's own promise, its
+ * errors not yet mapped. One is taken (once) only where readCorefileSource makes that very
+ * request, and mapped there with that call's own words (KubeClient.callOptional), so its answer
+ * and any error are what the request made then would give; one never taken is dropped unseen.
+ */
+export type EarlyReads = Map<string, Promise<unknown>>;
+
+/** The pods of kubeadm's and k3s's kube-dns Service (kube-system, k8s-app=kube-dns), listed ahead. */
+const USUAL_PODS = { namespace: 'kube-system', selector: 'k8s-app=kube-dns' };
+/** The ConfigMaps read ahead: kubeadm's and k3s's Corefile, and k3s's coredns-custom (read at the end unless a volume gave extra files). */
+const USUAL_CONFIG_MAPS = ['kube-system/coredns', 'kube-system/coredns-custom'];
+
+/**
+ * Begins, alongside the Service lookup, the requests readCorefileSource makes on kubeadm and k3s
+ * clusters — the pods behind k8s-app=kube-dns, their `coredns` volume, `coredns-custom` — which
+ * would otherwise each wait for the one before: one round trip to the API server instead of
+ * four. On other layouts (RKE2, OpenShift) a request not taken is one extra GET that changes nothing.
+ */
+export function earlyReads(client: KubeClient): EarlyReads {
+  const reads: EarlyReads = new Map();
+  const keep = (key: string, read: () => Promise<unknown>) => {
+    const p = Promise.resolve().then(read);
+    p.catch(() => undefined); // mapped and thrown where it is taken; one not taken has no reader
+    reads.set(key, p);
+  };
+  keep(podsKey(USUAL_PODS.namespace, USUAL_PODS.selector), () => client.core.listNamespacedPod({ namespace: USUAL_PODS.namespace, labelSelector: USUAL_PODS.selector }));
+  for (const ref of USUAL_CONFIG_MAPS) {
+    const [namespace, name] = ref.split('/') as [string, string];
+    keep(configMapKey(ref), () => client.core.readNamespacedConfigMap({ namespace, name }));
+  }
+  return reads;
+}
+
+const podsKey = (namespace: string, selector: string) => `pods ${namespace} ${selector}`;
+const configMapKey = (ref: string) => `configmap ${ref}`;
+
+/** The request kept under `key` (removed from `early`), else `request()` made now. */
+function takeOr<T>(early: EarlyReads, key: string, request: () => Promise<T>): () => Promise<T> {
+  const kept = early.get(key) as Promise<T> | undefined;
+  if (kept === undefined) return request;
+  early.delete(key);
+  return () => kept;
+}
+
 /** The pods behind the Service; [] when listing them is forbidden or the Service selects none. */
-async function podsOf(client: KubeClient, svc: DnsService): Promise<V1Pod[]> {
+async function podsOf(client: KubeClient, svc: DnsService, early: EarlyReads): Promise<V1Pod[]> {
   const selector = selectorText(svc.selector);
   if (selector === '') return [];
   try {
-    const list = await client.callOptional(`pods of Service ${svc.namespace}/${svc.name}`, () =>
+    const list = await client.callOptional(`pods of Service ${svc.namespace}/${svc.name}`, takeOr(early, podsKey(svc.namespace, selector), () =>
       client.core.listNamespacedPod({ namespace: svc.namespace, labelSelector: selector }),
-    );
+    ));
     return Array.isArray(list?.items) ? list.items : [];
   } catch (err) {
     // A kubeconfig that may read ConfigMaps but not pods still works by the well-known names.
@@ -130,9 +176,10 @@ export function extraFilesOf(cm: V1ConfigMap | null): Record<string, string> {
   return files;
 }
 
-async function readConfigMap(client: KubeClient, ref: string): Promise<V1ConfigMap | null> {
+/** ConfigMap `ref` (null when absent): the request kept in `early` (earlyReads), else one made now. */
+async function configMapOf(client: KubeClient, ref: string, early: EarlyReads): Promise<V1ConfigMap | null> {
   const [namespace, name] = ref.split('/') as [string, string];
-  return client.callOptional(`ConfigMap ${ref}`, () => client.core.readNamespacedConfigMap({ namespace, name }));
+  return client.callOptional(`ConfigMap ${ref}`, takeOr(early, configMapKey(ref), () => client.core.readNamespacedConfigMap({ namespace, name })));
 }
 
 /** The fix text for a missing Corefile, per distribution (told apart by the DNS Service). */
@@ -147,14 +194,15 @@ function missingCorefileFix(svc: DnsService): string {
  * with key `Corefile`; others with `*.server`/`*.override` keys are extra files), else the
  * WELL_KNOWN names. k3s's `kube-system/coredns-custom` is read when no volume supplied extra
  * files (a 404 is normal). Throws ClusterResponseError naming what was tried and the fix.
+ * `early`: reads begun ahead (earlyReads), each taken where its request would be made.
  */
-export async function readCorefileSource(client: KubeClient, svc: DnsService): Promise<CorefileSource> {
-  const volumes = configMapVolumes(await podsOf(client, svc)).map((n) => `${svc.namespace}/${n}`);
+export async function readCorefileSource(client: KubeClient, svc: DnsService, early: EarlyReads = new Map()): Promise<CorefileSource> {
+  const volumes = configMapVolumes(await podsOf(client, svc, early)).map((n) => `${svc.namespace}/${n}`);
   let found: { ref: string; corefile: string; viaPods: boolean } | null = null;
   let extraFiles: Record<string, string> = {};
   let sawExtra = false;
   for (const ref of volumes) {
-    const cm = await readConfigMap(client, ref);
+    const cm = await configMapOf(client, ref, early);
     const corefile = corefileOf(cm);
     if (corefile !== null && found === null) found = { ref, corefile, viaPods: true };
     else if (cm) {
@@ -167,7 +215,7 @@ export async function readCorefileSource(client: KubeClient, svc: DnsService): P
   if (found === null) {
     for (const ref of WELL_KNOWN.filter((r) => !volumes.includes(r))) {
       tried.push(ref);
-      const corefile = corefileOf(await readConfigMap(client, ref));
+      const corefile = corefileOf(await configMapOf(client, ref, early));
       if (corefile !== null) {
         found = { ref, corefile, viaPods: false };
         break;
@@ -181,7 +229,7 @@ export async function readCorefileSource(client: KubeClient, svc: DnsService): P
   }
   if (!sawExtra) {
     // k3s: a 404 is normal, only k3s-style clusters have coredns-custom.
-    extraFiles = extraFilesOf(await readConfigMap(client, 'kube-system/coredns-custom'));
+    extraFiles = extraFilesOf(await configMapOf(client, 'kube-system/coredns-custom', early));
   }
   return { configMap: found.ref, corefile: found.corefile, extraFiles, viaPods: found.viaPods };
 }

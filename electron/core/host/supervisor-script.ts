@@ -50,13 +50,15 @@ put() {
   } >"$state.new" && mv -f "$state.new" "$state"
 }
 trap 'stop=1; kill -TERM $child $nap 2>/dev/null' TERM INT
-put running
+first=1
 while :; do
   # Before every (re)start: a directory that became another user's is not started from.
   if [ -n "$dirs" ] && ! dirs_guard; then put refused; break; fi
-  began=$(date +%s)
   sh -c 'printf "%s\\n" "$$" >"$0" || exit 111; exec "$@"' "$pidfile" "$@" &
   child=$!
+  # After the proxy's start, not before: each is a process (date, mv) the start would wait for.
+  began=$(date +%s)
+  [ -n "$first" ] && { first=; put running; }
   # 2>/dev/null: sh reports a signalled job ("Killed") on stderr, which is the proxy log.
   rc=0; wait "$child" 2>/dev/null || rc=$?
   # wait returns early when a trapped signal arrives: wait again for the proxy to exit.

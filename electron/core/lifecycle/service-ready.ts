@@ -12,9 +12,10 @@ async function logTail(deps: LifecycleDeps, lines: number): Promise<string[]> {
 
 /**
  * Waits until the proxy accepts connections on every listener (TCP connect: it needs no
- * upstream, so a dead CoreDNS shows up in verify with its own message), polling after 10, 20,
- * 40 … ms (at most 200 ms apart: a proxy binds within milliseconds) for at most `timeoutMs` ms
- * in all. Fails with SERVICE_EXITED (with the log's
+ * upstream, so a dead CoreDNS shows up in verify with its own message), polling after 1, 2,
+ * 4 … ms (at most 200 ms apart: a proxy binds within milliseconds of its exec, which the service
+ * manager's start waited for, so a first wait of 10 ms was most of this one) for at most
+ * `timeoutMs` ms in all. Fails with SERVICE_EXITED (with the log's
  * last error and, for a bind failure, the port's holder) or SERVICE_NOT_READY.
  */
 export async function waitForListeners(deps: LifecycleDeps, plan: ProxyPlan, timeoutMs: number): Promise<void> {
@@ -41,6 +42,6 @@ export async function waitForListeners(deps: LifecycleDeps, plan: ProxyPlan, tim
     if (deps.now() >= deadline) {
       throw failed('SERVICE_NOT_READY', `k2s-dnsproxy did not answer on ${[...pending].join(', ')} within ${timeoutMs} ms; see ${K2S_PATHS.log}.`);
     }
-    await deps.sleep(Math.min(200, 10 * 2 ** attempt));
+    await deps.sleep(Math.min(200, 2 ** attempt));
   }
 }
