@@ -103,6 +103,13 @@ describe.skipIf(why !== null)('exact query log as k2s-dnsproxy-capture.service (
         ['node', 'nobody'],
         ['tcpdump', 'nobody'],
       ]);
+      // CPUSchedulingPolicy=idle: the companion, tcpdump and the parser (every thread) run with
+      // SCHED_IDLE (5 in /proc/PID/task/TID/sched, linux/sched.h), so the log yields the CPU to DNS.
+      for (const pid of [companion, ...children.map((c) => c.pid)]) {
+        const policies = (await h.sh(`grep -h '^policy' /proc/${pid}/task/*/sched`)).stdout.split('\n').filter(Boolean).map((l) => Number(l.split(':')[1]));
+        expect(policies.length, `PID ${pid}`).toBeGreaterThan(0);
+        expect(new Set(policies), `PID ${pid}`).toEqual(new Set([5]));
+      }
 
       // Two clients with the same DNS id at once, both upstreams, NXDOMAIN, TCP, then the cache.
       const rcodes = await Promise.all([
