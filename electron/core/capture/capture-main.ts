@@ -13,13 +13,15 @@ import { fileURLToPath } from 'node:url';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
 import type { HostFs } from '../host/host-fs';
 import { readAdmGid } from '../host/query-log';
-import { argsOfGoLine, CAPTURE_FAILED_FILE, CAPTURE_HELD_FLAG, CAPTURE_READY_FILE, CAPTURE_UNWRITTEN_FILE, PARSER_BUNDLE, PARSER_RUN_PATH, parseCaptureArgs } from './capture-args';
+import { argsOfGoLine, CAPTURE_FAILED_FILE, CAPTURE_HELD_FLAG, CAPTURE_MISSED_FILE, CAPTURE_READY_FILE, CAPTURE_UNWRITTEN_FILE, PARSER_BUNDLE, PARSER_RUN_PATH, parseCaptureArgs } from './capture-args';
 import { startCapturePipeline } from './pipeline';
 import { openRowsFile } from './rows-file';
 import { findTcpdump, TCPDUMP_PATHS } from './tcpdump-path';
 import { watchHostSearch } from './host-search';
 import { openBlockFill } from './block-fill';
 import { stopLine } from './stop-line';
+import { missedFileText, watchMissed } from './capture-missed';
+import { runsIdle } from './sched-policy';
 
 /** The unprivileged account tcpdump drops to and the parser runs as (Debian's nobody). */
 export const CAPTURE_USER = 'nobody';
@@ -129,6 +131,7 @@ export async function runCapture(fs: HostFs, uid: number, givenArgs: readonly st
   await fs.writeFileAtomic(PARSER_RUN_PATH, bundle, { mode: 0o644 });
   await fs.mkdirp(K2S_PATHS.logDir, 0o755);
   await fs.remove(CAPTURE_UNWRITTEN_FILE);
+  await fs.remove(CAPTURE_MISSED_FILE);
   // The loss for status and the Logs view (CAPTURE_UNWRITTEN_FILE, on tmpfs): best effort, in order.
   let lossWrite: Promise<void> = Promise.resolve();
   const onLoss = (line: string) => void (lossWrite = lossWrite.then(() => fs.writeFileAtomic(CAPTURE_UNWRITTEN_FILE, `${line}\n`, { mode: 0o644 })).catch(() => undefined));
@@ -161,8 +164,22 @@ export async function runCapture(fs: HostFs, uid: number, givenArgs: readonly st
   }
   await fs.remove(CAPTURE_FAILED_FILE);
   await fs.writeFileAtomic(CAPTURE_READY_FILE, `${process.pid}\n`, { mode: 0o644 });
-  say(`(PID ${process.pid}) ${tcpdump} reads ports ${spec.ports.join(', ')} of ${spec.listeners.join(', ')} into ${K2S_PATHS.queryRows}.`);
+  // The kernel's drops while it runs, for status and the Logs view (capture-missed.ts).
+  const idle = await runsIdle();
+  const missed = watchMissed({
+    stats: pipeline.stats,
+    write: (r) => fs.writeFileAtomic(CAPTURE_MISSED_FILE, missedFileText(r), { mode: 0o644 }),
+    later: (fn, ms) => {
+      const t = setTimeout(fn, ms);
+      return () => clearTimeout(t);
+    },
+    now: () => new Date(),
+    idle,
+  }, new Date());
+  pipeline.onOutput(missed.output);
+  say(`(PID ${process.pid}, ${idle ? 'idle priority: it yields the CPU to DNS' : 'normal priority'}) ${tcpdump} reads ports ${spec.ports.join(', ')} of ${spec.listeners.join(', ')} into ${K2S_PATHS.queryRows}.`);
   const crashed = await Promise.race([stopping.then(() => null), pipeline.ended]);
+  missed.stop();
   if (crashed !== null) {
     // Capturing nothing while looking up would hide the loss: say why, leave the reason for
     // status and the Logs panel, and exit 1 so systemd's Restart=on-failure starts a new capture.
