@@ -240,6 +240,44 @@ describe.skipIf(!inSandbox || tcpdump === '')('exact query log from packets, run
     await expect(stat('/run/k2s/capture.failed')).rejects.toThrow(/ENOENT/);
   }, 120_000);
 
+  it('packets the kernel dropped while the parser could not keep up are recorded while it runs, and status and k2s-dns queries say them', async (ctx) => {
+    if (!(await runCmd('sh', ['-c', 'command -v dnsperf || true'])).trim()) return ctx.skip('skipped: dnsperf is not installed (apt-get install dnsperf)');
+    await startWithEmptyLog();
+    try {
+      const companion = Number((await readFile('/run/k2s/capture.ready', 'utf8')).trim());
+      const parser = (await companionChildren(companion)).find(([name]) => name === 'parser')![1];
+      // The parser stopped (SIGSTOP): tcpdump blocks on its pipe, the ring fills, and the
+      // kernel drops what does not fit (16 MiB, tcpdump-argv.ts) of 5 s of queries at full rate.
+      process.kill(parser, 'SIGSTOP');
+      const file = '/tmp/k2s-dns-drops-queries.txt';
+      await writeFile(file, 'www.example.test A\nweb.demo.svc.cluster.local A\n');
+      try {
+        await runCmd('dnsperf', ['-s', '127.0.0.1', '-d', file, '-l', '5', '-t', '2'], 60_000);
+      } finally {
+        process.kill(parser, 'SIGCONT');
+      }
+      // Rows flow again: within MISSED_ASK_MS (5 s) the companion asks tcpdump and records its drops (30 s bound).
+      const deadline = Date.now() + 30_000;
+      let text = '';
+      while (!/^dropped=[1-9]\d*$/m.test((text = await readFile('/run/k2s/capture.missed', 'utf8').catch(() => ''))) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+      const dropped = Number(/^dropped=(\d+)$/m.exec(text)?.[1] ?? 0);
+      expect(dropped, text).toBeGreaterThan(0);
+      expect(text).toMatch(/^idle=1$/m);
+      const st = JSON.parse((await k2sDns(['status', '--json'])).stdout) as { messages: string[] };
+      expect(st.messages).toContainEqual(expect.stringMatching(new RegExp(`^The exact query log missed ${dropped} packets since \\S+Z while the proxy was busy \\(it runs at idle priority and yields the CPU to DNS\\)\\.$`)));
+      expect((JSON.parse((await k2sDns(['queries', '--lines', '5', '--json'])).stdout) as { missed?: string }).missed).toMatch(new RegExp(`^missed ${dropped} packets since `));
+      const stop = await k2sDns(['stop', '--on-drift', 'restore', '--json']);
+      expect(stop.code, stop.stdout).toBe(0);
+      // What it recorded while running is at most tcpdump's final count in the stop line.
+      const stopped = [...(await readFile('/run/k2s/capture.log', 'utf8')).matchAll(/capture-watch: stopped: [^\n]*?, (\d+) dropped by the kernel/g)].at(-1);
+      expect(Number(stopped?.[1])).toBeGreaterThanOrEqual(dropped);
+      // They belonged to that run: stop removes them.
+      await expect(stat('/run/k2s/capture.missed')).rejects.toThrow(/ENOENT/);
+    } finally {
+      await k2sDns(['stop', '--on-drift', 'restore', '--json']);
+    }
+  }, 120_000);
+
   it('the companion killed (kill -9): its keeper restarts it, a query after that is in the exact log, status says so, and stop leaves no companion', async () => {
     await startWithEmptyLog();
     const keeper = Number((await readFile('/run/k2s/capture.pid', 'utf8')).trim());
