@@ -5,6 +5,8 @@
  * K2S_PATHS.queryRows (rows-file.ts), until SIGTERM/SIGINT: then it drains, stops tcpdump and
  * prints the counts. Exits 1 when tcpdump is missing, the capture cannot open, or tcpdump or the
  * parser exits on its own later (then CAPTURE_FAILED_FILE says why): Restart=on-failure retries.
+ * Runs at idle priority (its unit or keeper sets SCHED_IDLE, sched-policy.ts); while rows flow it
+ * records the kernel's drops in CAPTURE_MISSED_FILE (capture-missed.ts).
  */
 import { promises as fsp } from 'node:fs';
 import { spawn } from 'node:child_process';
