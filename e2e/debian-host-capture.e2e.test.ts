@@ -103,8 +103,10 @@ describe.skipIf(why !== null)('exact query log as k2s-dnsproxy-capture.service (
         ['node', 'nobody'],
         ['tcpdump', 'nobody'],
       ]);
-      // CPUSchedulingPolicy=idle: the companion, tcpdump and the parser (every thread) run with
-      // SCHED_IDLE (5 in /proc/PID/task/TID/sched, linux/sched.h), so the log yields the CPU to DNS.
+      // Once its capture is open the companion switches itself, tcpdump and the parser (every
+      // thread) to SCHED_IDLE (5 in /proc/PID/task/TID/sched, linux/sched.h; capture/go-idle.ts),
+      // so the log yields the CPU to DNS; its start line, in the journal, comes after that.
+      await until('the companion\'s start line', 20_000, async () => (await h.run(['journalctl', '-u', UNIT, '-o', 'cat', '--no-pager'])).stdout.includes(`capture-watch: (PID ${companion}, idle priority: it yields the CPU to DNS)`));
       for (const pid of [companion, ...children.map((c) => c.pid)]) {
         const policies = (await h.sh(`grep -h '^policy' /proc/${pid}/task/*/sched`)).stdout.split('\n').filter(Boolean).map((l) => Number(l.split(':')[1]));
         expect(policies.length, `PID ${pid}`).toBeGreaterThan(0);

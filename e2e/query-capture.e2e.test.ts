@@ -49,6 +49,21 @@ async function threadPolicies(pid: number): Promise<number[]> {
   return out.split('\n').filter(Boolean).map((l) => Number(l.split(':')[1]));
 }
 
+/**
+ * Waits (polls 50 ms, 20 s bound) for companion `pid`'s start line in its log, which it writes
+ * once it has switched itself, tcpdump and the parser to idle priority (capture/go-idle.ts):
+ * after its ready file, so after start may have returned.
+ */
+async function startLine(pid: number): Promise<string> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const line = (await readFile('/run/k2s/capture.log', 'utf8')).split('\n').find((l) => l.includes(`k2s-dns capture-watch: (PID ${pid}, `));
+    if (line !== undefined) return line;
+    if (Date.now() > deadline) throw new Error(`no start line of companion ${pid} within 20 s`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 /** The companion's children as `[name, pid]`: `tcpdump` or `parser` (node as nobody). */
 async function companionChildren(companion: number): Promise<[string, number][]> {
   const children = (await readFile(`/proc/${companion}/task/${companion}/children`, 'utf8')).trim().split(/\s+/).map(Number);
@@ -86,9 +101,10 @@ describe.skipIf(!inSandbox || tcpdump === '')('exact query log from packets, run
       expect(start.result?.warnings ?? []).toEqual([]);
       // Private like the proxy log: root, group adm when it exists, 0640 (0600 without adm).
       expect([0o640, 0o600]).toContain((await stat(ROWS)).mode & 0o777);
-      // Idle priority: the companion, tcpdump and the parser (every thread of each) run with
-      // SCHED_IDLE (5), set by its keeper through chrt and inherited, so the log yields the CPU to DNS.
+      // Idle priority: once its capture is open the companion switches itself, tcpdump and the
+      // parser (every thread of each) to SCHED_IDLE (5, chrt), so the log yields the CPU to DNS.
       const companion = Number((await readFile('/run/k2s/capture.ready', 'utf8')).trim());
+      expect(await startLine(companion)).toContain(`(PID ${companion}, idle priority: it yields the CPU to DNS)`);
       const tree = [['companion', companion] as [string, number], ...(await companionChildren(companion))];
       expect(tree.map(([name]) => name)).toEqual(['companion', 'parser', 'tcpdump']);
       for (const [name, pid] of tree) {
@@ -96,7 +112,6 @@ describe.skipIf(!inSandbox || tcpdump === '')('exact query log from packets, run
         expect(policies.length, name).toBeGreaterThan(0);
         expect(new Set(policies), `${name} (PID ${pid})`).toEqual(new Set([5]));
       }
-      expect(await readFile('/run/k2s/capture.log', 'utf8')).toContain(`k2s-dns capture-watch: (PID ${companion}, idle priority: it yields the CPU to DNS)`);
       // Concurrently: two clients with the same DNS id and different names, three more names
       // (both upstreams, NXDOMAIN); none of them asked by start's own verify queries (cached).
       const rcodes = await Promise.all([
@@ -300,7 +315,8 @@ describe.skipIf(!inSandbox || tcpdump === '')('exact query log from packets, run
         await new Promise((r) => setTimeout(r, 50));
       }
       expect((await readFile(`/proc/${restarted}/cmdline`, 'utf8')).split('\0')).toContain('capture-watch');
-      // Its keeper's restart runs at idle priority too (inherited from the keeper).
+      // Its keeper's restart runs at idle priority too once its capture is open.
+      await startLine(restarted);
       expect(new Set(await threadPolicies(restarted))).toEqual(new Set([5]));
       expect(await readFile('/run/k2s/capture.log', 'utf8')).toMatch(new RegExp(`k2s-dns capture keeper: the companion \\(PID ${companion}\\) ended with status 137; restart 1 of 6 in 1s\\.`));
       // A query after the restart: a real row of the new companion.

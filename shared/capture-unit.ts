@@ -21,12 +21,9 @@ export function renderCaptureUnit(argv: readonly string[]): string {
     documentation: 'man:tcpdump(8)',
     argv,
     // SIGTERM: the companion drains the parser and stops tcpdump itself (capture-main.ts).
-    // CPUSchedulingPolicy=idle (systemd.exec(5)): the companion runs with SCHED_IDLE, and tcpdump
-    // and the parser inherit it across fork and exec (sched(7)), so the log takes only CPU that
-    // DNS leaves; what it cannot take, the kernel drops and counts (capture/capture-missed.ts).
-    // No Nice=: sched(7) says the nice value has no influence under SCHED_IDLE. No
-    // IOSchedulingClass=idle: the proxy answers from memory and the rows are buffered writes
-    // (written back by the kernel's flusher threads, not under the companion's I/O class).
-    service: ['KillMode=mixed', 'TimeoutStopSec=10s', 'UMask=0027', 'CPUSchedulingPolicy=idle'],
+    // No CPUSchedulingPolicy=idle: the companion switches itself, tcpdump and the parser to
+    // SCHED_IDLE once its capture is open (capture/go-idle.ts); idle from exec, its Node start-up
+    // would wait behind every other task on a busy host, past start's wait for the capture.
+    service: ['KillMode=mixed', 'TimeoutStopSec=10s', 'UMask=0027'],
   });
 }

@@ -38,6 +38,9 @@ try {
         try {
           let policies = '';
           if (mode !== 'off') {
+            // The companion switches itself to idle once open, then writes its start line (capture/go-idle.ts): switched back after it.
+            const pid = tree()[0]!;
+            for (let i = 0; i < 200 && !readFileSync('/run/k2s/capture.log', 'utf8').includes(`capture-watch: (PID ${pid}, `); i++) await new Promise((r) => setTimeout(r, 50));
             if (mode === 'normal') for (const pid of tree()) execFileSync('chrt', ['--other', '-a', '-p', '0', String(pid)]);
             policies = tree().map(policy).join(',');
           }

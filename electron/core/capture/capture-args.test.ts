@@ -42,16 +42,15 @@ describe('capture companion command line', () => {
 });
 
 describe('k2s-dnsproxy-capture.service', () => {
-  it('is a companion of k2s-dnsproxy.service: started, stopped and restarted with it, never alone, it stops its capture itself, and it runs at idle priority', () => {
+  it('is a companion of k2s-dnsproxy.service: started, stopped and restarted with it, never alone, and it stops its capture itself', () => {
     const unit = renderCaptureUnit(['/usr/bin/node', '/usr/lib/k2s-dns/dist/k2s-dns.mjs', CAPTURE_VERB, '--listen', '127.0.0.1:53', '--port', '53']);
-    expect(unit.split('\n').filter((l) => /^(PartOf|Requisite|After|WantedBy|ExecStart|KillMode|Restart|Type|CPUSchedulingPolicy)=/.test(l))).toEqual([
+    expect(unit.split('\n').filter((l) => /^(PartOf|Requisite|After|WantedBy|ExecStart|KillMode|Restart|Type)=/.test(l))).toEqual([
       'PartOf=k2s-dnsproxy.service',
       'Requisite=k2s-dnsproxy.service',
       'After=k2s-dnsproxy.service',
       'Type=simple',
       'ExecStart=/usr/bin/node /usr/lib/k2s-dns/dist/k2s-dns.mjs capture-watch --listen 127.0.0.1:53 --port 53',
       'KillMode=mixed',
-      'CPUSchedulingPolicy=idle',
       'Restart=on-failure',
       'WantedBy=k2s-dnsproxy.service',
     ]);

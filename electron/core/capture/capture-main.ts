@@ -5,7 +5,7 @@
  * K2S_PATHS.queryRows (rows-file.ts), until SIGTERM/SIGINT: then it drains, stops tcpdump and
  * prints the counts. Exits 1 when tcpdump is missing, the capture cannot open, or tcpdump or the
  * parser exits on its own later (then CAPTURE_FAILED_FILE says why): Restart=on-failure retries.
- * Runs at idle priority (its unit or keeper sets SCHED_IDLE, sched-policy.ts); while rows flow it
+ * Once its capture is open it runs at idle priority with tcpdump and the parser (go-idle.ts); while rows flow it
  * records the kernel's drops in CAPTURE_MISSED_FILE (capture-missed.ts).
  */
 import { promises as fsp } from 'node:fs';
@@ -24,6 +24,7 @@ import { openBlockFill } from './block-fill';
 import { stopLine } from './stop-line';
 import { missedFileText, watchMissed } from './capture-missed';
 import { runsIdle } from './sched-policy';
+import { goIdle, goNormal } from './go-idle';
 
 /** The unprivileged account tcpdump drops to and the parser runs as (Debian's nobody). */
 export const CAPTURE_USER = 'nobody';
@@ -166,6 +167,9 @@ export async function runCapture(fs: HostFs, uid: number, givenArgs: readonly st
   }
   await fs.remove(CAPTURE_FAILED_FILE);
   await fs.writeFileAtomic(CAPTURE_READY_FILE, `${process.pid}\n`, { mode: 0o644 });
+  // Open (start has stopped waiting): companion, tcpdump and parser yield the CPU to DNS from now on.
+  const priority = await goIdle([process.pid, ...pipeline.pids]);
+  if (priority.why !== null) say(priority.why);
   // The kernel's drops while it runs, for status and the Logs view (capture-missed.ts).
   const idle = await runsIdle();
   const missed = watchMissed({
@@ -192,6 +196,8 @@ export async function runCapture(fs: HostFs, uid: number, givenArgs: readonly st
     return 1;
   }
   await fs.remove(CAPTURE_READY_FILE);
+  // The stop's drain at normal priority (go-idle.ts): the last rows are handed over within its limit on a busy host too.
+  if (priority.idle) await goNormal([process.pid, ...pipeline.pids]);
   const end = await pipeline.stop();
   await closeAll();
   say(stopLine(end, rows));

@@ -71,6 +71,8 @@ export interface CapturePipeline {
   stats(): Promise<TcpdumpStats | null>;
   /** Calls `cb` whenever the parser writes (a chunk of rows, not each row): rows flow. */
   onOutput(cb: () => void): void;
+  /** The PIDs of tcpdump and the parser (capture/go-idle.ts switches them to idle priority). */
+  pids: readonly number[];
 }
 
 /** How a child ended, for the companion's log: `exit 1`, `signal SIGKILL`. */
@@ -259,6 +261,7 @@ export async function startCapturePipeline(deps: PipelineDeps, o: PipelineOption
     ended,
     stats: () => (stopping ? Promise.resolve(null) : askStats()),
     onOutput: (cb) => void parser.stdout!.on('data', () => cb()),
+    pids: [td.pid, parser.pid].filter((p): p is number => p !== undefined),
     async stop() {
       stopping = true;
       const t0 = Date.now();

@@ -1,9 +1,8 @@
 /**
  * The CPU scheduling policy of a process, from /proc/PID/stat (proc(5): field 41 `policy`, the
- * SCHED_* number of sched.h). The exact query log's companion runs with SCHED_IDLE (sched(7):
- * run only when the CPU has nothing else to do), set by its unit's CPUSchedulingPolicy=idle
- * (shared/capture-unit.ts) or by its keeper through chrt(1) (host/capture-keeper.ts); its
- * children (tcpdump, the parser) inherit it across fork and exec (sched(7)).
+ * SCHED_* number of sched.h). The exact query log's companion, tcpdump and the parser run with
+ * SCHED_IDLE (sched(7): run only when the CPU has nothing else to do) once the capture is open
+ * (go-idle.ts).
  */
 import { readFile } from 'node:fs/promises';
 

@@ -11,10 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MAX_RESTARTS } from './supervisor-script';
-import { CHRT_FAILED_WORDS, isKeeperArgv, keeperArgv, keeperGaveUpWords, keeperRestartSentence, NO_CHRT_WORDS, parseKeeperState } from './capture-keeper';
-import { SCHED_IDLE, schedPolicyOf } from '../capture/sched-policy';
-import { execFileSync } from 'node:child_process';
-import { symlinkSync } from 'node:fs';
+import { isKeeperArgv, keeperArgv, keeperGaveUpWords, keeperRestartSentence, parseKeeperState } from './capture-keeper';
 
 const dir = mkdtempSync(join(tmpdir(), 'k2s-capture-keeper-'));
 const started: ChildProcess[] = [];
@@ -112,65 +109,6 @@ describe('the capture companion keeper', () => {
     expect(k.notes()).toHaveLength(1);
     expect(existsSync(k.f.state)).toBe(false);
     expect(k.f.log).toBe('');
-  }, 30_000);
-
-  /**
-   * A keeper over a stand-in companion that copies its own /proc/self/stat (through cat, its
-   * child, as tcpdump and the parser are the companion's) to a file, then sleeps; resolves that
-   * text, the keeper's own stat and its log so far.
-   */
-  async function policyRun(name: string, env: NodeJS.ProcessEnv) {
-    const f = { pid: join(dir, `${name}.pid`), state: join(dir, `${name}.state`), go: join(dir, `${name}.go`), stat: join(dir, `${name}.stat`) };
-    const argv = keeperArgv(f.pid, f.state, f.go, ['/bin/sh', '-c', 'IFS= read -r go || exit 1; cat /proc/self/stat >"$0.tmp" && mv "$0.tmp" "$0"; exec sleep 600', f.stat]);
-    const child = spawn(argv[0]!, argv.slice(1), { stdio: ['pipe', 'pipe', 'pipe'], env });
-    started.push(child);
-    let log = '';
-    child.stdout!.on('data', (b) => (log += b));
-    child.stderr!.on('data', (b) => (log += b));
-    writeFileSync(f.pid, `${child.pid}\n`);
-    child.stdin!.end('go ["--port","53"]\n');
-    const companionStat = await until(() => existsSync(f.stat) && readFileSync(f.stat, 'utf8'));
-    const keeperStat = readFileSync(`/proc/${child.pid}/stat`, 'utf8');
-    const exited = new Promise((r) => child.once('exit', r));
-    child.kill('SIGTERM');
-    await exited;
-    return { companionStat, keeperStat, log };
-  }
-  /** A PATH directory with only what the keeper and the stand-in run (date, cat, mv, sleep), plus `extra` files. */
-  function bareBin(name: string, extra: Record<string, string> = {}): string {
-    const bin = join(dir, name);
-    mkdirSync(bin, { recursive: true });
-    for (const tool of ['date', 'cat', 'mv', 'sleep']) symlinkSync(execFileSync('sh', ['-c', `command -v ${tool}`], { encoding: 'utf8' }).trim(), join(bin, tool));
-    for (const [file, text] of Object.entries(extra)) writeFileSync(join(bin, file), text, { mode: 0o755 });
-    return bin;
-  }
-  const ownPolicy = () => schedPolicyOf(readFileSync('/proc/self/stat', 'utf8'));
-  const hasChrt = (() => {
-    try {
-      execFileSync('sh', ['-c', 'command -v chrt'], { stdio: 'ignore' });
-      return true;
-    } catch {
-      return false;
-    }
-  })();
-
-  it.skipIf(!hasChrt || ownPolicy() === SCHED_IDLE)('runs the companion and its children at idle priority (SCHED_IDLE, through chrt), saying nothing about it', async () => {
-    const r = await policyRun('idle', process.env);
-    expect(schedPolicyOf(r.keeperStat)).toBe(SCHED_IDLE);
-    expect(schedPolicyOf(r.companionStat)).toBe(SCHED_IDLE);
-    expect(r.log).toBe('');
-  }, 30_000);
-
-  it.skipIf(ownPolicy() === SCHED_IDLE)('without chrt: the companion still runs, at normal priority, and the keeper says so once', async () => {
-    const r = await policyRun('nochrt', { ...process.env, PATH: bareBin('bare') });
-    expect(schedPolicyOf(r.companionStat)).toBe(ownPolicy());
-    expect(r.log.split('\n').filter(Boolean).map((l) => l.replace(/^\S+ /, ''))).toEqual([`k2s-dns capture keeper: ${NO_CHRT_WORDS}`]);
-  }, 30_000);
-
-  it.skipIf(ownPolicy() === SCHED_IDLE)('chrt failing (e.g. a seccomp filter refuses sched_setscheduler): the companion runs at normal priority, said once', async () => {
-    const r = await policyRun('chrtfails', { ...process.env, PATH: bareBin('failing', { chrt: '#!/bin/sh\necho "chrt: failed to set pid 0\'s policy: Operation not permitted" >&2\nexit 1\n' }) });
-    expect(schedPolicyOf(r.companionStat)).toBe(ownPolicy());
-    expect(r.log.split('\n').filter(Boolean).map((l) => l.replace(/^\S+ /, ''))).toEqual([`k2s-dns capture keeper: ${CHRT_FAILED_WORDS}`]);
   }, 30_000);
 
   it('recognises its own argv, not a companion or the proxy watchdog', () => {

@@ -16,10 +16,7 @@
  *     exits at stdin's end) or one stop is ending does not start another companion;
  *  4. before every restart checks that the directories root writes are still root's alone
  *     (shared/root-dir-check.ts, as the proxy watchdog does), else stops (state `refused`);
- *  5. on SIGTERM/SIGINT stops the companion (SIGTERM: it drains its parser) and exits;
- *  6. first sets its own policy to SCHED_IDLE with util-linux chrt(1), so the companion, tcpdump
- *     and the parser inherit it (sched(7)) and the log yields the CPU to DNS; without chrt (or
- *     when it fails) the log runs at normal priority and the keeper says so once.
+ *  5. on SIGTERM/SIGINT stops the companion (SIGTERM: it drains its parser) and exits.
  * Every argument is a positional parameter ("$@"), never spliced into the script.
  */
 import { K2S_PATHS } from '../../../shared/k2s-paths';
@@ -43,11 +40,6 @@ const CAPTURE_LOG_PATH = `${K2S_PATHS.runDir}/capture.log`;
 /** What every line the keeper writes to the companion's log starts with, after its time. */
 export const KEEPER_LOG_PREFIX = 'k2s-dns capture keeper:';
 
-/** What the keeper says once when chrt(1) (util-linux) is missing. */
-export const NO_CHRT_WORDS = 'chrt (util-linux) is not installed: the exact query log runs at normal priority and competes with DNS for the CPU (install util-linux).';
-/** What the keeper says once when chrt could not set SCHED_IDLE. */
-export const CHRT_FAILED_WORDS = 'chrt could not set idle priority (SCHED_IDLE): the exact query log runs at normal priority and competes with DNS for the CPU.';
-
 /**
  * POSIX sh; $1 the pidfile that must name this shell for a restart, $2 the state file, $3 the go
  * file, $4 the directories that must be root's alone before every restart (colon-separated real
@@ -64,11 +56,6 @@ say() { printf '%s ${KEEPER_LOG_PREFIX} %s\\n' "$(date -u '+%Y-%m-%dT%H:%M:%SZ')
 record() { printf 'restarts=%s\\nstate=%s\\nlast-exit=%s\\nlast-exit-at=%s\\nlast-pid=%s\\npid=%s\\n' "$total" "$1" "$rc" "$ended" "$dead" "$2" >"$state"; }
 stop=; child=; nap=; restarts=0; delay=1; total=0; first=1; rc=; ended=; dead=
 trap 'stop=1; kill -TERM $child $nap 2>/dev/null' TERM INT
-# Idle priority (SCHED_IDLE, sched(7)) for this shell, inherited by the companion and its tcpdump
-# and parser across fork and exec: the log takes only CPU that DNS leaves (the unit's
-# CPUSchedulingPolicy=idle). Without chrt it still runs, at normal priority, and says so once.
-if ! command -v chrt >/dev/null 2>&1; then say "${NO_CHRT_WORDS}"
-elif ! chrt --idle -p 0 $$ >/dev/null 2>&1; then say "${CHRT_FAILED_WORDS}"; fi
 while :; do
   began=$(date +%s)
   if [ -n "$first" ]; then "$@" <&3 3<&- & child=$!; exec 3<&-; first=
