@@ -196,9 +196,11 @@ export async function runCapture(fs: HostFs, uid: number, givenArgs: readonly st
     return 1;
   }
   await fs.remove(CAPTURE_READY_FILE);
-  // The stop's drain at normal priority (go-idle.ts): the last rows are handed over within its limit on a busy host too.
-  if (priority.idle) await goNormal([process.pid, ...pipeline.pids]);
+  // The stop's drain at normal priority (go-idle.ts): the last rows are handed over within its
+  // limit on a busy host too. Alongside the drain's first ask, not before it (no wait added).
+  const normal = priority.idle ? goNormal([process.pid, ...pipeline.pids]) : Promise.resolve();
   const end = await pipeline.stop();
+  await normal;
   await closeAll();
   say(stopLine(end, rows));
   return 0;
