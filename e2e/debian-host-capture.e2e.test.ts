@@ -103,6 +103,15 @@ describe.skipIf(why !== null)('exact query log as k2s-dnsproxy-capture.service (
         ['node', 'nobody'],
         ['tcpdump', 'nobody'],
       ]);
+      // Once its capture is open the companion switches itself, tcpdump and the parser (every
+      // thread) to SCHED_IDLE (5 in /proc/PID/task/TID/sched, linux/sched.h; capture/go-idle.ts),
+      // so the log yields the CPU to DNS; its start line, in the journal, comes after that.
+      await until('the companion\'s start line', 20_000, async () => (await h.run(['journalctl', '-u', UNIT, '-o', 'cat', '--no-pager'])).stdout.includes(`capture-watch: (PID ${companion}, idle priority: it yields the CPU to DNS)`));
+      for (const pid of [companion, ...children.map((c) => c.pid)]) {
+        const policies = (await h.sh(`grep -h '^policy' /proc/${pid}/task/*/sched`)).stdout.split('\n').filter(Boolean).map((l) => Number(l.split(':')[1]));
+        expect(policies.length, `PID ${pid}`).toBeGreaterThan(0);
+        expect(new Set(policies), `PID ${pid}`).toEqual(new Set([5]));
+      }
 
       // Two clients with the same DNS id at once, both upstreams, NXDOMAIN, TCP, then the cache.
       const rcodes = await Promise.all([

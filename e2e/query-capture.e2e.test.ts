@@ -9,7 +9,7 @@
  * the proxy's cache (no upstream). The engine's own query log is off meanwhile; without tcpdump
  * start still succeeds, warns, and the engine logs its queries instead.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parserLine } from '../electron/core/capture/pipeline';
 import { FILL_PACKETS } from '../electron/core/capture/block-fill';
@@ -40,6 +40,41 @@ async function exactRows(want: number): Promise<CapturedQuery[]> {
 
 const ROWS = '/var/log/dnsproxy/queries.jsonl';
 
+/**
+ * The scheduling policy of every thread of `pid`, as the kernel reports it in
+ * /proc/PID/task/TID/sched (`policy : 5`, 5 being SCHED_IDLE in linux/sched.h).
+ */
+async function threadPolicies(pid: number): Promise<number[]> {
+  const out = await runCmd('sh', ['-c', `grep -h '^policy' /proc/${pid}/task/*/sched`]);
+  return out.split('\n').filter(Boolean).map((l) => Number(l.split(':')[1]));
+}
+
+/**
+ * Waits (polls 50 ms, 20 s bound) for companion `pid`'s start line in its log, which it writes
+ * once it has switched itself, tcpdump and the parser to idle priority (capture/go-idle.ts):
+ * after its ready file, so after start may have returned.
+ */
+async function startLine(pid: number): Promise<string> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const line = (await readFile('/run/k2s/capture.log', 'utf8')).split('\n').find((l) => l.includes(`k2s-dns capture-watch: (PID ${pid}, `));
+    if (line !== undefined) return line;
+    if (Date.now() > deadline) throw new Error(`no start line of companion ${pid} within 20 s`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** The companion's children as `[name, pid]`: `tcpdump` or `parser` (node as nobody). */
+async function companionChildren(companion: number): Promise<[string, number][]> {
+  const children = (await readFile(`/proc/${companion}/task/${companion}/children`, 'utf8')).trim().split(/\s+/).map(Number);
+  const out: [string, number][] = [];
+  for (const pid of children) {
+    const argv0 = (await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).split('\0')[0] ?? '';
+    out.push([/tcpdump$/.test(argv0) ? 'tcpdump' : /node$/.test(argv0) ? 'parser' : argv0, pid]);
+  }
+  return out.sort();
+}
+
 describe.skipIf(!inSandbox || tcpdump === '')('exact query log from packets, run by k2s-dns start (tcpdump reader, non-root parser)', () => {
   let tb: Testbed;
   beforeAll(async () => {
@@ -66,6 +101,17 @@ describe.skipIf(!inSandbox || tcpdump === '')('exact query log from packets, run
       expect(start.result?.warnings ?? []).toEqual([]);
       // Private like the proxy log: root, group adm when it exists, 0640 (0600 without adm).
       expect([0o640, 0o600]).toContain((await stat(ROWS)).mode & 0o777);
+      // Idle priority: once its capture is open the companion switches itself, tcpdump and the
+      // parser (every thread of each) to SCHED_IDLE (5, chrt), so the log yields the CPU to DNS.
+      const companion = Number((await readFile('/run/k2s/capture.ready', 'utf8')).trim());
+      expect(await startLine(companion)).toContain(`(PID ${companion}, idle priority: it yields the CPU to DNS)`);
+      const tree = [['companion', companion] as [string, number], ...(await companionChildren(companion))];
+      expect(tree.map(([name]) => name)).toEqual(['companion', 'parser', 'tcpdump']);
+      for (const [name, pid] of tree) {
+        const policies = await threadPolicies(pid);
+        expect(policies.length, name).toBeGreaterThan(0);
+        expect(new Set(policies), `${name} (PID ${pid})`).toEqual(new Set([5]));
+      }
       // Concurrently: two clients with the same DNS id and different names, three more names
       // (both upstreams, NXDOMAIN); none of them asked by start's own verify queries (cached).
       const rcodes = await Promise.all([
@@ -105,6 +151,14 @@ describe.skipIf(!inSandbox || tcpdump === '')('exact query log from packets, run
       expect(printed.rows.filter((r) => r.client === '127.0.0.1:41003').map((r) => [r.name, r.upstream, r.mixed])).toEqual([['mirror.example.test', upstream, false]]);
       // The engine's own query log is off while the exact one runs (its own lines stay).
       expect(await readFile('/var/log/dnsproxy/dnsproxy.log', 'utf8')).not.toContain('mirror.example.test');
+      // Packets the kernel dropped while the capture ran (capture-missed.ts: none here, so the
+      // companion's own record is stood in for): status and k2s-dns queries say them.
+      expect(await stat('/run/k2s/capture.missed').catch(() => null)).toBeNull();
+      await writeFile('/run/k2s/capture.missed', 'dropped=1200\nsince=2026-12-05T07:40:12.000Z\nat=2026-12-05T07:40:17.000Z\nidle=1\n');
+      const missedWords = 'missed 1200 packets since 2026-12-05T07:40:12.000Z while the proxy was busy (it runs at idle priority and yields the CPU to DNS)';
+      const st = JSON.parse((await k2sDns(['status', '--json'])).stdout) as { messages: string[] };
+      expect(st.messages).toContain(`The exact query log ${missedWords}.`);
+      expect((JSON.parse((await k2sDns(['queries', '--lines', '5', '--json'])).stdout) as { missed?: string }).missed).toBe(missedWords);
       const stop = await k2sDns(['stop', '--on-drift', 'restore', '--json']);
       expect(stop.code, stop.stdout).toBe(0);
       expect(stop.result?.warnings ?? []).toEqual([]);
@@ -201,6 +255,44 @@ describe.skipIf(!inSandbox || tcpdump === '')('exact query log from packets, run
     await expect(stat('/run/k2s/capture.failed')).rejects.toThrow(/ENOENT/);
   }, 120_000);
 
+  it('packets the kernel dropped while the parser could not keep up are recorded while it runs, and status and k2s-dns queries say them', async (ctx) => {
+    if (!(await runCmd('sh', ['-c', 'command -v dnsperf || true'])).trim()) return ctx.skip('skipped: dnsperf is not installed (apt-get install dnsperf)');
+    await startWithEmptyLog();
+    try {
+      const companion = Number((await readFile('/run/k2s/capture.ready', 'utf8')).trim());
+      const parser = (await companionChildren(companion)).find(([name]) => name === 'parser')![1];
+      // The parser stopped (SIGSTOP): tcpdump blocks on its pipe, the ring fills, and the
+      // kernel drops what does not fit (16 MiB, tcpdump-argv.ts) of 5 s of queries at full rate.
+      process.kill(parser, 'SIGSTOP');
+      const file = '/tmp/k2s-dns-drops-queries.txt';
+      await writeFile(file, 'www.example.test A\nweb.demo.svc.cluster.local A\n');
+      try {
+        await runCmd('dnsperf', ['-s', '127.0.0.1', '-d', file, '-l', '5', '-t', '2'], 60_000);
+      } finally {
+        process.kill(parser, 'SIGCONT');
+      }
+      // Rows flow again: within MISSED_ASK_MS (5 s) the companion asks tcpdump and records its drops (30 s bound).
+      const deadline = Date.now() + 30_000;
+      let text = '';
+      while (!/^dropped=[1-9]\d*$/m.test((text = await readFile('/run/k2s/capture.missed', 'utf8').catch(() => ''))) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+      const dropped = Number(/^dropped=(\d+)$/m.exec(text)?.[1] ?? 0);
+      expect(dropped, text).toBeGreaterThan(0);
+      expect(text).toMatch(/^idle=1$/m);
+      const st = JSON.parse((await k2sDns(['status', '--json'])).stdout) as { messages: string[] };
+      expect(st.messages).toContainEqual(expect.stringMatching(new RegExp(`^The exact query log missed ${dropped} packets since \\S+Z while the proxy was busy \\(it runs at idle priority and yields the CPU to DNS\\)\\.$`)));
+      expect((JSON.parse((await k2sDns(['queries', '--lines', '5', '--json'])).stdout) as { missed?: string }).missed).toMatch(new RegExp(`^missed ${dropped} packets since `));
+      const stop = await k2sDns(['stop', '--on-drift', 'restore', '--json']);
+      expect(stop.code, stop.stdout).toBe(0);
+      // What it recorded while running is at most tcpdump's final count in the stop line.
+      const stopped = [...(await readFile('/run/k2s/capture.log', 'utf8')).matchAll(/capture-watch: stopped: [^\n]*?, (\d+) dropped by the kernel/g)].at(-1);
+      expect(Number(stopped?.[1])).toBeGreaterThanOrEqual(dropped);
+      // They belonged to that run: stop removes them.
+      await expect(stat('/run/k2s/capture.missed')).rejects.toThrow(/ENOENT/);
+    } finally {
+      await k2sDns(['stop', '--on-drift', 'restore', '--json']);
+    }
+  }, 120_000);
+
   it('the companion killed (kill -9): its keeper restarts it, a query after that is in the exact log, status says so, and stop leaves no companion', async () => {
     await startWithEmptyLog();
     const keeper = Number((await readFile('/run/k2s/capture.pid', 'utf8')).trim());
@@ -223,6 +315,9 @@ describe.skipIf(!inSandbox || tcpdump === '')('exact query log from packets, run
         await new Promise((r) => setTimeout(r, 50));
       }
       expect((await readFile(`/proc/${restarted}/cmdline`, 'utf8')).split('\0')).toContain('capture-watch');
+      // Its keeper's restart runs at idle priority too once its capture is open.
+      await startLine(restarted);
+      expect(new Set(await threadPolicies(restarted))).toEqual(new Set([5]));
       expect(await readFile('/run/k2s/capture.log', 'utf8')).toMatch(new RegExp(`k2s-dns capture keeper: the companion \\(PID ${companion}\\) ended with status 137; restart 1 of 6 in 1s\\.`));
       // A query after the restart: a real row of the new companion.
       expect(await udpQuery(41002, 4102, 'www.example.test')).toBe('NOERROR');

@@ -21,6 +21,9 @@ export function renderCaptureUnit(argv: readonly string[]): string {
     documentation: 'man:tcpdump(8)',
     argv,
     // SIGTERM: the companion drains the parser and stops tcpdump itself (capture-main.ts).
+    // No CPUSchedulingPolicy=idle: the companion switches itself, tcpdump and the parser to
+    // SCHED_IDLE once its capture is open (capture/go-idle.ts); idle from exec, its Node start-up
+    // would wait behind every other task on a busy host, past start's wait for the capture.
     service: ['KillMode=mixed', 'TimeoutStopSec=10s', 'UMask=0027'],
   });
 }

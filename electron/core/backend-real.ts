@@ -26,7 +26,7 @@ import { createRowsIndex } from './capture/rows-index';
 import { OLDER_READ_BYTES } from './capture/rows-reader';
 import { rotatedLogPath } from './host/query-log';
 import type { ExactQueryLog } from '../../shared/query-log/exact';
-import { CAPTURE_FAILED_FILE, CAPTURE_READY_FILE, CAPTURE_UNWRITTEN_FILE } from './capture/capture-args';
+import { CAPTURE_FAILED_FILE, CAPTURE_MISSED_FILE, CAPTURE_READY_FILE, CAPTURE_UNWRITTEN_FILE } from './capture/capture-args';
 import { deadCompanionPid } from './capture/capture-stopped';
 import { findTcpdump } from './capture/tcpdump-path';
 import { runDoctor } from './doctor/run-doctor';
@@ -247,15 +247,16 @@ export function createRealBackend(o: RealBackendOptions): AppBackend {
       const failed = deps.fs.real(CAPTURE_FAILED_FILE);
       const ready = deps.fs.real(CAPTURE_READY_FILE);
       const unwritten = deps.fs.real(CAPTURE_UNWRITTEN_FILE);
+      const missed = deps.fs.real(CAPTURE_MISSED_FILE);
       const engine = (await hostStatus.get()).engine ?? 'adguard';
-      const read = () => exactQueryLog(rows, input.rows, engine, findTcpdump, { failed, ready, rows }, input.text ? { text: input.text, probes: input.probes ?? false } : undefined, unwritten, input.before, exactIndex);
+      const read = () => exactQueryLog(rows, input.rows, engine, findTcpdump, { failed, ready, rows, missed }, input.text ? { text: input.text, probes: input.probes ?? false } : undefined, unwritten, input.before, exactIndex);
       // An open Logs tab asks every 2 s: the same rows are not parsed again while no file changed
       // (a search is always read: it is asked once per filter text).
       // An older page (`before`) is asked once per click or scroll: answered from exactIndex,
       // which parses only what was appended since the last page (the memo keeps the live poll's newest rows).
       if (input.text || input.before !== undefined) return read();
       // A companion killed changes no file (kill -9: capture-stopped.ts), so its liveness is in the key.
-      return exactMemo.get([rows, rotatedLogPath(rows), failed, ready], `${input.rows} ${engine} ${(await deadCompanionPid(ready)) ?? 'alive'}`, read, (r) => r.available);
+      return exactMemo.get([rows, rotatedLogPath(rows), failed, ready, unwritten, missed], `${input.rows} ${engine} ${(await deadCompanionPid(ready)) ?? 'alive'}`, read, (r) => r.available);
     },
     async doctorRun() {
       return runDoctor(deps, { kubeconfigPath: await kubeconfig(), frontEnd: 'gui', health: async () => health.check(await dnsStatus(deps)) });

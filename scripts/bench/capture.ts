@@ -14,7 +14,7 @@
  * (comma list), BENCH_MODES (`;` list of mode-name prefixes). Prints a Markdown table; writes
  * docs/bench-capture.md and docs/bench-capture.json.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile, chmod } from 'node:fs/promises';
 import { loadavg, setPriority, tmpdir } from 'node:os';
@@ -41,7 +41,7 @@ interface Mode {
   engineLog?: boolean;
   /** dnsmasq only: `log-async=25` with the engine log. */
   logAsync?: boolean;
-  capture?: { tuning: CaptureTuning; toParser: boolean; nice?: number };
+  capture?: { tuning: CaptureTuning; toParser: boolean; nice?: number; idle?: boolean };
 }
 
 const MODES: Mode[] = [
@@ -50,6 +50,8 @@ const MODES: Mode[] = [
   { name: 'capture, both loopback copies, immediate (before)', capture: { tuning: { loopbackOnce: false, immediate: true }, toParser: true } },
   { name: 'capture, loopback once, immediate', capture: { tuning: { loopbackOnce: true, immediate: true }, toParser: true } },
   { name: 'capture, loopback once, not immediate', capture: { tuning: { loopbackOnce: true, immediate: false }, toParser: true } },
+  { name: 'capture, loopback once, not immediate, SCHED_IDLE', capture: { tuning: { loopbackOnce: true, immediate: false }, toParser: true, idle: true } },
+  { name: 'capture, loopback once, not immediate, no parser', capture: { tuning: { loopbackOnce: true, immediate: false }, toParser: false } },
   { name: 'capture, loopback once, immediate, reader+parser nice 19', capture: { tuning: { loopbackOnce: true, immediate: true }, toParser: true, nice: 19 } },
 ];
 
@@ -105,6 +107,7 @@ async function startCapture(parserBundle: string, c: NonNullable<Mode['capture']
     });
   }
   if (c.nice !== undefined) for (const p of [td, parser]) if (p?.pid) setPriority(p.pid, c.nice);
+  if (c.idle) for (const p of [td, parser]) if (p?.pid) spawnSync('chrt', ['--idle', '-a', '-p', '0', String(p.pid)]);
   // tcpdump says "listening on any" on stderr once the capture is open.
   const t0 = Date.now();
   while (!/listening on/.test(err)) {

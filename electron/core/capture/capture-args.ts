@@ -28,6 +28,13 @@ export const CAPTURE_FAILED_FILE = `${K2S_PATHS.runDir}/capture.failed`;
  */
 export const CAPTURE_UNWRITTEN_FILE = `${K2S_PATHS.runDir}/capture.unwritten`;
 
+/**
+ * Host path of the packets the running capture missed: the kernel's drops while the companion,
+ * at idle priority, could not keep up (capture-missed.ts: `dropped=`, `since=`, `at=`, `idle=`
+ * lines), rewritten when they grow; on tmpfs. Removed when a capture opens and on uninstall.
+ */
+export const CAPTURE_MISSED_FILE = `${K2S_PATHS.runDir}/capture.missed`;
+
 /** The verb the companion runs under (the CLI and the helper entry both take it). */
 export const CAPTURE_VERB = 'capture-watch';
 

@@ -5,6 +5,8 @@
  * K2S_PATHS.queryRows (rows-file.ts), until SIGTERM/SIGINT: then it drains, stops tcpdump and
  * prints the counts. Exits 1 when tcpdump is missing, the capture cannot open, or tcpdump or the
  * parser exits on its own later (then CAPTURE_FAILED_FILE says why): Restart=on-failure retries.
+ * Once its capture is open it runs at idle priority with tcpdump and the parser (go-idle.ts); while rows flow it
+ * records the kernel's drops in CAPTURE_MISSED_FILE (capture-missed.ts).
  */
 import { promises as fsp } from 'node:fs';
 import { spawn } from 'node:child_process';
@@ -13,12 +15,15 @@ import { fileURLToPath } from 'node:url';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
 import type { HostFs } from '../host/host-fs';
 import { readAdmGid } from '../host/query-log';
-import { argsOfGoLine, CAPTURE_FAILED_FILE, CAPTURE_HELD_FLAG, CAPTURE_READY_FILE, CAPTURE_UNWRITTEN_FILE, PARSER_BUNDLE, PARSER_RUN_PATH, parseCaptureArgs } from './capture-args';
+import { argsOfGoLine, CAPTURE_FAILED_FILE, CAPTURE_HELD_FLAG, CAPTURE_MISSED_FILE, CAPTURE_READY_FILE, CAPTURE_UNWRITTEN_FILE, PARSER_BUNDLE, PARSER_RUN_PATH, parseCaptureArgs } from './capture-args';
 import { startCapturePipeline } from './pipeline';
 import { openRowsFile } from './rows-file';
 import { findTcpdump, TCPDUMP_PATHS } from './tcpdump-path';
 import { openBlockFill } from './block-fill';
 import { stopLine } from './stop-line';
+import { missedFileText, watchMissed } from './capture-missed';
+import { runsIdle } from './sched-policy';
+import { goIdle, goNormal } from './go-idle';
 
 /** The unprivileged account tcpdump drops to and the parser runs as (Debian's nobody). */
 export const CAPTURE_USER = 'nobody';
@@ -128,6 +133,7 @@ export async function runCapture(fs: HostFs, uid: number, givenArgs: readonly st
   await fs.writeFileAtomic(PARSER_RUN_PATH, bundle, { mode: 0o644 });
   await fs.mkdirp(K2S_PATHS.logDir, 0o755);
   await fs.remove(CAPTURE_UNWRITTEN_FILE);
+  await fs.remove(CAPTURE_MISSED_FILE);
   // The loss for status and the Logs view (CAPTURE_UNWRITTEN_FILE, on tmpfs): best effort, in order.
   let lossWrite: Promise<void> = Promise.resolve();
   const onLoss = (line: string) => void (lossWrite = lossWrite.then(() => fs.writeFileAtomic(CAPTURE_UNWRITTEN_FILE, `${line}\n`, { mode: 0o644 })).catch(() => undefined));
@@ -157,8 +163,25 @@ export async function runCapture(fs: HostFs, uid: number, givenArgs: readonly st
   }
   await fs.remove(CAPTURE_FAILED_FILE);
   await fs.writeFileAtomic(CAPTURE_READY_FILE, `${process.pid}\n`, { mode: 0o644 });
-  say(`(PID ${process.pid}) ${tcpdump} reads ports ${spec.ports.join(', ')} of ${spec.listeners.join(', ')} into ${K2S_PATHS.queryRows}.`);
+  // Open (start has stopped waiting): companion, tcpdump and parser yield the CPU to DNS from now on.
+  const priority = await goIdle([process.pid, ...pipeline.pids]);
+  if (priority.why !== null) say(priority.why);
+  // The kernel's drops while it runs, for status and the Logs view (capture-missed.ts).
+  const idle = await runsIdle();
+  const missed = watchMissed({
+    stats: pipeline.stats,
+    write: (r) => fs.writeFileAtomic(CAPTURE_MISSED_FILE, missedFileText(r), { mode: 0o644 }),
+    later: (fn, ms) => {
+      const t = setTimeout(fn, ms);
+      return () => clearTimeout(t);
+    },
+    now: () => new Date(),
+    idle,
+  }, new Date());
+  pipeline.onOutput(missed.output);
+  say(`(PID ${process.pid}, ${idle ? 'idle priority: it yields the CPU to DNS' : 'normal priority'}) ${tcpdump} reads ports ${spec.ports.join(', ')} of ${spec.listeners.join(', ')} into ${K2S_PATHS.queryRows}.`);
   const crashed = await Promise.race([stopping.then(() => null), pipeline.ended]);
+  missed.stop();
   if (crashed !== null) {
     // Capturing nothing while looking up would hide the loss: say why, leave the reason for
     // status and the Logs panel, and exit 1 so systemd's Restart=on-failure starts a new capture.
@@ -169,7 +192,11 @@ export async function runCapture(fs: HostFs, uid: number, givenArgs: readonly st
     return 1;
   }
   await fs.remove(CAPTURE_READY_FILE);
+  // The stop's drain at normal priority (go-idle.ts): the last rows are handed over within its
+  // limit on a busy host too. Alongside the drain's first ask, not before it (no wait added).
+  const normal = priority.idle ? goNormal([process.pid, ...pipeline.pids]) : Promise.resolve();
   const end = await pipeline.stop();
+  await normal;
   await closeAll();
   say(stopLine(end, rows));
   return 0;

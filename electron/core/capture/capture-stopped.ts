@@ -24,6 +24,8 @@ export interface CaptureFiles {
   ready?: string;
   /** K2S_PATHS.queryRows: its mtime is the time of the last row written. */
   rows?: string;
+  /** CAPTURE_MISSED_FILE: the kernel's drops while it runs (read by exact-log.ts, not here). */
+  missed?: string;
 }
 
 /** Splits /proc/PID/cmdline bytes into argv (NUL-separated, trailing NUL). */

@@ -36,4 +36,19 @@ describe('exactQueryLog: a stopped capture is said, not shown as current', () =>
     await writeFile(lost, '12 rows not written (no space left on /var/log/dnsproxy)\n');
     expect(await exactQueryLog(rows, 10, 'adguard', tcpdump, undefined, undefined, lost)).toMatchObject({ available: true, unwritten: '12 rows not written (no space left on /var/log/dnsproxy)' });
   });
+
+  it('packets the kernel dropped while it ran are said next to the rows (missed), absent when none recorded', async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'exact-log-'));
+    const rows = path.join(dir, 'queries.jsonl');
+    const failed = path.join(dir, 'capture.failed');
+    const missed = path.join(dir, 'capture.missed');
+    await writeFile(rows, `${JSON.stringify({ proto: 'udp', client: '127.0.0.1:41001', listener: '127.0.0.1:53', id: 1, name: 'a.test', type: 'A', queryUs: 1, rcode: 'NOERROR', answers: [], latencyMs: 0.4, upstream: null, upstreamRcode: null, upstreamLatencyMs: null, retries: 0 })}\n`);
+    const tcpdump = async () => '/usr/bin/tcpdump';
+    expect(await exactQueryLog(rows, 10, 'adguard', tcpdump, { failed, missed })).not.toHaveProperty('missed');
+    await writeFile(missed, 'dropped=1200\nsince=2026-12-05T07:40:12.000Z\nat=2026-12-05T07:40:17.000Z\nidle=1\n');
+    expect(await exactQueryLog(rows, 10, 'adguard', tcpdump, { failed, missed })).toMatchObject({ available: true, missed: 'missed 1200 packets since 2026-12-05T07:40:12.000Z while the proxy was busy (it runs at idle priority and yields the CPU to DNS)' });
+    // A stopped capture is said instead (its reason), not its drops.
+    await writeFile(failed, '2026-12-05T07:41:00.000Z tcpdump exited unexpectedly (signal SIGKILL)\n');
+    expect(await exactQueryLog(rows, 10, 'adguard', tcpdump, { failed, missed })).not.toHaveProperty('missed');
+  });
 });

@@ -7,6 +7,7 @@ import type { RowsIndex } from './rows-index';
 import { searchCapturedRows } from './rows-search';
 import { captureStopped, captureStopWords, type CaptureFiles } from './capture-stopped';
 import { MAX_RESTARTS } from '../host/supervisor-script';
+import { missedWords, parseMissed } from './capture-missed';
 
 /**
  * The `logs:exact` answer for the rows file at the real path `file`: its rows when readable,
@@ -14,7 +15,8 @@ import { MAX_RESTARTS } from '../host/supervisor-script';
  * naming a companion found dead, capture-stopped.ts: its old rows would look current), tcpdump missing (the
  * fix), not yet written, or not readable by this user. With `find`: the rows that match
  * `find.text`, searched over both files (rows-search.ts). With `unwrittenFile` (capture-args.ts
- * CAPTURE_UNWRITTEN_FILE): its line as `unwritten` when the companion dropped rows. With
+ * CAPTURE_UNWRITTEN_FILE): its line as `unwritten` when the companion dropped rows; with
+ * `capture.missed` (CAPTURE_MISSED_FILE): the packets the kernel dropped as `missed`. With
  * `before` (µs): the page of rows asked at or before it (rows-reader.ts); with `find`, of the
  * matching rows (rows-search.ts: the filtered view's older matches, walk5 M2); `index` keeps the
  * parsed rows between older pages (rows-index.ts; default: parsed for this call alone).
@@ -26,7 +28,8 @@ export async function exactQueryLog(file: string, rows: number, engine: EngineNa
   }
   const got = await readCapturedRows(file, rows, engine, [], find ? undefined : before, index);
   const unwritten = unwrittenFile === undefined ? '' : (await readFile(unwrittenFile, 'utf8').catch(() => '')).trim();
-  const loss = unwritten === '' ? {} : { unwritten };
+  const missed = capture?.missed === undefined ? null : parseMissed(await readFile(capture.missed, 'utf8').catch(() => ''));
+  const loss = { ...(unwritten === '' ? {} : { unwritten }), ...(missed === null ? {} : { missed: missedWords(missed) }) };
   if (got.present && find) return { available: true, reason: null, ...loss, ...(await searchCapturedRows(file, find.text, { limit: rows, engine, clusterZones: [], probes: find.probes ?? false, ...(before === undefined ? {} : { before }) })) };
   if (got.present) return { available: true, reason: null, ...loss, rows: got.rows, complete: got.complete, files: got.files, ...(got.oldestUs === undefined ? {} : { oldestUs: got.oldestUs }) };
   if ((await tcpdump()) === null) return { available: false, reason: "The exact query log is unavailable: tcpdump is not installed (apt-get install tcpdump, then start K2s DNS again). Shown: the engine's own query log.", rows: [] };

@@ -220,6 +220,32 @@ describe('capture pipeline: the parser output is untrusted text', () => {
     expect(stderrReason('tcpdump: data link type LINUX_SLL2\ntcpdump: listening on any, link-type LINUX_SLL2 (Linux cooked v2), snapshot length 4200 bytes\n')).toBe('');
   });
 
+  it("tcpdump's SIGUSR1 answers are no reason either: a tcpdump killed after one shows the line before it", () => {
+    expect(stderrReason(`tcpdump: pcap_loop: The interface disappeared\n${statsLine(3, 5, 2)}`)).toBe('tcpdump: pcap_loop: The interface disappeared');
+    expect(stderrReason(statsLine(3, 5, 2))).toBe('');
+  });
+
+  it("stats() while it runs: one SIGUSR1, tcpdump's running counts; null once stop has begun (no further SIGUSR1)", async () => {
+    const { td, parser, cap } = await openPipeline((c) => c.stderr.write(statsLine(40, 100, 60)));
+    expect(await cap.stats()).toEqual({ captured: 40, received: 100, dropped: 60 });
+    expect(td.signals).toEqual(['SIGUSR1']);
+    const stopping = cap.stop();
+    expect(await cap.stats()).toBeNull();
+    await vi.waitFor(() => expect(td.signals.at(-1)).toBe('SIGINT'), { timeout: 1000, interval: 5 });
+    expect(td.signals.filter((x) => x === 'SIGUSR1')).toHaveLength(2);
+    queueMicrotask(() => parser.emit('exit', 0, null));
+    await stopping;
+  });
+
+  it('onOutput: called per chunk the parser writes, not per row', async () => {
+    const { parser, cap } = await openPipeline();
+    let chunks = 0;
+    cap.onOutput(() => chunks++);
+    parser.stdout.write(`${JSON.stringify(ROW)}\n${JSON.stringify(ROW)}\n`);
+    parser.stdout.write(`${JSON.stringify(ROW)}\n`);
+    await vi.waitFor(() => expect(chunks).toBe(2), { timeout: 1000, interval: 5 });
+  });
+
   it('tcpdump killed after its banners: ended shows the line before "data link type", not the banner', async () => {
     const { td, parser, cap } = await openPipeline();
     td.stderr.write('tcpdump: pcap_loop: The interface disappeared\ntcpdump: data link type LINUX_SLL2\n');

@@ -74,6 +74,16 @@ export interface CapturePipeline {
    * once stop() has begun.
    */
   ended: Promise<string>;
+  /**
+   * tcpdump's running counts (SIGUSR1, tcpdump-stats.ts): the kernel's drops while it runs
+   * (capture-missed.ts). Null once stop() has begun, when tcpdump has exited, or when it does not
+   * answer within STATS_WAIT_MS.
+   */
+  stats(): Promise<TcpdumpStats | null>;
+  /** Calls `cb` whenever the parser writes (a chunk of rows, not each row): rows flow. */
+  onOutput(cb: () => void): void;
+  /** The PIDs of tcpdump and the parser (capture/go-idle.ts switches them to idle priority). */
+  pids: readonly number[];
 }
 
 /** How a child ended, for the companion's log: `exit 1`, `signal SIGKILL`. */
@@ -194,7 +204,8 @@ async function exitsWithin(p: ChildProcess, done: Promise<void>): Promise<boolea
  * "data link type …", printed on every start, tcpdump(1)), '' when nothing else was printed.
  */
 export function stderrReason(err: string): string {
-  return err.trim().split('\n').map((l) => l.trim()).filter((l) => l !== '' && !/listening on|data link type/.test(l)).at(-1) ?? '';
+  // Its answers to SIGUSR1 (stats, the stop's drain and capture-missed.ts) are no reason either.
+  return err.trim().split('\n').map((l) => l.trim()).filter((l) => l !== '' && !/listening on|data link type/.test(l) && tcpdumpStatsLine(l) === null).at(-1) ?? '';
 }
 
 /** Starts the pipeline; resolves once tcpdump says the capture is open (throws when it exits or does not within 10 s). */
@@ -308,6 +319,9 @@ export async function startCapturePipeline(deps: PipelineDeps, o: PipelineOption
   });
   return {
     ended,
+    stats: () => (stopping ? Promise.resolve(null) : askStats()),
+    onOutput: (cb) => void parser.stdout!.on('data', () => cb()),
+    pids: [td.pid, parser.pid].filter((p): p is number => p !== undefined),
     async stop() {
       stopping = true;
       const t0 = Date.now();

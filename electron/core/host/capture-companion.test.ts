@@ -2,9 +2,9 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CAPTURE_FAILED_FILE } from '../capture/capture-args';
+import { CAPTURE_FAILED_FILE, CAPTURE_MISSED_FILE } from '../capture/capture-args';
 import { exactQueryLog } from '../capture/exact-log';
-import { rememberStartFailure } from './capture-companion';
+import { rememberStartFailure, supervisedCapture } from './capture-companion';
 import { createHostFs } from './host-fs-node';
 
 describe('capture companion: a start that fails is remembered until the next start', () => {
@@ -30,5 +30,20 @@ describe('capture companion: a start that fails is remembered until the next sta
     const fs = createHostFs(root);
     await rememberStartFailure(fs, async () => undefined);
     expect(await fs.lstat(CAPTURE_FAILED_FILE)).toBeFalsy();
+  });
+});
+
+describe('capture companion: stop', () => {
+  let root = '';
+  afterEach(async () => root && rm(root, { recursive: true, force: true }));
+
+  it("removes the run's missed packets (capture.missed), so a start without the log does not say them", async () => {
+    root = await mkdtemp(path.join(tmpdir(), 'capture-companion-'));
+    const fs = createHostFs(root);
+    await fs.mkdirp(path.dirname(CAPTURE_MISSED_FILE), 0o755);
+    await fs.writeFileAtomic(CAPTURE_MISSED_FILE, 'dropped=7\nsince=2026-12-05T07:40:12.000Z\nat=2026-12-05T07:40:17.000Z\nidle=1\n', { mode: 0o644 });
+    expect(await fs.lstat(CAPTURE_MISSED_FILE)).toBeTruthy();
+    await supervisedCapture(fs, path.join(root, 'proc')).stop();
+    expect(await fs.lstat(CAPTURE_MISSED_FILE)).toBeFalsy();
   });
 });

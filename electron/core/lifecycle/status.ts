@@ -1,4 +1,5 @@
-import { CAPTURE_FAILED_FILE, CAPTURE_READY_FILE, CAPTURE_UNWRITTEN_FILE, isCaptureArgv } from '../capture/capture-args';
+import { CAPTURE_FAILED_FILE, CAPTURE_MISSED_FILE, CAPTURE_READY_FILE, CAPTURE_UNWRITTEN_FILE, isCaptureArgv } from '../capture/capture-args';
+import { missedWords, parseMissed } from '../capture/capture-missed';
 import { CAPTURE_KEEPER_STATE, keeperGaveUpWords, keeperRestartSentence, parseKeeperState } from '../host/capture-keeper';
 import { parseCmdline } from '../host/own-proxy';
 import { readFile } from 'node:fs/promises';
@@ -314,6 +315,9 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
   // Rows the companion could not write (a full log disk, rows-file.ts): the exact log has gaps.
   const unwritten = state && service.running ? (await deps.fs.readFile(CAPTURE_UNWRITTEN_FILE, { maxBytes: 4096 }).then((b) => b.toString('utf8').trim(), () => '')) : '';
   if (unwritten !== '') messages.push(`The exact query log misses rows: ${unwritten}; free space there, the next rows are written again.`);
+  // Packets the kernel dropped while the companion, at idle priority, yielded the CPU to DNS (capture-missed.ts).
+  const missed = state && service.running && captureStop === null ? parseMissed((await deps.fs.readFile(CAPTURE_MISSED_FILE, { maxBytes: 4096 }).catch(() => Buffer.from(''))).toString('utf8')) : null;
+  if (missed !== null) messages.push(`The exact query log ${missedWords(missed)}.`);
   // The route resolved needs for the cluster zones is runtime state of the link (lost when the
   // link is re-created, until k2s-dnsproxy-resolved.service applies it again): doctor's check, shown here too.
   const routeCheck = state?.resolvedRoute && service.running && deps.services.kind === 'systemd' ? await resolvedRouteFinding(deps, state.resolvedRoute) : null;

@@ -8,6 +8,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { readFileSync } from 'node:fs';
 import { parseLogLine } from '../../../shared/log-line';
 import { QueryLogBuilder } from '../../../shared/query-log/builder';
+import { timeText } from '../../../shared/clock';
 
 const state = vi.hoisted(() => ({
   lines: [] as unknown[],
@@ -205,3 +206,18 @@ describe('LogsPanel raw view: what it counts and hides (third walk)', () => {
   });
 });
 
+
+describe('LogsPanel queries view: the exact log says what it missed', () => {
+  it('packets the kernel dropped while the proxy was busy are said above the list, in local time; nothing when none', () => {
+    Object.assign(state, { view: 'queries', error: null, older: null, atStart: true, lines: [], owners: [], queries: [], clusterZones: [], exact: { available: true, reason: null, rows: [], complete: true } });
+    try {
+      expect(renderToStaticMarkup(<LogsPanel />)).not.toContain('logs-exact-missed');
+      const since = '2026-12-05T07:40:12.000Z';
+      Object.assign(state, { exact: { available: true, reason: null, rows: [], complete: true, missed: `missed 1200 packets since ${since} while the proxy was busy (it runs at idle priority and yields the CPU to DNS)` } });
+      const shown = /data-testid="logs-exact-missed">([^<]*)</.exec(renderToStaticMarkup(<LogsPanel />))?.[1];
+      expect(shown).toBe(` It missed 1200 packets since ${timeText(Date.parse(since))} while the proxy was busy (it runs at idle priority and yields the CPU to DNS).`);
+    } finally {
+      Object.assign(state, { view: 'raw', exact: undefined });
+    }
+  });
+});

@@ -25,6 +25,7 @@ import { EXACT_POLL_MS, MAX_EXACT_HISTORY, MAX_HISTORY_LINES, MAX_LOG_LINES, typ
 import { usePoll } from '../lib/use-poll';
 import './logs-panel.css';
 import { routeExactRows, type ExactQueryLog } from '../../../shared/query-log/exact';
+import { localTimes } from '../../../shared/clock';
 
 /** Why a row is marked ≈ (QueryRow.mixed, shared/query-log.ts). */
 const MIXED_TITLE = 'dnsproxy logged this query at the same moment as another and its log names no request, so the client, answer or rcode shown may be the other query’s';
@@ -514,6 +515,7 @@ export function LogsPanel() {
         <p className="muted" data-testid="logs-exact" data-available={exact.available}>
           {exact.available ? 'Exact query log: each row is one client socket\'s query and the answer to it, read from the proxy\'s packets, with the upstream that answered.' : exact.reason}
           {exact.unwritten ? <span data-testid="logs-exact-unwritten">{` It misses rows: ${exact.unwritten}.`}</span> : null}
+          {exact.missed ? <span data-testid="logs-exact-missed">{` It ${localTimes(exact.missed)}.`}</span> : null}
         </p>
       ) : null}
       {buffer.length === 0 && pending === 0 && !searching && !(view === 'queries' && exactRows && exactRows.length > 0) ? (
