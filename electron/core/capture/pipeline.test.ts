@@ -86,6 +86,34 @@ describe('capture pipeline: the parser output is untrusted text', () => {
     expect(end).toEqual({ counts: { frames: 4, notSegment: 0, notDns: 0, messages: 4, rows: 2 }, dropped: 0, received: 5, badLines: 1, forced: [], filled: 0 });
   });
 
+  it('a parser line past 16 MiB (framed as a row) is dropped and counted once, whatever chunks carry it; long rows below it and the rows after arrive whole', async () => {
+    const td = fakeChild();
+    const parser = fakeChild();
+    let n = 0;
+    const got: { bytes: number; rows: number; head: string }[] = [];
+    const onRows = (lines: Uint8Array, rows: number) => got.push({ bytes: lines.length, rows, head: Buffer.from(lines.subarray(0, 40)).toString() });
+    const opening = startCapturePipeline({ spawn: () => (n++ === 0 ? td : parser) }, { iface: 'any', ports: [53], user: 'nobody', uid: 65534, gid: 65534, parser: { file: '/usr/bin/node', args: ['/run/k2s/capture/rows.cjs'] }, listeners: ['127.0.0.1:53'], tcpdump: '/usr/bin/tcpdump', onRows });
+    td.stderr.write('tcpdump: listening on any, link-type LINUX_SLL2 (Linux cooked v2), snapshot length 4200 bytes\n');
+    const cap = await opening;
+    // A runaway line: row-framed, 17 MiB, in 64 KiB chunks (a pipe's), the last holding its end and the next row.
+    const huge = Buffer.from(`{"proto":"udp","client":"${'x'.repeat(17 * 1024 * 1024)}"}\n${JSON.stringify({ ...ROW, id: 1 })}\n`);
+    for (let at = 0; at < huge.length; at += 65536) parser.stdout.write(huge.subarray(at, at + 65536));
+    // A long row under the limit (8 MiB: above the 7.2 MB a message can make) still passes, cut anywhere.
+    const long = Buffer.from(`${JSON.stringify({ ...ROW, id: 2, answers: ['a'.repeat(8 * 1024 * 1024)] })}\n`);
+    for (let at = 0; at < long.length; at += 65536) parser.stdout.write(long.subarray(at, at + 65536));
+    const stopping = cap.stop();
+    td.stderr.write('3 packets captured\n3 packets received by filter\n0 packets dropped by kernel\n');
+    queueMicrotask(() => parser.emit('exit', 0, null));
+    const end = await stopping;
+    expect(got.map((g) => [g.rows, g.head.slice(0, 25)])).toEqual([
+      [1, '{"proto":"udp","client":"'],
+      [1, '{"proto":"udp","client":"'],
+    ]);
+    expect(got[0]!.bytes).toBe(JSON.stringify({ ...ROW, id: 1 }).length + 1);
+    expect(got[1]!.bytes).toBe(long.length);
+    expect(end.badLines).toBe(1);
+  });
+
   /** A pipeline over two fake children, open (tcpdump said "listening on"); `onUsr1`: tcpdump's answer to SIGUSR1. */
   async function openPipeline(onUsr1?: (c: { stderr: PassThrough }) => void, ignores: { td?: string[]; parser?: string[] } = {}, fill?: { port: number; fill(): Promise<number> }) {
     const td = fakeChild(onUsr1, ignores.td);
