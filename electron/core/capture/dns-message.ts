@@ -252,25 +252,33 @@ export function dnsMessageOf(payload: Uint8Array): DnsMessage | null {
   };
 }
 
-/** A TCP connection's bytes waiting to make whole length-prefixed messages. */
+/** A TCP connection's bytes waiting to make whole length-prefixed messages: buf[0, len) (buf may be longer: room to append). */
 interface Flow {
   next: number;
   buf: Uint8Array;
+  len: number;
 }
 
+const NO_BYTES = new Uint8Array(0);
 /** Bytes of one flow held at most (two largest messages): past it the flow resynchronises. */
 const FLOW_MAX = 2 * 65_537;
 /** Flows followed at most (the oldest is forgotten first). */
 const FLOWS_MAX = 4096;
+/** A flow buffer's room grows by doubling up to this (one whole message with its prefix), then to what is needed. */
+const GROW_MAX = 65_537;
 
 /**
  * Rebuilds DNS messages from TCP segments, per connection (src:port → dst:port), in sequence
  * order as a loopback or veth capture delivers them. A gap, a retransmission or an overlong
  * buffer drops what the flow held and resynchronises at the next segment (its messages until
- * then are lost, never mis-framed into another message's bytes).
+ * then are lost, never mis-framed into another message's bytes). A segment's bytes are appended
+ * to room kept in the flow's buffer (grown by doubling), so a message split into n segments
+ * costs its length in copies, not n times its length; a flow holding nothing keeps no buffer.
  */
 export class TcpFlows {
   private flows = new Map<string, Flow>();
+  /** Bytes copied into flow buffers since the start (appends and growth; tests and the bench). */
+  copied = 0;
 
   /** The whole DNS message payloads this segment completes. */
   push(s: Segment): Uint8Array[] {
@@ -284,7 +292,7 @@ export class TcpFlows {
     if (s.flags & 0x02) {
       // SYN: the first data byte is seq + 1.
       this.flows.delete(key);
-      this.remember(key, { next: (s.seq + 1) >>> 0, buf: new Uint8Array(0) });
+      this.remember(key, { next: (s.seq + 1) >>> 0, buf: NO_BYTES, len: 0 });
       return [];
     }
     return this.take(key, s);
@@ -296,24 +304,41 @@ export class TcpFlows {
   }
 
   private take(key: string, s: Segment): Uint8Array[] {
-    if (s.payload.length === 0) return [];
+    const n = s.payload.length;
+    if (n === 0) return [];
     let f = this.flows.get(key);
     // A flow seen mid-way (capture started after its SYN) or out of step: start at this segment.
-    if (!f || f.next !== s.seq) f = { next: s.seq, buf: new Uint8Array(0) };
-    const buf = new Uint8Array(f.buf.length + s.payload.length);
-    buf.set(f.buf, 0);
-    buf.set(s.payload, f.buf.length);
+    if (!f || f.next !== s.seq) f = { next: s.seq, buf: NO_BYTES, len: 0 };
+    const need = f.len + n;
+    if (need > f.buf.length) {
+      const grown = new Uint8Array(Math.max(need, Math.min(2 * f.buf.length, GROW_MAX)));
+      grown.set(f.buf.subarray(0, f.len), 0);
+      this.copied += f.len;
+      f.buf = grown;
+    }
+    const buf = f.buf;
+    buf.set(s.payload, f.len);
+    this.copied += n;
+    f.len = need;
     const out: Uint8Array[] = [];
     let at = 0;
-    while (buf.length - at >= 2) {
+    while (need - at >= 2) {
       const len = (buf[at]! << 8) | buf[at + 1]!;
-      if (buf.length - at - 2 < len) break;
+      if (need - at - 2 < len) break;
       out.push(buf.slice(at + 2, at + 2 + len));
       at += 2 + len;
     }
-    const rest = buf.slice(at);
-    if (rest.length > FLOW_MAX) this.flows.delete(key);
-    else this.remember(key, { next: (s.seq + s.payload.length) >>> 0, buf: rest });
+    f.next = (s.seq + n) >>> 0;
+    if (at === need) {
+      f.buf = NO_BYTES;
+      f.len = 0;
+    } else if (at > 0) {
+      buf.copyWithin(0, at, need);
+      this.copied += need - at;
+      f.len = need - at;
+    }
+    if (f.len > FLOW_MAX) this.flows.delete(key);
+    else this.remember(key, f);
     return out;
   }
 }
