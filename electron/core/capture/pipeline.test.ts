@@ -32,7 +32,7 @@ describe('capture pipeline: the parser output is untrusted text', () => {
   it('parserLine: a row, the counts, and null for garbage, other JSON and rows without their fields', () => {
     expect(parserLine(JSON.stringify(ROW))).toEqual(ROW);
     expect(parserLine('{"counts":{"frames":3,"notSegment":0,"notDns":1,"messages":2,"rows":1}}')).toEqual({ counts: { frames: 3, notSegment: 0, notDns: 1, messages: 2, rows: 1 } });
-    for (const bad of ['{"proto":"udp"', 'null', '[1]', '42', '"row"', '{"proto":"sctp","client":"x","listener":"y","name":"n","type":"A","queryUs":1,"answers":[]}', JSON.stringify({ ...ROW, answers: 'x' }), 'Error: boom\n    at parse']) {
+    for (const bad of ['{"proto":"udp"', 'null', '[1]', '42', '"row"', '{"proto":"sctp","client":"x","listener":"y","name":"n","type":"A","queryUs":1,"answers":[]}', JSON.stringify({ ...ROW, answers: 'x' }), JSON.stringify({ ...ROW, answers: [7] }), JSON.stringify({ ...ROW, rcode: 5 }), JSON.stringify({ ...ROW, upstream: {} }), JSON.stringify({ ...ROW, upstreamRcode: [] }), JSON.stringify({ ...ROW, latencyMs: '1' }), JSON.stringify({ ...ROW, upstreamLatencyMs: true }), JSON.stringify({ ...ROW, id: '1' }), JSON.stringify({ ...ROW, retries: null }), 'Error: boom\n    at parse']) {
       expect(parserLine(bad)).toBeNull();
     }
   });

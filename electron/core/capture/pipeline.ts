@@ -120,7 +120,11 @@ export function parserLine(line: string): CapturedQuery | { counts: CaptureCount
   if (typeof o.counts === 'object' && o.counts !== null) return { counts: o.counts as CaptureCounts };
   // The fields every consumer reads (to-query-row.ts); a line without them is not a row.
   const ok = (o.proto === 'udp' || o.proto === 'tcp') && typeof o.client === 'string' && typeof o.listener === 'string' && typeof o.name === 'string' && typeof o.type === 'string' && typeof o.queryUs === 'number' && Array.isArray(o.answers);
-  return ok ? (o as unknown as CapturedQuery) : null;
+  // The others, when present, of their own types: the readers call string methods on them
+  // (shared/query-log/exact.ts exactRowMatches lower-cases rcode, upstream and each answer; a
+  // throw there ended the search of the whole file at that line).
+  const typed = ok && (o.answers as unknown[]).every((a) => typeof a === 'string') && [o.rcode, o.upstream, o.upstreamRcode].every((v) => v === undefined || v === null || typeof v === 'string') && [o.latencyMs, o.upstreamLatencyMs].every((v) => v === undefined || v === null || typeof v === 'number') && [o.id, o.retries].every((v) => v === undefined || typeof v === 'number');
+  return typed ? (o as unknown as CapturedQuery) : null;
 }
 
 /** The counts of the parser's `{"counts":…}` line, or null when it does not parse as one. */
