@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
 import type { ChildProcess } from 'node:child_process';
@@ -321,5 +322,41 @@ describe('capture pipeline: a start that fails leaves no child behind', () => {
     td.emit('exit', 1, null);
     await expect(opening).rejects.toThrow('tcpdump exited (exit 1): (SIOCGIFHWADDR: No such device)');
     expect(parser.signalCode).toBe('SIGTERM');
+  });
+});
+
+describe('capture pipeline: the parser output cut into any chunks', () => {
+  it('hands on the same row bytes, in order, however the output is cut (rows, bad, empty and counts lines; a last line without newline kept back)', async () => {
+    const lineArb = fc.oneof(
+      fc.integer({ min: 0, max: 65535 }).map((id) => JSON.stringify({ ...ROW, id })),
+      fc.constantFrom('', '{"proto":"udp","cli', 'Error: boom', '{"counts":{"frames":1}}', `{"proto":"tcp","client":"x\u2028\u00e9"}`),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(lineArb, { maxLength: 12 }), fc.string({ maxLength: 30 }), fc.array(fc.integer({ min: 1, max: 90 }), { minLength: 1, maxLength: 8 }), async (lines, tail, cuts) => {
+        const out = Buffer.from(`${lines.map((l) => `${l}\n`).join('')}${tail.replace(/\n/g, '')}`);
+        const run = async (sizes: number[]) => {
+          const td = fakeChild();
+          const parser = fakeChild();
+          let n = 0;
+          let got = '';
+          let rows = 0;
+          const opening = startCapturePipeline({ spawn: () => (n++ === 0 ? td : parser) }, { iface: 'any', ports: [53], user: 'nobody', uid: 65534, gid: 65534, parser: { file: '/usr/bin/node', args: ['/run/k2s/capture/rows.cjs'] }, listeners: ['127.0.0.1:53'], tcpdump: '/usr/bin/tcpdump', onRows: (b, k) => ((got += Buffer.from(b).toString()), (rows += k)) });
+          td.stderr.write('tcpdump: listening on any\n');
+          await opening;
+          for (let at = 0, i = 0; at < out.length; i++) {
+            const k = sizes[i % sizes.length]!;
+            parser.stdout.write(out.subarray(at, at + k));
+            at += k;
+          }
+          await new Promise((r) => setImmediate(r));
+          return { got, rows };
+        };
+        const want = lines.filter((l) => l.startsWith('{"proto":"') && l.endsWith('}'));
+        const whole = await run([out.length || 1]);
+        expect(whole).toEqual({ got: want.map((l) => `${l}\n`).join(''), rows: want.length });
+        expect(await run(cuts)).toEqual(whole);
+      }),
+      { numRuns: 150 },
+    );
   });
 });
