@@ -264,6 +264,11 @@ const NO_BYTES = new Uint8Array(0);
 const FLOW_MAX = 2 * 65_537;
 /** Flows followed at most (the oldest is forgotten first). */
 const FLOWS_MAX = 4096;
+/**
+ * Bytes of flow buffers held at most over all flows (the oldest flows are forgotten first past
+ * it): FLOWS_MAX flows each holding most of a 64 KiB message would hold 256 MiB in the parser.
+ */
+const HELD_MAX = 16 * 1024 * 1024;
 /** A flow buffer's room grows by doubling up to this (one whole message with its prefix), then to what is needed. */
 const GROW_MAX = 65_537;
 
@@ -279,6 +284,8 @@ export class TcpFlows {
   private flows = new Map<string, Flow>();
   /** Bytes copied into flow buffers since the start (appends and growth; tests and the bench). */
   copied = 0;
+  /** Bytes of the buffers of the flows followed (at most HELD_MAX once a segment is taken). */
+  held = 0;
 
   /** The whole DNS message payloads this segment completes. */
   push(s: Segment): Uint8Array[] {
@@ -286,34 +293,48 @@ export class TcpFlows {
     if (s.flags & 0x05) {
       // FIN or RST: the connection ends (its last messages are in this segment too).
       const out = this.take(key, s);
-      this.flows.delete(key);
+      this.forget(key);
       return out;
     }
     if (s.flags & 0x02) {
       // SYN: the first data byte is seq + 1.
-      this.flows.delete(key);
+      this.forget(key);
       this.remember(key, { next: (s.seq + 1) >>> 0, buf: NO_BYTES, len: 0 });
       return [];
     }
     return this.take(key, s);
   }
 
+  /** Follows `f` under `key` (a flow already there keeps its place in the age order); forgets the oldest past FLOWS_MAX or HELD_MAX. */
   private remember(key: string, f: Flow): void {
     this.flows.set(key, f);
-    if (this.flows.size > FLOWS_MAX) this.flows.delete(this.flows.keys().next().value!);
+    while (this.flows.size > FLOWS_MAX || (this.held > HELD_MAX && this.flows.size > 1)) this.forget(this.flows.keys().next().value!);
+  }
+
+  /** Stops following the flow under `key`. */
+  private forget(key: string): void {
+    const f = this.flows.get(key);
+    if (!f) return;
+    this.held -= f.buf.length;
+    this.flows.delete(key);
   }
 
   private take(key: string, s: Segment): Uint8Array[] {
     const n = s.payload.length;
     if (n === 0) return [];
     let f = this.flows.get(key);
-    // A flow seen mid-way (capture started after its SYN) or out of step: start at this segment.
-    if (!f || f.next !== s.seq) f = { next: s.seq, buf: NO_BYTES, len: 0 };
+    // A flow seen mid-way (capture started after its SYN) or out of step: start at this segment
+    // (a flow followed is replaced under its key, so its buffer is no longer held).
+    if (!f || f.next !== s.seq) {
+      if (f) this.held -= f.buf.length;
+      f = { next: s.seq, buf: NO_BYTES, len: 0 };
+    }
     const need = f.len + n;
     if (need > f.buf.length) {
       const grown = new Uint8Array(Math.max(need, Math.min(2 * f.buf.length, GROW_MAX)));
       grown.set(f.buf.subarray(0, f.len), 0);
       this.copied += f.len;
+      this.held += grown.length - f.buf.length;
       f.buf = grown;
     }
     const buf = f.buf;
@@ -330,6 +351,7 @@ export class TcpFlows {
     }
     f.next = (s.seq + n) >>> 0;
     if (at === need) {
+      this.held -= f.buf.length;
       f.buf = NO_BYTES;
       f.len = 0;
     } else if (at > 0) {
@@ -337,8 +359,10 @@ export class TcpFlows {
       this.copied += need - at;
       f.len = need - at;
     }
-    if (f.len > FLOW_MAX) this.flows.delete(key);
-    else this.remember(key, f);
+    if (f.len > FLOW_MAX) {
+      this.held -= f.buf.length;
+      this.flows.delete(key);
+    } else this.remember(key, f);
     return out;
   }
 }

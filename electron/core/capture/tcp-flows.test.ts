@@ -9,8 +9,8 @@ import type { Segment } from './frame';
 import { TcpFlows } from './dns-message';
 
 /** A data segment (ACK|PSH) of the client 127.0.0.1:40000 → 127.0.0.1:53 at `seq`. */
-function seg(seq: number, payload: Uint8Array): Segment {
-  return { proto: 'tcp', src: '127.0.0.1', srcPort: 40000, dst: '127.0.0.1', dstPort: 53, seq: seq >>> 0, flags: 0x18, payload };
+function seg(seq: number, payload: Uint8Array, srcPort = 40000): Segment {
+  return { proto: 'tcp', src: '127.0.0.1', srcPort, dst: '127.0.0.1', dstPort: 53, seq: seq >>> 0, flags: 0x18, payload };
 }
 
 /** `messages` with their 2-byte length prefixes, as one byte stream. */
@@ -54,5 +54,17 @@ describe('TcpFlows', () => {
       }),
       { numRuns: 500 },
     );
+  });
+
+  it('400 connections each holding most of a 64 KiB message hold at most 16 MiB (the oldest forgotten; was 26 MB, and 262 MB at 4,096); the newest still completes its message', () => {
+    const msg = new Uint8Array(65_535).fill(0xab);
+    const bytes = stream([msg]);
+    const flows = new TcpFlows();
+    for (let c = 0; c < 400; c++) expect(flows.push(seg(1000, bytes.subarray(0, 65_000), 20_000 + c))).toEqual([]);
+    expect(flows.held).toBeGreaterThan(15 * 1024 * 1024);
+    expect(flows.held).toBeLessThanOrEqual(16 * 1024 * 1024);
+    const done = flows.push(seg(1000 + 65_000, bytes.subarray(65_000), 20_399));
+    expect(done.map((m) => m.length)).toEqual([65_535]);
+    expect(flows.held).toBeLessThanOrEqual(16 * 1024 * 1024);
   });
 });
