@@ -252,25 +252,40 @@ export function dnsMessageOf(payload: Uint8Array): DnsMessage | null {
   };
 }
 
-/** A TCP connection's bytes waiting to make whole length-prefixed messages. */
+/** A TCP connection's bytes waiting to make whole length-prefixed messages: buf[0, len) (buf may be longer: room to append). */
 interface Flow {
   next: number;
   buf: Uint8Array;
+  len: number;
 }
 
+const NO_BYTES = new Uint8Array(0);
 /** Bytes of one flow held at most (two largest messages): past it the flow resynchronises. */
 const FLOW_MAX = 2 * 65_537;
 /** Flows followed at most (the oldest is forgotten first). */
 const FLOWS_MAX = 4096;
+/**
+ * Bytes of flow buffers held at most over all flows (the oldest flows are forgotten first past
+ * it): FLOWS_MAX flows each holding most of a 64 KiB message would hold 256 MiB in the parser.
+ */
+const HELD_MAX = 16 * 1024 * 1024;
+/** A flow buffer's room grows by doubling up to this (one whole message with its prefix), then to what is needed. */
+const GROW_MAX = 65_537;
 
 /**
  * Rebuilds DNS messages from TCP segments, per connection (src:port → dst:port), in sequence
  * order as a loopback or veth capture delivers them. A gap, a retransmission or an overlong
  * buffer drops what the flow held and resynchronises at the next segment (its messages until
- * then are lost, never mis-framed into another message's bytes).
+ * then are lost, never mis-framed into another message's bytes). A segment's bytes are appended
+ * to room kept in the flow's buffer (grown by doubling), so a message split into n segments
+ * costs its length in copies, not n times its length; a flow holding nothing keeps no buffer.
  */
 export class TcpFlows {
   private flows = new Map<string, Flow>();
+  /** Bytes copied into flow buffers since the start (appends and growth; tests and the bench). */
+  copied = 0;
+  /** Bytes of the buffers of the flows followed (at most HELD_MAX once a segment is taken). */
+  held = 0;
 
   /** The whole DNS message payloads this segment completes. */
   push(s: Segment): Uint8Array[] {
@@ -278,42 +293,76 @@ export class TcpFlows {
     if (s.flags & 0x05) {
       // FIN or RST: the connection ends (its last messages are in this segment too).
       const out = this.take(key, s);
-      this.flows.delete(key);
+      this.forget(key);
       return out;
     }
     if (s.flags & 0x02) {
       // SYN: the first data byte is seq + 1.
-      this.flows.delete(key);
-      this.remember(key, { next: (s.seq + 1) >>> 0, buf: new Uint8Array(0) });
+      this.forget(key);
+      this.remember(key, { next: (s.seq + 1) >>> 0, buf: NO_BYTES, len: 0 });
       return [];
     }
     return this.take(key, s);
   }
 
+  /** Follows `f` under `key` (a flow already there keeps its place in the age order); forgets the oldest past FLOWS_MAX or HELD_MAX. */
   private remember(key: string, f: Flow): void {
     this.flows.set(key, f);
-    if (this.flows.size > FLOWS_MAX) this.flows.delete(this.flows.keys().next().value!);
+    while (this.flows.size > FLOWS_MAX || (this.held > HELD_MAX && this.flows.size > 1)) this.forget(this.flows.keys().next().value!);
+  }
+
+  /** Stops following the flow under `key`. */
+  private forget(key: string): void {
+    const f = this.flows.get(key);
+    if (!f) return;
+    this.held -= f.buf.length;
+    this.flows.delete(key);
   }
 
   private take(key: string, s: Segment): Uint8Array[] {
-    if (s.payload.length === 0) return [];
+    const n = s.payload.length;
+    if (n === 0) return [];
     let f = this.flows.get(key);
-    // A flow seen mid-way (capture started after its SYN) or out of step: start at this segment.
-    if (!f || f.next !== s.seq) f = { next: s.seq, buf: new Uint8Array(0) };
-    const buf = new Uint8Array(f.buf.length + s.payload.length);
-    buf.set(f.buf, 0);
-    buf.set(s.payload, f.buf.length);
+    // A flow seen mid-way (capture started after its SYN) or out of step: start at this segment
+    // (a flow followed is replaced under its key, so its buffer is no longer held).
+    if (!f || f.next !== s.seq) {
+      if (f) this.held -= f.buf.length;
+      f = { next: s.seq, buf: NO_BYTES, len: 0 };
+    }
+    const need = f.len + n;
+    if (need > f.buf.length) {
+      const grown = new Uint8Array(Math.max(need, Math.min(2 * f.buf.length, GROW_MAX)));
+      grown.set(f.buf.subarray(0, f.len), 0);
+      this.copied += f.len;
+      this.held += grown.length - f.buf.length;
+      f.buf = grown;
+    }
+    const buf = f.buf;
+    buf.set(s.payload, f.len);
+    this.copied += n;
+    f.len = need;
     const out: Uint8Array[] = [];
     let at = 0;
-    while (buf.length - at >= 2) {
+    while (need - at >= 2) {
       const len = (buf[at]! << 8) | buf[at + 1]!;
-      if (buf.length - at - 2 < len) break;
+      if (need - at - 2 < len) break;
       out.push(buf.slice(at + 2, at + 2 + len));
       at += 2 + len;
     }
-    const rest = buf.slice(at);
-    if (rest.length > FLOW_MAX) this.flows.delete(key);
-    else this.remember(key, { next: (s.seq + s.payload.length) >>> 0, buf: rest });
+    f.next = (s.seq + n) >>> 0;
+    if (at === need) {
+      this.held -= f.buf.length;
+      f.buf = NO_BYTES;
+      f.len = 0;
+    } else if (at > 0) {
+      buf.copyWithin(0, at, need);
+      this.copied += need - at;
+      f.len = need - at;
+    }
+    if (f.len > FLOW_MAX) {
+      this.held -= f.buf.length;
+      this.flows.delete(key);
+    } else this.remember(key, f);
     return out;
   }
 }

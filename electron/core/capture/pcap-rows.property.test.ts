@@ -11,6 +11,7 @@ import { PcapRows } from './pcap-rows';
 import type { CapturedQuery } from './pairing';
 import { dnsMessageOf } from './dns-message';
 import { segmentOf } from './frame';
+import { rowLine } from './row-line';
 
 const NAMES = ['a.example', 'web.demo.svc.cluster.local', 'KUBERNETES.DEFAULT.svc.cluster.local'];
 
@@ -93,6 +94,40 @@ describe('capture parser on random and mutated frames', () => {
         parser.end();
         expect(dnsMessageOf(bytes) === null || typeof dnsMessageOf(bytes)!.id === 'number').toBe(true);
         for (const lt of [0, 1, 101, 113, 276]) segmentOf(lt, bytes);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('hostile bytes in names and answers (controls, `"`, `\\`, U+2028 as UTF-8, invalid UTF-8, Latin-1, dots) give row lines that are JSON.stringify of the row, byte for byte', () => {
+    const be16 = (n: number) => [(n >> 8) & 0xff, n & 0xff];
+    const byteArb = fc.oneof(fc.integer({ min: 0, max: 255 }), fc.constantFrom(0x00, 0x1f, 0x22, 0x5c, 0x2e, 0x7f, 0xe2, 0x80, 0xa8, 0xc3, 0xff));
+    const labelArb = fc.array(byteArb, { minLength: 1, maxLength: 20 });
+    const nameArb = fc.array(labelArb, { minLength: 1, maxLength: 4 }).map((ls) => [...ls.flatMap((l) => [l.length, ...l]), 0]);
+    // Answers: A, CNAME (a raw name), TXT (raw bytes), each with the question's name as a pointer (offset 12).
+    const answerArb = fc.oneof(
+      fc.tuple(fc.constant(1), fc.array(fc.integer({ min: 0, max: 255 }), { minLength: 4, maxLength: 4 })),
+      fc.tuple(fc.constant(5), nameArb),
+      fc.tuple(fc.constant(16), labelArb.map((l) => [l.length, ...l])),
+    );
+    fc.assert(
+      fc.property(nameArb, fc.array(answerArb, { maxLength: 4 }), fc.boolean(), fc.array(fc.string(), { maxLength: 2 }), (qname, answers, tcp, search) => {
+        const question = [...qname, 0, 1, 0, 1];
+        const query = [0, 9, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, ...question];
+        const rrs = answers.flatMap(([type, data]) => [0xc0, 12, ...be16(type), 0, 1, 0, 0, 0, 5, ...be16(data.length), ...data]);
+        const answer = [0, 9, 0x81, 0x80, 0, 1, ...be16(answers.length), 0, 0, 0, 0, ...question, ...rrs];
+        const payload = (m: number[]) => (tcp ? [...be16(m.length), ...m] : m);
+        const proto = tcp ? ('tcp' as const) : ('udp' as const);
+        const dns = {} as Packet;
+        const parts = [pcapHeader(), record(1, frame({ proto, src: '127.0.0.1', srcPort: 40000, dst: '127.0.0.1', dstPort: 53, tsUs: 1, dns, seq: 100 }, payload(query))), record(2, frame({ proto, src: '127.0.0.1', srcPort: 53, dst: '127.0.0.1', dstPort: 40000, tsUs: 2, dns, seq: 7000 }, payload(answer)))];
+        const rows: CapturedQuery[] = [];
+        const parser = new PcapRows({ listeners: ['127.0.0.1:53'], onRow: (r) => rows.push(r) });
+        for (const x of parts) parser.push(x);
+        parser.end();
+        expect(rows.length).toBe(1);
+        const line = rowLine(rows[0]!, search);
+        expect(line).toBe(`${JSON.stringify({ ...rows[0]!, search })}\n`);
+        expect(JSON.parse(line)).toEqual({ ...rows[0]!, search });
       }),
       { numRuns: 1000 },
     );

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
 import type { ChildProcess } from 'node:child_process';
@@ -32,7 +33,7 @@ describe('capture pipeline: the parser output is untrusted text', () => {
   it('parserLine: a row, the counts, and null for garbage, other JSON and rows without their fields', () => {
     expect(parserLine(JSON.stringify(ROW))).toEqual(ROW);
     expect(parserLine('{"counts":{"frames":3,"notSegment":0,"notDns":1,"messages":2,"rows":1}}')).toEqual({ counts: { frames: 3, notSegment: 0, notDns: 1, messages: 2, rows: 1 } });
-    for (const bad of ['{"proto":"udp"', 'null', '[1]', '42', '"row"', '{"proto":"sctp","client":"x","listener":"y","name":"n","type":"A","queryUs":1,"answers":[]}', JSON.stringify({ ...ROW, answers: 'x' }), 'Error: boom\n    at parse']) {
+    for (const bad of ['{"proto":"udp"', 'null', '[1]', '42', '"row"', '{"proto":"sctp","client":"x","listener":"y","name":"n","type":"A","queryUs":1,"answers":[]}', JSON.stringify({ ...ROW, answers: 'x' }), JSON.stringify({ ...ROW, answers: [7] }), JSON.stringify({ ...ROW, rcode: 5 }), JSON.stringify({ ...ROW, upstream: {} }), JSON.stringify({ ...ROW, upstreamRcode: [] }), JSON.stringify({ ...ROW, latencyMs: '1' }), JSON.stringify({ ...ROW, upstreamLatencyMs: true }), JSON.stringify({ ...ROW, id: '1' }), JSON.stringify({ ...ROW, retries: null }), 'Error: boom\n    at parse']) {
       expect(parserLine(bad)).toBeNull();
     }
   });
@@ -84,6 +85,34 @@ describe('capture pipeline: the parser output is untrusted text', () => {
     expect(counted).toBe(2);
     expect((spawned[1] as { env?: NodeJS.ProcessEnv }).env).toEqual({ K2S_CAPTURE_LISTENERS: '127.0.0.1:53', K2S_CAPTURE_RESOLV_CONF: '/etc/resolv.conf' });
     expect(end).toEqual({ counts: { frames: 4, notSegment: 0, notDns: 0, messages: 4, rows: 2 }, dropped: 0, received: 5, badLines: 1, forced: [], filled: 0 });
+  });
+
+  it('a parser line past 16 MiB (framed as a row) is dropped and counted once, whatever chunks carry it; long rows below it and the rows after arrive whole', async () => {
+    const td = fakeChild();
+    const parser = fakeChild();
+    let n = 0;
+    const got: { bytes: number; rows: number; head: string }[] = [];
+    const onRows = (lines: Uint8Array, rows: number) => got.push({ bytes: lines.length, rows, head: Buffer.from(lines.subarray(0, 40)).toString() });
+    const opening = startCapturePipeline({ spawn: () => (n++ === 0 ? td : parser) }, { iface: 'any', ports: [53], user: 'nobody', uid: 65534, gid: 65534, parser: { file: '/usr/bin/node', args: ['/run/k2s/capture/rows.cjs'] }, listeners: ['127.0.0.1:53'], tcpdump: '/usr/bin/tcpdump', onRows });
+    td.stderr.write('tcpdump: listening on any, link-type LINUX_SLL2 (Linux cooked v2), snapshot length 4200 bytes\n');
+    const cap = await opening;
+    // A runaway line: row-framed, 17 MiB, in 64 KiB chunks (a pipe's), the last holding its end and the next row.
+    const huge = Buffer.from(`{"proto":"udp","client":"${'x'.repeat(17 * 1024 * 1024)}"}\n${JSON.stringify({ ...ROW, id: 1 })}\n`);
+    for (let at = 0; at < huge.length; at += 65536) parser.stdout.write(huge.subarray(at, at + 65536));
+    // A long row under the limit (8 MiB: above the 7.2 MB a message can make) still passes, cut anywhere.
+    const long = Buffer.from(`${JSON.stringify({ ...ROW, id: 2, answers: ['a'.repeat(8 * 1024 * 1024)] })}\n`);
+    for (let at = 0; at < long.length; at += 65536) parser.stdout.write(long.subarray(at, at + 65536));
+    const stopping = cap.stop();
+    td.stderr.write('3 packets captured\n3 packets received by filter\n0 packets dropped by kernel\n');
+    queueMicrotask(() => parser.emit('exit', 0, null));
+    const end = await stopping;
+    expect(got.map((g) => [g.rows, g.head.slice(0, 25)])).toEqual([
+      [1, '{"proto":"udp","client":"'],
+      [1, '{"proto":"udp","client":"'],
+    ]);
+    expect(got[0]!.bytes).toBe(JSON.stringify({ ...ROW, id: 1 }).length + 1);
+    expect(got[1]!.bytes).toBe(long.length);
+    expect(end.badLines).toBe(1);
   });
 
   /** A pipeline over two fake children, open (tcpdump said "listening on"); `onUsr1`: tcpdump's answer to SIGUSR1. */
@@ -319,5 +348,41 @@ describe('capture pipeline: a start that fails leaves no child behind', () => {
     td.emit('exit', 1, null);
     await expect(opening).rejects.toThrow('tcpdump exited (exit 1): (SIOCGIFHWADDR: No such device)');
     expect(parser.signalCode).toBe('SIGTERM');
+  });
+});
+
+describe('capture pipeline: the parser output cut into any chunks', () => {
+  it('hands on the same row bytes, in order, however the output is cut (rows, bad, empty and counts lines; a last line without newline kept back)', async () => {
+    const lineArb = fc.oneof(
+      fc.integer({ min: 0, max: 65535 }).map((id) => JSON.stringify({ ...ROW, id })),
+      fc.constantFrom('', '{"proto":"udp","cli', 'Error: boom', '{"counts":{"frames":1}}', `{"proto":"tcp","client":"x\u2028\u00e9"}`),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(lineArb, { maxLength: 12 }), fc.string({ maxLength: 30 }), fc.array(fc.integer({ min: 1, max: 90 }), { minLength: 1, maxLength: 8 }), async (lines, tail, cuts) => {
+        const out = Buffer.from(`${lines.map((l) => `${l}\n`).join('')}${tail.replace(/\n/g, '')}`);
+        const run = async (sizes: number[]) => {
+          const td = fakeChild();
+          const parser = fakeChild();
+          let n = 0;
+          let got = '';
+          let rows = 0;
+          const opening = startCapturePipeline({ spawn: () => (n++ === 0 ? td : parser) }, { iface: 'any', ports: [53], user: 'nobody', uid: 65534, gid: 65534, parser: { file: '/usr/bin/node', args: ['/run/k2s/capture/rows.cjs'] }, listeners: ['127.0.0.1:53'], tcpdump: '/usr/bin/tcpdump', onRows: (b, k) => ((got += Buffer.from(b).toString()), (rows += k)) });
+          td.stderr.write('tcpdump: listening on any\n');
+          await opening;
+          for (let at = 0, i = 0; at < out.length; i++) {
+            const k = sizes[i % sizes.length]!;
+            parser.stdout.write(out.subarray(at, at + k));
+            at += k;
+          }
+          await new Promise((r) => setImmediate(r));
+          return { got, rows };
+        };
+        const want = lines.filter((l) => l.startsWith('{"proto":"') && l.endsWith('}'));
+        const whole = await run([out.length || 1]);
+        expect(whole).toEqual({ got: want.map((l) => `${l}\n`).join(''), rows: want.length });
+        expect(await run(cuts)).toEqual(whole);
+      }),
+      { numRuns: 150 },
+    );
   });
 });

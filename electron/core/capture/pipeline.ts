@@ -130,7 +130,11 @@ export function parserLine(line: string): CapturedQuery | { counts: CaptureCount
   if (typeof o.counts === 'object' && o.counts !== null) return { counts: o.counts as CaptureCounts };
   // The fields every consumer reads (to-query-row.ts); a line without them is not a row.
   const ok = (o.proto === 'udp' || o.proto === 'tcp') && typeof o.client === 'string' && typeof o.listener === 'string' && typeof o.name === 'string' && typeof o.type === 'string' && typeof o.queryUs === 'number' && Array.isArray(o.answers);
-  return ok ? (o as unknown as CapturedQuery) : null;
+  // The others, when present, of their own types: the readers call string methods on them
+  // (shared/query-log/exact.ts exactRowMatches lower-cases rcode, upstream and each answer; a
+  // throw there ended the search of the whole file at that line).
+  const typed = ok && (o.answers as unknown[]).every((a) => typeof a === 'string') && [o.rcode, o.upstream, o.upstreamRcode].every((v) => v === undefined || v === null || typeof v === 'string') && [o.latencyMs, o.upstreamLatencyMs].every((v) => v === undefined || v === null || typeof v === 'number') && [o.id, o.retries].every((v) => v === undefined || typeof v === 'number');
+  return typed ? (o as unknown as CapturedQuery) : null;
 }
 
 /** The counts of the parser's `{"counts":…}` line, or null when it does not parse as one. */
@@ -162,6 +166,15 @@ const STATS_WAIT_MS = 300;
 const STATS_POLL_MS = 50;
 /** The same once the block was filled (block-fill.ts): the kernel hands it over at once, tcpdump writes it within ms. */
 const FILLED_POLL_MS = 5;
+
+/**
+ * The longest parser line taken (bytes, newline excluded); a longer one is counted bad and
+ * skipped, so a runaway parser cannot grow this root process without bound. Above the longest
+ * row a DNS message can make: a 64 KiB TCP message (RFC 1035 §4.2.2) holds at most 4,681 CNAME
+ * answers of 14 bytes each (a 2-byte pointer as the owner name and as the data), each pointing
+ * at a 254-byte name (RFC 1035 §4.1.4) whose bytes JSON writes as up to 6 (`\u0001`): 7.2 MB.
+ */
+const MAX_LINE_BYTES = 16 * 1024 * 1024;
 
 /** How long tcpdump has to print "listening on" before the start fails. */
 const OPEN_TIMEOUT_MS = 10_000;
@@ -245,19 +258,55 @@ export async function startCapturePipeline(deps: PipelineDeps, o: PipelineOption
   };
   let counts: CaptureCounts | null = null;
   let badLines = 0;
-  /** The parser's last line so far when a chunk ended inside it (a copy). */
-  let rest: Buffer | null = null;
+  /**
+   * The parser's last line so far when chunks ended inside it: the pieces (copies), joined once
+   * its newline arrives (a join per chunk would copy a long line again for every chunk), and
+   * their length. Past MAX_LINE_BYTES the line is dropped and the rest of it skipped.
+   */
+  let rest: Buffer[] = [];
+  let restLen = 0;
+  /** Inside a line longer than MAX_LINE_BYTES (counted bad once): bytes are skipped until its newline. */
+  let skipping = false;
   let lastOut = Date.now();
   parser.stdout!.on('data', (chunk: Buffer) => {
     lastOut = Date.now();
-    const d = rest === null ? chunk : Buffer.concat([rest, chunk]);
-    rest = null;
-    // Runs of row lines are handed on as one view; any other line ends the run.
-    let run = 0;
-    let runRows = 0;
     let at = 0;
+    const first = chunk.indexOf(0x0a);
+    if (skipping || rest.length > 0) {
+      if (first < 0) {
+        if (!skipping) holdPiece(chunk);
+        return;
+      }
+      at = first + 1;
+      if (skipping) skipping = false;
+      else {
+        rest.push(chunk.subarray(0, at));
+        const line = Buffer.concat(rest, restLen + at);
+        rest = [];
+        restLen = 0;
+        lines(line);
+      }
+    }
+    lines(chunk, at);
+  });
+  /** Keeps `piece` (a line's part without its newline) for the next chunk; drops the line past MAX_LINE_BYTES. */
+  const holdPiece = (piece: Buffer): void => {
+    restLen += piece.length;
+    if (restLen > MAX_LINE_BYTES) {
+      rest = [];
+      restLen = 0;
+      skipping = true;
+      badLines++;
+    } else rest.push(Buffer.from(piece));
+  };
+  /** Hands on the whole lines of d[from, …) and holds the part after the last newline. */
+  const lines = (d: Buffer, from = 0): void => {
+    // Runs of row lines are handed on as one view; any other line ends the run.
+    let run = from;
+    let runRows = 0;
+    let at = from;
     for (let nl = d.indexOf(0x0a, at); nl >= 0; nl = d.indexOf(0x0a, at)) {
-      const kind = parserLineKind(d, at, nl);
+      const kind = nl - at > MAX_LINE_BYTES ? 'bad' : parserLineKind(d, at, nl);
       if (kind === 'row') runRows++;
       else {
         if (runRows > 0) o.onRows(d.subarray(run, at), runRows);
@@ -272,8 +321,8 @@ export async function startCapturePipeline(deps: PipelineDeps, o: PipelineOption
       at = nl + 1;
     }
     if (runRows > 0) o.onRows(d.subarray(run, at), runRows);
-    if (at < d.length) rest = Buffer.from(d.subarray(at));
-  });
+    if (at < d.length) holdPiece(d.subarray(at));
+  };
   const exited = (p: ChildProcess): Promise<void> => (p.exitCode !== null || p.signalCode !== null ? Promise.resolve() : new Promise<void>((r) => p.once('exit', () => r())));
   const parserDone = exited(parser);
   try {

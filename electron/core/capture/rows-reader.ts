@@ -37,19 +37,30 @@ async function tailRows(file: string, want: number, maxBytes = OLDER_READ_BYTES)
     const found: CapturedQuery[][] = [];
     let count = 0;
     let end = size;
-    // The bytes after the last newline seen of the chunk read last: the start of a line whose head is further back.
-    let carry = Buffer.alloc(0);
+    // The bytes before the first newline of the chunks read so far (file order; none holds a
+    // newline): the tail of a line whose head is further back. Kept as pieces and joined once
+    // its head is read: a join per chunk copied a long line again for every chunk (a 15 MB
+    // garbage line: 0.7 s of this process per read).
+    let carry: Buffer[] = [];
     while (end > floor && count < want) {
       const start = Math.max(floor, end - chunk);
       const buf = Buffer.alloc(end - start);
       await fh.read(buf, 0, buf.length, start);
-      let text = Buffer.concat([buf, carry]);
+      let text: Buffer;
       if (start > 0) {
-        const nl = text.indexOf(0x0a);
-        // No newline yet: all of it is one line's tail (read on, within maxBytes).
-        carry = nl < 0 ? text : text.subarray(0, nl);
-        text = nl < 0 ? Buffer.alloc(0) : text.subarray(nl + 1);
-      } else carry = Buffer.alloc(0);
+        const nl = buf.indexOf(0x0a);
+        if (nl < 0) {
+          // No newline yet: all of it is one line's tail (read on, within maxBytes).
+          carry.unshift(buf);
+          end = start;
+          continue;
+        }
+        text = Buffer.concat([buf.subarray(nl + 1), ...carry]);
+        carry = [buf.subarray(0, nl)];
+      } else {
+        text = Buffer.concat([buf, ...carry]);
+        carry = [];
+      }
       const rows: CapturedQuery[] = [];
       for (const l of text.toString('utf8').split('\n')) {
         const v = l === '' ? null : parserLine(l);

@@ -35,6 +35,14 @@ describe('searchCapturedRows', () => {
     expect((await searchCapturedRows(file, '192.0.2.53', opts)).search.matches).toBe(5);
   });
 
+  it('a JSON line framed as a row with a field of the wrong type (rcode 5, an answer 7) is skipped; the file is still searched to its end', async () => {
+    const odd = JSON.stringify({ ...row(2), rcode: 5, answers: [7] });
+    writeFileSync(file, `${jsonl([row(1, { name: 'a.web.demo' })])}${odd}\n${JSON.stringify({ ...row(3), upstream: {} })}\n${jsonl([row(4, { name: 'b.web.demo' })])}`);
+    const r = await searchCapturedRows(file, 'web.demo', opts);
+    expect(r.rows.map((x) => x.name)).toEqual(['a.web.demo', 'b.web.demo']);
+    expect(r.search.files).toEqual([file]);
+  });
+
   it('returns the matches in the order their queries were asked, across .1 and the current file', async () => {
     // Row 3 (in .1) timed out and was written after row 4 had been asked; row 5 was asked before row 4.
     writeFileSync(`${file}.1`, jsonl([row(4, { queryUs: 1_764_615_600_000_040 }), row(3, { queryUs: 1_764_615_600_000_030 })]));
