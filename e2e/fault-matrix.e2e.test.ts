@@ -21,6 +21,7 @@ import { createNodeDeps } from '../electron/core/lifecycle/node-deps';
 import { dnsStatus } from '../electron/core/lifecycle/status';
 import { watchdogAlive } from '../electron/core/host/supervised-service';
 import type { HostDnsStatus } from '../shared/types';
+import { prng } from './support/prng';
 
 const inSandbox = process.env.K2S_DNS_SANDBOX === '1';
 if (!inSandbox) console.warn('skipped: the fault matrix runs only inside e2e/bed/sandbox.sh (npm run test:e2e, as root)');
@@ -35,18 +36,7 @@ const SEED = Number(process.env.K2S_DNS_FAULT_SEED ?? 0) || 20261130;
 /** Per case: a few CLI runs; generous for a busy shared 2-core host (ms). */
 const CASE_MS = 240_000;
 
-/** mulberry32: a tiny seeded PRNG, uniform in [0, 1). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const random = rng(SEED);
+const random = prng(SEED);
 
 type Engine = 'dnsmasq' | 'adguard';
 const ENGINES: Engine[] = ['dnsmasq', 'adguard'];

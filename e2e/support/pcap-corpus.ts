@@ -13,17 +13,9 @@ function dnsLength(spec: FrameSpec): number {
   return dnsPayload(spec).length;
 }
 
-/** mulberry32: a small deterministic PRNG; returns floats in [0, 1). */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng } from './prng';
+
+export { prng };
 
 /** One stream of the corpus: its chunks as pushed, and the listeners the parser is given. */
 export interface CorpusStream {
