@@ -38,7 +38,9 @@ async function until<T>(check: () => T | null | undefined | false): Promise<T> {
 function keeper(name: string, fail: number | null, recorded: boolean, env: NodeJS.ProcessEnv = process.env, dirs: string[] = []) {
   const f = { pid: join(dir, `${name}.pid`), state: join(dir, `${name}.state`), go: join(dir, `${name}.go`), notes: join(dir, `${name}.notes`), log: '' };
   const argv = keeperArgv(f.pid, f.state, f.go, companion(f.notes, fail), dirs);
-  const child = spawn(argv[0]!, argv.slice(1), { stdio: ['pipe', 'pipe', 'pipe'], env });
+  // stderr onto stdout's pipe (`exec … 2>&1`), as the keeper's log file has both: two pipes read
+  // apart could deliver a refusal's line after the keeper's own line that follows it.
+  const child = spawn('/bin/sh', ['-c', 'exec "$@" 2>&1', 'sh', ...argv], { stdio: ['pipe', 'pipe', 'pipe'], env });
   started.push(child);
   child.stdout!.on('data', (b) => (f.log += b));
   child.stderr!.on('data', (b) => (f.log += b));
