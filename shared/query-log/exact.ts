@@ -22,8 +22,8 @@ export interface ExactQueryLog {
   unwritten?: string;
   /**
    * Packets the running capture missed, after "It " (capture-missed.ts missedWords): `missed 1200
-   * packets since 2026-12-05T07:40:12.000Z while the proxy was busy (it runs at idle priority and
-   * yields the CPU to DNS)`; ISO time (shown in local time); absent when none.
+   * packets since 2026-12-05T07:40:12.000Z while the proxy was busy (it runs at idle priority, its
+   * parser takes at most 5 % of one core, and it yields the CPU to DNS)`; ISO time (shown in local time); absent when none.
    */
   missed?: string;
   /** Set when the call asked for `text`: the search over both files of the exact log. */

@@ -18,8 +18,8 @@ describe('CAPTURE_MISSED_FILE', () => {
     expect(parseMissed(missedFileText(REC).replace('dropped=1200', 'dropped=-3'))).toBeNull();
   });
   it('says the loss, why, and what the priority trades', () => {
-    expect(missedWords(REC)).toBe('missed 1200 packets since 2026-12-05T07:40:12.000Z while the proxy was busy (it runs at idle priority and yields the CPU to DNS)');
-    expect(missedWords({ ...REC, dropped: 1, idle: false })).toBe('missed 1 packet since 2026-12-05T07:40:12.000Z while the proxy was busy (it runs at normal priority: chrt could not set idle priority, see its log)');
+    expect(missedWords(REC)).toBe('missed 1200 packets since 2026-12-05T07:40:12.000Z while the proxy was busy (it runs at idle priority, its parser takes at most 5 % of one core, and it yields the CPU to DNS)');
+    expect(missedWords({ ...REC, dropped: 1, idle: false })).toBe('missed 1 packet since 2026-12-05T07:40:12.000Z while the proxy was busy (it runs at normal priority: chrt could not set idle priority, see its log; its parser takes at most 5 % of one core)');
   });
 });
 

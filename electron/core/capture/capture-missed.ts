@@ -6,6 +6,7 @@
  * and what it cannot take, the kernel drops and counts (its ring is full). Without this file the
  * loss showed only in the companion's stop line (stop-line.ts). CAPTURE_MISSED_FILE is capture-args.ts's.
  */
+import { CAPTURE_CPU_SHARE } from './cpu-budget';
 import type { TcpdumpStats } from './tcpdump-stats';
 
 /** How often at most the companion asks tcpdump for its counts while rows flow, ms. */
@@ -41,12 +42,13 @@ export function parseMissed(text: string): MissedRecord | null {
 
 /**
  * The loss in words, after "The exact query log " / "It ": `missed 1200 packets since
- * 2026-12-05T07:40:12.000Z while the proxy was busy (it runs at idle priority and yields the CPU
- * to DNS)`. The time stays ISO: the CLI and the window show it in local time (shared/clock.ts
+ * 2026-12-05T07:40:12.000Z while the proxy was busy (it runs at idle priority, its parser takes at
+ * most 5 % of one core, and it yields the CPU to DNS)` (cpu-budget.ts). The time stays ISO: the CLI and the window show it in local time (shared/clock.ts
  * localTimes).
  */
 export function missedWords(r: MissedRecord): string {
-  const why = r.idle ? 'it runs at idle priority and yields the CPU to DNS' : 'it runs at normal priority: chrt could not set idle priority, see its log';
+  const budget = `its parser takes at most ${Math.round(CAPTURE_CPU_SHARE * 100)} % of one core`;
+  const why = r.idle ? `it runs at idle priority, ${budget}, and it yields the CPU to DNS` : `it runs at normal priority: chrt could not set idle priority, see its log; ${budget}`;
   return `missed ${r.dropped} ${r.dropped === 1 ? 'packet' : 'packets'} since ${r.since} while the proxy was busy (${why})`;
 }
 

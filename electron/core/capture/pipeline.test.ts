@@ -19,6 +19,7 @@ function fakeChild(onUsr1?: (c: { stderr: PassThrough }) => void, ignores: strin
       onUsr1?.(c);
       return true;
     }
+    if (sig === 'SIGUSR2') return true; // the parser's "lift your CPU budget" (rows-main.ts): handled, no exit
     if (ignores.includes(sig)) return true; // e.g. a stopped (SIGSTOP) process: only SIGKILL acts
     Object.assign(c, { signalCode: sig });
     queueMicrotask(() => c.emit('exit', null, sig));
@@ -147,6 +148,20 @@ describe('capture pipeline: the parser output is untrusted text', () => {
     expect(td.signalCode).toBe('SIGTERM');
   });
 
+  it("the parser reads tcpdump's pipe itself: tcpdump's stdout is the parser's stdin, and this process's end is closed", async () => {
+    const td = fakeChild();
+    const parser = fakeChild();
+    const stdios: unknown[][] = [];
+    let n = 0;
+    const opening = startCapturePipeline({ spawn: (_f, _a, o) => (stdios.push(o.stdio as unknown[]), n++ === 0 ? td : parser) }, { iface: 'any', ports: [53], user: 'nobody', uid: 65534, gid: 65534, parser: { file: '/usr/bin/node', args: ['/run/k2s/capture/rows.cjs'] }, listeners: ['127.0.0.1:53'], tcpdump: '/usr/bin/tcpdump', onRows: () => {} });
+    td.stderr.write('tcpdump: listening on any\n');
+    await opening;
+    expect(stdios[0]).toEqual(['ignore', 'pipe', 'pipe']);
+    expect(stdios[1]![0]).toBe(td.stdout);
+    expect(stdios[1]!.slice(1)).toEqual(['pipe', 'inherit']);
+    expect(td.stdout.destroyed).toBe(true);
+  });
+
   /** tcpdump's SIGUSR1 line (as tcpdump 4.99.3 printed it here). */
   const statsLine = (captured: number, received: number, dropped = 0) => `tcpdump: ${captured} packets captured, ${received} packets received by filter, ${dropped} packets dropped by kernel\n`;
 
@@ -157,6 +172,8 @@ describe('capture pipeline: the parser output is untrusted text', () => {
       parser.stdout.write(`${JSON.stringify(ROW)}\n`); // a row just now: the old quiet wait would have waited 1.2 s
       const stopping = cap.stop();
       await vi.waitFor(() => expect(td.signals).toEqual(['SIGUSR1', 'SIGINT']), { interval: 1 });
+      // The parser's CPU budget is lifted for the drain, first (rows-main.ts: SIGUSR2).
+      expect(parser.signals).toEqual(['SIGUSR2']);
       queueMicrotask(() => parser.emit('exit', 0, null));
       await stopping;
     } finally {
@@ -230,7 +247,7 @@ describe('capture pipeline: the parser output is untrusted text', () => {
     const { td, parser, cap } = await openPipeline(undefined, { td: ['SIGINT'], parser: ['SIGTERM'] });
     const end = await cap.stop();
     expect(td.signals.filter((x) => x !== 'SIGUSR1')).toEqual(['SIGINT', 'SIGKILL']);
-    expect(parser.signals).toEqual(['SIGKILL']);
+    expect(parser.signals).toEqual(['SIGUSR2', 'SIGKILL']);
     expect(end.forced).toEqual(['tcpdump', 'the packet parser']);
   }, 15_000);
 

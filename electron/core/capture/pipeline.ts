@@ -1,8 +1,8 @@
 /**
  * The capture pipeline: tcpdump as the privileged reader (it opens the capture as root and drops
- * to `user` right after, tcpdump-argv.ts) piped into the parser process (rows-main.ts), which is
- * started as that user's uid/gid, so nothing that parses packets runs as root or inside the
- * Electron main process. Rows arrive as JSON lines (CapturedQuery) and are handed on as the bytes
+ * to `user` right after, tcpdump-argv.ts) writing into the pipe the parser process (rows-main.ts)
+ * reads as its stdin; the parser is started as that user's uid/gid, so nothing that parses
+ * packets runs as root or inside the Electron main process. Rows arrive as JSON lines (CapturedQuery) and are handed on as the bytes
  * the parser wrote, after a framing check per line (parserLineKind): no parse, no re-encoding.
  * Spawning is injected.
  */
@@ -224,8 +224,13 @@ export function stderrReason(err: string): string {
 /** Starts the pipeline; resolves once tcpdump says the capture is open (throws when it exits or does not within 10 s). */
 export async function startCapturePipeline(deps: PipelineDeps, o: PipelineOptions): Promise<CapturePipeline> {
   const td = deps.spawn(o.tcpdump ?? 'tcpdump', tcpdumpArgv({ iface: o.iface, ports: o.ports, user: o.user, ...(o.fill ? { fillPort: o.fill.port } : {}) }), { stdio: ['ignore', 'pipe', 'pipe'] });
-  const parser = deps.spawn(o.parser.file, o.parser.args, { uid: o.uid, gid: o.gid, stdio: ['pipe', 'pipe', 'inherit'], env: { K2S_CAPTURE_LISTENERS: o.listeners.join(','), ...(o.fill ? { K2S_CAPTURE_FILL_PORT: String(o.fill.port) } : {}), ...(o.resolvConf ? { K2S_CAPTURE_RESOLV_CONF: o.resolvConf } : {}) } });
-  td.stdout!.pipe(parser.stdin!);
+  // The parser reads tcpdump's pipe itself (its stdin is a duplicate of tcpdump's stdout), so
+  // the packets never pass through this process: relaying them cost this root process about as
+  // much CPU as tcpdump's own writes (one per packet with -U), taken from the proxy under load.
+  // This process's end is closed once the parser has its copy, so the parser sees the end of
+  // the pipe when tcpdump exits.
+  const parser = deps.spawn(o.parser.file, o.parser.args, { uid: o.uid, gid: o.gid, stdio: [td.stdout!, 'pipe', 'inherit'], env: { K2S_CAPTURE_LISTENERS: o.listeners.join(','), ...(o.fill ? { K2S_CAPTURE_FILL_PORT: String(o.fill.port) } : {}), ...(o.resolvConf ? { K2S_CAPTURE_RESOLV_CONF: o.resolvConf } : {}) } });
+  td.stdout!.destroy();
   let err = '';
   td.stderr!.on('data', (d: Buffer) => (err += d.toString()).length > 65536 && (err = err.slice(-4096)));
   // tcpdump's answers to SIGUSR1, line by line (askStats).
@@ -373,6 +378,9 @@ export async function startCapturePipeline(deps: PipelineDeps, o: PipelineOption
     pids: [td.pid, parser.pid].filter((p): p is number => p !== undefined),
     async stop() {
       stopping = true;
+      // The drain runs without the parser's CPU budget (cpu-budget.ts: SIGUSR2 lifts it), so
+      // rows it held back under load are handed over within the drain's limit.
+      if (parser.exitCode === null && parser.signalCode === null) parser.kill('SIGUSR2');
       const t0 = Date.now();
       const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
       let s = await askStats();

@@ -4,12 +4,15 @@
  * a last line `{"counts": …}` at the end of input. Listeners: K2S_CAPTURE_LISTENERS, a comma
  * list of `address:port`; K2S_CAPTURE_FILL_PORT, the stop's block-fill port (block-fill.ts), whose
  * datagrams are counted apart; K2S_CAPTURE_RESOLV_CONF, the resolver file whose search list each
- * row records as `search` (host-search.ts; the companion writes the lines as they are). Refuses
- * to run as root: it parses untrusted packets.
+ * row records as `search` (host-search.ts; the companion writes the lines as they are);
+ * K2S_CAPTURE_CPU_SHARE, its CPU budget as a share of one core (cpu-budget.ts; default 5 %,
+ * `0` none; the bench sets it), lifted by SIGUSR2 for the stop's drain. Refuses to run as root:
+ * it parses untrusted packets.
  */
 import { PcapRows } from './pcap-rows';
 import { watchHostSearch, type HostSearch } from './host-search';
 import { rowLine } from './row-line';
+import { budgetShare, CpuBudget } from './cpu-budget';
 
 if (process.getuid?.() === 0 && process.env.K2S_CAPTURE_ALLOW_ROOT !== '1') {
   process.stderr.write('k2s-dns capture: the packet parser does not run as root (run it as the user tcpdump -Z drops to)\n');
@@ -25,11 +28,37 @@ const fillPort = /^\d{1,5}$/.test(process.env.K2S_CAPTURE_FILL_PORT ?? '') ? Num
 let hostSearch: HostSearch | null = null;
 const rows = new PcapRows({ listeners, fillPort, onRow: (r) => (out += rowLine(r, hostSearch?.current() ?? null)) });
 
+// The CPU budget (cpu-budget.ts): past its share of a core, stdin is not read for what it owes,
+// so tcpdump's pipe and kernel ring fill and the kernel drops (and counts) what the log cannot
+// take. SIGUSR2 (pipeline.ts, at the stop) lifts it: the drain hands the last rows over at once.
+const budget = new CpuBudget(budgetShare(process.env.K2S_CAPTURE_CPU_SHARE));
+let resumeTimer: NodeJS.Timeout | undefined;
+const resume = () => {
+  resumeTimer = undefined;
+  process.stdin.resume();
+};
+process.on('SIGUSR2', () => {
+  budget.lift();
+  if (resumeTimer !== undefined) {
+    clearTimeout(resumeTimer);
+    resume();
+  }
+});
+/** Stops reading stdin for what the budget says is owed (once: a pause is not stacked). */
+function keepBudget(): void {
+  const owed = budget.owedMs();
+  if (owed > 0 && resumeTimer === undefined) {
+    process.stdin.pause();
+    resumeTimer = setTimeout(resume, owed);
+  }
+}
+
 /** Reads the pcap stream from stdin to its end. */
 function readInput(): void {
   process.stdin.on('data', (chunk: Buffer) => {
     rows.push(chunk);
     flush();
+    keepBudget();
     if (rows.failed) {
       process.stderr.write(`k2s-dns capture: ${rows.failed}\n`);
       process.exit(1);

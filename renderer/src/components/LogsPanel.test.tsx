@@ -213,9 +213,9 @@ describe('LogsPanel queries view: the exact log says what it missed', () => {
     try {
       expect(renderToStaticMarkup(<LogsPanel />)).not.toContain('logs-exact-missed');
       const since = '2026-12-05T07:40:12.000Z';
-      Object.assign(state, { exact: { available: true, reason: null, rows: [], complete: true, missed: `missed 1200 packets since ${since} while the proxy was busy (it runs at idle priority and yields the CPU to DNS)` } });
+      Object.assign(state, { exact: { available: true, reason: null, rows: [], complete: true, missed: `missed 1200 packets since ${since} while the proxy was busy (it runs at idle priority, its parser takes at most 5 % of one core, and it yields the CPU to DNS)` } });
       const shown = /data-testid="logs-exact-missed">([^<]*)</.exec(renderToStaticMarkup(<LogsPanel />))?.[1];
-      expect(shown).toBe(` It missed 1200 packets since ${timeText(Date.parse(since))} while the proxy was busy (it runs at idle priority and yields the CPU to DNS).`);
+      expect(shown).toBe(` It missed 1200 packets since ${timeText(Date.parse(since))} while the proxy was busy (it runs at idle priority, its parser takes at most 5 % of one core, and it yields the CPU to DNS).`);
     } finally {
       Object.assign(state, { view: 'raw', exact: undefined });
     }
