@@ -41,7 +41,8 @@ interface Mode {
   engineLog?: boolean;
   /** dnsmasq only: `log-async=25` with the engine log. */
   logAsync?: boolean;
-  capture?: { tuning: CaptureTuning; toParser: boolean; nice?: number; idle?: boolean };
+  /** share: the parser's CPU budget (K2S_CAPTURE_CPU_SHARE, cpu-budget.ts; 0 = none, as before it shipped). */
+  capture?: { tuning: CaptureTuning; toParser: boolean; nice?: number; idle?: boolean; share?: number };
 }
 
 const MODES: Mode[] = [
@@ -51,6 +52,7 @@ const MODES: Mode[] = [
   { name: 'capture, loopback once, immediate', capture: { tuning: { loopbackOnce: true, immediate: true }, toParser: true } },
   { name: 'capture, loopback once, not immediate', capture: { tuning: { loopbackOnce: true, immediate: false }, toParser: true } },
   { name: 'capture, loopback once, not immediate, SCHED_IDLE', capture: { tuning: { loopbackOnce: true, immediate: false }, toParser: true, idle: true } },
+  { name: 'capture, loopback once, not immediate, SCHED_IDLE, parser budget 5 % (shipped)', capture: { tuning: { loopbackOnce: true, immediate: false }, toParser: true, idle: true, share: 0.05 } },
   { name: 'capture, loopback once, not immediate, no parser', capture: { tuning: { loopbackOnce: true, immediate: false }, toParser: false } },
   { name: 'capture, loopback once, immediate, reader+parser nice 19', capture: { tuning: { loopbackOnce: true, immediate: true }, toParser: true, nice: 19 } },
 ];
@@ -98,8 +100,9 @@ async function startCapture(parserBundle: string, c: NonNullable<Mode['capture']
   let out = '';
   let lastOut = Date.now();
   if (c.toParser) {
-    parser = spawn(process.execPath, [parserBundle], { uid: 65534, gid: 65534, stdio: ['pipe', 'pipe', 'inherit'], env: { K2S_CAPTURE_LISTENERS: '127.0.0.1:53' } });
-    td.stdout!.pipe(parser.stdin!);
+    // As the product (pipeline.ts): the parser reads tcpdump's pipe itself.
+    parser = spawn(process.execPath, [parserBundle], { uid: 65534, gid: 65534, stdio: [td.stdout!, 'pipe', 'inherit'], env: { K2S_CAPTURE_LISTENERS: '127.0.0.1:53', K2S_CAPTURE_CPU_SHARE: String(c.share ?? 0) } });
+    td.stdout!.destroy();
     parser.stdout!.on('data', (d: Buffer) => {
       // Only the last line (counts) is kept: rows are counted, not stored.
       out = (out + d.toString()).slice(-4096);
@@ -120,6 +123,8 @@ async function startCapture(parserBundle: string, c: NonNullable<Mode['capture']
       // when it is stopped is lost without being counted as dropped. Stopped once the parser
       // wrote no row for 2.5 s (more than two of libpcap's 1 s block timeouts when not
       // immediate; at most 30 s).
+      // As the product's stop (pipeline.ts): the parser's CPU budget is lifted for the drain.
+      parser?.kill('SIGUSR2');
       const t1 = Date.now();
       while (c.toParser && Date.now() - lastOut < 2500 && Date.now() - t1 < 30_000) await new Promise((r) => setTimeout(r, 100));
       const exited = parser && parser.exitCode === null && parser.signalCode === null ? new Promise<void>((r) => parser!.once('exit', () => r())) : Promise.resolve();
