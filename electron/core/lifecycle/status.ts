@@ -313,7 +313,8 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     messages.push(`The network follower is not running (onNetworkChange follow): a new resolver file from the network is not followed and shows as drift; ${say({ gui: 'press Start to restart it.', cli: `run ${cliCommand('start', true)} to restart it.` })}`);
   }
   // Rows the companion could not write (a full log disk, rows-file.ts): the exact log has gaps.
-  const unwritten = state && service.running ? (await deps.fs.readFile(CAPTURE_UNWRITTEN_FILE, { maxBytes: 4096 }).then((b) => b.toString('utf8').trim(), () => '')) : '';
+  // As the missed packets below: not once the capture stopped (its stop is said, nothing is written again).
+  const unwritten = state && service.running && captureStop === null ? (await deps.fs.readFile(CAPTURE_UNWRITTEN_FILE, { maxBytes: 4096 }).then((b) => b.toString('utf8').trim(), () => '')) : '';
   if (unwritten !== '') messages.push(`The exact query log misses rows: ${unwritten}; free space there, the next rows are written again.`);
   // Packets the kernel dropped while the companion, at idle priority, yielded the CPU to DNS (capture-missed.ts).
   const missed = state && service.running && captureStop === null ? parseMissed((await deps.fs.readFile(CAPTURE_MISSED_FILE, { maxBytes: 4096 }).catch(() => Buffer.from(''))).toString('utf8')) : null;
