@@ -26,6 +26,15 @@ describe('status: rows the exact query log could not write', () => {
     expect((await dnsStatus(h.deps)).messages.filter((m) => m.includes('misses rows'))).toEqual([WORDS]);
   });
 
+  it('a slow log disk (rows past the companion\'s queue cap): said without the full disk\'s remedy', async () => {
+    const h = await newHost('nameserver 192.0.2.53\n');
+    expect((await startDns(h.deps, TEST_START_OPTS, () => undefined)).ok).toBe(true);
+    await mkdir(join(h.root, 'run/k2s'), { recursive: true });
+    const slow = '40 rows not written (/var/log/dnsproxy too slow: 16 MiB of rows were waiting)';
+    await writeFile(join(h.root, 'run/k2s/capture.unwritten'), `${slow}\n`);
+    expect((await dnsStatus(h.deps)).messages.filter((m) => m.includes('misses rows'))).toEqual([`The exact query log misses rows: ${slow}; the next rows are tried again.`]);
+  });
+
   it('not said once the capture stopped: its stop is, with why', async () => {
     const h = await newHost('nameserver 192.0.2.53\n');
     expect((await startDns(h.deps, TEST_START_OPTS, () => undefined)).ok).toBe(true);

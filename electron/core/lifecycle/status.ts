@@ -315,7 +315,8 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
   // Rows the companion could not write (a full log disk, rows-file.ts): the exact log has gaps.
   // As the missed packets below: not once the capture stopped (its stop is said, nothing is written again).
   const unwritten = state && service.running && captureStop === null ? (await deps.fs.readFile(CAPTURE_UNWRITTEN_FILE, { maxBytes: 4096 }).then((b) => b.toString('utf8').trim(), () => '')) : '';
-  if (unwritten !== '') messages.push(`The exact query log misses rows: ${unwritten}; free space there, the next rows are written again.`);
+  // The remedy for a full disk only; a slow disk's (rows-file.ts QUEUE_CAP_BYTES) or another error's rows are tried again.
+  if (unwritten !== '') messages.push(`The exact query log misses rows: ${unwritten}; ${unwritten.includes('(no space left on ') ? 'free space there, the next rows are written again' : 'the next rows are tried again'}.`);
   // Packets the kernel dropped while the companion, at idle priority, yielded the CPU to DNS (capture-missed.ts).
   const missed = state && service.running && captureStop === null ? parseMissed((await deps.fs.readFile(CAPTURE_MISSED_FILE, { maxBytes: 4096 }).catch(() => Buffer.from(''))).toString('utf8')) : null;
   if (missed !== null) messages.push(`The exact query log ${missedWords(missed)}.`);
