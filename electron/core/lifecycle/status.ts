@@ -22,7 +22,7 @@ import { StateFileCorruptError } from '../host/state-store';
 import { interruptedOperation, journalSteps, readJournal, readRecovery } from './journal';
 import { readWatchdogState, recordedProxyPid, watchdogAlive } from '../host/supervised-service';
 import { MAX_RESTARTS } from '../host/supervisor-script';
-import { pidLive, restartInProgress } from '../host/watchdog-restart';
+import { watchdogRestarting } from './proxy-restarting';
 import { resolvedRouteFinding } from '../doctor/resolved-route';
 import { operationNow } from '../doctor/operation-now';
 import { readStartCopy } from '../host/start-copy';
@@ -273,8 +273,8 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     const sd = !service.running && state ? (service.restart ?? null) : null;
     // A live watchdog that has not given up is restarting the proxy, whatever its state file
     // says at this instant (host/watchdog-restart.ts: the file lags the process by ms; walk 12 M1).
-    const pidNow = !service.running && state && deps.services.kind === 'supervised' && !sd && (await watchdogAlive(deps.fs)) ? await recordedProxyPid(deps.fs) : undefined;
-    const restarting = pidNow === undefined ? null : restartInProgress({ state: dog, alive: true, recordedPid: pidNow, recordedAlive: pidNow !== null && (await pidLive(pidNow)) });
+    // The same rule start refuses on (proxy-restarting.ts).
+    const restarting = !service.running && state && deps.services.kind === 'supervised' && !sd ? await watchdogRestarting(deps.fs, dog) : null;
     if (sd && !sd.gaveUp) {
       serviceRestart = sd;
       messages.push(`k2s-dnsproxy is restarting (attempt ${sd.attempt}): systemd starts it again by itself after it ${sd.lastExit ?? RESTART_EXIT_UNKNOWN}${sd.reason ? `; its log says: ${sd.reason}` : ''} (${K2S_PATHS.log}); ${say({ gui: 'wait a few seconds.', cli: `wait a few seconds, then run ${cliCommand('status')}.` })}`);
