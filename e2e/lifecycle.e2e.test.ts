@@ -1,12 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createSocket, type Socket } from 'node:dgram';
-import { access, chown, copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { access, chown, copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { execFile, spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { queryDns } from '../electron/core/probes/dns-query';
 import { K2S_PATHS } from '../shared/k2s-paths';
+import { WATCHDOG_PID_FILE } from '../electron/core/host/supervised-service';
 import { RESOLV_LAYOUTS, type ResolvLayout } from './bed/resolv-layout';
 import { startTestbed, type Testbed } from './bed/testbed';
 import { ENGINE_BIN, engineArgs, engineMissing, PROXY_ENGINES, type ProxyEngine } from './bed/engines';
@@ -97,6 +98,37 @@ describe.each(PROXY_ENGINES.map((e) => [e]))('k2s-dns lifecycle on the test bed 
       // The refusal is the preflight step's: never a done preflight before REFUSED (walk 6 L7).
       expect(switched.events.filter((e) => e.type === 'step').map((e) => `${e.step} ${e.status}`)).toEqual(['preflight running', 'preflight failed']);
     }
+    expect((await k2sDns(['stop', '--json'])).code).toBe(0);
+    expect(await tb.snapshotResolver()).toEqual(before);
+  });
+
+  if (engine === 'dnsmasq') it.skipIf(skip)('a start while the watchdog restarts the proxy is refused (PROXY_RESTARTING, exit 3), and the watchdog goes on to restart it', async () => {
+    await tb.setResolvLayout('file');
+    const before = await tb.snapshotResolver();
+    expect((await k2sDns(['start', ...base])).code).toBe(0);
+    const dog = Number((await readFile(WATCHDOG_PID_FILE, 'utf8')).trim());
+    const proxy = Number((await readFile(K2S_PATHS.pidFile, 'utf8')).trim());
+    // The watchdog held (SIGSTOP) before the proxy dies: its restart stays in progress, no timing.
+    process.kill(dog, 'SIGSTOP');
+    try {
+      process.kill(proxy, 'SIGKILL');
+      const refused = await k2sDns(['start', ...base]);
+      expect(refused.code, refused.stdout + refused.stderr).toBe(3);
+      expect(refused.result).toMatchObject({ ok: false, exitCode: 3, code: 'PROXY_RESTARTING' });
+      expect(refused.result?.message).toMatch(/^k2s-dnsproxy is not running: the watchdog is restarting it \(restart 1 of 6\); nothing changed\. Wait a few seconds, then run \S.* status: /);
+      expect(refused.events.filter((e) => e.type === 'step').map((e) => `${e.step} ${e.status}`)).toEqual(['preflight running', 'preflight failed']);
+    } finally {
+      process.kill(dog, 'SIGCONT');
+    }
+    // Let go, the watchdog restarts it (1 s backoff); the same start then says it runs.
+    const deadline = Date.now() + 20_000;
+    let st = JSON.parse((await k2sDns(['status', '--json'])).stdout) as { state: string; pid: number | null };
+    while (!(st.state === 'running' && st.pid !== null && st.pid !== proxy) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 200));
+      st = JSON.parse((await k2sDns(['status', '--json'])).stdout) as { state: string; pid: number | null };
+    }
+    expect(st.state).toBe('running');
+    expect((await k2sDns(['start', ...base])).result?.message).toMatch(/already running/);
     expect((await k2sDns(['stop', '--json'])).code).toBe(0);
     expect(await tb.snapshotResolver()).toEqual(before);
   });

@@ -293,6 +293,32 @@ describe.skipIf(!inSandbox || tcpdump === '')('exact query log from packets, run
     }
   }, 120_000);
 
+  it('rows the companion could not write are said while it runs, and not after stop: a later start without the log does not say them', async () => {
+    await startWithEmptyLog();
+    try {
+      // The companion's record of rows a full log disk refused (rows-file.ts, capture-main.ts
+      // onLoss), written here as it writes it: the readers and stop's removal are what is tested.
+      const line = '12 rows not written (no space left on /var/log/dnsproxy)';
+      // A row in the file first: k2s-dns queries says the loss with the rows it shows.
+      expect(await udpQuery(41011, 4101, 'www.example.test')).toBe('NOERROR');
+      expect(await exactRows(1)).toHaveLength(1);
+      await writeFile('/run/k2s/capture.unwritten', `${line}\n`, { mode: 0o644 });
+      const st = JSON.parse((await k2sDns(['status', '--json'])).stdout) as { messages: string[] };
+      expect(st.messages).toContain(`The exact query log misses rows: ${line}; free space there, the next rows are written again.`);
+      expect((JSON.parse((await k2sDns(['queries', '--lines', '5', '--json'])).stdout) as { unwritten?: string }).unwritten).toBe(line);
+      const stop = await k2sDns(['stop', '--on-drift', 'restore', '--json']);
+      expect(stop.code, stop.stdout).toBe(0);
+      await expect(stat('/run/k2s/capture.unwritten')).rejects.toThrow(/ENOENT/);
+      const engine = PROXY_ENGINES.find((e) => e !== 'adguard' || dnsproxyMissing === null)!;
+      const again = await k2sDns(['start', '--kubeconfig', tb.kubeconfigPath, ...engineArgs(engine), '--no-log-queries', '--verify-name', 'www.example.test', '--json']);
+      expect(again.code, again.stderr).toBe(0);
+      const after = JSON.parse((await k2sDns(['status', '--json'])).stdout) as { messages: string[] };
+      expect(after.messages.filter((m) => m.includes('misses rows'))).toEqual([]);
+    } finally {
+      await k2sDns(['stop', '--on-drift', 'restore', '--json']);
+    }
+  }, 120_000);
+
   it('the companion killed (kill -9): its keeper restarts it, a query after that is in the exact log, status says so, and stop leaves no companion', async () => {
     await startWithEmptyLog();
     const keeper = Number((await readFile('/run/k2s/capture.pid', 'utf8')).trim());

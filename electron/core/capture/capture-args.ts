@@ -24,14 +24,15 @@ export const CAPTURE_FAILED_FILE = `${K2S_PATHS.runDir}/capture.failed`;
 /**
  * Host path of the companion's count of rows it could not write to the rows file (rows-file.ts),
  * one line rewritten on every failed write: `12 rows not written (no space left on /var/log/dnsproxy)`.
- * On tmpfs (/run), so a full log disk does not stop it. Removed when a capture opens and on stop.
+ * On tmpfs (/run), so a full log disk does not stop it. Removed when a capture opens, on stop
+ * (host/capture-companion.ts, as CAPTURE_MISSED_FILE) and on uninstall.
  */
 export const CAPTURE_UNWRITTEN_FILE = `${K2S_PATHS.runDir}/capture.unwritten`;
 
 /**
  * Host path of the packets the running capture missed: the kernel's drops while the companion,
  * at idle priority, could not keep up (capture-missed.ts: `dropped=`, `since=`, `at=`, `idle=`
- * lines), rewritten when they grow; on tmpfs. Removed when a capture opens and on uninstall.
+ * lines), rewritten when they grow; on tmpfs. Removed when a capture opens, on stop and on uninstall.
  */
 export const CAPTURE_MISSED_FILE = `${K2S_PATHS.runDir}/capture.missed`;
 

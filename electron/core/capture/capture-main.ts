@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
 import type { HostFs } from '../host/host-fs';
 import { readAdmGid } from '../host/query-log';
+import { latestOnly } from './latest-write';
 import { argsOfGoLine, CAPTURE_FAILED_FILE, CAPTURE_HELD_FLAG, CAPTURE_MISSED_FILE, CAPTURE_READY_FILE, CAPTURE_UNWRITTEN_FILE, PARSER_BUNDLE, PARSER_RUN_PATH, parseCaptureArgs } from './capture-args';
 import { startCapturePipeline } from './pipeline';
 import { openRowsFile } from './rows-file';
@@ -134,9 +135,10 @@ export async function runCapture(fs: HostFs, uid: number, givenArgs: readonly st
   await fs.mkdirp(K2S_PATHS.logDir, 0o755);
   await fs.remove(CAPTURE_UNWRITTEN_FILE);
   await fs.remove(CAPTURE_MISSED_FILE);
-  // The loss for status and the Logs view (CAPTURE_UNWRITTEN_FILE, on tmpfs): best effort, in order.
-  let lossWrite: Promise<void> = Promise.resolve();
-  const onLoss = (line: string) => void (lossWrite = lossWrite.then(() => fs.writeFileAtomic(CAPTURE_UNWRITTEN_FILE, `${line}\n`, { mode: 0o644 })).catch(() => undefined));
+  // The loss for status and the Logs view (CAPTURE_UNWRITTEN_FILE, on tmpfs): best effort, the
+  // newest running total only (a slow disk drops a batch per turn: no queue of writes, latest-write.ts).
+  const loss = latestOnly((line) => fs.writeFileAtomic(CAPTURE_UNWRITTEN_FILE, `${line}\n`, { mode: 0o644 }));
+  const onLoss = (line: string) => loss.put(line);
   const rows = await openRowsFile(fs.real(K2S_PATHS.queryRows), await readAdmGid(fs.real('/etc/group')), undefined, say, onLoss);
   const stopping = new Promise<void>((resolve) => {
     for (const sig of ['SIGTERM', 'SIGINT'] as const) process.once(sig, () => resolve());
@@ -146,6 +148,8 @@ export async function runCapture(fs: HostFs, uid: number, givenArgs: readonly st
   const closeAll = async () => {
     fill?.close();
     await rows.close();
+    // Its last loss on file before the companion exits (a failed one keeps it for status).
+    await loss.settled();
   };
   let pipeline;
   try {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { promises as fsp } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CapturedQuery } from './pairing';
-import { openRowsFile, unwrittenLine } from './rows-file';
+import { openRowsFile, QUEUE_CAP_BYTES, unwrittenLine } from './rows-file';
 import { rowLine } from './row-line';
 import { readCapturedRows } from './rows-reader';
 
@@ -92,6 +92,54 @@ describe('exact query log file', () => {
     }
     await w.close();
     expect([w.unwritten, losses]).toEqual([3, [`3 rows not written (no space left on ${dir})`]]);
+  });
+
+  it('a slow disk: rows past the queue cap are counted unwritten with why, said once, and later rows are written once it drains', async () => {
+    const errors: string[] = [];
+    const losses: string[] = [];
+    const lines = (ids: number[]) => Buffer.from(ids.map((i) => rowLine(row(i), ['svc.cluster.local'])).join(''));
+    const one = lines([1]).length;
+    // A queue of 3 rows' bytes, held while a write is on the disk.
+    const w = await openRowsFile(file, 4, undefined, (m) => errors.push(m), (l) => losses.push(l), 3 * one);
+    w.writeLines(lines([1]), 1);
+    await w.flush();
+    const probe = await fsp.open(file, 'r');
+    const proto = Object.getPrototypeOf(probe) as { write: (...a: unknown[]) => Promise<unknown> };
+    await probe.close();
+    const real = proto.write;
+    // The next write hangs (a slow disk) until `release`.
+    let release = () => undefined as void;
+    let writing = () => undefined as void;
+    const started = new Promise<void>((r) => (writing = r));
+    const gate = new Promise<void>((r) => (release = r));
+    const slow = vi.spyOn(proto, 'write').mockImplementationOnce(async function (this: unknown, ...a: unknown[]) {
+      writing();
+      await gate;
+      return real.apply(this, a);
+    });
+    try {
+      w.writeLines(lines([2]), 1);
+      await started;
+      // Row 2 on the disk, rows 3 and 4 queued: 3 rows held, the cap.
+      w.writeLines(lines([3, 4]), 2);
+      expect([w.unwritten, losses]).toEqual([0, []]);
+      // Past the cap: dropped whole, counted, said.
+      w.writeLines(lines([5]), 1);
+      w.writeLines(lines([6, 7]), 2);
+      expect(w.unwritten).toBe(3);
+      expect(losses).toEqual([`1 row not written (${dir} too slow: ${3 * one} bytes of rows were waiting)`, `3 rows not written (${dir} too slow: ${3 * one} bytes of rows were waiting)`]);
+      expect(errors).toEqual([`writes to ${file} too slow: ${3 * one} bytes of rows wait to be written; 1 rows dropped, later rows are tried again (counted in the last line).`]);
+      release();
+      await w.flush();
+    } finally {
+      slow.mockRestore();
+    }
+    // Drained: rows are taken again.
+    w.writeLines(lines([8]), 1);
+    await w.close();
+    expect(readFileSync(file, 'utf8')).toBe(lines([1, 2, 3, 4, 8]).toString());
+    expect(w.unwritten).toBe(3);
+    expect(QUEUE_CAP_BYTES).toBe(16 * 1024 * 1024);
   });
 
   it('rowLine is JSON.stringify of the row with the search list as its last field', () => {

@@ -9,12 +9,30 @@
  *   the file (rows-reader.ts).
  * Writes are batched per event loop turn: the pipeline delivers the rows of one pcap chunk in
  * one synchronous loop.
+ * - Bounded in memory: while the disk is slow, rows wait in the companion's memory; past
+ *   QUEUE_CAP_BYTES of waiting rows a batch is dropped whole (never a part of a line) and its
+ *   rows are counted as unwritten, as a failed write's are.
  */
 import { constants as fsc, promises as fsp } from 'node:fs';
 import { dirname } from 'node:path';
 import type { FileHandle } from 'node:fs/promises';
 import { LOG_CAP_BYTES, openQueryLog, rotatedLogPath } from '../host/query-log';
 import type { CapturedQuery } from './pairing';
+
+/**
+ * Bytes of rows the writer holds at most while the disk is slow (queued, and the batch being
+ * written): as much as tcpdump's own ring (16 MiB, tcpdump-argv.ts), about 40,000 rows of ~400 bytes.
+ * Counted as the rows' bytes (the parser's views, pipeline.ts), checked per batch (one compare).
+ */
+export const QUEUE_CAP_BYTES = 16 * 1024 * 1024;
+
+/** The code unwrittenLine and the companion's log give a batch dropped at the queue cap. */
+const SLOW = 'SLOW';
+
+/** `16 MiB` for whole MiB, else `N bytes`. */
+function bytesWords(n: number): string {
+  return n % (1024 * 1024) === 0 ? `${n / (1024 * 1024)} MiB` : `${n} bytes`;
+}
 
 /** An open rows file. */
 export interface RowsFile {
@@ -32,16 +50,19 @@ export interface RowsFile {
   close(): Promise<void>;
   /** Rotations done so far (for the companion's last line). */
   readonly rotations: number;
-  /** Rows that could not be written (ENOSPC, EIO…): counted and dropped, never thrown. */
+  /** Rows that could not be written (ENOSPC, EIO…, or past the queue cap on a slow disk): counted and dropped, never thrown. */
   readonly unwritten: number;
 }
 
 /**
  * The loss as status and the Logs view say it: `12 rows not written (no space left on
- * /var/log/dnsproxy)` for ENOSPC (write(2)), `… (EIO on /var/log/dnsproxy)` for another code.
+ * /var/log/dnsproxy)` for ENOSPC (write(2)), `… (EIO on /var/log/dnsproxy)` for another code,
+ * `… (/var/log/dnsproxy too slow: 16 MiB of rows were waiting)` for rows dropped at the queue cap
+ * (`capBytes`, QUEUE_CAP_BYTES).
  */
-export function unwrittenLine(rows: number, code: string, dir: string): string {
-  return `${rows} row${rows === 1 ? '' : 's'} not written (${code === 'ENOSPC' ? 'no space left' : code} on ${dir})`;
+export function unwrittenLine(rows: number, code: string, dir: string, capBytes = QUEUE_CAP_BYTES): string {
+  const why = code === 'ENOSPC' ? `no space left on ${dir}` : code === SLOW ? `${dir} too slow: ${bytesWords(capBytes)} of rows were waiting` : `${code} on ${dir}`;
+  return `${rows} row${rows === 1 ? '' : 's'} not written (${why})`;
 }
 
 /**
@@ -71,15 +92,19 @@ const NEWLINE = Buffer.from('\n');
  * A write or rotation that fails later (a full disk: ENOSPC) drops that batch, counts its rows in
  * `unwritten` and says so once per error code through `onError`; the next batch tries again (a
  * failed rotation reopens the file it could not rename); after each such drop `onLoss` gets the
- * running total as unwrittenLine says it. Throws only when the first open fails.
+ * running total as unwrittenLine says it. A batch that would take the rows held (queued and being
+ * written) past `queueCapBytes` is dropped at once the same way (a slow disk: said once through
+ * `onError`, counted, `onLoss`). Throws only when the first open fails.
  */
-export async function openRowsFile(file: string, admGid: number | null, capBytes = LOG_CAP_BYTES, onError: (message: string) => void = () => undefined, onLoss: (line: string) => void = () => undefined): Promise<RowsFile> {
+export async function openRowsFile(file: string, admGid: number | null, capBytes = LOG_CAP_BYTES, onError: (message: string) => void = () => undefined, onLoss: (line: string) => void = () => undefined, queueCapBytes = QUEUE_CAP_BYTES): Promise<RowsFile> {
   let fh: FileHandle | null = await openQueryLog(file, admGid);
   let size = (await fh.stat()).size;
   /** Whether the file may end inside a line (just opened, a write failed): its last byte is read before the next write. */
   let unsure = true;
   let queued: Uint8Array[] = [];
   let queuedRows = 0;
+  /** Bytes of rows held: queued, and the batch being written (released when its write ends). */
+  let heldBytes = 0;
   let rotations = 0;
   let unwritten = 0;
   /** Error codes said already (once each: a full disk would say it for every batch). */
@@ -93,6 +118,7 @@ export async function openRowsFile(file: string, admGid: number | null, capBytes
     if (queued.length === 0) return;
     const lines = queuedRows;
     const text = queued.length === 1 ? queued[0]! : Buffer.concat(queued);
+    const bytes = queued.reduce((n, b) => n + b.length, 0);
     queued = [];
     queuedRows = 0;
     try {
@@ -137,8 +163,23 @@ export async function openRowsFile(file: string, admGid: number | null, capBytes
       const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
       if (!said.has(code)) onError(`cannot write ${file} (${code}): ${lines} rows dropped; later rows are tried again (counted in the last line).`);
       said.add(code);
-      onLoss(unwrittenLine(unwritten, code, dirname(file)));
+      onLoss(unwrittenLine(unwritten, code, dirname(file), queueCapBytes));
+    } finally {
+      heldBytes -= bytes;
     }
+  };
+
+  /** False (and the rows counted unwritten) when `bytes` more would pass the queue cap. */
+  const room = (bytes: number, rows: number): boolean => {
+    if (heldBytes + bytes <= queueCapBytes) {
+      heldBytes += bytes;
+      return true;
+    }
+    unwritten += rows;
+    if (!said.has(SLOW)) onError(`writes to ${file} too slow: ${bytesWords(queueCapBytes)} of rows wait to be written; ${rows} rows dropped, later rows are tried again (counted in the last line).`);
+    said.add(SLOW);
+    onLoss(unwrittenLine(unwritten, SLOW, dirname(file), queueCapBytes));
+    return false;
   };
 
   const schedule = () => {
@@ -150,12 +191,14 @@ export async function openRowsFile(file: string, admGid: number | null, capBytes
   };
   return {
     write(row) {
-      queued.push(Buffer.from(`${JSON.stringify(row)}\n`));
+      const line = Buffer.from(`${JSON.stringify(row)}\n`);
+      if (!room(line.length, 1)) return;
+      queued.push(line);
       queuedRows++;
       schedule();
     },
     writeLines(lines, rows) {
-      if (lines.length === 0) return;
+      if (lines.length === 0 || !room(lines.length, rows)) return;
       queued.push(lines);
       queuedRows += rows;
       schedule();

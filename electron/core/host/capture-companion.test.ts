@@ -2,9 +2,10 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CAPTURE_FAILED_FILE, CAPTURE_MISSED_FILE } from '../capture/capture-args';
+import { CAPTURE_FAILED_FILE, CAPTURE_MISSED_FILE, CAPTURE_UNWRITTEN_FILE } from '../capture/capture-args';
+import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { exactQueryLog } from '../capture/exact-log';
-import { rememberStartFailure, supervisedCapture } from './capture-companion';
+import { rememberStartFailure, supervisedCapture, systemdCapture } from './capture-companion';
 import { createHostFs } from './host-fs-node';
 
 describe('capture companion: a start that fails is remembered until the next start', () => {
@@ -44,6 +45,36 @@ describe('capture companion: stop', () => {
     await fs.writeFileAtomic(CAPTURE_MISSED_FILE, 'dropped=7\nsince=2026-12-05T07:40:12.000Z\nat=2026-12-05T07:40:17.000Z\nidle=1\n', { mode: 0o644 });
     expect(await fs.lstat(CAPTURE_MISSED_FILE)).toBeTruthy();
     await supervisedCapture(fs, path.join(root, 'proc')).stop();
+    expect(await fs.lstat(CAPTURE_MISSED_FILE)).toBeFalsy();
+  });
+
+  it("removes the run's unwritten rows (capture.unwritten), so a later start without the log does not say them", async () => {
+    root = await mkdtemp(path.join(tmpdir(), 'capture-companion-'));
+    const fs = createHostFs(root);
+    await fs.mkdirp(path.dirname(CAPTURE_UNWRITTEN_FILE), 0o755);
+    await fs.writeFileAtomic(CAPTURE_UNWRITTEN_FILE, '12 rows not written (no space left on /var/log/dnsproxy)\n', { mode: 0o644 });
+    expect((await readFile(fs.real(CAPTURE_UNWRITTEN_FILE), 'utf8')).trim()).toBe('12 rows not written (no space left on /var/log/dnsproxy)');
+    await supervisedCapture(fs, path.join(root, 'proc')).stop();
+    expect(await fs.lstat(CAPTURE_UNWRITTEN_FILE)).toBeFalsy();
+  });
+
+  it('systemd: stop removes the run\'s missed packets and unwritten rows, after the unit stopped', async () => {
+    root = await mkdtemp(path.join(tmpdir(), 'capture-companion-'));
+    const fs = createHostFs(root);
+    await fs.mkdirp(path.dirname(CAPTURE_UNWRITTEN_FILE), 0o755);
+    await fs.mkdirp(path.dirname(K2S_PATHS.captureUnit), 0o755);
+    await fs.writeFileAtomic(K2S_PATHS.captureUnit, '[Unit]\n', { mode: 0o644 });
+    await fs.writeFileAtomic(CAPTURE_UNWRITTEN_FILE, '3 rows not written (no space left on /var/log/dnsproxy)\n', { mode: 0o644 });
+    await fs.writeFileAtomic(CAPTURE_MISSED_FILE, 'dropped=7\nsince=2026-12-05T07:40:12.000Z\nat=2026-12-05T07:40:17.000Z\nidle=1\n', { mode: 0o644 });
+    // Which files were still there when each systemctl ran: the unit is stopped before its files go.
+    const calls: string[] = [];
+    const exec = { run: async (file: string, args: readonly string[]) => {
+      calls.push(`${file} ${args.join(' ')} unwritten=${(await fs.lstat(CAPTURE_UNWRITTEN_FILE)) ? 'yes' : 'no'}`);
+      return { code: 0, stdout: '', stderr: '' };
+    } };
+    await systemdCapture(fs, exec).stop();
+    expect(calls).toEqual(['systemctl stop k2s-dnsproxy-capture.service unwritten=yes', 'systemctl disable k2s-dnsproxy-capture.service unwritten=yes']);
+    expect(await fs.lstat(CAPTURE_UNWRITTEN_FILE)).toBeFalsy();
     expect(await fs.lstat(CAPTURE_MISSED_FILE)).toBeFalsy();
   });
 });

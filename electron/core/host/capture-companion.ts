@@ -16,7 +16,7 @@ import type { HostFs } from './host-fs';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { ROOT_WRITTEN_DIRS } from '../../../shared/root-dir-check';
 import { CAPTURE_UNIT_NAME, renderCaptureUnit } from '../../../shared/capture-unit';
-import { CAPTURE_FAILED_FILE, CAPTURE_HELD_FLAG, CAPTURE_MISSED_FILE, CAPTURE_READY_FILE, CAPTURE_VERB, heldGoLine, isCaptureArgv } from '../capture/capture-args';
+import { CAPTURE_FAILED_FILE, CAPTURE_HELD_FLAG, CAPTURE_MISSED_FILE, CAPTURE_READY_FILE, CAPTURE_UNWRITTEN_FILE, CAPTURE_VERB, heldGoLine, isCaptureArgv } from '../capture/capture-args';
 import { pidfileProcess, type HeldProcess } from './pidfile-process';
 import { waitForFile } from './wait-file';
 import { parseCmdline } from './own-proxy';
@@ -126,8 +126,9 @@ export function supervisedCapture(fs: HostFs, procDir = '/proc'): CaptureCompani
     for (const pid of new Set(left)) await signalCompanion(pid, 'SIGKILL', procDir);
     await fs.remove(CAPTURE_FAILED_FILE);
     await fs.remove(CAPTURE_READY_FILE);
-    // Its drops belong to that run: a start without the log (--no-log-queries) must not say them.
+    // Its drops and its unwritten rows belong to that run: a start without the log (--no-log-queries) must not say them.
     await fs.remove(CAPTURE_MISSED_FILE);
+    await fs.remove(CAPTURE_UNWRITTEN_FILE);
     await fs.remove(CAPTURE_KEEPER_STATE);
     await fs.remove(CAPTURE_GO_FILE);
   };
@@ -189,7 +190,9 @@ export function systemdCapture(fs: HostFs, exec: Exec): CaptureCompanion {
       await systemctl(['disable', unit], [0, 1, 5]);
       await fs.remove(CAPTURE_FAILED_FILE);
       await fs.remove(CAPTURE_READY_FILE);
+      // As supervisedCapture's stop: the run's drops and unwritten rows are not the next run's.
       await fs.remove(CAPTURE_MISSED_FILE);
+      await fs.remove(CAPTURE_UNWRITTEN_FILE);
     },
   };
 }

@@ -7,6 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { startDns } from './start';
 import { stopDns } from './stop';
 import { recoverNow } from './recover';
@@ -22,7 +23,16 @@ const quiet = () => undefined;
 const ORIGINAL = 'nameserver 192.0.2.53\n';
 const spawned: number[] = [];
 afterEach(() => {
-  for (const pid of spawned.splice(0)) {
+  // With their children: the capture's pidfile names its keeper (host/capture-keeper.ts), whose
+  // companion, a child, would outlive a keeper killed alone (proc(5) /proc/PID/task/TID/children).
+  const children = (pid: number) => {
+    try {
+      return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+    } catch {
+      return [];
+    }
+  };
+  for (const pid of spawned.splice(0).flatMap((p) => [p, ...children(p)])) {
     try {
       process.kill(pid, 'SIGKILL');
     } catch {

@@ -35,6 +35,7 @@ import { acquireLock, LOCK_PATH } from './lock';
 import { isNoRoomError, noRoomMessage } from '../host/mounts';
 import { DEFAULT_VERIFY_NAME } from '../../../shared/running-start';
 import { cliCommand } from '../../../shared/fix';
+import { proxyRestarting, restartingRefusal } from './proxy-restarting';
 
 /** Default deadline for the proxy to answer on every listener, ms: sized for a busy host. */
 export const READY_TIMEOUT_MS = 20_000;
@@ -81,6 +82,10 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
       if (c?.manager.prepare && !c.manager.afterProxy && c.tcpdump !== null && opts.logQueries !== false) held = c.manager.prepare(c.argv).catch(() => null);
     }
     const pre = await r.run('preflight', 'Checking root, engine, kubeconfig, resolver and port 53', async () => {
+      // The proxy being restarted (watchdog or systemd): a start now would stop the watchdog
+      // mid-restart and start over. Refused first, as the window's Start waits (proxy-restarting.ts).
+      const restart = await proxyRestarting(deps, (await deps.fs.lstat(K2S_PATHS.stateFile).catch(() => null)) !== null);
+      if (restart) throw refused('PROXY_RESTARTING', restartingRefusal(restart));
       const p = await preflight(deps, opts);
       // Options that differ from the running ones are not applied by a running start: saying
       // "nothing changed" with exit 0 read as done (second walk high). Refused, with the way — as

@@ -22,7 +22,7 @@ import { StateFileCorruptError } from '../host/state-store';
 import { interruptedOperation, journalSteps, readJournal, readRecovery } from './journal';
 import { readWatchdogState, recordedProxyPid, watchdogAlive } from '../host/supervised-service';
 import { MAX_RESTARTS } from '../host/supervisor-script';
-import { pidLive, restartInProgress } from '../host/watchdog-restart';
+import { watchdogRestarting } from './proxy-restarting';
 import { resolvedRouteFinding } from '../doctor/resolved-route';
 import { operationNow } from '../doctor/operation-now';
 import { readStartCopy } from '../host/start-copy';
@@ -273,8 +273,8 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     const sd = !service.running && state ? (service.restart ?? null) : null;
     // A live watchdog that has not given up is restarting the proxy, whatever its state file
     // says at this instant (host/watchdog-restart.ts: the file lags the process by ms; walk 12 M1).
-    const pidNow = !service.running && state && deps.services.kind === 'supervised' && !sd && (await watchdogAlive(deps.fs)) ? await recordedProxyPid(deps.fs) : undefined;
-    const restarting = pidNow === undefined ? null : restartInProgress({ state: dog, alive: true, recordedPid: pidNow, recordedAlive: pidNow !== null && (await pidLive(pidNow)) });
+    // The same rule start refuses on (proxy-restarting.ts).
+    const restarting = !service.running && state && deps.services.kind === 'supervised' && !sd ? await watchdogRestarting(deps.fs, dog) : null;
     if (sd && !sd.gaveUp) {
       serviceRestart = sd;
       messages.push(`k2s-dnsproxy is restarting (attempt ${sd.attempt}): systemd starts it again by itself after it ${sd.lastExit ?? RESTART_EXIT_UNKNOWN}${sd.reason ? `; its log says: ${sd.reason}` : ''} (${K2S_PATHS.log}); ${say({ gui: 'wait a few seconds.', cli: `wait a few seconds, then run ${cliCommand('status')}.` })}`);
@@ -313,8 +313,10 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     messages.push(`The network follower is not running (onNetworkChange follow): a new resolver file from the network is not followed and shows as drift; ${say({ gui: 'press Start to restart it.', cli: `run ${cliCommand('start', true)} to restart it.` })}`);
   }
   // Rows the companion could not write (a full log disk, rows-file.ts): the exact log has gaps.
-  const unwritten = state && service.running ? (await deps.fs.readFile(CAPTURE_UNWRITTEN_FILE, { maxBytes: 4096 }).then((b) => b.toString('utf8').trim(), () => '')) : '';
-  if (unwritten !== '') messages.push(`The exact query log misses rows: ${unwritten}; free space there, the next rows are written again.`);
+  // As the missed packets below: not once the capture stopped (its stop is said, nothing is written again).
+  const unwritten = state && service.running && captureStop === null ? (await deps.fs.readFile(CAPTURE_UNWRITTEN_FILE, { maxBytes: 4096 }).then((b) => b.toString('utf8').trim(), () => '')) : '';
+  // The remedy for a full disk only; a slow disk's (rows-file.ts QUEUE_CAP_BYTES) or another error's rows are tried again.
+  if (unwritten !== '') messages.push(`The exact query log misses rows: ${unwritten}; ${unwritten.includes('(no space left on ') ? 'free space there, the next rows are written again' : 'the next rows are tried again'}.`);
   // Packets the kernel dropped while the companion, at idle priority, yielded the CPU to DNS (capture-missed.ts).
   const missed = state && service.running && captureStop === null ? parseMissed((await deps.fs.readFile(CAPTURE_MISSED_FILE, { maxBytes: 4096 }).catch(() => Buffer.from(''))).toString('utf8')) : null;
   if (missed !== null) messages.push(`The exact query log ${missedWords(missed)}.`);
