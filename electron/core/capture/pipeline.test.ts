@@ -86,7 +86,7 @@ describe('capture pipeline: the parser output is untrusted text', () => {
     expect(bytes).toBe(`${JSON.stringify(ROW)}\n${JSON.stringify({ ...ROW, id: 7 })}\n`);
     expect(counted).toBe(2);
     expect((spawned[1] as { env?: NodeJS.ProcessEnv }).env).toEqual({ K2S_CAPTURE_LISTENERS: '127.0.0.1:53', K2S_CAPTURE_RESOLV_CONF: '/etc/resolv.conf' });
-    expect(end).toEqual({ counts: { frames: 4, notSegment: 0, notDns: 0, messages: 4, rows: 2 }, dropped: 0, received: 5, badLines: 1, forced: [], filled: 0 });
+    expect(end).toEqual({ counts: { frames: 4, notSegment: 0, notDns: 0, messages: 4, rows: 2 }, dropped: 0, received: 5, badLines: 1, forced: [], filled: 0, leftInRing: null });
   });
 
   it('a parser line past 16 MiB (framed as a row) is dropped and counted once, whatever chunks carry it; long rows below it and the rows after arrive whole', async () => {
@@ -217,6 +217,34 @@ describe('capture pipeline: the parser output is untrusted text', () => {
     expect(filledAt).toBe(1);
     queueMicrotask(() => parser.emit('exit', 0, null));
     expect((await stopping).filled).toBe(65);
+  });
+
+  it('a drain that reaches its limit with packets of its own still in the ring says how many (they never reach the log)', async () => {
+    vi.useFakeTimers();
+    try {
+      // 50 taken before the stop, tcpdump stuck at 2 written (a parser far behind under load).
+      const { td, parser, cap } = await openPipeline((c) => c.stderr.write(statsLine(2, 50)));
+      const stopping = cap.stop();
+      await vi.advanceTimersByTimeAsync(1_300);
+      expect(td.signals.at(-1)).toBe('SIGINT');
+      // tcpdump's final statistics: 3 written in all (the first 3 of the 50), 60 received (10 after the stop's ask).
+      td.stderr.write('3 packets captured\n60 packets received by filter\n0 packets dropped by kernel\n');
+      queueMicrotask(() => parser.emit('exit', 0, null));
+      await vi.advanceTimersByTimeAsync(0);
+      const end = await stopping;
+      expect([end.leftInRing, end.received, end.dropped]).toEqual([47, 60, 0]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('a drain that got all its packets out: none left in the ring (later packets are not counted)', async () => {
+    const { td, parser, cap } = await openPipeline((c) => c.stderr.write(statsLine(5, 5)));
+    const stopping = cap.stop();
+    await vi.waitFor(() => expect(td.signals).toEqual(['SIGUSR1', 'SIGINT']), { timeout: 1000, interval: 1 });
+    td.stderr.write('7 packets captured\n9 packets received by filter\n0 packets dropped by kernel\n');
+    queueMicrotask(() => parser.emit('exit', 0, null));
+    expect((await stopping).leftInRing).toBe(0);
   });
 
   it('stop with nothing in an open block: no fill', async () => {

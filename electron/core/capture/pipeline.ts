@@ -64,9 +64,12 @@ export interface CapturePipeline {
    * and the parser's lines that were no row (badLines); `forced`: the children (`tcpdump`, `the
    * packet parser`) that did not end within TERM_GRACE_MS of being asked and were killed;
    * `filled`: the fill datagrams sent (0 when none was needed; counted in `received`, and those
-   * that reached the parser in counts.frames and counts.fill).
+   * that reached the parser in counts.frames and counts.fill); `leftInRing`: the packets the
+   * kernel had taken before stop() was called that tcpdump had still not written when the drain
+   * ended (its limit reached: a parser far behind under load): never in the log (null without
+   * tcpdump's counts).
    */
-  stop(): Promise<{ counts: CaptureCounts | null; dropped: number | null; received: number | null; badLines: number; forced: string[]; filled: number }>;
+  stop(): Promise<{ counts: CaptureCounts | null; dropped: number | null; received: number | null; badLines: number; forced: string[]; filled: number; leftInRing: number | null }>;
   /**
    * Settles when tcpdump or the parser exits on its own (a crash, a kill, tcpdump losing its
    * interface) before stop() was called: with why, e.g. `tcpdump exited (signal SIGKILL): …`.
@@ -435,10 +438,12 @@ export async function startCapturePipeline(deps: PipelineDeps, o: PipelineOption
       const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
       let s = await askStats();
       let filled = 0;
+      /** The packets the kernel had taken when the stop began (null: no counts). */
+      let wanted: number | null = null;
       if (s !== null) {
         // Only the packets taken before this call: later ones are not this capture's to keep
         // (a follow's restart starts the next capture at once).
-        const wanted = s.received - s.dropped;
+        wanted = s.received - s.dropped;
         // Some still in an open block: fill it, so the kernel hands it over now, not at its timeout.
         if (s.captured < wanted && o.fill) filled = await o.fill.fill().catch(() => 0);
         while (s !== null && s.captured < wanted && Date.now() - t0 < DRAIN_MAX_MS) {
@@ -460,7 +465,11 @@ export async function startCapturePipeline(deps: PipelineDeps, o: PipelineOption
         const n = [...err.matchAll(re)].at(-1)?.[1];
         return n === undefined ? null : Number(n);
       };
-      return { counts, dropped: count(/(\d+) packets? dropped by kernel/g), received: count(/(\d+) packets? received by filter/g), badLines, forced, filled };
+      // The ring hands packets over in the order the kernel took them, and a later drop is of a
+      // later packet: when tcpdump wrote fewer than `wanted` in all, the rest of those were left.
+      const captured = count(/(\d+) packets? captured/g);
+      const leftInRing = wanted === null || captured === null ? null : Math.max(0, wanted - captured);
+      return { counts, dropped: count(/(\d+) packets? dropped by kernel/g), received: count(/(\d+) packets? received by filter/g), badLines, forced, filled, leftInRing };
     },
   };
 }
