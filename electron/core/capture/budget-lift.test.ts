@@ -3,7 +3,7 @@ import { closeSync, constants as fsc, mkdtempSync, openSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { onBudgetLift } from './budget-lift';
+import { LIFT_FD, liftFd, onBudgetLift } from './budget-lift';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -56,5 +56,11 @@ describe('the parser budget lift pipe', () => {
     closeSync(f);
     expect(onBudgetLift(f, () => lifts++)).toBe(false);
     expect(lifts).toBe(0);
+  });
+
+  it('fd 3 is the lift pipe only when K2S_CAPTURE_LIFT_FD says so (pipeline.ts sets it)', () => {
+    expect(LIFT_FD).toBe(3);
+    expect(liftFd('3')).toBe(3);
+    for (const v of [undefined, '', '4', ' 3', '3 ']) expect(liftFd(v)).toBeNull();
   });
 });

@@ -14,6 +14,19 @@ import { Socket } from 'node:net';
 export const LIFT_FD = 3;
 
 /**
+ * The environment variable by which pipeline.ts tells the parser that its fd LIFT_FD is the lift
+ * pipe. Without it fd 3 is never read: a parser started otherwise (the bench, by hand) may have
+ * inherited an fd 3 that is someone else's (a parent's IPC channel), and reading it would take
+ * that channel's bytes.
+ */
+export const LIFT_FD_ENV = 'K2S_CAPTURE_LIFT_FD';
+
+/** The lift pipe's fd from LIFT_FD_ENV's value: LIFT_FD when it names it, else null (no pipe). */
+export function liftFd(env: string | undefined): number | null {
+  return env === String(LIFT_FD) ? LIFT_FD : null;
+}
+
+/**
  * Calls `lift` once when the pipe at `fd` ends, fails or is closed by the other side. Returns
  * false (and does nothing) when `fd` is not open or not a pipe or socket (the parser started by
  * hand or by the bench without it). The pipe never keeps the process alive (unref).

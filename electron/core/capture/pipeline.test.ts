@@ -85,7 +85,8 @@ describe('capture pipeline: the parser output is untrusted text', () => {
     // Handed on as the parser wrote them, byte for byte, and counted; the parser is told the resolver file.
     expect(bytes).toBe(`${JSON.stringify(ROW)}\n${JSON.stringify({ ...ROW, id: 7 })}\n`);
     expect(counted).toBe(2);
-    expect((spawned[1] as { env?: NodeJS.ProcessEnv }).env).toEqual({ K2S_CAPTURE_LISTENERS: '127.0.0.1:53', K2S_CAPTURE_RESOLV_CONF: '/etc/resolv.conf' });
+    // K2S_CAPTURE_LIFT_FD: its fd 3 is the lift pipe (budget-lift.ts), said so it never takes an fd 3 it merely inherited for one.
+    expect((spawned[1] as { env?: NodeJS.ProcessEnv }).env).toEqual({ K2S_CAPTURE_LISTENERS: '127.0.0.1:53', K2S_CAPTURE_RESOLV_CONF: '/etc/resolv.conf', K2S_CAPTURE_LIFT_FD: '3' });
     expect(end).toEqual({ counts: { frames: 4, notSegment: 0, notDns: 0, messages: 4, rows: 2 }, dropped: 0, received: 5, badLines: 1, forced: [], filled: 0, leftInRing: null });
   });
 

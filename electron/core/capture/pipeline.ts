@@ -13,6 +13,7 @@ import type { CaptureCounts } from './pcap-rows';
 import { BLOCK_TIMEOUT_MS, tcpdumpArgv, type CaptureTarget } from './tcpdump-argv';
 import { tcpdumpStatsLine, type TcpdumpStats } from './tcpdump-stats';
 import type { BlockFill } from './block-fill';
+import { LIFT_FD, LIFT_FD_ENV } from './budget-lift';
 
 /** What the pipeline needs from the OS. */
 export interface PipelineDeps {
@@ -274,7 +275,7 @@ export async function startCapturePipeline(deps: PipelineDeps, o: PipelineOption
   // Its fd 3 is the lift pipe (budget-lift.ts): ended at the stop, it lifts the parser's CPU budget.
   let parser: ChildProcess;
   try {
-    parser = deps.spawn(o.parser.file, o.parser.args, { uid: o.uid, gid: o.gid, stdio: [td.stdout!, 'pipe', 'inherit', 'pipe'], env: { K2S_CAPTURE_LISTENERS: o.listeners.join(','), ...(o.fill ? { K2S_CAPTURE_FILL_PORT: String(o.fill.port) } : {}), ...(o.resolvConf ? { K2S_CAPTURE_RESOLV_CONF: o.resolvConf } : {}) } });
+    parser = deps.spawn(o.parser.file, o.parser.args, { uid: o.uid, gid: o.gid, stdio: [td.stdout!, 'pipe', 'inherit', 'pipe' /* LIFT_FD */], env: { K2S_CAPTURE_LISTENERS: o.listeners.join(','), ...(o.fill ? { K2S_CAPTURE_FILL_PORT: String(o.fill.port) } : {}), ...(o.resolvConf ? { K2S_CAPTURE_RESOLV_CONF: o.resolvConf } : {}), [LIFT_FD_ENV]: String(LIFT_FD) } });
   } catch (e) {
     // A spawn that throws (EPERM, ENOMEM…; ENOENT and EACCES come as 'error', watchSpawnError):
     // tcpdump, root until it opens the capture, is not left behind.

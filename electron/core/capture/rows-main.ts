@@ -7,14 +7,14 @@
  * row records as `search` (host-search.ts; the companion writes the lines as they are);
  * K2S_CAPTURE_CPU_SHARE, its CPU budget as a share of one core (cpu-budget.ts; default 5 %,
  * `0` none; the bench sets it), lifted for the stop's drain when the pipe at fd 3 ends
- * (budget-lift.ts, pipeline.ts) or by SIGUSR2 (the bench). Refuses to run as root:
+ * (budget-lift.ts, pipeline.ts; K2S_CAPTURE_LIFT_FD=3 says it is there) or by SIGUSR2 (the bench). Refuses to run as root:
  * it parses untrusted packets.
  */
 import { PcapRows } from './pcap-rows';
 import { watchHostSearch, type HostSearch } from './host-search';
 import { rowLine } from './row-line';
 import { budgetShare, CpuBudget } from './cpu-budget';
-import { LIFT_FD, onBudgetLift } from './budget-lift';
+import { LIFT_FD_ENV, liftFd, onBudgetLift } from './budget-lift';
 
 if (process.getuid?.() === 0 && process.env.K2S_CAPTURE_ALLOW_ROOT !== '1') {
   process.stderr.write('k2s-dns capture: the packet parser does not run as root (run it as the user tcpdump -Z drops to)\n');
@@ -49,7 +49,8 @@ const lift = () => {
   }
 };
 process.on('SIGUSR2', lift);
-onBudgetLift(LIFT_FD, lift);
+const liftAt = liftFd(process.env[LIFT_FD_ENV]);
+if (liftAt !== null) onBudgetLift(liftAt, lift);
 /** Stops reading stdin for what the budget says is owed (once: a pause is not stacked). */
 function keepBudget(): void {
   const owed = budget.owedMs();
