@@ -68,6 +68,10 @@ describe('the parser CPU budget', () => {
     expect(budgetShare('0.25')).toBe(0.25);
     expect(budgetShare('.1')).toBe(0.1);
     expect(budgetShare('1')).toBe(1);
-    for (const bad of ['', '2', '-0.1', 'abc', '0.5x', '1.5']) expect(budgetShare(bad)).toBe(CAPTURE_CPU_SHARE);
+    // Written with a fraction part: still the number it is (1.0 was the default 5 %, not a whole core).
+    expect(budgetShare('0.0')).toBe(0);
+    expect(budgetShare('1.0')).toBe(1);
+    expect(budgetShare('0.50')).toBe(0.5);
+    for (const bad of ['', '2', '-0.1', 'abc', '0.5x', '1.5', '1.01', '.', '1.', ' 0.1', 'NaN', 'Infinity', '1e-1']) expect(budgetShare(bad)).toBe(CAPTURE_CPU_SHARE);
   });
 });

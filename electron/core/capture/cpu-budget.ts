@@ -40,7 +40,7 @@ export const PROCESS_CLOCK: BudgetClock = {
  * CAPTURE_CPU_SHARE. A value that is no number in [0, 1] is ignored.
  */
 export function budgetShare(env: string | undefined): number {
-  if (env === undefined || !/^(0|1|0?\.\d+)$/.test(env)) return CAPTURE_CPU_SHARE;
+  if (env === undefined || !/^(0|1|0?\.\d+|1\.0+)$/.test(env)) return CAPTURE_CPU_SHARE;
   return Number(env);
 }
 

@@ -10,16 +10,17 @@ import type { CapturedQuery } from './pairing';
  * A child process double: stdio streams, kill() ends it with the signal — except SIGUSR1, which
  * tcpdump answers with its counts: `onUsr1` (when set) writes them, else it is ignored.
  */
-function fakeChild(onUsr1?: (c: { stderr: PassThrough }) => void, ignores: string[] = []): ChildProcess & { stdout: PassThrough; stderr: PassThrough; stdin: PassThrough; signals: string[] } {
-  const c = new EventEmitter() as ChildProcess & { stdout: PassThrough; stderr: PassThrough; stdin: PassThrough; signals: string[] };
-  Object.assign(c, { stdout: new PassThrough(), stderr: new PassThrough(), stdin: new PassThrough(), exitCode: null, signalCode: null, signals: [] });
+function fakeChild(onUsr1?: (c: { stderr: PassThrough }) => void, ignores: string[] = []): ChildProcess & { stdout: PassThrough; stderr: PassThrough; stdin: PassThrough; lift: PassThrough; signals: string[] } {
+  const c = new EventEmitter() as ChildProcess & { stdout: PassThrough; stderr: PassThrough; stdin: PassThrough; lift: PassThrough; signals: string[] };
+  Object.assign(c, { stdout: new PassThrough(), stderr: new PassThrough(), stdin: new PassThrough(), lift: new PassThrough(), exitCode: null, signalCode: null, signals: [] });
+  // stdio[3]: the parser's budget lift pipe (budget-lift.ts).
+  Object.assign(c, { stdio: [c.stdin, c.stdout, c.stderr, c.lift] });
   c.kill = ((sig: NodeJS.Signals = 'SIGTERM') => {
     c.signals.push(sig);
     if (sig === 'SIGUSR1') {
       onUsr1?.(c);
       return true;
     }
-    if (sig === 'SIGUSR2') return true; // the parser's "lift your CPU budget" (rows-main.ts): handled, no exit
     if (ignores.includes(sig)) return true; // e.g. a stopped (SIGSTOP) process: only SIGKILL acts
     Object.assign(c, { signalCode: sig });
     queueMicrotask(() => c.emit('exit', null, sig));
@@ -84,8 +85,9 @@ describe('capture pipeline: the parser output is untrusted text', () => {
     // Handed on as the parser wrote them, byte for byte, and counted; the parser is told the resolver file.
     expect(bytes).toBe(`${JSON.stringify(ROW)}\n${JSON.stringify({ ...ROW, id: 7 })}\n`);
     expect(counted).toBe(2);
-    expect((spawned[1] as { env?: NodeJS.ProcessEnv }).env).toEqual({ K2S_CAPTURE_LISTENERS: '127.0.0.1:53', K2S_CAPTURE_RESOLV_CONF: '/etc/resolv.conf' });
-    expect(end).toEqual({ counts: { frames: 4, notSegment: 0, notDns: 0, messages: 4, rows: 2 }, dropped: 0, received: 5, badLines: 1, forced: [], filled: 0 });
+    // K2S_CAPTURE_LIFT_FD: its fd 3 is the lift pipe (budget-lift.ts), said so it never takes an fd 3 it merely inherited for one.
+    expect((spawned[1] as { env?: NodeJS.ProcessEnv }).env).toEqual({ K2S_CAPTURE_LISTENERS: '127.0.0.1:53', K2S_CAPTURE_RESOLV_CONF: '/etc/resolv.conf', K2S_CAPTURE_LIFT_FD: '3' });
+    expect(end).toEqual({ counts: { frames: 4, notSegment: 0, notDns: 0, messages: 4, rows: 2 }, dropped: 0, received: 5, badLines: 1, forced: [], filled: 0, leftInRing: null });
   });
 
   it('a parser line past 16 MiB (framed as a row) is dropped and counted once, whatever chunks carry it; long rows below it and the rows after arrive whole', async () => {
@@ -158,7 +160,8 @@ describe('capture pipeline: the parser output is untrusted text', () => {
     await opening;
     expect(stdios[0]).toEqual(['ignore', 'pipe', 'pipe']);
     expect(stdios[1]![0]).toBe(td.stdout);
-    expect(stdios[1]!.slice(1)).toEqual(['pipe', 'inherit']);
+    // fd 3: the lift pipe (budget-lift.ts).
+    expect(stdios[1]!.slice(1)).toEqual(['pipe', 'inherit', 'pipe']);
     expect(td.stdout.destroyed).toBe(true);
   });
 
@@ -172,8 +175,10 @@ describe('capture pipeline: the parser output is untrusted text', () => {
       parser.stdout.write(`${JSON.stringify(ROW)}\n`); // a row just now: the old quiet wait would have waited 1.2 s
       const stopping = cap.stop();
       await vi.waitFor(() => expect(td.signals).toEqual(['SIGUSR1', 'SIGINT']), { interval: 1 });
-      // The parser's CPU budget is lifted for the drain, first (rows-main.ts: SIGUSR2).
-      expect(parser.signals).toEqual(['SIGUSR2']);
+      // The parser's CPU budget is lifted for the drain, first, by ending its lift pipe
+      // (budget-lift.ts), not by a signal: SIGUSR2 before node installed its handler killed it.
+      expect(parser.lift.writableEnded).toBe(true);
+      expect(parser.signals).toEqual([]);
       queueMicrotask(() => parser.emit('exit', 0, null));
       await stopping;
     } finally {
@@ -215,6 +220,34 @@ describe('capture pipeline: the parser output is untrusted text', () => {
     expect((await stopping).filled).toBe(65);
   });
 
+  it('a drain that reaches its limit with packets of its own still in the ring says how many (they never reach the log)', async () => {
+    vi.useFakeTimers();
+    try {
+      // 50 taken before the stop, tcpdump stuck at 2 written (a parser far behind under load).
+      const { td, parser, cap } = await openPipeline((c) => c.stderr.write(statsLine(2, 50)));
+      const stopping = cap.stop();
+      await vi.advanceTimersByTimeAsync(1_300);
+      expect(td.signals.at(-1)).toBe('SIGINT');
+      // tcpdump's final statistics: 3 written in all (the first 3 of the 50), 60 received (10 after the stop's ask).
+      td.stderr.write('3 packets captured\n60 packets received by filter\n0 packets dropped by kernel\n');
+      queueMicrotask(() => parser.emit('exit', 0, null));
+      await vi.advanceTimersByTimeAsync(0);
+      const end = await stopping;
+      expect([end.leftInRing, end.received, end.dropped]).toEqual([47, 60, 0]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('a drain that got all its packets out: none left in the ring (later packets are not counted)', async () => {
+    const { td, parser, cap } = await openPipeline((c) => c.stderr.write(statsLine(5, 5)));
+    const stopping = cap.stop();
+    await vi.waitFor(() => expect(td.signals).toEqual(['SIGUSR1', 'SIGINT']), { timeout: 1000, interval: 1 });
+    td.stderr.write('7 packets captured\n9 packets received by filter\n0 packets dropped by kernel\n');
+    queueMicrotask(() => parser.emit('exit', 0, null));
+    expect((await stopping).leftInRing).toBe(0);
+  });
+
   it('stop with nothing in an open block: no fill', async () => {
     let fills = 0;
     const { td, parser, cap } = await openPipeline((c) => c.stderr.write(statsLine(5, 5)), {}, { port: 40555, fill: async () => (fills++, 65) });
@@ -247,7 +280,7 @@ describe('capture pipeline: the parser output is untrusted text', () => {
     const { td, parser, cap } = await openPipeline(undefined, { td: ['SIGINT'], parser: ['SIGTERM'] });
     const end = await cap.stop();
     expect(td.signals.filter((x) => x !== 'SIGUSR1')).toEqual(['SIGINT', 'SIGKILL']);
-    expect(parser.signals).toEqual(['SIGUSR2', 'SIGKILL']);
+    expect(parser.signals).toEqual(['SIGKILL']);
     expect(end.forced).toEqual(['tcpdump', 'the packet parser']);
   }, 15_000);
 
@@ -364,6 +397,44 @@ describe('capture pipeline: a start that fails leaves no child behind', () => {
     Object.assign(td, { exitCode: 1 });
     td.emit('exit', 1, null);
     await expect(opening).rejects.toThrow('tcpdump exited (exit 1): (SIOCGIFHWADDR: No such device)');
+    expect(parser.signalCode).toBe('SIGTERM');
+  });
+
+  /** What node's ChildProcess does when exec fails (ENOENT, EACCES): exitCode −errno, an 'error' event on the next tick, never 'exit'. */
+  const failSpawn = (c: ReturnType<typeof fakeChild>, code: string, errno: number) =>
+    process.nextTick(() => {
+      Object.assign(c, { exitCode: -errno });
+      c.emit('error', Object.assign(new Error(`spawn ${code}`), { code }));
+    });
+
+  it('the parser cannot be started (EACCES: node not executable by its user): no uncaught error; ended says so and tcpdump is ended', async () => {
+    const td = fakeChild();
+    const parser = fakeChild();
+    let n = 0;
+    const opening = startCapturePipeline({ spawn: () => (n++ === 0 ? td : (failSpawn(parser, 'EACCES', 13), parser)) }, opts);
+    td.stderr.write('tcpdump: listening on any\n');
+    const cap = await opening;
+    expect(await cap.ended).toBe('the packet parser exited unexpectedly (not started: EACCES)');
+    expect(td.signals).toEqual(['SIGTERM']);
+  });
+
+  it('the parser spawn throws (EPERM, ENOMEM…): tcpdump is ended before the start rejects', async () => {
+    const td = fakeChild();
+    const opening = startCapturePipeline({ spawn: (file) => {
+      if (file === '/usr/bin/node') throw Object.assign(new Error('spawn EPERM'), { code: 'EPERM' });
+      return td;
+    } }, opts);
+    await expect(opening).rejects.toThrow('spawn EPERM');
+    expect(td.signals).toEqual(['SIGTERM']);
+    expect(td.stdout.destroyed).toBe(true);
+  });
+
+  it('tcpdump cannot be started (EACCES): the start rejects at once with why, not after 10 s, and the parser is ended', async () => {
+    const td = fakeChild();
+    const parser = fakeChild();
+    let n = 0;
+    const opening = startCapturePipeline({ spawn: () => (n++ === 0 ? (failSpawn(td, 'EACCES', 13), td) : parser) }, opts);
+    await expect(opening).rejects.toThrow('tcpdump exited (not started: EACCES): tcpdump printed nothing');
     expect(parser.signalCode).toBe('SIGTERM');
   });
 });

@@ -7,11 +7,13 @@
  * Spawning is injected.
  */
 import type { ChildProcess, SpawnOptions } from 'node:child_process';
+import type { Writable } from 'node:stream';
 import type { CapturedQuery } from './pairing';
 import type { CaptureCounts } from './pcap-rows';
 import { BLOCK_TIMEOUT_MS, tcpdumpArgv, type CaptureTarget } from './tcpdump-argv';
 import { tcpdumpStatsLine, type TcpdumpStats } from './tcpdump-stats';
 import type { BlockFill } from './block-fill';
+import { LIFT_FD, LIFT_FD_ENV } from './budget-lift';
 
 /** What the pipeline needs from the OS. */
 export interface PipelineDeps {
@@ -63,9 +65,12 @@ export interface CapturePipeline {
    * and the parser's lines that were no row (badLines); `forced`: the children (`tcpdump`, `the
    * packet parser`) that did not end within TERM_GRACE_MS of being asked and were killed;
    * `filled`: the fill datagrams sent (0 when none was needed; counted in `received`, and those
-   * that reached the parser in counts.frames and counts.fill).
+   * that reached the parser in counts.frames and counts.fill); `leftInRing`: the packets the
+   * kernel had taken before stop() was called that tcpdump had still not written when the drain
+   * ended (its limit reached: a parser far behind under load): never in the log (null without
+   * tcpdump's counts).
    */
-  stop(): Promise<{ counts: CaptureCounts | null; dropped: number | null; received: number | null; badLines: number; forced: string[]; filled: number }>;
+  stop(): Promise<{ counts: CaptureCounts | null; dropped: number | null; received: number | null; badLines: number; forced: string[]; filled: number; leftInRing: number | null }>;
   /**
    * Settles when tcpdump or the parser exits on its own (a crash, a kill, tcpdump losing its
    * interface) before stop() was called: with why, e.g. `tcpdump exited (signal SIGKILL): …`.
@@ -86,8 +91,45 @@ export interface CapturePipeline {
   pids: readonly number[];
 }
 
-/** How a child ended, for the companion's log: `exit 1`, `signal SIGKILL`. */
+/**
+ * Why each child could not be started: the code of the 'error' node's ChildProcess emits when
+ * exec fails (ENOENT, EACCES: exitCode is then −errno and 'exit' never comes).
+ */
+const notStarted = new WeakMap<ChildProcess, string>();
+
+/** Records a child's failed start (notStarted); other errors (a failed kill) are ignored: its 'exit' still comes. */
+function watchSpawnError(p: ChildProcess): void {
+  p.on('error', (e: NodeJS.ErrnoException) => {
+    if (p.pid === undefined || (p.exitCode !== null && p.exitCode < 0)) {
+      notStarted.set(p, e.code ?? e.message);
+      p.emit('k2s-not-started');
+    }
+  });
+}
+
+/** Whether `p` has ended: exited, killed, or never started (notStarted). */
+function hasEnded(p: ChildProcess): boolean {
+  return p.exitCode !== null || p.signalCode !== null || notStarted.has(p);
+}
+
+/** Resolves once `p` has ended (hasEnded): on 'exit', or on a failed start, which has no 'exit'. */
+function exited(p: ChildProcess): Promise<void> {
+  if (hasEnded(p)) return Promise.resolve();
+  return new Promise<void>((r) => {
+    const done = () => {
+      p.off('exit', done);
+      p.off('k2s-not-started', done);
+      r();
+    };
+    p.once('exit', done);
+    p.once('k2s-not-started', done);
+  });
+}
+
+/** How a child ended, for the companion's log: `exit 1`, `signal SIGKILL`, `not started: EACCES`. */
 function howEnded(p: ChildProcess): string {
+  const failed = notStarted.get(p);
+  if (failed !== undefined) return `not started: ${failed}`;
   return p.signalCode !== null ? `signal ${p.signalCode}` : `exit ${p.exitCode ?? '?'}`;
 }
 
@@ -185,8 +227,8 @@ const TERM_GRACE_MS = 2_000;
  * Ends a child and resolves once it has exited: SIGTERM, then SIGKILL when it is still there
  * TERM_GRACE_MS later. Resolves at once for a child that has already exited.
  */
-async function endChild(p: ChildProcess, exited: (p: ChildProcess) => Promise<void>): Promise<void> {
-  if (p.exitCode !== null || p.signalCode !== null) return;
+async function endChild(p: ChildProcess): Promise<void> {
+  if (hasEnded(p)) return;
   const gone = exited(p);
   p.kill('SIGTERM');
   let timer: NodeJS.Timeout | undefined;
@@ -224,13 +266,28 @@ export function stderrReason(err: string): string {
 /** Starts the pipeline; resolves once tcpdump says the capture is open (throws when it exits or does not within 10 s). */
 export async function startCapturePipeline(deps: PipelineDeps, o: PipelineOptions): Promise<CapturePipeline> {
   const td = deps.spawn(o.tcpdump ?? 'tcpdump', tcpdumpArgv({ iface: o.iface, ports: o.ports, user: o.user, ...(o.fill ? { fillPort: o.fill.port } : {}) }), { stdio: ['ignore', 'pipe', 'pipe'] });
+  watchSpawnError(td);
   // The parser reads tcpdump's pipe itself (its stdin is a duplicate of tcpdump's stdout), so
   // the packets never pass through this process: relaying them cost this root process about as
   // much CPU as tcpdump's own writes (one per packet with -U), taken from the proxy under load.
   // This process's end is closed once the parser has its copy, so the parser sees the end of
   // the pipe when tcpdump exits.
-  const parser = deps.spawn(o.parser.file, o.parser.args, { uid: o.uid, gid: o.gid, stdio: [td.stdout!, 'pipe', 'inherit'], env: { K2S_CAPTURE_LISTENERS: o.listeners.join(','), ...(o.fill ? { K2S_CAPTURE_FILL_PORT: String(o.fill.port) } : {}), ...(o.resolvConf ? { K2S_CAPTURE_RESOLV_CONF: o.resolvConf } : {}) } });
+  // Its fd 3 is the lift pipe (budget-lift.ts): ended at the stop, it lifts the parser's CPU budget.
+  let parser: ChildProcess;
+  try {
+    parser = deps.spawn(o.parser.file, o.parser.args, { uid: o.uid, gid: o.gid, stdio: [td.stdout!, 'pipe', 'inherit', 'pipe' /* LIFT_FD */], env: { K2S_CAPTURE_LISTENERS: o.listeners.join(','), ...(o.fill ? { K2S_CAPTURE_FILL_PORT: String(o.fill.port) } : {}), ...(o.resolvConf ? { K2S_CAPTURE_RESOLV_CONF: o.resolvConf } : {}), [LIFT_FD_ENV]: String(LIFT_FD) } });
+  } catch (e) {
+    // A spawn that throws (EPERM, ENOMEM…; ENOENT and EACCES come as 'error', watchSpawnError):
+    // tcpdump, root until it opens the capture, is not left behind.
+    td.stdout!.destroy();
+    await endChild(td);
+    throw e;
+  }
+  watchSpawnError(parser);
   td.stdout!.destroy();
+  /** This end of the parser's lift pipe (budget-lift.ts); its errors (the parser gone: EPIPE) are no crash. */
+  const liftPipe = parser.stdio?.[3] as Writable | null | undefined;
+  liftPipe?.on('error', () => undefined);
   let err = '';
   td.stderr!.on('data', (d: Buffer) => (err += d.toString()).length > 65536 && (err = err.slice(-4096)));
   // tcpdump's answers to SIGUSR1, line by line (askStats).
@@ -328,7 +385,6 @@ export async function startCapturePipeline(deps: PipelineDeps, o: PipelineOption
     if (runRows > 0) o.onRows(d.subarray(run, at), runRows);
     if (at < d.length) holdPiece(d.subarray(at));
   };
-  const exited = (p: ChildProcess): Promise<void> => (p.exitCode !== null || p.signalCode !== null ? Promise.resolve() : new Promise<void>((r) => p.once('exit', () => r())));
   const parserDone = exited(parser);
   try {
     await new Promise<void>((resolve, reject) => {
@@ -338,18 +394,17 @@ export async function startCapturePipeline(deps: PipelineDeps, o: PipelineOption
       const done = (e?: Error) => {
         clearTimeout(timer);
         td.stderr!.off('data', check);
-        td.off('exit', onExit);
         if (e) reject(e);
         else resolve();
       };
       td.stderr!.on('data', check);
-      td.once('exit', onExit);
+      void exited(td).then(onExit);
       check();
     });
   } catch (e) {
     // Not open: neither child may outlive the failed start (tcpdump still runs as root before
     // it has opened the capture, and a hung one would be reparented and left capturing nothing).
-    await Promise.all([endChild(td, exited), endChild(parser, exited)]);
+    await Promise.all([endChild(td), endChild(parser)]);
     throw e;
   }
   let stopping = false;
@@ -359,17 +414,15 @@ export async function startCapturePipeline(deps: PipelineDeps, o: PipelineOption
       stopping = true;
       // tcpdump gone: the parser reads the pipe to its end and exits (its last rows still
       // arrive). Parser gone: tcpdump would capture into a broken pipe, so it is ended.
-      if (who === 'the packet parser' && other.exitCode === null && other.signalCode === null) other.kill('SIGTERM');
+      if (who === 'the packet parser' && !hasEnded(other)) other.kill('SIGTERM');
       const tail = who === 'tcpdump' ? stderrReason(err) : '';
       const why = `${who} exited unexpectedly (${howEnded(p)})${tail ? `: ${tail}` : ''}`;
       void exited(other).then(() => resolve(why));
     };
     const tdEnd = on('tcpdump', td, parser);
     const parserEnd = on('the packet parser', parser, td);
-    if (td.exitCode !== null || td.signalCode !== null) tdEnd();
-    else td.once('exit', tdEnd);
-    if (parser.exitCode !== null || parser.signalCode !== null) parserEnd();
-    else parser.once('exit', parserEnd);
+    void exited(td).then(tdEnd);
+    void exited(parser).then(parserEnd);
   });
   return {
     ended,
@@ -378,17 +431,20 @@ export async function startCapturePipeline(deps: PipelineDeps, o: PipelineOption
     pids: [td.pid, parser.pid].filter((p): p is number => p !== undefined),
     async stop() {
       stopping = true;
-      // The drain runs without the parser's CPU budget (cpu-budget.ts: SIGUSR2 lifts it), so
-      // rows it held back under load are handed over within the drain's limit.
-      if (parser.exitCode === null && parser.signalCode === null) parser.kill('SIGUSR2');
+      // The drain runs without the parser's CPU budget (cpu-budget.ts: the end of its lift
+      // pipe lifts it, budget-lift.ts), so rows it held back under load are handed over within
+      // the drain's limit. Not a signal: one sent before the parser's handler is installed kills it.
+      liftPipe?.end();
       const t0 = Date.now();
       const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
       let s = await askStats();
       let filled = 0;
+      /** The packets the kernel had taken when the stop began (null: no counts). */
+      let wanted: number | null = null;
       if (s !== null) {
         // Only the packets taken before this call: later ones are not this capture's to keep
         // (a follow's restart starts the next capture at once).
-        const wanted = s.received - s.dropped;
+        wanted = s.received - s.dropped;
         // Some still in an open block: fill it, so the kernel hands it over now, not at its timeout.
         if (s.captured < wanted && o.fill) filled = await o.fill.fill().catch(() => 0);
         while (s !== null && s.captured < wanted && Date.now() - t0 < DRAIN_MAX_MS) {
@@ -410,7 +466,11 @@ export async function startCapturePipeline(deps: PipelineDeps, o: PipelineOption
         const n = [...err.matchAll(re)].at(-1)?.[1];
         return n === undefined ? null : Number(n);
       };
-      return { counts, dropped: count(/(\d+) packets? dropped by kernel/g), received: count(/(\d+) packets? received by filter/g), badLines, forced, filled };
+      // The ring hands packets over in the order the kernel took them, and a later drop is of a
+      // later packet: when tcpdump wrote fewer than `wanted` in all, the rest of those were left.
+      const captured = count(/(\d+) packets? captured/g);
+      const leftInRing = wanted === null || captured === null ? null : Math.max(0, wanted - captured);
+      return { counts, dropped: count(/(\d+) packets? dropped by kernel/g), received: count(/(\d+) packets? received by filter/g), badLines, forced, filled, leftInRing };
     },
   };
 }

@@ -6,13 +6,15 @@
  * datagrams are counted apart; K2S_CAPTURE_RESOLV_CONF, the resolver file whose search list each
  * row records as `search` (host-search.ts; the companion writes the lines as they are);
  * K2S_CAPTURE_CPU_SHARE, its CPU budget as a share of one core (cpu-budget.ts; default 5 %,
- * `0` none; the bench sets it), lifted by SIGUSR2 for the stop's drain. Refuses to run as root:
+ * `0` none; the bench sets it), lifted for the stop's drain when the pipe at fd 3 ends
+ * (budget-lift.ts, pipeline.ts; K2S_CAPTURE_LIFT_FD=3 says it is there) or by SIGUSR2 (the bench). Refuses to run as root:
  * it parses untrusted packets.
  */
 import { PcapRows } from './pcap-rows';
 import { watchHostSearch, type HostSearch } from './host-search';
 import { rowLine } from './row-line';
 import { budgetShare, CpuBudget } from './cpu-budget';
+import { LIFT_FD_ENV, liftFd, onBudgetLift } from './budget-lift';
 
 if (process.getuid?.() === 0 && process.env.K2S_CAPTURE_ALLOW_ROOT !== '1') {
   process.stderr.write('k2s-dns capture: the packet parser does not run as root (run it as the user tcpdump -Z drops to)\n');
@@ -30,20 +32,25 @@ const rows = new PcapRows({ listeners, fillPort, onRow: (r) => (out += rowLine(r
 
 // The CPU budget (cpu-budget.ts): past its share of a core, stdin is not read for what it owes,
 // so tcpdump's pipe and kernel ring fill and the kernel drops (and counts) what the log cannot
-// take. SIGUSR2 (pipeline.ts, at the stop) lifts it: the drain hands the last rows over at once.
+// take. The end of the lift pipe (pipeline.ts, at the stop; budget-lift.ts) lifts it: the drain
+// hands the last rows over at once. SIGUSR2 does too (scripts/bench/capture.ts), for a parser
+// started without the pipe.
 const budget = new CpuBudget(budgetShare(process.env.K2S_CAPTURE_CPU_SHARE));
 let resumeTimer: NodeJS.Timeout | undefined;
 const resume = () => {
   resumeTimer = undefined;
   process.stdin.resume();
 };
-process.on('SIGUSR2', () => {
+const lift = () => {
   budget.lift();
   if (resumeTimer !== undefined) {
     clearTimeout(resumeTimer);
     resume();
   }
-});
+};
+process.on('SIGUSR2', lift);
+const liftAt = liftFd(process.env[LIFT_FD_ENV]);
+if (liftAt !== null) onBudgetLift(liftAt, lift);
 /** Stops reading stdin for what the budget says is owed (once: a pause is not stacked). */
 function keepBudget(): void {
   const owed = budget.owedMs();

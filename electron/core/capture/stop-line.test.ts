@@ -16,6 +16,12 @@ describe('the companion stop line: datagrams to the fill port are out of both pa
     expect(stopLine(end, { unwritten: 2, rotations: 1 })).toBe('stopped: 5 rows, 10 packets, 10 passed the kernel filter, 0 dropped by the kernel, 0 parser lines skipped, 2 rows not written, 1 rotations, 0 queries emitted unanswered early (open-query table full); killed (did not end within 2 s): tcpdump.');
   });
 
+  it("packets of the capture's own still in the kernel ring when the drain ended: said, they are not in the log", () => {
+    const end = { ...base, counts: { frames: 3, notSegment: 0, notDns: 0, messages: 3, rows: 1 }, received: 60, filled: 0, leftInRing: 47 };
+    expect(stopLine(end, rows)).toBe('stopped: 1 rows, 3 packets, 60 passed the kernel filter, 0 dropped by the kernel, 0 parser lines skipped, 0 rows not written, 0 rotations, 0 queries emitted unanswered early (open-query table full), 47 packets taken before the stop still in the kernel ring when the drain ended (not in the log).');
+    expect(stopLine({ ...end, leftInRing: 0 }, rows)).not.toContain('kernel ring');
+  });
+
   it('no counts from the parser or tcpdump: question marks', () => {
     expect(stopLine({ ...base, counts: null, received: null, dropped: null, filled: 0 }, rows)).toMatch(/^stopped: \? rows, \? packets, \? passed the kernel filter, \? dropped by the kernel,/);
   });

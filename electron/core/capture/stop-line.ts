@@ -10,6 +10,8 @@ export interface StopCounts {
   forced: string[];
   /** The fill datagrams sent (block-fill.ts), 0 when none was needed. */
   filled: number;
+  /** Packets taken before the stop that the drain did not get out of the kernel ring (pipeline.ts stop); null or absent: unknown. */
+  leftInRing?: number | null;
 }
 
 /**
@@ -26,6 +28,7 @@ export function stopLine(end: StopCounts, rows: { unwritten: number; rotations: 
   const received = end.received === null ? null : end.received - end.filled - others;
   const filled = end.filled ? `, the last ring block filled with ${end.filled} datagrams to hand it over at once (${fill - others} read)` : '';
   const foreign = others ? `, ${others} datagrams of other programs to the fill port left out of the packet counts` : '';
+  const left = end.leftInRing ? `, ${end.leftInRing} packets taken before the stop still in the kernel ring when the drain ended (not in the log)` : '';
   const forced = end.forced.length ? `; killed (did not end within 2 s): ${end.forced.join(', ')}` : '';
-  return `stopped: ${end.counts?.rows ?? '?'} rows, ${frames ?? '?'} packets, ${received ?? '?'} passed the kernel filter, ${end.dropped ?? '?'} dropped by the kernel, ${end.badLines} parser lines skipped, ${rows.unwritten} rows not written, ${rows.rotations} rotations, ${end.counts?.evicted ?? 0} queries emitted unanswered early (open-query table full)${filled}${foreign}${forced}.`;
+  return `stopped: ${end.counts?.rows ?? '?'} rows, ${frames ?? '?'} packets, ${received ?? '?'} passed the kernel filter, ${end.dropped ?? '?'} dropped by the kernel, ${end.badLines} parser lines skipped, ${rows.unwritten} rows not written, ${rows.rotations} rotations, ${end.counts?.evicted ?? 0} queries emitted unanswered early (open-query table full)${left}${filled}${foreign}${forced}.`;
 }

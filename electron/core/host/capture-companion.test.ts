@@ -1,11 +1,13 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CAPTURE_FAILED_FILE, CAPTURE_MISSED_FILE, CAPTURE_UNWRITTEN_FILE } from '../capture/capture-args';
+import { CAPTURE_FAILED_FILE, CAPTURE_MISSED_FILE, CAPTURE_READY_FILE, CAPTURE_UNWRITTEN_FILE } from '../capture/capture-args';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { exactQueryLog } from '../capture/exact-log';
-import { rememberStartFailure, supervisedCapture, systemdCapture } from './capture-companion';
+import { CAPTURE_PID_FILE, rememberStartFailure, supervisedCapture, systemdCapture } from './capture-companion';
+import { keeperArgv } from './capture-keeper';
 import { createHostFs } from './host-fs-node';
 
 describe('capture companion: a start that fails is remembered until the next start', () => {
@@ -76,5 +78,40 @@ describe('capture companion: stop', () => {
     expect(calls).toEqual(['systemctl stop k2s-dnsproxy-capture.service unwritten=yes', 'systemctl disable k2s-dnsproxy-capture.service unwritten=yes']);
     expect(await fs.lstat(CAPTURE_UNWRITTEN_FILE)).toBeFalsy();
     expect(await fs.lstat(CAPTURE_MISSED_FILE)).toBeFalsy();
+  });
+
+  it('a companion still closing when its keeper is killed (stop past its wait: a slow disk) is killed by its pid, though it removed its ready file at its stop', async () => {
+    root = await mkdtemp(path.join(tmpdir(), 'capture-companion-'));
+    const fs = createHostFs(root);
+    const procDir = path.join(root, 'proc');
+    await fs.mkdirp(path.dirname(CAPTURE_READY_FILE), 0o755);
+    const ready = fs.real(CAPTURE_READY_FILE);
+    const children: ChildProcess[] = [];
+    try {
+      // The companion: on SIGTERM it removes its ready file (capture-main.ts, at its stop) and goes on closing (never ends by itself).
+      const companion = spawn(process.execPath, ['-e', `process.on('SIGTERM', () => require('fs').rmSync(${JSON.stringify(ready)}, { force: true })); setInterval(() => {}, 1e6); process.stdout.write('up')`], { stdio: ['ignore', 'pipe', 'inherit'] });
+      children.push(companion);
+      // Its keeper: forwards SIGTERM to it and waits for it (capture-keeper.ts), never ending first.
+      const keeper = spawn(process.execPath, ['-e', `process.on('SIGTERM', () => process.kill(${companion.pid}, 'SIGTERM')); setInterval(() => {}, 1e6); process.stdout.write('up')`], { stdio: ['ignore', 'pipe', 'inherit'] });
+      children.push(keeper);
+      for (const c of children) await new Promise((r) => c.stdout!.once('data', r));
+      const gone = (c: ChildProcess) => new Promise<string | null>((r) => c.once('exit', (_code, sig) => r(sig)));
+      const [companionGone, keeperGone] = [gone(companion), gone(keeper)];
+      // /proc as stop reads it: each pid's argv.
+      const cmdline = async (pid: number, argv: string[]) => {
+        await mkdir(path.join(procDir, String(pid)), { recursive: true });
+        await writeFile(path.join(procDir, String(pid), 'cmdline'), `${argv.join('\0')}\0`);
+      };
+      await cmdline(keeper.pid!, keeperArgv('/run/k2s/capture.pid', '/run/k2s/capture-keeper.state', '/run/k2s/capture.go', ['/usr/bin/node', '/usr/lib/k2s-dns/k2s-dns.cjs', 'capture-watch', '--held']));
+      await cmdline(companion.pid!, ['/usr/bin/node', '/usr/lib/k2s-dns/k2s-dns.cjs', 'capture-watch', '--held']);
+      await fs.writeFileAtomic(CAPTURE_PID_FILE, `${keeper.pid}\n`, { mode: 0o644 });
+      await fs.writeFileAtomic(CAPTURE_READY_FILE, `${companion.pid}\n`, { mode: 0o644 });
+      await supervisedCapture(fs, procDir, 200).stop();
+      expect(await keeperGone).toBe('SIGKILL');
+      expect(await companionGone).toBe('SIGKILL');
+      expect(await fs.lstat(CAPTURE_READY_FILE)).toBeFalsy();
+    } finally {
+      for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+    }
   });
 });

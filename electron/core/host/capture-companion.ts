@@ -114,15 +114,17 @@ async function signalCompanion(pid: number | null, sig: NodeJS.Signals, procDir:
  * (capture-keeper.ts: restarts it on failure, as Restart=on-failure does for the unit). The
  * pidfile names the keeper; the companion's own pid is in its ready file once its capture opened.
  */
-export function supervisedCapture(fs: HostFs, procDir = '/proc'): CaptureCompanion {
+export function supervisedCapture(fs: HostFs, procDir = '/proc', stopWaitMs = 8000): CaptureCompanion {
   // Bounded: the keeper stops the companion, which drains the parser (at most 5 s, pipeline.ts) and stops tcpdump.
-  const proc = pidfileProcess(fs, { pidFile: CAPTURE_PID_FILE, logFile: CAPTURE_LOG, isOwnArgv: (a) => isKeeperArgv(a) || isCaptureArgv(a), stopWaitMs: 8000 }, procDir);
+  const proc = pidfileProcess(fs, { pidFile: CAPTURE_PID_FILE, logFile: CAPTURE_LOG, isOwnArgv: (a) => isKeeperArgv(a) || isCaptureArgv(a), stopWaitMs }, procDir);
   const pidIn = async (file: string, read: (t: string) => number | null) => read((await fs.readFile(file).catch(() => Buffer.from(''))).toString('utf8'));
   // The ready file too: a companion killed (kill -9) left it (capture-stopped.ts reads it as dead).
   const stop = async () => {
+    // The companion's pid, read before the stop: at its SIGTERM it removes its ready file
+    // (capture-main.ts), so one still closing when its keeper is killed would not be found after.
+    const left = [await pidIn(CAPTURE_READY_FILE, (t) => (/^\d+$/.test(t.trim()) ? Number(t.trim()) : null)), await pidIn(CAPTURE_KEEPER_STATE, (t) => parseKeeperState(t).pid)];
     await proc.stop();
     // A companion its keeper did not end (the keeper killed, or SIGKILLed after stopWaitMs): ended by its pid.
-    const left = [await pidIn(CAPTURE_READY_FILE, (t) => (/^\d+$/.test(t.trim()) ? Number(t.trim()) : null)), await pidIn(CAPTURE_KEEPER_STATE, (t) => parseKeeperState(t).pid)];
     for (const pid of new Set(left)) await signalCompanion(pid, 'SIGKILL', procDir);
     await fs.remove(CAPTURE_FAILED_FILE);
     await fs.remove(CAPTURE_READY_FILE);
