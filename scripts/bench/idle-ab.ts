@@ -3,7 +3,8 @@
  * modes interleaved in every round so load changes hit them alike: the exact query log with its
  * companion tree at idle priority (as shipped), the same tree switched to normal priority
  * (chrt --other -a -p 0 on companion, tcpdump, parser), and the query log off (--no-log-queries).
- * Max qps (dnsperf -l SECONDS) and p99 at 2,000 qps, cluster names. Prints JSON lines.
+ * Max qps (dnsperf -l SECONDS) and p99 at 2,000 qps, cluster names; AB_MODES (e.g. `idle,off`)
+ * picks modes. Prints JSON lines.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -32,7 +33,7 @@ const policy = (pid: number) => execFileSync('chrt', ['-p', String(pid)], { enco
 try {
   for (let round = 0; round < ROUNDS; round++) {
     for (const e of engines) {
-      for (const mode of ['idle', 'normal', 'off'] as const) {
+      for (const mode of (['idle', 'normal', 'off'] as const).filter((m) => !process.env.AB_MODES || process.env.AB_MODES.split(',').includes(m))) {
         const start = await timedCli(['start', '--kubeconfig', tb.kubeconfigPath, '--engine', e.name, '--verify-name', 'www.example.test', '--json', ...e.extra, ...(mode === 'off' ? ['--no-log-queries'] : [])]);
         if (start.code !== 0) throw new Error(`start failed: ${JSON.stringify(start.events.at(-1))}`);
         try {

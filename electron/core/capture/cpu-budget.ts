@@ -5,7 +5,7 @@
  * Idle priority alone (go-idle.ts) did not do that: SCHED_IDLE tasks still run whenever a CPU is
  * free for a moment, and at dnsmasq's full rate on 2 cores the capture's tree (tcpdump, the
  * parser, the companion) took 0.6–0.7 of a core that way while dnsmasq's throughput halved
- * (scripts/bench/idle-ab.ts; stopping the tree with SIGSTOP gave it back). With the budget the
+ * (scripts/bench/capture-tree.ts; stopping the tree with SIGSTOP gave it back). With the budget the
  * parser stops reading its input once it has used its share within the window: tcpdump's writes
  * then block on the full pipe, its kernel ring fills, and the kernel drops what the log cannot
  * take and counts it (tcpdump's "dropped by kernel", shown by capture-missed.ts). tcpdump and the
