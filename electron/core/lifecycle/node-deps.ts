@@ -80,6 +80,9 @@ export async function createNodeDeps(root = '/', opts: NodeDepsOptions = {}): Pr
     checkKubeconfig: async (path) => {
       (await import('../cluster/kube-client')).openKubeClient(source(path));
     },
+    loadClusterClient: async () => {
+      await import('../cluster/kube-client');
+    },
     mountinfo: () => readFile('/proc/self/mountinfo', 'utf8').catch(() => ''),
     uid: () => process.getuid?.() ?? -1,
     now: () => Date.now(),
