@@ -11,6 +11,8 @@
  *                              (/usr/lib/k2s-dns, scripts/package/layout.ts);
  *  - dist/k2s-dns-capture-rows.cjs  the exact query log's packet parser (one CommonJS file, run
  *                              as an unprivileged user by electron/core/capture/capture-main.ts);
+ *  - dist/k2s-dns-capture-watch.cjs  the exact query log's companion alone (one CommonJS file,
+ *                              run as root by `start`: electron/core/capture/capture-program.ts);
  *  - dist/vendor-client-node.cjs  the parts of @kubernetes/client-node kube-client.ts uses, as
  *                              ONE CommonJS script that the bundle loads with a V8 code cache
  *                              (electron/core/compile-cache/): compiling it was most of the
@@ -168,11 +170,29 @@ export async function buildCaptureParser(outdir = join(ROOT, 'dist')) {
   return (await build({ ...COMMON, format: 'cjs', banner: {}, entryPoints: ['electron/core/capture/rows-main.ts'], outfile: join(outdir, 'k2s-dns-capture-rows.cjs') })).metafile;
 }
 
-/** Builds the three bundles into `outdir`; resolves to esbuild's metafiles (inputs, output bytes). */
+/**
+ * Builds the capture companion's one file into `outdir` (electron/core/capture/capture-watch-entry.ts):
+ * CommonJS, so Node loads it without its ES module loader; import.meta.url is the file's own URL
+ * (capture-main.ts finds the parser bundle next to it), as in the CLI script.
+ */
+export async function buildCaptureWatch(outdir = join(ROOT, 'dist')) {
+  return (
+    await build({
+      ...COMMON,
+      format: 'cjs',
+      entryPoints: ['electron/core/capture/capture-watch-entry.ts'],
+      outfile: join(outdir, 'k2s-dns-capture-watch.cjs'),
+      define: { 'import.meta.url': '__k2sImportMetaUrl' },
+      banner: { js: "var __k2sImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+    })
+  ).metafile;
+}
+
+/** Builds every bundle into `outdir`; resolves to esbuild's metafiles (inputs, output bytes). */
 export async function buildBundles(outdir = join(ROOT, 'dist')) {
   await rm(outdir, { recursive: true, force: true });
   const vendor = await buildVendorScript(outdir, CLIENT_NODE);
-  const [app, helper, parser, cli] = await Promise.all([
+  const [app, helper, parser, cli, captureWatch] = await Promise.all([
     build({
       ...COMMON,
       plugins: [vendorScriptPlugin(CLIENT_NODE, vendor.names)],
@@ -188,10 +208,11 @@ export async function buildBundles(outdir = join(ROOT, 'dist')) {
     buildHelper(outdir),
     buildCaptureParser(outdir),
     buildCliScript(outdir, vendor.names),
+    buildCaptureWatch(outdir),
   ]);
   await slimVendorChunks(app.metafile);
   // What npm packages the bundles hold, for the package's copyright file (scripts/bundled-packages.mjs).
-  const inputs = [...Object.keys(app.metafile.inputs), ...Object.keys(helper.inputs), ...Object.keys(parser.inputs), ...Object.keys(cli.inputs)];
+  const inputs = [...Object.keys(app.metafile.inputs), ...Object.keys(helper.inputs), ...Object.keys(parser.inputs), ...Object.keys(cli.inputs), ...Object.keys(captureWatch.inputs)];
   await writeFile(join(outdir, BUNDLED_PACKAGES_FILE), `${JSON.stringify(packageDirs(inputs), null, 1)}\n`);
   return { app: app.metafile, helper, cli };
 }

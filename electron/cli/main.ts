@@ -127,9 +127,8 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
   switch (command) {
     case 'start': {
       const input = cliInputOf(START_FIELDS, v);
-      // Start loading @kubernetes/client-node (the largest module; preflight's kubeconfig check
-      // and discover need it) now, so reading it overlaps the kubeconfig lookup and the lock.
-      void import('../core/cluster/kube-client').catch(() => undefined);
+      // @kubernetes/client-node (the largest module) loads in startDns, once the capture
+      // companion's process began (deps.loadClusterClient): its start-up then overlaps the load.
       const [{ locateKubeconfig }, { startDns }, { startOptionsOf }] = await Promise.all([import('../core/cluster/kubeconfig'), import('../core/lifecycle/start'), import('../core/lifecycle/options')]);
       const found = await locateKubeconfig(typeof v.kubeconfig === 'string' ? { explicit: v.kubeconfig } : {});
       await nameKubeconfig(found.path);

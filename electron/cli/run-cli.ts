@@ -7,6 +7,7 @@
 import { useCliInvocation } from '../core/cli-invocation';
 import { runInternalVerb } from './internal-verbs';
 import { surviveClosedOutput } from '../core/closed-output';
+import { useVendorCacheJob } from '../core/compile-cache/vendor';
 
 /**
  * Runs the command `argv` (without node and script) other than `--help`, which entry.ts answers
@@ -17,6 +18,8 @@ export async function runCli(argv: string[]): Promise<number> {
   surviveClosedOutput();
   // Fix texts name the CLI as this install runs it (/usr/bin/k2s-dns, or npx in a checkout).
   useCliInvocation();
+  // @kubernetes/client-node's code cache per verb, with the code this command runs (vendor.ts).
+  useVendorCacheJob(argv[0] ?? '');
   // The companions start runs (capture-watch, follow-watch) load only their own modules.
   const internal = await runInternalVerb(argv);
   if (internal !== null) return internal;

@@ -8,6 +8,12 @@ import { K2S_PATHS } from '../../../shared/k2s-paths';
 
 /** File name of the bundled packet parser in dist/ (scripts/build.mjs). */
 export const PARSER_BUNDLE = 'k2s-dns-capture-rows.cjs';
+/**
+ * File name of the companion's own bundle in dist/ (scripts/build.mjs, from capture-watch-entry.ts):
+ * only capture-main.ts and what it imports (~40 KB of CommonJS), so the companion's Node start-up,
+ * which start waits for, skips the CLI's entry and its whole script (capture-program.ts).
+ */
+export const CAPTURE_BUNDLE = 'k2s-dns-capture-watch.cjs';
 /** Host path the parser bundle is copied to: root's 0755 run dir, readable by the parser's user wherever the entry lives. */
 export const PARSER_RUN_PATH = `${K2S_PATHS.runDir}/capture-rows.cjs`;
 

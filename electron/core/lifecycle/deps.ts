@@ -55,6 +55,13 @@ export interface LifecycleDeps {
    */
   checkKubeconfig(path: string): Promise<void>;
   /**
+   * Loads the Kubernetes client's module (@kubernetes/client-node: the largest start loads, ~30 ms
+   * of CPU; preflight's kubeconfig check and discover need it). Start calls it before preflight,
+   * once the held capture companion's process is begun, so that process's Node start-up runs
+   * alongside it. Absent in tests.
+   */
+  loadClusterClient?(): Promise<void>;
+  /**
    * The lookup paths host programs use here besides getaddrinfo and 127.0.0.1 (nss sources,
    * systemd-resolved, each nameserver of /etc/resolv.conf: host-paths.ts), for verify. Absent in
    * temp-root tests, whose host paths would be this machine's.

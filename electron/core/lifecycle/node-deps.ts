@@ -16,7 +16,8 @@ import { hostPaths } from './host-paths';
 import path from 'node:path';
 import { FOLLOW_VERB, supervisedFollower, systemdFollower } from '../host/follower';
 import { supervisedCapture, systemdCapture } from '../host/capture-companion';
-import { CAPTURE_VERB } from '../capture/capture-args';
+import { captureProgram } from '../capture/capture-program';
+import { fileURLToPath } from 'node:url';
 import { findTcpdump } from '../capture/tcpdump-path';
 
 /** Options of createNodeDeps. */
@@ -79,6 +80,9 @@ export async function createNodeDeps(root = '/', opts: NodeDepsOptions = {}): Pr
     checkKubeconfig: async (path) => {
       (await import('../cluster/kube-client')).openKubeClient(source(path));
     },
+    loadClusterClient: async () => {
+      await import('../cluster/kube-client');
+    },
     mountinfo: () => readFile('/proc/self/mountinfo', 'utf8').catch(() => ''),
     uid: () => process.getuid?.() ?? -1,
     now: () => Date.now(),
@@ -93,7 +97,8 @@ export async function createNodeDeps(root = '/', opts: NodeDepsOptions = {}): Pr
   deps.followerWatch = { running: () => followerManager.running!(), pid: () => followerManager.pid!() };
   if (/^k2s-dns(-helper)?\.mjs$/.test(path.basename(entry))) {
     deps.follower = { manager: followerManager, argv: [process.execPath, entry, FOLLOW_VERB] };
-    deps.capture = { manager: services.kind === 'systemd' ? systemdCapture(fs, nodeExec) : supervisedCapture(fs), argv: [process.execPath, entry, CAPTURE_VERB], tcpdump: await findTcpdump() };
+    // The companion's own bundle next to this code when there is one (capture-program.ts): start waits for its Node start-up.
+    deps.capture = { manager: services.kind === 'systemd' ? systemdCapture(fs, nodeExec) : supervisedCapture(fs), argv: captureProgram(process.execPath, entry, path.dirname(fileURLToPath(import.meta.url))), tcpdump: await findTcpdump() };
   }
   return deps;
 }

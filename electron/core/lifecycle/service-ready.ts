@@ -10,11 +10,25 @@ async function logTail(deps: LifecycleDeps, lines: number): Promise<string[]> {
   return buf.toString('utf8').trimEnd().split('\n').slice(-lines);
 }
 
+/** Polls of waitForListeners at most 4 ms apart: 127 ms in all, where the doubling from 1 ms polls the 8th time. */
+export const READY_POLL_FAST = 33;
+
+/**
+ * ms waitForListeners waits after poll `attempt` (0-based): 1, 2, then 4 until READY_POLL_FAST
+ * polls (127 ms), then 128, 200, 200 … — from there the polls of a wait doubling from 1 ms (at
+ * most 200), so a listener is never found later than that doubling found it.
+ */
+export function readyPollWait(attempt: number): number {
+  return attempt < READY_POLL_FAST ? Math.min(4, 2 ** attempt) : Math.min(200, 2 ** (attempt - READY_POLL_FAST + 7));
+}
+
 /**
  * Waits until the proxy accepts connections on every listener (TCP connect: it needs no
  * upstream, so a dead CoreDNS shows up in verify with its own message), polling after 1, 2,
- * 4 … ms (at most 200 ms apart: a proxy binds within milliseconds of its exec, which the service
- * manager's start waited for, so a first wait of 10 ms was most of this one) for at most
+ * then every 4 ms up to 127 ms, then 128 and 200 ms apart (readyPollWait): a proxy binds within
+ * milliseconds of its exec, which the service manager's start waited for, so a first wait of
+ * 10 ms was most of this one, and a wait doubling from 1 ms (8, 16, 32 …) found one that bound
+ * meanwhile up to that long after (2–11 ms in traces of the lifecycle bench) — for at most
  * `timeoutMs` ms in all. Fails with SERVICE_EXITED (with the log's
  * last error and, for a bind failure, the port's holder) or SERVICE_NOT_READY.
  */
@@ -42,6 +56,6 @@ export async function waitForListeners(deps: LifecycleDeps, plan: ProxyPlan, tim
     if (deps.now() >= deadline) {
       throw failed('SERVICE_NOT_READY', `k2s-dnsproxy did not answer on ${[...pending].join(', ')} within ${timeoutMs} ms; see ${K2S_PATHS.log}.`);
     }
-    await deps.sleep(Math.min(200, 2 ** attempt));
+    await deps.sleep(readyPollWait(attempt));
   }
 }

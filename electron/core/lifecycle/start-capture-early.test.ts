@@ -114,6 +114,21 @@ describe('start: the capture companion begins before discover', () => {
     expect(log).toEqual(['prepare', 'preflight', 'capture --listen 127.0.0.1:53 --port 53 (held)', 'go', 'discover']);
   });
 
+  it('held: the Kubernetes client loads once the companion\'s process began, before preflight (its Node start-up overlaps the load)', async () => {
+    const { h, log } = await hostWithCapture(false, true);
+    const preflightLog = h.deps.mountinfo;
+    h.deps.mountinfo = async () => (log.includes('preflight') || log.push('preflight'), preflightLog());
+    h.deps.loadClusterClient = async () => void log.push('load');
+    expect(await startDns(h.deps, TEST_START_OPTS, quiet)).toMatchObject({ ok: true });
+    expect(log.slice(0, 3)).toEqual(['prepare', 'load', 'preflight']);
+    // Without the log (nothing held) it still loads before preflight.
+    const off = await hostWithCapture(false, true);
+    off.h.deps.mountinfo = async () => (off.log.includes('preflight') || off.log.push('preflight'), preflightLog());
+    off.h.deps.loadClusterClient = async () => void off.log.push('load');
+    expect(await startDns(off.h.deps, { ...TEST_START_OPTS, logQueries: false }, quiet)).toMatchObject({ ok: true });
+    expect(off.log.slice(0, 2)).toEqual(['load', 'preflight']);
+  });
+
   it('held: a refusal in preflight drops it (it exits having done nothing); so does a start with the log off', async () => {
     const { h, log } = await hostWithCapture(false, true);
     h.world.portHolder = { pid: 812, command: '/usr/sbin/dnsmasq' };

@@ -1,0 +1,21 @@
+/**
+ * The program the capture companion runs (its argv up to CAPTURE_VERB; host/capture-companion.ts
+ * starts it as root, held, before preflight): the companion's own small bundle
+ * (CAPTURE_BUNDLE, scripts/build.mjs) when it is next to the code that runs start — dist/ for the
+ * CLI, dist/ below the helper's one file in /usr/lib/k2s-dns (scripts/package/layout.ts) — else the
+ * entry start runs from (the CLI and the helper entry both take CAPTURE_VERB; from the sources,
+ * through tsx, there is no bundle of this build). The bundle is of the same build as the code
+ * looking for it, and as root-owned as it: root already runs that code.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { CAPTURE_BUNDLE, CAPTURE_VERB } from './capture-args';
+
+/**
+ * [node, bundle, CAPTURE_VERB] when `here` (the running code's directory) or `here`/dist holds
+ * CAPTURE_BUNDLE, else [node, entry, CAPTURE_VERB]. `node` and `entry` are absolute paths.
+ */
+export function captureProgram(node: string, entry: string, here: string, exists: (p: string) => boolean = existsSync): string[] {
+  const bundle = [path.join(here, CAPTURE_BUNDLE), path.join(here, 'dist', CAPTURE_BUNDLE)].find((p) => exists(p));
+  return [node, bundle ?? entry, CAPTURE_VERB];
+}

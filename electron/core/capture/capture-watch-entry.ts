@@ -1,0 +1,24 @@
+/**
+ * Entry of dist/k2s-dns-capture-watch.cjs (scripts/build.mjs; CAPTURE_BUNDLE): the exact query
+ * log's companion alone, `node k2s-dns-capture-watch.cjs capture-watch [--held | flags]`
+ * (capture-program.ts). It does what `k2s-dns capture-watch` does (cli/internal-verbs.ts) without
+ * loading the CLI: Node reads, compiles and runs ~40 KB instead of the CLI's entry and its
+ * 1.2 MB script, and start waits for this process to open its capture. Anything but
+ * CAPTURE_VERB as the first argument is a usage error (exit 2).
+ */
+import { surviveClosedOutput } from '../closed-output';
+import { createHostFs } from '../host/host-fs-node';
+import { CAPTURE_VERB } from './capture-args';
+import { runCapture } from './capture-main';
+
+const [verb, ...rest] = process.argv.slice(2);
+if (verb !== CAPTURE_VERB) {
+  process.stderr.write(`usage: ${process.argv[1] ?? 'k2s-dns-capture-watch.cjs'} ${CAPTURE_VERB} --held | --listen ADDRESS:PORT … --port PORT … (run by k2s-dns start)\n`);
+  process.exitCode = 2;
+} else {
+  // Its output is a log file or the journal; a closed one must not end the capture (closed-output.ts).
+  surviveClosedOutput();
+  void runCapture(createHostFs('/'), process.getuid?.() ?? -1, rest, process.argv[1] ?? '').then((code) => {
+    process.exitCode = code;
+  });
+}

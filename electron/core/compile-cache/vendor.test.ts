@@ -1,0 +1,24 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { useVendorCacheJob, vendorCacheOptions } from './vendor';
+
+describe('vendorCacheOptions', () => {
+  afterEach(() => useVendorCacheJob('ui'));
+
+  it('a CLI command keeps its own cache of the script, written at exit (with the code it ran)', () => {
+    expect(vendorCacheOptions('vendor-client-node.cjs', 'start')).toEqual({ name: 'vendor-client-node.cjs.start', writeAt: 'exit' });
+  });
+
+  it('without a command (the helper, the window) the script\'s own name, written at load', () => {
+    expect(vendorCacheOptions('vendor-client-node.cjs', null)).toEqual({});
+  });
+});
+
+describe('useVendorCacheJob', () => {
+  it('a short command is its own job; the window\'s and the companions\' verbs none (written at load); any other word one shared name', () => {
+    expect(useVendorCacheJob('start')).toBe('start');
+    expect(useVendorCacheJob('status')).toBe('status');
+    for (const verb of ['ui', 'app', 'follow-watch', 'capture-watch']) expect(useVendorCacheJob(verb)).toBeNull();
+    expect(useVendorCacheJob('Bad Verb!')).toBe('other');
+    expect(useVendorCacheJob('')).toBe('other');
+  });
+});
