@@ -262,7 +262,7 @@ describe.skipIf(!inSandbox || tcpdump === '')('exact query log from packets, run
       const companion = Number((await readFile('/run/k2s/capture.ready', 'utf8')).trim());
       const parser = (await companionChildren(companion)).find(([name]) => name === 'parser')![1];
       // The parser stopped (SIGSTOP): tcpdump blocks on its pipe, the ring fills, and the
-      // kernel drops what does not fit (16 MiB, tcpdump-argv.ts) of 5 s of queries at full rate.
+      // kernel drops what does not fit (2 MiB, tcpdump-argv.ts RING_KIB) of 5 s of queries at full rate.
       process.kill(parser, 'SIGSTOP');
       const file = '/tmp/k2s-dns-drops-queries.txt';
       await writeFile(file, 'www.example.test A\nweb.demo.svc.cluster.local A\n');

@@ -22,11 +22,11 @@ describe('capture companion command line', () => {
   });
 
   it('tcpdump argv: any interface, drops to nobody after opening, a filter of exactly those ports', () => {
-    expect(tcpdumpArgv({ iface: 'any', ports: capturePorts([53], ['198.51.100.1:1053']), user: 'nobody' })).toEqual(['-i', 'any', '-y', 'LINUX_SLL2', '-n', '-s', '4200', '-B', '16384', '-U', '-w', '-', '-Z', 'nobody', '(port 53 or port 1053) and not (outbound and ifindex 1)']);
+    expect(tcpdumpArgv({ iface: 'any', ports: capturePorts([53], ['198.51.100.1:1053']), user: 'nobody' })).toEqual(['-i', 'any', '-y', 'LINUX_SLL2', '-n', '-s', '4200', '-B', '2048', '-U', '-w', '-', '-Z', 'nobody', '(port 53 or port 1053) and not (outbound and ifindex 1)']);
   });
 
   it('tcpdump argv tunings the bench compares: immediate mode, both loopback copies (the reader before)', () => {
-    expect(tcpdumpArgv({ iface: 'any', ports: [53], user: 'nobody' }, { immediate: true, loopbackOnce: false })).toEqual(['-i', 'any', '-y', 'LINUX_SLL2', '-n', '-s', '4200', '-B', '16384', '--immediate-mode', '-U', '-w', '-', '-Z', 'nobody', 'port 53']);
+    expect(tcpdumpArgv({ iface: 'any', ports: [53], user: 'nobody' }, { immediate: true, loopbackOnce: false })).toEqual(['-i', 'any', '-y', 'LINUX_SLL2', '-n', '-s', '4200', '-B', '2048', '--immediate-mode', '-U', '-w', '-', '-Z', 'nobody', 'port 53']);
   });
 
   it('finds the parser\'s account in /etc/passwd', () => {

@@ -10,7 +10,7 @@
  * then block on the full pipe, its kernel ring fills, and the kernel drops what the log cannot
  * take and counts it (tcpdump's "dropped by kernel", shown by capture-missed.ts). tcpdump and the
  * companion do work only for what the parser reads, so the budget bounds the whole tree.
- * A burst shorter than what the pipe and the 16 MiB ring hold (tcpdump-argv.ts) is delayed, not
+ * A burst shorter than what the pipe and the 2 MiB ring hold (tcpdump-argv.ts RING_KIB) is delayed, not
  * dropped; only a sustained rate past the budget loses rows.
  */
 

@@ -122,7 +122,7 @@ describe('capture parser', () => {
   });
 
   it('tcpdump argv: capture as root, drop to the user, pcap to stdout per packet, only the given ports', () => {
-    expect(tcpdumpArgv({ iface: 'any', ports: [53, 5353, 53], user: 'k2s-dns' })).toEqual(['-i', 'any', '-y', 'LINUX_SLL2', '-n', '-s', '4200', '-B', '16384', '-U', '-w', '-', '-Z', 'k2s-dns', '(port 53 or port 5353) and not (outbound and ifindex 1)']);
+    expect(tcpdumpArgv({ iface: 'any', ports: [53, 5353, 53], user: 'k2s-dns' })).toEqual(['-i', 'any', '-y', 'LINUX_SLL2', '-n', '-s', '4200', '-B', '2048', '-U', '-w', '-', '-Z', 'k2s-dns', '(port 53 or port 5353) and not (outbound and ifindex 1)']);
     expect(() => tcpdumpArgv({ iface: 'any; rm', ports: [53], user: 'x' })).toThrow(/not plain/);
     expect(() => tcpdumpArgv({ iface: 'any', ports: [0], user: 'x' })).toThrow(/1–65535/);
     // The stop's block fill (block-fill.ts): datagrams to its port on 127.0.0.1 are captured too.

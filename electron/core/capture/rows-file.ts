@@ -21,7 +21,7 @@ import type { CapturedQuery } from './pairing';
 
 /**
  * Bytes of rows the writer holds at most while the disk is slow (queued, and the batch being
- * written): as much as tcpdump's own ring (16 MiB, tcpdump-argv.ts), about 40,000 rows of ~400 bytes.
+ * written): about 40,000 rows of ~400 bytes, several seconds of what the parser's budget lets through.
  * Counted as the rows' bytes (the parser's views, pipeline.ts), checked per batch (one compare).
  */
 export const QUEUE_CAP_BYTES = 16 * 1024 * 1024;

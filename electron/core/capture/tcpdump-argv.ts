@@ -2,7 +2,7 @@
  * The capture reader's command line: tcpdump(8) as the small privileged reader. It opens the
  * capture as root, then drops to `user` (`-Z`, tcpdump(8): "drops privileges … after opening
  * the capture device"), writes pcap to stdout unbuffered per packet (`-U -w -`), no name
- * lookups (`-n`), a snap length of SNAP_BYTES and a 16 MiB kernel buffer (`-B 16384`, KiB),
+ * lookups (`-n`), a snap length of SNAP_BYTES and a RING_KIB kernel buffer (`-B`, KiB),
  * Linux cooked v2 framing (`-y LINUX_SLL2`: it carries the interface index the filter tests),
  * and a BPF filter of exactly the ports the proxy listens and forwards on, run in the kernel.
  *
@@ -49,6 +49,16 @@ export function fillFilter(port: number): string {
   return `(udp and dst host 127.0.0.1 and dst port ${port})`;
 }
 
+/**
+ * KiB of tcpdump's kernel ring (`-B`): 2 MiB, 8 blocks of 256 KiB, about 11,000 DNS packets over
+ * loopback. A burst of that many waits for the parser instead of being dropped. More buys
+ * nothing once the parser keeps its CPU budget (cpu-budget.ts: at 5 % of a core it takes about
+ * 16,000 packets/s, so the 16 MiB ring used before held ~6 s of packets after an overload, rows
+ * that late and work that long), and its allocation was most of tcpdump's time to open the
+ * capture (~14 ms of ~17 ms for 16 MiB, strace), on start's path.
+ */
+export const RING_KIB = 2048;
+
 /** ms after which the kernel hands over a ring block that is not full (tcpdump 4.99 sets 1,000 ms, tcpdump.c pcap_set_timeout; libpcap 1.10 passes it as tp_retire_blk_tov). */
 export const BLOCK_TIMEOUT_MS = 1000;
 
@@ -86,5 +96,5 @@ export function tcpdumpArgv(t: CaptureTarget, tuning: CaptureTuning = {}): strin
   const fill = t.fillPort === undefined ? '' : ` or ${fillFilter(t.fillPort)}`;
   const portFilter = `${ports.map((p) => `port ${p}`).join(' or ')}${fill}`;
   const filter = loopbackOnce ? `(${portFilter}) and ${LOOPBACK_FILTER}` : portFilter;
-  return ['-i', t.iface, '-y', 'LINUX_SLL2', '-n', '-s', String(SNAP_BYTES), '-B', '16384', ...(immediate ? ['--immediate-mode'] : []), '-U', '-w', '-', '-Z', t.user, filter];
+  return ['-i', t.iface, '-y', 'LINUX_SLL2', '-n', '-s', String(SNAP_BYTES), '-B', String(RING_KIB), ...(immediate ? ['--immediate-mode'] : []), '-U', '-w', '-', '-Z', t.user, filter];
 }
