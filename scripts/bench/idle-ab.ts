@@ -3,8 +3,8 @@
  * modes interleaved in every round so load changes hit them alike: the exact query log with its
  * companion tree at idle priority (as shipped), the same tree switched to normal priority
  * (chrt --other -a -p 0 on companion, tcpdump, parser), and the query log off (--no-log-queries).
- * Max qps (dnsperf -l SECONDS) and p99 at 2,000 qps, cluster names; AB_MODES (e.g. `idle,off`)
- * picks modes. Prints JSON lines.
+ * Max qps (dnsperf -l SECONDS) and p99 at 2,000 qps, cluster names; AB_MODES (e.g. `idle,idle@0.02,off`)
+ * picks modes, `@SHARE` the parser's CPU budget (K2S_CAPTURE_CPU_SHARE). Prints JSON lines.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -13,7 +13,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startTestbed } from '../../e2e/bed/testbed';
-import { timedCli } from './lifecycle';
+import { timedCli, USER_ENV } from './lifecycle';
 import { dnsperf, queryFile } from './dnsperf';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
@@ -33,7 +33,11 @@ const policy = (pid: number) => execFileSync('chrt', ['-p', String(pid)], { enco
 try {
   for (let round = 0; round < ROUNDS; round++) {
     for (const e of engines) {
-      for (const mode of (['idle', 'normal', 'off'] as const).filter((m) => !process.env.AB_MODES || process.env.AB_MODES.split(',').includes(m))) {
+      for (const named of process.env.AB_MODES?.split(',') ?? ['idle', 'normal', 'off']) {
+        // `idle@0.02`: the parser's CPU budget for that start (K2S_CAPTURE_CPU_SHARE, reaching it through the companion).
+        const [mode, share] = named.split('@') as ['idle' | 'normal' | 'off', string | undefined];
+        if (share === undefined) delete USER_ENV.K2S_CAPTURE_CPU_SHARE;
+        else USER_ENV.K2S_CAPTURE_CPU_SHARE = share;
         const start = await timedCli(['start', '--kubeconfig', tb.kubeconfigPath, '--engine', e.name, '--verify-name', 'www.example.test', '--json', ...e.extra, ...(mode === 'off' ? ['--no-log-queries'] : [])]);
         if (start.code !== 0) throw new Error(`start failed: ${JSON.stringify(start.events.at(-1))}`);
         try {
@@ -49,7 +53,7 @@ try {
           const m = await dnsperf('127.0.0.1', file, SECONDS);
           const f = await dnsperf('127.0.0.1', file, SECONDS, 2000);
           const missed = existsSync('/run/k2s/capture.missed') ? readFileSync('/run/k2s/capture.missed', 'utf8').replace(/\n/g, ' ') : '';
-          console.log(JSON.stringify({ round, engine: e.name, mode, load, qps: Math.round(m.qps), p99: Number(f.p99Ms.toFixed(3)), lost: f.lost, policies, missed }));
+          console.log(JSON.stringify({ round, engine: e.name, mode: named, load, qps: Math.round(m.qps), p99: Number(f.p99Ms.toFixed(3)), lost: f.lost, policies, missed }));
         } finally {
           await timedCli(['stop', '--on-drift', 'restore']);
         }

@@ -25,6 +25,7 @@ import { stopLine } from './stop-line';
 import { missedFileText, watchMissed } from './capture-missed';
 import { runsIdle } from './sched-policy';
 import { goIdle, goNormal } from './go-idle';
+import { budgetShare } from './cpu-budget';
 
 /** The unprivileged account tcpdump drops to and the parser runs as (Debian's nobody). */
 export const CAPTURE_USER = 'nobody';
@@ -157,6 +158,9 @@ export async function runCapture(fs: HostFs, uid: number, givenArgs: readonly st
       // Each row records the search list host apps used then (an expansion is judged by it,
       // host-search.ts): the parser reads the file and writes it into the row (row-line.ts).
       resolvConf: fs.real('/etc/resolv.conf'),
+      // The parser's CPU budget: its default unless the companion's own environment sets one
+      // (the bench measures shares that way; any value is only a limit on the parser).
+      ...(process.env.K2S_CAPTURE_CPU_SHARE !== undefined ? { cpuShare: budgetShare(process.env.K2S_CAPTURE_CPU_SHARE) } : {}),
       onRows: (lines, n) => rows.writeLines(lines, n),
     });
   } catch (err) {

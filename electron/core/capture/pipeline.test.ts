@@ -154,8 +154,9 @@ describe('capture pipeline: the parser output is untrusted text', () => {
     const td = fakeChild();
     const parser = fakeChild();
     const stdios: unknown[][] = [];
+    const envs: (NodeJS.ProcessEnv | undefined)[] = [];
     let n = 0;
-    const opening = startCapturePipeline({ spawn: (_f, _a, o) => (stdios.push(o.stdio as unknown[]), n++ === 0 ? td : parser) }, { iface: 'any', ports: [53], user: 'nobody', uid: 65534, gid: 65534, parser: { file: '/usr/bin/node', args: ['/run/k2s/capture/rows.cjs'] }, listeners: ['127.0.0.1:53'], tcpdump: '/usr/bin/tcpdump', onRows: () => {} });
+    const opening = startCapturePipeline({ spawn: (_f, _a, o) => (stdios.push(o.stdio as unknown[]), envs.push(o.env), n++ === 0 ? td : parser) }, { iface: 'any', ports: [53], user: 'nobody', uid: 65534, gid: 65534, parser: { file: '/usr/bin/node', args: ['/run/k2s/capture/rows.cjs'] }, listeners: ['127.0.0.1:53'], tcpdump: '/usr/bin/tcpdump', cpuShare: 0.02, onRows: () => {} });
     td.stderr.write('tcpdump: listening on any\n');
     await opening;
     expect(stdios[0]).toEqual(['ignore', 'pipe', 'pipe']);
@@ -163,6 +164,8 @@ describe('capture pipeline: the parser output is untrusted text', () => {
     // fd 3: the lift pipe (budget-lift.ts).
     expect(stdios[1]!.slice(1)).toEqual(['pipe', 'inherit', 'pipe']);
     expect(td.stdout.destroyed).toBe(true);
+    // A share given (the bench's K2S_CAPTURE_CPU_SHARE) is the parser's budget.
+    expect(envs[1]?.K2S_CAPTURE_CPU_SHARE).toBe('0.02');
   });
 
   /** tcpdump's SIGUSR1 line (as tcpdump 4.99.3 printed it here). */

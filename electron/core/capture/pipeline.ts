@@ -36,6 +36,8 @@ export interface PipelineOptions extends CaptureTarget {
    * the parser; a stop with packets still in an open ring block fills it once.
    */
   fill?: Pick<BlockFill, 'port' | 'fill'>;
+  /** The parser's CPU budget as a share of one core (K2S_CAPTURE_CPU_SHARE, cpu-budget.ts); none: its default. */
+  cpuShare?: number;
   /**
    * The real path of the resolver file whose search list the parser records in each row
    * (host-search.ts; K2S_CAPTURE_RESOLV_CONF); none: rows carry no `search`.
@@ -275,7 +277,7 @@ export async function startCapturePipeline(deps: PipelineDeps, o: PipelineOption
   // Its fd 3 is the lift pipe (budget-lift.ts): ended at the stop, it lifts the parser's CPU budget.
   let parser: ChildProcess;
   try {
-    parser = deps.spawn(o.parser.file, o.parser.args, { uid: o.uid, gid: o.gid, stdio: [td.stdout!, 'pipe', 'inherit', 'pipe' /* LIFT_FD */], env: { K2S_CAPTURE_LISTENERS: o.listeners.join(','), ...(o.fill ? { K2S_CAPTURE_FILL_PORT: String(o.fill.port) } : {}), ...(o.resolvConf ? { K2S_CAPTURE_RESOLV_CONF: o.resolvConf } : {}), [LIFT_FD_ENV]: String(LIFT_FD) } });
+    parser = deps.spawn(o.parser.file, o.parser.args, { uid: o.uid, gid: o.gid, stdio: [td.stdout!, 'pipe', 'inherit', 'pipe' /* LIFT_FD */], env: { K2S_CAPTURE_LISTENERS: o.listeners.join(','), ...(o.fill ? { K2S_CAPTURE_FILL_PORT: String(o.fill.port) } : {}), ...(o.resolvConf ? { K2S_CAPTURE_RESOLV_CONF: o.resolvConf } : {}), ...(o.cpuShare !== undefined ? { K2S_CAPTURE_CPU_SHARE: String(o.cpuShare) } : {}), [LIFT_FD_ENV]: String(LIFT_FD) } });
   } catch (e) {
     // A spawn that throws (EPERM, ENOMEM…; ENOENT and EACCES come as 'error', watchSpawnError):
     // tcpdump, root until it opens the capture, is not left behind.
