@@ -3,9 +3,9 @@
  * `k2s-dns start` with the log on and off (`--no-log-queries`), interleaved per round; with it on:
  * dnsperf at full rate, the same with the capture's tree (companion, tcpdump, parser) stopped by
  * SIGSTOP, and again after SIGCONT; each line gives the qps and the share of a core each process
- * of the tree and the engine used (/proc/PID/stat). RATE=1: full rate then 2,000 qps twice per
- * mode (the p99 after an overload). ENGINE (dnsmasq, adguard), ROUNDS, MODES (on,off),
- * BENCH_SECONDS. Run as `bash e2e/bed/sandbox.sh node --import tsx scripts/bench/capture-tree.ts`.
+ * of the tree and the engine used (/proc/PID/stat). RATE=1: 2,000 qps on a fresh start, full rate,
+ * then 2,000 qps again (the p99 after an overload). ENGINE (dnsmasq, adguard), ROUNDS, MODES (on,off),
+ * BENCH_SECONDS, SHARE (the parser's CPU budget, K2S_CAPTURE_CPU_SHARE). Run as `bash e2e/bed/sandbox.sh node --import tsx scripts/bench/capture-tree.ts`.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
@@ -13,7 +13,9 @@ import { mkdtemp } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestbed } from '../../e2e/bed/testbed';
-import { timedCli } from './lifecycle';
+import { timedCli, USER_ENV } from './lifecycle';
+
+if (process.env.SHARE !== undefined) USER_ENV.K2S_CAPTURE_CPU_SHARE = process.env.SHARE;
 import { dnsperf, queryFile } from './dnsperf';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
@@ -45,11 +47,11 @@ try {
       if (start.code !== 0) throw new Error(`start failed: ${JSON.stringify(start.events.at(-1))}`);
       try {
         if (round === 0) for (const p of engines()) console.log(`engine ${mode}: ${cmd(p)}`);
-        if (mode === 'off') { watch = []; if (process.env.RATE) { for (let k = 0; k < 2; k++) { await run('off max'); await run('off 2000 after max', 2000); } } else await run('off'); continue; }
+        if (mode === 'off') { watch = []; if (process.env.RATE) { await run('off 2000 fresh', 2000); await run('off max'); await run('off 2000 after max', 2000); } else await run('off'); continue; }
         await new Promise((r) => setTimeout(r, 1500));
         const t = tree(); watch = t;
         if (round === 0) for (const p of t) console.log(`tree: ${p} ${cmd(p)}`);
-        if (process.env.RATE) { for (let k = 0; k < 2; k++) { await run('on max'); await run('on 2000 after max', 2000); } const missed = existsSync('/run/k2s/capture.missed') ? readFileSync('/run/k2s/capture.missed', 'utf8') : 'none'; console.log('missed: ' + missed.replace(/\n/g, ' ')); continue; }
+        if (process.env.RATE) { await run('on 2000 fresh', 2000); for (const p of t) process.kill(p, 'SIGSTOP'); await run('on max, tree stopped'); await run('on 2000, tree stopped', 2000); for (const p of t) process.kill(p, 'SIGCONT'); await run('on max'); await run('on 2000 after max', 2000); const missed = existsSync('/run/k2s/capture.missed') ? readFileSync('/run/k2s/capture.missed', 'utf8') : 'none'; console.log('missed: ' + missed.replace(/\n/g, ' ')); continue; }
         await run('on');
         for (const p of t) process.kill(p, 'SIGSTOP');
         await run('on, tree SIGSTOPped');
