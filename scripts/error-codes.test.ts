@@ -24,6 +24,8 @@ const NOT_CODES = new Set([
   'K2S_DNS_CLI', 'K2S_DNS_SANDBOX_NAMESERVER',
   // Node's extra root certificates, left out of the companions' environment (electron/core/host/child-env.ts).
   'NODE_EXTRA_CA_CERTS',
+  // The capture parser's environment (electron/core/capture/budget-lift.ts): where its lift pipe is.
+  'K2S_CAPTURE_LIFT_FD',
   // pcap link-layer type names (pcap-linktype(7)) tcpdump takes with -y.
   'LINUX_SLL2',
 ]);
