@@ -34,7 +34,7 @@ export const SANDBOX_CONTROLS: readonly SandboxControl[] = [
   { command: 'coredns up', does: 'starts CoreDNS again: the verdict turns green by itself' },
   { command: 'api down', does: 'closes the Kubernetes API server (connection refused): the Cluster card says Unreachable within 5 s' },
   { command: 'api up', does: 'opens it again: the Cluster card says Reachable by itself' },
-  { command: 'upstream down', does: 'stops the sandbox network\'s nameserver (dnsmasq on 192.0.2.53, which answers www.example.test): names outside the cluster stop resolving, cluster names still do' },
+  { command: 'upstream down', does: 'stops the sandbox network\'s nameserver (dnsmasq on 192.0.2.53, which answers www.example.test): names outside the cluster that the proxy has not cached get SERVFAIL, cached ones still answer from its cache while it lasts, cluster names still resolve' },
   { command: 'upstream up', does: 'starts it again, the same server (also after a kill of its PID): names outside the cluster resolve again' },
   { command: 'status', does: 'says whether CoreDNS, the API and the upstream are up' },
 ];
@@ -66,7 +66,7 @@ export async function runControl(bed: ControlledBed, request: string): Promise<s
       case 'upstream down':
         if (bed.upstreamPid() === null) return `ok: ${upstream} is already down`;
         await bed.stopUpstream();
-        return `ok: ${upstream} stopped: names outside the cluster (www.example.test) stop resolving, cluster names still do`;
+        return `ok: ${upstream} stopped: names outside the cluster that the proxy has not cached get SERVFAIL; cached ones (www.example.test once asked) still answer from its cache while it lasts; cluster names still resolve`;
       case 'upstream up':
         if (bed.upstreamPid() !== null) return `ok: ${upstream} is already up (PID ${bed.upstreamPid()})`;
         await bed.startUpstream();

@@ -63,7 +63,7 @@ export async function makeTestHost(resolvConf = 'nameserver 192.0.2.53\nsearch c
   const world = {
     discovery: FIXTURE_DISCOVERY as ClusterDiscovery | Error,
     systemAnswer: '172.21.0.1' as string | null,
-    portHolder: null as { pid: number; command: string } | null,
+    portHolder: null as { pid: number; command: string; unit?: string } | null,
     uid: 0,
     hostAddresses: ['127.0.0.1'],
   };

@@ -148,12 +148,12 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
     }
     case 'queries': {
       const lines = queryLinesOf(v.lines);
-      const [{ exactQueryLog }, { findTcpdump }, { K2S_PATHS }, { formatExactRow, labelRows, queriesEngine }, { CAPTURE_FAILED_FILE, CAPTURE_MISSED_FILE, CAPTURE_READY_FILE, CAPTURE_UNWRITTEN_FILE }, { readState }, { createHostFs }, { localTimes }] = await Promise.all([import('../core/capture/exact-log'), import('../core/capture/tcpdump-path'), import('../../shared/k2s-paths'), import('./print-queries'), import('../core/capture/capture-args'), import('../core/host/state-store'), import('../core/host/host-fs-node'), import('../../shared/clock')]);
+      const [{ exactQueryLog }, { findTcpdump }, { K2S_PATHS }, { formatExactRow, labelRows, queriesEngine, queriesUnavailableText }, { CAPTURE_FAILED_FILE, CAPTURE_MISSED_FILE, CAPTURE_READY_FILE, CAPTURE_UNWRITTEN_FILE }, { readState }, { createHostFs }, { localTimes }] = await Promise.all([import('../core/capture/exact-log'), import('../core/capture/tcpdump-path'), import('../../shared/k2s-paths'), import('./print-queries'), import('../core/capture/capture-args'), import('../core/host/state-store'), import('../core/host/host-fs-node'), import('../../shared/clock')]);
       // The engine the rows name: the saved state's, else "engine unknown (state unreadable: why)".
       const who = await queriesEngine(() => readState(createHostFs('/')));
       const log = await exactQueryLog(K2S_PATHS.queryRows, lines, who.engine ?? 'adguard', findTcpdump, { failed: CAPTURE_FAILED_FILE, ready: CAPTURE_READY_FILE, rows: K2S_PATHS.queryRows, missed: CAPTURE_MISSED_FILE }, undefined, CAPTURE_UNWRITTEN_FILE);
       if (asJson) out(JSON.stringify({ ...log, rows: labelRows(log.rows, who) }));
-      else if (!log.available) err(log.reason ?? 'No exact query log.');
+      else if (!log.available) err(queriesUnavailableText(log.reason));
       else {
         if (who.engine === null && log.rows.length) err(who.label);
         if (log.unwritten) err(`The exact query log misses rows: ${log.unwritten}.`);

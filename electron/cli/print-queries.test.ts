@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { capturedQueryRow } from '../core/capture/to-query-row';
-import { formatExactRow, labelRows, queriesEngine } from './print-queries';
+import { formatExactRow, labelRows, queriesEngine, queriesUnavailableText } from './print-queries';
+import { EXACT_LOG_NOT_YET } from '../core/capture/exact-log';
 
 describe('k2s-dns queries', () => {
   it('prints the client port, the upstream that answered and the latency; cache when none', () => {
@@ -12,8 +13,9 @@ describe('k2s-dns queries', () => {
 
   it('names the saved state\'s engine; without a readable state, says the engine is unknown and why instead of a placeholder', async () => {
     expect(await queriesEngine(async () => ({ engine: 'dnsmasq' }))).toEqual({ engine: 'dnsmasq', label: 'dnsmasq' });
-    expect(await queriesEngine(async () => null)).toEqual({ engine: null, label: 'engine unknown (state unreadable: no saved state: K2s DNS is not running)' });
-    expect(await queriesEngine(async () => ({ engine: null }))).toEqual({ engine: null, label: 'engine unknown (state unreadable: the saved state names no engine)' });
+    // Stopped (no saved state) is the normal state: never called unreadable.
+    expect(await queriesEngine(async () => null)).toEqual({ engine: null, label: 'engine unknown: K2s DNS is not running (stopped), no saved state names it' });
+    expect(await queriesEngine(async () => ({ engine: null }))).toEqual({ engine: null, label: 'engine unknown (the saved state names no engine)' });
     const eacces = Object.assign(new Error("EACCES: permission denied, lstat '/var/lib/k2s'"), { code: 'EACCES' });
     const notRoot = await queriesEngine(async () => Promise.reject(eacces));
     expect(notRoot).toEqual({ engine: null, label: 'engine unknown (state unreadable: permission denied: root reads it)' });
@@ -23,5 +25,12 @@ describe('k2s-dns queries', () => {
     const [row] = labelRows([capturedQueryRow(c, 'adguard', 'k', [])], notRoot);
     expect(row!.engine).toBe('engine unknown (state unreadable: permission denied: root reads it)');
     expect(row!.name).toBe('kubernetes.io');
+  });
+
+  it('without the exact log, claims no engine log is shown (the CLI prints none); before the first start, says nothing is logged yet and that start begins it', () => {
+    expect(EXACT_LOG_NOT_YET).toBe("No exact query log yet: it starts with K2s DNS (tcpdump is installed). Shown: the engine's own query log.");
+    expect(queriesUnavailableText(EXACT_LOG_NOT_YET)).toBe('Nothing is logged yet: the exact query log starts with `sudo npx k2s-dns start` (tcpdump is installed).');
+    expect(queriesUnavailableText("The exact query log is unavailable: tcpdump is not installed (apt-get install tcpdump, then start K2s DNS again). Shown: the engine's own query log.")).toBe('The exact query log is unavailable: tcpdump is not installed (apt-get install tcpdump, then start K2s DNS again).');
+    expect(queriesUnavailableText(null)).toBe('No exact query log.');
   });
 });

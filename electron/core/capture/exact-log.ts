@@ -9,6 +9,12 @@ import { captureStopped, captureStopWords, type CaptureFiles } from './capture-s
 import { MAX_RESTARTS } from '../host/supervisor-script';
 import { missedWords, parseMissed } from './capture-missed';
 
+/** The last sentence of every unavailable reason: the Logs panel then shows the engine's own query log. */
+export const SHOWN_ENGINE_LOG = " Shown: the engine's own query log.";
+
+/** The reason when tcpdump is installed but no rows file was written yet (K2s DNS never started the capture). */
+export const EXACT_LOG_NOT_YET = `No exact query log yet: it starts with K2s DNS (tcpdump is installed).${SHOWN_ENGINE_LOG}`;
+
 /**
  * The `logs:exact` answer for the rows file at the real path `file`: its rows when readable,
  * else why not — the capture stopped (`capture`: the companion's failed line, or its ready file
@@ -34,6 +40,6 @@ export async function exactQueryLog(file: string, rows: number, engine: EngineNa
   if (got.present) return { available: true, reason: null, ...loss, rows: got.rows, complete: got.complete, files: got.files, ...(got.oldestUs === undefined ? {} : { oldestUs: got.oldestUs }) };
   if ((await tcpdump()) === null) return { available: false, reason: "The exact query log is unavailable: tcpdump is not installed (apt-get install tcpdump, then start K2s DNS again). Shown: the engine's own query log.", rows: [] };
   const exists = await lstat(file).then(() => true, () => false);
-  return { available: false, reason: exists ? `The exact query log ${file} is not readable by this user (root and the adm group read it, like the proxy log). Shown: the engine's own query log.` : 'No exact query log yet: it starts with K2s DNS (tcpdump is installed). Shown: the engine\'s own query log.', rows: [] };
+  return { available: false, reason: exists ? `The exact query log ${file} is not readable by this user (root and the adm group read it, like the proxy log). Shown: the engine's own query log.` : EXACT_LOG_NOT_YET, rows: [] };
 }
 

@@ -14,9 +14,18 @@ describe('port-53', () => {
     const f = await checkPort53(await h.ctx());
     expect(f).toMatchObject({ id: 'port-53', severity: 'error', title: '127.0.0.1:53 is held by dnsmasq (PID 812)', detail: { proto: 'udp', pid: 812, ours: false } });
     expect(f.meaning).toBe('127.0.0.1:53/udp is held by /usr/sbin/dnsmasq --conf-file=/etc/dnsmasq.conf (PID 812), so the proxy cannot bind and k2s-dns start refuses (PORT_IN_USE).');
-    expect(f.fix).toBe('Stop that process (e.g. `sudo systemctl stop dnsmasq` or `sudo kill 812`) or make it listen elsewhere, then start K2s DNS.');
+    // No system service named by its cgroup: only the kill, never a unit guessed from the process name.
+    expect(f.fix).toBe('Stop that process (`sudo kill 812`) or make it listen elsewhere, then start K2s DNS.');
     // The app's words: a GUI step and a button, no k2s-dns command.
-    expect(f.remedy).toEqual({ action: 'run-checks', gui: 'Stop dnsmasq (PID 812) or make it listen elsewhere (e.g. `sudo systemctl stop dnsmasq` in a terminal), then Check again and press Start.', cli: 'sudo systemctl stop dnsmasq or sudo kill 812, then sudo npx k2s-dns start' });
+    expect(f.remedy).toEqual({ action: 'run-checks', gui: 'Stop dnsmasq (PID 812) or make it listen elsewhere (e.g. `sudo kill 812` in a terminal), then Check again and press Start.', cli: 'sudo kill 812, then sudo npx k2s-dns start' });
+  });
+
+  it('a holder in a system service (its cgroup names the unit): systemctl stop of that unit', async () => {
+    const h = await host();
+    h.world.portHolder = { pid: 930, command: '/usr/sbin/dnsmasq -x /run/dnsmasq/dnsmasq.pid', unit: 'dnsmasq.service' };
+    const f = await checkPort53(await h.ctx());
+    expect(f.fix).toBe('Stop that process (`sudo systemctl stop dnsmasq.service`: it runs as the system service dnsmasq.service) or make it listen elsewhere, then start K2s DNS.');
+    expect(f.remedy).toEqual({ action: 'run-checks', gui: 'Stop dnsmasq (PID 930) or make it listen elsewhere (e.g. `sudo systemctl stop dnsmasq.service` in a terminal), then Check again and press Start.', cli: 'sudo systemctl stop dnsmasq.service, then sudo npx k2s-dns start' });
   });
 
   it('sixth walk M2: under the sandbox\'s wrapper the kill and systemctl go through its `sh -c` (the PID is the sandbox\'s, a kill in the host shell would hit another process)', async () => {
@@ -25,7 +34,7 @@ describe('port-53', () => {
     setCliName('/tmp/k2sdns-app-Ab12/k2s-dns', false, true);
     try {
       const f = await checkPort53(await h.ctx());
-      expect(f.fix).toBe("Stop that process (e.g. `/tmp/k2sdns-app-Ab12/k2s-dns sh -c 'systemctl stop dnsmasq'` or `/tmp/k2sdns-app-Ab12/k2s-dns sh -c 'kill 812'`) or make it listen elsewhere, then start K2s DNS.");
+      expect(f.fix).toBe("Stop that process (`/tmp/k2sdns-app-Ab12/k2s-dns sh -c 'kill 812'`) or make it listen elsewhere, then start K2s DNS.");
     } finally {
       setCliName('npx k2s-dns');
     }

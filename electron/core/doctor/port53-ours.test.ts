@@ -85,7 +85,7 @@ describe('port-53: K2s DNS’s own proxy is never a foreign holder', () => {
     h.world.portHolder = { pid: 812, command: '/usr/sbin/named -u bind' };
     const f = await checkPort53(await h.ctx());
     expect(f).toMatchObject({ severity: 'error', title: '127.0.0.1:53 is held by named (PID 812)', detail: { ours: false } });
-    expect(f.fix).toBe('Stop that process (e.g. `sudo systemctl stop named` or `sudo kill 812`) or make it listen elsewhere, then start K2s DNS.');
+    expect(f.fix).toBe('Stop that process (`sudo kill 812`) or make it listen elsewhere, then start K2s DNS.');
     expect(startBlock([f])).toBe('127.0.0.1:53 held by named (PID 812): stop it, then press Check again.');
   });
 

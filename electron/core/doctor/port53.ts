@@ -113,14 +113,16 @@ export async function checkPort53(ctx: DoctorContext, again = true): Promise<Doc
         detail: { proto, pid: holder.pid, command: holder.command, ours: false },
       };
     }
+    // `systemctl stop UNIT` only for the system service its cgroup names (host/cgroup-unit.ts), never the process name.
+    const stop = shellCommand(holder.unit ? `systemctl stop ${holder.unit}` : `kill ${holder.pid}`, true);
     return {
       ...base,
       severity: 'error',
       title: `127.0.0.1:53 is held by ${name} (PID ${holder.pid})`,
       meaning: `127.0.0.1:53/${proto} is held by ${holder.command} (PID ${holder.pid}), so the proxy cannot bind and k2s-dns start refuses (PORT_IN_USE).`,
-      fix: `Stop that process (e.g. \`${shellCommand(`systemctl stop ${name}`, true)}\` or \`${shellCommand(`kill ${holder.pid}`, true)}\`) or make it listen elsewhere, then start K2s DNS.`,
+      fix: `Stop that process (\`${stop}\`${holder.unit ? `: it runs as the system service ${holder.unit}` : ''}) or make it listen elsewhere, then start K2s DNS.`,
       // The app cannot stop a foreign process for the user: the shell step is the fix, then Start.
-      remedy: { action: 'run-checks', gui: `Stop ${name} (PID ${holder.pid}) or make it listen elsewhere (e.g. \`${shellCommand(`systemctl stop ${name}`, true)}\` in a terminal), then Check again and press Start.`, cli: `${shellCommand(`systemctl stop ${name}`, true)} or ${shellCommand(`kill ${holder.pid}`, true)}, then ${cliCommand('start', true)}` },
+      remedy: { action: 'run-checks', gui: `Stop ${name} (PID ${holder.pid}) or make it listen elsewhere (e.g. \`${stop}\` in a terminal), then Check again and press Start.`, cli: `${stop}, then ${cliCommand('start', true)}` },
       detail: { proto, pid: holder.pid, command: holder.command, ours: false },
     };
   }

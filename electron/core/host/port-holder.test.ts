@@ -1,5 +1,8 @@
 import dgram from 'node:dgram';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import net from 'node:net';
+import os, { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { canBind, findPortHolder } from './port-holder';
 
@@ -56,5 +59,32 @@ describe('findPortHolder', () => {
   it('canBind is false for an address no interface holds (the caller then looks in /proc)', async () => {
     expect(await canBind(0, 'udp', '192.0.2.77')).toBe(false);
     expect(await canBind(0, 'tcp', '192.0.2.77')).toBe(false);
+  });
+});
+
+describe('findPortHolder on a fake /proc', () => {
+  /** A /proc with one UDP socket (inode 4242) on 127.0.0.1:53 held by PID 930, its cgroup `cgroup` (none when undefined). */
+  async function fakeProc(cgroup: string | undefined): Promise<string> {
+    const dir = await mkdtemp(join(tmpdir(), 'k2sdns-proc-'));
+    await mkdir(join(dir, 'net'));
+    // /proc/net/udp (proc(5)): 127.0.0.1 is 0100007F on a little-endian host, port 53 is 0035.
+    const local = os.endianness() === 'LE' ? '0100007F:0035' : '7F000001:0035';
+    await writeFile(join(dir, 'net', 'udp'), `  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n   0: ${local} 00000000:0000 07 00000000:00000000 00:00000000 00000000     0        0 4242 2 0000000000000000 0\n`);
+    await mkdir(join(dir, '930', 'fd'), { recursive: true });
+    await symlink('socket:[4242]', join(dir, '930', 'fd', '3'));
+    await writeFile(join(dir, '930', 'cmdline'), '/usr/sbin/dnsmasq\0-x\0/run/dnsmasq/dnsmasq.pid\0');
+    if (cgroup !== undefined) await writeFile(join(dir, '930', 'cgroup'), cgroup);
+    return dir;
+  }
+
+  it('names the system service its cgroup names; none for a login session or an unreadable cgroup', async () => {
+    const dirs = [await fakeProc('0::/system.slice/dnsmasq.service\n'), await fakeProc('0::/user.slice/user-1000.slice/session-2.scope\n'), await fakeProc(undefined)];
+    try {
+      expect(await findPortHolder(53, 'udp', '127.0.0.1', dirs[0])).toEqual({ pid: 930, command: '/usr/sbin/dnsmasq -x /run/dnsmasq/dnsmasq.pid', unit: 'dnsmasq.service' });
+      expect(await findPortHolder(53, 'udp', '127.0.0.1', dirs[1])).toEqual({ pid: 930, command: '/usr/sbin/dnsmasq -x /run/dnsmasq/dnsmasq.pid' });
+      expect(await findPortHolder(53, 'udp', '127.0.0.1', dirs[2])).toEqual({ pid: 930, command: '/usr/sbin/dnsmasq -x /run/dnsmasq/dnsmasq.pid' });
+    } finally {
+      for (const d of dirs) await rm(d, { recursive: true, force: true });
+    }
   });
 });

@@ -8,6 +8,14 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { boundAddressCovers, parseProcNet, TCP_LISTEN } from '../../../shared/proc-net';
+import { serviceUnitOfCgroup } from './cgroup-unit';
+
+/** A process that holds a port; `unit`: the system service it runs in (/proc/PID/cgroup), absent when none. */
+export interface PortHolder {
+  pid: number;
+  command: string;
+  unit?: string;
+}
 
 /** Socket inodes bound so that they receive `proto` traffic for `address:port`. */
 export async function socketInodesFor(port: number, proto: 'udp' | 'tcp', address: string, procDir = '/proc'): Promise<Set<number>> {
@@ -65,7 +73,8 @@ export function canBind(port: number, proto: 'udp' | 'tcp', address: string): Pr
 
 /**
  * The lowest pid whose fd table holds a socket bound to `address:port` (0.0.0.0 and `::` also
- * hold 127.0.0.1), with its command line; null when none is found (or /proc/<pid>/fd is not
+ * hold 127.0.0.1), with its command line and the system service it runs in (cgroup-unit.ts, from
+ * `procDir`/PID/cgroup; absent when it runs in none); null when none is found (or /proc/<pid>/fd is not
  * readable, i.e. not root). On the real /proc, a port that can be bound (canBind) is held by
  * none, and /proc is not read.
  */
@@ -74,7 +83,7 @@ export async function findPortHolder(
   proto: 'udp' | 'tcp',
   address: string,
   procDir = '/proc',
-): Promise<{ pid: number; command: string } | null> {
+): Promise<PortHolder | null> {
   if (procDir === '/proc' && (await canBind(port, proto, address))) return null;
   const inodes = await socketInodesFor(port, proto, address, procDir);
   if (inodes.size === 0) return null;
@@ -89,7 +98,9 @@ export async function findPortHolder(
     for (const fd of fds) {
       const link = await fsp.readlink(path.join(procDir, pid, 'fd', fd)).catch(() => '');
       const m = /^socket:\[(\d+)\]$/.exec(link);
-      if (m && inodes.has(Number(m[1]))) return { pid: Number(pid), command: await commandOf(procDir, pid) };
+      if (!m || !inodes.has(Number(m[1]))) continue;
+      const unit = serviceUnitOfCgroup(await fsp.readFile(path.join(procDir, pid, 'cgroup'), 'utf8').catch(() => ''));
+      return { pid: Number(pid), command: await commandOf(procDir, pid), ...(unit === null ? {} : { unit }) };
     }
   }
   return null;

@@ -45,8 +45,8 @@ export interface LifecycleDeps {
   hostAddresses(): Promise<string[]>;
   /** Names of this host's network interfaces (for IPv6 `%zone` upstreams). */
   interfaceNames(): Promise<string[]>;
-  /** Process holding `address:port`, or null (names the holder when the bind fails). */
-  portHolder(port: number, proto: 'udp' | 'tcp', address: string): Promise<{ pid: number; command: string } | null>;
+  /** Process holding `address:port`, or null (names the holder when the bind fails); `unit`: its system service, when it runs in one. */
+  portHolder(port: number, proto: 'udp' | 'tcp', address: string): Promise<{ pid: number; command: string; unit?: string } | null>;
   /** /proc/self/mountinfo text, to detect a bind-mounted resolv.conf. */
   mountinfo(): Promise<string>;
   /**

@@ -96,15 +96,22 @@ export function isK2sProxyCommand(command: string): boolean {
   return /(^|\s)(--config-path=|--conf-file=)\S*\/k2s\/(dnsproxy\.yaml|dnsmasq\.conf)(\s|$)/.test(command);
 }
 
-/** "127.0.0.1:53/udp is held by dnsmasq (PID 812); …" with a fix that is a real command. */
-export function portHeldMessage(what: string, holder: { pid: number; command: string }): string {
+/**
+ * "127.0.0.1:53/udp is held by dnsmasq (PID 812); …" with a fix that is a real command:
+ * `systemctl stop UNIT` only for the system service `holder.unit` its cgroup names
+ * (host/cgroup-unit.ts; a process name is no unit name: a kill of a service may be undone by
+ * its Restart=), else only the kill.
+ */
+export function portHeldMessage(what: string, holder: { pid: number; command: string; unit?: string }): string {
   // A K2s DNS proxy (ours in another mount namespace, or K2s's own CLI's) is no system
   // service called "dnsmasq": stopping the distribution's dnsmasq would not free the port.
   if (isK2sProxyCommand(holder.command)) {
     return `${what} is held by a K2s DNS proxy (${programName(holder.command)}, PID ${holder.pid}) that this k2s-dns does not own; run \`${cliCommand('stop', true)}\` where it was started (or \`sudo k2s stop\`), or \`${shellCommand(`kill ${holder.pid}`, true)}\`, then start again.`;
   }
   const name = programName(holder.command);
-  return `${what} is held by ${name} (PID ${holder.pid}); stop it — \`${shellCommand(`systemctl stop ${name}`, true)}\` if it is a system service, else \`${shellCommand(`kill ${holder.pid}`, true)}\` — then start again.`;
+  const kill = `\`${shellCommand(`kill ${holder.pid}`, true)}\``;
+  if (holder.unit) return `${what} is held by ${name} (PID ${holder.pid}, system service ${holder.unit}); stop it — \`${shellCommand(`systemctl stop ${holder.unit}`, true)}\` — then start again.`;
+  return `${what} is held by ${name} (PID ${holder.pid}); stop it — ${kill} — then start again.`;
 }
 
 /** Whether `entry` is the K2s-owned resolv.conf (a regular file with the managed header). */

@@ -55,9 +55,18 @@ describe('kernel lock', () => {
     h.world.portHolder = { pid: 1, command: '/usr/sbin/dnsmasq -k' };
     const r = await startDns(h.deps, opts, sink());
     expect(r).toMatchObject({ exitCode: 3, code: 'PORT_IN_USE' });
-    expect(r.message).toBe('127.0.0.1:53/udp is held by dnsmasq (PID 1); stop it — `sudo systemctl stop dnsmasq` if it is a system service, else `sudo kill 1` — then start again.');
+    // Its cgroup names no system service: only the kill, never `systemctl stop dnsmasq` guessed from the name.
+    expect(r.message).toBe('127.0.0.1:53/udp is held by dnsmasq (PID 1); stop it — `sudo kill 1` — then start again.');
     expect(await readdir(join(h.root, 'var/lib'))).toEqual([]);
     expect(await readdir(join(h.root, 'run/k2s'))).toEqual(['dns-lifecycle.lock']);
+  });
+
+  it('a port-53 holder whose cgroup names a system service: systemctl stop of that unit', async () => {
+    const h = await host(ORIGINAL);
+    h.world.portHolder = { pid: 930, command: '/usr/sbin/dnsmasq -x /run/dnsmasq/dnsmasq.pid', unit: 'dnsmasq.service' };
+    const r = await startDns(h.deps, opts, sink());
+    expect(r).toMatchObject({ exitCode: 3, code: 'PORT_IN_USE' });
+    expect(r.message).toBe('127.0.0.1:53/udp is held by dnsmasq (PID 930, system service dnsmasq.service); stop it — `sudo systemctl stop dnsmasq.service` — then start again.');
   });
 
   it('a port-53 holder that is a K2s DNS proxy is never called "dnsmasq" to stop with systemctl', async () => {

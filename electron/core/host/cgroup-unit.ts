@@ -1,0 +1,23 @@
+/** The systemd system service a process runs in, from its /proc/PID/cgroup text. Pure. */
+
+/**
+ * The system `.service` unit named by `cgroupText` (the lines of /proc/PID/cgroup, proc(5):
+ * `HIERARCHY-ID:CONTROLLERS:PATH`; the cgroup v2 line is `0::PATH`, cgroup v1's systemd one is
+ * `N:name=systemd:PATH`), e.g. `dnsmasq.service` for `0::/system.slice/dnsmasq.service`: the
+ * last path component ending in `.service` (a service may nest cgroups of its own below it,
+ * systemd.resource-control(5) Delegate=). Null when the process is in no service (a `.scope`:
+ * a login session, a container; `init.scope`; the root `/` of a cgroup namespace), or in a user
+ * manager's tree (`user@UID.service`: `systemctl stop` as root does not reach it), or the text
+ * names none. Only a unit read here may be offered as `systemctl stop UNIT`; a process name is
+ * no unit name.
+ */
+export function serviceUnitOfCgroup(cgroupText: string): string | null {
+  const lines = cgroupText.split('\n');
+  const line = lines.find((l) => l.startsWith('0::')) ?? lines.find((l) => /^\d+:name=systemd:/.test(l));
+  if (line === undefined) return null;
+  const parts = line.slice(line.indexOf(':', line.indexOf(':') + 1) + 1).trim().split('/').filter((p) => p !== '');
+  if (parts.some((p) => /^user@\d+\.service$/.test(p))) return null;
+  const unit = [...parts].reverse().find((p) => p.endsWith('.service'));
+  // A unit name is `[A-Za-z0-9:_.\\@-]` (systemd.unit(5)); anything else is not printed as a command.
+  return unit !== undefined && /^[A-Za-z0-9:_.\\@-]+\.service$/.test(unit) ? unit : null;
+}
