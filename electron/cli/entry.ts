@@ -8,6 +8,7 @@
  */
 import { EXIT } from '../../shared/lifecycle-events';
 import { USAGE } from './usage';
+import { APP_VERSION } from '../../shared/app-version';
 import { cliScriptFor, loadCliScript } from '../core/compile-cache/cli-script';
 import { surviveClosedOutput } from '../core/closed-output';
 
@@ -19,6 +20,9 @@ const command = argv[0];
 if (!command || command === '--help' || command === '-h' || command === 'help') {
   process.stdout.write(`${USAGE}\n`);
   process.exitCode = command ? EXIT.ok : EXIT.usage;
+} else if (command === '--version' || command === 'version') {
+  process.stdout.write(`k2s-dns ${APP_VERSION}\n`);
+  process.exitCode = EXIT.ok;
 } else {
   const script = cliScriptFor({ verb: command, baseUrl: import.meta.url, env: process.env, execArgv: process.execArgv });
   const run = script ? loadCliScript(script, command) : (await import('./run-cli')).runCli;

@@ -1,4 +1,5 @@
 import { cliCommand, KUBECONFIG_PLACEHOLDER, setCliKubeconfig, setKubectlKubeconfig } from '../../shared/fix';
+import { APP_VERSION } from '../../shared/app-version';
 import type { ParseArgsConfig } from 'node:util';
 // Static: a builtin's import() stays one in the bundled CLI script and fails once that runs from
 // its code cache (compile-cache/script-cache.ts: "A dynamic import callback was not specified").
@@ -61,6 +62,10 @@ export async function main(argv: string[]): Promise<number> {
   if (!command || command === '--help' || command === '-h' || command === 'help') {
     out(USAGE);
     return command ? EXIT.ok : EXIT.usage;
+  }
+  if (command === '--version' || command === 'version') {
+    out(`k2s-dns ${APP_VERSION}`);
+    return EXIT.ok;
   }
   const options = OPTIONS[command];
   if (!options) {

@@ -35,6 +35,7 @@ Usage:
   k2s-dns doctor [--kubeconfig PATH] [--dnsproxy PATH] [--json]   read-only checks; exit 1 when any finding is an error
   k2s-dns ui [--port N] [--kubeconfig PATH]   the app in a browser (web mode, 127.0.0.1 only)
   k2s-dns app [--port N] [--kubeconfig PATH]  the desktop window where Electron runs, else web mode
+  k2s-dns --version                           the version (k2s-dns 0.1.0)
 
 start    saves /etc/resolv.conf, runs k2s-dnsproxy on 127.0.0.1:53 (and the KubeSwitch
          address), points the host at it and verifies; any failure rolls everything back.

@@ -1,4 +1,5 @@
 import { accessSync, constants, existsSync, lstatSync, realpathSync, watch as fsWatch } from 'node:fs';
+import { APP_VERSION } from '../../shared/app-version';
 import { basename, dirname } from 'node:path';
 import { appPath } from './app-root';
 import { findInstallGap, INSTALLED_HELPER, INSTALLED_HELPER_BUNDLE } from '../helper/installed';
@@ -266,7 +267,7 @@ export function createRealBackend(o: RealBackendOptions): AppBackend {
         platform: process.platform,
         lifecycleSupported: linux,
         reason: linux ? null : 'On Windows and macOS the host DNS flow belongs to K2s’s own tooling; this app is read-only here.',
-        version: '0.1.0',
+        version: APP_VERSION,
       };
     },
     onLifecycleEvent(cb) {

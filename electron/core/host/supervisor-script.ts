@@ -66,7 +66,9 @@ while :; do
   # When and which proxy ended: the window's timeline names the time, the status and the dead PID.
   ended=$(date +%s); dead=$child; child=
   [ -n "$stop" ] && break
-  [ "$rc" -eq 0 ] && { put exited; break; }
+  # A clean exit (dnsproxy and dnsmasq exit 0 on SIGTERM: someone ended it) is not restarted;
+  # recorded with the proxy that ended, so status can say when and why nothing restarts it.
+  [ "$rc" -eq 0 ] && { put exited last; break; }
   if [ $(( $(date +%s) - began )) -ge 60 ]; then restarts=0; delay=1; fi
   restarts=$((restarts + 1)); total=$((total + 1))
   if [ "$restarts" -gt ${MAX_RESTARTS} ]; then

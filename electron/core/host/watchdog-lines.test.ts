@@ -93,10 +93,11 @@ describe('the watchdog lines in the proxy log', () => {
     expect(existsSync(join(dir, 'row.state.new'))).toBe(false);
   }, 60_000);
 
-  it('a proxy that exits 0 ends the watchdog: its state file says exited (written whole, without a last proxy)', async () => {
+  it('a proxy that exits 0 ends the watchdog: its state file says exited, with the proxy that ended (written whole)', async () => {
     const { lines, state } = await giveUp('clean', 'k2s-dns start', undefined, 'exit 0');
     expect(lines).toEqual([]);
-    expect(state).toBe('restarts=0\nin-a-row=0\nstate=exited\n');
+    expect(state).toMatch(/^restarts=0\nin-a-row=0\nstate=exited\nlast-exit=0\nlast-exit-at=\d+\nlast-pid=\d+\n$/);
+    expect(parseWatchdogState(state)).toMatchObject({ state: 'exited', lastExit: 0 });
     expect(existsSync(join(dir, 'clean.state.new'))).toBe(false);
   }, 60_000);
 });

@@ -41,6 +41,12 @@ import { exitStatusWords } from '../../../shared/exit-status';
 import { driftRoute, viaK2sWords, type DriftRoute } from '../../../shared/drift-route';
 
 /**
+ * How a proxy that exited 0 under the watchdog ended (supervisor-script.ts records it and does not
+ * restart it): both engines exit 0 on SIGTERM, so someone ended it on purpose.
+ */
+export const CLEAN_EXIT_WORDS = 'exited cleanly (status 0, as after a plain kill or SIGTERM), which the watchdog does not restart: only a failure is restarted';
+
+/**
  * A short hash of the resolver as it is now (kind, link target, bytes; not mode or owner): the
  * status field `resolverStamp`, so the window re-runs the checks that read the file when it changes.
  */
@@ -258,7 +264,7 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     status = service.running && owner === 'k2s' && (state || unreadable) ? 'running' : 'degraded';
     // Without systemd the watchdog restarts the proxy (supervisor-script.ts): while it does, waiting is the advice.
     const dog = state && deps.services.kind === 'supervised' ? await readWatchdogState(deps.fs).catch(() => null) : null;
-    if (dog?.lastExit != null && dog.lastExitAt !== null) proxyExit = { pid: dog.lastPid, at: new Date(dog.lastExitAt).toISOString(), how: exitStatusWords(dog.lastExit), restartedBy: 'watchdog' };
+    if (dog?.lastExit != null && dog.lastExitAt !== null) proxyExit = { pid: dog.lastPid, at: new Date(dog.lastExitAt).toISOString(), how: dog.lastExit === 0 ? CLEAN_EXIT_WORDS : exitStatusWords(dog.lastExit), restartedBy: 'watchdog' };
     // The proxy is down and the pidfile names another PID than the watchdog's record: the record is
     // of an earlier crash the watchdog healed, and the proxy it restarted ended with the watchdog
     // (both killed), which recorded nothing. The outage is that later PID's (issue 20.2).

@@ -2,6 +2,7 @@
  * New-user pass item 5: while the watchdog (hosts without systemd) restarts the proxy, status
  * said "stop && start" and called a refusal in 10 ms "TIMEOUT in 10 ms".
  */
+import { proxyExitSentence } from '../../../shared/proxy-exit';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
 import { WATCHDOG_NAME } from '../host/supervisor-script';
@@ -108,6 +109,19 @@ describe('status while the watchdog restarts the proxy', () => {
     const s = await dnsStatus(h.deps);
     expect(s.messages).toContain('The watchdog restarted k2s-dnsproxy 6 times in a row, each run ending within 60 s, and gave up; the last run was killed by signal KILL (exit status 137) (/var/log/dnsproxy/dnsproxy.log says why). Fix that cause, then run sudo npx k2s-dns start --verify-name www.example.test: it starts k2s-dnsproxy again and keeps your saved original.');
     expect(s.messages.join('\n')).not.toContain('not running although K2s DNS was started');
+  });
+
+  it('a proxy ended with a plain kill (exit 0) is not restarted, and status says so and when (walk 14: "nothing restarts it", no why)', async () => {
+    const h = await newHost('nameserver 192.0.2.53\n');
+    expect((await startDns(h.deps, opts, () => undefined)).ok).toBe(true);
+    h.services.running = false;
+    await mkdir(join(h.root, 'run/k2s'), { recursive: true });
+    // As supervisor-script.ts writes it when the proxy exits 0.
+    await writeFile(join(h.root, 'run/k2s/dnsproxy-watchdog.state'), 'restarts=0\nin-a-row=0\nstate=exited\nlast-exit=0\nlast-exit-at=1764874212\nlast-pid=217\n');
+    const s = await dnsStatus(h.deps);
+    expect(s.proxyExit).toEqual({ pid: 217, at: '2025-12-04T18:50:12.000Z', how: 'exited cleanly (status 0, as after a plain kill or SIGTERM), which the watchdog does not restart: only a failure is restarted', restartedBy: 'watchdog' });
+    expect(proxyExitSentence(s, 0, () => '18:50:12')).toBe('At 18:50:12 k2s-dnsproxy (PID 217) exited cleanly (status 0, as after a plain kill or SIGTERM), which the watchdog does not restart: only a failure is restarted; it is not running.');
+    expect(s.messages.join('\n')).toContain('run sudo npx k2s-dns start --verify-name www.example.test: it starts k2s-dnsproxy again and keeps your saved original.');
   });
 
   it('a state file left "restarting" by a watchdog that is gone is not believed: the advice is stop, then start', async () => {
