@@ -127,3 +127,16 @@ describe('one message per fact in lifecycle output (walk 10 L1, issue #20)', () 
     expect(lines[1]).toBe('OK: K2s DNS is stopped; the host resolver is back as it was.');
   });
 });
+
+describe('lifecycle lines', () => {
+  it('a running start: its skipped steps with the same text are said once, then the result (walk 14: six identical lines)', () => {
+    const lines: string[] = [];
+    const printed: PrintedSteps = { steps: [] };
+    const ev = (step: string, status: string, message: string) => printEvent({ type: 'step', op: 'start', step, status, message, at: '' } as never, false, (s) => lines.push(s), printed);
+    ev('preflight', 'done', 'dnsmasq at /usr/sbin/dnsmasq');
+    for (const step of ['save', 'discover', 'config', 'service', 'activate', 'verify']) ev(step, 'skipped', 'K2s DNS is already running: nothing to do.');
+    ev('ready', 'skipped', 'other text');
+    expect(lines).toEqual(['✓ preflight    dnsmasq at /usr/sbin/dnsmasq', '– save         K2s DNS is already running: nothing to do.', '– ready        other text']);
+    expect(printed.steps.map((s) => s.step)).toEqual(['preflight', 'save', 'discover', 'config', 'service', 'activate', 'verify', 'ready']);
+  });
+});

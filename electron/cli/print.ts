@@ -1,4 +1,4 @@
-import type { LifecycleEvent } from '../../shared/lifecycle-events';
+import type { LifecycleEvent, StepEvent } from '../../shared/lifecycle-events';
 import type { ClusterDiscovery, DriftRoute, HostDnsStatus, QueryResult } from '../../shared/types';
 import { HOP_SYMBOL, hopMark, recheckWords, verdictLine } from '../../shared/health';
 import { hopLine } from '../core/doctor/hop-line';
@@ -22,7 +22,7 @@ const msg = (s: string): string => localTimes(terminalSafe(s));
  * characters twice).
  */
 export interface PrintedSteps {
-  steps: { step: string; message: string }[];
+  steps: { step: string; message: string; status?: StepEvent['status'] }[];
 }
 
 /** Shorter step texts than this are repeated as they are: "K2s DNS is stopped." says the outcome. */
@@ -63,10 +63,17 @@ export function printEvent(e: LifecycleEvent, json: boolean, out: (s: string) =>
     return;
   }
   if (e.status === 'running') return;
+  // Skipped steps with the text the step before them said (a running start's "already running:
+  // nothing to do" for save … verify) are one fact: said once (walk 14: six identical lines).
+  const last = printed.steps.at(-1);
+  if (e.status === 'skipped' && last?.status === 'skipped' && last.message === e.message) {
+    printed.steps.push({ step: e.step, message: e.message, status: e.status });
+    return;
+  }
   // A verify that passed on an NXDOMAIN external check, or a restore that left no name resolving, gets the warning mark (shared/step-warn.ts).
   const mark = stepWarns(e.step, e.status, e.message) ? '!' : { done: '✓', failed: '✗', skipped: '–', running: '…' }[e.status];
   out(`${mark} ${e.step.padEnd(12)} ${msg(e.message)}`);
-  printed.steps.push({ step: e.step, message: e.message });
+  printed.steps.push({ step: e.step, message: e.message, status: e.status });
 }
 
 /** Zones for people: see print-zones.ts (bounded, escaped, with refused zones). */
