@@ -35,3 +35,12 @@ describe('formatDoctor', () => {
     expect(formatDoctor([FINDINGS[0]!]).split('\n')[0]).toBe('K2s DNS doctor: 0 errors, 0 warnings, 0 info, 1 ok');
   });
 });
+
+describe('doctor OK rows', () => {
+  it('an ok meaning that only repeats the title is left out; another meaning is kept (walk 14)', () => {
+    const same = { id: 'immutable', group: 'host', severity: 'ok', title: '/etc/resolv.conf is not immutable', meaning: '/etc/resolv.conf is not immutable.' } as unknown as DoctorFinding;
+    const other = { id: 'x', group: 'host', severity: 'ok', title: 'Original upstreams answer', meaning: '192.0.2.53:53 answered kubernetes.io.' } as unknown as DoctorFinding;
+    const lines = formatDoctor([same, other]).split('\n').filter((l) => l.startsWith('OK'));
+    expect(lines.map((l) => l.replace(/^OK\s+/, ''))).toEqual(['/etc/resolv.conf is not immutable', 'Original upstreams answer: 192.0.2.53:53 answered kubernetes.io.']);
+  });
+});

@@ -22,7 +22,9 @@ export function formatDoctor(findings: readonly DoctorFinding[]): string {
     for (const f of group.findings) {
       const label = LABEL[f.severity].padEnd(INDENT.length);
       if (f.severity === 'ok') {
-        lines.push(`${label}${t(f.title)}: ${t(f.meaning)}`);
+        // A meaning that only says the title again (with or without its full stop) is left out (walk 14).
+        const same = f.meaning.replace(/\.$/, '') === f.title.replace(/\.$/, '');
+        lines.push(same ? `${label}${t(f.title)}` : `${label}${t(f.title)}: ${t(f.meaning)}`);
         continue;
       }
       lines.push(`${label}${t(f.title)}`, `${INDENT}${t(f.meaning)}`);
