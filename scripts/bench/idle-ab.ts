@@ -4,12 +4,13 @@
  * companion tree at idle priority (as shipped), the same tree switched to normal priority
  * (chrt --other -a -p 0 on companion, tcpdump, parser), and the query log off (--no-log-queries).
  * Max qps (dnsperf -l SECONDS) and p99 at 2,000 qps, cluster names; AB_MODES (e.g. `idle,idle@0.02,off`)
- * picks modes, `@SHARE` the parser's CPU budget (K2S_CAPTURE_CPU_SHARE). Prints JSON lines.
+ * picks modes (`nice`: the tree at normal policy, nice 19), `@SHARE` the parser's CPU budget
+ * (K2S_CAPTURE_CPU_SHARE). Prints JSON lines.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
+import { loadavg, setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startTestbed } from '../../e2e/bed/testbed';
@@ -35,7 +36,7 @@ try {
     for (const e of engines) {
       for (const named of process.env.AB_MODES?.split(',') ?? ['idle', 'normal', 'off']) {
         // `idle@0.02`: the parser's CPU budget for that start (K2S_CAPTURE_CPU_SHARE, reaching it through the companion).
-        const [mode, share] = named.split('@') as ['idle' | 'normal' | 'off', string | undefined];
+        const [mode, share] = named.split('@') as ['idle' | 'normal' | 'nice' | 'off', string | undefined];
         if (share === undefined) delete USER_ENV.K2S_CAPTURE_CPU_SHARE;
         else USER_ENV.K2S_CAPTURE_CPU_SHARE = share;
         const start = await timedCli(['start', '--kubeconfig', tb.kubeconfigPath, '--engine', e.name, '--verify-name', 'www.example.test', '--json', ...e.extra, ...(mode === 'off' ? ['--no-log-queries'] : [])]);
@@ -46,7 +47,9 @@ try {
             // The companion switches itself to idle once open, then writes its start line (capture/go-idle.ts): switched back after it.
             const pid = tree()[0]!;
             for (let i = 0; i < 200 && !readFileSync('/run/k2s/capture.log', 'utf8').includes(`capture-watch: (PID ${pid}, `); i++) await new Promise((r) => setTimeout(r, 50));
-            if (mode === 'normal') for (const pid of tree()) execFileSync('chrt', ['--other', '-a', '-p', '0', String(pid)]);
+            if (mode === 'normal' || mode === 'nice') for (const pid of tree()) execFileSync('chrt', ['--other', '-a', '-p', '0', String(pid)]);
+            // nice: normal policy at nice 19 (every thread), the other way to yield the CPU.
+            if (mode === 'nice') for (const pid of tree()) for (const tid of readdirSync(`/proc/${pid}/task`)) setPriority(Number(tid), 19);
             policies = tree().map(policy).join(',');
           }
           const load = loadavg()[0]!.toFixed(2);
