@@ -23,6 +23,8 @@ import { fileURLToPath } from 'node:url';
 import { startTestbed, TESTBED_ADDRESSES } from '../../e2e/bed/testbed';
 import { DNSMASQ_CACHE_SIZE } from '../../shared/dnsmasq-config';
 import { tcpdumpArgv, type CaptureTuning } from '../../electron/core/capture/tcpdump-argv';
+import { LIFT_FD, LIFT_FD_ENV } from '../../electron/core/capture/budget-lift';
+import type { Writable } from 'node:stream';
 import { dnsperf, queryFile } from './dnsperf';
 import { figure, type Figure } from './stats';
 import { waitForDns } from './capture-wait';
@@ -101,7 +103,7 @@ async function startCapture(parserBundle: string, c: NonNullable<Mode['capture']
   let lastOut = Date.now();
   if (c.toParser) {
     // As the product (pipeline.ts): the parser reads tcpdump's pipe itself.
-    parser = spawn(process.execPath, [parserBundle], { uid: 65534, gid: 65534, stdio: [td.stdout!, 'pipe', 'inherit'], env: { K2S_CAPTURE_LISTENERS: '127.0.0.1:53', K2S_CAPTURE_CPU_SHARE: String(c.share ?? 0) } });
+    parser = spawn(process.execPath, [parserBundle], { uid: 65534, gid: 65534, stdio: [td.stdout!, 'pipe', 'inherit', 'pipe'], env: { K2S_CAPTURE_LISTENERS: '127.0.0.1:53', K2S_CAPTURE_CPU_SHARE: String(c.share ?? 0), [LIFT_FD_ENV]: String(LIFT_FD) } });
     td.stdout!.destroy();
     parser.stdout!.on('data', (d: Buffer) => {
       // Only the last line (counts) is kept: rows are counted, not stored.
@@ -123,8 +125,8 @@ async function startCapture(parserBundle: string, c: NonNullable<Mode['capture']
       // when it is stopped is lost without being counted as dropped. Stopped once the parser
       // wrote no row for 2.5 s (more than two of libpcap's 1 s block timeouts when not
       // immediate; at most 30 s).
-      // As the product's stop (pipeline.ts): the parser's CPU budget is lifted for the drain.
-      parser?.kill('SIGUSR2');
+      // As the product's stop (pipeline.ts): the parser's CPU budget is lifted for the drain by ending its lift pipe (budget-lift.ts).
+      (parser?.stdio[3] as Writable | null | undefined)?.end();
       const t1 = Date.now();
       while (c.toParser && Date.now() - lastOut < 2500 && Date.now() - t1 < 30_000) await new Promise((r) => setTimeout(r, 100));
       const exited = parser && parser.exitCode === null && parser.signalCode === null ? new Promise<void>((r) => parser!.once('exit', () => r())) : Promise.resolve();

@@ -2,8 +2,9 @@
  * The capture pipeline: tcpdump as the privileged reader (it opens the capture as root and drops
  * to `user` right after, tcpdump-argv.ts) writing into the pipe the parser process (rows-main.ts)
  * reads as its stdin; the parser is started as that user's uid/gid, so nothing that parses
- * packets runs as root or inside the Electron main process. Rows arrive as JSON lines (CapturedQuery) and are handed on as the bytes
- * the parser wrote, after a framing check per line (parserLineKind): no parse, no re-encoding.
+ * packets runs as root or inside the Electron main process. Rows arrive as JSON lines
+ * (CapturedQuery) and are handed on as the bytes the parser wrote, after a framing check per
+ * line (parserLineKind): no parse, no re-encoding.
  * Spawning is injected.
  */
 import type { ChildProcess, SpawnOptions } from 'node:child_process';

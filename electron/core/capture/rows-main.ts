@@ -7,8 +7,8 @@
  * row records as `search` (host-search.ts; the companion writes the lines as they are);
  * K2S_CAPTURE_CPU_SHARE, its CPU budget as a share of one core (cpu-budget.ts; default 5 %,
  * `0` none; the bench sets it), lifted for the stop's drain when the pipe at fd 3 ends
- * (budget-lift.ts, pipeline.ts; K2S_CAPTURE_LIFT_FD=3 says it is there) or by SIGUSR2 (the bench). Refuses to run as root:
- * it parses untrusted packets.
+ * (budget-lift.ts, pipeline.ts; K2S_CAPTURE_LIFT_FD=3 says it is there). Refuses to run as
+ * root: it parses untrusted packets.
  */
 import { PcapRows } from './pcap-rows';
 import { watchHostSearch, type HostSearch } from './host-search';
@@ -33,8 +33,7 @@ const rows = new PcapRows({ listeners, fillPort, onRow: (r) => (out += rowLine(r
 // The CPU budget (cpu-budget.ts): past its share of a core, stdin is not read for what it owes,
 // so tcpdump's pipe and kernel ring fill and the kernel drops (and counts) what the log cannot
 // take. The end of the lift pipe (pipeline.ts, at the stop; budget-lift.ts) lifts it: the drain
-// hands the last rows over at once. SIGUSR2 does too (scripts/bench/capture.ts), for a parser
-// started without the pipe.
+// hands the last rows over at once.
 const budget = new CpuBudget(budgetShare(process.env.K2S_CAPTURE_CPU_SHARE));
 let resumeTimer: NodeJS.Timeout | undefined;
 const resume = () => {
@@ -48,7 +47,6 @@ const lift = () => {
     resume();
   }
 };
-process.on('SIGUSR2', lift);
 const liftAt = liftFd(process.env[LIFT_FD_ENV]);
 if (liftAt !== null) onBudgetLift(liftAt, lift);
 /** Stops reading stdin for what the budget says is owed (once: a pause is not stacked). */
