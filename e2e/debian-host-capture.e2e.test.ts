@@ -112,6 +112,11 @@ describe.skipIf(why !== null)('exact query log as k2s-dnsproxy-capture.service (
         expect(policies.length, `PID ${pid}`).toBeGreaterThan(0);
         expect(new Set(policies), `PID ${pid}`).toEqual(new Set([5]));
       }
+      // SCHED_IDLE only yields within a scheduling group, and the unit is a session (autogroup) of
+      // its own beside the proxy's: the tree's autogroup goes to nice 19 (go-idle.ts), the proxy's stays 0.
+      const groups = (await h.sh(`cat /proc/${companion}/autogroup /proc/$(systemctl show -P MainPID k2s-dnsproxy.service)/autogroup`)).stdout.trim().split('\n');
+      expect(groups[0]).toMatch(/^\/autogroup-\d+ nice 19$/);
+      expect(groups[1]).toMatch(/^\/autogroup-\d+ nice 0$/);
 
       // Two clients with the same DNS id at once, both upstreams, NXDOMAIN, TCP, then the cache.
       const rcodes = await Promise.all([

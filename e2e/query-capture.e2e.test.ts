@@ -112,6 +112,10 @@ describe.skipIf(!inSandbox || tcpdump === '')('exact query log from packets, run
         expect(policies.length, name).toBeGreaterThan(0);
         expect(new Set(policies), `${name} (PID ${pid})`).toEqual(new Set([5]));
       }
+      // SCHED_IDLE only yields within a scheduling group: the tree's session is an autogroup of its
+      // own (the keeper's), set to nice 19 (go-idle.ts); this test's own stays as it was.
+      expect(await readFile(`/proc/${companion}/autogroup`, 'utf8')).toMatch(/^\/autogroup-\d+ nice 19\n$/);
+      expect(await readFile('/proc/self/autogroup', 'utf8')).not.toContain('nice 19');
       // Concurrently: two clients with the same DNS id and different names, three more names
       // (both upstreams, NXDOMAIN); none of them asked by start's own verify queries (cached).
       const rcodes = await Promise.all([

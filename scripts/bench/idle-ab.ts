@@ -5,10 +5,11 @@
  * (chrt --other -a -p 0 on companion, tcpdump, parser), and the query log off (--no-log-queries).
  * Max qps (dnsperf -l SECONDS) and p99 at 2,000 qps, cluster names; AB_MODES (e.g. `idle,idle@0.02,off`)
  * picks modes (`nice`: the tree at normal policy, nice 19), `@SHARE` the parser's CPU budget
- * (K2S_CAPTURE_CPU_SHARE). Prints JSON lines.
+ * (K2S_CAPTURE_CPU_SHARE), `ag0` the tree's autogroup at nice 0 (as before the companion set it to 19). AB_ENGINES
+ * (e.g. `adguard`) picks engines. Prints JSON lines.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { loadavg, setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,6 +27,7 @@ const tmp = await mkdtemp(join(tmpdir(), 'idle-ab-'));
 const file = await queryFile(tmp, 'cluster', ['kubernetes.default.svc.cluster.local', 'web.demo.svc.cluster.local', 'kube-dns.kube-system.svc.cluster.local']);
 const engines = [{ name: 'dnsmasq', extra: [] as string[] }];
 if (existsSync(DNSPROXY)) engines.push({ name: 'adguard', extra: ['--dnsproxy', DNSPROXY] });
+if (process.env.AB_ENGINES) engines.splice(0, engines.length, ...engines.filter((e) => process.env.AB_ENGINES!.split(',').includes(e.name)));
 const tree = () => {
   const c = Number(readFileSync('/run/k2s/capture.ready', 'utf8').trim());
   return [c, ...readFileSync(`/proc/${c}/task/${c}/children`, 'utf8').trim().split(/\s+/).map(Number)];
@@ -36,7 +38,7 @@ try {
     for (const e of engines) {
       for (const named of process.env.AB_MODES?.split(',') ?? ['idle', 'normal', 'off']) {
         // `idle@0.02`: the parser's CPU budget for that start (K2S_CAPTURE_CPU_SHARE, reaching it through the companion).
-        const [mode, share] = named.split('@') as ['idle' | 'normal' | 'nice' | 'off', string | undefined];
+        const [mode, share] = named.split('@') as ['idle' | 'normal' | 'nice' | 'off' | 'ag0', string | undefined];
         if (share === undefined) delete USER_ENV.K2S_CAPTURE_CPU_SHARE;
         else USER_ENV.K2S_CAPTURE_CPU_SHARE = share;
         const start = await timedCli(['start', '--kubeconfig', tb.kubeconfigPath, '--engine', e.name, '--verify-name', 'www.example.test', '--json', ...e.extra, ...(mode === 'off' ? ['--no-log-queries'] : [])]);
@@ -50,7 +52,9 @@ try {
             if (mode === 'normal' || mode === 'nice') for (const pid of tree()) execFileSync('chrt', ['--other', '-a', '-p', '0', String(pid)]);
             // nice: normal policy at nice 19 (every thread), the other way to yield the CPU.
             if (mode === 'nice') for (const pid of tree()) for (const tid of readdirSync(`/proc/${pid}/task`)) setPriority(Number(tid), 19);
-            policies = tree().map(policy).join(',');
+            // ag0: the tree's autogroup back at nice 0 (sched(7), /proc/PID/autogroup), as before the companion set 19.
+            if (mode === 'ag0') writeFileSync(`/proc/${tree()[0]!}/autogroup`, '0');
+            policies = `${tree().map(policy).join(',')} ${readFileSync(`/proc/${tree()[0]!}/autogroup`, 'utf8').trim()}`;
           }
           const load = loadavg()[0]!.toFixed(2);
           const m = await dnsperf('127.0.0.1', file, SECONDS);

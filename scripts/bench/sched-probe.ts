@@ -10,7 +10,7 @@
  * directory for the perf.data files, default a temp dir).
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -78,6 +78,8 @@ try {
   try {
     await new Promise((r) => setTimeout(r, 1500));
     const t = tree();
+    if (process.env.AUTOGROUP_NICE !== undefined) writeFileSync(`/proc/${t[0]}/autogroup`, process.env.AUTOGROUP_NICE);
+    console.log('tree autogroup:', readFileSync(`/proc/${t[0]}/autogroup`, 'utf8').trim());
     const inner = new Set(t.flatMap((p) => readdirSync(`/proc/${p}/task`).map(Number)));
     console.log('tree:', t.map((p) => `${p} ${comm(p)}`).join(', '));
     const runs = [await record('running')];

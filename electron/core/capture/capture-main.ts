@@ -172,7 +172,9 @@ export async function runCapture(fs: HostFs, uid: number, givenArgs: readonly st
   await fs.remove(CAPTURE_FAILED_FILE);
   await fs.writeFileAtomic(CAPTURE_READY_FILE, `${process.pid}\n`, { mode: 0o644 });
   // Open (start has stopped waiting): companion, tcpdump and parser yield the CPU to DNS from now on.
-  const priority = await goIdle([process.pid, ...pipeline.pids]);
+  // Its autogroup too, when this companion or its parent (the keeper's shell) leads the session (go-idle.ts).
+  const leaders = [process.pid, process.ppid];
+  const priority = await goIdle([process.pid, ...pipeline.pids], undefined, undefined, leaders);
   if (priority.why !== null) say(priority.why);
   // The kernel's drops while it runs, for status and the Logs view (capture-missed.ts).
   const idle = await runsIdle();
@@ -202,7 +204,8 @@ export async function runCapture(fs: HostFs, uid: number, givenArgs: readonly st
   await fs.remove(CAPTURE_READY_FILE);
   // The stop's drain at normal priority (go-idle.ts): the last rows are handed over within its
   // limit on a busy host too. Alongside the drain's first ask, not before it (no wait added).
-  const normal = priority.idle ? goNormal([process.pid, ...pipeline.pids]) : Promise.resolve();
+  // Also after a failed chrt: the autogroup was set apart from it.
+  const normal = goNormal([process.pid, ...pipeline.pids], undefined, undefined, leaders);
   const end = await pipeline.stop();
   await normal;
   await closeAll();

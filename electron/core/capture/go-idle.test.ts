@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CHRT_PATHS, goIdle, goNormal, NO_CHRT_WORDS } from './go-idle';
+import { AUTOGROUP_NICE, autogroupOf, CHRT_PATHS, goIdle, goNormal, NO_CHRT_WORDS, sessionOf, setAutogroupNice } from './go-idle';
 import { SCHED_IDLE, schedPolicyOf } from './sched-policy';
 
 const dir = mkdtempSync(join(tmpdir(), 'k2s-go-idle-'));
@@ -13,9 +13,9 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** A real process to switch: sleep, started at this process's priority. */
-async function sleeper(): Promise<number> {
-  const c = spawn('sleep', ['60'], { stdio: 'ignore' });
+/** A real process to switch: sleep, started at this process's priority (`session`: in a session, so an autogroup, of its own). */
+async function sleeper(session = false): Promise<number> {
+  const c = spawn('sleep', ['60'], { stdio: 'ignore', detached: session });
   started.push(c);
   await new Promise((r) => c.once('spawn', r));
   return c.pid!;
@@ -53,5 +53,66 @@ describe('goIdle', () => {
     writeFileSync(fake, "#!/bin/sh\necho \"chrt: failed to set pid $5's policy: Operation not permitted\" >&2\nexit 1\n", { mode: 0o755 });
     const a = await sleeper();
     expect(await goIdle([a], [fake])).toEqual({ idle: false, why: `chrt could not set idle priority (SCHED_IDLE): chrt: failed to set pid ${a}'s policy: Operation not permitted; the exact query log runs at normal priority and competes with DNS for the CPU.` });
+  });
+});
+
+const hasAutogroup = (() => {
+  try {
+    return autogroupOf(readFileSync('/proc/self/autogroup', 'utf8')) !== null;
+  } catch {
+    return false;
+  }
+})();
+const groupOf = (pid: number) => autogroupOf(readFileSync(`/proc/${pid}/autogroup`, 'utf8'));
+
+describe('autogroup nice', () => {
+  it('reads the session id of a /proc/PID/stat text (field 6, past a comm with spaces and parentheses)', () => {
+    expect(sessionOf('4242 (node) S 1 4242 4242 0 -1 4194560 100')).toBe(4242);
+    expect(sessionOf('17 (a) b (c) S 1 17 9 0 -1')).toBe(9);
+    expect(sessionOf('garbage')).toBeNull();
+  });
+
+  it('reads proc(5)\'s /proc/PID/autogroup text', () => {
+    expect(autogroupOf('/autogroup-21526 nice 0\n')).toEqual({ id: '21526', nice: 0 });
+    expect(autogroupOf('/autogroup-7 nice -5\n')).toEqual({ id: '7', nice: -5 });
+    expect(autogroupOf('')).toBeNull();
+    expect(autogroupOf('nice 19')).toBeNull();
+  });
+
+  it('writes each autogroup once, and leaves pids without the file alone', async () => {
+    const proc = mkdtempSync(join(dir, 'proc-'));
+    // [pid, session, autogroup]: 1 leads session 1 (2 is in it too), 3 and 4 lead their own, 5 is in session 77 (its launcher's).
+    for (const [pid, session, text] of [[1, 1, '/autogroup-5 nice 0\n'], [2, 1, '/autogroup-5 nice 0\n'], [3, 3, '/autogroup-9 nice 19\n'], [4, 4, '/autogroup-11 nice 0\n'], [5, 77, '/autogroup-12 nice 0\n']] as const) {
+      mkdirSync(join(proc, String(pid)));
+      writeFileSync(join(proc, String(pid), 'autogroup'), text);
+      writeFileSync(join(proc, String(pid), 'stat'), `${pid} (no de) S 1 ${session} ${session} 0 -1 4194560\n`);
+    }
+    await setAutogroupNice([1, 2, 3, 4, 5, 404], AUTOGROUP_NICE, proc);
+    const read = (pid: number) => readFileSync(join(proc, String(pid), 'autogroup'), 'utf8');
+    // pid 2 shares pid 1's group (written once), pid 3's group already is at 19, pid 5's session is not the tree's, 404 has no file.
+    expect([read(1), read(2), read(3), read(4), read(5)]).toEqual(['19\n', '/autogroup-5 nice 0\n', '/autogroup-9 nice 19\n', '19\n', '/autogroup-12 nice 0\n']);
+    // The companion's parent (the keeper's shell) leads its session: named as a leader, its group is the tree's.
+    await setAutogroupNice([5], AUTOGROUP_NICE, proc, [5, 77]);
+    expect(read(5)).toBe('19\n');
+  });
+
+  it.skipIf(!hasAutogroup || !hasChrt)('goIdle puts the autogroup of a session of its own at nice 19 and goNormal back at 0 (a real process)', async () => {
+    const a = await sleeper(true);
+    const before = groupOf(a)!;
+    expect(before.id).not.toBe(groupOf(process.pid)!.id);
+    expect(before.nice).toBe(0);
+    expect(await goIdle([a])).toEqual({ idle: true, why: null });
+    expect(groupOf(a)).toEqual({ id: before.id, nice: 19 });
+    expect(groupOf(process.pid)!.nice).toBe(0);
+    await goNormal([a]);
+    expect(groupOf(a)).toEqual({ id: before.id, nice: 0 });
+  });
+
+  it.skipIf(!hasAutogroup || !hasChrt)('leaves alone the autogroup of a session the pids do not lead (the launcher\'s, e.g. this test runner\'s)', async () => {
+    const a = await sleeper(false);
+    expect(groupOf(a)!.id).toBe(groupOf(process.pid)!.id);
+    expect(await goIdle([a])).toEqual({ idle: true, why: null });
+    expect(groupOf(process.pid)!.nice).toBe(0);
+    await goNormal([a]);
   });
 });

@@ -7,6 +7,16 @@
  * normal, 3.7 s idle), which on a busy host would outlast start's wait for the capture (12 s).
  * And back to normal for the stop (goNormal): its drain must hand the last rows over within
  * about a second (pipeline.ts), which an idle-priority tcpdump and parser would not get on a busy host.
+ *
+ * SCHED_IDLE alone only yields to tasks of the same scheduling group. The companion runs in a
+ * session of its own (a detached start, or its own systemd service, which calls setsid), and
+ * with autogroup on (sched(7) "The autogroup feature", CONFIG_SCHED_AUTOGROUP, Debian's default)
+ * each session is a group that competes with the proxy's session as an equal at nice 0: the
+ * kernel compares the groups, not the tasks in them (kernel/sched/fair.c find_matching_se), so
+ * a dnsproxy thread woken onto a CPU the tree held waited for it (perf sched, 2,000 qps: ~10 %
+ * of such wake-ups waited > 0.1 ms, up to 1.7–3.7 ms; scripts/bench/sched-probe.ts). So the
+ * switch also sets the nice value of the tree's autogroup to AUTOGROUP_NICE (proc(5)
+ * /proc/PID/autogroup; weight 15 against the proxy's 1,024) and goNormal sets it back.
  */
 import { execFile } from 'node:child_process';
 import { constants as fsc, promises as fsp } from 'node:fs';
@@ -17,6 +27,9 @@ export const CHRT_PATHS = ['/usr/bin/chrt', '/bin/chrt'] as const;
 /** What the companion says once when the switch could not be made; null when it was. */
 export type GoIdleOutcome = { idle: true; why: null } | { idle: false; why: string };
 
+/** The nice value the tree's autogroup gets while it is idle (sched(7): the group's CPU share; 19 is the least). */
+export const AUTOGROUP_NICE = 19;
+
 /** What the companion says, after its time, when chrt is missing. */
 export const NO_CHRT_WORDS = 'chrt (util-linux) is not installed: the exact query log runs at normal priority and competes with DNS for the CPU (install util-linux).';
 
@@ -25,7 +38,8 @@ export const NO_CHRT_WORDS = 'chrt (util-linux) is not installed: the exact quer
  * Resolves how it went: `why` names a missing chrt (NO_CHRT_WORDS) or chrt's own error for the
  * first pid it failed on (e.g. a seccomp filter refusing sched_setscheduler). Never rejects.
  */
-export async function goIdle(pids: readonly number[], paths: readonly string[] = CHRT_PATHS): Promise<GoIdleOutcome> {
+export async function goIdle(pids: readonly number[], paths: readonly string[] = CHRT_PATHS, proc = '/proc', leaders: readonly number[] = pids): Promise<GoIdleOutcome> {
+  await setAutogroupNice(pids, AUTOGROUP_NICE, proc, leaders);
   const chrt = await findChrt(paths);
   if (chrt === null) return { idle: false, why: NO_CHRT_WORDS };
   const errors = await chrtAll(chrt, '--idle', pids);
@@ -34,11 +48,49 @@ export async function goIdle(pids: readonly number[], paths: readonly string[] =
 }
 
 /** Sets SCHED_OTHER (normal priority) on every thread of each of `pids` again; errors are ignored (the stop goes on). */
-export async function goNormal(pids: readonly number[], paths: readonly string[] = CHRT_PATHS): Promise<void> {
+export async function goNormal(pids: readonly number[], paths: readonly string[] = CHRT_PATHS, proc = '/proc', leaders: readonly number[] = pids): Promise<void> {
   const chrt = await findChrt(paths);
-  if (chrt !== null) await chrtAll(chrt, '--other', pids);
+  await Promise.all([chrt !== null ? chrtAll(chrt, '--other', pids) : null, setAutogroupNice(pids, 0, proc, leaders)]);
 }
 
+/**
+ * The autogroup of a /proc/PID/autogroup text (proc(5): `/autogroup-ID nice N`): its id and nice
+ * value, or null for another text (a kernel without autogroup has no such file).
+ */
+export function autogroupOf(text: string): { id: string; nice: number } | null {
+  const m = /^\/autogroup-(\d+) nice (-?\d+)\s*$/.exec(text);
+  return m ? { id: m[1]!, nice: Number(m[2]) } : null;
+}
+
+/** The session id in a /proc/PID/stat text (proc(5): field 6, counted after the last `)` as schedPolicyOf does), or null. */
+export function sessionOf(statText: string): number | null {
+  const close = statText.lastIndexOf(')');
+  const v = close < 0 ? undefined : statText.slice(close + 1).trim().split(/\s+/)[6 - 3];
+  return v !== undefined && /^\d+$/.test(v) ? Number(v) : null;
+}
+
+/**
+ * Sets the nice value of each autogroup that one of `pids` is in, once per group (the kernel
+ * allows one change per 100 ms without CAP_SYS_ADMIN, kernel/sched/autogroup.c), and only for
+ * pids in a session one of `leaders` leads: an autogroup is a session's (sched(7)). The
+ * companion passes itself and its parent (its systemd service is a session of its own; without
+ * systemd the keeper's shell, capture-keeper.ts, leads the session); a companion run by a test
+ * harness is in its launcher's session, whose priority is not the log's to change. Never rejects: a kernel without
+ * autogroup, a pid gone or a refused write leave the group as it was, which costs DNS latency,
+ * not the log.
+ */
+export async function setAutogroupNice(pids: readonly number[], nice: number, proc = '/proc', leaders: readonly number[] = pids): Promise<void> {
+  const done = new Set<string>();
+  for (const pid of pids) {
+    const session = sessionOf(await fsp.readFile(`${proc}/${pid}/stat`, 'utf8').catch(() => ''));
+    if (session === null || !leaders.includes(session)) continue;
+    const file = `${proc}/${pid}/autogroup`;
+    const group = autogroupOf(await fsp.readFile(file, 'utf8').catch(() => ''));
+    if (group === null || done.has(group.id)) continue;
+    done.add(group.id);
+    if (group.nice !== nice) await fsp.writeFile(file, `${nice}\n`).catch(() => undefined);
+  }
+}
 /** The first executable of `paths`, or null. */
 async function findChrt(paths: readonly string[]): Promise<string | null> {
   for (const p of paths) if (await fsp.access(p, fsc.X_OK).then(() => true, () => false)) return p;
