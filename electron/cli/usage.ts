@@ -74,9 +74,11 @@ const KUBECONFIG_ORDER = wrap(`Kubeconfig order: ${KUBECONFIG_ORDER_TEXT}.`);
 const EXIT_COMMON = `Exit status: 0 done; 1 failed and rolled back (host as before); 2 usage;
 3 refused by a precondition, nothing changed.`;
 const EXIT_STATUS = `  status: 0 running or stopped; 1 degraded (an operation interrupted, k2s-dnsproxy not
-  running, resolver changed by someone else, corrupt state, or cluster names do not resolve:
-  the output says where and the fix); 4 starting or stopping (another operation runs; ask again); 5 stopped, but no
-  name resolves with this host's own /etc/resolv.conf (its nameservers do not answer).`;
+  running, resolver changed by someone else, corrupt state, CoreDNS not answering even while
+  the proxy's cache still does, no upstream answering, or cluster names do not resolve: the
+  output says where and the fix); 4 starting or stopping (another operation runs; ask again);
+  5 stopped, but no name resolves with this host's own /etc/resolv.conf (its nameservers do
+  not answer). An upstream that answers, NXDOMAIN included, changes no exit status.`;
 const EXIT_STOP = `  stop, uninstall: 5 as well when --on-drift keep kept a file that leaves no name
   resolving (a warning RESOLVER_DOWN: K2s DNS is stopped as asked; status then exits 5).`;
 
