@@ -48,6 +48,12 @@ describe('k2s-dns VERB --help (walk15: it printed the whole help)', () => {
     }
   });
 
+  it('status --help gives its exit statuses under "Exit status:"', async () => {
+    const { stdout } = await run(['status', '--help']);
+    expect(stdout).toContain('\nExit status: 0 running or stopped; 1 degraded');
+    expect(stdout).toContain('5 stopped, but no name resolves');
+  });
+
   it('--help and help alone still print the whole help', async () => {
     expect((await run(['--help'])).stdout).toBe(`${USAGE}\n`);
     expect((await run(['help'])).stdout).toBe(`${USAGE}\n`);
