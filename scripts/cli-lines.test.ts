@@ -21,11 +21,11 @@ const PROSE = new Set([
   'electron/cli/usage.ts: k2s-dns start [--kubeconfig PATH] [--engine',
   'electron/cli/usage.ts: k2s-dns stop [--on-drift keep|restore] [--restore',
   'electron/cli/usage.ts: k2s-dns uninstall [--on-drift keep|restore] [--restore',
-  'electron/cli/usage.ts: k2s-dns status [--json]',
+  "electron/cli/usage.ts: k2s-dns status [--json]',",
   'electron/cli/usage.ts: k2s-dns recover [--force] [--json]  finish',
   'electron/cli/usage.ts: k2s-dns zones [--kubeconfig PATH] [--allow-zone',
   'electron/cli/usage.ts: k2s-dns query NAME [--type A|AAAA|PTR|SRV|TXT|CNAME|MX|NS|SOA]',
-  'electron/cli/usage.ts: k2s-dns diff [--json]',
+  "electron/cli/usage.ts: k2s-dns diff [--json]',",
   'electron/cli/usage.ts: k2s-dns doctor [--kubeconfig PATH] [--dnsproxy',
   'electron/cli/usage.ts: k2s-dns ui [--port N] [--kubeconfig',
   // Names the verb in a refusal whose fix, in the same sentence, is cliCommand('recover', true).

@@ -33,6 +33,18 @@ export function groupFindings(findings: readonly DoctorFinding[]): { severity: D
   return SEVERITY_ORDER.map((severity) => ({ severity, findings: findings.filter((f) => f.severity === severity) })).filter((g) => g.findings.length > 0);
 }
 
+/**
+ * The meaning to show under an `ok` finding's title, or null when it only says the title again
+ * (with or without its full stop: `/etc/resolv.conf is not immutable` and its meaning
+ * `/etc/resolv.conf is not immutable.`), so the row is its title alone — the CLI (walk 14,
+ * electron/cli/print-doctor.ts) and the Diagnostics panel (walk15) alike. Other severities always
+ * show their meaning.
+ */
+export function shownMeaning(f: Pick<DoctorFinding, 'severity' | 'title' | 'meaning'>): string | null {
+  if (f.severity !== 'ok') return f.meaning;
+  return f.meaning.replace(/\.$/, '') === f.title.replace(/\.$/, '') ? null : f.meaning;
+}
+
 /** Count of findings per severity (every severity present, 0 when none). */
 export function countFindings(findings: readonly DoctorFinding[]): Record<DoctorSeverity, number> {
   const counts: Record<DoctorSeverity, number> = { error: 0, warn: 0, info: 0, ok: 0 };

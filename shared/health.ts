@@ -711,18 +711,35 @@ export function reportFitsStatus(report: HealthReport, status: HostDnsStatus): b
  *   the cluster name while stopped (expected then, yet not a working lookup);
  * - `ok`: does what the path needs. While K2s DNS is stopped (verdict `off`) your own
  *   /etc/resolv.conf (`original`) and your nameservers answering are the healthy stopped state;
- * - `warn`: an upstream that answers, but not NOERROR (e.g. NXDOMAIN for the root `.` NS a
- *   working recursive resolver always has, RFC 1034 §4.3.1): reachable, yet it may not resolve
- *   Internet names — never green;
+ * - `warn`: an upstream that answers, but neither NOERROR nor rootlessNxdomain's NXDOMAIN (e.g.
+ *   REFUSED or SERVFAIL): reachable, yet it may not resolve names for this host — never green. An
+ *   upstream answering NXDOMAIN for the root zone is `ok`: it answers, so it is reachable, and a
+ *   resolver that serves local names only (the sandbox's) or a split-horizon one need not serve
+ *   the root zone. Whether it resolves an Internet name is asked by doctor's `upstream-answers`
+ *   (kubernetes.io A, the same rule for that name) and start's verify step, not by this probe;
  * - `fail`: anything else that is not ok.
  */
 export type HopMark = 'ok' | 'warn' | 'fail' | 'idle';
+
+/**
+ * True when upstream hop `h` answered NXDOMAIN for the root zone's NS (`. NS`, the path check's
+ * upstream probe: electron/core/health/check-health.ts): the server is there (any DNS answer
+ * proves that) but serves no root zone — a resolver for local names only, such as the sandbox's
+ * dnsmasq (`local=/#/`, e2e/bed/testbed.ts UPSTREAM_RECORDS), or a split-horizon one. Status,
+ * Topology and doctor mark it ✓ alike (walk15: status said `!` where doctor said OK).
+ */
+export function rootlessNxdomain(h: Pick<HealthHop, 'kind' | 'ok' | 'name' | 'type' | 'rcode'>): boolean {
+  return h.kind === 'upstream' && h.ok && h.name === '.' && h.type === 'NS' && h.rcode === 'NXDOMAIN';
+}
+
+/** Why rootlessNxdomain's hop is ✓, as status's line and the Topology box say it. */
+export const ROOTLESS_WORDS = 'a local-only or split-horizon resolver need not serve the root zone';
 
 /** The mark of `h` under `verdict` (see HopMark). */
 export function hopMark(h: HealthHop, verdict: Pick<HealthVerdict, 'level'>): HopMark {
   if (h.outcome === 'idle' || h.outcome === 'skipped') return 'idle';
   const off = verdict.level === 'off';
-  if (h.kind === 'upstream' && h.ok) return h.rcode === 'NOERROR' ? 'ok' : 'warn';
+  if (h.kind === 'upstream' && h.ok) return h.rcode === 'NOERROR' || rootlessNxdomain(h) ? 'ok' : 'warn';
   // Another program's file that still reaches the proxy: on the path, yet not K2s's (drift).
   if (h.kind === 'resolver' && h.outcome === 'foreign' && h.ok) return 'warn';
   if (h.ok) return 'ok';

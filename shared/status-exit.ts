@@ -16,7 +16,12 @@ export type StatusForExit = Pick<HostDnsStatus, 'state'> & { health?: Pick<Healt
 export const STATUS_EXIT = {
   /** running (cluster names resolve through K2s DNS), or stopped with the original resolver working. */
   ok: EXIT.ok,
-  /** degraded: an operation interrupted, k2s-dnsproxy not running, resolver changed by someone else, corrupt state, or cluster names do not resolve (the verdict says where, and the fix). */
+  /**
+   * degraded: an operation interrupted, k2s-dnsproxy not running, resolver changed by someone
+   * else, corrupt state, CoreDNS not answering (even while the proxy's cache still does: the
+   * verdict's warning, shared/health.ts applyHealth), no upstream answering, or cluster names do
+   * not resolve (the verdict says where, and the fix). An upstream that answers is never degraded.
+   */
   degraded: EXIT.failed,
   /** starting or stopping: another k2s-dns operation runs now; ask again when it ends. */
   busy: EXIT.busy,

@@ -136,10 +136,17 @@ test('CoreDNS down: a problem naming kube-dns everywhere — verdict, status, to
     await expect(page.getByTestId('hop-reason-kube-dns')).toContainText('172.21.0.10:53 does not answer (');
     await expect(page.getByTestId('hop-reason-kube-dns')).toContainText(/ does not answer \((refused: port unreachable|no reply in \d+ ms)\)/);
     await expect(page.getByTestId('hop-reason-kube-dns')).not.toContainText(/nothing answers|did not answer/);
+    // The sandbox's upstream answers NXDOMAIN for . NS: reachable, ✓ with why — as doctor's
+    // "Original upstreams answer" is OK below (walk15: status said ! where doctor said OK).
+    await expect(page.getByTestId('hop-upstream:192.0.2.53')).toHaveAttribute('data-ok', 'true');
+    await expect(page.getByTestId('hop-reason-upstream:192.0.2.53')).toHaveText('answers NXDOMAIN for . NS: a local-only or split-horizon resolver need not serve the root zone');
     await page.getByTestId('tab-diagnostics').click();
     await page.getByTestId('diagnostics-run').click();
     // A warning while host apps still get the proxy's cached answer (CoreDNS's TTL 30), an error once they do not: never ok.
     await expect(page.locator('[data-testid=diagnostics-group-error], [data-testid=diagnostics-group-warn]').getByTestId('finding-health')).toContainText('CoreDNS (kube-dns 172.21.0.10:53) does not answer', { timeout: 30_000 });
+    await expect(page.getByTestId('diagnostics-group-ok').getByTestId('finding-upstream-answers')).toContainText('Original upstreams answer');
+    // An OK row whose meaning only repeats its title is the title alone, as in the CLI (walk15).
+    await expect(page.getByTestId('finding-resolv-immutable')).toHaveText(/^\s*ok\s*\/etc\/resolv\.conf is not immutable\s*$/);
     await openEveryPanel(page);
   } finally {
     await tb.startCoreDns();

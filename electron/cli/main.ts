@@ -4,7 +4,7 @@ import type { ParseArgsConfig } from 'node:util';
 // Static: a builtin's import() stays one in the bundled CLI script and fails once that runs from
 // its code cache (compile-cache/script-cache.ts: "A dynamic import callback was not specified").
 import { access, constants, stat } from 'node:fs/promises';
-import { USAGE } from './usage';
+import { commandUsage, isHelpVerb, USAGE } from './usage';
 import { printEvent, formatZones, formatStatus, formatQuery, type PrintedSteps } from './print';
 import { EXIT } from '../../shared/lifecycle-events';
 import { QUERY_TYPES, type QueryType } from '../../shared/types';
@@ -74,8 +74,9 @@ export async function main(argv: string[]): Promise<number> {
   }
   try {
     const { values, positionals } = parseCliArgs(rest, { ...options, help: { type: 'boolean', short: 'h' } }, command === 'query');
+    // `k2s-dns start --help`: that command's usage, not the whole help (walk15).
     if (values.help) {
-      out(USAGE);
+      out(isHelpVerb(command) ? commandUsage(command) : USAGE);
       return EXIT.ok;
     }
     return await run(command, values as Record<string, unknown>, positionals);

@@ -1,5 +1,5 @@
 /** `k2s-dns doctor` output for people: a summary line, then findings worst first with their fix. */
-import { countFindings, groupFindings, type DoctorFinding } from '../../shared/doctor';
+import { countFindings, groupFindings, shownMeaning, type DoctorFinding } from '../../shared/doctor';
 import { terminalSafe as t } from './terminal-safe';
 
 const LABEL = { error: 'ERROR', warn: 'WARN', info: 'INFO', ok: 'OK' } as const;
@@ -22,9 +22,9 @@ export function formatDoctor(findings: readonly DoctorFinding[]): string {
     for (const f of group.findings) {
       const label = LABEL[f.severity].padEnd(INDENT.length);
       if (f.severity === 'ok') {
-        // A meaning that only says the title again (with or without its full stop) is left out (walk 14).
-        const same = f.meaning.replace(/\.$/, '') === f.title.replace(/\.$/, '');
-        lines.push(same ? `${label}${t(f.title)}` : `${label}${t(f.title)}: ${t(f.meaning)}`);
+        // A meaning that only says the title again is left out (walk 14; shared/doctor.ts shownMeaning).
+        const meaning = shownMeaning(f);
+        lines.push(meaning === null ? `${label}${t(f.title)}` : `${label}${t(f.title)}: ${t(meaning)}`);
         continue;
       }
       lines.push(`${label}${t(f.title)}`, `${INDENT}${t(f.meaning)}`);

@@ -1,4 +1,4 @@
-/** `k2s-dns status` hop marks (shared/health.ts hopMark): the stopped state is healthy, an NXDOMAIN upstream is never ✓. */
+/** `k2s-dns status` hop marks (shared/health.ts hopMark): the stopped state is healthy; an upstream answering NXDOMAIN for . NS is ✓ (reachable), one answering REFUSED is `!`. */
 import { describe, expect, it } from 'vitest';
 import { healthVerdict, type HealthHop, type HealthReport } from '../../shared/health';
 import type { HostDnsStatus } from '../../shared/types';
@@ -33,15 +33,22 @@ describe('status hop marks', () => {
     expect(out).not.toMatch(/[✓✗] host apps/);
   });
 
-  it('an upstream answering NXDOMAIN is "!", not ✓ (CLI) and amber, not green (Topology)', () => {
+  it('an upstream answering NXDOMAIN for . NS is ✓ with why (reachable; walk15: status said ! where doctor said OK), in the CLI and Topology alike', () => {
     const out = formatStatus(statusWith(STOPPED, 'stopped'));
-    expect(out).toContain('  ! upstream 10.0.0.53:53: NXDOMAIN for . (the root zone) NS in 2 ms');
+    expect(out).toContain('  ✓ upstream 10.0.0.53:53: NXDOMAIN for . (the root zone) NS in 2 ms: it answers; a local-only or split-horizon resolver need not serve the root zone');
     const boxes = topologyFromHealth(statusWith(STOPPED, 'stopped').health!);
     const up = boxes.find((b) => b.id === 'upstream:10.0.0.53')!;
-    expect(up.mark).toBe('warn');
-    expect(up.ok).toBe(false);
-    expect(up.error).toBe('answers, but NXDOMAIN for . NS: it may not resolve Internet names');
+    expect(up.mark).toBe('ok');
+    expect(up.ok).toBe(true);
+    expect(up.error).toBe('answers NXDOMAIN for . NS: a local-only or split-horizon resolver need not serve the root zone');
     expect(boxes.find((b) => b.id === 'resolver')).toMatchObject({ ok: true, mark: 'ok' });
+  });
+
+  it('an upstream answering REFUSED is "!", not ✓ (CLI) and amber, not green (Topology)', () => {
+    const refused = STOPPED.map((h) => (h.kind === 'upstream' ? { ...h, rcode: 'REFUSED' } : h));
+    expect(formatStatus(statusWith(refused, 'stopped'))).toContain('  ! upstream 10.0.0.53:53: REFUSED for . (the root zone) NS in 2 ms: it answers, but a working recursive resolver answers that NOERROR');
+    const up = topologyFromHealth(statusWith(refused, 'stopped').health!).find((b) => b.id === 'upstream:10.0.0.53')!;
+    expect(up).toMatchObject({ mark: 'warn', ok: false, error: 'answers, but REFUSED for . NS: it may not resolve Internet names' });
   });
 
   it('a NOERROR upstream stays ✓; a resolver that is original while running stays ✗', () => {

@@ -15,64 +15,143 @@ function wrap(text: string, width = 88): string {
   return [...lines, line].join('\n');
 }
 
+/** The commands `k2s-dns --help` lists, in its order (the internal companions are not among them). */
+export const HELP_VERBS = ['start', 'stop', 'uninstall', 'status', 'recover', 'zones', 'query', 'diff', 'queries', 'doctor', 'ui', 'app'] as const;
+export type HelpVerb = (typeof HELP_VERBS)[number];
+
+/** Each command's synopsis lines, as the Usage block of `k2s-dns --help` shows them. */
+const SYNOPSIS: Record<HelpVerb, string> = {
+  start: `  k2s-dns start [--kubeconfig PATH] [--engine ${ENGINE_NAMES.join('|')}] [--dnsproxy PATH]
+                [--kubeswitch ADDR|none] [--upstream IP]... [--verify-name NAME]
+                [--no-log-queries] [--allow-zone ZONE]... [--on-network-change follow|keep] [--json]`,
+  stop: '  k2s-dns stop [--on-drift keep|restore] [--restore newest|start] [--json]',
+  uninstall: '  k2s-dns uninstall [--on-drift keep|restore] [--restore newest|start] [--json]',
+  status: '  k2s-dns status [--json]',
+  recover: `  k2s-dns recover [--force] [--json]  finish or roll back an operation that was killed;
+                                 --force: also tear down what is left without a journal`,
+  zones: '  k2s-dns zones [--kubeconfig PATH] [--allow-zone ZONE]... [--json]',
+  query: `  k2s-dns query NAME [--type A|AAAA|PTR|SRV|TXT|CNAME|MX|NS|SOA]
+                [--server system|proxy|coredns|IP[:PORT]] [--tcp] [--json]`,
+  diff: '  k2s-dns diff [--json]',
+  queries: '  k2s-dns queries [--lines N] [--json]  the newest rows of the exact query log (packets; root or group adm)',
+  doctor: '  k2s-dns doctor [--kubeconfig PATH] [--dnsproxy PATH] [--json]   read-only checks; exit 1 when any finding is an error',
+  ui: '  k2s-dns ui [--port N] [--kubeconfig PATH]   the app in a browser (web mode, 127.0.0.1 only)',
+  app: '  k2s-dns app [--port N] [--kubeconfig PATH]  the desktop window where Electron runs, else web mode',
+};
+
+/** The paragraphs under the synopsis of `k2s-dns --help`, each a command's or a flag's. */
+const PARAGRAPH = {
+  start: `start    saves /etc/resolv.conf, runs k2s-dnsproxy on 127.0.0.1:53 (and the KubeSwitch
+         address), points the host at it and verifies; any failure rolls everything back.`,
+  stop: 'stop     restores the saved resolver first, then stops the proxy.',
+  uninstall: 'uninstall  stop, then remove only K2s-owned DNS files.',
+  zones: `zones    discovery only: the zones CoreDNS serves, their upstream and why, and the zones the
+         zone policy keeps on the host's upstreams (public suffixes/TLDs, Internet names,
+         reverse zones outside the cluster CIDRs, cluster CIDRs outside private space, the
+         host's search domains) with why (no root needed).`,
+  allowZone: `--allow-zone ZONE  forward a refused zone marked allowable anyway; start remembers it in the
+         state file while K2s DNS runs; stop forgets it on purpose (an allow is about the
+         cluster data you saw), so give it again on the next start.`,
+  kubeswitch: `--kubeswitch ADDR  a private IPv4 address of this host (10/8, 172.16/12, 192.168/16,
+         100.64/10; K2s uses 172.19.1.1) or none.`,
+  networkChange: `--on-network-change  when NetworkManager, resolvconf, a VPN client or systemd-resolved writes
+         a new resolver file while K2s DNS runs: follow (the default) = its nameservers become
+         the upstreams and it becomes the saved original that stop restores; keep = leave it
+         as drift (as --on-drift decides at stop). Not followed either way: a file that is not
+         a resolver's, lists no nameserver, or loops back to the proxy.`,
+  onDrift: `--on-drift  when another program rewrote /etc/resolv.conf while K2s DNS ran:
+         keep = "${DRIFT_CHOICE.keep.label}" (the default), restore = "${DRIFT_CHOICE.restore.label}".
+         Not given and their file names no nameserver but the proxy's (so keeping it would
+         leave no DNS): stop restores the original and says so.`,
+  restore: `--restore  which saved copy stop puts back: newest (the default) = the saved original, after
+         a followed network change the file the network wrote last; start = the file that
+         was in place when K2s DNS started (kept once a follow replaced the saved original;
+         also put back over a file another program wrote, unless --on-drift keep).`,
+};
+
+const KUBECONFIG_ORDER = wrap(`Kubeconfig order: ${KUBECONFIG_ORDER_TEXT}.`);
+
+const EXIT_COMMON = `Exit status: 0 done; 1 failed and rolled back (host as before); 2 usage;
+3 refused by a precondition, nothing changed.`;
+const EXIT_STATUS = `  status: 0 running or stopped; 1 degraded (an operation interrupted, k2s-dnsproxy not
+  running, resolver changed by someone else, corrupt state, CoreDNS not answering even while
+  the proxy's cache still does, no upstream answering, or cluster names do not resolve: the
+  output says where and the fix); 4 starting or stopping (another operation runs; ask again);
+  5 stopped, but no name resolves with this host's own /etc/resolv.conf (its nameservers do
+  not answer). An upstream that answers, NXDOMAIN included, changes no exit status.`;
+const EXIT_STOP = `  stop, uninstall: 5 as well when --on-drift keep kept a file that leaves no name
+  resolving (a warning RESOLVER_DOWN: K2s DNS is stopped as asked; status then exits 5).`;
+
 /** `k2s-dns --help` text. Exit codes follow shared/lifecycle-events.ts EXIT; the kubeconfig order is shared/kubeconfig-order.ts. */
 export const USAGE = `k2s-dns — Kubernetes DNS for a native Linux K2s host
 
 Usage:
-  k2s-dns start [--kubeconfig PATH] [--engine ${ENGINE_NAMES.join('|')}] [--dnsproxy PATH]
-                [--kubeswitch ADDR|none] [--upstream IP]... [--verify-name NAME]
-                [--no-log-queries] [--allow-zone ZONE]... [--on-network-change follow|keep] [--json]
-  k2s-dns stop [--on-drift keep|restore] [--restore newest|start] [--json]
-  k2s-dns uninstall [--on-drift keep|restore] [--restore newest|start] [--json]
-  k2s-dns status [--json]
-  k2s-dns recover [--force] [--json]  finish or roll back an operation that was killed;
-                                 --force: also tear down what is left without a journal
-  k2s-dns zones [--kubeconfig PATH] [--allow-zone ZONE]... [--json]
-  k2s-dns query NAME [--type A|AAAA|PTR|SRV|TXT|CNAME|MX|NS|SOA]
-                [--server system|proxy|coredns|IP[:PORT]] [--tcp] [--json]
-  k2s-dns diff [--json]
-  k2s-dns queries [--lines N] [--json]  the newest rows of the exact query log (packets; root or group adm)
-  k2s-dns doctor [--kubeconfig PATH] [--dnsproxy PATH] [--json]   read-only checks; exit 1 when any finding is an error
-  k2s-dns ui [--port N] [--kubeconfig PATH]   the app in a browser (web mode, 127.0.0.1 only)
-  k2s-dns app [--port N] [--kubeconfig PATH]  the desktop window where Electron runs, else web mode
+${HELP_VERBS.map((v) => SYNOPSIS[v]).join('\n')}
   k2s-dns --version                           the version (k2s-dns 0.1.0)
 
-start    saves /etc/resolv.conf, runs k2s-dnsproxy on 127.0.0.1:53 (and the KubeSwitch
-         address), points the host at it and verifies; any failure rolls everything back.
-stop     restores the saved resolver first, then stops the proxy.
-uninstall  stop, then remove only K2s-owned DNS files.
-zones    discovery only: the zones CoreDNS serves, their upstream and why, and the zones the
-         zone policy keeps on the host's upstreams (public suffixes/TLDs, Internet names,
-         reverse zones outside the cluster CIDRs, cluster CIDRs outside private space, the
-         host's search domains) with why (no root needed).
---allow-zone ZONE  forward a refused zone marked allowable anyway; start remembers it in the
-         state file while K2s DNS runs; stop forgets it on purpose (an allow is about the
-         cluster data you saw), so give it again on the next start.
---kubeswitch ADDR  a private IPv4 address of this host (10/8, 172.16/12, 192.168/16,
-         100.64/10; K2s uses 172.19.1.1) or none.
+${[PARAGRAPH.start, PARAGRAPH.stop, PARAGRAPH.uninstall, PARAGRAPH.zones, PARAGRAPH.allowZone, PARAGRAPH.kubeswitch].join('\n')}
 
---on-network-change  when NetworkManager, resolvconf, a VPN client or systemd-resolved writes
-         a new resolver file while K2s DNS runs: follow (the default) = its nameservers become
-         the upstreams and it becomes the saved original that stop restores; keep = leave it
-         as drift (as --on-drift decides at stop). Not followed either way: a file that is not
-         a resolver's, lists no nameserver, or loops back to the proxy.
---on-drift  when another program rewrote /etc/resolv.conf while K2s DNS ran:
-         keep = "${DRIFT_CHOICE.keep.label}" (the default), restore = "${DRIFT_CHOICE.restore.label}".
-         Not given and their file names no nameserver but the proxy's (so keeping it would
-         leave no DNS): stop restores the original and says so.
---restore  which saved copy stop puts back: newest (the default) = the saved original, after
-         a followed network change the file the network wrote last; start = the file that
-         was in place when K2s DNS started (kept once a follow replaced the saved original;
-         also put back over a file another program wrote, unless --on-drift keep).
+${[PARAGRAPH.networkChange, PARAGRAPH.onDrift, PARAGRAPH.restore].join('\n')}
 
-${wrap(`Kubeconfig order: ${KUBECONFIG_ORDER_TEXT}.`)}
+${KUBECONFIG_ORDER}
 
-Exit status: 0 done; 1 failed and rolled back (host as before); 2 usage;
-3 refused by a precondition, nothing changed.
-  status: 0 running or stopped; 1 degraded (an operation interrupted, k2s-dnsproxy not
-  running, resolver changed by someone else, corrupt state, or cluster names do not resolve:
-  the output says where and the fix); 4 starting or stopping (another operation runs; ask again); 5 stopped, but no
-  name resolves with this host's own /etc/resolv.conf (its nameservers do not answer).
-  stop, uninstall: 5 as well when --on-drift keep kept a file that leaves no name
-  resolving (a warning RESOLVER_DOWN: K2s DNS is stopped as asked; status then exits 5).
+${EXIT_COMMON}
+${EXIT_STATUS}
+${EXIT_STOP}
 `;
+
+/**
+ * What each command changes on this machine, for `k2s-dns VERB --help` (the full help says it
+ * in the paragraphs above for start, stop and uninstall; the sources are the commands in main.ts).
+ */
+const CHANGES: Record<HelpVerb, string> = {
+  start: 'Changes (root): /etc/resolv.conf (the original saved in /var/lib/k2s first), the engine config in /etc/k2s, the k2s-dnsproxy service (a systemd unit, else a watchdog) on 127.0.0.1:53 and the KubeSwitch address, its log in /var/log/dnsproxy. Every path: the README, "What start writes, and what stop restores".',
+  stop: 'Changes (root): puts the saved /etc/resolv.conf back first, then stops k2s-dnsproxy and its companions and removes the saved state; the config and logs stay (uninstall removes them).',
+  uninstall: 'Changes (root): as stop, then removes the K2s-owned DNS files (the engine config in /etc/k2s, the k2s-dnsproxy units, the logs in /var/log/dnsproxy); nothing else.',
+  status: 'Changes nothing, except as root: then it first finishes or rolls back an operation that was killed (as recover does).',
+  recover: 'Changes (root): finishes an interrupted stop, or rolls back an interrupted start (/etc/resolv.conf and the proxy as before it).',
+  zones: 'Changes nothing (no root needed): it reads the cluster through the kubeconfig.',
+  query: 'Changes nothing: one DNS query to the server named (system: getaddrinfo, as host apps ask).',
+  diff: 'Changes nothing: the saved original /etc/resolv.conf against the current one.',
+  queries: 'Changes nothing: reads /var/log/dnsproxy/queries.jsonl.',
+  doctor: 'Changes nothing: read-only checks of this host, the cluster and the proxy, each with what it means and the fix.',
+  ui: 'Changes nothing by itself: a web server on 127.0.0.1; its Start and Stop buttons change the machine as the start and stop commands do.',
+  app: 'Changes nothing by itself: the desktop window; its Start and Stop buttons change the machine as the start and stop commands do.',
+};
+
+/** Which paragraphs and exit lines of the full help belong to each command's own help. */
+const OWN: Record<HelpVerb, { paragraphs: (keyof typeof PARAGRAPH)[]; kubeconfig?: true; exit: string[] }> = {
+  start: { paragraphs: ['start', 'allowZone', 'kubeswitch', 'networkChange'], kubeconfig: true, exit: [EXIT_COMMON] },
+  stop: { paragraphs: ['stop', 'onDrift', 'restore'], exit: [EXIT_COMMON, EXIT_STOP] },
+  uninstall: { paragraphs: ['uninstall', 'onDrift', 'restore'], exit: [EXIT_COMMON, EXIT_STOP] },
+  status: { paragraphs: [], exit: [EXIT_STATUS.replace(/^ {2}/gm, '').replace(/^status:/, 'Exit status:')] },
+  recover: { paragraphs: [], exit: [EXIT_COMMON] },
+  zones: { paragraphs: ['zones', 'allowZone'], kubeconfig: true, exit: [EXIT_COMMON] },
+  query: { paragraphs: [], exit: ['Exit status: 0 a server answered (NXDOMAIN and SERVFAIL are answers); 1 nothing answered; 2 usage.'] },
+  diff: { paragraphs: [], exit: [] },
+  queries: { paragraphs: [], exit: ['Exit status: 0 rows printed; 1 the exact query log is unavailable (the reason is printed); 2 usage.'] },
+  doctor: { paragraphs: [], kubeconfig: true, exit: ['Exit status: 0 no finding is an error; 1 a finding is an error; 2 usage.'] },
+  ui: { paragraphs: [], kubeconfig: true, exit: [] },
+  app: { paragraphs: [], kubeconfig: true, exit: [] },
+};
+
+/** Whether `verb` has its own help (`k2s-dns VERB --help`). */
+export function isHelpVerb(verb: string): verb is HelpVerb {
+  return (HELP_VERBS as readonly string[]).includes(verb);
+}
+
+/**
+ * `k2s-dns VERB --help`: that command's synopsis, what it changes on this machine, the help
+ * paragraphs of its flags, its exit statuses, and where the whole help is.
+ */
+export function commandUsage(verb: HelpVerb): string {
+  const own = OWN[verb];
+  return [
+    `Usage:\n${SYNOPSIS[verb]}`,
+    wrap(CHANGES[verb]),
+    ...(own.paragraphs.length ? [own.paragraphs.map((p) => PARAGRAPH[p]).join('\n')] : []),
+    ...(own.kubeconfig ? [KUBECONFIG_ORDER] : []),
+    ...(own.exit.length ? [own.exit.join('\n')] : []),
+    'Every command, and the exit statuses of all: k2s-dns --help',
+  ].join('\n\n') + '\n';
+}

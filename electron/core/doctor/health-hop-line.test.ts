@@ -3,9 +3,14 @@ import { queryHop } from '../../../shared/health';
 import { hopLine } from './health';
 
 describe('hopLine of an upstream', () => {
-  it('an upstream answering NXDOMAIN says it was asked the root zone NS, never leaving the cluster name to be guessed (walk low)', () => {
+  it('an upstream answering NXDOMAIN says it was asked the root zone NS, never leaving the cluster name to be guessed (walk low), and that it answers (walk15)', () => {
     const up = queryHop('upstream:10.255.255.53:53', 'upstream', { name: '.', type: 'NS', server: '10.255.255.53:53', transport: 'udp', rcode: 'NXDOMAIN', answers: [], latencyMs: 15 }, false);
-    expect(hopLine(up)).toBe('upstream 10.255.255.53:53: NXDOMAIN for . (the root zone) NS in 15 ms: it answers, but a working recursive resolver answers that NOERROR, so it may not resolve Internet names');
+    expect(hopLine(up)).toBe('upstream 10.255.255.53:53: NXDOMAIN for . (the root zone) NS in 15 ms: it answers; a local-only or split-horizon resolver need not serve the root zone');
+  });
+
+  it('an upstream answering SERVFAIL for the root zone may not resolve Internet names', () => {
+    const up = queryHop('upstream:10.255.255.53:53', 'upstream', { name: '.', type: 'NS', server: '10.255.255.53:53', transport: 'udp', rcode: 'SERVFAIL', answers: [], latencyMs: 15 }, false);
+    expect(hopLine(up)).toBe('upstream 10.255.255.53:53: SERVFAIL for . (the root zone) NS in 15 ms: it answers, but a working recursive resolver answers that NOERROR (RFC 1034 §4.3.1), so it may not resolve Internet names');
   });
 
   it('an upstream answering NOERROR is its answers, nothing more', () => {

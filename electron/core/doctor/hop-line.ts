@@ -3,7 +3,7 @@
  * Its own module, apart from doctor/health.ts: print.ts is loaded by every command, `stop`
  * included, and doctor/health.ts brings the health probes, status and their modules with it.
  */
-import { hopGot, hopTitle, resolverOwnerWords, type HealthHop } from '../../../shared/health';
+import { hopGot, hopTitle, resolverOwnerWords, ROOTLESS_WORDS, rootlessNxdomain, type HealthHop } from '../../../shared/health';
 
 /** One hop as text (a resolver file start refuses: `/etc/resolv.conf: host's own (nameservers 192.0.2.53) — not text (it holds NUL bytes): start refuses it`): `CoreDNS (kube-dns 172.21.0.10:53): TIMEOUT in 1500 ms`, `k2s-dnsproxy 127.0.0.1:53: refused in 1 ms — 127.0.0.1:53 nothing answers (port unreachable)`. */
 export function hopLine(h: HealthHop): string {
@@ -13,11 +13,11 @@ export function hopLine(h: HealthHop): string {
   if (h.outcome === 'idle' || h.outcome === 'skipped') return `${hopTitle(h)}: ${h.reason ?? h.outcome}`;
   // A closed port, or getaddrinfo's TIMEOUT in 10 ms, was a refusal (shared/health.ts hopGot), not a timeout.
   const got = hopGot(h);
-  // An upstream answering but not NOERROR (hopMark `warn`, `!`): say what it was asked, as
-  // Topology does — the root zone's NS (`. NS`), which a working recursive resolver answers
-  // (RFC 1034 §4.3.1), never the cluster name.
+  // An upstream answering but not NOERROR: say what it was asked, as Topology does — the root
+  // zone's NS (`. NS`), never the cluster name. NXDOMAIN for the root is reachable (✓, shared/health.ts
+  // rootlessNxdomain); any other rcode is hopMark's `warn` (`!`).
   const asked = h.kind === 'upstream' && h.ok && h.rcode !== 'NOERROR' ? ` for ${h.name === '.' ? '. (the root zone)' : h.name} ${h.type}` : '';
-  const meaning = asked ? ': it answers, but a working recursive resolver answers that NOERROR, so it may not resolve Internet names' : '';
+  const meaning = !asked ? '' : rootlessNxdomain(h) ? `: it answers; ${ROOTLESS_WORDS}` : ': it answers, but a working recursive resolver answers that NOERROR (RFC 1034 §4.3.1), so it may not resolve Internet names';
   const reason = !h.ok && h.reason ? unrepeated(h.reason, got) : '';
   return `${hopTitle(h)}: ${got}${asked}${h.latencyMs !== null ? ` in ${Math.round(h.latencyMs)} ms` : ''}${meaning}${reason ? ` — ${reason}` : ''}`;
 }

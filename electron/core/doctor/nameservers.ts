@@ -193,7 +193,7 @@ export const UPSTREAM_PROBE_TIMEOUT_MS = 2000;
  * the original's nameservers) each get one UDP query for `kubernetes.io` A. Any DNS answer,
  * NXDOMAIN or REFUSED included, means the server is there; a timeout or socket error means every
  * external name through K2s DNS would fail too. Error when none answers, warn when some don't,
- * and warn when one answers other than NOERROR (shared/health.ts hopMark: never ok, as Topology).
+ * and warn when one answers other than NOERROR for that name (shared/health.ts hopMark, as Topology).
  */
 export async function checkUpstreamsAnswer(ctx: DoctorContext): Promise<DoctorFinding> {
   const base = { id: 'upstream-answers', title: 'Original upstreams answer' };
@@ -223,7 +223,9 @@ export async function checkUpstreamsAnswer(ctx: DoctorContext): Promise<DoctorFi
   const silent = results.filter(({ r }) => r.rcode === 'TIMEOUT' || r.rcode === 'ERROR');
   const detail = { upstreams, silent: silent.map((s) => s.server), rcodes: Object.fromEntries(results.map(({ server, r }) => [server, r.rcode])) };
   // The same rule as the Topology's upstream boxes and `status` (shared/health.ts hopMark): an
-  // upstream that answers, but not NOERROR, is reachable yet may not resolve Internet names — a warning.
+  // upstream that answers, but not NOERROR, for kubernetes.io (an Internet name every resolver of
+  // this host should know) is reachable yet may not resolve Internet names — a warning. Status asks
+  // the root zone instead, where NXDOMAIN is ✓ (rootlessNxdomain): reachable, as here.
   const odd = results.filter(({ server, r }) => hopMark(queryHop(`upstream:${server}`, 'upstream', r, false), { level: 'ok' }) === 'warn');
   const rcodes = results.map(({ server, r }) => `${server}: ${r.rcode}`).join(', ');
   if (silent.length === 0 && odd.length > 0) {

@@ -2,7 +2,7 @@
 import { clockTime } from '../lib/last-known';
 import { useEffect, useMemo } from 'react';
 import type { DoctorSeverity } from '../../../shared/doctor';
-import { countFindings, groupFindings } from '../../../shared/doctor';
+import { countFindings, groupFindings, shownMeaning } from '../../../shared/doctor';
 import { stores, useDiagnostics } from '../stores';
 import { severityCountText } from '../lib/announce';
 import { FixButton } from './FixButton';
@@ -55,20 +55,24 @@ export function DiagnosticsPanel() {
           <h3>
             {HEADING[g.severity]} ({g.findings.length})
           </h3>
-          {g.findings.map((f) => (
-            <div key={f.id} className="card" data-testid={`finding-${f.id}`}>
-              <p>
-                <span className={`badge ${BADGE[f.severity]}`}>{f.severity}</span> <strong><RichText text={f.title} /></strong>
-              </p>
-              <p><RichText text={f.meaning} /></p>
-              {(f.remedy || f.fix) && (
-                <p className={f.severity === 'error' ? 'error-text' : f.severity === 'warn' ? 'warn-text' : ''} data-testid={`finding-${f.id}-fix`}>
-                  Fix: <RichText text={f.remedy?.gui ?? f.fix!} />
+          {g.findings.map((f) => {
+            // An ok row whose meaning only repeats its title is the title alone (shared/doctor.ts shownMeaning), as in the CLI.
+            const meaning = shownMeaning(f);
+            return (
+              <div key={f.id} className="card" data-testid={`finding-${f.id}`}>
+                <p>
+                  <span className={`badge ${BADGE[f.severity]}`}>{f.severity}</span> <strong><RichText text={f.title} /></strong>
                 </p>
-              )}
-              {f.remedy?.action && <FixButton action={f.remedy.action} testId={`finding-${f.id}-action`} />}
-            </div>
-          ))}
+                {meaning !== null && <p><RichText text={meaning} /></p>}
+                {(f.remedy || f.fix) && (
+                  <p className={f.severity === 'error' ? 'error-text' : f.severity === 'warn' ? 'warn-text' : ''} data-testid={`finding-${f.id}-fix`}>
+                    Fix: <RichText text={f.remedy?.gui ?? f.fix!} />
+                  </p>
+                )}
+                {f.remedy?.action && <FixButton action={f.remedy.action} testId={`finding-${f.id}-action`} />}
+              </div>
+            );
+          })}
         </div>
       ))}
     </section>

@@ -3,7 +3,7 @@
  * k2s-dnsproxy listeners → CoreDNS / upstreams, one box per hop of the health model
  * (shared/health.ts), each with its reason inline.
  */
-import { hopGot, hopMark, resolverOwnerWords, type HealthHop, type HealthReport, type HopMark } from '../../../shared/health';
+import { hopGot, hopMark, resolverOwnerWords, ROOTLESS_WORDS, rootlessNxdomain, type HealthHop, type HealthReport, type HopMark } from '../../../shared/health';
 
 /**
  * One box. `ok` null: not probed yet. `idle`: not on the path right now (K2s DNS is stopped),
@@ -62,6 +62,8 @@ export function topologyFromHealth(report: HealthReport): Hop[] {
     // cluster name (neutral: expected, yet no answer) are the normal stopped path.
     const reachedOwn = off && !h.ok && !idle && (mark === 'ok' || (mark === 'idle' && h.kind === 'system'));
     const ok = mark === 'idle' ? null : mark === 'ok';
+    // ✓ with why an NXDOMAIN is fine here (shared/health.ts rootlessNxdomain), the words status prints.
+    const rootless = rootlessNxdomain(h) ? `answers NXDOMAIN for . NS: ${ROOTLESS_WORDS}` : null;
     const warn = mark === 'warn' ? `answers, but ${h.rcode} for ${h.name} ${h.type}: it may not resolve Internet names` : null;
     return {
       id: h.id,
@@ -69,7 +71,7 @@ export function topologyFromHealth(report: HealthReport): Hop[] {
       label: h.outcome === 'skipped' ? 'skipped listener' : LABEL[h.kind],
       detail: detailOf(h),
       ok,
-      error: idle ? null : warn ?? (ok && !reachedOwn ? null : reachedOwn ? (h.kind === 'system' ? `your nameservers answered ${h.rcode}: cluster names need K2s DNS` : 'your own resolver, as expected while stopped') : h.reason),
+      error: idle ? null : warn ?? rootless ?? (ok && !reachedOwn ? null : reachedOwn ? (h.kind === 'system' ? `your nameservers answered ${h.rcode}: cluster names need K2s DNS` : 'your own resolver, as expected while stopped') : h.reason),
       ...(idle ? { idle: true } : {}),
       ...(report.verdict.hopId === h.id && !off ? { cause: true } : {}),
       latencyMs: h.latencyMs,

@@ -1,0 +1,61 @@
+import { describe, expect, it, vi } from 'vitest';
+import { main } from './main';
+import { commandUsage, HELP_VERBS, USAGE } from './usage';
+
+/** stdout of `k2s-dns ARGS` run through main, and its exit status. */
+async function run(args: string[]): Promise<{ code: number; stdout: string }> {
+  const chunks: string[] = [];
+  const spy = vi.spyOn(process.stdout, 'write').mockImplementation(((s: string) => (chunks.push(String(s)), true)) as typeof process.stdout.write);
+  try {
+    const code = await main(args);
+    return { code, stdout: chunks.join('') };
+  } finally {
+    spy.mockRestore();
+  }
+}
+
+describe('k2s-dns VERB --help (walk15: it printed the whole help)', () => {
+  it('start --help prints start\'s synopsis, what it changes and its flags, not the other commands', async () => {
+    const { code, stdout } = await run(['start', '--help']);
+    expect(code).toBe(0);
+    expect(stdout).toBe(`${commandUsage('start')}\n`);
+    expect(stdout).toMatch(/^Usage:\n {2}k2s-dns start \[--kubeconfig PATH\]/);
+    expect(stdout).toContain('Changes (root): /etc/resolv.conf');
+    expect(stdout).toContain('--on-network-change  when NetworkManager');
+    expect(stdout).toContain('Kubeconfig order:');
+    expect(stdout).not.toContain('k2s-dns stop [');
+    expect(stdout).not.toContain('--on-drift  when');
+    expect(stdout.trimEnd().split('\n').at(-1)).toBe('Every command, and the exit statuses of all: k2s-dns --help');
+  });
+
+  it('stop -h prints stop\'s flags and its exit 5, not start\'s', async () => {
+    const { code, stdout } = await run(['stop', '-h']);
+    expect(code).toBe(0);
+    expect(stdout).toContain('k2s-dns stop [--on-drift keep|restore] [--restore newest|start] [--json]');
+    expect(stdout).toContain('--restore  which saved copy stop puts back');
+    expect(stdout).toContain('stop, uninstall: 5 as well');
+    expect(stdout).not.toContain('--allow-zone');
+  });
+
+  it('every listed command has its own help: its synopsis from the full help, and nothing of the others\' synopses', () => {
+    const synopsis = (v: string) => new RegExp(`^ {2}k2s-dns ${v}\\b`, 'm');
+    for (const verb of HELP_VERBS) {
+      const own = commandUsage(verb);
+      const first = own.split('\n')[1]!;
+      expect(USAGE).toContain(first);
+      expect(own).toContain('Changes ');
+      for (const other of HELP_VERBS) if (other !== verb) expect(own).not.toMatch(synopsis(other));
+    }
+  });
+
+  it('status --help gives its exit statuses under "Exit status:"', async () => {
+    const { stdout } = await run(['status', '--help']);
+    expect(stdout).toContain('\nExit status: 0 running or stopped; 1 degraded');
+    expect(stdout).toContain('5 stopped, but no name resolves');
+  });
+
+  it('--help and help alone still print the whole help', async () => {
+    expect((await run(['--help'])).stdout).toBe(`${USAGE}\n`);
+    expect((await run(['help'])).stdout).toBe(`${USAGE}\n`);
+  });
+});
