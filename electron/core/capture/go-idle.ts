@@ -20,6 +20,7 @@
  */
 import { execFile } from 'node:child_process';
 import { constants as fsc, promises as fsp } from 'node:fs';
+import { isKeeperArgv } from '../host/keeper-name';
 
 /** Where chrt is looked for (fixed paths, as tcpdump-path.ts: root never searches a caller's PATH). */
 export const CHRT_PATHS = ['/usr/bin/chrt', '/bin/chrt'] as const;
@@ -70,11 +71,23 @@ export function sessionOf(statText: string): number | null {
 }
 
 /**
+ * The session leaders whose autogroup is the capture tree's: the companion `pid` itself (its
+ * systemd unit makes it one, systemd.exec(5)), and its parent `ppid` only when /proc/PPID/cmdline
+ * is its keeper shell (capture-keeper.ts, started detached: a session of its own). Any other parent
+ * that leads a session — a root login shell `k2s-dns capture-watch` was typed into, sudo's monitor,
+ * PID 1 after the keeper died — is not the tree's: its whole session would go to nice 19. Never rejects.
+ */
+export async function treeLeaders(pid: number, ppid: number, proc = '/proc'): Promise<number[]> {
+  const argv = await fsp.readFile(`${proc}/${ppid}/cmdline`, 'utf8').then((t) => t.split('\0'), () => [] as string[]);
+  return ppid > 1 && isKeeperArgv(argv) ? [pid, ppid] : [pid];
+}
+
+/**
  * Sets the nice value of each autogroup that one of `pids` is in, once per group (the kernel
  * allows one change per 100 ms without CAP_SYS_ADMIN, kernel/sched/autogroup.c), and only for
  * pids in a session one of `leaders` leads: an autogroup is a session's (sched(7)). The
- * companion passes itself and its parent (its systemd service is a session of its own; without
- * systemd the keeper's shell, capture-keeper.ts, leads the session); a companion run by a test
+ * companion passes treeLeaders: itself (its systemd service is a session of its own) and its
+ * keeper's shell (capture-keeper.ts leads the session without systemd); a companion run by a test
  * harness is in its launcher's session, whose priority is not the log's to change. Never rejects: a kernel without
  * autogroup, a pid gone or a refused write leave the group as it was, which costs DNS latency,
  * not the log.

@@ -24,9 +24,9 @@ import { DIRS_OK_SH } from '../../../shared/root-dir-check';
 import { clockTime } from '../../../shared/clock';
 import { exitStatusWords } from '../../../shared/exit-status';
 import { MAX_RESTARTS, parseWatchdogState, type WatchdogState } from './supervisor-script';
+import { isKeeperArgv, KEEPER_NAME } from './keeper-name';
 
-/** argv[0] the keeper shell runs under (shows in ps; recognised by stop). */
-export const KEEPER_NAME = 'k2s-dns-capture-keeper';
+export { isKeeperArgv, KEEPER_NAME };
 
 /** Host path of the keeper's state file (key=value, as the proxy watchdog's, plus `pid=` of the companion it restarted). */
 export const CAPTURE_KEEPER_STATE = `${K2S_PATHS.runDir}/capture-keeper.state`;
@@ -91,11 +91,6 @@ export function keeperArgv(pidFile: string, stateFile: string, goFile: string, c
   const bad = guardDirs.find((d) => d.includes(':') || !d.startsWith('/'));
   if (bad !== undefined) throw new Error(`The directory ${JSON.stringify(bad)} cannot be checked by the capture keeper (not absolute, or has a colon); use a root without colons.`);
   return ['/bin/sh', '-c', KEEPER_SCRIPT, KEEPER_NAME, pidFile, stateFile, goFile, guardDirs.join(':'), ...companionArgv];
-}
-
-/** True when `argv` (from /proc/PID/cmdline) is a keeper shell. */
-export function isKeeperArgv(argv: readonly string[]): boolean {
-  return argv[1] === '-c' && argv[3] === KEEPER_NAME;
 }
 
 /** The keeper's state file: the watchdog's fields plus the PID of the companion it last started. */
