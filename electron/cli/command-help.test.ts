@@ -1,16 +1,19 @@
 import { describe, expect, it, vi } from 'vitest';
 import { main } from './main';
-import { commandUsage, HELP_VERBS, USAGE } from './usage';
+import { commandUsage, HELP_VERBS, helpAnswer, USAGE } from './usage';
 
-/** stdout of `k2s-dns ARGS` run through main, and its exit status. */
-async function run(args: string[]): Promise<{ code: number; stdout: string }> {
+/** stdout and stderr of `k2s-dns ARGS` run through main, and its exit status. */
+async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const chunks: string[] = [];
+  const errs: string[] = [];
   const spy = vi.spyOn(process.stdout, 'write').mockImplementation(((s: string) => (chunks.push(String(s)), true)) as typeof process.stdout.write);
+  const spyErr = vi.spyOn(process.stderr, 'write').mockImplementation(((s: string) => (errs.push(String(s)), true)) as typeof process.stderr.write);
   try {
     const code = await main(args);
-    return { code, stdout: chunks.join('') };
+    return { code, stdout: chunks.join(''), stderr: errs.join('') };
   } finally {
     spy.mockRestore();
+    spyErr.mockRestore();
   }
 }
 
@@ -57,5 +60,17 @@ describe('k2s-dns VERB --help (walk15: it printed the whole help)', () => {
   it('--help and help alone still print the whole help', async () => {
     expect((await run(['--help'])).stdout).toBe(`${USAGE}\n`);
     expect((await run(['help'])).stdout).toBe(`${USAGE}\n`);
+  });
+
+  it('help VERB and --help VERB print that command\'s help (they printed the whole help); an unknown VERB is a usage error, as VERB --help', async () => {
+    for (const args of [['help', 'stop'], ['--help', 'stop'], ['-h', 'stop']]) expect(await run(args), args.join(' ')).toEqual({ code: 0, stdout: `${commandUsage('stop')}\n`, stderr: '' });
+    expect(await run(['help', 'bogus'])).toEqual({ code: 2, stdout: '', stderr: 'Unknown command "bogus"; run k2s-dns --help for the list.\n' });
+    expect(await run(['bogus', '--help'])).toEqual({ code: 2, stdout: '', stderr: 'Unknown command "bogus"; run k2s-dns --help for the list.\n' });
+    // No help of its own: the whole help, which lists it.
+    expect(await run(['help', 'version'])).toEqual({ code: 0, stdout: `${USAGE}\n`, stderr: '' });
+    // entry.ts answers these before main loads: the same answers.
+    expect(helpAnswer(['help', 'queries'])).toEqual({ code: 0, stdout: `${commandUsage('queries')}\n`, stderr: '' });
+    expect(helpAnswer([])).toEqual({ code: 2, stdout: `${USAGE}\n`, stderr: '' });
+    expect(helpAnswer(['status'])).toBeNull();
   });
 });

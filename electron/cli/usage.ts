@@ -1,6 +1,7 @@
 import { DRIFT_CHOICE } from '../../shared/fix';
 import { KUBECONFIG_ORDER_TEXT } from '../../shared/kubeconfig-order';
 import { ENGINE_NAMES } from '../../shared/engines/table';
+import { EXIT } from '../../shared/lifecycle-events';
 
 /** `text` wrapped at `width` columns on spaces (terminal help). */
 function wrap(text: string, width = 88): string {
@@ -154,4 +155,27 @@ export function commandUsage(verb: HelpVerb): string {
     ...(own.exit.length ? [own.exit.join('\n')] : []),
     'Every command, and the exit statuses of all: k2s-dns --help',
   ].join('\n\n') + '\n';
+}
+
+/** What a help request prints (each text ends with a newline) and the exit status it sets. */
+export interface HelpAnswer {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * The answer to `k2s-dns` alone (the whole help, exit 2), `--help`, `-h` or `help` (the whole
+ * help), and those followed by a VERB: that command's help (commandUsage), the whole help for
+ * `version`, which has none of its own, and "Unknown command" (exit 2) for anything else, as
+ * `k2s-dns VERB --help` says for it. Null for every other command line (main.ts runs it). One
+ * rule for entry.ts, which answers before anything else loads, and main.ts.
+ */
+export function helpAnswer(argv: readonly string[]): HelpAnswer | null {
+  const [command, verb] = argv;
+  if (command !== undefined && command !== '--help' && command !== '-h' && command !== 'help') return null;
+  if (command === undefined) return { code: EXIT.usage, stdout: `${USAGE}\n`, stderr: '' };
+  if (verb === undefined || verb === 'version' || verb === '--version') return { code: EXIT.ok, stdout: `${USAGE}\n`, stderr: '' };
+  if (isHelpVerb(verb)) return { code: EXIT.ok, stdout: `${commandUsage(verb)}\n`, stderr: '' };
+  return { code: EXIT.usage, stdout: '', stderr: `Unknown command "${verb}"; run k2s-dns --help for the list.\n` };
 }
