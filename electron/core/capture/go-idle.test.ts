@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { AUTOGROUP_NICE, autogroupOf, CHRT_PATHS, goIdle, goNormal, NO_CHRT_WORDS, sessionOf, setAutogroupNice, treeLeaders } from './go-idle';
+import { AUTOGROUP_NICE, autogroupOf, CHRT_PATHS, goIdle, goNormal, NO_CHRT_WORDS, sessionOf, setAutogroupNice, treeLeaders, treeToNormal, parentOf } from './go-idle';
 import { keeperArgv } from '../host/capture-keeper';
 import { SCHED_IDLE, schedPolicyOf } from './sched-policy';
 
@@ -156,5 +156,21 @@ describe('treeLeaders', () => {
       writeFileSync(`/proc/${shellPid}/autogroup`, `${before.nice}\n`);
       process.kill(-shellPid, 'SIGKILL');
     }
+  });
+
+  it('treeToNormal: only a companion\'s own group (a reused pid, another program, is left as it is); parentOf past a comm with spaces', async () => {
+    expect(parentOf('17 (a) b (c) S 400 17 9 0 -1')).toBe(400);
+    expect(parentOf('garbage')).toBeNull();
+    const proc = mkdtempSync(join(dir, 'normal-'));
+    for (const [pid, argv] of [[600, ['/usr/bin/node', '/usr/lib/k2s-dns/k2s-dns.cjs', 'capture-watch', '--held']], [601, ['/usr/bin/python3', 'server.py']]] as const) {
+      mkdirSync(join(proc, String(pid)));
+      writeFileSync(join(proc, String(pid), 'cmdline'), `${argv.join('\0')}\0`);
+      writeFileSync(join(proc, String(pid), 'stat'), `${pid} (x y) S 1 ${pid} ${pid} 0 -1\n`);
+      writeFileSync(join(proc, String(pid), 'autogroup'), '/autogroup-3 nice 19\n');
+    }
+    await treeToNormal(600, proc);
+    await treeToNormal(601, proc);
+    await treeToNormal(null, proc);
+    expect([readFileSync(join(proc, '600', 'autogroup'), 'utf8'), readFileSync(join(proc, '601', 'autogroup'), 'utf8')]).toEqual(['0\n', '/autogroup-3 nice 19\n']);
   });
 });
