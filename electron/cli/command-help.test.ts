@@ -73,4 +73,19 @@ describe('k2s-dns VERB --help (walk15: it printed the whole help)', () => {
     expect(helpAnswer([])).toEqual({ code: 2, stdout: `${USAGE}\n`, stderr: '' });
     expect(helpAnswer(['status'])).toBeNull();
   });
+
+  it('the whole help, which each command\'s help points to for "the exit statuses of all", has every command\'s own (query, queries and doctor were missing)', () => {
+    // Each exit status a command's help gives, in the whole help's words (the line's own title aside).
+    const statuses = (text: string) => [...text.matchAll(/\b(\d) ([^;.]+?)(?=;|\.(?:\s|$))/g)].map((m) => `${m[1]} ${m[2]!.replace(/\s+/g, ' ')}`);
+    const whole = USAGE.replace(/\s+/g, ' ');
+    for (const verb of HELP_VERBS) {
+      const own = commandUsage(verb);
+      const exit = own.slice(own.indexOf('\nExit status:') + 1, own.indexOf('\n\nEvery command'));
+      if (!own.includes('\nExit status:')) continue;
+      for (const s of statuses(exit)) expect(whole, `${verb}: ${s}`).toContain(s);
+    }
+    expect(USAGE).toMatch(/^ {2}query: 0 a server answered \(NXDOMAIN and SERVFAIL are answers\); 1 nothing answered/m);
+    expect(USAGE).toMatch(/^ {2}queries: 0 rows printed; 1 the exact query log is unavailable/m);
+    expect(USAGE).toMatch(/^ {2}doctor: 0 no finding is an error; 1 a finding is an error/m);
+  });
 });
