@@ -88,4 +88,13 @@ describe('k2s-dns VERB --help (walk15: it printed the whole help)', () => {
     expect(USAGE).toMatch(/^ {2}queries: 0 rows printed; 1 the exact query log is unavailable/m);
     expect(USAGE).toMatch(/^ {2}doctor: 0 no finding is an error; 1 a finding is an error/m);
   });
+
+  it('a usage error points to that command\'s own help, in a sentence of its own (it ran on: "Unknown option \'--bogus\' Run k2s-dns --help")', async () => {
+    const bad = await run(['start', '--bogus', '--help']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^Unknown option '--bogus'\. Run (?:npx )?k2s-dns start --help for usage\.\n$/);
+    const lines = await run(['queries', '--lines', 'x']);
+    expect(lines.code).toBe(2);
+    expect(lines.stderr).toMatch(/^--lines must be a whole number from 1 to 5000, not "x"\. Run (?:npx )?k2s-dns queries --help for usage\.\n$/);
+  });
 });

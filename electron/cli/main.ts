@@ -85,7 +85,9 @@ export async function main(argv: string[]): Promise<number> {
     return await run(command, values as Record<string, unknown>, positionals);
   } catch (e) {
     if (e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-      err(`${(e as Error).message} Run k2s-dns --help for usage.`);
+      // A sentence of its own (node's parseArgs messages end without a period), then the command's own help.
+      const said = (e as Error).message.trimEnd();
+      err(`${/[.!?]$/.test(said) ? said : `${said}.`} Run ${cliCommand(isHelpVerb(command) ? `${command} --help` : '--help')} for usage.`);
       return EXIT.usage;
     }
     err(`k2s-dns ${command} failed: ${(e as Error).message}`);
