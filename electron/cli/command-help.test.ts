@@ -68,6 +68,8 @@ describe('k2s-dns VERB --help (walk15: it printed the whole help)', () => {
     expect(await run(['bogus', '--help'])).toEqual({ code: 2, stdout: '', stderr: 'Unknown command "bogus"; run k2s-dns --help for the list.\n' });
     // No help of its own: the whole help, which lists it.
     expect(await run(['help', 'version'])).toEqual({ code: 0, stdout: `${USAGE}\n`, stderr: '' });
+    // A flag after it is no command: the whole help, as before (`--help --help`, `help --json`).
+    for (const args of [['--help', '--help'], ['help', '--json'], ['-h', '--version']]) expect(await run(args), args.join(' ')).toEqual({ code: 0, stdout: `${USAGE}\n`, stderr: '' });
     // entry.ts answers these before main loads: the same answers.
     expect(helpAnswer(['help', 'queries'])).toEqual({ code: 0, stdout: `${commandUsage('queries')}\n`, stderr: '' });
     expect(helpAnswer([])).toEqual({ code: 2, stdout: `${USAGE}\n`, stderr: '' });

@@ -175,16 +175,16 @@ export interface HelpAnswer {
 
 /**
  * The answer to `k2s-dns` alone (the whole help, exit 2), `--help`, `-h` or `help` (the whole
- * help), and those followed by a VERB: that command's help (commandUsage), the whole help for
- * `version`, which has none of its own, and "Unknown command" (exit 2) for anything else, as
- * `k2s-dns VERB --help` says for it. Null for every other command line (main.ts runs it). One
- * rule for entry.ts, which answers before anything else loads, and main.ts.
+ * help), and those followed by a VERB: that command's help (commandUsage); the whole help for
+ * `version`, which has none of its own, and for a flag (`--help --help`); "Unknown command"
+ * (exit 2) for anything else, as `k2s-dns VERB --help` says for it. Null for every other command
+ * line (main.ts runs it). One rule for entry.ts, which answers before anything else loads, and main.ts.
  */
 export function helpAnswer(argv: readonly string[]): HelpAnswer | null {
   const [command, verb] = argv;
   if (command !== undefined && command !== '--help' && command !== '-h' && command !== 'help') return null;
   if (command === undefined) return { code: EXIT.usage, stdout: `${USAGE}\n`, stderr: '' };
-  if (verb === undefined || verb === 'version' || verb === '--version') return { code: EXIT.ok, stdout: `${USAGE}\n`, stderr: '' };
+  if (verb === undefined || verb === 'version' || verb.startsWith('-')) return { code: EXIT.ok, stdout: `${USAGE}\n`, stderr: '' };
   if (isHelpVerb(verb)) return { code: EXIT.ok, stdout: `${commandUsage(verb)}\n`, stderr: '' };
   return { code: EXIT.usage, stdout: '', stderr: `Unknown command "${verb}"; run k2s-dns --help for the list.\n` };
 }
