@@ -348,6 +348,9 @@ describe.skipIf(!inSandbox || tcpdump === '')('exact query log from packets, run
       // Its keeper's restart runs at idle priority too once its capture is open.
       await startLine(restarted);
       expect(new Set(await threadPolicies(restarted))).toEqual(new Set([5]));
+      // And in the keeper's session, whose autogroup the new companion set to 19 again (the keeper put it at 0 for its start-up).
+      expect(await readFile(`/proc/${restarted}/autogroup`, 'utf8')).toMatch(/^\/autogroup-\d+ nice 19\n$/);
+      expect(await readFile(`/proc/${keeper}/autogroup`, 'utf8')).toBe(await readFile(`/proc/${restarted}/autogroup`, 'utf8'));
       expect(await readFile('/run/k2s/capture.log', 'utf8')).toMatch(new RegExp(`k2s-dns capture keeper: the companion \\(PID ${companion}\\) ended with status 137; restart 1 of 6 in 1s\\.`));
       // A query after the restart: a real row of the new companion.
       expect(await udpQuery(41002, 4102, 'www.example.test')).toBe('NOERROR');

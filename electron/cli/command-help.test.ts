@@ -1,16 +1,19 @@
 import { describe, expect, it, vi } from 'vitest';
 import { main } from './main';
-import { commandUsage, HELP_VERBS, USAGE } from './usage';
+import { commandUsage, HELP_VERBS, helpAnswer, USAGE } from './usage';
 
-/** stdout of `k2s-dns ARGS` run through main, and its exit status. */
-async function run(args: string[]): Promise<{ code: number; stdout: string }> {
+/** stdout and stderr of `k2s-dns ARGS` run through main, and its exit status. */
+async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const chunks: string[] = [];
+  const errs: string[] = [];
   const spy = vi.spyOn(process.stdout, 'write').mockImplementation(((s: string) => (chunks.push(String(s)), true)) as typeof process.stdout.write);
+  const spyErr = vi.spyOn(process.stderr, 'write').mockImplementation(((s: string) => (errs.push(String(s)), true)) as typeof process.stderr.write);
   try {
     const code = await main(args);
-    return { code, stdout: chunks.join('') };
+    return { code, stdout: chunks.join(''), stderr: errs.join('') };
   } finally {
     spy.mockRestore();
+    spyErr.mockRestore();
   }
 }
 
@@ -57,5 +60,43 @@ describe('k2s-dns VERB --help (walk15: it printed the whole help)', () => {
   it('--help and help alone still print the whole help', async () => {
     expect((await run(['--help'])).stdout).toBe(`${USAGE}\n`);
     expect((await run(['help'])).stdout).toBe(`${USAGE}\n`);
+  });
+
+  it('help VERB and --help VERB print that command\'s help (they printed the whole help); an unknown VERB is a usage error, as VERB --help', async () => {
+    for (const args of [['help', 'stop'], ['--help', 'stop'], ['-h', 'stop']]) expect(await run(args), args.join(' ')).toEqual({ code: 0, stdout: `${commandUsage('stop')}\n`, stderr: '' });
+    expect(await run(['help', 'bogus'])).toEqual({ code: 2, stdout: '', stderr: 'Unknown command "bogus"; run k2s-dns --help for the list.\n' });
+    expect(await run(['bogus', '--help'])).toEqual({ code: 2, stdout: '', stderr: 'Unknown command "bogus"; run k2s-dns --help for the list.\n' });
+    // No help of its own: the whole help, which lists it.
+    expect(await run(['help', 'version'])).toEqual({ code: 0, stdout: `${USAGE}\n`, stderr: '' });
+    // A flag after it is no command: the whole help, as before (`--help --help`, `help --json`).
+    for (const args of [['--help', '--help'], ['help', '--json'], ['-h', '--version']]) expect(await run(args), args.join(' ')).toEqual({ code: 0, stdout: `${USAGE}\n`, stderr: '' });
+    // entry.ts answers these before main loads: the same answers.
+    expect(helpAnswer(['help', 'queries'])).toEqual({ code: 0, stdout: `${commandUsage('queries')}\n`, stderr: '' });
+    expect(helpAnswer([])).toEqual({ code: 2, stdout: `${USAGE}\n`, stderr: '' });
+    expect(helpAnswer(['status'])).toBeNull();
+  });
+
+  it('the whole help, which each command\'s help points to for "the exit statuses of all", has every command\'s own (query, queries and doctor were missing)', () => {
+    // Each exit status a command's help gives, in the whole help's words (the line's own title aside).
+    const statuses = (text: string) => [...text.matchAll(/\b(\d) ([^;.]+?)(?=;|\.(?:\s|$))/g)].map((m) => `${m[1]} ${m[2]!.replace(/\s+/g, ' ')}`);
+    const whole = USAGE.replace(/\s+/g, ' ');
+    for (const verb of HELP_VERBS) {
+      const own = commandUsage(verb);
+      const exit = own.slice(own.indexOf('\nExit status:') + 1, own.indexOf('\n\nEvery command'));
+      if (!own.includes('\nExit status:')) continue;
+      for (const s of statuses(exit)) expect(whole, `${verb}: ${s}`).toContain(s);
+    }
+    expect(USAGE).toMatch(/^ {2}query: 0 a server answered \(NXDOMAIN and SERVFAIL are answers\); 1 nothing answered/m);
+    expect(USAGE).toMatch(/^ {2}queries: 0 rows printed; 1 the exact query log is unavailable/m);
+    expect(USAGE).toMatch(/^ {2}doctor: 0 no finding is an error; 1 a finding is an error/m);
+  });
+
+  it('a usage error points to that command\'s own help, in a sentence of its own (it ran on: "Unknown option \'--bogus\' Run k2s-dns --help")', async () => {
+    const bad = await run(['start', '--bogus', '--help']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^Unknown option '--bogus'\. Run (?:npx )?k2s-dns start --help for usage\.\n$/);
+    const lines = await run(['queries', '--lines', 'x']);
+    expect(lines.code).toBe(2);
+    expect(lines.stderr).toMatch(/^--lines must be a whole number from 1 to 5000, not "x"\. Run (?:npx )?k2s-dns queries --help for usage\.\n$/);
   });
 });

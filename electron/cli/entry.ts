@@ -7,7 +7,7 @@
  * chunks (run-cli.ts).
  */
 import { EXIT } from '../../shared/lifecycle-events';
-import { USAGE } from './usage';
+import { helpAnswer } from './usage';
 import { APP_VERSION } from '../../shared/app-version';
 import { cliScriptFor, loadCliScript } from '../core/compile-cache/cli-script';
 import { surviveClosedOutput } from '../core/closed-output';
@@ -16,10 +16,12 @@ import { surviveClosedOutput } from '../core/closed-output';
 surviveClosedOutput();
 
 const argv = process.argv.slice(2);
-const command = argv[0];
-if (!command || command === '--help' || command === '-h' || command === 'help') {
-  process.stdout.write(`${USAGE}\n`);
-  process.exitCode = command ? EXIT.ok : EXIT.usage;
+const command = argv[0] ?? '';
+const help = helpAnswer(argv);
+if (help !== null) {
+  process.stdout.write(help.stdout);
+  process.stderr.write(help.stderr);
+  process.exitCode = help.code;
 } else if (command === '--version' || command === 'version') {
   process.stdout.write(`k2s-dns ${APP_VERSION}\n`);
   process.exitCode = EXIT.ok;

@@ -4,7 +4,7 @@ import type { ParseArgsConfig } from 'node:util';
 // Static: a builtin's import() stays one in the bundled CLI script and fails once that runs from
 // its code cache (compile-cache/script-cache.ts: "A dynamic import callback was not specified").
 import { access, constants, stat } from 'node:fs/promises';
-import { commandUsage, isHelpVerb, USAGE } from './usage';
+import { commandUsage, helpAnswer, isHelpVerb, USAGE } from './usage';
 import { printEvent, formatZones, formatStatus, formatQuery, type PrintedSteps } from './print';
 import { EXIT } from '../../shared/lifecycle-events';
 import { QUERY_TYPES, type QueryType } from '../../shared/types';
@@ -58,10 +58,13 @@ function oneOf<T extends string>(value: unknown, allowed: readonly T[], flag: st
 
 /** Runs the CLI with `argv` (without node and script); returns the exit status. Never throws. */
 export async function main(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv;
-  if (!command || command === '--help' || command === '-h' || command === 'help') {
-    out(USAGE);
-    return command ? EXIT.ok : EXIT.usage;
+  const [command = '', ...rest] = argv;
+  // `k2s-dns help [VERB]` (entry.ts answers it first; the same rule).
+  const help = helpAnswer(argv);
+  if (help !== null) {
+    process.stdout.write(help.stdout);
+    process.stderr.write(help.stderr);
+    return help.code;
   }
   if (command === '--version' || command === 'version') {
     out(`k2s-dns ${APP_VERSION}`);
@@ -82,7 +85,9 @@ export async function main(argv: string[]): Promise<number> {
     return await run(command, values as Record<string, unknown>, positionals);
   } catch (e) {
     if (e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-      err(`${(e as Error).message} Run k2s-dns --help for usage.`);
+      // A sentence of its own (node's parseArgs messages end without a period), then the command's own help.
+      const said = (e as Error).message.trimEnd();
+      err(`${/[.!?]$/.test(said) ? said : `${said}.`} Run ${cliCommand(isHelpVerb(command) ? `${command} --help` : '--help')} for usage.`);
       return EXIT.usage;
     }
     err(`k2s-dns ${command} failed: ${(e as Error).message}`);

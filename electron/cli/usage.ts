@@ -1,6 +1,7 @@
 import { DRIFT_CHOICE } from '../../shared/fix';
 import { KUBECONFIG_ORDER_TEXT } from '../../shared/kubeconfig-order';
 import { ENGINE_NAMES } from '../../shared/engines/table';
+import { EXIT } from '../../shared/lifecycle-events';
 
 /** `text` wrapped at `width` columns on spaces (terminal help). */
 function wrap(text: string, width = 88): string {
@@ -79,6 +80,12 @@ const EXIT_STATUS = `  status: 0 running or stopped; 1 degraded (an operation in
   output says where and the fix); 4 starting or stopping (another operation runs; ask again);
   5 stopped, but no name resolves with this host's own /etc/resolv.conf (its nameservers do
   not answer). An upstream that answers, NXDOMAIN included, changes no exit status.`;
+const EXIT_QUERY = '  query: 0 a server answered (NXDOMAIN and SERVFAIL are answers); 1 nothing answered; 2 usage.';
+const EXIT_QUERIES = `  queries: 0 rows printed; 1 the exact query log is unavailable (the reason is printed);
+  2 usage.`;
+const EXIT_DOCTOR = '  doctor: 0 no finding is an error; 1 a finding is an error; 2 usage.';
+/** A command's own line of the whole help's exit statuses (`  status: 0 …`) as its own help's `Exit status: 0 …`. */
+const ownExit = (line: string): string => line.replace(/^ {2}/gm, '').replace(/^[a-z]+:/, 'Exit status:');
 const EXIT_STOP = `  stop, uninstall: 5 as well when --on-drift keep kept a file that leaves no name
   resolving (a warning RESOLVER_DOWN: K2s DNS is stopped as asked; status then exits 5).`;
 
@@ -98,6 +105,9 @@ ${KUBECONFIG_ORDER}
 ${EXIT_COMMON}
 ${EXIT_STATUS}
 ${EXIT_STOP}
+${EXIT_QUERY}
+${EXIT_QUERIES}
+${EXIT_DOCTOR}
 `;
 
 /**
@@ -124,13 +134,13 @@ const OWN: Record<HelpVerb, { paragraphs: (keyof typeof PARAGRAPH)[]; kubeconfig
   start: { paragraphs: ['start', 'allowZone', 'kubeswitch', 'networkChange'], kubeconfig: true, exit: [EXIT_COMMON] },
   stop: { paragraphs: ['stop', 'onDrift', 'restore'], exit: [EXIT_COMMON, EXIT_STOP] },
   uninstall: { paragraphs: ['uninstall', 'onDrift', 'restore'], exit: [EXIT_COMMON, EXIT_STOP] },
-  status: { paragraphs: [], exit: [EXIT_STATUS.replace(/^ {2}/gm, '').replace(/^status:/, 'Exit status:')] },
+  status: { paragraphs: [], exit: [ownExit(EXIT_STATUS)] },
   recover: { paragraphs: [], exit: [EXIT_COMMON] },
   zones: { paragraphs: ['zones', 'allowZone'], kubeconfig: true, exit: [EXIT_COMMON] },
-  query: { paragraphs: [], exit: ['Exit status: 0 a server answered (NXDOMAIN and SERVFAIL are answers); 1 nothing answered; 2 usage.'] },
+  query: { paragraphs: [], exit: [ownExit(EXIT_QUERY)] },
   diff: { paragraphs: [], exit: [] },
-  queries: { paragraphs: [], exit: ['Exit status: 0 rows printed; 1 the exact query log is unavailable (the reason is printed); 2 usage.'] },
-  doctor: { paragraphs: [], kubeconfig: true, exit: ['Exit status: 0 no finding is an error; 1 a finding is an error; 2 usage.'] },
+  queries: { paragraphs: [], exit: [ownExit(EXIT_QUERIES)] },
+  doctor: { paragraphs: [], kubeconfig: true, exit: [ownExit(EXIT_DOCTOR)] },
   ui: { paragraphs: [], kubeconfig: true, exit: [] },
   app: { paragraphs: [], kubeconfig: true, exit: [] },
 };
@@ -154,4 +164,27 @@ export function commandUsage(verb: HelpVerb): string {
     ...(own.exit.length ? [own.exit.join('\n')] : []),
     'Every command, and the exit statuses of all: k2s-dns --help',
   ].join('\n\n') + '\n';
+}
+
+/** What a help request prints (each text ends with a newline) and the exit status it sets. */
+export interface HelpAnswer {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * The answer to `k2s-dns` alone (the whole help, exit 2), `--help`, `-h` or `help` (the whole
+ * help), and those followed by a VERB: that command's help (commandUsage); the whole help for
+ * `version`, which has none of its own, and for a flag (`--help --help`); "Unknown command"
+ * (exit 2) for anything else, as `k2s-dns VERB --help` says for it. Null for every other command
+ * line (main.ts runs it). One rule for entry.ts, which answers before anything else loads, and main.ts.
+ */
+export function helpAnswer(argv: readonly string[]): HelpAnswer | null {
+  const [command, verb] = argv;
+  if (command !== undefined && command !== '--help' && command !== '-h' && command !== 'help') return null;
+  if (command === undefined) return { code: EXIT.usage, stdout: `${USAGE}\n`, stderr: '' };
+  if (verb === undefined || verb === 'version' || verb.startsWith('-')) return { code: EXIT.ok, stdout: `${USAGE}\n`, stderr: '' };
+  if (isHelpVerb(verb)) return { code: EXIT.ok, stdout: `${commandUsage(verb)}\n`, stderr: '' };
+  return { code: EXIT.usage, stdout: '', stderr: `Unknown command "${verb}"; run k2s-dns --help for the list.\n` };
 }

@@ -24,7 +24,7 @@ import { openBlockFill } from './block-fill';
 import { stopLine } from './stop-line';
 import { missedFileText, watchMissed } from './capture-missed';
 import { runsIdle } from './sched-policy';
-import { goIdle, goNormal } from './go-idle';
+import { goIdle, goNormal, treeLeaders } from './go-idle';
 import { budgetShare } from './cpu-budget';
 
 /** The unprivileged account tcpdump drops to and the parser runs as (Debian's nobody). */
@@ -172,8 +172,8 @@ export async function runCapture(fs: HostFs, uid: number, givenArgs: readonly st
   await fs.remove(CAPTURE_FAILED_FILE);
   await fs.writeFileAtomic(CAPTURE_READY_FILE, `${process.pid}\n`, { mode: 0o644 });
   // Open (start has stopped waiting): companion, tcpdump and parser yield the CPU to DNS from now on.
-  // Its autogroup too, when this companion or its parent (the keeper's shell) leads the session (go-idle.ts).
-  const leaders = [process.pid, process.ppid];
+  // Its autogroup too, when this companion or its keeper's shell leads the session (go-idle.ts treeLeaders).
+  const leaders = await treeLeaders(process.pid, process.ppid);
   const priority = await goIdle([process.pid, ...pipeline.pids], undefined, undefined, leaders);
   if (priority.why !== null) say(priority.why);
   // The kernel's drops while it runs, for status and the Logs view (capture-missed.ts).

@@ -3,7 +3,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { AUTOGROUP_NICE, autogroupOf, CHRT_PATHS, goIdle, goNormal, NO_CHRT_WORDS, sessionOf, setAutogroupNice } from './go-idle';
+import { AUTOGROUP_NICE, autogroupOf, CHRT_PATHS, goIdle, goNormal, NO_CHRT_WORDS, sessionOf, setAutogroupNice, treeLeaders, treeToNormal, parentOf } from './go-idle';
+import { keeperArgv } from '../host/capture-keeper';
 import { SCHED_IDLE, schedPolicyOf } from './sched-policy';
 
 const dir = mkdtempSync(join(tmpdir(), 'k2s-go-idle-'));
@@ -114,5 +115,62 @@ describe('autogroup nice', () => {
     expect(await goIdle([a])).toEqual({ idle: true, why: null });
     expect(groupOf(process.pid)!.nice).toBe(0);
     await goNormal([a]);
+  });
+});
+
+describe('treeLeaders', () => {
+  /** A fake /proc with `pid`'s cmdline (NUL-separated, as the kernel writes it). */
+  const procWith = (pid: number, argv: readonly string[]) => {
+    const proc = mkdtempSync(join(dir, 'leaders-'));
+    mkdirSync(join(proc, String(pid)));
+    writeFileSync(join(proc, String(pid), 'cmdline'), `${argv.join('\0')}\0`);
+    return proc;
+  };
+  const companion = ['/usr/bin/node', '/usr/lib/k2s-dns/k2s-dns.cjs', 'capture-watch', '--held'];
+
+  it('names the parent only when it is the keeper shell: a root login shell that leads its session is not the tree\'s', async () => {
+    // Its keeper (capture-keeper.ts): its session is the tree's.
+    expect(await treeLeaders(500, 400, procWith(400, keeperArgv('/run/k2s/capture.pid', '/run/k2s/capture-keeper.state', '/run/k2s/capture.go', companion)))).toEqual([500, 400]);
+    // `k2s-dns capture-watch …` typed into an ssh login (bash leads that session): only the companion's own session.
+    expect(await treeLeaders(500, 400, procWith(400, ['-bash']))).toEqual([500]);
+    // sudo, a parent gone (reparented to PID 1: systemd, whose unit made the companion a session leader), unreadable.
+    expect(await treeLeaders(500, 400, procWith(400, ['sudo', 'k2s-dns', 'capture-watch']))).toEqual([500]);
+    expect(await treeLeaders(500, 1, procWith(1, ['/sbin/init']))).toEqual([500]);
+    expect(await treeLeaders(500, 400, join(dir, 'no-proc'))).toEqual([500]);
+  });
+
+  it.skipIf(!hasAutogroup)('a real login-like shell leading its own session: the tree under it leaves that session\'s autogroup alone', async () => {
+    // A detached sh (a session leader, as a login shell) whose child is the "companion".
+    const shell = spawn('/bin/sh', ['-c', 'sleep 60 & echo $!; wait'], { stdio: ['ignore', 'pipe', 'ignore'], detached: true });
+    started.push(shell);
+    const shellPid = await new Promise<number>((r) => shell.once('spawn', () => r(shell.pid!)));
+    // Its child's pid, the shell's first line.
+    const child = await new Promise<number>((r) => shell.stdout!.once('data', (b: Buffer) => r(Number(b.toString().trim()))));
+    expect(sessionOf(readFileSync(`/proc/${child}/stat`, 'utf8'))).toBe(shellPid);
+    const before = groupOf(shellPid)!;
+    try {
+      await setAutogroupNice([child], AUTOGROUP_NICE, '/proc', await treeLeaders(child, shellPid));
+      expect(groupOf(shellPid)).toEqual(before);
+    } finally {
+      // Restored (it is this test's own session, but keep it as it was).
+      writeFileSync(`/proc/${shellPid}/autogroup`, `${before.nice}\n`);
+      process.kill(-shellPid, 'SIGKILL');
+    }
+  });
+
+  it('treeToNormal: only a companion\'s own group (a reused pid, another program, is left as it is); parentOf past a comm with spaces', async () => {
+    expect(parentOf('17 (a) b (c) S 400 17 9 0 -1')).toBe(400);
+    expect(parentOf('garbage')).toBeNull();
+    const proc = mkdtempSync(join(dir, 'normal-'));
+    for (const [pid, argv] of [[600, ['/usr/bin/node', '/usr/lib/k2s-dns/k2s-dns.cjs', 'capture-watch', '--held']], [601, ['/usr/bin/python3', 'server.py']]] as const) {
+      mkdirSync(join(proc, String(pid)));
+      writeFileSync(join(proc, String(pid), 'cmdline'), `${argv.join('\0')}\0`);
+      writeFileSync(join(proc, String(pid), 'stat'), `${pid} (x y) S 1 ${pid} ${pid} 0 -1\n`);
+      writeFileSync(join(proc, String(pid), 'autogroup'), '/autogroup-3 nice 19\n');
+    }
+    await treeToNormal(600, proc);
+    await treeToNormal(601, proc);
+    await treeToNormal(null, proc);
+    expect([readFileSync(join(proc, '600', 'autogroup'), 'utf8'), readFileSync(join(proc, '601', 'autogroup'), 'utf8')]).toEqual(['0\n', '/autogroup-3 nice 19\n']);
   });
 });

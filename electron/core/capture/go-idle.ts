@@ -20,6 +20,8 @@
  */
 import { execFile } from 'node:child_process';
 import { constants as fsc, promises as fsp } from 'node:fs';
+import { isKeeperArgv } from '../host/keeper-name';
+import { isCaptureArgv } from './capture-args';
 
 /** Where chrt is looked for (fixed paths, as tcpdump-path.ts: root never searches a caller's PATH). */
 export const CHRT_PATHS = ['/usr/bin/chrt', '/bin/chrt'] as const;
@@ -62,6 +64,13 @@ export function autogroupOf(text: string): { id: string; nice: number } | null {
   return m ? { id: m[1]!, nice: Number(m[2]) } : null;
 }
 
+/** The parent's pid in a /proc/PID/stat text (proc(5): field 4, counted after the last `)`), or null. */
+export function parentOf(statText: string): number | null {
+  const close = statText.lastIndexOf(')');
+  const v = close < 0 ? undefined : statText.slice(close + 1).trim().split(/\s+/)[4 - 3];
+  return v !== undefined && /^\d+$/.test(v) ? Number(v) : null;
+}
+
 /** The session id in a /proc/PID/stat text (proc(5): field 6, counted after the last `)` as schedPolicyOf does), or null. */
 export function sessionOf(statText: string): number | null {
   const close = statText.lastIndexOf(')');
@@ -70,11 +79,23 @@ export function sessionOf(statText: string): number | null {
 }
 
 /**
+ * The session leaders whose autogroup is the capture tree's: the companion `pid` itself (its
+ * systemd unit makes it one, systemd.exec(5)), and its parent `ppid` only when /proc/PPID/cmdline
+ * is its keeper shell (capture-keeper.ts, started detached: a session of its own). Any other parent
+ * that leads a session — a root login shell `k2s-dns capture-watch` was typed into, sudo's monitor,
+ * PID 1 after the keeper died — is not the tree's: its whole session would go to nice 19. Never rejects.
+ */
+export async function treeLeaders(pid: number, ppid: number, proc = '/proc'): Promise<number[]> {
+  const argv = await fsp.readFile(`${proc}/${ppid}/cmdline`, 'utf8').then((t) => t.split('\0'), () => [] as string[]);
+  return ppid > 1 && isKeeperArgv(argv) ? [pid, ppid] : [pid];
+}
+
+/**
  * Sets the nice value of each autogroup that one of `pids` is in, once per group (the kernel
  * allows one change per 100 ms without CAP_SYS_ADMIN, kernel/sched/autogroup.c), and only for
  * pids in a session one of `leaders` leads: an autogroup is a session's (sched(7)). The
- * companion passes itself and its parent (its systemd service is a session of its own; without
- * systemd the keeper's shell, capture-keeper.ts, leads the session); a companion run by a test
+ * companion passes treeLeaders: itself (its systemd service is a session of its own) and its
+ * keeper's shell (capture-keeper.ts leads the session without systemd); a companion run by a test
  * harness is in its launcher's session, whose priority is not the log's to change. Never rejects: a kernel without
  * autogroup, a pid gone or a refused write leave the group as it was, which costs DNS latency,
  * not the log.
@@ -91,6 +112,21 @@ export async function setAutogroupNice(pids: readonly number[], nice: number, pr
     if (group.nice !== nice) await fsp.writeFile(file, `${nice}\n`).catch(() => undefined);
   }
 }
+/**
+ * Sets the autogroup of the companion `pid`'s tree back to nice 0 from outside the tree: stop
+ * calls it before its SIGTERM, so the drain does not first wait for the companion's own goNormal,
+ * which runs at idle priority in a group at 19 (40 wake-ups of a SCHED_IDLE process beside three
+ * busy loops on 2 cores: up to 52–121 ms late in a nice-19 autogroup, ≤ 4 ms at nice 0). Only for a pid whose /proc/PID/cmdline is a companion's (a reused pid is left alone)
+ * and the sessions treeLeaders names for it. Never rejects.
+ */
+export async function treeToNormal(pid: number | null, proc = '/proc'): Promise<void> {
+  if (pid === null || !Number.isInteger(pid) || pid <= 1) return;
+  const argv = await fsp.readFile(`${proc}/${pid}/cmdline`, 'utf8').then((t) => t.split('\0'), () => [] as string[]);
+  if (!isCaptureArgv(argv)) return;
+  const ppid = parentOf(await fsp.readFile(`${proc}/${pid}/stat`, 'utf8').catch(() => ''));
+  await setAutogroupNice([pid], 0, proc, ppid === null ? [pid] : await treeLeaders(pid, ppid, proc));
+}
+
 /** The first executable of `paths`, or null. */
 async function findChrt(paths: readonly string[]): Promise<string | null> {
   for (const p of paths) if (await fsp.access(p, fsc.X_OK).then(() => true, () => false)) return p;

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -112,6 +113,40 @@ describe('capture companion: stop', () => {
       expect(await fs.lstat(CAPTURE_READY_FILE)).toBeFalsy();
     } finally {
       for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+    }
+  });
+
+  it("sets the tree's autogroup back to nice 0 before its SIGTERM: the drain does not wait for the idle companion's own goNormal in a group at 19", async () => {
+    root = await mkdtemp(path.join(tmpdir(), 'capture-companion-'));
+    const fs = createHostFs(root);
+    const procDir = path.join(root, 'proc');
+    await fs.mkdirp(path.dirname(CAPTURE_READY_FILE), 0o755);
+    const seen = path.join(root, 'seen');
+    // The keeper: runs the companion as its child, forwards SIGTERM, exits with it. The companion
+    // notes, at its SIGTERM, its autogroup as /proc (procDir) then says it.
+    const companionJs = `process.on('SIGTERM', () => { const f = require('fs'); f.writeFileSync(${JSON.stringify(seen)}, f.readFileSync(require('path').join(${JSON.stringify(procDir)}, String(process.pid), 'autogroup'), 'utf8')); process.exit(0); }); setInterval(() => {}, 1e6); process.stdout.write(process.pid + '\\n');`;
+    const keeperJs = `const c = require('child_process').spawn(process.execPath, ['-e', ${JSON.stringify(companionJs)}], { stdio: ['ignore', 'inherit', 'inherit'] }); process.on('SIGTERM', () => c.kill('SIGTERM')); c.on('exit', () => process.exit(0));`;
+    const keeper = spawn(process.execPath, ['-e', keeperJs], { stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      const companionPid = await new Promise<number>((r) => keeper.stdout!.once('data', (b: Buffer) => r(Number(b.toString().trim()))));
+      const keeperPid = keeper.pid!;
+      const put = async (pid: number, file: string, text: string) => {
+        await mkdir(path.join(procDir, String(pid)), { recursive: true });
+        await writeFile(path.join(procDir, String(pid), file), text);
+      };
+      await put(keeperPid, 'cmdline', `${keeperArgv('/run/k2s/capture.pid', '/run/k2s/capture-keeper.state', '/run/k2s/capture.go', ['/usr/bin/node', '/usr/lib/k2s-dns/k2s-dns.cjs', 'capture-watch', '--held']).join('\0')}\0`);
+      await put(companionPid, 'cmdline', ['/usr/bin/node', '/usr/lib/k2s-dns/k2s-dns.cjs', 'capture-watch', '--held', ''].join('\0'));
+      // In the keeper's session (it leads it), its autogroup at 19 (go-idle.ts).
+      await put(companionPid, 'stat', `${companionPid} (node) S ${keeperPid} ${keeperPid} ${keeperPid} 0 -1 4194560\n`);
+      await put(companionPid, 'autogroup', '/autogroup-9 nice 19\n');
+      // Gone from /proc once it exited (stop's wait reads its cmdline).
+      keeper.once('exit', () => rmSync(path.join(procDir, String(keeperPid)), { recursive: true, force: true }));
+      await fs.writeFileAtomic(CAPTURE_PID_FILE, `${keeperPid}\n`, { mode: 0o644 });
+      await fs.writeFileAtomic(CAPTURE_READY_FILE, `${companionPid}\n`, { mode: 0o644 });
+      await supervisedCapture(fs, procDir, 20_000).stop();
+      expect(await readFile(seen, 'utf8')).toBe('0\n');
+    } finally {
+      if (keeper.exitCode === null && keeper.signalCode === null) keeper.kill('SIGKILL');
     }
   });
 });

@@ -21,6 +21,7 @@ import { pidfileProcess, type HeldProcess } from './pidfile-process';
 import { waitForFile } from './wait-file';
 import { parseCmdline } from './own-proxy';
 import { CAPTURE_GO_FILE, CAPTURE_KEEPER_STATE, isKeeperArgv, keeperArgv, parseKeeperState } from './capture-keeper';
+import { treeToNormal } from '../capture/go-idle';
 
 /** Host path of the supervised companion's pid. */
 export const CAPTURE_PID_FILE = `${K2S_PATHS.runDir}/capture.pid`;
@@ -123,6 +124,8 @@ export function supervisedCapture(fs: HostFs, procDir = '/proc', stopWaitMs = 80
     // The companion's pid, read before the stop: at its SIGTERM it removes its ready file
     // (capture-main.ts), so one still closing when its keeper is killed would not be found after.
     const left = [await pidIn(CAPTURE_READY_FILE, (t) => (/^\d+$/.test(t.trim()) ? Number(t.trim()) : null)), await pidIn(CAPTURE_KEEPER_STATE, (t) => parseKeeperState(t).pid)];
+    // Its drain at normal priority from the start (go-idle.ts treeToNormal): the group back to nice 0 before the SIGTERM.
+    for (const pid of new Set(left)) await treeToNormal(pid, procDir);
     await proc.stop();
     // A companion its keeper did not end (the keeper killed, or SIGKILLed after stopWaitMs): ended by its pid.
     for (const pid of new Set(left)) await signalCompanion(pid, 'SIGKILL', procDir);
@@ -165,7 +168,7 @@ export function supervisedCapture(fs: HostFs, procDir = '/proc', stopWaitMs = 80
 }
 
 /** The companion as k2s-dnsproxy-capture.service (systemd hosts). */
-export function systemdCapture(fs: HostFs, exec: Exec): CaptureCompanion {
+export function systemdCapture(fs: HostFs, exec: Exec, procDir = '/proc'): CaptureCompanion {
   const unit = `${CAPTURE_UNIT_NAME}.service`;
   const systemctl = async (args: string[], ok: number[] = [0]) => {
     const r = await exec.run('systemctl', args, { timeoutMs: 60_000 });
@@ -188,6 +191,9 @@ export function systemdCapture(fs: HostFs, exec: Exec): CaptureCompanion {
     },
     async stop() {
       if (!(await fs.lstat(K2S_PATHS.captureUnit))) return;
+      // As supervisedCapture's stop: the unit's group (the companion leads it) at nice 0 before the SIGTERM.
+      const ready = (await fs.readFile(CAPTURE_READY_FILE).catch(() => Buffer.from(''))).toString('utf8').trim();
+      await treeToNormal(/^\d+$/.test(ready) ? Number(ready) : null, procDir);
       await systemctl(['stop', unit], [0, 5]);
       await systemctl(['disable', unit], [0, 1, 5]);
       await fs.remove(CAPTURE_FAILED_FILE);

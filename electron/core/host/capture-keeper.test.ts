@@ -105,6 +105,38 @@ describe('the capture companion keeper', () => {
     expect(() => keeperArgv('/p', '/s', '/g', ['x'], ['/a:b'])).toThrow(/has a colon/);
   }, 30_000);
 
+  /**
+   * A keeper whose stand-in companion notes its autogroup's nice, and on its first run sets the
+   * group to 19 and fails (a companion that ended without its stop's goNormal: tcpdump ended, or
+   * kill -9). `leads`: the keeper is a session leader (as start runs it, detached); else it runs
+   * under a detached sh that leads the session (a keeper that is not the session's).
+   */
+  async function autogroupKeeper(name: string, leads: boolean): Promise<{ nices: number[]; session: number }> {
+    const f = { pid: join(dir, `${name}.pid`), state: join(dir, `${name}.state`), go: join(dir, `${name}.go`), notes: join(dir, `${name}.notes`) };
+    const stand = ['/bin/sh', '-c', 'IFS= read -r go || exit 1; read -r ag </proc/self/autogroup; printf "%s\\n" "${ag##* }" >>"$0"; [ -e "$0.once" ] && exec sleep 600; : >"$0.once"; echo 19 >/proc/self/autogroup; exit 3', f.notes];
+    const argv = keeperArgv(f.pid, f.state, f.go, stand);
+    // Not a leader: an outer sh leads the session and runs the keeper as its child (pid noted first).
+    const outer = leads ? ['/bin/sh', '-c', 'echo $$; exec "$@"', 'sh', ...argv] : ['/bin/sh', '-c', '"$@" & echo $!; wait', 'sh', ...argv];
+    writeFileSync(f.go, 'go ["--port","53"]\n');
+    const child = spawn(outer[0]!, outer.slice(1), { stdio: ['pipe', 'pipe', 'ignore'], detached: true });
+    started.push(child);
+    const keeperPid = await new Promise<number>((r) => child.stdout!.once('data', (b: Buffer) => r(Number(b.toString().split('\n')[0]))));
+    writeFileSync(f.pid, `${keeperPid}\n`);
+    child.stdin!.end('go ["--port","53"]\n');
+    const nices = await until(() => (existsSync(f.notes) && readFileSync(f.notes, 'utf8').split('\n').filter(Boolean).length === 2 ? readFileSync(f.notes, 'utf8').split('\n').filter(Boolean).map(Number) : null));
+    // The session's group (this test started it, a session of its own): ended with its processes.
+    process.kill(-child.pid!, 'SIGKILL');
+    return { nices, session: child.pid! };
+  }
+
+  it.skipIf(!existsSync('/proc/self/autogroup'))('a companion that left its session\'s autogroup at nice 19 (ended without its stop): the restarted one starts at 0, as the first did', async () => {
+    expect((await autogroupKeeper('autogroup', true)).nices).toEqual([0, 0]);
+  }, 30_000);
+
+  it.skipIf(!existsSync('/proc/self/autogroup'))('a keeper that does not lead its session leaves that session\'s autogroup as it is', async () => {
+    expect((await autogroupKeeper('autogroup-not-leader', false)).nices).toEqual([0, 19]);
+  }, 30_000);
+
   it('a keeper the pidfile does not name (prepared, never let go) restarts nothing and writes no state', async () => {
     const k = keeper('unrecorded', 1, false);
     expect(await k.exited).toBe(0);

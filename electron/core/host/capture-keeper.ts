@@ -16,7 +16,11 @@
  *     exits at stdin's end) or one stop is ending does not start another companion;
  *  4. before every restart checks that the directories root writes are still root's alone
  *     (shared/root-dir-check.ts, as the proxy watchdog does), else stops (state `refused`);
- *  5. on SIGTERM/SIGINT stops the companion (SIGTERM: it drains its parser) and exits.
+ *  5. on SIGTERM/SIGINT stops the companion (SIGTERM: it drains its parser) and exits;
+ *  6. before every restart sets its session's autogroup back to nice 0 (proc(5) /proc/PID/autogroup),
+ *     only when it leads that session (start runs it detached): a companion that ended without its
+ *     stop (killed, or tcpdump ended) left it at capture/go-idle.ts's 19, and its successor's Node
+ *     start-up would wait behind every other session on a busy host, missing queries meanwhile.
  * Every argument is a positional parameter ("$@"), never spliced into the script.
  */
 import { K2S_PATHS } from '../../../shared/k2s-paths';
@@ -24,9 +28,9 @@ import { DIRS_OK_SH } from '../../../shared/root-dir-check';
 import { clockTime } from '../../../shared/clock';
 import { exitStatusWords } from '../../../shared/exit-status';
 import { MAX_RESTARTS, parseWatchdogState, type WatchdogState } from './supervisor-script';
+import { isKeeperArgv, KEEPER_NAME } from './keeper-name';
 
-/** argv[0] the keeper shell runs under (shows in ps; recognised by stop). */
-export const KEEPER_NAME = 'k2s-dns-capture-keeper';
+export { isKeeperArgv, KEEPER_NAME };
 
 /** Host path of the keeper's state file (key=value, as the proxy watchdog's, plus `pid=` of the companion it restarted). */
 export const CAPTURE_KEEPER_STATE = `${K2S_PATHS.runDir}/capture-keeper.state`;
@@ -50,6 +54,8 @@ export const KEEPER_SCRIPT = `
 ${DIRS_OK_SH}
 pidfile=$1; state=$2; gofile=$3; dirs=$4; shift 4
 dirs_guard() { ifs0=$IFS; IFS=:; set -f; k2s_dirs_ok $dirs; r0=$?; IFS=$ifs0; set +f; return $r0; }
+# Field 6 of /proc/$$/stat is the session (proc(5); comm is sh's, without spaces): only its leader's group.
+autogroup_normal() { set -- $(cat /proc/$$/stat 2>/dev/null); [ "$6" = "$$" ] || return 0; { echo 0 >/proc/$$/autogroup; } 2>/dev/null; return 0; }
 # The first run's stdin is start's pipe (fd 3): sh gives a background job /dev/null otherwise.
 exec 3<&0 </dev/null
 say() { printf '%s ${KEEPER_LOG_PREFIX} %s\\n' "$(date -u '+%Y-%m-%dT%H:%M:%SZ')" "$1"; }
@@ -83,6 +89,7 @@ while :; do
   delay=$((delay * 2)); [ "$delay" -gt 30 ] && delay=30
   # Before every restart: a directory it writes that became another user's is not written from root.
   if [ -n "$dirs" ] && ! dirs_guard; then say "not restarting the companion: a directory it writes is not root's alone (the line above)."; record refused ""; break; fi
+  autogroup_normal
 done
 `;
 
@@ -91,11 +98,6 @@ export function keeperArgv(pidFile: string, stateFile: string, goFile: string, c
   const bad = guardDirs.find((d) => d.includes(':') || !d.startsWith('/'));
   if (bad !== undefined) throw new Error(`The directory ${JSON.stringify(bad)} cannot be checked by the capture keeper (not absolute, or has a colon); use a root without colons.`);
   return ['/bin/sh', '-c', KEEPER_SCRIPT, KEEPER_NAME, pidFile, stateFile, goFile, guardDirs.join(':'), ...companionArgv];
-}
-
-/** True when `argv` (from /proc/PID/cmdline) is a keeper shell. */
-export function isKeeperArgv(argv: readonly string[]): boolean {
-  return argv[1] === '-c' && argv[3] === KEEPER_NAME;
 }
 
 /** The keeper's state file: the watchdog's fields plus the PID of the companion it last started. */
