@@ -29,6 +29,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { join, relative, resolve } from 'node:path';
 import { BUNDLED_PACKAGES_FILE, packageDirs } from './bundled-packages.mjs';
+import { tldtsTablesPlugin } from './tldts-tables.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -61,6 +62,8 @@ const COMMON = {
   // electron: provided by the Electron runtime. vite: only the preload builder's first-run
   // fallback imports it (electron/main/preload-build.ts); npm run build builds the preload itself.
   external: ['electron', 'vite'],
+  // tldts's Public Suffix List tables computed here, not at every load (scripts/tldts-tables.mjs).
+  plugins: [tldtsTablesPlugin()],
 };
 
 /** A vendor script: the module of ours that re-exports a package's parts, and the script's file name. */
@@ -151,7 +154,7 @@ export async function buildCliScript(outdir = join(ROOT, 'dist'), vendorNames) {
   return (
     await build({
       ...COMMON,
-      plugins: [vendorScriptPlugin(CLIENT_NODE, names)],
+      plugins: [...COMMON.plugins, vendorScriptPlugin(CLIENT_NODE, names)],
       format: 'cjs',
       sourcemap: false,
       entryPoints: ['electron/cli/cli-script.ts'],
@@ -195,7 +198,7 @@ export async function buildBundles(outdir = join(ROOT, 'dist')) {
   const [app, helper, parser, cli, captureWatch] = await Promise.all([
     build({
       ...COMMON,
-      plugins: [vendorScriptPlugin(CLIENT_NODE, vendor.names)],
+      plugins: [...COMMON.plugins, vendorScriptPlugin(CLIENT_NODE, vendor.names)],
       entryPoints: [
         { in: 'electron/cli/entry.ts', out: 'k2s-dns' },
         { in: 'electron/main/app-main.ts', out: 'app-entry' },
