@@ -62,9 +62,26 @@ const COMMON = {
   // electron: provided by the Electron runtime. vite: only the preload builder's first-run
   // fallback imports it (electron/main/preload-build.ts); npm run build builds the preload itself.
   external: ['electron', 'vite'],
-  // tldts's Public Suffix List tables computed here, not at every load (scripts/tldts-tables.mjs).
-  plugins: [tldtsTablesPlugin()],
+  // tldts's Public Suffix List tables computed here, not at every load (scripts/tldts-tables.mjs);
+  // client-node's config.js without its generated index (clientNodeGenPlugin).
+  plugins: [tldtsTablesPlugin(), clientNodeGenPlugin()],
 };
+
+/**
+ * @kubernetes/client-node's dist/config.js imports two names from its generated index
+ * (`./gen/index.js`, which loads every generated API and model class): resolved to
+ * electron/core/cluster/client-node-gen.ts, which imports them from their own modules (its doc
+ * comment says why). Any other import of that index is left as it is.
+ */
+function clientNodeGenPlugin() {
+  const shim = join(ROOT, 'electron/core/cluster/client-node-gen.ts');
+  return {
+    name: 'client-node-gen',
+    setup(b) {
+      b.onResolve({ filter: /^\.\/gen\/index\.js$/ }, (args) => (/[\\/]@kubernetes[\\/]client-node[\\/]dist[\\/]config\.js$/.test(args.importer) ? { path: shim } : undefined));
+    },
+  };
+}
 
 /** A vendor script: the module of ours that re-exports a package's parts, and the script's file name. */
 const CLIENT_NODE = { module: 'electron/core/cluster/client-node-parts.ts', file: 'vendor-client-node.cjs' };
