@@ -48,16 +48,6 @@ async function commandOf(procDir: string, pid: string): Promise<string> {
 }
 
 /**
- * The socket family that binds `address`, an IP literal: 6 when it has a colon (every IPv6
- * literal does, RFC 4291 §2.2; no IPv4 one does), else 4. A bad literal fails at the bind
- * itself. Not net.isIPv6: its first call compiles Node's large IPv6 regex, ~3 ms of a start's
- * preflight (measured with --cpu-prof on the test bed), and nothing else on start's path needs it.
- */
-export function bindFamily(address: string): 4 | 6 {
-  return address.includes(':') ? 6 : 4;
-}
-
-/**
  * Whether a socket of `proto` can bind `address:port` now, held for no longer than that: then no
  * socket findPortHolder looks for holds it (a UDP socket bound there, or on 0.0.0.0/`::`, and a
  * TCP listener make the bind fail with EADDRINUSE; neither test socket asks for SO_REUSEPORT,
@@ -67,7 +57,7 @@ export function bindFamily(address: string): 4 | 6 {
  * root, EADDRNOTAVAIL) is false: the caller looks in /proc.
  */
 export function canBind(port: number, proto: 'udp' | 'tcp', address: string): Promise<boolean> {
-  const family = bindFamily(address);
+  const family = net.isIPv6(address) ? 6 : 4;
   return new Promise((resolve) => {
     if (proto === 'udp') {
       const s = dgram.createSocket({ type: family === 6 ? 'udp6' : 'udp4' });
