@@ -63,8 +63,9 @@ const COMMON = {
   // fallback imports it (electron/main/preload-build.ts); npm run build builds the preload itself.
   external: ['electron', 'vite'],
   // tldts's Public Suffix List tables computed here, not at every load (scripts/tldts-tables.mjs);
-  // client-node's config.js without its generated index (clientNodeGenPlugin).
-  plugins: [tldtsTablesPlugin(), clientNodeGenPlugin()],
+  // client-node's config.js without its generated index (clientNodeGenPlugin), node-fetch without
+  // the whatwg-url it never uses on Node (nodeFetchUrlPlugin).
+  plugins: [tldtsTablesPlugin(), clientNodeGenPlugin(), nodeFetchUrlPlugin()],
 };
 
 /**
@@ -79,6 +80,21 @@ function clientNodeGenPlugin() {
     name: 'client-node-gen',
     setup(b) {
       b.onResolve({ filter: /^\.\/gen\/index\.js$/ }, (args) => (/[\\/]@kubernetes[\\/]client-node[\\/]dist[\\/]config\.js$/.test(args.importer) ? { path: shim } : undefined));
+    },
+  };
+}
+
+/**
+ * node-fetch 2's `require('whatwg-url')` resolved to electron/core/cluster/whatwg-url-node.ts
+ * (Node's own URL; its doc comment says why node-fetch never used the package on Node). Other
+ * importers of whatwg-url are left as they are.
+ */
+function nodeFetchUrlPlugin() {
+  const shim = join(ROOT, 'electron/core/cluster/whatwg-url-node.ts');
+  return {
+    name: 'node-fetch-url',
+    setup(b) {
+      b.onResolve({ filter: /^whatwg-url$/ }, (args) => (/[\\/]node_modules[\\/]node-fetch[\\/]lib[\\/]/.test(args.importer) ? { path: shim } : undefined));
     },
   };
 }
