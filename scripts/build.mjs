@@ -29,6 +29,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { join, relative, resolve } from 'node:path';
 import { BUNDLED_PACKAGES_FILE, packageDirs } from './bundled-packages.mjs';
+import { tldtsTablesPlugin } from './tldts-tables.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -61,7 +62,42 @@ const COMMON = {
   // electron: provided by the Electron runtime. vite: only the preload builder's first-run
   // fallback imports it (electron/main/preload-build.ts); npm run build builds the preload itself.
   external: ['electron', 'vite'],
+  // tldts's Public Suffix List tables computed here, not at every load (scripts/tldts-tables.mjs);
+  // client-node's config.js without its generated index (clientNodeGenPlugin), node-fetch without
+  // the whatwg-url it never uses on Node (nodeFetchUrlPlugin).
+  plugins: [tldtsTablesPlugin(), clientNodeGenPlugin(), nodeFetchUrlPlugin()],
 };
+
+/**
+ * @kubernetes/client-node's dist/config.js imports two names from its generated index
+ * (`./gen/index.js`, which loads every generated API and model class): resolved to
+ * electron/core/cluster/client-node-gen.ts, which imports them from their own modules (its doc
+ * comment says why). Any other import of that index is left as it is.
+ */
+function clientNodeGenPlugin() {
+  const shim = join(ROOT, 'electron/core/cluster/client-node-gen.ts');
+  return {
+    name: 'client-node-gen',
+    setup(b) {
+      b.onResolve({ filter: /^\.\/gen\/index\.js$/ }, (args) => (/[\\/]@kubernetes[\\/]client-node[\\/]dist[\\/]config\.js$/.test(args.importer) ? { path: shim } : undefined));
+    },
+  };
+}
+
+/**
+ * node-fetch 2's `require('whatwg-url')` resolved to electron/core/cluster/whatwg-url-node.ts
+ * (Node's own URL; its doc comment says why node-fetch never used the package on Node). Other
+ * importers of whatwg-url are left as they are.
+ */
+function nodeFetchUrlPlugin() {
+  const shim = join(ROOT, 'electron/core/cluster/whatwg-url-node.ts');
+  return {
+    name: 'node-fetch-url',
+    setup(b) {
+      b.onResolve({ filter: /^whatwg-url$/ }, (args) => (/[\\/]node_modules[\\/]node-fetch[\\/]lib[\\/]/.test(args.importer) ? { path: shim } : undefined));
+    },
+  };
+}
 
 /** A vendor script: the module of ours that re-exports a package's parts, and the script's file name. */
 const CLIENT_NODE = { module: 'electron/core/cluster/client-node-parts.ts', file: 'vendor-client-node.cjs' };
@@ -151,7 +187,7 @@ export async function buildCliScript(outdir = join(ROOT, 'dist'), vendorNames) {
   return (
     await build({
       ...COMMON,
-      plugins: [vendorScriptPlugin(CLIENT_NODE, names)],
+      plugins: [...COMMON.plugins, vendorScriptPlugin(CLIENT_NODE, names)],
       format: 'cjs',
       sourcemap: false,
       entryPoints: ['electron/cli/cli-script.ts'],
@@ -195,7 +231,7 @@ export async function buildBundles(outdir = join(ROOT, 'dist')) {
   const [app, helper, parser, cli, captureWatch] = await Promise.all([
     build({
       ...COMMON,
-      plugins: [vendorScriptPlugin(CLIENT_NODE, vendor.names)],
+      plugins: [...COMMON.plugins, vendorScriptPlugin(CLIENT_NODE, vendor.names)],
       entryPoints: [
         { in: 'electron/cli/entry.ts', out: 'k2s-dns' },
         { in: 'electron/main/app-main.ts', out: 'app-entry' },

@@ -24,6 +24,18 @@ describe('parseKubeadmNetworking', () => {
     });
   });
 
+  it('throws for text that is not one YAML document (the caller warns and falls back)', () => {
+    expect(() => parseKubeadmNetworking('networking:\n  podSubnet: [10.244.0.0/16\n')).toThrow();
+    expect(() => parseKubeadmNetworking('networking: {}\n---\nnetworking: {}\n')).toThrow(/single document/);
+    expect(() => parseKubeadmNetworking('networking:\n  podSubnet: 10.0.0.0/8\n  podSubnet: 10.0.0.0/8\n')).toThrow(/duplicated mapping key/);
+  });
+
+  it('reads aliases and ignores a document that is no mapping or a subnet that is no string', () => {
+    expect(parseKubeadmNetworking('x: &s 10.96.0.0/12\nnetworking:\n  serviceSubnet: *s\n  podSubnet: 10\n')).toEqual({ serviceCidrs: ['10.96.0.0/12'], podCidrs: [], dnsDomain: null });
+    expect(parseKubeadmNetworking('- a\n- b\n')).toEqual({ serviceCidrs: [], podCidrs: [], dnsDomain: null });
+    expect(parseKubeadmNetworking('')).toEqual({ serviceCidrs: [], podCidrs: [], dnsDomain: null });
+  });
+
   it('rejects a subnet that is not a CIDR, naming the key', () => {
     expect(() => parseKubeadmNetworking('networking:\n  podSubnet: 172.20.0.0\n')).toThrow(/networking.podSubnet: "172.20.0.0" is not a CIDR/);
   });

@@ -4,7 +4,7 @@
  * spec.podCIDRs, then stated fallbacks.
  */
 import { isIPv4 } from 'node:net';
-import YAML from 'yaml';
+import { load } from 'js-yaml';
 import { ipInCidr, parseCidr } from '../../../shared/cidr';
 import { K2S_DEFAULTS } from '../../../shared/k2s-paths';
 import type { CidrSource } from '../../../shared/types';
@@ -36,10 +36,14 @@ function splitSubnets(value: unknown, key: string): string[] {
 
 /**
  * Reads networking.serviceSubnet / podSubnet / dnsDomain from ClusterConfiguration YAML.
- * Throws when the text is not YAML or a subnet is not a CIDR (the caller reports it as a warning).
+ * Throws when the text is not one YAML document or a subnet is not a CIDR (the caller reports it
+ * as a warning). Parsed with js-yaml `load` (no JavaScript types, aliases shared, not copied), the
+ * parser start has already run on the kubeconfig (cluster/kubeconfig-guard.ts): the `yaml`
+ * package's first parse in a process cost start's discover step 4–9 ms (--cpu-prof on the test
+ * bed), most of it compiling a second parser for three scalars.
  */
 export function parseKubeadmNetworking(clusterConfiguration: string): KubeadmNetworking {
-  const doc: unknown = YAML.parse(clusterConfiguration);
+  const doc: unknown = load(clusterConfiguration);
   const networking = (doc as { networking?: Record<string, unknown> } | null)?.networking ?? {};
   return {
     serviceCidrs: splitSubnets(networking['serviceSubnet'], 'serviceSubnet'),

@@ -6,19 +6,8 @@
 import { dirname } from 'node:path';
 import { readKubeconfigFile, type KubeconfigFile } from './kubeconfig-file';
 import { judgeKubeconfig } from './kubeconfig-guard';
-import {
-  ApiException,
-  CoreV1Api,
-  createConfiguration,
-  IsomorphicFetchHttpLibrary,
-  KubeConfig,
-  newClusters,
-  newContexts,
-  newUsers,
-  ServerConfiguration,
-  VersionApi,
-  type HttpLibrary,
-} from './client-node-parts';
+import { ApiException, IsomorphicFetchHttpLibrary, KubeConfig, newClusters, newContexts, newUsers, type HttpLibrary } from './client-node-parts';
+import { kubeReads, type CoreReads, type VersionReads } from './kube-api';
 import {
   ClusterResponseError,
   ClusterUnauthorizedError,
@@ -36,8 +25,8 @@ export interface KubeClient {
   context: string;
   /** API server URL of the current context's cluster. */
   apiServer: string;
-  core: CoreV1Api;
-  version: VersionApi;
+  core: CoreReads;
+  version: VersionReads;
   /** Per-request timeout in ms. */
   timeoutMs: number;
   /** Runs one API call; maps failures to typed errors (`what` names the object for messages). */
@@ -101,11 +90,8 @@ export function openKubeClient(kubeconfig: string | KubeconfigFile, timeoutMs = 
       `The kubeconfig ${kubeconfigPath} points at plain-http ${apiServer} without insecure-skip-tls-verify, which the Kubernetes client refuses; use the cluster's https admin kubeconfig.`,
     );
   }
-  const config = createConfiguration({
-    baseServer: new ServerConfiguration(apiServer, {}),
-    authMethods: { default: kc },
-    httpApi: timedHttpLibrary(timeoutMs),
-  });
+  // The kubeconfig's own auth on every request (exec plugins, tokens, certificates: kube-api.ts).
+  const reads = kubeReads(apiServer, kc, timedHttpLibrary(timeoutMs));
 
   const call = async <T>(what: string, fn: () => Promise<T>): Promise<T> => {
     try {
@@ -118,8 +104,8 @@ export function openKubeClient(kubeconfig: string | KubeconfigFile, timeoutMs = 
     kubeconfigPath,
     context: kc.getCurrentContext(),
     apiServer,
-    core: new CoreV1Api(config),
-    version: new VersionApi(config),
+    core: reads.core,
+    version: reads.version,
     timeoutMs,
     call,
     async callOptional(what, fn) {

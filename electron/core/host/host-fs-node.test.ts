@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync, mkdirSync, writeFileSync, symlinkSync, lstatSync, readlinkSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { promises as fsp } from 'node:fs';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createHostFs } from './host-fs-node';
 
 const isRoot = process.getuid?.() === 0;
@@ -84,6 +85,26 @@ describe('createHostFs', () => {
     await fs.remove('/var/lib/k2s/none');
     expect(await fs.readdir('/var/lib/none')).toEqual([]);
     expect(await fs.readdir('/var/lib')).toEqual(['k2s']);
+  });
+
+  it('mkdirp of an existing directory (or a link to one) makes no mkdir and changes no mode; a file in the way still fails', async () => {
+    const fs = createHostFs(root);
+    mkdirSync(path.join(root, 'var/lib/k2s'), { recursive: true, mode: 0o750 });
+    symlinkSync('k2s', path.join(root, 'var/lib/link'));
+    const mkdirs = vi.spyOn(fsp, 'mkdir');
+    try {
+      await fs.mkdirp('/var/lib/k2s', 0o700);
+      await fs.mkdirp('/var/lib/link', 0o700);
+      expect(mkdirs).not.toHaveBeenCalled();
+      expect(statSync(path.join(root, 'var/lib/k2s')).mode & 0o777).toBe(0o750);
+      await fs.mkdirp('/var/lib/k2s/new', 0o700);
+      expect(mkdirs).toHaveBeenCalled();
+      expect(statSync(path.join(root, 'var/lib/k2s/new')).mode & 0o777).toBe(0o700);
+    } finally {
+      mkdirs.mockRestore();
+    }
+    writeFileSync(path.join(root, 'var/lib/file'), 'x');
+    await expect(fs.mkdirp('/var/lib/file/sub', 0o700)).rejects.toThrow(/ENOTDIR/);
   });
 
   it('append creates with the exact mode and appends', async () => {

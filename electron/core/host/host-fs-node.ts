@@ -191,6 +191,11 @@ export function createHostFs(root: string): HostFs {
 
     async mkdirp(hostPath, mode) {
       assertAbsolute(hostPath);
+      // Already a directory (the usual case: the state and run directories of every journal and
+      // state write): one stat(2), where the loop's mkdir(2) per component each failed with an
+      // EEXIST error object (~0.1–0.2 ms of CPU per call, 10+ calls in a start). The loop below
+      // would create nothing there either: it only chmods what it created.
+      if ((await fsp.stat(real(hostPath)).catch(() => null))?.isDirectory()) return;
       const parts = hostPath.split('/').filter((p) => p !== '');
       let current = '';
       for (const part of parts) {

@@ -1,8 +1,8 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, promises as fsp, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { renderUnit } from '../../../shared/systemd-unit';
 import { renderRouteUnit } from '../../../shared/resolved-route-unit';
@@ -214,6 +214,29 @@ describe('supervised manager', () => {
     expect(await svc.status()).toEqual({ running: false, pid: null });
     await svc.stop(); // must not signal this process
     expect(existsSync(r(K2S_PATHS.pidFile))).toBe(false);
+  });
+
+  it('stop walks /proc once when no watchdog runs (nothing can have started a proxy meanwhile), twice after stopping one', async () => {
+    const fs = createHostFs(root);
+    const procDir = path.join(root, 'proc');
+    mkdirSync(path.join(procDir, '4242'), { recursive: true });
+    writeFileSync(path.join(procDir, '4242', 'cmdline'), 'sleep\u000030\u0000');
+    const walks = vi.spyOn(fsp, 'readdir');
+    const walksOfProc = () => walks.mock.calls.filter(([dir]) => dir === procDir).length;
+    try {
+      await createSupervisedManager(fs, { stopTimeoutMs: 3000, procDir }).stop();
+      expect(walksOfProc()).toBe(1);
+      // A live watchdog (this host's /proc): stopped, then /proc is walked again for a proxy it started meanwhile.
+      const svc = createSupervisedManager(fs, { stopTimeoutMs: 3000 });
+      const { pid } = await svc.start({ argv: ['sleep', '30'], logFile: K2S_PATHS.log, description: 'test' });
+      started.push(pid as number, Number(readFileSync(r('run/k2s/dnsproxy-watchdog.pid'), 'utf8')));
+      walks.mockClear();
+      await svc.stop();
+      expect(walks.mock.calls.filter(([dir]) => dir === '/proc').length).toBe(2);
+      expect(await isProcessRunning(pid as number, 'sleep')).toBe(false);
+    } finally {
+      walks.mockRestore();
+    }
   });
 
   it('a missing binary fails start with the fix', async () => {

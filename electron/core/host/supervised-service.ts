@@ -242,7 +242,9 @@ export function createSupervisedManager(fs: HostFs, opts: SupervisedOptions = {}
       await terminate(own.watchdogs);
       const proxies = new Set(own.proxies);
       if (rec && (await isProcessRunning(rec.pid, rec.argv0, procDir))) proxies.add(rec.pid);
-      for (const pid of await findOwnProxies(fs, procDir)) proxies.add(pid); // one the watchdog started meanwhile
+      // One the watchdog started meanwhile: only a watchdog stopped just now could have, so
+      // /proc is walked again only then (a walk reads every process's cmdline: own-proxy.ts).
+      if (own.watchdogs.length > 0) for (const pid of await findOwnProxies(fs, procDir)) proxies.add(pid);
       await terminate([...proxies]);
       await fs.remove(K2S_PATHS.pidFile);
       await fs.remove(SUPERVISED_ARGV0_FILE);

@@ -1,4 +1,5 @@
 import { isHealthProbeName } from '../../../shared/health-probe';
+import { monotonicMs } from './monotonic';
 import dgram from 'node:dgram';
 import net from 'node:net';
 import { randomInt } from 'node:crypto';
@@ -86,7 +87,7 @@ export async function queryDns(opts: DnsQueryOptions): Promise<QueryResult> {
 
 /** One question (UDP, then TCP when truncated) within `timeoutMs`: the result, and whether the reply was a bare NOERROR. */
 async function askOnce(endpoint: ServerEndpoint, query: Packet, name: string, type: QueryType, transport0: 'udp' | 'tcp', timeoutMs: number): Promise<{ result: QueryResult; bare: boolean }> {
-  const started = performance.now();
+  const started = monotonicMs();
   const deadline = started + timeoutMs;
   let transport = transport0;
   let ex =
@@ -101,7 +102,7 @@ async function askOnce(endpoint: ServerEndpoint, query: Packet, name: string, ty
     type,
     server: formatServer(endpoint),
     transport,
-    latencyMs: Math.round((performance.now() - started) * 1000) / 1000,
+    latencyMs: Math.round((monotonicMs() - started) * 1000) / 1000,
   };
   if (!ex.ok) return { result: { ...base, rcode: ex.rcode, answers: [], error: ex.error }, bare: false };
   const packet = ex.packet as DecodedPacket & { rcode?: string };
@@ -156,7 +157,7 @@ function exchangeUdp(endpoint: ServerEndpoint, query: Packet, deadline: number):
     };
     const timer = setTimeout(
       () => finish({ ok: false, rcode: 'TIMEOUT', error: `no answer from ${formatServer(endpoint)} over UDP` }),
-      Math.max(0, deadline - performance.now()),
+      Math.max(0, deadline - monotonicMs()),
     );
     const failed = (err: NodeJS.ErrnoException): void =>
       finish({ ok: false, rcode: 'ERROR', error: err.code === 'ECONNREFUSED' ? portUnreachableError(formatServer(endpoint)) : err.message });
@@ -194,7 +195,7 @@ function exchangeTcp(endpoint: ServerEndpoint, query: Packet, deadline: number):
     };
     const timer = setTimeout(
       () => finish({ ok: false, rcode: 'TIMEOUT', error: `no answer from ${formatServer(endpoint)} over TCP` }),
-      Math.max(0, deadline - performance.now()),
+      Math.max(0, deadline - monotonicMs()),
     );
     socket.on('connect', () => socket.write(dnsPacket.streamEncode(query)));
     socket.on('error', (err) => finish({ ok: false, rcode: 'ERROR', error: err.message }));

@@ -1,4 +1,5 @@
 import { lookup as dnsLookup } from 'node:dns';
+import { monotonicMs } from './monotonic';
 import type { QueryResult } from '../../../shared/types';
 
 /** getaddrinfo(3) as node:dns `lookup` with `{ all: true }` exposes it (libuv thread pool, glibc, NSS). */
@@ -35,9 +36,9 @@ export function gaiRcode(code: string | undefined): { rcode: string; error: stri
  * per nameserver; its thread finishes in the background). Never throws.
  */
 export function gaiLookup(name: string, timeoutMs = 8000, lookupAll: LookupAll = nodeLookupAll): Promise<QueryResult> {
-  const started = performance.now();
+  const started = monotonicMs();
   const base = { name, type: 'A' as const, server: 'system', transport: 'getaddrinfo' as const };
-  const latency = () => Math.round((performance.now() - started) * 1000) / 1000;
+  const latency = () => Math.round((monotonicMs() - started) * 1000) / 1000;
   return new Promise((resolve) => {
     const timer = setTimeout(() => resolve({ ...base, rcode: 'TIMEOUT', answers: [], latencyMs: latency(), error: `getaddrinfo did not return in ${timeoutMs} ms: the nameservers in /etc/resolv.conf do not answer` }), timeoutMs);
     lookupAll(name, (err, addresses) => {

@@ -1,4 +1,5 @@
 import { QUICK_FAILURE_MS } from '../../../shared/health';
+import { monotonicMs } from './monotonic';
 import { isPortUnreachable, PORT_UNREACHABLE } from '../../../shared/probe-failure';
 import { parseResolvConf } from '../../../shared/resolv-conf';
 import type { QueryResult } from '../../../shared/types';
@@ -59,7 +60,7 @@ function badName(name: string): string | null {
  * run (missing, not executable) → `io.gai`. Never throws.
  */
 export async function probeLookup(name: string, timeoutMs: number, io: ProbeLookupIo): Promise<QueryResult> {
-  const started = performance.now();
+  const started = monotonicMs();
   const r = await systemLookup(name, io.exec, { timeoutMs });
   // Exit -1: getent could not be spawned (ENOENT, EACCES…): getaddrinfo in-process instead.
   if (r.rcode === 'ERROR' && /exited with -1/.test(r.error ?? '')) return (io.gai ?? gaiLookup)(name, timeoutMs);
@@ -72,7 +73,7 @@ export async function probeLookup(name: string, timeoutMs: number, io: ProbeLook
   const servers = (conf?.nameservers.length ? conf.nameservers : ['127.0.0.1']).slice(0, 3).map((ns) => (ns.includes(':') ? `[${ns}]:53` : `${ns}:53`));
   // getaddrinfo that failed at once got its answers (or refusals) fast: so must our question.
   let quick = r.latencyMs < QUICK_FAILURE_MS;
-  const left = timeoutMs - (performance.now() - started);
+  const left = timeoutMs - (monotonicMs() - started);
   const deadline = Math.max(200, Math.min(quick ? QUICK_FAILURE_MS : 1500, left));
   const ask = (ms: number): Promise<Asked[]> => Promise.all(servers.map(async (server) => ({ server, q: await io.query({ name, type: 'A', server, timeoutMs: ms }) })));
   let asked = await ask(deadline);
@@ -80,7 +81,7 @@ export async function probeLookup(name: string, timeoutMs: number, io: ProbeLook
   // down answers SERVFAIL only after its own upstream timeout (measured with dnsproxy and
   // CoreDNS down: getent failed in 52 ms, the 500 ms question got no reply, the CLI's SERVFAIL).
   // Ask once more with the longer deadline before calling the port unreachable.
-  const rest = timeoutMs - (performance.now() - started);
+  const rest = timeoutMs - (monotonicMs() - started);
   if (quick && asked.every((a) => a.q.rcode === 'TIMEOUT') && rest > deadline + 200) {
     const again = await ask(Math.min(1500, rest - 200));
     if (again.some((a) => a.q.rcode !== 'TIMEOUT')) {

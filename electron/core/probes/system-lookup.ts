@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { monotonicMs } from './monotonic';
 import { nodeExec, type Exec } from '../host/exec';
 import type { AnswerRecord, QueryResult, QueryType } from '../../../shared/types';
 
@@ -16,9 +17,9 @@ export interface SystemLookupOptions {
  * TIMEOUT; any other exit, or getent missing, is ERROR. Never throws.
  */
 export async function systemLookup(name: string, exec: Exec = nodeExec, opts: SystemLookupOptions = {}): Promise<QueryResult> {
-  const started = performance.now();
+  const started = monotonicMs();
   const base = { name, type: 'A' as const, server: 'system', transport: 'getaddrinfo' as const };
-  const latency = (): number => Math.round((performance.now() - started) * 1000) / 1000;
+  const latency = (): number => Math.round((monotonicMs() - started) * 1000) / 1000;
   // `--` keeps a name starting with `-` from being read as an option.
   const r = await exec.run('getent', ['ahosts', '--', name], { timeoutMs: opts.timeoutMs ?? 15_000 }).catch(
     (err: Error) => ({ code: -1, stdout: '', stderr: err.message }),
@@ -53,9 +54,9 @@ export async function systemQuery(name: string, type: QueryType, exec: Exec = no
   if (isIP(name.replace(/%.*$/, '')) === 0) {
     return { ...base, rcode: 'ERROR', error: 'A PTR lookup through the system resolver takes an IP address, e.g. 172.21.0.10.' };
   }
-  const started = performance.now();
+  const started = monotonicMs();
   const r = await exec.run('getent', ['hosts', '--', name], { timeoutMs: 15_000 }).catch((err: Error) => ({ code: -1, stdout: '', stderr: err.message }));
-  const latencyMs = Math.round((performance.now() - started) * 1000) / 1000;
+  const latencyMs = Math.round((monotonicMs() - started) * 1000) / 1000;
   if (r.code === 2) return { ...base, rcode: 'NXDOMAIN', latencyMs };
   if (r.code !== 0) return { ...base, rcode: r.code === null ? 'TIMEOUT' : 'ERROR', latencyMs, error: `getent hosts exited with ${r.code}` };
   // `ADDRESS CANONICAL-NAME [ALIASES…]`
