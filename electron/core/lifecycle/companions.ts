@@ -28,6 +28,33 @@ export async function stopCapture(deps: LifecycleDeps, warnings: ResultWarning[]
   await deps.capture.manager.stop().catch((err: unknown) => warnings.push({ code: 'CAPTURE_NOT_STOPPED', message: `The exact query log companion did not stop (${messageOf(err)}).` }));
 }
 
+/** ms a start waits for a look of the network follower that holds the lifecycle lock (follow.ts: a look is one read of /etc/resolv.conf, a restart at most). */
+export const FOLLOWER_LOOK_WAIT_MS = 3000;
+
+/**
+ * The lifecycle lock for start: when the running network follower holds it (a look in progress,
+ * as right after a start, when the follower takes its first look), waited for, up to
+ * FOLLOWER_LOOK_WAIT_MS, instead of refusing the start BUSY — a start right after a start was
+ * refused 2–3 times in 12. Any other holder, or a look that lasts longer, is BUSY as before.
+ * `take` is acquireLock as start calls it.
+ */
+export async function lockAfterFollowerLook(deps: LifecycleDeps, take: () => Promise<HeldLock>): Promise<HeldLock> {
+  const busy = (err: unknown) => err instanceof LifecycleError && err.code === 'BUSY';
+  const deadline = Date.now() + FOLLOWER_LOOK_WAIT_MS;
+  for (;;) {
+    try {
+      return await take();
+    } catch (err) {
+      const follower = busy(err) && deps.follower?.manager.pid ? await deps.follower.manager.pid().catch(() => null) : null;
+      if (follower === null || Date.now() > deadline) throw err;
+      // The holder's note is written just after it locks: an empty one is looked at again.
+      const holder = await lockHolderNote(deps.fs);
+      if (holder !== null && holder !== follower) throw err;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+}
+
 /**
  * The lifecycle lock for stop, uninstall and recover, without ending the follower unless it is the
  * holder. A follow in progress holds the lock for a moment (follow.ts) and ends on SIGTERM, so

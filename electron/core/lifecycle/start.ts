@@ -32,6 +32,7 @@ import { kubeDnsLoop } from '../host/upstreams';
 import { cidrRefusal } from '../../../shared/cidr-policy';
 import { applyRoute, restartResolved, revertRoute } from './resolved';
 import { acquireLock, LOCK_PATH } from './lock';
+import { lockAfterFollowerLook } from './companions';
 import { isNoRoomError, noRoomMessage } from '../host/mounts';
 import { DEFAULT_VERIFY_NAME } from '../../../shared/running-start';
 import { cliCommand } from '../../../shared/fix';
@@ -68,7 +69,7 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
       });
       // One operation at a time, and never on top of a half-done one.
       release = (
-        await acquireLock(deps.fs).catch(async (err: unknown) => {
+        await lockAfterFollowerLook(deps, () => acquireLock(deps.fs)).catch(async (err: unknown) => {
           if (!isNoRoomError(err)) throw err;
           throw refused('NO_SPACE', `${noRoomMessage(LOCK_PATH, deps.fs.real(LOCK_PATH), (err as NodeJS.ErrnoException).code, await deps.mountinfo().catch(() => ''), 'start again')} Nothing was changed.`);
         })
