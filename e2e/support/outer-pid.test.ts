@@ -1,7 +1,8 @@
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { writeFakeProc } from './fake-proc';
 import { outerPidOf, processIdentity, sameProcess } from './outer-pid';
 
 let dir = '';
@@ -10,32 +11,10 @@ afterEach(async () => {
   dir = '';
 });
 
-interface FakeProc {
-  nspid: number[];
-  kids: number[];
-  comm?: string;
-  start?: number;
-  pidNs?: string;
-  mntNs?: string;
-}
-
-/** A fake /proc: pid → [NSpid entries, children] or a fuller entry (stat start time, ns links). */
-async function fakeProc(tree: Record<number, [number[], number[]] | FakeProc>): Promise<string> {
+/** A fake /proc in this test's temp dir (fake-proc.ts). */
+async function fakeProc(tree: Parameters<typeof writeFakeProc>[1]): Promise<string> {
   dir = dir || (await mkdtemp(join(tmpdir(), 'outer-pid-')));
-  for (const [pid, entry] of Object.entries(tree)) {
-    const e: FakeProc = Array.isArray(entry) ? { nspid: entry[0], kids: entry[1] } : entry;
-    await rm(join(dir, pid), { recursive: true, force: true });
-    await mkdir(join(dir, pid, 'task', pid), { recursive: true });
-    await mkdir(join(dir, pid, 'ns'));
-    await writeFile(join(dir, pid, 'status'), `Name:\tx\nPid:\t${pid}\nNSpid:\t${e.nspid.join('\t')}\n`);
-    await writeFile(join(dir, pid, 'task', pid, 'children'), e.kids.length ? `${e.kids.join(' ')} ` : '');
-    // Fields 1–22 of proc(5) stat: pid (comm) state ppid … starttime.
-    const fields = Array.from({ length: 19 }, (_, i) => (i === 18 ? String(e.start ?? 1000) : '0'));
-    await writeFile(join(dir, pid, 'stat'), `${pid} (${e.comm ?? 'x'}) S ${fields.join(' ')} 0 0\n`);
-    await symlink(e.pidNs ?? 'pid:[4026531836]', join(dir, pid, 'ns', 'pid'));
-    await symlink(e.mntNs ?? 'mnt:[4026531841]', join(dir, pid, 'ns', 'mnt'));
-  }
-  return dir;
+  return writeFakeProc(dir, tree);
 }
 
 describe('outerPidOf', () => {
