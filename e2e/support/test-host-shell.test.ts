@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { writeFakeProc } from './fake-proc';
+import { processIdentity } from './outer-pid';
 import { findTestHost, hostShellLines, TEST_HOST_INIT } from './test-host-shell';
 
 let dir = '';
@@ -42,21 +43,28 @@ describe('findTestHost', () => {
 });
 
 describe('hostShellLines', () => {
-  it('names the outside PID and checks its mount namespace first', async () => {
+  it('names the outside PID and checks its mount namespace and start time first', async () => {
     const t = (await findTestHost(100, 82, await sandboxWithHost()))!;
     const [ada, root] = hostShellLines(t, 'ada');
-    expect(root).toBe(`  as root: [ "$(readlink /proc/11589/ns/mnt)" = '${HOST_MNT}' ] || { echo 'PID 11589 is not the test host any more' >&2; false; } && nsenter -t 11589 -m -u -p -n -C -r -w -- bash -l`);
+    expect(root).toBe(`  as root: [ "$(readlink /proc/11589/ns/mnt) $(cut -d' ' -f22 /proc/11589/stat)" = '${HOST_MNT} 777' ] || { echo 'PID 11589 is not the test host any more' >&2; false; } && nsenter -t 11589 -m -u -p -n -C -r -w -- bash -l`);
     expect(ada).toContain('nsenter -t 11589 -m -u -p -n -C -r -w -- runuser -l ada');
     expect(root).not.toMatch(/-t 82\b/);
   });
 
-  it('the printed guard refuses when PID names a process of another mount namespace (run by sh, nsenter replaced by echo)', () => {
-    // This test's own PID stands in for a reused PID: its mount namespace is not the test host's.
-    const line = hostShellLines({ pid: process.pid, identity: { pidNs: 'pid:[1]', mntNs: HOST_MNT, startTicks: '1', nspid: [process.pid] } }, 'ada')[1]!;
-    const script = line.replace(/^ {2}as root: /, '').replace('nsenter', 'echo would-run nsenter');
-    const r = spawnSync('sh', ['-c', script], { encoding: 'utf8' });
-    expect(r.stdout).toBe('');
-    expect(r.stderr).toBe(`PID ${process.pid} is not the test host any more\n`);
-    expect(r.status).not.toBe(0);
+  /** The printed root line run by sh, with nsenter replaced by echo; this test's own PID is the target. */
+  function runGuarded(mntNs: string, startTicks: string) {
+    const line = hostShellLines({ pid: process.pid, identity: { pidNs: 'pid:[1]', mntNs, startTicks, nspid: [process.pid] } }, 'ada')[1]!;
+    return spawnSync('sh', ['-c', line.replace(/^ {2}as root: /, '').replace('nsenter', 'echo would-run nsenter')], { encoding: 'utf8' });
+  }
+
+  it("the printed guard runs the line only for the recorded process: same mount namespace and start time (sh runs it on this test's own PID)", async () => {
+    const me = (await processIdentity(process.pid))!;
+    expect(runGuarded(me.mntNs, me.startTicks).stdout).toBe(`would-run nsenter -t ${process.pid} -m -u -p -n -C -r -w -- bash -l\n`);
+    for (const [mnt, start] of [[HOST_MNT, me.startTicks], [me.mntNs, String(Number(me.startTicks) + 1)]] as const) {
+      const r = runGuarded(mnt, start);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(`PID ${process.pid} is not the test host any more\n`);
+      expect(r.status).not.toBe(0);
+    }
   });
 });

@@ -3,8 +3,10 @@
  * (e2e/bed/debian-host.ts). nsenter(1) takes a PID of the namespace it runs in, so the line must
  * name the host systemd's PID out here, not its sandbox PID (an unrelated process here has that
  * number: with -m -p -n, a root shell in the real machine). Each line also first compares the
- * target's mount namespace with the test host's, so a pasted line refuses to run once the PID
- * has been reused by another process after the test host stopped.
+ * target's mount namespace and start time with the test host systemd's, so a pasted line refuses
+ * to run once the PID has been reused after the test host stopped (the mount namespace alone is
+ * not enough: the kernel reuses namespace inode numbers, and two runs of try-package in a row
+ * got the same `mnt:[…]`).
  */
 import { readFile } from 'node:fs/promises';
 import { outerPidOf, processIdentity, type ProcessIdentity } from './outer-pid';
@@ -39,12 +41,15 @@ const shq = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;
 
 /**
  * Ready-to-paste root command lines for a shell inside the test host as `user` and as root:
- * nsenter(1) into the namespaces of `target`, guarded by a `readlink /proc/PID/ns/mnt` check
- * against the test host's mount namespace (it prints why and does nothing when that differs).
+ * nsenter(1) into the namespaces of `target`, guarded by a check of its mount namespace
+ * (`readlink /proc/PID/ns/mnt`) and start time (field 22 of /proc/PID/stat, proc(5); systemd's
+ * command name has no space, and any other name with one fails the check) against the test
+ * host systemd's; it prints why and does nothing when either differs.
  */
 export function hostShellLines(target: TestHostTarget, user: string): string[] {
   const { pid } = target;
-  const guard = `[ "$(readlink /proc/${pid}/ns/mnt)" = ${shq(target.identity.mntNs)} ] || { echo 'PID ${pid} is not the test host any more' >&2; false; } &&`;
+  const expected = shq(`${target.identity.mntNs} ${target.identity.startTicks}`);
+  const guard = `[ "$(readlink /proc/${pid}/ns/mnt) $(cut -d' ' -f22 /proc/${pid}/stat)" = ${expected} ] || { echo 'PID ${pid} is not the test host any more' >&2; false; } &&`;
   const enter = `nsenter -t ${pid} -m -u -p -n -C -r -w --`;
   return [`  as ${user}: ${guard} ${enter} runuser -l ${user}`, `  as root: ${guard} ${enter} bash -l`];
 }
