@@ -124,7 +124,11 @@ async function outer(port: number): Promise<number> {
     for (const sig of STOP_SIGNALS) process.on(sig, () => resolve());
   });
   const ready = await Promise.race([waitReady(dir, child), signalled.then(() => null)]);
-  if (!ready) return stop();
+  if (!ready) {
+    if (child.exitCode === null && child.signalCode === null) process.stdout.write('Stopping: the test host, the test bed, the sandbox…\n');
+    const code = await stop();
+    return code === 130 || code === 143 ? 0 : code;
+  }
   const insidePid = await outerPidOf(child.pid!, ready.pid);
   const insideId = insidePid === null ? null : await processIdentity(insidePid);
   const host = await findTestHost(child.pid!, ready.hostPid1);
@@ -146,7 +150,7 @@ async function outer(port: number): Promise<number> {
   process.stdout.write(
     `\nThe installed ${ready.deb.split('/').pop()} as the desktop user ada: ${url}\n` +
       '(a booted Debian 13 test host in a throw-away network + mount namespace; your real /etc/resolv.conf is not touched. Ctrl-C stops everything.)\n' +
-      `\nShells in the test host (its systemd is PID ${host.pid} out here; each line first checks that PID is still in the test host's mount namespace):\n${hostShellLines(host, 'ada').join('\n')}\n`,
+      `\nShells in the test host (its systemd is PID ${host.pid} out here; each line first checks that PID is still the test host's systemd: its mount namespace and start time):\n${hostShellLines(host, 'ada').join('\n')}\n`,
   );
   await Promise.race([signalled, exited(child, 2 ** 31 - 1)]);
   process.stdout.write('Stopping: the app, the test host, the test bed, the sandbox…\n');
