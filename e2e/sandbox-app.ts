@@ -23,6 +23,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startTcpToUnix, startUnixToTcp } from './bed/port-bridge';
 import { outerPidOf } from './support/outer-pid';
+import { STOP_SIGNALS, stopRequested } from './bed/stop-request';
 import { engineSentence, type SandboxEngines } from './sandbox-dnsproxy';
 import { SANDBOX_CONTROLS } from './sandbox-control';
 import { CLI_WRAPPER_ENV, SANDBOX_NAMESERVER_ENV, useCliInvocation } from '../electron/core/cli-invocation';
@@ -78,22 +79,6 @@ function sandboxCliLines(ready: Ready, cli: string): string[] {
     `  ${cli} start --kubeconfig ${ready.kubeconfig} --engine ${ready.engines.engines[0]} --verify-name www.example.test`,
     `  ${cli} stop`,
   ];
-}
-
-/** The signals that stop either side: Ctrl-C, kill's default, and a closed terminal. */
-const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
-
-/**
- * Inner side: resolves when it should stop — on a stop signal, or at end of file (or an error)
- * on stdin, which the outer side holds open for as long as it runs (see the top of this file).
- */
-function stopRequested(): Promise<void> {
-  return new Promise((resolve) => {
-    for (const sig of STOP_SIGNALS) process.on(sig, () => resolve());
-    process.stdin.on('end', () => resolve());
-    process.stdin.on('error', () => resolve());
-    process.stdin.resume();
-  });
 }
 
 /** Resolves when `ms` milliseconds have passed. */

@@ -13,18 +13,21 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, readlink, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
+import { findDeb } from './try-package';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 const inSandbox = process.env.K2S_DNS_SANDBOX === '1';
 const built = existsSync(join(REPO, 'out', 'renderer', 'index.html')) && existsSync(join(REPO, 'dist', 'k2s-dns-helper.mjs'));
 if (!inSandbox) console.warn('skipped: sandbox-stop e2e runs only inside e2e/bed/sandbox.sh (as root)');
 else if (!built) console.warn('skipped: sandbox-stop e2e needs `npm run build` first');
+const packaged = findDeb() !== null;
+if (inSandbox && !packaged) console.warn('skipped: the try-package half of sandbox-stop e2e needs `npm run package` first');
 
 /** Resolves after `ms` milliseconds (a poll interval, never a synchronisation). */
 const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -74,19 +77,19 @@ interface Sandbox {
 
 let started: Sandbox | null = null;
 
-/** `npm run sandbox -- --port 0` in its own process group, as from a terminal; resolves once ready. */
-async function startSandbox(): Promise<Sandbox> {
+/** `npm run SCRIPT -- ARGS` (default: the sandbox on any port) in its own process group, as from a terminal; resolves once ready. */
+async function startSandbox(script = 'sandbox', args = ['--port', '0'], readyMs = 120_000): Promise<Sandbox> {
   const tmp = await mkdtemp(join(tmpdir(), 'k2s-sandbox-stop-'));
   const before = new Set(await netnsNames());
-  const npm = spawn('npm', ['run', 'sandbox', '--', '--port', '0'], { cwd: REPO, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TMPDIR: tmp } });
+  const npm = spawn('npm', ['run', script, '--', ...args], { cwd: REPO, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TMPDIR: tmp } });
   let out = '';
   npm.stdout!.on('data', (b) => (out += b));
   npm.stderr!.on('data', (b) => (out += b));
   const sb: Sandbox = { npm, tmp, pids: new Map(), netns: '', output: () => out };
   started = sb;
-  const deadline = Date.now() + 120_000;
+  const deadline = Date.now() + readyMs;
   while (!out.includes('nsenter -t ')) {
-    if (npm.exitCode !== null || Date.now() > deadline) throw new Error(`npm run sandbox did not get ready:\n${out}`);
+    if (npm.exitCode !== null || Date.now() > deadline) throw new Error(`npm run ${script} did not get ready:\n${out}`);
     await delay(200);
   }
   sb.pids = await tree(npm.pid!);
@@ -144,4 +147,44 @@ describe.skipIf(!inSandbox || !built)('npm run sandbox ends whole', () => {
     expect(await netnsNames()).not.toContain(sb.netns);
     expect(await leftInTmp(sb)).toEqual([]);
   }, 240_000);
+});
+
+/** The NSpid entries and argv[0] of `pid` (proc(5)). */
+async function nspidAndArgv0(pid: number): Promise<{ nspid: number[]; argv0: string }> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const argv0 = (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0')[0]!;
+  return { nspid: /^NSpid:\s+(.+)$/m.exec(status)![1]!.trim().split(/\s+/).map(Number), argv0 };
+}
+
+describe.skipIf(!inSandbox || !packaged)('npm run try-package ends whole, and its nsenter lines name the test host', () => {
+  it("prints the test host systemd's PID out here (not its sandbox PID); Ctrl-C ends every process, the netns and the temp dirs", async () => {
+    const sb = await startSandbox('try-package', [], 600_000);
+    // Before: `nsenter -t 82`, the systemd's PID inside the sandbox; out here 82 was another process.
+    const pid = Number(/as root: .* nsenter -t (\d+) -m -u -p -n -C -r -w -- bash -l$/m.exec(sb.output())?.[1]);
+    expect(sb.pids.has(pid), sb.output()).toBe(true);
+    const { nspid, argv0 } = await nspidAndArgv0(pid);
+    expect(argv0).toBe('/usr/lib/systemd/systemd');
+    expect(nspid[0]).toBe(pid);
+    expect(nspid.at(-1)).toBe(1);
+    // The printed root line, run as printed with `bash -l` swapped for a probe: it lands in the test host.
+    const line = /as root: (.*) bash -l$/m.exec(sb.output())![1]!;
+    const { stdout } = await promisify(execFile)('sh', ['-c', `${line} readlink /proc/1/exe`]);
+    expect(stdout).toBe('/usr/lib/systemd/systemd\n');
+    expect(await readlink(`/proc/${pid}/ns/mnt`)).not.toBe(await readlink('/proc/self/ns/mnt'));
+    process.kill(-sb.npm.pid!, 'SIGINT');
+    expect(await waitGone(sb, 60_000), sb.output()).toEqual([]);
+    expect(await netnsNames()).not.toContain(sb.netns);
+    expect(await leftInTmp(sb)).toEqual([]);
+    expect(sb.output()).toMatch(/Stopped in [\d.]+ s; the sandbox namespace is gone\./);
+  }, 700_000);
+
+  it('SIGKILL of the outer process: the inside notices, stops the test host, and leaves nothing behind', async () => {
+    const sb = await startSandbox('try-package', [], 600_000);
+    const outer = [...sb.pids].find(([, cmd]) => cmd.includes('try-package.ts') && !cmd.includes('--inner') && !cmd.includes('sandbox.sh'));
+    expect(outer, [...sb.pids.values()].join('\n')).toBeDefined();
+    process.kill(outer![0], 'SIGKILL');
+    expect(await waitGone(sb, 60_000), sb.output()).toEqual([]);
+    expect(await netnsNames()).not.toContain(sb.netns);
+    expect(await leftInTmp(sb)).toEqual([]);
+  }, 700_000);
 });
