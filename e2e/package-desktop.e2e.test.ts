@@ -239,7 +239,7 @@ describe.skipIf(hostWhy !== null)('the installed .deb as a desktop user on a boo
         expect(diff.stderr).toContain('k2s-dns diff failed: The saved original resolver is in /var/lib/k2s/dns-resolver-state.json, which only root can read (its directory /var/lib/k2s is 0700)');
         expect(diff.stderr).toContain("; run as root: `sudo k2s-dns diff`, or `su -c 'k2s-dns diff'` where sudo is not installed.");
         const status = await asUser(h, ADA, ['status']);
-        expect(status.stdout + status.stderr).toContain('run sudo k2s-dns status for them');
+        expect(status.stdout + status.stderr).toContain("they are shown as root: `sudo k2s-dns status`, or `su -c 'k2s-dns status'` where sudo is not installed.");
         expect(status.stdout + status.stderr).not.toContain('npx');
 
         await panel.getByTestId('btn-stop').click();
