@@ -237,15 +237,19 @@ describe.skipIf(hostWhy !== null)('the installed .deb as a desktop user on a boo
         const diff = await asUser(h, ADA, ['diff']);
         expect(diff.code, diff.stdout + diff.stderr).toBe(1);
         expect(diff.stderr).toContain('k2s-dns diff failed: The saved original resolver is in /var/lib/k2s/dns-resolver-state.json, which only root can read (its directory /var/lib/k2s is 0700)');
-        expect(diff.stderr).toContain('; run sudo k2s-dns diff.');
+        expect(diff.stderr).toContain("; run as root: `sudo k2s-dns diff`, or `su -c 'k2s-dns diff'` where sudo is not installed.");
         const status = await asUser(h, ADA, ['status']);
-        expect(status.stdout + status.stderr).toContain('run sudo k2s-dns status for them');
+        expect(status.stdout + status.stderr).toContain("they are shown as root: `sudo k2s-dns status`, or `su -c 'k2s-dns status'` where sudo is not installed.");
         expect(status.stdout + status.stderr).not.toContain('npx');
 
         await panel.getByTestId('btn-stop').click();
         await panel.getByTestId('dns-state').filter({ hasText: 'stopped' }).waitFor({ timeout: 90_000 });
         expect(await hostResolver(h)).toBe(original);
         expect(await hostGetent(h, CLUSTER_NAME)).toEqual([]);
+        // After Stop the 0700 directory holds no state: ada is not told of a root-only copy.
+        const after = await asUser(h, ADA, ['diff']);
+        expect(after.code, after.stdout + after.stderr).toBe(0);
+        expect(after.stdout).toContain(`Nothing saved as far as uid ${ADA.uid} can tell: k2s-dnsproxy is not running`);
 
         await panel.getByTestId('btn-uninstall').click();
         await page.getByTestId('btn-confirm-uninstall').click();

@@ -217,6 +217,34 @@ describe.skipIf(!inSandbox || tcpdump === '')('exact query log from packets, run
     expect(fills).toHaveLength(1);
   }, 180_000);
 
+  it('k2s-dns queries hides k2s-dns\'s own health checks in its text (as the window does), counts them on stderr, shows them marked with --probes; --json keeps every row with "probe"', async () => {
+    await startWithEmptyLog();
+    try {
+      // A user's query and one asked as the health probes ask (capitals: shared/health-probe.ts).
+      expect(await udpQuery(41011, 4101, 'web.demo.svc.cluster.local')).toBe('NOERROR');
+      expect(await udpQuery(41012, 4102, 'KUBERNETES.DEFAULT.svc.cluster.local')).toBe('NOERROR');
+      expect((await exactRows(2)).map((r) => r.client).sort()).toEqual(['127.0.0.1:41011', '127.0.0.1:41012']);
+      const json = await k2sDns(['queries', '--lines', '500', '--json']);
+      const all = (JSON.parse(json.stdout) as { rows: { client: string; name: string; probe: boolean }[] }).rows;
+      expect(all.filter((r) => r.client === '127.0.0.1:41012').map((r) => [r.name, r.probe])).toEqual([['kubernetes.default.svc.cluster.local', true]]);
+      expect(all.filter((r) => r.client === '127.0.0.1:41011').map((r) => r.probe)).toEqual([false]);
+      const probes = all.filter((r) => r.probe).length;
+      const text = await k2sDns(['queries']);
+      expect(text.code, text.stderr).toBe(0);
+      expect(text.stdout).toContain(' 127.0.0.1:41011 udp A web.demo.svc.cluster.local NOERROR ');
+      // Start's own verify lookups of the same name, lowercase, are no probe: they stay.
+      expect(text.stdout).not.toContain(' 127.0.0.1:41012 ');
+      expect(text.stdout).not.toContain('[health check');
+      expect(text.stderr).toContain(`${probes} health-check ${probes === 1 ? 'query' : 'queries'} of k2s-dns hidden (the checks its window and status run); --probes shows them, marked.`);
+      const shown = await k2sDns(['queries', '--probes']);
+      expect(shown.stdout.split('\n').filter((l) => l.includes(' 127.0.0.1:41012 '))).toEqual([expect.stringMatching(/ kubernetes\.default\.svc\.cluster\.local NOERROR .* \[health check of k2s-dns\]$/)]);
+      expect(shown.stderr).not.toContain('hidden');
+    } finally {
+      const stop = await k2sDns(['stop', '--on-drift', 'restore', '--json']);
+      expect(stop.code, stop.stdout).toBe(0);
+    }
+  }, 120_000);
+
   it('tcpdump killed: the companion exits 1 and says why, and k2s-dns queries says the exact log stopped instead of showing old rows', async () => {
     await startWithEmptyLog();
     try {

@@ -28,13 +28,23 @@ export interface SandboxControl {
   does: string;
 }
 
+/**
+ * What a name outside the cluster that the proxy has not cached gets while the upstream is down,
+ * per engine (measured in e2e/sandbox-upstream-engines.e2e.test.ts): AdGuard dnsproxy answers
+ * SERVFAIL once its exchange fails (measured: within 1 ms); dnsmasq sends no answer at all (none
+ * within 15 s, measured with a longer wait), so the asker times out —
+ * `k2s-dns query` after its 2 s (electron/core/probes/dns-query.ts), glibc after its
+ * `options timeout` (5 s by default, resolv.conf(5)) per try.
+ */
+export const UPSTREAM_DOWN_UNCACHED = 'names outside the cluster that the proxy has not cached get SERVFAIL with AdGuard dnsproxy, and no answer with dnsmasq (the query times out: k2s-dns query says TIMEOUT after 2 s)';
+
 /** Every command, in the order usage lists them. */
 export const SANDBOX_CONTROLS: readonly SandboxControl[] = [
   { command: 'coredns down', does: 'stops CoreDNS (kube-dns 172.21.0.10 stops answering): within about 7 s the verdict says "CoreDNS … does not answer" — amber while cluster names still resolve from the proxy\'s cache, red once they do not' },
   { command: 'coredns up', does: 'starts CoreDNS again: the verdict turns green by itself' },
   { command: 'api down', does: 'closes the Kubernetes API server (connection refused): the Cluster card says Unreachable within 5 s' },
   { command: 'api up', does: 'opens it again: the Cluster card says Reachable by itself' },
-  { command: 'upstream down', does: 'stops the sandbox network\'s nameserver (dnsmasq on 192.0.2.53, which answers www.example.test): names outside the cluster that the proxy has not cached get SERVFAIL, cached ones still answer from its cache while it lasts, cluster names still resolve' },
+  { command: 'upstream down', does: `stops the sandbox network's nameserver (dnsmasq on 192.0.2.53, which answers www.example.test): ${UPSTREAM_DOWN_UNCACHED}; cached ones still answer from its cache while it lasts, cluster names still resolve` },
   { command: 'upstream up', does: 'starts it again, the same server (also after a kill of its PID): names outside the cluster resolve again' },
   { command: 'status', does: 'says whether CoreDNS, the API and the upstream are up' },
 ];
@@ -66,7 +76,7 @@ export async function runControl(bed: ControlledBed, request: string): Promise<s
       case 'upstream down':
         if (bed.upstreamPid() === null) return `ok: ${upstream} is already down`;
         await bed.stopUpstream();
-        return `ok: ${upstream} stopped: names outside the cluster that the proxy has not cached get SERVFAIL; cached ones (www.example.test once asked) still answer from its cache while it lasts; cluster names still resolve`;
+        return `ok: ${upstream} stopped: ${UPSTREAM_DOWN_UNCACHED}; cached ones (www.example.test once asked) still answer from its cache while it lasts; cluster names still resolve`;
       case 'upstream up':
         if (bed.upstreamPid() !== null) return `ok: ${upstream} is already up (PID ${bed.upstreamPid()})`;
         await bed.startUpstream();

@@ -207,6 +207,19 @@ export function cliCommand(args: string, root = false): string {
 }
 
 /**
+ * How to run the CLI's `args` as root, one clause for a text that needs root only to read (diff,
+ * doctor: root's 0700 state directory). sudo(8) is not installed everywhere (a minimal Debian has
+ * only su(1)), so besides `sudo …` it names `su -c '…'`, which runs the line as root through
+ * root's shell (su(1) `-c`). Under a wrapper that runs as root by itself (setCliName `sudo`
+ * false), just its line. Each command in a code span.
+ */
+export function asRootWays(args: string): string {
+  const line = cliCommand(args, true);
+  if (!cliSudo) return `\`${line}\``;
+  return `as root: \`${line}\`, or \`su -c ${shellWord(cliCommand(args))}\` where sudo is not installed`;
+}
+
+/**
  * A fix's command that is not this CLI's (`chmod o-w /etc/resolv.conf`, `kill 812`), as the user
  * pastes it: under a wrapper that runs shell commands where K2s DNS runs (setCliName `shell`: the
  * sandbox's `DIR/k2s-dns sh -c 'CMD'`), through it, so it acts on the sandbox's files and

@@ -517,8 +517,14 @@ export interface NetworkChangeView {
 
 /** Saved original vs current /etc/resolv.conf. */
 export interface ResolverDiff {
-  /** null when no original is saved (K2s DNS never started). */
+  /** null when no original is saved (K2s DNS never started), or when this user cannot see it (`savedUnknown`). */
   saved: ResolverEntry | null;
+  /**
+   * Set when this user cannot look in root's 0700 state directory and nothing says a copy is
+   * saved there (the proxy is not running, /etc/resolv.conf is not K2s's): one sentence saying
+   * nothing is saved as far as this user can tell, and how to be sure. Absent otherwise.
+   */
+  savedUnknown?: string;
   current: ResolverEntry;
   /** Text of the saved file, or of the saved link's target; null when none. */
   savedText: string | null;

@@ -70,6 +70,8 @@ export interface FakeHost {
   proxyDead?: boolean;
   pid?: number;
   proxyExit?: HostDnsStatus['proxyExit'];
+  /** Stopped, as a user who cannot look in root's 0700 state directory: the diff's `savedUnknown` (electron/core/lifecycle/diff.ts). */
+  savedUnknown?: string;
 }
 
 const TARGETS: QueryTarget[] = [
@@ -238,7 +240,7 @@ export function createFakeBackend(opts: FakeBackendOptions = {}): AppBackend & {
     },
     async resolverDiff() {
       if (!host.running) {
-        return { saved: null, current: originalEntry(), savedText: null, currentText: ORIGINAL_TEXT, identical: false, changes: [] };
+        return { saved: null, current: originalEntry(), savedText: null, currentText: ORIGINAL_TEXT, identical: false, changes: [], ...(host.savedUnknown ? { savedUnknown: host.savedUnknown } : {}) };
       }
       return {
         saved: originalEntry(),

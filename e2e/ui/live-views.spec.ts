@@ -9,7 +9,7 @@ import { fakePagePerFile } from './fake-page';
 
 let page: Page;
 const api = { up: true };
-const host = { running: false };
+const host: { running: boolean; savedUnknown?: string } = { running: false };
 fakePagePerFile({ stepDelayMs: 20, logIntervalMs: 3_600_000, api, host }, (p) => (page = p));
 
 /** Within 5 s: the issue's bound for a view to follow the API. */
@@ -49,6 +49,19 @@ test('Resolver diff: a start made outside the window shows within 5 s without a 
   host.running = true;
   await expect(panel.getByTestId('diff-saved')).toHaveText('symlink → /run/NetworkManager/resolv.conf', LIVE);
   host.running = false;
+  await expect(panel.getByTestId('diff-saved')).toHaveText(/^No saved original/, LIVE);
+});
+
+test('Resolver diff as a user after Stop (root\'s 0700 state directory): says what it can tell, never that a root-only copy exists', async () => {
+  await page.getByTestId('tab-diff').click();
+  const panel = page.getByTestId('panel-diff');
+  host.savedUnknown = "Nothing saved as far as uid 1000 can tell: k2s-dnsproxy is not running and /etc/resolv.conf is not K2s's, so it is your own file and there is nothing to compare (stop removes the saved copy). /var/lib/k2s is readable by root only (0700); to be sure, run as root: `sudo k2s-dns diff`, or `su -c 'k2s-dns diff'` where sudo is not installed.";
+  try {
+    await expect(panel.getByTestId('diff-saved')).toHaveText("Nothing saved as far as uid 1000 can tell: k2s-dnsproxy is not running and /etc/resolv.conf is not K2s's, so it is your own file and there is nothing to compare (stop removes the saved copy). /var/lib/k2s is readable by root only (0700); to be sure, run as root: sudo k2s-dns diff, or su -c 'k2s-dns diff' where sudo is not installed.", LIVE);
+    await expect(panel.getByRole('alert')).toHaveCount(0);
+  } finally {
+    delete host.savedUnknown;
+  }
   await expect(panel.getByTestId('diff-saved')).toHaveText(/^No saved original/, LIVE);
 });
 

@@ -11,7 +11,7 @@ import { QUERY_TYPES, type QueryType } from '../../shared/types';
 import { parseServer } from '../core/host/parse-server';
 import { HOSTNAME_RE, START_FIELDS, STOP_FIELDS, ZONES_FIELDS } from '../../shared/operation-input';
 import { parseIp } from '../../shared/cidr';
-import { cliInputOf, cliOptionsOf, parseCliArgs, queryLinesOf, UsageError } from './flags';
+import { cliInputOf, cliOptionsOf, MAX_QUERY_LINES, parseCliArgs, queryLinesOf, UsageError } from './flags';
 import { needsSearchExplain } from '../../shared/search-explain';
 import { terminalSafe as t } from './terminal-safe';
 
@@ -30,7 +30,7 @@ const OPTIONS: Record<string, Options> = {
   zones: { ...json, kubeconfig: { type: 'string' }, ...cliOptionsOf(ZONES_FIELDS) },
   query: { ...json, type: { type: 'string' }, server: { type: 'string' }, tcp: { type: 'boolean' } },
   diff: json,
-  queries: { ...json, lines: { type: 'string' } },
+  queries: { ...json, lines: { type: 'string' }, probes: { type: 'boolean' } },
   // Internal: the network follower k2s-dns start runs as root (host/follower.ts); not in --help.
   'follow-watch': {},
   // Internal: the exact query log's companion k2s-dns start runs as root (host/capture-companion.ts).
@@ -159,17 +159,23 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
     }
     case 'queries': {
       const lines = queryLinesOf(v.lines);
-      const [{ exactQueryLog }, { findTcpdump }, { K2S_PATHS }, { formatExactRow, labelRows, queriesEngine, queriesUnavailableText }, { CAPTURE_FAILED_FILE, CAPTURE_MISSED_FILE, CAPTURE_READY_FILE, CAPTURE_UNWRITTEN_FILE }, { readState }, { createHostFs }, { localTimes }] = await Promise.all([import('../core/capture/exact-log'), import('../core/capture/tcpdump-path'), import('../../shared/k2s-paths'), import('./print-queries'), import('../core/capture/capture-args'), import('../core/host/state-store'), import('../core/host/host-fs-node'), import('../../shared/clock')]);
+      // Text without --probes hides k2s-dns's own health checks (as the window does): it looks
+      // for `lines` other rows among the newest MAX_QUERY_LINES. --json: every row, each with `probe`.
+      const hide = !asJson && v.probes !== true;
+      const [{ exactQueryLog }, { findTcpdump }, { K2S_PATHS }, { formatExactRow, hiddenProbesText, labelRows, queriesEngine, queriesUnavailableText, withoutProbes }, { CAPTURE_FAILED_FILE, CAPTURE_MISSED_FILE, CAPTURE_READY_FILE, CAPTURE_UNWRITTEN_FILE }, { readState }, { createHostFs }, { localTimes }] = await Promise.all([import('../core/capture/exact-log'), import('../core/capture/tcpdump-path'), import('../../shared/k2s-paths'), import('./print-queries'), import('../core/capture/capture-args'), import('../core/host/state-store'), import('../core/host/host-fs-node'), import('../../shared/clock')]);
       // The engine the rows name: the saved state's, else "engine unknown (state unreadable: why)".
       const who = await queriesEngine(() => readState(createHostFs('/')));
-      const log = await exactQueryLog(K2S_PATHS.queryRows, lines, who.engine ?? 'adguard', findTcpdump, { failed: CAPTURE_FAILED_FILE, ready: CAPTURE_READY_FILE, rows: K2S_PATHS.queryRows, missed: CAPTURE_MISSED_FILE }, undefined, CAPTURE_UNWRITTEN_FILE);
+      const log = await exactQueryLog(K2S_PATHS.queryRows, hide ? MAX_QUERY_LINES : lines, who.engine ?? 'adguard', findTcpdump, { failed: CAPTURE_FAILED_FILE, ready: CAPTURE_READY_FILE, rows: K2S_PATHS.queryRows, missed: CAPTURE_MISSED_FILE }, undefined, CAPTURE_UNWRITTEN_FILE);
       if (asJson) out(JSON.stringify({ ...log, rows: labelRows(log.rows, who) }));
       else if (!log.available) err(queriesUnavailableText(log.reason));
       else {
         if (who.engine === null && log.rows.length) err(who.label);
         if (log.unwritten) err(`The exact query log misses rows: ${log.unwritten}.`);
         if (log.missed) err(t(`The exact query log ${localTimes(log.missed)}.`));
-        for (const r of log.rows) out(t(formatExactRow(r)));
+        const shown = hide ? withoutProbes(log.rows, lines) : { rows: log.rows, hidden: 0 };
+        for (const r of shown.rows) out(t(formatExactRow(r)));
+        const hidden = hiddenProbesText(shown.hidden);
+        if (hidden) err(hidden);
       }
       return log.available ? EXIT.ok : EXIT.failed;
     }

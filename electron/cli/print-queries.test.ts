@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { capturedQueryRow } from '../core/capture/to-query-row';
-import { formatExactRow, labelRows, queriesEngine, queriesUnavailableText } from './print-queries';
+import { formatExactRow, hiddenProbesText, labelRows, queriesEngine, queriesUnavailableText, withoutProbes } from './print-queries';
+import type { QueryRow } from '../../shared/query-log/row';
 import { EXACT_LOG_NOT_YET } from '../core/capture/exact-log';
 
 describe('k2s-dns queries', () => {
@@ -32,5 +33,38 @@ describe('k2s-dns queries', () => {
     expect(queriesUnavailableText(EXACT_LOG_NOT_YET)).toBe('Nothing is logged yet: the exact query log starts with `sudo npx k2s-dns start` (tcpdump is installed).');
     expect(queriesUnavailableText("The exact query log is unavailable: tcpdump is not installed (apt-get install tcpdump, then start K2s DNS again). Shown: the engine's own query log.")).toBe('The exact query log is unavailable: tcpdump is not installed (apt-get install tcpdump, then start K2s DNS again).');
     expect(queriesUnavailableText(null)).toBe('No exact query log.');
+  });
+
+  describe('health checks of k2s-dns in the text output (walk: 46 of 51 rows were probes)', () => {
+    const c = { proto: 'udp' as const, client: '127.0.0.1:41001', listener: '127.0.0.1:53', id: 4101, name: 'web.demo.svc.cluster.local', type: 'A', queryUs: 1_764_615_600_123_456, rcode: 'NOERROR', answers: ['172.21.14.7'], latencyMs: 0.412, upstream: null, upstreamRcode: null, upstreamLatencyMs: null, retries: 0 };
+    /** A row asked as `name` (the probes' capitals make it one) at `n` ms after c's time. */
+    const row = (name: string, n: number): QueryRow => capturedQueryRow({ ...c, name, id: 4101 + n, queryUs: c.queryUs + n * 1000 }, 'dnsmasq', `k${n}`, ['cluster.local']);
+    const probe = (n: number) => row('KUBERNETES.DEFAULT.svc.cluster.local', n);
+
+    it('a probe row prints lowercased, so it ends with a mark that says what it is', () => {
+      const p = probe(0);
+      expect(p.probe).toBe(true);
+      expect(formatExactRow(p).replace(/^\S+ /, '')).toBe('127.0.0.1:41001 udp A kubernetes.default.svc.cluster.local NOERROR cache 0.41 ms 172.21.14.7 [health check of k2s-dns]');
+      expect(formatExactRow(row('kubernetes.default.svc.cluster.local', 1))).not.toContain('[health check');
+    });
+
+    it('keeps the newest N rows that are no probe and counts the probes between them', () => {
+      // Oldest first: user 0, probes 1–3, user 4, probe 5, user 6, probes 7–8.
+      const rows = [row('a.example.test', 0), probe(1), probe(2), probe(3), row('b.example.test', 4), probe(5), row('c.example.test', 6), probe(7), probe(8)];
+      const two = withoutProbes(rows, 2);
+      expect(two.rows.map((r) => r.name)).toEqual(['b.example.test', 'c.example.test']);
+      expect(two.hidden).toBe(3);
+      // Fewer user rows than asked: all of them, and every probe read.
+      const ten = withoutProbes(rows, 10);
+      expect(ten.rows.map((r) => r.name)).toEqual(['a.example.test', 'b.example.test', 'c.example.test']);
+      expect(ten.hidden).toBe(6);
+      expect(withoutProbes([probe(1)], 50)).toEqual({ rows: [], hidden: 1 });
+    });
+
+    it('says how many it hid and the flag that shows them; nothing when none', () => {
+      expect(hiddenProbesText(46)).toBe('46 health-check queries of k2s-dns hidden (the checks its window and status run); --probes shows them, marked.');
+      expect(hiddenProbesText(1)).toBe('1 health-check query of k2s-dns hidden (the checks its window and status run); --probes shows them, marked.');
+      expect(hiddenProbesText(0)).toBeNull();
+    });
   });
 });

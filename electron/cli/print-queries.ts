@@ -47,9 +47,39 @@ export function labelRows(rows: readonly QueryRow[], who: QueriesEngine): (Omit<
   return rows.map((r) => ({ ...r, engine: who.label }));
 }
 
-/** `TIME CLIENT PROTO TYPE NAME RCODE via UPSTREAM (LATENCY ms) ANSWERS`; `cache` when no upstream exchange was seen. */
+/**
+ * The mark a health-check row of k2s-dns ends with in the text output (`--probes`). The row's
+ * name is printed lowercased (the capture's), so the capitals the probes ask with
+ * (`KUBERNETES.DEFAULT.svc.…`, shared/health-probe.ts) cannot tell it there.
+ */
+export const PROBE_MARK = ' [health check of k2s-dns]';
+
+/** `TIME CLIENT PROTO TYPE NAME RCODE via UPSTREAM (LATENCY ms) ANSWERS`; `cache` when no upstream exchange was seen; a health-check row ends with PROBE_MARK. */
 export function formatExactRow(r: QueryRow): string {
   const via = r.upstream ? `via ${r.upstream}` : r.rcode === null ? 'no answer' : 'cache';
   const lat = r.latencyMs === null ? '' : ` ${r.latencyMs.toFixed(2)} ms`;
-  return `${r.time ?? '-'} ${r.client ?? '-'} ${r.protocol ?? '-'} ${r.type} ${r.name} ${r.rcode ?? '-'} ${via}${lat}${r.answers.length ? ` ${r.answers.join(',')}` : ''}`;
+  return `${r.time ?? '-'} ${r.client ?? '-'} ${r.protocol ?? '-'} ${r.type} ${r.name} ${r.rcode ?? '-'} ${via}${lat}${r.answers.length ? ` ${r.answers.join(',')}` : ''}${r.probe ? PROBE_MARK : ''}`;
+}
+
+/**
+ * The text output's rows without k2s-dns's own health checks, as the window's Queries view hides
+ * them by default (README "Logs and the query log"): the newest `lines` rows that are no probe,
+ * from `rows` (oldest first, read deeper than `lines` for that), and `hidden`, the probe rows
+ * among them and up to the oldest row kept (all of `rows`' probes when fewer than `lines` are
+ * kept).
+ */
+export function withoutProbes(rows: readonly QueryRow[], lines: number): { rows: QueryRow[]; hidden: number } {
+  const kept: QueryRow[] = [];
+  let hidden = 0;
+  for (let i = rows.length - 1; i >= 0 && kept.length < lines; i--) {
+    if (rows[i]!.probe) hidden += 1;
+    else kept.push(rows[i]!);
+  }
+  return { rows: kept.reverse(), hidden };
+}
+
+/** The stderr line that says how many health-check rows the text output hid, and the flag that shows them; null when none. */
+export function hiddenProbesText(hidden: number): string | null {
+  if (hidden === 0) return null;
+  return `${hidden} health-check ${hidden === 1 ? 'query' : 'queries'} of k2s-dns hidden (the checks its window and status run); --probes shows them, marked.`;
 }

@@ -77,6 +77,6 @@ describe('the app\'s Diagnostics', () => {
     const findings = await backend.doctorRun({});
     const loop = findings.find((f) => f.id === 'nameserver-loop')!;
     expect(loop.remedy?.gui).toBe(`Run \`sudo npx k2s-dns doctor --kubeconfig ${KC}\` in a terminal to check the saved original.`);
-    expect(loop.fix).toBe(`Run \`sudo npx k2s-dns doctor --kubeconfig ${KC}\` to check the saved original.`);
+    expect(loop.fix).toBe(`To check the saved original, run as root: \`sudo npx k2s-dns doctor --kubeconfig ${KC}\`, or \`su -c 'npx k2s-dns doctor --kubeconfig ${KC}'\` where sudo is not installed.`);
   });
 });

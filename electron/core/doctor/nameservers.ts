@@ -2,7 +2,7 @@
  * Doctor checks on the original nameservers, the ones the proxy forwards to: a nameserver that is
  * one of our own listeners (loop) and more than glibc's MAXNS = 3 (resolv.conf(5)).
  */
-import { cliCommand, resolverFileWays, upstreamQueryWays, upstreamStartWays } from '../../../shared/fix';
+import { asRootWays, cliCommand, resolverFileWays, upstreamQueryWays, upstreamStartWays } from '../../../shared/fix';
 import { noReplyWords } from '../../../shared/probe-failure';
 
 /** The window's way to the CLI's `start --upstream ADDRESS` (Start options → Upstreams, renderer LifecycleControls). */
@@ -38,7 +38,7 @@ export function savedOriginalUnreadable(ctx: DoctorContext, base: { id: string; 
     severity: 'info',
     title: `${what}: not checked as this user`,
     meaning: `${ctx.k2sOwnsResolver ? 'K2s DNS owns /etc/resolv.conf' : "k2s-dnsproxy runs with a saved original (the file in /etc/resolv.conf now is another program's)"} and the saved original is in ${K2S_PATHS.stateFile}, which only root can read (its directory ${K2S_PATHS.stateDir} is 0700), so this check could not be made as uid ${ctx.deps.uid()}.`,
-    fix: `Run \`${cliCommand('doctor', true)}\` to check the saved original.`,
+    fix: `To check the saved original, run ${asRootWays('doctor')}.`,
     remedy: { action: null, gui: `Run \`${cliCommand('doctor', true)}\` in a terminal to check the saved original.`, cli: cliCommand('doctor', true) },
   };
 }

@@ -32,7 +32,7 @@ describe('nameserver checks when the saved original is root-only', () => {
     expect(ctx.stateUnreadable).toBe(true);
     const meaning = `K2s DNS owns /etc/resolv.conf and the saved original is in ${K2S_PATHS.stateFile}, which only root can read (its directory ${K2S_PATHS.stateDir} is 0700), so this check could not be made as uid 1000.`;
     const loop = await checkNameserverLoop(ctx);
-    expect(loop).toMatchObject({ id: 'nameserver-loop', severity: 'info', title: 'Original nameservers vs. the proxy: not checked as this user', meaning, fix: 'Run `sudo k2s-dns doctor` to check the saved original.' });
+    expect(loop).toMatchObject({ id: 'nameserver-loop', severity: 'info', title: 'Original nameservers vs. the proxy: not checked as this user', meaning, fix: "To check the saved original, run as root: `sudo k2s-dns doctor`, or `su -c 'k2s-dns doctor'` where sudo is not installed." });
     const count = checkNameserverCount(ctx);
     expect(count).toMatchObject({ id: 'nameserver-count', severity: 'info', title: 'Number of original nameservers: not checked as this user', meaning });
     expect(count.meaning).not.toContain('lists 0');

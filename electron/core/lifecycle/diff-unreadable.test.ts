@@ -1,9 +1,19 @@
-/** `k2s-dns diff` as a user: the root-only state directory is named with the command that can read it, not a raw EACCES. */
+/**
+ * `k2s-dns diff` as a user: root's 0700 state directory gives EACCES for the file whether or not
+ * it exists, so the diff says what this user can know — a saved copy only when a start must have
+ * made one (proxy running, K2s-owned resolv.conf), else nothing saved as far as it can tell —
+ * and how to run it as root without assuming sudo is installed.
+ */
 import { afterEach, describe, expect, it } from 'vitest';
 import { setCliName } from '../../../shared/fix';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
+import { httpStatusFor } from '../../../shared/error-codes';
 import { resolverDiff } from './diff';
-import { trackedHosts } from '../../../e2e/support/test-deps';
+import { startDns } from './start';
+import { stopDns } from './stop';
+import { formatResolverDiff } from '../../cli/print-diff';
+import { TEST_START_OPTS, trackedHosts } from '../../../e2e/support/test-deps';
+import type { LifecycleDeps } from './deps';
 
 const host = trackedHosts();
 afterEach(() => setCliName('npx k2s-dns'));
@@ -11,19 +21,58 @@ afterEach(() => setCliName('npx k2s-dns'));
 /** What lstat(2) of a path below a 0700 directory of another user gives. */
 const eacces = (path: string) => Object.assign(new Error(`EACCES: permission denied, lstat '${path}'`), { code: 'EACCES', errno: -13, syscall: 'lstat', path });
 
+/** lstat below an existing /var/lib/k2s/ fails as for uid 1000 under root's 0700 directory (existing file or not); without the directory, as lstat(2) does. */
+function asUser(deps: LifecycleDeps): void {
+  const fs = deps.fs;
+  deps.fs = { ...fs, real: fs.real.bind(fs), lstat: async (p) => (p.startsWith(`${K2S_PATHS.stateDir}/`) && (await fs.lstat(K2S_PATHS.stateDir)) !== null ? Promise.reject(eacces(p)) : fs.lstat(p)) };
+  deps.uid = () => 1000;
+}
+
+const ROOT_WAYS = "as root: `sudo k2s-dns diff`, or `su -c 'k2s-dns diff'` where sudo is not installed";
+
 describe('resolverDiff when the state is root-only', () => {
-  it('names the file, why, and `sudo k2s-dns diff` on an installed host', async () => {
-    const h = await host();
-    const lstat = h.deps.fs.lstat.bind(h.deps.fs);
-    h.deps.fs.lstat = async (p: string) => {
-      if (p === K2S_PATHS.stateFile) throw eacces(p);
-      return lstat(p);
-    };
-    h.deps.uid = () => 1000;
+  it('while K2s DNS runs: names the file, why, and the ways to run it as root (code STATE_UNREADABLE, answered 200 by the web bridge)', async () => {
+    const h = await host('nameserver 192.0.2.53\n');
+    expect((await startDns(h.deps, TEST_START_OPTS, () => undefined)).ok).toBe(true);
+    asUser(h.deps);
     setCliName('k2s-dns');
-    await expect(resolverDiff(h.deps)).rejects.toThrow(
-      `The saved original resolver is in ${K2S_PATHS.stateFile}, which only root can read (its directory ${K2S_PATHS.stateDir} is 0700), so the diff cannot be shown to uid 1000; run sudo k2s-dns diff.`,
+    const err = await resolverDiff(h.deps).then(() => null, (e: unknown) => e as Error & { code?: string });
+    expect(err?.message).toBe(
+      `The saved original resolver is in ${K2S_PATHS.stateFile}, which only root can read (its directory ${K2S_PATHS.stateDir} is 0700), so the diff cannot be shown to uid 1000; run ${ROOT_WAYS}.`,
     );
+    expect(err?.code).toBe('STATE_UNREADABLE');
+    expect(httpStatusFor('STATE_UNREADABLE')).toBe(200);
+  });
+
+  it('after Stop (the 0700 directory is empty): nothing saved as far as the user can tell, no claim of a root-only copy', async () => {
+    const h = await host('nameserver 192.0.2.53\n');
+    expect((await startDns(h.deps, TEST_START_OPTS, () => undefined)).ok).toBe(true);
+    expect((await stopDns(h.deps, {}, () => undefined)).ok).toBe(true);
+    expect(await h.deps.fs.lstat(K2S_PATHS.stateDir)).not.toBeNull();
+    asUser(h.deps);
+    setCliName('k2s-dns');
+    const d = await resolverDiff(h.deps);
+    expect(d.saved).toBeNull();
+    const said = `Nothing saved as far as uid 1000 can tell: k2s-dnsproxy is not running and /etc/resolv.conf is not K2s's, so it is your own file and there is nothing to compare (stop removes the saved copy). ${K2S_PATHS.stateDir} is readable by root only (0700); to be sure, run ${ROOT_WAYS}.`;
+    expect(d.savedUnknown).toBe(said);
+    expect(formatResolverDiff(d)).toBe(said);
+  });
+
+  it('a missing state file (ENOENT) is "nothing saved" for a user as for root', async () => {
+    const h = await host('nameserver 192.0.2.53\n');
+    h.deps.uid = () => 1000;
+    const d = await resolverDiff(h.deps);
+    expect(d.saved).toBeNull();
+    expect(d.savedUnknown).toBeUndefined();
+    expect(formatResolverDiff(d)).toMatch(/^Nothing saved: K2s DNS is not running/);
+  });
+
+  it('under a wrapper that runs as root by itself: just its line, no sudo or su', async () => {
+    const h = await host('nameserver 192.0.2.53\n');
+    expect((await startDns(h.deps, TEST_START_OPTS, () => undefined)).ok).toBe(true);
+    asUser(h.deps);
+    setCliName('/tmp/sb/k2s-dns', false, true);
+    await expect(resolverDiff(h.deps)).rejects.toThrow('so the diff cannot be shown to uid 1000; run `/tmp/sb/k2s-dns diff`.');
   });
 
   it('any other error stays what it was', async () => {

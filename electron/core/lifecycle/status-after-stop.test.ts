@@ -36,7 +36,7 @@ describe('status as a user after Stop', () => {
     const s = await dnsStatus(h.deps);
     expect(s.state).toBe('stopped');
     expect(s.messages).toEqual([
-      '/var/lib/k2s is readable by root only (0700), so uid 1000 cannot see whether it still holds a saved state; the proxy is not running and /etc/resolv.conf is not K2s\'s, so most likely nothing is saved (Stop removes the file); run sudo npx k2s-dns status to be sure.',
+      '/var/lib/k2s is readable by root only (0700), so uid 1000 cannot see whether it still holds a saved state; the proxy is not running and /etc/resolv.conf is not K2s\'s, so most likely nothing is saved (Stop removes the file); to be sure, run as root: `sudo npx k2s-dns status`, or `su -c \'npx k2s-dns status\'` where sudo is not installed.',
     ]);
     expect(s.messages.join(' ')).not.toContain('dns-resolver-state.json is readable by root only');
     expect(s.stateUnreadable).toBe('/var/lib/k2s is readable by root only (0700), so whether it holds a saved state cannot be seen as uid 1000; K2s DNS is not running and does not own /etc/resolv.conf');

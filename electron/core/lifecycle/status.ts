@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import type { LifecycleDeps } from './deps';
 import type { HostDnsStatus, ResolverEntry } from '../../../shared/types';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
-import { cliCommand, setCliRunningStart, shellCommand, type FrontEnd } from '../../../shared/fix';
+import { asRootWays, cliCommand, setCliRunningStart, shellCommand, type FrontEnd } from '../../../shared/fix';
 import { runningStartFlags } from '../../../shared/running-start';
 import { captureResolver, isOversize, readState, resolverBytes, sameResolver } from '../host/resolver-state';
 import { isK2sWrittenSha } from '../../../shared/state-file';
@@ -179,8 +179,8 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
   if (unreadable) {
     messages.unshift(
       stateImplied
-        ? `${K2S_PATHS.stateFile} is readable by root only, so its details (saved original, listeners, upstreams) are not shown; ${say({ gui: 'K2s DNS itself is not affected; Start, Stop and Uninstall still work (they run as root through polkit).', cli: `run ${cliCommand('status', true)} for them.` })}`
-        : `${K2S_PATHS.stateDir} is readable by root only (0700), so uid ${deps.uid()} cannot see whether it still holds a saved state; the proxy is not running and /etc/resolv.conf is not K2s's, so most likely nothing is saved (Stop removes the file)${say({ gui: '.', cli: `; run ${cliCommand('status', true)} to be sure.` })}`,
+        ? `${K2S_PATHS.stateFile} is readable by root only, so its details (saved original, listeners, upstreams) are not shown; ${say({ gui: 'K2s DNS itself is not affected; Start, Stop and Uninstall still work (they run as root through polkit).', cli: `they are shown ${asRootWays('status')}.` })}`
+        : `${K2S_PATHS.stateDir} is readable by root only (0700), so uid ${deps.uid()} cannot see whether it still holds a saved state; the proxy is not running and /etc/resolv.conf is not K2s's, so most likely nothing is saved (Stop removes the file)${say({ gui: '.', cli: `; to be sure, run ${asRootWays('status')}.` })}`,
     );
   }
   // What the follower did last (follow.ts): said in words, so the CLI and the app both show it.

@@ -124,7 +124,7 @@ describe('status as a user who cannot read the state dir', () => {
     h.world.uid = 1000;
     const s = await dnsStatus(h.deps);
     expect(s.state).toBe('running');
-    expect(s.messages).toEqual(['/var/lib/k2s/dns-resolver-state.json is readable by root only, so its details (saved original, listeners, upstreams) are not shown; run sudo npx k2s-dns status for them.']);
+    expect(s.messages).toEqual(['/var/lib/k2s/dns-resolver-state.json is readable by root only, so its details (saved original, listeners, upstreams) are not shown; they are shown as root: `sudo npx k2s-dns status`, or `su -c \'npx k2s-dns status\'` where sudo is not installed.']);
     // Unknown, not empty: the card says what cannot be read and why (HostDnsPanel).
     expect(s.stateUnreadable).toBe('/var/lib/k2s/dns-resolver-state.json is readable by root only (its directory /var/lib/k2s is 0700) and this app runs as uid 1000');
     expect(s.listeners).toEqual([]);

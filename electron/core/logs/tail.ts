@@ -27,9 +27,21 @@ function errnoOf(err: unknown): string {
   return typeof err === 'object' && err !== null ? ((err as NodeJS.ErrnoException).code ?? '') : '';
 }
 
-/** A proxy log that exists but cannot be read; the message names the cause and the fix. */
+/**
+ * A proxy log that exists but cannot be read; the message names the cause and the fix. `code`
+ * LOG_UNREADABLE when this user may not read it (root:adm 0640, an expected state the window
+ * shows: the web bridge answers it 200 with its `ok: false` envelope, shared/error-codes.ts);
+ * absent for a fault (a directory or FIFO at the log path, an I/O error).
+ */
 export class LogReadError extends Error {
   override name = 'LogReadError';
+  constructor(
+    message: string,
+    options?: ErrorOptions,
+    readonly code?: 'LOG_UNREADABLE',
+  ) {
+    super(message, options);
+  }
 }
 
 /** Wraps an open/read failure in a LogReadError naming the cause and the fix. */
@@ -41,6 +53,7 @@ export function logReadError(path: string, err: unknown): LogReadError {
     return new LogReadError(
       `Cannot read the proxy log ${path}: permission denied (it is readable by root and the group adm only). Add your user to adm (sudo usermod -aG adm $USER, then log out and in again), or read it as root (sudo tail -f ${path}).`,
       { cause: err },
+      'LOG_UNREADABLE',
     );
   }
   if (code === 'EISDIR') {

@@ -43,7 +43,7 @@ export function DiffPanel() {
         <>
           <dl className="facts">
             <dt>Saved</dt>
-            <dd data-testid="diff-saved">{describe(diff.saved)}</dd>
+            <dd data-testid="diff-saved">{!diff.saved && diff.savedUnknown ? <RichText text={diff.savedUnknown} /> : describe(diff.saved)}</dd>
             <dt>Current</dt>
             <dd data-testid="diff-current">{describe(diff.current)}</dd>
             {diff.saved && (
