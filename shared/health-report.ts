@@ -83,6 +83,14 @@ export interface HealthHop {
    * never as a file with no nameserver line (walk 10 M5). Absent otherwise.
    */
   missing?: ResolverMissing;
+  /**
+   * kube-dns hop only: where its address came from. `discovered`: read from the cluster's DNS
+   * Service at start (the saved state's kube-dns ClusterIP); `default`: K2s's default
+   * (shared/k2s-paths.ts K2S_DEFAULTS.kubeDnsIp), as nothing was discovered, with `why` in a
+   * few words (`no kubeconfig`). The hop's title says a default as one (kubeDnsDefaultWords).
+   * Absent on other hops.
+   */
+  addressFrom?: { source: 'discovered' | 'default'; why: string | null };
 }
 
 /** Why cluster names do (not) resolve; one code per verdict, in path order. */

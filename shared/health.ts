@@ -477,8 +477,18 @@ export interface VerdictInput {
   startRefusal?: string | null;
 }
 
+/**
+ * A kube-dns hop's address said as K2s's default when it was not discovered from a cluster
+ * (HealthHop.addressFrom): `K2s's default: not discovered — no kubeconfig`; null when discovered
+ * or not a kube-dns hop.
+ */
+export function kubeDnsDefaultWords(h: Pick<HealthHop, 'kind' | 'addressFrom'>): string | null {
+  if (h.kind !== 'kube-dns' || h.addressFrom?.source !== 'default') return null;
+  return `K2s's default: not discovered${h.addressFrom.why ? ` — ${h.addressFrom.why}` : ''}`;
+}
+
 /** Short display name of a hop for the summary line. */
-export function hopTitle(h: Pick<HealthHop, 'kind' | 'target'>): string {
+export function hopTitle(h: Pick<HealthHop, 'kind' | 'target' | 'addressFrom'>): string {
   switch (h.kind) {
     case 'system':
       return 'host apps (getaddrinfo)';
@@ -486,8 +496,10 @@ export function hopTitle(h: Pick<HealthHop, 'kind' | 'target'>): string {
       return '/etc/resolv.conf';
     case 'listener':
       return `k2s-dnsproxy on ${h.target}`;
-    case 'kube-dns':
-      return `CoreDNS (kube-dns ${h.target})`;
+    case 'kube-dns': {
+      const fallback = kubeDnsDefaultWords(h);
+      return `CoreDNS (kube-dns ${h.target}${fallback ? `, ${fallback}` : ''})`;
+    }
     case 'upstream':
       return `upstream ${h.target}`;
   }

@@ -212,7 +212,7 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
       }
       // The end-to-end path verdict is part of status: CoreDNS down is "degraded", never "running".
       const [{ statusWithHealth }, { healthProbes }] = await Promise.all([import('../core/health/status-with-health'), import('../core/health/probes')]);
-      const s = await statusWithHealth(healthProbes(deps), 'cli');
+      const s = await statusWithHealth(healthProbes(deps), 'cli', { kubeconfigFound: found.path !== null });
       out(asJson ? JSON.stringify(s) : formatStatus(s));
       // Degraded (the health verdict included) is not success: scripts test the exit status.
       return (await import('../../shared/status-exit')).statusExitCode(s);

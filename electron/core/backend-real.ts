@@ -171,8 +171,9 @@ export function createRealBackend(o: RealBackendOptions): AppBackend {
   const probes = healthProbes(deps);
   // The kubeconfig is looked up first: the verdict's CoreDNS-down commands name it (shared/health.ts corednsCommands).
   const checkWithKubeconfig = async (status: HostDnsStatus) => {
-    await findKubeconfig().catch(() => null);
-    return checkHealth({ ...probes, status: async () => status });
+    const found = await findKubeconfig().catch(() => null);
+    // A kube-dns address that is K2s's default says why (no kubeconfig): check-health.ts kubeDnsFrom.
+    return checkHealth({ ...probes, status: async () => status }, found ? { kubeconfigFound: found.path !== null } : {});
   };
   const health = createHealthCache(checkWithKubeconfig, () => deps.now(), healthMaxAgeMs);
 

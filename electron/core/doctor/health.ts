@@ -25,7 +25,7 @@ const reports = new WeakMap<DoctorContext, Promise<HealthReport>>();
 export function healthOf(ctx: DoctorContext): Promise<HealthReport> {
   let r = reports.get(ctx);
   if (!r) {
-    r = ctx.opts.health ? ctx.opts.health() : checkHealth(healthProbes(ctx.deps));
+    r = ctx.opts.health ? ctx.opts.health() : checkHealth(healthProbes(ctx.deps), { kubeconfigFound: ctx.opts.kubeconfigPath !== null });
     reports.set(ctx, r);
   }
   return r;

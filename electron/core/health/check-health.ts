@@ -37,6 +37,23 @@ export interface HealthProbes {
 export interface HealthOptions {
   queryTimeoutMs?: number;
   lookupTimeoutMs?: number;
+  /**
+   * Whether K2s DNS's kubeconfig lookup (electron/core/cluster/kubeconfig-default.ts) found one:
+   * false makes a kube-dns address that is K2s's default say `no kubeconfig` (kubeDnsFrom).
+   * Absent: not looked up.
+   */
+  kubeconfigFound?: boolean;
+}
+
+/**
+ * Where the kube-dns hop's address comes from (HealthHop.addressFrom): the ClusterIP start
+ * discovered and saved, else K2s's default (K2S_DEFAULTS.kubeDnsIp) and why none was discovered.
+ */
+export function kubeDnsFrom(status: Pick<HostDnsStatus, 'kubeDnsIp' | 'state'>, kubeconfigFound: boolean | undefined): NonNullable<HealthHop['addressFrom']> {
+  if (status.kubeDnsIp) return { source: 'discovered', why: null };
+  if (kubeconfigFound === false) return { source: 'default', why: 'no kubeconfig' };
+  // Start reads the Service from the cluster; status does not ask the cluster.
+  return { source: 'default', why: status.state === 'stopped' ? 'start reads it from the cluster' : 'not in the saved state' };
 }
 
 /** `IP:53` for a bare IPv4, `[v6]:53` for a bare IPv6; an endpoint with a port stays. */
@@ -145,7 +162,7 @@ export async function checkHealth(p: HealthProbes, opts: HealthOptions = {}): Pr
   if (off) probed.push(idleHop('listener:127.0.0.1:53', 'listener', '127.0.0.1:53', 'not in use: K2s DNS is stopped'));
   listeners.forEach((r, i) => probed.push(queryHop(`listener:${status.listeners[i]!.address}:${status.listeners[i]!.port}`, 'listener', r)));
   for (const s of status.skippedListeners) probed.push({ ...idleHop(`listener:${s.address}`, 'listener', s.address, s.reason), outcome: 'skipped' });
-  probed.push(core ? queryHop('kube-dns', 'kube-dns', core) : idleHop('kube-dns', 'kube-dns', kubeDns, 'not in use: K2s DNS is stopped'));
+  probed.push({ ...(core ? queryHop('kube-dns', 'kube-dns', core) : idleHop('kube-dns', 'kube-dns', kubeDns, 'not in use: K2s DNS is stopped')), addressFrom: kubeDnsFrom(status, opts.kubeconfigFound) });
   ups.forEach((r, i) => probed.push(queryHop(`upstream:${upstreams[i]}`, 'upstream', r, false)));
   const busy = status.state === 'starting' || status.state === 'stopping';
   // One outcome per fact: getaddrinfo's search-list NXDOMAIN is not the name's (reconcileHops).

@@ -3,7 +3,7 @@
  * k2s-dnsproxy listeners → CoreDNS / upstreams, one box per hop of the health model
  * (shared/health.ts), each with its reason inline.
  */
-import { hopGot, hopMark, resolverOwnerWords, ROOTLESS_WORDS, rootlessNxdomain, type HealthHop, type HealthReport, type HopMark } from '../../../shared/health';
+import { hopGot, hopMark, kubeDnsDefaultWords, resolverOwnerWords, ROOTLESS_WORDS, rootlessNxdomain, type HealthHop, type HealthReport, type HopMark } from '../../../shared/health';
 
 /**
  * One box. `ok` null: not probed yet. `idle`: not on the path right now (K2s DNS is stopped),
@@ -42,10 +42,13 @@ export const UNPROBED: Hop[] = [
 /** Text under a box: what was asked and what came back. */
 function detailOf(h: HealthHop): string {
   if (h.kind === 'resolver') return `owner: ${resolverOwnerWords(h)}${h.answers.length ? ` · nameserver ${h.answers.join(', ')}` : ''}`;
-  if (h.outcome === 'idle' || h.outcome === 'skipped') return h.target;
+  // K2s's default kube-dns address, not one discovered from a cluster, says so (the CLI's hop title does too).
+  const fallback = kubeDnsDefaultWords(h);
+  const target = fallback ? `${h.target} (${fallback})` : h.target;
+  if (h.outcome === 'idle' || h.outcome === 'skipped') return target;
   // The CLI's `status` line's word (shared/health.ts hopGot): `refused` for a closed port, never TIMEOUT or ERROR.
   const got = hopGot(h);
-  return `${h.target} · ${got}${h.latencyMs !== null ? ` · ${Math.round(h.latencyMs)} ms` : ''}`;
+  return `${target} · ${got}${h.latencyMs !== null ? ` · ${Math.round(h.latencyMs)} ms` : ''}`;
 }
 
 /**
