@@ -210,7 +210,8 @@ export type QueryType = (typeof QUERY_TYPES)[number];
 export interface AnswerRecord {
   name: string;
   type: string;
-  ttl: number;
+  /** Seconds (RFC 1035 §3.2.1); null when the source gives none: getaddrinfo returns addresses without a TTL (getaddrinfo(3)). */
+  ttl: number | null;
   data: string;
 }
 

@@ -17,7 +17,7 @@ import type { Testbed, Worker } from './testbed';
 /** The part of queryDns's result the checks read. */
 export interface CheckAnswer {
   rcode: string;
-  answers: { data: string; ttl: number }[];
+  answers: { data: string; ttl: number | null }[];
 }
 /** A query function: queryDns itself, or digIn(worker) for queries from another namespace. */
 export type CheckQuery = (q: { name: string; type: 'A' | 'PTR'; server: string; transport: 'udp' | 'tcp' }) => Promise<CheckAnswer>;

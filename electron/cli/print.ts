@@ -122,6 +122,7 @@ export function formatQuery(r: QueryResult): string {
   const lines = [`;; ${t(r.name)} ${r.type} via ${t(r.server)} (${r.transport}): ${t(r.rcode)} in ${r.latencyMs} ms`];
   if (r.error) lines.push(`;; error: ${t(r.error)}`);
   if (r.recheck) lines.push(`;; note: ${t(recheckWords(r) ?? '')}`);
-  for (const a of r.answers) lines.push(`${t(a.name)}\t${a.ttl}\tIN\t${t(a.type)}\t${t(a.data)}`);
+  // getaddrinfo gives no TTL (AnswerRecord.ttl null): `—`, as the window's answer table, never 0.
+  for (const a of r.answers) lines.push(`${t(a.name)}\t${a.ttl === null ? '—' : a.ttl}\tIN\t${t(a.type)}\t${t(a.data)}`);
   return lines.join('\n');
 }

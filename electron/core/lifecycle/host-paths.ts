@@ -23,7 +23,7 @@ function result(name: string, server: string, started: number, now: number, answ
     server,
     transport: 'getaddrinfo',
     rcode: answers.length ? 'NOERROR' : error ? 'ERROR' : 'NXDOMAIN',
-    answers: answers.map((data) => ({ name, type: 'A', ttl: 0, data })),
+    answers: answers.map((data) => ({ name, type: 'A', ttl: null, data })),
     latencyMs: now - started,
     ...(error ? { error } : {}),
   };

@@ -50,7 +50,7 @@ export function gaiLookup(name: string, timeoutMs = 8000, lookupAll: LookupAll =
       const seen = new Set<string>();
       const answers = addresses
         .filter((a) => !seen.has(a.address) && seen.add(a.address))
-        .map((a) => ({ name, type: a.family === 6 ? 'AAAA' : 'A', ttl: 0, data: a.address }));
+        .map((a) => ({ name, type: a.family === 6 ? 'AAAA' : 'A', ttl: null, data: a.address }));
       resolve({ ...base, rcode: 'NOERROR', answers, latencyMs: latency() });
     });
   });

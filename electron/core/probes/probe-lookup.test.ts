@@ -30,7 +30,7 @@ function io(getent: ExecResult | Error, dns: Answers = {}, resolvConf: string | 
       return { name: q.name, type: 'A', server: q.server, transport: 'udp', rcode: 'NOERROR', answers: [], latencyMs: 1, ...answer };
     },
     resolvConfText: async () => resolvConf,
-    gai: async (name) => ({ name, type: 'A', server: 'system', transport: 'getaddrinfo', rcode: 'NOERROR', answers: [{ name, type: 'A', ttl: 0, data: '203.0.113.9' }], latencyMs: 1 }),
+    gai: async (name) => ({ name, type: 'A', server: 'system', transport: 'getaddrinfo', rcode: 'NOERROR', answers: [{ name, type: 'A', ttl: null, data: '203.0.113.9' }], latencyMs: 1 }),
   };
   return { value, runs, asked };
 }

@@ -36,8 +36,8 @@ describe('systemLookup', () => {
       transport: 'getaddrinfo',
       rcode: 'NOERROR',
       answers: [
-        { name: 'kubernetes.default.svc.cluster.local', type: 'A', ttl: 0, data: '172.21.0.1' },
-        { name: 'kubernetes.default.svc.cluster.local', type: 'AAAA', ttl: 0, data: 'fd00::1' },
+        { name: 'kubernetes.default.svc.cluster.local', type: 'A', ttl: null, data: '172.21.0.1' },
+        { name: 'kubernetes.default.svc.cluster.local', type: 'AAAA', ttl: null, data: 'fd00::1' },
       ],
     });
   });
@@ -72,11 +72,11 @@ describe('systemLookup', () => {
 
 describe('parseAhosts', () => {
   it('skips lines that do not start with an address', () => {
-    expect(parseAhosts('garbage line\n10.0.0.5 STREAM x\n', 'x')).toEqual([{ name: 'x', type: 'A', ttl: 0, data: '10.0.0.5' }]);
+    expect(parseAhosts('garbage line\n10.0.0.5 STREAM x\n', 'x')).toEqual([{ name: 'x', type: 'A', ttl: null, data: '10.0.0.5' }]);
     // A host without IPv4 (AI_ADDRCONFIG + getent's AI_V4MAPPED): the A answer comes back mapped.
     expect(parseAhosts('::ffff:172.21.0.1 STREAM x\n::ffff:172.21.0.1 DGRAM\nfd00::1 STREAM\n', 'x')).toEqual([
-      { name: 'x', type: 'A', ttl: 0, data: '172.21.0.1' },
-      { name: 'x', type: 'AAAA', ttl: 0, data: 'fd00::1' },
+      { name: 'x', type: 'A', ttl: null, data: '172.21.0.1' },
+      { name: 'x', type: 'AAAA', ttl: null, data: 'fd00::1' },
     ]);
   });
 });
@@ -91,7 +91,7 @@ describe('systemQuery', () => {
     const exec = fake(0, '172.21.0.10     kube-dns.kube-system.svc.cluster.local\n');
     const r = await systemQuery('172.21.0.10', 'PTR', exec);
     expect(exec.calls).toEqual([['getent', 'hosts', '--', '172.21.0.10']]);
-    expect(r).toMatchObject({ rcode: 'NOERROR', type: 'PTR', answers: [{ name: '172.21.0.10', type: 'PTR', ttl: 0, data: 'kube-dns.kube-system.svc.cluster.local' }] });
+    expect(r).toMatchObject({ rcode: 'NOERROR', type: 'PTR', answers: [{ name: '172.21.0.10', type: 'PTR', ttl: null, data: 'kube-dns.kube-system.svc.cluster.local' }] });
   });
 
   it('says which types the system resolver cannot answer instead of running an A lookup', async () => {

@@ -61,7 +61,7 @@ export async function systemQuery(name: string, type: QueryType, exec: Exec = no
   if (r.code !== 0) return { ...base, rcode: r.code === null ? 'TIMEOUT' : 'ERROR', latencyMs, error: `getent hosts exited with ${r.code}` };
   // `ADDRESS CANONICAL-NAME [ALIASES…]`
   const names = (r.stdout.split('\n')[0] ?? '').trim().split(/\s+/).slice(1);
-  return { ...base, rcode: 'NOERROR', latencyMs, answers: names.map((n) => ({ name, type: 'PTR', ttl: 0, data: n })) };
+  return { ...base, rcode: 'NOERROR', latencyMs, answers: names.map((n) => ({ name, type: 'PTR', ttl: null, data: n })) };
 }
 
 /**
@@ -80,7 +80,7 @@ export function parseAhosts(stdout: string, name: string): AnswerRecord[] {
     const family = isIP(address);
     if (family === 0) continue;
     seen.add(address);
-    out.push({ name, type: family === 4 ? 'A' : 'AAAA', ttl: 0, data: address });
+    out.push({ name, type: family === 4 ? 'A' : 'AAAA', ttl: null, data: address });
   }
   return out;
 }

@@ -4,7 +4,7 @@ import { resultLabel, resultOk, resultTone } from './gai-words';
 const gai = { transport: 'getaddrinfo' as const, answers: [] };
 describe('getaddrinfo results are labelled as getaddrinfo labels them, never NOERROR', () => {
   it('addresses → resolved; failures → their EAI_* code', () => {
-    expect(resultLabel({ ...gai, rcode: 'NOERROR', answers: [{ name: 'x', type: 'A', ttl: 0, data: '172.21.0.1' }] })).toBe('resolved');
+    expect(resultLabel({ ...gai, rcode: 'NOERROR', answers: [{ name: 'x', type: 'A', ttl: null, data: '172.21.0.1' }] })).toBe('resolved');
     expect(resultLabel({ ...gai, rcode: 'NXDOMAIN', error: 'EAI_NONAME: the nameserver says the name does not exist' })).toBe('EAI_NONAME');
     expect(resultLabel({ ...gai, rcode: 'TIMEOUT', error: 'getaddrinfo gave up (EAI_AGAIN): …' })).toBe('EAI_AGAIN');
     expect(resultLabel({ ...gai, rcode: 'TIMEOUT', error: '172.21.0.10:53 did not answer' })).toBe('EAI_AGAIN');

@@ -63,9 +63,9 @@ export function searchCountText(r: { matches: number; truncated: boolean; bytesS
   return `${plural(r.matches, 'matching line', 'matching lines')} in the whole log (${files}: ${size})${r.truncated ? '; showing the newest' : ''}`;
 }
 
-/** TTL cell of an answer: getaddrinfo (the system resolver) returns no TTL, so `—`, never 0. */
-export function ttlText(transport: 'udp' | 'tcp' | 'getaddrinfo', ttl: number): string {
-  return transport === 'getaddrinfo' ? '—' : String(ttl);
+/** TTL cell of an answer: getaddrinfo (the system resolver) returns no TTL (AnswerRecord.ttl null), so `—`, never 0. */
+export function ttlText(transport: 'udp' | 'tcp' | 'getaddrinfo', ttl: number | null): string {
+  return transport === 'getaddrinfo' || ttl === null ? '—' : String(ttl);
 }
 
 /**
