@@ -291,7 +291,23 @@ export function outcomeOf(r: QueryResult, needAnswer = true): HopOutcome {
 export function recheckWords(r: Pick<QueryResult, 'rcode' | 'answers' | 'recheck'>): string | null {
   if (!r.recheck) return null;
   const now = r.answers.length > 0 ? `${r.rcode} with ${r.answers.length} record${r.answers.length === 1 ? '' : 's'}` : r.rcode === 'TIMEOUT' ? 'no answer in time (TIMEOUT)' : r.rcode;
-  return `the first reply (in ${Math.round(r.recheck.latencyMs)} ms) was ${r.recheck.rcode} with no record and no SOA, which is what AdGuard dnsproxy sends a question asked while an identical one is in flight and failing (it copies that reply and resets its rcode); asked again on its own (CD bit: not merged, not from the cache): ${now}`;
+  return `the first reply (in ${Math.round(r.recheck.latencyMs)} ms) was ${r.recheck.rcode} with no record and no SOA${RECHECK_WHY}; asked again on its own${RECHECK_HOW}: ${now}`;
+}
+
+/** recheckWords's clause saying why a first reply can be bare (electron/core/probes/dns-query.ts isBareNoerror). */
+const RECHECK_WHY = ', which is what AdGuard dnsproxy sends a question asked while an identical one is in flight and failing (it copies that reply and resets its rcode)';
+/** recheckWords's clause saying how the question was asked again (electron/core/probes/dns-query.ts). */
+const RECHECK_HOW = ' (CD bit: not merged, not from the cache)';
+
+/**
+ * recheckWords's explanation in one sentence, said once under a list of hops whose reasons
+ * briefRecheck shortened (doctor's path: walk 16 — the CD bit twice in one ~900-character line).
+ */
+export const RECHECK_NOTE = 'a first reply with no record and no SOA is what AdGuard dnsproxy sends a question asked while an identical one is in flight and failing; the check then asks it again on its own with the CD bit set, so it is neither merged nor answered from the cache';
+
+/** A hop's reason with recheckWords's two explanations cut out (said once as RECHECK_NOTE); other text as is. */
+export function briefRecheck(reason: string): string {
+  return reason.split(RECHECK_WHY).join('').split(RECHECK_HOW).join('');
 }
 
 /** A query hop from a probe result: `ok` when the outcome is `answer`. */

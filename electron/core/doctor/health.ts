@@ -1,6 +1,6 @@
 /** Doctor check `health`: the end-to-end path verdict (shared/health.ts), so doctor never says "0 errors" while cluster names fail. */
 import type { DoctorFinding, DoctorSeverity } from '../../../shared/doctor';
-import { verdictFix, type HealthReport, type HealthVerdict } from '../../../shared/health';
+import { briefRecheck, HOP_SYMBOL, hopMark, RECHECK_NOTE, verdictFix, type HealthReport, type HealthVerdict } from '../../../shared/health';
 import { checkHealth } from '../health/check-health';
 import { healthProbes } from '../health/probes';
 import type { DoctorContext } from './context';
@@ -55,6 +55,25 @@ export function fixPointer(what: 'error' | 'warning', title: string, where: 'abo
   return { fix: `See ${which}: its fix is this one's.`, remedy: { action: null, gui: `See ${which}: its fix is this one's.`, cli: `see ${which}` } };
 }
 
+/**
+ * The health finding's meaning, one line each (print-doctor.ts wraps them; the window keeps the
+ * breaks): `The path of NAME, hop by hop:`, each hop as status prints it (`✗ CoreDNS (kube-dns
+ * 172.21.0.10:53): TIMEOUT in 1500 ms — …`) with the re-ask explanation cut out (briefRecheck),
+ * that explanation once as a `details:` line when a hop had it, then `tail` (Keep their file's
+ * risk) when given. The hops' full reasons stay in the finding's detail (`--json`).
+ */
+export function pathMeaning(report: Pick<HealthReport, 'name' | 'hops' | 'verdict'>, tail: string | null): string {
+  const hops = report.hops.map((h) => (h.reason ? { ...h, reason: briefRecheck(h.reason) } : h));
+  const cut = hops.some((h, i) => h.reason !== report.hops[i]!.reason);
+  return [
+    `The path of ${report.name}, hop by hop:`,
+    // A line break inside a hop's text (an error message) is shown as escapeInvisible shows it, never as a line of its own.
+    ...hops.map((h) => `${HOP_SYMBOL[hopMark(h, report.verdict)]} ${hopLine(h).replace(/\r?\n/g, '\\x0a')}`),
+    ...(cut ? [`details: ${RECHECK_NOTE} (each hop's full reason is in --json).`] : []),
+    ...(tail ? [tail] : []),
+  ].join('\n');
+}
+
 /** `health`: error when cluster names do not resolve while K2s DNS should serve them; info while stopped. */
 export async function checkHealthPath(ctx: DoctorContext): Promise<DoctorFinding> {
   const report = await healthOf(ctx);
@@ -70,7 +89,7 @@ export async function checkHealthPath(ctx: DoctorContext): Promise<DoctorFinding
     // What Keep their file would do, said once in full here for the CLI: the fix names it in a clause;
     // the window says it in the drift banner (walk 9 M3).
     // Without the owner fix when the fix below gives it first (walk 11 M3: one message per fact).
-    meaning: `The path of ${report.name}: ${report.hops.map(hopLine).join('; ')}.${v.keepRisk && !v.keepRisk.gone && (ctx.opts.frontEnd ?? 'cli') === 'cli' ? ` ${withoutClause(v.keepRisk.words, ownerFixClause(v.keepRisk))}` : ''}`,
+    meaning: pathMeaning(report, v.keepRisk && !v.keepRisk.gone && (ctx.opts.frontEnd ?? 'cli') === 'cli' ? withoutClause(v.keepRisk.words, ownerFixClause(v.keepRisk)) : null),
     // The restore named as the banner's button and status's health line name it (after a follow:
     // the followed file, walk 9 L1), as K2s DNS state's drift fix does (lifecycle-state.ts).
     fix: pointer ? pointer.fix : v.level === 'ok' ? null : verdictFix(v, ctx.opts.frontEnd ?? 'cli', ctx.state ? driftRestoreLabel({ networkChange: ctx.state.lastNetworkChange ?? null, followedChange: ctx.state.followedChange ?? null, savedAt: ctx.state.savedAt }, [], false, timeText) : undefined),

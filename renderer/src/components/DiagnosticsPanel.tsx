@@ -63,7 +63,8 @@ export function DiagnosticsPanel() {
                 <p>
                   <span className={`badge ${BADGE[f.severity]}`}>{f.severity}</span> <strong><RichText text={f.title} /></strong>
                 </p>
-                {meaning !== null && <p><RichText text={meaning} /></p>}
+                {/* pre-line: the health finding's path is one hop per line (electron/core/doctor/health.ts pathMeaning). */}
+                {meaning !== null && <p style={{ whiteSpace: 'pre-line' }}><RichText text={meaning} /></p>}
                 {(f.remedy || f.fix) && (
                   <p className={f.severity === 'error' ? 'error-text' : f.severity === 'warn' ? 'warn-text' : ''} data-testid={`finding-${f.id}-fix`}>
                     Fix: <RichText text={f.remedy?.gui ?? f.fix!} />
