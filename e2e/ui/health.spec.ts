@@ -91,6 +91,10 @@ test('stopped: the verdict says cluster names do not resolve and offers Start', 
   await expect(page.getByTestId('verdict-action')).toHaveCount(0);
   await v.screenshot({ path: `${SHOTS}/verdict-stopped.png` });
   await openEveryPanel(page);
+  // Stopped, nothing discovered (status does not ask the cluster): CoreDNS's box says its address is K2s's default (walk 16).
+  await page.getByTestId('tab-topology').click();
+  await expect(page.getByTestId('hop-kube-dns')).toContainText("172.21.0.10:53 (K2s's default: not discovered — start reads it from the cluster)", { timeout: 15_000 });
+  await page.getByTestId('tab-overview').click();
 });
 
 test('a CLI start in another process shows in the open window without a reload, then the verdict is ok', async () => {
@@ -119,6 +123,12 @@ test('a CLI start in another process shows in the open window without a reload, 
   await expect(page.getByTestId('verdict-text')).toHaveText(/^kubernetes\.default\.svc\.cluster\.local resolves via k2s-dnsproxy \(127\.0\.0\.1:53\), checked \d{2}:\d{2}:\d{2}$/);
   await page.getByTestId('verdict').screenshot({ path: `${SHOTS}/verdict-running.png` });
   await openEveryPanel(page);
+  // Running: the ClusterIP start discovered, said plainly.
+  await page.getByTestId('tab-topology').click();
+  await expect(page.getByTestId('hop-kube-dns')).toHaveAttribute('data-ok', 'true', { timeout: 15_000 });
+  await expect(page.getByTestId('hop-kube-dns')).toContainText('172.21.0.10:53 · 172.21.0.1 · ');
+  await expect(page.getByTestId('hop-kube-dns')).not.toContainText("K2s's default");
+  await page.getByTestId('tab-overview').click();
 });
 
 test('CoreDNS down: a problem naming kube-dns everywhere — verdict, status, topology, diagnostics', async () => {
