@@ -137,7 +137,9 @@ const OWN_CGROUP2 = '/run/k2sdns-cgroup2';
  */
 async function cgroup2Root(): Promise<string | null> {
   const mounts = (await readFile('/proc/self/mounts', 'utf8')).split('\n').map((l) => l.split(' '));
-  const found = mounts.find((f) => f[2] === 'cgroup2' && (CGROUP2_CANDIDATES.includes(f[1]!) || f[1] === OWN_CGROUP2));
+  // A mount listed but hidden counts for nothing: a nested sandbox (npm run try-package from a
+  // test) inherits the outer one's OWN_CGROUP2 mount under a /run it then covers with its own.
+  const found = mounts.find((f) => f[2] === 'cgroup2' && (CGROUP2_CANDIDATES.includes(f[1]!) || f[1] === OWN_CGROUP2) && existsSync(join(f[1]!, 'cgroup.controllers')));
   if (found) return found[1]!;
   if (process.env.K2S_DNS_SANDBOX !== '1' || !mounts.some((f) => f[1] === '/run')) return null;
   await mkdir(OWN_CGROUP2, { recursive: true });
