@@ -231,6 +231,9 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
       if (v.warning) warnings.push({ code: v.warningCode ?? 'UPSTREAM_UNVERIFIED', message: v.warning });
       return { value: v, message: v.summary, detail: v.detail };
     });
+    // The last step's journal write (not waited for by its step, teardown.ts) has landed, or its
+    // error fails the start here, before anything says ready.
+    await r.journalWritten();
     // The follower after the host points at the proxy (it follows from there); a follower that
     // cannot start leaves K2s DNS running as before (drift is reported, not followed).
     if (deps.follower && follow.onNetworkChange === 'follow') {
@@ -246,6 +249,8 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
     if ((err as NodeJS.ErrnoException).code === 'ENOSPC' && undo.length === 0) {
       le = refused('NO_SPACE', `No space left to save the resolver state in ${K2S_PATHS.stateDir}; free some space there and start again. Nothing was changed.`);
     }
+    // A journal write still in flight lands before the journal is cleared (teardown.ts).
+    await r.journalWritten().catch(() => undefined);
     if (undo.length === 0) {
       await clearJournal(deps.fs).catch(() => undefined);
       return finish(r, false, le.exitCode, (recovered ? `${recovered} ` : '') + le.message, le.code);

@@ -1,7 +1,7 @@
 import { driftRestoreLabel, followedCopy, savedCopyWords } from '../../../shared/saved-copy';
 import type { LifecycleDeps } from './deps';
 import type { StopOptions } from './options';
-import type { Operation } from '../../../shared/lifecycle-events';
+import type { Operation, StepName } from '../../../shared/lifecycle-events';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { captureResolver, isOversize, resolverBytes, restoreResolver, readState, removeState, sameResolver, describeResolverChanges } from '../host/resolver-state';
 import { isManagedEntry } from './preflight';
@@ -113,13 +113,31 @@ function entrySha(entry: ResolverEntry): string | null {
   return entry.kind === 'file' ? createHash('sha256').update(Buffer.from(entry.contentBase64, 'base64')).digest('hex') : null;
 }
 
+/** A StepReporter whose steps are journaled (journaledReporter). */
+export interface JournaledReporter extends StepReporter {
+  /**
+   * Settles once every journal write begun so far has landed (start's writes after `save` are
+   * not waited for by their own step, see journaledReporter); rejects with the first write's
+   * error. Awaited before the journal is cleared, so a late write never brings it back.
+   */
+  journalWritten(): Promise<void>;
+}
+
 /**
  * A reporter whose steps are journaled before they run (crash recovery, journal.ts), each write
  * with the steps that ended so far and their messages (JournalEntry.done). For stop
  * and uninstall a journal that cannot be written for lack of room (full /var/lib) is skipped
  * with a sentence in `notes`: restoring the resolver must never wait for free space.
+ *
+ * start waits only for its first write, the one before `save` (its first host change): from
+ * then on a journal says "start" whichever step it names, and recovery rolls an interrupted
+ * start back the same way from any step (recover.ts), so a later step's write only updates the
+ * step it names and the steps done. Each such write is begun before its step's `running` event
+ * and waited for at the next step (or by journalWritten): one write at a time, in order, and a
+ * failed one (ENOSPC) still fails the start — one step later. Writes are atomic renames, each
+ * fsync'd (host-fs writeFileAtomic), so after a power loss the journal is one of those written.
  */
-export function journaledReporter(deps: LifecycleDeps, op: Operation, sink: EventSink, notes?: string[]): StepReporter {
+export function journaledReporter(deps: LifecycleDeps, op: Operation, sink: EventSink, notes?: string[]): JournaledReporter {
   const startedAt = new Date(deps.now()).toISOString();
   // Steps that ended, with their messages: each journal write carries them (JournalEntry.done).
   const ended: JournalStep[] = [];
@@ -127,8 +145,7 @@ export function journaledReporter(deps: LifecycleDeps, op: Operation, sink: Even
     if (e.type === 'step' && e.status !== 'running') ended.push({ step: e.step, status: e.status, message: e.message.slice(0, JOURNAL_MESSAGE_MAX) });
     sink(e);
   };
-  return new StepReporter(op, record, () => deps.now(), async (step) => {
-    if (step === 'preflight') return;
+  const write = async (step: StepName): Promise<void> => {
     try {
       await writeJournal(deps.fs, { version: 1, op, step, pid: process.pid, startedAt, updatedAt: new Date(deps.now()).toISOString(), ...(ended.length ? { done: [...ended] } : {}) });
     } catch (err) {
@@ -136,7 +153,21 @@ export function journaledReporter(deps: LifecycleDeps, op: Operation, sink: Even
       const why = noRoomMessage(K2S_PATHS.journal, deps.fs.real(K2S_PATHS.journal), (err as NodeJS.ErrnoException).code, await deps.mountinfo().catch(() => ''), `run k2s-dns ${op} again if it is interrupted`);
       if (!notes.some((n) => n.startsWith('Went on without'))) notes.push(`Went on without the crash journal: ${why}`);
     }
+  };
+  // The write in flight (start only); never rejects: its error is kept for the next await.
+  let pending: Promise<unknown> = Promise.resolve(null);
+  const waitPending = async (): Promise<void> => {
+    const err = await pending;
+    if (err !== null) throw err;
+  };
+  const reporter = new StepReporter(op, record, () => deps.now(), async (step) => {
+    if (step === 'preflight') return;
+    if (op !== 'start') return write(step);
+    await waitPending();
+    pending = write(step).then(() => null, (err: unknown) => err ?? new Error('journal write failed'));
+    if (step === 'save') await waitPending();
   });
+  return Object.assign(reporter, { journalWritten: waitPending });
 }
 
 /**
