@@ -2,6 +2,7 @@ import { DRIFT_CHOICE } from '../../shared/fix';
 import { KUBECONFIG_ORDER_TEXT } from '../../shared/kubeconfig-order';
 import { ENGINE_NAMES } from '../../shared/engines/table';
 import { EXIT } from '../../shared/lifecycle-events';
+import { internalHelp, internalVerbHelp } from '../core/internal-help';
 
 /** `text` wrapped at `width` columns on spaces (terminal help). */
 function wrap(text: string, width = 88): string {
@@ -188,15 +189,21 @@ export interface HelpAnswer {
 /**
  * The answer to `k2s-dns` alone (the whole help, exit 2), `--help`, `-h` or `help` (the whole
  * help), and those followed by a VERB: that command's help (commandUsage); the whole help for
- * `version`, which has none of its own, and for a flag (`--help --help`); "Unknown command"
- * (exit 2) for anything else, as `k2s-dns VERB --help` says for it. Null for every other command
- * line (main.ts runs it). One rule for entry.ts, which answers before anything else loads, and main.ts.
+ * `version`, which has none of its own, and for a flag (`--help --help`); an internal verb's
+ * own text (core/internal-help.ts) for it, and for `capture-watch`/`follow-watch` with `--help`
+ * or `-h` among their arguments; "Unknown command" (exit 2) for anything else, as
+ * `k2s-dns VERB --help` says for it. Null for every other command line (main.ts runs it). One rule for entry.ts, which answers before anything else loads, and main.ts.
  */
 export function helpAnswer(argv: readonly string[]): HelpAnswer | null {
   const [command, verb] = argv;
-  if (command !== undefined && command !== '--help' && command !== '-h' && command !== 'help') return null;
+  if (command !== undefined && command !== '--help' && command !== '-h' && command !== 'help') {
+    const internal = internalHelp(command, argv.slice(1));
+    return internal === null ? null : { code: EXIT.ok, stdout: internal, stderr: '' };
+  }
   if (command === undefined) return { code: EXIT.usage, stdout: `${USAGE}\n`, stderr: '' };
   if (verb === undefined || verb === 'version' || verb.startsWith('-')) return { code: EXIT.ok, stdout: `${USAGE}\n`, stderr: '' };
   if (isHelpVerb(verb)) return { code: EXIT.ok, stdout: `${commandUsage(verb)}\n`, stderr: '' };
+  const internal = internalVerbHelp(verb);
+  if (internal !== null) return { code: EXIT.ok, stdout: internal, stderr: '' };
   return { code: EXIT.usage, stdout: '', stderr: `Unknown command "${verb}"; run k2s-dns --help for the list.\n` };
 }
