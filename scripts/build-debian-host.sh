@@ -9,6 +9,8 @@
 # Usage: bash scripts/build-debian-host.sh [--force]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=lib/step.sh
+. scripts/lib/step.sh
 
 out=.tools/debian13
 rootfs="$out/rootfs"
@@ -43,11 +45,11 @@ start=$(date +%s)
 rm -rf "$out"
 mkdir -p "$out"
 tmp="$out/rootfs.partial"
-echo "setup: debootstrap Debian 13 (trixie, minbase) into $tmp"
-debootstrap --variant=minbase --include="$include" trixie "$tmp" "$mirror" >"$out/debootstrap.log" 2>&1 || {
-  tail -n 30 "$out/debootstrap.log" >&2
-  exit 1
-}
+# Both steps print one line; their output is in $out/debootstrap.log and $out/chroot.log.
+# What a failed step's log tail holds besides the error (routine here, not the cause):
+STEP_NOTE="routine in a chroot, not the error: 'E: Can not write log (Is /dev/pts mounted?)' (apt's terminal log; no /dev/pts there) and 'invoke-rc.d: policy-rc.d denied execution of …' (no service starts while building)"
+step "$out/debootstrap.log" "setup: debootstrap Debian 13 (trixie, minbase; a few minutes)" \
+  debootstrap --variant=minbase --include="$include" trixie "$tmp" "$mirror"
 boot1=$(date +%s)
 
 # Second step in a chroot, inside a private mount namespace so /proc and the binds vanish with
@@ -66,7 +68,8 @@ for p in ${offline[*]}; do cp /var/cache/apt/archives/\${p}_*.deb /var/cache/k2s
 apt-get clean
 rm -rf /var/lib/apt/lists/*
 STEP
-unshare --mount --propagation private bash -euo pipefail -c '
+step "$out/chroot.log" "setup: installing ${second[*]} and downloading ${offline[*]} in its chroot" \
+  unshare --mount --propagation private bash -euo pipefail -c '
   root="$1"
   mount -t proc proc "$root/proc"
   mount --bind /dev "$root/dev"

@@ -9,6 +9,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$PWD"
+# shellcheck source=lib/step.sh
+. scripts/lib/step.sh
+logs="$root/.tools/logs"
 # shellcheck source=../tools/engines/versions.env
 . tools/engines/versions.env
 force=0
@@ -36,24 +39,29 @@ export GOMODCACHE="$root/.tools/go/mod" GOCACHE="$root/.tools/go/cache" CGO_ENAB
 
 # build NAME DIR MODULE VERSION PACKAGE LDFLAGS: pins MODULE@VERSION in a copy of DIR's wrapper
 # module under .tools/build (go rewrites go.mod and go.sum there, e.g. the `go` line a
-# dependency asks for, so the checkout stays clean), builds PACKAGE.
+# dependency asks for, so the checkout stays clean), builds PACKAGE. Run through `step`: go's
+# output (~90 `go: downloading …` lines on a first build) goes to .tools/logs/build-NAME.log.
 build() {
-  local name=$1 dir=$2 module=$3 version=$4 pkg=$5 ldflags=$6 start work="$root/.tools/build/$1"
-  start=$(date +%s)
-  rm -rf "$work" && mkdir -p "$work" && cp -R "$dir/." "$work/"
-  (cd "$work" && go mod edit -require="$module@$version" && go build -trimpath -ldflags "$ldflags" -o "$bin/$name.tmp" "$pkg")
+  local name=$1 dir=$2 module=$3 version=$4 pkg=$5 ldflags=$6 work="$root/.tools/build/$1"
+  rm -rf "$work"
+  mkdir -p "$work"
+  cp -R "$dir/." "$work/"
+  cd "$work"
+  go mod edit -require="$module@$version"
+  go build -trimpath -ldflags "$ldflags" -o "$bin/$name.tmp" "$pkg"
   mv -f "$bin/$name.tmp" "$bin/$name"
-  echo "build-engines: built $name $version in $(($(date +%s) - start)) s"
 }
 
 if ((force == 1)) || ! have_dnsproxy; then
   # The version string is a linker variable (dnsproxy scripts/make/go-build.sh); without it
   # `dnsproxy --version` prints an empty version.
-  build dnsproxy tools/engines/dnsproxy github.com/AdguardTeam/dnsproxy "$DNSPROXY_VERSION" \
+  step "$logs/build-dnsproxy.log" "build-engines: building dnsproxy $DNSPROXY_VERSION" \
+    build dnsproxy tools/engines/dnsproxy github.com/AdguardTeam/dnsproxy "$DNSPROXY_VERSION" \
     github.com/AdguardTeam/dnsproxy "-s -w -X github.com/AdguardTeam/golibs/version.version=$DNSPROXY_VERSION"
   have_dnsproxy || { echo "build-engines: the built dnsproxy does not print \"$dnsproxy_want\"" >&2; exit 1; }
 fi
 if ((force == 1)) || ! have_coredns; then
-  build coredns tools/engines/coredns github.com/coredns/coredns "$COREDNS_VERSION" . "-s -w"
+  step "$logs/build-coredns.log" "build-engines: building CoreDNS $COREDNS_VERSION" \
+    build coredns tools/engines/coredns github.com/coredns/coredns "$COREDNS_VERSION" . "-s -w"
   have_coredns || { echo "build-engines: the built coredns does not print \"$coredns_want\"" >&2; exit 1; }
 fi

@@ -41,6 +41,11 @@ const PROSE = new Set([
   'electron/core/lifecycle/follow-main.ts: k2s-dns follow-watch rewrites /etc/resolv.conf and',
   'electron/core/lifecycle/follow-main.ts: k2s-dns start.\\n\');',
   'electron/core/lifecycle/follow-main.ts: k2s-dns follow-watch (PID ${process.pid}) watches',
+  // The internal verbs' own --help (core/internal-help.ts): what they are and who runs them, not a fix.
+  'electron/core/internal-help.ts: k2s-dns capture-watch is internal: the',
+  'electron/core/internal-help.ts: k2s-dns start',
+  'electron/core/internal-help.ts: k2s-dns follow-watch is internal: the',
+  'electron/core/internal-help.ts: k2s-dns start runs as root',
   'electron/core/logs/log-source.ts: k2s-dns logs: ${err.message}`));',
   // Doctor meanings and a fix's aside: what a start or stop does ("k2s-dns start refuses"), not a line to run.
   'electron/core/doctor/port53.ts: k2s-dns start refuses (PORT_IN_USE).`,',

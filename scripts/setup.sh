@@ -2,8 +2,12 @@
 # One-time setup on Debian/Ubuntu: the Debian packages the app and its tests use, then the npm
 # packages (exact versions from package-lock.json). Debian packages need root; without root
 # this only lists what is missing.
+# Each phase prints one line (`setup: … done (N s)`); its output goes to a log under the
+# git-ignored .tools/ (.tools/logs/, .tools/debian13/), whose tail and path are printed if it fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=lib/step.sh
+. scripts/lib/step.sh
 
 # dnsmasq-base: the proxy engine on hosts without K2s's dnsproxy, and the test bed's DNS servers.
 # chromium: the UI tests. bind9-dnsutils: dig. systemd: systemd-analyze verify of the unit.
@@ -19,9 +23,12 @@ for p in "${packages[@]}"; do
 done
 if ((${#missing[@]})); then
   if [ "$(id -u)" = 0 ]; then
-    echo "setup: installing Debian packages: ${missing[*]}"
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    apt_install() {
+      apt-get update
+      DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "$@"
+    }
+    STEP_NOTE="routine, not the error: 'E: Can not write log (Is /dev/pts mounted?)' (apt's terminal log, in a container without /dev/pts)" \
+      step .tools/logs/apt.log "setup: installing Debian packages ${missing[*]}" apt_install "${missing[@]}"
   else
     echo "setup: missing Debian packages: ${missing[*]} — run: sudo apt-get install ${missing[*]}"
   fi
@@ -35,7 +42,7 @@ lock_sha="$(sha256sum package-lock.json | cut -d' ' -f1)"
 if [ -f node_modules/.k2s-dns-lock.sha256 ] && [ "$(cat node_modules/.k2s-dns-lock.sha256)" = "$lock_sha" ]; then
   echo "setup: node_modules matches package-lock.json (npm ci skipped; delete node_modules to force it)"
 else
-  npm ci --no-audit --no-fund
+  step .tools/logs/npm-ci.log "setup: installing the npm packages (npm ci; about a minute)" npm ci --no-audit --no-fund
   echo "$lock_sha" > node_modules/.k2s-dns-lock.sha256
 fi
 
@@ -44,7 +51,7 @@ bash scripts/build-engines.sh
 
 # The Debian 13 host the e2e bed boots (systemd as PID 1 in namespaces), cached in .tools/debian13.
 # Without Debian's mirror it cannot be built: its e2e tests then print `skipped: why`.
-bash scripts/build-debian-host.sh || echo "setup: the Debian 13 host root file system could not be built (see .tools/debian13/debootstrap.log); its e2e tests will say skipped"
+bash scripts/build-debian-host.sh || echo "setup: the Debian 13 host root file system was not built (its log is named above); its e2e tests will say skipped"
 
 # What users run: the bundled CLI, helper and Electron main (esbuild), the renderer and preload.
 npm run build

@@ -57,6 +57,20 @@ describe('k2s-dns VERB --help (walk15: it printed the whole help)', () => {
     expect(stdout).toContain('5 stopped, but no name resolves');
   });
 
+  it('every command\'s own help has an "Exit status:" paragraph (diff, ui and app had none), the whole help each line', () => {
+    for (const verb of HELP_VERBS) expect(commandUsage(verb), verb).toMatch(/\n\nExit status: /);
+    expect(commandUsage('diff')).toContain('\nExit status: 0 the diff printed (the same, changed, or nothing saved); 1 it could not be read');
+    expect(commandUsage('ui')).toContain('\nExit status: 0 stopped by Ctrl-C (SIGINT or SIGTERM); 1 the web server could not listen');
+    expect(commandUsage('app')).toContain('\nExit status: in web mode as ui; with the Electron window the window\'s own: 0 closed');
+    for (const verb of ['diff', 'ui', 'app']) expect(USAGE, verb).toMatch(new RegExp(`^ {2}${verb}: `, 'm'));
+  });
+
+  it('diff, ui and app exit 2 on a usage error, as their help says', async () => {
+    expect((await run(['diff', 'extra'])).code).toBe(2);
+    expect((await run(['ui', '--port', 'x'])).code).toBe(2);
+    expect((await run(['app', '--port', '70000'])).code).toBe(2);
+  });
+
   it('--help and help alone still print the whole help', async () => {
     expect((await run(['--help'])).stdout).toBe(`${USAGE}\n`);
     expect((await run(['help'])).stdout).toBe(`${USAGE}\n`);

@@ -2,25 +2,37 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
+/** What `findElectronBinary` found: the executable, or why there is none (one clause, no advice). */
+export type ElectronBinary = { exe: string } | { exe: null; why: string };
+
+/** What gets the binary where it is missing: electron's own installer (@electron/get; GitHub's releases or $ELECTRON_MIRROR). */
+export const ELECTRON_INSTALL_HINT = '`node node_modules/electron/install.js` downloads it (from GitHub\'s Electron releases, or $ELECTRON_MIRROR)';
+
 /**
- * The Electron executable from node_modules/electron, or null when none was downloaded
- * (electron ≥ 45 has no postinstall download; `node node_modules/electron/install.js` fetches
- * it, which fails on machines without access to GitHub). Checks path.txt and the file itself;
- * never triggers a download.
+ * The Electron executable from node_modules/electron, or why there is none: electron ≥ 45's npm
+ * package has no postinstall download (node_modules/electron/package.json has no scripts), so
+ * after `npm ci` there is no path.txt until `node node_modules/electron/install.js` has run;
+ * path.txt names the executable under dist/ (install.js, extractFile). ELECTRON_OVERRIDE_DIST_PATH
+ * replaces dist/ (node_modules/electron/index.js). Reads files only; never starts a download (as
+ * `require('electron')` would) and so says nothing about the network. `electronDir` is the
+ * electron package's folder (default: resolved from here).
  */
-export function electronBinary(): string | null {
-  if (process.env.ELECTRON_OVERRIDE_DIST_PATH) {
-    const p = join(process.env.ELECTRON_OVERRIDE_DIST_PATH, 'electron');
-    return existsSync(p) ? p : null;
+export function findElectronBinary(env: NodeJS.ProcessEnv = process.env, electronDir?: string): ElectronBinary {
+  if (env.ELECTRON_OVERRIDE_DIST_PATH) {
+    const p = join(env.ELECTRON_OVERRIDE_DIST_PATH, 'electron');
+    return existsSync(p) ? { exe: p } : { exe: null, why: `ELECTRON_OVERRIDE_DIST_PATH is set but ${p} does not exist` };
   }
-  try {
-    const pkg = createRequire(import.meta.url).resolve('electron/package.json');
-    const dir = dirname(pkg);
-    const pathTxt = join(dir, 'path.txt');
-    if (!existsSync(pathTxt)) return null;
-    const exe = join(dir, 'dist', readFileSync(pathTxt, 'utf8').trim());
-    return existsSync(exe) ? exe : null;
-  } catch {
-    return null;
+  let dir = electronDir;
+  if (dir === undefined) {
+    try {
+      dir = dirname(createRequire(import.meta.url).resolve('electron/package.json'));
+    } catch {
+      return { exe: null, why: 'the electron npm package is not installed (npm ci installs it)' };
+    }
   }
+  const pathTxt = join(dir, 'path.txt');
+  if (!existsSync(pathTxt)) return { exe: null, why: 'node_modules/electron holds no Electron binary (no path.txt: npm ci does not download it)' };
+  const name = readFileSync(pathTxt, 'utf8').trim();
+  const exe = join(dir, 'dist', name);
+  return existsSync(exe) ? { exe } : { exe: null, why: `node_modules/electron/path.txt names dist/${name}, which does not exist (an interrupted download?)` };
 }

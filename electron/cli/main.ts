@@ -5,6 +5,7 @@ import type { ParseArgsConfig } from 'node:util';
 // its code cache (compile-cache/script-cache.ts: "A dynamic import callback was not specified").
 import { access, constants, stat } from 'node:fs/promises';
 import { commandUsage, helpAnswer, isHelpVerb, USAGE } from './usage';
+import { INTERNAL_VERBS } from '../core/internal-help';
 import { printEvent, formatZones, formatStatus, formatQuery, type PrintedSteps } from './print';
 import { EXIT } from '../../shared/lifecycle-events';
 import { QUERY_TYPES, type QueryType } from '../../shared/types';
@@ -87,7 +88,7 @@ export async function main(argv: string[]): Promise<number> {
     if (e instanceof UsageError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       // A sentence of its own (node's parseArgs messages end without a period), then the command's own help.
       const said = (e as Error).message.trimEnd();
-      err(`${/[.!?]$/.test(said) ? said : `${said}.`} Run ${cliCommand(isHelpVerb(command) ? `${command} --help` : '--help')} for usage.`);
+      err(`${/[.!?]$/.test(said) ? said : `${said}.`} Run ${cliCommand(isHelpVerb(command) || INTERNAL_VERBS.includes(command) ? `${command} --help` : '--help')} for usage.`);
       return EXIT.usage;
     }
     err(`k2s-dns ${command} failed: ${(e as Error).message}`);

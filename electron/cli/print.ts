@@ -9,6 +9,7 @@ import { terminalSafe } from './terminal-safe';
 import { localTimes, timeText } from '../../shared/clock';
 import { driftRestoreLabel } from '../../shared/saved-copy';
 import { missingResolverWords } from '../../shared/resolver-missing';
+import { answerCaseNote } from '../../shared/answer-case';
 
 // Every value from the cluster, a DNS answer or the host goes through t() (terminal-safe.ts).
 const t = terminalSafe;
@@ -124,5 +125,8 @@ export function formatQuery(r: QueryResult): string {
   if (r.recheck) lines.push(`;; note: ${t(recheckWords(r) ?? '')}`);
   // getaddrinfo gives no TTL (AnswerRecord.ttl null): `—`, as the window's answer table, never 0.
   for (const a of r.answers) lines.push(`${t(a.name)}\t${a.ttl === null ? '—' : a.ttl}\tIN\t${t(a.type)}\t${t(a.data)}`);
+  // The answer's own spelling stays (as dig prints it; --json too); once, why its capitals differ.
+  const caseNote = answerCaseNote(r.name, r.answers);
+  if (caseNote !== null) lines.push(`;; note: ${t(caseNote)}`);
   return lines.join('\n');
 }

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { createNodeDeps } from '../core/lifecycle/node-deps';
 import { createRealBackend } from '../core/backend-real';
 import { startWebServer } from '../web/server';
-import { electronBinary } from './electron-binary';
+import { ELECTRON_INSTALL_HINT, findElectronBinary } from './electron-binary';
 import { APP_ROOT, appPath } from '../core/app-root';
 
 const repo = APP_ROOT;
@@ -48,11 +48,11 @@ export async function runUi(mode: 'ui' | 'app', o: UiOptions): Promise<number> {
     process.stdout.write('Running as root: Start, Stop and Uninstall will change this host\'s real /etc/resolv.conf without asking (try them in `npm run sandbox` first).\n');
   }
   if (mode === 'app') {
-    const exe = electronBinary();
+    const found = findElectronBinary();
     // Electron runs package.json "main": the bundled dist/app-entry.mjs (npm run build), which
     // reads the same --kubeconfig/--verify-name flags (electron/main/app-entry.ts).
-    if (exe) return run(exe, [repo, ...electronArgs(o)]);
-    process.stdout.write('No Electron binary in node_modules/electron (npm ci does not download it; `node node_modules/electron/install.js` does, where the machine can reach GitHub): starting web mode instead.\n');
+    if (found.exe !== null) return run(found.exe, [repo, ...electronArgs(o)]);
+    process.stdout.write(`No Electron window: ${found.why}; ${ELECTRON_INSTALL_HINT}. Starting web mode instead.\n`);
   }
   if (!(await ensureRenderer())) {
     process.stderr.write('Building the UI failed; run `npx vite build` to see why.\n');

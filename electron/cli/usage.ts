@@ -2,6 +2,7 @@ import { DRIFT_CHOICE } from '../../shared/fix';
 import { KUBECONFIG_ORDER_TEXT } from '../../shared/kubeconfig-order';
 import { ENGINE_NAMES } from '../../shared/engines/table';
 import { EXIT } from '../../shared/lifecycle-events';
+import { internalHelp, internalVerbHelp } from '../core/internal-help';
 
 /** `text` wrapped at `width` columns on spaces (terminal help). */
 function wrap(text: string, width = 88): string {
@@ -86,6 +87,13 @@ const EXIT_QUERY = '  query: 0 a server answered (NXDOMAIN and SERVFAIL are answ
 const EXIT_QUERIES = `  queries: 0 rows printed; 1 the exact query log is unavailable (the reason is printed);
   2 usage.`;
 const EXIT_DOCTOR = '  doctor: 0 no finding is an error; 1 a finding is an error; 2 usage.';
+// diff, ui and app: main.ts's `case` of each; a thrown error is exit 1 there ("k2s-dns VERB failed: …").
+const EXIT_DIFF = `  diff: 0 the diff printed (the same, changed, or nothing saved); 1 it could not be read (the
+  saved copy is root's, STATE_UNREADABLE, or another error: the reason is printed); 2 usage.`;
+const EXIT_UI = `  ui: 0 stopped by Ctrl-C (SIGINT or SIGTERM); 1 the web server could not listen (a --port in
+  use) or the UI could not be built; 2 usage.`;
+const EXIT_APP = `  app: in web mode as ui; with the Electron window the window's own: 0 closed, 1 it could not
+  start (a dialog said why); 127 the Electron binary could not be run.`;
 /** A command's own line of the whole help's exit statuses (`  status: 0 …`) as its own help's `Exit status: 0 …`. */
 const ownExit = (line: string): string => line.replace(/^ {2}/gm, '').replace(/^[a-z]+:/, 'Exit status:');
 const EXIT_STOP = `  stop, uninstall: 5 as well when --on-drift keep kept a file that leaves no name
@@ -110,6 +118,9 @@ ${EXIT_STOP}
 ${EXIT_QUERY}
 ${EXIT_QUERIES}
 ${EXIT_DOCTOR}
+${EXIT_DIFF}
+${EXIT_UI}
+${EXIT_APP}
 `;
 
 /**
@@ -132,7 +143,7 @@ const CHANGES: Record<HelpVerb, string> = {
 };
 
 /** Which paragraphs and exit lines of the full help belong to each command's own help. */
-const OWN: Record<HelpVerb, { paragraphs: (keyof typeof PARAGRAPH)[]; kubeconfig?: true; exit: string[] }> = {
+const OWN: Record<HelpVerb, { paragraphs: (keyof typeof PARAGRAPH)[]; kubeconfig?: true; exit: [string, ...string[]] }> = {
   start: { paragraphs: ['start', 'allowZone', 'kubeswitch', 'networkChange'], kubeconfig: true, exit: [EXIT_COMMON] },
   stop: { paragraphs: ['stop', 'onDrift', 'restore'], exit: [EXIT_COMMON, EXIT_STOP] },
   uninstall: { paragraphs: ['uninstall', 'onDrift', 'restore'], exit: [EXIT_COMMON, EXIT_STOP] },
@@ -140,11 +151,11 @@ const OWN: Record<HelpVerb, { paragraphs: (keyof typeof PARAGRAPH)[]; kubeconfig
   recover: { paragraphs: [], exit: [EXIT_COMMON] },
   zones: { paragraphs: ['zones', 'allowZone'], kubeconfig: true, exit: [EXIT_COMMON] },
   query: { paragraphs: [], exit: [ownExit(EXIT_QUERY)] },
-  diff: { paragraphs: [], exit: [] },
+  diff: { paragraphs: [], exit: [ownExit(EXIT_DIFF)] },
   queries: { paragraphs: [], exit: [ownExit(EXIT_QUERIES)] },
   doctor: { paragraphs: [], kubeconfig: true, exit: [ownExit(EXIT_DOCTOR)] },
-  ui: { paragraphs: [], kubeconfig: true, exit: [] },
-  app: { paragraphs: [], kubeconfig: true, exit: [] },
+  ui: { paragraphs: [], kubeconfig: true, exit: [ownExit(EXIT_UI)] },
+  app: { paragraphs: [], kubeconfig: true, exit: [ownExit(EXIT_APP)] },
 };
 
 /** Whether `verb` has its own help (`k2s-dns VERB --help`). */
@@ -178,15 +189,21 @@ export interface HelpAnswer {
 /**
  * The answer to `k2s-dns` alone (the whole help, exit 2), `--help`, `-h` or `help` (the whole
  * help), and those followed by a VERB: that command's help (commandUsage); the whole help for
- * `version`, which has none of its own, and for a flag (`--help --help`); "Unknown command"
- * (exit 2) for anything else, as `k2s-dns VERB --help` says for it. Null for every other command
- * line (main.ts runs it). One rule for entry.ts, which answers before anything else loads, and main.ts.
+ * `version`, which has none of its own, and for a flag (`--help --help`); an internal verb's
+ * own text (core/internal-help.ts) for it, and for `capture-watch`/`follow-watch` with `--help`
+ * or `-h` among their arguments; "Unknown command" (exit 2) for anything else, as
+ * `k2s-dns VERB --help` says for it. Null for every other command line (main.ts runs it). One rule for entry.ts, which answers before anything else loads, and main.ts.
  */
 export function helpAnswer(argv: readonly string[]): HelpAnswer | null {
   const [command, verb] = argv;
-  if (command !== undefined && command !== '--help' && command !== '-h' && command !== 'help') return null;
+  if (command !== undefined && command !== '--help' && command !== '-h' && command !== 'help') {
+    const internal = internalHelp(command, argv.slice(1));
+    return internal === null ? null : { code: EXIT.ok, stdout: internal, stderr: '' };
+  }
   if (command === undefined) return { code: EXIT.usage, stdout: `${USAGE}\n`, stderr: '' };
   if (verb === undefined || verb === 'version' || verb.startsWith('-')) return { code: EXIT.ok, stdout: `${USAGE}\n`, stderr: '' };
   if (isHelpVerb(verb)) return { code: EXIT.ok, stdout: `${commandUsage(verb)}\n`, stderr: '' };
+  const internal = internalVerbHelp(verb);
+  if (internal !== null) return { code: EXIT.ok, stdout: internal, stderr: '' };
   return { code: EXIT.usage, stdout: '', stderr: `Unknown command "${verb}"; run k2s-dns --help for the list.\n` };
 }

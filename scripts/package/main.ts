@@ -20,7 +20,7 @@ import { bundledDirs, licenseCopyPath, readBundledLicense } from './licenses';
 import { changelog, copyright, gzip, manPage, type PackageMeta } from './texts';
 import { debControl } from './deb-control';
 import { rpmSpec } from './rpm-spec';
-import { electronBinary } from '../../electron/cli/electron-binary';
+import { ELECTRON_INSTALL_HINT, findElectronBinary } from '../../electron/cli/electron-binary';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -102,10 +102,16 @@ function buildRpm(meta: PackageMeta, root: string, files: readonly PackageFile[]
   return join(out, `${meta.name}-${meta.version}.x86_64.rpm`);
 }
 
+/** The line `npm run package` prints when there is no Electron binary: what was found (`why`) and what gets it. */
+export function desktopSkipped(why: string): string {
+  return `skipped: k2s-dns-desktop (electron-forge make needs an Electron binary): ${why}; ${ELECTRON_INSTALL_HINT}, then run npm run package again`;
+}
+
 /** The Electron desktop package (forge.config.ts): only where an Electron binary and Forge are installed. */
 function desktopPackage(): string {
-  const exe = electronBinary();
-  if (!exe) return 'skipped: no Electron binary (k2s-dns-desktop: node_modules/electron has none, and none can be downloaded here; electron-forge make needs it)';
+  const found = findElectronBinary();
+  if (found.exe === null) return desktopSkipped(found.why);
+  const exe = found.exe;
   try {
     createRequire(join(REPO, 'package.json')).resolve('@electron-forge/cli/package.json');
   } catch {

@@ -4,15 +4,20 @@
  * (capture-program.ts). It does what `k2s-dns capture-watch` does (cli/internal-verbs.ts) without
  * loading the CLI: Node reads, compiles and runs ~40 KB instead of the CLI's entry and its
  * 1.2 MB script, and start waits for this process to open its capture. Anything but
- * CAPTURE_VERB as the first argument is a usage error (exit 2).
+ * CAPTURE_VERB as the first argument is a usage error (exit 2); `--help` or `-h` after it prints
+ * the verb's help (core/internal-help.ts).
  */
 import { surviveClosedOutput } from '../closed-output';
 import { createHostFs } from '../host/host-fs-node';
 import { CAPTURE_VERB } from './capture-args';
 import { runCapture } from './capture-main';
+import { internalHelp } from '../internal-help';
 
 const [verb, ...rest] = process.argv.slice(2);
-if (verb !== CAPTURE_VERB) {
+const help = internalHelp(CAPTURE_VERB, rest);
+if (verb === CAPTURE_VERB && help !== null) {
+  process.stdout.write(help);
+} else if (verb !== CAPTURE_VERB) {
   process.stderr.write(`usage: ${process.argv[1] ?? 'k2s-dns-capture-watch.cjs'} ${CAPTURE_VERB} --held | --listen ADDRESS:PORT … --port PORT … (run by k2s-dns start)\n`);
   process.exitCode = 2;
 } else {

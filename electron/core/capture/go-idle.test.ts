@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { AUTOGROUP_NICE, autogroupOf, CHRT_PATHS, goIdle, goNormal, NO_CHRT_WORDS, sessionOf, setAutogroupNice, treeLeaders, treeToNormal, parentOf } from './go-idle';
+import { AUTOGROUP_NICE, autogroupOf, CHRT_PATHS, goIdle, goNormal, NO_CHRT_WORDS, sessionOf, setAutogroupNice, setGroupNice, treeLeaders, treeToNormal, parentOf } from './go-idle';
 import { keeperArgv } from '../host/capture-keeper';
 import { SCHED_IDLE, schedPolicyOf } from './sched-policy';
 
@@ -107,6 +107,25 @@ describe('autogroup nice', () => {
     expect(groupOf(process.pid)!.nice).toBe(0);
     await goNormal([a]);
     expect(groupOf(a)).toEqual({ id: before.id, nice: 0 });
+  });
+
+  it.skipIf(!hasAutogroup)('a process that ends between the check and the write: nothing written through its pid ("gone"), so a process that took the number is not touched', async () => {
+    const a = await sleeper(true);
+    const child = started.find((c) => c.pid === a)!;
+    const before = groupOf(a)!;
+    // Ended and reaped (Node's exit event) after the open, where a reused pid would slip in.
+    const outcome = await setGroupNice(a, AUTOGROUP_NICE, '/proc', new Set(), async () => {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGKILL');
+      await exited;
+      return true;
+    });
+    expect(outcome).toBe('gone');
+    // The same call on a live process writes (the test can fail).
+    const b = await sleeper(true);
+    expect(await setGroupNice(b, AUTOGROUP_NICE, '/proc', new Set(), async () => true)).toBe('written');
+    expect(groupOf(b)).toEqual({ id: groupOf(b)!.id, nice: AUTOGROUP_NICE });
+    expect(before.nice).toBe(0);
   });
 
   it.skipIf(!hasAutogroup || !hasChrt)('leaves alone the autogroup of a session the pids do not lead (the launcher\'s, e.g. this test runner\'s)', async () => {

@@ -98,33 +98,76 @@ export async function treeLeaders(pid: number, ppid: number, proc = '/proc'): Pr
  * keeper's shell (capture-keeper.ts leads the session without systemd); a companion run by a test
  * harness is in its launcher's session, whose priority is not the log's to change. Never rejects: a kernel without
  * autogroup, a pid gone or a refused write leave the group as it was, which costs DNS latency,
- * not the log.
+ * not the log. Each pid through setGroupNice: a pid reused meanwhile is left alone.
  */
 export async function setAutogroupNice(pids: readonly number[], nice: number, proc = '/proc', leaders: readonly number[] = pids): Promise<void> {
   const done = new Set<string>();
   for (const pid of pids) {
-    const session = sessionOf(await fsp.readFile(`${proc}/${pid}/stat`, 'utf8').catch(() => ''));
-    if (session === null || !leaders.includes(session)) continue;
-    const file = `${proc}/${pid}/autogroup`;
-    const group = autogroupOf(await fsp.readFile(file, 'utf8').catch(() => ''));
-    if (group === null || done.has(group.id)) continue;
-    done.add(group.id);
-    if (group.nice !== nice) await fsp.writeFile(file, `${nice}\n`).catch(() => undefined);
+    await setGroupNice(pid, nice, proc, done, async (stat) => {
+      const session = sessionOf(stat);
+      return session !== null && leaders.includes(session);
+    });
   }
 }
+
+/** What setGroupNice did: `written`, `kept` (the group already had the value, was done, or `ours` said no), or `gone` (no such process, or it ended before the write). */
+export type GroupNiceOutcome = 'written' | 'kept' | 'gone';
+
+/**
+ * Sets the nice value of `pid`'s autogroup when `ours(statText)` says the process is the one
+ * meant (it may read more of /proc/PID by path). Never rejects.
+ *
+ * No pid reuse in between: /proc/PID/autogroup is opened first, and the group is read and
+ * written through that descriptor. A /proc/PID file keeps the process it was opened for, not
+ * its number: once that process has ended (been reaped), reads and writes through it fail with
+ * ESRCH even when a new process has the number (proc(5) "/proc/pid"; fs/proc/base.c
+ * proc_sched_autogroup_write → get_proc_task). A number is not reused before its process is
+ * reaped, so when the write goes through, every /proc/PID read by path between the open and
+ * the write (stat, cmdline) was that process's. Measured in a PID namespace of its own, the
+ * number handed to a new process (ns_last_pid) between the open and the write: `gone`, the new
+ * process's group untouched, where a write by path set it to 19. The write is at the descriptor's offset 0, after a truncate: the file is a
+ * seq_file, which refuses pwrite (ESPIPE; fs/seq_file.c seq_open), and the group is read with
+ * pread, which leaves the offset at 0.
+ */
+export async function setGroupNice(pid: number, nice: number, proc: string, done: Set<string>, ours: (statText: string) => Promise<boolean>): Promise<GroupNiceOutcome> {
+  const fh = await fsp.open(`${proc}/${pid}/autogroup`, 'r+').catch(() => null);
+  if (fh === null) return 'gone';
+  try {
+    const stat = await fsp.readFile(`${proc}/${pid}/stat`, 'utf8').catch(() => '');
+    if (stat === '' || !(await ours(stat))) return 'kept';
+    const buf = Buffer.alloc(128);
+    const read = await fh.read(buf, 0, buf.length, 0).catch(() => null);
+    if (read === null) return 'gone';
+    const group = autogroupOf(buf.subarray(0, read.bytesRead).toString('utf8'));
+    if (group === null || done.has(group.id)) return 'kept';
+    done.add(group.id);
+    if (group.nice === nice) return 'kept';
+    // procfs takes the truncate and ignores it (as writeFile's O_TRUNC); a plain file (a test's /proc) needs it.
+    await fh.truncate(0).catch(() => undefined);
+    return (await fh.write(`${nice}\n`).then(() => true, () => false)) ? 'written' : 'gone';
+  } finally {
+    await fh.close().catch(() => undefined);
+  }
+}
+
 /**
  * Sets the autogroup of the companion `pid`'s tree back to nice 0 from outside the tree: stop
  * calls it before its SIGTERM, so the drain does not first wait for the companion's own goNormal,
  * which runs at idle priority in a group at 19 (40 wake-ups of a SCHED_IDLE process beside three
- * busy loops on 2 cores: up to 52–121 ms late in a nice-19 autogroup, ≤ 4 ms at nice 0). Only for a pid whose /proc/PID/cmdline is a companion's (a reused pid is left alone)
- * and the sessions treeLeaders names for it. Never rejects.
+ * busy loops on 2 cores: up to 52–121 ms late in a nice-19 autogroup, ≤ 4 ms at nice 0). Only for a pid whose /proc/PID/cmdline is a companion's
+ * and the sessions treeLeaders names for it, both read inside setGroupNice: a pid the companion
+ * left and another process took, even meanwhile, is left alone. Never rejects.
  */
 export async function treeToNormal(pid: number | null, proc = '/proc'): Promise<void> {
   if (pid === null || !Number.isInteger(pid) || pid <= 1) return;
-  const argv = await fsp.readFile(`${proc}/${pid}/cmdline`, 'utf8').then((t) => t.split('\0'), () => [] as string[]);
-  if (!isCaptureArgv(argv)) return;
-  const ppid = parentOf(await fsp.readFile(`${proc}/${pid}/stat`, 'utf8').catch(() => ''));
-  await setAutogroupNice([pid], 0, proc, ppid === null ? [pid] : await treeLeaders(pid, ppid, proc));
+  await setGroupNice(pid, 0, proc, new Set(), async (stat) => {
+    const argv = await fsp.readFile(`${proc}/${pid}/cmdline`, 'utf8').then((t) => t.split('\0'), () => [] as string[]);
+    if (!isCaptureArgv(argv)) return false;
+    const ppid = parentOf(stat);
+    const leaders = ppid === null ? [pid] : await treeLeaders(pid, ppid, proc);
+    const session = sessionOf(stat);
+    return session !== null && leaders.includes(session);
+  });
 }
 
 /** The first executable of `paths`, or null. */
@@ -133,7 +176,12 @@ async function findChrt(paths: readonly string[]): Promise<string | null> {
   return null;
 }
 
-/** Runs `chrt POLICY -a -p 0 PID` for each pid at once; resolves each one's error (chrt's last stderr line) or null. */
+/**
+ * Runs `chrt POLICY -a -p 0 PID` for each pid at once; resolves each one's error (chrt's last stderr line) or null.
+ * chrt takes a number, not a descriptor (not closed here, unlike setGroupNice): the pids are the
+ * companion itself and its own children (tcpdump, the parser), whose numbers are free for reuse
+ * only after the companion reaped them, so the window is a child that ended just before.
+ */
 function chrtAll(chrt: string, policy: '--idle' | '--other', pids: readonly number[]): Promise<(string | null)[]> {
   return Promise.all(
     pids.map(

@@ -1,0 +1,126 @@
+/**
+ * Setup's phases print one line each (scripts/lib/step.sh): routine output (apt's, npm's, go's
+ * ~90 `go: downloading …` lines) goes to a log under the git-ignored .tools/, and a failed phase
+ * prints its log's tail and path. Checked on `step` itself and on scripts/build-engines.sh run in
+ * a copy of the repo's scripts with a stand-in `go` on PATH (no network, no real build).
+ */
+import { spawnSync } from 'node:child_process';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { REPO } from './lib/repo-files';
+
+const STEP = join(REPO, 'scripts/lib/step.sh');
+const versions: Record<string, string> = Object.fromEntries(
+  readFileSync(join(REPO, 'tools/engines/versions.env'), 'utf8')
+    .split('\n')
+    .filter((l) => /^[A-Z_]+=/.test(l))
+    .map((l) => l.split('=') as [string, string]),
+);
+
+const dirs: string[] = [];
+afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+function tempDir(): string {
+  const d = mkdtempSync(join(tmpdir(), 'k2sdns-setup-steps-'));
+  dirs.push(d);
+  return d;
+}
+
+/** Runs `script` in bash with `set -euo pipefail` and step.sh sourced → status, stdout, stderr. */
+function bash(script: string, cwd: string, env: NodeJS.ProcessEnv = process.env) {
+  const r = spawnSync('bash', ['-c', `set -euo pipefail\n. ${JSON.stringify(STEP)}\n${script}`], { cwd, env, encoding: 'utf8' });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** A shell loop printing go's 90 download lines to stderr. */
+const DOWNLOADS = 'i=0; while [ $i -lt 90 ]; do echo "go: downloading example.com/m$i v1.0.$i" >&2; i=$((i+1)); done';
+
+describe('step (scripts/lib/step.sh)', () => {
+  it('prints one line for a phase that succeeds; the phase output is only in the log', () => {
+    const d = tempDir();
+    const r = bash(`noisy() { ${DOWNLOADS}; echo built; }\nstep logs/x.log "setup: building x" noisy`, d);
+    expect(r).toMatchObject({ status: 0, stderr: '' });
+    expect(r.stdout).toMatch(/^setup: building x … done \(\d+ s\)\n$/);
+    const log = readFileSync(join(d, 'logs/x.log'), 'utf8').split('\n');
+    expect(log[0]).toMatch(/^== \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ: noisy$/);
+    expect(log.filter((l) => l.startsWith('go: downloading '))).toHaveLength(90);
+    expect(log).toContain('built');
+  });
+
+  it('on failure prints the last 40 log lines, the note and the log path, returns the status and stops the caller', () => {
+    const d = tempDir();
+    const r = bash(
+      `fails() { ${DOWNLOADS}; echo "main.go:3: undefined: x" >&2; return 3; echo "not reached in the function"; }\n` +
+        `STEP_NOTE="the download lines are routine" step logs/f.log "setup: building f" fails\necho "not reached in the caller"`,
+      d,
+    );
+    expect(r.status).toBe(3);
+    expect(r.stdout).toMatch(/^setup: building f … failed \(\d+ s, exit status 3\)\n$/);
+    const err = r.stderr.split('\n');
+    expect(err[0]).toBe(`---- last 40 lines of logs/f.log:`);
+    expect(err.slice(1, 41)).toEqual([...Array.from({ length: 39 }, (_, k) => `go: downloading example.com/m${51 + k} v1.0.${51 + k}`), 'main.go:3: undefined: x']);
+    expect(err.slice(41)).toEqual(['----', 'note: the download lines are routine', 'full log: logs/f.log', '']);
+  });
+
+  it("keeps the caller's set -e inside a function it runs: the line after a failed command does not run", () => {
+    const d = tempDir();
+    const r = bash(`two() { false; echo "after false"; }\nstep l.log "setup: two" two`, d);
+    expect(r.status).toBe(1);
+    expect(readFileSync(join(d, 'l.log'), 'utf8')).not.toContain('after false');
+  });
+});
+
+describe('scripts/build-engines.sh output', () => {
+  /** A copy of what build-engines.sh reads, and a `go` that prints go's download lines and writes stand-in engines. */
+  function fakeRepo(goFails: boolean): { root: string; env: NodeJS.ProcessEnv } {
+    const root = tempDir();
+    mkdirSync(join(root, 'scripts/lib'), { recursive: true });
+    cpSync(join(REPO, 'scripts/build-engines.sh'), join(root, 'scripts/build-engines.sh'));
+    cpSync(STEP, join(root, 'scripts/lib/step.sh'));
+    cpSync(join(REPO, 'tools/engines'), join(root, 'tools/engines'), { recursive: true });
+    mkdirSync(join(root, 'fakebin'));
+    const go = join(root, 'fakebin/go');
+    writeFileSync(
+      go,
+      `#!/bin/sh
+[ "$1" = build ] || exit 0
+${DOWNLOADS}
+${goFails ? 'echo "main.go:7:2: undefined: coremain.Run" >&2; exit 1' : ''}
+while [ $# -gt 0 ]; do [ "$1" = -o ] && out=$2; shift; done
+case "$out" in
+  */dnsproxy.tmp) printf '#!/bin/sh\\necho "dnsproxy version ${versions.DNSPROXY_VERSION}"\\n' >"$out" ;;
+  */coredns.tmp) printf '#!/bin/sh\\necho "CoreDNS-${versions.COREDNS_VERSION!.slice(1)}"\\n' >"$out" ;;
+esac
+chmod 755 "$out"
+`,
+    );
+    chmodSync(go, 0o755);
+    return { root, env: { ...process.env, PATH: `${join(root, 'fakebin')}:${process.env.PATH}` } };
+  }
+
+  it('prints one line per engine and none of go\'s download lines', () => {
+    const { root, env } = fakeRepo(false);
+    const r = spawnSync('bash', ['scripts/build-engines.sh'], { cwd: root, env, encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(new RegExp(`^build-engines: building dnsproxy ${versions.DNSPROXY_VERSION} … done \\(\\d+ s\\)$`));
+    expect(lines[1]).toMatch(new RegExp(`^build-engines: building CoreDNS ${versions.COREDNS_VERSION} … done \\(\\d+ s\\)$`));
+    expect(readFileSync(join(root, '.tools/logs/build-dnsproxy.log'), 'utf8').match(/^go: downloading /gm)).toHaveLength(90);
+    expect(spawnSync(join(root, '.tools/bin/dnsproxy'), ['--version'], { encoding: 'utf8' }).stdout).toBe(`dnsproxy version ${versions.DNSPROXY_VERSION}\n`);
+  });
+
+  it('a failed build prints the error from its log, the log path, and stops', () => {
+    const { root, env } = fakeRepo(true);
+    const r = spawnSync('bash', ['scripts/build-engines.sh'], { cwd: root, env, encoding: 'utf8' });
+    expect(r.status).toBe(1);
+    expect(r.stdout).toMatch(new RegExp(`^build-engines: building dnsproxy ${versions.DNSPROXY_VERSION} … failed \\(\\d+ s, exit status 1\\)\n$`));
+    const log = join(root, '.tools/logs/build-dnsproxy.log');
+    expect(r.stderr).toContain('\nmain.go:7:2: undefined: coremain.Run\n----\n');
+    expect(r.stderr.endsWith(`full log: ${log}\n`)).toBe(true);
+    expect(existsSync(join(root, '.tools/bin/dnsproxy'))).toBe(false);
+    expect(existsSync(join(root, '.tools/logs/build-coredns.log'))).toBe(false);
+  });
+});
