@@ -10,7 +10,7 @@ import type { Exec } from './exec';
 import type { HostFs } from './host-fs';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { FOLLOW_UNIT_NAME, renderFollowUnit } from '../../../shared/systemd-unit';
-import { pidfileProcess } from './pidfile-process';
+import { pidfileProcess, type HeldProcess } from './pidfile-process';
 
 /** The verb the follower runs under (the CLI and the helper both take it). */
 export const FOLLOW_VERB = 'follow-watch';
@@ -31,6 +31,14 @@ export interface Follower {
   running?(): Promise<boolean>;
   /** Its PID while it runs (pidfile checked against /proc cmdline; systemd: the unit's MainPID), else null. */
   pid?(): Promise<number | null>;
+  /**
+   * Spawns the follower for `argv` held (pidfile-process.ts HOLD_BACK: a shell waiting for
+   * "go"), so start pays the spawn while it waits for the proxy; it does nothing until
+   * startHeld, and exits when dropped or when its starter dies. Hosts without systemd only.
+   */
+  prepare?(argv: string[]): Promise<HeldProcess>;
+  /** Stops the running follower, records `held` as the follower and lets it go. Throws (and drops it) when the pidfile cannot be written or it has exited. */
+  startHeld?(held: HeldProcess): Promise<void>;
 }
 
 /** True when /proc/PID/cmdline is a follower (its argv ends with FOLLOW_VERB). */
@@ -41,7 +49,8 @@ export function isFollowerArgv(argv: readonly string[]): boolean {
 /** The follower as a detached process (hosts without systemd). */
 export function supervisedFollower(fs: HostFs, procDir = '/proc'): Follower {
   // Bounded: it ends its watch and a follow in progress (which holds the lifecycle lock).
-  return pidfileProcess(fs, { pidFile: FOLLOW_PID_FILE, logFile: FOLLOW_LOG, isOwnArgv: isFollowerArgv, stopWaitMs: 5000 }, procDir);
+  const proc = pidfileProcess(fs, { pidFile: FOLLOW_PID_FILE, logFile: FOLLOW_LOG, isOwnArgv: isFollowerArgv, stopWaitMs: 5000 }, procDir);
+  return { ...proc, prepare: (argv) => proc.prepare(argv, { holdBack: true }), startHeld: (held) => proc.startHeld(held, 'go') };
 }
 
 /** The follower as k2s-dnsproxy-follow.service (systemd hosts). */

@@ -9,7 +9,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { HostFs } from './host-fs';
 import { pidfileProcess } from './pidfile-process';
-import { FOLLOW_LOG, FOLLOW_PID_FILE, isFollowerArgv } from './follower';
+import { FOLLOW_LOG, FOLLOW_PID_FILE, isFollowerArgv, supervisedFollower } from './follower';
 import { trackedHosts } from '../../../e2e/support/test-deps';
 
 const newHost = trackedHosts();
@@ -132,5 +132,41 @@ describe('pidfileProcess prepare (a process started ahead of its job, held)', ()
     await expect.poll(() => held.exited(), { timeout: 10_000 }).toBe(true);
     expect(await pidsWith(token)).toEqual([]);
     await expect(readFile(marker)).rejects.toThrow(/ENOENT/);
+  });
+});
+
+describe('supervisedFollower prepare (the follower spawned held behind the HOLD_BACK shell)', () => {
+  it('a held follower is a shell waiting for "go" with no pidfile; startHeld records that pid and the program runs under it', async () => {
+    const h = await newHost();
+    const token = `k2s-test-${randomBytes(6).toString('hex')}`;
+    const marker = join(h.root, 'marker');
+    const f = supervisedFollower(h.deps.fs);
+    const held = await f.prepare!(program(marker, token));
+    spawned.push(held.pid);
+    expect((await readFile(`/proc/${held.pid}/cmdline`, 'utf8')).split('\0')[0]).toBe('/bin/sh');
+    expect(await h.deps.fs.lstat(FOLLOW_PID_FILE)).toBeNull();
+    await f.startHeld!(held);
+    expect(Number((await readFile(h.deps.fs.real(FOLLOW_PID_FILE), 'utf8')).trim())).toBe(held.pid);
+    for (let i = 0; i < 300 && !(await readFile(marker, 'utf8').catch(() => '')); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(Number(await readFile(marker, 'utf8'))).toBe(held.pid);
+    expect((await readFile(`/proc/${held.pid}/cmdline`, 'utf8')).split('\0').slice(0, -1)).toEqual(program(marker, token));
+    expect(await f.pid!()).toBe(held.pid);
+    await f.stop();
+    expect(await pidsWith(token)).toEqual([]);
+  });
+
+  it('dropped, the held shell exits without running the program and nothing is recorded', async () => {
+    const h = await newHost();
+    const token = `k2s-test-${randomBytes(6).toString('hex')}`;
+    const marker = join(h.root, 'marker');
+    const f = supervisedFollower(h.deps.fs);
+    const held = await f.prepare!(program(marker, token));
+    spawned.push(held.pid);
+    held.drop();
+    for (let i = 0; i < 500 && !held.exited(); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(held.exited()).toBe(true);
+    expect(await readFile(marker, 'utf8').catch(() => 'never ran')).toBe('never ran');
+    expect(await h.deps.fs.lstat(FOLLOW_PID_FILE)).toBeNull();
+    expect(await pidsWith(token)).toEqual([]);
   });
 });

@@ -48,7 +48,7 @@ export interface HeldProcess {
 }
 
 /** Starts (detached, pid recorded) and stops (SIGTERM, then SIGKILL after `stopWaitMs`) the one process of `spec`. */
-export function pidfileProcess(fs: HostFs, spec: PidfileSpec, procDir = '/proc'): { start(argv: string[]): Promise<void>; prepare(argv: string[]): Promise<HeldProcess>; startHeld(held: HeldProcess, line: string): Promise<void>; stop(): Promise<void>; running(): Promise<boolean>; pid(): Promise<number | null> } {
+export function pidfileProcess(fs: HostFs, spec: PidfileSpec, procDir = '/proc'): { start(argv: string[]): Promise<void>; prepare(argv: string[], opts?: { holdBack?: boolean }): Promise<HeldProcess>; startHeld(held: HeldProcess, line: string): Promise<void>; stop(): Promise<void>; running(): Promise<boolean>; pid(): Promise<number | null> } {
   const recorded = async (): Promise<number | null> => {
     const pid = Number.parseInt((await fs.readFile(spec.pidFile).catch(() => Buffer.from(''))).toString('utf8'), 10);
     if (!Number.isInteger(pid) || pid <= 1) return null;
@@ -99,14 +99,19 @@ export function pidfileProcess(fs: HostFs, spec: PidfileSpec, procDir = '/proc')
     /**
      * Spawns `argv` now, detached, output appended to the log, held: the program itself waits
      * for its line on stdin (the capture companion's CAPTURE_HELD_FLAG) — its start-up runs while
-     * the caller still decides. The old process is left alone until startHeld.
+     * the caller still decides — or, with `holdBack`, the HOLD_BACK shell waits for the line "go"
+     * and only then execs the program (same pid): the spawn, which blocks this thread until the
+     * child has exec'd, is paid while the caller waits for something else. The old process is
+     * left alone until startHeld.
      */
-    async prepare(argv) {
+    async prepare(argv, opts = {}) {
       await access(argv[0]!, fsc.X_OK);
       await fs.mkdirp(K2S_PATHS.runDir, 0o755);
       const log = await open(fs.real(spec.logFile), 'a', 0o600);
       try {
-        const child = spawn(argv[0]!, argv.slice(1), { detached: true, stdio: ['pipe', log.fd, log.fd], env: tlsFreeNodeEnv() });
+        const child = opts.holdBack
+          ? spawn('/bin/sh', ['-c', HOLD_BACK, 'sh', ...argv], { detached: true, stdio: ['pipe', log.fd, log.fd], env: tlsFreeNodeEnv() })
+          : spawn(argv[0]!, argv.slice(1), { detached: true, stdio: ['pipe', log.fd, log.fd], env: tlsFreeNodeEnv() });
         const pid = await new Promise<number>((resolve, reject) => {
           child.once('error', reject);
           child.once('spawn', () => resolve(child.pid!));

@@ -27,6 +27,7 @@ import { writeProxyConfig, proxyArgv, lateListenersFor } from './proxy-config';
 import { waitForListeners } from './service-ready';
 import { captureArgvFor } from './capture-argv';
 import type { HeldCompanion } from '../host/capture-companion';
+import type { HeldProcess } from '../host/pidfile-process';
 import { verifyDns } from './verify';
 import { kubeDnsLoop } from '../host/upstreams';
 import { cidrRefusal } from '../../../shared/cidr-policy';
@@ -60,6 +61,8 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
   let recovered: string | null = null;
   // The capture companion's process, begun held under the lock (below), let go after save.
   let held: Promise<HeldCompanion | null> | null = null;
+  // The network follower's process, spawned held while the service step waits for the proxy, let go at ready.
+  let heldFollower = null as Promise<HeldProcess | null> | null;
   try {
     if (deps.uid() === 0) {
       // Before root writes anything: every directory it writes into is root's alone (a 0777
@@ -206,6 +209,7 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
       undo.push({ what: `restore ${written.path}`, run: written.undo });
       return { value: written.path, message: `Wrote ${written.path}`, detail: { path: written.path } };
     });
+    const onNetworkChange = opts.onNetworkChange ?? pre.existing?.onNetworkChange ?? 'follow';
     await r.run('service', 'Starting k2s-dnsproxy', async () => {
       const argv = proxyArgv(deps.fs, pre.engine.binary, plan.engine, configPath, plan.verbose, plan.listeners);
       // Registered before start: a start that fails half-way still gets stopped by rollback.
@@ -216,13 +220,17 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
       const { runAs } = engineRuntime(plan.engine);
       // On resolved hosts a companion unit re-applies the route whenever the KubeSwitch address comes back (link re-created, reboot).
       const { pid } = await deps.services.start({ argv, logFile: deps.fs.real(K2S_PATHS.log), description: `K2s DNS proxy (${plan.engine})`, guardDirs: ROOT_WRITTEN_DIRS.map((d) => deps.fs.real(d.path)), startLine, ...(runAs ? { runAs } : {}), ...(lateListeners ? { lateListeners } : {}), ...(pre.resolved ? { resolvedRouteFile: deps.fs.real(K2S_PATHS.routeFile) } : {}) });
+      // The follower's spawn blocks this thread until its child has exec'd (a few ms, more on a
+      // busy host): paid now, while the proxy starts, instead of before ready. Held until then.
+      const f = deps.follower;
+      if (f?.manager.prepare && onNetworkChange === 'follow') heldFollower = f.manager.prepare(f.argv).catch(() => null);
       await waitForListeners(deps, plan, opts.readyTimeoutMs ?? READY_TIMEOUT_MS);
       // The query log is open before the host points at the proxy: every query from then on is in it.
       if (captureStart) await captureStart.run();
       else if (deps.capture) await deps.capture.manager.stop().catch(() => undefined);
       return { value: pid, message: `k2s-dnsproxy (${plan.engine}${pid ? `, PID ${pid}` : ''}) answers on ${plan.listeners.map((l) => `${l.address}:${l.port}`).join(', ')}${captureStart ? '; the exact query log reads its packets' : ''}`, detail: { pid } };
     });
-    const follow = { plan, engineBinary: pre.engine.binary, onNetworkChange: opts.onNetworkChange ?? pre.existing?.onNetworkChange ?? 'follow' };
+    const follow = { plan, engineBinary: pre.engine.binary, onNetworkChange };
     await r.run('activate', 'Pointing the host at 127.0.0.1', () => activate(deps, pre, state, discovery, undo, follow));
     await r.run('verify', `Resolving kubernetes.default.svc.${discovery.clusterDomain} and an external name`, async () => {
       const resolvConfText = (await readResolverText(deps.fs)) ?? '';
@@ -237,7 +245,11 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
     // The follower after the host points at the proxy (it follows from there); a follower that
     // cannot start leaves K2s DNS running as before (drift is reported, not followed).
     if (deps.follower && follow.onNetworkChange === 'follow') {
-      await deps.follower.manager.start(deps.follower.argv).catch((err: unknown) => warnings.push({ code: 'FOLLOW_NOT_STARTED', message: `The network follower did not start (${messageOf(err)}); a new resolver file from the network stays drift until the next start.` }));
+      const f = deps.follower;
+      const h = heldFollower ? await heldFollower : null;
+      // A held one that went away (or whose pidfile failed) is replaced by a fresh start.
+      const viaHeld = h && f.manager.startHeld && !h.exited() ? f.manager.startHeld(h).then(() => true, () => false) : Promise.resolve(false);
+      await viaHeld.then((ok) => (ok ? undefined : f.manager.start(f.argv))).catch((err: unknown) => warnings.push({ code: 'FOLLOW_NOT_STARTED', message: `The network follower did not start (${messageOf(err)}); a new resolver file from the network stays drift until the next start.` }));
     } else if (deps.follower) await deps.follower.manager.stop().catch(() => undefined);
     r.emit('ready', 'done', `Host DNS goes through k2s-dnsproxy; ${discovery.clusterDomain} resolves${follow.onNetworkChange === 'follow' ? '; a new network resolver file is followed' : '; a new network resolver file is kept as drift (--on-network-change keep)'}.`);
     undo.length = 0;
@@ -263,6 +275,7 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
   } finally {
     // Not let go (a refusal, nothing to do, a failure before save): it exits having done nothing.
     void held?.then((h) => h?.process.drop());
+    void heldFollower?.then((h) => h?.drop());
     if (release) await (release as () => Promise<void>)();
   }
 }
