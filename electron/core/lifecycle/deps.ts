@@ -66,7 +66,7 @@ export interface LifecycleDeps {
    * systemd-resolved, each nameserver of /etc/resolv.conf: host-paths.ts), for verify. Absent in
    * temp-root tests, whose host paths would be this machine's.
    */
-  lookupPaths?(opts: { resolved: boolean; resolvConfText: string; skip?: string[] }): Promise<HostPath[]>;
+  lookupPaths?(opts: { resolved: boolean; resolvConfText: string; skip?: string[]; name?: string }): Promise<HostPath[]>;
   /**
    * The network follower (host/follower.ts) and the argv it runs; absent in temp-root tests
    * (there followNetwork is called directly).

@@ -56,4 +56,33 @@ describe('hostPaths: every lookup path host programs use', () => {
     expect(await paths[1]!.ask(NAME, 1000)).toMatchObject({ rcode: 'ERROR', error: 'Failed to resolve: Connection refused' });
     await none.cleanup();
   });
+
+  it("`files dns` exactly, the name not in /etc/hosts, no nscd: nss dns is getaddrinfo's only answerer, so no getent is spawned for it; any other case keeps the path", async () => {
+    const { writeFile, mkdir } = await import('node:fs/promises');
+    const dnsLabel = 'nss dns (getent -s dns hosts, as nsswitch.conf lists it)';
+    const labels = async (nsswitch: string, hosts: string | null, nscd = false, name: string | null = NAME) => {
+      const h = await withExec(nsswitch, {});
+      if (hosts === null) await import('node:fs/promises').then((f) => f.rm(`${h.deps.fs.real('/etc/hosts')}`, { force: true }));
+      else await writeFile(h.deps.fs.real('/etc/hosts'), hosts);
+      if (nscd) {
+        await mkdir(h.deps.fs.real('/var/run/nscd'), { recursive: true });
+        await writeFile(h.deps.fs.real('/var/run/nscd/socket'), '');
+      }
+      const out = (await hostPaths(h.deps, { resolved: false, resolvConfText: '', ...(name ? { name } : {}) })).map((p) => p.label);
+      await h.cleanup();
+      return out;
+    };
+    const plain = '127.0.0.1 localhost\n::1 localhost ip6-localhost\n';
+    expect(await labels('hosts:          files dns\n', plain)).toEqual([]);
+    // The name in /etc/hosts (any case, an alias, a trailing dot): files may answer first.
+    expect(await labels('hosts: files dns\n', `${plain}10.0.0.9 other Kubernetes.Default.svc.cluster.local.  # pinned\n`)).toEqual([dnsLabel]);
+    // Only commented out: not named.
+    expect(await labels('hosts: files dns\n', `${plain}# 10.0.0.9 ${NAME}\n`)).toEqual([]);
+    expect(await labels('hosts: files dns\n', plain, true)).toEqual([dnsLabel]);
+    expect(await labels('hosts: files [NOTFOUND=return] dns\n', plain)).toEqual([dnsLabel]);
+    expect(await labels('hosts: files myhostname dns\n', plain)).toEqual([dnsLabel]);
+    expect(await labels('hosts: dns files\n', plain)).toEqual([dnsLabel]);
+    expect(await labels('hosts: files dns\n', null)).toEqual([dnsLabel]);
+    expect(await labels('hosts: files dns\n', plain, false, null)).toEqual([dnsLabel]);
+  });
 });
