@@ -162,15 +162,33 @@ describe('upstream order and failover equal glibc', () => {
     // gives no reply, proxy/proxy.go replyFromUpstream); when it is silent, the reply of one of
     // the others asked together (upstream.ExchangeParallel: the first reply wins); none: SERVFAIL.
     if (engines.includes('adguard')) {
-      const replies = (a: string) => POOL[a as PoolAddress] !== 'drop' && POOL[a as PoolAddress] !== 'nothing listening';
-      const allowed = (set: string[]): string[] => {
+      const what = (a: string) => POOL[a as PoolAddress];
+      const replies = (a: string) => what(a) !== 'drop' && what(a) !== 'nothing listening';
+      const rules = (set: string[]): string[] => {
         if (replies(set[0]!)) return [alone.get(set[0] as PoolAddress)!];
         const others = set.slice(1).filter(replies);
         return others.length === 0 ? ['EAI_AGAIN'] : [...new Set(others.map((a) => alone.get(a as PoolAddress)!))];
       };
+      // dnsproxy waits on a dropping server (2 s: it asks twice, upstream/plain.go) before it
+      // answers: the first one, or after an unreachable first one when no other one replies.
+      const waits = (set: string[]) => what(set[0]!) === 'drop' || (!replies(set[0]!) && !set.slice(1).some(replies) && set.some((a) => what(a) === 'drop'));
+      // Meanwhile glibc asks again (`timeout:1`, same socket and ID), and dnsproxy's pending
+      // requests (on while the cache is, as K2s ships it) hold the repeat and answer it with a
+      // copy of the first question's reply made by miekg/dns SetReply, which resets the rcode to
+      // NOERROR (dnsproxy v0.83.1 proxy/pending.go queue; miekg/dns v1.1.72 defaults.go): an
+      // NXDOMAIN or SERVFAIL comes back as NOERROR without records too, and when glibc reads that
+      // copy first it says EAI_NODATA (glibc res_query: NOERROR and no answer is NO_DATA).
+      // Captured on a loaded 2-core machine (tcpdump, dnsproxy -v): [nothing listening, drop]
+      // 3 of 60 lookups, [drop, NXDOMAIN] 4 of 48, [drop, SERVFAIL] 3 of 48; never without a wait.
+      // The merge itself: the test 'identical questions in flight together' below.
+      const allowed = (set: string[]): string[] => {
+        const r = rules(set);
+        return waits(set) && r.some((a) => a.startsWith('EAI_')) ? [...r, 'EAI_NODATA'] : r;
+      };
       expect(outcomes.filter((o) => !allowed(o.servers).includes(o.adguard!)).map((o) => `[${label(o.servers)}] allowed ${allowed(o.servers).join('|')}, adguard ${o.adguard}`)).toEqual([]);
-      const same = outcomes.filter((o) => allowed(o.servers).length === 1 && allowed(o.servers)[0] === o.glibc).length;
-      console.log(`adguard: ${same}/${outcomes.length} sets where dnsproxy's rules give exactly glibc's answer; the rest start with a SERVFAIL/REFUSED server or race two disagreeing fallbacks`);
+      const same = outcomes.filter((o) => rules(o.servers).length === 1 && rules(o.servers)[0] === o.glibc).length;
+      const merged = outcomes.filter((o) => o.adguard === 'EAI_NODATA').length;
+      console.log(`adguard: ${same}/${outcomes.length} sets where dnsproxy's rules give exactly glibc's answer; the rest start with a SERVFAIL/REFUSED server or race two disagreeing fallbacks; ${merged} got EAI_NODATA (a merged repeat)`);
     }
   }, 360_000);
   it('replay: 20 internal names with the internal nameserver first and an NXDOMAIN one second resolve 20/20 through each engine (rotate = the old config, for the record)', async () => {
@@ -189,6 +207,26 @@ describe('upstream order and failover equal glibc', () => {
       }
     }
   }, 120_000);
+
+  it('identical questions in flight together: AdGuard answers the repeats NOERROR without records (why the order property allows EAI_NODATA after a wait)', async () => {
+    // 8 clients ask at once while dnsproxy waits on a dropping fallback (2 s). The first question
+    // gets SERVFAIL; the others, held by pending requests, a copy with the rcode reset (see the
+    // property above). When a dnsproxy update stops doing this, this fails: then drop EAI_NODATA
+    // from the property's allowed answers.
+    if (!engines.includes('adguard')) return;
+    const proc = await startEngine(planFor('adguard', '127.0.9.3', ['198.18.0.9', '198.18.0.8']), CLUSTER_NAME);
+    try {
+      // recheckBare: false, or queryDns would ask a bare NOERROR again on its own (dns-query.ts).
+      const replies = await Promise.all(Array.from({ length: 8 }, () => queryDns({ name: NAME, type: 'A', server: '127.0.9.3:53', timeoutMs: 10_000, recheckBare: false })));
+      const seen = replies.map((r) => `${r.rcode} ${r.answers.length}`);
+      console.log(`adguard, 8 identical questions at once: ${seen.join(', ')}`);
+      expect(seen.filter((x) => x !== 'SERVFAIL 0' && x !== 'NOERROR 0'), seen.join(', ')).toEqual([]);
+      expect(seen, 'no repeat was merged').toContain('NOERROR 0');
+      expect(seen, 'no question got the SERVFAIL').toContain('SERVFAIL 0');
+    } finally {
+      await proc.stop();
+    }
+  }, 60_000);
 
   it('a cluster zone whose kube-dns is silent gets SERVFAIL, never the NXDOMAIN of a fallback nameserver', async () => {
     for (const engine of engines) {

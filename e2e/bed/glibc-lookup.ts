@@ -4,6 +4,9 @@
  * (unshare(1)), so several lookups with different nameserver lists run at once and the shared
  * /etc/resolv.conf is never touched. The child is this Node binary (`dns.lookup`, family 4, so
  * glibc asks A only), which keeps EAI_NONAME apart from EAI_AGAIN — getent(1) exits 2 for both.
+ * Node names EAI_NONAME and EAI_NODATA both ENOTFOUND (lib/internal/errors.js dnsException) but
+ * keeps libuv's number in `errno`, so the child reports which one it was: NXDOMAIN is EAI_NONAME,
+ * a NOERROR reply without an address is EAI_NODATA (glibc nss_dns NO_DATA).
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -11,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /** What getaddrinfo said: the IPv4 addresses (sorted) or its error code. */
-export type GlibcAnswer = { addresses: string[] } | { error: 'EAI_NONAME' | 'EAI_AGAIN' | 'EAI_FAIL' | string };
+export type GlibcAnswer = { addresses: string[] } | { error: 'EAI_NONAME' | 'EAI_NODATA' | 'EAI_AGAIN' | 'EAI_FAIL' | string };
 
 /** Short text of an answer for messages and comparisons: `203.0.113.1` or `EAI_NONAME`. */
 export function answerText(a: GlibcAnswer): string {
@@ -20,8 +23,9 @@ export function answerText(a: GlibcAnswer): string {
 
 const CHILD = `
 const dns = require('node:dns');
+const { getSystemErrorName } = require('node:util');
 dns.lookup(process.argv[1], { all: true, family: 4, hints: 0 }, (err, addrs) => {
-  if (err) process.stdout.write(JSON.stringify({ error: err.code === 'ENOTFOUND' ? 'EAI_NONAME' : err.code }));
+  if (err) process.stdout.write(JSON.stringify({ error: err.code === 'ENOTFOUND' ? getSystemErrorName(err.errno) : err.code }));
   else process.stdout.write(JSON.stringify({ addresses: addrs.map((a) => a.address).sort() }));
 });`;
 
