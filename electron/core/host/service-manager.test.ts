@@ -47,7 +47,7 @@ describe('detectServiceManager', () => {
 });
 
 describe('systemd manager', () => {
-  it('writes the unit and runs daemon-reload, enable, restart; status and stop via systemctl', async () => {
+  it('writes the unit and runs enable --no-reload, one daemon-reload, restart; status and stop via systemctl', async () => {
     mkdirSync(r('run/systemd/system'), { recursive: true });
     const calls: string[][] = [];
     const fs = createHostFs(root);
@@ -63,8 +63,8 @@ describe('systemd manager', () => {
     expect(await svc.status()).toEqual({ running: true, pid: 4242, restart: null });
     await svc.stop();
     expect(calls).toEqual([
+      ['systemctl', 'enable', '--no-reload', 'k2s-dnsproxy.service'],
       ['systemctl', 'daemon-reload'],
-      ['systemctl', 'enable', 'k2s-dnsproxy.service'],
       ['systemctl', 'reset-failed', 'k2s-dnsproxy.service'],
       ['systemctl', 'restart', 'k2s-dnsproxy.service'],
       ['systemctl', 'show', '--property', 'MainPID', '--value', 'k2s-dnsproxy.service'],
@@ -82,8 +82,8 @@ describe('systemd manager', () => {
     expect(readFileSync(r(K2S_PATHS.routeUnit), 'utf8')).toBe(renderRouteUnit('/var/lib/k2s/dns-resolved-route.conf'));
     expect(statSync(r(K2S_PATHS.routeUnit)).mode & 0o777).toBe(0o644);
     expect(calls).toEqual([
+      ['systemctl', 'reenable', '--no-reload', 'k2s-dnsproxy-resolved.service'],
       ['systemctl', 'daemon-reload'],
-      ['systemctl', 'reenable', 'k2s-dnsproxy-resolved.service'],
       ['systemctl', 'restart', 'k2s-dnsproxy-resolved.service'],
     ]);
   });
@@ -93,7 +93,7 @@ describe('systemd manager', () => {
     const exec: Exec = { run: async () => ({ code: 1, stdout: '', stderr: 'Failed to restart k2s-dnsproxy.service: Unit is masked.' }) };
     const svc = await detectServiceManager(createHostFs(root), exec);
     await expect(svc.start({ argv: ['/usr/sbin/dnsmasq'], logFile: '/var/log/x.log', description: 'd' })).rejects.toThrow(
-      'systemctl daemon-reload failed (Failed to restart k2s-dnsproxy.service: Unit is masked.); see "journalctl -u k2s-dnsproxy.service"',
+      'systemctl enable --no-reload k2s-dnsproxy.service failed (Failed to restart k2s-dnsproxy.service: Unit is masked.); see "journalctl -u k2s-dnsproxy.service"',
     );
   });
 

@@ -81,10 +81,11 @@ async function mainPid(exec: Exec): Promise<number | null> {
  * systemd ServiceManager. start: ensure the log exists, write K2S_PATHS.unit (0644) — and, for
  * spec.lateListeners, K2S_PATHS.lateUnit, the KubeSwitch listener that waits for its address;
  * for spec.resolvedRouteFile, K2S_PATHS.routeUnit, which re-applies the systemd-resolved route
- * (else an old companion is disabled and removed) — `daemon-reload`, `enable` (the K2s-owned
+ * (else an old companion is disabled and removed) — `enable --no-reload` (the K2s-owned
  * resolv.conf survives a reboot, so must the proxy; the companions `reenable`d, which drops the
- * multi-user.target.wants/ link earlier versions made), `restart` (starts it, or applies a new
- * argv/config to a running one). stop: stops and disables every unit.
+ * multi-user.target.wants/ link earlier versions made), one `daemon-reload`, `restart` (starts
+ * it, or applies a new argv/config to a running one). stop: stops every unit, then disables them
+ * in one call.
  */
 export function createSystemdManager(fs: HostFs, exec: Exec): ServiceManager {
   return {
@@ -111,9 +112,13 @@ export function createSystemdManager(fs: HostFs, exec: Exec): ServiceManager {
       if (routeText) await fs.writeFileAtomic(K2S_PATHS.routeUnit, routeText, { mode: 0o644 });
       const companions = [...(lateText ? [LATE_UNIT] : []), ...(routeText ? [ROUTE_UNIT] : [])];
       const units = [UNIT, ...companions];
+      // One reload for all of it: `enable` and `reenable` each reload the manager by themselves
+      // (systemctl(1) --no-reload), ~100–190 ms apiece on a booted Debian 13 host; with
+      // --no-reload they only change the links, and the one daemon-reload after them loads the
+      // unit files and the links together — the same end state as before, two reloads fewer.
+      await systemctl(exec, ['enable', '--no-reload', UNIT]);
+      if (companions.length) await systemctl(exec, ['reenable', '--no-reload', ...companions]);
       await systemctl(exec, ['daemon-reload']);
-      await systemctl(exec, ['enable', UNIT]);
-      if (companions.length) await systemctl(exec, ['reenable', ...companions]);
       // A unit systemd gave up on (its start limit) refuses even a start by hand until reset.
       await systemctl(exec, ['reset-failed', ...units], [0, 1, EXIT_NOT_LOADED]);
       await systemctl(exec, ['restart', ...units]);
@@ -122,8 +127,8 @@ export function createSystemdManager(fs: HostFs, exec: Exec): ServiceManager {
     async installRouteUnit(routeFile) {
       await fs.mkdirp(path.posix.dirname(K2S_PATHS.routeUnit), 0o755);
       await fs.writeFileAtomic(K2S_PATHS.routeUnit, renderRouteUnit(routeFile), { mode: 0o644 });
+      await systemctl(exec, ['reenable', '--no-reload', ROUTE_UNIT]);
       await systemctl(exec, ['daemon-reload']);
-      await systemctl(exec, ['reenable', ROUTE_UNIT]);
       await systemctl(exec, ['restart', ROUTE_UNIT]);
     },
     async restart() {
@@ -139,8 +144,9 @@ export function createSystemdManager(fs: HostFs, exec: Exec): ServiceManager {
       if (await fs.lstat(K2S_PATHS.lateUnit)) companions.push(LATE_UNIT);
       if (await fs.lstat(K2S_PATHS.routeUnit)) companions.push(ROUTE_UNIT);
       await systemctl(exec, ['stop', UNIT, ...companions], [0, EXIT_NOT_LOADED]);
-      if (await fs.lstat(K2S_PATHS.unit)) await systemctl(exec, ['disable', UNIT]);
-      if (companions.length) await systemctl(exec, ['disable', ...companions], [0, EXIT_NOT_LOADED]);
+      // Every unit in one disable: one reload of the manager instead of one per call (systemctl(1)).
+      const disable = [...((await fs.lstat(K2S_PATHS.unit)) ? [UNIT] : []), ...companions];
+      if (disable.length) await systemctl(exec, ['disable', ...disable], companions.length ? [0, EXIT_NOT_LOADED] : [0]);
     },
     async status() {
       const r = await exec.run('systemctl', ['show', ...SHOW_PROPERTIES.flatMap((p) => ['-p', p]), UNIT], { timeoutMs: 10_000 });
