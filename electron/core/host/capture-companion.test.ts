@@ -76,7 +76,7 @@ describe('capture companion: stop', () => {
       return { code: 0, stdout: '', stderr: '' };
     } };
     await systemdCapture(fs, exec).stop();
-    expect(calls).toEqual(['systemctl stop k2s-dnsproxy-capture.service unwritten=yes', 'systemctl disable k2s-dnsproxy-capture.service unwritten=yes']);
+    expect(calls).toEqual(['systemctl stop k2s-dnsproxy-capture.service unwritten=yes', 'systemctl disable --no-reload k2s-dnsproxy-capture.service unwritten=yes']);
     expect(await fs.lstat(CAPTURE_UNWRITTEN_FILE)).toBeFalsy();
     expect(await fs.lstat(CAPTURE_MISSED_FILE)).toBeFalsy();
   });

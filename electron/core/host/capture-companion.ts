@@ -197,7 +197,10 @@ export function systemdCapture(fs: HostFs, exec: Exec, procDir = '/proc'): Captu
       const ready = (await fs.readFile(CAPTURE_READY_FILE).catch(() => Buffer.from(''))).toString('utf8').trim();
       await treeToNormal(/^\d+$/.test(ready) ? Number(ready) : null, procDir);
       await systemctl(['stop', unit], [0, 5]);
-      await systemctl(['disable', unit], [0, 1, 5]);
+      // The link goes now; the manager is reloaded once by the proxy's stop, whose disable names
+      // this unit too (systemd-service.ts). Until then a stale "k2s-dnsproxy wants it" can only
+      // pull it in with the proxy, and our start re-links it anyway.
+      await systemctl(['disable', '--no-reload', unit], [0, 1, 5]);
       await fs.remove(CAPTURE_FAILED_FILE);
       await fs.remove(CAPTURE_READY_FILE);
       // As supervisedCapture's stop: the run's drops and unwritten rows are not the next run's.

@@ -72,7 +72,9 @@ export function systemdFollower(fs: HostFs, exec: Exec): Follower {
     async stop() {
       if (!(await fs.lstat(FOLLOW_UNIT_PATH))) return;
       await systemctl(['stop', unit], [0, 5]);
-      await systemctl(['disable', unit], [0, 1, 5]);
+      // The link goes now; the manager is reloaded once by the proxy's stop, whose disable names
+      // this unit too (systemd-service.ts): stop reloads once, not once per unit.
+      await systemctl(['disable', '--no-reload', unit], [0, 1, 5]);
     },
     async running() {
       // Restart=on-failure brings a killed one back after RestartSec: "activating" counts as running.
