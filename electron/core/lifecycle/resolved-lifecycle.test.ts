@@ -190,8 +190,13 @@ describe('start/stop on a systemd-resolved host', () => {
     expect((await lstat(join(h.root, 'var/lib/k2s/dns-resolved-route.conf'))).mode & 0o777).toBe(0o600);
     expect(again.events).toContainEqual(expect.objectContaining({ step: 'service', status: 'done', message: expect.stringMatching(/^Installed k2s-dnsproxy-resolved\.service: it applies the route ~cluster\.local .* on k2s-proxy0 again whenever 172\.19\.1\.1 comes back$/) }));
     expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe(managed);
-    // With the unit in place a start while running changes nothing.
-    expect((await startDns(h.deps, TEST_START_OPTS, sink().sink)).ok).toBe(true);
+    // No journal is left: the next command would take it for a killed start and roll the running K2s DNS back.
+    expect(await lstat(join(h.root, 'var/lib/k2s/dns-lifecycle-journal.json')).then(() => 'journal left', () => 'no journal')).toBe('no journal');
+    // With the unit in place a start while running changes nothing (and recovers nothing).
+    const third = sink();
+    expect(await startDns(h.deps, TEST_START_OPTS, third.sink)).toMatchObject({ ok: true, message: 'K2s DNS is already running; nothing changed.' });
+    expect(third.events.filter((e) => e.type === 'step' && e.step === 'recover')).toEqual([]);
+    expect(h.services.stops).toBe(0);
     expect(installed).toHaveLength(1);
     expect((await stopDns(h.deps, {}, sink().sink)).ok).toBe(true);
   });

@@ -111,7 +111,10 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
       };
     });
     if (pre.alreadyRunning) {
-      const installed = await installMissingRouteUnit(deps, pre, r);
+      // Not journaled: a journal says "start", and recovery rolls a start back — a start killed
+      // while it installs the unit for a running K2s DNS must not take that K2s DNS down, nor
+      // leave a journal behind that the next command (status) rolls back.
+      const installed = await installMissingRouteUnit(deps, pre, new StepReporter('start', sink, () => deps.now()));
       // Said as skipped, each: a window following this start must not show them as done.
       for (const step of START_STEPS.slice(START_STEPS.indexOf('save'), START_STEPS.indexOf('ready'))) {
         if (!(installed && step === 'service')) r.emit(step, 'skipped', 'K2s DNS is already running: nothing to do.');

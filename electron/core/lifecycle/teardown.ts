@@ -160,11 +160,20 @@ export function journaledReporter(deps: LifecycleDeps, op: Operation, sink: Even
     const err = await pending;
     if (err !== null) throw err;
   };
+  // A later write refused for lack of room fails the start as NO_SPACE naming the journal and its
+  // filesystem: its error comes one step later, and a bare ENOSPC there blamed that step (config,
+  // which writes nothing in the state directory). save's own stays the bare error (start.ts
+  // makes it the "Nothing was changed" refusal).
+  const startWrite = (step: StepName): Promise<void> =>
+    write(step).catch(async (err: unknown) => {
+      if (step === 'save' || !isNoRoomError(err)) throw err;
+      throw failed('NO_SPACE', noRoomMessage(K2S_PATHS.journal, deps.fs.real(K2S_PATHS.journal), (err as NodeJS.ErrnoException).code, await deps.mountinfo().catch(() => ''), 'start again'));
+    });
   const reporter = new StepReporter(op, record, () => deps.now(), async (step) => {
     if (step === 'preflight') return;
     if (op !== 'start') return write(step);
     await waitPending();
-    pending = write(step).then(() => null, (err: unknown) => err ?? new Error('journal write failed'));
+    pending = startWrite(step).then(() => null, (err: unknown) => err ?? new Error('journal write failed'));
     if (step === 'save') await waitPending();
   });
   return Object.assign(reporter, { journalWritten: waitPending });
