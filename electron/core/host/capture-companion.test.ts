@@ -61,6 +61,38 @@ describe('capture companion: stop', () => {
     expect(await fs.lstat(CAPTURE_UNWRITTEN_FILE)).toBeFalsy();
   });
 
+  it('systemd: installed before the proxy\'s reload, start reloads nothing; a changed argv, or a manager without the unit loaded and linked, reloads once', async () => {
+    root = await mkdtemp(path.join(tmpdir(), 'capture-companion-'));
+    const fs = createHostFs(root);
+    await fs.mkdirp(path.dirname(K2S_PATHS.captureUnit), 0o755);
+    await fs.mkdirp(path.dirname(CAPTURE_READY_FILE), 0o755);
+    const calls: string[] = [];
+    // What the manager has loaded: set by daemon-reload to the unit file's text then.
+    let loaded: string | null = null;
+    const exec = { run: async (file: string, args: readonly string[]) => {
+      calls.push(`${file} ${args.join(' ')}`);
+      const text = (await fs.readFile(K2S_PATHS.captureUnit).catch(() => null))?.toString('utf8') ?? null;
+      if (args[0] === 'daemon-reload') loaded = text;
+      if (args[0] === 'restart') await fs.writeFileAtomic(CAPTURE_READY_FILE, '4242\n', { mode: 0o644 });
+      if (args[0] === 'show') return { code: 0, stdout: `LoadState=${loaded ? 'loaded' : 'not-found'}\nNeedDaemonReload=${loaded === text ? 'no' : 'yes'}\nWantedBy=${loaded ? 'k2s-dnsproxy.service' : ''}\n`, stderr: '' };
+      return { code: 0, stdout: '', stderr: '' };
+    } };
+    const argv = ['/usr/bin/node', '/opt/k2s-dns/dist/k2s-dns-capture.cjs', 'capture-watch', '--port', '53'];
+    const cap = systemdCapture(fs, exec);
+    await cap.install!(argv);
+    await exec.run('systemctl', ['daemon-reload']); // the proxy's start
+    calls.length = 0;
+    await cap.start(argv);
+    expect(calls.filter((c) => !c.includes('journalctl'))).toEqual(['systemctl show -p LoadState -p NeedDaemonReload -p WantedBy k2s-dnsproxy-capture.service', 'systemctl reset-failed k2s-dnsproxy-capture.service', 'systemctl restart k2s-dnsproxy-capture.service']);
+    calls.length = 0;
+    await cap.start([...argv, '--port', '5353']);
+    expect(calls.filter((c) => c.startsWith('systemctl reenable') || c.startsWith('systemctl daemon-reload'))).toEqual(['systemctl reenable --no-reload k2s-dnsproxy-capture.service', 'systemctl daemon-reload']);
+    loaded = null; // e.g. a manager reloaded without the link
+    calls.length = 0;
+    await cap.start([...argv, '--port', '5353']);
+    expect(calls.filter((c) => c.startsWith('systemctl reenable') || c.startsWith('systemctl daemon-reload'))).toEqual(['systemctl reenable --no-reload k2s-dnsproxy-capture.service', 'systemctl daemon-reload']);
+  });
+
   it('systemd: stop removes the run\'s missed packets and unwritten rows, after the unit stopped', async () => {
     root = await mkdtemp(path.join(tmpdir(), 'capture-companion-'));
     const fs = createHostFs(root);

@@ -13,7 +13,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Exec } from './exec';
 import type { HostFs } from './host-fs';
-import { K2S_PATHS } from '../../../shared/k2s-paths';
+import { K2S_PATHS, SERVICE_NAME } from '../../../shared/k2s-paths';
 import { ROOT_WRITTEN_DIRS } from '../../../shared/root-dir-check';
 import { CAPTURE_UNIT_NAME, renderCaptureUnit } from '../../../shared/capture-unit';
 import { CAPTURE_FAILED_FILE, CAPTURE_HELD_FLAG, CAPTURE_MISSED_FILE, CAPTURE_READY_FILE, CAPTURE_UNWRITTEN_FILE, CAPTURE_VERB, heldGoLine, isCaptureArgv } from '../capture/capture-args';
@@ -50,6 +50,12 @@ export interface CaptureCompanion {
    * when dropped (HeldProcess.drop) or when its starter dies. Absent for the systemd unit.
    */
   prepare?(base: readonly string[]): Promise<HeldCompanion>;
+  /**
+   * Writes its unit for `argv` and links it, without reloading the service manager (systemd
+   * only; systemctl(1) --no-reload): called before the proxy's start, whose one daemon-reload
+   * then loads both, so start(argv) finds the unit current and reloads nothing. Throws with the cause.
+   */
+  install?(argv: string[]): Promise<void>;
   /** Ends it (it drains the parser first) and removes its failed, ready and missed files; no error when none runs. */
   stop(): Promise<void>;
   /**
@@ -174,15 +180,40 @@ export function systemdCapture(fs: HostFs, exec: Exec, procDir = '/proc'): Captu
     const r = await exec.run('systemctl', args, { timeoutMs: 60_000 });
     if (r.code === null || !ok.includes(r.code)) throw new Error(`systemctl ${args.join(' ')} failed (${r.stderr.trim() || `exit ${r.code}`}); see "journalctl -u ${unit}".`);
   };
+  /** Writes the unit for `argv` unless it already holds those bytes; true when it wrote. */
+  const writeUnit = async (argv: string[]): Promise<boolean> => {
+    const text = renderCaptureUnit(argv);
+    if ((await fs.readFile(K2S_PATHS.captureUnit).catch(() => null))?.toString('utf8') === text) return false;
+    await fs.writeFileAtomic(K2S_PATHS.captureUnit, text, { mode: 0o644 });
+    return true;
+  };
+  /**
+   * True when the manager has the unit loaded from its current file (NeedDaemonReload=no) and
+   * knows k2s-dnsproxy.service wants it (its [Install] link loaded): a reload would change nothing
+   * for it (systemd.unit(5), `systemctl show`).
+   */
+  const loadedAndLinked = async (): Promise<boolean> => {
+    const r = await exec.run('systemctl', ['show', '-p', 'LoadState', '-p', 'NeedDaemonReload', '-p', 'WantedBy', unit], { timeoutMs: 10_000 });
+    if (r.code !== 0) return false;
+    const kv = new Map(r.stdout.split('\n').map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)] as const));
+    return kv.get('LoadState') === 'loaded' && kv.get('NeedDaemonReload') === 'no' && (kv.get('WantedBy') ?? '').split(/\s+/).includes(`${SERVICE_NAME}.service`);
+  };
   return {
     afterProxy: true,
+    async install(argv) {
+      await writeUnit(argv);
+      await systemctl(['reenable', '--no-reload', unit]);
+    },
     async start(argv) {
-      await fs.writeFileAtomic(K2S_PATHS.captureUnit, renderCaptureUnit(argv), { mode: 0o644 });
       // reenable: the [Install] WantedBy=k2s-dnsproxy.service link, so the proxy's start pulls it in (boot).
       // --no-reload, then one daemon-reload that loads the unit file and the link together
-      // (systemctl(1); a reload is ~100–190 ms on a booted Debian 13 host).
-      await systemctl(['reenable', '--no-reload', unit]);
-      await systemctl(['daemon-reload']);
+      // (systemctl(1); a reload is ~100–190 ms on a booted Debian 13 host) — none when the manager
+      // already has this very unit loaded and linked (install before the proxy's reload).
+      const changed = await writeUnit(argv);
+      if (changed || !(await loadedAndLinked())) {
+        await systemctl(['reenable', '--no-reload', unit]);
+        await systemctl(['daemon-reload']);
+      }
       await systemctl(['reset-failed', unit], [0, 1, 5]);
       await fs.remove(CAPTURE_READY_FILE);
       await fs.remove(CAPTURE_FAILED_FILE);
