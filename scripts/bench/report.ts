@@ -17,6 +17,8 @@ export interface BenchResult {
   cli: Record<string, Figure>;
   /** Per engine: wall ms of the process, its own CPU ms (Node's start-up included; lifecycle.ts), ms per step. */
   lifecycle: Record<string, { start: { wall: Figure; cpu?: Figure; steps: Record<string, Figure> }; stop: { wall: Figure; cpu?: Figure; steps: Record<string, Figure> } }>;
+  /** start/stop on a booted Debian 13 host (systemd; debian-lifecycle.ts): `host` its versions; per engine wall ms (nsenter included) and ms per step. */
+  lifecycleSystemd?: { host: string; byEngine: Record<string, { start: { wall: Figure; steps: Record<string, Figure> }; stop: { wall: Figure; steps: Record<string, Figure> } }> };
   floor: Record<string, { engineStart: Figure; apiRoundTrip: Figure; verifyQueries: Figure; total: Figure }>;
   dnsperf: { target: string; engine: string; logging: string; names: string; qps: Figure; p50Ms: Figure; p99Ms: Figure; lostAt2000: Figure }[];
   query: Record<string, Figure>;
@@ -70,6 +72,18 @@ export function renderReport(r: BenchResult): string {
     L.push(`Load average (1 min) as this section began: ${n(r.loadAt?.[`lifecycle ${engine}`] ?? Number.NaN, 1)}.`, '');
     if (floor) {
       L.push(`Floor of start (${engine}), each part measured alone: engine spawn → listening ${fig(floor.engineStart)}, one API round trip ${fig(floor.apiRoundTrip)}, verify queries (parallel) ${fig(floor.verifyQueries)}; sum ${fig(floor.total)}. start (steps) / floor = ${ratio(lc.start.steps.total?.median, floor.total.median)}; start (wall, incl. Node start-up) / floor = ${ratio(lc.start.wall.median, floor.total.median)}.`, '');
+    }
+  }
+
+  if (r.lifecycleSystemd) {
+    L.push('## start and stop on a booted Debian 13 host (systemd), per step', '');
+    L.push(`The host K2s runs on: ${r.lifecycleSystemd.host}; its own systemd as PID 1 (e2e/bed/debian-host.ts), the service step driving \`systemctl\` (units, one \`daemon-reload\` per unit set, restart), the capture and the follower as units. Wall is measured from outside the host, so it includes the \`nsenter\` into it. Load average (1 min) as this section began: ${n(r.loadAt?.['lifecycle debian'] ?? Number.NaN, 1)}.`, '');
+    for (const [engine, lc] of Object.entries(r.lifecycleSystemd.byEngine)) {
+      L.push(`### ${engine} (systemd)`, '', '| step | start ms | | step | stop ms |', '|---|---|---|---|---|');
+      const s = Object.entries(lc.start.steps);
+      const t = Object.entries(lc.stop.steps);
+      for (let i = 0; i < Math.max(s.length, t.length); i++) L.push(`| ${s[i]?.[0] ?? ''} | ${fig(s[i]?.[1])} | | ${t[i]?.[0] ?? ''} | ${t[i] ? fig(t[i]![1]) : ''} |`);
+      L.push(`| **wall (from outside the host)** | ${fig(lc.start.wall)} | | **wall (from outside the host)** | ${fig(lc.stop.wall)} |`, '');
     }
   }
 
@@ -140,6 +154,11 @@ export function renderReport(r: BenchResult): string {
     g21.push({ goal: `start ≤ 0.4 s wall (${engine}, \`node bin/k2s-dns.mjs start\`)`, measured: `${n(lc.start.wall.median)} ms (CPU ${n(lc.start.cpu?.median ?? Number.NaN)} ms)`, ok: lc.start.wall.median <= 400, floor: `${ratio(lc.start.wall.median, node0)} \`node -e 0\` (${n(node0 ?? Number.NaN)} ms); ${ratio(lc.start.wall.median, startFloor)} of Node + client-node load + steps' floor (${n(startFloor)} ms)`, load });
     g21.push({ goal: `stop ≤ 0.25 s wall (${engine})`, measured: `${n(lc.stop.wall.median)} ms (CPU ${n(lc.stop.cpu?.median ?? Number.NaN)} ms)`, ok: lc.stop.wall.median <= 250, floor: `${ratio(lc.stop.wall.median, node0)} \`node -e 0\``, load });
     if (fl && lc.start.steps.total) g21.push({ goal: `start's steps ≤ 5× their floor (${engine})`, measured: `${n(lc.start.steps.total.median)} ms`, ok: lc.start.steps.total.median <= 5 * fl.total.median, floor: `${ratio(lc.start.steps.total.median, fl.total.median)} of engine spawn + API round trip + verify queries (${n(fl.total.median)} ms)`, load });
+  }
+  for (const [engine, lc] of Object.entries(r.lifecycleSystemd?.byEngine ?? {})) {
+    const load = loadOf('lifecycle debian');
+    g21.push({ goal: `start ≤ 0.4 s on a booted Debian 13 host (${engine}, systemd; steps, wall from outside)`, measured: `${n(lc.start.steps.total?.median ?? Number.NaN)} ms (wall ${n(lc.start.wall.median)} ms)`, ok: lc.start.wall.median <= 400, floor: `service step ${n(lc.start.steps.service?.median ?? Number.NaN)} ms (systemctl: unit files, daemon-reload, restart, the capture unit's start)`, load });
+    g21.push({ goal: `stop ≤ 0.25 s on a booted Debian 13 host (${engine}, systemd; steps, wall from outside)`, measured: `${n(lc.stop.steps.total?.median ?? Number.NaN)} ms (wall ${n(lc.stop.wall.median)} ms)`, ok: lc.stop.wall.median <= 250, floor: `stop-service ${n(lc.stop.steps['stop-service']?.median ?? Number.NaN)} ms (systemctl stop, one disable)`, load });
   }
   const mine = r.idle?.[0];
   if (mine) {

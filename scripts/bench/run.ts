@@ -14,6 +14,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startTestbed, TESTBED_ADDRESSES } from '../../e2e/bed/testbed';
 import { lifecycleRounds, timedCli, USER_ENV, USER_ENV_NOTE } from './lifecycle';
+import { debianLifecycle } from './debian-lifecycle';
 import { dnsperf, hasDnsperf, queryFile } from './dnsperf';
 import { apiRoundTripMs, engineStartMs, verifyQueriesMs } from './floor';
 import { figure, type Figure } from './stats';
@@ -32,8 +33,8 @@ const ROUNDS = Math.max(5, Number(process.env.BENCH_ROUNDS ?? 5));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
 /** Seconds of following a growing log (30 s at 20,000 lines/s). */
 const FOLLOW_SECONDS = Number(process.env.BENCH_FOLLOW_SECONDS ?? 30);
-/** Which sections run (comma list; default all): cli,lifecycle,dnsperf,query,logs,ui,idle. */
-const ONLY = new Set((process.env.BENCH_ONLY ?? 'cli,lifecycle,dnsperf,query,logs,ui,idle').split(','));
+/** Which sections run (comma list; default all): cli,lifecycle,debian,dnsperf,query,logs,ui,idle. */
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'cli,lifecycle,debian,dnsperf,query,logs,ui,idle').split(','));
 /** Seconds of each idle-cost state (default 45). */
 const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 45);
 /** bin/k2s-dns.mjs of other builds to measure the idle cost of too, side by side (e.g. the previous commit's, for a before/after pair); comma list of label=path. */
@@ -142,6 +143,21 @@ try {
       out.lifecycle[e.name] = { start: { wall: figure(r.start.wall), cpu: figure(r.start.cpu), steps: perKey(r.start.steps) }, stop: { wall: figure(r.stop.wall), cpu: figure(r.stop.cpu), steps: perKey(r.stop.steps) } };
     } catch (err) {
       out.notMeasured.push(`start/stop with ${e.name}: ${(err as Error).message.slice(0, 300)}`);
+    }
+  }
+
+  // start/stop on a booted Debian 13 host (systemd), as K2s hosts run it.
+  if (ONLY.has('debian')) {
+    mark('lifecycle debian');
+    try {
+      const d = await debianLifecycle(ROUNDS, ['dnsmasq', 'adguard']);
+      if ('missing' in d) out.notMeasured.push(`start/stop on a booted Debian 13 host: ${d.missing}.`);
+      else {
+        out.lifecycleSystemd = { host: d.versions, byEngine: {} };
+        for (const [engine, rr] of Object.entries(d.byEngine)) out.lifecycleSystemd.byEngine[engine] = { start: { wall: figure(rr.start.wall), steps: perKey(rr.start.steps) }, stop: { wall: figure(rr.stop.wall), steps: perKey(rr.stop.steps) } };
+      }
+    } catch (err) {
+      out.notMeasured.push(`start/stop on a booted Debian 13 host: ${(err as Error).message.slice(0, 300)}`);
     }
   }
 
