@@ -11,6 +11,7 @@ import { spawn } from 'node:child_process';
 import { readFile, readdir, readlink } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { K2S_PATHS } from '../shared/k2s-paths';
+import { FOLLOW_LOG } from '../electron/core/host/follower';
 import { startTestbed, type Testbed } from './bed/testbed';
 import { k2sDns } from './cli';
 
@@ -114,7 +115,11 @@ describe.skipIf(!inSandbox)('kill -9 of start at each step boundary, then status
       const r = await k2sDns(args);
       if (next === 'start') {
         expect(r.result).toMatchObject({ ok: true });
-        expect(await followers()).toHaveLength(1);
+        // Polled: the held shell execs the follower after its "go", and a /proc/PID/cmdline read
+        // inside that execve (between the new memory map and its argument area) is empty. Said
+        // with the result and the follower's own log when it fails: a follower that exited says why there.
+        const why = async () => `result ${JSON.stringify(r.result)}; follow.log: ${(await readFile(FOLLOW_LOG, 'utf8').catch(() => '(none)')).slice(-600)}`;
+        await expect.poll(followers, { timeout: 10_000, message: await why() }).toHaveLength(1);
         expect((await k2sDns(['stop', '--json'])).result).toMatchObject({ ok: true });
       } else if (next === 'status' && k.journalStep === null && (await proxies()).length > 0) {
         // Killed after the journal was cleared: K2s DNS runs; a stop takes it back.
