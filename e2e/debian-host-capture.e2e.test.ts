@@ -87,9 +87,19 @@ describe.skipIf(why !== null)('exact query log as k2s-dnsproxy-capture.service (
       if (noTcpdump) return ctx.skip(`skipped: ${noTcpdump}`);
       if (engine === 'adguard' && dnsproxyMissing) return ctx.skip(`skipped: ${dnsproxyMissing}`);
       await h.run(['rm', '-f', ROWS, `${ROWS}.1`]);
+      // systemd's own lines about the unit (PID 1 logs to the journal from now on, not only to its console: debian-host.sh).
+      expect((await h.run(['systemd-analyze', 'set-log-target', 'journal'])).code).toBe(0);
+      const managerLines = async () => (await h.run(['journalctl', '_PID=1', `UNIT=${UNIT}`, '-o', 'cat', '--no-pager'])).stdout.split('\n').filter((l) => /^(Started|Stopping) /.test(l)).map((l) => l.replace(/ - .*$/, ''));
+      const linesBefore = (await managerLines()).length;
       const start = await hostCli(h, hostStartArgs(engine));
       expect(start.result, start.stdout + start.stderr).toMatchObject({ ok: true, exitCode: 0 });
       expect(start.result?.warnings ?? []).toEqual([]);
+      // The unit started once: the proxy's start pulls it in, and the capture's own start does not stop it again.
+      expect((await managerLines()).slice(linesBefore)).toEqual([`Started ${UNIT}`]);
+      // The manager's view, not only the links on disk: the proxy wants the unit, boot wants the proxy and the follower.
+      const wants = async (unit: string) => (await h.run(['systemctl', 'list-dependencies', '--plain', '--no-pager', unit])).stdout.split('\n').map((l) => l.trim()).filter((l) => l.startsWith('k2s-'));
+      expect(await wants('k2s-dnsproxy.service')).toEqual(expect.arrayContaining(['k2s-dnsproxy.service', UNIT]));
+      expect(await wants('multi-user.target')).toEqual(expect.arrayContaining(['k2s-dnsproxy.service', 'k2s-dnsproxy-follow.service']));
       // The systemd path: the unit runs the companion, tied to the proxy's unit; no pidfile process.
       expect(await isActive(h, UNIT)).toBe('active');
       expect((await h.run(['systemctl', 'is-enabled', UNIT])).stdout.trim()).toBe('enabled');
@@ -150,6 +160,12 @@ describe.skipIf(why !== null)('exact query log as k2s-dnsproxy-capture.service (
       expect(stop.result, stop.stdout + stop.stderr).toMatchObject({ ok: true, exitCode: 0 });
       expect(await isActive(h, UNIT)).not.toBe('active');
       expect((await h.run(['systemctl', 'is-enabled', UNIT])).stdout.trim()).not.toBe('enabled');
+      // Stop's one disable reloaded the manager: it no longer has the proxy or the follower wanted at boot, nor the unit by the proxy.
+      expect(await wants('multi-user.target')).toEqual([]);
+      expect(await wants('k2s-dnsproxy.service')).toEqual(['k2s-dnsproxy.service']);
+      const unitFiles = (await h.sh('cd /etc/systemd/system && ls k2s-*.service')).stdout.trim().split('\n');
+      expect(unitFiles).toEqual(expect.arrayContaining(['k2s-dnsproxy.service', UNIT, 'k2s-dnsproxy-follow.service']));
+      expect((await h.run(['systemctl', 'is-enabled', ...unitFiles])).stdout.trim().split('\n')).toEqual(unitFiles.map(() => 'disabled'));
       // SIGTERM from systemd: the companion drained the parser and printed its counts to the journal.
       const journal = (await h.run(['journalctl', '-u', UNIT, '-o', 'cat', '--no-pager'])).stdout;
       const stopped = /capture-watch: stopped: \d+ rows, (\d+) packets, (\d+) passed the kernel filter, 0 dropped by the kernel, 0 parser lines skipped/.exec(journal.split('\n').findLast((l) => l.includes('capture-watch: stopped:')) ?? '');

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryDns } from '../electron/core/probes/dns-query';
 import { debianHostMissing, type DebianHost } from './bed/debian-host';
-import { bootPlainHost, hostCli, hostGetent, hostResolver, hostStartArgs, isActive } from './bed/debian-host-cli';
+import { bootPlainHost, hostCli, hostGetent, hostResolver, hostStartArgs, isActive, mainPid } from './bed/debian-host-cli';
 import { engineMissing, PROXY_ENGINES, type ProxyEngine } from './bed/engines';
 import { KUBESWITCH_LINK } from './bed/netns-links';
 import { runCmd } from './bed/run-cmd';
@@ -48,6 +48,18 @@ describe.each(PROXY_ENGINES.map((e) => [e]))('reboots of a booted Debian 13 host
     const { bootMs } = await h.reboot();
     console.log(`debian-host (${engine}): rebooted to running in ${bootMs} ms`);
     expect(await isActive(h)).toBe('active');
+    // Its companions came back with it: the network follower (multi-user.target wants it) and,
+    // with tcpdump in the root file system, the exact query log (k2s-dnsproxy.service wants it) —
+    // running, and its capture open (its ready file names the unit's main process).
+    expect(await isActive(h, 'k2s-dnsproxy-follow.service')).toBe('active');
+    if ((await h.run(['test', '-x', '/usr/bin/tcpdump'])).code === 0) {
+      expect(await isActive(h, 'k2s-dnsproxy-capture.service')).toBe('active');
+      const capturePid = await mainPid(h, 'k2s-dnsproxy-capture.service');
+      const t0 = Date.now();
+      let ready = '';
+      while ((ready = (await h.run(['cat', '/run/k2s/capture.ready'])).stdout.trim()) !== String(capturePid) && Date.now() - t0 < 20_000) await new Promise((r) => setTimeout(r, 100));
+      expect(ready).toBe(String(capturePid));
+    }
     expect(await hostResolver(h)).toBe(owned);
     expect(await hostGetent(h, 'kubernetes.default.svc.cluster.local')).toEqual(['172.21.0.1']);
     expect(await hostGetent(h, 'www.example.test')).toEqual(['198.51.100.7']);

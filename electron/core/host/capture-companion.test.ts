@@ -61,11 +61,19 @@ describe('capture companion: stop', () => {
     expect(await fs.lstat(CAPTURE_UNWRITTEN_FILE)).toBeFalsy();
   });
 
-  it('systemd: installed before the proxy\'s reload, start reloads nothing; a changed argv, or a manager without the unit loaded and linked, reloads once', async () => {
+  it('systemd: installed before the proxy\'s reload, start reloads nothing and restarts nothing; a changed argv, or a manager without the unit loaded and linked, reloads once and restarts', async () => {
     root = await mkdtemp(path.join(tmpdir(), 'capture-companion-'));
     const fs = createHostFs(root);
+    const procDir = path.join(root, 'proc');
     await fs.mkdirp(path.dirname(K2S_PATHS.captureUnit), 0o755);
     await fs.mkdirp(path.dirname(CAPTURE_READY_FILE), 0o755);
+    const argv = ['/usr/bin/node', '/opt/k2s-dns/dist/k2s-dns-capture.cjs', 'capture-watch', '--port', '53'];
+    // A companion that runs: its /proc/PID/cmdline, and its ready file naming it (capture-main.ts).
+    const companionUp = async (pid: number) => {
+      await mkdir(path.join(procDir, String(pid)), { recursive: true });
+      await writeFile(path.join(procDir, String(pid), 'cmdline'), `${argv.join('\0')}\0`);
+      await fs.writeFileAtomic(CAPTURE_READY_FILE, `${pid}\n`, { mode: 0o644 });
+    };
     const calls: string[] = [];
     // What the manager has loaded: set by daemon-reload to the unit file's text then.
     let loaded: string | null = null;
@@ -73,17 +81,18 @@ describe('capture companion: stop', () => {
       calls.push(`${file} ${args.join(' ')}`);
       const text = (await fs.readFile(K2S_PATHS.captureUnit).catch(() => null))?.toString('utf8') ?? null;
       if (args[0] === 'daemon-reload') loaded = text;
-      if (args[0] === 'restart') await fs.writeFileAtomic(CAPTURE_READY_FILE, '4242\n', { mode: 0o644 });
+      if (args[0] === 'restart') await companionUp(4242);
       if (args[0] === 'show') return { code: 0, stdout: `LoadState=${loaded ? 'loaded' : 'not-found'}\nNeedDaemonReload=${loaded === text ? 'no' : 'yes'}\nWantedBy=${loaded ? 'k2s-dnsproxy.service' : ''}\n`, stderr: '' };
       return { code: 0, stdout: '', stderr: '' };
     } };
-    const argv = ['/usr/bin/node', '/opt/k2s-dns/dist/k2s-dns-capture.cjs', 'capture-watch', '--port', '53'];
-    const cap = systemdCapture(fs, exec);
+    const cap = systemdCapture(fs, exec, procDir);
     await cap.install!(argv);
     await exec.run('systemctl', ['daemon-reload']); // the proxy's start
+    await companionUp(4343); // …whose restart of k2s-dnsproxy.service started the unit (WantedBy=)
     calls.length = 0;
     await cap.start(argv);
-    expect(calls.filter((c) => !c.includes('journalctl'))).toEqual(['systemctl show -p LoadState -p NeedDaemonReload -p WantedBy k2s-dnsproxy-capture.service', 'systemctl reset-failed k2s-dnsproxy-capture.service', 'systemctl restart k2s-dnsproxy-capture.service']);
+    expect(calls.filter((c) => !c.includes('journalctl'))).toEqual(['systemctl show -p LoadState -p NeedDaemonReload -p WantedBy k2s-dnsproxy-capture.service', 'systemctl reset-failed k2s-dnsproxy-capture.service', 'systemctl start k2s-dnsproxy-capture.service']);
+    expect((await readFile(fs.real(CAPTURE_READY_FILE), 'utf8')).trim()).toBe('4343');
     calls.length = 0;
     await cap.start([...argv, '--port', '5353']);
     expect(calls.filter((c) => c.startsWith('systemctl reenable') || c.startsWith('systemctl daemon-reload'))).toEqual(['systemctl reenable --no-reload k2s-dnsproxy-capture.service', 'systemctl daemon-reload']);
@@ -91,6 +100,43 @@ describe('capture companion: stop', () => {
     calls.length = 0;
     await cap.start([...argv, '--port', '5353']);
     expect(calls.filter((c) => c.startsWith('systemctl reenable') || c.startsWith('systemctl daemon-reload'))).toEqual(['systemctl reenable --no-reload k2s-dnsproxy-capture.service', 'systemctl daemon-reload']);
+  });
+
+  it('systemd: installed, start waits for the ready file of a companion that runs, not one a SIGKILL left behind', async () => {
+    root = await mkdtemp(path.join(tmpdir(), 'capture-companion-'));
+    const fs = createHostFs(root);
+    const procDir = path.join(root, 'proc');
+    await fs.mkdirp(path.dirname(K2S_PATHS.captureUnit), 0o755);
+    await fs.mkdirp(path.dirname(CAPTURE_READY_FILE), 0o755);
+    const argv = ['/usr/bin/node', '/opt/k2s-dns/dist/k2s-dns-capture.cjs', 'capture-watch', '--port', '53'];
+    // Left by a companion killed -9: pid 999 has no /proc entry.
+    await fs.writeFileAtomic(CAPTURE_READY_FILE, '999\n', { mode: 0o644 });
+    let loaded: string | null = null;
+    /** Set as the running companion writes its ready file. */
+    let liveWritten = false;
+    const exec = { run: async (file: string, args: readonly string[]) => {
+      const text = (await fs.readFile(K2S_PATHS.captureUnit).catch(() => null))?.toString('utf8') ?? null;
+      if (args[0] === 'daemon-reload') loaded = text;
+      if (args[0] === 'show') return { code: 0, stdout: `LoadState=${loaded ? 'loaded' : 'not-found'}\nNeedDaemonReload=${loaded === text ? 'no' : 'yes'}\nWantedBy=${loaded ? 'k2s-dnsproxy.service' : ''}\n`, stderr: '' };
+      // The unit's companion opens its capture after `systemctl start` returned (Type=simple).
+      if (args[0] === 'start') {
+        setImmediate(() => {
+          void (async () => {
+            await mkdir(path.join(procDir, '4545'), { recursive: true });
+            await writeFile(path.join(procDir, '4545', 'cmdline'), `${argv.join('\0')}\0`);
+            liveWritten = true;
+            await fs.writeFileAtomic(CAPTURE_READY_FILE, '4545\n', { mode: 0o644 });
+          })();
+        });
+      }
+      return { code: 0, stdout: '', stderr: '' };
+    } };
+    const cap = systemdCapture(fs, exec, procDir);
+    await cap.install!(argv);
+    await exec.run('systemctl', ['daemon-reload']); // the proxy's start
+    await cap.start(argv);
+    expect(liveWritten).toBe(true);
+    expect((await readFile(fs.real(CAPTURE_READY_FILE), 'utf8')).trim()).toBe('4545');
   });
 
   it('systemd: stop removes the run\'s missed packets and unwritten rows, after the unit stopped', async () => {

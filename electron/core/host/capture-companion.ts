@@ -53,7 +53,8 @@ export interface CaptureCompanion {
   /**
    * Writes its unit for `argv` and links it, without reloading the service manager (systemd
    * only; systemctl(1) --no-reload): called before the proxy's start, whose one daemon-reload
-   * then loads both, so start(argv) finds the unit current and reloads nothing. Throws with the cause.
+   * then loads both and whose restart starts it (WantedBy=, PartOf=), so start(argv) finds the
+   * unit current and running: it reloads and restarts nothing, it waits for its capture. Throws with the cause.
    */
   install?(argv: string[]): Promise<void>;
   /** Ends it (it drains the parser first) and removes its failed, ready and missed files; no error when none runs. */
@@ -74,9 +75,10 @@ const READY_TIMEOUT_MS = 12_000;
  * Waits until the companion wrote CAPTURE_READY_FILE (tcpdump has the capture open), so the
  * queries right after start are in the log — woken by inotify at its write (wait-file.ts);
  * throws after READY_TIMEOUT_MS with its own last line (`output`), e.g. tcpdump's error.
+ * `isReady` replaces the plain "the file exists" check (systemdCapture: a live companion's file).
  */
-async function waitReady(fs: HostFs, output: () => Promise<string>): Promise<void> {
-  const ready = await waitForFile(async () => (await fs.lstat(CAPTURE_READY_FILE)) !== null, fs.real(path.posix.dirname(CAPTURE_READY_FILE)), READY_TIMEOUT_MS);
+async function waitReady(fs: HostFs, output: () => Promise<string>, isReady: () => Promise<boolean> = async () => (await fs.lstat(CAPTURE_READY_FILE)) !== null): Promise<void> {
+  const ready = await waitForFile(isReady, fs.real(path.posix.dirname(CAPTURE_READY_FILE)), READY_TIMEOUT_MS);
   if (!ready) throw new Error(`the capture did not open within ${READY_TIMEOUT_MS / 1000} s: ${(await output()).trim().split('\n').at(-1) ?? ''}`);
 }
 
@@ -102,6 +104,16 @@ function baseOf(argv: readonly string[]): string[] {
   const i = argv.indexOf(CAPTURE_VERB);
   if (i < 0) throw new Error(`not a capture companion's command line: ${JSON.stringify(argv.slice(0, 4))}`);
   return argv.slice(0, i + 1);
+}
+
+/**
+ * True when CAPTURE_READY_FILE names a pid whose /proc/PID/cmdline is a capture companion: the
+ * file of one that is running now, not one a companion killed by SIGKILL left behind.
+ */
+async function readyFileLive(fs: HostFs, procDir: string): Promise<boolean> {
+  const pid = Number((await fs.readFile(CAPTURE_READY_FILE).catch(() => Buffer.from(''))).toString('utf8').trim());
+  if (!Number.isInteger(pid) || pid <= 1) return false;
+  return isCaptureArgv(await readFile(path.join(procDir, String(pid), 'cmdline')).then(parseCmdline, () => [] as string[]));
 }
 
 /** Sends `sig` to `pid` when /proc/PID/cmdline is still a companion (a reused pid is never signalled). */
@@ -205,21 +217,34 @@ export function systemdCapture(fs: HostFs, exec: Exec, procDir = '/proc'): Captu
       await systemctl(['reenable', '--no-reload', unit]);
     },
     async start(argv) {
+      const journal = async () => (await exec.run('journalctl', ['--no-pager', '-o', 'cat', '-n', '3', '-u', unit], { timeoutMs: 10_000 }).catch(() => null))?.stdout ?? '';
+      // Installed before the proxy's start (start.ts): its daemon-reload loaded this very unit
+      // and its link, and its restart of k2s-dnsproxy.service has started this unit already —
+      // WantedBy= pulls it into the proxy's start, PartOf= restarts a running one with it
+      // (systemd.unit(5)). A restart here would stop that companion again before its capture
+      // opened (two starts a run on the booted Debian 13 host): `start` instead, which is nothing
+      // for a unit that runs or is being restarted, and starts one that is not; then the wait for
+      // the ready file of a companion that runs (not one a SIGKILL left behind).
+      const changed = await writeUnit(argv);
+      if (!changed && (await loadedAndLinked())) {
+        await systemctl(['reset-failed', unit], [0, 1, 5]);
+        await rememberStartFailure(fs, async () => {
+          await systemctl(['start', unit]);
+          await waitReady(fs, journal, () => readyFileLive(fs, procDir));
+        });
+        return;
+      }
       // reenable: the [Install] WantedBy=k2s-dnsproxy.service link, so the proxy's start pulls it in (boot).
       // --no-reload, then one daemon-reload that loads the unit file and the link together
-      // (systemctl(1); a reload is ~100–190 ms on a booted Debian 13 host) — none when the manager
-      // already has this very unit loaded and linked (install before the proxy's reload).
-      const changed = await writeUnit(argv);
-      if (changed || !(await loadedAndLinked())) {
-        await systemctl(['reenable', '--no-reload', unit]);
-        await systemctl(['daemon-reload']);
-      }
+      // (systemctl(1); a reload is ~100–190 ms on a booted Debian 13 host).
+      await systemctl(['reenable', '--no-reload', unit]);
+      await systemctl(['daemon-reload']);
       await systemctl(['reset-failed', unit], [0, 1, 5]);
       await fs.remove(CAPTURE_READY_FILE);
       await fs.remove(CAPTURE_FAILED_FILE);
       await rememberStartFailure(fs, async () => {
         await systemctl(['restart', unit]);
-        await waitReady(fs, async () => (await exec.run('journalctl', ['--no-pager', '-o', 'cat', '-n', '3', '-u', unit], { timeoutMs: 10_000 }).catch(() => null))?.stdout ?? '');
+        await waitReady(fs, journal);
       });
     },
     async stop() {
