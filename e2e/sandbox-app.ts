@@ -24,6 +24,8 @@ import { fileURLToPath } from 'node:url';
 import { startTcpToUnix, startUnixToTcp } from './bed/port-bridge';
 import { outerPidOf } from './support/outer-pid';
 import { STOP_SIGNALS, stopRequested } from './bed/stop-request';
+import { afterCloseCallbacks, openAfterStop } from './support/open-after-stop';
+import { stillStoppingLine, stopSignals } from './support/stop-notice';
 import { engineSentence, type SandboxEngines } from './sandbox-dnsproxy';
 import { SANDBOX_CONTROLS } from './sandbox-control';
 import { CLI_WRAPPER_ENV, SANDBOX_NAMESERVER_ENV, useCliInvocation } from '../electron/core/cli-invocation';
@@ -31,6 +33,8 @@ import { cliWrapperPath, writeCliWrapper } from './sandbox-cli-wrapper';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 const RENDERER = join(REPO, 'out', 'renderer');
+/** DIR/STOP_STEP: what the inner side's stop waits for now, for the outer's "still stopping" line. */
+const STOP_STEP = 'stop-step';
 
 /** What the inner side writes to DIR/ready.json once its server and forwarder are up. */
 interface Ready {
@@ -134,28 +138,50 @@ async function outer(port: number): Promise<number> {
   });
   child.stdin!.on('error', () => {}); // EPIPE once the inside has gone; it is stopping then anyway
   let stopping = false;
+  let stopStart = 0;
+  /** What stop() waits for now; for 'inside', describeWait reads what the inner side wrote to DIR/STOP_STEP. */
+  let waitsFor: 'bridge' | 'inside' | 'sigterm' | 'rm' = 'bridge';
+  const describeWait = async (): Promise<string> => {
+    if (waitsFor === 'bridge') return 'the port bridge out here to close';
+    if (waitsFor === 'rm') return `${dir} to be deleted`;
+    if (waitsFor === 'sigterm') return 'sandbox.sh (sent SIGTERM after 30 s) to end what is left in the sandbox';
+    const step = await readFile(join(dir, STOP_STEP), 'utf8').catch(() => null);
+    if (step) return `the inside: ${step}`;
+    return existsSync(dir) ? 'the inside to begin its stop' : "the sandbox's last processes (the inside's node among them) to end and sandbox.sh to delete its network namespace";
+  };
   let bridge: Awaited<ReturnType<typeof startTcpToUnix>> | null = null;
   let ready: Ready | null = null;
   const stop = async (): Promise<number> => {
     stopping = true;
+    stopStart = Date.now();
     await bridge?.close();
+    waitsFor = 'inside';
     // End of file on its stdin: the inner side stops K2s DNS (restoring the sandbox's
     // resolver) and the test bed, even when it is still starting them…
     child.stdin!.end();
     let code = await exited(child, 30_000);
     // …and sandbox.sh kills whatever is left in the namespace and deletes it.
     if (code === null) {
+      waitsFor = 'sigterm';
       process.kill(child.pid!, 'SIGTERM');
       code = await exited(child, 15_000);
     }
+    waitsFor = 'rm';
     await rm(dir, { recursive: true, force: true });
     return code ?? 1;
   };
   // `on`, not `once`: a terminal's Ctrl-C signals the whole group and npm then forwards the same
   // SIGINT to this process (@npmcli/run-script signal-manager.js); a second signal with no
   // listener left would kill this process before the inside stopped (walk 7 M3).
+  // A further Ctrl-C during the stop says what the stop still waits for (npm's copy of the
+  // first one says nothing: e2e/support/stop-notice.ts).
+  const signalKind = stopSignals();
   const signalled = new Promise<void>((resolve) => {
-    for (const sig of STOP_SIGNALS) process.on(sig, () => resolve());
+    for (const sig of STOP_SIGNALS)
+      process.on(sig, () => {
+        resolve();
+        if (signalKind() === 'again' && stopping) void describeWait().then((w) => process.stdout.write(stillStoppingLine(Date.now() - stopStart, w)));
+      });
   });
 
   ready = await Promise.race([waitReady(dir, child), signalled.then(() => null)]);
@@ -192,7 +218,7 @@ async function outer(port: number): Promise<number> {
   await Promise.race([signalled, exited(child, 2 ** 31 - 1)]);
   if (!stopping) process.stdout.write('Stopping: K2s DNS, the test bed, the sandbox…\n');
   const code = await stop();
-  process.stdout.write('Stopped; the sandbox namespace is gone.\n');
+  process.stdout.write(`Stopped in ${((Date.now() - stopStart) / 1000).toFixed(1)} s; the sandbox namespace is gone.\n`);
   return code === 130 || code === 143 ? 0 : code;
 }
 
@@ -224,16 +250,25 @@ async function inner(dir: string, port: number): Promise<number> {
   const ready: Ready = { port: serverPort, url: server.url, pid: process.pid, kubeconfig: tb.kubeconfigPath, engines, nameserver: TESTBED_ADDRESSES.upstream };
   await writeFile(join(dir, 'ready.json'), JSON.stringify(ready), { mode: 0o600 });
   await stopped;
+  // What the outer side's "still stopping" line names (a missing DIR: the outer may be gone).
+  const step = (what: string) => writeFile(join(dir, STOP_STEP), what).catch(() => {});
+  await step('closing the web server, the bridge and the control socket');
   await control.close();
   await fwd.close();
   await server.close();
   // Restore the sandbox's resolver if someone left K2s DNS running, then undo the test bed.
+  await step("stopping K2s DNS (putting the sandbox's resolver back)");
   const r = await backend.dnsStop({ onDrift: 'restore' }).catch((err: Error) => ({ message: err.message }));
   process.stdout.write(`sandbox: ${r.message}\n`);
+  await step('stopping the test bed (CoreDNS, its dnsmasq servers, the Kubernetes API)');
   await tb.stop();
   // DIR too (ready.json, the CLI wrapper, the sockets): the outer side may be gone already.
   await rm(dir, { recursive: true, force: true });
   process.stdin.destroy(); // the stop pipe would keep this process running
+  // Anything still open would keep this process, and so the sandbox, running: name it.
+  await afterCloseCallbacks();
+  const left = openAfterStop();
+  process.stdout.write(left.length === 0 ? 'sandbox: the inside has stopped; nothing is left open.\n' : `sandbox: the inside has stopped, but its process still waits for: ${left.join(', ')}\n`);
   return 0;
 }
 

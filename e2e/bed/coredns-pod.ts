@@ -117,7 +117,11 @@ export async function startCoreDnsPod(opts: CoreDnsPodOptions): Promise<CoreDnsP
       } catch {
         /* already gone */
       }
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+      // The deadline's timer is cleared once CoreDNS has exited: left running, it kept the
+      // process that stops the test bed (npm run sandbox's inner side) alive 10 s longer.
+      let deadline: NodeJS.Timeout | undefined;
+      await Promise.race([exited, new Promise((r) => (deadline = setTimeout(r, 10_000)))]);
+      clearTimeout(deadline);
     }
     await rm(dir, { recursive: true, force: true });
   };
