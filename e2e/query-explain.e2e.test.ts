@@ -39,6 +39,14 @@ describe.skipIf(!inSandbox)('k2s-dns query explains NXDOMAIN for short and .svc 
     expect(r.code).toBe(0);
   });
 
+  it('example.com via the system resolver: an Internet name that does not exist, with no cluster form suggested (walk 18 M3)', async () => {
+    const r = await k2sDns(['query', 'example.com']);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^;; example\.com A via system \(getaddrinfo\): NXDOMAIN in [\d.]+ ms$/);
+    expect(lines.at(-1)).toBe(';; None of them resolves: the search list has no domain under which example.com exists. example.com is an Internet name (under the public suffix .com), not a cluster one, and it does not exist: NXDOMAIN from the nameserver.');
+    expect(r.stdout).not.toContain('svc.cluster.local');
+  });
+
   it('web.demo.svc through the proxy, --json: the candidates with their real rcodes and the .svc hint', async () => {
     const r = await k2sDns(['query', 'web.demo.svc', '--server', 'proxy', '--json']);
     const j = JSON.parse(r.stdout) as { rcode: string; searchList: { search: string[]; ndots: number; candidates: { name: string; rcode: string; answers: string[] }[]; lines: string[] } };

@@ -28,7 +28,8 @@ import { afterCloseCallbacks, openAfterStop } from './support/open-after-stop';
 import { stillStoppingLine, stopSignals } from './support/stop-notice';
 import { engineSentence, type SandboxEngines } from './sandbox-dnsproxy';
 import { SANDBOX_CONTROLS } from './sandbox-control';
-import { CLI_WRAPPER_ENV, SANDBOX_NAMESERVER_ENV, useCliInvocation } from '../electron/core/cli-invocation';
+import { CLI_WRAPPER_ENV, SANDBOX_KUBECONFIG_ENV, SANDBOX_NAMESERVER_ENV, useCliInvocation } from '../electron/core/cli-invocation';
+import { setSandboxKubeconfig } from '../shared/fix';
 import { cliWrapperPath, writeCliWrapper } from './sandbox-cli-wrapper';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
@@ -236,6 +237,9 @@ async function inner(dir: string, port: number): Promise<number> {
   const { startWebServer } = await import('../electron/web/server');
   // Printed kubectl lines (the CoreDNS-down fix's `kubectl --kubeconfig … logs`) reach its API as pasted.
   const tb = await startTestbed({ anonymousApiReads: true });
+  // Only this kubeconfig's API is the sandbox's test API in the texts (shared/fix.ts clusterStartWays).
+  process.env[SANDBOX_KUBECONFIG_ENV] = tb.kubeconfigPath;
+  setSandboxKubeconfig(tb.kubeconfigPath);
   // AdGuard at /opt/k2s/bin/dnsproxy inside the sandbox's private /opt, where K2s installs it.
   const { installSandboxDnsproxy } = await import('./sandbox-dnsproxy');
   const engines = await installSandboxDnsproxy();

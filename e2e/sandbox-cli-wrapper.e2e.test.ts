@@ -94,4 +94,10 @@ describe.skipIf(!inSandbox)('the sandbox CLI wrapper, from any shell', () => {
     expect(there).toMatchObject({ code: 0, stderr: '' });
     expect(there.stdout.split('\n')).toEqual(want);
   }, 60_000);
+
+  it("under sudo: the caller's ~/.kube/config (the host's cluster, before $KUBECONFIG in the lookup) is not looked at — SUDO_USER and PKEXEC_UID are unset — and the sandbox's kubeconfig is named for the texts (walk 18 H1)", async () => {
+    const r = await run(['env', 'SUDO_USER=alice', 'PKEXEC_UID=1000', wrapper, 'sh', '-c', 'echo "${SUDO_USER-unset} ${PKEXEC_UID-unset} $KUBECONFIG|$K2S_DNS_SANDBOX_KUBECONFIG"']);
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(r.stdout).toBe('unset unset /tmp/sandbox kubeconfig|/tmp/sandbox kubeconfig\n');
+  }, 60_000);
 });

@@ -9,7 +9,7 @@
  */
 import { readlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CLI_WRAPPER_ENV, SANDBOX_NAMESERVER_ENV } from '../electron/core/cli-invocation';
+import { CLI_WRAPPER_ENV, SANDBOX_KUBECONFIG_ENV, SANDBOX_NAMESERVER_ENV } from '../electron/core/cli-invocation';
 
 /** The sandbox's `k2s-dns`: DIR/k2s-dns. */
 export function cliWrapperPath(dir: string): string {
@@ -43,7 +43,10 @@ export const WRAPPER_SHELL_VERB = 'sh';
  * The script's text: `command` (absolute paths, so it works under sudo's PATH) with
  * $K2S_DNS_CLI naming the script itself (so the fix texts the CLI prints are lines that act
  * inside the sandbox, electron/core/cli-invocation.ts) and $KUBECONFIG the sandbox's (so a
- * printed `start` works as is); run directly when this shell is already in the target's
+ * printed `start` works as is; also as $K2S_DNS_SANDBOX_KUBECONFIG, so only that API's failure
+ * is called the sandbox's test API), without $SUDO_USER and $PKEXEC_UID (the kubeconfig lookup
+ * tries the caller's ~/.kube/config, the host's cluster, before $KUBECONFIG: README; walk 18 H1;
+ * the sandbox's /etc has no /etc/kubernetes, e2e/bed/inner.sh); run directly when this shell is already in the target's
  * network, mount and PID namespaces, else through `nsenter -t PID -n -m -p` (without -p the CLI
  * would look for the proxy's PID among this host's processes). With WRAPPER_SHELL_VERB first it
  * runs /bin/sh with the other arguments there instead (`sh -c 'chmod o-w /etc/resolv.conf'`):
@@ -53,7 +56,7 @@ export const WRAPPER_SHELL_VERB = 'sh';
  * a command that writes one there: shared/fix.ts resolverFileWays); null: none is set.
  */
 export function cliWrapperText(path: string, target: CliWrapperTarget, kubeconfig: string, command: readonly string[], nameserver: string | null = null): string {
-  const env = `env ${CLI_WRAPPER_ENV}=${q(path)} KUBECONFIG=${q(kubeconfig)}${nameserver ? ` ${SANDBOX_NAMESERVER_ENV}=${q(nameserver)}` : ''}`;
+  const env = `env -u SUDO_USER -u PKEXEC_UID ${CLI_WRAPPER_ENV}=${q(path)} KUBECONFIG=${q(kubeconfig)} ${SANDBOX_KUBECONFIG_ENV}=${q(kubeconfig)}${nameserver ? ` ${SANDBOX_NAMESERVER_ENV}=${q(nameserver)}` : ''}`;
   const inside = NAMESPACES.map((n) => `[ "$(readlink /proc/self/ns/${n})" = ${q(target.ns[n])} ]`).join(' && ');
   return [
     '#!/bin/sh',

@@ -83,7 +83,7 @@ const INNER_STOP_MS = 60_000;
 /** Outer side (this machine's network namespace): starts the sandbox, bridges the port, waits for Ctrl-C. */
 async function outer(port: number): Promise<number> {
   if (process.getuid?.() !== 0) {
-    process.stderr.write('npm run try-package needs root (namespaces and a booted test host): sudo npm run try-package\n');
+    process.stderr.write('npm run try-package needs root (namespaces and a booted test host): run it in a root shell, or prefix it with sudo\n');
     return 77;
   }
   if (!findDeb()) {
@@ -142,7 +142,7 @@ async function outer(port: number): Promise<number> {
   try {
     bridge = await startTcpToUnix({ port, socketPath: join(dir, 'bridge.sock') });
   } catch (err) {
-    process.stderr.write(`Port ${port} on 127.0.0.1 is taken here (${(err as Error).message}); rerun with: sudo npm run try-package -- --port N\n`);
+    process.stderr.write(`Port ${port} on 127.0.0.1 is taken here (${(err as Error).message}); rerun with: npm run try-package -- --port N\n`);
     await stop();
     return 1;
   }

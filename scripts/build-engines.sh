@@ -4,7 +4,8 @@
 # (tools/engines/coredns/main.go: only the plugins the fixtures' Corefiles use). Versions come
 # from tools/engines/versions.env only. A tool already there at the pinned version is kept, so a
 # second run takes about a second. Without Go it says so and exits 0: the e2e tests that need the
-# engines then print `skipped: <why>`.
+# engines then print `skipped: <why>`. Its lines say `setup:` as every phase of scripts/setup.sh,
+# which runs it; the estimates are a first build on a 2-core machine (dnsproxy 67 s, CoreDNS 166 s).
 # Usage: bash scripts/build-engines.sh [--force]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,11 +25,11 @@ have_dnsproxy() { [[ -x "$bin/dnsproxy" ]] && [[ "$("$bin/dnsproxy" --version 2>
 have_coredns() { [[ -x "$bin/coredns" ]] && [[ "$("$bin/coredns" -version 2>/dev/null | head -n1)" == "$coredns_want" ]]; }
 
 if ((force == 0)) && have_dnsproxy && have_coredns; then
-  echo "build-engines: dnsproxy $DNSPROXY_VERSION and CoreDNS $COREDNS_VERSION already in .tools/bin"
+  echo "setup: the test bed's engines (AdGuard dnsproxy $DNSPROXY_VERSION, CoreDNS $COREDNS_VERSION) already in .tools/bin"
   exit 0
 fi
 if ! command -v go >/dev/null 2>&1; then
-  echo "build-engines: Go is not installed, so AdGuard dnsproxy $DNSPROXY_VERSION and CoreDNS $COREDNS_VERSION were not built and the e2e tests that need them will be skipped (install Go >= 1.24 and rerun scripts/setup.sh)."
+  echo "setup: Go is not installed, so AdGuard dnsproxy $DNSPROXY_VERSION and CoreDNS $COREDNS_VERSION were not built and the e2e tests that need them will be skipped (install Go >= 1.24 and rerun scripts/setup.sh)."
   exit 0
 fi
 
@@ -55,13 +56,13 @@ build() {
 if ((force == 1)) || ! have_dnsproxy; then
   # The version string is a linker variable (dnsproxy scripts/make/go-build.sh); without it
   # `dnsproxy --version` prints an empty version.
-  step "$logs/build-dnsproxy.log" "build-engines: building dnsproxy $DNSPROXY_VERSION" \
+  step "$logs/build-dnsproxy.log" "setup: building AdGuard dnsproxy $DNSPROXY_VERSION with Go (about a minute)" \
     build dnsproxy tools/engines/dnsproxy github.com/AdguardTeam/dnsproxy "$DNSPROXY_VERSION" \
     github.com/AdguardTeam/dnsproxy "-s -w -X github.com/AdguardTeam/golibs/version.version=$DNSPROXY_VERSION"
-  have_dnsproxy || { echo "build-engines: the built dnsproxy does not print \"$dnsproxy_want\"" >&2; exit 1; }
+  have_dnsproxy || { echo "setup: the built dnsproxy does not print \"$dnsproxy_want\"" >&2; exit 1; }
 fi
 if ((force == 1)) || ! have_coredns; then
-  step "$logs/build-coredns.log" "build-engines: building CoreDNS $COREDNS_VERSION" \
+  step "$logs/build-coredns.log" "setup: building CoreDNS $COREDNS_VERSION with Go (a few minutes)" \
     build coredns tools/engines/coredns github.com/coredns/coredns "$COREDNS_VERSION" . "-s -w"
-  have_coredns || { echo "build-engines: the built coredns does not print \"$coredns_want\"" >&2; exit 1; }
+  have_coredns || { echo "setup: the built coredns does not print \"$coredns_want\"" >&2; exit 1; }
 fi

@@ -21,7 +21,7 @@ const NOT_CODES = new Set([
   // Environment variables pkexec(1) and sudo(8) set; kubelet's systemd drop-in variables.
   'PKEXEC_UID', 'SUDO_UID', 'SUDO_USER', 'KUBELET_KUBEADM_ARGS', 'KUBELET_EXTRA_ARGS', 'KUBELET_CONFIG_ARGS', 'KUBELET_KUBECONFIG_ARGS',
   // Our own environment variables naming the CLI and the sandbox's nameserver in fix texts (electron/core/cli-invocation.ts).
-  'K2S_DNS_CLI', 'K2S_DNS_SANDBOX_NAMESERVER',
+  'K2S_DNS_CLI', 'K2S_DNS_SANDBOX_NAMESERVER', 'K2S_DNS_SANDBOX_KUBECONFIG',
   // Node's extra root certificates, left out of the companions' environment (electron/core/host/child-env.ts).
   'NODE_EXTRA_CA_CERTS',
   // The capture parser's environment (electron/core/capture/budget-lift.ts): where its lift pipe is.

@@ -106,8 +106,9 @@ chmod 755 "$out"
     expect(r.status).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatch(new RegExp(`^build-engines: building dnsproxy ${versions.DNSPROXY_VERSION} … done \\(\\d+ s\\)$`));
-    expect(lines[1]).toMatch(new RegExp(`^build-engines: building CoreDNS ${versions.COREDNS_VERSION} … done \\(\\d+ s\\)$`));
+    // setup's own prefix and an estimate, as its other slow phases (walk 18 L5).
+    expect(lines[0]).toMatch(new RegExp(`^setup: building AdGuard dnsproxy ${versions.DNSPROXY_VERSION} with Go \\(about a minute\\) … done \\(\\d+ s\\)$`));
+    expect(lines[1]).toMatch(new RegExp(`^setup: building CoreDNS ${versions.COREDNS_VERSION} with Go \\(a few minutes\\) … done \\(\\d+ s\\)$`));
     expect(readFileSync(join(root, '.tools/logs/build-dnsproxy.log'), 'utf8').match(/^go: downloading /gm)).toHaveLength(90);
     expect(spawnSync(join(root, '.tools/bin/dnsproxy'), ['--version'], { encoding: 'utf8' }).stdout).toBe(`dnsproxy version ${versions.DNSPROXY_VERSION}\n`);
   });
@@ -116,11 +117,57 @@ chmod 755 "$out"
     const { root, env } = fakeRepo(true);
     const r = spawnSync('bash', ['scripts/build-engines.sh'], { cwd: root, env, encoding: 'utf8' });
     expect(r.status).toBe(1);
-    expect(r.stdout).toMatch(new RegExp(`^build-engines: building dnsproxy ${versions.DNSPROXY_VERSION} … failed \\(\\d+ s, exit status 1\\)\n$`));
+    expect(r.stdout).toMatch(new RegExp(`^setup: building AdGuard dnsproxy ${versions.DNSPROXY_VERSION} with Go \\(about a minute\\) … failed \\(\\d+ s, exit status 1\\)\n$`));
     const log = join(root, '.tools/logs/build-dnsproxy.log');
     expect(r.stderr).toContain('\nmain.go:7:2: undefined: coremain.Run\n----\n');
     expect(r.stderr.endsWith(`full log: ${log}\n`)).toBe(true);
     expect(existsSync(join(root, '.tools/bin/dnsproxy'))).toBe(false);
     expect(existsSync(join(root, '.tools/logs/build-coredns.log'))).toBe(false);
+  });
+});
+
+describe('scripts/setup.sh output (walk 18 L5)', () => {
+  /**
+   * A copy of setup.sh with stand-ins: dpkg-query says every package is installed, node_modules
+   * carries package-lock.json's hash (npm ci skipped), the engine and Debian host scripts print a
+   * line, and `npm` prints npm's banner (`> k2s-dns@… build`), as `npm run build` does.
+   */
+  function fakeSetup(): { root: string; env: NodeJS.ProcessEnv } {
+    const root = tempDir();
+    mkdirSync(join(root, 'scripts/lib'), { recursive: true });
+    cpSync(join(REPO, 'scripts/setup.sh'), join(root, 'scripts/setup.sh'));
+    cpSync(STEP, join(root, 'scripts/lib/step.sh'));
+    writeFileSync(join(root, 'scripts/build-engines.sh'), 'echo "setup: engines stand-in"\n');
+    writeFileSync(join(root, 'scripts/build-debian-host.sh'), 'echo "setup: debian host stand-in"\n');
+    writeFileSync(join(root, 'package-lock.json'), '{}\n');
+    mkdirSync(join(root, 'node_modules'));
+    const sha = spawnSync('sha256sum', [join(root, 'package-lock.json')], { encoding: 'utf8' }).stdout.split(' ')[0];
+    writeFileSync(join(root, 'node_modules/.k2s-dns-lock.sha256'), `${sha}\n`);
+    mkdirSync(join(root, 'fakebin'));
+    writeFileSync(join(root, 'fakebin/dpkg-query'), '#!/bin/sh\nprintf "install ok installed"\n', { mode: 0o755 });
+    writeFileSync(join(root, 'fakebin/npm'), '#!/bin/sh\necho\necho "> k2s-dns@0.0.0 $1 $2"\necho "> node scripts/build.mjs"\n', { mode: 0o755 });
+    return { root, env: { ...process.env, PATH: `${join(root, 'fakebin')}:${process.env.PATH}` } };
+  }
+
+  it("every line is a setup line: the app's build is one phase (npm's banner in its log), and the last line is the total", () => {
+    const { root, env } = fakeSetup();
+    const r = spawnSync('bash', ['scripts/setup.sh'], { cwd: root, env, encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines.filter((l) => !l.startsWith('setup: '))).toEqual([]);
+    expect(lines).toContain('setup: debian host stand-in');
+    expect(lines.at(-2)).toMatch(/^setup: building the app \(npm run build; a few seconds\) … done \(\d+ s\)$/);
+    expect(lines.at(-1)).toMatch(/^setup: done in \d+ (s|min)$/);
+    expect(readFileSync(join(root, '.tools/logs/build.log'), 'utf8')).toContain('> k2s-dns@0.0.0 run build');
+  });
+
+  it('--no-debian-host skips the Debian 13 root file system and says what then is skipped', () => {
+    const { root, env } = fakeSetup();
+    const r = spawnSync('bash', ['scripts/setup.sh', '--no-debian-host'], { cwd: root, env, encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    expect(r.stdout).not.toContain('debian host stand-in');
+    expect(r.stdout).toContain('setup: Debian 13 host root file system skipped (--no-debian-host): npm run try-package and the e2e tests that boot it will say skipped\n');
+    expect(spawnSync('bash', ['scripts/setup.sh', '--bogus'], { cwd: root, env, encoding: 'utf8' }).status).toBe(64);
   });
 });

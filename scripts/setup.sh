@@ -2,12 +2,27 @@
 # One-time setup on Debian/Ubuntu: the Debian packages the app and its tests use, then the npm
 # packages (exact versions from package-lock.json). Debian packages need root; without root
 # this only lists what is missing.
-# Each phase prints one line (`setup: … done (N s)`); its output goes to a log under the
-# git-ignored .tools/ (.tools/logs/, .tools/debian13/), whose tail and path are printed if it fails.
+# Each phase prints one line (`setup: … done (N s)`), the slow ones with an estimate; its output
+# goes to a log under the git-ignored .tools/ (.tools/logs/, .tools/debian13/), whose tail and path
+# are printed if it fails. The last line is the total: `setup: done in N min`.
+# Usage: bash scripts/setup.sh [--no-debian-host]
+#   --no-debian-host: skip the Debian 13 root file system (scripts/build-debian-host.sh), which only
+#   `npm run try-package` and the e2e tests that boot a systemd host use (not `npm run sandbox`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=lib/step.sh
 . scripts/lib/step.sh
+debian_host=1
+for arg in "$@"; do
+  case "$arg" in
+    --no-debian-host) debian_host=0 ;;
+    *)
+      echo "usage: bash scripts/setup.sh [--no-debian-host]" >&2
+      exit 64
+      ;;
+  esac
+done
+setup_start=$SECONDS
 
 # dnsmasq-base: the proxy engine on hosts without K2s's dnsproxy, and the test bed's DNS servers.
 # chromium: the UI tests. bind9-dnsutils: dig. systemd: systemd-analyze verify of the unit.
@@ -51,7 +66,19 @@ bash scripts/build-engines.sh
 
 # The Debian 13 host the e2e bed boots (systemd as PID 1 in namespaces), cached in .tools/debian13.
 # Without Debian's mirror it cannot be built: its e2e tests then print `skipped: why`.
-bash scripts/build-debian-host.sh || echo "setup: the Debian 13 host root file system was not built (its log is named above); its e2e tests will say skipped"
+if ((debian_host)); then
+  bash scripts/build-debian-host.sh || echo "setup: the Debian 13 host root file system was not built (its log is named above); its e2e tests will say skipped"
+else
+  echo "setup: Debian 13 host root file system skipped (--no-debian-host): npm run try-package and the e2e tests that boot it will say skipped"
+fi
 
 # What users run: the bundled CLI, helper and Electron main (esbuild), the renderer and preload.
-npm run build
+step .tools/logs/build.log "setup: building the app (npm run build; a few seconds)" npm run build
+
+# The total, in whole minutes from one on (a phase line gives seconds).
+took=$((SECONDS - setup_start))
+if ((took < 60)); then
+  echo "setup: done in $took s"
+else
+  echo "setup: done in $(((took + 30) / 60)) min"
+fi

@@ -1,7 +1,7 @@
 /** CLI remedies are lines the user can paste the way the README runs the CLI (`npx k2s-dns …`). */
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cliCommand, clusterRunningHint, clusterStartFix, DRIFT_CHOICE, resolverFileWays, setCliKubeconfig, setCliName, setCliRunningStart, setKubectlKubeconfig, shellCommand, upstreamQueryWays, upstreamStartWays } from './fix';
+import { cliCommand, clusterRunningHint, clusterStartFix, DRIFT_CHOICE, resolverFileWays, setCliKubeconfig, setCliName, setCliRunningStart, setKubectlKubeconfig, setSandboxKubeconfig, shellCommand, upstreamQueryWays, upstreamStartWays } from './fix';
 import { fixText, healthVerdict, verdictFix, type HealthAction } from './health';
 import type { HealthHop } from './health-report';
 
@@ -195,6 +195,19 @@ describe('how to get a resolver file, in one function for every text that asks f
     // A wrapper that is not the sandbox (no nameserver known) is a host's K2s: `k2s start`.
     setCliName('/usr/local/bin/k2s-dns-wrap', false, true);
     expect(clusterStartFix()).toContain('`k2s start`');
+  });
+
+  it("in the sandbox, only its own kubeconfig's API is its test API: another kubeconfig's (a host's admin.conf) gets the cluster's words (walk 18 H1)", () => {
+    setCliName('/tmp/k2sdns-app-Ab12/k2s-dns', false, true, '192.0.2.53');
+    setSandboxKubeconfig('/tmp/k2s-testbed-x/kubeconfig');
+    try {
+      expect(clusterRunningHint('/tmp/k2s-testbed-x/kubeconfig')).toBe("is the sandbox's test API down? In a root shell in the checkout, `npm run sandbox:ctl -- api up` brings it back.");
+      expect(clusterRunningHint('/etc/kubernetes/admin.conf')).toBe('is the cluster running (`k2s status`)?');
+      expect(clusterStartFix('/etc/kubernetes/admin.conf')).toBe("Start the cluster (`k2s start`) or check the kubeconfig's server address.");
+      expect(clusterStartFix('/tmp/k2s-testbed-x/kubeconfig')).toContain('sandbox:ctl -- api up');
+    } finally {
+      setSandboxKubeconfig(null);
+    }
   });
 });
 

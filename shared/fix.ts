@@ -112,15 +112,31 @@ export function upstreamQueryWays(server: string | null, whose = "the nameserver
   return `\`${cliCommand(`query kubernetes.io --server ${shellWord(bare)}`)}\``;
 }
 
+/** The sandbox's kubeconfig (setSandboxKubeconfig), else null. */
+let sandboxKubeconfig: string | null = null;
+
+/**
+ * Sets the path of the sandbox's own kubeconfig (electron/core/cli-invocation.ts
+ * SANDBOX_KUBECONFIG_ENV), whose API server is the test bed's; null: not the sandbox, or not known.
+ */
+export function setSandboxKubeconfig(path: string | null): void {
+  sandboxKubeconfig = path;
+}
+
 /**
  * What starts the Kubernetes API again where this runtime runs, from one place: on a host, the
  * cluster, with K2s's CLI (`k2s start`); in the sandbox (setCliName `sandboxNameserver`), which
  * has no `k2s` command and whose API is the test bed's fake one, the sandbox's own control
- * (e2e/sandbox-ctl.ts `api up`; walk 11 L12, walk 12 H1). `what`: the thing that is down, in
- * prose; `command`: the line to run, in a code span; `where`: where to run it ('' on a host).
+ * (e2e/sandbox-ctl.ts `api up`; walk 11 L12, walk 12 H1) — only when the API that failed was read
+ * through `kubeconfigPath`, the sandbox's own (setSandboxKubeconfig; walk 18 H1: another
+ * kubeconfig's server is not the sandbox's test API, and `api up` would not bring it back).
+ * `kubeconfigPath` undefined or the sandbox's not known: the sandbox's words in the sandbox.
+ * `what`: the thing that is down, in prose; `command`: the line to run, in a code span; `where`:
+ * where to run it ('' on a host).
  */
-export function clusterStartWays(): { what: string; command: string; where: string } {
-  return sandboxNameserver !== null
+export function clusterStartWays(kubeconfigPath?: string): { what: string; command: string; where: string } {
+  const sandboxApi = sandboxNameserver !== null && (kubeconfigPath === undefined || sandboxKubeconfig === null || kubeconfigPath === sandboxKubeconfig);
+  return sandboxApi
     ? { what: "the sandbox's test API", command: '`npm run sandbox:ctl -- api up`', where: 'in a root shell in the checkout' }
     : { what: 'the cluster', command: '`k2s start`', where: '' };
 }
@@ -128,11 +144,11 @@ export function clusterStartWays(): { what: string; command: string; where: stri
 /**
  * The question an unreachable API server's message ends with (electron/core/cluster/errors.ts):
  * on a host, whether the cluster runs, and how to see it (`k2s status`, K2s's CLI); in the sandbox,
- * the control that starts its API again (clusterStartWays).
+ * the control that starts its API again (clusterStartWays, for `kubeconfigPath`, the kubeconfig read).
  */
-export function clusterRunningHint(): string {
-  if (sandboxNameserver === null) return 'is the cluster running (`k2s status`)?';
-  const w = clusterStartWays();
+export function clusterRunningHint(kubeconfigPath?: string): string {
+  const w = clusterStartWays(kubeconfigPath);
+  if (w.where === '') return 'is the cluster running (`k2s status`)?';
   return `is ${w.what} down? ${w.where.charAt(0).toUpperCase()}${w.where.slice(1)}, ${w.command} brings it back.`;
 }
 
@@ -141,8 +157,8 @@ export function clusterRunningHint(): string {
  * the CLI and the window's Diagnostics print it alike): start it again with this runtime's
  * command (clusterStartWays), or check the address the kubeconfig names.
  */
-export function clusterStartFix(): string {
-  const w = clusterStartWays();
+export function clusterStartFix(kubeconfigPath?: string): string {
+  const w = clusterStartWays(kubeconfigPath);
   return `Start ${w.what} (${w.command}${w.where ? ` ${w.where}` : ''}) or check the kubeconfig's server address.`;
 }
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { icannSuffixOf } from './internet-suffix';
 import { explainLines, explainSteps, needsSearchExplain, resultNeedsSearchExplain, searchConfigPhrase } from './search-explain';
 import { ndotsWords, parseSearchConfig } from './search-list';
 
@@ -26,6 +27,24 @@ describe('explainLines', () => {
       '  3. printer → NXDOMAIN (not asked: glibc stopped before it)',
       'glibc stops at printer.corp.example: it resolves (10.1.2.3), so host apps get that answer for printer.',
     ]);
+  });
+});
+
+describe('the summary when none resolves (walk 18 M3)', () => {
+  const answers = (name: string) => [
+    { name, rcode: 'NXDOMAIN', answers: [] },
+    { name: `${name}.corp.example`, rcode: 'NXDOMAIN', answers: [] },
+    { name: `${name}.lan`, rcode: 'NXDOMAIN', answers: [] },
+  ];
+  it('an Internet name (example.com): said not to exist, no cluster form', () => {
+    expect(icannSuffixOf('example.com')).toBe('com');
+    const lines = explainLines({ name: 'example.com', target: 'system', cfg, clusterDomain: 'cluster.local', answers: answers('example.com'), internetSuffix: icannSuffixOf('example.com') });
+    expect(lines.at(-1)).toBe('None of them resolves: the search list has no domain under which example.com exists. example.com is an Internet name (under the public suffix .com), not a cluster one, and it does not exist: NXDOMAIN from the nameserver.');
+  });
+  it('a name that looks like service.namespace (kubernetes.default) or a short one keeps the cluster form', () => {
+    expect(icannSuffixOf('kubernetes.default')).toBe(null);
+    expect(icannSuffixOf('web')).toBe(null);
+    expect(explainLines({ name: 'kubernetes.default', target: 'system', cfg, clusterDomain: 'cluster.local', answers: answers('kubernetes.default'), internetSuffix: icannSuffixOf('kubernetes.default') }).at(-1)).toBe('None of them resolves: the search list has no domain under which kubernetes.default exists. Cluster names need their full form here, e.g. kubernetes.default.svc.cluster.local.');
   });
 });
 

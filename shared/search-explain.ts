@@ -72,19 +72,31 @@ export function explainSteps(name: string, cfg: SearchConfig, answers: Candidate
   return { steps, answered: walk.answered };
 }
 
-/** The closing sentence: where glibc stops, or that none resolves and what to ask instead. */
-export function explainSummary(name: string, answered: string | null, answersOfAnswered: string[], clusterDomain: string | null, cfg: SearchConfig): string {
+/**
+ * The closing sentence: where glibc stops, or that none resolves and what to ask instead. The
+ * cluster form (`e.g. kubernetes.default.svc.cluster.local`) is suggested only where it can
+ * apply: not for an Internet name, `internet` (its ICANN public suffix, shared/internet-suffix.ts
+ * icannSuffixOf, and the rcode the name got as it is, null when not asked), which is said not to
+ * exist instead (walk 18 M3: `example.com` got "e.g. example.com.svc.cluster.local").
+ */
+export function explainSummary(name: string, answered: string | null, answersOfAnswered: string[], clusterDomain: string | null, cfg: SearchConfig, internet: { suffix: string; rcode: string | null } | null = null): string {
   if (answered) return `glibc stops at ${answered}: it resolves (${answersOfAnswered.join(', ')}), so host apps get that answer for ${name}.`;
+  const none = `None of them resolves${cfg.search.length > 0 ? `: the search list has no domain under which ${name} exists` : ''}.`;
+  if (internet) {
+    const bare = name.replace(/\.$/, '');
+    return `${none} ${bare} is an Internet name (under the public suffix .${internet.suffix}), not a cluster one${internet.rcode === 'NXDOMAIN' ? ', and it does not exist: NXDOMAIN from the nameserver' : ''}.`;
+  }
   const full = /(^|\.)svc\.?$/i.test(name) ? null : fullClusterName(name, clusterDomain);
-  return `None of them resolves${cfg.search.length > 0 ? `: the search list has no domain under which ${name} exists` : ''}.${full ? ` Cluster names need their full form here, e.g. ${full}.` : ''}`;
+  return `${none}${full ? ` Cluster names need their full form here, e.g. ${full}.` : ''}`;
 }
 
 /**
  * The explanation as text lines (the CLI prints them after `;; `): configuration and who
  * expands the name, one line per candidate (`1. kubernetes.default → NXDOMAIN`, `(not asked)`
- * past glibc's stop), the summary, and the `.svc` hint.
+ * past glibc's stop), the summary, and the `.svc` hint. `internetSuffix`: the name's ICANN public
+ * suffix (shared/internet-suffix.ts icannSuffixOf; absent or null: none), for the summary.
  */
-export function explainLines(input: { name: string; target: 'system' | 'server'; cfg: SearchConfig; clusterDomain: string | null; answers: CandidateAnswer[] }): string[] {
+export function explainLines(input: { name: string; target: 'system' | 'server'; cfg: SearchConfig; clusterDomain: string | null; answers: CandidateAnswer[]; internetSuffix?: string | null }): string[] {
   const { name, cfg } = input;
   const { steps, answered } = explainSteps(name, cfg, input.answers);
   const who = input.target === 'system'
@@ -93,7 +105,9 @@ export function explainLines(input: { name: string; target: 'system' | 'server';
   const lines = [who];
   steps.forEach((s, i) => lines.push(`  ${i + 1}. ${s.name} → ${s.rcode}${s.rcode === 'NOERROR' ? (s.answers.length ? ` ${s.answers.join(', ')}` : ' (no answer)') : ''}${s.asked ? '' : ' (not asked: glibc stopped before it)'}`));
   const hit = steps.find((s) => s.name === answered);
-  lines.push(explainSummary(name, answered, hit?.answers ?? [], input.clusterDomain, cfg));
+  const asIs = steps.find((st) => st.asked && st.name.toLowerCase() === name.replace(/\.$/, '').toLowerCase());
+  const internet = input.internetSuffix ? { suffix: input.internetSuffix, rcode: asIs?.rcode ?? null } : null;
+  lines.push(explainSummary(name, answered, hit?.answers ?? [], input.clusterDomain, cfg, internet));
   const svc = svcHint(name, cfg, input.clusterDomain);
   if (svc) lines.push(svc);
   return lines;

@@ -35,6 +35,10 @@ trap cleanup EXIT
 # A private copy of the whole /etc: bind-mounting only resolv.conf would make rename() and
 # symlink replacement fail with EBUSY, and the lifecycle replaces the file by rename.
 cp -a /etc "$tmp/etc"
+# Without the host's /etc/kubernetes: on a K2s host its admin.conf is the real cluster's, and the
+# CLI's kubeconfig lookup (README) tries /etc/kubernetes/admin.conf before $KUBECONFIG, the
+# sandbox's (walk 18 H1). Only the copy loses it; the real /etc is never touched.
+rm -rf -- "$tmp/etc/kubernetes"
 # `ip netns exec` or the container may have bind-mounted files (resolv.conf, hosts) over
 # /etc; cp copied their contents, and the plain bind below does not carry those submounts.
 mount --bind "$tmp/etc" /etc

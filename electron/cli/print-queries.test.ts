@@ -12,6 +12,13 @@ describe('k2s-dns queries', () => {
     expect(formatExactRow(capturedQueryRow({ ...c, upstream: null }, 'dnsmasq', 'k', []))).toContain(' NOERROR cache 0.41 ms');
   });
 
+  it("a SERVFAIL the proxy made itself (no upstream answered) says so, as --json's route \"proxy\" and the window's Logs do — not cache (walk 18 M2)", () => {
+    const c = { proto: 'udp' as const, client: '127.0.0.1:41001', listener: '127.0.0.1:53', id: 4102, name: 'web.demo.svc.cluster.local', type: 'A', queryUs: 1_764_615_600_123_456, rcode: 'SERVFAIL', answers: [], latencyMs: 0.412, upstream: null, upstreamRcode: null, upstreamLatencyMs: null, retries: 0 };
+    const row = capturedQueryRow(c, 'adguard', 'k', []);
+    expect(row.route).toBe('proxy');
+    expect(formatExactRow(row).replace(/^\S+ /, '')).toBe('127.0.0.1:41001 udp A web.demo.svc.cluster.local SERVFAIL the proxy itself 0.41 ms');
+  });
+
   it('names the saved state\'s engine; without a readable state, says the engine is unknown and why instead of a placeholder', async () => {
     expect(await queriesEngine(async () => ({ engine: 'dnsmasq' }))).toEqual({ engine: 'dnsmasq', label: 'dnsmasq' });
     // Stopped (no saved state) is the normal state: never called unreadable.

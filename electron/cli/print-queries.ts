@@ -1,4 +1,5 @@
 /** `k2s-dns queries` text: one exact query log row per line, and the engine its rows name. */
+import { ROUTE_LABEL } from '../../shared/query-log/route-label';
 import type { EngineName } from '../../shared/engines/table';
 import type { QueryRow } from '../../shared/query-log/row';
 import { cliCommand } from '../../shared/fix';
@@ -54,9 +55,14 @@ export function labelRows(rows: readonly QueryRow[], who: QueriesEngine): (Omit<
  */
 export const PROBE_MARK = ' [health check of k2s-dns]';
 
-/** `TIME CLIENT PROTO TYPE NAME RCODE via UPSTREAM (LATENCY ms) ANSWERS`; `cache` when no upstream exchange was seen; a health-check row ends with PROBE_MARK. */
+/**
+ * `TIME CLIENT PROTO TYPE NAME RCODE via UPSTREAM (LATENCY ms) ANSWERS`; without an upstream
+ * exchange, the row's route in the window's words (shared/query-log/route-label.ts: `cache`, or
+ * `the proxy itself` for a SERVFAIL or REFUSED it made — `--json`'s route "proxy"), `no answer`
+ * when none came; a health-check row ends with PROBE_MARK.
+ */
 export function formatExactRow(r: QueryRow): string {
-  const via = r.upstream ? `via ${r.upstream}` : r.rcode === null ? 'no answer' : 'cache';
+  const via = r.upstream ? `via ${r.upstream}` : r.rcode === null ? 'no answer' : r.route !== null ? ROUTE_LABEL[r.route] : 'cache';
   const lat = r.latencyMs === null ? '' : ` ${r.latencyMs.toFixed(2)} ms`;
   return `${r.time ?? '-'} ${r.client ?? '-'} ${r.protocol ?? '-'} ${r.type} ${r.name} ${r.rcode ?? '-'} ${via}${lat}${r.answers.length ? ` ${r.answers.join(',')}` : ''}${r.probe ? PROBE_MARK : ''}`;
 }

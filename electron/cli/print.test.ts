@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ClusterDiscovery, QueryResult } from '../../shared/types';
 import { formatDoctor } from './print-doctor';
 import { formatQuery, formatZones, printEvent, type PrintedSteps } from './print';
+import { eaiAgainError, gaiLookup, type LookupAll } from '../core/probes/gai-lookup';
 import { terminalSafe } from './terminal-safe';
 import { formatResolverDiff } from './print-diff';
 import type { ResolverDiff } from '../../shared/types';
@@ -30,6 +31,18 @@ describe('terminal-safe CLI output', () => {
       ';; evil.example.test TXT via 127.0.0.1:53 (udp): NOERROR in 3 ms',
       'x\\x1b]0;pwned\\x07.example.test\t30\tIN\tTXT\t"\\x1b[2J\\u009b1;1H\\x0aOK: fake line"',
     ]);
+  });
+
+  it('query: a getaddrinfo EAI_AGAIN back in milliseconds is a temporary failure, not TIMEOUT; one after a real wait stays TIMEOUT (walk 18 M4)', async () => {
+    const again: LookupAll = (_n, cb) => cb(Object.assign(new Error('EAI_AGAIN'), { code: 'EAI_AGAIN' }), []);
+    const fast = await gaiLookup('example.com', 5000, again);
+    expect(fast.rcode).toBe('TIMEOUT');
+    const [head, err] = formatQuery({ ...fast, latencyMs: 6.326, error: eaiAgainError(6.326) }).split('\n');
+    expect(head).toBe(';; example.com A via system (getaddrinfo): temporary failure (EAI_AGAIN) in 6.326 ms');
+    expect(err).toBe(';; error: EAI_AGAIN: temporary failure in 6.326 ms, sooner than any resolver timeout — a nameserver answered SERVFAIL, or none could be reached');
+    expect(fast.error).toMatch(/^EAI_AGAIN: temporary failure in [\d.]+ ms, sooner than any resolver timeout/);
+    const slow = formatQuery({ ...fast, latencyMs: 5012.5, error: eaiAgainError(5012.5) }).split('\n');
+    expect(slow).toEqual([';; example.com A via system (getaddrinfo): TIMEOUT in 5012.5 ms', ';; error: EAI_AGAIN: temporary failure — no nameserver answered in time, or one answered SERVFAIL']);
   });
 
   it('zones and lifecycle events: server-block keys and reasons from the Corefile are escaped', () => {

@@ -2,6 +2,7 @@ import type { LifecycleEvent, StepEvent } from '../../shared/lifecycle-events';
 import type { ClusterDiscovery, DriftRoute, HostDnsStatus, QueryResult } from '../../shared/types';
 import { HOP_SYMBOL, hopMark, recheckWords, verdictLine } from '../../shared/health';
 import { hopLine } from '../core/doctor/hop-line';
+import { isFastTemporaryFailure } from '../core/probes/gai-lookup';
 import { stepWarns } from '../../shared/step-warn';
 import { withoutCarriedWarnings } from '../../shared/result-warnings';
 import { proxyExitSentence } from '../../shared/proxy-exit';
@@ -118,9 +119,14 @@ function editedNames(route: Pick<DriftRoute, 'nameservers' | 'implicit'> | null)
   return `nameserver${route.nameservers.length > 1 ? 's' : ''} ${route.nameservers.join(', ')}`;
 }
 
-/** A query result, dig-like. */
+/**
+ * A query result, dig-like. A getaddrinfo EAI_AGAIN that came back sooner than any resolver
+ * timeout (electron/core/probes/gai-lookup.ts isFastTemporaryFailure) is headed "temporary
+ * failure (EAI_AGAIN)", not TIMEOUT; --json keeps the rcode (walk 18 M4).
+ */
 export function formatQuery(r: QueryResult): string {
-  const lines = [`;; ${t(r.name)} ${r.type} via ${t(r.server)} (${r.transport}): ${t(r.rcode)} in ${r.latencyMs} ms`];
+  const rcode = isFastTemporaryFailure(r) ? 'temporary failure (EAI_AGAIN)' : t(r.rcode);
+  const lines = [`;; ${t(r.name)} ${r.type} via ${t(r.server)} (${r.transport}): ${rcode} in ${r.latencyMs} ms`];
   if (r.error) lines.push(`;; error: ${t(r.error)}`);
   if (r.recheck) lines.push(`;; note: ${t(recheckWords(r) ?? '')}`);
   // getaddrinfo gives no TTL (AnswerRecord.ttl null): `—`, as the window's answer table, never 0.

@@ -9,6 +9,7 @@ import type { LifecycleDeps } from '../core/lifecycle/deps';
 import type { QueryResult, QueryType } from '../../shared/types';
 import { parseSearchConfig } from '../../shared/search-list';
 import { explainCandidates, explainLines, type CandidateAnswer } from '../../shared/search-explain';
+import { icannSuffixOf } from '../../shared/internet-suffix';
 import { K2S_PATHS } from '../../shared/k2s-paths';
 import { dnsStatus } from '../core/lifecycle/status';
 
@@ -39,7 +40,7 @@ export async function searchExplanation(
       return { name: n, rcode: r.rcode, answers: r.answers.map((a) => a.data) };
     }),
   );
-  const lines = explainLines({ name, target: server === 'system' ? 'system' : 'server', cfg, clusterDomain, answers: candidates });
+  const lines = explainLines({ name, target: server === 'system' ? 'system' : 'server', cfg, clusterDomain, answers: candidates, internetSuffix: icannSuffixOf(name) });
   return { search: cfg.search, ndots: cfg.ndots, candidates, lines };
 }
 

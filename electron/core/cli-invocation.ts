@@ -4,7 +4,7 @@
  * /usr/bin/k2s-dns (scripts/package/layout.ts), so code running from there says `k2s-dns`; a
  * checkout runs it through npm's bin link, `npx k2s-dns` (the README's developer section).
  */
-import { setCliName, type CliName } from '../../shared/fix';
+import { setCliName, setSandboxKubeconfig, type CliName } from '../../shared/fix';
 import { APP_ROOT } from './app-root';
 
 /** The packages' application directory (scripts/package/layout.ts LIB_DIR), with a trailing slash as APP_ROOT has it. */
@@ -36,6 +36,15 @@ export function cliWrapper(env: Record<string, string | undefined> = process.env
  */
 export const SANDBOX_NAMESERVER_ENV = 'K2S_DNS_SANDBOX_NAMESERVER';
 
+/**
+ * The environment variable the sandbox of `npm run sandbox` sets beside SANDBOX_NAMESERVER_ENV
+ * (its wrapper's env, e2e/sandbox-cli-wrapper.ts; its own process, e2e/sandbox-app.ts): the path
+ * of its kubeconfig, whose API server is the test bed's. Only an unreachable API read through that
+ * kubeconfig is called the sandbox's test API (shared/fix.ts clusterStartWays); another one (a
+ * `--kubeconfig` naming a real cluster) gets the host's words. Read only with a wrapper.
+ */
+export const SANDBOX_KUBECONFIG_ENV = 'K2S_DNS_SANDBOX_KUBECONFIG';
+
 /** A $K2S_DNS_SANDBOX_NAMESERVER value that is a dotted-quad IPv4 address, else null (ignored). */
 export function sandboxNameserver(env: Record<string, string | undefined> = process.env): string | null {
   const ip = env[SANDBOX_NAMESERVER_ENV];
@@ -52,5 +61,6 @@ export function useCliInvocation(appRoot: string = APP_ROOT, env: Record<string,
   const name = cliInvocation(appRoot, env);
   const wrapper = cliWrapper(env) !== null;
   setCliName(name, !wrapper, wrapper, wrapper ? sandboxNameserver(env) : null);
+  setSandboxKubeconfig(wrapper ? env[SANDBOX_KUBECONFIG_ENV] || null : null);
   return name;
 }

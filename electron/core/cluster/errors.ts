@@ -13,14 +13,19 @@ export abstract class ClusterError extends Error {
   abstract readonly code: ClusterErrorCode;
 }
 
-/** The API server refused the connection, could not be resolved, or did not answer in time. */
+/**
+ * The API server refused the connection, could not be resolved, or did not answer in time.
+ * `kubeconfigPath`: the kubeconfig that named it, so the question at the end names the sandbox's
+ * test API only when it is that one (shared/fix.ts clusterRunningHint).
+ */
 export class ClusterUnreachableError extends ClusterError {
   readonly code = 'CLUSTER_UNREACHABLE';
   constructor(
     readonly apiServer: string,
     readonly detail: string,
+    kubeconfigPath?: string,
   ) {
-    super(`The Kubernetes API server at ${apiServer} ${detail}; ${clusterRunningHint()}`);
+    super(`The Kubernetes API server at ${apiServer} ${detail}; ${clusterRunningHint(kubeconfigPath)}`);
     this.name = 'ClusterUnreachableError';
   }
 }

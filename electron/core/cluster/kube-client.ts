@@ -161,16 +161,16 @@ export function mapClientError(err: unknown, ctx: CallContext): Error {
   }
   const e = err as { name?: string; type?: string; code?: string; message?: string } | null;
   if (e?.name === 'AbortError' || e?.name === 'TimeoutError') {
-    return new ClusterUnreachableError(ctx.apiServer, `did not answer within ${ctx.timeoutMs} ms`);
+    return new ClusterUnreachableError(ctx.apiServer, `did not answer within ${ctx.timeoutMs} ms`, ctx.kubeconfigPath);
   }
   if (e?.name === 'FetchError' || e?.type === 'system') {
     const code = e.code ?? 'unknown error';
-    if (code === 'ECONNREFUSED') return new ClusterUnreachableError(ctx.apiServer, 'refused the connection (ECONNREFUSED)');
-    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new ClusterUnreachableError(ctx.apiServer, `could not be resolved (${code})`);
+    if (code === 'ECONNREFUSED') return new ClusterUnreachableError(ctx.apiServer, 'refused the connection (ECONNREFUSED)', ctx.kubeconfigPath);
+    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new ClusterUnreachableError(ctx.apiServer, `could not be resolved (${code})`, ctx.kubeconfigPath);
     if (TLS_CODES.test(code)) {
-      return new ClusterUnreachableError(ctx.apiServer, `presented a TLS certificate the kubeconfig's CA does not verify (${code})`);
+      return new ClusterUnreachableError(ctx.apiServer, `presented a TLS certificate the kubeconfig's CA does not verify (${code})`, ctx.kubeconfigPath);
     }
-    return new ClusterUnreachableError(ctx.apiServer, `could not be reached (${code})`);
+    return new ClusterUnreachableError(ctx.apiServer, `could not be reached (${code})`, ctx.kubeconfigPath);
   }
   if (err instanceof SyntaxError) {
     return new ClusterResponseError(

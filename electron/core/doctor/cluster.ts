@@ -10,8 +10,8 @@ import type { DoctorContext } from './context';
  * unreachable one names this runtime's command (shared/fix.ts clusterStartFix: `k2s start` on a
  * host, the sandbox's `sandbox:ctl -- api up` there), which each entry sets once it starts.
  */
-const FIXES = (): Record<Exclude<ClusterStatus['state'], 'ok'>, string> => ({
-  unreachable: clusterStartFix(),
+const FIXES = (kubeconfigPath?: string): Record<Exclude<ClusterStatus['state'], 'ok'>, string> => ({
+  unreachable: clusterStartFix(kubeconfigPath),
   unauthorized: 'Use a kubeconfig with valid credentials, e.g. /etc/kubernetes/admin.conf (pass --kubeconfig PATH).',
   'no-kubeconfig': 'Pass --kubeconfig PATH or start K2s so /etc/kubernetes/admin.conf exists.',
   error: 'Check CoreDNS with `kubectl -n kube-system get pods -l k8s-app=kube-dns`.',
@@ -23,10 +23,10 @@ const GUI_FIXES: Partial<Record<Exclude<ClusterStatus['state'], 'ok'>, string>> 
   'no-kubeconfig': 'Restart the app with the kubeconfig (npm start -- --kubeconfig PATH), or start K2s so /etc/kubernetes/admin.conf exists.',
 };
 
-/** `fix` plus, where the app words differ, the remedy for the app. */
-function fixes(state: Exclude<ClusterStatus['state'], 'ok'>): Pick<DoctorFinding, 'fix' | 'remedy'> {
+/** `fix` plus, where the app words differ, the remedy for the app; `kubeconfigPath`: the one read (the sandbox's words only for its own: clusterStartFix). */
+function fixes(state: Exclude<ClusterStatus['state'], 'ok'>, kubeconfigPath?: string): Pick<DoctorFinding, 'fix' | 'remedy'> {
   const gui = GUI_FIXES[state];
-  const fix = FIXES()[state];
+  const fix = FIXES(kubeconfigPath)[state];
   return { fix, ...(gui ? { remedy: { action: null, gui, cli: fix } } : {}) };
 }
 
@@ -46,5 +46,5 @@ export async function checkCluster(ctx: DoctorContext, timeoutMs = 5000): Promis
   const s = await clusterStatus({ kubeconfigPath: ctx.opts.kubeconfigPath, timeoutMs });
   const detail = { state: s.state, kubeconfigPath: s.kubeconfigPath, apiServer: s.apiServer, version: s.version, kubeDnsIp: s.kubeDnsIp };
   if (s.state === 'ok') return { ...base, severity: 'ok', meaning: s.message, fix: null, detail };
-  return { ...base, severity: 'error', title: failTitle[s.state], meaning: s.message, ...fixes(s.state), detail };
+  return { ...base, severity: 'error', title: failTitle[s.state], meaning: s.message, ...fixes(s.state, ctx.opts.kubeconfigPath), detail };
 }

@@ -30,6 +30,30 @@ export function gaiRcode(code: string | undefined): { rcode: string; error: stri
 }
 
 /**
+ * The least time glibc waits for a nameserver before it gives up on it, ms: one second per try
+ * even with `options timeout:0` (glibc resolv/res_send.c send_dg: "if (seconds <= 0) seconds =
+ * 1"). An EAI_AGAIN sooner than this timed nothing out: a nameserver answered SERVFAIL, or none
+ * could be reached (a closed port refuses at once).
+ */
+export const GAI_LEAST_TIMEOUT_MS = 1000;
+
+/** The EAI_AGAIN error text for a lookup that returned in `latencyMs`: before GAI_LEAST_TIMEOUT_MS it names no timeout (walk 18 M4). */
+export function eaiAgainError(latencyMs: number): string {
+  return latencyMs < GAI_LEAST_TIMEOUT_MS
+    ? `EAI_AGAIN: temporary failure in ${latencyMs} ms, sooner than any resolver timeout — a nameserver answered SERVFAIL, or none could be reached`
+    : gaiRcode('EAI_AGAIN').error;
+}
+
+/**
+ * True for a getaddrinfo result that is EAI_AGAIN (rcode TIMEOUT, the shared rcode set's word for
+ * "no usable answer", which the verdict and the hops read) returned before GAI_LEAST_TIMEOUT_MS:
+ * printed as a temporary failure, not as TIMEOUT (electron/cli/print.ts formatQuery).
+ */
+export function isFastTemporaryFailure(r: { transport: string; rcode: string; latencyMs: number; error?: string }): boolean {
+  return r.transport === 'getaddrinfo' && r.rcode === 'TIMEOUT' && r.latencyMs < GAI_LEAST_TIMEOUT_MS && (r.error ?? '').startsWith('EAI_AGAIN');
+}
+
+/**
  * Resolves `name` exactly as host programs do (getaddrinfo through NSS) and reports the
  * addresses as A/AAAA answers, or the failure with its EAI_* code named (gaiRcode). A lookup
  * still running after `timeoutMs` ms is TIMEOUT (glibc may wait resolv.conf `timeout`×`attempts`
@@ -44,7 +68,8 @@ export function gaiLookup(name: string, timeoutMs = 8000, lookupAll: LookupAll =
     lookupAll(name, (err, addresses) => {
       clearTimeout(timer);
       if (err) {
-        resolve({ ...base, rcode: gaiRcode(err.code).rcode, answers: [], latencyMs: latency(), error: gaiRcode(err.code).error });
+        const ms = latency();
+        resolve({ ...base, rcode: gaiRcode(err.code).rcode, answers: [], latencyMs: ms, error: err.code === 'EAI_AGAIN' ? eaiAgainError(ms) : gaiRcode(err.code).error });
         return;
       }
       const seen = new Set<string>();

@@ -1,9 +1,9 @@
 /** The Logs panel's Route filter choices for the engine(s) whose lines are in the buffer. */
 import { ENGINES } from '../../../shared/engines/table';
 import type { QueryRoute, QueryRow } from '../../../shared/query-log';
+import { ROUTE_LABEL } from '../../../shared/query-log/route-label';
 
-/** Route labels; `local` (an answer from dnsmasq's own config: `config …` lines) exists only for engines with `localAnswers`. */
-export const ROUTE_LABEL: Record<QueryRoute, string> = { cluster: 'cluster zone', upstream: 'upstream', cache: 'cache', local: 'dnsmasq config', proxy: 'the proxy itself' };
+export { ROUTE_LABEL };
 
 /**
  * Routes the filter offers: cluster, upstream and cache always (both engines log them); `local`
