@@ -4,7 +4,9 @@
  * the service step drives systemctl instead of the sandbox's supervised watchdog. Per engine:
  * ROUNDS start/stop pairs of the CLI inside the host (`node bin/k2s-dns.mjs`), ms per step and
  * wall ms as seen from outside (the nsenter into the host included; no CPU figure: the process
- * runs in the host's PID namespace). Run inside e2e/bed/sandbox.sh, as root.
+ * runs in the host's PID namespace). Run inside e2e/bed/sandbox.sh, as root, with no other test bed
+ * running in that sandbox: the host's own test bed takes the same fixed addresses (e2e/bed/testbed.ts),
+ * and its stop takes them down.
  */
 import { bootPlainHost, hostCli, hostStartArgs } from '../../e2e/bed/debian-host-cli';
 import { debianHostMissing } from '../../e2e/bed/debian-host';
