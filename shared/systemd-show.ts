@@ -25,13 +25,22 @@ export interface UnitRunState {
 /** Signal names for the numbers systemd prints in ExecMainStatus (signal(7), x86/arm numbering). */
 export const SIGNALS: Record<number, string> = { 1: 'HUP', 2: 'INT', 3: 'QUIT', 4: 'ILL', 6: 'ABRT', 7: 'BUS', 8: 'FPE', 9: 'KILL', 11: 'SEGV', 13: 'PIPE', 14: 'ALRM', 15: 'TERM' };
 
-/** Parses `Key=value` lines of `systemctl show`. Missing numbers read as 0. */
-export function parseUnitRunState(text: string): UnitRunState {
+/**
+ * The `KEY=VALUE` lines of `systemctl show` (one property a line, systemctl(1) show), values
+ * trimmed; a line without `=` is skipped.
+ */
+export function showProperties(text: string): Map<string, string> {
   const v = new Map<string, string>();
   for (const line of text.split('\n')) {
     const eq = line.indexOf('=');
     if (eq > 0) v.set(line.slice(0, eq), line.slice(eq + 1).trim());
   }
+  return v;
+}
+
+/** Parses `Key=value` lines of `systemctl show`. Missing numbers read as 0. */
+export function parseUnitRunState(text: string): UnitRunState {
+  const v = showProperties(text);
   const num = (k: string) => {
     const n = Number.parseInt(v.get(k) ?? '', 10);
     return Number.isFinite(n) ? n : 0;

@@ -14,6 +14,7 @@ import path from 'node:path';
 import type { Exec } from './exec';
 import type { HostFs } from './host-fs';
 import { K2S_PATHS, SERVICE_NAME } from '../../../shared/k2s-paths';
+import { showProperties } from '../../../shared/systemd-show';
 import { ROOT_WRITTEN_DIRS } from '../../../shared/root-dir-check';
 import { CAPTURE_UNIT_NAME, renderCaptureUnit } from '../../../shared/capture-unit';
 import { CAPTURE_FAILED_FILE, CAPTURE_HELD_FLAG, CAPTURE_MISSED_FILE, CAPTURE_READY_FILE, CAPTURE_UNWRITTEN_FILE, CAPTURE_VERB, heldGoLine, isCaptureArgv } from '../capture/capture-args';
@@ -207,7 +208,7 @@ export function systemdCapture(fs: HostFs, exec: Exec, procDir = '/proc'): Captu
   const loadedAndLinked = async (): Promise<boolean> => {
     const r = await exec.run('systemctl', ['show', '-p', 'LoadState', '-p', 'NeedDaemonReload', '-p', 'WantedBy', unit], { timeoutMs: 10_000 });
     if (r.code !== 0) return false;
-    const kv = new Map(r.stdout.split('\n').map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)] as const));
+    const kv = showProperties(r.stdout);
     return kv.get('LoadState') === 'loaded' && kv.get('NeedDaemonReload') === 'no' && (kv.get('WantedBy') ?? '').split(/\s+/).includes(`${SERVICE_NAME}.service`);
   };
   return {
