@@ -96,10 +96,16 @@ describe.skipIf(why !== null)('exact query log as k2s-dnsproxy-capture.service (
       expect(start.result?.warnings ?? []).toEqual([]);
       // The unit started once: the proxy's start pulls it in, and the capture's own start does not stop it again.
       expect((await managerLines()).slice(linesBefore)).toEqual([`Started ${UNIT}`]);
-      // The manager's view, not only the links on disk: the proxy wants the unit, boot wants the proxy and the follower.
+      // The manager's view, not only the links on disk: the proxy wants the unit, boot wants the
+      // proxy and the follower — read by the reload start asked for at its end, not waited for
+      // (systemd-reload.ts settle), so polled; and nothing left for a reload to change.
       const wants = async (unit: string) => (await h.run(['systemctl', 'list-dependencies', '--plain', '--no-pager', unit])).stdout.split('\n').map((l) => l.trim()).filter((l) => l.startsWith('k2s-'));
+      const k2sUnits = ['k2s-dnsproxy.service', UNIT, 'k2s-dnsproxy-follow.service'];
+      const needReload = async () => (await h.run(['systemctl', 'show', '-p', 'NeedDaemonReload', '--value', ...k2sUnits])).stdout.split('\n').filter(Boolean);
+      await until('the manager has the links start made', 20_000, async () => (await wants('multi-user.target')).includes('k2s-dnsproxy-follow.service'));
       expect(await wants('k2s-dnsproxy.service')).toEqual(expect.arrayContaining(['k2s-dnsproxy.service', UNIT]));
       expect(await wants('multi-user.target')).toEqual(expect.arrayContaining(['k2s-dnsproxy.service', 'k2s-dnsproxy-follow.service']));
+      expect(await needReload()).toEqual(['no', 'no', 'no']);
       // The systemd path: the unit runs the companion, tied to the proxy's unit; no pidfile process.
       expect(await isActive(h, UNIT)).toBe('active');
       expect((await h.run(['systemctl', 'is-enabled', UNIT])).stdout.trim()).toBe('enabled');
@@ -160,8 +166,11 @@ describe.skipIf(why !== null)('exact query log as k2s-dnsproxy-capture.service (
       expect(stop.result, stop.stdout + stop.stderr).toMatchObject({ ok: true, exitCode: 0 });
       expect(await isActive(h, UNIT)).not.toBe('active');
       expect((await h.run(['systemctl', 'is-enabled', UNIT])).stdout.trim()).not.toBe('enabled');
-      // Stop's one disable reloaded the manager: it no longer has the proxy or the follower wanted at boot, nor the unit by the proxy.
+      // The reload stop asked for at its end: the manager no longer has the proxy or the follower
+      // wanted at boot, nor the unit by the proxy.
+      await until('the manager has the links stop removed', 20_000, async () => (await wants('multi-user.target')).length === 0);
       expect(await wants('multi-user.target')).toEqual([]);
+      expect(await needReload()).toEqual(['no', 'no', 'no']);
       expect(await wants('k2s-dnsproxy.service')).toEqual(['k2s-dnsproxy.service']);
       const unitFiles = (await h.sh('cd /etc/systemd/system && ls k2s-*.service')).stdout.trim().split('\n');
       expect(unitFiles).toEqual(expect.arrayContaining(['k2s-dnsproxy.service', UNIT, 'k2s-dnsproxy-follow.service']));

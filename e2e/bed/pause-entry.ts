@@ -50,7 +50,8 @@ async function withPause(deps: LifecycleDeps, point: PausePoint, op: 'start' | '
     ...deps.exec,
     run: async (file, args, opts) => {
       const r = await deps.exec.run(file, args, opts);
-      if (file === 'systemctl' && args[0] === 'enable' && point === 'after-enable') await pause(point);
+      // The proxy's links (`systemctl --root=/ reenable k2s-dnsproxy.service …`, systemd-service.ts), before its restart.
+      if (file === 'systemctl' && args.includes('reenable') && args.includes('k2s-dnsproxy.service') && point === 'after-enable') await pause(point);
       return r;
     },
   };
@@ -58,6 +59,7 @@ async function withPause(deps: LifecycleDeps, point: PausePoint, op: 'start' | '
   const inner = await detectServiceManager(fs, exec);
   const services: ServiceManager = {
     kind: inner.kind,
+    ...(inner.reload ? { reload: inner.reload } : {}),
     start: async (spec) => {
       const r = await inner.start(spec);
       if (point === 'after-proxy-start') await pause(point);
@@ -70,11 +72,14 @@ async function withPause(deps: LifecycleDeps, point: PausePoint, op: 'start' | '
     },
     status: () => inner.status(),
   };
+  // The follower shares the paused manager's reload, as createNodeDeps has it share the manager's.
+  const follower = deps.follower && inner.kind === 'systemd' ? { ...deps.follower, manager: systemdFollower(fs, exec, inner.reload) } : deps.follower;
   return {
     ...deps,
     fs,
     exec,
     services,
+    ...(follower ? { follower } : {}),
     systemLookup: async (name) => {
       if (point === 'during-verify') await pause(point);
       return deps.systemLookup(name);
@@ -94,7 +99,7 @@ const base = await createNodeDeps();
 // two levels up from this bundle (.tmp/debian-host/).
 if (!base.follower) {
   const cli = path.resolve(path.dirname(process.argv[1] ?? '.'), '../../bin/k2s-dns.mjs');
-  base.follower = { manager: base.services.kind === 'systemd' ? systemdFollower(base.fs, base.exec) : supervisedFollower(base.fs), argv: [process.execPath, cli, FOLLOW_VERB] };
+  base.follower = { manager: base.services.kind === 'systemd' ? systemdFollower(base.fs, base.exec, base.services.reload) : supervisedFollower(base.fs), argv: [process.execPath, cli, FOLLOW_VERB] };
 }
 const deps = await withPause(base, point as PausePoint, op);
 const sink = (e: unknown): void => void process.stdout.write(`${JSON.stringify(e)}\n`);

@@ -61,7 +61,7 @@ describe('capture companion: stop', () => {
     expect(await fs.lstat(CAPTURE_UNWRITTEN_FILE)).toBeFalsy();
   });
 
-  it('systemd: installed before the proxy\'s reload, start reloads nothing and restarts nothing; a changed argv, or a manager without the unit loaded and linked, reloads once and restarts', async () => {
+  it('systemd: installed before the proxy\'s start, start reloads nothing and restarts nothing; a changed argv, or a manager without the unit loaded, reloads once and restarts', async () => {
     root = await mkdtemp(path.join(tmpdir(), 'capture-companion-'));
     const fs = createHostFs(root);
     const procDir = path.join(root, 'proc');
@@ -82,7 +82,7 @@ describe('capture companion: stop', () => {
       const text = (await fs.readFile(K2S_PATHS.captureUnit).catch(() => null))?.toString('utf8') ?? null;
       if (args[0] === 'daemon-reload') loaded = text;
       if (args[0] === 'restart') await companionUp(4242);
-      if (args[0] === 'show') return { code: 0, stdout: `LoadState=${loaded ? 'loaded' : 'not-found'}\nNeedDaemonReload=${loaded === text ? 'no' : 'yes'}\nWantedBy=${loaded ? 'k2s-dnsproxy.service' : ''}\n`, stderr: '' };
+      if (args[0] === 'show') return { code: 0, stdout: `Id=k2s-dnsproxy-capture.service\nLoadState=${loaded ? 'loaded' : 'not-found'}\nNeedDaemonReload=${loaded === text ? 'no' : 'yes'}\n`, stderr: '' };
       return { code: 0, stdout: '', stderr: '' };
     } };
     const cap = systemdCapture(fs, exec, procDir);
@@ -91,15 +91,15 @@ describe('capture companion: stop', () => {
     await companionUp(4343); // …whose restart of k2s-dnsproxy.service started the unit (WantedBy=)
     calls.length = 0;
     await cap.start(argv);
-    expect(calls.filter((c) => !c.includes('journalctl'))).toEqual(['systemctl show -p LoadState -p NeedDaemonReload -p WantedBy k2s-dnsproxy-capture.service', 'systemctl reset-failed k2s-dnsproxy-capture.service', 'systemctl start k2s-dnsproxy-capture.service']);
+    expect(calls.filter((c) => !c.includes('journalctl'))).toEqual(['systemctl show -p LoadState -p NeedDaemonReload k2s-dnsproxy-capture.service', 'systemctl reset-failed k2s-dnsproxy-capture.service', 'systemctl start k2s-dnsproxy-capture.service']);
     expect((await readFile(fs.real(CAPTURE_READY_FILE), 'utf8')).trim()).toBe('4343');
     calls.length = 0;
     await cap.start([...argv, '--port', '5353']);
-    expect(calls.filter((c) => c.startsWith('systemctl reenable') || c.startsWith('systemctl daemon-reload'))).toEqual(['systemctl reenable --no-reload k2s-dnsproxy-capture.service', 'systemctl daemon-reload']);
+    expect(calls.filter((c) => c.startsWith('systemctl --root=/ reenable') || c.startsWith('systemctl daemon-reload') || c.startsWith('systemctl restart'))).toEqual(['systemctl --root=/ reenable k2s-dnsproxy-capture.service', 'systemctl daemon-reload', 'systemctl restart k2s-dnsproxy-capture.service']);
     loaded = null; // e.g. a manager reloaded without the link
     calls.length = 0;
     await cap.start([...argv, '--port', '5353']);
-    expect(calls.filter((c) => c.startsWith('systemctl reenable') || c.startsWith('systemctl daemon-reload'))).toEqual(['systemctl reenable --no-reload k2s-dnsproxy-capture.service', 'systemctl daemon-reload']);
+    expect(calls.filter((c) => c.startsWith('systemctl --root=/ reenable') || c.startsWith('systemctl daemon-reload') || c.startsWith('systemctl restart'))).toEqual(['systemctl --root=/ reenable k2s-dnsproxy-capture.service', 'systemctl daemon-reload', 'systemctl restart k2s-dnsproxy-capture.service']);
   });
 
   it('systemd: installed, start waits for the ready file of a companion that runs, not one a SIGKILL left behind', async () => {
@@ -117,7 +117,7 @@ describe('capture companion: stop', () => {
     const exec = { run: async (file: string, args: readonly string[]) => {
       const text = (await fs.readFile(K2S_PATHS.captureUnit).catch(() => null))?.toString('utf8') ?? null;
       if (args[0] === 'daemon-reload') loaded = text;
-      if (args[0] === 'show') return { code: 0, stdout: `LoadState=${loaded ? 'loaded' : 'not-found'}\nNeedDaemonReload=${loaded === text ? 'no' : 'yes'}\nWantedBy=${loaded ? 'k2s-dnsproxy.service' : ''}\n`, stderr: '' };
+      if (args[0] === 'show') return { code: 0, stdout: `Id=k2s-dnsproxy-capture.service\nLoadState=${loaded ? 'loaded' : 'not-found'}\nNeedDaemonReload=${loaded === text ? 'no' : 'yes'}\n`, stderr: '' };
       // The unit's companion opens its capture after `systemctl start` returned (Type=simple).
       if (args[0] === 'start') {
         setImmediate(() => {
@@ -154,7 +154,7 @@ describe('capture companion: stop', () => {
       return { code: 0, stdout: '', stderr: '' };
     } };
     await systemdCapture(fs, exec).stop();
-    expect(calls).toEqual(['systemctl stop k2s-dnsproxy-capture.service unwritten=yes', 'systemctl disable --no-reload k2s-dnsproxy-capture.service unwritten=yes']);
+    expect(calls).toEqual(['systemctl stop k2s-dnsproxy-capture.service unwritten=yes', 'systemctl --root=/ disable k2s-dnsproxy-capture.service unwritten=yes']);
     expect(await fs.lstat(CAPTURE_UNWRITTEN_FILE)).toBeFalsy();
     expect(await fs.lstat(CAPTURE_MISSED_FILE)).toBeFalsy();
   });

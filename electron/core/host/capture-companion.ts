@@ -13,7 +13,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Exec } from './exec';
 import type { HostFs } from './host-fs';
-import { K2S_PATHS, SERVICE_NAME } from '../../../shared/k2s-paths';
+import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { showProperties } from '../../../shared/systemd-show';
 import { ROOT_WRITTEN_DIRS } from '../../../shared/root-dir-check';
 import { CAPTURE_UNIT_NAME, renderCaptureUnit } from '../../../shared/capture-unit';
@@ -23,6 +23,7 @@ import { waitForFile } from './wait-file';
 import { parseCmdline } from './own-proxy';
 import { CAPTURE_GO_FILE, CAPTURE_KEEPER_STATE, isKeeperArgv, keeperArgv, parseKeeperState } from './capture-keeper';
 import { treeToNormal } from '../capture/go-idle';
+import { LINKS_ONLY, systemdReload, writeUnitFile, type ManagerReload } from './systemd-reload';
 
 /** Host path of the supervised companion's pid. */
 export const CAPTURE_PID_FILE = `${K2S_PATHS.runDir}/capture.pid`;
@@ -52,10 +53,11 @@ export interface CaptureCompanion {
    */
   prepare?(base: readonly string[]): Promise<HeldCompanion>;
   /**
-   * Writes its unit for `argv` and links it, without reloading the service manager (systemd
-   * only; systemctl(1) --no-reload): called before the proxy's start, whose one daemon-reload
-   * then loads both and whose restart starts it (WantedBy=, PartOf=), so start(argv) finds the
-   * unit current and running: it reloads and restarts nothing, it waits for its capture. Throws with the cause.
+   * Writes its unit for `argv` and links it on disk only, without the service manager (systemd
+   * only; systemd-reload.ts LINKS_ONLY): called before the proxy's start, which makes the manager
+   * hold both units' current files (a reload only when one changed, systemd-reload.ts) and whose
+   * restart starts it (WantedBy=, PartOf=), so start(argv) finds the unit current and running:
+   * it reloads and restarts nothing, it waits for its capture. Throws with the cause.
    */
   install?(argv: string[]): Promise<void>;
   /** Ends it (it drains the parser first) and removes its failed, ready and missed files; no error when none runs. */
@@ -187,47 +189,44 @@ export function supervisedCapture(fs: HostFs, procDir = '/proc', stopWaitMs = 80
 }
 
 /** The companion as k2s-dnsproxy-capture.service (systemd hosts). */
-export function systemdCapture(fs: HostFs, exec: Exec, procDir = '/proc'): CaptureCompanion {
+export function systemdCapture(fs: HostFs, exec: Exec, procDir = '/proc', reload: ManagerReload = systemdReload(exec)): CaptureCompanion {
   const unit = `${CAPTURE_UNIT_NAME}.service`;
   const systemctl = async (args: string[], ok: number[] = [0]) => {
     const r = await exec.run('systemctl', args, { timeoutMs: 60_000 });
     if (r.code === null || !ok.includes(r.code)) throw new Error(`systemctl ${args.join(' ')} failed (${r.stderr.trim() || `exit ${r.code}`}); see "journalctl -u ${unit}".`);
   };
   /** Writes the unit for `argv` unless it already holds those bytes; true when it wrote. */
-  const writeUnit = async (argv: string[]): Promise<boolean> => {
-    const text = renderCaptureUnit(argv);
-    if ((await fs.readFile(K2S_PATHS.captureUnit).catch(() => null))?.toString('utf8') === text) return false;
-    await fs.writeFileAtomic(K2S_PATHS.captureUnit, text, { mode: 0o644 });
-    return true;
-  };
+  const writeUnit = (argv: string[]): Promise<boolean> => writeUnitFile(fs, K2S_PATHS.captureUnit, renderCaptureUnit(argv));
   /**
-   * True when the manager has the unit loaded from its current file (NeedDaemonReload=no) and
-   * knows k2s-dnsproxy.service wants it (its [Install] link loaded): a reload would change nothing
-   * for it (systemd.unit(5), `systemctl show`).
+   * True when the manager has the unit loaded from its current file (NeedDaemonReload=no): a
+   * reload would change nothing for it (systemd.unit(5), `systemctl show`). A unit it had not
+   * loaded is loaded by this very call.
    */
-  const loadedAndLinked = async (): Promise<boolean> => {
-    const r = await exec.run('systemctl', ['show', '-p', 'LoadState', '-p', 'NeedDaemonReload', '-p', 'WantedBy', unit], { timeoutMs: 10_000 });
+  const loadedCurrent = async (): Promise<boolean> => {
+    const r = await exec.run('systemctl', ['show', '-p', 'LoadState', '-p', 'NeedDaemonReload', unit], { timeoutMs: 10_000 });
     if (r.code !== 0) return false;
     const kv = showProperties(r.stdout);
-    return kv.get('LoadState') === 'loaded' && kv.get('NeedDaemonReload') === 'no' && (kv.get('WantedBy') ?? '').split(/\s+/).includes(`${SERVICE_NAME}.service`);
+    return kv.get('LoadState') === 'loaded' && kv.get('NeedDaemonReload') === 'no';
   };
   return {
     afterProxy: true,
     async install(argv) {
       await writeUnit(argv);
-      await systemctl(['reenable', '--no-reload', unit]);
+      await systemctl([LINKS_ONLY, 'reenable', unit]);
+      reload.linksChanged();
     },
     async start(argv) {
       const journal = async () => (await exec.run('journalctl', ['--no-pager', '-o', 'cat', '-n', '3', '-u', unit], { timeoutMs: 10_000 }).catch(() => null))?.stdout ?? '';
-      // Installed before the proxy's start (start.ts): its daemon-reload loaded this very unit
-      // and its link, and its restart of k2s-dnsproxy.service has started this unit already —
-      // WantedBy= pulls it into the proxy's start, PartOf= restarts a running one with it
-      // (systemd.unit(5)). A restart here would stop that companion again before its capture
-      // opened (two starts a run on the booted Debian 13 host): `start` instead, which is nothing
-      // for a unit that runs or is being restarted, and starts one that is not; then the wait for
-      // the ready file of a companion that runs (not one a SIGKILL left behind).
+      // Installed before the proxy's start (start.ts), which made the manager hold this unit's
+      // current file (systemd-reload.ts) and whose restart of k2s-dnsproxy.service has started it
+      // already when the proxy's unit knew its link — WantedBy= pulls it into the proxy's start,
+      // PartOf= restarts a running one with it (systemd.unit(5)). A restart here would stop that
+      // companion again before its capture opened (two starts a run on the booted Debian 13
+      // host): `start` instead, which is nothing for a unit that runs or is being started, and
+      // starts one that is not; then the wait for the ready file of a companion that runs (not
+      // one a SIGKILL left behind).
       const changed = await writeUnit(argv);
-      if (!changed && (await loadedAndLinked())) {
+      if (!changed && (await loadedCurrent())) {
         await systemctl(['reset-failed', unit], [0, 1, 5]);
         await rememberStartFailure(fs, async () => {
           await systemctl(['start', unit]);
@@ -235,11 +234,11 @@ export function systemdCapture(fs: HostFs, exec: Exec, procDir = '/proc'): Captu
         });
         return;
       }
-      // reenable: the [Install] WantedBy=k2s-dnsproxy.service link, so the proxy's start pulls it in (boot).
-      // --no-reload, then one daemon-reload that loads the unit file and the link together
-      // (systemctl(1); a reload is ~100–190 ms on a booted Debian 13 host).
-      await systemctl(['reenable', '--no-reload', unit]);
-      await systemctl(['daemon-reload']);
+      // reenable: the [Install] WantedBy=k2s-dnsproxy.service link, so the proxy's start pulls it
+      // in (boot), on disk only; a reload only when the manager holds an older file of it.
+      await systemctl([LINKS_ONLY, 'reenable', unit]);
+      reload.linksChanged();
+      await reload.current([unit]);
       await systemctl(['reset-failed', unit], [0, 1, 5]);
       await fs.remove(CAPTURE_READY_FILE);
       await fs.remove(CAPTURE_FAILED_FILE);
@@ -254,10 +253,11 @@ export function systemdCapture(fs: HostFs, exec: Exec, procDir = '/proc'): Captu
       const ready = (await fs.readFile(CAPTURE_READY_FILE).catch(() => Buffer.from(''))).toString('utf8').trim();
       await treeToNormal(/^\d+$/.test(ready) ? Number(ready) : null, procDir);
       await systemctl(['stop', unit], [0, 5]);
-      // The link goes now; the manager is reloaded once by the proxy's stop, whose disable names
-      // this unit too (systemd-service.ts). Until then a stale "k2s-dnsproxy wants it" can only
-      // pull it in with the proxy, and our start re-links it anyway.
-      await systemctl(['disable', '--no-reload', unit], [0, 1, 5]);
+      // The link goes now; the manager reads it at the command's end (systemd-reload.ts settle).
+      // Until then a stale "k2s-dnsproxy wants it" can only pull it in with the proxy, and our
+      // start re-links it anyway.
+      await systemctl([LINKS_ONLY, 'disable', unit], [0, 1, 5]);
+      reload.linksChanged();
       await fs.remove(CAPTURE_FAILED_FILE);
       await fs.remove(CAPTURE_READY_FILE);
       // As supervisedCapture's stop: the run's drops and unwritten rows are not the next run's.

@@ -21,6 +21,12 @@ export interface ExecOptions {
 export interface Exec {
   /** Runs `file` with `args`; never throws for a non-zero exit, only when it cannot start. */
   run(file: string, args: readonly string[], options?: ExecOptions): Promise<ExecResult>;
+  /**
+   * Starts `file` with `args` in a session of its own, no stdio, and does not wait for it: it
+   * outlives this process (its exit status is nobody's). Never throws; false when it could not
+   * be spawned. Absent: the caller runs it with run() instead.
+   */
+  launch?(file: string, args: readonly string[]): boolean;
 }
 
 /** The real Exec: child_process.spawn with an argv array and no shell. */
@@ -53,5 +59,15 @@ export const nodeExec: Exec = {
         child.stdin.end(options.input);
       }
     });
+  },
+  launch(file, args) {
+    try {
+      const child = spawn(file, [...args], { detached: true, stdio: 'ignore' });
+      child.on('error', () => undefined);
+      child.unref();
+      return child.pid !== undefined;
+    } catch {
+      return false;
+    }
   },
 };

@@ -8,6 +8,7 @@
  */
 import type { Exec } from './exec';
 import type { HostFs } from './host-fs';
+import { LINKS_ONLY, systemdReload, writeUnitFile, type ManagerReload } from './systemd-reload';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { FOLLOW_UNIT_NAME, renderFollowUnit } from '../../../shared/systemd-unit';
 import { pidfileProcess, type HeldProcess } from './pidfile-process';
@@ -54,7 +55,7 @@ export function supervisedFollower(fs: HostFs, procDir = '/proc'): Follower {
 }
 
 /** The follower as k2s-dnsproxy-follow.service (systemd hosts). */
-export function systemdFollower(fs: HostFs, exec: Exec): Follower {
+export function systemdFollower(fs: HostFs, exec: Exec, reload: ManagerReload = systemdReload(exec)): Follower {
   const unit = `${FOLLOW_UNIT_NAME}.service`;
   const systemctl = async (args: string[], ok: number[] = [0]) => {
     const r = await exec.run('systemctl', args, { timeoutMs: 60_000 });
@@ -62,19 +63,20 @@ export function systemdFollower(fs: HostFs, exec: Exec): Follower {
   };
   return {
     async start(argv) {
-      await fs.writeFileAtomic(FOLLOW_UNIT_PATH, renderFollowUnit(argv), { mode: 0o644 });
-      // --no-reload, then one daemon-reload that loads the unit file and the link together
-      // (systemctl(1); a reload is ~100–190 ms on a booted Debian 13 host).
-      await systemctl(['enable', '--no-reload', unit]);
-      await systemctl(['daemon-reload']);
+      await writeUnitFile(fs, FOLLOW_UNIT_PATH, renderFollowUnit(argv));
+      // The link on disk only, a reload only when the manager holds an older file of the unit
+      // (systemd-reload.ts; a reload is ~110–190 ms on a booted Debian 13 host).
+      await systemctl([LINKS_ONLY, 'enable', unit]);
+      reload.linksChanged();
+      await reload.current([unit]);
       await systemctl(['restart', unit]);
     },
     async stop() {
       if (!(await fs.lstat(FOLLOW_UNIT_PATH))) return;
       await systemctl(['stop', unit], [0, 5]);
-      // The link goes now; the manager is reloaded once by the proxy's stop, whose disable names
-      // this unit too (systemd-service.ts): stop reloads once, not once per unit.
-      await systemctl(['disable', '--no-reload', unit], [0, 1, 5]);
+      // The link goes now; the manager reads it at the command's end (systemd-reload.ts settle).
+      await systemctl([LINKS_ONLY, 'disable', unit], [0, 1, 5]);
+      reload.linksChanged();
     },
     async running() {
       // Restart=on-failure brings a killed one back after RestartSec: "activating" counts as running.

@@ -24,15 +24,23 @@ afterEach(() => {
   rmSync(root, { recursive: true, force: true });
 });
 
-/** Records systemctl calls; `is-active` answers `active`, `show` answers an active unit with MainPID 4242. */
-function recordingExec(calls: string[][]): Exec {
+/**
+ * Records systemctl calls; `is-active` answers `active`, `show` answers an active unit with
+ * MainPID 4242, and every unit as loaded from its current file except those in `needReload`.
+ */
+function recordingExec(calls: string[][], needReload: ReadonlySet<string> = new Set()): Exec {
   return {
     run: async (file, args) => {
       calls.push([file, ...args]);
       if (args[0] === 'is-active') return { code: 0, stdout: 'active\n', stderr: '' };
+      if (args[0] === 'show' && args.includes('NeedDaemonReload')) return { code: 0, stdout: args.slice(args.indexOf('--') + 1).map((u) => `Id=${u}\nLoadState=loaded\nNeedDaemonReload=${needReload.has(u) ? 'yes' : 'no'}\n`).join('\n'), stderr: '' };
       if (args[0] === 'show' && args.includes('ActiveState')) return { code: 0, stdout: 'ActiveState=active\nSubState=running\nNRestarts=0\nExecMainCode=0\nExecMainStatus=0\nMainPID=4242\nResult=success\n', stderr: '' };
       if (args[0] === 'show') return { code: 0, stdout: '4242\n', stderr: '' };
       return { code: 0, stdout: '', stderr: '' };
+    },
+    launch: (file, args) => {
+      calls.push(['launch', file, ...args]);
+      return true;
     },
   };
 }
@@ -47,7 +55,7 @@ describe('detectServiceManager', () => {
 });
 
 describe('systemd manager', () => {
-  it('writes the unit and runs enable --no-reload, one daemon-reload, restart; status and stop via systemctl', async () => {
+  it('writes the unit, links it on disk only, restarts it without a reload when the manager holds its current file; status and stop via systemctl; settle launches the reload without waiting', async () => {
     mkdirSync(r('run/systemd/system'), { recursive: true });
     const calls: string[][] = [];
     const fs = createHostFs(root);
@@ -62,16 +70,44 @@ describe('systemd manager', () => {
     expect(readFileSync(r('etc/logrotate.d/k2s-dnsproxy'), 'utf8')).toContain('/var/log/dnsproxy/dnsproxy.log {\n  maxsize 10M\n  rotate 1\n  copytruncate');
     expect(await svc.status()).toEqual({ running: true, pid: 4242, restart: null });
     await svc.stop();
+    await svc.reload!.settle();
+    // Settled: a second settle asks for nothing.
+    await svc.reload!.settle();
     expect(calls).toEqual([
-      ['systemctl', 'enable', '--no-reload', 'k2s-dnsproxy.service'],
-      ['systemctl', 'daemon-reload'],
+      ['systemctl', '--root=/', 'reenable', 'k2s-dnsproxy.service'],
+      ['systemctl', 'show', '-p', 'Id', '-p', 'LoadState', '-p', 'NeedDaemonReload', '--', 'k2s-dnsproxy.service'],
       ['systemctl', 'reset-failed', 'k2s-dnsproxy.service'],
       ['systemctl', 'restart', 'k2s-dnsproxy.service'],
       ['systemctl', 'show', '--property', 'MainPID', '--value', 'k2s-dnsproxy.service'],
       ['systemctl', 'show', '-p', 'ActiveState', '-p', 'SubState', '-p', 'NRestarts', '-p', 'ExecMainCode', '-p', 'ExecMainStatus', '-p', 'MainPID', '-p', 'Result', 'k2s-dnsproxy.service'],
       ['systemctl', 'stop', 'k2s-dnsproxy.service'],
-      ['systemctl', 'disable', 'k2s-dnsproxy.service'],
+      ['systemctl', '--root=/', 'disable', 'k2s-dnsproxy.service'],
+      ['launch', 'systemctl', 'daemon-reload'],
     ]);
+  });
+
+  it('reloads before the restart when the manager holds an older file of a unit, and only then; an unchanged unit file is not rewritten', async () => {
+    mkdirSync(r('run/systemd/system'), { recursive: true });
+    const fs = createHostFs(root);
+    const spec = { argv: ['/usr/sbin/dnsmasq', '--keep-in-foreground'], logFile: K2S_PATHS.log, description: 'K2s DNS proxy', lateListeners: { mainArgv: ['/usr/sbin/dnsmasq', '--keep-in-foreground', '--listen-address=127.0.0.1'], argv: ['/usr/sbin/dnsmasq', '--keep-in-foreground', '--listen-address=172.19.1.1'], addresses: ['172.19.1.1'] } };
+    const stale: string[][] = [];
+    const svcStale = await detectServiceManager(fs, recordingExec(stale, new Set(['k2s-dnsproxy-kubeswitch.service'])));
+    await svcStale.start(spec);
+    expect(stale.slice(0, 3)).toEqual([
+      ['systemctl', '--root=/', 'reenable', 'k2s-dnsproxy.service', 'k2s-dnsproxy-kubeswitch.service'],
+      ['systemctl', 'show', '-p', 'Id', '-p', 'LoadState', '-p', 'NeedDaemonReload', '--', 'k2s-dnsproxy.service', 'k2s-dnsproxy-kubeswitch.service'],
+      ['systemctl', 'daemon-reload'],
+    ]);
+    // That reload read the new links too: nothing left to ask for.
+    stale.length = 0;
+    await svcStale.reload!.settle();
+    expect(stale).toEqual([]);
+    // The same unit again: its file keeps its mtime (NeedDaemonReload compares mtimes).
+    const before = [K2S_PATHS.unit, K2S_PATHS.lateUnit].map((f) => statSync(r(f), { bigint: true }).mtimeNs);
+    const current: string[][] = [];
+    await (await detectServiceManager(fs, recordingExec(current))).start(spec);
+    expect([K2S_PATHS.unit, K2S_PATHS.lateUnit].map((f) => statSync(r(f), { bigint: true }).mtimeNs)).toEqual(before);
+    expect(current.map((c) => c[1])).not.toContain('daemon-reload');
   });
 
   it('installRouteUnit: writes k2s-dnsproxy-resolved.service for the route file, reenables and restarts only it (the running proxy is left alone)', async () => {
@@ -82,18 +118,18 @@ describe('systemd manager', () => {
     expect(readFileSync(r(K2S_PATHS.routeUnit), 'utf8')).toBe(renderRouteUnit('/var/lib/k2s/dns-resolved-route.conf'));
     expect(statSync(r(K2S_PATHS.routeUnit)).mode & 0o777).toBe(0o644);
     expect(calls).toEqual([
-      ['systemctl', 'reenable', '--no-reload', 'k2s-dnsproxy-resolved.service'],
-      ['systemctl', 'daemon-reload'],
+      ['systemctl', '--root=/', 'reenable', 'k2s-dnsproxy-resolved.service'],
+      ['systemctl', 'show', '-p', 'Id', '-p', 'LoadState', '-p', 'NeedDaemonReload', '--', 'k2s-dnsproxy-resolved.service'],
       ['systemctl', 'restart', 'k2s-dnsproxy-resolved.service'],
     ]);
   });
 
   it('a failing systemctl names the command and where to look', async () => {
     mkdirSync(r('run/systemd/system'), { recursive: true });
-    const exec: Exec = { run: async () => ({ code: 1, stdout: '', stderr: 'Failed to restart k2s-dnsproxy.service: Unit is masked.' }) };
+    const exec: Exec = { run: async (_file, args) => (args[0] === 'show' ? { code: 0, stdout: 'Id=k2s-dnsproxy.service\nLoadState=loaded\nNeedDaemonReload=no\n', stderr: '' } : { code: 1, stdout: '', stderr: 'Failed to restart k2s-dnsproxy.service: Unit is masked.' }) };
     const svc = await detectServiceManager(createHostFs(root), exec);
     await expect(svc.start({ argv: ['/usr/sbin/dnsmasq'], logFile: '/var/log/x.log', description: 'd' })).rejects.toThrow(
-      'systemctl enable --no-reload k2s-dnsproxy.service failed (Failed to restart k2s-dnsproxy.service: Unit is masked.); see "journalctl -u k2s-dnsproxy.service"',
+      'systemctl --root=/ reenable k2s-dnsproxy.service failed (Failed to restart k2s-dnsproxy.service: Unit is masked.); see "journalctl -u k2s-dnsproxy.service"',
     );
   });
 

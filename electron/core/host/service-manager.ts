@@ -4,6 +4,7 @@
  * between them is detect-service-manager.ts.
  */
 import type { ServiceSpec } from '../../../shared/systemd-unit';
+import type { ManagerReload } from './systemd-reload';
 
 export type { ServiceSpec } from '../../../shared/systemd-unit';
 
@@ -55,4 +56,10 @@ export interface ServiceManager {
    * a version without that unit keeps running across the package upgrade). Throws with the cause.
    */
   installRouteUnit?(routeFile: string): Promise<void>;
+  /**
+   * systemd only: the manager's reload, paid when a unit changed (systemd-reload.ts), shared with
+   * the capture and follower units. A start and a stop call its settle() once at their end,
+   * whatever the outcome, so the manager reads the links they changed without a reload.
+   */
+  reload?: ManagerReload;
 }

@@ -7,6 +7,7 @@ import { FOLLOW_UNIT_PATH } from './follower';
 import { renderRouteUnit, ROUTE_UNIT_NAME } from '../../../shared/resolved-route-unit';
 import type { Exec } from './exec';
 import type { HostFs } from './host-fs';
+import { LINKS_ONLY, systemdReload, writeUnitFile, type ManagerReload } from './systemd-reload';
 import type { RestartedExit, ServiceManager, ServiceRestart } from './service-manager';
 import { exitReasonFromLog, isAutoRestart, lastExitEventFromJournal, lastExitFromJournal, parseUnitRunState, PROCESS_EXIT_MESSAGE_ID, SHOW_PROPERTIES } from '../../../shared/systemd-show';
 import { open } from 'node:fs/promises';
@@ -83,14 +84,17 @@ async function mainPid(exec: Exec): Promise<number | null> {
  * systemd ServiceManager. start: ensure the log exists, write K2S_PATHS.unit (0644) — and, for
  * spec.lateListeners, K2S_PATHS.lateUnit, the KubeSwitch listener that waits for its address;
  * for spec.resolvedRouteFile, K2S_PATHS.routeUnit, which re-applies the systemd-resolved route
- * (else an old companion is disabled and removed) — `enable --no-reload` (the K2s-owned
- * resolv.conf survives a reboot, so must the proxy; the companions `reenable`d, which drops the
- * multi-user.target.wants/ link earlier versions made), one `daemon-reload`, `restart` (starts
- * it, or applies a new argv/config to a running one). stop: stops every unit, then disables them
- * — with the capture and follower units, whose own stops only unlink them — in one call.
+ * (else an old companion is disabled and removed) — a `daemon-reload` only when a loaded unit
+ * changed (`reload`, systemd-reload.ts), `reenable` on disk only (the K2s-owned resolv.conf
+ * survives a reboot, so must the proxy; reenable drops the multi-user.target.wants/ link earlier
+ * versions made for the companions), `restart` (starts it, or applies a new
+ * argv/config to a running one). stop: stops every unit, then disables them — with the capture
+ * and follower units, whose own stops only unlink them — in one call; `reload.settle()` at the end
+ * of the command asks the manager to read the changed links, not waited for.
  */
-export function createSystemdManager(fs: HostFs, exec: Exec): ServiceManager {
+export function createSystemdManager(fs: HostFs, exec: Exec, reload: ManagerReload = systemdReload(exec)): ServiceManager {
   return {
+    reload,
     kind: 'systemd',
     async start(spec) {
       const unitText = renderUnit(spec); // validate before touching the host
@@ -109,18 +113,18 @@ export function createSystemdManager(fs: HostFs, exec: Exec): ServiceManager {
           await fs.remove(file);
         }
       }
-      await fs.writeFileAtomic(K2S_PATHS.unit, unitText, { mode: 0o644 });
-      if (lateText) await fs.writeFileAtomic(K2S_PATHS.lateUnit, lateText, { mode: 0o644 });
-      if (routeText) await fs.writeFileAtomic(K2S_PATHS.routeUnit, routeText, { mode: 0o644 });
+      await writeUnitFile(fs, K2S_PATHS.unit, unitText);
+      if (lateText) await writeUnitFile(fs, K2S_PATHS.lateUnit, lateText);
+      if (routeText) await writeUnitFile(fs, K2S_PATHS.routeUnit, routeText);
       const companions = [...(lateText ? [LATE_UNIT] : []), ...(routeText ? [ROUTE_UNIT] : [])];
       const units = [UNIT, ...companions];
-      // One reload for all of it: `enable` and `reenable` each reload the manager by themselves
-      // (systemctl(1) --no-reload), ~100–190 ms apiece on a booted Debian 13 host; with
-      // --no-reload they only change the links, and the one daemon-reload after them loads the
-      // unit files and the links together — the same end state as before, two reloads fewer.
-      await systemctl(exec, ['enable', '--no-reload', UNIT]);
-      if (companions.length) await systemctl(exec, ['reenable', '--no-reload', ...companions]);
-      await systemctl(exec, ['daemon-reload']);
+      // The links on disk only, and a reload (~110–190 ms on a booted Debian 13 host) only when
+      // a unit the manager has loaded changed — it then reads the links too; else it is asked to
+      // read them once the command is done (settle, systemd-reload.ts). The capture unit,
+      // installed just before (start.ts), is started by the proxy's start.
+      await systemctl(exec, [LINKS_ONLY, 'reenable', ...units]);
+      reload.linksChanged();
+      await reload.current([...units, ...((await fs.lstat(K2S_PATHS.captureUnit)) ? [`${CAPTURE_UNIT_NAME}.service`] : [])]);
       // A unit systemd gave up on (its start limit) refuses even a start by hand until reset.
       await systemctl(exec, ['reset-failed', ...units], [0, 1, EXIT_NOT_LOADED]);
       await systemctl(exec, ['restart', ...units]);
@@ -128,9 +132,10 @@ export function createSystemdManager(fs: HostFs, exec: Exec): ServiceManager {
     },
     async installRouteUnit(routeFile) {
       await fs.mkdirp(path.posix.dirname(K2S_PATHS.routeUnit), 0o755);
-      await fs.writeFileAtomic(K2S_PATHS.routeUnit, renderRouteUnit(routeFile), { mode: 0o644 });
-      await systemctl(exec, ['reenable', '--no-reload', ROUTE_UNIT]);
-      await systemctl(exec, ['daemon-reload']);
+      await writeUnitFile(fs, K2S_PATHS.routeUnit, renderRouteUnit(routeFile));
+      await systemctl(exec, [LINKS_ONLY, 'reenable', ROUTE_UNIT]);
+      reload.linksChanged();
+      await reload.current([ROUTE_UNIT]);
       await systemctl(exec, ['restart', ROUTE_UNIT]);
     },
     async restart() {
@@ -147,12 +152,16 @@ export function createSystemdManager(fs: HostFs, exec: Exec): ServiceManager {
       if (await fs.lstat(K2S_PATHS.routeUnit)) companions.push(ROUTE_UNIT);
       await systemctl(exec, ['stop', UNIT, ...companions], [0, EXIT_NOT_LOADED]);
       // Every K2s unit in one disable — the proxy's companions, and the capture and follower units
-      // whose own stops unlink them with --no-reload — so stop reloads the manager once, not once
-      // per unit (~100–190 ms each on a booted Debian 13 host; systemctl(1) --no-reload).
+      // whose own stops unlink them too — without a reload: the units are stopped, the links are
+      // gone from disk (what boot reads), and the manager is asked to read them once the command
+      // is done (settle, systemd-reload.ts) instead of ~110–190 ms on stop's path.
       const others: string[] = [...companions];
       for (const [file, unit] of [[K2S_PATHS.captureUnit, `${CAPTURE_UNIT_NAME}.service`], [FOLLOW_UNIT_PATH, `${FOLLOW_UNIT_NAME}.service`]] as const) if (await fs.lstat(file)) others.push(unit);
       const disable = [...((await fs.lstat(K2S_PATHS.unit)) ? [UNIT] : []), ...others];
-      if (disable.length) await systemctl(exec, ['disable', ...disable], others.length ? [0, EXIT_NOT_LOADED] : [0]);
+      if (disable.length) {
+        await systemctl(exec, [LINKS_ONLY, 'disable', ...disable], others.length ? [0, EXIT_NOT_LOADED] : [0]);
+        reload.linksChanged();
+      }
     },
     async status() {
       const r = await exec.run('systemctl', ['show', ...SHOW_PROPERTIES.flatMap((p) => ['-p', p]), UNIT], { timeoutMs: 10_000 });

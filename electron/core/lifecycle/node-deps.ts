@@ -92,13 +92,13 @@ export async function createNodeDeps(root = '/', opts: NodeDepsOptions = {}): Pr
   // The follower runs this same program (the CLI or the helper entry, both take FOLLOW_VERB)
   // with this node; another entry (Electron's main) has none.
   const entry = process.argv[1] ? path.resolve(process.argv[1]) : '';
-  const followerManager = services.kind === 'systemd' ? systemdFollower(fs, nodeExec) : supervisedFollower(fs);
+  const followerManager = services.kind === 'systemd' ? systemdFollower(fs, nodeExec, services.reload) : supervisedFollower(fs);
   // Any process may look whether it runs (the app's status: walk5 M3, the window never said it died).
   deps.followerWatch = { running: () => followerManager.running!(), pid: () => followerManager.pid!() };
   if (/^k2s-dns(-helper)?\.mjs$/.test(path.basename(entry))) {
     deps.follower = { manager: followerManager, argv: [process.execPath, entry, FOLLOW_VERB] };
     // The companion's own bundle next to this code when there is one (capture-program.ts): start waits for its Node start-up.
-    deps.capture = { manager: services.kind === 'systemd' ? systemdCapture(fs, nodeExec) : supervisedCapture(fs), argv: captureProgram(process.execPath, entry, path.dirname(fileURLToPath(import.meta.url))), tcpdump: await findTcpdump() };
+    deps.capture = { manager: services.kind === 'systemd' ? systemdCapture(fs, nodeExec, undefined, services.reload) : supervisedCapture(fs), argv: captureProgram(process.execPath, entry, path.dirname(fileURLToPath(import.meta.url))), tcpdump: await findTcpdump() };
   }
   return deps;
 }

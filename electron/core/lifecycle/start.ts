@@ -282,6 +282,8 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
     // Not let go (a refusal, nothing to do, a failure before save): it exits having done nothing.
     void held?.then((h) => h?.process.drop());
     void heldFollower?.then((h) => h?.drop());
+    // systemd: the manager reads the links this start changed, not waited for (systemd-reload.ts).
+    await deps.services.reload?.settle();
     if (release) await (release as () => Promise<void>)();
   }
 }

@@ -83,6 +83,8 @@ async function runTeardown(deps: LifecycleDeps, op: Operation, opts: StopOptions
     if (release) await clearJournal(deps.fs).catch(() => undefined);
     return done(false, le.exitCode, journalNotes.length ? `${le.message} ${journalNotes.join(' ')}` : le.message, le.code);
   } finally {
+    // systemd: the manager reads the links this stop changed, not waited for (systemd-reload.ts).
+    await deps.services.reload?.settle();
     if (release) await (release as () => Promise<void>)();
   }
 }

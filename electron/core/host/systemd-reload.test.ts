@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import type { Exec } from './exec';
+import { systemdReload, unitsNeedingReload } from './systemd-reload';
+
+/** `systemctl show -p Id -p LoadState -p NeedDaemonReload` as systemd 257 prints it for two units. */
+const TWO = 'Id=k2s-dnsproxy.service\nLoadState=loaded\nNeedDaemonReload=no\n\nId=k2s-dnsproxy-kubeswitch.service\nLoadState=loaded\nNeedDaemonReload=yes\n';
+
+function recording(answers: (args: readonly string[]) => { code: number; stdout?: string } | Error): { exec: Exec; calls: string[] } {
+  const calls: string[] = [];
+  return {
+    calls,
+    exec: {
+      run: async (file, args) => {
+        calls.push(`${file} ${args.join(' ')}`);
+        const a = answers(args);
+        if (a instanceof Error) throw a;
+        return { code: a.code, stdout: a.stdout ?? '', stderr: '' };
+      },
+    },
+  };
+}
+
+describe('unitsNeedingReload', () => {
+  it('names the units loaded from an older file or not loaded', () => {
+    expect(unitsNeedingReload(TWO)).toEqual(['k2s-dnsproxy-kubeswitch.service']);
+    expect(unitsNeedingReload('Id=a.service\nLoadState=not-found\nNeedDaemonReload=no\n\nId=b.service\nLoadState=bad-setting\nNeedDaemonReload=no\n')).toEqual(['a.service', 'b.service']);
+    expect(unitsNeedingReload('Id=a.service\nLoadState=loaded\nNeedDaemonReload=no\n')).toEqual([]);
+  });
+});
+
+describe('systemdReload', () => {
+  it('current: reloads only when a unit needs it, or when its state cannot be read', async () => {
+    const fresh = recording((args) => ({ code: 0, stdout: args[0] === 'show' ? 'Id=a.service\nLoadState=loaded\nNeedDaemonReload=no\n' : '' }));
+    expect(await systemdReload(fresh.exec).current(['a.service'])).toBe(false);
+    expect(fresh.calls).toEqual(['systemctl show -p Id -p LoadState -p NeedDaemonReload -- a.service']);
+    const stale = recording((args) => ({ code: 0, stdout: args[0] === 'show' ? TWO : '' }));
+    expect(await systemdReload(stale.exec).current(['k2s-dnsproxy.service', 'k2s-dnsproxy-kubeswitch.service'])).toBe(true);
+    expect(stale.calls.at(-1)).toBe('systemctl daemon-reload');
+    // One unit's block missing (an output this code does not know): reload, never guess.
+    const short = recording((args) => ({ code: 0, stdout: args[0] === 'show' ? 'Id=a.service\nLoadState=loaded\nNeedDaemonReload=no\n' : '' }));
+    expect(await systemdReload(short.exec).current(['a.service', 'b.service'])).toBe(true);
+    const failing = recording((args) => ({ code: args[0] === 'show' ? 1 : 0 }));
+    expect(await systemdReload(failing.exec).current(['a.service'])).toBe(true);
+    const refused = recording((args) => ({ code: args[0] === 'show' ? 1 : 1 }));
+    await expect(systemdReload(refused.exec).current(['a.service'])).rejects.toThrow('systemctl daemon-reload failed (exit 1)');
+  });
+
+  it('settle: launches one daemon-reload without waiting, only after links changed; runs it where it cannot launch', async () => {
+    const ok = recording(() => ({ code: 0 }));
+    const launched: string[] = [];
+    const reload = systemdReload({ ...ok.exec, launch: (file, args) => (launched.push(`${file} ${args.join(' ')}`), true) });
+    await reload.settle();
+    expect(launched).toEqual([]);
+    reload.linksChanged();
+    await reload.settle();
+    await reload.settle();
+    expect(launched).toEqual(['systemctl daemon-reload']);
+    expect(ok.calls).toEqual([]);
+    // No launch (an Exec without it), or one that could not spawn: the reload is run and waited for; never throws.
+    for (const launch of [undefined, () => false]) {
+      const fallback = recording(() => ({ code: 0 }));
+      const r = systemdReload({ ...fallback.exec, ...(launch ? { launch } : {}) });
+      r.linksChanged();
+      await r.settle();
+      expect(fallback.calls).toEqual(['systemctl daemon-reload']);
+    }
+    const failing = recording(() => ({ code: 1 }));
+    const f = systemdReload(failing.exec);
+    f.linksChanged();
+    await expect(f.settle()).resolves.toBeUndefined();
+    // A reload done on a start's path covers the links changed before it.
+    const covered = recording((args) => ({ code: 0, stdout: args[0] === 'show' ? 'Id=a.service\nLoadState=not-found\nNeedDaemonReload=no\n' : '' }));
+    const c = systemdReload(covered.exec);
+    c.linksChanged();
+    await c.current(['a.service']);
+    covered.calls.length = 0;
+    await c.settle();
+    expect(covered.calls).toEqual([]);
+  });
+});

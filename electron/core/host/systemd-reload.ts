@@ -1,0 +1,109 @@
+/**
+ * The systemd manager's reload (systemctl(1) daemon-reload), paid on a lifecycle command's path
+ * only when the units it starts need it. A reload re-reads every unit file and every [Install]
+ * link; on a booted Debian 13 host (systemd 257) one takes ~110–190 ms, most of a start's or a
+ * stop's own time there.
+ *
+ * What a start needs from it: each unit it starts as its file says now. A unit the manager has
+ * not loaded is read from disk by the first call that names it (the `systemctl show` below
+ * loads it, with its .wants/ links); one it loaded from an older file says NeedDaemonReload=yes
+ * (org.freedesktop.systemd1(5), Unit properties): only then does current() reload, before the
+ * start. Unit files are therefore written only when their bytes change — a rewrite of the same
+ * bytes moves the mtime, and NeedDaemonReload compares mtimes.
+ *
+ * The [Install] links are changed on disk only (LINKS_ONLY): an `enable` through the manager,
+ * even with --no-reload, marks every unit NeedDaemonReload=yes until the next reload (measured
+ * on systemd 257), which would make the check above reload every time.
+ *
+ * What a start or stop does not need from the reload: the manager's copy of those links
+ * (multi-user.target.wants/, k2s-dnsproxy.service.wants/).
+ * Boot reads them from disk; a running manager uses its copy for `systemctl isolate` and for
+ * pulling one unit in with another, and every unit a command needs running it starts by name.
+ * settle() asks for that reload at the end of the command without waiting for it: a
+ * `systemctl daemon-reload` launched in a session of its own (Exec.launch), which outlives the
+ * command by the reload's time. A systemctl call made meanwhile waits in the manager until the
+ * reload is done. (The manager's Reload() sent by `busctl --expect-reply=no` does the same in
+ * 8–15 ms, but PID 1 then logs a warning at every start and stop — "Failed to send queued reload
+ * message" — because nobody is left to take its reply.)
+ */
+import { showProperties } from '../../../shared/systemd-show';
+import type { Exec } from './exec';
+import type { HostFs } from './host-fs';
+
+/**
+ * systemctl(1) `--root=/`: enable, reenable and disable "operate on the file system directly,
+ * instead of communicating with the systemd daemon" — the links change on disk, the manager is
+ * neither reloaded nor marked as needing one. Put before the verb: `systemctl --root=/ enable U`.
+ */
+export const LINKS_ONLY = '--root=/';
+
+/** The manager's reload, paid when needed (one per ServiceManager, shared by its companions). */
+export interface ManagerReload {
+  /**
+   * Reloads the manager now when one of `units` is loaded from an older file (NeedDaemonReload=yes)
+   * or not loaded as a unit it can start (LoadState other than loaded: not-found, bad-setting,
+   * error), or when its state cannot be read; else does nothing. Called after the links changed
+   * (LINKS_ONLY), so a reload reads them too and settle() then has nothing left to ask for.
+   * Resolves true when it reloaded. Throws when the reload fails.
+   */
+  current(units: readonly string[]): Promise<boolean>;
+  /** Notes that [Install] links changed on disk (LINKS_ONLY): settle() then asks for a reload. */
+  linksChanged(): void;
+  /**
+   * When links changed since the last reload: launches `systemctl daemon-reload` without waiting
+   * for it (Exec.launch), or, where it cannot, reloads and waits. Never throws.
+   */
+  settle(): Promise<void>;
+}
+
+/** One unit's block of `systemctl show -p Id -p LoadState -p NeedDaemonReload U1 U2 …` (blank line between units). */
+export function unitsNeedingReload(showOutput: string): string[] {
+  const need: string[] = [];
+  for (const block of showOutput.split(/\n\s*\n/)) {
+    const kv = showProperties(block);
+    if (!kv.has('Id')) continue;
+    if (kv.get('LoadState') !== 'loaded' || kv.get('NeedDaemonReload') !== 'no') need.push(kv.get('Id')!);
+  }
+  return need;
+}
+
+/** The systemd ManagerReload over `exec` (systemctl and busctl). */
+export function systemdReload(exec: Exec): ManagerReload {
+  let pending = false;
+  const reload = async () => {
+    const r = await exec.run('systemctl', ['daemon-reload'], { timeoutMs: 60_000 });
+    if (r.code !== 0) throw new Error(`systemctl daemon-reload failed (${r.stderr.trim() || `exit ${r.code}`}); see "journalctl -b _PID=1" and fix the cause, then retry.`);
+    pending = false;
+  };
+  return {
+    async current(units) {
+      if (units.length === 0) return false;
+      const r = await exec.run('systemctl', ['show', '-p', 'Id', '-p', 'LoadState', '-p', 'NeedDaemonReload', '--', ...units], { timeoutMs: 10_000 });
+      const need = r.code === 0 ? unitsNeedingReload(r.stdout) : [...units];
+      // Every unit asked for has a block; fewer (an unexpected output) is read as "reload".
+      const blocks = r.code === 0 ? r.stdout.split(/\n\s*\n/).filter((b) => showProperties(b).has('Id')).length : 0;
+      if (need.length === 0 && blocks === units.length) return false;
+      await reload();
+      return true;
+    },
+    linksChanged() {
+      pending = true;
+    },
+    async settle() {
+      if (!pending) return;
+      pending = false;
+      if (exec.launch?.('systemctl', ['daemon-reload'])) return;
+      await reload().catch(() => undefined);
+    },
+  };
+}
+
+/**
+ * Writes a unit file (0644) only when its bytes differ from `text`: a rewrite of the same bytes
+ * would move its mtime and make a loaded unit need a reload for nothing. True when it wrote.
+ */
+export async function writeUnitFile(fs: HostFs, file: string, text: string): Promise<boolean> {
+  if ((await fs.readFile(file).catch(() => null))?.toString('utf8') === text) return false;
+  await fs.writeFileAtomic(file, text, { mode: 0o644 });
+  return true;
+}
