@@ -286,8 +286,8 @@ if (ONLY.has('debian')) {
     const d = await debianLifecycle(ROUNDS, ['dnsmasq', 'adguard']);
     if ('missing' in d) out.notMeasured.push(`start/stop on a booted Debian 13 host: ${d.missing}.`);
     else {
-      out.lifecycleSystemd = { host: d.versions, byEngine: {} };
-      for (const [engine, rr] of Object.entries(d.byEngine)) out.lifecycleSystemd.byEngine[engine] = { start: { wall: figure(rr.start.wall), steps: perKey(rr.start.steps) }, stop: { wall: figure(rr.stop.wall), steps: perKey(rr.stop.steps) } };
+      out.lifecycleSystemd = { host: d.versions, nodeFloor: figure(d.nodeFloor), byEngine: {} };
+      for (const [engine, rr] of Object.entries(d.byEngine)) out.lifecycleSystemd.byEngine[engine] = { start: { wall: figure(rr.start.wall), process: figure(rr.start.process), steps: perKey(rr.start.steps) }, stop: { wall: figure(rr.stop.wall), process: figure(rr.stop.process), steps: perKey(rr.stop.steps) } };
     }
   } catch (err) {
     out.notMeasured.push(`start/stop on a booted Debian 13 host: ${(err as Error).message.slice(0, 300)}`);
