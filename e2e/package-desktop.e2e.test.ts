@@ -230,6 +230,8 @@ describe.skipIf(hostWhy !== null)('the installed .deb as a desktop user on a boo
         // commands in it as this install runs them (/usr/bin/k2s-dns, no npx).
         expect(await panel.getByTestId('dns-saved').innerText()).toBe(`cannot be read: /var/lib/k2s/dns-resolver-state.json is readable by root only (its directory /var/lib/k2s is 0700) and this app runs as uid ${ADA.uid}`);
         expect(await panel.getByTestId('dns-listeners').innerText()).toBe('not known to this app (the saved state is root-only)');
+        // The engine, from the running proxy's own argv (new-user walk: the card named none for ada).
+        expect(await panel.getByTestId('dns-engine').getAttribute('data-engine')).toBe(engine);
         await page.getByTestId('tab-logs').click();
         await page.getByTestId('logs-error').waitFor({ timeout: 30_000 });
         expect(await page.getByTestId('logs-error').innerText()).toContain('permission denied (it is readable by root and the group adm only). Add your user to adm (sudo usermod -aG adm $USER');
@@ -246,6 +248,14 @@ describe.skipIf(hostWhy !== null)('the installed .deb as a desktop user on a boo
         await panel.getByTestId('dns-state').filter({ hasText: 'stopped' }).waitFor({ timeout: 90_000 });
         expect(await hostResolver(h)).toBe(original);
         expect(await hostGetent(h, CLUSTER_NAME)).toEqual([]);
+        // After Stop, one clear message (new-user walk: "Nothing to stop … no resolver is saved"
+        // beside "cannot see whether it still holds a saved state"): Stop's reason says what is
+        // known, the Saved original row what cannot be seen, and no note repeats it.
+        await expect.poll(() => panel.getByTestId('disabled-reasons').innerText(), { timeout: 30_000 }).toContain('Nothing to stop: K2s DNS is not running and does not own /etc/resolv.conf.');
+        expect(await panel.getByTestId('dns-saved').innerText()).toBe(`cannot be read: /var/lib/k2s is readable by root only (0700), so whether it holds a saved state cannot be seen as uid ${ADA.uid}; K2s DNS is not running and does not own /etc/resolv.conf, so most likely nothing is saved (Stop removes it)`);
+        const card = await panel.innerText();
+        expect(card).not.toContain('no resolver is saved');
+        expect(card.split('saved state').length - 1).toBe(1);
         // After Stop the 0700 directory holds no state: ada is not told of a root-only copy.
         const after = await asUser(h, ADA, ['diff']);
         expect(after.code, after.stdout + after.stderr).toBe(0);

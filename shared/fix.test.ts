@@ -1,4 +1,5 @@
 /** CLI remedies are lines the user can paste the way the README runs the CLI (`npx k2s-dns …`). */
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cliCommand, clusterRunningHint, clusterStartFix, DRIFT_CHOICE, resolverFileWays, setCliKubeconfig, setCliName, setCliRunningStart, setKubectlKubeconfig, setSandboxKubeconfig, shellCommand, upstreamQueryWays, upstreamStartWays } from './fix';
@@ -211,30 +212,43 @@ describe('how to get a resolver file, in one function for every text that asks f
   });
 });
 
-describe('a start or check naming a nameserver holds no placeholder (walk 7 M4)', () => {
+describe('a start or check naming a nameserver: a line to paste that cannot run unedited (walk 7 M4, new-user walk)', () => {
   afterEach(() => {
     setCliName('npx k2s-dns');
     setCliKubeconfig(null);
     setCliRunningStart(null);
   });
 
-  it('on a host: the --upstream value in prose, after --kubeconfig and without the running start\'s flags', () => {
+  it('on a host: --upstream <IP> and what replaces it, after --kubeconfig and without the running start\'s flags', () => {
     setCliKubeconfig('/home/u/k2s config');
     setCliRunningStart(['--engine', 'dnsmasq']);
-    expect(upstreamStartWays()).toBe("`sudo npx k2s-dns start --kubeconfig '/home/u/k2s config' --upstream` followed by your nameserver's IP address");
-    expect(upstreamStartWays(['--on-network-change', 'keep'], [], 'the IP address of a nameserver that answers')).toBe("`sudo npx k2s-dns start --on-network-change keep --kubeconfig '/home/u/k2s config' --upstream` followed by the IP address of a nameserver that answers");
+    expect(upstreamStartWays()).toBe("`sudo npx k2s-dns start --kubeconfig '/home/u/k2s config' --upstream <IP>` (replace <IP> with your nameserver's IP address)");
+    expect(upstreamStartWays(['--on-network-change', 'keep'], [], 'the IP address of a nameserver that answers')).toBe("`sudo npx k2s-dns start --on-network-change keep --kubeconfig '/home/u/k2s config' --upstream <IP>` (replace <IP> with the IP address of a nameserver that answers)");
   });
 
   it('in the sandbox: its network\'s nameserver, unless it is one that failed', () => {
     setCliName('/tmp/k2sdns-app-Ab12/k2s-dns', false, true, '192.0.2.53');
     expect(upstreamStartWays()).toBe("`/tmp/k2sdns-app-Ab12/k2s-dns start --upstream 192.0.2.53` (the sandbox network's nameserver)");
-    expect(upstreamStartWays([], ['192.0.2.53:53'])).toBe("`/tmp/k2sdns-app-Ab12/k2s-dns start --upstream` followed by your nameserver's IP address");
+    expect(upstreamStartWays([], ['192.0.2.53:53'])).toBe("`/tmp/k2sdns-app-Ab12/k2s-dns start --upstream <IP>` (replace <IP> with your nameserver's IP address)");
   });
 
-  it('a check names the real address, port 53 left out; none known: prose', () => {
+  it('a check names the real address, port 53 left out; none known: --server <IP> and what replaces it', () => {
     expect(upstreamQueryWays('192.0.2.53:53')).toBe('`npx k2s-dns query kubernetes.io --server 192.0.2.53`');
     expect(upstreamQueryWays('[2001:db8::1]:53')).toBe('`npx k2s-dns query kubernetes.io --server 2001:db8::1`');
     expect(upstreamQueryWays('10.0.0.2:5353')).toBe('`npx k2s-dns query kubernetes.io --server 10.0.0.2:5353`');
-    expect(upstreamQueryWays(null)).toBe("`npx k2s-dns query kubernetes.io --server` followed by the nameserver's IP address");
+    expect(upstreamQueryWays(null)).toBe("`npx k2s-dns query kubernetes.io --server <IP>` (replace <IP> with the nameserver's IP address)");
+  });
+
+  it('the printed line is one command for the shell once <IP> is replaced, and a syntax error (nothing runs) as pasted', () => {
+    // bash -n parses without running: the line as printed, and with the address put in.
+    const parses = (line: string) => spawnSync('bash', ['-n', '-c', line], { encoding: 'utf8' });
+    for (const text of [upstreamStartWays(['--on-network-change', 'keep']), upstreamQueryWays(null)]) {
+      const line = /^`([^`]+)`/.exec(text)![1]!;
+      expect(line.endsWith(' <IP>')).toBe(true);
+      const asPasted = parses(line);
+      expect(asPasted.status).toBe(2);
+      expect(asPasted.stderr).toContain('syntax error');
+      expect(parses(line.replace('<IP>', '192.0.2.1')).status).toBe(0);
+    }
   });
 });

@@ -84,29 +84,47 @@ export function resolverFileWays(): string {
 }
 
 /**
+ * The placeholder a printed command ends with where its value is the user's and unknown here (a
+ * nameserver's IP address), followed in prose by what to put in its place (ipPlaceholderWords).
+ * Unlike a bare word (`--upstream IP` ran as is, walk 7 M4) it cannot run unedited: at the end of
+ * a line the shell reads `<IP>` as an input redirection and an output one with no file name, a
+ * syntax error before anything runs (bash(1) and dash(1) "Redirection"; bash: "syntax error near
+ * unexpected token `newline'") — even where a file named IP exists. Only ever last on a line.
+ */
+export const IP_PLACEHOLDER = '<IP>';
+
+/** What follows a command that ends with IP_PLACEHOLDER: ` (replace <IP> with WHOSE)`. */
+function ipPlaceholderWords(whose: string): string {
+  return ` (replace ${IP_PLACEHOLDER} with ${whose})`;
+}
+
+/**
  * A root start that names its upstream, as a clause for a fix ("… or start with CLAUSE"): in the
  * sandbox (setCliName `sandboxNameserver`) the whole command naming its network's nameserver,
- * unless that is one of `avoid` (nameservers, `IP` or `IP:PORT`, found not to answer); elsewhere the command
- * without its value, in a code span, and in prose what follows it (`whose`, default "your
- * nameserver's IP address"), so no pasted line holds a placeholder (walk 7 M4: `--upstream IP`
- * ran as is). `flags` come before `--upstream` (e.g. `--on-network-change keep`); the line is
- * cliStartCommand's (sudo, the wrapper, `--kubeconfig PATH`), with no running start's flags.
+ * unless that is one of `avoid` (nameservers, `IP` or `IP:PORT`, found not to answer); elsewhere the
+ * command in a code span ending with the IP_PLACEHOLDER `--upstream <IP>`, and in prose what to
+ * put in its place (`whose`, default "your nameserver's IP address"): a line to paste and edit
+ * that cannot run unedited (walk 7 M4: `--upstream IP` ran as is; new-user walk: "`… --upstream`
+ * followed by the IP address" was no line to paste). `flags` come before `--upstream` (e.g.
+ * `--on-network-change keep`); the line is cliStartCommand's (sudo, the wrapper, `--kubeconfig
+ * PATH`), with no running start's flags.
  */
 export function upstreamStartWays(flags: readonly string[] = [], avoid: readonly string[] = [], whose = "your nameserver's IP address"): string {
   const start = cliStartCommand(flags);
   const ns = sandboxNameserver;
   if (ns !== null && !avoid.some((a) => a === ns || a.startsWith(`${ns}:`))) return `\`${start} --upstream ${ns}\` (the sandbox network's nameserver)`;
-  return `\`${start} --upstream\` followed by ${whose}`;
+  return `\`${start} --upstream ${IP_PLACEHOLDER}\`${ipPlaceholderWords(whose)}`;
 }
 
 /**
  * A check of nameserver `server` (`IP`, `IP:PORT`, `[v6]:PORT`: how a hop or the state names it)
  * as the user pastes it, in a code span: `k2s-dns query kubernetes.io --server SERVER` (cliCommand;
- * port 53 left out), the real address; null (none known): the command without its value and in
- * prose what follows it (`whose`), never a placeholder (walk 7 M4).
+ * port 53 left out), the real address; null (none known): the command ending with the
+ * IP_PLACEHOLDER `--server <IP>` and in prose what to put in its place (`whose`), as
+ * upstreamStartWays.
  */
 export function upstreamQueryWays(server: string | null, whose = "the nameserver's IP address"): string {
-  if (server === null) return `\`${cliCommand('query kubernetes.io --server')}\` followed by ${whose}`;
+  if (server === null) return `\`${cliCommand(`query kubernetes.io --server ${IP_PLACEHOLDER}`)}\`${ipPlaceholderWords(whose)}`;
   // Port 53 is query's default: `192.0.2.53:53` and `[2001:db8::1]:53` are printed bare.
   const bare = /^\[([^\]]+)\]:53$/.exec(server)?.[1] ?? (/^[\d.]+:53$/.test(server) ? server.slice(0, -3) : server);
   return `\`${cliCommand(`query kubernetes.io --server ${shellWord(bare)}`)}\``;

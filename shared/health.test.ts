@@ -184,7 +184,7 @@ describe('healthVerdict over every hop outcome', () => {
     expect(v.silentUpstreams).toEqual(['192.168.1.1:53']);
     expect(verdictFix(v, 'cli')).toBe('`k2s-dns query kubernetes.io --server 192.168.1.1`');
     // Without a verdict (no address known): the value in prose.
-    expect(fixText('check-upstream', 'cli')).toBe("`k2s-dns query kubernetes.io --server` followed by an original nameserver's IP address");
+    expect(fixText('check-upstream', 'cli')).toBe("`k2s-dns query kubernetes.io --server <IP>` (replace <IP> with an original nameserver's IP address)");
   });
 
   it('a followed network whose nameserver is unreachable: ENETUNREACH in its own words, and the fix is the network, not Upstreams', () => {
@@ -196,11 +196,12 @@ describe('healthVerdict over every hop outcome', () => {
     expect(v.summary).not.toMatch(/did not answer in|no reply/);
     expect(fixText(v.action, 'gui')).toMatch(/^Check the network connection or VPN: K2s DNS follows the network's resolver/);
     expect(fixText(v.action, 'gui')).toContain('an override: Stop, then Start with Start options → Upstreams and Network changes: keep');
-    // Walk 7 M4: the check names the network's nameserver that did not answer; the override's value is prose.
+    // Walk 7 M4: the check names the network's nameserver that did not answer; the override ends with <IP> and says what replaces it.
     setCliName('k2s-dns');
-    expect(verdictFix(v, 'cli')).toBe("check the network connection or VPN (`k2s-dns query kubernetes.io --server 10.99.0.1`); an override: sudo k2s-dns stop, then `sudo k2s-dns start --on-network-change keep --upstream` followed by the IP address of a nameserver that answers");
-    expect(fixText('check-network', 'cli')).toBe("check the network connection or VPN (`k2s-dns query kubernetes.io --server` followed by the network's nameserver's IP address); an override: sudo k2s-dns stop, then `sudo k2s-dns start --on-network-change keep --upstream` followed by the IP address of a nameserver that answers");
-    for (const text of [verdictFix(v, 'cli'), fixText('check-network', 'cli')]) expect(text).not.toMatch(/<|IP --|--upstream IP/);
+    expect(verdictFix(v, 'cli')).toBe("check the network connection or VPN (`k2s-dns query kubernetes.io --server 10.99.0.1`); an override: sudo k2s-dns stop, then `sudo k2s-dns start --on-network-change keep --upstream <IP>` (replace <IP> with the IP address of a nameserver that answers)");
+    expect(fixText('check-network', 'cli')).toBe("check the network connection or VPN (`k2s-dns query kubernetes.io --server <IP>` (replace <IP> with the network's nameserver's IP address)); an override: sudo k2s-dns stop, then `sudo k2s-dns start --on-network-change keep --upstream <IP>` (replace <IP> with the IP address of a nameserver that answers)");
+    // <IP> only last in a command (the shell refuses it there: shared/fix.ts IP_PLACEHOLDER) and in what replaces it; no bare IP word.
+    for (const text of [verdictFix(v, 'cli'), fixText('check-network', 'cli')]) expect(text!.replace(/ <IP>`/g, '`').replace(/replace <IP> with/g, '')).not.toMatch(/<|IP --|--upstream IP/);
   });
 
   it('in the sandbox: the override names its network\'s nameserver, unless that is the one that does not answer (walk 7 M4)', () => {
@@ -210,7 +211,7 @@ describe('healthVerdict over every hop outcome', () => {
       const other = healthVerdict({ hops: path('10.99.0.1'), state: 'running', interrupted: false, following: true });
       expect(verdictFix(other, 'cli')).toBe("check the network connection or VPN (`/tmp/k2sdns-app-Ab12/k2s-dns query kubernetes.io --server 10.99.0.1`); an override: /tmp/k2sdns-app-Ab12/k2s-dns stop, then `/tmp/k2sdns-app-Ab12/k2s-dns start --on-network-change keep --upstream 192.0.2.53` (the sandbox network's nameserver)");
       const own = healthVerdict({ hops: path('192.0.2.53'), state: 'running', interrupted: false, following: true });
-      expect(verdictFix(own, 'cli')).toContain('`/tmp/k2sdns-app-Ab12/k2s-dns start --on-network-change keep --upstream` followed by the IP address of a nameserver that answers');
+      expect(verdictFix(own, 'cli')).toContain('`/tmp/k2sdns-app-Ab12/k2s-dns start --on-network-change keep --upstream <IP>` (replace <IP> with the IP address of a nameserver that answers)');
     } finally {
       setCliName('k2s-dns');
     }

@@ -86,7 +86,7 @@ export function fixResolverText(frontEnd: FrontEnd, ways: string): string {
  * The CLI fix for a followed network whose nameservers do not answer (`check-network`): a check of
  * the first of `silent` (the upstream hops' targets that did not answer: the verdict's
  * silentUpstreams), and an override whose start names none of them (shared/fix.ts
- * upstreamQueryWays, upstreamStartWays: real addresses, or prose without any; walk 7 M4).
+ * upstreamQueryWays, upstreamStartWays: real addresses, or a line ending with <IP> and what replaces it; walk 7 M4).
  */
 export function checkNetworkCli(silent: readonly string[]): string {
   return `check the network connection or VPN (${upstreamQueryWays(silent[0] ?? null, "the network's nameserver's IP address")}); an override: ${cliCommand('stop', true)}, then ${upstreamStartWays(['--on-network-change', 'keep'], silent, 'the IP address of a nameserver that answers')}`;

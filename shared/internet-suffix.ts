@@ -2,8 +2,9 @@
  * Whether a name is an Internet name: under a suffix of the Public Suffix List's ICANN section
  * (tldts, publicsuffix.org; `com`, `co.uk`). Such a name that got NXDOMAIN is not a cluster name
  * written short, so `k2s-dns query` does not suggest its cluster form (walk 18 M3:
- * `example.com` got "e.g. example.com.svc.cluster.local"). Loads tldts: import it only where the
- * explanation is built (electron/cli/query-explain.ts, itself loaded on demand).
+ * `example.com` got "e.g. example.com.svc.cluster.local"), nor does the window's Query tester.
+ * Loads tldts: import it only where the explanation is built (electron/cli/query-explain.ts,
+ * itself loaded on demand; renderer/src/components/QueryPanel.tsx).
  */
 import { parse } from 'tldts';
 

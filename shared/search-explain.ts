@@ -91,6 +91,19 @@ export function explainSummary(name: string, answered: string | null, answersOfA
 }
 
 /**
+ * explainSummary's `internet` for `name`: its ICANN public suffix (`suffix`: shared/internet-suffix.ts
+ * icannSuffixOf of `name`, null when none) with the rcode `name` got as it is among the asked
+ * `steps` (explainSteps'; null when not asked), or null for a name under no such suffix. One rule
+ * for `k2s-dns query` and the window's Query tester (new-user walk: the tester still suggested
+ * example.com.svc.cluster.local).
+ */
+export function internetNameOf(name: string, suffix: string | null, steps: readonly (CandidateAnswer & { asked: boolean })[]): { suffix: string; rcode: string | null } | null {
+  if (!suffix) return null;
+  const bare = name.replace(/\.$/, '').toLowerCase();
+  return { suffix, rcode: steps.find((st) => st.asked && st.name.toLowerCase() === bare)?.rcode ?? null };
+}
+
+/**
  * The explanation as text lines (the CLI prints them after `;; `): configuration and who
  * expands the name, one line per candidate (`1. kubernetes.default → NXDOMAIN`, `(not asked)`
  * past glibc's stop), the summary, and the `.svc` hint. `internetSuffix`: the name's ICANN public
@@ -105,9 +118,7 @@ export function explainLines(input: { name: string; target: 'system' | 'server';
   const lines = [who];
   steps.forEach((s, i) => lines.push(`  ${i + 1}. ${s.name} → ${s.rcode}${s.rcode === 'NOERROR' ? (s.answers.length ? ` ${s.answers.join(', ')}` : ' (no answer)') : ''}${s.asked ? '' : ' (not asked: glibc stopped before it)'}`));
   const hit = steps.find((s) => s.name === answered);
-  const asIs = steps.find((st) => st.asked && st.name.toLowerCase() === name.replace(/\.$/, '').toLowerCase());
-  const internet = input.internetSuffix ? { suffix: input.internetSuffix, rcode: asIs?.rcode ?? null } : null;
-  lines.push(explainSummary(name, answered, hit?.answers ?? [], input.clusterDomain, cfg, internet));
+  lines.push(explainSummary(name, answered, hit?.answers ?? [], input.clusterDomain, cfg, internetNameOf(name, input.internetSuffix ?? null, steps)));
   const svc = svcHint(name, cfg, input.clusterDomain);
   if (svc) lines.push(svc);
   return lines;

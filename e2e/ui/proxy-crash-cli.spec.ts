@@ -12,7 +12,7 @@ import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
 import { k2sDns } from '../cli';
 import { useBedApp } from '../support/bed-app';
-import { clockTime } from '../../shared/clock';
+import { cliTimeText, clockTime } from '../../shared/clock';
 import type { HostDnsStatus } from '../../shared/types';
 
 const app = useBedApp({ goto: true });
@@ -89,11 +89,13 @@ for (const engine of ['dnsmasq', 'adguard'] as const) {
     const dog = await readFile('/run/k2s/dnsproxy-watchdog.state', 'utf8');
     expect(dog).toContain(`last-pid=${before.pid}\n`);
     const at = Number(/last-exit-at=(\d+)/.exec(dog)![1]) * 1000;
-    const line = `At ${clockTime(at)} k2s-dnsproxy (PID ${before.pid}) was killed by signal KILL (exit status 137); the watchdog restarted it as PID ${after.pid}.`;
+    const says = (time: string) => `At ${time} k2s-dnsproxy (PID ${before.pid}) was killed by signal KILL (exit status 137); the watchdog restarted it as PID ${after.pid}.`;
+    const line = says(clockTime(at));
     await expect(card.getByTestId('timeline-proxy-exit')).toHaveText(line, { timeout: 10_000 });
 
     const text = await k2sDns(['status']);
-    expect(text.stdout.split('\n')).toContain(`proxy exit: ${line}`);
+    // The CLI's times carry the zone (shared/clock.ts cliTimeText); the window's do not.
+    expect(text.stdout.split('\n')).toContain(`proxy exit: ${says(cliTimeText(at))}`);
     const json = JSON.parse((await k2sDns(['status', '--json'])).stdout) as HostDnsStatus;
     expect(json.pid).toBe(after.pid);
     expect(json.proxyExit).toEqual({ pid: before.pid, at: new Date(at).toISOString(), how: 'killed by signal KILL (exit status 137)', restartedBy: 'watchdog' });

@@ -289,6 +289,12 @@ test('query tester: system resolver default, validation, PTR refusal, in flight,
   await expect(panel.getByTestId('query-dig')).toHaveText('dig @172.21.0.10 -p 53 kube-dns.kube-system.svc.cluster.local A +tcp');
   await expect(panel.getByTestId('query-history-row')).toHaveCount(5);
   await page.screenshot({ path: `${SHOTS}/query.png`, fullPage: true });
+  // An Internet name gets no cluster form (the CLI's rule, shared/internet-suffix.ts; its chunk loads on demand).
+  await panel.getByTestId('query-target').selectOption('system');
+  await panel.getByTestId('query-name').fill('nothing.com');
+  await panel.getByTestId('query-run').click();
+  await expect(short.getByTestId('query-candidate')).toHaveText(['nothing.com — NXDOMAIN', 'nothing.com.fritz.box — NXDOMAIN']);
+  await expect(short.getByTestId('query-short-none')).toHaveText('None of them resolves: the search list has no domain under which nothing.com exists. nothing.com is an Internet name (under the public suffix .com), not a cluster one, and it does not exist: NXDOMAIN from the nameserver.');
   expect(errors).toEqual([]);
   await page.context().close();
 });

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { HostDnsStatus } from '../../shared/types';
-import { clockTime } from '../../shared/clock';
+import { cliTimeText } from '../../shared/clock';
 import { formatStatus } from './print';
 
 const at = Date.parse('2026-12-04T12:32:57Z');
@@ -16,7 +16,7 @@ const running = {
 
 describe('k2s-dns status names the proxy\'s kill and restart', () => {
   it('the watchdog restarted it: when, how, the dead PID and the new one', () => {
-    expect(formatStatus(running).split('\n')).toContain(`proxy exit: At ${clockTime(at)} k2s-dnsproxy (PID 353) was killed by signal KILL (exit status 137); the watchdog restarted it as PID 415.`);
+    expect(formatStatus(running).split('\n')).toContain(`proxy exit: At ${cliTimeText(at)} k2s-dnsproxy (PID 353) was killed by signal KILL (exit status 137); the watchdog restarted it as PID 415.`);
   });
   it('while the watchdog waits to restart it, and with nothing recorded: no line', () => {
     expect(formatStatus({ ...running, pid: null, watchdogRestart: { restarts: 1, max: 6 } })).toContain('the watchdog is restarting it.');

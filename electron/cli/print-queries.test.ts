@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { capturedQueryRow } from '../core/capture/to-query-row';
-import { formatExactRow, hiddenProbesText, labelRows, queriesEngine, queriesUnavailableText, withoutProbes } from './print-queries';
+import { formatExactRow, hiddenProbesText, queriesEngine, queriesJson, queriesUnavailableText, withoutProbes } from './print-queries';
 import type { QueryRow } from '../../shared/query-log/row';
 import { EXACT_LOG_NOT_YET } from '../core/capture/exact-log';
 
@@ -19,20 +19,26 @@ describe('k2s-dns queries', () => {
     expect(formatExactRow(row).replace(/^\S+ /, '')).toBe('127.0.0.1:41001 udp A web.demo.svc.cluster.local SERVFAIL the proxy itself 0.41 ms');
   });
 
-  it('names the saved state\'s engine; without a readable state, says the engine is unknown and why instead of a placeholder', async () => {
-    expect(await queriesEngine(async () => ({ engine: 'dnsmasq' }))).toEqual({ engine: 'dnsmasq', label: 'dnsmasq' });
+  it("names the saved state's engine; without one, engine null and why in its own field — never a sentence where a script reads the engine's name (new-user walk)", async () => {
+    expect(await queriesEngine(async () => ({ engine: 'dnsmasq' }))).toEqual({ engine: 'dnsmasq', unknown: null });
     // Stopped (no saved state) is the normal state: never called unreadable.
-    expect(await queriesEngine(async () => null)).toEqual({ engine: null, label: 'engine unknown: K2s DNS is not running (stopped), no saved state names it' });
-    expect(await queriesEngine(async () => ({ engine: null }))).toEqual({ engine: null, label: 'engine unknown (the saved state names no engine)' });
+    const stopped = await queriesEngine(async () => null);
+    expect(stopped).toEqual({ engine: null, unknown: 'K2s DNS is not running (stopped): these rows are from when it ran; with no saved state, which engine answered them is not known.' });
+    expect(await queriesEngine(async () => ({ engine: null }))).toEqual({ engine: null, unknown: 'The saved state names no engine: which engine answered these rows is not known.' });
     const eacces = Object.assign(new Error("EACCES: permission denied, lstat '/var/lib/k2s'"), { code: 'EACCES' });
     const notRoot = await queriesEngine(async () => Promise.reject(eacces));
-    expect(notRoot).toEqual({ engine: null, label: 'engine unknown (state unreadable: permission denied: root reads it)' });
-    expect((await queriesEngine(async () => Promise.reject(new Error('the resolver state is not JSON')))).label).toBe('engine unknown (state unreadable: the resolver state is not JSON)');
+    expect(notRoot).toEqual({ engine: null, unknown: 'The saved state is unreadable (permission denied: root reads it): which engine answered these rows is not known.' });
+    expect((await queriesEngine(async () => Promise.reject(new Error('the resolver state is not JSON')))).unknown).toBe('The saved state is unreadable (the resolver state is not JSON): which engine answered these rows is not known.');
     const c = { proto: 'udp' as const, client: '127.0.0.1:41001', listener: '127.0.0.1:53', id: 4101, name: 'kubernetes.io', type: 'A', queryUs: 1_764_615_600_123_456, rcode: 'NOERROR', answers: ['192.0.2.7'], latencyMs: 1.5, upstream: null, upstreamRcode: null, upstreamLatencyMs: null, retries: 0 };
-    // The row is assembled with a stand-in engine; what is printed names none.
-    const [row] = labelRows([capturedQueryRow(c, 'adguard', 'k', [])], notRoot);
-    expect(row!.engine).toBe('engine unknown (state unreadable: permission denied: root reads it)');
-    expect(row!.name).toBe('kubernetes.io');
+    // The row is assembled with a stand-in engine; what is printed names none, and says why once, beside the rows.
+    const log = { available: true, reason: null, rows: [capturedQueryRow(c, 'adguard', 'k', []), capturedQueryRow({ ...c, id: 4102 }, 'adguard', 'k', [])] };
+    const printed = JSON.parse(JSON.stringify(queriesJson(log, stopped))) as { available: boolean; engineUnknown: string | null; rows: { engine: string | null; name: string }[] };
+    expect(printed.rows.map((r) => [r.engine, r.name])).toEqual([[null, 'kubernetes.io'], [null, 'kubernetes.io']]);
+    expect(printed.engineUnknown).toBe(stopped.unknown);
+    expect(printed.available).toBe(true);
+    const known = queriesJson(log, { engine: 'dnsmasq', unknown: null });
+    expect(known.rows.map((r) => r.engine)).toEqual(['dnsmasq', 'dnsmasq']);
+    expect(known.engineUnknown).toBeNull();
   });
 
   it('without the exact log, claims no engine log is shown (the CLI prints none); before the first start, says nothing is logged yet and that start begins it', () => {

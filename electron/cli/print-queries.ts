@@ -5,30 +5,33 @@ import type { QueryRow } from '../../shared/query-log/row';
 import { cliCommand } from '../../shared/fix';
 import { EXACT_LOG_NOT_YET, SHOWN_ENGINE_LOG } from '../core/capture/exact-log';
 
-/** The engine `queries` names: the saved state's, or null with the label that says why not. */
+/**
+ * The engine `queries` names: the saved state's, or null with `unknown`, the sentence that says
+ * why not (stderr in the text output; `engineUnknown` in --json, README "Logs and the query log").
+ */
 export interface QueriesEngine {
   engine: EngineName | null;
-  /** The engine's name; else `engine unknown: K2s DNS is not running (stopped), …` when no state is saved, `engine unknown (state unreadable: WHY)` when it cannot be read. */
-  label: string;
+  /** Null with an engine; else why there is none: K2s DNS stopped (no saved state), a state that names none, or one this user cannot read. */
+  unknown: string | null;
 }
 
 /**
  * The engine that answered the exact log's rows, from the saved resolver state (`read`: resolves
  * the state or null when none is saved, throws when it cannot be read: not root, corrupt).
- * Never a guess: without a state naming one, the label says the engine is unknown and why —
- * stopped (no saved state) is said as such; "state unreadable" only for a failed read.
+ * Never a guess: without a state naming one, the engine is null and `unknown` says why —
+ * stopped (no saved state) is said as such; "unreadable" only for a failed read.
  */
 export async function queriesEngine(read: () => Promise<{ engine: EngineName | null } | null>): Promise<QueriesEngine> {
   let why: string;
   try {
     const state = await read();
-    if (state?.engine) return { engine: state.engine, label: state.engine };
+    if (state?.engine) return { engine: state.engine, unknown: null };
     // No saved state is the normal stopped state, not a failure to read one.
-    return { engine: null, label: state ? 'engine unknown (the saved state names no engine)' : 'engine unknown: K2s DNS is not running (stopped), no saved state names it' };
+    return { engine: null, unknown: state ? 'The saved state names no engine: which engine answered these rows is not known.' : 'K2s DNS is not running (stopped): these rows are from when it ran; with no saved state, which engine answered them is not known.' };
   } catch (err) {
     why = (err as NodeJS.ErrnoException).code === 'EACCES' ? 'permission denied: root reads it' : (err as Error).message;
   }
-  return { engine: null, label: `engine unknown (state unreadable: ${why})` };
+  return { engine: null, unknown: `The saved state is unreadable (${why}): which engine answered these rows is not known.` };
 }
 
 /**
@@ -43,9 +46,16 @@ export function queriesUnavailableText(reason: string | null): string {
   return reason.endsWith(SHOWN_ENGINE_LOG) ? reason.slice(0, -SHOWN_ENGINE_LOG.length) : reason;
 }
 
-/** `rows` as `queries --json` prints them: each names `who`'s engine, or its unknown label. */
-export function labelRows(rows: readonly QueryRow[], who: QueriesEngine): (Omit<QueryRow, 'engine'> & { engine: string })[] {
-  return rows.map((r) => ({ ...r, engine: who.label }));
+/** One row of `queries --json`: the exact log's row with the saved state's engine, null when none is known. */
+export type QueriesJsonRow = Omit<QueryRow, 'engine'> & { engine: EngineName | null };
+
+/**
+ * What `queries --json` prints for `log` (exact-log.ts's answer): its fields, every row naming
+ * `who`'s engine or null (a row is assembled with a stand-in engine, never printed), and
+ * `engineUnknown`, why the engine is null (null when it is known).
+ */
+export function queriesJson<L extends { rows: readonly QueryRow[] }>(log: L, who: QueriesEngine): Omit<L, 'rows'> & { engineUnknown: string | null; rows: QueriesJsonRow[] } {
+  return { ...log, engineUnknown: who.unknown, rows: log.rows.map((r) => ({ ...r, engine: who.engine })) };
 }
 
 /**

@@ -7,15 +7,15 @@ import { stepWarns } from '../../shared/step-warn';
 import { withoutCarriedWarnings } from '../../shared/result-warnings';
 import { proxyExitSentence } from '../../shared/proxy-exit';
 import { terminalSafe } from './terminal-safe';
-import { localTimes, timeText } from '../../shared/clock';
+import { cliTimes, cliTimeText } from '../../shared/clock';
 import { driftRestoreLabel } from '../../shared/saved-copy';
 import { missingResolverWords } from '../../shared/resolver-missing';
 import { answerCaseNote } from '../../shared/answer-case';
 
 // Every value from the cluster, a DNS answer or the host goes through t() (terminal-safe.ts).
 const t = terminalSafe;
-/** A backend message for people: t() with its times as the CLI prints times (shared/clock.ts localTimes: `17:12:03` today, the date before it on another day; --json keeps the ISO times). */
-const msg = (s: string): string => localTimes(terminalSafe(s));
+/** A backend message for people: t() with its times as the CLI prints times (shared/clock.ts cliTimes: `17:12:03 UTC` today, the date before it on another day, with the zone; --json keeps the ISO times). */
+const msg = (s: string): string => cliTimes(terminalSafe(s));
 
 /**
  * The step lines one run has printed (printEvent fills it), so its result line refers to a step
@@ -84,15 +84,16 @@ export { formatZones } from './print-zones';
 /** Host DNS status for people. */
 export function formatStatus(s: HostDnsStatus): string {
   const lines = [`K2s DNS: ${s.state}`];
-  // The restore choice named as the banner names it (after a follow: the saved file's writer and time, walk 9 L1).
-  const verdict = s.health ? verdictLine(s.health.verdict, 'cli', driftRestoreLabel(s, [], false, timeText)) : null;
+  // The restore choice named as the banner names it (after a follow: the saved file's writer and time, walk 9 L1),
+  // its time as every CLI time (with the zone), as the notes that name it print it.
+  const verdict = s.health ? verdictLine(s.health.verdict, 'cli', driftRestoreLabel(s, [], false, cliTimeText)) : null;
   if (s.health && verdict) {
     lines.push(`health:     ${t(verdict)}`);
     for (const h of s.health.hops) lines.push(`  ${HOP_SYMBOL[hopMark(h, s.health.verdict)]} ${t(hopLine(h))}`);
   }
   if (s.engine) lines.push(`engine:     ${s.engine}${s.pid ? ` (PID ${s.pid})` : ''}`);
   // A crash or kill since this start and the restart that followed (the watchdog's or systemd's record).
-  const exit = proxyExitSentence(s);
+  const exit = proxyExitSentence(s, 0, cliTimeText);
   if (exit) lines.push(`proxy exit: ${t(exit)}`);
   if (s.listeners.length) lines.push(`listeners:  ${s.listeners.map((l) => `${l.address}:${l.port}`).join(', ')}`);
   for (const k of s.skippedListeners) lines.push(`skipped:    ${t(k.address)}: ${t(k.reason)}`);

@@ -6,7 +6,7 @@ import { healthProbes } from '../health/probes';
 import type { DoctorContext } from './context';
 import { hopLine } from './hop-line';
 import { driftRestoreLabel } from '../../../shared/saved-copy';
-import { timeText } from '../../../shared/clock';
+import { cliTimeText, timeText } from '../../../shared/clock';
 import { NOT_RESOLVER_TITLE, notResolverNow } from './not-resolver';
 import { ownerFixClause } from '../../../shared/drift-default';
 
@@ -92,7 +92,7 @@ export async function checkHealthPath(ctx: DoctorContext): Promise<DoctorFinding
     meaning: pathMeaning(report, v.keepRisk && !v.keepRisk.gone && (ctx.opts.frontEnd ?? 'cli') === 'cli' ? withoutClause(v.keepRisk.words, ownerFixClause(v.keepRisk)) : null),
     // The restore named as the banner's button and status's health line name it (after a follow:
     // the followed file, walk 9 L1), as K2s DNS state's drift fix does (lifecycle-state.ts).
-    fix: pointer ? pointer.fix : v.level === 'ok' ? null : verdictFix(v, ctx.opts.frontEnd ?? 'cli', ctx.state ? driftRestoreLabel({ networkChange: ctx.state.lastNetworkChange ?? null, followedChange: ctx.state.followedChange ?? null, savedAt: ctx.state.savedAt }, [], false, timeText) : undefined),
+    fix: pointer ? pointer.fix : v.level === 'ok' ? null : verdictFix(v, ctx.opts.frontEnd ?? 'cli', ctx.state ? driftRestoreLabel({ networkChange: ctx.state.lastNetworkChange ?? null, followedChange: ctx.state.followedChange ?? null, savedAt: ctx.state.savedAt }, [], false, (ctx.opts.frontEnd ?? 'cli') === 'cli' ? cliTimeText : timeText) : undefined),
     detail: { verdict: v, hops: report.hops, checkedAt: report.checkedAt, ...(pointer ? { pointsAt: 'nameserver-loop' } : {}) },
   };
 }

@@ -10,7 +10,7 @@ import { missingResolverWords } from '../../../shared/resolver-missing';
 import { keepRisk, keepRiskWords, verdictKeepRisk } from '../../../shared/drift-default';
 import { fixText, verdictFix, type HealthReport } from '../../../shared/health';
 import { driftRestoreLabel } from '../../../shared/saved-copy';
-import { timeText } from '../../../shared/clock';
+import { cliTimeText, timeText } from '../../../shared/clock';
 import type { HostDnsStatus } from '../../../shared/types';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
 
@@ -99,7 +99,7 @@ function driftFinding(s: HostDnsStatus, report: HealthReport, frontEnd: FrontEnd
   // The verdict's own keepRisk when the verdict is the drift's; else the same rule on the same hops.
   const risk = drift ? (v.keepRisk ?? null) : verdictKeepRisk(s, report.hops);
   const kind = keepRisk(s, { hops: report.hops, forResolver: s.resolverStamp ?? null })?.kind ?? null;
-  const fixFor = (fe: FrontEnd) => verdictFix({ action: drift ? v.action : via ? 'restore-via' : 'restore', keepRisk: risk }, fe, driftRestoreLabel(s, [], false, timeText));
+  const fixFor = (fe: FrontEnd) => verdictFix({ action: drift ? v.action : via ? 'restore-via' : 'restore', keepRisk: risk }, fe, driftRestoreLabel(s, [], false, fe === 'cli' ? cliTimeText : timeText));
   // The health finding carries the drift's fix when the verdict is the drift's and not ok (checkHealthPath).
   const pointer = drift && v.level !== 'ok' ? healthFixPointer(v) : null;
   const cli = pointer ? pointer.fix : (fixFor('cli') ?? '');

@@ -76,8 +76,8 @@ describe('nameserver-loop', () => {
     expect(f.meaning).toContain('NO_UPSTREAM');
     // The window's fix is one the window can do: its Start options carry the CLI's --upstream.
     expect(f.remedy?.gui).toBe('Point the original /etc/resolv.conf at your real nameserver (router or company DNS), or enter a nameserver that resolves Internet names under Start options → Upstreams, then Start (Stop first while K2s DNS runs).');
-    // Walk 7 M4: no printed line holds a placeholder (`start --upstream IP` ran as is): the value in prose.
-    expect(f.fix).toBe("Point the original /etc/resolv.conf at your real nameserver (router or company DNS), or start with `sudo npx k2s-dns start --upstream` followed by your nameserver's IP address.");
+    // Walk 7 M4: no printed line runs unedited (`start --upstream IP` ran as is): it ends with <IP>, which the shell refuses, and says what replaces it.
+    expect(f.fix).toBe("Point the original /etc/resolv.conf at your real nameserver (router or company DNS), or start with `sudo npx k2s-dns start --upstream <IP>` (replace <IP> with your nameserver's IP address).");
     expect(f.remedy?.cli).toBe(f.fix);
   });
 
@@ -136,7 +136,7 @@ describe('nameserver-count', () => {
     const f = checkNameserverCount(await h.ctx());
     expect(f).toMatchObject({ id: 'nameserver-count', severity: 'warn', detail: { ignoredByGlibc: ['192.0.2.4'] } });
     expect(f.meaning).toContain('MAXNS');
-    expect(f.fix).toBe("Keep at most 3 nameserver lines in the original, or pin the upstreams with `sudo npx k2s-dns start --upstream` followed by the IP address of one to use (one --upstream for each).");
+    expect(f.fix).toBe("Keep at most 3 nameserver lines in the original, or pin the upstreams with `sudo npx k2s-dns start --upstream <IP>` (replace <IP> with the IP address of one to use (one --upstream for each)).");
     expect(f.fix).not.toContain('IP`');
   });
 

@@ -25,7 +25,7 @@ describe('upstream-answers', () => {
     expect(f.meaning).toBe('192.0.2.53 answered NXDOMAIN for kubernetes.io A: reachable, yet it may not resolve Internet names through K2s DNS (192.0.2.53: NXDOMAIN).');
     expect(asked).toEqual(['192.0.2.53']); // 127.0.0.1 is our own listener: never probed
     // Walk 7 M4: the check names the nameserver that answered so, the start none (no `@SERVER`, no `--upstream IP`).
-    expect(f.fix).toBe('Check that the nameserver resolves Internet names (e.g. `npx k2s-dns query kubernetes.io --server 192.0.2.53`); if it only serves a local zone, start with `sudo npx k2s-dns start --upstream` followed by the IP address of one that does.');
+    expect(f.fix).toBe('Check that the nameserver resolves Internet names (e.g. `npx k2s-dns query kubernetes.io --server 192.0.2.53`); if it only serves a local zone, start with `sudo npx k2s-dns start --upstream <IP>` (replace <IP> with the IP address of one that does).');
     expect(f.remedy?.gui).toBe('Check that the nameserver resolves Internet names (e.g. `npx k2s-dns query kubernetes.io --server 192.0.2.53` in a terminal); if it only serves a local zone, enter a nameserver that resolves Internet names under Start options → Upstreams, then Start (Stop first while K2s DNS runs).');
   });
 
@@ -49,7 +49,7 @@ describe('upstream-answers', () => {
     // The running start follows the network (the default): the fix is the network's, not Upstreams.
     expect(none.remedy?.gui).toMatch(/^The network's nameserver does not answer: check the network connection or VPN/);
     expect(none.remedy?.gui).toContain('overrides it only with Network changes: keep');
-    expect(none.fix).toBe("The network's nameserver does not answer: check the network connection or VPN (e.g. `npx k2s-dns query kubernetes.io --server 192.0.2.53`). K2s DNS follows the network's resolver and switches when the network writes a working one; an override with `sudo npx k2s-dns start --on-network-change keep --upstream` followed by the IP address of a nameserver that answers holds only while the network is not followed.");
+    expect(none.fix).toBe("The network's nameserver does not answer: check the network connection or VPN (e.g. `npx k2s-dns query kubernetes.io --server 192.0.2.53`). K2s DNS follows the network's resolver and switches when the network writes a working one; an override with `sudo npx k2s-dns start --on-network-change keep --upstream <IP>` (replace <IP> with the IP address of a nameserver that answers) holds only while the network is not followed.");
   });
 
   it('in the sandbox: the start names its network\'s nameserver unless that is the one that does not answer (walk 7 M4)', async () => {
@@ -61,7 +61,7 @@ describe('upstream-answers', () => {
       expect(f.fix).toBe('Check the network link and the nameserver (e.g. `/tmp/k2sdns-app-Ab12/k2s-dns query kubernetes.io --server 10.99.0.1`); if the original resolver lists a server that is gone, fix it or start with `/tmp/k2sdns-app-Ab12/k2s-dns start --upstream 192.0.2.53` (the sandbox network\'s nameserver).');
       const own = await host('nameserver 192.0.2.53\n');
       own.deps.query = answers(['192.0.2.53'], []);
-      expect((await checkUpstreamsAnswer(await own.ctx())).fix).toBe('Check the network link and the nameserver (e.g. `/tmp/k2sdns-app-Ab12/k2s-dns query kubernetes.io --server 192.0.2.53`); if the original resolver lists a server that is gone, fix it or start with `/tmp/k2sdns-app-Ab12/k2s-dns start --upstream` followed by the IP address of a nameserver that answers.');
+      expect((await checkUpstreamsAnswer(await own.ctx())).fix).toBe('Check the network link and the nameserver (e.g. `/tmp/k2sdns-app-Ab12/k2s-dns query kubernetes.io --server 192.0.2.53`); if the original resolver lists a server that is gone, fix it or start with `/tmp/k2sdns-app-Ab12/k2s-dns start --upstream <IP>` (replace <IP> with the IP address of a nameserver that answers).');
     } finally {
       setCliName('npx k2s-dns');
     }

@@ -13,10 +13,30 @@ import { promises as fsp, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
 import type { HostFs } from './host-fs';
+import type { EngineName } from '../../../shared/engines/table';
+
+/** Each engine's exact argv entry that marks our proxy (its config path as a real path on this machine). */
+function markerByEngine(fs: HostFs): Record<EngineName, string> {
+  return { adguard: `--config-path=${fs.real(K2S_PATHS.proxyConfig)}`, dnsmasq: `--conf-file=${fs.real(K2S_PATHS.dnsmasqConfig)}` };
+}
 
 /** The exact argv entries that mark our proxy (config paths as real paths on this machine). */
 export function ownProxyMarkers(fs: HostFs): string[] {
-  return [`--config-path=${fs.real(K2S_PATHS.proxyConfig)}`, `--conf-file=${fs.real(K2S_PATHS.dnsmasqConfig)}`];
+  return Object.values(markerByEngine(fs));
+}
+
+/**
+ * The engine process `pid` runs, told by the config argument K2s renders for it in its argv
+ * (ownProxyMarkers), or null: gone, /proc/PID/cmdline hidden (proc(5) `hidepid`), or no marker.
+ * Only /proc/PID/cmdline is read, which any user may read (proc(5)), so a user who cannot read
+ * root's 0700 state directory still learns which engine the running proxy is; `pid` must be the
+ * proxy's as the service manager names it (no mount-namespace check: a user cannot read another
+ * user's /proc/PID/ns/mnt).
+ */
+export async function ownProxyEngine(fs: HostFs, pid: number, procDir = '/proc'): Promise<EngineName | null> {
+  const argv = await fsp.readFile(path.join(procDir, String(pid), 'cmdline')).then(parseCmdline, () => [] as string[]);
+  const markers = markerByEngine(fs);
+  return (Object.keys(markers) as EngineName[]).find((e) => isOwnProxyArgv(argv, [markers[e]])) ?? null;
 }
 
 /** Splits /proc/PID/cmdline bytes into argv (NUL-separated, trailing NUL). */

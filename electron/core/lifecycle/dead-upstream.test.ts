@@ -67,7 +67,7 @@ describe('verify with a dead upstream', () => {
     expect(r.warnings).toEqual([
       {
         code: 'UPSTREAM_UNVERIFIED',
-        message: 'Your nameserver 192.0.2.53 did not answer www.example.test: refused (nothing listens on its port), so names outside the cluster were not checked and may not resolve; if this host is online, check it with npx k2s-dns query www.example.test --server 192.0.2.53, or start again with `sudo npx k2s-dns start --upstream` followed by the IP address of a nameserver that answers.',
+        message: 'Your nameserver 192.0.2.53 did not answer www.example.test: refused (nothing listens on its port), so names outside the cluster were not checked and may not resolve; if this host is online, check it with npx k2s-dns query www.example.test --server 192.0.2.53, or start again with `sudo npx k2s-dns start --upstream <IP>` (replace <IP> with the IP address of a nameserver that answers).',
       },
     ]);
     expect(r.message).toContain('Warning: Your nameserver 192.0.2.53 did not answer');

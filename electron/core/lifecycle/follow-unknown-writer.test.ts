@@ -15,7 +15,7 @@ import { dnsStatus } from './status';
 import { formatStatus } from '../../cli/print';
 import { networkChangeLine } from '../../../renderer/src/lib/network-changes';
 import { trackedHosts, TEST_START_OPTS } from '../../../e2e/support/test-deps';
-import { timeText } from '../../../shared/clock';
+import { cliTimeText } from '../../../shared/clock';
 
 const host = trackedHosts();
 const quiet = () => undefined;
@@ -23,7 +23,7 @@ const ORIGINAL = '# the admin\'s own file\nnameserver 192.0.2.53\nsearch corp.ex
 /** What dhclient-script's make_resolv_conf writes: no header at all. */
 const DHCLIENT = 'domain lan.example\nsearch lan.example\nnameserver 192.0.2.88\n';
 const START_COPY = 'var/lib/k2s/dns-resolver-start.json';
-/** The backend's clock in status JSON; the CLI prints it local (shared/clock.ts timeText). */
+/** The backend's clock in status JSON; the CLI prints it local with its zone (shared/clock.ts cliTimeText). */
 const hhmmss = (iso: string) => `${new Date(iso).toISOString().slice(11, 19)} UTC`;
 const root0 = process.geteuid?.() === 0;
 
@@ -74,7 +74,7 @@ describe('a followed file with no header (issue #20)', () => {
     const st = await dnsStatus(h.deps);
     expect(st.savedOriginal).toBe(`written by another program (the file does not say which) at ${hhmmss(at)}, followed while K2s DNS ran`);
     const printed = formatStatus(st);
-    expect(printed).toContain(`saved:      written by another program (the file does not say which) at ${timeText(Date.parse(at))}, followed while K2s DNS ran`);
+    expect(printed).toContain(`saved:      written by another program (the file does not say which) at ${cliTimeText(Date.parse(at))}, followed while K2s DNS ran`);
     expect(printed).not.toMatch(/saved: .*by k2s-dns/);
     expect(JSON.parse(JSON.stringify(st)).savedOriginal).not.toContain('k2s-dns');
     expect(st.messages.join('\n')).toContain('another program (the file does not say which) wrote a new resolver');

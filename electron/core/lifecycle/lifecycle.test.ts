@@ -205,7 +205,7 @@ describe('rollback and refusals', () => {
     expect(r).toMatchObject({ ok: false, exitCode: 3, code: 'UPSTREAM_LOOP' });
     expect(r.message).toContain('127.0.0.1');
     // Walk 7 M4: the --upstream value in prose, never `--upstream IP`.
-    expect(r.message).toBe("The original resolver lists 127.0.0.1, which reaches k2s-dnsproxy itself: forwarding there would loop. Point /etc/resolv.conf at your real nameserver first, or start with `sudo npx k2s-dns start --upstream` followed by your nameserver's IP address.");
+    expect(r.message).toBe("The original resolver lists 127.0.0.1, which reaches k2s-dnsproxy itself: forwarding there would loop. Point /etc/resolv.conf at your real nameserver first, or start with `sudo npx k2s-dns start --upstream <IP>` (replace <IP> with your nameserver's IP address).");
   });
 
   it('refuses without a kubeconfig, listing what it tried', async () => {

@@ -25,7 +25,7 @@ import { verdictFix, verdictLine } from '../../../shared/health';
 import { notResolverFix, notResolverGuiFix } from '../../../shared/network-writer';
 import { formatStatus } from '../../cli/print';
 import { driftRestoreLabel } from '../../../shared/saved-copy';
-import { timeText } from '../../../shared/clock';
+import { cliTimeText, timeText } from '../../../shared/clock';
 import { readDoctorContext } from '../doctor/context';
 import { checkHealthPath } from '../doctor/health';
 import { statusExitCode } from '../../../shared/status-exit';
@@ -338,13 +338,15 @@ describe('a NUL-byte drift while running: the long explanation once, the restore
     expect(verdictFix(s.health!.verdict, 'gui', label)).toContain(`choose "${label}" (the default) in the banner at the top`);
     const out = formatStatus(s);
     expect(out).not.toContain('Restore my original');
-    expect(out).toContain(`("${label}"; --on-drift keep keeps it)`);
+    // The CLI names it with its time as every CLI time, with the zone (shared/clock.ts cliTimeText).
+    expect(out).toContain(`("${driftRestoreLabel(s, [], false, cliTimeText)}"; --on-drift keep keeps it)`);
     // A NUL file naming another nameserver (host apps bypass K2s DNS): the health line names it too (Restore first, the default).
     await networkWrites(h.root, Buffer.from('nameserver 192.0.2.99\n\0\0'));
     await followNetwork(h.deps);
     h.world.systemAnswer = null;
     const down = await statusWithHealth(healthProbes(h.deps), 'cli');
     expect(down.health?.verdict.action).toBe('restore');
-    expect(formatStatus(down)).toMatch(new RegExp(`^health: .* — "${label.replace(/[()]/g, '\\$&')}" \\(the default\\): sudo npx k2s-dns stop --on-drift restore && `, 'm'));
+    const cliLabel = driftRestoreLabel(down, [], false, cliTimeText);
+    expect(formatStatus(down)).toMatch(new RegExp(`^health: .* — "${cliLabel.replace(/[()+]/g, '\\$&')}" \\(the default\\): sudo npx k2s-dns stop --on-drift restore && `, 'm'));
   });
 });

@@ -99,7 +99,7 @@ describe('in the sandbox: a whole command through its wrapper wherever a resolve
   });
 });
 
-describe('on a host: the same texts in prose, as root with sudo, never a placeholder line', () => {
+describe('on a host: the same texts in prose, as root with sudo, never a placeholder line that runs unedited', () => {
   it('start\'s NO_UPSTREAM and the stopped verdict with no file', async () => {
     const h = await newHost();
     await rm(join(h.root, 'etc/resolv.conf'));
@@ -108,7 +108,7 @@ describe('on a host: the same texts in prose, as root with sudo, never a placeho
     const s = await statusWithHealth(healthProbes(h.deps), 'cli');
     expect(verdictFix(s.health!.verdict, 'cli')).toBe(`put a nameserver that answers into /etc/resolv.conf (${ways}); then sudo npx k2s-dns start`);
     const r = await startDns(h.deps, TEST_START_OPTS, quiet);
-    expect(r.message).toContain(`Put a resolver file there first (${ways}), then start again; \`sudo npx k2s-dns start --upstream\` followed by your nameserver's IP address also starts, but stop then puts back no file`);
+    expect(r.message).toContain(`Put a resolver file there first (${ways}), then start again; \`sudo npx k2s-dns start --upstream <IP>\` (replace <IP> with your nameserver's IP address) also starts, but stop then puts back no file`);
     expect(r.message).not.toContain('<your router');
     expect(r.message).not.toContain('--upstream IP');
   });

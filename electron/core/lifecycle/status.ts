@@ -1,7 +1,7 @@
 import { CAPTURE_FAILED_FILE, CAPTURE_MISSED_FILE, CAPTURE_READY_FILE, CAPTURE_UNWRITTEN_FILE, isCaptureArgv } from '../capture/capture-args';
 import { missedWords, parseMissed } from '../capture/capture-missed';
 import { CAPTURE_KEEPER_STATE, keeperGaveUpWords, keeperRestartSentence, parseKeeperState } from '../host/capture-keeper';
-import { parseCmdline } from '../host/own-proxy';
+import { ownProxyEngine, parseCmdline } from '../host/own-proxy';
 import { readFile } from 'node:fs/promises';
 import { captureStopped, captureStopWords } from '../capture/capture-stopped';
 import { createHash } from 'node:crypto';
@@ -176,11 +176,14 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
   // Below the 0700 directory lstat(2) fails whether or not the file exists: a running proxy or a
   // K2s-owned resolv.conf means a start saved one; otherwise this user cannot know (Stop removes it).
   const stateImplied = service.running || owner === 'k2s';
-  if (unreadable) {
+  // In the window, a stopped K2s DNS's unseen state is said once, on the Host DNS card's Saved
+  // original row (stateUnreadable below), not again as a note (new-user walk: the note beside
+  // "Nothing to stop" read as a contradiction); the CLI has no such row.
+  if (unreadable && (stateImplied || frontEnd === 'cli')) {
     messages.unshift(
       stateImplied
         ? `${K2S_PATHS.stateFile} is readable by root only, so its details (saved original, listeners, upstreams) are not shown; ${say({ gui: 'K2s DNS itself is not affected; Start, Stop and Uninstall still work (they run as root through polkit).', cli: `they are shown ${asRootWays('status')}.` })}`
-        : `${K2S_PATHS.stateDir} is readable by root only (0700), so uid ${deps.uid()} cannot see whether it still holds a saved state; the proxy is not running and /etc/resolv.conf is not K2s's, so most likely nothing is saved (Stop removes the file)${say({ gui: '.', cli: `; to be sure, run ${asRootWays('status')}.` })}`,
+        : `${K2S_PATHS.stateDir} is readable by root only (0700), so uid ${deps.uid()} cannot see whether it still holds a saved state; the proxy is not running and /etc/resolv.conf is not K2s's, so most likely nothing is saved (Stop removes the file); to be sure, run ${asRootWays('status')}.`,
     );
   }
   // What the follower did last (follow.ts): said in words, so the CLI and the app both show it.
@@ -339,7 +342,8 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
   const proxyFilesLeft = (await Promise.all([K2S_PATHS.proxyConfig, K2S_PATHS.dnsmasqConfig, K2S_PATHS.log].map((f) => deps.fs.lstat(f).catch(() => null)))).some((st) => st !== null);
   return {
     state: status,
-    engine: state?.engine ?? null,
+    // Without the state (a user under root's 0700 directory), the running proxy's own argv names its engine.
+    engine: state?.engine ?? (unreadable && service.running && service.pid ? await ownProxyEngine(deps.fs, service.pid) : null),
     engineVersion: null,
     listeners: state?.listeners ?? [],
     skippedListeners: state?.skippedListeners ?? [],
@@ -373,7 +377,7 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     operation: journal ? { op: journal.op, step: journal.step, pid: journal.pid, startedAt: journal.startedAt, ...(journalSteps(journal).length ? { done: journalSteps(journal) } : {}) } : null,
     ...(stateProblem ? { stateProblem } : {}),
     ...(unreadable && stateImplied ? { stateUnreadable: `${K2S_PATHS.stateFile} is readable by root only (its directory ${K2S_PATHS.stateDir} is 0700) and this app runs as uid ${deps.uid()}` } : {}),
-    ...(unreadable && !stateImplied ? { stateUnreadable: `${K2S_PATHS.stateDir} is readable by root only (0700), so whether it holds a saved state cannot be seen as uid ${deps.uid()}; K2s DNS is not running and does not own /etc/resolv.conf` } : {}),
+    ...(unreadable && !stateImplied ? { stateUnreadable: `${K2S_PATHS.stateDir} is readable by root only (0700), so whether it holds a saved state cannot be seen as uid ${deps.uid()}; K2s DNS is not running and does not own /etc/resolv.conf, so most likely nothing is saved (Stop removes it)` } : {}),
     ...(watchdogRestart ? { watchdogRestart } : {}),
     ...(serviceRestart ? { serviceRestart } : {}),
     ...(proxyExit ? { proxyExit } : {}),

@@ -27,6 +27,6 @@ describe('NO_UPSTREAM names its source', () => {
     expect(r.code).toBe('NO_UPSTREAM');
     expect(r.message).toMatch(/^The original resolver lists no usable upstream nameserver \(dropped: fe80::1%eth9: /);
     // Walk 7 M4: the --upstream value in prose, never `--upstream IP`.
-    expect(r.message).toBe("The original resolver lists no usable upstream nameserver (dropped: fe80::1%eth9: its interface eth9 does not exist on this host); fix the host's DNS first or start with `sudo npx k2s-dns start --upstream` followed by your nameserver's IP address.");
+    expect(r.message).toBe("The original resolver lists no usable upstream nameserver (dropped: fe80::1%eth9: its interface eth9 does not exist on this host); fix the host's DNS first or start with `sudo npx k2s-dns start --upstream <IP>` (replace <IP> with your nameserver's IP address).");
   });
 });

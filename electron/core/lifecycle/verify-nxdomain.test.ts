@@ -28,7 +28,7 @@ describe('verify when the upstream says NXDOMAIN for the external name', () => {
     expect(v.summary).toBe(`${CLUSTER} → 172.21.0.1 through the proxy and getaddrinfo; kubernetes.io: nxdomain as from 192.0.2.53`);
     expect(stepWarns('verify', 'done', v.summary)).toBe(true);
     expect(v.warningCode).toBe('UPSTREAM_NO_ADDRESS');
-    expect(v.warning).toBe('Your nameserver 192.0.2.53 answered kubernetes.io with NXDOMAIN, so it may not resolve Internet names; if kubernetes.io should resolve, check it with npx k2s-dns query kubernetes.io --server 192.0.2.53, or start again with `sudo npx k2s-dns start --upstream` followed by the IP address of one that does (or --verify-name NAME for a name it serves).');
+    expect(v.warning).toBe('Your nameserver 192.0.2.53 answered kubernetes.io with NXDOMAIN, so it may not resolve Internet names; if kubernetes.io should resolve, check it with npx k2s-dns query kubernetes.io --server 192.0.2.53, or start again with `sudo npx k2s-dns start --upstream <IP>` (replace <IP> with the IP address of one that does) (or --verify-name NAME for a name it serves).');
     const lines: string[] = [];
     printEvent({ type: 'result', op: 'start', ok: true, exitCode: 0, message: 'K2s DNS is running.', at: 0, warnings: [{ code: v.warningCode!, message: v.warning! }] } as never, false, (s) => lines.push(s));
     expect(lines[0]).toMatch(/^OK, WITH WARNINGS: /);

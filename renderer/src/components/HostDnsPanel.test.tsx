@@ -59,6 +59,23 @@ describe('HostDnsPanel', () => {
     expect(html).not.toContain('nothing saved');
   });
 
+  it("after Stop as a user (root's 0700 state directory): the engine-less card says it once, on the Saved original row; nothing listens (new-user walk)", () => {
+    const unseen = '/var/lib/k2s is readable by root only (0700), so whether it holds a saved state cannot be seen as uid 1000; K2s DNS is not running and does not own /etc/resolv.conf, so most likely nothing is saved (Stop removes it)';
+    state.status = { ...running, state: 'stopped', resolverOwner: 'original', pid: null, stateUnreadable: unseen };
+    const html = renderToStaticMarkup(<HostDnsPanel />);
+    expect(cell(html, 'dns-listeners')).toBe('none');
+    expect(cell(html, 'dns-upstreams')).toBe('—');
+    expect(cell(html, 'dns-saved')).toBe(`cannot be read: ${unseen}`);
+    expect(html.split('cannot be seen').length - 1).toBe(1);
+    expect(html).not.toContain('no resolver is saved');
+  });
+
+  it("as a user while it runs: the engine the status names from the proxy's argv", () => {
+    state.status = { ...running, engine: 'dnsmasq', stateUnreadable: '/var/lib/k2s/dns-resolver-state.json is readable by root only (its directory /var/lib/k2s is 0700) and this app runs as uid 1000' };
+    const html = renderToStaticMarkup(<HostDnsPanel />);
+    expect(/data-testid="dns-engine"[^>]*>([^<]*)</.exec(html)?.[1]?.trim()).toBe('dnsmasq');
+  });
+
   it('a readable, empty state still says none / nothing saved', () => {
     state.status = { ...running, state: 'stopped', resolverOwner: 'original', pid: null };
     const html = renderToStaticMarkup(<HostDnsPanel />);

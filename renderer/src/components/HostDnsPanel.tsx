@@ -60,6 +60,7 @@ export function HostDnsPanel() {
               {/* K2s DNS's own file made writable in place (sixth walk L1): the note below has the fix. */}
               {status.liveResolverWritable && <span className="warn-text" data-testid="dns-owner-writable"> — the file is now {status.liveResolverWritable}: a user can redirect host DNS (see the note below)</span>}
             </dd>
+            {/* Stopped, nothing listens and nothing is forwarded: known without the state file. */}
             <dt>Listeners</dt>
             <dd data-testid="dns-listeners">
               {status.listeners.length
@@ -74,7 +75,7 @@ export function HostDnsPanel() {
                       </span>
                     );
                   })
-                : status.stateUnreadable
+                : status.stateUnreadable && status.state !== 'stopped'
                   ? 'not known to this app (the saved state is root-only)'
                   : 'none'}
             </dd>
@@ -91,7 +92,7 @@ export function HostDnsPanel() {
               </>
             )}
             <dt>Upstreams</dt>
-            <dd data-testid="dns-upstreams">{status.upstreams.join(', ') || (status.stateUnreadable ? 'not known to this app (the saved state is root-only)' : '—')}</dd>
+            <dd data-testid="dns-upstreams">{status.upstreams.join(', ') || (status.stateUnreadable && status.state !== 'stopped' ? 'not known to this app (the saved state is root-only)' : '—')}</dd>
             <dt>Cluster domain</dt>
             <dd>{status.clusterDomain ?? '—'}</dd>
             <dt>Saved original</dt>

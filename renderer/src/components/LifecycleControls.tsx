@@ -250,7 +250,7 @@ export function LifecycleControls() {
           </div>
         <label htmlFor="start-upstreams">Upstreams</label>
           <div className="options-inline">
-            {/* Diagnostics' "start with … --upstream followed by your nameserver's IP address": the same choice as a field (space- or comma-separated). */}
+            {/* Diagnostics' "start with `… --upstream <IP>` (replace <IP> with your nameserver's IP address)": the same choice as a field (space- or comma-separated). */}
             <input id="start-upstreams" value={shownUpstreams} onChange={(e) => setUpstreams(e.target.value)} disabled={!editable} placeholder="the saved nameservers" title="Nameservers for names outside the cluster instead of the saved /etc/resolv.conf's: IP or IP:PORT, e.g. 192.168.1.1 or [fd00::1]:53" data-testid="start-upstreams" />
           </div>
         </div>

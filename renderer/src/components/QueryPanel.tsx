@@ -14,7 +14,8 @@ import { matchRoute } from '../lib/route';
 import { routeBreak, routeListeners, systemRoute } from '../lib/system-route';
 import { routeZones, routeZonesNote } from '../lib/route-zones';
 import { isShortName, ndotsWords, parseSearchConfig, searchCandidates, svcHint } from '../lib/search-list';
-import { explainSteps, explainSummary, resultNeedsSearchExplain } from '../../../shared/search-explain';
+import { explainSteps, explainSummary, internetNameOf, resultNeedsSearchExplain } from '../../../shared/search-explain';
+import { useIcannSuffix } from '../lib/internet-suffix';
 import { stores, useDiff, useDns, useHealth, useQuery, useZones } from '../stores';
 import { QueryResultCard } from './QueryResultCard';
 import { resultLabel } from '../lib/gai-words';
@@ -64,6 +65,8 @@ export function QueryPanel() {
     ? explainSteps(short, searchCfg, candidates.map((c) => ({ name: c.name, rcode: c.result!.rcode, answers: c.result!.answers.map((a) => a.data) })))
     : null;
   const svc = short && searchCfg ? svcHint(short, searchCfg, clusterDomain) : null;
+  // The name's ICANN public suffix (undefined while its chunk loads): an Internet name gets no cluster form.
+  const internetSuffix = useIcannSuffix(short);
   // Through the proxy, the System resolver's name takes the proxy's zone route, unless glibc's search list applies (its candidates are below).
   const route = result && (resultTarget?.id === 'proxy' || (sysRoute?.viaK2s && short === null)) ? matchRoute(result.name, result.type, zoneSet.zones, upstreams) : null;
   // Where the route breaks, as the verdict names it (CoreDNS does not answer): through the proxy only.
@@ -118,9 +121,10 @@ export function QueryPanel() {
           </li>
         ))}
       </ol>
-      {walked && !walked.answered && (
+      {walked && !walked.answered && internetSuffix !== undefined && (
         <p className="muted" data-testid="query-short-none">
-          {explainSummary(short, null, [], clusterDomain, searchCfg)}
+          {/* An Internet name (example.com) gets no cluster form: the CLI's rule (shared/search-explain.ts internetNameOf). */}
+          {explainSummary(short, null, [], clusterDomain, searchCfg, internetNameOf(short, internetSuffix, walked.steps))}
         </p>
       )}
       {svc && <p className="muted" data-testid="query-svc-hint">{svc}</p>}

@@ -105,7 +105,8 @@ export function buttonStates(status: HostDnsStatus | null, info: AppInfo | null,
   const gone = drifted && !!status.driftGone;
   return {
     start: followerDown(status) ? on : runsAsStarted(status) ? off('Already running: stop first to start again.') : restarting ? off(restarting) : drifted ? off(gone ? GONE_START_REASON : DRIFT_START_REASON) : noKubeconfig ? off(NO_KUBECONFIG_REASON) : startBlocked ? off(startBlocked) : on,
-    stop: active ? on : off('Nothing to stop: K2s DNS is not running and no resolver is saved.'),
+    // A user who cannot see root's state is not told "no resolver is saved" (new-user walk: beside "cannot see whether" it read as a contradiction); the Saved original row says what is known.
+    stop: active ? on : off(status.stateUnreadable ? 'Nothing to stop: K2s DNS is not running and does not own /etc/resolv.conf.' : 'Nothing to stop: K2s DNS is not running and no resolver is saved.'),
     // Uninstall also stops: during drift it would decide the file without the banner's choice.
     uninstall: drifted ? off(gone ? GONE_UNINSTALL_REASON : DRIFT_UNINSTALL_REASON) : on,
   };

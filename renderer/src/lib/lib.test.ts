@@ -78,6 +78,9 @@ describe('buttonStates', () => {
       stop: { enabled: false, reason: 'Nothing to stop: K2s DNS is not running and no resolver is saved.' },
       uninstall: { enabled: true, reason: null },
     });
+    // A user who cannot see root's state after Stop: the reason says what is known, never "no resolver is saved" beside "cannot see whether" (new-user walk).
+    const unseen = { ...status('stopped', null), stateUnreadable: '/var/lib/k2s is readable by root only (0700), so whether it holds a saved state cannot be seen as uid 1000; …' } as HostDnsStatus;
+    expect(buttonStates(unseen, info, null).stop).toEqual({ enabled: false, reason: 'Nothing to stop: K2s DNS is not running and does not own /etc/resolv.conf.' });
     expect(buttonStates(status('running', '2026-11-29T15:00:00Z'), info, null).start).toEqual({ enabled: false, reason: 'Already running: stop first to start again.' });
     // Drift (degraded, their file in place, our original saved): Start waits for the banner's choice.
     const drift = { ...status('degraded', '2026-11-29T15:00:00Z'), resolverOwner: 'foreign' } as HostDnsStatus;
