@@ -23,10 +23,11 @@ export interface HostLifecycleRounds {
  * Waits until no `systemctl daemon-reload` runs in the host: the reload a start or stop launches
  * after its result (electron/core/host/systemd-reload.ts settle) is done, so the next command
  * starts on an idle manager as a user's would, seconds later, rather than queueing behind it.
- * Reads /proc only (pgrep(1) -f, no signal). Bounded (10 s).
+ * Reads /proc/PID/cmdline only (no signal). Bounded (10 s).
  */
 async function managerIdle(h: DebianHost): Promise<void> {
-  await h.sh('for i in $(seq 1 500); do pgrep -f "^systemctl daemon-reload" >/dev/null || exit 0; sleep 0.02; done; exit 1', 20_000);
+  const script = 'for i in $(seq 1 500); do busy=; for c in /proc/[0-9]*/cmdline; do case "$(tr "\\000" " " < "$c" 2>/dev/null)" in "systemctl daemon-reload "*) busy=1;; esac; done; [ -z "$busy" ] && exit 0; sleep 0.02; done; exit 1';
+  await h.sh(script, 20_000);
 }
 
 /** Runs the CLI with ARGS in the host, timing the process there too (date +%s%N around it): `process` ms. */
