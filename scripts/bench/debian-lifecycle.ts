@@ -26,7 +26,7 @@ export interface HostLifecycleRounds {
  * Reads /proc/PID/cmdline only (no signal). Bounded (10 s).
  */
 async function managerIdle(h: DebianHost): Promise<void> {
-  const script = 'for i in $(seq 1 500); do busy=; for c in /proc/[0-9]*/cmdline; do case "$(tr "\\000" " " < "$c" 2>/dev/null)" in "systemctl daemon-reload "*) busy=1;; esac; done; [ -z "$busy" ] && exit 0; sleep 0.02; done; exit 1';
+  const script = 'for i in $(seq 1 500); do busy=; for c in /proc/[0-9]*/cmdline; do case "$(tr "\\000" " " 2>/dev/null < "$c")" in "systemctl daemon-reload "*) busy=1;; esac; done; [ -z "$busy" ] && exit 0; sleep 0.02; done; exit 1';
   await h.sh(script, 20_000);
 }
 
