@@ -45,24 +45,33 @@ describe('systemdReload', () => {
     await expect(systemdReload(refused.exec).current(['a.service'])).rejects.toThrow('systemctl daemon-reload failed (exit 1)');
   });
 
-  it('settle: launches one daemon-reload without waiting, only after links changed; runs it where it cannot launch', async () => {
+  it('settle: has PID 1 run one daemon-reload as a unit of its own, only after links changed; else launches it; else runs it', async () => {
+    const RUN = 'systemd-run --no-block --quiet --collect --description=K2s DNS: the manager reads the changed unit links -- systemctl daemon-reload';
     const ok = recording(() => ({ code: 0 }));
     const launched: string[] = [];
     const reload = systemdReload({ ...ok.exec, launch: (file, args) => (launched.push(`${file} ${args.join(' ')}`), true) });
     await reload.settle();
-    expect(launched).toEqual([]);
+    expect(ok.calls).toEqual([]);
     reload.linksChanged();
     await reload.settle();
     await reload.settle();
-    expect(launched).toEqual(['systemctl daemon-reload']);
-    expect(ok.calls).toEqual([]);
-    // No launch (an Exec without it), or one that could not spawn: the reload is run and waited for; never throws.
+    expect(ok.calls).toEqual([RUN]);
+    expect(launched).toEqual([]);
+    // No systemd-run (it failed): launched as a child without waiting.
+    const noRun = recording((args) => ({ code: args.includes('--no-block') ? 1 : 0 }));
+    const l: string[] = [];
+    const n = systemdReload({ ...noRun.exec, launch: (file, args) => (l.push(`${file} ${args.join(' ')}`), true) });
+    n.linksChanged();
+    await n.settle();
+    expect(noRun.calls).toEqual([RUN]);
+    expect(l).toEqual(['systemctl daemon-reload']);
+    // Neither a unit nor a launch (an Exec without it, or one that could not spawn): the reload is run and waited for; never throws.
     for (const launch of [undefined, () => false]) {
-      const fallback = recording(() => ({ code: 0 }));
+      const fallback = recording((args) => (args.includes('--no-block') ? new Error('spawn systemd-run ENOENT') : { code: 0 }));
       const r = systemdReload({ ...fallback.exec, ...(launch ? { launch } : {}) });
       r.linksChanged();
       await r.settle();
-      expect(fallback.calls).toEqual(['systemctl daemon-reload']);
+      expect(fallback.calls).toEqual([RUN, 'systemctl daemon-reload']);
     }
     const failing = recording(() => ({ code: 1 }));
     const f = systemdReload(failing.exec);

@@ -93,6 +93,10 @@ export async function recoverNow(deps: LifecycleDeps, sink: EventSink, opts: Rec
     await clearJournal(deps.fs);
     return tail(`${opts.force ? 'Forced recovery' : 'Recovered from a corrupt state file'}: ${notes.length ? notes.join(' ') : hadState ? 'the saved original resolver is back and k2s-dnsproxy is stopped.' : 'no saved original; k2s-dnsproxy and temp files of ours are gone.'}`);
   } finally {
+    // systemd: the teardown unlinked the units on disk only; as after stop, the manager is asked
+    // to read that (systemd-reload.ts settle) — else it still wants k2s-dnsproxy and its
+    // companions, and `systemctl isolate multi-user.target` starts them again.
+    await deps.services.reload?.settle();
     await lock.release();
   }
 }

@@ -192,4 +192,18 @@ describe('temp files and forced recovery', () => {
     expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe(ORIGINAL);
     expect(h.services.running).toBe(false);
   });
+
+  it('recover --force asks the systemd manager to read the links its teardown removed (settle), as stop does', async () => {
+    const h = await host(ORIGINAL);
+    const calls: string[] = [];
+    h.deps.services.reload = {
+      current: async () => false,
+      linksChanged: () => void calls.push('linksChanged'),
+      settle: async () => void calls.push('settle'),
+    };
+    expect((await startDns(h.deps, opts, sink())).ok).toBe(true);
+    expect(calls).toEqual(['settle']);
+    expect(await recoverNow(h.deps, sink(), { force: true })).toBe('Forced recovery: the saved original resolver is back and k2s-dnsproxy is stopped.');
+    expect(calls).toEqual(['settle', 'settle']);
+  });
 });
