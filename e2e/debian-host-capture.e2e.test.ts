@@ -113,16 +113,17 @@ describe.skipIf(why !== null)('exact query log as k2s-dnsproxy-capture.service (
       const companion = await mainPid(h, UNIT);
       expect((await hostFile(`/proc/${companion}/cmdline`))?.split('\0')).toContain('capture-watch');
       expect((await hostFile('/run/k2s/capture.ready'))?.trim()).toBe(String(companion));
+      // Once its capture is open the companion switches itself, tcpdump and the parser (every
+      // thread) to SCHED_IDLE (5 in /proc/PID/task/TID/sched, linux/sched.h; capture/go-idle.ts),
+      // so the log yields the CPU to DNS; its start line, in the journal, comes after that. Waited
+      // for before its children are listed: the switch runs chrt(1) as short-lived children.
+      await until('the companion\'s start line', 20_000, async () => (await h.run(['journalctl', '-u', UNIT, '-o', 'cat', '--no-pager'])).stdout.includes(`capture-watch: (PID ${companion}, idle priority: it yields the CPU to DNS)`));
       // tcpdump opened the capture as root and dropped to nobody (-Z); the parser runs as nobody.
       const children = await companionChildren(companion);
       expect(children.map((c) => [c.argv0.endsWith('tcpdump') ? 'tcpdump' : c.argv0.endsWith('node') ? 'node' : c.argv0, c.user]).sort()).toEqual([
         ['node', 'nobody'],
         ['tcpdump', 'nobody'],
       ]);
-      // Once its capture is open the companion switches itself, tcpdump and the parser (every
-      // thread) to SCHED_IDLE (5 in /proc/PID/task/TID/sched, linux/sched.h; capture/go-idle.ts),
-      // so the log yields the CPU to DNS; its start line, in the journal, comes after that.
-      await until('the companion\'s start line', 20_000, async () => (await h.run(['journalctl', '-u', UNIT, '-o', 'cat', '--no-pager'])).stdout.includes(`capture-watch: (PID ${companion}, idle priority: it yields the CPU to DNS)`));
       for (const pid of [companion, ...children.map((c) => c.pid)]) {
         const policies = (await h.sh(`grep -h '^policy' /proc/${pid}/task/*/sched`)).stdout.split('\n').filter(Boolean).map((l) => Number(l.split(':')[1]));
         expect(policies.length, `PID ${pid}`).toBeGreaterThan(0);
