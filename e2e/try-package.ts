@@ -184,6 +184,10 @@ async function inner(dir: string, port: number): Promise<number> {
   const setup = (async () => {
     await h.boot();
     await h.waitRunning();
+    // systemd's own lines (units started and stopped, reloads) go to the journal, as on a real
+    // Debian host, so `journalctl _PID=1` and `systemctl status` show them; the test host boots
+    // with them on its console (debian-host.sh), which nobody reads here.
+    await h.run(['systemd-analyze', 'set-log-target', 'journal']);
     say(`apt-get install ${deb.split('/').pop()}…`);
     const inst = await h.run(['env', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', '-y', '-o', 'Acquire::Retries=0', 'install', '--no-install-recommends', `${HOST_SRC}/${deb.slice(REPO_ROOT.length).replace(/^\/+/, '')}`], { timeoutMs: 180_000 });
     if (inst.code !== 0) throw new Error(`apt-get install failed:\n${inst.stdout}${inst.stderr}`);
