@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startTcpToUnix, startUnixToTcp } from './bed/port-bridge';
+import { debFreshnessWarning } from './support/deb-freshness';
 import { STOP_SIGNALS, stopRequested } from './bed/stop-request';
 import { outerPidOf, processIdentity, type ProcessIdentity } from './support/outer-pid';
 import { findTestHost, hostShellLines } from './support/test-host-shell';
@@ -86,10 +87,14 @@ async function outer(port: number): Promise<number> {
     process.stderr.write('npm run try-package needs root (namespaces and a booted test host): run it in a root shell, or prefix it with sudo\n');
     return 77;
   }
-  if (!findDeb()) {
+  const deb = findDeb();
+  if (!deb) {
     process.stderr.write('No out/packages/k2s-dns_*_amd64.deb: run npm run package first.\n');
     return 1;
   }
+  // Older than the build output or the last commit: said, never rebuilt here (support/deb-freshness.ts).
+  const stale = debFreshnessWarning(REPO, deb);
+  if (stale) process.stderr.write(`${stale}\n`);
   const dir = await mkdtemp(join(tmpdir(), 'k2sdns-try-'));
   // Own process group: a terminal's Ctrl-C reaches only this process (and npm, which forwards it
   // here), which then stops the inside in order; sandbox.sh getting it at the same time would kill

@@ -46,7 +46,8 @@ const PROSE = new Set([
   'electron/core/internal-help.ts: k2s-dns start',
   'electron/core/internal-help.ts: k2s-dns follow-watch is internal: the',
   'electron/core/internal-help.ts: k2s-dns start runs as root',
-  'electron/core/logs/log-source.ts: k2s-dns logs: ${err.message}`));',
+  'electron/core/logs/log-source.ts: k2s-dns logs: ${err.message}`)));',
+  'electron/core/logs/read-problems.ts: k2s-dns logs: ${err.message}`);',
   // Doctor meanings and a fix's aside: what a start or stop does ("k2s-dns start refuses"), not a line to run.
   'electron/core/doctor/port53.ts: k2s-dns start refuses (PORT_IN_USE).`,',
   'electron/core/doctor/port53.ts: k2s-dns start would refuse.\',',

@@ -185,6 +185,16 @@ export function currentCliName(): CliName {
   return cliName;
 }
 
+/**
+ * The line that starts the app with a kubeconfig (the app takes one only when it starts): where the
+ * package is installed (setCliName `k2s-dns`, electron/core/cli-invocation.ts), its CLI's `app`
+ * verb (`k2s-dns app --kubeconfig PATH`, electron/cli/usage.ts); in a checkout or under a wrapper,
+ * the README's `npm start -- --kubeconfig PATH` (`npm start` exists only in a checkout).
+ */
+export function appKubeconfigCommand(): string {
+  return cliName === 'k2s-dns' ? `k2s-dns app --kubeconfig ${KUBECONFIG_PLACEHOLDER}` : `npm start -- --kubeconfig ${KUBECONFIG_PLACEHOLDER}`;
+}
+
 /** The kubeconfig this runtime uses when `sudo k2s-dns …` would not find it by itself (setCliKubeconfig), else null. */
 let cliKubeconfig: string | null = null;
 

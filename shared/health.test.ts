@@ -304,8 +304,13 @@ describe('proxy dead (issue 20.4): the verdict names the whole outage', () => {
   });
   it('systemd restarting it: says so and advises waiting', () => {
     const v = dead({ proxyPid: null, serviceRestart: { attempt: 2, lastExit: 'exited with status 1', reason: null, gaveUp: false } });
-    expect(v.summary).toBe('No names resolve on this host: nothing answers on 127.0.0.1:53; systemd is restarting k2s-dnsproxy (attempt 2, it exited with status 1)');
+    expect(v.summary).toBe('No names resolve on this host: nothing answers on 127.0.0.1:53; systemd is restarting k2s-dnsproxy (attempt 2; the last run exited with status 1)');
     expect(v.action).toBe('wait-watchdog');
+    // Every form systemd's ExecMainCode gives (shared/systemd-show.ts) reads as a sentence (new-user walk 20: "it killed by signal KILL").
+    const said = (lastExit: string | null) => dead({ proxyPid: null, serviceRestart: { attempt: 1, lastExit, reason: null, gaveUp: false } }).summary.replace(/^.*; systemd/, 'systemd');
+    expect(said('killed by signal KILL')).toBe('systemd is restarting k2s-dnsproxy (attempt 1; the last run was killed by signal KILL)');
+    expect(said('killed by signal SEGV (core dumped)')).toBe('systemd is restarting k2s-dnsproxy (attempt 1; the last run was killed by signal SEGV (core dumped))');
+    expect(said(null)).toBe('systemd is restarting k2s-dnsproxy (attempt 1)');
   });
   it('a process that does not answer is named by PID', () => {
     expect(dead({ proxyPid: 4242 }).summary).toBe('No names resolve on this host: nothing answers on 127.0.0.1:53; k2s-dnsproxy (PID 4242) runs but does not answer');

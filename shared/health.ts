@@ -16,6 +16,7 @@ import { reachesListenerAddress } from './listener-reach';
 import { RESOLVED_STUB_ADDRESSES } from './resolved-link';
 import { missingOwnerWord, missingResolverWords } from './resolver-missing';
 import { notResolverFix, notResolverGuiFix } from './network-writer';
+import { lastRunWords } from './exit-status';
 
 export type { HopKind, HopOutcome, HealthHop, HealthCause, HealthAction, HealthVerdict, HealthReport } from './health-report';
 
@@ -655,7 +656,7 @@ export function healthVerdict(input: VerdictInput): HealthVerdict {
     const w = input.watchdogRestart;
     if (w) return v('error', 'proxy-down', deadListener, `No names resolve on this host: nothing answers on ${where}; the watchdog is restarting k2s-dnsproxy (restart ${w.restarts} of ${w.max})`, 'wait-watchdog');
     const sd = input.serviceRestart;
-    if (sd && !sd.gaveUp) return v('error', 'proxy-down', deadListener, `No names resolve on this host: nothing answers on ${where}; systemd is restarting k2s-dnsproxy (attempt ${sd.attempt}${sd.lastExit ? `, it ${sd.lastExit}` : ''})`, 'wait-watchdog');
+    if (sd && !sd.gaveUp) return v('error', 'proxy-down', deadListener, `No names resolve on this host: nothing answers on ${where}; systemd is restarting k2s-dnsproxy (attempt ${sd.attempt}${sd.lastExit ? `; ${lastRunWords(sd.lastExit)}` : ''})`, 'wait-watchdog');
     if (sd?.gaveUp) return v('error', 'proxy-down', deadListener, `No names resolve on this host: nothing answers on ${where}; systemd restarted k2s-dnsproxy ${sd.attempt} times and gave up`, 'restart');
     const proc = input.proxyPid === undefined ? '' : input.proxyPid === null ? '; k2s-dnsproxy is not running and nothing restarts it' : `; k2s-dnsproxy (PID ${input.proxyPid}) runs but does not answer`;
     // No process: Start alone brings it back (start runs in full while the proxy is down); a
@@ -666,7 +667,7 @@ export function healthVerdict(input: VerdictInput): HealthVerdict {
     const w = input.watchdogRestart;
     if (w) return v('error', 'proxy-down', deadListener, `${NOT_RESOLVING}: ${hopTitle(deadListener)} does not answer; the watchdog is restarting it (restart ${w.restarts} of ${w.max})`, 'wait-watchdog');
     const sd = input.serviceRestart;
-    if (sd && !sd.gaveUp) return v('error', 'proxy-down', deadListener, `${NOT_RESOLVING}: ${hopTitle(deadListener)} does not answer; systemd is restarting it (attempt ${sd.attempt}${sd.lastExit ? `, it ${sd.lastExit}` : ''})`, 'wait-watchdog');
+    if (sd && !sd.gaveUp) return v('error', 'proxy-down', deadListener, `${NOT_RESOLVING}: ${hopTitle(deadListener)} does not answer; systemd is restarting it (attempt ${sd.attempt}${sd.lastExit ? `; ${lastRunWords(sd.lastExit)}` : ''})`, 'wait-watchdog');
     return v('error', 'proxy-down', deadListener, `${NOT_RESOLVING}: ${hopTitle(deadListener)} does not answer${reasonOf(deadListener)}`, 'restart');
   }
   if (kubeDnsDead) {

@@ -163,7 +163,7 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
       // Text without --probes hides k2s-dns's own health checks (as the window does): it looks
       // for `lines` other rows among the newest MAX_QUERY_LINES. --json: every row, each with `probe`.
       const hide = !asJson && v.probes !== true;
-      const [{ exactQueryLog }, { findTcpdump }, { K2S_PATHS }, { formatExactRow, hiddenProbesText, queriesEngine, queriesJson, queriesUnavailableText, withoutProbes }, { CAPTURE_FAILED_FILE, CAPTURE_MISSED_FILE, CAPTURE_READY_FILE, CAPTURE_UNWRITTEN_FILE }, { readState }, { createHostFs }, { cliTimes }] = await Promise.all([import('../core/capture/exact-log'), import('../core/capture/tcpdump-path'), import('../../shared/k2s-paths'), import('./print-queries'), import('../core/capture/capture-args'), import('../core/host/state-store'), import('../core/host/host-fs-node'), import('../../shared/clock')]);
+      const [{ exactQueryLog }, { findTcpdump }, { K2S_PATHS }, { afterRowsText, formatExactRow, queriesEngine, queriesJson, queriesUnavailableText, withoutProbes }, { CAPTURE_FAILED_FILE, CAPTURE_MISSED_FILE, CAPTURE_READY_FILE, CAPTURE_UNWRITTEN_FILE }, { readState }, { createHostFs }, { cliTimes }] = await Promise.all([import('../core/capture/exact-log'), import('../core/capture/tcpdump-path'), import('../../shared/k2s-paths'), import('./print-queries'), import('../core/capture/capture-args'), import('../core/host/state-store'), import('../core/host/host-fs-node'), import('../../shared/clock')]);
       // The engine the rows name: the saved state's, else null and why (stopped, state unreadable).
       const who = await queriesEngine(() => readState(createHostFs('/')));
       const log = await exactQueryLog(K2S_PATHS.queryRows, hide ? MAX_QUERY_LINES : lines, who.engine ?? 'adguard', findTcpdump, { failed: CAPTURE_FAILED_FILE, ready: CAPTURE_READY_FILE, rows: K2S_PATHS.queryRows, missed: CAPTURE_MISSED_FILE }, undefined, CAPTURE_UNWRITTEN_FILE);
@@ -175,8 +175,8 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
         if (log.missed) err(t(`The exact query log ${cliTimes(log.missed)}.`));
         const shown = hide ? withoutProbes(log.rows, lines) : { rows: log.rows, hidden: 0 };
         for (const r of shown.rows) out(t(formatExactRow(r)));
-        const hidden = hiddenProbesText(shown.hidden);
-        if (hidden) err(hidden);
+        const after = afterRowsText(shown);
+        if (after) err(after);
       }
       return log.available ? EXIT.ok : EXIT.failed;
     }

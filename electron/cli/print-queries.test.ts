@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { capturedQueryRow } from '../core/capture/to-query-row';
-import { formatExactRow, hiddenProbesText, queriesEngine, queriesJson, queriesUnavailableText, withoutProbes } from './print-queries';
+import { afterRowsText, formatExactRow, hiddenProbesText, queriesEngine, queriesJson, queriesUnavailableText, withoutProbes } from './print-queries';
 import type { QueryRow } from '../../shared/query-log/row';
 import { EXACT_LOG_NOT_YET } from '../core/capture/exact-log';
 
@@ -78,6 +78,15 @@ describe('k2s-dns queries', () => {
       expect(hiddenProbesText(46)).toBe('46 health-check queries of k2s-dns hidden (the checks its window and status run); --probes shows them, marked.');
       expect(hiddenProbesText(1)).toBe('1 health-check query of k2s-dns hidden (the checks its window and status run); --probes shows them, marked.');
       expect(hiddenProbesText(0)).toBeNull();
+    });
+
+    it('no row at all (right after start, new-user walk 20): a note on stderr, not silence; rows or hidden probes: no such note', () => {
+      const none = 'No queries logged yet: a row reaches /var/log/dnsproxy/queries.jsonl up to 1 s after its answer; ask a name, then run npx k2s-dns queries again.';
+      expect(afterRowsText(withoutProbes([], 50))).toBe(none);
+      expect(afterRowsText({ rows: [], hidden: 0 })).toBe(none);
+      // Only probes so far: the hidden count already says why nothing is printed, and how to see them.
+      expect(afterRowsText(withoutProbes([probe(0), probe(1)], 50))).toBe(hiddenProbesText(2));
+      expect(afterRowsText(withoutProbes([row('web.demo.svc.cluster.local', 0)], 50))).toBeNull();
     });
   });
 });

@@ -4,6 +4,8 @@ import type { EngineName } from '../../shared/engines/table';
 import type { QueryRow } from '../../shared/query-log/row';
 import { cliCommand } from '../../shared/fix';
 import { EXACT_LOG_NOT_YET, SHOWN_ENGINE_LOG } from '../core/capture/exact-log';
+import { BLOCK_TIMEOUT_MS } from '../core/capture/tcpdump-argv';
+import { K2S_PATHS } from '../../shared/k2s-paths';
 
 /**
  * The engine `queries` names: the saved state's, or null with `unknown`, the sentence that says
@@ -44,6 +46,17 @@ export function queriesUnavailableText(reason: string | null): string {
   if (reason === EXACT_LOG_NOT_YET) return `Nothing is logged yet: the exact query log starts with \`${cliCommand('start', true)}\` (tcpdump is installed).`;
   if (reason === null) return 'No exact query log.';
   return reason.endsWith(SHOWN_ENGINE_LOG) ? reason.slice(0, -SHOWN_ENGINE_LOG.length) : reason;
+}
+
+/**
+ * The stderr line of the text output when the exact log has no row yet (stdout stays empty, so a
+ * script reading it sees no rows): a row reaches the file up to BLOCK_TIMEOUT_MS after its answer
+ * (tcpdump-argv.ts: the capture hands rows over a ring block at a time; README "Logs and the query
+ * log"), and `queries` has no flag to follow the file, so it says to run it again (new-user walk 20:
+ * `queries` right after start printed nothing at all).
+ */
+export function noRowsText(): string {
+  return `No queries logged yet: a row reaches ${K2S_PATHS.queryRows} up to ${BLOCK_TIMEOUT_MS / 1000} s after its answer; ask a name, then run ${cliCommand('queries')} again.`;
 }
 
 /** One row of `queries --json`: the exact log's row with the saved state's engine, null when none is known. */
@@ -98,4 +111,13 @@ export function withoutProbes(rows: readonly QueryRow[], lines: number): { rows:
 export function hiddenProbesText(hidden: number): string | null {
   if (hidden === 0) return null;
   return `${hidden} health-check ${hidden === 1 ? 'query' : 'queries'} of k2s-dns hidden (the checks its window and status run); --probes shows them, marked.`;
+}
+
+/**
+ * The stderr line after the text output's rows (`shown`: withoutProbes's, or every row with
+ * `--probes`): how many health checks it hid (hiddenProbesText); else, with no row printed,
+ * noRowsText — never silence with exit 0; null when rows were printed and none hidden.
+ */
+export function afterRowsText(shown: { rows: readonly QueryRow[]; hidden: number }): string | null {
+  return hiddenProbesText(shown.hidden) ?? (shown.rows.length === 0 ? noRowsText() : null);
 }

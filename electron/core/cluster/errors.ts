@@ -3,7 +3,7 @@
  * so the CLI can print it and the UI can show it unchanged; `code` travels across IPC.
  */
 import type { ErrorCode } from '../../../shared/error-codes';
-import { clusterRunningHint } from '../../../shared/fix';
+import { appKubeconfigCommand, clusterRunningHint } from '../../../shared/fix';
 
 /** Error codes as they cross the IPC/web boundary (shared/error-codes.ts). */
 export type ClusterErrorCode = Extract<ErrorCode, 'CLUSTER_UNREACHABLE' | 'CLUSTER_UNAUTHORIZED' | 'NO_KUBECONFIG' | 'CLUSTER_BAD_RESPONSE'>;
@@ -57,7 +57,7 @@ export class NoKubeconfigError extends ClusterError {
   ) {
     super(
       reason ??
-        `No kubeconfig found${tried.length ? ` (tried ${tried.join(', ')})` : ''}; pass --kubeconfig PATH (for the app: npm start -- --kubeconfig PATH) or set KUBECONFIG to the cluster's admin kubeconfig.`,
+        `No kubeconfig found${tried.length ? ` (tried ${tried.join(', ')})` : ''}; pass --kubeconfig PATH (for the app: ${appKubeconfigCommand()}) or set KUBECONFIG to the cluster's admin kubeconfig.`,
     );
     this.name = 'NoKubeconfigError';
   }
@@ -65,7 +65,7 @@ export class NoKubeconfigError extends ClusterError {
   /** The error for a failed lookup: an explicit path that does not exist is named as such. */
   static fromLookup(found: { tried: string[]; explicit: boolean }): NoKubeconfigError {
     return found.explicit
-      ? new NoKubeconfigError(found.tried, `The kubeconfig ${found.tried[0]} does not exist; check the path (--kubeconfig; for the app: npm start -- --kubeconfig PATH).`)
+      ? new NoKubeconfigError(found.tried, `The kubeconfig ${found.tried[0]} does not exist; check the path (--kubeconfig; for the app: ${appKubeconfigCommand()}).`)
       : new NoKubeconfigError(found.tried);
   }
 }

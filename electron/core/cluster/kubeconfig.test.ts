@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ADMIN_KUBECONFIG, findKubeconfig, homeFromPasswdLine, locateKubeconfig } from './kubeconfig';
 import { NoKubeconfigError } from './errors';
 import type { Exec } from '../host/exec';
+import { setCliName } from '../../../shared/fix';
 
 const existing = (...paths: string[]) => (p: string) => paths.includes(p);
 const homes: Record<string, string> = { alice: '/home/alice' };
@@ -28,6 +29,24 @@ describe('findKubeconfig', () => {
     );
     expect(NoKubeconfigError.fromLookup({ tried: [ADMIN_KUBECONFIG, '/root/.kube/config'], explicit: false }).message).toMatch(
       /^No kubeconfig found \(tried \/etc\/kubernetes\/admin.conf, \/root\/.kube\/config\); pass --kubeconfig PATH/,
+    );
+  });
+
+  it('names the app as the user starts it: `k2s-dns app` where the package is installed, `npm start --` in a checkout', () => {
+    // New-user walk 20: the installed CLI said `npm start -- --kubeconfig PATH`, which exists only in a checkout.
+    setCliName('k2s-dns');
+    try {
+      expect(NoKubeconfigError.fromLookup({ tried: [ADMIN_KUBECONFIG, '/root/.kube/config'], explicit: false }).message).toBe(
+        "No kubeconfig found (tried /etc/kubernetes/admin.conf, /root/.kube/config); pass --kubeconfig PATH (for the app: k2s-dns app --kubeconfig PATH) or set KUBECONFIG to the cluster's admin kubeconfig.",
+      );
+      expect(NoKubeconfigError.fromLookup({ tried: ['/x/typo'], explicit: true }).message).toBe(
+        'The kubeconfig /x/typo does not exist; check the path (--kubeconfig; for the app: k2s-dns app --kubeconfig PATH).',
+      );
+    } finally {
+      setCliName('npx k2s-dns');
+    }
+    expect(new NoKubeconfigError([]).message).toBe(
+      "No kubeconfig found; pass --kubeconfig PATH (for the app: npm start -- --kubeconfig PATH) or set KUBECONFIG to the cluster's admin kubeconfig.",
     );
   });
 

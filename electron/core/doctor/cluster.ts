@@ -1,7 +1,7 @@
 /** Doctor check `cluster`: the Kubernetes API answers and CoreDNS can serve (electron/core/cluster/status.ts). */
 import type { DoctorFinding } from '../../../shared/doctor';
 import type { ClusterStatus } from '../../../shared/types';
-import { clusterStartFix } from '../../../shared/fix';
+import { appKubeconfigCommand, clusterStartFix } from '../../../shared/fix';
 import { clusterStatus } from '../cluster/status';
 import type { DoctorContext } from './context';
 
@@ -17,15 +17,19 @@ const FIXES = (kubeconfigPath?: string): Record<Exclude<ClusterStatus['state'], 
   error: 'Check CoreDNS with `kubectl -n kube-system get pods -l k8s-app=kube-dns`.',
 });
 
-/** The same fixes for the app (shared/fix.ts): the app takes a kubeconfig only when it starts (no path field in the window). */
-const GUI_FIXES: Partial<Record<Exclude<ClusterStatus['state'], 'ok'>, string>> = {
-  unauthorized: 'Use a kubeconfig with valid credentials, e.g. /etc/kubernetes/admin.conf: restart the app with it (npm start -- --kubeconfig PATH).',
-  'no-kubeconfig': 'Restart the app with the kubeconfig (npm start -- --kubeconfig PATH), or start K2s so /etc/kubernetes/admin.conf exists.',
-};
+/**
+ * The same fixes for the app (shared/fix.ts): the app takes a kubeconfig only when it starts (no
+ * path field in the window). Built at each check: the line names this runtime's way to start the
+ * app (shared/fix.ts appKubeconfigCommand), which each entry sets once it starts.
+ */
+const GUI_FIXES = (): Partial<Record<Exclude<ClusterStatus['state'], 'ok'>, string>> => ({
+  unauthorized: `Use a kubeconfig with valid credentials, e.g. /etc/kubernetes/admin.conf: restart the app with it (${appKubeconfigCommand()}).`,
+  'no-kubeconfig': `Restart the app with the kubeconfig (${appKubeconfigCommand()}), or start K2s so /etc/kubernetes/admin.conf exists.`,
+});
 
 /** `fix` plus, where the app words differ, the remedy for the app; `kubeconfigPath`: the one read (the sandbox's words only for its own: clusterStartFix). */
 function fixes(state: Exclude<ClusterStatus['state'], 'ok'>, kubeconfigPath?: string): Pick<DoctorFinding, 'fix' | 'remedy'> {
-  const gui = GUI_FIXES[state];
+  const gui = GUI_FIXES()[state];
   const fix = FIXES(kubeconfigPath)[state];
   return { fix, ...(gui ? { remedy: { action: null, gui, cli: fix } } : {}) };
 }

@@ -13,6 +13,7 @@ import { driftRestoreLabel } from '../../../shared/saved-copy';
 import { cliTimeText, timeText } from '../../../shared/clock';
 import type { HostDnsStatus } from '../../../shared/types';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
+import { lastRunWords } from '../../../shared/exit-status';
 
 /** `lifecycle-state`: ok when running or stopped cleanly, warn when degraded or the resolver was changed by someone else. */
 export async function checkLifecycleState(ctx: DoctorContext): Promise<DoctorFinding> {
@@ -144,7 +145,7 @@ function restartNow(s: HostDnsStatus): string | null {
   const w = s.watchdogRestart;
   if (w) return `the watchdog is restarting k2s-dnsproxy (restart ${w.restarts} of ${w.max})`;
   const sd = s.serviceRestart;
-  if (sd && !sd.gaveUp) return `systemd is restarting k2s-dnsproxy (attempt ${sd.attempt}${sd.lastExit ? `, it ${sd.lastExit}` : ''})`;
+  if (sd && !sd.gaveUp) return `systemd is restarting k2s-dnsproxy (attempt ${sd.attempt}${sd.lastExit ? `; ${lastRunWords(sd.lastExit)}` : ''})`;
   return null;
 }
 

@@ -13,6 +13,7 @@ import { WATCHDOG_NAME } from '../host/supervisor-script';
 import { useDoctorHosts } from '../../../e2e/support/doctor-test-host';
 import { runDoctor } from './run-doctor';
 import { checkLifecycleState } from './lifecycle-state';
+import { dnsStatus } from '../lifecycle/status';
 import type { DoctorFinding } from '../../../shared/doctor';
 
 const host = useDoctorHosts();
@@ -69,12 +70,14 @@ describe('doctor while the watchdog or systemd restarts k2s-dnsproxy (walk 13 M1
     await h.start();
     h.services.running = false;
     h.world.systemAnswer = null;
-    let restart = { attempt: 2, lastExit: 'was killed by signal 9 (KILL)', reason: null, gaveUp: false };
+    // systemd's words for a SIGKILL (shared/systemd-show.ts); new-user walk 20 read `(attempt 1, it killed by signal KILL)`.
+    let restart = { attempt: 2, lastExit: 'killed by signal KILL', reason: null, gaveUp: false };
     h.services.status = async () => ({ running: false, pid: null, restart });
     const findings = await runDoctor(h.deps, { kubeconfigPath: null });
     const state = byId(findings, 'lifecycle-state');
     expect(state).toMatchObject({ severity: 'info', title: 'K2s DNS state: restarting k2s-dnsproxy', detail: { pointsAt: 'health' } });
-    expect(state.meaning).toContain(': systemd is restarting k2s-dnsproxy (attempt 2, it was killed by signal 9 (KILL)).');
+    expect(state.meaning).toContain(': systemd is restarting k2s-dnsproxy (attempt 2; the last run was killed by signal KILL).');
+    expect((await dnsStatus(h.deps)).messages).toContain('k2s-dnsproxy is restarting (attempt 2): systemd starts it again by itself after it was killed by signal KILL (/var/log/dnsproxy/dnsproxy.log); wait a few seconds, then run npx k2s-dns status.');
     expect(byId(findings, 'health').fix).toBe('wait a few seconds, then run npx k2s-dns status');
     expect(findings.map((f) => f.meaning).join('\n')).not.toContain('half started');
     restart = { ...restart, attempt: 5, gaveUp: true };
@@ -100,10 +103,10 @@ describe('doctor while the watchdog or systemd restarts k2s-dnsproxy (walk 13 M1
     await h.start();
     h.services.running = false;
     h.world.systemAnswer = null;
-    h.services.status = async () => ({ running: false, pid: null, restart: { attempt: 5, lastExit: 'exited with status 1', reason: null, gaveUp: true } });
+    h.services.status = async () => ({ running: false, pid: null, restart: { attempt: 5, lastExit: 'killed by signal SEGV (core dumped)', reason: null, gaveUp: true } });
     const state = await checkLifecycleState(await h.ctx());
     expect(state).toMatchObject({ severity: 'warn', remedy: { action: 'stop', gui: 'Fix the cause (the Logs view says why), then press Stop, then Start.' } });
-    expect(state.meaning).toContain('but k2s-dnsproxy is not running, and nothing restarts it: systemd restarted k2s-dnsproxy 5 times and stopped (its start limit)');
+    expect(state.meaning).toContain('but k2s-dnsproxy is not running, and nothing restarts it: systemd restarted k2s-dnsproxy 5 times and stopped (its start limit); the last run was killed by signal SEGV (core dumped) (/var/log/dnsproxy/dnsproxy.log).');
     expect(state.fix).toBe('Fix the cause (/var/log/dnsproxy/dnsproxy.log says why), then run `sudo npx k2s-dns stop`, then `sudo npx k2s-dns start --engine dnsmasq --verify-name www.example.test`: it starts k2s-dnsproxy again and keeps your saved original.');
   });
 });

@@ -52,7 +52,16 @@ describe('cluster', () => {
     } finally {
       setCliName('npx k2s-dns');
     }
-    expect(await checkCluster(await h.ctx())).toMatchObject({ severity: 'info', title: 'No kubeconfig: cluster not checked' });
+    const none = await checkCluster(await h.ctx());
+    expect(none).toMatchObject({ severity: 'info', title: 'No kubeconfig: cluster not checked' });
+    expect(none.remedy?.gui).toBe('Restart the app with the kubeconfig (npm start -- --kubeconfig PATH), or start K2s so /etc/kubernetes/admin.conf exists.');
+    // Where the package is installed there is no `npm start` (new-user walk 20): its CLI's `app` verb.
+    setCliName('k2s-dns');
+    try {
+      expect((await checkCluster(await h.ctx())).remedy?.gui).toBe('Restart the app with the kubeconfig (k2s-dns app --kubeconfig PATH), or start K2s so /etc/kubernetes/admin.conf exists.');
+    } finally {
+      setCliName('npx k2s-dns');
+    }
   });
 });
 

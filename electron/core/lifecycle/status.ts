@@ -37,7 +37,7 @@ import { describeNetworkChange, networkChangeNowWords, networkWriter, notResolve
 import { currentResolverWritable, followFixLine, liveResolverWritable, savedOriginalWritable, writableNote } from '../../../shared/writable-resolver';
 import { resolverFileOwner } from '../host/resolver-owner';
 import { keepRiskOutcome, keepRiskWords } from '../../../shared/drift-default';
-import { exitStatusWords } from '../../../shared/exit-status';
+import { exitPredicate, exitStatusWords, lastRunWords } from '../../../shared/exit-status';
 import { driftRoute, viaK2sWords, type DriftRoute } from '../../../shared/drift-route';
 
 /**
@@ -286,16 +286,16 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     const restarting = !service.running && state && deps.services.kind === 'supervised' && !sd ? await watchdogRestarting(deps.fs, dog) : null;
     if (sd && !sd.gaveUp) {
       serviceRestart = sd;
-      messages.push(`k2s-dnsproxy is restarting (attempt ${sd.attempt}): systemd starts it again by itself after it ${sd.lastExit ?? RESTART_EXIT_UNKNOWN}${sd.reason ? `; its log says: ${sd.reason}` : ''} (${K2S_PATHS.log}); ${say({ gui: 'wait a few seconds.', cli: `wait a few seconds, then run ${cliCommand('status')}.` })}`);
+      messages.push(`k2s-dnsproxy is restarting (attempt ${sd.attempt}): systemd starts it again by itself after it ${exitPredicate(sd.lastExit ?? RESTART_EXIT_UNKNOWN)}${sd.reason ? `; its log says: ${sd.reason}` : ''} (${K2S_PATHS.log}); ${say({ gui: 'wait a few seconds.', cli: `wait a few seconds, then run ${cliCommand('status')}.` })}`);
     } else if (sd?.gaveUp) {
       serviceRestart = sd;
-      messages.push(`systemd restarted k2s-dnsproxy ${sd.attempt} times and stopped (its start limit); the last run ${sd.lastExit ?? 'ended'}${sd.reason ? ` and its log says: ${sd.reason}` : ''} (${K2S_PATHS.log}). Fix that cause, then ${say({ gui: 'press Stop, then Start.', cli: `run ${cliCommand('stop', true)}, then ${cliCommand('start', true)}.` })}`);
+      messages.push(`systemd restarted k2s-dnsproxy ${sd.attempt} times and stopped (its start limit); ${lastRunWords(sd.lastExit ?? 'ended')}${sd.reason ? ` and its log says: ${sd.reason}` : ''} (${K2S_PATHS.log}). Fix that cause, then ${say({ gui: 'press Stop, then Start.', cli: `run ${cliCommand('stop', true)}, then ${cliCommand('start', true)}.` })}`);
     } else if (restarting) {
       watchdogRestart = { restarts: restarting.restarts, max: MAX_RESTARTS };
       messages.push(`k2s-dnsproxy is not running: the watchdog is restarting it (restart ${restarting.restarts} of ${MAX_RESTARTS}); ${say({ gui: 'wait a few seconds.', cli: `wait a few seconds, then run ${cliCommand('status')}.` })}`);
     } else if (!service.running && state && dog?.state === 'gave-up') {
       // The watchdog's own limit (supervisor-script.ts): MAX_RESTARTS quick failures in a row.
-      messages.push(`The watchdog restarted k2s-dnsproxy ${MAX_RESTARTS} times in a row, each run ending within 60 s, and gave up; the last run ${dog.lastExit === null ? 'ended' : exitStatusWords(dog.lastExit).replace(/^killed/, 'was killed')} (${K2S_PATHS.log} says why). Fix that cause, then ${say({ gui: 'press Start: it starts k2s-dnsproxy again and keeps your saved original.', cli: `run ${cliCommand('start', true)}: it starts k2s-dnsproxy again and keeps your saved original.` })}`);
+      messages.push(`The watchdog restarted k2s-dnsproxy ${MAX_RESTARTS} times in a row, each run ending within 60 s, and gave up; ${lastRunWords(dog.lastExit === null ? 'ended' : exitStatusWords(dog.lastExit))} (${K2S_PATHS.log} says why). Fix that cause, then ${say({ gui: 'press Start: it starts k2s-dnsproxy again and keeps your saved original.', cli: `run ${cliCommand('start', true)}: it starts k2s-dnsproxy again and keeps your saved original.` })}`);
     // Start alone repairs it: with the saved state kept and the proxy down, start runs again in full (preflight alreadyRunning is false).
     } else if (!service.running && state) messages.push(`k2s-dnsproxy is not running although K2s DNS was started: ${say({ gui: 'press Start: it starts k2s-dnsproxy again and keeps your saved original.', cli: `run ${cliCommand('start', true)}: it starts k2s-dnsproxy again and keeps your saved original.` })}`);
     if (service.running && !state && !stateProblem && !unreadable) {

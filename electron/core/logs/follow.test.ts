@@ -202,12 +202,16 @@ function record(file: string, opts: Parameters<typeof followLog>[2] = {}): { bat
     const file = logPath();
     execFileSync('mkfifo', [file]);
     const errors: string[] = [];
-    const rec = record(file, { onError: (e) => errors.push(e.message) });
+    let opened = 0;
+    const rec = record(file, { onError: (e) => errors.push(e.message), onOpen: () => (opened += 1) });
     await vi.waitFor(() => expect(errors).toEqual([`Cannot read the proxy log ${file}: it is a FIFO (named pipe), not a file; replace it with the proxy's log file (rm it, then restart the proxy).`]), WAIT);
+    expect(opened).toBe(0);
     unlinkSync(file);
     writeFileSync(file, 'after the fifo\n');
     await vi.waitFor(() => expect(rec.lines()).toEqual(['after the fifo']), WAIT);
     expect(errors).toHaveLength(1);
+    // The file opened: a log source's reporter hears the problem is over (log-source.ts, read-problems.ts).
+    expect(opened).toBe(1);
   });
 
   it('continues at readTail’s offset with no gap, and from 0 when the inode changed', async () => {

@@ -46,6 +46,8 @@ export interface FollowOptions {
   startIno?: number | null;
   /** Called with read errors (e.g. permission denied) and errors thrown by `onLines`; following keeps polling. Default: ignored. */
   onError?: (err: Error) => void;
+  /** Called each time the file at the path is opened for reading (a read problem, if any, is over). Default: ignored. */
+  onOpen?: () => void;
   /** How the file's directory is watched (default fsDirWatch); null: never watch, read every `pollMs`. */
   watch?: DirWatch | null;
   /** Reads with no event while watching, ms (default FOLLOW_SAFETY_POLL_MS). */
@@ -175,6 +177,7 @@ export function followLog(path: string, onLines: (lines: string[]) => void, opts
     handle = h;
     ino = st.ino;
     offset = 0;
+    if (!stopped) opts.onOpen?.();
     if (initial !== null) {
       // Only the first file opened can continue at a given offset; a different inode means it
       // was rotated since the offset was taken, and a smaller size means it was truncated.

@@ -1,9 +1,11 @@
+import { execFileSync } from 'node:child_process';
 import { appendFileSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LogLine, LogReset } from '../../../shared/types';
 import { createLogSource } from './log-source';
+import { createReadProblemReporter } from './read-problems';
 
 // Wrap (not replace) the follower so the test can count pollers started and stopped.
 const counts = vi.hoisted(() => ({ started: 0, stopped: 0 }));
@@ -144,6 +146,33 @@ describe('createLogSource', () => {
     appendFileSync(file, `${QUERY}\n`);
     await vi.waitFor(() => expect(second).toEqual([QUERY]), WAIT);
     off2();
+  });
+
+  it('a read problem met by follower after follower is written once, and again after the file was read and broke again (walk 20)', async () => {
+    const file = logPath();
+    execFileSync('mkfifo', [file]);
+    const written: string[] = [];
+    const reporter = createReadProblemReporter((l) => written.push(l));
+    let met = 0;
+    const src = createLogSource(file, { pollMs: 20, problems: { problem: (p, e) => (met++, reporter.problem(p, e)), readable: (p) => reporter.readable(p) } });
+    const said = `k2s-dns logs: Cannot read the proxy log ${file}: it is a FIFO (named pipe), not a file; replace it with the proxy's log file (rm it, then restart the proxy).`;
+    // Each page's follow starts its own follower (the last one left stopped it), and each meets the FIFO.
+    for (let page = 1; page <= 3; page++) {
+      const off = src.follow(() => undefined);
+      await vi.waitFor(() => expect(met).toBe(page), WAIT);
+      off();
+    }
+    expect(written).toEqual([said]);
+    // Fixed: a file in its place is read; then a FIFO again is said again.
+    unlinkSync(file);
+    writeFileSync(file, `${UDP}\n`);
+    expect((await src.tail(10)).map((l) => l.raw)).toEqual([UDP]);
+    unlinkSync(file);
+    execFileSync('mkfifo', [file]);
+    const off = src.follow(() => undefined);
+    await vi.waitFor(() => expect(met).toBe(4), WAIT);
+    off();
+    expect(written).toEqual([said, said]);
   });
 
   it('keeps delivering to the others when one subscriber throws', async () => {

@@ -4,14 +4,17 @@ import { HEALTH_PROBE_LABELS, hidesAsProbeLine } from '../../../shared/health-pr
 import type { LogCursor, LogLine, LogPage, LogReset, LogSearch } from '../../../shared/types';
 import { readPage, searchLog } from './log-history';
 import { FOLLOW_MAX_BYTES_PER_POLL, followLog, type Follower } from './follow';
-import { readTail } from './tail';
+import { LogReadError, readTail } from './tail';
+import { stderrReadProblems, type ReadProblemReporter } from './read-problems';
 
 /** Options of createLogSource. */
 export interface LogSourceOptions {
   /** Poll interval of the shared follower in ms (default 250). */
   pollMs?: number;
-  /** Read errors and exceptions thrown by subscribers; default: written to stderr. */
+  /** Read errors and exceptions thrown by subscribers; default: read errors to `problems`, others written to stderr. */
   onError?: (err: Error) => void;
+  /** Hears read problems and reads that worked (default: this process's stderrReadProblems, which says each cause once). */
+  problems?: ReadProblemReporter;
 }
 
 /** The proxy log as parsed lines: a backlog on demand and one shared live follower. */
@@ -49,7 +52,9 @@ export const TAIL_RESUME_WINDOW_MS = 5000;
  * of the same file, it continues at that tail's offset so no line falls in between.
  */
 export function createLogSource(path: string, opts: LogSourceOptions = {}): LogSource {
-  const onError = opts.onError ?? ((err: Error) => console.error(`k2s-dns logs: ${err.message}`));
+  const problems = opts.problems ?? stderrReadProblems;
+  const onError = opts.onError ?? ((err: Error) => (err instanceof LogReadError ? problems.problem(path, err) : console.error(`k2s-dns logs: ${err.message}`)));
+  const readable = () => problems.readable(path);
   const subscribers = new Set<{ cb: (lines: LogLine[]) => void; onReset?: (reset: LogReset) => void }>();
   let follower: Follower | null = null;
   let lastTail: { offset: number; ino: number; at: number } | null = null;
@@ -104,12 +109,14 @@ export function createLogSource(path: string, opts: LogSourceOptions = {}): LogS
   return {
     async tail(lines: number): Promise<LogLine[]> {
       const res = await readTail(path, lines);
+      readable();
       lastTail = res.ino === null ? null : { offset: res.offset, ino: res.ino, at: Date.now() };
       return parseAll(res.lines);
     },
 
     async page(lines: number, before?: LogCursor): Promise<LogPage> {
       const res = await readPage(path, lines, before);
+      readable();
       if (!before) lastTail = res.end === null ? null : { offset: res.end.offset, ino: res.end.ino, at: Date.now() };
       return { lines: parseAll(res.lines), older: res.older, lost: res.lost, files: res.files };
     },
@@ -127,7 +134,7 @@ export function createLogSource(path: string, opts: LogSourceOptions = {}): LogS
       const sub = { cb, onReset };
       subscribers.add(sub);
       if (follower === null) {
-        follower = followLog(path, deliver, { pollMs: opts.pollMs, onError, onReset: deliverReset, ...resumeFrom() });
+        follower = followLog(path, deliver, { pollMs: opts.pollMs, onError, onOpen: readable, onReset: deliverReset, ...resumeFrom() });
       }
       return () => {
         if (!subscribers.delete(sub)) return;
