@@ -70,7 +70,10 @@ export interface ManagerReload {
   settle(): Promise<void>;
 }
 
-/** One unit's block of `systemctl show -p Id -p LoadState -p NeedDaemonReload U1 U2 …` (blank line between units). */
+/**
+ * The units (Id) of `systemctl show -p Id -p LoadState -p NeedDaemonReload U1 U2 …` output (one
+ * block per unit, blank lines between) that are not loaded from their current file.
+ */
 export function unitsNeedingReload(showOutput: string): string[] {
   const need: string[] = [];
   for (const block of showOutput.split(/\n\s*\n/)) {
@@ -81,7 +84,7 @@ export function unitsNeedingReload(showOutput: string): string[] {
   return need;
 }
 
-/** The systemd ManagerReload over `exec` (systemctl and busctl). */
+/** The systemd ManagerReload over `exec` (systemctl, systemd-run). */
 export function systemdReload(exec: Exec): ManagerReload {
   let pending = false;
   const reload = async () => {
