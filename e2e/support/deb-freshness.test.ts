@@ -58,6 +58,10 @@ describe('debFreshnessWarning on a checkout', () => {
     expect(debFreshnessWarning(dir, debPath)).toBe(
       'Warning: out/packages/k2s-dns_0.1.0_amd64.deb (built 2026-01-15 10:00:00 UTC) is older than the build output out/renderer/assets/index.js (2026-01-15 11:00:00 UTC), so it may not hold the current code. Run npm run package to rebuild it (about 20 s), then npm run try-package again; trying this one anyway.',
     );
+    // A source file newer than the .deb (a pull of an older commit, an edit): said too.
+    at(join(dir, 'out/renderer/assets/index.js'), T - H);
+    at(join(dir, 'shared/x.ts'), T + H);
+    expect(debFreshnessWarning(dir, debPath)).toMatch(/is older than the source file shared\/x\.ts \(2026-01-15 11:00:00 UTC\), so/);
     expect(lastCommitMs(join(dir, 'out'))).toBe(T - H);
     expect(lastCommitMs(join(dir, 'nonexistent'))).toBeNull();
   });

@@ -25,14 +25,17 @@ function utc(ms: number): string {
 }
 
 /**
- * The warning for `deb` when it is older than `newestBuild` (the newest build output file) or
- * than the last commit (`lastCommitMs`, git's %ct × 1000, 1 s resolution), naming each newer one
+ * The warning for `deb` when it is older than `newestBuild` (the newest build output file), than
+ * `newestSource` (the newest source file: a pull of an older commit or an edit not committed
+ * yet) or than the last commit (`lastCommitMs`, git's %ct × 1000, 1 s resolution), naming each newer one
  * with its time and the command that rebuilds it; null when the .deb is at least as new as both
  * (or neither is known). Paths are printed relative to `repo`.
  */
-export function staleDebWarning(repo: string, deb: Dated, newestBuild: Dated | null, lastCommitMs: number | null): string | null {
+export function staleDebWarning(repo: string, deb: Dated, newestBuild: Dated | null, lastCommitMs: number | null, newestSource: Dated | null = null): string | null {
   const newer: string[] = [];
   if (newestBuild && newestBuild.mtimeMs > deb.mtimeMs) newer.push(`the build output ${relative(repo, newestBuild.path)} (${utc(newestBuild.mtimeMs)})`);
+  // A pull or an edit gives the files it changes a new mtime, whatever the commit's own date says.
+  if (newestSource && newestSource.mtimeMs > deb.mtimeMs) newer.push(`the source file ${relative(repo, newestSource.path)} (${utc(newestSource.mtimeMs)})`);
   // %ct has whole seconds: a .deb built within the commit's second counts as current.
   if (lastCommitMs !== null && lastCommitMs >= Math.floor(deb.mtimeMs / 1000) * 1000 + 1000) newer.push(`the last commit (${utc(lastCommitMs)})`);
   if (newer.length === 0) return null;
@@ -69,7 +72,10 @@ export function lastCommitMs(repo: string): number | null {
   return r.status === 0 && Number.isInteger(s) && s > 0 ? s * 1000 : null;
 }
 
-/** staleDebWarning for the .deb at `deb` in the checkout `repo`: its dist/ and out/renderer, and its last commit. */
+/** The checkout's source directories whose files go into the package (what `npm run package` builds from). */
+export const SOURCE_DIRS = ['bin', 'electron', 'shared', join('renderer', 'src'), 'resources'] as const;
+
+/** staleDebWarning for the .deb at `deb` in the checkout `repo`: its dist/ and out/renderer, its source files and its last commit. */
 export function debFreshnessWarning(repo: string, deb: string): string | null {
-  return staleDebWarning(repo, { path: deb, mtimeMs: statSync(deb).mtimeMs }, newestFile([join(repo, 'dist'), join(repo, 'out', 'renderer')]), lastCommitMs(repo));
+  return staleDebWarning(repo, { path: deb, mtimeMs: statSync(deb).mtimeMs }, newestFile([join(repo, 'dist'), join(repo, 'out', 'renderer')]), lastCommitMs(repo), newestFile(SOURCE_DIRS.map((d) => join(repo, d))));
 }
