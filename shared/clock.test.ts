@@ -49,5 +49,9 @@ describe('CLI times carry their zone', () => {
     expect(cliTimes('the file in place at Start, saved at 17:13:22 UTC by k2s-dns', sameDay)).toBe('the file in place at Start, saved at 17:13:22 UTC by k2s-dns');
     inZone('Asia/Kolkata');
     expect(cliTimes('the file in place at Start, saved at 17:13:22 UTC by k2s-dns', sameDay)).toBe('the file in place at Start, saved at 22:43:22 UTC+5:30 by k2s-dns');
+    // Its own output passes through unchanged (a fix line that already holds a printed time).
+    expect(cliTimes('saved at 22:43:22 UTC+5:30 by k2s-dns', sameDay)).toBe('saved at 22:43:22 UTC+5:30 by k2s-dns');
+    inZone('Europe/Berlin');
+    expect(cliTimes(cliTimes('saved at 17:13:22 UTC', sameDay), sameDay)).toBe(cliTimes('saved at 17:13:22 UTC', sameDay));
   });
 });

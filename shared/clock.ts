@@ -20,8 +20,11 @@ export function timeText(ms: number, now = Date.now()): string {
   return sameDay ? clockTime(ms) : `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${clockTime(ms)}`;
 }
 
-/** An ISO 8601 time with seconds and a zone (`2026-12-02T01:12:03.456Z`, `…+01:00`), or a `01:12:03 UTC` clock. */
-const BACKEND_TIME = /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})|\b\d{2}:\d{2}:\d{2} UTC\b/g;
+/**
+ * An ISO 8601 time with seconds and a zone (`2026-12-02T01:12:03.456Z`, `…+01:00`), or a `01:12:03 UTC`
+ * clock — not one already written with an offset (`01:12:03 UTC+1`, cliTimeText's), so a second pass changes nothing.
+ */
+const BACKEND_TIME = /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})|\b\d{2}:\d{2}:\d{2} UTC(?![+-]?\d)\b/g;
 
 /**
  * `text` (a backend message: lifecycle results, status notes) with every ISO time and
