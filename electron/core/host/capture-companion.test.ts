@@ -37,6 +37,17 @@ describe('capture companion: a start that fails is remembered until the next sta
   });
 });
 
+
+/** What `systemctl --root=/ reenable|disable UNIT` does to the WantedBy=k2s-dnsproxy.service link under the test's root. */
+async function linkLikeSystemctl(fs: ReturnType<typeof createHostFs>, args: readonly string[]): Promise<void> {
+  if (args[0] !== '--root=/') return;
+  const link = `/etc/systemd/system/k2s-dnsproxy.service.wants/${args[2]}`;
+  if (args[1] === 'reenable') {
+    await fs.mkdirp(path.dirname(link), 0o755);
+    await fs.writeFileAtomic(link, '', { mode: 0o644 });
+  } else if (args[1] === 'disable') await fs.remove(link);
+}
+
 describe('capture companion: stop', () => {
   let root = '';
   afterEach(async () => root && rm(root, { recursive: true, force: true }));
@@ -79,6 +90,7 @@ describe('capture companion: stop', () => {
     let loaded: string | null = null;
     const exec = { run: async (file: string, args: readonly string[]) => {
       calls.push(`${file} ${args.join(' ')}`);
+      await linkLikeSystemctl(fs, args);
       const text = (await fs.readFile(K2S_PATHS.captureUnit).catch(() => null))?.toString('utf8') ?? null;
       if (args[0] === 'daemon-reload') loaded = text;
       if (args[0] === 'restart') await companionUp(4242);
@@ -93,6 +105,11 @@ describe('capture companion: stop', () => {
     await cap.start(argv);
     expect(calls.filter((c) => !c.includes('journalctl'))).toEqual(['systemctl show -p LoadState -p NeedDaemonReload k2s-dnsproxy-capture.service', 'systemctl reset-failed k2s-dnsproxy-capture.service', 'systemctl start k2s-dnsproxy-capture.service']);
     expect((await readFile(fs.real(CAPTURE_READY_FILE), 'utf8')).trim()).toBe('4343');
+    // The link gone (install's reenable failed, and start went on): the unit is linked again and restarted.
+    await fs.remove('/etc/systemd/system/k2s-dnsproxy.service.wants/k2s-dnsproxy-capture.service');
+    calls.length = 0;
+    await cap.start(argv);
+    expect(calls.filter((c) => c.startsWith('systemctl --root=/ reenable') || c.startsWith('systemctl restart'))).toEqual(['systemctl --root=/ reenable k2s-dnsproxy-capture.service', 'systemctl restart k2s-dnsproxy-capture.service']);
     calls.length = 0;
     await cap.start([...argv, '--port', '5353']);
     expect(calls.filter((c) => c.startsWith('systemctl --root=/ reenable') || c.startsWith('systemctl daemon-reload') || c.startsWith('systemctl restart'))).toEqual(['systemctl --root=/ reenable k2s-dnsproxy-capture.service', 'systemctl daemon-reload', 'systemctl restart k2s-dnsproxy-capture.service']);
@@ -115,6 +132,7 @@ describe('capture companion: stop', () => {
     /** Set as the running companion writes its ready file. */
     let liveWritten = false;
     const exec = { run: async (file: string, args: readonly string[]) => {
+      await linkLikeSystemctl(fs, args);
       const text = (await fs.readFile(K2S_PATHS.captureUnit).catch(() => null))?.toString('utf8') ?? null;
       if (args[0] === 'daemon-reload') loaded = text;
       if (args[0] === 'show') return { code: 0, stdout: `Id=k2s-dnsproxy-capture.service\nLoadState=${loaded ? 'loaded' : 'not-found'}\nNeedDaemonReload=${loaded === text ? 'no' : 'yes'}\n`, stderr: '' };

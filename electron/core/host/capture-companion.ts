@@ -13,7 +13,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Exec } from './exec';
 import type { HostFs } from './host-fs';
-import { K2S_PATHS } from '../../../shared/k2s-paths';
+import { K2S_PATHS, SERVICE_NAME } from '../../../shared/k2s-paths';
 import { showProperties } from '../../../shared/systemd-show';
 import { ROOT_WRITTEN_DIRS } from '../../../shared/root-dir-check';
 import { CAPTURE_UNIT_NAME, renderCaptureUnit } from '../../../shared/capture-unit';
@@ -196,7 +196,13 @@ export function systemdCapture(fs: HostFs, exec: Exec, procDir = '/proc', reload
     if (r.code === null || !ok.includes(r.code)) throw new Error(`systemctl ${args.join(' ')} failed (${r.stderr.trim() || `exit ${r.code}`}); see "journalctl -u ${unit}".`);
   };
   /** Writes the unit for `argv` unless it already holds those bytes; true when it wrote. */
-  const writeUnit = (argv: string[]): Promise<boolean> => writeUnitFile(fs, K2S_PATHS.captureUnit, renderCaptureUnit(argv));
+  const writeUnit = async (argv: string[]): Promise<boolean> => {
+    const written = await writeUnitFile(fs, K2S_PATHS.captureUnit, renderCaptureUnit(argv));
+    if (written) reload.unitWritten(unit);
+    return written;
+  };
+  /** The [Install] link that makes k2s-dnsproxy.service want it (WantedBy=), on disk. */
+  const linked = async (): Promise<boolean> => (await fs.lstat(`${path.posix.dirname(K2S_PATHS.unit)}/${SERVICE_NAME}.service.wants/${unit}`)) !== null;
   /**
    * True when the manager has the unit loaded from its current file (NeedDaemonReload=no): a
    * reload would change nothing for it (systemd.unit(5), `systemctl show`). A unit it had not
@@ -225,8 +231,10 @@ export function systemdCapture(fs: HostFs, exec: Exec, procDir = '/proc', reload
       // host): `start` instead, which is nothing for a unit that runs or is being started, and
       // starts one that is not; then the wait for the ready file of a companion that runs (not
       // one a SIGKILL left behind).
+      // Unchanged, linked on disk (install's link can have failed: start goes on without it)
+      // and loaded from its current file.
       const changed = await writeUnit(argv);
-      if (!changed && (await loadedCurrent())) {
+      if (!changed && (await linked()) && (await loadedCurrent())) {
         await systemctl(['reset-failed', unit], [0, 1, 5]);
         await rememberStartFailure(fs, async () => {
           await systemctl(['start', unit]);

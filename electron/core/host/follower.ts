@@ -63,7 +63,7 @@ export function systemdFollower(fs: HostFs, exec: Exec, reload: ManagerReload = 
   };
   return {
     async start(argv) {
-      await writeUnitFile(fs, FOLLOW_UNIT_PATH, renderFollowUnit(argv));
+      if (await writeUnitFile(fs, FOLLOW_UNIT_PATH, renderFollowUnit(argv))) reload.unitWritten(unit);
       // The link on disk only, a reload only when the manager holds an older file of the unit
       // (systemd-reload.ts; a reload is ~110–190 ms on a booted Debian 13 host).
       await systemctl([LINKS_ONLY, 'enable', unit]);

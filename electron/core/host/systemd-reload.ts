@@ -55,11 +55,18 @@ export interface ManagerReload {
   /**
    * Reloads the manager now when one of `units` is loaded from an older file (NeedDaemonReload=yes)
    * or not loaded as a unit it can start (LoadState other than loaded: not-found, bad-setting,
-   * error), or when its state cannot be read; else does nothing. Called after the links changed
-   * (LINKS_ONLY), so a reload reads them too and settle() then has nothing left to ask for.
-   * Resolves true when it reloaded. Throws when the reload fails.
+   * error), when one of them was rewritten by this process since the last reload (unitWritten),
+   * or when their state cannot be read; else does nothing. A rewritten unit does not trust the
+   * mtime: NeedDaemonReload only sees a file newer than the one loaded, and a clock stepped back
+   * (or a file system with whole-second times) can give a changed file an older or equal one — a
+   * changed unit is rare (the first start, an engine switch, an upgrade), its reload cheap by
+   * comparison. Called after the links changed (LINKS_ONLY), so a reload reads them too and
+   * settle() then has nothing left to ask for. Resolves true when it reloaded. Throws when the
+   * reload fails.
    */
   current(units: readonly string[]): Promise<boolean>;
+  /** Notes that this process wrote `unit`'s file with other bytes (writeUnitFile true): current() then reloads for it. */
+  unitWritten(unit: string): void;
   /** Notes that [Install] links changed on disk (LINKS_ONLY): settle() then asks for a reload. */
   linksChanged(): void;
   /**
@@ -87,14 +94,20 @@ export function unitsNeedingReload(showOutput: string): string[] {
 /** The systemd ManagerReload over `exec` (systemctl, systemd-run). */
 export function systemdReload(exec: Exec): ManagerReload {
   let pending = false;
+  const written = new Set<string>();
   const reload = async () => {
     const r = await exec.run('systemctl', ['daemon-reload'], { timeoutMs: 60_000 });
     if (r.code !== 0) throw new Error(`systemctl daemon-reload failed (${r.stderr.trim() || `exit ${r.code}`}); see "journalctl -b _PID=1" and fix the cause, then retry.`);
     pending = false;
+    written.clear();
   };
   return {
     async current(units) {
       if (units.length === 0) return false;
+      if (units.some((u) => written.has(u))) {
+        await reload();
+        return true;
+      }
       const r = await exec.run('systemctl', ['show', '-p', 'Id', '-p', 'LoadState', '-p', 'NeedDaemonReload', '--', ...units], { timeoutMs: 10_000 });
       const need = r.code === 0 ? unitsNeedingReload(r.stdout) : [...units];
       // Every unit asked for has a block; fewer (an unexpected output) is read as "reload".
@@ -106,12 +119,17 @@ export function systemdReload(exec: Exec): ManagerReload {
     linksChanged() {
       pending = true;
     },
+    unitWritten(unit) {
+      written.add(unit);
+    },
     async settle() {
       if (!pending) return;
-      pending = false;
+      // Still pending when every way failed: the next settle of this process asks again.
       const unit = await exec.run('systemd-run', RELOAD_UNIT, { timeoutMs: 10_000 }).catch(() => null);
-      if (unit?.code === 0) return;
-      if (exec.launch?.('systemctl', ['daemon-reload'])) return;
+      if (unit?.code === 0 || exec.launch?.('systemctl', ['daemon-reload'])) {
+        pending = false;
+        return;
+      }
       await reload().catch(() => undefined);
     },
   };

@@ -113,9 +113,9 @@ export function createSystemdManager(fs: HostFs, exec: Exec, reload: ManagerRelo
           await fs.remove(file);
         }
       }
-      await writeUnitFile(fs, K2S_PATHS.unit, unitText);
-      if (lateText) await writeUnitFile(fs, K2S_PATHS.lateUnit, lateText);
-      if (routeText) await writeUnitFile(fs, K2S_PATHS.routeUnit, routeText);
+      for (const [text, file, unit] of [[unitText, K2S_PATHS.unit, UNIT], [lateText, K2S_PATHS.lateUnit, LATE_UNIT], [routeText, K2S_PATHS.routeUnit, ROUTE_UNIT]] as const) {
+        if (text && (await writeUnitFile(fs, file, text))) reload.unitWritten(unit);
+      }
       const companions = [...(lateText ? [LATE_UNIT] : []), ...(routeText ? [ROUTE_UNIT] : [])];
       const units = [UNIT, ...companions];
       // The links on disk only, and a reload (~110–190 ms on a booted Debian 13 host) only when
@@ -132,7 +132,7 @@ export function createSystemdManager(fs: HostFs, exec: Exec, reload: ManagerRelo
     },
     async installRouteUnit(routeFile) {
       await fs.mkdirp(path.posix.dirname(K2S_PATHS.routeUnit), 0o755);
-      await writeUnitFile(fs, K2S_PATHS.routeUnit, renderRouteUnit(routeFile));
+      if (await writeUnitFile(fs, K2S_PATHS.routeUnit, renderRouteUnit(routeFile))) reload.unitWritten(ROUTE_UNIT);
       await systemctl(exec, [LINKS_ONLY, 'reenable', ROUTE_UNIT]);
       reload.linksChanged();
       await reload.current([ROUTE_UNIT]);

@@ -199,6 +199,7 @@ describe('temp files and forced recovery', () => {
     h.deps.services.reload = {
       current: async () => false,
       linksChanged: () => void calls.push('linksChanged'),
+      unitWritten: () => void calls.push('unitWritten'),
       settle: async () => void calls.push('settle'),
     };
     expect((await startDns(h.deps, opts, sink())).ok).toBe(true);
