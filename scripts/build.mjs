@@ -13,6 +13,8 @@
  *                              as an unprivileged user by electron/core/capture/capture-main.ts);
  *  - dist/k2s-dns-capture-watch.cjs  the exact query log's companion alone (one CommonJS file,
  *                              run as root by `start`: electron/core/capture/capture-program.ts);
+ *  - dist/k2s-dns-snapshot.cjs  the script of the CLI's V8 startup snapshot, which the packages
+ *                              build at install (electron/cli/snapshot-entry.ts);
  *  - dist/vendor-client-node.cjs  the parts of @kubernetes/client-node kube-client.ts uses, as
  *                              ONE CommonJS script that the bundle loads with a V8 code cache
  *                              (electron/core/compile-cache/): compiling it was most of the
@@ -224,11 +226,22 @@ export async function buildCaptureWatch(outdir = join(ROOT, 'dist')) {
   ).metafile;
 }
 
+/**
+ * Builds the script of the CLI's V8 startup snapshot into `outdir`/k2s-dns-snapshot.cjs
+ * (electron/cli/snapshot-entry.ts; the packages run it through `node --build-snapshot` at
+ * install, resources/packaging/k2s-dns-snapshot). CommonJS: a snapshot's script is one file that
+ * loads only Node's builtins. Its imports stay functions called at run time, so none of the
+ * CLI's code runs while the blob is built.
+ */
+export async function buildSnapshotEntry(outdir = join(ROOT, 'dist')) {
+  return (await build({ ...COMMON, format: 'cjs', banner: {}, sourcemap: false, entryPoints: ['electron/cli/snapshot-entry.ts'], outfile: join(outdir, 'k2s-dns-snapshot.cjs') })).metafile;
+}
+
 /** Builds every bundle into `outdir`; resolves to esbuild's metafiles (inputs, output bytes). */
 export async function buildBundles(outdir = join(ROOT, 'dist')) {
   await rm(outdir, { recursive: true, force: true });
   const vendor = await buildVendorScript(outdir, CLIENT_NODE);
-  const [app, helper, parser, cli, captureWatch] = await Promise.all([
+  const [app, helper, parser, cli, captureWatch, snapshot] = await Promise.all([
     build({
       ...COMMON,
       plugins: [...COMMON.plugins, vendorScriptPlugin(CLIENT_NODE, vendor.names)],
@@ -245,10 +258,11 @@ export async function buildBundles(outdir = join(ROOT, 'dist')) {
     buildCaptureParser(outdir),
     buildCliScript(outdir, vendor.names),
     buildCaptureWatch(outdir),
+    buildSnapshotEntry(outdir),
   ]);
   await slimVendorChunks(app.metafile);
   // What npm packages the bundles hold, for the package's copyright file (scripts/bundled-packages.mjs).
-  const inputs = [...Object.keys(app.metafile.inputs), ...Object.keys(helper.inputs), ...Object.keys(parser.inputs), ...Object.keys(cli.inputs), ...Object.keys(captureWatch.inputs)];
+  const inputs = [...Object.keys(app.metafile.inputs), ...Object.keys(helper.inputs), ...Object.keys(parser.inputs), ...Object.keys(cli.inputs), ...Object.keys(captureWatch.inputs), ...Object.keys(snapshot.inputs)];
   await writeFile(join(outdir, BUNDLED_PACKAGES_FILE), `${JSON.stringify(packageDirs(inputs), null, 1)}\n`);
   return { app: app.metafile, helper, cli };
 }

@@ -6,25 +6,18 @@
  * with its V8 code cache (electron/core/compile-cache/cli-script.ts), else from the ES module
  * chunks (run-cli.ts).
  */
-import { EXIT } from '../../shared/lifecycle-events';
-import { helpAnswer } from './usage';
-import { APP_VERSION } from '../../shared/app-version';
 import { cliScriptFor, loadCliScript } from '../core/compile-cache/cli-script';
 import { surviveClosedOutput } from '../core/closed-output';
+import { quickAnswer } from './quick-answer';
 
 // `k2s-dns --help | head -1`: a closed stdout silences output (run-cli.ts does it for the rest).
 surviveClosedOutput();
 
 const argv = process.argv.slice(2);
 const command = argv[0] ?? '';
-const help = helpAnswer(argv);
-if (help !== null) {
-  process.stdout.write(help.stdout);
-  process.stderr.write(help.stderr);
-  process.exitCode = help.code;
-} else if (command === '--version' || command === 'version') {
-  process.stdout.write(`k2s-dns ${APP_VERSION}\n`);
-  process.exitCode = EXIT.ok;
+const answered = quickAnswer(argv);
+if (answered !== null) {
+  process.exitCode = answered;
 } else {
   const script = cliScriptFor({ verb: command, baseUrl: import.meta.url, env: process.env, execArgv: process.execArgv });
   const run = script ? loadCliScript(script, command) : (await import('./run-cli')).runCli;

@@ -42,10 +42,31 @@ describe('the package layout', () => {
     const wrapper = readFileSync(join(REPO, 'resources/packaging/k2s-dns'), 'utf8');
     expect(wrapper).toContain('if [ "${K2S_DNS_DEBUG:-}" = 1 ]; then\n  exec /usr/bin/node --enable-source-maps /usr/lib/k2s-dns/dist/k2s-dns.mjs "$@"\nfi\n');
     expect(wrapper.trimEnd().split('\n').at(-1)).toBe('exec /usr/bin/node /usr/lib/k2s-dns/dist/k2s-dns.mjs "$@"');
+    expect(wrapper).toContain('exec /usr/bin/node --snapshot-blob /var/cache/k2s-dns/k2s-dns-cli.blob -- "$@"');
+    expect(files.find((f) => f.path === '/usr/lib/k2s-dns/k2s-dns-snapshot')?.mode).toBe(0o755);
     expect(paths).toEqual(expect.arrayContaining(['/usr/lib/k2s-dns/dist/k2s-dns.mjs', '/usr/lib/k2s-dns/dist/chunk-A.mjs.map', '/usr/lib/k2s-dns/dist/vendor-client-node.cjs', '/usr/lib/k2s-dns/out/renderer/index.html', '/usr/lib/k2s-dns/out/renderer/assets/index-x.js', '/usr/share/man/man1/k2s-dns.1.gz', '/usr/lib/k2s-dns/package.json']));
     // The Electron main belongs to no one here (the client-node script is the CLI's: start loads it); the helper bundle sits beside its launcher only.
     expect(paths.filter((p) => /app-entry|dist\/k2s-dns-helper/.test(p))).toEqual([]);
     expect(ownedDirs(files)).toEqual(['/usr/lib/k2s-dns', '/usr/lib/k2s-dns/dist', '/usr/lib/k2s-dns/out', '/usr/lib/k2s-dns/out/renderer', '/usr/lib/k2s-dns/out/renderer/assets', '/usr/share/doc/k2s-dns']);
+  });
+
+  it('the launcher checks the startup snapshot\'s key with the same stat(1) words the builder wrote it with', () => {
+    const wrapper = readFileSync(join(REPO, 'resources/packaging/k2s-dns'), 'utf8');
+    const builder = readFileSync(join(REPO, 'resources/packaging/k2s-dns-snapshot'), 'utf8');
+    const statOf = (text: string) => /stat -L --printf '([^']+)' -- (.+?) 2>\/dev\/null/.exec(text)?.slice(1);
+    const [wrapperFormat, wrapperFiles] = statOf(wrapper)!;
+    const [builderFormat, builderFiles] = statOf(builder)!;
+    expect(wrapperFormat).toBe('%u:%a:%d:%i:%s:%Y:%Z|');
+    expect(builderFormat).toBe(wrapperFormat);
+    // The builder's words with its defaults (DIST, CACHE, NODE) are the launcher's paths.
+    const defaults = { '"$BLOB"': '/var/cache/k2s-dns/k2s-dns-cli.blob', '"$NODE"': '/usr/bin/node', '"$DIST/': '/usr/lib/k2s-dns/dist/' };
+    let expanded = builderFiles!;
+    for (const [from, to] of Object.entries(defaults)) expanded = expanded.replaceAll(from, to);
+    expect(expanded.replaceAll('"', '')).toBe(wrapperFiles);
+    expect(builder).toMatch(/^DIST=\$\{1:-\/usr\/lib\/k2s-dns\/dist\}\nCACHE=\$\{2:-\/var\/cache\/k2s-dns\}\nNODE=\$\{3:-\/usr\/bin\/node\}\nBLOB=\$CACHE\/k2s-dns-cli\.blob$/m);
+    // The blob first, and only root's: the launcher reads the key's first field before it trusts the rest.
+    expect(wrapperFiles!.split(' ')[0]).toBe('/var/cache/k2s-dns/k2s-dns-cli.blob');
+    expect(wrapper).toContain('case $key in 0:644:*) true ;; *) false ;; esac');
   });
 
   it('scripts/install-helper.sh installs the same four helper files with the same modes', () => {

@@ -68,6 +68,8 @@ export function packageFiles(i: LayoutInput): PackageFile[] {
   const files: PackageFile[] = [
     // The CLI on PATH: a launcher that runs the bundle with /usr/bin/node.
     { path: '/usr/bin/k2s-dns', from: res('packaging/k2s-dns'), mode: 0o755 },
+    // What postinst runs to build the CLI's V8 startup snapshot that launcher starts from.
+    { path: `${LIB_DIR}/k2s-dns-snapshot`, from: res('packaging/k2s-dns-snapshot'), mode: 0o755 },
     // The privileged helper at the path the polkit action pins, the one-file bundle it runs, the action.
     ...helperFiles(i.repo, i.dist),
     { path: '/usr/share/man/man1/k2s-dns.1.gz', from: { bytes: i.manPage }, mode: 0o644 },

@@ -75,15 +75,15 @@ function stage(root: string, files: readonly PackageFile[]): number {
   return bytes;
 }
 
-/** DEBIAN/ of the deb: control, md5sums, the maintainer scripts; then dpkg-deb. */
+/** DEBIAN/ of the deb: control, md5sums, the maintainer scripts, the triggers (deb-triggers(5)); then dpkg-deb. */
 function buildDeb(meta: PackageMeta, root: string, files: readonly PackageFile[], bytes: number, out: string): string {
   const debian = join(root, 'DEBIAN');
   mkdirSync(debian, { mode: 0o755 });
   writeFileSync(join(debian, 'control'), debControl(meta, Math.ceil(bytes / 1024)));
   const md5 = files.map((f) => `${createHash('md5').update(readFileSync(join(root, f.path))).digest('hex')}  ${f.path.slice(1)}`);
   writeFileSync(join(debian, 'md5sums'), `${md5.join('\n')}\n`);
-  for (const s of ['postinst', 'prerm', 'postrm']) copyFileSync(join(REPO, 'resources/packaging', s), join(debian, s));
-  for (const f of ['control', 'md5sums']) chmodSync(join(debian, f), 0o644);
+  for (const s of ['postinst', 'prerm', 'postrm', 'triggers']) copyFileSync(join(REPO, 'resources/packaging', s), join(debian, s));
+  for (const f of ['control', 'md5sums', 'triggers']) chmodSync(join(debian, f), 0o644);
   for (const s of ['postinst', 'prerm', 'postrm']) chmodSync(join(debian, s), 0o755);
   const deb = join(out, `${meta.name}_${meta.version}_amd64.deb`);
   // --root-owner-group: every file root:root whoever builds (no fakeroot needed).

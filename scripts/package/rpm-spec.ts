@@ -19,6 +19,9 @@ const TRANSLATE = {
   post: { script: 'postinst', map: 'set -- configure' },
   preun: { script: 'prerm', map: 'if [ "$1" -eq 0 ]; then set -- remove; else set -- upgrade; fi' },
   postun: { script: 'postrm', map: 'if [ "$1" -eq 0 ]; then set -- purge; else set -- upgrade; fi' },
+  // %triggerin -- nodejs: Node.js installed or upgraded while k2s-dns is (and k2s-dns installed
+  // after it): dpkg's `triggered` (resources/packaging/triggers), the startup snapshot again.
+  triggerin: { script: 'postinst', map: 'set -- triggered /usr/bin/node' },
 } as const;
 
 /** A scriptlet body: the translation line, then the shared script without its shebang. */
@@ -82,6 +85,8 @@ export function rpmSpec(m: PackageMeta, repo: string, stage: string, files: read
     scriptlet(repo, 'preun'),
     '%postun',
     scriptlet(repo, 'postun'),
+    '%triggerin -- nodejs',
+    scriptlet(repo, 'triggerin'),
     '%changelog',
     `* ${rpmDate(m.epochSeconds)} ${m.maintainer} - ${m.version}-1`,
     `- Release ${m.version}.`,

@@ -175,6 +175,14 @@ describe('capture companion: stop', () => {
     expect(calls).toEqual(['systemctl stop k2s-dnsproxy-capture.service unwritten=yes', 'systemctl --root=/ disable k2s-dnsproxy-capture.service unwritten=yes']);
     expect(await fs.lstat(CAPTURE_UNWRITTEN_FILE)).toBeFalsy();
     expect(await fs.lstat(CAPTURE_MISSED_FILE)).toBeFalsy();
+    // stoppedWithProxy (stop, after the proxy's stop named the unit and unlinked it): no systemctl, only its files go.
+    await fs.writeFileAtomic(CAPTURE_UNWRITTEN_FILE, '1 row not written\n', { mode: 0o644 });
+    await fs.writeFileAtomic(CAPTURE_READY_FILE, '4545\n', { mode: 0o644 });
+    calls.length = 0;
+    await systemdCapture(fs, exec).stop({ stoppedWithProxy: true });
+    expect(calls).toEqual([]);
+    expect(await fs.lstat(CAPTURE_UNWRITTEN_FILE)).toBeFalsy();
+    expect(await fs.lstat(CAPTURE_READY_FILE)).toBeFalsy();
   });
 
   it('a companion still closing when its keeper is killed (stop past its wait: a slow disk) is killed by its pid, though it removed its ready file at its stop', async () => {

@@ -60,8 +60,13 @@ export interface CaptureCompanion {
    * it reloads and restarts nothing, it waits for its capture. Throws with the cause.
    */
   install?(argv: string[]): Promise<void>;
-  /** Ends it (it drains the parser first) and removes its failed, ready and missed files; no error when none runs. */
-  stop(): Promise<void>;
+  /**
+   * Ends it (it drains the parser first) and removes its failed, ready and missed files; no error
+   * when none runs. `stoppedWithProxy`: systemd only, the ServiceManager.stop() just before
+   * stopped the unit with the proxy and unlinked it (one `systemctl stop`, one `disable`), so
+   * only its files are removed here.
+   */
+  stop(opts?: { stoppedWithProxy?: boolean }): Promise<void>;
   /**
    * True when it can start only once the proxy runs (systemd: the unit is Requisite= of
    * k2s-dnsproxy.service); false when it needs nothing of the proxy (tcpdump -i any reads the
@@ -255,17 +260,19 @@ export function systemdCapture(fs: HostFs, exec: Exec, procDir = '/proc', reload
         await waitReady(fs, journal);
       });
     },
-    async stop() {
+    async stop(opts) {
       if (!(await fs.lstat(K2S_PATHS.captureUnit))) return;
-      // As supervisedCapture's stop: the unit's group (the companion leads it) at nice 0 before the SIGTERM.
-      const ready = (await fs.readFile(CAPTURE_READY_FILE).catch(() => Buffer.from(''))).toString('utf8').trim();
-      await treeToNormal(/^\d+$/.test(ready) ? Number(ready) : null, procDir);
-      await systemctl(['stop', unit], [0, 5]);
-      // The link goes now; the manager reads it at the command's end (systemd-reload.ts settle).
-      // Until then a stale "k2s-dnsproxy wants it" can only pull it in with the proxy, and our
-      // start re-links it anyway.
-      await systemctl([LINKS_ONLY, 'disable', unit], [0, 1, 5]);
-      reload.linksChanged();
+      if (!opts?.stoppedWithProxy) {
+        // As supervisedCapture's stop: the unit's group (the companion leads it) at nice 0 before the SIGTERM.
+        const ready = (await fs.readFile(CAPTURE_READY_FILE).catch(() => Buffer.from(''))).toString('utf8').trim();
+        await treeToNormal(/^\d+$/.test(ready) ? Number(ready) : null, procDir);
+        await systemctl(['stop', unit], [0, 5]);
+        // The link goes now; the manager reads it at the command's end (systemd-reload.ts settle).
+        // Until then a stale "k2s-dnsproxy wants it" can only pull it in with the proxy, and our
+        // start re-links it anyway.
+        await systemctl([LINKS_ONLY, 'disable', unit], [0, 1, 5]);
+        reload.linksChanged();
+      }
       await fs.remove(CAPTURE_FAILED_FILE);
       await fs.remove(CAPTURE_READY_FILE);
       // As supervisedCapture's stop: the run's drops and unwritten rows are not the next run's.

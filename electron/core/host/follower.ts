@@ -26,8 +26,12 @@ export const FOLLOW_UNIT_PATH = `/etc/systemd/system/${FOLLOW_UNIT_NAME}.service
 export interface Follower {
   /** (Re)starts it with `argv` (absolute node binary, entry script, FOLLOW_VERB). Throws with the cause. */
   start(argv: string[]): Promise<void>;
-  /** Ends it; no error when none runs. */
-  stop(): Promise<void>;
+  /**
+   * Ends it; no error when none runs. `unlinkWithProxy`: systemd only, the caller's
+   * ServiceManager.stop() unlinks the follower's unit with the proxy's in one `disable` later in
+   * the same command (stop, uninstall), so only the unit is stopped here.
+   */
+  stop(opts?: { unlinkWithProxy?: boolean }): Promise<void>;
   /** True while it runs (pidfile + /proc cmdline; systemd: the unit is active, or activating for its Restart=). */
   running?(): Promise<boolean>;
   /** Its PID while it runs (pidfile checked against /proc cmdline; systemd: the unit's MainPID), else null. */
@@ -71,9 +75,10 @@ export function systemdFollower(fs: HostFs, exec: Exec, reload: ManagerReload = 
       await reload.current([unit]);
       await systemctl(['restart', unit]);
     },
-    async stop() {
+    async stop(opts) {
       if (!(await fs.lstat(FOLLOW_UNIT_PATH))) return;
       await systemctl(['stop', unit], [0, 5]);
+      if (opts?.unlinkWithProxy) return;
       // The link goes now; the manager reads it at the command's end (systemd-reload.ts settle).
       await systemctl([LINKS_ONLY, 'disable', unit], [0, 1, 5]);
       reload.linksChanged();

@@ -10,6 +10,7 @@ import type { Exec } from './exec';
 import { createHostFs } from './host-fs-node';
 import { detectServiceManager } from './detect-service-manager';
 import { createSupervisedManager, isProcessRunning, readWatchdogState, waitForExec } from './supervised-service';
+import { FOLLOW_UNIT_PATH, systemdFollower } from './follower';
 
 let root: string;
 const r = (p: string) => path.join(root, p);
@@ -86,6 +87,29 @@ describe('systemd manager', () => {
       // The reload as a unit of its own, not waited for (systemd-reload.ts RELOAD_UNIT).
       ['systemd-run', '--no-block', '--quiet', '--collect', '--description=K2s DNS: the manager reads the changed unit links', '--', 'systemctl', 'daemon-reload'],
     ]);
+  });
+
+  it('stop names the capture unit in the proxy\'s one stop job and unlinks it and the follower with the proxy in one disable', async () => {
+    mkdirSync(r('run/systemd/system'), { recursive: true });
+    const fs = createHostFs(root);
+    for (const unit of [K2S_PATHS.unit, K2S_PATHS.captureUnit, FOLLOW_UNIT_PATH]) {
+      await fs.mkdirp(path.posix.dirname(unit), 0o755);
+      await fs.writeFileAtomic(unit, '[Unit]\n', { mode: 0o644 });
+    }
+    const calls: string[][] = [];
+    const svc = await detectServiceManager(fs, recordingExec(calls));
+    await svc.stop();
+    expect(calls).toEqual([
+      ['systemctl', 'stop', 'k2s-dnsproxy.service', 'k2s-dnsproxy-capture.service'],
+      ['systemctl', '--root=/', 'disable', 'k2s-dnsproxy.service', 'k2s-dnsproxy-capture.service', 'k2s-dnsproxy-follow.service'],
+    ]);
+    // The follower, which stop ends before the restore: with unlinkWithProxy only its unit stops (the disable above unlinks it); without, it is unlinked too (recover).
+    calls.length = 0;
+    await systemdFollower(fs, recordingExec(calls)).stop({ unlinkWithProxy: true });
+    expect(calls).toEqual([['systemctl', 'stop', 'k2s-dnsproxy-follow.service']]);
+    calls.length = 0;
+    await systemdFollower(fs, recordingExec(calls)).stop();
+    expect(calls).toEqual([['systemctl', 'stop', 'k2s-dnsproxy-follow.service'], ['systemctl', '--root=/', 'disable', 'k2s-dnsproxy-follow.service']]);
   });
 
   it('reloads before the restart for a unit file it rewrote, or one the manager holds from an older file, and only then; an unchanged unit file is not rewritten', async () => {

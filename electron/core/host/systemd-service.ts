@@ -88,8 +88,9 @@ async function mainPid(exec: Exec): Promise<number | null> {
  * changed (`reload`, systemd-reload.ts), `reenable` on disk only (the K2s-owned resolv.conf
  * survives a reboot, so must the proxy; reenable drops the multi-user.target.wants/ link earlier
  * versions made for the companions), `restart` (starts it, or applies a new
- * argv/config to a running one). stop: stops every unit, then disables them — with the capture
- * and follower units, whose own stops only unlink them — in one call; `reload.settle()` at the end
+ * argv/config to a running one). stop: stops the proxy, its companions and the capture in one
+ * job, then disables them — with the follower unit, which stop and uninstall stopped first
+ * (stopFollower's unlinkWithProxy) — in one call; `reload.settle()` at the end
  * of the command asks the manager to read the changed links, not waited for.
  */
 export function createSystemdManager(fs: HostFs, exec: Exec, reload: ManagerReload = systemdReload(exec)): ServiceManager {
@@ -150,7 +151,12 @@ export function createSystemdManager(fs: HostFs, exec: Exec, reload: ManagerRelo
       const companions: string[] = [];
       if (await fs.lstat(K2S_PATHS.lateUnit)) companions.push(LATE_UNIT);
       if (await fs.lstat(K2S_PATHS.routeUnit)) companions.push(ROUTE_UNIT);
-      await systemctl(exec, ['stop', UNIT, ...companions], [0, EXIT_NOT_LOADED]);
+      // The capture unit in the same job: PartOf= stops it with the proxy anyway (so its drain ends
+      // at once, no more traffic); named, it stops with the proxy whatever unit file a running
+      // companion was started from, and the capture's own stop after this one only removes its
+      // files (capture-companion.ts stoppedWithProxy: a `systemctl stop` and a `disable` less).
+      const capture = (await fs.lstat(K2S_PATHS.captureUnit)) ? [`${CAPTURE_UNIT_NAME}.service`] : [];
+      await systemctl(exec, ['stop', UNIT, ...companions, ...capture], [0, EXIT_NOT_LOADED]);
       // Every K2s unit in one disable — the proxy's companions, and the capture and follower units
       // whose own stops unlink them too — without a reload: the units are stopped, the links are
       // gone from disk (what boot reads), and the manager is asked to read them once the command

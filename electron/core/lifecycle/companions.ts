@@ -12,20 +12,22 @@ import { acquireLock, lockHolderNote, type HeldLock } from './lock';
  * Ends the network follower (no error when none runs). Called with the lifecycle lock held and
  * before the resolver is restored: a follower still running would take the restore for a new
  * network resolver. A follow it has in progress cannot hold the lock then (it gets `busy`).
+ * `opts` goes to Follower.stop (unlinkWithProxy: stop and uninstall unlink it with the proxy).
  */
-export async function stopFollower(deps: LifecycleDeps, warnings: ResultWarning[]): Promise<void> {
+export async function stopFollower(deps: LifecycleDeps, warnings: ResultWarning[], opts?: { unlinkWithProxy?: boolean }): Promise<void> {
   if (!deps.follower) return;
-  await deps.follower.manager.stop().catch((err: unknown) => warnings.push({ code: 'FOLLOW_NOT_STOPPED', message: `The network follower did not stop (${messageOf(err)}).` }));
+  await deps.follower.manager.stop(opts).catch((err: unknown) => warnings.push({ code: 'FOLLOW_NOT_STOPPED', message: `The network follower did not stop (${messageOf(err)}).` }));
 }
 
 /**
  * Ends the exact query log's companion (it drains its parser first; no error when none runs).
  * stop runs it after the proxy (teardown's `afterProxy`), so the last rows are written;
- * uninstall before, while its unit and pidfile still exist to stop and disable it by.
+ * uninstall before, while its unit and pidfile still exist to stop and disable it by. `opts` goes
+ * to CaptureCompanion.stop (stoppedWithProxy: systemd's stop of the proxy stopped and unlinked it).
  */
-export async function stopCapture(deps: LifecycleDeps, warnings: ResultWarning[]): Promise<void> {
+export async function stopCapture(deps: LifecycleDeps, warnings: ResultWarning[], opts?: { stoppedWithProxy?: boolean }): Promise<void> {
   if (!deps.capture) return;
-  await deps.capture.manager.stop().catch((err: unknown) => warnings.push({ code: 'CAPTURE_NOT_STOPPED', message: `The exact query log companion did not stop (${messageOf(err)}).` }));
+  await deps.capture.manager.stop(opts).catch((err: unknown) => warnings.push({ code: 'CAPTURE_NOT_STOPPED', message: `The exact query log companion did not stop (${messageOf(err)}).` }));
 }
 
 /** ms a start waits for a look of the network follower that holds the lifecycle lock (follow.ts: a look is one read of /etc/resolv.conf, a restart at most). */

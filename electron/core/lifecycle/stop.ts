@@ -46,13 +46,14 @@ async function runTeardown(deps: LifecycleDeps, op: Operation, opts: StopOptions
     if (lock.withoutLock) warnings.push({ code: 'RUN_DIR_FULL', message: lock.withoutLock });
     // The follower before anything is restored: still running, it would take stop's restore for a
     // new network resolver. It cannot hold the lock now (its follow gets busy).
-    await stopFollower(deps, warnings);
+    // systemd: its link goes in the proxy's one `disable` (systemd-service.ts stop), not here.
+    await stopFollower(deps, warnings, { unlinkWithProxy: deps.services.kind === 'systemd' });
     const recovered = await recoverInterrupted(deps, sink);
     // stop: the capture after the proxy, in the stop-service step (systemd: PartOf= stopped it with
     // the proxy already), so with no more traffic its drain (capture/pipeline.ts) ends at once and
     // the last rows are written. uninstall: before, while its unit and pidfile still exist to stop and disable it by.
     if (op === 'uninstall') await stopCapture(deps, warnings);
-    const steps = await teardownSteps(deps, op, opts, r, op === 'uninstall' ? undefined : () => stopCapture(deps, warnings));
+    const steps = await teardownSteps(deps, op, opts, r, op === 'uninstall' ? undefined : () => stopCapture(deps, warnings, { stoppedWithProxy: deps.services.kind === 'systemd' }));
     for (const n of journalNotes) warnings.push({ code: 'STATE_DIR_FULL', message: n });
     // A kept file a user could write (walk 11 L8): said as a warning with its fix, not only as "mode 0644 → 0666".
     if (steps.keptWritable) warnings.push({ code: 'KEPT_RESOLV_CONF_WRITABLE', message: steps.keptWritable });

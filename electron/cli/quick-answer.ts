@@ -1,0 +1,23 @@
+/**
+ * The answers the CLI gives before any command loads: `--help` (usage.ts) and `--version`. The
+ * bundle's entry (entry.ts) and the startup snapshot's (snapshot-entry.ts) both give them first,
+ * so the help text costs no more than starting Node.
+ */
+import { EXIT } from '../../shared/lifecycle-events';
+import { APP_VERSION } from '../../shared/app-version';
+import { helpAnswer } from './usage';
+
+/** Writes the answer to `argv` (the words after `k2s-dns`) and returns its exit status, or null when argv names a command to run. */
+export function quickAnswer(argv: readonly string[]): number | null {
+  const help = helpAnswer(argv);
+  if (help !== null) {
+    process.stdout.write(help.stdout);
+    process.stderr.write(help.stderr);
+    return help.code;
+  }
+  if (argv[0] === '--version' || argv[0] === 'version') {
+    process.stdout.write(`k2s-dns ${APP_VERSION}\n`);
+    return EXIT.ok;
+  }
+  return null;
+}

@@ -1,0 +1,45 @@
+/**
+ * What the CLI's V8 startup snapshot runs (snapshot-entry.ts has why and what the blob holds).
+ * Its imports are loaded when runFromSnapshot is called (esbuild makes each a function called
+ * then), so none of the CLI's code runs while the blob is built.
+ */
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+/**
+ * Builtins loaded into the blob: the ones the CLI's commands use that Node supports in a user
+ * snapshot (Node 20 warns "not yet fully verified" for child_process, dgram, http, https, tls,
+ * vm, module, perf_hooks, readline and worker_threads; those load at run time, as before).
+ */
+export const SNAPSHOT_BUILTINS = ['fs', 'fs/promises', 'path', 'url', 'os', 'crypto', 'buffer', 'net', 'dns', 'stream', 'zlib', 'events', 'util', 'string_decoder', 'querystring', 'timers'] as const;
+
+/** The bundle's entry next to this script: what /usr/bin/k2s-dns runs without the blob. */
+export function entryPath(dir: string): string {
+  return join(dir, 'k2s-dns.mjs');
+}
+
+/**
+ * Runs the command in `argv` (the words after `k2s-dns`) as dist/k2s-dns.mjs would from `dir`,
+ * and resolves to its exit status. The window's verbs (`ui`, `app`) and K2S_DNS_DEBUG=1 run only
+ * from the ES module chunks, which a snapshot cannot import: /usr/bin/k2s-dns never sends them
+ * here; if something does, the answer says what to run instead (exit 2, usage).
+ */
+export async function runFromSnapshot(argv: readonly string[], dir: string): Promise<number> {
+  const [{ surviveClosedOutput }, { quickAnswer }, { cliScriptFor, loadCliScript }, { EXIT }] = await Promise.all([
+    import('../core/closed-output'),
+    import('./quick-answer'),
+    import('../core/compile-cache/cli-script'),
+    import('../../shared/lifecycle-events'),
+  ]);
+  surviveClosedOutput();
+  const answered = quickAnswer(argv);
+  if (answered !== null) return answered;
+  const verb = argv[0] ?? '';
+  const script = cliScriptFor({ verb, baseUrl: pathToFileURL(entryPath(dir)).href, env: process.env, execArgv: [] });
+  if (script === null) {
+    process.stderr.write(`k2s-dns: \`${verb}\` does not run from the startup snapshot; run \`node ${entryPath(dir)} ${argv.join(' ')}\` (what /usr/bin/k2s-dns runs for it).\n`);
+    return EXIT.usage;
+  }
+  return loadCliScript(script, verb)([...argv]);
+}
+
