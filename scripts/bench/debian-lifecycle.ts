@@ -1,17 +1,28 @@
 /**
  * start/stop on a booted Debian 13 host (e2e/bed/debian-host.ts: its own systemd as PID 1, the
  * product's k2s-dnsproxy units, systemd-resolved not running), the kind of host K2s runs on, where
- * the service step drives systemctl instead of the sandbox's supervised watchdog. Per engine:
- * ROUNDS start/stop pairs of the CLI inside the host (`node bin/k2s-dns.mjs`), ms per step, the
+ * the service step drives systemctl instead of the sandbox's supervised watchdog. The command is
+ * the installed package's: `npm run package`'s .deb of this build, installed with apt-get (its
+ * postinst builds the CLI's startup snapshot, resources/packaging/k2s-dns-snapshot), run as
+ * `k2s-dns` from PATH. Per engine: ROUNDS start/stop pairs of it inside the host, ms per step, the
  * process's wall ms inside the host (what a user's command takes there) and wall ms as seen from
  * outside (the nsenter into the host included; no CPU figure: the process runs in the host's PID
  * namespace). Each command begins on an idle manager (managerIdle). Run inside e2e/bed/sandbox.sh, as root, with no other test bed
  * running in that sandbox: the host's own test bed takes the same fixed addresses (e2e/bed/testbed.ts),
  * and its stop takes them down.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { bootPlainHost, hostStartArgs, parseEvents, type HostCliRun } from '../../e2e/bed/debian-host-cli';
-import { debianHostMissing, HOST_CLI, type DebianHost } from '../../e2e/bed/debian-host';
+import { debianHostMissing, HOST_SRC, REPO_ROOT, type DebianHost } from '../../e2e/bed/debian-host';
+import { buildPackages } from '../package/main';
 import { stepDurations } from './lifecycle';
+
+/** The installed command, and the same bundle run as a script, without the startup snapshot (for the side by side). */
+export const INSTALLED_CLI = ['/usr/bin/k2s-dns'] as const;
+export const INSTALLED_SCRIPT = ['node', '/usr/lib/k2s-dns/dist/k2s-dns.mjs'] as const;
+/** The byEngine key suffix of the rounds run without the startup snapshot (not judged against a goal). */
+export const WITHOUT_SNAPSHOT = ', without the startup snapshot';
 
 /** One engine's rounds: wall ms per command (from outside the host, and of the process inside it) and ms per step (stepDurations), each as arrays. */
 export interface HostLifecycleRounds {
@@ -30,51 +41,85 @@ async function managerIdle(h: DebianHost): Promise<void> {
   await h.sh(script, 20_000);
 }
 
-/** Runs the CLI with ARGS in the host, timing the process there too (date +%s%N around it): `process` ms. */
-async function timedCli(h: DebianHost, args: readonly string[]): Promise<HostCliRun & { processMs: number }> {
-  const r = await h.run(['sh', '-c', 'a=$(date +%s%N); "$@"; r=$?; b=$(date +%s%N); echo "k2s-bench-wall-us $(( (b - a) / 1000 ))" >&2; exit $r', 'sh', ...HOST_CLI, ...args], { timeoutMs: 90_000 });
+/** Runs `cli` with ARGS in the host, timing the process there too (date +%s%N around it): `process` ms. */
+async function timedCli(h: DebianHost, cli: readonly string[], args: readonly string[]): Promise<HostCliRun & { processMs: number }> {
+  const r = await h.run(['sh', '-c', 'a=$(date +%s%N); "$@"; r=$?; b=$(date +%s%N); echo "k2s-bench-wall-us $(( (b - a) / 1000 ))" >&2; exit $r', 'sh', ...cli, ...args], { timeoutMs: 90_000 });
   const us = Number(/k2s-bench-wall-us (\d+)/.exec(r.stderr)?.[1] ?? Number.NaN);
   return { code: r.code, stdout: r.stdout, stderr: r.stderr, ...parseEvents(r.stdout), processMs: us / 1000 };
 }
 
+/** Best of `n` runs of `command` in the host (ms, the process's wall there). */
+async function floorMs(h: DebianHost, command: string, n: number): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const r = await h.sh(`a=$(date +%s%N); ${command} >/dev/null; b=$(date +%s%N); echo $(( (b - a) / 1000 ))`);
+    out.push(Number(r.stdout.trim()) / 1000);
+  }
+  return out;
+}
+
+/** One engine's start/stop rounds with `cli`. Throws when a start or stop fails (with its last event). */
+async function rounds(h: DebianHost, cli: readonly string[], engine: 'dnsmasq' | 'adguard', n: number): Promise<HostLifecycleRounds> {
+  const r: HostLifecycleRounds = { start: { wall: [], process: [], steps: [] }, stop: { wall: [], process: [], steps: [] } };
+  for (let i = 0; i < n; i++) {
+    await managerIdle(h);
+    let t0 = performance.now();
+    const start = await timedCli(h, cli, hostStartArgs(engine));
+    r.start.wall.push(performance.now() - t0);
+    r.start.process.push(start.processMs);
+    if (!start.result?.ok) throw new Error(`start (${engine}, ${cli.join(' ')}) on the Debian host failed: ${JSON.stringify(start.events.at(-1) ?? start.stderr.slice(-300))}`);
+    r.start.steps.push(stepDurations(start.events));
+    await managerIdle(h);
+    t0 = performance.now();
+    const stop = await timedCli(h, cli, ['stop', '--json']);
+    r.stop.wall.push(performance.now() - t0);
+    r.stop.process.push(stop.processMs);
+    if (!stop.result?.ok) throw new Error(`stop (${engine}, ${cli.join(' ')}) on the Debian host failed: ${JSON.stringify(stop.events.at(-1) ?? stop.stderr.slice(-300))}`);
+    r.stop.steps.push(stepDurations(stop.events));
+  }
+  return r;
+}
+
+/** What the Debian section reports besides the rounds: host versions, floors (ms), the snapshot's build line. */
+export interface HostLifecycleResult {
+  versions: string;
+  /** `node -e 0` in the host. */
+  nodeFloor: number[];
+  /** `k2s-dns --version`: the installed command from its startup snapshot. */
+  snapshotVersion: number[];
+  /** `node /usr/lib/k2s-dns/dist/k2s-dns.mjs --version`: the same bundle without it. */
+  scriptVersion: number[];
+  /** postinst's line about the startup snapshot (built, or why not). */
+  snapshot: string;
+  byEngine: Record<string, HostLifecycleRounds>;
+}
+
 /**
- * Boots a Debian 13 host, runs `rounds` start/stop pairs per engine, destroys it. Resolves to
- * the rounds per engine, and `node -e 0` in the host (ms, `nodeFloor`), or to the reason it
- * could not run (no root file system, not root). Throws when a start or stop fails (with its last event).
+ * Builds this build's .deb (buildPackages, ~5 s), boots a Debian 13 host, installs it, runs
+ * `rounds` start/stop pairs per engine with the installed `k2s-dns`, and for `scriptEngine` also
+ * with the bundle as a script (no startup snapshot: the key `ENGINE${WITHOUT_SNAPSHOT}`), then
+ * destroys the host. Resolves to the reason it could not run instead (no root file system, not
+ * root). Throws when the install, a start or a stop fails.
  */
-export async function debianLifecycle(rounds: number, engines: readonly ('dnsmasq' | 'adguard')[]): Promise<{ versions: string; nodeFloor: number[]; byEngine: Record<string, HostLifecycleRounds> } | { missing: string }> {
+export async function debianLifecycle(n: number, engines: readonly ('dnsmasq' | 'adguard')[], scriptEngine: 'dnsmasq' | 'adguard' | null = 'adguard'): Promise<HostLifecycleResult | { missing: string }> {
   const missing = await debianHostMissing();
   if (missing) return { missing };
+  const version = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+  const { deb } = await buildPackages({ version, out: join(REPO_ROOT, '.tmp', 'bench-packages'), skipBuild: true });
   const { tb, h } = await bootPlainHost();
   try {
+    const inHost = `${HOST_SRC}/${join(REPO_ROOT, '.tmp', 'bench-packages', deb.split('/').at(-1)!).slice(REPO_ROOT.length + 1)}`;
+    const install = await h.run(['env', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', '-y', '-o', 'Acquire::Retries=0', 'install', inHost], { timeoutMs: 180_000 });
+    if (install.code !== 0) throw new Error(`apt-get install of ${inHost} in the Debian host failed: ${(install.stdout + install.stderr).slice(-400)}`);
+    const snapshot = /k2s-dns(-snapshot)?: .*startup snapshot[^\n]*/.exec(install.stdout + install.stderr)?.[0] ?? 'postinst said nothing about the startup snapshot';
     const v = await h.versions();
-    const nodeFloor: number[] = [];
-    for (let i = 0; i < rounds; i++) {
-      const r = await h.sh('a=$(date +%s%N); node -e 0; b=$(date +%s%N); echo $(( (b - a) / 1000 ))');
-      nodeFloor.push(Number(r.stdout.trim()) / 1000);
-    }
+    const nodeFloor = await floorMs(h, 'node -e 0', n);
+    const snapshotVersion = await floorMs(h, 'k2s-dns --version', n);
+    const scriptVersion = await floorMs(h, `${INSTALLED_SCRIPT.join(' ')} --version`, n);
     const byEngine: Record<string, HostLifecycleRounds> = {};
-    for (const engine of engines) {
-      const r: HostLifecycleRounds = { start: { wall: [], process: [], steps: [] }, stop: { wall: [], process: [], steps: [] } };
-      for (let i = 0; i < rounds; i++) {
-        await managerIdle(h);
-        let t0 = performance.now();
-        const start = await timedCli(h, hostStartArgs(engine));
-        r.start.wall.push(performance.now() - t0);
-        r.start.process.push(start.processMs);
-        if (!start.result?.ok) throw new Error(`start (${engine}) on the Debian host failed: ${JSON.stringify(start.events.at(-1) ?? start.stderr.slice(-300))}`);
-        r.start.steps.push(stepDurations(start.events));
-        await managerIdle(h);
-        t0 = performance.now();
-        const stop = await timedCli(h, ['stop', '--json']);
-        r.stop.wall.push(performance.now() - t0);
-        r.stop.process.push(stop.processMs);
-        if (!stop.result?.ok) throw new Error(`stop (${engine}) on the Debian host failed: ${JSON.stringify(stop.events.at(-1) ?? stop.stderr.slice(-300))}`);
-        r.stop.steps.push(stepDurations(stop.events));
-      }
-      byEngine[engine] = r;
-    }
-    return { versions: `Debian ${v.debian}, ${v.systemd}, node ${v.node}`, nodeFloor, byEngine };
+    for (const engine of engines) byEngine[engine] = await rounds(h, INSTALLED_CLI, engine, n);
+    if (scriptEngine) byEngine[`${scriptEngine}${WITHOUT_SNAPSHOT}`] = await rounds(h, INSTALLED_SCRIPT, scriptEngine, n);
+    return { versions: `Debian ${v.debian}, ${v.systemd}, node ${v.node}`, nodeFloor, snapshotVersion, scriptVersion, snapshot, byEngine };
   } finally {
     await h.destroy();
     await tb.stop();

@@ -286,7 +286,7 @@ if (ONLY.has('debian')) {
     const d = await debianLifecycle(ROUNDS, ['dnsmasq', 'adguard']);
     if ('missing' in d) out.notMeasured.push(`start/stop on a booted Debian 13 host: ${d.missing}.`);
     else {
-      out.lifecycleSystemd = { host: d.versions, nodeFloor: figure(d.nodeFloor), byEngine: {} };
+      out.lifecycleSystemd = { host: d.versions, nodeFloor: figure(d.nodeFloor), snapshotVersion: figure(d.snapshotVersion), scriptVersion: figure(d.scriptVersion), snapshot: d.snapshot, byEngine: {} };
       for (const [engine, rr] of Object.entries(d.byEngine)) out.lifecycleSystemd.byEngine[engine] = { start: { wall: figure(rr.start.wall), process: figure(rr.start.process), steps: perKey(rr.start.steps) }, stop: { wall: figure(rr.stop.wall), process: figure(rr.stop.process), steps: perKey(rr.stop.steps) } };
     }
   } catch (err) {

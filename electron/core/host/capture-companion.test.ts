@@ -88,23 +88,36 @@ describe('capture companion: stop', () => {
     const calls: string[] = [];
     // What the manager has loaded: set by daemon-reload to the unit file's text then.
     let loaded: string | null = null;
+    // The unit's ActiveState as the manager would say it.
+    let active = 'inactive';
     const exec = { run: async (file: string, args: readonly string[]) => {
       calls.push(`${file} ${args.join(' ')}`);
       await linkLikeSystemctl(fs, args);
       const text = (await fs.readFile(K2S_PATHS.captureUnit).catch(() => null))?.toString('utf8') ?? null;
       if (args[0] === 'daemon-reload') loaded = text;
       if (args[0] === 'restart') await companionUp(4242);
-      if (args[0] === 'show') return { code: 0, stdout: `Id=k2s-dnsproxy-capture.service\nLoadState=${loaded ? 'loaded' : 'not-found'}\nNeedDaemonReload=${loaded === text ? 'no' : 'yes'}\n`, stderr: '' };
+      if (args[0] === 'start') active = 'active';
+      if (args[0] === 'show') return { code: 0, stdout: `Id=k2s-dnsproxy-capture.service\nLoadState=${loaded ? 'loaded' : 'not-found'}\nNeedDaemonReload=${loaded === text ? 'no' : 'yes'}\nActiveState=${active}\n`, stderr: '' };
       return { code: 0, stdout: '', stderr: '' };
     } };
     const cap = systemdCapture(fs, exec, procDir);
     await cap.install!(argv);
     await exec.run('systemctl', ['daemon-reload']); // the proxy's start
     await companionUp(4343); // …whose restart of k2s-dnsproxy.service started the unit (WantedBy=)
+    active = 'active';
     calls.length = 0;
     await cap.start(argv);
-    expect(calls.filter((c) => !c.includes('journalctl'))).toEqual(['systemctl show -p LoadState -p NeedDaemonReload k2s-dnsproxy-capture.service', 'systemctl reset-failed k2s-dnsproxy-capture.service', 'systemctl start k2s-dnsproxy-capture.service']);
+    // Started with the proxy: one show, then only the wait for its ready file.
+    const show = 'systemctl show -p LoadState -p NeedDaemonReload -p ActiveState k2s-dnsproxy-capture.service';
+    expect(calls.filter((c) => !c.includes('journalctl'))).toEqual([show]);
     expect((await readFile(fs.real(CAPTURE_READY_FILE), 'utf8')).trim()).toBe('4343');
+    // Not started (the proxy's unit did not know the link yet): started; failed before: reset first.
+    for (const [state, expected] of [['inactive', [show, 'systemctl start k2s-dnsproxy-capture.service']], ['failed', [show, 'systemctl reset-failed k2s-dnsproxy-capture.service', 'systemctl start k2s-dnsproxy-capture.service']]] as const) {
+      active = state;
+      calls.length = 0;
+      await cap.start(argv);
+      expect(calls.filter((c) => !c.includes('journalctl'))).toEqual(expected);
+    }
     // The link gone (install's reenable failed, and start went on): the unit is linked again and restarted.
     await fs.remove('/etc/systemd/system/k2s-dnsproxy.service.wants/k2s-dnsproxy-capture.service');
     calls.length = 0;

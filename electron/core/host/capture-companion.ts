@@ -209,15 +209,15 @@ export function systemdCapture(fs: HostFs, exec: Exec, procDir = '/proc', reload
   /** The [Install] link that makes k2s-dnsproxy.service want it (WantedBy=), on disk. */
   const linked = async (): Promise<boolean> => (await fs.lstat(`${path.posix.dirname(K2S_PATHS.unit)}/${SERVICE_NAME}.service.wants/${unit}`)) !== null;
   /**
-   * True when the manager has the unit loaded from its current file (NeedDaemonReload=no): a
-   * reload would change nothing for it (systemd.unit(5), `systemctl show`). A unit it had not
-   * loaded is loaded by this very call.
+   * The unit's ActiveState when the manager has it loaded from its current file
+   * (NeedDaemonReload=no: a reload would change nothing for it; systemd.unit(5), `systemctl
+   * show`), else null. A unit it had not loaded is loaded by this very call.
    */
-  const loadedCurrent = async (): Promise<boolean> => {
-    const r = await exec.run('systemctl', ['show', '-p', 'LoadState', '-p', 'NeedDaemonReload', unit], { timeoutMs: 10_000 });
-    if (r.code !== 0) return false;
+  const loadedCurrent = async (): Promise<string | null> => {
+    const r = await exec.run('systemctl', ['show', '-p', 'LoadState', '-p', 'NeedDaemonReload', '-p', 'ActiveState', unit], { timeoutMs: 10_000 });
+    if (r.code !== 0) return null;
     const kv = showProperties(r.stdout);
-    return kv.get('LoadState') === 'loaded' && kv.get('NeedDaemonReload') === 'no';
+    return kv.get('LoadState') === 'loaded' && kv.get('NeedDaemonReload') === 'no' ? (kv.get('ActiveState') ?? '') : null;
   };
   return {
     afterProxy: true,
@@ -239,10 +239,16 @@ export function systemdCapture(fs: HostFs, exec: Exec, procDir = '/proc', reload
       // Unchanged, linked on disk (install's link can have failed: start goes on without it)
       // and loaded from its current file.
       const changed = await writeUnit(argv);
-      if (!changed && (await linked()) && (await loadedCurrent())) {
-        await systemctl(['reset-failed', unit], [0, 1, 5]);
+      const state = !changed && (await linked()) ? await loadedCurrent() : null;
+      if (state !== null) {
+        // Started with the proxy (active, or activating: its start job runs): nothing to ask the
+        // manager, the ready file says when it captures (two systemctl calls less on start's path).
+        const started = state === 'active' || state === 'activating';
         await rememberStartFailure(fs, async () => {
-          await systemctl(['start', unit]);
+          if (!started) {
+            if (state === 'failed') await systemctl(['reset-failed', unit], [0, 1, 5]);
+            await systemctl(['start', unit]);
+          }
           await waitReady(fs, journal, () => readyFileLive(fs, procDir));
         });
         return;
