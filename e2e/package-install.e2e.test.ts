@@ -178,6 +178,39 @@ describe.skipIf(hostWhy !== null)('the .deb on a booted Debian 13 host', () => {
     }
   }, 300_000);
 
+  it('k2s-dns on PATH runs from the startup snapshot postinst built (start and stop through it, its units run the script); a changed Node falls back to the script until dpkg\'s trigger builds it again', async () => {
+    const BLOB = '/var/cache/k2s-dns/k2s-dns-cli.blob';
+    // Which exec the launcher chose (sh -x prints it), and what it answered.
+    const launch = async (args: string[]) => {
+      const r = await h.run(['sh', '-x', '/usr/bin/k2s-dns', ...args]);
+      return { exec: r.stderr.split('\n').filter((l) => l.startsWith('+ exec ')).at(-1) ?? '', stdout: r.stdout, code: r.code };
+    };
+    expect((await h.run(['stat', '-c', '%U:%G %a', BLOB, `${BLOB}.key`])).stdout).toBe('root:root 644\nroot:root 644\n');
+    expect(await launch(['--version'])).toEqual({ exec: `+ exec /usr/bin/node --snapshot-blob ${BLOB} -- --version`, stdout: `k2s-dns ${OLD}\n`, code: 0 });
+    // The window's verbs never run from it.
+    expect((await launch(['ui', '--help'])).exec).toBe('+ exec /usr/bin/node /usr/lib/k2s-dns/dist/k2s-dns.mjs ui --help');
+
+    const start = await h.run(['k2s-dns', 'start', '--kubeconfig', `${ADA.home}/.kube/config`, '--engine', 'dnsmasq', '--json']);
+    expect(start.code, start.stdout.slice(-400) + start.stderr).toBe(0);
+    expect(await hostGetent(h, CLUSTER_NAME)).toEqual(['172.21.0.1']);
+    // argv[1] as the script's: the follower's and the capture's command lines name the installed bundles, not the blob.
+    expect((await h.run(['systemctl', 'show', '-p', 'ExecStart', '--value', 'k2s-dnsproxy-follow.service'])).stdout).toContain('argv[]=/usr/bin/node /usr/lib/k2s-dns/dist/k2s-dns.mjs follow-watch ;');
+    expect((await h.run(['systemctl', 'is-active', 'k2s-dnsproxy-follow.service', 'k2s-dnsproxy-capture.service'])).stdout).toBe('active\nactive\n');
+    const stop = await h.run(['k2s-dns', 'stop', '--json']);
+    expect(stop.code, stop.stdout.slice(-400) + stop.stderr).toBe(0);
+    expect(await hostResolver(h)).toBe(original);
+    expect((await h.run(['systemctl', 'is-active', 'k2s-dnsproxy.service', 'k2s-dnsproxy-follow.service', 'k2s-dnsproxy-capture.service'])).stdout).toBe('inactive\ninactive\ninactive\n');
+
+    // A Node upgrade changes /usr/bin/node (here its times): the key no longer matches, the script runs.
+    expect((await h.run(['touch', '/usr/bin/node'])).code).toBe(0);
+    expect(await launch(['--version'])).toEqual({ exec: '+ exec /usr/bin/node /usr/lib/k2s-dns/dist/k2s-dns.mjs --version', stdout: `k2s-dns ${OLD}\n`, code: 0 });
+    // …and dpkg's file trigger on /usr/bin/node (as the nodejs package's unpack activates it) builds it again.
+    expect((await h.run(['dpkg-trigger', '--no-await', '/usr/bin/node'])).code).toBe(0);
+    const triggered = await h.run(['dpkg', '--triggers-only', '--pending'], { timeoutMs: 120_000 });
+    expect(triggered.stdout, triggered.stderr).toMatch(/Processing triggers for k2s-dns \([^)]+\) \.\.\.\nk2s-dns: built the CLI's startup snapshot for Node\.js v\d+\.\d+\.\d+ \(\/var\/cache\/k2s-dns\/k2s-dns-cli\.blob, \d+ MiB\)/);
+    expect((await launch(['--version'])).exec).toBe(`+ exec /usr/bin/node --snapshot-blob ${BLOB} -- --version`);
+  }, 300_000);
+
   it('upgrade to a newer version keeps the helper and the policy; apt-get remove while K2s DNS runs restores the resolver first; purge leaves no file', async () => {
     const p = await ensurePackages();
     const up = await apt(h, ['install', '--no-install-recommends', inHost(p.new.deb)]);
