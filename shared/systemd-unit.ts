@@ -43,6 +43,12 @@ export interface ServiceSpec {
    * (shared/resolved-route-unit.ts). Absent: no such unit (an old one is removed).
    */
   resolvedRouteFile?: string;
+  /**
+   * systemd only: the exact query log's capture unit was just written for this start
+   * (CaptureCompanion.install): linked on disk in the proxy's own `reenable` (one systemctl call
+   * for both), so the proxy's start pulls it in (WantedBy=k2s-dnsproxy.service).
+   */
+  linkCapture?: boolean;
 }
 
 /** Unit of the late listeners (ServiceSpec.lateListeners): K2s's unit name plus `-kubeswitch`. */

@@ -102,7 +102,9 @@ describe('capture companion: stop', () => {
     } };
     const cap = systemdCapture(fs, exec, procDir);
     await cap.install!(argv);
-    await exec.run('systemctl', ['daemon-reload']); // the proxy's start
+    // The proxy's start: its reenable links the capture unit too (ServiceSpec.linkCapture), then a reload.
+    await exec.run('systemctl', ['--root=/', 'reenable', 'k2s-dnsproxy-capture.service']);
+    await exec.run('systemctl', ['daemon-reload']);
     await companionUp(4343); // …whose restart of k2s-dnsproxy.service started the unit (WantedBy=)
     active = 'active';
     calls.length = 0;
@@ -164,7 +166,9 @@ describe('capture companion: stop', () => {
     } };
     const cap = systemdCapture(fs, exec, procDir);
     await cap.install!(argv);
-    await exec.run('systemctl', ['daemon-reload']); // the proxy's start
+    // The proxy's start: its reenable links the capture unit too (ServiceSpec.linkCapture), then a reload.
+    await exec.run('systemctl', ['--root=/', 'reenable', 'k2s-dnsproxy-capture.service']);
+    await exec.run('systemctl', ['daemon-reload']);
     await cap.start(argv);
     expect(liveWritten).toBe(true);
     expect((await readFile(fs.real(CAPTURE_READY_FILE), 'utf8')).trim()).toBe('4545');

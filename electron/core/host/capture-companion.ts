@@ -53,11 +53,12 @@ export interface CaptureCompanion {
    */
   prepare?(base: readonly string[]): Promise<HeldCompanion>;
   /**
-   * Writes its unit for `argv` and links it on disk only, without the service manager (systemd
-   * only; systemd-reload.ts LINKS_ONLY): called before the proxy's start, which makes the manager
-   * hold both units' current files (a reload only when one changed, systemd-reload.ts) and whose
-   * restart starts it (WantedBy=, PartOf=), so start(argv) finds the unit current and running:
-   * it reloads and restarts nothing, it waits for its capture. Throws with the cause.
+   * Writes its unit for `argv` (systemd only): called before the proxy's start, whose own
+   * `reenable` links it on disk (ServiceSpec.linkCapture, systemd-reload.ts LINKS_ONLY), which
+   * makes the manager hold both units' current files (a reload only when one changed,
+   * systemd-reload.ts) and whose restart starts it (WantedBy=, PartOf=), so start(argv) finds the
+   * unit current and running: it reloads and restarts nothing, it waits for its capture. Throws
+   * with the cause.
    */
   install?(argv: string[]): Promise<void>;
   /**
@@ -223,8 +224,6 @@ export function systemdCapture(fs: HostFs, exec: Exec, procDir = '/proc', reload
     afterProxy: true,
     async install(argv) {
       await writeUnit(argv);
-      await systemctl([LINKS_ONLY, 'reenable', unit]);
-      reload.linksChanged();
     },
     async start(argv) {
       const journal = async () => (await exec.run('journalctl', ['--no-pager', '-o', 'cat', '-n', '3', '-u', unit], { timeoutMs: 10_000 }).catch(() => null))?.stdout ?? '';

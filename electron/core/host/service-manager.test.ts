@@ -62,7 +62,7 @@ describe('systemd manager', () => {
     const fs = createHostFs(root);
     const svc = await detectServiceManager(fs, recordingExec(calls));
     const spec = { argv: ['/opt/k2s/bin/dnsproxy', '--config-path=/etc/k2s/dnsproxy.yaml'], logFile: K2S_PATHS.log, description: 'K2s DNS proxy' };
-    expect(await svc.start(spec)).toEqual({ pid: 4242 });
+    expect(await svc.start(spec)).toEqual({ pid: 4242, running: true });
     expect(readFileSync(r(K2S_PATHS.unit), 'utf8')).toBe(renderUnit(spec));
     expect(statSync(r(K2S_PATHS.unit)).mode & 0o777).toBe(0o644);
     expect(existsSync(r(K2S_PATHS.log))).toBe(true);
@@ -80,13 +80,27 @@ describe('systemd manager', () => {
       ['systemctl', 'daemon-reload'],
       ['systemctl', 'reset-failed', 'k2s-dnsproxy.service'],
       ['systemctl', 'restart', 'k2s-dnsproxy.service'],
-      ['systemctl', 'show', '--property', 'MainPID', '--value', 'k2s-dnsproxy.service'],
+      // One read after the restart: its MainPID, and that it runs (the first listener poll reads no status then).
+      ['systemctl', 'show', '-p', 'ActiveState', '-p', 'SubState', '-p', 'NRestarts', '-p', 'ExecMainCode', '-p', 'ExecMainStatus', '-p', 'MainPID', '-p', 'Result', 'k2s-dnsproxy.service'],
       ['systemctl', 'show', '-p', 'ActiveState', '-p', 'SubState', '-p', 'NRestarts', '-p', 'ExecMainCode', '-p', 'ExecMainStatus', '-p', 'MainPID', '-p', 'Result', 'k2s-dnsproxy.service'],
       ['systemctl', 'stop', 'k2s-dnsproxy.service'],
       ['systemctl', '--root=/', 'disable', 'k2s-dnsproxy.service'],
       // The reload as a unit of its own, not waited for (systemd-reload.ts RELOAD_UNIT).
       ['systemd-run', '--no-block', '--quiet', '--collect', '--description=K2s DNS: the manager reads the changed unit links', '--', 'systemctl', 'daemon-reload'],
     ]);
+  });
+
+  it('start links a capture unit written for it (linkCapture) in the proxy\'s own reenable; a capture unit left from before is not linked', async () => {
+    mkdirSync(r('run/systemd/system'), { recursive: true });
+    const fs = createHostFs(root);
+    await fs.mkdirp(path.posix.dirname(K2S_PATHS.captureUnit), 0o755);
+    await fs.writeFileAtomic(K2S_PATHS.captureUnit, '[Unit]\n', { mode: 0o644 });
+    const spec = { argv: ['/opt/k2s/bin/dnsproxy', '--config-path=/etc/k2s/dnsproxy.yaml'], logFile: K2S_PATHS.log, description: 'K2s DNS proxy' };
+    for (const [linkCapture, reenable] of [[true, ['k2s-dnsproxy.service', 'k2s-dnsproxy-capture.service']], [false, ['k2s-dnsproxy.service']]] as const) {
+      const calls: string[][] = [];
+      await (await detectServiceManager(fs, recordingExec(calls))).start({ ...spec, linkCapture });
+      expect(calls.filter((c) => c[2] === 'reenable')).toEqual([['systemctl', '--root=/', 'reenable', ...reenable]]);
+    }
   });
 
   it('stop names the capture unit in the proxy\'s one stop job and unlinks it and the follower with the proxy in one disable', async () => {

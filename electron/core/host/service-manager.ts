@@ -36,13 +36,17 @@ export interface RestartedExit {
 /** Starts, stops and reports the one k2s-dnsproxy service. */
 export interface ServiceManager {
   kind: 'systemd' | 'supervised';
-  /** Starts (or restarts, to apply a new config) the service; pid when known. Throws with the cause. */
-  start(spec: ServiceSpec): Promise<{ pid: number | null }>;
+  /**
+   * Starts (or restarts, to apply a new config) the service; pid when known, and `running` when
+   * the start's own read of the service said it runs (systemd: ActiveState=active right after the
+   * start job; the first poll for its listeners then needs no status read). Throws with the cause.
+   */
+  start(spec: ServiceSpec): Promise<{ pid: number | null; running?: boolean }>;
   /**
    * Restarts the running service with the unit/argv it has, so it reads its config file again
    * (a followed network: only the config changed). Absent: the caller uses start(spec).
    */
-  restart?(): Promise<{ pid: number | null }>;
+  restart?(): Promise<{ pid: number | null; running?: boolean }>;
   /** Stops the service; no error when it is not running. */
   stop(): Promise<void>;
   /**

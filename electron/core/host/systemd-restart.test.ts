@@ -18,19 +18,19 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-/** An Exec that records every call and answers `systemctl show -P MainPID` with 4321. */
+/** An Exec that records every call and answers `systemctl show` with an active unit, MainPID 4321. */
 function recording(): { exec: Exec; calls: string[][] } {
   const calls: string[][] = [];
   return {
     calls,
-    exec: { run: async (file, args) => (calls.push([file, ...args]), { code: 0, stdout: args[0] === 'show' ? '4321\n' : '', stderr: '' }) },
+    exec: { run: async (file, args) => (calls.push([file, ...args]), { code: 0, stdout: args[0] === 'show' ? 'ActiveState=active\nSubState=running\nNRestarts=0\nMainPID=4321\nResult=success\n' : '', stderr: '' }) },
   };
 }
 
 describe('systemd manager restart (a followed network)', () => {
   it('restarts only the proxy, with ignore-requirements: the capture and route companions are not restarted by PartOf=', async () => {
     const { exec, calls } = recording();
-    expect(await createSystemdManager(createHostFs(root), exec).restart!()).toEqual({ pid: 4321 });
+    expect(await createSystemdManager(createHostFs(root), exec).restart!()).toEqual({ pid: 4321, running: true });
     expect(RESTART_JOB_MODE).toBe('--job-mode=ignore-requirements');
     expect(calls.filter((c) => c[1] === 'restart')).toEqual([['systemctl', 'restart', '--job-mode=ignore-requirements', 'k2s-dnsproxy.service']]);
   });

@@ -74,10 +74,12 @@ async function journalLastExit(exec: Exec): Promise<string | null> {
   return out === null ? null : lastExitFromJournal(out);
 }
 
-async function mainPid(exec: Exec): Promise<number | null> {
-  const r = await exec.run('systemctl', ['show', '--property', 'MainPID', '--value', UNIT], { timeoutMs: 10_000 });
-  const pid = Number.parseInt(r.stdout.trim(), 10);
-  return r.code === 0 && pid > 0 ? pid : null;
+/** The unit's MainPID (null: none) and whether it is active, from one `systemctl show` (the properties status() reads). */
+async function runState(exec: Exec): Promise<{ pid: number | null; running: boolean }> {
+  const r = await exec.run('systemctl', ['show', ...SHOW_PROPERTIES.flatMap((p) => ['-p', p]), UNIT], { timeoutMs: 10_000 });
+  if (r.code !== 0) return { pid: null, running: false };
+  const s = parseUnitRunState(r.stdout);
+  return { pid: s.mainPid !== null && s.mainPid > 0 ? s.mainPid : null, running: s.activeState === 'active' };
 }
 
 /**
@@ -123,13 +125,14 @@ export function createSystemdManager(fs: HostFs, exec: Exec, reload: ManagerRelo
       // a unit the manager has loaded changed — it then reads the links too; else it is asked to
       // read them once the command is done (settle, systemd-reload.ts). The capture unit,
       // installed just before (start.ts), is started by the proxy's start.
-      await systemctl(exec, [LINKS_ONLY, 'reenable', ...units]);
+      const capture = (await fs.lstat(K2S_PATHS.captureUnit)) ? [`${CAPTURE_UNIT_NAME}.service`] : [];
+      await systemctl(exec, [LINKS_ONLY, 'reenable', ...units, ...(spec.linkCapture ? capture : [])]);
       reload.linksChanged();
-      await reload.current([...units, ...((await fs.lstat(K2S_PATHS.captureUnit)) ? [`${CAPTURE_UNIT_NAME}.service`] : [])]);
+      await reload.current([...units, ...capture]);
       // A unit systemd gave up on (its start limit) refuses even a start by hand until reset.
       await systemctl(exec, ['reset-failed', ...units], [0, 1, EXIT_NOT_LOADED]);
       await systemctl(exec, ['restart', ...units]);
-      return { pid: await mainPid(exec) };
+      return runState(exec);
     },
     async installRouteUnit(routeFile) {
       await fs.mkdirp(path.posix.dirname(K2S_PATHS.routeUnit), 0o755);
@@ -145,7 +148,7 @@ export function createSystemdManager(fs: HostFs, exec: Exec, reload: ManagerRelo
       // keep running (their PartOf= tie would make this restart wait for the capture's drain).
       const late = (await fs.lstat(K2S_PATHS.lateUnit)) !== null;
       await systemctl(exec, ['restart', RESTART_JOB_MODE, UNIT, ...(late ? [LATE_UNIT] : [])]);
-      return { pid: await mainPid(exec) };
+      return runState(exec);
     },
     async stop() {
       const companions: string[] = [];

@@ -210,6 +210,13 @@ export async function preflight(deps: LifecycleDeps, opts: StartOptions): Promis
 
 /** preflight's checks of the host after the engine and the kubeconfig, in their order. */
 async function hostChecks(deps: LifecycleDeps, opts: StartOptions, engine: Preflight['engine'], kubeconfigPath: string): Promise<Preflight> {
+  // Two reads of the service manager (systemd: a `systemctl` process each, ~10–15 ms on a
+  // booted Debian 13 host) asked now, while the resolver is read and judged; each is awaited
+  // where its check stood, so the checks and their order of refusals are as before.
+  const servicePending = deps.services.status();
+  const resolvedPending = resolvedActive(deps);
+  servicePending.catch(() => undefined);
+  resolvedPending.catch(() => undefined);
   const current = await captureResolver(deps.fs, deps.exec);
   // Its bytes were read only up to the bound: a copy of it could never be put back whole.
   if (isOversize(current)) {
@@ -260,7 +267,7 @@ async function hostChecks(deps: LifecycleDeps, opts: StartOptions, engine: Prefl
   if (notResolver) {
     throw refused('NOT_RESOLVER_FILE', `/etc/resolv.conf ${notResolver.replace(/^the new file /, '')}, so K2s will not save it as your original (stop would put it back byte for byte). ${notResolverFix()} Nothing was changed.`);
   }
-  const service = await deps.services.status();
+  const service = await servicePending;
   const alreadyRunning = currentIsManaged && existing !== null && service.running;
 
   if (current.kind === 'file' && current.immutable) {
@@ -290,7 +297,7 @@ async function hostChecks(deps: LifecycleDeps, opts: StartOptions, engine: Prefl
   const writable = writableResolverTokens(parsed);
   const { listeners, skipped } = await planListeners(deps, opts.kubeSwitch);
 
-  const resolved = (await resolvedActive(deps)) ? await planResolvedRoute(deps, listeners, skipped, parsed.nameservers) : null;
+  const resolved = (await resolvedPending) ? await planResolvedRoute(deps, listeners, skipped, parsed.nameservers) : null;
   const usesResolvedStub = parsed.nameservers.slice(0, GLIBC_MAXNS).some((ns) => ns === '127.0.0.53' || ns === '127.0.0.54');
   // Our own routing link is no upstream (a second start sees it in `resolvectl dns`).
   const resolvedLinkServers = usesResolvedStub ? await readResolvedLinkServers(deps.exec, resolved ? [resolved.link] : []) : undefined;

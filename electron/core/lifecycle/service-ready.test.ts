@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { READY_POLL_FAST, readyPollWait } from './service-ready';
+import { READY_POLL_FAST, readyPollWait, waitForListeners } from './service-ready';
+import type { LifecycleDeps } from './deps';
+import type { ProxyPlan } from '../../../shared/types';
 
 /** ms from the first poll to the first poll at or after `t` ms, with wait `wait(attempt)` between polls. */
 function foundAt(t: number, wait: (attempt: number) => number): number {
@@ -22,5 +24,36 @@ describe('readyPollWait', () => {
       expect(foundAt(t, readyPollWait)).toBeLessThanOrEqual(foundAt(t, doubling));
       if (t <= 127) expect(foundAt(t, readyPollWait) - t).toBeLessThan(4);
     }
+  });
+});
+
+describe('waitForListeners', () => {
+  /** Deps whose service status is recorded, and whose listener answers from poll `upAt` on (0-based). */
+  function deps(running: boolean, upAt: number) {
+    let polls = 0;
+    const statusReads: number[] = [];
+    const d = {
+      now: () => 0,
+      sleep: async () => undefined,
+      services: { status: async () => (statusReads.push(polls), { running, pid: running ? 4242 : null }) },
+      tcpListening: async () => polls++ >= upAt,
+      fs: { readFile: async () => Buffer.from('level=error msg="listen udp 127.0.0.1:53: bind: permission denied"\n') },
+      portHolder: async () => null,
+    } as unknown as LifecycleDeps;
+    return { d, statusReads };
+  }
+  const plan = { listeners: [{ address: '127.0.0.1', port: 53 }] } as unknown as ProxyPlan;
+
+  it('reads no status before the first poll of a service its start saw running; reads it before every later poll', async () => {
+    const seen = deps(true, 2);
+    await waitForListeners(seen.d, plan, 1000, { running: true });
+    expect(seen.statusReads).toEqual([1, 2]);
+    const unseen = deps(true, 0);
+    await waitForListeners(unseen.d, plan, 1000);
+    expect(unseen.statusReads).toEqual([0]);
+  });
+
+  it('a service that is not running at a later poll fails SERVICE_EXITED with the log\'s last error', async () => {
+    await expect(waitForListeners(deps(false, 5).d, plan, 1000, { running: true })).rejects.toMatchObject({ code: 'SERVICE_EXITED', message: expect.stringContaining('bind: permission denied') });
   });
 });

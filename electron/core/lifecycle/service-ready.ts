@@ -30,13 +30,15 @@ export function readyPollWait(attempt: number): number {
  * 10 ms was most of this one, and a wait doubling from 1 ms (8, 16, 32 …) found one that bound
  * meanwhile up to that long after (2–11 ms in traces of the lifecycle bench) — for at most
  * `timeoutMs` ms in all. Fails with SERVICE_EXITED (with the log's
- * last error and, for a bind failure, the port's holder) or SERVICE_NOT_READY.
+ * last error and, for a bind failure, the port's holder) or SERVICE_NOT_READY. `started`: what
+ * the service manager's start just read (ServiceManager.start): a service it saw running needs no
+ * status read before the first poll.
  */
-export async function waitForListeners(deps: LifecycleDeps, plan: ProxyPlan, timeoutMs: number): Promise<void> {
+export async function waitForListeners(deps: LifecycleDeps, plan: ProxyPlan, timeoutMs: number, started?: { running?: boolean }): Promise<void> {
   const deadline = deps.now() + timeoutMs;
   const pending = new Set(plan.listeners.map((l) => `${l.address}:${l.port}`));
   for (let attempt = 0; pending.size > 0; attempt++) {
-    const status = await deps.services.status();
+    const status = attempt === 0 && started?.running === true ? { running: true } : await deps.services.status();
     if (!status.running) {
       const tail = await logTail(deps, 20);
       const bind = tail.find((l) => /address already in use/i.test(l));

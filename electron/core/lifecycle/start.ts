@@ -222,15 +222,17 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
       const lateListeners = lateListenersFor(plan.engine, argv, plan.listeners);
       const { runAs } = engineRuntime(plan.engine);
       // On resolved hosts a companion unit re-applies the route whenever the KubeSwitch address comes back (link re-created, reboot).
-      // A capture unit tied to the proxy's is written and linked now, so the proxy's start
-      // reloads systemd once for both (its own start then finds it loaded: capture-companion.ts).
-      if (captureStart && deps.capture?.manager.afterProxy && deps.capture.manager.install) await deps.capture.manager.install(captureStart.argv.slice()).catch(() => undefined);
-      const { pid } = await deps.services.start({ argv, logFile: deps.fs.real(K2S_PATHS.log), description: `K2s DNS proxy (${plan.engine})`, guardDirs: ROOT_WRITTEN_DIRS.map((d) => deps.fs.real(d.path)), startLine, ...(runAs ? { runAs } : {}), ...(lateListeners ? { lateListeners } : {}), ...(pre.resolved ? { resolvedRouteFile: deps.fs.real(K2S_PATHS.routeFile) } : {}) });
+      // A capture unit tied to the proxy's is written now and linked in the proxy's own reenable,
+      // so the proxy's start reloads systemd once for both (its own start then finds it loaded:
+      // capture-companion.ts).
+      const linkCapture = captureStart && deps.capture?.manager.afterProxy && deps.capture.manager.install ? await deps.capture.manager.install(captureStart.argv.slice()).then(() => true, () => false) : false;
+      const started = await deps.services.start({ ...(linkCapture ? { linkCapture } : {}), argv, logFile: deps.fs.real(K2S_PATHS.log), description: `K2s DNS proxy (${plan.engine})`, guardDirs: ROOT_WRITTEN_DIRS.map((d) => deps.fs.real(d.path)), startLine, ...(runAs ? { runAs } : {}), ...(lateListeners ? { lateListeners } : {}), ...(pre.resolved ? { resolvedRouteFile: deps.fs.real(K2S_PATHS.routeFile) } : {}) });
       // The follower's spawn blocks this thread until its child has exec'd (a few ms, more on a
       // busy host): paid now, while the proxy starts, instead of before ready. Held until then.
       const f = deps.follower;
       if (f?.manager.prepare && onNetworkChange === 'follow') heldFollower = f.manager.prepare(f.argv).catch(() => null);
-      await waitForListeners(deps, plan, opts.readyTimeoutMs ?? READY_TIMEOUT_MS);
+      const { pid } = started;
+      await waitForListeners(deps, plan, opts.readyTimeoutMs ?? READY_TIMEOUT_MS, started);
       // The query log is open before the host points at the proxy: every query from then on is in it.
       if (captureStart) await captureStart.run();
       else if (deps.capture) await deps.capture.manager.stop().catch(() => undefined);
