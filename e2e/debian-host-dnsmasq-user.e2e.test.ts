@@ -2,7 +2,7 @@
  * The account dnsmasq drops to, on a booted Debian 13 host (e2e/bed/debian-host.ts): dnsmasq
  * hands its log-facility file (the proxy log) to the user it drops to (dnsmasq log.c log_start),
  * so k2s-dns has it drop to dnsmasq-base's own `dnsmasq` system user, not the shared `nobody`
- * (shared/dnsmasq-config.ts dnsmasqDropFrom). Measured here: what dnsmasq 2.90 does to a
+ * (shared/dnsmasq-config.ts dnsmasqDropFrom). Measured here: what Debian 13's dnsmasq (2.91) does to a
  * root:adm 0640 file for each account, the product's start (unit argv, process owners, log
  * owner, rows in `k2s-dns queries` and query lines in the log dnsmasq writes after its chown),
  * and the fallback on a host without the dnsmasq user (nobody, with the start's warning).
@@ -37,7 +37,7 @@ describe.skipIf(why !== null)("dnsmasq's account on a booted Debian 13 host", ()
     await tb?.stop();
   }, 120_000);
 
-  it("dnsmasq 2.90 itself: a root:adm 0640 log-facility file gets the --user account as owner; group adm and 0640 stay", async () => {
+  it("dnsmasq itself (2.91, Debian 13): a root:adm 0640 log-facility file gets the --user account as owner; group adm and 0640 stay", async () => {
     const passwd = (await h.run(['getent', 'passwd', 'dnsmasq'])).stdout.trim();
     // dnsmasq-base's postinst: a system user with group nogroup.
     expect(passwd).toMatch(/^dnsmasq:x:\d+:65534:dnsmasq:\/var\/lib\/misc:\/usr\/sbin\/nologin$/);
@@ -56,6 +56,22 @@ describe.skipIf(why !== null)("dnsmasq's account on a booted Debian 13 host", ()
     }
     console.log(`debian-host-dnsmasq-user: log-facility file before → after dnsmasq --user=U: ${JSON.stringify(seen)}`);
     expect(seen).toEqual({ nobody: ['root:adm 640', 'nobody:adm 640', 'nobody'], dnsmasq: ['root:adm 640', 'dnsmasq:adm 640', 'dnsmasq'] });
+  });
+
+  it("why not systemd's DynamicUser= for dnsmasq: started as a transient uid, it cannot open its root:adm 0640 log-facility file and exits", async () => {
+    const f = '/var/log/dnsproxy/k2s-measure-dynamic.log';
+    await h.sh(`install -d -m 0755 /var/log/dnsproxy && install -o root -g adm -m 0640 /dev/null ${f}`);
+    // As the unit would run it (renderUnit's lines for a runAs engine), on a port no one uses.
+    const r = await h.sh(
+      'systemd-run --wait --quiet --unit k2s-measure-dynamic -p DynamicUser=yes -p AmbientCapabilities=CAP_NET_BIND_SERVICE -p CapabilityBoundingSet=CAP_NET_BIND_SERVICE -p NoNewPrivileges=yes ' +
+        `/usr/sbin/dnsmasq --keep-in-foreground --conf-file=/dev/null --port=5399 --listen-address=127.0.0.1 --bind-interfaces --pid-file= --log-facility=${f}`,
+    );
+    expect(r.code).not.toBe(0);
+    const journal = (await h.run(['journalctl', '-u', 'k2s-measure-dynamic', '-o', 'cat', '--no-pager'])).stdout;
+    console.log(`debian-host-dnsmasq-user: dnsmasq under DynamicUser=yes: exit ${r.code}; ${journal.trim().split('\n').slice(-2).join(' / ')}`);
+    expect(journal).toContain(`cannot open log ${f}: Permission denied`);
+    expect(await owner(f)).toBe('root:adm 640');
+    await h.run(['rm', '-f', f]);
   });
 
   it('start --engine dnsmasq: both units run dnsmasq as dnsmasq, the log is dnsmasq:adm 0640, rows reach k2s-dns queries, and dnsmasq still logs (its query lines without tcpdump)', async () => {
