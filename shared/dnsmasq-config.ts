@@ -81,8 +81,7 @@ export interface DnsmasqDrop {
 /**
  * The account dnsmasq should drop to on a host whose /etc/passwd reads `passwdText`
  * (passwd(5): name:password:uid:gid:…): DNSMASQ_OWN_USER when it is there with a uid other than
- * 0 (dnsmasq keeps root for a uid-0 account: log.c and dnsmasq.c drop only to a non-zero uid),
- * else DNSMASQ_FALLBACK_USER with a warning. Only the file is read, not NSS: a `dnsmasq`
+ * 0 (a uid-0 account would leave dnsmasq root), else DNSMASQ_FALLBACK_USER with a warning. Only the file is read, not NSS: a `dnsmasq`
  * account from LDAP alone gets the fallback, never a name dnsmasq could not find.
  */
 export function dnsmasqDropFrom(passwdText: string): DnsmasqDrop {
@@ -177,7 +176,7 @@ const ACCOUNT_NAME = /^[a-z_][a-z0-9_-]{0,31}$/;
  * sockets and opens the log as root, then drops to that account, dnsmasq(8) -u/-g; `user` is
  * dnsmasqDropFrom's choice, DNSMASQ_FALLBACK_USER when not given). dnsmasq then also chowns the
  * log file's owner to that user (log.c log_start, for its SIGUSR2 reopen); the group (adm) and
- * mode 0640 stay. Throws when the path is not a plain absolute path, when there is no address or
+ * mode 0640 stay (measured: e2e/debian-host-dnsmasq-user.e2e.test.ts). Throws when the path is not a plain absolute path, when there is no address or
  * one is not an IP address, or when `user` is not a plain account name.
  */
 export function renderDnsmasqArgs(configPath: string, listenAddresses: readonly string[], user: string = DNSMASQ_FALLBACK_USER): string[] {
