@@ -63,17 +63,17 @@ describe.each(PROXY_ENGINES.map((e) => [e]))('k2s-dns on a booted Debian 13 host
     expect(await isActive(h)).toBe('active');
     const unit = (await h.run(['systemctl', 'cat', 'k2s-dnsproxy.service'])).stdout;
     expect(unit).toContain('# Managed by k2s-dns');
-    expect(unit).toContain(engine === 'adguard' ? 'ExecStart=/opt/k2s/bin/dnsproxy --config-path=/etc/k2s/dnsproxy.yaml' : 'ExecStart=/usr/sbin/dnsmasq --keep-in-foreground --conf-file=/etc/k2s/dnsmasq.conf --pid-file= --listen-address=127.0.0.1 --user=nobody --group=nogroup\n');
+    expect(unit).toContain(engine === 'adguard' ? 'ExecStart=/opt/k2s/bin/dnsproxy --config-path=/etc/k2s/dnsproxy.yaml' : 'ExecStart=/usr/sbin/dnsmasq --keep-in-foreground --conf-file=/etc/k2s/dnsmasq.conf --pid-file= --listen-address=127.0.0.1 --user=dnsmasq --group=nogroup\n');
     expect((await h.run(['systemctl', 'is-enabled', 'k2s-dnsproxy.service'])).stdout.trim()).toBe('enabled');
     // The KubeSwitch listener runs in its own unit (it waits for the address after a reboot), both engines.
     expect(await isActive(h, 'k2s-dnsproxy-kubeswitch.service')).toBe('active');
     expect((await h.run(['systemctl', 'is-enabled', 'k2s-dnsproxy-kubeswitch.service'])).stdout.trim()).toBe('enabled');
     if (engine === 'dnsmasq') {
       const late = (await h.run(['systemctl', 'cat', 'k2s-dnsproxy-kubeswitch.service'])).stdout;
-      expect(late).toContain(' 172.19.1.1 -- /usr/sbin/dnsmasq --keep-in-foreground --conf-file=/etc/k2s/dnsmasq.conf --pid-file= --listen-address=172.19.1.1 --user=nobody --group=nogroup\n');
-      // Two dnsmasq processes, both dropped to nobody after binding (dnsmasq(8) --user).
+      expect(late).toContain(' 172.19.1.1 -- /usr/sbin/dnsmasq --keep-in-foreground --conf-file=/etc/k2s/dnsmasq.conf --pid-file= --listen-address=172.19.1.1 --user=dnsmasq --group=nogroup\n');
+      // Two dnsmasq processes, both dropped after binding (dnsmasq(8) --user) to dnsmasq-base's own user, not the shared nobody.
       const users = (await h.sh('for p in /proc/[0-9]*; do [ "$(cat $p/comm 2>/dev/null)" = dnsmasq ] && stat -c %U $p; done; true')).stdout.trim().split('\n');
-      expect(users).toEqual(['nobody', 'nobody']);
+      expect(users).toEqual(['dnsmasq', 'dnsmasq']);
     }
 
     expect(await hostGetent(h, 'kubernetes.default.svc.cluster.local')).toEqual(['172.21.0.1']);

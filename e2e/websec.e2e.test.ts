@@ -36,18 +36,24 @@ describe.skipIf(!inSandbox)('websec on the test bed (dnsmasq engine)', () => {
   });
 
   // Regression: on main dnsmasq ran as uid 0 and the log was 0644.
-  it('the proxy runs as nobody, answers on 127.0.0.1:53, and the query log is 0640 group adm', async () => {
+  it("the proxy runs as dnsmasq-base's dnsmasq user (nobody where there is none), answers on 127.0.0.1:53, and the query log is 0640 group adm, owned by that user", async () => {
     const start = await k2sDns(['start', ...base]);
     expect(start.result, start.stdout + start.stderr).toMatchObject({ ok: true, exitCode: 0 });
     const pid = Number((await readFile(K2S_PATHS.pidFile, 'utf8')).trim());
-    const nobody = Number((await readFile('/etc/passwd', 'utf8')).match(/^nobody:[^:]*:(\d+):/m)![1]);
-    expect(await uids(pid)).toEqual([nobody, nobody, nobody, nobody]);
+    const passwd = await readFile('/etc/passwd', 'utf8');
+    // dnsmasq-base's postinst creates the dnsmasq user with the binary (shared/dnsmasq-config.ts dnsmasqDropFrom).
+    const own = passwd.match(/^dnsmasq:[^:]*:(\d+):/m);
+    const uid = Number((own ?? passwd.match(/^nobody:[^:]*:(\d+):/m))![1]);
+    expect((start.result!.warnings ?? []).map((w) => w.code).includes('SHARED_PROXY_ACCOUNT')).toBe(own === null);
+    expect(await uids(pid)).toEqual([uid, uid, uid, uid]);
     const r = await queryDns({ name: 'kubernetes.default.svc.cluster.local', type: 'A', server: '127.0.0.1' });
     expect(r.answers.map((a) => a.data)).toEqual(['172.21.0.1']);
     const adm = Number((await readFile('/etc/group', 'utf8')).match(/^adm:[^:]*:(\d+):/m)![1]);
     const log = await stat(K2S_PATHS.log);
     expect(log.mode & 0o777).toBe(0o640);
     expect(log.gid).toBe(adm);
+    // dnsmasq hands its log-facility file to the user it drops to (log.c log_start); group and mode stay.
+    expect(log.uid).toBe(uid);
     // The query was logged (query logging is on by default) into a private file: the exact log
     // from packets where tcpdump is installed (then the engine logs no queries), else the proxy log.
     const queryLog = (await stat(K2S_PATHS.queryRows).catch(() => null)) ? K2S_PATHS.queryRows : K2S_PATHS.log;

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { renderDnsmasqArgs, renderDnsmasqConfig } from './dnsmasq-config';
+import { dnsmasqDropFrom, renderDnsmasqArgs, renderDnsmasqConfig } from './dnsmasq-config';
 import { testPlan, testRoute } from '../e2e/support/test-plan';
 
 const HEADER =
@@ -106,5 +106,42 @@ describe('renderDnsmasqArgs', () => {
     expect(() => renderDnsmasqArgs('/etc/k2s/$(x).conf', ['127.0.0.1'])).toThrow('must be an absolute plain path');
     expect(() => renderDnsmasqArgs('/etc/k2s/dnsmasq.conf', ['127.0.0.1 --user=root'])).toThrow('is not an IP address');
     expect(() => renderDnsmasqArgs('/etc/k2s/dnsmasq.conf', [])).toThrow('has no listener');
+  });
+
+  it("drops to the account it is given: Debian's dnsmasq user, as one exact word; never an option or a second word", () => {
+    const argv = renderDnsmasqArgs('/etc/k2s/dnsmasq.conf', ['127.0.0.1'], 'dnsmasq');
+    expect(argv.slice(-2)).toEqual(['--user=dnsmasq', '--group=nogroup']);
+    expect(argv.filter((w) => w.startsWith('--user'))).toEqual(['--user=dnsmasq']);
+    expect(() => renderDnsmasqArgs('/etc/k2s/dnsmasq.conf', ['127.0.0.1'], 'root --user=x')).toThrow('is not a plain user name');
+    expect(() => renderDnsmasqArgs('/etc/k2s/dnsmasq.conf', ['127.0.0.1'], '')).toThrow('is not a plain user name');
+  });
+});
+
+describe('dnsmasqDropFrom (the account dnsmasq drops to, from /etc/passwd)', () => {
+  // The Debian 13 rootfs's lines (dnsmasq-base's postinst created the user, primary group nogroup).
+  const DEBIAN13 = 'root:x:0:0:root:/root:/bin/bash\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\ndnsmasq:x:994:65534:dnsmasq:/var/lib/misc:/usr/sbin/nologin\n';
+
+  it("Debian's dnsmasq system user when /etc/passwd has it: --user=dnsmasq, no warning", () => {
+    const drop = dnsmasqDropFrom(DEBIAN13);
+    expect(drop).toEqual({ user: 'dnsmasq', group: 'nogroup', warning: null });
+    expect(renderDnsmasqArgs('/etc/k2s/dnsmasq.conf', ['127.0.0.1'], drop.user)).toContain('--user=dnsmasq');
+  });
+
+  it('no dnsmasq user: falls back to nobody and says so once, with the fix', () => {
+    const drop = dnsmasqDropFrom('root:x:0:0:root:/root:/bin/bash\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n');
+    expect(drop.user).toBe('nobody');
+    expect(drop.group).toBe('nogroup');
+    expect(drop.warning).toBe(
+      'dnsmasq runs as the shared account nobody (this host has no dnsmasq system user), which then also owns the proxy log: other programs running as nobody can read and change it; install dnsmasq-base (its package creates the dnsmasq user) and start again.',
+    );
+    expect(renderDnsmasqArgs('/etc/k2s/dnsmasq.conf', ['127.0.0.1'], drop.user).slice(-2)).toEqual(['--user=nobody', '--group=nogroup']);
+    // An unreadable /etc/passwd reads as empty: the fallback too.
+    expect(dnsmasqDropFrom('').user).toBe('nobody');
+  });
+
+  it('a dnsmasq account with uid 0 (dnsmasq would stay root), a malformed uid, or only a longer name is not taken', () => {
+    expect(dnsmasqDropFrom('dnsmasq:x:0:0::/:/bin/sh\n').user).toBe('nobody');
+    expect(dnsmasqDropFrom('dnsmasq:x::65534::/:/bin/sh\n').user).toBe('nobody');
+    expect(dnsmasqDropFrom('dnsmasq2:x:994:65534::/:/bin/sh\nxdnsmasq:x:995:65534::/:/bin/sh\n').user).toBe('nobody');
   });
 });

@@ -53,10 +53,50 @@ function fitLine(line: string, max: number): string {
   return `${out}…`;
 }
 
-/** Unprivileged user and group dnsmasq drops to after binding (Debian's `nobody`, `nogroup`). */
-export const DNSMASQ_USER = 'nobody';
-/** See DNSMASQ_USER. */
+/**
+ * The account dnsmasq drops to after binding: Debian's dnsmasq-base creates this system user
+ * (its postinst: `useradd --system --gid nogroup … dnsmasq`), used by nothing else. systemd's
+ * DynamicUser= (the AdGuard unit's) is not used for dnsmasq: started as a transient uid it cannot
+ * open its root:adm 0640 log-facility file and exits ("cannot open log …: Permission denied",
+ * e2e/debian-host-dnsmasq-user.e2e.test.ts), and hosts without systemd need `--user` anyway.
+ */
+export const DNSMASQ_OWN_USER = 'dnsmasq';
+/**
+ * The account used when the host has no DNSMASQ_OWN_USER (a dnsmasq not from dnsmasq-base):
+ * Debian's `nobody`, which every Debian/Ubuntu host has and dnsmasq's own compiled-in default
+ * (config.h CHUSER). It is shared with other daemons, so start says so (dnsmasqDropFrom).
+ */
+export const DNSMASQ_FALLBACK_USER = 'nobody';
+/** Group dnsmasq drops to: Debian's `nogroup`, the primary group dnsmasq-base gives its user. */
 export const DNSMASQ_GROUP = 'nogroup';
+
+/** The account dnsmasq drops to, and the warning start gives when it is the shared fallback. */
+export interface DnsmasqDrop {
+  user: string;
+  group: string;
+  /** null for the own account; else one sentence: why the shared account, and the fix. */
+  warning: string | null;
+}
+
+/**
+ * The account dnsmasq should drop to on a host whose /etc/passwd reads `passwdText`
+ * (passwd(5): name:password:uid:gid:…): DNSMASQ_OWN_USER when it is there with a uid other than
+ * 0 (a uid-0 account would leave dnsmasq root), else DNSMASQ_FALLBACK_USER with a warning. Only the file is read, not NSS: a `dnsmasq`
+ * account from LDAP alone gets the fallback, never a name dnsmasq could not find.
+ */
+export function dnsmasqDropFrom(passwdText: string): DnsmasqDrop {
+  for (const line of passwdText.split('\n')) {
+    const [name, , uid] = line.split(':');
+    if (name === DNSMASQ_OWN_USER && uid !== undefined && /^\d+$/.test(uid) && Number(uid) !== 0) {
+      return { user: DNSMASQ_OWN_USER, group: DNSMASQ_GROUP, warning: null };
+    }
+  }
+  return {
+    user: DNSMASQ_FALLBACK_USER,
+    group: DNSMASQ_GROUP,
+    warning: `dnsmasq runs as the shared account ${DNSMASQ_FALLBACK_USER} (this host has no ${DNSMASQ_OWN_USER} system user), which then also owns the proxy log: other programs running as ${DNSMASQ_FALLBACK_USER} can read and change it; install dnsmasq-base (its package creates the ${DNSMASQ_OWN_USER} user) and start again.`,
+  };
+}
 
 /** Default dnsmasq cache entries (its own default is 150, small for a whole host). */
 export const DNSMASQ_CACHE_SIZE = 1000;
@@ -123,21 +163,25 @@ export function renderDnsmasqConfig(plan: ProxyPlan): string {
 /** dnsmasq(8) option naming one address to listen on (renderDnsmasqArgs); it adds to the config file's. */
 export const DNSMASQ_LISTEN_FLAG = '--listen-address=';
 
+/** Plain account names only (useradd's NAME_REGEX): never an option or a second word on argv. */
+const ACCOUNT_NAME = /^[a-z_][a-z0-9_-]{0,31}$/;
+
 /**
  * argv for dnsmasq after the binary: `--keep-in-foreground` (the service manager supervises
  * it), `--conf-file=<path>` (which also stops it reading /etc/dnsmasq.conf), `--pid-file=`
  * (empty: no pid file, the service manager tracks the PID; so two processes from one config do
  * not collide), one `--listen-address=ADDR` per address in `listenAddresses` (the plan's
- * listener addresses; the port is the file's `port=`), `--user=nobody --group=nogroup`
- * (the proxy faces pods on the KubeSwitch address, so it must not stay root; dnsmasq
- * binds its sockets and opens the log as root, then drops to that user, dnsmasq(8) -u/-g;
- * Debian's nobody/nogroup exist on every Debian/Ubuntu host). dnsmasq then also chowns the log
- * file's owner to that user (log.c log_start, for its SIGUSR2 reopen); the group (adm) and
- * mode 0640 stay. Throws when the path is not a plain absolute path, when there is no address or
- * one is not an IP address.
+ * listener addresses; the port is the file's `port=`), `--user=<user> --group=nogroup`
+ * (the proxy faces pods on the KubeSwitch address, so it must not stay root; dnsmasq binds its
+ * sockets and opens the log as root, then drops to that account, dnsmasq(8) -u/-g; `user` is
+ * dnsmasqDropFrom's choice, DNSMASQ_FALLBACK_USER when not given). dnsmasq then also chowns the
+ * log file's owner to that user (log.c log_start, for its SIGUSR2 reopen); the group (adm) and
+ * mode 0640 stay (measured: e2e/debian-host-dnsmasq-user.e2e.test.ts). Throws when the path is not a plain absolute path, when there is no address or
+ * one is not an IP address, or when `user` is not a plain account name.
  */
-export function renderDnsmasqArgs(configPath: string, listenAddresses: readonly string[]): string[] {
+export function renderDnsmasqArgs(configPath: string, listenAddresses: readonly string[], user: string = DNSMASQ_FALLBACK_USER): string[] {
   checkPath(configPath, 'Config path', '/etc/k2s/dnsmasq.conf');
+  if (!ACCOUNT_NAME.test(user)) throw new Error(`The dnsmasq account "${user.slice(0, 40)}" is not a plain user name; use e.g. ${DNSMASQ_OWN_USER}.`);
   const { addresses } = checkListeners(listenAddresses.map((address) => ({ address, port: 53 })));
-  return ['--keep-in-foreground', `--conf-file=${configPath}`, '--pid-file=', ...addresses.map((a) => `${DNSMASQ_LISTEN_FLAG}${a}`), `--user=${DNSMASQ_USER}`, `--group=${DNSMASQ_GROUP}`];
+  return ['--keep-in-foreground', `--conf-file=${configPath}`, '--pid-file=', ...addresses.map((a) => `${DNSMASQ_LISTEN_FLAG}${a}`), `--user=${user}`, `--group=${DNSMASQ_GROUP}`];
 }

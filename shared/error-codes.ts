@@ -139,6 +139,7 @@ export const ERROR_CODES = {
   RUN_DIR_FULL: { exit: warning, http: 200, meaning: 'Stopped without a lock file: /run is full.' },
   RESOLV_CONF_WRITABLE: { exit: warning, http: 200, meaning: 'Started, but the saved /etc/resolv.conf is owned by a user account or writable by other users (the follower would refuse it); stop puts it back so.' },
   FOLLOW_NOT_STARTED: { exit: warning, http: 200, meaning: 'Started, but the network follower did not: a new network resolver file stays drift.' },
+  SHARED_PROXY_ACCOUNT: { exit: warning, http: 200, meaning: 'Started, but dnsmasq runs as the shared nobody account (the host has no dnsmasq system user), which then owns the proxy log.' },
   CAPTURE_UNAVAILABLE: { exit: warning, http: 200, meaning: 'Started, but tcpdump is not installed: no exact query log; the engine logs its queries instead.' },
   CAPTURE_NOT_STARTED: { exit: warning, http: 200, meaning: 'Started, but the exact query log (tcpdump companion) did not start.' },
   CAPTURE_NOT_STOPPED: { exit: warning, http: 200, meaning: 'Stopped, but the exact query log companion did not end when asked.' },

@@ -9,7 +9,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { renderDnsproxyArgs, renderDnsproxyConfig } from '../../shared/dnsproxy-config';
-import { renderDnsmasqArgs, renderDnsmasqConfig } from '../../shared/dnsmasq-config';
+import { dnsmasqDropFrom, renderDnsmasqArgs, renderDnsmasqConfig } from '../../shared/dnsmasq-config';
 import type { ProxyPlan } from '../../shared/types';
 import { queryDns } from '../../electron/core/probes/dns-query';
 import { DNSMASQ_BIN } from './dnsmasq-server';
@@ -39,7 +39,9 @@ export async function startEngine(plan: ProxyPlan, readyName: string, readyMs = 
   const configFile = join(dir, plan.engine === 'adguard' ? 'dnsproxy.yaml' : 'dnsmasq.conf');
   const config = plan.engine === 'adguard' ? renderDnsproxyConfig(p) : renderDnsmasqConfig(p);
   await writeFile(configFile, config, { mode: 0o644 });
-  const argv = plan.engine === 'adguard' ? [ENGINE_BIN.dnsproxy, ...renderDnsproxyArgs(configFile, plan.verbose)] : [DNSMASQ_BIN, ...renderDnsmasqArgs(configFile, plan.listeners.map((l) => l.address))];
+  // dnsmasq drops to the account the product picks on this machine (dnsmasq-base's user, else nobody).
+  const dnsmasqUser = plan.engine === 'dnsmasq' ? dnsmasqDropFrom(await readFile('/etc/passwd', 'utf8').catch(() => '')).user : undefined;
+  const argv = plan.engine === 'adguard' ? [ENGINE_BIN.dnsproxy, ...renderDnsproxyArgs(configFile, plan.verbose)] : [DNSMASQ_BIN, ...renderDnsmasqArgs(configFile, plan.listeners.map((l) => l.address), dnsmasqUser)];
   await writeFile(logFile, '');
   const fd = openSync(logFile, 'a');
   const child = spawn(argv[0]!, argv.slice(1), { stdio: ['ignore', fd, fd] });

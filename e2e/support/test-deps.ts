@@ -59,6 +59,8 @@ export async function makeTestHost(resolvConf = 'nameserver 192.0.2.53\nsearch c
   for (const d of ['etc', 'run', 'var/lib', 'var/log', 'usr/sbin']) await mkdir(join(root, d), { recursive: true });
   await writeFile(join(root, 'etc/resolv.conf'), resolvConf, { mode: 0o644 });
   await writeFile(join(root, 'usr/sbin/dnsmasq'), '#!/bin/sh\n', { mode: 0o755 });
+  // dnsmasq-base's system user beside it, as on Debian 13 (its postinst creates it): dnsmasq drops to it.
+  await writeFile(join(root, 'etc/passwd'), 'root:x:0:0:root:/root:/bin/bash\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\ndnsmasq:x:994:65534:dnsmasq:/var/lib/misc:/usr/sbin/nologin\n', { mode: 0o644 });
   const services = new FakeServices();
   const world = {
     discovery: FIXTURE_DISCOVERY as ClusterDiscovery | Error,

@@ -20,4 +20,5 @@ export const ADGUARD: EngineRuntime = {
   args: (config, verbose) => renderDnsproxyArgs(config, verbose),
   onlyListeners: (argv, addresses) => [...argv, ...addresses.flatMap((a) => ['-l', a])],
   runAs: DNSPROXY_RUN_AS,
+  selfDrop: null,
 };

@@ -3,6 +3,10 @@
  * the shared engine table, shared/engines/table.ts).
  */
 import type { ProxyPlan } from '../../../shared/types';
+import type { DnsmasqDrop } from '../../../shared/dnsmasq-config';
+
+/** The account an engine that drops root by its own option switches to (dnsmasq `--user`), with start's warning. */
+export type SelfDrop = DnsmasqDrop;
 
 /** Binary paths a Start may pass (StartOptions); each engine reads its own. */
 export interface BinaryOptions {
@@ -28,9 +32,15 @@ export interface EngineRuntime {
   installText: string;
   /**
    * argv after the binary: `config` the config's real path, `listenAddresses` every listener's
-   * address (an engine that reads them from the config ignores them).
+   * address (an engine that reads them from the config ignores them), `drop` selfDrop's account
+   * (null for an engine without selfDrop).
    */
-  args(config: string, verbose: boolean, listenAddresses: readonly string[]): string[];
+  args(config: string, verbose: boolean, listenAddresses: readonly string[], drop: SelfDrop | null): string[];
+  /**
+   * For an engine that drops root by its own option: the account to drop to on a host whose
+   * /etc/passwd reads `passwdText`. null when it does not (runAs, or it stays root).
+   */
+  selfDrop: ((passwdText: string) => SelfDrop) | null;
   /** `argv` (binary + args) changed to serve only `addresses` (a second unit's share, lateListenersFor). */
   onlyListeners(argv: readonly string[], addresses: readonly string[]): string[];
   /** Account the service manager runs it as; null when it drops root itself (or runs as root). */

@@ -22,7 +22,8 @@ describe('Node-side engine table (electron/core/engines/table.ts)', () => {
     const rt: EngineRuntime = engineRuntime(name);
     const plan = testPlan({ engine: name });
     expect(await rt.renderConfig(plan)).toContain(plan.upstreams[0]!);
-    const args = rt.args(ARGS_CONFIG, true, ['127.0.0.1', '172.19.1.1']);
+    const drop = rt.selfDrop ? rt.selfDrop('') : null;
+    const args = rt.args(ARGS_CONFIG, true, ['127.0.0.1', '172.19.1.1'], drop);
     expect(args.some((a) => a.includes(ARGS_CONFIG))).toBe(true);
     const argv = ['/bin/engine', ...args];
     const late = rt.onlyListeners(argv, ['172.19.1.1']);
@@ -32,6 +33,18 @@ describe('Node-side engine table (electron/core/engines/table.ts)', () => {
     expect(rt.installText.length).toBeGreaterThan(0);
     expect(rt.missingText('/nowhere/bin')).toContain('/nowhere/bin');
     if (rt.runAs !== null) expect(rt.runAs).toEqual({ user: expect.stringMatching(/^[a-z_][a-z0-9_-]*$/), group: expect.stringMatching(/^[a-z_][a-z0-9_-]*$/) });
+  });
+
+  it('each engine drops root one way: the service manager (runAs) or its own option (selfDrop)', () => {
+    expect(engineRuntime('adguard').selfDrop).toBeNull();
+    expect(engineRuntime('adguard').runAs).not.toBeNull();
+    expect(engineRuntime('dnsmasq').runAs).toBeNull();
+    const passwd = 'nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\ndnsmasq:x:994:65534:dnsmasq:/var/lib/misc:/usr/sbin/nologin\n';
+    const own = engineRuntime('dnsmasq').selfDrop!(passwd);
+    expect(engineRuntime('dnsmasq').args(ARGS_CONFIG, true, ['127.0.0.1'], own).slice(-2)).toEqual(['--user=dnsmasq', '--group=nogroup']);
+    const shared = engineRuntime('dnsmasq').selfDrop!(passwd.split('\n')[0]!);
+    expect(engineRuntime('dnsmasq').args(ARGS_CONFIG, true, ['127.0.0.1'], shared).slice(-2)).toEqual(['--user=nobody', '--group=nogroup']);
+    expect(shared.warning).toContain('shared account nobody');
   });
 
   it('finds each binary from its own option, else its default', () => {

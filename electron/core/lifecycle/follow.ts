@@ -34,7 +34,7 @@ import { isManagedEntry } from './preflight';
 import { isGone } from './resolver-gone';
 import { acquireLock } from './lock';
 import { isBindMounted } from '../host/mounts';
-import { writeProxyConfig, proxyArgv, lateListenersFor } from './proxy-config';
+import { writeProxyConfig, proxyArgv, lateListenersFor, selfDropFor } from './proxy-config';
 import { waitForListeners } from './service-ready';
 import { messageOf } from './errors';
 import { READY_TIMEOUT_MS } from './start';
@@ -314,7 +314,7 @@ async function followLocked(deps: LifecycleDeps): Promise<FollowOutcome> {
     const plan = { ...state.plan, upstreams: picked.upstreams, timeoutMs: policy.timeoutMs, order: policy.order };
     const written = await writeProxyConfig(deps.fs, plan);
     if (!state.engineBinary) throw new Error('the state file does not name the engine binary');
-    const argv = proxyArgv(deps.fs, state.engineBinary, plan.engine, written.path, plan.verbose, plan.listeners);
+    const argv = proxyArgv(deps.fs, state.engineBinary, plan.engine, written.path, plan.verbose, plan.listeners, await selfDropFor(deps.fs, plan.engine));
     const lateListeners = lateListenersFor(plan.engine, argv, plan.listeners);
     const { runAs } = engineRuntime(plan.engine);
     // The same argv reads the new config: systemd restarts the units as they are (no reload of

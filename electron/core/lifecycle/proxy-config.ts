@@ -3,6 +3,7 @@ import type { EngineName, Listener, ProxyPlan } from '../../../shared/types';
 import type { ServiceSpec } from '../../../shared/systemd-unit';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { engineRuntime } from '../engines/table';
+import type { SelfDrop } from '../engines/runtime';
 import { ensureRootDir } from '../host/root-dirs';
 
 /** Host path of the engine's config file. */
@@ -50,13 +51,29 @@ export async function writeProxyConfig(fs: HostFs, plan: ProxyPlan): Promise<{ p
   };
 }
 
+/** Longest /etc/passwd read for selfDropFor, bytes (a host with thousands of accounts is far below). */
+const PASSWD_MAX_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The account `engine` drops root to by itself on this host (EngineRuntime.selfDrop), from the
+ * host's /etc/passwd — the file the engine itself reads to find that account. null for an
+ * engine that does not drop itself. An unreadable file reads as empty (the fallback account).
+ */
+export async function selfDropFor(fs: HostFs, engine: EngineName): Promise<SelfDrop | null> {
+  const choose = engineRuntime(engine).selfDrop;
+  if (choose === null) return null;
+  const text = await fs.readFile('/etc/passwd', { maxBytes: PASSWD_MAX_BYTES }).then((b) => b.toString('utf8'), () => '');
+  return choose(text);
+}
+
 /**
  * argv of the one proxy process serving every listener (binary and config as real paths on this
  * machine): AdGuard dnsproxy reads its listeners from the YAML, dnsmasq gets them as
- * `--listen-address=` flags (its config has none, renderDnsmasqConfig).
+ * `--listen-address=` flags (its config has none, renderDnsmasqConfig) and `drop`'s account as
+ * `--user=` (selfDropFor).
  */
-export function proxyArgv(fs: HostFs, binary: string, engine: EngineName, configPath: string, verbose: boolean, listeners: readonly Listener[]): string[] {
-  return [fs.real(binary), ...engineRuntime(engine).args(fs.real(configPath), verbose, listeners.map((l) => l.address))];
+export function proxyArgv(fs: HostFs, binary: string, engine: EngineName, configPath: string, verbose: boolean, listeners: readonly Listener[], drop: SelfDrop | null): string[] {
+  return [fs.real(binary), ...engineRuntime(engine).args(fs.real(configPath), verbose, listeners.map((l) => l.address), drop)];
 }
 
 /** Loopback listeners (127.0.0.0/8, ::1): always assigned, from boot on. */

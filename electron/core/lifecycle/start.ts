@@ -23,7 +23,7 @@ import { StepReporter, type EventSink } from './reporter';
 import { journaledReporter } from './teardown';
 import { clearJournal, clearRecovery } from './journal';
 import { recoverInterrupted } from './recover';
-import { writeProxyConfig, proxyArgv, lateListenersFor } from './proxy-config';
+import { writeProxyConfig, proxyArgv, lateListenersFor, selfDropFor } from './proxy-config';
 import { waitForListeners } from './service-ready';
 import { captureArgvFor } from './capture-argv';
 import type { HeldCompanion } from '../host/capture-companion';
@@ -214,7 +214,10 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
     });
     const onNetworkChange = opts.onNetworkChange ?? pre.existing?.onNetworkChange ?? 'follow';
     await r.run('service', 'Starting k2s-dnsproxy', async () => {
-      const argv = proxyArgv(deps.fs, pre.engine.binary, plan.engine, configPath, plan.verbose, plan.listeners);
+      // dnsmasq drops to its own system user; said once here when the host has none (README "Security").
+      const drop = await selfDropFor(deps.fs, plan.engine);
+      if (drop?.warning) warnings.push({ code: 'SHARED_PROXY_ACCOUNT', message: drop.warning });
+      const argv = proxyArgv(deps.fs, pre.engine.binary, plan.engine, configPath, plan.verbose, plan.listeners, drop);
       // Registered before start: a start that fails half-way still gets stopped by rollback.
       undo.push({ what: 'stop k2s-dnsproxy', run: () => deps.services.stop() });
       // dnsproxy cannot drop root itself (docs/engines.md "dnsproxy privileges"): the service manager does; dnsmasq drops by --user (websec).
