@@ -72,7 +72,8 @@ export function systemdFollower(fs: HostFs, exec: Exec, reload: ManagerReload = 
       // (systemd-reload.ts; a reload is ~110–190 ms on a booted Debian 13 host).
       await systemctl([LINKS_ONLY, 'enable', unit]);
       reload.linksChanged();
-      await reload.current([unit]);
+      // recent: the service step just asked about it with the proxy's units (systemd-service.ts), one show less.
+      await reload.current([unit], { recent: true });
       await systemctl(['restart', unit]);
     },
     async stop(opts) {

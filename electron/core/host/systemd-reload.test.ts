@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Exec } from './exec';
-import { systemdReload, unitsNeedingReload } from './systemd-reload';
+import { KNOWN_CURRENT_MS, systemdReload, unitsNeedingReload } from './systemd-reload';
 
 /** `systemctl show -p Id -p LoadState -p NeedDaemonReload` as systemd 257 prints it for two units. */
 const TWO = 'Id=k2s-dnsproxy.service\nLoadState=loaded\nNeedDaemonReload=no\n\nId=k2s-dnsproxy-kubeswitch.service\nLoadState=loaded\nNeedDaemonReload=yes\n';
@@ -43,6 +43,35 @@ describe('systemdReload', () => {
     expect(await systemdReload(failing.exec).current(['a.service'])).toBe(true);
     const refused = recording((args) => ({ code: args[0] === 'show' ? 1 : 1 }));
     await expect(systemdReload(refused.exec).current(['a.service'])).rejects.toThrow('systemctl daemon-reload failed (exit 1)');
+  });
+
+  it('current with recent: a unit found current within KNOWN_CURRENT_MS and not written since is not asked about again; later, or rewritten, it is; without recent it always is', async () => {
+    let t = 1000;
+    const r = recording((args) => ({ code: 0, stdout: args[0] === 'show' ? args.slice(args.indexOf('--') + 1).map((u) => `Id=${u}\nLoadState=loaded\nNeedDaemonReload=no\n`).join('\n') : '' }));
+    const reload = systemdReload(r.exec, () => t);
+    expect(await reload.current(['k2s-dnsproxy.service', 'k2s-dnsproxy-follow.service'])).toBe(false);
+    t += 400; // the follower's start after verify
+    expect(await reload.current(['k2s-dnsproxy-follow.service'], { recent: true })).toBe(false);
+    expect(r.calls).toEqual(['systemctl show -p Id -p LoadState -p NeedDaemonReload -- k2s-dnsproxy.service k2s-dnsproxy-follow.service']);
+    // Without recent: asked.
+    expect(await reload.current(['k2s-dnsproxy-follow.service'])).toBe(false);
+    expect(r.calls.at(-1)).toBe('systemctl show -p Id -p LoadState -p NeedDaemonReload -- k2s-dnsproxy-follow.service');
+    // A unit not asked about before is asked about.
+    expect(await reload.current(['k2s-dnsproxy-follow.service', 'k2s-dnsproxy-capture.service'], { recent: true })).toBe(false);
+    expect(r.calls.at(-1)).toBe('systemctl show -p Id -p LoadState -p NeedDaemonReload -- k2s-dnsproxy-follow.service k2s-dnsproxy-capture.service');
+    // Past KNOWN_CURRENT_MS (a long-running follower): asked again.
+    t += KNOWN_CURRENT_MS;
+    r.calls.length = 0;
+    expect(await reload.current(['k2s-dnsproxy.service'], { recent: true })).toBe(false);
+    expect(r.calls).toEqual(['systemctl show -p Id -p LoadState -p NeedDaemonReload -- k2s-dnsproxy.service']);
+    // Written by this process since: reloaded, whatever was known.
+    reload.unitWritten('k2s-dnsproxy.service');
+    r.calls.length = 0;
+    expect(await reload.current(['k2s-dnsproxy.service'], { recent: true })).toBe(true);
+    expect(r.calls).toEqual(['systemctl daemon-reload']);
+    // …and then known current (the reload read it).
+    expect(await reload.current(['k2s-dnsproxy.service'], { recent: true })).toBe(false);
+    expect(r.calls).toEqual(['systemctl daemon-reload']);
   });
 
   it('settle: has PID 1 run one daemon-reload as a unit of its own, only after links changed; else launches it; else runs it', async () => {

@@ -61,10 +61,15 @@ export interface ManagerReload {
    * (or a file system with whole-second times) can give a changed file an older or equal one — a
    * changed unit is rare (the first start, an engine switch, an upgrade), its reload cheap by
    * comparison. Called after the links changed (LINKS_ONLY), so a reload reads them too and
-   * settle() then has nothing left to ask for. Resolves true when it reloaded. Throws when the
-   * reload fails.
+   * settle() then has nothing left to ask for. With `recent`, a unit this process found current
+   * (or reloaded for) within the last KNOWN_CURRENT_MS and has not written since is not asked
+   * about again: a start asks once for the proxy's units, the capture's and the follower's
+   * together (systemd-service.ts), and the follower's own start after verify (follower.ts, the
+   * one caller that passes it) then needs no `systemctl show`; a process that runs for long asks
+   * again later, as another process may have changed a unit meanwhile. Resolves true when it
+   * reloaded. Throws when the reload fails.
    */
-  current(units: readonly string[]): Promise<boolean>;
+  current(units: readonly string[], opts?: { recent?: boolean }): Promise<boolean>;
   /** Notes that this process wrote `unit`'s file with other bytes (writeUnitFile true): current() then reloads for it. */
   unitWritten(unit: string): void;
   /** Notes that [Install] links changed on disk (LINKS_ONLY): settle() then asks for a reload. */
@@ -91,29 +96,42 @@ export function unitsNeedingReload(showOutput: string): string[] {
   return need;
 }
 
-/** The systemd ManagerReload over `exec` (systemctl, systemd-run). */
-export function systemdReload(exec: Exec): ManagerReload {
+/** ms for which ManagerReload.current takes a unit it found current as still current (one start's service step to its follower: < 1 s). */
+export const KNOWN_CURRENT_MS = 10_000;
+
+/** The systemd ManagerReload over `exec` (systemctl, systemd-run); `now` a monotonic clock in ms. */
+export function systemdReload(exec: Exec, now: () => number = () => performance.now()): ManagerReload {
   let pending = false;
   const written = new Set<string>();
-  const reload = async () => {
+  // Units this process found loaded from their current file (or reloaded for), not written since: when.
+  const known = new Map<string, number>();
+  const remember = (units: readonly string[]) => {
+    for (const u of units) known.set(u, now());
+  };
+  const reload = async (units: readonly string[]) => {
     const r = await exec.run('systemctl', ['daemon-reload'], { timeoutMs: 60_000 });
     if (r.code !== 0) throw new Error(`systemctl daemon-reload failed (${r.stderr.trim() || `exit ${r.code}`}); see "journalctl -b _PID=1" and fix the cause, then retry.`);
     pending = false;
     written.clear();
+    remember(units);
   };
   return {
-    async current(units) {
+    async current(units, opts) {
       if (units.length === 0) return false;
       if (units.some((u) => written.has(u))) {
-        await reload();
+        await reload(units);
         return true;
       }
+      if (opts?.recent && units.every((u) => now() - (known.get(u) ?? Number.NEGATIVE_INFINITY) < KNOWN_CURRENT_MS)) return false;
       const r = await exec.run('systemctl', ['show', '-p', 'Id', '-p', 'LoadState', '-p', 'NeedDaemonReload', '--', ...units], { timeoutMs: 10_000 });
       const need = r.code === 0 ? unitsNeedingReload(r.stdout) : [...units];
       // Every unit asked for has a block; fewer (an unexpected output) is read as "reload".
       const blocks = r.code === 0 ? r.stdout.split(/\n\s*\n/).filter((b) => showProperties(b).has('Id')).length : 0;
-      if (need.length === 0 && blocks === units.length) return false;
-      await reload();
+      if (need.length === 0 && blocks === units.length) {
+        remember(units);
+        return false;
+      }
+      await reload(units);
       return true;
     },
     linksChanged() {
@@ -121,6 +139,7 @@ export function systemdReload(exec: Exec): ManagerReload {
     },
     unitWritten(unit) {
       written.add(unit);
+      known.delete(unit);
     },
     async settle() {
       if (!pending) return;
@@ -130,7 +149,7 @@ export function systemdReload(exec: Exec): ManagerReload {
         pending = false;
         return;
       }
-      await reload().catch(() => undefined);
+      await reload([]).catch(() => undefined);
     },
   };
 }

@@ -128,7 +128,10 @@ export function createSystemdManager(fs: HostFs, exec: Exec, reload: ManagerRelo
       const capture = (await fs.lstat(K2S_PATHS.captureUnit)) ? [`${CAPTURE_UNIT_NAME}.service`] : [];
       await systemctl(exec, [LINKS_ONLY, 'reenable', ...units, ...(spec.linkCapture ? capture : [])]);
       reload.linksChanged();
-      await reload.current([...units, ...capture]);
+      // The follower's unit too, when there is one: its start after verify then asks nothing
+      // (ManagerReload.current remembers units found current; follower.ts).
+      const follower = (await fs.lstat(FOLLOW_UNIT_PATH)) ? [`${FOLLOW_UNIT_NAME}.service`] : [];
+      await reload.current([...units, ...capture, ...follower]);
       // A unit systemd gave up on (its start limit) refuses even a start by hand until reset.
       await systemctl(exec, ['reset-failed', ...units], [0, 1, EXIT_NOT_LOADED]);
       await systemctl(exec, ['restart', ...units]);
