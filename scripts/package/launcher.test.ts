@@ -32,10 +32,10 @@ function relocated(file: string): string {
   return text.replaceAll('in 0:644:*)', `in ${uid}:644:*)`).replace(/^( +)0:\*\[2367\]: \| 0:\*\[2367\]\?:\) ;;\n( +)0:\*\)/m, `$1${uid}:*[2367]: | ${uid}:*[2367]?:) ;;\n$2${uid}:*)`);
 }
 
-/** A Node that builds an empty "blob", answers --version as the CLI, and otherwise prints its arguments. */
+/** A Node whose "blob" holds the NODE_OPTIONS it was built under, that answers --version as the CLI, and otherwise prints its arguments. */
 const FAKE_NODE = `#!/bin/sh
 case "$*" in
-  *--build-snapshot*) : > "$2"; exit 0 ;;
+  *--build-snapshot*) printf '%s' "\${NODE_OPTIONS:-}" > "$2"; exit 0 ;;
   *--version) echo 'k2s-dns 9.9.9'; exit 0 ;;
 esac
 echo "node $*"
@@ -54,8 +54,8 @@ function install(): void {
 }
 
 /** The builder run as the package's postinst runs it (its defaults: relocated). */
-function build(): { code: number | null; stderr: string } {
-  const r = spawnSync('sh', [BUILDER], { encoding: 'utf8', env: { PATH: process.env.PATH } });
+function build(env: Record<string, string> = {}): { code: number | null; stderr: string } {
+  const r = spawnSync('sh', [BUILDER], { encoding: 'utf8', env: { PATH: process.env.PATH, ...env } });
   return { code: r.status, stderr: r.stderr };
 }
 
@@ -84,6 +84,12 @@ describe('/usr/bin/k2s-dns and the startup snapshot it runs', () => {
     expect(build().code).toBe(0);
     expect(launch(['stop'], { NODE_OPTIONS: '--max-old-space-size=4096' })).toBe(FROM_SCRIPT('stop'));
     expect(launch(['stop'], { NODE_OPTIONS: '' })).toBe(FROM_BLOB('stop'));
+  });
+
+  it('the builder builds with Node\'s defaults whatever NODE_OPTIONS root has (a blob built under a V8 flag fails every command started without it)', () => {
+    expect(build({ NODE_OPTIONS: '--max-old-space-size=4096' })).toEqual({ code: 0, stderr: '' });
+    expect(readFileSync(join(CACHE, 'k2s-dns-cli.blob'), 'utf8')).toBe('');
+    expect(launch(['status'])).toBe(FROM_BLOB('status'));
   });
 
   it('never from a directory anyone else may write (they could write the key and swap the blob after the check); 0700 is fine', () => {
