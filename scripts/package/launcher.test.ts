@@ -115,6 +115,13 @@ describe('/usr/bin/k2s-dns and the startup snapshot it runs', () => {
     chmodSync(CACHE, 0o700);
     expect(build()).toEqual({ code: 0, stderr: '' });
     expect(statSync(CACHE).mode & 0o7777).toBe(0o755);
+    // Another directory given on the command line keeps its mode.
+    const other = join(root, 'other-cache');
+    mkdirSync(other, { mode: 0o700 });
+    chmodSync(other, 0o700);
+    expect(spawnSync('sh', [BUILDER, DIST, other, NODE], { encoding: 'utf8', env: { PATH: process.env.PATH } }).status).toBe(0);
+    expect(statSync(other).mode & 0o7777).toBe(0o700);
+    rmSync(other, { recursive: true });
   });
 
   it('the builder refuses a directory others may write and leaves no blob or key', () => {
