@@ -31,14 +31,23 @@ export interface HostLifecycleRounds {
 }
 
 /**
- * Waits until no `systemctl daemon-reload` runs in the host: the reload a start or stop launches
- * after its result (electron/core/host/systemd-reload.ts settle) is done, so the next command
- * starts on an idle manager as a user's would, seconds later, rather than queueing behind it.
+ * ms between one command (its launched reload done) and the next: a user's next command comes
+ * seconds later. A stop right after a start otherwise meets the network follower's first look,
+ * which holds the lifecycle lock for a moment (electron/core/lifecycle/companions.ts
+ * lockPastFollower): 340–410 ms measured for that stop, 210–275 ms for one 1.5 s later.
+ */
+export const USER_PAUSE_MS = 1000;
+
+/**
+ * Waits until no `systemctl daemon-reload` runs in the host — the reload a start or stop launches
+ * after its result (electron/core/host/systemd-reload.ts settle) is done — then USER_PAUSE_MS, so
+ * the next command starts on an idle host as a user's would, rather than queueing behind them.
  * Reads /proc/PID/cmdline only (no signal). Bounded (10 s).
  */
 async function managerIdle(h: DebianHost): Promise<void> {
   const script = 'for i in $(seq 1 500); do busy=; for c in /proc/[0-9]*/cmdline; do case "$(tr "\\000" " " 2>/dev/null < "$c")" in "systemctl daemon-reload "*) busy=1;; esac; done; [ -z "$busy" ] && exit 0; sleep 0.02; done; exit 1';
   await h.sh(script, 20_000);
+  await new Promise((resolve) => setTimeout(resolve, USER_PAUSE_MS));
 }
 
 /** Runs `cli` with ARGS in the host, timing the process there too (date +%s%N around it): `process` ms. */

@@ -8,7 +8,7 @@
 import { execFile, spawnSync } from 'node:child_process';
 import { queryDns } from '../../electron/core/probes/dns-query';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, release, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -19,6 +19,7 @@ import { dnsperf, hasDnsperf, queryFile } from './dnsperf';
 import { apiRoundTripMs, engineStartMs, verifyQueriesMs } from './floor';
 import { figure, type Figure } from './stats';
 import { renderReport, type BenchResult } from './report';
+import { mergeSections } from './bench-merge';
 import { followFigures, searchFigures, tailFigures, writeBigLog } from './logviewer';
 import { exactPageFigures } from './exact-pages';
 import { interactiveFigures, launchBrowser } from './ui-launch';
@@ -295,7 +296,9 @@ if (ONLY.has('debian')) {
 }
 
 out.durationS = Math.round((performance.now() - t0) / 1000);
-await writeFile(join(REPO, 'docs/bench.json'), `${JSON.stringify(out, null, 2)}\n`);
-const md = renderReport(out);
+// BENCH_ONLY: the sections not run keep their figures from the last report (bench-merge.ts says which).
+const report = process.env.BENCH_ONLY ? mergeSections(out, await readFile(join(REPO, 'docs/bench.json'), 'utf8').then((t) => JSON.parse(t) as BenchResult, () => null), ONLY) : out;
+await writeFile(join(REPO, 'docs/bench.json'), `${JSON.stringify(report, null, 2)}\n`);
+const md = renderReport(report);
 await writeFile(join(REPO, 'docs/bench.md'), md);
 process.stdout.write(md);
