@@ -28,7 +28,7 @@ const BUILDER = join(root, 'usr/lib/k2s-dns/k2s-dns-snapshot');
  */
 function relocated(file: string): string {
   let text = readFileSync(join(REPO, 'resources/packaging', file), 'utf8');
-  for (const p of ['/var/cache/k2s-dns', '/usr/bin/node', '/usr/lib/k2s-dns']) text = text.replaceAll(p, join(root, p));
+  for (const p of ['/var/cache/k2s-dns', '/usr/bin/node', '/usr/lib/k2s-dns', '/usr/lib64']) text = text.replaceAll(p, join(root, p));
   return text.replaceAll('in 0:644:*)', `in ${uid}:644:*)`).replace(/^( +)0:\*\[2367\]: \| 0:\*\[2367\]\?:\) ;;\n( +)0:\*\)/m, `$1${uid}:*[2367]: | ${uid}:*[2367]?:) ;;\n$2${uid}:*)`);
 }
 
@@ -78,6 +78,19 @@ describe('/usr/bin/k2s-dns and the startup snapshot it runs', () => {
     // A new CLI script (another inode, size or time): the key no longer matches.
     utimesSync(join(DIST, 'k2s-dns-cli.cjs'), new Date(0), new Date(0));
     expect(launch(['status'])).toBe(FROM_SCRIPT('status'));
+  });
+
+  it('a changed libnode where Fedora\'s and RHEL\'s nodejs-libs put it (/usr/lib64, /usr/bin/node unchanged) no longer matches the key', () => {
+    const LIBNODE = join(root, 'usr/lib64/libnode.so.115');
+    mkdirSync(join(root, 'usr/lib64'), { recursive: true });
+    writeFileSync(LIBNODE, 'libnode 20.19.1');
+    expect(build().code).toBe(0);
+    expect(launch(['status'])).toBe(FROM_BLOB('status'));
+    // nodejs-libs upgraded alone (another Node in the library: Node refuses the blob, exit 14).
+    writeFileSync(LIBNODE, 'libnode 20.19.2');
+    utimesSync(LIBNODE, new Date(0), new Date(0));
+    expect(launch(['status'])).toBe(FROM_SCRIPT('status'));
+    rmSync(join(root, 'usr/lib64'), { recursive: true });
   });
 
   it('never from the blob with NODE_OPTIONS: Node refuses a snapshot under other V8 flags (exit 14), the script runs with them', () => {
