@@ -55,7 +55,8 @@ function fitLine(line: string, max: number): string {
 
 /**
  * The account dnsmasq drops to after binding: Debian's dnsmasq-base creates this system user
- * (its postinst: `useradd --system --gid nogroup … dnsmasq`), used by nothing else. systemd's
+ * (its postinst: `useradd --system --gid nogroup … dnsmasq`), used by no other daemon (other
+ * dnsmasq instances may run as it, e.g. the `dnsmasq` package's own service). systemd's
  * DynamicUser= (the AdGuard unit's) is not used for dnsmasq: started as a transient uid it cannot
  * open its root:adm 0640 log-facility file and exits ("cannot open log …: Permission denied",
  * e2e/debian-host-dnsmasq-user.e2e.test.ts), and hosts without systemd need `--user` anyway.

@@ -18,8 +18,9 @@ import { debianHostMissing, HOST_SRC, REPO_ROOT, type DebianHost } from '../../e
 import { buildPackages } from '../package/main';
 import { stepDurations } from './lifecycle';
 
-/** The installed command, and the same bundle run as a script, without the startup snapshot (for the side by side). */
+/** The installed command: /usr/bin/k2s-dns, from its startup snapshot (resources/packaging/k2s-dns). */
 export const INSTALLED_CLI = ['/usr/bin/k2s-dns'] as const;
+/** The same bundle run as a script, without the startup snapshot (for the side by side). */
 export const INSTALLED_SCRIPT = ['node', '/usr/lib/k2s-dns/dist/k2s-dns.mjs'] as const;
 /** The byEngine key suffix of the rounds run without the startup snapshot (not judged against a goal). */
 export const WITHOUT_SNAPSHOT = ', without the startup snapshot';
@@ -57,7 +58,7 @@ async function timedCli(h: DebianHost, cli: readonly string[], args: readonly st
   return { code: r.code, stdout: r.stdout, stderr: r.stderr, ...parseEvents(r.stdout), processMs: us / 1000 };
 }
 
-/** Best of `n` runs of `command` in the host (ms, the process's wall there). */
+/** `n` runs of `command` in the host, one after another: each run's ms (the process's wall there). */
 async function floorMs(h: DebianHost, command: string, n: number): Promise<number[]> {
   const out: number[] = [];
   for (let i = 0; i < n; i++) {

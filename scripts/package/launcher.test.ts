@@ -5,7 +5,7 @@
  * writes, and the launcher's choice between the startup snapshot and the script.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,7 +28,7 @@ const BUILDER = join(root, 'usr/lib/k2s-dns/k2s-dns-snapshot');
  */
 function relocated(file: string): string {
   let text = readFileSync(join(REPO, 'resources/packaging', file), 'utf8');
-  for (const p of ['/var/cache/k2s-dns', '/usr/bin/node', '/usr/lib/k2s-dns']) text = text.replaceAll(p, join(root, p));
+  for (const p of ['/var/cache/k2s-dns', '/usr/bin/node', '/usr/lib/k2s-dns', '/usr/lib64']) text = text.replaceAll(p, join(root, p));
   return text.replaceAll('in 0:644:*)', `in ${uid}:644:*)`).replace(/^( +)0:\*\[2367\]: \| 0:\*\[2367\]\?:\) ;;\n( +)0:\*\)/m, `$1${uid}:*[2367]: | ${uid}:*[2367]?:) ;;\n$2${uid}:*)`);
 }
 
@@ -78,6 +78,19 @@ describe('/usr/bin/k2s-dns and the startup snapshot it runs', () => {
     // A new CLI script (another inode, size or time): the key no longer matches.
     utimesSync(join(DIST, 'k2s-dns-cli.cjs'), new Date(0), new Date(0));
     expect(launch(['status'])).toBe(FROM_SCRIPT('status'));
+  });
+
+  it('a changed libnode where Fedora\'s and RHEL\'s nodejs-libs put it (/usr/lib64, /usr/bin/node unchanged) no longer matches the key', () => {
+    const LIBNODE = join(root, 'usr/lib64/libnode.so.115');
+    mkdirSync(join(root, 'usr/lib64'), { recursive: true });
+    writeFileSync(LIBNODE, 'libnode 20.19.1');
+    expect(build().code).toBe(0);
+    expect(launch(['status'])).toBe(FROM_BLOB('status'));
+    // nodejs-libs upgraded alone (another Node in the library: Node refuses the blob, exit 14).
+    writeFileSync(LIBNODE, 'libnode 20.19.2');
+    utimesSync(LIBNODE, new Date(0), new Date(0));
+    expect(launch(['status'])).toBe(FROM_SCRIPT('status'));
+    rmSync(join(root, 'usr/lib64'), { recursive: true });
   });
 
   it('never from the blob with NODE_OPTIONS: Node refuses a snapshot under other V8 flags (exit 14), the script runs with them', () => {
@@ -130,6 +143,30 @@ describe('/usr/bin/k2s-dns and the startup snapshot it runs', () => {
     const r = build();
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`k2s-dns-snapshot: ${CACHE} is owned by uid ${uid} with mode 777`);
+    expect(launch(['status'])).toBe(FROM_SCRIPT('status'));
+    // A blob and key built before (the directory root's then) are removed too, not left beside the refusal.
+    chmodSync(CACHE, 0o755);
+    expect(build().code).toBe(0);
+    chmodSync(CACHE, 0o777);
+    expect(build().code).toBe(1);
+    expect(readdirSync(CACHE)).toEqual([]);
+  });
+
+  it('the builder keeps no blob that fails to build, or that answers --version otherwise than the script, and removes the one before', () => {
+    expect(build().code).toBe(0);
+    // A Node whose build fails: the old blob (built for another Node) and its key are gone.
+    writeFileSync(NODE, FAKE_NODE.replace('exit 0 ;;', 'echo "snapshot: out of memory" >&2; exit 1 ;;'), { mode: 0o755 });
+    const failed = build();
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain('--build-snapshot failed (snapshot: out of memory ); k2s-dns runs without a startup snapshot');
+    expect(readdirSync(CACHE)).toEqual([]);
+    expect(launch(['status'])).toBe(FROM_SCRIPT('status'));
+    // A blob that answers --version with something else than the script: not kept.
+    writeFileSync(NODE, FAKE_NODE.replace("*--version) echo 'k2s-dns 9.9.9'", "*--snapshot-blob*--version) echo 'k2s-dns 0.0.1'; exit 0 ;;\n  *--version) echo 'k2s-dns 9.9.9'"), { mode: 0o755 });
+    const differs = build();
+    expect(differs.code).toBe(1);
+    expect(differs.stderr).toContain('the startup snapshot answers --version with "k2s-dns 0.0.1", the script with "k2s-dns 9.9.9"');
+    expect(readdirSync(CACHE)).toEqual([]);
     expect(launch(['status'])).toBe(FROM_SCRIPT('status'));
   });
 });

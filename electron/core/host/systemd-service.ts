@@ -157,14 +157,17 @@ export function createSystemdManager(fs: HostFs, exec: Exec, reload: ManagerRelo
       const companions: string[] = [];
       if (await fs.lstat(K2S_PATHS.lateUnit)) companions.push(LATE_UNIT);
       if (await fs.lstat(K2S_PATHS.routeUnit)) companions.push(ROUTE_UNIT);
-      // The capture unit in the same job: PartOf= stops it with the proxy anyway (so its drain ends
-      // at once, no more traffic); named, it stops with the proxy whatever unit file a running
-      // companion was started from, and the capture's own stop after this one only removes its
-      // files (capture-companion.ts stoppedWithProxy: a `systemctl stop` and a `disable` less).
+      // The capture unit in the same job: PartOf= stops it with the proxy anyway, and as it is
+      // After= the proxy (COMPANION_TIE) systemd stops it first, the proxy once its drain is done
+      // (systemd.unit(5): units are stopped in the inverse of their start-up order); named, it
+      // stops with the proxy whatever unit file a running companion was started from, and the
+      // capture's own stop after this one only removes its files (capture-companion.ts
+      // stoppedWithProxy: a `systemctl stop` and a `disable` less).
       const capture = (await fs.lstat(K2S_PATHS.captureUnit)) ? [`${CAPTURE_UNIT_NAME}.service`] : [];
       await systemctl(exec, ['stop', UNIT, ...companions, ...capture], [0, EXIT_NOT_LOADED]);
       // Every K2s unit in one disable — the proxy's companions, and the capture and follower units
-      // whose own stops unlink them too — without a reload: the units are stopped, the links are
+      // (stop and uninstall leave their links to this one; recover's own stops unlink them too) —
+      // without a reload: the units are stopped, the links are
       // gone from disk (what boot reads), and the manager is asked to read them once the command
       // is done (settle, systemd-reload.ts) instead of ~110–190 ms on stop's path.
       const others: string[] = [...companions];
