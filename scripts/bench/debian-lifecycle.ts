@@ -17,13 +17,12 @@ import { bootPlainHost, hostStartArgs, parseEvents, type HostCliRun } from '../.
 import { debianHostMissing, HOST_SRC, REPO_ROOT, type DebianHost } from '../../e2e/bed/debian-host';
 import { buildPackages } from '../package/main';
 import { stepDurations } from './lifecycle';
+import { WITHOUT_SNAPSHOT } from './report';
 
 /** The installed command: /usr/bin/k2s-dns, from its startup snapshot (resources/packaging/k2s-dns). */
 export const INSTALLED_CLI = ['/usr/bin/k2s-dns'] as const;
 /** The same bundle run as a script, without the startup snapshot (for the side by side). */
 export const INSTALLED_SCRIPT = ['node', '/usr/lib/k2s-dns/dist/k2s-dns.mjs'] as const;
-/** The byEngine key suffix of the rounds run without the startup snapshot (not judged against a goal). */
-export const WITHOUT_SNAPSHOT = ', without the startup snapshot';
 
 /** One engine's rounds: wall ms per command (from outside the host, and of the process inside it) and ms per step (stepDurations), each as arrays. */
 export interface HostLifecycleRounds {

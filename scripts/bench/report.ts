@@ -4,6 +4,9 @@ import type { FollowFigures } from './logviewer';
 import type { ExactPageFigures } from './exact-pages';
 import type { IdleFigure } from './idle';
 
+/** The lifecycleSystemd.byEngine key suffix of the rounds run without the startup snapshot (debian-lifecycle.ts; not judged against a goal). */
+export const WITHOUT_SNAPSHOT = ', without the startup snapshot';
+
 /** Everything `npm run bench` measured (docs/bench.json). Times in ms, sizes in bytes. */
 export interface BenchResult {
   date: string;
@@ -157,7 +160,7 @@ export function renderReport(r: BenchResult): string {
     if (fl && lc.start.steps.total) g21.push({ goal: `start's steps ≤ 5× their floor (${engine})`, measured: `${n(lc.start.steps.total.median)} ms`, ok: lc.start.steps.total.median <= 5 * fl.total.median, floor: `${ratio(lc.start.steps.total.median, fl.total.median)} of engine spawn + API round trip + verify queries (${n(fl.total.median)} ms)`, load });
   }
   // Rounds run without the startup snapshot are the side by side, not the installed command: no goal.
-  for (const [engine, lc] of Object.entries(r.lifecycleSystemd?.byEngine ?? {}).filter(([k]) => !k.includes(', without'))) {
+  for (const [engine, lc] of Object.entries(r.lifecycleSystemd?.byEngine ?? {}).filter(([k]) => !k.endsWith(WITHOUT_SNAPSHOT))) {
     const load = loadOf('lifecycle debian');
     const node = r.lifecycleSystemd?.nodeFloor.median ?? Number.NaN;
     g21.push({ goal: `start ≤ 0.4 s wall on a booted Debian 13 host (${engine}, systemd; \`k2s-dns start\` installed, the process in the host)`, measured: `${n(lc.start.process.median)} ms (steps ${n(lc.start.steps.total?.median ?? Number.NaN)} ms; from outside ${n(lc.start.wall.median)} ms)`, ok: lc.start.process.median <= 400, floor: `${ratio(lc.start.process.median, node)} \`node -e 0\` in the host (${n(node)} ms); service step ${n(lc.start.steps.service?.median ?? Number.NaN)} ms (systemctl: links, restart, the capture unit's start and its Node start-up)`, load });
