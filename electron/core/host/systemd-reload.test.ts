@@ -74,6 +74,17 @@ describe('systemdReload', () => {
     expect(r.calls).toEqual(['systemctl daemon-reload']);
   });
 
+  it('reloadNow: reloads and waits, after which settle asks for nothing (uninstall removed unit files; no second reload after its result)', async () => {
+    const r = recording(() => ({ code: 0 }));
+    const reload = systemdReload(r.exec);
+    reload.linksChanged();
+    await reload.reloadNow();
+    await reload.settle();
+    expect(r.calls).toEqual(['systemctl daemon-reload']);
+    const refused = recording(() => ({ code: 1 }));
+    await expect(systemdReload(refused.exec).reloadNow()).rejects.toThrow('systemctl daemon-reload failed (exit 1)');
+  });
+
   it('settle: has PID 1 run one daemon-reload as a unit of its own, only after links changed; else launches it; else runs it', async () => {
     const RUN = 'systemd-run --no-block --quiet --collect --description=K2s DNS: the manager reads the changed unit links -- systemctl daemon-reload';
     const ok = recording(() => ({ code: 0 }));

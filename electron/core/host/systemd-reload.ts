@@ -75,6 +75,12 @@ export interface ManagerReload {
   /** Notes that [Install] links changed on disk (LINKS_ONLY): settle() then asks for a reload. */
   linksChanged(): void;
   /**
+   * Reloads the manager now and waits for it (uninstall, after it removed unit files: the manager
+   * must forget them before the command ends); settle() then has nothing left to ask for. Throws
+   * when the reload fails.
+   */
+  reloadNow(): Promise<void>;
+  /**
    * When links changed since the last reload: has PID 1 run `systemctl daemon-reload` as a unit
    * of its own (RELOAD_UNIT, waits only for the job to be queued), else launches it without
    * waiting (Exec.launch), or, where neither works, reloads and waits. Never throws.
@@ -136,6 +142,9 @@ export function systemdReload(exec: Exec, now: () => number = () => performance.
     },
     linksChanged() {
       pending = true;
+    },
+    async reloadNow() {
+      await reload([]);
     },
     unitWritten(unit) {
       written.add(unit);

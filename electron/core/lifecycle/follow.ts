@@ -329,9 +329,13 @@ async function followLocked(deps: LifecycleDeps): Promise<FollowOutcome> {
     const captureRan = c !== undefined && c.tcpdump !== null && ((await deps.fs.lstat(CAPTURE_READY_FILE)) !== null || (await deps.fs.lstat(CAPTURE_FAILED_FILE)) !== null);
     const restarted = deps.services.restart ? await deps.services.restart().then(() => true, () => false) : false;
     if (!restarted) {
-      await deps.services.start({ argv, logFile: deps.fs.real(K2S_PATHS.log), description: `K2s DNS proxy (${plan.engine})`, guardDirs: ROOT_WRITTEN_DIRS.map((d) => deps.fs.real(d.path)), startLine: cliStartCommand(runningStartFlags(state)), ...(runAs ? { runAs } : {}), ...(lateListeners ? { lateListeners } : {}), ...(state.resolvedRoute ? { resolvedRouteFile: deps.fs.real(K2S_PATHS.routeFile) } : {}) });
-      // systemd: the links that start made on disk reach the manager too (host/systemd-reload.ts).
-      await deps.services.reload?.settle();
+      try {
+        await deps.services.start({ argv, logFile: deps.fs.real(K2S_PATHS.log), description: `K2s DNS proxy (${plan.engine})`, guardDirs: ROOT_WRITTEN_DIRS.map((d) => deps.fs.real(d.path)), startLine: cliStartCommand(runningStartFlags(state)), ...(runAs ? { runAs } : {}), ...(lateListeners ? { lateListeners } : {}), ...(state.resolvedRoute ? { resolvedRouteFile: deps.fs.real(K2S_PATHS.routeFile) } : {}) });
+      } finally {
+        // systemd: the links that start made on disk reach the manager too, whether it started or
+        // failed after linking (host/systemd-reload.ts).
+        await deps.services.reload?.settle();
+      }
     }
     restartMs = lap();
     await waitForListeners(deps, plan, READY_TIMEOUT_MS);

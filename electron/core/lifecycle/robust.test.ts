@@ -200,6 +200,7 @@ describe('temp files and forced recovery', () => {
       current: async () => false,
       linksChanged: () => void calls.push('linksChanged'),
       unitWritten: () => void calls.push('unitWritten'),
+      reloadNow: async () => void calls.push('reloadNow'),
       settle: async () => void calls.push('settle'),
     };
     expect((await startDns(h.deps, opts, sink())).ok).toBe(true);

@@ -217,7 +217,12 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
   if (change) messages.push(describeNetworkChange(change));
   // Who wrote the saved copy (a followed file by its writer, never "by k2s-dns"), and the file
   // from before Start when a follow replaced it (host/start-copy.ts; read only with a followed copy).
-  const utc = (ms: number) => `${new Date(ms).toISOString().slice(11, 19)} UTC`;
+  // A clock time for today (UTC), the whole ISO time for another day: the CLI and the window show
+  // both in local time (shared/clock.ts localTimes), a bare clock always as today's.
+  const utc = (ms: number) => {
+    const iso = new Date(ms).toISOString();
+    return iso.slice(0, 10) === new Date(deps.now()).toISOString().slice(0, 10) ? `${iso.slice(11, 19)} UTC` : iso;
+  };
   const followed = state ? followedCopy([state.lastNetworkChange, state.followedChange], state.savedAt) : null;
   // Their file is no resolver file: what keeping it does, and that a plain stop restores (the
   // banner's default), said once (walk 9 M3, issue #20): CLI only — in the window the banner says

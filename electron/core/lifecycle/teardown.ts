@@ -401,7 +401,8 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
         }
       }
       if (deps.services.kind === 'systemd' && [K2S_PATHS.unit, K2S_PATHS.lateUnit, K2S_PATHS.routeUnit, FOLLOW_UNIT_PATH, K2S_PATHS.captureUnit].some((u) => removed.includes(u))) {
-        await deps.exec.run('systemctl', ['daemon-reload'], { timeoutMs: 15_000 });
+        // Through the manager's reload (systemd-reload.ts): the reload stop's settle would launch after the result is this one.
+        await (deps.services.reload ? deps.services.reload.reloadNow().catch(() => undefined) : deps.exec.run('systemctl', ['daemon-reload'], { timeoutMs: 15_000 }));
       }
       const keptText = kept.length ? ` Left ${kept.join(', ')}: its directory is a symlink, so the file is not one k2s-dns wrote there; remove the link by hand.` : '';
       return { value: removed, message: `${removed.length ? `Removed ${removed.join(', ')}.` : 'No K2s-owned DNS files were left.'}${keptText}`, detail: { removed, kept } };
