@@ -43,11 +43,14 @@ interface Ready {
   deb: string;
 }
 
+/** Numeric order of the version in the name (0.10.0 after 0.9.0), as dpkg orders plain dotted versions. */
+const VERSION_ORDER = new Intl.Collator('en', { numeric: true });
+
 /** Newest `k2s-dns_<version>_amd64.deb` in out/packages, or null. */
 export function findDeb(dir = PACKAGES): string | null {
   const debs = (() => {
     try {
-      return readdirSync(dir).filter((f) => /^k2s-dns_.+_amd64\.deb$/.test(f)).sort();
+      return readdirSync(dir).filter((f) => /^k2s-dns_.+_amd64\.deb$/.test(f)).sort(VERSION_ORDER.compare);
     } catch {
       return [];
     }
