@@ -235,8 +235,9 @@ export function systemdCapture(fs: HostFs, exec: Exec, procDir = '/proc', reload
       // host): `start` instead, which is nothing for a unit that runs or is being started, and
       // starts one that is not; then the wait for the ready file of a companion that runs (not
       // one a SIGKILL left behind).
-      // Unchanged, linked on disk (install's link can have failed: start goes on without it)
-      // and loaded from its current file.
+      // Unchanged, linked on disk (the proxy's reenable links it only when install wrote it:
+      // ServiceSpec.linkCapture; an install that failed left it unlinked, linked below) and loaded
+      // from its current file.
       const changed = await writeUnit(argv);
       const state = !changed && (await linked()) ? await loadedCurrent() : null;
       if (state !== null) {
