@@ -193,13 +193,25 @@ describe.skipIf(hostWhy !== null)('the .deb on a booted Debian 13 host', () => {
     const start = await h.run(['k2s-dns', 'start', '--kubeconfig', `${ADA.home}/.kube/config`, '--engine', 'dnsmasq', '--json']);
     expect(start.code, start.stdout.slice(-400) + start.stderr).toBe(0);
     expect(await hostGetent(h, CLUSTER_NAME)).toEqual(['172.21.0.1']);
-    // argv[1] as the script's: the follower's and the capture's command lines name the installed bundles, not the blob.
+    // argv[1] as the script's: the follower's command line names the installed bundle, not the blob.
     expect((await h.run(['systemctl', 'show', '-p', 'ExecStart', '--value', 'k2s-dnsproxy-follow.service'])).stdout).toContain('argv[]=/usr/bin/node /usr/lib/k2s-dns/dist/k2s-dns.mjs follow-watch ;');
     expect((await h.run(['systemctl', 'is-active', 'k2s-dnsproxy-follow.service', 'k2s-dnsproxy-capture.service'])).stdout).toBe('active\nactive\n');
+    // The capture's unit runs the launcher, which execs Node from the blob (start waits for its
+    // capture to open); the companion it runs is the one whose capture is open, and its rows arrive.
+    expect((await h.run(['systemctl', 'show', '-p', 'ExecStart', '--value', 'k2s-dnsproxy-capture.service'])).stdout).toContain('argv[]=/usr/bin/k2s-dns capture-watch --listen 127.0.0.1:53 ');
+    const companion = (await h.run(['systemctl', 'show', '-p', 'MainPID', '--value', 'k2s-dnsproxy-capture.service'])).stdout.trim();
+    expect((await h.run(['cat', `/proc/${companion}/cmdline`])).stdout.split('\0').slice(0, 5)).toEqual(['/usr/bin/node', '--snapshot-blob', BLOB, '--', 'capture-watch']);
+    expect((await h.run(['cat', '/run/k2s/capture.ready'])).stdout.trim()).toBe(companion);
+    const row = await h.sh(`for i in $(seq 1 100); do grep -m1 -o '"name":"${CLUSTER_NAME}\\.\\?"' /var/log/dnsproxy/queries.jsonl && exit 0; sleep 0.1; done; exit 1`, 30_000);
+    expect(row.code, 'a row for the getent above within 10 s').toBe(0);
     const stop = await h.run(['k2s-dns', 'stop', '--json']);
     expect(stop.code, stop.stdout.slice(-400) + stop.stderr).toBe(0);
     expect(await hostResolver(h)).toBe(original);
     expect((await h.run(['systemctl', 'is-active', 'k2s-dnsproxy.service', 'k2s-dnsproxy-follow.service', 'k2s-dnsproxy-capture.service'])).stdout).toBe('inactive\ninactive\ninactive\n');
+    // It never runs alone: Requisite= with After= fails its start while the proxy is not active (systemd.unit(5)).
+    const alone = await h.run(['systemctl', 'start', 'k2s-dnsproxy-capture.service']);
+    expect(alone.code).not.toBe(0);
+    expect((await h.run(['systemctl', 'is-active', 'k2s-dnsproxy.service', 'k2s-dnsproxy-capture.service'])).stdout).toBe('inactive\ninactive\n');
 
     // A Node upgrade changes /usr/bin/node (here its times): the key no longer matches, the script runs.
     expect((await h.run(['touch', '/usr/bin/node'])).code).toBe(0);

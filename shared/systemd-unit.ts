@@ -49,6 +49,13 @@ export interface ServiceSpec {
    * for both), so the proxy's start pulls it in (WantedBy=k2s-dnsproxy.service).
    */
   linkCapture?: boolean;
+  /**
+   * systemd only: this start will run the network follower (--on-network-change follow): its
+   * unit, when a file of it is there already (an earlier start wrote it), is linked in the proxy's
+   * own `reenable` too, so the follower's start after verify only restarts it (Follower.start
+   * links it itself when it rewrites the file). A failed start's rollback unlinks it with the proxy.
+   */
+  linkFollower?: boolean;
 }
 
 /** Unit of the late listeners (ServiceSpec.lateListeners): K2s's unit name plus `-kubeswitch`. */

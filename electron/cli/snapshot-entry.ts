@@ -29,7 +29,7 @@ if (startupSnapshot.isBuildingSnapshot()) {
     // capture's command lines come from argv[1] (electron/core/lifecycle/node-deps.ts).
     process.argv.splice(1, 0, entryPath(__dirname));
     void runFromSnapshot(process.argv.slice(2), __dirname).then((code) => {
-      process.exitCode = code;
+      if (code !== null) process.exitCode = code;
     });
   });
 } else {

@@ -3,6 +3,7 @@
  * Its imports are loaded when runFromSnapshot is called (esbuild makes each a function called
  * then), so none of the CLI's code runs while the blob is built.
  */
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -20,21 +21,30 @@ export function entryPath(dir: string): string {
 
 /**
  * Runs the command in `argv` (the words after `k2s-dns`) as dist/k2s-dns.mjs would from `dir`,
- * and resolves to its exit status. The window's verbs (`ui`, `app`) and K2S_DNS_DEBUG=1 run only
+ * and resolves to its exit status; null when the script it ran sets process.exitCode itself:
+ * the capture companion (`capture-watch`, the unit's ExecStart in a package,
+ * capture/capture-program.ts) runs from its own small bundle next to this script
+ * (CAPTURE_BUNDLE, with root's code cache), not from the CLI's whole script: start waits for it. The window's verbs (`ui`, `app`) and K2S_DNS_DEBUG=1 run only
  * from the ES module chunks, which a snapshot cannot import: /usr/bin/k2s-dns never sends them
  * here; if something does, the answer says what to run instead (exit 2, usage).
  */
-export async function runFromSnapshot(argv: readonly string[], dir: string): Promise<number> {
-  const [{ surviveClosedOutput }, { quickAnswer }, { cliScriptFor, loadCliScript }, { EXIT }] = await Promise.all([
+export async function runFromSnapshot(argv: readonly string[], dir: string): Promise<number | null> {
+  const [{ surviveClosedOutput }, { quickAnswer }, { cliScriptFor, loadCliScript, loadScriptWithCache }, { EXIT }, { CAPTURE_BUNDLE, CAPTURE_VERB }] = await Promise.all([
     import('../core/closed-output'),
     import('./quick-answer'),
     import('../core/compile-cache/cli-script'),
     import('../../shared/lifecycle-events'),
+    import('../core/capture/capture-args'),
   ]);
+  const verb = argv[0] ?? '';
+  // Its bundle's top level runs the companion with process.argv (capture-watch-entry.ts).
+  if (verb === CAPTURE_VERB && existsSync(join(dir, CAPTURE_BUNDLE))) {
+    loadScriptWithCache(join(dir, CAPTURE_BUNDLE));
+    return null;
+  }
   surviveClosedOutput();
   const answered = quickAnswer(argv);
   if (answered !== null) return answered;
-  const verb = argv[0] ?? '';
   const script = cliScriptFor({ verb, baseUrl: pathToFileURL(entryPath(dir)).href, env: process.env, execArgv: [] });
   if (script === null) {
     process.stderr.write(`k2s-dns: \`${verb}\` does not run from the startup snapshot; run \`node ${entryPath(dir)} ${argv.join(' ')}\` (what /usr/bin/k2s-dns runs for it).\n`);

@@ -9,6 +9,8 @@ import { APP_ROOT } from './app-root';
 
 /** The packages' application directory (scripts/package/layout.ts LIB_DIR), with a trailing slash as APP_ROOT has it. */
 export const PACKAGED_APP_ROOT = '/usr/lib/k2s-dns/';
+/** The packages' launcher on PATH (scripts/package/layout.ts, resources/packaging/k2s-dns). */
+export const PACKAGED_LAUNCHER = '/usr/bin/k2s-dns';
 
 /**
  * The environment variable naming a wrapper that runs this CLI (an absolute path, one shell

@@ -45,9 +45,15 @@ export const CAPTURE_MISSED_FILE = `${K2S_PATHS.runDir}/capture.missed`;
 /** The verb the companion runs under (the CLI and the helper entry both take it). */
 export const CAPTURE_VERB = 'capture-watch';
 
-/** True when /proc/PID/cmdline is a capture companion (CAPTURE_VERB within node's first arguments: after the entry, or a node flag and the entry). */
+/**
+ * True when /proc/PID/cmdline is a capture companion: CAPTURE_VERB as argv[1]–argv[3] (after
+ * node's entry, after a node flag and the entry, or after /usr/bin/k2s-dns while its shell
+ * runs), or node from the CLI's startup snapshot, `node --snapshot-blob BLOB -- CAPTURE_VERB …`
+ * (what /usr/bin/k2s-dns execs, resources/packaging/k2s-dns).
+ */
 export function isCaptureArgv(argv: readonly string[]): boolean {
-  return argv.slice(1, 4).includes(CAPTURE_VERB);
+  if (argv.slice(1, 4).includes(CAPTURE_VERB)) return true;
+  return argv[1] === '--snapshot-blob' && argv[3] === '--' && argv[4] === CAPTURE_VERB;
 }
 
 /**

@@ -51,12 +51,25 @@ export function cliScriptFor(c: ScriptChoice): string | null {
   return (c.exists ?? existsSync)(file) ? file : null;
 }
 
+/** This user's code cache directory (cache-dir.ts), null when there is none to use. */
+function userCacheDir(euid: number): string | null {
+  return euid < 0 ? null : compileCacheDir({ euid, env: process.env, home: homedir() });
+}
+
 /** The CLI script's runCli, loaded from `file` with this user's code cache for `verb`. */
 export function loadCliScript(file: string, verb: string): (argv: string[]) => Promise<number> {
   const euid = process.geteuid?.() ?? -1;
-  const dir = euid < 0 ? null : compileCacheDir({ euid, env: process.env, home: homedir() });
   // The verb is a plain word in the cache's file name (an unknown verb shares one name).
   const job = /^[a-z][a-z-]{0,30}$/.test(verb) ? verb : 'other';
-  const { exports } = loadCachedScript(file, dir, euid, { name: `${CLI_SCRIPT}.${job}`, writeAt: 'exit' });
+  const { exports } = loadCachedScript(file, userCacheDir(euid), euid, { name: `${CLI_SCRIPT}.${job}`, writeAt: 'exit' });
   return (exports as { runCli: (argv: string[]) => Promise<number> }).runCli;
+}
+
+/**
+ * Runs CommonJS script `file` (absolute) with this user's code cache for it, written right after
+ * its top level ran (a companion's bundle runs for hours: its exit is too late for the next start).
+ */
+export function loadScriptWithCache(file: string): unknown {
+  const euid = process.geteuid?.() ?? -1;
+  return loadCachedScript(file, userCacheDir(euid), euid, { writeAt: 'load' }).exports;
 }

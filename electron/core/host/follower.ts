@@ -21,6 +21,8 @@ export const FOLLOW_PID_FILE = `${K2S_PATHS.runDir}/follow.pid`;
 export const FOLLOW_LOG = `${K2S_PATHS.runDir}/follow.log`;
 /** Host path of the follower's systemd unit. */
 export const FOLLOW_UNIT_PATH = `/etc/systemd/system/${FOLLOW_UNIT_NAME}.service`;
+/** The link `enable` makes for its `[Install] WantedBy=multi-user.target` (shared/systemd-unit.ts renderFollowUnit; systemctl(1) enable). */
+export const FOLLOW_WANTS_LINK = `/etc/systemd/system/multi-user.target.wants/${FOLLOW_UNIT_NAME}.service`;
 
 /** Starts and stops the one network follower. */
 export interface Follower {
@@ -67,11 +69,15 @@ export function systemdFollower(fs: HostFs, exec: Exec, reload: ManagerReload = 
   };
   return {
     async start(argv) {
-      if (await writeUnitFile(fs, FOLLOW_UNIT_PATH, renderFollowUnit(argv))) reload.unitWritten(unit);
+      const written = await writeUnitFile(fs, FOLLOW_UNIT_PATH, renderFollowUnit(argv));
+      if (written) reload.unitWritten(unit);
       // The link on disk only, a reload only when the manager holds an older file of the unit
-      // (systemd-reload.ts; a reload is ~110–190 ms on a booted Debian 13 host).
-      await systemctl([LINKS_ONLY, 'enable', unit]);
-      reload.linksChanged();
+      // (systemd-reload.ts; a reload is ~110–190 ms on a booted Debian 13 host). Not again for the
+      // same file whose link is there: the proxy's reenable in this start made it (ServiceSpec.linkFollower).
+      if (written || !(await fs.lstat(FOLLOW_WANTS_LINK))) {
+        await systemctl([LINKS_ONLY, 'enable', unit]);
+        reload.linksChanged();
+      }
       // recent: the service step just asked about it with the proxy's units (systemd-service.ts), one show less.
       await reload.current([unit], { recent: true });
       await systemctl(['restart', unit]);

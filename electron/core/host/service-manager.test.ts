@@ -4,13 +4,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
-import { renderUnit } from '../../../shared/systemd-unit';
+import { renderFollowUnit, renderUnit } from '../../../shared/systemd-unit';
 import { renderRouteUnit } from '../../../shared/resolved-route-unit';
 import type { Exec } from './exec';
 import { createHostFs } from './host-fs-node';
 import { detectServiceManager } from './detect-service-manager';
 import { createSupervisedManager, isProcessRunning, readWatchdogState, waitForExec } from './supervised-service';
-import { FOLLOW_UNIT_PATH, systemdFollower } from './follower';
+import { FOLLOW_UNIT_PATH, FOLLOW_WANTS_LINK, systemdFollower } from './follower';
 
 let root: string;
 const r = (p: string) => path.join(root, p);
@@ -103,7 +103,31 @@ describe('systemd manager', () => {
     }
   });
 
-  it('stop names the capture unit in the proxy\'s one stop job and unlinks it and the follower with the proxy in one disable', async () => {
+  it('start links the follower\'s unit left from an earlier start in the proxy\'s own reenable (linkFollower); the follower\'s start then only restarts it, unless it rewrote the file', async () => {
+    mkdirSync(r('run/systemd/system'), { recursive: true });
+    const fs = createHostFs(root);
+    const argv = ['/usr/bin/node', '/usr/lib/k2s-dns/dist/k2s-dns.mjs', 'follow-watch'];
+    await fs.mkdirp(path.posix.dirname(FOLLOW_UNIT_PATH), 0o755);
+    await fs.writeFileAtomic(FOLLOW_UNIT_PATH, renderFollowUnit(argv), { mode: 0o644 });
+    const spec = { argv: ['/opt/k2s/bin/dnsproxy', '--config-path=/etc/k2s/dnsproxy.yaml'], logFile: K2S_PATHS.log, description: 'K2s DNS proxy' };
+    for (const [linkFollower, reenable] of [[true, ['k2s-dnsproxy.service', 'k2s-dnsproxy-follow.service']], [false, ['k2s-dnsproxy.service']]] as const) {
+      const calls: string[][] = [];
+      await (await detectServiceManager(fs, recordingExec(calls))).start({ ...spec, linkFollower });
+      expect(calls.filter((c) => c[2] === 'reenable')).toEqual([['systemctl', '--root=/', 'reenable', ...reenable]]);
+    }
+    // The link the reenable made (recordingExec runs nothing: made here as systemctl would).
+    await fs.mkdirp(path.posix.dirname(FOLLOW_WANTS_LINK), 0o755);
+    await fsp.symlink(FOLLOW_UNIT_PATH, r(FOLLOW_WANTS_LINK.slice(1)));
+    const linked: string[][] = [];
+    await systemdFollower(fs, recordingExec(linked)).start(argv);
+    expect(linked.filter((c) => c[1] !== 'show')).toEqual([['systemctl', 'restart', 'k2s-dnsproxy-follow.service']]);
+    // Another program: the file is rewritten, enabled and reloaded for, then restarted.
+    const rewritten: string[][] = [];
+    await systemdFollower(fs, recordingExec(rewritten)).start(['/usr/local/bin/node', ...argv.slice(1)]);
+    expect(rewritten).toEqual([['systemctl', '--root=/', 'enable', 'k2s-dnsproxy-follow.service'], ['systemctl', 'daemon-reload'], ['systemctl', 'restart', 'k2s-dnsproxy-follow.service']]);
+  });
+
+  it('stop names the capture and follower units in the proxy\'s one stop job and unlinks them with the proxy in one disable', async () => {
     mkdirSync(r('run/systemd/system'), { recursive: true });
     const fs = createHostFs(root);
     for (const unit of [K2S_PATHS.unit, K2S_PATHS.captureUnit, FOLLOW_UNIT_PATH]) {
@@ -114,10 +138,10 @@ describe('systemd manager', () => {
     const svc = await detectServiceManager(fs, recordingExec(calls));
     await svc.stop();
     expect(calls).toEqual([
-      ['systemctl', 'stop', 'k2s-dnsproxy.service', 'k2s-dnsproxy-capture.service'],
+      ['systemctl', 'stop', 'k2s-dnsproxy.service', 'k2s-dnsproxy-capture.service', 'k2s-dnsproxy-follow.service'],
       ['systemctl', '--root=/', 'disable', 'k2s-dnsproxy.service', 'k2s-dnsproxy-capture.service', 'k2s-dnsproxy-follow.service'],
     ]);
-    // The follower, which stop ends before the restore: with unlinkWithProxy only its unit stops (the disable above unlinks it); without, it is unlinked too (recover).
+    // The follower, which uninstall ends before the restore: with unlinkWithProxy only its unit stops (the disable above unlinks it); without, it is unlinked too (recover).
     calls.length = 0;
     await systemdFollower(fs, recordingExec(calls)).stop({ unlinkWithProxy: true });
     expect(calls).toEqual([['systemctl', 'stop', 'k2s-dnsproxy-follow.service']]);

@@ -90,9 +90,9 @@ async function runState(exec: Exec): Promise<{ pid: number | null; running: bool
  * changed (`reload`, systemd-reload.ts), `reenable` on disk only (the K2s-owned resolv.conf
  * survives a reboot, so must the proxy; reenable drops the multi-user.target.wants/ link earlier
  * versions made for the companions), `restart` (starts it, or applies a new
- * argv/config to a running one). stop: stops the proxy, its companions and the capture in one
- * job, then disables them — with the follower unit, which stop and uninstall stopped first
- * (stopFollower's unlinkWithProxy) — in one call; `reload.settle()` at the end
+ * argv/config to a running one). stop: stops the proxy, its companions, the capture and the
+ * follower in one job, then disables them in one call (uninstall and recover stopped the
+ * follower first: stopFollower's unlinkWithProxy); `reload.settle()` at the end
  * of the command asks the manager to read the changed links, not waited for.
  */
 export function createSystemdManager(fs: HostFs, exec: Exec, reload: ManagerReload = systemdReload(exec)): ServiceManager {
@@ -126,11 +126,12 @@ export function createSystemdManager(fs: HostFs, exec: Exec, reload: ManagerRelo
       // read them once the command is done (settle, systemd-reload.ts). The capture unit,
       // installed just before (start.ts), is started by the proxy's start.
       const capture = (await fs.lstat(K2S_PATHS.captureUnit)) ? [`${CAPTURE_UNIT_NAME}.service`] : [];
-      await systemctl(exec, [LINKS_ONLY, 'reenable', ...units, ...(spec.linkCapture ? capture : [])]);
-      reload.linksChanged();
       // The follower's unit too, when there is one: its start after verify then asks nothing
-      // (ManagerReload.current remembers units found current; follower.ts).
+      // (ManagerReload.current remembers units found current; follower.ts) and, linked here
+      // (spec.linkFollower), only restarts it.
       const follower = (await fs.lstat(FOLLOW_UNIT_PATH)) ? [`${FOLLOW_UNIT_NAME}.service`] : [];
+      await systemctl(exec, [LINKS_ONLY, 'reenable', ...units, ...(spec.linkCapture ? capture : []), ...(spec.linkFollower ? follower : [])]);
+      reload.linksChanged();
       await reload.current([...units, ...capture, ...follower]);
       // A unit systemd gave up on (its start limit) refuses even a start by hand until reset.
       await systemctl(exec, ['reset-failed', ...units], [0, 1, EXIT_NOT_LOADED]);
@@ -164,7 +165,10 @@ export function createSystemdManager(fs: HostFs, exec: Exec, reload: ManagerRelo
       // capture's own stop after this one only removes its files (capture-companion.ts
       // stoppedWithProxy: a `systemctl stop` and a `disable` less).
       const capture = (await fs.lstat(K2S_PATHS.captureUnit)) ? [`${CAPTURE_UNIT_NAME}.service`] : [];
-      await systemctl(exec, ['stop', UNIT, ...companions, ...capture], [0, EXIT_NOT_LOADED]);
+      // The network follower too: stop leaves it running through its restore (lifecycle/stop.ts),
+      // its one `systemctl stop` is this one. Not tied to the proxy, it stops alongside.
+      const follower = (await fs.lstat(FOLLOW_UNIT_PATH)) ? [`${FOLLOW_UNIT_NAME}.service`] : [];
+      await systemctl(exec, ['stop', UNIT, ...companions, ...capture, ...follower], [0, EXIT_NOT_LOADED]);
       // Every K2s unit in one disable — the proxy's companions, and the capture and follower units
       // (stop and uninstall leave their links to this one; recover's own stops unlink them too) —
       // without a reload: the units are stopped, the links are

@@ -229,7 +229,8 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
       // so the proxy's start reloads systemd once for both (its own start then finds it loaded:
       // capture-companion.ts).
       const linkCapture = captureStart && deps.capture?.manager.afterProxy && deps.capture.manager.install ? await deps.capture.manager.install(captureStart.argv.slice()).then(() => true, () => false) : false;
-      const started = await deps.services.start({ ...(linkCapture ? { linkCapture } : {}), argv, logFile: deps.fs.real(K2S_PATHS.log), description: `K2s DNS proxy (${plan.engine})`, guardDirs: ROOT_WRITTEN_DIRS.map((d) => deps.fs.real(d.path)), startLine, ...(runAs ? { runAs } : {}), ...(lateListeners ? { lateListeners } : {}), ...(pre.resolved ? { resolvedRouteFile: deps.fs.real(K2S_PATHS.routeFile) } : {}) });
+      const linkFollower = deps.follower !== undefined && onNetworkChange === 'follow';
+      const started = await deps.services.start({ ...(linkCapture ? { linkCapture } : {}), ...(linkFollower ? { linkFollower } : {}), argv, logFile: deps.fs.real(K2S_PATHS.log), description: `K2s DNS proxy (${plan.engine})`, guardDirs: ROOT_WRITTEN_DIRS.map((d) => deps.fs.real(d.path)), startLine, ...(runAs ? { runAs } : {}), ...(lateListeners ? { lateListeners } : {}), ...(pre.resolved ? { resolvedRouteFile: deps.fs.real(K2S_PATHS.routeFile) } : {}) });
       // The follower's spawn blocks this thread until its child has exec'd (a few ms, more on a
       // busy host): paid now, while the proxy starts, instead of before ready. Held until then.
       const f = deps.follower;

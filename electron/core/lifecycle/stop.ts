@@ -44,10 +44,12 @@ async function runTeardown(deps: LifecycleDeps, op: Operation, opts: StopOptions
     const lock = await lockPastFollower(deps, op);
     release = lock.release;
     if (lock.withoutLock) warnings.push({ code: 'RUN_DIR_FULL', message: lock.withoutLock });
-    // The follower before anything is restored: still running, it would take stop's restore for a
-    // new network resolver. It cannot hold the lock now (its follow gets busy).
-    // systemd: its link goes in the proxy's one `disable` (systemd-service.ts stop), not here.
-    await stopFollower(deps, warnings, { unlinkWithProxy: deps.services.kind === 'systemd' });
+    // The follower cannot act on stop's restore while this lock is held: its look gets `busy` and
+    // is retried later (follow-watch.ts), by which time it is stopped. systemd: a stop's one
+    // `systemctl stop` of the proxy names it too (systemd-service.ts stop: a systemctl call less
+    // before the restore), and its link goes in the proxy's one `disable`. Otherwise, and for
+    // uninstall (its unit file goes), it is stopped here, before anything is restored.
+    if (!(op === 'stop' && deps.services.kind === 'systemd')) await stopFollower(deps, warnings, { unlinkWithProxy: deps.services.kind === 'systemd' });
     const recovered = await recoverInterrupted(deps, sink);
     // stop: the capture after the proxy, in the stop-service step (systemd: PartOf= stopped it with
     // the proxy already), so with no more traffic its drain (capture/pipeline.ts) ends at once and

@@ -187,6 +187,10 @@ export function journaledReporter(deps: LifecycleDeps, op: Operation, sink: Even
  * its drain ends at once with no more traffic), so that step's time covers it.
  */
 export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: StopOptions, r: StepReporter, afterProxy?: () => Promise<void>): Promise<TeardownOutcome> {
+  // The proxy's state for stop-service's message (its PID), read while the resolver is restored
+  // (a `systemctl show` less on stop's path); its error, if any, is that step's, as before.
+  const serviceBefore = deps.services.status();
+  serviceBefore.catch(() => undefined);
   const { state, corrupt } = await readStateOrSalvage(deps);
   const notes: string[] = [];
   // Set when an explicit --on-drift keep kept a file that gives host apps no nameserver that answers.
@@ -371,7 +375,7 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
     return { value: undefined, message };
   });
   await r.run('stop-service', 'Stopping k2s-dnsproxy', async () => {
-    const before = await deps.services.status();
+    const before = await serviceBefore;
     await deps.services.stop();
     await afterProxy?.();
     return { value: undefined, message: before.running ? `Stopped k2s-dnsproxy${before.pid ? ` (PID ${before.pid})` : ''}.` : 'k2s-dnsproxy was not running.' };
