@@ -92,7 +92,7 @@ export function renderReport(r: BenchResult): string {
   }
 
   if (r.dnsperf.length) {
-    L.push('## Proxy hop (dnsperf)', '', `Max qps: one dnsperf client, ${'`-l`'} seconds per run; latency: at a fixed 2,000 qps (\`-Q 2000 -v\`). Direct = straight to kube-dns (cluster names) or to the upstream (external names).`, '');
+    L.push('## Proxy hop (dnsperf)', '', `Max qps: one dnsperf client, ${'`-l`'} seconds per run; latency: at a fixed 2,000 qps (\`-Q 2000 -v\`). Direct = straight to kube-dns (cluster names) or to the upstream (external names). Each engine's query log on and off alternate round by round, each round on a fresh start, so "vs same engine, log off" compares runs a few seconds apart.`, '');
     L.push('**Anchor**: AdGuard dnsproxy with the config k2s-dns writes and no query log (`--no-log-queries`: no `-v`), which is how K2s itself runs dnsproxy (docs/engines.md). "vs anchor" compares each proxy row with the anchor row for the same names.', '');
     L.push('| target | engine | query log | names | max qps | vs direct | vs anchor | vs same engine, log off | p50 ms @2000 | p99 ms @2000 | added p99 ms (vs direct) | added p99 ms (log on vs off) | lost @2000 |', '|---|---|---|---|---|---|---|---|---|---|---|---|---|');
     for (const d of r.dnsperf) {

@@ -152,38 +152,46 @@ try {
   else if (await hasDnsperf()) {
     const files = { cluster: await queryFile(tmp, 'cluster', CLUSTER_NAMES), external: await queryFile(tmp, 'external', EXTERNAL_NAMES) };
     const direct = { cluster: TESTBED_ADDRESSES.kubeDns, external: TESTBED_ADDRESSES.upstream };
-    const measure = async (target: string, server: string, names: 'cluster' | 'external', engine: string, logging: string) => {
-      const max: number[] = [];
-      const p50: number[] = [];
-      const p99: number[] = [];
-      const lost: number[] = [];
-      for (let i = 0; i < ROUNDS; i++) {
-        const m = await dnsperf(server, files[names], SECONDS);
-        const f = await dnsperf(server, files[names], SECONDS, 2000);
-        max.push(m.qps);
-        p50.push(f.p50Ms);
-        p99.push(f.p99Ms);
-        lost.push(f.lost);
-      }
-      out.dnsperf.push({ target, engine, logging, names, qps: figure(max), p50Ms: figure(p50), p99Ms: figure(p99), lostAt2000: figure(lost) });
+    /** Samples per row (target, engine, logging, names): max qps, and p50, p99 and lost at 2,000 qps. */
+    const rows = new Map<string, { target: string; engine: string; logging: string; names: 'cluster' | 'external'; max: number[]; p50: number[]; p99: number[]; lost: number[] }>();
+    /** One round of a row: dnsperf at its max rate, then at 2,000 qps. */
+    const measureOnce = async (target: string, server: string, names: 'cluster' | 'external', engine: string, logging: string) => {
+      const key = [target, engine, logging, names].join(' ');
+      const row = rows.get(key) ?? { target, engine, logging, names, max: [], p50: [], p99: [], lost: [] };
+      rows.set(key, row);
+      const m = await dnsperf(server, files[names], SECONDS);
+      const f = await dnsperf(server, files[names], SECONDS, 2000);
+      row.max.push(m.qps);
+      row.p50.push(f.p50Ms);
+      row.p99.push(f.p99Ms);
+      row.lost.push(f.lost);
     };
     mark('dnsperf');
-    for (const names of ['cluster', 'external'] as const) await measure('direct', direct[names], names, '-', '-');
+    for (let i = 0; i < ROUNDS; i++) for (const names of ['cluster', 'external'] as const) await measureOnce('direct', direct[names], names, '-', '-');
+    // Logging on and off alternate round by round, each on a fresh start: the "× log off" of a
+    // row compares runs minutes apart otherwise, and a shared 2-core machine's load drifts by more
+    // than the 10 % the query log may cost (one block on, then one off: 0.89× and 1.07× in two runs).
     for (const e of engines) {
-      for (const logging of ['on', 'off']) {
-        log(`dnsperf ${e.name} logging ${logging}`);
-        const start = await timedCli(['start', '--kubeconfig', tb.kubeconfigPath, '--engine', e.name, '--verify-name', 'www.example.test', '--json', ...e.extra, ...(logging === 'off' ? ['--no-log-queries'] : [])]);
-        if (start.code !== 0) {
-          out.notMeasured.push(`dnsperf through ${e.name} (logging ${logging}): start failed: ${JSON.stringify(start.events.at(-1)).slice(0, 300)}`);
-          continue;
-        }
-        try {
-          for (const names of ['cluster', 'external'] as const) await measure('proxy', '127.0.0.1', names, e.name, logging);
-        } finally {
-          await timedCli(['stop', '--on-drift', 'restore']);
+      const failedModes = new Set<string>();
+      for (let i = 0; i < ROUNDS; i++) {
+        for (const logging of ['on', 'off']) {
+          if (failedModes.has(logging)) continue;
+          log(`dnsperf ${e.name} logging ${logging}, round ${i + 1} of ${ROUNDS}`);
+          const start = await timedCli(['start', '--kubeconfig', tb.kubeconfigPath, '--engine', e.name, '--verify-name', 'www.example.test', '--json', ...e.extra, ...(logging === 'off' ? ['--no-log-queries'] : [])]);
+          if (start.code !== 0) {
+            failedModes.add(logging);
+            out.notMeasured.push(`dnsperf through ${e.name} (logging ${logging}): start failed: ${JSON.stringify(start.events.at(-1)).slice(0, 300)}`);
+            continue;
+          }
+          try {
+            for (const names of ['cluster', 'external'] as const) await measureOnce('proxy', '127.0.0.1', names, e.name, logging);
+          } finally {
+            await timedCli(['stop', '--on-drift', 'restore']);
+          }
         }
       }
     }
+    for (const r of rows.values()) out.dnsperf.push({ target: r.target, engine: r.engine, logging: r.logging, names: r.names, qps: figure(r.max), p50Ms: figure(r.p50), p99Ms: figure(r.p99), lostAt2000: figure(r.lost) });
   } else out.notMeasured.push('dnsperf is not installed (apt-get install dnsperf): no proxy throughput or latency figures.');
 
   // Query tester: one CLI probe vs dig, same name and server.
