@@ -43,6 +43,28 @@ async function unhandledDuring<T>(f: () => Promise<T>): Promise<{ value: T; unha
 }
 
 describe('preflight\'s early service reads', () => {
+  it('begin before the kubeconfig check loads the Kubernetes client (their processes run during that load)', async () => {
+    const h = await makeTestHost('nameserver 192.0.2.53\n');
+    hosts.push(h);
+    const order: string[] = [];
+    const status = h.services.status.bind(h.services);
+    h.services.status = async () => (order.push('status'), status());
+    const check = h.deps.checkKubeconfig;
+    h.deps.checkKubeconfig = async (p) => (order.push('kubeconfig'), check(p));
+    expect(await startDns(h.deps, opts, sink)).toMatchObject({ ok: true });
+    expect(order.slice(0, 2)).toEqual(['status', 'kubeconfig']);
+  });
+
+  it('a start refused for its kubeconfig (BAD_KUBECONFIG) leaves no unhandled rejection of the reads begun before', async () => {
+    const { deps } = await hostWithFailingStatus('nameserver 192.0.2.53\n');
+    deps.checkKubeconfig = async () => {
+      throw new Error('no such file');
+    };
+    const { value: r, unhandled } = await unhandledDuring(() => startDns(deps, opts, sink));
+    expect(r).toMatchObject({ ok: false, code: 'BAD_KUBECONFIG', exitCode: 3 });
+    expect(unhandled).toEqual([]);
+  });
+
   it('a start refused before they are awaited (RESOLV_CONF_TOO_LARGE) leaves no unhandled rejection', async () => {
     const { deps } = await hostWithFailingStatus(`nameserver 192.0.2.53\n${'#'.repeat(99)}\n`.repeat(1000));
     const { value: r, unhandled } = await unhandledDuring(() => startDns(deps, opts, sink));

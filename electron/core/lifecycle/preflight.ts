@@ -183,6 +183,13 @@ export async function preflight(deps: LifecycleDeps, opts: StartOptions): Promis
     // The start asked, as root: with its own options (sixth walk M1), not a bare start.
     throw refused('NOT_ROOT', `Starting K2s DNS changes /etc/resolv.conf and binds port 53: run it as root (${askedStartLine(opts)}) or from the desktop app.`);
   }
+  // Two reads of the service manager (systemd: a `systemctl` process each, ~10–15 ms on a
+  // booted Debian 13 host) asked first: their processes run while this thread loads the
+  // Kubernetes client below (~20 ms of CPU) and reads and judges the resolver; each is awaited
+  // where its check stood (hostChecks), so the checks and their order of refusals are as before.
+  const early: EarlyReads = { service: deps.services.status(), resolved: resolvedActive(deps) };
+  early.service.catch(() => undefined);
+  early.resolved.catch(() => undefined);
   // Before anything is saved: a bad kubeconfig is a refusal (exit 3), not a rollback. Started
   // first and awaited before any verdict after NO_KUBECONFIG, so loading the Kubernetes client
   // (most of the check's time) overlaps the engine lookup and the file reads and programs
@@ -199,7 +206,7 @@ export async function preflight(deps: LifecycleDeps, opts: StartOptions): Promis
     throw refused('NO_KUBECONFIG', NoKubeconfigError.fromLookup(opts.kubeconfigLookup ?? { tried: [], explicit: false }).message);
   }
   try {
-    const checked = await hostChecks(deps, opts, engine, kubeconfigPath);
+    const checked = await hostChecks(deps, opts, engine, kubeconfigPath, early);
     const refusal = await kubeconfigRefusal;
     if (refusal) throw refusal;
     return checked;
@@ -208,15 +215,16 @@ export async function preflight(deps: LifecycleDeps, opts: StartOptions): Promis
   }
 }
 
+/** The service manager's reads preflight starts before its checks (each awaited where its check stands). */
+interface EarlyReads {
+  service: ReturnType<LifecycleDeps['services']['status']>;
+  resolved: ReturnType<typeof resolvedActive>;
+}
+
 /** preflight's checks of the host after the engine and the kubeconfig, in their order. */
-async function hostChecks(deps: LifecycleDeps, opts: StartOptions, engine: Preflight['engine'], kubeconfigPath: string): Promise<Preflight> {
-  // Two reads of the service manager (systemd: a `systemctl` process each, ~10–15 ms on a
-  // booted Debian 13 host) asked now, while the resolver is read and judged; each is awaited
-  // where its check stood, so the checks and their order of refusals are as before.
-  const servicePending = deps.services.status();
-  const resolvedPending = resolvedActive(deps);
-  servicePending.catch(() => undefined);
-  resolvedPending.catch(() => undefined);
+async function hostChecks(deps: LifecycleDeps, opts: StartOptions, engine: Preflight['engine'], kubeconfigPath: string, early: EarlyReads): Promise<Preflight> {
+  const servicePending = early.service;
+  const resolvedPending = early.resolved;
   const current = await captureResolver(deps.fs, deps.exec);
   // Its bytes were read only up to the bound: a copy of it could never be put back whole.
   if (isOversize(current)) {

@@ -121,12 +121,13 @@ describe('start: the capture companion begins before discover', () => {
     h.deps.loadClusterClient = async () => void log.push('load');
     expect(await startDns(h.deps, TEST_START_OPTS, quiet)).toMatchObject({ ok: true });
     expect(log.slice(0, 3)).toEqual(['prepare', 'load', 'preflight']);
-    // Without the log (nothing held) it still loads before preflight.
+    // Without the log (nothing held) it is not loaded ahead: preflight's kubeconfig check loads
+    // it once the service manager's reads have begun (preflight-early-reads.test.ts).
     const off = await hostWithCapture(false, true);
     off.h.deps.mountinfo = async () => (off.log.includes('preflight') || off.log.push('preflight'), preflightLog());
     off.h.deps.loadClusterClient = async () => void off.log.push('load');
     expect(await startDns(off.h.deps, { ...TEST_START_OPTS, logQueries: false }, quiet)).toMatchObject({ ok: true });
-    expect(off.log.slice(0, 2)).toEqual(['load', 'preflight']);
+    expect(off.log.slice(0, 2)).toEqual(['preflight', 'discover']);
   });
 
   it('held: a refusal in preflight drops it (it exits having done nothing); so does a start with the log off', async () => {

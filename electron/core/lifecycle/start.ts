@@ -85,11 +85,15 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
       const c = deps.capture;
       if (c?.manager.prepare && !c.manager.afterProxy && c.tcpdump !== null && opts.logQueries !== false) held = c.manager.prepare(c.argv).catch(() => null);
     }
-    // The Kubernetes client's module loads now, on this thread: after the held companion's
-    // process began (its Node start-up then runs alongside the load, on the other core), before
-    // preflight's kubeconfig check needs it. A module that fails to load fails there, as before.
-    if (held) await held;
-    await deps.loadClusterClient?.().catch(() => undefined);
+    // With a held companion the Kubernetes client's module loads now, on this thread: after the
+    // companion's process began (its Node start-up then runs alongside the load, on the other
+    // core), before preflight's kubeconfig check needs it. Without one, preflight's kubeconfig
+    // check loads it, once the service manager's reads have begun (their processes run meanwhile).
+    // A module that fails to load fails there, as before.
+    if (held) {
+      await held;
+      await deps.loadClusterClient?.().catch(() => undefined);
+    }
     const pre = await r.run('preflight', 'Checking root, engine, kubeconfig, resolver and port 53', async () => {
       // The proxy being restarted (watchdog or systemd): a start now would stop the watchdog
       // mid-restart and start over. Refused first, as the window's Start waits (proxy-restarting.ts).
