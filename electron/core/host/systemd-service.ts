@@ -168,19 +168,22 @@ export function createSystemdManager(fs: HostFs, exec: Exec, reload: ManagerRelo
       // The network follower too: stop leaves it running through its restore (lifecycle/stop.ts),
       // its one `systemctl stop` is this one. Not tied to the proxy, it stops alongside.
       const follower = (await fs.lstat(FOLLOW_UNIT_PATH)) ? [`${FOLLOW_UNIT_NAME}.service`] : [];
-      await systemctl(exec, ['stop', UNIT, ...companions, ...capture, ...follower], [0, EXIT_NOT_LOADED]);
+      const stopJob = systemctl(exec, ['stop', UNIT, ...companions, ...capture, ...follower], [0, EXIT_NOT_LOADED]);
+      stopJob.catch(() => undefined);
       // Every K2s unit in one disable — the proxy's companions, and the capture and follower units
       // (stop and uninstall leave their links to this one; recover's own stops unlink them too) —
-      // without a reload: the units are stopped, the links are
-      // gone from disk (what boot reads), and the manager is asked to read them once the command
-      // is done (settle, systemd-reload.ts) instead of ~110–190 ms on stop's path.
+      // without a reload: the links go from disk (what boot reads), and the manager is asked to
+      // read them once the command is done (settle, systemd-reload.ts) instead of ~110–190 ms on
+      // stop's path. It runs while the stop job does (`--root=/` touches only the files, not the
+      // manager, which stops the units from the copy it holds): the capture's drain is most of
+      // that job. The stop job's failure is the one thrown when both fail.
       const others: string[] = [...companions];
       for (const [file, unit] of [[K2S_PATHS.captureUnit, `${CAPTURE_UNIT_NAME}.service`], [FOLLOW_UNIT_PATH, `${FOLLOW_UNIT_NAME}.service`]] as const) if (await fs.lstat(file)) others.push(unit);
       const disable = [...((await fs.lstat(K2S_PATHS.unit)) ? [UNIT] : []), ...others];
-      if (disable.length) {
-        await systemctl(exec, [LINKS_ONLY, 'disable', ...disable], others.length ? [0, EXIT_NOT_LOADED] : [0]);
-        reload.linksChanged();
-      }
+      const unlinked = disable.length ? systemctl(exec, [LINKS_ONLY, 'disable', ...disable], others.length ? [0, EXIT_NOT_LOADED] : [0]).then(() => reload.linksChanged()) : Promise.resolve();
+      unlinked.catch(() => undefined);
+      await stopJob;
+      await unlinked;
     },
     async status() {
       const r = await exec.run('systemctl', ['show', ...SHOW_PROPERTIES.flatMap((p) => ['-p', p]), UNIT], { timeoutMs: 10_000 });
