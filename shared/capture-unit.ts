@@ -12,7 +12,7 @@ import { renderCompanionUnit } from './companion-unit';
 /** Unit name (without .service): K2s's unit name plus `-capture`. */
 export const CAPTURE_UNIT_NAME = 'k2s-dnsproxy-capture';
 
-/** Renders the unit for `argv` (absolute node binary, entry script, the capture verb and its flags). Throws for a relative argv[0]. */
+/** Renders the unit for `argv` (an absolute program — node and an entry script, or the package's launcher — the capture verb and its flags). Throws for a relative argv[0]. */
 export function renderCaptureUnit(argv: readonly string[]): string {
   if (!argv[0]?.startsWith('/')) throw new Error(`The capture companion's program "${argv[0] ?? ''}" is not an absolute path.`);
   return renderCompanionUnit({

@@ -93,6 +93,14 @@ describe('/usr/bin/k2s-dns and the startup snapshot it runs', () => {
     rmSync(join(root, 'usr/lib64'), { recursive: true });
   });
 
+  it('the capture companion (its unit\'s ExecStart) from the blob, else from its own bundle, never the whole CLI script', () => {
+    const args = ['capture-watch', '--listen', '127.0.0.1:53', '--port', '53'];
+    expect(launch(args)).toBe(`node ${DIST}/k2s-dns-capture-watch.cjs ${args.join(' ')}`);
+    expect(build().code).toBe(0);
+    expect(launch(args)).toBe(FROM_BLOB(args.join(' ')));
+    expect(launch(args, { NODE_OPTIONS: '--max-old-space-size=4096' })).toBe(`node ${DIST}/k2s-dns-capture-watch.cjs ${args.join(' ')}`);
+  });
+
   it('never from the blob with NODE_OPTIONS: Node refuses a snapshot under other V8 flags (exit 14), the script runs with them', () => {
     expect(build().code).toBe(0);
     expect(launch(['stop'], { NODE_OPTIONS: '--max-old-space-size=4096' })).toBe(FROM_SCRIPT('stop'));

@@ -1,6 +1,7 @@
 /**
  * The program the capture companion runs (its argv up to CAPTURE_VERB; host/capture-companion.ts
- * starts it as root, held, before preflight): the companion's own small bundle
+ * starts it as root, held, before preflight, or as its systemd unit): in the package, its
+ * launcher (/usr/bin/k2s-dns, which runs Node from the CLI's startup snapshot); else the companion's own small bundle
  * (CAPTURE_BUNDLE, scripts/build.mjs) when it is next to the code that runs start — dist/ for the
  * CLI, dist/ below the helper's one file in /usr/lib/k2s-dns (scripts/package/layout.ts) — else the
  * entry start runs from (the CLI and the helper entry both take CAPTURE_VERB; from the sources,

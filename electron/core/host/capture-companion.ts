@@ -32,7 +32,7 @@ export const CAPTURE_LOG = `${K2S_PATHS.runDir}/capture.log`;
 
 /** A companion process started ahead of its flags (CaptureCompanion prepare). */
 export interface HeldCompanion {
-  /** The program it runs (node, entry, CAPTURE_VERB): a start's argv beyond it are its flags. */
+  /** The program it runs (node, entry, CAPTURE_VERB; capture/capture-program.ts): a start's argv beyond it are its flags. */
   base: readonly string[];
   process: HeldProcess;
 }
@@ -40,7 +40,8 @@ export interface HeldCompanion {
 /** Starts and stops the one capture companion. */
 export interface CaptureCompanion {
   /**
-   * (Re)starts it with `argv` (absolute node binary, entry script, CAPTURE_VERB, flags). With
+   * (Re)starts it with `argv` (capture/capture-program.ts's program — absolute node binary, entry
+   * script, CAPTURE_VERB; or the package's launcher, CAPTURE_VERB — then the flags). With
    * `held` (prepare's, same program) that process is let go with the flags instead of a new one
    * started; one that has exited meanwhile is replaced by a new one. Throws with the cause.
    */

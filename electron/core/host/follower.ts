@@ -3,8 +3,10 @@
  * next to the proxy, as root: on systemd hosts the unit k2s-dnsproxy-follow.service (enabled:
  * the K2s-owned resolv.conf survives a reboot, so must its follower); elsewhere a detached
  * process with a pidfile in /run/k2s, like the proxy's watchdog. Start runs it after the host
- * points at the proxy; stop ends it right after taking the lifecycle lock, before the restore, so
- * it never mistakes stop's restore for a new network (lifecycle/companions.ts).
+ * points at the proxy. stop holds the lifecycle lock through its restore, so the follower's look
+ * gets `busy` then and never mistakes that restore for a new network: on systemd the proxy's one
+ * stop job ends it after the restore; elsewhere, for uninstall, and without the lock stop ends it
+ * before the restore (lifecycle/stop.ts, companions.ts).
  */
 import type { Exec } from './exec';
 import type { HostFs } from './host-fs';
@@ -31,7 +33,8 @@ export interface Follower {
   /**
    * Ends it; no error when none runs. `unlinkWithProxy`: systemd only, the caller's
    * ServiceManager.stop() unlinks the follower's unit with the proxy's in one `disable` later in
-   * the same command (stop, uninstall), so only the unit is stopped here.
+   * the same command (uninstall; a stop without the lock, or whose proxy stop failed), so only
+   * the unit is stopped here. A systemd stop otherwise names it in the proxy's own stop job.
    */
   stop(opts?: { unlinkWithProxy?: boolean }): Promise<void>;
   /** True while it runs (pidfile + /proc cmdline; systemd: the unit is active, or activating for its Restart=). */

@@ -9,10 +9,11 @@ import { LifecycleError, messageOf } from './errors';
 import { acquireLock, lockHolderNote, type HeldLock } from './lock';
 
 /**
- * Ends the network follower (no error when none runs). Called with the lifecycle lock held and
- * before the resolver is restored: a follower still running would take the restore for a new
- * network resolver. A follow it has in progress cannot hold the lock then (it gets `busy`).
- * `opts` goes to Follower.stop (unlinkWithProxy: stop and uninstall unlink it with the proxy).
+ * Ends the network follower (no error when none runs). Called before the resolver is restored
+ * (recover, uninstall, a stop on hosts without systemd or without the lock), or after a systemd
+ * stop's proxy stop job that was to end it failed: a follower left running once the lock is
+ * free would take the restore for a new network resolver. While the lock is held its look gets
+ * `busy`. `opts` goes to Follower.stop (unlinkWithProxy: stop and uninstall unlink it with the proxy).
  */
 export async function stopFollower(deps: LifecycleDeps, warnings: ResultWarning[], opts?: { unlinkWithProxy?: boolean }): Promise<void> {
   if (!deps.follower) return;

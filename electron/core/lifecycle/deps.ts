@@ -80,7 +80,8 @@ export interface LifecycleDeps {
   followerWatch?: Pick<Follower, 'running' | 'pid'>;
   /**
    * The exact query log's companion (host/capture-companion.ts): `argv` is the program before
-   * the capture flags (node, entry, CAPTURE_VERB); `tcpdump` where it is installed, null when it
+   * the capture flags (node, entry, CAPTURE_VERB; or the package's launcher and CAPTURE_VERB,
+   * capture/capture-program.ts); `tcpdump` where it is installed, null when it
    * is not (start then keeps the engine's own query log). Absent in temp-root tests.
    */
   capture?: { manager: CaptureCompanion; argv: string[]; tcpdump: string | null };

@@ -13,8 +13,7 @@ import { StateFileCorruptError } from '../host/state-store';
  * pid). The caller holds the lifecycle lock and is root. An interrupted start is rolled back and
  * an interrupted stop completed — both are the idempotent teardown (restore the saved original
  * when the K2s-owned file is active, stop the proxy, drop the state) with both companions ended
- * exactly as stop ends them (companions.ts: the follower first, the capture after the proxy; for
- * uninstall before); an interrupted uninstall is completed. Records what it did for status and the UI.
+ * (companions.ts: the follower first, the capture after the proxy; for uninstall before); an interrupted uninstall is completed. Records what it did for status and the UI.
  * @returns one sentence saying what was recovered, or null when nothing was interrupted
  */
 export async function recoverInterrupted(deps: LifecycleDeps, sink: EventSink): Promise<string | null> {

@@ -57,6 +57,20 @@ describe('a full /run', () => {
     expect(events.filter((e) => e.type === 'step' && e.status === 'done').map((e) => (e as { step: string }).step)).toEqual(['restore', 'stop-service']);
   });
 
+  it('systemd stop with no room for the lock file ends the follower before the restore (no lock keeps its look out then)', async () => {
+    const h = await running();
+    await rm(join(h.root, 'run/k2s'), { recursive: true });
+    h.deps.fs = runDirFull(h.deps.fs);
+    const seen: string[] = [];
+    const resolver = async () => ((await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')) === ORIGINAL ? 'restored' : 'proxy');
+    Object.assign(h.deps.services, { kind: 'systemd' });
+    h.deps.follower = { argv: ['node', 'k2s-dns.mjs', 'follow-watch'], manager: { start: async () => undefined, stop: async () => void seen.push(`follower stop: ${await resolver()}`) } };
+    const r = await stopDns(h.deps, {}, () => undefined);
+    expect(r).toMatchObject({ ok: true, exitCode: 0 });
+    expect(r.warnings?.map((w) => w.code)).toEqual(['RUN_DIR_FULL']);
+    expect(seen).toEqual(['follower stop: proxy']);
+  });
+
   it('stop when the lock file exists but its PID record cannot be written: takes the lock, restores, no warning', async () => {
     const h = await running();
     h.deps.fs = runDirFull(h.deps.fs);

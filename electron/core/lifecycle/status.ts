@@ -195,10 +195,10 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
   // The network follower (follow-watch) while K2s DNS runs with the follow policy: its PID and
   // whether it runs; null when none should run (or this front end cannot tell).
   const watch = deps.follower?.manager ?? deps.followerWatch;
-  // A follower absent while a start or stop runs (stop ends it first, start starts it last, with
+  // A follower absent while a start or stop runs (stop ends it, start starts it last, with
   // its state written before: start.ts, stop.ts) is that operation's doing, not a fault: unknown
   // (null) then, so no "not running" note flashes during a CLI `stop && start` (walk 11 L7). The
-  // lock alone counts too: stop ends the follower before its first journal write.
+  // lock alone counts too: stop may end the follower before its first journal write.
   const follower: HostDnsStatus['follower'] =
     state && service.running && (state.onNetworkChange ?? 'follow') === 'follow' && watch?.running
       ? await (async () => {

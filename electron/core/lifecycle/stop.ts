@@ -49,13 +49,21 @@ async function runTeardown(deps: LifecycleDeps, op: Operation, opts: StopOptions
     // `systemctl stop` of the proxy names it too (systemd-service.ts stop: a systemctl call less
     // before the restore), and its link goes in the proxy's one `disable`. Otherwise, and for
     // uninstall (its unit file goes), it is stopped here, before anything is restored.
-    if (!(op === 'stop' && deps.services.kind === 'systemd')) await stopFollower(deps, warnings, { unlinkWithProxy: deps.services.kind === 'systemd' });
+    // Also without the lock (RUN_DIR_FULL): nothing would keep its look out then.
+    const followerWithProxy = op === 'stop' && deps.services.kind === 'systemd' && !lock.withoutLock;
+    if (!followerWithProxy) await stopFollower(deps, warnings, { unlinkWithProxy: deps.services.kind === 'systemd' });
     const recovered = await recoverInterrupted(deps, sink);
     // stop: the capture after the proxy, in the stop-service step (systemd: PartOf= stopped it with
     // the proxy already), so with no more traffic its drain (capture/pipeline.ts) ends at once and
     // the last rows are written. uninstall: before, while its unit and pidfile still exist to stop and disable it by.
     if (op === 'uninstall') await stopCapture(deps, warnings);
-    const steps = await teardownSteps(deps, op, opts, r, op === 'uninstall' ? undefined : () => stopCapture(deps, warnings, { stoppedWithProxy: deps.services.kind === 'systemd' }));
+    const steps = await teardownSteps(deps, op, opts, r, op === 'uninstall' ? undefined : () => stopCapture(deps, warnings, { stoppedWithProxy: deps.services.kind === 'systemd' })).catch(async (err: unknown) => {
+      // The proxy's stop job that was to end the follower failed (no bus, a fork failure) or never
+      // ran: ended on its own now, before the lock goes, so its next look cannot take a restored
+      // original for a new network file.
+      if (followerWithProxy) await stopFollower(deps, warnings, { unlinkWithProxy: true });
+      throw err;
+    });
     for (const n of journalNotes) warnings.push({ code: 'STATE_DIR_FULL', message: n });
     // A kept file a user could write (walk 11 L8): said as a warning with its fix, not only as "mode 0644 → 0666".
     if (steps.keptWritable) warnings.push({ code: 'KEPT_RESOLV_CONF_WRITABLE', message: steps.keptWritable });
