@@ -270,9 +270,10 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
     } else if (managed || opts.onDrift === 'restore' || restoreByDefault || isGone(current) || (wantStart && opts.onDrift !== 'keep')) {
       // Deleted, or a link to nothing: not a resolver someone chose to keep — put the original back.
       const drifted = !managed && !isGone(current);
-      // A network write may land after the read above (the follower cannot act: stop holds the lock, and ends it first without one): read
-      // again (lstat + bytes) right before the rename. A newer file that is not K2s's own is
-      // what the current network wants; putting the saved original over it would lose it.
+      // A network write may land after the read above (not the follower's: stop holds the lock,
+      // and ends the follower first without one): read again (lstat + bytes) right before the
+      // rename. A newer file that is not K2s's own is what the current network wants; putting the
+      // saved original over it would lose it.
       const latest = await captureResolver(deps.fs, deps.exec);
       if (!sameResolver(latest, current) && !isManagedEntry(latest) && !isGone(latest)) {
         message = `Another program wrote a new /etc/resolv.conf while K2s DNS was stopping (${describeResolverChanges(state.resolvConf, latest).join('; ')} against the original saved at ${state.savedAt}); kept it, the network's newest file, instead of restoring the saved original over it.`;
