@@ -24,9 +24,10 @@ export function entryPath(dir: string): string {
  * and resolves to its exit status; null when the script it ran sets process.exitCode itself:
  * the capture companion (`capture-watch`, the unit's ExecStart in a package,
  * capture/capture-program.ts) runs from its own small bundle next to this script
- * (CAPTURE_BUNDLE, with root's code cache), not from the CLI's whole script: start waits for it. The window's verbs (`ui`, `app`) and K2S_DNS_DEBUG=1 run only
- * from the ES module chunks, which a snapshot cannot import: /usr/bin/k2s-dns never sends them
- * here; if something does, the answer says what to run instead (exit 2, usage).
+ * (CAPTURE_BUNDLE, with root's code cache), not from the CLI's whole script: start waits for
+ * it. The window's verbs (`ui`, `app`) and K2S_DNS_DEBUG=1 run only from the ES module chunks,
+ * which a snapshot cannot import: /usr/bin/k2s-dns never sends them here; if something does, the
+ * answer says what to run instead (exit 2, usage).
  */
 export async function runFromSnapshot(argv: readonly string[], dir: string): Promise<number | null> {
   const [{ surviveClosedOutput }, { quickAnswer }, { cliScriptFor, loadCliScript, loadScriptWithCache }, { EXIT }, { CAPTURE_BUNDLE, CAPTURE_VERB }] = await Promise.all([

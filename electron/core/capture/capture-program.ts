@@ -1,8 +1,8 @@
 /**
  * The program the capture companion runs (its argv up to CAPTURE_VERB; host/capture-companion.ts
  * starts it as root, held, before preflight, or as its systemd unit): in the package, its
- * launcher (/usr/bin/k2s-dns, which runs Node from the CLI's startup snapshot); else the companion's own small bundle
- * (CAPTURE_BUNDLE, scripts/build.mjs) when it is next to the code that runs start — dist/ for the
+ * launcher (/usr/bin/k2s-dns, which runs Node from the CLI's startup snapshot); else the
+ * companion's own small bundle (CAPTURE_BUNDLE, scripts/build.mjs) when it is next to the code that runs start — dist/ for the
  * CLI, dist/ below the helper's one file in /usr/lib/k2s-dns (scripts/package/layout.ts) — else the
  * entry start runs from (the CLI and the helper entry both take CAPTURE_VERB; from the sources,
  * through tsx, there is no bundle of this build). The bundle is of the same build as the code
@@ -23,8 +23,8 @@ import { PACKAGED_APP_ROOT, PACKAGED_LAUNCHER } from '../cli-invocation';
  * [node, entry, CAPTURE_VERB]. `node` and `entry` are absolute paths.
  */
 export function captureProgram(node: string, entry: string, here: string, exists: (p: string) => boolean = existsSync): string[] {
-  const packaged = path.join(here, '/') === PACKAGED_APP_ROOT || path.join(here, '/') === `${PACKAGED_APP_ROOT}dist/`;
-  if (packaged && exists(PACKAGED_LAUNCHER)) return [PACKAGED_LAUNCHER, CAPTURE_VERB];
+  const dir = path.join(here, '/');
+  if ((dir === PACKAGED_APP_ROOT || dir === `${PACKAGED_APP_ROOT}dist/`) && exists(PACKAGED_LAUNCHER)) return [PACKAGED_LAUNCHER, CAPTURE_VERB];
   const bundle = [path.join(here, CAPTURE_BUNDLE), path.join(here, 'dist', CAPTURE_BUNDLE)].find((p) => exists(p));
   return [node, bundle ?? entry, CAPTURE_VERB];
 }
