@@ -204,6 +204,17 @@ describe.skipIf(hostWhy !== null)('the .deb on a booted Debian 13 host', () => {
     expect((await h.run(['cat', '/run/k2s/capture.ready'])).stdout.trim()).toBe(companion);
     const row = await h.sh(`for i in $(seq 1 100); do grep -m1 -o '"name":"${CLUSTER_NAME}\\.\\?"' /var/log/dnsproxy/queries.jsonl && exit 0; sleep 0.1; done; exit 1`, 30_000);
     expect(row.code, 'a row for the getent above within 10 s').toBe(0);
+    // After a reboot the manager starts the capture unit from its link (WantedBy= the proxy):
+    // through the launcher again, from the blob, and a lookup after the boot adds rows.
+    await h.reboot();
+    expect((await h.sh('for i in $(seq 1 150); do [ -s /run/k2s/capture.ready ] && exit 0; sleep 0.2; done; exit 1', 60_000)).code, 'the capture open within 30 s of the boot').toBe(0);
+    const booted = (await h.run(['systemctl', 'show', '-p', 'MainPID', '--value', 'k2s-dnsproxy-capture.service'])).stdout.trim();
+    expect((await h.run(['cat', `/proc/${booted}/cmdline`])).stdout.split('\0').slice(0, 5)).toEqual(['/usr/bin/node', '--snapshot-blob', BLOB, '--', 'capture-watch']);
+    expect((await h.run(['cat', '/run/k2s/capture.ready'])).stdout.trim()).toBe(booted);
+    const rowsBefore = Number((await h.sh(`grep -c '"name":"${CLUSTER_NAME}\\.\\?"' /var/log/dnsproxy/queries.jsonl`)).stdout.trim());
+    expect(await hostGetent(h, CLUSTER_NAME)).toEqual(['172.21.0.1']);
+    const rowAfterBoot = await h.sh(`for i in $(seq 1 100); do [ "$(grep -c '"name":"${CLUSTER_NAME}\\.\\?"' /var/log/dnsproxy/queries.jsonl)" -gt ${rowsBefore} ] && exit 0; sleep 0.1; done; exit 1`, 30_000);
+    expect(rowAfterBoot.code, 'a row for the getent after the reboot within 10 s').toBe(0);
     const stop = await h.run(['k2s-dns', 'stop', '--json']);
     expect(stop.code, stop.stdout.slice(-400) + stop.stderr).toBe(0);
     expect(await hostResolver(h)).toBe(original);
