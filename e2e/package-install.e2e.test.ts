@@ -193,15 +193,21 @@ describe.skipIf(hostWhy !== null)('the .deb on a booted Debian 13 host', () => {
     const start = await h.run(['k2s-dns', 'start', '--kubeconfig', `${ADA.home}/.kube/config`, '--engine', 'dnsmasq', '--json']);
     expect(start.code, start.stdout.slice(-400) + start.stderr).toBe(0);
     expect(await hostGetent(h, CLUSTER_NAME)).toEqual(['172.21.0.1']);
-    // argv[1] as the script's: the follower's command line names the installed bundle, not the blob.
-    expect((await h.run(['systemctl', 'show', '-p', 'ExecStart', '--value', 'k2s-dnsproxy-follow.service'])).stdout).toContain('argv[]=/usr/bin/node /usr/lib/k2s-dns/dist/k2s-dns.mjs follow-watch ;');
+    // The follower's unit runs the launcher too, which execs Node from the blob (node-deps.ts).
+    expect((await h.run(['systemctl', 'show', '-p', 'ExecStart', '--value', 'k2s-dnsproxy-follow.service'])).stdout).toContain('argv[]=/usr/bin/k2s-dns follow-watch ;');
     expect((await h.run(['systemctl', 'is-active', 'k2s-dnsproxy-follow.service', 'k2s-dnsproxy-capture.service'])).stdout).toBe('active\nactive\n');
+    const follower = (await h.run(['systemctl', 'show', '-p', 'MainPID', '--value', 'k2s-dnsproxy-follow.service'])).stdout.trim();
+    expect((await h.run(['cat', `/proc/${follower}/cmdline`])).stdout.split('\0').filter(Boolean)).toEqual(['/usr/bin/node', '--snapshot-blob', BLOB, '--', 'follow-watch']);
     // The capture's unit runs the launcher, which execs Node from the blob (start waits for its
     // capture to open); the companion it runs is the one whose capture is open, and its rows arrive.
     expect((await h.run(['systemctl', 'show', '-p', 'ExecStart', '--value', 'k2s-dnsproxy-capture.service'])).stdout).toContain('argv[]=/usr/bin/k2s-dns capture-watch --listen 127.0.0.1:53 ');
     const companion = (await h.run(['systemctl', 'show', '-p', 'MainPID', '--value', 'k2s-dnsproxy-capture.service'])).stdout.trim();
     expect((await h.run(['cat', `/proc/${companion}/cmdline`])).stdout.split('\0').slice(0, 5)).toEqual(['/usr/bin/node', '--snapshot-blob', BLOB, '--', 'capture-watch']);
     expect((await h.run(['cat', '/run/k2s/capture.ready'])).stdout.trim()).toBe(companion);
+    // Its packet parser, as nobody, from the same blob (capture/parser-program.ts).
+    const parser = (await h.sh(`for p in $(cat /sys/fs/cgroup/system.slice/k2s-dnsproxy-capture.service/cgroup.procs); do tr '\\0' ' ' < /proc/$p/cmdline | grep -q ' capture-rows' && stat -c %U /proc/$p; done`)).stdout.trim();
+    expect(parser).toBe('nobody');
+    expect((await h.sh(`for p in $(cat /sys/fs/cgroup/system.slice/k2s-dnsproxy-capture.service/cgroup.procs); do tr '\\0' ' ' < /proc/$p/cmdline | grep ' capture-rows'; done`)).stdout.trim()).toBe(`/usr/bin/node --snapshot-blob ${BLOB} -- capture-rows`);
     const row = await h.sh(`for i in $(seq 1 100); do grep -m1 -o '"name":"${CLUSTER_NAME}\\.\\?"' /var/log/dnsproxy/queries.jsonl && exit 0; sleep 0.1; done; exit 1`, 30_000);
     expect(row.code, 'a row for the getent above within 10 s').toBe(0);
     // After a reboot the manager starts the capture unit from its link (WantedBy= the proxy):

@@ -44,12 +44,6 @@ export interface ServiceSpec {
    */
   resolvedRouteFile?: string;
   /**
-   * systemd only: the exact query log's capture unit was just written for this start
-   * (CaptureCompanion.install): linked on disk in the proxy's own `reenable` (one systemctl call
-   * for both), so the proxy's start pulls it in (WantedBy=k2s-dnsproxy.service).
-   */
-  linkCapture?: boolean;
-  /**
    * systemd only: this start will run the network follower (--on-network-change follow): its
    * unit, when a file of it is there already (an earlier start wrote it), is linked in the proxy's
    * own `reenable` too, so the follower's start after verify only restarts it (Follower.start

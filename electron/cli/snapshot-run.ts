@@ -25,22 +25,30 @@ export function entryPath(dir: string): string {
  * the capture companion (`capture-watch`, the unit's ExecStart in a package,
  * capture/capture-program.ts) runs from its own small bundle next to this script
  * (CAPTURE_BUNDLE, with root's code cache), not from the CLI's whole script: start waits for
- * it. The window's verbs (`ui`, `app`) and K2S_DNS_DEBUG=1 run only from the ES module chunks,
+ * it; its packet parser (`capture-rows`) runs the companion's copy of the parser bundle. The window's verbs (`ui`, `app`) and K2S_DNS_DEBUG=1 run only from the ES module chunks,
  * which a snapshot cannot import: /usr/bin/k2s-dns never sends them here; if something does, the
  * answer says what to run instead (exit 2, usage).
  */
 export async function runFromSnapshot(argv: readonly string[], dir: string): Promise<number | null> {
-  const [{ surviveClosedOutput }, { quickAnswer }, { cliScriptFor, loadCliScript, loadScriptWithCache }, { EXIT }, { CAPTURE_BUNDLE, CAPTURE_VERB }] = await Promise.all([
+  const [{ surviveClosedOutput }, { quickAnswer }, { cliScriptFor, loadCliScript, loadScriptWithCache }, { EXIT }, { CAPTURE_BUNDLE, CAPTURE_VERB, PARSER_RUN_PATH, PARSER_VERB }, { loadCachedScript }] = await Promise.all([
     import('../core/closed-output'),
     import('./quick-answer'),
     import('../core/compile-cache/cli-script'),
     import('../../shared/lifecycle-events'),
     import('../core/capture/capture-args'),
+    import('../core/compile-cache/script-cache'),
   ]);
   const verb = argv[0] ?? '';
   // Its bundle's top level runs the companion with process.argv (capture-watch-entry.ts).
   if (verb === CAPTURE_VERB && existsSync(join(dir, CAPTURE_BUNDLE))) {
     loadScriptWithCache(join(dir, CAPTURE_BUNDLE));
+    return null;
+  }
+  // The packet parser (capture-program.ts parserProgram), as the capture's unprivileged user: the
+  // companion's copy of its bundle, which that user can read, without a code cache (none is
+  // that user's). Its top level reads stdin to the end (rows-main.ts).
+  if (verb === PARSER_VERB && argv.length === 1) {
+    loadCachedScript(PARSER_RUN_PATH, null, process.geteuid?.() ?? -1);
     return null;
   }
   surviveClosedOutput();

@@ -60,3 +60,14 @@ describe('the CLI name in fix texts', () => {
     expect(sandboxNameserver({ K2S_DNS_SANDBOX_NAMESERVER: '256.0.0.1' })).toBeNull();
   });
 });
+
+describe('packagedLauncher', () => {
+  it('is the package\'s launcher only for the package\'s own code, and only when the launcher is there', async () => {
+    const { packagedLauncher } = await import('./cli-invocation');
+    expect(packagedLauncher('/usr/lib/k2s-dns/dist', () => true)).toBe('/usr/bin/k2s-dns');
+    expect(packagedLauncher('/usr/lib/k2s-dns', () => true)).toBe('/usr/bin/k2s-dns');
+    expect(packagedLauncher('/usr/lib/k2s-dns/dist', () => false)).toBeNull();
+    expect(packagedLauncher('/home/dev/k2s-dns/dist', () => true)).toBeNull();
+    expect(packagedLauncher('/usr/lib/k2s-dns-x/dist', () => true)).toBeNull();
+  });
+});

@@ -4,6 +4,8 @@
  * /usr/bin/k2s-dns (scripts/package/layout.ts), so code running from there says `k2s-dns`; a
  * checkout runs it through npm's bin link, `npx k2s-dns` (the README's developer section).
  */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { setCliName, setSandboxKubeconfig, type CliName } from '../../shared/fix';
 import { APP_ROOT } from './app-root';
 
@@ -11,6 +13,18 @@ import { APP_ROOT } from './app-root';
 export const PACKAGED_APP_ROOT = '/usr/lib/k2s-dns/';
 /** The packages' launcher on PATH (scripts/package/layout.ts, resources/packaging/k2s-dns). */
 export const PACKAGED_LAUNCHER = '/usr/bin/k2s-dns';
+
+/**
+ * PACKAGED_LAUNCHER when the running code is the package's (`here`, its directory, is
+ * PACKAGED_APP_ROOT or its dist/) and the launcher is there, else null: a companion started as
+ * `k2s-dns VERB` then runs from the CLI's startup snapshot while the snapshot is current (the
+ * launcher checks), else from the script. Never from a checkout that happens to sit beside a
+ * package, nor from a look-alike directory.
+ */
+export function packagedLauncher(here: string, exists: (p: string) => boolean = existsSync): string | null {
+  const dir = path.join(here, '/');
+  return (dir === PACKAGED_APP_ROOT || dir === `${PACKAGED_APP_ROOT}dist/`) && exists(PACKAGED_LAUNCHER) ? PACKAGED_LAUNCHER : null;
+}
 
 /**
  * The environment variable naming a wrapper that runs this CLI (an absolute path, one shell

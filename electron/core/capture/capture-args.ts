@@ -16,6 +16,11 @@ export const PARSER_BUNDLE = 'k2s-dns-capture-rows.cjs';
 export const CAPTURE_BUNDLE = 'k2s-dns-capture-watch.cjs';
 /** Host path the parser bundle is copied to: root's 0755 run dir, readable by the parser's user wherever the entry lives. */
 export const PARSER_RUN_PATH = `${K2S_PATHS.runDir}/capture-rows.cjs`;
+/**
+ * The internal verb that runs the packet parser (PARSER_RUN_PATH) from the CLI's startup snapshot
+ * (electron/cli/snapshot-run.ts): `node --snapshot-blob BLOB -- capture-rows`, no other word.
+ */
+export const PARSER_VERB = 'capture-rows';
 
 /** Host path the companion writes its pid to once tcpdump has the capture open (start waits for it: no query before it is missed). */
 export const CAPTURE_READY_FILE = `${K2S_PATHS.runDir}/capture.ready`;

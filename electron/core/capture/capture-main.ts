@@ -16,6 +16,7 @@ import { K2S_PATHS } from '../../../shared/k2s-paths';
 import type { HostFs } from '../host/host-fs';
 import { readAdmGid } from '../host/query-log';
 import { latestOnly } from './latest-write';
+import { parserProgram } from './parser-program';
 import { argsOfGoLine, CAPTURE_FAILED_FILE, CAPTURE_HELD_FLAG, CAPTURE_MISSED_FILE, CAPTURE_READY_FILE, CAPTURE_UNWRITTEN_FILE, PARSER_BUNDLE, PARSER_RUN_PATH, parseCaptureArgs } from './capture-args';
 import { startCapturePipeline } from './pipeline';
 import { openRowsFile } from './rows-file';
@@ -154,7 +155,7 @@ export async function runCapture(fs: HostFs, uid: number, givenArgs: readonly st
   };
   let pipeline;
   try {
-    pipeline = await startCapturePipeline({ spawn: (file, a, o) => spawn(file, [...a], o) }, { iface: 'any', ports: spec.ports, user: CAPTURE_USER, ...account, parser: { file: process.execPath, args: [fs.real(PARSER_RUN_PATH)] }, listeners: spec.listeners, tcpdump, ...(fill ? { fill } : {}),
+    pipeline = await startCapturePipeline({ spawn: (file, a, o) => spawn(file, [...a], o) }, { iface: 'any', ports: spec.ports, user: CAPTURE_USER, ...account, parser: parserProgram(process.execPath, process.execArgv, fs.real(PARSER_RUN_PATH)), listeners: spec.listeners, tcpdump, ...(fill ? { fill } : {}),
       // Each row records the search list host apps used then (an expansion is judged by it,
       // host-search.ts): the parser reads the file and writes it into the row (row-line.ts).
       resolvConf: fs.real('/etc/resolv.conf'),

@@ -11,20 +11,19 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { CAPTURE_BUNDLE, CAPTURE_VERB } from './capture-args';
-import { PACKAGED_APP_ROOT, PACKAGED_LAUNCHER } from '../cli-invocation';
+import { packagedLauncher } from '../cli-invocation';
 
 /**
- * [PACKAGED_LAUNCHER, CAPTURE_VERB] when the running code is the package's (`here` is
- * PACKAGED_APP_ROOT or its dist/) and the launcher is there: it runs the companion from the CLI's
- * startup snapshot while the snapshot is current (snapshot-run.ts loads only CAPTURE_BUNDLE
- * then), else the script, so Debian's Node skips compiling its bootstrap and builtins on start's
+ * [PACKAGED_LAUNCHER, CAPTURE_VERB] when the running code is the package's (packagedLauncher):
+ * it runs the companion from the CLI's startup snapshot while the snapshot is current
+ * (snapshot-run.ts loads only CAPTURE_BUNDLE then), else the script, so Debian's Node skips compiling its bootstrap and builtins on start's
  * path (~30 ms of a capture's ~120 ms to open on the booted Debian 13 host). Else
  * [node, bundle, CAPTURE_VERB] when `here` or `here`/dist holds CAPTURE_BUNDLE, else
  * [node, entry, CAPTURE_VERB]. `node` and `entry` are absolute paths.
  */
 export function captureProgram(node: string, entry: string, here: string, exists: (p: string) => boolean = existsSync): string[] {
-  const dir = path.join(here, '/');
-  if ((dir === PACKAGED_APP_ROOT || dir === `${PACKAGED_APP_ROOT}dist/`) && exists(PACKAGED_LAUNCHER)) return [PACKAGED_LAUNCHER, CAPTURE_VERB];
+  const launcher = packagedLauncher(here, exists);
+  if (launcher) return [launcher, CAPTURE_VERB];
   const bundle = [path.join(here, CAPTURE_BUNDLE), path.join(here, 'dist', CAPTURE_BUNDLE)].find((p) => exists(p));
   return [node, bundle ?? entry, CAPTURE_VERB];
 }

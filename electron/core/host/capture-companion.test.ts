@@ -72,7 +72,7 @@ describe('capture companion: stop', () => {
     expect(await fs.lstat(CAPTURE_UNWRITTEN_FILE)).toBeFalsy();
   });
 
-  it('systemd: installed before the proxy\'s start, start reloads nothing and restarts nothing; a changed argv, or a manager without the unit loaded, reloads once and restarts', async () => {
+  it('systemd: start writes and links the unit, reloads only for a file the manager does not hold, and restarts it in the job mode that ignores Requisite= (the proxy is not running yet)', async () => {
     root = await mkdtemp(path.join(tmpdir(), 'capture-companion-'));
     const fs = createHostFs(root);
     const procDir = path.join(root, 'proc');
@@ -88,53 +88,47 @@ describe('capture companion: stop', () => {
     const calls: string[] = [];
     // What the manager has loaded: set by daemon-reload to the unit file's text then.
     let loaded: string | null = null;
-    // The unit's ActiveState as the manager would say it.
-    let active = 'inactive';
+    let pid = 4242;
     const exec = { run: async (file: string, args: readonly string[]) => {
+      if (file === 'journalctl') return { code: 0, stdout: '', stderr: '' };
       calls.push(`${file} ${args.join(' ')}`);
       await linkLikeSystemctl(fs, args);
       const text = (await fs.readFile(K2S_PATHS.captureUnit).catch(() => null))?.toString('utf8') ?? null;
       if (args[0] === 'daemon-reload') loaded = text;
-      if (args[0] === 'restart') await companionUp(4242);
-      if (args[0] === 'start') active = 'active';
-      if (args[0] === 'show') return { code: 0, stdout: `Id=k2s-dnsproxy-capture.service\nLoadState=${loaded ? 'loaded' : 'not-found'}\nNeedDaemonReload=${loaded === text ? 'no' : 'yes'}\nActiveState=${active}\n`, stderr: '' };
+      if (args[0] === 'restart') await companionUp(pid++);
+      if (args[0] === 'show') return { code: 0, stdout: `Id=k2s-dnsproxy-capture.service\nLoadState=${loaded ? 'loaded' : 'not-found'}\nNeedDaemonReload=${loaded === text ? 'no' : 'yes'}\n`, stderr: '' };
       return { code: 0, stdout: '', stderr: '' };
     } };
     const cap = systemdCapture(fs, exec, procDir);
-    await cap.install!(argv);
-    // The proxy's start: its reenable links the capture unit too (ServiceSpec.linkCapture), then a reload.
-    await exec.run('systemctl', ['--root=/', 'reenable', 'k2s-dnsproxy-capture.service']);
-    await exec.run('systemctl', ['daemon-reload']);
-    await companionUp(4343); // …whose restart of k2s-dnsproxy.service started the unit (WantedBy=)
-    active = 'active';
-    calls.length = 0;
+    const restart = 'systemctl restart --job-mode=ignore-requirements k2s-dnsproxy-capture.service';
+    const reenable = 'systemctl --root=/ reenable k2s-dnsproxy-capture.service';
+    const reset = 'systemctl reset-failed k2s-dnsproxy-capture.service';
+    const show = 'systemctl show -p Id -p LoadState -p NeedDaemonReload -- k2s-dnsproxy-capture.service';
+    // The first start: the file written, linked (WantedBy=k2s-dnsproxy.service: boot pulls it in), one reload.
     await cap.start(argv);
-    // Started with the proxy: one show, then only the wait for its ready file.
-    const show = 'systemctl show -p LoadState -p NeedDaemonReload -p ActiveState k2s-dnsproxy-capture.service';
-    expect(calls.filter((c) => !c.includes('journalctl'))).toEqual([show]);
-    expect((await readFile(fs.real(CAPTURE_READY_FILE), 'utf8')).trim()).toBe('4343');
-    // Not started (the proxy's unit did not know the link yet): started; failed before: reset first.
-    for (const [state, expected] of [['inactive', [show, 'systemctl start k2s-dnsproxy-capture.service']], ['failed', [show, 'systemctl reset-failed k2s-dnsproxy-capture.service', 'systemctl start k2s-dnsproxy-capture.service']]] as const) {
-      active = state;
-      calls.length = 0;
-      await cap.start(argv);
-      expect(calls.filter((c) => !c.includes('journalctl'))).toEqual(expected);
-    }
-    // The link gone (install's reenable failed, and start went on): the unit is linked again and restarted.
+    expect(calls.filter((c) => c !== reset)).toEqual([reenable, 'systemctl daemon-reload', restart]);
+    expect(calls).toContain(reset);
+    expect(await fs.lstat('/etc/systemd/system/k2s-dnsproxy.service.wants/k2s-dnsproxy-capture.service')).toBeTruthy();
+    expect((await readFile(fs.real(CAPTURE_READY_FILE), 'utf8')).trim()).toBe('4242');
+    // The next (a new process: the manager is asked): unchanged and linked, no reenable, no reload.
+    calls.length = 0;
+    await systemdCapture(fs, exec, procDir).start(argv);
+    expect(calls.filter((c) => c !== reset)).toEqual([show, restart]);
+    expect((await readFile(fs.real(CAPTURE_READY_FILE), 'utf8')).trim()).toBe('4243');
+    // Unlinked (a stop disables it): linked again, still no reload.
     await fs.remove('/etc/systemd/system/k2s-dnsproxy.service.wants/k2s-dnsproxy-capture.service');
     calls.length = 0;
-    await cap.start(argv);
-    expect(calls.filter((c) => c.startsWith('systemctl --root=/ reenable') || c.startsWith('systemctl restart'))).toEqual(['systemctl --root=/ reenable k2s-dnsproxy-capture.service', 'systemctl restart k2s-dnsproxy-capture.service']);
+    await systemdCapture(fs, exec, procDir).start(argv);
+    // The manager's question is asked alongside the link (a reload would wait for it).
+    expect(calls.filter((c) => c !== reset)).toEqual([show, reenable, restart]);
+    // Other ports: the file changes, one reload before the restart.
     calls.length = 0;
-    await cap.start([...argv, '--port', '5353']);
-    expect(calls.filter((c) => c.startsWith('systemctl --root=/ reenable') || c.startsWith('systemctl daemon-reload') || c.startsWith('systemctl restart'))).toEqual(['systemctl --root=/ reenable k2s-dnsproxy-capture.service', 'systemctl daemon-reload', 'systemctl restart k2s-dnsproxy-capture.service']);
-    loaded = null; // e.g. a manager reloaded without the link
-    calls.length = 0;
-    await cap.start([...argv, '--port', '5353']);
-    expect(calls.filter((c) => c.startsWith('systemctl --root=/ reenable') || c.startsWith('systemctl daemon-reload') || c.startsWith('systemctl restart'))).toEqual(['systemctl --root=/ reenable k2s-dnsproxy-capture.service', 'systemctl daemon-reload', 'systemctl restart k2s-dnsproxy-capture.service']);
+    await systemdCapture(fs, exec, procDir).start([...argv, '--port', '5353']);
+    expect(calls.filter((c) => c !== reset)).toEqual(['systemctl daemon-reload', restart]);
+    expect(await readFile(fs.real(K2S_PATHS.captureUnit), 'utf8')).toContain('--port 53 --port 5353\n');
   });
 
-  it('systemd: installed, start waits for the ready file of a companion that runs, not one a SIGKILL left behind', async () => {
+  it('systemd: start waits for the ready file of a companion that runs, not one a SIGKILL left behind', async () => {
     root = await mkdtemp(path.join(tmpdir(), 'capture-companion-'));
     const fs = createHostFs(root);
     const procDir = path.join(root, 'proc');
@@ -151,8 +145,8 @@ describe('capture companion: stop', () => {
       const text = (await fs.readFile(K2S_PATHS.captureUnit).catch(() => null))?.toString('utf8') ?? null;
       if (args[0] === 'daemon-reload') loaded = text;
       if (args[0] === 'show') return { code: 0, stdout: `Id=k2s-dnsproxy-capture.service\nLoadState=${loaded ? 'loaded' : 'not-found'}\nNeedDaemonReload=${loaded === text ? 'no' : 'yes'}\n`, stderr: '' };
-      // The unit's companion opens its capture after `systemctl start` returned (Type=simple).
-      if (args[0] === 'start') {
+      // The unit's companion opens its capture after `systemctl restart` returned (Type=simple).
+      if (args[0] === 'restart') {
         setImmediate(() => {
           void (async () => {
             await mkdir(path.join(procDir, '4545'), { recursive: true });
@@ -164,12 +158,7 @@ describe('capture companion: stop', () => {
       }
       return { code: 0, stdout: '', stderr: '' };
     } };
-    const cap = systemdCapture(fs, exec, procDir);
-    await cap.install!(argv);
-    // The proxy's start: its reenable links the capture unit too (ServiceSpec.linkCapture), then a reload.
-    await exec.run('systemctl', ['--root=/', 'reenable', 'k2s-dnsproxy-capture.service']);
-    await exec.run('systemctl', ['daemon-reload']);
-    await cap.start(argv);
+    await systemdCapture(fs, exec, procDir).start(argv);
     expect(liveWritten).toBe(true);
     expect((await readFile(fs.real(CAPTURE_READY_FILE), 'utf8')).trim()).toBe('4545');
   });

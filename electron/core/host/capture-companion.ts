@@ -4,17 +4,17 @@
  * k2s-dnsproxy.service (shared/capture-unit.ts: started with it at boot, stopped and restarted
  * with it); elsewhere a detached keeper shell with a pidfile in /run/k2s that runs it and, like
  * the unit's Restart=on-failure, restarts it when it fails (capture-keeper.ts). Start runs
- * it once the proxy answers (systemd), or right after save so its start-up runs alongside
- * discover and config (pidfile process) — its process begun, held, as soon as start holds the
- * lifecycle lock (prepare); stop ends it with the proxy. A followed network's engine restart
- * leaves it running under both (lifecycle/follow.ts restarts it only for new ports).
+ * it right after save, so its start-up runs alongside discover, config and the proxy's own start
+ * (tcpdump -i any reads the ports whether they listen yet or not) — the pidfile process begun,
+ * held, as soon as start holds the lifecycle lock (prepare); stop ends it with the proxy. A
+ * followed network's engine restart leaves it running under both (lifecycle/follow.ts restarts
+ * it only for new ports).
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Exec } from './exec';
 import type { HostFs } from './host-fs';
 import { K2S_PATHS, SERVICE_NAME } from '../../../shared/k2s-paths';
-import { showProperties } from '../../../shared/systemd-show';
 import { ROOT_WRITTEN_DIRS } from '../../../shared/root-dir-check';
 import { CAPTURE_UNIT_NAME, renderCaptureUnit } from '../../../shared/capture-unit';
 import { CAPTURE_FAILED_FILE, CAPTURE_HELD_FLAG, CAPTURE_MISSED_FILE, CAPTURE_READY_FILE, CAPTURE_UNWRITTEN_FILE, CAPTURE_VERB, heldGoLine, isCaptureArgv } from '../capture/capture-args';
@@ -23,7 +23,8 @@ import { waitForFile } from './wait-file';
 import { parseCmdline } from './own-proxy';
 import { CAPTURE_GO_FILE, CAPTURE_KEEPER_STATE, isKeeperArgv, keeperArgv, parseKeeperState } from './capture-keeper';
 import { treeToNormal } from '../capture/go-idle';
-import { LINKS_ONLY, systemdReload, writeUnitFile, type ManagerReload } from './systemd-reload';
+import { LINKS_ONLY, settledAll, systemdReload, writeUnitFile, type ManagerReload } from './systemd-reload';
+import { RESTART_JOB_MODE } from './systemd-service';
 
 /** Host path of the supervised companion's pid. */
 export const CAPTURE_PID_FILE = `${K2S_PATHS.runDir}/capture.pid`;
@@ -54,28 +55,12 @@ export interface CaptureCompanion {
    */
   prepare?(base: readonly string[]): Promise<HeldCompanion>;
   /**
-   * Writes its unit for `argv` (systemd only): called before the proxy's start, whose own
-   * `reenable` links it on disk (ServiceSpec.linkCapture, systemd-reload.ts LINKS_ONLY), which
-   * makes the manager hold both units' current files (a reload only when one changed,
-   * systemd-reload.ts) and whose restart starts it (WantedBy=, PartOf=), so start(argv) finds the
-   * unit current and running: it reloads and restarts nothing, it waits for its capture. Throws
-   * with the cause.
-   */
-  install?(argv: string[]): Promise<void>;
-  /**
    * Ends it (it drains the parser first) and removes its failed, ready and missed files; no error
    * when none runs. `stoppedWithProxy`: systemd only, the ServiceManager.stop() just before
    * stopped the unit with the proxy and unlinked it (one `systemctl stop`, one `disable`), so
    * only its files are removed here.
    */
   stop(opts?: { stoppedWithProxy?: boolean }): Promise<void>;
-  /**
-   * True when it can start only once the proxy runs (systemd: the unit is Requisite= of
-   * k2s-dnsproxy.service); false when it needs nothing of the proxy (tcpdump -i any reads the
-   * ports whether they listen yet or not), so start runs it from right after save, alongside
-   * discover, config and the proxy's own start.
-   */
-  readonly afterProxy: boolean;
 }
 
 /** How long start waits for tcpdump to open the capture, ms (the pipeline's own limit is 10 s). */
@@ -170,7 +155,6 @@ export function supervisedCapture(fs: HostFs, procDir = '/proc', stopWaitMs = 80
     process: await proc.prepare(keeperArgv(fs.real(CAPTURE_PID_FILE), fs.real(CAPTURE_KEEPER_STATE), fs.real(CAPTURE_GO_FILE), [...base, CAPTURE_HELD_FLAG], ROOT_WRITTEN_DIRS.map((d) => fs.real(d.path)))),
   });
   return {
-    afterProxy: false,
     async start(argv, held) {
       await stop();
       await rememberStartFailure(fs, async () => {
@@ -210,61 +194,33 @@ export function systemdCapture(fs: HostFs, exec: Exec, procDir = '/proc', reload
   };
   /** The [Install] link that makes k2s-dnsproxy.service want it (WantedBy=), on disk. */
   const linked = async (): Promise<boolean> => (await fs.lstat(`${path.posix.dirname(K2S_PATHS.unit)}/${SERVICE_NAME}.service.wants/${unit}`)) !== null;
-  /**
-   * The unit's ActiveState when the manager has it loaded from its current file
-   * (NeedDaemonReload=no: a reload would change nothing for it; systemd.unit(5), `systemctl
-   * show`), else null. A unit it had not loaded is loaded by this very call.
-   */
-  const loadedCurrent = async (): Promise<string | null> => {
-    const r = await exec.run('systemctl', ['show', '-p', 'LoadState', '-p', 'NeedDaemonReload', '-p', 'ActiveState', unit], { timeoutMs: 10_000 });
-    if (r.code !== 0) return null;
-    const kv = showProperties(r.stdout);
-    return kv.get('LoadState') === 'loaded' && kv.get('NeedDaemonReload') === 'no' ? (kv.get('ActiveState') ?? '') : null;
-  };
   return {
-    afterProxy: true,
-    async install(argv) {
-      await writeUnit(argv);
-    },
     async start(argv) {
       const journal = async () => (await exec.run('journalctl', ['--no-pager', '-o', 'cat', '-n', '3', '-u', unit], { timeoutMs: 10_000 }).catch(() => null))?.stdout ?? '';
-      // Installed before the proxy's start (start.ts), which made the manager hold this unit's
-      // current file (systemd-reload.ts) and whose restart of k2s-dnsproxy.service has started it
-      // already when the proxy's unit knew its link — WantedBy= pulls it into the proxy's start,
-      // PartOf= restarts a running one with it (systemd.unit(5)). A restart here would stop that
-      // companion again before its capture opened (two starts a run on the booted Debian 13
-      // host): `start` instead, which is nothing for a unit that runs or is being started, and
-      // starts one that is not; then the wait for the ready file of a companion that runs (not
-      // one a SIGKILL left behind).
-      // Unchanged, linked on disk (the proxy's reenable links it only when install wrote it:
-      // ServiceSpec.linkCapture; an install that failed left it unlinked, linked below) and loaded
-      // from its current file.
-      const changed = await writeUnit(argv);
-      const state = !changed && (await linked()) ? await loadedCurrent() : null;
-      if (state !== null) {
-        // Started with the proxy (active, or activating: its start job runs): nothing to ask the
-        // manager, the ready file says when it captures (two systemctl calls less on start's path).
-        const started = state === 'active' || state === 'activating';
-        await rememberStartFailure(fs, async () => {
-          if (!started) {
-            if (state === 'failed') await systemctl(['reset-failed', unit], [0, 1, 5]);
-            await systemctl(['start', unit]);
-          }
-          await waitReady(fs, journal, () => readyFileLive(fs, procDir));
-        });
-        return;
-      }
+      await writeUnit(argv);
       // reenable: the [Install] WantedBy=k2s-dnsproxy.service link, so the proxy's start pulls it
-      // in (boot), on disk only; a reload only when the manager holds an older file of it.
-      await systemctl([LINKS_ONLY, 'reenable', unit]);
-      reload.linksChanged();
-      await reload.current([unit]);
-      await systemctl(['reset-failed', unit], [0, 1, 5]);
+      // in at boot; on disk only (stop unlinks it). A unit systemd gave up on (its start limit)
+      // refuses even a start by hand until reset: asked meanwhile.
+      // Each its own process, all at once: the links on disk do not change what the manager holds.
+      const link = (async () => {
+        if (await linked()) return;
+        await systemctl([LINKS_ONLY, 'reenable', unit]);
+        reload.linksChanged();
+      })();
+      // A reload only when the manager holds an older file of it (or this process wrote it); it
+      // waits for the link, so it reads it too.
+      await settledAll([systemctl(['reset-failed', unit], [0, 1, 5]), link, reload.current([unit], { linksFirst: link })]);
       await fs.remove(CAPTURE_READY_FILE);
       await fs.remove(CAPTURE_FAILED_FILE);
       await rememberStartFailure(fs, async () => {
-        await systemctl(['restart', unit]);
-        await waitReady(fs, journal);
+        // Before the proxy runs (start.ts: right after save): Requisite= would refuse this start,
+        // RESTART_JOB_MODE ignores it (and a running companion is replaced). The proxy's own start
+        // uses the same mode, so PartOf= does not restart this one as the proxy starts
+        // (systemd-service.ts). Measured on the booted Debian 13 host (systemd 257): with the
+        // proxy inactive, `systemctl start` of the unit fails ("A dependency job … failed"), with
+        // this mode it runs; the proxy's start then leaves its PID as it was.
+        await systemctl(['restart', RESTART_JOB_MODE, unit]);
+        await waitReady(fs, journal, () => readyFileLive(fs, procDir));
       });
     },
     async stop(opts) {

@@ -11,6 +11,7 @@ import { createHostFs } from './host-fs-node';
 import { detectServiceManager } from './detect-service-manager';
 import { createSupervisedManager, isProcessRunning, readWatchdogState, waitForExec } from './supervised-service';
 import { FOLLOW_UNIT_PATH, FOLLOW_WANTS_LINK, systemdFollower } from './follower';
+import { UNIT_CGROUP_PROCS } from './systemd-service';
 
 let root: string;
 const r = (p: string) => path.join(root, p);
@@ -76,10 +77,11 @@ describe('systemd manager', () => {
     await svc.reload!.settle();
     expect(calls).toEqual([
       // The unit file is new: reloaded for it, whatever the manager says (systemd-reload.ts).
+      // The start limit's reset asked alongside the links; the reload once the links are on disk.
       ['systemctl', '--root=/', 'reenable', 'k2s-dnsproxy.service'],
-      ['systemctl', 'daemon-reload'],
       ['systemctl', 'reset-failed', 'k2s-dnsproxy.service'],
-      ['systemctl', 'restart', 'k2s-dnsproxy.service'],
+      ['systemctl', 'daemon-reload'],
+      ['systemctl', 'restart', '--job-mode=ignore-requirements', 'k2s-dnsproxy.service'],
       // One read after the restart: its MainPID, and that it runs (the first listener poll reads no status then).
       ['systemctl', 'show', '-p', 'ActiveState', '-p', 'SubState', '-p', 'NRestarts', '-p', 'ExecMainCode', '-p', 'ExecMainStatus', '-p', 'MainPID', '-p', 'Result', 'k2s-dnsproxy.service'],
       ['systemctl', 'show', '-p', 'ActiveState', '-p', 'SubState', '-p', 'NRestarts', '-p', 'ExecMainCode', '-p', 'ExecMainStatus', '-p', 'MainPID', '-p', 'Result', 'k2s-dnsproxy.service'],
@@ -90,17 +92,37 @@ describe('systemd manager', () => {
     ]);
   });
 
-  it('start links a capture unit written for it (linkCapture) in the proxy\'s own reenable; a capture unit left from before is not linked', async () => {
+  it('start reads the main process from the unit\'s cgroup when it holds one process, else asks the manager', async () => {
+    mkdirSync(r('run/systemd/system'), { recursive: true });
+    const fs = createHostFs(root);
+    const spec = { argv: ['/opt/k2s/bin/dnsproxy', '--config-path=/etc/k2s/dnsproxy.yaml'], logFile: K2S_PATHS.log, description: 'K2s DNS proxy' };
+    await fs.mkdirp(path.posix.dirname(UNIT_CGROUP_PROCS), 0o755);
+    await fs.writeFileAtomic(UNIT_CGROUP_PROCS, '5151\n', { mode: 0o644 });
+    const calls: string[][] = [];
+    expect(await (await detectServiceManager(fs, recordingExec(calls))).start(spec)).toEqual({ pid: 5151, running: true });
+    expect(calls.at(-1)).toEqual(['systemctl', 'restart', '--job-mode=ignore-requirements', 'k2s-dnsproxy.service']);
+    // Two processes (not only the main one), or none: the manager says which is the main one.
+    for (const text of ['5151\n5152\n', '']) {
+      await fs.writeFileAtomic(UNIT_CGROUP_PROCS, text, { mode: 0o644 });
+      calls.length = 0;
+      expect(await (await detectServiceManager(fs, recordingExec(calls))).start(spec)).toEqual({ pid: 4242, running: true });
+      expect(calls.at(-1)?.slice(0, 2)).toEqual(['systemctl', 'show']);
+    }
+  });
+
+  it('start restarts the proxy in the job mode that ignores requirements: a capture unit started before it keeps running (PartOf= would restart it), one linked from before is not pulled in', async () => {
     mkdirSync(r('run/systemd/system'), { recursive: true });
     const fs = createHostFs(root);
     await fs.mkdirp(path.posix.dirname(K2S_PATHS.captureUnit), 0o755);
     await fs.writeFileAtomic(K2S_PATHS.captureUnit, '[Unit]\n', { mode: 0o644 });
     const spec = { argv: ['/opt/k2s/bin/dnsproxy', '--config-path=/etc/k2s/dnsproxy.yaml'], logFile: K2S_PATHS.log, description: 'K2s DNS proxy' };
-    for (const [linkCapture, reenable] of [[true, ['k2s-dnsproxy.service', 'k2s-dnsproxy-capture.service']], [false, ['k2s-dnsproxy.service']]] as const) {
-      const calls: string[][] = [];
-      await (await detectServiceManager(fs, recordingExec(calls))).start({ ...spec, linkCapture });
-      expect(calls.filter((c) => c[2] === 'reenable')).toEqual([['systemctl', '--root=/', 'reenable', ...reenable]]);
-    }
+    const calls: string[][] = [];
+    await (await detectServiceManager(fs, recordingExec(calls))).start(spec);
+    // The capture unit is neither linked nor restarted here: its own start did both (capture-companion.ts).
+    expect(calls.filter((c) => c.includes('reenable') || c.includes('restart'))).toEqual([
+      ['systemctl', '--root=/', 'reenable', 'k2s-dnsproxy.service'],
+      ['systemctl', 'restart', '--job-mode=ignore-requirements', 'k2s-dnsproxy.service'],
+    ]);
   });
 
   it('start links the follower\'s unit left from an earlier start in the proxy\'s own reenable (linkFollower); the follower\'s start then only restarts it, unless it rewrote the file', async () => {
@@ -158,7 +180,7 @@ describe('systemd manager', () => {
     const svcFirst = await detectServiceManager(fs, recordingExec(first));
     await svcFirst.start(spec);
     // Files it wrote: a reload, no question asked (an mtime can lie: a clock stepped back).
-    expect(first.slice(0, 2)).toEqual([
+    expect(first.filter((c) => c[1] !== 'reset-failed').slice(0, 2)).toEqual([
       ['systemctl', '--root=/', 'reenable', 'k2s-dnsproxy.service', 'k2s-dnsproxy-kubeswitch.service'],
       ['systemctl', 'daemon-reload'],
     ]);
@@ -174,13 +196,14 @@ describe('systemd manager', () => {
     expect([K2S_PATHS.unit, K2S_PATHS.lateUnit].map((f) => statSync(r(f), { bigint: true }).mtimeNs)).toEqual(before);
     expect(current.slice(0, 3)).toEqual([
       ['systemctl', '--root=/', 'reenable', 'k2s-dnsproxy.service', 'k2s-dnsproxy-kubeswitch.service'],
-      ['systemctl', 'show', '-p', 'Id', '-p', 'LoadState', '-p', 'NeedDaemonReload', '--', 'k2s-dnsproxy.service', 'k2s-dnsproxy-kubeswitch.service'],
       ['systemctl', 'reset-failed', 'k2s-dnsproxy.service', 'k2s-dnsproxy-kubeswitch.service'],
+      ['systemctl', 'show', '-p', 'Id', '-p', 'LoadState', '-p', 'NeedDaemonReload', '--', 'k2s-dnsproxy.service', 'k2s-dnsproxy-kubeswitch.service'],
     ]);
+    expect(current[3]).toEqual(['systemctl', 'restart', '--job-mode=ignore-requirements', 'k2s-dnsproxy.service', 'k2s-dnsproxy-kubeswitch.service']);
     // Unchanged files, but the manager holds one from an older file (someone edited it): a reload.
     const stale: string[][] = [];
     await (await detectServiceManager(fs, recordingExec(stale, new Set(['k2s-dnsproxy-kubeswitch.service'])))).start(spec);
-    expect(stale.slice(1, 3)).toEqual([
+    expect(stale.slice(2, 4)).toEqual([
       ['systemctl', 'show', '-p', 'Id', '-p', 'LoadState', '-p', 'NeedDaemonReload', '--', 'k2s-dnsproxy.service', 'k2s-dnsproxy-kubeswitch.service'],
       ['systemctl', 'daemon-reload'],
     ]);

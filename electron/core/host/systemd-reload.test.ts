@@ -29,6 +29,46 @@ describe('unitsNeedingReload', () => {
 });
 
 describe('systemdReload', () => {
+  it('current with linksFirst: asks at once, and a reload it needs begins only once the links are on disk', async () => {
+    const r = recording((args) => ({ code: 0, stdout: args[0] === 'show' ? TWO : '' }));
+    const reload = systemdReload(r.exec);
+    let linked!: () => void;
+    const links = new Promise<void>((resolve) => (linked = resolve)).then(() => {
+      r.calls.push('links on disk');
+      reload.linksChanged();
+    });
+    const asked = reload.current(['k2s-dnsproxy.service', 'k2s-dnsproxy-kubeswitch.service'], { linksFirst: links });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(r.calls).toEqual(['systemctl show -p Id -p LoadState -p NeedDaemonReload -- k2s-dnsproxy.service k2s-dnsproxy-kubeswitch.service']);
+    linked();
+    expect(await asked).toBe(true);
+    expect(r.calls.slice(1)).toEqual(['links on disk', 'systemctl daemon-reload']);
+    // That reload read the links: settle asks for nothing more.
+    await reload.settle();
+    expect(r.calls).toHaveLength(3);
+  });
+
+  it('a link changed while a reload runs is left for settle', async () => {
+    let finish!: () => void;
+    const calls: string[] = [];
+    const exec: Exec = {
+      run: async (file, args) => {
+        calls.push(`${file} ${args.join(' ')}`);
+        if (args[0] === 'daemon-reload' && calls.filter((c) => c.endsWith('daemon-reload')).length === 1) await new Promise<void>((resolve) => (finish = resolve));
+        return { code: 0, stdout: '', stderr: '' };
+      },
+    };
+    const reload = systemdReload(exec);
+    reload.unitWritten('a.service');
+    const running = reload.current(['a.service']);
+    await new Promise((resolve) => setImmediate(resolve));
+    reload.linksChanged();
+    finish();
+    await running;
+    await reload.settle();
+    expect(calls.at(-1)).toMatch(/^systemd-run .* systemctl daemon-reload$/);
+  });
+
   it('current: reloads only when a unit needs it, or when its state cannot be read', async () => {
     const fresh = recording((args) => ({ code: 0, stdout: args[0] === 'show' ? 'Id=a.service\nLoadState=loaded\nNeedDaemonReload=no\n' : '' }));
     expect(await systemdReload(fresh.exec).current(['a.service'])).toBe(false);

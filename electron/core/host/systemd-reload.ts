@@ -60,16 +60,19 @@ export interface ManagerReload {
    * mtime: NeedDaemonReload only sees a file newer than the one loaded, and a clock stepped back
    * (or a file system with whole-second times) can give a changed file an older or equal one — a
    * changed unit is rare (the first start, an engine switch, an upgrade), its reload cheap by
-   * comparison. Called after the links changed (LINKS_ONLY), so a reload reads them too and
-   * settle() then has nothing left to ask for. With `recent`, a unit this process found current
+   * comparison. Called after the links changed (LINKS_ONLY), a reload reads them too and
+   * settle() then has nothing left to ask for; called alongside their change, a link changed
+   * (linksChanged) after the reload began leaves settle() its own reload to ask for. With `recent`, a unit this process found current
    * (or reloaded for) within the last KNOWN_CURRENT_MS and has not written since is not asked
    * about again: a start asks once for the proxy's units, the capture's and the follower's
    * together (systemd-service.ts), and the follower's own start after verify (follower.ts, the
    * one caller that passes it) then needs no `systemctl show`; a process that runs for long asks
-   * again later, as another process may have changed a unit meanwhile. Resolves true when it
-   * reloaded. Throws when the reload fails.
+   * again later, as another process may have changed a unit meanwhile. With `linksFirst` (a
+   * change of the links on disk run alongside, LINKS_ONLY), its question runs at once and a reload
+   * waits for that change to settle, so it reads those links. Resolves true when it reloaded.
+   * Throws when the reload fails.
    */
-  current(units: readonly string[], opts?: { recent?: boolean }): Promise<boolean>;
+  current(units: readonly string[], opts?: { recent?: boolean; linksFirst?: Promise<unknown> }): Promise<boolean>;
   /** Notes that this process wrote `unit`'s file with other bytes (writeUnitFile true): current() then reloads for it. */
   unitWritten(unit: string): void;
   /** Notes that [Install] links changed on disk (LINKS_ONLY): settle() then asks for a reload. */
@@ -108,6 +111,9 @@ export const KNOWN_CURRENT_MS = 10_000;
 /** The systemd ManagerReload over `exec` (systemctl, systemd-run); `now` a monotonic clock in ms. */
 export function systemdReload(exec: Exec, now: () => number = () => performance.now()): ManagerReload {
   let pending = false;
+  // Counts linksChanged() calls: a reload clears `pending` only when no link changed since it
+  // began (a reenable may run alongside a reload, whose read of the links then may miss it).
+  let linkChanges = 0;
   const written = new Set<string>();
   // Units this process found loaded from their current file (or reloaded for), not written since: when.
   const known = new Map<string, number>();
@@ -115,17 +121,22 @@ export function systemdReload(exec: Exec, now: () => number = () => performance.
     for (const u of units) known.set(u, now());
   };
   const reload = async (units: readonly string[]) => {
+    const changesBefore = linkChanges;
     const r = await exec.run('systemctl', ['daemon-reload'], { timeoutMs: 60_000 });
     if (r.code !== 0) throw new Error(`systemctl daemon-reload failed (${r.stderr.trim() || `exit ${r.code}`}); see "journalctl -b _PID=1" and fix the cause, then retry.`);
-    pending = false;
+    if (linkChanges === changesBefore) pending = false;
     written.clear();
     remember(units);
   };
   return {
     async current(units, opts) {
       if (units.length === 0) return false;
-      if (units.some((u) => written.has(u))) {
+      const reloadAfterLinks = async () => {
+        await opts?.linksFirst?.catch(() => undefined);
         await reload(units);
+      };
+      if (units.some((u) => written.has(u))) {
+        await reloadAfterLinks();
         return true;
       }
       if (opts?.recent && units.every((u) => now() - (known.get(u) ?? Number.NEGATIVE_INFINITY) < KNOWN_CURRENT_MS)) return false;
@@ -137,11 +148,12 @@ export function systemdReload(exec: Exec, now: () => number = () => performance.
         remember(units);
         return false;
       }
-      await reload(units);
+      await reloadAfterLinks();
       return true;
     },
     linksChanged() {
       pending = true;
+      linkChanges++;
     },
     async reloadNow() {
       await reload([]);
@@ -171,4 +183,11 @@ export async function writeUnitFile(fs: HostFs, file: string, text: string): Pro
   if ((await fs.readFile(file).catch(() => null))?.toString('utf8') === text) return false;
   await fs.writeFileAtomic(file, text, { mode: 0o644 });
   return true;
+}
+
+/** Waits for every promise to settle (systemctl calls run side by side), then throws the first one's error, in order, if any failed. */
+export async function settledAll(all: readonly Promise<unknown>[]): Promise<void> {
+  const r = await Promise.allSettled(all);
+  const failed = r.find((x): x is PromiseRejectedResult => x.status === 'rejected');
+  if (failed) throw failed.reason;
 }

@@ -7,7 +7,7 @@ import { FOLLOW_UNIT_PATH } from './follower';
 import { renderRouteUnit, ROUTE_UNIT_NAME } from '../../../shared/resolved-route-unit';
 import type { Exec } from './exec';
 import type { HostFs } from './host-fs';
-import { LINKS_ONLY, systemdReload, writeUnitFile, type ManagerReload } from './systemd-reload';
+import { LINKS_ONLY, settledAll, systemdReload, writeUnitFile, type ManagerReload } from './systemd-reload';
 import type { RestartedExit, ServiceManager, ServiceRestart } from './service-manager';
 import { exitReasonFromLog, isAutoRestart, lastExitEventFromJournal, lastExitFromJournal, parseUnitRunState, PROCESS_EXIT_MESSAGE_ID, SHOW_PROPERTIES } from '../../../shared/systemd-show';
 import { open } from 'node:fs/promises';
@@ -74,6 +74,25 @@ async function journalLastExit(exec: Exec): Promise<string | null> {
   return out === null ? null : lastExitFromJournal(out);
 }
 
+/**
+ * Host path of the proxy unit's cgroup process list (cgroup v2, systemd's default slice for a
+ * system service without Slice=: systemd.special(7) system.slice; the kernel's cgroup-v2 doc,
+ * "cgroup.procs").
+ */
+export const UNIT_CGROUP_PROCS = `/sys/fs/cgroup/system.slice/${UNIT}/cgroup.procs`;
+
+/**
+ * The proxy's main process right after its start job: the one process in the unit's cgroup
+ * (Type=simple: the job ends once the main process is forked, ExecStartPre= done), read from the
+ * kernel, no process spawned — a `systemctl show` on start's path is a fork of the whole CLI
+ * (~4–7 ms of its CPU at its size) and ~20 ms on the booted Debian 13 host. Null when the file
+ * cannot be read or holds other than one process (an exit meanwhile, a helper): then ask the manager.
+ */
+async function mainFromCgroup(fs: HostFs): Promise<number | null> {
+  const pids = (await fs.readFile(UNIT_CGROUP_PROCS).catch(() => Buffer.from(''))).toString('utf8').split('\n').filter(Boolean);
+  return pids.length === 1 && /^[1-9]\d*$/.test(pids[0]!) ? Number(pids[0]) : null;
+}
+
 /** The unit's MainPID (null: none) and whether it is active, from one `systemctl show` (the properties status() reads). */
 async function runState(exec: Exec): Promise<{ pid: number | null; running: boolean }> {
   const r = await exec.run('systemctl', ['show', ...SHOW_PROPERTIES.flatMap((p) => ['-p', p]), UNIT], { timeoutMs: 10_000 });
@@ -123,20 +142,23 @@ export function createSystemdManager(fs: HostFs, exec: Exec, reload: ManagerRelo
       const units = [UNIT, ...companions];
       // The links on disk only, and a reload (~110–190 ms on a booted Debian 13 host) only when
       // a unit the manager has loaded changed — it then reads the links too; else it is asked to
-      // read them once the command is done (settle, systemd-reload.ts). The capture unit,
-      // installed just before (start.ts), is started by the proxy's start.
-      const capture = (await fs.lstat(K2S_PATHS.captureUnit)) ? [`${CAPTURE_UNIT_NAME}.service`] : [];
+      // read them once the command is done (settle, systemd-reload.ts). The capture unit runs
+      // already (started after save by its own start, capture-companion.ts).
       // The follower's unit too, when there is one: its start after verify then asks nothing
       // (ManagerReload.current remembers units found current; follower.ts) and, linked here
       // (spec.linkFollower), only restarts it.
       const follower = (await fs.lstat(FOLLOW_UNIT_PATH)) ? [`${FOLLOW_UNIT_NAME}.service`] : [];
-      await systemctl(exec, [LINKS_ONLY, 'reenable', ...units, ...(spec.linkCapture ? capture : []), ...(spec.linkFollower ? follower : [])]);
-      reload.linksChanged();
-      await reload.current([...units, ...capture, ...follower]);
-      // A unit systemd gave up on (its start limit) refuses even a start by hand until reset.
-      await systemctl(exec, ['reset-failed', ...units], [0, 1, EXIT_NOT_LOADED]);
-      await systemctl(exec, ['restart', ...units]);
-      return runState(exec);
+      // All at once, each its own process: a unit systemd gave up on (its start limit) refuses
+      // even a start by hand until reset; the links on disk do not change what the manager holds
+      // (a reload waits for them, so it reads them: systemd-reload.ts).
+      const links = systemctl(exec, [LINKS_ONLY, 'reenable', ...units, ...(spec.linkFollower ? follower : [])]).then(() => reload.linksChanged());
+      await settledAll([systemctl(exec, ['reset-failed', ...units], [0, 1, EXIT_NOT_LOADED]), links, reload.current([...units, ...follower], { linksFirst: links })]);
+      // RESTART_JOB_MODE: the capture, started before the proxy, is not restarted by PartOf= (nor
+      // a linked one pulled in by Wants= when the log is off); the companions named here start
+      // after the proxy (After=), as without it.
+      await systemctl(exec, ['restart', RESTART_JOB_MODE, ...units]);
+      const pid = await mainFromCgroup(fs);
+      return pid !== null ? { pid, running: true } : runState(exec);
     },
     async installRouteUnit(routeFile) {
       await fs.mkdirp(path.posix.dirname(K2S_PATHS.routeUnit), 0o755);

@@ -277,7 +277,6 @@ describe('following the network on a temp root', () => {
       argv: ['/usr/bin/node', '/usr/lib/k2s-dns/k2s-dns.mjs', 'capture-watch'],
       tcpdump: '/usr/bin/tcpdump',
       manager: {
-        afterProxy: false,
         start: async (argv) => {
           events.push('capture');
           argvs.push(argv);

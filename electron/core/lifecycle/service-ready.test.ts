@@ -53,6 +53,27 @@ describe('waitForListeners', () => {
     expect(unseen.statusReads).toEqual([0]);
   });
 
+  it('reads no status while the main process its start saw still runs (/proc); once it is gone, the status read judges', async () => {
+    const seen = deps(true, 3);
+    const asked: number[] = [];
+    let alive = true;
+    seen.d.processRunning = async (pid) => (asked.push(pid), alive);
+    await waitForListeners(seen.d, plan, 1000, { running: true, pid: 4242 });
+    expect(seen.statusReads).toEqual([]);
+    expect(asked).toEqual([4242, 4242, 4242]);
+    // The process gone (an exit, or systemd's restart gave it a new pid): the service manager is asked.
+    const gone = deps(false, 5);
+    alive = false;
+    gone.d.processRunning = async () => alive;
+    await expect(waitForListeners(gone.d, plan, 1000, { running: true, pid: 4242 })).rejects.toMatchObject({ code: 'SERVICE_EXITED' });
+    expect(gone.statusReads).toEqual([1]);
+    // No pid known: every later poll reads the status, as before.
+    const nopid = deps(true, 2);
+    nopid.d.processRunning = async () => true;
+    await waitForListeners(nopid.d, plan, 1000, { running: true, pid: null });
+    expect(nopid.statusReads).toEqual([1, 2]);
+  });
+
   it('a service that is not running at a later poll fails SERVICE_EXITED with the log\'s last error', async () => {
     await expect(waitForListeners(deps(false, 5).d, plan, 1000, { running: true })).rejects.toMatchObject({ code: 'SERVICE_EXITED', message: expect.stringContaining('bind: permission denied') });
   });

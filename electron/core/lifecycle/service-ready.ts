@@ -32,13 +32,18 @@ export function readyPollWait(attempt: number): number {
  * `timeoutMs` ms in all. Fails with SERVICE_EXITED (with the log's
  * last error and, for a bind failure, the port's holder) or SERVICE_NOT_READY. `started`: what
  * the service manager's start just read (ServiceManager.start): a service it saw running needs no
- * status read before the first poll.
+ * status read before the first poll, and while its main process (`started.pid`) still runs
+ * (deps.processRunning, a read of /proc) none before the later ones either: on systemd each status
+ * read is a `systemctl show` process (~20 ms on the booted Debian 13 host, where a proxy took 2–3
+ * polls to bind), and a new process is what a crash-restart or an exit leaves, which the status
+ * read then judges.
  */
-export async function waitForListeners(deps: LifecycleDeps, plan: ProxyPlan, timeoutMs: number, started?: { running?: boolean }): Promise<void> {
+export async function waitForListeners(deps: LifecycleDeps, plan: ProxyPlan, timeoutMs: number, started?: { running?: boolean; pid?: number | null }): Promise<void> {
   const deadline = deps.now() + timeoutMs;
   const pending = new Set(plan.listeners.map((l) => `${l.address}:${l.port}`));
+  const mainRuns = async () => started?.running === true && typeof started.pid === 'number' && deps.processRunning !== undefined && (await deps.processRunning(started.pid));
   for (let attempt = 0; pending.size > 0; attempt++) {
-    const status = attempt === 0 && started?.running === true ? { running: true } : await deps.services.status();
+    const status = (attempt === 0 && started?.running === true) || (attempt > 0 && (await mainRuns())) ? { running: true } : await deps.services.status();
     if (!status.running) {
       const tail = await logTail(deps, 20);
       const bind = tail.find((l) => /address already in use/i.test(l));

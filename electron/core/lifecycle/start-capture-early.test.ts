@@ -1,5 +1,5 @@
 /**
- * The exact query log's companion (when it needs nothing of the proxy) starts right after save,
+ * The exact query log's companion (it needs nothing of the proxy) starts right after save,
  * so its own start-up runs alongside discover and config: with the ports preflight knows, kept
  * when the zones add none, restarted with the zones' ports when they do; a refusal before save
  * starts nothing, and a failed discover rolls the started companion back.
@@ -14,11 +14,11 @@ const quiet = () => undefined;
 const BASE = ['/usr/bin/node', '/usr/lib/k2s-dns/k2s-dns.mjs', 'capture-watch'];
 
 /**
- * A host with a fake companion that needs nothing of the proxy; `log` gets 'discover', 'capture
+ * A host with a fake companion; `log` gets 'discover', 'capture
  * <args>' and 'capture stop' in order; with `prepared`, also 'prepare' (the held process begun),
  * 'capture <args> (held)' for a start that lets it go and 'drop' when it is dropped.
  */
-async function hostWithCapture(afterProxy = false, prepared = false) {
+async function hostWithCapture(prepared = false) {
   const h = await newHost();
   const log: string[] = [];
   const discover = h.deps.discover;
@@ -33,7 +33,6 @@ async function hostWithCapture(afterProxy = false, prepared = false) {
     argv: BASE,
     tcpdump: '/usr/bin/tcpdump',
     manager: {
-      afterProxy,
       start: async (argv, held) => {
         log.push(`capture ${argv.slice(BASE.length).join(' ')}${held ? ' (held)' : ''}`);
         if (held) {
@@ -97,16 +96,9 @@ describe('start: the capture companion begins before discover', () => {
     expect(log).toEqual([]);
   });
 
-  it('a companion tied to the proxy (systemd unit) still starts only in the service step', async () => {
-    const { h, log } = await hostWithCapture(true);
-    const start = h.services.start.bind(h.services);
-    h.services.start = async (spec) => (log.push('proxy'), start(spec));
-    expect(await startDns(h.deps, TEST_START_OPTS, quiet)).toMatchObject({ ok: true });
-    expect(log).toEqual(['discover', 'proxy', 'capture --listen 127.0.0.1:53 --port 53']);
-  });
 
   it('held: the companion\'s process begins under the lock, before preflight reads the host, and the first start lets it go', async () => {
-    const { h, log } = await hostWithCapture(false, true);
+    const { h, log } = await hostWithCapture(true);
     const preflightLog = h.deps.mountinfo;
     h.deps.mountinfo = async () => (log.includes('preflight') || log.push('preflight'), preflightLog());
     expect(await startDns(h.deps, TEST_START_OPTS, quiet)).toMatchObject({ ok: true });
@@ -115,7 +107,7 @@ describe('start: the capture companion begins before discover', () => {
   });
 
   it('held: the Kubernetes client loads once the companion\'s process began, before preflight (its Node start-up overlaps the load)', async () => {
-    const { h, log } = await hostWithCapture(false, true);
+    const { h, log } = await hostWithCapture(true);
     const preflightLog = h.deps.mountinfo;
     h.deps.mountinfo = async () => (log.includes('preflight') || log.push('preflight'), preflightLog());
     h.deps.loadClusterClient = async () => void log.push('load');
@@ -123,7 +115,7 @@ describe('start: the capture companion begins before discover', () => {
     expect(log.slice(0, 3)).toEqual(['prepare', 'load', 'preflight']);
     // Without the log (nothing held) it is not loaded ahead: preflight's kubeconfig check loads
     // it once the service manager's reads have begun (preflight-early-reads.test.ts).
-    const off = await hostWithCapture(false, true);
+    const off = await hostWithCapture(true);
     off.h.deps.mountinfo = async () => (off.log.includes('preflight') || off.log.push('preflight'), preflightLog());
     off.h.deps.loadClusterClient = async () => void off.log.push('load');
     expect(await startDns(off.h.deps, { ...TEST_START_OPTS, logQueries: false }, quiet)).toMatchObject({ ok: true });
@@ -131,19 +123,13 @@ describe('start: the capture companion begins before discover', () => {
   });
 
   it('held: a refusal in preflight drops it (it exits having done nothing); so does a start with the log off', async () => {
-    const { h, log } = await hostWithCapture(false, true);
+    const { h, log } = await hostWithCapture(true);
     h.world.portHolder = { pid: 812, command: '/usr/sbin/dnsmasq' };
     expect(await startDns(h.deps, TEST_START_OPTS, quiet)).toMatchObject({ ok: false, exitCode: 3 });
     await new Promise((r) => setImmediate(r));
     expect(log).toEqual(['prepare', 'drop']);
-    const off = await hostWithCapture(false, true);
+    const off = await hostWithCapture(true);
     expect(await startDns(off.h.deps, { ...TEST_START_OPTS, logQueries: false }, quiet)).toMatchObject({ ok: true });
     expect(off.log).toEqual(['discover', 'capture stop']);
-  });
-
-  it('held: a companion tied to the proxy (systemd unit) is never prepared', async () => {
-    const { h, log } = await hostWithCapture(true, true);
-    expect(await startDns(h.deps, TEST_START_OPTS, quiet)).toMatchObject({ ok: true });
-    expect(log).toEqual(['discover', 'capture --listen 127.0.0.1:53 --port 53']);
   });
 });

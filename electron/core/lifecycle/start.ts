@@ -83,7 +83,7 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
       // Node start-up — most of what the service step waited for — runs alongside preflight,
       // save and discover. A refusal, or a start with nothing to do, drops it (finally below).
       const c = deps.capture;
-      if (c?.manager.prepare && !c.manager.afterProxy && c.tcpdump !== null && opts.logQueries !== false) held = c.manager.prepare(c.argv).catch(() => null);
+      if (c?.manager.prepare && c.tcpdump !== null && opts.logQueries !== false) held = c.manager.prepare(c.argv).catch(() => null);
     }
     // With a held companion the Kubernetes client's module loads now, on this thread: after the
     // companion's process began (its Node start-up then runs alongside the load, on the other
@@ -150,11 +150,12 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
     const capture = deps.capture && opts.logQueries !== false ? (deps.capture.tcpdump !== null ? 'on' : 'missing') : 'off';
     if (capture === 'missing') warnings.push({ code: 'CAPTURE_UNAVAILABLE', message: 'The exact query log is unavailable: tcpdump is not installed (apt-get install tcpdump); the Logs panel shows the engine\'s own query log.' });
     // The companion's own Node start-up and tcpdump's open are most of the service step's wait:
-    // when it needs nothing of the proxy it starts now, with the ports preflight knows (listeners,
-    // upstreams), so that start-up runs alongside discover and config (on 2 cores they do not
-    // wait for each other). After save: a refusal before it still changes nothing, and a failed
-    // discover rolls it back like every change after save.
-    const early = capture === 'on' && deps.capture && !deps.capture.manager.afterProxy ? startCapture(deps.capture, captureArgvFor(deps.capture.argv, { listeners: pre.listeners, upstreams: pre.upstreams, zones: [] }), undo, warnings, undefined, held) : null;
+    // it needs nothing of the proxy (tcpdump reads the ports whether they listen yet or not), so it
+    // starts now, with the ports preflight knows (listeners, upstreams), and that start-up runs
+    // alongside discover, config and the proxy's start (on 2 cores they do not wait for each
+    // other). After save: a refusal before it still changes nothing, and a failed discover rolls
+    // it back like every change after save.
+    const early = capture === 'on' && deps.capture ? startCapture(deps.capture, captureArgvFor(deps.capture.argv, { listeners: pre.listeners, upstreams: pre.upstreams, zones: [] }), undo, warnings, undefined, held) : null;
     early?.begin();
     // A held companion is let go before discover: the few file writes that record it (its
     // pidfile) would otherwise each wait for discover's parsing on this thread, and its capture
@@ -198,14 +199,13 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
     };
     // The exact query log's companion reads every port of the plan: the one started after save
     // is kept when the zones' upstreams add no port, else restarted with them once its start has
-    // settled (the restart begins now too). The service step waits for it. A unit tied to the
-    // proxy's unit starts in the service step once the proxy answers. Rollback waits for a start
-    // in flight before stopping it, so a failed start never leaves it behind.
+    // settled (the restart begins now too). The service step waits for it. Rollback waits for a
+    // start in flight before stopping it, so a failed start never leaves it behind.
     const captureArgv = deps.capture ? captureArgvFor(deps.capture.argv, plan) : [];
     let captureStart: CaptureStart | null = null;
     if (capture === 'on' && deps.capture) {
       captureStart = early && sameArgv(early.argv, captureArgv) ? early : startCapture(deps.capture, captureArgv, undo, warnings, early?.begin());
-      if (!deps.capture.manager.afterProxy) captureStart.begin();
+      captureStart.begin();
     }
     const configPath = await r.run('config', 'Writing the proxy config', async () => {
       // A plan the engine's renderer refuses (e.g. a zone AdGuard dnsproxy would exit on) is a
@@ -229,12 +229,8 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
       const lateListeners = lateListenersFor(plan.engine, argv, plan.listeners);
       const { runAs } = engineRuntime(plan.engine);
       // On resolved hosts a companion unit re-applies the route whenever the KubeSwitch address comes back (link re-created, reboot).
-      // A capture unit tied to the proxy's is written now and linked in the proxy's own reenable,
-      // so the proxy's start reloads systemd once for both (its own start then finds it loaded:
-      // capture-companion.ts).
-      const linkCapture = captureStart && deps.capture?.manager.afterProxy && deps.capture.manager.install ? await deps.capture.manager.install(captureStart.argv.slice()).then(() => true, () => false) : false;
       const linkFollower = deps.follower !== undefined && onNetworkChange === 'follow';
-      const started = await deps.services.start({ ...(linkCapture ? { linkCapture } : {}), ...(linkFollower ? { linkFollower } : {}), argv, logFile: deps.fs.real(K2S_PATHS.log), description: `K2s DNS proxy (${plan.engine})`, guardDirs: ROOT_WRITTEN_DIRS.map((d) => deps.fs.real(d.path)), startLine, ...(runAs ? { runAs } : {}), ...(lateListeners ? { lateListeners } : {}), ...(pre.resolved ? { resolvedRouteFile: deps.fs.real(K2S_PATHS.routeFile) } : {}) });
+      const started = await deps.services.start({ ...(linkFollower ? { linkFollower } : {}), argv, logFile: deps.fs.real(K2S_PATHS.log), description: `K2s DNS proxy (${plan.engine})`, guardDirs: ROOT_WRITTEN_DIRS.map((d) => deps.fs.real(d.path)), startLine, ...(runAs ? { runAs } : {}), ...(lateListeners ? { lateListeners } : {}), ...(pre.resolved ? { resolvedRouteFile: deps.fs.real(K2S_PATHS.routeFile) } : {}) });
       // The follower's spawn blocks this thread until its child has exec'd (a few ms, more on a
       // busy host): paid now, while the proxy starts, instead of before ready. Held until then.
       const f = deps.follower;
