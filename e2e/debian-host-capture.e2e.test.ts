@@ -94,7 +94,8 @@ describe.skipIf(why !== null)('exact query log as k2s-dnsproxy-capture.service (
       const start = await hostCli(h, hostStartArgs(engine));
       expect(start.result, start.stdout + start.stderr).toMatchObject({ ok: true, exitCode: 0 });
       expect(start.result?.warnings ?? []).toEqual([]);
-      // The unit started once: the proxy's start pulls it in, and the capture's own start does not stop it again.
+      // The unit started once: by the capture's own start, right after save (the proxy's start,
+      // in the job mode that ignores requirements, neither pulls it in again nor restarts it).
       expect((await managerLines()).slice(linesBefore)).toEqual([`Started ${UNIT}`]);
       // The manager's view, not only the links on disk: the proxy wants the unit, boot wants the
       // proxy and the follower — read by the reload start asked for at its end, not waited for
