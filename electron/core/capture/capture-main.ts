@@ -115,38 +115,41 @@ export async function runCapture(fs: HostFs, uid: number, givenArgs: readonly st
     process.stderr.write(`k2s-dns capture-watch: ${(err as Error).message}\n`);
     return 2;
   }
-  const tcpdump = await findTcpdump();
+  // What it reads, side by side: start waits for this companion's capture to open.
+  const [tcpdump, passwd, bundle, admGid] = await Promise.all([findTcpdump(), fsp.readFile(fs.real('/etc/passwd'), 'utf8').catch(() => ''), readParserBundle(entry), readAdmGid(fs.real('/etc/group'))]);
   if (tcpdump === null) {
     say(`tcpdump is not installed (looked in ${TCPDUMP_PATHS.join(', ')}); install it (apt-get install tcpdump) for the exact query log.`);
     return 1;
   }
-  const account = accountFrom(await fsp.readFile(fs.real('/etc/passwd'), 'utf8').catch(() => ''), CAPTURE_USER);
+  const account = accountFrom(passwd, CAPTURE_USER);
   if (account === null) {
     say(`no ${CAPTURE_USER} account in /etc/passwd to run the packet parser as.`);
     return 1;
   }
-  // A copy in root's 0755 run dir, 0644: the parser's user must read it, and an entry under a
-  // 0700 home (a checkout) would not be readable by nobody.
-  await fs.mkdirp(K2S_PATHS.runDir, 0o755);
-  const bundle = await readParserBundle(entry);
   if (bundle === null) {
     say(`the packet parser ${PARSER_BUNDLE} is not next to ${entry} (run npm run build).`);
     return 1;
   }
-  await fs.writeFileAtomic(PARSER_RUN_PATH, bundle, { mode: 0o644 });
-  await fs.mkdirp(K2S_PATHS.logDir, 0o755);
-  await fs.remove(CAPTURE_UNWRITTEN_FILE);
-  await fs.remove(CAPTURE_MISSED_FILE);
   // The loss for status and the Logs view (CAPTURE_UNWRITTEN_FILE, on tmpfs): best effort, the
   // newest running total only (a slow disk drops a batch per turn: no queue of writes, latest-write.ts).
   const loss = latestOnly((line) => fs.writeFileAtomic(CAPTURE_UNWRITTEN_FILE, `${line}\n`, { mode: 0o644 }));
   const onLoss = (line: string) => loss.put(line);
-  const rows = await openRowsFile(fs.real(K2S_PATHS.queryRows), await readAdmGid(fs.real('/etc/group')), undefined, say, onLoss);
+  // What it writes and opens, side by side too. The parser's copy in root's 0755 run dir, 0644:
+  // the parser's user must read it, and an entry under a 0700 home (a checkout) would not be
+  // readable by nobody. The stop's block fill (block-fill.ts): a stop right after the last
+  // queries hands their ring block over at once.
+  const [, rows, fill] = await Promise.all([
+    fs.mkdirp(K2S_PATHS.runDir, 0o755).then(() => fs.writeFileAtomic(PARSER_RUN_PATH, bundle, { mode: 0o644 })),
+    (async () => {
+      await fs.mkdirp(K2S_PATHS.logDir, 0o755);
+      await Promise.all([fs.remove(CAPTURE_UNWRITTEN_FILE), fs.remove(CAPTURE_MISSED_FILE)]);
+      return openRowsFile(fs.real(K2S_PATHS.queryRows), admGid, undefined, say, onLoss);
+    })(),
+    openBlockFill(),
+  ]);
   const stopping = new Promise<void>((resolve) => {
     for (const sig of ['SIGTERM', 'SIGINT'] as const) process.once(sig, () => resolve());
   });
-  // The stop's block fill (block-fill.ts): a stop right after the last queries hands their ring block over at once.
-  const fill = await openBlockFill();
   const closeAll = async () => {
     fill?.close();
     await rows.close();
