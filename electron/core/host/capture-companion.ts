@@ -198,10 +198,10 @@ export function systemdCapture(fs: HostFs, exec: Exec, procDir = '/proc', reload
     async start(argv) {
       const journal = async () => (await exec.run('journalctl', ['--no-pager', '-o', 'cat', '-n', '3', '-u', unit], { timeoutMs: 10_000 }).catch(() => null))?.stdout ?? '';
       await writeUnit(argv);
-      // reenable: the [Install] WantedBy=k2s-dnsproxy.service link, so the proxy's start pulls it
-      // in at boot; on disk only (stop unlinks it). A unit systemd gave up on (its start limit)
-      // refuses even a start by hand until reset: asked meanwhile.
-      // Each its own process, all at once: the links on disk do not change what the manager holds.
+      // Three calls at once, each its own process: the reset (a unit systemd gave up on, at its
+      // start limit, refuses even a start by hand until then); the reenable of the [Install]
+      // WantedBy=k2s-dnsproxy.service link, on disk only (stop unlinks it), so the proxy's start
+      // pulls it in at boot; and the manager's question, which a link on disk does not change.
       const link = (async () => {
         if (await linked()) return;
         await systemctl([LINKS_ONLY, 'reenable', unit]);
