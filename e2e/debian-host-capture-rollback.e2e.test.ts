@@ -85,7 +85,7 @@ describe.skipIf(why !== null)('capture unit started early: rollback and recovery
     await clean();
   }, 180_000);
 
-  it('FINDING: a proxy that exits before the early capture opened: rollback stops both units, then waits out the capture\'s whole ready timeout (12 s)', async () => {
+  it('a proxy that exits before the early capture opened: rollback stops both units without waiting out the capture\'s ready timeout (12 s before the fix)', async () => {
     // dnsmasq that exits at once as the proxy (as above), and a tcpdump that never opens its
     // capture (stuck: it prints nothing), so the capture is not ready when the proxy's exit is seen.
     const fakeDnsmasq = '#!/bin/sh\nfor a in "$@"; do case "$a" in --version|--test|--help) exec /root/dnsmasq.real "$@";; esac; done\necho "dnsmasq: bad option at line 1 of /etc/k2s/dnsmasq.conf" >&2\nexit 1\n';

@@ -319,6 +319,8 @@ function sameArgv(a: readonly string[], b: readonly string[]): boolean {
  */
 function startCapture(c: NonNullable<LifecycleDeps['capture']>, argv: string[], undo: Undo[], warnings: ResultWarning[], after: Promise<unknown> = Promise.resolve(), held: Promise<HeldCompanion | null> | null = null): CaptureStart {
   let started: Promise<unknown> | null = null;
+  // Rollback no longer needs the capture open (it stops it): the wait for its ready file ends.
+  const rollingBack = new AbortController();
   let wentOff!: () => void;
   const letGoSeen = new Promise<void>((resolve) => (wentOff = resolve));
   // The held process as the manager sees it, saying when it is let go.
@@ -329,7 +331,7 @@ function startCapture(c: NonNullable<LifecycleDeps['capture']>, argv: string[], 
     return { base: h.base, process: { pid: p.pid, exited: () => p.exited(), drop: () => p.drop(), letGo: (line: string) => (p.letGo(line), wentOff()) } };
   };
   const begin = () =>
-    (started ??= after.then(async () => c.manager.start(argv, await heldHere())).then(
+    (started ??= after.then(async () => c.manager.start(argv, await heldHere(), rollingBack.signal)).then(
       () => null,
       (err: unknown) => err ?? new Error('unknown error'),
     ));
@@ -337,6 +339,7 @@ function startCapture(c: NonNullable<LifecycleDeps['capture']>, argv: string[], 
     what: 'stop the capture companion',
     run: async () => {
       if (started === null) return;
+      rollingBack.abort();
       await started;
       await c.manager.stop();
     },
