@@ -117,7 +117,7 @@ describe.skipIf(why !== null)('the packet parser from the startup snapshot, unde
     }
   }, 120_000);
 
-  it('FINDING: the cache directory the parser\'s user cannot enter (mode 0700, root\'s: the launcher still runs from the blob): stop, start; the capture logs', async () => {
+  it('the cache directory the parser\'s user cannot enter (mode 0700, root\'s: the launcher still runs from the blob): stop, start; the capture logs', async () => {
     expect((await k2s(['stop'])).result).toMatchObject({ ok: true });
     await h.run(['chmod', '0700', '/var/cache/k2s-dns']);
     try {
