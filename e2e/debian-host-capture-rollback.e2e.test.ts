@@ -220,7 +220,7 @@ describe.skipIf(why !== null)('capture unit started early: rollback and recovery
     await clean();
   }, 240_000);
 
-  it('the manager holds an older capture unit (NeedDaemonReload=yes) while the file on disk has the current bytes: start runs the current one', async () => {
+  it('the capture unit file changed and reloaded behind K2s DNS\'s back between runs, then its bytes put back: start runs the current one (systemd had unloaded the inactive unit: NeedDaemonReload=no, not the held-stale case)', async () => {
     const ok = await hostCli(h, hostStartArgs(ENGINE));
     expect(ok.result, ok.stdout + ok.stderr).toMatchObject({ ok: true });
     expect((await hostCli(h, ['stop', '--json'])).result).toMatchObject({ ok: true });
