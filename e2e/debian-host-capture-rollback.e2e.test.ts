@@ -86,10 +86,12 @@ describe.skipIf(why !== null)('capture unit started early: rollback and recovery
   }, 180_000);
 
   it('a proxy that exits before the early capture opened: rollback stops both units without waiting out the capture\'s ready timeout (12 s before the fix)', async () => {
-    // dnsmasq that exits at once as the proxy (as above), and a tcpdump that never opens its
-    // capture (stuck: it prints nothing), so the capture is not ready when the proxy's exit is seen.
+    // dnsmasq that exits at once as the proxy (as above), and a tcpdump that takes 2 s to open its
+    // capture (a slow host), so the capture is not ready when the proxy's exit is seen. (One that
+    // never opens holds the unit's stop for the pipeline's 10 s limit: the companion acts on
+    // SIGTERM only once its pipeline is up, capture-main.ts — a separate, older wait.)
     const fakeDnsmasq = '#!/bin/sh\nfor a in "$@"; do case "$a" in --version|--test|--help) exec /root/dnsmasq.real "$@";; esac; done\necho "dnsmasq: bad option at line 1 of /etc/k2s/dnsmasq.conf" >&2\nexit 1\n';
-    const stuckTcpdump = '#!/bin/sh\nfor a in "$@"; do case "$a" in --version|-h|--help) exec /root/tcpdump.real "$@";; esac; done\nexec sleep 3600\n';
+    const stuckTcpdump = '#!/bin/sh\nfor a in "$@"; do case "$a" in --version|-h|--help) exec /root/tcpdump.real "$@";; esac; done\nsleep 2\nexec /root/tcpdump.real "$@"\n';
     await h.run(['cp', '/usr/sbin/dnsmasq', '/root/dnsmasq.real']);
     await h.run(['cp', '/usr/bin/tcpdump', '/root/tcpdump.real']);
     await h.run(['sh', '-c', 'cat > /root/dnsmasq.fake && chmod 755 /root/dnsmasq.fake'], { input: fakeDnsmasq });
@@ -108,10 +110,9 @@ describe.skipIf(why !== null)('capture unit started early: rollback and recovery
     console.log(`proxy exits, capture not open yet: service failed ${at('service', 'failed') - r.events[0]!.at} ms after preflight, rollback took ${rollbackMs} ms; ${JSON.stringify(r.result)}`);
     expect(r.result, r.stdout + r.stderr).toMatchObject({ ok: false, code: 'SERVICE_EXITED' });
     await clean();
-    // Rollback stopped the proxy and the capture unit (one systemctl stop) within ~0.3 s; it then
-    // waited for the capture's start in flight, whose ready file can no longer come (its unit was
-    // stopped), until READY_TIMEOUT_MS (capture-companion.ts). Expected: a rollback of a few
-    // hundred ms, as when the capture had opened first.
+    // Rollback stopped the proxy and the capture unit (one systemctl stop: at most the slow open);
+    // before the fix it then waited for the capture's start in flight, whose ready file could no
+    // longer come (its unit was stopped), until READY_TIMEOUT_MS (12 s, capture-companion.ts).
     expect(rollbackMs).toBeLessThan(5_000);
   }, 180_000);
 
@@ -237,4 +238,19 @@ describe.skipIf(why !== null)('capture unit started early: rollback and recovery
     expect((await hostCli(h, ['stop', '--json'])).result).toMatchObject({ ok: true });
     await clean();
   }, 180_000);
+
+  it('a reboot after a start: the capture starts with the proxy, after it (After=), and logs; stop leaves nothing', async () => {
+    const ok = await hostCli(h, hostStartArgs(ENGINE));
+    expect(ok.result, ok.stdout + ok.stderr).toMatchObject({ ok: true });
+    await h.reboot();
+    const t0 = Date.now();
+    while ((await isActive(h, CAPTURE)) !== 'active' && Date.now() - t0 < 30_000) await new Promise((r) => setTimeout(r, 200));
+    expect(await isActive(h, PROXY)).toBe('active');
+    expect(await isActive(h, CAPTURE)).toBe('active');
+    const at = async (unit: string) => Number((await h.run(['systemctl', 'show', '-P', 'ActiveEnterTimestampMonotonic', unit])).stdout.trim());
+    expect(await at(CAPTURE)).toBeGreaterThanOrEqual(await at(PROXY));
+    expect((await h.run(['systemctl', 'show', '-P', 'NRestarts', CAPTURE])).stdout.trim()).toBe('0');
+    expect((await hostCli(h, ['stop', '--json'])).result).toMatchObject({ ok: true });
+    await clean();
+  }, 240_000);
 });
