@@ -254,4 +254,27 @@ describe.skipIf(why !== null)('capture unit started early: rollback and recovery
     expect((await hostCli(h, ['stop', '--json'])).result).toMatchObject({ ok: true });
     await clean();
   }, 240_000);
+
+  it('tcpdump missing, with a capture unit still linked to the proxy: start warns CAPTURE_UNAVAILABLE, the capture neither runs nor stays linked (nor starts at the next boot)', async () => {
+    // An earlier run's unit file (start, stop), then its link made by hand: the proxy "wants" it.
+    const ok = await hostCli(h, hostStartArgs(ENGINE));
+    expect(ok.result, ok.stdout + ok.stderr).toMatchObject({ ok: true });
+    expect((await hostCli(h, ['stop', '--json'])).result).toMatchObject({ ok: true });
+    expect((await h.run(['systemctl', 'enable', CAPTURE])).code).toBe(0);
+    await h.run(['chmod', '000', '/usr/bin/tcpdump']);
+    try {
+      const r = await hostCli(h, hostStartArgs(ENGINE));
+      expect(r.result, r.stdout + r.stderr).toMatchObject({ ok: true });
+      expect((r.result?.warnings ?? []).map((w) => (w as { code: string }).code)).toEqual(['CAPTURE_UNAVAILABLE']);
+      expect(await isActive(h, CAPTURE)).not.toBe('active');
+      expect((await h.run(['test', '-e', WANTS_LINK])).code).not.toBe(0);
+      await h.reboot();
+      expect(await isActive(h, PROXY)).toBe('active');
+      expect(await isActive(h, CAPTURE)).not.toBe('active');
+      expect((await hostCli(h, ['stop', '--json'])).result).toMatchObject({ ok: true });
+    } finally {
+      await h.run(['chmod', '755', '/usr/bin/tcpdump']);
+    }
+    await clean();
+  }, 240_000);
 });
