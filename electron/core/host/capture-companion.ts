@@ -45,8 +45,11 @@ export interface CaptureCompanion {
    * script, CAPTURE_VERB; or the package's launcher, CAPTURE_VERB — then the flags). With
    * `held` (prepare's, same program) that process is let go with the flags instead of a new one
    * started; one that has exited meanwhile is replaced by a new one. Throws with the cause.
+   * `abort` (systemd unit only): its abort ends the wait for the capture to open — a rollback
+   * stops the unit (with the proxy, ServiceManager.stop) and then waits for this start, whose
+   * ready file can no longer come; the unit's start job itself is always waited for.
    */
-  start(argv: string[], held?: HeldCompanion | null): Promise<void>;
+  start(argv: string[], held?: HeldCompanion | null, abort?: AbortSignal): Promise<void>;
   /**
    * Starts the companion's process now, before its flags are known, held (CAPTURE_HELD_FLAG):
    * its Node start-up — most of the time start waited for the capture — then runs while start
@@ -72,8 +75,9 @@ const READY_TIMEOUT_MS = 12_000;
  * throws after READY_TIMEOUT_MS with its own last line (`output`), e.g. tcpdump's error.
  * `isReady` replaces the plain "the file exists" check (systemdCapture: a live companion's file).
  */
-async function waitReady(fs: HostFs, output: () => Promise<string>, isReady: () => Promise<boolean> = async () => (await fs.lstat(CAPTURE_READY_FILE)) !== null): Promise<void> {
-  const ready = await waitForFile(isReady, fs.real(path.posix.dirname(CAPTURE_READY_FILE)), READY_TIMEOUT_MS);
+async function waitReady(fs: HostFs, output: () => Promise<string>, isReady: () => Promise<boolean> = async () => (await fs.lstat(CAPTURE_READY_FILE)) !== null, signal?: AbortSignal): Promise<void> {
+  const ready = await waitForFile(isReady, fs.real(path.posix.dirname(CAPTURE_READY_FILE)), READY_TIMEOUT_MS, undefined, signal);
+  if (!ready && signal?.aborted) throw new Error('the wait for the capture to open was given up (start is rolling back)');
   if (!ready) throw new Error(`the capture did not open within ${READY_TIMEOUT_MS / 1000} s: ${(await output()).trim().split('\n').at(-1) ?? ''}`);
 }
 
@@ -195,7 +199,7 @@ export function systemdCapture(fs: HostFs, exec: Exec, procDir = '/proc', reload
   /** The [Install] link that makes k2s-dnsproxy.service want it (WantedBy=), on disk. */
   const linked = async (): Promise<boolean> => (await fs.lstat(`${path.posix.dirname(K2S_PATHS.unit)}/${SERVICE_NAME}.service.wants/${unit}`)) !== null;
   return {
-    async start(argv) {
+    async start(argv, _held, abort) {
       const journal = async () => (await exec.run('journalctl', ['--no-pager', '-o', 'cat', '-n', '3', '-u', unit], { timeoutMs: 10_000 }).catch(() => null))?.stdout ?? '';
       await writeUnit(argv);
       // Three calls at once, each its own process: the reset (a unit systemd gave up on, at its
@@ -220,7 +224,7 @@ export function systemdCapture(fs: HostFs, exec: Exec, procDir = '/proc', reload
         // proxy inactive, `systemctl start` of the unit fails ("A dependency job … failed"), with
         // this mode it runs; the proxy's start then leaves its PID as it was.
         await systemctl(['restart', RESTART_JOB_MODE, unit]);
-        await waitReady(fs, journal, () => readyFileLive(fs, procDir));
+        await waitReady(fs, journal, () => readyFileLive(fs, procDir), abort);
       });
     },
     async stop(opts) {

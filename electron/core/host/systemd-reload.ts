@@ -122,11 +122,14 @@ export function systemdReload(exec: Exec, now: () => number = () => performance.
   };
   const reload = async (units: readonly string[]) => {
     const changesBefore = linkChanges;
+    // Only the units written before it began are surely read by it: one written meanwhile (the
+    // proxy's start writes its unit while the capture's start reloads) stays for the next one.
+    const writtenBefore = [...written];
     const r = await exec.run('systemctl', ['daemon-reload'], { timeoutMs: 60_000 });
     if (r.code !== 0) throw new Error(`systemctl daemon-reload failed (${r.stderr.trim() || `exit ${r.code}`}); see "journalctl -b _PID=1" and fix the cause, then retry.`);
     if (linkChanges === changesBefore) pending = false;
-    written.clear();
-    remember(units);
+    for (const u of writtenBefore) written.delete(u);
+    remember(units.filter((u) => !written.has(u)));
   };
   return {
     async current(units, opts) {

@@ -42,4 +42,13 @@ describe('waitForFile', () => {
     expect(await waitForFile(async () => ++n >= 3, join(dir, 'missing'), 10_000, 5)).toBe(true);
     expect(n).toBe(3);
   });
+
+  it('an abort ends the wait with false at once (long before its deadline); one aborted already waits not at all', async () => {
+    const ac = new AbortController();
+    let asked = 0;
+    const waiting = waitForFile(async () => (++asked === 1 && ac.abort(), false), dir, 60_000, 60_000, ac.signal);
+    expect(await waiting).toBe(false);
+    expect(asked).toBe(1);
+    expect(await waitForFile(async () => false, dir, 60_000, 60_000, AbortSignal.abort())).toBe(false);
+  });
 });

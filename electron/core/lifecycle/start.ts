@@ -155,7 +155,9 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
     // alongside discover, config and the proxy's start (on 2 cores they do not wait for each
     // other). After save: a refusal before it still changes nothing, and a failed discover rolls
     // it back like every change after save.
-    const early = capture === 'on' && deps.capture ? startCapture(deps.capture, captureArgvFor(deps.capture.argv, { listeners: pre.listeners, upstreams: pre.upstreams, zones: [] }), undo, warnings, undefined, held) : null;
+    // Aborted by rollback: the capture's starts stop waiting for it to open (it is stopped anyway).
+    const captureRollback = new AbortController();
+    const early = capture === 'on' && deps.capture ? startCapture(deps.capture, captureArgvFor(deps.capture.argv, { listeners: pre.listeners, upstreams: pre.upstreams, zones: [] }), undo, warnings, captureRollback, undefined, held) : null;
     early?.begin();
     // A held companion is let go before discover: the few file writes that record it (its
     // pidfile) would otherwise each wait for discover's parsing on this thread, and its capture
@@ -204,7 +206,7 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
     const captureArgv = deps.capture ? captureArgvFor(deps.capture.argv, plan) : [];
     let captureStart: CaptureStart | null = null;
     if (capture === 'on' && deps.capture) {
-      captureStart = early && sameArgv(early.argv, captureArgv) ? early : startCapture(deps.capture, captureArgv, undo, warnings, early?.begin());
+      captureStart = early && sameArgv(early.argv, captureArgv) ? early : startCapture(deps.capture, captureArgv, undo, warnings, captureRollback, early?.begin());
       captureStart.begin();
     }
     const configPath = await r.run('config', 'Writing the proxy config', async () => {
@@ -314,10 +316,12 @@ function sameArgv(a: readonly string[], b: readonly string[]): boolean {
  * The capture companion's start with `argv`, begun by `begin` or `run` (not before `after`, an
  * earlier start of it, has settled: the manager restarts one companion, never two at once), with
  * the process prepared for it (`held`) when there is one. Once begun, rollback stops it (after a
- * start in flight settles). A capture that cannot start leaves K2s DNS running without a query
- * log: `run` adds a CAPTURE_NOT_STARTED warning saying so.
+ * start in flight settles; `rollingBack`, shared by one start's captures, is aborted first, so a
+ * start still waiting for the capture to open gives up, and one chained after it never begins).
+ * A capture that cannot start leaves K2s DNS running without a query log: `run` adds a
+ * CAPTURE_NOT_STARTED warning saying so.
  */
-function startCapture(c: NonNullable<LifecycleDeps['capture']>, argv: string[], undo: Undo[], warnings: ResultWarning[], after: Promise<unknown> = Promise.resolve(), held: Promise<HeldCompanion | null> | null = null): CaptureStart {
+function startCapture(c: NonNullable<LifecycleDeps['capture']>, argv: string[], undo: Undo[], warnings: ResultWarning[], rollingBack: AbortController, after: Promise<unknown> = Promise.resolve(), held: Promise<HeldCompanion | null> | null = null): CaptureStart {
   let started: Promise<unknown> | null = null;
   let wentOff!: () => void;
   const letGoSeen = new Promise<void>((resolve) => (wentOff = resolve));
@@ -329,7 +333,11 @@ function startCapture(c: NonNullable<LifecycleDeps['capture']>, argv: string[], 
     return { base: h.base, process: { pid: p.pid, exited: () => p.exited(), drop: () => p.drop(), letGo: (line: string) => (p.letGo(line), wentOff()) } };
   };
   const begin = () =>
-    (started ??= after.then(async () => c.manager.start(argv, await heldHere())).then(
+    (started ??= after.then(async () => {
+      // A restart chained after an earlier start that rollback has begun to undo: never begun.
+      if (rollingBack.signal.aborted) throw new Error('start is rolling back');
+      return c.manager.start(argv, await heldHere(), rollingBack.signal);
+    }).then(
       () => null,
       (err: unknown) => err ?? new Error('unknown error'),
     ));
@@ -337,6 +345,9 @@ function startCapture(c: NonNullable<LifecycleDeps['capture']>, argv: string[], 
     what: 'stop the capture companion',
     run: async () => {
       if (started === null) return;
+      // Rollback no longer needs the capture open (it stops it): every start's wait for its
+      // ready file ends — this one's and an earlier one it is chained after.
+      rollingBack.abort();
       await started;
       await c.manager.stop();
     },
