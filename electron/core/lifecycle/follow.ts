@@ -323,8 +323,8 @@ async function followLocked(deps: LifecycleDeps): Promise<FollowOutcome> {
     // a unit systemd gave up on) the full start below resets and starts it. The supervised
     // manager starts the same spec again.
     // Whether the exact query log's companion runs (ready) or stopped with a reason, looked at
-    // before the restart: a full start below restarts its unit with the proxy (PartOf=), and the
-    // ready file is gone while that restart is in flight.
+    // before the restart (systemd's restart and a full start below both leave a running capture
+    // alone: systemd-service.ts RESTART_JOB_MODE; the supervised manager's does too).
     const c = deps.capture;
     const captureRan = c !== undefined && c.tcpdump !== null && ((await deps.fs.lstat(CAPTURE_READY_FILE)) !== null || (await deps.fs.lstat(CAPTURE_FAILED_FILE)) !== null);
     const restarted = deps.services.restart ? await deps.services.restart().then(() => true, () => false) : false;
