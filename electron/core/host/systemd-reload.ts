@@ -62,12 +62,13 @@ export interface ManagerReload {
    * changed unit is rare (the first start, an engine switch, an upgrade), its reload cheap by
    * comparison. Called after the links changed (LINKS_ONLY), a reload reads them too and
    * settle() then has nothing left to ask for; called alongside their change, a link changed
-   * (linksChanged) after the reload began leaves settle() its own reload to ask for. With `recent`, a unit this process found current
-   * (or reloaded for) within the last KNOWN_CURRENT_MS and has not written since is not asked
-   * about again: a start asks once for the proxy's units, the capture's and the follower's
-   * together (systemd-service.ts), and the follower's own start after verify (follower.ts, the
-   * one caller that passes it) then needs no `systemctl show`; a process that runs for long asks
-   * again later, as another process may have changed a unit meanwhile. With `linksFirst` (a
+   * (linksChanged) after the reload began leaves settle() its own reload to ask for. With
+   * `recent`, a unit this process found current (or reloaded for) within the last
+   * KNOWN_CURRENT_MS and has not written since is not asked about again: a start asks once for
+   * the proxy's units and the follower's together (systemd-service.ts; the capture's own start
+   * asks for its unit), and the follower's own start after verify (follower.ts, the one caller
+   * that passes it) then needs no `systemctl show`; a process that runs for long asks again
+   * later, as another process may have changed a unit meanwhile. With `linksFirst` (a
    * change of the links on disk run alongside, LINKS_ONLY), its question runs at once and a reload
    * waits for that change to settle, so it reads those links. Resolves true when it reloaded.
    * Throws when the reload fails.
