@@ -46,8 +46,8 @@ export interface LifecycleDeps {
   /** Names of this host's network interfaces (for IPv6 `%zone` upstreams). */
   interfaceNames(): Promise<string[]>;
   /**
-   * Whether process `pid` runs (exists and is no zombie: /proc/PID/stat, proc(5)); a read of the
-   * kernel's table, no process spawned. Absent in temp-root tests (their pids are not this host's).
+   * Whether process `pid` runs (exists and is no zombie: its /proc/PID/cmdline is not empty,
+   * host/watchdog-restart.ts pidLive); a read of the kernel's table, no process spawned. Absent in temp-root tests (their pids are not this host's).
    */
   processRunning?(pid: number): Promise<boolean>;
   /** Process holding `address:port`, or null (names the holder when the bind fails); `unit`: its system service, when it runs in one. */

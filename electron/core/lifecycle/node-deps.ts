@@ -18,6 +18,7 @@ import { FOLLOW_VERB, supervisedFollower, systemdFollower } from '../host/follow
 import { supervisedCapture, systemdCapture } from '../host/capture-companion';
 import { captureProgram } from '../capture/capture-program';
 import { packagedLauncher } from '../cli-invocation';
+import { pidLive } from '../host/watchdog-restart';
 import { fileURLToPath } from 'node:url';
 import { findTcpdump } from '../capture/tcpdump-path';
 
@@ -77,12 +78,7 @@ export async function createNodeDeps(root = '/', opts: NodeDepsOptions = {}): Pr
         .map((a) => a.address),
     interfaceNames: async () => Object.keys(networkInterfaces()),
     portHolder: (port, proto, address) => findPortHolder(port, proto, address),
-    // Field 3 of /proc/PID/stat is the state; the command (field 2) is in parentheses and may hold spaces.
-    processRunning: async (pid) => {
-      const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
-      const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-      return state !== '' && state !== 'Z' && state !== 'X';
-    },
+    processRunning: (pid) => pidLive(pid),
     // The whole client-side load (file checks, parse, current context, server URL), no request.
     checkKubeconfig: async (path) => {
       (await import('../cluster/kube-client')).openKubeClient(source(path));
