@@ -22,6 +22,8 @@ const WANTS_LINK = '/etc/systemd/system/k2s-dnsproxy.service.wants/k2s-dnsproxy-
 const STATE = '/var/lib/k2s/dns-resolver-state.json';
 const JOURNAL = '/var/lib/k2s/dns-lifecycle-journal.json';
 const ENGINE = 'dnsmasq';
+/** dnsmasq that answers --version/--test/--help as itself but exits at once when run as the proxy. */
+const EXITING_DNSMASQ = '#!/bin/sh\nfor a in "$@"; do case "$a" in --version|--test|--help) exec /root/dnsmasq.real "$@";; esac; done\necho "dnsmasq: bad option at line 1 of /etc/k2s/dnsmasq.conf" >&2\nexit 1\n';
 
 describe.skipIf(why !== null)('capture unit started early: rollback and recovery (Debian 13 host)', { retry: 0 }, () => {
   let tb: Testbed;
@@ -52,6 +54,35 @@ describe.skipIf(why !== null)('capture unit started early: rollback and recovery
     expect(l.files).toEqual([]);
     expect(await hostResolver(h)).toBe(original);
   };
+  /** A stop that succeeds, then nothing of K2s DNS left (clean). */
+  const stopAndClean = async () => {
+    expect((await hostCli(h, ['stop', '--json'])).result).toMatchObject({ ok: true });
+    await clean();
+  };
+  /** A start that succeeds and a stop that does: the unit files of a run before, nothing running. */
+  const startThenStop = async () => {
+    const ok = await hostCli(h, hostStartArgs(ENGINE));
+    expect(ok.result, ok.stdout + ok.stderr).toMatchObject({ ok: true });
+    expect((await hostCli(h, ['stop', '--json'])).result).toMatchObject({ ok: true });
+  };
+  /**
+   * Runs `fn` with each program of `fakes` (its path → a shell script) replaced by the script
+   * through a bind mount; the real one is copied to /root/NAME.real first (the scripts exec it for
+   * what they do not fake). Unmounted after, whatever `fn` did.
+   */
+  const withFakes = async <T>(fakes: Record<string, string>, fn: () => Promise<T>): Promise<T> => {
+    for (const [real, script] of Object.entries(fakes)) {
+      const name = real.split('/').at(-1)!;
+      await h.run(['cp', real, `/root/${name}.real`]);
+      await h.run(['sh', '-c', `cat > /root/${name}.fake && chmod 755 /root/${name}.fake`], { input: script });
+      expect((await h.run(['mount', '--bind', `/root/${name}.fake`, real])).code).toBe(0);
+    }
+    try {
+      return await fn();
+    } finally {
+      for (const real of Object.keys(fakes)) await h.run(['umount', real]);
+    }
+  };
 
   it('discover fails (the API refuses): the capture unit started after save is stopped and unlinked, the resolver is untouched, the next start works', async () => {
     const kc = (await h.run(['cat', HOST_KUBECONFIG])).stdout.replace(/server: .*/g, 'server: https://127.0.0.1:1');
@@ -63,25 +94,17 @@ describe.skipIf(why !== null)('capture unit started early: rollback and recovery
     const ok = await hostCli(h, hostStartArgs(ENGINE));
     expect(ok.result, ok.stdout + ok.stderr).toMatchObject({ ok: true });
     expect(await isActive(h, CAPTURE)).toBe('active');
-    expect((await hostCli(h, ['stop', '--json'])).result).toMatchObject({ ok: true });
-    await clean();
+    await stopAndClean();
   }, 180_000);
 
   it('a proxy that exits right after its start: SERVICE_EXITED (not the 20 s wait), the early capture rolled back', async () => {
-    // dnsmasq that answers --version/--test as itself but exits at once when run as the proxy.
-    const fake = '#!/bin/sh\nfor a in "$@"; do case "$a" in --version|--test|--help) exec /root/dnsmasq.real "$@";; esac; done\necho "dnsmasq: bad option at line 1 of /etc/k2s/dnsmasq.conf" >&2\nexit 1\n';
-    await h.run(['cp', '/usr/sbin/dnsmasq', '/root/dnsmasq.real']);
-    await h.run(['sh', '-c', 'cat > /root/dnsmasq.fake && chmod 755 /root/dnsmasq.fake'], { input: fake });
-    expect((await h.run(['mount', '--bind', '/root/dnsmasq.fake', '/usr/sbin/dnsmasq'])).code).toBe(0);
-    try {
+    await withFakes({ '/usr/sbin/dnsmasq': EXITING_DNSMASQ }, async () => {
       const t0 = Date.now();
       const r = await hostCli(h, hostStartArgs(ENGINE));
       const ms = Date.now() - t0;
       console.log(`proxy exits at once: start took ${ms} ms; ${JSON.stringify(r.result)}; steps: ${r.events.map((e) => `${(e as { step?: string }).step}:${(e as { status?: string }).status}@${e.at - r.events[0]!.at}`).join(' ')}; proxy: ${(await h.run(['systemctl', 'show', '-p', 'ActiveState', '-p', 'Result', '-p', 'NRestarts', PROXY])).stdout.replace(/\n/g, ' ')}`);
       expect(r.result, r.stdout + r.stderr).toMatchObject({ ok: false, code: 'SERVICE_EXITED' });
-    } finally {
-      await h.run(['umount', '/usr/sbin/dnsmasq']);
-    }
+    });
     await clean();
   }, 180_000);
 
@@ -90,21 +113,8 @@ describe.skipIf(why !== null)('capture unit started early: rollback and recovery
     // capture (a slow host), so the capture is not ready when the proxy's exit is seen. (One that
     // never opens holds the unit's stop for the pipeline's 10 s limit: the companion acts on
     // SIGTERM only once its pipeline is up, capture-main.ts — a separate, older wait.)
-    const fakeDnsmasq = '#!/bin/sh\nfor a in "$@"; do case "$a" in --version|--test|--help) exec /root/dnsmasq.real "$@";; esac; done\necho "dnsmasq: bad option at line 1 of /etc/k2s/dnsmasq.conf" >&2\nexit 1\n';
-    const stuckTcpdump = '#!/bin/sh\nfor a in "$@"; do case "$a" in --version|-h|--help) exec /root/tcpdump.real "$@";; esac; done\nsleep 2\nexec /root/tcpdump.real "$@"\n';
-    await h.run(['cp', '/usr/sbin/dnsmasq', '/root/dnsmasq.real']);
-    await h.run(['cp', '/usr/bin/tcpdump', '/root/tcpdump.real']);
-    await h.run(['sh', '-c', 'cat > /root/dnsmasq.fake && chmod 755 /root/dnsmasq.fake'], { input: fakeDnsmasq });
-    await h.run(['sh', '-c', 'cat > /root/tcpdump.stuck && chmod 755 /root/tcpdump.stuck'], { input: stuckTcpdump });
-    expect((await h.run(['mount', '--bind', '/root/dnsmasq.fake', '/usr/sbin/dnsmasq'])).code).toBe(0);
-    expect((await h.run(['mount', '--bind', '/root/tcpdump.stuck', '/usr/bin/tcpdump'])).code).toBe(0);
-    let r;
-    try {
-      r = await hostCli(h, hostStartArgs(ENGINE));
-    } finally {
-      await h.run(['umount', '/usr/sbin/dnsmasq']);
-      await h.run(['umount', '/usr/bin/tcpdump']);
-    }
+    const slowTcpdump = '#!/bin/sh\nfor a in "$@"; do case "$a" in --version|-h|--help) exec /root/tcpdump.real "$@";; esac; done\nsleep 2\nexec /root/tcpdump.real "$@"\n';
+    const r = await withFakes({ '/usr/sbin/dnsmasq': EXITING_DNSMASQ, '/usr/bin/tcpdump': slowTcpdump }, () => hostCli(h, hostStartArgs(ENGINE)));
     const at = (step: string, status: string) => (r.events.find((e) => (e as { step?: string }).step === step && (e as { status?: string }).status === status)?.at ?? NaN);
     const rollbackMs = at('rollback', 'done') - at('rollback', 'running');
     console.log(`proxy exits, capture not open yet: service failed ${at('service', 'failed') - r.events[0]!.at} ms after preflight, rollback took ${rollbackMs} ms; ${JSON.stringify(r.result)}`);
@@ -118,31 +128,20 @@ describe.skipIf(why !== null)('capture unit started early: rollback and recovery
 
   it('tcpdump fails on the capture\'s first run (before the proxy runs): systemd\'s restart of the unit (Requisite= now met) brings the log up, start warns of nothing', async () => {
     const onceFailing = '#!/bin/sh\nfor a in "$@"; do case "$a" in --version|-h|--help) exec /root/tcpdump.real "$@";; esac; done\nif [ ! -e /run/tcpdump-failed-once ]; then : > /run/tcpdump-failed-once; echo "tcpdump: any: transient failure" >&2; exit 1; fi\nexec /root/tcpdump.real "$@"\n';
-    await h.run(['cp', '/usr/bin/tcpdump', '/root/tcpdump.real']);
     await h.run(['rm', '-f', '/run/tcpdump-failed-once']);
-    await h.run(['sh', '-c', 'cat > /root/tcpdump.once && chmod 755 /root/tcpdump.once'], { input: onceFailing });
-    expect((await h.run(['mount', '--bind', '/root/tcpdump.once', '/usr/bin/tcpdump'])).code).toBe(0);
-    let r;
-    try {
-      r = await hostCli(h, hostStartArgs(ENGINE));
-    } finally {
-      await h.run(['umount', '/usr/bin/tcpdump']);
-    }
+    const r = await withFakes({ '/usr/bin/tcpdump': onceFailing }, () => hostCli(h, hostStartArgs(ENGINE)));
     const failedOnce = (await h.run(['test', '-e', '/run/tcpdump-failed-once'])).code === 0;
     console.log(`tcpdump failed once=${failedOnce}: ${JSON.stringify(r.result)}; capture: ${(await h.run(['systemctl', 'show', '-p', 'ActiveState', '-p', 'Result', '-p', 'NRestarts', CAPTURE])).stdout.replace(/\n/g, ' ')}; journal: ${(await h.run(['journalctl', '-u', CAPTURE, '-o', 'cat', '--no-pager', '-n', '8'])).stdout}`);
     expect(failedOnce).toBe(true);
     expect(r.result, r.stdout + r.stderr).toMatchObject({ ok: true });
     expect(r.result?.warnings ?? []).toEqual([]);
     expect(await isActive(h, CAPTURE)).toBe('active');
-    expect((await hostCli(h, ['stop', '--json'])).result).toMatchObject({ ok: true });
-    await clean();
+    await stopAndClean();
   }, 180_000);
 
   it('the capture unit at its start limit (tcpdump unusable) before a start: start resets it and it runs', async () => {
     // Started by hand (the job mode start uses) with tcpdump hidden: it fails until systemd gives up.
-    const ok = await hostCli(h, hostStartArgs(ENGINE));
-    expect(ok.result, ok.stdout + ok.stderr).toMatchObject({ ok: true });
-    expect((await hostCli(h, ['stop', '--json'])).result).toMatchObject({ ok: true });
+    await startThenStop();
     await h.run(['chmod', '000', '/usr/bin/tcpdump']);
     try {
       for (let i = 0; i < 8; i++) await h.run(['systemctl', 'start', '--job-mode=ignore-requirements', CAPTURE]);
@@ -160,8 +159,7 @@ describe.skipIf(why !== null)('capture unit started early: rollback and recovery
     expect(r.result, r.stdout + r.stderr).toMatchObject({ ok: true });
     expect(r.result?.warnings ?? []).toEqual([]);
     expect(await isActive(h, CAPTURE)).toBe('active');
-    expect((await hostCli(h, ['stop', '--json'])).result).toMatchObject({ ok: true });
-    await clean();
+    await stopAndClean();
   }, 180_000);
 
   /**
@@ -216,16 +214,12 @@ describe.skipIf(why !== null)('capture unit started early: rollback and recovery
     expect(l.active.filter((x) => x === 'active' || x === 'activating')).toEqual([]);
     await hostCli(h, ['status', '--json']);
     await clean();
-    const ok = await hostCli(h, hostStartArgs(ENGINE));
-    expect(ok.result, ok.stdout + ok.stderr).toMatchObject({ ok: true });
-    expect((await hostCli(h, ['stop', '--json'])).result).toMatchObject({ ok: true });
+    await startThenStop();
     await clean();
   }, 240_000);
 
   it('the capture unit file changed and reloaded behind K2s DNS\'s back between runs, then its bytes put back: start runs the current one (systemd had unloaded the inactive unit: NeedDaemonReload=no, not the held-stale case)', async () => {
-    const ok = await hostCli(h, hostStartArgs(ENGINE));
-    expect(ok.result, ok.stdout + ok.stderr).toMatchObject({ ok: true });
-    expect((await hostCli(h, ['stop', '--json'])).result).toMatchObject({ ok: true });
+    await startThenStop();
     const unitFile = '/etc/systemd/system/k2s-dnsproxy-capture.service';
     const current = (await h.run(['cat', unitFile])).stdout;
     await h.run(['sh', '-c', `cat > ${unitFile}`], { input: current.replace(/^Description=.*$/m, 'Description=stale capture') });
@@ -236,8 +230,7 @@ describe.skipIf(why !== null)('capture unit started early: rollback and recovery
     expect(r.result, r.stdout + r.stderr).toMatchObject({ ok: true });
     expect((await h.run(['systemctl', 'show', '-P', 'Description', CAPTURE])).stdout.trim()).not.toBe('stale capture');
     expect(await isActive(h, CAPTURE)).toBe('active');
-    expect((await hostCli(h, ['stop', '--json'])).result).toMatchObject({ ok: true });
-    await clean();
+    await stopAndClean();
   }, 180_000);
 
   it('a reboot after a start: the capture starts with the proxy, after it (After=), and logs; stop leaves nothing', async () => {
@@ -251,15 +244,12 @@ describe.skipIf(why !== null)('capture unit started early: rollback and recovery
     const at = async (unit: string) => Number((await h.run(['systemctl', 'show', '-P', 'ActiveEnterTimestampMonotonic', unit])).stdout.trim());
     expect(await at(CAPTURE)).toBeGreaterThanOrEqual(await at(PROXY));
     expect((await h.run(['systemctl', 'show', '-P', 'NRestarts', CAPTURE])).stdout.trim()).toBe('0');
-    expect((await hostCli(h, ['stop', '--json'])).result).toMatchObject({ ok: true });
-    await clean();
+    await stopAndClean();
   }, 240_000);
 
   it('tcpdump missing, with a capture unit still linked to the proxy: start warns CAPTURE_UNAVAILABLE, the capture neither runs nor stays linked (nor starts at the next boot)', async () => {
     // An earlier run's unit file (start, stop), then its link made by hand: the proxy "wants" it.
-    const ok = await hostCli(h, hostStartArgs(ENGINE));
-    expect(ok.result, ok.stdout + ok.stderr).toMatchObject({ ok: true });
-    expect((await hostCli(h, ['stop', '--json'])).result).toMatchObject({ ok: true });
+    await startThenStop();
     expect((await h.run(['systemctl', 'enable', CAPTURE])).code).toBe(0);
     await h.run(['chmod', '000', '/usr/bin/tcpdump']);
     try {

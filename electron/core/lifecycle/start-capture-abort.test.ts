@@ -13,7 +13,7 @@ const newHost = trackedHosts();
 const quiet = () => undefined;
 const BASE = ['/usr/bin/node', '/usr/lib/k2s-dns/k2s-dns.mjs', 'capture-watch'];
 
-/** A host whose capture never opens: each start logs itself and ends only when its abort signal fires. */
+/** A host whose capture never opens (its unit stopped, or tcpdump stuck): each start logs itself and ends only when its abort signal fires. */
 async function hostWithStuckCapture() {
   const h = await newHost();
   const log: string[] = [];
@@ -50,25 +50,8 @@ describe('start: rollback of a capture that has not opened yet', () => {
   }, 10_000);
 
   it('a failed discover aborts the capture start\'s wait for its ready file, then stops it', async () => {
-    const h = await newHost();
-    const log: string[] = [];
+    const { h, log } = await hostWithStuckCapture();
     h.world.discovery = new Error('the API server did not answer');
-    h.deps.capture = {
-      argv: BASE,
-      tcpdump: '/usr/bin/tcpdump',
-      manager: {
-        // A capture that never opens (its unit stopped, or tcpdump stuck): only the abort ends the wait.
-        start: (argv, _held, abort) =>
-          new Promise<void>((_resolve, reject) => {
-            log.push(`capture ${argv.slice(BASE.length).join(' ')}`);
-            if (!abort) return;
-            const give = () => (log.push('capture wait aborted'), reject(new Error('given up')));
-            if (abort.aborted) give();
-            else abort.addEventListener('abort', give, { once: true });
-          }),
-        stop: async () => void log.push('capture stop'),
-      },
-    };
     const r = await startDns(h.deps, TEST_START_OPTS, quiet);
     expect(r).toMatchObject({ ok: false, exitCode: 1, code: 'DISCOVERY_FAILED' });
     expect(log).toEqual(['capture --listen 127.0.0.1:53 --port 53', 'capture wait aborted', 'capture stop']);
