@@ -111,8 +111,8 @@ describe.skipIf(why !== null)('capture unit started early: rollback and recovery
   it('a proxy that exits before the early capture opened: rollback stops both units without waiting out the capture\'s ready timeout (12 s before the fix)', async () => {
     // dnsmasq that exits at once as the proxy (as above), and a tcpdump that takes 2 s to open its
     // capture (a slow host), so the capture is not ready when the proxy's exit is seen. (One that
-    // never opens holds the unit's stop for the pipeline's 10 s limit: the companion acts on
-    // SIGTERM only once its pipeline is up, capture-main.ts — a separate, older wait.)
+    // never opens no longer holds the unit's stop for the pipeline's 10 s limit: the companion's
+    // SIGTERM ends the open wait, capture-main.ts; e2e/capture-stop-before-open.e2e.test.ts.)
     const slowTcpdump = '#!/bin/sh\nfor a in "$@"; do case "$a" in --version|-h|--help) exec /root/tcpdump.real "$@";; esac; done\nsleep 2\nexec /root/tcpdump.real "$@"\n';
     const r = await withFakes({ '/usr/sbin/dnsmasq': EXITING_DNSMASQ, '/usr/bin/tcpdump': slowTcpdump }, () => hostCli(h, hostStartArgs(ENGINE)));
     const at = (step: string, status: string) => (r.events.find((e) => (e as { step?: string }).step === step && (e as { status?: string }).status === status)?.at ?? NaN);

@@ -3,7 +3,8 @@
  * as root next to the proxy). Runs the capture pipeline (pipeline.ts: tcpdump opens the capture
  * and drops to CAPTURE_USER, the parser runs as CAPTURE_USER) and appends its rows to
  * K2S_PATHS.queryRows (rows-file.ts), until SIGTERM/SIGINT: then it drains, stops tcpdump and
- * prints the counts. Exits 1 when tcpdump is missing, the capture cannot open, or tcpdump or the
+ * prints the counts (a SIGTERM/SIGINT before the capture opened ends tcpdump and the parser
+ * at once and exits 0). Exits 1 when tcpdump is missing, the capture cannot open, or tcpdump or the
  * parser exits on its own later (then CAPTURE_FAILED_FILE says why): Restart=on-failure retries.
  * Once its capture is open it runs at idle priority with tcpdump and the parser (go-idle.ts); while rows flow it
  * records the kernel's drops in CAPTURE_MISSED_FILE (capture-missed.ts).
@@ -18,7 +19,7 @@ import { readAdmGid } from '../host/query-log';
 import { latestOnly } from './latest-write';
 import { parserProgram } from './parser-program';
 import { argsOfGoLine, CAPTURE_FAILED_FILE, CAPTURE_HELD_FLAG, CAPTURE_MISSED_FILE, CAPTURE_READY_FILE, CAPTURE_UNWRITTEN_FILE, PARSER_BUNDLE, PARSER_RUN_PATH, parseCaptureArgs } from './capture-args';
-import { startCapturePipeline } from './pipeline';
+import { startCapturePipeline, StoppedBeforeOpen } from './pipeline';
 import { openRowsFile } from './rows-file';
 import { findTcpdump, TCPDUMP_PATHS } from './tcpdump-path';
 import { openBlockFill } from './block-fill';
@@ -147,8 +148,15 @@ export async function runCapture(fs: HostFs, uid: number, givenArgs: readonly st
     })(),
     openBlockFill(),
   ]);
+  // A stop may come while tcpdump has not opened the capture yet (hung, stopped, slow): the
+  // pipeline's start then ends its children at once (pipeline.ts StoppedBeforeOpen), not at its 10 s limit.
+  const stopSignal = new AbortController();
   const stopping = new Promise<void>((resolve) => {
-    for (const sig of ['SIGTERM', 'SIGINT'] as const) process.once(sig, () => resolve());
+    for (const sig of ['SIGTERM', 'SIGINT'] as const)
+      process.once(sig, () => {
+        stopSignal.abort();
+        resolve();
+      });
   });
   const closeAll = async () => {
     fill?.close();
@@ -166,12 +174,16 @@ export async function runCapture(fs: HostFs, uid: number, givenArgs: readonly st
       // (the bench measures shares that way; any value is only a limit on the parser).
       ...(process.env.K2S_CAPTURE_CPU_SHARE !== undefined ? { cpuShare: budgetShare(process.env.K2S_CAPTURE_CPU_SHARE) } : {}),
       onRows: (lines, n) => rows.writeLines(lines, n),
+      signal: stopSignal.signal,
     });
   } catch (err) {
-    say((err as Error).message);
+    // Stopped before the capture opened: a stop, no failure (exit 0: neither Restart=on-failure
+    // nor the keeper restarts it); it was never ready, and no capture-failed line is written.
+    const stopped = err instanceof StoppedBeforeOpen;
+    say(stopped ? `${err.message}; exiting 0.` : (err as Error).message);
     fill?.close();
     await rows.close();
-    return 1;
+    return stopped ? 0 : 1;
   }
   await fs.remove(CAPTURE_FAILED_FILE);
   await fs.writeFileAtomic(CAPTURE_READY_FILE, `${process.pid}\n`, { mode: 0o644 });

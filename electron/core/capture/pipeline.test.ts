@@ -3,7 +3,7 @@ import { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
 import type { ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { countsLine, parserLine, parserLineKind, startCapturePipeline, stderrReason } from './pipeline';
+import { countsLine, parserLine, parserLineKind, startCapturePipeline, stderrReason, StoppedBeforeOpen } from './pipeline';
 import type { CapturedQuery } from './pairing';
 
 /**
@@ -374,6 +374,69 @@ describe('capture pipeline: a start that fails leaves no child behind', () => {
     expect(td.signalCode).toBe('SIGKILL');
     expect(parser.signalCode).toBe('SIGTERM');
     expect((failure as Error).message).toBe('tcpdump did not open the capture within 10 s: tcpdump printed nothing');
+  });
+
+  it('stopped (signal aborted) while a hung tcpdump has not opened: both children ended (SIGTERM, SIGKILL after the 2 s grace) and the start rejects then, not at the 10 s open limit', async () => {
+    vi.useFakeTimers();
+    const { c: td, signals } = hungChild();
+    const parser = fakeChild();
+    const stop = new AbortController();
+    let n = 0;
+    let failure: unknown = null;
+    const opening = startCapturePipeline({ spawn: () => (n++ === 0 ? td : parser) }, { ...opts, signal: stop.signal }).catch((e: unknown) => (failure = e));
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect([signals, parser.signals, failure]).toEqual([[], [], null]);
+    stop.abort();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(signals).toEqual(['SIGTERM']);
+    expect(parser.signalCode).toBe('SIGTERM');
+    expect(failure).toBeNull();
+    // 3 s after the start: the grace is over, the open limit (10 s) far off.
+    await vi.advanceTimersByTimeAsync(2_000);
+    await opening;
+    expect(signals).toEqual(['SIGTERM', 'SIGKILL']);
+    expect(td.signalCode).toBe('SIGKILL');
+    expect(failure).toBeInstanceOf(StoppedBeforeOpen);
+    expect((failure as Error).message).toBe('the capture was stopped before tcpdump opened it');
+  });
+
+  it('stopped before opening, tcpdump ending on SIGTERM: the start rejects at once (no timer runs) with both children exited', async () => {
+    vi.useFakeTimers();
+    const td = fakeChild();
+    const parser = fakeChild();
+    const stop = new AbortController();
+    let n = 0;
+    let failure: unknown = null;
+    void startCapturePipeline({ spawn: () => (n++ === 0 ? td : parser) }, { ...opts, signal: stop.signal }).catch((e: unknown) => (failure = e));
+    td.stderr.write('tcpdump: data link type LINUX_SLL2\n');
+    stop.abort();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(failure).toBeInstanceOf(StoppedBeforeOpen);
+    expect([td.signals, parser.signals]).toEqual([['SIGTERM'], ['SIGTERM']]);
+    expect([td.signalCode, parser.signalCode]).toEqual(['SIGTERM', 'SIGTERM']);
+  });
+
+  it('a signal already aborted: nothing is spawned, the start rejects with StoppedBeforeOpen', async () => {
+    vi.useFakeTimers();
+    const spawned: string[] = [];
+    let failure: unknown = null;
+    void startCapturePipeline({ spawn: (file) => (spawned.push(file), fakeChild()) }, { ...opts, signal: AbortSignal.abort() }).catch((e: unknown) => (failure = e));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(failure).toBeInstanceOf(StoppedBeforeOpen);
+    expect(spawned).toEqual([]);
+  });
+
+  it('the signal aborted once the capture is open: nothing is ended (stop() ends the capture)', async () => {
+    const td = fakeChild();
+    const parser = fakeChild();
+    const stop = new AbortController();
+    let n = 0;
+    const opening = startCapturePipeline({ spawn: () => (n++ === 0 ? td : parser) }, { ...opts, signal: stop.signal });
+    td.stderr.write('tcpdump: listening on any\n');
+    const cap = await opening;
+    stop.abort();
+    await new Promise((r) => setImmediate(r));
+    expect([td.signals, parser.signals]).toEqual([[], []]);
   });
 
   it('tcpdump stuck after a warning: the reason is that line, and tcpdump ends on SIGTERM', async () => {

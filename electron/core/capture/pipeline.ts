@@ -45,6 +45,13 @@ export interface PipelineOptions extends CaptureTarget {
    */
   resolvConf?: string;
   /**
+   * Stops the start while tcpdump has not yet opened the capture (the companion's SIGTERM or
+   * SIGINT, capture-main.ts): both children are ended as after a failed open and the start
+   * rejects with StoppedBeforeOpen; already aborted, nothing is spawned. Once the capture is
+   * open it is not looked at (stop() ends the capture).
+   */
+  signal?: AbortSignal;
+  /**
    * Takes rows as the parser wrote them: `rows` whole JSON lines (CapturedQuery, each ending
    * with a newline) that passed parserLineKind; a view into the parser's output, kept as is.
    */
@@ -221,6 +228,13 @@ const FILLED_POLL_MS = 5;
  */
 const MAX_LINE_BYTES = 16 * 1024 * 1024;
 
+/** Why a start rejects when its signal (PipelineOptions.signal) was aborted before tcpdump opened the capture: a stop, no failure. */
+export class StoppedBeforeOpen extends Error {
+  constructor() {
+    super('the capture was stopped before tcpdump opened it');
+  }
+}
+
 /** How long tcpdump has to print "listening on" before the start fails. */
 const OPEN_TIMEOUT_MS = 10_000;
 /** How long a child has after SIGTERM before SIGKILL (endChild). */
@@ -266,8 +280,12 @@ export function stderrReason(err: string): string {
   return err.trim().split('\n').map((l) => l.trim()).filter((l) => l !== '' && !/listening on|data link type/.test(l) && tcpdumpStatsLine(l) === null).at(-1) ?? '';
 }
 
-/** Starts the pipeline; resolves once tcpdump says the capture is open (throws when it exits or does not within 10 s). */
+/**
+ * Starts the pipeline; resolves once tcpdump says the capture is open (throws when it exits or
+ * does not within 10 s, and StoppedBeforeOpen when o.signal is aborted first).
+ */
 export async function startCapturePipeline(deps: PipelineDeps, o: PipelineOptions): Promise<CapturePipeline> {
+  if (o.signal?.aborted) throw new StoppedBeforeOpen();
   const td = deps.spawn(o.tcpdump ?? 'tcpdump', tcpdumpArgv({ iface: o.iface, ports: o.ports, user: o.user, ...(o.fill ? { fillPort: o.fill.port } : {}) }), { stdio: ['ignore', 'pipe', 'pipe'] });
   watchSpawnError(td);
   // The parser reads tcpdump's pipe itself (its stdin is a duplicate of tcpdump's stdout), so
@@ -394,19 +412,24 @@ export async function startCapturePipeline(deps: PipelineDeps, o: PipelineOption
       const timer = setTimeout(() => done(new Error(`tcpdump did not open the capture within ${OPEN_TIMEOUT_MS / 1000} s: ${stderrReason(err) || 'tcpdump printed nothing'}`)), OPEN_TIMEOUT_MS);
       const check = () => /listening on/.test(err) && done();
       const onExit = () => done(new Error(`tcpdump exited (${howEnded(td)}): ${stderrReason(err) || 'tcpdump printed nothing'}`));
+      // A stop while tcpdump has not opened (hung, stopped, slow) ends the start now, not at the timeout.
+      const onAbort = () => done(new StoppedBeforeOpen());
       const done = (e?: Error) => {
         clearTimeout(timer);
         td.stderr!.off('data', check);
+        o.signal?.removeEventListener('abort', onAbort);
         if (e) reject(e);
         else resolve();
       };
       td.stderr!.on('data', check);
+      o.signal?.addEventListener('abort', onAbort, { once: true });
       void exited(td).then(onExit);
       check();
     });
   } catch (e) {
-    // Not open: neither child may outlive the failed start (tcpdump still runs as root before
-    // it has opened the capture, and a hung one would be reparented and left capturing nothing).
+    // Not open (or stopped first): neither child may outlive the failed start (tcpdump still
+    // runs as root before it has opened the capture, and a hung one would be reparented and left
+    // capturing nothing).
     await Promise.all([endChild(td), endChild(parser)]);
     throw e;
   }
