@@ -125,6 +125,28 @@ describe('systemdReload', () => {
     await expect(systemdReload(refused.exec).reloadNow()).rejects.toThrow('systemctl daemon-reload failed (exit 1)');
   });
 
+  it('settle: a link changed while its systemd-run runs (a rollback after the early ask) is asked for again by the next settle', async () => {
+    let queued!: () => void;
+    const calls: string[] = [];
+    const exec: Exec = {
+      run: async (file, args) => {
+        calls.push(file);
+        if (file === 'systemd-run' && calls.length === 1) await new Promise<void>((resolve) => (queued = resolve));
+        return { code: 0, stdout: '', stderr: '' };
+      },
+    };
+    const reload = systemdReload(exec);
+    reload.linksChanged();
+    const first = reload.settle();
+    await new Promise((resolve) => setImmediate(resolve));
+    reload.linksChanged();
+    queued();
+    await first;
+    await reload.settle();
+    await reload.settle();
+    expect(calls).toEqual(['systemd-run', 'systemd-run']);
+  });
+
   it('settle: has PID 1 run one daemon-reload as a unit of its own, only after links changed; else launches it; else runs it', async () => {
     const RUN = 'systemd-run --no-block --quiet --collect --description=K2s DNS: the manager reads the changed unit links -- systemctl daemon-reload';
     const ok = recording(() => ({ code: 0 }));

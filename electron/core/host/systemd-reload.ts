@@ -168,10 +168,12 @@ export function systemdReload(exec: Exec, now: () => number = () => performance.
     },
     async settle() {
       if (!pending) return;
-      // Still pending when every way failed: the next settle of this process asks again.
+      // Still pending when every way failed, or when a link changed while it was asked for (the
+      // reload may have read the links before): the next settle of this process asks again.
+      const changesBefore = linkChanges;
       const unit = await exec.run('systemd-run', RELOAD_UNIT, { timeoutMs: 10_000 }).catch(() => null);
       if (unit?.code === 0 || exec.launch?.('systemctl', ['daemon-reload'])) {
-        pending = false;
+        if (linkChanges === changesBefore) pending = false;
         return;
       }
       await reload([]).catch(() => undefined);

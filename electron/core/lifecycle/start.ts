@@ -63,6 +63,10 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
   let held: Promise<HeldCompanion | null> | null = null;
   // The network follower's process, spawned held while the service step waits for the proxy, let go at ready.
   let heldFollower = null as Promise<HeldProcess | null> | null;
+  // The manager's reload of the changed links, asked for alongside verify (below). Never rejects.
+  let settling: Promise<void> | null = null;
+  // True once the start is past its last failure point (nothing is rolled back from then on).
+  let committed = false;
   try {
     if (deps.uid() === 0) {
       // Before root writes anything: every directory it writes into is root's alone (a 0777
@@ -246,6 +250,17 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
     });
     const follow = { plan, engineBinary: pre.engine.binary, onNetworkChange };
     await r.run('activate', 'Pointing the host at 127.0.0.1', () => activate(deps, pre, state, discovery, undo, follow));
+    // The follower once the host points at the proxy (it follows from there), its start alongside
+    // verify: a `systemctl restart` (~15 ms on a booted Debian 13 host) or the held process's
+    // let-go then costs start nothing. Its first look waits for the lifecycle lock this start
+    // holds (companions.ts), so it sees the host as start leaves it. Rollback stops it, once its
+    // start has settled. One that cannot start leaves K2s DNS running as before (drift is
+    // reported, not followed).
+    const followerStarted = startFollower(deps, follow.onNetworkChange, heldFollower, undo, warnings);
+    // systemd: the manager reads the links this start changed (systemd-reload.ts settle) once the
+    // follower's start, start's last call to it, is done: the `systemd-run` that asks for it
+    // (~10 ms) then runs alongside verify instead of after the result.
+    settling = followerStarted.then(() => deps.services.reload?.settle());
     await r.run('verify', `Resolving kubernetes.default.svc.${discovery.clusterDomain} and an external name`, async () => {
       const resolvConfText = (await readResolverText(deps.fs)) ?? '';
       const paths = deps.lookupPaths ? await deps.lookupPaths({ resolved: pre.resolved !== null, resolvConfText, skip: ['127.0.0.1'], name: `kubernetes.default.svc.${discovery.clusterDomain}` }) : [];
@@ -256,17 +271,10 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
     // The last step's journal write (not waited for by its step, teardown.ts) has landed, or its
     // error fails the start here, before anything says ready.
     await r.journalWritten();
-    // The follower after the host points at the proxy (it follows from there); a follower that
-    // cannot start leaves K2s DNS running as before (drift is reported, not followed).
-    if (deps.follower && follow.onNetworkChange === 'follow') {
-      const f = deps.follower;
-      const h = heldFollower ? await heldFollower : null;
-      // A held one that went away (or whose pidfile failed) is replaced by a fresh start.
-      const viaHeld = h && f.manager.startHeld && !h.exited() ? f.manager.startHeld(h).then(() => true, () => false) : Promise.resolve(false);
-      await viaHeld.then((ok) => (ok ? undefined : f.manager.start(f.argv))).catch((err: unknown) => warnings.push({ code: 'FOLLOW_NOT_STARTED', message: `The network follower did not start (${messageOf(err)}); a new resolver file from the network stays drift until the next start.` }));
-    } else if (deps.follower) await deps.follower.manager.stop().catch(() => undefined);
+    await followerStarted;
     r.emit('ready', 'done', `Host DNS goes through k2s-dnsproxy; ${discovery.clusterDomain} resolves${follow.onNetworkChange === 'follow' ? '; a new network resolver file is followed' : '; a new network resolver file is kept as drift (--on-network-change keep)'}.`);
     undo.length = 0;
+    committed = true;
     await clearJournal(deps.fs);
     await clearRecovery(deps.fs);
     return finish(r, true, EXIT.ok, `K2s DNS is running: ${discovery.clusterDomain}${discovery.zones.length > 1 ? ` and ${discovery.zones.length - 1} more zone${discovery.zones.length === 2 ? '' : 's'}` : ''} go${discovery.zones.length > 1 ? '' : 'es'} to CoreDNS at ${discovery.kubeDnsIp}, everything else to ${pre.upstreams.join(', ')}.${warnings.map((w) => ` Warning: ${w.message}`).join('')}`, undefined, warnings);
@@ -290,8 +298,10 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
     // Not let go (a refusal, nothing to do, a failure before save): it exits having done nothing.
     void held?.then((h) => h?.process.drop());
     void heldFollower?.then((h) => h?.drop());
-    // systemd: the manager reads the links this start changed, not waited for (systemd-reload.ts).
-    await deps.services.reload?.settle();
+    // systemd: the manager reads the links this start changed, not waited for (systemd-reload.ts);
+    // asked here unless the early ask covered them (a rollback after it changes links again).
+    await settling;
+    if (!settling || !committed) await deps.services.reload?.settle();
     if (release) await (release as () => Promise<void>)();
   }
 }
@@ -305,6 +315,34 @@ interface CaptureStart {
   run: () => Promise<void>;
   /** Settles once a held process was let go (its pidfile written, its flags sent), or the start (begun if need be) settled. Never rejects. */
   sent: () => Promise<void>;
+}
+
+/**
+ * Begins the network follower's start for `onNetworkChange` 'follow' (the process held for it,
+ * `held`, let go, else a fresh start), with its stop registered in `undo` first; for 'keep' ends
+ * one left running. Resolves once that settled; a follower that does not start adds the
+ * FOLLOW_NOT_STARTED warning. Never rejects.
+ */
+function startFollower(deps: LifecycleDeps, onNetworkChange: 'follow' | 'keep', held: Promise<HeldProcess | null> | null, undo: Undo[], warnings: ResultWarning[]): Promise<void> {
+  const f = deps.follower;
+  if (!f) return Promise.resolve();
+  if (onNetworkChange !== 'follow') return f.manager.stop().catch(() => undefined);
+  const started = (async () => {
+    const h = held ? await held : null;
+    // A held one that went away (or whose pidfile failed) is replaced by a fresh start.
+    const viaHeld = h && f.manager.startHeld && !h.exited() ? await f.manager.startHeld(h).then(() => true, () => false) : false;
+    if (!viaHeld) await f.manager.start(f.argv);
+  })().catch((err: unknown) => {
+    warnings.push({ code: 'FOLLOW_NOT_STARTED', message: `The network follower did not start (${messageOf(err)}); a new resolver file from the network stays drift until the next start.` });
+  });
+  undo.push({
+    what: 'stop the network follower',
+    run: async () => {
+      await started;
+      await f.manager.stop();
+    },
+  });
+  return started;
 }
 
 /** True when two argv lists are the same words in the same order. */
