@@ -63,7 +63,10 @@ describe.each(PROXY_ENGINES.map((e) => [e]))('k2s-dns on a booted Debian 13 host
     expect(await isActive(h)).toBe('active');
     const unit = (await h.run(['systemctl', 'cat', 'k2s-dnsproxy.service'])).stdout;
     expect(unit).toContain('# Managed by k2s-dns');
-    expect(unit).toContain(engine === 'adguard' ? 'ExecStart=/opt/k2s/bin/dnsproxy --config-path=/etc/k2s/dnsproxy.yaml' : 'ExecStart=/usr/sbin/dnsmasq --keep-in-foreground --conf-file=/etc/k2s/dnsmasq.conf --pid-file= --listen-address=127.0.0.1 --user=dnsmasq --group=nogroup\n');
+    // The root-only directory check, then the engine exec'd in its process (shared/root-dir-check.ts guardedArgv).
+    expect(unit).toMatch(/^ExecStart=\/bin\/sh -c "k2s_dir_refused\(\) /m);
+    expect(unit).toContain(engine === 'adguard' ? ' k2s-dns-dircheck 4 /etc/k2s /run/k2s /var/log/dnsproxy /var/lib/k2s /opt/k2s/bin/dnsproxy --config-path=/etc/k2s/dnsproxy.yaml' : ' k2s-dns-dircheck 4 /etc/k2s /run/k2s /var/log/dnsproxy /var/lib/k2s /usr/sbin/dnsmasq --keep-in-foreground --conf-file=/etc/k2s/dnsmasq.conf --pid-file= --listen-address=127.0.0.1 --user=dnsmasq --group=nogroup\n');
+    expect(unit).not.toContain('ExecStartPre=');
     expect((await h.run(['systemctl', 'is-enabled', 'k2s-dnsproxy.service'])).stdout.trim()).toBe('enabled');
     // The KubeSwitch listener runs in its own unit (it waits for the address after a reboot), both engines.
     expect(await isActive(h, 'k2s-dnsproxy-kubeswitch.service')).toBe('active');
@@ -133,6 +136,29 @@ describe.each(PROXY_ENGINES.map((e) => [e]))('k2s-dns on a booted Debian 13 host
 
     const stop = await hostCli(h, ['stop', '--json']);
     expect(stop.result).toMatchObject({ ok: true, exitCode: 0 });
+    expect(await hostResolver(h)).toBe(original);
+  }, 180_000);
+
+  it.skipIf(skip)('a /etc/k2s made writable by others while running: systemd\'s restart of the proxy (kill -9) is refused by the unit\'s own check, the engine never runs from it; made safe again, a restart answers', async () => {
+    const start = await hostCli(h, hostStartArgs(engine));
+    expect(start.result, start.stdout + start.stderr).toMatchObject({ ok: true });
+    const pid = await mainPid(h);
+    expect((await h.sh(`chmod 0777 /etc/k2s && kill -9 ${pid}`)).code).toBe(0);
+    const comm = engine === 'adguard' ? 'dnsproxy' : 'dnsmasq';
+    // Each attempt (RestartSec=1s) writes the check's line to the proxy log and exits 1 before the exec.
+    await until('the NOT_ROOT_OWNED line in the proxy log', 20_000, async () => (await h.sh('grep -c "k2s-dns: NOT_ROOT_OWNED: /etc/k2s is writable by group or others (drwxrwxrwx" /var/log/dnsproxy/dnsproxy.log; true')).stdout.trim() !== '0');
+    const show = (await h.run(['systemctl', 'show', '-p', 'ExecMainStatus', '-p', 'NRestarts', 'k2s-dnsproxy.service'])).stdout;
+    expect(show).toMatch(/NRestarts=[1-9]/);
+    // No engine process in the unit's cgroup, and 127.0.0.1 does not answer.
+    const engines = await h.sh(`for p in $(cat /sys/fs/cgroup/system.slice/k2s-dnsproxy.service/cgroup.procs 2>/dev/null); do cat /proc/$p/comm; done | grep -cx ${comm}; true`);
+    expect(engines.stdout.trim()).toBe('0');
+    expect((await queryDns({ name: 'www.example.test', type: 'A', server: '127.0.0.1', timeoutMs: 1000 })).rcode).not.toBe('NOERROR');
+
+    expect((await h.sh('chmod 0755 /etc/k2s && systemctl reset-failed k2s-dnsproxy.service; systemctl restart k2s-dnsproxy.service')).code).toBe(0);
+    await until('the proxy answers once /etc/k2s is safe again', 20_000, async () => (await queryDns({ name: 'www.example.test', type: 'A', server: '127.0.0.1', timeoutMs: 1000 })).rcode === 'NOERROR');
+    expect((await h.run(['cat', `/proc/${await mainPid(h)}/comm`])).stdout.trim()).toBe(comm);
+    const stop = await hostCli(h, ['stop', '--json']);
+    expect(stop.result, stop.stdout + stop.stderr).toMatchObject({ ok: true, exitCode: 0 });
     expect(await hostResolver(h)).toBe(original);
   }, 180_000);
 

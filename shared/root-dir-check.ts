@@ -1,7 +1,8 @@
 /**
  * The directories K2s DNS writes as root, and the POSIX sh check the service manager runs
- * before it (re)starts the proxy (the watchdog before every restart, the systemd unit as
- * ExecStartPre=, which systemd repeats on every Restart=). Pure: strings only.
+ * before it (re)starts the proxy (the watchdog before every restart, the systemd units in their
+ * ExecStart= before the proxy's exec, guardedArgv, which systemd repeats on every Restart=).
+ * Pure: strings only.
  * Rule (same as electron/host/root-dirs.ts): absent, or a real directory (not a symlink), owned by
  * root (or by the uid the check runs as, for a test root), not writable by group or others. Absent
  * must pass: /run is a tmpfs, so after a reboot /run/k2s does not exist when systemd starts the unit.
@@ -42,4 +43,26 @@ export const DIRS_OK_SH = [
 /** argv of a one-shot check of `dirs` (real paths): exit 0 when safe, 1 with the message. */
 export function dirsCheckArgv(dirs: readonly string[]): string[] {
   return ['/bin/sh', '-c', `${DIRS_OK_SH}; k2s_dirs_ok "$@"`, 'k2s-dns-dircheck', ...dirs];
+}
+
+/**
+ * sh text that takes "N DIR1…DIRN ARGV…" as its "$@": checks the N directories with k2s_dirs_ok
+ * (in a subshell: the directories rotated to the end, then everything before them shifted off;
+ * POSIX sh `shift n`, "Special Built-In Utilities") and exits 1 when one is unsafe, else drops
+ * them and execs ARGV in this same process.
+ */
+const GUARDED_EXEC_SH = 'n=$1; shift; (i=0; while [ "$i" -lt "$n" ]; do set -- "$@" "$1"; shift; i=$((i + 1)); done; shift $(($# - n)); k2s_dirs_ok "$@") || exit 1; shift "$n"; exec "$@"';
+
+/**
+ * argv that checks `dirs` (real paths) as dirsCheckArgv does, then execs `argv` in the same
+ * process: exit 1 with the NOT_ROOT_OWNED line on stderr when one is unsafe, and `argv` never
+ * runs. The systemd units' ExecStart= (shared/systemd-unit.ts): as a separate ExecStartPre= the
+ * check cost each unit's start job one more process set up by systemd (credentials, namespaces
+ * of DynamicUser=), ~15–18 ms per unit measured on the booted Debian 13 host (systemd 257), and
+ * the KubeSwitch unit's job waited for the main unit's (After=). In ExecStart= the job of a
+ * Type=simple unit ends once the process is forked (systemd.service(5)); the check then runs
+ * while start waits for the listeners to answer, which a proxy refused by it never does.
+ */
+export function guardedArgv(dirs: readonly string[], argv: readonly string[]): string[] {
+  return ['/bin/sh', '-c', `${DIRS_OK_SH}; ${GUARDED_EXEC_SH}`, 'k2s-dns-dircheck', String(dirs.length), ...dirs, ...argv];
 }

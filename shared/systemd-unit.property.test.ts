@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { quoteExecWord, renderUnit } from './systemd-unit';
-import { dirsCheckArgv } from './root-dir-check';
+import { guardedArgv } from './root-dir-check';
 import { hostileOrLong, hostileString, isClearError, outcome } from '../e2e/support/hostile-arbitraries';
 
 /**
@@ -133,15 +133,15 @@ describe('regressions found by the properties', () => {
     expect(() => renderUnit({ ...ok, logFile: '/var/log/x.log ' })).toThrow('Log file "/var/log/x.log " starts or ends with a space or tab');
   });
 
-  // The unit re-checks the directories root writes before every (re)start.
-  it('renders guardDirs as ExecStartPre= whose words, read as systemd does, are exactly the check argv', () => {
+  // The unit re-checks the directories root writes before every (re)start, in the process that then execs the proxy.
+  it('renders guardDirs into ExecStart= whose words, read as systemd does, are exactly the guarded argv; no ExecStartPre=', () => {
     const dirs = ['/etc/k2s', '/run/k2s', '/var/log/dnsproxy', '/var/lib/k2s'];
     const lines = parseUnit(renderUnit({ ...ok, guardDirs: dirs }));
-    const pre = lines.filter((l) => l.section === 'Service' && l.key === 'ExecStartPre');
-    expect(pre).toHaveLength(1);
-    expect(execWords(pre[0]!.value)).toEqual(dirsCheckArgv(dirs));
-    expect(lines.findIndex((l) => l.key === 'ExecStartPre')).toBeLessThan(lines.findIndex((l) => l.key === 'ExecStart'));
-    expect(parseUnit(renderUnit(ok)).some((l) => l.key === 'ExecStartPre')).toBe(false);
+    const start = lines.filter((l) => l.section === 'Service' && l.key === 'ExecStart');
+    expect(start).toHaveLength(1);
+    expect(execWords(start[0]!.value)).toEqual(guardedArgv(dirs, ok.argv));
+    expect(lines.some((l) => l.key === 'ExecStartPre')).toBe(false);
+    expect(execWords(parseUnit(renderUnit(ok)).find((l) => l.key === 'ExecStart')!.value)).toEqual(ok.argv);
   });
 });
 

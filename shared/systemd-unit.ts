@@ -4,7 +4,7 @@
  * beyond a safe set, `\` and `"` backslash-escaped, `%` doubled (systemd.unit(5) specifiers),
  * `$` doubled (environment substitution in ExecStart=).
  */
-import { dirsCheckArgv } from './root-dir-check';
+import { guardedArgv } from './root-dir-check';
 
 /** What the service manager runs: argv (argv[0] absolute), log file (absolute), description. */
 export interface ServiceSpec {
@@ -20,7 +20,8 @@ export interface ServiceSpec {
   runAs?: { user: string; group: string };
   /**
    * Real paths of the directories that must be root's alone before every (re)start
-   * (root-dir-check.ts): systemd runs the check as ExecStartPre=, on each Restart= too.
+   * (root-dir-check.ts): systemd runs the check in ExecStart= before the proxy's exec
+   * (guardedArgv), on each Restart= too.
    */
   guardDirs?: string[];
   /**
@@ -129,15 +130,14 @@ export function renderUnit(spec: ServiceSpec): string {
     '',
     '[Service]',
     'Type=simple',
-    ...guardLines(spec),
-    `ExecStart=${(spec.lateListeners?.mainArgv ?? spec.argv).map(quoteExecWord).join(' ')}`,
+    `ExecStart=${guarded(spec, spec.lateListeners?.mainArgv ?? spec.argv).map(quoteExecWord).join(' ')}`,
     ...serviceTail(spec, log),
   ].join('\n');
 }
 
-/** ExecStartPre= of the root-only directory check; a failing ExecStartPre= fails the start (systemd.service(5)): no proxy from a weak dir. */
-function guardLines(spec: ServiceSpec): string[] {
-  return spec.guardDirs?.length ? [`ExecStartPre=${dirsCheckArgv(spec.guardDirs).map(quoteExecWord).join(' ')}`] : [];
+/** `argv` behind the root-only directory check of spec.guardDirs (guardedArgv: no proxy from a weak dir), or as it is without them. */
+function guarded(spec: ServiceSpec, argv: readonly string[]): readonly string[] {
+  return spec.guardDirs?.length ? guardedArgv(spec.guardDirs, argv) : argv;
 }
 
 /**
@@ -250,8 +250,7 @@ export function renderLateListenerUnit(spec: ServiceSpec): string {
     '',
     '[Service]',
     'Type=simple',
-    ...guardLines(spec),
-    `ExecStart=${argv.map(quoteExecWord).join(' ')}`,
+    `ExecStart=${guarded(spec, argv).map(quoteExecWord).join(' ')}`,
     ...serviceTail(spec, log, COMPANION_WANTED_BY),
   ].join('\n');
 }

@@ -3,7 +3,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { dirsCheckArgv } from '../../../shared/root-dir-check';
+import { dirsCheckArgv, guardedArgv } from '../../../shared/root-dir-check';
 import { parseWatchdogState, watchdogArgv } from './supervisor-script';
 
 const isRoot = process.geteuid?.() === 0;
@@ -14,6 +14,46 @@ const check = (d: string) => {
   const argv = dirsCheckArgv([d]);
   return spawnSync(argv[0]!, argv.slice(1), { encoding: 'utf8', timeout: 10_000 });
 };
+
+describe('guardedArgv: the check, then the proxy exec\'d in the same process (the systemd units\' ExecStart=)', () => {
+  const run = (dirs: string[], argv: string[]) => {
+    const a = guardedArgv(dirs, argv);
+    return spawnSync(a[0]!, a.slice(1), { encoding: 'utf8', timeout: 10_000 });
+  };
+
+  it('safe directories: argv runs with its words as they are (spaces, a leading dash, an empty word, "--")', () => {
+    const a = join(dir, 'guard a');
+    const b = join(dir, 'guard-b');
+    for (const d of [a, b]) mkdirSync(d, { mode: 0o755 });
+    const r = run([a, join(dir, 'guard-missing'), b], ['/bin/sh', '-c', 'printf "<%s>" "$$" "$@"; echo', 'me', 'two words', '-l', '', '--']);
+    expect(r.status).toBe(0);
+    expect(r.stderr).toBe('');
+    // The PID printed by the exec'd program: the check's own process (no new one in between).
+    expect(r.stdout).toMatch(/^<\d+><two words><-l><><-->\n$/);
+  });
+
+  it('an unsafe directory anywhere in the list: exit 1 with its NOT_ROOT_OWNED line, argv never runs', () => {
+    const good = join(dir, 'guard-good');
+    const weak = join(dir, 'guard-weak');
+    mkdirSync(good, { mode: 0o755 });
+    mkdirSync(weak, { mode: 0o755 });
+    chmodSync(weak, 0o777);
+    const marker = join(dir, 'guard-ran');
+    for (const dirs of [[weak, good], [good, weak]]) {
+      const r = run(dirs, ['/bin/sh', '-c', `touch '${marker}'`]);
+      expect(r).toMatchObject({ status: 1, stdout: '', stderr: expect.stringMatching(new RegExp(`^k2s-dns: NOT_ROOT_OWNED: ${weak} is writable by group or others \\(drwxrwxrwx`)) });
+    }
+    expect(() => readFileSync(marker)).toThrow();
+  });
+
+  it('the directories are only the first N words: a directory-looking word of argv is not checked', () => {
+    const weak = join(dir, 'guard-argv-weak');
+    mkdirSync(weak, { mode: 0o755 });
+    chmodSync(weak, 0o777);
+    const r = run([], ['/bin/echo', weak]);
+    expect(r).toMatchObject({ status: 0, stdout: `${weak}\n`, stderr: '' });
+  });
+});
 
 describe('the sh check the service manager runs before it (re)starts the proxy', () => {
   it('passes a real 0755 directory; refuses a group/other-writable one and a symlink with NOT_ROOT_OWNED and ls -ld; passes a missing one', () => {
