@@ -61,7 +61,7 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
   let recovered: string | null = null;
   // The capture companion's process, begun held under the lock (below), let go after save.
   let held: Promise<HeldCompanion | null> | null = null;
-  // The network follower's process, spawned held while the service step waits for the proxy, let go at ready.
+  // The network follower's process, spawned held while the service step waits for the proxy, let go alongside verify.
   let heldFollower = null as Promise<HeldProcess | null> | null;
   // The manager's reload of the changed links, asked for alongside verify (below). Never rejects.
   let settling: Promise<void> | null = null;
