@@ -31,7 +31,8 @@ setup_start=$SECONDS
 # it installs stays inside that root file system). rpm: rpmbuild for `npm run package` (dpkg-deb
 # comes with dpkg). tcpdump: the packet reader of the exact query log (electron/core/capture/;
 # its e2e test and `npm run bench:capture`). lintian: e2e/package-install checks the .deb with it.
-packages=(dnsmasq-base bind9-dnsutils chromium iproute2 util-linux e2fsprogs procps systemd debootstrap rpm tcpdump lintian)
+# dnsperf: the query log's e2e test of kernel drops under load, and `npm run bench`.
+packages=(dnsmasq-base bind9-dnsutils chromium iproute2 util-linux e2fsprogs procps systemd debootstrap rpm tcpdump lintian dnsperf)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
