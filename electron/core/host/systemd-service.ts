@@ -83,10 +83,11 @@ export const UNIT_CGROUP_PROCS = `/sys/fs/cgroup/system.slice/${UNIT}/cgroup.pro
 
 /**
  * The proxy's main process right after its start job: the one process in the unit's cgroup
- * (Type=simple: the job ends once the main process is forked, ExecStartPre= done), read from the
- * kernel, no process spawned — a `systemctl show` on start's path is a fork of the whole CLI
+ * (Type=simple: the job ends once the main process is forked; that process is the directory
+ * check's sh, which execs the engine in place, so the PID stays: root-dir-check.ts guardedArgv),
+ * read from the kernel, no process spawned — a `systemctl show` on start's path is a fork of the whole CLI
  * (~4–7 ms of its CPU at its size) and ~20 ms on the booted Debian 13 host. Null when the file
- * cannot be read or holds other than one process (an exit meanwhile, a helper): then ask the manager.
+ * cannot be read or holds other than one process (an exit meanwhile, the check's stat(1)): then ask the manager.
  */
 async function mainFromCgroup(fs: HostFs): Promise<number | null> {
   const pids = (await fs.readFile(UNIT_CGROUP_PROCS).catch(() => Buffer.from(''))).toString('utf8').split('\n').filter(Boolean);
