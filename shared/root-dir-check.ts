@@ -40,11 +40,6 @@ export const DIRS_OK_SH = [
   'if [ -n "$why" ]; then k2s_dir_refused "$d" "$why"; exit 1; fi; done; exit 0; }; }',
 ].join('; ');
 
-/** argv of a one-shot check of `dirs` (real paths): exit 0 when safe, 1 with the message. */
-export function dirsCheckArgv(dirs: readonly string[]): string[] {
-  return ['/bin/sh', '-c', `${DIRS_OK_SH}; k2s_dirs_ok "$@"`, 'k2s-dns-dircheck', ...dirs];
-}
-
 /**
  * sh text that takes "N DIR1…DIRN ARGV…" as its "$@": checks the N directories with k2s_dirs_ok
  * (in a subshell: the directories rotated to the end, then everything before them shifted off;
@@ -54,7 +49,7 @@ export function dirsCheckArgv(dirs: readonly string[]): string[] {
 const GUARDED_EXEC_SH = 'n=$1; shift; (i=0; while [ "$i" -lt "$n" ]; do set -- "$@" "$1"; shift; i=$((i + 1)); done; shift $(($# - n)); k2s_dirs_ok "$@") || exit 1; shift "$n"; exec "$@"';
 
 /**
- * argv that checks `dirs` (real paths) as dirsCheckArgv does, then execs `argv` in the same
+ * argv that checks `dirs` (real paths) with k2s_dirs_ok (DIRS_OK_SH), then execs `argv` in the same
  * process: exit 1 with the NOT_ROOT_OWNED line on stderr when one is unsafe, and `argv` never
  * runs. The systemd units' ExecStart= (shared/systemd-unit.ts): as a separate ExecStartPre= the
  * check cost each unit's start job one more process set up by systemd (credentials, namespaces
