@@ -36,12 +36,28 @@ function failedUiTitles(suite, out = []) {
   return out;
 }
 
+/** The first three non-empty lines of a failure message, colour codes removed, at most 500 characters. */
+function whyOf(message) {
+  const lines = String(message ?? '').replace(/\u001b\[[0-9;]*m/g, '').split('\n').map((l) => l.trim()).filter(Boolean);
+  return lines.slice(0, 3).join(' | ').slice(0, 500) || '(no message)';
+}
+
+/** Titles of vitest tests that were skipped (their count changes between machines: say which). */
+function skippedVitestTitles(report, out = []) {
+  for (const file of report.testResults ?? []) {
+    const rel = String(file.name ?? '').replace(`${process.cwd()}/`, '');
+    for (const a of file.assertionResults ?? []) if (a.status === 'pending' || a.status === 'skipped') out.push(`${rel} › ${a.fullName ?? a.title}`);
+  }
+  return out;
+}
+
 /** Titles of vitest tests that failed, and test files that failed to run at all (no assertions). */
 function failedVitestTitles(report, out = []) {
   for (const file of report.testResults ?? []) {
     const rel = String(file.name ?? '').replace(`${process.cwd()}/`, '');
     const failedTests = (file.assertionResults ?? []).filter((a) => a.status === 'failed');
-    for (const a of failedTests) out.push(`${rel} › ${a.fullName ?? a.title}`);
+    // With the first lines of why (CI shows only the end of the output: this is what is read there).
+    for (const a of failedTests) out.push(`${rel} › ${a.fullName ?? a.title}\n    why: ${whyOf(a.failureMessages?.[0])}`);
     if (file.status === 'failed' && failedTests.length === 0) out.push(`${rel} › (the file failed: ${String(file.message ?? '').split('\n')[0]})`);
   }
   return out;
@@ -50,6 +66,7 @@ function failedVitestTitles(report, out = []) {
 let passed = 0, failed = 0, skipped = 0;
 const flaky = [];
 const failures = [];
+const skippedTitles = [];
 for (const file of process.argv.slice(2)) {
   if (!existsSync(file)) continue;
   const r = JSON.parse(readFileSync(file, 'utf8'));
@@ -59,6 +76,7 @@ for (const file of process.argv.slice(2)) {
     failed += r.numFailedTests;
     skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
     failedVitestTitles(r, failures);
+    skippedVitestTitles(r, skippedTitles);
   } else if (r.stats) {
     // Playwright
     passed += r.stats.expected ?? 0;
@@ -68,6 +86,8 @@ for (const file of process.argv.slice(2)) {
     skipped += r.stats.skipped ?? 0;
   }
 }
+for (const title of skippedTitles.slice(0, 20)) console.log(`skipped: ${title}`);
+if (skippedTitles.length > 20) console.log(`skipped: … and ${skippedTitles.length - 20} more`);
 for (const title of failures) console.log(`failed: ${title}`);
 for (const title of flaky) console.log(`flaky (failed, then passed on its retry): ${title}`);
 console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped${flaky.length ? `, ${flaky.length} flaky` : ''}`);
