@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { debianHostMissing, HOST_CLI, type DebianHost } from './bed/debian-host';
 import { bootPlainHost, HOST_KUBECONFIG, hostCli, hostResolver, hostStartArgs, isActive, parseEvents } from './bed/debian-host-cli';
 import type { Testbed } from './bed/testbed';
+import { until } from './support/until';
 
 const inSandbox = process.env.K2S_DNS_SANDBOX === '1';
 const why = inSandbox ? await debianHostMissing() : 'the Debian host boots only inside e2e/bed/sandbox.sh (npm run test:e2e, as root)';
@@ -95,6 +96,64 @@ describe.skipIf(why !== null)('capture unit started early: rollback and recovery
     expect(ok.result, ok.stdout + ok.stderr).toMatchObject({ ok: true });
     expect(await isActive(h, CAPTURE)).toBe('active');
     await stopAndClean();
+  }, 180_000);
+
+  /** The capture unit's last start (ExecMainStartTimestamp, µs precision) as ms since the epoch. */
+  const captureStartedAt = async (): Promise<number> => {
+    const t = (await h.run(['systemctl', 'show', '--timestamp=us+utc', '-P', 'ExecMainStartTimestamp', CAPTURE])).stdout.trim();
+    const m = /(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)\.(\d{6}) UTC$/.exec(t);
+    if (!m) throw new Error(`ExecMainStartTimestamp not read: ${JSON.stringify(t)}`);
+    return Date.parse(`${m[1]}T${m[2]}Z`) + Number(m[3]) / 1000;
+  };
+  /** The capture unit's state and the hold file, for the held cases below. */
+  const captureState = async () => `${(await h.run(['systemctl', 'show', '-p', 'ActiveState', '-p', 'Result', '-p', 'ExecMainStatus', CAPTURE])).stdout.replace(/\n/g, ' ')}hold=${JSON.stringify((await h.run(['cat', '/run/k2s/capture.hold'])).stdout)}`;
+
+  it('held: a start after a start restarts the capture unit before preflight, held, and lets it go after save; the unit runs --flags-file and its companion is the one whose capture is open', async () => {
+    await startThenStop(); // the unit file as start writes it: the next start holds
+    const r = await hostCli(h, hostStartArgs(ENGINE));
+    expect(r.result, r.stdout + r.stderr).toMatchObject({ ok: true });
+    const at = (step: string, status: string) => r.events.find((e) => (e as { step?: string }).step === step && (e as { status?: string }).status === status)?.at ?? NaN;
+    const began = await captureStartedAt();
+    console.log(`held start: capture unit began ${Math.round(began - at('preflight', 'running'))} ms after preflight began, save done at +${at('save', 'done') - at('preflight', 'running')} ms; ${await captureState()}`);
+    // Begun before the save was done (an unheld start restarts it only after save).
+    expect(began).toBeLessThan(at('save', 'done'));
+    expect((await h.run(['systemctl', 'show', '-P', 'ExecStart', CAPTURE])).stdout).toContain('capture-watch --flags-file /etc/k2s/capture.flags ;');
+    expect((await h.run(['cat', '/etc/k2s/capture.flags'])).stdout).toMatch(/^go \["--listen","127\.0\.0\.1:53",.*"--port","53"/);
+    expect((await h.run(['cat', '/run/k2s/capture.hold'])).stdout).toBe('go\n');
+    const main = (await h.run(['systemctl', 'show', '-P', 'MainPID', CAPTURE])).stdout.trim();
+    expect((await h.run(['cat', '/run/k2s/capture.ready'])).stdout.trim()).toBe(main);
+    expect(await isActive(h, CAPTURE)).toBe('active');
+    await stopAndClean();
+    expect((await h.run(['test', '-e', '/run/k2s/capture.hold'])).code).not.toBe(0);
+  }, 180_000);
+
+  it('held, then the start is refused (its kubeconfig is missing): the held companion reads drop and exits 0 having done nothing; no link, no ready file; the next start works', async () => {
+    await startThenStop();
+    const r = await hostCli(h, ['start', '--kubeconfig', '/root/.kube/none', '--engine', ENGINE, '--verify-name', 'www.example.test', '--json']);
+    expect(r.result, r.stdout + r.stderr).toMatchObject({ ok: false });
+    await until('the held capture companion ended', 30_000, async () => (await isActive(h, CAPTURE)) !== 'active' && (await isActive(h, CAPTURE)) !== 'activating');
+    const state = await captureState();
+    console.log(`refused after hold: ${JSON.stringify(r.result).slice(0, 200)}; ${state}`);
+    expect(state).toContain('ExecMainStatus=0');
+    expect(state).toContain('hold="drop\\n"');
+    await clean();
+    const ok = await hostCli(h, hostStartArgs(ENGINE));
+    expect(ok.result, ok.stdout + ok.stderr).toMatchObject({ ok: true });
+    expect(await isActive(h, CAPTURE)).toBe('active');
+    await stopAndClean();
+  }, 180_000);
+
+  it('held, then start is killed (kill -9 at preflight): the companion finds its holder gone, exits 0 having done nothing; the hold still names the dead start', async () => {
+    await startThenStop();
+    const k = await killStartAt('preflight:running');
+    expect(k.killed).toBe(true);
+    await until('the held capture companion ended', 30_000, async () => (await isActive(h, CAPTURE)) !== 'active' && (await isActive(h, CAPTURE)) !== 'activating');
+    const state = await captureState();
+    console.log(`killed while held: ${state}`);
+    expect(state).toContain('ExecMainStatus=0');
+    expect(state).toMatch(/hold="hold \d+ \d+\\n"/);
+    await hostCli(h, ['status', '--json']);
+    await clean();
   }, 180_000);
 
   it('a proxy that exits right after its start: SERVICE_EXITED (not the 20 s wait), the early capture rolled back', async () => {

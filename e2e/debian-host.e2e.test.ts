@@ -10,6 +10,7 @@ import { debianHostMissing, type DebianHost } from './bed/debian-host';
 import { bootPlainHost, hostCli, hostGetent, hostResolver, hostStartArgs, isActive, mainPid } from './bed/debian-host-cli';
 import { engineMissing, PROXY_ENGINES, type ProxyEngine } from './bed/engines';
 import type { Testbed } from './bed/testbed';
+import { until } from './support/until';
 
 const inSandbox = process.env.K2S_DNS_SANDBOX === '1';
 const why = inSandbox ? await debianHostMissing() : 'the Debian host boots only inside e2e/bed/sandbox.sh (npm run test:e2e, as root)';
@@ -17,15 +18,6 @@ if (why) console.warn(`skipped: lifecycle on a booted Debian 13 host (${why})`);
 const dnsproxyMissing = why ? null : await engineMissing('dnsproxy');
 if (dnsproxyMissing) console.warn(`skipped: Debian 13 host with --engine adguard (${dnsproxyMissing})`);
 
-/** Waits (bounded) until `check` is true; `what` names it in the failure. Polls every 100 ms. */
-async function until(what: string, timeoutMs: number, check: () => Promise<boolean>): Promise<number> {
-  const t0 = Date.now();
-  while (!(await check())) {
-    if (Date.now() - t0 > timeoutMs) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return Date.now() - t0;
-}
 
 const UNIT_PATH = '/etc/systemd/system/k2s-dnsproxy.service';
 

@@ -200,7 +200,9 @@ describe.skipIf(hostWhy !== null)('the .deb on a booted Debian 13 host', () => {
     expect((await h.run(['cat', `/proc/${follower}/cmdline`])).stdout.split('\0').filter(Boolean)).toEqual(['/usr/bin/node', '--snapshot-blob', BLOB, '--', 'follow-watch']);
     // The capture's unit runs the launcher, which execs Node from the blob (start waits for its
     // capture to open); the companion it runs is the one whose capture is open, and its rows arrive.
-    expect((await h.run(['systemctl', 'show', '-p', 'ExecStart', '--value', 'k2s-dnsproxy-capture.service'])).stdout).toContain('argv[]=/usr/bin/k2s-dns capture-watch --listen 127.0.0.1:53 ');
+    // Its flags are in a file (the unit's command line stays the same from start to start).
+    expect((await h.run(['systemctl', 'show', '-p', 'ExecStart', '--value', 'k2s-dnsproxy-capture.service'])).stdout).toContain('argv[]=/usr/bin/k2s-dns capture-watch --flags-file /etc/k2s/capture.flags ;');
+    expect((await h.run(['cat', '/etc/k2s/capture.flags'])).stdout).toMatch(/^go \["--listen","127\.0\.0\.1:53",/);
     const companion = (await h.run(['systemctl', 'show', '-p', 'MainPID', '--value', 'k2s-dnsproxy-capture.service'])).stdout.trim();
     expect((await h.run(['cat', `/proc/${companion}/cmdline`])).stdout.split('\0').slice(0, 5)).toEqual(['/usr/bin/node', '--snapshot-blob', BLOB, '--', 'capture-watch']);
     expect((await h.run(['cat', '/run/k2s/capture.ready'])).stdout.trim()).toBe(companion);

@@ -20,6 +20,8 @@ export const K2S_PATHS = {
   queryRows: '/var/log/dnsproxy/queries.jsonl',
   /** systemd: the exact query log's companion (shared/capture-unit.ts). */
   captureUnit: '/etc/systemd/system/k2s-dnsproxy-capture.service',
+  /** systemd: that companion's flags (its unit runs `capture-watch --flags-file` this file; electron/core/capture/capture-args.ts). */
+  captureFlags: '/etc/k2s/capture.flags',
   stateDir: '/var/lib/k2s',
   stateFile: '/var/lib/k2s/dns-resolver-state.json',
   /** The file in place at Start, kept once a follow replaced the saved original (`stop --restore start`; electron/core/host/start-copy.ts). */

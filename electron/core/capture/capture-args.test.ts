@@ -84,8 +84,11 @@ describe('a held capture companion (started before its flags are known)', () => 
     expect(await lc).toBeNull();
   });
 
-  /** A HostFs that fails the test on any use: a held companion does nothing before its go line. */
-  const untouchable = new Proxy({}, { get: (_t, k) => (k === 'then' ? undefined : () => { throw new Error(`fs.${String(k)} used before the go line`); }) }) as HostFs;
+  /**
+   * A HostFs that fails the test on any use but `real` (a path, nothing done; the companion's
+   * reads go to a directory that does not exist): a held companion writes nothing before its go line.
+   */
+  const untouchable = new Proxy({}, { get: (_t, k) => (k === 'then' ? undefined : k === 'real' ? (p: string) => `/nonexistent-k2s-test${p}` : () => { throw new Error(`fs.${String(k)} used before the go line`); }) }) as HostFs;
 
   it('dropped (stdin ends without a go line): exits 0 having touched nothing', async () => {
     const input = new PassThrough();

@@ -85,6 +85,44 @@ export function argsOfGoLine(line: string): string[] | null {
   }
 }
 
+/**
+ * The companion's one flag on systemd hosts (shared/capture-unit.ts): `--flags-file PATH`, its
+ * flags read from PATH (CAPTURE_FLAGS_FILE, a go line: heldGoLine) when it starts. The unit's
+ * command line then stays the same from start to start, so a start with other ports rewrites a
+ * small file, not the unit (no daemon-reload), and a companion can begin before its flags are
+ * known (CAPTURE_HOLD_FILE).
+ */
+export const CAPTURE_FLAGS_FILE_FLAG = '--flags-file';
+
+/** Host path of the systemd companion's flags (a go line), written by start; root's dir, kept across reboots (boot starts the unit from it). */
+export const CAPTURE_FLAGS_FILE = K2S_PATHS.captureFlags;
+
+/**
+ * Host path of the hold file (tmpfs: none after a boot). A `--flags-file` companion that finds
+ * `hold PID STARTTIME` in it waits before it reads its flags, until start writes `go` (read the
+ * flags file now) or `drop` (exit 0, nothing done), or until that process (PID, with STARTTIME
+ * from /proc/PID/stat, so a reused PID is not it) has ended. Start writes the hold before it
+ * restarts the unit (host/capture-companion.ts systemdCapture prepare), so the companion's Node
+ * start-up runs while start checks the host; no hold file, or `go`: it reads the flags at once.
+ */
+export const CAPTURE_HOLD_FILE = `${K2S_PATHS.runDir}/capture.hold`;
+
+/** What CAPTURE_HOLD_FILE says (holdFileText, parseHoldFile). */
+export type CaptureHold = { kind: 'hold'; pid: number; startTime: string } | { kind: 'go' } | { kind: 'drop' };
+
+/** The hold file's text for `h`, one line. */
+export function holdFileText(h: CaptureHold): string {
+  return h.kind === 'hold' ? `hold ${h.pid} ${h.startTime}\n` : `${h.kind}\n`;
+}
+
+/** The hold file's meaning, or null for any other text (read as no hold: a companion then goes). */
+export function parseHoldFile(text: string): CaptureHold | null {
+  const line = text.split('\n')[0]!.trim();
+  if (line === 'go' || line === 'drop') return { kind: line };
+  const m = /^hold ([1-9]\d{0,9}) (\d{1,20})$/.exec(line);
+  return m ? { kind: 'hold', pid: Number(m[1]), startTime: m[2]! } : null;
+}
+
 /** What the companion captures: the proxy's listeners and every port it listens and forwards on. */
 export interface CaptureSpec {
   /** `127.0.0.1:53`, `[::1]:53`. */

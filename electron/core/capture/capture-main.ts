@@ -18,7 +18,7 @@ import type { HostFs } from '../host/host-fs';
 import { readAdmGid } from '../host/query-log';
 import { latestOnly } from './latest-write';
 import { parserProgram } from './parser-program';
-import { argsOfGoLine, CAPTURE_FAILED_FILE, CAPTURE_HELD_FLAG, CAPTURE_MISSED_FILE, CAPTURE_READY_FILE, CAPTURE_UNWRITTEN_FILE, PARSER_BUNDLE, PARSER_RUN_PATH, parseCaptureArgs } from './capture-args';
+import { argsOfGoLine, CAPTURE_FAILED_FILE, CAPTURE_FLAGS_FILE_FLAG, CAPTURE_HELD_FLAG, CAPTURE_HOLD_FILE, CAPTURE_MISSED_FILE, CAPTURE_READY_FILE, CAPTURE_UNWRITTEN_FILE, PARSER_BUNDLE, PARSER_RUN_PATH, parseCaptureArgs } from './capture-args';
 import { startCapturePipeline, StoppedBeforeOpen } from './pipeline';
 import { openRowsFile } from './rows-file';
 import { findTcpdump, TCPDUMP_PATHS } from './tcpdump-path';
@@ -28,6 +28,7 @@ import { missedFileText, watchMissed } from './capture-missed';
 import { runsIdle } from './sched-policy';
 import { goIdle, goNormal, treeLeaders } from './go-idle';
 import { budgetShare } from './cpu-budget';
+import { awaitHold } from './hold-wait';
 
 /** The unprivileged account tcpdump drops to and the parser runs as (Debian's nobody). */
 export const CAPTURE_USER = 'nobody';
@@ -90,11 +91,30 @@ export function firstLine(input: NodeJS.ReadableStream & { destroy?: () => void 
  * Runs the companion with the flags after the verb; resolves the exit status (3 when not root,
  * 2 for bad flags). Started held (CAPTURE_HELD_FLAG alone, host/capture-companion.ts prepare), it
  * first waits for its go line on `input` and takes its flags from it; `input` ending first (its
- * starter dropped it or died) ends it with 0, nothing done.
+ * starter dropped it or died) ends it with 0, nothing done. With `--flags-file PATH` (the systemd
+ * unit, CAPTURE_FLAGS_FILE_FLAG) it waits while start holds it (hold-wait.ts; a drop ends it with
+ * 0), then reads its flags, a go line, from PATH (1 when it cannot, 2 when they are no go line).
  */
-export async function runCapture(fs: HostFs, uid: number, givenArgs: readonly string[], entry: string, input: NodeJS.ReadableStream = process.stdin): Promise<number> {
+export async function runCapture(fs: HostFs, uid: number, givenArgs: readonly string[], entry: string, input: NodeJS.ReadableStream = process.stdin, procDir = '/proc'): Promise<number> {
   let args = givenArgs;
-  if (args.length === 1 && args[0] === CAPTURE_HELD_FLAG) {
+  // What it reads needs no flag: begun now, so a held companion has it read before its go.
+  const reading = Promise.all([findTcpdump(), fsp.readFile(fs.real('/etc/passwd'), 'utf8').catch(() => ''), readParserBundle(entry), readAdmGid(fs.real('/etc/group'))]);
+  void reading.catch(() => undefined); // awaited below; a companion that ends before must not crash on it
+  if (args.length === 2 && args[0] === CAPTURE_FLAGS_FILE_FLAG) {
+    // systemd: held while start checks the host (hold-wait.ts), then the flags start wrote.
+    if ((await awaitHold(fs.real(CAPTURE_HOLD_FILE), procDir)) === 'drop') return 0;
+    const text = await fsp.readFile(args[1]!, 'utf8').catch((err: NodeJS.ErrnoException) => {
+      process.stderr.write(`k2s-dns capture-watch: cannot read its flags from ${args[1]!} (${err.code ?? err.message}); k2s-dns start writes them.\n`);
+      return null;
+    });
+    if (text === null) return 1;
+    const flags = argsOfGoLine(text.split('\n')[0]!);
+    if (flags === null) {
+      process.stderr.write(`k2s-dns capture-watch: ${args[1]!} holds no go line: ${JSON.stringify(text.slice(0, 200))}\n`);
+      return 2;
+    }
+    args = flags;
+  } else if (args.length === 1 && args[0] === CAPTURE_HELD_FLAG) {
     const line = await firstLine(input);
     if (line === null) return 0;
     const flags = argsOfGoLine(line);
@@ -117,7 +137,7 @@ export async function runCapture(fs: HostFs, uid: number, givenArgs: readonly st
     return 2;
   }
   // What it reads, side by side: start waits for this companion's capture to open.
-  const [tcpdump, passwd, bundle, admGid] = await Promise.all([findTcpdump(), fsp.readFile(fs.real('/etc/passwd'), 'utf8').catch(() => ''), readParserBundle(entry), readAdmGid(fs.real('/etc/group'))]);
+  const [tcpdump, passwd, bundle, admGid] = await reading;
   if (tcpdump === null) {
     say(`tcpdump is not installed (looked in ${TCPDUMP_PATHS.join(', ')}); install it (apt-get install tcpdump) for the exact query log.`);
     return 1;

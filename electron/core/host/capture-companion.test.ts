@@ -1,10 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CAPTURE_FAILED_FILE, CAPTURE_MISSED_FILE, CAPTURE_READY_FILE, CAPTURE_UNWRITTEN_FILE } from '../capture/capture-args';
+import { CAPTURE_FAILED_FILE, CAPTURE_FLAGS_FILE, CAPTURE_HOLD_FILE, CAPTURE_MISSED_FILE, CAPTURE_READY_FILE, CAPTURE_UNWRITTEN_FILE } from '../capture/capture-args';
+import { awaitHold, processStartTime } from '../capture/hold-wait';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { exactQueryLog } from '../capture/exact-log';
 import { CAPTURE_PID_FILE, rememberStartFailure, supervisedCapture, systemdCapture } from './capture-companion';
@@ -78,7 +79,7 @@ describe('capture companion: stop', () => {
     const procDir = path.join(root, 'proc');
     await fs.mkdirp(path.dirname(K2S_PATHS.captureUnit), 0o755);
     await fs.mkdirp(path.dirname(CAPTURE_READY_FILE), 0o755);
-    const argv = ['/usr/bin/node', '/opt/k2s-dns/dist/k2s-dns-capture.cjs', 'capture-watch', '--port', '53'];
+    const argv = ['/usr/bin/node', '/opt/k2s-dns/dist/k2s-dns-capture.cjs', 'capture-watch', '--listen', '127.0.0.1:53', '--port', '53'];
     // A companion that runs: its /proc/PID/cmdline, and its ready file naming it (capture-main.ts).
     const companionUp = async (pid: number) => {
       await mkdir(path.join(procDir, String(pid)), { recursive: true });
@@ -121,11 +122,110 @@ describe('capture companion: stop', () => {
     await systemdCapture(fs, exec, procDir).start(argv);
     // The manager's question is asked alongside the link (a reload would wait for it).
     expect(calls.filter((c) => c !== reset)).toEqual([show, reenable, restart]);
-    // Other ports: the file changes, one reload before the restart.
+    // Other ports: only the flags file changes (the unit runs `--flags-file`), no reload before the restart.
+    const unitBefore = await readFile(fs.real(K2S_PATHS.captureUnit), 'utf8');
+    expect(unitBefore).toContain(`capture-watch --flags-file ${fs.real(CAPTURE_FLAGS_FILE)}\n`);
+    expect(await readFile(fs.real(CAPTURE_FLAGS_FILE), 'utf8')).toBe('go ["--listen","127.0.0.1:53","--port","53"]\n');
     calls.length = 0;
     await systemdCapture(fs, exec, procDir).start([...argv, '--port', '5353']);
-    expect(calls.filter((c) => c !== reset)).toEqual(['systemctl daemon-reload', restart]);
-    expect(await readFile(fs.real(K2S_PATHS.captureUnit), 'utf8')).toContain('--port 53 --port 5353\n');
+    expect(calls.filter((c) => c !== reset)).toEqual([show, restart]);
+    expect(await readFile(fs.real(K2S_PATHS.captureUnit), 'utf8')).toBe(unitBefore);
+    expect(await readFile(fs.real(CAPTURE_FLAGS_FILE), 'utf8')).toBe('go ["--listen","127.0.0.1:53","--port","53","--port","5353"]\n');
+    expect((await stat(fs.real(CAPTURE_FLAGS_FILE))).mode & 0o777).toBe(0o600);
+  });
+
+  it('systemd prepare: only over the unit as start writes it and with no state file; restarts it held (the hold names this process), start then writes the flags, then go, and restarts nothing', async () => {
+    root = await mkdtemp(path.join(tmpdir(), 'capture-companion-'));
+    const fs = createHostFs(root);
+    const procDir = path.join(root, 'proc');
+    await fs.mkdirp(path.dirname(K2S_PATHS.captureUnit), 0o755);
+    await fs.mkdirp(path.dirname(CAPTURE_READY_FILE), 0o755);
+    const argv = ['/usr/bin/node', '/opt/k2s-dns/dist/k2s-dns-capture.cjs', 'capture-watch', '--listen', '127.0.0.1:53', '--port', '53'];
+    const base = argv.slice(0, 3);
+    const calls: string[] = [];
+    let loaded: string | null = null;
+    let pid = 5000;
+    /** What the fake unit's companion read when it went: the hold's verdict and the flags file then. */
+    const went: string[] = [];
+    let failRestarts = 0;
+    const exec = { run: async (file: string, args: readonly string[]) => {
+      if (file === 'journalctl') return { code: 0, stdout: '', stderr: '' };
+      calls.push(`${file} ${args.join(' ')}`);
+      await linkLikeSystemctl(fs, args);
+      const text = (await fs.readFile(K2S_PATHS.captureUnit).catch(() => null))?.toString('utf8') ?? null;
+      if (args[0] === 'daemon-reload') loaded = text;
+      if (args[0] === 'show') return { code: 0, stdout: `Id=k2s-dnsproxy-capture.service\nLoadState=${loaded ? 'loaded' : 'not-found'}\nNeedDaemonReload=${loaded === text ? 'no' : 'yes'}\n`, stderr: '' };
+      if (args[0] === 'restart') {
+        if (failRestarts-- > 0) return { code: 1, stdout: '', stderr: 'Job failed.' };
+        const me = pid++;
+        // The unit's companion (Type=simple: after the restart returned) does what capture-main.ts does: the hold first.
+        void (async () => {
+          const verdict = await awaitHold(fs.real(CAPTURE_HOLD_FILE), '/proc', 20, 30_000);
+          went.push(`${verdict} ${(await readFile(fs.real(CAPTURE_FLAGS_FILE), 'utf8').catch(() => 'no flags')).trim()}`);
+          if (verdict === 'drop') return;
+          await mkdir(path.join(procDir, String(me)), { recursive: true });
+          await writeFile(path.join(procDir, String(me), 'cmdline'), `${argv.join('\0')}\0`);
+          await fs.writeFileAtomic(CAPTURE_READY_FILE, `${me}\n`, { mode: 0o644 });
+        })();
+      }
+      return { code: 0, stdout: '', stderr: '' };
+    } };
+    const restart = 'systemctl restart --job-mode=ignore-requirements k2s-dnsproxy-capture.service';
+    const reset = 'systemctl reset-failed k2s-dnsproxy-capture.service';
+    // The first start after install: no unit file yet — prepare refuses, having written and run nothing.
+    await expect(systemdCapture(fs, exec, procDir).prepare!(base)).rejects.toThrow(/not written/);
+    expect(calls).toEqual([]);
+    expect(await fs.lstat(CAPTURE_HOLD_FILE)).toBeFalsy();
+    await systemdCapture(fs, exec, procDir).start(argv);
+    await systemdCapture(fs, exec, procDir).stop();
+    expect(await fs.lstat(K2S_PATHS.captureUnit)).toBeTruthy(); // stop keeps the unit file, unlinked
+    // A state file (K2s DNS running, or a start half-done): refused, the running capture untouched.
+    await fs.mkdirp(path.dirname(K2S_PATHS.stateFile), 0o755);
+    await fs.writeFileAtomic(K2S_PATHS.stateFile, '{}', { mode: 0o600 });
+    calls.length = 0;
+    await expect(systemdCapture(fs, exec, procDir).prepare!(base)).rejects.toThrow(/state file/);
+    expect(calls).toEqual([]);
+    await fs.remove(K2S_PATHS.stateFile);
+    // Held: the hold names this process; the restart runs without waiting for start.
+    went.length = 0;
+    calls.length = 0;
+    const cap = systemdCapture(fs, exec, procDir);
+    const held = await cap.prepare!(base);
+    expect((await readFile(fs.real(CAPTURE_HOLD_FILE), 'utf8'))).toBe(`hold ${process.pid} ${await processStartTime('self')}\n`);
+    expect(held.process.exited()).toBe(false);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(went).toEqual([]); // held: it has not read its flags
+    let letGo = 0;
+    await cap.start([...argv, '--port', '5353'], { base: held.base, process: { ...held.process, letGo: () => void letGo++ } });
+    // The flags were on disk before the go; one restart in all (prepare's), no reload, no second restart.
+    expect(went).toEqual(['go go ["--listen","127.0.0.1:53","--port","53","--port","5353"]']);
+    expect(letGo).toBe(1);
+    expect(calls.filter((c) => c === restart)).toEqual([restart]);
+    expect(calls).toContain(reset);
+    expect(calls).not.toContain('systemctl daemon-reload');
+    expect((await readFile(fs.real(CAPTURE_READY_FILE), 'utf8')).trim()).toBe(String(pid - 1));
+    held.process.drop(); // start.ts's finally drops it always: a no-op once let go
+    expect(await readFile(fs.real(CAPTURE_HOLD_FILE), 'utf8')).toBe('go\n');
+    await cap.stop();
+    expect(await fs.lstat(CAPTURE_HOLD_FILE)).toBeFalsy();
+    // Dropped (a refused start): the held companion reads `drop` and ends, flags unread.
+    went.length = 0;
+    const cap2 = systemdCapture(fs, exec, procDir);
+    const dropped = await cap2.prepare!(base);
+    dropped.process.drop();
+    expect(dropped.process.exited()).toBe(true);
+    for (const deadline = Date.now() + 30_000; went.length === 0 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 10));
+    expect(went[0]).toMatch(/^drop /);
+    // Its restart failed: start restarts it itself (a second restart, no hold in the way).
+    failRestarts = 1;
+    went.length = 0;
+    calls.length = 0;
+    const cap3 = systemdCapture(fs, exec, procDir);
+    const failed = await cap3.prepare!(base);
+    await cap3.start(argv, failed);
+    expect(calls.filter((c) => c === restart)).toEqual([restart, restart]);
+    expect(await fs.lstat(CAPTURE_HOLD_FILE)).toBeFalsy();
+    expect(went).toEqual(['go go ["--listen","127.0.0.1:53","--port","53"]']);
   });
 
   it('systemd: start waits for the ready file of a companion that runs, not one a SIGKILL left behind', async () => {
@@ -134,7 +234,7 @@ describe('capture companion: stop', () => {
     const procDir = path.join(root, 'proc');
     await fs.mkdirp(path.dirname(K2S_PATHS.captureUnit), 0o755);
     await fs.mkdirp(path.dirname(CAPTURE_READY_FILE), 0o755);
-    const argv = ['/usr/bin/node', '/opt/k2s-dns/dist/k2s-dns-capture.cjs', 'capture-watch', '--port', '53'];
+    const argv = ['/usr/bin/node', '/opt/k2s-dns/dist/k2s-dns-capture.cjs', 'capture-watch', '--listen', '127.0.0.1:53', '--port', '53'];
     // Left by a companion killed -9: pid 999 has no /proc entry.
     await fs.writeFileAtomic(CAPTURE_READY_FILE, '999\n', { mode: 0o644 });
     let loaded: string | null = null;

@@ -17,12 +17,14 @@ import type { HostFs } from './host-fs';
 import { K2S_PATHS, SERVICE_NAME } from '../../../shared/k2s-paths';
 import { ROOT_WRITTEN_DIRS } from '../../../shared/root-dir-check';
 import { CAPTURE_UNIT_NAME, renderCaptureUnit } from '../../../shared/capture-unit';
-import { CAPTURE_FAILED_FILE, CAPTURE_HELD_FLAG, CAPTURE_MISSED_FILE, CAPTURE_READY_FILE, CAPTURE_UNWRITTEN_FILE, CAPTURE_VERB, heldGoLine, isCaptureArgv } from '../capture/capture-args';
+import { CAPTURE_FAILED_FILE, CAPTURE_FLAGS_FILE, CAPTURE_FLAGS_FILE_FLAG, CAPTURE_HELD_FLAG, CAPTURE_HOLD_FILE, CAPTURE_MISSED_FILE, holdFileText, type CaptureHold, CAPTURE_READY_FILE, CAPTURE_UNWRITTEN_FILE, CAPTURE_VERB, heldGoLine, isCaptureArgv } from '../capture/capture-args';
 import { pidfileProcess, type HeldProcess } from './pidfile-process';
 import { waitForFile } from './wait-file';
 import { parseCmdline } from './own-proxy';
 import { CAPTURE_GO_FILE, CAPTURE_KEEPER_STATE, isKeeperArgv, keeperArgv, parseKeeperState } from './capture-keeper';
 import { treeToNormal } from '../capture/go-idle';
+import { processStartTime } from '../capture/hold-wait';
+import { ensureRootDir } from './root-dirs';
 import { LINKS_ONLY, settledAll, systemdReload, writeUnitFile, type ManagerReload } from './systemd-reload';
 import { RESTART_JOB_MODE } from './systemd-service';
 
@@ -54,7 +56,8 @@ export interface CaptureCompanion {
    * Starts the companion's process now, before its flags are known, held (CAPTURE_HELD_FLAG):
    * its Node start-up — most of the time start waited for the capture — then runs while start
    * checks the host and saves, and start(argv, held) lets it go. It exits having done nothing
-   * when dropped (HeldProcess.drop) or when its starter dies. Absent for the systemd unit.
+   * when dropped (HeldProcess.drop) or when its starter dies. systemd: the unit restarted, held
+   * by the hold file, and only in the cases systemdCapture's prepare says (else it throws).
    */
   prepare?(base: readonly string[]): Promise<HeldCompanion>;
   /**
@@ -183,37 +186,73 @@ export function supervisedCapture(fs: HostFs, procDir = '/proc', stopWaitMs = 80
   };
 }
 
-/** The companion as k2s-dnsproxy-capture.service (systemd hosts). */
+/**
+ * The companion as k2s-dnsproxy-capture.service (systemd hosts). The unit runs `capture-watch
+ * --flags-file CAPTURE_FLAGS_FILE` (the same command line from start to start: other ports
+ * rewrite that small file, not the unit, so no daemon-reload); start writes the flags (a go line)
+ * before the unit's companion reads them. `prepare` restarts the unit before the flags are known,
+ * held by the hold file (capture-args.ts CAPTURE_HOLD_FILE, capture/hold-wait.ts): its Node
+ * start-up and reads then run while start checks the host, and start(argv, held) writes `go`.
+ */
 export function systemdCapture(fs: HostFs, exec: Exec, procDir = '/proc', reload: ManagerReload = systemdReload(exec)): CaptureCompanion {
   const unit = `${CAPTURE_UNIT_NAME}.service`;
   const systemctl = async (args: string[], ok: number[] = [0]) => {
     const r = await exec.run('systemctl', args, { timeoutMs: 60_000 });
     if (r.code === null || !ok.includes(r.code)) throw new Error(`systemctl ${args.join(' ')} failed (${r.stderr.trim() || `exit ${r.code}`}); see "journalctl -u ${unit}".`);
   };
+  /** The unit's command line for the program `base`: its flags come from the flags file. */
+  const unitArgv = (base: readonly string[]) => [...base, CAPTURE_FLAGS_FILE_FLAG, fs.real(CAPTURE_FLAGS_FILE)];
   /** Writes the unit for `argv` unless it already holds those bytes; true when it wrote. */
   const writeUnit = async (argv: string[]): Promise<boolean> => {
     const written = await writeUnitFile(fs, K2S_PATHS.captureUnit, renderCaptureUnit(argv));
     if (written) reload.unitWritten(unit);
     return written;
   };
+  const putHold = (h: CaptureHold) => fs.writeFileAtomic(CAPTURE_HOLD_FILE, holdFileText(h), { mode: 0o644 });
   /** The [Install] link that makes k2s-dnsproxy.service want it (WantedBy=), on disk. */
   const linked = async (): Promise<boolean> => (await fs.lstat(`${path.posix.dirname(K2S_PATHS.unit)}/${SERVICE_NAME}.service.wants/${unit}`)) !== null;
+  /** The companion prepare restarted, held; `restarted` resolves false when its restart failed. */
+  let prepared: { held: HeldCompanion; restarted: Promise<boolean>; letGo: boolean } | null = null;
   return {
-    async start(argv, _held, abort) {
+    async start(argv, held, abort) {
       const journal = async () => (await exec.run('journalctl', ['--no-pager', '-o', 'cat', '-n', '3', '-u', unit], { timeoutMs: 10_000 }).catch(() => null))?.stdout ?? '';
-      await writeUnit(argv);
+      const base = baseOf(argv);
+      // Throws for bad flags, before anything is written.
+      const line = heldGoLine(argv.slice(base.length));
+      // The one prepare made (start.ts passes it wrapped, so matched by its program, not by identity).
+      const mine = held && prepared && !prepared.held.process.exited() && held.base.length === base.length && held.base.every((w, i) => w === base[i]) ? prepared : null;
+      // One not used (another program, its restart failed) is replaced by the restart below: no
+      // `drop` is written for it, which could land after that restart's removal of the hold.
+      if (prepared && prepared !== mine) prepared.letGo = true;
+      await writeUnit(unitArgv(base));
+      // The flags before the go (or the restart) that makes the companion read them; their
+      // directory may not be there yet (the proxy's config, written later, makes it too).
+      await ensureRootDir(fs, path.posix.dirname(CAPTURE_FLAGS_FILE), 0o755);
+      await fs.writeFileAtomic(CAPTURE_FLAGS_FILE, `${line}\n`, { mode: 0o600 });
       // Three calls at once, each its own process: the reset (a unit systemd gave up on, at its
       // start limit, refuses even a start by hand until then); the reenable of the [Install]
       // WantedBy=k2s-dnsproxy.service link, on disk only (stop unlinks it), so the proxy's start
       // pulls it in at boot; and the manager's question, which a link on disk does not change.
+      // The held one's restart had the reset and the question (prepare).
       const link = (async () => {
         if (await linked()) return;
         await systemctl([LINKS_ONLY, 'reenable', unit]);
         reload.linksChanged();
       })();
+      if (mine && (await mine.restarted)) {
+        await rememberStartFailure(fs, async () => {
+          await putHold({ kind: 'go' });
+          mine.letGo = true;
+          held!.process.letGo(line);
+          await link;
+          await waitReady(fs, journal, () => readyFileLive(fs, procDir), abort);
+        });
+        return;
+      }
+      if (mine) mine.letGo = true;
       // A reload only when the manager holds an older file of it (or this process wrote it); it
       // waits for the link, so it reads it too.
-      await settledAll([systemctl(['reset-failed', unit], [0, 1, 5]), link, reload.current([unit], { linksFirst: link })]);
+      await settledAll([systemctl(['reset-failed', unit], [0, 1, 5]), link, reload.current([unit], { linksFirst: link }), fs.remove(CAPTURE_HOLD_FILE)]);
       await fs.remove(CAPTURE_READY_FILE);
       await fs.remove(CAPTURE_FAILED_FILE);
       await rememberStartFailure(fs, async () => {
@@ -226,6 +265,55 @@ export function systemdCapture(fs: HostFs, exec: Exec, procDir = '/proc', reload
         await systemctl(['restart', RESTART_JOB_MODE, unit]);
         await waitReady(fs, journal, () => readyFileLive(fs, procDir), abort);
       });
+    },
+    /**
+     * Restarts the unit now, its companion held until start(argv, held) (see above). Only while
+     * K2s DNS is stopped (no state file: a running capture is never restarted by a start that
+     * then finds K2s DNS running) and over the unit file as start writes it (a held start writes
+     * no unit and links nothing, so a refused start leaves no file of it behind). Throws
+     * otherwise; start then starts the companion after save, as before. Resolves once the hold
+     * file is written; the restart runs on.
+     */
+    async prepare(base) {
+      const text = (await fs.readFile(K2S_PATHS.captureUnit).catch(() => null))?.toString('utf8');
+      if (text !== renderCaptureUnit(unitArgv(base))) throw new Error('the capture unit is not written for this program yet');
+      if ((await fs.lstat(K2S_PATHS.stateFile)) !== null) throw new Error('K2s DNS may be running (its state file is there)');
+      // This process, as the companion finds it in /proc (the real one: the holder is this process).
+      const startTime = await processStartTime('self');
+      if (startTime === null) throw new Error('no /proc/self/stat');
+      await fs.mkdirp(K2S_PATHS.runDir, 0o755);
+      await putHold({ kind: 'hold', pid: process.pid, startTime });
+      await Promise.all([fs.remove(CAPTURE_READY_FILE), fs.remove(CAPTURE_FAILED_FILE)]);
+      const restarted = (async () => {
+        await settledAll([systemctl(['reset-failed', unit], [0, 1, 5]), reload.current([unit])]);
+        await systemctl(['restart', RESTART_JOB_MODE, unit]);
+      })().then(
+        () => true,
+        () => false,
+      );
+      let dropped = false;
+      let failed = false;
+      void restarted.then((ok) => (failed = !ok));
+      const held: HeldCompanion = {
+        base: [...base],
+        process: {
+          pid: 0,
+          exited: () => dropped || failed,
+          // Not let go: `drop` in the hold file, and the held companion exits 0 having done
+          // nothing (one not yet started reads it at its start). A kill -9 of start writes
+          // nothing: the companion sees its holder gone (hold-wait.ts).
+          drop: () => {
+            if (dropped || rec.letGo) return;
+            dropped = true;
+            void putHold({ kind: 'drop' }).catch(() => undefined);
+          },
+          // start(argv, held) wrote `go` to the hold file before it calls this.
+          letGo: () => undefined,
+        },
+      };
+      const rec = { held, restarted, letGo: false };
+      prepared = rec;
+      return held;
     },
     async stop(opts) {
       if (!(await fs.lstat(K2S_PATHS.captureUnit))) return;
@@ -242,6 +330,7 @@ export function systemdCapture(fs: HostFs, exec: Exec, procDir = '/proc', reload
       }
       await fs.remove(CAPTURE_FAILED_FILE);
       await fs.remove(CAPTURE_READY_FILE);
+      await fs.remove(CAPTURE_HOLD_FILE);
       // As supervisedCapture's stop: the run's drops and unwritten rows are not the next run's.
       await fs.remove(CAPTURE_MISSED_FILE);
       await fs.remove(CAPTURE_UNWRITTEN_FILE);

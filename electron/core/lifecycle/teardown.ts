@@ -32,7 +32,7 @@ import { readStartCopy, removeStartCopy } from '../host/start-copy';
 import { FOLLOW_LOG, FOLLOW_PID_FILE, FOLLOW_UNIT_PATH } from '../host/follower';
 import { CAPTURE_LOG } from '../host/capture-companion';
 import { CAPTURE_GO_FILE, CAPTURE_KEEPER_STATE } from '../host/capture-keeper';
-import { CAPTURE_FAILED_FILE, CAPTURE_MISSED_FILE, CAPTURE_READY_FILE, CAPTURE_UNWRITTEN_FILE, PARSER_RUN_PATH } from '../capture/capture-args';
+import { CAPTURE_FAILED_FILE, CAPTURE_FLAGS_FILE, CAPTURE_HOLD_FILE, CAPTURE_MISSED_FILE, CAPTURE_READY_FILE, CAPTURE_UNWRITTEN_FILE, PARSER_RUN_PATH } from '../capture/capture-args';
 
 /**
  * K2s-owned files uninstall removes (docs/host-facts.md "K2s values"). The proxy log and its
@@ -65,6 +65,9 @@ export const OWNED_FILES = [
   K2S_PATHS.queryRows,
   rotatedLogPath(K2S_PATHS.queryRows),
   K2S_PATHS.captureUnit,
+  // Its flags (systemd: the unit reads them, capture-args.ts) and start's hold on it.
+  CAPTURE_FLAGS_FILE,
+  CAPTURE_HOLD_FILE,
   CAPTURE_LOG,
   PARSER_RUN_PATH,
   CAPTURE_READY_FILE,
