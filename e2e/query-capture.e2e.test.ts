@@ -406,6 +406,34 @@ describe.skipIf(!inSandbox || tcpdump === '')('exact query log from packets, run
     await expect(stat('/run/k2s/capture.pid')).rejects.toThrow(/ENOENT/);
   }, 120_000);
 
+  it('a second SIGTERM during the drain (an impatient kill): the companion ignores it, drains, writes its stop line and exits 0, keeping the last row', async () => {
+    await startWithEmptyLog();
+    try {
+      expect(await udpQuery(41003, 4103, 'web.demo.svc.cluster.local')).toBe('NOERROR');
+      const companion = Number((await readFile('/run/k2s/capture.ready', 'utf8')).trim());
+      await startLine(companion);
+      const exited = new Promise<void>((resolve) => {
+        const poll = () => void stat(`/proc/${companion}`).then(() => setTimeout(poll, 20), () => resolve());
+        poll();
+      });
+      process.kill(companion, 'SIGTERM');
+      // The second once the first was handled (the companion removes its ready file as its stop
+      // begins), during its drain: with the default action back, it would die of it there.
+      for (const deadline = Date.now() + 10_000; (await stat('/run/k2s/capture.ready').then(() => true, () => false)) && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 2));
+      process.kill(companion, 'SIGTERM');
+      await exited;
+      const log = await readFile('/run/k2s/capture.log', 'utf8');
+      // Its own stop line (the default action of the second SIGTERM would have ended it without one)…
+      expect(log).toMatch(/k2s-dns capture-watch: stopped: \d+ rows, /);
+      // …and an exit 0: the keeper does not restart it (status 143 would be a signal death).
+      expect(log).not.toMatch(new RegExp(`the companion \\(PID ${companion}\\) ended with status`));
+      expect((await exactRows(1)).map((r) => [r.id, r.name, r.rcode])).toEqual([[4103, 'web.demo.svc.cluster.local', 'NOERROR']]);
+    } finally {
+      const stop = await k2sDns(['stop', '--on-drift', 'restore', '--json']);
+      expect(stop.code, stop.stdout).toBe(0);
+    }
+  }, 120_000);
+
   it('the companion killed with its keeper (kill -9 both: they write nothing): status and k2s-dns queries say the exact log stopped, not its old rows (breaker10 M2)', async () => {
     await startWithEmptyLog();
     try {

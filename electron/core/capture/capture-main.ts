@@ -171,9 +171,13 @@ export async function runCapture(fs: HostFs, uid: number, givenArgs: readonly st
   // A stop may come while tcpdump has not opened the capture yet (hung, stopped, slow): the
   // pipeline's start then ends its children at once (pipeline.ts StoppedBeforeOpen), not at its 10 s limit.
   const stopSignal = new AbortController();
+  // Every SIGTERM/SIGINT after the first is ignored (`on`, not `once`): a second one (an impatient
+  // `kill`, systemd's stop of a unit already stopping) would otherwise end the companion by the
+  // default action mid-drain, losing the last rows. Its stoppers end it by SIGKILL past their own
+  // limit (the keeper's stop wait, the unit's TimeoutStopSec=).
   const stopping = new Promise<void>((resolve) => {
     for (const sig of ['SIGTERM', 'SIGINT'] as const)
-      process.once(sig, () => {
+      process.on(sig, () => {
         stopSignal.abort();
         resolve();
       });

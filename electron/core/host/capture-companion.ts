@@ -136,7 +136,8 @@ async function signalCompanion(pid: number | null, sig: NodeJS.Signals, procDir:
  * pidfile names the keeper; the companion's own pid is in its ready file once its capture opened.
  */
 export function supervisedCapture(fs: HostFs, procDir = '/proc', stopWaitMs = 8000): CaptureCompanion {
-  // Bounded: the keeper stops the companion, which drains the parser (at most 5 s, pipeline.ts) and stops tcpdump.
+  // Bounded: the keeper stops the companion, which drains (at most 1.2 s, DRAIN_MAX_MS) and then gives
+  // tcpdump and the parser up to 2 s each to end (TERM_GRACE_MS, capture/pipeline.ts): ~5.5 s at worst; 8 s leaves a busy host room.
   const proc = pidfileProcess(fs, { pidFile: CAPTURE_PID_FILE, logFile: CAPTURE_LOG, isOwnArgv: (a) => isKeeperArgv(a) || isCaptureArgv(a), stopWaitMs }, procDir);
   const pidIn = async (file: string, read: (t: string) => number | null) => read((await fs.readFile(file).catch(() => Buffer.from(''))).toString('utf8'));
   // The ready file too: a companion killed (kill -9) left it (capture-stopped.ts reads it as dead).
