@@ -201,7 +201,7 @@ describe('capture companion: stop', () => {
     expect(went).toEqual(['go go ["--listen","127.0.0.1:53","--port","53","--port","5353"]']);
     expect(letGo).toBe(1);
     expect(calls.filter((c) => c === restart)).toEqual([restart]);
-    expect(calls).toContain(reset);
+    expect(calls).not.toContain(reset); // a restart that is not refused needs none
     expect(calls).not.toContain('systemctl daemon-reload');
     expect((await readFile(fs.real(CAPTURE_READY_FILE), 'utf8')).trim()).toBe(String(pid - 1));
     held.process.drop(); // start.ts's finally drops it always: a no-op once let go
@@ -216,14 +216,22 @@ describe('capture companion: stop', () => {
     expect(dropped.process.exited()).toBe(true);
     for (const deadline = Date.now() + 30_000; went.length === 0 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 10));
     expect(went[0]).toMatch(/^drop /);
-    // Its restart failed: start restarts it itself (a second restart, no hold in the way).
+    // Its restart refused once (a unit at its start limit): reset, restarted again, still held.
     failRestarts = 1;
     went.length = 0;
     calls.length = 0;
     const cap3 = systemdCapture(fs, exec, procDir);
-    const failed = await cap3.prepare!(base);
-    await cap3.start(argv, failed);
-    expect(calls.filter((c) => c === restart)).toEqual([restart, restart]);
+    await cap3.start(argv, await cap3.prepare!(base));
+    expect(calls.filter((c) => c === restart || c === reset)).toEqual([restart, reset, restart]);
+    expect(went).toEqual(['go go ["--listen","127.0.0.1:53","--port","53"]']);
+    expect(await readFile(fs.real(CAPTURE_HOLD_FILE), 'utf8')).toBe('go\n');
+    // Refused twice: prepare gives up; start restarts it itself (no hold in the way).
+    failRestarts = 2;
+    went.length = 0;
+    calls.length = 0;
+    const cap4 = systemdCapture(fs, exec, procDir);
+    await cap4.start(argv, await cap4.prepare!(base));
+    expect(calls.filter((c) => c === restart)).toEqual([restart, restart, restart]);
     expect(await fs.lstat(CAPTURE_HOLD_FILE)).toBeFalsy();
     expect(went).toEqual(['go go ["--listen","127.0.0.1:53","--port","53"]']);
   });

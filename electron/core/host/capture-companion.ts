@@ -234,7 +234,7 @@ export function systemdCapture(fs: HostFs, exec: Exec, procDir = '/proc', reload
       // start limit, refuses even a start by hand until then); the reenable of the [Install]
       // WantedBy=k2s-dnsproxy.service link, on disk only (stop unlinks it), so the proxy's start
       // pulls it in at boot; and the manager's question, which a link on disk does not change.
-      // The held one's restart had the reset and the question (prepare).
+      // The held one's restart had the question (prepare), and the reset when it needed one.
       const link = (async () => {
         if (await linked()) return;
         await systemctl([LINKS_ONLY, 'reenable', unit]);
@@ -285,8 +285,15 @@ export function systemdCapture(fs: HostFs, exec: Exec, procDir = '/proc', reload
       await fs.mkdirp(K2S_PATHS.runDir, 0o755);
       await putHold({ kind: 'hold', pid: process.pid, startTime });
       await Promise.all([fs.remove(CAPTURE_READY_FILE), fs.remove(CAPTURE_FAILED_FILE)]);
+      // The restart at once, the manager's question alongside: the companion's Node start-up is
+      // what start then waits for (measured on the booted Debian 13 host: a reset and a question
+      // first put the restart ~45 ms later). Again when it was refused (a unit at its start limit:
+      // reset first) or the manager had to reload (it may have run the older file).
       const restarted = (async () => {
-        await settledAll([systemctl(['reset-failed', unit], [0, 1, 5]), reload.current([unit])]);
+        const restart = () => systemctl(['restart', RESTART_JOB_MODE, unit]).then(() => true, () => false);
+        const [ok, reloaded] = await Promise.all([restart(), reload.current([unit]).catch(() => true)]);
+        if (ok && !reloaded) return;
+        if (!ok) await systemctl(['reset-failed', unit], [0, 1, 5]);
         await systemctl(['restart', RESTART_JOB_MODE, unit]);
       })().then(
         () => true,
