@@ -60,6 +60,13 @@ describe.skipIf(why !== null)('capture unit started early: rollback and recovery
     expect((await hostCli(h, ['stop', '--json'])).result).toMatchObject({ ok: true });
     await clean();
   };
+  /** A start that succeeds with the capture unit running, then a stop that leaves nothing (stopAndClean). */
+  const startWorksThenClean = async () => {
+    const ok = await hostCli(h, hostStartArgs(ENGINE));
+    expect(ok.result, ok.stdout + ok.stderr).toMatchObject({ ok: true });
+    expect(await isActive(h, CAPTURE)).toBe('active');
+    await stopAndClean();
+  };
   /** A start that succeeds and a stop that does: the unit files of a run before, nothing running. */
   const startThenStop = async () => {
     const ok = await hostCli(h, hostStartArgs(ENGINE));
@@ -92,10 +99,7 @@ describe.skipIf(why !== null)('capture unit started early: rollback and recovery
     expect(r.result, r.stdout + r.stderr).toMatchObject({ ok: false });
     console.log(`discover refused: ${JSON.stringify(r.result)}; capture journal: ${(await h.run(['journalctl', '-u', CAPTURE, '-o', 'cat', '--no-pager'])).stdout.slice(-800)}`);
     await clean();
-    const ok = await hostCli(h, hostStartArgs(ENGINE));
-    expect(ok.result, ok.stdout + ok.stderr).toMatchObject({ ok: true });
-    expect(await isActive(h, CAPTURE)).toBe('active');
-    await stopAndClean();
+    await startWorksThenClean();
   }, 180_000);
 
   /** The capture unit's last start (ExecMainStartTimestamp, µs precision) as ms since the epoch. */
@@ -137,10 +141,7 @@ describe.skipIf(why !== null)('capture unit started early: rollback and recovery
     expect(state).toContain('ExecMainStatus=0');
     expect(state).toContain('hold="drop\\n"');
     await clean();
-    const ok = await hostCli(h, hostStartArgs(ENGINE));
-    expect(ok.result, ok.stdout + ok.stderr).toMatchObject({ ok: true });
-    expect(await isActive(h, CAPTURE)).toBe('active');
-    await stopAndClean();
+    await startWorksThenClean();
   }, 180_000);
 
   it('held, then start is killed (kill -9 at preflight): the companion finds its holder gone, exits 0 having done nothing; the hold still names the dead start', async () => {

@@ -49,6 +49,48 @@ async function linkLikeSystemctl(fs: ReturnType<typeof createHostFs>, args: read
   } else if (args[1] === 'disable') await fs.remove(link);
 }
 
+/** The companion's command line the systemd tests start (node, its bundle, the verb, one listener and port). */
+const SYSTEMD_ARGV = ['/usr/bin/node', '/opt/k2s-dns/dist/k2s-dns-capture.cjs', 'capture-watch', '--listen', '127.0.0.1:53', '--port', '53'];
+
+/** A temp root with the unit's and the run dir's directories, and its fake /proc. */
+async function systemdRoot(): Promise<{ fs: ReturnType<typeof createHostFs>; procDir: string; root: string }> {
+  const root = await mkdtemp(path.join(tmpdir(), 'capture-companion-'));
+  const fs = createHostFs(root);
+  await fs.mkdirp(path.dirname(K2S_PATHS.captureUnit), 0o755);
+  await fs.mkdirp(path.dirname(CAPTURE_READY_FILE), 0o755);
+  return { fs, procDir: path.join(root, 'proc'), root };
+}
+
+/** Makes `pid` a running companion in `procDir` (its cmdline) and writes its ready file, as capture-main.ts does once open. */
+async function companionUp(fs: ReturnType<typeof createHostFs>, procDir: string, pid: number): Promise<void> {
+  await mkdir(path.join(procDir, String(pid)), { recursive: true });
+  await writeFile(path.join(procDir, String(pid), 'cmdline'), `${SYSTEMD_ARGV.join('\0')}\0`);
+  await fs.writeFileAtomic(CAPTURE_READY_FILE, `${pid}\n`, { mode: 0o644 });
+}
+
+/**
+ * A fake `systemctl` (and `journalctl`) for systemdCapture: records each systemctl call, links
+ * like `systemctl --root=/`, loads the unit file at `daemon-reload` and answers `show` with
+ * NeedDaemonReload by it; `onRestart` plays the unit's companion, and a result it returns
+ * replaces a successful restart's (a refused one).
+ */
+function fakeSystemctl(fs: ReturnType<typeof createHostFs>, onRestart: () => Promise<{ code: number; stdout: string; stderr: string } | void>) {
+  const calls: string[] = [];
+  let loaded: string | null = null;
+  const ok = { code: 0, stdout: '', stderr: '' };
+  const exec = { run: async (file: string, args: readonly string[]) => {
+    if (file === 'journalctl') return ok;
+    calls.push(`${file} ${args.join(' ')}`);
+    await linkLikeSystemctl(fs, args);
+    const text = (await fs.readFile(K2S_PATHS.captureUnit).catch(() => null))?.toString('utf8') ?? null;
+    if (args[0] === 'daemon-reload') loaded = text;
+    if (args[0] === 'show') return { code: 0, stdout: `Id=k2s-dnsproxy-capture.service\nLoadState=${loaded ? 'loaded' : 'not-found'}\nNeedDaemonReload=${loaded === text ? 'no' : 'yes'}\n`, stderr: '' };
+    if (args[0] === 'restart') return (await onRestart()) ?? ok;
+    return ok;
+  } };
+  return { exec, calls };
+}
+
 describe('capture companion: stop', () => {
   let root = '';
   afterEach(async () => root && rm(root, { recursive: true, force: true }));
@@ -74,32 +116,12 @@ describe('capture companion: stop', () => {
   });
 
   it('systemd: start writes and links the unit, reloads only for a file the manager does not hold, and restarts it in the job mode that ignores Requisite= (the proxy is not running yet)', async () => {
-    root = await mkdtemp(path.join(tmpdir(), 'capture-companion-'));
-    const fs = createHostFs(root);
-    const procDir = path.join(root, 'proc');
-    await fs.mkdirp(path.dirname(K2S_PATHS.captureUnit), 0o755);
-    await fs.mkdirp(path.dirname(CAPTURE_READY_FILE), 0o755);
-    const argv = ['/usr/bin/node', '/opt/k2s-dns/dist/k2s-dns-capture.cjs', 'capture-watch', '--listen', '127.0.0.1:53', '--port', '53'];
-    // A companion that runs: its /proc/PID/cmdline, and its ready file naming it (capture-main.ts).
-    const companionUp = async (pid: number) => {
-      await mkdir(path.join(procDir, String(pid)), { recursive: true });
-      await writeFile(path.join(procDir, String(pid), 'cmdline'), `${argv.join('\0')}\0`);
-      await fs.writeFileAtomic(CAPTURE_READY_FILE, `${pid}\n`, { mode: 0o644 });
-    };
-    const calls: string[] = [];
-    // What the manager has loaded: set by daemon-reload to the unit file's text then.
-    let loaded: string | null = null;
+    const r = await systemdRoot();
+    root = r.root;
+    const { fs, procDir } = r;
+    const argv = SYSTEMD_ARGV;
     let pid = 4242;
-    const exec = { run: async (file: string, args: readonly string[]) => {
-      if (file === 'journalctl') return { code: 0, stdout: '', stderr: '' };
-      calls.push(`${file} ${args.join(' ')}`);
-      await linkLikeSystemctl(fs, args);
-      const text = (await fs.readFile(K2S_PATHS.captureUnit).catch(() => null))?.toString('utf8') ?? null;
-      if (args[0] === 'daemon-reload') loaded = text;
-      if (args[0] === 'restart') await companionUp(pid++);
-      if (args[0] === 'show') return { code: 0, stdout: `Id=k2s-dnsproxy-capture.service\nLoadState=${loaded ? 'loaded' : 'not-found'}\nNeedDaemonReload=${loaded === text ? 'no' : 'yes'}\n`, stderr: '' };
-      return { code: 0, stdout: '', stderr: '' };
-    } };
+    const { exec, calls } = fakeSystemctl(fs, () => companionUp(fs, procDir, pid++));
     const cap = systemdCapture(fs, exec, procDir);
     const restart = 'systemctl restart --job-mode=ignore-requirements k2s-dnsproxy-capture.service';
     const reenable = 'systemctl --root=/ reenable k2s-dnsproxy-capture.service';
@@ -135,41 +157,26 @@ describe('capture companion: stop', () => {
   });
 
   it('systemd prepare: only over the unit as start writes it and with no state file; restarts it held (the hold names this process), start then writes the flags, then go, and restarts nothing', async () => {
-    root = await mkdtemp(path.join(tmpdir(), 'capture-companion-'));
-    const fs = createHostFs(root);
-    const procDir = path.join(root, 'proc');
-    await fs.mkdirp(path.dirname(K2S_PATHS.captureUnit), 0o755);
-    await fs.mkdirp(path.dirname(CAPTURE_READY_FILE), 0o755);
-    const argv = ['/usr/bin/node', '/opt/k2s-dns/dist/k2s-dns-capture.cjs', 'capture-watch', '--listen', '127.0.0.1:53', '--port', '53'];
+    const r = await systemdRoot();
+    root = r.root;
+    const { fs, procDir } = r;
+    const argv = SYSTEMD_ARGV;
     const base = argv.slice(0, 3);
-    const calls: string[] = [];
-    let loaded: string | null = null;
     let pid = 5000;
     /** What the fake unit's companion read when it went: the hold's verdict and the flags file then. */
     const went: string[] = [];
     let failRestarts = 0;
-    const exec = { run: async (file: string, args: readonly string[]) => {
-      if (file === 'journalctl') return { code: 0, stdout: '', stderr: '' };
-      calls.push(`${file} ${args.join(' ')}`);
-      await linkLikeSystemctl(fs, args);
-      const text = (await fs.readFile(K2S_PATHS.captureUnit).catch(() => null))?.toString('utf8') ?? null;
-      if (args[0] === 'daemon-reload') loaded = text;
-      if (args[0] === 'show') return { code: 0, stdout: `Id=k2s-dnsproxy-capture.service\nLoadState=${loaded ? 'loaded' : 'not-found'}\nNeedDaemonReload=${loaded === text ? 'no' : 'yes'}\n`, stderr: '' };
-      if (args[0] === 'restart') {
-        if (failRestarts-- > 0) return { code: 1, stdout: '', stderr: 'Job failed.' };
-        const me = pid++;
-        // The unit's companion (Type=simple: after the restart returned) does what capture-main.ts does: the hold first.
-        void (async () => {
-          const verdict = await awaitHold(fs.real(CAPTURE_HOLD_FILE), '/proc', 20, 30_000);
-          went.push(`${verdict} ${(await readFile(fs.real(CAPTURE_FLAGS_FILE), 'utf8').catch(() => 'no flags')).trim()}`);
-          if (verdict === 'drop') return;
-          await mkdir(path.join(procDir, String(me)), { recursive: true });
-          await writeFile(path.join(procDir, String(me), 'cmdline'), `${argv.join('\0')}\0`);
-          await fs.writeFileAtomic(CAPTURE_READY_FILE, `${me}\n`, { mode: 0o644 });
-        })();
-      }
-      return { code: 0, stdout: '', stderr: '' };
-    } };
+    const { exec, calls } = fakeSystemctl(fs, async () => {
+      if (failRestarts-- > 0) return { code: 1, stdout: '', stderr: 'Job failed.' };
+      const me = pid++;
+      // The unit's companion (Type=simple: after the restart returned) does what capture-main.ts does: the hold first.
+      void (async () => {
+        const verdict = await awaitHold(fs.real(CAPTURE_HOLD_FILE), '/proc', 20, 30_000);
+        went.push(`${verdict} ${(await readFile(fs.real(CAPTURE_FLAGS_FILE), 'utf8').catch(() => 'no flags')).trim()}`);
+        if (verdict === 'drop') return;
+        await companionUp(fs, procDir, me);
+      })();
+    });
     const restart = 'systemctl restart --job-mode=ignore-requirements k2s-dnsproxy-capture.service';
     const reset = 'systemctl reset-failed k2s-dnsproxy-capture.service';
     // The first start after install: no unit file yet — prepare refuses, having written and run nothing.
@@ -237,35 +244,21 @@ describe('capture companion: stop', () => {
   });
 
   it('systemd: start waits for the ready file of a companion that runs, not one a SIGKILL left behind', async () => {
-    root = await mkdtemp(path.join(tmpdir(), 'capture-companion-'));
-    const fs = createHostFs(root);
-    const procDir = path.join(root, 'proc');
-    await fs.mkdirp(path.dirname(K2S_PATHS.captureUnit), 0o755);
-    await fs.mkdirp(path.dirname(CAPTURE_READY_FILE), 0o755);
-    const argv = ['/usr/bin/node', '/opt/k2s-dns/dist/k2s-dns-capture.cjs', 'capture-watch', '--listen', '127.0.0.1:53', '--port', '53'];
+    const r = await systemdRoot();
+    root = r.root;
+    const { fs, procDir } = r;
+    const argv = SYSTEMD_ARGV;
     // Left by a companion killed -9: pid 999 has no /proc entry.
     await fs.writeFileAtomic(CAPTURE_READY_FILE, '999\n', { mode: 0o644 });
-    let loaded: string | null = null;
     /** Set as the running companion writes its ready file. */
     let liveWritten = false;
-    const exec = { run: async (file: string, args: readonly string[]) => {
-      await linkLikeSystemctl(fs, args);
-      const text = (await fs.readFile(K2S_PATHS.captureUnit).catch(() => null))?.toString('utf8') ?? null;
-      if (args[0] === 'daemon-reload') loaded = text;
-      if (args[0] === 'show') return { code: 0, stdout: `Id=k2s-dnsproxy-capture.service\nLoadState=${loaded ? 'loaded' : 'not-found'}\nNeedDaemonReload=${loaded === text ? 'no' : 'yes'}\n`, stderr: '' };
-      // The unit's companion opens its capture after `systemctl restart` returned (Type=simple).
-      if (args[0] === 'restart') {
-        setImmediate(() => {
-          void (async () => {
-            await mkdir(path.join(procDir, '4545'), { recursive: true });
-            await writeFile(path.join(procDir, '4545', 'cmdline'), `${argv.join('\0')}\0`);
-            liveWritten = true;
-            await fs.writeFileAtomic(CAPTURE_READY_FILE, '4545\n', { mode: 0o644 });
-          })();
-        });
-      }
-      return { code: 0, stdout: '', stderr: '' };
-    } };
+    // The unit's companion opens its capture after `systemctl restart` returned (Type=simple).
+    const { exec } = fakeSystemctl(fs, async () => {
+      setImmediate(() => {
+        liveWritten = true;
+        void companionUp(fs, procDir, 4545);
+      });
+    });
     await systemdCapture(fs, exec, procDir).start(argv);
     expect(liveWritten).toBe(true);
     expect((await readFile(fs.real(CAPTURE_READY_FILE), 'utf8')).trim()).toBe('4545');
