@@ -37,7 +37,7 @@ const LOAD_KEY: Record<string, (key: string) => boolean> = {
  */
 export function mergeSections(run: BenchResult, last: BenchResult | null, ran: ReadonlySet<string>): BenchResult {
   if (!last) return run;
-  const merged: BenchResult = { ...run, loadAt: { ...run.loadAt } };
+  const merged: BenchResult = { ...run, loadAt: { ...run.loadAt }, stealAt: { ...run.stealAt } };
   const kept: string[] = [];
   for (const [section, fields] of Object.entries(SECTION_FIELDS)) {
     if (ran.has(section)) continue;
@@ -46,6 +46,7 @@ export function mergeSections(run: BenchResult, last: BenchResult | null, ran: R
     kept.push(section);
     for (const f of fields) (merged as unknown as Record<string, unknown>)[f] = last[f];
     for (const [k, v] of Object.entries(last.loadAt ?? {})) if (LOAD_KEY[section]!(k)) merged.loadAt![k] = v;
+    for (const [k, v] of Object.entries(last.stealAt ?? {})) if (LOAD_KEY[section]!(k)) merged.stealAt![k] = v;
   }
   merged.notMeasured = run.notMeasured.filter((n) => !kept.some((s) => n.toLowerCase().startsWith(`${s}:`)));
   if (kept.length) merged.notMeasured.push(`Sections ${kept.join(', ')} are from the run of ${last.date} (commit ${last.versions.commit ?? '?'}); this run (BENCH_ONLY) measured ${[...ran].join(', ')}.`);

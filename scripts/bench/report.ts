@@ -13,6 +13,8 @@ export interface BenchResult {
   machine: { cpus: number; cpuModel: string; memGiB: number; kernel: string; loadavgAtStart: number[] };
   /** 1-minute load average as each section began (run.ts mark): cli, floor, lifecycle ENGINE, dnsperf, query, logs, ui, idle BUILD. */
   loadAt?: Record<string, number>;
+  /** Share (0–1) of all CPU time the hypervisor took (steal) while each section ran, same keys as loadAt (steal.ts). */
+  stealAt?: Record<string, number>;
   /** How the measured Node processes were run (lifecycle.ts USER_ENV_NOTE: NODE_EXTRA_CA_CERTS unset). */
   userEnvNote?: string;
   versions: Record<string, string>;
@@ -145,7 +147,7 @@ export function renderReport(r: BenchResult): string {
 
   const la = r.machine.loadavgAtStart[0] ?? Number.NaN;
   const busy = `load average ${n(la, 1)} on ${r.machine.cpus} cores at the start of this run`;
-  const loadOf = (section: string) => n(r.loadAt?.[section] ?? Number.NaN, 1);
+  const loadOf = (section: string) => `${n(r.loadAt?.[section] ?? Number.NaN, 1)}${r.stealAt?.[section] !== undefined ? ` (steal ${n(r.stealAt[section]! * 100, 1)} %)` : ''}`;
   const clientNode = r.cli['import of the client-node chunk']?.median;
   // Issue 21's goals (an idle machine), side by side: each with the floor measured in this run and
   // the load as its section began, so the goal can be judged apart from the load.

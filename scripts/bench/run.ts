@@ -15,6 +15,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startTestbed, TESTBED_ADDRESSES } from '../../e2e/bed/testbed';
 import { lifecycleRounds, timedCli, USER_ENV, USER_ENV_NOTE } from './lifecycle';
 import { debianLifecycle } from './debian-lifecycle';
+import { cpuTimesNow, stealShare } from './steal';
 import { dnsperf, hasDnsperf, queryFile } from './dnsperf';
 import { apiRoundTripMs, engineStartMs, verifyQueriesMs } from './floor';
 import { figure, type Figure } from './stats';
@@ -47,11 +48,22 @@ const CLUSTER_NAMES = ['kubernetes.default.svc.cluster.local', 'web.demo.svc.clu
 const EXTERNAL_NAMES = ['www.example.test', 'mirror.example.test'];
 
 const log = (s: string) => process.stderr.write(`bench: ${s}\n`);
-/** Notes the 1-minute load average as a section begins (the report shows it beside the section's figures). */
+/** The section running now and the CPU times as it began (steal.ts). */
+let running: { section: string; at: ReturnType<typeof cpuTimesNow> } | null = null;
+/** Ends the running section: its steal share (the hypervisor's, of all CPU time) goes beside its load. */
+const endSection = () => {
+  if (!running) return;
+  const share = stealShare(running.at, cpuTimesNow());
+  if (share !== null) (out.stealAt ??= {})[running.section] = Number(share.toFixed(3));
+  running = null;
+};
+/** Notes the 1-minute load average as a section begins (the report shows it beside the section's figures), and ends the one before. */
 const mark = (section: string) => {
+  endSection();
   const load = Number(loadavg()[0]!.toFixed(2));
   (out.loadAt ??= {})[section] = load;
   log(`${section} (load ${load})`);
+  running = { section, at: cpuTimesNow() };
 };
 
 /**
@@ -307,6 +319,7 @@ if (ONLY.has('debian')) {
   }
 }
 
+endSection();
 out.durationS = Math.round((performance.now() - t0) / 1000);
 // BENCH_ONLY: the sections not run keep their figures from the last report (bench-merge.ts says which).
 const report = process.env.BENCH_ONLY ? mergeSections(out, await readFile(join(REPO, 'docs/bench.json'), 'utf8').then((t) => JSON.parse(t) as BenchResult, () => null), ONLY) : out;
