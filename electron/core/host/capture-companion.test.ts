@@ -148,23 +148,28 @@ describe('capture companion: stop', () => {
     /** What the fake unit's companion read when it went: the hold's verdict and the flags file then. */
     const went: string[] = [];
     let failRestarts = 0;
+    /** The unit's MainPID (0: none running). */
+    let mainPid = 0;
     const exec = { run: async (file: string, args: readonly string[]) => {
       if (file === 'journalctl') return { code: 0, stdout: '', stderr: '' };
       calls.push(`${file} ${args.join(' ')}`);
       await linkLikeSystemctl(fs, args);
       const text = (await fs.readFile(K2S_PATHS.captureUnit).catch(() => null))?.toString('utf8') ?? null;
       if (args[0] === 'daemon-reload') loaded = text;
+      if (args.join(' ') === 'show -P MainPID k2s-dnsproxy-capture.service') return { code: 0, stdout: `${mainPid}\n`, stderr: '' };
       if (args[0] === 'show') return { code: 0, stdout: `Id=k2s-dnsproxy-capture.service\nLoadState=${loaded ? 'loaded' : 'not-found'}\nNeedDaemonReload=${loaded === text ? 'no' : 'yes'}\n`, stderr: '' };
       if (args[0] === 'restart') {
         if (failRestarts-- > 0) return { code: 1, stdout: '', stderr: 'Job failed.' };
         const me = pid++;
-        // The unit's companion (Type=simple: after the restart returned) does what capture-main.ts does: the hold first.
+        // The unit's companion (Type=simple: running once the restart returned) does what capture-main.ts does: the hold first.
+        await mkdir(path.join(procDir, String(me)), { recursive: true });
+        await writeFile(path.join(procDir, String(me), 'cmdline'), `${argv.join('\0')}\0`);
+        mainPid = me;
         void (async () => {
           const verdict = await awaitHold(fs.real(CAPTURE_HOLD_FILE), '/proc', 20, 30_000);
+          if (mainPid !== me) return; // killed meanwhile
           went.push(`${verdict} ${(await readFile(fs.real(CAPTURE_FLAGS_FILE), 'utf8').catch(() => 'no flags')).trim()}`);
-          if (verdict === 'drop') return;
-          await mkdir(path.join(procDir, String(me)), { recursive: true });
-          await writeFile(path.join(procDir, String(me), 'cmdline'), `${argv.join('\0')}\0`);
+          if (verdict === 'drop') return void (mainPid = 0);
           await fs.writeFileAtomic(CAPTURE_READY_FILE, `${me}\n`, { mode: 0o644 });
         })();
       }
@@ -226,6 +231,24 @@ describe('capture companion: stop', () => {
     expect(calls.filter((c) => c === restart)).toEqual([restart, restart]);
     expect(await fs.lstat(CAPTURE_HOLD_FILE)).toBeFalsy();
     expect(went).toEqual(['go go ["--listen","127.0.0.1:53","--port","53"]']);
+    await cap3.stop();
+    mainPid = 0; // stopped
+    // The held companion killed -9 before its go (systemd's own restart of it fails on Requisite=:
+    // no MainPID): start restarts it itself, at once, instead of waiting 12 s for a ready file.
+    went.length = 0;
+    calls.length = 0;
+    const cap4 = systemdCapture(fs, exec, procDir);
+    const killed = await cap4.prepare!(base);
+    for (const deadline = Date.now() + 30_000; mainPid === 0 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 10));
+    await rm(path.join(procDir, String(mainPid)), { recursive: true });
+    mainPid = 0;
+    const t0 = Date.now();
+    await cap4.start(argv, killed);
+    expect(Date.now() - t0).toBeLessThan(5_000);
+    expect(calls.filter((c) => c === restart)).toEqual([restart, restart]);
+    expect(went).toEqual(['go go ["--listen","127.0.0.1:53","--port","53"]']);
+    expect((await readFile(fs.real(CAPTURE_READY_FILE), 'utf8')).trim()).toBe(String(mainPid));
+    expect(await fs.lstat(CAPTURE_FAILED_FILE)).toBeFalsy();
   });
 
   it('systemd: start waits for the ready file of a companion that runs, not one a SIGKILL left behind', async () => {
