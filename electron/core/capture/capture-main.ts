@@ -28,7 +28,11 @@ import { missedFileText, watchMissed } from './capture-missed';
 import { runsIdle } from './sched-policy';
 import { goIdle, goNormal, treeLeaders } from './go-idle';
 import { budgetShare } from './cpu-budget';
-import { awaitHold } from './hold-wait';
+import { awaitHold, HOLD_MAX_MS, HOLD_POLL_MS } from './hold-wait';
+import { readSmallFile } from './small-file';
+
+/** Longest flags file the companion reads, bytes: a go line for a few listeners and ports is well under 1 KiB. */
+export const FLAGS_MAX_BYTES = 64 * 1024;
 
 /** The unprivileged account tcpdump drops to and the parser runs as (Debian's nobody). */
 export const CAPTURE_USER = 'nobody';
@@ -93,7 +97,9 @@ export function firstLine(input: NodeJS.ReadableStream & { destroy?: () => void 
  * first waits for its go line on `input` and takes its flags from it; `input` ending first (its
  * starter dropped it or died) ends it with 0, nothing done. With `--flags-file PATH` (the systemd
  * unit, CAPTURE_FLAGS_FILE_FLAG) it waits while start holds it (hold-wait.ts; a drop ends it with
- * 0), then reads its flags, a go line, from PATH (1 when it cannot, 2 when they are no go line).
+ * 0), then reads its flags, a go line, from PATH (1 when it cannot, 2 when they are no go line
+ * or more than FLAGS_MAX_BYTES; a link or FIFO there is not read: small-file.ts). Each such end
+ * says why on stderr (the journal).
  */
 export async function runCapture(fs: HostFs, uid: number, givenArgs: readonly string[], entry: string, input: NodeJS.ReadableStream = process.stdin, procDir = '/proc'): Promise<number> {
   let args = givenArgs;
@@ -102,15 +108,18 @@ export async function runCapture(fs: HostFs, uid: number, givenArgs: readonly st
   void reading.catch(() => undefined); // awaited below; a companion that ends before must not crash on it
   if (args.length === 2 && args[0] === CAPTURE_FLAGS_FILE_FLAG) {
     // systemd: held while start checks the host (hold-wait.ts), then the flags start wrote.
-    if ((await awaitHold(fs.real(CAPTURE_HOLD_FILE), procDir)) === 'drop') return 0;
-    const text = await fsp.readFile(args[1]!, 'utf8').catch((err: NodeJS.ErrnoException) => {
-      process.stderr.write(`k2s-dns capture-watch: cannot read its flags from ${args[1]!} (${err.code ?? err.message}); k2s-dns start writes them.\n`);
-      return null;
-    });
-    if (text === null) return 1;
+    const note = (line: string) => process.stderr.write(`k2s-dns capture-watch: ${line}\n`);
+    if ((await awaitHold(fs.real(CAPTURE_HOLD_FILE), procDir, HOLD_POLL_MS, HOLD_MAX_MS, note)) === 'drop') return 0;
+    // Root reads it: no link followed, no FIFO waited on, no more than FLAGS_MAX_BYTES (small-file.ts).
+    const read = await readSmallFile(args[1]!, args[1]!, FLAGS_MAX_BYTES);
+    if ('code' in read) {
+      note(`cannot read its flags: ${read.why}; k2s-dns start writes them (a regular file of one go line).`);
+      return read.code === 'EFBIG' ? 2 : 1;
+    }
+    const text = read.text;
     const flags = argsOfGoLine(text.split('\n')[0]!);
     if (flags === null) {
-      process.stderr.write(`k2s-dns capture-watch: ${args[1]!} holds no go line: ${JSON.stringify(text.slice(0, 200))}\n`);
+      note(`${args[1]!} holds no go line: ${JSON.stringify(text.slice(0, 200))}`);
       return 2;
     }
     args = flags;

@@ -1,6 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { spawn } from 'node:child_process';
-import { mkdtemp, mkdir, rm, writeFile, rename } from 'node:fs/promises';
+import { mkdtemp, mkdir, rm, writeFile, rename, symlink } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { awaitHold, processStartTime } from './hold-wait';
@@ -98,6 +99,78 @@ describe('awaitHold', () => {
     const file = path.join(dir, 'capture.hold');
     await putHold(file, holdFileText({ kind: 'hold', pid: process.pid, startTime: (await processStartTime('self'))! }));
     expect(await awaitHold(file, '/proc', 20, 100)).toBe('drop');
+  });
+});
+
+describe('awaitHold: what it says, and a hold file that is not a file', () => {
+  it('says why it ended or went past a hold it could not read; a plain go or no file says nothing', async () => {
+    const file = path.join(dir, 'capture.hold');
+    const said: string[] = [];
+    const note = (l: string) => void said.push(l);
+    expect(await awaitHold(file, '/proc', 20, 30_000, note)).toBe('go');
+    await putHold(file, 'go\n');
+    expect(await awaitHold(file, '/proc', 20, 30_000, note)).toBe('go');
+    expect(said).toEqual([]);
+    await putHold(file, 'drop\n');
+    expect(await awaitHold(file, '/proc', 20, 30_000, note)).toBe('drop');
+    expect(said.pop()).toMatch(/capture\.hold says drop .*exiting, nothing done/);
+    // A live PID (1) named with another start time: a reused PID, not its holder.
+    await putHold(file, 'hold 1 99999999999\n');
+    expect(await awaitHold(file, '/proc', 20, 30_000, note)).toBe('drop');
+    expect(said.pop()).toMatch(/\(PID 1, start time 99999999999 in .*capture\.hold\) is no longer running/);
+    await putHold(file, holdFileText({ kind: 'hold', pid: process.pid, startTime: (await processStartTime('self'))! }));
+    expect(await awaitHold(file, '/proc', 20, 100, note)).toBe('drop');
+    expect(said.pop()).toMatch(new RegExp(`still held by PID ${process.pid} after 0 s`));
+    await putHold(file, 'rm -rf /\n');
+    expect(await awaitHold(file, '/proc', 20, 30_000, note)).toBe('go');
+    expect(said.pop()).toMatch(/holds no hold \("rm -rf \/\\n"\): read as none/);
+  });
+
+  it('a FIFO there is not waited on, a link not followed, a huge file not read: each goes at once, and says so', async () => {
+    const file = path.join(dir, 'capture.hold');
+    const said: string[] = [];
+    const note = (l: string) => void said.push(l);
+    execFileSync('mkfifo', [file]);
+    // Before the fix a FIFO hung its read (and so the wait) until maxMs.
+    expect(await within(awaitHold(file, '/proc', 20, 60_000, note), 10_000)).toBe('go');
+    expect(said.pop()).toMatch(/FIFO/);
+    await rm(file);
+    await writeFile(path.join(dir, 'real-hold'), holdFileText({ kind: 'hold', pid: process.pid, startTime: (await processStartTime('self'))! }));
+    await symlink(path.join(dir, 'real-hold'), file);
+    expect(await within(awaitHold(file, '/proc', 20, 60_000, note), 10_000)).toBe('go');
+    expect(said.pop()).toMatch(/symbolic link \(not followed\)/);
+    await rm(file);
+    await writeFile(file, `hold ${process.pid} ${(await processStartTime('self'))!}\n${'x'.repeat(4096)}`);
+    expect(await within(awaitHold(file, '/proc', 20, 60_000, note), 10_000)).toBe('go');
+    expect(said.pop()).toMatch(/more than the 256/);
+  });
+});
+
+describe('runCapture --flags-file: a flags file that is not a small regular file', () => {
+  const fsAt = () => new Proxy({}, { get: (_t, k) => (k === 'then' ? undefined : k === 'real' ? (p: string) => path.join(dir, p) : () => { throw new Error(`fs.${String(k)} used`); }) }) as HostFs;
+  it('a link (even to good flags) is not followed: 1; a FIFO is not waited on: 1; past 64 KiB: 2; each says why on stderr', async () => {
+    const flags = path.join(dir, 'capture.flags');
+    const good = path.join(dir, 'good.flags');
+    await writeFile(good, `${heldGoLine(['--listen', '127.0.0.1:53', '--port', '53'])}\n`);
+    const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      await symlink(good, flags);
+      expect(await runCapture(fsAt(), 0, [CAPTURE_FLAGS_FILE_FLAG, flags], '/x/k2s-dns.mjs')).toBe(1);
+      expect(String(err.mock.calls.at(-1)?.[0])).toMatch(/cannot read its flags: .*capture\.flags is a symbolic link \(not followed\)/);
+      await rm(flags);
+      execFileSync('mkfifo', [flags]);
+      expect(await within(runCapture(fsAt(), 0, [CAPTURE_FLAGS_FILE_FLAG, flags], '/x/k2s-dns.mjs'), 10_000)).toBe(1);
+      expect(String(err.mock.calls.at(-1)?.[0])).toMatch(/capture\.flags is a FIFO/);
+      await rm(flags);
+      await writeFile(flags, `${heldGoLine(['--listen', '127.0.0.1:53', '--port', '53'])}\n${'#'.repeat(70_000)}`);
+      expect(await runCapture(fsAt(), 0, [CAPTURE_FLAGS_FILE_FLAG, flags], '/x/k2s-dns.mjs')).toBe(2);
+      expect(String(err.mock.calls.at(-1)?.[0])).toMatch(/is 70\d+ bytes, more than the 65536/);
+      await rm(flags);
+      expect(await runCapture(fsAt(), 0, [CAPTURE_FLAGS_FILE_FLAG, flags], '/x/k2s-dns.mjs')).toBe(1);
+      expect(String(err.mock.calls.at(-1)?.[0])).toMatch(/capture\.flags does not exist/);
+    } finally {
+      err.mockRestore();
+    }
   });
 });
 

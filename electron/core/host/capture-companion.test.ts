@@ -71,10 +71,10 @@ async function companionUp(fs: ReturnType<typeof createHostFs>, procDir: string,
 /**
  * A fake `systemctl` (and `journalctl`) for systemdCapture: records each systemctl call, links
  * like `systemctl --root=/`, loads the unit file at `daemon-reload` and answers `show` with
- * NeedDaemonReload by it; `onRestart` plays the unit's companion, and a result it returns
- * replaces a successful restart's (a refused one).
+ * NeedDaemonReload by it, and `show -P MainPID` with `mainPid`; `onRestart` plays the unit's
+ * companion, and a result it returns replaces a successful restart's (a refused one).
  */
-function fakeSystemctl(fs: ReturnType<typeof createHostFs>, onRestart: () => Promise<{ code: number; stdout: string; stderr: string } | void>) {
+function fakeSystemctl(fs: ReturnType<typeof createHostFs>, onRestart: () => Promise<{ code: number; stdout: string; stderr: string } | void>, mainPid: () => number = () => 0) {
   const calls: string[] = [];
   let loaded: string | null = null;
   const ok = { code: 0, stdout: '', stderr: '' };
@@ -84,6 +84,7 @@ function fakeSystemctl(fs: ReturnType<typeof createHostFs>, onRestart: () => Pro
     await linkLikeSystemctl(fs, args);
     const text = (await fs.readFile(K2S_PATHS.captureUnit).catch(() => null))?.toString('utf8') ?? null;
     if (args[0] === 'daemon-reload') loaded = text;
+    if (args.join(' ') === 'show -P MainPID k2s-dnsproxy-capture.service') return { code: 0, stdout: `${mainPid()}\n`, stderr: '' };
     if (args[0] === 'show') return { code: 0, stdout: `Id=k2s-dnsproxy-capture.service\nLoadState=${loaded ? 'loaded' : 'not-found'}\nNeedDaemonReload=${loaded === text ? 'no' : 'yes'}\n`, stderr: '' };
     if (args[0] === 'restart') return (await onRestart()) ?? ok;
     return ok;
@@ -166,17 +167,23 @@ describe('capture companion: stop', () => {
     /** What the fake unit's companion read when it went: the hold's verdict and the flags file then. */
     const went: string[] = [];
     let failRestarts = 0;
+    /** The unit's MainPID (0: none running). */
+    let mainPid = 0;
     const { exec, calls } = fakeSystemctl(fs, async () => {
       if (failRestarts-- > 0) return { code: 1, stdout: '', stderr: 'Job failed.' };
       const me = pid++;
-      // The unit's companion (Type=simple: after the restart returned) does what capture-main.ts does: the hold first.
+      // The unit's companion (Type=simple: running once the restart returned) does what capture-main.ts does: the hold first.
+      await mkdir(path.join(procDir, String(me)), { recursive: true });
+      await writeFile(path.join(procDir, String(me), 'cmdline'), `${argv.join('\0')}\0`);
+      mainPid = me;
       void (async () => {
         const verdict = await awaitHold(fs.real(CAPTURE_HOLD_FILE), '/proc', 20, 30_000);
+        if (mainPid !== me) return; // killed meanwhile
         went.push(`${verdict} ${(await readFile(fs.real(CAPTURE_FLAGS_FILE), 'utf8').catch(() => 'no flags')).trim()}`);
-        if (verdict === 'drop') return;
+        if (verdict === 'drop') return void (mainPid = 0);
         await companionUp(fs, procDir, me);
       })();
-    });
+    }, () => mainPid);
     const restart = 'systemctl restart --job-mode=ignore-requirements k2s-dnsproxy-capture.service';
     const reset = 'systemctl reset-failed k2s-dnsproxy-capture.service';
     // The first start after install: no unit file yet — prepare refuses, having written and run nothing.
@@ -241,6 +248,23 @@ describe('capture companion: stop', () => {
     expect(calls.filter((c) => c === restart)).toEqual([restart, restart, restart]);
     expect(await fs.lstat(CAPTURE_HOLD_FILE)).toBeFalsy();
     expect(went).toEqual(['go go ["--listen","127.0.0.1:53","--port","53"]']);
+    await cap4.stop();
+    mainPid = 0; // stopped
+    // The held companion killed -9 before its go (systemd's own restart of it fails on Requisite=:
+    // no MainPID): start restarts it itself at once, where it waited 12 s for a ready file and
+    // failed (the failed file, and a rejected start).
+    went.length = 0;
+    calls.length = 0;
+    const cap5 = systemdCapture(fs, exec, procDir);
+    const killed = await cap5.prepare!(base);
+    for (const deadline = Date.now() + 30_000; mainPid === 0 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 10));
+    await rm(path.join(procDir, String(mainPid)), { recursive: true });
+    mainPid = 0;
+    await cap5.start(argv, killed);
+    expect(calls.filter((c) => c === restart)).toEqual([restart, restart]);
+    expect(went).toEqual(['go go ["--listen","127.0.0.1:53","--port","53"]']);
+    expect((await readFile(fs.real(CAPTURE_READY_FILE), 'utf8')).trim()).toBe(String(mainPid));
+    expect(await fs.lstat(CAPTURE_FAILED_FILE)).toBeFalsy();
   });
 
   it('systemd: start waits for the ready file of a companion that runs, not one a SIGKILL left behind', async () => {

@@ -210,6 +210,13 @@ export function systemdCapture(fs: HostFs, exec: Exec, procDir = '/proc', reload
     return written;
   };
   const putHold = (h: CaptureHold) => fs.writeFileAtomic(CAPTURE_HOLD_FILE, holdFileText(h), { mode: 0o644 });
+  /** True when the unit's main process (systemctl show MainPID; 0 while none) is a capture companion (/proc/PID/cmdline). */
+  const heldRunning = async (): Promise<boolean> => {
+    const r = await exec.run('systemctl', ['show', '-P', 'MainPID', unit], { timeoutMs: 10_000 }).catch(() => null);
+    const pid = Number(r?.code === 0 ? r.stdout.trim() : '');
+    if (!Number.isInteger(pid) || pid <= 1) return false;
+    return isCaptureArgv(await readFile(path.join(procDir, String(pid), 'cmdline')).then(parseCmdline, () => [] as string[]));
+  };
   /** The [Install] link that makes k2s-dnsproxy.service want it (WantedBy=), on disk. */
   const linked = async (): Promise<boolean> => (await fs.lstat(`${path.posix.dirname(K2S_PATHS.unit)}/${SERVICE_NAME}.service.wants/${unit}`)) !== null;
   /** The companion prepare restarted, held; `restarted` resolves false when its restart failed. */
@@ -241,14 +248,24 @@ export function systemdCapture(fs: HostFs, exec: Exec, procDir = '/proc', reload
         reload.linksChanged();
       })();
       if (mine && (await mine.restarted)) {
+        let gone = false;
         await rememberStartFailure(fs, async () => {
           await putHold({ kind: 'go' });
           mine.letGo = true;
           held!.process.letGo(line);
-          await link;
+          // The held companion may have died before its go (kill -9, the OOM killer): systemd's
+          // own restart of it (Restart=on-failure) then failed on Requisite= — the proxy does not
+          // run yet — and nothing would write the ready file waited for (12 s, then
+          // CAPTURE_NOT_STARTED). Asked after the go: one alive then has it and goes on its own.
+          const [, alive] = await Promise.all([link, heldRunning()]);
+          if (!alive) {
+            gone = true;
+            return;
+          }
           await waitReady(fs, journal, () => readyFileLive(fs, procDir), abort);
         });
-        return;
+        if (!gone) return;
+        // Started again below, as a start without a held one does (its hold file removed).
       }
       if (mine) mine.letGo = true;
       // A reload only when the manager holds an older file of it (or this process wrote it); it
