@@ -113,7 +113,7 @@ export async function runCapture(fs: HostFs, uid: number, givenArgs: readonly st
     // Root reads it: no link followed, no FIFO waited on, no more than FLAGS_MAX_BYTES (small-file.ts).
     const read = await readSmallFile(args[1]!, args[1]!, FLAGS_MAX_BYTES);
     if ('code' in read) {
-      note(`cannot read its flags: ${read.why}; k2s-dns start writes them (a regular file of one go line).`);
+      note(`cannot read its flags: ${read.why}; the next start of K2s DNS writes them (a regular file of one go line).`);
       return read.code === 'EFBIG' ? 2 : 1;
     }
     const text = read.text;
