@@ -181,7 +181,9 @@ describe('capture companion: stop', () => {
         if (mainPid !== me) return; // killed meanwhile
         went.push(`${verdict} ${(await readFile(fs.real(CAPTURE_FLAGS_FILE), 'utf8').catch(() => 'no flags')).trim()}`);
         if (verdict === 'drop') return void (mainPid = 0);
-        await companionUp(fs, procDir, me);
+        // Only its ready file: its cmdline was written at the restart, and writing it again (truncate,
+        // then write) would let start's MainPID check read it empty and restart the companion.
+        await fs.writeFileAtomic(CAPTURE_READY_FILE, `${me}\n`, { mode: 0o644 });
       })();
     }, () => mainPid);
     const restart = 'systemctl restart --job-mode=ignore-requirements k2s-dnsproxy-capture.service';
