@@ -108,21 +108,23 @@ function baseOf(argv: readonly string[]): string[] {
   return argv.slice(0, i + 1);
 }
 
-/**
- * True when CAPTURE_READY_FILE names a pid whose /proc/PID/cmdline is a capture companion: the
- * file of one that is running now, not one a companion killed by SIGKILL left behind.
- */
-async function readyFileLive(fs: HostFs, procDir: string): Promise<boolean> {
-  const pid = Number((await fs.readFile(CAPTURE_READY_FILE).catch(() => Buffer.from(''))).toString('utf8').trim());
-  if (!Number.isInteger(pid) || pid <= 1) return false;
+/** True when `pid` (> 1) is a process whose /proc/PID/cmdline is a capture companion's (isCaptureArgv). */
+async function isCompanion(pid: number | null, procDir: string): Promise<boolean> {
+  if (pid === null || !Number.isInteger(pid) || pid <= 1) return false;
   return isCaptureArgv(await readFile(path.join(procDir, String(pid), 'cmdline')).then(parseCmdline, () => [] as string[]));
 }
 
-/** Sends `sig` to `pid` when /proc/PID/cmdline is still a companion (a reused pid is never signalled). */
+/**
+ * True when CAPTURE_READY_FILE names a pid that is a capture companion: the file of one that is
+ * running now, not one a companion killed by SIGKILL left behind.
+ */
+async function readyFileLive(fs: HostFs, procDir: string): Promise<boolean> {
+  return isCompanion(Number((await fs.readFile(CAPTURE_READY_FILE).catch(() => Buffer.from(''))).toString('utf8').trim()), procDir);
+}
+
+/** Sends `sig` to `pid` when it is still a companion (a reused pid is never signalled). */
 async function signalCompanion(pid: number | null, sig: NodeJS.Signals, procDir: string): Promise<void> {
-  if (pid === null || !Number.isInteger(pid) || pid <= 1) return;
-  const argv = await readFile(path.join(procDir, String(pid), 'cmdline')).then(parseCmdline, () => [] as string[]);
-  if (!isCaptureArgv(argv)) return;
+  if (pid === null || !(await isCompanion(pid, procDir))) return;
   try {
     process.kill(pid, sig);
   } catch {
@@ -213,9 +215,7 @@ export function systemdCapture(fs: HostFs, exec: Exec, procDir = '/proc', reload
   /** True when the unit's main process (systemctl show MainPID; 0 while none) is a capture companion (/proc/PID/cmdline). */
   const heldRunning = async (): Promise<boolean> => {
     const r = await exec.run('systemctl', ['show', '-P', 'MainPID', unit], { timeoutMs: 10_000 }).catch(() => null);
-    const pid = Number(r?.code === 0 ? r.stdout.trim() : '');
-    if (!Number.isInteger(pid) || pid <= 1) return false;
-    return isCaptureArgv(await readFile(path.join(procDir, String(pid), 'cmdline')).then(parseCmdline, () => [] as string[]));
+    return isCompanion(Number(r?.code === 0 ? r.stdout.trim() : ''), procDir);
   };
   /** The [Install] link that makes k2s-dnsproxy.service want it (WantedBy=), on disk. */
   const linked = async (): Promise<boolean> => (await fs.lstat(`${path.posix.dirname(K2S_PATHS.unit)}/${SERVICE_NAME}.service.wants/${unit}`)) !== null;
