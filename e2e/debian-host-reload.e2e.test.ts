@@ -131,7 +131,7 @@ describe('systemd reloads around start and stop (Debian 13 host)', () => {
       expect(start2.result, start2.stdout + start2.stderr).toMatchObject({ ok: true, exitCode: 0 });
       // A reload on start's own path, before the restart: dnsproxy runs, not the dnsmasq command
       // line the manager held. It read the proxy's links too, and the follower's, which the
-      // proxy's reenable made (its unit file is there from the first start: ServiceSpec.linkFollower),
+      // proxy's links made (its unit file is there from the first start: ServiceSpec.linkFollower),
       // so none is left to launch after the result.
       expect((await h.run(['systemctl', 'show', '-p', 'ExecStart', 'k2s-dnsproxy.service'])).stdout).toContain('/opt/k2s/bin/dnsproxy');
       expect((await h.run(['cat', `/proc/${await mainPid(h)}/comm`])).stdout.trim()).toBe('dnsproxy');

@@ -49,10 +49,9 @@ async function withPause(deps: LifecycleDeps, point: PausePoint, op: 'start' | '
   const exec: Exec = {
     ...deps.exec,
     run: async (file, args, opts) => {
-      const r = await deps.exec.run(file, args, opts);
-      // The proxy's links (`systemctl --root=/ reenable k2s-dnsproxy.service …`, systemd-service.ts), before its restart.
-      if (file === 'systemctl' && args.includes('reenable') && args.includes('k2s-dnsproxy.service') && point === 'after-enable') await pause(point);
-      return r;
+      // The proxy's links are on disk (made in-process, host/unit-links.ts), its restart not begun (systemd-service.ts).
+      if (file === 'systemctl' && args[0] === 'restart' && args.includes('k2s-dnsproxy.service') && point === 'after-enable') await pause(point);
+      return deps.exec.run(file, args, opts);
     },
   };
   // The service manager writes the unit and runs systemctl: built on the paused fs and exec.
@@ -60,6 +59,7 @@ async function withPause(deps: LifecycleDeps, point: PausePoint, op: 'start' | '
   const services: ServiceManager = {
     kind: inner.kind,
     ...(inner.reload ? { reload: inner.reload } : {}),
+    ...(inner.prepareStart ? { prepareStart: () => inner.prepareStart!() } : {}),
     start: async (spec) => {
       const r = await inner.start(spec);
       if (point === 'after-proxy-start') await pause(point);

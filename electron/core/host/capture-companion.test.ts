@@ -125,16 +125,16 @@ describe('capture companion: stop', () => {
     const { exec, calls } = fakeSystemctl(fs, () => companionUp(fs, procDir, pid++));
     const cap = systemdCapture(fs, exec, procDir);
     const restart = 'systemctl restart --job-mode=ignore-requirements k2s-dnsproxy-capture.service';
-    const reenable = 'systemctl --root=/ reenable k2s-dnsproxy-capture.service';
     const reset = 'systemctl reset-failed k2s-dnsproxy-capture.service';
     const show = 'systemctl show -p Id -p LoadState -p NeedDaemonReload -- k2s-dnsproxy-capture.service';
     // The first start: the file written, linked (WantedBy=k2s-dnsproxy.service: boot pulls it in), one reload.
     await cap.start(argv);
-    expect(calls.filter((c) => c !== reset)).toEqual([reenable, 'systemctl daemon-reload', restart]);
+    expect(calls.filter((c) => c !== reset)).toEqual(['systemctl daemon-reload', restart]);
     expect(calls).toContain(reset);
-    expect(await fs.lstat('/etc/systemd/system/k2s-dnsproxy.service.wants/k2s-dnsproxy-capture.service')).toBeTruthy();
+    // The link made in-process (unit-links.ts), as `systemctl enable` makes it.
+    expect(await fs.readlink('/etc/systemd/system/k2s-dnsproxy.service.wants/k2s-dnsproxy-capture.service')).toBe(K2S_PATHS.captureUnit);
     expect((await readFile(fs.real(CAPTURE_READY_FILE), 'utf8')).trim()).toBe('4242');
-    // The next (a new process: the manager is asked): unchanged and linked, no reenable, no reload.
+    // The next (a new process: the manager is asked): unchanged and linked, no reload.
     calls.length = 0;
     await systemdCapture(fs, exec, procDir).start(argv);
     expect(calls.filter((c) => c !== reset)).toEqual([show, restart]);
@@ -144,7 +144,8 @@ describe('capture companion: stop', () => {
     calls.length = 0;
     await systemdCapture(fs, exec, procDir).start(argv);
     // The manager's question is asked alongside the link (a reload would wait for it).
-    expect(calls.filter((c) => c !== reset)).toEqual([show, reenable, restart]);
+    expect(calls.filter((c) => c !== reset)).toEqual([show, restart]);
+    expect(await fs.readlink('/etc/systemd/system/k2s-dnsproxy.service.wants/k2s-dnsproxy-capture.service')).toBe(K2S_PATHS.captureUnit);
     // Other ports: only the flags file changes (the unit runs `--flags-file`), no reload before the restart.
     const unitBefore = await readFile(fs.real(K2S_PATHS.captureUnit), 'utf8');
     expect(unitBefore).toContain(`capture-watch --flags-file ${fs.real(CAPTURE_FLAGS_FILE)}\n`);
@@ -304,8 +305,13 @@ describe('capture companion: stop', () => {
       calls.push(`${file} ${args.join(' ')} unwritten=${(await fs.lstat(CAPTURE_UNWRITTEN_FILE)) ? 'yes' : 'no'}`);
       return { code: 0, stdout: '', stderr: '' };
     } };
+    const link = '/etc/systemd/system/k2s-dnsproxy.service.wants/k2s-dnsproxy-capture.service';
+    await fs.mkdirp(path.dirname(link), 0o755);
+    await fs.symlinkAtomic(link, K2S_PATHS.captureUnit);
     await systemdCapture(fs, exec).stop();
-    expect(calls).toEqual(['systemctl stop k2s-dnsproxy-capture.service unwritten=yes', 'systemctl --root=/ disable k2s-dnsproxy-capture.service unwritten=yes']);
+    expect(calls).toEqual(['systemctl stop k2s-dnsproxy-capture.service unwritten=yes']);
+    // Its link removed in-process, as `systemctl --root=/ disable` would.
+    expect(await fs.lstat(link)).toBeNull();
     expect(await fs.lstat(CAPTURE_UNWRITTEN_FILE)).toBeFalsy();
     expect(await fs.lstat(CAPTURE_MISSED_FILE)).toBeFalsy();
     // stoppedWithProxy (stop, after the proxy's stop named the unit and unlinked it): no systemctl, only its files go.

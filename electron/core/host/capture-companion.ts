@@ -14,7 +14,8 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Exec } from './exec';
 import type { HostFs } from './host-fs';
-import { K2S_PATHS, SERVICE_NAME } from '../../../shared/k2s-paths';
+import { K2S_PATHS } from '../../../shared/k2s-paths';
+import { relinkUnits, unlinkUnits } from './unit-links';
 import { ROOT_WRITTEN_DIRS } from '../../../shared/root-dir-check';
 import { CAPTURE_UNIT_NAME, renderCaptureUnit } from '../../../shared/capture-unit';
 import { CAPTURE_FAILED_FILE, CAPTURE_FLAGS_FILE, CAPTURE_FLAGS_FILE_FLAG, CAPTURE_HELD_FLAG, CAPTURE_HOLD_FILE, CAPTURE_MISSED_FILE, holdFileText, type CaptureHold, CAPTURE_READY_FILE, CAPTURE_UNWRITTEN_FILE, CAPTURE_VERB, heldGoLine, isCaptureArgv } from '../capture/capture-args';
@@ -25,7 +26,7 @@ import { CAPTURE_GO_FILE, CAPTURE_KEEPER_STATE, isKeeperArgv, keeperArgv, parseK
 import { treeToNormal } from '../capture/go-idle';
 import { processStartTime } from '../capture/hold-wait';
 import { ensureRootDir } from './root-dirs';
-import { LINKS_ONLY, settledAll, systemdReload, writeUnitFile, type ManagerReload } from './systemd-reload';
+import { settledAll, systemdReload, writeUnitFile, type ManagerReload } from './systemd-reload';
 import { RESTART_JOB_MODE } from './systemd-service';
 
 /** Host path of the supervised companion's pid. */
@@ -63,7 +64,7 @@ export interface CaptureCompanion {
   /**
    * Ends it (it drains the parser first) and removes its failed, ready and missed files; no error
    * when none runs. `stoppedWithProxy`: systemd only, the ServiceManager.stop() just before
-   * stopped the unit with the proxy and unlinked it (one `systemctl stop`, one `disable`), so
+   * stopped the unit with the proxy and unlinked it (one `systemctl stop`; its links removed), so
    * only its files are removed here.
    */
   stop(opts?: { stoppedWithProxy?: boolean }): Promise<void>;
@@ -113,6 +114,9 @@ async function isCompanion(pid: number | null, procDir: string): Promise<boolean
   if (pid === null || !Number.isInteger(pid) || pid <= 1) return false;
   return isCaptureArgv(await readFile(path.join(procDir, String(pid), 'cmdline')).then(parseCmdline, () => [] as string[]));
 }
+
+/** Host path of the capture unit's cgroup process list (cgroup v2, system.slice: as systemd-service.ts UNIT_CGROUP_PROCS). */
+export const CAPTURE_CGROUP_PROCS = `/sys/fs/cgroup/system.slice/${CAPTURE_UNIT_NAME}.service/cgroup.procs`;
 
 /**
  * True when CAPTURE_READY_FILE names a pid that is a capture companion: the file of one that is
@@ -212,13 +216,17 @@ export function systemdCapture(fs: HostFs, exec: Exec, procDir = '/proc', reload
     return written;
   };
   const putHold = (h: CaptureHold) => fs.writeFileAtomic(CAPTURE_HOLD_FILE, holdFileText(h), { mode: 0o644 });
-  /** True when the unit's main process (systemctl show MainPID; 0 while none) is a capture companion (/proc/PID/cmdline). */
+  /**
+   * True when the unit runs a capture companion (/proc/PID/cmdline): one of the processes of its
+   * cgroup (cgroup v2, read from the kernel: no process spawned on start's path), or, where that
+   * file cannot be read, its main process (systemctl show MainPID; 0 while none).
+   */
   const heldRunning = async (): Promise<boolean> => {
+    const procs = await fs.readFile(CAPTURE_CGROUP_PROCS).then((b) => b.toString('utf8').split('\n').filter(Boolean), () => null);
+    if (procs) return (await Promise.all(procs.map((p) => isCompanion(Number(p), procDir)))).includes(true);
     const r = await exec.run('systemctl', ['show', '-P', 'MainPID', unit], { timeoutMs: 10_000 }).catch(() => null);
     return isCompanion(Number(r?.code === 0 ? r.stdout.trim() : ''), procDir);
   };
-  /** The [Install] link that makes k2s-dnsproxy.service want it (WantedBy=), on disk. */
-  const linked = async (): Promise<boolean> => (await fs.lstat(`${path.posix.dirname(K2S_PATHS.unit)}/${SERVICE_NAME}.service.wants/${unit}`)) !== null;
   /** The companion prepare restarted, held; `restarted` resolves false when its restart failed. */
   let prepared: { held: HeldCompanion; restarted: Promise<boolean>; letGo: boolean } | null = null;
   return {
@@ -243,9 +251,7 @@ export function systemdCapture(fs: HostFs, exec: Exec, procDir = '/proc', reload
       // pulls it in at boot; and the manager's question, which a link on disk does not change.
       // The held one's restart had the question (prepare), and the reset when it needed one.
       const link = (async () => {
-        if (await linked()) return;
-        await systemctl([LINKS_ONLY, 'reenable', unit]);
-        reload.linksChanged();
+        if (await relinkUnits(fs, [{ name: unit, file: K2S_PATHS.captureUnit, text: renderCaptureUnit(unitArgv(base)) }])) reload.linksChanged();
       })();
       if (mine && (await mine.restarted)) {
         let gone = false;
@@ -350,8 +356,7 @@ export function systemdCapture(fs: HostFs, exec: Exec, procDir = '/proc', reload
         // The link goes now; the manager reads it at the command's end (systemd-reload.ts settle).
         // Until then a stale "k2s-dnsproxy wants it" can only pull it in with the proxy, and our
         // start re-links it anyway.
-        await systemctl([LINKS_ONLY, 'disable', unit], [0, 1, 5]);
-        reload.linksChanged();
+        if (await unlinkUnits(fs, [unit])) reload.linksChanged();
       }
       await fs.remove(CAPTURE_FAILED_FILE);
       await fs.remove(CAPTURE_READY_FILE);

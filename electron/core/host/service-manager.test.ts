@@ -77,8 +77,7 @@ describe('systemd manager', () => {
     await svc.reload!.settle();
     expect(calls).toEqual([
       // The unit file is new: reloaded for it, whatever the manager says (systemd-reload.ts).
-      // The start limit's reset asked alongside the links; the reload once the links are on disk.
-      ['systemctl', '--root=/', 'reenable', 'k2s-dnsproxy.service'],
+      // The links are made in-process (unit-links.ts) before it; the start limit's reset alongside it.
       ['systemctl', 'reset-failed', 'k2s-dnsproxy.service'],
       ['systemctl', 'daemon-reload'],
       ['systemctl', 'restart', '--job-mode=ignore-requirements', 'k2s-dnsproxy.service'],
@@ -86,8 +85,7 @@ describe('systemd manager', () => {
       ['systemctl', 'show', '-p', 'ActiveState', '-p', 'SubState', '-p', 'NRestarts', '-p', 'ExecMainCode', '-p', 'ExecMainStatus', '-p', 'MainPID', '-p', 'Result', 'k2s-dnsproxy.service'],
       ['systemctl', 'show', '-p', 'ActiveState', '-p', 'SubState', '-p', 'NRestarts', '-p', 'ExecMainCode', '-p', 'ExecMainStatus', '-p', 'MainPID', '-p', 'Result', 'k2s-dnsproxy.service'],
       ['systemctl', 'stop', 'k2s-dnsproxy.service'],
-      ['systemctl', '--root=/', 'disable', 'k2s-dnsproxy.service'],
-      // The reload as a unit of its own, not waited for (systemd-reload.ts RELOAD_UNIT).
+      // The link removed in-process (unit-links.ts unlinkUnits); the reload as a unit of its own, not waited for (systemd-reload.ts RELOAD_UNIT).
       ['systemd-run', '--no-block', '--quiet', '--collect', '--description=K2s DNS: the manager reads the changed unit links', '--', 'systemctl', 'daemon-reload'],
     ]);
   });
@@ -120,9 +118,10 @@ describe('systemd manager', () => {
     await (await detectServiceManager(fs, recordingExec(calls))).start(spec);
     // The capture unit is neither linked nor restarted here: its own start did both (capture-companion.ts).
     expect(calls.filter((c) => c.includes('reenable') || c.includes('restart'))).toEqual([
-      ['systemctl', '--root=/', 'reenable', 'k2s-dnsproxy.service'],
       ['systemctl', 'restart', '--job-mode=ignore-requirements', 'k2s-dnsproxy.service'],
     ]);
+    expect(await fs.readlink('/etc/systemd/system/multi-user.target.wants/k2s-dnsproxy.service')).toBe(K2S_PATHS.unit);
+    expect(await fs.lstat('/etc/systemd/system/k2s-dnsproxy.service.wants/k2s-dnsproxy-capture.service')).toBeNull();
   });
 
   it('start links the follower\'s unit left from an earlier start in the proxy\'s own reenable (linkFollower); the follower\'s start then only restarts it, unless it rewrote the file', async () => {
@@ -132,14 +131,13 @@ describe('systemd manager', () => {
     await fs.mkdirp(path.posix.dirname(FOLLOW_UNIT_PATH), 0o755);
     await fs.writeFileAtomic(FOLLOW_UNIT_PATH, renderFollowUnit(argv), { mode: 0o644 });
     const spec = { argv: ['/opt/k2s/bin/dnsproxy', '--config-path=/etc/k2s/dnsproxy.yaml'], logFile: K2S_PATHS.log, description: 'K2s DNS proxy' };
-    for (const [linkFollower, reenable] of [[true, ['k2s-dnsproxy.service', 'k2s-dnsproxy-follow.service']], [false, ['k2s-dnsproxy.service']]] as const) {
+    for (const linkFollower of [false, true]) {
       const calls: string[][] = [];
       await (await detectServiceManager(fs, recordingExec(calls))).start({ ...spec, linkFollower });
-      expect(calls.filter((c) => c[2] === 'reenable')).toEqual([['systemctl', '--root=/', 'reenable', ...reenable]]);
+      expect(calls.filter((c) => c.includes('reenable') || c.includes('enable'))).toEqual([]);
+      expect(await fs.lstat(FOLLOW_WANTS_LINK).then((st) => st?.kind ?? null)).toBe(linkFollower ? 'symlink' : null);
     }
-    // The link the reenable made (recordingExec runs nothing: made here as systemctl would).
-    await fs.mkdirp(path.posix.dirname(FOLLOW_WANTS_LINK), 0o755);
-    await fsp.symlink(FOLLOW_UNIT_PATH, r(FOLLOW_WANTS_LINK.slice(1)));
+    expect(await fs.readlink(FOLLOW_WANTS_LINK)).toBe(FOLLOW_UNIT_PATH);
     const linked: string[][] = [];
     await systemdFollower(fs, recordingExec(linked)).start(argv);
     expect(linked.filter((c) => c[1] !== 'show')).toEqual([['systemctl', 'restart', 'k2s-dnsproxy-follow.service']]);
@@ -161,7 +159,6 @@ describe('systemd manager', () => {
     await svc.stop();
     expect(calls).toEqual([
       ['systemctl', 'stop', 'k2s-dnsproxy.service', 'k2s-dnsproxy-capture.service', 'k2s-dnsproxy-follow.service'],
-      ['systemctl', '--root=/', 'disable', 'k2s-dnsproxy.service', 'k2s-dnsproxy-capture.service', 'k2s-dnsproxy-follow.service'],
     ]);
     // The follower, which uninstall ends before the restore: with unlinkWithProxy only its unit stops (the disable above unlinks it); without, it is unlinked too (recover).
     calls.length = 0;
@@ -180,10 +177,10 @@ describe('systemd manager', () => {
     const svcFirst = await detectServiceManager(fs, recordingExec(first));
     await svcFirst.start(spec);
     // Files it wrote: a reload, no question asked (an mtime can lie: a clock stepped back).
-    expect(first.filter((c) => c[1] !== 'reset-failed').slice(0, 2)).toEqual([
-      ['systemctl', '--root=/', 'reenable', 'k2s-dnsproxy.service', 'k2s-dnsproxy-kubeswitch.service'],
+    expect(first.filter((c) => c[1] !== 'reset-failed').slice(0, 1)).toEqual([
       ['systemctl', 'daemon-reload'],
     ]);
+    expect(await fs.readlink('/etc/systemd/system/k2s-dnsproxy.service.wants/k2s-dnsproxy-kubeswitch.service')).toBe(K2S_PATHS.lateUnit);
     // That reload read the new links too: nothing left to ask for.
     first.length = 0;
     await svcFirst.reload!.settle();
@@ -194,19 +191,48 @@ describe('systemd manager', () => {
     const current: string[][] = [];
     await (await detectServiceManager(fs, recordingExec(current))).start(spec);
     expect([K2S_PATHS.unit, K2S_PATHS.lateUnit].map((f) => statSync(r(f), { bigint: true }).mtimeNs)).toEqual(before);
-    expect(current.slice(0, 3)).toEqual([
-      ['systemctl', '--root=/', 'reenable', 'k2s-dnsproxy.service', 'k2s-dnsproxy-kubeswitch.service'],
+    expect(current.slice(0, 2)).toEqual([
       ['systemctl', 'reset-failed', 'k2s-dnsproxy.service', 'k2s-dnsproxy-kubeswitch.service'],
       ['systemctl', 'show', '-p', 'Id', '-p', 'LoadState', '-p', 'NeedDaemonReload', '--', 'k2s-dnsproxy.service', 'k2s-dnsproxy-kubeswitch.service'],
     ]);
-    expect(current[3]).toEqual(['systemctl', 'restart', '--job-mode=ignore-requirements', 'k2s-dnsproxy.service', 'k2s-dnsproxy-kubeswitch.service']);
+    expect(current[2]).toEqual(['systemctl', 'restart', '--job-mode=ignore-requirements', 'k2s-dnsproxy.service', 'k2s-dnsproxy-kubeswitch.service']);
     // Unchanged files, but the manager holds one from an older file (someone edited it): a reload.
     const stale: string[][] = [];
     await (await detectServiceManager(fs, recordingExec(stale, new Set(['k2s-dnsproxy-kubeswitch.service'])))).start(spec);
-    expect(stale.slice(2, 4)).toEqual([
+    expect(stale.slice(1, 3)).toEqual([
       ['systemctl', 'show', '-p', 'Id', '-p', 'LoadState', '-p', 'NeedDaemonReload', '--', 'k2s-dnsproxy.service', 'k2s-dnsproxy-kubeswitch.service'],
       ['systemctl', 'daemon-reload'],
     ]);
+  });
+
+  it('prepareStart asks the reset and the reload question before start, which then only links and restarts; a unit rewritten since is still reloaded for', async () => {
+    mkdirSync(r('run/systemd/system'), { recursive: true });
+    const fs = createHostFs(root);
+    const spec = { argv: ['/usr/sbin/dnsmasq', '--keep-in-foreground'], logFile: K2S_PATHS.log, description: 'K2s DNS proxy', lateListeners: { mainArgv: ['/usr/sbin/dnsmasq', '--keep-in-foreground', '--listen-address=127.0.0.1'], argv: ['/usr/sbin/dnsmasq', '--keep-in-foreground', '--listen-address=172.19.1.1'], addresses: ['172.19.1.1'] } };
+    // The first start after install: no unit file yet, prepareStart asks nothing.
+    const first: string[][] = [];
+    const svcFirst = await detectServiceManager(fs, recordingExec(first));
+    await svcFirst.prepareStart!();
+    expect(first).toEqual([]);
+    await svcFirst.start(spec);
+    const calls: string[][] = [];
+    const svc = await detectServiceManager(fs, recordingExec(calls));
+    await svc.prepareStart!();
+    const units = ['k2s-dnsproxy.service', 'k2s-dnsproxy-kubeswitch.service'];
+    expect(calls).toEqual([
+      ['systemctl', 'reset-failed', ...units],
+      ['systemctl', 'show', '-p', 'Id', '-p', 'LoadState', '-p', 'NeedDaemonReload', '--', ...units],
+    ]);
+    calls.length = 0;
+    await svc.start(spec);
+    expect(calls[0]).toEqual(['systemctl', 'restart', '--job-mode=ignore-requirements', ...units]);
+    // Asked, then the unit changed (another description): reloaded for, not trusted to the answer.
+    const changed: string[][] = [];
+    const svc2 = await detectServiceManager(fs, recordingExec(changed));
+    await svc2.prepareStart!();
+    changed.length = 0;
+    await svc2.start({ ...spec, description: 'K2s DNS proxy (dnsmasq)' });
+    expect(changed.slice(0, 2)).toEqual([['systemctl', 'daemon-reload'], ['systemctl', 'restart', '--job-mode=ignore-requirements', ...units]]);
   });
 
   it('installRouteUnit: writes k2s-dnsproxy-resolved.service for the route file, reenables and restarts only it (the running proxy is left alone)', async () => {
@@ -225,10 +251,10 @@ describe('systemd manager', () => {
 
   it('a failing systemctl names the command and where to look', async () => {
     mkdirSync(r('run/systemd/system'), { recursive: true });
-    const exec: Exec = { run: async (_file, args) => (args[0] === 'show' ? { code: 0, stdout: 'Id=k2s-dnsproxy.service\nLoadState=loaded\nNeedDaemonReload=no\n', stderr: '' } : { code: 1, stdout: '', stderr: 'Failed to restart k2s-dnsproxy.service: Unit is masked.' }) };
+    const exec: Exec = { run: async (_file, args) => (args[0] === 'show' ? { code: 0, stdout: 'Id=k2s-dnsproxy.service\nLoadState=loaded\nNeedDaemonReload=no\n', stderr: '' } : args[0] === 'restart' ? { code: 1, stdout: '', stderr: 'Failed to restart k2s-dnsproxy.service: Unit is masked.' } : { code: 0, stdout: '', stderr: '' }) };
     const svc = await detectServiceManager(createHostFs(root), exec);
     await expect(svc.start({ argv: ['/usr/sbin/dnsmasq'], logFile: '/var/log/x.log', description: 'd' })).rejects.toThrow(
-      'systemctl --root=/ reenable k2s-dnsproxy.service failed (Failed to restart k2s-dnsproxy.service: Unit is masked.); see "journalctl -u k2s-dnsproxy.service"',
+      'systemctl restart --job-mode=ignore-requirements k2s-dnsproxy.service failed (Failed to restart k2s-dnsproxy.service: Unit is masked.); see "journalctl -u k2s-dnsproxy.service"',
     );
   });
 

@@ -43,6 +43,13 @@ export interface ServiceManager {
    */
   start(spec: ServiceSpec): Promise<{ pid: number | null; running?: boolean }>;
   /**
+   * Begins, without waiting, the reads a start() soon after needs from the service manager that
+   * do not depend on its spec (systemd: the reset of a failed unit and the NeedDaemonReload
+   * question for the units an earlier start wrote), so they run alongside discover; start() uses
+   * them when they still apply. Never rejects.
+   */
+  prepareStart?(): Promise<void>;
+  /**
    * Restarts the running service with the unit/argv it has, so it reads its config file again
    * (a followed network: only the config changed). Absent: the caller uses start(spec).
    */

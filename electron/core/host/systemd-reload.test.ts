@@ -114,6 +114,22 @@ describe('systemdReload', () => {
     expect(r.calls).toEqual(['systemctl daemon-reload']);
   });
 
+  it('ask: the question asked earlier is used by current when it covers its units (no second show), else asked again; a failed question reads as "reload"', async () => {
+    const ONE = 'Id=k2s-dnsproxy.service\nLoadState=loaded\nNeedDaemonReload=no\n';
+    const r = recording((args) => ({ code: 0, stdout: args[0] === 'show' ? (args.length === 9 ? ONE : TWO) : '' }));
+    const reload = systemdReload(r.exec);
+    const asked = reload.ask(['k2s-dnsproxy.service']);
+    expect(await asked).toEqual({ units: ['k2s-dnsproxy.service'], current: true });
+    expect(await reload.current(['k2s-dnsproxy.service'], { asked })).toBe(false);
+    expect(r.calls).toEqual(['systemctl show -p Id -p LoadState -p NeedDaemonReload -- k2s-dnsproxy.service']);
+    // Not covered: asked now (the kubeswitch unit needs a reload in TWO).
+    r.calls.length = 0;
+    expect(await reload.current(['k2s-dnsproxy.service', 'k2s-dnsproxy-kubeswitch.service'], { asked })).toBe(true);
+    expect(r.calls).toEqual(['systemctl show -p Id -p LoadState -p NeedDaemonReload -- k2s-dnsproxy.service k2s-dnsproxy-kubeswitch.service', 'systemctl daemon-reload']);
+    const failing = recording((args) => (args[0] === 'show' ? new Error('spawn EAGAIN') : { code: 0 }));
+    expect(await systemdReload(failing.exec).ask(['k2s-dnsproxy.service'])).toEqual({ units: ['k2s-dnsproxy.service'], current: false });
+  });
+
   it('reloadNow: reloads and waits, after which settle asks for nothing (uninstall removed unit files; no second reload after its result)', async () => {
     const r = recording(() => ({ code: 0 }));
     const reload = systemdReload(r.exec);

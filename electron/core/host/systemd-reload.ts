@@ -73,7 +73,14 @@ export interface ManagerReload {
    * waits for that change to settle, so it reads those links. Resolves true when it reloaded.
    * Throws when the reload fails.
    */
-  current(units: readonly string[], opts?: { recent?: boolean; linksFirst?: Promise<unknown> }): Promise<boolean>;
+  current(units: readonly string[], opts?: { recent?: boolean; linksFirst?: Promise<unknown>; asked?: Promise<AskedUnits> }): Promise<boolean>;
+  /**
+   * Asks the manager now the question current() asks (`systemctl show -p LoadState -p
+   * NeedDaemonReload`), for a current() call later that passes it as `asked`: a start asks it
+   * alongside discover, off its service step. current() uses the answer when it covers every unit
+   * it is given, and still reloads for a unit written since (unitWritten). Never rejects.
+   */
+  ask(units: readonly string[]): Promise<AskedUnits>;
   /** Notes that this process wrote `unit`'s file with other bytes (writeUnitFile true): current() then reloads for it. */
   unitWritten(unit: string): void;
   /** Notes that [Install] links changed on disk (LINKS_ONLY): settle() then asks for a reload. */
@@ -90,6 +97,12 @@ export interface ManagerReload {
    * waiting (Exec.launch), or, where neither works, reloads and waits. Never throws.
    */
   settle(): Promise<void>;
+}
+
+/** An answer of ManagerReload.ask: the units asked about, and whether each was loaded from its current file (false also when the question failed). */
+export interface AskedUnits {
+  units: readonly string[];
+  current: boolean;
 }
 
 /**
@@ -132,6 +145,13 @@ export function systemdReload(exec: Exec, now: () => number = () => performance.
     for (const u of writtenBefore) written.delete(u);
     remember(units.filter((u) => !written.has(u)));
   };
+  const ask = async (units: readonly string[]): Promise<AskedUnits> => {
+    const r = await exec.run('systemctl', ['show', '-p', 'Id', '-p', 'LoadState', '-p', 'NeedDaemonReload', '--', ...units], { timeoutMs: 10_000 }).catch(() => null);
+    if (r?.code !== 0) return { units, current: false };
+    // Every unit asked for has a block; fewer (an unexpected output) is read as "reload".
+    const blocks = r.stdout.split(/\n\s*\n/).filter((b) => showProperties(b).has('Id')).length;
+    return { units, current: unitsNeedingReload(r.stdout).length === 0 && blocks === units.length };
+  };
   return {
     async current(units, opts) {
       if (units.length === 0) return false;
@@ -144,17 +164,16 @@ export function systemdReload(exec: Exec, now: () => number = () => performance.
         return true;
       }
       if (opts?.recent && units.every((u) => now() - (known.get(u) ?? Number.NEGATIVE_INFINITY) < KNOWN_CURRENT_MS)) return false;
-      const r = await exec.run('systemctl', ['show', '-p', 'Id', '-p', 'LoadState', '-p', 'NeedDaemonReload', '--', ...units], { timeoutMs: 10_000 });
-      const need = r.code === 0 ? unitsNeedingReload(r.stdout) : [...units];
-      // Every unit asked for has a block; fewer (an unexpected output) is read as "reload".
-      const blocks = r.code === 0 ? r.stdout.split(/\n\s*\n/).filter((b) => showProperties(b).has('Id')).length : 0;
-      if (need.length === 0 && blocks === units.length) {
+      const early = opts?.asked ? await opts.asked : null;
+      const answer = early && units.every((u) => early.units.includes(u)) ? early : await ask(units);
+      if (answer.current) {
         remember(units);
         return false;
       }
       await reloadAfterLinks();
       return true;
     },
+    ask,
     linksChanged() {
       pending = true;
       linkChanges++;

@@ -7,7 +7,8 @@ import { FOLLOW_UNIT_PATH } from './follower';
 import { renderRouteUnit, ROUTE_UNIT_NAME } from '../../../shared/resolved-route-unit';
 import type { Exec } from './exec';
 import type { HostFs } from './host-fs';
-import { LINKS_ONLY, settledAll, systemdReload, writeUnitFile, type ManagerReload } from './systemd-reload';
+import { LINKS_ONLY, settledAll, systemdReload, writeUnitFile, KNOWN_CURRENT_MS, type AskedUnits, type ManagerReload } from './systemd-reload';
+import { relinkUnits, unlinkUnits } from './unit-links';
 import type { RestartedExit, ServiceManager, ServiceRestart } from './service-manager';
 import { exitReasonFromLog, isAutoRestart, lastExitEventFromJournal, lastExitFromJournal, parseUnitRunState, PROCESS_EXIT_MESSAGE_ID, SHOW_PROPERTIES } from '../../../shared/systemd-show';
 import { open } from 'node:fs/promises';
@@ -107,18 +108,34 @@ async function runState(exec: Exec): Promise<{ pid: number | null; running: bool
  * spec.lateListeners, K2S_PATHS.lateUnit, the KubeSwitch listener that waits for its address;
  * for spec.resolvedRouteFile, K2S_PATHS.routeUnit, which re-applies the systemd-resolved route
  * (else an old companion is disabled and removed) — a `daemon-reload` only when a loaded unit
- * changed (`reload`, systemd-reload.ts), `reenable` on disk only (the K2s-owned resolv.conf
- * survives a reboot, so must the proxy; reenable drops the multi-user.target.wants/ link earlier
- * versions made for the companions), `restart` (starts it, or applies a new
- * argv/config to a running one). stop: stops the proxy, its companions, the capture and the
- * follower in one job, then disables them in one call (uninstall and recover stopped the
+ * changed (`reload`, systemd-reload.ts), the [Install] links on disk (unit-links.ts; the K2s-owned
+ * resolv.conf survives a reboot, so must the proxy; relinking drops the multi-user.target.wants/
+ * link earlier versions made for the companions), `restart` (starts it, or applies a new
+ * argv/config to a running one); prepareStart asks the reset and the reload question alongside
+ * discover. stop: stops the proxy, its companions, the capture and the follower in one job and
+ * removes their links (uninstall and recover stopped the
  * follower first: stopFollower's unlinkWithProxy); `reload.settle()` at the end
  * of the command asks the manager to read the changed links, not waited for.
  */
 export function createSystemdManager(fs: HostFs, exec: Exec, reload: ManagerReload = systemdReload(exec)): ServiceManager {
+  const resetFailed = (units: readonly string[]) => systemctl(exec, ['reset-failed', ...units], [0, 1, EXIT_NOT_LOADED]);
+  // The reads prepareStart began, for the next start().
+  let asked: { units: readonly string[]; reset: Promise<unknown>; answer: Promise<AskedUnits>; at: number } | null = null;
   return {
     reload,
     kind: 'systemd',
+    async prepareStart() {
+      // The units a start uses are those whose files are there from an earlier start (the
+      // KubeSwitch and resolved companions follow the host, which rarely changes between starts);
+      // the first start after install has none and asks in its service step.
+      const onDisk = await Promise.all(([[K2S_PATHS.unit, UNIT], [K2S_PATHS.lateUnit, LATE_UNIT], [K2S_PATHS.routeUnit, ROUTE_UNIT]] as const).map(async ([file, unit]) => ((await fs.lstat(file)) ? [unit] : [])));
+      const units = onDisk.flat();
+      if (!units.includes(UNIT)) return;
+      const follower = (await fs.lstat(FOLLOW_UNIT_PATH)) ? [`${FOLLOW_UNIT_NAME}.service`] : [];
+      const reset = resetFailed(units);
+      reset.catch(() => undefined);
+      asked = { units, reset, answer: reload.ask([...units, ...follower]), at: performance.now() };
+    },
     async start(spec) {
       const unitText = renderUnit(spec); // validate before touching the host
       const lateText = spec.lateListeners ? renderLateListenerUnit(spec) : null;
@@ -141,19 +158,27 @@ export function createSystemdManager(fs: HostFs, exec: Exec, reload: ManagerRelo
       }
       const companions = [...(lateText ? [LATE_UNIT] : []), ...(routeText ? [ROUTE_UNIT] : [])];
       const units = [UNIT, ...companions];
-      // The links on disk only, and a reload (~110–190 ms on a booted Debian 13 host) only when
-      // a unit the manager has loaded changed — it then reads the links too; else it is asked to
-      // read them once the command is done (settle, systemd-reload.ts). The capture unit runs
-      // already (started after save by its own start, capture-companion.ts).
-      // The follower's unit too, when there is one: its start after verify then asks nothing
-      // (ManagerReload.current remembers units found current; follower.ts) and, linked here
-      // (spec.linkFollower), only restarts it.
+      // The links on disk (unit-links.ts, as `systemctl --root=/ reenable` makes them; the
+      // K2s-owned resolv.conf survives a reboot, so must the proxy), made before the restart, so
+      // a power loss after it boots into a linked proxy; and a reload (~110–190 ms on a booted
+      // Debian 13 host) only when a unit the manager has loaded changed — it then reads the links
+      // too; else, when a link changed, the manager is asked to read them once the command is
+      // done (settle, systemd-reload.ts). The capture unit runs already (started after save by
+      // its own start, capture-companion.ts). The follower's unit too, when there is one: its
+      // start after verify then asks nothing (ManagerReload.current remembers units found
+      // current; follower.ts) and, linked here (spec.linkFollower), only restarts it.
       const follower = (await fs.lstat(FOLLOW_UNIT_PATH)) ? [`${FOLLOW_UNIT_NAME}.service`] : [];
-      // All at once, each its own process: a unit systemd gave up on (its start limit) refuses
-      // even a start by hand until reset; the links on disk do not change what the manager holds
-      // (a reload waits for them, so it reads them: systemd-reload.ts).
-      const links = systemctl(exec, [LINKS_ONLY, 'reenable', ...units, ...(spec.linkFollower ? follower : [])]).then(() => reload.linksChanged());
-      await settledAll([systemctl(exec, ['reset-failed', ...units], [0, 1, EXIT_NOT_LOADED]), links, reload.current([...units, ...follower], { linksFirst: links })]);
+      const linked = [[UNIT, K2S_PATHS.unit, unitText], [LATE_UNIT, K2S_PATHS.lateUnit, lateText], [ROUTE_UNIT, K2S_PATHS.routeUnit, routeText]].flatMap(([name, file, text]) => (text ? [{ name: name!, file: file!, text }] : []));
+      if (spec.linkFollower && follower.length) linked.push({ name: follower[0]!, file: FOLLOW_UNIT_PATH, text: (await fs.readFile(FOLLOW_UNIT_PATH)).toString('utf8') });
+      if (await relinkUnits(fs, linked)) reload.linksChanged();
+      // The reset (a unit systemd gave up on, at its start limit, refuses even a start by hand
+      // until then) and the manager's question: asked alongside discover (prepareStart) when it
+      // named these units, else now, side by side.
+      // Not an answer from long ago (a long-running process whose start failed before this step).
+      const early = asked && performance.now() - asked.at < KNOWN_CURRENT_MS ? asked : null;
+      asked = null;
+      const reset = early && units.every((u) => early.units.includes(u)) ? early.reset : resetFailed(units);
+      await settledAll([reset, reload.current([...units, ...follower], early ? { asked: early.answer } : {})]);
       // RESTART_JOB_MODE: the capture, started before the proxy, is not restarted by PartOf= (nor
       // a linked one pulled in by Wants= when the log is off); the companions named here start
       // after the proxy (After=), as without it.
@@ -193,17 +218,16 @@ export function createSystemdManager(fs: HostFs, exec: Exec, reload: ManagerRelo
       const follower = (await fs.lstat(FOLLOW_UNIT_PATH)) ? [`${FOLLOW_UNIT_NAME}.service`] : [];
       const stopJob = systemctl(exec, ['stop', UNIT, ...companions, ...capture, ...follower], [0, EXIT_NOT_LOADED]);
       stopJob.catch(() => undefined);
-      // Every K2s unit in one disable — the proxy's companions, and the capture and follower units
-      // (stop and uninstall leave their links to this one; recover's own stops unlink them too) —
-      // without a reload: the links go from disk (what boot reads), and the manager is asked to
-      // read them once the command is done (settle, systemd-reload.ts) instead of ~110–190 ms on
-      // stop's path. It runs while the stop job does (`--root=/` touches only the files, not the
-      // manager, which stops the units from the copy it holds): the capture's drain is most of
-      // that job. The stop job's failure is the one thrown when both fail.
-      const others: string[] = [...companions];
-      for (const [file, unit] of [[K2S_PATHS.captureUnit, `${CAPTURE_UNIT_NAME}.service`], [FOLLOW_UNIT_PATH, `${FOLLOW_UNIT_NAME}.service`]] as const) if (await fs.lstat(file)) others.push(unit);
-      const disable = [...((await fs.lstat(K2S_PATHS.unit)) ? [UNIT] : []), ...others];
-      const unlinked = disable.length ? systemctl(exec, [LINKS_ONLY, 'disable', ...disable], others.length ? [0, EXIT_NOT_LOADED] : [0]).then(() => reload.linksChanged()) : Promise.resolve();
+      // Every K2s unit's links removed — the proxy's, its companions', and the capture and
+      // follower units' (stop and uninstall leave their links to this one; recover's own stops
+      // unlink them too; unit-links.ts, as `systemctl --root=/ disable` would) — without a
+      // reload: the links go from disk (what boot reads), and the manager is asked to read them
+      // once the command is done (settle, systemd-reload.ts) instead of ~110–190 ms on stop's
+      // path. Done while the stop job runs (the manager stops the units from the copy it holds):
+      // the capture's drain is most of that job. The stop job's failure is the one thrown when both fail.
+      const unlinked = unlinkUnits(fs, [UNIT, LATE_UNIT, ROUTE_UNIT, `${CAPTURE_UNIT_NAME}.service`, `${FOLLOW_UNIT_NAME}.service`]).then((removed) => {
+        if (removed) reload.linksChanged();
+      });
       unlinked.catch(() => undefined);
       await stopJob;
       await unlinked;

@@ -198,6 +198,7 @@ describe('temp files and forced recovery', () => {
     const calls: string[] = [];
     h.deps.services.reload = {
       current: async () => false,
+      ask: async (units) => ({ units, current: true }),
       linksChanged: () => void calls.push('linksChanged'),
       unitWritten: () => void calls.push('unitWritten'),
       reloadNow: async () => void calls.push('reloadNow'),

@@ -143,6 +143,9 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
     }
 
     const state = await r.run('save', 'Saving the exact /etc/resolv.conf', () => save(deps, pre, opts, undo));
+    // The service manager's reads that need no spec (systemd: a failed unit's reset, the reload
+    // question) run alongside discover, off the service step; after save, so a refusal changes nothing.
+    void deps.services.prepareStart?.().catch(() => undefined);
     // The `start` this start's own texts print: it starts K2s DNS again as this one runs (sixth walk M1).
     const startLine = startLineOf(opts, pre.existing);
     // A saved file a user could write (preflight.ts resolverWritableWarning: warned, not refused).
