@@ -6,21 +6,53 @@
  * kept it running 10 s after everything had stopped.
  */
 
-/** A handle as Node lists it (process._getActiveHandles, undocumented but present since Node 0.x). */
+/**
+ * A handle as Node lists it (process._getActiveHandles, undocumented but present since Node 0.x).
+ * `remoteAddress` is a string on a TCP socket (net.Socket) and a method on a UDP one
+ * (dgram.Socket, Node's dgram docs: socket.remoteAddress() and socket.address()).
+ */
 interface HandleLike {
   constructor?: { name?: string };
   pid?: number;
   spawnargs?: string[];
   address?: () => unknown;
-  remoteAddress?: string;
+  remoteAddress?: string | (() => unknown);
   remotePort?: number;
   hasRef?: () => boolean;
+}
+
+/** `ADDRESS:PORT` of an AddressInfo-like value (`[ADDRESS]:PORT` for IPv6), null for anything else. */
+function hostPort(a: unknown): string | null {
+  if (!a || typeof a !== 'object') return null;
+  const { address, port } = a as { address?: unknown; port?: unknown };
+  if (typeof address !== 'string' || typeof port !== 'number') return null;
+  return address.includes(':') ? `[${address}]:${port}` : `${address}:${port}`;
+}
+
+/** What `get` returns, or null when it throws (an unbound or unconnected dgram socket does). */
+function orNull(get: () => unknown): unknown {
+  try {
+    return get();
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A UDP socket: `udp LOCAL` (its bound address), with ` to REMOTE` when connected, or
+ * `udp (not bound)`.
+ */
+function describeUdp(h: HandleLike & { remoteAddress: () => unknown }): string {
+  const local = hostPort(orNull(() => h.address?.()));
+  const remote = hostPort(orNull(() => h.remoteAddress()));
+  return `udp ${local ?? '(not bound)'}${remote ? ` to ${remote}` : ''}`;
 }
 
 /** One line for a handle: its kind and whatever names it (PID and command, address). */
 function describe(h: HandleLike): string {
   const kind = h.constructor?.name ?? 'handle';
   if (typeof h.pid === 'number') return `${kind} PID ${h.pid} (${(h.spawnargs ?? []).join(' ')})`;
+  if (typeof h.remoteAddress === 'function') return describeUdp(h as HandleLike & { remoteAddress: () => unknown });
   if (h.remoteAddress !== undefined) return `${kind} to ${h.remoteAddress}:${h.remotePort}`;
   if (typeof h.address === 'function') {
     try {

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { main } from './main';
-import { commandUsage, HELP_VERBS, helpAnswer, USAGE } from './usage';
+import { commandUsage, HELP_VERBS, helpAnswer, unknownCommandText, USAGE } from './usage';
+import { cliInvocation } from '../core/cli-invocation';
 
 /** stdout and stderr of `k2s-dns ARGS` run through main, and its exit status. */
 async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -78,8 +79,10 @@ describe('k2s-dns VERB --help (walk15: it printed the whole help)', () => {
 
   it('help VERB and --help VERB print that command\'s help (they printed the whole help); an unknown VERB is a usage error, as VERB --help', async () => {
     for (const args of [['help', 'stop'], ['--help', 'stop'], ['-h', 'stop']]) expect(await run(args), args.join(' ')).toEqual({ code: 0, stdout: `${commandUsage('stop')}\n`, stderr: '' });
-    expect(await run(['help', 'bogus'])).toEqual({ code: 2, stdout: '', stderr: 'Unknown command "bogus"; run k2s-dns --help for the list.\n' });
-    expect(await run(['bogus', '--help'])).toEqual({ code: 2, stdout: '', stderr: 'Unknown command "bogus"; run k2s-dns --help for the list.\n' });
+    // From this checkout the CLI is `npx k2s-dns` (electron/core/cli-invocation.ts), as in every other hint.
+    expect(await run(['help', 'bogus'])).toEqual({ code: 2, stdout: '', stderr: 'Unknown command "bogus"; run npx k2s-dns --help for the list.\n' });
+    expect(await run(['bogus', '--help'])).toEqual({ code: 2, stdout: '', stderr: 'Unknown command "bogus"; run npx k2s-dns --help for the list.\n' });
+    expect(await run(['bogus'])).toEqual({ code: 2, stdout: '', stderr: 'Unknown command "bogus"; run npx k2s-dns --help for the list.\n' });
     // No help of its own: the whole help, which lists it.
     expect(await run(['help', 'version'])).toEqual({ code: 0, stdout: `${USAGE}\n`, stderr: '' });
     // A flag after it is no command: the whole help, as before (`--help --help`, `help --json`).
@@ -101,8 +104,18 @@ describe('k2s-dns VERB --help (walk15: it printed the whole help)', () => {
       for (const s of statuses(exit)) expect(whole, `${verb}: ${s}`).toContain(s);
     }
     expect(USAGE).toMatch(/^ {2}query: 0 a server answered \(NXDOMAIN and SERVFAIL are answers\); 1 nothing answered/m);
-    expect(USAGE).toMatch(/^ {2}queries: 0 rows printed; 1 the exact query log is unavailable/m);
+    expect(USAGE).toMatch(/^ {2}queries: 0 rows printed, or none logged yet \(stderr says so\); 1 the exact query log is\n {2}unavailable \(the reason is printed: none yet before K2s DNS ran/m);
     expect(USAGE).toMatch(/^ {2}doctor: 0 no finding is an error; 1 a finding is an error/m);
+  });
+
+  it('new-user walk: the unknown-command hint names the CLI as a usage error\'s hint does — installed k2s-dns, npx k2s-dns in a checkout, the sandbox\'s wrapper', async () => {
+    expect(unknownCommandText('bogus', cliInvocation('/usr/lib/k2s-dns/', {}))).toBe('Unknown command "bogus"; run k2s-dns --help for the list.');
+    expect(unknownCommandText('bogus', cliInvocation('/home/ada/src/k2s-dns/', {}))).toBe('Unknown command "bogus"; run npx k2s-dns --help for the list.');
+    expect(unknownCommandText('bogus', cliInvocation('/home/ada/src/k2s-dns/', { K2S_DNS_CLI: '/tmp/k2sdns-app-Ab12/k2s-dns' }))).toBe('Unknown command "bogus"; run /tmp/k2sdns-app-Ab12/k2s-dns --help for the list.');
+    // One name in both hints of this run.
+    const unknown = /run (.+) --help for the list/.exec((await run(['bogus'])).stderr)![1];
+    const usage = /Run (.+) query --help for usage/.exec((await run(['query'])).stderr)![1];
+    expect(unknown).toBe(usage);
   });
 
   it('a usage error points to that command\'s own help, in a sentence of its own (it ran on: "Unknown option \'--bogus\' Run k2s-dns --help")', async () => {

@@ -4,7 +4,7 @@ import type { ParseArgsConfig } from 'node:util';
 // Static: a builtin's import() stays one in the bundled CLI script and fails once that runs from
 // its code cache (compile-cache/script-cache.ts: "A dynamic import callback was not specified").
 import { access, constants, stat } from 'node:fs/promises';
-import { commandUsage, helpAnswer, isHelpVerb, USAGE } from './usage';
+import { commandUsage, helpAnswer, isHelpVerb, unknownCommandText, USAGE } from './usage';
 import { INTERNAL_VERBS } from '../core/internal-help';
 import { printEvent, formatZones, formatStatus, formatQuery, type PrintedSteps } from './print';
 import { EXIT } from '../../shared/lifecycle-events';
@@ -73,7 +73,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const options = OPTIONS[command];
   if (!options) {
-    err(`Unknown command "${command}"; run k2s-dns --help for the list.`);
+    err(unknownCommandText(command));
     return EXIT.usage;
   }
   try {

@@ -5,6 +5,7 @@ import { createRealBackend } from '../core/backend-real';
 import { startWebServer } from '../web/server';
 import { ELECTRON_INSTALL_HINT, findElectronBinary } from './electron-binary';
 import { APP_ROOT, appPath } from '../core/app-root';
+import { uiBeforeNotice, uiUrlLines } from './ui-notice';
 
 const repo = APP_ROOT;
 const staticDir = appPath('out/renderer');
@@ -43,10 +44,9 @@ export interface UiOptions {
  * until Ctrl-C). `k2s-dns app`: the Electron window where an Electron binary exists, else web mode.
  */
 export async function runUi(mode: 'ui' | 'app', o: UiOptions): Promise<number> {
-  // Root: Start/Stop/Uninstall act at once, on this host's real /etc/resolv.conf (README).
-  if (process.getuid?.() === 0) {
-    process.stdout.write('Running as root: Start, Stop and Uninstall will change this host\'s real /etc/resolv.conf without asking (try them in `npm run sandbox` first).\n');
-  }
+  // Root: Start/Stop/Uninstall act at once, on this host's real /etc/resolv.conf (README); in the sandbox, on its own.
+  const before = uiBeforeNotice(process.getuid?.());
+  if (before !== null) process.stdout.write(`${before}\n`);
   if (mode === 'app') {
     const found = findElectronBinary();
     // Electron runs package.json "main": the bundled dist/app-entry.mjs (npm run build), which
@@ -60,7 +60,7 @@ export async function runUi(mode: 'ui' | 'app', o: UiOptions): Promise<number> {
   }
   const backend = createRealBackend({ deps: await createNodeDeps(), warmUp: true, ...(o.kubeconfig ? { kubeconfig: o.kubeconfig } : {}), ...(o.verifyName ? { verifyName: o.verifyName } : {}) });
   const server = await startWebServer({ backend, staticDir, ...(o.port !== undefined ? { port: o.port } : {}) });
-  process.stdout.write(`K2s DNS is open at ${server.url}\n(127.0.0.1 only; the token after # is new for every launch and stays in that browser tab, never in a cookie. Ctrl-C stops it.)\n`);
+  process.stdout.write(uiUrlLines(server.url));
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);

@@ -3,6 +3,7 @@ import { KUBECONFIG_ORDER_TEXT } from '../../shared/kubeconfig-order';
 import { ENGINE_NAMES } from '../../shared/engines/table';
 import { EXIT } from '../../shared/lifecycle-events';
 import { internalHelp, internalVerbHelp } from '../core/internal-help';
+import { cliInvocation } from '../core/cli-invocation';
 
 /** `text` wrapped at `width` columns on spaces (terminal help). */
 function wrap(text: string, width = 88): string {
@@ -84,8 +85,9 @@ const EXIT_STATUS = `  status: 0 running or stopped; 1 degraded (an operation in
   5 stopped, but no name resolves with this host's own /etc/resolv.conf (its nameservers do
   not answer). An upstream that answers, NXDOMAIN included, changes no exit status.`;
 const EXIT_QUERY = '  query: 0 a server answered (NXDOMAIN and SERVFAIL are answers); 1 nothing answered; 2 usage.';
-const EXIT_QUERIES = `  queries: 0 rows printed; 1 the exact query log is unavailable (the reason is printed);
-  2 usage.`;
+const EXIT_QUERIES = `  queries: 0 rows printed, or none logged yet (stderr says so); 1 the exact query log is
+  unavailable (the reason is printed: none yet before K2s DNS ran with tcpdump installed,
+  tcpdump missing, not readable, or its capture stopped); 2 usage.`;
 const EXIT_DOCTOR = '  doctor: 0 no finding is an error; 1 a finding is an error; 2 usage.';
 // diff, ui and app: main.ts's `case` of each; a thrown error is exit 1 there ("k2s-dns VERB failed: …").
 const EXIT_DIFF = `  diff: 0 the diff printed (the same, changed, or nothing saved); 1 it could not be read (the
@@ -205,5 +207,16 @@ export function helpAnswer(argv: readonly string[]): HelpAnswer | null {
   if (isHelpVerb(verb)) return { code: EXIT.ok, stdout: `${commandUsage(verb)}\n`, stderr: '' };
   const internal = internalVerbHelp(verb);
   if (internal !== null) return { code: EXIT.ok, stdout: internal, stderr: '' };
-  return { code: EXIT.usage, stdout: '', stderr: `Unknown command "${verb}"; run k2s-dns --help for the list.\n` };
+  return { code: EXIT.usage, stdout: '', stderr: `${unknownCommandText(verb)}\n` };
+}
+
+/**
+ * The refusal of an unknown command, naming the help as a line to paste: `cli` is how this install
+ * runs the CLI (electron/core/cli-invocation.ts: `k2s-dns` installed, `npx k2s-dns` in a checkout,
+ * the sandbox's wrapper), the name every usage error's "Run … --help" and every fix (shared/fix.ts
+ * cliCommand) use, not a bare `k2s-dns` a checkout has not on PATH. Read here, not from cliCommand:
+ * entry.ts answers `help VERB` before the runtime has set its name.
+ */
+export function unknownCommandText(verb: string, cli: string = cliInvocation()): string {
+  return `Unknown command "${verb}"; run ${cli} --help for the list.`;
 }

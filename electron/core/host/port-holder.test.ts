@@ -56,6 +56,35 @@ describe('findPortHolder', () => {
     expect(await findPortHolder(tcpPort, 'tcp', '127.0.0.1')).toBeNull();
   });
 
+  it('canBind leaves no socket open on any path: a held UDP or TCP port, an address no interface holds, a free port', async () => {
+    /** This process's open dgram sockets and net servers (process._getActiveHandles, as e2e/support/open-after-stop.ts reads it). */
+    const open = () => {
+      const handles = (process as unknown as { _getActiveHandles(): unknown[] })._getActiveHandles();
+      return { udp: handles.filter((h) => h instanceof dgram.Socket).length, tcp: handles.filter((h) => h instanceof net.Server).length };
+    };
+    const sock = await bindUdp('127.0.0.1');
+    const server = net.createServer();
+    await new Promise<void>((res) => server.listen(0, '127.0.0.1', res));
+    // Sockets earlier tests closed stay listed until libuv ran their close callbacks: let it.
+    const settled = async () => {
+      await new Promise((r) => setImmediate(r));
+      await new Promise((r) => setImmediate(r));
+    };
+    await settled();
+    const before = open();
+    expect(before.udp).toBeGreaterThanOrEqual(1); // the holder itself: the count sees dgram sockets
+    const results = [];
+    for (let i = 0; i < 3; i++) results.push(await canBind(sock.address().port, 'udp', '127.0.0.1')); // EADDRINUSE
+    results.push(await canBind(0, 'udp', '192.0.2.77')); // EADDRNOTAVAIL
+    results.push(await canBind((server.address() as net.AddressInfo).port, 'tcp', '127.0.0.1')); // EADDRINUSE
+    results.push(await findPortHolder(sock.address().port, 'udp', '127.0.0.1').then((h) => h !== null));
+    expect(results).toEqual([false, false, false, false, false, true]);
+    await settled();
+    expect(open()).toEqual(before);
+    sock.close();
+    await new Promise((res) => server.close(res));
+  });
+
   it('canBind is false for an address no interface holds (the caller then looks in /proc)', async () => {
     expect(await canBind(0, 'udp', '192.0.2.77')).toBe(false);
     expect(await canBind(0, 'tcp', '192.0.2.77')).toBe(false);

@@ -54,7 +54,8 @@ async function commandOf(procDir: string, pid: string): Promise<string> {
  * and a UDP one not for SO_REUSEADDR). A bind takes well under a millisecond, where reading
  * /proc/net/tcp walks the kernel's whole TCP hash table: ~4 ms per file even with no socket in
  * it (measured on the test bed), twice per TCP check. Any failure (EADDRINUSE, EACCES without
- * root, EADDRNOTAVAIL) is false: the caller looks in /proc.
+ * root, EADDRNOTAVAIL) is false: the caller looks in /proc. The test socket is closed on every
+ * path before the promise settles.
  */
 export function canBind(port: number, proto: 'udp' | 'tcp', address: string): Promise<boolean> {
   // `address` is an IP literal (a listener's): only IPv6 has a colon. Not net.isIPv6, whose
@@ -63,7 +64,11 @@ export function canBind(port: number, proto: 'udp' | 'tcp', address: string): Pr
   return new Promise((resolve) => {
     if (proto === 'udp') {
       const s = dgram.createSocket({ type: family === 6 ? 'udp6' : 'udp4' });
-      s.once('error', () => resolve(false));
+      // A failed bind leaves the socket open (Node's dgram emits 'error' and keeps the handle, measured on Node 20;
+      // net.Server closes its own on a failed listen): closed here, or each check of a held port
+      // (doctor's port-53 while the proxy runs, any port below 1024 as a user) kept one open
+      // socket in the long-running app.
+      s.once('error', () => s.close(() => resolve(false)));
       s.bind({ port, address, exclusive: true }, () => s.close(() => resolve(true)));
       return;
     }

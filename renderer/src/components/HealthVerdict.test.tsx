@@ -15,9 +15,11 @@ vi.mock('../stores', () => ({
   useHealth: (sel: (s: typeof health) => unknown) => sel(health),
   stores: {},
 }));
-vi.mock('./use-lifecycle-buttons', () => ({ useLifecycleButtons: () => ({ start: { enabled: true, reason: null }, stop: { enabled: true, reason: null }, uninstall: { enabled: true, reason: null }, editable: true }) }));
+const buttons = vi.hoisted(() => ({ start: { enabled: true, reason: null as string | null }, stop: { enabled: true, reason: null }, uninstall: { enabled: true, reason: null }, editable: true }));
+vi.mock('./use-lifecycle-buttons', () => ({ useLifecycleButtons: () => buttons }));
 
 import { HealthVerdict } from './HealthVerdict';
+import { NO_KUBECONFIG_REASON } from '../lib/button-states';
 
 const stopped = {
   state: 'stopped', engine: null, engineVersion: null, listeners: [], skippedListeners: [], resolverOwner: 'original',
@@ -38,5 +40,16 @@ describe('HealthVerdict', () => {
     // A file that passes: the line as it was.
     dns.status = stopped;
     expect(text(renderToStaticMarkup(<HealthVerdict />))).toBe('Cluster names do not resolve on this host: K2s DNS is stopped — press Start in Host DNS below');
+  });
+
+  it('new-user walk: with no kubeconfig (Start is off for it) the line says to point the app at one first, not just "press Start"', () => {
+    dns.status = stopped;
+    health.report = report({ cause: 'stopped', summary: 'Cluster names do not resolve on this host: K2s DNS is stopped', action: 'start' });
+    buttons.start = { enabled: false, reason: NO_KUBECONFIG_REASON };
+    try {
+      expect(text(renderToStaticMarkup(<HealthVerdict />))).toBe('Cluster names do not resolve on this host: K2s DNS is stopped — point the app at a kubeconfig first (the Cluster card below says where it looked and how), then press Start in Host DNS below');
+    } finally {
+      buttons.start = { enabled: true, reason: null };
+    }
   });
 });

@@ -11,6 +11,7 @@ import { uiState, useUi } from '../lib/ui-state';
 import { driftRestoreLabel } from '../../../shared/saved-copy';
 import { stores, useDns, useHealth } from '../stores';
 import { useLifecycleButtons } from './use-lifecycle-buttons';
+import { NO_KUBECONFIG_REASON } from '../lib/button-states';
 
 
 /** Runs a verdict's action through the lifecycle store (the same calls as the Host DNS buttons). */
@@ -35,6 +36,14 @@ const RUNNABLE: ReadonlySet<HealthAction> = new Set(['restart', 'recover']);
 
 /** The verdict's words for Start: one Start button in the window, the Host DNS card's (with its Engine and options). */
 export const START_POINTER = 'press Start in Host DNS below';
+
+/**
+ * START_POINTER while Start is off for want of a kubeconfig (lib/button-states.ts
+ * NO_KUBECONFIG_REASON): what to do first, and where the Cluster card says how (its message names
+ * where the app looked and the command that names one), so the line never invites a Start that
+ * cannot run (new-user walk: "press Start" above a Cluster card saying "No kubeconfig").
+ */
+export const KUBECONFIG_FIRST_POINTER = `point the app at a kubeconfig first (the Cluster card below says where it looked and how), then ${START_POINTER}`;
 
 /**
  * A stopped verdict's clause for a /etc/resolv.conf a user may write (HostDnsStatus.resolverWritable,
@@ -104,7 +113,7 @@ export function HealthVerdict() {
         {/* Drift: the banner above says what happened; the verdict refers to it (walk 12 M3). */}
         <RichText text={windowSummary(v)} />
         {v.level === 'ok' ? `, checked ${timeText(report.checkedAt, now)}` : ''}
-        {fix && !canRun && v.level !== 'ok' ? <RichText text={` — ${v.action === 'start' ? START_POINTER : fix}`} /> : ''}
+        {fix && !canRun && v.level !== 'ok' ? <RichText text={` — ${v.action === 'start' ? (lifecycle.start.reason === NO_KUBECONFIG_REASON ? KUBECONFIG_FIRST_POINTER : START_POINTER) : fix}`} /> : ''}
         {writableClause(v.cause, status)}
       </span>
       {fix && canRun && (
