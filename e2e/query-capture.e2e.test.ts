@@ -245,6 +245,32 @@ describe.skipIf(!inSandbox || tcpdump === '')('exact query log from packets, run
     }
   }, 120_000);
 
+  it('k2s-dns queries run right after a query, with no row written yet, waits for the ring block that holds it (it printed no row ~1 s after a dig)', async () => {
+    await startWithEmptyLog();
+    try {
+      // A first query whose row just landed: the kernel handed its ring block (and every packet
+      // before it: start's own checks) over a moment ago, so the next block is handed over about
+      // 1 s later (BLOCK_TIMEOUT_MS). The log is then emptied: as right after a start, no row yet.
+      expect(await udpQuery(41031, 4101, 'mirror.example.test')).toBe('NOERROR');
+      const deadline = Date.now() + 20_000;
+      for (;;) {
+        if ((await readFile(ROWS, 'utf8')).includes('"127.0.0.1:41031"')) break;
+        if (Date.now() > deadline) throw new Error('the first row was not written within 20 s');
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      await runCmd('truncate', ['-s', '0', ROWS]);
+      // Asked now, its row lands with that next block: queries run at once must wait for it.
+      expect(await udpQuery(41032, 4102, 'web.demo.svc.cluster.local')).toBe('NOERROR');
+      const text = await k2sDns(['queries']);
+      expect(text.code, text.stderr).toBe(0);
+      expect(text.stdout.split('\n').filter(Boolean)).toEqual([expect.stringMatching(/ 127\.0\.0\.1:41032 udp A web\.demo\.svc\.cluster\.local NOERROR via 172\.21\.0\.10:53 /)]);
+      expect(text.stderr).toBe('');
+    } finally {
+      const stop = await k2sDns(['stop', '--on-drift', 'restore', '--json']);
+      expect(stop.code, stop.stdout).toBe(0);
+    }
+  }, 120_000);
+
   it('tcpdump killed: the companion exits 1 and says why, and k2s-dns queries says the exact log stopped instead of showing old rows', async () => {
     await startWithEmptyLog();
     try {

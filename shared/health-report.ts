@@ -87,10 +87,11 @@ export interface HealthHop {
    * kube-dns hop only: where its address came from. `discovered`: read from the cluster's DNS
    * Service at start (the saved state's kube-dns ClusterIP); `default`: K2s's default
    * (shared/k2s-paths.ts K2S_DEFAULTS.kubeDnsIp), as nothing was discovered, with `why` in a
-   * few words (`no kubeconfig`). The hop's title says a default as one (kubeDnsDefaultWords).
-   * Absent on other hops.
+   * few words (`no kubeconfig`); `unread`: K2s's default too, as start's address is in a saved
+   * state this user cannot read (`why` says so) — it was discovered, just not seen here. The
+   * hop's title says a default as one (kubeDnsDefaultWords). Absent on other hops.
    */
-  addressFrom?: { source: 'discovered' | 'default'; why: string | null };
+  addressFrom?: { source: 'discovered' | 'default' | 'unread'; why: string | null };
 }
 
 /** Why cluster names do (not) resolve; one code per verdict, in path order. */

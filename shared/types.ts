@@ -367,6 +367,11 @@ export interface HostDnsStatus {
   resolverStamp?: string | null;
   upstreams: string[];
   clusterDomain: string | null;
+  /**
+   * The kube-dns address start discovered (`IP` or `IP:PORT`): the saved state's, or for a user
+   * who cannot read it (stateUnreadable) the one the running proxy's config sends the cluster
+   * zones to (electron/core/host/proxy-kube-dns.ts); null when neither is known.
+   */
   kubeDnsIp: string | null;
   /**
    * The zones the running proxy routes (the saved plan's stub domains, zone → upstream): what the

@@ -1,9 +1,6 @@
-import { cliCommand, KUBECONFIG_PLACEHOLDER, setCliKubeconfig, setKubectlKubeconfig } from '../../shared/fix';
+import { cliCommand } from '../../shared/fix';
 import { APP_VERSION } from '../../shared/app-version';
 import type { ParseArgsConfig } from 'node:util';
-// Static: a builtin's import() stays one in the bundled CLI script and fails once that runs from
-// its code cache (compile-cache/script-cache.ts: "A dynamic import callback was not specified").
-import { access, constants, stat } from 'node:fs/promises';
 import { commandUsage, helpAnswer, isHelpVerb, unknownCommandText, USAGE } from './usage';
 import { INTERNAL_VERBS } from '../core/internal-help';
 import { printEvent, formatZones, formatStatus, formatQuery, type PrintedSteps } from './print';
@@ -103,33 +100,8 @@ export async function main(argv: string[]): Promise<number> {
 const nodeDeps = async () => (await import('../core/lifecycle/node-deps')).createNodeDeps();
 const dnsStatusOf = async (deps: Awaited<ReturnType<typeof nodeDeps>>) => (await import('../core/lifecycle/status')).dnsStatus(deps);
 
-/**
- * Fix texts this run prints name `path` in their start/zones/doctor commands when `sudo k2s-dns …`
- * would find another kubeconfig, and `--kubeconfig PATH` when the lookup found none (shared/fix.ts).
- */
-async function nameKubeconfig(path: string | null): Promise<void> {
-  const { kubeconfigToName } = await import('../core/cluster/kubeconfig-default');
-  setCliKubeconfig(path === null ? KUBECONFIG_PLACEHOLDER : await kubeconfigToName(path));
-  // Printed kubectl lines always name it (kubectl's own lookup is not K2s DNS's), with sudo when only root reads it.
-  setKubectlKubeconfig(path === null ? null : { path, root: !(await callerReads(path)) });
-}
-
-/**
- * True when the user who typed this command may read `path`: this process (access(2) R_OK), or
- * under sudo the caller (SUDO_UID, sudo(8)) as its owner with u+r, or anyone with o+r (groups
- * are not looked at: a false "no" only adds a `sudo `).
- */
-async function callerReads(path: string): Promise<boolean> {
-  const sudoUid = process.getuid?.() === 0 ? Number(process.env['SUDO_UID'] ?? NaN) : NaN;
-  if (Number.isInteger(sudoUid)) {
-    const st = await stat(path).catch(() => null);
-    return st !== null && ((st.uid === sudoUid && (st.mode & 0o400) !== 0) || (st.mode & 0o004) !== 0);
-  }
-  return access(path, constants.R_OK).then(
-    () => true,
-    () => false,
-  );
-}
+/** name-kubeconfig.ts nameKubeconfig, loaded when a command reads a kubeconfig. */
+const nameKubeconfig = async (path: string | null) => (await import('./name-kubeconfig')).nameKubeconfig(path);
 
 async function run(command: string, v: Record<string, unknown>, positionals: string[]): Promise<number> {
   const asJson = v.json === true;
@@ -163,10 +135,15 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
       // Text without --probes hides k2s-dns's own health checks (as the window does): it looks
       // for `lines` other rows among the newest MAX_QUERY_LINES. --json: every row, each with `probe`.
       const hide = !asJson && v.probes !== true;
-      const [{ exactQueryLog }, { findTcpdump }, { K2S_PATHS }, { afterRowsText, formatExactRow, queriesEngine, queriesJson, queriesUnavailableText, withoutProbes }, { CAPTURE_FAILED_FILE, CAPTURE_MISSED_FILE, CAPTURE_READY_FILE, CAPTURE_UNWRITTEN_FILE }, { readState }, { createHostFs }, { cliTimes }] = await Promise.all([import('../core/capture/exact-log'), import('../core/capture/tcpdump-path'), import('../../shared/k2s-paths'), import('./print-queries'), import('../core/capture/capture-args'), import('../core/host/state-store'), import('../core/host/host-fs-node'), import('../../shared/clock')]);
+      const [{ exactQueryLog }, { findTcpdump }, { K2S_PATHS }, { afterRowsText, formatExactRow, queriesEngine, queriesJson, queriesUnavailableText, withoutProbes }, { CAPTURE_FAILED_FILE, CAPTURE_MISSED_FILE, CAPTURE_READY_FILE, CAPTURE_UNWRITTEN_FILE }, { readState }, { createHostFs }, { cliTimes }, { companionRuns, fileChanged, readUntilShown, ROWS_WAIT_MS }] = await Promise.all([import('../core/capture/exact-log'), import('../core/capture/tcpdump-path'), import('../../shared/k2s-paths'), import('./print-queries'), import('../core/capture/capture-args'), import('../core/host/state-store'), import('../core/host/host-fs-node'), import('../../shared/clock'), import('./queries-wait')]);
       // The engine the rows name: the saved state's, else null and why (stopped, state unreadable).
       const who = await queriesEngine(() => readState(createHostFs('/')));
-      const log = await exactQueryLog(K2S_PATHS.queryRows, hide ? MAX_QUERY_LINES : lines, who.engine ?? 'adguard', findTcpdump, { failed: CAPTURE_FAILED_FILE, ready: CAPTURE_READY_FILE, rows: K2S_PATHS.queryRows, missed: CAPTURE_MISSED_FILE }, undefined, CAPTURE_UNWRITTEN_FILE);
+      const readLog = () => exactQueryLog(K2S_PATHS.queryRows, hide ? MAX_QUERY_LINES : lines, who.engine ?? 'adguard', findTcpdump, { failed: CAPTURE_FAILED_FILE, ready: CAPTURE_READY_FILE, rows: K2S_PATHS.queryRows, missed: CAPTURE_MISSED_FILE }, undefined, CAPTURE_UNWRITTEN_FILE);
+      const shows = (l: Awaited<ReturnType<typeof readLog>>) => !l.available || (hide ? withoutProbes(l.rows, lines).rows.length : l.rows.length) > 0;
+      // Nothing to show while the capture runs: the query just asked may still be in the kernel's
+      // open ring block; wait for the file to change (at most ROWS_WAIT_MS, queries-wait.ts).
+      const waitMs = (await companionRuns(CAPTURE_READY_FILE)) ? ROWS_WAIT_MS : 0;
+      const log = await readUntilShown(readLog, shows, (ms) => fileChanged(K2S_PATHS.queryRows, ms), () => performance.now(), waitMs);
       if (asJson) out(JSON.stringify(queriesJson(log, who)));
       else if (!log.available) err(queriesUnavailableText(log.reason));
       else {
@@ -175,7 +152,7 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
         if (log.missed) err(t(`The exact query log ${cliTimes(log.missed)}.`));
         const shown = hide ? withoutProbes(log.rows, lines) : { rows: log.rows, hidden: 0 };
         for (const r of shown.rows) out(t(formatExactRow(r)));
-        const after = afterRowsText(shown);
+        const after = afterRowsText(shown, waitMs);
         if (after) err(after);
       }
       return log.available ? EXIT.ok : EXIT.failed;
@@ -200,11 +177,12 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
     case 'status': {
       const deps = await nodeDeps();
       // Its fix texts may say `sudo k2s-dns start`: name the kubeconfig that start would need
-      // (the lookup's, or the running start's), or `--kubeconfig PATH` when the lookup finds
-      // none, so the printed line works as is (the sandbox's kubeconfig is in no default place).
+      // (the lookup's, or the running start's), or `--kubeconfig PATH` when neither the lookup
+      // nor sudo's finds one, so the printed line works as is (the sandbox's kubeconfig is in no
+      // default place); the kube-dns hop says `no kubeconfig` only then.
       const { kubeconfigOrStarted } = await import('../core/cluster/kubeconfig-default');
       const found = await kubeconfigOrStarted(deps.fs, undefined);
-      await nameKubeconfig(found.path);
+      const startFinds = (await nameKubeconfig(found.path)) !== null;
       // Any CLI call as root completes or rolls back an interrupted operation.
       // Status must always answer: a failed recovery is reported by dnsStatus's messages.
       if (deps.uid() === 0) {
@@ -213,7 +191,7 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
       }
       // The end-to-end path verdict is part of status: CoreDNS down is "degraded", never "running".
       const [{ statusWithHealth }, { healthProbes }] = await Promise.all([import('../core/health/status-with-health'), import('../core/health/probes')]);
-      const s = await statusWithHealth(healthProbes(deps), 'cli', { kubeconfigFound: found.path !== null });
+      const s = await statusWithHealth(healthProbes(deps), 'cli', { kubeconfigFound: startFinds });
       out(asJson ? JSON.stringify(s) : formatStatus(s));
       // Degraded (the health verdict included) is not success: scripts test the exit status.
       return (await import('../../shared/status-exit')).statusExitCode(s);

@@ -50,13 +50,16 @@ export function queriesUnavailableText(reason: string | null): string {
 
 /**
  * The stderr line of the text output when the exact log has no row yet (stdout stays empty, so a
- * script reading it sees no rows): a row reaches the file up to BLOCK_TIMEOUT_MS after its answer
- * (tcpdump-argv.ts: the capture hands rows over a ring block at a time; README "Logs and the query
- * log"), and `queries` has no flag to follow the file, so it says to run it again (new-user walk 20:
- * `queries` right after start printed nothing at all).
+ * script reading it sees no rows): a row reaches the file about BLOCK_TIMEOUT_MS after its answer
+ * at most on an idle host — the capture hands packets over a ring block at a time
+ * (tcpdump-argv.ts) — and later while the host is busy, as its parser runs at idle priority
+ * (go-idle.ts; README "Logs and the query log"). `waitedMs`: how long this command waited for a
+ * row (queries-wait.ts), said when it did. `queries` has no flag to follow the file, so it says to
+ * run it again (new-user walk 20: `queries` right after start printed nothing at all).
  */
-export function noRowsText(): string {
-  return `No queries logged yet: a row reaches ${K2S_PATHS.queryRows} up to ${BLOCK_TIMEOUT_MS / 1000} s after its answer; ask a name, then run ${cliCommand('queries')} again.`;
+export function noRowsText(waitedMs = 0): string {
+  const waited = waitedMs > 0 ? ` none came in the ${waitedMs / 1000} s this command waited, and` : '';
+  return `No queries logged yet:${waited} a row reaches ${K2S_PATHS.queryRows} up to ${BLOCK_TIMEOUT_MS / 1000} s after its answer (later while the host is busy: the capture runs at idle priority); ask a name, then run ${cliCommand('queries')} again.`;
 }
 
 /** One row of `queries --json`: the exact log's row with the saved state's engine, null when none is known. */
@@ -116,8 +119,9 @@ export function hiddenProbesText(hidden: number): string | null {
 /**
  * The stderr line after the text output's rows (`shown`: withoutProbes's, or every row with
  * `--probes`): how many health checks it hid (hiddenProbesText); else, with no row printed,
- * noRowsText — never silence with exit 0; null when rows were printed and none hidden.
+ * noRowsText (`waitedMs` as there) — never silence with exit 0; null when rows were printed and
+ * none hidden.
  */
-export function afterRowsText(shown: { rows: readonly QueryRow[]; hidden: number }): string | null {
-  return hiddenProbesText(shown.hidden) ?? (shown.rows.length === 0 ? noRowsText() : null);
+export function afterRowsText(shown: { rows: readonly QueryRow[]; hidden: number }, waitedMs = 0): string | null {
+  return hiddenProbesText(shown.hidden) ?? (shown.rows.length === 0 ? noRowsText(waitedMs) : null);
 }

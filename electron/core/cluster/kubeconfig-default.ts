@@ -37,20 +37,36 @@ function userName(): string | null {
   }
 }
 
+/** What kubeconfigForSudo and kubeconfigToName look at; injected by tests. */
+export interface SudoLookupHost {
+  uid: number;
+  user: string | null;
+  env: Record<string, string | undefined>;
+  exists: (p: string) => boolean;
+  exec?: Exec;
+}
+
+const THIS_HOST = (): SudoLookupHost => ({ uid: process.getuid?.() ?? 0, user: userName(), env: process.env, exists: existsSync });
+
+/**
+ * The kubeconfig `sudo k2s-dns …` typed by this user finds by itself, or null when it finds none:
+ * the order above as root (root reads every file, so existence alone counts: stat(2) needs no
+ * read right on a file, only search right on its directory, so a user sees that a root-only
+ * admin.conf exists; $KUBECONFIG dropped by sudo): this user as the sudo caller, or for root the
+ * caller that elevated it.
+ */
+export async function kubeconfigForSudo(host: SudoLookupHost = THIS_HOST()): Promise<string | null> {
+  // A uid with no passwd entry has no home for sudo to look in: the lookup then sees no caller.
+  const env = host.uid === 0 ? { PKEXEC_UID: host.env['PKEXEC_UID'], SUDO_USER: host.env['SUDO_USER'] } : host.user !== null ? { SUDO_USER: host.user } : {};
+  return (await locateKubeconfig({ env, exists: host.exists, ...(host.exec ? { exec: host.exec } : {}) })).path;
+}
+
 /**
  * The kubeconfig a suggested command must name with `--kubeconfig` (shared/fix.ts
  * setCliKubeconfig): `inUse`, unless `sudo k2s-dns …` typed by this user finds that very file by
- * itself — the order above as root (every file readable, $KUBECONFIG dropped by sudo): this
- * user as the sudo caller, or for root the caller that elevated it. Null when none is in use or
- * the lookup finds it. `host` is injected by tests.
+ * itself (kubeconfigForSudo). Null when none is in use or the lookup finds it.
  */
-export async function kubeconfigToName(
-  inUse: string | null,
-  host: { uid: number; user: string | null; env: Record<string, string | undefined>; exists: (p: string) => boolean; exec?: Exec } = { uid: process.getuid?.() ?? 0, user: userName(), env: process.env, exists: existsSync },
-): Promise<string | null> {
+export async function kubeconfigToName(inUse: string | null, host: SudoLookupHost = THIS_HOST()): Promise<string | null> {
   if (inUse === null) return null;
-  // A uid with no passwd entry has no home for sudo to look in: the lookup then sees no caller.
-  const env = host.uid === 0 ? { PKEXEC_UID: host.env['PKEXEC_UID'], SUDO_USER: host.env['SUDO_USER'] } : host.user !== null ? { SUDO_USER: host.user } : {};
-  const found = await locateKubeconfig({ env, exists: host.exists, ...(host.exec ? { exec: host.exec } : {}) });
-  return found.path === inUse ? null : inUse;
+  return (await kubeconfigForSudo(host)) === inUse ? null : inUse;
 }

@@ -10,7 +10,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { cliCommand, setCliKubeconfig } from '../../../shared/fix';
 import { fixText } from '../../../shared/health';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
-import { kubeconfigToName } from '../cluster/kubeconfig-default';
+import { kubeconfigForSudo, kubeconfigToName } from '../cluster/kubeconfig-default';
 import { createRealBackend } from '../backend-real';
 import { useDoctorHosts } from '../../../e2e/support/doctor-test-host';
 
@@ -62,6 +62,13 @@ describe('kubeconfigToName: what sudo k2s-dns would find by itself', () => {
     expect(await kubeconfigToName('/home/ada/.kube/config', { ...user, exists: (p: string) => p === '/home/ada/.kube/config' || p === '/etc/kubernetes/admin.conf' })).toBe('/home/ada/.kube/config');
     // $KUBECONFIG does not survive sudo: a file only it names is named.
     expect(await kubeconfigToName('/home/ada/other.yaml', { ...user, exists: (p: string) => p === '/home/ada/other.yaml' })).toBe('/home/ada/other.yaml');
+  });
+
+  it("kubeconfigForSudo: a user's `sudo k2s-dns start` finds a root-only admin.conf (existence is enough for root), else the user's own, never $KUBECONFIG", async () => {
+    const user = { uid: 1000, user: 'ada', env: { KUBECONFIG: '/home/ada/other.yaml' }, exec };
+    expect(await kubeconfigForSudo({ ...user, exists: (p: string) => p === '/etc/kubernetes/admin.conf' || p === '/home/ada/.kube/config' })).toBe('/etc/kubernetes/admin.conf');
+    expect(await kubeconfigForSudo({ ...user, exists: (p: string) => p === '/home/ada/.kube/config' })).toBe('/home/ada/.kube/config');
+    expect(await kubeconfigForSudo({ ...user, exists: (p: string) => p === '/home/ada/other.yaml' })).toBeNull();
   });
 });
 

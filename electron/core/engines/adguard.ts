@@ -2,6 +2,7 @@
 import { K2S_DEFAULTS, K2S_PATHS } from '../../../shared/k2s-paths';
 import { renderDnsproxyArgs } from '../../../shared/dnsproxy-args';
 import { DNSPROXY_RUN_AS } from '../../../shared/systemd-unit';
+import { dnsproxyZoneServer } from '../../../shared/zone-server';
 import type { EngineRuntime } from './runtime';
 
 /**
@@ -21,4 +22,5 @@ export const ADGUARD: EngineRuntime = {
   onlyListeners: (argv, addresses) => [...argv, ...addresses.flatMap((a) => ['-l', a])],
   runAs: DNSPROXY_RUN_AS,
   selfDrop: null,
+  zoneServer: dnsproxyZoneServer,
 };

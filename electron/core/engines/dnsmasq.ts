@@ -1,6 +1,7 @@
 /** Debian's dnsmasq (dnsmasq-base): conf-file without listeners, listeners as flags. */
 import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { DNSMASQ_LISTEN_FLAG, dnsmasqDropFrom, renderDnsmasqArgs, renderDnsmasqConfig } from '../../../shared/dnsmasq-config';
+import { dnsmasqZoneServer } from '../../../shared/zone-server';
 import type { EngineRuntime } from './runtime';
 
 /** Default Debian dnsmasq-base binary. */
@@ -27,4 +28,5 @@ export const DNSMASQ: EngineRuntime = {
     return [...rest.slice(0, at), ...addresses.map((a) => `${DNSMASQ_LISTEN_FLAG}${a}`), ...rest.slice(at)];
   },
   runAs: null,
+  zoneServer: dnsmasqZoneServer,
 };

@@ -45,4 +45,9 @@ export interface EngineRuntime {
   onlyListeners(argv: readonly string[], addresses: readonly string[]): string[];
   /** Account the service manager runs it as; null when it drops root itself (or runs as root). */
   runAs: { user: string; group: string } | null;
+  /**
+   * The kube-dns address its config text (as renderConfig wrote it) sends the cluster zones to,
+   * `IP` or `IP:PORT` (shared/zone-server.ts); null when the text names none.
+   */
+  zoneServer(configText: string): string | null;
 }

@@ -38,19 +38,26 @@ export interface HealthOptions {
   queryTimeoutMs?: number;
   lookupTimeoutMs?: number;
   /**
-   * Whether K2s DNS's kubeconfig lookup (electron/core/cluster/kubeconfig-default.ts) found one:
-   * false makes a kube-dns address that is K2s's default say `no kubeconfig` (kubeDnsFrom).
-   * Absent: not looked up.
+   * Whether a start would find a kubeconfig (electron/core/cluster/kubeconfig-default.ts: this
+   * process's lookup, and for the CLI also `sudo k2s-dns start`'s): false makes a kube-dns address
+   * that is K2s's default say `no kubeconfig` (kubeDnsFrom). Absent: not looked up.
    */
   kubeconfigFound?: boolean;
 }
 
+/** Why a user's status shows K2s's default while K2s DNS runs and its proxy config named none (kubeDnsFrom `unread`). */
+export const UNREAD_KUBE_DNS_WHY = 'the address start discovered is in the saved state, which only root reads';
+
 /**
  * Where the kube-dns hop's address comes from (HealthHop.addressFrom): the ClusterIP start
- * discovered and saved, else K2s's default (K2S_DEFAULTS.kubeDnsIp) and why none was discovered.
+ * discovered (the saved state's, or for a user the running proxy's config's: status.ts), else
+ * K2s's default (K2S_DEFAULTS.kubeDnsIp) and why none is known — while K2s DNS runs and this user
+ * cannot read the state, that it is there (`unread`: it was discovered, and no kubeconfig is
+ * needed to know it), never "no kubeconfig".
  */
-export function kubeDnsFrom(status: Pick<HostDnsStatus, 'kubeDnsIp' | 'state'>, kubeconfigFound: boolean | undefined): NonNullable<HealthHop['addressFrom']> {
+export function kubeDnsFrom(status: Pick<HostDnsStatus, 'kubeDnsIp' | 'state' | 'stateUnreadable'>, kubeconfigFound: boolean | undefined): NonNullable<HealthHop['addressFrom']> {
   if (status.kubeDnsIp) return { source: 'discovered', why: null };
+  if (status.stateUnreadable && status.state !== 'stopped') return { source: 'unread', why: UNREAD_KUBE_DNS_WHY };
   if (kubeconfigFound === false) return { source: 'default', why: 'no kubeconfig' };
   // Start reads the Service from the cluster; status does not ask the cluster.
   return { source: 'default', why: status.state === 'stopped' ? 'start reads it from the cluster' : 'not in the saved state' };
@@ -94,7 +101,9 @@ export function resolverHop(status: HostDnsStatus, text: string | null): HealthH
     reason = `/etc/resolv.conf was ${status.driftVerb ?? 'replaced'} by ${status.driftWriter ?? 'another program'}: nameservers ${nameservers.join(', ') || 'none'}`;
   } else if (status.resolverOwner === 'original') {
     // "original" names a saved original; with nothing saved it is the host's own file (walk 9 L4).
-    const own = status.savedAt === null && !status.stateUnreadable;
+    // A user who cannot read the state sees none: while stopped, the file in place is this host's
+    // own whatever root's directory holds (status's note says how to be sure), never "original".
+    const own = status.savedAt === null && (!status.stateUnreadable || status.state === 'stopped');
     // No file at all: said as missing, never "nameservers none" (walk 10 M5).
     const missing = status.resolverMissing;
     reason = missing

@@ -3,7 +3,7 @@ import type { LifecycleEvent } from '../../../shared/lifecycle-events';
 import { startDns } from '../lifecycle/start';
 import { makeTestHost } from '../../../e2e/support/test-deps';
 import { hopLine } from '../doctor/hop-line';
-import { checkHealth, kubeDnsFrom } from './check-health';
+import { checkHealth, kubeDnsFrom, UNREAD_KUBE_DNS_WHY } from './check-health';
 import { healthProbes } from './probes';
 
 const hosts: Array<{ cleanup: () => Promise<unknown> }> = [];
@@ -36,5 +36,11 @@ describe("the kube-dns hop says when its address is K2s's default, not discovere
     expect(kubeDnsFrom({ kubeDnsIp: null, state: 'stopped' }, true)).toEqual({ source: 'default', why: 'start reads it from the cluster' });
     expect(kubeDnsFrom({ kubeDnsIp: null, state: 'running' }, undefined)).toEqual({ source: 'default', why: 'not in the saved state' });
     expect(kubeDnsFrom({ kubeDnsIp: '10.43.0.10', state: 'running' }, false)).toEqual({ source: 'discovered', why: null });
+    // A user while K2s DNS runs: start discovered it, in a state only root reads — no kubeconfig is involved.
+    expect(kubeDnsFrom({ kubeDnsIp: null, state: 'running', stateUnreadable: 'root only' }, false)).toEqual({ source: 'unread', why: UNREAD_KUBE_DNS_WHY });
+    expect(kubeDnsFrom({ kubeDnsIp: null, state: 'degraded', stateUnreadable: 'root only' }, true)).toEqual({ source: 'unread', why: UNREAD_KUBE_DNS_WHY });
+    // Stopped, what root's directory holds does not matter: a start reads it from the cluster.
+    expect(kubeDnsFrom({ kubeDnsIp: null, state: 'stopped', stateUnreadable: 'root only' }, false)).toEqual({ source: 'default', why: 'no kubeconfig' });
+    expect(kubeDnsFrom({ kubeDnsIp: null, state: 'stopped', stateUnreadable: 'root only' }, true)).toEqual({ source: 'default', why: 'start reads it from the cluster' });
   });
 });

@@ -21,9 +21,9 @@ import { CAPTURE_UNIT_NAME, renderCaptureUnit } from '../../../shared/capture-un
 import { CAPTURE_FAILED_FILE, CAPTURE_FLAGS_FILE, CAPTURE_FLAGS_FILE_FLAG, CAPTURE_HELD_FLAG, CAPTURE_HOLD_FILE, CAPTURE_MISSED_FILE, holdFileText, type CaptureHold, CAPTURE_READY_FILE, CAPTURE_UNWRITTEN_FILE, CAPTURE_VERB, heldGoLine, isCaptureArgv } from '../capture/capture-args';
 import { pidfileProcess, type HeldProcess } from './pidfile-process';
 import { waitForFile } from './wait-file';
-import { parseCmdline } from './own-proxy';
 import { CAPTURE_GO_FILE, CAPTURE_KEEPER_STATE, isKeeperArgv, keeperArgv, parseKeeperState } from './capture-keeper';
 import { treeToNormal } from '../capture/go-idle';
+import { isCompanion } from '../capture/companion-pid';
 import { processStartTime } from '../capture/hold-wait';
 import { ensureRootDir } from './root-dirs';
 import { settledAll, systemdReload, writeUnitFile, type ManagerReload } from './systemd-reload';
@@ -107,12 +107,6 @@ function baseOf(argv: readonly string[]): string[] {
   const i = argv.indexOf(CAPTURE_VERB);
   if (i < 0) throw new Error(`not a capture companion's command line: ${JSON.stringify(argv.slice(0, 4))}`);
   return argv.slice(0, i + 1);
-}
-
-/** True when `pid` (> 1) is a process whose /proc/PID/cmdline is a capture companion's (isCaptureArgv). */
-async function isCompanion(pid: number | null, procDir: string): Promise<boolean> {
-  if (pid === null || !Number.isInteger(pid) || pid <= 1) return false;
-  return isCaptureArgv(await readFile(path.join(procDir, String(pid), 'cmdline')).then(parseCmdline, () => [] as string[]));
 }
 
 /** Host path of the capture unit's cgroup process list (cgroup v2, system.slice: as systemd-service.ts UNIT_CGROUP_PROCS). */

@@ -2,11 +2,12 @@
  * `status` as a user after Stop/Uninstall: "readable by root only" only while a saved state must
  * exist (proxy running or K2s-owned resolv.conf); an absent state directory is "nothing saved";
  * an unreadable 0700 directory is said as what it is: the file's existence cannot be seen.
- * While it runs, the engine is named from the proxy's own argv (new-user walk: the window's card had none).
+ * While it runs, the engine is named from the proxy's own argv (new-user walk: the window's card had none),
+ * and the kube-dns address from that engine's config (0644), never K2s's default said as "not discovered".
  */
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { rm } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startDns } from './start';
 import { stopDns } from './stop';
@@ -14,6 +15,9 @@ import { dnsStatus } from './status';
 import { TEST_START_OPTS, trackedHosts } from '../../../e2e/support/test-deps';
 import type { LifecycleDeps } from './deps';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
+import { checkHealth, UNREAD_KUBE_DNS_WHY } from '../health/check-health';
+import { healthProbes } from '../health/probes';
+import { hopLine } from '../doctor/hop-line';
 
 const newHost = trackedHosts();
 const denied = (p: string) => Object.assign(new Error(`EACCES: permission denied, lstat '${p}'`), { code: 'EACCES' });
@@ -43,6 +47,10 @@ describe('status as a user after Stop', () => {
     ]);
     expect(s.messages.join(' ')).not.toContain('dns-resolver-state.json is readable by root only');
     expect(s.stateUnreadable).toBe('/var/lib/k2s is readable by root only (0700), so whether it holds a saved state cannot be seen as uid 1000; K2s DNS is not running and does not own /etc/resolv.conf, so most likely nothing is saved (Stop removes it)');
+    // The file in place is this host's own, as the status's resolver line says, not "original" (a saved copy's word).
+    const resolver = (await checkHealth(healthProbes(h.deps))).hops.find((x) => x.kind === 'resolver')!;
+    expect(hopLine(resolver)).toBe("/etc/resolv.conf: host's own (nameservers 192.0.2.53)");
+    expect(resolver.reason).toBe("/etc/resolv.conf is this host's own file (nameservers 192.0.2.53): host apps do not ask k2s-dnsproxy");
   });
 
   it('in the window: said once, by the Saved original row (stateUnreadable), with no note repeating it (new-user walk)', async () => {
@@ -63,24 +71,52 @@ describe('status as a user after Stop', () => {
   });
 });
 
+/** Runs `body` with a stand-in dnsmasq proxy whose argv carries its config argument, as the engine's args render it, reported running by the host's service. */
+async function withStandInProxy(h: Awaited<ReturnType<typeof newHost>>, body: () => Promise<void>): Promise<void> {
+  const proxy = spawn(process.execPath, ['-e', 'setInterval(() => {}, 60_000)', '--', '--keep-in-foreground', `--conf-file=${h.deps.fs.real(K2S_PATHS.dnsmasqConfig)}`], { stdio: 'ignore' });
+  try {
+    await new Promise<void>((resolve, reject) => proxy.once('spawn', resolve).once('error', reject));
+    h.deps.services.status = async () => ({ running: true, pid: proxy.pid! });
+    await body();
+  } finally {
+    proxy.kill('SIGKILL');
+  }
+}
+
 describe('status as a user while K2s DNS runs', () => {
+  it("the kube-dns address is the one the running proxy's config (0644) routes the cluster zones to, said plainly; with no config, K2s's default said as unread, never \"not discovered\"", async () => {
+    const h = await newHost('nameserver 192.0.2.53\n');
+    expect((await startDns(h.deps, { ...TEST_START_OPTS, engine: 'dnsmasq' }, () => undefined)).ok).toBe(true);
+    // Another ClusterIP than K2s's default in the config start wrote: the address comes from it, not from a default.
+    const config = h.deps.fs.real(K2S_PATHS.dnsmasqConfig);
+    await writeFile(config, (await readFile(config, 'utf8')).replaceAll('/172.21.0.10\n', '/10.96.0.10\n'));
+    asUser(h.deps);
+    await withStandInProxy(h, async () => {
+      const s = await dnsStatus(h.deps);
+      expect(s).toMatchObject({ state: 'running', engine: 'dnsmasq', kubeDnsIp: '10.96.0.10', clusterDomain: null, listeners: [], upstreams: [] });
+      expect(s.stateUnreadable).toMatch(/is readable by root only/);
+      const hop = (await checkHealth(healthProbes(h.deps), { kubeconfigFound: false })).hops.find((x) => x.kind === 'kube-dns')!;
+      expect(hop.addressFrom).toEqual({ source: 'discovered', why: null });
+      expect(hopLine(hop)).toMatch(/^CoreDNS \(kube-dns 10\.96\.0\.10:53\): /);
+      // No config to read: K2s's default, and why the discovered one is not shown — no kubeconfig is involved.
+      await rm(config);
+      const unread = (await checkHealth(healthProbes(h.deps), { kubeconfigFound: false })).hops.find((x) => x.kind === 'kube-dns')!;
+      expect(unread.addressFrom).toEqual({ source: 'unread', why: UNREAD_KUBE_DNS_WHY });
+      expect(hopLine(unread)).toMatch(/^CoreDNS \(kube-dns 172\.21\.0\.10:53, K2s's default: the address start discovered is in the saved state, which only root reads\): /);
+    });
+  });
+
   it("names the engine from the running proxy's argv (/proc/PID/cmdline, readable by any user), not from the root-only state", async () => {
     const h = await newHost('nameserver 192.0.2.53\n');
     expect((await startDns(h.deps, { ...TEST_START_OPTS, engine: 'dnsmasq' }, () => undefined)).ok).toBe(true);
     asUser(h.deps);
-    // A stand-in proxy process whose argv carries dnsmasq's config argument, as the engine's args render it.
-    const proxy = spawn(process.execPath, ['-e', 'setInterval(() => {}, 60_000)', '--', '--keep-in-foreground', `--conf-file=${h.deps.fs.real(K2S_PATHS.dnsmasqConfig)}`], { stdio: 'ignore' });
-    try {
-      await new Promise<void>((resolve, reject) => proxy.once('spawn', resolve).once('error', reject));
-      h.deps.services.status = async () => ({ running: true, pid: proxy.pid! });
+    await withStandInProxy(h, async () => {
       const s = await dnsStatus(h.deps, 'gui');
       expect(s.stateUnreadable).toMatch(/is readable by root only/);
       expect(s.engine).toBe('dnsmasq');
       // A PID whose argv names no engine's config: unknown, never a guess.
       h.deps.services.status = async () => ({ running: true, pid: process.pid });
       expect((await dnsStatus(h.deps, 'gui')).engine).toBeNull();
-    } finally {
-      proxy.kill('SIGKILL');
-    }
+    });
   });
 });

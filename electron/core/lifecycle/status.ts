@@ -2,6 +2,7 @@ import { CAPTURE_FAILED_FILE, CAPTURE_MISSED_FILE, CAPTURE_READY_FILE, CAPTURE_U
 import { missedWords, parseMissed } from '../capture/capture-missed';
 import { CAPTURE_KEEPER_STATE, keeperGaveUpWords, keeperRestartSentence, parseKeeperState } from '../host/capture-keeper';
 import { ownProxyEngine, parseCmdline } from '../host/own-proxy';
+import { proxyConfigKubeDns } from '../host/proxy-kube-dns';
 import { readFile } from 'node:fs/promises';
 import { captureStopped, captureStopWords } from '../capture/capture-stopped';
 import { createHash } from 'node:crypto';
@@ -345,10 +346,13 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
   // Stop keeps these, uninstall removes them: how a window names an outside uninstall (types.ts proxyFilesLeft).
   // lstat only (no read): also as a user, outside root's 0700 state dir.
   const proxyFilesLeft = (await Promise.all([K2S_PATHS.proxyConfig, K2S_PATHS.dnsmasqConfig, K2S_PATHS.log].map((f) => deps.fs.lstat(f).catch(() => null)))).some((st) => st !== null);
+  // Without the state (a user under root's 0700 directory), the running proxy's own argv names its engine,
+  const engine = state?.engine ?? (unreadable && service.running && service.pid ? await ownProxyEngine(deps.fs, service.pid) : null);
+  // and that engine's config (0644) the kube-dns address start discovered: never K2s's default said as it.
+  const kubeDnsIp = state?.kubeDnsIp ?? (unreadable && service.running && engine ? await proxyConfigKubeDns(deps.fs, engine) : null);
   return {
     state: status,
-    // Without the state (a user under root's 0700 directory), the running proxy's own argv names its engine.
-    engine: state?.engine ?? (unreadable && service.running && service.pid ? await ownProxyEngine(deps.fs, service.pid) : null),
+    engine,
     engineVersion: null,
     listeners: state?.listeners ?? [],
     skippedListeners: state?.skippedListeners ?? [],
@@ -369,7 +373,7 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     resolverStamp: current === null ? `${kind ?? 'none'}` : resolverStampOf(current),
     upstreams: state?.upstreams ?? [],
     clusterDomain: state?.clusterDomain ?? null,
-    kubeDnsIp: state?.kubeDnsIp ?? null,
+    kubeDnsIp,
     // The zones the running proxy routes (its saved plan): the Zones tab shows them while the API does not answer.
     ...(state?.plan?.zones ? { zonesInUse: state.plan.zones } : {}),
     savedAt: state?.savedAt ?? null,

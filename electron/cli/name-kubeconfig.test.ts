@@ -1,0 +1,42 @@
+/**
+ * Which kubeconfig the CLI's printed command lines name (name-kubeconfig.ts): a user whose own
+ * lookup finds none (K2s's admin.conf is root's, 0600) on a host where `sudo k2s-dns start`
+ * finds admin.conf by itself gets the bare start line, not `--kubeconfig PATH` (status after stop
+ * named PATH there); `PATH` stays for a host where sudo finds none either (the sandbox's).
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { cliCommand, kubectlCommand, setCliKubeconfig, setKubectlKubeconfig } from '../../shared/fix';
+import { nameKubeconfig, type NameLookups } from './name-kubeconfig';
+
+afterEach(() => {
+  setCliKubeconfig(null);
+  setKubectlKubeconfig(null);
+});
+
+const ADMIN = '/etc/kubernetes/admin.conf';
+/** Lookups where sudo finds `forSudo`, `toName` names any path but that one, and the user reads only `readable`. */
+function lookups(forSudo: string | null, readable: string[] = []): NameLookups {
+  return { forSudo: async () => forSudo, toName: async (p) => (p === null || p === forSudo ? null : p), reads: async (p) => readable.includes(p) };
+}
+
+describe('nameKubeconfig', () => {
+  it("none found by the user, K2s's root-only admin.conf found by sudo: a bare start, kubectl with sudo and that file", async () => {
+    expect(await nameKubeconfig(null, lookups(ADMIN))).toBe(ADMIN);
+    expect(cliCommand('start', true)).toBe('sudo npx k2s-dns start');
+    expect(cliCommand('doctor', true)).toBe('sudo npx k2s-dns doctor');
+    expect(kubectlCommand('get nodes')).toBe(`sudo kubectl --kubeconfig ${ADMIN} get nodes`);
+  });
+
+  it('none found by the user nor by sudo: `--kubeconfig PATH`, as `k2s-dns --help` writes it, and kubectl names none', async () => {
+    expect(await nameKubeconfig(null, lookups(null))).toBeNull();
+    expect(cliCommand('start', true)).toBe('sudo npx k2s-dns start --kubeconfig PATH');
+    expect(kubectlCommand('get nodes')).toBe('kubectl get nodes');
+  });
+
+  it("the user's own kubeconfig, which sudo would not find first: named, and kubectl without sudo", async () => {
+    const own = '/home/ada/.kube/config';
+    expect(await nameKubeconfig(own, lookups(ADMIN, [own]))).toBe(own);
+    expect(cliCommand('start', true)).toBe(`sudo npx k2s-dns start --kubeconfig ${own}`);
+    expect(kubectlCommand('get nodes')).toBe(`kubectl --kubeconfig ${own} get nodes`);
+  });
+});

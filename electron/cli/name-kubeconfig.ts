@@ -1,0 +1,52 @@
+/** Which kubeconfig the command lines a CLI run prints name (shared/fix.ts setCliKubeconfig, setKubectlKubeconfig). */
+// Static: a builtin's import() stays one in the bundled CLI script and fails once that runs from
+// its code cache (compile-cache/script-cache.ts: "A dynamic import callback was not specified").
+import { access, constants, stat } from 'node:fs/promises';
+import { KUBECONFIG_PLACEHOLDER, setCliKubeconfig, setKubectlKubeconfig } from '../../shared/fix';
+import { kubeconfigForSudo, kubeconfigToName } from '../core/cluster/kubeconfig-default';
+
+/**
+ * True when the user who typed this command may read `path`: this process (access(2) R_OK), or
+ * under sudo the caller (SUDO_UID, sudo(8)) as its owner with u+r, or anyone with o+r (groups
+ * are not looked at: a false "no" only adds a `sudo `).
+ */
+export async function callerReads(path: string): Promise<boolean> {
+  const sudoUid = process.getuid?.() === 0 ? Number(process.env['SUDO_UID'] ?? NaN) : NaN;
+  if (Number.isInteger(sudoUid)) {
+    const st = await stat(path).catch(() => null);
+    return st !== null && ((st.uid === sudoUid && (st.mode & 0o400) !== 0) || (st.mode & 0o004) !== 0);
+  }
+  return access(path, constants.R_OK).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** The lookups nameKubeconfig asks; injected by tests. */
+export interface NameLookups {
+  /** kubeconfig-default.ts kubeconfigForSudo: what `sudo k2s-dns …` finds by itself. */
+  forSudo: () => Promise<string | null>;
+  /** kubeconfig-default.ts kubeconfigToName. */
+  toName: (inUse: string | null) => Promise<string | null>;
+  /** callerReads. */
+  reads: (path: string) => Promise<boolean>;
+}
+
+const THIS_HOST: NameLookups = { forSudo: () => kubeconfigForSudo(), toName: (p) => kubeconfigToName(p), reads: callerReads };
+
+/**
+ * Fix texts this run prints name `path` (this run's lookup's kubeconfig, null when it found none)
+ * in their start/zones/doctor commands when `sudo k2s-dns …` would find another kubeconfig, and
+ * `--kubeconfig PATH` when neither this lookup nor `sudo k2s-dns …` finds one. A user's lookup
+ * skips files it cannot read (cluster/kubeconfig.ts locateKubeconfig), but `sudo k2s-dns start`
+ * reads K2s's root-only admin.conf by itself: then a bare command works as printed, and none is
+ * named. Printed kubectl lines name the one in use, with sudo when only root reads it.
+ * @returns the kubeconfig a printed `sudo k2s-dns start` uses (`path`, else sudo's), null when none
+ */
+export async function nameKubeconfig(path: string | null, lookups: NameLookups = THIS_HOST): Promise<string | null> {
+  const used = path ?? (await lookups.forSudo());
+  setCliKubeconfig(used === null ? KUBECONFIG_PLACEHOLDER : await lookups.toName(path));
+  // kubectl's own lookup is not K2s DNS's: its lines always name the file.
+  setKubectlKubeconfig(used === null ? null : { path: used, root: !(await lookups.reads(used)) });
+  return used;
+}

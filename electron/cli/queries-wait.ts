@@ -1,0 +1,66 @@
+/**
+ * `k2s-dns queries` with nothing to show yet: a row reaches the exact log's file only once the
+ * kernel hands tcpdump the ring block that holds its packets, when the block is full or
+ * BLOCK_TIMEOUT_MS after it opened (core/capture/tcpdump-argv.ts), and the idle-priority parser
+ * turned it into a row (measured on a 2-core host at load 2–3: 0.05–1.15 s after the answer).
+ * So `dig …; k2s-dns queries` ran before that block was handed over found no row. While the
+ * companion runs, queries then waits for the file to change, at most ROWS_WAIT_MS: inotify
+ * (fs.watch), no polling, and nothing asked of the capture or the proxy.
+ */
+import { watch } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { BLOCK_TIMEOUT_MS } from '../core/capture/tcpdump-argv';
+import { isCompanion } from '../core/capture/companion-pid';
+
+/**
+ * Longest wait for a first row, ms: one block timeout and half a second for the parser, which
+ * yields the CPU to everything else (go-idle.ts; 1.15 s was the longest measured from answer to
+ * row, and this command's own start-up already passed since the query it looks for).
+ */
+export const ROWS_WAIT_MS = BLOCK_TIMEOUT_MS + 500;
+
+/**
+ * `read`, again each time `changed` resolves, until `shows` accepts what it read or `waitMs` (ms
+ * on `now`'s clock) have passed since the first read; the last read either way. `changed(ms)`
+ * resolves when the file changed or `ms` passed, whichever is first.
+ */
+export async function readUntilShown<T>(read: () => Promise<T>, shows: (r: T) => boolean, changed: (ms: number) => Promise<void>, now: () => number, waitMs = ROWS_WAIT_MS): Promise<T> {
+  const deadline = now() + waitMs;
+  let r = await read();
+  for (let left = deadline - now(); !shows(r) && left > 0; left = deadline - now()) {
+    await changed(left);
+    r = await read();
+  }
+  return r;
+}
+
+/**
+ * Resolves when `file` changes (inotify through fs.watch: a write, a rename at rotation) or after
+ * `ms`, whichever is first; after `ms` alone when it cannot be watched (gone, not readable).
+ */
+export function fileChanged(file: string, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    let watcher: ReturnType<typeof watch> | null = null;
+    const done = () => {
+      clearTimeout(timer);
+      watcher?.close();
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    try {
+      watcher = watch(file, { persistent: false }, done);
+      watcher.on('error', done);
+    } catch {
+      // Not watchable: the timer alone ends the wait.
+    }
+  });
+}
+
+/**
+ * True when the ready file at the real path `readyFile` (capture-args.ts CAPTURE_READY_FILE, 0644)
+ * names a live companion: only then can a row still come (stopped, or never started, none will).
+ */
+export async function companionRuns(readyFile: string, procDir = '/proc'): Promise<boolean> {
+  const text = (await readFile(readyFile, 'utf8').catch(() => '')).trim();
+  return /^\d+$/.test(text) && isCompanion(Number(text), procDir);
+}
