@@ -9,13 +9,14 @@
 import { cliScriptFor, loadCliScript } from '../core/compile-cache/cli-script';
 import { surviveClosedOutput } from '../core/closed-output';
 import { quickAnswer } from './quick-answer';
+import { cliInvocation } from '../core/cli-invocation';
 
 // `k2s-dns --help | head -1`: a closed stdout silences output (run-cli.ts does it for the rest).
 surviveClosedOutput();
 
 const argv = process.argv.slice(2);
 const command = argv[0] ?? '';
-const answered = quickAnswer(argv);
+const answered = quickAnswer(argv, cliInvocation());
 if (answered !== null) {
   process.exitCode = answered;
 } else {

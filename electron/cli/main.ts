@@ -2,6 +2,7 @@ import { cliCommand } from '../../shared/fix';
 import { APP_VERSION } from '../../shared/app-version';
 import type { ParseArgsConfig } from 'node:util';
 import { commandUsage, helpAnswer, isHelpVerb, unknownCommandText, USAGE } from './usage';
+import { cliInvocation } from '../core/cli-invocation';
 import { INTERNAL_VERBS } from '../core/internal-help';
 import { printEvent, formatZones, formatStatus, formatQuery, type PrintedSteps } from './print';
 import { EXIT } from '../../shared/lifecycle-events';
@@ -58,7 +59,7 @@ function oneOf<T extends string>(value: unknown, allowed: readonly T[], flag: st
 export async function main(argv: string[]): Promise<number> {
   const [command = '', ...rest] = argv;
   // `k2s-dns help [VERB]` (entry.ts answers it first; the same rule).
-  const help = helpAnswer(argv);
+  const help = helpAnswer(argv, cliInvocation());
   if (help !== null) {
     process.stdout.write(help.stdout);
     process.stderr.write(help.stderr);
@@ -70,7 +71,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const options = OPTIONS[command];
   if (!options) {
-    err(unknownCommandText(command));
+    err(unknownCommandText(command, cliInvocation()));
     return EXIT.usage;
   }
   try {

@@ -7,9 +7,12 @@ import { EXIT } from '../../shared/lifecycle-events';
 import { APP_VERSION } from '../../shared/app-version';
 import { helpAnswer } from './usage';
 
-/** Writes the answer to `argv` (the words after `k2s-dns`) and returns its exit status, or null when argv names a command to run. */
-export function quickAnswer(argv: readonly string[]): number | null {
-  const help = helpAnswer(argv);
+/**
+ * Writes the answer to `argv` (the words after `k2s-dns`) and returns its exit status, or null
+ * when argv names a command to run. `cli`: how this install runs the CLI (cli-invocation.ts), named by the unknown-command refusal.
+ */
+export function quickAnswer(argv: readonly string[], cli = 'k2s-dns'): number | null {
+  const help = helpAnswer(argv, cli);
   if (help !== null) {
     process.stdout.write(help.stdout);
     process.stderr.write(help.stderr);

@@ -3,7 +3,6 @@ import { KUBECONFIG_ORDER_TEXT } from '../../shared/kubeconfig-order';
 import { ENGINE_NAMES } from '../../shared/engines/table';
 import { EXIT } from '../../shared/lifecycle-events';
 import { internalHelp, internalVerbHelp } from '../core/internal-help';
-import { cliInvocation } from '../core/cli-invocation';
 
 /** `text` wrapped at `width` columns on spaces (terminal help). */
 function wrap(text: string, width = 88): string {
@@ -196,7 +195,7 @@ export interface HelpAnswer {
  * or `-h` among their arguments; "Unknown command" (exit 2) for anything else, as
  * `k2s-dns VERB --help` says for it. Null for every other command line (main.ts runs it). One rule for entry.ts, which answers before anything else loads, and main.ts.
  */
-export function helpAnswer(argv: readonly string[]): HelpAnswer | null {
+export function helpAnswer(argv: readonly string[], cli = 'k2s-dns'): HelpAnswer | null {
   const [command, verb] = argv;
   if (command !== undefined && command !== '--help' && command !== '-h' && command !== 'help') {
     const internal = internalHelp(command, argv.slice(1));
@@ -207,16 +206,17 @@ export function helpAnswer(argv: readonly string[]): HelpAnswer | null {
   if (isHelpVerb(verb)) return { code: EXIT.ok, stdout: `${commandUsage(verb)}\n`, stderr: '' };
   const internal = internalVerbHelp(verb);
   if (internal !== null) return { code: EXIT.ok, stdout: internal, stderr: '' };
-  return { code: EXIT.usage, stdout: '', stderr: `${unknownCommandText(verb)}\n` };
+  return { code: EXIT.usage, stdout: '', stderr: `${unknownCommandText(verb, cli)}\n` };
 }
 
 /**
  * The refusal of an unknown command, naming the help as a line to paste: `cli` is how this install
  * runs the CLI (electron/core/cli-invocation.ts: `k2s-dns` installed, `npx k2s-dns` in a checkout,
  * the sandbox's wrapper), the name every usage error's "Run … --help" and every fix (shared/fix.ts
- * cliCommand) use, not a bare `k2s-dns` a checkout has not on PATH. Read here, not from cliCommand:
- * entry.ts answers `help VERB` before the runtime has set its name.
+ * cliCommand) use, not a bare `k2s-dns` a checkout has not on PATH. Passed in by the entry
+ * (entry.ts answers `help VERB` before the runtime has set its name); not imported here: this
+ * module is in the startup snapshot's CommonJS bundle, where cli-invocation's import.meta is empty.
  */
-export function unknownCommandText(verb: string, cli: string = cliInvocation()): string {
+export function unknownCommandText(verb: string, cli = 'k2s-dns'): string {
   return `Unknown command "${verb}"; run ${cli} --help for the list.`;
 }
