@@ -4,8 +4,8 @@
  * checks the host; capture-companion.ts systemdCapture, capture/hold-wait.ts) on a booted Debian 13
  * host (e2e/bed/debian-host.ts): the flags or hold file replaced by something it must not follow,
  * a hand restart of the unit, a hold naming a reused PID, the held companion killed before its
- * go, tcpdump gone while held, a second start, a stop or an uninstall while one is held, and
- * uninstall's removal of both files.
+ * go, tcpdump gone while held, a companion that hangs before its capture opens, a second start, a
+ * stop or an uninstall while one is held, and uninstall's removal of both files.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { debianHostMissing, type DebianHost } from './bed/debian-host';
@@ -21,6 +21,8 @@ const CAPTURE = 'k2s-dnsproxy-capture.service';
 const FLAGS = '/etc/k2s/capture.flags';
 const HOLD = '/run/k2s/capture.hold';
 const ENGINE = 'dnsmasq';
+/** The packet parser's bundle the companion reads at its start (capture-main.ts readParserBundle: next to its own bundle). */
+const PARSER_BUNDLE = '/opt/k2s-dns-src/dist/k2s-dns-capture-rows.cjs';
 
 describe.skipIf(why !== null)('held capture companion: faults and bad input (Debian 13 host)', { retry: 0 }, () => {
   let tb: Testbed;
@@ -35,6 +37,7 @@ describe.skipIf(why !== null)('held capture companion: faults and bad input (Deb
     await h.run(['touch', '/root/gate.open']);
     await h.run(['umount', '/usr/bin/systemctl']);
     await h.run(['umount', '/usr/bin/tcpdump']);
+    await h.run(['umount', PARSER_BUNDLE]);
     await hostCli(h, ['stop', '--json']);
   }, 120_000);
   afterAll(async () => {
@@ -186,9 +189,15 @@ describe.skipIf(why !== null)('held capture companion: faults and bad input (Deb
       const j = await journalSince('/root/j.cursor');
       const main = await mainPid(h, CAPTURE);
       const mem = main > 0 ? (await h.run(['ps', '-o', 'rss=,wchan=', '-p', String(main)])).stdout.trim() : 'no process';
-      console.log(`flags ${what}: ${ms} ms; ${await unitState()}; main ${main} rss,wchan ${mem}; journal: ${j.slice(0, 600)}`);
+      // Status 78 (EX_CONFIG), which the unit's RestartPreventExitStatus= names: failed, not
+      // restarted (each restart read the same file, until the start limit gave up).
+      await until('the unit settled', 30_000, async () => ['failed', 'inactive'].includes(await isActive(h, CAPTURE))).catch(() => undefined);
+      const settled = await unitState();
+      console.log(`flags ${what}: ${ms} ms; ${settled}; main ${main} rss,wchan ${mem}; journal: ${j.slice(0, 600)}`);
       expect(j).toMatch(said);
       expect(ms).toBeLessThan(10_000);
+      for (const kv of ['ActiveState=failed', 'Result=exit-code', 'ExecMainStatus=78', 'NRestarts=0']) expect(settled.split(' ')).toContain(kv);
+      expect((await h.run(['cat', '/run/k2s/capture.failed'])).stdout).toMatch(new RegExp(`^\\S+Z ${said.source.replace(/^capture-watch: /, '')}.*\nexit=78\n$`));
       await h.run(['systemctl', 'stop', CAPTURE]);
       await stop();
       await h.run(['rm', '-f', FLAGS]);
@@ -198,7 +207,7 @@ describe.skipIf(why !== null)('held capture companion: faults and bad input (Deb
     }, 120_000);
   }
 
-  it('tcpdump gone while the start is held (its path then not executable): start ends with CAPTURE_NOT_STARTED, and says how long it waited', async () => {
+  it('tcpdump gone while the start is held (its path then not executable): start ends with CAPTURE_NOT_STARTED in the companion\'s words as soon as its second run failed too, not after the 12 s wait', async () => {
     const s = await heldStart();
     await h.sh(': > /root/tcpdump.gone && chmod 644 /root/tcpdump.gone');
     expect((await h.run(['mount', '--bind', '/root/tcpdump.gone', '/usr/bin/tcpdump'])).code).toBe(0);
@@ -207,8 +216,32 @@ describe.skipIf(why !== null)('held capture companion: faults and bad input (Deb
     const r = await s.run;
     const ms = Date.now() - t0;
     await h.run(['umount', '/usr/bin/tcpdump']);
-    console.log(`tcpdump gone while held: start after the gate ${ms} ms; ${JSON.stringify(r.result)}; ${await unitState()}`);
+    const steps = r.events.map((e) => `${(e as { step?: string }).step}:${(e as { status?: string }).status}@${e.at - r.events[0]!.at}`).join(' ');
+    console.log(`tcpdump gone while held: start after the gate ${ms} ms; ${JSON.stringify(r.result)}; ${await unitState()}; steps ${steps}`);
     expect(r.result, r.stdout + r.stderr).toMatchObject({ ok: true, warnings: [expect.objectContaining({ code: 'CAPTURE_NOT_STARTED' })] });
+    const warning = (r.result as { warnings: { message: string }[] }).warnings[0]!.message;
+    expect(warning).toMatch(/^The exact query log did not start \(its companion failed 2 times in a row \(started again at once after the first\), the last exited with status 1: tcpdump is not installed \(looked in \/usr\/bin\/tcpdump/);
+    expect(ms).toBeLessThan(10_000);
+    await stop();
+  }, 120_000);
+
+  it('a companion that hangs before its capture opens (its parser bundle a FIFO): the 12 s wait\'s warning quotes nothing of the companion before it nor systemd\'s lines', async () => {
+    await start();
+    await stop(); // the companion before: its lines (its start and stop lines) are in the unit's journal
+    const before = (await h.run(['journalctl', '--no-pager', '-o', 'cat', '-n', '3', '-u', CAPTURE])).stdout;
+    // A FIFO where the companion reads its parser: that read waits for a writer that never comes.
+    await h.sh('rm -f /root/parser.fifo && mkfifo -m 644 /root/parser.fifo');
+    expect((await h.run(['mount', '--bind', '/root/parser.fifo', PARSER_BUNDLE])).code).toBe(0);
+    const t0 = Date.now();
+    const r = await hostCli(h, hostStartArgs(ENGINE));
+    const ms = Date.now() - t0;
+    const after = (await h.run(['journalctl', '--no-pager', '-o', 'cat', '-n', '3', '-u', CAPTURE])).stdout;
+    await h.run(['systemctl', 'stop', CAPTURE]);
+    await h.run(['umount', PARSER_BUNDLE]);
+    console.log(`hung companion: start ${ms} ms; ${JSON.stringify(r.result)}; unit journal before: ${JSON.stringify(before)} after: ${JSON.stringify(after)}`);
+    expect(r.result, r.stdout + r.stderr).toMatchObject({ ok: true, warnings: [expect.objectContaining({ code: 'CAPTURE_NOT_STARTED' })] });
+    const warning = (r.result as { warnings: { message: string }[] }).warnings[0]!.message;
+    expect(warning).toMatch(/^The exact query log did not start \(the capture did not open within 12 s: its companion said nothing yet\); /);
     await stop();
   }, 120_000);
 

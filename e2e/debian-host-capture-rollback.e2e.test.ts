@@ -186,7 +186,7 @@ describe.skipIf(why !== null)('capture unit started early: rollback and recovery
     expect(rollbackMs).toBeLessThan(5_000);
   }, 180_000);
 
-  it('tcpdump fails on the capture\'s first run (before the proxy runs): systemd\'s restart of the unit (Requisite= now met) brings the log up, start warns of nothing', async () => {
+  it('tcpdump fails on the capture\'s first run (before the proxy runs): start starts it again at once (systemd\'s own restart, 1 s later, needs the proxy running: Requisite=) and the log comes up, start warns of nothing', async () => {
     const onceFailing = '#!/bin/sh\nfor a in "$@"; do case "$a" in --version|-h|--help) exec /root/tcpdump.real "$@";; esac; done\nif [ ! -e /run/tcpdump-failed-once ]; then : > /run/tcpdump-failed-once; echo "tcpdump: any: transient failure" >&2; exit 1; fi\nexec /root/tcpdump.real "$@"\n';
     await h.run(['rm', '-f', '/run/tcpdump-failed-once']);
     const r = await withFakes({ '/usr/bin/tcpdump': onceFailing }, () => hostCli(h, hostStartArgs(ENGINE)));

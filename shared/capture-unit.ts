@@ -7,6 +7,7 @@
  * network's restart of the proxy leaves it running (it reads packets, not the engine). Output
  * (its start line and its counts at the end) goes to the journal.
  */
+import { CAPTURE_NO_RESTART_STATUSES } from './capture-exit';
 import { renderCompanionUnit } from './companion-unit';
 
 /** Unit name (without .service): K2s's unit name plus `-capture`. */
@@ -24,6 +25,8 @@ export function renderCaptureUnit(argv: readonly string[]): string {
     // No CPUSchedulingPolicy=idle: the companion switches itself, tcpdump and the parser to
     // SCHED_IDLE once its capture is open (capture/go-idle.ts); idle from exec, its Node start-up
     // would wait behind every other task on a busy host, past start's wait for the capture.
-    service: ['KillMode=mixed', 'TimeoutStopSec=10s', 'UMask=0027'],
+    // A companion that exits for what no restart mends (a bad flags file: capture-exit.ts) is
+    // left failed, not restarted until StartLimitBurst= gives up.
+    service: ['KillMode=mixed', 'TimeoutStopSec=10s', 'UMask=0027', `RestartPreventExitStatus=${CAPTURE_NO_RESTART_STATUSES.join(' ')}`],
   });
 }

@@ -5,7 +5,10 @@
  * K2S_PATHS.queryRows (rows-file.ts), until SIGTERM/SIGINT: then it drains, stops tcpdump and
  * prints the counts (a SIGTERM/SIGINT before the capture opened ends tcpdump and the parser
  * at once and exits 0). Exits 1 when tcpdump is missing, the capture cannot open, or tcpdump or the
- * parser exits on its own later (then CAPTURE_FAILED_FILE says why): Restart=on-failure retries.
+ * parser exits on its own later (then CAPTURE_FAILED_FILE says why): Restart=on-failure retries;
+ * CAPTURE_EXIT_CONFIG for a bad flags file, which the unit does not restart it for
+ * (shared/capture-exit.ts). A failure before its capture opened is said there too, with its exit
+ * status (failed-file.ts), for start's wait for the capture (host/capture-wait.ts).
  * Once its capture is open it runs at idle priority with tcpdump and the parser (go-idle.ts); while rows flow it
  * records the kernel's drops in CAPTURE_MISSED_FILE (capture-missed.ts).
  */
@@ -30,6 +33,8 @@ import { goIdle, goNormal, treeLeaders } from './go-idle';
 import { budgetShare } from './cpu-budget';
 import { awaitHold, HOLD_MAX_MS, HOLD_POLL_MS } from './hold-wait';
 import { readSmallFile } from './small-file';
+import { failedFileText, parseFailedFile } from './failed-file';
+import { CAPTURE_EXIT_CONFIG } from '../../../shared/capture-exit';
 
 /** Longest flags file the companion reads, bytes: a go line for a few listeners and ports is well under 1 KiB. */
 export const FLAGS_MAX_BYTES = 64 * 1024;
@@ -97,30 +102,50 @@ export function firstLine(input: NodeJS.ReadableStream & { destroy?: () => void 
  * first waits for its go line on `input` and takes its flags from it; `input` ending first (its
  * starter dropped it or died) ends it with 0, nothing done. With `--flags-file PATH` (the systemd
  * unit, CAPTURE_FLAGS_FILE_FLAG) it waits while start holds it (hold-wait.ts; a drop ends it with
- * 0), then reads its flags, a go line, from PATH (1 when it cannot, 2 when they are no go line
- * or more than FLAGS_MAX_BYTES; a link or FIFO there is not read: small-file.ts). Each such end
- * says why on stderr (the journal).
+ * 0), then reads its flags, a go line, from PATH: CAPTURE_EXIT_CONFIG when PATH is missing, a link
+ * or FIFO (not read: small-file.ts), more than FLAGS_MAX_BYTES, or no go line of good flags; 1
+ * when another error kept it from reading. Each such end says why on stderr (the journal), and
+ * as root in CAPTURE_FAILED_FILE too, as every failure before the capture opened does.
  */
 export async function runCapture(fs: HostFs, uid: number, givenArgs: readonly string[], entry: string, input: NodeJS.ReadableStream = process.stdin, procDir = '/proc'): Promise<number> {
   let args = givenArgs;
+  // Why it failed before its capture opened, for start's wait and for status (failed-file.ts):
+  // root's run dir, so as root only. The line of a capture that stopped (no exit status: below)
+  // stays until a capture opens again, as status says it: systemd's restarts after it do not replace it.
+  const failed = async (why: string, exit: number): Promise<number> => {
+    if (uid !== 0) return exit;
+    try {
+      const before = parseFailedFile((await fs.readFile(CAPTURE_FAILED_FILE).catch(() => Buffer.from(''))).toString('utf8'));
+      if (before !== null && before.exit === null) return exit;
+      await fs.mkdirp(K2S_PATHS.runDir, 0o755);
+      await fs.writeFileAtomic(CAPTURE_FAILED_FILE, failedFileText(new Date(), why, exit), { mode: 0o644 });
+    } catch {
+      // Best effort: its stderr or stdout (the journal) says it too.
+    }
+    return exit;
+  };
+  const fromFile = args.length === 2 && args[0] === CAPTURE_FLAGS_FILE_FLAG;
   // What it reads needs no flag: begun now, so a held companion has it read before its go.
   const reading = Promise.all([findTcpdump(), fsp.readFile(fs.real('/etc/passwd'), 'utf8').catch(() => ''), readParserBundle(entry), readAdmGid(fs.real('/etc/group'))]);
   void reading.catch(() => undefined); // awaited below; a companion that ends before must not crash on it
-  if (args.length === 2 && args[0] === CAPTURE_FLAGS_FILE_FLAG) {
+  if (fromFile) {
     // systemd: held while start checks the host (hold-wait.ts), then the flags start wrote.
     const note = (line: string) => process.stderr.write(`k2s-dns capture-watch: ${line}\n`);
     if ((await awaitHold(fs.real(CAPTURE_HOLD_FILE), procDir, HOLD_POLL_MS, HOLD_MAX_MS, note)) === 'drop') return 0;
     // Root reads it: no link followed, no FIFO waited on, no more than FLAGS_MAX_BYTES (small-file.ts).
     const read = await readSmallFile(args[1]!, args[1]!, FLAGS_MAX_BYTES);
     if ('code' in read) {
-      note(`cannot read its flags: ${read.why}; the next start of K2s DNS writes them (a regular file of one go line).`);
-      return read.code === 'EFBIG' ? 2 : 1;
+      const why = `cannot read its flags: ${read.why}; the next start of K2s DNS writes them (a regular file of one go line).`;
+      note(why);
+      // Missing, a link, not a regular file (small-file.ts EINVAL), too big: no restart reads it better.
+      return failed(why, ['ENOENT', 'ELOOP', 'EINVAL', 'EFBIG'].includes(read.code) ? CAPTURE_EXIT_CONFIG : 1);
     }
     const text = read.text;
     const flags = argsOfGoLine(text.split('\n')[0]!);
     if (flags === null) {
-      note(`${args[1]!} holds no go line: ${JSON.stringify(text.slice(0, 200))}`);
-      return 2;
+      const why = `${args[1]!} holds no go line: ${JSON.stringify(text.slice(0, 200))}`;
+      note(why);
+      return failed(why, CAPTURE_EXIT_CONFIG);
     }
     args = flags;
   } else if (args.length === 1 && args[0] === CAPTURE_HELD_FLAG) {
@@ -143,23 +168,20 @@ export async function runCapture(fs: HostFs, uid: number, givenArgs: readonly st
     spec = parseCaptureArgs(args);
   } catch (err) {
     process.stderr.write(`k2s-dns capture-watch: ${(err as Error).message}\n`);
-    return 2;
+    // Flags from the flags file are its configuration (a restart reads the same); on its command line, a usage error.
+    return fromFile ? failed(`bad flags in ${givenArgs[1]!}: ${(err as Error).message}`, CAPTURE_EXIT_CONFIG) : 2;
   }
   // What it reads, side by side: start waits for this companion's capture to open.
   const [tcpdump, passwd, bundle, admGid] = await reading;
-  if (tcpdump === null) {
-    say(`tcpdump is not installed (looked in ${TCPDUMP_PATHS.join(', ')}); install it (apt-get install tcpdump) for the exact query log.`);
-    return 1;
-  }
+  /** Says why it cannot run and resolves its status, 1: systemd's restart finds it again once it is there. */
+  const unavailable = (why: string) => {
+    say(why);
+    return failed(why, 1);
+  };
+  if (tcpdump === null) return unavailable(`tcpdump is not installed (looked in ${TCPDUMP_PATHS.join(', ')}); install it (apt-get install tcpdump) for the exact query log.`);
   const account = accountFrom(passwd, CAPTURE_USER);
-  if (account === null) {
-    say(`no ${CAPTURE_USER} account in /etc/passwd to run the packet parser as.`);
-    return 1;
-  }
-  if (bundle === null) {
-    say(`the packet parser ${PARSER_BUNDLE} is not next to ${entry} (run npm run build).`);
-    return 1;
-  }
+  if (account === null) return unavailable(`no ${CAPTURE_USER} account in /etc/passwd to run the packet parser as.`);
+  if (bundle === null) return unavailable(`the packet parser ${PARSER_BUNDLE} is not next to ${entry} (run npm run build).`);
   // The loss for status and the Logs view (CAPTURE_UNWRITTEN_FILE, on tmpfs): best effort, the
   // newest running total only (a slow disk drops a batch per turn: no queue of writes, latest-write.ts).
   const loss = latestOnly((line) => fs.writeFileAtomic(CAPTURE_UNWRITTEN_FILE, `${line}\n`, { mode: 0o644 }));
@@ -216,7 +238,7 @@ export async function runCapture(fs: HostFs, uid: number, givenArgs: readonly st
     say(stopped ? `${err.message}; exiting 0.` : (err as Error).message);
     fill?.close();
     await rows.close();
-    return stopped ? 0 : 1;
+    return stopped ? 0 : failed((err as Error).message, 1);
   }
   await fs.remove(CAPTURE_FAILED_FILE);
   await fs.writeFileAtomic(CAPTURE_READY_FILE, `${process.pid}\n`, { mode: 0o644 });
@@ -245,7 +267,7 @@ export async function runCapture(fs: HostFs, uid: number, givenArgs: readonly st
     // Capturing nothing while looking up would hide the loss: say why, leave the reason for
     // status and the Logs panel, and exit 1 so systemd's Restart=on-failure starts a new capture.
     await fs.remove(CAPTURE_READY_FILE);
-    await fs.writeFileAtomic(CAPTURE_FAILED_FILE, `${new Date().toISOString()} ${crashed}\n`, { mode: 0o644 });
+    await fs.writeFileAtomic(CAPTURE_FAILED_FILE, failedFileText(new Date(), crashed), { mode: 0o644 });
     await closeAll();
     say(`the exact query log stopped: ${crashed}; exiting 1.`);
     return 1;

@@ -9,6 +9,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { isCaptureArgv } from './capture-args';
+import { parseFailedFile } from './failed-file';
 
 /** Why the exact query log stopped: `at` the ISO time it stopped when recorded, else null. */
 export interface CaptureStop {
@@ -18,7 +19,7 @@ export interface CaptureStop {
 
 /** Real paths of the companion's files (capture-args.ts): its failed line, its ready pid and its rows. */
 export interface CaptureFiles {
-  /** CAPTURE_FAILED_FILE: `ISO-TIME why`, written by the companion before it exits 1. */
+  /** CAPTURE_FAILED_FILE: `ISO-TIME why` (failed-file.ts), written by the companion before it exits with a failure. */
   failed: string;
   /** CAPTURE_READY_FILE: the companion's pid, written once its capture opened, removed when it ends by itself. */
   ready?: string;
@@ -60,11 +61,8 @@ export async function deadCompanionPid(readyFile: string, procDir = '/proc'): Pr
  * (`now`) and the time of its last row (the rows file's mtime), as it recorded nothing itself.
  */
 export async function captureStopped(files: CaptureFiles, procDir = '/proc', now: () => Date = () => new Date()): Promise<CaptureStop | null> {
-  const failed = (await readFile(files.failed, 'utf8').catch(() => '')).trim();
-  if (failed !== '') {
-    const [at, ...why] = failed.split(' ');
-    return { at: at!, why: why.join(' ') };
-  }
+  const failed = parseFailedFile(await readFile(files.failed, 'utf8').catch(() => ''));
+  if (failed !== null) return { at: failed.at, why: failed.why };
   if (files.ready === undefined) return null;
   const pid = await deadCompanionPid(files.ready, procDir);
   if (pid === null) return null;

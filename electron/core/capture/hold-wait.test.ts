@@ -1,13 +1,17 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { spawn } from 'node:child_process';
-import { mkdtemp, mkdir, rm, writeFile, rename, symlink } from 'node:fs/promises';
+import { mkdtemp, mkdir, readFile, rm, writeFile, rename, symlink } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { awaitHold, processStartTime } from './hold-wait';
-import { CAPTURE_FLAGS_FILE_FLAG, CAPTURE_HOLD_FILE, heldGoLine, holdFileText, parseHoldFile } from './capture-args';
+import { CAPTURE_FAILED_FILE, CAPTURE_FLAGS_FILE_FLAG, CAPTURE_HOLD_FILE, heldGoLine, holdFileText, parseHoldFile } from './capture-args';
 import { runCapture } from './capture-main';
+import { parseFailedFile } from './failed-file';
 import type { HostFs } from '../host/host-fs';
+import { createHostFs } from '../host/host-fs-node';
+import { K2S_PATHS } from '../../../shared/k2s-paths';
+import { CAPTURE_EXIT_CONFIG } from '../../../shared/capture-exit';
 
 let dir: string;
 beforeEach(async () => {
@@ -146,28 +150,63 @@ describe('awaitHold: what it says, and a hold file that is not a file', () => {
   });
 });
 
+/**
+ * A HostFs into the temp dir that allows only `real` and the failed file's read and write (its
+ * directory made first): any other use fails the test — nothing else is written before the flags
+ * are read and judged. `failedLine` reads that file and removes it.
+ */
+function flagsFs() {
+  const real = createHostFs(dir);
+  const refuse = (k: string) => () => {
+    throw new Error(`fs.${k} used`);
+  };
+  const fs = new Proxy({}, {
+    get: (_t, k) => {
+      if (k === 'then') return undefined;
+      if (k === 'real') return (p: string) => real.real(p);
+      if (k === 'mkdirp') return (p: string, mode: number) => (p === K2S_PATHS.runDir ? real.mkdirp(p, mode) : refuse(`mkdirp ${p}`)());
+      if (k === 'readFile') return (p: string) => (p === CAPTURE_FAILED_FILE ? real.readFile(p) : refuse(`readFile ${p}`)());
+      if (k === 'writeFileAtomic') return (p: string, d: string, o: { mode: number }) => (p === CAPTURE_FAILED_FILE ? real.writeFileAtomic(p, d, o) : refuse(`writeFileAtomic ${p}`)());
+      return refuse(String(k));
+    },
+  }) as HostFs;
+  const failedLine = async () => {
+    const text = await readFile(real.real(CAPTURE_FAILED_FILE), 'utf8').catch(() => '');
+    await rm(real.real(CAPTURE_FAILED_FILE), { force: true });
+    return parseFailedFile(text);
+  };
+  return { fs, failedLine };
+}
+
 describe('runCapture --flags-file: a flags file that is not a small regular file', () => {
-  const fsAt = () => new Proxy({}, { get: (_t, k) => (k === 'then' ? undefined : k === 'real' ? (p: string) => path.join(dir, p) : () => { throw new Error(`fs.${String(k)} used`); }) }) as HostFs;
-  it('a link (even to good flags) is not followed: 1; a FIFO is not waited on: 1; past 64 KiB: 2; each says why on stderr', async () => {
+  it('a link (even to good flags) is not followed, a FIFO is not waited on, past 64 KiB, missing: each its bad configuration (78: its unit does not restart it), said on stderr and in the failed file', async () => {
     const flags = path.join(dir, 'capture.flags');
     const good = path.join(dir, 'good.flags');
     await writeFile(good, `${heldGoLine(['--listen', '127.0.0.1:53', '--port', '53'])}\n`);
+    const { fs, failedLine } = flagsFs();
     const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     try {
       await symlink(good, flags);
-      expect(await runCapture(fsAt(), 0, [CAPTURE_FLAGS_FILE_FLAG, flags], '/x/k2s-dns.mjs')).toBe(1);
+      expect(await runCapture(fs, 0, [CAPTURE_FLAGS_FILE_FLAG, flags], '/x/k2s-dns.mjs')).toBe(CAPTURE_EXIT_CONFIG);
       expect(String(err.mock.calls.at(-1)?.[0])).toMatch(/cannot read its flags: .*capture\.flags is a symbolic link \(not followed\)/);
+      expect(await failedLine()).toMatchObject({ why: expect.stringMatching(/^cannot read its flags: .*capture\.flags is a symbolic link \(not followed\); the next start of K2s DNS writes them/), exit: 78 });
       await rm(flags);
       execFileSync('mkfifo', [flags]);
-      expect(await within(runCapture(fsAt(), 0, [CAPTURE_FLAGS_FILE_FLAG, flags], '/x/k2s-dns.mjs'), 10_000)).toBe(1);
+      expect(await within(runCapture(fs, 0, [CAPTURE_FLAGS_FILE_FLAG, flags], '/x/k2s-dns.mjs'), 10_000)).toBe(CAPTURE_EXIT_CONFIG);
       expect(String(err.mock.calls.at(-1)?.[0])).toMatch(/capture\.flags is a FIFO/);
+      expect(await failedLine()).toMatchObject({ why: expect.stringMatching(/capture\.flags is a FIFO/), exit: 78 });
       await rm(flags);
       await writeFile(flags, `${heldGoLine(['--listen', '127.0.0.1:53', '--port', '53'])}\n${'#'.repeat(70_000)}`);
-      expect(await runCapture(fsAt(), 0, [CAPTURE_FLAGS_FILE_FLAG, flags], '/x/k2s-dns.mjs')).toBe(2);
+      expect(await runCapture(fs, 0, [CAPTURE_FLAGS_FILE_FLAG, flags], '/x/k2s-dns.mjs')).toBe(CAPTURE_EXIT_CONFIG);
       expect(String(err.mock.calls.at(-1)?.[0])).toMatch(/is 70\d+ bytes, more than the 65536/);
+      expect(await failedLine()).toMatchObject({ why: expect.stringMatching(/is 70\d+ bytes, more than the 65536/), exit: 78 });
       await rm(flags);
-      expect(await runCapture(fsAt(), 0, [CAPTURE_FLAGS_FILE_FLAG, flags], '/x/k2s-dns.mjs')).toBe(1);
+      expect(await runCapture(fs, 0, [CAPTURE_FLAGS_FILE_FLAG, flags], '/x/k2s-dns.mjs')).toBe(CAPTURE_EXIT_CONFIG);
       expect(String(err.mock.calls.at(-1)?.[0])).toMatch(/capture\.flags does not exist/);
+      expect(await failedLine()).toMatchObject({ why: expect.stringMatching(/capture\.flags does not exist/), exit: 78 });
+      // Not root (a hand run): exits the same, writes nothing in root's run dir.
+      expect(await runCapture(fs, 1000, [CAPTURE_FLAGS_FILE_FLAG, flags], '/x/k2s-dns.mjs')).toBe(CAPTURE_EXIT_CONFIG);
+      expect(await failedLine()).toBeNull();
     } finally {
       err.mockRestore();
     }
@@ -175,27 +214,51 @@ describe('runCapture --flags-file: a flags file that is not a small regular file
 });
 
 describe('runCapture --flags-file (the systemd unit)', () => {
-  /** Only `real` (into the temp dir); any other use fails the test: nothing is written before the flags are read and judged. */
-  const fsAt = () => new Proxy({}, { get: (_t, k) => (k === 'then' ? undefined : k === 'real' ? (p: string) => path.join(dir, p) : () => { throw new Error(`fs.${String(k)} used`); }) }) as HostFs;
   const holdPath = () => path.join(dir, CAPTURE_HOLD_FILE);
 
-  it('dropped while held: exits 0 having written nothing; a missing flags file is 1, garbage in it 2, not root 3', async () => {
+  it('dropped while held: exits 0 having written nothing; a missing flags file, garbage in it or bad flags are its bad configuration (78, in the failed file), not root 3', async () => {
+    const { fs, failedLine } = flagsFs();
     await mkdir(path.dirname(holdPath()), { recursive: true });
     await putHold(holdPath(), holdFileText({ kind: 'hold', pid: process.pid, startTime: (await processStartTime('self'))! }));
     const flags = path.join(dir, 'capture.flags');
-    const r = runCapture(fsAt(), 0, [CAPTURE_FLAGS_FILE_FLAG, flags], '/x/k2s-dns.mjs');
+    const r = runCapture(fs, 0, [CAPTURE_FLAGS_FILE_FLAG, flags], '/x/k2s-dns.mjs');
     expect(await within(r, 200)).toBe('pending');
     await putHold(holdPath(), 'drop\n');
     expect(await r).toBe(0);
+    expect(await failedLine()).toBeNull();
     await putHold(holdPath(), 'go\n');
-    expect(await runCapture(fsAt(), 0, [CAPTURE_FLAGS_FILE_FLAG, flags], '/x/k2s-dns.mjs')).toBe(1);
+    expect(await runCapture(fs, 0, [CAPTURE_FLAGS_FILE_FLAG, flags], '/x/k2s-dns.mjs')).toBe(CAPTURE_EXIT_CONFIG);
+    expect(await failedLine()).toMatchObject({ why: expect.stringMatching(/capture\.flags does not exist/), exit: 78 });
     await writeFile(flags, 'rm -rf /\n');
-    expect(await runCapture(fsAt(), 0, [CAPTURE_FLAGS_FILE_FLAG, flags], '/x/k2s-dns.mjs')).toBe(2);
+    expect(await runCapture(fs, 0, [CAPTURE_FLAGS_FILE_FLAG, flags], '/x/k2s-dns.mjs')).toBe(CAPTURE_EXIT_CONFIG);
+    expect(await failedLine()).toMatchObject({ why: `${flags} holds no go line: "rm -rf /\\n"`, exit: 78 });
     await writeFile(flags, `${heldGoLine(['--listen', '127.0.0.1:53', '--port', '53'])}\n`);
-    expect(await runCapture(fsAt(), 1000, [CAPTURE_FLAGS_FILE_FLAG, flags], '/x/k2s-dns.mjs')).toBe(3);
+    expect(await runCapture(fs, 1000, [CAPTURE_FLAGS_FILE_FLAG, flags], '/x/k2s-dns.mjs')).toBe(3);
     // No hold file at all (a boot): the flags are read at once.
     await rm(holdPath());
     await writeFile(flags, 'go ["--listen","127.0.0.1:53","--port","0"]\n');
-    expect(await runCapture(fsAt(), 0, [CAPTURE_FLAGS_FILE_FLAG, flags], '/x/k2s-dns.mjs')).toBe(2);
+    expect(await runCapture(fs, 0, [CAPTURE_FLAGS_FILE_FLAG, flags], '/x/k2s-dns.mjs')).toBe(CAPTURE_EXIT_CONFIG);
+    expect(await failedLine()).toMatchObject({ why: `bad flags in ${flags}: port "0": need 1–65535`, exit: 78 });
+  });
+
+  it('good flags but what it needs is missing (here: the nobody account, or tcpdump itself): 1, which systemd restarts it for, said in the failed file; a stopped capture\'s line stays', async () => {
+    const { fs, failedLine } = flagsFs();
+    const flags = path.join(dir, 'capture.flags');
+    await writeFile(flags, `${heldGoLine(['--listen', '127.0.0.1:53', '--port', '53'])}\n`);
+    await mkdir(path.join(dir, 'etc'), { recursive: true });
+    await writeFile(path.join(dir, 'etc', 'passwd'), 'root:x:0:0:root:/root:/bin/bash\n');
+    const out = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    try {
+      expect(await runCapture(fs, 0, [CAPTURE_FLAGS_FILE_FLAG, flags], '/x/k2s-dns.mjs')).toBe(1);
+      expect(await failedLine()).toMatchObject({ why: expect.stringMatching(/^(tcpdump is not installed \(looked in \/usr\/bin\/tcpdump|no nobody account in \/etc\/passwd to run the packet parser as\.$)/), exit: 1 });
+      // A restart of systemd's after its capture stopped (tcpdump killed) leaves that line, which status says.
+      const stopped = '2026-12-06T10:00:00.000Z tcpdump exited unexpectedly (signal SIGKILL)\n';
+      await mkdir(path.dirname(path.join(dir, CAPTURE_FAILED_FILE)), { recursive: true });
+      await writeFile(path.join(dir, CAPTURE_FAILED_FILE), stopped);
+      expect(await runCapture(fs, 0, [CAPTURE_FLAGS_FILE_FLAG, flags], '/x/k2s-dns.mjs')).toBe(1);
+      expect(await readFile(path.join(dir, CAPTURE_FAILED_FILE), 'utf8')).toBe(stopped);
+    } finally {
+      out.mockRestore();
+    }
   });
 });

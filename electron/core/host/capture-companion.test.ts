@@ -11,6 +11,7 @@ import { exactQueryLog } from '../capture/exact-log';
 import { CAPTURE_PID_FILE, rememberStartFailure, supervisedCapture, systemdCapture } from './capture-companion';
 import { keeperArgv } from './capture-keeper';
 import { createHostFs } from './host-fs-node';
+import { companionUp, fakeSystemctl, SYSTEMD_ARGV, systemdRoot } from './capture-companion.fixture';
 
 describe('capture companion: a start that fails is remembered until the next start', () => {
   let root = '';
@@ -38,59 +39,6 @@ describe('capture companion: a start that fails is remembered until the next sta
   });
 });
 
-
-/** What `systemctl --root=/ reenable|disable UNIT` does to the WantedBy=k2s-dnsproxy.service link under the test's root. */
-async function linkLikeSystemctl(fs: ReturnType<typeof createHostFs>, args: readonly string[]): Promise<void> {
-  if (args[0] !== '--root=/') return;
-  const link = `/etc/systemd/system/k2s-dnsproxy.service.wants/${args[2]}`;
-  if (args[1] === 'reenable') {
-    await fs.mkdirp(path.dirname(link), 0o755);
-    await fs.writeFileAtomic(link, '', { mode: 0o644 });
-  } else if (args[1] === 'disable') await fs.remove(link);
-}
-
-/** The companion's command line the systemd tests start (node, its bundle, the verb, one listener and port). */
-const SYSTEMD_ARGV = ['/usr/bin/node', '/opt/k2s-dns/dist/k2s-dns-capture.cjs', 'capture-watch', '--listen', '127.0.0.1:53', '--port', '53'];
-
-/** A temp root with the unit's and the run dir's directories, and its fake /proc. */
-async function systemdRoot(): Promise<{ fs: ReturnType<typeof createHostFs>; procDir: string; root: string }> {
-  const root = await mkdtemp(path.join(tmpdir(), 'capture-companion-'));
-  const fs = createHostFs(root);
-  await fs.mkdirp(path.dirname(K2S_PATHS.captureUnit), 0o755);
-  await fs.mkdirp(path.dirname(CAPTURE_READY_FILE), 0o755);
-  return { fs, procDir: path.join(root, 'proc'), root };
-}
-
-/** Makes `pid` a running companion in `procDir` (its cmdline) and writes its ready file, as capture-main.ts does once open. */
-async function companionUp(fs: ReturnType<typeof createHostFs>, procDir: string, pid: number): Promise<void> {
-  await mkdir(path.join(procDir, String(pid)), { recursive: true });
-  await writeFile(path.join(procDir, String(pid), 'cmdline'), `${SYSTEMD_ARGV.join('\0')}\0`);
-  await fs.writeFileAtomic(CAPTURE_READY_FILE, `${pid}\n`, { mode: 0o644 });
-}
-
-/**
- * A fake `systemctl` (and `journalctl`) for systemdCapture: records each systemctl call, links
- * like `systemctl --root=/`, loads the unit file at `daemon-reload` and answers `show` with
- * NeedDaemonReload by it, and `show -P MainPID` with `mainPid`; `onRestart` plays the unit's
- * companion, and a result it returns replaces a successful restart's (a refused one).
- */
-function fakeSystemctl(fs: ReturnType<typeof createHostFs>, onRestart: () => Promise<{ code: number; stdout: string; stderr: string } | void>, mainPid: () => number = () => 0) {
-  const calls: string[] = [];
-  let loaded: string | null = null;
-  const ok = { code: 0, stdout: '', stderr: '' };
-  const exec = { run: async (file: string, args: readonly string[]) => {
-    if (file === 'journalctl') return ok;
-    calls.push(`${file} ${args.join(' ')}`);
-    await linkLikeSystemctl(fs, args);
-    const text = (await fs.readFile(K2S_PATHS.captureUnit).catch(() => null))?.toString('utf8') ?? null;
-    if (args[0] === 'daemon-reload') loaded = text;
-    if (args.join(' ') === 'show -P MainPID k2s-dnsproxy-capture.service') return { code: 0, stdout: `${mainPid()}\n`, stderr: '' };
-    if (args[0] === 'show') return { code: 0, stdout: `Id=k2s-dnsproxy-capture.service\nLoadState=${loaded ? 'loaded' : 'not-found'}\nNeedDaemonReload=${loaded === text ? 'no' : 'yes'}\n`, stderr: '' };
-    if (args[0] === 'restart') return (await onRestart()) ?? ok;
-    return ok;
-  } };
-  return { exec, calls };
-}
 
 describe('capture companion: stop', () => {
   let root = '';

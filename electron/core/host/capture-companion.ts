@@ -20,7 +20,8 @@ import { ROOT_WRITTEN_DIRS } from '../../../shared/root-dir-check';
 import { CAPTURE_UNIT_NAME, renderCaptureUnit } from '../../../shared/capture-unit';
 import { CAPTURE_FAILED_FILE, CAPTURE_FLAGS_FILE, CAPTURE_FLAGS_FILE_FLAG, CAPTURE_HELD_FLAG, CAPTURE_HOLD_FILE, CAPTURE_MISSED_FILE, holdFileText, type CaptureHold, CAPTURE_READY_FILE, CAPTURE_UNWRITTEN_FILE, CAPTURE_VERB, heldGoLine, isCaptureArgv } from '../capture/capture-args';
 import { pidfileProcess, type HeldProcess } from './pidfile-process';
-import { waitForFile } from './wait-file';
+import { failedRuns, READY_TIMEOUT_MS, waitReady, type FailedRuns } from './capture-wait';
+import { failedFileText } from '../capture/failed-file';
 import { CAPTURE_GO_FILE, CAPTURE_KEEPER_STATE, isKeeperArgv, keeperArgv, parseKeeperState } from './capture-keeper';
 import { treeToNormal } from '../capture/go-idle';
 import { isCompanion } from '../capture/companion-pid';
@@ -70,20 +71,11 @@ export interface CaptureCompanion {
   stop(opts?: { stoppedWithProxy?: boolean }): Promise<void>;
 }
 
-/** How long start waits for tcpdump to open the capture, ms (the pipeline's own limit is 10 s). */
-const READY_TIMEOUT_MS = 12_000;
+/** The real directory of the ready and failed files, which start's wait watches (capture-wait.ts). */
+const runDirOf = (fs: HostFs) => fs.real(path.posix.dirname(CAPTURE_READY_FILE));
 
-/**
- * Waits until the companion wrote CAPTURE_READY_FILE (tcpdump has the capture open), so the
- * queries right after start are in the log — woken by inotify at its write (wait-file.ts);
- * throws after READY_TIMEOUT_MS with its own last line (`output`), e.g. tcpdump's error.
- * `isReady` replaces the plain "the file exists" check (systemdCapture: a live companion's file).
- */
-async function waitReady(fs: HostFs, output: () => Promise<string>, isReady: () => Promise<boolean> = async () => (await fs.lstat(CAPTURE_READY_FILE)) !== null, signal?: AbortSignal): Promise<void> {
-  const ready = await waitForFile(isReady, fs.real(path.posix.dirname(CAPTURE_READY_FILE)), READY_TIMEOUT_MS, undefined, signal);
-  if (!ready && signal?.aborted) throw new Error('the wait for the capture to open was given up (start is rolling back)');
-  if (!ready) throw new Error(`the capture did not open within ${READY_TIMEOUT_MS / 1000} s: ${(await output()).trim().split('\n').at(-1) ?? ''}`);
-}
+/** The last non-empty line of `text`, '' when none. */
+const lastLine = (text: string) => text.trim().split('\n').at(-1)?.trim() ?? '';
 
 /**
  * Runs a companion start; when it fails, leaves CAPTURE_FAILED_FILE saying so
@@ -95,7 +87,7 @@ export async function rememberStartFailure(fs: HostFs, start: () => Promise<void
     await start();
   } catch (err) {
     const why = (err instanceof Error ? err.message : String(err)).replace(/\s+/g, ' ').trim();
-    await fs.writeFileAtomic(CAPTURE_FAILED_FILE, `${now().toISOString()} the capture did not start: ${why}\n`, { mode: 0o644 }).catch(() => undefined);
+    await fs.writeFileAtomic(CAPTURE_FAILED_FILE, failedFileText(now(), `the capture did not start: ${why}`), { mode: 0o644 }).catch(() => undefined);
     throw err;
   }
 }
@@ -179,7 +171,8 @@ export function supervisedCapture(fs: HostFs, procDir = '/proc', stopWaitMs = 80
           keeper = (await prepare(base)).process;
           await proc.startHeld(keeper, line);
         });
-        await waitReady(fs, () => readFile(fs.real(CAPTURE_LOG), 'utf8').catch(() => ''));
+        // Waits for the ready file (the companion's own end is in its log, which the keeper restarts it after).
+        await waitReady(runDirOf(fs), { isReady: async () => (await fs.lstat(CAPTURE_READY_FILE)) !== null, lastWords: async () => lastLine(await readFile(fs.real(CAPTURE_LOG), 'utf8').catch(() => '')) });
       });
     },
     prepare,
@@ -194,8 +187,12 @@ export function supervisedCapture(fs: HostFs, procDir = '/proc', stopWaitMs = 80
  * before the unit's companion reads them. `prepare` restarts the unit before the flags are known,
  * held by the hold file (capture-args.ts CAPTURE_HOLD_FILE, capture/hold-wait.ts): its Node
  * start-up and reads then run while start checks the host, and start(argv, held) writes `go`.
+ * Start's wait for its capture ends at the companion's ready file, at its failure
+ * (capture-wait.ts failedRuns: its failed file, read at the same wakes; a first failure that a new
+ * run may mend restarts it once at once), or after `readyTimeoutMs`; its error then quotes the
+ * companion's own words.
  */
-export function systemdCapture(fs: HostFs, exec: Exec, procDir = '/proc', reload: ManagerReload = systemdReload(exec)): CaptureCompanion {
+export function systemdCapture(fs: HostFs, exec: Exec, procDir = '/proc', reload: ManagerReload = systemdReload(exec), readyTimeoutMs = READY_TIMEOUT_MS): CaptureCompanion {
   const unit = `${CAPTURE_UNIT_NAME}.service`;
   const systemctl = async (args: string[], ok: number[] = [0]) => {
     const r = await exec.run('systemctl', args, { timeoutMs: 60_000 });
@@ -221,14 +218,36 @@ export function systemdCapture(fs: HostFs, exec: Exec, procDir = '/proc', reload
     const r = await exec.run('systemctl', ['show', '-P', 'MainPID', unit], { timeoutMs: 10_000 }).catch(() => null);
     return isCompanion(Number(r?.code === 0 ? r.stdout.trim() : ''), procDir);
   };
+  /**
+   * The last line the unit's current companion wrote to the journal, '' when none: only its own
+   * run's (the unit's InvocationID, which journald stamps on every line of the unit's processes
+   * as _SYSTEMD_INVOCATION_ID: systemd.exec(5) $INVOCATION_ID, systemd.journal-fields(7)), never
+   * a line of the companion before it or systemd's own about the unit. Two processes: asked only
+   * once a wait has timed out.
+   */
+  const ownJournalLine = async (): Promise<string> => {
+    const r = await exec.run('systemctl', ['show', '-P', 'InvocationID', unit], { timeoutMs: 10_000 }).catch(() => null);
+    const id = r?.code === 0 ? r.stdout.trim() : '';
+    if (!/^[0-9a-f]{32}$/.test(id)) return '';
+    return lastLine((await exec.run('journalctl', ['--no-pager', '-o', 'cat', '-n', '1', `_SYSTEMD_INVOCATION_ID=${id}`], { timeoutMs: 10_000 }).catch(() => null))?.stdout ?? '');
+  };
+  /**
+   * Waits for the capture of the companion just started or let go (capture-wait.ts), whose failed
+   * file this start removed before; `runs` reads that file (failedRuns), this start's failed runs.
+   */
+  const waitOpen = (abort: AbortSignal | undefined, runs: FailedRuns) =>
+    waitReady(runDirOf(fs), { isReady: () => readyFileLive(fs, procDir), failed: runs.check, lastWords: async () => runs.last() || (await ownJournalLine()) }, abort, readyTimeoutMs);
+  /** failedRuns over the failed file. */
+  const failedRunsOf = () => failedRuns(async () => (await fs.readFile(CAPTURE_FAILED_FILE).catch(() => Buffer.from(''))).toString('utf8'));
   /** The companion prepare restarted, held; `restarted` resolves false when its restart failed. */
   let prepared: { held: HeldCompanion; restarted: Promise<boolean>; letGo: boolean } | null = null;
   return {
     async start(argv, held, abort) {
-      const journal = async () => (await exec.run('journalctl', ['--no-pager', '-o', 'cat', '-n', '3', '-u', unit], { timeoutMs: 10_000 }).catch(() => null))?.stdout ?? '';
       const base = baseOf(argv);
       // Throws for bad flags, before anything is written.
       const line = heldGoLine(argv.slice(base.length));
+      // This start's failed runs of the companion, the held one's and a restart's (capture-wait.ts).
+      const runs = failedRunsOf();
       // The one prepare made (start.ts passes it wrapped, so matched by its program, not by identity).
       const mine = held && prepared && !prepared.held.process.exited() && held.base.length === base.length && held.base.every((w, i) => w === base[i]) ? prepared : null;
       // One not used (another program, its restart failed) is replaced by the restart below: no
@@ -248,6 +267,7 @@ export function systemdCapture(fs: HostFs, exec: Exec, procDir = '/proc', reload
         if (await relinkUnits(fs, [{ name: unit, file: K2S_PATHS.captureUnit, text: renderCaptureUnit(unitArgv(base)) }])) reload.linksChanged();
       })();
       if (mine && (await mine.restarted)) {
+        // Dead, or failed in a way a new run may mend: started again below.
         let gone = false;
         await rememberStartFailure(fs, async () => {
           await putHold({ kind: 'go' });
@@ -259,10 +279,14 @@ export function systemdCapture(fs: HostFs, exec: Exec, procDir = '/proc', reload
           // CAPTURE_NOT_STARTED). Asked after the go: one alive then has it and goes on its own.
           const [, alive] = await Promise.all([link, heldRunning()]);
           if (!alive) {
+            // One that failed for good (a bad flags file: its unit does not restart it) is not
+            // started again; a failure it left (tcpdump gone) is the first of this start's runs.
+            const f = await runs.check();
+            if (f?.retry === false) throw new Error(f.why);
             gone = true;
             return;
           }
-          await waitReady(fs, journal, () => readyFileLive(fs, procDir), abort);
+          gone = (await waitOpen(abort, runs)) === 'retry';
         });
         if (!gone) return;
         // Started again below, as a start without a held one does (its hold file removed).
@@ -279,9 +303,14 @@ export function systemdCapture(fs: HostFs, exec: Exec, procDir = '/proc', reload
         // uses the same mode, so PartOf= does not restart this one as the proxy starts
         // (systemd-service.ts). Measured on the booted Debian 13 host (systemd 257): with the
         // proxy inactive, `systemctl start` of the unit fails ("A dependency job … failed"), with
-        // this mode it runs; the proxy's start then leaves its PID as it was.
-        await systemctl(['restart', RESTART_JOB_MODE, unit]);
-        await waitReady(fs, journal, () => readyFileLive(fs, procDir), abort);
+        // this mode it runs; the proxy's start then leaves its PID as it was. A first run that
+        // failed is started again the same way at once (runs ends the wait at the next failure):
+        // systemd's own restart, 1 s later, is refused by Requisite= while the proxy is not running.
+        for (;;) {
+          await systemctl(['restart', RESTART_JOB_MODE, unit]);
+          if ((await waitOpen(abort, runs)) === 'ready') return;
+          await fs.remove(CAPTURE_FAILED_FILE);
+        }
       });
     },
     /**
