@@ -22,6 +22,9 @@ import { K2S_PATHS } from '../../shared/k2s-paths';
 import type { EngineName } from '../../shared/types';
 import { PAUSE_POINTS, type PausePoint } from './pause-points';
 
+/** The proxy unit's link for its `[Install] WantedBy=multi-user.target` (host/unit-links.ts). */
+const PROXY_WANTS_LINK = '/etc/systemd/system/multi-user.target.wants/k2s-dnsproxy.service';
+
 /** Prints the marker and never returns (a timer keeps Node's event loop alive). */
 function pause(point: PausePoint): Promise<never> {
   process.stdout.write(`PAUSED ${point}\n`);
@@ -35,6 +38,13 @@ async function withPause(deps: LifecycleDeps, point: PausePoint, op: 'start' | '
   let resolvWrites = 0;
   const fs: HostFs = new Proxy(deps.fs, {
     get(target, prop, recv) {
+      if (prop === 'symlinkAtomic') {
+        // The proxy's own [Install] link made (host/unit-links.ts; its restart runs alongside).
+        return async (path: string, linkTarget: string, opts?: { uid?: number; gid?: number }) => {
+          await target.symlinkAtomic(path, linkTarget, opts);
+          if (path === PROXY_WANTS_LINK && point === 'after-enable') await pause(point);
+        };
+      }
       if (prop !== 'writeFileAtomic') return Reflect.get(target, prop, recv) as unknown;
       return async (path: string, data: Buffer | string, opts: { mode: number; uid?: number; gid?: number }) => {
         await target.writeFileAtomic(path, data, opts);
@@ -46,14 +56,7 @@ async function withPause(deps: LifecycleDeps, point: PausePoint, op: 'start' | '
       };
     },
   });
-  const exec: Exec = {
-    ...deps.exec,
-    run: async (file, args, opts) => {
-      // The proxy's links are on disk (made in-process, host/unit-links.ts), its restart not begun (systemd-service.ts).
-      if (file === 'systemctl' && args[0] === 'restart' && args.includes('k2s-dnsproxy.service') && point === 'after-enable') await pause(point);
-      return deps.exec.run(file, args, opts);
-    },
-  };
+  const exec: Exec = deps.exec;
   // The service manager writes the unit and runs systemctl: built on the paused fs and exec.
   const inner = await detectServiceManager(fs, exec);
   const services: ServiceManager = {

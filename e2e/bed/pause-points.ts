@@ -2,7 +2,7 @@
  * Where the test-only entry (pause-entry.ts) can stop an operation for a power-loss test, in
  * the order they happen. start: after the state file is first written (save); after the proxy
  * config is written; after the unit file is written (before its links); after the proxy's links
- * are made (host/unit-links.ts, before restart); after the service answered on every listener; after the K2s-owned
+ * is made (host/unit-links.ts; its restart runs alongside); after the service answered on every listener; after the K2s-owned
  * /etc/resolv.conf is written but before the state records it (inside activate); after
  * activate; at verify's first getaddrinfo. stop: after the original is restored, before the
  * proxy is stopped; after the proxy is stopped, before the state file goes.

@@ -235,6 +235,20 @@ describe('systemd manager', () => {
     expect(changed.slice(0, 2)).toEqual([['systemctl', 'daemon-reload'], ['systemctl', 'restart', '--job-mode=ignore-requirements', ...units]]);
   });
 
+  it('start makes the links while the proxy restarts, and they are on disk when start returns or throws (a rollback\'s stop then finds every one)', async () => {
+    mkdirSync(r('run/systemd/system'), { recursive: true });
+    const fs = createHostFs(root);
+    const spec = { argv: ['/opt/k2s/bin/dnsproxy', '--config-path=/etc/k2s/dnsproxy.yaml'], logFile: K2S_PATHS.log, description: 'K2s DNS proxy' };
+    const link = '/etc/systemd/system/multi-user.target.wants/k2s-dnsproxy.service';
+    for (const failing of ['restart', 'daemon-reload']) {
+      await fs.remove(link);
+      await fs.remove(K2S_PATHS.unit);
+      const exec: Exec = { run: async (_file, args) => (args[0] === failing ? { code: 1, stdout: '', stderr: `${failing} refused` } : { code: 0, stdout: '', stderr: '' }) };
+      await expect((await detectServiceManager(fs, exec)).start(spec)).rejects.toThrow(`${failing} refused`);
+      expect(await fs.readlink(link)).toBe(K2S_PATHS.unit);
+    }
+  });
+
   it('installRouteUnit: writes k2s-dnsproxy-resolved.service for the route file, reenables and restarts only it (the running proxy is left alone)', async () => {
     mkdirSync(r('run/systemd/system'), { recursive: true });
     const calls: string[][] = [];

@@ -159,18 +159,23 @@ export function createSystemdManager(fs: HostFs, exec: Exec, reload: ManagerRelo
       const companions = [...(lateText ? [LATE_UNIT] : []), ...(routeText ? [ROUTE_UNIT] : [])];
       const units = [UNIT, ...companions];
       // The links on disk (unit-links.ts, as `systemctl --root=/ reenable` makes them; the
-      // K2s-owned resolv.conf survives a reboot, so must the proxy), made before the restart, so
-      // a power loss after it boots into a linked proxy; and a reload (~110–190 ms on a booted
-      // Debian 13 host) only when a unit the manager has loaded changed — it then reads the links
-      // too; else, when a link changed, the manager is asked to read them once the command is
-      // done (settle, systemd-reload.ts). The capture unit runs already (started after save by
+      // K2s-owned resolv.conf survives a reboot, so must the proxy), made while the proxy
+      // restarts and on disk before this step ends — before activate points the host at it, so a
+      // power loss boots into a linked proxy once the host needs one; and a reload (~110–190 ms
+      // on a booted Debian 13 host) only when a unit the manager has loaded changed — it waits for
+      // the links, so it reads them too; else, when a link changed, the manager is asked to read
+      // them once the command is done (settle, systemd-reload.ts). The restart needs none of them:
+      // the manager starts the units it holds. The capture unit runs already (started after save by
       // its own start, capture-companion.ts). The follower's unit too, when there is one: its
       // start after verify then asks nothing (ManagerReload.current remembers units found
       // current; follower.ts) and, linked here (spec.linkFollower), only restarts it.
       const follower = (await fs.lstat(FOLLOW_UNIT_PATH)) ? [`${FOLLOW_UNIT_NAME}.service`] : [];
       const linked = [[UNIT, K2S_PATHS.unit, unitText], [LATE_UNIT, K2S_PATHS.lateUnit, lateText], [ROUTE_UNIT, K2S_PATHS.routeUnit, routeText]].flatMap(([name, file, text]) => (text ? [{ name: name!, file: file!, text }] : []));
       if (spec.linkFollower && follower.length) linked.push({ name: follower[0]!, file: FOLLOW_UNIT_PATH, text: (await fs.readFile(FOLLOW_UNIT_PATH)).toString('utf8') });
-      if (await relinkUnits(fs, linked)) reload.linksChanged();
+      const links = relinkUnits(fs, linked).then((changed) => {
+        if (changed) reload.linksChanged();
+      });
+      links.catch(() => undefined);
       // The reset (a unit systemd gave up on, at its start limit, refuses even a start by hand
       // until then) and the manager's question: asked alongside discover (prepareStart) when it
       // named these units, else now, side by side.
@@ -178,11 +183,12 @@ export function createSystemdManager(fs: HostFs, exec: Exec, reload: ManagerRelo
       const early = asked && performance.now() - asked.at < KNOWN_CURRENT_MS ? asked : null;
       asked = null;
       const reset = early && units.every((u) => early.units.includes(u)) ? early.reset : resetFailed(units);
-      await settledAll([reset, reload.current([...units, ...follower], early ? { asked: early.answer } : {})]);
+      const ready = settledAll([reset, reload.current([...units, ...follower], { linksFirst: links, ...(early ? { asked: early.answer } : {}) })]);
       // RESTART_JOB_MODE: the capture, started before the proxy, is not restarted by PartOf= (nor
       // a linked one pulled in by Wants= when the log is off); the companions named here start
-      // after the proxy (After=), as without it.
-      await systemctl(exec, ['restart', RESTART_JOB_MODE, ...units]);
+      // after the proxy (After=), as without it. The links settle whatever fails: a rollback's
+      // stop then removes every link this start made.
+      await settledAll([links, ready.then(() => systemctl(exec, ['restart', RESTART_JOB_MODE, ...units]))]);
       const pid = await mainFromCgroup(fs);
       return pid !== null ? { pid, running: true } : runState(exec);
     },

@@ -73,15 +73,16 @@ export async function relinkUnits(fs: HostFs, units: readonly LinkedUnit[]): Pro
   const wanted = new Map<string, string>();
   for (const u of units) for (const t of installTargets(u.text)) wanted.set(`${SYSTEM_UNIT_DIR}/${t}.wants/${u.name}`, u.file);
   const removed = await removeLinks(fs, units.map((u) => u.name), new Set(wanted.keys()));
-  let made = false;
-  for (const [link, target] of wanted) {
+  // Side by side: each link's write ends with its directory's fsync, and the file system
+  // commits fsyncs that wait together at once (a start after a stop makes three links).
+  const made = await Promise.all([...wanted].map(async ([link, target]) => {
     const st = await fs.lstat(link);
-    if (st?.kind === 'symlink' && (await fs.readlink(link)) === target) continue;
+    if (st?.kind === 'symlink' && (await fs.readlink(link)) === target) return false;
     await fs.mkdirp(path.posix.dirname(link), 0o755);
     await fs.symlinkAtomic(link, target);
-    made = true;
-  }
-  return removed || made;
+    return true;
+  }));
+  return removed || made.includes(true);
 }
 
 /**
