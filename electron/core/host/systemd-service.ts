@@ -178,8 +178,8 @@ export function createSystemdManager(fs: HostFs, exec: Exec, reload: ManagerRelo
       links.catch(() => undefined);
       // The reset (a unit systemd gave up on, at its start limit, refuses even a start by hand
       // until then) and the manager's question: asked alongside discover (prepareStart) when it
-      // named these units, else now, side by side.
-      // Not an answer from long ago (a long-running process whose start failed before this step).
+      // named these units and not long ago (a long-running process whose start failed before
+      // this step asked for nothing since), else now, side by side.
       const early = asked && performance.now() - asked.at < KNOWN_CURRENT_MS ? asked : null;
       asked = null;
       const reset = early && units.every((u) => early.units.includes(u)) ? early.reset : resetFailed(units);
