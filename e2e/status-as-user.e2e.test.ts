@@ -5,7 +5,7 @@
  * (0644) names the kube-dns address start discovered: the CoreDNS hop says it plainly, never
  * "K2s's default: not discovered — no kubeconfig". After stop the verdict's fix is the bare
  * `sudo k2s-dns start`, which finds admin.conf by itself, not `--kubeconfig PATH`, and the
- * resolver is this host's own. The sandbox's /etc is a private copy (inner.sh), so the
+ * resolver is this host's own; `doctor` as that user says the hop as status does. The sandbox's /etc is a private copy (inner.sh), so the
  * admin.conf written here never touches the host's.
  */
 import { execFile } from 'node:child_process';
@@ -82,6 +82,9 @@ describe.skipIf(!inSandbox)("status as a user on a host whose kubeconfig is K2s'
       // The resolver is this host's own, in the hop as in the resolver line.
       expect(stopped.stdout).toMatch(/^ {2}✓ \/etc\/resolv\.conf: host's own \(nameservers 192\.0\.2\.53\)$/m);
       expect(stopped.stdout).toMatch(/^resolver: {3}this host's own \(not K2s-owned\)$/m);
+      // doctor judges the hop the same way: a start finds admin.conf, though this user's lookup does not.
+      const doctor = JSON.parse((await asUser(['doctor', '--json'])).stdout) as { id: string; detail?: { hops?: HealthReport['hops'] } }[];
+      expect(doctor.find((f) => f.id === 'health')?.detail?.hops?.find((h) => h.kind === 'kube-dns')?.addressFrom).toEqual({ source: 'default', why: 'start reads it from the cluster' });
     }, 120_000);
   }
 });

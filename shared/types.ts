@@ -557,4 +557,10 @@ export interface ClusterStatus {
   nodes: { name: string; ready: boolean; kubeletVersion: string }[];
   coreDnsPods: { name: string; ready: boolean; restarts: number; node: string | null }[];
   kubeDnsIp: string | null;
+  /**
+   * `no-kubeconfig` only: the line that starts this app with a kubeconfig, as this install runs
+   * it (shared/fix.ts appKubeconfigCommand: `k2s-dns app --kubeconfig PATH` where the package is
+   * installed, `npm start -- --kubeconfig PATH` in a checkout). The window's Start reason names it.
+   */
+  appKubeconfigCommand?: string;
 }

@@ -11,7 +11,7 @@ import { K2S_PATHS } from '../../shared/k2s-paths';
 import { dnsStatus } from './lifecycle/status';
 import { resolverDiff } from './lifecycle/diff';
 import { queryTargets, resolveTarget } from './lifecycle/query-target';
-import { kubeconfigOrStarted, kubeconfigToName } from './cluster/kubeconfig-default';
+import { kubeconfigOrStarted, kubeconfigToName, startFindsKubeconfig, type SudoLookupHost } from './cluster/kubeconfig-default';
 import { setCliKubeconfig, setKubectlKubeconfig } from '../../shared/fix';
 import type { FindKubeconfigResult } from './cluster/kubeconfig';
 import { discoverCluster } from './cluster/discovery';
@@ -50,6 +50,8 @@ export interface RealBackendOptions {
   launcher?: LauncherOptions;
   /** Whether this process can read a path (access(2) R_OK); injected by tests. */
   canRead?: (path: string) => boolean;
+  /** What `sudo k2s-dns …` would find is looked up on (cluster/kubeconfig-default.ts kubeconfigForSudo); default: this host and process. Injected by tests. */
+  sudoLookup?: SudoLookupHost;
   /**
    * Read the host status and check the path once right away, in the background (the app and
    * `k2s-dns ui` do; tests need not): the window's first `dns:status`, sent while its page
@@ -150,7 +152,7 @@ export function createRealBackend(o: RealBackendOptions): AppBackend {
   // passes to the helper, which runs under pkexec with neither. A lookup that found nothing is
   // not kept, so a kubeconfig that appears later is found at the next call.
   let resolved: Promise<FindKubeconfigResult> | null = null;
-  const named: { path: string | null | undefined } = { path: undefined };
+  const named: { path: string | null | undefined; startFinds: Promise<boolean> } = { path: undefined, startFinds: Promise.resolve(false) };
   const findKubeconfig = async (): Promise<FindKubeconfigResult> => {
     const lookup = resolved ?? (resolved = kubeconfigOrStarted(deps.fs, o.kubeconfig));
     const found = await lookup;
@@ -159,7 +161,11 @@ export function createRealBackend(o: RealBackendOptions): AppBackend {
     // sandbox's); looked at once per path (the lookup may run getent), not at every status poll.
     if (found.path !== named.path) {
       named.path = found.path;
-      setCliKubeconfig(await kubeconfigToName(found.path));
+      // The kube-dns hop's `no kubeconfig` only when a start would find none: with none of this
+      // user's, `sudo k2s-dns start` may still read K2s's root-only admin.conf (as status says it).
+      // Set before any wait: a call meanwhile for the same path waits for this answer.
+      named.startFinds = startFindsKubeconfig(found.path, o.sudoLookup).catch(() => found.path !== null);
+      setCliKubeconfig(await kubeconfigToName(found.path, o.sudoLookup));
       // Printed kubectl lines (the CoreDNS-down fix) name it always, with sudo when this user cannot read it (walk 10 H1).
       setKubectlKubeconfig(found.path ? { path: found.path, root: !canRead(found.path) } : null);
     }
@@ -173,7 +179,7 @@ export function createRealBackend(o: RealBackendOptions): AppBackend {
   const checkWithKubeconfig = async (status: HostDnsStatus) => {
     const found = await findKubeconfig().catch(() => null);
     // A kube-dns address that is K2s's default says why (no kubeconfig): check-health.ts kubeDnsFrom.
-    return checkHealth({ ...probes, status: async () => status }, found ? { kubeconfigFound: found.path !== null } : {});
+    return checkHealth({ ...probes, status: async () => status }, found ? { kubeconfigFound: await named.startFinds } : {});
   };
   const health = createHealthCache(checkWithKubeconfig, () => deps.now(), healthMaxAgeMs);
 

@@ -62,6 +62,17 @@ export async function kubeconfigForSudo(host: SudoLookupHost = THIS_HOST()): Pro
 }
 
 /**
+ * Whether a start would find a kubeconfig, for the kube-dns hop's `no kubeconfig`
+ * (health/check-health.ts HealthOptions.kubeconfigFound): `inUse` (this process's lookup found
+ * one), else whether `sudo k2s-dns start` typed by this user finds one by itself
+ * (kubeconfigForSudo: K2s's root-only admin.conf, which a user's own lookup skips) — as the CLI's
+ * status judges it (electron/cli/name-kubeconfig.ts). Looks up nothing when `inUse` is set.
+ */
+export async function startFindsKubeconfig(inUse: string | null, host?: SudoLookupHost): Promise<boolean> {
+  return inUse !== null || (await kubeconfigForSudo(host)) !== null;
+}
+
+/**
  * The kubeconfig a suggested command must name with `--kubeconfig` (shared/fix.ts
  * setCliKubeconfig): `inUse`, unless `sudo k2s-dns …` typed by this user finds that very file by
  * itself (kubeconfigForSudo). Null when none is in use or the lookup finds it.

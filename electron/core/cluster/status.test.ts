@@ -91,6 +91,24 @@ describe('clusterStatus against the fake API server', () => {
     expect((await clusterStatus({ kubeconfigPath: empty })).state).toBe('no-kubeconfig');
   });
 
+  it("no-kubeconfig names the line that starts the app with one as this install runs it (the window's Start reason quotes it); other states name none", async () => {
+    // A checkout (the default runtime): npm start.
+    expect((await clusterStatus({ kubeconfigPath: null })).appKubeconfigCommand).toBe('npm start -- --kubeconfig PATH');
+    const missing = path.join(path.dirname(server.kubeconfigPath), 'missing.kubeconfig');
+    setCliName('k2s-dns');
+    try {
+      // The installed package: its CLI's app verb, for no lookup and for a path that does not exist alike.
+      expect((await clusterStatus({ kubeconfigPath: null })).appKubeconfigCommand).toBe('k2s-dns app --kubeconfig PATH');
+      expect((await clusterStatus({ kubeconfigPath: missing })).appKubeconfigCommand).toBe('k2s-dns app --kubeconfig PATH');
+      await server.setMode('down');
+      const down = await clusterStatus({ kubeconfigPath: server.kubeconfigPath, timeoutMs: 2000 });
+      expect(down.state).toBe('unreachable');
+      expect(down).not.toHaveProperty('appKubeconfigCommand');
+    } finally {
+      setCliName('npx k2s-dns');
+    }
+  });
+
   it('reports error when no CoreDNS pod is ready', async () => {
     const pods = {
       kind: 'PodList',

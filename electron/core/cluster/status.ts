@@ -5,6 +5,7 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import type { ClusterStatus } from '../../../shared/types';
 import { ClusterError, NoKubeconfigError } from './errors';
+import { appKubeconfigCommand } from '../../../shared/fix';
 import { openKubeClient, type KubeClient } from './kube-client';
 
 /** Options of clusterStatus; `timeoutMs` bounds each API request (default 5000 ms). */
@@ -16,9 +17,10 @@ export interface ClusterStatusOptions {
   timeoutMs?: number;
 }
 
-/** An empty status in `state` with `message`. */
+/** An empty status in `state` with `message`; `no-kubeconfig` also names the line that starts the app with one (appKubeconfigCommand). */
 function emptyStatus(state: ClusterStatus['state'], message: string, kubeconfigPath: string | null): ClusterStatus {
   return {
+    ...(state === 'no-kubeconfig' ? { appKubeconfigCommand: appKubeconfigCommand() } : {}),
     state,
     message,
     kubeconfigPath,

@@ -11,6 +11,7 @@ import { captureResolverWithNotes, readState, sameResolver } from '../host/resol
 import { isManagedEntry, resolverText } from '../lifecycle/preflight';
 import { setCliRunningStart } from '../../../shared/fix';
 import { runningStartFlags } from '../../../shared/running-start';
+import type { SudoLookupHost } from '../cluster/kubeconfig-default';
 
 /** Options of runDoctor; paths are absolute host paths. */
 export interface DoctorOptions {
@@ -26,6 +27,12 @@ export interface DoctorOptions {
   health?: () => Promise<HealthReport>;
   /** Who reads the fixes: the GUI gets buttons and steps, the CLI commands (default `cli`). */
   frontEnd?: FrontEnd;
+  /**
+   * What `sudo k2s-dns start` would find is looked up on, for the path check's kube-dns hop when
+   * `kubeconfigPath` is null (cluster/kubeconfig-default.ts startFindsKubeconfig); default: this
+   * host and process. Injected by tests.
+   */
+  sudoLookup?: SudoLookupHost;
 }
 
 /** Host facts shared by the checks. */

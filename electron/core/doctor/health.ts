@@ -3,6 +3,7 @@ import type { DoctorFinding, DoctorSeverity } from '../../../shared/doctor';
 import { briefRecheck, HOP_SYMBOL, hopMark, RECHECK_NOTE, verdictFix, type HealthReport, type HealthVerdict } from '../../../shared/health';
 import { checkHealth } from '../health/check-health';
 import { healthProbes } from '../health/probes';
+import { startFindsKubeconfig } from '../cluster/kubeconfig-default';
 import type { DoctorContext } from './context';
 import { hopLine } from './hop-line';
 import { driftRestoreLabel } from '../../../shared/saved-copy';
@@ -21,11 +22,16 @@ export { hopLine };
 /** One path check per doctor run: `health` and `lifecycle-state` report the same facts. */
 const reports = new WeakMap<DoctorContext, Promise<HealthReport>>();
 
-/** The run's end-to-end path check (opts.health, else checkHealth on deps), made once per context. */
+/**
+ * The run's end-to-end path check (opts.health, else checkHealth on deps), made once per context.
+ * Its kube-dns hop says `no kubeconfig` only when a start would find none: neither this run's
+ * kubeconfig nor the one `sudo k2s-dns start` finds by itself (startFindsKubeconfig; a user on a
+ * K2s host, whose own lookup skips the root-only admin.conf, as status says it).
+ */
 export function healthOf(ctx: DoctorContext): Promise<HealthReport> {
   let r = reports.get(ctx);
   if (!r) {
-    r = ctx.opts.health ? ctx.opts.health() : checkHealth(healthProbes(ctx.deps), { kubeconfigFound: ctx.opts.kubeconfigPath !== null });
+    r = ctx.opts.health ? ctx.opts.health() : startFindsKubeconfig(ctx.opts.kubeconfigPath, ctx.opts.sudoLookup).then((kubeconfigFound) => checkHealth(healthProbes(ctx.deps), { kubeconfigFound }));
     reports.set(ctx, r);
   }
   return r;

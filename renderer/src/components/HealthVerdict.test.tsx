@@ -19,7 +19,9 @@ const buttons = vi.hoisted(() => ({ start: { enabled: true, reason: null as stri
 vi.mock('./use-lifecycle-buttons', () => ({ useLifecycleButtons: () => buttons }));
 
 import { HealthVerdict } from './HealthVerdict';
-import { NO_KUBECONFIG_REASON } from '../lib/button-states';
+import { noKubeconfigReason } from '../lib/button-states';
+import { portBlock, startBlock } from '../lib/start-gates';
+import type { DoctorFinding } from '../../../shared/doctor';
 
 const stopped = {
   state: 'stopped', engine: null, engineVersion: null, listeners: [], skippedListeners: [], resolverOwner: 'original',
@@ -45,9 +47,28 @@ describe('HealthVerdict', () => {
   it('new-user walk: with no kubeconfig (Start is off for it) the line says to point the app at one first, not just "press Start"', () => {
     dns.status = stopped;
     health.report = report({ cause: 'stopped', summary: 'Cluster names do not resolve on this host: K2s DNS is stopped', action: 'start' });
-    buttons.start = { enabled: false, reason: NO_KUBECONFIG_REASON };
+    buttons.start = { enabled: false, reason: noKubeconfigReason('k2s-dns app --kubeconfig PATH') };
     try {
       expect(text(renderToStaticMarkup(<HealthVerdict />))).toBe('Cluster names do not resolve on this host: K2s DNS is stopped — point the app at a kubeconfig first (the Cluster card below says where it looked and how), then press Start in Host DNS below');
+    } finally {
+      buttons.start = { enabled: true, reason: null };
+    }
+  });
+
+  it('Start off for a Diagnostics finding (port 53 held, an immutable file) or a restart under way: the line gives the Start button\'s reason, never "press Start"', () => {
+    dns.status = stopped;
+    health.report = report({ cause: 'stopped', summary: 'Cluster names do not resolve on this host: K2s DNS is stopped', action: 'start' });
+    const port: DoctorFinding = { id: 'port-53', severity: 'error', title: '127.0.0.1:53 is held by dnsmasq (PID 812)', meaning: '', fix: null, detail: { proto: 'udp', pid: 812, command: '/usr/sbin/dnsmasq --conf-file=/etc/x', ours: false } };
+    const immutable: DoctorFinding = { id: 'resolv-immutable', severity: 'error', title: '/etc/resolv.conf is immutable (chattr +i)', meaning: '', fix: null };
+    try {
+      buttons.start = { enabled: false, reason: portBlock([port]) };
+      expect(text(renderToStaticMarkup(<HealthVerdict />))).toBe('Cluster names do not resolve on this host: K2s DNS is stopped — Start in Host DNS below is off: 127.0.0.1:53 held by dnsmasq (PID 812): stop it, then press Check again');
+      buttons.start = { enabled: false, reason: startBlock([immutable]) };
+      expect(text(renderToStaticMarkup(<HealthVerdict />))).toBe('Cluster names do not resolve on this host: K2s DNS is stopped — Start in Host DNS below is off: /etc/resolv.conf is immutable (chattr +i): Start would be refused; see Diagnostics for the fix, then press Check again');
+      // Nothing answering on 127.0.0.1:53 while the watchdog brings the proxy back: wait, not Start.
+      health.report = report({ cause: 'proxy-down', summary: 'No names resolve on this host: nothing answers on 127.0.0.1:53', action: 'start' });
+      buttons.start = { enabled: false, reason: 'Wait: the watchdog is restarting k2s-dnsproxy (restart 1 of 6).' };
+      expect(text(renderToStaticMarkup(<HealthVerdict />))).toBe('No names resolve on this host: nothing answers on 127.0.0.1:53 — Start in Host DNS below is off: Wait: the watchdog is restarting k2s-dnsproxy (restart 1 of 6)');
     } finally {
       buttons.start = { enabled: true, reason: null };
     }

@@ -11,7 +11,7 @@ import { uiState, useUi } from '../lib/ui-state';
 import { driftRestoreLabel } from '../../../shared/saved-copy';
 import { stores, useDns, useHealth } from '../stores';
 import { useLifecycleButtons } from './use-lifecycle-buttons';
-import { NO_KUBECONFIG_REASON } from '../lib/button-states';
+import { isNoKubeconfigReason, type ButtonState } from '../lib/button-states';
 
 
 /** Runs a verdict's action through the lifecycle store (the same calls as the Host DNS buttons). */
@@ -39,11 +39,25 @@ export const START_POINTER = 'press Start in Host DNS below';
 
 /**
  * START_POINTER while Start is off for want of a kubeconfig (lib/button-states.ts
- * NO_KUBECONFIG_REASON): what to do first, and where the Cluster card says how (its message names
+ * noKubeconfigReason): what to do first, and where the Cluster card says how (its message names
  * where the app looked and the command that names one), so the line never invites a Start that
  * cannot run (new-user walk: "press Start" above a Cluster card saying "No kubeconfig").
  */
 export const KUBECONFIG_FIRST_POINTER = `point the app at a kubeconfig first (the Cluster card below says where it looked and how), then ${START_POINTER}`;
+
+/**
+ * The verdict's words for its Start as the Host DNS card's Start button stands (`start`, the same
+ * state: use-lifecycle-buttons.ts): START_POINTER while it is on; KUBECONFIG_FIRST_POINTER while
+ * it is off for want of a kubeconfig; for any other reason it is off (a Diagnostics finding that
+ * refuses Start: 127.0.0.1:53 held by another process, an immutable /etc/resolv.conf, …; a
+ * restart under way) that it is off and the button's own reason, which says what to do first —
+ * never an invitation to a Start that cannot run.
+ */
+export function startPointer(start: ButtonState): string {
+  if (start.enabled || !start.reason) return START_POINTER;
+  if (isNoKubeconfigReason(start.reason)) return KUBECONFIG_FIRST_POINTER;
+  return `Start in Host DNS below is off: ${start.reason.replace(/\.$/, '')}`;
+}
 
 /**
  * A stopped verdict's clause for a /etc/resolv.conf a user may write (HostDnsStatus.resolverWritable,
@@ -104,6 +118,12 @@ export function HealthVerdict() {
     );
   }
   const v = report.verdict;
+  // Start off for a Diagnostics finding: its reason (the line below may quote it) ends "then press
+  // Check again", so this Check again runs those checks again too, as the one under Start does.
+  const recheck = () => {
+    void stores.health.getState().check();
+    if (lifecycle.findingBlocks) void stores.diagnostics.getState().run();
+  };
   // The drift restore named as the banner's button names it (one function: walk 9 L1).
   const fix = verdictFix(v, 'gui', driftRestoreLabel(status, networkChanges, stopRestore === 'start', timeText));
   const canRun = v.action !== null && RUNNABLE.has(v.action) && lifecycle.stop.enabled;
@@ -113,7 +133,7 @@ export function HealthVerdict() {
         {/* Drift: the banner above says what happened; the verdict refers to it (walk 12 M3). */}
         <RichText text={windowSummary(v)} />
         {v.level === 'ok' ? `, checked ${timeText(report.checkedAt, now)}` : ''}
-        {fix && !canRun && v.level !== 'ok' ? <RichText text={` — ${v.action === 'start' ? (lifecycle.start.reason === NO_KUBECONFIG_REASON ? KUBECONFIG_FIRST_POINTER : START_POINTER) : fix}`} /> : ''}
+        {fix && !canRun && v.level !== 'ok' ? <RichText text={` — ${v.action === 'start' ? startPointer(lifecycle.start) : fix}`} /> : ''}
         {writableClause(v.cause, status)}
       </span>
       {fix && canRun && (
@@ -121,7 +141,7 @@ export function HealthVerdict() {
           {fix}
         </button>
       )}
-      <button type="button" className="secondary" disabled={checking} onClick={() => void stores.health.getState().check()} data-testid="verdict-recheck">
+      <button type="button" className="secondary" disabled={checking} onClick={recheck} data-testid="verdict-recheck">
         {checking ? 'Checking…' : 'Check again'}
       </button>
     </div>

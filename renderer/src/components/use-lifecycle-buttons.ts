@@ -4,7 +4,7 @@
  * the running operation, a missing kubeconfig, what Diagnostics already knows would refuse a
  * Start (lib/start-gates.ts), and a backend that no longer answers.
  */
-import { buttonStates, followerDown, runsAsStarted, type ButtonState } from '../lib/button-states';
+import { buttonStates, followerDown, noKubeconfigReason, runsAsStarted, type ButtonState } from '../lib/button-states';
 import { freshFindings, startBlock } from '../lib/start-gates';
 import type { Operation } from '../../../shared/lifecycle-events';
 import { useCluster, useDiagnostics, useDns } from '../stores';
@@ -15,14 +15,17 @@ export const BACKEND_LOST_REASON = 'The app backend does not answer: what this w
 /**
  * The three lifecycle buttons' states; `editable` is Start's state without the kubeconfig and
  * Diagnostics gates (the options stay editable so the user can fix those), and false while Start
- * would only restart the network follower (the running options are not changed by it).
+ * would only restart the network follower (the running options are not changed by it);
+ * `findingBlocks`: Start is off for a Diagnostics finding (its reason is startBlock's, which ends
+ * "then press Check again"): a Check again must then run the checks again too.
  */
-export function useLifecycleButtons(): Record<Operation, ButtonState> & { editable: boolean } {
+export function useLifecycleButtons(): Record<Operation, ButtonState> & { editable: boolean; findingBlocks: boolean } {
   const status = useDns((s) => s.status);
   const info = useDns((s) => s.info);
   const busy = useDns((s) => s.busy);
   const lost = useDns((s) => s.lost);
-  const noKubeconfig = useCluster((s) => s.status?.state === 'no-kubeconfig');
+  // The backend names the line that restarts this app with a kubeconfig (k2s-dns app, or npm start in a checkout).
+  const noKubeconfig = useCluster((s) => (s.status?.state === 'no-kubeconfig' ? noKubeconfigReason(s.status.appKubeconfigCommand) : null));
   const allFindings = useDiagnostics((s) => s.findings);
   const forResolver = useDiagnostics((s) => s.forResolver);
   // Never gate on a finding older than the last resolver change (freshFindings).
@@ -30,9 +33,10 @@ export function useLifecycleButtons(): Record<Operation, ButtonState> & { editab
   if (lost) {
     // A refused token is no lost backend: it answered, and its words say what to open.
     const off = { enabled: false, reason: lost.startsWith('Missing or wrong token') ? lost : BACKEND_LOST_REASON };
-    return { start: off, stop: off, uninstall: off, editable: false };
+    return { start: off, stop: off, uninstall: off, editable: false, findingBlocks: false };
   }
   // The port is ours while running (also folded into degraded: runsAsStarted); only a stopped or otherwise degraded host can be blocked (port holder, immutable file, …).
   const blocked = status && !runsAsStarted(status) ? startBlock(findings) : null;
-  return { ...buttonStates(status, info, busy, noKubeconfig, blocked), editable: buttonStates(status, info, busy).start.enabled && !followerDown(status) };
+  const states = buttonStates(status, info, busy, noKubeconfig, blocked);
+  return { ...states, editable: buttonStates(status, info, busy).start.enabled && !followerDown(status), findingBlocks: blocked !== null && states.start.reason === blocked };
 }

@@ -10,8 +10,24 @@ export interface ButtonState {
   reason: string | null;
 }
 
-/** Start is refused without a kubeconfig: discovery needs the cluster (shown under the buttons). */
-export const NO_KUBECONFIG_REASON = 'No kubeconfig found: start K2s first, or restart the app with npm start -- --kubeconfig PATH.';
+/** How Start's no-kubeconfig reason begins (noKubeconfigReason); isNoKubeconfigReason tests for it. */
+const NO_KUBECONFIG_HEAD = 'No kubeconfig found: ';
+
+/**
+ * Why Start is refused without a kubeconfig (discovery needs the cluster; shown under the
+ * buttons): start K2s, or restart the app with `command`, the line the backend names for how this
+ * install runs (ClusterStatus.appKubeconfigCommand, from shared/fix.ts appKubeconfigCommand:
+ * `k2s-dns app --kubeconfig PATH` installed, `npm start -- --kubeconfig PATH` in a checkout). A
+ * backend that names none gets no guessed command: the Cluster card's message says how.
+ */
+export function noKubeconfigReason(command: string | null | undefined): string {
+  return `${NO_KUBECONFIG_HEAD}start K2s first, or restart the app with ${command ? `\`${command}\`` : 'a kubeconfig (the Cluster card says how)'}.`;
+}
+
+/** True when `reason` is Start's no-kubeconfig reason (noKubeconfigReason), whatever command it names. */
+export function isNoKubeconfigReason(reason: string | null): boolean {
+  return reason?.startsWith(NO_KUBECONFIG_HEAD) === true;
+}
 
 /**
  * Why Start waits during drift (the lifecycle refuses it too: DRIFTED). It names no choice: the
@@ -74,10 +90,11 @@ export function restartingReason(status: HostDnsStatus): string | null {
 
 /**
  * Decides Start/Stop/Uninstall from host status, app capabilities and the running operation.
- * `noKubeconfig`: the cluster status is `no-kubeconfig` (the backend found none to use).
+ * `noKubeconfig`: Start's reason while the cluster status is `no-kubeconfig` (the backend found
+ * none to use: noKubeconfigReason), else null.
  * `startBlocked`: why start would be refused before it runs (lib/start-gates.ts startBlock), else null.
  */
-export function buttonStates(status: HostDnsStatus | null, info: AppInfo | null, busy: Operation | null, noKubeconfig = false, startBlocked: string | null = null): Record<Operation, ButtonState> {
+export function buttonStates(status: HostDnsStatus | null, info: AppInfo | null, busy: Operation | null, noKubeconfig: string | null = null, startBlocked: string | null = null): Record<Operation, ButtonState> {
   const off = (reason: string): ButtonState => ({ enabled: false, reason });
   const on: ButtonState = { enabled: true, reason: null };
   if (info && !info.lifecycleSupported) {
@@ -104,7 +121,7 @@ export function buttonStates(status: HostDnsStatus | null, info: AppInfo | null,
   // Deleted (or dangling): no choice to make, only Stop (walk 12 M2).
   const gone = drifted && !!status.driftGone;
   return {
-    start: followerDown(status) ? on : runsAsStarted(status) ? off('Already running: stop first to start again.') : restarting ? off(restarting) : drifted ? off(gone ? GONE_START_REASON : DRIFT_START_REASON) : noKubeconfig ? off(NO_KUBECONFIG_REASON) : startBlocked ? off(startBlocked) : on,
+    start: followerDown(status) ? on : runsAsStarted(status) ? off('Already running: stop first to start again.') : restarting ? off(restarting) : drifted ? off(gone ? GONE_START_REASON : DRIFT_START_REASON) : noKubeconfig ? off(noKubeconfig) : startBlocked ? off(startBlocked) : on,
     // A user who cannot see root's state is not told "no resolver is saved" (new-user walk: beside "cannot see whether" it read as a contradiction); the Saved original row says what is known.
     stop: active ? on : off(status.stateUnreadable ? 'Nothing to stop: K2s DNS is not running and does not own /etc/resolv.conf.' : 'Nothing to stop: K2s DNS is not running and no resolver is saved.'),
     // Uninstall also stops: during drift it would decide the file without the banner's choice.

@@ -4,7 +4,7 @@ import type { LifecycleEvent } from '../../../shared/lifecycle-events';
 import type { HostDnsStatus, LogLine, QueryResult } from '../../../shared/types';
 import { logLine } from '../../../e2e/support/backend-fake-data';
 import { createLogsStore } from '../stores/logs';
-import { buttonStates, NO_KUBECONFIG_REASON } from './button-states';
+import { buttonStates, isNoKubeconfigReason, noKubeconfigReason } from './button-states';
 import { dropOverlap } from './log-merge';
 import { targetDescription, targetOf, targetTitle } from './query-target';
 import { buildTimeline, HELPER_STARTING } from './timeline';
@@ -63,11 +63,21 @@ describe('timeline (first-user fixes)', () => {
 
 describe('buttonStates without a kubeconfig', () => {
   it('disables Start with the visible reason, leaves Uninstall alone', () => {
-    const b = buttonStates(stopped, null, null, true);
-    expect(b.start).toEqual({ enabled: false, reason: 'No kubeconfig found: start K2s first, or restart the app with npm start -- --kubeconfig PATH.' });
-    expect(NO_KUBECONFIG_REASON).toBe(b.start.reason);
+    const b = buttonStates(stopped, null, null, noKubeconfigReason('npm start -- --kubeconfig PATH'));
+    expect(b.start).toEqual({ enabled: false, reason: 'No kubeconfig found: start K2s first, or restart the app with `npm start -- --kubeconfig PATH`.' });
     expect(b.uninstall.enabled).toBe(true);
-    expect(buttonStates(stopped, null, null, false).start).toEqual({ enabled: true, reason: null });
+    expect(buttonStates(stopped, null, null, null).start).toEqual({ enabled: true, reason: null });
+  });
+
+  it("names the line the backend gives for how this install runs (the package's `k2s-dns app`, not the checkout's npm start), and no guessed command without one", () => {
+    expect(noKubeconfigReason('k2s-dns app --kubeconfig PATH')).toBe('No kubeconfig found: start K2s first, or restart the app with `k2s-dns app --kubeconfig PATH`.');
+    expect(noKubeconfigReason(undefined)).toBe('No kubeconfig found: start K2s first, or restart the app with a kubeconfig (the Cluster card says how).');
+    expect(noKubeconfigReason(undefined)).not.toContain('npm start');
+    // Whatever command it names, the verdict knows it for this reason (HealthVerdict startPointer).
+    expect(isNoKubeconfigReason(noKubeconfigReason('k2s-dns app --kubeconfig PATH'))).toBe(true);
+    expect(isNoKubeconfigReason(noKubeconfigReason(null))).toBe(true);
+    expect(isNoKubeconfigReason('127.0.0.1:53 held by dnsmasq (PID 812): stop it, then press Check again.')).toBe(false);
+    expect(isNoKubeconfigReason(null)).toBe(false);
   });
 });
 

@@ -51,7 +51,7 @@ describe('start gates from doctor findings', () => {
     expect(block).toBe('127.0.0.1:53 held by dnsmasq (PID 812): stop it, then press Check again.');
     expect(portBlock([{ ...port, severity: 'ok', detail: { pid: 4242, ours: true } }])).toBeNull();
     const status = { state: 'stopped', savedAt: null } as Parameters<typeof buttonStates>[0];
-    expect(buttonStates(status, null, null, false, block).start).toEqual({ enabled: false, reason: block });
+    expect(buttonStates(status, null, null, null, block).start).toEqual({ enabled: false, reason: block });
     const immutable: DoctorFinding = { id: 'resolv-immutable', severity: 'error', title: '/etc/resolv.conf is immutable (chattr +i)', meaning: '', fix: null };
     expect(startBlock([immutable])).toBe('/etc/resolv.conf is immutable (chattr +i): Start would be refused; see Diagnostics for the fix, then press Check again.');
     expect(startBlock([immutable, port])).toBe(block);
