@@ -9,6 +9,7 @@
  * the proxy's cache (no upstream). The engine's own query log is off meanwhile; without tcpdump
  * start still succeeds, warns, and the engine logs its queries instead.
  */
+import { existsSync } from 'node:fs';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parserLine } from '../electron/core/capture/pipeline';
@@ -19,6 +20,8 @@ import { startTestbed, type Testbed } from './bed/testbed';
 import { runCmd } from './bed/run-cmd';
 import { tcpQuery, udpQuery } from './bed/fixed-port-query';
 import { k2sDns } from './cli';
+import { TCPDUMP_PATHS } from '../electron/core/capture/tcpdump-path';
+import { READY_TIMEOUT_MS } from '../electron/core/host/capture-wait';
 
 const inSandbox = process.env.K2S_DNS_SANDBOX === '1';
 if (!inSandbox) console.warn('skipped: query-capture e2e runs only inside e2e/bed/sandbox.sh (as root)');
@@ -496,6 +499,31 @@ describe.skipIf(!inSandbox || tcpdump === '')('exact query log from packets, run
     }
     // Stop clears the ready file the dead companion left.
     await expect(stat('/run/k2s/capture.ready')).rejects.toThrow(/ENOENT/);
+  }, 120_000);
+
+  it('tcpdump failing at once (a stub that exits 1): start stops waiting at the companion\'s second failure, its keeper\'s restart, well before the 12 s ready timeout, and warns in its words', async () => {
+    // The stub over every tcpdump the companion may find, inside the sandbox's own mount namespace (as the case below).
+    const stub = '/run/k2s-e2e-tcpdump-stub';
+    await writeFile(stub, "#!/bin/sh\necho 'tcpdump: any: stand-in refused (e2e stub)' >&2\nexit 1\n", { mode: 0o755 });
+    const paths = TCPDUMP_PATHS.filter((p) => existsSync(p));
+    for (const p of paths) await runCmd('mount', ['--bind', stub, p]);
+    try {
+      const t0 = Date.now();
+      const start = await k2sDns(['start', '--kubeconfig', tb.kubeconfigPath, ...engineArgs('dnsmasq'), '--verify-name', 'www.example.test', '--json']);
+      const ms = Date.now() - t0;
+      const at = (step: string, status: string) => start.events.find((e) => e.type === 'step' && e.step === step && e.status === status)?.at ?? NaN;
+      console.log(`start with a failing tcpdump: ${ms} ms, service step ${at('service', 'done') - at('service', 'running')} ms; ${JSON.stringify(start.result?.warnings)}`);
+      expect(start.code, start.stderr).toBe(0);
+      expect(start.result?.warnings?.map((w) => w.code)).toEqual(['CAPTURE_NOT_STARTED']);
+      expect(start.result?.warnings?.[0]?.message).toMatch(/^The exact query log did not start \(its companion failed 2 times in a row \(restarted by its keeper 1 s after the first\), the last exited with status 1: tcpdump exited \(exit 1\): tcpdump: any: stand-in refused \(e2e stub\)\)/);
+      // The whole start, checks and proxy included, in less than the wait it used to sit out alone.
+      expect(ms).toBeLessThan(READY_TIMEOUT_MS);
+      // Its keeper restarted the companion once before start gave up waiting: both runs in its log.
+      expect((await readFile('/run/k2s/capture.log', 'utf8')).match(/k2s-dns capture keeper: the companion \(PID \d+\) ended with status 1; restart 1 of 6 in 1s\./g)?.length).toBeGreaterThanOrEqual(1);
+    } finally {
+      for (const p of paths) await runCmd('umount', [p]);
+      expect((await k2sDns(['stop', '--on-drift', 'restore'])).code).toBe(0);
+    }
   }, 120_000);
 
   it('without tcpdump: start succeeds with a warning that names the fix, and the engine logs its queries instead', async () => {

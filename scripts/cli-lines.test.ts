@@ -37,7 +37,6 @@ const PROSE = new Set([
   // The companion bundle's own usage line (capture-watch-entry.ts): who runs it, not a fix.
   'electron/core/capture/capture-watch-entry.ts: k2s-dns start)\\n`);',
   'electron/core/capture/capture-main.ts: k2s-dns capture-watch: ${(err as Error).message}\\n`);',
-  'electron/core/capture/capture-main.ts: k2s-dns capture-watch: not a go',
   'electron/core/lifecycle/follow-main.ts: k2s-dns follow-watch rewrites /etc/resolv.conf and',
   'electron/core/lifecycle/follow-main.ts: k2s-dns start.\\n\');',
   'electron/core/lifecycle/follow-main.ts: k2s-dns follow-watch (PID ${process.pid}) watches',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderCaptureUnit } from '../../../shared/capture-unit';
+import { CAPTURE_EXIT_CONFIG } from '../../../shared/capture-exit';
 import { isCaptureArgv } from '../host/capture-companion';
 import { PassThrough } from 'node:stream';
 import { accountFrom, firstLine, runCapture } from './capture-main';
@@ -98,11 +99,11 @@ describe('a held capture companion (started before its flags are known)', () => 
     expect(await r).toBe(0);
   });
 
-  it('let go: takes its flags from the go line (a bad flag there is a usage error, 2; not root is 3), and never from its own argv', async () => {
+  it('let go: takes its flags from the go line (a bad flag or line there is its bad configuration, 78: its keeper does not restart it; not root is 3), and never from its own argv', async () => {
     const bad = new PassThrough();
     const r1 = runCapture(untouchable, 0, [CAPTURE_HELD_FLAG], '/x/k2s-dns.mjs', bad);
     bad.end('go ["--listen","127.0.0.1:53","--port","99999"]\n');
-    expect(await r1).toBe(2);
+    expect(await r1).toBe(CAPTURE_EXIT_CONFIG);
     const user = new PassThrough();
     const r2 = runCapture(untouchable, 1000, [CAPTURE_HELD_FLAG], '/x/k2s-dns.mjs', user);
     user.end(`${heldGoLine(['--listen', '127.0.0.1:53', '--port', '53'])}\n`);
@@ -110,6 +111,6 @@ describe('a held capture companion (started before its flags are known)', () => 
     const garbage = new PassThrough();
     const r3 = runCapture(untouchable, 0, [CAPTURE_HELD_FLAG], '/x/k2s-dns.mjs', garbage);
     garbage.end('rm -rf /\n');
-    expect(await r3).toBe(2);
+    expect(await r3).toBe(CAPTURE_EXIT_CONFIG);
   });
 });

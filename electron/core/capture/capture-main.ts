@@ -6,8 +6,8 @@
  * prints the counts (a SIGTERM/SIGINT before the capture opened ends tcpdump and the parser
  * at once and exits 0). Exits 1 when tcpdump is missing, the capture cannot open, or tcpdump or the
  * parser exits on its own later (then CAPTURE_FAILED_FILE says why): Restart=on-failure retries;
- * CAPTURE_EXIT_CONFIG for a bad flags file, which the unit does not restart it for
- * (shared/capture-exit.ts). A failure before its capture opened is said there too, with its exit
+ * CAPTURE_EXIT_CONFIG for a bad flags file or go line, which neither the unit nor the keeper
+ * restarts it for (shared/capture-exit.ts). A failure before its capture opened is said there too, with its exit
  * status (failed-file.ts), for start's wait for the capture (host/capture-wait.ts).
  * Once its capture is open it runs at idle priority with tcpdump and the parser (go-idle.ts); while rows flow it
  * records the kernel's drops in CAPTURE_MISSED_FILE (capture-missed.ts).
@@ -100,7 +100,9 @@ export function firstLine(input: NodeJS.ReadableStream & { destroy?: () => void 
  * Runs the companion with the flags after the verb; resolves the exit status (3 when not root,
  * 2 for bad flags). Started held (CAPTURE_HELD_FLAG alone, host/capture-companion.ts prepare), it
  * first waits for its go line on `input` and takes its flags from it; `input` ending first (its
- * starter dropped it or died) ends it with 0, nothing done. With `--flags-file PATH` (the systemd
+ * starter dropped it or died) ends it with 0, nothing done; a bad go line or bad flags in it end
+ * it with CAPTURE_EXIT_CONFIG (its keeper's restarts read the same line: host/capture-keeper.ts
+ * does not restart it for that status), said on stderr and, as root, in CAPTURE_FAILED_FILE. With `--flags-file PATH` (the systemd
  * unit, CAPTURE_FLAGS_FILE_FLAG) it waits while start holds it (hold-wait.ts; a drop ends it with
  * 0), then reads its flags, a go line, from PATH: CAPTURE_EXIT_CONFIG when PATH is missing, a link
  * or FIFO (not read: small-file.ts), more than FLAGS_MAX_BYTES, or no go line of good flags; 1
@@ -125,12 +127,14 @@ export async function runCapture(fs: HostFs, uid: number, givenArgs: readonly st
     return exit;
   };
   const fromFile = args.length === 2 && args[0] === CAPTURE_FLAGS_FILE_FLAG;
+  const held = args.length === 1 && args[0] === CAPTURE_HELD_FLAG;
   // What it reads needs no flag: begun now, so a held companion has it read before its go.
   const reading = Promise.all([findTcpdump(), fsp.readFile(fs.real('/etc/passwd'), 'utf8').catch(() => ''), readParserBundle(entry), readAdmGid(fs.real('/etc/group'))]);
   void reading.catch(() => undefined); // awaited below; a companion that ends before must not crash on it
+  // Its stderr: the journal under systemd, the companion's log under its keeper.
+  const note = (line: string) => process.stderr.write(`k2s-dns capture-watch: ${line}\n`);
   if (fromFile) {
     // systemd: held while start checks the host (hold-wait.ts), then the flags start wrote.
-    const note = (line: string) => process.stderr.write(`k2s-dns capture-watch: ${line}\n`);
     if ((await awaitHold(fs.real(CAPTURE_HOLD_FILE), procDir, HOLD_POLL_MS, HOLD_MAX_MS, note)) === 'drop') return 0;
     // Root reads it: no link followed, no FIFO waited on, no more than FLAGS_MAX_BYTES (small-file.ts).
     const read = await readSmallFile(args[1]!, args[1]!, FLAGS_MAX_BYTES);
@@ -148,13 +152,15 @@ export async function runCapture(fs: HostFs, uid: number, givenArgs: readonly st
       return failed(why, CAPTURE_EXIT_CONFIG);
     }
     args = flags;
-  } else if (args.length === 1 && args[0] === CAPTURE_HELD_FLAG) {
+  } else if (held) {
     const line = await firstLine(input);
     if (line === null) return 0;
     const flags = argsOfGoLine(line);
     if (flags === null) {
-      process.stderr.write(`k2s-dns capture-watch: not a go line: ${JSON.stringify(line.slice(0, 200))}\n`);
-      return 2;
+      const why = `not a go line: ${JSON.stringify(line.slice(0, 200))}`;
+      note(why);
+      // Its configuration: its keeper's every restart reads the same line (its go file).
+      return failed(why, CAPTURE_EXIT_CONFIG);
     }
     args = flags;
   }
@@ -168,8 +174,9 @@ export async function runCapture(fs: HostFs, uid: number, givenArgs: readonly st
     spec = parseCaptureArgs(args);
   } catch (err) {
     process.stderr.write(`k2s-dns capture-watch: ${(err as Error).message}\n`);
-    // Flags from the flags file are its configuration (a restart reads the same); on its command line, a usage error.
-    return fromFile ? failed(`bad flags in ${givenArgs[1]!}: ${(err as Error).message}`, CAPTURE_EXIT_CONFIG) : 2;
+    // Flags from the flags file or the go line are its configuration (a restart reads the same); on its command line, a usage error.
+    if (fromFile) return failed(`bad flags in ${givenArgs[1]!}: ${(err as Error).message}`, CAPTURE_EXIT_CONFIG);
+    return held ? failed(`bad flags in its go line: ${(err as Error).message}`, CAPTURE_EXIT_CONFIG) : 2;
   }
   // What it reads, side by side: start waits for this companion's capture to open.
   const [tcpdump, passwd, bundle, admGid] = await reading;

@@ -62,9 +62,11 @@ describe('captureStopped: a companion killed without a word counts as the exact 
     const failed = await captureStopped(files, proc, now);
     expect(failed).toEqual({ at: '2026-12-01T23:20:00.000Z', why: 'tcpdump exited unexpectedly (signal SIGKILL)' });
     expect(captureStopWords(failed!)).toBe('stopped at 2026-12-01T23:20:00.000Z: tcpdump exited unexpectedly (signal SIGKILL)');
-    // The companion's exit status on its own line (failed-file.ts, for start's wait) is not said.
+    // The companion's exit status on its own line (failed-file.ts, for start's wait) is kept apart, not in the words.
     await writeFile(files.failed, '2026-12-01T23:20:00.000Z tcpdump is not installed (looked in /usr/bin/tcpdump)\nexit=69\n');
-    expect(await captureStopped(files, proc, now)).toEqual({ at: '2026-12-01T23:20:00.000Z', why: 'tcpdump is not installed (looked in /usr/bin/tcpdump)' });
+    const withExit = await captureStopped(files, proc, now);
+    expect(withExit).toEqual({ at: '2026-12-01T23:20:00.000Z', why: 'tcpdump is not installed (looked in /usr/bin/tcpdump)', exit: 69 });
+    expect(captureStopWords(withExit!)).toBe('stopped at 2026-12-01T23:20:00.000Z: tcpdump is not installed (looked in /usr/bin/tcpdump)');
   });
 
   it('exactQueryLog: a ready file naming a dead pid hides the old rows and says the log stopped', async () => {

@@ -15,6 +15,8 @@ import { parseFailedFile } from './failed-file';
 export interface CaptureStop {
   at: string | null;
   why: string;
+  /** The companion's exit status when its failed line records one (failed-file.ts `exit=N`; absent otherwise). */
+  exit?: number;
 }
 
 /** Real paths of the companion's files (capture-args.ts): its failed line, its ready pid and its rows. */
@@ -62,7 +64,7 @@ export async function deadCompanionPid(readyFile: string, procDir = '/proc'): Pr
  */
 export async function captureStopped(files: CaptureFiles, procDir = '/proc', now: () => Date = () => new Date()): Promise<CaptureStop | null> {
   const failed = parseFailedFile(await readFile(files.failed, 'utf8').catch(() => ''));
-  if (failed !== null) return { at: failed.at, why: failed.why };
+  if (failed !== null) return { at: failed.at, why: failed.why, ...(failed.exit === null ? {} : { exit: failed.exit }) };
   if (files.ready === undefined) return null;
   const pid = await deadCompanionPid(files.ready, procDir);
   if (pid === null) return null;

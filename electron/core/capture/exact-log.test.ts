@@ -26,6 +26,21 @@ describe('exactQueryLog: a stopped capture is said, not shown as current', () =>
     });
   });
 
+  it('a companion ended with status 78 (bad flags) is said as not restarted by systemd or its keeper, only by a new start; another status as restarted', async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'exact-log-'));
+    const rows = path.join(dir, 'queries.jsonl');
+    const failed = path.join(dir, 'capture.failed');
+    const tcpdump = async () => '/usr/bin/tcpdump';
+    await writeFile(failed, '2026-12-06T10:00:00.000Z the capture did not start: its companion exited with status 78, which its keeper does not restart it for: not a go line: "x"\nexit=78\n');
+    expect((await exactQueryLog(rows, 10, 'adguard', tcpdump, { failed })).reason).toBe(
+      'The exact query log stopped at 2026-12-06T10:00:00.000Z: the capture did not start: its companion exited with status 78, which its keeper does not restart it for: not a go line: "x". Its companion exited with status 78 (its flags are bad), which neither systemd nor its keeper restarts it for: starting K2s DNS again writes its flags and starts it. Shown: the engine\'s own query log.',
+    );
+    await writeFile(failed, '2026-12-06T10:00:00.000Z tcpdump is not installed (looked in /usr/bin/tcpdump)\nexit=1\n');
+    expect((await exactQueryLog(rows, 10, 'adguard', tcpdump, { failed })).reason).toBe(
+      'The exact query log stopped at 2026-12-06T10:00:00.000Z: tcpdump is not installed (looked in /usr/bin/tcpdump). Its companion is restarted when it fails by systemd, or without systemd by its keeper (up to 6 quick failures in a row), and by starting K2s DNS again. Shown: the engine\'s own query log.',
+    );
+  });
+
   it('rows the companion could not write are said next to the rows (unwritten), absent when none', async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'exact-log-'));
     const rows = path.join(dir, 'queries.jsonl');

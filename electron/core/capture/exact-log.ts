@@ -5,12 +5,24 @@ import type { ExactQueryLog } from '../../../shared/query-log/exact';
 import { readCapturedRows } from './rows-reader';
 import type { RowsIndex } from './rows-index';
 import { searchCapturedRows } from './rows-search';
-import { captureStopped, captureStopWords, type CaptureFiles } from './capture-stopped';
+import { captureStopped, captureStopWords, type CaptureFiles, type CaptureStop } from './capture-stopped';
+import { isNoRestartStatus } from '../../../shared/capture-exit';
+import { exitStatusWords } from '../../../shared/exit-status';
 import { MAX_RESTARTS } from '../host/supervisor-script';
 import { missedWords, parseMissed } from './capture-missed';
 
 /** The last sentence of every unavailable reason: the Logs panel then shows the engine's own query log. */
 export const SHOWN_ENGINE_LOG = " Shown: the engine's own query log.";
+
+/**
+ * What happens next to a stopped companion, after its stop's words: restarted by systemd or its
+ * keeper (up to MAX_RESTARTS quick failures in a row) and by a new start; not restarted for a status
+ * of shared/capture-exit.ts (its unit's RestartPreventExitStatus=, and its keeper likewise).
+ */
+export function captureRestartWords(stop: CaptureStop): string {
+  if (isNoRestartStatus(stop.exit)) return `Its companion ${exitStatusWords(stop.exit!)} (its flags are bad), which neither systemd nor its keeper restarts it for: starting K2s DNS again writes its flags and starts it.`;
+  return `Its companion is restarted when it fails by systemd, or without systemd by its keeper (up to ${MAX_RESTARTS} quick failures in a row), and by starting K2s DNS again.`;
+}
 
 /** The reason when tcpdump is installed but no rows file was written yet (K2s DNS never started the capture). */
 export const EXACT_LOG_NOT_YET = `No exact query log yet: it starts with K2s DNS (tcpdump is installed).${SHOWN_ENGINE_LOG}`;
@@ -30,7 +42,7 @@ export const EXACT_LOG_NOT_YET = `No exact query log yet: it starts with K2s DNS
 export async function exactQueryLog(file: string, rows: number, engine: EngineName, tcpdump: () => Promise<string | null>, capture?: CaptureFiles, find?: { text: string; probes?: boolean }, unwrittenFile?: string, before?: number, index?: RowsIndex): Promise<ExactQueryLog> {
   const stopped = capture === undefined ? null : await captureStopped(capture);
   if (stopped !== null) {
-    return { available: false, reason: `The exact query log ${captureStopWords(stopped)}. Its companion is restarted when it fails by systemd, or without systemd by its keeper (up to ${MAX_RESTARTS} quick failures in a row), and by starting K2s DNS again. Shown: the engine's own query log.`, rows: [] };
+    return { available: false, reason: `The exact query log ${captureStopWords(stopped)}. ${captureRestartWords(stopped)}${SHOWN_ENGINE_LOG}`, rows: [] };
   }
   const got = await readCapturedRows(file, rows, engine, [], find ? undefined : before, index);
   const unwritten = unwrittenFile === undefined ? '' : (await readFile(unwrittenFile, 'utf8').catch(() => '')).trim();

@@ -5,7 +5,8 @@ import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { awaitHold, processStartTime } from './hold-wait';
-import { CAPTURE_FAILED_FILE, CAPTURE_FLAGS_FILE_FLAG, CAPTURE_HOLD_FILE, heldGoLine, holdFileText, parseHoldFile } from './capture-args';
+import { PassThrough } from 'node:stream';
+import { CAPTURE_FAILED_FILE, CAPTURE_FLAGS_FILE_FLAG, CAPTURE_HELD_FLAG, CAPTURE_HOLD_FILE, heldGoLine, holdFileText, parseHoldFile } from './capture-args';
 import { runCapture } from './capture-main';
 import { parseFailedFile } from './failed-file';
 import type { HostFs } from '../host/host-fs';
@@ -206,6 +207,30 @@ describe('runCapture --flags-file: a flags file that is not a small regular file
       expect(await failedLine()).toMatchObject({ why: expect.stringMatching(/capture\.flags does not exist/), exit: 78 });
       // Not root (a hand run): exits the same, writes nothing in root's run dir.
       expect(await runCapture(fs, 1000, [CAPTURE_FLAGS_FILE_FLAG, flags], '/x/k2s-dns.mjs')).toBe(CAPTURE_EXIT_CONFIG);
+      expect(await failedLine()).toBeNull();
+    } finally {
+      err.mockRestore();
+    }
+  });
+});
+
+describe('runCapture --held (under its keeper, without systemd)', () => {
+  it('a bad go line or bad flags in it: its bad configuration (78: its keeper does not restart it, every restart reads the same go file), said on stderr and in the failed file; not root writes nothing', async () => {
+    const { fs, failedLine } = flagsFs();
+    const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    const held = async (line: string, uid = 0) => {
+      const input = new PassThrough();
+      const r = runCapture(fs, uid, [CAPTURE_HELD_FLAG], '/x/k2s-dns.mjs', input);
+      input.end(`${line}\n`);
+      return r;
+    };
+    try {
+      expect(await held('go [not json')).toBe(CAPTURE_EXIT_CONFIG);
+      expect(String(err.mock.calls.at(-1)?.[0])).toBe('k2s-dns capture-watch: not a go line: "go [not json"\n');
+      expect(await failedLine()).toMatchObject({ why: 'not a go line: "go [not json"', exit: 78 });
+      expect(await held('go ["--listen","127.0.0.1:53","--port","99999"]')).toBe(CAPTURE_EXIT_CONFIG);
+      expect(await failedLine()).toMatchObject({ why: expect.stringMatching(/^bad flags in its go line: .*99999/), exit: 78 });
+      expect(await held('go [not json', 1000)).toBe(CAPTURE_EXIT_CONFIG);
       expect(await failedLine()).toBeNull();
     } finally {
       err.mockRestore();

@@ -38,8 +38,11 @@ describe('systemd capture: start stops waiting once the companion has failed, an
     expect(ms).toBeLessThan(READY_TIMEOUT_MS / 2);
     expect(calls.filter((c) => c === RESTART)).toEqual([RESTART]);
     expect(journals).toEqual([]);
-    // What status says until the next start: the companion's reason (capture-companion.ts rememberStartFailure).
-    expect((await readFile(fs.real(CAPTURE_FAILED_FILE), 'utf8')).split('\n')[0]).toMatch(/^\S+ the capture did not start: its companion exited with status 78, which systemd does not restart it for: \/etc\/k2s\/capture\.flags holds no go line/);
+    // What status says until the next start: the companion's reason (capture-companion.ts rememberStartFailure),
+    // and its status, which nothing restarts it for (the exact log's readers say so: exact-log.ts).
+    const [first, second] = (await readFile(fs.real(CAPTURE_FAILED_FILE), 'utf8')).split('\n');
+    expect(first).toMatch(/^\S+ the capture did not start: its companion exited with status 78, which systemd does not restart it for: \/etc\/k2s\/capture\.flags holds no go line/);
+    expect(second).toBe('exit=78');
   }, 30_000);
 
   it('held: tcpdump gone after the go (status 1): start starts it again once at once, and that run\'s failure ends the wait, not 12 s later', async () => {

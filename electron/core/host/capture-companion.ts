@@ -20,7 +20,8 @@ import { ROOT_WRITTEN_DIRS } from '../../../shared/root-dir-check';
 import { CAPTURE_UNIT_NAME, renderCaptureUnit } from '../../../shared/capture-unit';
 import { CAPTURE_FAILED_FILE, CAPTURE_FLAGS_FILE, CAPTURE_FLAGS_FILE_FLAG, CAPTURE_HELD_FLAG, CAPTURE_HOLD_FILE, CAPTURE_MISSED_FILE, holdFileText, type CaptureHold, CAPTURE_READY_FILE, CAPTURE_UNWRITTEN_FILE, CAPTURE_VERB, heldGoLine, isCaptureArgv } from '../capture/capture-args';
 import { pidfileProcess, type HeldProcess } from './pidfile-process';
-import { failedRuns, READY_TIMEOUT_MS, waitReady, type FailedRuns } from './capture-wait';
+import { CompanionFailed, failedRuns, KEEPER_RESTARTER, READY_TIMEOUT_MS, SYSTEMD_RESTARTER, waitReady, type FailedRuns, type Restarter } from './capture-wait';
+import { isNoRestartStatus } from '../../../shared/capture-exit';
 import { failedFileText } from '../capture/failed-file';
 import { CAPTURE_GO_FILE, CAPTURE_KEEPER_STATE, isKeeperArgv, keeperArgv, parseKeeperState } from './capture-keeper';
 import { treeToNormal } from '../capture/go-idle';
@@ -80,17 +81,23 @@ const lastLine = (text: string) => text.trim().split('\n').at(-1)?.trim() ?? '';
 /**
  * Runs a companion start; when it fails, leaves CAPTURE_FAILED_FILE saying so
  * (`ISO-TIME the capture did not start: why`) before rethrowing, so status, `queries` and the Logs
- * view keep saying the exact log is not running and why until the next start removes it.
+ * view keep saying the exact log is not running and why until the next start removes it. A
+ * companion that ended with a status nothing restarts it for (CompanionFailed, shared/capture-exit.ts)
+ * keeps that status on the file's `exit=` line: the exact log's readers then say it is not restarted.
  */
 export async function rememberStartFailure(fs: HostFs, start: () => Promise<void>, now: () => Date = () => new Date()): Promise<void> {
   try {
     await start();
   } catch (err) {
     const why = (err instanceof Error ? err.message : String(err)).replace(/\s+/g, ' ').trim();
-    await fs.writeFileAtomic(CAPTURE_FAILED_FILE, failedFileText(now(), `the capture did not start: ${why}`), { mode: 0o644 }).catch(() => undefined);
+    const exit = err instanceof CompanionFailed && isNoRestartStatus(err.exit) ? err.exit! : undefined;
+    await fs.writeFileAtomic(CAPTURE_FAILED_FILE, failedFileText(now(), `the capture did not start: ${why}`, exit), { mode: 0o644 }).catch(() => undefined);
     throw err;
   }
 }
+
+/** failedRuns over the companion's failed file, for one start whose runs `restarter` restarts (capture-wait.ts). */
+const failedRunsIn = (fs: HostFs, restarter: Restarter) => failedRuns(async () => (await fs.readFile(CAPTURE_FAILED_FILE).catch(() => Buffer.from(''))).toString('utf8'), restarter);
 
 export { isCaptureArgv };
 
@@ -124,10 +131,14 @@ async function signalCompanion(pid: number | null, sig: NodeJS.Signals, procDir:
 
 /**
  * The companion as a detached process (hosts without systemd), run by its keeper
- * (capture-keeper.ts: restarts it on failure, as Restart=on-failure does for the unit). The
- * pidfile names the keeper; the companion's own pid is in its ready file once its capture opened.
+ * (capture-keeper.ts: restarts it on failure, as Restart=on-failure does for the unit, but not
+ * after a status of shared/capture-exit.ts). The pidfile names the keeper; the companion's own pid
+ * is in its ready file once its capture opened. Start's wait for its capture ends at the ready
+ * file, at its failure (capture-wait.ts failedRuns, KEEPER_RESTARTER: its failed file, read at the
+ * same wakes; after a first failure it waits on for the keeper's restart, 1 s later), or after
+ * `readyTimeoutMs`; its error then quotes the companion's own words.
  */
-export function supervisedCapture(fs: HostFs, procDir = '/proc', stopWaitMs = 8000): CaptureCompanion {
+export function supervisedCapture(fs: HostFs, procDir = '/proc', stopWaitMs = 8000, readyTimeoutMs = READY_TIMEOUT_MS): CaptureCompanion {
   // Bounded: the keeper stops the companion, which drains (at most 1.2 s, DRAIN_MAX_MS) and then gives
   // tcpdump and the parser up to 2 s each to end (TERM_GRACE_MS, capture/pipeline.ts): ~5.5 s at worst; 8 s leaves a busy host room.
   const proc = pidfileProcess(fs, { pidFile: CAPTURE_PID_FILE, logFile: CAPTURE_LOG, isOwnArgv: (a) => isKeeperArgv(a) || isCaptureArgv(a), stopWaitMs }, procDir);
@@ -171,8 +182,11 @@ export function supervisedCapture(fs: HostFs, procDir = '/proc', stopWaitMs = 80
           keeper = (await prepare(base)).process;
           await proc.startHeld(keeper, line);
         });
-        // Waits for the ready file (the companion's own end is in its log, which the keeper restarts it after).
-        await waitReady(runDirOf(fs), { isReady: async () => (await fs.lstat(CAPTURE_READY_FILE)) !== null, lastWords: async () => lastLine(await readFile(fs.real(CAPTURE_LOG), 'utf8').catch(() => '')) });
+        // Waits for the ready file or the companion's failure (its failed file, removed by the stop
+        // above); a first failed run: on for the run its keeper restarts (its log says the rest).
+        const runs = failedRunsIn(fs, KEEPER_RESTARTER);
+        const checks = { isReady: async () => (await fs.lstat(CAPTURE_READY_FILE)) !== null, failed: runs.check, lastWords: async () => runs.last() || lastLine(await readFile(fs.real(CAPTURE_LOG), 'utf8').catch(() => '')) };
+        while ((await waitReady(runDirOf(fs), checks, undefined, readyTimeoutMs)) === 'retry');
       });
     },
     prepare,
@@ -237,8 +251,6 @@ export function systemdCapture(fs: HostFs, exec: Exec, procDir = '/proc', reload
    */
   const waitOpen = (abort: AbortSignal | undefined, runs: FailedRuns) =>
     waitReady(runDirOf(fs), { isReady: () => readyFileLive(fs, procDir), failed: runs.check, lastWords: async () => runs.last() || (await ownJournalLine()) }, abort, readyTimeoutMs);
-  /** failedRuns over the failed file. */
-  const failedRunsOf = () => failedRuns(async () => (await fs.readFile(CAPTURE_FAILED_FILE).catch(() => Buffer.from(''))).toString('utf8'));
   /** The companion prepare restarted, held; `restarted` resolves false when its restart failed. */
   let prepared: { held: HeldCompanion; restarted: Promise<boolean>; letGo: boolean } | null = null;
   return {
@@ -247,7 +259,7 @@ export function systemdCapture(fs: HostFs, exec: Exec, procDir = '/proc', reload
       // Throws for bad flags, before anything is written.
       const line = heldGoLine(argv.slice(base.length));
       // This start's failed runs of the companion, the held one's and a restart's (capture-wait.ts).
-      const runs = failedRunsOf();
+      const runs = failedRunsIn(fs, SYSTEMD_RESTARTER);
       // The one prepare made (start.ts passes it wrapped, so matched by its program, not by identity).
       const mine = held && prepared && !prepared.held.process.exited() && held.base.length === base.length && held.base.every((w, i) => w === base[i]) ? prepared : null;
       // One not used (another program, its restart failed) is replaced by the restart below: no
@@ -282,7 +294,7 @@ export function systemdCapture(fs: HostFs, exec: Exec, procDir = '/proc', reload
             // One that failed for good (a bad flags file: its unit does not restart it) is not
             // started again; a failure it left (tcpdump gone) is the first of this start's runs.
             const f = await runs.check();
-            if (f?.retry === false) throw new Error(f.why);
+            if (f?.retry === false) throw new CompanionFailed(f.why, f.exit);
             gone = true;
             return;
           }

@@ -87,6 +87,19 @@ describe('the capture companion keeper', () => {
     expect(keeperGaveUpWords(state)).toBe('; its keeper restarted it 6 times in a row, each run ending within 60 s, and gave up (the last exited with status 3)');
   }, 30_000);
 
+  it('a companion that exits 78 (EX_CONFIG: bad flags, a restart reads the same) is not restarted, as its unit\'s RestartPreventExitStatus=78: state exited, said in its log and by status', async () => {
+    const k = keeper('config', 78, true);
+    expect(await k.exited).toBe(0);
+    expect(k.notes()).toHaveLength(1);
+    const state = parseKeeperState(readFileSync(k.f.state, 'utf8'));
+    expect(state).toMatchObject({ state: 'exited', restarts: 0, lastExit: 78, lastPid: k.notes()[0]!.pid, pid: null });
+    expect(k.f.log).toMatch(new RegExp(`^\\S+Z k2s-dns capture keeper: the companion \\(PID ${k.notes()[0]!.pid}\\) ended with status 78 \\(its flags are bad, and a restart reads the same go line\\); not restarting it\\.\\n$`));
+    expect(keeperRestartSentence(state, false)).toBeNull();
+    expect(keeperGaveUpWords(state)).toBe('; its keeper did not restart it: its last run exited with status 78, its flags being bad (a restart reads the same; the next start of K2s DNS writes them)');
+    // Another status is restarted (the test above: 3, given up only after MAX_RESTARTS); a clean exit 0 is no stop to explain.
+    expect(keeperGaveUpWords(parseKeeperState('restarts=0\nstate=exited\nlast-exit=0\nlast-exit-at=1764961812\nlast-pid=4100\npid=\n'))).toBe('');
+  }, 30_000);
+
   it('a directory root writes that became writable by others: no restart (state refused), said with the directory', async () => {
     const bin = join(dir, 'nosleep');
     mkdirSync(bin, { recursive: true });

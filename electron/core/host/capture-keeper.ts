@@ -12,6 +12,9 @@
  *     tcpdump or the parser ended) with the proxy watchdog's policy (supervisor-script.ts: 1, 2, 4
  *     … 30 s; gives up after MAX_RESTARTS quick failures in a row; a run of ≥ 60 s resets the
  *     count), each restart said on its stdout (the companion's log) and in CAPTURE_KEEPER_STATE;
+ *     but not one that exited with a status of shared/capture-exit.ts (78, EX_CONFIG: its go line
+ *     is bad, and every restart reads the same one), as the unit's RestartPreventExitStatus= does
+ *     not: said, state `exited` with that `last-exit`, and the keeper ends;
  *  3. restarts only while the pidfile names it ($$): one prepared but never let go (its child
  *     exits at stdin's end) or one stop is ending does not start another companion;
  *  4. before every restart checks that the directories root writes are still root's alone
@@ -27,6 +30,7 @@ import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { DIRS_OK_SH } from '../../../shared/root-dir-check';
 import { clockTime } from '../../../shared/clock';
 import { exitStatusWords } from '../../../shared/exit-status';
+import { CAPTURE_NO_RESTART_STATUSES, isNoRestartStatus } from '../../../shared/capture-exit';
 import { MAX_RESTARTS, parseWatchdogState, type WatchdogState } from './supervisor-script';
 import { isKeeperArgv, KEEPER_NAME } from './keeper-name';
 
@@ -75,6 +79,8 @@ while :; do
   # Only the keeper start let go (the pidfile names it) restarts.
   [ "$(cat "$pidfile" 2>/dev/null)" = "$$" ] || break
   [ "$rc" -eq 0 ] && { record exited ""; break; }
+  # What no restart mends (shared/capture-exit.ts; the unit's RestartPreventExitStatus=): it reads the same go line.
+  case "$rc" in ${CAPTURE_NO_RESTART_STATUSES.join('|')}) say "the companion (PID $dead) ended with status $rc (its flags are bad, and a restart reads the same go line); not restarting it."; record exited ""; break;; esac
   if [ $(( ended - began )) -ge 60 ]; then restarts=0; delay=1; fi
   restarts=$((restarts + 1)); total=$((total + 1))
   if [ "$restarts" -gt ${MAX_RESTARTS} ]; then
@@ -125,9 +131,13 @@ export function keeperRestartSentence(k: KeeperState | null, alive: boolean, clo
   return `At ${clock(k.lastExitAt)} the exact query log's companion (PID ${k.lastPid}) ${how}; ${now}.`;
 }
 
-/** Why a stopped exact log stays stopped once the keeper gave up (appended to the stop's words), else ''. */
+/**
+ * Why a stopped exact log stays stopped once the keeper gave up or ended without a restart (a
+ * status of shared/capture-exit.ts) — appended to the stop's words — else ''.
+ */
 export function keeperGaveUpWords(k: KeeperState | null): string {
   if (k?.state === 'refused') return `; its keeper did not restart it: a directory it writes is not root's alone (${CAPTURE_LOG_PATH} says which)`;
+  if (k?.state === 'exited' && isNoRestartStatus(k.lastExit)) return `; its keeper did not restart it: its last run ${exitStatusWords(k.lastExit!)}, its flags being bad (a restart reads the same; the next start of K2s DNS writes them)`;
   if (!k || k.state !== 'gave-up') return '';
   return `; its keeper restarted it ${MAX_RESTARTS} times in a row, each run ending within 60 s, and gave up (the last ${k.lastExit === null ? 'ended' : exitStatusWords(k.lastExit)})`;
 }

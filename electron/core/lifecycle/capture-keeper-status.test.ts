@@ -1,7 +1,8 @@
 /**
  * Status once the capture companion's keeper (host/capture-keeper.ts, hosts without systemd)
  * restarted a dead companion: it says when which PID died and which PID runs now, in the words
- * of the proxy's restarts, not "stopped"; once the keeper gave up, the stop is said with why.
+ * of the proxy's restarts, not "stopped"; once the keeper gave up (or restarted nothing: status 78),
+ * the stop is said with why.
  */
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
@@ -48,5 +49,15 @@ describe('status after the capture keeper restarted the companion', () => {
       expect.stringMatching(new RegExp(`^The exact query log stopped: its companion \\(capture-watch, PID ${dead}\\) was found dead at \\S+Z, ended without a word \\(killed: kill -9, the OOM killer\\); its keeper restarted it 6 times in a row, each run ending within 60 s, and gave up \\(the last exited with status 1\\); run sudo npx k2s-dns start --verify-name www\\.example\\.test to restart it\\.$`)),
     ]);
     expect(s.messages.join('\n')).not.toContain('its keeper restarted it as');
+  });
+
+  it('status 78 (bad flags: the keeper restarts nothing): the stop in the companion\'s words, the keeper\'s no-restart, and Start as the fix', async () => {
+    const dead = deadPid();
+    const h = await restartedHost(dead, `restarts=0\nstate=exited\nlast-exit=78\nlast-exit-at=1764874212\nlast-pid=${dead}\npid=\n`);
+    await writeFile(join(h.root, 'run/k2s/capture.failed'), '2026-12-06T10:00:00.000Z not a go line: "x"\nexit=78\n');
+    const s = await dnsStatus(h.deps);
+    expect(s.messages.filter((m) => m.startsWith('The exact query log stopped'))).toEqual([
+      'The exact query log stopped at 2026-12-06T10:00:00.000Z: not a go line: "x"; its keeper did not restart it: its last run exited with status 78, its flags being bad (a restart reads the same; the next start of K2s DNS writes them); run sudo npx k2s-dns start --verify-name www.example.test to restart it.',
+    ]);
   });
 });

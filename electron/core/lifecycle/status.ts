@@ -5,6 +5,7 @@ import { ownProxyEngine, parseCmdline } from '../host/own-proxy';
 import { proxyConfigKubeDns } from '../host/proxy-kube-dns';
 import { readFile } from 'node:fs/promises';
 import { captureStopped, captureStopWords } from '../capture/capture-stopped';
+import { isNoRestartStatus } from '../../../shared/capture-exit';
 import { createHash } from 'node:crypto';
 import type { LifecycleDeps } from './deps';
 import type { HostDnsStatus, ResolverEntry } from '../../../shared/types';
@@ -319,8 +320,9 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
   // `HH:MM:SS UTC`: the CLI and the window show it in local time (shared/clock.ts).
   const restartWords = keeperRestartSentence(keeper, keptAlive, (ms) => `${new Date(ms).toISOString().slice(11, 19)} UTC`);
   if (restartWords !== null) messages.push(restartWords);
+  // systemd restarts its unit, but not after a status of shared/capture-exit.ts (RestartPreventExitStatus=): then a start does.
   if (captureStop !== null && (restartWords === null || keeper?.state === 'running' && !keptAlive)) {
-    messages.push(`The exact query log ${captureStopWords(captureStop)}${keeperGaveUpWords(keeper)}; ${deps.services.kind === 'systemd' ? 'systemd restarts its unit by itself.' : say({ gui: 'press Start to restart it.', cli: `run ${cliCommand('start', true)} to restart it.` })}`);
+    messages.push(`The exact query log ${captureStopWords(captureStop)}${keeperGaveUpWords(keeper)}; ${deps.services.kind === 'systemd' && !isNoRestartStatus(captureStop.exit) ? 'systemd restarts its unit by itself.' : say({ gui: 'press Start to restart it.', cli: `run ${cliCommand('start', true)} to restart it.` })}`);
   }
   // The network follower killed (kill -9, OOM): nothing follows a new network file any more, and
   // later changes would only show as drift.
