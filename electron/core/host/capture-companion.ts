@@ -276,7 +276,7 @@ export function systemdCapture(fs: HostFs, exec: Exec, procDir = '/proc', reload
       // pulls it in at boot; and the manager's question, which a link on disk does not change.
       // The held one's restart had the question (prepare), and the reset when it needed one.
       const link = (async () => {
-        if (await relinkUnits(fs, [{ name: unit, file: K2S_PATHS.captureUnit, text: renderCaptureUnit(unitArgv(base)) }])) reload.linksChanged();
+        if (await relinkUnits(fs, [{ name: unit, file: K2S_PATHS.captureUnit, text: renderCaptureUnit(unitArgv(base)) }], (args) => systemctl(args))) reload.linksChanged();
       })();
       if (mine && (await mine.restarted)) {
         // Dead, or failed in a way a new run may mend: started again below.
@@ -391,7 +391,7 @@ export function systemdCapture(fs: HostFs, exec: Exec, procDir = '/proc', reload
         // The link goes now; the manager reads it at the command's end (systemd-reload.ts settle).
         // Until then a stale "k2s-dnsproxy wants it" can only pull it in with the proxy, and our
         // start re-links it anyway.
-        if (await unlinkUnits(fs, [unit])) reload.linksChanged();
+        if (await unlinkUnits(fs, [unit], (args) => systemctl(args))) reload.linksChanged();
       }
       await fs.remove(CAPTURE_FAILED_FILE);
       await fs.remove(CAPTURE_READY_FILE);

@@ -172,7 +172,7 @@ export function createSystemdManager(fs: HostFs, exec: Exec, reload: ManagerRelo
       const follower = (await fs.lstat(FOLLOW_UNIT_PATH)) ? [`${FOLLOW_UNIT_NAME}.service`] : [];
       const linked = [[UNIT, K2S_PATHS.unit, unitText], [LATE_UNIT, K2S_PATHS.lateUnit, lateText], [ROUTE_UNIT, K2S_PATHS.routeUnit, routeText]].flatMap(([name, file, text]) => (text ? [{ name: name!, file: file!, text }] : []));
       if (spec.linkFollower && follower.length) linked.push({ name: follower[0]!, file: FOLLOW_UNIT_PATH, text: (await fs.readFile(FOLLOW_UNIT_PATH)).toString('utf8') });
-      const links = relinkUnits(fs, linked).then((changed) => {
+      const links = relinkUnits(fs, linked, (args) => systemctl(exec, args)).then((changed) => {
         if (changed) reload.linksChanged();
       });
       links.catch(() => undefined);
@@ -231,7 +231,7 @@ export function createSystemdManager(fs: HostFs, exec: Exec, reload: ManagerRelo
       // once the command is done (settle, systemd-reload.ts) instead of ~110–190 ms on stop's
       // path. Done while the stop job runs (the manager stops the units from the copy it holds):
       // the capture's drain is most of that job. The stop job's failure is the one thrown when both fail.
-      const unlinked = unlinkUnits(fs, [UNIT, LATE_UNIT, ROUTE_UNIT, `${CAPTURE_UNIT_NAME}.service`, `${FOLLOW_UNIT_NAME}.service`]).then((removed) => {
+      const unlinked = unlinkUnits(fs, [UNIT, LATE_UNIT, ROUTE_UNIT, `${CAPTURE_UNIT_NAME}.service`, `${FOLLOW_UNIT_NAME}.service`], (args) => systemctl(exec, args)).then((removed) => {
         if (removed) reload.linksChanged();
       });
       unlinked.catch(() => undefined);
