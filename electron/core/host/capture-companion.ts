@@ -278,6 +278,9 @@ export function systemdCapture(fs: HostFs, exec: Exec, procDir = '/proc', reload
       const link = (async () => {
         if (await relinkUnits(fs, [{ name: unit, file: K2S_PATHS.captureUnit, text: renderCaptureUnit(unitArgv(base)) }], (args) => systemctl(args))) reload.linksChanged();
       })();
+      // Its failure is thrown where it is awaited below; until then (the held path awaits the
+      // restart and the go first) it must not end the process as an unhandled rejection.
+      link.catch(() => undefined);
       if (mine && (await mine.restarted)) {
         // Dead, or failed in a way a new run may mend: started again below.
         let gone = false;
