@@ -125,6 +125,8 @@ export function createSystemdManager(fs: HostFs, exec: Exec, reload: ManagerRelo
     reload,
     kind: 'systemd',
     async prepareStart() {
+      // An answer of an earlier start that never reached its service step is not this start's.
+      asked = null;
       // The units a start uses are those whose files are there from an earlier start (the
       // KubeSwitch and resolved companions follow the host, which rarely changes between starts);
       // the first start after install has none and asks in its service step.
