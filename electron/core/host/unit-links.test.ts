@@ -57,6 +57,10 @@ describe('relinkUnits / unlinkUnits', () => {
     expect(await unlinkUnits(fs, [PROXY.name, LATE.name, 'k2s-dnsproxy-capture.service'], noSystemctl)).toBe(true);
     expect(lstatSync(r('etc/systemd/system/multi-user.target.wants/k2s-dnsproxy.service'), { throwIfNoEntry: false })).toBeUndefined();
     expect(lstatSync(r('etc/systemd/system/k2s-dnsproxy.service.wants/k2s-dnsproxy-kubeswitch.service'), { throwIfNoEntry: false })).toBeUndefined();
+    // The link directory it emptied goes too, as systemctl disable removes it (a purge leaves nothing); one still holding a link stays.
+    expect(lstatSync(r('etc/systemd/system/k2s-dnsproxy.service.wants'), { throwIfNoEntry: false })).toBeUndefined();
+    expect(lstatSync(r('etc/systemd/system/multi-user.target.wants')).isDirectory()).toBe(true);
+    expect(lstatSync(r('etc/systemd/system')).isDirectory()).toBe(true);
     expect(readlinkSync(r('etc/systemd/system/multi-user.target.wants/ssh.service'))).toBe('/usr/lib/systemd/system/ssh.service');
     expect(await unlinkUnits(fs, [PROXY.name], noSystemctl)).toBe(false);
   });

@@ -9,6 +9,7 @@
  * writes; installTargets refuses any other key. A unit an admin gave an [Install] drop-in
  * (install-dropins.ts) is left to systemctl itself, which reads it.
  */
+import { rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { HostFs } from './host-fs';
 import { unitsWithInstallDropIns } from './install-dropins';
@@ -97,6 +98,7 @@ export async function relinkUnits(fs: HostFs, units: readonly LinkedUnit[], syst
       await fs.remove(link).catch((err: unknown) => {
         throw linkError(link, 'remove', err);
       });
+      await removeIfEmpty(fs, path.posix.dirname(link));
       removed = true;
     }
   }
@@ -117,6 +119,18 @@ export async function relinkUnits(fs: HostFs, units: readonly LinkedUnit[], syst
 }
 
 /**
+ * Removes the link directory `dir` when removing a link left it empty, as `systemctl disable`
+ * does for the directories it empties (systemd's src/shared/install.c: rmdir_parents up to the
+ * configuration directory) — a `k2s-dnsproxy.service.wants/` made for the companions is gone
+ * again after stop and uninstall. Never SYSTEM_UNIT_DIR itself or a path outside it; a directory
+ * that still holds anything, or a symlink to one, stays (rmdir(2) refuses it). Never rejects.
+ */
+async function removeIfEmpty(fs: HostFs, dir: string): Promise<void> {
+  if (!dir.startsWith(`${SYSTEM_UNIT_DIR}/`) || dir.slice(SYSTEM_UNIT_DIR.length + 1).includes('/')) return;
+  await rmdir(fs.real(dir)).catch(() => undefined);
+}
+
+/**
  * Removes every link to the units `names` (unit-link-scan.ts: their [Install] links wherever
  * they are, and aliases of them), as `systemctl --root=/ disable` would; their files stay. A
  * unit with an [Install] drop-in and its file there is also disabled by `systemctl`, which acts
@@ -129,6 +143,7 @@ export async function unlinkUnits(fs: HostFs, names: readonly string[], systemct
     await fs.remove(link).catch((err: unknown) => {
       throw linkError(link, 'remove', err);
     });
+    await removeIfEmpty(fs, path.posix.dirname(link));
     removed = true;
   }
   const withFile = (await Promise.all(names.map(async (n) => ((await fs.lstat(`${SYSTEM_UNIT_DIR}/${n}`)) ? [n] : [])))).flat();
