@@ -47,7 +47,7 @@ export interface ServiceSpec {
   /**
    * systemd only: this start will run the network follower (--on-network-change follow): its
    * unit, when a file of it is there already (an earlier start wrote it), is linked in the proxy's
-   * own `reenable` too, so the follower's start after verify only restarts it (Follower.start
+   * own links too (unit-links.ts), so the follower's start after verify only restarts it (Follower.start
    * links it itself when it rewrites the file). A failed start's rollback unlinks it with the proxy.
    */
   linkFollower?: boolean;

@@ -270,10 +270,10 @@ export function systemdCapture(fs: HostFs, exec: Exec, procDir = '/proc', reload
       // directory may not be there yet (the proxy's config, written later, makes it too).
       await ensureRootDir(fs, path.posix.dirname(CAPTURE_FLAGS_FILE), 0o755);
       await fs.writeFileAtomic(CAPTURE_FLAGS_FILE, `${line}\n`, { mode: 0o600 });
-      // Three calls at once, each its own process: the reset (a unit systemd gave up on, at its
-      // start limit, refuses even a start by hand until then); the reenable of the [Install]
-      // WantedBy=k2s-dnsproxy.service link, on disk only (stop unlinks it), so the proxy's start
-      // pulls it in at boot; and the manager's question, which a link on disk does not change.
+      // Three at once: the reset (a unit systemd gave up on, at its start limit, refuses even a
+      // start by hand until then); the [Install] WantedBy=k2s-dnsproxy.service link, made on disk
+      // in-process (unit-links.ts; stop removes it), so the proxy's start pulls it in at boot; and
+      // the manager's question, which a link on disk does not change.
       // The held one's restart had the question (prepare), and the reset when it needed one.
       const link = (async () => {
         if (await relinkUnits(fs, [{ name: unit, file: K2S_PATHS.captureUnit, text: renderCaptureUnit(unitArgv(base)) }], (args) => systemctl(args))) reload.linksChanged();

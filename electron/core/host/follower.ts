@@ -32,7 +32,7 @@ export interface Follower {
   start(argv: string[]): Promise<void>;
   /**
    * Ends it; no error when none runs. `unlinkWithProxy`: systemd only, the caller's
-   * ServiceManager.stop() unlinks the follower's unit with the proxy's in one `disable` later in
+   * ServiceManager.stop() removes the follower's link with the proxy's (unit-links.ts) later in
    * the same command (uninstall; a stop without the lock, or whose proxy stop failed), so only
    * the unit is stopped here. A systemd stop otherwise names it in the proxy's own stop job.
    */
@@ -76,7 +76,7 @@ export function systemdFollower(fs: HostFs, exec: Exec, reload: ManagerReload = 
       if (written) reload.unitWritten(unit);
       // The link on disk only, a reload only when the manager holds an older file of the unit
       // (systemd-reload.ts; a reload is ~110–190 ms on a booted Debian 13 host). Not again for the
-      // same file whose link is there: the proxy's reenable in this start made it (ServiceSpec.linkFollower).
+      // same file whose link is there: the proxy's relink in this start made it (ServiceSpec.linkFollower).
       if (written || !(await fs.lstat(FOLLOW_WANTS_LINK))) {
         await systemctl([LINKS_ONLY, 'enable', unit]);
         reload.linksChanged();

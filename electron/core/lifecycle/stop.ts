@@ -47,7 +47,7 @@ async function runTeardown(deps: LifecycleDeps, op: Operation, opts: StopOptions
     // The follower cannot act on stop's restore while this lock is held: its look gets `busy` and
     // is retried later (follow-watch.ts), by which time it is stopped. systemd: a stop's one
     // `systemctl stop` of the proxy names it too (systemd-service.ts stop: a systemctl call less
-    // before the restore), and its link goes in the proxy's one `disable`. Otherwise, and for
+    // before the restore), and its link goes with the proxy's (unit-links.ts unlinkUnits). Otherwise, and for
     // uninstall (its unit file goes), it is stopped here, before anything is restored.
     // Also without the lock (RUN_DIR_FULL): nothing would keep its look out then.
     const followerWithProxy = op === 'stop' && deps.services.kind === 'systemd' && !lock.withoutLock;
