@@ -31,6 +31,8 @@ export interface LifecycleDeps {
   query(opts: { name: string; type: QueryType; server: string; transport?: 'udp' | 'tcp'; timeoutMs?: number }): Promise<QueryResult>;
   /** getaddrinfo through the system resolver (in-process: verify and the query tester). */
   systemLookup(name: string): Promise<QueryResult>;
+  /** Pays systemLookup's first-call costs now, off the path that waits for it (probes/gai-lookup.ts warmLookup); absent: nothing to warm. */
+  warmLookup?(): void;
   /**
    * getaddrinfo for the health check's own probe: the name reaches the nameserver with its case
    * as given (electron/core/probes/probe-lookup.ts), so the Logs panel can hide it; `timeoutMs` caps the wait.

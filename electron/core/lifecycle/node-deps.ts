@@ -10,7 +10,7 @@ import { detectServiceManager } from '../host/detect-service-manager';
 import { findPortHolder } from '../host/port-holder';
 import type { queryDns as QueryDns } from '../probes/dns-query';
 import { systemQuery } from '../probes/system-lookup';
-import { gaiLookup } from '../probes/gai-lookup';
+import { gaiLookup, warmLookup } from '../probes/gai-lookup';
 import { probeLookup } from '../probes/probe-lookup';
 import { hostPaths } from './host-paths';
 import path from 'node:path';
@@ -48,6 +48,7 @@ export async function createNodeDeps(root = '/', opts: NodeDepsOptions = {}): Pr
     query: (opts) => queryDns(opts),
     // getaddrinfo in-process (not `getent`, whose exit status 2 hides EAI_AGAIN behind "not found").
     systemLookup: (name) => gaiLookup(name),
+    warmLookup: () => warmLookup(),
     // getent, not Node's lookup: it keeps the health probe's KUBERNETES.DEFAULT spelling on the wire.
     probeLookup: (name, timeoutMs) =>
       probeLookup(name, timeoutMs, {
