@@ -62,7 +62,7 @@ const PROSE = new Set([
   'renderer/src/components/TokenScreen.tsx: k2s-dns ui</code> printed (it ends',
   // The error catalogue's meanings (docs), not a fix.
   'shared/error-codes.ts: k2s-dns status` shows.\' },',
-  // The comment line in the managed resolv.conf (bytes every start writes; the README quotes it).
+  // The comment line in the managed resolv.conf (bytes every start writes; docs/host-integration.md quotes it).
   'shared/k2s-paths.ts: k2s-dns stop" (or Stop in',
 ]);
 

@@ -1,5 +1,5 @@
 /**
- * The import rule (README "Code map"): which room may import which, checked over the import
+ * The import rule (docs/development.md "Code map"): which room may import which, checked over the import
  * graph of every .ts/.tsx file in the repository. Specifiers come from TypeScript's own
  * pre-processor (`ts.preProcessFile`: static, `export … from`, type-only and dynamic imports).
  *

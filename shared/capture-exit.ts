@@ -6,7 +6,7 @@
  * next start of K2s DNS writes again. The BSD sysexits(3) code EX_CONFIG, which systemd.exec(5)
  * "Process Exit Codes" names (`systemctl status` says `status=78/CONFIG`); not one Node exits with
  * by itself (Node's own are 1–14 and 128 + a signal). A missing tcpdump is no such case: the
- * restarts bring the log back once it is there again (README, the exact query log).
+ * restarts bring the log back once it is there again (docs/query-log.md, the exact query log).
  */
 
 /** EX_CONFIG (78): its flags file or go line is missing, not a small regular file, or holds no go line of good flags. */

@@ -1,5 +1,5 @@
 /**
- * New-user walk: the CLI printed "saved at 17:13:22" with no zone while the README writes UTC.
+ * New-user walk: the CLI printed "saved at 17:13:22" with no zone while docs/host-integration.md writes UTC.
  * Every CLI time now carries its zone (cliTimeText, cliTimes); the window's timeText stays bare.
  */
 import { afterEach, describe, expect, it } from 'vitest';

@@ -71,7 +71,7 @@ export function zoneName(ms: number): string {
  * A time as every CLI line prints it: timeText (local, the date before it on another day) and
  * its zone (zoneName): `17:13:22 UTC`, `2026-11-30 14:03:07 UTC+1`. A terminal's lines are pasted
  * and read elsewhere, where a bare clock's zone is not known (new-user walk: "saved at 17:13:22"
- * while the README writes UTC); the window, read where it runs, shows timeText alone.
+ * while docs/host-integration.md writes UTC); the window, read where it runs, shows timeText alone.
  */
 export function cliTimeText(ms: number, now = Date.now()): string {
   return `${timeText(ms, now)} ${zoneName(ms)}`;

@@ -26,7 +26,7 @@ export interface Fix {
 /**
  * How a user runs the CLI, so every CLI fix text (built with cliCommand) is a line they can
  * paste: `k2s-dns` where the package installed /usr/bin/k2s-dns, `npx k2s-dns` in a checkout
- * (npm's bin link, the README's developer section), or a wrapper's absolute path named by
+ * (npm's bin link, the README's "The CLI"), or a wrapper's absolute path named by
  * `$K2S_DNS_CLI` (the sandbox's, which enters its namespaces). Not guessed here: each runtime's
  * entry knows where it runs from and says so once with setCliName (electron/core/cli-invocation.ts).
  */
@@ -189,7 +189,7 @@ export function currentCliName(): CliName {
  * The line that starts the app with a kubeconfig (the app takes one only when it starts): where the
  * package is installed (setCliName `k2s-dns`, electron/core/cli-invocation.ts), its CLI's `app`
  * verb (`k2s-dns app --kubeconfig PATH`, electron/cli/usage.ts); in a checkout or under a wrapper,
- * the README's `npm start -- --kubeconfig PATH` (`npm start` exists only in a checkout).
+ * docs/verdict.md's `npm start -- --kubeconfig PATH` (`npm start` exists only in a checkout).
  */
 export function appKubeconfigCommand(): string {
   return cliName === 'k2s-dns' ? `k2s-dns app --kubeconfig ${KUBECONFIG_PLACEHOLDER}` : `npm start -- --kubeconfig ${KUBECONFIG_PLACEHOLDER}`;

@@ -134,7 +134,7 @@ describe('healthVerdict over every hop outcome', () => {
     // Keep's risk in one clause; the long words are status's note and doctor's meaning (walk 9 M3).
     expect(verdictFix(v, 'cli')).toBe(`"Restore my original" (the default): sudo k2s-dns stop --on-drift restore && sudo k2s-dns start; or "Keep their file" (it lets whoever can write their file choose this host's DNS): sudo k2s-dns stop --on-drift keep && sudo k2s-dns start`);
     expect(verdictFix(v, 'gui')).toBe('Choose "Restore my original" (the default) or "Keep their file" in the banner at the top, then Start');
-    // A dead nameserver is the banner's default only: a plain stop keeps their file then (README).
+    // A dead nameserver is the banner's default only: a plain stop keeps their file then (docs/drift.md).
     expect(verdictFix({ ...v, keepRisk: { ...keepRisk, stopRestores: false } }, 'cli')).toMatch(/^"Restore my original" \(the banner's default; a plain sudo k2s-dns stop keeps theirs\): /);
     // Keep is the default: the old order, and the risk is never put on other verdicts.
     expect(verdictFix({ action: 'restore' }, 'cli')).toBe(fixText('restore', 'cli'));

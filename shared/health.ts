@@ -229,7 +229,7 @@ export function verdictFix(v: Pick<HealthVerdict, 'action' | 'keepRisk' | 'kubeD
       ? `${press.charAt(0).toUpperCase()}${press.slice(1)}, then Start`
       : `${cliCommand('stop', true)} && ${start} (stop puts the saved original back, with either --on-drift choice)`;
   }
-  // `dead` is the banner's default only: a plain stop keeps their file then (README, drift).
+  // `dead` is the banner's default only: a plain stop keeps their file then (docs/drift.md).
   const which = risk.stopRestores ? 'the default' : `the banner's default; a plain ${cliCommand('stop', true)} keeps theirs`;
   if (v.action === 'restore-via') {
     // Refused for its owner or mode only: its fix ends the drift with K2s DNS running (walk 11 M3).

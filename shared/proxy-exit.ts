@@ -1,7 +1,7 @@
 /**
  * The proxy's own life since the start that runs now, in words: a crash or kill and the restart
  * that followed (HostDnsStatus.proxyExit, from the watchdog's state file or systemd's journal).
- * One sentence for `k2s-dns status` and the window's Host DNS timeline (README: "killed by signal KILL").
+ * One sentence for `k2s-dns status` and the window's Host DNS timeline (docs/verdict.md: "killed by signal KILL").
  */
 import type { HostDnsStatus } from './types';
 import { clockTime } from './clock';

@@ -142,7 +142,7 @@ function guarded(spec: ServiceSpec, argv: readonly string[]): readonly string[] 
 
 /**
  * systemd's restart policy of the proxy units, chosen from measurements on Debian 13
- * (systemd 257, README "Restarts"): RestartSec=5 (K2s's value) made each crash a 5.1 s host-wide
+ * (systemd 257, docs/host-integration.md "Restarts"): RestartSec=5 (K2s's value) made each crash a 5.1 s host-wide
  * outage, 1 s makes it 1.2 s (500 ms: 1.0 s, for twice the attempts); RestartSteps= was rejected
  * because NRestarts never resets after a good run, so one crash a day later waited the full
  * RestartMaxDelaySec (15.2 s measured). A cause that persists (port 53 held by another program)

@@ -9,7 +9,7 @@
  * while the chain runs, so its next answer is the status after both operations. In the second test
  * the read before that is answered while the stop runs (its journal in the answer, a real answer
  * of the server taken at that moment), so the window follows the stop and sees it gone only with
- * the new start. Expected (README "Started outside this window"): the new start, done, with the new
+ * the new start. Expected (docs/verdict.md "Started outside this window"): the new start, done, with the new
  * proxy PID in the card and no failed stop at any time. The time the window took after its read was
  * let through is printed; the deadline is sized for a busy machine.
  */

@@ -5,7 +5,7 @@
  *    operation (its heading and result), not only the badge; the earlier operation does not stay;
  *  - a CLI-started proxy killed with SIGKILL and restarted by the watchdog (no systemd here) is said
  *    by the window (also one opened afterwards) and by `k2s-dns status` and its --json: killed by
- *    signal KILL at HH:MM:SS, restarted as PID n (README "killed by signal KILL").
+ *    signal KILL at HH:MM:SS, restarted as PID n (docs/verdict.md "killed by signal KILL").
  * Both engines. How long after the CLI exited the timeline showed it is printed, not asserted.
  */
 import { readFile } from 'node:fs/promises';

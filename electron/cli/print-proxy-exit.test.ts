@@ -1,6 +1,6 @@
 /**
  * Issue 20 medium: a proxy killed and restarted by the watchdog (hosts without systemd) is said by
- * `k2s-dns status`, as the README promises ("killed by signal KILL"), not only in its --json.
+ * `k2s-dns status`, as docs/verdict.md promises ("killed by signal KILL"), not only in its --json.
  */
 import { describe, expect, it } from 'vitest';
 import type { HostDnsStatus } from '../../shared/types';

@@ -9,7 +9,7 @@ import { K2S_PATHS } from '../../shared/k2s-paths';
 
 /**
  * The engine `queries` names: the saved state's, or null with `unknown`, the sentence that says
- * why not (stderr in the text output; `engineUnknown` in --json, README "Logs and the query log").
+ * why not (stderr in the text output; `engineUnknown` in --json, docs/query-log.md "Logs and the query log").
  */
 export interface QueriesEngine {
   engine: EngineName | null;
@@ -53,7 +53,7 @@ export function queriesUnavailableText(reason: string | null): string {
  * script reading it sees no rows): a row reaches the file about BLOCK_TIMEOUT_MS after its answer
  * at most on an idle host — the capture hands packets over a ring block at a time
  * (tcpdump-argv.ts) — and later while the host is busy, as its parser runs at idle priority
- * (go-idle.ts; README "Logs and the query log"). `waitedMs`: how long this command waited for a
+ * (go-idle.ts; docs/query-log.md "Logs and the query log"). `waitedMs`: how long this command waited for a
  * row (queries-wait.ts), said when it did. `queries` has no flag to follow the file, so it says to
  * run it again (new-user walk 20: `queries` right after start printed nothing at all).
  */
@@ -95,7 +95,7 @@ export function formatExactRow(r: QueryRow): string {
 
 /**
  * The text output's rows without k2s-dns's own health checks, as the window's Queries view hides
- * them by default (README "Logs and the query log"): the newest `lines` rows that are no probe,
+ * them by default (docs/query-log.md "Logs and the query log"): the newest `lines` rows that are no probe,
  * from `rows` (oldest first, read deeper than `lines` for that), and `hidden`, the probe rows
  * among them and up to the oldest row kept (all of `rows`' probes when fewer than `lines` are
  * kept).

@@ -2,7 +2,7 @@
  * Issue 20 low: stop's result and status's notes printed ISO times ("original saved at
  * 2026-12-04T17:12:03.123Z") and `17:12:03 UTC` clocks while the rest of the CLI prints local
  * `HH:MM:SS` (shared/clock.ts). They print in the one format; --json keeps the ISO time.
- * New-user walk: that format had no zone ("saved at 17:13:22" while the README writes UTC): the
+ * New-user walk: that format had no zone ("saved at 17:13:22" while docs/host-integration.md writes UTC): the
  * CLI's times carry it (shared/clock.ts cliTimeText: `17:13:22 UTC`, `22:43:22 UTC+5:30`).
  */
 import { afterEach, describe, expect, it } from 'vitest';

@@ -19,7 +19,7 @@ const msg = (s: string): string => cliTimes(terminalSafe(s));
 
 /**
  * The step lines one run has printed (printEvent fills it), so its result line refers to a step
- * instead of printing the step's text again: "one message per fact" (README, issue #20; walk 10
+ * instead of printing the step's text again: "one message per fact" (docs/drift.md, issue #20; walk 10
  * L1: a refused start's `✗ preflight` text again as `REFUSED:`, `stop --on-drift keep`'s ~700
  * characters twice).
  */

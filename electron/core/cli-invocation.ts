@@ -2,7 +2,7 @@
  * How the user of THIS install runs the CLI, so fix texts (shared/fix.ts cliCommand) are lines
  * they can paste: the packages put the app in /usr/lib/k2s-dns and its launcher on PATH as
  * /usr/bin/k2s-dns (scripts/package/layout.ts), so code running from there says `k2s-dns`; a
- * checkout runs it through npm's bin link, `npx k2s-dns` (the README's developer section).
+ * checkout runs it through npm's bin link, `npx k2s-dns` (the README's "The CLI").
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';

@@ -150,7 +150,7 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
     if (writable) warnings.push({ code: 'RESOLV_CONF_WRITABLE', message: writable });
     // The exact query log (packets, capture/) replaces the engine's own: with it on, the engine
     // logs no query (its own lines stay in its log), which is what keeps the proxy's throughput
-    // (README "Query log"). Without tcpdump the engine's query log is the fallback.
+    // (docs/security.md "Query log"). Without tcpdump the engine's query log is the fallback.
     const capture = deps.capture && opts.logQueries !== false ? (deps.capture.tcpdump !== null ? 'on' : 'missing') : 'off';
     if (capture === 'missing') warnings.push({ code: 'CAPTURE_UNAVAILABLE', message: 'The exact query log is unavailable: tcpdump is not installed (apt-get install tcpdump); the Logs panel shows the engine\'s own query log.' });
     // The companion's own Node start-up and tcpdump's open are most of the service step's wait:
@@ -228,7 +228,7 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
     });
     const onNetworkChange = opts.onNetworkChange ?? pre.existing?.onNetworkChange ?? 'follow';
     await r.run('service', 'Starting k2s-dnsproxy', async () => {
-      // dnsmasq drops to its own system user; said once here when the host has none (README "Security").
+      // dnsmasq drops to its own system user; said once here when the host has none (docs/security.md).
       const drop = await selfDropFor(deps.fs, plan.engine);
       if (drop?.warning) warnings.push({ code: 'SHARED_PROXY_ACCOUNT', message: drop.warning });
       const argv = proxyArgv(deps.fs, pre.engine.binary, plan.engine, configPath, plan.verbose, plan.listeners, drop);
