@@ -129,7 +129,7 @@ ${EXIT_APP}
  * in the paragraphs above for start, stop and uninstall; the sources are the commands in main.ts).
  */
 const CHANGES: Record<HelpVerb, string> = {
-  start: 'Changes (root): /etc/resolv.conf (the original saved in /var/lib/k2s first), the engine config in /etc/k2s, the k2s-dnsproxy service (a systemd unit, else a watchdog) on 127.0.0.1:53 and the KubeSwitch address, its log in /var/log/dnsproxy. Every path: docs/host-integration.md, "What start writes, and what stop restores".',
+  start: 'Changes (root): /etc/resolv.conf (the original saved in /var/lib/k2s first), the engine config in /etc/k2s, the k2s-dnsproxy service (a systemd unit, else a watchdog) on 127.0.0.1:53 and the KubeSwitch address, its log in /var/log/dnsproxy. Every path: "What start writes, and what stop restores" in docs/host-integration.md (installed: /usr/share/doc/k2s-dns/docs/host-integration.md.gz).',
   stop: 'Changes (root): puts the saved /etc/resolv.conf back first, then stops k2s-dnsproxy and its companions and removes the saved state; the config and logs stay (uninstall removes them).',
   uninstall: 'Changes (root): as stop, then removes the K2s-owned DNS files (the engine config in /etc/k2s, the k2s-dnsproxy units, the logs in /var/log/dnsproxy); nothing else.',
   status: 'Changes nothing, except as root: then it first finishes or rolls back an operation that was killed (as recover does).',

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { helperFiles, ownedDirs, packageFiles } from './layout';
+import { DOC_DIR, docFiles, helperFiles, ownedDirs, packageFiles } from './layout';
+import { commandUsage, HELP_VERBS, USAGE } from '../../electron/cli/usage';
 import { debControl } from './deb-control';
 import { rpmDate, rpmSpec } from './rpm-spec';
 import { manPage, type PackageMeta } from './texts';
@@ -27,6 +28,33 @@ function fakeBuild() {
 }
 
 const meta: PackageMeta = { name: 'k2s-dns', version: '1.2.3', maintainer: 'M <m@example.invalid>', homepage: 'https://example.invalid', summary: 'S', description: 'D', epochSeconds: 1_796_137_200 };
+
+describe('the documentation in the package', () => {
+  const docs = docFiles(REPO);
+
+  it('installs README.md and every docs/*.md, gzipped, below /usr/share/doc/k2s-dns, and nothing else of the repository', () => {
+    expect(docs[`${DOC_DIR}/README.md.gz`]).toBe(join(REPO, 'README.md'));
+    expect(docs[`${DOC_DIR}/docs/host-integration.md.gz`]).toBe(join(REPO, 'docs/host-integration.md'));
+    expect(Object.keys(docs).every((p) => /^\/usr\/share\/doc\/k2s-dns\/(README\.md|docs\/[a-z0-9-]+\.md)\.gz$/.test(p))).toBe(true);
+    const withDocs = packageFiles({ ...fakeBuild(), docs: { [`${DOC_DIR}/docs/a.md.gz`]: Buffer.from('x') } });
+    expect(withDocs.find((f) => f.path === `${DOC_DIR}/docs/a.md.gz`)?.mode).toBe(0o644);
+    expect(ownedDirs(withDocs)).toContain(`${DOC_DIR}/docs`);
+  });
+
+  it('every docs/ file the CLI\'s help names is one the package installs', () => {
+    const help = [USAGE, ...HELP_VERBS.map((v) => commandUsage(v))].join('\n');
+    const named = [...help.matchAll(/docs\/([a-z0-9-]+\.md)/g)].map((m) => m[1]!);
+    expect(named.length).toBeGreaterThan(0);
+    for (const n of named) expect(Object.keys(docs)).toContain(`${DOC_DIR}/docs/${n}.gz`);
+  });
+
+  it('the rpm marks them %doc', () => {
+    const spec = rpmSpec(meta, REPO, '/stage', [{ path: `${DOC_DIR}/docs/verdict.md.gz`, from: 'x', mode: 0o644 }, { path: `${DOC_DIR}/README.md.gz`, from: 'x', mode: 0o644 }, { path: `${DOC_DIR}/copyright`, from: 'x', mode: 0o644 }], []);
+    expect(spec).toContain(`%doc %attr(0644,root,root) ${DOC_DIR}/docs/verdict.md.gz\n`);
+    expect(spec).toContain(`%doc %attr(0644,root,root) ${DOC_DIR}/README.md.gz\n`);
+    expect(spec).toContain(`%license %attr(0644,root,root) ${DOC_DIR}/copyright\n`);
+  });
+});
 
 describe('the package layout', () => {
   const files = packageFiles(fakeBuild());

@@ -39,6 +39,22 @@ export interface LayoutInput {
   packageJson: string;
   /** Bundled packages' own license files the copyright file refers to (licenses.ts licenseCopyPath): installed path → bytes. */
   licenseCopies?: Record<string, string>;
+  /** The documentation (docFiles): installed path → gzipped bytes. */
+  docs?: Record<string, Buffer>;
+}
+
+/** Where the documentation goes: README.md and docs/ of the repository, below it (docFiles). */
+export const DOC_DIR = '/usr/share/doc/k2s-dns';
+
+/**
+ * The documentation the CLI's texts name (README.md, docs/*.md: `k2s-dns start --help` says which
+ * file holds every path start writes), as installed paths → source files: README.md.gz and
+ * docs/NAME.md.gz below DOC_DIR, gzipped as Debian policy 12.3 asks of documentation over 4 KB
+ * (read them with zless(1)). Screenshots and the bench's JSON stay in the repository.
+ */
+export function docFiles(repo: string): Record<string, string> {
+  const docs = readdirSync(join(repo, 'docs'), { withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith('.md'));
+  return Object.fromEntries([[`${DOC_DIR}/README.md.gz`, join(repo, 'README.md')], ...docs.map((e) => [`${DOC_DIR}/docs/${e.name}.gz`, join(repo, 'docs', e.name)])].sort());
 }
 
 /** The helper part of the layout (the launcher, its bundle and map, the polkit action): what scripts/install-helper.sh installs from a checkout. */
@@ -77,6 +93,7 @@ export function packageFiles(i: LayoutInput): PackageFile[] {
     { path: '/usr/share/doc/k2s-dns/changelog.gz', from: { bytes: i.changelog }, mode: 0o644 },
     { path: `${LIB_DIR}/package.json`, from: { bytes: i.packageJson }, mode: 0o644 },
     ...Object.entries(i.licenseCopies ?? {}).map(([path, bytes]) => ({ path, from: { bytes }, mode: 0o644 })),
+    ...Object.entries(i.docs ?? {}).map(([path, bytes]) => ({ path, from: { bytes }, mode: 0o644 })),
   ];
   for (const f of walk(i.dist).filter((f) => !NOT_SHIPPED.test(f))) files.push({ path: `${LIB_DIR}/dist/${f}`, from: join(i.dist, f), mode: 0o644 });
   // bundled-packages.json: the bundler's list for the copyright file (licenses.ts), not part of the app.
@@ -88,7 +105,7 @@ export function packageFiles(i: LayoutInput): PackageFile[] {
 export function ownedDirs(files: readonly PackageFile[]): string[] {
   const dirs = new Set<string>();
   for (const f of files) {
-    for (const root of [LIB_DIR, '/usr/share/doc/k2s-dns']) {
+    for (const root of [LIB_DIR, DOC_DIR]) {
       if (!f.path.startsWith(`${root}/`)) continue;
       let d = f.path.slice(0, f.path.lastIndexOf('/'));
       while (d.length >= root.length) {

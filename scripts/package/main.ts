@@ -15,7 +15,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { ownedDirs, packageFiles, type PackageFile } from './layout';
+import { docFiles, ownedDirs, packageFiles, type PackageFile } from './layout';
 import { bundledDirs, licenseCopyPath, readBundledLicense } from './licenses';
 import { changelog, copyright, gzip, manPage, type PackageMeta } from './texts';
 import { debControl } from './deb-control';
@@ -144,6 +144,7 @@ export async function buildPackages(o: { version?: string; out: string; skipBuil
       copyright: copyright(meta, bundled),
       licenseCopies: Object.fromEntries(bundled.flatMap((l) => (licenseCopyPath(l) && l.text !== null ? [[licenseCopyPath(l)!, `${l.text}\n`]] : []))),
       changelog: gzip(changelog(meta)),
+      docs: Object.fromEntries(Object.entries(docFiles(REPO)).map(([path, from]) => [path, gzip(readFileSync(from, 'utf8'))])),
       packageJson: `${JSON.stringify({ name: meta.name, version: meta.version, private: true, description: meta.summary }, null, 2)}\n`,
     });
     const bytes = stage(root, files);

@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { NEEDS } from './depends';
-import type { PackageFile } from './layout';
+import { DOC_DIR, type PackageFile } from './layout';
 import { LICENSE_COPIES_DIR } from './licenses';
 import type { PackageMeta } from './texts';
 
@@ -77,7 +77,8 @@ export function rpmSpec(m: PackageMeta, repo: string, stage: string, files: read
     '%defattr(-,root,root,-)',
     ...dirs.map((d) => `%dir ${listed(d)}`),
     // The copyright file holds our license and every bundled npm package's (and the copies it refers to): rpm's %license marks them (rpm -qL).
-    ...files.map((f) => `${f.path === COPYRIGHT_PATH || f.path.startsWith(`${LICENSE_COPIES_DIR}/`) ? '%license ' : ''}%attr(${f.mode.toString(8).padStart(4, '0')},root,root) ${listed(f.path)}`),
+    // The README and docs/ are %doc (rpm -qd; --excludedocs leaves them out).
+    ...files.map((f) => `${f.path === COPYRIGHT_PATH || f.path.startsWith(`${LICENSE_COPIES_DIR}/`) ? '%license ' : isDoc(f.path) ? '%doc ' : ''}%attr(${f.mode.toString(8).padStart(4, '0')},root,root) ${listed(f.path)}`),
     '',
     '%post',
     scriptlet(repo, 'post'),
@@ -92,4 +93,9 @@ export function rpmSpec(m: PackageMeta, repo: string, stage: string, files: read
     `- Release ${m.version}.`,
     '',
   ].join('\n');
+}
+
+/** A file of the documentation (layout.ts docFiles): the README and docs/ below DOC_DIR. */
+function isDoc(path: string): boolean {
+  return path === `${DOC_DIR}/README.md.gz` || path.startsWith(`${DOC_DIR}/docs/`);
 }
