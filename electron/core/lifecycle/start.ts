@@ -241,7 +241,7 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
       // On resolved hosts a companion unit re-applies the route whenever the KubeSwitch address comes back (link re-created, reboot).
       const linkFollower = deps.follower !== undefined && onNetworkChange === 'follow';
       const starting = deps.services.start({ ...(linkFollower ? { linkFollower } : {}), argv, logFile: deps.fs.real(K2S_PATHS.log), description: `K2s DNS proxy (${plan.engine})`, guardDirs: ROOT_WRITTEN_DIRS.map((d) => deps.fs.real(d.path)), startLine, ...(runAs ? { runAs } : {}), ...(lateListeners ? { lateListeners } : {}), ...(pre.resolved ? { resolvedRouteFile: deps.fs.real(K2S_PATHS.routeFile) } : {}) });
-      // verify's first getaddrinfo costs this thread ~5 ms (probes/gai-lookup.ts warmLookup): paid
+      // verify's first getaddrinfo costs this thread ~4 ms (probes/gai-lookup.ts warmLookup): paid
       // now, while the manager or the watchdog starts the proxy and this thread only waits.
       deps.warmLookup?.();
       const started = await starting;

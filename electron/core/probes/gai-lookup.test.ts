@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { gaiLookup, gaiRcode, nodeLookupAll, warmLookup, type LookupAll } from './gai-lookup';
+import { gaiLookup, gaiRcode, nodeLookupAll, type LookupAll } from './gai-lookup';
 
 const failing = (code: string): LookupAll => (_name, cb) => cb(Object.assign(new Error(code), { code }), []);
 
@@ -29,29 +29,5 @@ describe('gaiLookup', () => {
     const r = await gaiLookup('localhost', 5000, nodeLookupAll);
     expect(r.rcode).toBe('NOERROR');
     expect(r.answers.map((a) => a.data)).toContain('127.0.0.1');
-  });
-});
-
-describe('warmLookup', () => {
-  it('asks getaddrinfo for localhost once, and nothing else', () => {
-    const asked: string[] = [];
-    warmLookup((name, cb) => {
-      asked.push(name);
-      cb(null, [{ address: '127.0.0.1', family: 4 }]);
-    });
-    expect(asked).toEqual(['localhost']);
-  });
-
-  it('never throws, whatever the lookup does', () => {
-    expect(() =>
-      warmLookup(() => {
-        throw new Error('no thread pool');
-      }),
-    ).not.toThrow();
-  });
-
-  it('the real lookup of localhost answers from /etc/hosts with a loopback address', async () => {
-    const addresses = await new Promise<string[]>((resolve) => nodeLookupAll('localhost', (err, a) => resolve(err ? [] : a.map((x) => x.address))));
-    expect(addresses.some((a) => a === '127.0.0.1' || a === '::1')).toBe(true);
   });
 });

@@ -83,20 +83,14 @@ export function gaiLookup(name: string, timeoutMs = 8000, lookupAll: LookupAll =
 }
 
 /**
- * Pays now what a process's first getaddrinfo costs its own thread, so that it is not paid later
- * on a path that waits for it (start warms while the proxy starts and verify then looks a name up):
- * - the IP-literal check node:dns `lookup` runs on every name before it calls getaddrinfo
- *   (node:net isIP, whose IPv4 and IPv6 regular expressions V8 compiles at their first use:
- *   ~4 ms of the thread on this project's test machines, measured);
- * - the libuv thread pool's threads and glibc's NSS modules (nsswitch.conf(5)), loaded by the
- *   pool's first getaddrinfo: `localhost`, which nss-files answers from /etc/hosts (hosts(5)).
- * Never throws; the lookup's outcome is ignored.
+ * Pays now what a process's first getaddrinfo costs its own thread before it reaches the thread
+ * pool, so that it is not paid later on a path that waits for it (start warms while the proxy
+ * starts; verify then looks a name up): node:dns `lookup` first checks whether the name is an
+ * IP literal (node:net isIP), whose IPv4 and IPv6 regular expressions V8 compiles at their first
+ * use, ~4 ms of the thread on this project's test machines (measured). The thread pool and NSS
+ * are not warmed: any real lookup may leave the host (without /etc/hosts even `localhost` goes to
+ * the nameservers, and the exact query log would show it). Never throws.
  */
-export function warmLookup(lookupAll: LookupAll = nodeLookupAll): void {
+export function warmLookup(): void {
   isIP('localhost');
-  try {
-    lookupAll('localhost', () => undefined);
-  } catch {
-    // Nothing to warm: the real lookup says what is wrong when it runs.
-  }
 }
