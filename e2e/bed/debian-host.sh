@@ -64,6 +64,10 @@ if [ -n "$dnsproxy" ]; then
 fi
 
 hostname k2s-host
+# /etc/hosts as Debian's installer writes it (netcfg; debootstrap writes none): a real K2s host has
+# one, and without it nss-files answers nothing, so `localhost` and every name go to nss dns.
+# On the disk (the overlay's upper layer): written at the first boot, kept across reboots.
+[ -e "$m/etc/hosts" ] || printf '127.0.0.1\tlocalhost\n127.0.1.1\tk2s-host\n\n# The following lines are desirable for IPv6 capable hosts\n::1     localhost ip6-localhost ip6-loopback\nff02::1 ip6-allnodes\nff02::2 ip6-allrouters\n' >"$m/etc/hosts"
 mkdir -p "$m/run/k2s-bed/oldroot"
 cd "$m"
 pivot_root . run/k2s-bed/oldroot
