@@ -21,6 +21,7 @@ import { runCmd } from './bed/run-cmd';
 import { tcpQuery, udpQuery } from './bed/fixed-port-query';
 import { k2sDns } from './cli';
 import { TCPDUMP_PATHS } from '../electron/core/capture/tcpdump-path';
+import { CAPTURE_BUNDLE } from '../electron/core/capture/capture-args';
 import { READY_TIMEOUT_MS } from '../electron/core/host/capture-wait';
 
 const inSandbox = process.env.K2S_DNS_SANDBOX === '1';
@@ -522,6 +523,28 @@ describe.skipIf(!inSandbox || tcpdump === '')('exact query log from packets, run
       expect((await readFile('/run/k2s/capture.log', 'utf8')).match(/k2s-dns capture keeper: the companion \(PID \d+\) ended with status 1; restart 1 of 6 in 1s\./g)?.length).toBeGreaterThanOrEqual(1);
     } finally {
       for (const p of paths) await runCmd('umount', [p]);
+      expect((await k2sDns(['stop', '--on-drift', 'restore'])).code).toBe(0);
+    }
+  }, 120_000);
+
+  it('a companion that ends with status 2 before it runs (its command line refused: no failed file of its own): its keeper writes the failed file, and start stops waiting at the restart\'s failure with its words, not after 12 s', async () => {
+    // The companion's own bundle (capture-program.ts: dist/CAPTURE_BUNDLE next to the CLI's) replaced,
+    // inside the sandbox's own mount namespace, by one that refuses as the CLI's usage error does.
+    const bundle = new URL(`../dist/${CAPTURE_BUNDLE}`, import.meta.url).pathname;
+    const stub = '/run/k2s-e2e-capture-usage.cjs';
+    await writeFile(stub, "process.stderr.write('k2s-dns: capture-watch: stand-in usage error (e2e stub)\\n'); process.exit(2);\n", { mode: 0o644 });
+    await runCmd('mount', ['--bind', stub, bundle]);
+    try {
+      const t0 = Date.now();
+      const start = await k2sDns(['start', '--kubeconfig', tb.kubeconfigPath, ...engineArgs('dnsmasq'), '--verify-name', 'www.example.test', '--json']);
+      const ms = Date.now() - t0;
+      console.log(`start with a companion exiting 2: ${ms} ms; ${JSON.stringify(start.result?.warnings)}`);
+      expect(start.code, start.stderr).toBe(0);
+      expect(start.result?.warnings?.map((w) => w.code)).toEqual(['CAPTURE_NOT_STARTED']);
+      expect(start.result?.warnings?.[0]?.message).toMatch(/^The exact query log did not start \(its companion failed 2 times in a row \(restarted by its keeper 1 s after the first\), the last exited with status 2: the companion \(PID \d+\) exited with status 2 before its capture opened; its last words: k2s-dns: capture-watch: stand-in usage error \(e2e stub\)\)/);
+      expect(ms).toBeLessThan(READY_TIMEOUT_MS);
+    } finally {
+      await runCmd('umount', [bundle]);
       expect((await k2sDns(['stop', '--on-drift', 'restore'])).code).toBe(0);
     }
   }, 120_000);
