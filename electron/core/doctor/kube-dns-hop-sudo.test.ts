@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { ADMIN_KUBECONFIG } from '../cluster/kubeconfig';
 import type { SudoLookupHost } from '../cluster/kubeconfig-default';
-import { createRealBackend } from '../backend-real';
+import { createRealBackend, ROOT_LOOKUP_AGAIN_MS } from '../backend-real';
 import { setCliKubeconfig, setKubectlKubeconfig } from '../../../shared/fix';
 import { useDoctorHosts, type DoctorTestHost } from '../../../e2e/support/doctor-test-host';
 import { checkHealthPath } from './health';
@@ -97,6 +97,22 @@ describe.skipIf(existsSync(ADMIN_KUBECONFIG))("the app's health view as a user w
     expect(none.state).toBe('no-kubeconfig');
     expect(none.startKubeconfig).toBeUndefined();
     expect(none.message).toMatch(/^No kubeconfig found \(tried /);
+  });
+
+  it('admin.conf written while the window is open (K2s installed): the next cluster status after ROOT_LOOKUP_AGAIN_MS names it, not one before', async () => {
+    vi.stubEnv('HOME', home);
+    vi.stubEnv('KUBECONFIG', undefined);
+    vi.stubEnv('SUDO_USER', undefined);
+    vi.stubEnv('PKEXEC_UID', undefined);
+    const h = await host('nameserver 192.0.2.53\n');
+    let clock = 1_000_000;
+    const backend = createRealBackend({ deps: { ...h.deps, now: () => clock }, sudoLookup: ada(h) });
+    expect((await backend.clusterStatus({})).startKubeconfig).toBeUndefined();
+    await h.put(ADMIN_KUBECONFIG, 'apiVersion: v1\nkind: Config\n', 0o600);
+    clock += ROOT_LOOKUP_AGAIN_MS - 1;
+    expect((await backend.clusterStatus({})).startKubeconfig).toBeUndefined();
+    clock += 1;
+    expect((await backend.clusterStatus({})).startKubeconfig).toBe(ADMIN_KUBECONFIG);
   });
 
   it("K2s's root-only admin.conf: start reads it from the cluster; none anywhere: no kubeconfig", async () => {
