@@ -21,7 +21,9 @@ import { runCmd } from './bed/run-cmd';
 import { tcpQuery, udpQuery } from './bed/fixed-port-query';
 import { k2sDns } from './cli';
 import { TCPDUMP_PATHS } from '../electron/core/capture/tcpdump-path';
+import { CAPTURE_BUNDLE } from '../electron/core/capture/capture-args';
 import { READY_TIMEOUT_MS } from '../electron/core/host/capture-wait';
+import { ROWS_WAIT_MS } from '../electron/cli/queries-wait';
 
 const inSandbox = process.env.K2S_DNS_SANDBOX === '1';
 if (!inSandbox) console.warn('skipped: query-capture e2e runs only inside e2e/bed/sandbox.sh (as root)');
@@ -268,6 +270,53 @@ describe.skipIf(!inSandbox || tcpdump === '')('exact query log from packets, run
       expect(text.code, text.stderr).toBe(0);
       expect(text.stdout.split('\n').filter(Boolean)).toEqual([expect.stringMatching(/ 127\.0\.0\.1:41032 udp A web\.demo\.svc\.cluster\.local NOERROR via 172\.21\.0\.10:53 /)]);
       expect(text.stderr).toBe('');
+    } finally {
+      const stop = await k2sDns(['stop', '--on-drift', 'restore', '--json']);
+      expect(stop.code, stop.stdout).toBe(0);
+    }
+  }, 120_000);
+
+  it('k2s-dns queries run right after a query, with older rows to print (the newest older than the 1 s block timeout), waits for the block that holds it; --no-wait reads once', async () => {
+    await startWithEmptyLog();
+    try {
+      /** Resolves once the row of the query from `port` is in the file (20 s deadline). */
+      const landed = async (port: number) => {
+        const deadline = Date.now() + 20_000;
+        while (!(await readFile(ROWS, 'utf8')).includes(`"127.0.0.1:${port}"`)) {
+          if (Date.now() > deadline) throw new Error(`the row of port ${port} was not written within 20 s`);
+          await new Promise((r) => setTimeout(r, 5));
+        }
+      };
+      // Twice: where the next ring block handover falls against this command's start-up varies, and
+      // without the wait a run that starts before it misses the row (each one a chance to).
+      for (const [old, fresh, id] of [[41051, 41052, 4151], [41053, 41054, 4153]] as const) {
+        expect(await udpQuery(old, id, 'mirror.example.test')).toBe('NOERROR');
+        await landed(old);
+        // Its row is now older than the block timeout (no other query meanwhile: no window open).
+        await new Promise((r) => setTimeout(r, 1_300));
+        expect(await udpQuery(fresh, id + 1, 'web.demo.svc.cluster.local')).toBe('NOERROR');
+        const text = await k2sDns(['queries', '--lines', '2']);
+        expect(text.code, text.stderr).toBe(0);
+        expect(text.stdout.split('\n').filter(Boolean)).toEqual([
+          expect.stringMatching(new RegExp(` 127\\.0\\.0\\.1:${old} udp A mirror\\.example\\.test NOERROR `)),
+          expect.stringMatching(new RegExp(` 127\\.0\\.0\\.1:${fresh} udp A web\\.demo\\.svc\\.cluster\\.local NOERROR `)),
+        ]);
+      }
+      // A quiet log (the newest row older than 1 s, no query since): --no-wait reads it once, the plain
+      // command sits out its wait for a row that does not come (ROWS_WAIT_MS); both print the same rows.
+      await new Promise((r) => setTimeout(r, 1_300));
+      let t0 = performance.now();
+      const once = await k2sDns(['queries', '--lines', '1', '--no-wait']);
+      const onceMs = performance.now() - t0;
+      t0 = performance.now();
+      const waited = await k2sDns(['queries', '--lines', '1']);
+      const waitedMs = performance.now() - t0;
+      console.log(`queries on a quiet log: --no-wait ${Math.round(onceMs)} ms, waiting ${Math.round(waitedMs)} ms`);
+      expect(once.code).toBe(0);
+      expect(once.stdout).toBe(waited.stdout);
+      expect(once.stdout).toMatch(/ 127\.0\.0\.1:41054 udp A web\.demo\.svc\.cluster\.local NOERROR /);
+      expect(waitedMs).toBeGreaterThanOrEqual(ROWS_WAIT_MS);
+      expect(waitedMs - onceMs).toBeGreaterThan(ROWS_WAIT_MS / 2);
     } finally {
       const stop = await k2sDns(['stop', '--on-drift', 'restore', '--json']);
       expect(stop.code, stop.stdout).toBe(0);
@@ -522,6 +571,28 @@ describe.skipIf(!inSandbox || tcpdump === '')('exact query log from packets, run
       expect((await readFile('/run/k2s/capture.log', 'utf8')).match(/k2s-dns capture keeper: the companion \(PID \d+\) ended with status 1; restart 1 of 6 in 1s\./g)?.length).toBeGreaterThanOrEqual(1);
     } finally {
       for (const p of paths) await runCmd('umount', [p]);
+      expect((await k2sDns(['stop', '--on-drift', 'restore'])).code).toBe(0);
+    }
+  }, 120_000);
+
+  it('a companion that ends with status 2 before it runs (its command line refused: no failed file of its own): its keeper writes the failed file, and start stops waiting at the restart\'s failure with its words, not after 12 s', async () => {
+    // The companion's own bundle (capture-program.ts: dist/CAPTURE_BUNDLE next to the CLI's) replaced,
+    // inside the sandbox's own mount namespace, by one that refuses as the CLI's usage error does.
+    const bundle = new URL(`../dist/${CAPTURE_BUNDLE}`, import.meta.url).pathname;
+    const stub = '/run/k2s-e2e-capture-usage.cjs';
+    await writeFile(stub, "process.stderr.write('k2s-dns: capture-watch: stand-in usage error (e2e stub)\\n'); process.exit(2);\n", { mode: 0o644 });
+    await runCmd('mount', ['--bind', stub, bundle]);
+    try {
+      const t0 = Date.now();
+      const start = await k2sDns(['start', '--kubeconfig', tb.kubeconfigPath, ...engineArgs('dnsmasq'), '--verify-name', 'www.example.test', '--json']);
+      const ms = Date.now() - t0;
+      console.log(`start with a companion exiting 2: ${ms} ms; ${JSON.stringify(start.result?.warnings)}`);
+      expect(start.code, start.stderr).toBe(0);
+      expect(start.result?.warnings?.map((w) => w.code)).toEqual(['CAPTURE_NOT_STARTED']);
+      expect(start.result?.warnings?.[0]?.message).toMatch(/^The exact query log did not start \(its companion failed 2 times in a row \(restarted by its keeper 1 s after the first\), the last exited with status 2: the companion \(PID \d+\) exited with status 2 before its capture opened; its last words: k2s-dns: capture-watch: stand-in usage error \(e2e stub\)\)/);
+      expect(ms).toBeLessThan(READY_TIMEOUT_MS);
+    } finally {
+      await runCmd('umount', [bundle]);
       expect((await k2sDns(['stop', '--on-drift', 'restore'])).code).toBe(0);
     }
   }, 120_000);

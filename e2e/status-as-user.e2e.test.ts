@@ -8,7 +8,7 @@
  * resolver is this host's own; `doctor` as that user says the hop as status does. The sandbox's /etc is a private copy (inner.sh), so the
  * admin.conf written here never touches the host's.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { chmod, copyFile, mkdir, rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -85,6 +85,43 @@ describe.skipIf(!inSandbox)("status as a user on a host whose kubeconfig is K2s'
       // doctor judges the hop the same way: a start finds admin.conf, though this user's lookup does not.
       const doctor = JSON.parse((await asUser(['doctor', '--json'])).stdout) as { id: string; detail?: { hops?: HealthReport['hops'] } }[];
       expect(doctor.find((f) => f.id === 'health')?.detail?.hops?.find((h) => h.kind === 'kube-dns')?.addressFrom).toEqual({ source: 'default', why: 'start reads it from the cluster' });
+      // Its cluster check says which file a start reads as root, not "No kubeconfig: cluster not checked".
+      expect(doctor.find((f) => f.id === 'cluster')).toMatchObject({
+        severity: 'info',
+        title: 'Cluster not checked: only root reads the kubeconfig',
+        meaning: expect.stringMatching(/^`sudo (npx )?k2s-dns start` \(and the app's Start\) reads the kubeconfig \/etc\/kubernetes\/admin\.conf as root; this user cannot read it, so the cluster was not checked\.$/),
+      });
     }, 120_000);
   }
+
+  it("the window (web mode) as that user: the cluster status names admin.conf as the file Start reads as root, so Start is on; doctor's cluster check says so", async () => {
+    const { KUBECONFIG: _, ...env } = process.env;
+    const ui = spawn('setpriv', ['--reuid', '65534', '--regid', '65534', '--clear-groups', '--', process.execPath, BIN, 'ui', '--port', '18765'], { env: { ...env, HOME: '/' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      let out = '';
+      ui.stdout!.on('data', (b) => (out += b));
+      ui.stderr!.on('data', (b) => (out += b));
+      const deadline = Date.now() + 60_000;
+      let m: RegExpMatchArray | null = null;
+      while (!(m = /http:\/\/127\.0\.0\.1:18765\/#token=([0-9a-f]+)/.exec(out))) {
+        if (Date.now() > deadline || ui.exitCode !== null) throw new Error(`web mode did not print its address: ${out}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      const call = async (name: string) => {
+        const r = await fetch(`http://127.0.0.1:18765/api/${name}`, { method: 'POST', headers: { Authorization: `Bearer ${m![1]}`, 'Content-Type': 'application/json' }, body: '{}' });
+        return ((await r.json()) as { ok: boolean; data: unknown }).data;
+      };
+      expect(await call('cluster:status')).toMatchObject({
+        state: 'no-kubeconfig',
+        kubeconfigPath: null,
+        startKubeconfig: ADMIN_KUBECONFIG,
+        message: expect.stringMatching(/^Only root reads the kubeconfig \/etc\/kubernetes\/admin\.conf: Start reads it as root, but this window cannot show the cluster as this user; to see it here, restart the app with a kubeconfig you can read \(/),
+      });
+      const findings = (await call('doctor:run')) as { id: string; title: string; remedy?: { gui: string } }[];
+      expect(findings.find((f) => f.id === 'cluster')).toMatchObject({ title: 'Cluster not checked: only root reads the kubeconfig', remedy: { gui: expect.stringMatching(/^Start works as it is; to see the cluster here, restart the app with a kubeconfig you can read \(/) } });
+    } finally {
+      ui.kill('SIGINT');
+      await new Promise((r) => (ui.exitCode !== null ? r(null) : ui.once('exit', r)));
+    }
+  }, 120_000);
 });

@@ -19,3 +19,13 @@ export const CAPTURE_NO_RESTART_STATUSES: readonly number[] = [CAPTURE_EXIT_CONF
 export function isNoRestartStatus(exit: number | null | undefined): boolean {
   return exit !== null && exit !== undefined && CAPTURE_NO_RESTART_STATUSES.includes(exit);
 }
+
+/**
+ * The statuses the companion ends with before it runs, having written no failed file
+ * (electron/core/capture/capture-main.ts runCapture: 2 for flags on its command line it refuses, 3
+ * when not root; the CLI's and the helper's own usage error and refusal alike:
+ * shared/error-codes.ts EXIT). Without systemd its keeper writes that file for them, with
+ * `exit=N` and the companion's last words (electron/core/host/capture-keeper.ts), so start's wait
+ * for the capture ends at them (electron/core/host/capture-wait.ts) as at the companion's own.
+ */
+export const CAPTURE_SILENT_STATUSES: readonly number[] = [2, 3];

@@ -563,4 +563,10 @@ export interface ClusterStatus {
    * installed, `npm start -- --kubeconfig PATH` in a checkout). The window's Start reason names it.
    */
   appKubeconfigCommand?: string;
+  /**
+   * `no-kubeconfig` only: the kubeconfig a Start finds by itself as root although this user's
+   * lookup finds none (K2s's root-only /etc/kubernetes/admin.conf: electron/core/cluster/kubeconfig-default.ts
+   * kubeconfigForSudo). Start stays on, and says it reads this file as root (shared/root-kubeconfig.ts).
+   */
+  startKubeconfig?: string;
 }

@@ -29,7 +29,7 @@ const OPTIONS: Record<string, Options> = {
   zones: { ...json, kubeconfig: { type: 'string' }, ...cliOptionsOf(ZONES_FIELDS) },
   query: { ...json, type: { type: 'string' }, server: { type: 'string' }, tcp: { type: 'boolean' } },
   diff: json,
-  queries: { ...json, lines: { type: 'string' }, probes: { type: 'boolean' } },
+  queries: { ...json, lines: { type: 'string' }, probes: { type: 'boolean' }, 'no-wait': { type: 'boolean' } },
   // Internal: the network follower k2s-dns start runs as root (host/follower.ts); not in --help.
   'follow-watch': {},
   // Internal: the exact query log's companion k2s-dns start runs as root (host/capture-companion.ts).
@@ -136,14 +136,17 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
       // Text without --probes hides k2s-dns's own health checks (as the window does): it looks
       // for `lines` other rows among the newest MAX_QUERY_LINES. --json: every row, each with `probe`.
       const hide = !asJson && v.probes !== true;
-      const [{ exactQueryLog }, { findTcpdump }, { K2S_PATHS }, { afterRowsText, formatExactRow, queriesEngine, queriesJson, queriesUnavailableText, withoutProbes }, { CAPTURE_FAILED_FILE, CAPTURE_MISSED_FILE, CAPTURE_READY_FILE, CAPTURE_UNWRITTEN_FILE }, { readState }, { createHostFs }, { cliTimes }, { companionRuns, fileChanged, readUntilShown, ROWS_WAIT_MS }] = await Promise.all([import('../core/capture/exact-log'), import('../core/capture/tcpdump-path'), import('../../shared/k2s-paths'), import('./print-queries'), import('../core/capture/capture-args'), import('../core/host/state-store'), import('../core/host/host-fs-node'), import('../../shared/clock'), import('./queries-wait')]);
+      const [{ exactQueryLog }, { findTcpdump }, { K2S_PATHS }, { afterRowsText, formatExactRow, queriesEngine, queriesJson, queriesUnavailableText, withoutProbes }, { CAPTURE_FAILED_FILE, CAPTURE_MISSED_FILE, CAPTURE_READY_FILE, CAPTURE_UNWRITTEN_FILE }, { readState }, { createHostFs }, { cliTimes }, { companionRuns, fileChanged, newestRowStale, readUntilShown, ROWS_WAIT_MS }] = await Promise.all([import('../core/capture/exact-log'), import('../core/capture/tcpdump-path'), import('../../shared/k2s-paths'), import('./print-queries'), import('../core/capture/capture-args'), import('../core/host/state-store'), import('../core/host/host-fs-node'), import('../../shared/clock'), import('./queries-wait')]);
       // The engine the rows name: the saved state's, else null and why (stopped, state unreadable).
       const who = await queriesEngine(() => readState(createHostFs('/')));
       const readLog = () => exactQueryLog(K2S_PATHS.queryRows, hide ? MAX_QUERY_LINES : lines, who.engine ?? 'adguard', findTcpdump, { failed: CAPTURE_FAILED_FILE, ready: CAPTURE_READY_FILE, rows: K2S_PATHS.queryRows, missed: CAPTURE_MISSED_FILE }, undefined, CAPTURE_UNWRITTEN_FILE);
-      const shows = (l: Awaited<ReturnType<typeof readLog>>) => !l.available || (hide ? withoutProbes(l.rows, lines).rows.length : l.rows.length) > 0;
-      // Nothing to show while the capture runs: the query just asked may still be in the kernel's
-      // open ring block; wait for the file to change (at most ROWS_WAIT_MS, queries-wait.ts).
-      const waitMs = (await companionRuns(CAPTURE_READY_FILE)) ? ROWS_WAIT_MS : 0;
+      // Rows to show, the newest of all (probes too: any later row means its block was handed over) asked within a ring block timeout of now.
+      const askedAt = Date.now();
+      const shows = (l: Awaited<ReturnType<typeof readLog>>) => !l.available || ((hide ? withoutProbes(l.rows, lines).rows.length : l.rows.length) > 0 && !newestRowStale(l.rows, askedAt));
+      // Nothing to show, or only rows older than the block timeout, while the capture runs: the
+      // query just asked may still be in the kernel's open ring block; wait for the file to change
+      // (at most ROWS_WAIT_MS, queries-wait.ts). --no-wait: read once.
+      const waitMs = v['no-wait'] !== true && (await companionRuns(CAPTURE_READY_FILE)) ? ROWS_WAIT_MS : 0;
       const log = await readUntilShown(readLog, shows, (ms) => fileChanged(K2S_PATHS.queryRows, ms), () => performance.now(), waitMs);
       if (asJson) out(JSON.stringify(queriesJson(log, who)));
       else if (!log.available) err(queriesUnavailableText(log.reason));

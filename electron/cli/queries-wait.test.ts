@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commandUsage } from './usage';
-import { companionRuns, fileChanged, readUntilShown, ROWS_WAIT_MS } from './queries-wait';
+import { companionRuns, fileChanged, newestRowStale, readUntilShown, ROWS_WAIT_MS, rowTimeMs } from './queries-wait';
 import { BLOCK_TIMEOUT_MS } from '../core/capture/tcpdump-argv';
 
 /** A fake clock and file: each change the wait waits for advances the clock by `step` ms and appends one read result. */
@@ -54,7 +54,42 @@ describe('readUntilShown', () => {
 
   it('waits one ring block timeout and half a second for the idle-priority parser; the help says so', () => {
     expect(ROWS_WAIT_MS).toBe(BLOCK_TIMEOUT_MS + 500);
-    expect(commandUsage('queries').replace(/\s+/g, ' ')).toContain(`up to ${BLOCK_TIMEOUT_MS / 1000} s after its answer (later while the host is busy): with none to print yet while the capture runs, it waits up to ${ROWS_WAIT_MS / 1000} s for one.`);
+    expect(commandUsage('queries').replace(/\s+/g, ' ')).toContain(`up to ${BLOCK_TIMEOUT_MS / 1000} s after its answer (later while the host is busy): while the capture runs, with none to print yet or a newest row older than ${BLOCK_TIMEOUT_MS / 1000} s, it waits up to ${ROWS_WAIT_MS / 1000} s for the file to change; --no-wait reads it once.`);
+    expect(commandUsage('queries')).toContain('k2s-dns queries [--lines N] [--probes] [--no-wait] [--json]');
+  });
+});
+
+/** A row asked at local time `hh:mm:ss.ffffff` on 2026-12-06 (QueryRow.time's form). */
+const at = (clock: string) => ({ time: `2026-12-06T${clock}` });
+/** That local time in ms since the epoch. */
+const ms = (clock: string) => new Date(2026, 11, 6, Number(clock.slice(0, 2)), Number(clock.slice(3, 5)), Number(clock.slice(6, 8)), Number(clock.slice(9, 12))).getTime();
+
+describe('newestRowStale: rows to print, but the newest older than a ring block timeout', () => {
+  it('reads the row time as local time to the ms', () => {
+    expect(rowTimeMs('2026-12-06T16:40:01.123456')).toBe(ms('16:40:01.123'));
+    expect(rowTimeMs(null)).toBeNull();
+    expect(rowTimeMs('not a time')).toBeNull();
+  });
+
+  it('stale when the newest row was asked more than BLOCK_TIMEOUT_MS before the command, fresh within it; only the newest counts', () => {
+    const asked = ms('16:40:05.000');
+    expect(newestRowStale([at('16:40:04.100000'), at('16:40:03.500000')], asked)).toBe(true);
+    expect(newestRowStale([at('16:39:00.000000'), at('16:40:04.100000')], asked)).toBe(false);
+    expect(newestRowStale([at('16:40:03.999000')], asked)).toBe(true);
+    expect(newestRowStale([at('16:40:04.000000')], asked)).toBe(false);
+    // None, or one without a time: nothing tells that the block was handed over.
+    expect(newestRowStale([], asked)).toBe(true);
+    expect(newestRowStale([{ time: null }], asked)).toBe(true);
+  });
+
+  it('with readUntilShown: rows whose newest is stale are read again at the file\'s change, until the just-answered row is in', async () => {
+    const asked = ms('16:40:05.000');
+    const old = [at('16:40:02.000000')];
+    const log = fakeLog([0, 1], 400);
+    const reads = [old, [...old, at('16:40:04.800000')]];
+    const rows = await readUntilShown(async () => reads[Math.min(log.waits.length, 1)]!, (r) => r.length > 0 && !newestRowStale(r, asked), log.changed, log.now, ROWS_WAIT_MS);
+    expect(rows.map((r) => r.time)).toEqual(['2026-12-06T16:40:02.000000', '2026-12-06T16:40:04.800000']);
+    expect(log.waits).toEqual([ROWS_WAIT_MS]);
   });
 });
 

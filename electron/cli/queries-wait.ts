@@ -1,16 +1,19 @@
 /**
- * `k2s-dns queries` with nothing to show yet: a row reaches the exact log's file only once the
+ * `k2s-dns queries` right after a query: a row reaches the exact log's file only once the
  * kernel hands tcpdump the ring block that holds its packets, when the block is full or
  * BLOCK_TIMEOUT_MS after it opened (core/capture/tcpdump-argv.ts), and the idle-priority parser
  * turned it into a row (measured on a 2-core host at load 2–3: 0.05–1.15 s after the answer).
- * So `dig …; k2s-dns queries` ran before that block was handed over found no row. While the
- * companion runs, queries then waits for the file to change, at most ROWS_WAIT_MS: inotify
- * (fs.watch), no polling, and nothing asked of the capture or the proxy.
+ * So `dig …; k2s-dns queries` ran before that block was handed over found no row, or rows without
+ * it. While the companion runs, queries then waits for the file to change — when it has nothing
+ * to show, or when its newest row is older than BLOCK_TIMEOUT_MS (newestRowStale: a query since
+ * may sit in the open block) — at most ROWS_WAIT_MS: inotify (fs.watch), no polling, and nothing
+ * asked of the capture or the proxy. `--no-wait` reads once.
  */
 import { watch } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { BLOCK_TIMEOUT_MS } from '../core/capture/tcpdump-argv';
 import { isCompanion } from '../core/capture/companion-pid';
+import type { QueryRow } from '../../shared/query-log/row';
 
 /**
  * Longest wait for a first row, ms: one block timeout and half a second for the parser, which
@@ -63,4 +66,26 @@ export function fileChanged(file: string, ms: number): Promise<void> {
 export async function companionRuns(readyFile: string, procDir = '/proc'): Promise<boolean> {
   const text = (await readFile(readyFile, 'utf8').catch(() => '')).trim();
   return /^\d+$/.test(text) && isCompanion(Number(text), procDir);
+}
+
+/**
+ * A row's time (QueryRow.time: local ISO-8601 without an offset, to the µs) in ms since the
+ * epoch, read as local time as ECMAScript's Date.parse reads a date-time without one; null when
+ * it has none or it does not parse.
+ */
+export function rowTimeMs(time: string | null): number | null {
+  if (time === null) return null;
+  const ms = Date.parse(time.slice(0, 23));
+  return Number.isNaN(ms) ? null : ms;
+}
+
+/**
+ * True when the newest of `rows` (oldest first, as exact-log.ts gives them) was asked more than
+ * `blockMs` (the ring block timeout) before `askedAtMs`, this command's start, or has no time, or
+ * there is none: a query answered since may still be in the kernel's open block, so `queries`
+ * waits for the file to change. False once a row that recent is in.
+ */
+export function newestRowStale(rows: readonly Pick<QueryRow, 'time'>[], askedAtMs: number, blockMs = BLOCK_TIMEOUT_MS): boolean {
+  const newest = rowTimeMs(rows.at(-1)?.time ?? null);
+  return newest === null || newest < askedAtMs - blockMs;
 }

@@ -35,7 +35,7 @@ const SYNOPSIS: Record<HelpVerb, string> = {
   query: `  k2s-dns query NAME [--type A|AAAA|PTR|SRV|TXT|CNAME|MX|NS|SOA]
                 [--server system|proxy|coredns|IP[:PORT]] [--tcp] [--json]`,
   diff: '  k2s-dns diff [--json]',
-  queries: `  k2s-dns queries [--lines N] [--probes] [--json]
+  queries: `  k2s-dns queries [--lines N] [--probes] [--no-wait] [--json]
                 the newest rows of the exact query log (packets; root or group adm); k2s-dns's
                 own health checks hidden and counted unless --probes (--json: all, with "probe")`,
   doctor: '  k2s-dns doctor [--kubeconfig PATH] [--dnsproxy PATH] [--json]   read-only checks; exit 1 when any finding is an error',
@@ -137,7 +137,7 @@ const CHANGES: Record<HelpVerb, string> = {
   zones: 'Changes nothing (no root needed): it reads the cluster through the kubeconfig.',
   query: 'Changes nothing: one DNS query to the server named (system: getaddrinfo, as host apps ask).',
   diff: 'Changes nothing: the saved original /etc/resolv.conf against the current one.',
-  queries: 'Changes nothing: reads /var/log/dnsproxy/queries.jsonl. --lines N (default 50): the newest N rows that are not health checks of k2s-dns (looked for among the newest 5000); with --probes or --json the newest N rows of all. A row reaches the file up to 1 s after its answer (later while the host is busy): with none to print yet while the capture runs, it waits up to 1.5 s for one.',
+  queries: 'Changes nothing: reads /var/log/dnsproxy/queries.jsonl. --lines N (default 50): the newest N rows that are not health checks of k2s-dns (looked for among the newest 5000); with --probes or --json the newest N rows of all. A row reaches the file up to 1 s after its answer (later while the host is busy): while the capture runs, with none to print yet or a newest row older than 1 s, it waits up to 1.5 s for the file to change; --no-wait reads it once.',
   doctor: 'Changes nothing: read-only checks of this host, the cluster and the proxy, each with what it means and the fix.',
   ui: 'Changes nothing by itself: a web server on 127.0.0.1; its Start and Stop buttons change the machine as the start and stop commands do.',
   app: 'Changes nothing by itself: the desktop window; its Start and Stop buttons change the machine as the start and stop commands do.',

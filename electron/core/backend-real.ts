@@ -11,7 +11,7 @@ import { K2S_PATHS } from '../../shared/k2s-paths';
 import { dnsStatus } from './lifecycle/status';
 import { resolverDiff } from './lifecycle/diff';
 import { queryTargets, resolveTarget } from './lifecycle/query-target';
-import { kubeconfigOrStarted, kubeconfigToName, startFindsKubeconfig, type SudoLookupHost } from './cluster/kubeconfig-default';
+import { kubeconfigForSudo, kubeconfigOrStarted, kubeconfigToName, type SudoLookupHost } from './cluster/kubeconfig-default';
 import { setCliKubeconfig, setKubectlKubeconfig } from '../../shared/fix';
 import type { FindKubeconfigResult } from './cluster/kubeconfig';
 import { discoverCluster } from './cluster/discovery';
@@ -130,6 +130,9 @@ export function healthMaxAgeMs(status: HostDnsStatus): number {
   return status.state === 'stopped' && status.listeners.length === 0 ? CADENCE_MS.healthStopped : CADENCE_MS.healthActive;
 }
 
+/** How soon a root lookup that found no kubeconfig (kubeconfigForSudo: it may run getent) is asked again, ms. */
+export const ROOT_LOOKUP_AGAIN_MS = 10_000;
+
 /**
  * The AppBackend over the real host: read-only calls run in this process; start, stop and
  * uninstall run in the privileged helper (electron/helper), whose events are re-emitted to
@@ -152,7 +155,16 @@ export function createRealBackend(o: RealBackendOptions): AppBackend {
   // passes to the helper, which runs under pkexec with neither. A lookup that found nothing is
   // not kept, so a kubeconfig that appears later is found at the next call.
   let resolved: Promise<FindKubeconfigResult> | null = null;
-  const named: { path: string | null | undefined; startFinds: Promise<boolean> } = { path: undefined, startFinds: Promise.resolve(false) };
+  // `asRoot`: with none found here, the kubeconfig the helper's start finds as root by itself
+  // (kubeconfigForSudo); `none`: it found none, asked again at most every ROOT_LOOKUP_AGAIN_MS
+  // (K2s installed while the window is open: its admin.conf then turns Start on).
+  const named: { path: string | null | undefined; asRoot: Promise<string | null>; none: number | null } = { path: undefined, asRoot: Promise.resolve(null), none: null };
+  const askRoot = () => {
+    const asked = deps.now();
+    named.none = null;
+    named.asRoot = kubeconfigForSudo(o.sudoLookup).catch(() => null);
+    void named.asRoot.then((p) => (named.none = p === null ? asked : null));
+  };
   const findKubeconfig = async (): Promise<FindKubeconfigResult> => {
     const lookup = resolved ?? (resolved = kubeconfigOrStarted(deps.fs, o.kubeconfig));
     const found = await lookup;
@@ -164,11 +176,12 @@ export function createRealBackend(o: RealBackendOptions): AppBackend {
       // The kube-dns hop's `no kubeconfig` only when a start would find none: with none of this
       // user's, `sudo k2s-dns start` may still read K2s's root-only admin.conf (as status says it).
       // Set before any wait: a call meanwhile for the same path waits for this answer.
-      named.startFinds = startFindsKubeconfig(found.path, o.sudoLookup).catch(() => found.path !== null);
+      if (found.path === null) askRoot();
+      else named.asRoot = Promise.resolve(null);
       setCliKubeconfig(await kubeconfigToName(found.path, o.sudoLookup));
       // Printed kubectl lines (the CoreDNS-down fix) name it always, with sudo when this user cannot read it (walk 10 H1).
       setKubectlKubeconfig(found.path ? { path: found.path, root: !canRead(found.path) } : null);
-    }
+    } else if (found.path === null && named.none !== null && deps.now() - named.none >= ROOT_LOOKUP_AGAIN_MS) askRoot();
     return found;
   };
   const kubeconfig = async () => (await findKubeconfig()).path;
@@ -179,7 +192,7 @@ export function createRealBackend(o: RealBackendOptions): AppBackend {
   const checkWithKubeconfig = async (status: HostDnsStatus) => {
     const found = await findKubeconfig().catch(() => null);
     // A kube-dns address that is K2s's default says why (no kubeconfig): check-health.ts kubeDnsFrom.
-    return checkHealth({ ...probes, status: async () => status }, found ? { kubeconfigFound: await named.startFinds } : {});
+    return checkHealth({ ...probes, status: async () => status }, found ? { kubeconfigFound: found.path !== null || (await named.asRoot) !== null } : {});
   };
   const health = createHealthCache(checkWithKubeconfig, () => deps.now(), healthMaxAgeMs);
 
@@ -190,7 +203,8 @@ export function createRealBackend(o: RealBackendOptions): AppBackend {
   const backend: AppBackend = {
     async clusterStatus() {
       const found = await findKubeconfig();
-      return clusterStatus({ kubeconfigPath: found.path, lookup: found });
+      // None of this user's: Start may still find K2s's root-only admin.conf as root (Start stays on for it).
+      return clusterStatus({ kubeconfigPath: found.path, lookup: found, startKubeconfig: found.path === null ? await named.asRoot : null });
     },
     async dnsStatus() {
       // Cheap state first (kept between host changes: health/status-watch.ts); the path verdict
@@ -267,7 +281,7 @@ export function createRealBackend(o: RealBackendOptions): AppBackend {
       return exactMemo.get([rows, rotatedLogPath(rows), failed, ready, unwritten, missed], `${input.rows} ${engine} ${(await deadCompanionPid(ready)) ?? 'alive'}`, read, (r) => r.available);
     },
     async doctorRun() {
-      return runDoctor(deps, { kubeconfigPath: await kubeconfig(), frontEnd: 'gui', health: async () => health.check(await dnsStatus(deps)) });
+      return runDoctor(deps, { kubeconfigPath: await kubeconfig(), frontEnd: 'gui', ...(o.sudoLookup ? { sudoLookup: o.sudoLookup } : {}), health: async () => health.check(await dnsStatus(deps)) });
     },
     async appInfo() {
       return {

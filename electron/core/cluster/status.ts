@@ -6,6 +6,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import type { ClusterStatus } from '../../../shared/types';
 import { ClusterError, NoKubeconfigError } from './errors';
 import { appKubeconfigCommand } from '../../../shared/fix';
+import { clusterAsRootMessage } from '../../../shared/root-kubeconfig';
 import { openKubeClient, type KubeClient } from './kube-client';
 
 /** Options of clusterStatus; `timeoutMs` bounds each API request (default 5000 ms). */
@@ -14,6 +15,11 @@ export interface ClusterStatusOptions {
   kubeconfigPath: string | null;
   /** What findKubeconfig tried, for the no-kubeconfig message. */
   lookup?: { tried: string[]; explicit: boolean };
+  /**
+   * When `kubeconfigPath` is null: the kubeconfig a start finds as root by itself
+   * (kubeconfig-default.ts kubeconfigForSudo), or null. The status then says Start reads it.
+   */
+  startKubeconfig?: string | null;
   timeoutMs?: number;
 }
 
@@ -110,6 +116,8 @@ function stateOf(err: ClusterError): ClusterStatus['state'] {
 /** Cluster health through the kubeconfig's current context; never throws (errors map to `state`). */
 export async function clusterStatus(opts: ClusterStatusOptions): Promise<ClusterStatus> {
   if (opts.kubeconfigPath === null) {
+    const asRoot = opts.startKubeconfig ?? null;
+    if (asRoot !== null) return { ...emptyStatus('no-kubeconfig', clusterAsRootMessage(asRoot), null), startKubeconfig: asRoot };
     return emptyStatus('no-kubeconfig', NoKubeconfigError.fromLookup(opts.lookup ?? { tried: [], explicit: false }).message, null);
   }
   let client: KubeClient | null = null;

@@ -1,7 +1,9 @@
 /** Doctor check `cluster`: the Kubernetes API answers and CoreDNS can serve (electron/core/cluster/status.ts). */
 import type { DoctorFinding } from '../../../shared/doctor';
 import type { ClusterStatus } from '../../../shared/types';
-import { appKubeconfigCommand, clusterStartFix } from '../../../shared/fix';
+import { appKubeconfigCommand, asRootWays, cliCommand, clusterStartFix } from '../../../shared/fix';
+import { DOCTOR_AS_ROOT_TITLE, doctorAsRootMeaning } from '../../../shared/root-kubeconfig';
+import { kubeconfigForSudo } from '../cluster/kubeconfig-default';
 import { clusterStatus } from '../cluster/status';
 import type { DoctorContext } from './context';
 
@@ -34,6 +36,13 @@ function fixes(state: Exclude<ClusterStatus['state'], 'ok'>, kubeconfigPath?: st
   return { fix, ...(gui ? { remedy: { action: null, gui, cli: fix } } : {}) };
 }
 
+/** The info finding when only root reads the kubeconfig a start finds (`path`): what start reads, and how to check the cluster. */
+function asRootFinding(id: string, path: string): DoctorFinding {
+  const cli = `To check the cluster, run doctor ${asRootWays('doctor')}.`;
+  const gui = `Start works as it is; to see the cluster here, restart the app with a kubeconfig you can read (${appKubeconfigCommand()}).`;
+  return { id, severity: 'info', title: DOCTOR_AS_ROOT_TITLE, meaning: doctorAsRootMeaning(path, cliCommand('start', true)), fix: cli, remedy: { action: null, gui, cli }, detail: { state: 'no-kubeconfig', startKubeconfig: path } };
+}
+
 /** `cluster`: info without a kubeconfig, ok when the API answers with Ready nodes and CoreDNS, else error. */
 export async function checkCluster(ctx: DoctorContext, timeoutMs = 5000): Promise<DoctorFinding> {
   const base = { id: 'cluster', title: 'Cluster reachable' };
@@ -45,6 +54,9 @@ export async function checkCluster(ctx: DoctorContext, timeoutMs = 5000): Promis
     error: 'Cluster reachable, but CoreDNS cannot serve',
   };
   if (ctx.opts.kubeconfigPath === null) {
+    // None of this user's, yet a start finds K2s's root-only admin.conf as root: Start works, only this check cannot.
+    const asRoot = await kubeconfigForSudo(ctx.opts.sudoLookup).catch(() => null);
+    if (asRoot !== null) return asRootFinding(base.id, asRoot);
     return { ...base, severity: 'info', title: failTitle['no-kubeconfig'], meaning: 'No kubeconfig was found, so the cluster was not checked.', ...fixes('no-kubeconfig') };
   }
   const s = await clusterStatus({ kubeconfigPath: ctx.opts.kubeconfigPath, timeoutMs });

@@ -50,9 +50,9 @@ export interface CaptureCompanion {
    * script, CAPTURE_VERB; or the package's launcher, CAPTURE_VERB — then the flags). With
    * `held` (prepare's, same program) that process is let go with the flags instead of a new one
    * started; one that has exited meanwhile is replaced by a new one. Throws with the cause.
-   * `abort` (systemd unit only): its abort ends the wait for the capture to open — a rollback
-   * stops the unit (with the proxy, ServiceManager.stop) and then waits for this start, whose
-   * ready file can no longer come; the unit's start job itself is always waited for.
+   * `abort`: its abort ends the wait for the capture to open — a rollback stops the companion
+   * (systemd: the unit, with the proxy, ServiceManager.stop; else its keeper) and then waits for
+   * this start, whose ready file can no longer come; the unit's start job itself is always waited for.
    */
   start(argv: string[], held?: HeldCompanion | null, abort?: AbortSignal): Promise<void>;
   /**
@@ -135,8 +135,9 @@ async function signalCompanion(pid: number | null, sig: NodeJS.Signals, procDir:
  * after a status of shared/capture-exit.ts). The pidfile names the keeper; the companion's own pid
  * is in its ready file once its capture opened. Start's wait for its capture ends at the ready
  * file, at its failure (capture-wait.ts failedRuns, KEEPER_RESTARTER: its failed file, read at the
- * same wakes; after a first failure it waits on for the keeper's restart, 1 s later), or after
- * `readyTimeoutMs`; its error then quotes the companion's own words.
+ * same wakes; after a first failure it waits on for the keeper's restart, 1 s later; the keeper
+ * writes that file itself for a companion that ended before it ran, CAPTURE_SILENT_STATUSES), at
+ * the rollback's abort, or after `readyTimeoutMs`; its error then quotes the companion's own words.
  */
 export function supervisedCapture(fs: HostFs, procDir = '/proc', stopWaitMs = 8000, readyTimeoutMs = READY_TIMEOUT_MS): CaptureCompanion {
   // Bounded: the keeper stops the companion, which drains (at most 1.2 s, DRAIN_MAX_MS) and then gives
@@ -163,10 +164,10 @@ export function supervisedCapture(fs: HostFs, procDir = '/proc', stopWaitMs = 80
   };
   const prepare = async (base: readonly string[]): Promise<HeldCompanion> => ({
     base: [...base],
-    process: await proc.prepare(keeperArgv(fs.real(CAPTURE_PID_FILE), fs.real(CAPTURE_KEEPER_STATE), fs.real(CAPTURE_GO_FILE), [...base, CAPTURE_HELD_FLAG], ROOT_WRITTEN_DIRS.map((d) => fs.real(d.path)))),
+    process: await proc.prepare(keeperArgv(fs.real(CAPTURE_PID_FILE), fs.real(CAPTURE_KEEPER_STATE), fs.real(CAPTURE_GO_FILE), [...base, CAPTURE_HELD_FLAG], ROOT_WRITTEN_DIRS.map((d) => fs.real(d.path)), fs.real(CAPTURE_FAILED_FILE))),
   });
   return {
-    async start(argv, held) {
+    async start(argv, held, abort) {
       await stop();
       await rememberStartFailure(fs, async () => {
         const base = baseOf(argv);
@@ -186,7 +187,7 @@ export function supervisedCapture(fs: HostFs, procDir = '/proc', stopWaitMs = 80
         // above); a first failed run: on for the run its keeper restarts (its log says the rest).
         const runs = failedRunsIn(fs, KEEPER_RESTARTER);
         const checks = { isReady: async () => (await fs.lstat(CAPTURE_READY_FILE)) !== null, failed: runs.check, lastWords: async () => runs.last() || lastLine(await readFile(fs.real(CAPTURE_LOG), 'utf8').catch(() => '')) };
-        while ((await waitReady(runDirOf(fs), checks, undefined, readyTimeoutMs)) === 'retry');
+        while ((await waitReady(runDirOf(fs), checks, abort, readyTimeoutMs)) === 'retry');
       });
     },
     prepare,

@@ -20,7 +20,10 @@
  *  4. before every restart checks that the directories root writes are still root's alone
  *     (shared/root-dir-check.ts, as the proxy watchdog does), else stops (state `refused`);
  *  5. on SIGTERM/SIGINT stops the companion (SIGTERM: it drains its parser) and exits;
- *  6. before every restart sets its session's autogroup back to nice 0 (proc(5) /proc/PID/autogroup),
+ *  6. writes the companion's failed file for a status it exits with before it runs, writing none
+ *     itself (shared/capture-exit.ts CAPTURE_SILENT_STATUSES: its command line refused, not root):
+ *     `exit=N` and its last words, so start's wait ends at it (capture-wait.ts) as at the companion's own;
+ *  7. before every restart sets its session's autogroup back to nice 0 (proc(5) /proc/PID/autogroup),
  *     only when it leads that session (start runs it detached): a companion that ended without its
  *     stop (killed, or tcpdump ended) left it at capture/go-idle.ts's 19, and its successor's Node
  *     start-up would wait behind every other session on a busy host, missing queries meanwhile.
@@ -30,7 +33,7 @@ import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { DIRS_OK_SH } from '../../../shared/root-dir-check';
 import { clockTime } from '../../../shared/clock';
 import { exitStatusWords } from '../../../shared/exit-status';
-import { CAPTURE_NO_RESTART_STATUSES, isNoRestartStatus } from '../../../shared/capture-exit';
+import { CAPTURE_NO_RESTART_STATUSES, CAPTURE_SILENT_STATUSES, isNoRestartStatus } from '../../../shared/capture-exit';
 import { MAX_RESTARTS, parseWatchdogState, type WatchdogState } from './supervisor-script';
 import { isKeeperArgv, KEEPER_NAME } from './keeper-name';
 
@@ -51,18 +54,28 @@ export const KEEPER_LOG_PREFIX = 'k2s-dns capture keeper:';
 /**
  * POSIX sh; $1 the pidfile that must name this shell for a restart, $2 the state file, $3 the go
  * file, $4 the directories that must be root's alone before every restart (colon-separated real
- * paths, may be empty; the proxy watchdog's check, shared/root-dir-check.ts), $5… the companion's
- * argv (held: it waits for its go line on stdin).
+ * paths, may be empty; the proxy watchdog's check, shared/root-dir-check.ts), $5 the companion's
+ * failed file (capture/failed-file.ts; empty: none written), $6… the companion's argv (held: it
+ * waits for its go line on stdin).
  */
 export const KEEPER_SCRIPT = `
 ${DIRS_OK_SH}
-pidfile=$1; state=$2; gofile=$3; dirs=$4; shift 4
+pidfile=$1; state=$2; gofile=$3; dirs=$4; failed=$5; shift 5
 dirs_guard() { ifs0=$IFS; IFS=:; set -f; k2s_dirs_ok $dirs; r0=$?; IFS=$ifs0; set +f; return $r0; }
 # Field 6 of /proc/$$/stat is the session (proc(5); comm is sh's, without spaces): only its leader's group.
 autogroup_normal() { set -- $(cat /proc/$$/stat 2>/dev/null); [ "$6" = "$$" ] || return 0; { echo 0 >/proc/$$/autogroup; } 2>/dev/null; return 0; }
 # The first run's stdin is start's pipe (fd 3): sh gives a background job /dev/null otherwise.
 exec 3<&0 </dev/null
 say() { printf '%s ${KEEPER_LOG_PREFIX} %s\\n' "$(date -u '+%Y-%m-%dT%H:%M:%SZ')" "$1"; }
+# For a status the companion writes no failed file for (shared/capture-exit.ts CAPTURE_SILENT_STATUSES):
+# its time, why (its last line in its log, this shell's stdout, when that is a file) and exit=N,
+# replaced whole. A capture that stopped after it opened (a first line alone) keeps its line, as the companion's own does.
+failed_line() {
+  [ -n "$failed" ] || return 0
+  [ -s "$failed" ] && [ -z "$(sed -n 2p "$failed" 2>/dev/null)" ] && return 0
+  words=; [ -f /proc/$$/fd/1 ] && words=$(tail -n 20 /proc/$$/fd/1 2>/dev/null | grep -v '${KEEPER_LOG_PREFIX}' | tail -n 1 | tr -s '\t\r' '  ' | cut -c1-300)
+  printf '%s the companion (PID %s) exited with status %s before its capture opened; %s\nexit=%s\n' "$(date -u '+%Y-%m-%dT%H:%M:%SZ')" "$dead" "$1" "\${words:+its last words: }\${words:-it said nothing}" "$1" >"$failed.keeper" && chmod 644 "$failed.keeper" && mv -f "$failed.keeper" "$failed"
+}
 record() { printf 'restarts=%s\\nstate=%s\\nlast-exit=%s\\nlast-exit-at=%s\\nlast-pid=%s\\npid=%s\\n' "$total" "$1" "$rc" "$ended" "$dead" "$2" >"$state"; }
 stop=; child=; nap=; restarts=0; delay=1; total=0; first=1; rc=; ended=; dead=
 trap 'stop=1; kill -TERM $child $nap 2>/dev/null' TERM INT
@@ -79,6 +92,7 @@ while :; do
   # Only the keeper start let go (the pidfile names it) restarts.
   [ "$(cat "$pidfile" 2>/dev/null)" = "$$" ] || break
   [ "$rc" -eq 0 ] && { record exited ""; break; }
+  case "$rc" in ${CAPTURE_SILENT_STATUSES.join('|')}) failed_line "$rc";; esac
   # What no restart mends (shared/capture-exit.ts; the unit's RestartPreventExitStatus=): it reads the same go line.
   case "$rc" in ${CAPTURE_NO_RESTART_STATUSES.join('|')}) say "the companion (PID $dead) ended with status $rc (its flags are bad, and a restart reads the same go line); not restarting it."; record exited ""; break;; esac
   if [ $(( ended - began )) -ge 60 ]; then restarts=0; delay=1; fi
@@ -99,11 +113,15 @@ while :; do
 done
 `;
 
-/** argv of a keeper (real paths) over the held companion `companionArgv`; `guardDirs` checked before every restart. Throws for a dir with a colon. */
-export function keeperArgv(pidFile: string, stateFile: string, goFile: string, companionArgv: readonly string[], guardDirs: readonly string[] = []): string[] {
+/**
+ * argv of a keeper (real paths) over the held companion `companionArgv`; `guardDirs` checked before
+ * every restart; `failedFile`: the companion's failed file, which the keeper writes for a status of
+ * CAPTURE_SILENT_STATUSES ('' for none). Throws for a dir with a colon.
+ */
+export function keeperArgv(pidFile: string, stateFile: string, goFile: string, companionArgv: readonly string[], guardDirs: readonly string[] = [], failedFile = ''): string[] {
   const bad = guardDirs.find((d) => d.includes(':') || !d.startsWith('/'));
   if (bad !== undefined) throw new Error(`The directory ${JSON.stringify(bad)} cannot be checked by the capture keeper (not absolute, or has a colon); use a root without colons.`);
-  return ['/bin/sh', '-c', KEEPER_SCRIPT, KEEPER_NAME, pidFile, stateFile, goFile, guardDirs.join(':'), ...companionArgv];
+  return ['/bin/sh', '-c', KEEPER_SCRIPT, KEEPER_NAME, pidFile, stateFile, goFile, guardDirs.join(':'), failedFile, ...companionArgv];
 }
 
 /** The keeper's state file: the watchdog's fields plus the PID of the companion it last started. */

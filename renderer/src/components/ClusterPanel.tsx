@@ -11,7 +11,7 @@ const NOT_KNOWN: Record<ClusterStatus['state'], string> = {
   ok: 'not known',
   unreachable: 'not known: the API server does not answer',
   unauthorized: 'not known: the API server refuses this kubeconfig',
-  'no-kubeconfig': 'not known: no kubeconfig',
+  'no-kubeconfig': 'not known: no kubeconfig this user can read',
   error: 'not known: the API server did not answer as expected',
 };
 
@@ -61,7 +61,7 @@ export function ClusterPanel() {
         <>
           <p>
             <span className={`badge ${status.state === 'ok' ? 'ok' : 'bad'}`} data-testid="cluster-state">
-              {STATE_LABEL[status.state]}
+              {status.startKubeconfig ? 'Root-only kubeconfig' : STATE_LABEL[status.state]}
             </span>{' '}
             <span data-testid="cluster-message"><RichText text={status.message} /></span>
           </p>

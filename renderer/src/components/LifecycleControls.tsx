@@ -9,6 +9,7 @@ import { effectiveEngine, engineGates, freshFindings, startBlock } from '../lib/
 import { followEngineChoice } from '../lib/engine-preference';
 import { useUi } from '../lib/ui-state';
 import { disabledReasons, reasonLineIndex } from '../lib/disabled-reasons';
+import { startAsRootLine } from '../../../shared/root-kubeconfig';
 import { stores, useCluster, useDiagnostics, useDns, useZones } from '../stores';
 import { focusDriftBanner } from './DriftBanner';
 import { useLifecycleButtons } from './use-lifecycle-buttons';
@@ -47,6 +48,8 @@ export function LifecycleControls() {
   const engine = useUi((s) => s.engine);
   const setEngine = useUi((s) => s.setEngine);
   const clusterState = useCluster((s) => s.status?.state ?? null);
+  // None of this user's, but Start finds K2s's root-only kubeconfig as root (ClusterStatus.startKubeconfig).
+  const startKubeconfig = useCluster((s) => (s.status?.state === 'no-kubeconfig' ? s.status.startKubeconfig ?? null : null));
   // The kubeconfig the backend resolved (and Start passes), also while the API does not answer.
   const kubeconfigPath = useCluster((s) => s.status?.kubeconfigPath ?? s.lastReachable?.status.kubeconfigPath ?? null);
   const findings = useDiagnostics((s) => s.findings);
@@ -112,7 +115,7 @@ export function LifecycleControls() {
   const setOnNetworkChange = useUi((s) => s.setOnNetworkChange);
   const startInput = startInputOf({ engine: shownEngine, kubeSwitchMode, kubeSwitchAddress, onNetworkChange, upstreamsText }, allowZones);
   // The page never names a kubeconfig: the backend uses the one it was started with.
-  const noKubeconfig = clusterState === 'no-kubeconfig';
+  const noKubeconfig = clusterState === 'no-kubeconfig' && startKubeconfig === null;
   // The same gates as the verdict's Start (use-lifecycle-buttons.ts). The options stay editable
   // when only the kubeconfig is missing: that is how the user fixes it.
   const b = useLifecycleButtons();
@@ -221,7 +224,11 @@ export function LifecycleControls() {
         <div className="options-grid">
         <span className="muted">Kubeconfig</span>
           {/* The file itself (the one Start passes: cluster status), not the lookup rules; the rules only when none was found. */}
-          {kubeconfigPath ? (
+          {startKubeconfig ? (
+            <span data-testid="kubeconfig-file-root">
+              <span className="mono">{startKubeconfig}</span> <span className="muted small">— the file Start reads as root (this user cannot read it)</span>
+            </span>
+          ) : kubeconfigPath ? (
             <span data-testid="kubeconfig-file" title={`Found as the first that exists of: ${KUBECONFIG_ORDER_TEXT}. To use another file, start the app with --kubeconfig PATH.`}>
               <span className="mono">{kubeconfigPath}</span> <span className="muted small">— the file Start uses (to use another, start the app with --kubeconfig PATH)</span>
             </span>
@@ -255,6 +262,9 @@ export function LifecycleControls() {
           </div>
         </div>
       </details>
+      {startKubeconfig && b.start.enabled && (
+        <p className="muted small" data-testid="start-kubeconfig-root">{startAsRootLine(startKubeconfig)}</p>
+      )}
       {reasons.length > 0 && (
         <ul className="reasons" data-testid="disabled-reasons">
           {reasons.map((r, i) => (

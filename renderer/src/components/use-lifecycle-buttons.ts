@@ -25,7 +25,8 @@ export function useLifecycleButtons(): Record<Operation, ButtonState> & { editab
   const busy = useDns((s) => s.busy);
   const lost = useDns((s) => s.lost);
   // The backend names the line that restarts this app with a kubeconfig (k2s-dns app, or npm start in a checkout).
-  const noKubeconfig = useCluster((s) => (s.status?.state === 'no-kubeconfig' ? noKubeconfigReason(s.status.appKubeconfigCommand) : null));
+  // None of this user's but one a start finds as root (K2s's root-only admin.conf: startKubeconfig): Start stays on, as the helper reads it.
+  const noKubeconfig = useCluster((s) => (s.status?.state === 'no-kubeconfig' && !s.status.startKubeconfig ? noKubeconfigReason(s.status.appKubeconfigCommand) : null));
   const allFindings = useDiagnostics((s) => s.findings);
   const forResolver = useDiagnostics((s) => s.forResolver);
   // Never gate on a finding older than the last resolver change (freshFindings).
