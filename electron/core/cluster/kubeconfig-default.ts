@@ -28,12 +28,17 @@ export async function kubeconfigOrStarted(fs: HostFs, explicit: string | undefin
   return started ? { path: started, tried: [...found.tried, `${started} (used by start)`], explicit: false } : found;
 }
 
-/** This process's user name, or null for a uid with no passwd entry (os.userInfo throws ENOENT there, e.g. `setpriv --reuid 12345`). */
-function userName(): string | null {
+/**
+ * This process's user name and passwd home (getpwuid_r(3) in-process: the entry `getent passwd`
+ * prints), or nulls for a uid with no passwd entry (os.userInfo throws ENOENT there, e.g.
+ * `setpriv --reuid 12345`).
+ */
+function passwdSelf(): { user: string | null; home: string | null } {
   try {
-    return userInfo().username;
+    const u = userInfo();
+    return { user: u.username, home: u.homedir };
   } catch {
-    return null;
+    return { user: null, home: null };
   }
 }
 
@@ -44,9 +49,17 @@ export interface SudoLookupHost {
   env: Record<string, string | undefined>;
   exists: (p: string) => boolean;
   exec?: Exec;
+  /**
+   * `user`'s home from its passwd entry, when known: a lookup as that user's sudo caller then needs
+   * no `getent passwd` process (the window's backend asks it again while none is found).
+   */
+  home?: string | null;
 }
 
-const THIS_HOST = (): SudoLookupHost => ({ uid: process.getuid?.() ?? 0, user: userName(), env: process.env, exists: existsSync });
+const THIS_HOST = (): SudoLookupHost => {
+  const self = passwdSelf();
+  return { uid: process.getuid?.() ?? 0, user: self.user, home: self.home, env: process.env, exists: existsSync };
+};
 
 /**
  * The kubeconfig `sudo k2s-dns …` typed by this user finds by itself, or null when it finds none:
@@ -58,7 +71,9 @@ const THIS_HOST = (): SudoLookupHost => ({ uid: process.getuid?.() ?? 0, user: u
 export async function kubeconfigForSudo(host: SudoLookupHost = THIS_HOST()): Promise<string | null> {
   // A uid with no passwd entry has no home for sudo to look in: the lookup then sees no caller.
   const env = host.uid === 0 ? { PKEXEC_UID: host.env['PKEXEC_UID'], SUDO_USER: host.env['SUDO_USER'] } : host.user !== null ? { SUDO_USER: host.user } : {};
-  return (await locateKubeconfig({ env, exists: host.exists, ...(host.exec ? { exec: host.exec } : {}) })).path;
+  // This user as the caller: its home is known here (host.home), no `getent passwd` needed.
+  const callerHome = host.uid !== 0 && host.user !== null && host.home !== undefined ? { callerHome: host.home } : {};
+  return (await locateKubeconfig({ env, exists: host.exists, ...(host.exec ? { exec: host.exec } : {}), ...callerHome })).path;
 }
 
 /**

@@ -81,7 +81,8 @@ export function homeFromPasswdLine(line: string): string | null {
 
 /**
  * findKubeconfig on this host: real existsSync, the caller's home (PKEXEC_UID or SUDO_USER) via
- * `getent passwd` (covers LDAP/NSS users, unlike reading /etc/passwd), process env and home.
+ * `getent passwd` (covers LDAP/NSS users, unlike reading /etc/passwd) unless `callerHome` gives
+ * it (a caller that is this process's own user: its passwd entry read in-process), process env and home.
  * Not root (the app, a user's CLI): a candidate this user cannot read counts as absent, so K2s's
  * root-only admin.conf makes way for the user's own ~/.kube/config — the file the window shows
  * is then the one Start passes to the helper. The root helper passes `opts.exists`, which checks
@@ -90,13 +91,13 @@ export function homeFromPasswdLine(line: string): string | null {
  * Never throws (unless `opts.exists` does).
  */
 export async function locateKubeconfig(
-  opts: { explicit?: string; env?: Record<string, string | undefined>; exec?: Exec; exists?: (p: string) => boolean } = {},
+  opts: { explicit?: string; env?: Record<string, string | undefined>; exec?: Exec; exists?: (p: string) => boolean; callerHome?: string | null } = {},
 ): Promise<FindKubeconfigResult> {
   const env = opts.env ?? process.env;
   const exec = opts.exec ?? nodeExec;
   const caller = callerKey(env);
-  let callerHome: string | null = null;
-  if (caller && !opts.explicit) {
+  let callerHome: string | null = opts.callerHome ?? null;
+  if (caller && !opts.explicit && opts.callerHome === undefined) {
     const res = await exec.run('getent', ['passwd', caller], { timeoutMs: 2000 }).catch(() => null);
     if (res?.code === 0) callerHome = homeFromPasswdLine(res.stdout.split('\n')[0] ?? '');
   }

@@ -70,6 +70,18 @@ describe('kubeconfigToName: what sudo k2s-dns would find by itself', () => {
     expect(await kubeconfigForSudo({ ...user, exists: (p: string) => p === '/home/ada/.kube/config' })).toBe('/home/ada/.kube/config');
     expect(await kubeconfigForSudo({ ...user, exists: (p: string) => p === '/home/ada/other.yaml' })).toBeNull();
   });
+
+  it('kubeconfigForSudo as this user with its passwd home known: no `getent passwd` process, the same answer', async () => {
+    const calls: string[][] = [];
+    const counting = { run: async (file: string, args: string[]) => (calls.push([file, ...args]), { code: 0, stdout: 'ada:x:1000:1000::/home/ada:/bin/bash\n', stderr: '' }) } as never;
+    const ada = { uid: 1000, user: 'ada', home: '/home/ada', env: {}, exec: counting };
+    expect(await kubeconfigForSudo({ ...ada, exists: (p: string) => p === '/home/ada/.kube/config' })).toBe('/home/ada/.kube/config');
+    expect(await kubeconfigForSudo({ ...ada, exists: () => false })).toBeNull();
+    expect(calls).toEqual([]);
+    // Home unknown (no `home`): asked of getent, as the root helper asks for its caller.
+    expect(await kubeconfigForSudo({ uid: 1000, user: 'ada', env: {}, exec: counting, exists: (p: string) => p === '/home/ada/.kube/config' })).toBe('/home/ada/.kube/config');
+    expect(calls).toEqual([['getent', 'passwd', 'ada']]);
+  });
 });
 
 describe('the app\'s Diagnostics', () => {
