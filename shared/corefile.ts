@@ -9,6 +9,7 @@ import { boundReason, cidrZones, isUnder, zoneRefusal, type ZoneOrigin, type Zon
 import { asciiLower, parseUpstream } from './proxy-upstream';
 import { blockForwardLoops, corednsForwardLoop, forwardLoopWhy, loopRefusalWhy, type ZoneForwardLoop } from './coredns-loop';
 import type { RefusedZone, ZoneRoute } from './types';
+import { unusedAllows } from './allow-zones';
 
 /** Input of zonesFromCorefile; `allowZones`/`searchDomains` are the host side of the policy. */
 export interface CorefileZonesInput extends ZonePolicyInput {
@@ -277,6 +278,8 @@ export function zonesFromCorefile(input: CorefileZonesInput): CorefileZones {
   candidates.push(...cidrCandidates);
   const out = toRoutes(candidates, input.kubeDnsIp, reverseZones, policy);
   warnings.push(...answerWarnings(answerers, out.zones));
+  const unused = unusedAllows(policy.allowZones ?? [], out.allowed);
+  if (unused) warnings.push(unused);
   return { clusterDomain, ...out, warnings };
 }
 

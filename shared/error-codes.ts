@@ -135,6 +135,7 @@ export const ERROR_CODES = {
   INTERNAL: { exit: rolledBack, http: 200, meaning: 'An unexpected error in a lifecycle step; the host was rolled back.' },
   // --- warnings of a successful operation (exit 0) ---
   UPSTREAM_UNVERIFIED: { exit: warning, http: 200, meaning: 'Started, but no upstream answered the external verify name.' },
+  ALLOW_ZONE_UNUSED: { exit: warning, http: 200, meaning: 'Started, but an --allow-zone forwarded nothing: no zone the Corefile serves was refused by that name.' },
   UPSTREAM_NO_ADDRESS: { exit: warning, http: 200, meaning: 'Started, but the upstream answered the external verify name without an address (NXDOMAIN, NODATA).' },
   RUN_DIR_FULL: { exit: warning, http: 200, meaning: 'Stopped without a lock file: /run is full.' },
   RESOLV_CONF_WRITABLE: { exit: warning, http: 200, meaning: 'Started, but the saved /etc/resolv.conf is owned by a user account or writable by other users (the follower would refuse it); stop puts it back so.' },

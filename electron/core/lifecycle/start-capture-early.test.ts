@@ -72,7 +72,7 @@ describe('start: the capture companion begins before discover', () => {
 
   it('a zone whose upstream adds a port: restarted with it (after the first start settled), and that one is the running one', async () => {
     const { h, log } = await hostWithCapture();
-    h.world.discovery = { ...FIXTURE_DISCOVERY, zones: [...FIXTURE_DISCOVERY.zones, { zone: 'corp.internal', upstream: '172.21.0.20:5353', source: 'corefile', reason: 'Corefile server block "corp.internal:53"', clusterDomain: false, reverse: false }] };
+    h.world.discovery = { ...FIXTURE_DISCOVERY, zones: [...FIXTURE_DISCOVERY.zones, { zone: 'corp.internal', upstream: '172.21.0.20:5353', source: 'corefile', reason: 'Corefile server block "corp.internal:53"', clusterDomain: false, reverse: false }], allowedZones: ['corp.internal'] };
     const r = await startDns(h.deps, { ...TEST_START_OPTS, allowZones: ['corp.internal'] }, quiet);
     expect(r).toMatchObject({ ok: true });
     expect(r.warnings ?? []).toEqual([]);
@@ -131,5 +131,14 @@ describe('start: the capture companion begins before discover', () => {
     const off = await hostWithCapture(true);
     expect(await startDns(off.h.deps, { ...TEST_START_OPTS, logQueries: false }, quiet)).toMatchObject({ ok: true });
     expect(off.log).toEqual(['discover', 'capture stop']);
+  });
+});
+
+describe('start: an --allow-zone that forwarded nothing', () => {
+  it('is a warning (ALLOW_ZONE_UNUSED) naming it; the start goes on', async () => {
+    const { h } = await hostWithCapture();
+    const r = await startDns(h.deps, { ...TEST_START_OPTS, allowZones: ['Example.TEST.'] }, quiet);
+    expect(r).toMatchObject({ ok: true, exitCode: 0 });
+    expect(r.warnings).toEqual([{ code: 'ALLOW_ZONE_UNUSED', message: 'Allowed zone example.test changed nothing: no zone the Corefile serves was refused by that name, so none is forwarded because of it (check the spelling against the zones listed).' }]);
   });
 });

@@ -26,6 +26,7 @@ import { recoverInterrupted } from './recover';
 import { writeProxyConfig, proxyArgv, lateListenersFor, selfDropFor } from './proxy-config';
 import { waitForListeners } from './service-ready';
 import { captureArgvFor } from './capture-argv';
+import { unusedAllows } from '../../../shared/allow-zones';
 import type { HeldCompanion } from '../host/capture-companion';
 import type { HeldProcess } from '../host/pidfile-process';
 import { verifyDns } from './verify';
@@ -194,6 +195,10 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
         detail: { kubeDnsIp: d.kubeDnsIp, clusterDomain: d.clusterDomain, zones: d.zones.map((z) => z.zone), refusedZones: (d.refusedZones ?? []).slice(0, 100).map((z) => ({ zone: z.zone, why: z.why })), apiServer: d.apiServer, warnings: d.warnings },
       };
     });
+    // An --allow-zone of this start that forwarded nothing (a typo, a zone the cluster does not
+    // serve) is said, not silently kept (shared/corefile.ts unusedAllows).
+    const unusedAllow = unusedAllows((opts.allowZones ?? []).map((z) => z.toLowerCase().replace(/\.$/, '')), discovery.allowedZones ?? []);
+    if (unusedAllow) warnings.push({ code: 'ALLOW_ZONE_UNUSED', message: unusedAllow });
     const policy = upstreamPolicy({ options: pre.options });
     const plan: ProxyPlan = {
       engine: pre.engine.engine,
