@@ -264,6 +264,17 @@ export function asRootWays(args: string): string {
 }
 
 /**
+ * How this user gets read access to the proxy's logs (root:adm 0640, electron/core/host/query-log.ts
+ * logOwnership), one clause (no capital, no full stop): be in the group adm — on a host with
+ * `usermod -aG adm $USER` (usermod(8) -a -G) and a new login; under a wrapper that runs shell
+ * commands where K2s DNS runs (setCliName `shell`), prose: `$USER` in its shell is its root.
+ */
+export function admGroupWays(): string {
+  if (cliShell) return 'be in the group adm where K2s DNS runs';
+  return `be in the group adm (\`${cliSudo ? 'sudo ' : ''}usermod -aG adm $USER\`, then log out and in again)`;
+}
+
+/**
  * A fix's command that is not this CLI's (`chmod o-w /etc/resolv.conf`, `kill 812`), as the user
  * pastes it: under a wrapper that runs shell commands where K2s DNS runs (setCliName `shell`: the
  * sandbox's `DIR/k2s-dns sh -c 'CMD'`), through it, so it acts on the sandbox's files and
