@@ -86,7 +86,7 @@ async function runTeardown(deps: LifecycleDeps, op: Operation, opts: StopOptions
     if (checked) {
       warnings.push({ code: 'RESOLVER_DOWN', message: `${checked} (checked right after this ${op}, as ${cliCommand('status')} checks); put a nameserver that answers into /etc/resolv.conf (exit status ${EXIT.resolverDown}, as ${cliCommand('status')} gives now).` });
     }
-    return done(true, steps.noDns || checked ? EXIT.resolverDown : EXIT.ok, head + (notes.length ? `${what}. ${notes.join(' ')}` : hadState ? `${what}; the host resolver is back as it was.` : `${what}; it was not running.`));
+    return done(true, steps.noDns || checked ? EXIT.resolverDown : EXIT.ok, head + (notes.length ? `${what}. ${notes.join(' ')}` : hadState ? `${what}; the host resolver is back as it was.` : steps.stoppedProxy !== null ? `${what}: k2s-dnsproxy${steps.stoppedProxy === true ? '' : ` (PID ${steps.stoppedProxy})`} ran without a saved original and is stopped; /etc/resolv.conf was not K2s-owned and is left as it is.` : `${what}; it was not running.`));
   } catch (err) {
     const le = err instanceof LifecycleError ? err : failed('INTERNAL', messageOf(err));
     // A failure we caught is not a crash: drop the journal so the next call does not "recover"
