@@ -2,6 +2,10 @@ import { describe, expect, it, vi } from 'vitest';
 import { main } from './main';
 import { commandUsage, HELP_VERBS, helpAnswer, unknownCommandText, USAGE } from './usage';
 import { cliInvocation } from '../core/cli-invocation';
+import { writeFile, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setCliKubeconfig, setKubectlKubeconfig } from '../../shared/fix';
 
 /** stdout and stderr of `k2s-dns ARGS` run through main, and its exit status. */
 async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -122,6 +126,20 @@ describe('k2s-dns VERB --help (walk15: it printed the whole help)', () => {
     const bad = await run(['start', '--bogus', '--help']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^Unknown option '--bogus'\. Run (?:npx )?k2s-dns start --help for usage\.\n$/);
+    // New-user walk 23: with --kubeconfig on the line, the hint put it after --help.
+    const dir = await mkdtemp(join(tmpdir(), 'k2sdns-help-'));
+    try {
+      const kubeconfig = join(dir, 'sandbox.kubeconfig');
+      await writeFile(kubeconfig, 'apiVersion: v1\nkind: Config\nclusters: []\n');
+      const zone = await run(['zones', '--allow-zone', 'Ｋ8s.local', '--kubeconfig', kubeconfig]);
+      expect(zone.code).toBe(2);
+      expect(zone.stderr).toMatch(/^--allow-zone must be an ASCII zone name such as corp\.example, not "Ｋ8s\.local": .* Run (?:npx )?k2s-dns zones --help for usage\.\n$/);
+      expect(zone.stderr).not.toContain('--kubeconfig');
+    } finally {
+      setCliKubeconfig(null);
+      setKubectlKubeconfig(null);
+      await rm(dir, { recursive: true, force: true });
+    }
     const lines = await run(['queries', '--lines', 'x']);
     expect(lines.code).toBe(2);
     expect(lines.stderr).toMatch(/^--lines must be a whole number from 1 to 5000, not "x"\. Run (?:npx )?k2s-dns queries --help for usage\.\n$/);
