@@ -41,6 +41,22 @@ describe('the documentation in the package', () => {
     expect(ownedDirs(withDocs)).toContain(`${DOC_DIR}/docs`);
   });
 
+  // New-user walk 23: it said the packages install "every file below", the bench's JSON included.
+  it('the README\'s "More documentation" says exactly which of its files the packages install', () => {
+    const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## More documentation'));
+    const intro = section.slice(0, section.indexOf('\n|'));
+    expect(intro).toContain('The packages install this README and the `.md` files below in `/usr/share/doc/k2s-dns/`');
+    const linked = [...new Set([...section.matchAll(/\]\((docs\/[^)#]+)\)/g)].map((m) => m[1]!))];
+    expect(linked.length).toBeGreaterThan(10);
+    for (const f of linked) {
+      if (f.endsWith('.md')) expect(Object.keys(docs), f).toContain(`${DOC_DIR}/${f}.gz`);
+      else expect(intro, f).toContain(`\`${f}\``);
+    }
+    // What else docs/ holds that the package leaves out is named there too.
+    expect(intro).toContain('`docs/screenshots/` stay in the repository');
+  });
+
   it('every docs/ file the CLI\'s help names is one the package installs', () => {
     const help = [USAGE, ...HELP_VERBS.map((v) => commandUsage(v))].join('\n');
     const named = [...help.matchAll(/docs\/([a-z0-9-]+\.md)/g)].map((m) => m[1]!);
