@@ -41,7 +41,12 @@ describe('k2s-dns VERB --help (walk15: it printed the whole help)', () => {
     expect(code).toBe(0);
     expect(stdout).toContain('k2s-dns stop [--on-drift keep|restore] [--restore newest|start] [--json]');
     expect(stdout).toContain('--restore  which saved copy stop puts back');
-    expect(stdout).toContain('stop, uninstall: 5 as well');
+    // Walk 23: it named only --on-drift keep; the code (stop.ts) also exits 5 for a saved copy put back that resolves nothing.
+    expect(stdout).toContain('Exit status: 0 done; 1 failed and rolled back (host as before); 2 usage;');
+    expect(stdout).toContain(`stop, uninstall: 5 stopped as asked, but the file left at /etc/resolv.conf leaves no name
+  resolving (a warning RESOLVER_DOWN; status right after exits 5 too): the file --on-drift keep
+  kept, or the saved copy put back, is no file, a link to nothing, has no nameserver line or
+  names only addresses the stopped proxy listened on (127.0.0.1);`);
     expect(stdout).not.toContain('--allow-zone');
   });
 
