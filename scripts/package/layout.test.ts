@@ -10,6 +10,7 @@ import { rpmDate, rpmSpec } from './rpm-spec';
 import { manPage, type PackageMeta } from './texts';
 import { INSTALLED_HELPER, INSTALLED_POLICY } from '../../electron/helper/installed';
 import forge, { BASE_PACKAGE } from '../../forge.config';
+import { UNIT_DOCUMENTATION } from '../../shared/systemd-unit';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), 'k2s-dns-layout-'));
@@ -55,6 +56,13 @@ describe('the documentation in the package', () => {
     }
     // What else docs/ holds that the package leaves out is named there too.
     expect(intro).toContain('`docs/screenshots/` stay in the repository');
+  });
+
+  // Walk 23: the unit's Docs: was the log file; now the man page and this doc, both installed.
+  it('the proxy unit\'s Documentation= names what the package installs', () => {
+    expect(UNIT_DOCUMENTATION).toEqual(['man:k2s-dns(1)', `file:${DOC_DIR}/docs/host-integration.md.gz`]);
+    expect(Object.keys(docs)).toContain(UNIT_DOCUMENTATION[1].slice('file:'.length));
+    expect(packageFiles(fakeBuild()).map((f) => f.path)).toContain('/usr/share/man/man1/k2s-dns.1.gz');
   });
 
   it('every docs/ file the CLI\'s help names is one the package installs', () => {
