@@ -5,8 +5,10 @@
  * /etc/resolv.conf, in the private copy of /etc its mount namespace has (e2e/bed/inner.sh).
  */
 
+import { RESOLVER_BACK } from '../../electron/core/lifecycle/stop';
+
 /** stop's ending when the saved original is back (electron/core/lifecycle/stop.ts). */
-const BACK_AS_IT_WAS = '; the host resolver is back as it was.';
+const BACK_AS_IT_WAS = `; ${RESOLVER_BACK}.`;
 
 /** Where the sandbox's resolver lives, said after a line that names it. */
 const NOT_THIS_MACHINE = "This machine's own /etc/resolv.conf was never touched.";
