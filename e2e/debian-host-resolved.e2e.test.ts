@@ -172,11 +172,12 @@ describe.each(cases)('systemd-resolved on Debian 13, %s engine', (engine: ProxyE
 
   // Once per engine, registered for the first layout only (the other layouts report no skip):
   // systemd's own restart is reported as such.
-  if (layout.name === 'link DNS') it.skipIf(skip)("while systemd restarts a failing proxy, status says 'restarting (attempt N)' with the proxy's own error; systemctl status points at the log", async () => {
+  if (layout.name === 'link DNS') it.skipIf(skip)("while systemd restarts a failing proxy, status says 'restarting (attempt N)' with the proxy's own error; systemctl status points at the man page and host-integration.md", async () => {
     const start = await hostCli(h, hostStartArgs(engine));
     expect(start.result, start.stdout + start.stderr).toMatchObject({ ok: true });
     const unitStatus = (await h.run(['systemctl', 'status', '--no-pager', 'k2s-dnsproxy.service'])).stdout;
-    expect(unitStatus).toContain('Docs: file:/var/log/dnsproxy/dnsproxy.log');
+    expect(unitStatus).toContain('Docs: man:k2s-dns(1)');
+    expect(unitStatus).toContain('file:/usr/share/doc/k2s-dns/docs/host-integration.md.gz');
     // Kill the proxy and take 127.0.0.1:53 before its restart (RestartSec=1s): every attempt then fails to bind.
     const hold = await h.sh('pid=$(systemctl show -P MainPID k2s-dnsproxy); kill -9 $pid && systemd-run --unit k2s-test-holder -p Type=simple /usr/sbin/dnsmasq -k -p 53 --listen-address=127.0.0.1 --bind-interfaces --conf-file=/dev/null --user=root');
     expect(hold.code, hold.stderr).toBe(0);

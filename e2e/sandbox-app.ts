@@ -26,6 +26,7 @@ import { outerPidOf } from './support/outer-pid';
 import { STOP_SIGNALS, stopRequested } from './bed/stop-request';
 import { afterCloseCallbacks, openAfterStop } from './support/open-after-stop';
 import { stillStoppingLine, stopSignals } from './support/stop-notice';
+import { sandboxStopLine } from './support/sandbox-stop-line';
 import { engineSentence, type SandboxEngines } from './sandbox-dnsproxy';
 import { SANDBOX_CONTROLS } from './sandbox-control';
 import { CLI_WRAPPER_ENV, SANDBOX_KUBECONFIG_ENV, SANDBOX_NAMESERVER_ENV, useCliInvocation } from '../electron/core/cli-invocation';
@@ -263,7 +264,7 @@ async function inner(dir: string, port: number): Promise<number> {
   // Restore the sandbox's resolver if someone left K2s DNS running, then undo the test bed.
   await step("stopping K2s DNS (putting the sandbox's resolver back)");
   const r = await backend.dnsStop({ onDrift: 'restore' }).catch((err: Error) => ({ message: err.message }));
-  process.stdout.write(`sandbox: ${r.message}\n`);
+  process.stdout.write(sandboxStopLine(r.message));
   await step('stopping the test bed (CoreDNS, its dnsmasq servers, the Kubernetes API)');
   await tb.stop();
   // DIR too (ready.json, the CLI wrapper, the sockets): the outer side may be gone already.

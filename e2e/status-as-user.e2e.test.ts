@@ -85,6 +85,8 @@ describe.skipIf(!inSandbox)("status as a user on a host whose kubeconfig is K2s'
       // doctor judges the hop the same way: a start finds admin.conf, though this user's lookup does not.
       const doctor = JSON.parse((await asUser(['doctor', '--json'])).stdout) as { id: string; detail?: { hops?: HealthReport['hops'] } }[];
       expect(doctor.find((f) => f.id === 'health')?.detail?.hops?.find((h) => h.kind === 'kube-dns')?.addressFrom).toEqual({ source: 'default', why: 'start reads it from the cluster' });
+      // The proxy log stop keeps is root:adm 0640: its loop check was not made as this user, never an OK "No query log" (walk 23).
+      expect(doctor.find((f) => f.id === 'coredns-loop')).toMatchObject({ severity: 'info', title: 'CoreDNS ↔ proxy loop in the query log: not checked as this user' });
       // Its cluster check says which file a start reads as root, not "No kubeconfig: cluster not checked".
       expect(doctor.find((f) => f.id === 'cluster')).toMatchObject({
         severity: 'info',

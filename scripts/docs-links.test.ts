@@ -106,6 +106,15 @@ describe('relative links in README.md and docs/', () => {
     expect(FILES.flatMap((f) => brokenLinks(f))).toEqual([]);
   });
 
+  // New-user walk 23: docs/bench.md (and its generator) named electron/logs/log-history.ts, which is electron/core/logs/.
+  it('each source path a doc or the bench report generator names as text exists', () => {
+    const named = (text: string) => [...new Set(text.match(/\b(?:electron|shared|scripts|e2e|renderer)\/[A-Za-z0-9_./-]+\.(?:tsx?|mjs|cjs|sh)\b/g) ?? [])];
+    const texts = [...FILES, 'scripts/bench/report.ts'];
+    const missing = texts.flatMap((f) => named(readFileSync(join(REPO, f), 'utf8')).filter((p) => !existsSync(join(REPO, p))).map((p) => `${f}: ${p}`));
+    expect(named('see electron/core/logs/log-history.ts and shared/fix.ts.')).toEqual(['electron/core/logs/log-history.ts', 'shared/fix.ts']);
+    expect(missing).toEqual([]);
+  });
+
   it('the README links every file in docs/ (its "More documentation")', () => {
     const linked = new Set(relativeLinks(readFileSync(join(REPO, 'README.md'), 'utf8')).map((t) => t.split('#')[0]));
     const docs = readdirSync(join(REPO, 'docs')).filter((n) => /\.(md|json)$/.test(n)).map((n) => `docs/${n}`);

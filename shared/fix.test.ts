@@ -133,6 +133,10 @@ describe('a printed start restarts K2s DNS as it ran (fourth walk M2)', () => {
     expect(cliCommand('start', true)).toBe("sudo npx k2s-dns start --dnsproxy '/opt/it'\\''s dnsproxy' --kubeconfig '/home/u/k2s config'");
     expect(cliCommand('start --upstream IP', true)).toBe("sudo npx k2s-dns start --upstream IP --kubeconfig '/home/u/k2s config'");
     expect(cliCommand('stop', true)).toBe('sudo npx k2s-dns stop');
+    // A help line never: it reads no kubeconfig (walk 23: `zones --help --kubeconfig PATH`).
+    expect(cliCommand('zones --help')).toBe('npx k2s-dns zones --help');
+    expect(cliCommand('start -h', true)).toBe('sudo npx k2s-dns start -h');
+    expect(cliCommand('doctor')).toBe("npx k2s-dns doctor --kubeconfig '/home/u/k2s config'");
   });
 
   it('nothing known (no state, or unreadable): the bare start', () => {

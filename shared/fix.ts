@@ -239,14 +239,16 @@ export function shellWord(word: string): string {
  * (checkout); `root` commands (start, stop, uninstall, recover: they change /etc/resolv.conf)
  * get `sudo ` in front, as the README says ("as root … or prefix it with sudo"). A verb that
  * reads a kubeconfig ends with `--kubeconfig PATH` when the one in use is not what the lookup
- * finds (setCliKubeconfig), so the line works as printed. A bare `start` (no flags of its own:
+ * finds (setCliKubeconfig), so the line works as printed — never a help line (`VERB --help`). A bare `start` (no flags of its own:
  * a line with flags asks for other options on purpose) ends with the running start's flags
  * (setCliRunningStart), each a shell word.
  */
 export function cliCommand(args: string, root = false): string {
   const verb = args.split(' ', 1)[0] ?? '';
   if (args === 'start' && runningStart.length > 0) args = `start ${runningStart.map(shellWord).join(' ')}`;
-  const kubeconfig = cliKubeconfig !== null && KUBECONFIG_VERBS.has(verb) ? ` --kubeconfig ${shellWord(cliKubeconfig)}` : '';
+  // A help line reads no kubeconfig: never one on it (walk 23: `zones --help --kubeconfig PATH`).
+  const help = args.split(' ').some((w) => w === '--help' || w === '-h');
+  const kubeconfig = cliKubeconfig !== null && KUBECONFIG_VERBS.has(verb) && !help ? ` --kubeconfig ${shellWord(cliKubeconfig)}` : '';
   return `${root && cliSudo ? 'sudo ' : ''}${cliName} ${args}${kubeconfig}`;
 }
 
@@ -261,6 +263,17 @@ export function asRootWays(args: string): string {
   const line = cliCommand(args, true);
   if (!cliSudo) return `\`${line}\``;
   return `as root: \`${line}\`, or \`su -c ${shellWord(cliCommand(args))}\` where sudo is not installed`;
+}
+
+/**
+ * How this user gets read access to the proxy's logs (root:adm 0640, electron/core/host/query-log.ts
+ * logOwnership), one clause (no capital, no full stop): be in the group adm — on a host with
+ * `usermod -aG adm $USER` (usermod(8) -a -G) and a new login; under a wrapper that runs shell
+ * commands where K2s DNS runs (setCliName `shell`), prose: `$USER` in its shell is its root.
+ */
+export function admGroupWays(): string {
+  if (cliShell) return 'be in the group adm where K2s DNS runs';
+  return `be in the group adm (\`${cliSudo ? 'sudo ' : ''}usermod -aG adm $USER\`, then log out and in again)`;
 }
 
 /**

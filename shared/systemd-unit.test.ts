@@ -12,7 +12,7 @@ describe('renderUnit', () => {
     ).toBe(`# Managed by k2s-dns: written on start, removed on uninstall (same unit name as the k2s CLI).
 [Unit]
 Description=K2s DNS proxy
-Documentation=file:/var/log/dnsproxy/dnsproxy.log
+Documentation=man:k2s-dns(1) file:/usr/share/doc/k2s-dns/docs/host-integration.md.gz
 StartLimitIntervalSec=60s
 StartLimitBurst=10
 Wants=network-online.target

@@ -124,7 +124,7 @@ export function renderUnit(spec: ServiceSpec): string {
     '# Managed by k2s-dns: written on start, removed on uninstall (same unit name as the k2s CLI).',
     '[Unit]',
     `Description=${escapeSpecifiers(spec.description)}`,
-    ...unitHead(spec.logFile),
+    ...unitHead(),
     'Wants=network-online.target',
     'After=network-online.target kubelet.service',
     '',
@@ -152,13 +152,16 @@ function guarded(spec: ServiceSpec, argv: readonly string[]): readonly string[] 
 export const RESTART_POLICY = { restartSec: '1s', startLimitIntervalSec: '60s', startLimitBurst: 10 } as const;
 
 /**
- * [Unit] lines both units share: where the proxy's own messages are (`systemctl status` shows
- * Documentation= as "Docs:", journalctl -u has only systemd's lines: the output goes to the log
- * file), and the start limit (RESTART_POLICY).
+ * The proxy units' Documentation= (systemd.unit(5): URIs, `systemctl status` shows them as
+ * "Docs:"): the CLI's man page and docs/host-integration.md (what the units do, where the proxy's
+ * log is), as the packages install them (scripts/package/layout.ts: man1/k2s-dns.1.gz, docFiles).
+ * Not the log file (walk 23: "Docs: file:/var/log/dnsproxy/dnsproxy.log" is no documentation).
  */
-function unitHead(logFile: string): string[] {
-  // A URL (systemd.unit(5) Documentation=, a space-separated list): spaces and % percent-encoded (RFC 3986).
-  return [`Documentation=file:${escapeSpecifiers(encodeURI(logFile))}`, `StartLimitIntervalSec=${RESTART_POLICY.startLimitIntervalSec}`, `StartLimitBurst=${RESTART_POLICY.startLimitBurst}`];
+export const UNIT_DOCUMENTATION = ['man:k2s-dns(1)', 'file:/usr/share/doc/k2s-dns/docs/host-integration.md.gz'] as const;
+
+/** [Unit] lines both units share: their documentation (UNIT_DOCUMENTATION) and the start limit (RESTART_POLICY). */
+function unitHead(): string[] {
+  return [`Documentation=${UNIT_DOCUMENTATION.join(' ')}`, `StartLimitIntervalSec=${RESTART_POLICY.startLimitIntervalSec}`, `StartLimitBurst=${RESTART_POLICY.startLimitBurst}`];
 }
 
 /**
@@ -245,7 +248,7 @@ export function renderLateListenerUnit(spec: ServiceSpec): string {
     `# ${SERVICE}.service: it waits until ${late.addresses.join(', ')} is assigned (K2s adds it after boot).`,
     '[Unit]',
     `Description=${escapeSpecifiers(spec.description)}, listener on ${late.addresses.join(', ')} once assigned`,
-    ...unitHead(spec.logFile),
+    ...unitHead(),
     ...COMPANION_TIE,
     '',
     '[Service]',

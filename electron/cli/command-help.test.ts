@@ -2,6 +2,10 @@ import { describe, expect, it, vi } from 'vitest';
 import { main } from './main';
 import { commandUsage, HELP_VERBS, helpAnswer, unknownCommandText, USAGE } from './usage';
 import { cliInvocation } from '../core/cli-invocation';
+import { writeFile, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setCliKubeconfig, setKubectlKubeconfig } from '../../shared/fix';
 
 /** stdout and stderr of `k2s-dns ARGS` run through main, and its exit status. */
 async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -37,7 +41,12 @@ describe('k2s-dns VERB --help (walk15: it printed the whole help)', () => {
     expect(code).toBe(0);
     expect(stdout).toContain('k2s-dns stop [--on-drift keep|restore] [--restore newest|start] [--json]');
     expect(stdout).toContain('--restore  which saved copy stop puts back');
-    expect(stdout).toContain('stop, uninstall: 5 as well');
+    // Walk 23: it named only --on-drift keep; the code (stop.ts) also exits 5 for a saved copy put back that resolves nothing.
+    expect(stdout).toContain('Exit status: 0 done; 1 failed and rolled back (host as before); 2 usage;');
+    expect(stdout).toContain(`stop, uninstall: 5 stopped as asked, but the file left at /etc/resolv.conf leaves no name
+  resolving (a warning RESOLVER_DOWN; status right after exits 5 too): the file --on-drift keep
+  kept, or the saved copy put back, is no file, a link to nothing, has no nameserver line or
+  names only addresses the stopped proxy listened on (127.0.0.1);`);
     expect(stdout).not.toContain('--allow-zone');
   });
 
@@ -122,6 +131,20 @@ describe('k2s-dns VERB --help (walk15: it printed the whole help)', () => {
     const bad = await run(['start', '--bogus', '--help']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^Unknown option '--bogus'\. Run (?:npx )?k2s-dns start --help for usage\.\n$/);
+    // New-user walk 23: with --kubeconfig on the line, the hint put it after --help.
+    const dir = await mkdtemp(join(tmpdir(), 'k2sdns-help-'));
+    try {
+      const kubeconfig = join(dir, 'sandbox.kubeconfig');
+      await writeFile(kubeconfig, 'apiVersion: v1\nkind: Config\nclusters: []\n');
+      const zone = await run(['zones', '--allow-zone', 'Ｋ8s.local', '--kubeconfig', kubeconfig]);
+      expect(zone.code).toBe(2);
+      expect(zone.stderr).toMatch(/^--allow-zone must be an ASCII zone name such as corp\.example, not "Ｋ8s\.local": .* Run (?:npx )?k2s-dns zones --help for usage\.\n$/);
+      expect(zone.stderr).not.toContain('--kubeconfig');
+    } finally {
+      setCliKubeconfig(null);
+      setKubectlKubeconfig(null);
+      await rm(dir, { recursive: true, force: true });
+    }
     const lines = await run(['queries', '--lines', 'x']);
     expect(lines.code).toBe(2);
     expect(lines.stderr).toMatch(/^--lines must be a whole number from 1 to 5000, not "x"\. Run (?:npx )?k2s-dns queries --help for usage\.\n$/);

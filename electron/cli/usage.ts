@@ -97,8 +97,17 @@ const EXIT_APP = `  app: in web mode as ui; with the Electron window the window'
   start (a dialog said why); 127 the Electron binary could not be run.`;
 /** A command's own line of the whole help's exit statuses (`  status: 0 …`) as its own help's `Exit status: 0 …`. */
 const ownExit = (line: string): string => line.replace(/^ {2}/gm, '').replace(/^[a-z]+:/, 'Exit status:');
-const EXIT_STOP = `  stop, uninstall: 5 as well when --on-drift keep kept a file that leaves no name
-  resolving (a warning RESOLVER_DOWN: K2s DNS is stopped as asked; status then exits 5).`;
+/**
+ * stop's exit 5 as electron/core/lifecycle/stop.ts gives it: teardown's noDns (a kept file, or the
+ * saved copy put back, that restoredLeavesNone / keepLeavesNone finds resolving nothing) or, for a
+ * file start did not check, resolver-down-check.ts's probe right after (README "exit status").
+ */
+const EXIT_STOP = `  stop, uninstall: 5 stopped as asked, but the file left at /etc/resolv.conf leaves no name
+  resolving (a warning RESOLVER_DOWN; status right after exits 5 too): the file --on-drift keep
+  kept, or the saved copy put back, is no file, a link to nothing, has no nameserver line or
+  names only addresses the stopped proxy listened on (127.0.0.1); or a kept file or a followed
+  network's copy put back has nameservers that do not answer (stop asks them, as status does).
+  The original start checked is put back unasked: 0 even if its nameservers went away since.`;
 
 /** `k2s-dns --help` text. Exit codes follow shared/lifecycle-events.ts EXIT; the kubeconfig order is shared/kubeconfig-order.ts. */
 export const USAGE = `k2s-dns — Kubernetes DNS for a native Linux K2s host

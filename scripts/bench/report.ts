@@ -118,7 +118,7 @@ export function renderReport(r: BenchResult): string {
     L.push(`| readTail (electron/core/logs/tail.ts) | ${fig(lv.readTail, 1)} | ${ratio(lv.readTail.median, lv.tail.median)} |`, `| \`tail -n 1000\` (process) | ${fig(lv.tail, 1)} | 1.00× |`, '');
   } else L.push('Tail of a 1 GiB log: not measured.', '');
   if (r.logSearch) {
-    L.push('Search over the whole log (electron/logs/log-history.ts, what the Logs filter runs; goal ≤ 1 s for a 20 MiB log):', '', '| file set | ms |', '|---|---|');
+    L.push('Search over the whole log (electron/core/logs/log-history.ts, what the Logs filter runs; goal ≤ 1 s for a 20 MiB log):', '', '| file set | ms |', '|---|---|');
     L.push(`| dnsproxy.log, 20 MiB | ${fig(r.logSearch.oneFile, 1)} |`, `| dnsproxy.log.1 + dnsproxy.log, ${(r.logSearch.bytes / 2 ** 20).toFixed(0)} MiB | ${fig(r.logSearch.twoFiles, 1)} |`, '');
   } else L.push('Search over the whole log: not measured.', '');
   const ep = r.exactPages;

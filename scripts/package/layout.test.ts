@@ -10,6 +10,7 @@ import { rpmDate, rpmSpec } from './rpm-spec';
 import { manPage, type PackageMeta } from './texts';
 import { INSTALLED_HELPER, INSTALLED_POLICY } from '../../electron/helper/installed';
 import forge, { BASE_PACKAGE } from '../../forge.config';
+import { UNIT_DOCUMENTATION } from '../../shared/systemd-unit';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), 'k2s-dns-layout-'));
@@ -39,6 +40,29 @@ describe('the documentation in the package', () => {
     const withDocs = packageFiles({ ...fakeBuild(), docs: { [`${DOC_DIR}/docs/a.md.gz`]: Buffer.from('x') } });
     expect(withDocs.find((f) => f.path === `${DOC_DIR}/docs/a.md.gz`)?.mode).toBe(0o644);
     expect(ownedDirs(withDocs)).toContain(`${DOC_DIR}/docs`);
+  });
+
+  // New-user walk 23: it said the packages install "every file below", the bench's JSON included.
+  it('the README\'s "More documentation" says exactly which of its files the packages install', () => {
+    const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## More documentation'));
+    const intro = section.slice(0, section.indexOf('\n|'));
+    expect(intro).toContain('The packages install this README and the `.md` files below in `/usr/share/doc/k2s-dns/`');
+    const linked = [...new Set([...section.matchAll(/\]\((docs\/[^)#]+)\)/g)].map((m) => m[1]!))];
+    expect(linked.length).toBeGreaterThan(10);
+    for (const f of linked) {
+      if (f.endsWith('.md')) expect(Object.keys(docs), f).toContain(`${DOC_DIR}/${f}.gz`);
+      else expect(intro, f).toContain(`\`${f}\``);
+    }
+    // What else docs/ holds that the package leaves out is named there too.
+    expect(intro).toContain('`docs/screenshots/` stay in the repository');
+  });
+
+  // Walk 23: the unit's Docs: was the log file; now the man page and this doc, both installed.
+  it('the proxy unit\'s Documentation= names what the package installs', () => {
+    expect(UNIT_DOCUMENTATION).toEqual(['man:k2s-dns(1)', `file:${DOC_DIR}/docs/host-integration.md.gz`]);
+    expect(Object.keys(docs)).toContain(UNIT_DOCUMENTATION[1].slice('file:'.length));
+    expect(packageFiles(fakeBuild()).map((f) => f.path)).toContain('/usr/share/man/man1/k2s-dns.1.gz');
   });
 
   it('every docs/ file the CLI\'s help names is one the package installs', () => {

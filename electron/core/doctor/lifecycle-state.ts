@@ -13,6 +13,7 @@ import { driftRestoreLabel } from '../../../shared/saved-copy';
 import { cliTimeText, timeText } from '../../../shared/clock';
 import type { HostDnsStatus } from '../../../shared/types';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
+import { SAVED_ORIGINAL_GONE_WAYS } from '../lifecycle/status';
 import { lastRunWords } from '../../../shared/exit-status';
 
 /** `lifecycle-state`: ok when running or stopped cleanly, warn when degraded or the resolver was changed by someone else. */
@@ -39,6 +40,20 @@ export async function checkLifecycleState(ctx: DoctorContext): Promise<DoctorFin
   if (restart) return restartFinding(restart, await healthOf(ctx), base, detail);
   const down = s.state === 'degraded' ? proxyDownFinding(s, base, detail) : null;
   if (down) return down;
+  // The proxy runs for a K2s-owned file with no saved original (moved aside as corrupt, or
+  // removed): neither recover nor stop can put one back (stop fails NO_SAVED_ORIGINAL), so the fix
+  // is status's meaning — the user's own file written back by hand, then stop (walk 23).
+  if (s.state === 'degraded' && s.resolverOwner === 'k2s' && ctx.service.running && !ctx.state && !ctx.stateUnreadable && !s.stateProblem) {
+    return {
+      ...base,
+      severity: 'warn',
+      title: 'K2s DNS state: degraded',
+      meaning: `K2s DNS is half started or half stopped: ${s.messages.join(' ')}`,
+      fix: `Write your own resolv.conf back by hand (${SAVED_ORIGINAL_GONE_WAYS}), then run \`${cliCommand('stop', true)}\`; then \`${cliCommand('start', true)}\` if you want K2s DNS again.`,
+      remedy: { action: null, gui: 'Write your own /etc/resolv.conf back by hand as root, then press Stop (and Start if you want K2s DNS again).', cli: cliCommand('stop', true) },
+      detail,
+    };
+  }
   if (s.state === 'degraded') {
     return {
       ...base,

@@ -17,6 +17,7 @@ import { TEST_START_OPTS, trackedHosts } from '../../../e2e/support/test-deps';
 import { readDoctorContext } from '../doctor/context';
 import { checkHealthPath } from '../doctor/health';
 import { checkLifecycleState } from '../doctor/lifecycle-state';
+import { setCliName } from '../../../shared/fix';
 
 const newHost = trackedHosts();
 const ORIGINAL = 'nameserver 192.0.2.53\nsearch corp.example\n';
@@ -84,6 +85,32 @@ describe('a corrupt state file', () => {
     expect((await aside(h.root)).bytes).toBe(h.bytes);
     expect((await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).split('\n')[0]).toBe(MANAGED_HEADER);
     expect(h.services.running).toBe(true);
+  });
+
+  // New-user walk 23: truncated in the sandbox, then stop, doctor, the file written back by hand, stop.
+  it('truncated, then stop, doctor, the own file written back, stop: one way through, in the CLI invocation, and the last result says it stopped the proxy', async () => {
+    setCliName('/tmp/k2sdns-app-Ab12/k2s-dns', false, true, '192.0.2.53');
+    try {
+      const h = await corrupted(truncated);
+      const first = await stopDns(h.deps, {}, sink());
+      expect(first).toMatchObject({ ok: false, exitCode: 1, code: 'STATE_CORRUPT' });
+      expect(first.message).toMatch(/, then run \/tmp\/k2sdns-app-Ab12\/k2s-dns stop again\.$/);
+      // Doctor: the saved original is gone (moved aside), so its fix is its meaning's, never recover or "stop to restore the saved resolver".
+      const doctor = await checkLifecycleState(await readDoctorContext(h.deps, { kubeconfigPath: null }));
+      expect(doctor).toMatchObject({ severity: 'warn', title: 'K2s DNS state: degraded', remedy: { action: null, cli: '/tmp/k2sdns-app-Ab12/k2s-dns stop' } });
+      expect(doctor.meaning).toContain('k2s-dnsproxy runs but the saved original is gone: write your own resolv.conf back by hand');
+      expect(doctor.fix).toBe('Write your own resolv.conf back by hand (a file with your nameserver, or the symlink your distribution uses, e.g. ln -s ../run/systemd/resolve/stub-resolv.conf), then run `/tmp/k2sdns-app-Ab12/k2s-dns stop`; then `/tmp/k2sdns-app-Ab12/k2s-dns start` if you want K2s DNS again.');
+      await writeFile(join(h.root, 'etc/resolv.conf'), ORIGINAL);
+      const pid = (await h.deps.services.status()).pid;
+      const second = await stopDns(h.deps, {}, sink());
+      expect(second).toMatchObject({ ok: true, exitCode: 0, message: `K2s DNS is stopped: k2s-dnsproxy (PID ${pid}) ran without a saved original and is stopped; /etc/resolv.conf was not K2s-owned and is left as it is.` });
+      expect(h.services.running).toBe(false);
+      expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe(ORIGINAL);
+      // Nothing ran: the plain words.
+      expect((await stopDns(h.deps, {}, sink())).message).toBe('K2s DNS is stopped; it was not running.');
+    } finally {
+      setCliName('npx k2s-dns');
+    }
   });
 
   it('garbage while the resolver is already the user\'s own: stop stops the proxy and moves the garbage aside', async () => {

@@ -12,6 +12,9 @@ import { cliCommand } from '../../../shared/fix';
 
 export { OWNED_FILES } from './teardown';
 
+/** The end of stop's result when the saved original is back as it was (the sandbox's Ctrl-C line rewords it: e2e/support/sandbox-stop-line.ts). */
+export const RESOLVER_BACK = 'the host resolver is back as it was';
+
 /**
  * Stops K2s DNS: restore the saved resolver first (so the host never points at a dead proxy),
  * then stop the proxy, then forget the state. A resolver changed by someone else while K2s ran
@@ -86,7 +89,7 @@ async function runTeardown(deps: LifecycleDeps, op: Operation, opts: StopOptions
     if (checked) {
       warnings.push({ code: 'RESOLVER_DOWN', message: `${checked} (checked right after this ${op}, as ${cliCommand('status')} checks); put a nameserver that answers into /etc/resolv.conf (exit status ${EXIT.resolverDown}, as ${cliCommand('status')} gives now).` });
     }
-    return done(true, steps.noDns || checked ? EXIT.resolverDown : EXIT.ok, head + (notes.length ? `${what}. ${notes.join(' ')}` : hadState ? `${what}; the host resolver is back as it was.` : `${what}; it was not running.`));
+    return done(true, steps.noDns || checked ? EXIT.resolverDown : EXIT.ok, head + (notes.length ? `${what}. ${notes.join(' ')}` : hadState ? `${what}; ${RESOLVER_BACK}.` : steps.stoppedProxy !== null ? `${what}: k2s-dnsproxy${steps.stoppedProxy === true ? '' : ` (PID ${steps.stoppedProxy})`} ran without a saved original and is stopped; /etc/resolv.conf was not K2s-owned and is left as it is.` : `${what}; it was not running.`));
   } catch (err) {
     const le = err instanceof LifecycleError ? err : failed('INTERNAL', messageOf(err));
     // A failure we caught is not a crash: drop the journal so the next call does not "recover"

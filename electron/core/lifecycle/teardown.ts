@@ -223,7 +223,7 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
       // proxy for the K2s-owned file that still points at it, and say what to do by hand.
       const aside = await setAside(deps);
       if (isManagedEntry(current)) {
-        throw failed('STATE_CORRUPT', `${corrupt.path} is corrupt (${corrupt.problem}) and holds no readable original resolver; ${aside} /etc/resolv.conf is still K2s-owned and k2s-dnsproxy keeps running for it. Write your own resolv.conf back by hand (a file with your nameserver, or the symlink your distribution uses, e.g. ln -s ../run/systemd/resolve/stub-resolv.conf), then run k2s-dns ${op} again.`);
+        throw failed('STATE_CORRUPT', `${corrupt.path} is corrupt (${corrupt.problem}) and holds no readable original resolver; ${aside} /etc/resolv.conf is still K2s-owned and k2s-dnsproxy keeps running for it. Write your own resolv.conf back by hand (a file with your nameserver, or the symlink your distribution uses, e.g. ln -s ../run/systemd/resolve/stub-resolv.conf), then run ${cliCommand(op, true)} again.`);
       }
       notes.push(`${corrupt.path} was corrupt (${corrupt.problem}); ${aside} /etc/resolv.conf was not K2s-owned, so it was left as it is.`);
       return { value: undefined, message: `The saved state was corrupt; ${aside}` };
@@ -269,7 +269,7 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
     } else if (isBindMounted(deps.fs.real(K2S_PATHS.resolvConf), await deps.mountinfo())) {
       // rename(2) over a mount point fails (EBUSY); discarding the saved original now would
       // leave `nameserver 127.0.0.1` underneath once it is unmounted. Keep everything running.
-      throw failed('BIND_MOUNTED', `/etc/resolv.conf became a bind mount while K2s ran, so it cannot be replaced; the saved original is kept in ${K2S_PATHS.stateFile} and k2s-dnsproxy keeps running for the K2s-owned file underneath. Unmount it (umount /etc/resolv.conf), then run k2s-dns ${op} again.`);
+      throw failed('BIND_MOUNTED', `/etc/resolv.conf became a bind mount while K2s ran, so it cannot be replaced; the saved original is kept in ${K2S_PATHS.stateFile} and k2s-dnsproxy keeps running for the K2s-owned file underneath. Unmount it (umount /etc/resolv.conf), then run ${cliCommand(op, true)} again.`);
     } else if (managed || opts.onDrift === 'restore' || restoreByDefault || isGone(current) || (wantStart && opts.onDrift !== 'keep')) {
       // Deleted, or a link to nothing: not a resolver someone chose to keep — put the original back.
       const drifted = !managed && !isGone(current);
@@ -378,8 +378,10 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
     message += await undoResolved(deps, state);
     return { value: undefined, message };
   });
+  let stoppedProxy: number | true | null = null;
   await r.run('stop-service', 'Stopping k2s-dnsproxy', async () => {
     const before = await serviceBefore;
+    if (before.running) stoppedProxy = before.pid ?? true;
     await deps.services.stop();
     await afterProxy?.();
     return { value: undefined, message: before.running ? `Stopped k2s-dnsproxy${before.pid ? ` (PID ${before.pid})` : ''}.` : 'k2s-dnsproxy was not running.' };
@@ -416,7 +418,7 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
       return { value: removed, message: `${removed.length ? `Removed ${removed.join(', ')}.` : 'No K2s-owned DNS files were left.'}${keptText}`, detail: { removed, kept } };
     });
   }
-  return { notes, hadState: state !== null, noDns, leftUnverified: keptTheirs || (state?.followedChange != null && !wantStart), keptWritable };
+  return { notes, hadState: state !== null, stoppedProxy, noDns, leftUnverified: keptTheirs || (state?.followedChange != null && !wantStart), keptWritable };
 }
 
 /**
@@ -448,6 +450,12 @@ export function restoredLeavesNone(entry: ResolverEntry, listenerAddresses: read
 export interface TeardownOutcome {
   notes: string[];
   hadState: boolean;
+  /**
+   * The proxy this teardown stopped (it ran before): its PID, or true when none was known; null
+   * when it was not running. With no saved state it ran without one (its original written back
+   * by hand after a corrupt state file, walk 23): a result must not say it was not running.
+   */
+  stoppedProxy: number | true | null;
   noDns: string | null;
   /**
    * True when the file left in /etc/resolv.conf is not the original whose nameservers start
