@@ -81,8 +81,8 @@ export function systemdFollower(fs: HostFs, exec: Exec, reload: ManagerReload = 
         await systemctl([LINKS_ONLY, 'enable', unit]);
         reload.linksChanged();
       }
-      // recent: the service step just asked about it with the proxy's units (systemd-service.ts), one show less.
-      await reload.current([unit], { recent: true });
+      // Asked already: start's preflight asked about it with the proxy's status (systemd-service.ts), one show less.
+      await reload.current([unit]);
       await systemctl(['restart', unit]);
     },
     async stop(opts) {

@@ -28,15 +28,17 @@ afterEach(() => {
 
 /**
  * Records systemctl calls; `is-active` answers `active`, `show` answers an active unit with
- * MainPID 4242, and every unit as loaded from its current file except those in `needReload`.
+ * MainPID 4242, and every unit as loaded from its current file except those in `needReload`
+ * (one block per unit, with the unit's state when asked for it, as status() asks).
  */
 function recordingExec(calls: string[][], needReload: ReadonlySet<string> = new Set()): Exec {
   return {
     run: async (file, args) => {
       calls.push([file, ...args]);
       if (args[0] === 'is-active') return { code: 0, stdout: 'active\n', stderr: '' };
-      if (args[0] === 'show' && args.includes('NeedDaemonReload')) return { code: 0, stdout: args.slice(args.indexOf('--') + 1).map((u) => `Id=${u}\nLoadState=loaded\nNeedDaemonReload=${needReload.has(u) ? 'yes' : 'no'}\n`).join('\n'), stderr: '' };
-      if (args[0] === 'show' && args.includes('ActiveState')) return { code: 0, stdout: 'ActiveState=active\nSubState=running\nNRestarts=0\nExecMainCode=0\nExecMainStatus=0\nMainPID=4242\nResult=success\n', stderr: '' };
+      const state = 'ActiveState=active\nSubState=running\nNRestarts=0\nExecMainCode=0\nExecMainStatus=0\nMainPID=4242\nResult=success\n';
+      if (args[0] === 'show' && args.includes('NeedDaemonReload')) return { code: 0, stdout: args.slice(args.indexOf('--') + 1).map((u) => `Id=${u}\nLoadState=loaded\nNeedDaemonReload=${needReload.has(u) ? 'yes' : 'no'}\n${args.includes('ActiveState') ? state : ''}`).join('\n'), stderr: '' };
+      if (args[0] === 'show' && args.includes('ActiveState')) return { code: 0, stdout: state, stderr: '' };
       if (args[0] === 'show') return { code: 0, stdout: '4242\n', stderr: '' };
       return { code: 0, stdout: '', stderr: '' };
     },
@@ -55,6 +57,9 @@ describe('detectServiceManager', () => {
     expect((await detectServiceManager(fs, recordingExec([]))).kind).toBe('systemd');
   });
 });
+
+/** status()'s one `systemctl show`: the reload question for every K2s unit, and the proxy's state. */
+const STATUS_SHOW = ['systemctl', 'show', '-p', 'Id', '-p', 'LoadState', '-p', 'NeedDaemonReload', '-p', 'ActiveState', '-p', 'SubState', '-p', 'NRestarts', '-p', 'ExecMainCode', '-p', 'ExecMainStatus', '-p', 'MainPID', '-p', 'Result', '--', 'k2s-dnsproxy.service', 'k2s-dnsproxy-kubeswitch.service', 'k2s-dnsproxy-resolved.service', 'k2s-dnsproxy-follow.service', 'k2s-dnsproxy-capture.service'];
 
 describe('systemd manager', () => {
   it('writes the unit, links it on disk only, restarts it without a reload when the manager holds its current file; status and stop via systemctl; settle has PID 1 run the reload without waiting', async () => {
@@ -83,7 +88,8 @@ describe('systemd manager', () => {
       ['systemctl', 'restart', '--job-mode=ignore-requirements', 'k2s-dnsproxy.service'],
       // One read after the restart: its MainPID, and that it runs (the first listener poll reads no status then).
       ['systemctl', 'show', '-p', 'ActiveState', '-p', 'SubState', '-p', 'NRestarts', '-p', 'ExecMainCode', '-p', 'ExecMainStatus', '-p', 'MainPID', '-p', 'Result', 'k2s-dnsproxy.service'],
-      ['systemctl', 'show', '-p', 'ActiveState', '-p', 'SubState', '-p', 'NRestarts', '-p', 'ExecMainCode', '-p', 'ExecMainStatus', '-p', 'MainPID', '-p', 'Result', 'k2s-dnsproxy.service'],
+      // status: the proxy's state, and the manager's question for every K2s unit in the same process (ManagerReload.ask).
+      STATUS_SHOW,
       ['systemctl', 'stop', 'k2s-dnsproxy.service'],
       // The link removed in-process (unit-links.ts unlinkUnits); the reload as a unit of its own, not waited for (systemd-reload.ts RELOAD_UNIT).
       ['systemd-run', '--no-block', '--quiet', '--collect', '--description=K2s DNS: the manager reads the changed unit links', '--', 'systemctl', 'daemon-reload'],
@@ -205,7 +211,7 @@ describe('systemd manager', () => {
     ]);
   });
 
-  it('prepareStart asks the reset and the reload question before start, which then only links and restarts; a unit rewritten since is still reloaded for', async () => {
+  it("preflight's status asks the reload question for every K2s unit and prepareStart the reset, before start, which then only links and restarts; a unit status heard stale is reloaded for without a second question, one rewritten since whatever it heard", async () => {
     mkdirSync(r('run/systemd/system'), { recursive: true });
     const fs = createHostFs(root);
     const spec = { argv: ['/usr/sbin/dnsmasq', '--keep-in-foreground'], logFile: K2S_PATHS.log, description: 'K2s DNS proxy', lateListeners: { mainArgv: ['/usr/sbin/dnsmasq', '--keep-in-foreground', '--listen-address=127.0.0.1'], argv: ['/usr/sbin/dnsmasq', '--keep-in-foreground', '--listen-address=172.19.1.1'], addresses: ['172.19.1.1'] } };
@@ -217,18 +223,25 @@ describe('systemd manager', () => {
     await svcFirst.start(spec);
     const calls: string[][] = [];
     const svc = await detectServiceManager(fs, recordingExec(calls));
+    expect((await svc.status()).running).toBe(true);
     await svc.prepareStart!();
     const units = ['k2s-dnsproxy.service', 'k2s-dnsproxy-kubeswitch.service'];
-    expect(calls).toEqual([
-      ['systemctl', 'reset-failed', ...units],
-      ['systemctl', 'show', '-p', 'Id', '-p', 'LoadState', '-p', 'NeedDaemonReload', '--', ...units],
-    ]);
+    expect(calls).toEqual([STATUS_SHOW, ['systemctl', 'reset-failed', ...units]]);
     calls.length = 0;
     await svc.start(spec);
     expect(calls[0]).toEqual(['systemctl', 'restart', '--job-mode=ignore-requirements', ...units]);
+    // Status heard the kubeswitch unit loaded from an older file: a reload, no second question.
+    const stale: string[][] = [];
+    const svcStale = await detectServiceManager(fs, recordingExec(stale, new Set(['k2s-dnsproxy-kubeswitch.service'])));
+    await svcStale.status();
+    await svcStale.prepareStart!();
+    stale.length = 0;
+    await svcStale.start(spec);
+    expect(stale.slice(0, 2)).toEqual([['systemctl', 'daemon-reload'], ['systemctl', 'restart', '--job-mode=ignore-requirements', ...units]]);
     // Asked, then the unit changed (another description): reloaded for, not trusted to the answer.
     const changed: string[][] = [];
     const svc2 = await detectServiceManager(fs, recordingExec(changed));
+    await svc2.status();
     await svc2.prepareStart!();
     changed.length = 0;
     await svc2.start({ ...spec, description: 'K2s DNS proxy (dnsmasq)' });

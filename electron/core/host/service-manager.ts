@@ -43,10 +43,10 @@ export interface ServiceManager {
    */
   start(spec: ServiceSpec): Promise<{ pid: number | null; running?: boolean }>;
   /**
-   * Begins, without waiting, the reads a start() soon after needs from the service manager that
-   * do not depend on its spec (systemd: the reset of a failed unit and the NeedDaemonReload
-   * question for the units an earlier start wrote), so they run alongside discover; start() uses
-   * them when they still apply. Never rejects.
+   * Begins, without waiting, the calls a start() soon after needs from the service manager that
+   * do not depend on its spec (systemd: the reset of a failed unit for the units an earlier start
+   * wrote; their NeedDaemonReload question is asked by status(), which preflight reads), so they
+   * run alongside discover; start() uses them when they still apply. Never rejects.
    */
   prepareStart?(): Promise<void>;
   /**

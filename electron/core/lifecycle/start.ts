@@ -167,9 +167,10 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
     // pidfile) would otherwise each wait for discover's parsing on this thread, and its capture
     // then opened only after discover had ended (measured: the go line 40–85 ms after save).
     if (early && held) await early.sent();
-    // The service manager's reads that need no spec (systemd: a failed unit's reset, the reload
-    // question) run alongside discover, off the service step; after save, so a refusal changes
-    // nothing, and after the held capture's go (their spawns hold this thread for a few ms each).
+    // The service manager's reads that need no spec (systemd: a failed unit's reset; its reload
+    // question was asked with preflight's status) run alongside discover, off the service step;
+    // after save, so a refusal changes nothing, and after the held capture's go (a spawn holds
+    // this thread for a few ms).
     void deps.services.prepareStart?.().catch(() => undefined);
     const discovery = await r.run('discover', `Reading kube-dns and the Corefile through ${pre.kubeconfigPath}`, async () => {
       const d = await deps.discover(pre.kubeconfigPath, { searchDomains: pre.search, nameservers: pre.upstreams, proxyListeners: pre.listeners.map((l) => l.address), allowZones: [...new Set([...(opts.allowZones ?? []), ...(pre.existing?.allowedZones ?? [])])] }).catch((err: unknown) => {
