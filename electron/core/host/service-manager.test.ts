@@ -12,6 +12,7 @@ import { detectServiceManager } from './detect-service-manager';
 import { createSupervisedManager, isProcessRunning, readWatchdogState, waitForExec } from './supervised-service';
 import { FOLLOW_UNIT_PATH, FOLLOW_WANTS_LINK, systemdFollower } from './follower';
 import { UNIT_CGROUP_PROCS } from './systemd-service';
+import { systemdReload } from './systemd-reload';
 
 let root: string;
 const r = (p: string) => path.join(root, p);
@@ -147,10 +148,21 @@ describe('systemd manager', () => {
     const linked: string[][] = [];
     await systemdFollower(fs, recordingExec(linked)).start(argv);
     expect(linked.filter((c) => c[1] !== 'show')).toEqual([['systemctl', 'restart', 'k2s-dnsproxy-follow.service']]);
-    // Another program: the file is rewritten, enabled and reloaded for, then restarted.
+    // Another program: the file is rewritten, linked in-process (unit-links.ts: no systemctl) and
+    // reloaded for, then restarted; a link it left elsewhere goes, as `reenable` removes it.
+    await fs.remove(FOLLOW_WANTS_LINK);
+    const stray = '/etc/systemd/system/graphical.target.wants/k2s-dnsproxy-follow.service';
+    await fs.mkdirp(path.posix.dirname(stray), 0o755);
+    await fs.symlinkAtomic(stray, FOLLOW_UNIT_PATH);
     const rewritten: string[][] = [];
-    await systemdFollower(fs, recordingExec(rewritten)).start(['/usr/local/bin/node', ...argv.slice(1)]);
-    expect(rewritten).toEqual([['systemctl', '--root=/', 'enable', 'k2s-dnsproxy-follow.service'], ['systemctl', 'daemon-reload'], ['systemctl', 'restart', 'k2s-dnsproxy-follow.service']]);
+    const reload = systemdReload(recordingExec(rewritten));
+    await systemdFollower(fs, recordingExec(rewritten), reload).start(['/usr/local/bin/node', ...argv.slice(1)]);
+    expect(rewritten).toEqual([['systemctl', 'daemon-reload'], ['systemctl', 'restart', 'k2s-dnsproxy-follow.service']]);
+    expect(await fs.readlink(FOLLOW_WANTS_LINK)).toBe(FOLLOW_UNIT_PATH);
+    expect(await fs.lstat(stray)).toBeNull();
+    // That reload began after the link was made: settle asks for nothing more.
+    await reload.settle();
+    expect(rewritten).toHaveLength(2);
   });
 
   it('stop names the capture and follower units in the proxy\'s one stop job and unlinks them with the proxy in one disable', async () => {
@@ -170,9 +182,16 @@ describe('systemd manager', () => {
     calls.length = 0;
     await systemdFollower(fs, recordingExec(calls)).stop({ unlinkWithProxy: true });
     expect(calls).toEqual([['systemctl', 'stop', 'k2s-dnsproxy-follow.service']]);
+    // Without: its link removed in-process, as `systemctl --root=/ disable` removes it (unit-links.ts), and the manager asked to read it (settle).
+    await fs.mkdirp(path.posix.dirname(FOLLOW_WANTS_LINK), 0o755);
+    await fs.symlinkAtomic(FOLLOW_WANTS_LINK, FOLLOW_UNIT_PATH);
     calls.length = 0;
-    await systemdFollower(fs, recordingExec(calls)).stop();
-    expect(calls).toEqual([['systemctl', 'stop', 'k2s-dnsproxy-follow.service'], ['systemctl', '--root=/', 'disable', 'k2s-dnsproxy-follow.service']]);
+    const reload = systemdReload(recordingExec(calls));
+    await systemdFollower(fs, recordingExec(calls), reload).stop();
+    expect(calls).toEqual([['systemctl', 'stop', 'k2s-dnsproxy-follow.service']]);
+    expect(await fs.lstat(FOLLOW_WANTS_LINK)).toBeNull();
+    await reload.settle();
+    expect(calls.at(-1)?.[0]).toBe('systemd-run');
   });
 
   it('reloads before the restart for a unit file it rewrote, or one the manager holds from an older file, and only then; an unchanged unit file is not rewritten', async () => {
@@ -269,11 +288,12 @@ describe('systemd manager', () => {
     await svc.installRouteUnit?.('/var/lib/k2s/dns-resolved-route.conf');
     expect(readFileSync(r(K2S_PATHS.routeUnit), 'utf8')).toBe(renderRouteUnit('/var/lib/k2s/dns-resolved-route.conf'));
     expect(statSync(r(K2S_PATHS.routeUnit)).mode & 0o777).toBe(0o644);
+    // Its link made in-process, as `systemctl --root=/ reenable` makes it (unit-links.ts): no systemctl for it.
     expect(calls).toEqual([
-      ['systemctl', '--root=/', 'reenable', 'k2s-dnsproxy-resolved.service'],
       ['systemctl', 'daemon-reload'],
       ['systemctl', 'restart', 'k2s-dnsproxy-resolved.service'],
     ]);
+    expect(await createHostFs(root).readlink('/etc/systemd/system/k2s-dnsproxy.service.wants/k2s-dnsproxy-resolved.service')).toBe(K2S_PATHS.routeUnit);
   });
 
   it('a failing systemctl names the command and where to look', async () => {

@@ -7,7 +7,7 @@ import { FOLLOW_UNIT_PATH } from './follower';
 import { renderRouteUnit, ROUTE_UNIT_NAME } from '../../../shared/resolved-route-unit';
 import type { Exec } from './exec';
 import type { HostFs } from './host-fs';
-import { LINKS_ONLY, settledAll, systemdReload, writeUnitFile, KNOWN_CURRENT_MS, type ManagerReload } from './systemd-reload';
+import { settledAll, systemdReload, writeUnitFile, KNOWN_CURRENT_MS, type ManagerReload } from './systemd-reload';
 import { relinkUnits, unlinkUnits } from './unit-links';
 import type { RestartedExit, ServiceManager, ServiceRestart } from './service-manager';
 import { exitReasonFromLog, isAutoRestart, lastExitEventFromJournal, lastExitFromJournal, parseUnitRunState, PROCESS_EXIT_MESSAGE_ID, SHOW_PROPERTIES, showProperties, showUnits } from '../../../shared/systemd-show';
@@ -205,9 +205,10 @@ export function createSystemdManager(fs: HostFs, exec: Exec, reload: ManagerRelo
     },
     async installRouteUnit(routeFile) {
       await fs.mkdirp(path.posix.dirname(K2S_PATHS.routeUnit), 0o755);
-      if (await writeUnitFile(fs, K2S_PATHS.routeUnit, renderRouteUnit(routeFile))) reload.unitWritten(ROUTE_UNIT);
-      await systemctl(exec, [LINKS_ONLY, 'reenable', ROUTE_UNIT]);
-      reload.linksChanged();
+      const text = renderRouteUnit(routeFile);
+      if (await writeUnitFile(fs, K2S_PATHS.routeUnit, text)) reload.unitWritten(ROUTE_UNIT);
+      // Its links on disk, in-process, as `systemctl --root=/ reenable` makes them (unit-links.ts).
+      if (await relinkUnits(fs, [{ name: ROUTE_UNIT, file: K2S_PATHS.routeUnit, text }], (args) => systemctl(exec, args))) reload.linksChanged();
       await reload.current([ROUTE_UNIT]);
       await systemctl(exec, ['restart', ROUTE_UNIT]);
     },
