@@ -50,6 +50,14 @@ export interface ServiceManager {
    */
   prepareStart?(): Promise<void>;
   /**
+   * systemd only: writes the unit files start(spec) would write whose bytes changed (noted for
+   * the manager's reload, ManagerReload.unitWritten) and does nothing else — no link, no start.
+   * Start calls it right after save when the capture's start follows and may reload for its own
+   * new unit (the first start after install): that reload then reads these too, and start(spec)
+   * finds them written (one reload on start's path, not two). Throws for a spec start would refuse.
+   */
+  writeUnits?(spec: ServiceSpec): Promise<void>;
+  /**
    * Restarts the running service with the unit/argv it has, so it reads its config file again
    * (a followed network: only the config changed). Absent: the caller uses start(spec).
    */

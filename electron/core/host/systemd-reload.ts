@@ -134,7 +134,16 @@ export function systemdReload(exec: Exec, now: () => number = () => performance.
   };
   // Questions in flight, for a current() that needs their answer.
   const asking = new Set<{ units: readonly string[]; done: Promise<unknown> }>();
-  const reload = async (units: readonly string[]) => {
+  // Reloads in flight, for a current() that one of them may answer (never reject).
+  const reloading = new Set<Promise<unknown>>();
+  const reload = (units: readonly string[]): Promise<void> => {
+    const run = reloadOnce(units);
+    const done = run.catch(() => undefined);
+    reloading.add(done);
+    void done.then(() => reloading.delete(done));
+    return run;
+  };
+  const reloadOnce = async (units: readonly string[]) => {
     const changesBefore = linkChanges;
     const began = now();
     // Only the units written before it began are surely read by it: one written meanwhile (the
@@ -169,6 +178,15 @@ export function systemdReload(exec: Exec, now: () => number = () => performance.
     return h && !written.has(u) && now() - h.at < KNOWN_CURRENT_MS ? h : null;
   };
   const needsReload = async (units: readonly string[]): Promise<boolean> => {
+    const clear = () => units.every((u) => fresh(u)?.current === true);
+    if (clear()) return false;
+    // A reload in flight (the capture's start, for its new unit, while the service step writes
+    // nothing new: start.ts has the proxy's units written before it) reads every unit written
+    // before it began: waited for, not run again after it.
+    if (reloading.size > 0) {
+      await Promise.all(reloading);
+      if (clear()) return false;
+    }
     if (units.some((u) => written.has(u) || fresh(u)?.current === false)) return true;
     // A question in flight that covers a unit not heard of: its answer (preflight's, asked alongside its checks).
     const unheard = () => units.filter((u) => !fresh(u));

@@ -9,7 +9,7 @@ import type { Exec } from './exec';
 import type { HostFs } from './host-fs';
 import { settledAll, systemdReload, writeUnitFile, KNOWN_CURRENT_MS, type ManagerReload } from './systemd-reload';
 import { relinkUnits, unlinkUnits } from './unit-links';
-import type { RestartedExit, ServiceManager, ServiceRestart } from './service-manager';
+import type { RestartedExit, ServiceManager, ServiceRestart, ServiceSpec } from './service-manager';
 import { exitReasonFromLog, isAutoRestart, lastExitEventFromJournal, lastExitFromJournal, parseUnitRunState, PROCESS_EXIT_MESSAGE_ID, SHOW_PROPERTIES, showProperties, showUnits } from '../../../shared/systemd-show';
 import { open } from 'node:fs/promises';
 import { LOGROTATE_PATH, openQueryLog, readAdmGid, renderLogrotate, rotateLogIfOver } from './query-log';
@@ -129,9 +129,23 @@ export function createSystemdManager(fs: HostFs, exec: Exec, reload: ManagerRelo
   const resetFailed = (units: readonly string[]) => systemctl(exec, ['reset-failed', ...units], [0, 1, EXIT_NOT_LOADED]);
   // The reset prepareStart began, for the next start().
   let asked: { units: readonly string[]; reset: Promise<unknown>; at: number } | null = null;
+  /** The unit files for `spec` written where their bytes changed (noted for the reload); their texts (null: that companion is not used). */
+  const writeUnits = async (spec: ServiceSpec) => {
+    const unitText = renderUnit(spec); // validate before touching the host
+    const lateText = spec.lateListeners ? renderLateListenerUnit(spec) : null;
+    const routeText = spec.resolvedRouteFile ? renderRouteUnit(spec.resolvedRouteFile) : null;
+    await fs.mkdirp(path.posix.dirname(K2S_PATHS.unit), 0o755);
+    for (const [text, file, unit] of [[unitText, K2S_PATHS.unit, UNIT], [lateText, K2S_PATHS.lateUnit, LATE_UNIT], [routeText, K2S_PATHS.routeUnit, ROUTE_UNIT]] as const) {
+      if (text && (await writeUnitFile(fs, file, text))) reload.unitWritten(unit);
+    }
+    return { unitText, lateText, routeText };
+  };
   return {
     reload,
     kind: 'systemd',
+    async writeUnits(spec) {
+      await writeUnits(spec);
+    },
     async prepareStart() {
       // An answer of an earlier start that never reached its service step is not this start's.
       asked = null;
@@ -147,7 +161,7 @@ export function createSystemdManager(fs: HostFs, exec: Exec, reload: ManagerRelo
       asked = { units, reset, at: performance.now() };
     },
     async start(spec) {
-      const unitText = renderUnit(spec); // validate before touching the host
+      renderUnit(spec); // validate before touching the host
       const lateText = spec.lateListeners ? renderLateListenerUnit(spec) : null;
       const routeText = spec.resolvedRouteFile ? renderRouteUnit(spec.resolvedRouteFile) : null;
       await fs.mkdirp(path.posix.dirname(spec.logFile), 0o755);
@@ -156,16 +170,13 @@ export function createSystemdManager(fs: HostFs, exec: Exec, reload: ManagerRelo
       await (await openQueryLog(fs.real(spec.logFile), await readAdmGid(fs.real('/etc/group')))).close();
       await fs.mkdirp(path.posix.dirname(LOGROTATE_PATH), 0o755);
       await fs.writeFileAtomic(LOGROTATE_PATH, renderLogrotate(spec.logFile), { mode: 0o644 });
-      await fs.mkdirp(path.posix.dirname(K2S_PATHS.unit), 0o755);
       for (const [text, file, unit] of [[lateText, K2S_PATHS.lateUnit, LATE_UNIT], [routeText, K2S_PATHS.routeUnit, ROUTE_UNIT]] as const) {
         if (!text && (await fs.lstat(file))) {
           await systemctl(exec, ['disable', '--now', unit], [0, EXIT_NOT_LOADED]);
           await fs.remove(file);
         }
       }
-      for (const [text, file, unit] of [[unitText, K2S_PATHS.unit, UNIT], [lateText, K2S_PATHS.lateUnit, LATE_UNIT], [routeText, K2S_PATHS.routeUnit, ROUTE_UNIT]] as const) {
-        if (text && (await writeUnitFile(fs, file, text))) reload.unitWritten(unit);
-      }
+      const { unitText } = await writeUnits(spec);
       const companions = [...(lateText ? [LATE_UNIT] : []), ...(routeText ? [ROUTE_UNIT] : [])];
       const units = [UNIT, ...companions];
       // The links on disk (unit-links.ts, as `systemctl --root=/ reenable` makes them; the

@@ -23,7 +23,9 @@ import { StepReporter, type EventSink } from './reporter';
 import { journaledReporter } from './teardown';
 import { clearJournal, clearRecovery } from './journal';
 import { recoverInterrupted } from './recover';
-import { writeProxyConfig, proxyArgv, lateListenersFor, selfDropFor } from './proxy-config';
+import { writeProxyConfig, proxyArgv, lateListenersFor, selfDropFor, configPathFor } from './proxy-config';
+import type { ServiceSpec } from '../host/service-manager';
+import type { SelfDrop } from '../engines/runtime';
 import { waitForListeners } from './service-ready';
 import { captureArgvFor } from './capture-argv';
 import type { HeldCompanion } from '../host/capture-companion';
@@ -161,6 +163,17 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
     // it back like every change after save.
     // Aborted by rollback: the capture's starts stop waiting for it to open (it is stopped anyway).
     const captureRollback = new AbortController();
+    const onNetworkChange = opts.onNetworkChange ?? pre.existing?.onNetworkChange ?? 'follow';
+    // The capture's start below reloads the manager when it writes its unit (the first start
+    // after install: no held one then). The proxy's unit files are written first, where their
+    // bytes changed (ServiceManager.writeUnits), so that one reload reads them too and the
+    // service step finds them written: one reload on start's path, not two. A held capture
+    // reloads for nothing (its unit is there), and a steady start rewrites nothing: no call then.
+    // A failure here leaves the service step to write them, and fail, as before.
+    if (capture === 'on' && !(held && (await held)) && deps.services.writeUnits) {
+      const { spec } = await serviceSpecOf(deps, pre, opts.logQueries ?? false, configPathFor(pre.engine.engine), startLine, onNetworkChange);
+      await deps.services.writeUnits(spec).catch(() => undefined);
+    }
     const early = capture === 'on' && deps.capture ? startCapture(deps.capture, captureArgvFor(deps.capture.argv, { listeners: pre.listeners, upstreams: pre.upstreams, zones: [] }), undo, warnings, captureRollback, undefined, held) : null;
     early?.begin();
     // A held companion is let go before discover: the few file writes that record it (its
@@ -227,21 +240,13 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
       undo.push({ what: `restore ${written.path}`, run: written.undo });
       return { value: written.path, message: `Wrote ${written.path}`, detail: { path: written.path } };
     });
-    const onNetworkChange = opts.onNetworkChange ?? pre.existing?.onNetworkChange ?? 'follow';
     await r.run('service', 'Starting k2s-dnsproxy', async () => {
+      const { spec, drop } = await serviceSpecOf(deps, pre, plan.verbose, configPath, startLine, onNetworkChange);
       // dnsmasq drops to its own system user; said once here when the host has none (README "Security").
-      const drop = await selfDropFor(deps.fs, plan.engine);
       if (drop?.warning) warnings.push({ code: 'SHARED_PROXY_ACCOUNT', message: drop.warning });
-      const argv = proxyArgv(deps.fs, pre.engine.binary, plan.engine, configPath, plan.verbose, plan.listeners, drop);
       // Registered before start: a start that fails half-way still gets stopped by rollback.
       undo.push({ what: 'stop k2s-dnsproxy', run: () => deps.services.stop() });
-      // dnsproxy cannot drop root itself (docs/engines.md "dnsproxy privileges"): the service manager does; dnsmasq drops by --user (websec).
-      // On systemd the KubeSwitch listener runs in its own unit that waits for the address (reboots).
-      const lateListeners = lateListenersFor(plan.engine, argv, plan.listeners);
-      const { runAs } = engineRuntime(plan.engine);
-      // On resolved hosts a companion unit re-applies the route whenever the KubeSwitch address comes back (link re-created, reboot).
-      const linkFollower = deps.follower !== undefined && onNetworkChange === 'follow';
-      const started = await deps.services.start({ ...(linkFollower ? { linkFollower } : {}), argv, logFile: deps.fs.real(K2S_PATHS.log), description: `K2s DNS proxy (${plan.engine})`, guardDirs: ROOT_WRITTEN_DIRS.map((d) => deps.fs.real(d.path)), startLine, ...(runAs ? { runAs } : {}), ...(lateListeners ? { lateListeners } : {}), ...(pre.resolved ? { resolvedRouteFile: deps.fs.real(K2S_PATHS.routeFile) } : {}) });
+      const started = await deps.services.start(spec);
       // The follower's spawn blocks this thread until its child has exec'd (a few ms, more on a
       // busy host): paid now, while the proxy starts, instead of before ready. Held until then.
       const f = deps.follower;
@@ -309,6 +314,27 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
     if (!settling || !committed) await deps.services.reload?.settle();
     if (release) await (release as () => Promise<void>)();
   }
+}
+
+/**
+ * The proxy's ServiceSpec for this start (what its unit files say), from preflight's engine,
+ * listeners and resolved link, the engine's query-log verbosity `verbose` (ProxyPlan.verbose),
+ * its config file `configPath` (configPathFor the engine: writeProxyConfig writes it there) and
+ * the network-change policy; with the engine's own drop of root (selfDropFor), whose warning the
+ * caller says.
+ */
+async function serviceSpecOf(deps: LifecycleDeps, pre: Preflight, verbose: boolean, configPath: string, startLine: string, onNetworkChange: 'follow' | 'keep'): Promise<{ spec: ServiceSpec; drop: SelfDrop | null }> {
+  const engine = pre.engine.engine;
+  const drop = await selfDropFor(deps.fs, engine);
+  const argv = proxyArgv(deps.fs, pre.engine.binary, engine, configPath, verbose, pre.listeners, drop);
+  // dnsproxy cannot drop root itself (docs/engines.md "dnsproxy privileges"): the service manager does; dnsmasq drops by --user (websec).
+  // On systemd the KubeSwitch listener runs in its own unit that waits for the address (reboots).
+  const lateListeners = lateListenersFor(engine, argv, pre.listeners);
+  const { runAs } = engineRuntime(engine);
+  const linkFollower = deps.follower !== undefined && onNetworkChange === 'follow';
+  // On resolved hosts a companion unit re-applies the route whenever the KubeSwitch address comes back (link re-created, reboot).
+  const spec: ServiceSpec = { ...(linkFollower ? { linkFollower } : {}), argv, logFile: deps.fs.real(K2S_PATHS.log), description: `K2s DNS proxy (${engine})`, guardDirs: ROOT_WRITTEN_DIRS.map((d) => deps.fs.real(d.path)), startLine, ...(runAs ? { runAs } : {}), ...(lateListeners ? { lateListeners } : {}), ...(pre.resolved ? { resolvedRouteFile: deps.fs.real(K2S_PATHS.routeFile) } : {}) };
+  return { spec, drop };
 }
 
 /** One start of the capture companion with one argv (startCapture). */
