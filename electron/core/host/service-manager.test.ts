@@ -59,8 +59,10 @@ describe('detectServiceManager', () => {
   });
 });
 
-/** status()'s one `systemctl show`: the reload question for every K2s unit, and the proxy's state. */
-const STATUS_SHOW = ['systemctl', 'show', '-p', 'Id', '-p', 'LoadState', '-p', 'NeedDaemonReload', '-p', 'ActiveState', '-p', 'SubState', '-p', 'NRestarts', '-p', 'ExecMainCode', '-p', 'ExecMainStatus', '-p', 'MainPID', '-p', 'Result', '--', 'k2s-dnsproxy.service', 'k2s-dnsproxy-kubeswitch.service', 'k2s-dnsproxy-resolved.service', 'k2s-dnsproxy-follow.service', 'k2s-dnsproxy-capture.service'];
+/** status()'s one `systemctl show`: the proxy's state, with the reload question for its unit. */
+const STATUS_SHOW = ['systemctl', 'show', '-p', 'Id', '-p', 'LoadState', '-p', 'NeedDaemonReload', '-p', 'ActiveState', '-p', 'SubState', '-p', 'NRestarts', '-p', 'ExecMainCode', '-p', 'ExecMainStatus', '-p', 'MainPID', '-p', 'Result', '--', 'k2s-dnsproxy.service'];
+/** askUnits()'s: the reload question for every other K2s unit. */
+const ASK_UNITS = ['systemctl', 'show', '-p', 'Id', '-p', 'LoadState', '-p', 'NeedDaemonReload', '--', 'k2s-dnsproxy-kubeswitch.service', 'k2s-dnsproxy-resolved.service', 'k2s-dnsproxy-follow.service', 'k2s-dnsproxy-capture.service'];
 
 describe('systemd manager', () => {
   it('writes the unit, links it on disk only, restarts it without a reload when the manager holds its current file; status and stop via systemctl; settle has PID 1 run the reload without waiting', async () => {
@@ -89,7 +91,7 @@ describe('systemd manager', () => {
       ['systemctl', 'restart', '--job-mode=ignore-requirements', 'k2s-dnsproxy.service'],
       // One read after the restart: its MainPID, and that it runs (the first listener poll reads no status then).
       ['systemctl', 'show', '-p', 'ActiveState', '-p', 'SubState', '-p', 'NRestarts', '-p', 'ExecMainCode', '-p', 'ExecMainStatus', '-p', 'MainPID', '-p', 'Result', 'k2s-dnsproxy.service'],
-      // status: the proxy's state, and the manager's question for every K2s unit in the same process (ManagerReload.ask).
+      // status: the proxy's state, and the manager's question for its unit in the same process (ManagerReload.ask).
       STATUS_SHOW,
       ['systemctl', 'stop', 'k2s-dnsproxy.service'],
       // The link removed in-process (unit-links.ts unlinkUnits); the reload as a unit of its own, not waited for (systemd-reload.ts RELOAD_UNIT).
@@ -230,7 +232,7 @@ describe('systemd manager', () => {
     ]);
   });
 
-  it("preflight's status asks the reload question for every K2s unit and prepareStart the reset, before start, which then only links and restarts; a unit status heard stale is reloaded for without a second question, one rewritten since whatever it heard", async () => {
+  it("preflight's status and askUnits ask the reload question for every K2s unit and prepareStart the reset, before start, which then only links and restarts; a unit they heard stale is reloaded for without a second question, one rewritten since whatever they heard", async () => {
     mkdirSync(r('run/systemd/system'), { recursive: true });
     const fs = createHostFs(root);
     const spec = { argv: ['/usr/sbin/dnsmasq', '--keep-in-foreground'], logFile: K2S_PATHS.log, description: 'K2s DNS proxy', lateListeners: { mainArgv: ['/usr/sbin/dnsmasq', '--keep-in-foreground', '--listen-address=127.0.0.1'], argv: ['/usr/sbin/dnsmasq', '--keep-in-foreground', '--listen-address=172.19.1.1'], addresses: ['172.19.1.1'] } };
@@ -242,16 +244,19 @@ describe('systemd manager', () => {
     await svcFirst.start(spec);
     const calls: string[][] = [];
     const svc = await detectServiceManager(fs, recordingExec(calls));
-    expect((await svc.status()).running).toBe(true);
+    const status = svc.status();
+    svc.askUnits!();
+    expect((await status).running).toBe(true);
     await svc.prepareStart!();
     const units = ['k2s-dnsproxy.service', 'k2s-dnsproxy-kubeswitch.service'];
-    expect(calls).toEqual([STATUS_SHOW, ['systemctl', 'reset-failed', ...units]]);
+    expect(calls).toEqual([STATUS_SHOW, ASK_UNITS, ['systemctl', 'reset-failed', ...units]]);
     calls.length = 0;
     await svc.start(spec);
     expect(calls[0]).toEqual(['systemctl', 'restart', '--job-mode=ignore-requirements', ...units]);
     // Status heard the kubeswitch unit loaded from an older file: a reload, no second question.
     const stale: string[][] = [];
     const svcStale = await detectServiceManager(fs, recordingExec(stale, new Set(['k2s-dnsproxy-kubeswitch.service'])));
+    svcStale.askUnits!();
     await svcStale.status();
     await svcStale.prepareStart!();
     stale.length = 0;
@@ -260,6 +265,7 @@ describe('systemd manager', () => {
     // Asked, then the unit changed (another description): reloaded for, not trusted to the answer.
     const changed: string[][] = [];
     const svc2 = await detectServiceManager(fs, recordingExec(changed));
+    svc2.askUnits!();
     await svc2.status();
     await svc2.prepareStart!();
     changed.length = 0;

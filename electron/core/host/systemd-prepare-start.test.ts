@@ -40,8 +40,8 @@ function recordingExec(calls: string[][], need: () => boolean): Exec {
 
 const SPEC = { argv: ['/usr/sbin/dnsmasq', '--keep-in-foreground'], logFile: K2S_PATHS.log, description: 'K2s DNS proxy' };
 const UNIT = 'k2s-dnsproxy.service';
-/** status()'s one show: the reload question for every K2s unit, with the proxy's state. */
-const STATUS = ['systemctl', 'show', '-p', 'Id', '-p', 'LoadState', '-p', 'NeedDaemonReload', ...SHOW_PROPERTIES.flatMap((p) => ['-p', p]), '--', UNIT, 'k2s-dnsproxy-kubeswitch.service', 'k2s-dnsproxy-resolved.service', 'k2s-dnsproxy-follow.service', 'k2s-dnsproxy-capture.service'];
+/** status()'s one show: the proxy's state, with the reload question for its unit. */
+const STATUS = ['systemctl', 'show', '-p', 'Id', '-p', 'LoadState', '-p', 'NeedDaemonReload', ...SHOW_PROPERTIES.flatMap((p) => ['-p', p]), '--', UNIT];
 const RESTART = ['systemctl', 'restart', '--job-mode=ignore-requirements', UNIT];
 
 describe('prepareStart across starts of one process', () => {

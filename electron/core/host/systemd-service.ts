@@ -18,12 +18,12 @@ const UNIT = `${SERVICE_NAME}.service`;
 const LATE_UNIT = `${LATE_UNIT_NAME}.service`;
 const ROUTE_UNIT = `${ROUTE_UNIT_NAME}.service`;
 /**
- * Every unit K2s DNS writes, asked about by status() with the proxy's state (ManagerReload.ask):
- * a start's preflight reads that status, so the manager's question for every unit the start then
- * runs is answered in that one `systemctl show` (one whose file is not there says
- * LoadState=not-found, and a start that writes it reloads for it anyway).
+ * The units K2s DNS writes besides the proxy's, asked about by askUnits() in one `systemctl show`
+ * (one whose file is not there says LoadState=not-found, and a start that writes it reloads for
+ * it anyway). Not in status()'s own: systemctl reads every property of each unit it shows
+ * (~4 ms a unit on the booted Debian 13 host), and preflight waits for that status.
  */
-const K2S_UNITS = [UNIT, LATE_UNIT, ROUTE_UNIT, `${FOLLOW_UNIT_NAME}.service`, `${CAPTURE_UNIT_NAME}.service`] as const;
+const OTHER_UNITS = [LATE_UNIT, ROUTE_UNIT, `${FOLLOW_UNIT_NAME}.service`, `${CAPTURE_UNIT_NAME}.service`] as const;
 /**
  * The job mode of restart() (a followed network: only the proxy's config changed). systemctl(1)
  * `--job-mode=ignore-requirements`: requirement dependencies are ignored for this job, ordering
@@ -119,7 +119,7 @@ async function runState(exec: Exec): Promise<{ pid: number | null; running: bool
  * resolv.conf survives a reboot, so must the proxy; relinking drops the multi-user.target.wants/
  * link earlier versions made for the companions), `restart` (starts it, or applies a new
  * argv/config to a running one); prepareStart begins the reset alongside discover, and the
- * reload question was asked with the proxy's status (status(), which start's preflight reads).
+ * reload question was asked by start's preflight (status() for the proxy's unit, askUnits for the others).
  * stop: stops the proxy, its companions, the capture and the follower in one job and removes
  * their links (uninstall and recover stopped the follower first: stopFollower's
  * unlinkWithProxy); `reload.settle()` at the end of the command asks the manager to read the
@@ -146,13 +146,16 @@ export function createSystemdManager(fs: HostFs, exec: Exec, reload: ManagerRelo
     async writeUnits(spec) {
       await writeUnits(spec);
     },
+    askUnits() {
+      void reload.ask(OTHER_UNITS).catch(() => null);
+    },
     async prepareStart() {
       // An answer of an earlier start that never reached its service step is not this start's.
       asked = null;
       // The units a start uses are those whose files are there from an earlier start (the
       // KubeSwitch and resolved companions follow the host, which rarely changes between starts);
       // the first start after install has none and resets in its service step. The manager's
-      // question was asked by preflight's status() (K2S_UNITS).
+      // question was asked by preflight (status(), askUnits).
       const onDisk = await Promise.all(([[K2S_PATHS.unit, UNIT], [K2S_PATHS.lateUnit, LATE_UNIT], [K2S_PATHS.routeUnit, ROUTE_UNIT]] as const).map(async ([file, unit]) => ((await fs.lstat(file)) ? [unit] : [])));
       const units = onDisk.flat();
       if (!units.includes(UNIT)) return;
@@ -200,8 +203,8 @@ export function createSystemdManager(fs: HostFs, exec: Exec, reload: ManagerRelo
       // The reset (a unit systemd gave up on, at its start limit, refuses even a start by hand
       // until then), begun alongside discover (prepareStart) when it named these units and not
       // long ago (a long-running process whose start failed before this step reset nothing
-      // since), else now; and the manager's question, answered by preflight's status() when that
-      // was not long ago (ManagerReload.current), else asked now, side by side.
+      // since), else now; and the manager's question, answered by preflight's (status(), askUnits) when
+      // that was not long ago (ManagerReload.current), else asked now, side by side.
       const early = asked && performance.now() - asked.at < KNOWN_CURRENT_MS ? asked : null;
       asked = null;
       const reset = early && units.every((u) => early.units.includes(u)) ? early.reset : resetFailed(units);
@@ -262,13 +265,13 @@ export function createSystemdManager(fs: HostFs, exec: Exec, reload: ManagerRelo
       await unlinked;
     },
     async status() {
-      // The proxy's state, and in the same process the manager's question for every K2s unit
-      // (K2S_UNITS; ManagerReload.ask keeps its answer): start's preflight reads this status, and
-      // the reload questions of that start's capture, service step and follower are then answered.
-      const out = await reload.ask(K2S_UNITS, SHOW_PROPERTIES);
+      // The proxy's state, and the manager's question for its unit with it (ManagerReload.ask keeps
+      // the answer; systemctl reads every property of the unit anyway): start's preflight reads
+      // this status, and asks for the other units alongside (askUnits).
+      const out = await reload.ask([UNIT], SHOW_PROPERTIES);
       if (out === null) return { running: false, pid: null, restart: null };
-      // The proxy's block by its Id= (the first block where none says so: the proxy is asked first).
-      const s = parseUnitRunState(showUnits(out).get(UNIT) ?? showProperties(out.split(/\n\s*\n/)[0] ?? ''));
+      // The proxy's block by its Id= (the output as one block where none says so).
+      const s = parseUnitRunState(showUnits(out).get(UNIT) ?? showProperties(out));
       const running = s.activeState === 'active';
       // Measured on systemd 257: after StartLimitBurst auto-restarts the unit is `failed` with the
       // last run's Result (exit-code), not start-limit-hit (that one a refused manual start gets).

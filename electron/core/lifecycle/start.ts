@@ -181,7 +181,7 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
     // then opened only after discover had ended (measured: the go line 40–85 ms after save).
     if (early && held) await early.sent();
     // The service manager's reads that need no spec (systemd: a failed unit's reset; its reload
-    // question was asked with preflight's status) run alongside discover, off the service step;
+    // question was asked by preflight) run alongside discover, off the service step;
     // after save, so a refusal changes nothing, and after the held capture's go (a spawn holds
     // this thread for a few ms).
     void deps.services.prepareStart?.().catch(() => undefined);
