@@ -282,7 +282,7 @@ export function systemdCapture(fs: HostFs, exec: Exec, procDir = '/proc', reload
       // restart and the go first) it must not end the process as an unhandled rejection.
       link.catch(() => undefined);
       // The held one runs the unit as the manager holds it: when that is an older file (asked by
-      // start's preflight, ServiceManager.askUnits; ManagerReload.current: no `systemctl show` of
+      // start before preflight, ServiceManager.askUnits; ManagerReload.current: no `systemctl show` of
       // its own), the manager reloads and the held one is restarted, still held (the hold file says so
       // until the go below). A held one whose restart failed is replaced below, as before.
       const heldUp = async () => {
@@ -361,7 +361,7 @@ export function systemdCapture(fs: HostFs, exec: Exec, procDir = '/proc', reload
       // The restart at once: the companion's Node start-up is what start then waits for (measured
       // on the booted Debian 13 host: a reset and a question first put the restart ~45 ms later).
       // Again when it was refused (a unit at its start limit: reset first). The manager's question
-      // (did it run an older file?) is start's, once preflight asked it (ServiceManager.askUnits).
+      // (did it run an older file?) is start's, once start asked it (ServiceManager.askUnits).
       const restarted = (async () => {
         if (await systemctl(['restart', RESTART_JOB_MODE, unit]).then(() => true, () => false)) return;
         await systemctl(['reset-failed', unit], [0, 1, 5]);

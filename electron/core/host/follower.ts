@@ -81,7 +81,7 @@ export function systemdFollower(fs: HostFs, exec: Exec, reload: ManagerReload = 
       // (systemd-reload.ts; a reload is ~110–190 ms on a booted Debian 13 host). Not again for the
       // same file whose link is there: the proxy's relink in this start made it (ServiceSpec.linkFollower).
       if ((written || !(await fs.lstat(FOLLOW_WANTS_LINK))) && (await relinkUnits(fs, [{ name: unit, file: FOLLOW_UNIT_PATH, text }], (args) => systemctl(args)))) reload.linksChanged();
-      // Asked already: start's preflight asked about it (ServiceManager.askUnits, systemd-service.ts), one show less.
+      // Asked already: start asked about it before its preflight (ServiceManager.askUnits, systemd-service.ts), one show less.
       await reload.current([unit]);
       await systemctl(['restart', unit]);
     },

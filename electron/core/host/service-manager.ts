@@ -45,7 +45,7 @@ export interface ServiceManager {
   /**
    * Begins, without waiting, the calls a start() soon after needs from the service manager that
    * do not depend on its spec (systemd: the reset of a failed unit for the units an earlier start
-   * wrote; their NeedDaemonReload question preflight asked with status() and askUnits), so they
+   * wrote; their NeedDaemonReload question start asked before, askUnits and preflight's status()), so they
    * run alongside discover; start() uses them when they still apply. Never rejects.
    */
   prepareStart?(): Promise<void>;
@@ -61,7 +61,7 @@ export interface ServiceManager {
    * systemd only: asks the manager now, without waiting, whether each K2s unit besides the
    * proxy's is loaded from its current file (ManagerReload.ask; status() asks it for the proxy's),
    * so the reload questions of the start that follows — its capture's, its service step's, its
-   * follower's — run no `systemctl show` of their own. Start's preflight calls it with status().
+   * follower's — run no `systemctl show` of their own. Start calls it once it holds the lock, before preflight.
    */
   askUnits?(): void;
   /**

@@ -65,11 +65,11 @@ export interface ManagerReload {
    * (linksChanged) after the reload began leaves settle() its own reload to ask for.
    * What this process heard of a unit within the last KNOWN_CURRENT_MS is used instead of a
    * question of its own — an answer of ask() (one still in flight is waited for), or a reload
-   * that began since — and a unit written since is reloaded for whatever was heard. A start's
-   * preflight asks about the proxy's unit with its status and about the others alongside
-   * (systemd-service.ts status, askUnits), so its capture's, its service step's and its follower's calls here run no
-   * `systemctl show`; a process that runs for long asks again later, as another process may have
-   * changed a unit meanwhile. With `linksFirst` (a change of the links on disk run alongside,
+   * that began since — and a unit written since is reloaded for whatever was heard. A start asks
+   * about the proxy's unit with its preflight's status and about the others before that
+   * (systemd-service.ts status, askUnits), so its capture's, its service step's and its
+   * follower's calls here run no `systemctl show`; a process that runs for long asks again
+   * later, as another process may have changed a unit meanwhile. With `linksFirst` (a change of the links on disk run alongside,
    * LINKS_ONLY), a reload waits for that change to settle, so it reads those links. Resolves true
    * when it reloaded. Throws when the reload fails.
    */

@@ -119,7 +119,7 @@ async function runState(exec: Exec): Promise<{ pid: number | null; running: bool
  * resolv.conf survives a reboot, so must the proxy; relinking drops the multi-user.target.wants/
  * link earlier versions made for the companions), `restart` (starts it, or applies a new
  * argv/config to a running one); prepareStart begins the reset alongside discover, and the
- * reload question was asked by start's preflight (status() for the proxy's unit, askUnits for the others).
+ * reload question was asked before (askUnits for the other units, status() in start's preflight for the proxy's).
  * stop: stops the proxy, its companions, the capture and the follower in one job and removes
  * their links (uninstall and recover stopped the follower first: stopFollower's
  * unlinkWithProxy); `reload.settle()` at the end of the command asks the manager to read the
@@ -155,7 +155,7 @@ export function createSystemdManager(fs: HostFs, exec: Exec, reload: ManagerRelo
       // The units a start uses are those whose files are there from an earlier start (the
       // KubeSwitch and resolved companions follow the host, which rarely changes between starts);
       // the first start after install has none and resets in its service step. The manager's
-      // question was asked by preflight (status(), askUnits).
+      // question was asked before (askUnits, preflight's status()).
       const onDisk = await Promise.all(([[K2S_PATHS.unit, UNIT], [K2S_PATHS.lateUnit, LATE_UNIT], [K2S_PATHS.routeUnit, ROUTE_UNIT]] as const).map(async ([file, unit]) => ((await fs.lstat(file)) ? [unit] : [])));
       const units = onDisk.flat();
       if (!units.includes(UNIT)) return;
@@ -203,7 +203,7 @@ export function createSystemdManager(fs: HostFs, exec: Exec, reload: ManagerRelo
       // The reset (a unit systemd gave up on, at its start limit, refuses even a start by hand
       // until then), begun alongside discover (prepareStart) when it named these units and not
       // long ago (a long-running process whose start failed before this step reset nothing
-      // since), else now; and the manager's question, answered by preflight's (status(), askUnits) when
+      // since), else now; and the manager's question, answered before (askUnits, preflight's status()) when
       // that was not long ago (ManagerReload.current), else asked now, side by side.
       const early = asked && performance.now() - asked.at < KNOWN_CURRENT_MS ? asked : null;
       asked = null;
@@ -267,7 +267,7 @@ export function createSystemdManager(fs: HostFs, exec: Exec, reload: ManagerRelo
     async status() {
       // The proxy's state, and the manager's question for its unit with it (ManagerReload.ask keeps
       // the answer; systemctl reads every property of the unit anyway): start's preflight reads
-      // this status, and asks for the other units alongside (askUnits).
+      // this status; start asked for the other units before it (askUnits).
       const out = await reload.ask([UNIT], SHOW_PROPERTIES);
       if (out === null) return { running: false, pid: null, restart: null };
       // The proxy's block by its Id= (the output as one block where none says so).

@@ -56,7 +56,7 @@ describe('preflight\'s early service reads', () => {
     expect(order.slice(0, 2)).toEqual(['status', 'kubeconfig']);
   });
 
-  it("ask the manager's reload question for the other units alongside the status (askUnits), once, before the kubeconfig check", async () => {
+  it("the manager's reload question for the other units (askUnits) is asked once, before preflight's status and the kubeconfig check", async () => {
     const h = await makeTestHost('nameserver 192.0.2.53\n');
     hosts.push(h);
     const order: string[] = [];
@@ -66,7 +66,7 @@ describe('preflight\'s early service reads', () => {
     const check = h.deps.checkKubeconfig;
     h.deps.checkKubeconfig = async (p) => (order.push('kubeconfig'), check(p));
     expect(await startDns(h.deps, opts, sink)).toMatchObject({ ok: true });
-    expect(order.slice(0, 3)).toEqual(['status', 'askUnits', 'kubeconfig']);
+    expect(order.slice(0, 3)).toEqual(['askUnits', 'status', 'kubeconfig']);
     expect(order.filter((o) => o === 'askUnits')).toHaveLength(1);
   });
 

@@ -190,9 +190,6 @@ export async function preflight(deps: LifecycleDeps, opts: StartOptions): Promis
   const early: EarlyReads = { service: deps.services.status(), resolved: resolvedActive(deps) };
   early.service.catch(() => undefined);
   early.resolved.catch(() => undefined);
-  // systemd: the reload question for the start's other units, not waited for here (its answer
-  // is kept for the capture's start and the service step: ServiceManager.askUnits).
-  deps.services.askUnits?.();
   // Before anything is saved: a bad kubeconfig is a refusal (exit 3), not a rollback. Started
   // first and awaited before any verdict after NO_KUBECONFIG, so loading the Kubernetes client
   // (most of the check's time) overlaps the engine lookup and the file reads and programs

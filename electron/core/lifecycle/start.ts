@@ -96,10 +96,14 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
     // core), before preflight's kubeconfig check needs it. Without one, preflight's kubeconfig
     // check loads it, once the service manager's reads have begun (their processes run meanwhile).
     // A module that fails to load fails there, as before.
-    if (held) {
-      await held;
-      await deps.loadClusterClient?.().catch(() => undefined);
-    }
+    if (held) await held;
+    // systemd: the reload question for the units besides the proxy's (ServiceManager.askUnits;
+    // status() in preflight asks it for the proxy's), not waited for: its process runs while this
+    // thread loads the Kubernetes client and preflight checks, off preflight's own reads, and its
+    // answer is kept for the capture's start, the service step and the follower. After the held
+    // capture's restart was spawned (its Node start-up is what the service step waits for).
+    if (deps.uid() === 0) deps.services.askUnits?.();
+    if (held) await deps.loadClusterClient?.().catch(() => undefined);
     const pre = await r.run('preflight', 'Checking root, engine, kubeconfig, resolver and port 53', async () => {
       // The proxy being restarted (watchdog or systemd): a start now would stop the watchdog
       // mid-restart and start over. Refused first, as the window's Start waits (proxy-restarting.ts).
