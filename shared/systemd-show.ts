@@ -38,9 +38,25 @@ export function showProperties(text: string): Map<string, string> {
   return v;
 }
 
-/** Parses `Key=value` lines of `systemctl show`. Missing numbers read as 0. */
-export function parseUnitRunState(text: string): UnitRunState {
-  const v = showProperties(text);
+/**
+ * The blocks of `systemctl show -p Id -p … U1 U2 …`, one per unit with a blank line between
+ * (systemctl(1) show: "properties of … the specified units"), each keyed by its Id= (the unit's
+ * own name: an alias asked for is printed under the name it stands for); a block without Id= is
+ * left out.
+ */
+export function showUnits(text: string): Map<string, Map<string, string>> {
+  const units = new Map<string, Map<string, string>>();
+  for (const block of text.split(/\n\s*\n/)) {
+    const kv = showProperties(block);
+    const id = kv.get('Id');
+    if (id) units.set(id, kv);
+  }
+  return units;
+}
+
+/** Parses `Key=value` lines of `systemctl show` (or those lines already read, showProperties). Missing numbers read as 0. */
+export function parseUnitRunState(text: string | Map<string, string>): UnitRunState {
+  const v = typeof text === 'string' ? showProperties(text) : text;
   const num = (k: string) => {
     const n = Number.parseInt(v.get(k) ?? '', 10);
     return Number.isFinite(n) ? n : 0;

@@ -63,6 +63,7 @@ async function withPause(deps: LifecycleDeps, point: PausePoint, op: 'start' | '
     kind: inner.kind,
     ...(inner.reload ? { reload: inner.reload } : {}),
     ...(inner.prepareStart ? { prepareStart: () => inner.prepareStart!() } : {}),
+    ...(inner.writeUnits ? { writeUnits: (spec) => inner.writeUnits!(spec) } : {}),
     start: async (spec) => {
       const r = await inner.start(spec);
       if (point === 'after-proxy-start') await pause(point);

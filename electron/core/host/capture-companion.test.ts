@@ -12,6 +12,7 @@ import { CAPTURE_PID_FILE, rememberStartFailure, supervisedCapture, systemdCaptu
 import { keeperArgv } from './capture-keeper';
 import { createHostFs } from './host-fs-node';
 import { companionUp, fakeSystemctl, SYSTEMD_ARGV, systemdRoot } from './capture-companion.fixture';
+import { systemdReload } from './systemd-reload';
 
 describe('capture companion: a start that fails is remembered until the next start', () => {
   let root = '';
@@ -201,6 +202,27 @@ describe('capture companion: stop', () => {
     expect(went).toEqual(['go go ["--listen","127.0.0.1:53","--port","53"]']);
     await cap4.stop();
     mainPid = 0; // stopped
+    // The manager holds an older file of the unit (read before this one was written), as the
+    // question asked after prepare says (start's preflight asks it with the proxy's status):
+    // prepare asks nothing, start reloads without a question of its own and restarts the held one
+    // again, still held, before the go — the flags reach a companion of the current file.
+    const unitText = await fs.readFile(K2S_PATHS.captureUnit);
+    await fs.writeFileAtomic(K2S_PATHS.captureUnit, '[Unit]\nDescription=older\n', { mode: 0o644 });
+    await exec.run('systemctl', ['daemon-reload']);
+    await fs.writeFileAtomic(K2S_PATHS.captureUnit, unitText, { mode: 0o644 });
+    went.length = 0;
+    calls.length = 0;
+    const reload = systemdReload(exec);
+    const cap6 = systemdCapture(fs, exec, procDir, reload);
+    const held6 = await cap6.prepare!(base);
+    await reload.ask(['k2s-dnsproxy-capture.service']);
+    await cap6.start(argv, held6);
+    const show = 'systemctl show -p Id -p LoadState -p NeedDaemonReload -- k2s-dnsproxy-capture.service';
+    expect(calls.filter((c) => c === restart || c === show || c === 'systemctl daemon-reload')).toEqual([restart, show, 'systemctl daemon-reload', restart]);
+    expect(went).toEqual(['go go ["--listen","127.0.0.1:53","--port","53"]']);
+    expect(await readFile(fs.real(CAPTURE_HOLD_FILE), 'utf8')).toBe('go\n');
+    await cap6.stop();
+    mainPid = 0;
     // The held companion killed -9 before its go (systemd's own restart of it fails on Requisite=:
     // no MainPID): start restarts it itself at once, where it waited 12 s for a ready file and
     // failed (the failed file, and a rejected start).

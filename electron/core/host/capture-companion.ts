@@ -282,7 +282,19 @@ export function systemdCapture(fs: HostFs, exec: Exec, procDir = '/proc', reload
       // Its failure is thrown where it is awaited below; until then (the held path awaits the
       // restart and the go first) it must not end the process as an unhandled rejection.
       link.catch(() => undefined);
-      if (mine && (await mine.restarted)) {
+      // The held one runs the unit as the manager holds it: when that is an older file (asked by
+      // start before preflight, ServiceManager.askUnits; ManagerReload.current: no `systemctl show` of
+      // its own), the manager reloads and the held one is restarted, still held (the hold file says so
+      // until the go below). A held one whose restart failed is replaced below, as before.
+      const heldUp = async () => {
+        if (!(await mine!.restarted)) return false;
+        if (!(await reload.current([unit], { linksFirst: link }).catch(() => true))) return true;
+        return systemctl(['restart', RESTART_JOB_MODE, unit]).then(
+          () => true,
+          () => false,
+        );
+      };
+      if (mine && (await heldUp())) {
         // Dead, or failed in a way a new run may mend: started again below.
         let gone = false;
         await rememberStartFailure(fs, async () => {
@@ -347,15 +359,13 @@ export function systemdCapture(fs: HostFs, exec: Exec, procDir = '/proc', reload
       await fs.mkdirp(K2S_PATHS.runDir, 0o755);
       await putHold({ kind: 'hold', pid: process.pid, startTime });
       await Promise.all([fs.remove(CAPTURE_READY_FILE), fs.remove(CAPTURE_FAILED_FILE)]);
-      // The restart at once, the manager's question alongside: the companion's Node start-up is
-      // what start then waits for (measured on the booted Debian 13 host: a reset and a question
-      // first put the restart ~45 ms later). Again when it was refused (a unit at its start limit:
-      // reset first) or the manager had to reload (it may have run the older file).
+      // The restart at once: the companion's Node start-up is what start then waits for (measured
+      // on the booted Debian 13 host: a reset and a question first put the restart ~45 ms later).
+      // Again when it was refused (a unit at its start limit: reset first). The manager's question
+      // (did it run an older file?) is start's, once start asked it (ServiceManager.askUnits).
       const restarted = (async () => {
-        const restart = () => systemctl(['restart', RESTART_JOB_MODE, unit]).then(() => true, () => false);
-        const [ok, reloaded] = await Promise.all([restart(), reload.current([unit]).catch(() => true)]);
-        if (ok && !reloaded) return;
-        if (!ok) await systemctl(['reset-failed', unit], [0, 1, 5]);
+        if (await systemctl(['restart', RESTART_JOB_MODE, unit]).then(() => true, () => false)) return;
+        await systemctl(['reset-failed', unit], [0, 1, 5]);
         await systemctl(['restart', RESTART_JOB_MODE, unit]);
       })().then(
         () => true,

@@ -10,7 +10,8 @@
  */
 import type { Exec } from './exec';
 import type { HostFs } from './host-fs';
-import { LINKS_ONLY, systemdReload, writeUnitFile, type ManagerReload } from './systemd-reload';
+import { systemdReload, writeUnitFile, type ManagerReload } from './systemd-reload';
+import { relinkUnits, unlinkUnits } from './unit-links';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { FOLLOW_UNIT_NAME, renderFollowUnit } from '../../../shared/systemd-unit';
 import { pidfileProcess, type HeldProcess } from './pidfile-process';
@@ -72,26 +73,25 @@ export function systemdFollower(fs: HostFs, exec: Exec, reload: ManagerReload = 
   };
   return {
     async start(argv) {
-      const written = await writeUnitFile(fs, FOLLOW_UNIT_PATH, renderFollowUnit(argv));
+      const text = renderFollowUnit(argv);
+      const written = await writeUnitFile(fs, FOLLOW_UNIT_PATH, text);
       if (written) reload.unitWritten(unit);
-      // The link on disk only, a reload only when the manager holds an older file of the unit
+      // The link on disk only, made in-process as `systemctl --root=/ reenable` makes it
+      // (unit-links.ts), and a reload only when the manager holds an older file of the unit
       // (systemd-reload.ts; a reload is ~110–190 ms on a booted Debian 13 host). Not again for the
       // same file whose link is there: the proxy's relink in this start made it (ServiceSpec.linkFollower).
-      if (written || !(await fs.lstat(FOLLOW_WANTS_LINK))) {
-        await systemctl([LINKS_ONLY, 'enable', unit]);
-        reload.linksChanged();
-      }
-      // recent: the service step just asked about it with the proxy's units (systemd-service.ts), one show less.
-      await reload.current([unit], { recent: true });
+      if ((written || !(await fs.lstat(FOLLOW_WANTS_LINK))) && (await relinkUnits(fs, [{ name: unit, file: FOLLOW_UNIT_PATH, text }], (args) => systemctl(args)))) reload.linksChanged();
+      // Asked already: start asked about it before its preflight (ServiceManager.askUnits, systemd-service.ts), one show less.
+      await reload.current([unit]);
       await systemctl(['restart', unit]);
     },
     async stop(opts) {
       if (!(await fs.lstat(FOLLOW_UNIT_PATH))) return;
       await systemctl(['stop', unit], [0, 5]);
       if (opts?.unlinkWithProxy) return;
-      // The link goes now; the manager reads it at the command's end (systemd-reload.ts settle).
-      await systemctl([LINKS_ONLY, 'disable', unit], [0, 1, 5]);
-      reload.linksChanged();
+      // The link goes now, in-process as `systemctl --root=/ disable` removes it (unit-links.ts);
+      // the manager reads it at the command's end (systemd-reload.ts settle).
+      if (await unlinkUnits(fs, [unit], (args) => systemctl(args))) reload.linksChanged();
     },
     async running() {
       // Restart=on-failure brings a killed one back after RestartSec: "activating" counts as running.

@@ -12,6 +12,7 @@ import { detectServiceManager } from './detect-service-manager';
 import { createSupervisedManager, isProcessRunning, readWatchdogState, waitForExec } from './supervised-service';
 import { FOLLOW_UNIT_PATH, FOLLOW_WANTS_LINK, systemdFollower } from './follower';
 import { UNIT_CGROUP_PROCS } from './systemd-service';
+import { systemdReload } from './systemd-reload';
 
 let root: string;
 const r = (p: string) => path.join(root, p);
@@ -28,15 +29,17 @@ afterEach(() => {
 
 /**
  * Records systemctl calls; `is-active` answers `active`, `show` answers an active unit with
- * MainPID 4242, and every unit as loaded from its current file except those in `needReload`.
+ * MainPID 4242, and every unit as loaded from its current file except those in `needReload`
+ * (one block per unit, with the unit's state when asked for it, as status() asks).
  */
 function recordingExec(calls: string[][], needReload: ReadonlySet<string> = new Set()): Exec {
   return {
     run: async (file, args) => {
       calls.push([file, ...args]);
       if (args[0] === 'is-active') return { code: 0, stdout: 'active\n', stderr: '' };
-      if (args[0] === 'show' && args.includes('NeedDaemonReload')) return { code: 0, stdout: args.slice(args.indexOf('--') + 1).map((u) => `Id=${u}\nLoadState=loaded\nNeedDaemonReload=${needReload.has(u) ? 'yes' : 'no'}\n`).join('\n'), stderr: '' };
-      if (args[0] === 'show' && args.includes('ActiveState')) return { code: 0, stdout: 'ActiveState=active\nSubState=running\nNRestarts=0\nExecMainCode=0\nExecMainStatus=0\nMainPID=4242\nResult=success\n', stderr: '' };
+      const state = 'ActiveState=active\nSubState=running\nNRestarts=0\nExecMainCode=0\nExecMainStatus=0\nMainPID=4242\nResult=success\n';
+      if (args[0] === 'show' && args.includes('NeedDaemonReload')) return { code: 0, stdout: args.slice(args.indexOf('--') + 1).map((u) => `Id=${u}\nLoadState=loaded\nNeedDaemonReload=${needReload.has(u) ? 'yes' : 'no'}\n${args.includes('ActiveState') ? state : ''}`).join('\n'), stderr: '' };
+      if (args[0] === 'show' && args.includes('ActiveState')) return { code: 0, stdout: state, stderr: '' };
       if (args[0] === 'show') return { code: 0, stdout: '4242\n', stderr: '' };
       return { code: 0, stdout: '', stderr: '' };
     },
@@ -55,6 +58,11 @@ describe('detectServiceManager', () => {
     expect((await detectServiceManager(fs, recordingExec([]))).kind).toBe('systemd');
   });
 });
+
+/** status()'s one `systemctl show`: the proxy's state, with the reload question for its unit. */
+const STATUS_SHOW = ['systemctl', 'show', '-p', 'Id', '-p', 'LoadState', '-p', 'NeedDaemonReload', '-p', 'ActiveState', '-p', 'SubState', '-p', 'NRestarts', '-p', 'ExecMainCode', '-p', 'ExecMainStatus', '-p', 'MainPID', '-p', 'Result', '--', 'k2s-dnsproxy.service'];
+/** askUnits()'s: the reload question for every other K2s unit. */
+const ASK_UNITS = ['systemctl', 'show', '-p', 'Id', '-p', 'LoadState', '-p', 'NeedDaemonReload', '--', 'k2s-dnsproxy-kubeswitch.service', 'k2s-dnsproxy-resolved.service', 'k2s-dnsproxy-follow.service', 'k2s-dnsproxy-capture.service'];
 
 describe('systemd manager', () => {
   it('writes the unit, links it on disk only, restarts it without a reload when the manager holds its current file; status and stop via systemctl; settle has PID 1 run the reload without waiting', async () => {
@@ -83,7 +91,8 @@ describe('systemd manager', () => {
       ['systemctl', 'restart', '--job-mode=ignore-requirements', 'k2s-dnsproxy.service'],
       // One read after the restart: its MainPID, and that it runs (the first listener poll reads no status then).
       ['systemctl', 'show', '-p', 'ActiveState', '-p', 'SubState', '-p', 'NRestarts', '-p', 'ExecMainCode', '-p', 'ExecMainStatus', '-p', 'MainPID', '-p', 'Result', 'k2s-dnsproxy.service'],
-      ['systemctl', 'show', '-p', 'ActiveState', '-p', 'SubState', '-p', 'NRestarts', '-p', 'ExecMainCode', '-p', 'ExecMainStatus', '-p', 'MainPID', '-p', 'Result', 'k2s-dnsproxy.service'],
+      // status: the proxy's state, and the manager's question for its unit in the same process (ManagerReload.ask).
+      STATUS_SHOW,
       ['systemctl', 'stop', 'k2s-dnsproxy.service'],
       // The link removed in-process (unit-links.ts unlinkUnits); the reload as a unit of its own, not waited for (systemd-reload.ts RELOAD_UNIT).
       ['systemd-run', '--no-block', '--quiet', '--collect', '--description=K2s DNS: the manager reads the changed unit links', '--', 'systemctl', 'daemon-reload'],
@@ -141,10 +150,21 @@ describe('systemd manager', () => {
     const linked: string[][] = [];
     await systemdFollower(fs, recordingExec(linked)).start(argv);
     expect(linked.filter((c) => c[1] !== 'show')).toEqual([['systemctl', 'restart', 'k2s-dnsproxy-follow.service']]);
-    // Another program: the file is rewritten, enabled and reloaded for, then restarted.
+    // Another program: the file is rewritten, linked in-process (unit-links.ts: no systemctl) and
+    // reloaded for, then restarted; a link it left elsewhere goes, as `reenable` removes it.
+    await fs.remove(FOLLOW_WANTS_LINK);
+    const stray = '/etc/systemd/system/graphical.target.wants/k2s-dnsproxy-follow.service';
+    await fs.mkdirp(path.posix.dirname(stray), 0o755);
+    await fs.symlinkAtomic(stray, FOLLOW_UNIT_PATH);
     const rewritten: string[][] = [];
-    await systemdFollower(fs, recordingExec(rewritten)).start(['/usr/local/bin/node', ...argv.slice(1)]);
-    expect(rewritten).toEqual([['systemctl', '--root=/', 'enable', 'k2s-dnsproxy-follow.service'], ['systemctl', 'daemon-reload'], ['systemctl', 'restart', 'k2s-dnsproxy-follow.service']]);
+    const reload = systemdReload(recordingExec(rewritten));
+    await systemdFollower(fs, recordingExec(rewritten), reload).start(['/usr/local/bin/node', ...argv.slice(1)]);
+    expect(rewritten).toEqual([['systemctl', 'daemon-reload'], ['systemctl', 'restart', 'k2s-dnsproxy-follow.service']]);
+    expect(await fs.readlink(FOLLOW_WANTS_LINK)).toBe(FOLLOW_UNIT_PATH);
+    expect(await fs.lstat(stray)).toBeNull();
+    // That reload began after the link was made: settle asks for nothing more.
+    await reload.settle();
+    expect(rewritten).toHaveLength(2);
   });
 
   it('stop names the capture and follower units in the proxy\'s one stop job and unlinks them with the proxy in one disable', async () => {
@@ -164,9 +184,16 @@ describe('systemd manager', () => {
     calls.length = 0;
     await systemdFollower(fs, recordingExec(calls)).stop({ unlinkWithProxy: true });
     expect(calls).toEqual([['systemctl', 'stop', 'k2s-dnsproxy-follow.service']]);
+    // Without: its link removed in-process, as `systemctl --root=/ disable` removes it (unit-links.ts), and the manager asked to read it (settle).
+    await fs.mkdirp(path.posix.dirname(FOLLOW_WANTS_LINK), 0o755);
+    await fs.symlinkAtomic(FOLLOW_WANTS_LINK, FOLLOW_UNIT_PATH);
     calls.length = 0;
-    await systemdFollower(fs, recordingExec(calls)).stop();
-    expect(calls).toEqual([['systemctl', 'stop', 'k2s-dnsproxy-follow.service'], ['systemctl', '--root=/', 'disable', 'k2s-dnsproxy-follow.service']]);
+    const reload = systemdReload(recordingExec(calls));
+    await systemdFollower(fs, recordingExec(calls), reload).stop();
+    expect(calls).toEqual([['systemctl', 'stop', 'k2s-dnsproxy-follow.service']]);
+    expect(await fs.lstat(FOLLOW_WANTS_LINK)).toBeNull();
+    await reload.settle();
+    expect(calls.at(-1)?.[0]).toBe('systemd-run');
   });
 
   it('reloads before the restart for a unit file it rewrote, or one the manager holds from an older file, and only then; an unchanged unit file is not rewritten', async () => {
@@ -205,7 +232,7 @@ describe('systemd manager', () => {
     ]);
   });
 
-  it('prepareStart asks the reset and the reload question before start, which then only links and restarts; a unit rewritten since is still reloaded for', async () => {
+  it("preflight's status and askUnits ask the reload question for every K2s unit and prepareStart the reset, before start, which then only links and restarts; a unit they heard stale is reloaded for without a second question, one rewritten since whatever they heard", async () => {
     mkdirSync(r('run/systemd/system'), { recursive: true });
     const fs = createHostFs(root);
     const spec = { argv: ['/usr/sbin/dnsmasq', '--keep-in-foreground'], logFile: K2S_PATHS.log, description: 'K2s DNS proxy', lateListeners: { mainArgv: ['/usr/sbin/dnsmasq', '--keep-in-foreground', '--listen-address=127.0.0.1'], argv: ['/usr/sbin/dnsmasq', '--keep-in-foreground', '--listen-address=172.19.1.1'], addresses: ['172.19.1.1'] } };
@@ -217,18 +244,29 @@ describe('systemd manager', () => {
     await svcFirst.start(spec);
     const calls: string[][] = [];
     const svc = await detectServiceManager(fs, recordingExec(calls));
+    const status = svc.status();
+    svc.askUnits!();
+    expect((await status).running).toBe(true);
     await svc.prepareStart!();
     const units = ['k2s-dnsproxy.service', 'k2s-dnsproxy-kubeswitch.service'];
-    expect(calls).toEqual([
-      ['systemctl', 'reset-failed', ...units],
-      ['systemctl', 'show', '-p', 'Id', '-p', 'LoadState', '-p', 'NeedDaemonReload', '--', ...units],
-    ]);
+    expect(calls).toEqual([STATUS_SHOW, ASK_UNITS, ['systemctl', 'reset-failed', ...units]]);
     calls.length = 0;
     await svc.start(spec);
     expect(calls[0]).toEqual(['systemctl', 'restart', '--job-mode=ignore-requirements', ...units]);
+    // Status heard the kubeswitch unit loaded from an older file: a reload, no second question.
+    const stale: string[][] = [];
+    const svcStale = await detectServiceManager(fs, recordingExec(stale, new Set(['k2s-dnsproxy-kubeswitch.service'])));
+    svcStale.askUnits!();
+    await svcStale.status();
+    await svcStale.prepareStart!();
+    stale.length = 0;
+    await svcStale.start(spec);
+    expect(stale.slice(0, 2)).toEqual([['systemctl', 'daemon-reload'], ['systemctl', 'restart', '--job-mode=ignore-requirements', ...units]]);
     // Asked, then the unit changed (another description): reloaded for, not trusted to the answer.
     const changed: string[][] = [];
     const svc2 = await detectServiceManager(fs, recordingExec(changed));
+    svc2.askUnits!();
+    await svc2.status();
     await svc2.prepareStart!();
     changed.length = 0;
     await svc2.start({ ...spec, description: 'K2s DNS proxy (dnsmasq)' });
@@ -256,11 +294,12 @@ describe('systemd manager', () => {
     await svc.installRouteUnit?.('/var/lib/k2s/dns-resolved-route.conf');
     expect(readFileSync(r(K2S_PATHS.routeUnit), 'utf8')).toBe(renderRouteUnit('/var/lib/k2s/dns-resolved-route.conf'));
     expect(statSync(r(K2S_PATHS.routeUnit)).mode & 0o777).toBe(0o644);
+    // Its link made in-process, as `systemctl --root=/ reenable` makes it (unit-links.ts): no systemctl for it.
     expect(calls).toEqual([
-      ['systemctl', '--root=/', 'reenable', 'k2s-dnsproxy-resolved.service'],
       ['systemctl', 'daemon-reload'],
       ['systemctl', 'restart', 'k2s-dnsproxy-resolved.service'],
     ]);
+    expect(await createHostFs(root).readlink('/etc/systemd/system/k2s-dnsproxy.service.wants/k2s-dnsproxy-resolved.service')).toBe(K2S_PATHS.routeUnit);
   });
 
   it('a failing systemctl names the command and where to look', async () => {

@@ -43,12 +43,27 @@ export interface ServiceManager {
    */
   start(spec: ServiceSpec): Promise<{ pid: number | null; running?: boolean }>;
   /**
-   * Begins, without waiting, the reads a start() soon after needs from the service manager that
-   * do not depend on its spec (systemd: the reset of a failed unit and the NeedDaemonReload
-   * question for the units an earlier start wrote), so they run alongside discover; start() uses
-   * them when they still apply. Never rejects.
+   * Begins, without waiting, the calls a start() soon after needs from the service manager that
+   * do not depend on its spec (systemd: the reset of a failed unit for the units an earlier start
+   * wrote; their NeedDaemonReload question start asked before, askUnits and preflight's status()), so they
+   * run alongside discover; start() uses them when they still apply. Never rejects.
    */
   prepareStart?(): Promise<void>;
+  /**
+   * systemd only: writes the unit files start(spec) would write whose bytes changed (noted for
+   * the manager's reload, ManagerReload.unitWritten) and does nothing else — no link, no start.
+   * Start calls it right after save when the capture's start follows and may reload for its own
+   * new unit (the first start after install): that reload then reads these too, and start(spec)
+   * finds them written (one reload on start's path, not two). Throws for a spec start would refuse.
+   */
+  writeUnits?(spec: ServiceSpec): Promise<void>;
+  /**
+   * systemd only: asks the manager now, without waiting, whether each K2s unit besides the
+   * proxy's is loaded from its current file (ManagerReload.ask; status() asks it for the proxy's),
+   * so the reload questions of the start that follows — its capture's, its service step's, its
+   * follower's — run no `systemctl show` of their own. Start calls it once it holds the lock, before preflight.
+   */
+  askUnits?(): void;
   /**
    * Restarts the running service with the unit/argv it has, so it reads its config file again
    * (a followed network: only the config changed). Absent: the caller uses start(spec).

@@ -38,4 +38,31 @@ describe('systemdReload: a unit written while a reload runs', () => {
     expect(await reload.current(['k2s-dnsproxy.service'])).toBe(true);
     expect(calls.filter((c) => c === 'systemctl daemon-reload')).toHaveLength(2);
   });
+
+  it("a unit written before that reload began (start.ts writes the proxy's units before the capture's start): the next current() waits for the reload in flight and reloads no second time", async () => {
+    const calls: string[] = [];
+    let reloadDone!: () => void;
+    const firstReload = new Promise<void>((r) => (reloadDone = r));
+    const exec: Exec = {
+      run: async (file, args) => {
+        calls.push(`${file} ${args.join(' ')}`);
+        if (args[0] === 'daemon-reload') await firstReload;
+        return { code: 0, stdout: '', stderr: '' };
+      },
+    };
+    const reload = systemdReload(exec);
+    reload.unitWritten('k2s-dnsproxy.service');
+    reload.unitWritten('k2s-dnsproxy-capture.service');
+    const capture = reload.current(['k2s-dnsproxy-capture.service']);
+    await new Promise((r) => setImmediate(r));
+    // The service step asks while the capture's reload runs.
+    let proxyDone = false;
+    const proxy = reload.current(['k2s-dnsproxy.service']).then((r) => ((proxyDone = true), r));
+    await new Promise((r) => setImmediate(r));
+    expect(proxyDone).toBe(false);
+    reloadDone();
+    expect(await capture).toBe(true);
+    expect(await proxy).toBe(false);
+    expect(calls).toEqual(['systemctl daemon-reload']);
+  });
 });

@@ -85,49 +85,90 @@ describe('systemdReload', () => {
     await expect(systemdReload(refused.exec).current(['a.service'])).rejects.toThrow('systemctl daemon-reload failed (exit 1)');
   });
 
-  it('current with recent: a unit found current within KNOWN_CURRENT_MS and not written since is not asked about again; later, or rewritten, it is; without recent it always is', async () => {
+  it('current uses what it heard within KNOWN_CURRENT_MS and not written since instead of asking; later, or rewritten, it asks or reloads', async () => {
     let t = 1000;
     const r = recording((args) => ({ code: 0, stdout: args[0] === 'show' ? args.slice(args.indexOf('--') + 1).map((u) => `Id=${u}\nLoadState=loaded\nNeedDaemonReload=no\n`).join('\n') : '' }));
     const reload = systemdReload(r.exec, () => t);
     expect(await reload.current(['k2s-dnsproxy.service', 'k2s-dnsproxy-follow.service'])).toBe(false);
     t += 400; // the follower's start after verify
-    expect(await reload.current(['k2s-dnsproxy-follow.service'], { recent: true })).toBe(false);
-    expect(r.calls).toEqual(['systemctl show -p Id -p LoadState -p NeedDaemonReload -- k2s-dnsproxy.service k2s-dnsproxy-follow.service']);
-    // Without recent: asked.
     expect(await reload.current(['k2s-dnsproxy-follow.service'])).toBe(false);
-    expect(r.calls.at(-1)).toBe('systemctl show -p Id -p LoadState -p NeedDaemonReload -- k2s-dnsproxy-follow.service');
-    // A unit not asked about before is asked about.
-    expect(await reload.current(['k2s-dnsproxy-follow.service', 'k2s-dnsproxy-capture.service'], { recent: true })).toBe(false);
-    expect(r.calls.at(-1)).toBe('systemctl show -p Id -p LoadState -p NeedDaemonReload -- k2s-dnsproxy-follow.service k2s-dnsproxy-capture.service');
-    // Past KNOWN_CURRENT_MS (a long-running follower): asked again.
+    expect(r.calls).toEqual(['systemctl show -p Id -p LoadState -p NeedDaemonReload -- k2s-dnsproxy.service k2s-dnsproxy-follow.service']);
+    // A unit not heard of before is asked about, alone.
+    expect(await reload.current(['k2s-dnsproxy-follow.service', 'k2s-dnsproxy-capture.service'])).toBe(false);
+    expect(r.calls.at(-1)).toBe('systemctl show -p Id -p LoadState -p NeedDaemonReload -- k2s-dnsproxy-capture.service');
+    // Past KNOWN_CURRENT_MS (a long-running process): asked again.
     t += KNOWN_CURRENT_MS;
     r.calls.length = 0;
-    expect(await reload.current(['k2s-dnsproxy.service'], { recent: true })).toBe(false);
+    expect(await reload.current(['k2s-dnsproxy.service'])).toBe(false);
     expect(r.calls).toEqual(['systemctl show -p Id -p LoadState -p NeedDaemonReload -- k2s-dnsproxy.service']);
-    // Written by this process since: reloaded, whatever was known.
+    // Written by this process since: reloaded, whatever was heard.
     reload.unitWritten('k2s-dnsproxy.service');
     r.calls.length = 0;
-    expect(await reload.current(['k2s-dnsproxy.service'], { recent: true })).toBe(true);
+    expect(await reload.current(['k2s-dnsproxy.service'])).toBe(true);
     expect(r.calls).toEqual(['systemctl daemon-reload']);
     // …and then known current (the reload read it).
-    expect(await reload.current(['k2s-dnsproxy.service'], { recent: true })).toBe(false);
+    expect(await reload.current(['k2s-dnsproxy.service'])).toBe(false);
     expect(r.calls).toEqual(['systemctl daemon-reload']);
   });
 
-  it('ask: the question asked earlier is used by current when it covers its units (no second show), else asked again; a failed question reads as "reload"', async () => {
-    const ONE = 'Id=k2s-dnsproxy.service\nLoadState=loaded\nNeedDaemonReload=no\n';
-    const r = recording((args) => ({ code: 0, stdout: args[0] === 'show' ? (args.length === 9 ? ONE : TWO) : '' }));
-    const reload = systemdReload(r.exec);
-    const asked = reload.ask(['k2s-dnsproxy.service']);
-    expect(await asked).toEqual({ units: ['k2s-dnsproxy.service'], current: true });
-    expect(await reload.current(['k2s-dnsproxy.service'], { asked })).toBe(false);
-    expect(r.calls).toEqual(['systemctl show -p Id -p LoadState -p NeedDaemonReload -- k2s-dnsproxy.service']);
-    // Not covered: asked now (the kubeswitch unit needs a reload in TWO).
-    r.calls.length = 0;
-    expect(await reload.current(['k2s-dnsproxy.service', 'k2s-dnsproxy-kubeswitch.service'], { asked })).toBe(true);
-    expect(r.calls).toEqual(['systemctl show -p Id -p LoadState -p NeedDaemonReload -- k2s-dnsproxy.service k2s-dnsproxy-kubeswitch.service', 'systemctl daemon-reload']);
+  it("ask: one show for every unit with the asker's own properties; current uses its answer (a stale unit reloaded for at once, no second show), waits for one in flight, and keeps nothing of a failed one", async () => {
+    const units = ['k2s-dnsproxy.service', 'k2s-dnsproxy-kubeswitch.service', 'k2s-dnsproxy-capture.service'];
+    const STATUS = 'Id=k2s-dnsproxy.service\nLoadState=loaded\nNeedDaemonReload=no\nActiveState=inactive\n\nId=k2s-dnsproxy-kubeswitch.service\nLoadState=loaded\nNeedDaemonReload=yes\nActiveState=inactive\n\nId=k2s-dnsproxy-capture.service\nLoadState=loaded\nNeedDaemonReload=no\nActiveState=inactive\n';
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    const calls: string[] = [];
+    const exec: Exec = {
+      run: async (file, args) => {
+        calls.push(`${file} ${args.join(' ')}`);
+        if (args[0] === 'show') await answered;
+        return { code: 0, stdout: args[0] === 'show' ? STATUS : '', stderr: '' };
+      },
+    };
+    const reload = systemdReload(exec);
+    const status = reload.ask(units, ['ActiveState']);
+    // Asked while the question is in flight: its answer, not a show of its own.
+    const capture = reload.current(['k2s-dnsproxy-capture.service']);
+    await new Promise((resolve) => setImmediate(resolve));
+    answer();
+    expect(await status).toBe(STATUS);
+    expect(await capture).toBe(false);
+    expect(calls).toEqual(['systemctl show -p Id -p LoadState -p NeedDaemonReload -p ActiveState -- k2s-dnsproxy.service k2s-dnsproxy-kubeswitch.service k2s-dnsproxy-capture.service']);
+    // The kubeswitch unit was heard stale: reloaded for without asking again; then every unit is current.
+    expect(await reload.current(['k2s-dnsproxy.service', 'k2s-dnsproxy-kubeswitch.service'])).toBe(true);
+    expect(calls.slice(1)).toEqual(['systemctl daemon-reload']);
+    expect(await reload.current(units)).toBe(false);
+    expect(calls).toHaveLength(2);
+    // A failed question keeps nothing: current asks itself, and a failed one of its own reads as "reload".
     const failing = recording((args) => (args[0] === 'show' ? new Error('spawn EAGAIN') : { code: 0 }));
-    expect(await systemdReload(failing.exec).ask(['k2s-dnsproxy.service'])).toEqual({ units: ['k2s-dnsproxy.service'], current: false });
+    const f = systemdReload(failing.exec);
+    await expect(f.ask(['k2s-dnsproxy.service'])).rejects.toThrow('spawn EAGAIN');
+    expect(await f.current(['k2s-dnsproxy.service'])).toBe(true);
+    expect(failing.calls).toEqual(['systemctl show -p Id -p LoadState -p NeedDaemonReload -- k2s-dnsproxy.service', 'systemctl show -p Id -p LoadState -p NeedDaemonReload -- k2s-dnsproxy.service', 'systemctl daemon-reload']);
+  });
+
+  it('an answer asked before a reload that lands after it does not undo what the reload read; a unit written while a reload runs is reloaded for again', async () => {
+    let land!: () => void;
+    const landed = new Promise<void>((resolve) => (land = resolve));
+    let t = 0;
+    const calls: string[] = [];
+    const exec: Exec = {
+      run: async (file, args) => {
+        calls.push(`${file} ${args[0]}`);
+        if (args[0] === 'show') {
+          await landed;
+          return { code: 0, stdout: 'Id=a.service\nLoadState=loaded\nNeedDaemonReload=yes\n', stderr: '' };
+        }
+        return { code: 0, stdout: '', stderr: '' };
+      },
+    };
+    const reload = systemdReload(exec, () => t++);
+    const asked = reload.ask(['a.service']);
+    reload.unitWritten('a.service');
+    expect(await reload.current(['a.service'])).toBe(true);
+    land();
+    await asked;
+    expect(await reload.current(['a.service'])).toBe(false);
+    expect(calls).toEqual(['systemctl show', 'systemctl daemon-reload']);
   });
 
   it('reloadNow: reloads and waits, after which settle asks for nothing (uninstall removed unit files; no second reload after its result)', async () => {

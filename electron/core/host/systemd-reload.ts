@@ -31,7 +31,7 @@
  * start and stop — "Failed to send queued reload message" — because nobody is left to take its
  * reply.)
  */
-import { showProperties } from '../../../shared/systemd-show';
+import { showUnits } from '../../../shared/systemd-show';
 import type { Exec } from './exec';
 import type { HostFs } from './host-fs';
 
@@ -62,25 +62,25 @@ export interface ManagerReload {
    * changed unit is rare (the first start, an engine switch, an upgrade), its reload cheap by
    * comparison. Called after the links changed (LINKS_ONLY), a reload reads them too and
    * settle() then has nothing left to ask for; called alongside their change, a link changed
-   * (linksChanged) after the reload began leaves settle() its own reload to ask for. With
-   * `recent`, a unit this process found current (or reloaded for) within the last
-   * KNOWN_CURRENT_MS and has not written since is not asked about again: a start asks once for
-   * the proxy's units and the follower's together (systemd-service.ts; the capture's own start
-   * asks for its unit), and the follower's own start after verify (follower.ts, the one caller
-   * that passes it) then needs no `systemctl show`; a process that runs for long asks again
-   * later, as another process may have changed a unit meanwhile. With `linksFirst` (a
-   * change of the links on disk run alongside, LINKS_ONLY), its question runs at once and a reload
-   * waits for that change to settle, so it reads those links. Resolves true when it reloaded.
-   * Throws when the reload fails.
+   * (linksChanged) after the reload began leaves settle() its own reload to ask for.
+   * What this process heard of a unit within the last KNOWN_CURRENT_MS is used instead of a
+   * question of its own — an answer of ask() (one still in flight is waited for), or a reload
+   * that began since — and a unit written since is reloaded for whatever was heard. A start asks
+   * about the proxy's unit with its preflight's status and about the others before that
+   * (systemd-service.ts status, askUnits), so its capture's, its service step's and its
+   * follower's calls here run no `systemctl show`; a process that runs for long asks again
+   * later, as another process may have changed a unit meanwhile. With `linksFirst` (a change of the links on disk run alongside,
+   * LINKS_ONLY), a reload waits for that change to settle, so it reads those links. Resolves true
+   * when it reloaded. Throws when the reload fails.
    */
-  current(units: readonly string[], opts?: { recent?: boolean; linksFirst?: Promise<unknown>; asked?: Promise<AskedUnits> }): Promise<boolean>;
+  current(units: readonly string[], opts?: { linksFirst?: Promise<unknown> }): Promise<boolean>;
   /**
-   * Asks the manager now the question current() asks (`systemctl show -p LoadState -p
-   * NeedDaemonReload`), for a current() call later that passes it as `asked`: a start asks it
-   * alongside discover, off its service step. current() uses the answer when it covers every unit
-   * it is given, and still reloads for a unit written since (unitWritten). Never rejects.
+   * Asks the manager `systemctl show -p Id -p LoadState -p NeedDaemonReload [-p P for each of
+   * `props`] -- UNITS` in one process and keeps what it says of each unit asked about (its block,
+   * by Id=) for current(); resolves to that output, null when systemctl failed (then nothing is
+   * kept). Rejects only when systemctl could not be run.
    */
-  ask(units: readonly string[]): Promise<AskedUnits>;
+  ask(units: readonly string[], props?: readonly string[]): Promise<string | null>;
   /** Notes that this process wrote `unit`'s file with other bytes (writeUnitFile true): current() then reloads for it. */
   unitWritten(unit: string): void;
   /** Notes that [Install] links changed on disk (LINKS_ONLY): settle() then asks for a reload. */
@@ -99,10 +99,9 @@ export interface ManagerReload {
   settle(): Promise<void>;
 }
 
-/** An answer of ManagerReload.ask: the units asked about, and whether each was loaded from its current file (false also when the question failed). */
-export interface AskedUnits {
-  units: readonly string[];
-  current: boolean;
+/** True when a unit's `systemctl show` block (showUnits) says it is loaded from its current file. */
+function loadedCurrent(kv: Map<string, string>): boolean {
+  return kv.get('LoadState') === 'loaded' && kv.get('NeedDaemonReload') === 'no';
 }
 
 /**
@@ -110,32 +109,43 @@ export interface AskedUnits {
  * block per unit, blank lines between) that are not loaded from their current file.
  */
 export function unitsNeedingReload(showOutput: string): string[] {
-  const need: string[] = [];
-  for (const block of showOutput.split(/\n\s*\n/)) {
-    const kv = showProperties(block);
-    if (!kv.has('Id')) continue;
-    if (kv.get('LoadState') !== 'loaded' || kv.get('NeedDaemonReload') !== 'no') need.push(kv.get('Id')!);
-  }
-  return need;
+  return [...showUnits(showOutput)].filter(([, kv]) => !loadedCurrent(kv)).map(([id]) => id);
 }
 
-/** ms for which ManagerReload.current takes a unit it found current as still current (one start's service step to its follower: < 1 s). */
+/**
+ * ms for which ManagerReload.current takes what it heard of a unit as still so (a start's
+ * preflight to its follower's start after verify: < 1 s on a booted Debian 13 host).
+ */
 export const KNOWN_CURRENT_MS = 10_000;
 
 /** The systemd ManagerReload over `exec` (systemctl, systemd-run); `now` a monotonic clock in ms. */
 export function systemdReload(exec: Exec, now: () => number = () => performance.now()): ManagerReload {
   let pending = false;
   // Counts linksChanged() calls: a reload clears `pending` only when no link changed since it
-  // began (a reenable may run alongside a reload, whose read of the links then may miss it).
+  // began (a relink may run alongside a reload, whose read of the links then may miss it).
   let linkChanges = 0;
   const written = new Set<string>();
-  // Units this process found loaded from their current file (or reloaded for), not written since: when.
-  const known = new Map<string, number>();
-  const remember = (units: readonly string[]) => {
-    for (const u of units) known.set(u, now());
+  // What this process heard of each unit not written since: loaded from its current file or not,
+  // and when it was asked (or the reload that read it began). A later hearing replaces an earlier
+  // one, never the other way round (an answer asked before a reload that lands after it).
+  const heard = new Map<string, { current: boolean; at: number }>();
+  const hear = (unit: string, current: boolean, at: number) => {
+    if ((heard.get(unit)?.at ?? Number.NEGATIVE_INFINITY) <= at) heard.set(unit, { current, at });
   };
-  const reload = async (units: readonly string[]) => {
+  // Questions in flight, for a current() that needs their answer.
+  const asking = new Set<{ units: readonly string[]; done: Promise<unknown> }>();
+  // Reloads in flight, for a current() that one of them may answer (never reject).
+  const reloading = new Set<Promise<unknown>>();
+  const reload = (units: readonly string[]): Promise<void> => {
+    const run = reloadOnce(units);
+    const done = run.catch(() => undefined);
+    reloading.add(done);
+    void done.then(() => reloading.delete(done));
+    return run;
+  };
+  const reloadOnce = async (units: readonly string[]) => {
     const changesBefore = linkChanges;
+    const began = now();
     // Only the units written before it began are surely read by it: one written meanwhile (the
     // proxy's start writes its unit while the capture's start reloads) stays for the next one.
     const writtenBefore = [...written];
@@ -143,34 +153,52 @@ export function systemdReload(exec: Exec, now: () => number = () => performance.
     if (r.code !== 0) throw new Error(`systemctl daemon-reload failed (${r.stderr.trim() || `exit ${r.code}`}); see "journalctl -b _PID=1" and fix the cause, then retry.`);
     if (linkChanges === changesBefore) pending = false;
     for (const u of writtenBefore) written.delete(u);
-    remember(units.filter((u) => !written.has(u)));
+    // A reload reads every unit file (systemctl(1) daemon-reload): each unit heard of, or written
+    // before it began, is then loaded from its current file unless written since.
+    for (const u of new Set([...units, ...writtenBefore, ...heard.keys()])) if (!written.has(u)) hear(u, true, began);
   };
-  const ask = async (units: readonly string[]): Promise<AskedUnits> => {
-    const r = await exec.run('systemctl', ['show', '-p', 'Id', '-p', 'LoadState', '-p', 'NeedDaemonReload', '--', ...units], { timeoutMs: 10_000 }).catch(() => null);
-    if (r?.code !== 0) return { units, current: false };
-    // Every unit asked for has a block; fewer (an unexpected output) is read as "reload".
-    const blocks = r.stdout.split(/\n\s*\n/).filter((b) => showProperties(b).has('Id')).length;
-    return { units, current: unitsNeedingReload(r.stdout).length === 0 && blocks === units.length };
+  const ask = (units: readonly string[], props: readonly string[] = []): Promise<string | null> => {
+    const at = now();
+    const answer = (async () => {
+      const r = await exec.run('systemctl', ['show', ...['Id', 'LoadState', 'NeedDaemonReload', ...props].flatMap((p) => ['-p', p]), '--', ...units], { timeoutMs: 10_000 });
+      if (r.code !== 0) return null;
+      // A unit without its block (an output this code does not know) is not heard of: asked again, or reloaded for.
+      for (const [id, kv] of showUnits(r.stdout)) if (units.includes(id)) hear(id, loadedCurrent(kv), at);
+      return r.stdout;
+    })();
+    // In flight until its answer is kept (or it failed).
+    const q = { units, done: answer.catch(() => null) };
+    asking.add(q);
+    void q.done.then(() => asking.delete(q));
+    return answer;
+  };
+  /** What was heard of `u` within KNOWN_CURRENT_MS and not written since, else null. */
+  const fresh = (u: string) => {
+    const h = heard.get(u);
+    return h && !written.has(u) && now() - h.at < KNOWN_CURRENT_MS ? h : null;
+  };
+  const needsReload = async (units: readonly string[]): Promise<boolean> => {
+    const clear = () => units.every((u) => fresh(u)?.current === true);
+    if (clear()) return false;
+    // A reload in flight (the capture's start, for its new unit, while the service step writes
+    // nothing new: start.ts has the proxy's units written before it) reads every unit written
+    // before it began: waited for, not run again after it.
+    if (reloading.size > 0) {
+      await Promise.all(reloading);
+      if (clear()) return false;
+    }
+    if (units.some((u) => written.has(u) || fresh(u)?.current === false)) return true;
+    // A question in flight that covers a unit not heard of: its answer (preflight's, asked alongside its checks).
+    const unheard = () => units.filter((u) => !fresh(u));
+    await Promise.all([...asking].filter((q) => unheard().some((u) => q.units.includes(u))).map((q) => q.done));
+    if (unheard().length > 0) await ask(unheard()).catch(() => null);
+    return units.some((u) => fresh(u)?.current !== true);
   };
   return {
     async current(units, opts) {
-      if (units.length === 0) return false;
-      const reloadAfterLinks = async () => {
-        await opts?.linksFirst?.catch(() => undefined);
-        await reload(units);
-      };
-      if (units.some((u) => written.has(u))) {
-        await reloadAfterLinks();
-        return true;
-      }
-      if (opts?.recent && units.every((u) => now() - (known.get(u) ?? Number.NEGATIVE_INFINITY) < KNOWN_CURRENT_MS)) return false;
-      const early = opts?.asked ? await opts.asked : null;
-      const answer = early && units.every((u) => early.units.includes(u)) ? early : await ask(units);
-      if (answer.current) {
-        remember(units);
-        return false;
-      }
-      await reloadAfterLinks();
+      if (units.length === 0 || !(await needsReload(units))) return false;
+      await opts?.linksFirst?.catch(() => undefined);
+      await reload(units);
       return true;
     },
     ask,
@@ -183,7 +211,7 @@ export function systemdReload(exec: Exec, now: () => number = () => performance.
     },
     unitWritten(unit) {
       written.add(unit);
-      known.delete(unit);
+      heard.delete(unit);
     },
     async settle() {
       if (!pending) return;

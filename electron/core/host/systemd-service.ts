@@ -7,16 +7,23 @@ import { FOLLOW_UNIT_PATH } from './follower';
 import { renderRouteUnit, ROUTE_UNIT_NAME } from '../../../shared/resolved-route-unit';
 import type { Exec } from './exec';
 import type { HostFs } from './host-fs';
-import { LINKS_ONLY, settledAll, systemdReload, writeUnitFile, KNOWN_CURRENT_MS, type AskedUnits, type ManagerReload } from './systemd-reload';
+import { settledAll, systemdReload, writeUnitFile, KNOWN_CURRENT_MS, type ManagerReload } from './systemd-reload';
 import { relinkUnits, unlinkUnits } from './unit-links';
-import type { RestartedExit, ServiceManager, ServiceRestart } from './service-manager';
-import { exitReasonFromLog, isAutoRestart, lastExitEventFromJournal, lastExitFromJournal, parseUnitRunState, PROCESS_EXIT_MESSAGE_ID, SHOW_PROPERTIES } from '../../../shared/systemd-show';
+import type { RestartedExit, ServiceManager, ServiceRestart, ServiceSpec } from './service-manager';
+import { exitReasonFromLog, isAutoRestart, lastExitEventFromJournal, lastExitFromJournal, parseUnitRunState, PROCESS_EXIT_MESSAGE_ID, SHOW_PROPERTIES, showProperties, showUnits } from '../../../shared/systemd-show';
 import { open } from 'node:fs/promises';
 import { LOGROTATE_PATH, openQueryLog, readAdmGid, renderLogrotate, rotateLogIfOver } from './query-log';
 
 const UNIT = `${SERVICE_NAME}.service`;
 const LATE_UNIT = `${LATE_UNIT_NAME}.service`;
 const ROUTE_UNIT = `${ROUTE_UNIT_NAME}.service`;
+/**
+ * The units K2s DNS writes besides the proxy's, asked about by askUnits() in one `systemctl show`
+ * (one whose file is not there says LoadState=not-found, and a start that writes it reloads for
+ * it anyway). Not in status()'s own: systemctl reads every property of each unit it shows
+ * (~4 ms a unit on the booted Debian 13 host), and preflight waits for that status.
+ */
+const OTHER_UNITS = [LATE_UNIT, ROUTE_UNIT, `${FOLLOW_UNIT_NAME}.service`, `${CAPTURE_UNIT_NAME}.service`] as const;
 /**
  * The job mode of restart() (a followed network: only the proxy's config changed). systemctl(1)
  * `--job-mode=ignore-requirements`: requirement dependencies are ignored for this job, ordering
@@ -111,35 +118,53 @@ async function runState(exec: Exec): Promise<{ pid: number | null; running: bool
  * changed (`reload`, systemd-reload.ts), the [Install] links on disk (unit-links.ts; the K2s-owned
  * resolv.conf survives a reboot, so must the proxy; relinking drops the multi-user.target.wants/
  * link earlier versions made for the companions), `restart` (starts it, or applies a new
- * argv/config to a running one); prepareStart asks the reset and the reload question alongside
- * discover. stop: stops the proxy, its companions, the capture and the follower in one job and
- * removes their links (uninstall and recover stopped the
- * follower first: stopFollower's unlinkWithProxy); `reload.settle()` at the end
- * of the command asks the manager to read the changed links, not waited for.
+ * argv/config to a running one); prepareStart begins the reset alongside discover, and the
+ * reload question was asked before (askUnits for the other units, status() in start's preflight for the proxy's).
+ * stop: stops the proxy, its companions, the capture and the follower in one job and removes
+ * their links (uninstall and recover stopped the follower first: stopFollower's
+ * unlinkWithProxy); `reload.settle()` at the end of the command asks the manager to read the
+ * changed links, not waited for.
  */
 export function createSystemdManager(fs: HostFs, exec: Exec, reload: ManagerReload = systemdReload(exec)): ServiceManager {
   const resetFailed = (units: readonly string[]) => systemctl(exec, ['reset-failed', ...units], [0, 1, EXIT_NOT_LOADED]);
-  // The reads prepareStart began, for the next start().
-  let asked: { units: readonly string[]; reset: Promise<unknown>; answer: Promise<AskedUnits>; at: number } | null = null;
+  // The reset prepareStart began, for the next start().
+  let asked: { units: readonly string[]; reset: Promise<unknown>; at: number } | null = null;
+  /** The unit files for `spec` written where their bytes changed (noted for the reload); their texts (null: that companion is not used). */
+  const writeUnits = async (spec: ServiceSpec) => {
+    const unitText = renderUnit(spec); // validate before touching the host
+    const lateText = spec.lateListeners ? renderLateListenerUnit(spec) : null;
+    const routeText = spec.resolvedRouteFile ? renderRouteUnit(spec.resolvedRouteFile) : null;
+    await fs.mkdirp(path.posix.dirname(K2S_PATHS.unit), 0o755);
+    for (const [text, file, unit] of [[unitText, K2S_PATHS.unit, UNIT], [lateText, K2S_PATHS.lateUnit, LATE_UNIT], [routeText, K2S_PATHS.routeUnit, ROUTE_UNIT]] as const) {
+      if (text && (await writeUnitFile(fs, file, text))) reload.unitWritten(unit);
+    }
+    return { unitText, lateText, routeText };
+  };
   return {
     reload,
     kind: 'systemd',
+    async writeUnits(spec) {
+      await writeUnits(spec);
+    },
+    askUnits() {
+      void reload.ask(OTHER_UNITS).catch(() => null);
+    },
     async prepareStart() {
       // An answer of an earlier start that never reached its service step is not this start's.
       asked = null;
       // The units a start uses are those whose files are there from an earlier start (the
       // KubeSwitch and resolved companions follow the host, which rarely changes between starts);
-      // the first start after install has none and asks in its service step.
+      // the first start after install has none and resets in its service step. The manager's
+      // question was asked before (askUnits, preflight's status()).
       const onDisk = await Promise.all(([[K2S_PATHS.unit, UNIT], [K2S_PATHS.lateUnit, LATE_UNIT], [K2S_PATHS.routeUnit, ROUTE_UNIT]] as const).map(async ([file, unit]) => ((await fs.lstat(file)) ? [unit] : [])));
       const units = onDisk.flat();
       if (!units.includes(UNIT)) return;
-      const follower = (await fs.lstat(FOLLOW_UNIT_PATH)) ? [`${FOLLOW_UNIT_NAME}.service`] : [];
       const reset = resetFailed(units);
       reset.catch(() => undefined);
-      asked = { units, reset, answer: reload.ask([...units, ...follower]), at: performance.now() };
+      asked = { units, reset, at: performance.now() };
     },
     async start(spec) {
-      const unitText = renderUnit(spec); // validate before touching the host
+      renderUnit(spec); // validate before touching the host
       const lateText = spec.lateListeners ? renderLateListenerUnit(spec) : null;
       const routeText = spec.resolvedRouteFile ? renderRouteUnit(spec.resolvedRouteFile) : null;
       await fs.mkdirp(path.posix.dirname(spec.logFile), 0o755);
@@ -148,16 +173,13 @@ export function createSystemdManager(fs: HostFs, exec: Exec, reload: ManagerRelo
       await (await openQueryLog(fs.real(spec.logFile), await readAdmGid(fs.real('/etc/group')))).close();
       await fs.mkdirp(path.posix.dirname(LOGROTATE_PATH), 0o755);
       await fs.writeFileAtomic(LOGROTATE_PATH, renderLogrotate(spec.logFile), { mode: 0o644 });
-      await fs.mkdirp(path.posix.dirname(K2S_PATHS.unit), 0o755);
       for (const [text, file, unit] of [[lateText, K2S_PATHS.lateUnit, LATE_UNIT], [routeText, K2S_PATHS.routeUnit, ROUTE_UNIT]] as const) {
         if (!text && (await fs.lstat(file))) {
           await systemctl(exec, ['disable', '--now', unit], [0, EXIT_NOT_LOADED]);
           await fs.remove(file);
         }
       }
-      for (const [text, file, unit] of [[unitText, K2S_PATHS.unit, UNIT], [lateText, K2S_PATHS.lateUnit, LATE_UNIT], [routeText, K2S_PATHS.routeUnit, ROUTE_UNIT]] as const) {
-        if (text && (await writeUnitFile(fs, file, text))) reload.unitWritten(unit);
-      }
+      const { unitText } = await writeUnits(spec);
       const companions = [...(lateText ? [LATE_UNIT] : []), ...(routeText ? [ROUTE_UNIT] : [])];
       const units = [UNIT, ...companions];
       // The links on disk (unit-links.ts, as `systemctl --root=/ reenable` makes them; the
@@ -179,13 +201,14 @@ export function createSystemdManager(fs: HostFs, exec: Exec, reload: ManagerRelo
       });
       links.catch(() => undefined);
       // The reset (a unit systemd gave up on, at its start limit, refuses even a start by hand
-      // until then) and the manager's question: asked alongside discover (prepareStart) when it
-      // named these units and not long ago (a long-running process whose start failed before
-      // this step asked for nothing since), else now, side by side.
+      // until then), begun alongside discover (prepareStart) when it named these units and not
+      // long ago (a long-running process whose start failed before this step reset nothing
+      // since), else now; and the manager's question, answered before (askUnits, preflight's status()) when
+      // that was not long ago (ManagerReload.current), else asked now, side by side.
       const early = asked && performance.now() - asked.at < KNOWN_CURRENT_MS ? asked : null;
       asked = null;
       const reset = early && units.every((u) => early.units.includes(u)) ? early.reset : resetFailed(units);
-      const ready = settledAll([reset, reload.current([...units, ...follower], { linksFirst: links, ...(early ? { asked: early.answer } : {}) })]);
+      const ready = settledAll([reset, reload.current([...units, ...follower], { linksFirst: links })]);
       // RESTART_JOB_MODE: the capture, started before the proxy, is not restarted by PartOf= (nor
       // a linked one pulled in by Wants= when the log is off); the companions named here start
       // after the proxy (After=), as without it. The links settle whatever fails: a rollback's
@@ -196,9 +219,10 @@ export function createSystemdManager(fs: HostFs, exec: Exec, reload: ManagerRelo
     },
     async installRouteUnit(routeFile) {
       await fs.mkdirp(path.posix.dirname(K2S_PATHS.routeUnit), 0o755);
-      if (await writeUnitFile(fs, K2S_PATHS.routeUnit, renderRouteUnit(routeFile))) reload.unitWritten(ROUTE_UNIT);
-      await systemctl(exec, [LINKS_ONLY, 'reenable', ROUTE_UNIT]);
-      reload.linksChanged();
+      const text = renderRouteUnit(routeFile);
+      if (await writeUnitFile(fs, K2S_PATHS.routeUnit, text)) reload.unitWritten(ROUTE_UNIT);
+      // Its links on disk, in-process, as `systemctl --root=/ reenable` makes them (unit-links.ts).
+      if (await relinkUnits(fs, [{ name: ROUTE_UNIT, file: K2S_PATHS.routeUnit, text }], (args) => systemctl(exec, args))) reload.linksChanged();
       await reload.current([ROUTE_UNIT]);
       await systemctl(exec, ['restart', ROUTE_UNIT]);
     },
@@ -241,9 +265,13 @@ export function createSystemdManager(fs: HostFs, exec: Exec, reload: ManagerRelo
       await unlinked;
     },
     async status() {
-      const r = await exec.run('systemctl', ['show', ...SHOW_PROPERTIES.flatMap((p) => ['-p', p]), UNIT], { timeoutMs: 10_000 });
-      if (r.code !== 0) return { running: false, pid: null, restart: null };
-      const s = parseUnitRunState(r.stdout);
+      // The proxy's state, and the manager's question for its unit with it (ManagerReload.ask keeps
+      // the answer; systemctl reads every property of the unit anyway): start's preflight reads
+      // this status; start asked for the other units before it (askUnits).
+      const out = await reload.ask([UNIT], SHOW_PROPERTIES);
+      if (out === null) return { running: false, pid: null, restart: null };
+      // The proxy's block by its Id= (the output as one block where none says so).
+      const s = parseUnitRunState(showUnits(out).get(UNIT) ?? showProperties(out));
       const running = s.activeState === 'active';
       // Measured on systemd 257: after StartLimitBurst auto-restarts the unit is `failed` with the
       // last run's Result (exit-code), not start-limit-hit (that one a refused manual start gets).

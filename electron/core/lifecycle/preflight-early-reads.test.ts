@@ -8,6 +8,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startDns } from './start';
 import { makeTestHost } from '../../../e2e/support/test-deps';
+import type { ServiceManager } from '../host/service-manager';
 
 const hosts: Array<{ cleanup: () => Promise<unknown> }> = [];
 afterEach(async () => {
@@ -53,6 +54,20 @@ describe('preflight\'s early service reads', () => {
     h.deps.checkKubeconfig = async (p) => (order.push('kubeconfig'), check(p));
     expect(await startDns(h.deps, opts, sink)).toMatchObject({ ok: true });
     expect(order.slice(0, 2)).toEqual(['status', 'kubeconfig']);
+  });
+
+  it("the manager's reload question for the other units (askUnits) is asked once, before preflight's status and the kubeconfig check", async () => {
+    const h = await makeTestHost('nameserver 192.0.2.53\n');
+    hosts.push(h);
+    const order: string[] = [];
+    const status = h.services.status.bind(h.services);
+    h.services.status = async () => (order.push('status'), status());
+    (h.services as ServiceManager).askUnits = () => void order.push('askUnits');
+    const check = h.deps.checkKubeconfig;
+    h.deps.checkKubeconfig = async (p) => (order.push('kubeconfig'), check(p));
+    expect(await startDns(h.deps, opts, sink)).toMatchObject({ ok: true });
+    expect(order.slice(0, 3)).toEqual(['askUnits', 'status', 'kubeconfig']);
+    expect(order.filter((o) => o === 'askUnits')).toHaveLength(1);
   });
 
   it('a start refused for its kubeconfig (BAD_KUBECONFIG) leaves no unhandled rejection of the reads begun before', async () => {

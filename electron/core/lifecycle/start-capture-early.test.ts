@@ -132,6 +132,32 @@ describe('start: the capture companion begins before discover', () => {
     expect(await startDns(off.h.deps, { ...TEST_START_OPTS, logQueries: false }, quiet)).toMatchObject({ ok: true });
     expect(off.log).toEqual(['discover', 'capture stop']);
   });
+
+  it("the proxy's unit files are written before the capture's start (its reload reads them too), with the spec the service step starts; not with a held capture (it reloads for nothing)", async () => {
+    for (const prepared of [false, true]) {
+      const { h, log } = await hostWithCapture(prepared);
+      const written: unknown[] = [];
+      const started: unknown[] = [];
+      const start = h.deps.services.start.bind(h.deps.services);
+      h.deps.services.writeUnits = async (spec) => {
+        log.push('write units');
+        written.push(spec);
+      };
+      h.deps.services.start = async (spec) => {
+        started.push(spec);
+        return start(spec);
+      };
+      expect(await startDns(h.deps, TEST_START_OPTS, quiet)).toMatchObject({ ok: true });
+      if (prepared) {
+        expect(log.slice(0, 2)).toEqual(['prepare', 'capture --listen 127.0.0.1:53 --port 53 (held)']);
+        expect(written).toEqual([]);
+      } else {
+        expect(log).toEqual(['write units', 'capture --listen 127.0.0.1:53 --port 53', 'discover']);
+        expect(written).toEqual(started);
+        expect(started).toHaveLength(1);
+      }
+    }
+  });
 });
 
 describe('start: an --allow-zone that forwarded nothing', () => {

@@ -23,7 +23,9 @@ import { StepReporter, type EventSink } from './reporter';
 import { journaledReporter } from './teardown';
 import { clearJournal, clearRecovery } from './journal';
 import { recoverInterrupted } from './recover';
-import { writeProxyConfig, proxyArgv, lateListenersFor, selfDropFor } from './proxy-config';
+import { writeProxyConfig, proxyArgv, lateListenersFor, selfDropFor, configPathFor } from './proxy-config';
+import type { ServiceSpec } from '../host/service-manager';
+import type { SelfDrop } from '../engines/runtime';
 import { waitForListeners } from './service-ready';
 import { captureArgvFor } from './capture-argv';
 import { unusedAllows } from '../../../shared/allow-zones';
@@ -95,10 +97,14 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
     // core), before preflight's kubeconfig check needs it. Without one, preflight's kubeconfig
     // check loads it, once the service manager's reads have begun (their processes run meanwhile).
     // A module that fails to load fails there, as before.
-    if (held) {
-      await held;
-      await deps.loadClusterClient?.().catch(() => undefined);
-    }
+    if (held) await held;
+    // systemd: the reload question for the units besides the proxy's (ServiceManager.askUnits;
+    // status() in preflight asks it for the proxy's), not waited for: its process runs while this
+    // thread loads the Kubernetes client and preflight checks, off preflight's own reads, and its
+    // answer is kept for the capture's start, the service step and the follower. After the held
+    // capture's restart was spawned (its Node start-up is what the service step waits for).
+    if (deps.uid() === 0) deps.services.askUnits?.();
+    if (held) await deps.loadClusterClient?.().catch(() => undefined);
     const pre = await r.run('preflight', 'Checking root, engine, kubeconfig, resolver and port 53', async () => {
       // The proxy being restarted (watchdog or systemd): a start now would stop the watchdog
       // mid-restart and start over. Refused first, as the window's Start waits (proxy-restarting.ts).
@@ -162,15 +168,27 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
     // it back like every change after save.
     // Aborted by rollback: the capture's starts stop waiting for it to open (it is stopped anyway).
     const captureRollback = new AbortController();
+    const onNetworkChange = opts.onNetworkChange ?? pre.existing?.onNetworkChange ?? 'follow';
+    // The capture's start below reloads the manager when it writes its unit (the first start
+    // after install: no held one then). The proxy's unit files are written first, where their
+    // bytes changed (ServiceManager.writeUnits), so that one reload reads them too and the
+    // service step finds them written: one reload on start's path, not two. A held capture
+    // reloads for nothing (its unit is there), and a steady start rewrites nothing: no call then.
+    // A failure here leaves the service step to write them, and fail, as before.
+    if (capture === 'on' && !(held && (await held)) && deps.services.writeUnits) {
+      const { spec } = await serviceSpecOf(deps, pre, opts.logQueries ?? false, configPathFor(pre.engine.engine), startLine, onNetworkChange);
+      await deps.services.writeUnits(spec).catch(() => undefined);
+    }
     const early = capture === 'on' && deps.capture ? startCapture(deps.capture, captureArgvFor(deps.capture.argv, { listeners: pre.listeners, upstreams: pre.upstreams, zones: [] }), undo, warnings, captureRollback, undefined, held) : null;
     early?.begin();
     // A held companion is let go before discover: the few file writes that record it (its
     // pidfile) would otherwise each wait for discover's parsing on this thread, and its capture
     // then opened only after discover had ended (measured: the go line 40–85 ms after save).
     if (early && held) await early.sent();
-    // The service manager's reads that need no spec (systemd: a failed unit's reset, the reload
-    // question) run alongside discover, off the service step; after save, so a refusal changes
-    // nothing, and after the held capture's go (their spawns hold this thread for a few ms each).
+    // The service manager's reads that need no spec (systemd: a failed unit's reset; its reload
+    // question was asked by preflight) run alongside discover, off the service step;
+    // after save, so a refusal changes nothing, and after the held capture's go (a spawn holds
+    // this thread for a few ms).
     void deps.services.prepareStart?.().catch(() => undefined);
     const discovery = await r.run('discover', `Reading kube-dns and the Corefile through ${pre.kubeconfigPath}`, async () => {
       const d = await deps.discover(pre.kubeconfigPath, { searchDomains: pre.search, nameservers: pre.upstreams, proxyListeners: pre.listeners.map((l) => l.address), allowZones: [...new Set([...(opts.allowZones ?? []), ...(pre.existing?.allowedZones ?? [])])] }).catch((err: unknown) => {
@@ -231,21 +249,13 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
       undo.push({ what: `restore ${written.path}`, run: written.undo });
       return { value: written.path, message: `Wrote ${written.path}`, detail: { path: written.path } };
     });
-    const onNetworkChange = opts.onNetworkChange ?? pre.existing?.onNetworkChange ?? 'follow';
     await r.run('service', 'Starting k2s-dnsproxy', async () => {
+      const { spec, drop } = await serviceSpecOf(deps, pre, plan.verbose, configPath, startLine, onNetworkChange);
       // dnsmasq drops to its own system user; said once here when the host has none (docs/security.md).
-      const drop = await selfDropFor(deps.fs, plan.engine);
       if (drop?.warning) warnings.push({ code: 'SHARED_PROXY_ACCOUNT', message: drop.warning });
-      const argv = proxyArgv(deps.fs, pre.engine.binary, plan.engine, configPath, plan.verbose, plan.listeners, drop);
       // Registered before start: a start that fails half-way still gets stopped by rollback.
       undo.push({ what: 'stop k2s-dnsproxy', run: () => deps.services.stop() });
-      // dnsproxy cannot drop root itself (docs/engines.md "dnsproxy privileges"): the service manager does; dnsmasq drops by --user (websec).
-      // On systemd the KubeSwitch listener runs in its own unit that waits for the address (reboots).
-      const lateListeners = lateListenersFor(plan.engine, argv, plan.listeners);
-      const { runAs } = engineRuntime(plan.engine);
-      // On resolved hosts a companion unit re-applies the route whenever the KubeSwitch address comes back (link re-created, reboot).
-      const linkFollower = deps.follower !== undefined && onNetworkChange === 'follow';
-      const starting = deps.services.start({ ...(linkFollower ? { linkFollower } : {}), argv, logFile: deps.fs.real(K2S_PATHS.log), description: `K2s DNS proxy (${plan.engine})`, guardDirs: ROOT_WRITTEN_DIRS.map((d) => deps.fs.real(d.path)), startLine, ...(runAs ? { runAs } : {}), ...(lateListeners ? { lateListeners } : {}), ...(pre.resolved ? { resolvedRouteFile: deps.fs.real(K2S_PATHS.routeFile) } : {}) });
+      const starting = deps.services.start(spec);
       // verify's first getaddrinfo costs this thread ~4 ms (probes/gai-lookup.ts warmLookup): paid
       // now, while the manager or the watchdog starts the proxy and this thread only waits.
       deps.warmLookup?.();
@@ -317,6 +327,27 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
     if (!settling || !committed) await deps.services.reload?.settle();
     if (release) await (release as () => Promise<void>)();
   }
+}
+
+/**
+ * The proxy's ServiceSpec for this start (what its unit files say), from preflight's engine,
+ * listeners and resolved link, the engine's query-log verbosity `verbose` (ProxyPlan.verbose),
+ * its config file `configPath` (configPathFor the engine: writeProxyConfig writes it there) and
+ * the network-change policy; with the engine's own drop of root (selfDropFor), whose warning the
+ * caller says.
+ */
+async function serviceSpecOf(deps: LifecycleDeps, pre: Preflight, verbose: boolean, configPath: string, startLine: string, onNetworkChange: 'follow' | 'keep'): Promise<{ spec: ServiceSpec; drop: SelfDrop | null }> {
+  const engine = pre.engine.engine;
+  const drop = await selfDropFor(deps.fs, engine);
+  const argv = proxyArgv(deps.fs, pre.engine.binary, engine, configPath, verbose, pre.listeners, drop);
+  // dnsproxy cannot drop root itself (docs/engines.md "dnsproxy privileges"): the service manager does; dnsmasq drops by --user (websec).
+  // On systemd the KubeSwitch listener runs in its own unit that waits for the address (reboots).
+  const lateListeners = lateListenersFor(engine, argv, pre.listeners);
+  const { runAs } = engineRuntime(engine);
+  const linkFollower = deps.follower !== undefined && onNetworkChange === 'follow';
+  // On resolved hosts a companion unit re-applies the route whenever the KubeSwitch address comes back (link re-created, reboot).
+  const spec: ServiceSpec = { ...(linkFollower ? { linkFollower } : {}), argv, logFile: deps.fs.real(K2S_PATHS.log), description: `K2s DNS proxy (${engine})`, guardDirs: ROOT_WRITTEN_DIRS.map((d) => deps.fs.real(d.path)), startLine, ...(runAs ? { runAs } : {}), ...(lateListeners ? { lateListeners } : {}), ...(pre.resolved ? { resolvedRouteFile: deps.fs.real(K2S_PATHS.routeFile) } : {}) };
+  return { spec, drop };
 }
 
 /** One start of the capture companion with one argv (startCapture). */
