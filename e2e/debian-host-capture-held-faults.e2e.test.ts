@@ -163,7 +163,11 @@ describe.skipIf(why !== null)('held capture companion: faults and bad input (Deb
     await h.sh(`echo 'hold 1 99999999' > ${HOLD}`);
     await markJournal('/root/j.cursor');
     await h.run(['systemctl', 'restart', '--no-block', CAPTURE]);
-    await until('the companion ended', 20_000, async () => ['inactive', 'failed'].includes(await isActive(h, CAPTURE)));
+    // The new companion's own line, then its end: the unit alone also reads `inactive` for a moment
+    // between the old companion's stop and the new one's start (a CI run caught that moment and
+    // read the journal before the new companion had said anything).
+    const said = /capture-watch: the start that held it \(PID 1, /;
+    await until('the new companion said why and ended', 20_000, async () => said.test(await journalSince('/root/j.cursor')) && ['inactive', 'failed'].includes(await isActive(h, CAPTURE)));
     const j = await journalSince('/root/j.cursor');
     console.log(`hold naming PID 1 with another start time: ${await unitState()}; journal: ${j}`);
     expect(j).toMatch(/capture-watch: the start that held it \(PID 1, start time 99999999 in \/run\/k2s\/capture\.hold\) is no longer running/);
