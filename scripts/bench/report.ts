@@ -25,7 +25,7 @@ export interface BenchResult {
   /** start/stop on a booted Debian 13 host (systemd; debian-lifecycle.ts): `host` its versions; per engine wall ms (nsenter included) and ms per step. */
   lifecycleSystemd?: { rounds?: number; host: string; nodeFloor: Figure; snapshotVersion?: Figure; scriptVersion?: Figure; snapshot?: string; byEngine: Record<string, { start: { wall: Figure; process: Figure; steps: Record<string, Figure> }; stop: { wall: Figure; process: Figure; steps: Record<string, Figure> } }> };
   floor: Record<string, { engineStart: Figure; apiRoundTrip: Figure; verifyQueries: Figure; total: Figure }>;
-  dnsperf: { target: string; engine: string; logging: string; names: string; qps: Figure; p50Ms: Figure; p99Ms: Figure; lostAt2000: Figure }[];
+  dnsperf: { target: string; engine: string; logging: string; names: string; qps: Figure; p50Ms: Figure; p99Ms: Figure; lostAt2000: Figure; /** p99 of a settled 2,000 qps run (run.ts measureOnce); absent in reports before it. */ p99SettledMs?: Figure; lostSettled?: Figure }[];
   query: Record<string, Figure>;
   renderer: { bytes: number } | null;
   /** readTail vs tail(1) on a 1 GiB log (ms), and following a fast-growing log (logviewer.ts). */
@@ -94,15 +94,15 @@ export function renderReport(r: BenchResult): string {
   }
 
   if (r.dnsperf.length) {
-    L.push('## Proxy hop (dnsperf)', '', `Max qps: one dnsperf client, ${'`-l`'} seconds per run; latency: at a fixed 2,000 qps (\`-Q 2000 -v\`). Direct = straight to kube-dns (cluster names) or to the upstream (external names). Each engine's query log on and off alternate round by round, each round on a fresh start, so "vs same engine, log off" compares runs a few seconds apart.`, '');
+    L.push('## Proxy hop (dnsperf)', '', `Max qps: one dnsperf client, ${'`-l`'} seconds per run; latency: at a fixed 2,000 qps (\`-Q 2000 -v\`). Direct = straight to kube-dns (cluster names) or to the upstream (external names). Each engine's query log on and off alternate round by round, each round on a fresh start, so "vs same engine, log off" compares runs a few seconds apart. Each round runs dnsperf at its max rate, then at 2,000 qps (the "@2000" columns: right after the max-rate run, the proxy's recovery from it, with or without the query log), then once more at 2,000 qps unmeasured and once measured ("settled": what a steady 2,000 qps meets; the query log's p99 goal is judged on it).`, '');
     L.push('**Anchor**: AdGuard dnsproxy with the config k2s-dns writes and no query log (`--no-log-queries`: no `-v`), which is how K2s itself runs dnsproxy (docs/engines.md). "vs anchor" compares each proxy row with the anchor row for the same names.', '');
-    L.push('| target | engine | query log | names | max qps | vs direct | vs anchor | vs same engine, log off | p50 ms @2000 | p99 ms @2000 | added p99 ms (vs direct) | added p99 ms (log on vs off) | lost @2000 |', '|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+    L.push('| target | engine | query log | names | max qps | vs direct | vs anchor | vs same engine, log off | p50 ms @2000 | p99 ms @2000 | added p99 ms (vs direct) | added p99 ms (log on vs off) | lost @2000 | p99 ms @2000, settled | added p99 ms, settled (vs direct) | added p99 ms, settled (log on vs off) |', '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
     for (const d of r.dnsperf) {
       const dir = r.dnsperf.find((x) => x.target === 'direct' && x.names === d.names);
       const anchor = anchorRow(r, d.names);
       const off = r.dnsperf.find((x) => x.target === 'proxy' && x.engine === d.engine && x.logging === 'off' && x.names === d.names);
       const isAnchor = d === anchor;
-      L.push(`| ${d.target} | ${d.engine}${isAnchor ? ' **(anchor)**' : ''} | ${d.logging} | ${d.names} | ${fig(d.qps)} | ${d.target === 'direct' ? '1.00×' : ratio(d.qps.median, dir?.qps.median)} | ${d.target === 'direct' ? '–' : ratio(d.qps.median, anchor?.qps.median)} | ${d.logging === 'on' ? ratio(d.qps.median, off?.qps.median) : '–'} | ${fig(d.p50Ms, 3)} | ${fig(d.p99Ms, 3)} | ${d.target === 'direct' || !dir ? '–' : n(d.p99Ms.median - dir.p99Ms.median, 3)} | ${d.logging === 'on' && off ? n(d.p99Ms.median - off.p99Ms.median, 3) : '–'} | ${fig(d.lostAt2000)} |`);
+      L.push(`| ${d.target} | ${d.engine}${isAnchor ? ' **(anchor)**' : ''} | ${d.logging} | ${d.names} | ${fig(d.qps)} | ${d.target === 'direct' ? '1.00×' : ratio(d.qps.median, dir?.qps.median)} | ${d.target === 'direct' ? '–' : ratio(d.qps.median, anchor?.qps.median)} | ${d.logging === 'on' ? ratio(d.qps.median, off?.qps.median) : '–'} | ${fig(d.p50Ms, 3)} | ${fig(d.p99Ms, 3)} | ${d.target === 'direct' || !dir ? '–' : n(d.p99Ms.median - dir.p99Ms.median, 3)} | ${d.logging === 'on' && off ? n(d.p99Ms.median - off.p99Ms.median, 3) : '–'} | ${fig(d.lostAt2000)} | ${d.p99SettledMs ? fig(d.p99SettledMs, 3) : '–'} | ${d.target === 'direct' || !dir?.p99SettledMs || !d.p99SettledMs ? '–' : n(d.p99SettledMs.median - dir.p99SettledMs.median, 3)} | ${d.logging === 'on' && off?.p99SettledMs && d.p99SettledMs ? n(d.p99SettledMs.median - off.p99SettledMs.median, 3) : '–'} |`);
     }
     L.push('', `Load average (1 min) as this section began: ${n(r.loadAt?.dnsperf ?? Number.NaN, 1)}.`, '');
   }
@@ -186,9 +186,12 @@ export function renderReport(r: BenchResult): string {
       const off = r.dnsperf.find((x) => x.target === 'proxy' && x.engine === engine && x.logging === 'off' && x.names === names);
       if (!on || !off) continue;
       const q = on.qps.median / off.qps.median;
-      const p99 = on.p99Ms.median - off.p99Ms.median;
+      const after = on.p99Ms.median - off.p99Ms.median;
+      // Judged on the settled 2,000 qps run (run.ts measureOnce); a report from before it has the first run only.
+      const settled = on.p99SettledMs && off.p99SettledMs ? on.p99SettledMs.median - off.p99SettledMs.median : null;
+      const p99 = settled ?? after;
       g21.push({ goal: `query log costs ≤ 10 %: qps with it ≥ 0.9× without (${engine}, ${names} names)`, measured: `${q.toFixed(2)}×`, ok: q >= 0.9, floor: `anchor ${fig(anchorRow(r, names)?.qps)} qps`, load: loadOf('dnsperf') });
-      g21.push({ goal: `query log adds p99 ≤ 0.3 ms at 2,000 qps (${engine}, ${names} names)`, measured: `${n(p99, 3)} ms`, ok: p99 <= 0.3, floor: `p99 without it ${n(off.p99Ms.median, 3)} ms`, load: loadOf('dnsperf') });
+      g21.push({ goal: `query log adds p99 ≤ 0.3 ms at 2,000 qps (${engine}, ${names} names)${settled === null ? '' : ', settled'}`, measured: `${n(p99, 3)} ms${settled === null ? '' : ` (right after the max-rate run: ${n(after, 3)} ms)`}`, ok: p99 <= 0.3, floor: `p99 without it ${n((settled === null ? off.p99Ms : off.p99SettledMs!).median, 3)} ms${settled === null ? '' : ` (right after: ${n(off.p99Ms.median, 3)} ms)`}`, load: loadOf('dnsperf') });
     }
   }
   g21.push({ goal: 'UI first paint → judged verdict ≤ 1 s (navigation → verdict and a tab click), at load ≤ 3', measured: r.ui ? `${n(r.ui.interactive.median)} ms` : '–', ok: r.ui ? r.ui.interactive.median <= 1000 : null, floor: r.ui ? `Chromium launch ${n(r.ui.browserLaunch.median)} ms; one health check ${n(r.ui.healthCheck?.median ?? Number.NaN)} ms` : '–', load: loadOf('ui') });

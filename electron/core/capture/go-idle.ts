@@ -17,6 +17,11 @@
  * of such wake-ups waited > 0.1 ms, up to 1.7–3.7 ms; scripts/bench/sched-probe.ts). So the
  * switch also sets the nice value of the tree's autogroup to AUTOGROUP_NICE (proc(5)
  * /proc/PID/autogroup; weight 15 against the proxy's 1,024) and goNormal sets it back.
+ * That takes the CPU from the tree's group at the scheduler's next pick, not at a dnsproxy
+ * wake-up: since Linux 6.12 a SCHED_IDLE task is preempted at wake-up only by a task of its own
+ * group, and between groups EEVDF lets the running one finish its slice (RUN_TO_PARITY; 1.4 ms on
+ * 2 CPUs), whatever its weight — measured and explained in docs/query-log.md ("Why the group's nice
+ * value is not enough").
  */
 import { execFile } from 'node:child_process';
 import { constants as fsc, promises as fsp } from 'node:fs';
