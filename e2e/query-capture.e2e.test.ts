@@ -356,7 +356,7 @@ describe.skipIf(!inSandbox || tcpdump === '')('exact query log from packets, run
       const status = await k2sDns(['status', '--json']);
       const st = JSON.parse(status.stdout) as { state: string; messages: string[] };
       expect(st.state).toBe('running');
-      expect(st.messages.filter((m) => m.startsWith('The exact query log stopped at'))).toEqual([expect.stringMatching(/tcpdump exited unexpectedly \(signal SIGKILL\).*; run .*start.* to restart it\.$/)]);
+      expect(st.messages.filter((m) => m.startsWith('The exact query log stopped at'))).toEqual([expect.stringMatching(/tcpdump exited unexpectedly \(signal SIGKILL\).*; to restart it, run .*start.*\.$/)]);
     } finally {
       const stop = await k2sDns(['stop', '--on-drift', 'restore', '--json']);
       expect(stop.code, stop.stdout).toBe(0);
@@ -541,7 +541,7 @@ describe.skipIf(!inSandbox || tcpdump === '')('exact query log from packets, run
       expect(status.code).toBe(0);
       const st = JSON.parse(status.stdout) as { state: string; messages: string[] };
       expect(st.state).toBe('running');
-      expect(st.messages.filter((m) => m.startsWith('The exact query log stopped'))).toEqual([expect.stringMatching(new RegExp(`^The exact query log stopped: its companion \\(capture-watch, PID ${companion}\\) was found dead at .*; run .*start.* to restart it\\.$`))]);
+      expect(st.messages.filter((m) => m.startsWith('The exact query log stopped'))).toEqual([expect.stringMatching(new RegExp(`^The exact query log stopped: its companion \\(capture-watch, PID ${companion}\\) was found dead at .*; to restart it, run .*start.*\\.$`))]);
     } finally {
       const stop = await k2sDns(['stop', '--on-drift', 'restore', '--json']);
       expect(stop.code, stop.stdout).toBe(0);

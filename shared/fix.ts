@@ -253,16 +253,19 @@ export function cliCommand(args: string, root = false): string {
 }
 
 /**
- * How to run the CLI's `args` as root, one clause for a text that needs root only to read (diff,
- * doctor: root's 0700 state directory). sudo(8) is not installed everywhere (a minimal Debian has
- * only su(1)), so besides `sudo …` it names `su -c '…'`, which runs the line as root through
- * root's shell (su(1) `-c`). Under a wrapper that runs as root by itself (setCliName `sudo`
- * false), just its line. Each command in a code span.
+ * How to run the CLI's `args` as root, one clause for a text that needs root to read (diff,
+ * doctor, status: root's 0700 state directory) or to change the host (status's fixes: stop,
+ * start, recover). sudo(8) is not installed everywhere (a minimal Debian has only su(1)), so
+ * besides `sudo …` it names `su -c '…'`, which runs the line as root through root's shell (su(1)
+ * `-c`). Several commands in turn (`['stop', 'start']`): each with sudo (`…`, then `…`), and one
+ * `su -c` joining them with `&&`. Under a wrapper that runs as root by itself (setCliName `sudo`
+ * false), just its lines. Each command in a code span.
  */
-export function asRootWays(args: string): string {
-  const line = cliCommand(args, true);
-  if (!cliSudo) return `\`${line}\``;
-  return `as root: \`${line}\`, or \`su -c ${shellWord(cliCommand(args))}\` where sudo is not installed`;
+export function asRootWays(args: string | readonly string[]): string {
+  const all = typeof args === 'string' ? [args] : args;
+  const lines = all.map((a) => `\`${cliCommand(a, true)}\``).join(', then ');
+  if (!cliSudo) return lines;
+  return `as root: ${lines}, or \`su -c ${shellWord(all.map((a) => cliCommand(a)).join(' && '))}\` where sudo is not installed`;
 }
 
 /**

@@ -41,9 +41,13 @@ describe('k2s-dns queries', () => {
     expect(known.engineUnknown).toBeNull();
   });
 
-  it('without the exact log, claims no engine log is shown (the CLI prints none); before the first start, says nothing is logged yet and that start begins it', () => {
+  it('without the exact log, claims no engine log is shown (the CLI prints none); before the first start, says its file does not exist, why, and how start runs as root (sudo or su -c)', () => {
     expect(EXACT_LOG_NOT_YET).toBe("No exact query log yet: it starts with K2s DNS (tcpdump is installed). Shown: the engine's own query log.");
-    expect(queriesUnavailableText(EXACT_LOG_NOT_YET)).toBe('Nothing is logged yet: the exact query log starts with `sudo npx k2s-dns start` (tcpdump is installed).');
+    expect(queriesUnavailableText(EXACT_LOG_NOT_YET)).toBe(
+      "No exact query log to read: /var/log/dnsproxy/queries.jsonl does not exist: no start of K2s DNS has run its capture on this host (a start with --no-log-queries runs none), or uninstall removed it. A start writes it from then on (tcpdump is installed); run it as root: `sudo npx k2s-dns start`, or `su -c 'npx k2s-dns start'` where sudo is not installed.",
+    );
+    // Told apart from an existing file with no row (noRowsText, exit 0) by their first words.
+    expect(queriesUnavailableText(EXACT_LOG_NOT_YET)).not.toMatch(/^No queries logged yet/);
     expect(queriesUnavailableText("The exact query log is unavailable: tcpdump is not installed (apt-get install tcpdump, then start K2s DNS again). Shown: the engine's own query log.")).toBe('The exact query log is unavailable: tcpdump is not installed (apt-get install tcpdump, then start K2s DNS again).');
     expect(queriesUnavailableText(null)).toBe('No exact query log.');
   });
@@ -81,11 +85,11 @@ describe('k2s-dns queries', () => {
     });
 
     it('no row at all (right after start, new-user walk 20): a note on stderr, not silence; rows or hidden probes: no such note', () => {
-      const none = 'No queries logged yet: a row reaches /var/log/dnsproxy/queries.jsonl up to 1 s after its answer (later while the host is busy: the capture runs at idle priority); ask a name, then run npx k2s-dns queries again.';
+      const none = 'No queries logged yet: /var/log/dnsproxy/queries.jsonl exists but holds no query yet; a row reaches it up to 1 s after its answer (later while the host is busy: the capture runs at idle priority); ask a name, then run npx k2s-dns queries again.';
       expect(afterRowsText(withoutProbes([], 50))).toBe(none);
       expect(afterRowsText({ rows: [], hidden: 0 })).toBe(none);
       // After its wait for a row (queries-wait.ts), it says how long it waited.
-      expect(afterRowsText({ rows: [], hidden: 0 }, 1500)).toBe('No queries logged yet: none came in the 1.5 s this command waited, and a row reaches /var/log/dnsproxy/queries.jsonl up to 1 s after its answer (later while the host is busy: the capture runs at idle priority); ask a name, then run npx k2s-dns queries again.');
+      expect(afterRowsText({ rows: [], hidden: 0 }, 1500)).toBe('No queries logged yet: /var/log/dnsproxy/queries.jsonl exists but holds no query yet; none came in the 1.5 s this command waited, and a row reaches it up to 1 s after its answer (later while the host is busy: the capture runs at idle priority); ask a name, then run npx k2s-dns queries again.');
       // Only probes so far: the hidden count already says why nothing is printed, and how to see them.
       expect(afterRowsText(withoutProbes([probe(0), probe(1)], 50))).toBe(hiddenProbesText(2));
       expect(afterRowsText(withoutProbes([row('web.demo.svc.cluster.local', 0)], 50))).toBeNull();

@@ -2,7 +2,7 @@
 import { ROUTE_LABEL } from '../../shared/query-log/route-label';
 import type { EngineName } from '../../shared/engines/table';
 import type { QueryRow } from '../../shared/query-log/row';
-import { cliCommand } from '../../shared/fix';
+import { asRootWays, cliCommand } from '../../shared/fix';
 import { EXACT_LOG_NOT_YET, SHOWN_ENGINE_LOG } from '../core/capture/exact-log';
 import { BLOCK_TIMEOUT_MS } from '../core/capture/tcpdump-argv';
 import { K2S_PATHS } from '../../shared/k2s-paths';
@@ -37,20 +37,23 @@ export async function queriesEngine(read: () => Promise<{ engine: EngineName | n
 }
 
 /**
- * The stderr line of `queries` when the exact log is not available (`reason`: exact-log.ts's).
- * The CLI prints no rows then, so its reason never says the engine's own log is shown (that is
- * the Logs panel's); before the first start, it says plainly that nothing is logged yet and
- * which command starts the log.
+ * The stderr line of `queries` when the exact log is not available (`reason`: exact-log.ts's; exit
+ * 1). The CLI prints no rows then, so its reason never says the engine's own log is shown (that is
+ * the Logs panel's). EXACT_LOG_NOT_YET (tcpdump installed, no rows file): it says the file does
+ * not exist and why it may not — no start ran the capture (`--no-log-queries` runs none), or
+ * uninstall removed it — and how start is run as root (shared/fix.ts asRootWays: also `su -c`
+ * where sudo is not installed); an existing file with no row is noRowsText's, exit 0.
  */
 export function queriesUnavailableText(reason: string | null): string {
-  if (reason === EXACT_LOG_NOT_YET) return `Nothing is logged yet: the exact query log starts with \`${cliCommand('start', true)}\` (tcpdump is installed).`;
+  if (reason === EXACT_LOG_NOT_YET) return `No exact query log to read: ${K2S_PATHS.queryRows} does not exist: no start of K2s DNS has run its capture on this host (a start with --no-log-queries runs none), or uninstall removed it. A start writes it from then on (tcpdump is installed); run it ${asRootWays('start')}.`;
   if (reason === null) return 'No exact query log.';
   return reason.endsWith(SHOWN_ENGINE_LOG) ? reason.slice(0, -SHOWN_ENGINE_LOG.length) : reason;
 }
 
 /**
- * The stderr line of the text output when the exact log has no row yet (stdout stays empty, so a
- * script reading it sees no rows): a row reaches the file about BLOCK_TIMEOUT_MS after its answer
+ * The stderr line of the text output when the exact log's file exists but has no row yet (exit 0;
+ * stdout stays empty, so a script reading it sees no rows; a missing file is
+ * queriesUnavailableText's, exit 1): a row reaches the file about BLOCK_TIMEOUT_MS after its answer
  * at most on an idle host — the capture hands packets over a ring block at a time
  * (tcpdump-argv.ts) — and later while the host is busy, as its parser runs at idle priority
  * (go-idle.ts; docs/query-log.md "Logs and the query log"). `waitedMs`: how long this command waited for a
@@ -59,7 +62,7 @@ export function queriesUnavailableText(reason: string | null): string {
  */
 export function noRowsText(waitedMs = 0): string {
   const waited = waitedMs > 0 ? ` none came in the ${waitedMs / 1000} s this command waited, and` : '';
-  return `No queries logged yet:${waited} a row reaches ${K2S_PATHS.queryRows} up to ${BLOCK_TIMEOUT_MS / 1000} s after its answer (later while the host is busy: the capture runs at idle priority); ask a name, then run ${cliCommand('queries')} again.`;
+  return `No queries logged yet: ${K2S_PATHS.queryRows} exists but holds no query yet;${waited} a row reaches it up to ${BLOCK_TIMEOUT_MS / 1000} s after its answer (later while the host is busy: the capture runs at idle priority); ask a name, then run ${cliCommand('queries')} again.`;
 }
 
 /** One row of `queries --json`: the exact log's row with the saved state's engine, null when none is known. */

@@ -132,6 +132,19 @@ describe('one message per fact in lifecycle output (walk 10 L1, issue #20)', () 
     expect(lines).toEqual(['OK, WITH WARNINGS: see the warning below.', `warning [RESOLV_CONF_WRITABLE]: ${w}`]);
   });
 
+  it('a refusal printed in full names its code too, as one that refers to a step does', () => {
+    const message = 'k2s-dns stop restores /etc/resolv.conf and stops the proxy: run it as root (sudo npx k2s-dns stop).';
+    const full = run([{ type: 'result', op: 'stop', ok: false, exitCode: 3, code: 'NOT_ROOT', message, at: 0 }]);
+    expect(full).toEqual([`REFUSED [NOT_ROOT]: ${message}`]);
+    const failed = run([{ type: 'result', op: 'start', ok: false, exitCode: 1, code: 'VERIFY_UPSTREAM', message: 'Rolled back.', at: 0 }]);
+    expect(failed).toEqual(['FAILED [VERIFY_UPSTREAM]: Rolled back.']);
+    const referred = run([
+      { type: 'step', op: 'start', step: 'preflight', status: 'failed', message: `${message} (a step's own text)`, at: 0 },
+      { type: 'result', op: 'start', ok: false, exitCode: 3, code: 'NOT_ROOT', message: `${message} (a step's own text)`, at: 0 },
+    ]);
+    expect(referred[1]).toBe('REFUSED [NOT_ROOT]: see the preflight step above.');
+  });
+
   it('short step texts and results that repeat no step are printed whole', () => {
     const lines = run([
       { type: 'step', op: 'stop', step: 'stop-service', status: 'done', message: 'Stopped k2s-dnsproxy.', at: 0 },

@@ -32,10 +32,11 @@ const REFER_MIN_CHARS = 60;
 
 /**
  * The result's text with each longer step text it carries (a step's message verbatim) replaced by
- * a reference to that step; the whole message when it repeats none. printEvent then puts the
- * result's code in its head, as the step line never says it.
+ * a reference to that step; the whole message when it repeats none. printEvent puts the result's
+ * code in its head either way (`REFUSED [CODE]: …`): the step line never says it, and a script or
+ * a reader of a refusal printed in full looks it up by it (shared/error-codes.ts).
  * With a warning whose text is the whole message, it points at the warning line below.
- * Examples: `REFUSED [PORT_IN_USE]: see the preflight step above.`, `K2s DNS is stopped. See the restore-resolver step above.`
+ * Examples: `see the preflight step above.`, `K2s DNS is stopped. See the restore-resolver step above.`
  */
 export function resultText(e: { message: string; code?: string; warnings?: { message: string }[] }, printed: PrintedSteps): string {
   if (e.warnings?.some((w) => w.message === e.message)) return 'see the warning below.';
@@ -60,7 +61,8 @@ export function printEvent(e: LifecycleEvent, json: boolean, out: (s: string) =>
   if (e.type === 'result') {
     const text = resultText(e, printed);
     const head = e.ok ? (e.warnings?.length ? 'OK, WITH WARNINGS' : 'OK') : e.exitCode === 3 ? 'REFUSED' : 'FAILED';
-    out(`${head}${text !== e.message && e.code ? ` [${t(e.code)}]` : ''}: ${msg(text)}`);
+    // The code whether the text refers to a step or is printed in full (`REFUSED [NOT_ROOT]: …`).
+    out(`${head}${e.code ? ` [${t(e.code)}]` : ''}: ${msg(text)}`);
     for (const w of e.warnings ?? []) out(`warning [${t(w.code)}]: ${msg(w.message)}`);
     return;
   }

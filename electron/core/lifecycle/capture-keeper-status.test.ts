@@ -46,7 +46,7 @@ describe('status after the capture keeper restarted the companion', () => {
     const h = await restartedHost(dead, `restarts=7\nstate=gave-up\nlast-exit=1\nlast-exit-at=1764874212\nlast-pid=${dead}\npid=\n`);
     const s = await dnsStatus(h.deps);
     expect(s.messages.filter((m) => m.startsWith('The exact query log stopped'))).toEqual([
-      expect.stringMatching(new RegExp(`^The exact query log stopped: its companion \\(capture-watch, PID ${dead}\\) was found dead at \\S+Z, ended without a word \\(killed: kill -9, the OOM killer\\); its keeper restarted it 6 times in a row, each run ending within 60 s, and gave up \\(the last exited with status 1\\); run sudo npx k2s-dns start --verify-name www\\.example\\.test to restart it\\.$`)),
+      expect.stringMatching(new RegExp(`^The exact query log stopped: its companion \\(capture-watch, PID ${dead}\\) was found dead at \\S+Z, ended without a word \\(killed: kill -9, the OOM killer\\); its keeper restarted it 6 times in a row, each run ending within 60 s, and gave up \\(the last exited with status 1\\); to restart it, run as root: \`sudo npx k2s-dns start --verify-name www\\.example\\.test\`, or \`su -c 'npx k2s-dns start --verify-name www\\.example\\.test'\` where sudo is not installed\\.$`)),
     ]);
     expect(s.messages.join('\n')).not.toContain('its keeper restarted it as');
   });
@@ -57,7 +57,7 @@ describe('status after the capture keeper restarted the companion', () => {
     await writeFile(join(h.root, 'run/k2s/capture.failed'), '2026-12-06T10:00:00.000Z not a go line: "x"\nexit=78\n');
     const s = await dnsStatus(h.deps);
     expect(s.messages.filter((m) => m.startsWith('The exact query log stopped'))).toEqual([
-      'The exact query log stopped at 2026-12-06T10:00:00.000Z: not a go line: "x"; its keeper did not restart it: its last run exited with status 78, its flags being bad (a restart reads the same; the next start of K2s DNS writes them); run sudo npx k2s-dns start --verify-name www.example.test to restart it.',
+      'The exact query log stopped at 2026-12-06T10:00:00.000Z: not a go line: "x"; its keeper did not restart it: its last run exited with status 78, its flags being bad (a restart reads the same; the next start of K2s DNS writes them); to restart it, run as root: `sudo npx k2s-dns start --verify-name www.example.test`, or `su -c \'npx k2s-dns start --verify-name www.example.test\'` where sudo is not installed.',
     ]);
   });
 });

@@ -31,7 +31,7 @@ describe('status and start: a dead network follower', () => {
     alive = false; // kill -9: the pidfile stays, the process is gone
     const s = await dnsStatus(h.deps);
     expect(s.onNetworkChange).toBe('follow');
-    expect(said(s)).toEqual([expect.stringMatching(/^The network follower is not running \(onNetworkChange follow\): a new resolver file from the network is not followed and shows as drift; run .*start.* to restart it\.$/)]);
+    expect(said(s)).toEqual([expect.stringMatching(/^The network follower is not running \(onNetworkChange follow\): a new resolver file from the network is not followed and shows as drift; to restart it, run as root: `sudo .*start.*`, or `su -c '.*start.*'` where sudo is not installed\.$/)]);
     const again = await startDns(h.deps, TEST_START_OPTS, () => undefined);
     expect(again).toMatchObject({ ok: true, message: 'K2s DNS is already running; the network follower was restarted.' });
     expect(starts).toEqual([FOLLOWER_ARGV, FOLLOWER_ARGV]);

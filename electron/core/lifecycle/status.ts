@@ -109,7 +109,7 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
   const currentText = current?.kind === 'file' ? Buffer.from(current.contentBase64, 'base64').toString('utf8') : current?.kind === 'symlink' && current.targetContentBase64 != null ? Buffer.from(current.targetContentBase64, 'base64').toString('utf8') : null;
   if (current === null) {
     owner = 'foreign';
-    messages.push(`/etc/resolv.conf is ${notResolverFileWords({ kind: kind === 'dir' ? 'dir' : 'other', ...(top?.special ? { special: top.special } : {}) })}; move it away (${shellCommand('mv /etc/resolv.conf /etc/resolv.conf.moved', true)}), then ${say({ gui: 'choose in the banner at the top.', cli: `run ${cliCommand('stop', true)} to put the saved original back.` })}`);
+    messages.push(`/etc/resolv.conf is ${notResolverFileWords({ kind: kind === 'dir' ? 'dir' : 'other', ...(top?.special ? { special: top.special } : {}) })}; move it away (${shellCommand('mv /etc/resolv.conf /etc/resolv.conf.moved', true)}), then ${say({ gui: 'choose in the banner at the top.', cli: `to put the saved original back, run ${asRootWays('stop')}.` })}`);
   } else if (isManagedEntry(current)) {
     owner = 'k2s';
     if (state?.managedResolvConfSha256 && current.kind === 'file') {
@@ -130,7 +130,7 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     owner = 'foreign';
     driftFileRefusal = `the new file is a symlink → ${current.kind === 'symlink' ? current.target : '?'}, which is ${notResolverFileWords(linkEnd)}`;
     // Its bytes read as none (no file at the end): say what is there, not "an empty file".
-    messages.push(`/etc/resolv.conf was replaced by a symlink → ${current.kind === 'symlink' ? current.target : '?'}, which is ${notResolverFileWords(linkEnd)}: host apps get no nameserver from it; ${say({ gui: 'choose in the banner at the top.', cli: `run ${cliCommand('stop', true)}: it puts the saved original back.` })}`);
+    messages.push(`/etc/resolv.conf was replaced by a symlink → ${current.kind === 'symlink' ? current.target : '?'}, which is ${notResolverFileWords(linkEnd)}: host apps get no nameserver from it; ${say({ gui: 'choose in the banner at the top.', cli: `to put the saved original back, run ${asRootWays('stop')}.` })}`);
   } else if (state && !sameResolver(current, state.resolvConf) && isGone(current)) {
     owner = 'foreign';
     const what = current.kind === 'symlink' ? `replaced by a dangling symlink (→ ${current.target})` : 'deleted';
@@ -140,13 +140,13 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     driftRouteNow = driftRoute('', state.listeners.map((l) => l.address));
     // What Stop puts back is said once per front end (walk 12 M2): the window's drift banner, the
     // CLI's health line (shared/health.ts verdictFix); this note names only the control.
-    messages.push(`/etc/resolv.conf was ${what} while K2s ran; ${say({ gui: 'press Stop to end it.', cli: `run ${cliCommand('stop', true)} to end it.` })}`);
+    messages.push(`/etc/resolv.conf was ${what} while K2s ran; ${say({ gui: 'press Stop to end it.', cli: `to end it, run ${asRootWays('stop')}.` })}`);
   } else if (state && !sameResolver(current, state.resolvConf) && isOversize(current)) {
     owner = 'foreign';
     // Read only up to the bound (64 KiB + 1): never parsed as a resolver file.
     const size = (await deps.fs.stat(K2S_PATHS.resolvConf).catch(() => null))?.size;
     driftFileRefusal = notResolverFileRefusal(resolverBytes(current) ?? Buffer.alloc(0));
-    messages.push(`/etc/resolv.conf was replaced by ${oversizeResolverWords(size)} while K2s ran; ${say({ gui: 'choose in the banner at the top.', cli: `run ${cliCommand('stop', true)}: it puts the saved original back.` })}`);
+    messages.push(`/etc/resolv.conf was replaced by ${oversizeResolverWords(size)} while K2s ran; ${say({ gui: 'choose in the banner at the top.', cli: `to put the saved original back, run ${asRootWays('stop')}.` })}`);
   } else if (state && !sameResolver(current, state.resolvConf)) {
     owner = 'foreign';
     // What glibc does with their file (shared/drift-route.ts): no nameserver line or 127.0.0.1
@@ -262,7 +262,7 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
   // A journal whose process is alive is an operation running now (the CLI, the helper, another window).
   const live = interrupted ? null : await readJournal(deps.fs).catch(() => null);
   if (interrupted) {
-    messages.push(`A k2s-dns ${interrupted.op} (PID ${interrupted.pid}) was interrupted during "${interrupted.step}"; ${say({ gui: 'press Stop to put the original resolver back.', cli: `run ${cliCommand('recover', true)} (or stop) to put the original resolver back.` })}`);
+    messages.push(`A k2s-dns ${interrupted.op} (PID ${interrupted.pid}) was interrupted during "${interrupted.step}"; ${say({ gui: 'press Stop to put the original resolver back.', cli: `to put the original resolver back, run ${asRootWays('recover')} (stop does it too).` })}`);
   }
   const recovery = await readRecovery(deps.fs).catch(() => null);
   if (recovery) messages.push(`${recovery.outcome} (${recovery.at})`);
@@ -298,17 +298,17 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
       messages.push(`k2s-dnsproxy is restarting (attempt ${sd.attempt}): systemd starts it again by itself after it ${exitPredicate(sd.lastExit ?? RESTART_EXIT_UNKNOWN)}${sd.reason ? `; its log says: ${sd.reason}` : ''} (${K2S_PATHS.log}); ${say({ gui: 'wait a few seconds.', cli: `wait a few seconds, then run ${cliCommand('status')}.` })}`);
     } else if (sd?.gaveUp) {
       serviceRestart = sd;
-      messages.push(`systemd restarted k2s-dnsproxy ${sd.attempt} times and stopped (its start limit); ${lastRunWords(sd.lastExit ?? 'ended')}${sd.reason ? ` and its log says: ${sd.reason}` : ''} (${K2S_PATHS.log}). Fix that cause, then ${say({ gui: 'press Stop, then Start.', cli: `run ${cliCommand('stop', true)}, then ${cliCommand('start', true)}.` })}`);
+      messages.push(`systemd restarted k2s-dnsproxy ${sd.attempt} times and stopped (its start limit); ${lastRunWords(sd.lastExit ?? 'ended')}${sd.reason ? ` and its log says: ${sd.reason}` : ''} (${K2S_PATHS.log}). Fix that cause, then ${say({ gui: 'press Stop, then Start.', cli: `run ${asRootWays(['stop', 'start'])}.` })}`);
     } else if (restarting) {
       watchdogRestart = { restarts: restarting.restarts, max: MAX_RESTARTS };
       messages.push(`k2s-dnsproxy is not running: the watchdog is restarting it (restart ${restarting.restarts} of ${MAX_RESTARTS}); ${say({ gui: 'wait a few seconds.', cli: `wait a few seconds, then run ${cliCommand('status')}.` })}`);
     } else if (!service.running && state && dog?.state === 'gave-up') {
       // The watchdog's own limit (supervisor-script.ts): MAX_RESTARTS quick failures in a row.
-      messages.push(`The watchdog restarted k2s-dnsproxy ${MAX_RESTARTS} times in a row, each run ending within 60 s, and gave up; ${lastRunWords(dog.lastExit === null ? 'ended' : exitStatusWords(dog.lastExit))} (${K2S_PATHS.log} says why). Fix that cause, then ${say({ gui: 'press Start: it starts k2s-dnsproxy again and keeps your saved original.', cli: `run ${cliCommand('start', true)}: it starts k2s-dnsproxy again and keeps your saved original.` })}`);
+      messages.push(`The watchdog restarted k2s-dnsproxy ${MAX_RESTARTS} times in a row, each run ending within 60 s, and gave up; ${lastRunWords(dog.lastExit === null ? 'ended' : exitStatusWords(dog.lastExit))} (${K2S_PATHS.log} says why). Fix that cause${say({ gui: ', then press Start: it starts k2s-dnsproxy again and keeps your saved original.', cli: `; then, to start k2s-dnsproxy again (your saved original is kept), run ${asRootWays('start')}.` })}`);
     // Start alone repairs it: with the saved state kept and the proxy down, start runs again in full (preflight alreadyRunning is false).
-    } else if (!service.running && state) messages.push(`k2s-dnsproxy is not running although K2s DNS was started: ${say({ gui: 'press Start: it starts k2s-dnsproxy again and keeps your saved original.', cli: `run ${cliCommand('start', true)}: it starts k2s-dnsproxy again and keeps your saved original.` })}`);
+    } else if (!service.running && state) messages.push(`k2s-dnsproxy is not running although K2s DNS was started: ${say({ gui: 'press Start: it starts k2s-dnsproxy again and keeps your saved original.', cli: `to start k2s-dnsproxy again (your saved original is kept), run ${asRootWays('start')}.` })}`);
     if (service.running && !state && !stateProblem && !unreadable) {
-      messages.push(owner === 'k2s' ? `k2s-dnsproxy runs but the saved original is gone: write your own resolv.conf back by hand (${SAVED_ORIGINAL_GONE_WAYS}), then ${say({ gui: 'press Stop', cli: `run ${cliCommand('stop', true)}` })}.` : `k2s-dnsproxy runs but no start is recorded: ${say({ gui: 'press Stop.', cli: `run ${cliCommand('stop', true)}.` })}`);
+      messages.push(owner === 'k2s' ? `k2s-dnsproxy runs but the saved original is gone: write your own resolv.conf back by hand (${SAVED_ORIGINAL_GONE_WAYS}), then ${say({ gui: 'press Stop', cli: `run ${asRootWays('stop')}` })}.` : `k2s-dnsproxy runs but no start is recorded: ${say({ gui: 'press Stop.', cli: `run ${asRootWays('stop')}.` })}`);
     }
   }
   // The exact query log's companion ended on its own (capture-main.ts) or was killed (its ready
@@ -324,12 +324,12 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
   if (restartWords !== null) messages.push(restartWords);
   // systemd restarts its unit, but not after a status of shared/capture-exit.ts (RestartPreventExitStatus=): then a start does.
   if (captureStop !== null && (restartWords === null || keeper?.state === 'running' && !keptAlive)) {
-    messages.push(`The exact query log ${captureStopWords(captureStop)}${keeperGaveUpWords(keeper)}; ${deps.services.kind === 'systemd' && !isNoRestartStatus(captureStop.exit) ? 'systemd restarts its unit by itself.' : say({ gui: 'press Start to restart it.', cli: `run ${cliCommand('start', true)} to restart it.` })}`);
+    messages.push(`The exact query log ${captureStopWords(captureStop)}${keeperGaveUpWords(keeper)}; ${deps.services.kind === 'systemd' && !isNoRestartStatus(captureStop.exit) ? 'systemd restarts its unit by itself.' : say({ gui: 'press Start to restart it.', cli: `to restart it, run ${asRootWays('start')}.` })}`);
   }
   // The network follower killed (kill -9, OOM): nothing follows a new network file any more, and
   // later changes would only show as drift.
   if (follower && !follower.running) {
-    messages.push(`The network follower is not running (onNetworkChange follow): a new resolver file from the network is not followed and shows as drift; ${say({ gui: 'press Start to restart it.', cli: `run ${cliCommand('start', true)} to restart it.` })}`);
+    messages.push(`The network follower is not running (onNetworkChange follow): a new resolver file from the network is not followed and shows as drift; ${say({ gui: 'press Start to restart it.', cli: `to restart it, run ${asRootWays('start')}.` })}`);
   }
   // Rows the companion could not write (a full log disk, rows-file.ts): the exact log has gaps.
   // As the missed packets below: not once the capture stopped (its stop is said, nothing is written again).

@@ -81,7 +81,7 @@ describe('a resolv.conf that vanished while K2s ran', () => {
     await rm(join(h.root, 'etc/resolv.conf'));
     const s = await dnsStatus(h.deps);
     expect(s.state).toBe('degraded');
-    expect(s.messages).toContain('/etc/resolv.conf was deleted while K2s ran; run sudo npx k2s-dns stop to end it.');
+    expect(s.messages).toContain("/etc/resolv.conf was deleted while K2s ran; to end it, run as root: `sudo npx k2s-dns stop`, or `su -c 'npx k2s-dns stop'` where sudo is not installed.");
     // No file is read by glibc as no nameserver line: 127.0.0.1, the proxy — still through K2s
     // DNS (fourth walk high: it said "bypassed"). There is no file of theirs to keep: the drift
     // default is said as "deleted", never as a file with no nameserver line (walk5 M5).

@@ -107,7 +107,7 @@ describe('status while the watchdog restarts the proxy', () => {
     // As supervisor-script.ts writes it after the 7th quick failure.
     await writeFile(join(h.root, 'run/k2s/dnsproxy-watchdog.state'), 'restarts=7\nstate=gave-up\nlast-exit=137\nlast-exit-at=1764874212\nlast-pid=35131\n');
     const s = await dnsStatus(h.deps);
-    expect(s.messages).toContain('The watchdog restarted k2s-dnsproxy 6 times in a row, each run ending within 60 s, and gave up; the last run was killed by signal KILL (exit status 137) (/var/log/dnsproxy/dnsproxy.log says why). Fix that cause, then run sudo npx k2s-dns start --verify-name www.example.test: it starts k2s-dnsproxy again and keeps your saved original.');
+    expect(s.messages).toContain("The watchdog restarted k2s-dnsproxy 6 times in a row, each run ending within 60 s, and gave up; the last run was killed by signal KILL (exit status 137) (/var/log/dnsproxy/dnsproxy.log says why). Fix that cause; then, to start k2s-dnsproxy again (your saved original is kept), run as root: `sudo npx k2s-dns start --verify-name www.example.test`, or `su -c 'npx k2s-dns start --verify-name www.example.test'` where sudo is not installed.");
     expect(s.messages.join('\n')).not.toContain('not running although K2s DNS was started');
   });
 
@@ -121,7 +121,7 @@ describe('status while the watchdog restarts the proxy', () => {
     const s = await dnsStatus(h.deps);
     expect(s.proxyExit).toEqual({ pid: 217, at: '2025-12-04T18:50:12.000Z', how: 'exited cleanly (status 0, as after a plain kill or SIGTERM), which the watchdog does not restart: only a failure is restarted', restartedBy: 'watchdog' });
     expect(proxyExitSentence(s, 0, () => '18:50:12')).toBe('At 18:50:12 k2s-dnsproxy (PID 217) exited cleanly (status 0, as after a plain kill or SIGTERM), which the watchdog does not restart: only a failure is restarted; it is not running.');
-    expect(s.messages.join('\n')).toContain('run sudo npx k2s-dns start --verify-name www.example.test: it starts k2s-dnsproxy again and keeps your saved original.');
+    expect(s.messages.join('\n')).toContain("to start k2s-dnsproxy again (your saved original is kept), run as root: `sudo npx k2s-dns start --verify-name www.example.test`, or `su -c 'npx k2s-dns start --verify-name www.example.test'` where sudo is not installed.");
   });
 
   it('a state file left "restarting" by a watchdog that is gone is not believed: the advice is stop, then start', async () => {
@@ -130,7 +130,7 @@ describe('status while the watchdog restarts the proxy', () => {
     await writeFile(join(h.root, 'run/k2s/dnsproxy-watchdog.pid'), `${gone}\n`);
     const s = await dnsStatus(h.deps);
     expect(s.watchdogRestart).toBeUndefined();
-    expect(s.messages.join('\n')).toContain('run sudo npx k2s-dns start --verify-name www.example.test: it starts k2s-dnsproxy again and keeps your saved original.');
+    expect(s.messages.join('\n')).toContain("to start k2s-dnsproxy again (your saved original is kept), run as root: `sudo npx k2s-dns start --verify-name www.example.test`, or `su -c 'npx k2s-dns start --verify-name www.example.test'` where sudo is not installed.");
   });
 
   it('without a restarting watchdog the advice is start alone, which repairs a dead proxy (issue 20 low: not "stop, then start")', async () => {
@@ -139,7 +139,7 @@ describe('status while the watchdog restarts the proxy', () => {
     h.services.running = false;
     const s = await dnsStatus(h.deps);
     expect(s.watchdogRestart).toBeUndefined();
-    expect(s.messages.join('\n')).toContain('run sudo npx k2s-dns start --verify-name www.example.test: it starts k2s-dnsproxy again and keeps your saved original.');
+    expect(s.messages.join('\n')).toContain("to start k2s-dnsproxy again (your saved original is kept), run as root: `sudo npx k2s-dns start --verify-name www.example.test`, or `su -c 'npx k2s-dns start --verify-name www.example.test'` where sudo is not installed.");
     expect(s.messages.join('\n')).not.toContain('stop');
     // …and it does: start alone runs the proxy again, the saved original kept.
     const savedAt = s.savedAt;
