@@ -20,21 +20,12 @@ export function isNoRestartStatus(exit: number | null | undefined): boolean {
   return exit !== null && exit !== undefined && CAPTURE_NO_RESTART_STATUSES.includes(exit);
 }
 
-/** The companion's status for flags on its command line it refuses (the CLI's usage error, shared/error-codes.ts EXIT). */
-export const CAPTURE_EXIT_USAGE = 2;
-
-/** The companion's status when it does not run as root (the CLI's and the helper's refusal, shared/error-codes.ts EXIT). */
-export const CAPTURE_EXIT_NOT_ROOT = 3;
-
 /**
- * The statuses the companion ends with before it runs, which it may have had no way to say in a
- * failed file: CAPTURE_EXIT_NOT_ROOT (not root: root's run dir is not its to write), and
- * CAPTURE_EXIT_USAGE where it ended before runCapture (an entry's usage error) — runCapture
- * itself writes the file for flags on its command line it refuses, as root
- * (electron/core/capture/capture-main.ts). Without systemd its keeper writes the file for them,
- * with `exit=N` and the companion's last words (electron/core/host/capture-keeper.ts), so start's
- * wait for the capture ends at them (electron/core/host/capture-wait.ts) as at the companion's own;
- * the keeper's companion is always held (`--held`: its flag refusals are CAPTURE_EXIT_CONFIG), so
- * it never replaces runCapture's own exit-2 line with a second one.
+ * The statuses the companion ends with before it runs, having written no failed file
+ * (electron/core/capture/capture-main.ts runCapture: 2 for flags on its command line it refuses, 3
+ * when not root; the CLI's and the helper's own usage error and refusal alike:
+ * shared/error-codes.ts EXIT). Without systemd its keeper writes that file for them, with
+ * `exit=N` and the companion's last words (electron/core/host/capture-keeper.ts), so start's wait
+ * for the capture ends at them (electron/core/host/capture-wait.ts) as at the companion's own.
  */
-export const CAPTURE_SILENT_STATUSES: readonly number[] = [CAPTURE_EXIT_USAGE, CAPTURE_EXIT_NOT_ROOT];
+export const CAPTURE_SILENT_STATUSES: readonly number[] = [2, 3];

@@ -34,7 +34,7 @@ import { budgetShare } from './cpu-budget';
 import { awaitHold, HOLD_MAX_MS, HOLD_POLL_MS } from './hold-wait';
 import { readSmallFile } from './small-file';
 import { failedFileText, parseFailedFile } from './failed-file';
-import { CAPTURE_EXIT_CONFIG, CAPTURE_EXIT_NOT_ROOT, CAPTURE_EXIT_USAGE } from '../../../shared/capture-exit';
+import { CAPTURE_EXIT_CONFIG } from '../../../shared/capture-exit';
 
 /** Longest flags file the companion reads, bytes: a go line for a few listeners and ports is well under 1 KiB. */
 export const FLAGS_MAX_BYTES = 64 * 1024;
@@ -98,7 +98,7 @@ export function firstLine(input: NodeJS.ReadableStream & { destroy?: () => void 
 
 /**
  * Runs the companion with the flags after the verb; resolves the exit status (3 when not root,
- * 2 for bad flags on its command line, said as root in CAPTURE_FAILED_FILE too). Started held (CAPTURE_HELD_FLAG alone, host/capture-companion.ts prepare), it
+ * 2 for bad flags). Started held (CAPTURE_HELD_FLAG alone, host/capture-companion.ts prepare), it
  * first waits for its go line on `input` and takes its flags from it; `input` ending first (its
  * starter dropped it or died) ends it with 0, nothing done; a bad go line or bad flags in it end
  * it with CAPTURE_EXIT_CONFIG (its keeper's restarts read the same line: host/capture-keeper.ts
@@ -165,22 +165,18 @@ export async function runCapture(fs: HostFs, uid: number, givenArgs: readonly st
     args = flags;
   }
   const say = (line: string) => process.stdout.write(`${new Date().toISOString()} k2s-dns capture-watch: ${line}\n`);
-  // Not root: it cannot write root's failed file either (failed() writes as root only); its exit
-  // status and this line (the journal, its log) say it. Its keeper writes the file for it.
   if (uid !== 0) {
     process.stderr.write('k2s-dns capture-watch opens a packet capture: it runs as root, started by k2s-dns start.\n');
-    return CAPTURE_EXIT_NOT_ROOT;
+    return 3;
   }
   let spec;
   try {
     spec = parseCaptureArgs(args);
   } catch (err) {
     process.stderr.write(`k2s-dns capture-watch: ${(err as Error).message}\n`);
-    // Flags from the flags file or the go line are its configuration (a restart reads the same); on
-    // its command line, a usage error (2), said in the failed file too (as root), so start's wait
-    // ends at it on a systemd host, where no keeper writes it (host/capture-keeper.ts does, without systemd).
+    // Flags from the flags file or the go line are its configuration (a restart reads the same); on its command line, a usage error.
     if (fromFile) return failed(`bad flags in ${givenArgs[1]!}: ${(err as Error).message}`, CAPTURE_EXIT_CONFIG);
-    return held ? failed(`bad flags in its go line: ${(err as Error).message}`, CAPTURE_EXIT_CONFIG) : failed(`bad flags on its command line: ${(err as Error).message}`, CAPTURE_EXIT_USAGE);
+    return held ? failed(`bad flags in its go line: ${(err as Error).message}`, CAPTURE_EXIT_CONFIG) : 2;
   }
   // What it reads, side by side: start waits for this companion's capture to open.
   const [tcpdump, passwd, bundle, admGid] = await reading;

@@ -2,9 +2,8 @@
  * The text of the companion's failed file (capture-args.ts CAPTURE_FAILED_FILE). Its first line,
  * `ISO-TIME why`, is what status, `queries` and the Queries view say (capture-stopped.ts). A
  * companion that failed before its capture opened writes a second line, `exit=N`, its exit
- * status — its command line's flags refused (2) too, as root; for one that could not write it
- * (shared/capture-exit.ts CAPTURE_SILENT_STATUSES: not root, an entry's usage error) its keeper
- * writes the file without systemd (host/capture-keeper.ts): start's wait for the capture
+ * status (for one that ended before it ran, shared/capture-exit.ts CAPTURE_SILENT_STATUSES, its
+ * keeper writes the file: host/capture-keeper.ts): start's wait for the capture
  * (host/capture-wait.ts) reads from it whether systemd or the keeper restarts it. A capture that stopped after it opened (tcpdump or the parser ended) and
  * a failed start (host/capture-companion.ts) write the first line alone — a failed start whose
  * companion ended with a status nothing restarts it for (shared/capture-exit.ts) keeps that status,
