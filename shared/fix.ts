@@ -195,6 +195,16 @@ export function appKubeconfigCommand(): string {
   return cliName === 'k2s-dns' ? `k2s-dns app --kubeconfig ${KUBECONFIG_PLACEHOLDER}` : `npm start -- --kubeconfig ${KUBECONFIG_PLACEHOLDER}`;
 }
 
+/**
+ * The clause of a CLI hint that names how to start the app with a kubeconfig (`for the app: LINE`,
+ * appKubeconfigCommand), or null under a wrapper that runs the CLI in other namespaces (setCliName
+ * `shell`: the sandbox's): `npm start` there would start the app on the host, outside them, and
+ * the sandbox's own app (`npm run sandbox`) reads only its test bed's kubeconfig.
+ */
+export function appKubeconfigClause(): string | null {
+  return cliShell ? null : `for the app: ${appKubeconfigCommand()}`;
+}
+
 /** The kubeconfig this runtime uses when `sudo k2s-dns …` would not find it by itself (setCliKubeconfig), else null. */
 let cliKubeconfig: string | null = null;
 
@@ -239,7 +249,8 @@ export function shellWord(word: string): string {
  * (checkout); `root` commands (start, stop, uninstall, recover: they change /etc/resolv.conf)
  * get `sudo ` in front, as the README says ("as root … or prefix it with sudo"). A verb that
  * reads a kubeconfig ends with `--kubeconfig PATH` when the one in use is not what the lookup
- * finds (setCliKubeconfig), so the line works as printed — never a help line (`VERB --help`). A bare `start` (no flags of its own:
+ * finds (setCliKubeconfig), so the line works as printed — never a help line (`VERB --help`), nor
+ * one whose `args` name a `--kubeconfig` already. A bare `start` (no flags of its own:
  * a line with flags asks for other options on purpose) ends with the running start's flags
  * (setCliRunningStart), each a shell word.
  */
@@ -248,7 +259,9 @@ export function cliCommand(args: string, root = false): string {
   if (args === 'start' && runningStart.length > 0) args = `start ${runningStart.map(shellWord).join(' ')}`;
   // A help line reads no kubeconfig: never one on it (walk 23: `zones --help --kubeconfig PATH`).
   const help = args.split(' ').some((w) => w === '--help' || w === '-h');
-  const kubeconfig = cliKubeconfig !== null && KUBECONFIG_VERBS.has(verb) && !help ? ` --kubeconfig ${shellWord(cliKubeconfig)}` : '';
+  // A line that names its own kubeconfig keeps it alone.
+  const own = args.split(' ').includes('--kubeconfig');
+  const kubeconfig = cliKubeconfig !== null && KUBECONFIG_VERBS.has(verb) && !help && !own ? ` --kubeconfig ${shellWord(cliKubeconfig)}` : '';
   return `${root && cliSudo ? 'sudo ' : ''}${cliName} ${args}${kubeconfig}`;
 }
 

@@ -206,12 +206,21 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
       const found = await kubeconfigOrStarted(fs, typeof v.kubeconfig === 'string' ? v.kubeconfig : undefined);
       await nameKubeconfig(found.path);
       if (!found.path) {
-        err(NoKubeconfigError.fromLookup(found).message);
+        err(NoKubeconfigError.fromLookup(found, 'zones').message);
         return EXIT.refused;
       }
       const [{ discoverCluster }, { hostZonePolicy }] = await Promise.all([import('../core/cluster/discovery'), import('../core/cluster/host-zone-policy')]);
       const policy = await hostZonePolicy(fs, cliInputOf(ZONES_FIELDS, v).allowZones ?? []);
-      const d = await discoverCluster({ kubeconfigPath: found.path, ...policy });
+      // A kubeconfig that cannot be used (not a file, not valid YAML, too large…) is refused as a
+      // missing one is, and as start refuses it (BAD_KUBECONFIG, exit 3); the API's failures stay 1.
+      const d = await discoverCluster({ kubeconfigPath: found.path, ...policy }).catch((e: unknown) => {
+        if (e instanceof NoKubeconfigError) return e;
+        throw e;
+      });
+      if (d instanceof NoKubeconfigError) {
+        err(d.message);
+        return EXIT.refused;
+      }
       out(asJson ? JSON.stringify(d) : formatZones(d));
       return EXIT.ok;
     }
@@ -244,7 +253,7 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
       const [deps, { kubeconfigOrStarted }] = await Promise.all([nodeDeps(), import('../core/cluster/kubeconfig-default')]);
       const found = await kubeconfigOrStarted(deps.fs, typeof v.kubeconfig === 'string' ? v.kubeconfig : undefined);
       await nameKubeconfig(found.path);
-      const findings = await runDoctor(deps, { kubeconfigPath: found.path, ...(typeof v.dnsproxy === 'string' ? { dnsproxyPath: v.dnsproxy } : {}) });
+      const findings = await runDoctor(deps, { kubeconfigPath: found.path, kubeconfigLookup: found, ...(typeof v.dnsproxy === 'string' ? { dnsproxyPath: v.dnsproxy } : {}) });
       out(asJson ? JSON.stringify(findings) : formatDoctor(findings));
       return findings.some((f) => f.severity === 'error') ? EXIT.failed : EXIT.ok;
     }

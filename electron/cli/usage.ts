@@ -83,6 +83,10 @@ const EXIT_STATUS = `  status: 0 running or stopped; 1 degraded (an operation in
   output says where and the fix); 4 starting or stopping (another operation runs; ask again);
   5 stopped, but no name resolves with this host's own /etc/resolv.conf (its nameservers do
   not answer). An upstream that answers, NXDOMAIN included, changes no exit status.`;
+// zones: main.ts's `case 'zones'`; a cluster error thrown there is exit 1 ("k2s-dns zones failed: …").
+const EXIT_ZONES = `  zones: 0 the zones printed; 1 the cluster could not be read (API server unreachable,
+  credentials rejected, or an answer that is not the expected object); 2 usage; 3 no kubeconfig
+  that can be used (none found, missing, not readable by this user, not a file, not valid YAML…).`;
 const EXIT_QUERY = '  query: 0 a server answered (NXDOMAIN and SERVFAIL are answers); 1 nothing answered; 2 usage.';
 const EXIT_QUERIES = `  queries: 0 rows printed, or none logged yet (stderr says so); 1 the exact query log is
   unavailable (the reason is printed: none yet before K2s DNS ran with tcpdump installed,
@@ -125,6 +129,7 @@ ${KUBECONFIG_ORDER}
 ${EXIT_COMMON}
 ${EXIT_STATUS}
 ${EXIT_STOP}
+${EXIT_ZONES}
 ${EXIT_QUERY}
 ${EXIT_QUERIES}
 ${EXIT_DOCTOR}
@@ -159,7 +164,7 @@ const OWN: Record<HelpVerb, { paragraphs: (keyof typeof PARAGRAPH)[]; kubeconfig
   uninstall: { paragraphs: ['uninstall', 'onDrift', 'restore'], exit: [EXIT_COMMON, EXIT_STOP] },
   status: { paragraphs: [], exit: [ownExit(EXIT_STATUS)] },
   recover: { paragraphs: [], exit: [EXIT_COMMON] },
-  zones: { paragraphs: ['zones', 'allowZone'], kubeconfig: true, exit: [EXIT_COMMON] },
+  zones: { paragraphs: ['zones', 'allowZone'], kubeconfig: true, exit: [ownExit(EXIT_ZONES)] },
   query: { paragraphs: [], exit: [ownExit(EXIT_QUERY)] },
   diff: { paragraphs: [], exit: [ownExit(EXIT_DIFF)] },
   queries: { paragraphs: [], exit: [ownExit(EXIT_QUERIES)] },

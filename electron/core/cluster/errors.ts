@@ -3,7 +3,8 @@
  * so the CLI can print it and the UI can show it unchanged; `code` travels across IPC.
  */
 import type { ErrorCode } from '../../../shared/error-codes';
-import { appKubeconfigCommand, clusterRunningHint } from '../../../shared/fix';
+import { appKubeconfigClause, asRootWays, clusterRunningHint, shellWord } from '../../../shared/fix';
+import type { UnreadableKubeconfig } from './kubeconfig';
 
 /** Error codes as they cross the IPC/web boundary (shared/error-codes.ts). */
 export type ClusterErrorCode = Extract<ErrorCode, 'CLUSTER_UNREACHABLE' | 'CLUSTER_UNAUTHORIZED' | 'NO_KUBECONFIG' | 'CLUSTER_BAD_RESPONSE'>;
@@ -57,17 +58,37 @@ export class NoKubeconfigError extends ClusterError {
   ) {
     super(
       reason ??
-        `No kubeconfig found${tried.length ? ` (tried ${tried.join(', ')})` : ''}; pass --kubeconfig PATH (for the app: ${appKubeconfigCommand()}) or set KUBECONFIG to the cluster's admin kubeconfig.`,
+        `No kubeconfig found${tried.length ? ` (tried ${tried.join(', ')})` : ''}; pass --kubeconfig PATH${forApp(' (', ')')} or set KUBECONFIG to the cluster's admin kubeconfig.`,
     );
     this.name = 'NoKubeconfigError';
   }
 
-  /** The error for a failed lookup: an explicit path that does not exist is named as such. */
-  static fromLookup(found: { tried: string[]; explicit: boolean }): NoKubeconfigError {
+  /**
+   * The error for a failed lookup: an explicit path that does not exist is named as such. With
+   * `verb` (the CLI command that looked, e.g. `zones`), a tried file that exists but this user
+   * may not read (locateKubeconfig's `unreadable`) is named as such, with that command as root
+   * naming it (shared/fix.ts asRootWays: sudo, or su -c); without `verb` (the window, whose Start
+   * reads a root-only admin.conf as root: shared/root-kubeconfig.ts) the message is as before.
+   */
+  static fromLookup(found: { tried: string[]; explicit: boolean; unreadable?: UnreadableKubeconfig[] }, verb?: string): NoKubeconfigError {
+    const locked = verb !== undefined ? found.unreadable?.[0] : undefined;
+    if (locked) {
+      const who = locked.rootOwned ? 'only root can read it' : 'this user may not read it';
+      const asRoot = `run ${verb} ${asRootWays(`${verb} --kubeconfig ${shellWord(locked.path)}`)}`;
+      return found.explicit
+        ? new NoKubeconfigError(found.tried, `The kubeconfig ${locked.path} exists, but ${who}; ${asRoot}.`)
+        : new NoKubeconfigError(found.tried, `No kubeconfig this user can read (tried ${found.tried.join(', ')}): ${locked.path} exists, but ${who}; ${asRoot}, or pass --kubeconfig with one you can read.`);
+    }
     return found.explicit
-      ? new NoKubeconfigError(found.tried, `The kubeconfig ${found.tried[0]} does not exist; check the path (--kubeconfig; for the app: ${appKubeconfigCommand()}).`)
+      ? new NoKubeconfigError(found.tried, `The kubeconfig ${found.tried[0]} does not exist; check the path (--kubeconfig${forApp('; ', '')}).`)
       : new NoKubeconfigError(found.tried);
   }
+}
+
+/** `before` + the app's way to take a kubeconfig (shared/fix.ts appKubeconfigClause) + `after`, or '' under a wrapper (none leads out of it). */
+function forApp(before: string, after: string): string {
+  const clause = appKubeconfigClause();
+  return clause === null ? '' : `${before}${clause}${after}`;
 }
 
 /** The NoKubeconfigError for the file at `path`: `why` names the problem and the fix, never its content. */

@@ -47,6 +47,20 @@ function timedHttpLibrary(timeoutMs: number): HttpLibrary {
 }
 
 /**
+ * Why the client did not load a kubeconfig, without its content: client-node 1.4's messages that
+ * name only a field (`clusters[0].name is missing`: config_types.js newClusters, newContexts,
+ * newUsers) as they are, `Duplicate cluster: NAME` (config.js loadFromOptions) without the name;
+ * any other (it can quote the file's content or a path's error) by its class only.
+ */
+export function loadFailure(err: unknown): string {
+  const message = err instanceof Error ? err.message : '';
+  if (/^(?:clusters|contexts|users)\[\d+\](?:\.[a-z-]+)+ is missing$/.test(message)) return message;
+  const dup = /^Duplicate (cluster|user|context): /.exec(message);
+  if (dup) return `two ${dup[1]}s have the same name`;
+  return err instanceof Error ? err.name : 'error';
+}
+
+/**
  * Loads a kubeconfig (a path, read here once, or a file already read, e.g. as the helper's
  * caller) and builds clients for its current context.
  * Throws NoKubeconfigError when the file is missing, unparsable, has no current cluster, or
@@ -70,10 +84,9 @@ export function openKubeClient(kubeconfig: string | KubeconfigFile, timeoutMs = 
     // As loadFromFile does: certificate and key paths are relative to the kubeconfig's folder.
     kc.makePathsAbsolute(dirname(kubeconfigPath));
   } catch (err) {
-    // The message can quote the file's content or a path's error: name only the error class.
     throw new NoKubeconfigError(
       [kubeconfigPath],
-      `The kubeconfig ${kubeconfigPath} is not one the Kubernetes client can load (${err instanceof Error ? err.name : 'error'}); check it with \`kubectl config view --kubeconfig ${kubeconfigPath}\` or pass another with --kubeconfig.`,
+      `The kubeconfig ${kubeconfigPath} is not one the Kubernetes client can load (${loadFailure(err)}); check it with \`kubectl config view --kubeconfig ${kubeconfigPath}\` or pass another with --kubeconfig.`,
     );
   }
   const cluster = kc.getCurrentCluster();

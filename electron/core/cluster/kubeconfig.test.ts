@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ADMIN_KUBECONFIG, findKubeconfig, homeFromPasswdLine, locateKubeconfig } from './kubeconfig';
 import { NoKubeconfigError } from './errors';
+import { loadFailure } from './kube-client';
 import type { Exec } from '../host/exec';
 import { setCliName } from '../../../shared/fix';
 
@@ -48,6 +49,38 @@ describe('findKubeconfig', () => {
     expect(new NoKubeconfigError([]).message).toBe(
       "No kubeconfig found; pass --kubeconfig PATH (for the app: npm start -- --kubeconfig PATH) or set KUBECONFIG to the cluster's admin kubeconfig.",
     );
+  });
+
+  it('a tried file this user may not read is named as such for a CLI command, with that command as root (breaker finding 1)', () => {
+    const rootOnly = [{ path: ADMIN_KUBECONFIG, rootOwned: true }];
+    expect(NoKubeconfigError.fromLookup({ tried: [ADMIN_KUBECONFIG], explicit: true, unreadable: rootOnly }, 'zones').message).toBe(
+      "The kubeconfig /etc/kubernetes/admin.conf exists, but only root can read it; run zones as root: `sudo npx k2s-dns zones --kubeconfig /etc/kubernetes/admin.conf`, or `su -c 'npx k2s-dns zones --kubeconfig /etc/kubernetes/admin.conf'` where sudo is not installed.",
+    );
+    // $KUBECONFIG naming it: not "No kubeconfig found … or set KUBECONFIG", which it is set to.
+    expect(NoKubeconfigError.fromLookup({ tried: [ADMIN_KUBECONFIG, '/.kube/config'], explicit: false, unreadable: rootOnly }, 'zones').message).toBe(
+      "No kubeconfig this user can read (tried /etc/kubernetes/admin.conf, /.kube/config): /etc/kubernetes/admin.conf exists, but only root can read it; run zones as root: `sudo npx k2s-dns zones --kubeconfig /etc/kubernetes/admin.conf`, or `su -c 'npx k2s-dns zones --kubeconfig /etc/kubernetes/admin.conf'` where sudo is not installed, or pass --kubeconfig with one you can read.",
+    );
+    expect(NoKubeconfigError.fromLookup({ tried: ['/home/bo/kc'], explicit: true, unreadable: [{ path: '/home/bo/kc', rootOwned: false }] }, 'zones').message).toMatch(/^The kubeconfig \/home\/bo\/kc exists, but this user may not read it; run zones as root: /);
+    // Without a verb (the window: its Start reads a root-only admin.conf as root) the message is as before.
+    expect(NoKubeconfigError.fromLookup({ tried: [ADMIN_KUBECONFIG, '/.kube/config'], explicit: false, unreadable: rootOnly }).message).toMatch(/^No kubeconfig found \(tried /);
+  });
+
+  it('loadFailure: client-node\'s field messages as they are, a duplicate without its name, anything else by class only', () => {
+    expect(loadFailure(new Error('clusters[0].name is missing'))).toBe('clusters[0].name is missing');
+    expect(loadFailure(new Error('contexts[3].context.cluster is missing'))).toBe('contexts[3].context.cluster is missing');
+    expect(loadFailure(new Error('Duplicate user: secret-name'))).toBe('two users have the same name');
+    expect(loadFailure(new TypeError('Cannot read properties of undefined (reading "token: abc")'))).toBe('TypeError');
+    expect(loadFailure('x')).toBe('error');
+  });
+
+  it('under a wrapper (the sandbox) no hint names `npm start`, which runs the app on the host (breaker finding 3)', () => {
+    setCliName('/tmp/k2sdns-app-Ab12/k2s-dns', false, true, '192.0.2.53');
+    try {
+      expect(NoKubeconfigError.fromLookup({ tried: ['/x/typo'], explicit: true }).message).toBe('The kubeconfig /x/typo does not exist; check the path (--kubeconfig).');
+      expect(new NoKubeconfigError(['/a']).message).toBe("No kubeconfig found (tried /a); pass --kubeconfig PATH or set KUBECONFIG to the cluster's admin kubeconfig.");
+    } finally {
+      setCliName('npx k2s-dns');
+    }
   });
 
   it('prefers /etc/kubernetes/admin.conf over the sudo user, $KUBECONFIG and ~/.kube/config', () => {

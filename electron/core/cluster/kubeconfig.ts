@@ -3,7 +3,7 @@
  * ~/.kube/config is rarely the right one: the order prefers K2s's admin.conf and the invoking
  * user's config before $KUBECONFIG and root's home.
  */
-import { accessSync, constants, existsSync } from 'node:fs';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { nodeExec, type Exec } from '../host/exec';
@@ -28,7 +28,19 @@ export type FindKubeconfigResult = ({ path: string } | { path: null }) & {
   tried: string[];
   /** The path came from --kubeconfig (then it is the only one tried). */
   explicit: boolean;
+  /**
+   * Set by locateKubeconfig for a user that is not root when it found none: the tried paths that
+   * exist but this user may not read (`rootOwned`: owner uid 0, e.g. K2s's 0600 admin.conf), in
+   * `tried` order; absent when there is none.
+   */
+  unreadable?: UnreadableKubeconfig[];
 };
+
+/** A kubeconfig that exists but this user may not read (FindKubeconfigResult.unreadable). */
+export interface UnreadableKubeconfig {
+  path: string;
+  rootOwned: boolean;
+}
 
 /**
  * Who elevated this process, as getent passwd takes it: $PKEXEC_UID (pkexec(1) sets the
@@ -88,6 +100,8 @@ export function homeFromPasswdLine(line: string): string | null {
  * is then the one Start passes to the helper. The root helper passes `opts.exists`, which checks
  * caller-side candidates with the caller's rights (electron/helper/caller-access.ts
  * callerSideExists), so a path the caller cannot see is treated exactly like a missing one.
+ * When none is found, a user's result lists the tried files that exist but it may not read
+ * (`unreadable`), so the error can say so instead of "not found" (NoKubeconfigError.fromLookup).
  * Never throws (unless `opts.exists` does).
  */
 export async function locateKubeconfig(
@@ -101,13 +115,35 @@ export async function locateKubeconfig(
     const res = await exec.run('getent', ['passwd', caller], { timeoutMs: 2000 }).catch(() => null);
     if (res?.code === 0) callerHome = homeFromPasswdLine(res.stdout.split('\n')[0] ?? '');
   }
-  return findKubeconfig({
+  const asUser = opts.exists === undefined && (process.geteuid?.() ?? 0) !== 0;
+  const found = findKubeconfig({
     ...(opts.explicit !== undefined ? { explicit: opts.explicit } : {}),
     env,
-    exists: opts.exists ?? ((process.geteuid?.() ?? 0) === 0 ? existsSync : readable),
+    exists: opts.exists ?? (asUser ? readable : existsSync),
     homeOf: (user) => (user === caller ? callerHome : null),
     home: homedir(),
   });
+  if (!asUser || found.path !== null) return found;
+  const unreadable = unreadableOf(found.tried);
+  return unreadable.length ? { ...found, unreadable } : found;
+}
+
+/**
+ * The `paths` that exist (stat(2): it needs only search rights on the directories, so a user sees
+ * that a root-only file exists) yet this user may not read, with whether root owns each.
+ */
+export function unreadableOf(paths: readonly string[]): UnreadableKubeconfig[] {
+  const out: UnreadableKubeconfig[] = [];
+  for (const p of paths) {
+    let uid: number;
+    try {
+      uid = statSync(p).uid;
+    } catch {
+      continue;
+    }
+    if (!readable(p)) out.push({ path: p, rootOwned: uid === 0 });
+  }
+  return out;
 }
 
 /** access(2) R_OK for this process's real uid: exists and this user may read it. */

@@ -17,6 +17,12 @@ import type { SudoLookupHost } from '../cluster/kubeconfig-default';
 export interface DoctorOptions {
   /** Kubeconfig to check the cluster with; null skips the cluster check (info finding). */
   kubeconfigPath: string | null;
+  /**
+   * The lookup that gave `kubeconfigPath` (cluster/kubeconfig.ts locateKubeconfig): with
+   * `explicit` (--kubeconfig) and no path, the cluster finding is an error naming that file and
+   * why (missing, or one this user may not read); absent: none was asked for.
+   */
+  kubeconfigLookup?: { tried: string[]; explicit: boolean; unreadable?: { path: string; rootOwned: boolean }[] };
   /** AdGuard dnsproxy binary (default `<installDir>/bin/dnsproxy`). */
   dnsproxyPath?: string;
   /** K2s install dir (default K2S_DEFAULTS.installDir). */
