@@ -4,7 +4,8 @@
  * "Keep their file" as the default, which leaves no DNS).
  */
 import { describe, expect, it } from 'vitest';
-import { followerRefusal, keepRisk, keepRiskWords, savedNameserversNow, verdictKeepRisk } from './drift-default';
+import { followerRefusal, keepRisk, keepRiskWords, restoredSilentWords, savedNameserversNow, silentAfterStop, verdictKeepRisk } from './drift-default';
+import { verdictFix } from './health';
 import { driftRoute } from './drift-route';
 import { notResolverFileRefusal, resolverOwnerRefusal, startRefusesResolverFile } from './network-writer';
 import type { HealthHop } from './health-report';
@@ -140,5 +141,43 @@ describe('verdictKeepRisk: the drift verdict’s default, for the CLI fix (walk5
     const status = { resolverOwner: 'foreign' as const, driftRoute: driftRoute('', LISTENERS), driftGone: 'deleted', resolverStamp: 'absent' };
     expect(keepRisk(status, null)).toEqual({ kind: 'gone', what: 'deleted' });
     expect(verdictKeepRisk(status, [])).toEqual({ words: '/etc/resolv.conf was deleted while K2s DNS ran, so there is no file of theirs to keep: stopping K2s DNS puts your saved original back, byte for byte.', short: 'stopping puts your saved original back', stopRestores: true, gone: 'deleted', refused: null });
+  });
+});
+
+// New-user walk (sandbox): `nameserver 127.0.0.1` + an unreachable nameserver. The one rule a plain
+// stop, the banner's default and status's fix share: would any nameserver of their file answer once K2s DNS stopped?
+describe('silentAfterStop: the drift default\'s one rule', () => {
+  const MIXED = 'nameserver 127.0.0.1\nnameserver 192.0.2.77\n';
+  const ownAndDead = [{ nameserver: '127.0.0.1', own: true }, { nameserver: '192.0.2.77', own: false, answered: false }];
+  const ownAndAlive = [{ nameserver: '127.0.0.1', own: true }, { nameserver: '192.0.2.77', own: false, answered: true }];
+
+  it('only K2s DNS\'s listeners and a nameserver that did not answer: restore, and why in one clause', () => {
+    expect(silentAfterStop(ownAndDead)).toBe("127.0.0.1 is K2s DNS's own listener; 192.0.2.77 did not answer");
+    expect(restoredSilentWords(silentAfterStop(ownAndDead)!)).toBe("Restored your original: their file's nameservers would not answer once K2s DNS stopped (127.0.0.1 is K2s DNS's own listener; 192.0.2.77 did not answer); --on-drift keep would have kept theirs.");
+  });
+
+  it('a nameserver that answers, or one not asked: keep (null)', () => {
+    expect(silentAfterStop(ownAndAlive)).toBeNull();
+    expect(silentAfterStop([{ nameserver: '127.0.0.1', own: true }, { nameserver: '192.0.2.77', own: false }])).toBeNull();
+    expect(silentAfterStop([])).toBeNull();
+  });
+
+  it('the banner (keepRisk) and status (verdictKeepRisk, verdictFix) apply it to a report made for this file', () => {
+    const status = { resolverOwner: 'foreign' as const, driftRoute: driftRoute(MIXED, LISTENERS), resolverStamp: 'abc' };
+    // getaddrinfo still answers (127.0.0.1 is first: through K2s DNS), as in the walk.
+    const answered = systemHop('answer', 'NOERROR', null);
+    const risk = keepRisk(status, { hops: [answered], forResolver: 'abc', theirNameservers: ownAndDead });
+    expect(risk).toEqual({ kind: 'dead', nameservers: ['127.0.0.1', '192.0.2.77'], why: "127.0.0.1 is K2s DNS's own listener; 192.0.2.77 did not answer", afterStop: true });
+    expect(keepRiskWords(risk!, status.driftRoute)).toBe("Keeping their file stops K2s DNS and leaves /etc/resolv.conf pointing at 127.0.0.1:53 and 192.0.2.77:53, where nothing would answer then (127.0.0.1 is K2s DNS's own listener; 192.0.2.77 did not answer): no name would resolve on this host.");
+    expect(keepRisk(status, { hops: [answered], forResolver: 'abc', theirNameservers: ownAndAlive })).toBeNull();
+    // A report about another file is not used.
+    expect(keepRisk(status, { hops: [answered], forResolver: 'older', theirNameservers: ownAndDead })).toBeNull();
+    // status: a plain stop applies the same rule, so Restore is "the default", never "the banner's default" only.
+    const v = verdictKeepRisk(status, [answered], ownAndDead);
+    expect(v?.stopRestores).toBe(true);
+    expect(verdictFix({ action: 'restore-via', keepRisk: v! }, 'cli')).toBe('nothing is broken now; to end the drift: sudo npx k2s-dns stop --on-drift restore (the default; not --on-drift keep: no name would resolve on this host after it)');
+    // Their other nameserver answers: Keep their file is the default everywhere, and status says so.
+    expect(verdictKeepRisk(status, [answered], ownAndAlive)).toBeNull();
+    expect(verdictFix({ action: 'restore-via' }, 'cli')).toBe('nothing is broken now; to end the drift: "Keep their file" (the default): sudo npx k2s-dns stop --on-drift keep; or "Restore my original": sudo npx k2s-dns stop --on-drift restore');
   });
 });

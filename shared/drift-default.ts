@@ -12,10 +12,12 @@
  *   so too (`leavesNone`), with the same words as `no-nameserver`;
  * - `no-nameserver`: their file names only the proxy's listeners, or none (glibc then asks
  *   127.0.0.1, resolv.conf(5)); with K2s DNS stopped nothing answers there (drift-route.ts);
- * - `dead`: their file names another nameserver and it does not answer now: the host apps' hop of
- *   a health check made FOR THIS FILE (HealthReport.forResolver equals the status's
- *   resolverStamp) timed out, was refused or failed at the socket (ENETUNREACH…). An NXDOMAIN or
- *   SERVFAIL is a reply, so that nameserver answers and does not count;
+ * - `dead`: no nameserver of their file would answer once K2s DNS is stopped (silentAfterStop, the
+ *   one rule a plain stop applies too: teardown.ts): K2s DNS's own listeners count as silent, the
+ *   others are asked (`. NS`, HealthReport.theirNameservers of a check made FOR THIS FILE: its
+ *   forResolver equals the status's resolverStamp). An NXDOMAIN or SERVFAIL is a reply, so that
+ *   nameserver answers. A report without them (made before they were asked): the host apps' hop
+ *   timed out, was refused or failed at the socket (ENETUNREACH…), as before;
  * - `refused`: the network follower did not follow their file because a user owns it or may
  *   write it (shared/network-writer.ts resolverOwnerRefusal): keeping it hands the host's DNS to
  *   that user.
@@ -25,26 +27,45 @@
  * Pure module: no Node or DOM imports.
  */
 import type { DriftRoute, HostDnsStatus } from './types';
-import type { HealthReport } from './health-report';
+import type { AfterStopAnswer, HealthReport } from './health-report';
 import { keepLeavesNoneWords } from './drift-route';
+
+export type { AfterStopAnswer } from './health-report';
 
 /** Why Keep their file is not the default; null when it is. */
 export type KeepRisk =
   | { kind: 'gone'; what: string }
   | { kind: 'not-resolver'; reason: string; leavesNone?: boolean }
   | { kind: 'no-nameserver' }
-  | { kind: 'dead'; nameservers: string[]; why: string }
+  | { kind: 'dead'; nameservers: string[]; why: string; afterStop?: boolean }
   | { kind: 'refused'; reason: string };
 
 /** Host apps' hop outcomes that mean "no reply came back" (shared/health-report.ts HopOutcome). */
 const SILENT = new Set(['timeout', 'unreachable', 'error']);
 
 /**
+ * The one rule for the drift default (docs/drift.md): when no nameserver of their file would
+ * answer once K2s DNS is stopped, "Restore my original" is the default of a plain stop, of the
+ * banner and of status's fix. Returns why, one clause, e.g. "127.0.0.1 is K2s DNS's own
+ * listener; 192.0.2.77 did not answer"; null when one of them answers or was not asked, or when
+ * `answers` is empty. Pure.
+ */
+export function silentAfterStop(answers: readonly AfterStopAnswer[]): string | null {
+  if (answers.length === 0 || answers.some((a) => !a.own && a.answered !== false)) return null;
+  return answers.map((a) => (a.own ? `${a.nameserver} is K2s DNS's own listener` : `${a.nameserver} did not answer`)).join('; ');
+}
+
+/** A plain stop's result when it restored by silentAfterStop's rule, one sentence for its `why`. */
+export function restoredSilentWords(why: string): string {
+  return `Restored your original: their file's nameservers would not answer once K2s DNS stopped (${why}); --on-drift keep would have kept theirs.`;
+}
+
+/**
  * The risk of keeping the other program's file now. `status`: the window's status (driftFileRefusal,
  * driftRoute, driftOwnerRefusal, resolverStamp); `report`: the newest health report, used only when it was
  * made for the same file (its forResolver is the status's non-null resolverStamp).
  */
-export function keepRisk(status: Pick<HostDnsStatus, 'driftRoute' | 'driftOwnerRefusal' | 'driftFileRefusal' | 'driftGone' | 'resolverStamp'> | null, report: Pick<HealthReport, 'hops' | 'forResolver'> | null): KeepRisk | null {
+export function keepRisk(status: Pick<HostDnsStatus, 'driftRoute' | 'driftOwnerRefusal' | 'driftFileRefusal' | 'driftGone' | 'resolverStamp'> | null, report: Pick<HealthReport, 'hops' | 'forResolver' | 'theirNameservers'> | null): KeepRisk | null {
   const gone = status?.driftGone ?? null;
   if (gone) return { kind: 'gone', what: gone };
   const notResolver = status?.driftFileRefusal ?? null;
@@ -56,7 +77,11 @@ export function keepRisk(status: Pick<HostDnsStatus, 'driftRoute' | 'driftOwnerR
   if (route?.keepLeavesNone) return { kind: 'no-nameserver' };
   const stamp = status?.resolverStamp ?? null;
   const forThisFile = report !== null && stamp !== null && report.forResolver === stamp;
-  const system = forThisFile ? report.hops.find((h) => h.kind === 'system') : undefined;
+  // The one rule (silentAfterStop), when the check asked their nameservers.
+  const asked = forThisFile && route ? (report.theirNameservers ?? []) : [];
+  const silent = asked.length > 0 ? silentAfterStop(asked) : null;
+  if (route && silent) return { kind: 'dead', nameservers: route.nameservers, why: silent, afterStop: true };
+  const system = forThisFile && asked.length === 0 ? report.hops.find((h) => h.kind === 'system') : undefined;
   // Past the proxy (bypass): getaddrinfo asked their nameservers, so its silence is theirs.
   if (route && !route.viaK2s && system && SILENT.has(system.outcome)) {
     return { kind: 'dead', nameservers: route.nameservers, why: system.reason ?? `getaddrinfo: ${system.rcode ?? system.outcome}` };
@@ -81,6 +106,7 @@ export function keepRiskWords(risk: KeepRisk, route: Pick<DriftRoute, 'nameserve
       return keepLeavesNoneWords(route ?? { nameservers: ['127.0.0.1'] });
     case 'dead': {
       const at = risk.nameservers.map((n) => `${n}:53`).join(' and ');
+      if (risk.afterStop) return `Keeping their file stops K2s DNS and leaves /etc/resolv.conf pointing at ${at}, where nothing would answer then (${risk.why}): no name would resolve on this host.`;
       return `Keeping their file stops K2s DNS and leaves /etc/resolv.conf pointing at ${at}, which does not answer now (${risk.why}): no name would resolve on this host.`;
     }
     case 'refused':
@@ -145,15 +171,17 @@ export function savedNameserversNow(status: Pick<HostDnsStatus, 'resolverStamp'>
  * `status` and the hops of a check made for its file (`hops`): null when Keep their file is the
  * default or the file is not drift (another program's file, or K2s's own edited in place:
  * `resolverEdited`). `stopRestores` is the same rule without the health check
- * (keepRisk(status, null)), which is what a plain stop applies (teardown.ts restoreByDefault).
+ * (keepRisk(status, null)), which is what a plain stop applies (teardown.ts restoreByDefault),
+ * plus silentAfterStop, which stop applies by asking their nameservers itself.
+ * `theirNameservers`: their file's nameservers as the check asked them (HealthReport.theirNameservers).
  * `ownerFix`: for a file refused for its owner or mode only (`refused` risk), status's
  * driftOwnerFix, the command after which the follower follows it (walk 11 M3).
  */
-export function verdictKeepRisk(status: Pick<HostDnsStatus, 'resolverOwner' | 'driftRoute' | 'driftOwnerRefusal' | 'driftFileRefusal' | 'driftGone' | 'resolverStamp' | 'startRefusal'> & Pick<Partial<HostDnsStatus>, 'resolverEdited' | 'driftOwnerFix'>, hops: HealthReport['hops']): { words: string; outcome?: string; short: string; stopRestores: boolean; gone: string | null; refused: string | null; startRefuses?: boolean; ownerFix?: string } | null {
+export function verdictKeepRisk(status: Pick<HostDnsStatus, 'resolverOwner' | 'driftRoute' | 'driftOwnerRefusal' | 'driftFileRefusal' | 'driftGone' | 'resolverStamp' | 'startRefusal'> & Pick<Partial<HostDnsStatus>, 'resolverEdited' | 'driftOwnerFix'>, hops: HealthReport['hops'], theirNameservers?: AfterStopAnswer[]): { words: string; outcome?: string; short: string; stopRestores: boolean; gone: string | null; refused: string | null; startRefuses?: boolean; ownerFix?: string } | null {
   // K2s's own file edited in place (header kept) is drift too, judged by the same rule (breaker 10 M4:
   // with nameserver 127.0.0.1 kept, "Keep their file" was the default for a file nothing answers once stopped).
   if (status.resolverOwner !== 'foreign' && !(status.resolverOwner === 'k2s' && status.resolverEdited)) return null;
-  const risk = keepRisk(status, { hops, forResolver: status.resolverStamp ?? null });
+  const risk = keepRisk(status, { hops, forResolver: status.resolverStamp ?? null, ...(theirNameservers ? { theirNameservers } : {}) });
   if (!risk) return null;
   // A start after Keep their file judges that file (preflight NOT_RESOLVER_FILE): the fix says whether it would refuse it.
   // `outcome` only when it leaves something out of `words` (the follower's reason): status's note then.
@@ -161,7 +189,7 @@ export function verdictKeepRisk(status: Pick<HostDnsStatus, 'resolverOwner' | 'd
   const outcome = keepRiskOutcome(risk, status.driftRoute ?? null);
   // Refused for its owner or mode only: the fix that keeps K2s DNS running comes first (walk 11 M3).
   const ownerFix = risk.kind === 'refused' && status.driftOwnerFix ? status.driftOwnerFix : null;
-  return { words, ...(outcome !== words ? { outcome } : {}), short: keepRiskShort(risk), stopRestores: keepRisk(status, null) !== null, gone: risk.kind === 'gone' ? risk.what : null, refused: risk.kind === 'gone' ? null : followerRefusal(status), ...(risk.kind !== 'gone' && status.startRefusal ? { startRefuses: true } : {}), ...(ownerFix ? { ownerFix } : {}) };
+  return { words, ...(outcome !== words ? { outcome } : {}), short: keepRiskShort(risk), stopRestores: (risk.kind === 'dead' && risk.afterStop === true) || keepRisk(status, null) !== null, gone: risk.kind === 'gone' ? risk.what : null, refused: risk.kind === 'gone' ? null : followerRefusal(status), ...(risk.kind !== 'gone' && status.startRefusal ? { startRefuses: true } : {}), ...(ownerFix ? { ownerFix } : {}) };
 }
 
 /**

@@ -210,4 +210,22 @@ export interface HealthReport {
    * it judges the file by it (e.g. the drift banner: does their file's nameserver answer?).
    */
   forResolver?: string | null;
+  /**
+   * The nameservers of the other program's /etc/resolv.conf (drift, K2s DNS running), each
+   * asked `. NS` now unless it is one of K2s DNS's listeners (shared/drift-default.ts
+   * silentAfterStop: the drift default's one rule); absent without drift.
+   */
+  theirNameservers?: AfterStopAnswer[];
+}
+
+/**
+ * One nameserver of the other program's file as it stands once K2s DNS is stopped: `own` when it
+ * is one of K2s DNS's listeners (shared/listener-reach.ts: nothing answers there after stop),
+ * otherwise `answered` says whether it replied to a query asked now (any rcode is a reply;
+ * TIMEOUT or ERROR is none).
+ */
+export interface AfterStopAnswer {
+  nameserver: string;
+  own: boolean;
+  answered?: boolean;
 }

@@ -63,10 +63,11 @@ const FIX: Record<HealthAction, Record<FrontEnd, string>> = {
     get cli() { return checkNetworkCli([]); },
   },
   'check-upstream': { gui: 'Check the network connection to your original nameservers', get cli() { return checkUpstreamCli([]); } },
-  // Drift whose file still reaches the proxy: nothing is broken now, and "Keep their file" would leave no nameserver that answers.
+  // Drift whose file still reaches the proxy: nothing is broken now. Without a keepRisk a nameserver of
+  // their file answers (shared/drift-default.ts silentAfterStop), so both choices work and Keep is the default.
   'restore-via': {
-    gui: `Nothing is broken now, you can leave K2s DNS running; to end the drift, choose "${DRIFT_CHOICE.restore.label}" in the banner at the top (not "${DRIFT_CHOICE.keep.label}": with K2s DNS stopped nothing would answer there)`,
-    get cli() { return `nothing is broken now; to end the drift: ${DRIFT_CHOICE.restore.cli} (not --on-drift keep: with K2s DNS stopped nothing would answer there)`; },
+    gui: `Nothing is broken now, you can leave K2s DNS running; to end the drift, choose "${DRIFT_CHOICE.keep.label}" (the default) or "${DRIFT_CHOICE.restore.label}" in the banner at the top`,
+    get cli() { return `nothing is broken now; to end the drift: "${DRIFT_CHOICE.keep.label}" (the default): ${DRIFT_CHOICE.keep.cli}; or "${DRIFT_CHOICE.restore.label}": ${DRIFT_CHOICE.restore.cli}`; },
   },
   'fix-resolver': { get gui() { return fixResolverText('gui', resolverFileWays()); }, get cli() { return fixResolverText('cli', resolverFileWays()); } },
   'check-nsswitch': { gui: 'Check the hosts line of /etc/nsswitch.conf (it must include dns)', cli: 'grep ^hosts /etc/nsswitch.conf' },
@@ -229,7 +230,8 @@ export function verdictFix(v: Pick<HealthVerdict, 'action' | 'keepRisk' | 'kubeD
       ? `${press.charAt(0).toUpperCase()}${press.slice(1)}, then Start`
       : `${cliCommand('stop', true)} && ${start} (stop puts the saved original back, with either --on-drift choice)`;
   }
-  // `dead` is the banner's default only: a plain stop keeps their file then (docs/drift.md).
+  // A plain stop applies the same rule (stopRestores); only a report that did not ask their nameservers
+  // (no theirNameservers) can give a `dead` that is the banner's default alone.
   const which = risk.stopRestores ? 'the default' : `the banner's default; a plain ${cliCommand('stop', true)} keeps theirs`;
   if (v.action === 'restore-via') {
     // Refused for its owner or mode only: its fix ends the drift with K2s DNS running (walk 11 M3).

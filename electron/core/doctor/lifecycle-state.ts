@@ -114,7 +114,7 @@ function driftFinding(s: HostDnsStatus, report: HealthReport, frontEnd: FrontEnd
   const via = route?.viaK2s === true;
   // The verdict's own keepRisk when the verdict is the drift's; else the same rule on the same hops.
   const risk = drift ? (v.keepRisk ?? null) : verdictKeepRisk(s, report.hops);
-  const kind = keepRisk(s, { hops: report.hops, forResolver: s.resolverStamp ?? null })?.kind ?? null;
+  const kind = keepRisk(s, { hops: report.hops, forResolver: s.resolverStamp ?? null, ...(report.theirNameservers ? { theirNameservers: report.theirNameservers } : {}) })?.kind ?? null;
   const fixFor = (fe: FrontEnd) => verdictFix({ action: drift ? v.action : via ? 'restore-via' : 'restore', keepRisk: risk }, fe, driftRestoreLabel(s, [], false, fe === 'cli' ? cliTimeText : timeText));
   // The health finding carries the drift's fix when the verdict is the drift's and not ok (checkHealthPath).
   const pointer = drift && v.level !== 'ok' ? healthFixPointer(v) : null;

@@ -12,6 +12,7 @@ import { recentLoops, type LiveLoop } from '../../../shared/live-loop';
 import { driftRoute, GLIBC_DEFAULT_NAMESERVER, viaK2sWords } from '../../../shared/drift-route';
 import { GLIBC_MAXNS, parseResolvConf } from '../../../shared/resolv-conf';
 import { verdictKeepRisk } from '../../../shared/drift-default';
+import { askTheirNameservers } from '../lifecycle/their-nameservers';
 import { missingResolverWords } from '../../../shared/resolver-missing';
 
 /** What the check asks the host; injected (electron/core/health/probes.ts builds it from LifecycleDeps). */
@@ -158,12 +159,15 @@ export async function checkHealth(p: HealthProbes, opts: HealthOptions = {}): Pr
   const named = (r: QueryResult): QueryResult => (r.name === asked ? { ...r, name } : r);
   const upstreams = off ? offNameservers(resolver) : status.upstreams;
   const running = !off && status.state !== 'starting' && status.state !== 'stopping';
-  const [system, listeners, core, ups, loops] = await Promise.all([
+  // Drift: would their file's nameservers answer once K2s DNS stopped? (the drift default's one rule, shared/drift-default.ts silentAfterStop)
+  const theirRoute = !off && status.resolverOwner === 'foreign' && !status.driftGone ? (status.driftRoute ?? null) : null;
+  const [system, listeners, core, ups, loops, theirs] = await Promise.all([
     p.lookup(asked, opts.lookupTimeoutMs ?? 4000).then(named),
     Promise.all(status.listeners.map((l) => p.query({ name: asked, type: 'A', server: withPort(`${l.address}:${l.port}`), timeoutMs: qt }).then(named))),
     off ? Promise.resolve(null) : p.query({ name: asked, type: 'A', server: kubeDns, timeoutMs: qt }).then(named),
     Promise.all(upstreams.map((u) => p.query({ name: '.', type: 'NS', server: withPort(u), timeoutMs: qt }))),
     running && p.liveLoops ? p.liveLoops([domain]).catch(() => []) : Promise.resolve([]),
+    theirRoute ? askTheirNameservers(theirRoute.nameservers, status.listeners.map((l) => l.address), (q) => p.query(q), qt) : Promise.resolve(null),
   ]);
   // Only a loop whose last copy is recent is live: the log keeps an ended one until it rotates.
   const liveLoop = recentLoops(loops, p.now())[0] ?? null;
@@ -176,7 +180,7 @@ export async function checkHealth(p: HealthProbes, opts: HealthOptions = {}): Pr
   const busy = status.state === 'starting' || status.state === 'stopping';
   // One outcome per fact: getaddrinfo's search-list NXDOMAIN is not the name's (reconcileHops).
   const hops = reconcileHops(probed);
-  const verdict = healthVerdict({ hops, state: status.state, interrupted: !busy && !!status.operation, stateCorrupt: !busy && !!status.stateProblem, watchdogRestart: status.watchdogRestart ?? null, serviceRestart: status.serviceRestart ?? null, proxyPid: status.pid, liveLoop, following: status.onNetworkChange === 'follow', keepRisk: verdictKeepRisk(status, hops), startRefusal: status.startRefusal ?? null });
+  const verdict = healthVerdict({ hops, state: status.state, interrupted: !busy && !!status.operation, stateCorrupt: !busy && !!status.stateProblem, watchdogRestart: status.watchdogRestart ?? null, serviceRestart: status.serviceRestart ?? null, proxyPid: status.pid, liveLoop, following: status.onNetworkChange === 'follow', keepRisk: verdictKeepRisk(status, hops, theirs ?? undefined), startRefusal: status.startRefusal ?? null });
   const checkedAt = p.now();
-  return { name, domainSource: status.clusterDomain ? 'state' : 'default', hops, verdict, checkedAt, durationMs: checkedAt - started, forResolver: status.resolverStamp ?? null };
+  return { name, domainSource: status.clusterDomain ? 'state' : 'default', hops, verdict, checkedAt, durationMs: checkedAt - started, forResolver: status.resolverStamp ?? null, ...(theirs ? { theirNameservers: theirs } : {}) };
 }

@@ -11,6 +11,9 @@ import { join } from 'node:path';
 import { startDns } from './start';
 import { stopDns } from './stop';
 import { makeTestHost } from '../../../e2e/support/test-deps';
+import { statusWithHealth } from '../health/status-with-health';
+import { healthProbes } from '../health/probes';
+import { verdictFix } from '../../../shared/health';
 
 const hosts: Array<{ cleanup: () => Promise<unknown> }> = [];
 afterEach(async () => {
@@ -116,5 +119,60 @@ describe('stop --on-drift restore over a file someone else wrote', () => {
     expect(r).toMatchObject({ ok: true, exitCode: 0 });
     expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe(ORIGINAL);
     expect(r.message).toBe(`K2s DNS is stopped. Someone else had changed /etc/resolv.conf; restored the original saved at ${saved.savedAt} anyway, byte for byte (Restore my original).`);
+  });
+});
+
+// New-user walk (sandbox): their file names K2s DNS's own listener and a nameserver that does not
+// answer. The drift default's one rule (shared/drift-default.ts silentAfterStop) — also the banner's
+// and status's — makes a plain stop restore the saved original and say why.
+describe('stop with no --on-drift when no nameserver of their file would answer once K2s DNS stopped', () => {
+  const DEAD = '192.0.2.77';
+  const theirs = `nameserver 127.0.0.1\nnameserver ${DEAD}\n`;
+  /** `DEAD` unreachable from now on (ENETUNREACH, as the bed's TEST-NET address), and getaddrinfo resolves nothing once stopped. */
+  function dead(h: Awaited<ReturnType<typeof drifted>>): void {
+    const query = h.deps.query;
+    h.deps.query = async (q) => (q.server.startsWith(DEAD) ? { name: q.name, type: q.type, server: q.server, transport: 'udp', rcode: 'ERROR', answers: [], latencyMs: 0, error: 'connect ENETUNREACH' } : query(q));
+    h.world.systemAnswer = null;
+  }
+
+  it('restores the original, exit 0, and says why in one sentence', async () => {
+    const h = await drifted(theirs);
+    dead(h);
+    const r = await stopDns(h.deps, {}, sink);
+    expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe(ORIGINAL);
+    expect(r).toMatchObject({ ok: true, exitCode: 0 });
+    expect(r.warnings).toBeUndefined();
+    expect(r.message).toBe(`K2s DNS is stopped. Restored your original: their file's nameservers would not answer once K2s DNS stopped (127.0.0.1 is K2s DNS's own listener; ${DEAD} did not answer); --on-drift keep would have kept theirs.`);
+    expect(await lstat(stateFile(h.root)).catch(() => null)).toBeNull();
+  });
+
+  it('status (the health check) applies the same rule: Restore my original is the default, as a plain stop does', async () => {
+    const h = await drifted(theirs);
+    dead(h);
+    h.world.systemAnswer = '172.21.0.1';
+    const s = await statusWithHealth(healthProbes(h.deps), 'cli');
+    expect(s.health?.theirNameservers).toEqual([{ nameserver: '127.0.0.1', own: true }, { nameserver: DEAD, own: false, answered: false }]);
+    expect(s.health?.verdict.action).toBe('restore-via');
+    expect(verdictFix(s.health!.verdict, 'cli')).toMatch(/^nothing is broken now; to end the drift: .*stop --on-drift restore \(the default; not --on-drift keep: no name would resolve on this host after it\)$/);
+  });
+
+  it('keeps their file when its other nameserver answers', async () => {
+    const h = await drifted(theirs);
+    const r = await stopDns(h.deps, {}, sink);
+    expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe(theirs);
+    expect(r).toMatchObject({ ok: true, exitCode: 0 });
+    expect(r.message).toContain('Kept the /etc/resolv.conf someone else wrote');
+    expect(r.message).not.toContain('Restored your original');
+  });
+
+  it('an explicit --on-drift keep still keeps it: RESOLVER_DOWN, exit 5', async () => {
+    const h = await drifted(theirs);
+    dead(h);
+    const r = await stopDns(h.deps, { onDrift: 'keep' }, sink);
+    expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe(theirs);
+    expect(r).toMatchObject({ ok: true, exitCode: 5 });
+    expect(r.message).toContain('Kept the /etc/resolv.conf someone else wrote');
+    expect(r.warnings?.map((w) => w.code)).toEqual(['RESOLVER_DOWN']);
+    expect(r.warnings?.[0]?.message).toMatch(new RegExp(`^No names resolve on this host: none of the nameservers in /etc/resolv.conf answers \\(${DEAD.replace(/\./g, '\\.')}:53: `));
   });
 });

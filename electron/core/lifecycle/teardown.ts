@@ -7,7 +7,8 @@ import { captureResolver, isOversize, resolverBytes, restoreResolver, readState,
 import { isManagedEntry } from './preflight';
 import { isGone } from './resolver-gone';
 import { driftRoute, GLIBC_DEFAULT_NAMESERVER } from '../../../shared/drift-route';
-import { keepRiskWords } from '../../../shared/drift-default';
+import { keepRiskWords, restoredSilentWords, silentAfterStop } from '../../../shared/drift-default';
+import { askTheirNameservers } from './their-nameservers';
 import { followFixLine } from '../../../shared/writable-resolver';
 import { NO_NAME_RESOLVES } from '../../../shared/step-warn';
 import { cliCommand, resolverFileWays, shellCommand } from '../../../shared/fix';
@@ -256,7 +257,12 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
     // follower refused it and start would refuse to save it, so the default is to restore too.
     const bytes = managed || isGone(current) || oversizeWords !== null ? null : resolverBytes(current);
     const fileRefusal = bytes ? notResolverFileRefusal(bytes) : null;
-    const restoreByDefault = opts.onDrift === undefined && (route?.keepLeavesNone === true || linkEndWords !== null || oversizeWords !== null || ownerRefusal !== null || fileRefusal !== null);
+    const fileRisk = route?.keepLeavesNone === true || linkEndWords !== null || oversizeWords !== null || ownerRefusal !== null || fileRefusal !== null;
+    // The drift default's one rule, as the banner and status's fix apply it (shared/drift-default.ts
+    // silentAfterStop): no nameserver of their file would answer once K2s DNS is stopped (its own
+    // listeners count as silent, the others are asked now).
+    const silentWhy = opts.onDrift === undefined && !fileRisk && route && !wantStart ? silentAfterStop(await askTheirNameservers(route.nameservers, state.listeners.map((l) => l.address), (q) => deps.query(q))) : null;
+    const restoreByDefault = opts.onDrift === undefined && (fileRisk || silentWhy !== null);
     // A K2s-owned file someone edited (header kept) is drift too: never dropped silently.
     const edited = managed && state.managedResolvConfSha256 !== null && !isK2sWrittenSha(state, entrySha(current));
     const putBack = target ?? state.resolvConf;
@@ -336,6 +342,9 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
         // o-w` on a file stop replaced no longer applies; walk 10 L2).
         const problem = ownerOf ? resolverOwnerProblem(ownerOf) : null;
         message = `Someone else had changed /etc/resolv.conf. K2s DNS did not follow their file: it was ${problem ?? 'a file a user could write'}, and K2s follows no file a user could write; keeping it would have let whoever can write it choose this host's DNS. So the original saved at ${state.savedAt} was restored, byte for byte (--on-drift keep would have kept theirs).`;
+        notes.push(message);
+      } else if (byDefault && silentWhy) {
+        message = restoredSilentWords(silentWhy);
         notes.push(message);
       }
     } else {

@@ -145,4 +145,22 @@ describe('DriftBanner', () => {
     expect(lead).toContain('Keeping their file leaves /etc/resolv.conf pointing at 127.0.0.1:53, where nothing answers then: no name would resolve on this host.');
     expect(lead.match(/stops? K2s DNS/g)).toEqual(['stop K2s DNS']);
   });
+  it('new-user walk: 127.0.0.1 (K2s DNS\'s own) + a nameserver that did not answer: Restore my original is the default (the one rule a plain stop applies too); one that answers: Keep', () => {
+    const route = { nameservers: ['127.0.0.1', '192.0.2.77'], implicit: false, viaK2s: true, keepLeavesNone: false };
+    dns.status = { ...running, savedAt: '2026-12-02T01:00:00.000Z', driftRoute: route, resolverStamp: 'abc' };
+    const answered = { id: 'system', kind: 'system', target: 'getaddrinfo', name: 'kubernetes.default.svc.cluster.local', type: 'A', outcome: 'answer', ok: true, answers: ['172.21.0.1'], rcode: 'NOERROR', reason: null, latencyMs: 2 };
+    health.report = { verdict: { resolves: true }, hops: [answered], forResolver: 'abc', theirNameservers: [{ nameserver: '127.0.0.1', own: true }, { nameserver: '192.0.2.77', own: false, answered: false }] };
+    try {
+      let html = renderToStaticMarkup(<DriftBanner />);
+      expect(html).toContain('data-testid="drift-restore">Restore my original… (default)</button>');
+      expect(html).toContain('data-testid="drift-keep">Keep their file…</button>');
+      expect(html).toContain("data-risk=\"dead\">Keeping their file leaves /etc/resolv.conf pointing at 127.0.0.1:53 and 192.0.2.77:53, where nothing would answer then (127.0.0.1 is K2s DNS&#x27;s own listener; 192.0.2.77 did not answer): no name would resolve on this host.</strong>");
+      health.report = { verdict: { resolves: true }, hops: [answered], forResolver: 'abc', theirNameservers: [{ nameserver: '127.0.0.1', own: true }, { nameserver: '192.0.2.77', own: false, answered: true }] };
+      html = renderToStaticMarkup(<DriftBanner />);
+      expect(html).toContain('data-testid="drift-keep">Keep their file… (default)</button>');
+      expect(html).toContain('data-testid="drift-restore">Restore my original…</button>');
+    } finally {
+      health.report = null;
+    }
+  });
 });
