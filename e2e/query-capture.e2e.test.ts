@@ -484,6 +484,42 @@ describe.skipIf(!inSandbox || tcpdump === '')('exact query log from packets, run
     await expect(stat('/run/k2s/capture.pid')).rejects.toThrow(/ENOENT/);
   }, 120_000);
 
+  it('the companion stopped (kill -STOP: it does not end on SIGTERM): stop ends its keeper, it, its tcpdump and its parser (no cgroup does here), and the resolver is back byte-identical', async () => {
+    const original = await readFile('/etc/resolv.conf');
+    await startWithEmptyLog();
+    const companion = Number((await readFile('/run/k2s/capture.ready', 'utf8')).trim());
+    const keeper = Number((await readFile('/run/k2s/capture.pid', 'utf8')).trim());
+    // Once its chrt runs are over (its start line: idle priority set), its children are tcpdump and the parser alone.
+    await startLine(companion);
+    const children = await companionChildren(companion);
+    expect(children.map(([name]) => name)).toEqual(['parser', 'tcpdump']);
+    process.kill(companion, 'SIGSTOP');
+    try {
+      const stop = await k2sDns(['stop', '--on-drift', 'restore', '--json']);
+      expect(stop.code, stop.stdout).toBe(0);
+      expect(stop.result?.warnings ?? []).toEqual([]);
+      // Gone, not orphaned under PID 1 (reaped by it: polled, 10 s on a busy machine). Before the fix tcpdump and the parser ran on as nobody.
+      const tree = [keeper, companion, ...children.map(([, pid]) => pid)];
+      for (const deadline = Date.now() + 10_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 50))) {
+        if ((await Promise.all(tree.map((pid) => stat(`/proc/${pid}`).then(() => 1, () => 0)))).every((n) => n === 0)) break;
+      }
+      for (const pid of tree) await expect(stat(`/proc/${pid}`), `PID ${pid} left`).rejects.toThrow(/ENOENT/);
+      // Nor any other capture process of ours: a companion, a tcpdump writing pcap to stdout, a parser.
+      const left: string[] = [];
+      for (const pid of (await runCmd('ls', ['/proc'])).split(/\s+/).filter((p) => /^\d+$/.test(p))) {
+        const argv = (await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).split('\0');
+        if (argv.includes('capture-watch') || argv.includes('k2s-dns-capture-keeper') || (/tcpdump$/.test(argv[0] ?? '') && argv.includes('-Z')) || argv.some((a) => a.endsWith('capture-rows.cjs'))) left.push(`${pid} ${argv.join(' ')}`);
+      }
+      expect(left).toEqual([]);
+      expect(await readFile('/etc/resolv.conf')).toEqual(original);
+      const st = JSON.parse((await k2sDns(['status', '--json'])).stdout) as { state: string };
+      expect(st.state).toBe('stopped');
+    } finally {
+      // A companion left stopped by a failed assertion (still that companion): let it go on, so the next stop ends it.
+      if ((await readFile(`/proc/${companion}/cmdline`, 'utf8').catch(() => '')).split('\0').includes('capture-watch')) process.kill(companion, 'SIGCONT');
+    }
+  }, 120_000);
+
   it('a second SIGTERM during the drain (an impatient kill): the companion ignores it, drains, writes its stop line and exits 0, keeping the last row', async () => {
     await startWithEmptyLog();
     try {

@@ -18,7 +18,7 @@ import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { relinkUnits, unlinkUnits } from './unit-links';
 import { ROOT_WRITTEN_DIRS } from '../../../shared/root-dir-check';
 import { CAPTURE_UNIT_NAME, renderCaptureUnit } from '../../../shared/capture-unit';
-import { CAPTURE_FAILED_FILE, CAPTURE_FLAGS_FILE, CAPTURE_FLAGS_FILE_FLAG, CAPTURE_HELD_FLAG, CAPTURE_HOLD_FILE, CAPTURE_MISSED_FILE, holdFileText, type CaptureHold, CAPTURE_READY_FILE, CAPTURE_UNWRITTEN_FILE, CAPTURE_VERB, heldGoLine, isCaptureArgv } from '../capture/capture-args';
+import { CAPTURE_FAILED_FILE, CAPTURE_FLAGS_FILE, CAPTURE_FLAGS_FILE_FLAG, CAPTURE_HELD_FLAG, CAPTURE_HOLD_FILE, CAPTURE_MISSED_FILE, holdFileText, type CaptureHold, CAPTURE_READY_FILE, PARSER_RUN_PATH, CAPTURE_UNWRITTEN_FILE, CAPTURE_VERB, heldGoLine, isCaptureArgv } from '../capture/capture-args';
 import { pidfileProcess, type HeldProcess } from './pidfile-process';
 import { CompanionFailed, failedRuns, KEEPER_RESTARTER, READY_TIMEOUT_MS, SYSTEMD_RESTARTER, waitReady, type FailedRuns, type Restarter } from './capture-wait';
 import { isNoRestartStatus } from '../../../shared/capture-exit';
@@ -27,6 +27,7 @@ import { CAPTURE_GO_FILE, CAPTURE_KEEPER_STATE, isKeeperArgv, keeperArgv, parseK
 import { treeToNormal } from '../capture/go-idle';
 import { isCompanion } from '../capture/companion-pid';
 import { processStartTime } from '../capture/hold-wait';
+import { captureChildren, childrenLeftWords, endCaptureChildren, type ChildLeft } from './capture-children';
 import { ensureRootDir } from './root-dirs';
 import { settledAll, systemdReload, writeUnitFile, type ManagerReload } from './systemd-reload';
 import { RESTART_JOB_MODE } from './systemd-service';
@@ -67,7 +68,9 @@ export interface CaptureCompanion {
    * Ends it (it drains the parser first) and removes its failed, ready and missed files; no error
    * when none runs. `stoppedWithProxy`: systemd only, the ServiceManager.stop() just before
    * stopped the unit with the proxy and unlinked it (one `systemctl stop`; its links removed), so
-   * only its files are removed here.
+   * only its files are removed here. Without systemd, rejects with CaptureChildrenLeft (after
+   * removing those files) when a tcpdump or parser of a companion that did not end on SIGTERM
+   * could not be ended either (capture-children.ts).
    */
   stop(opts?: { stoppedWithProxy?: boolean }): Promise<void>;
 }
@@ -119,6 +122,13 @@ async function readyFileLive(fs: HostFs, procDir: string): Promise<boolean> {
   return isCompanion(Number((await fs.readFile(CAPTURE_READY_FILE).catch(() => Buffer.from(''))).toString('utf8').trim()), procDir);
 }
 
+/** The companion's children supervisedCapture's stop could not end (capture-children.ts): its message names each, its pid and its program. */
+export class CaptureChildrenLeft extends Error {
+  constructor(readonly left: readonly ChildLeft[]) {
+    super(childrenLeftWords(left));
+  }
+}
+
 /** Sends `sig` to `pid` when it is still a companion (a reused pid is never signalled). */
 async function signalCompanion(pid: number | null, sig: NodeJS.Signals, procDir: string): Promise<void> {
   if (pid === null || !(await isCompanion(pid, procDir))) return;
@@ -138,6 +148,8 @@ async function signalCompanion(pid: number | null, sig: NodeJS.Signals, procDir:
  * same wakes; after a first failure it waits on for the keeper's restart, 1 s later; the keeper
  * writes that file itself for a companion that ended before it ran, CAPTURE_SILENT_STATUSES), at
  * the rollback's abort, or after `readyTimeoutMs`; its error then quotes the companion's own words.
+ * Stop SIGKILLs, after its keeper and by identity, the tcpdump and parser of a companion that did
+ * not end on SIGTERM (capture-children.ts): no cgroup ends them here.
  */
 export function supervisedCapture(fs: HostFs, procDir = '/proc', stopWaitMs = 8000, readyTimeoutMs = READY_TIMEOUT_MS): CaptureCompanion {
   // Bounded: the keeper stops the companion, which drains (at most 1.2 s, DRAIN_MAX_MS) and then gives
@@ -149,11 +161,18 @@ export function supervisedCapture(fs: HostFs, procDir = '/proc', stopWaitMs = 80
     // The companion's pid, read before the stop: at its SIGTERM it removes its ready file
     // (capture-main.ts), so one still closing when its keeper is killed would not be found after.
     const left = [await pidIn(CAPTURE_READY_FILE, (t) => (/^\d+$/.test(t.trim()) ? Number(t.trim()) : null)), await pidIn(CAPTURE_KEEPER_STATE, (t) => parseKeeperState(t).pid)];
+    const companions = (await Promise.all([...new Set(left)].map(async (pid) => ((await isCompanion(pid, procDir)) ? pid : null)))).filter((p): p is number => p !== null);
+    // Its tcpdump and parser, read before the SIGTERM too (capture-children.ts): a companion that
+    // does not end on it (stopped, hung) is SIGKILLed below, and its children, orphaned, would run on.
     // Its drain at normal priority from the start (go-idle.ts treeToNormal): the group back to nice 0 before the SIGTERM.
-    for (const pid of new Set(left)) await treeToNormal(pid, procDir);
+    const [children] = await Promise.all([captureChildren(companions, procDir, fs.real(PARSER_RUN_PATH)), (async () => {
+      for (const pid of new Set(left)) await treeToNormal(pid, procDir);
+    })()]);
     await proc.stop();
     // A companion its keeper did not end (the keeper killed, or SIGKILLed after stopWaitMs): ended by its pid.
     for (const pid of new Set(left)) await signalCompanion(pid, 'SIGKILL', procDir);
+    // And its children it did not end (none after its own stop: nothing signalled, nothing waited for).
+    const unended = await endCaptureChildren(children, procDir);
     await fs.remove(CAPTURE_FAILED_FILE);
     await fs.remove(CAPTURE_READY_FILE);
     // Its drops and its unwritten rows belong to that run: a start without the log (--no-log-queries) must not say them.
@@ -161,6 +180,7 @@ export function supervisedCapture(fs: HostFs, procDir = '/proc', stopWaitMs = 80
     await fs.remove(CAPTURE_UNWRITTEN_FILE);
     await fs.remove(CAPTURE_KEEPER_STATE);
     await fs.remove(CAPTURE_GO_FILE);
+    if (unended.length > 0) throw new CaptureChildrenLeft(unended);
   };
   const prepare = async (base: readonly string[]): Promise<HeldCompanion> => ({
     base: [...base],
@@ -168,7 +188,10 @@ export function supervisedCapture(fs: HostFs, procDir = '/proc', stopWaitMs = 80
   });
   return {
     async start(argv, held, abort) {
-      await stop();
+      // A child left with its SIGKILL pending (uninterruptible sleep) dies as it wakes: no reason to refuse the start.
+      await stop().catch((err: unknown) => {
+        if (!(err instanceof CaptureChildrenLeft)) throw err;
+      });
       await rememberStartFailure(fs, async () => {
         const base = baseOf(argv);
         const line = heldGoLine(argv.slice(base.length));
