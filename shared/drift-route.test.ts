@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { driftRoute, keepLeavesNoneWords, viaK2sWords } from './drift-route';
+import { driftRoute, glibcResolverText, keepLeavesNoneWords, viaK2sWords } from './drift-route';
 import { resolverFileRefusal } from './network-writer';
 import { healthVerdict, hopMark, queryHop, type HealthHop } from './health';
 import { offNameservers, resolverHop } from '../electron/core/health/check-health';
@@ -93,5 +93,22 @@ describe('stopped with a file that names only 127.0.0.1 (or nothing) and nothing
     // One that answers (even NXDOMAIN) is the plain stopped state.
     const answered = [hops[0]!, original(['192.0.2.54']), queryHop('upstream:192.0.2.54', 'upstream', r('192.0.2.54:53', 'NXDOMAIN'), false)];
     expect(healthVerdict({ hops: answered, state: 'stopped', interrupted: false }).cause).toBe('stopped');
+  });
+});
+
+describe('glibcResolverText: the text glibc parses (resolv/res_init.c: each line a C string)', () => {
+  it('a line ends at its first NUL; the next line is read after the newline', () => {
+    expect(glibcResolverText(Buffer.from('nameserver 192.0.2.53\0\n'))).toBe('nameserver 192.0.2.53\n');
+    expect(glibcResolverText(Buffer.from('nameserver 192.0.2.53\0garbage\nnameserver 192.0.2.54\n'))).toBe('nameserver 192.0.2.53\nnameserver 192.0.2.54\n');
+    expect(glibcResolverText(Buffer.from('\0nameserver 192.0.2.53\n'))).toBe('\n');
+    expect(glibcResolverText(Buffer.from('nameserver 192.0.2.53\n'))).toBe('nameserver 192.0.2.53\n');
+  });
+  it('a BOM stays: glibc reads it as part of the first line, whose keyword then does not match', () => {
+    const text = glibcResolverText(Buffer.from('\ufeffnameserver 192.0.2.53\n'));
+    expect(text).toBe('\ufeffnameserver 192.0.2.53\n');
+    expect(driftRoute(text, LISTENERS)).toMatchObject({ nameservers: ['127.0.0.1'], implicit: true });
+  });
+  it('the route of a nameserver line with a NUL at its end: glibc asks that nameserver, bypassing the proxy', () => {
+    expect(driftRoute(glibcResolverText(Buffer.from('nameserver 192.0.2.53\0\n')), LISTENERS)).toEqual({ nameservers: ['192.0.2.53'], implicit: false, viaK2s: false, keepLeavesNone: false });
   });
 });

@@ -23,7 +23,26 @@ export type { DriftRoute } from './types';
 export const GLIBC_DEFAULT_NAMESERVER = '127.0.0.1';
 
 /**
- * The route of `text` (a resolv.conf's bytes as UTF-8) given the proxy's listener addresses
+ * The text glibc parses from a resolv.conf's `bytes`: each line cut at its first NUL byte.
+ * glibc resolv/res_init.c (res_vinit_1) reads each line with __getline into parser->buffer and
+ * parses it with C string functions (MATCH's strncmp, strpbrk, __inet_aton_exact), so a line ends
+ * for it at a NUL: `nameserver 192.0.2.53\0\n` names 192.0.2.53. For the route only (driftRoute);
+ * the bytes themselves are saved and compared as they are.
+ */
+export function glibcResolverText(bytes: Uint8Array): string {
+  // A BOM is kept: glibc reads it as bytes of the first line (its keyword then does not MATCH).
+  return new TextDecoder('utf-8', { ignoreBOM: true })
+    .decode(bytes)
+    .split('\n')
+    .map((line) => {
+      const nul = line.indexOf('\0');
+      return nul === -1 ? line : line.slice(0, nul);
+    })
+    .join('\n');
+}
+
+/**
+ * The route of `text` (a resolv.conf's bytes as UTF-8, glibcResolverText) given the proxy's listener addresses
  * (`listenerAddresses`, bare IPs, e.g. ['127.0.0.1', '172.19.1.1']).
  */
 export function driftRoute(text: string, listenerAddresses: readonly string[]): DriftRoute {

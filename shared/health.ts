@@ -15,7 +15,7 @@ import { doesNotAnswerWords, errnoWords, isPortUnreachable, PORT_UNREACHABLE, si
 import { reachesListenerAddress } from './listener-reach';
 import { RESOLVED_STUB_ADDRESSES } from './resolved-link';
 import { missingOwnerWord, missingResolverWords } from './resolver-missing';
-import { notResolverFix, notResolverGuiFix } from './network-writer';
+import { notResolverFix, notResolverGuiFix, startRefusalCode } from './network-writer';
 import { lastRunWords } from './exit-status';
 
 export type { HopKind, HopOutcome, HealthHop, HealthCause, HealthAction, HealthVerdict, HealthReport } from './health-report';
@@ -171,10 +171,10 @@ const STARTS: ReadonlySet<HealthAction> = new Set<HealthAction>(['start', 'resta
 /**
  * What a stopped verdict adds to its summary when start would refuse /etc/resolv.conf (`reason`:
  * HostDnsStatus.startRefusal, "the new file is not text (it holds NUL bytes)"): start's own cause, as
- * its NOT_RESOLVER_FILE refusal gives it.
+ * its refusal gives it, with start's code (shared/network-writer.ts startRefusalCode).
  */
 export function startRefusedWords(reason: string): string {
-  return `and start would refuse this /etc/resolv.conf (NOT_RESOLVER_FILE): it ${reason.replace(/^the new file /, '')}, so K2s will not save it as your original`;
+  return `and start would refuse this /etc/resolv.conf (${startRefusalCode(reason)}): it ${reason.replace(/^the new file /, '')}, so K2s will not save it as your original`;
 }
 
 /** The fix of `action` in the words of `frontEnd`; null when there is no action. */

@@ -104,7 +104,7 @@ export type ResolverFileProblemKind = 'empty' | 'too-large' | 'not-text' | 'not-
 export function resolverFileProblem(bytes: Uint8Array): { kind: ResolverFileProblemKind; reason: string } | null {
   if (bytes.length === 0) return { kind: 'empty', reason: 'the new file is empty' };
   // The follower reads at most MAX_RESOLVER_BYTES + 1 bytes, so the length here says only "more".
-  if (bytes.length > MAX_RESOLVER_BYTES) return { kind: 'too-large', reason: `the new file is larger than a resolver file's ${MAX_RESOLVER_BYTES} bytes` };
+  if (bytes.length > MAX_RESOLVER_BYTES) return { kind: 'too-large', reason: TOO_LARGE_REASON };
   if (bytes.includes(0)) return { kind: 'not-text', reason: 'the new file is not text (it holds NUL bytes)' };
   let text: string;
   try {
@@ -120,6 +120,18 @@ export function resolverFileProblem(bytes: Uint8Array): { kind: ResolverFileProb
   // The same classification as the drift banner's (shared/drift-route.ts): their file still goes through K2s DNS.
   if (parseResolvConf(text).nameservers.length === 0) return { kind: 'no-nameserver', reason: `the new file lists no nameserver (${viaK2sWords({ implicit: true, nameservers: [GLIBC_DEFAULT_NAMESERVER] })}): host apps still go through K2s DNS, and the proxy keeps its upstreams (it cannot forward to itself)` };
   return null;
+}
+
+/** resolverFileProblem's reason for a file larger than MAX_RESOLVER_BYTES. */
+const TOO_LARGE_REASON = `the new file is larger than a resolver file's ${MAX_RESOLVER_BYTES} bytes`;
+
+/**
+ * The code start refuses with for `reason` (startRefusesResolverFile's words, HostDnsStatus.startRefusal):
+ * RESOLV_CONF_TOO_LARGE for a file larger than MAX_RESOLVER_BYTES (lifecycle/preflight.ts checks
+ * that first: such a file is never read whole), NOT_RESOLVER_FILE for every other reason.
+ */
+export function startRefusalCode(reason: string): 'NOT_RESOLVER_FILE' | 'RESOLV_CONF_TOO_LARGE' {
+  return reason === TOO_LARGE_REASON ? 'RESOLV_CONF_TOO_LARGE' : 'NOT_RESOLVER_FILE';
 }
 
 /** The follower's refusal of `bytes` in words (resolverFileProblem's reason), or null when it follows such a file. */

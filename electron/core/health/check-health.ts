@@ -14,6 +14,7 @@ import { GLIBC_MAXNS, parseResolvConf } from '../../../shared/resolv-conf';
 import { verdictKeepRisk } from '../../../shared/drift-default';
 import { askTheirNameservers } from '../lifecycle/their-nameservers';
 import { missingResolverWords } from '../../../shared/resolver-missing';
+import { startRefusalCode } from '../../../shared/network-writer';
 
 /** What the check asks the host; injected (electron/core/health/probes.ts builds it from LifecycleDeps). */
 export interface HealthProbes {
@@ -110,8 +111,8 @@ export function resolverHop(status: HostDnsStatus, text: string | null): HealthH
     reason = missing
       ? `/etc/resolv.conf ${missingResolverWords(missing)}, so glibc asks ${GLIBC_DEFAULT_NAMESERVER}:53 (resolv.conf(5)): host apps do not ask k2s-dnsproxy`
       : `/etc/resolv.conf is ${own ? "this host's own file" : 'your original'} (nameservers ${nameservers.join(', ') || 'none'}): host apps do not ask k2s-dnsproxy`;
-    // A file start refuses (NOT_RESOLVER_FILE) is never the healthy stopped state (walk 9 L2).
-    if (status.startRefusal) reason = `${reason}; start would refuse it (NOT_RESOLVER_FILE): it ${status.startRefusal.replace(/^the new file /, '')}`;
+    // A file start refuses (NOT_RESOLVER_FILE, RESOLV_CONF_TOO_LARGE) is never the healthy stopped state (walk 9 L2).
+    if (status.startRefusal) reason = `${reason}; start would refuse it (${startRefusalCode(status.startRefusal)}): it ${status.startRefusal.replace(/^the new file /, '')}`;
     return { id: 'resolver', kind: 'resolver', target: '/etc/resolv.conf', name: null, type: null, outcome, ok: false, answers: nameservers, rcode: null, reason, latencyMs: null, ...(own ? { hostOwn: true } : {}), ...(status.startRefusal ? { startRefusal: status.startRefusal } : {}), ...(missing ? { missing } : {}), ...(status.resolverWritable ? { writable: status.resolverWritable } : {}) };
   }
   return { id: 'resolver', kind: 'resolver', target: '/etc/resolv.conf', name: null, type: null, outcome, ok: outcome === 'k2s', answers: nameservers, rcode: null, reason, latencyMs: null, ...(outcome === 'foreign' && status.resolverMissing ? { missing: status.resolverMissing } : {}) };

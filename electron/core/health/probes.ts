@@ -2,8 +2,8 @@
 import type { LifecycleDeps } from '../lifecycle/deps';
 import type { HealthProbes } from './check-health';
 import { dnsStatus } from '../lifecycle/status';
-import { captureResolver } from '../host/resolver-state';
-import { resolverText } from '../lifecycle/preflight';
+import { captureResolver, resolverBytes } from '../host/resolver-state';
+import { glibcResolverText } from '../../../shared/drift-route';
 import { HEALTH_LOOP_TAIL_LINES, scanLiveLoops } from '../logs/live-loop-scan';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
 
@@ -11,7 +11,11 @@ import { K2S_PATHS } from '../../../shared/k2s-paths';
 export function healthProbes(deps: LifecycleDeps): HealthProbes {
   return {
     status: () => dnsStatus(deps),
-    resolvConfText: async () => resolverText(await captureResolver(deps.fs, deps.exec)),
+    // As glibc reads it (shared/drift-route.ts glibcResolverText): the resolver hop's nameservers.
+    resolvConfText: async () => {
+      const bytes = resolverBytes(await captureResolver(deps.fs, deps.exec));
+      return bytes === null ? null : glibcResolverText(bytes);
+    },
     lookup: (name, timeoutMs) => deps.probeLookup(name, timeoutMs),
     query: (q) => deps.query(q),
     now: () => deps.now(),

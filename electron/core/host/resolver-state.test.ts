@@ -12,6 +12,7 @@ import {
   captureResolverWithNotes,
   describeResolverChanges,
   isManagedResolvConf,
+  NotResolverEntryError,
   parseLsattrImmutable,
   restoreResolver,
   sameResolver,
@@ -210,6 +211,10 @@ describe('captureResolver / restoreResolver on a temp root', () => {
     await expect(captureResolver(createHostFs(root), nodeExec)).rejects.toThrow(
       '/etc/resolv.conf is a directory, not a resolver file or a symlink to one; replace it with a regular resolv.conf and retry.',
     );
+    // Typed, so start refuses it as NOT_RESOLVER_FILE (exit 3) instead of an INTERNAL failure.
+    const err = await captureResolver(createHostFs(root), nodeExec).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(NotResolverEntryError);
+    expect((err as NotResolverEntryError).what).toEqual({ kind: 'dir' });
   });
 });
 

@@ -3,7 +3,7 @@
  * owner and immutable flag of a regular file, or the exact readlink(2) string of a symlink.
  * Restores replace the entry by rename inside /etc and never write through a link.
  */
-import { notFileWords } from '../../../shared/not-a-file';
+import { notFileWords, type NotFileKind } from '../../../shared/not-a-file';
 import { K2S_PATHS, MANAGED_HEADER } from '../../../shared/k2s-paths';
 import { MAX_RESOLVER_BYTES, RESOLVER_READ_BYTES } from '../../../shared/network-writer';
 import type { ResolverEntry } from '../../../shared/types';
@@ -90,8 +90,23 @@ export async function readImmutable(fs: HostFs, exec: Exec, hostPath: string): P
 }
 
 /**
- * captureResolver plus notes, one sentence each (e.g. lsattr unavailable). Throws for a
- * directory. `maxBytes`: read at most that many bytes of the file; default RESOLVER_READ_BYTES
+ * What captureResolver throws when `hostPath` is a directory, FIFO, socket or device: no resolver
+ * file and no symlink, so there is nothing to capture. `what`: its kind (shared/not-a-file.ts);
+ * start refuses with NOT_RESOLVER_FILE on it (lifecycle/preflight.ts), nothing changed.
+ */
+export class NotResolverEntryError extends Error {
+  constructor(
+    readonly hostPath: string,
+    readonly what: NotFileKind,
+  ) {
+    super(`${hostPath} is ${notFileWords(what)}, not a resolver file or a symlink to one; replace it with a regular resolv.conf and retry.`);
+    this.name = 'NotResolverEntryError';
+  }
+}
+
+/**
+ * captureResolver plus notes, one sentence each (e.g. lsattr unavailable). Throws
+ * NotResolverEntryError for a directory or special file. `maxBytes`: read at most that many bytes of the file; default RESOLVER_READ_BYTES
  * (64 KiB + 1), so a huge file is never read whole: a file cut so is larger than any resolver
  * file (isOversize) and is never saved or followed.
  */
@@ -123,7 +138,7 @@ export async function captureResolverWithNotes(
     };
   }
   if (st.kind !== 'file') {
-    throw new Error(`${hostPath} is ${notFileWords({ kind: st.kind, ...(st.special ? { special: st.special } : {}) })}, not a resolver file or a symlink to one; replace it with a regular resolv.conf and retry.`);
+    throw new NotResolverEntryError(hostPath, { kind: st.kind, ...(st.special ? { special: st.special } : {}) });
   }
   const bytes = await fs.readFile(hostPath, read);
   const { immutable, note } = await readImmutable(fs, exec, hostPath);

@@ -21,6 +21,7 @@ import { packagedLauncher } from '../cli-invocation';
 import { pidLive } from '../host/watchdog-restart';
 import { fileURLToPath } from 'node:url';
 import { findTcpdump } from '../capture/tcpdump-path';
+import { glibcResolverText } from '../../../shared/drift-route';
 
 /** Options of createNodeDeps. */
 export interface NodeDepsOptions {
@@ -54,7 +55,8 @@ export async function createNodeDeps(root = '/', opts: NodeDepsOptions = {}): Pr
       probeLookup(name, timeoutMs, {
         exec: nodeExec,
         query: (q) => queryDns(q),
-        resolvConfText: async () => (await fs.readFile('/etc/resolv.conf', { maxBytes: RESOLVER_READ_BYTES })).toString('utf8'),
+        // As glibc reads it (a line ends at a NUL: shared/drift-route.ts glibcResolverText).
+        resolvConfText: async () => glibcResolverText(await fs.readFile('/etc/resolv.conf', { maxBytes: RESOLVER_READ_BYTES })),
       }),
     systemQuery: async (name, type) => {
       if (type !== 'A' && type !== 'AAAA') return systemQuery(name, type, nodeExec);

@@ -4,8 +4,8 @@ import type { Listener, ResolverEntry } from '../../../shared/types';
 import type { ResolverStateFile } from '../../../shared/state-file';
 import { K2S_DEFAULTS, K2S_PATHS } from '../../../shared/k2s-paths';
 import { GLIBC_MAXNS, parseResolvConf, writableResolverTokens } from '../../../shared/resolv-conf';
-import { captureResolver, isManagedResolvConf, isOversize, readAppendOnly, readState } from '../host/resolver-state';
-import { oversizeResolverWords } from '../../../shared/not-a-file';
+import { captureResolver, isManagedResolvConf, isOversize, NotResolverEntryError, readAppendOnly, readState } from '../host/resolver-state';
+import { notResolverFileWords, oversizeResolverWords } from '../../../shared/not-a-file';
 import { StateFileCorruptError } from '../host/state-store';
 import { resolverBytes, resolverText, sameResolver } from '../host/resolver-state';
 import { notResolverFix, resolverOwnerRefusal, startRefusesResolverFile, unknownLineWords } from '../../../shared/network-writer';
@@ -215,6 +215,18 @@ export async function preflight(deps: LifecycleDeps, opts: StartOptions): Promis
   }
 }
 
+/**
+ * Start's NOT_RESOLVER_FILE refusal of a directory or special file at /etc/resolv.conf: what it
+ * is and the way out — move it away, then a resolver file (no start recorded: `existing` null)
+ * or a stop, which puts the saved original back (teardown.ts refuses to restore over it).
+ */
+function notResolverEntryMessage(err: NotResolverEntryError, existing: ResolverStateFile | null): string {
+  const what = `/etc/resolv.conf is ${notResolverFileWords(err.what)}`;
+  const move = `Move it away (${shellCommand('mv /etc/resolv.conf /etc/resolv.conf.moved', true)})`;
+  if (existing) return `${what}; your original from ${existing.savedAt} is still saved in ${K2S_PATHS.stateFile}. ${move}, then run ${cliCommand('stop', true)} (it puts the saved original back), then start again. Nothing was changed.`;
+  return `${what}, so K2s cannot save it as your original. ${move} first. ${notResolverFix()} Nothing was changed.`;
+}
+
 /** The service manager's reads preflight starts before its checks (each awaited where its check stands). */
 interface EarlyReads {
   service: ReturnType<LifecycleDeps['services']['status']>;
@@ -225,7 +237,12 @@ interface EarlyReads {
 async function hostChecks(deps: LifecycleDeps, opts: StartOptions, engine: Preflight['engine'], kubeconfigPath: string, early: EarlyReads): Promise<Preflight> {
   const servicePending = early.service;
   const resolvedPending = early.resolved;
-  const current = await captureResolver(deps.fs, deps.exec);
+  // A directory or special file there is no resolver file: refused as start's other
+  // not-a-resolver files are (NOT_RESOLVER_FILE), before anything is changed.
+  const current = await captureResolver(deps.fs, deps.exec).catch(async (err: unknown) => {
+    if (err instanceof NotResolverEntryError) throw refused('NOT_RESOLVER_FILE', notResolverEntryMessage(err, await readState(deps.fs).catch(() => null)));
+    throw err;
+  });
   // Its bytes were read only up to the bound: a copy of it could never be put back whole.
   if (isOversize(current)) {
     const size = (await deps.fs.stat(K2S_PATHS.resolvConf).catch(() => null))?.size;

@@ -37,12 +37,12 @@ import { followedCopy, restoreLabel, savedCopyWords, savedOriginalWords, startCo
 /** What a user writes back by hand when the saved original is gone (status's message, doctor's fix): one parenthesis's words. */
 export const SAVED_ORIGINAL_GONE_WAYS = 'a file with your nameserver, or the symlink your distribution uses, e.g. ln -s ../run/systemd/resolve/stub-resolv.conf';
 export const RESTART_EXIT_UNKNOWN = 'failed (its next attempt is starting, so systemd no longer says how it ended)';
-import { describeNetworkChange, networkChangeNowWords, networkWriter, notResolverFileRefusal, resolverFileRefusal, resolverOwnerProblem, resolverOwnerRefusal, startRefusesResolverFile, writerWords } from '../../../shared/network-writer';
+import { describeNetworkChange, networkChangeNowWords, networkWriter, notResolverFileRefusal, notResolverFix, notResolverGuiFix, resolverFileRefusal, resolverOwnerProblem, resolverOwnerRefusal, startRefusesResolverFile, writerWords } from '../../../shared/network-writer';
 import { currentResolverWritable, followFixLine, liveResolverWritable, savedOriginalWritable, writableNote } from '../../../shared/writable-resolver';
 import { resolverFileOwner } from '../host/resolver-owner';
 import { keepRiskOutcome, keepRiskWords } from '../../../shared/drift-default';
 import { exitPredicate, exitStatusWords, lastRunWords } from '../../../shared/exit-status';
-import { driftRoute, viaK2sWords, type DriftRoute } from '../../../shared/drift-route';
+import { driftRoute, glibcResolverText, viaK2sWords, type DriftRoute } from '../../../shared/drift-route';
 
 /**
  * How a proxy that exited 0 under the watchdog ended (supervisor-script.ts records it and does not
@@ -105,11 +105,21 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
   let driftVerbNow: HostDnsStatus['driftVerb'] | null = null;
   // Deleted or left dangling: no file of theirs to keep (stop restores whatever the choice).
   let driftGone: string | null = null;
-  // The file's text (a link's target's), for the drift route; null for a dangling link or no file.
-  const currentText = current?.kind === 'file' ? Buffer.from(current.contentBase64, 'base64').toString('utf8') : current?.kind === 'symlink' && current.targetContentBase64 != null ? Buffer.from(current.targetContentBase64, 'base64').toString('utf8') : null;
-  if (current === null) {
+  // The file's text (a link's target's) as glibc reads it (a line ends at a NUL), for the drift
+  // route; null for a dangling link or no file.
+  const currentBytes = current ? resolverBytes(current) : null;
+  const currentText = currentBytes === null ? null : glibcResolverText(currentBytes);
+  // A directory or special file: no resolver file (glibc ignores it: EISDIR, res_init.c).
+  const notFile = current === null ? notResolverFileWords({ kind: kind === 'dir' ? 'dir' : 'other', ...(top?.special ? { special: top.special } : {}) }) : null;
+  // With no start recorded (no saved state, no corrupt one, no running proxy) it is no drift:
+  // it is this host's own, which start refuses (NOT_RESOLVER_FILE). A user who cannot read root's
+  // 0700 state directory while the proxy is down is told so too (most likely nothing is saved).
+  const notFileNoRun = notFile !== null && !state && !stateProblem && !service.running;
+  if (current === null && notFileNoRun) {
+    messages.push(`/etc/resolv.conf is ${notFile}, so start would refuse it (NOT_RESOLVER_FILE). Move it away (${shellCommand('mv /etc/resolv.conf /etc/resolv.conf.moved', true)}) first. ${say({ gui: notResolverGuiFix(), cli: notResolverFix() })}`);
+  } else if (current === null) {
     owner = 'foreign';
-    messages.push(`/etc/resolv.conf is ${notResolverFileWords({ kind: kind === 'dir' ? 'dir' : 'other', ...(top?.special ? { special: top.special } : {}) })}; move it away (${shellCommand('mv /etc/resolv.conf /etc/resolv.conf.moved', true)}), then ${say({ gui: 'choose in the banner at the top.', cli: `to put the saved original back, run ${asRootWays('stop')}.` })}`);
+    messages.push(`/etc/resolv.conf is ${notFile}; move it away (${shellCommand('mv /etc/resolv.conf /etc/resolv.conf.moved', true)}), then ${say({ gui: 'choose in the banner at the top.', cli: `to put the saved original back, run ${asRootWays('stop')}.` })}`);
   } else if (isManagedEntry(current)) {
     owner = 'k2s';
     if (state?.managedResolvConfSha256 && current.kind === 'file') {
@@ -176,7 +186,7 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
   // or after `stop --on-drift keep` keeps their file during drift. The verdict and the drift fix
   // then never offer a start (walk 8 H1, L5). A K2s-owned file is never saved; a gone one has no bytes.
   const startBytes = current && owner !== 'k2s' && !linkEnd && !isGone(current) ? resolverBytes(current) : null;
-  const startRefusal = startBytes ? startRefusesResolverFile(startBytes) : null;
+  const startRefusal = notFileNoRun ? `the new file is ${notFile}` : startBytes ? startRefusesResolverFile(startBytes) : null;
   // Below the 0700 directory lstat(2) fails whether or not the file exists: a running proxy or a
   // K2s-owned resolv.conf means a start saved one; otherwise this user cannot know (Stop removes it).
   const stateImplied = service.running || owner === 'k2s';

@@ -6,7 +6,7 @@ import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { captureResolver, isOversize, resolverBytes, restoreResolver, readState, removeState, sameResolver, describeResolverChanges } from '../host/resolver-state';
 import { isManagedEntry } from './preflight';
 import { isGone } from './resolver-gone';
-import { driftRoute, GLIBC_DEFAULT_NAMESERVER } from '../../../shared/drift-route';
+import { driftRoute, GLIBC_DEFAULT_NAMESERVER, glibcResolverText } from '../../../shared/drift-route';
 import { keepRiskWords, restoredSilentWords, silentAfterStop } from '../../../shared/drift-default';
 import { askTheirNameservers } from './their-nameservers';
 import { followFixLine } from '../../../shared/writable-resolver';
@@ -240,7 +240,9 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
     // Their file may name only the proxy (no nameserver line, or 127.0.0.1: shared/drift-route.ts):
     // with it stopped nothing answers there. Kept without an explicit choice, the host would
     // have no DNS and the only saved copy would be gone, so the default then is to restore.
-    const text = current.kind === 'file' ? Buffer.from(current.contentBase64, 'base64').toString('utf8') : current.kind === 'symlink' && current.targetContentBase64 != null ? Buffer.from(current.targetContentBase64, 'base64').toString('utf8') : null;
+    // As glibc reads it (a line ends at a NUL: shared/drift-route.ts glibcResolverText).
+    const currentBytes = resolverBytes(current);
+    const text = currentBytes === null ? null : glibcResolverText(currentBytes);
     const route = managed || text === null ? null : driftRoute(text, state.listeners.map((l) => l.address));
     // A link that ends at a directory or FIFO gives host apps no nameserver either: the same rule.
     const linkEnd = current.kind === 'symlink' && !current.dangling && current.targetContentBase64 === null ? await linkEndNotFile(deps.fs, K2S_PATHS.resolvConf) : null;
