@@ -429,6 +429,41 @@ describe.skipIf(!inSandbox || tcpdump === '')('exact query log from packets, run
     }
   }, 120_000);
 
+  it('`start --no-log-queries` while the query log runs is refused (RUNNING_OTHER_OPTIONS, exit 3) and the log keeps running; started with it, k2s-dns queries says it logs no query and that the rows shown are from an earlier run', async () => {
+    const engine = PROXY_ENGINES.find((e) => e !== 'adguard' || dnsproxyMissing === null)!;
+    const startArgs = ['start', '--kubeconfig', tb.kubeconfigPath, ...engineArgs(engine), '--no-log-queries', '--verify-name', 'www.example.test', '--json'];
+    await startWithEmptyLog();
+    try {
+      expect(await udpQuery(41021, 4101, 'www.example.test')).toBe('NOERROR');
+      expect(await exactRows(1)).toHaveLength(1);
+      const refused = await k2sDns(startArgs);
+      expect(refused.code, refused.stdout).toBe(3);
+      expect(refused.result?.code).toBe('RUNNING_OTHER_OPTIONS');
+      expect(refused.result?.message).toContain('K2s DNS is already running with other options (query log: off asked, on running); nothing changed.');
+      // Refused, not half-applied: the query log still logs.
+      expect(await udpQuery(41022, 4102, 'www.example.test')).toBe('NOERROR');
+      expect(await exactRows(2)).toHaveLength(2);
+      await k2sDns(['stop', '--on-drift', 'restore', '--json']);
+      const started = await k2sDns(startArgs);
+      expect(started.code, started.stderr).toBe(0);
+      // The row of the run before is still in the file: said to be from an earlier run, not current.
+      const text = await k2sDns(['queries', '--lines', '5']);
+      expect(text.code, text.stderr).toBe(0);
+      expect(text.stderr).toContain('The running K2s DNS was started with --no-log-queries: it logs no query; the rows shown are from an earlier run. To log queries, stop it, then start it without --no-log-queries: `');
+      const json = JSON.parse((await k2sDns(['queries', '--lines', '5', '--json'])).stdout) as { available: boolean; notLogging: string | null; rows: unknown[] };
+      expect(json.available).toBe(true);
+      expect(json.notLogging).toMatch(/^The running K2s DNS was started with --no-log-queries: it logs no query; the rows shown are from an earlier run\./);
+      // No file at all: not "a start writes it from then on" (a start while it runs changes nothing).
+      await runCmd('rm', ['-f', ROWS, `${ROWS}.1`]);
+      const none = await k2sDns(['queries', '--lines', '5']);
+      expect(none.code).toBe(1);
+      expect(none.stderr).toContain(`No exact query log to read: ${ROWS} does not exist. The running K2s DNS was started with --no-log-queries: it logs no query. To log queries`);
+      expect(none.stderr).not.toContain('A start writes it');
+    } finally {
+      await k2sDns(['stop', '--on-drift', 'restore', '--json']);
+    }
+  }, 120_000);
+
   it('the companion killed (kill -9): its keeper restarts it, a query after that is in the exact log, status says so, and stop leaves no companion', async () => {
     await startWithEmptyLog();
     const keeper = Number((await readFile('/run/k2s/capture.pid', 'utf8')).trim());

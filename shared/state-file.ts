@@ -85,7 +85,9 @@ export interface ResolverStateFile {
  * the allowed zones and the engine that runs are their own fields): `engine` the one asked for
  * (absent: Automatic), `kubeSwitch` (`--kubeswitch`), `upstreams` (`--upstream`, absent: the
  * saved resolver's nameservers), `verifyName`, `dnsproxyPath` (`--dnsproxy`), `logQueries`
- * (false: `--no-log-queries`). The values as shared/operation-input.ts START_FIELDS accepts them.
+ * (false: `--no-log-queries`), `allowZones` the zones asked to allow (`--allow-zone`, the Zones
+ * panel's allows: `allowedZones` keeps only those that forwarded a zone; absent in state files of
+ * earlier versions). The values as shared/operation-input.ts START_FIELDS accepts them.
  */
 export interface StartedWith {
   engine?: EngineName;
@@ -94,6 +96,7 @@ export interface StartedWith {
   verifyName?: string;
   dnsproxyPath?: string;
   logQueries?: boolean;
+  allowZones?: string[];
 }
 
 /** The `--on-network-change` policy. */
@@ -173,6 +176,7 @@ export function stateFileProblem(v: unknown): string | null {
     }
     if (w.upstreams !== undefined && !(Array.isArray(w.upstreams) && w.upstreams.length <= 32 && w.upstreams.every((u) => isStr(u) && u.length <= 64))) return 'startedWith.upstreams is not a list of at most 32 upstreams';
     if (w.logQueries !== undefined && typeof w.logQueries !== 'boolean') return 'startedWith.logQueries is not a boolean';
+    if (w.allowZones !== undefined && !(Array.isArray(w.allowZones) && w.allowZones.length <= 1000 && w.allowZones.every((z) => isStr(z) && z.length <= 253))) return 'startedWith.allowZones is not a list of at most 1000 zone names';
   }
   if (v.managedResolvConfIno !== undefined && v.managedResolvConfIno !== null && !isInt(v.managedResolvConfIno)) return 'managedResolvConfIno is not an inode number or null';
   if (v.managedResolvConfBirthMs !== undefined && v.managedResolvConfBirthMs !== null && !(typeof v.managedResolvConfBirthMs === 'number' && Number.isFinite(v.managedResolvConfBirthMs) && v.managedResolvConfBirthMs > 0)) return 'managedResolvConfBirthMs is not a time in ms or null';

@@ -136,7 +136,7 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
       // Text without --probes hides k2s-dns's own health checks (as the window does): it looks
       // for `lines` other rows among the newest MAX_QUERY_LINES. --json: every row, each with `probe`.
       const hide = !asJson && v.probes !== true;
-      const [{ exactQueryLog }, { findTcpdump }, { K2S_PATHS }, { afterRowsText, formatExactRow, queriesEngine, queriesJson, queriesUnavailableText, withoutProbes }, { CAPTURE_FAILED_FILE, CAPTURE_MISSED_FILE, CAPTURE_READY_FILE, CAPTURE_UNWRITTEN_FILE }, { readState }, { createHostFs }, { cliTimes }, { companionRuns, fileChanged, newestRowStale, readUntilShown, ROWS_WAIT_MS }] = await Promise.all([import('../core/capture/exact-log'), import('../core/capture/tcpdump-path'), import('../../shared/k2s-paths'), import('./print-queries'), import('../core/capture/capture-args'), import('../core/host/state-store'), import('../core/host/host-fs-node'), import('../../shared/clock'), import('./queries-wait')]);
+      const [{ exactQueryLog }, { findTcpdump }, { K2S_PATHS }, { afterRowsText, formatExactRow, notLoggingText, queriesEngine, queriesJson, queriesUnavailableText, withoutProbes }, { CAPTURE_FAILED_FILE, CAPTURE_MISSED_FILE, CAPTURE_READY_FILE, CAPTURE_UNWRITTEN_FILE }, { readState }, { createHostFs }, { cliTimes }, { companionRuns, fileChanged, newestRowStale, readUntilShown, ROWS_WAIT_MS }] = await Promise.all([import('../core/capture/exact-log'), import('../core/capture/tcpdump-path'), import('../../shared/k2s-paths'), import('./print-queries'), import('../core/capture/capture-args'), import('../core/host/state-store'), import('../core/host/host-fs-node'), import('../../shared/clock'), import('./queries-wait')]);
       // The engine the rows name: the saved state's, else null and why (stopped, state unreadable).
       const who = await queriesEngine(() => readState(createHostFs('/')));
       const readLog = () => exactQueryLog(K2S_PATHS.queryRows, hide ? MAX_QUERY_LINES : lines, who.engine ?? 'adguard', findTcpdump, { failed: CAPTURE_FAILED_FILE, ready: CAPTURE_READY_FILE, rows: K2S_PATHS.queryRows, missed: CAPTURE_MISSED_FILE }, undefined, CAPTURE_UNWRITTEN_FILE);
@@ -149,14 +149,16 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
       const waitMs = v['no-wait'] !== true && (await companionRuns(CAPTURE_READY_FILE)) ? ROWS_WAIT_MS : 0;
       const log = await readUntilShown(readLog, shows, (ms) => fileChanged(K2S_PATHS.queryRows, ms), () => performance.now(), waitMs);
       if (asJson) out(JSON.stringify(queriesJson(log, who)));
-      else if (!log.available) err(queriesUnavailableText(log.reason));
+      else if (!log.available) err(queriesUnavailableText(log.reason, who.notLogging));
       else {
+        const shown = hide ? withoutProbes(log.rows, lines) : { rows: log.rows, hidden: 0 };
+        // Started with --no-log-queries: any row is from an earlier run, and none is coming.
+        if (who.notLogging) err(notLoggingText(who.notLogging, shown.rows.length > 0));
         if (who.unknown !== null && log.rows.length) err(who.unknown);
         if (log.unwritten) err(`The exact query log misses rows: ${log.unwritten}.`);
         if (log.missed) err(t(`The exact query log ${cliTimes(log.missed)}.`));
-        const shown = hide ? withoutProbes(log.rows, lines) : { rows: log.rows, hidden: 0 };
         for (const r of shown.rows) out(t(formatExactRow(r)));
-        const after = afterRowsText(shown, waitMs);
+        const after = afterRowsText(shown, waitMs, who.notLogging);
         if (after) err(after);
       }
       return log.available ? EXIT.ok : EXIT.failed;

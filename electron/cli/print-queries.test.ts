@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { capturedQueryRow } from '../core/capture/to-query-row';
-import { afterRowsText, formatExactRow, hiddenProbesText, queriesEngine, queriesJson, queriesUnavailableText, withoutProbes } from './print-queries';
+import { afterRowsText, formatExactRow, hiddenProbesText, notLoggingText, queriesEngine, queriesJson, queriesUnavailableText, withoutProbes } from './print-queries';
 import type { QueryRow } from '../../shared/query-log/row';
 import { EXACT_LOG_NOT_YET } from '../core/capture/exact-log';
 
@@ -50,6 +50,39 @@ describe('k2s-dns queries', () => {
     expect(queriesUnavailableText(EXACT_LOG_NOT_YET)).not.toMatch(/^No queries logged yet/);
     expect(queriesUnavailableText("The exact query log is unavailable: tcpdump is not installed (apt-get install tcpdump, then start K2s DNS again). Shown: the engine's own query log.")).toBe('The exact query log is unavailable: tcpdump is not installed (apt-get install tcpdump, then start K2s DNS again).');
     expect(queriesUnavailableText(null)).toBe('No exact query log.');
+  });
+
+  describe('while the running K2s DNS was started with --no-log-queries (finding: queries said to run start, or showed old rows as current)', () => {
+    const state = { engine: 'dnsmasq' as const, listeners: [{ address: '127.0.0.1', port: 53 }], skippedListeners: [], allowedZones: [], onNetworkChange: 'follow' as const, startedWith: { engine: 'dnsmasq' as const, logQueries: false, verifyName: 'www.example.test' } };
+    const way = 'sudo npx k2s-dns stop && sudo npx k2s-dns start --engine dnsmasq --verify-name www.example.test';
+    const c = { proto: 'udp' as const, client: '127.0.0.1:41001', listener: '127.0.0.1:53', id: 4101, name: 'kubernetes.io', type: 'A', queryUs: 1_764_615_600_123_456, rcode: 'NOERROR', answers: ['192.0.2.7'], latencyMs: 1.5, upstream: null, upstreamRcode: null, upstreamLatencyMs: null, retries: 0 };
+
+    it('queriesEngine says so, with the stop && start that starts it again without --no-log-queries (its other options kept); not for a start with the log, nor a state of an earlier version', async () => {
+      expect(await queriesEngine(async () => state)).toEqual({ engine: 'dnsmasq', unknown: null, notLogging: { restart: way } });
+      expect(await queriesEngine(async () => ({ ...state, startedWith: { engine: 'dnsmasq' as const } }))).toEqual({ engine: 'dnsmasq', unknown: null });
+      const { startedWith: _w, ...older } = state;
+      expect(await queriesEngine(async () => older)).toEqual({ engine: 'dnsmasq', unknown: null });
+    });
+
+    it('no rows file: says the running K2s DNS logs nothing and the stop && start way, not "a start writes it from then on"', async () => {
+      const { notLogging } = await queriesEngine(async () => state);
+      expect(queriesUnavailableText(EXACT_LOG_NOT_YET, notLogging)).toBe(`No exact query log to read: /var/log/dnsproxy/queries.jsonl does not exist. The running K2s DNS was started with --no-log-queries: it logs no query. To log queries, stop it, then start it without --no-log-queries: \`${way}\`.`);
+      expect(queriesUnavailableText(EXACT_LOG_NOT_YET, notLogging)).not.toContain('A start writes it');
+      // Another reason keeps its words after the sentence.
+      expect(queriesUnavailableText("The exact query log is unavailable: tcpdump is not installed (apt-get install tcpdump, then start K2s DNS again). Shown: the engine's own query log.", notLogging)).toBe(`The running K2s DNS was started with --no-log-queries: it logs no query. To log queries, stop it, then start it without --no-log-queries: \`${way}\`. The exact query log is unavailable: tcpdump is not installed (apt-get install tcpdump, then start K2s DNS again).`);
+    });
+
+    it('rows of an earlier run: said to be from an earlier run (text and --json); no rows: never "ask a name, then run queries again"', async () => {
+      const who = await queriesEngine(async () => state);
+      expect(notLoggingText(who.notLogging!, true)).toBe(`The running K2s DNS was started with --no-log-queries: it logs no query; the rows shown are from an earlier run. To log queries, stop it, then start it without --no-log-queries: \`${way}\`.`);
+      const log = { available: true, reason: null, rows: [capturedQueryRow(c, 'adguard', 'k', [])] };
+      expect(queriesJson(log, who).notLogging).toBe(notLoggingText(who.notLogging!, true));
+      expect(queriesJson({ ...log, rows: [] }, who).notLogging).toBe(notLoggingText(who.notLogging!, false));
+      expect(queriesJson(log, { engine: 'dnsmasq', unknown: null }).notLogging).toBeNull();
+      expect(afterRowsText({ rows: [], hidden: 0 }, 0, who.notLogging)).toBeNull();
+      expect(afterRowsText({ rows: [], hidden: 2 }, 0, who.notLogging)).toBe(hiddenProbesText(2));
+      expect(afterRowsText({ rows: [], hidden: 0 }, 0)).toMatch(/^No queries logged yet/);
+    });
   });
 
   describe('health checks of k2s-dns in the text output (walk: 46 of 51 rows were probes)', () => {

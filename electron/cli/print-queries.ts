@@ -2,7 +2,9 @@
 import { ROUTE_LABEL } from '../../shared/query-log/route-label';
 import type { EngineName } from '../../shared/engines/table';
 import type { QueryRow } from '../../shared/query-log/row';
-import { asRootWays, cliCommand } from '../../shared/fix';
+import { asRootWays, cliCommand, cliStartCommand } from '../../shared/fix';
+import type { ResolverStateFile } from '../../shared/state-file';
+import { runningStartFlags } from '../../shared/running-start';
 import { EXACT_LOG_NOT_YET, SHOWN_ENGINE_LOG } from '../core/capture/exact-log';
 import { BLOCK_TIMEOUT_MS } from '../core/capture/tcpdump-argv';
 import { K2S_PATHS } from '../../shared/k2s-paths';
@@ -15,19 +17,51 @@ export interface QueriesEngine {
   engine: EngineName | null;
   /** Null with an engine; else why there is none: K2s DNS stopped (no saved state), a state that names none, or one this user cannot read. */
   unknown: string | null;
+  /**
+   * Set when the running K2s DNS was started with `--no-log-queries` (its state's
+   * startedWith.logQueries false): it logs no query, and any row is from an earlier run. The
+   * way to log them: `stop && start`, the start with the running one's other options.
+   */
+  notLogging?: { restart: string };
+}
+
+/** What `queries` reads of the saved state: its engine, and for `--no-log-queries` what starts it again (shared/running-start.ts). */
+export type QueriesState = Pick<ResolverStateFile, 'engine'> & Partial<Pick<ResolverStateFile, 'listeners' | 'skippedListeners' | 'allowedZones' | 'onNetworkChange' | 'startedWith'>>;
+
+/**
+ * The `stop && start` line that starts the K2s DNS `state` records again with its query log:
+ * its start's flags (runningStartFlags) without `--no-log-queries`; undefined when it logs queries
+ * (startedWith.logQueries absent or true, or a state of an earlier version without startedWith).
+ */
+export function notLoggingOf(state: QueriesState | null): QueriesEngine['notLogging'] | undefined {
+  if (state?.startedWith?.logQueries !== false) return undefined;
+  const flags = runningStartFlags({ engine: state.engine, listeners: state.listeners ?? [], skippedListeners: state.skippedListeners ?? [], allowedZones: state.allowedZones ?? [], onNetworkChange: state.onNetworkChange ?? 'follow', startedWith: state.startedWith }).filter((f) => f !== '--no-log-queries');
+  return { restart: `${cliCommand('stop', true)} && ${cliStartCommand(flags)}` };
+}
+
+/**
+ * The stderr sentence of `queries` while the running K2s DNS logs no query (`--no-log-queries`,
+ * QueriesEngine.notLogging): `rows` true when rows are printed (they are from an earlier run),
+ * false when none is. The way: stop, then start without the flag (a start while it runs changes
+ * nothing: RUNNING_OTHER_OPTIONS).
+ */
+export function notLoggingText(notLogging: { restart: string }, rows: boolean): string {
+  return `The running K2s DNS was started with --no-log-queries: it logs no query${rows ? '; the rows shown are from an earlier run' : ''}. To log queries, stop it, then start it without --no-log-queries: \`${notLogging.restart}\`.`;
 }
 
 /**
  * The engine that answered the exact log's rows, from the saved resolver state (`read`: resolves
- * the state or null when none is saved, throws when it cannot be read: not root, corrupt).
+ * the state or null when none is saved, throws when it cannot be read: not root, corrupt), and
+ * whether the running K2s DNS logs no query (notLoggingOf).
  * Never a guess: without a state naming one, the engine is null and `unknown` says why —
  * stopped (no saved state) is said as such; "unreadable" only for a failed read.
  */
-export async function queriesEngine(read: () => Promise<{ engine: EngineName | null } | null>): Promise<QueriesEngine> {
+export async function queriesEngine(read: () => Promise<QueriesState | null>): Promise<QueriesEngine> {
   let why: string;
   try {
     const state = await read();
-    if (state?.engine) return { engine: state.engine, unknown: null };
+    const notLogging = notLoggingOf(state);
+    if (state?.engine) return { engine: state.engine, unknown: null, ...(notLogging ? { notLogging } : {}) };
     // No saved state is the normal stopped state, not a failure to read one.
     return { engine: null, unknown: state ? 'The saved state names no engine: which engine answered these rows is not known.' : 'K2s DNS is not running (stopped): these rows are from when it ran; with no saved state, which engine answered them is not known.' };
   } catch (err) {
@@ -42,9 +76,12 @@ export async function queriesEngine(read: () => Promise<{ engine: EngineName | n
  * the Logs panel's). EXACT_LOG_NOT_YET (tcpdump installed, no rows file): it says the file does
  * not exist and why it may not — no start ran the capture (`--no-log-queries` runs none), or
  * uninstall removed it — and how start is run as root (shared/fix.ts asRootWays: also `su -c`
- * where sudo is not installed); an existing file with no row is noRowsText's, exit 0.
+ * where sudo is not installed); an existing file with no row is noRowsText's, exit 0. With
+ * `notLogging` (the running K2s DNS was started with `--no-log-queries`): that first
+ * (notLoggingText), as a start while it runs writes nothing.
  */
-export function queriesUnavailableText(reason: string | null): string {
+export function queriesUnavailableText(reason: string | null, notLogging?: { restart: string }): string {
+  if (notLogging) return reason === EXACT_LOG_NOT_YET ? `No exact query log to read: ${K2S_PATHS.queryRows} does not exist. ${notLoggingText(notLogging, false)}` : `${notLoggingText(notLogging, false)} ${queriesUnavailableText(reason)}`;
   if (reason === EXACT_LOG_NOT_YET) return `No exact query log to read: ${K2S_PATHS.queryRows} does not exist: no start of K2s DNS has run its capture on this host (a start with --no-log-queries runs none), or uninstall removed it. A start writes it from then on (tcpdump is installed); run it ${asRootWays('start')}.`;
   if (reason === null) return 'No exact query log.';
   return reason.endsWith(SHOWN_ENGINE_LOG) ? reason.slice(0, -SHOWN_ENGINE_LOG.length) : reason;
@@ -70,11 +107,12 @@ export type QueriesJsonRow = Omit<QueryRow, 'engine'> & { engine: EngineName | n
 
 /**
  * What `queries --json` prints for `log` (exact-log.ts's answer): its fields, every row naming
- * `who`'s engine or null (a row is assembled with a stand-in engine, never printed), and
- * `engineUnknown`, why the engine is null (null when it is known).
+ * `who`'s engine or null (a row is assembled with a stand-in engine, never printed),
+ * `engineUnknown`, why the engine is null (null when it is known), and `notLogging`, while the
+ * running K2s DNS was started with `--no-log-queries`, notLoggingText (null otherwise).
  */
-export function queriesJson<L extends { rows: readonly QueryRow[] }>(log: L, who: QueriesEngine): Omit<L, 'rows'> & { engineUnknown: string | null; rows: QueriesJsonRow[] } {
-  return { ...log, engineUnknown: who.unknown, rows: log.rows.map((r) => ({ ...r, engine: who.engine })) };
+export function queriesJson<L extends { rows: readonly QueryRow[] }>(log: L, who: QueriesEngine): Omit<L, 'rows'> & { engineUnknown: string | null; notLogging: string | null; rows: QueriesJsonRow[] } {
+  return { ...log, engineUnknown: who.unknown, notLogging: who.notLogging ? notLoggingText(who.notLogging, log.rows.length > 0) : null, rows: log.rows.map((r) => ({ ...r, engine: who.engine })) };
 }
 
 /**
@@ -123,8 +161,10 @@ export function hiddenProbesText(hidden: number): string | null {
  * The stderr line after the text output's rows (`shown`: withoutProbes's, or every row with
  * `--probes`): how many health checks it hid (hiddenProbesText); else, with no row printed,
  * noRowsText (`waitedMs` as there) — never silence with exit 0; null when rows were printed and
- * none hidden.
+ * none hidden. With `notLogging` (`--no-log-queries`: notLoggingText is said before the rows)
+ * never noRowsText: no row is coming.
  */
-export function afterRowsText(shown: { rows: readonly QueryRow[]; hidden: number }, waitedMs = 0): string | null {
+export function afterRowsText(shown: { rows: readonly QueryRow[]; hidden: number }, waitedMs = 0, notLogging?: { restart: string }): string | null {
+  if (notLogging) return hiddenProbesText(shown.hidden);
   return hiddenProbesText(shown.hidden) ?? (shown.rows.length === 0 ? noRowsText(waitedMs) : null);
 }

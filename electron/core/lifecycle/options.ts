@@ -18,6 +18,13 @@ export interface StartOptions {
    * another engine then refuses the start (RUNNING_OTHER_OPTIONS, start.ts otherOptions).
    */
   engineExplicit?: boolean;
+  /**
+   * True when this start came through the CLI (startOptionsOf's `cli` door): its `kubeSwitch` and
+   * `allowZones` were typed for this start, so a running K2s DNS with others refuses it
+   * (RUNNING_OTHER_OPTIONS, start.ts otherOptions). The window sends its stored KubeSwitch choice
+   * and the Zones panel's allows with every Start: never compared.
+   */
+  cliDoor?: boolean;
   /** AdGuard dnsproxy binary (host path). Default `<installDir>/bin/dnsproxy`. */
   dnsproxyPath?: string;
   /** dnsmasq binary (host path). Default /usr/sbin/dnsmasq (Debian dnsmasq-base). */
@@ -81,12 +88,14 @@ export type StartDoor = 'cli' | 'window';
  * THE one conversion of a Start input (shared/operation-input.ts, whichever door it came
  * through) into the lifecycle's StartOptions: `found` is the kubeconfig lookup's result (the
  * input's `kubeconfig`, if any, was the lookup's explicit path). Absent fields keep their
- * defaults. An engine from the `cli` door is explicit (StartOptions.engineExplicit).
+ * defaults. An engine from the `cli` door is explicit (StartOptions.engineExplicit), and the
+ * start is marked as the CLI's (StartOptions.cliDoor).
  */
 export function startOptionsOf(input: StartInput, found: KubeconfigFound, door: StartDoor = 'window'): StartOptions {
   return {
     kubeconfigPath: found.path,
     kubeconfigLookup: found,
+    ...(door === 'cli' ? { cliDoor: true } : {}),
     ...(input.engine ? { engine: input.engine, ...(door === 'cli' ? { engineExplicit: true } : {}) } : {}),
     ...(input.dnsproxyPath !== undefined ? { dnsproxyPath: input.dnsproxyPath } : {}),
     ...(input.kubeSwitch !== undefined ? { kubeSwitch: input.kubeSwitch } : {}),
@@ -110,6 +119,7 @@ export function startedWithOf(opts: StartOptions): StartedWith {
     ...(opts.verifyExternalName !== undefined ? { verifyName: opts.verifyExternalName } : {}),
     ...(opts.dnsproxyPath !== undefined ? { dnsproxyPath: opts.dnsproxyPath } : {}),
     ...(opts.logQueries !== undefined ? { logQueries: opts.logQueries } : {}),
+    ...(opts.allowZones?.length ? { allowZones: opts.allowZones } : {}),
   };
 }
 

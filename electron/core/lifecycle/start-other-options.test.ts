@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { otherOptions, startDns } from './start';
-import { startOptionsOf } from './options';
+import { startedWithOf, startOptionsOf } from './options';
 import { dnsStatus } from './status';
 import { stopDns } from './stop';
 import { cliCommand, setCliRunningStart } from '../../../shared/fix';
@@ -19,6 +19,8 @@ import { readState } from '../host/resolver-state';
 import { TEST_START_OPTS, trackedHosts } from '../../../e2e/support/test-deps';
 import { printEvent, type PrintedSteps } from '../../cli/print';
 import type { LifecycleEvent } from '../../../shared/lifecycle-events';
+import { stateFileProblem, type ResolverStateFile } from '../../../shared/state-file';
+import { KUBESWITCH_NONE_REASON } from '../../../shared/running-start';
 
 const newHost = trackedHosts();
 
@@ -56,6 +58,117 @@ describe('start while running with other options', () => {
     expect(otherOptions({ engine: 'adguard', engineExplicit: true }, null)).toEqual([]);
   });
 
+  /** A running AdGuard start's state: KubeSwitch listener 172.19.1.1, corp.example allowed, started with no option. */
+  const running: ResolverStateFile = {
+    version: 1,
+    writtenBy: 'k2s-dns',
+    savedAt: '2026-12-06T20:00:00.000Z',
+    resolvConf: { kind: 'absent' },
+    upstreams: ['192.0.2.53'],
+    resolvedDropIn: false,
+    engine: 'adguard',
+    listeners: [
+      { address: '127.0.0.1', port: 53 },
+      { address: '172.19.1.1', port: 53 },
+    ],
+    skippedListeners: [],
+    clusterDomain: 'cluster.local',
+    kubeDnsIp: '10.96.0.10',
+    kubernetesServiceIp: '10.96.0.1',
+    managedResolvConfSha256: null,
+    startedWith: {},
+    allowedZones: ['corp.example'],
+    onNetworkChange: 'follow',
+    engineBinary: '/opt/k2s/bin/dnsproxy',
+  };
+
+  it('otherOptions --no-log-queries: asked while the query log runs is refused with its words; asked as running, or not asked, is not', () => {
+    expect(otherOptions({ logQueries: false }, running)).toEqual(['query log: off asked, on running']);
+    expect(otherOptions({ logQueries: false }, { ...running, startedWith: { logQueries: false } })).toEqual([]);
+    expect(otherOptions({ logQueries: true }, { ...running, startedWith: { logQueries: false } })).toEqual(['query log: on asked, off running']);
+    expect(otherOptions({}, { ...running, startedWith: { logQueries: false } })).toEqual([]);
+    // A state of an earlier version (no startedWith) does not record it: never refused.
+    const { startedWith: _w, ...older } = running;
+    expect(otherOptions({ logQueries: false }, older)).toEqual([]);
+  });
+
+  it('otherOptions --kubeswitch (CLI): another listener asked is refused; the running one, or the address its start asked for, is not; the window\'s stored choice never', () => {
+    const cli = { cliDoor: true } as const;
+    expect(otherOptions({ ...cli, kubeSwitch: 'none' }, running)).toEqual(['KubeSwitch listener: none asked, 172.19.1.1 running']);
+    expect(otherOptions({ ...cli, kubeSwitch: '172.19.1.2' }, running)).toEqual(['KubeSwitch listener: 172.19.1.2 asked, 172.19.1.1 running']);
+    expect(otherOptions({ ...cli, kubeSwitch: '172.19.1.1' }, running)).toEqual([]);
+    const noneRunning = { ...running, listeners: [{ address: '127.0.0.1', port: 53 }], skippedListeners: [{ address: 'KubeSwitch', reason: KUBESWITCH_NONE_REASON }], startedWith: { kubeSwitch: 'none' } };
+    expect(otherOptions({ ...cli, kubeSwitch: 'none' }, noneRunning)).toEqual([]);
+    expect(otherOptions({ ...cli, kubeSwitch: '172.19.1.1' }, noneRunning)).toEqual(['KubeSwitch listener: 172.19.1.1 asked, none running']);
+    // The default address asked, not assigned when K2s DNS started (no listener): the same ask, not refused.
+    const unassigned = { ...running, listeners: [{ address: '127.0.0.1', port: 53 }], skippedListeners: [{ address: '172.19.1.1', reason: 'not assigned on this host' }] };
+    expect(otherOptions({ ...cli, kubeSwitch: '172.19.1.1' }, unassigned)).toEqual([]);
+    expect(otherOptions({ ...cli, kubeSwitch: 'none' }, unassigned)).toEqual([]);
+    expect(otherOptions({ cliDoor: true }, running)).toEqual([]);
+    // The window's KubeSwitch choice is sent with every Start (renderer/src/lib/start-input.ts): not compared.
+    expect(otherOptions({ kubeSwitch: 'none' }, running)).toEqual([]);
+  });
+
+  it('otherOptions --allow-zone (CLI): a zone the running start did not allow is refused; one it allowed or was asked for is not; the window\'s allows never; a state without allowedZones never', () => {
+    const cli = { cliDoor: true } as const;
+    expect(otherOptions({ ...cli, allowZones: ['lab.example'] }, running)).toEqual(['allowed zones: lab.example asked, corp.example running']);
+    expect(otherOptions({ ...cli, allowZones: ['lab.example'] }, { ...running, allowedZones: [] })).toEqual(['allowed zones: lab.example asked, none running']);
+    expect(otherOptions({ ...cli, allowZones: ['corp.example', 'Corp.Example.'] }, running)).toEqual([]);
+    // Asked at the running start but it forwarded nothing (ALLOW_ZONE_UNUSED): the same ask.
+    expect(otherOptions({ ...cli, allowZones: ['typo.example'] }, { ...running, startedWith: { allowZones: ['typo.example'] } })).toEqual([]);
+    expect(otherOptions({ allowZones: ['lab.example'] }, running)).toEqual([]);
+    const { allowedZones: _a, ...older } = running;
+    expect(otherOptions({ ...cli, allowZones: ['lab.example'] }, older)).toEqual([]);
+  });
+
+  it('otherOptions --dnsproxy: another binary for the running AdGuard is refused; the running one is not; for a running dnsmasq it is when this start would run AdGuard; a state without engineBinary never', () => {
+    expect(otherOptions({ dnsproxyPath: '/home/u/dnsproxy' }, running, { engine: 'adguard', binary: '/home/u/dnsproxy' })).toEqual(['dnsproxy /home/u/dnsproxy asked, /opt/k2s/bin/dnsproxy running']);
+    expect(otherOptions({ dnsproxyPath: '/opt/k2s/bin/dnsproxy' }, running, { engine: 'adguard', binary: '/opt/k2s/bin/dnsproxy' })).toEqual([]);
+    expect(otherOptions({ dnsproxyPath: '/home/u/dnsproxy' }, running)).toEqual(['dnsproxy /home/u/dnsproxy asked, /opt/k2s/bin/dnsproxy running']);
+    const dnsmasq = { ...running, engine: 'dnsmasq' as const, engineBinary: '/usr/sbin/dnsmasq' };
+    expect(otherOptions({ dnsproxyPath: '/home/u/dnsproxy' }, dnsmasq, { engine: 'adguard', binary: '/home/u/dnsproxy' })).toEqual(['dnsproxy /home/u/dnsproxy asked, dnsmasq running']);
+    expect(otherOptions({ dnsproxyPath: '/home/u/dnsproxy', engine: 'dnsmasq', engineExplicit: true }, dnsmasq, { engine: 'dnsmasq', binary: '/usr/sbin/dnsmasq' })).toEqual([]);
+    // --engine adguard says it already: one phrase, not two.
+    expect(otherOptions({ dnsproxyPath: '/home/u/dnsproxy', engine: 'adguard', engineExplicit: true }, dnsmasq, { engine: 'adguard', binary: '/home/u/dnsproxy' })).toEqual(['engine adguard asked, dnsmasq running']);
+    const { engineBinary: _b, ...older } = running;
+    expect(otherOptions({ dnsproxyPath: '/home/u/dnsproxy' }, older, { engine: 'adguard', binary: '/home/u/dnsproxy' })).toEqual([]);
+  });
+
+  it('the state file keeps the zones a start was asked to allow (startedWith.allowZones), checked on read', () => {
+    expect(stateFileProblem({ ...running, startedWith: { allowZones: ['typo.example'] } })).toBeNull();
+    expect(stateFileProblem({ ...running, startedWith: { allowZones: 'typo.example' } })).toBe('startedWith.allowZones is not a list of at most 1000 zone names');
+    expect(startedWithOf({ kubeconfigPath: null, allowZones: ['typo.example'] })).toEqual({ allowZones: ['typo.example'] });
+  });
+
+  it('otherOptions: --verify-name only changes verify, never refused', () => {
+    const opts = startOptionsOf({ verifyName: 'www.example.org' }, { path: '/k', tried: [], explicit: false }, 'cli');
+    expect(otherOptions(opts, running)).toEqual([]);
+  });
+
+  it('finding: `start --no-log-queries` on a running K2s DNS with the query log is refused (RUNNING_OTHER_OPTIONS, exit 3) with the way, nothing changed; the same start line again is not', async () => {
+    const h = await newHost('nameserver 192.0.2.53\n');
+    const cli = (input: Parameters<typeof startOptionsOf>[0]) => ({ ...startOptionsOf(input, { path: TEST_START_OPTS.kubeconfigPath, tried: [], explicit: false }, 'cli'), verifyExternalName: TEST_START_OPTS.verifyExternalName });
+    expect(await startDns(h.deps, cli({}), () => undefined)).toMatchObject({ ok: true });
+    const state = await readFile(join(h.root, 'var/lib/k2s/dns-resolver-state.json'));
+    const r = await startDns(h.deps, cli({ logQueries: false }), () => undefined);
+    expect(r).toMatchObject({ ok: false, exitCode: 3, code: 'RUNNING_OTHER_OPTIONS' });
+    expect(r.message).toBe('K2s DNS is already running with other options (query log: off asked, on running); nothing changed. A start does not change a running K2s DNS: to use these options, run sudo npx k2s-dns stop && sudo npx k2s-dns start --verify-name www.example.test --no-log-queries');
+    expect(await readFile(join(h.root, 'var/lib/k2s/dns-resolver-state.json'))).toEqual(state);
+    // Started with it: the same line again is "nothing changed", exit 0.
+    await stopDns(h.deps, {}, () => undefined);
+    expect(await startDns(h.deps, cli({ logQueries: false }), () => undefined)).toMatchObject({ ok: true });
+    expect((await readState(h.deps.fs))?.startedWith).toEqual({ logQueries: false, verifyName: 'www.example.test' });
+    expect(await startDns(h.deps, cli({ logQueries: false }), () => undefined)).toMatchObject({ ok: true, exitCode: 0, message: 'K2s DNS is already running; nothing changed.' });
+  });
+
+  it('a window Start with its stored KubeSwitch choice, allowed zones and engine on a running K2s DNS is not refused', async () => {
+    const h = await newHost('nameserver 192.0.2.53\n');
+    expect(await startDns(h.deps, TEST_START_OPTS, () => undefined)).toMatchObject({ ok: true });
+    const window = startOptionsOf({ engine: 'dnsmasq', kubeSwitch: 'none', allowZones: ['lab.example'] }, { path: TEST_START_OPTS.kubeconfigPath, tried: [], explicit: false });
+    expect(window.cliDoor).toBeUndefined();
+    expect(await startDns(h.deps, { ...window, verifyExternalName: TEST_START_OPTS.verifyExternalName }, () => undefined)).toMatchObject({ ok: true, exitCode: 0, message: 'K2s DNS is already running; nothing changed.' });
+  });
+
   /** A host with both engines installed (the fake dnsproxy at K2s's default path), dnsmasq started by `--engine dnsmasq`. */
   async function dnsmasqRunning() {
     const h = await newHost('nameserver 192.0.2.53\n');
@@ -91,6 +204,8 @@ describe('start while running with other options', () => {
     expect(startOptionsOf({ engine: 'dnsmasq' }, found, 'window')).not.toHaveProperty('engineExplicit');
     expect(startOptionsOf({ engine: 'dnsmasq' }, found)).not.toHaveProperty('engineExplicit');
     expect(startOptionsOf({}, found, 'cli')).not.toHaveProperty('engineExplicit');
+    expect(startOptionsOf({}, found, 'cli')).toHaveProperty('cliDoor', true);
+    expect(startOptionsOf({ kubeSwitch: 'none' }, found)).not.toHaveProperty('cliDoor');
   });
 
   it('fourth walk M2: status of a dnsmasq start with its own options prints fixes that start it again as it ran', async () => {

@@ -3,11 +3,11 @@ import { managedFileId } from './managed-file-id';
 import type { LifecycleDeps } from './deps';
 import { askedStartLine, startedWithOf, startLineOf, type StartOptions } from './options';
 import type { ResultEvent, ResultWarning } from '../../../shared/lifecycle-events';
-import type { ClusterDiscovery, ProxyPlan } from '../../../shared/types';
+import type { ClusterDiscovery, EngineName, ProxyPlan } from '../../../shared/types';
 import type { ResolverStateFile } from '../../../shared/state-file';
 import { EXIT, START_STEPS } from '../../../shared/lifecycle-events';
 import { engineRuntime } from '../engines/table';
-import { K2S_PATHS } from '../../../shared/k2s-paths';
+import { K2S_DEFAULTS, K2S_PATHS } from '../../../shared/k2s-paths';
 import { MANAGED_RESOLV_CONF_MODE } from '../../../shared/writable-resolver';
 import { renderManagedResolvConf } from '../../../shared/resolv-conf';
 import { routingDomains, routingDomainsRefusal, type ResolvedRoute } from '../../../shared/resolved-link';
@@ -38,7 +38,7 @@ import { applyRoute, restartResolved, revertRoute } from './resolved';
 import { acquireLock, LOCK_PATH } from './lock';
 import { lockAfterFollowerLook } from './companions';
 import { isNoRoomError, noRoomMessage } from '../host/mounts';
-import { DEFAULT_VERIFY_NAME } from '../../../shared/running-start';
+import { DEFAULT_VERIFY_NAME, kubeSwitchOfListeners } from '../../../shared/running-start';
 import { cliCommand } from '../../../shared/fix';
 import { proxyRestarting, restartingRefusal } from './proxy-restarting';
 
@@ -114,7 +114,7 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
       // Options that differ from the running ones are not applied by a running start: saying
       // "nothing changed" with exit 0 read as done (second walk high). Refused, with the way — as
       // the preflight step's failure, so its line is no ✓ before REFUSED (walk 6 L7).
-      const other = p.alreadyRunning ? otherOptions(opts, p.existing) : [];
+      const other = p.alreadyRunning ? otherOptions(opts, p.existing, p.engine) : [];
       if (other.length > 0) {
         throw refused('RUNNING_OTHER_OPTIONS', `K2s DNS is already running with other options (${other.join('; ')}); nothing changed. A start does not change a running K2s DNS: to use these options, run ${cliCommand('stop', true)} && ${askedStartLine(opts)}`);
       }
@@ -449,21 +449,49 @@ function startCapture(c: NonNullable<LifecycleDeps['capture']>, argv: string[], 
 /**
  * What `opts` asks for that the running K2s DNS (its state file `existing`) does not have, one
  * phrase each: an engine asked for on purpose (`engineExplicit`: the CLI's `--engine`), explicit
- * upstreams, the network-change policy. [] when the start asks for nothing else (or the state is
- * unknown). The window's engine is never compared: it is the Engine select's stored preference,
- * sent with every Start — also the Start that only restarts a dead follower, and the verdict's
- * Start button, which sends the stored choice even where the select shows the running engine —
- * so a window Start on a running K2s DNS keeps working as before; a window user who wants
- * another engine stops first (Stop, then Start), as the select's running-engine view implies.
+ * upstreams, the network-change policy, the query log (`--no-log-queries`, against the running
+ * start's startedWith.logQueries: on when absent), the AdGuard dnsproxy binary (`--dnsproxy`,
+ * against the running engineBinary; `chosen`: the engine this start would run, preflight's
+ * chooseEngine, default the asked engine or AdGuard), and, from the CLI (`cliDoor`), the
+ * KubeSwitch listener (`--kubeswitch`, against the running listeners and the address its start
+ * asked for) and the zones allowed (`--allow-zone`: one the running start neither allowed nor was
+ * asked for). An option not given is never compared, nor one the state does not record (state
+ * files of earlier versions: no startedWith, no engineBinary); `--verify-name` only changes
+ * verify, never compared. [] when the start asks for nothing else (or the state is unknown).
+ * The window's engine, KubeSwitch choice and Zones-panel allows are never compared: they are
+ * stored preferences, sent with every Start — also the Start that only restarts a dead follower,
+ * and the verdict's Start button, which sends the stored choice even where the select shows the
+ * running engine — so a window Start on a running K2s DNS keeps working as before; a window user
+ * who wants another engine stops first (Stop, then Start), as the select's running-engine view implies.
  */
-export function otherOptions(opts: Pick<StartOptions, 'engine' | 'engineExplicit' | 'upstreams' | 'onNetworkChange'>, existing: ResolverStateFile | null): string[] {
+export function otherOptions(opts: Pick<StartOptions, 'engine' | 'engineExplicit' | 'cliDoor' | 'upstreams' | 'onNetworkChange' | 'logQueries' | 'dnsproxyPath' | 'kubeSwitch' | 'allowZones'>, existing: ResolverStateFile | null, chosen: { engine: EngineName; binary: string } | null = null): string[] {
   if (!existing) return [];
   const out: string[] = [];
-  if (opts.engineExplicit && opts.engine && existing.engine && opts.engine !== existing.engine) out.push(`engine ${opts.engine} asked, ${existing.engine} running`);
+  const engineDiffers = opts.engineExplicit === true && opts.engine !== undefined && existing.engine !== null && opts.engine !== existing.engine;
+  if (engineDiffers) out.push(`engine ${opts.engine} asked, ${existing.engine} running`);
   const running = existing.plan?.upstreams ?? existing.upstreams;
   if (opts.upstreams?.length && opts.upstreams.join(' ') !== running.join(' ')) out.push(`upstreams ${opts.upstreams.join(', ')} asked, ${running.join(', ') || 'none'} running`);
   const policy = existing.onNetworkChange ?? 'follow';
   if (opts.onNetworkChange && opts.onNetworkChange !== policy) out.push(`network changes: ${opts.onNetworkChange} asked, ${policy} running`);
+  if (opts.cliDoor && opts.kubeSwitch !== undefined) {
+    const listening = kubeSwitchOfListeners(existing) ?? 'none';
+    const startAsked = existing.startedWith ? (existing.startedWith.kubeSwitch ?? K2S_DEFAULTS.kubeSwitchAddress) : undefined;
+    if (opts.kubeSwitch !== listening && opts.kubeSwitch !== startAsked) out.push(`KubeSwitch listener: ${opts.kubeSwitch} asked, ${listening} running`);
+  }
+  if (opts.logQueries !== undefined && existing.startedWith) {
+    const logs = existing.startedWith.logQueries ?? true;
+    if (opts.logQueries !== logs) out.push(`query log: ${opts.logQueries ? 'on' : 'off'} asked, ${logs ? 'on' : 'off'} running`);
+  }
+  if (opts.cliDoor && opts.allowZones?.length && existing.allowedZones) {
+    const covered = new Set([...existing.allowedZones, ...(existing.startedWith?.allowZones ?? [])]);
+    const missing = [...new Set(opts.allowZones.map((z) => z.toLowerCase().replace(/\.$/, '')))].filter((z) => !covered.has(z));
+    if (missing.length) out.push(`allowed zones: ${missing.join(', ')} asked, ${existing.allowedZones.join(', ') || 'none'} running`);
+  }
+  const runs = chosen ?? { engine: opts.engine ?? 'adguard', binary: opts.dnsproxyPath };
+  if (opts.dnsproxyPath !== undefined && existing.engineBinary && runs.engine === 'adguard' && !(engineDiffers && existing.engine !== 'adguard')) {
+    if (existing.engine !== 'adguard') out.push(`dnsproxy ${opts.dnsproxyPath} asked, ${existing.engine ?? 'another engine'} running`);
+    else if (runs.binary !== existing.engineBinary) out.push(`dnsproxy ${runs.binary} asked, ${existing.engineBinary} running`);
+  }
   return out;
 }
 
