@@ -2,7 +2,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cliCommand, clusterRunningHint, clusterStartFix, DRIFT_CHOICE, resolverFileWays, setCliKubeconfig, setCliName, setCliRunningStart, setKubectlKubeconfig, setSandboxKubeconfig, shellCommand, upstreamQueryWays, upstreamStartWays } from './fix';
+import { cliCommand, clusterRunningHint, clusterStartFix, DRIFT_CHOICE, handResolverWays, resolverFileWays, setCliKubeconfig, setCliName, setCliRunningStart, setKubectlKubeconfig, setSandboxKubeconfig, shellCommand, upstreamQueryWays, upstreamStartWays } from './fix';
 import { fixText, healthVerdict, verdictFix, type HealthAction } from './health';
 import type { HealthHop } from './health-report';
 
@@ -184,6 +184,15 @@ describe('how to get a resolver file, in one function for every text that asks f
   it('under a wrapper that knows no nameserver: the prose, in the root shell its `sh` opens there', () => {
     setCliName('/tmp/k2sdns-app-Ab12/k2s-dns', false, true);
     expect(resolverFileWays()).toBe("write it yourself with a line such as `nameserver 192.0.2.1`, your router's or company DNS's IP address in place of 192.0.2.1, in the root shell `/tmp/k2sdns-app-Ab12/k2s-dns sh` opens where K2s DNS runs (not on this host's own /etc/resolv.conf)");
+  });
+
+  it('a resolver file written back by hand (no saved original left): a whole `ln -sf` with the link name on a host, the sandbox\'s whole command there (new-user walk)', () => {
+    // `ln -s TARGET` alone made ./stub-resolv.conf in the current directory.
+    expect(handResolverWays()).toBe('a file with your nameserver, or the symlink your distribution uses, e.g. `ln -sf ../run/systemd/resolve/stub-resolv.conf /etc/resolv.conf` as root');
+    setCliName('/tmp/k2sdns-app-Ab12/k2s-dns', false, true, '192.0.2.53');
+    expect(handResolverWays()).toBe("in the sandbox, `/tmp/k2sdns-app-Ab12/k2s-dns sh -c 'rm -f /etc/resolv.conf && echo nameserver 192.0.2.53 > /etc/resolv.conf'` writes one naming its network's nameserver, 192.0.2.53");
+    setCliName('/usr/local/bin/k2s-dns-wrap', false, true);
+    expect(handResolverWays()).toBe("a file with your nameserver, or the symlink your distribution uses, e.g. `/usr/local/bin/k2s-dns-wrap sh -c 'ln -sf ../run/systemd/resolve/stub-resolv.conf /etc/resolv.conf'`");
   });
 
   it('an unreachable API: `k2s status` on a host; the sandbox, which has no k2s, names its own control (walk 11 L12)', () => {

@@ -83,6 +83,23 @@ export function resolverFileWays(): string {
   return `reconnect the network so NetworkManager or your DHCP client writes it again, or write it yourself as root (sudo) with ${line}`;
 }
 
+/** The link a systemd-resolved host's /etc/resolv.conf usually is (docs/host-facts.md "Host resolver traps"). */
+const STUB_LINK = 'ln -sf ../run/systemd/resolve/stub-resolv.conf /etc/resolv.conf';
+
+/**
+ * What a user writes back by hand as /etc/resolv.conf when no saved original is left to put back
+ * (stop's STATE_CORRUPT and NO_SAVED_ORIGINAL, start's NO_SAVED_ORIGINAL, status's message,
+ * doctor's fix): the words of one parenthesis (no capital, no full stop). In the sandbox,
+ * resolverFileWays' whole command through its wrapper; elsewhere a file with the user's
+ * nameserver, or the link the distribution uses as a whole command, `ln -sf TARGET
+ * /etc/resolv.conf` (ln(1): with no link name, `ln -s TARGET` makes ./stub-resolv.conf in the
+ * current directory; -f replaces the K2s-owned file), as root, or through a shell wrapper.
+ */
+export function handResolverWays(): string {
+  if (cliShell && sandboxNameserver !== null) return resolverFileWays();
+  return `a file with your nameserver, or the symlink your distribution uses, e.g. \`${shellCommand(STUB_LINK)}\`${cliShell ? '' : ' as root'}`;
+}
+
 /**
  * The placeholder a printed command ends with where its value is the user's and unknown here (a
  * nameserver's IP address), followed in prose by what to put in its place (ipPlaceholderWords).

@@ -19,7 +19,7 @@ import { chooseEngine, type EngineChoice } from './engine';
 import { refused } from './errors';
 import { NoKubeconfigError } from '../cluster/errors';
 import { kubeSwitchRefusal } from '../../../shared/kubeswitch-address';
-import { cliCommand, DRIFT_CHOICE, resolverFileWays, shellCommand, upstreamStartWays } from '../../../shared/fix';
+import { cliCommand, handResolverWays, DRIFT_CHOICE, resolverFileWays, shellCommand, upstreamStartWays } from '../../../shared/fix';
 import { interfaceOfAddress, linkServers, resolvedActive } from './resolved';
 import { managedNameserverOnResolvedHost, RESOLVED_STUB_ADDRESSES } from '../../../shared/resolved-link';
 
@@ -257,7 +257,7 @@ async function hostChecks(deps: LifecycleDeps, opts: StartOptions, engine: Prefl
   if (currentIsManaged && !existing) {
     throw refused(
       'NO_SAVED_ORIGINAL',
-      `/etc/resolv.conf is K2s-owned but no saved original exists at ${K2S_PATHS.stateFile}; write your own resolv.conf back by hand (a file with your nameserver, or the symlink your distribution uses, e.g. ln -s ../run/systemd/resolve/stub-resolv.conf), then run ${cliCommand('stop', true)}, then start again.`,
+      `/etc/resolv.conf is K2s-owned but no saved original exists at ${K2S_PATHS.stateFile}; write your own resolv.conf back by hand (${handResolverWays()}), then run ${cliCommand('stop', true)}, then start again.`,
     );
   }
   // A resolver deleted (or left dangling) while K2s ran is not an original to save over the real
