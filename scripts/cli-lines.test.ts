@@ -63,7 +63,8 @@ const PROSE = new Set([
   // The error catalogue's meanings (docs), not a fix.
   'shared/error-codes.ts: k2s-dns status` shows.\' },',
   // The comment line in the managed resolv.conf (bytes every start writes; docs/host-integration.md quotes it).
-  'shared/k2s-paths.ts: k2s-dns stop" (or Stop in',
+  'shared/k2s-paths.ts: k2s-dns stop" or "k2s-dns uninstall"',
+  'shared/k2s-paths.ts: k2s-dns uninstall" (or Stop in',
 ]);
 
 /** Every literal `k2s-dns VERB` outside comment lines of `text`, as `file: hit and the 3 words after it`. */
