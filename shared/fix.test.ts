@@ -2,7 +2,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cliCommand, clusterRunningHint, clusterStartFix, DRIFT_CHOICE, handResolverWays, resolverFileWays, setCliKubeconfig, setCliName, setCliRunningStart, setKubectlKubeconfig, setSandboxKubeconfig, shellCommand, upstreamQueryWays, upstreamStartWays } from './fix';
+import { admGroupWays, asRootStartWays, cliCommand, clusterRunningHint, clusterStartFix, DRIFT_CHOICE, handResolverWays, resolverFileWays, setCliKubeconfig, setCliName, setCliRunningStart, setKubectlKubeconfig, setSandboxKubeconfig, shellCommand, upstreamQueryWays, upstreamStartWays } from './fix';
 import { fixText, healthVerdict, verdictFix, type HealthAction } from './health';
 import type { HealthHop } from './health-report';
 
@@ -263,5 +263,27 @@ describe('a start or check naming a nameserver: a line to paste that cannot run 
       expect(asPasted.stderr).toContain('syntax error');
       expect(parses(line.replace('<IP>', '192.0.2.1')).status).toBe(0);
     }
+  });
+});
+
+describe('root and adm ways beside sudo: `su -c` where sudo is not installed (new-user walk)', () => {
+  afterEach(() => {
+    setCliName('npx k2s-dns');
+    setCliRunningStart(null);
+  });
+
+  it('adm: usermod through sudo or `su -c "…"`, double quotes so $USER is this user, not root', () => {
+    expect(admGroupWays()).toBe('be in the group adm (`sudo usermod -aG adm $USER`, or `su -c "usermod -aG adm $USER"` where sudo is not installed, then log out and in again)');
+    setCliName('/usr/local/bin/k2s-dns-root', false);
+    expect(admGroupWays()).toBe('be in the group adm (`usermod -aG adm $USER`, then log out and in again)');
+    setCliName('/tmp/k2sdns-app-Ab12/k2s-dns', false, true, '192.0.2.53');
+    expect(admGroupWays()).toBe('be in the group adm where K2s DNS runs');
+  });
+
+  it("a start with its flags, not a running start's", () => {
+    setCliRunningStart(['--engine', 'dnsmasq']);
+    expect(asRootStartWays(['--upstream', '192.0.2.54'])).toBe("as root: `sudo npx k2s-dns start --upstream 192.0.2.54`, or `su -c 'npx k2s-dns start --upstream 192.0.2.54'` where sudo is not installed");
+    expect(asRootStartWays([])).toBe("as root: `sudo npx k2s-dns start`, or `su -c 'npx k2s-dns start'` where sudo is not installed");
+    expect(cliCommand('start', true)).toBe('sudo npx k2s-dns start --engine dnsmasq');
   });
 });

@@ -301,12 +301,15 @@ export function asRootWays(args: string | readonly string[]): string {
 /**
  * How this user gets read access to the proxy's logs (root:adm 0640, electron/core/host/query-log.ts
  * logOwnership), one clause (no capital, no full stop): be in the group adm — on a host with
- * `usermod -aG adm $USER` (usermod(8) -a -G) and a new login; under a wrapper that runs shell
- * commands where K2s DNS runs (setCliName `shell`), prose: `$USER` in its shell is its root.
+ * `usermod -aG adm $USER` (usermod(8) -a -G) and a new login, through sudo or, where sudo is not
+ * installed, `su -c "…"` (as asRootWays: double quotes, so this user's shell puts in their name
+ * before su runs root's shell, where $USER is root); under a wrapper that runs shell commands
+ * where K2s DNS runs (setCliName `shell`), prose: `$USER` in its shell is its root.
  */
 export function admGroupWays(): string {
   if (cliShell) return 'be in the group adm where K2s DNS runs';
-  return `be in the group adm (\`${cliSudo ? 'sudo ' : ''}usermod -aG adm $USER\`, then log out and in again)`;
+  if (!cliSudo) return 'be in the group adm (`usermod -aG adm $USER`, then log out and in again)';
+  return 'be in the group adm (`sudo usermod -aG adm $USER`, or `su -c "usermod -aG adm $USER"` where sudo is not installed, then log out and in again)';
 }
 
 /**
@@ -357,6 +360,20 @@ export function cliStartCommand(flags: readonly string[]): string {
   runningStart = flags;
   try {
     return cliCommand('start', true);
+  } finally {
+    runningStart = saved;
+  }
+}
+
+/**
+ * asRootWays for the root `start` with `flags` (shared/running-start.ts runningStartFlags), as
+ * cliStartCommand writes its line: those flags, not a running start's (setCliRunningStart).
+ */
+export function asRootStartWays(flags: readonly string[]): string {
+  const saved = runningStart;
+  runningStart = flags;
+  try {
+    return asRootWays('start');
   } finally {
     runningStart = saved;
   }

@@ -1,5 +1,5 @@
 import type { LifecycleDeps } from './deps';
-import { askedStartLine, type StartOptions } from './options';
+import { askedStartWays, type StartOptions } from './options';
 import type { Listener, ResolverEntry } from '../../../shared/types';
 import type { ResolverStateFile } from '../../../shared/state-file';
 import { K2S_DEFAULTS, K2S_PATHS } from '../../../shared/k2s-paths';
@@ -181,7 +181,7 @@ export function clusterIpRefusal(ip: string): string | null {
 export async function preflight(deps: LifecycleDeps, opts: StartOptions): Promise<Preflight> {
   if (deps.uid() !== 0) {
     // The start asked, as root: with its own options (sixth walk M1), not a bare start.
-    throw refused('NOT_ROOT', `Starting K2s DNS changes /etc/resolv.conf and binds port 53: run it as root (${askedStartLine(opts)}) or from the desktop app.`);
+    throw refused('NOT_ROOT', `Starting K2s DNS changes /etc/resolv.conf and binds port 53: run it ${askedStartWays(opts)}; or use the desktop app.`);
   }
   // Two reads of the service manager (systemd: a `systemctl` process each, ~10–15 ms on a
   // booted Debian 13 host) asked first: their processes run while this thread loads the
