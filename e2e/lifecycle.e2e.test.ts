@@ -158,7 +158,7 @@ describe.each(PROXY_ENGINES.map((e) => [e]))('k2s-dns lifecycle on the test bed 
     // The bed's kubeconfig is in no place the lookup reads, and no start is recorded: the stopped
     // verdict's fix names --kubeconfig, as `k2s-dns --help` writes it (third walk: it said only start).
     const text = await k2sDns(['status']);
-    expect(text.stdout).toMatch(/^health: +Cluster names do not resolve on this host: K2s DNS is stopped — sudo (npx )?k2s-dns start --kubeconfig PATH$/m);
+    expect(text.stdout).toMatch(/^health: +Cluster names do not resolve on this host: K2s DNS is stopped — as root: `sudo (npx )?k2s-dns start --kubeconfig PATH`, or `su -c '(npx )?k2s-dns start --kubeconfig PATH'` where sudo is not installed$/m);
   });
 
   describe.skipIf(skip)('with 127.0.0.1:53 taken', () => {

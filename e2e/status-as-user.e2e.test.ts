@@ -76,7 +76,7 @@ describe.skipIf(!inSandbox)("status as a user on a host whose kubeconfig is K2s'
       expect(stopped.code, stopped.stdout + stopped.stderr).toBe(0);
       expect(stopped.stdout).toMatch(/^K2s DNS: stopped$/m);
       // `sudo k2s-dns start` reads admin.conf by itself: no `--kubeconfig PATH`, no "no kubeconfig".
-      expect(stopped.stdout).toMatch(/^health: +Cluster names do not resolve on this host: K2s DNS is stopped — sudo (npx )?k2s-dns start$/m);
+      expect(stopped.stdout).toMatch(/^health: +Cluster names do not resolve on this host: K2s DNS is stopped — as root: `sudo (npx )?k2s-dns start`, or `su -c '(npx )?k2s-dns start'` where sudo is not installed$/m);
       expect(stopped.stdout).not.toContain('--kubeconfig');
       expect(stopped.stdout).toMatch(/^ {2}– CoreDNS \(kube-dns 172\.21\.0\.10:53, K2s's default: not discovered — start reads it from the cluster\): not in use: K2s DNS is stopped$/m);
       // The resolver is this host's own, in the hop as in the resolver line.

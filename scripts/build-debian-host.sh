@@ -29,7 +29,7 @@ offline=(resolvconf)
 want="bed=$BED_VERSION suite=trixie include=$include second=${second[*]} offline=${offline[*]}"
 
 if [ "${1:-}" != "--force" ] && [ -f "$out/.complete" ] && [ "$(cat "$out/version" 2>/dev/null)" = "$want" ]; then
-  echo "setup: Debian 13 host root file system present ($out; delete it or pass --force to rebuild)"
+  echo "setup: Debian 13 host root file system present ($out; delete it, or run bash scripts/build-debian-host.sh --force, to rebuild)"
   exit 0
 fi
 if [ "$(id -u)" != 0 ]; then

@@ -28,8 +28,8 @@ const PROSE = new Set([
   "electron/cli/usage.ts: k2s-dns diff [--json]',",
   'electron/cli/usage.ts: k2s-dns doctor [--kubeconfig PATH] [--dnsproxy',
   'electron/cli/usage.ts: k2s-dns ui [--port N] [--kubeconfig',
-  // Names the verb in a refusal whose fix, in the same sentence, is cliCommand('recover', true).
-  'electron/cli/main.ts: k2s-dns recover puts the saved',
+  // Names the verb in a refusal whose fix, in the same sentence, is asRootWays('recover').
+  'electron/cli/recover-refusal.ts: k2s-dns recover puts the saved',
   // The companions' own names in their log lines and refusals ("started by k2s-dns start": who runs them).
   'electron/core/capture/capture-main.ts: k2s-dns capture-watch: ${line}\\n`);',
   'electron/core/capture/capture-main.ts: k2s-dns capture-watch opens a packet',
@@ -63,7 +63,8 @@ const PROSE = new Set([
   // The error catalogue's meanings (docs), not a fix.
   'shared/error-codes.ts: k2s-dns status` shows.\' },',
   // The comment line in the managed resolv.conf (bytes every start writes; docs/host-integration.md quotes it).
-  'shared/k2s-paths.ts: k2s-dns stop" (or Stop in',
+  'shared/k2s-paths.ts: k2s-dns stop" or "k2s-dns uninstall"',
+  'shared/k2s-paths.ts: k2s-dns uninstall" (or Stop in',
 ]);
 
 /** Every literal `k2s-dns VERB` outside comment lines of `text`, as `file: hit and the 3 words after it`. */

@@ -171,3 +171,21 @@ describe('scripts/setup.sh output (walk 18 L5)', () => {
     expect(spawnSync('bash', ['scripts/setup.sh', '--bogus'], { cwd: root, env, encoding: 'utf8' }).status).toBe(64);
   });
 });
+
+describe('scripts/build-debian-host.sh with its root file system present (new-user walk)', () => {
+  it('names the command that takes --force (setup.sh does not: usage, exit 64)', () => {
+    const root = tempDir();
+    mkdirSync(join(root, 'scripts/lib'), { recursive: true });
+    cpSync(join(REPO, 'scripts/build-debian-host.sh'), join(root, 'scripts/build-debian-host.sh'));
+    cpSync(STEP, join(root, 'scripts/lib/step.sh'));
+    // `want` as the script computes it, from its own lines, so the cached copy counts as current.
+    const want = spawnSync('bash', ['-c', 'eval "$(sed -n "/^BED_VERSION=/,/^want=/p" scripts/build-debian-host.sh)"; printf %s "$want"'], { cwd: root, encoding: 'utf8' }).stdout;
+    expect(want).toMatch(/^bed=\d+ suite=trixie /);
+    mkdirSync(join(root, '.tools/debian13'), { recursive: true });
+    writeFileSync(join(root, '.tools/debian13/version'), want);
+    writeFileSync(join(root, '.tools/debian13/.complete'), '');
+    const r = spawnSync('bash', ['scripts/build-debian-host.sh'], { cwd: root, encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe('setup: Debian 13 host root file system present (.tools/debian13; delete it, or run bash scripts/build-debian-host.sh --force, to rebuild)\n');
+  });
+});

@@ -106,7 +106,7 @@ export const ERROR_CODES = {
   BIND_MOUNTED: { exit: either, http: 200, meaning: '/etc/resolv.conf is a bind mount and cannot be replaced by rename.' },
   DRIFTED: { exit: refusedOnly, http: 200, meaning: 'Another program rewrote /etc/resolv.conf while K2s DNS ran; stop decides what to keep first.' },
   NO_SAVED_ORIGINAL: { exit: either, http: 200, meaning: '/etc/resolv.conf is K2s-owned but no saved original exists.' },
-  PORT_IN_USE: { exit: either, http: 200, meaning: 'Another program holds port 53 on a listener address.' },
+  PORT_IN_USE: { exit: either, http: 200, meaning: 'Another program holds port 53 on a listener address, or the port the web mode (ui, app) was asked to listen on with --port (exit 1).' },
   RESOLVED_LINK_TAKEN: { exit: refusedOnly, http: 200, meaning: 'systemd-resolved already has foreign DNS servers on the KubeSwitch address\'s link.' },
   RESOLVED_NO_KUBESWITCH: { exit: refusedOnly, http: 200, meaning: 'systemd-resolved runs and the proxy cannot listen on the KubeSwitch address that routes the cluster zones to it.' },
   RESOLV_CONF_GONE: { exit: refusedOnly, http: 200, meaning: '/etc/resolv.conf was deleted or became a dangling symlink while K2s DNS ran.' },

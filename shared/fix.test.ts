@@ -2,7 +2,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cliCommand, clusterRunningHint, clusterStartFix, DRIFT_CHOICE, resolverFileWays, setCliKubeconfig, setCliName, setCliRunningStart, setKubectlKubeconfig, setSandboxKubeconfig, shellCommand, upstreamQueryWays, upstreamStartWays } from './fix';
+import { admGroupWays, asRootStartWays, cliCommand, clusterRunningHint, clusterStartFix, DRIFT_CHOICE, handResolverWays, resolverFileWays, setCliKubeconfig, setCliName, setCliRunningStart, setKubectlKubeconfig, setSandboxKubeconfig, shellCommand, upstreamQueryWays, upstreamStartWays } from './fix';
 import { fixText, healthVerdict, verdictFix, type HealthAction } from './health';
 import type { HealthHop } from './health-report';
 
@@ -186,6 +186,15 @@ describe('how to get a resolver file, in one function for every text that asks f
     expect(resolverFileWays()).toBe("write it yourself with a line such as `nameserver 192.0.2.1`, your router's or company DNS's IP address in place of 192.0.2.1, in the root shell `/tmp/k2sdns-app-Ab12/k2s-dns sh` opens where K2s DNS runs (not on this host's own /etc/resolv.conf)");
   });
 
+  it('a resolver file written back by hand (no saved original left): a whole `ln -sf` with the link name on a host, the sandbox\'s whole command there (new-user walk)', () => {
+    // `ln -s TARGET` alone made ./stub-resolv.conf in the current directory.
+    expect(handResolverWays()).toBe('a file with your nameserver, or the symlink your distribution uses, e.g. `ln -sf ../run/systemd/resolve/stub-resolv.conf /etc/resolv.conf` as root');
+    setCliName('/tmp/k2sdns-app-Ab12/k2s-dns', false, true, '192.0.2.53');
+    expect(handResolverWays()).toBe("in the sandbox, `/tmp/k2sdns-app-Ab12/k2s-dns sh -c 'rm -f /etc/resolv.conf && echo nameserver 192.0.2.53 > /etc/resolv.conf'` writes one naming its network's nameserver, 192.0.2.53");
+    setCliName('/usr/local/bin/k2s-dns-wrap', false, true);
+    expect(handResolverWays()).toBe("a file with your nameserver, or the symlink your distribution uses, e.g. `/usr/local/bin/k2s-dns-wrap sh -c 'ln -sf ../run/systemd/resolve/stub-resolv.conf /etc/resolv.conf'`");
+  });
+
   it('an unreachable API: `k2s status` on a host; the sandbox, which has no k2s, names its own control (walk 11 L12)', () => {
     expect(clusterRunningHint()).toBe('is the cluster running (`k2s status`)?');
     setCliName('/tmp/k2sdns-app-Ab12/k2s-dns', false, true, '192.0.2.53');
@@ -254,5 +263,27 @@ describe('a start or check naming a nameserver: a line to paste that cannot run 
       expect(asPasted.stderr).toContain('syntax error');
       expect(parses(line.replace('<IP>', '192.0.2.1')).status).toBe(0);
     }
+  });
+});
+
+describe('root and adm ways beside sudo: `su -c` where sudo is not installed (new-user walk)', () => {
+  afterEach(() => {
+    setCliName('npx k2s-dns');
+    setCliRunningStart(null);
+  });
+
+  it('adm: usermod through sudo or `su -c "…"`, double quotes so $USER is this user, not root', () => {
+    expect(admGroupWays()).toBe('be in the group adm (`sudo usermod -aG adm $USER`, or `su -c "usermod -aG adm $USER"` where sudo is not installed, then log out and in again)');
+    setCliName('/usr/local/bin/k2s-dns-root', false);
+    expect(admGroupWays()).toBe('be in the group adm (`usermod -aG adm $USER`, then log out and in again)');
+    setCliName('/tmp/k2sdns-app-Ab12/k2s-dns', false, true, '192.0.2.53');
+    expect(admGroupWays()).toBe('be in the group adm where K2s DNS runs');
+  });
+
+  it("a start with its flags, not a running start's", () => {
+    setCliRunningStart(['--engine', 'dnsmasq']);
+    expect(asRootStartWays(['--upstream', '192.0.2.54'])).toBe("as root: `sudo npx k2s-dns start --upstream 192.0.2.54`, or `su -c 'npx k2s-dns start --upstream 192.0.2.54'` where sudo is not installed");
+    expect(asRootStartWays([])).toBe("as root: `sudo npx k2s-dns start`, or `su -c 'npx k2s-dns start'` where sudo is not installed");
+    expect(cliCommand('start', true)).toBe('sudo npx k2s-dns start --engine dnsmasq');
   });
 });

@@ -83,6 +83,23 @@ export function resolverFileWays(): string {
   return `reconnect the network so NetworkManager or your DHCP client writes it again, or write it yourself as root (sudo) with ${line}`;
 }
 
+/** The link a systemd-resolved host's /etc/resolv.conf usually is (docs/host-facts.md "Host resolver traps"). */
+const STUB_LINK = 'ln -sf ../run/systemd/resolve/stub-resolv.conf /etc/resolv.conf';
+
+/**
+ * What a user writes back by hand as /etc/resolv.conf when no saved original is left to put back
+ * (stop's STATE_CORRUPT and NO_SAVED_ORIGINAL, start's NO_SAVED_ORIGINAL, status's message,
+ * doctor's fix): the words of one parenthesis (no capital, no full stop). In the sandbox,
+ * resolverFileWays' whole command through its wrapper; elsewhere a file with the user's
+ * nameserver, or the link the distribution uses as a whole command, `ln -sf TARGET
+ * /etc/resolv.conf` (ln(1): with no link name, `ln -s TARGET` makes ./stub-resolv.conf in the
+ * current directory; -f replaces the K2s-owned file), as root, or through a shell wrapper.
+ */
+export function handResolverWays(): string {
+  if (cliShell && sandboxNameserver !== null) return resolverFileWays();
+  return `a file with your nameserver, or the symlink your distribution uses, e.g. \`${shellCommand(STUB_LINK)}\`${cliShell ? '' : ' as root'}`;
+}
+
 /**
  * The placeholder a printed command ends with where its value is the user's and unknown here (a
  * nameserver's IP address), followed in prose by what to put in its place (ipPlaceholderWords).
@@ -284,12 +301,15 @@ export function asRootWays(args: string | readonly string[]): string {
 /**
  * How this user gets read access to the proxy's logs (root:adm 0640, electron/core/host/query-log.ts
  * logOwnership), one clause (no capital, no full stop): be in the group adm — on a host with
- * `usermod -aG adm $USER` (usermod(8) -a -G) and a new login; under a wrapper that runs shell
- * commands where K2s DNS runs (setCliName `shell`), prose: `$USER` in its shell is its root.
+ * `usermod -aG adm $USER` (usermod(8) -a -G) and a new login, through sudo or, where sudo is not
+ * installed, `su -c "…"` (as asRootWays: double quotes, so this user's shell puts in their name
+ * before su runs root's shell, where $USER is root); under a wrapper that runs shell commands
+ * where K2s DNS runs (setCliName `shell`), prose: `$USER` in its shell is its root.
  */
 export function admGroupWays(): string {
   if (cliShell) return 'be in the group adm where K2s DNS runs';
-  return `be in the group adm (\`${cliSudo ? 'sudo ' : ''}usermod -aG adm $USER\`, then log out and in again)`;
+  if (!cliSudo) return 'be in the group adm (`usermod -aG adm $USER`, then log out and in again)';
+  return 'be in the group adm (`sudo usermod -aG adm $USER`, or `su -c "usermod -aG adm $USER"` where sudo is not installed, then log out and in again)';
 }
 
 /**
@@ -340,6 +360,20 @@ export function cliStartCommand(flags: readonly string[]): string {
   runningStart = flags;
   try {
     return cliCommand('start', true);
+  } finally {
+    runningStart = saved;
+  }
+}
+
+/**
+ * asRootWays for the root `start` with `flags` (shared/running-start.ts runningStartFlags), as
+ * cliStartCommand writes its line: those flags, not a running start's (setCliRunningStart).
+ */
+export function asRootStartWays(flags: readonly string[]): string {
+  const saved = runningStart;
+  runningStart = flags;
+  try {
+    return asRootWays('start');
   } finally {
     runningStart = saved;
   }

@@ -86,7 +86,7 @@ describe('healthVerdict over every hop outcome', () => {
     const v = verdict(h, 'stopped');
     expect(v).toMatchObject({ level: 'off', cause: 'stopped', hopId: 'system', action: 'start' });
     expect(verdictLine(v, 'gui')).toBe('Cluster names do not resolve on this host: K2s DNS is stopped — Start');
-    expect(verdictLine(v, 'cli')).toBe('Cluster names do not resolve on this host: K2s DNS is stopped — sudo npx k2s-dns start');
+    expect(verdictLine(v, 'cli')).toBe("Cluster names do not resolve on this host: K2s DNS is stopped — as root: `sudo npx k2s-dns start`, or `su -c 'npx k2s-dns start'` where sudo is not installed");
   });
 
   it('CoreDNS down (listener SERVFAIL, kube-dns timeout): coredns-down, never the proxy', () => {

@@ -5,7 +5,7 @@
  * one verdict: the hop where the path breaks, its cause and the fix. `status`, `doctor`, the
  * Overview and the Topology all read this model. Pure module: no Node or DOM imports.
  */
-import { cliCommand, DRIFT_CHOICE, kubectlCommand, resolverFileWays, shellCommand, shellWord, upstreamQueryWays, upstreamStartWays } from './fix';
+import { asRootWays, cliCommand, DRIFT_CHOICE, kubectlCommand, resolverFileWays, shellCommand, shellWord, upstreamQueryWays, upstreamStartWays } from './fix';
 import type { HostDnsStatus, QueryResult } from './types';
 import { LIVE_LOOP_FIX, LOOP_WINDOW_MS, type LiveLoop } from './live-loop';
 import type { HopKind, HopOutcome, HealthHop, HealthCause, HealthAction, HealthVerdict, HealthReport } from './health-report';
@@ -196,10 +196,13 @@ export function fixText(action: HealthAction | null, frontEnd: FrontEnd): string
  * button: no start is chained to it (it would save the refused file as the original, walk 7 M1).
  * `restoreName`: the restore choice as the banner's button names it (shared/saved-copy.ts
  * restoreLabel: after a follow "Restore the saved file from HH:MM:SS", walk 9 L1); defaults to
- * DRIFT_CHOICE.restore.label.
+ * DRIFT_CHOICE.restore.label. A stopped verdict's CLI fix is asRootWays('start'): sudo, and
+ * `su -c` where sudo is not installed.
  */
 export function verdictFix(v: Pick<HealthVerdict, 'action' | 'keepRisk' | 'kubeDnsIp' | 'corednsCommands' | 'resolverWays' | 'silentUpstreams'>, frontEnd: FrontEnd, restoreName: string = DRIFT_CHOICE.restore.label): string | null {
   if (v.action === 'check-coredns') return frontEnd === 'cli' ? checkCorednsCli(v.kubeDnsIp ?? null) : corednsGui(v.corednsCommands ?? null);
+  // Stopped: the start as root, with `su -c` beside sudo (a minimal Debian has no sudo), as status's other root fixes.
+  if (frontEnd === 'cli' && v.action === 'start') return asRootWays('start');
   if (frontEnd === 'cli' && v.action === 'check-network' && v.silentUpstreams) return checkNetworkCli(v.silentUpstreams);
   if (frontEnd === 'cli' && v.action === 'check-upstream' && v.silentUpstreams) return checkUpstreamCli(v.silentUpstreams);
   // Where the check ran, its runtime's ways (the sandbox's wrapper): the renderer knows no wrapper.

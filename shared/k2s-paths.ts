@@ -42,11 +42,14 @@ export const MANAGED_HEADER =
   '# Managed by K2s native Linux installation; restored by k2s stop or uninstall';
 
 /**
- * Second line of the file K2s DNS writes: who wrote it and what puts the original back, since
- * the first line (MANAGED_HEADER) names K2s's own CLI, not this one. A comment: glibc ignores
- * lines starting with `#` (resolv.conf(5)).
+ * Second line of the file K2s DNS writes: who wrote it and the commands that put the original
+ * back (`k2s-dns stop`, `k2s-dns uninstall`), and that the first line (MANAGED_HEADER, which names
+ * K2s's own `k2s stop`) is K2s's marker: K2s's CLI restores the file only when it starts with
+ * that line exactly (its restoreResolverState, a prefix match), and isManagedResolvConf matches it
+ * exactly too, so its words stay K2s's. A comment: glibc ignores lines starting with `#`
+ * (resolv.conf(5)).
  */
-export const MANAGED_NOTE = `# Written by K2s DNS while it runs: "k2s-dns stop" (or Stop in its window) puts back your original, saved in ${K2S_PATHS.stateFile}`;
+export const MANAGED_NOTE = `# Written by K2s DNS while it runs: "k2s-dns stop" or "k2s-dns uninstall" (or Stop in its window) puts back your original, saved in ${K2S_PATHS.stateFile}; the line above is K2s's own marker, kept because K2s matches it`;
 
 /** Name of the proxy service (systemd unit name without `.service`). */
 export const SERVICE_NAME = 'k2s-dnsproxy';

@@ -62,6 +62,8 @@ describe('renderManagedResolvConf', () => {
       `${MANAGED_HEADER}\n${MANAGED_NOTE}\nnameserver 127.0.0.1\nsearch corp.example.com lan\noptions edns0 trust-ad ndots:2\n`,
     );
     expect(text.split('\n')[0]).toBe('# Managed by K2s native Linux installation; restored by k2s stop or uninstall');
+    // The second line names this CLI's restoring commands only, and says the first is K2s's marker (new-user walk).
+    expect(text.split('\n')[1]).toBe('# Written by K2s DNS while it runs: "k2s-dns stop" or "k2s-dns uninstall" (or Stop in its window) puts back your original, saved in /var/lib/k2s/dns-resolver-state.json; the line above is K2s\'s own marker, kept because K2s matches it');
   });
 
   it('omits empty search/options lines and drops duplicates', () => {

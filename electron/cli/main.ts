@@ -173,7 +173,9 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
     case 'recover': {
       const [deps, { recoverNow }] = await Promise.all([nodeDeps(), import('../core/lifecycle/recover')]);
       if (deps.uid() !== 0) {
-        err(`k2s-dns recover puts the saved resolver back: run it as root (${cliCommand('recover', true)}).`);
+        // As start's and stop's refusals: `REFUSED [NOT_ROOT]: …` on stdout, or a JSON result.
+        const { recoverNotRootOutput } = await import('./recover-refusal');
+        out(recoverNotRootOutput(v.force === true, asJson, Date.now()));
         return EXIT.refused;
       }
       const done = await recoverNow(deps, sink, { force: v.force === true, corruptState: true });

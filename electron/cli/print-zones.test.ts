@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { zonesFromCorefile } from '../../shared/corefile';
 import type { ClusterDiscovery } from '../../shared/types';
-import { formatZones, MAX_ZONE_ROWS } from './print-zones';
+import { formatZones, MAX_WARNING, MAX_ZONE_ROWS } from './print-zones';
 
-function discovery(corefile: string): ClusterDiscovery {
-  const z = zonesFromCorefile({ corefile, kubeDnsIp: '172.21.0.10', serviceCidrs: ['172.21.0.0/16'], podCidrs: ['172.20.0.0/16'] });
+function discovery(corefile: string, allowZones?: string[]): ClusterDiscovery {
+  const z = zonesFromCorefile({ corefile, kubeDnsIp: '172.21.0.10', serviceCidrs: ['172.21.0.0/16'], podCidrs: ['172.20.0.0/16'], ...(allowZones ? { allowZones } : {}) });
   return {
     kubeconfigPath: '/home/u/.kube/config',
     context: 'k2s',
@@ -43,5 +43,13 @@ describe('k2s-dns zones output', () => {
     const d = discovery('.:53 {\n  kubernetes cluster.local\n}\n');
     d.warnings = ['bad \u001b]0;pwned\u0007 name'];
     expect(formatZones(d)).toContain('warning: bad \\x1b]0;pwned\\x07 name');
+  });
+
+  it('prints an unused --allow-zone warning whole, never cut mid-sentence (new-user walk: `(check the spelling against…`)', () => {
+    const d = discovery('.:53 {\n  kubernetes cluster.local\n}\n', ['exmaple.test']);
+    expect(formatZones(d).split('\n').at(-1)).toBe('warning: Allowed zone exmaple.test changed nothing: no zone the Corefile serves was refused by that name, so none is forwarded because of it (check the spelling against the zones listed).');
+    // Still bounded: cluster data in a warning is cut at MAX_WARNING characters.
+    d.warnings = ['x'.repeat(5000)];
+    expect(formatZones(d).split('\n').at(-1)).toBe(`warning: ${'x'.repeat(MAX_WARNING - 1)}…`);
   });
 });

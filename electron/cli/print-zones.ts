@@ -12,11 +12,17 @@ import { cliCommand } from '../../shared/fix';
 export const MAX_ZONE_ROWS = 200;
 /** Characters per cell. */
 const MAX_CELL = 160;
+/**
+ * Characters per warning line: a warning is a sentence of ours, printed whole (the allow-zone
+ * one is about 200 characters before its zone names; cut at MAX_CELL it ended mid-sentence), and
+ * still bounded since it may quote cluster data (50 lines at most).
+ */
+export const MAX_WARNING = 2000;
 
-/** terminalSafe (C0/C1/DEL escaped), cut to MAX_CELL characters; `name`: a DNS name, punycode beside a non-ASCII one. */
-export function terminalText(text: string, name = false): string {
+/** terminalSafe (C0/C1/DEL escaped), cut to `max` characters (MAX_CELL); `name`: a DNS name, punycode beside a non-ASCII one. */
+export function terminalText(text: string, name = false, max = MAX_CELL): string {
   const escaped = name ? visibleName(text) : terminalSafe(text);
-  return escaped.length > MAX_CELL ? `${escaped.slice(0, MAX_CELL - 1)}…` : escaped;
+  return escaped.length > max ? `${escaped.slice(0, max - 1)}…` : escaped;
 }
 
 function table(header: string[], rows: string[][], total: number): string[] {
@@ -40,7 +46,7 @@ export function formatZones(d: ClusterDiscovery): string {
   if (d.allowedZones?.length) lines.push('', `allowed by you: ${d.allowedZones.slice(0, 50).map((z) => terminalText(z, true)).join(', ')}`);
   lines.push('', `kube-dns ${terminalText(d.kubeDnsIp)} · kubernetes ${terminalText(d.kubernetesServiceIp)} · service CIDR ${d.serviceCidrs.map((c) => terminalText(c)).join(', ')} · pod CIDR ${d.podCidrs.map((c) => terminalText(c)).join(', ')} (from ${d.cidrSource})`);
   lines.push(`API server ${terminalText(d.apiServer)} · kubeconfig ${terminalText(d.kubeconfigPath)} (context ${terminalText(d.context)})${d.corefileSource ? ` · Corefile from ConfigMap ${terminalText(d.corefileSource)}` : ''}`);
-  for (const w of d.warnings.slice(0, 50)) lines.push(`warning: ${terminalText(w)}`);
+  for (const w of d.warnings.slice(0, 50)) lines.push(`warning: ${terminalText(w, false, MAX_WARNING)}`);
   if (d.warnings.length > 50) lines.push(`… ${d.warnings.length - 50} more warnings (--json lists all)`);
   return lines.join('\n');
 }

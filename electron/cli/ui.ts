@@ -6,6 +6,7 @@ import { startWebServer } from '../web/server';
 import { ELECTRON_INSTALL_HINT, findElectronBinary } from './electron-binary';
 import { APP_ROOT, appPath } from '../core/app-root';
 import { uiBeforeNotice, uiUrlLines } from './ui-notice';
+import { isAddressInUse, portInUseNow } from './ui-port';
 
 const repo = APP_ROOT;
 const staticDir = appPath('out/renderer');
@@ -59,7 +60,14 @@ export async function runUi(mode: 'ui' | 'app', o: UiOptions): Promise<number> {
     return 1;
   }
   const backend = createRealBackend({ deps: await createNodeDeps(), warmUp: true, ...(o.kubeconfig ? { kubeconfig: o.kubeconfig } : {}), ...(o.verifyName ? { verifyName: o.verifyName } : {}) });
-  const server = await startWebServer({ backend, staticDir, ...(o.port !== undefined ? { port: o.port } : {}) });
+  let server: Awaited<ReturnType<typeof startWebServer>>;
+  try {
+    server = await startWebServer({ backend, staticDir, ...(o.port !== undefined ? { port: o.port } : {}) });
+  } catch (e) {
+    if (!isAddressInUse(e) || o.port === undefined) throw e;
+    process.stderr.write(`${await portInUseNow(mode, o.port)}\n`);
+    return 1;
+  }
   process.stdout.write(uiUrlLines(server.url));
   await new Promise<void>((resolve) => {
     const stop = () => resolve();

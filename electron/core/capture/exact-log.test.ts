@@ -1,8 +1,9 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { exactQueryLog } from './exact-log';
+import { setCliName } from '../../../shared/fix';
 
 describe('exactQueryLog: a stopped capture is said, not shown as current', () => {
   let dir = '';
@@ -65,5 +66,25 @@ describe('exactQueryLog: a stopped capture is said, not shown as current', () =>
     // A stopped capture is said instead (its reason), not its drops.
     await writeFile(failed, '2026-12-05T07:41:00.000Z tcpdump exited unexpectedly (signal SIGKILL)\n');
     expect(await exactQueryLog(rows, 10, 'adguard', tcpdump, { failed, missed })).not.toHaveProperty('missed');
+  });
+
+  it('a log this user cannot read: the adm group and root, each through sudo or `su -c` (new-user walk: sudo only)', async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'exact-log-'));
+    const rows = path.join(dir, 'queries.jsonl');
+    // There (lstat finds it) but not openable, as a root:adm 0640 file is for another user: a link to nothing.
+    await symlink(path.join(dir, 'gone'), rows);
+    const r = await exactQueryLog(rows, 10, 'adguard', async () => '/usr/bin/tcpdump');
+    expect(r).toEqual({
+      available: false,
+      reason: `The exact query log ${rows} is not readable by this user (root and the adm group read it, like the proxy log): be in the group adm (\`sudo usermod -aG adm $USER\`, or \`su -c "usermod -aG adm $USER"\` where sudo is not installed, then log out and in again), or run it as root: \`sudo npx k2s-dns queries\`, or \`su -c 'npx k2s-dns queries'\` where sudo is not installed. Shown: the engine's own query log.`,
+      rows: [],
+    });
+    // The installed package's CLI, the same ways.
+    setCliName('k2s-dns');
+    try {
+      expect((await exactQueryLog(rows, 10, 'adguard', async () => '/usr/bin/tcpdump')).reason).toContain("or run it as root: `sudo k2s-dns queries`, or `su -c 'k2s-dns queries'` where sudo is not installed.");
+    } finally {
+      setCliName('npx k2s-dns');
+    }
   });
 });

@@ -10,6 +10,7 @@ import { isNoRestartStatus } from '../../../shared/capture-exit';
 import { exitStatusWords } from '../../../shared/exit-status';
 import { MAX_RESTARTS } from '../host/supervisor-script';
 import { missedWords, parseMissed } from './capture-missed';
+import { admGroupWays, asRootWays } from '../../../shared/fix';
 
 /** The last sentence of every unavailable reason: the Logs panel then shows the engine's own query log. */
 export const SHOWN_ENGINE_LOG = " Shown: the engine's own query log.";
@@ -52,6 +53,6 @@ export async function exactQueryLog(file: string, rows: number, engine: EngineNa
   if (got.present) return { available: true, reason: null, ...loss, rows: got.rows, complete: got.complete, files: got.files, ...(got.oldestUs === undefined ? {} : { oldestUs: got.oldestUs }) };
   if ((await tcpdump()) === null) return { available: false, reason: "The exact query log is unavailable: tcpdump is not installed (apt-get install tcpdump, then start K2s DNS again). Shown: the engine's own query log.", rows: [] };
   const exists = await lstat(file).then(() => true, () => false);
-  return { available: false, reason: exists ? `The exact query log ${file} is not readable by this user (root and the adm group read it, like the proxy log): add your user to adm (sudo usermod -aG adm $USER, then log out and in again), or run it as root. Shown: the engine's own query log.` : EXACT_LOG_NOT_YET, rows: [] };
+  return { available: false, reason: exists ? `The exact query log ${file} is not readable by this user (root and the adm group read it, like the proxy log): ${admGroupWays()}, or run it ${asRootWays('queries')}. Shown: the engine's own query log.` : EXACT_LOG_NOT_YET, rows: [] };
 }
 

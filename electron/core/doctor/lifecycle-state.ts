@@ -1,6 +1,6 @@
 /** Doctor check `lifecycle-state`: the K2s DNS state as `k2s-dns status` reports it (electron/core/lifecycle/status.ts). */
 import type { DoctorFinding } from '../../../shared/doctor';
-import { cliCommand, type FrontEnd } from '../../../shared/fix';
+import { cliCommand, handResolverWays, type FrontEnd } from '../../../shared/fix';
 import { dnsStatus } from '../lifecycle/status';
 import type { DoctorContext } from './context';
 import { healthFixPointer, healthOf } from './health';
@@ -13,7 +13,6 @@ import { driftRestoreLabel } from '../../../shared/saved-copy';
 import { cliTimeText, timeText } from '../../../shared/clock';
 import type { HostDnsStatus } from '../../../shared/types';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
-import { SAVED_ORIGINAL_GONE_WAYS } from '../lifecycle/status';
 import { lastRunWords } from '../../../shared/exit-status';
 
 /** `lifecycle-state`: ok when running or stopped cleanly, warn when degraded or the resolver was changed by someone else. */
@@ -49,7 +48,7 @@ export async function checkLifecycleState(ctx: DoctorContext): Promise<DoctorFin
       severity: 'warn',
       title: 'K2s DNS state: degraded',
       meaning: `K2s DNS is half started or half stopped: ${s.messages.join(' ')}`,
-      fix: `Write your own resolv.conf back by hand (${SAVED_ORIGINAL_GONE_WAYS}), then run \`${cliCommand('stop', true)}\`; then \`${cliCommand('start', true)}\` if you want K2s DNS again.`,
+      fix: `Write your own resolv.conf back by hand (${handResolverWays()}), then run \`${cliCommand('stop', true)}\`; then \`${cliCommand('start', true)}\` if you want K2s DNS again.`,
       remedy: { action: null, gui: 'Write your own /etc/resolv.conf back by hand as root, then press Stop (and Start if you want K2s DNS again).', cli: cliCommand('stop', true) },
       detail,
     };

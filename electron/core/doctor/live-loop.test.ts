@@ -38,7 +38,7 @@ describe('coredns-loop when the proxy log is unreadable', () => {
       severity: 'info',
       title: 'CoreDNS ↔ proxy loop in the query log: not checked as this user',
       meaning: `${K2S_PATHS.log} exists, but only root and the group adm may read it (root:adm 0640), so the query log could not be read as uid 1000.`,
-      fix: "To check it, run as root: `sudo k2s-dns doctor`, or `su -c 'k2s-dns doctor'` where sudo is not installed; or be in the group adm (`sudo usermod -aG adm $USER`, then log out and in again) and run doctor again.",
+      fix: "To check it, run as root: `sudo k2s-dns doctor`, or `su -c 'k2s-dns doctor'` where sudo is not installed; or be in the group adm (`sudo usermod -aG adm $USER`, or `su -c \"usermod -aG adm $USER\"` where sudo is not installed, then log out and in again) and run doctor again.",
       remedy: { action: null, cli: 'sudo k2s-dns doctor' },
     });
     // Under the sandbox's wrapper (root by itself, shell commands run inside): its line, no sudo.

@@ -81,7 +81,7 @@ describe('a corrupt state file', () => {
     const r = await stopDns(h.deps, {}, sink());
     expect(r).toMatchObject({ ok: false, exitCode: 1, code: 'STATE_CORRUPT' });
     expect(r.message).toContain('holds no readable original resolver; moved it aside to /var/lib/k2s/dns-resolver-state.json.corrupt-');
-    expect(r.message).toContain('Write your own resolv.conf back by hand');
+    expect(r.message).toContain('Write your own resolv.conf back by hand (a file with your nameserver, or the symlink your distribution uses, e.g. `ln -sf ../run/systemd/resolve/stub-resolv.conf /etc/resolv.conf` as root), then run sudo npx k2s-dns stop again.');
     expect((await aside(h.root)).bytes).toBe(h.bytes);
     expect((await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).split('\n')[0]).toBe(MANAGED_HEADER);
     expect(h.services.running).toBe(true);
@@ -95,11 +95,12 @@ describe('a corrupt state file', () => {
       const first = await stopDns(h.deps, {}, sink());
       expect(first).toMatchObject({ ok: false, exitCode: 1, code: 'STATE_CORRUPT' });
       expect(first.message).toMatch(/, then run \/tmp\/k2sdns-app-Ab12\/k2s-dns stop again\.$/);
+      expect(first.message).toContain("Write your own resolv.conf back by hand (in the sandbox, `/tmp/k2sdns-app-Ab12/k2s-dns sh -c 'rm -f /etc/resolv.conf && echo nameserver 192.0.2.53 > /etc/resolv.conf'` writes one naming its network's nameserver, 192.0.2.53), then run");
       // Doctor: the saved original is gone (moved aside), so its fix is its meaning's, never recover or "stop to restore the saved resolver".
       const doctor = await checkLifecycleState(await readDoctorContext(h.deps, { kubeconfigPath: null }));
       expect(doctor).toMatchObject({ severity: 'warn', title: 'K2s DNS state: degraded', remedy: { action: null, cli: '/tmp/k2sdns-app-Ab12/k2s-dns stop' } });
       expect(doctor.meaning).toContain('k2s-dnsproxy runs but the saved original is gone: write your own resolv.conf back by hand');
-      expect(doctor.fix).toBe('Write your own resolv.conf back by hand (a file with your nameserver, or the symlink your distribution uses, e.g. ln -s ../run/systemd/resolve/stub-resolv.conf), then run `/tmp/k2sdns-app-Ab12/k2s-dns stop`; then `/tmp/k2sdns-app-Ab12/k2s-dns start` if you want K2s DNS again.');
+      expect(doctor.fix).toBe("Write your own resolv.conf back by hand (in the sandbox, `/tmp/k2sdns-app-Ab12/k2s-dns sh -c 'rm -f /etc/resolv.conf && echo nameserver 192.0.2.53 > /etc/resolv.conf'` writes one naming its network's nameserver, 192.0.2.53), then run `/tmp/k2sdns-app-Ab12/k2s-dns stop`; then `/tmp/k2sdns-app-Ab12/k2s-dns start` if you want K2s DNS again.");
       await writeFile(join(h.root, 'etc/resolv.conf'), ORIGINAL);
       const pid = (await h.deps.services.status()).pid;
       const second = await stopDns(h.deps, {}, sink());

@@ -187,7 +187,11 @@ describe('rollback and refusals', () => {
     h.world.uid = 1000;
     const r = await startDns(h.deps, opts, collect().sink);
     expect(r).toMatchObject({ ok: false, exitCode: 3, code: 'NOT_ROOT' });
+    // sudo and `su -c` (a minimal Debian has no sudo; new-user walk).
+    expect(r.message).toBe("Starting K2s DNS changes /etc/resolv.conf and binds port 53: run it as root: `sudo npx k2s-dns start --verify-name www.example.test`, or `su -c 'npx k2s-dns start --verify-name www.example.test'` where sudo is not installed; or use the desktop app.");
     await expect(lstat(join(h.root, 'var/lib/k2s/dns-resolver-state.json'))).rejects.toThrow(/ENOENT/);
+    const stopped = await stopDns(h.deps, {}, collect().sink);
+    expect(stopped).toMatchObject({ ok: false, exitCode: 3, code: 'NOT_ROOT', message: "k2s-dns stop restores /etc/resolv.conf: run it as root: `sudo npx k2s-dns stop`, or `su -c 'npx k2s-dns stop'` where sudo is not installed; or use the desktop app." });
   });
 
   it('refuses when 127.0.0.1:53 is held, naming the holder and its PID', async () => {

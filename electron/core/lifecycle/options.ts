@@ -2,7 +2,7 @@ import type { EngineName } from '../../../shared/types';
 import type { StartInput } from '../../../shared/operation-input';
 import type { NetworkChangePolicy, ResolverStateFile, StartedWith } from '../../../shared/state-file';
 import { runningStartFlags } from '../../../shared/running-start';
-import { cliStartCommand } from '../../../shared/fix';
+import { asRootStartWays, cliStartCommand } from '../../../shared/fix';
 
 /** Options of `start`; every field has a documented default. */
 export interface StartOptions {
@@ -132,8 +132,13 @@ export function startedWithOf(opts: StartOptions): StartedWith {
  * only, and run as printed brought AdGuard back): that fix, the watchdog's give-up line.
  */
 export function startLineOf(opts: StartOptions, existing: Pick<ResolverStateFile, 'allowedZones' | 'onNetworkChange'> | null = null): string {
+  return cliStartCommand(startFlagsOf(opts, existing));
+}
+
+/** The flags of startLineOf's line. */
+function startFlagsOf(opts: StartOptions, existing: Pick<ResolverStateFile, 'allowedZones' | 'onNetworkChange'> | null = null): string[] {
   const allowedZones = [...new Set([...(opts.allowZones ?? []), ...(existing?.allowedZones ?? [])])];
-  return cliStartCommand(runningStartFlags({ engine: null, listeners: [], skippedListeners: [], allowedZones, onNetworkChange: opts.onNetworkChange ?? existing?.onNetworkChange ?? 'follow', startedWith: startedWithOf(opts) }));
+  return runningStartFlags({ engine: null, listeners: [], skippedListeners: [], allowedZones, onNetworkChange: opts.onNetworkChange ?? existing?.onNetworkChange ?? 'follow', startedWith: startedWithOf(opts) });
 }
 
 /**
@@ -146,4 +151,14 @@ export function askedStartLine(opts: StartOptions): string {
   if (opts.engineExplicit) return startLineOf(opts);
   const { engine: _preference, ...asked } = opts;
   return startLineOf(asked);
+}
+
+/**
+ * askedStartLine's start as NOT_ROOT's clause "run it …": asRootStartWays, so `su -c '…'` is
+ * offered beside sudo (a minimal Debian has no sudo).
+ */
+export function askedStartWays(opts: StartOptions): string {
+  if (opts.engineExplicit) return asRootStartWays(startFlagsOf(opts));
+  const { engine: _preference, ...asked } = opts;
+  return asRootStartWays(startFlagsOf(asked));
 }

@@ -1,5 +1,5 @@
 import type { LifecycleDeps } from './deps';
-import { askedStartLine, type StartOptions } from './options';
+import { askedStartWays, type StartOptions } from './options';
 import type { Listener, ResolverEntry } from '../../../shared/types';
 import type { ResolverStateFile } from '../../../shared/state-file';
 import { K2S_DEFAULTS, K2S_PATHS } from '../../../shared/k2s-paths';
@@ -19,7 +19,7 @@ import { chooseEngine, type EngineChoice } from './engine';
 import { refused } from './errors';
 import { NoKubeconfigError } from '../cluster/errors';
 import { kubeSwitchRefusal } from '../../../shared/kubeswitch-address';
-import { cliCommand, DRIFT_CHOICE, resolverFileWays, shellCommand, upstreamStartWays } from '../../../shared/fix';
+import { cliCommand, handResolverWays, DRIFT_CHOICE, resolverFileWays, shellCommand, upstreamStartWays } from '../../../shared/fix';
 import { interfaceOfAddress, linkServers, resolvedActive } from './resolved';
 import { managedNameserverOnResolvedHost, RESOLVED_STUB_ADDRESSES } from '../../../shared/resolved-link';
 
@@ -181,7 +181,7 @@ export function clusterIpRefusal(ip: string): string | null {
 export async function preflight(deps: LifecycleDeps, opts: StartOptions): Promise<Preflight> {
   if (deps.uid() !== 0) {
     // The start asked, as root: with its own options (sixth walk M1), not a bare start.
-    throw refused('NOT_ROOT', `Starting K2s DNS changes /etc/resolv.conf and binds port 53: run it as root (${askedStartLine(opts)}) or from the desktop app.`);
+    throw refused('NOT_ROOT', `Starting K2s DNS changes /etc/resolv.conf and binds port 53: run it ${askedStartWays(opts)}; or use the desktop app.`);
   }
   // Two reads of the service manager (systemd: a `systemctl` process each, ~10–15 ms on a
   // booted Debian 13 host) asked first: their processes run while this thread loads the
@@ -257,7 +257,7 @@ async function hostChecks(deps: LifecycleDeps, opts: StartOptions, engine: Prefl
   if (currentIsManaged && !existing) {
     throw refused(
       'NO_SAVED_ORIGINAL',
-      `/etc/resolv.conf is K2s-owned but no saved original exists at ${K2S_PATHS.stateFile}; write your own resolv.conf back by hand (a file with your nameserver, or the symlink your distribution uses, e.g. ln -s ../run/systemd/resolve/stub-resolv.conf), then run ${cliCommand('stop', true)}, then start again.`,
+      `/etc/resolv.conf is K2s-owned but no saved original exists at ${K2S_PATHS.stateFile}; write your own resolv.conf back by hand (${handResolverWays()}), then run ${cliCommand('stop', true)}, then start again.`,
     );
   }
   // A resolver deleted (or left dangling) while K2s ran is not an original to save over the real

@@ -261,6 +261,6 @@ describe('start while running with other options', () => {
     const opts = startOptionsOf({ engine: 'dnsmasq', verifyName: 'www.example.test', upstreams: ['192.0.2.54'] }, { path: TEST_START_OPTS.kubeconfigPath, tried: [], explicit: false }, 'cli');
     const r = await startDns({ ...h.deps, uid: () => 1000 }, opts, () => undefined);
     expect(r).toMatchObject({ ok: false, exitCode: 3, code: 'NOT_ROOT' });
-    expect(r.message).toBe('Starting K2s DNS changes /etc/resolv.conf and binds port 53: run it as root (sudo npx k2s-dns start --engine dnsmasq --upstream 192.0.2.54 --verify-name www.example.test) or from the desktop app.');
+    expect(r.message).toBe("Starting K2s DNS changes /etc/resolv.conf and binds port 53: run it as root: `sudo npx k2s-dns start --engine dnsmasq --upstream 192.0.2.54 --verify-name www.example.test`, or `su -c 'npx k2s-dns start --engine dnsmasq --upstream 192.0.2.54 --verify-name www.example.test'` where sudo is not installed; or use the desktop app.");
   });
 });

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import type { LifecycleDeps } from './deps';
 import type { HostDnsStatus, ResolverEntry } from '../../../shared/types';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
-import { asRootWays, cliCommand, setCliRunningStart, shellCommand, type FrontEnd } from '../../../shared/fix';
+import { asRootWays, cliCommand, handResolverWays, setCliRunningStart, shellCommand, type FrontEnd } from '../../../shared/fix';
 import { runningStartFlags } from '../../../shared/running-start';
 import { captureResolver, isOversize, readState, resolverBytes, sameResolver } from '../host/resolver-state';
 import { isK2sWrittenSha } from '../../../shared/state-file';
@@ -34,8 +34,6 @@ import { followedCopy, restoreLabel, savedCopyWords, savedOriginalWords, startCo
  * How the last run ended while systemd's next attempt already starts: systemd has reset
  * ExecMainCode/ExecMainStatus for it, and Restart=on-failure restarts only after a failure.
  */
-/** What a user writes back by hand when the saved original is gone (status's message, doctor's fix): one parenthesis's words. */
-export const SAVED_ORIGINAL_GONE_WAYS = 'a file with your nameserver, or the symlink your distribution uses, e.g. ln -s ../run/systemd/resolve/stub-resolv.conf';
 export const RESTART_EXIT_UNKNOWN = 'failed (its next attempt is starting, so systemd no longer says how it ended)';
 import { describeNetworkChange, networkChangeNowWords, networkWriter, notResolverFileRefusal, notResolverFix, notResolverGuiFix, resolverFileRefusal, resolverOwnerProblem, resolverOwnerRefusal, startRefusesResolverFile, writerWords } from '../../../shared/network-writer';
 import { currentResolverWritable, followFixLine, liveResolverWritable, savedOriginalWritable, writableNote } from '../../../shared/writable-resolver';
@@ -318,7 +316,7 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     // Start alone repairs it: with the saved state kept and the proxy down, start runs again in full (preflight alreadyRunning is false).
     } else if (!service.running && state) messages.push(`k2s-dnsproxy is not running although K2s DNS was started: ${say({ gui: 'press Start: it starts k2s-dnsproxy again and keeps your saved original.', cli: `to start k2s-dnsproxy again (your saved original is kept), run ${asRootWays('start')}.` })}`);
     if (service.running && !state && !stateProblem && !unreadable) {
-      messages.push(owner === 'k2s' ? `k2s-dnsproxy runs but the saved original is gone: write your own resolv.conf back by hand (${SAVED_ORIGINAL_GONE_WAYS}), then ${say({ gui: 'press Stop', cli: `run ${asRootWays('stop')}` })}.` : `k2s-dnsproxy runs but no start is recorded: ${say({ gui: 'press Stop.', cli: `run ${asRootWays('stop')}.` })}`);
+      messages.push(owner === 'k2s' ? `k2s-dnsproxy runs but the saved original is gone: write your own resolv.conf back by hand (${handResolverWays()}), then ${say({ gui: 'press Stop', cli: `run ${asRootWays('stop')}` })}.` : `k2s-dnsproxy runs but no start is recorded: ${say({ gui: 'press Stop.', cli: `run ${asRootWays('stop')}.` })}`);
     }
   }
   // The exact query log's companion ended on its own (capture-main.ts) or was killed (its ready

@@ -8,7 +8,7 @@ import { clearJournal, clearRecovery } from './journal';
 import { recoverInterrupted } from './recover';
 import { journaledReporter, teardownSteps } from './teardown';
 import { lockPastFollower, stopCapture, stopFollower } from './companions';
-import { cliCommand } from '../../../shared/fix';
+import { asRootWays, cliCommand } from '../../../shared/fix';
 
 export { OWNED_FILES } from './teardown';
 
@@ -40,7 +40,7 @@ async function runTeardown(deps: LifecycleDeps, op: Operation, opts: StopOptions
   };
   let release: (() => Promise<void>) | null = null;
   try {
-    if (deps.uid() !== 0) throw refused('NOT_ROOT', `k2s-dns ${op} restores /etc/resolv.conf: run it as root (${cliCommand(op, true)}) or from the desktop app.`);
+    if (deps.uid() !== 0) throw refused('NOT_ROOT', `k2s-dns ${op} restores /etc/resolv.conf: run it ${asRootWays(op)}; or use the desktop app.`);
     // The lock first: a stop refused as BUSY (exit 3) changes nothing, the follower included. A
     // follow in progress holds the lock for a moment; lockPastFollower ends that follower then.
     // Restore first, bookkeeping second: a /run with no room for the lock file is reported, never a reason to stay on 127.0.0.1.

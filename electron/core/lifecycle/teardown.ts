@@ -11,7 +11,7 @@ import { keepRiskWords, restoredSilentWords, silentAfterStop } from '../../../sh
 import { askTheirNameservers } from './their-nameservers';
 import { followFixLine } from '../../../shared/writable-resolver';
 import { NO_NAME_RESOLVES } from '../../../shared/step-warn';
-import { cliCommand, resolverFileWays, shellCommand } from '../../../shared/fix';
+import { cliCommand, handResolverWays, resolverFileWays, shellCommand } from '../../../shared/fix';
 import { notResolverFileRefusal, resolverOwnerProblem, resolverOwnerRefusal, startRefusesResolverFile } from '../../../shared/network-writer';
 import { notResolverFileWords, oversizeResolverWords } from '../../../shared/not-a-file';
 import { linkEndNotFile } from '../host/link-end';
@@ -224,14 +224,14 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
       // proxy for the K2s-owned file that still points at it, and say what to do by hand.
       const aside = await setAside(deps);
       if (isManagedEntry(current)) {
-        throw failed('STATE_CORRUPT', `${corrupt.path} is corrupt (${corrupt.problem}) and holds no readable original resolver; ${aside} /etc/resolv.conf is still K2s-owned and k2s-dnsproxy keeps running for it. Write your own resolv.conf back by hand (a file with your nameserver, or the symlink your distribution uses, e.g. ln -s ../run/systemd/resolve/stub-resolv.conf), then run ${cliCommand(op, true)} again.`);
+        throw failed('STATE_CORRUPT', `${corrupt.path} is corrupt (${corrupt.problem}) and holds no readable original resolver; ${aside} /etc/resolv.conf is still K2s-owned and k2s-dnsproxy keeps running for it. Write your own resolv.conf back by hand (${handResolverWays()}), then run ${cliCommand(op, true)} again.`);
       }
       notes.push(`${corrupt.path} was corrupt (${corrupt.problem}); ${aside} /etc/resolv.conf was not K2s-owned, so it was left as it is.`);
       return { value: undefined, message: `The saved state was corrupt; ${aside}` };
     }
     if (!state) {
       if (isManagedEntry(current)) {
-        throw failed('NO_SAVED_ORIGINAL', `/etc/resolv.conf is K2s-owned but no saved original exists at ${K2S_PATHS.stateFile}; write your own resolv.conf back by hand (a file with your nameserver, or the symlink your distribution uses, e.g. ln -s ../run/systemd/resolve/stub-resolv.conf), then run ${cliCommand('stop', true)}.`);
+        throw failed('NO_SAVED_ORIGINAL', `/etc/resolv.conf is K2s-owned but no saved original exists at ${K2S_PATHS.stateFile}; write your own resolv.conf back by hand (${handResolverWays()}), then run ${cliCommand('stop', true)}.`);
       }
       return { value: undefined, message: 'Nothing was saved: the resolver is not K2s-owned; left as it is.' };
     }
