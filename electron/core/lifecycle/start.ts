@@ -7,6 +7,7 @@ import type { ClusterDiscovery, EngineName, ProxyPlan } from '../../../shared/ty
 import type { ResolverStateFile } from '../../../shared/state-file';
 import { EXIT, START_STEPS } from '../../../shared/lifecycle-events';
 import { engineRuntime } from '../engines/table';
+import { ENGINE_NAMES } from '../../../shared/engines/table';
 import { K2S_DEFAULTS, K2S_PATHS } from '../../../shared/k2s-paths';
 import { MANAGED_RESOLV_CONF_MODE } from '../../../shared/writable-resolver';
 import { renderManagedResolvConf } from '../../../shared/resolv-conf';
@@ -487,10 +488,15 @@ export function otherOptions(opts: Pick<StartOptions, 'engine' | 'engineExplicit
     const missing = [...new Set(opts.allowZones.map((z) => z.toLowerCase().replace(/\.$/, '')))].filter((z) => !covered.has(z));
     if (missing.length) out.push(`allowed zones: ${missing.join(', ')} asked, ${existing.allowedZones.join(', ') || 'none'} running`);
   }
-  const runs = chosen ?? { engine: opts.engine ?? 'adguard', binary: opts.dnsproxyPath };
-  if (opts.dnsproxyPath !== undefined && existing.engineBinary && runs.engine === 'adguard' && !(engineDiffers && existing.engine !== 'adguard')) {
-    if (existing.engine !== 'adguard') out.push(`dnsproxy ${opts.dnsproxyPath} asked, ${existing.engine ?? 'another engine'} running`);
-    else if (runs.binary !== existing.engineBinary) out.push(`dnsproxy ${runs.binary} asked, ${existing.engineBinary} running`);
+  // `--dnsproxy PATH`: compared when the engine this start runs (preflight's choice, else the asked
+  // engine, else the table's first) is the one that reads it — the engine table says so
+  // (electron/core/engines/: binaryOf gives the asked path), no engine named here.
+  const asked = opts.dnsproxyPath;
+  const runsEngine = chosen?.engine ?? opts.engine ?? ENGINE_NAMES[0];
+  if (asked !== undefined && existing.engineBinary && engineRuntime(runsEngine).binaryOf({ dnsproxyPath: asked }) === asked && !(engineDiffers && existing.engine !== runsEngine)) {
+    const binary = chosen?.binary ?? asked;
+    if (existing.engine !== runsEngine) out.push(`dnsproxy ${asked} asked, ${existing.engine ?? 'another engine'} running`);
+    else if (binary !== existing.engineBinary) out.push(`dnsproxy ${binary} asked, ${existing.engineBinary} running`);
   }
   return out;
 }
