@@ -2,7 +2,8 @@
  * The drift banner's default when keeping their file is the worse choice (issue 20, the walk's
  * HIGH), on the fake backend in Debian's Chromium with the product's health check:
  * - their file bypasses the proxy and its only nameserver (198.51.100.77) does not answer
- *   (getaddrinfo EAI_AGAIN at once, ENETUNREACH): the banner warns that keeping it leaves no
+ *   (getaddrinfo EAI_AGAIN at once, ENETUNREACH; asked straight, no reply: shared/drift-default.ts
+ *   silentAfterStop, the one rule a plain stop applies too): the banner warns that keeping it leaves no
  *   DNS and Restore my original is the default — only from a report made for THIS file (the
  *   report's forResolver is the status's resolverStamp);
  * - a file the follower refused for its owner (nobody, uid 65534): not the default either,
@@ -51,7 +52,8 @@ async function serveDrift(theirs: string, opts: { dead: boolean; ownerRefusal: s
         // As measured: getaddrinfo returns EAI_AGAIN in a few ms when the route to the nameserver is gone.
         // `resolves`: their file still reaches the proxy (no nameserver line: glibc asks 127.0.0.1), which answers.
         lookup: async (name): Promise<QueryResult> => (opts.resolves ? { name, type: 'A', server: 'system', transport: 'getaddrinfo', rcode: 'NOERROR', answers: [{ name, type: 'A', ttl: 30, data: '172.21.0.1' }], latencyMs: 2 } : opts.dead ? { name, type: 'A', server: 'system', transport: 'getaddrinfo', rcode: 'TIMEOUT', answers: [], latencyMs: 3, error: 'getaddrinfo EAI_AGAIN' } : { name, type: 'A', server: 'system', transport: 'getaddrinfo', rcode: 'NXDOMAIN', answers: [], latencyMs: 4 }),
-        query: (q) => fake.queryRun({ name: q.name, type: q.type, target: q.server, transport: 'udp' }),
+        // Their nameservers asked straight (check-health's theirNameservers): a dead one gives no reply, as getaddrinfo's EAI_AGAIN above.
+        query: (q) => (opts.dead && driftRoute(theirs, []).nameservers.some((n) => q.server === `${n}:53`) ? Promise.resolve<QueryResult>({ name: q.name, type: q.type, server: q.server, transport: 'udp', rcode: 'TIMEOUT', answers: [], latencyMs: 1500, error: 'no reply' }) : fake.queryRun({ name: q.name, type: q.type, target: q.server, transport: 'udp' })),
         now: Date.now,
       }),
   };
@@ -67,7 +69,7 @@ test('their only nameserver does not answer: the banner warns and Restore my ori
   await expect(banner).toHaveAttribute('data-route', 'bypass');
   const warning = page.getByTestId('drift-keep-warning');
   await expect(warning).toHaveAttribute('data-risk', 'dead', { timeout: 15_000 });
-  await expect(warning).toHaveText('Keeping their file leaves /etc/resolv.conf pointing at 198.51.100.77:53, which does not answer now (getaddrinfo was refused in 3 ms (getaddrinfo EAI_AGAIN)): no name would resolve on this host.');
+  await expect(warning).toHaveText('Keeping their file leaves /etc/resolv.conf pointing at 198.51.100.77:53, where nothing would answer then (198.51.100.77 did not answer): no name would resolve on this host.');
   await expect(page.getByTestId('drift-restore')).toHaveText('Restore my original… (default)');
   await expect(page.getByTestId('drift-keep')).toHaveText('Keep their file…');
   // The default comes first in the row.
