@@ -88,6 +88,17 @@ export function sameResolver(a: ResolverEntry, b: ResolverEntry): boolean {
 }
 
 /**
+ * True when `current` is the saved original put back by someone else: a regular file with the
+ * same bytes, or a symlink with the same readlink string. Mode and owner are not compared: K2s's
+ * own CLI restores the bytes with its umask applied and root as owner (host/k2s-cli-state.ts).
+ */
+export function originalBack(current: ResolverEntry, saved: ResolverEntry): boolean {
+  if (current.kind === 'file' && saved.kind === 'file') return current.contentBase64 === saved.contentBase64;
+  if (current.kind === 'symlink' && saved.kind === 'symlink') return current.target === saved.target;
+  return false;
+}
+
+/**
  * One line per difference, saved → current, e.g. `mode 0644 → 0640`, `owner 0:0 → 1000:1000`,
  * `symlink → regular file`, `link target "../run/x" → "/run/y"`,
  * `content changed: nameserver 1.1.1.1 → 127.0.0.1 (N bytes → M bytes)`, or for a side that is no

@@ -56,3 +56,42 @@ export function fromK2sCliState(v: unknown): ResolverEntry | null {
   }
   return null;
 }
+
+/** Go's os.ModeSetuid, os.ModeSetgid and os.ModeSticky (io/fs), where st_mode has 0o4000, 0o2000, 0o1000. */
+const GO_MODE_SETUID = 2 ** 23;
+const GO_MODE_SETGID = 2 ** 22;
+const GO_MODE_STICKY = 2 ** 20;
+
+/**
+ * The members K2s's own CLI reads from dns-resolver-state.json (its Go `resolverState`, read
+ * above), written beside this app's own so that `k2s stop` and `k2s uninstall`, run while K2s DNS
+ * runs, put the user's original back instead of an empty file. K2s's restoreResolverState
+ * decodes the file with Go's encoding/json: it ignores every other member, and a missing one is
+ * its zero value (no content → an empty file of mode 0000).
+ */
+export interface K2sCliFields {
+  /** Go os.FileMode: the permission bits, setuid/setgid/sticky as Go's flag bits, ModeSymlink|0777 for a link. */
+  mode: number;
+  /** The exact readlink(2) string of a saved link (K2s then makes that symlink). */
+  linkTarget?: string;
+  /** A saved file's exact bytes, standard base64 (Go's []byte); absent for an empty file, as Go's omitempty. */
+  content?: string;
+  /** `chattr +i` was set on the saved file (K2s sets it again). */
+  wasImmutable: boolean;
+}
+
+/** The K2sCliFields members' names: written by writeState, dropped on read (parseStateText). */
+export const K2S_CLI_FIELD_NAMES = ['mode', 'linkTarget', 'content', 'wasImmutable'] as const;
+
+/**
+ * K2s's fields for a saved original (fromK2sCliState's inverse for what K2s can hold). An absent
+ * original has no such form: K2s then writes an empty 0644 file, which glibc reads as it reads
+ * a missing one (no nameserver line: it asks 127.0.0.1, resolv.conf(5)). Owner is not in K2s's
+ * shape (its restore leaves root's).
+ */
+export function toK2sCliFields(entry: ResolverEntry): K2sCliFields {
+  if (entry.kind === 'symlink') return { mode: GO_MODE_SYMLINK + 0o777, linkTarget: entry.target, wasImmutable: false };
+  if (entry.kind === 'absent') return { mode: 0o644, wasImmutable: false };
+  const special = (entry.mode & 0o4000 ? GO_MODE_SETUID : 0) + (entry.mode & 0o2000 ? GO_MODE_SETGID : 0) + (entry.mode & 0o1000 ? GO_MODE_STICKY : 0);
+  return { mode: (entry.mode & 0o777) + special, ...(entry.contentBase64 !== '' ? { content: entry.contentBase64 } : {}), wasImmutable: entry.immutable };
+}

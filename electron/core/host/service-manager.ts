@@ -69,8 +69,11 @@ export interface ServiceManager {
    * (a followed network: only the config changed). Absent: the caller uses start(spec).
    */
   restart?(): Promise<{ pid: number | null; running?: boolean }>;
-  /** Stops the service; no error when it is not running. */
-  stop(): Promise<void>;
+  /**
+   * Stops the service; no error when it is not running. `leaveFollower` (systemd): the network
+   * follower's unit is not in the stop job (the follower runs this stop itself; its link still goes).
+   */
+  stop(opts?: { leaveFollower?: boolean }): Promise<void>;
   /**
    * Whether the service runs now, and its main pid; `restart` is set while the service manager
    * itself is restarting it after a failure (systemd: SubState auto-restart), or gave up on it.

@@ -1,12 +1,14 @@
 /**
  * Reads and writes the saved-state file K2S_PATHS.stateFile (dir 0700, file 0600; /var/lib
- * survives a reboot). Accepts the file K2s's own CLI writes at the same path (k2s-cli-state.ts).
+ * survives a reboot). Accepts the file K2s's own CLI writes at the same path, and writes the
+ * members K2s's CLI reads beside this app's (k2s-cli-state.ts), so either tool's stop restores
+ * the original the other saved.
  */
 import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { resolverEntryProblem, stateFileProblem, type ResolverStateFile } from '../../../shared/state-file';
 import type { ResolverEntry } from '../../../shared/types';
 import type { HostFs } from './host-fs';
-import { fromK2sCliState } from './k2s-cli-state';
+import { K2S_CLI_FIELD_NAMES, fromK2sCliState, toK2sCliFields } from './k2s-cli-state';
 import { cliCommand } from '../../../shared/fix';
 
 const recoverHint = (path: string): string =>
@@ -71,7 +73,11 @@ export function parseStateText(text: string, fallbackSavedAt: string, path: stri
       const savedAt = (json as { savedAt?: unknown }).savedAt;
       throw corrupt(problem, resolverEntryProblem(entry) === null ? stateWith(entry as ResolverEntry, typeof savedAt === 'string' ? savedAt : fallbackSavedAt, 'k2s-dns') : null);
     }
-    return json as ResolverStateFile;
+    // K2s's members (written for `k2s stop`, k2s-cli-state.ts) are not this app's: writeState
+    // makes them again from resolvConf, so a saved copy a follow replaced never keeps the old ones.
+    const own = { ...(json as Record<string, unknown>) };
+    for (const k of K2S_CLI_FIELD_NAMES) delete own[k];
+    return own as unknown as ResolverStateFile;
   }
   const entry = fromK2sCliState(json);
   if (!entry) throw corrupt('a shape neither k2s-dns nor the k2s CLI writes', null);
@@ -130,13 +136,23 @@ export async function readState(fs: HostFs): Promise<ResolverStateFile | null> {
   return parseStateText(text, new Date(st.mtimeMs).toISOString());
 }
 
-/** Writes the state file atomically (state dir created 0700, file 0600, owner root). */
+/**
+ * The state file's text: this app's members, then K2s's own CLI's for the same original
+ * (toK2sCliFields: `k2s stop` or `k2s uninstall` run while K2s DNS runs restores from them).
+ */
+export function stateText(state: ResolverStateFile): string {
+  const own: Record<string, unknown> = { ...state };
+  for (const k of K2S_CLI_FIELD_NAMES) delete own[k];
+  return JSON.stringify({ ...own, ...toK2sCliFields(state.resolvConf) }, null, 2) + '\n';
+}
+
+/** Writes the state file atomically (state dir created 0700, file 0600, owner root): stateText. */
 export async function writeState(fs: HostFs, state: ResolverStateFile): Promise<void> {
   const problem = stateFileProblem(state);
   if (problem) throw new Error(`refusing to save an invalid resolver state (${problem}); this is a bug in k2s-dns.`);
   await fs.mkdirp(K2S_PATHS.stateDir, 0o700);
   await checkStateDir(fs);
-  await fs.writeFileAtomic(K2S_PATHS.stateFile, JSON.stringify(state, null, 2) + '\n', { mode: 0o600 });
+  await fs.writeFileAtomic(K2S_PATHS.stateFile, stateText(state), { mode: 0o600 });
 }
 
 /** Removes the state file; no error when it is already gone. */

@@ -234,7 +234,7 @@ export function createSystemdManager(fs: HostFs, exec: Exec, reload: ManagerRelo
       await systemctl(exec, ['restart', RESTART_JOB_MODE, UNIT, ...(late ? [LATE_UNIT] : [])]);
       return runState(exec);
     },
-    async stop() {
+    async stop(opts) {
       const companions: string[] = [];
       if (await fs.lstat(K2S_PATHS.lateUnit)) companions.push(LATE_UNIT);
       if (await fs.lstat(K2S_PATHS.routeUnit)) companions.push(ROUTE_UNIT);
@@ -247,7 +247,8 @@ export function createSystemdManager(fs: HostFs, exec: Exec, reload: ManagerRelo
       const capture = (await fs.lstat(K2S_PATHS.captureUnit)) ? [`${CAPTURE_UNIT_NAME}.service`] : [];
       // The network follower too: stop leaves it running through its restore (lifecycle/stop.ts),
       // its one `systemctl stop` is this one. Not tied to the proxy, it stops alongside.
-      const follower = (await fs.lstat(FOLLOW_UNIT_PATH)) ? [`${FOLLOW_UNIT_NAME}.service`] : [];
+      // Left out when the follower runs this stop (lifecycle/stop.ts byFollower): the job would wait for the caller.
+      const follower = !opts?.leaveFollower && (await fs.lstat(FOLLOW_UNIT_PATH)) ? [`${FOLLOW_UNIT_NAME}.service`] : [];
       const stopJob = systemctl(exec, ['stop', UNIT, ...companions, ...capture, ...follower], [0, EXIT_NOT_LOADED]);
       stopJob.catch(() => undefined);
       // Every K2s unit's links removed — the proxy's, its companions', and the capture and

@@ -31,6 +31,17 @@ export async function runFollower(deps: LifecycleDeps): Promise<number> {
   for (const sig of ['SIGTERM', 'SIGINT'] as const) process.once(sig, () => stop.abort());
   const log = (line: string) => process.stdout.write(`${new Date().toISOString()} ${line}\n`);
   // Said once the watches are set and the first look is done: from then on a change is seen at once.
-  await watchNetwork(deps, { signal: stop.signal, log, onReady: () => log(`k2s-dns follow-watch (PID ${process.pid}) watches the network's resolver files.`) });
+  // K2s's own `k2s stop` put the saved original back and stopped the proxy: the rest of a stop
+  // (the capture, the route, the units' links, the saved state) is done here, as `k2s-dns stop`
+  // would, except for this unit's own stop (it ends by returning).
+  const onStoppedOutside = async () => {
+    const { stopDns } = await import('./stop');
+    const result = await stopDns(deps, { byFollower: true }, (e) => {
+      if (e.type === 'step' && e.status !== 'running' && e.message) log(`stop ${e.step}: ${e.message}`);
+    });
+    log(`${result.ok ? 'OK' : `FAILED [${result.code ?? 'INTERNAL'}]`}: ${result.message}${(result.warnings ?? []).map((w) => ` [${w.code}] ${w.message}`).join('')}`);
+    stop.abort();
+  };
+  await watchNetwork(deps, { signal: stop.signal, log, onStoppedOutside, onReady: () => log(`k2s-dns follow-watch (PID ${process.pid}) watches the network's resolver files.`) });
   return 0;
 }

@@ -42,6 +42,12 @@ export interface WatchOptions {
    * one decides).
    */
   settleMs?: number;
+  /**
+   * Called once when a look finds K2s DNS stopped from outside (FollowOutcome `stopped-outside`:
+   * the saved original back and k2s-dnsproxy stopped, as K2s's own `k2s stop` leaves them); no
+   * look runs after it. Absent: such a look is only logged.
+   */
+  onStoppedOutside?: (why: string) => Promise<void>;
 }
 
 /** The host files whose change can mean a new network resolver, for the current saved state. */
@@ -85,6 +91,8 @@ export async function watchNetwork(deps: LifecycleDeps, opts: WatchOptions): Pro
   let running: Promise<void> | null = null;
   let again = false;
   let timer: NodeJS.Timeout | null = null;
+  /** Set once onStoppedOutside ran: K2s DNS is stopped, nothing is left to follow. */
+  let stoppedOutside = false;
 
   /** When the first inotify event since the last look arrived (ms, Date.now()), or null (a poll's look). */
   let eventAt: number | null = null;
@@ -128,6 +136,13 @@ export async function watchNetwork(deps: LifecycleDeps, opts: WatchOptions): Pro
     const t0 = Date.now();
     const r = await followNetwork(deps).catch((err: unknown) => ({ kind: 'busy', why: (err as Error).message }) as FollowOutcome);
     report(r, t0, sawAt);
+    if (r.kind === 'stopped-outside') {
+      opts.log(`${r.why}: K2s DNS stops too (${Date.now() - t0} ms, ${sawAt === null ? 'found by the poll' : `${t0 - sawAt} ms after the inotify event`}).`);
+      if (opts.onStoppedOutside) {
+        stoppedOutside = true;
+        await opts.onStoppedOutside(r.why);
+      }
+    }
     opts.onLook?.(r);
     // The signature taken BEFORE the look is what it saw: a write during the look differs from
     // it and gets a look of its own. After a follow (our own K2s file changed the files) or a
@@ -135,6 +150,7 @@ export async function watchNetwork(deps: LifecycleDeps, opts: WatchOptions): Pro
     last = r.kind === 'busy' || r.kind === 'followed' ? '' : sig;
   };
   const run = () => {
+    if (stoppedOutside) return;
     if (running) {
       again = true;
       return;

@@ -31,6 +31,7 @@ import { captureResolver, readState, restoreResolver, sameResolver, writeState }
 import { keepStartCopy } from '../host/start-copy';
 import { pickUpstreams, readResolvedLinkServers } from '../host/upstreams';
 import { isManagedEntry } from './preflight';
+import { originalBack } from '../../../shared/resolver-compare';
 import { isGone } from './resolver-gone';
 import { acquireLock } from './lock';
 import { isBindMounted } from '../host/mounts';
@@ -46,7 +47,18 @@ export type FollowOutcome =
   | { kind: 'idle'; why: string }
   | { kind: 'busy'; why: string }
   | { kind: 'followed'; change: NetworkChange; phases: FollowPhases; captureError?: string }
-  | { kind: 'drift'; change: NetworkChange };
+  | { kind: 'drift'; change: NetworkChange }
+  /** The saved original is back and k2s-dnsproxy stopped, both by another program (K2s's own `k2s stop`): K2s DNS is to stop too (follow-main.ts). */
+  | { kind: 'stopped-outside'; why: string };
+
+/**
+ * How long a look waits for k2s-dnsproxy to stop once the saved original is back at
+ * /etc/resolv.conf (ms): K2s's own `k2s stop` and `k2s uninstall` put it back, then stop the
+ * proxy (`systemctl stop` or `disable --now`), milliseconds apart on an idle host. A network that
+ * writes the original's very bytes again (a Wi-Fi reconnect) leaves the proxy running: that file
+ * is followed once this wait is over, so host apps skip K2s DNS for at most this long.
+ */
+export const ORIGINAL_BACK_WAIT_MS = 3000;
 
 /**
  * Where a follow's time went, ms each, in order (the follower logs them; scripts/bench reads
@@ -189,6 +201,26 @@ export function ownerFixed(last: NetworkChange | null, sha256: string, owner: { 
   return problem && fix ? { refusedAt: last!.at, problem, fix } : null;
 }
 
+/**
+ * Resolves true once k2s-dnsproxy is stopped (or stopping) by someone, false when it still runs
+ * after `ms` or is down for its own reasons (it crashed: systemd restarts it or gave up, which a
+ * follow's restart takes up as before). Between two `systemctl show` calls it watches the proxy's
+ * main PID in /proc (no process spawned); without that, it asks systemd every 200 ms.
+ */
+async function proxyStopsWithin(deps: LifecycleDeps, ms: number): Promise<boolean> {
+  const t0 = deps.now();
+  for (;;) {
+    const st = await deps.services.status().catch(() => null);
+    if (st && !st.running) return !st.restart;
+    if (deps.now() - t0 >= ms) return false;
+    if (st?.pid && deps.processRunning) {
+      while (deps.now() - t0 < ms && (await deps.processRunning(st.pid))) await deps.sleep(50);
+    } else {
+      await deps.sleep(200);
+    }
+  }
+}
+
 async function followLocked(deps: LifecycleDeps): Promise<FollowOutcome> {
   const t0 = deps.now();
   const state = await readState(deps.fs).catch(() => null);
@@ -216,6 +248,15 @@ async function followLocked(deps: LifecycleDeps): Promise<FollowOutcome> {
   }
   const writer = networkWriter(found.bytes.toString('utf8'), found.target);
   if (found.notFile) return drift(found, `the link ends at ${targetPath(found.target ?? '')}, which is ${notResolverFileWords(found.notFile)}; stop puts the saved original back`, writer);
+  // The saved original put back as it was, by someone other than K2s DNS: K2s's own `k2s stop`
+  // and `k2s uninstall` restore it from the members of the state file they read
+  // (host/k2s-cli-state.ts) and then stop k2s-dnsproxy. Following it (the host pointed at the
+  // proxy again, and a restart that starts the stopped proxy) would undo that stop; so the look
+  // waits a moment for the proxy to stop, and then K2s DNS stops too. systemd hosts only: K2s
+  // runs nowhere else, and the supervised proxy's keeper would start it again anyway.
+  if (deps.services.kind === 'systemd' && !isManagedEntry(current) && originalBack(current, state.resolvConf) && (await proxyStopsWithin(deps, ORIGINAL_BACK_WAIT_MS))) {
+    return { kind: 'stopped-outside', why: `the original saved at ${state.savedAt} is back at /etc/resolv.conf (${found.how}) and k2s-dnsproxy was stopped, both by another program (K2s's own \`k2s stop\` and \`k2s uninstall\` do both)` };
+  }
   // The saved link's target holding the saved bytes while /etc/resolv.conf is K2s's is nothing
   // new (a chmod or chown of it: breaker 10 H1, L1): no network change to judge, only the saved
   // original's owner or mode, which status says as its own note (shared/writable-resolver.ts

@@ -65,6 +65,12 @@ export interface StopOptions {
    * also restores over a drifted file unless `onDrift` is keep.
    */
   restore?: RestoreChoice;
+  /**
+   * Internal: the network follower runs this stop itself, because K2s's own `k2s stop` put the
+   * saved original back and stopped the proxy (follow-main.ts). Its own unit is left out of the
+   * proxy's stop job (its link still goes): it ends by returning once the stop is done.
+   */
+  byFollower?: boolean;
 }
 
 /** `--restore`: which saved copy stop puts back. */

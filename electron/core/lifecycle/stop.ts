@@ -54,7 +54,10 @@ async function runTeardown(deps: LifecycleDeps, op: Operation, opts: StopOptions
     // uninstall (its unit file goes), it is stopped here, before anything is restored.
     // Also without the lock (RUN_DIR_FULL): nothing would keep its look out then.
     const followerWithProxy = op === 'stop' && deps.services.kind === 'systemd' && !lock.withoutLock;
-    if (!followerWithProxy) await stopFollower(deps, warnings, { unlinkWithProxy: deps.services.kind === 'systemd' });
+    // Run by the follower itself (K2s's own `k2s stop` stopped the proxy, follow-main.ts): it
+    // is not stopped here, nor in the proxy's job (that would wait for this very process); it
+    // ends once this stop returns, and its link goes with the proxy's.
+    if (!followerWithProxy && !opts.byFollower) await stopFollower(deps, warnings, { unlinkWithProxy: deps.services.kind === 'systemd' });
     const recovered = await recoverInterrupted(deps, sink);
     // stop: the capture after the proxy, in the stop-service step (systemd: PartOf= stopped it with
     // the proxy already), so with no more traffic its drain (capture/pipeline.ts) ends at once and
@@ -64,7 +67,7 @@ async function runTeardown(deps: LifecycleDeps, op: Operation, opts: StopOptions
       // The proxy's stop job that was to end the follower failed (no bus, a fork failure) or never
       // ran: ended on its own now, before the lock goes, so its next look cannot take a restored
       // original for a new network file.
-      if (followerWithProxy) await stopFollower(deps, warnings, { unlinkWithProxy: true });
+      if (followerWithProxy && !opts.byFollower) await stopFollower(deps, warnings, { unlinkWithProxy: true });
       throw err;
     });
     for (const n of journalNotes) warnings.push({ code: 'STATE_DIR_FULL', message: n });

@@ -5,6 +5,7 @@ import type { Operation, StepName } from '../../../shared/lifecycle-events';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { captureResolver, isOversize, resolverBytes, restoreResolver, readState, removeState, sameResolver, describeResolverChanges } from '../host/resolver-state';
 import { isManagedEntry } from './preflight';
+import { originalBack } from '../../../shared/resolver-compare';
 import { isGone } from './resolver-gone';
 import { driftRoute, GLIBC_DEFAULT_NAMESERVER, glibcResolverText } from '../../../shared/drift-route';
 import { keepRiskWords, restoredSilentWords, silentAfterStop } from '../../../shared/drift-default';
@@ -263,7 +264,11 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
     // The drift default's one rule, as the banner and status's fix apply it (shared/drift-default.ts
     // silentAfterStop): no nameserver of their file would answer once K2s DNS is stopped (its own
     // listeners count as silent, the others are asked now).
-    const silentWhy = opts.onDrift === undefined && !fileRisk && route && !wantStart ? silentAfterStop(await askTheirNameservers(route.nameservers, state.listeners.map((l) => l.address), (q) => deps.query(q))) : null;
+    // The saved original put back by someone else (K2s's own `k2s stop` restores it from the
+    // state file's K2s members, host/k2s-cli-state.ts), only its mode or owner other than saved
+    // (K2s's umask, root as owner): no drift to judge, the saved metadata goes back on.
+    const back = !managed && !wantStart && originalBack(current, target ?? state.resolvConf);
+    const silentWhy = opts.onDrift === undefined && !fileRisk && route && !wantStart && !back ? silentAfterStop(await askTheirNameservers(route.nameservers, state.listeners.map((l) => l.address), (q) => deps.query(q))) : null;
     const restoreByDefault = opts.onDrift === undefined && (fileRisk || silentWhy !== null);
     // A K2s-owned file someone edited (header kept) is drift too: never dropped silently.
     const edited = managed && state.managedResolvConfSha256 !== null && !isK2sWrittenSha(state, entrySha(current));
@@ -278,7 +283,7 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
       // rename(2) over a mount point fails (EBUSY); discarding the saved original now would
       // leave `nameserver 127.0.0.1` underneath once it is unmounted. Keep everything running.
       throw failed('BIND_MOUNTED', `/etc/resolv.conf became a bind mount while K2s ran, so it cannot be replaced; the saved original is kept in ${K2S_PATHS.stateFile} and k2s-dnsproxy keeps running for the K2s-owned file underneath. Unmount it (umount /etc/resolv.conf), then run ${cliCommand(op, true)} again.`);
-    } else if (managed || opts.onDrift === 'restore' || restoreByDefault || isGone(current) || (wantStart && opts.onDrift !== 'keep')) {
+    } else if (managed || back || opts.onDrift === 'restore' || restoreByDefault || isGone(current) || (wantStart && opts.onDrift !== 'keep')) {
       // Deleted, or a link to nothing: not a resolver someone chose to keep — put the original back.
       const drifted = !managed && !isGone(current);
       // A network write may land after the read above (not the follower's: stop holds the lock,
@@ -304,6 +309,9 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
       } else if (isGone(current)) {
         message = `/etc/resolv.conf had been ${current.kind === 'symlink' ? `replaced by a dangling symlink (→ ${current.target})` : 'deleted'} while K2s ran; restored the original saved at ${state.savedAt}, byte for byte.`;
         notes.push(message);
+      } else if (back) {
+        message = `The original saved at ${state.savedAt} was back at /etc/resolv.conf already, put there by another program (K2s's own \`k2s stop\` and \`k2s uninstall\` do this), with ${describeResolverChanges(putBack, current).join('; ')}; set as saved.`;
+        notes.push(message);
       } else if (edited) {
         message = `The K2s-owned /etc/resolv.conf had been edited while K2s ran (${describeResolverChanges(state.resolvConf, current).join('; ')} against the original; the K2s header was kept, so it still pointed at the proxy); restored the original saved at ${state.savedAt} and dropped that edit.`;
         notes.push(message);
@@ -325,7 +333,7 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
         if (followed || (drifted && !(restoreByDefault && !wantStart))) notes.push(message);
       }
       // Restored by default over their file, and why (with --restore start the sentence above already says it).
-      const byDefault = drifted && restoreByDefault && !wantStart;
+      const byDefault = drifted && restoreByDefault && !wantStart && !back;
       if (byDefault && oversizeWords) {
         // Never copied (it is never read whole): say what was replaced and how large it was.
         message = `Someone else had replaced /etc/resolv.conf by ${oversizeWords}. It was not kept and not copied: the original saved at ${state.savedAt} was restored over it, byte for byte (--on-drift keep would have kept theirs).`;
@@ -393,7 +401,7 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
   await r.run('stop-service', 'Stopping k2s-dnsproxy', async () => {
     const before = await serviceBefore;
     if (before.running) stoppedProxy = before.pid ?? true;
-    await deps.services.stop();
+    await deps.services.stop(opts.byFollower ? { leaveFollower: true } : undefined);
     await afterProxy?.();
     return { value: undefined, message: before.running ? `Stopped k2s-dnsproxy${before.pid ? ` (PID ${before.pid})` : ''}.` : 'k2s-dnsproxy was not running.' };
   });

@@ -1,0 +1,139 @@
+/**
+ * K2s's own `k2s stop` (and `k2s uninstall`) while K2s DNS runs: it puts the saved original back
+ * from the state file's K2s members (host/k2s-cli-state.ts), then stops k2s-dnsproxy. The
+ * follower must not follow that file (pointing the host at a stopped proxy, or starting it again):
+ * it waits for the proxy to stop and then K2s DNS stops too. A network that writes the original's
+ * very bytes again while the proxy runs is still followed, after ORIGINAL_BACK_WAIT_MS.
+ * The booted-host version with a Go program doing what K2s's CLI does: e2e/debian-host-k2s-cli.e2e.test.ts.
+ */
+import { describe, expect, it } from 'vitest';
+import { lstat, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { startDns } from './start';
+import { stopDns } from './stop';
+import { followNetwork, ORIGINAL_BACK_WAIT_MS } from './follow';
+import { trackedHosts, TEST_START_OPTS, FakeServices } from '../../../e2e/support/test-deps';
+import type { ServiceManager } from '../host/service-manager';
+
+const host = trackedHosts();
+const quiet = () => undefined;
+const ORIGINAL = 'nameserver 192.0.2.53\nsearch corp.example\n';
+const STATE = 'var/lib/k2s/dns-resolver-state.json';
+
+/** The fake proxy as systemd runs it: `restart` set when it crashed (systemd restarts it), stop's options recorded. */
+class SystemdFake implements ServiceManager {
+  readonly kind = 'systemd' as const;
+  stopOpts: Array<{ leaveFollower?: boolean } | undefined> = [];
+  crashed = false;
+  constructor(private readonly inner: FakeServices) {}
+  start(spec: Parameters<FakeServices['start']>[0]) {
+    return this.inner.start(spec);
+  }
+  async stop(opts?: { leaveFollower?: boolean }) {
+    this.stopOpts.push(opts);
+    await this.inner.stop();
+  }
+  async status() {
+    const s = await this.inner.status();
+    return this.crashed && !s.running ? { ...s, restart: { attempt: 1, lastExit: 'killed by signal KILL', reason: null, gaveUp: false } } : s;
+  }
+}
+
+/** K2s DNS started on a temp root; then the proxy as systemd runs it, and a virtual clock the follower's waits advance. */
+async function started() {
+  const h = await host(ORIGINAL);
+  expect(await startDns(h.deps, TEST_START_OPTS, quiet)).toMatchObject({ ok: true });
+  const systemd = new SystemdFake(h.services);
+  let clock = 1_000_000;
+  const sleeps: number[] = [];
+  h.deps.services = systemd;
+  h.deps.now = () => clock;
+  h.deps.sleep = async (ms) => {
+    sleeps.push(ms);
+    clock += ms;
+  };
+  return { ...h, systemd, sleeps };
+}
+
+/** What K2s's restoreResolverState does for a saved regular file: remove, then write its bytes (mode as its umask leaves it). */
+async function k2sRestores(root: string, mode = 0o644) {
+  const state = JSON.parse(await readFile(join(root, STATE), 'utf8'));
+  await rm(join(root, 'etc/resolv.conf'));
+  await writeFile(join(root, 'etc/resolv.conf'), Buffer.from(state.content, 'base64'), { mode });
+}
+
+describe("K2s's own `k2s stop` while K2s DNS runs (systemd host)", () => {
+  it('original back and the proxy stopped: no follow; stop by the follower keeps the bytes, leaves its own unit out of the stop job, forgets the state', async () => {
+    const h = await started();
+    await k2sRestores(h.root);
+    await h.systemd.stop(); // K2s's `systemctl stop k2s-dnsproxy`
+    const r = await followNetwork(h.deps);
+    expect(r.kind).toBe('stopped-outside');
+    expect((r as { why: string }).why).toMatch(/^the original saved at \S+ is back at \/etc\/resolv\.conf \(\/etc\/resolv\.conf replaced by a new file\) and k2s-dnsproxy was stopped, both by another program \(K2s's own `k2s stop` and `k2s uninstall` do both\)$/);
+    expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe(ORIGINAL);
+    expect(h.sleeps).toEqual([]);
+
+    const stop = await stopDns(h.deps, { byFollower: true }, quiet);
+    expect(stop).toMatchObject({ ok: true, exitCode: 0 });
+    expect(h.systemd.stopOpts.at(-1)).toEqual({ leaveFollower: true });
+    expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe(ORIGINAL);
+    expect((await lstat(join(h.root, 'etc/resolv.conf'))).mode & 0o7777).toBe(0o644);
+    expect(await lstat(join(h.root, STATE)).catch(() => null)).toBeNull();
+  });
+
+  it('the proxy stops during the wait (K2s restores, then runs systemctl): stopped-outside once it is down, within the wait', async () => {
+    const h = await started();
+    await k2sRestores(h.root);
+    const sleep = h.deps.sleep;
+    h.deps.sleep = async (ms) => {
+      await sleep(ms);
+      if (h.sleeps.length === 3) await h.systemd.stop();
+    };
+    expect((await followNetwork(h.deps)).kind).toBe('stopped-outside');
+    const waited = h.sleeps.reduce((a, b) => a + b, 0);
+    expect(waited).toBeGreaterThan(0);
+    expect(waited).toBeLessThan(ORIGINAL_BACK_WAIT_MS);
+  });
+
+  it("the original's bytes written again while the proxy keeps running (a Wi-Fi reconnect): followed after the wait, host pointed at the proxy", async () => {
+    const h = await started();
+    await k2sRestores(h.root);
+    const r = await followNetwork(h.deps);
+    expect(r).toMatchObject({ kind: 'followed', change: { from: ['192.0.2.53'], to: ['192.0.2.53'] } });
+    expect(h.sleeps.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(ORIGINAL_BACK_WAIT_MS);
+    expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toMatch(/^# Managed by K2s native Linux installation; restored by k2s stop or uninstall\n[^\n]*\nnameserver 127\.0\.0\.1\n/);
+    expect(h.services.running).toBe(true);
+  });
+
+  it('a proxy that crashed (systemd restarts it) is no stop: the file is followed, the proxy started again', async () => {
+    const h = await started();
+    await k2sRestores(h.root);
+    await h.services.stop();
+    h.systemd.crashed = true;
+    expect(await followNetwork(h.deps)).toMatchObject({ kind: 'followed' });
+    expect(h.sleeps).toEqual([]);
+  });
+
+  it("stop over an original K2s put back with its umask's mode: the saved mode goes back on, said as such, exit 0", async () => {
+    const h = await started();
+    await k2sRestores(h.root, 0o600);
+    await h.systemd.stop();
+    const stop = await stopDns(h.deps, {}, quiet);
+    expect(stop).toMatchObject({ ok: true, exitCode: 0 });
+    expect(stop.message).toMatch(/The original saved at \S+ was back at \/etc\/resolv\.conf already, put there by another program \(K2s's own `k2s stop` and `k2s uninstall` do this\), with mode 0644 → 0600; set as saved\./);
+    expect((await lstat(join(h.root, 'etc/resolv.conf'))).mode & 0o7777).toBe(0o644);
+    expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe(ORIGINAL);
+  });
+});
+
+describe('hosts without systemd (K2s does not run there)', () => {
+  it('the original back is followed at once: no wait', async () => {
+    const h = await host(ORIGINAL);
+    expect(await startDns(h.deps, TEST_START_OPTS, quiet)).toMatchObject({ ok: true });
+    const sleeps: number[] = [];
+    h.deps.sleep = async (ms) => void sleeps.push(ms);
+    await k2sRestores(h.root);
+    expect(await followNetwork(h.deps)).toMatchObject({ kind: 'followed' });
+    expect(sleeps).toEqual([]);
+  });
+});
