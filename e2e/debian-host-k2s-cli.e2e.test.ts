@@ -71,10 +71,9 @@ describe(`K2s's own CLI against a running K2s DNS on a booted Debian 13 host (${
 
     const k2s = await h.run([HOST_DOUBLE, 'stop']);
     expect(k2s.code, k2s.stderr).toBe(0);
-    expect(await hostResolver(h)).toBe(original);
-    expect((await h.run(['cat', '/etc/resolv.conf'])).stdout).toBe(PLAIN_RESOLV_CONF);
 
-    // The follower ends K2s DNS: its journal's stop result, then its unit down.
+    // The follower ends K2s DNS (it may have followed K2s's restore before K2s stopped the
+    // proxy: then its stop puts the original back): its journal's stop result, then its unit down.
     const ms = await until("the follower's stop", 30_000, async () => (await followerJournal(h)).slice(journalBefore).includes('OK: K2s DNS is stopped'));
     const lines = (await followerJournal(h)).slice(journalBefore);
     console.log(`debian-host-k2s-cli (${engine}): k2s stop → K2s DNS stopped by its follower after ${ms} ms:\n${lines.trim()}`);
@@ -85,8 +84,9 @@ describe(`K2s's own CLI against a running K2s DNS on a booted Debian 13 host (${
       expect((await h.run(['systemctl', 'is-enabled', u])).stdout.trim(), u).not.toBe('enabled');
     }
     expect((await h.run(['test', '-e', STATE])).code).not.toBe(0);
-    // Never rewritten by K2s DNS after K2s's restore: the original still, and names resolve through it.
+    // The original, byte for byte, and names resolve through it.
     expect(await hostResolver(h)).toBe(original);
+    expect((await h.run(['cat', '/etc/resolv.conf'])).stdout).toBe(PLAIN_RESOLV_CONF);
     expect(await hostGetent(h, 'www.example.test')).toEqual(['198.51.100.7']);
     const status = await hostCli(h, ['status', '--json']);
     expect(JSON.parse(status.stdout)).toMatchObject({ state: 'stopped' });
@@ -96,10 +96,12 @@ describe(`K2s's own CLI against a running K2s DNS on a booted Debian 13 host (${
     const start = await hostCli(h, hostStartArgs(engine));
     expect(start.result, start.stdout + start.stderr).toMatchObject({ ok: true });
     await until('the follower watches', 30_000, async () => (await followerJournal(h)).split('watches the network').length > 2);
+    const journalBefore = (await followerJournal(h)).length;
 
     const k2s = await h.run([HOST_DOUBLE, 'uninstall']);
     expect(k2s.code, k2s.stderr).toBe(0);
-    expect(await hostResolver(h)).toBe(original);
+    await until("the follower's stop", 30_000, async () => (await followerJournal(h)).slice(journalBefore).includes('OK: K2s DNS is stopped'));
+    console.log(`debian-host-k2s-cli (${engine}): k2s uninstall →\n${(await followerJournal(h)).slice(journalBefore).trim()}`);
     await until('the follower unit ends', 30_000, async () => (await isActive(h, 'k2s-dnsproxy-follow.service')) !== 'active');
     expect(await hostResolver(h)).toBe(original);
     expect(await hostGetent(h, 'www.example.test')).toEqual(['198.51.100.7']);

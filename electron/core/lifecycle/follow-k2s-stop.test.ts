@@ -2,8 +2,9 @@
  * K2s's own `k2s stop` (and `k2s uninstall`) while K2s DNS runs: it puts the saved original back
  * from the state file's K2s members (host/k2s-cli-state.ts), then stops k2s-dnsproxy. The
  * follower must not follow that file (pointing the host at a stopped proxy, or starting it again):
- * it waits for the proxy to stop and then K2s DNS stops too. A network that writes the original's
- * very bytes again while the proxy runs is still followed, after ORIGINAL_BACK_WAIT_MS.
+ * found stopped, K2s DNS stops too; found running, the file is followed without an engine restart
+ * and the follower watches the proxy for ORIGINAL_BACK_WAIT_MS (follow-watch.ts): a stop in that
+ * time is K2s's. A network that writes the original's very bytes again is followed as before.
  * The booted-host version with a Go program doing what K2s's CLI does: e2e/debian-host-k2s-cli.e2e.test.ts.
  */
 import { describe, expect, it } from 'vitest';
@@ -11,7 +12,7 @@ import { lstat, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startDns } from './start';
 import { stopDns } from './stop';
-import { followNetwork, ORIGINAL_BACK_WAIT_MS } from './follow';
+import { followNetwork, ORIGINAL_BACK_WAIT_MS, proxyStopsWithin } from './follow';
 import { trackedHosts, TEST_START_OPTS, FakeServices } from '../../../e2e/support/test-deps';
 import type { ServiceManager } from '../host/service-manager';
 
@@ -81,26 +82,67 @@ describe("K2s's own `k2s stop` while K2s DNS runs (systemd host)", () => {
     expect(await lstat(join(h.root, STATE)).catch(() => null)).toBeNull();
   });
 
-  it('the proxy stops during the wait (K2s restores, then runs systemctl): stopped-outside once it is down, within the wait', async () => {
+  it("K2s's restore seen before its systemctl stop: followed at once without an engine restart (that would start the proxy K2s stops), marked originalBack", async () => {
+    const h = await started();
+    const starts = h.services.started.length;
+    await k2sRestores(h.root);
+    const r = await followNetwork(h.deps);
+    expect(r).toMatchObject({ kind: 'followed', originalBack: { kind: 'file', contentBase64: Buffer.from(ORIGINAL).toString('base64') }, change: { from: ['192.0.2.53'], to: ['192.0.2.53'] } });
+    expect(h.services.started.length).toBe(starts);
+    expect(h.sleeps).toEqual([]);
+    expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toMatch(/^# Managed by K2s native Linux installation; restored by k2s stop or uninstall\n[^\n]*\nnameserver 127\.0\.0\.1\n/);
+    // Then K2s stops the proxy: the follower's watch after the follow sees it (follow-watch.ts), and the stop it runs restores the original.
+    const stopping = proxyStopsWithin(h.deps, ORIGINAL_BACK_WAIT_MS);
+    await h.systemd.stop();
+    expect(await stopping).toBe(true);
+    expect(await stopDns(h.deps, { byFollower: true }, quiet)).toMatchObject({ ok: true, exitCode: 0 });
+    expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe(ORIGINAL);
+    expect(await lstat(join(h.root, STATE)).catch(() => null)).toBeNull();
+  });
+
+  it("`k2s uninstall`: the state file removed after K2s's restore was followed: the follower's stop puts back the original it held, exit 0", async () => {
     const h = await started();
     await k2sRestores(h.root);
+    const r = await followNetwork(h.deps);
+    expect(r.kind).toBe('followed');
+    await h.systemd.stop();
+    await rm(join(h.root, STATE));
+    const held = (r as { originalBack?: import('../../../shared/types').ResolverEntry }).originalBack;
+    const stop = await stopDns(h.deps, { byFollower: true, heldOriginal: held! }, quiet);
+    expect(stop).toMatchObject({ ok: true, exitCode: 0 });
+    expect(stop.message).toContain("The saved state was removed by another program (K2s's own `k2s uninstall` does this); restored the original the network follower held, byte for byte.");
+    expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe(ORIGINAL);
+    // Without it (a user's stop): refused as before, nothing invented.
+    await writeFile(join(h.root, 'etc/resolv.conf'), '# Managed by K2s native Linux installation; restored by k2s stop or uninstall\nnameserver 127.0.0.1\n');
+    expect(await stopDns(h.deps, {}, quiet)).toMatchObject({ ok: false, code: 'NO_SAVED_ORIGINAL' });
+  });
+
+  it('proxyStopsWithin: a proxy that keeps running is no stop (false after the wait), one that stops in it is (true, within it), a crashed one is not', async () => {
+    const h = await started();
+    expect(await proxyStopsWithin(h.deps, ORIGINAL_BACK_WAIT_MS)).toBe(false);
+    expect(h.sleeps.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(ORIGINAL_BACK_WAIT_MS);
+    h.sleeps.length = 0;
     const sleep = h.deps.sleep;
     h.deps.sleep = async (ms) => {
       await sleep(ms);
       if (h.sleeps.length === 3) await h.systemd.stop();
     };
-    expect((await followNetwork(h.deps)).kind).toBe('stopped-outside');
-    const waited = h.sleeps.reduce((a, b) => a + b, 0);
-    expect(waited).toBeGreaterThan(0);
-    expect(waited).toBeLessThan(ORIGINAL_BACK_WAIT_MS);
+    expect(await proxyStopsWithin(h.deps, ORIGINAL_BACK_WAIT_MS)).toBe(true);
+    expect(h.sleeps.reduce((a, b) => a + b, 0)).toBeLessThan(ORIGINAL_BACK_WAIT_MS);
+    await h.services.start(h.services.started[0]!);
+    h.deps.sleep = async () => {
+      await h.services.stop();
+      h.systemd.crashed = true;
+    };
+    expect(await proxyStopsWithin(h.deps, ORIGINAL_BACK_WAIT_MS)).toBe(false);
   });
 
-  it("the original's bytes written again while the proxy keeps running (a Wi-Fi reconnect): followed after the wait, host pointed at the proxy", async () => {
+  it("the original's bytes written again while the proxy keeps running (a Wi-Fi reconnect): followed at once, host pointed at the proxy, which keeps running", async () => {
     const h = await started();
     await k2sRestores(h.root);
     const r = await followNetwork(h.deps);
     expect(r).toMatchObject({ kind: 'followed', change: { from: ['192.0.2.53'], to: ['192.0.2.53'] } });
-    expect(h.sleeps.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(ORIGINAL_BACK_WAIT_MS);
+    expect(h.sleeps).toEqual([]);
     expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toMatch(/^# Managed by K2s native Linux installation; restored by k2s stop or uninstall\n[^\n]*\nnameserver 127\.0\.0\.1\n/);
     expect(h.services.running).toBe(true);
   });

@@ -12,8 +12,9 @@ import path from 'node:path';
 import { watch, type FSWatcher } from 'node:fs';
 import type { LifecycleDeps } from './deps';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
+import type { ResolverEntry } from '../../../shared/types';
 import { readState } from '../host/resolver-state';
-import { describeNetworkChange, followNetwork, targetPath, type FollowOutcome, type FollowPhases } from './follow';
+import { describeNetworkChange, followNetwork, ORIGINAL_BACK_WAIT_MS, proxyStopsWithin, stoppedOutsideWhy, targetPath, type FollowOutcome, type FollowPhases } from './follow';
 
 /** `decide 12 ms, save 3 ms, …`: where one follow's time went (FollowPhases), for the follower's log line. */
 export function followPhasesText(p: FollowPhases): string {
@@ -45,9 +46,10 @@ export interface WatchOptions {
   /**
    * Called once when a look finds K2s DNS stopped from outside (FollowOutcome `stopped-outside`:
    * the saved original back and k2s-dnsproxy stopped, as K2s's own `k2s stop` leaves them); no
-   * look runs after it. Absent: such a look is only logged.
+   * look runs after it. `heldOriginal`: the saved original this follower followed last, for a
+   * stop that finds the state file gone (K2s's own `k2s uninstall` removes it). Absent: such a look is only logged.
    */
-  onStoppedOutside?: (why: string) => Promise<void>;
+  onStoppedOutside?: (why: string, heldOriginal?: ResolverEntry) => Promise<void>;
 }
 
 /** The host files whose change can mean a new network resolver, for the current saved state. */
@@ -93,6 +95,8 @@ export async function watchNetwork(deps: LifecycleDeps, opts: WatchOptions): Pro
   let timer: NodeJS.Timeout | null = null;
   /** Set once onStoppedOutside ran: K2s DNS is stopped, nothing is left to follow. */
   let stoppedOutside = false;
+  /** The watch of the proxy after a followed original (look below), while it runs. */
+  let watchingProxy: Promise<void> | null = null;
 
   /** When the first inotify event since the last look arrived (ms, Date.now()), or null (a poll's look). */
   let eventAt: number | null = null;
@@ -142,6 +146,25 @@ export async function watchNetwork(deps: LifecycleDeps, opts: WatchOptions): Pro
         stoppedOutside = true;
         await opts.onStoppedOutside(r.why);
       }
+    } else if (r.kind === 'followed' && r.originalBack && opts.onStoppedOutside && !watchingProxy) {
+      // The saved original was put back and followed: K2s's `k2s stop` stops the proxy right
+      // after its restore. Watched alongside the next looks (no process spawned while it runs:
+      // follow.ts proxyStopsWithin), for ORIGINAL_BACK_WAIT_MS.
+      const t1 = Date.now();
+      const onStopped = opts.onStoppedOutside;
+      const savedAt = r.change.at;
+      const held = r.originalBack;
+      watchingProxy = proxyStopsWithin(deps, ORIGINAL_BACK_WAIT_MS).then(async (stopped) => {
+        if (!stopped || stoppedOutside || opts.signal.aborted) return;
+        stoppedOutside = true;
+        // A look in progress holds the lifecycle lock: the stop takes it after that look.
+        while (running) await running;
+        const why = stoppedOutsideWhy(savedAt, r.change.how);
+        opts.log(`${why}: K2s DNS stops too (${Date.now() - t1} ms after the follow).`);
+        await onStopped(why, held);
+      }).catch((err: unknown) => opts.log(`follow-watch: ${(err as Error).message}`)).finally(() => {
+        watchingProxy = null;
+      });
     }
     opts.onLook?.(r);
     // The signature taken BEFORE the look is what it saw: a write during the look differs from
@@ -182,4 +205,5 @@ export async function watchNetwork(deps: LifecycleDeps, opts: WatchOptions): Pro
   if (timer) clearTimeout(timer);
   for (const w of watchers) w.close();
   await running;
+  await watchingProxy;
 }

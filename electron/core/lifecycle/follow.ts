@@ -46,17 +46,19 @@ import { runningStartFlags } from '../../../shared/running-start';
 export type FollowOutcome =
   | { kind: 'idle'; why: string }
   | { kind: 'busy'; why: string }
-  | { kind: 'followed'; change: NetworkChange; phases: FollowPhases; captureError?: string }
+  /** `originalBack`: the file followed was the saved original put back as it was (originalBack), that entry; the follower then watches the proxy a moment (follow-watch.ts). */
+  | { kind: 'followed'; change: NetworkChange; phases: FollowPhases; captureError?: string; originalBack?: ResolverEntry }
   | { kind: 'drift'; change: NetworkChange }
   /** The saved original is back and k2s-dnsproxy stopped, both by another program (K2s's own `k2s stop`): K2s DNS is to stop too (follow-main.ts). */
   | { kind: 'stopped-outside'; why: string };
 
 /**
- * How long a look waits for k2s-dnsproxy to stop once the saved original is back at
- * /etc/resolv.conf (ms): K2s's own `k2s stop` and `k2s uninstall` put it back, then stop the
- * proxy (`systemctl stop` or `disable --now`), milliseconds apart on an idle host. A network that
- * writes the original's very bytes again (a Wi-Fi reconnect) leaves the proxy running: that file
- * is followed once this wait is over, so host apps skip K2s DNS for at most this long.
+ * How long the follower watches k2s-dnsproxy after it followed the saved original put back as it
+ * was (ms). K2s's own `k2s stop` and `k2s uninstall` put it back, then stop the proxy (`systemctl
+ * stop`, `disable --now`), milliseconds apart on an idle host: when the proxy stops (not crashed)
+ * within this time, that was K2s's stop and K2s DNS stops too (follow-watch.ts). A network that
+ * writes the original's very bytes again (NetworkManager after a reconnect) leaves the proxy
+ * running: that file was followed at once as any other, and nothing more happens.
  */
 export const ORIGINAL_BACK_WAIT_MS = 3000;
 
@@ -207,7 +209,7 @@ export function ownerFixed(last: NetworkChange | null, sha256: string, owner: { 
  * follow's restart takes up as before). Between two `systemctl show` calls it watches the proxy's
  * main PID in /proc (no process spawned); without that, it asks systemd every 200 ms.
  */
-async function proxyStopsWithin(deps: LifecycleDeps, ms: number): Promise<boolean> {
+export async function proxyStopsWithin(deps: LifecycleDeps, ms: number): Promise<boolean> {
   const t0 = deps.now();
   for (;;) {
     const st = await deps.services.status().catch(() => null);
@@ -219,6 +221,11 @@ async function proxyStopsWithin(deps: LifecycleDeps, ms: number): Promise<boolea
       await deps.sleep(200);
     }
   }
+}
+
+/** What stopped-outside says: the saved original back and the proxy stopped, by another program. */
+export function stoppedOutsideWhy(savedAt: string, how: string): string {
+  return `the original saved at ${savedAt} is back at /etc/resolv.conf (${how}) and k2s-dnsproxy was stopped, both by another program (K2s's own \`k2s stop\` and \`k2s uninstall\` do both)`;
 }
 
 async function followLocked(deps: LifecycleDeps): Promise<FollowOutcome> {
@@ -250,12 +257,17 @@ async function followLocked(deps: LifecycleDeps): Promise<FollowOutcome> {
   if (found.notFile) return drift(found, `the link ends at ${targetPath(found.target ?? '')}, which is ${notResolverFileWords(found.notFile)}; stop puts the saved original back`, writer);
   // The saved original put back as it was, by someone other than K2s DNS: K2s's own `k2s stop`
   // and `k2s uninstall` restore it from the members of the state file they read
-  // (host/k2s-cli-state.ts) and then stop k2s-dnsproxy. Following it (the host pointed at the
-  // proxy again, and a restart that starts the stopped proxy) would undo that stop; so the look
-  // waits a moment for the proxy to stop, and then K2s DNS stops too. systemd hosts only: K2s
-  // runs nowhere else, and the supervised proxy's keeper would start it again anyway.
-  if (deps.services.kind === 'systemd' && !isManagedEntry(current) && originalBack(current, state.resolvConf) && (await proxyStopsWithin(deps, ORIGINAL_BACK_WAIT_MS))) {
-    return { kind: 'stopped-outside', why: `the original saved at ${state.savedAt} is back at /etc/resolv.conf (${found.how}) and k2s-dnsproxy was stopped, both by another program (K2s's own \`k2s stop\` and \`k2s uninstall\` do both)` };
+  // (host/k2s-cli-state.ts), then stop k2s-dnsproxy. Found stopped already (not crashed): K2s DNS
+  // stops too, nothing is followed. Else it is followed as any network file, but without an
+  // engine restart when the proxy's config stays the same (a restart would start a proxy K2s is
+  // stopping), and the follower watches the proxy a moment after it (follow-watch.ts).
+  // systemd hosts only: K2s runs nowhere else.
+  const back = deps.services.kind === 'systemd' && !isManagedEntry(current) && originalBack(current, state.resolvConf);
+  let proxyRuns = false;
+  if (back) {
+    const st = await deps.services.status().catch(() => null);
+    if (st && !st.running && !st.restart) return { kind: 'stopped-outside', why: stoppedOutsideWhy(state.savedAt, found.how) };
+    proxyRuns = st?.running === true;
   }
   // The saved link's target holding the saved bytes while /etc/resolv.conf is K2s's is nothing
   // new (a chmod or chown of it: breaker 10 H1, L1): no network change to judge, only the saved
@@ -353,6 +365,15 @@ async function followLocked(deps: LifecycleDeps): Promise<FollowOutcome> {
     hostFileMs = lap();
     const policy = upstreamPolicy({ options: parsed.options });
     const plan = { ...state.plan, upstreams: picked.upstreams, timeoutMs: policy.timeoutMs, order: policy.order };
+    // The saved original put back (K2s's `k2s stop` may be stopping the proxy right now) and the
+    // proxy's config the same: the engine is left as it runs — no config write, no restart (which
+    // would start the proxy again after that stop), no wait for listeners that are up.
+    const keepEngine = back && proxyRuns && JSON.stringify(plan) === JSON.stringify(state.plan);
+    if (keepEngine) {
+      next = { ...next, plan, pendingManagedResolvConfSha256: null };
+      await writeState(deps.fs, next);
+      return { kind: 'followed', change, phases: { decideMs, saveMs, hostFileMs, restartMs: 0, listeningMs: 0 }, originalBack: found.entry };
+    }
     const written = await writeProxyConfig(deps.fs, plan);
     if (!state.engineBinary) throw new Error('the state file does not name the engine binary');
     const argv = proxyArgv(deps.fs, state.engineBinary, plan.engine, written.path, plan.verbose, plan.listeners, await selfDropFor(deps.fs, plan.engine));
@@ -392,19 +413,25 @@ async function followLocked(deps: LifecycleDeps): Promise<FollowOutcome> {
     if (c && captureRan && (captureFlags(state.plan) !== captureFlags(plan) || (await deps.fs.lstat(CAPTURE_FAILED_FILE)) !== null)) {
       const captureError = await c.manager.start(captureArgvFor(c.argv, plan)).then(() => undefined, (e: unknown) => messageOf(e));
       const captureMs = lap();
-      return { kind: 'followed', change, phases: { decideMs, saveMs, hostFileMs, restartMs, listeningMs, captureMs }, ...(captureError ? { captureError } : {}) };
+      return { kind: 'followed', change, phases: { decideMs, saveMs, hostFileMs, restartMs, listeningMs, captureMs }, ...(captureError ? { captureError } : {}), ...(back ? { originalBack: found.entry } : {}) };
     }
-    return { kind: 'followed', change, phases: { decideMs, saveMs, hostFileMs, restartMs, listeningMs } };
+    return { kind: 'followed', change, phases: { decideMs, saveMs, hostFileMs, restartMs, listeningMs }, ...(back ? { originalBack: found.entry } : {}) };
   } catch (err) {
     // The host gets the network's own file back (it names working nameservers; the proxy may
     // be down): drift, as when the network's write is not followed at all.
-    const back = hostWritten ? await restoreResolver(deps.fs, found.entry).then(() => null, (e: unknown) => messageOf(e)) : null;
-    const failedChange: NetworkChange = { ...change, outcome: 'drift', to: state.upstreams, reason: `following it failed: ${messageOf(err)}; the network's file is saved as the original (stop restores it)${back ? `, and putting it back at /etc/resolv.conf failed: ${back}` : ''}` };
+    const putBackFailed = hostWritten ? await restoreResolver(deps.fs, found.entry).then(() => null, (e: unknown) => messageOf(e)) : null;
+    const failedChange: NetworkChange = { ...change, outcome: 'drift', to: state.upstreams, reason: `following it failed: ${messageOf(err)}; the network's file is saved as the original (stop restores it)${putBackFailed ? `, and putting it back at /etc/resolv.conf failed: ${putBackFailed}` : ''}` };
     // The sha of the K2s file that is at /etc/resolv.conf now: the new one only when it was
     // written and putting the network's file back failed; nothing pending any more.
-    const keptSha = hostWritten && back ? managedSha : state.managedResolvConfSha256;
-    const kept = hostWritten && back ? next : state;
+    const keptSha = hostWritten && putBackFailed ? managedSha : state.managedResolvConfSha256;
+    const kept = hostWritten && putBackFailed ? next : state;
     await writeState(deps.fs, { ...next, managedResolvConfSha256: keptSha, managedResolvConfIno: kept.managedResolvConfIno ?? null, managedResolvConfBirthMs: kept.managedResolvConfBirthMs ?? null, pendingManagedResolvConfSha256: null, upstreams: state.upstreams, lastNetworkChange: failedChange }).catch(() => undefined);
+    // The saved original was put back and the proxy stopped during this follow (K2s's own `k2s
+    // stop`, right after its restore): that is the stop, not a failed follow.
+    if (back && !putBackFailed) {
+      const st = await deps.services.status().catch(() => null);
+      if (st && !st.running && !st.restart) return { kind: 'stopped-outside', why: stoppedOutsideWhy(state.savedAt, found.how) };
+    }
     return { kind: 'drift', change: failedChange };
   }
 }

@@ -1,4 +1,4 @@
-import type { EngineName } from '../../../shared/types';
+import type { EngineName, ResolverEntry } from '../../../shared/types';
 import type { StartInput } from '../../../shared/operation-input';
 import type { NetworkChangePolicy, ResolverStateFile, StartedWith } from '../../../shared/state-file';
 import { runningStartFlags } from '../../../shared/running-start';
@@ -71,6 +71,12 @@ export interface StopOptions {
    * proxy's stop job (its link still goes): it ends by returning once the stop is done.
    */
   byFollower?: boolean;
+  /**
+   * Internal, with `byFollower`: the saved original the follower followed last (K2s's restore of
+   * it), put back when the state file is gone and /etc/resolv.conf is K2s's (K2s's own `k2s
+   * uninstall` removes the state file right after it stops the proxy).
+   */
+  heldOriginal?: ResolverEntry;
 }
 
 /** `--restore`: which saved copy stop puts back. */

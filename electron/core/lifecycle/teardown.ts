@@ -231,6 +231,14 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
       return { value: undefined, message: `The saved state was corrupt; ${aside}` };
     }
     if (!state) {
+      // The follower's own stop after K2s's `k2s uninstall` removed the state file, while the
+      // K2s-owned file it had written for the restored original is in place: that original back.
+      if (isManagedEntry(current) && opts.byFollower && opts.heldOriginal) {
+        await restoreOrExplain(deps, opts.heldOriginal, op);
+        const message = `The saved state was removed by another program (K2s's own \`k2s uninstall\` does this); restored the original the network follower held, byte for byte.`;
+        notes.push(message);
+        return { value: undefined, message };
+      }
       if (isManagedEntry(current)) {
         throw failed('NO_SAVED_ORIGINAL', `/etc/resolv.conf is K2s-owned but no saved original exists at ${K2S_PATHS.stateFile}; write your own resolv.conf back by hand (${handResolverWays()}), then run ${cliCommand('stop', true)}.`);
       }
