@@ -26,8 +26,18 @@ export type StepName =
   | 'rollback'
   | 'recover';
 
-/** Lifecycle operations. */
-export type Operation = 'start' | 'stop' | 'uninstall';
+/**
+ * The operations that write the lifecycle journal (electron/core/lifecycle/journal.ts) and that
+ * the window runs (its Start, Stop and Uninstall buttons).
+ */
+export type JournaledOperation = 'start' | 'stop' | 'uninstall';
+
+/**
+ * Lifecycle operations: the journaled ones and `recover` (CLI only: `k2s-dns recover` finishes
+ * or rolls back an interrupted one; its steps are reported under the interrupted operation, so
+ * only its own result, e.g. its NOT_ROOT refusal, carries `op: 'recover'`).
+ */
+export type Operation = JournaledOperation | 'recover';
 
 /** Exit codes of `k2s-dns` and the helper: shared/error-codes.ts, with each code's status. */
 export { EXIT };

@@ -173,10 +173,11 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
     case 'recover': {
       const [deps, { recoverNow }] = await Promise.all([nodeDeps(), import('../core/lifecycle/recover')]);
       if (deps.uid() !== 0) {
-        // As start's and stop's refusals: `REFUSED [NOT_ROOT]: …` on stdout, or a JSON result.
-        const { recoverNotRootOutput } = await import('./recover-refusal');
-        out(recoverNotRootOutput(v.force === true, asJson, Date.now()));
-        return EXIT.refused;
+        // A result event, printed as start's and stop's refusals: `REFUSED [NOT_ROOT]: …` on stdout, or with --json the event.
+        const { recoverNotRootEvent } = await import('./recover-refusal');
+        const refused = recoverNotRootEvent(v.force === true, Date.now());
+        sink(refused);
+        return refused.exitCode;
       }
       const done = await recoverNow(deps, sink, { force: v.force === true, corruptState: true });
       if (!asJson) out(done ?? 'Nothing to recover: no k2s-dns operation was interrupted.');

@@ -1,5 +1,5 @@
 import type { HostFs } from '../host/host-fs';
-import type { Operation, StepName } from '../../../shared/lifecycle-events';
+import type { JournaledOperation, StepName } from '../../../shared/lifecycle-events';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { lockHeld, lockHeldBy } from './lock';
 
@@ -10,7 +10,7 @@ import { lockHeld, lockHeldBy } from './lock';
  */
 export interface JournalEntry {
   version: 1;
-  op: Operation;
+  op: JournaledOperation;
   /** The step about to run (its host changes may be partly done). */
   step: StepName;
   pid: number;
@@ -54,7 +54,7 @@ export const LAST_RECOVERY = `${K2S_PATHS.stateDir}/dns-last-recovery.json`;
 export interface RecoveryRecord {
   at: string;
   /** The interrupted operation and the step it was in. */
-  op: Operation;
+  op: JournaledOperation;
   step: StepName;
   pid: number;
   /** One sentence: what recovery did, e.g. "restored the original resolver and stopped k2s-dnsproxy". */

@@ -1,6 +1,6 @@
 import type { LifecycleDeps } from './deps';
 import type { StopOptions } from './options';
-import type { Operation, ResultEvent, ResultWarning } from '../../../shared/lifecycle-events';
+import type { JournaledOperation, ResultEvent, ResultWarning } from '../../../shared/lifecycle-events';
 import { EXIT } from '../../../shared/lifecycle-events';
 import { LifecycleError, failed, refused, messageOf } from './errors';
 import type { EventSink } from './reporter';
@@ -30,7 +30,7 @@ export async function uninstallDns(deps: LifecycleDeps, opts: StopOptions, sink:
   return runTeardown(deps, 'uninstall', opts, sink);
 }
 
-async function runTeardown(deps: LifecycleDeps, op: Operation, opts: StopOptions, sink: EventSink): Promise<ResultEvent> {
+async function runTeardown(deps: LifecycleDeps, op: JournaledOperation, opts: StopOptions, sink: EventSink): Promise<ResultEvent> {
   const journalNotes: string[] = [];
   const r = journaledReporter(deps, op, sink, journalNotes);
   const warnings: ResultWarning[] = [];

@@ -1,7 +1,7 @@
 import { driftRestoreLabel, followedCopy, savedCopyWords } from '../../../shared/saved-copy';
 import type { LifecycleDeps } from './deps';
 import type { StopOptions } from './options';
-import type { Operation, StepName } from '../../../shared/lifecycle-events';
+import type { JournaledOperation, Operation, StepName } from '../../../shared/lifecycle-events';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { captureResolver, isOversize, resolverBytes, restoreResolver, readState, removeState, sameResolver, describeResolverChanges } from '../host/resolver-state';
 import { isManagedEntry } from './preflight';
@@ -142,7 +142,7 @@ export interface JournaledReporter extends StepReporter {
  * failed one (ENOSPC) still fails the start — one step later. Writes are atomic renames, each
  * fsync'd (host-fs writeFileAtomic), so after a power loss the journal is one of those written.
  */
-export function journaledReporter(deps: LifecycleDeps, op: Operation, sink: EventSink, notes?: string[]): JournaledReporter {
+export function journaledReporter(deps: LifecycleDeps, op: JournaledOperation, sink: EventSink, notes?: string[]): JournaledReporter {
   const startedAt = new Date(deps.now()).toISOString();
   // Steps that ended, with their messages: each journal write carries them (JournalEntry.done).
   const ended: JournalStep[] = [];

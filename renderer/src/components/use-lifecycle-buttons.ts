@@ -6,7 +6,7 @@
  */
 import { buttonStates, followerDown, noKubeconfigReason, runsAsStarted, type ButtonState } from '../lib/button-states';
 import { freshFindings, startBlock } from '../lib/start-gates';
-import type { Operation } from '../../../shared/lifecycle-events';
+import type { JournaledOperation } from '../../../shared/lifecycle-events';
 import { useCluster, useDiagnostics, useDns } from '../stores';
 
 /** Reason on every lifecycle button while status reads fail. */
@@ -19,7 +19,7 @@ export const BACKEND_LOST_REASON = 'The app backend does not answer: what this w
  * `findingBlocks`: Start is off for a Diagnostics finding (its reason is startBlock's, which ends
  * "then press Check again"): a Check again must then run the checks again too.
  */
-export function useLifecycleButtons(): Record<Operation, ButtonState> & { editable: boolean; findingBlocks: boolean } {
+export function useLifecycleButtons(): Record<JournaledOperation, ButtonState> & { editable: boolean; findingBlocks: boolean } {
   const status = useDns((s) => s.status);
   const info = useDns((s) => s.info);
   const busy = useDns((s) => s.busy);

@@ -1,6 +1,6 @@
 /** Which lifecycle buttons are enabled, and why not (shown as tooltip AND visible text). */
 import type { AppInfo } from '../../../shared/contract';
-import type { Operation } from '../../../shared/lifecycle-events';
+import type { JournaledOperation } from '../../../shared/lifecycle-events';
 import { statusFingerprint } from '../../../shared/health';
 import type { HostDnsStatus } from '../../../shared/types';
 
@@ -94,7 +94,7 @@ export function restartingReason(status: HostDnsStatus): string | null {
  * none to use: noKubeconfigReason), else null.
  * `startBlocked`: why start would be refused before it runs (lib/start-gates.ts startBlock), else null.
  */
-export function buttonStates(status: HostDnsStatus | null, info: AppInfo | null, busy: Operation | null, noKubeconfig: string | null = null, startBlocked: string | null = null): Record<Operation, ButtonState> {
+export function buttonStates(status: HostDnsStatus | null, info: AppInfo | null, busy: JournaledOperation | null, noKubeconfig: string | null = null, startBlocked: string | null = null): Record<JournaledOperation, ButtonState> {
   const off = (reason: string): ButtonState => ({ enabled: false, reason });
   const on: ButtonState = { enabled: true, reason: null };
   if (info && !info.lifecycleSupported) {

@@ -4,7 +4,7 @@
  * for Stop), and their two reasons said it twice, word for word but the first (new-user pass);
  * they become one line.
  */
-import type { Operation } from '../../../shared/lifecycle-events';
+import type { JournaledOperation } from '../../../shared/lifecycle-events';
 import { DRIFT_START_REASON, DRIFT_UNINSTALL_REASON, GONE_START_REASON, GONE_UNINSTALL_REASON, type ButtonState } from './button-states';
 
 /** Said once when both Start and Uninstall wait for the drift choice. */
@@ -20,7 +20,7 @@ const PAIRS: readonly (readonly [string, string, string])[] = [
 ];
 
 /** The reasons of the disabled buttons in `b`, Start, Stop, Uninstall order, each fact once. */
-export function disabledReasons(b: Record<Operation, ButtonState>): string[] {
+export function disabledReasons(b: Record<JournaledOperation, ButtonState>): string[] {
   let lines = [b.start.reason, b.stop.reason, b.uninstall.reason].filter((r): r is string => r !== null);
   for (const [start, uninstall, both] of PAIRS) {
     if (lines.includes(start) && lines.includes(uninstall)) lines = lines.filter((r) => r !== uninstall).map((r) => (r === start ? both : r));

@@ -174,3 +174,10 @@ describe('a stop that kept a file leaving no DNS', () => {
     expect(t.outcome).toBe('warned');
   });
 });
+
+describe("recover's own result (only the CLI's NOT_ROOT refusal says op recover)", () => {
+  it('is a refused recover with no steps: its planned step is never reached', () => {
+    const t = buildTimeline([{ type: 'result', op: 'recover', ok: false, exitCode: 3, code: 'NOT_ROOT', message: 'run it as root', at: 1 }]);
+    expect({ op: t.op, outcome: t.outcome, steps: t.steps, failed: t.failed }).toEqual({ op: 'recover', outcome: 'refused', steps: [], failed: null });
+  });
+});

@@ -45,6 +45,8 @@ const PLANNED: Record<Operation, StepName[]> = {
   start: [...START_STEPS],
   stop: ['restore', 'stop-service'],
   uninstall: ['restore', 'stop-service', 'remove-files'],
+  // `k2s-dns recover` runs in the CLI only (its steps carry the interrupted operation's op): its one step.
+  recover: ['recover'],
 };
 
 /**

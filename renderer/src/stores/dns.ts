@@ -4,7 +4,7 @@ import { inputErrorText } from '../lib/input-error';
 import { latestRequest, type RequestTicket } from '../lib/latest-request';
 import type { K2sDnsApi } from '../../../shared/api';
 import { ApiError, type AppInfo, type CallInput } from '../../../shared/contract';
-import type { LifecycleEvent, Operation, ResultEvent, StepEvent } from '../../../shared/lifecycle-events';
+import type { JournaledOperation, LifecycleEvent, Operation, ResultEvent, StepEvent } from '../../../shared/lifecycle-events';
 import type { HostDnsStatus, NetworkChangeView } from '../../../shared/types';
 import { withNetworkChange } from '../lib/network-changes';
 import { CADENCE_MS } from '../../../shared/cadence';
@@ -17,7 +17,7 @@ const MAX_EVENTS = 200;
 export interface DnsState {
   status: HostDnsStatus | null;
   info: AppInfo | null;
-  busy: Operation | null;
+  busy: JournaledOperation | null;
   events: LifecycleEvent[];
   lastResult: ResultEvent | null;
   /** Why the last Start/Stop/Uninstall call failed (e.g. refused input); cleared by the next one. */
@@ -236,7 +236,7 @@ export function createDnsStore(api: K2sDnsApi) {
       // the first status — unless reads failed before it (backend down at start-up).
       if (prev === null ? failedBefore : statusKey(prev) !== statusKey(next)) onChange?.(next);
     };
-    const run = async (op: Operation, call: () => Promise<ResultEvent>) => {
+    const run = async (op: JournaledOperation, call: () => Promise<ResultEvent>) => {
       if (get().busy) return; // One operation at a time, also against double clicks.
       const startedAt = Date.now();
       set({ busy: op, error: null });
