@@ -103,6 +103,7 @@ export type HealthCause =
   | 'interrupted'
   | 'state-corrupt'
   | 'stopped'
+  | 'original-back'
   | 'resolver-not-k2s'
   | 'drift'
   | 'no-nameserver'
@@ -118,8 +119,10 @@ export type HealthCause =
  * button or a step (fixText(…, 'gui')), the CLI into a command (fixText(…, 'cli')).
  * `replace-resolver`: K2s DNS is stopped and start would refuse /etc/resolv.conf as it is
  * (NOT_RESOLVER_FILE, HostDnsStatus.startRefusal): start's own fix, replace the file, never a start.
+ * `stop`: the saved original is back and k2s-dnsproxy stopped by another program (cause
+ * `original-back`): a plain stop finishes K2s DNS's stop over the user's own file.
  */
-export type HealthAction = 'start' | 'restart' | 'restore' | 'recover' | 'wait' | 'wait-watchdog' | 'check-coredns' | 'fix-coredns-loop' | 'check-upstream' | 'check-nsswitch' | 'restore-via' | 'fix-resolver' | 'check-network' | 'replace-resolver';
+export type HealthAction = 'stop' | 'start' | 'restart' | 'restore' | 'recover' | 'wait' | 'wait-watchdog' | 'check-coredns' | 'fix-coredns-loop' | 'check-upstream' | 'check-nsswitch' | 'restore-via' | 'fix-resolver' | 'check-network' | 'replace-resolver';
 
 /** The verdict: does a cluster name resolve for host apps, and if not, where and why. */
 export interface HealthVerdict {

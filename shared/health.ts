@@ -36,8 +36,25 @@ export function statusFingerprint(s: HostDnsStatus): string {
 /** The front end asking: the GUI gets buttons and steps, the CLI gets commands. */
 export type FrontEnd = 'gui' | 'cli';
 
+/**
+ * What a plain stop does over the saved original another program put back (cause
+ * `original-back`): electron/core/lifecycle/teardown.ts keeps its bytes and sets only the saved
+ * mode and owner back (`back`), then ends the companions (network follower, query log capture,
+ * systemd-resolved route) and removes the saved state.
+ */
+export const STOP_FINISHES = "it keeps your file's bytes, ends K2s DNS's companions and forgets the saved state";
+
+/**
+ * The `original-back` verdict's summary: /etc/resolv.conf holds the saved original again (same
+ * bytes, or the same link: shared/resolver-compare.ts originalBack) and k2s-dnsproxy is stopped,
+ * not crashed, as K2s's own `k2s stop` and `k2s uninstall` leave them (docs/host-integration.md).
+ */
+export const ORIGINAL_BACK_SUMMARY = "Your original resolver is back at /etc/resolv.conf and k2s-dnsproxy is stopped, as K2s's own `k2s stop` leaves them; K2s DNS's own stop has not run yet";
+
 /** What each action says, per front end. GUI words name buttons; CLI words are commands (read when used: fix.ts setCliName). */
 const FIX: Record<HealthAction, Record<FrontEnd, string>> = {
+  // The saved original back and the proxy stopped by another program: the window's one Stop button (verdictFix gives the CLI's).
+  stop: { gui: `press Stop in Host DNS below (${STOP_FINISHES})`, get cli() { return `${cliCommand('stop', true)} (${STOP_FINISHES})`; } },
   start: { gui: 'Start', get cli() { return cliCommand('start', true); } },
   restart: { gui: 'Stop, then Start', get cli() { return `${cliCommand('stop', true)} && ${cliCommand('start', true)}`; } },
   // The drift choice is made in one place in the app: the drift banner (it asks before restoring).
@@ -203,6 +220,7 @@ export function verdictFix(v: Pick<HealthVerdict, 'action' | 'keepRisk' | 'kubeD
   if (v.action === 'check-coredns') return frontEnd === 'cli' ? checkCorednsCli(v.kubeDnsIp ?? null) : corednsGui(v.corednsCommands ?? null);
   // Stopped: the start as root, with `su -c` beside sudo (a minimal Debian has no sudo), as status's other root fixes.
   if (frontEnd === 'cli' && v.action === 'start') return asRootWays('start');
+  if (frontEnd === 'cli' && v.action === 'stop') return `${asRootWays('stop')} (${STOP_FINISHES})`;
   if (frontEnd === 'cli' && v.action === 'check-network' && v.silentUpstreams) return checkNetworkCli(v.silentUpstreams);
   if (frontEnd === 'cli' && v.action === 'check-upstream' && v.silentUpstreams) return checkUpstreamCli(v.silentUpstreams);
   // Where the check ran, its runtime's ways (the sandbox's wrapper): the renderer knows no wrapper.
@@ -497,6 +515,11 @@ export interface VerdictInput {
    * is or chains a start (STARTS) names the refusal and gets `replace-resolver` instead (walk 8 H1).
    */
   startRefusal?: string | null;
+  /**
+   * The saved original is back at /etc/resolv.conf and k2s-dnsproxy is stopped, not crashed
+   * (HostDnsStatus.originalBack): the verdict `original-back`, whose fix is a plain stop.
+   */
+  originalBack?: boolean;
 }
 
 /**
@@ -583,6 +606,9 @@ export function healthVerdict(input: VerdictInput): HealthVerdict {
   // Even while names resolve: the saved original cannot be read as it is, so a plain stop
   // would not give the user's resolver back. recover salvages it.
   if (input.stateCorrupt) return v('error', 'state-corrupt', resolver, `${resolves ? 'Cluster names resolve, but the' : `${NOT_RESOLVING}: the`} saved resolver state (/var/lib/k2s/dns-resolver-state.json) is corrupt`, 'recover');
+  // Not drift and not a proxy to start again: another program's stop, which K2s DNS's stop finishes
+  // (off: the proxy is meant to be down). A watchdog restarting it says a crash instead (below).
+  if (input.originalBack && !input.watchdogRestart) return v('off', 'original-back', resolver, ORIGINAL_BACK_SUMMARY, 'stop');
   const deadUpstreams = upstreams.filter((h) => !h.ok);
   // A live loop is an error whether or not the probe name resolves: the looping names time out
   // for pods and host apps, and every copy costs CoreDNS and the proxy (doctor's coredns-loop).

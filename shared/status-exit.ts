@@ -21,6 +21,9 @@ export const STATUS_EXIT = {
    * else, corrupt state, CoreDNS not answering (even while the proxy's cache still does: the
    * verdict's warning, shared/health.ts applyHealth), no upstream answering, or cluster names do
    * not resolve (the verdict says where, and the fix). An upstream that answers is never degraded.
+   * Also the saved original put back and k2s-dnsproxy stopped by another program (K2s's own `k2s
+   * stop`; verdict `original-back`): the saved state and K2s DNS's companions are left until
+   * K2s DNS's own stop runs, so this is half done, not stopped (which would be 0, or 5).
    */
   degraded: EXIT.failed,
   /** starting or stopping: another k2s-dns operation runs now; ask again when it ends. */

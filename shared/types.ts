@@ -276,6 +276,14 @@ export interface HostDnsStatus {
   /** Who owns /etc/resolv.conf now. `foreign`: changed by someone else since start. */
   resolverOwner: 'original' | 'k2s' | 'foreign';
   /**
+   * True when a start is saved, /etc/resolv.conf is that saved original put back by another
+   * program (same bytes, or the same link: shared/resolver-compare.ts originalBack; mode and owner
+   * may differ) and k2s-dnsproxy is stopped, not crashed (systemd is not restarting it), as K2s's
+   * own `k2s stop` and `k2s uninstall` leave them (docs/host-integration.md). `resolverOwner` is
+   * then `original` (no drift) and the health verdict `original-back`: a plain stop finishes.
+   */
+  originalBack?: true;
+  /**
    * While `resolverOwner` is `foreign` (or `k2s` with `resolverEdited`) and the file is readable:
    * where glibc sends host apps' queries with it (shared/drift-route.ts) — still to k2s-dnsproxy
    * (`viaK2s`: no nameserver line, or 127.0.0.1 first) or past it. Absent or null otherwise.

@@ -17,6 +17,7 @@ import { isK2sWrittenSha } from '../../../shared/state-file';
 import { notResolverFileWords, oversizeResolverWords } from '../../../shared/not-a-file';
 import { linkEndNotFile } from '../host/link-end';
 import { isManagedEntry } from './preflight';
+import { originalBack } from '../../../shared/resolver-compare';
 import { isGone } from './resolver-gone';
 import { judgeRefusedFile } from './refusal-now';
 import { driftVerb, fileWriteHow } from './managed-file-id';
@@ -90,6 +91,10 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
   // A link that ends at a directory, FIFO or device (stat only: a FIFO is never opened).
   const linkEnd = current?.kind === 'symlink' && !current.dangling && current.targetContentBase64 === null ? await linkEndNotFile(deps.fs, K2S_PATHS.resolvConf) : null;
   let owner: HostDnsStatus['resolverOwner'] = 'original';
+  // The saved original put back by another program and k2s-dnsproxy stopped (not crashed:
+  // systemd restarts nothing), as K2s's own `k2s stop` leaves them (docs/host-integration.md):
+  // the user's own file, no drift; the health verdict `original-back` says so, with a plain stop as its fix.
+  const back = !!state && current !== null && !isManagedEntry(current) && !service.running && !service.restart && originalBack(current, state.resolvConf);
   let driftRouteNow: DriftRoute | null = null;
   // K2s's own file (its header) whose bytes another program changed in place.
   let resolverEdited = false;
@@ -134,6 +139,8 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
         messages.push(`/etc/resolv.conf has the K2s header but other content than K2s wrote.${via}`);
       }
     }
+  } else if (back) {
+    owner = 'original';
   } else if (state && !sameResolver(current, state.resolvConf) && linkEnd) {
     owner = 'foreign';
     driftFileRefusal = `the new file is a symlink → ${current.kind === 'symlink' ? current.target : '?'}, which is ${notResolverFileWords(linkEnd)}`;
@@ -314,7 +321,7 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
       // The watchdog's own limit (supervisor-script.ts): MAX_RESTARTS quick failures in a row.
       messages.push(`The watchdog restarted k2s-dnsproxy ${MAX_RESTARTS} times in a row, each run ending within 60 s, and gave up; ${lastRunWords(dog.lastExit === null ? 'ended' : exitStatusWords(dog.lastExit))} (${K2S_PATHS.log} says why). Fix that cause${say({ gui: ', then press Start: it starts k2s-dnsproxy again and keeps your saved original.', cli: `; then, to start k2s-dnsproxy again (your saved original is kept), run ${asRootWays('start')}.` })}`);
     // Start alone repairs it: with the saved state kept and the proxy down, start runs again in full (preflight alreadyRunning is false).
-    } else if (!service.running && state) messages.push(`k2s-dnsproxy is not running although K2s DNS was started: ${say({ gui: 'press Start: it starts k2s-dnsproxy again and keeps your saved original.', cli: `to start k2s-dnsproxy again (your saved original is kept), run ${asRootWays('start')}.` })}`);
+    } else if (!service.running && state && !back) messages.push(`k2s-dnsproxy is not running although K2s DNS was started: ${say({ gui: 'press Start: it starts k2s-dnsproxy again and keeps your saved original.', cli: `to start k2s-dnsproxy again (your saved original is kept), run ${asRootWays('start')}.` })}`);
     if (service.running && !state && !stateProblem && !unreadable) {
       messages.push(owner === 'k2s' ? `k2s-dnsproxy runs but the saved original is gone: write your own resolv.conf back by hand (${handResolverWays()}), then ${say({ gui: 'press Stop', cli: `run ${asRootWays('stop')}` })}.` : `k2s-dnsproxy runs but no start is recorded: ${say({ gui: 'press Stop.', cli: `run ${asRootWays('stop')}.` })}`);
     }
@@ -369,6 +376,7 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     listeners: state?.listeners ?? [],
     skippedListeners: state?.skippedListeners ?? [],
     resolverOwner: owner,
+    ...(back ? { originalBack: true as const } : {}),
     ...(driftRouteNow ? { driftRoute: driftRouteNow } : {}),
     ...(resolverEdited ? { resolverEdited: true } : {}),
     ...(driftOwnerRefusal ? { driftOwnerRefusal } : {}),
