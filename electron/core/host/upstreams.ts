@@ -84,8 +84,12 @@ export function kubeDnsLoop(kubeDnsIp: string, listeners: Listener[], hostAddres
   return `The kube-dns ClusterIP ${kubeDnsIp} ${why}: forwarding the cluster zones there would send them back into this host's proxy (a loop); check the cluster DNS Service (\`kubectl -n kube-system get svc -l k8s-app=kube-dns -o wide\`).`;
 }
 
-/** A key equal for two spellings of one server: its address (lower case, zone kept) and port (53 when none). */
-function sameServerKey(server: string): string {
+/**
+ * A key equal for two spellings of one server: its address (lower case, zone kept) and port (53
+ * when none, RFC 1035 §4.2), so `192.0.2.53` and `192.0.2.53:53`, `fd00::53` and `[fd00::53]:53`
+ * share one. An unparsable text is its own key.
+ */
+export function sameServerKey(server: string): string {
   try {
     const e = parseServer(server);
     return `${e.address.toLowerCase()}|${e.port}`;

@@ -191,6 +191,25 @@ describe('start while running with other options', () => {
     expect(await startDns(h.deps, cli({ engine: 'dnsmasq' }), () => undefined)).toMatchObject({ ok: true, exitCode: 0, message: 'K2s DNS is already running; nothing changed.' });
   });
 
+  it('walk 24 #1: one server in two spellings is one upstream — `--upstream 192.0.2.53` on a K2s DNS running 192.0.2.53:53 is not other options', async () => {
+    const { h, cli } = await dnsmasqRunning();
+    expect(await stopDns(h.deps, {}, () => undefined)).toMatchObject({ ok: true });
+    // Started as the window does with its Upstreams field: `192.0.2.53:53`.
+    expect(await startDns(h.deps, cli({ engine: 'dnsmasq', upstreams: ['192.0.2.53:53'], onNetworkChange: 'keep' }), () => undefined)).toMatchObject({ ok: true });
+    expect((await readState(h.deps.fs))?.upstreams).toEqual(['192.0.2.53:53']);
+    expect(await startDns(h.deps, cli({ engine: 'dnsmasq', upstreams: ['192.0.2.53'], onNetworkChange: 'keep' }), () => undefined)).toMatchObject({ ok: true, exitCode: 0, message: 'K2s DNS is already running; nothing changed.' });
+    // Another port is another server.
+    expect(await startDns(h.deps, cli({ engine: 'dnsmasq', upstreams: ['192.0.2.53:5353'], onNetworkChange: 'keep' }), () => undefined)).toMatchObject({ ok: false, exitCode: 3, code: 'RUNNING_OTHER_OPTIONS' });
+  });
+
+  it('walk 24 #1: otherOptions compares upstreams as servers (port 53 when none, IPv6 bracketed or not, one server given twice), in order', () => {
+    const v6 = { ...running, upstreams: ['[fd00::53]:53', '192.0.2.53:53'] };
+    expect(otherOptions({ upstreams: ['fd00::53', '192.0.2.53'] }, v6)).toEqual([]);
+    expect(otherOptions({ upstreams: ['fd00::53', '192.0.2.53', '192.0.2.53:53'] }, v6)).toEqual([]);
+    expect(otherOptions({ upstreams: ['192.0.2.53', 'fd00::53'] }, v6)).toEqual(['upstreams 192.0.2.53, fd00::53 asked, [fd00::53]:53, 192.0.2.53:53 running']);
+    expect(otherOptions({ upstreams: ['[fd00::53]:5353', '192.0.2.53'] }, v6)).toEqual(['upstreams [fd00::53]:5353, 192.0.2.53 asked, [fd00::53]:53, 192.0.2.53:53 running']);
+  });
+
   it("the window's Start sends its stored engine preference with every Start: not compared, it works on a running K2s DNS as before", async () => {
     const { h } = await dnsmasqRunning();
     const window = startOptionsOf({ engine: 'adguard' }, { path: TEST_START_OPTS.kubeconfigPath, tried: [], explicit: false });

@@ -33,7 +33,7 @@ import { unusedAllows } from '../../../shared/allow-zones';
 import type { HeldCompanion } from '../host/capture-companion';
 import type { HeldProcess } from '../host/pidfile-process';
 import { verifyDns } from './verify';
-import { kubeDnsLoop } from '../host/upstreams';
+import { kubeDnsLoop, sameServerKey } from '../host/upstreams';
 import { cidrRefusal } from '../../../shared/cidr-policy';
 import { applyRoute, restartResolved, revertRoute } from './resolved';
 import { acquireLock, LOCK_PATH } from './lock';
@@ -471,7 +471,9 @@ export function otherOptions(opts: Pick<StartOptions, 'engine' | 'engineExplicit
   const engineDiffers = opts.engineExplicit === true && opts.engine !== undefined && existing.engine !== null && opts.engine !== existing.engine;
   if (engineDiffers) out.push(`engine ${opts.engine} asked, ${existing.engine} running`);
   const running = existing.plan?.upstreams ?? existing.upstreams;
-  if (opts.upstreams?.length && opts.upstreams.join(' ') !== running.join(' ')) out.push(`upstreams ${opts.upstreams.join(', ')} asked, ${running.join(', ') || 'none'} running`);
+  // One server in two spellings is one upstream (pickUpstreams keeps the first): compared by sameServerKey.
+  const servers = (list: string[]) => [...new Set(list.map(sameServerKey))].join(' ');
+  if (opts.upstreams?.length && servers(opts.upstreams) !== servers(running)) out.push(`upstreams ${opts.upstreams.join(', ')} asked, ${running.join(', ') || 'none'} running`);
   const policy = existing.onNetworkChange ?? 'follow';
   if (opts.onNetworkChange && opts.onNetworkChange !== policy) out.push(`network changes: ${opts.onNetworkChange} asked, ${policy} running`);
   if (opts.cliDoor && opts.kubeSwitch !== undefined) {
