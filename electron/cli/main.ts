@@ -137,6 +137,10 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
       // for `lines` other rows among the newest MAX_QUERY_LINES. --json: every row, each with `probe`.
       const hide = !asJson && v.probes !== true;
       const [{ exactQueryLog }, { findTcpdump }, { K2S_PATHS }, { afterRowsText, formatExactRow, notLoggingText, queriesEngine, queriesJson, queriesUnavailableText, withoutProbes }, { CAPTURE_FAILED_FILE, CAPTURE_MISSED_FILE, CAPTURE_READY_FILE, CAPTURE_UNWRITTEN_FILE }, { readState }, { createHostFs }, { cliTimes }, { companionRuns, fileChanged, newestRowStale, readUntilShown, ROWS_WAIT_MS }] = await Promise.all([import('../core/capture/exact-log'), import('../core/capture/tcpdump-path'), import('../../shared/k2s-paths'), import('./print-queries'), import('../core/capture/capture-args'), import('../core/host/state-store'), import('../core/host/host-fs-node'), import('../../shared/clock'), import('./queries-wait')]);
+      // Its notes print `start` lines (the --no-log-queries way, "run it … start"): they name the
+      // kubeconfig `sudo k2s-dns start` would not find by itself, as status's fixes do.
+      const { kubeconfigOrStarted } = await import('../core/cluster/kubeconfig-default');
+      await nameKubeconfig((await kubeconfigOrStarted(createHostFs('/'), undefined)).path);
       // The engine the rows name: the saved state's, else null and why (stopped, state unreadable).
       const who = await queriesEngine(() => readState(createHostFs('/')));
       const readLog = () => exactQueryLog(K2S_PATHS.queryRows, hide ? MAX_QUERY_LINES : lines, who.engine ?? 'adguard', findTcpdump, { failed: CAPTURE_FAILED_FILE, ready: CAPTURE_READY_FILE, rows: K2S_PATHS.queryRows, missed: CAPTURE_MISSED_FILE }, undefined, CAPTURE_UNWRITTEN_FILE);
