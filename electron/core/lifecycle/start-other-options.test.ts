@@ -210,6 +210,18 @@ describe('start while running with other options', () => {
     expect(otherOptions({ upstreams: ['[fd00::53]:5353', '192.0.2.53'] }, v6)).toEqual(['upstreams [fd00::53]:5353, 192.0.2.53 asked, [fd00::53]:53, 192.0.2.53:53 running']);
   });
 
+  it('walk 24 #3: a bare start on a running dnsmasq (upstream 192.0.2.53:53) says what runs on its preflight line, not the AdGuard plan a fresh start would make', async () => {
+    const { h, cli } = await dnsmasqRunning();
+    expect(await stopDns(h.deps, {}, () => undefined)).toMatchObject({ ok: true });
+    expect(await startDns(h.deps, cli({ engine: 'dnsmasq', upstreams: ['192.0.2.53:53'] }), () => undefined)).toMatchObject({ ok: true });
+    const events: LifecycleEvent[] = [];
+    expect(await startDns(h.deps, cli({}), (e) => events.push(e))).toMatchObject({ ok: true, exitCode: 0, message: 'K2s DNS is already running; nothing changed.' });
+    const printed: string[] = [];
+    const memory: PrintedSteps = { steps: [] };
+    for (const e of events) printEvent(e, false, (l) => printed.push(l), memory);
+    expect(printed[0]).toBe('✓ preflight    K2s DNS is already running: dnsmasq at /usr/sbin/dnsmasq; upstreams 192.0.2.53:53; listeners 127.0.0.1:53');
+  });
+
   it("the window's Start sends its stored engine preference with every Start: not compared, it works on a running K2s DNS as before", async () => {
     const { h } = await dnsmasqRunning();
     const window = startOptionsOf({ engine: 'adguard' }, { path: TEST_START_OPTS.kubeconfigPath, tried: [], explicit: false });

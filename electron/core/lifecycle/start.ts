@@ -119,6 +119,8 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
       if (other.length > 0) {
         throw refused('RUNNING_OTHER_OPTIONS', `K2s DNS is already running with other options (${other.join('; ')}); nothing changed. A start does not change a running K2s DNS: to use these options, run ${cliCommand('stop', true)} && ${askedStartLine(opts)}`);
       }
+      // Already running: the line says what runs, not the plan a fresh start would make (walk 24 #3).
+      if (p.alreadyRunning && p.existing) return { value: p, message: runningText(p.existing) };
       return {
         value: p,
         // Every dropped nameserver with its reason in the plain output too (a `%2` scope id).
@@ -501,6 +503,16 @@ export function otherOptions(opts: Pick<StartOptions, 'engine' | 'engineExplicit
     else if (binary !== existing.engineBinary) out.push(`dnsproxy ${binary} asked, ${existing.engineBinary} running`);
   }
   return out;
+}
+
+/**
+ * The preflight line of a start that finds K2s DNS running: the running one as its state file
+ * records it (engine and binary, upstreams as running: the plan's, listeners), not a fresh plan.
+ */
+export function runningText(existing: ResolverStateFile): string {
+  const engine = existing.engine ? `${existing.engine}${existing.engineBinary ? ` at ${existing.engineBinary}` : ''}` : 'engine not recorded';
+  const upstreams = (existing.plan?.upstreams ?? existing.upstreams).join(', ') || 'none';
+  return `K2s DNS is already running: ${engine}; upstreams ${upstreams}; listeners ${existing.listeners.map((l) => `${l.address}:${l.port}`).join(', ')}`;
 }
 
 function finish(r: StepReporter, ok: boolean, exitCode: number, message: string, code?: string, warnings: ResultWarning[] = []): ResultEvent {
