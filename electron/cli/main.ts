@@ -4,7 +4,7 @@ import type { ParseArgsConfig } from 'node:util';
 import { commandUsage, helpAnswer, isHelpVerb, unknownCommandText, USAGE } from './usage';
 import { cliInvocation } from '../core/cli-invocation';
 import { INTERNAL_VERBS } from '../core/internal-help';
-import { printEvent, formatZones, formatStatus, formatQuery, type PrintedSteps } from './print';
+import { failedStepOf, printEvent, formatZones, formatStatus, formatQuery, type PrintedSteps } from './print';
 import { EXIT } from '../../shared/lifecycle-events';
 import { QUERY_TYPES, type QueryType } from '../../shared/types';
 import { parseServer } from '../core/host/parse-server';
@@ -183,7 +183,17 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
         sink(refused);
         return refused.exitCode;
       }
-      const done = await recoverNow(deps, sink, { force: v.force === true, corruptState: true });
+      let done: string | null;
+      try {
+        done = await recoverNow(deps, sink, { force: v.force === true, corruptState: true });
+      } catch (e) {
+        // A step line said why already: the last line refers to it (walk 24: the long text twice).
+        const said = asJson ? null : failedStepOf(e instanceof Error ? e.message : String(e), printed);
+        if (said === null) throw e;
+        err(`k2s-dns ${command} failed: see the ${said} step above.`);
+        if (process.env.K2S_DNS_DEBUG === '1' && e instanceof Error && e.stack) err(e.stack);
+        return EXIT.failed;
+      }
       if (!asJson) out(done ?? 'Nothing to recover: no k2s-dns operation was interrupted.');
       return EXIT.ok;
     }

@@ -53,6 +53,17 @@ export function resultText(e: { message: string; code?: string; warnings?: { mes
 }
 
 /**
+ * The failed step line of this run that already said `message` (an error's text, whole or inside
+ * its step's text: recover's `Recovering the interrupted stop failed: …`), so the command's last
+ * line refers to it instead of printing it again (one message per fact, as resultText); null
+ * when none did, or when `message` is shorter than REFER_MIN_CHARS (repeated as it is).
+ */
+export function failedStepOf(message: string, printed: PrintedSteps): string | null {
+  if (message.length < REFER_MIN_CHARS) return null;
+  return printed.steps.find((s) => s.status === 'failed' && s.message.includes(message))?.step ?? null;
+}
+
+/**
  * Prints one lifecycle event: a JSON line with `json`, else one readable line. `printed` carries
  * one run's step lines to its result (resultText); without it every result is printed whole.
  */
