@@ -8,7 +8,7 @@ import { checkedAgainWords, operationSentenceStart, type OperationNow } from './
 import { GLIBC_DEFAULT_NAMESERVER, viaK2sWords } from '../../../shared/drift-route';
 import { missingResolverWords } from '../../../shared/resolver-missing';
 import { keepRisk, keepRiskWords, verdictKeepRisk } from '../../../shared/drift-default';
-import { fixText, verdictFix, type HealthReport } from '../../../shared/health';
+import { fixText, STOP_FINISHES, verdictFix, type HealthReport } from '../../../shared/health';
 import { driftRestoreLabel } from '../../../shared/saved-copy';
 import { cliTimeText, timeText } from '../../../shared/clock';
 import type { HostDnsStatus } from '../../../shared/types';
@@ -37,6 +37,7 @@ export async function checkLifecycleState(ctx: DoctorContext): Promise<DoctorFin
   if (s.resolverOwner === 'foreign') return driftFinding(s, await healthOf(ctx), ctx.opts.frontEnd ?? 'cli', base, detail);
   const restart = s.state === 'degraded' ? restartNow(s) : null;
   if (restart) return restartFinding(restart, await healthOf(ctx), base, detail);
+  if (s.originalBack) return originalBackFinding(base, detail);
   const down = s.state === 'degraded' ? proxyDownFinding(s, base, detail) : null;
   if (down) return down;
   // The proxy runs for a K2s-owned file with no saved original (moved aside as corrupt, or
@@ -161,6 +162,24 @@ function restartNow(s: HostDnsStatus): string | null {
   const sd = s.serviceRestart;
   if (sd && !sd.gaveUp) return `systemd is restarting k2s-dnsproxy (attempt ${sd.attempt}${sd.lastExit ? `; ${lastRunWords(sd.lastExit)}` : ''})`;
   return null;
+}
+
+/**
+ * The finding after K2s's own `k2s stop` that the network follower did not finish
+ * (HostDnsStatus.originalBack: the saved original back, k2s-dnsproxy stopped, not crashed): status's
+ * rule (its `original-back` verdict, shared/health.ts) — not a proxy to start again, nor "half
+ * started or half stopped": K2s DNS's own stop finishes it over the user's file.
+ */
+function originalBackFinding(base: { id: string; title: string }, detail: Record<string, unknown>): DoctorFinding {
+  return {
+    ...base,
+    severity: 'warn',
+    title: 'K2s DNS state: its stop has not run',
+    meaning: "Your original resolver is back at /etc/resolv.conf and k2s-dnsproxy is stopped, as K2s's own `k2s stop` leaves them, but K2s DNS's saved state and companions are left: K2s DNS's own stop has not run yet.",
+    fix: `Run \`${cliCommand('stop', true)}\` (${STOP_FINISHES}).`,
+    remedy: { action: 'stop', gui: `Press Stop (${STOP_FINISHES}).`, cli: cliCommand('stop', true) },
+    detail: { ...detail, originalBack: true },
+  };
 }
 
 /**
