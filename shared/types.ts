@@ -468,6 +468,12 @@ export interface HostDnsStatus {
   routeCheck?: DoctorFinding;
   /** `--on-network-change` of the running start (absent when stopped or unknown). */
   onNetworkChange?: 'follow' | 'keep';
+  /**
+   * false while the saved state says the running start was asked to log no query
+   * (`--no-log-queries`: startedWith.logQueries false, shared/state-file.ts); absent otherwise
+   * (it logs them, stopped, or not known). The Logs panel says it above older rows (walk 24).
+   */
+  logQueries?: false;
   /** The last new resolver file the network wrote while running, and what K2s did (followed, or left as drift with why). */
   networkChange?: NetworkChangeView | null;
   /**

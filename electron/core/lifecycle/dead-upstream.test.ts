@@ -37,7 +37,7 @@ async function hostWithDead(dead: string[], error = 'connect ECONNREFUSED') {
 describe('verify with a dead upstream', () => {
   it('--upstream 127.0.0.2 with nothing listening: VERIFY_UPSTREAM names it and the fix, rolled back to the original', async () => {
     const h = await hostWithDead(['127.0.0.2']);
-    const r = await startDns(h.deps, { ...opts, upstreams: ['127.0.0.2'] }, () => undefined);
+    const r = await startDns(h.deps, { ...opts, cliDoor: true, upstreams: ['127.0.0.2'] }, () => undefined);
     expect(r).toMatchObject({ ok: false, exitCode: 1, code: 'VERIFY_UPSTREAM' });
     expect(r.message).toContain('The --upstream you named does not resolve www.example.test: 127.0.0.2 gave no answer (ERROR: connect ECONNREFUSED) (no answer within the verify deadline of 15000 ms)');
     expect(r.message).toContain('Check the address (npx k2s-dns query www.example.test --server 127.0.0.2)');
@@ -51,13 +51,27 @@ describe('verify with a dead upstream', () => {
 
   it('one live and one dead --upstream: still refused, naming only the dead one', async () => {
     const h = await hostWithDead(['198.51.100.99']);
-    const r = await startDns(h.deps, { ...opts, upstreams: ['192.0.2.53', '198.51.100.99'] }, () => undefined);
+    const r = await startDns(h.deps, { ...opts, cliDoor: true, upstreams: ['192.0.2.53', '198.51.100.99'] }, () => undefined);
     expect(r.code).toBe('VERIFY_UPSTREAM');
     expect(r.message).toContain('One of the --upstream you named does not resolve www.example.test: 198.51.100.99 gave no answer');
     expect(r.message).not.toContain('192.0.2.53 gave');
     // Never the false "every non-cluster name would fail": the other one answers.
     expect(r.message).not.toContain('every non-cluster name would fail');
     expect(r.message).toContain('the other answers (192.0.2.53), but every --upstream you name must answer: remove it or correct the address');
+  });
+
+  it('walk 24: the same failures from the window (its helper: no cliDoor) name the Start options field, never the --upstream flag', async () => {
+    const h = await hostWithDead(['127.0.0.2']);
+    const r = await startDns(h.deps, { ...opts, upstreams: ['127.0.0.2'] }, () => undefined);
+    expect(r.code).toBe('VERIFY_UPSTREAM');
+    expect(r.message).toContain('The upstream you entered in Start options → Upstreams does not resolve www.example.test: 127.0.0.2 gave no answer');
+    expect(r.message).toContain('or clear Upstreams in Start options and start again to use the nameservers of your /etc/resolv.conf.');
+    expect(r.message).not.toContain('--upstream');
+    const h2 = await hostWithDead(['198.51.100.99']);
+    const r2 = await startDns(h2.deps, { ...opts, upstreams: ['192.0.2.53', '198.51.100.99'] }, () => undefined);
+    expect(r2.message).toContain('One of the upstreams you entered in Start options → Upstreams does not resolve www.example.test: 198.51.100.99 gave no answer');
+    expect(r2.message).toContain('the other answers (192.0.2.53), but every upstream entered there must answer: remove it or correct the address');
+    expect(r2.message).not.toContain('--upstream');
   });
 
   it('a silent discovered upstream (offline host) still starts, but the result carries UPSTREAM_UNVERIFIED, naming the socket\'s cause, not "(ERROR)" (walk 7 L8)', async () => {

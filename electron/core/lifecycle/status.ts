@@ -413,6 +413,7 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     ...(state?.resolvedRoute ? { resolvedRoute: state.resolvedRoute } : {}),
     ...(routeCheck ? { routeCheck } : {}),
     ...(state ? { onNetworkChange: state.onNetworkChange ?? 'follow', networkChange: change } : {}),
+    ...(state?.startedWith?.logQueries === false ? { logQueries: false as const } : {}),
     ...(state?.followedChange ? { followedChange: state.followedChange } : {}),
     ...(follower ? { follower } : {}),
   };

@@ -3,7 +3,7 @@ import type { ClusterDiscovery, QueryResult } from '../../../shared/types';
 import { failed } from './errors';
 import { answerClass, answerMismatch } from './answer-compare';
 import type { HostPath } from './host-paths';
-import { cliCommand, upstreamStartWays } from '../../../shared/fix';
+import { cliCommand, upstreamStartWays, type FrontEnd } from '../../../shared/fix';
 import { errnoWords } from '../../../shared/probe-failure';
 
 export { answerClass } from './answer-compare';
@@ -47,6 +47,15 @@ export interface VerifyOutcome {
   warningCode?: 'UPSTREAM_UNVERIFIED' | 'UPSTREAM_NO_ADDRESS';
 }
 
+/**
+ * VERIFY_UPSTREAM's words for the upstreams the user named, per front end: the CLI's `--upstream`
+ * flag, the window's Start options → Upstreams field (walk 24: the window quoted the flag).
+ */
+const NAMED_UPSTREAM_WORDS: Record<FrontEnd, { one: string; many: string; every: string; without: string }> = {
+  cli: { one: '--upstream you named', many: '--upstream you named', every: 'every --upstream you name', without: 'start without --upstream' },
+  gui: { one: 'upstream you entered in Start options → Upstreams', many: 'upstreams you entered in Start options → Upstreams', every: 'every upstream entered there', without: 'clear Upstreams in Start options and start again' },
+};
+
 /** Upstream did not answer at all (nothing listens, no route, timeout): not a DNS answer. */
 const silent = (r: QueryResult) => r.rcode === 'TIMEOUT' || r.rcode === 'ERROR';
 
@@ -61,7 +70,8 @@ const silent = (r: QueryResult) => r.rcode === 'TIMEOUT' || r.rcode === 'ERROR';
  * every non-cluster name into the void. Discovered upstreams get one attempt: an offline host
  * still starts (cluster names work), and the outcome carries a `warning` saying so.
  * Throws VERIFY_PROXY / VERIFY_SYSTEM / VERIFY_UPSTREAM / VERIFY_EXTERNAL failures whose
- * message says when the deadline is what ran out.
+ * message says when the deadline is what ran out; VERIFY_UPSTREAM's in the words of `frontEnd`
+ * (NAMED_UPSTREAM_WORDS).
  */
 export async function verifyDns(
   deps: LifecycleDeps,
@@ -71,6 +81,7 @@ export async function verifyDns(
   timeoutMs = VERIFY_TIMEOUT_MS,
   explicitUpstreams = false,
   paths: HostPath[] = [],
+  frontEnd: FrontEnd = 'cli',
 ): Promise<VerifyOutcome> {
   const name = `kubernetes.default.svc.${d.clusterDomain}`;
   const want = d.kubernetesServiceIp;
@@ -143,10 +154,11 @@ export async function verifyDns(
     // they fail waits for the dead one's timeout, and a typo'd address is kept silently: refused
     // either way, in words that say which case it is.
     const allDead = ext.dead.length === upstreams.length;
+    const w = NAMED_UPSTREAM_WORDS[frontEnd];
     const consequence = allDead
       ? 'every non-cluster name would fail through the proxy'
-      : `the other${upstreams.length - ext.dead.length === 1 ? ' answers' : 's answer'} (${upstreams.filter((u) => !ext.dead.some((d) => d.u === u)).join(', ')}), but every --upstream you name must answer: remove it or correct the address`;
-    throw failed('VERIFY_UPSTREAM', `${allDead ? 'The --upstream you named does' : `${ext.dead.length === 1 ? 'One' : 'Some'} of the --upstream you named do${ext.dead.length === 1 ? 'es' : ''}`} not resolve ${externalName}: ${what}${silent(ext.dead[0]!.r) ? ranOut(true) : ''}; ${consequence}. Check the address (${cliCommand(`query ${externalName} --server ${ext.dead[0]!.u}`)}), or start without --upstream to use the nameservers of your /etc/resolv.conf.`);
+      : `the other${upstreams.length - ext.dead.length === 1 ? ' answers' : 's answer'} (${upstreams.filter((u) => !ext.dead.some((d) => d.u === u)).join(', ')}), but ${w.every} must answer: remove it or correct the address`;
+    throw failed('VERIFY_UPSTREAM', `${allDead ? (upstreams.length > 1 && frontEnd === 'gui' ? `The ${w.many} do` : `The ${w.one} does`) : `${ext.dead.length === 1 ? 'One' : 'Some'} of the ${w.many} do${ext.dead.length === 1 ? 'es' : ''}`} not resolve ${externalName}: ${what}${silent(ext.dead[0]!.r) ? ranOut(true) : ''}; ${consequence}. Check the address (${cliCommand(`query ${externalName} --server ${ext.dead[0]!.u}`)}), or ${w.without} to use the nameservers of your /etc/resolv.conf.`);
   }
   let externalNote = `skipped (${upstreams.length > 1 ? 'no upstream answered' : 'the upstream did not answer'}: offline host?)`;
   let warning: string | null = null;

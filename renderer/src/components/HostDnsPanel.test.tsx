@@ -165,6 +165,11 @@ describe('HostDnsPanel', () => {
     expect(cell(renderToStaticMarkup(<HostDnsPanel />), 'dns-network-policy')).toMatch(/^follow: when the network writes/);
   });
 
+  it('walk 24: keep says what it does and nothing about where it was chosen (a CLI start\'s --on-network-change keep is not "chosen in Start options")', () => {
+    state.status = { ...running, onNetworkChange: 'keep', follower: null };
+    expect(cell(renderToStaticMarkup(<HostDnsPanel />), 'dns-network-policy')).toBe('keep: when the network writes a new resolver file, it stays as drift and you choose in the banner');
+  });
+
   it('sixth walk M3/L1: a saved original and K2s DNS\'s own file a user could write are marked on their rows, and the note with the fix stays', () => {
     const note = "The saved original /etc/resolv.conf (the file stop puts back) is writable by every user (mode 0666): stop puts it back with that owner and mode, and then a user can choose this host's DNS through it. To have it back fixed, press Stop, run `sudo chmod o-w /etc/resolv.conf` in a terminal, then press Start (that start saves it fixed).";
     state.status = { ...running, savedAt: '2026-01-01T00:00:00.000Z', savedBy: 'k2s-dns', savedOriginalWritable: 'writable by every user (mode 0666)', liveResolverWritable: 'writable by group 4 (mode 0664)', messages: [note] };

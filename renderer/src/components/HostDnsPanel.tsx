@@ -110,7 +110,8 @@ export function HostDnsPanel() {
                 <dt>Network changes</dt>
                 <dd data-testid="dns-network-policy" data-policy={status.onNetworkChange} data-follower={status.follower ? (status.follower.running ? 'running' : 'down') : undefined} className={status.follower?.running === false ? 'error-text' : undefined}>
                   {/* The follower died (kill -9, OOM): "follow" is not in effect; status's note below says how to fix it (walk5 M3). */}
-                  {status.onNetworkChange === 'follow' && status.follower?.running === false ? 'follow, but the network follower is not running: a new resolver file from the network is not followed and shows as drift (Start restarts it)' : status.onNetworkChange === 'follow' ? 'follow: when the network writes a new resolver file, its nameservers become the upstreams and it becomes the saved original' : 'keep: when the network writes a new resolver file, it stays as drift and you choose in the banner (chosen in Start options)'}
+                  {/* Where the policy was chosen (window or CLI) is recorded nowhere: not said (walk 24: "chosen in Start options" after a CLI start). */}
+                  {status.onNetworkChange === 'follow' && status.follower?.running === false ? 'follow, but the network follower is not running: a new resolver file from the network is not followed and shows as drift (Start restarts it)' : status.onNetworkChange === 'follow' ? 'follow: when the network writes a new resolver file, its nameservers become the upstreams and it becomes the saved original' : 'keep: when the network writes a new resolver file, it stays as drift and you choose in the banner'}
                 </dd>
               </>
             )}

@@ -41,11 +41,11 @@ const state = vi.hoisted(() => ({
   setShowProbes: () => undefined,
   runSearch: async () => undefined,
 }));
-const dnsEngine = vi.hoisted(() => ({ engine: null as string | null }));
+const dnsEngine = vi.hoisted(() => ({ engine: null as string | null, logQueries: undefined as false | undefined }));
 vi.mock('../stores', () => ({
   useLogs: (sel: (s: typeof state) => unknown) => sel(state),
   useZones: (sel: (s: { discovery: null }) => unknown) => sel({ discovery: null }),
-  useDns: (sel: (s: { status: { engine: string } | null }) => unknown) => sel({ status: dnsEngine.engine ? { engine: dnsEngine.engine } : null }),
+  useDns: (sel: (s: { status: { engine: string; logQueries?: false } | null }) => unknown) => sel({ status: dnsEngine.engine ? { engine: dnsEngine.engine, ...(dnsEngine.logQueries === false ? { logQueries: false as const } : {}) } : null }),
 }));
 
 import { LogsPanel } from './LogsPanel';
@@ -218,6 +218,25 @@ describe('LogsPanel queries view: the exact log says what it missed', () => {
       expect(shown).toBe(` It missed 1200 packets since ${timeText(Date.parse(since))} while the proxy was busy (it runs at idle priority, its parser takes at most 5 % of one core, and it yields the CPU to DNS).`);
     } finally {
       Object.assign(state, { view: 'raw', exact: undefined });
+    }
+  });
+});
+
+describe('LogsPanel queries view: a running K2s DNS that logs no query (walk 24)', () => {
+  it('says so in one line above the rows, and that the rows are from an earlier run; nothing while it logs them', () => {
+    const row = { key: 'r1', time: '2026-12-05T07:40:12.000Z', client: '127.0.0.1:40000', protocol: 'udp', name: 'example.com', type: 'A', upstream: '192.0.2.53:53', answers: ['93.184.215.14'], rcode: 'NOERROR', latencyMs: 3, engine: 'adguard', probe: false };
+    Object.assign(state, { view: 'queries', error: null, older: null, atStart: true, lines: [], owners: [], queries: [], clusterZones: [], exact: { available: true, reason: null, rows: [row], complete: true } });
+    Object.assign(dnsEngine, { engine: 'adguard', logQueries: false });
+    try {
+      const html = renderToStaticMarkup(<LogsPanel />);
+      expect(/data-testid="logs-not-logging">([^<]*)</.exec(html)?.[1]).toBe('The running K2s DNS was started with query logging off: it logs no query; the rows shown are from an earlier run. To log queries, press Stop, then Start.');
+      // Above the rows.
+      expect(html.indexOf('logs-not-logging')).toBeLessThan(html.indexOf('logs-query-head'));
+      dnsEngine.logQueries = undefined;
+      expect(renderToStaticMarkup(<LogsPanel />)).not.toContain('logs-not-logging');
+    } finally {
+      Object.assign(state, { view: 'raw', exact: undefined });
+      Object.assign(dnsEngine, { engine: null, logQueries: undefined });
     }
   });
 });

@@ -21,6 +21,7 @@ import { hidesAsProbeLine } from '../../../shared/health-probe';
 import { exactFilteredCountText, exactSearchCountText, queryFilterWords, searchCountText } from '../lib/log-counts';
 import type { LogLine, LogSearch } from '../../../shared/types';
 import { useDns, useLogs } from '../stores';
+import { notLoggingLine } from '../lib/not-logging';
 import { EXACT_POLL_MS, MAX_EXACT_HISTORY, MAX_HISTORY_LINES, MAX_LOG_LINES, type LogsSearchState } from '../stores/logs';
 import { usePoll } from '../lib/use-poll';
 import './logs-panel.css';
@@ -421,6 +422,8 @@ export function LogsPanel() {
   const pending = useLogs((s) => s.pending.length);
   // The engine that writes the log now (status), to name its file (the probes box).
   const engine = useDns((s) => s.status?.engine ?? null);
+  // The running K2s DNS logs no query (started with query logging off): said above the rows (walk 24).
+  const logQueries = useDns((s) => s.status?.logQueries);
   const { paused, view, levels, text, queryText, rcode, route, showProbes, cleared, error: loadError, setPaused, setView, setShowProbes, search, runSearch } = useLogs((s) => s);
   // The open view's text filter searches the whole log (current file and .1) in the backend.
   const filterText = (view === 'queries' ? queryText : text).trim();
@@ -455,6 +458,7 @@ export function LogsPanel() {
   // The rows held in this window besides a search's result: where a found row's search walk may be.
   const heldQueries = useMemo(() => (allQueries === (exactRows ?? bufferQueries) ? [] : (exactRows ?? bufferQueries)), [allQueries, exactRows, bufferQueries]);
   const probes = useMemo(() => allQueries.filter((r) => r.probe).length, [allQueries]);
+  const notLogging = view === 'queries' ? notLoggingLine(logQueries, allQueries.length > 0) : null;
   // k2s-dns's own health probes are hidden unless asked for (they would flood the log), in both views.
   const queries = useMemo(() => (showProbes ? allQueries : allQueries.filter((r) => !r.probe)), [allQueries, showProbes]);
   // Each row is judged by its own facts (its client socket's other names, the search list recorded
@@ -518,6 +522,7 @@ export function LogsPanel() {
           {exact.missed ? <span data-testid="logs-exact-missed">{` It ${localTimes(exact.missed)}.`}</span> : null}
         </p>
       ) : null}
+      {notLogging ? <p className="warn-text" data-testid="logs-not-logging">{notLogging}</p> : null}
       {buffer.length === 0 && pending === 0 && !searching && !(view === 'queries' && exactRows && exactRows.length > 0) ? (
         <EmptyState cleared={cleared} error={loadError} />
       ) : view === 'queries' ? (

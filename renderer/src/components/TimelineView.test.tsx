@@ -144,6 +144,25 @@ describe('TimelineView: a Keep\'s long note once (walk 11 L5)', () => {
   });
 });
 
+describe('TimelineView: a rolled-back start\'s failed step (walk 24)', () => {
+  it('the failed verify row says it failed, not "Done", when the result says its words in full', () => {
+    const cause = 'The upstream you entered in Start options does not resolve example.com: no answer in 2 s; nothing outside the cluster would resolve. Check the address.';
+    state.status = { ...running, state: 'stopped', pid: null, proxyExit: null, resolverOwner: 'original' };
+    state.events = [
+      { type: 'step', op: 'start', step: 'verify', status: 'failed', message: cause, at },
+      { type: 'step', op: 'start', step: 'rollback', status: 'done', message: 'Put back /etc/resolv.conf.', at: at + 1 },
+      { type: 'result', op: 'start', ok: false, exitCode: 1, code: 'VERIFY_UPSTREAM', message: `${cause} Every change was rolled back; the host resolver is as before.`, at: at + 2 },
+    ];
+    try {
+      const html = renderToStaticMarkup(<TimelineView />).replace(/<!-- -->/g, '');
+      expect(/data-testid="step-verify".*?<span class="step-msg">(.*?)<\/span><\/li>/.exec(html)?.[1]).toBe('Failed: the result below says why.');
+      expect(html).not.toContain('Done: the result below says what it did.');
+    } finally {
+      state.events = [];
+    }
+  });
+});
+
 describe('TimelineView: a start warning carried in its result (walk 11 L5)', () => {
   const W = "/etc/resolv.conf is writable by every user (mode 0666); K2s follows no file a user could write. It was saved as your original as it is; to save it fixed: sudo k2s-dns stop, sudo chmod o-w /etc/resolv.conf, then sudo k2s-dns start.";
   const events = [

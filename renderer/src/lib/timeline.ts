@@ -162,16 +162,19 @@ export function staleResultSuffix(t: Pick<Timeline, 'op' | 'steps'>): string | n
  * message and it says more than one sentence (stop's restore note is also the result's). Walk 11
  * L5 kept its first sentence; walk 12 M3: that sentence ("Kept … the copy saved at start was
  * discarded") then stood twice, so the row now says only where the words are. A one-sentence step
- * stays whole.
+ * stays whole. A failed step (a rolled-back start's verify) says it failed, never "Done" (walk 24).
  */
-export function stepText(step: Pick<TimelineStep, 'message'>, result: Pick<ResultEvent, 'message'> | null): string {
+export function stepText(step: Pick<TimelineStep, 'message'> & Partial<Pick<TimelineStep, 'status'>>, result: Pick<ResultEvent, 'message'> | null): string {
   if (!result || step.message === '' || !result.message.includes(step.message)) return step.message;
   const { more } = firstSentence(step.message);
-  return more ? STEP_IN_RESULT : step.message;
+  return more ? (step.status === 'failed' ? STEP_FAILED_IN_RESULT : STEP_IN_RESULT) : step.message;
 }
 
 /** A step row whose words the result line below says in full (stepText). */
 export const STEP_IN_RESULT = 'Done: the result below says what it did.';
+
+/** A failed step row whose cause the result line below says in full (stepText). */
+export const STEP_FAILED_IN_RESULT = 'Failed: the result below says why.';
 
 /** Where stop's result gives the way out of a kept file start refuses (electron/core/lifecycle/teardown.ts). */
 const REPLACE_FIX = ': replace it with a resolver file first (';
