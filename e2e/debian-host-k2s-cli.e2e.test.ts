@@ -9,35 +9,16 @@
  * unlinked, no saved state), both engines' unit being the one K2s stops; a network that writes the
  * original's bytes again while the proxy runs is still followed (after follow.ts ORIGINAL_BACK_WAIT_MS).
  */
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { debianHostMissing, HOST_SRC, REPO_ROOT, type DebianHost } from './bed/debian-host';
+import { debianHostMissing, type DebianHost } from './bed/debian-host';
 import { bootPlainHost, hostCli, hostGetent, hostResolver, hostStartArgs, isActive, PLAIN_RESOLV_CONF } from './bed/debian-host-cli';
 import { engineMissing } from './bed/engines';
+import { buildK2sDouble, HOST_K2S_DOUBLE } from './bed/k2s-cli-double';
 import type { Testbed } from './bed/testbed';
 import { until } from './support/until';
 
 const inSandbox = process.env.K2S_DNS_SANDBOX === '1';
-const DOUBLE = join(REPO_ROOT, '.tools', 'bin', 'k2s-cli-double');
-const HOST_DOUBLE = `${HOST_SRC}/.tools/bin/k2s-cli-double`;
-
-/** Builds tools/k2s-cli-double (standard library only, no download); null, or why it could not. */
-async function buildDouble(): Promise<string | null> {
-  const env = { ...process.env, CGO_ENABLED: '0', GOTOOLCHAIN: 'local', GOFLAGS: '-mod=mod', GOCACHE: join(REPO_ROOT, '.tools', 'go', 'cache') };
-  for (const go of ['go', '/usr/local/go/bin/go']) {
-    try {
-      await promisify(execFile)(go, ['build', '-trimpath', '-o', DOUBLE, '.'], { cwd: join(REPO_ROOT, 'tools', 'k2s-cli-double'), env, timeout: 170_000 });
-      return null;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return `go build of tools/k2s-cli-double failed: ${(err as Error).message}`;
-    }
-  }
-  return 'Go is not installed (tools/k2s-cli-double is a Go program)';
-}
-
-const why = inSandbox ? ((await debianHostMissing()) ?? (await buildDouble())) : 'the Debian host boots only inside e2e/bed/sandbox.sh (npm run test:e2e, as root)';
+const why = inSandbox ? ((await debianHostMissing()) ?? (await buildK2sDouble())) : 'the Debian host boots only inside e2e/bed/sandbox.sh (npm run test:e2e, as root)';
 if (why) console.warn(`skipped: K2s's own k2s stop / k2s uninstall against a running K2s DNS (${why})`);
 // K2s runs AdGuard dnsproxy; dnsmasq where it was not built.
 const engine = why === null && (await engineMissing('dnsproxy')) === null ? 'adguard' : 'dnsmasq';
@@ -69,7 +50,7 @@ describe(`K2s's own CLI against a running K2s DNS on a booted Debian 13 host (${
     await until('the follower watches', 30_000, async () => (await followerJournal(h)).includes('watches the network'));
     const journalBefore = (await followerJournal(h)).length;
 
-    const k2s = await h.run([HOST_DOUBLE, 'stop']);
+    const k2s = await h.run([HOST_K2S_DOUBLE, 'stop']);
     expect(k2s.code, k2s.stderr).toBe(0);
 
     // The follower ends K2s DNS (it may have followed K2s's restore before K2s stopped the
@@ -98,7 +79,7 @@ describe(`K2s's own CLI against a running K2s DNS on a booted Debian 13 host (${
     await until('the follower watches', 30_000, async () => (await followerJournal(h)).split('watches the network').length > 2);
     const journalBefore = (await followerJournal(h)).length;
 
-    const k2s = await h.run([HOST_DOUBLE, 'uninstall']);
+    const k2s = await h.run([HOST_K2S_DOUBLE, 'uninstall']);
     expect(k2s.code, k2s.stderr).toBe(0);
     await until("the follower's stop", 30_000, async () => (await followerJournal(h)).slice(journalBefore).includes('OK: K2s DNS is stopped'));
     console.log(`debian-host-k2s-cli (${engine}): k2s uninstall →\n${(await followerJournal(h)).slice(journalBefore).trim()}`);

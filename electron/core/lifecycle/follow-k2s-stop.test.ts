@@ -70,6 +70,7 @@ describe("K2s's own `k2s stop` while K2s DNS runs (systemd host)", () => {
     await h.systemd.stop(); // K2s's `systemctl stop k2s-dnsproxy`
     const r = await followNetwork(h.deps);
     expect(r.kind).toBe('stopped-outside');
+    expect((r as { state: { resolvConf: unknown } }).state.resolvConf).toMatchObject({ kind: 'file', contentBase64: Buffer.from(ORIGINAL).toString('base64') });
     expect((r as { why: string }).why).toMatch(/^the original saved at \S+ is back at \/etc\/resolv\.conf \(\/etc\/resolv\.conf replaced by a new file\) and k2s-dnsproxy was stopped, both by another program \(K2s's own `k2s stop` and `k2s uninstall` do both\)$/);
     expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe(ORIGINAL);
     expect(h.sleeps).toEqual([]);
@@ -87,7 +88,7 @@ describe("K2s's own `k2s stop` while K2s DNS runs (systemd host)", () => {
     const starts = h.services.started.length;
     await k2sRestores(h.root);
     const r = await followNetwork(h.deps);
-    expect(r).toMatchObject({ kind: 'followed', originalBack: { kind: 'file', contentBase64: Buffer.from(ORIGINAL).toString('base64') }, change: { from: ['192.0.2.53'], to: ['192.0.2.53'] } });
+    expect(r).toMatchObject({ kind: 'followed', originalBack: { resolvConf: { kind: 'file', contentBase64: Buffer.from(ORIGINAL).toString('base64') } }, change: { from: ['192.0.2.53'], to: ['192.0.2.53'] } });
     expect(h.services.started.length).toBe(starts);
     expect(h.sleeps).toEqual([]);
     expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toMatch(/^# Managed by K2s native Linux installation; restored by k2s stop or uninstall\n[^\n]*\nnameserver 127\.0\.0\.1\n/);
@@ -107,10 +108,11 @@ describe("K2s's own `k2s stop` while K2s DNS runs (systemd host)", () => {
     expect(r.kind).toBe('followed');
     await h.systemd.stop();
     await rm(join(h.root, STATE));
-    const held = (r as { originalBack?: import('../../../shared/types').ResolverEntry }).originalBack;
-    const stop = await stopDns(h.deps, { byFollower: true, heldOriginal: held! }, quiet);
+    const held = (r as { originalBack?: import('../../../shared/state-file').ResolverStateFile }).originalBack!;
+    expect(held.resolvConf).toMatchObject({ kind: 'file', contentBase64: Buffer.from(ORIGINAL).toString('base64'), mode: 0o644 });
+    const stop = await stopDns(h.deps, { byFollower: true, heldState: held }, quiet);
     expect(stop).toMatchObject({ ok: true, exitCode: 0 });
-    expect(stop.message).toContain("The saved state was removed by another program (K2s's own `k2s uninstall` does this); restored the original the network follower held, byte for byte.");
+    expect(stop.message).toContain(`The saved state was removed by another program (K2s's own \`k2s uninstall\` does this); the network follower held it (saved at ${held.savedAt}) and this stop used it.`);
     expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe(ORIGINAL);
     // Without it (a user's stop): refused as before, nothing invented.
     await writeFile(join(h.root, 'etc/resolv.conf'), '# Managed by K2s native Linux installation; restored by k2s stop or uninstall\nnameserver 127.0.0.1\n');
@@ -135,6 +137,14 @@ describe("K2s's own `k2s stop` while K2s DNS runs (systemd host)", () => {
       h.systemd.crashed = true;
     };
     expect(await proxyStopsWithin(h.deps, ORIGINAL_BACK_WAIT_MS)).toBe(false);
+  });
+
+  it('proxyStopsWithin ends at once when the follower is being stopped (its signal aborted): a stop waits for no watch', async () => {
+    const h = await started();
+    const ac = new AbortController();
+    h.deps.sleep = async () => ac.abort();
+    expect(await proxyStopsWithin(h.deps, ORIGINAL_BACK_WAIT_MS, ac.signal)).toBe(false);
+    expect(h.sleeps).toEqual([]);
   });
 
   it("the original's bytes written again while the proxy keeps running (a Wi-Fi reconnect): followed at once, host pointed at the proxy, which keeps running", async () => {

@@ -8,7 +8,7 @@ import { watchNetwork } from './follow-watch';
 import { kubeconfigToName } from '../cluster/kubeconfig-default';
 import { readState } from '../host/resolver-state';
 import { setCliKubeconfig } from '../../../shared/fix';
-import type { ResolverEntry } from '../../../shared/types';
+import type { ResolverStateFile } from '../../../shared/state-file';
 
 /**
  * The follower's fix texts — the watchdog's give-up line of the proxy it starts again after a
@@ -35,9 +35,9 @@ export async function runFollower(deps: LifecycleDeps): Promise<number> {
   // K2s's own `k2s stop` put the saved original back and stopped the proxy: the rest of a stop
   // (the capture, the route, the units' links, the saved state) is done here, as `k2s-dns stop`
   // would, except for this unit's own stop (it ends by returning).
-  const onStoppedOutside = async (_why: string, heldOriginal?: ResolverEntry) => {
+  const onStoppedOutside = async (_why: string, heldState: ResolverStateFile) => {
     const { stopDns } = await import('./stop');
-    const result = await stopDns(deps, { byFollower: true, ...(heldOriginal ? { heldOriginal } : {}) }, (e) => {
+    const result = await stopDns(deps, { byFollower: true, heldState }, (e) => {
       if (e.type === 'step' && e.status !== 'running' && e.message) log(`stop ${e.step}: ${e.message}`);
     });
     log(`${result.ok ? 'OK' : `FAILED [${result.code ?? 'INTERNAL'}]`}: ${result.message}${(result.warnings ?? []).map((w) => ` [${w.code}] ${w.message}`).join('')}`);

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { watch, type FSWatcher } from 'node:fs';
 import type { LifecycleDeps } from './deps';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
-import type { ResolverEntry } from '../../../shared/types';
+import type { ResolverStateFile } from '../../../shared/state-file';
 import { readState } from '../host/resolver-state';
 import { describeNetworkChange, followNetwork, ORIGINAL_BACK_WAIT_MS, proxyStopsWithin, stoppedOutsideWhy, targetPath, type FollowOutcome, type FollowPhases } from './follow';
 
@@ -46,10 +46,10 @@ export interface WatchOptions {
   /**
    * Called once when a look finds K2s DNS stopped from outside (FollowOutcome `stopped-outside`:
    * the saved original back and k2s-dnsproxy stopped, as K2s's own `k2s stop` leaves them); no
-   * look runs after it. `heldOriginal`: the saved original this follower followed last, for a
-   * stop that finds the state file gone (K2s's own `k2s uninstall` removes it). Absent: such a look is only logged.
+   * look runs after it. `heldState`: the state file as the follower last read or saved it, for a
+   * stop that finds the file gone (K2s's own `k2s uninstall` removes it). Absent: such a look is only logged.
    */
-  onStoppedOutside?: (why: string, heldOriginal?: ResolverEntry) => Promise<void>;
+  onStoppedOutside?: (why: string, heldState: ResolverStateFile) => Promise<void>;
 }
 
 /** The host files whose change can mean a new network resolver, for the current saved state. */
@@ -144,7 +144,7 @@ export async function watchNetwork(deps: LifecycleDeps, opts: WatchOptions): Pro
       opts.log(`${r.why}: K2s DNS stops too (${Date.now() - t0} ms, ${sawAt === null ? 'found by the poll' : `${t0 - sawAt} ms after the inotify event`}).`);
       if (opts.onStoppedOutside) {
         stoppedOutside = true;
-        await opts.onStoppedOutside(r.why);
+        await opts.onStoppedOutside(r.why, r.state);
       }
     } else if (r.kind === 'followed' && r.originalBack && opts.onStoppedOutside && !watchingProxy) {
       // The saved original was put back and followed: K2s's `k2s stop` stops the proxy right
@@ -154,11 +154,18 @@ export async function watchNetwork(deps: LifecycleDeps, opts: WatchOptions): Pro
       const onStopped = opts.onStoppedOutside;
       const savedAt = r.change.at;
       const held = r.originalBack;
-      watchingProxy = proxyStopsWithin(deps, ORIGINAL_BACK_WAIT_MS).then(async (stopped) => {
+      watchingProxy = proxyStopsWithin(deps, ORIGINAL_BACK_WAIT_MS, opts.signal).then(async (stopped) => {
         if (!stopped || stoppedOutside || opts.signal.aborted) return;
         stoppedOutside = true;
-        // A look in progress holds the lifecycle lock: the stop takes it after that look.
+        // A look in progress holds the lifecycle lock: the stop takes it after that look. Such a
+        // look may have restarted the engine (a newer network file): a proxy that runs then was
+        // not stopped by anyone, and watching goes on as before.
+        const looked = running !== null;
         while (running) await running;
+        if (looked && (await deps.services.status().catch(() => null))?.running) {
+          stoppedOutside = false;
+          return;
+        }
         const why = stoppedOutsideWhy(savedAt, r.change.how);
         opts.log(`${why}: K2s DNS stops too (${Date.now() - t1} ms after the follow).`);
         await onStopped(why, held);

@@ -46,21 +46,28 @@ import { runningStartFlags } from '../../../shared/running-start';
 export type FollowOutcome =
   | { kind: 'idle'; why: string }
   | { kind: 'busy'; why: string }
-  /** `originalBack`: the file followed was the saved original put back as it was (originalBack), that entry; the follower then watches the proxy a moment (follow-watch.ts). */
-  | { kind: 'followed'; change: NetworkChange; phases: FollowPhases; captureError?: string; originalBack?: ResolverEntry }
+  /**
+   * `originalBack`: the file followed was the saved original put back as it was (originalBack):
+   * the state this follow saved, which the follower holds while it watches the proxy after it
+   * (follow-watch.ts), for a stop that finds the state file gone (K2s's own `k2s uninstall`).
+   */
+  | { kind: 'followed'; change: NetworkChange; phases: FollowPhases; captureError?: string; originalBack?: ResolverStateFile }
   | { kind: 'drift'; change: NetworkChange }
-  /** The saved original is back and k2s-dnsproxy stopped, both by another program (K2s's own `k2s stop`): K2s DNS is to stop too (follow-main.ts). */
-  | { kind: 'stopped-outside'; why: string };
+  /** The saved original is back and k2s-dnsproxy stopped, both by another program (K2s's own `k2s stop`): K2s DNS is to stop too (follow-main.ts), from `state` (the state file as this look read it). */
+  | { kind: 'stopped-outside'; why: string; state: ResolverStateFile };
 
 /**
  * How long the follower watches k2s-dnsproxy after it followed the saved original put back as it
  * was (ms). K2s's own `k2s stop` and `k2s uninstall` put it back, then stop the proxy (`systemctl
- * stop`, `disable --now`), milliseconds apart on an idle host: when the proxy stops (not crashed)
- * within this time, that was K2s's stop and K2s DNS stops too (follow-watch.ts). A network that
- * writes the original's very bytes again (NetworkManager after a reconnect) leaves the proxy
- * running: that file was followed at once as any other, and nothing more happens.
+ * stop`, `disable --now`): milliseconds apart on an idle host, but the proxy's stop job waits for
+ * the capture companion's stop first (its unit is PartOf= and After= the proxy), which on a busy
+ * host took over 3 s (measured on the booted Debian 13 host with 4 CPU-bound shells). A stop (not
+ * a crash) within this time is K2s's, or a user's `systemctl stop`: K2s DNS stops too
+ * (follow-watch.ts). A network that writes the original's very bytes again (NetworkManager writes
+ * its file twice after a change) leaves the proxy running: followed at once, nothing more. The
+ * watch reads the proxy's main PID in /proc every 50 ms, no process spawned.
  */
-export const ORIGINAL_BACK_WAIT_MS = 3000;
+export const ORIGINAL_BACK_WAIT_MS = 30_000;
 
 /**
  * Where a follow's time went, ms each, in order (the follower logs them; scripts/bench reads
@@ -207,16 +214,18 @@ export function ownerFixed(last: NetworkChange | null, sha256: string, owner: { 
  * Resolves true once k2s-dnsproxy is stopped (or stopping) by someone, false when it still runs
  * after `ms` or is down for its own reasons (it crashed: systemd restarts it or gave up, which a
  * follow's restart takes up as before). Between two `systemctl show` calls it watches the proxy's
- * main PID in /proc (no process spawned); without that, it asks systemd every 200 ms.
+ * main PID in /proc (no process spawned); without that, it asks systemd every 200 ms. False at
+ * once when `signal` aborts (the follower is being stopped).
  */
-export async function proxyStopsWithin(deps: LifecycleDeps, ms: number): Promise<boolean> {
+export async function proxyStopsWithin(deps: LifecycleDeps, ms: number, signal?: AbortSignal): Promise<boolean> {
   const t0 = deps.now();
   for (;;) {
+    if (signal?.aborted) return false;
     const st = await deps.services.status().catch(() => null);
     if (st && !st.running) return !st.restart;
     if (deps.now() - t0 >= ms) return false;
     if (st?.pid && deps.processRunning) {
-      while (deps.now() - t0 < ms && (await deps.processRunning(st.pid))) await deps.sleep(50);
+      while (deps.now() - t0 < ms && !signal?.aborted && (await deps.processRunning(st.pid))) await deps.sleep(50);
     } else {
       await deps.sleep(200);
     }
@@ -266,7 +275,7 @@ async function followLocked(deps: LifecycleDeps): Promise<FollowOutcome> {
   let proxyRuns = false;
   if (back) {
     const st = await deps.services.status().catch(() => null);
-    if (st && !st.running && !st.restart) return { kind: 'stopped-outside', why: stoppedOutsideWhy(state.savedAt, found.how) };
+    if (st && !st.running && !st.restart) return { kind: 'stopped-outside', why: stoppedOutsideWhy(state.savedAt, found.how), state };
     proxyRuns = st?.running === true;
   }
   // The saved link's target holding the saved bytes while /etc/resolv.conf is K2s's is nothing
@@ -327,7 +336,9 @@ async function followLocked(deps: LifecycleDeps): Promise<FollowOutcome> {
     return drift(found, `the K2s file for it cannot be written: ${messageOf(err)}`, writer);
   }
   const managedSha = createHash('sha256').update(managed).digest('hex');
-  let next: ResolverStateFile = { ...state, resolvConf: found.entry, savedAt: at, upstreams: picked.upstreams, lastNetworkChange: change, followedChange: change, pendingManagedResolvConfSha256: managedSha };
+  // The saved original put back keeps the saved entry: the same bytes, with the owner and mode it
+  // had (K2s's restore makes the file root:root with its umask applied).
+  let next: ResolverStateFile = { ...state, resolvConf: back ? state.resolvConf : found.entry, savedAt: at, upstreams: picked.upstreams, lastNetworkChange: change, followedChange: change, pendingManagedResolvConfSha256: managedSha };
   const t = [deps.now()];
   const lap = () => {
     t.push(deps.now());
@@ -372,7 +383,7 @@ async function followLocked(deps: LifecycleDeps): Promise<FollowOutcome> {
     if (keepEngine) {
       next = { ...next, plan, pendingManagedResolvConfSha256: null };
       await writeState(deps.fs, next);
-      return { kind: 'followed', change, phases: { decideMs, saveMs, hostFileMs, restartMs: 0, listeningMs: 0 }, originalBack: found.entry };
+      return { kind: 'followed', change, phases: { decideMs, saveMs, hostFileMs, restartMs: 0, listeningMs: 0 }, originalBack: next };
     }
     const written = await writeProxyConfig(deps.fs, plan);
     if (!state.engineBinary) throw new Error('the state file does not name the engine binary');
@@ -413,9 +424,9 @@ async function followLocked(deps: LifecycleDeps): Promise<FollowOutcome> {
     if (c && captureRan && (captureFlags(state.plan) !== captureFlags(plan) || (await deps.fs.lstat(CAPTURE_FAILED_FILE)) !== null)) {
       const captureError = await c.manager.start(captureArgvFor(c.argv, plan)).then(() => undefined, (e: unknown) => messageOf(e));
       const captureMs = lap();
-      return { kind: 'followed', change, phases: { decideMs, saveMs, hostFileMs, restartMs, listeningMs, captureMs }, ...(captureError ? { captureError } : {}), ...(back ? { originalBack: found.entry } : {}) };
+      return { kind: 'followed', change, phases: { decideMs, saveMs, hostFileMs, restartMs, listeningMs, captureMs }, ...(captureError ? { captureError } : {}), ...(back ? { originalBack: next } : {}) };
     }
-    return { kind: 'followed', change, phases: { decideMs, saveMs, hostFileMs, restartMs, listeningMs }, ...(back ? { originalBack: found.entry } : {}) };
+    return { kind: 'followed', change, phases: { decideMs, saveMs, hostFileMs, restartMs, listeningMs }, ...(back ? { originalBack: next } : {}) };
   } catch (err) {
     // The host gets the network's own file back (it names working nameservers; the proxy may
     // be down): drift, as when the network's write is not followed at all.
@@ -430,7 +441,7 @@ async function followLocked(deps: LifecycleDeps): Promise<FollowOutcome> {
     // stop`, right after its restore): that is the stop, not a failed follow.
     if (back && !putBackFailed) {
       const st = await deps.services.status().catch(() => null);
-      if (st && !st.running && !st.restart) return { kind: 'stopped-outside', why: stoppedOutsideWhy(state.savedAt, found.how) };
+      if (st && !st.running && !st.restart) return { kind: 'stopped-outside', why: stoppedOutsideWhy(state.savedAt, found.how), state: next };
     }
     return { kind: 'drift', change: failedChange };
   }

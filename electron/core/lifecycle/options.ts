@@ -1,4 +1,4 @@
-import type { EngineName, ResolverEntry } from '../../../shared/types';
+import type { EngineName } from '../../../shared/types';
 import type { StartInput } from '../../../shared/operation-input';
 import type { NetworkChangePolicy, ResolverStateFile, StartedWith } from '../../../shared/state-file';
 import { runningStartFlags } from '../../../shared/running-start';
@@ -72,11 +72,11 @@ export interface StopOptions {
    */
   byFollower?: boolean;
   /**
-   * Internal, with `byFollower`: the saved original the follower followed last (K2s's restore of
-   * it), put back when the state file is gone and /etc/resolv.conf is K2s's (K2s's own `k2s
-   * uninstall` removes the state file right after it stops the proxy).
+   * Internal, with `byFollower`: the state file as the follower last read or saved it, used when
+   * the file is gone (K2s's own `k2s uninstall` removes it right after it stops the proxy), so the
+   * original still goes back with its owner and mode, and the systemd-resolved route is reverted.
    */
-  heldOriginal?: ResolverEntry;
+  heldState?: ResolverStateFile;
 }
 
 /** `--restore`: which saved copy stop puts back. */

@@ -196,8 +196,13 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
   // (a `systemctl show` less on stop's path); its error, if any, is that step's, as before.
   const serviceBefore = deps.services.status();
   serviceBefore.catch(() => undefined);
-  const { state, corrupt } = await readStateOrSalvage(deps);
+  const read = await readStateOrSalvage(deps);
+  const { corrupt } = read;
   const notes: string[] = [];
+  // The follower's own stop after K2s's `k2s uninstall` removed the state file: the state it held.
+  const held = !read.state && !corrupt && opts.byFollower && opts.heldState ? opts.heldState : null;
+  const state = read.state ?? held;
+  if (held) notes.push(`The saved state was removed by another program (K2s's own \`k2s uninstall\` does this); the network follower held it (saved at ${held.savedAt}) and this stop used it.`);
   // Set when an explicit --on-drift keep kept a file that gives host apps no nameserver that answers.
   let noDns: string | null = null;
   // Set when their file was kept (--on-drift keep): its nameservers were never checked by start.
@@ -231,14 +236,6 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
       return { value: undefined, message: `The saved state was corrupt; ${aside}` };
     }
     if (!state) {
-      // The follower's own stop after K2s's `k2s uninstall` removed the state file, while the
-      // K2s-owned file it had written for the restored original is in place: that original back.
-      if (isManagedEntry(current) && opts.byFollower && opts.heldOriginal) {
-        await restoreOrExplain(deps, opts.heldOriginal, op);
-        const message = `The saved state was removed by another program (K2s's own \`k2s uninstall\` does this); restored the original the network follower held, byte for byte.`;
-        notes.push(message);
-        return { value: undefined, message };
-      }
       if (isManagedEntry(current)) {
         throw failed('NO_SAVED_ORIGINAL', `/etc/resolv.conf is K2s-owned but no saved original exists at ${K2S_PATHS.stateFile}; write your own resolv.conf back by hand (${handResolverWays()}), then run ${cliCommand('stop', true)}.`);
       }
