@@ -64,6 +64,8 @@ describe("K2s's own CLI against a running K2s DNS: breaker cases (booted Debian 
 
   it.skipIf(why !== null)('`k2s stop` while host apps query (6 getent loops, 4 busy shells): K2s\'s stop job is not cancelled, the original stays, K2s DNS stops', async () => {
     const journalBefore = await startWatched(h);
+    const captureJournal = async () => (await h.run(['journalctl', '-u', 'k2s-dnsproxy-capture', '-o', 'cat', '--no-pager'])).stdout;
+    const captureBefore = (await captureJournal()).length;
     await busy(h);
     const t0 = Date.now();
     const k2s = await h.run([HOST_K2S_DOUBLE, 'stop']);
@@ -76,6 +78,11 @@ describe("K2s's own CLI against a running K2s DNS: breaker cases (booted Debian 
     expect(k2s.code).toBe(0);
     expect(journal).toContain('K2s DNS stops too');
     expect(journal).toContain('OK: K2s DNS is stopped');
+    // The capture companion drained and said its counts (its unit's ExecStop= set its autogroup
+    // back to nice 0 before systemd's SIGTERM), not SIGKILLed at TimeoutStopSec (found: 14.9 s).
+    const capture = (await captureJournal()).slice(captureBefore);
+    expect(capture).not.toMatch(/timed out\. Killing/);
+    expect(capture).toMatch(/capture-watch: stopped: \d+ rows/);
     expect(await hostResolver(h)).toBe(original);
     expect(await isActive(h)).not.toBe('active');
   }, 180_000);

@@ -27,6 +27,13 @@ export function renderCaptureUnit(argv: readonly string[]): string {
     // would wait behind every other task on a busy host, past start's wait for the capture.
     // A companion that exits for what no restart mends (a bad flags file: capture-exit.ts) is
     // left failed, not restarted until StartLimitBurst= gives up.
-    service: ['KillMode=mixed', 'TimeoutStopSec=10s', 'UMask=0027', `RestartPreventExitStatus=${CAPTURE_NO_RESTART_STATUSES.join(' ')}`],
+    // ExecStop= runs before systemd's SIGTERM, as its own process at normal priority: it sets the
+    // companion's autogroup back to nice 0 (proc(5) /proc/PID/autogroup), as k2s-dns stop does
+    // before its SIGTERM (capture/go-idle.ts treeToNormal), so a stop by anyone else — K2s's own
+    // `k2s stop`, a `systemctl stop` of the proxy — also lets the drain run on a busy host (with
+    // four CPU-bound shells it ran into TimeoutStopSec and was killed). `$$1`: systemd passes
+    // `$1` to sh (systemd.service(5) "Command lines": `$$` is a literal `$`); `-`: a failure
+    // (the companion gone already) does not fail the stop.
+    service: ['ExecStop=-/bin/sh -c \'echo 0 > /proc/$$1/autogroup\' k2s-capture-stop $MAINPID', 'KillMode=mixed', 'TimeoutStopSec=10s', 'UMask=0027', `RestartPreventExitStatus=${CAPTURE_NO_RESTART_STATUSES.join(' ')}`],
   });
 }

@@ -45,12 +45,13 @@ describe('capture companion command line', () => {
 describe('k2s-dnsproxy-capture.service', () => {
   it('is a companion of k2s-dnsproxy.service: started, stopped and restarted with it, never alone, and it stops its capture itself; not restarted for a bad flags file (78, EX_CONFIG)', () => {
     const unit = renderCaptureUnit(['/usr/bin/node', '/usr/lib/k2s-dns/dist/k2s-dns.mjs', CAPTURE_VERB, '--listen', '127.0.0.1:53', '--port', '53']);
-    expect(unit.split('\n').filter((l) => /^(PartOf|Requisite|After|WantedBy|ExecStart|KillMode|Restart|RestartPreventExitStatus|Type)=/.test(l))).toEqual([
+    expect(unit.split('\n').filter((l) => /^(PartOf|Requisite|After|WantedBy|ExecStart|ExecStop|KillMode|Restart|RestartPreventExitStatus|Type)=/.test(l))).toEqual([
       'PartOf=k2s-dnsproxy.service',
       'Requisite=k2s-dnsproxy.service',
       'After=k2s-dnsproxy.service',
       'Type=simple',
       'ExecStart=/usr/bin/node /usr/lib/k2s-dns/dist/k2s-dns.mjs capture-watch --listen 127.0.0.1:53 --port 53',
+      "ExecStop=-/bin/sh -c 'echo 0 > /proc/$$1/autogroup' k2s-capture-stop $MAINPID",
       'KillMode=mixed',
       'RestartPreventExitStatus=78',
       'Restart=on-failure',
