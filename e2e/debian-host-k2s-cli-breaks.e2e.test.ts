@@ -13,7 +13,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { debianHostMissing, type DebianHost } from './bed/debian-host';
-import { bootPlainHost, hostCli, hostResolver, hostStartArgs, isActive, PLAIN_RESOLV_CONF } from './bed/debian-host-cli';
+import { bootPlainHost, followerJournal, hostCli, hostResolver, hostStartArgs, isActive, PLAIN_RESOLV_CONF } from './bed/debian-host-cli';
 import { buildK2sDouble, HOST_K2S_DOUBLE } from './bed/k2s-cli-double';
 import type { Testbed } from './bed/testbed';
 import { until } from './support/until';
@@ -21,10 +21,6 @@ import { until } from './support/until';
 const inSandbox = process.env.K2S_DNS_SANDBOX === '1';
 const why = inSandbox ? ((await debianHostMissing()) ?? (await buildK2sDouble())) : 'the Debian host boots only inside e2e/bed/sandbox.sh (npm run test:e2e, as root)';
 if (why) console.warn(`skipped: K2s's own CLI breaker cases (${why})`);
-
-async function followerJournal(h: DebianHost): Promise<string> {
-  return (await h.run(['journalctl', '-u', 'k2s-dnsproxy-follow', '-o', 'cat', '--no-pager'])).stdout;
-}
 
 /** start (adguard) and wait until its follower has said it watches (a new such line). */
 async function startWatched(h: DebianHost): Promise<number> {

@@ -11,7 +11,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { debianHostMissing, type DebianHost } from './bed/debian-host';
-import { bootPlainHost, hostCli, hostGetent, hostResolver, hostStartArgs, isActive, PLAIN_RESOLV_CONF } from './bed/debian-host-cli';
+import { bootPlainHost, followerJournal, hostCli, hostGetent, hostResolver, hostStartArgs, isActive, PLAIN_RESOLV_CONF } from './bed/debian-host-cli';
 import { engineMissing } from './bed/engines';
 import { buildK2sDouble, HOST_K2S_DOUBLE } from './bed/k2s-cli-double';
 import type { Testbed } from './bed/testbed';
@@ -25,11 +25,6 @@ const engine = why === null && (await engineMissing('dnsproxy')) === null ? 'adg
 
 const STATE = '/var/lib/k2s/dns-resolver-state.json';
 const UNITS = ['k2s-dnsproxy.service', 'k2s-dnsproxy-kubeswitch.service', 'k2s-dnsproxy-follow.service'];
-
-/** The follower's journal (one line per change and its stop's lines). */
-async function followerJournal(h: DebianHost): Promise<string> {
-  return (await h.run(['journalctl', '-u', 'k2s-dnsproxy-follow', '-o', 'cat', '--no-pager'])).stdout;
-}
 
 describe(`K2s's own CLI against a running K2s DNS on a booted Debian 13 host (${engine})`, () => {
   let tb: Testbed;

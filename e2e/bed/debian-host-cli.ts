@@ -73,6 +73,11 @@ export async function isActive(h: DebianHost, unit = 'k2s-dnsproxy.service'): Pr
   return (await h.run(['systemctl', 'is-active', unit])).stdout.trim();
 }
 
+/** The network follower's journal inside the host (its lines for each change, and those of a stop it runs itself). */
+export async function followerJournal(h: DebianHost): Promise<string> {
+  return (await h.run(['journalctl', '-u', 'k2s-dnsproxy-follow', '-o', 'cat', '--no-pager'])).stdout;
+}
+
 /** The unit's MainPID inside the host (0 when none). */
 export async function mainPid(h: DebianHost, unit = 'k2s-dnsproxy.service'): Promise<number> {
   return Number((await h.run(['systemctl', 'show', '-P', 'MainPID', unit])).stdout.trim());

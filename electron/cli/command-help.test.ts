@@ -1,26 +1,11 @@
-import { describe, expect, it, vi } from 'vitest';
-import { main } from './main';
+import { describe, expect, it } from 'vitest';
+import { runMain as run } from './run-main.fixture';
 import { commandUsage, HELP_VERBS, helpAnswer, unknownCommandText, USAGE } from './usage';
 import { cliInvocation } from '../core/cli-invocation';
 import { writeFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setCliKubeconfig, setKubectlKubeconfig } from '../../shared/fix';
-
-/** stdout and stderr of `k2s-dns ARGS` run through main, and its exit status. */
-async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const chunks: string[] = [];
-  const errs: string[] = [];
-  const spy = vi.spyOn(process.stdout, 'write').mockImplementation(((s: string) => (chunks.push(String(s)), true)) as typeof process.stdout.write);
-  const spyErr = vi.spyOn(process.stderr, 'write').mockImplementation(((s: string) => (errs.push(String(s)), true)) as typeof process.stderr.write);
-  try {
-    const code = await main(args);
-    return { code, stdout: chunks.join(''), stderr: errs.join('') };
-  } finally {
-    spy.mockRestore();
-    spyErr.mockRestore();
-  }
-}
 
 describe('k2s-dns VERB --help (walk15: it printed the whole help)', () => {
   it('start --help prints start\'s synopsis, what it changes and its flags, not the other commands', async () => {

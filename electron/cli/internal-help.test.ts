@@ -1,27 +1,13 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CAPTURE_UNIT_NAME } from '../../shared/capture-unit';
 import { FOLLOW_UNIT_NAME } from '../../shared/systemd-unit';
 import { CAPTURE_VERB } from '../core/capture/capture-args';
 import { FOLLOW_VERB } from '../core/host/follower';
 import { INTERNAL_VERBS, internalHelp, internalVerbHelp } from '../core/internal-help';
-import { main } from './main';
+import { runMain as run } from './run-main.fixture';
 import { USAGE } from './usage';
-
-/** stdout and stderr of `k2s-dns ARGS` run through main, and its exit status. */
-async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const o = vi.spyOn(process.stdout, 'write').mockImplementation(((s: string) => (out.push(String(s)), true)) as typeof process.stdout.write);
-  const e = vi.spyOn(process.stderr, 'write').mockImplementation(((s: string) => (err.push(String(s)), true)) as typeof process.stderr.write);
-  try {
-    return { code: await main(args), stdout: out.join(''), stderr: err.join('') };
-  } finally {
-    o.mockRestore();
-    e.mockRestore();
-  }
-}
 
 describe('internal verbs answer --help (breaker pass: capture-watch --help said "--help needs a value")', () => {
   it('names the verbs and units as the code does', () => {

@@ -6,7 +6,7 @@
  * kubeconfig lookup and the exact log are stand-ins; the printing is main's.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { main } from './main';
+import { runMain } from './run-main.fixture';
 import { setCliKubeconfig, setKubectlKubeconfig } from '../../shared/fix';
 import { EXACT_LOG_NOT_YET } from '../core/capture/exact-log';
 import type { ResolverStateFile } from '../../shared/state-file';
@@ -35,17 +35,10 @@ afterEach(() => {
 });
 
 /** stderr of `k2s-dns ARGS` run through main, and its exit status. */
-async function run(args: string[]): Promise<{ code: number; stderr: string }> {
-  const errs: string[] = [];
-  const spy = vi.spyOn(process.stdout, 'write').mockImplementation((() => true) as typeof process.stdout.write);
-  const spyErr = vi.spyOn(process.stderr, 'write').mockImplementation(((s: string) => (errs.push(String(s)), true)) as typeof process.stderr.write);
-  try {
-    return { code: await main(args), stderr: errs.join('') };
-  } finally {
-    spy.mockRestore();
-    spyErr.mockRestore();
-  }
-}
+const run = async (args: string[]): Promise<{ code: number; stderr: string }> => {
+  const { code, stderr } = await runMain(args);
+  return { code, stderr };
+};
 
 describe('queries: its start lines name the kubeconfig sudo would not find', () => {
   it('after an uninstall (no state, no rows file): "run it … start --kubeconfig KC", exit 1', async () => {

@@ -5,7 +5,7 @@
  * emitting the events recover.ts emits; the printing is main's.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { main } from './main';
+import { runMain as run } from './run-main.fixture';
 import type { EventSink } from '../core/lifecycle/reporter';
 
 const failure = { step: true, message: 'restoring /etc/resolv.conf failed: EROFS: read-only file system, open \'/etc/.resolv.conf.k2s-dns.tmp\'' };
@@ -24,20 +24,6 @@ vi.mock('../core/lifecycle/recover', () => ({
 afterEach(() => {
   failure.step = true;
 });
-
-/** stdout and stderr of `k2s-dns ARGS` run through main, and its exit status. */
-async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const outs: string[] = [];
-  const errs: string[] = [];
-  const spy = vi.spyOn(process.stdout, 'write').mockImplementation(((s: string) => (outs.push(String(s)), true)) as typeof process.stdout.write);
-  const spyErr = vi.spyOn(process.stderr, 'write').mockImplementation(((s: string) => (errs.push(String(s)), true)) as typeof process.stderr.write);
-  try {
-    return { code: await main(args), stdout: outs.join(''), stderr: errs.join('') };
-  } finally {
-    spy.mockRestore();
-    spyErr.mockRestore();
-  }
-}
 
 describe('recover that fails: its message once', () => {
   it('said on the recover step line: the last line refers to it, exit 1', async () => {

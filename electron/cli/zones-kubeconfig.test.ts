@@ -8,8 +8,8 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { main } from './main';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { runMain as run } from './run-main.fixture';
 import { commandUsage } from './usage';
 import { setCliKubeconfig, setKubectlKubeconfig } from '../../shared/fix';
 
@@ -20,20 +20,6 @@ afterEach(() => {
   setCliKubeconfig(null);
   setKubectlKubeconfig(null);
 });
-
-/** stdout and stderr of `k2s-dns ARGS` run through main, and its exit status. */
-async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const outs: string[] = [];
-  const errs: string[] = [];
-  const spy = vi.spyOn(process.stdout, 'write').mockImplementation(((s: string) => (outs.push(String(s)), true)) as typeof process.stdout.write);
-  const spyErr = vi.spyOn(process.stderr, 'write').mockImplementation(((s: string) => (errs.push(String(s)), true)) as typeof process.stderr.write);
-  try {
-    return { code: await main(args), stdout: outs.join(''), stderr: errs.join('') };
-  } finally {
-    spy.mockRestore();
-    spyErr.mockRestore();
-  }
-}
 
 describe('zones: a kubeconfig it cannot use is refused, exit 3', () => {
   it('missing, not valid YAML, a directory: exit 3 and the file\'s own problem', async () => {
