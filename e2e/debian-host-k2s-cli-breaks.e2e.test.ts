@@ -9,7 +9,10 @@
  * - `k2s-dns stop` run at the same moment: found at 8183b1c, a ~90 s hang (the follower's restart
  *   job waited for the follower's own stop job, After=) then BUSY;
  * - `k2s uninstall` of an original owned by another group: K2s deletes the state file before the
- *   follower's stop reads it; found at 8183b1c, the saved owner never went back on.
+ *   follower's stop reads it; found at 8183b1c, the saved owner never went back on;
+ * - `k2s stop` slower than the follower's watch (follow.ts ORIGINAL_BACK_WAIT_MS, 30 s): found at
+ *   d87e3ec, the follower had pointed the host at K2s DNS again and stopped watching, so when the
+ *   proxy's stop job ended the host was left on K2s DNS's file with no proxy: no DNS.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { debianHostMissing, type DebianHost } from './bed/debian-host';
@@ -100,6 +103,47 @@ describe("K2s's own CLI against a running K2s DNS: breaker cases (booted Debian 
     expect(await hostResolver(h)).toBe(original);
     expect(await isActive(h)).not.toBe('active');
   }, 180_000);
+
+  it.skipIf(why !== null)("`k2s stop` slower than the follower's 30 s watch (a unit ordered after the proxy holds its stop job): the follower sees the queued stop job, puts the original back and stops K2s DNS with it", async () => {
+    await hostCli(h, ['stop', '--json']);
+    expect(await hostResolver(h)).toBe(original);
+    // A unit tied to the proxy as the capture companion is (PartOf=, After=) whose stop waits
+    // until the test writes to a fifo: the proxy's stop job waits for it, the proxy still runs.
+    const unit = '[Unit]\nPartOf=k2s-dnsproxy.service\nAfter=k2s-dnsproxy.service\n[Service]\nExecStart=/bin/sleep infinity\nExecStop=/bin/sh -c "read x < /run/k2s-test-hold"\nTimeoutStopSec=300\n';
+    const hold = await h.run(['sh', '-c', 'rm -f /run/k2s-test-hold && mkfifo /run/k2s-test-hold && cat > /etc/systemd/system/k2s-test-hold.service && systemctl daemon-reload'], { input: unit });
+    expect(hold.code, hold.stderr).toBe(0);
+    try {
+      const journalBefore = await startWatched(h);
+      const held = await h.run(['systemctl', 'start', 'k2s-test-hold.service']);
+      expect(held.code, held.stderr).toBe(0);
+      const t0 = Date.now();
+      const k2s = h.run([HOST_K2S_DOUBLE, 'stop'], { timeoutMs: 180_000 });
+      // systemd holds the stop job (list-jobs, as the follower reads it) while the proxy runs on.
+      await until("the proxy's stop job waits", 30_000, async () => /^\s*\d+\s+k2s-dnsproxy\.service\s+stop\s+waiting/m.test((await h.run(['systemctl', 'list-jobs', '--no-legend', 'k2s-dnsproxy.service'])).stdout));
+      expect(await isActive(h)).toBe('active');
+      // After the follower's 30 s watch: the stop job is still there, so the follower stops K2s
+      // DNS too, its restore first (the job it joins ends when the test lets it).
+      const ms = await until('the follower sees the stop', 90_000, async () => (await followerJournal(h)).slice(journalBefore).includes('K2s DNS stops too') && (await hostResolver(h)) === original);
+      const journal = (await followerJournal(h)).slice(journalBefore);
+      console.log(`k2s stop held for ${Date.now() - t0} ms: the follower's stop seen ${ms} ms after the stop job was\n${journal.trim()}`);
+      expect(journal).toMatch(/K2s DNS followed it/);
+      expect(journal).toMatch(/k2s-dnsproxy was stopped, both by another program \(K2s's own `k2s stop` and `k2s uninstall` do both\): K2s DNS stops too \(\d+ ms after the follow\)/);
+      expect((await h.run(['cat', '/etc/resolv.conf'])).stdout).toBe(PLAIN_RESOLV_CONF);
+      const release = await h.sh('echo go 1<>/run/k2s-test-hold');
+      expect(release.code, release.stderr).toBe(0);
+      const done = await k2s;
+      expect(done.code, done.stderr).toBe(0);
+      await until("the follower's stop ends", 60_000, async () => (await followerJournal(h)).slice(journalBefore).includes('OK: K2s DNS is stopped'));
+      await until('the follower unit ends', 30_000, async () => (await isActive(h, 'k2s-dnsproxy-follow.service')) !== 'active');
+      expect(await isActive(h)).not.toBe('active');
+      expect(await hostResolver(h)).toBe(original);
+      const status = await hostCli(h, ['status', '--json']);
+      expect(JSON.parse(status.stdout)).toMatchObject({ state: 'stopped' });
+    } finally {
+      // Opened read-write, a fifo never blocks (fifo(7)): a waiting ExecStop reads it, else it is dropped.
+      await h.sh('echo go 1<>/run/k2s-test-hold; systemctl stop k2s-test-hold.service; rm -f /etc/systemd/system/k2s-test-hold.service /run/k2s-test-hold; systemctl daemon-reload; true');
+    }
+  }, 240_000);
 
   it.skipIf(why !== null)('`k2s uninstall` of an original of mode 0640 owned by root:adm: the original comes back with its group (as `k2s stop` gives it back)', async () => {
     // Whatever the case above left: stopped, the plain original in place, then its group changed.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { exitReasonFromLog, isAutoRestart, parseUnitRunState } from './systemd-show';
+import { exitReasonFromLog, hasStopJob, isAutoRestart, parseUnitRunState } from './systemd-show';
 
 // `systemctl show` of k2s-dnsproxy on Debian 13 (systemd 257) while port 53 was held by another program.
 const AUTO_RESTART = 'ActiveState=activating\nSubState=auto-restart\nNRestarts=7\nExecMainCode=1\nExecMainStatus=1\nMainPID=0\nResult=exit-code\n';
@@ -32,5 +32,18 @@ describe('systemctl show of the proxy unit', () => {
     expect(exitReasonFromLog(`ERROR ${'x'.repeat(400)}`)).toHaveLength(300);
     expect(exitReasonFromLog('dnsmasq[812]: failed to create listening socket for 172.19.1.1: Cannot assign requested address\ndnsmasq[812]: FAILED to start up\n')).toBe('dnsmasq[812]: failed to create listening socket for 172.19.1.1: Cannot assign requested address');
     expect(exitReasonFromLog('2026/12/01 16:08:50.182738 INFO listening to udp addr=127.0.0.1:53\n')).toBeNull();
+  });
+});
+
+describe('systemctl list-jobs --no-legend (hasStopJob)', () => {
+  const U = 'k2s-dnsproxy.service';
+  it('a stop job for the unit, waiting or running, is one; a restart or start job, another unit\'s stop, or no job is none', () => {
+    expect(hasStopJob('1714 k2s-dnsproxy.service         stop    waiting\n1715 k2s-dnsproxy-capture.service stop    running\n', U)).toBe(true);
+    expect(hasStopJob('  88 k2s-dnsproxy.service stop running\n', U)).toBe(true);
+    expect(hasStopJob('1714 k2s-dnsproxy.service restart waiting\n', U)).toBe(false);
+    expect(hasStopJob('1714 k2s-dnsproxy.service start running\n', U)).toBe(false);
+    expect(hasStopJob('1715 k2s-dnsproxy-capture.service stop running\n', U)).toBe(false);
+    expect(hasStopJob('', U)).toBe(false);
+    expect(hasStopJob('No jobs running.\n', U)).toBe(false);
   });
 });

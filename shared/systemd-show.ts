@@ -130,3 +130,14 @@ export function lastExitEventFromJournal(jsonLines: string): JournalExit | null 
 export function lastExitFromJournal(jsonLines: string): string | null {
   return lastExitEventFromJournal(jsonLines)?.how ?? null;
 }
+
+/**
+ * Whether `systemctl list-jobs --no-legend` output lists a stop job for `unit` (columns JOB UNIT
+ * TYPE STATE, systemctl(1) list-jobs; STATE waiting or running). A restart job is not one.
+ */
+export function hasStopJob(listJobs: string, unit: string): boolean {
+  return listJobs.split('\n').some((line) => {
+    const [id, name, type] = line.trim().split(/\s+/);
+    return /^\d+$/.test(id ?? '') && name === unit && type === 'stop';
+  });
+}

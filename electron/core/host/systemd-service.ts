@@ -10,7 +10,7 @@ import type { HostFs } from './host-fs';
 import { settledAll, systemdReload, writeUnitFile, KNOWN_CURRENT_MS, type ManagerReload } from './systemd-reload';
 import { relinkUnits, unlinkUnits } from './unit-links';
 import type { RestartedExit, ServiceManager, ServiceRestart, ServiceSpec } from './service-manager';
-import { exitReasonFromLog, isAutoRestart, lastExitEventFromJournal, lastExitFromJournal, parseUnitRunState, PROCESS_EXIT_MESSAGE_ID, SHOW_PROPERTIES, showProperties, showUnits } from '../../../shared/systemd-show';
+import { exitReasonFromLog, hasStopJob, isAutoRestart, lastExitEventFromJournal, lastExitFromJournal, parseUnitRunState, PROCESS_EXIT_MESSAGE_ID, SHOW_PROPERTIES, showProperties, showUnits } from '../../../shared/systemd-show';
 import { open } from 'node:fs/promises';
 import { LOGROTATE_PATH, openQueryLog, readAdmGid, renderLogrotate, rotateLogIfOver } from './query-log';
 
@@ -264,6 +264,10 @@ export function createSystemdManager(fs: HostFs, exec: Exec, reload: ManagerRelo
       unlinked.catch(() => undefined);
       await stopJob;
       await unlinked;
+    },
+    async stopQueued() {
+      const r = await exec.run('systemctl', ['list-jobs', '--no-legend', UNIT], { timeoutMs: 10_000 }).catch(() => null);
+      return r !== null && r.code === 0 && hasStopJob(r.stdout, UNIT);
     },
     async status() {
       // The proxy's state, and the manager's question for its unit with it (ManagerReload.ask keeps

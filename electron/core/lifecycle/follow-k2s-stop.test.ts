@@ -26,6 +26,13 @@ class SystemdFake implements ServiceManager {
   readonly kind = 'systemd' as const;
   stopOpts: Array<{ leaveFollower?: boolean } | undefined> = [];
   crashed = false;
+  /** A stop job systemd holds for the proxy while it still runs (waiting for a companion's drain); how often it was asked. */
+  stopJob = false;
+  stopQueuedAsked = 0;
+  async stopQueued() {
+    this.stopQueuedAsked++;
+    return this.stopJob;
+  }
   constructor(private readonly inner: FakeServices) {}
   start(spec: Parameters<FakeServices['start']>[0]) {
     return this.inner.start(spec);
@@ -137,6 +144,27 @@ describe("K2s's own `k2s stop` while K2s DNS runs (systemd host)", () => {
       h.systemd.crashed = true;
     };
     expect(await proxyStopsWithin(h.deps, ORIGINAL_BACK_WAIT_MS)).toBe(false);
+  });
+
+  it("proxyStopsWithin: a stop slower than the wait (the proxy still running, systemd's stop job queued for it) is a stop; without the job it is none; the job is asked once, at the wait's end", async () => {
+    const h = await started();
+    h.systemd.stopJob = true;
+    expect(await proxyStopsWithin(h.deps, ORIGINAL_BACK_WAIT_MS)).toBe(true);
+    expect(h.systemd.stopQueuedAsked).toBe(1);
+    expect(h.sleeps.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(ORIGINAL_BACK_WAIT_MS);
+    expect(h.services.running).toBe(true);
+    h.systemd.stopJob = false;
+    expect(await proxyStopsWithin(h.deps, ORIGINAL_BACK_WAIT_MS)).toBe(false);
+    expect(h.systemd.stopQueuedAsked).toBe(2);
+    // The follower being stopped at the wait's end: no stop, whatever the job.
+    h.systemd.stopJob = true;
+    const ac = new AbortController();
+    const queued = h.systemd.stopQueued.bind(h.systemd);
+    h.systemd.stopQueued = async () => {
+      ac.abort();
+      return queued();
+    };
+    expect(await proxyStopsWithin(h.deps, ORIGINAL_BACK_WAIT_MS, ac.signal)).toBe(false);
   });
 
   it('proxyStopsWithin ends at once when the follower is being stopped (its signal aborted): a stop waits for no watch', async () => {

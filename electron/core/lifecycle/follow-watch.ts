@@ -159,10 +159,10 @@ export async function watchNetwork(deps: LifecycleDeps, opts: WatchOptions): Pro
         stoppedOutside = true;
         // A look in progress holds the lifecycle lock: the stop takes it after that look. Such a
         // look may have restarted the engine (a newer network file): a proxy that runs then was
-        // not stopped by anyone, and this watch ends (looks go on as before).
+        // not stopped by anyone (no stop job queued for it), and this watch ends (looks go on as before).
         const looked = running !== null;
         while (running) await running;
-        if (looked && (await deps.services.status().catch(() => null))?.running) {
+        if (looked && (await deps.services.status().catch(() => null))?.running && !(await deps.services.stopQueued?.().catch(() => false))) {
           stoppedOutside = false;
           return;
         }

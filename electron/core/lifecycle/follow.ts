@@ -215,7 +215,9 @@ export function ownerFixed(last: NetworkChange | null, sha256: string, owner: { 
  * after `ms` or is down for its own reasons (it crashed: systemd restarts it or gave up, which a
  * follow's restart takes up as before). Between two `systemctl show` calls it watches the proxy's
  * main PID in /proc (no process spawned); without that, it asks systemd every 200 ms. False at
- * once when `signal` aborts (the follower is being stopped).
+ * once when `signal` aborts (the follower is being stopped). Still running after `ms` but with a
+ * stop job queued for it (ServiceManager.stopQueued, asked once then): true — a stop slower than
+ * `ms` (on a busy host the job waits for the capture companion's drain) is still someone's stop.
  */
 export async function proxyStopsWithin(deps: LifecycleDeps, ms: number, signal?: AbortSignal): Promise<boolean> {
   const t0 = deps.now();
@@ -223,7 +225,7 @@ export async function proxyStopsWithin(deps: LifecycleDeps, ms: number, signal?:
     if (signal?.aborted) return false;
     const st = await deps.services.status().catch(() => null);
     if (st && !st.running) return !st.restart;
-    if (deps.now() - t0 >= ms) return false;
+    if (deps.now() - t0 >= ms) return (await deps.services.stopQueued?.().catch(() => false)) === true && !signal?.aborted;
     if (st?.pid && deps.processRunning) {
       while (deps.now() - t0 < ms && !signal?.aborted && (await deps.processRunning(st.pid))) await deps.sleep(50);
     } else {
