@@ -3,14 +3,16 @@
  * which would deadlock with the proxy restart the follow waits for): a real process holds the
  * lifecycle lock with its PID noted, as a follow in progress does. On SIGTERM it finishes that
  * follow first (the lock is taken once it lets go, no stop job, no SIGKILL); a follow that does
- * not end is SIGKILLed after the wait and the kernel frees its lock.
+ * not end is SIGKILLed after the wait and the kernel frees its lock. systemdFollower.kill's one
+ * systemctl call.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { lockPastFollower } from './companions';
 import { acquireLock, LOCK_PATH } from './lock';
-import type { Follower } from '../host/follower';
+import { systemdFollower, type Follower } from '../host/follower';
+import type { Exec } from '../host/exec';
 import { trackedHosts } from '../../../e2e/support/test-deps';
 
 const newHost = trackedHosts();
@@ -75,5 +77,23 @@ describe('lockPastFollower: a follow in progress ended by a signal (systemd)', (
     expect(await exited).toEqual({ code: null, signal: 'SIGKILL' });
     expect(lock.withoutLock).toBeNull();
     await lock.release();
+  });
+});
+
+describe('systemdFollower.kill', () => {
+  it('one `systemctl kill` of the unit\'s main process (no job queued); a failed one throws with its stderr', async () => {
+    const h = await newHost();
+    const calls: string[][] = [];
+    let code = 0;
+    const exec: Exec = { run: async (file, args) => (calls.push([file, ...args]), { code, stdout: '', stderr: code ? 'Failed to kill unit k2s-dnsproxy-follow.service: No main process to kill\n' : '' }) };
+    const follower = systemdFollower(h.deps.fs, exec);
+    await follower.kill!('SIGTERM');
+    await follower.kill!('SIGKILL');
+    expect(calls).toEqual([
+      ['systemctl', 'kill', '--kill-who=main', '--signal=SIGTERM', 'k2s-dnsproxy-follow.service'],
+      ['systemctl', 'kill', '--kill-who=main', '--signal=SIGKILL', 'k2s-dnsproxy-follow.service'],
+    ]);
+    code = 1;
+    await expect(follower.kill!('SIGTERM')).rejects.toThrow('systemctl kill --kill-who=main --signal=SIGTERM k2s-dnsproxy-follow.service failed (Failed to kill unit k2s-dnsproxy-follow.service: No main process to kill); see "journalctl -u k2s-dnsproxy-follow.service".');
   });
 });
