@@ -38,6 +38,16 @@ export interface Follower {
    * the unit is stopped here. A systemd stop otherwise names it in the proxy's own stop job.
    */
   stop(opts?: { unlinkWithProxy?: boolean }): Promise<void>;
+  /**
+   * systemd only: sends `signal` to its main process (`systemctl kill --kill-who=main`), no stop
+   * job queued. A follow in progress restarts k2s-dnsproxy, and the follower's unit is After= it:
+   * a stop job of the follower queued while that restart job is in its stop phase makes the
+   * restart's start wait for the follower's stop (systemd stops before it starts), while the
+   * follower waits for its restart — both until a timeout (measured on the booted Debian 13 host:
+   * 60 s). A signal leaves the restart free to finish; the follower then ends (follow-main.ts).
+   * Throws when systemctl fails (no process to signal included).
+   */
+  kill?(signal: 'SIGTERM' | 'SIGKILL'): Promise<void>;
   /** True while it runs (pidfile + /proc cmdline; systemd: the unit is active, or activating for its Restart=). */
   running?(): Promise<boolean>;
   /** Its PID while it runs (pidfile checked against /proc cmdline; systemd: the unit's MainPID), else null. */
@@ -92,6 +102,10 @@ export function systemdFollower(fs: HostFs, exec: Exec, reload: ManagerReload = 
       // The link goes now, in-process as `systemctl --root=/ disable` removes it (unit-links.ts);
       // the manager reads it at the command's end (systemd-reload.ts settle).
       if (await unlinkUnits(fs, [unit], (args) => systemctl(args))) reload.linksChanged();
+    },
+    async kill(signal) {
+      // --kill-who=: the older spelling of --kill-whom= (systemctl(1)), which systemd 257 still takes (booted Debian 13 host).
+      await systemctl(['kill', '--kill-who=main', `--signal=${signal}`, unit]);
     },
     async running() {
       // Restart=on-failure brings a killed one back after RestartSec: "activating" counts as running.

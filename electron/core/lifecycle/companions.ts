@@ -59,43 +59,74 @@ export async function lockAfterFollowerLook(deps: LifecycleDeps, take: () => Pro
 }
 
 /**
+ * ms stop, uninstall and recover wait, after the follower's SIGTERM, for a follow in progress to
+ * finish and let go of the lock (the engine's restart and its listeners, a second or two on a
+ * busy host), before its SIGKILL: the supervised follower's stopWaitMs too (host/follower.ts).
+ */
+export const FOLLOW_END_WAIT_MS = 5000;
+
+/**
  * The lifecycle lock for stop, uninstall and recover, without ending the follower unless it is the
- * holder. A follow in progress holds the lock for a moment (follow.ts) and ends on SIGTERM, so
- * when the lock's note (lock.ts) names the running follower's PID, the follower is stopped and
- * the lock taken again (its process, and with it the lock, is gone by then). Any other holder
- * is refused BUSY with nothing changed: the follower keeps running (a refused stop, exit 3,
+ * holder. A follow in progress holds the lock for a moment (follow.ts) and its process ends on
+ * SIGTERM once that follow is done (follow-main.ts), so when the lock's note (lock.ts) names the
+ * running follower's PID, the follower is ended and the lock taken once it is free. On systemd
+ * by a signal to its main process (Follower.kill), not a stop job: that job and the proxy's
+ * restart the follow waits for would wait for each other (measured on the booted Debian 13 host:
+ * 60 s, then the follow failed); a follow not done within `endWaitMs` (FOLLOW_END_WAIT_MS) is
+ * SIGKILLed, the kernel frees its lock, and the stop restores the original the follow saved
+ * first. Elsewhere Follower.stop (SIGTERM, SIGKILL after its own 5 s). Any other holder is
+ * refused BUSY with nothing changed: the follower keeps running (a refused stop, exit 3,
  * changes nothing). Should the lock still be taken after the follower ended (someone else got
  * it in between), the follower is started again before the refusal is thrown.
  */
-export async function lockPastFollower(deps: LifecycleDeps, op: string): Promise<HeldLock> {
+export async function lockPastFollower(deps: LifecycleDeps, op: string, endWaitMs = FOLLOW_END_WAIT_MS): Promise<HeldLock> {
   const take = () => acquireLock(deps.fs, { goOnWithoutRoom: { mountinfo: () => deps.mountinfo(), op } });
   const busy = (err: unknown) => err instanceof LifecycleError && err.code === 'BUSY';
   const f = deps.follower;
   // The holder's note is written just after it locks and emptied as it lets go: an empty note
   // while the follower runs is looked at again for a moment (the lock may also come free).
   const deadline = Date.now() + 1000;
+  let follower: number | null;
   for (;;) {
     try {
       return await take();
     } catch (err) {
       if (!busy(err) || !f?.manager.pid) throw err;
       const holder = await lockHolderNote(deps.fs);
-      const follower = await f.manager.pid().catch(() => null);
+      follower = await f.manager.pid().catch(() => null);
       if (holder !== null && holder === follower) break;
       if (holder !== null || follower === null || Date.now() > deadline) throw err;
       await new Promise((r) => setTimeout(r, 20));
     }
   }
-  await f.manager.stop().catch(() => undefined); // still holding it: the retries below say BUSY
-  for (let i = 0; ; i++) {
-    try {
-      return await take();
-    } catch (again) {
-      if (!busy(again) || i >= 20) {
-        await f.manager.start(f.argv).catch(() => undefined);
-        throw again;
+  /** The lock once free within `ms` (polled every 50 ms), else the last refusal; another holder's note ends the wait at once. */
+  const takeWithin = async (ms: number): Promise<{ lock: HeldLock } | { refused: unknown }> => {
+    const end = Date.now() + ms;
+    for (;;) {
+      try {
+        return { lock: await take() };
+      } catch (again) {
+        if (!busy(again) || Date.now() > end) return { refused: again };
+        const holder = await lockHolderNote(deps.fs);
+        if (holder !== null && holder !== follower) return { refused: again };
+        await new Promise((r) => setTimeout(r, 50));
       }
-      await new Promise((r) => setTimeout(r, 50));
     }
+  };
+  let got: { lock: HeldLock } | { refused: unknown };
+  if (f.manager.kill) {
+    await f.manager.kill('SIGTERM').catch(() => undefined);
+    got = await takeWithin(endWaitMs);
+    // Still the follower's after endWaitMs: a follow that does not end (a restart that hangs).
+    if ('refused' in got && busy(got.refused) && (await lockHolderNote(deps.fs)) === follower) {
+      await f.manager.kill('SIGKILL').catch(() => undefined);
+      got = await takeWithin(1000);
+    }
+  } else {
+    await f.manager.stop().catch(() => undefined); // still holding it: the retries below say BUSY
+    got = await takeWithin(1000);
   }
+  if ('lock' in got) return got.lock;
+  await f.manager.start(f.argv).catch(() => undefined);
+  throw got.refused;
 }

@@ -29,8 +29,13 @@ export async function runFollower(deps: LifecycleDeps): Promise<number> {
   }
   await nameStartedKubeconfig(deps.fs).catch(() => undefined);
   const stop = new AbortController();
-  for (const sig of ['SIGTERM', 'SIGINT'] as const) process.once(sig, () => stop.abort());
   const log = (line: string) => process.stdout.write(`${new Date().toISOString()} ${line}\n`);
+  // Said in the journal: a stop that finds a follow in progress signals this process and waits
+  // for that follow to let go of the lock (companions.ts lockPastFollower).
+  for (const sig of ['SIGTERM', 'SIGINT'] as const) process.once(sig, () => {
+    log(`${sig}: the watch ends (a look in progress is finished first).`);
+    stop.abort();
+  });
   // Said once the watches are set and the first look is done: from then on a change is seen at once.
   // K2s's own `k2s stop` put the saved original back and stopped the proxy: the rest of a stop
   // (the capture, the route, the units' links, the saved state) is done here, as `k2s-dns stop`
