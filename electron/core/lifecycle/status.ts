@@ -344,8 +344,9 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
   }
   // Its keeper killed (kill -9, OOM) while the companion runs on: the log fills, but a crash of the
   // companion is no longer restarted. Stop ends the companion (found by its ready file), and start
-  // runs a new one under a keeper; a running start alone changes nothing.
-  const keeperGone = state && service.running && deps.services.kind !== 'systemd' && captureStop === null ? await captureKeeperGone(deps.fs) : null;
+  // runs a new one under a keeper; a running start alone changes nothing. Not while a start or stop
+  // runs (`live`): a stop SIGKILLs a keeper whose companion does not end before it ends that companion.
+  const keeperGone = state && service.running && !live && deps.services.kind !== 'systemd' && captureStop === null ? await captureKeeperGone(deps.fs) : null;
   if (keeperGone) messages.push(keeperGoneWords(keeperGone, say({ gui: 'press Stop, then Start to run it under a keeper again.', cli: `to run it under a keeper again, run ${asRootWays(['stop', 'start'])}.` })));
   // The network follower killed (kill -9, OOM): nothing follows a new network file any more, and
   // later changes would only show as drift.
