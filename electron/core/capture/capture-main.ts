@@ -35,6 +35,7 @@ import { awaitHold, HOLD_MAX_MS, HOLD_POLL_MS } from './hold-wait';
 import { readSmallFile } from './small-file';
 import { failedFileText, parseFailedFile } from './failed-file';
 import { CAPTURE_EXIT_CONFIG } from '../../../shared/capture-exit';
+import { recordChildren } from './children-file';
 
 /** Longest flags file the companion reads, bytes: a go line for a few listeners and ports is well under 1 KiB. */
 export const FLAGS_MAX_BYTES = 64 * 1024;
@@ -236,6 +237,8 @@ export async function runCapture(fs: HostFs, uid: number, givenArgs: readonly st
       // (the bench measures shares that way; any value is only a limit on the parser).
       ...(process.env.K2S_CAPTURE_CPU_SHARE !== undefined ? { cpuShare: budgetShare(process.env.K2S_CAPTURE_CPU_SHARE) } : {}),
       onRows: (lines, n) => rows.writeLines(lines, n),
+      // Its children on record at once: killed (kill -9) from now on, it leaves them to its keeper and to stop (children-file.ts).
+      onSpawn: (children) => void recordChildren(fs, children, procDir),
       signal: stopSignal.signal,
     });
   } catch (err) {

@@ -52,6 +52,11 @@ export interface PipelineOptions extends CaptureTarget {
    */
   signal?: AbortSignal;
   /**
+   * Told tcpdump's and the parser's pids as soon as both are spawned (before the capture opens),
+   * so they can be recorded for whoever outlives a companion killed meanwhile (children-file.ts).
+   */
+  onSpawn?(children: { pid: number; role: 'tcpdump' | 'parser' }[]): void;
+  /**
    * Takes rows as the parser wrote them: `rows` whole JSON lines (CapturedQuery, each ending
    * with a newline) that passed parserLineKind; a view into the parser's output, kept as is.
    */
@@ -306,6 +311,7 @@ export async function startCapturePipeline(deps: PipelineDeps, o: PipelineOption
   }
   watchSpawnError(parser);
   td.stdout!.destroy();
+  if (td.pid !== undefined && parser.pid !== undefined) o.onSpawn?.([{ pid: td.pid, role: 'tcpdump' }, { pid: parser.pid, role: 'parser' }]);
   /** This end of the parser's lift pipe (budget-lift.ts); its errors (the parser gone: EPIPE) are no crash. */
   const liftPipe = parser.stdio?.[3] as Writable | null | undefined;
   liftPipe?.on('error', () => undefined);

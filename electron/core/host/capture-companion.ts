@@ -27,7 +27,8 @@ import { CAPTURE_GO_FILE, CAPTURE_KEEPER_STATE, isKeeperArgv, keeperArgv, parseK
 import { treeToNormal } from '../capture/go-idle';
 import { isCompanion } from '../capture/companion-pid';
 import { processStartTime } from '../capture/hold-wait';
-import { captureChildren, childrenLeftWords, endCaptureChildren, type ChildLeft } from './capture-children';
+import { captureChildren, childrenLeftWords, endCaptureChildren, recordedCaptureChildren, type ChildLeft } from './capture-children';
+import { CAPTURE_CHILDREN_FILE, parseChildrenFile } from '../capture/children-file';
 import { ensureRootDir } from './root-dirs';
 import { settledAll, systemdReload, writeUnitFile, type ManagerReload } from './systemd-reload';
 import { RESTART_JOB_MODE } from './systemd-service';
@@ -149,7 +150,8 @@ async function signalCompanion(pid: number | null, sig: NodeJS.Signals, procDir:
  * writes that file itself for a companion that ended before it ran, CAPTURE_SILENT_STATUSES), at
  * the rollback's abort, or after `readyTimeoutMs`; its error then quotes the companion's own words.
  * Stop SIGKILLs, after its keeper and by identity, the tcpdump and parser of a companion that did
- * not end on SIGTERM (capture-children.ts): no cgroup ends them here.
+ * not end on SIGTERM (capture-children.ts), and those a companion killed with its keeper left to
+ * PID 1 (its record, capture/children-file.ts): no cgroup ends them here.
  */
 export function supervisedCapture(fs: HostFs, procDir = '/proc', stopWaitMs = 8000, readyTimeoutMs = READY_TIMEOUT_MS): CaptureCompanion {
   // Bounded: the keeper stops the companion, which drains (at most 1.2 s, DRAIN_MAX_MS) and then gives
@@ -165,9 +167,15 @@ export function supervisedCapture(fs: HostFs, procDir = '/proc', stopWaitMs = 80
     // Its tcpdump and parser, read before the SIGTERM too (capture-children.ts): a companion that
     // does not end on it (stopped, hung) is SIGKILLed below, and its children, orphaned, would run on.
     // Its drain at normal priority from the start (go-idle.ts treeToNormal): the group back to nice 0 before the SIGTERM.
-    const [children] = await Promise.all([captureChildren(companions, procDir, fs.real(PARSER_RUN_PATH)), (async () => {
-      for (const pid of new Set(left)) await treeToNormal(pid, procDir);
-    })()]);
+    // With the ones the last companion recorded (children-file.ts): killed together with its keeper, it left them to PID 1.
+    const [found, recorded] = await Promise.all([
+      captureChildren(companions, procDir, fs.real(PARSER_RUN_PATH)),
+      fs.readFile(CAPTURE_CHILDREN_FILE).then((b) => recordedCaptureChildren(parseChildrenFile(b.toString('utf8')), procDir, fs.real(PARSER_RUN_PATH)), () => []),
+      (async () => {
+        for (const pid of new Set(left)) await treeToNormal(pid, procDir);
+      })(),
+    ]);
+    const children = [...found, ...recorded.filter((r) => !found.some((f) => f.pid === r.pid))];
     await proc.stop();
     // A companion its keeper did not end (the keeper killed, or SIGKILLed after stopWaitMs): ended by its pid.
     for (const pid of new Set(left)) await signalCompanion(pid, 'SIGKILL', procDir);
@@ -180,11 +188,12 @@ export function supervisedCapture(fs: HostFs, procDir = '/proc', stopWaitMs = 80
     await fs.remove(CAPTURE_UNWRITTEN_FILE);
     await fs.remove(CAPTURE_KEEPER_STATE);
     await fs.remove(CAPTURE_GO_FILE);
+    await fs.remove(CAPTURE_CHILDREN_FILE);
     if (unended.length > 0) throw new CaptureChildrenLeft(unended);
   };
   const prepare = async (base: readonly string[]): Promise<HeldCompanion> => ({
     base: [...base],
-    process: await proc.prepare(keeperArgv(fs.real(CAPTURE_PID_FILE), fs.real(CAPTURE_KEEPER_STATE), fs.real(CAPTURE_GO_FILE), [...base, CAPTURE_HELD_FLAG], ROOT_WRITTEN_DIRS.map((d) => fs.real(d.path)), fs.real(CAPTURE_FAILED_FILE))),
+    process: await proc.prepare(keeperArgv(fs.real(CAPTURE_PID_FILE), fs.real(CAPTURE_KEEPER_STATE), fs.real(CAPTURE_GO_FILE), [...base, CAPTURE_HELD_FLAG], ROOT_WRITTEN_DIRS.map((d) => fs.real(d.path)), fs.real(CAPTURE_FAILED_FILE), fs.real(CAPTURE_CHILDREN_FILE))),
   });
   return {
     async start(argv, held, abort) {
@@ -433,6 +442,7 @@ export function systemdCapture(fs: HostFs, exec: Exec, procDir = '/proc', reload
       await fs.remove(CAPTURE_FAILED_FILE);
       await fs.remove(CAPTURE_READY_FILE);
       await fs.remove(CAPTURE_HOLD_FILE);
+      await fs.remove(CAPTURE_CHILDREN_FILE);
       // As supervisedCapture's stop: the run's drops and unwritten rows are not the next run's.
       await fs.remove(CAPTURE_MISSED_FILE);
       await fs.remove(CAPTURE_UNWRITTEN_FILE);

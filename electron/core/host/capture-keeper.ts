@@ -26,7 +26,12 @@
  *  7. before every restart sets its session's autogroup back to nice 0 (proc(5) /proc/PID/autogroup),
  *     only when it leads that session (start runs it detached): a companion that ended without its
  *     stop (killed, or tcpdump ended) left it at capture/go-idle.ts's 19, and its successor's Node
- *     start-up would wait behind every other session on a busy host, missing queries meanwhile.
+ *     start-up would wait behind every other session on a busy host, missing queries meanwhile;
+ *  8. after every end of the companion, before anything else, SIGKILLs the tcpdump and parser it
+ *     recorded (capture/children-file.ts) that still run as those processes (same start time):
+ *     one killed (kill -9, the OOM killer) left them to PID 1, where they would capture on beside
+ *     its restart's pair (tcpdump ends on SIGPIPE only at its next packet, the parser at its next
+ *     row), and no stop finds them by their parent any more. Said in its log, one line each.
  * Every argument is a positional parameter ("$@"), never spliced into the script.
  */
 import { K2S_PATHS } from '../../../shared/k2s-paths';
@@ -55,12 +60,13 @@ export const KEEPER_LOG_PREFIX = 'k2s-dns capture keeper:';
  * POSIX sh; $1 the pidfile that must name this shell for a restart, $2 the state file, $3 the go
  * file, $4 the directories that must be root's alone before every restart (colon-separated real
  * paths, may be empty; the proxy watchdog's check, shared/root-dir-check.ts), $5 the companion's
- * failed file (capture/failed-file.ts; empty: none written), $6… the companion's argv (held: it
+ * failed file (capture/failed-file.ts; empty: none written), $6 the companion's record of its
+ * children (capture/children-file.ts; empty: none read), $7… the companion's argv (held: it
  * waits for its go line on stdin).
  */
 export const KEEPER_SCRIPT = `
 ${DIRS_OK_SH}
-pidfile=$1; state=$2; gofile=$3; dirs=$4; failed=$5; shift 5
+pidfile=$1; state=$2; gofile=$3; dirs=$4; failed=$5; children=$6; shift 6
 dirs_guard() { ifs0=$IFS; IFS=:; set -f; k2s_dirs_ok $dirs; r0=$?; IFS=$ifs0; set +f; return $r0; }
 # Field 6 of /proc/$$/stat is the session (proc(5); comm is sh's, without spaces): only its leader's group.
 autogroup_normal() { set -- $(cat /proc/$$/stat 2>/dev/null); [ "$6" = "$$" ] || return 0; { echo 0 >/proc/$$/autogroup; } 2>/dev/null; return 0; }
@@ -76,6 +82,20 @@ failed_line() {
   words=; [ -f /proc/$$/fd/1 ] && words=$(tail -n 20 /proc/$$/fd/1 2>/dev/null | grep -v '${KEEPER_LOG_PREFIX}' | tail -n 1 | tr -s '\t\r' '  ' | cut -c1-300)
   printf '%s the companion (PID %s) exited with status %s before its capture opened; %s\nexit=%s\n' "$(date -u '+%Y-%m-%dT%H:%M:%SZ')" "$dead" "$1" "\${words:+its last words: }\${words:-it said nothing}" "$1" >"$failed.keeper" && chmod 644 "$failed.keeper" && mv -f "$failed.keeper" "$failed"
 }
+# The companion's recorded children (capture/children-file.ts, \`PID STARTTIME ROLE\`) still running as those
+# processes: /proc/PID/stat's fields after the command name, field 3 (state; Z: ended) and field 22 (start time, proc(5)).
+end_children() {
+  [ -n "$children" ] && [ -f "$children" ] || return 0
+  while read -r cpid ctime crole; do
+    case "$cpid" in ''|*[!0-9]*) continue;; esac
+    cstat=$(cat "/proc/$cpid/stat" 2>/dev/null) || continue
+    set -- \${cstat##*)}
+    [ "$1" != Z ] && [ "\${20}" = "$ctime" ] || continue
+    [ "$crole" = parser ] && crole='packet parser'
+    kill -KILL "$cpid" 2>/dev/null && say "the companion (PID $dead) left its $crole (PID $cpid) running; ended it (SIGKILL)."
+  done <"$children"
+  rm -f "$children"
+}
 record() { printf 'restarts=%s\\nstate=%s\\nlast-exit=%s\\nlast-exit-at=%s\\nlast-pid=%s\\npid=%s\\n' "$total" "$1" "$rc" "$ended" "$dead" "$2" >"$state"; }
 stop=; child=; nap=; restarts=0; delay=1; total=0; first=1; rc=; ended=; dead=
 trap 'stop=1; kill -TERM $child $nap 2>/dev/null' TERM INT
@@ -88,6 +108,7 @@ while :; do
   # wait returns early when a trapped signal arrives: wait again for the companion to exit.
   while kill -0 "$child" 2>/dev/null; do wait "$child" 2>/dev/null; rc=$?; done
   ended=$(date +%s); dead=$child; child=
+  end_children
   [ -n "$stop" ] && break
   # Only the keeper start let go (the pidfile names it) restarts.
   [ "$(cat "$pidfile" 2>/dev/null)" = "$$" ] || break
@@ -116,12 +137,13 @@ done
 /**
  * argv of a keeper (real paths) over the held companion `companionArgv`; `guardDirs` checked before
  * every restart; `failedFile`: the companion's failed file, which the keeper writes for a status of
- * CAPTURE_SILENT_STATUSES ('' for none). Throws for a dir with a colon.
+ * CAPTURE_SILENT_STATUSES ('' for none); `childrenFile`: the companion's record of its children,
+ * whose survivors the keeper ends after every end of the companion ('' for none). Throws for a dir with a colon.
  */
-export function keeperArgv(pidFile: string, stateFile: string, goFile: string, companionArgv: readonly string[], guardDirs: readonly string[] = [], failedFile = ''): string[] {
+export function keeperArgv(pidFile: string, stateFile: string, goFile: string, companionArgv: readonly string[], guardDirs: readonly string[] = [], failedFile = '', childrenFile = ''): string[] {
   const bad = guardDirs.find((d) => d.includes(':') || !d.startsWith('/'));
   if (bad !== undefined) throw new Error(`The directory ${JSON.stringify(bad)} cannot be checked by the capture keeper (not absolute, or has a colon); use a root without colons.`);
-  return ['/bin/sh', '-c', KEEPER_SCRIPT, KEEPER_NAME, pidFile, stateFile, goFile, guardDirs.join(':'), failedFile, ...companionArgv];
+  return ['/bin/sh', '-c', KEEPER_SCRIPT, KEEPER_NAME, pidFile, stateFile, goFile, guardDirs.join(':'), failedFile, childrenFile, ...companionArgv];
 }
 
 /** The keeper's state file: the watchdog's fields plus the PID of the companion it last started. */

@@ -1,6 +1,7 @@
 import { CAPTURE_FAILED_FILE, CAPTURE_MISSED_FILE, CAPTURE_READY_FILE, CAPTURE_UNWRITTEN_FILE, isCaptureArgv } from '../capture/capture-args';
 import { missedWords, parseMissed } from '../capture/capture-missed';
 import { CAPTURE_KEEPER_STATE, keeperGaveUpWords, keeperRestartSentence, parseKeeperState } from '../host/capture-keeper';
+import { captureKeeperGone, keeperGoneWords } from '../host/capture-keeper-gone';
 import { ownProxyEngine, parseCmdline } from '../host/own-proxy';
 import { proxyConfigKubeDns } from '../host/proxy-kube-dns';
 import { readFile } from 'node:fs/promises';
@@ -341,6 +342,12 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
   if (captureStop !== null && (restartWords === null || keeper?.state === 'running' && !keptAlive)) {
     messages.push(`The exact query log ${captureStopWords(captureStop)}${keeperGaveUpWords(keeper)}; ${deps.services.kind === 'systemd' && !isNoRestartStatus(captureStop.exit) ? 'systemd restarts its unit by itself.' : say({ gui: 'press Start to restart it.', cli: `to restart it, run ${asRootWays('start')}.` })}`);
   }
+  // Its keeper killed (kill -9, OOM) while the companion runs on: the log fills, but a crash of the
+  // companion is no longer restarted. Stop ends the companion (found by its ready file), and start
+  // runs a new one under a keeper; a running start alone changes nothing. Not while a start or stop
+  // runs (`live`): a stop SIGKILLs a keeper whose companion does not end before it ends that companion.
+  const keeperGone = state && service.running && !live && deps.services.kind !== 'systemd' && captureStop === null ? await captureKeeperGone(deps.fs) : null;
+  if (keeperGone) messages.push(keeperGoneWords(keeperGone, say({ gui: 'press Stop, then Start to run it under a keeper again.', cli: `to run it under a keeper again, run ${asRootWays(['stop', 'start'])}.` })));
   // The network follower killed (kill -9, OOM): nothing follows a new network file any more, and
   // later changes would only show as drift.
   if (follower && !follower.running) {

@@ -35,6 +35,7 @@ import { FOLLOW_LOG, FOLLOW_PID_FILE, FOLLOW_UNIT_PATH } from '../host/follower'
 import { CAPTURE_LOG } from '../host/capture-companion';
 import { CAPTURE_GO_FILE, CAPTURE_KEEPER_STATE } from '../host/capture-keeper';
 import { CAPTURE_FAILED_FILE, CAPTURE_FLAGS_FILE, CAPTURE_HOLD_FILE, CAPTURE_MISSED_FILE, CAPTURE_READY_FILE, CAPTURE_UNWRITTEN_FILE, PARSER_RUN_PATH } from '../capture/capture-args';
+import { CAPTURE_CHILDREN_FILE } from '../capture/children-file';
 
 /**
  * K2s-owned files uninstall removes (docs/host-facts.md "K2s values"). The proxy log and its
@@ -76,6 +77,7 @@ export const OWNED_FILES = [
   CAPTURE_FAILED_FILE,
   CAPTURE_UNWRITTEN_FILE,
   CAPTURE_MISSED_FILE,
+  CAPTURE_CHILDREN_FILE,
   // Its keeper's (hosts without systemd, host/capture-keeper.ts): the restarts' go line and state.
   CAPTURE_GO_FILE,
   CAPTURE_KEEPER_STATE,

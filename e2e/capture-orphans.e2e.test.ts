@@ -1,0 +1,162 @@
+/**
+ * The exact query log's supervised companion (no systemd in the sandbox: a keeper shell restarts
+ * it, electron/core/host/capture-keeper.ts) killed in part, asserted by the real processes of the
+ * sandbox's own PID namespace, told apart by their argv (never by name alone):
+ *  - the companion killed (kill -9): its tcpdump and parser, left to PID 1, are ended by its
+ *    keeper before the restart, so exactly one pair runs, the restarted companion's (before the
+ *    fix both pairs ran until a packet came: tcpdump ends on SIGPIPE, the parser on its next row);
+ *  - the companion killed with its keeper: stop ends its pair by the companion's record
+ *    (capture/children-file.ts), which it can no longer find by their parent;
+ *  - the keeper killed, the companion running on: status names it (no longer supervised, with
+ *    stop, then start as the fix), stays `running` with exit 0, and stop still ends everything.
+ * No query is sent while the pairs are counted: a packet would end an orphaned pair by SIGPIPE.
+ */
+import { readFile, readdir } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { startTestbed, type Testbed } from './bed/testbed';
+import { runCmd } from './bed/run-cmd';
+import { engineArgs, engineMissing } from './bed/engines';
+import { k2sDns } from './cli';
+import { captureChildRole } from '../electron/core/host/capture-children';
+import { isKeeperArgv } from '../electron/core/host/keeper-name';
+import { isCaptureArgv, PARSER_RUN_PATH } from '../electron/core/capture/capture-args';
+
+const inSandbox = process.env.K2S_DNS_SANDBOX === '1';
+if (!inSandbox) console.warn('skipped: capture-orphans e2e runs only inside e2e/bed/sandbox.sh (as root)');
+const tcpdump = inSandbox ? await runCmd('sh', ['-c', 'command -v tcpdump || true']).then((s) => s.trim()) : '';
+if (inSandbox && tcpdump === '') console.warn('skipped: tcpdump is not installed (apt-get install tcpdump; scripts/setup.sh installs it)');
+const engine = inSandbox && (await engineMissing('dnsproxy')) === null ? 'adguard' : 'dnsmasq';
+
+/** One live capture process of this PID namespace: what it is by its argv, and its parent. */
+interface CaptureProc {
+  pid: number;
+  ppid: number;
+  role: 'keeper' | 'companion' | 'tcpdump' | 'parser';
+}
+
+/** Every live (not zombie) keeper, companion, tcpdump and parser in /proc, by argv. */
+async function captureProcs(): Promise<CaptureProc[]> {
+  const out: CaptureProc[] = [];
+  for (const d of await readdir('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    const [stat, argv] = await Promise.all([readFile(`/proc/${d}/stat`, 'utf8').catch(() => ''), readFile(`/proc/${d}/cmdline`, 'utf8').then((c) => c.split('\0').filter(Boolean), () => [] as string[])]);
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (f[0] === undefined || f[0] === 'Z') continue;
+    const role = isKeeperArgv(argv) ? 'keeper' : isCaptureArgv(argv) ? 'companion' : captureChildRole(argv, PARSER_RUN_PATH);
+    if (role !== null) out.push({ pid: Number(d), ppid: Number(f[1]), role });
+  }
+  return out.sort((a, b) => a.role.localeCompare(b.role) || a.pid - b.pid);
+}
+
+/** Polls (50 ms) until `check` holds, 20 s on a busy machine; the last value either way. */
+async function until<T>(read: () => Promise<T>, check: (v: T) => boolean, ms = 20_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await read();
+    if (check(v) || Date.now() > deadline) return v;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** The pid in a one-number file, 0 when there is none. */
+const pidIn = async (file: string) => Number((await readFile(file, 'utf8').catch(() => '')).trim()) || 0;
+
+describe.skipIf(!inSandbox || tcpdump === '')('the supervised capture killed in part leaves no orphaned tcpdump or parser, and status says a lost keeper', () => {
+  let tb: Testbed;
+  beforeAll(async () => {
+    tb = await startTestbed();
+  }, 90_000);
+  afterAll(async () => {
+    await k2sDns(['stop', '--on-drift', 'restore']);
+    await tb?.stop();
+  }, 60_000);
+
+  /**
+   * The capture processes as `[role, parent]` once they are exactly `want` (polled: a spawn's fork
+   * shows its parent's argv until it execs, as the companion's chrt runs do), else as they were at
+   * the deadline. The keeper is left out (its parent is the sandbox's init).
+   */
+  async function settled(want: [CaptureProc['role'], number][], ms = 10_000): Promise<{ shape: [string, number][]; procs: CaptureProc[] }> {
+    const shapeOf = (ps: CaptureProc[]) => ps.filter((p) => p.role !== 'keeper').map((p): [string, number] => [p.role, p.ppid]);
+    const procs = await until(captureProcs, (ps) => JSON.stringify(shapeOf(ps)) === JSON.stringify(want), ms);
+    return { shape: shapeOf(procs), procs };
+  }
+
+  /** Starts K2s DNS; resolves the keeper, the companion and its pair once its capture is open. */
+  async function start(): Promise<{ keeper: number; companion: number; pair: CaptureProc[] }> {
+    const r = await k2sDns(['start', '--kubeconfig', tb.kubeconfigPath, ...engineArgs(engine), '--verify-name', 'www.example.test', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const companion = await pidIn('/run/k2s/capture.ready');
+    const keeper = await pidIn('/run/k2s/capture.pid');
+    const want: [CaptureProc['role'], number][] = [['companion', keeper], ['parser', companion], ['tcpdump', companion]];
+    const { shape, procs } = await settled(want);
+    expect(shape).toEqual(want);
+    expect(procs.filter((p) => p.role === 'keeper').map((p) => p.pid)).toEqual([keeper]);
+    return { keeper, companion, pair: procs.filter((p) => p.role === 'parser' || p.role === 'tcpdump') };
+  }
+
+  /** A test that failed half-way leaves nothing running for the next (a retry starts afresh). */
+  const stopAfter = async () => void (await k2sDns(['stop', '--on-drift', 'restore']));
+
+  /** Stops K2s DNS (exit 0, no warning) and asserts no capture process is left (reaped: polled). */
+  async function stopLeavesNone(): Promise<void> {
+    // What stop had to go by, for the failure's message.
+    const before = `record ${JSON.stringify(await readFile('/run/k2s/capture.children', 'utf8').catch(() => null))}, processes ${JSON.stringify(await captureProcs())}`;
+    const stop = await k2sDns(['stop', '--on-drift', 'restore', '--json']);
+    expect(stop.code, stop.stdout).toBe(0);
+    expect(stop.result?.warnings ?? []).toEqual([]);
+    expect(await until(captureProcs, (p) => p.length === 0, 10_000), `left after stop; before it: ${before}`).toEqual([]);
+  }
+
+  it('the companion killed (kill -9): within seconds exactly one tcpdump and one parser run, the restarted companion\'s; the keeper says it ended the old pair; stop leaves none', async () => {
+    onTestFinished(stopAfter);
+    const { keeper, companion, pair } = await start();
+    process.kill(companion, 'SIGKILL');
+    const restarted = await until(() => pidIn('/run/k2s/capture.ready'), (p) => p > 0 && p !== companion);
+    expect(restarted).not.toBe(companion);
+    // The keeper ended the old pair before it restarted the companion; its new pair is spawned as its capture opens.
+    const want: [CaptureProc['role'], number][] = [['companion', keeper], ['parser', restarted], ['tcpdump', restarted]];
+    const { shape, procs } = await settled(want);
+    expect(shape).toEqual(want);
+    for (const p of pair) expect(procs.map((q) => q.pid)).not.toContain(p.pid);
+    const log = await readFile('/run/k2s/capture.log', 'utf8');
+    const [tcpdumpPid, parserPid] = [pair.find((p) => p.role === 'tcpdump')!.pid, pair.find((p) => p.role === 'parser')!.pid];
+    // One line for each it found running: tcpdump (it ends on SIGPIPE only at a packet, none sent), and the parser
+    // unless it ended by itself first (tcpdump's SIGKILL ends its input, and it exits at the end of its input).
+    const lines = log.split('\n').filter((l) => l.includes(' left its '));
+    expect(lines[0]).toMatch(new RegExp(`^\\S+Z k2s-dns capture keeper: the companion \\(PID ${companion}\\) left its tcpdump \\(PID ${tcpdumpPid}\\) running; ended it \\(SIGKILL\\)\\.$`));
+    for (const l of lines.slice(1)) expect(l).toMatch(new RegExp(`^\\S+Z k2s-dns capture keeper: the companion \\(PID ${companion}\\) left its packet parser \\(PID ${parserPid}\\) running; ended it \\(SIGKILL\\)\\.$`));
+    expect(lines.length).toBeLessThanOrEqual(2);
+    await stopLeavesNone();
+  }, 120_000);
+
+  it('the companion killed with its keeper (kill -9 both): stop ends their tcpdump and parser, which no parent names any more', async () => {
+    onTestFinished(stopAfter);
+    const { keeper, companion, pair } = await start();
+    process.kill(keeper, 'SIGKILL');
+    process.kill(companion, 'SIGKILL');
+    // Both gone; their pair runs on, handed to the sandbox's PID 1 (polled: the kernel hands it over as the companion exits).
+    const left = await until(captureProcs, (ps) => ps.every((p) => (p.role === 'tcpdump' || p.role === 'parser') && p.ppid !== companion), 10_000);
+    expect(left.map((p) => [p.pid, p.role, p.ppid === companion ? 'companion' : 'another'])).toEqual(pair.map((p) => [p.pid, p.role, 'another']));
+    await stopLeavesNone();
+  }, 120_000);
+
+  it('the keeper killed (kill -9), the companion running on: status and status --json say it is no longer supervised, with stop, then start; still running, exit 0; stop leaves none', async () => {
+    onTestFinished(stopAfter);
+    const { keeper, companion } = await start();
+    const before = await k2sDns(['status', '--json']);
+    expect((JSON.parse(before.stdout) as { messages: string[] }).messages.filter((m) => m.includes('no longer supervised'))).toEqual([]);
+    process.kill(keeper, 'SIGKILL');
+    await until(captureProcs, (ps) => !ps.some((p) => p.pid === keeper), 10_000);
+    const words = `The exact query log is no longer supervised: its keeper (PID ${keeper}) is not running, so a crash of its companion (PID ${companion}, still capturing) will not be restarted; to run it under a keeper again, run as root:`;
+    const json = await k2sDns(['status', '--json']);
+    expect(json.code, json.stderr).toBe(0);
+    const st = JSON.parse(json.stdout) as { state: string; messages: string[] };
+    expect(st.state).toBe('running');
+    expect(st.messages.filter((m) => m.includes('no longer supervised'))).toEqual([expect.stringMatching(new RegExp(`^${words.replace(/[()]/g, '\\$&')} \`.*stop\`, then \`.*start.*\`(, or .*)?\\.$`))]);
+    const plain = await k2sDns(['status']);
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(plain.stdout.split('\n').filter((l) => l.includes('no longer supervised'))).toEqual([expect.stringMatching(new RegExp(`^note: ${words.replace(/[()]/g, '\\$&')} `))]);
+    await stopLeavesNone();
+  }, 120_000);
+});

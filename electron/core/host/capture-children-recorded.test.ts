@@ -1,0 +1,94 @@
+/**
+ * The tcpdump and parser a companion recorded (capture/children-file.ts) and left to PID 1 when it
+ * was killed with its keeper: recordedCaptureChildren over a fake /proc, and supervisedCapture's
+ * stop ending them by that record (they can no longer be found by their parent), over real
+ * stand-in processes whose /proc entries the test writes.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CAPTURE_READY_FILE, PARSER_RUN_PATH } from '../capture/capture-args';
+import { CAPTURE_CHILDREN_FILE } from '../capture/children-file';
+import { tcpdumpArgv } from '../capture/tcpdump-argv';
+import { CAPTURE_PID_FILE, supervisedCapture } from './capture-companion';
+import { recordedCaptureChildren } from './capture-children';
+import { createHostFs } from './host-fs-node';
+
+const TCPDUMP = ['/usr/bin/tcpdump', ...tcpdumpArgv({ iface: 'any', ports: [53], user: 'nobody' })];
+const RUN_PATH = '/run/k2s/capture-rows.cjs';
+const PARSER = ['/usr/bin/node', RUN_PATH];
+
+/** A /proc/PID/stat line (proc(5)): `state`, parent `ppid`, start time (field 22) `start`. */
+const statLine = (pid: number, ppid: number, start: number, state = 'S') => `${pid} (x) ${state} ${ppid} ${ppid} ${ppid} 0 -1 4194560 0 0 0 0 0 0 0 0 20 0 1 0 ${start} 0 0\n`;
+
+/** Writes the fake /proc entry of `pid`: its stat and cmdline. */
+async function proc(procDir: string, pid: number, ppid: number, start: number, argv: readonly string[], state = 'S'): Promise<void> {
+  await mkdir(path.join(procDir, String(pid)), { recursive: true });
+  await writeFile(path.join(procDir, String(pid), 'stat'), statLine(pid, ppid, start, state));
+  await writeFile(path.join(procDir, String(pid), 'cmdline'), `${argv.join('\0')}\0`);
+}
+
+let root = '';
+const procs: ChildProcess[] = [];
+afterEach(async () => {
+  for (const c of procs.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  if (root) await rm(root, { recursive: true, force: true });
+  root = '';
+});
+
+describe('the children a killed companion recorded', () => {
+  it('only those still that process: same start time, not a zombie, an argv of the recorded role', async () => {
+    root = await mkdtemp(path.join(tmpdir(), 'capture-recorded-'));
+    const procDir = path.join(root, 'proc');
+    await proc(procDir, 200, 1, 1100, TCPDUMP);
+    await proc(procDir, 201, 1, 1101, PARSER);
+    // Its pid taken by another process (another start time); a parser recorded as tcpdump; a zombie.
+    await proc(procDir, 202, 1, 5000, PARSER);
+    await proc(procDir, 203, 1, 1103, PARSER);
+    await proc(procDir, 204, 1, 1104, TCPDUMP, 'Z');
+    const recorded = [
+      { pid: 200, startTime: '1100', role: 'tcpdump' as const },
+      { pid: 201, startTime: '1101', role: 'parser' as const },
+      { pid: 202, startTime: '1102', role: 'parser' as const },
+      { pid: 203, startTime: '1103', role: 'tcpdump' as const },
+      { pid: 204, startTime: '1104', role: 'tcpdump' as const },
+      { pid: 205, startTime: '1105', role: 'parser' as const },
+    ];
+    expect(await recordedCaptureChildren(recorded, procDir, RUN_PATH)).toEqual([
+      { pid: 200, startTime: '1100', argv: TCPDUMP, role: 'tcpdump' },
+      { pid: 201, startTime: '1101', argv: PARSER, role: 'parser' },
+    ]);
+  });
+
+  it('stop after the companion and its keeper were killed (kill -9 both): their tcpdump and parser, under PID 1 now, are SIGKILLed by the record; a recorded pid another process took is not; the record is removed', async () => {
+    root = await mkdtemp(path.join(tmpdir(), 'capture-recorded-'));
+    const fs = createHostFs(root);
+    const procDir = path.join(root, 'proc');
+    await fs.mkdirp(path.dirname(CAPTURE_READY_FILE), 0o755);
+    const standIn = async () => {
+      const c = spawn(process.execPath, ['-e', "setInterval(() => {}, 1e6); process.stdout.write('up')"], { stdio: ['ignore', 'pipe', 'inherit'] });
+      procs.push(c);
+      await new Promise((r) => c.stdout!.once('data', r));
+      return c;
+    };
+    const [tcpdump, parser, reused] = [await standIn(), await standIn(), await standIn()];
+    const signals = [tcpdump, parser, reused].map((c) => new Promise<string | null>((r) => c.once('exit', (_code, sig) => r(sig))));
+    const parserArgv = ['/usr/bin/node', fs.real(PARSER_RUN_PATH)];
+    await proc(procDir, tcpdump.pid!, 1, 1100, TCPDUMP);
+    await proc(procDir, parser.pid!, 1, 1101, parserArgv);
+    await proc(procDir, reused.pid!, 1, 9999, parserArgv);
+    for (const c of [tcpdump, parser]) c.once('exit', () => void rm(path.join(procDir, String(c.pid)), { recursive: true, force: true }));
+    // What the killed pair left: the keeper's pidfile and the companion's ready file naming pids that are gone, and the record.
+    await fs.writeFileAtomic(CAPTURE_PID_FILE, '999991\n', { mode: 0o644 });
+    await fs.writeFileAtomic(CAPTURE_READY_FILE, '999992\n', { mode: 0o644 });
+    await fs.writeFileAtomic(CAPTURE_CHILDREN_FILE, `${tcpdump.pid} 1100 tcpdump\n${parser.pid} 1101 parser\n${reused.pid} 1102 parser\n`, { mode: 0o644 });
+    await supervisedCapture(fs, procDir, 200).stop();
+    // Stop waited for their end (capture-children.ts endCaptureChildren): their exits are due now (10 s on a busy machine).
+    const late = new Promise<string>((r) => setTimeout(() => r('still running'), 10_000).unref());
+    expect(await Promise.all(signals.slice(0, 2).map((s) => Promise.race([s, late])))).toEqual(['SIGKILL', 'SIGKILL']);
+    expect(reused.exitCode === null && reused.signalCode === null).toBe(true);
+    expect(await fs.lstat(CAPTURE_CHILDREN_FILE)).toBeNull();
+  }, 30_000);
+});
