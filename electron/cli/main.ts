@@ -116,7 +116,7 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
       // companion's process began (deps.loadClusterClient): its start-up then overlaps the load.
       const [{ locateKubeconfig }, { startDns }, { startOptionsOf }] = await Promise.all([import('../core/cluster/kubeconfig'), import('../core/lifecycle/start'), import('../core/lifecycle/options')]);
       const found = await locateKubeconfig(typeof v.kubeconfig === 'string' ? { explicit: v.kubeconfig } : {});
-      await nameKubeconfig(found.path);
+      await nameKubeconfig((await import('./name-kubeconfig')).kubeconfigAsked(found));
       const deps = await nodeDeps();
       // `--engine` here is asked for this start: a running K2s DNS with another engine refuses it.
       const r = await startDns(deps, startOptionsOf(input, found, 'cli'), sink);
