@@ -17,6 +17,7 @@ import { RESOLVED_STUB_ADDRESSES } from './resolved-link';
 import { missingOwnerWord, missingResolverWords } from './resolver-missing';
 import { notResolverFix, notResolverGuiFix, startRefusalCode } from './network-writer';
 import { lastRunWords } from './exit-status';
+import { codeSpan } from './code-span';
 
 export type { HopKind, HopOutcome, HealthHop, HealthCause, HealthAction, HealthVerdict, HealthReport } from './health-report';
 
@@ -148,7 +149,7 @@ export function corednsCommands(kubeDnsIp: string | null): { logs: string; route
 export function corednsGui(c: { logs: string; route: string | null } | null): string {
   const why = 'The Cluster card’s “pods ready” is the API’s view and can be green while the kube-dns ClusterIP does not answer: in a terminal, ';
   if (!c) return `${why}read the CoreDNS pods’ logs and check the pod network / KubeSwitch route to the ClusterIP`;
-  return `${why}read the CoreDNS logs with \`${c.logs}\` and check the pod network / KubeSwitch route to the ClusterIP with ${c.route ? `\`${c.route}\`` : '`ip route get` and its address'}`;
+  return `${why}read the CoreDNS logs with ${codeSpan(c.logs)} and check the pod network / KubeSwitch route to the ClusterIP with ${c.route ? codeSpan(c.route) : '`ip route get` and its address'}`;
 }
 
 /** A check-coredns verdict's own fields: the ClusterIP probed (when known) and the fix's commands (corednsCommands). */

@@ -8,6 +8,7 @@ import { runningStartFlags } from '../../shared/running-start';
 import { EXACT_LOG_NOT_YET, SHOWN_ENGINE_LOG } from '../core/capture/exact-log';
 import { BLOCK_TIMEOUT_MS } from '../core/capture/tcpdump-argv';
 import { K2S_PATHS } from '../../shared/k2s-paths';
+import { codeSpan } from '../../shared/code-span';
 
 /**
  * The engine `queries` names: the saved state's, or null with `unknown`, the sentence that says
@@ -46,7 +47,7 @@ export function notLoggingOf(state: QueriesState | null): QueriesEngine['notLogg
  * nothing: RUNNING_OTHER_OPTIONS).
  */
 export function notLoggingText(notLogging: { restart: string }, rows: boolean): string {
-  return `The running K2s DNS was started with --no-log-queries: it logs no query${rows ? '; the rows shown are from an earlier run' : ''}. To log queries, stop it, then start it without --no-log-queries: \`${notLogging.restart}\`.`;
+  return `The running K2s DNS was started with --no-log-queries: it logs no query${rows ? '; the rows shown are from an earlier run' : ''}. To log queries, stop it, then start it without --no-log-queries: ${codeSpan(notLogging.restart)}.`;
 }
 
 /**

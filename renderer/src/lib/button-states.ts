@@ -3,6 +3,7 @@ import type { AppInfo } from '../../../shared/contract';
 import type { JournaledOperation } from '../../../shared/lifecycle-events';
 import { statusFingerprint } from '../../../shared/health';
 import type { HostDnsStatus } from '../../../shared/types';
+import { codeSpan } from '../../../shared/code-span';
 
 /** State of one button: `reason` is one sentence when disabled, else null. */
 export interface ButtonState {
@@ -21,7 +22,7 @@ const NO_KUBECONFIG_HEAD = 'No kubeconfig found: ';
  * backend that names none gets no guessed command: the Cluster card's message says how.
  */
 export function noKubeconfigReason(command: string | null | undefined): string {
-  return `${NO_KUBECONFIG_HEAD}start K2s first, or restart the app with ${command ? `\`${command}\`` : 'a kubeconfig (the Cluster card says how)'}.`;
+  return `${NO_KUBECONFIG_HEAD}start K2s first, or restart the app with ${command ? codeSpan(command) : 'a kubeconfig (the Cluster card says how)'}.`;
 }
 
 /** True when `reason` is Start's no-kubeconfig reason (noKubeconfigReason), whatever command it names. */
