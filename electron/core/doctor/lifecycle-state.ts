@@ -15,6 +15,7 @@ import type { HostDnsStatus } from '../../../shared/types';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { lastRunWords } from '../../../shared/exit-status';
 import { codeSpan } from '../../../shared/code-span';
+import { watchdogRestartWords } from '../../../shared/watchdog-backoff';
 
 /** `lifecycle-state`: ok when running or stopped cleanly, warn when degraded or the resolver was changed by someone else. */
 export async function checkLifecycleState(ctx: DoctorContext): Promise<DoctorFinding> {
@@ -159,7 +160,7 @@ function driftFinding(s: HostDnsStatus, report: HealthReport, frontEnd: FrontEnd
  */
 function restartNow(s: HostDnsStatus): string | null {
   const w = s.watchdogRestart;
-  if (w) return `the watchdog is restarting k2s-dnsproxy (restart ${w.restarts} of ${w.max})`;
+  if (w) return `the watchdog is restarting k2s-dnsproxy (${watchdogRestartWords(w)})`;
   const sd = s.serviceRestart;
   if (sd && !sd.gaveUp) return `systemd is restarting k2s-dnsproxy (attempt ${sd.attempt}${sd.lastExit ? `; ${lastRunWords(sd.lastExit)}` : ''})`;
   return null;

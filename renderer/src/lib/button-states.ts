@@ -4,6 +4,7 @@ import type { JournaledOperation } from '../../../shared/lifecycle-events';
 import { statusFingerprint } from '../../../shared/health';
 import type { HostDnsStatus } from '../../../shared/types';
 import { codeSpan } from '../../../shared/code-span';
+import { watchdogRestartWords } from '../../../shared/watchdog-backoff';
 
 /** State of one button: `reason` is one sentence when disabled, else null. */
 export interface ButtonState {
@@ -83,7 +84,7 @@ export const FOLLOWER_START = { label: 'Start (restarts the network follower)', 
  */
 export function restartingReason(status: HostDnsStatus): string | null {
   const w = status.watchdogRestart;
-  if (w) return `Wait: the watchdog is restarting k2s-dnsproxy (restart ${w.restarts} of ${w.max}).`;
+  if (w) return `Wait: the watchdog is restarting k2s-dnsproxy (${watchdogRestartWords(w)}).`;
   const sd = status.serviceRestart;
   if (sd && !sd.gaveUp) return `Wait: systemd is restarting k2s-dnsproxy (attempt ${sd.attempt}).`;
   return null;
