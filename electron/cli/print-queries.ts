@@ -2,11 +2,11 @@
 import { ROUTE_LABEL } from '../../shared/query-log/route-label';
 import type { EngineName } from '../../shared/engines/table';
 import type { QueryRow } from '../../shared/query-log/row';
-import { asRootWays, cliCommand, cliStartCommand, shellWord } from '../../shared/fix';
+import { asRootWays, cliCommand, cliStartCommand } from '../../shared/fix';
+import { freeSpaceWay, fullDirOf, noRowsWords } from '../../shared/query-log/no-rows';
 import type { ResolverStateFile } from '../../shared/state-file';
 import { runningStartFlags } from '../../shared/running-start';
 import { EXACT_LOG_NOT_YET, SHOWN_ENGINE_LOG } from '../core/capture/exact-log';
-import { BLOCK_TIMEOUT_MS } from '../core/capture/tcpdump-argv';
 import { K2S_PATHS } from '../../shared/k2s-paths';
 import { codeSpan } from '../../shared/code-span';
 
@@ -90,6 +90,7 @@ export function queriesUnavailableText(reason: string | null, notLogging?: { res
 
 /**
  * The stderr line of the text output when the exact log's file exists but has no row yet (exit 0;
+ * shared/query-log/no-rows.ts noRowsWords, the facts the window's Queries view says too;
  * stdout stays empty, so a script reading it sees no rows; a missing file is
  * queriesUnavailableText's, exit 1): a row reaches the file about BLOCK_TIMEOUT_MS after its answer
  * at most on an idle host — the capture hands packets over a ring block at a time
@@ -101,25 +102,8 @@ export function queriesUnavailableText(reason: string | null, notLogging?: { res
  * to free space there instead.
  */
 export function noRowsText(waitedMs = 0, unwritten?: string): string {
-  const full = fullDirOf(unwritten);
-  if (full !== null) return `No queries logged yet: ${K2S_PATHS.queryRows} exists but holds no query: the capture cannot write rows while the file system that holds ${full} is full (no space left); ${freeSpaceWay(full)}, then run ${cliCommand('queries')} again.`;
-  const waited = waitedMs > 0 ? ` none came in the ${waitedMs / 1000} s this command waited, and` : '';
-  return `No queries logged yet: ${K2S_PATHS.queryRows} exists but holds no query yet;${waited} a row reaches it up to ${BLOCK_TIMEOUT_MS / 1000} s after its answer (later while the host is busy: the capture runs at idle priority); ask a name, then run ${cliCommand('queries')} again.`;
-}
-
-/**
- * The directory a full-disk loss line names (`12 rows not written (no space left on
- * /var/log/dnsproxy)`, rows-file.ts unwrittenLine for ENOSPC), or null for another loss (EIO, a
- * slow disk) or none.
- */
-export function fullDirOf(unwritten: string | undefined): string | null {
-  const m = /\(no space left on (.+)\)$/.exec(unwritten ?? '');
-  return m ? m[1]! : null;
-}
-
-/** What to do about a full `dir`: free space on the file system holding it, which `df` names (df(1): the file system each file is on). */
-function freeSpaceWay(dir: string): string {
-  return `free space on the file system that holds ${dir} (\`df -h ${shellWord(dir)}\` names it and how full it is)`;
+  const w = noRowsWords('cli', { waitedMs, unwritten });
+  return `${w.head}: ${w.body}`;
 }
 
 /**
