@@ -1,6 +1,6 @@
 /**
  * Code spans written and read by one rule (code-span.ts, CommonMark 0.31.2 6.1): a command
- * holding a backtick — a kubeconfig path `/tmp/a`b/config`, shell-quoted — stays one span
+ * holding a backtick — a shell-quoted kubeconfig path with one in its name — stays one span
  * (walk finding: status's single-backtick span ended inside the path).
  */
 import { afterEach, describe, expect, it } from 'vitest';

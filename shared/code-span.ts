@@ -2,8 +2,8 @@
  * Code spans in the texts both front ends show (status, doctor, refusals; the window renders them
  * as <code>, renderer/src/components/RichText.tsx): written and read by one rule, CommonMark's
  * (spec 0.31.2, 6.1 "Code spans"). A span opens with a run of N backticks and closes at the next
- * run of exactly N, so a command holding a backtick (a shell-quoted kubeconfig path
- * `'/tmp/a`b'`) is fenced with a longer run and stays one span.
+ * run of exactly N, so a command holding a backtick (a shell-quoted kubeconfig path with one in
+ * its name) is fenced with a longer run and stays one span.
  * Pure module: no Node or DOM imports.
  */
 
