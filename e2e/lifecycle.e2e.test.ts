@@ -115,7 +115,7 @@ describe.each(PROXY_ENGINES.map((e) => [e]))('k2s-dns lifecycle on the test bed 
       const refused = await k2sDns(['start', ...base]);
       expect(refused.code, refused.stdout + refused.stderr).toBe(3);
       expect(refused.result).toMatchObject({ ok: false, exitCode: 3, code: 'PROXY_RESTARTING' });
-      expect(refused.result?.message).toMatch(/^k2s-dnsproxy is not running: the watchdog is restarting it \(restart 1 of 6\); nothing changed\. Wait a few seconds, then run \S.* status: /);
+      expect(refused.result?.message).toMatch(/^k2s-dnsproxy is not running: the watchdog is restarting it \(restart 1 of 6, 1 s after the exit\); nothing changed\. Wait up to 1 s, then run \S.* status: /);
       expect(refused.events.filter((e) => e.type === 'step').map((e) => `${e.step} ${e.status}`)).toEqual(['preflight running', 'preflight failed']);
     } finally {
       process.kill(dog, 'SIGCONT');

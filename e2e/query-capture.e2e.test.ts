@@ -416,6 +416,10 @@ describe.skipIf(!inSandbox || tcpdump === '')('exact query log from packets, run
       const st = JSON.parse((await k2sDns(['status', '--json'])).stdout) as { messages: string[] };
       expect(st.messages).toContain(`The exact query log misses rows: ${line}; free space there, the next rows are written again.`);
       expect((JSON.parse((await k2sDns(['queries', '--lines', '5', '--json'])).stdout) as { unwritten?: string }).unwritten).toBe(line);
+      // The text output says what to do about a full disk: free space on the file system that holds it, never "ask a name".
+      const text = await k2sDns(['queries', '--lines', '5', '--no-wait']);
+      expect(text.stderr).toContain(`The exact query log misses rows: ${line}; free space on the file system that holds /var/log/dnsproxy (\`df -h /var/log/dnsproxy\` names it and how full it is): the next rows are written again then.\n`);
+      expect(text.stderr).not.toContain('ask a name');
       const stop = await k2sDns(['stop', '--on-drift', 'restore', '--json']);
       expect(stop.code, stop.stdout).toBe(0);
       await expect(stat('/run/k2s/capture.unwritten')).rejects.toThrow(/ENOENT/);

@@ -115,7 +115,7 @@ export const ERROR_CODES = {
   STATE_CORRUPT: { exit: either, http: 200, meaning: 'The saved resolver state file is corrupt.' },
   UPSTREAM_LOOP: { exit: refusedOnly, http: 200, meaning: 'An upstream reaches k2s-dnsproxy itself: forwarding there would loop.' },
   NO_UPSTREAM: { exit: refusedOnly, http: 200, meaning: 'The original resolver lists no usable upstream nameserver.' },
-  PROXY_RESTARTING: { exit: refusedOnly, http: 200, meaning: 'k2s-dnsproxy is being restarted (by its watchdog or systemd), so start waits; nothing changed: wait a few seconds, then run status.' },
+  PROXY_RESTARTING: { exit: refusedOnly, http: 200, meaning: 'k2s-dnsproxy is being restarted (by its watchdog, up to 30 s after the exit, or systemd), so start waits; nothing changed: wait for that restart, then run status.' },
   RUNNING_OTHER_OPTIONS: { exit: refusedOnly, http: 200, meaning: 'K2s DNS already runs, with another engine (an explicit --engine), other upstreams or another network-change policy than the start asked for; nothing changed: stop, then start with them.' },
   WSL_RESOLV_CONF: { exit: refusedOnly, http: 200, meaning: 'WSL generates /etc/resolv.conf on every start (generateResolvConf in /etc/wsl.conf).' },
   NOT_RESOLVER_FILE: { exit: refusedOnly, http: 200, meaning: '/etc/resolv.conf is no resolver file (not text, not UTF-8, or a line that is no resolv.conf(5) directive in a file that names no nameserver), so start will not save it as the original.' },

@@ -5,6 +5,7 @@
  * "Restore my original" in the banner, the Host DNS card, topology, doctor and CLI help alike.
  * Pure module: no Node or DOM imports.
  */
+import { codeSpan } from './code-span';
 
 /** Front ends that render fixes. */
 export type FrontEnd = 'gui' | 'cli';
@@ -129,8 +130,8 @@ function ipPlaceholderWords(whose: string): string {
 export function upstreamStartWays(flags: readonly string[] = [], avoid: readonly string[] = [], whose = "your nameserver's IP address"): string {
   const start = cliStartCommand(flags);
   const ns = sandboxNameserver;
-  if (ns !== null && !avoid.some((a) => a === ns || a.startsWith(`${ns}:`))) return `\`${start} --upstream ${ns}\` (the sandbox network's nameserver)`;
-  return `\`${start} --upstream ${IP_PLACEHOLDER}\`${ipPlaceholderWords(whose)}`;
+  if (ns !== null && !avoid.some((a) => a === ns || a.startsWith(`${ns}:`))) return `${codeSpan(`${start} --upstream ${ns}`)} (the sandbox network's nameserver)`;
+  return `${codeSpan(`${start} --upstream ${IP_PLACEHOLDER}`)}${ipPlaceholderWords(whose)}`;
 }
 
 /**
@@ -289,13 +290,14 @@ export function cliCommand(args: string, root = false): string {
  * besides `sudo …` it names `su -c '…'`, which runs the line as root through root's shell (su(1)
  * `-c`). Several commands in turn (`['stop', 'start']`): each with sudo (`…`, then `…`), and one
  * `su -c` joining them with `&&`. Under a wrapper that runs as root by itself (setCliName `sudo`
- * false), just its lines. Each command in a code span.
+ * false), just its lines. Each command in a code span (shared/code-span.ts codeSpan: a kubeconfig path
+ * may hold a backtick).
  */
 export function asRootWays(args: string | readonly string[]): string {
   const all = typeof args === 'string' ? [args] : args;
-  const lines = all.map((a) => `\`${cliCommand(a, true)}\``).join(', then ');
+  const lines = all.map((a) => codeSpan(cliCommand(a, true))).join(', then ');
   if (!cliSudo) return lines;
-  return `as root: ${lines}, or \`su -c ${shellWord(all.map((a) => cliCommand(a)).join(' && '))}\` where sudo is not installed`;
+  return `as root: ${lines}, or ${codeSpan(`su -c ${shellWord(all.map((a) => cliCommand(a)).join(' && '))}`)} where sudo is not installed`;
 }
 
 /**

@@ -17,6 +17,8 @@ import { RESOLVED_STUB_ADDRESSES } from './resolved-link';
 import { missingOwnerWord, missingResolverWords } from './resolver-missing';
 import { notResolverFix, notResolverGuiFix, startRefusalCode } from './network-writer';
 import { lastRunWords } from './exit-status';
+import { codeSpan } from './code-span';
+import { watchdogRestartWords } from './watchdog-backoff';
 
 export type { HopKind, HopOutcome, HealthHop, HealthCause, HealthAction, HealthVerdict, HealthReport } from './health-report';
 
@@ -64,8 +66,9 @@ const FIX: Record<HealthAction, Record<FrontEnd, string>> = {
   wait: { gui: 'Wait for the running operation to finish', get cli() { return `wait for the running k2s-dns operation to finish, then run ${cliCommand('status')}`; } },
   // The API can report the CoreDNS pods Ready (the Cluster card's green count) while the kube-dns
   // ClusterIP does not answer: the fix names what can differ — the pods' own logs and the route to the ClusterIP.
-  // The summary names the watchdog's restart (restart N of MAX_RESTARTS); stop && start would fight it.
-  'wait-watchdog': { gui: 'Wait a few seconds, it checks again by itself', get cli() { return `wait a few seconds, then run ${cliCommand('status')}`; } },
+  // The summary names the restart and, for the watchdog, its wait (shared/watchdog-backoff.ts: up
+  // to 30 s, so no "few seconds" here); stop && start would fight it.
+  'wait-watchdog': { gui: 'Wait for that restart, it checks again by itself', get cli() { return `wait for that restart, then run ${cliCommand('status')}`; } },
   'check-coredns': {
     // Without a verdict's commands (corednsCommands) no command is named: a bare kubectl does not work as printed (walk 10 H1).
     gui: corednsGui(null),
@@ -148,7 +151,7 @@ export function corednsCommands(kubeDnsIp: string | null): { logs: string; route
 export function corednsGui(c: { logs: string; route: string | null } | null): string {
   const why = 'The Cluster card’s “pods ready” is the API’s view and can be green while the kube-dns ClusterIP does not answer: in a terminal, ';
   if (!c) return `${why}read the CoreDNS pods’ logs and check the pod network / KubeSwitch route to the ClusterIP`;
-  return `${why}read the CoreDNS logs with \`${c.logs}\` and check the pod network / KubeSwitch route to the ClusterIP with ${c.route ? `\`${c.route}\`` : '`ip route get` and its address'}`;
+  return `${why}read the CoreDNS logs with ${codeSpan(c.logs)} and check the pod network / KubeSwitch route to the ClusterIP with ${c.route ? codeSpan(c.route) : '`ip route get` and its address'}`;
 }
 
 /** A check-coredns verdict's own fields: the ClusterIP probed (when known) and the fix's commands (corednsCommands). */
@@ -687,7 +690,7 @@ export function healthVerdict(input: VerdictInput): HealthVerdict {
   if (deadListener && allDead && (deadListener.outcome === 'unreachable' || !kubeDnsDead)) {
     const where = listeners.map((h) => h.target).join(' and ');
     const w = input.watchdogRestart;
-    if (w) return v('error', 'proxy-down', deadListener, `No names resolve on this host: nothing answers on ${where}; the watchdog is restarting k2s-dnsproxy (restart ${w.restarts} of ${w.max})`, 'wait-watchdog');
+    if (w) return v('error', 'proxy-down', deadListener, `No names resolve on this host: nothing answers on ${where}; the watchdog is restarting k2s-dnsproxy (${watchdogRestartWords(w)})`, 'wait-watchdog');
     const sd = input.serviceRestart;
     if (sd && !sd.gaveUp) return v('error', 'proxy-down', deadListener, `No names resolve on this host: nothing answers on ${where}; systemd is restarting k2s-dnsproxy (attempt ${sd.attempt}${sd.lastExit ? `; ${lastRunWords(sd.lastExit)}` : ''})`, 'wait-watchdog');
     if (sd?.gaveUp) return v('error', 'proxy-down', deadListener, `No names resolve on this host: nothing answers on ${where}; systemd restarted k2s-dnsproxy ${sd.attempt} times and gave up`, 'restart');
@@ -698,7 +701,7 @@ export function healthVerdict(input: VerdictInput): HealthVerdict {
   }
   if (deadListener && (deadListener.outcome === 'unreachable' || !kubeDnsDead)) {
     const w = input.watchdogRestart;
-    if (w) return v('error', 'proxy-down', deadListener, `${NOT_RESOLVING}: ${hopTitle(deadListener)} does not answer; the watchdog is restarting it (restart ${w.restarts} of ${w.max})`, 'wait-watchdog');
+    if (w) return v('error', 'proxy-down', deadListener, `${NOT_RESOLVING}: ${hopTitle(deadListener)} does not answer; the watchdog is restarting it (${watchdogRestartWords(w)})`, 'wait-watchdog');
     const sd = input.serviceRestart;
     if (sd && !sd.gaveUp) return v('error', 'proxy-down', deadListener, `${NOT_RESOLVING}: ${hopTitle(deadListener)} does not answer; systemd is restarting it (attempt ${sd.attempt}${sd.lastExit ? `; ${lastRunWords(sd.lastExit)}` : ''})`, 'wait-watchdog');
     return v('error', 'proxy-down', deadListener, `${NOT_RESOLVING}: ${hopTitle(deadListener)} does not answer${reasonOf(deadListener)}`, 'restart');

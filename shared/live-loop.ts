@@ -8,6 +8,7 @@
 import type { QueryRow } from './query-log';
 import { cliCommand } from './fix';
 import { forwardLineWords } from './coredns-loop';
+import { codeSpan } from './code-span';
 
 /** Identical questions from non-local clients within LOOP_WINDOW_MS that make a loop. */
 export const LOOP_THRESHOLD = 20;
@@ -59,7 +60,7 @@ const LOOP_COREFILE_FIX = `Make CoreDNS forward to the LAN nameservers instead o
 export const LIVE_LOOP_FIX = {
   gui: `${LOOP_COREFILE_FIX}; then Stop and Start K2s DNS: start keeps such zones off the host routes.`,
   get cli() {
-    return `${LOOP_COREFILE_FIX}; then run \`${cliCommand('stop', true)}\` and \`${cliCommand('start', true)}\` again: start keeps such zones off the host routes.`;
+    return `${LOOP_COREFILE_FIX}; then run \`${cliCommand('stop', true)}\` and ${codeSpan(cliCommand('start', true))} again: start keeps such zones off the host routes.`;
   },
 };
 

@@ -6,6 +6,7 @@
  * Pure module: no Node or DOM imports.
  */
 import { appKubeconfigCommand } from './fix';
+import { codeSpan } from './code-span';
 
 /** The line under the window's Start (ClusterStatus.startKubeconfig): which file the start reads as root, and that the Cluster card cannot. */
 export function startAsRootLine(path: string): string {
@@ -22,5 +23,5 @@ export const DOCTOR_AS_ROOT_TITLE = 'Cluster not checked: only root reads the ku
 
 /** Doctor's cluster finding's meaning then: `sudoStart` is the start line as printed (shared/fix.ts cliCommand). */
 export function doctorAsRootMeaning(path: string, sudoStart: string): string {
-  return `\`${sudoStart}\` (and the app's Start) reads the kubeconfig ${path} as root; this user cannot read it, so the cluster was not checked.`;
+  return `${codeSpan(sudoStart)} (and the app's Start) reads the kubeconfig ${path} as root; this user cannot read it, so the cluster was not checked.`;
 }

@@ -12,6 +12,7 @@
  */
 import { cliCommand, shellCommand, shellWord, type FrontEnd } from './fix';
 import { FIRST_USER_UID, resolverOwnerProblem } from './network-writer';
+import { codeSpan } from './code-span';
 
 /** Owner and permission bits of a file (st_mode & 0o7777; only the permission bits are read). */
 export interface FileOwner {
@@ -98,7 +99,7 @@ export function savedOriginalWritable(owner: FileOwner): WritableResolverWords |
     meaning: `The saved original /etc/resolv.conf (the file stop puts back) is ${what}: stop puts it back with that owner and mode, and then a user can choose this host's DNS through it.`,
     fix: {
       gui: `To have it back fixed, press Stop, run \`${command}\` in a terminal, then press Start (that start saves it fixed).`,
-      cli: `To have it back fixed, run \`${cliCommand('stop', true)}\`, \`${command}\`, then \`${cliCommand('start', true)}\` (that start saves it fixed).`,
+      cli: `To have it back fixed, run \`${cliCommand('stop', true)}\`, \`${command}\`, then ${codeSpan(cliCommand('start', true))} (that start saves it fixed).`,
     },
   };
 }

@@ -5,8 +5,8 @@
  * named PATH there); `PATH` stays for a host where sudo finds none either (the sandbox's).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { cliCommand, kubectlCommand, setCliKubeconfig, setKubectlKubeconfig } from '../../shared/fix';
-import { nameKubeconfig, type NameLookups } from './name-kubeconfig';
+import { asRootStartWays, cliCommand, kubectlCommand, setCliKubeconfig, setKubectlKubeconfig } from '../../shared/fix';
+import { kubeconfigAsked, nameKubeconfig, type NameLookups } from './name-kubeconfig';
 
 afterEach(() => {
   setCliKubeconfig(null);
@@ -38,5 +38,18 @@ describe('nameKubeconfig', () => {
     expect(await nameKubeconfig(own, lookups(ADMIN, [own]))).toBe(own);
     expect(cliCommand('start', true)).toBe(`sudo npx k2s-dns start --kubeconfig ${own}`);
     expect(kubectlCommand('get nodes')).toBe(`kubectl --kubeconfig ${own} get nodes`);
+  });
+
+  it("an explicit --kubeconfig only root reads (the user's lookup counts it absent): NOT_ROOT's start names that file, shell-quoted, never PATH nor a bare start that reads another", async () => {
+    const typed = "/root/k2s/admin's conf";
+    const found = { path: null, explicit: true, tried: [typed] };
+    // Sudo finds none, or finds K2s's admin.conf (another file): both must still name the typed one.
+    for (const forSudo of [null, ADMIN]) {
+      expect(await nameKubeconfig(kubeconfigAsked(found), lookups(forSudo))).toBe(typed);
+      expect(asRootStartWays([])).toBe(`as root: \`sudo npx k2s-dns start --kubeconfig '/root/k2s/admin'\\''s conf'\`, or \`su -c 'npx k2s-dns start --kubeconfig '\\''/root/k2s/admin'\\''\\'\\'''\\''s conf'\\'''\` where sudo is not installed`);
+    }
+    // A lookup's own result, and none typed nor found, as before.
+    expect(kubeconfigAsked({ path: '/home/ada/.kube/config', explicit: false, tried: [ADMIN, '/home/ada/.kube/config'] })).toBe('/home/ada/.kube/config');
+    expect(kubeconfigAsked({ path: null, explicit: false, tried: [ADMIN] })).toBeNull();
   });
 });

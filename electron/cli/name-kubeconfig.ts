@@ -22,6 +22,17 @@ export async function callerReads(path: string): Promise<boolean> {
   );
 }
 
+/**
+ * The kubeconfig a run's printed lines are about: the one its lookup found (`found.path`), else the
+ * `--kubeconfig` the user typed (`found.explicit`, findKubeconfig's one candidate): a user's lookup
+ * counts a file it may not read as absent (locateKubeconfig), yet `sudo k2s-dns start --kubeconfig
+ * FILE` reads a root-only FILE, so NOT_ROOT's line must name it (walk finding: it printed the
+ * `PATH` placeholder, or a bare start that would read another file). Null when none was typed or found.
+ */
+export function kubeconfigAsked(found: { path: string | null; explicit: boolean; tried: readonly string[] }): string | null {
+  return found.path ?? (found.explicit ? (found.tried[0] ?? null) : null);
+}
+
 /** The lookups nameKubeconfig asks; injected by tests. */
 export interface NameLookups {
   /** kubeconfig-default.ts kubeconfigForSudo: what `sudo k2s-dns …` finds by itself. */

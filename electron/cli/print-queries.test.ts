@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { capturedQueryRow } from '../core/capture/to-query-row';
-import { afterRowsText, formatExactRow, hiddenProbesText, notLoggingText, queriesEngine, queriesJson, queriesUnavailableText, withoutProbes } from './print-queries';
+import { afterRowsText, formatExactRow, hiddenProbesText, notLoggingText, queriesEngine, queriesJson, queriesUnavailableText, unwrittenText, withoutProbes } from './print-queries';
 import type { QueryRow } from '../../shared/query-log/row';
 import { EXACT_LOG_NOT_YET } from '../core/capture/exact-log';
 
@@ -126,6 +126,15 @@ describe('k2s-dns queries', () => {
       // Only probes so far: the hidden count already says why nothing is printed, and how to see them.
       expect(afterRowsText(withoutProbes([probe(0), probe(1)], 50))).toBe(hiddenProbesText(2));
       expect(afterRowsText(withoutProbes([row('web.demo.svc.cluster.local', 0)], 50))).toBeNull();
+    });
+
+    it('a full /var/log/dnsproxy: says to free space on its file system and names it, never to ask a name; another loss keeps the plain line', () => {
+      const full = '12 rows not written (no space left on /var/log/dnsproxy)';
+      expect(unwrittenText(full)).toBe('The exact query log misses rows: 12 rows not written (no space left on /var/log/dnsproxy); free space on the file system that holds /var/log/dnsproxy (`df -h /var/log/dnsproxy` names it and how full it is): the next rows are written again then.');
+      expect(afterRowsText({ rows: [], hidden: 0 }, 1500, undefined, full)).toBe('No queries logged yet: /var/log/dnsproxy/queries.jsonl exists but holds no query: the capture cannot write rows while the file system that holds /var/log/dnsproxy is full (no space left); free space on the file system that holds /var/log/dnsproxy (`df -h /var/log/dnsproxy` names it and how full it is), then run npx k2s-dns queries again.');
+      // A loss that is no full disk: the line as it was, and the usual "ask a name".
+      expect(unwrittenText('3 rows not written (EIO on /var/log/dnsproxy)')).toBe('The exact query log misses rows: 3 rows not written (EIO on /var/log/dnsproxy).');
+      expect(afterRowsText({ rows: [], hidden: 0 }, 0, undefined, '3 rows not written (EIO on /var/log/dnsproxy)')).toMatch(/; ask a name, then run npx k2s-dns queries again\.$/);
     });
   });
 });

@@ -3,11 +3,12 @@ import { ROUTE_LABEL } from '../../shared/query-log/route-label';
 import type { EngineName } from '../../shared/engines/table';
 import type { QueryRow } from '../../shared/query-log/row';
 import { asRootWays, cliCommand, cliStartCommand } from '../../shared/fix';
+import { freeSpaceWay, fullDirOf, noRowsWords } from '../../shared/query-log/no-rows';
 import type { ResolverStateFile } from '../../shared/state-file';
 import { runningStartFlags } from '../../shared/running-start';
 import { EXACT_LOG_NOT_YET, SHOWN_ENGINE_LOG } from '../core/capture/exact-log';
-import { BLOCK_TIMEOUT_MS } from '../core/capture/tcpdump-argv';
 import { K2S_PATHS } from '../../shared/k2s-paths';
+import { codeSpan } from '../../shared/code-span';
 
 /**
  * The engine `queries` names: the saved state's, or null with `unknown`, the sentence that says
@@ -46,7 +47,7 @@ export function notLoggingOf(state: QueriesState | null): QueriesEngine['notLogg
  * nothing: RUNNING_OTHER_OPTIONS).
  */
 export function notLoggingText(notLogging: { restart: string }, rows: boolean): string {
-  return `The running K2s DNS was started with --no-log-queries: it logs no query${rows ? '; the rows shown are from an earlier run' : ''}. To log queries, stop it, then start it without --no-log-queries: \`${notLogging.restart}\`.`;
+  return `The running K2s DNS was started with --no-log-queries: it logs no query${rows ? '; the rows shown are from an earlier run' : ''}. To log queries, stop it, then start it without --no-log-queries: ${codeSpan(notLogging.restart)}.`;
 }
 
 /**
@@ -89,17 +90,32 @@ export function queriesUnavailableText(reason: string | null, notLogging?: { res
 
 /**
  * The stderr line of the text output when the exact log's file exists but has no row yet (exit 0;
+ * shared/query-log/no-rows.ts noRowsWords, the facts the window's Queries view says too;
  * stdout stays empty, so a script reading it sees no rows; a missing file is
  * queriesUnavailableText's, exit 1): a row reaches the file about BLOCK_TIMEOUT_MS after its answer
  * at most on an idle host — the capture hands packets over a ring block at a time
  * (tcpdump-argv.ts) — and later while the host is busy, as its parser runs at idle priority
  * (go-idle.ts; docs/query-log.md "Logs and the query log"). `waitedMs`: how long this command waited for a
  * row (queries-wait.ts), said when it did. `queries` has no flag to follow the file, so it says to
- * run it again (new-user walk 20: `queries` right after start printed nothing at all).
+ * run it again (new-user walk 20: `queries` right after start printed nothing at all). With
+ * `unwritten` a full-disk loss line (fullDirOf): no asked name can reach the file, so it says
+ * to free space there instead.
  */
-export function noRowsText(waitedMs = 0): string {
-  const waited = waitedMs > 0 ? ` none came in the ${waitedMs / 1000} s this command waited, and` : '';
-  return `No queries logged yet: ${K2S_PATHS.queryRows} exists but holds no query yet;${waited} a row reaches it up to ${BLOCK_TIMEOUT_MS / 1000} s after its answer (later while the host is busy: the capture runs at idle priority); ask a name, then run ${cliCommand('queries')} again.`;
+export function noRowsText(waitedMs = 0, unwritten?: string): string {
+  const w = noRowsWords('cli', { waitedMs, unwritten });
+  return `${w.head}: ${w.body}`;
+}
+
+/**
+ * The stderr line of `queries` for rows the capture could not write (`unwritten`: the
+ * companion's loss line, CAPTURE_UNWRITTEN_FILE). For a full disk it says what to do — free
+ * space where the rows go; the companion writes the next rows again then (rows-file.ts: a
+ * failed write is counted and dropped, the next one is tried) — as status does; asking a name
+ * adds no row then (walk finding: it said to).
+ */
+export function unwrittenText(unwritten: string): string {
+  const full = fullDirOf(unwritten);
+  return `The exact query log misses rows: ${unwritten}${full === null ? '' : `; ${freeSpaceWay(full)}: the next rows are written again then`}.`;
 }
 
 /** One row of `queries --json`: the exact log's row with the saved state's engine, null when none is known. */
@@ -162,9 +178,9 @@ export function hiddenProbesText(hidden: number): string | null {
  * `--probes`): how many health checks it hid (hiddenProbesText); else, with no row printed,
  * noRowsText (`waitedMs` as there) — never silence with exit 0; null when rows were printed and
  * none hidden. With `notLogging` (`--no-log-queries`: notLoggingText is said before the rows)
- * never noRowsText: no row is coming.
+ * never noRowsText: no row is coming. `unwritten`: the capture's loss line, for noRowsText.
  */
-export function afterRowsText(shown: { rows: readonly QueryRow[]; hidden: number }, waitedMs = 0, notLogging?: { restart: string }): string | null {
+export function afterRowsText(shown: { rows: readonly QueryRow[]; hidden: number }, waitedMs = 0, notLogging?: { restart: string }, unwritten?: string): string | null {
   if (notLogging) return hiddenProbesText(shown.hidden);
-  return hiddenProbesText(shown.hidden) ?? (shown.rows.length === 0 ? noRowsText(waitedMs) : null);
+  return hiddenProbesText(shown.hidden) ?? (shown.rows.length === 0 ? noRowsText(waitedMs, unwritten) : null);
 }

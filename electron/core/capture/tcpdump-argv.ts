@@ -59,8 +59,8 @@ export function fillFilter(port: number): string {
  */
 export const RING_KIB = 2048;
 
-/** ms after which the kernel hands over a ring block that is not full (tcpdump 4.99 sets 1,000 ms, tcpdump.c pcap_set_timeout; libpcap 1.10 passes it as tp_retire_blk_tov). */
-export const BLOCK_TIMEOUT_MS = 1000;
+/** ms after which the kernel hands over a ring block that is not full: shared/capture-block.ts (the window's texts say it too). */
+export { BLOCK_TIMEOUT_MS } from '../../../shared/capture-block';
 
 /** What to capture. */
 export interface CaptureTarget {

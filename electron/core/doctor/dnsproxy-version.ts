@@ -9,6 +9,7 @@ import type { DoctorFinding } from '../../../shared/doctor';
 import { PINNED_DNSPROXY_VERSIONS } from '../../../shared/k2s-paths';
 import { chooseEngine, DEFAULT_DNSMASQ } from '../lifecycle/engine';
 import type { DoctorContext } from './context';
+import { codeSpan } from '../../../shared/code-span';
 
 /** The exact dnsproxy release K2s ships (`dnsproxy --version` prints `dnsproxy version v0.83.1`; docs/engines.md "dnsproxy version"). */
 export const K2S_PINNED_DNSPROXY = '0.83.1';
@@ -83,7 +84,7 @@ export async function checkDnsproxyVersion(ctx: DoctorContext): Promise<DoctorFi
       severity: 'warn',
       title: 'AdGuard dnsproxy version unreadable',
       meaning: `${where} --version gave no version (${(r.stderr || r.stdout).trim() || `exit ${r.code}`}), so it may not be AdGuard dnsproxy and start may fail.`,
-      fix: `Replace ${binary} with the dnsproxy K2s ships (${pinned}), or start with \`${cliCommand('start --engine dnsmasq', true)}\`.`,
+      fix: `Replace ${binary} with the dnsproxy K2s ships (${pinned}), or start with ${codeSpan(cliCommand('start --engine dnsmasq', true))}.`,
       remedy: { action: 'choose-dnsmasq', gui: `Replace ${binary} with the dnsproxy K2s ships (${pinned}), or choose dnsmasq in the Engine select.`, cli: cliCommand('start --engine dnsmasq', true) },
       detail: { binary, running, exitCode: r.code },
     };
@@ -96,7 +97,7 @@ export async function checkDnsproxyVersion(ctx: DoctorContext): Promise<DoctorFi
     severity: 'warn',
     title: `AdGuard dnsproxy v${version} is not the ${pinned} K2s pins`,
     meaning: `${where} --version prints "${output}", not the ${pinned} K2s pins, so ${isPinnedDnsproxy(version) ? 'it is tested with K2s DNS\'s config, but its behaviour is not what K2s ships' : 'config keys and private reverse-zone (PTR) handling may differ from what K2s DNS writes'}.`,
-    fix: `Install the dnsproxy K2s ships (${pinned}) at ${binary}, or start with \`${cliCommand('start --dnsproxy PATH', true)}\` (a v0.83.1 binary) or \`${cliCommand('start --engine dnsmasq', true)}\`.`,
+    fix: `Install the dnsproxy K2s ships (${pinned}) at ${binary}, or start with ${codeSpan(cliCommand('start --dnsproxy PATH', true))} (a v0.83.1 binary) or ${codeSpan(cliCommand('start --engine dnsmasq', true))}.`,
     remedy: { action: 'choose-dnsmasq', gui: `Install the dnsproxy K2s ships (${pinned}) at ${binary}, or choose dnsmasq in the Engine select.`, cli: `${cliCommand('start --dnsproxy PATH', true)}, or ${cliCommand('start --engine dnsmasq', true)}` },
     detail: { binary, running, version, output, pinned: K2S_PINNED_DNSPROXY },
   };

@@ -14,6 +14,8 @@ import { cliTimeText, timeText } from '../../../shared/clock';
 import type { HostDnsStatus } from '../../../shared/types';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { lastRunWords } from '../../../shared/exit-status';
+import { codeSpan } from '../../../shared/code-span';
+import { watchdogRestartWords } from '../../../shared/watchdog-backoff';
 
 /** `lifecycle-state`: ok when running or stopped cleanly, warn when degraded or the resolver was changed by someone else. */
 export async function checkLifecycleState(ctx: DoctorContext): Promise<DoctorFinding> {
@@ -49,7 +51,7 @@ export async function checkLifecycleState(ctx: DoctorContext): Promise<DoctorFin
       severity: 'warn',
       title: 'K2s DNS state: degraded',
       meaning: `K2s DNS is half started or half stopped: ${s.messages.join(' ')}`,
-      fix: `Write your own resolv.conf back by hand (${handResolverWays()}), then run \`${cliCommand('stop', true)}\`; then \`${cliCommand('start', true)}\` if you want K2s DNS again.`,
+      fix: `Write your own resolv.conf back by hand (${handResolverWays()}), then run \`${cliCommand('stop', true)}\`; then ${codeSpan(cliCommand('start', true))} if you want K2s DNS again.`,
       remedy: { action: null, gui: 'Write your own /etc/resolv.conf back by hand as root, then press Stop (and Start if you want K2s DNS again).', cli: cliCommand('stop', true) },
       detail,
     };
@@ -60,7 +62,7 @@ export async function checkLifecycleState(ctx: DoctorContext): Promise<DoctorFin
       severity: 'warn',
       title: 'K2s DNS state: degraded',
       meaning: `K2s DNS is half started or half stopped${s.messages.length ? `: ${s.messages.join(' ')}` : ' (state file, proxy and /etc/resolv.conf disagree).'}`,
-      fix: `Run \`${cliCommand('recover', true)}\` if an operation was interrupted, else \`${cliCommand('stop', true)}\` to restore the saved resolver, then \`${cliCommand('start', true)}\`.`,
+      fix: `Run \`${cliCommand('recover', true)}\` if an operation was interrupted, else \`${cliCommand('stop', true)}\` to restore the saved resolver, then ${codeSpan(cliCommand('start', true))}.`,
       // The app runs recovery itself before each operation, so Stop then Start is the whole fix there.
       remedy: { action: 'stop', gui: 'Press Stop to restore the saved resolver (an interrupted operation is finished first), then Start.', cli: `${cliCommand('recover', true)}, or ${cliCommand('stop', true)}, then ${cliCommand('start', true)}` },
       detail,
@@ -158,7 +160,7 @@ function driftFinding(s: HostDnsStatus, report: HealthReport, frontEnd: FrontEnd
  */
 function restartNow(s: HostDnsStatus): string | null {
   const w = s.watchdogRestart;
-  if (w) return `the watchdog is restarting k2s-dnsproxy (restart ${w.restarts} of ${w.max})`;
+  if (w) return `the watchdog is restarting k2s-dnsproxy (${watchdogRestartWords(w)})`;
   const sd = s.serviceRestart;
   if (sd && !sd.gaveUp) return `systemd is restarting k2s-dnsproxy (attempt ${sd.attempt}${sd.lastExit ? `; ${lastRunWords(sd.lastExit)}` : ''})`;
   return null;
@@ -194,7 +196,7 @@ function proxyDownFinding(s: HostDnsStatus, base: { id: string; title: string },
   if (s.pid !== null || s.savedAt === null || s.resolverOwner !== 'k2s' || s.stateProblem || s.stateUnreadable || s.operation) return null;
   const about = s.messages.filter((m) => m.includes('k2s-dnsproxy'));
   const limit = s.serviceRestart?.gaveUp === true;
-  const then = limit ? `\`${cliCommand('stop', true)}\`, then \`${cliCommand('start', true)}\`` : `\`${cliCommand('start', true)}\``;
+  const then = limit ? `\`${cliCommand('stop', true)}\`, then ${codeSpan(cliCommand('start', true))}` : codeSpan(cliCommand('start', true));
   return {
     ...base,
     severity: 'warn',

@@ -9,6 +9,7 @@ import { admGroupWays, asRootWays, cliCommand } from '../../../shared/fix';
 import { LIVE_LOOP_FIX, liveLoopMeaning, LOOP_THRESHOLD, LOOP_WINDOW_MS } from '../../../shared/live-loop';
 import { scanLiveLoops } from '../logs/live-loop-scan';
 import type { DoctorContext } from './context';
+import { codeSpan } from '../../../shared/code-span';
 
 export { LOOP_TAIL_LINES } from '../logs/live-loop-scan';
 
@@ -27,7 +28,7 @@ export async function checkLiveLoop(ctx: DoctorContext): Promise<DoctorFinding> 
       title: 'CoreDNS ↔ proxy loop in the query log: not checked as this user',
       meaning: `${K2S_PATHS.log} exists, but only root and the group adm may read it (root:adm 0640), so the query log could not be read as uid ${ctx.deps.uid()}.`,
       fix: `To check it, run ${asRootWays('doctor')}; or ${admGroupWays()} and run doctor again.`,
-      remedy: { action: null, gui: `Run \`${cliCommand('doctor', true)}\` in a terminal to check the query log, or add your user to the group adm.`, cli: cliCommand('doctor', true) },
+      remedy: { action: null, gui: `Run ${codeSpan(cliCommand('doctor', true))} in a terminal to check the query log, or add your user to the group adm.`, cli: cliCommand('doctor', true) },
     };
   }
   if (scan === null) {

@@ -17,6 +17,7 @@ import { notResolverFix, notResolverGuiFix } from '../../../shared/network-write
 import { NOT_RESOLVER_TITLE, notResolverNow } from './not-resolver';
 import { isGone } from '../lifecycle/resolver-gone';
 import { missingResolverWords } from '../../../shared/resolver-missing';
+import { codeSpan } from '../../../shared/code-span';
 
 /** glibc reads at most this many nameservers (resolv.conf(5): MAXNS); shared/resolv-conf.ts. */
 export const MAXNS = GLIBC_MAXNS;
@@ -39,7 +40,7 @@ export function savedOriginalUnreadable(ctx: DoctorContext, base: { id: string; 
     title: `${what}: not checked as this user`,
     meaning: `${ctx.k2sOwnsResolver ? 'K2s DNS owns /etc/resolv.conf' : "k2s-dnsproxy runs with a saved original (the file in /etc/resolv.conf now is another program's)"} and the saved original is in ${K2S_PATHS.stateFile}, which only root can read (its directory ${K2S_PATHS.stateDir} is 0700), so this check could not be made as uid ${ctx.deps.uid()}.`,
     fix: `To check the saved original, run ${asRootWays('doctor')}.`,
-    remedy: { action: null, gui: `Run \`${cliCommand('doctor', true)}\` in a terminal to check the saved original.`, cli: cliCommand('doctor', true) },
+    remedy: { action: null, gui: `Run ${codeSpan(cliCommand('doctor', true))} in a terminal to check the saved original.`, cli: cliCommand('doctor', true) },
   };
 }
 

@@ -7,6 +7,7 @@ import { cliCommand, type FrontEnd } from '../../../shared/fix';
 import type { HostFs } from '../host/host-fs';
 import { liveOperation } from '../lifecycle/journal';
 import { lockHeld, lockHeldBy, lockHolderNote } from '../lifecycle/lock';
+import { codeSpan } from '../../../shared/code-span';
 
 /** An operation in progress: from its journal (op, step and PID), or only the lifecycle lock held (op and step unknown). */
 export interface OperationNow {
@@ -50,5 +51,5 @@ export function operationSentenceStart(o: OperationNow): string {
  * runs once, so it says to run it again.
  */
 export function checkedAgainWords(frontEnd: FrontEnd): string {
-  return frontEnd === 'gui' ? 'The checks run again by themselves when it is done.' : `Run \`${cliCommand('doctor')}\` again when it is done.`;
+  return frontEnd === 'gui' ? 'The checks run again by themselves when it is done.' : `Run ${codeSpan(cliCommand('doctor'))} again when it is done.`;
 }

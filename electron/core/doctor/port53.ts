@@ -14,6 +14,7 @@ import { readState } from '../host/resolver-state';
 import { isK2sProxyCommand } from '../lifecycle/preflight';
 import type { DoctorContext } from './context';
 import { checkedAgainWords, operationNow, operationSentenceStart, operationWords, type OperationNow } from './operation-now';
+import { codeSpan } from '../../../shared/code-span';
 
 /** A process holding the port: its PID and command line (arguments joined by spaces). */
 interface Holder {
@@ -147,7 +148,7 @@ export async function checkPort53(ctx: DoctorContext, again = true): Promise<Doc
       severity: 'error',
       title: '127.0.0.1:53 is held by a process that could not be named',
       meaning: 'Something accepts TCP connections on 127.0.0.1:53 but its process could not be named (run doctor as root to see it), so k2s-dns start would refuse.',
-      fix: `Run \`${cliCommand('doctor', true)}\` to name the process, stop it, then start K2s DNS.`,
+      fix: `Run ${codeSpan(cliCommand('doctor', true))} to name the process, stop it, then start K2s DNS.`,
       remedy: { action: 'run-checks', gui: 'The process could not be named without root: stop the DNS server you run on this host, then Check again and press Start.', cli: cliCommand('doctor', true) },
       detail: { proto: 'tcp', pid: null },
     };

@@ -16,6 +16,7 @@ import type { DoctorContext } from './context';
 import { readState } from '../host/resolver-state';
 import { checkedAgainWords, operationNow, operationSentenceStart, operationWords } from './operation-now';
 import type { LifecycleDeps } from '../lifecycle/deps';
+import { codeSpan } from '../../../shared/code-span';
 
 /** What resolved has for one link: `resolvectl dns|domain|default-route LINK` values (resolvectl(1)), null when it does not know the link. */
 export interface LinkDnsNow {
@@ -126,7 +127,7 @@ export async function resolvedRouteFinding(deps: LifecycleDeps, want: ResolvedRo
       severity: 'error',
       title: `systemd-resolved route on ${want.link} missing`,
       meaning: `On ${want.link} ${diffs.join('; ')} (${ROUTE_UNIT_NAME}.service is not installed: this K2s DNS was started by a version without it), so cluster names asked through systemd-resolved (nss-resolve, the 127.0.0.53 stub, resolvectl query) fail or go to the other nameservers.`,
-      fix: `Run \`${cliCommand('start', true)}\`: K2s DNS keeps running, and start installs ${ROUTE_UNIT_NAME}.service, which applies the route again from the saved state.`,
+      fix: `Run ${codeSpan(cliCommand('start', true))}: K2s DNS keeps running, and start installs ${ROUTE_UNIT_NAME}.service, which applies the route again from the saved state.`,
       remedy: { action: 'stop', gui: 'Stop and Start K2s DNS: start gives systemd-resolved the route for the cluster zones again.', cli: cliCommand('start', true) },
       detail: { route: want, now, unit: 'not installed' },
     };
@@ -137,7 +138,7 @@ export async function resolvedRouteFinding(deps: LifecycleDeps, want: ResolvedRo
     severity: 'error',
     title: `systemd-resolved route on ${want.link} missing`,
     meaning: `On ${want.link} ${diffs.join('; ')} (${ROUTE_UNIT_NAME}.service is ${unit}), so cluster names asked through systemd-resolved (nss-resolve, the 127.0.0.53 stub, resolvectl query) fail or go to the other nameservers.`,
-    fix: `Run \`systemctl restart ${ROUTE_UNIT_NAME}\` (it applies the route again from ${K2S_PATHS.routeFile} once ${want.address} is on ${want.link}), or stop and start K2s DNS (\`${cliCommand('stop', true)}\`, then \`${cliCommand('start', true)}\`).`,
+    fix: `Run \`systemctl restart ${ROUTE_UNIT_NAME}\` (it applies the route again from ${K2S_PATHS.routeFile} once ${want.address} is on ${want.link}), or stop and start K2s DNS (\`${cliCommand('stop', true)}\`, then ${codeSpan(cliCommand('start', true))}).`,
     remedy: { action: 'stop', gui: 'Stop and Start K2s DNS: start gives systemd-resolved the route for the cluster zones again.', cli: `systemctl restart ${ROUTE_UNIT_NAME}` },
     detail: { route: want, now, unit },
   };

@@ -40,11 +40,11 @@ describe('doctor while the watchdog or systemd restarts k2s-dnsproxy (walk 13 M1
     const h = await restartingHost();
     const findings = await runDoctor(h.deps, { kubeconfigPath: null });
     const health = byId(findings, 'health');
-    expect(health).toMatchObject({ severity: 'error', fix: 'wait a few seconds, then run npx k2s-dns status' });
-    expect(health.title).toContain('the watchdog is restarting k2s-dnsproxy (restart 1 of 6)');
+    expect(health).toMatchObject({ severity: 'error', fix: 'wait for that restart, then run npx k2s-dns status' });
+    expect(health.title).toContain('the watchdog is restarting k2s-dnsproxy (restart 1 of 6, 1 s after the exit)');
     const state = byId(findings, 'lifecycle-state');
     expect(state).toMatchObject({ severity: 'info', title: 'K2s DNS state: restarting k2s-dnsproxy', detail: { state: 'degraded', pointsAt: 'health' } });
-    expect(state.meaning).toBe('K2s DNS is started and k2s-dnsproxy is not running now: the watchdog is restarting k2s-dnsproxy (restart 1 of 6). Nothing was interrupted; the saved original and /etc/resolv.conf stay as they are.');
+    expect(state.meaning).toBe('K2s DNS is started and k2s-dnsproxy is not running now: the watchdog is restarting k2s-dnsproxy (restart 1 of 6, 1 s after the exit). Nothing was interrupted; the saved original and /etc/resolv.conf stay as they are.');
     expect(state.fix).toBe(`See the error "${health.title}" above: its fix is this one's.`);
     const all = findings.map((f) => `${f.title} ${f.meaning} ${f.fix ?? ''} ${f.remedy?.gui ?? ''} ${f.remedy?.cli ?? ''}`).join('\n');
     expect(all).not.toContain('half started');
@@ -61,7 +61,7 @@ describe('doctor while the watchdog or systemd restarts k2s-dnsproxy (walk 13 M1
     const verdict = { level: 'ok' as const, resolves: true, cause: 'ok' as const, hopId: null, summary: 'kubernetes.default.svc.cluster.local resolves through K2s DNS', action: null };
     const health = async () => ({ name: 'kubernetes.default.svc.cluster.local', domainSource: 'state' as const, hops: [], verdict, checkedAt: 0, durationMs: 1 });
     const cli = await checkLifecycleState(await h.ctx({ health }));
-    expect(cli).toMatchObject({ severity: 'info', fix: 'wait a few seconds, then run npx k2s-dns status', remedy: { action: null, gui: 'Wait a few seconds, it checks again by itself' } });
+    expect(cli).toMatchObject({ severity: 'info', fix: 'wait for that restart, then run npx k2s-dns status', remedy: { action: null, gui: 'Wait for that restart, it checks again by itself' } });
     expect(cli.detail).not.toHaveProperty('pointsAt');
   });
 
@@ -78,7 +78,7 @@ describe('doctor while the watchdog or systemd restarts k2s-dnsproxy (walk 13 M1
     expect(state).toMatchObject({ severity: 'info', title: 'K2s DNS state: restarting k2s-dnsproxy', detail: { pointsAt: 'health' } });
     expect(state.meaning).toContain(': systemd is restarting k2s-dnsproxy (attempt 2; the last run was killed by signal KILL).');
     expect((await dnsStatus(h.deps)).messages).toContain('k2s-dnsproxy is restarting (attempt 2): systemd starts it again by itself after it was killed by signal KILL (/var/log/dnsproxy/dnsproxy.log); wait a few seconds, then run npx k2s-dns status.');
-    expect(byId(findings, 'health').fix).toBe('wait a few seconds, then run npx k2s-dns status');
+    expect(byId(findings, 'health').fix).toBe('wait for that restart, then run npx k2s-dns status');
     expect(findings.map((f) => f.meaning).join('\n')).not.toContain('half started');
     restart = { ...restart, attempt: 5, gaveUp: true };
     expect(await checkLifecycleState(await h.ctx())).toMatchObject({ severity: 'warn', title: 'K2s DNS state: degraded' });

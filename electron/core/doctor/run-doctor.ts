@@ -21,6 +21,7 @@ import { checkDnsproxyVersion } from './dnsproxy-version';
 import { checkLifecycleState } from './lifecycle-state';
 import { checkCluster } from './cluster';
 import { HEALTH_FINDING_TOPIC, checkHealthPath } from './health';
+import { codeSpan } from '../../../shared/code-span';
 
 export type { DoctorOptions } from './context';
 
@@ -60,7 +61,7 @@ export async function runDoctor(deps: LifecycleDeps, opts: DoctorOptions): Promi
         // The topic plus the case: a title like "KubeSwitch address assigned" would claim a result.
         title: `${check.title}: could not check`,
         meaning: `This check could not run (${(err as Error).message}), so the condition is unknown.`,
-        fix: `Run \`${cliCommand('doctor', true)}\` (some host files are readable only by root) and report the message if it persists.`,
+        fix: `Run ${codeSpan(cliCommand('doctor', true))} (some host files are readable only by root) and report the message if it persists.`,
       });
     }
   }

@@ -9,7 +9,7 @@
  *     while start checks the host; every restart reads the same line from CAPTURE_GO_FILE, which
  *     start wrote before it let the keeper go;
  *  2. restarts a companion that exits with a failure (killed: kill -9, the OOM killer; exit 1:
- *     tcpdump or the parser ended) with the proxy watchdog's policy (supervisor-script.ts: 1, 2, 4
+ *     tcpdump or the parser ended) with the proxy watchdog's policy (shared/watchdog-backoff.ts: 1, 2, 4
  *     … 30 s; gives up after MAX_RESTARTS quick failures in a row; a run of ≥ 60 s resets the
  *     count), each restart said on its stdout (the companion's log) and in CAPTURE_KEEPER_STATE;
  *     but not one that exited with a status of shared/capture-exit.ts (78, EX_CONFIG: its go line
@@ -37,6 +37,7 @@
 import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { DIRS_OK_SH } from '../../../shared/root-dir-check';
 import { clockTime } from '../../../shared/clock';
+import { WATCHDOG_BACKOFF_S } from '../../../shared/watchdog-backoff';
 import { exitStatusWords } from '../../../shared/exit-status';
 import { CAPTURE_NO_RESTART_STATUSES, CAPTURE_SILENT_STATUSES, isNoRestartStatus } from '../../../shared/capture-exit';
 import { MAX_RESTARTS, parseWatchdogState, type WatchdogState } from './supervisor-script';
@@ -97,7 +98,7 @@ end_children() {
   rm -f "$children"
 }
 record() { printf 'restarts=%s\\nstate=%s\\nlast-exit=%s\\nlast-exit-at=%s\\nlast-pid=%s\\npid=%s\\n' "$total" "$1" "$rc" "$ended" "$dead" "$2" >"$state"; }
-stop=; child=; nap=; restarts=0; delay=1; total=0; first=1; rc=; ended=; dead=
+stop=; child=; nap=; restarts=0; delay=${WATCHDOG_BACKOFF_S.first}; total=0; first=1; rc=; ended=; dead=
 trap 'stop=1; kill -TERM $child $nap 2>/dev/null' TERM INT
 while :; do
   began=$(date +%s)
@@ -116,7 +117,7 @@ while :; do
   case "$rc" in ${CAPTURE_SILENT_STATUSES.join('|')}) failed_line "$rc";; esac
   # What no restart mends (shared/capture-exit.ts; the unit's RestartPreventExitStatus=): it reads the same go line.
   case "$rc" in ${CAPTURE_NO_RESTART_STATUSES.join('|')}) say "the companion (PID $dead) ended with status $rc (its flags are bad, and a restart reads the same go line); not restarting it."; record exited ""; break;; esac
-  if [ $(( ended - began )) -ge 60 ]; then restarts=0; delay=1; fi
+  if [ $(( ended - began )) -ge 60 ]; then restarts=0; delay=${WATCHDOG_BACKOFF_S.first}; fi
   restarts=$((restarts + 1)); total=$((total + 1))
   if [ "$restarts" -gt ${MAX_RESTARTS} ]; then
     say "the companion (PID $dead) failed $restarts times in a row, the last ${MAX_RESTARTS} each within 60 s of its restart (last exit status $rc); not restarting it."
@@ -127,7 +128,7 @@ while :; do
   record restarting ""
   sleep "$delay" & nap=$!; wait "$nap" 2>/dev/null; nap=
   [ -n "$stop" ] && break
-  delay=$((delay * 2)); [ "$delay" -gt 30 ] && delay=30
+  delay=$((delay * 2)); [ "$delay" -gt ${WATCHDOG_BACKOFF_S.max} ] && delay=${WATCHDOG_BACKOFF_S.max}
   # Before every restart: a directory it writes that became another user's is not written from root.
   if [ -n "$dirs" ] && ! dirs_guard; then say "not restarting the companion: a directory it writes is not root's alone (the line above)."; record refused ""; break; fi
   autogroup_normal

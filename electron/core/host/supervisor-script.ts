@@ -5,7 +5,7 @@
  *     disk before the proxy exists (the shell writes its own pid, then exec(2) keeps that pid):
  *     no kill of the CLI at any point can leave a proxy whose pid nobody recorded;
  *  2. restarts a proxy that exits with a failure, with bounded exponential backoff
- *     (1, 2, 4 … 30 s; gives up after MAX_RESTARTS quick failures in a row; a run of ≥ 60 s
+ *     (shared/watchdog-backoff.ts: 1, 2, 4 … 30 s; gives up after MAX_RESTARTS quick failures in a row; a run of ≥ 60 s
  *     resets the count) — the same policy as the unit's `Restart=on-failure` under systemd;
  *  3. reports every restart on its stdout (the proxy log), each line `YYYY/MM/DD HH:MM:SS k2s-dns
  *     watchdog: …` (local time, as dnsproxy's own lines; shared/log-line.ts reads them as the
@@ -18,6 +18,7 @@
  */
 import { DIRS_OK_SH } from '../../../shared/root-dir-check';
 import { cliCommand } from '../../../shared/fix';
+import { WATCHDOG_BACKOFF_S } from '../../../shared/watchdog-backoff';
 
 /** argv[0] the watchdog shell runs under (shows in ps; recognised by stop). */
 export const WATCHDOG_NAME = 'k2s-dnsproxy-watchdog';
@@ -40,7 +41,7 @@ pidfile=$1; state=$2; dirs=$3; startline=$4; shift 4
 # One proxy log line, with the local time as dnsproxy writes its own (shared/log-line.ts).
 say() { printf '%s ${WATCHDOG_LOG_PREFIX} %s\n' "$(date '+%Y/%m/%d %H:%M:%S')" "$1"; }
 dirs_guard() { ifs0=$IFS; IFS=:; set -f; k2s_dirs_ok $dirs; r0=$?; IFS=$ifs0; set +f; return $r0; }
-stop=; child=; nap=; restarts=0; delay=1; total=0
+stop=; child=; nap=; restarts=0; delay=${WATCHDOG_BACKOFF_S.first}; total=0
 # The state file, replaced whole (write a sibling, then rename(2)): a reader never sees half of it.
 # restarts: every restart so far; in-a-row: those since the last run of 60 s or more (the give-up
 # count); with \$2 = last, the proxy that ended last.
@@ -69,7 +70,7 @@ while :; do
   # A clean exit (dnsproxy and dnsmasq exit 0 on SIGTERM: someone ended it) is not restarted;
   # recorded with the proxy that ended, so status can say when and why nothing restarts it.
   [ "$rc" -eq 0 ] && { put exited last; break; }
-  if [ $(( $(date +%s) - began )) -ge 60 ]; then restarts=0; delay=1; fi
+  if [ $(( $(date +%s) - began )) -ge 60 ]; then restarts=0; delay=${WATCHDOG_BACKOFF_S.first}; fi
   restarts=$((restarts + 1)); total=$((total + 1))
   if [ "$restarts" -gt ${MAX_RESTARTS} ]; then
     # $restarts runs failed in a row: the one before the first restart, then ${MAX_RESTARTS} restarted ones.
@@ -81,7 +82,7 @@ while :; do
   put restarting last
   sleep "$delay" & nap=$!; wait "$nap" 2>/dev/null; nap=
   [ -n "$stop" ] && break
-  delay=$((delay * 2)); [ "$delay" -gt 30 ] && delay=30
+  delay=$((delay * 2)); [ "$delay" -gt ${WATCHDOG_BACKOFF_S.max} ] && delay=${WATCHDOG_BACKOFF_S.max}
   put running last
 done
 rm -f "$pidfile"

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ResolvConf } from '../../../shared/types';
 import type { Exec } from './exec';
-import { parseResolvectlDns, pickUpstreams, readResolvedLinkServers } from './upstreams';
+import { parseResolvectlDns, pickUpstreams, readResolvedLinkServers, sameServerKey } from './upstreams';
 
 const conf = (...nameservers: string[]): ResolvConf => ({ nameservers, search: [], options: [], sortlist: [], unknown: [] });
 const LISTENERS = [
@@ -116,3 +116,21 @@ describe('resolvectl dns', () => {
     expect(await readResolvedLinkServers(missing)).toEqual([]);
   });
 });
+
+describe('sameServerKey', () => {
+  it('one IPv6 server however it is spelled (zeros, case, brackets, port 53): one key, the canonical address (RFC 5952)', () => {
+    const keys = ['fd00:0::53', 'fd00::53', '[fd00::53]:53', 'FD00:0:0:0:0:0:0:53', '[fd00:0000::0053]'].map(sameServerKey);
+    expect(new Set(keys)).toEqual(new Set(['fd00::53|53']));
+    // Another port, another zone or another address: another key.
+    expect(sameServerKey('[fd00::53]:5353')).toBe('fd00::53|5353');
+    expect(sameServerKey('fe80:0::1%eth0')).toBe('fe80::1%eth0|53');
+    expect(sameServerKey('fe80::1%eth1')).not.toBe(sameServerKey('fe80::1%eth0'));
+    expect(sameServerKey('192.0.2.53')).toBe(sameServerKey('192.0.2.53:53'));
+    expect(sameServerKey('not a server')).toBe('not a server');
+  });
+
+  it('pickUpstreams keeps the first spelling of an IPv6 server once', () => {
+    expect(pickUpstreams({ resolvConf: conf('fd00:0::53', '[fd00::53]:53', 'fd00::53', '192.0.2.53'), listeners: [] }).upstreams).toEqual(['fd00:0::53', '192.0.2.53']);
+  });
+});
+

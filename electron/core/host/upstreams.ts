@@ -2,6 +2,8 @@
  * Default upstreams for the proxy: the saved nameservers minus anything that would loop back
  * into the proxy (docs/host-facts.md "Host resolver traps").
  */
+// Static: a builtin's import() fails in the bundled CLI script run from its code cache (cli/name-kubeconfig.ts).
+import { isIPv6, SocketAddress } from 'node:net';
 import type { Listener, ResolvConf } from '../../../shared/types';
 import type { Exec } from './exec';
 import { parseServer } from './parse-server';
@@ -85,14 +87,19 @@ export function kubeDnsLoop(kubeDnsIp: string, listeners: Listener[], hostAddres
 }
 
 /**
- * A key equal for two spellings of one server: its address (lower case, zone kept) and port (53
- * when none, RFC 1035 §4.2), so `192.0.2.53` and `192.0.2.53:53`, `fd00::53` and `[fd00::53]:53`
- * share one. An unparsable text is its own key.
+ * A key equal for two spellings of one server: its address in canonical form (RFC 5952 for IPv6:
+ * lower case, zeros compressed — Node's net.SocketAddress, which reads it with inet_pton(3) and
+ * writes it with inet_ntop(3)), its %zone kept (lower case), and its port (53 when none, RFC 1035
+ * §4.2); so `192.0.2.53` and `192.0.2.53:53`, `fd00::53`, `fd00:0::53` and `[fd00::53]:53` share
+ * one. An unparsable text is its own key.
  */
 export function sameServerKey(server: string): string {
   try {
     const e = parseServer(server);
-    return `${e.address.toLowerCase()}|${e.port}`;
+    const at = e.address.indexOf('%');
+    const [bare, zone] = at < 0 ? [e.address, ''] : [e.address.slice(0, at), e.address.slice(at).toLowerCase()];
+    const canonical = new SocketAddress({ address: bare, family: isIPv6(bare) ? 'ipv6' : 'ipv4' }).address;
+    return `${canonical}${zone}|${e.port}`;
   } catch {
     return server;
   }

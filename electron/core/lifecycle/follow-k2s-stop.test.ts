@@ -7,12 +7,13 @@
  * time is K2s's. A network that writes the original's very bytes again is followed as before.
  * The booted-host version with a Go program doing what K2s's CLI does: e2e/debian-host-k2s-cli.e2e.test.ts.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { lstat, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startDns } from './start';
 import { stopDns } from './stop';
 import { followNetwork, ORIGINAL_BACK_WAIT_MS, proxyStopsWithin } from './follow';
+import { runFollower } from './follow-main';
 import { trackedHosts, TEST_START_OPTS, FakeServices } from '../../../e2e/support/test-deps';
 import type { ServiceManager } from '../host/service-manager';
 
@@ -87,6 +88,27 @@ describe("K2s's own `k2s stop` while K2s DNS runs (systemd host)", () => {
     expect(h.systemd.stopOpts.at(-1)).toEqual({ leaveFollower: true });
     expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe(ORIGINAL);
     expect((await lstat(join(h.root, 'etc/resolv.conf'))).mode & 0o7777).toBe(0o644);
+    expect(await lstat(join(h.root, STATE)).catch(() => null)).toBeNull();
+  });
+
+  it("a follower restarted after its kill, K2s's stop done meanwhile: its first look stops K2s DNS, says it found that at its start, and ends without the \"watches\" line", async () => {
+    const h = await started();
+    await k2sRestores(h.root);
+    await h.systemd.stop();
+    const out: string[] = [];
+    const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => (out.push(String(chunk)), true));
+    let code: number;
+    try {
+      code = await runFollower(h.deps);
+    } finally {
+      write.mockRestore();
+    }
+    expect(code).toBe(0);
+    // Each line after its ISO time: the look's finding, the stop's step lines, its result last.
+    const lines = out.join('').trimEnd().split('\n').map((l) => l.replace(/^\S+ /, ''));
+    expect(lines[0]).toMatch(/ both by another program \(K2s's own `k2s stop` and `k2s uninstall` do both\): K2s DNS stops too \(\d+ ms, found at the follower's start\)\.$/);
+    expect(lines.at(-1)).toMatch(/^OK: K2s DNS is stopped/);
+    expect(lines.filter((l) => l.includes('watches the network'))).toEqual([]);
     expect(await lstat(join(h.root, STATE)).catch(() => null)).toBeNull();
   });
 

@@ -34,7 +34,11 @@ export interface WatchOptions {
   pollMs?: number;
   /** Called after each look that ran followNetwork, with its outcome (tests wait on it instead of sleeping). */
   onLook?: (outcome: FollowOutcome) => void;
-  /** Called once the watches are set and the first look is done (what it finds from then on is a new change). */
+  /**
+   * Called once the watches are set and the first look is done (what it finds from then on is a
+   * new change); not when that first look found K2s DNS stopped (onStoppedOutside ran: nothing is
+   * watched, a follower restarted after its kill says so and ends) or the watch was ended meanwhile.
+   */
   onReady?: () => void;
   /**
    * Wait after an inotify event before looking, ms, so a writer's several steps are one change
@@ -100,6 +104,8 @@ export async function watchNetwork(deps: LifecycleDeps, opts: WatchOptions): Pro
 
   /** When the first inotify event since the last look arrived (ms, Date.now()), or null (a poll's look). */
   let eventAt: number | null = null;
+  /** True until the first look (the watch's start) is done: what it finds was there before any watch. */
+  let first = true;
   const report = (r: FollowOutcome, t0: number, sawAt: number | null) => {
     if (r.kind !== 'followed' && r.kind !== 'drift') return;
     const waited = sawAt === null ? 'found by the poll' : `${t0 - sawAt} ms after the inotify event`;
@@ -141,7 +147,7 @@ export async function watchNetwork(deps: LifecycleDeps, opts: WatchOptions): Pro
     const r = await followNetwork(deps).catch((err: unknown) => ({ kind: 'busy', why: (err as Error).message }) as FollowOutcome);
     report(r, t0, sawAt);
     if (r.kind === 'stopped-outside') {
-      opts.log(`${r.why}: K2s DNS stops too (${Date.now() - t0} ms, ${sawAt === null ? 'found by the poll' : `${t0 - sawAt} ms after the inotify event`}).`);
+      opts.log(`${r.why}: K2s DNS stops too (${Date.now() - t0} ms, ${first ? 'found at the follower\'s start' : sawAt === null ? 'found by the poll' : `${t0 - sawAt} ms after the inotify event`}).`);
       if (opts.onStoppedOutside) {
         stoppedOutside = true;
         await opts.onStoppedOutside(r.why, r.state);
@@ -203,7 +209,10 @@ export async function watchNetwork(deps: LifecycleDeps, opts: WatchOptions): Pro
   const poll = setInterval(run, pollMs);
   // The first look sets the watches (rewatch) and follows a change made while no watcher ran.
   await running;
-  opts.onReady?.();
+  first = false;
+  // Found stopped at the start (a follower restarted after its kill, K2s's own stop done
+  // meanwhile): its stop's lines were the last; no "watches" line after them (breaker finding).
+  if (!stoppedOutside && !opts.signal.aborted) opts.onReady?.();
   // A SIGTERM during the first look (a stop right after start) aborted before this line: the
   // 'abort' event has fired already and would never fire again (the stop then waited 5 s and
   // killed the follower).

@@ -28,6 +28,7 @@ import { ipInCidr, parseIp } from '../../../shared/cidr';
 import { wslRefusalMessage, wslResolverVerdict } from '../../../shared/wsl';
 import { readWslInputs } from '../host/wsl-inputs';
 import { KUBESWITCH_NONE_REASON } from '../../../shared/running-start';
+import { NAMED_UPSTREAM_WORDS } from './verify';
 
 /** What preflight learned; nothing on the host has changed yet. */
 export interface Preflight {
@@ -334,10 +335,13 @@ async function hostChecks(deps: LifecycleDeps, opts: StartOptions, engine: Prefl
     : pickUpstreams({ resolvConf: parsed, listeners, interfaces, hostAddresses, glibcMaxns: true, ...(resolvedLinkServers ? { resolvedLinkServers } : {}) });
   const loops = picked.dropped.filter((d) => d.kind === 'loop');
   if (loops.length > 0) {
-    const where = opts.upstreams?.length ? '--upstream' : 'The original resolver';
+    // The user's own upstreams in the words of the front end that asked (verify.ts
+    // NAMED_UPSTREAM_WORDS, as VERIFY_UPSTREAM): the CLI's flag, the window's Start options field.
+    const own = opts.upstreams?.length ? NAMED_UPSTREAM_WORDS[opts.cliDoor ? 'cli' : 'gui'] : null;
+    const where = !own ? 'The original resolver lists' : opts.cliDoor ? '--upstream lists' : opts.upstreams!.length === 1 ? `The ${own.one} lists` : `The ${own.many} list`;
     // Name what the file says: 127.0.0.53 when resolved's link servers loop.
     const named = loops.map((d) => (d.listed && d.listed !== d.server ? `${d.listed} (systemd-resolved; its link server ${d.server}, from resolvectl)` : d.server));
-    throw refused('UPSTREAM_LOOP', `${where} lists ${named.join(', ')}, which reaches k2s-dnsproxy itself: forwarding there would loop. ${opts.upstreams?.length ? 'Give your real nameserver' : `Point /etc/resolv.conf at your real nameserver first, or start with ${upstreamStartWays()}`}.`);
+    throw refused('UPSTREAM_LOOP', `${where} ${named.join(', ')}, which reaches k2s-dnsproxy itself: forwarding there would loop. ${own ? (opts.cliDoor ? 'Give your real nameserver' : 'Enter your real nameserver there') : `Point /etc/resolv.conf at your real nameserver first, or start with ${upstreamStartWays()}`}.`);
   }
   if (picked.upstreams.length === 0) {
     const why = picked.dropped.length ? ` (dropped: ${picked.dropped.map((d) => `${d.server}: ${d.reason}`).join('; ')})` : '';
@@ -345,7 +349,7 @@ async function hostChecks(deps: LifecycleDeps, opts: StartOptions, engine: Prefl
     throw refused(
       'NO_UPSTREAM',
       opts.upstreams?.length
-        ? `No --upstream you named is usable${why}; name a nameserver this host can reach (an IPv6 link-local address needs an existing interface: fe80::1%eth0).`
+        ? `No ${NAMED_UPSTREAM_WORDS[opts.cliDoor ? 'cli' : 'gui'].one} is usable${why}; ${opts.cliDoor ? 'name' : 'enter'} a nameserver this host can reach (an IPv6 link-local address needs an existing interface: fe80::1%eth0).`
         : missing && parsed.nameservers.length === 0
           ? `/etc/resolv.conf ${missing}, so there is no original resolver to take upstream nameservers from (with no file glibc asks 127.0.0.1:53, resolv.conf(5), where k2s-dnsproxy would listen). Put a resolver file there first (${resolverFileWays()}), then start again; ${upstreamStartWays()} also starts, but stop then puts back no file, and no name resolves after it. Nothing was changed.`
           : `The original resolver lists no usable upstream nameserver${why}; fix the host's DNS first or start with ${upstreamStartWays()}.`,

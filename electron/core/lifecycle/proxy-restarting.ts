@@ -12,6 +12,7 @@ import { MAX_RESTARTS } from '../host/supervisor-script';
 import type { WatchdogState } from '../host/supervisor-script';
 import { pidLive, restartInProgress } from '../host/watchdog-restart';
 import { cliCommand } from '../../../shared/fix';
+import { watchdogRestartWords, watchdogWaitWords } from '../../../shared/watchdog-backoff';
 
 /** Who restarts the proxy now, and which restart. */
 export type ProxyRestart = { by: 'watchdog'; restarts: number; max: number } | { by: 'systemd'; attempt: number };
@@ -46,7 +47,9 @@ export async function proxyRestarting(deps: Pick<LifecycleDeps, 'fs' | 'services
 
 /** Start's refusal while `r` runs: what happens, that nothing changed, and what to do (wait, then status). */
 export function restartingRefusal(r: ProxyRestart): string {
-  const who = r.by === 'watchdog' ? `the watchdog is restarting it (restart ${r.restarts} of ${r.max})` : `systemd is restarting it (attempt ${r.attempt})`;
+  const who = r.by === 'watchdog' ? `the watchdog is restarting it (${watchdogRestartWords({ restarts: r.restarts, max: r.max })})` : `systemd is restarting it (attempt ${r.attempt})`;
+  // The watchdog's wait is its back-off (up to 30 s); systemd's RestartSec= is 1 s (shared/systemd-unit.ts RESTART_POLICY).
+  const wait = r.by === 'watchdog' ? `${watchdogWaitWords(r.restarts)}` : 'wait a few seconds';
   const after = r.by === 'watchdog' ? 'if the watchdog gives up, status says why and to start again' : 'if systemd gives up, status says why and what to run';
-  return `k2s-dnsproxy is not running: ${who}; nothing changed. Wait a few seconds, then run ${cliCommand('status')}: once it says running, K2s DNS runs as started; ${after}.`;
+  return `k2s-dnsproxy is not running: ${who}; nothing changed. ${wait.charAt(0).toUpperCase()}${wait.slice(1)}, then run ${cliCommand('status')}: once it says running, K2s DNS runs as started; ${after}.`;
 }

@@ -39,7 +39,7 @@ describe('start while k2s-dnsproxy is being restarted', () => {
     const resolv = await readFile(join(h.root, 'etc/resolv.conf'), 'utf8');
     const r = await startDns(h.deps, TEST_START_OPTS, () => undefined);
     expect([r.ok, r.code, r.exitCode]).toEqual([false, 'PROXY_RESTARTING', 3]);
-    expect(r.message).toBe('k2s-dnsproxy is not running: the watchdog is restarting it (restart 2 of 6); nothing changed. Wait a few seconds, then run npx k2s-dns status: once it says running, K2s DNS runs as started; if the watchdog gives up, status says why and to start again.');
+    expect(r.message).toBe('k2s-dnsproxy is not running: the watchdog is restarting it (restart 2 of 6, 2 s after the exit); nothing changed. Wait up to 2 s, then run npx k2s-dns status: once it says running, K2s DNS runs as started; if the watchdog gives up, status says why and to start again.');
     expect([h.services.started.length, h.services.stops, await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')]).toEqual([starts, 0, resolv]);
   });
 

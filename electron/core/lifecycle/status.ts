@@ -43,6 +43,7 @@ import { resolverFileOwner } from '../host/resolver-owner';
 import { keepRiskOutcome, keepRiskWords } from '../../../shared/drift-default';
 import { exitPredicate, exitStatusWords, lastRunWords } from '../../../shared/exit-status';
 import { driftRoute, glibcResolverText, viaK2sWords, type DriftRoute } from '../../../shared/drift-route';
+import { watchdogRestartWords, watchdogWaitWords } from '../../../shared/watchdog-backoff';
 
 /**
  * How a proxy that exited 0 under the watchdog ended (supervisor-script.ts records it and does not
@@ -317,7 +318,7 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
       messages.push(`systemd restarted k2s-dnsproxy ${sd.attempt} times and stopped (its start limit); ${lastRunWords(sd.lastExit ?? 'ended')}${sd.reason ? ` and its log says: ${sd.reason}` : ''} (${K2S_PATHS.log}). Fix that cause, then ${say({ gui: 'press Stop, then Start.', cli: `run ${asRootWays(['stop', 'start'])}.` })}`);
     } else if (restarting) {
       watchdogRestart = { restarts: restarting.restarts, max: MAX_RESTARTS };
-      messages.push(`k2s-dnsproxy is not running: the watchdog is restarting it (restart ${restarting.restarts} of ${MAX_RESTARTS}); ${say({ gui: 'wait a few seconds.', cli: `wait a few seconds, then run ${cliCommand('status')}.` })}`);
+      messages.push(`k2s-dnsproxy is not running: the watchdog is restarting it (${watchdogRestartWords(watchdogRestart)}); ${say({ gui: `${watchdogWaitWords(restarting.restarts)}.`, cli: `${watchdogWaitWords(restarting.restarts)}, then run ${cliCommand('status')}.` })}`);
     } else if (!service.running && state && dog?.state === 'gave-up') {
       // The watchdog's own limit (supervisor-script.ts): MAX_RESTARTS quick failures in a row.
       messages.push(`The watchdog restarted k2s-dnsproxy ${MAX_RESTARTS} times in a row, each run ending within 60 s, and gave up; ${lastRunWords(dog.lastExit === null ? 'ended' : exitStatusWords(dog.lastExit))} (${K2S_PATHS.log} says why). Fix that cause${say({ gui: ', then press Start: it starts k2s-dnsproxy again and keeps your saved original.', cli: `; then, to start k2s-dnsproxy again (your saved original is kept), run ${asRootWays('start')}.` })}`);

@@ -49,9 +49,10 @@ export interface VerifyOutcome {
 
 /**
  * VERIFY_UPSTREAM's words for the upstreams the user named, per front end: the CLI's `--upstream`
- * flag, the window's Start options → Upstreams field (walk 24: the window quoted the flag).
+ * flag, the window's Start options → Upstreams field (walk 24: the window quoted the flag); also
+ * preflight's NO_UPSTREAM and UPSTREAM_LOOP for them (preflight.ts).
  */
-const NAMED_UPSTREAM_WORDS: Record<FrontEnd, { one: string; many: string; every: string; without: string }> = {
+export const NAMED_UPSTREAM_WORDS: Record<FrontEnd, { one: string; many: string; every: string; without: string }> = {
   cli: { one: '--upstream you named', many: '--upstream you named', every: 'every --upstream you name', without: 'start without --upstream' },
   gui: { one: 'upstream you entered in Start options → Upstreams', many: 'upstreams you entered in Start options → Upstreams', every: 'every upstream entered there', without: 'clear Upstreams in Start options and start again' },
 };

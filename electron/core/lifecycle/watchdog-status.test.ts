@@ -37,7 +37,7 @@ describe('status while the watchdog restarts the proxy', () => {
     await writeFile(join(h.root, 'run/k2s/dnsproxy-watchdog.pid'), `${dog.pid}\n`);
     const s = await dnsStatus(h.deps);
     expect(s.watchdogRestart).toEqual({ restarts: 2, max: 6 });
-    expect(s.messages).toContain('k2s-dnsproxy is not running: the watchdog is restarting it (restart 2 of 6); wait a few seconds, then run npx k2s-dns status.');
+    expect(s.messages).toContain('k2s-dnsproxy is not running: the watchdog is restarting it (restart 2 of 6, 2 s after the exit); wait up to 2 s, then run npx k2s-dns status.');
     expect(s.messages.join('\n')).not.toMatch(/stop/);
   });
 
@@ -63,14 +63,14 @@ describe('status while the watchdog restarts the proxy', () => {
     const s = await dnsStatus(h.deps, 'gui');
     expect(s.pid).toBeNull();
     expect(s.watchdogRestart).toEqual({ restarts: 1, max: 6 });
-    expect(s.messages).toContain('k2s-dnsproxy is not running: the watchdog is restarting it (restart 1 of 6); wait a few seconds.');
+    expect(s.messages).toContain('k2s-dnsproxy is not running: the watchdog is restarting it (restart 1 of 6, 1 s after the exit); wait up to 1 s.');
     expect(s.messages.join('\n')).not.toContain('press Start');
     // The verdict from this same status waits for the watchdog.
     const listener = queryHop('listener:127.0.0.1:53', 'listener', { name: 'kubernetes.default.svc.cluster.local', type: 'A', server: '127.0.0.1:53', transport: 'udp', rcode: 'ERROR', answers: [], latencyMs: 1, error: 'ECONNREFUSED' });
     const resolver: HealthHop = { id: 'resolver', kind: 'resolver', target: '/etc/resolv.conf', name: null, type: null, outcome: 'k2s', ok: true, answers: ['127.0.0.1'], rcode: null, reason: null, latencyMs: null };
     const v = healthVerdict({ hops: [resolver, listener], state: s.state, interrupted: false, watchdogRestart: s.watchdogRestart ?? null, proxyPid: s.pid });
     expect(v).toMatchObject({ cause: 'proxy-down', action: 'wait-watchdog' });
-    expect(v.summary).toContain('the watchdog is restarting k2s-dnsproxy (restart 1 of 6)');
+    expect(v.summary).toContain('the watchdog is restarting k2s-dnsproxy (restart 1 of 6, 1 s after the exit)');
     expect(v.summary).not.toContain('nothing restarts it');
   });
 
@@ -192,8 +192,11 @@ describe('status while the watchdog restarts the proxy', () => {
     const hops = [system, resolver, listener];
     const v = healthVerdict({ hops, state: 'degraded', interrupted: false, watchdogRestart: { restarts: 2, max: 6 } });
     expect(v).toMatchObject({ cause: 'proxy-down', action: 'wait-watchdog' });
-    expect(verdictLine(v, 'cli')).toBe('No names resolve on this host: nothing answers on 127.0.0.1:53; the watchdog is restarting k2s-dnsproxy (restart 2 of 6) — wait a few seconds, then run npx k2s-dns status');
+    expect(verdictLine(v, 'cli')).toBe('No names resolve on this host: nothing answers on 127.0.0.1:53; the watchdog is restarting k2s-dnsproxy (restart 2 of 6, 2 s after the exit) — wait for that restart, then run npx k2s-dns status');
     expect(healthVerdict({ hops, state: 'degraded', interrupted: false }).action).toBe('restart');
+    // The last restart waits the back-off's longest, 30 s (shared/watchdog-backoff.ts), not "a few seconds"; the window's words too.
+    const last = healthVerdict({ hops, state: 'degraded', interrupted: false, watchdogRestart: { restarts: 6, max: 6 } });
+    expect(verdictLine(last, 'gui')).toBe('No names resolve on this host: nothing answers on 127.0.0.1:53; the watchdog is restarting k2s-dnsproxy (restart 6 of 6, 30 s after the exit) — Wait for that restart, it checks again by itself');
     expect(hopLine(system)).toBe('host apps (getaddrinfo): refused in 10 ms — EAI_AGAIN: temporary failure');
     expect(hopLine(listener)).toMatch(/: TIMEOUT in 2000 ms — /);
   });

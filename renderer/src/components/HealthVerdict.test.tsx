@@ -67,8 +67,8 @@ describe('HealthVerdict', () => {
       expect(text(renderToStaticMarkup(<HealthVerdict />))).toBe('Cluster names do not resolve on this host: K2s DNS is stopped — Start in Host DNS below is off: /etc/resolv.conf is immutable (chattr +i): Start would be refused; see Diagnostics for the fix, then press Check again');
       // Nothing answering on 127.0.0.1:53 while the watchdog brings the proxy back: wait, not Start.
       health.report = report({ cause: 'proxy-down', summary: 'No names resolve on this host: nothing answers on 127.0.0.1:53', action: 'start' });
-      buttons.start = { enabled: false, reason: 'Wait: the watchdog is restarting k2s-dnsproxy (restart 1 of 6).' };
-      expect(text(renderToStaticMarkup(<HealthVerdict />))).toBe('No names resolve on this host: nothing answers on 127.0.0.1:53 — Start in Host DNS below is off: Wait: the watchdog is restarting k2s-dnsproxy (restart 1 of 6)');
+      buttons.start = { enabled: false, reason: 'Wait: the watchdog is restarting k2s-dnsproxy (restart 1 of 6, 1 s after the exit).' };
+      expect(text(renderToStaticMarkup(<HealthVerdict />))).toBe('No names resolve on this host: nothing answers on 127.0.0.1:53 — Start in Host DNS below is off: Wait: the watchdog is restarting k2s-dnsproxy (restart 1 of 6, 1 s after the exit)');
     } finally {
       buttons.start = { enabled: true, reason: null };
     }

@@ -49,6 +49,7 @@ vi.mock('../stores', () => ({
 }));
 
 import { LogsPanel } from './LogsPanel';
+import { noRowsText } from '../../../electron/cli/print-queries';
 import { logReadError } from '../../../electron/core/logs/tail';
 
 const text = (html: string) => html.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ');
@@ -240,3 +241,21 @@ describe('LogsPanel queries view: a running K2s DNS that logs no query (walk 24)
     }
   });
 });
+
+describe('LogsPanel queries view: an exact query log with no row yet says what `k2s-dns queries` says (one shared function)', () => {
+  const info = { time: null, level: 'INFO', message: 'listening to udp', fields: {}, raw: 'listening to udp' };
+  const shown = () => text(/data-testid="logs-no-queries">(.*?)<\/div>/.exec(renderToStaticMarkup(<LogsPanel />))?.[1] ?? '').trim();
+  it("the file, when a row comes and the window's way; the CLI the same facts with its own way", () => {
+    Object.assign(state, { view: 'queries', error: null, older: null, atStart: true, lines: [info], owners: [null], queries: [], clusterZones: [], exact: { available: true, reason: null, rows: [], complete: true } });
+    try {
+      expect(shown()).toBe('No queries logged yet. /var/log/dnsproxy/queries.jsonl exists but holds no query yet; a row reaches it up to 1 s after its answer (later while the host is busy: the capture runs at idle priority); resolve a name on this host or use the Query tester tab: it shows here by itself.');
+      expect(noRowsText()).toBe('No queries logged yet: /var/log/dnsproxy/queries.jsonl exists but holds no query yet; a row reaches it up to 1 s after its answer (later while the host is busy: the capture runs at idle priority); ask a name, then run npx k2s-dns queries again.');
+      // A full /var/log/dnsproxy: free space there, never "resolve a name".
+      Object.assign(state, { exact: { available: true, reason: null, rows: [], complete: true, unwritten: '12 rows not written (no space left on /var/log/dnsproxy)' } });
+      expect(shown()).toBe('No queries logged yet. /var/log/dnsproxy/queries.jsonl exists but holds no query: the capture cannot write rows while the file system that holds /var/log/dnsproxy is full (no space left); free space on the file system that holds /var/log/dnsproxy ( df -h /var/log/dnsproxy in a terminal names it and how full it is): rows show here by themselves then.');
+    } finally {
+      Object.assign(state, { view: 'raw', exact: undefined, lines: [], owners: [] });
+    }
+  });
+});
+

@@ -26,6 +26,8 @@ import { EXACT_POLL_MS, MAX_EXACT_HISTORY, MAX_HISTORY_LINES, MAX_LOG_LINES, typ
 import { usePoll } from '../lib/use-poll';
 import './logs-panel.css';
 import { routeExactRows, type ExactQueryLog } from '../../../shared/query-log/exact';
+import { noRowsWords } from '../../../shared/query-log/no-rows';
+import { RichText } from './RichText';
 import { localTimes } from '../../../shared/clock';
 
 /** Why a row is marked ≈ (QueryRow.mixed, shared/query-log.ts). */
@@ -226,6 +228,29 @@ function useFollow(count: number, paused: boolean, scrollToEnd: () => void) {
   return { following, setFollowing };
 }
 
+/**
+ * The query view's empty state. From the exact query log (its file exists, no row yet): the facts
+ * the CLI's `queries` says then, in the window's words (shared/query-log/no-rows.ts), a full disk
+ * included; from the engine's own log: how to get a query into it.
+ */
+export function NoQueries({ exact }: { exact: ExactQueryLog | null }) {
+  if (exact?.available) {
+    const w = noRowsWords('gui', { unwritten: exact.unwritten ?? null });
+    return (
+      <div className="lv-empty" data-testid="logs-no-queries">
+        <p><strong>{w.head}.</strong></p>
+        <p><RichText text={w.body} /></p>
+      </div>
+    );
+  }
+  return (
+    <div className="lv-empty" data-testid="logs-no-queries">
+      <p><strong>No queries in the log.</strong></p>
+      <p>Resolve a name on this host or use the Query tester tab. If K2s DNS was started with query logging off, only failed queries are logged: start it again with query logging on.</p>
+    </div>
+  );
+}
+
 /** The query view. */
 function QueryView({ rows, allRows, expansions, searchNx, total, hiddenProbes, paused, searching, exact }: { rows: QueryRow[]; allRows: QueryRow[]; expansions: ReadonlyMap<string, SearchExpansion>; searchNx: number; total: number; hiddenProbes: number; paused: boolean; searching: boolean; exact: ExactQueryLog | null }) {
   const { queryText, rcode, route, setQueryFilter, search } = useLogs((s) => s);
@@ -286,10 +311,7 @@ function QueryView({ rows, allRows, expansions, searchNx, total, hiddenProbes, p
         {!following && !paused && !searching && <button type="button" className="secondary" onClick={() => setFollowing(true)} data-testid="logs-follow">Follow newest</button>}
       </div>
       {total === 0 && !searching ? (
-        <div className="lv-empty" data-testid="logs-no-queries">
-          <p><strong>No queries in the log.</strong></p>
-          <p>Resolve a name on this host or use the Query tester tab. If K2s DNS was started with query logging off, only failed queries are logged: start it again with query logging on.</p>
-        </div>
+        <NoQueries exact={exact} />
       ) : (
         <>
           <div ref={head} className="lv-qhead mono" data-testid="logs-query-head">

@@ -1,11 +1,10 @@
 /** Message text from the backend with `backtick` spans rendered as <code> (never literal backticks). */
 import { Fragment } from 'react';
+import { splitCodeSpans, type TextPart } from '../../../shared/code-span';
 
-/** Splits `text` at backticks: odd parts are code. An unpaired backtick stays as text. */
-export function splitCode(text: string): { code: boolean; text: string }[] {
-  const parts = text.split('`');
-  if (parts.length % 2 === 0) return [{ code: false, text }];
-  return parts.map((t, i) => ({ code: i % 2 === 1, text: t })).filter((p) => p.text !== '');
+/** Splits `text` into prose and code spans, by the rule the backend writes them with (shared/code-span.ts: CommonMark's). An unpaired backtick stays as text. */
+export function splitCode(text: string): TextPart[] {
+  return splitCodeSpans(text);
 }
 
 /** `text` without its code-span backticks, for places that take plain text (title attributes, option labels). */

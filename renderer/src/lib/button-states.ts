@@ -3,6 +3,8 @@ import type { AppInfo } from '../../../shared/contract';
 import type { JournaledOperation } from '../../../shared/lifecycle-events';
 import { statusFingerprint } from '../../../shared/health';
 import type { HostDnsStatus } from '../../../shared/types';
+import { codeSpan } from '../../../shared/code-span';
+import { watchdogRestartWords } from '../../../shared/watchdog-backoff';
 
 /** State of one button: `reason` is one sentence when disabled, else null. */
 export interface ButtonState {
@@ -21,7 +23,7 @@ const NO_KUBECONFIG_HEAD = 'No kubeconfig found: ';
  * backend that names none gets no guessed command: the Cluster card's message says how.
  */
 export function noKubeconfigReason(command: string | null | undefined): string {
-  return `${NO_KUBECONFIG_HEAD}start K2s first, or restart the app with ${command ? `\`${command}\`` : 'a kubeconfig (the Cluster card says how)'}.`;
+  return `${NO_KUBECONFIG_HEAD}start K2s first, or restart the app with ${command ? codeSpan(command) : 'a kubeconfig (the Cluster card says how)'}.`;
 }
 
 /** True when `reason` is Start's no-kubeconfig reason (noKubeconfigReason), whatever command it names. */
@@ -82,7 +84,7 @@ export const FOLLOWER_START = { label: 'Start (restarts the network follower)', 
  */
 export function restartingReason(status: HostDnsStatus): string | null {
   const w = status.watchdogRestart;
-  if (w) return `Wait: the watchdog is restarting k2s-dnsproxy (restart ${w.restarts} of ${w.max}).`;
+  if (w) return `Wait: the watchdog is restarting k2s-dnsproxy (${watchdogRestartWords(w)}).`;
   const sd = status.serviceRestart;
   if (sd && !sd.gaveUp) return `Wait: systemd is restarting k2s-dnsproxy (attempt ${sd.attempt}).`;
   return null;

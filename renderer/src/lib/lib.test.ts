@@ -99,8 +99,9 @@ describe('buttonStates', () => {
   it('while the watchdog or systemd restarts the proxy, Start waits (as while running), Stop and Uninstall stay; once systemd gave up, Start is offered (walk 12 M1)', () => {
     const down = { ...status('degraded', '2026-11-29T15:00:00Z'), resolverOwner: 'k2s', pid: null } as HostDnsStatus;
     const dog = buttonStates({ ...down, watchdogRestart: { restarts: 1, max: 6 } }, info, null);
-    expect(dog.start).toEqual({ enabled: false, reason: 'Wait: the watchdog is restarting k2s-dnsproxy (restart 1 of 6).' });
+    expect(dog.start).toEqual({ enabled: false, reason: 'Wait: the watchdog is restarting k2s-dnsproxy (restart 1 of 6, 1 s after the exit).' });
     expect([dog.stop.enabled, dog.uninstall.enabled]).toEqual([true, true]);
+    expect(buttonStates({ ...down, watchdogRestart: { restarts: 6, max: 6 } }, info, null).start.reason).toBe('Wait: the watchdog is restarting k2s-dnsproxy (restart 6 of 6, 30 s after the exit).');
     expect(buttonStates({ ...down, serviceRestart: { attempt: 2, lastExit: null, reason: null, gaveUp: false } }, info, null).start).toEqual({ enabled: false, reason: 'Wait: systemd is restarting k2s-dnsproxy (attempt 2).' });
     expect(buttonStates({ ...down, serviceRestart: { attempt: 5, lastExit: null, reason: null, gaveUp: true } }, info, null).start).toEqual({ enabled: true, reason: null });
     expect(buttonStates(down, info, null).start).toEqual({ enabled: true, reason: null });

@@ -74,5 +74,7 @@ describe('code spans', () => {
   it('renders backtick spans as code, leaves an unpaired backtick alone', () => {
     expect(splitCode('run `chattr -i /etc/resolv.conf` first')).toEqual([{ code: false, text: 'run ' }, { code: true, text: 'chattr -i /etc/resolv.conf' }, { code: false, text: ' first' }]);
     expect(splitCode('it`s')).toEqual([{ code: false, text: 'it`s' }]);
+    // A command holding a backtick (a kubeconfig path), fenced longer by the backend (shared/code-span.ts): one <code>.
+    expect(splitCode("run ``sudo k2s-dns start --kubeconfig '/tmp/a`b'`` first")).toEqual([{ code: false, text: 'run ' }, { code: true, text: "sudo k2s-dns start --kubeconfig '/tmp/a`b'" }, { code: false, text: ' first' }]);
   });
 });
