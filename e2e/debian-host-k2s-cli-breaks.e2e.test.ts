@@ -12,7 +12,10 @@
  *   follower's stop reads it; found at 8183b1c, the saved owner never went back on;
  * - `k2s stop` slower than the follower's watch (follow.ts ORIGINAL_BACK_WAIT_MS, 30 s): found at
  *   d87e3ec, the follower had pointed the host at K2s DNS again and stopped watching, so when the
- *   proxy's stop job ended the host was left on K2s DNS's file with no proxy: no DNS.
+ *   proxy's stop job ended the host was left on K2s DNS's file with no proxy: no DNS;
+ * - `k2s stop` whose `systemctl stop` itself comes after those 30 s (a stalled K2s: its systemctl
+ *   waits on a fifo the test holds past the watch): found by a breaker on 5f9d829 — no stop job
+ *   queued at the watch's end, the same no DNS.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { debianHostMissing, type DebianHost } from './bed/debian-host';
@@ -142,6 +145,38 @@ describe("K2s's own CLI against a running K2s DNS: breaker cases (booted Debian 
     } finally {
       // Opened read-write, a fifo never blocks (fifo(7)): a waiting ExecStop reads it, else it is dropped.
       await h.sh('echo go 1<>/run/k2s-test-hold; systemctl stop k2s-test-hold.service; rm -f /etc/systemd/system/k2s-test-hold.service /run/k2s-test-hold; systemctl daemon-reload; true');
+    }
+  }, 240_000);
+
+  it.skipIf(why !== null)("`k2s stop` whose systemctl stop comes after the follower's 30 s watch (a stalled K2s): the follower, still watching that proxy, puts the original back and stops K2s DNS when it stops", async () => {
+    await hostCli(h, ['stop', '--json']);
+    expect(await hostResolver(h)).toBe(original);
+    // K2s's CLI finds systemctl on PATH: this one waits for the test, then runs the real one.
+    const wrap = await h.run(['sh', '-c', 'rm -rf /run/k2s-test-bin /run/k2s-test-late && mkdir /run/k2s-test-bin && mkfifo /run/k2s-test-late && cat > /run/k2s-test-bin/systemctl && chmod 755 /run/k2s-test-bin/systemctl'], { input: '#!/bin/sh\nread x < /run/k2s-test-late\nexec /usr/bin/systemctl "$@"\n' });
+    expect(wrap.code, wrap.stderr).toBe(0);
+    try {
+      const journalBefore = await startWatched(h);
+      const k2s = h.run(['env', 'PATH=/run/k2s-test-bin:/usr/sbin:/usr/bin:/sbin:/bin', HOST_K2S_DOUBLE, 'stop'], { timeoutMs: 180_000 });
+      await until('the follow of K2s\'s restore', 30_000, async () => (await followerJournal(h)).slice(journalBefore).includes('K2s DNS followed it'));
+      const followedAt = Date.now();
+      // The scenario itself: K2s's systemctl stop later than the follower's first 30 s (a deliberate delay, not a wait for an event).
+      await new Promise((r) => setTimeout(r, 32_000));
+      expect(await isActive(h)).toBe('active');
+      expect((await h.run(['head', '-n1', '/etc/resolv.conf'])).stdout).toBe('# Managed by K2s native Linux installation; restored by k2s stop or uninstall\n');
+      const release = await h.sh('echo go 1<>/run/k2s-test-late');
+      expect(release.code, release.stderr).toBe(0);
+      const done = await k2s;
+      expect(done.code, done.stderr).toBe(0);
+      const ms = await until("the follower's stop", 30_000, async () => (await followerJournal(h)).slice(journalBefore).includes('OK: K2s DNS is stopped'));
+      const journal = (await followerJournal(h)).slice(journalBefore);
+      console.log(`k2s stop's systemctl ${Date.now() - followedAt - ms} ms after the follow; K2s DNS stopped ${ms} ms after it returned\n${journal.trim()}`);
+      expect(journal).toMatch(/k2s-dnsproxy was stopped, both by another program \(K2s's own `k2s stop` and `k2s uninstall` do both\): K2s DNS stops too \(\d+ ms after the follow\)/);
+      await until('the follower unit ends', 30_000, async () => (await isActive(h, 'k2s-dnsproxy-follow.service')) !== 'active');
+      expect(await hostResolver(h)).toBe(original);
+      expect((await h.run(['cat', '/etc/resolv.conf'])).stdout).toBe(PLAIN_RESOLV_CONF);
+      expect(JSON.parse((await hostCli(h, ['status', '--json'])).stdout)).toMatchObject({ state: 'stopped' });
+    } finally {
+      await h.sh('echo go 1<>/run/k2s-test-late; rm -rf /run/k2s-test-bin /run/k2s-test-late; true');
     }
   }, 240_000);
 

@@ -12,7 +12,7 @@ import { lstat, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startDns } from './start';
 import { stopDns } from './stop';
-import { followNetwork, ORIGINAL_BACK_WAIT_MS, proxyStopsWithin } from './follow';
+import { followNetwork, ORIGINAL_BACK_LATE_POLL_MS, ORIGINAL_BACK_WAIT_MS, proxyStopsWithin } from './follow';
 import { runFollower } from './follow-main';
 import { trackedHosts, TEST_START_OPTS, FakeServices } from '../../../e2e/support/test-deps';
 import type { ServiceManager } from '../host/service-manager';
@@ -187,6 +187,34 @@ describe("K2s's own `k2s stop` while K2s DNS runs (systemd host)", () => {
       return queued();
     };
     expect(await proxyStopsWithin(h.deps, ORIGINAL_BACK_WAIT_MS, ac.signal)).toBe(false);
+  });
+
+  it("proxyStopsWithin past the wait, no stop job queued: it watches that proxy's PID every second for as long as it lives — K2s's `systemctl stop` 45 s after its restore is a stop; a proxy restarted in its place (a later follow) ends the watch", async () => {
+    const h = await started();
+    let pid = 4242;
+    h.deps.processRunning = async (p) => h.services.running && p === pid;
+    const sleep = h.deps.sleep;
+    const t0 = h.deps.now();
+    h.deps.sleep = async (ms) => {
+      await sleep(ms);
+      if (h.deps.now() - t0 >= 45_000) await h.systemd.stop();
+    };
+    expect(await proxyStopsWithin(h.deps, ORIGINAL_BACK_WAIT_MS)).toBe(true);
+    expect(h.systemd.stopQueuedAsked).toBe(1);
+    // 50 ms looks for the wait, then one a second.
+    expect(h.sleeps.filter((ms) => ms === ORIGINAL_BACK_LATE_POLL_MS).length).toBe(15);
+    expect(h.sleeps.filter((ms) => ms === 50).length).toBe(ORIGINAL_BACK_WAIT_MS / 50);
+
+    await h.services.start(h.services.started[0]!);
+    h.sleeps.length = 0;
+    const t1 = h.deps.now();
+    h.deps.sleep = async (ms) => {
+      await sleep(ms);
+      if (h.deps.now() - t1 >= 40_000) pid = 4343; // the engine restarted by a follow: another process
+    };
+    h.systemd.status = async () => ({ running: true, pid });
+    expect(await proxyStopsWithin(h.deps, ORIGINAL_BACK_WAIT_MS)).toBe(false);
+    expect(h.sleeps.reduce((a, b) => a + b, 0)).toBe(40_000);
   });
 
   it('proxyStopsWithin ends at once when the follower is being stopped (its signal aborted): a stop waits for no watch', async () => {

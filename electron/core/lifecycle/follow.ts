@@ -62,10 +62,11 @@ export type FollowOutcome =
  * stop`, `disable --now`): milliseconds apart on an idle host, but the proxy's stop job waits for
  * the capture companion's stop first (its unit is PartOf= and After= the proxy), which on a busy
  * host took over 3 s (measured on the booted Debian 13 host with 4 CPU-bound shells). A stop (not
- * a crash) within this time is K2s's, or a user's `systemctl stop`: K2s DNS stops too
+ * a crash) of that proxy is K2s's, or a user's `systemctl stop`: K2s DNS stops too
  * (follow-watch.ts). A network that writes the original's very bytes again (NetworkManager writes
  * its file twice after a change) leaves the proxy running: followed at once, nothing more. The
- * watch reads the proxy's main PID in /proc every 50 ms, no process spawned.
+ * watch reads the proxy's main PID in /proc every 50 ms for this time, no process spawned, then
+ * every ORIGINAL_BACK_LATE_POLL_MS while that process lives (proxyStopsWithin).
  */
 export const ORIGINAL_BACK_WAIT_MS = 30_000;
 
@@ -211,25 +212,49 @@ export function ownerFixed(last: NetworkChange | null, sha256: string, owner: { 
 }
 
 /**
- * Resolves true once k2s-dnsproxy is stopped (or stopping) by someone, false when it still runs
- * after `ms` or is down for its own reasons (it crashed: systemd restarts it or gave up, which a
- * follow's restart takes up as before). Between two `systemctl show` calls it watches the proxy's
- * main PID in /proc (no process spawned); without that, it asks systemd every 200 ms. False at
- * once when `signal` aborts (the follower is being stopped). Still running after `ms` but with a
- * stop job queued for it (ServiceManager.stopQueued, asked once then): true — a stop slower than
- * `ms` (on a busy host the job waits for the capture companion's drain) is still someone's stop.
+ * How often the follower looks at the proxy's main PID (ms, a read of /proc, no process spawned)
+ * once ORIGINAL_BACK_WAIT_MS has passed without a stop: until that proxy ends (a stop by someone:
+ * K2s DNS stops too) or another proxy runs in its place (an engine restart: the watch ends).
+ */
+export const ORIGINAL_BACK_LATE_POLL_MS = 1000;
+
+/**
+ * Resolves true once k2s-dnsproxy is stopped (or stopping) by someone, false when it is down for
+ * its own reasons (it crashed: systemd restarts it or gave up, which a follow's restart takes up
+ * as before) or another proxy process runs in its place (restarted). Between two `systemctl show`
+ * calls it watches the proxy's main PID in /proc (no process spawned), every 50 ms for `ms`, then
+ * every ORIGINAL_BACK_LATE_POLL_MS for as long as that process lives: K2s's own `k2s stop`
+ * restores the file, then runs `systemctl stop`, and on a stalled host that stop may come (or its
+ * job may end) much later. Still running after `ms` with a stop job queued for it
+ * (ServiceManager.stopQueued, asked once then): true at once — a stop slower than `ms` (on a busy
+ * host the job waits for the capture companion's drain) is someone's stop. Without the PID, it
+ * asks systemd every 200 ms for `ms`, then false. False at once when `signal` aborts (the
+ * follower is being stopped).
  */
 export async function proxyStopsWithin(deps: LifecycleDeps, ms: number, signal?: AbortSignal): Promise<boolean> {
   const t0 = deps.now();
+  let watched: number | null = null;
+  let asked = false;
   for (;;) {
     if (signal?.aborted) return false;
     const st = await deps.services.status().catch(() => null);
     if (st && !st.running) return !st.restart;
-    if (deps.now() - t0 >= ms) return (await deps.services.stopQueued?.().catch(() => false)) === true && !signal?.aborted;
-    if (st?.pid && deps.processRunning) {
-      while (deps.now() - t0 < ms && !signal?.aborted && (await deps.processRunning(st.pid))) await deps.sleep(50);
-    } else {
+    if (watched !== null && st?.pid && st.pid !== watched) return false;
+    const late = deps.now() - t0 >= ms;
+    if (late && !asked) {
+      asked = true;
+      if ((await deps.services.stopQueued?.().catch(() => false)) === true) return !signal?.aborted;
+    }
+    if (!st?.pid || !deps.processRunning) {
+      if (late) return false;
       await deps.sleep(200);
+      continue;
+    }
+    watched = st.pid;
+    while (!signal?.aborted && (await deps.processRunning(st.pid))) {
+      const early = deps.now() - t0 < ms;
+      if (!early && !asked) break;
+      await deps.sleep(early ? 50 : ORIGINAL_BACK_LATE_POLL_MS);
     }
   }
 }
