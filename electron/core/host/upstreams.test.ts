@@ -127,6 +127,11 @@ describe('sameServerKey', () => {
     expect(sameServerKey('fe80::1%eth1')).not.toBe(sameServerKey('fe80::1%eth0'));
     expect(sameServerKey('192.0.2.53')).toBe(sameServerKey('192.0.2.53:53'));
     expect(sameServerKey('not a server')).toBe('not a server');
+    // Interface names are case-sensitive on Linux; an IPv4-mapped address is the IPv4 server.
+    expect(sameServerKey('FE80::1%ETH0')).toBe('fe80::1%ETH0|53');
+    expect(sameServerKey('FE80::1%ETH0')).not.toBe(sameServerKey('fe80::1%eth0'));
+    expect(sameServerKey('::ffff:192.0.2.1')).toBe('192.0.2.1|53');
+    expect(sameServerKey('[::FFFF:192.0.2.1]:53')).toBe(sameServerKey('192.0.2.1'));
   });
 
   it('pickUpstreams keeps the first spelling of an IPv6 server once', () => {

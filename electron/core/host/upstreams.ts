@@ -89,17 +89,21 @@ export function kubeDnsLoop(kubeDnsIp: string, listeners: Listener[], hostAddres
 /**
  * A key equal for two spellings of one server: its address in canonical form (RFC 5952 for IPv6:
  * lower case, zeros compressed — Node's net.SocketAddress, which reads it with inet_pton(3) and
- * writes it with inet_ntop(3)), its %zone kept (lower case), and its port (53 when none, RFC 1035
- * §4.2); so `192.0.2.53` and `192.0.2.53:53`, `fd00::53`, `fd00:0::53` and `[fd00::53]:53` share
- * one. An unparsable text is its own key.
+ * writes it with inet_ntop(3)), an IPv4-mapped IPv6 address as its IPv4 address, its %zone kept
+ * as written, and its port (53 when none, RFC 1035 §4.2); so `192.0.2.53`, `192.0.2.53:53` and
+ * `::ffff:192.0.2.53`, `fd00::53`, `fd00:0::53` and `[fd00::53]:53` share one. A numeric zone
+ * (`%2`) and the interface name it stands for stay two keys. An unparsable text is its own key.
  */
 export function sameServerKey(server: string): string {
   try {
     const e = parseServer(server);
     const at = e.address.indexOf('%');
-    const [bare, zone] = at < 0 ? [e.address, ''] : [e.address.slice(0, at), e.address.slice(at).toLowerCase()];
+    // The zone as written: Linux interface names are case-sensitive (`eth0` ≠ `ETH0`).
+    const [bare, zone] = at < 0 ? [e.address, ''] : [e.address.slice(0, at), e.address.slice(at)];
     const canonical = new SocketAddress({ address: bare, family: isIPv6(bare) ? 'ipv6' : 'ipv4' }).address;
-    return `${canonical}${zone}|${e.port}`;
+    // An IPv4-mapped address (RFC 4291 §2.5.5.2, `::ffff:192.0.2.1`) reaches the IPv4 server itself.
+    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(canonical)?.[1];
+    return `${mapped ?? canonical}${zone}|${e.port}`;
   } catch {
     return server;
   }
