@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { capturedQueryRow } from '../core/capture/to-query-row';
-import { afterRowsText, formatExactRow, hiddenProbesText, notLoggingText, queriesEngine, queriesJson, queriesUnavailableText, unwrittenText, withoutProbes } from './print-queries';
+import { afterRowsText, formatExactRow, hiddenProbesText, noRowsFollow, notLoggingText, queriesEngine, queriesJson, queriesUnavailableText, unwrittenText, withoutProbes } from './print-queries';
 import type { QueryRow } from '../../shared/query-log/row';
 import { EXACT_LOG_NOT_YET } from '../core/capture/exact-log';
 
@@ -134,6 +134,13 @@ describe('k2s-dns queries', () => {
       expect(afterRowsText({ rows: [], hidden: 0 }, 1500, undefined, full)).toBe('No queries logged yet: /var/log/dnsproxy/queries.jsonl exists but holds no query: the capture cannot write rows while the file system that holds /var/log/dnsproxy is full (no space left); free space on the file system that holds /var/log/dnsproxy (`df -h /var/log/dnsproxy` names it and how full it is), then run npx k2s-dns queries again.');
       // A loss that is no full disk: the line as it was, and the usual "ask a name".
       expect(unwrittenText('3 rows not written (EIO on /var/log/dnsproxy)')).toBe('The exact query log misses rows: 3 rows not written (EIO on /var/log/dnsproxy).');
+      // No row to print: the no-rows note that follows says the way; the loss line says the loss only (the df advice once).
+      expect(noRowsFollow({ rows: [], hidden: 0 })).toBe(true);
+      expect(noRowsFollow({ rows: [], hidden: 2 })).toBe(false);
+      expect(noRowsFollow({ rows: [], hidden: 0 }, { restart: 'x' })).toBe(false);
+      expect(unwrittenText(full, true)).toBe('The exact query log misses rows: 12 rows not written (no space left on /var/log/dnsproxy).');
+      const both = `${unwrittenText(full, true)}\n${afterRowsText({ rows: [], hidden: 0 }, 0, undefined, full)}`;
+      expect(both.split('df -h').length - 1).toBe(1);
       expect(afterRowsText({ rows: [], hidden: 0 }, 0, undefined, '3 rows not written (EIO on /var/log/dnsproxy)')).toMatch(/; ask a name, then run npx k2s-dns queries again\.$/);
     });
   });

@@ -111,11 +111,20 @@ export function noRowsText(waitedMs = 0, unwritten?: string): string {
  * companion's loss line, CAPTURE_UNWRITTEN_FILE). For a full disk it says what to do — free
  * space where the rows go; the companion writes the next rows again then (rows-file.ts: a
  * failed write is counted and dropped, the next one is tried) — as status does; asking a name
- * adds no row then (walk finding: it said to).
+ * adds no row then (walk finding: it said to). `wayFollows`: noRowsText follows it (noRowsFollow)
+ * and says that way itself, so the line gives the loss alone.
  */
-export function unwrittenText(unwritten: string): string {
-  const full = fullDirOf(unwritten);
+export function unwrittenText(unwritten: string, wayFollows = false): string {
+  const full = wayFollows ? null : fullDirOf(unwritten);
   return `The exact query log misses rows: ${unwritten}${full === null ? '' : `; ${freeSpaceWay(full)}: the next rows are written again then`}.`;
+}
+
+/**
+ * Whether afterRowsText will print noRowsText for `shown` (no row printed, none hidden, the log
+ * running): its full-disk note then says the way, so unwrittenText leaves it out (said once).
+ */
+export function noRowsFollow(shown: { rows: readonly QueryRow[]; hidden: number }, notLogging?: { restart: string }): boolean {
+  return !notLogging && shown.hidden === 0 && shown.rows.length === 0;
 }
 
 /** One row of `queries --json`: the exact log's row with the saved state's engine, null when none is known. */
