@@ -9,9 +9,14 @@
  *    (capture/children-file.ts), which it can no longer find by their parent;
  *  - the keeper killed, the companion running on: status names it (no longer supervised, with
  *    stop, then start as the fix), stays `running` with exit 0, and stop still ends everything.
+ *  - a record naming a bystander (a `sleep` started here, its real start time, tcpdump's cmdline
+ *    sum): neither the keeper (the companion killed; a plain stop) nor stop signals it; a record
+ *    that is a symlink is not followed, and stop exits 0 at once.
  * No query is sent while the pairs are counted: a packet would end an orphaned pair by SIGPIPE.
  */
-import { readFile, readdir } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { appendFile, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { startTestbed, type Testbed } from './bed/testbed';
 import { runCmd } from './bed/run-cmd';
@@ -20,6 +25,8 @@ import { k2sDns } from './cli';
 import { captureChildRole } from '../electron/core/host/capture-children';
 import { isKeeperArgv } from '../electron/core/host/keeper-name';
 import { isCaptureArgv, PARSER_RUN_PATH } from '../electron/core/capture/capture-args';
+import { cksumOf } from '../electron/core/capture/children-file';
+import { processStartTime } from '../electron/core/capture/hold-wait';
 
 const inSandbox = process.env.K2S_DNS_SANDBOX === '1';
 if (!inSandbox) console.warn('skipped: capture-orphans e2e runs only inside e2e/bed/sandbox.sh (as root)');
@@ -158,5 +165,56 @@ describe.skipIf(!inSandbox || tcpdump === '')('the supervised capture killed in 
     expect(plain.code, plain.stderr).toBe(0);
     expect(plain.stdout.split('\n').filter((l) => l.includes('no longer supervised'))).toEqual([expect.stringMatching(new RegExp(`^note: ${words.replace(/[()]/g, '\\$&')} `))]);
     await stopLeavesNone();
+  }, 120_000);
+
+  /** A `sleep 1000` started here (a process no part of K2s DNS started), ended after the test by its pid. */
+  async function bystander(): Promise<{ pid: number; exited: () => boolean }> {
+    const c = spawn('sleep', ['1000'], { stdio: 'ignore' });
+    await new Promise((r) => c.once('spawn', r));
+    onTestFinished(() => void (c.exitCode === null && c.signalCode === null && c.kill('SIGKILL')));
+    // Ended: gone, or a zombie (proc(5) stat field 3 `Z`) not reaped yet; read from /proc, not from an exit event still to come.
+    const exited = () => readFileSync(`/proc/${c.pid}/stat`, { encoding: 'utf8', flag: 'r' }).replace(/^.*\) /s, '').startsWith('Z');
+    return { pid: c.pid!, exited: () => { try { return exited(); } catch { return true; } } };
+  }
+
+  /** A record line naming `pid` (its real start time) as a tcpdump of `companion` with `sumOf`'s cmdline sum. */
+  const forged = async (pid: number, companion: number, sumOf: number) => `${pid} ${await processStartTime(pid)} tcpdump ${companion} ${cksumOf(await readFile(`/proc/${sumOf}/cmdline`))}\n`;
+
+  it('a record naming a bystander (its real start time, tcpdump\'s cmdline sum): it survives the companion\'s kill -9 and a plain stop, and no line says it ended', async () => {
+    onTestFinished(stopAfter);
+    const by = await bystander();
+    const { companion, pair } = await start();
+    const tcpdumpPid = pair.find((p) => p.role === 'tcpdump')!.pid;
+    await appendFile('/run/k2s/capture.children', await forged(by.pid, companion, tcpdumpPid));
+    process.kill(companion, 'SIGKILL');
+    const restarted = await until(() => pidIn('/run/k2s/capture.ready'), (p) => p > 0 && p !== companion);
+    expect(restarted).not.toBe(companion);
+    // The keeper ended the old pair (and read the whole record) before the restart.
+    const { procs } = await settled([['companion', await pidIn('/run/k2s/capture.pid')], ['parser', restarted], ['tcpdump', restarted]]);
+    expect(procs.map((q) => q.pid)).not.toContain(tcpdumpPid);
+    expect(by.exited()).toBe(false);
+    // The restarted companion wrote its own record; the bystander named in it again, for the keeper's and stop's readings at a plain stop.
+    const newTcpdump = procs.find((p) => p.role === 'tcpdump')!.pid;
+    await until(() => readFile('/run/k2s/capture.children', 'utf8').catch(() => ''), (t) => t.startsWith(`${newTcpdump} `) || t.includes(`\n${newTcpdump} `));
+    await appendFile('/run/k2s/capture.children', await forged(by.pid, restarted, newTcpdump));
+    await stopLeavesNone();
+    expect(by.exited()).toBe(false);
+    const log = await readFile('/run/k2s/capture.log', 'utf8');
+    expect(log.split('\n').filter((l) => l.includes(`(PID ${by.pid})`))).toEqual([]);
+  }, 120_000);
+
+  it('a record that is a symlink (to a small file naming a bystander): not followed by the keeper or stop; stop exits 0 within 30 s and the bystander runs on', async () => {
+    onTestFinished(stopAfter);
+    onTestFinished(() => rm('/run/k2s/linked.children', { force: true }));
+    const by = await bystander();
+    const { companion, pair } = await start();
+    await writeFile('/run/k2s/linked.children', await forged(by.pid, companion, pair.find((p) => p.role === 'tcpdump')!.pid));
+    await rm('/run/k2s/capture.children');
+    await symlink('linked.children', '/run/k2s/capture.children');
+    const began = Date.now();
+    await stopLeavesNone();
+    expect(Date.now() - began).toBeLessThan(30_000);
+    expect(by.exited()).toBe(false);
+    expect(await readFile('/run/k2s/capture.log', 'utf8').then((l) => l.split('\n').filter((x) => x.includes(`(PID ${by.pid})`)))).toEqual([]);
   }, 120_000);
 });

@@ -238,7 +238,7 @@ export async function runCapture(fs: HostFs, uid: number, givenArgs: readonly st
       ...(process.env.K2S_CAPTURE_CPU_SHARE !== undefined ? { cpuShare: budgetShare(process.env.K2S_CAPTURE_CPU_SHARE) } : {}),
       onRows: (lines, n) => rows.writeLines(lines, n),
       // Its children on record at once: killed (kill -9) from now on, it leaves them to its keeper and to stop (children-file.ts).
-      onSpawn: (children) => void recordChildren(fs, children, procDir),
+      onSpawn: (children) => void recordChildren(fs, children, procDir, fs.real(PARSER_RUN_PATH)),
       signal: stopSignal.signal,
     });
   } catch (err) {

@@ -6,16 +6,29 @@
  * gone the kernel hands its children to PID 1 (or a subreaper), so they can no longer be found by
  * their parent, and nothing looks for them by name.
  *
- * One line per child, `PID STARTTIME ROLE`: STARTTIME is /proc/PID/stat field 22 (proc(5),
- * clock ticks after boot), which with the PID names one process for the whole boot, so a PID
- * taken by another process since is never signalled; ROLE is `tcpdump` or `parser`.
+ * One line per child, `PID STARTTIME ROLE COMPANION CRC LENGTH`: STARTTIME is /proc/PID/stat
+ * field 22 (proc(5), clock ticks after boot), which with the PID names one process for the whole
+ * boot, so a PID taken by another process since is never signalled; ROLE is `tcpdump` or `parser`;
+ * COMPANION the PID of the companion that spawned it (the record's writer, whom the keeper's log
+ * names); CRC LENGTH what POSIX `cksum` prints for the child's /proc/PID/cmdline bytes, read once
+ * it runs and only when that argv is its role's as the companion spawns it (host/capture-children.ts
+ * captureChildRole). The keeper, a POSIX sh, compares `cksum </proc/PID/cmdline` with it byte for
+ * byte before a SIGKILL, so it never signals a process whose argv is not the one recorded (a record
+ * naming any other process is refused): one POSIX tool, no NUL-separated argv parsed in sh.
+ * At most CHILDREN_FILE_MAX_BYTES are read (two lines need < 100).
  */
 import { K2S_PATHS } from '../../../shared/k2s-paths';
 import type { HostFs } from '../host/host-fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { processStartTime } from './hold-wait';
+import { captureChildRole } from '../host/capture-children';
 
 /** Host path of the record (root's run dir, 0644; on tmpfs). */
 export const CAPTURE_CHILDREN_FILE = `${K2S_PATHS.runDir}/capture.children`;
+
+/** Bytes of the record its readers read at most (stop and the keeper): two lines need < 100. */
+export const CHILDREN_FILE_MAX_BYTES = 4096;
 
 /** One recorded child. */
 export interface RecordedChild {
@@ -23,34 +36,68 @@ export interface RecordedChild {
   /** /proc/PID/stat field 22, as text. */
   startTime: string;
   role: 'tcpdump' | 'parser';
+  /** PID of the companion that spawned it. */
+  companion: number;
+  /** POSIX cksum of its /proc/PID/cmdline bytes: `CRC LENGTH`, as `cksum <file` prints it. */
+  cmdlineSum: string;
 }
 
-/** The file's text for `children` (one `PID STARTTIME ROLE` line each). */
+/** The file's text for `children` (one `PID STARTTIME ROLE COMPANION CRC LENGTH` line each). */
 export function childrenFileText(children: readonly RecordedChild[]): string {
-  return children.map((c) => `${c.pid} ${c.startTime} ${c.role}\n`).join('');
+  return children.map((c) => `${c.pid} ${c.startTime} ${c.role} ${c.companion} ${c.cmdlineSum}\n`).join('');
 }
 
-/** The children in the file's `text`; a line that is not `PID STARTTIME ROLE` (digits, a known role) is left out. */
+/**
+ * The children in the file's `text`; a line that is not `PID STARTTIME ROLE COMPANION CRC LENGTH`
+ * (digits, a known role, a length > 0) is left out, and so is a last line without its newline (cut).
+ */
 export function parseChildrenFile(text: string): RecordedChild[] {
   const out: RecordedChild[] = [];
-  for (const line of text.split('\n')) {
-    const m = /^([1-9]\d*) (\d+) (tcpdump|parser)$/.exec(line);
-    if (m) out.push({ pid: Number(m[1]), startTime: m[2]!, role: m[3] as RecordedChild['role'] });
+  for (const line of text.split('\n').slice(0, -1)) {
+    const m = /^([1-9]\d*) (\d+) (tcpdump|parser) ([1-9]\d*) (\d+ [1-9]\d*)$/.exec(line);
+    if (m) out.push({ pid: Number(m[1]), startTime: m[2]!, role: m[3] as RecordedChild['role'], companion: Number(m[4]), cmdlineSum: m[5]! });
   }
   return out;
 }
 
+/** CRC-32 of POSIX cksum (polynomial 0x04C11DB7, MSB first), one entry per byte value. */
+const CKSUM_TABLE = Array.from({ length: 256 }, (_, i) => {
+  let c = i << 24;
+  for (let k = 0; k < 8; k++) c = c & 0x80000000 ? (c << 1) ^ 0x04c11db7 : c << 1;
+  return c >>> 0;
+});
+
 /**
- * Writes CAPTURE_CHILDREN_FILE for `spawned` (their start times read from `procDir`; one already
- * gone is left out). Never rejects: the record is best effort, the companion's own stop ends its
- * children anyway.
+ * What POSIX `cksum` prints for `bytes` read from its stdin: `CRC LENGTH` (the CRC over the bytes,
+ * then the length in as few bytes as it takes, least significant first, complemented; POSIX.1-2017 cksum).
  */
-export async function recordChildren(fs: HostFs, spawned: readonly { pid: number; role: RecordedChild['role'] }[], procDir = '/proc'): Promise<void> {
+export function cksumOf(bytes: Uint8Array): string {
+  let crc = 0;
+  const step = (b: number) => {
+    crc = ((crc << 8) ^ CKSUM_TABLE[((crc >>> 24) ^ b) & 0xff]!) >>> 0;
+  };
+  for (const b of bytes) step(b);
+  for (let n = bytes.length; n > 0; n = Math.floor(n / 256)) step(n % 256);
+  return `${~crc >>> 0} ${bytes.length}`;
+}
+
+/**
+ * Writes CAPTURE_CHILDREN_FILE for `spawned` (children of this process, `companion`), with their
+ * start times and cmdline sums read from `procDir` (spawn returns once the child has exec'd); one
+ * already gone, or whose argv is not its role's (captureChildRole; `parserRunPath` the real path of
+ * PARSER_RUN_PATH), is left out. Never rejects: the record is best effort, the companion's own stop
+ * ends its children anyway.
+ */
+export async function recordChildren(fs: HostFs, spawned: readonly { pid: number; role: RecordedChild['role'] }[], procDir: string, parserRunPath: string, companion = process.pid): Promise<void> {
   try {
     const children: RecordedChild[] = [];
     for (const c of spawned) {
       const startTime = await processStartTime(c.pid, procDir);
-      if (startTime !== null) children.push({ ...c, startTime });
+      const cmdline = await readFile(path.join(procDir, String(c.pid), 'cmdline')).catch(() => null);
+      if (startTime === null || cmdline === null || cmdline.length === 0) continue;
+      const argv = cmdline.toString('utf8').split('\0').slice(0, -1);
+      if (captureChildRole(argv, parserRunPath) !== c.role) continue;
+      children.push({ ...c, startTime, companion, cmdlineSum: cksumOf(cmdline) });
     }
     await fs.writeFileAtomic(CAPTURE_CHILDREN_FILE, childrenFileText(children), { mode: 0o644 });
   } catch {

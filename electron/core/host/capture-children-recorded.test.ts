@@ -5,7 +5,7 @@
  * stand-in processes whose /proc entries the test writes.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -37,6 +37,26 @@ afterEach(async () => {
   if (root) await rm(root, { recursive: true, force: true });
   root = '';
 });
+
+/** Stand-in children of a fake tcpdump argv (their /proc entries written), and stop over a record written by `write`. */
+function helpers(fs: ReturnType<typeof createHostFs>, procDir: string) {
+  const standIn = async (start: number) => {
+    const c = spawn(process.execPath, ['-e', "setInterval(() => {}, 1e6); process.stdout.write('up')"], { stdio: ['ignore', 'pipe', 'inherit'] });
+    procs.push(c);
+    await new Promise((r) => c.stdout!.once('data', r));
+    await proc(procDir, c.pid!, 1, start, TCPDUMP);
+    c.once('exit', () => void rm(path.join(procDir, String(c.pid)), { recursive: true, force: true }));
+    return { c, line: `${c.pid} ${start} tcpdump 999992 1 1\n`, sig: new Promise<string | null>((r) => c.once('exit', (_code, sig) => r(sig))) };
+  };
+  /** Stops over `record` (written by `write`), then SIGTERMs what is left: a stand-in stop left alive says SIGTERM. */
+  const stopOver = async (write: () => Promise<void>, ...ins: Awaited<ReturnType<typeof standIn>>[]) => {
+    await write();
+    await supervisedCapture(fs, procDir, 200).stop();
+    for (const i of ins) if (i.c.exitCode === null && i.c.signalCode === null) i.c.kill('SIGTERM');
+    return Promise.all(ins.map((i) => i.sig));
+  };
+  return { standIn, stopOver };
+}
 
 describe('the children a killed companion recorded', () => {
   it('only those still that process: same start time, not a zombie, an argv of the recorded role', async () => {
@@ -83,12 +103,38 @@ describe('the children a killed companion recorded', () => {
     // What the killed pair left: the keeper's pidfile and the companion's ready file naming pids that are gone, and the record.
     await fs.writeFileAtomic(CAPTURE_PID_FILE, '999991\n', { mode: 0o644 });
     await fs.writeFileAtomic(CAPTURE_READY_FILE, '999992\n', { mode: 0o644 });
-    await fs.writeFileAtomic(CAPTURE_CHILDREN_FILE, `${tcpdump.pid} 1100 tcpdump\n${parser.pid} 1101 parser\n${reused.pid} 1102 parser\n`, { mode: 0o644 });
+    await fs.writeFileAtomic(CAPTURE_CHILDREN_FILE, `${tcpdump.pid} 1100 tcpdump 999992 1 1\n${parser.pid} 1101 parser 999992 1 1\n${reused.pid} 1102 parser 999992 1 1\n`, { mode: 0o644 });
     await supervisedCapture(fs, procDir, 200).stop();
     // Stop waited for their end (capture-children.ts endCaptureChildren): their exits are due now (10 s on a busy machine).
     const late = new Promise<string>((r) => setTimeout(() => r('still running'), 10_000).unref());
     expect(await Promise.all(signals.slice(0, 2).map((s) => Promise.race([s, late])))).toEqual(['SIGKILL', 'SIGKILL']);
     expect(reused.exitCode === null && reused.signalCode === null).toBe(true);
+    expect(await fs.lstat(CAPTURE_CHILDREN_FILE)).toBeNull();
+  }, 30_000);
+
+  it('stop reads the record only as a regular file, not through a symlink', async () => {
+    root = await mkdtemp(path.join(tmpdir(), 'capture-recorded-'));
+    const fs = createHostFs(root);
+    const procDir = path.join(root, 'proc');
+    await fs.mkdirp(path.dirname(CAPTURE_READY_FILE), 0o755);
+    const { standIn, stopOver } = helpers(fs, procDir);
+    // A symlink to a small file naming a real (stand-in) tcpdump: not followed, nothing signalled.
+    const linked = await standIn(1200);
+    await writeFile(fs.real('/run/k2s/linked.children'), linked.line);
+    expect(await stopOver(() => symlink('linked.children', fs.real(CAPTURE_CHILDREN_FILE)), linked)).toEqual(['SIGTERM']);
+    expect(await fs.lstat(CAPTURE_CHILDREN_FILE)).toBeNull();
+  }, 30_000);
+
+  it('stop reads the record\'s first 4 KiB only; garbage lines are left out', async () => {
+    root = await mkdtemp(path.join(tmpdir(), 'capture-recorded-'));
+    const fs = createHostFs(root);
+    const procDir = path.join(root, 'proc');
+    await fs.mkdirp(path.dirname(CAPTURE_READY_FILE), 0o755);
+    const { standIn, stopOver } = helpers(fs, procDir);
+    // 10 MB of garbage with a valid line first and one past the first 4 KiB: only the first is read and ended.
+    const [first, late] = [await standIn(1201), await standIn(1202)];
+    const big = Buffer.concat([Buffer.from(`garbage \u0000\xff\n${first.line}`), Buffer.alloc(10 * 1024 * 1024, 'x'), Buffer.from(`\n${late.line}`)]);
+    expect(await stopOver(() => writeFile(fs.real(CAPTURE_CHILDREN_FILE), big), first, late)).toEqual(['SIGKILL', 'SIGTERM']);
     expect(await fs.lstat(CAPTURE_CHILDREN_FILE)).toBeNull();
   }, 30_000);
 });

@@ -97,7 +97,7 @@ export async function captureChildren(companions: readonly number[], procDir: st
  * without its stop (kill -9) left them to PID 1, where captureChildren cannot find them by their
  * parent. Never rejects: one gone meanwhile is left out.
  */
-export async function recordedCaptureChildren(recorded: readonly RecordedChild[], procDir: string, parserRunPath: string): Promise<CaptureChild[]> {
+export async function recordedCaptureChildren(recorded: readonly Pick<RecordedChild, 'pid' | 'startTime' | 'role'>[], procDir: string, parserRunPath: string): Promise<CaptureChild[]> {
   const out: CaptureChild[] = [];
   for (const r of recorded) {
     const [startTime, argv] = await Promise.all([processStartTime(r.pid, procDir), argvOf(r.pid, procDir)]);

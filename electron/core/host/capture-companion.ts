@@ -28,7 +28,7 @@ import { treeToNormal } from '../capture/go-idle';
 import { isCompanion } from '../capture/companion-pid';
 import { processStartTime } from '../capture/hold-wait';
 import { captureChildren, childrenLeftWords, endCaptureChildren, recordedCaptureChildren, type ChildLeft } from './capture-children';
-import { CAPTURE_CHILDREN_FILE, parseChildrenFile } from '../capture/children-file';
+import { CAPTURE_CHILDREN_FILE, CHILDREN_FILE_MAX_BYTES, parseChildrenFile } from '../capture/children-file';
 import { ensureRootDir } from './root-dirs';
 import { settledAll, systemdReload, writeUnitFile, type ManagerReload } from './systemd-reload';
 import { RESTART_JOB_MODE } from './systemd-service';
@@ -168,9 +168,10 @@ export function supervisedCapture(fs: HostFs, procDir = '/proc', stopWaitMs = 80
     // does not end on it (stopped, hung) is SIGKILLed below, and its children, orphaned, would run on.
     // Its drain at normal priority from the start (go-idle.ts treeToNormal): the group back to nice 0 before the SIGTERM.
     // With the ones the last companion recorded (children-file.ts): killed together with its keeper, it left them to PID 1.
+    // Read only as a regular file, never through a link, and its first CHILDREN_FILE_MAX_BYTES (a cut last line is left out).
     const [found, recorded] = await Promise.all([
       captureChildren(companions, procDir, fs.real(PARSER_RUN_PATH)),
-      fs.readFile(CAPTURE_CHILDREN_FILE).then((b) => recordedCaptureChildren(parseChildrenFile(b.toString('utf8')), procDir, fs.real(PARSER_RUN_PATH)), () => []),
+      fs.readFileNoFollow(CAPTURE_CHILDREN_FILE, { maxBytes: CHILDREN_FILE_MAX_BYTES }).then((b) => recordedCaptureChildren(parseChildrenFile(b.toString('utf8')), procDir, fs.real(PARSER_RUN_PATH)), () => []),
       (async () => {
         for (const pid of new Set(left)) await treeToNormal(pid, procDir);
       })(),

@@ -28,10 +28,12 @@
  *     stop (killed, or tcpdump ended) left it at capture/go-idle.ts's 19, and its successor's Node
  *     start-up would wait behind every other session on a busy host, missing queries meanwhile;
  *  8. after every end of the companion, before anything else, SIGKILLs the tcpdump and parser it
- *     recorded (capture/children-file.ts) that still run as those processes (same start time):
+ *     recorded (capture/children-file.ts) that still run as those processes (same start time, and
+ *     the same argv: `cksum` of /proc/PID/cmdline is the recorded one, so never another process;
+ *     the record read only as a regular file, not through a link, its first 4 KiB):
  *     one killed (kill -9, the OOM killer) left them to PID 1, where they would capture on beside
  *     its restart's pair (tcpdump ends on SIGPIPE only at its next packet, the parser at its next
- *     row), and no stop finds them by their parent any more. Said in its log, one line each.
+ *     row), and no stop finds them by their parent any more. Said in its log, one line each, naming the companion that recorded it.
  * Every argument is a positional parameter ("$@"), never spliced into the script.
  */
 import { K2S_PATHS } from '../../../shared/k2s-paths';
@@ -42,6 +44,7 @@ import { exitStatusWords } from '../../../shared/exit-status';
 import { CAPTURE_NO_RESTART_STATUSES, CAPTURE_SILENT_STATUSES, isNoRestartStatus } from '../../../shared/capture-exit';
 import { MAX_RESTARTS, parseWatchdogState, type WatchdogState } from './supervisor-script';
 import { isKeeperArgv, KEEPER_NAME } from './keeper-name';
+import { CHILDREN_FILE_MAX_BYTES } from '../capture/children-file';
 
 export { isKeeperArgv, KEEPER_NAME };
 
@@ -83,18 +86,22 @@ failed_line() {
   words=; [ -f /proc/$$/fd/1 ] && words=$(tail -n 20 /proc/$$/fd/1 2>/dev/null | grep -v '${KEEPER_LOG_PREFIX}' | tail -n 1 | tr -s '\t\r' '  ' | cut -c1-300)
   printf '%s the companion (PID %s) exited with status %s before its capture opened; %s\nexit=%s\n' "$(date -u '+%Y-%m-%dT%H:%M:%SZ')" "$dead" "$1" "\${words:+its last words: }\${words:-it said nothing}" "$1" >"$failed.keeper" && chmod 644 "$failed.keeper" && mv -f "$failed.keeper" "$failed"
 }
-# The companion's recorded children (capture/children-file.ts, \`PID STARTTIME ROLE\`) still running as those
-# processes: /proc/PID/stat's fields after the command name, field 3 (state; Z: ended) and field 22 (start time, proc(5)).
+# The companion's recorded children (capture/children-file.ts, \`PID STARTTIME ROLE COMPANION CRC LENGTH\`) still running as
+# those processes: /proc/PID/stat's fields after the command name, field 3 (state; Z: ended) and field 22 (start time, proc(5)),
+# and still with the argv the companion spawned (cksum of /proc/PID/cmdline, its record's CRC LENGTH): never another process.
+# The record only when a regular file, not a link, and at most ${CHILDREN_FILE_MAX_BYTES} bytes of it (a cut last line is no line).
 end_children() {
-  [ -n "$children" ] && [ -f "$children" ] || return 0
-  while read -r cpid ctime crole; do
-    case "$cpid" in ''|*[!0-9]*) continue;; esac
+  [ -n "$children" ] && [ -f "$children" ] && [ ! -L "$children" ] || return 0
+  head -c ${CHILDREN_FILE_MAX_BYTES} "$children" 2>/dev/null | while read -r cpid ctime crole cowner ccrc clen cmore; do
+    for f in "$cpid" "$ctime" "$cowner" "$ccrc" "$clen"; do case "$f" in ''|*[!0-9]*) continue 2;; esac; done
+    case "$crole:$cmore:$cpid:$clen" in tcpdump::[1-9]*:[1-9]*|parser::[1-9]*:[1-9]*) ;; *) continue;; esac
     cstat=$(cat "/proc/$cpid/stat" 2>/dev/null) || continue
     set -- \${cstat##*)}
     [ "$1" != Z ] && [ "\${20}" = "$ctime" ] || continue
+    [ "$(cksum <"/proc/$cpid/cmdline" 2>/dev/null)" = "$ccrc $clen" ] || continue
     [ "$crole" = parser ] && crole='packet parser'
-    kill -KILL "$cpid" 2>/dev/null && say "the companion (PID $dead) left its $crole (PID $cpid) running; ended it (SIGKILL)."
-  done <"$children"
+    kill -KILL "$cpid" 2>/dev/null && say "the companion (PID $cowner) left its $crole (PID $cpid) running; ended it (SIGKILL)."
+  done
   rm -f "$children"
 }
 record() { printf 'restarts=%s\\nstate=%s\\nlast-exit=%s\\nlast-exit-at=%s\\nlast-pid=%s\\npid=%s\\n' "$total" "$1" "$rc" "$ended" "$dead" "$2" >"$state"; }

@@ -237,11 +237,19 @@ export function createHostFs(root: string): HostFs {
       }
     },
 
-    async readFileNoFollow(hostPath) {
+    async readFileNoFollow(hostPath, opts) {
       const handle = await fsp.open(real(hostPath), fsc.O_RDONLY | fsc.O_NOFOLLOW | fsc.O_NONBLOCK | fsc.O_NOCTTY);
       try {
         if (!(await handle.stat()).isFile()) throw Object.assign(new Error(`${hostPath} is not a regular file`), { code: 'EINVAL' });
-        return await handle.readFile();
+        if (opts?.maxBytes === undefined) return await handle.readFile();
+        const buf = Buffer.alloc(opts.maxBytes);
+        let n = 0;
+        while (n < buf.length) {
+          const { bytesRead } = await handle.read(buf, n, buf.length - n, n);
+          if (bytesRead === 0) break;
+          n += bytesRead;
+        }
+        return buf.subarray(0, n);
       } finally {
         await handle.close();
       }

@@ -65,8 +65,9 @@ export interface HostFs {
   /**
    * Reads a regular file opened with O_NOFOLLOW (a symlink at `hostPath` itself fails with
    * ELOOP; a FIFO or device is refused with ENOTREG-like EINVAL). Throws ENOENT when missing.
+   * With `maxBytes`, reads at most that many from the start (a huge file is never read whole).
    */
-  readFileNoFollow(hostPath: string): Promise<Buffer>;
+  readFileNoFollow(hostPath: string, opts?: { maxBytes?: number }): Promise<Buffer>;
   /** chmod(2) of a file or directory that is not a symlink (throws ELOOP for a symlink). */
   chmodNoFollow(hostPath: string, mode: number): Promise<void>;
 }
