@@ -625,6 +625,44 @@ describe.skipIf(!inSandbox || tcpdump === '')('exact query log from packets, run
     await expect(stat('/run/k2s/capture.ready')).rejects.toThrow(/ENOENT/);
   }, 120_000);
 
+  it('the companion killed with its keeper (kill -9 both), then `k2s-dns start` with the running options: it restarts the exact log under a new keeper, and a query after it is a row; stop leaves no companion', async () => {
+    const engine = PROXY_ENGINES.find((e) => e !== 'adguard' || dnsproxyMissing === null)!;
+    const startArgs = ['start', '--kubeconfig', tb.kubeconfigPath, ...engineArgs(engine), '--verify-name', 'www.example.test'];
+    await startWithEmptyLog();
+    let fresh = 0;
+    try {
+      expect(await udpQuery(41001, 4101, 'web.demo.svc.cluster.local')).toBe('NOERROR');
+      expect((await exactRows(1)).map((r) => r.id)).toEqual([4101]);
+      const companion = Number((await readFile('/run/k2s/capture.ready', 'utf8')).trim());
+      process.kill(Number((await readFile('/run/k2s/capture.pid', 'utf8')).trim()), 'SIGKILL');
+      process.kill(companion, 'SIGKILL');
+      const deadline = Date.now() + 10_000;
+      while ((await stat(`/proc/${companion}`).then(() => true, () => false)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      await expect(stat(`/proc/${companion}`)).rejects.toThrow(/ENOENT/);
+      const again = await k2sDns([...startArgs, '--json']);
+      expect(again.code, again.stderr).toBe(0);
+      expect(again.result?.message).toBe('K2s DNS is already running; the exact query log was restarted.');
+      expect(again.result?.warnings ?? []).toEqual([]);
+      // A new companion runs, under a new keeper: its ready file names a live capture-watch.
+      fresh = Number((await readFile('/run/k2s/capture.ready', 'utf8')).trim());
+      expect(fresh).not.toBe(companion);
+      expect((await readFile(`/proc/${fresh}/cmdline`, 'utf8')).split('\0')).toContain('capture-watch');
+      const st = JSON.parse((await k2sDns(['status', '--json'])).stdout) as { state: string; messages: string[] };
+      expect(st.state).toBe('running');
+      expect(st.messages.filter((m) => m.startsWith('The exact query log stopped'))).toEqual([]);
+      // A query after it is a row of the exact log.
+      expect(await udpQuery(41002, 4102, 'web.demo.svc.cluster.local')).toBe('NOERROR');
+      expect((await exactRows(2)).map((r) => r.id)).toEqual([4101, 4102]);
+    } finally {
+      const stop = await k2sDns(['stop', '--on-drift', 'restore', '--json']);
+      expect(stop.code, stop.stdout).toBe(0);
+    }
+    // Stop leaves no companion: the new one ended, its ready file removed.
+    await expect(stat('/run/k2s/capture.ready')).rejects.toThrow(/ENOENT/);
+    // Gone, or a zombie not yet reaped (its cmdline empty): no capture-watch runs.
+    if (fresh > 0) expect((await readFile(`/proc/${fresh}/cmdline`, 'utf8').catch(() => '')).split('\0')).not.toContain('capture-watch');
+  }, 120_000);
+
   it('tcpdump failing at once (a stub that exits 1): start stops waiting at the companion\'s second failure, its keeper\'s restart, well before the 12 s ready timeout, and warns in its words', async () => {
     // The stub over every tcpdump the companion may find, inside the sandbox's own mount namespace (as the case below).
     const stub = '/run/k2s-e2e-tcpdump-stub';
