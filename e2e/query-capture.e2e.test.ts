@@ -10,7 +10,7 @@
  * start still succeeds, warns, and the engine logs its queries instead.
  */
 import { existsSync } from 'node:fs';
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parserLine } from '../electron/core/capture/pipeline';
 import { FILL_PACKETS } from '../electron/core/capture/block-fill';
@@ -23,6 +23,7 @@ import { k2sDns } from './cli';
 import { TCPDUMP_PATHS } from '../electron/core/capture/tcpdump-path';
 import { CAPTURE_BUNDLE } from '../electron/core/capture/capture-args';
 import { READY_TIMEOUT_MS } from '../electron/core/host/capture-wait';
+import { isKeeperArgv } from '../electron/core/host/capture-keeper';
 import { ROWS_WAIT_MS } from '../electron/cli/queries-wait';
 
 const inSandbox = process.env.K2S_DNS_SANDBOX === '1';
@@ -625,7 +626,7 @@ describe.skipIf(!inSandbox || tcpdump === '')('exact query log from packets, run
     await expect(stat('/run/k2s/capture.ready')).rejects.toThrow(/ENOENT/);
   }, 120_000);
 
-  it('the companion killed with its keeper (kill -9 both), then `k2s-dns start` with the running options: it restarts the exact log under a new keeper, and a query after it is a row; stop leaves no companion', async () => {
+  it('the companion killed with its keeper (kill -9 both), then `k2s-dns start` with the running options: it restarts the exact log under a new keeper, and a query after it is a row; a start after that changes nothing; stop leaves no companion', async () => {
     const engine = PROXY_ENGINES.find((e) => e !== 'adguard' || dnsproxyMissing === null)!;
     const startArgs = ['start', '--kubeconfig', tb.kubeconfigPath, ...engineArgs(engine), '--verify-name', 'www.example.test'];
     await startWithEmptyLog();
@@ -653,6 +654,18 @@ describe.skipIf(!inSandbox || tcpdump === '')('exact query log from packets, run
       // A query after it is a row of the exact log.
       expect(await udpQuery(41002, 4102, 'web.demo.svc.cluster.local')).toBe('NOERROR');
       expect((await exactRows(2)).map((r) => r.id)).toEqual([4101, 4102]);
+      // A start after that changes nothing: no second keeper is left to end (a held one, dropped,
+      // ended the running companion's tcpdump and parser), and the same companion writes the rows.
+      const third = await k2sDns([...startArgs, '--json']);
+      expect(third.result?.message).toBe('K2s DNS is already running; nothing changed.');
+      const keepers: number[] = [];
+      for (const pid of (await readdir('/proc')).filter((d) => /^\d+$/.test(d))) {
+        if (isKeeperArgv((await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).split('\0').slice(0, -1))) keepers.push(Number(pid));
+      }
+      expect(keepers).toEqual([Number((await readFile('/run/k2s/capture.pid', 'utf8')).trim())]);
+      expect(await udpQuery(41003, 4103, 'web.demo.svc.cluster.local')).toBe('NOERROR');
+      expect((await exactRows(3)).map((r) => r.id)).toEqual([4101, 4102, 4103]);
+      expect(Number((await readFile('/run/k2s/capture.ready', 'utf8')).trim())).toBe(fresh);
     } finally {
       const stop = await k2sDns(['stop', '--on-drift', 'restore', '--json']);
       expect(stop.code, stop.stdout).toBe(0);

@@ -122,6 +122,19 @@ describe('start on a running K2s DNS whose exact query log stopped', () => {
     expect(starts).toEqual([]);
   });
 
+  it('a start on a running K2s DNS begins no held companion (dropped unused, its keeper would end the running companion\'s tcpdump and parser)', async () => {
+    const { h, starts } = await startedHost();
+    const prepared: string[] = [];
+    h.deps.capture!.manager.prepare = async (base) => {
+      prepared.push('prepare');
+      return { base, process: { pid: 4242, exited: () => false, drop: () => void prepared.push('drop'), letGo: () => void prepared.push('go') } };
+    };
+    expect(await startDns(h.deps, TEST_START_OPTS, () => undefined)).toMatchObject({ ok: true, message: 'K2s DNS is already running; nothing changed.' });
+    expect(await startDns(h.deps, { ...TEST_START_OPTS, logQueries: false }, () => undefined)).toMatchObject({ ok: false, code: 'RUNNING_OTHER_OPTIONS' });
+    expect(prepared).toEqual([]);
+    expect(starts).toHaveLength(1);
+  });
+
   it('tcpdump missing now: no capture is started, and status says to install it before start', async () => {
     const { h, starts, killBoth } = await startedHost();
     h.deps.capture!.tcpdump = null;

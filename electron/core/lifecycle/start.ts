@@ -91,8 +91,11 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
       // begins now, held before it does anything (host/capture-companion.ts prepare), so its
       // Node start-up — most of what the service step waited for — runs alongside preflight,
       // save and discover. A refusal, or a start with nothing to do, drops it (finally below).
+      // Not while K2s DNS may run (its state file there; systemd's prepare refuses that too): one
+      // dropped unused ends, and its keeper then ends the children the running companion records
+      // (host/capture-keeper.ts end_children), which stopped a running exact log at every start.
       const c = deps.capture;
-      if (c?.manager.prepare && c.tcpdump !== null && opts.logQueries !== false) held = c.manager.prepare(c.argv).catch(() => null);
+      if (c?.manager.prepare && c.tcpdump !== null && opts.logQueries !== false && (await deps.fs.lstat(K2S_PATHS.stateFile).catch(() => null)) === null) held = c.manager.prepare(c.argv).catch(() => null);
     }
     // With a held companion the Kubernetes client's module loads now, on this thread: after the
     // companion's process began (its Node start-up then runs alongside the load, on the other
@@ -156,11 +159,8 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
         restarts.push({ what: 'the network follower', ok });
       }
       if (c && plan && captureDown) {
-        // As a followed network restarts it (follow.ts): the running plan's argv, waited for until
-        // its capture opened; with the companion held for this start (above) when there is one:
-        // dropped instead, its keeper (capture-keeper.ts end_children) would end the children the
-        // new companion records.
-        const ok = await c.manager.start(captureArgvFor(c.argv, plan), held ? await held : null).then(
+        // As a followed network restarts it (follow.ts): the running plan's argv, waited for until its capture opened.
+        const ok = await c.manager.start(captureArgvFor(c.argv, plan)).then(
           () => true,
           (err: unknown) => (warnings.push({ code: 'CAPTURE_NOT_STARTED', message: `The exact query log did not start (${messageOf(err)}); K2s DNS keeps running without it (the engine logs no queries either): fix the cause, then start again.` }), false),
         );
