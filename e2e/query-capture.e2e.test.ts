@@ -10,7 +10,7 @@
  * start still succeeds, warns, and the engine logs its queries instead.
  */
 import { existsSync } from 'node:fs';
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parserLine } from '../electron/core/capture/pipeline';
 import { FILL_PACKETS } from '../electron/core/capture/block-fill';
@@ -23,6 +23,7 @@ import { k2sDns } from './cli';
 import { TCPDUMP_PATHS } from '../electron/core/capture/tcpdump-path';
 import { CAPTURE_BUNDLE } from '../electron/core/capture/capture-args';
 import { READY_TIMEOUT_MS } from '../electron/core/host/capture-wait';
+import { isKeeperArgv } from '../electron/core/host/capture-keeper';
 import { ROWS_WAIT_MS } from '../electron/cli/queries-wait';
 
 const inSandbox = process.env.K2S_DNS_SANDBOX === '1';
@@ -623,6 +624,56 @@ describe.skipIf(!inSandbox || tcpdump === '')('exact query log from packets, run
     }
     // Stop clears the ready file the dead companion left.
     await expect(stat('/run/k2s/capture.ready')).rejects.toThrow(/ENOENT/);
+  }, 120_000);
+
+  it('the companion killed with its keeper (kill -9 both), then `k2s-dns start` with the running options: it restarts the exact log under a new keeper, and a query after it is a row; a start after that changes nothing; stop leaves no companion', async () => {
+    const engine = PROXY_ENGINES.find((e) => e !== 'adguard' || dnsproxyMissing === null)!;
+    const startArgs = ['start', '--kubeconfig', tb.kubeconfigPath, ...engineArgs(engine), '--verify-name', 'www.example.test'];
+    await startWithEmptyLog();
+    let fresh = 0;
+    try {
+      expect(await udpQuery(41001, 4101, 'web.demo.svc.cluster.local')).toBe('NOERROR');
+      expect((await exactRows(1)).map((r) => r.id)).toEqual([4101]);
+      const companion = Number((await readFile('/run/k2s/capture.ready', 'utf8')).trim());
+      process.kill(Number((await readFile('/run/k2s/capture.pid', 'utf8')).trim()), 'SIGKILL');
+      process.kill(companion, 'SIGKILL');
+      const deadline = Date.now() + 10_000;
+      while ((await stat(`/proc/${companion}`).then(() => true, () => false)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      await expect(stat(`/proc/${companion}`)).rejects.toThrow(/ENOENT/);
+      const again = await k2sDns([...startArgs, '--json']);
+      expect(again.code, again.stderr).toBe(0);
+      expect(again.result?.message).toBe('K2s DNS is already running; the exact query log was restarted.');
+      expect(again.result?.warnings ?? []).toEqual([]);
+      // A new companion runs, under a new keeper: its ready file names a live capture-watch.
+      fresh = Number((await readFile('/run/k2s/capture.ready', 'utf8')).trim());
+      expect(fresh).not.toBe(companion);
+      expect((await readFile(`/proc/${fresh}/cmdline`, 'utf8')).split('\0')).toContain('capture-watch');
+      const st = JSON.parse((await k2sDns(['status', '--json'])).stdout) as { state: string; messages: string[] };
+      expect(st.state).toBe('running');
+      expect(st.messages.filter((m) => m.startsWith('The exact query log stopped'))).toEqual([]);
+      // A query after it is a row of the exact log.
+      expect(await udpQuery(41002, 4102, 'web.demo.svc.cluster.local')).toBe('NOERROR');
+      expect((await exactRows(2)).map((r) => r.id)).toEqual([4101, 4102]);
+      // A start after that changes nothing: no second keeper is left to end (a held one, dropped,
+      // ended the running companion's tcpdump and parser), and the same companion writes the rows.
+      const third = await k2sDns([...startArgs, '--json']);
+      expect(third.result?.message).toBe('K2s DNS is already running; nothing changed.');
+      const keepers: number[] = [];
+      for (const pid of (await readdir('/proc')).filter((d) => /^\d+$/.test(d))) {
+        if (isKeeperArgv((await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).split('\0').slice(0, -1))) keepers.push(Number(pid));
+      }
+      expect(keepers).toEqual([Number((await readFile('/run/k2s/capture.pid', 'utf8')).trim())]);
+      expect(await udpQuery(41003, 4103, 'web.demo.svc.cluster.local')).toBe('NOERROR');
+      expect((await exactRows(3)).map((r) => r.id)).toEqual([4101, 4102, 4103]);
+      expect(Number((await readFile('/run/k2s/capture.ready', 'utf8')).trim())).toBe(fresh);
+    } finally {
+      const stop = await k2sDns(['stop', '--on-drift', 'restore', '--json']);
+      expect(stop.code, stop.stdout).toBe(0);
+    }
+    // Stop leaves no companion: the new one ended, its ready file removed.
+    await expect(stat('/run/k2s/capture.ready')).rejects.toThrow(/ENOENT/);
+    // Gone, or a zombie not yet reaped (its cmdline empty): no capture-watch runs.
+    if (fresh > 0) expect((await readFile(`/proc/${fresh}/cmdline`, 'utf8').catch(() => '')).split('\0')).not.toContain('capture-watch');
   }, 120_000);
 
   it('tcpdump failing at once (a stub that exits 1): start stops waiting at the companion\'s second failure, its keeper\'s restart, well before the 12 s ready timeout, and warns in its words', async () => {

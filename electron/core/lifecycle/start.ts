@@ -29,6 +29,7 @@ import type { ServiceSpec } from '../host/service-manager';
 import type { SelfDrop } from '../engines/runtime';
 import { waitForListeners } from './service-ready';
 import { captureArgvFor } from './capture-argv';
+import { captureStopFacts } from './capture-restart';
 import { unusedAllows } from '../../../shared/allow-zones';
 import type { HeldCompanion } from '../host/capture-companion';
 import type { HeldProcess } from '../host/pidfile-process';
@@ -90,8 +91,11 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
       // begins now, held before it does anything (host/capture-companion.ts prepare), so its
       // Node start-up — most of what the service step waited for — runs alongside preflight,
       // save and discover. A refusal, or a start with nothing to do, drops it (finally below).
+      // Not while K2s DNS may run (its state file there; systemd's prepare refuses that too): one
+      // dropped unused ends, and its keeper then ends the children the running companion records
+      // (host/capture-keeper.ts end_children), which stopped a running exact log at every start.
       const c = deps.capture;
-      if (c?.manager.prepare && c.tcpdump !== null && opts.logQueries !== false) held = c.manager.prepare(c.argv).catch(() => null);
+      if (c?.manager.prepare && c.tcpdump !== null && opts.logQueries !== false && (await deps.fs.lstat(K2S_PATHS.stateFile).catch(() => null)) === null) held = c.manager.prepare(c.argv).catch(() => null);
     }
     // With a held companion the Kubernetes client's module loads now, on this thread: after the
     // companion's process began (its Node start-up then runs alongside the load, on the other
@@ -137,16 +141,35 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
       for (const step of START_STEPS.slice(START_STEPS.indexOf('save'), START_STEPS.indexOf('ready'))) {
         if (!(installed && step === 'service')) r.emit(step, 'skipped', 'K2s DNS is already running: nothing to do.');
       }
-      // A follower that died (kill -9) is the one part a running start restarts: cheap, and
-      // status tells the user to run start for it.
+      // A follower that died (kill -9) and an exact query log that stopped where nothing else
+      // restarts it (capture-restart.ts, the rule status advises start by) are the parts a running
+      // start restarts: cheap, and status tells the user to run start for them.
       const f = deps.follower;
-      if (f?.manager.running && (pre.existing?.onNetworkChange ?? 'follow') === 'follow' && !(await f.manager.running().catch(() => true))) {
-        const restarted = await f.manager.start(f.argv).then(
+      const followerDown = f?.manager.running && (pre.existing?.onNetworkChange ?? 'follow') === 'follow' && !(await f.manager.running().catch(() => true));
+      const c = deps.capture;
+      const plan = pre.existing?.plan;
+      // Never for a start without the log (--no-log-queries) or without tcpdump.
+      const captureDown = c && c.tcpdump !== null && plan && pre.existing ? (await captureStopFacts(deps, pre.existing)).restartBy === 'start' : false;
+      const restarts: { what: string; ok: boolean }[] = [];
+      if (f && followerDown) {
+        const ok = await f.manager.start(f.argv).then(
           () => true,
           (err: unknown) => (warnings.push({ code: 'FOLLOW_NOT_STARTED', message: `The network follower did not start (${messageOf(err)}); a new resolver file from the network stays drift until the next start.` }), false),
         );
-        r.emit('ready', 'done', restarted ? 'K2s DNS is already running; the network follower was not, and was restarted.' : 'K2s DNS is already running; the network follower is not running and did not start.');
-        return finish(r, true, EXIT.ok, restarted ? 'K2s DNS is already running; the network follower was restarted.' : 'K2s DNS is already running; the network follower did not start.', undefined, warnings);
+        restarts.push({ what: 'the network follower', ok });
+      }
+      if (c && plan && captureDown) {
+        // As a followed network restarts it (follow.ts): the running plan's argv, waited for until its capture opened.
+        const ok = await c.manager.start(captureArgvFor(c.argv, plan)).then(
+          () => true,
+          (err: unknown) => (warnings.push({ code: 'CAPTURE_NOT_STARTED', message: `The exact query log did not start (${messageOf(err)}); K2s DNS keeps running without it (the engine logs no queries either): fix the cause, then start again.` }), false),
+        );
+        restarts.push({ what: 'the exact query log', ok });
+      }
+      if (restarts.length > 0) {
+        const words = restartWords(restarts);
+        r.emit('ready', 'done', `K2s DNS is already running; ${words.ready}.`);
+        return finish(r, true, EXIT.ok, `K2s DNS is already running; ${words.result}.`, undefined, warnings);
       }
       r.emit('ready', 'done', 'K2s DNS is already running; the saved original resolver was kept.');
       return finish(r, true, EXIT.ok, 'K2s DNS is already running; nothing changed.');
@@ -390,6 +413,23 @@ function startFollower(deps: LifecycleDeps, onNetworkChange: 'follow' | 'keep', 
     },
   });
   return started;
+}
+
+/**
+ * A running start's restarts of its companions in words (each `what` restarted, `ok`, or not):
+ * `ready` for the ready step ("the network follower was not, and was restarted"), `result` for
+ * the result ("the network follower was restarted"); one clause for those restarted, one for those that did not start.
+ */
+function restartWords(restarts: readonly { what: string; ok: boolean }[]): { ready: string; result: string } {
+  const up = restarts.filter((x) => x.ok).map((x) => x.what);
+  const down = restarts.filter((x) => !x.ok).map((x) => x.what);
+  const was = up.length > 1 ? 'were' : 'was';
+  const is = down.length > 1 ? 'are' : 'is';
+  const joined = (...clauses: string[]) => clauses.filter((w) => w !== '').join('; ');
+  return {
+    ready: joined(up.length ? `${up.join(' and ')} ${was} not, and ${was} restarted` : '', down.length ? `${down.join(' and ')} ${is} not running and did not start` : ''),
+    result: joined(up.length ? `${up.join(' and ')} ${was} restarted` : '', down.length ? `${down.join(' and ')} did not start` : ''),
+  };
 }
 
 /** True when two argv lists are the same words in the same order. */

@@ -1,12 +1,11 @@
-import { CAPTURE_FAILED_FILE, CAPTURE_MISSED_FILE, CAPTURE_READY_FILE, CAPTURE_UNWRITTEN_FILE, isCaptureArgv } from '../capture/capture-args';
+import { CAPTURE_MISSED_FILE, CAPTURE_UNWRITTEN_FILE } from '../capture/capture-args';
 import { missedWords, parseMissed } from '../capture/capture-missed';
-import { CAPTURE_KEEPER_STATE, keeperGaveUpWords, keeperRestartSentence, parseKeeperState } from '../host/capture-keeper';
+import { keeperGaveUpWords, keeperRestartSentence } from '../host/capture-keeper';
 import { captureKeeperGone, keeperGoneWords } from '../host/capture-keeper-gone';
-import { ownProxyEngine, parseCmdline } from '../host/own-proxy';
+import { ownProxyEngine } from '../host/own-proxy';
 import { proxyConfigKubeDns } from '../host/proxy-kube-dns';
-import { readFile } from 'node:fs/promises';
-import { captureStopped, captureStopWords } from '../capture/capture-stopped';
-import { isNoRestartStatus } from '../../../shared/capture-exit';
+import { captureStopWords } from '../capture/capture-stopped';
+import { captureStopFacts } from './capture-restart';
 import { createHash } from 'node:crypto';
 import type { LifecycleDeps } from './deps';
 import type { HostDnsStatus, ResolverEntry } from '../../../shared/types';
@@ -331,17 +330,26 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
   // The exact query log's companion ended on its own (capture-main.ts) or was killed (its ready
   // file left naming a dead pid, capture-stopped.ts): said here, not only in the Queries view,
   // since its rows file keeps looking current. DNS itself is not affected.
-  const captureStop = state && service.running ? await captureStopped({ failed: deps.fs.real(CAPTURE_FAILED_FILE), ready: deps.fs.real(CAPTURE_READY_FILE), rows: deps.fs.real(K2S_PATHS.queryRows) }) : null;
+  // The rule a running start restarts it by (capture-restart.ts), so "run start" is said only where it does.
+  const capture = state && service.running ? await captureStopFacts(deps, state) : null;
+  const captureStop = capture?.stop ?? null;
   // Without systemd its keeper restarts it (host/capture-keeper.ts): said as the proxy's restarts
   // are, and a stop while it does (or once its new one runs) is not the exact log's end.
-  const keeper = state && service.running && deps.services.kind !== 'systemd' ? parseKeeperState((await deps.fs.readFile(CAPTURE_KEEPER_STATE, { maxBytes: 4096 }).catch(() => Buffer.from(''))).toString('utf8')) : null;
-  const keptAlive = keeper?.pid != null && isCaptureArgv(await readFile(`/proc/${keeper.pid}/cmdline`).then(parseCmdline, () => [] as string[]));
+  const keeper = capture?.keeper ?? null;
   // `HH:MM:SS UTC`: the CLI and the window show it in local time (shared/clock.ts).
-  const restartWords = keeperRestartSentence(keeper, keptAlive, (ms) => `${new Date(ms).toISOString().slice(11, 19)} UTC`);
+  const restartWords = keeperRestartSentence(keeper, capture?.keptAlive ?? false, (ms) => `${new Date(ms).toISOString().slice(11, 19)} UTC`);
   if (restartWords !== null) messages.push(restartWords);
   // systemd restarts its unit, but not after a status of shared/capture-exit.ts (RestartPreventExitStatus=): then a start does.
-  if (captureStop !== null && (restartWords === null || keeper?.state === 'running' && !keptAlive)) {
-    messages.push(`The exact query log ${captureStopWords(captureStop)}${keeperGaveUpWords(keeper)}; ${deps.services.kind === 'systemd' && !isNoRestartStatus(captureStop.exit) ? 'systemd restarts its unit by itself.' : say({ gui: 'press Start to restart it.', cli: `to restart it, run ${asRootWays('start')}.` })}`);
+  if (captureStop !== null && capture?.restartBy) {
+    const how =
+      capture.restartBy === 'systemd'
+        ? 'systemd restarts its unit by itself.'
+        : capture.restartBy === 'start'
+          ? say({ gui: 'press Start to restart it.', cli: `to restart it, run ${asRootWays('start')}.` })
+          : capture.restartBy === 'tcpdump'
+            ? say({ gui: 'install tcpdump (apt-get install tcpdump), then press Start to restart it.', cli: `install tcpdump (apt-get install tcpdump), then, to restart it, run ${asRootWays('start')}.` })
+            : say({ gui: 'press Stop, then Start to restart it.', cli: `to restart it, run ${asRootWays(['stop', 'start'])}.` });
+    messages.push(`The exact query log ${captureStopWords(captureStop)}${keeperGaveUpWords(keeper)}; ${how}`);
   }
   // Its keeper killed (kill -9, OOM) while the companion runs on: the log fills, but a crash of the
   // companion is no longer restarted. Stop ends the companion (found by its ready file), and start
