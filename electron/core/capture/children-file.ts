@@ -23,6 +23,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { processStartTime } from './hold-wait';
 import { captureChildRole } from '../host/capture-children';
+import type { RecordedChild } from './recorded-child';
 
 /** Host path of the record (root's run dir, 0644; on tmpfs). */
 export const CAPTURE_CHILDREN_FILE = `${K2S_PATHS.runDir}/capture.children`;
@@ -30,17 +31,7 @@ export const CAPTURE_CHILDREN_FILE = `${K2S_PATHS.runDir}/capture.children`;
 /** Bytes of the record its readers read at most (stop and the keeper): two lines need < 100. */
 export const CHILDREN_FILE_MAX_BYTES = 4096;
 
-/** One recorded child. */
-export interface RecordedChild {
-  pid: number;
-  /** /proc/PID/stat field 22, as text. */
-  startTime: string;
-  role: 'tcpdump' | 'parser';
-  /** PID of the companion that spawned it. */
-  companion: number;
-  /** POSIX cksum of its /proc/PID/cmdline bytes: `CRC LENGTH`, as `cksum <file` prints it. */
-  cmdlineSum: string;
-}
+export type { RecordedChild } from './recorded-child';
 
 /** The file's text for `children` (one `PID STARTTIME ROLE COMPANION CRC LENGTH` line each). */
 export function childrenFileText(children: readonly RecordedChild[]): string {

@@ -28,7 +28,7 @@ import { TCPDUMP_PATHS } from '../capture/tcpdump-path';
 import { parentOf } from '../capture/go-idle';
 import { processStartTime } from '../capture/hold-wait';
 import { parseCmdline } from './own-proxy';
-import type { RecordedChild } from '../capture/children-file';
+import type { RecordedChild } from '../capture/recorded-child';
 
 /** One child of the companion as read from /proc before the stop. */
 export interface CaptureChild {
