@@ -8,6 +8,8 @@ import { CAPTURE_FAILED_FILE, CAPTURE_READY_FILE, isCaptureArgv } from '../captu
 import { captureStopped, type CaptureStop } from '../capture/capture-stopped';
 import { CAPTURE_KEEPER_STATE, keeperRestartSentence, parseKeeperState, type KeeperState } from '../host/capture-keeper';
 import { parseCmdline } from '../host/own-proxy';
+import { isKeeperArgv } from '../host/keeper-name';
+import { CAPTURE_PID_FILE } from '../host/capture-companion';
 import { isNoRestartStatus } from '../../../shared/capture-exit';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
 import type { ResolverStateFile } from '../../../shared/state-file';
@@ -33,6 +35,13 @@ export interface CaptureStopFacts {
   restartBy: 'systemd' | 'start' | 'tcpdump' | 'stop-start' | null;
 }
 
+/** Whether the keeper its pidfile names runs (/proc/PID/cmdline a keeper's: host/keeper-name.ts). */
+async function keeperRuns(deps: Pick<LifecycleDeps, 'fs'>): Promise<boolean> {
+  const text = (await deps.fs.readFile(CAPTURE_PID_FILE, { maxBytes: 64 }).catch(() => Buffer.from(''))).toString('utf8').trim();
+  if (!/^[1-9]\d*$/.test(text)) return false;
+  return isKeeperArgv(await readFile(`/proc/${text}/cmdline`).then(parseCmdline, () => [] as string[]));
+}
+
 /**
  * Reads the companion's failed and ready files, and (services.kind not systemd) the keeper's
  * state and its companion's /proc/PID/cmdline, for the running K2s DNS recorded by `state`.
@@ -41,8 +50,13 @@ export interface CaptureStopFacts {
 export async function captureStopFacts(deps: Pick<LifecycleDeps, 'fs' | 'services' | 'capture'>, state: Pick<ResolverStateFile, 'plan' | 'startedWith'>): Promise<CaptureStopFacts> {
   const stop = await captureStopped({ failed: deps.fs.real(CAPTURE_FAILED_FILE), ready: deps.fs.real(CAPTURE_READY_FILE), rows: deps.fs.real(K2S_PATHS.queryRows) }).catch(() => null);
   const systemd = deps.services.kind === 'systemd';
-  const keeper = systemd ? null : parseKeeperState((await deps.fs.readFile(CAPTURE_KEEPER_STATE, { maxBytes: 4096 }).catch(() => Buffer.from(''))).toString('utf8'));
-  const keptAlive = keeper?.pid != null && isCaptureArgv(await readFile(`/proc/${keeper.pid}/cmdline`).then(parseCmdline, () => [] as string[]));
+  const recorded = systemd ? null : parseKeeperState((await deps.fs.readFile(CAPTURE_KEEPER_STATE, { maxBytes: 4096 }).catch(() => Buffer.from(''))).toString('utf8'));
+  const keptAlive = recorded?.pid != null && isCaptureArgv(await readFile(`/proc/${recorded.pid}/cmdline`).then(parseCmdline, () => [] as string[]));
+  // A state saying the keeper restarts it (or ran it) is the keeper's only while that keeper runs
+  // (its pidfile's PID a keeper's, /proc/PID/cmdline): killed during its back-off, nothing restarts
+  // it, so its stop is said (and a start restarts it), not a restart that never comes.
+  const stale = recorded !== null && (recorded.state === 'restarting' || (recorded.state === 'running' && !keptAlive)) && !(await keeperRuns(deps));
+  const keeper = stale ? null : recorded;
   // Its keeper restarting it (or its new run up) is said as a restart, not as a stop.
   const said = stop !== null && state.startedWith?.logQueries !== false && (keeperRestartSentence(keeper, keptAlive) === null || (keeper?.state === 'running' && !keptAlive));
   const restartBy = !said ? null : systemd && !isNoRestartStatus(stop.exit) ? 'systemd' : state.plan == null ? 'stop-start' : deps.capture?.tcpdump === null ? 'tcpdump' : 'start';

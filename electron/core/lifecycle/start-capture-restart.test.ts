@@ -92,6 +92,19 @@ describe('start on a running K2s DNS whose exact query log stopped', () => {
     expect(starts).toHaveLength(2);
   });
 
+  it('its keeper killed during its back-off (state "restarting", no keeper runs): the stop is said, not a restart that never comes, and start restarts it', async () => {
+    const { h, starts } = await startedHost();
+    const dead = deadPid();
+    await writeFile(join(h.root, CAPTURE_READY_FILE), `${dead}\n`);
+    await writeFile(join(h.root, 'run/k2s/capture.pid'), `${deadPid()}\n`);
+    await writeFile(join(h.root, CAPTURE_KEEPER_STATE), `restarts=1\nstate=restarting\nlast-exit=137\nlast-exit-at=1796615103\nlast-pid=${dead}\npid=\n`);
+    const messages = (await dnsStatus(h.deps)).messages;
+    expect(messages.filter((m) => m.includes('its keeper restarts it'))).toEqual([]);
+    expect(await stopSaid(h)).toEqual([expect.stringMatching(/; to restart it, run as root: `sudo npx k2s-dns start /)]);
+    expect(await startDns(h.deps, TEST_START_OPTS, () => undefined)).toMatchObject({ ok: true, message: 'K2s DNS is already running; the exact query log was restarted.' });
+    expect(starts).toHaveLength(2);
+  });
+
   it('a dead follower and a stopped log: both restarted, both said', async () => {
     const { h, starts, killBoth } = await startedHost();
     let alive = false;
