@@ -23,7 +23,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { processStartTime } from './hold-wait';
 import { captureChildRole } from '../host/capture-children';
-import type { RecordedChild } from './recorded-child';
+import { cksumOf, type RecordedChild } from './recorded-child';
 
 /** Host path of the record (root's run dir, 0644; on tmpfs). */
 export const CAPTURE_CHILDREN_FILE = `${K2S_PATHS.runDir}/capture.children`;
@@ -32,6 +32,7 @@ export const CAPTURE_CHILDREN_FILE = `${K2S_PATHS.runDir}/capture.children`;
 export const CHILDREN_FILE_MAX_BYTES = 4096;
 
 export type { RecordedChild } from './recorded-child';
+export { cksumOf } from './recorded-child';
 
 /** The file's text for `children` (one `PID STARTTIME ROLE COMPANION CRC LENGTH` line each). */
 export function childrenFileText(children: readonly RecordedChild[]): string {
@@ -51,26 +52,6 @@ export function parseChildrenFile(text: string): RecordedChild[] {
   return out;
 }
 
-/** CRC-32 of POSIX cksum (polynomial 0x04C11DB7, MSB first), one entry per byte value. */
-const CKSUM_TABLE = Array.from({ length: 256 }, (_, i) => {
-  let c = i << 24;
-  for (let k = 0; k < 8; k++) c = c & 0x80000000 ? (c << 1) ^ 0x04c11db7 : c << 1;
-  return c >>> 0;
-});
-
-/**
- * What POSIX `cksum` prints for `bytes` read from its stdin: `CRC LENGTH` (the CRC over the bytes,
- * then the length in as few bytes as it takes, least significant first, complemented; POSIX.1-2017 cksum).
- */
-export function cksumOf(bytes: Uint8Array): string {
-  let crc = 0;
-  const step = (b: number) => {
-    crc = ((crc << 8) ^ CKSUM_TABLE[((crc >>> 24) ^ b) & 0xff]!) >>> 0;
-  };
-  for (const b of bytes) step(b);
-  for (let n = bytes.length; n > 0; n = Math.floor(n / 256)) step(n % 256);
-  return `${~crc >>> 0} ${bytes.length}`;
-}
 
 /**
  * Writes CAPTURE_CHILDREN_FILE for `spawned` (children of this process, `companion`), with their

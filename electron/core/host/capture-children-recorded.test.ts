@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CAPTURE_READY_FILE, PARSER_RUN_PATH } from '../capture/capture-args';
-import { CAPTURE_CHILDREN_FILE } from '../capture/children-file';
+import { CAPTURE_CHILDREN_FILE, cksumOf } from '../capture/children-file';
 import { tcpdumpArgv } from '../capture/tcpdump-argv';
 import { CAPTURE_PID_FILE, supervisedCapture } from './capture-companion';
 import { recordedCaptureChildren } from './capture-children';
@@ -19,6 +19,8 @@ import { createHostFs } from './host-fs-node';
 const TCPDUMP = ['/usr/bin/tcpdump', ...tcpdumpArgv({ iface: 'any', ports: [53], user: 'nobody' })];
 const RUN_PATH = '/run/k2s/capture-rows.cjs';
 const PARSER = ['/usr/bin/node', RUN_PATH];
+/** The cksum a companion records for `argv` (its /proc/PID/cmdline bytes). */
+const sumOf = (argv: readonly string[]) => cksumOf(Buffer.from(`${argv.join('\0')}\0`));
 
 /** A /proc/PID/stat line (proc(5)): `state`, parent `ppid`, start time (field 22) `start`. */
 const statLine = (pid: number, ppid: number, start: number, state = 'S') => `${pid} (x) ${state} ${ppid} ${ppid} ${ppid} 0 -1 4194560 0 0 0 0 0 0 0 0 20 0 1 0 ${start} 0 0\n`;
@@ -46,7 +48,7 @@ function helpers(fs: ReturnType<typeof createHostFs>, procDir: string) {
     await new Promise((r) => c.stdout!.once('data', r));
     await proc(procDir, c.pid!, 1, start, TCPDUMP);
     c.once('exit', () => void rm(path.join(procDir, String(c.pid)), { recursive: true, force: true }));
-    return { c, line: `${c.pid} ${start} tcpdump 999992 1 1\n`, sig: new Promise<string | null>((r) => c.once('exit', (_code, sig) => r(sig))) };
+    return { c, line: `${c.pid} ${start} tcpdump 999992 ${sumOf(TCPDUMP)}\n`, sig: new Promise<string | null>((r) => c.once('exit', (_code, sig) => r(sig))) };
   };
   /** Stops over `record` (written by `write`), then SIGTERMs what is left: a stand-in stop left alive says SIGTERM. */
   const stopOver = async (write: () => Promise<void>, ...ins: Awaited<ReturnType<typeof standIn>>[]) => {
@@ -59,7 +61,7 @@ function helpers(fs: ReturnType<typeof createHostFs>, procDir: string) {
 }
 
 describe('the children a killed companion recorded', () => {
-  it('only those still that process: same start time, not a zombie, an argv of the recorded role', async () => {
+  it('only those still that process: same start time, not a zombie, the recorded command line (cksum), an argv of the recorded role', async () => {
     root = await mkdtemp(path.join(tmpdir(), 'capture-recorded-'));
     const procDir = path.join(root, 'proc');
     await proc(procDir, 200, 1, 1100, TCPDUMP);
@@ -68,13 +70,16 @@ describe('the children a killed companion recorded', () => {
     await proc(procDir, 202, 1, 5000, PARSER);
     await proc(procDir, 203, 1, 1103, PARSER);
     await proc(procDir, 204, 1, 1104, TCPDUMP, 'Z');
+    // 206: its start time and role right, but another command line than the one recorded (a forged or stale line).
+    await proc(procDir, 206, 1, 1106, [...TCPDUMP, 'port', '9']);
     const recorded = [
-      { pid: 200, startTime: '1100', role: 'tcpdump' as const },
-      { pid: 201, startTime: '1101', role: 'parser' as const },
-      { pid: 202, startTime: '1102', role: 'parser' as const },
-      { pid: 203, startTime: '1103', role: 'tcpdump' as const },
-      { pid: 204, startTime: '1104', role: 'tcpdump' as const },
-      { pid: 205, startTime: '1105', role: 'parser' as const },
+      { pid: 200, startTime: '1100', role: 'tcpdump' as const, cmdlineSum: sumOf(TCPDUMP) },
+      { pid: 201, startTime: '1101', role: 'parser' as const, cmdlineSum: sumOf(PARSER) },
+      { pid: 202, startTime: '1102', role: 'parser' as const, cmdlineSum: sumOf(PARSER) },
+      { pid: 203, startTime: '1103', role: 'tcpdump' as const, cmdlineSum: sumOf(PARSER) },
+      { pid: 204, startTime: '1104', role: 'tcpdump' as const, cmdlineSum: sumOf(TCPDUMP) },
+      { pid: 205, startTime: '1105', role: 'parser' as const, cmdlineSum: sumOf(PARSER) },
+      { pid: 206, startTime: '1106', role: 'tcpdump' as const, cmdlineSum: sumOf(TCPDUMP) },
     ];
     expect(await recordedCaptureChildren(recorded, procDir, RUN_PATH)).toEqual([
       { pid: 200, startTime: '1100', argv: TCPDUMP, role: 'tcpdump' },
@@ -103,7 +108,7 @@ describe('the children a killed companion recorded', () => {
     // What the killed pair left: the keeper's pidfile and the companion's ready file naming pids that are gone, and the record.
     await fs.writeFileAtomic(CAPTURE_PID_FILE, '999991\n', { mode: 0o644 });
     await fs.writeFileAtomic(CAPTURE_READY_FILE, '999992\n', { mode: 0o644 });
-    await fs.writeFileAtomic(CAPTURE_CHILDREN_FILE, `${tcpdump.pid} 1100 tcpdump 999992 1 1\n${parser.pid} 1101 parser 999992 1 1\n${reused.pid} 1102 parser 999992 1 1\n`, { mode: 0o644 });
+    await fs.writeFileAtomic(CAPTURE_CHILDREN_FILE, `${tcpdump.pid} 1100 tcpdump 999992 ${sumOf(TCPDUMP)}\n${parser.pid} 1101 parser 999992 ${sumOf(parserArgv)}\n${reused.pid} 1102 parser 999992 ${sumOf(parserArgv)}\n`, { mode: 0o644 });
     await supervisedCapture(fs, procDir, 200).stop();
     // Stop waited for their end (capture-children.ts endCaptureChildren): their exits are due now (10 s on a busy machine).
     const late = new Promise<string>((r) => setTimeout(() => r('still running'), 10_000).unref());

@@ -28,7 +28,7 @@ import { TCPDUMP_PATHS } from '../capture/tcpdump-path';
 import { parentOf } from '../capture/go-idle';
 import { processStartTime } from '../capture/hold-wait';
 import { parseCmdline } from './own-proxy';
-import type { RecordedChild } from '../capture/recorded-child';
+import { cksumOf, type RecordedChild } from '../capture/recorded-child';
 
 /** One child of the companion as read from /proc before the stop. */
 export interface CaptureChild {
@@ -93,15 +93,18 @@ export async function captureChildren(companions: readonly number[], procDir: st
 
 /**
  * The children a companion recorded (capture/children-file.ts) that still run as those processes
- * (same start time, not a zombie) with an argv of that role (captureChildRole): a companion killed
+ * (same start time, not a zombie; the same command line by its recorded cksum, as the keeper
+ * checks it) with an argv of that role (captureChildRole): a companion killed
  * without its stop (kill -9) left them to PID 1, where captureChildren cannot find them by their
  * parent. Never rejects: one gone meanwhile is left out.
  */
-export async function recordedCaptureChildren(recorded: readonly Pick<RecordedChild, 'pid' | 'startTime' | 'role'>[], procDir: string, parserRunPath: string): Promise<CaptureChild[]> {
+export async function recordedCaptureChildren(recorded: readonly Pick<RecordedChild, 'pid' | 'startTime' | 'role' | 'cmdlineSum'>[], procDir: string, parserRunPath: string): Promise<CaptureChild[]> {
   const out: CaptureChild[] = [];
   for (const r of recorded) {
-    const [startTime, argv] = await Promise.all([processStartTime(r.pid, procDir), argvOf(r.pid, procDir)]);
-    if (startTime === r.startTime && captureChildRole(argv, parserRunPath) === r.role) out.push({ pid: r.pid, startTime, argv, role: r.role });
+    const [startTime, cmdline] = await Promise.all([processStartTime(r.pid, procDir), readFile(path.join(procDir, String(r.pid), 'cmdline')).catch(() => null)]);
+    if (startTime !== r.startTime || cmdline === null || cksumOf(cmdline) !== r.cmdlineSum) continue;
+    const argv = parseCmdline(cmdline);
+    if (captureChildRole(argv, parserRunPath) === r.role) out.push({ pid: r.pid, startTime, argv, role: r.role });
   }
   return out;
 }
