@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { exitReasonFromLog, hasStopJob, isAutoRestart, parseUnitRunState } from './systemd-show';
+import { exitReasonFromLog, jobTypeOf, isAutoRestart, parseUnitRunState } from './systemd-show';
 
 // `systemctl show` of k2s-dnsproxy on Debian 13 (systemd 257) while port 53 was held by another program.
 const AUTO_RESTART = 'ActiveState=activating\nSubState=auto-restart\nNRestarts=7\nExecMainCode=1\nExecMainStatus=1\nMainPID=0\nResult=exit-code\n';
@@ -35,15 +35,15 @@ describe('systemctl show of the proxy unit', () => {
   });
 });
 
-describe('systemctl list-jobs --no-legend (hasStopJob)', () => {
+describe('systemctl list-jobs --no-legend (jobTypeOf)', () => {
   const U = 'k2s-dnsproxy.service';
-  it('a stop job for the unit, waiting or running, is one; a restart or start job, another unit\'s stop, or no job is none', () => {
-    expect(hasStopJob('1714 k2s-dnsproxy.service         stop    waiting\n1715 k2s-dnsproxy-capture.service stop    running\n', U)).toBe(true);
-    expect(hasStopJob('  88 k2s-dnsproxy.service stop running\n', U)).toBe(true);
-    expect(hasStopJob('1714 k2s-dnsproxy.service restart waiting\n', U)).toBe(false);
-    expect(hasStopJob('1714 k2s-dnsproxy.service start running\n', U)).toBe(false);
-    expect(hasStopJob('1715 k2s-dnsproxy-capture.service stop running\n', U)).toBe(false);
-    expect(hasStopJob('', U)).toBe(false);
-    expect(hasStopJob('No jobs running.\n', U)).toBe(false);
+  it("the unit's job type, waiting or running; another unit's job or no job is null", () => {
+    expect(jobTypeOf('1714 k2s-dnsproxy.service         stop    waiting\n1715 k2s-dnsproxy-capture.service stop    running\n', U)).toBe('stop');
+    expect(jobTypeOf('  88 k2s-dnsproxy.service stop running\n', U)).toBe('stop');
+    expect(jobTypeOf('1714 k2s-dnsproxy.service restart waiting\n', U)).toBe('restart');
+    expect(jobTypeOf('1714 k2s-dnsproxy.service start running\n', U)).toBe('start');
+    expect(jobTypeOf('1715 k2s-dnsproxy-capture.service stop running\n', U)).toBeNull();
+    expect(jobTypeOf('', U)).toBeNull();
+    expect(jobTypeOf('No jobs running.\n', U)).toBeNull();
   });
 });

@@ -132,12 +132,14 @@ export function lastExitFromJournal(jsonLines: string): string | null {
 }
 
 /**
- * Whether `systemctl list-jobs --no-legend` output lists a stop job for `unit` (columns JOB UNIT
- * TYPE STATE, systemctl(1) list-jobs; STATE waiting or running). A restart job is not one.
+ * The type of the job `systemctl list-jobs --no-legend` output lists for `unit` (columns JOB UNIT
+ * TYPE STATE, systemctl(1) list-jobs; STATE waiting or running): `stop`, `start`, `restart`, …;
+ * null when it lists none.
  */
-export function hasStopJob(listJobs: string, unit: string): boolean {
-  return listJobs.split('\n').some((line) => {
+export function jobTypeOf(listJobs: string, unit: string): string | null {
+  for (const line of listJobs.split('\n')) {
     const [id, name, type] = line.trim().split(/\s+/);
-    return /^\d+$/.test(id ?? '') && name === unit && type === 'stop';
-  });
+    if (/^\d+$/.test(id ?? '') && name === unit && type) return type;
+  }
+  return null;
 }

@@ -80,11 +80,12 @@ export interface ServiceManager {
    */
   status(): Promise<{ running: boolean; pid: number | null; restart?: ServiceRestart | null; restarted?: RestartedExit | null }>;
   /**
-   * systemd only: whether the manager holds a stop job for the proxy's unit now (queued or
-   * running, `systemctl list-jobs`): someone stops it, though it still runs while the job waits
-   * for the units ordered after it (the capture companion's drain). False when unknown.
+   * systemd only: the type of the job the manager holds for the proxy's unit now (queued or
+   * running, `systemctl list-jobs`): `stop` — someone stops it (it may still run while the job
+   * waits for the units ordered after it, the capture companion's drain); `start`/`restart` — it
+   * is being (re)started; null when none, or when unknown.
    */
-  stopQueued?(): Promise<boolean>;
+  pendingJob?(): Promise<string | null>;
   /**
    * systemd only: installs and starts the companion that re-applies the systemd-resolved route
    * from `routeFile` next to the running proxy, without restarting the proxy (a K2s DNS started by

@@ -10,7 +10,7 @@ import type { HostFs } from './host-fs';
 import { settledAll, systemdReload, writeUnitFile, KNOWN_CURRENT_MS, type ManagerReload } from './systemd-reload';
 import { relinkUnits, unlinkUnits } from './unit-links';
 import type { RestartedExit, ServiceManager, ServiceRestart, ServiceSpec } from './service-manager';
-import { exitReasonFromLog, hasStopJob, isAutoRestart, lastExitEventFromJournal, lastExitFromJournal, parseUnitRunState, PROCESS_EXIT_MESSAGE_ID, SHOW_PROPERTIES, showProperties, showUnits } from '../../../shared/systemd-show';
+import { exitReasonFromLog, jobTypeOf, isAutoRestart, lastExitEventFromJournal, lastExitFromJournal, parseUnitRunState, PROCESS_EXIT_MESSAGE_ID, SHOW_PROPERTIES, showProperties, showUnits } from '../../../shared/systemd-show';
 import { open } from 'node:fs/promises';
 import { LOGROTATE_PATH, openQueryLog, readAdmGid, renderLogrotate, rotateLogIfOver } from './query-log';
 
@@ -265,9 +265,9 @@ export function createSystemdManager(fs: HostFs, exec: Exec, reload: ManagerRelo
       await stopJob;
       await unlinked;
     },
-    async stopQueued() {
+    async pendingJob() {
       const r = await exec.run('systemctl', ['list-jobs', '--no-legend', UNIT], { timeoutMs: 10_000 }).catch(() => null);
-      return r !== null && r.code === 0 && hasStopJob(r.stdout, UNIT);
+      return r !== null && r.code === 0 ? jobTypeOf(r.stdout, UNIT) : null;
     },
     async status() {
       // The proxy's state, and the manager's question for its unit with it (ManagerReload.ask keeps

@@ -12,7 +12,8 @@ import { lstat, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startDns } from './start';
 import { stopDns } from './stop';
-import { followNetwork, ORIGINAL_BACK_LATE_POLL_MS, ORIGINAL_BACK_WAIT_MS, proxyStopsWithin } from './follow';
+import { followNetwork, ORIGINAL_BACK_WAIT_MS } from './follow';
+import { PROXY_POLL_MS, proxyEnds } from './proxy-watch';
 import { runFollower } from './follow-main';
 import { trackedHosts, TEST_START_OPTS, FakeServices } from '../../../e2e/support/test-deps';
 import type { ServiceManager } from '../host/service-manager';
@@ -27,12 +28,12 @@ class SystemdFake implements ServiceManager {
   readonly kind = 'systemd' as const;
   stopOpts: Array<{ leaveFollower?: boolean } | undefined> = [];
   crashed = false;
-  /** A stop job systemd holds for the proxy while it still runs (waiting for a companion's drain); how often it was asked. */
-  stopJob = false;
-  stopQueuedAsked = 0;
-  async stopQueued() {
-    this.stopQueuedAsked++;
-    return this.stopJob;
+  /** The job systemd holds for the proxy (`stop` while it still runs: waiting for a companion's drain; `restart`); how often it was asked. */
+  job: string | null = null;
+  jobAsked = 0;
+  async pendingJob() {
+    this.jobAsked++;
+    return this.job;
   }
   constructor(private readonly inner: FakeServices) {}
   start(spec: Parameters<FakeServices['start']>[0]) {
@@ -122,9 +123,8 @@ describe("K2s's own `k2s stop` while K2s DNS runs (systemd host)", () => {
     expect(h.sleeps).toEqual([]);
     expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toMatch(/^# Managed by K2s native Linux installation; restored by k2s stop or uninstall\n[^\n]*\nnameserver 127\.0\.0\.1\n/);
     // Then K2s stops the proxy: the follower's watch after the follow sees it (follow-watch.ts), and the stop it runs restores the original.
-    const stopping = proxyStopsWithin(h.deps, ORIGINAL_BACK_WAIT_MS);
     await h.systemd.stop();
-    expect(await stopping).toBe(true);
+    expect(await proxyEnds(h.deps, () => h.deps.now() + ORIGINAL_BACK_WAIT_MS, new AbortController().signal)).toBe('stopped');
     expect(await stopDns(h.deps, { byFollower: true }, quiet)).toMatchObject({ ok: true, exitCode: 0 });
     expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe(ORIGINAL);
     expect(await lstat(join(h.root, STATE)).catch(() => null)).toBeNull();
@@ -148,81 +148,74 @@ describe("K2s's own `k2s stop` while K2s DNS runs (systemd host)", () => {
     expect(await stopDns(h.deps, {}, quiet)).toMatchObject({ ok: false, code: 'NO_SAVED_ORIGINAL' });
   });
 
-  it('proxyStopsWithin: a proxy that keeps running is no stop (false after the wait), one that stops in it is (true, within it), a crashed one is not', async () => {
-    const h = await started();
-    expect(await proxyStopsWithin(h.deps, ORIGINAL_BACK_WAIT_MS)).toBe(false);
-    expect(h.sleeps.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(ORIGINAL_BACK_WAIT_MS);
-    h.sleeps.length = 0;
-    const sleep = h.deps.sleep;
-    h.deps.sleep = async (ms) => {
-      await sleep(ms);
-      if (h.sleeps.length === 3) await h.systemd.stop();
-    };
-    expect(await proxyStopsWithin(h.deps, ORIGINAL_BACK_WAIT_MS)).toBe(true);
-    expect(h.sleeps.reduce((a, b) => a + b, 0)).toBeLessThan(ORIGINAL_BACK_WAIT_MS);
-    await h.services.start(h.services.started[0]!);
-    h.deps.sleep = async () => {
-      await h.services.stop();
-      h.systemd.crashed = true;
-    };
-    expect(await proxyStopsWithin(h.deps, ORIGINAL_BACK_WAIT_MS)).toBe(false);
-  });
-
-  it("proxyStopsWithin: a stop slower than the wait (the proxy still running, systemd's stop job queued for it) is a stop; without the job it is none; the job is asked once, at the wait's end", async () => {
-    const h = await started();
-    h.systemd.stopJob = true;
-    expect(await proxyStopsWithin(h.deps, ORIGINAL_BACK_WAIT_MS)).toBe(true);
-    expect(h.systemd.stopQueuedAsked).toBe(1);
-    expect(h.sleeps.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(ORIGINAL_BACK_WAIT_MS);
-    expect(h.services.running).toBe(true);
-    h.systemd.stopJob = false;
-    expect(await proxyStopsWithin(h.deps, ORIGINAL_BACK_WAIT_MS)).toBe(false);
-    expect(h.systemd.stopQueuedAsked).toBe(2);
-    // The follower being stopped at the wait's end: no stop, whatever the job.
-    h.systemd.stopJob = true;
-    const ac = new AbortController();
-    const queued = h.systemd.stopQueued.bind(h.systemd);
-    h.systemd.stopQueued = async () => {
-      ac.abort();
-      return queued();
-    };
-    expect(await proxyStopsWithin(h.deps, ORIGINAL_BACK_WAIT_MS, ac.signal)).toBe(false);
-  });
-
-  it("proxyStopsWithin past the wait, no stop job queued: it watches that proxy's PID every second for as long as it lives — K2s's `systemctl stop` 45 s after its restore is a stop; a proxy restarted in its place (a later follow) ends the watch", async () => {
+  /** The host started, the proxy's PID watched through a fake /proc that says it runs while the fake service does. */
+  async function watched() {
     const h = await started();
     let pid = 4242;
     h.deps.processRunning = async (p) => h.services.running && p === pid;
+    h.systemd.status = async () => ({ running: h.services.running, pid: h.services.running ? pid : null, ...(h.systemd.crashed && !h.services.running ? { restart: { attempt: 1, lastExit: 'killed by signal KILL', reason: null, gaveUp: false } } : {}) });
+    return { ...h, setPid: (p: number) => void (pid = p) };
+  }
+  /** Runs `at(ms since the call)` after each of the watch's sleeps. */
+  const after = (h: Awaited<ReturnType<typeof watched>>, at: (elapsed: number) => Promise<void> | void) => {
     const sleep = h.deps.sleep;
     const t0 = h.deps.now();
     h.deps.sleep = async (ms) => {
       await sleep(ms);
-      if (h.deps.now() - t0 >= 45_000) await h.systemd.stop();
+      await at(h.deps.now() - t0);
     };
-    expect(await proxyStopsWithin(h.deps, ORIGINAL_BACK_WAIT_MS)).toBe(true);
-    expect(h.systemd.stopQueuedAsked).toBe(1);
-    // 50 ms looks for the wait, then one a second.
-    expect(h.sleeps.filter((ms) => ms === ORIGINAL_BACK_LATE_POLL_MS).length).toBe(15);
-    expect(h.sleeps.filter((ms) => ms === 50).length).toBe(ORIGINAL_BACK_WAIT_MS / 50);
+  };
+  const never = () => 0;
+  const live = () => new AbortController().signal;
 
-    await h.services.start(h.services.started[0]!);
-    h.sleeps.length = 0;
-    const t1 = h.deps.now();
-    h.deps.sleep = async (ms) => {
-      await sleep(ms);
-      if (h.deps.now() - t1 >= 40_000) pid = 4343; // the engine restarted by a follow: another process
-    };
-    h.systemd.status = async () => ({ running: true, pid });
-    expect(await proxyStopsWithin(h.deps, ORIGINAL_BACK_WAIT_MS)).toBe(false);
-    expect(h.sleeps.reduce((a, b) => a + b, 0)).toBe(40_000);
+  it("proxyEnds: a stop by someone is `stopped`, whenever it comes (45 s here: a stalled K2s), the PID read once a second, no job asked without a fast watch", async () => {
+    const h = await watched();
+    after(h, async (t) => {
+      if (t >= 45_000 && h.services.running) await h.systemd.stop();
+    });
+    expect(await proxyEnds(h.deps, never, live())).toBe('stopped');
+    expect(h.sleeps.every((ms) => ms === PROXY_POLL_MS)).toBe(true);
+    expect(h.sleeps.length).toBe(45);
+    expect(h.systemd.jobAsked).toBe(1); // once the process was gone: no start or restart job
   });
 
-  it('proxyStopsWithin ends at once when the follower is being stopped (its signal aborted): a stop waits for no watch', async () => {
-    const h = await started();
+  it("proxyEnds: after an original-back follow it looks every 50 ms for the fast watch, then asks once for a stop job: one queued (a stop waiting for a companion's drain) is `stopping`, the proxy still running", async () => {
+    const h = await watched();
+    h.systemd.job = 'stop';
+    const until = h.deps.now() + ORIGINAL_BACK_WAIT_MS;
+    expect(await proxyEnds(h.deps, () => until, live())).toBe('stopping');
+    expect(h.systemd.jobAsked).toBe(1);
+    expect(h.sleeps.filter((ms) => ms === 50).length).toBe(ORIGINAL_BACK_WAIT_MS / 50);
+    expect(h.services.running).toBe(true);
+  });
+
+  it('proxyEnds: a restart (a follow\'s, a user\'s `systemctl restart`: a restart job while its process is down, or another PID) is `replaced`; a crash systemd restarts is `crashed`; the follower stopped is `aborted`', async () => {
+    const h = await watched();
+    // Its process gone, the unit down with a restart job: a restart, not a stop.
+    after(h, async (t) => {
+      if (t >= 3000 && h.services.running) {
+        await h.services.stop();
+        h.systemd.job = 'restart';
+      }
+    });
+    expect(await proxyEnds(h.deps, never, live())).toBe('replaced');
+    // The unit runs another process.
+    await h.services.start(h.services.started[0]!);
+    h.systemd.job = null;
+    after(h, (t) => {
+      if (t >= 2000) h.setPid(4343);
+    });
+    expect(await proxyEnds(h.deps, never, live())).toBe('replaced');
+    // A crash: systemd restarts it.
+    await h.services.stop();
+    h.systemd.crashed = true;
+    expect(await proxyEnds(h.deps, never, live())).toBe('crashed');
+    h.systemd.crashed = false;
+    // The follower being stopped: at once.
+    await h.services.start(h.services.started[0]!);
     const ac = new AbortController();
-    h.deps.sleep = async () => ac.abort();
-    expect(await proxyStopsWithin(h.deps, ORIGINAL_BACK_WAIT_MS, ac.signal)).toBe(false);
-    expect(h.sleeps).toEqual([]);
+    after(h, () => ac.abort());
+    expect(await proxyEnds(h.deps, never, ac.signal)).toBe('aborted');
   });
 
   it("the original's bytes written again while the proxy keeps running (a Wi-Fi reconnect): followed at once, host pointed at the proxy, which keeps running", async () => {

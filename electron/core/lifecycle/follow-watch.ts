@@ -14,7 +14,8 @@ import type { LifecycleDeps } from './deps';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
 import type { ResolverStateFile } from '../../../shared/state-file';
 import { readState } from '../host/resolver-state';
-import { describeNetworkChange, followNetwork, ORIGINAL_BACK_WAIT_MS, proxyStopsWithin, stoppedOutsideWhy, targetPath, type FollowOutcome, type FollowPhases } from './follow';
+import { describeNetworkChange, followNetwork, ORIGINAL_BACK_WAIT_MS, proxyStoppedWhy, stoppedOutsideWhy, targetPath, type FollowOutcome, type FollowPhases } from './follow';
+import { PROXY_CRASHED_POLL_MS, proxyEnds } from './proxy-watch';
 
 /** `decide 12 ms, save 3 ms, …`: where one follow's time went (FollowPhases), for the follower's log line. */
 export function followPhasesText(p: FollowPhases): string {
@@ -99,8 +100,12 @@ export async function watchNetwork(deps: LifecycleDeps, opts: WatchOptions): Pro
   let timer: NodeJS.Timeout | null = null;
   /** Set once onStoppedOutside ran: K2s DNS is stopped, nothing is left to follow. */
   let stoppedOutside = false;
-  /** The watch of the proxy after a followed original (look below), while it runs. */
+  /** The watch of the proxy (watchProxy below), while it runs. */
   let watchingProxy: Promise<void> | null = null;
+  /** Until when (deps.now()) the proxy is watched closely: ORIGINAL_BACK_WAIT_MS after an original-back follow. */
+  let fastUntil = 0;
+  /** The last original-back follow (look below): when, what it said, and the state it saved. */
+  let back: { savedAt: string; how: string; at: number; state: ResolverStateFile } | null = null;
 
   /** When the first inotify event since the last look arrived (ms, Date.now()), or null (a poll's look). */
   let eventAt: number | null = null;
@@ -152,32 +157,16 @@ export async function watchNetwork(deps: LifecycleDeps, opts: WatchOptions): Pro
         stoppedOutside = true;
         await opts.onStoppedOutside(r.why, r.state);
       }
-    } else if (r.kind === 'followed' && r.originalBack && opts.onStoppedOutside && !watchingProxy) {
+    } else if (r.kind === 'followed' && !r.originalBack) {
+      // Another network file followed since: a stop from now on is not K2s's restore's.
+      back = null;
+      fastUntil = 0;
+    } else if (r.kind === 'followed' && r.originalBack) {
       // The saved original was put back and followed: K2s's `k2s stop` stops the proxy right
-      // after its restore. Watched alongside the next looks (no process spawned while it runs:
-      // follow.ts proxyStopsWithin), for ORIGINAL_BACK_WAIT_MS.
-      const t1 = Date.now();
-      const onStopped = opts.onStoppedOutside;
-      const savedAt = r.change.at;
-      const held = r.originalBack;
-      watchingProxy = proxyStopsWithin(deps, ORIGINAL_BACK_WAIT_MS, opts.signal).then(async (stopped) => {
-        if (!stopped || stoppedOutside || opts.signal.aborted) return;
-        stoppedOutside = true;
-        // A look in progress holds the lifecycle lock: the stop takes it after that look. Such a
-        // look may have restarted the engine (a newer network file): a proxy that runs then was
-        // not stopped by anyone (no stop job queued for it), and this watch ends (looks go on as before).
-        const looked = running !== null;
-        while (running) await running;
-        if (looked && (await deps.services.status().catch(() => null))?.running && !(await deps.services.stopQueued?.().catch(() => false))) {
-          stoppedOutside = false;
-          return;
-        }
-        const why = stoppedOutsideWhy(savedAt, r.change.how);
-        opts.log(`${why}: K2s DNS stops too (${Date.now() - t1} ms after the follow).`);
-        await onStopped(why, held);
-      }).catch((err: unknown) => opts.log(`follow-watch: ${(err as Error).message}`)).finally(() => {
-        watchingProxy = null;
-      });
+      // after its restore. The proxy's watch (watchProxy below) looks closely for a while, and
+      // a stop then is said as K2s's; the state this follow saved is held for that stop.
+      fastUntil = deps.now() + ORIGINAL_BACK_WAIT_MS;
+      back = { savedAt: r.change.at, how: r.change.how, at: Date.now(), state: r.originalBack };
     }
     opts.onLook?.(r);
     // The signature taken BEFORE the look is what it saw: a write during the look differs from
@@ -201,6 +190,40 @@ export async function watchNetwork(deps: LifecycleDeps, opts: WatchOptions): Pro
         }
       });
   };
+  /**
+   * Watches k2s-dnsproxy for the follower's life (proxy-watch.ts proxyEnds) and, once another
+   * program stopped it while the host points at it, stops K2s DNS too (onStopped): the original
+   * goes back. A crash or a restart is no stop: the watch goes on.
+   */
+  const watchProxy = async (onStopped: NonNullable<WatchOptions['onStoppedOutside']>): Promise<void> => {
+    try {
+      while (!opts.signal.aborted && !stoppedOutside) {
+        const end = await proxyEnds(deps, () => fastUntil, opts.signal);
+        if (end === 'aborted' || opts.signal.aborted || stoppedOutside) return;
+        if (end === 'crashed') await deps.sleep(PROXY_CRASHED_POLL_MS);
+        if (end === 'crashed' || end === 'replaced') continue;
+        // A look in progress holds the lifecycle lock: the stop takes it after that look. Such a
+        // look may have restarted the engine (a newer network file): a proxy running then, with
+        // no stop job queued for it, was not stopped by anyone, and the watch goes on.
+        const looked = running !== null;
+        while (running) await running;
+        if (stoppedOutside) return;
+        if (looked && (await deps.services.status().catch(() => null))?.running && (await deps.services.pendingJob?.().catch(() => null)) !== 'stop') continue;
+        const state = back?.state ?? (await readState(deps.fs).catch(() => null));
+        if (!state) {
+          opts.log('k2s-dnsproxy was stopped by another program, and no saved state is left to stop K2s DNS from (nothing changed).');
+          return;
+        }
+        stoppedOutside = true;
+        const why = back ? stoppedOutsideWhy(back.savedAt, back.how) : proxyStoppedWhy();
+        opts.log(`${why}: K2s DNS stops too${back ? ` (${Date.now() - back.at} ms after the follow)` : ', and the original resolver goes back'}.`);
+        await onStopped(why, state);
+        return;
+      }
+    } catch (err) {
+      opts.log(`follow-watch: ${(err as Error).message}`);
+    }
+  };
   const schedule = (ms: number) => {
     if (timer) clearTimeout(timer);
     timer = setTimeout(run, ms);
@@ -213,6 +236,7 @@ export async function watchNetwork(deps: LifecycleDeps, opts: WatchOptions): Pro
   // Found stopped at the start (a follower restarted after its kill, K2s's own stop done
   // meanwhile): its stop's lines were the last; no "watches" line after them (breaker finding).
   if (!stoppedOutside && !opts.signal.aborted) opts.onReady?.();
+  if (!stoppedOutside && !opts.signal.aborted && opts.onStoppedOutside && deps.services.kind === 'systemd') watchingProxy = watchProxy(opts.onStoppedOutside);
   // A SIGTERM during the first look (a stop right after start) aborted before this line: the
   // 'abort' event has fired already and would never fire again (the stop then waited 5 s and
   // killed the follower).

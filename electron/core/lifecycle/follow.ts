@@ -65,8 +65,8 @@ export type FollowOutcome =
  * a crash) of that proxy is K2s's, or a user's `systemctl stop`: K2s DNS stops too
  * (follow-watch.ts). A network that writes the original's very bytes again (NetworkManager writes
  * its file twice after a change) leaves the proxy running: followed at once, nothing more. The
- * watch reads the proxy's main PID in /proc every 50 ms for this time, no process spawned, then
- * every ORIGINAL_BACK_LATE_POLL_MS while that process lives (proxyStopsWithin).
+ * follower's watch of the proxy (proxy-watch.ts) reads its main PID in /proc every 50 ms for this
+ * time instead of every PROXY_POLL_MS, no process spawned, and at its end asks once for a stop job.
  */
 export const ORIGINAL_BACK_WAIT_MS = 30_000;
 
@@ -211,57 +211,17 @@ export function ownerFixed(last: NetworkChange | null, sha256: string, owner: { 
   return problem && fix ? { refusedAt: last!.at, problem, fix } : null;
 }
 
-/**
- * How often the follower looks at the proxy's main PID (ms, a read of /proc, no process spawned)
- * once ORIGINAL_BACK_WAIT_MS has passed without a stop: until that proxy ends (a stop by someone:
- * K2s DNS stops too) or another proxy runs in its place (an engine restart: the watch ends).
- */
-export const ORIGINAL_BACK_LATE_POLL_MS = 1000;
-
-/**
- * Resolves true once k2s-dnsproxy is stopped (or stopping) by someone, false when it is down for
- * its own reasons (it crashed: systemd restarts it or gave up, which a follow's restart takes up
- * as before) or another proxy process runs in its place (restarted). Between two `systemctl show`
- * calls it watches the proxy's main PID in /proc (no process spawned), every 50 ms for `ms`, then
- * every ORIGINAL_BACK_LATE_POLL_MS for as long as that process lives: K2s's own `k2s stop`
- * restores the file, then runs `systemctl stop`, and on a stalled host that stop may come (or its
- * job may end) much later. Still running after `ms` with a stop job queued for it
- * (ServiceManager.stopQueued, asked once then): true at once — a stop slower than `ms` (on a busy
- * host the job waits for the capture companion's drain) is someone's stop. Without the PID, it
- * asks systemd every 200 ms for `ms`, then false. False at once when `signal` aborts (the
- * follower is being stopped).
- */
-export async function proxyStopsWithin(deps: LifecycleDeps, ms: number, signal?: AbortSignal): Promise<boolean> {
-  const t0 = deps.now();
-  let watched: number | null = null;
-  let asked = false;
-  for (;;) {
-    if (signal?.aborted) return false;
-    const st = await deps.services.status().catch(() => null);
-    if (st && !st.running) return !st.restart;
-    if (watched !== null && st?.pid && st.pid !== watched) return false;
-    const late = deps.now() - t0 >= ms;
-    if (late && !asked) {
-      asked = true;
-      if ((await deps.services.stopQueued?.().catch(() => false)) === true) return !signal?.aborted;
-    }
-    if (!st?.pid || !deps.processRunning) {
-      if (late) return false;
-      await deps.sleep(200);
-      continue;
-    }
-    watched = st.pid;
-    while (!signal?.aborted && (await deps.processRunning(st.pid))) {
-      const early = deps.now() - t0 < ms;
-      if (!early && !asked) break;
-      await deps.sleep(early ? 50 : ORIGINAL_BACK_LATE_POLL_MS);
-    }
-  }
-}
-
 /** What stopped-outside says: the saved original back and the proxy stopped, by another program. */
 export function stoppedOutsideWhy(savedAt: string, how: string): string {
   return `the original saved at ${savedAt} is back at /etc/resolv.conf (${how}) and k2s-dnsproxy was stopped, both by another program (K2s's own \`k2s stop\` and \`k2s uninstall\` do both)`;
+}
+
+/**
+ * What the follower says when k2s-dnsproxy was stopped by another program while the host pointed
+ * at it, with no original put back first (a `systemctl stop k2s-dnsproxy`): the host had no DNS.
+ */
+export function proxyStoppedWhy(): string {
+  return 'k2s-dnsproxy was stopped by another program (a `systemctl stop k2s-dnsproxy`) while this host pointed at it, which leaves no name resolving';
 }
 
 async function followLocked(deps: LifecycleDeps): Promise<FollowOutcome> {
