@@ -12,7 +12,7 @@ import type { LifecycleDeps } from './deps';
 
 /**
  * How often the watch looks at the proxy's main PID (ms): a read of /proc/PID, no process spawned;
- * also how long it waits before looking again at a proxy that systemd is restarting.
+ * also how long it waits before looking again when the unit names no main PID.
  */
 export const PROXY_POLL_MS = 1000;
 
