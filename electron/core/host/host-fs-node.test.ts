@@ -116,4 +116,17 @@ describe('createHostFs', () => {
     expect(readFileSync(real, 'utf8')).toBe('a\nb\n');
     expect(statSync(real).mode & 0o777).toBe(0o640);
   });
+
+  it('readFile and readFileNoFollow with maxBytes: the first maxBytes bytes of a longer file, the whole of a shorter one', async () => {
+    const fs = createHostFs(root);
+    const long = Buffer.alloc(300_000, 'nameserver 192.0.2.1\n');
+    writeFileSync(path.join(root, 'etc/long.conf'), long);
+    writeFileSync(path.join(root, 'etc/short.conf'), 'search example.test\n');
+    for (const read of [fs.readFile, fs.readFileNoFollow]) {
+      expect((await read('/etc/long.conf', { maxBytes: 200_001 })).equals(long.subarray(0, 200_001))).toBe(true);
+      expect((await read('/etc/short.conf', { maxBytes: 4096 })).toString()).toBe('search example.test\n');
+      expect((await read('/etc/short.conf', { maxBytes: 6 })).toString()).toBe('search');
+      expect((await read('/etc/long.conf')).length).toBe(300_000);
+    }
+  });
 });

@@ -44,6 +44,21 @@ function tempSibling(realPath: string): string {
   return path.join(dir, `.${path.basename(realPath)}.k2s-tmp-${randomBytes(6).toString('hex')}`);
 }
 
+/**
+ * The first `maxBytes` bytes of an open file (fewer at its end): read(2) from offset 0 until the
+ * buffer is full or a read returns 0 bytes (its end), so a file that grows while read is cut at `maxBytes`.
+ */
+async function readBounded(handle: fsp.FileHandle, maxBytes: number): Promise<Buffer> {
+  const buf = Buffer.alloc(maxBytes);
+  let n = 0;
+  while (n < buf.length) {
+    const { bytesRead } = await handle.read(buf, n, buf.length - n, n);
+    if (bytesRead === 0) break;
+    n += bytesRead;
+  }
+  return buf.subarray(0, n);
+}
+
 async function fsyncDir(dir: string): Promise<void> {
   const handle = await fsp.open(dir, fsc.O_RDONLY | fsc.O_DIRECTORY);
   try {
@@ -132,15 +147,7 @@ export function createHostFs(root: string): HostFs {
       // No reader of this interface wants a FIFO's bytes: one is refused, not waited on (open-regular.ts).
       const { handle } = await openForRead(file, hostPath);
       try {
-        if (opts?.maxBytes === undefined) return await handle.readFile();
-        const buf = Buffer.alloc(opts.maxBytes);
-        let n = 0;
-        while (n < buf.length) {
-          const { bytesRead } = await handle.read(buf, n, buf.length - n, n);
-          if (bytesRead === 0) break;
-          n += bytesRead;
-        }
-        return buf.subarray(0, n);
+        return opts?.maxBytes === undefined ? await handle.readFile() : await readBounded(handle, opts.maxBytes);
       } finally {
         await handle.close();
       }
@@ -241,15 +248,7 @@ export function createHostFs(root: string): HostFs {
       const handle = await fsp.open(real(hostPath), fsc.O_RDONLY | fsc.O_NOFOLLOW | fsc.O_NONBLOCK | fsc.O_NOCTTY);
       try {
         if (!(await handle.stat()).isFile()) throw Object.assign(new Error(`${hostPath} is not a regular file`), { code: 'EINVAL' });
-        if (opts?.maxBytes === undefined) return await handle.readFile();
-        const buf = Buffer.alloc(opts.maxBytes);
-        let n = 0;
-        while (n < buf.length) {
-          const { bytesRead } = await handle.read(buf, n, buf.length - n, n);
-          if (bytesRead === 0) break;
-          n += bytesRead;
-        }
-        return buf.subarray(0, n);
+        return opts?.maxBytes === undefined ? await handle.readFile() : await readBounded(handle, opts.maxBytes);
       } finally {
         await handle.close();
       }
