@@ -15,7 +15,8 @@
  *   proxy's stop job ended the host was left on K2s DNS's file with no proxy: no DNS;
  * - `k2s stop` whose `systemctl stop` itself comes after those 30 s (a stalled K2s: its systemctl
  *   waits on a fifo the test holds past the watch): found by a breaker on 5f9d829 — no stop job
- *   queued at the watch's end, the same no DNS.
+ *   queued at the watch's end, the same no DNS. Its stop, past that watch, is said as any other
+ *   program's (nothing ties it to K2s's restore then).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { debianHostMissing, type DebianHost } from './bed/debian-host';
@@ -170,7 +171,9 @@ describe("K2s's own CLI against a running K2s DNS: breaker cases (booted Debian 
       const ms = await until("the follower's stop", 30_000, async () => (await followerJournal(h)).slice(journalBefore).includes('OK: K2s DNS is stopped'));
       const journal = (await followerJournal(h)).slice(journalBefore);
       console.log(`k2s stop's systemctl ${Date.now() - followedAt - ms} ms after the follow; K2s DNS stopped ${ms} ms after it returned\n${journal.trim()}`);
-      expect(journal).toMatch(/k2s-dnsproxy was stopped, both by another program \(K2s's own `k2s stop` and `k2s uninstall` do both\): K2s DNS stops too \(\d+ ms after the follow\)/);
+      // Past the follow's fast watch nothing ties the stop to K2s's restore: said as any program's (follow-watch.ts proxyStopWords).
+      expect(journal).toContain('k2s-dnsproxy was stopped by another program (a `systemctl stop k2s-dnsproxy`) while this host pointed at it, which leaves no name resolving: K2s DNS stops too, and the original resolver goes back.');
+      expect(journal).not.toContain('both by another program');
       await until('the follower unit ends', 30_000, async () => (await isActive(h, 'k2s-dnsproxy-follow.service')) !== 'active');
       expect(await hostResolver(h)).toBe(original);
       expect((await h.run(['cat', '/etc/resolv.conf'])).stdout).toBe(PLAIN_RESOLV_CONF);

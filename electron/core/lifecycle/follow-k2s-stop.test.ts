@@ -15,6 +15,7 @@ import { stopDns } from './stop';
 import { followNetwork, ORIGINAL_BACK_WAIT_MS } from './follow';
 import { PROXY_POLL_MS, proxyEnds } from './proxy-watch';
 import { runFollower } from './follow-main';
+import { proxyStopWords, watchNetwork } from './follow-watch';
 import { trackedHosts, TEST_START_OPTS, FakeServices } from '../../../e2e/support/test-deps';
 import type { ServiceManager } from '../host/service-manager';
 
@@ -216,6 +217,53 @@ describe("K2s's own `k2s stop` while K2s DNS runs (systemd host)", () => {
     const ac = new AbortController();
     after(h, () => ac.abort());
     expect(await proxyEnds(h.deps, never, ac.signal)).toBe('aborted');
+  });
+
+  it('proxyStopWords: the stop said as K2s\'s restore\'s only within the fast watch after the original-back follow, or as a stop job queued at its end; else the plain wording', () => {
+    const back = { savedAt: '2026-12-07T06:00:00.000Z', how: '/etc/resolv.conf replaced by a new file', at: 1_000_000 };
+    const fastUntil = back.at + ORIGINAL_BACK_WAIT_MS;
+    const k2s = "the original saved at 2026-12-07T06:00:00.000Z is back at /etc/resolv.conf (/etc/resolv.conf replaced by a new file) and k2s-dnsproxy was stopped, both by another program (K2s's own `k2s stop` and `k2s uninstall` do both)";
+    const plain = 'k2s-dnsproxy was stopped by another program (a `systemctl stop k2s-dnsproxy`) while this host pointed at it, which leaves no name resolving';
+    expect(proxyStopWords('stopped', back, fastUntil, back.at + 180)).toEqual({ why: k2s, line: `${k2s}: K2s DNS stops too (180 ms after the follow).` });
+    expect(proxyStopWords('stopping', back, fastUntil, fastUntil + 40)).toEqual({ why: k2s, line: `${k2s}: K2s DNS stops too (${ORIGINAL_BACK_WAIT_MS + 40} ms after the follow).` });
+    for (const seenAt of [fastUntil, fastUntil + 3_600_000]) expect(proxyStopWords('stopped', back, fastUntil, seenAt)).toEqual({ why: plain, line: `${plain}: K2s DNS stops too, and the original resolver goes back.` });
+    expect(proxyStopWords('stopped', null, 0, back.at)).toEqual({ why: plain, line: `${plain}: K2s DNS stops too, and the original resolver goes back.` });
+  });
+
+  it("watchNetwork: the proxy stopped 10 s after an original-back follow is said as K2s's restore's; stopped 45 s after it (a user's `systemctl stop k2s-dnsproxy`), in the plain wording; both stop K2s DNS from the state the follow saved", async () => {
+    for (const [stopAt, said] of [
+      [10_000, /^the original saved at \S+ is back at \/etc\/resolv\.conf \(\/etc\/resolv\.conf replaced by a new file\) and k2s-dnsproxy was stopped, both by another program \(K2s's own `k2s stop` and `k2s uninstall` do both\): K2s DNS stops too \(\d+ ms after the follow\)\.$/],
+      [45_000, /^k2s-dnsproxy was stopped by another program \(a `systemctl stop k2s-dnsproxy`\) while this host pointed at it, which leaves no name resolving: K2s DNS stops too, and the original resolver goes back\.$/],
+    ] as const) {
+      const h = await watched();
+      // The network (or K2s's restore) writes the original's bytes; the first look follows them with the proxy running.
+      await k2sRestores(h.root);
+      // Each of the watch's sleeps lets the event loop run (its virtual seconds pass without a busy loop).
+      const sleep = h.deps.sleep;
+      h.deps.sleep = async (ms) => {
+        await sleep(ms);
+        await new Promise((r) => setImmediate(r));
+      };
+      after(h, async (t) => {
+        if (t >= stopAt && h.services.running) await h.systemd.stop();
+      });
+      const lines: string[] = [];
+      const stops: Array<{ why: string; resolvConf: unknown }> = [];
+      const ac = new AbortController();
+      const looks: string[] = [];
+      await watchNetwork(h.deps, {
+        signal: ac.signal,
+        log: (l) => lines.push(l),
+        onLook: (r) => looks.push(r.kind),
+        onStoppedOutside: async (why, state) => {
+          stops.push({ why, resolvConf: state.resolvConf });
+          ac.abort();
+        },
+      });
+      expect(looks[0]).toBe('followed');
+      expect(lines.at(-1), String(stopAt)).toMatch(said);
+      expect(stops).toEqual([{ why: lines.at(-1)!.replace(/: K2s DNS stops too.*$/, ''), resolvConf: expect.objectContaining({ kind: 'file', contentBase64: Buffer.from(ORIGINAL).toString('base64') }) }]);
+    }
   });
 
   it("the original's bytes written again while the proxy keeps running (a Wi-Fi reconnect): followed at once, host pointed at the proxy, which keeps running", async () => {

@@ -22,6 +22,32 @@ export function followPhasesText(p: FollowPhases): string {
   return `decide ${p.decideMs} ms, save ${p.saveMs} ms, host file ${p.hostFileMs} ms, engine restart ${p.restartMs} ms, listening ${p.listeningMs} ms${p.captureMs === undefined ? '' : `, capture restart ${p.captureMs} ms`}`;
 }
 
+/** An original-back follow (FollowOutcome `originalBack`): its change's `at` and `how`, and when it was (ms, deps.now()). */
+export interface OriginalBackFollow {
+  savedAt: string;
+  how: string;
+  at: number;
+}
+
+/**
+ * What the follower says of k2s-dnsproxy stopped by another program while the host points at it
+ * (`end`: proxy-watch.ts ProxyEnd `stopped` or `stopping`): `why` for the stop it runs, `line` for
+ * its journal. Said as K2s's restore's (stoppedOutsideWhy, "N ms after the follow") only when the
+ * last original-back follow `back` is that stop's: the stop seen at `seenAt` before `fastUntil`
+ * (ms, deps.now(); the follow's fast watch, ORIGINAL_BACK_WAIT_MS), or a stop job found queued at
+ * that watch's end (`stopping`). Later — a user's `systemctl stop k2s-dnsproxy` long after a network
+ * wrote the original's bytes again, a stalled K2s — nothing ties the stop to that restore: the
+ * plain wording (proxyStoppedWhy).
+ */
+export function proxyStopWords(end: 'stopped' | 'stopping', back: OriginalBackFollow | null, fastUntil: number, seenAt: number): { why: string; line: string } {
+  if (back && (end === 'stopping' || seenAt < fastUntil)) {
+    const why = stoppedOutsideWhy(back.savedAt, back.how);
+    return { why, line: `${why}: K2s DNS stops too (${seenAt - back.at} ms after the follow).` };
+  }
+  const why = proxyStoppedWhy();
+  return { why, line: `${why}: K2s DNS stops too, and the original resolver goes back.` };
+}
+
 /** Where resolved writes the servers it knows (systemd-resolved(8) "/run/systemd/resolve/resolv.conf"). */
 const RESOLVED_DIR = '/run/systemd/resolve';
 
@@ -104,8 +130,8 @@ export async function watchNetwork(deps: LifecycleDeps, opts: WatchOptions): Pro
   let watchingProxy: Promise<void> | null = null;
   /** Until when (deps.now()) the proxy is watched closely: ORIGINAL_BACK_WAIT_MS after an original-back follow. */
   let fastUntil = 0;
-  /** The last original-back follow (look below): when, what it said, and the state it saved. */
-  let back: { savedAt: string; how: string; at: number; state: ResolverStateFile } | null = null;
+  /** The last original-back follow (look below): what it said, when (deps.now()), and the state it saved. */
+  let back: (OriginalBackFollow & { state: ResolverStateFile }) | null = null;
 
   /** When the first inotify event since the last look arrived (ms, Date.now()), or null (a poll's look). */
   let eventAt: number | null = null;
@@ -166,7 +192,7 @@ export async function watchNetwork(deps: LifecycleDeps, opts: WatchOptions): Pro
       // after its restore. The proxy's watch (watchProxy below) looks closely for a while, and
       // a stop then is said as K2s's; the state this follow saved is held for that stop.
       fastUntil = deps.now() + ORIGINAL_BACK_WAIT_MS;
-      back = { savedAt: r.change.at, how: r.change.how, at: Date.now(), state: r.originalBack };
+      back = { savedAt: r.change.at, how: r.change.how, at: deps.now(), state: r.originalBack };
     }
     opts.onLook?.(r);
     // The signature taken BEFORE the look is what it saw: a write during the look differs from
@@ -199,6 +225,8 @@ export async function watchNetwork(deps: LifecycleDeps, opts: WatchOptions): Pro
     try {
       while (!opts.signal.aborted && !stoppedOutside) {
         const end = await proxyEnds(deps, () => fastUntil, opts.signal);
+        const seenAt = deps.now();
+        const seenFastUntil = fastUntil;
         if (end === 'aborted' || opts.signal.aborted || stoppedOutside) return;
         if (end === 'crashed') await deps.sleep(PROXY_CRASHED_POLL_MS);
         if (end === 'crashed' || end === 'replaced') continue;
@@ -215,8 +243,8 @@ export async function watchNetwork(deps: LifecycleDeps, opts: WatchOptions): Pro
           return;
         }
         stoppedOutside = true;
-        const why = back ? stoppedOutsideWhy(back.savedAt, back.how) : proxyStoppedWhy();
-        opts.log(`${why}: K2s DNS stops too${back ? ` (${Date.now() - back.at} ms after the follow)` : ', and the original resolver goes back'}.`);
+        const { why, line } = proxyStopWords(end, back, seenFastUntil, seenAt);
+        opts.log(line);
         await onStopped(why, state);
         return;
       }
