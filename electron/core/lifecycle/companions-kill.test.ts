@@ -9,11 +9,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import { lockPastFollower } from './companions';
+import { FOLLOW_END_WAIT_MS, lockPastFollower } from './companions';
+import { startDns } from './start';
+import { stopDns } from './stop';
 import { acquireLock, LOCK_PATH } from './lock';
 import { systemdFollower, type Follower } from '../host/follower';
 import type { Exec } from '../host/exec';
-import { trackedHosts } from '../../../e2e/support/test-deps';
+import { trackedHosts, TEST_START_OPTS } from '../../../e2e/support/test-deps';
 
 const newHost = trackedHosts();
 const children: ChildProcess[] = [];
@@ -64,6 +66,7 @@ describe('lockPastFollower: a follow in progress ended by a signal (systemd)', (
     // Taken after the follow's 300 ms, well before the 5 s wait's end.
     expect(tookMs).toBeGreaterThanOrEqual(300);
     expect(tookMs).toBeLessThan(5000);
+    expect(lock.followKilledAfterMs).toBeNull();
     await lock.release();
   });
 
@@ -76,7 +79,23 @@ describe('lockPastFollower: a follow in progress ended by a signal (systemd)', (
     expect(calls).toEqual(['SIGTERM', 'SIGKILL']);
     expect(await exited).toEqual({ code: null, signal: 'SIGKILL' });
     expect(lock.withoutLock).toBeNull();
+    expect(lock.followKilledAfterMs).toBe(400);
     await lock.release();
+  });
+
+  it(`stop past a follow that does not end, the proxy down in that follow's restart: its stop-service line says so, not "was not running" (SIGKILL after FOLLOW_END_WAIT_MS, ${FOLLOW_END_WAIT_MS} ms)`, async () => {
+    const h = await newHost('nameserver 192.0.2.53\n');
+    expect(await startDns(h.deps, TEST_START_OPTS, () => undefined)).toMatchObject({ ok: true });
+    // The follow's engine restart under way: the proxy stopped, not started again yet.
+    await h.services.stop();
+    const { calls, exited } = await followerHoldingLock(h, '');
+    const steps: string[] = [];
+    const r = await stopDns(h.deps, {}, (e) => void (e.type === 'step' && e.status !== 'running' && steps.push(`${e.step}: ${e.message}`)));
+    expect(calls.slice(0, 2)).toEqual(['SIGTERM', 'SIGKILL']);
+    expect(await exited).toEqual({ code: null, signal: 'SIGKILL' });
+    expect(r).toMatchObject({ ok: true, exitCode: 0, message: 'K2s DNS is stopped; the host resolver is back as it was.' });
+    expect(steps).toContain(`stop-service: k2s-dnsproxy was not running as this stop began: the network follower was restarting it (a follow not done within ${FOLLOW_END_WAIT_MS / 1000} s, its process killed with SIGKILL); it is stopped now.`);
+    expect(steps.join('\n')).not.toContain('k2s-dnsproxy was not running.');
   });
 });
 

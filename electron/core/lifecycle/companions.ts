@@ -77,9 +77,11 @@ export const FOLLOW_END_WAIT_MS = 5000;
  * first. Elsewhere Follower.stop (SIGTERM, SIGKILL after its own 5 s). Any other holder is
  * refused BUSY with nothing changed: the follower keeps running (a refused stop, exit 3,
  * changes nothing). Should the lock still be taken after the follower ended (someone else got
- * it in between), the follower is started again before the refusal is thrown.
+ * it in between), the follower is started again before the refusal is thrown. `followKilledAfterMs`:
+ * `endWaitMs` when the lock came with that SIGKILL (the follow, its engine restart with it, cut
+ * off), else null.
  */
-export async function lockPastFollower(deps: LifecycleDeps, op: string, endWaitMs = FOLLOW_END_WAIT_MS): Promise<HeldLock> {
+export async function lockPastFollower(deps: LifecycleDeps, op: string, endWaitMs = FOLLOW_END_WAIT_MS): Promise<HeldLock & { followKilledAfterMs: number | null }> {
   const take = () => acquireLock(deps.fs, { goOnWithoutRoom: { mountinfo: () => deps.mountinfo(), op } });
   const busy = (err: unknown) => err instanceof LifecycleError && err.code === 'BUSY';
   const f = deps.follower;
@@ -89,7 +91,7 @@ export async function lockPastFollower(deps: LifecycleDeps, op: string, endWaitM
   let follower: number | null;
   for (;;) {
     try {
-      return await take();
+      return { ...(await take()), followKilledAfterMs: null };
     } catch (err) {
       if (!busy(err) || !f?.manager.pid) throw err;
       const holder = await lockHolderNote(deps.fs);
@@ -114,19 +116,21 @@ export async function lockPastFollower(deps: LifecycleDeps, op: string, endWaitM
     }
   };
   let got: { lock: HeldLock } | { refused: unknown };
+  let killed = false;
   if (f.manager.kill) {
     await f.manager.kill('SIGTERM').catch(() => undefined);
     got = await takeWithin(endWaitMs);
     // Still the follower's after endWaitMs: a follow that does not end (a restart that hangs).
     if ('refused' in got && busy(got.refused) && (await lockHolderNote(deps.fs)) === follower) {
       await f.manager.kill('SIGKILL').catch(() => undefined);
+      killed = true;
       got = await takeWithin(1000);
     }
   } else {
     await f.manager.stop().catch(() => undefined); // still holding it: the retries below say BUSY
     got = await takeWithin(1000);
   }
-  if ('lock' in got) return got.lock;
+  if ('lock' in got) return { ...got.lock, followKilledAfterMs: killed ? endWaitMs : null };
   await f.manager.start(f.argv).catch(() => undefined);
   throw got.refused;
 }

@@ -77,6 +77,12 @@ export interface StopOptions {
    * original still goes back with its owner and mode, and the systemd-resolved route is reverted.
    */
   heldState?: ResolverStateFile;
+  /**
+   * Internal: the network follower was SIGKILLed after this many ms because its follow did not end
+   * (companions.ts lockPastFollower): a proxy found not running had stopped in that follow's
+   * restart of it, and stop-service says so rather than "was not running".
+   */
+  followKilledAfterMs?: number;
 }
 
 /** `--restore`: which saved copy stop puts back. */

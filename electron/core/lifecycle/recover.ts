@@ -87,7 +87,7 @@ export async function recoverNow(deps: LifecycleDeps, sink: EventSink, opts: Rec
     const r = new StepReporter('stop', sink, () => deps.now());
     const warnings: ResultWarning[] = [];
     await stopFollower(deps, warnings);
-    const { notes, hadState } = await teardownSteps(deps, 'stop', {}, r, () => stopCapture(deps, warnings));
+    const { notes, hadState } = await teardownSteps(deps, 'stop', lock.followKilledAfterMs === null ? {} : { followKilledAfterMs: lock.followKilledAfterMs }, r, () => stopCapture(deps, warnings));
     notes.push(...warnings.map((w) => w.message));
     await clearJournal(deps.fs);
     return tail(`${opts.force ? 'Forced recovery' : 'Recovered from a corrupt state file'}: ${notes.length ? notes.join(' ') : hadState ? 'the saved original resolver is back and k2s-dnsproxy is stopped.' : 'no saved original; k2s-dnsproxy and temp files of ours are gone.'}`);

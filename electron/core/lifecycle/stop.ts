@@ -63,7 +63,7 @@ async function runTeardown(deps: LifecycleDeps, op: JournaledOperation, opts: St
     // the proxy already), so with no more traffic its drain (capture/pipeline.ts) ends at once and
     // the last rows are written. uninstall: before, while its unit and pidfile still exist to stop and disable it by.
     if (op === 'uninstall') await stopCapture(deps, warnings);
-    const steps = await teardownSteps(deps, op, opts, r, op === 'uninstall' ? undefined : () => stopCapture(deps, warnings, { stoppedWithProxy: deps.services.kind === 'systemd' })).catch(async (err: unknown) => {
+    const steps = await teardownSteps(deps, op, lock.followKilledAfterMs === null ? opts : { ...opts, followKilledAfterMs: lock.followKilledAfterMs }, r, op === 'uninstall' ? undefined : () => stopCapture(deps, warnings, { stoppedWithProxy: deps.services.kind === 'systemd' })).catch(async (err: unknown) => {
       // The proxy's stop job that was to end the follower failed (no bus, a fork failure) or never
       // ran: ended on its own now, before the lock goes, so its next look cannot take a restored
       // original for a new network file.

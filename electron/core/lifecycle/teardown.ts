@@ -187,6 +187,15 @@ export function journaledReporter(deps: LifecycleDeps, op: JournaledOperation, s
 }
 
 /**
+ * stop-service's line for a proxy found not running after the network follower was SIGKILLed in a
+ * follow that did not end within `killedAfterMs` (StopOptions.followKilledAfterMs): the proxy was
+ * down in that follow's restart of it, not stopped before this stop.
+ */
+export function stoppedInKilledFollow(killedAfterMs: number): string {
+  return `k2s-dnsproxy was not running as this stop began: the network follower was restarting it (a follow not done within ${killedAfterMs / 1000} s, its process killed with SIGKILL); it is stopped now.`;
+}
+
+/**
  * The steps of stop/uninstall without lock or journal cleanup: restore → stop-service →
  * (uninstall) remove-files. Idempotent, so recovery of any interrupted operation reuses it.
  * Throws LifecycleError when the resolver cannot be restored (the proxy is then left running).
@@ -410,7 +419,7 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
     if (before.running) stoppedProxy = before.pid ?? true;
     await deps.services.stop(opts.byFollower ? { leaveFollower: true } : undefined);
     await afterProxy?.();
-    return { value: undefined, message: before.running ? `Stopped k2s-dnsproxy${before.pid ? ` (PID ${before.pid})` : ''}.` : 'k2s-dnsproxy was not running.' };
+    return { value: undefined, message: before.running ? `Stopped k2s-dnsproxy${before.pid ? ` (PID ${before.pid})` : ''}.` : opts.followKilledAfterMs !== undefined ? stoppedInKilledFollow(opts.followKilledAfterMs) : 'k2s-dnsproxy was not running.' };
   });
   // The original is back: only now may the saved copy go (a corrupt one is moved aside, never deleted).
   if (corrupt && state) notes.push(`${corrupt.path} was corrupt (${corrupt.problem}); restored the original it still held; ${await setAside(deps)}`);
