@@ -91,7 +91,7 @@ describe.skipIf(!inSandbox)("status as a user on a host whose kubeconfig is K2s'
       expect(doctor.find((f) => f.id === 'cluster')).toMatchObject({
         severity: 'info',
         title: 'Cluster not checked: only root reads the kubeconfig',
-        meaning: expect.stringMatching(/^`sudo (npx )?k2s-dns start` \(and the app's Start\) reads the kubeconfig \/etc\/kubernetes\/admin\.conf as root; this user cannot read it, so the cluster was not checked\.$/),
+        meaning: expect.stringMatching(/^`sudo (npx )?k2s-dns start` \(and the app's Start\) reads the kubeconfig `\/etc\/kubernetes\/admin\.conf` as root; this user cannot read it, so the cluster was not checked\.$/),
       });
     }, 120_000);
   }
@@ -117,7 +117,7 @@ describe.skipIf(!inSandbox)("status as a user on a host whose kubeconfig is K2s'
         state: 'no-kubeconfig',
         kubeconfigPath: null,
         startKubeconfig: ADMIN_KUBECONFIG,
-        message: expect.stringMatching(/^Only root reads the kubeconfig \/etc\/kubernetes\/admin\.conf: Start reads it as root, but this window cannot show the cluster as this user; to see it here, restart the app with a kubeconfig you can read \(/),
+        message: expect.stringMatching(/^Only root reads the kubeconfig `\/etc\/kubernetes\/admin\.conf`: Start reads it as root, but this window cannot show the cluster as this user; to see it here, restart the app with a kubeconfig you can read \(/),
       });
       const findings = (await call('doctor:run')) as { id: string; title: string; remedy?: { gui: string } }[];
       expect(findings.find((f) => f.id === 'cluster')).toMatchObject({ title: 'Cluster not checked: only root reads the kubeconfig', remedy: { gui: expect.stringMatching(/^Start works as it is; to see the cluster here, restart the app with a kubeconfig you can read \(/) } });

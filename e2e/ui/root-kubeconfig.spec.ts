@@ -12,7 +12,9 @@ import { fakePagePerFile } from './fake-page';
 let page: Page;
 fakePagePerFile({ logIntervalMs: 3_600_000 }, (p) => (page = p));
 
-const MESSAGE = 'Only root reads the kubeconfig /etc/kubernetes/admin.conf: Start reads it as root, but this window cannot show the cluster as this user; to see it here, restart the app with a kubeconfig you can read (k2s-dns app --kubeconfig PATH).';
+// As the backend writes it (shared/root-kubeconfig.ts clusterAsRootMessage: the path a code span), and as the card shows it (the span as <code>, no backticks).
+const MESSAGE = 'Only root reads the kubeconfig `/etc/kubernetes/admin.conf`: Start reads it as root, but this window cannot show the cluster as this user; to see it here, restart the app with a kubeconfig you can read (k2s-dns app --kubeconfig PATH).';
+const SHOWN = MESSAGE.replace(/`/g, '');
 const ROOT_ONLY = {
   state: 'no-kubeconfig',
   message: MESSAGE,
@@ -32,10 +34,12 @@ test("root-only admin.conf: Start is on and says it reads that file as root; the
   await page.route('**/api/cluster:status', (route) => route.fulfill({ json: { ok: true, data: ROOT_ONLY } }));
   await page.getByTestId('refresh-all').click();
   await expect(page.getByTestId('cluster-state')).toHaveText('Root-only kubeconfig');
-  await expect(page.getByTestId('cluster-message')).toHaveText(MESSAGE);
+  await expect(page.getByTestId('cluster-message')).toHaveText(SHOWN);
+  await expect(page.getByTestId('cluster-message').locator('code')).toHaveText('/etc/kubernetes/admin.conf');
   const start = page.getByTestId('panel-hostdns').getByTestId('btn-start');
   await expect(start).toBeEnabled();
   await expect(page.getByTestId('start-kubeconfig-root')).toHaveText('Start reads the kubeconfig /etc/kubernetes/admin.conf as root; this user cannot read it, so the Cluster card cannot show the cluster.');
+  await expect(page.getByTestId('start-kubeconfig-root').locator('code')).toHaveText('/etc/kubernetes/admin.conf');
   await expect(page.getByTestId('disabled-reasons')).not.toContainText('No kubeconfig');
   await expect(page.getByTestId('kubeconfig-file-root')).toHaveText('/etc/kubernetes/admin.conf — the file Start reads as root (this user cannot read it)');
   await expect(page.getByTestId('verdict-text')).toHaveText('Cluster names do not resolve on this host: K2s DNS is stopped — press Start in Host DNS below');

@@ -54,7 +54,7 @@ describe('doctor as a user who has no kubeconfig', () => {
     const h = await k2sHost();
     const f = await checkCluster(await h.ctx({ kubeconfigPath: null, sudoLookup: ada(h) }));
     expect(f).toMatchObject({ id: 'cluster', severity: 'info', title: 'Cluster not checked: only root reads the kubeconfig', detail: { state: 'no-kubeconfig', startKubeconfig: '/etc/kubernetes/admin.conf' } });
-    expect(f.meaning).toBe("`sudo npx k2s-dns start` (and the app's Start) reads the kubeconfig /etc/kubernetes/admin.conf as root; this user cannot read it, so the cluster was not checked.");
+    expect(f.meaning).toBe("`sudo npx k2s-dns start` (and the app's Start) reads the kubeconfig `/etc/kubernetes/admin.conf` as root; this user cannot read it, so the cluster was not checked.");
     expect(f.fix).toBe("To check the cluster, run doctor as root: `sudo npx k2s-dns doctor`, or `su -c 'npx k2s-dns doctor'` where sudo is not installed.");
     expect(f.remedy?.gui).toBe('Start works as it is; to see the cluster here, restart the app with a kubeconfig you can read (npm start -- --kubeconfig PATH).');
     // None anywhere: the finding as before.
@@ -91,7 +91,7 @@ describe.skipIf(existsSync(ADMIN_KUBECONFIG))("the app's health view as a user w
     const h = await k2sHost();
     const s = await createRealBackend({ deps: h.deps, sudoLookup: ada(h) }).clusterStatus({});
     expect(s).toMatchObject({ state: 'no-kubeconfig', kubeconfigPath: null, startKubeconfig: '/etc/kubernetes/admin.conf' });
-    expect(s.message).toBe('Only root reads the kubeconfig /etc/kubernetes/admin.conf: Start reads it as root, but this window cannot show the cluster as this user; to see it here, restart the app with a kubeconfig you can read (npm start -- --kubeconfig PATH).');
+    expect(s.message).toBe('Only root reads the kubeconfig `/etc/kubernetes/admin.conf`: Start reads it as root, but this window cannot show the cluster as this user; to see it here, restart the app with a kubeconfig you can read (npm start -- --kubeconfig PATH).');
     const bare = await host('nameserver 192.0.2.53\n');
     const none = await createRealBackend({ deps: bare.deps, sudoLookup: ada(bare) }).clusterStatus({});
     expect(none.state).toBe('no-kubeconfig');

@@ -9,9 +9,10 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import type { HostDnsStatus } from '../../../shared/types';
 
 const dns = vi.hoisted(() => ({ status: null as unknown, info: { platform: 'linux', lifecycleSupported: true, reason: null, version: '0.1.0' }, busy: null, lost: null, start: async () => {}, stop: async () => {}, uninstall: async () => {} }));
+const cluster = vi.hoisted(() => ({ status: null as unknown, lastReachable: null }));
 vi.mock('../stores', () => ({
   useDns: (sel: (s: typeof dns) => unknown) => sel(dns),
-  useCluster: (sel: (s: { status: null; lastReachable: null }) => unknown) => sel({ status: null, lastReachable: null }),
+  useCluster: (sel: (s: typeof cluster) => unknown) => sel(cluster),
   useDiagnostics: (sel: (s: { findings: []; forResolver: null; running: false }) => unknown) => sel({ findings: [], forResolver: null, running: false }),
   useZones: (sel: (s: { allowZones: [] }) => unknown) => sel({ allowZones: [] }),
   stores: { diagnostics: { getState: () => ({ run: async () => {} }) } },
@@ -43,5 +44,16 @@ describe('LifecycleControls during drift', () => {
     expect(html).not.toContain('choose at the top');
     expect(text(html)).toContain('Start and Uninstall wait until you press Stop (the banner at the top says why).');
     expect(text(html)).not.toMatch(/make the choice|wait for that choice/);
+  });
+});
+
+describe('LifecycleControls with only a root-only kubeconfig (ClusterStatus.startKubeconfig)', () => {
+  it('the line under Start shows the path as one code span, a path holding backticks included (it was prose: its backticks made spans of their own)', () => {
+    dns.status = { ...degraded, state: 'stopped', resolverOwner: null, pid: null };
+    cluster.status = { state: 'no-kubeconfig', startKubeconfig: '/srv/k`8`s/admin.conf' };
+    const html = renderToStaticMarkup(<LifecycleControls />);
+    const line = html.match(/<p[^>]*data-testid="start-kubeconfig-root"[^>]*>(.*?)<\/p>/)?.[1];
+    expect(line).toBe('Start reads the kubeconfig <code>/srv/k`8`s/admin.conf</code> as root; this user cannot read it, so the Cluster card cannot show the cluster.');
+    cluster.status = null;
   });
 });

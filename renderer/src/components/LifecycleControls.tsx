@@ -263,7 +263,7 @@ export function LifecycleControls() {
         </div>
       </details>
       {startKubeconfig && b.start.enabled && (
-        <p className="muted small" data-testid="start-kubeconfig-root">{startAsRootLine(startKubeconfig)}</p>
+        <p className="muted small" data-testid="start-kubeconfig-root"><RichText text={startAsRootLine(startKubeconfig)} /></p>
       )}
       {reasons.length > 0 && (
         <ul className="reasons" data-testid="disabled-reasons">
