@@ -20,23 +20,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { debianHostMissing, type DebianHost } from './bed/debian-host';
-import { bootPlainHost, followerJournal, hostCli, hostResolver, hostStartArgs, isActive, PLAIN_RESOLV_CONF } from './bed/debian-host-cli';
+import { bootPlainHost, followerJournal, hostCli, hostResolver, isActive, PLAIN_RESOLV_CONF, startWatched } from './bed/debian-host-cli';
 import { buildK2sDouble, HOST_K2S_DOUBLE } from './bed/k2s-cli-double';
+import { stallSystemctl } from './bed/stalled-systemctl';
 import type { Testbed } from './bed/testbed';
 import { until } from './support/until';
 
 const inSandbox = process.env.K2S_DNS_SANDBOX === '1';
 const why = inSandbox ? ((await debianHostMissing()) ?? (await buildK2sDouble())) : 'the Debian host boots only inside e2e/bed/sandbox.sh (npm run test:e2e, as root)';
 if (why) console.warn(`skipped: K2s's own CLI breaker cases (${why})`);
-
-/** start (adguard) and wait until its follower has said it watches (a new such line). */
-async function startWatched(h: DebianHost): Promise<number> {
-  const n = (await followerJournal(h)).split('watches the network').length;
-  const start = await hostCli(h, hostStartArgs('adguard'));
-  expect(start.result, start.stdout + start.stderr).toMatchObject({ ok: true });
-  await until('the follower watches', 30_000, async () => (await followerJournal(h)).split('watches the network').length > n);
-  return (await followerJournal(h)).length;
-}
 
 /** Six getent loops (each pair of lookups adds a line to /run/k2s-test-load) and four CPU-bound shells, until quiet(); their PIDs in /run/k2s-test-load.pids. */
 async function busy(h: DebianHost): Promise<void> {
@@ -153,19 +145,17 @@ describe("K2s's own CLI against a running K2s DNS: breaker cases (booted Debian 
     await hostCli(h, ['stop', '--json']);
     expect(await hostResolver(h)).toBe(original);
     // K2s's CLI finds systemctl on PATH: this one waits for the test, then runs the real one.
-    const wrap = await h.run(['sh', '-c', 'rm -rf /run/k2s-test-bin /run/k2s-test-late && mkdir /run/k2s-test-bin && mkfifo /run/k2s-test-late && cat > /run/k2s-test-bin/systemctl && chmod 755 /run/k2s-test-bin/systemctl'], { input: '#!/bin/sh\nread x < /run/k2s-test-late\nexec /usr/bin/systemctl "$@"\n' });
-    expect(wrap.code, wrap.stderr).toBe(0);
+    const stalled = await stallSystemctl(h);
     try {
       const journalBefore = await startWatched(h);
-      const k2s = h.run(['env', 'PATH=/run/k2s-test-bin:/usr/sbin:/usr/bin:/sbin:/bin', HOST_K2S_DOUBLE, 'stop'], { timeoutMs: 180_000 });
+      const k2s = stalled.run([HOST_K2S_DOUBLE, 'stop'], 180_000);
       await until('the follow of K2s\'s restore', 30_000, async () => (await followerJournal(h)).slice(journalBefore).includes('K2s DNS followed it'));
       const followedAt = Date.now();
       // The scenario itself: K2s's systemctl stop later than the follower's first 30 s (a deliberate delay, not a wait for an event).
       await new Promise((r) => setTimeout(r, 32_000));
       expect(await isActive(h)).toBe('active');
       expect((await h.run(['head', '-n1', '/etc/resolv.conf'])).stdout).toBe('# Managed by K2s native Linux installation; restored by k2s stop or uninstall\n');
-      const release = await h.sh('echo go 1<>/run/k2s-test-late');
-      expect(release.code, release.stderr).toBe(0);
+      await stalled.release();
       const done = await k2s;
       expect(done.code, done.stderr).toBe(0);
       const ms = await until("the follower's stop", 30_000, async () => (await followerJournal(h)).slice(journalBefore).includes('OK: K2s DNS is stopped'));
@@ -179,7 +169,7 @@ describe("K2s's own CLI against a running K2s DNS: breaker cases (booted Debian 
       expect((await h.run(['cat', '/etc/resolv.conf'])).stdout).toBe(PLAIN_RESOLV_CONF);
       expect(JSON.parse((await hostCli(h, ['status', '--json'])).stdout)).toMatchObject({ state: 'stopped' });
     } finally {
-      await h.sh('echo go 1<>/run/k2s-test-late; rm -rf /run/k2s-test-bin /run/k2s-test-late; true');
+      await stalled.remove();
     }
   }, 240_000);
 

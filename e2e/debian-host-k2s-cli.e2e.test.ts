@@ -11,7 +11,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { debianHostMissing, type DebianHost } from './bed/debian-host';
-import { bootPlainHost, followerJournal, hostCli, hostGetent, hostResolver, hostStartArgs, isActive, PLAIN_RESOLV_CONF } from './bed/debian-host-cli';
+import { bootPlainHost, followerJournal, hostCli, hostGetent, hostResolver, isActive, PLAIN_RESOLV_CONF, startWatched } from './bed/debian-host-cli';
 import { engineMissing } from './bed/engines';
 import { buildK2sDouble, HOST_K2S_DOUBLE } from './bed/k2s-cli-double';
 import type { Testbed } from './bed/testbed';
@@ -40,10 +40,7 @@ describe(`K2s's own CLI against a running K2s DNS on a booted Debian 13 host (${
   }, 120_000);
 
   it.skipIf(why !== null)('`k2s stop`: the original back byte for byte, external names resolve, and K2s DNS stops too (units down and unlinked, no saved state)', async () => {
-    const start = await hostCli(h, hostStartArgs(engine));
-    expect(start.result, start.stdout + start.stderr).toMatchObject({ ok: true });
-    await until('the follower watches', 30_000, async () => (await followerJournal(h)).includes('watches the network'));
-    const journalBefore = (await followerJournal(h)).length;
+    const journalBefore = await startWatched(h, engine);
 
     const k2s = await h.run([HOST_K2S_DOUBLE, 'stop']);
     expect(k2s.code, k2s.stderr).toBe(0);
@@ -69,10 +66,7 @@ describe(`K2s's own CLI against a running K2s DNS on a booted Debian 13 host (${
   }, 180_000);
 
   it.skipIf(why !== null)('`k2s uninstall`: the original back byte for byte, K2s removes the state and the unit; K2s DNS stops, and `k2s-dns uninstall` removes the rest', async () => {
-    const start = await hostCli(h, hostStartArgs(engine));
-    expect(start.result, start.stdout + start.stderr).toMatchObject({ ok: true });
-    await until('the follower watches', 30_000, async () => (await followerJournal(h)).split('watches the network').length > 2);
-    const journalBefore = (await followerJournal(h)).length;
+    const journalBefore = await startWatched(h, engine);
 
     const k2s = await h.run([HOST_K2S_DOUBLE, 'uninstall']);
     expect(k2s.code, k2s.stderr).toBe(0);
@@ -88,10 +82,7 @@ describe(`K2s's own CLI against a running K2s DNS on a booted Debian 13 host (${
   }, 180_000);
 
   it.skipIf(why !== null)("the network writes the original's very bytes again while the proxy runs: followed (not a stop), the host pointed at K2s DNS again", async () => {
-    const start = await hostCli(h, hostStartArgs(engine));
-    expect(start.result, start.stdout + start.stderr).toMatchObject({ ok: true });
-    await until('the follower watches', 30_000, async () => (await isActive(h, 'k2s-dnsproxy-follow.service')) === 'active');
-    const journalBefore = (await followerJournal(h)).length;
+    const journalBefore = await startWatched(h, engine);
     // As NetworkManager writes: a temp file renamed over it.
     const w = await h.sh(`printf '${PLAIN_RESOLV_CONF.replace(/\n/g, '\\n')}' > /etc/.resolv.conf.nm && chmod 644 /etc/.resolv.conf.nm && mv /etc/.resolv.conf.nm /etc/resolv.conf`);
     expect(w.code, w.stderr).toBe(0);

@@ -10,9 +10,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { debianHostMissing, type DebianHost } from './bed/debian-host';
-import { bootPlainHost, followerJournal, hostCli, hostGetent, hostResolver, hostStartArgs, isActive, mainPid, PLAIN_RESOLV_CONF } from './bed/debian-host-cli';
+import { bootPlainHost, followerJournal, hostCli, hostGetent, hostResolver, isActive, mainPid, PLAIN_RESOLV_CONF, startWatched } from './bed/debian-host-cli';
 import { engineMissing } from './bed/engines';
 import { buildK2sDouble, HOST_K2S_DOUBLE } from './bed/k2s-cli-double';
+import { stallSystemctl } from './bed/stalled-systemctl';
 import type { Testbed } from './bed/testbed';
 import { until } from './support/until';
 
@@ -44,18 +45,10 @@ describe(`the follower's watch of k2s-dnsproxy on a booted Debian 13 host (${eng
     await tb?.stop();
   }, 120_000);
 
-  /** start, then the follower's "watches" line (a new one); the journal's length before the start. */
-  async function startWatched(): Promise<number> {
-    const before = (await followerJournal(h)).length;
-    const start = await hostCli(h, hostStartArgs(engine));
-    expect(start.result, start.stdout + start.stderr).toMatchObject({ ok: true });
-    await until('the follower watches', 30_000, async () => (await followerJournal(h)).slice(before).includes('watches the network'));
-    return before;
-  }
   const stillRunning = async () => (await isActive(h)) === 'active' && (await isActive(h, 'k2s-dnsproxy-follow.service')) === 'active' && (await h.run(['head', '-n1', '/etc/resolv.conf'])).stdout === K2S_HEADER;
 
   it.skipIf(why !== null)("a user's `systemctl restart k2s-dnsproxy` and a crash systemd restarts (kill -9): K2s DNS keeps running, cluster names resolve", async () => {
-    const journalBefore = await startWatched();
+    const journalBefore = await startWatched(h, engine);
     const first = await mainPid(h);
     const restart = await h.run(['systemctl', 'restart', 'k2s-dnsproxy.service']);
     expect(restart.code, restart.stderr).toBe(0);
@@ -73,7 +66,7 @@ describe(`the follower's watch of k2s-dnsproxy on a booted Debian 13 host (${eng
   }, 180_000);
 
   it.skipIf(why !== null)("a user's `systemctl stop k2s-dnsproxy`: K2s DNS stops too, the original back byte for byte (before: no DNS until `k2s-dns stop`)", async () => {
-    const journalBefore = await startWatched();
+    const journalBefore = await startWatched(h, engine);
     const stop = await h.run(['systemctl', 'stop', 'k2s-dnsproxy.service']);
     expect(stop.code, stop.stderr).toBe(0);
     await until("the follower's stop", 30_000, async () => (await followerJournal(h)).slice(journalBefore).includes('OK: K2s DNS is stopped'));
@@ -87,19 +80,17 @@ describe(`the follower's watch of k2s-dnsproxy on a booted Debian 13 host (${eng
   }, 180_000);
 
   it.skipIf(why !== null)("the follower killed (kill -9) while a stalled K2s's `systemctl stop` waits: the restarted follower still stops K2s DNS when that stop comes, the original back", async () => {
-    const wrap = await h.run(['sh', '-c', 'rm -rf /run/k2s-test-bin /run/k2s-test-late && mkdir /run/k2s-test-bin && mkfifo /run/k2s-test-late && cat > /run/k2s-test-bin/systemctl && chmod 755 /run/k2s-test-bin/systemctl'], { input: '#!/bin/sh\nread x < /run/k2s-test-late\nexec /usr/bin/systemctl "$@"\n' });
-    expect(wrap.code, wrap.stderr).toBe(0);
+    const stalled = await stallSystemctl(h);
     try {
-      const journalBefore = await startWatched();
-      const k2s = h.run(['env', 'PATH=/run/k2s-test-bin:/usr/sbin:/usr/bin:/sbin:/bin', HOST_K2S_DOUBLE, 'stop'], { timeoutMs: 120_000 });
+      const journalBefore = await startWatched(h, engine);
+      const k2s = stalled.run([HOST_K2S_DOUBLE, 'stop'], 120_000);
       await until("the follow of K2s's restore", 30_000, async () => (await followerJournal(h)).slice(journalBefore).includes('K2s DNS followed it'));
       const follower = await mainPid(h, 'k2s-dnsproxy-follow.service');
       const before = (await followerJournal(h)).length;
       expect((await h.run(['kill', '-9', String(follower)])).code).toBe(0);
       await until('the follower restarted and watching', 30_000, async () => (await followerJournal(h)).slice(before).includes('watches the network'));
       expect((await h.run(['head', '-n1', '/etc/resolv.conf'])).stdout).toBe(K2S_HEADER);
-      const release = await h.sh('echo go 1<>/run/k2s-test-late');
-      expect(release.code, release.stderr).toBe(0);
+      await stalled.release();
       const done = await k2s;
       expect(done.code, done.stderr).toBe(0);
       await until("the follower's stop", 30_000, async () => (await followerJournal(h)).slice(before).includes('OK: K2s DNS is stopped'));
@@ -108,7 +99,7 @@ describe(`the follower's watch of k2s-dnsproxy on a booted Debian 13 host (${eng
       expect(await hostResolver(h)).toBe(original);
       expect((await h.run(['cat', '/etc/resolv.conf'])).stdout).toBe(PLAIN_RESOLV_CONF);
     } finally {
-      await h.sh('echo go 1<>/run/k2s-test-late; rm -rf /run/k2s-test-bin /run/k2s-test-late; true');
+      await stalled.remove();
     }
   }, 180_000);
 });

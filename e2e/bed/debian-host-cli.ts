@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import type { LifecycleEvent, ResultEvent } from '../../shared/lifecycle-events';
 import { createDebianHost, HOST_CLI, type DebianHost, type DiskFile } from './debian-host';
 import { startTestbed, type Testbed } from './testbed';
+import { until } from '../support/until';
 
 /** Where the bed's kubeconfig lies on the host's disk. */
 export const HOST_KUBECONFIG = '/root/.kube/config';
@@ -76,6 +77,20 @@ export async function isActive(h: DebianHost, unit = 'k2s-dnsproxy.service'): Pr
 /** The network follower's journal inside the host (its lines for each change, and those of a stop it runs itself). */
 export async function followerJournal(h: DebianHost): Promise<string> {
   return (await h.run(['journalctl', '-u', 'k2s-dnsproxy-follow', '-o', 'cat', '--no-pager'])).stdout;
+}
+
+/**
+ * `start` of `engine` inside the host (hostStartArgs), then waits (30 s bound) until its follower
+ * says it watches the network (one more such line in followerJournal than before the start).
+ * Resolves the journal's length then: a case reads the lines after it. Throws when start fails.
+ */
+export async function startWatched(h: DebianHost, engine: 'adguard' | 'dnsmasq' = 'adguard'): Promise<number> {
+  const watches = async () => (await followerJournal(h)).split('watches the network').length;
+  const n = await watches();
+  const start = await hostCli(h, hostStartArgs(engine));
+  if (start.result?.ok !== true) throw new Error(`start (${engine}) failed: ${start.stdout}${start.stderr}`);
+  await until('the follower watches', 30_000, async () => (await watches()) > n);
+  return (await followerJournal(h)).length;
 }
 
 /** The unit's MainPID inside the host (0 when none). */
