@@ -5,8 +5,8 @@
  * (chrt --other -a -p 0 on companion, tcpdump, parser), and the query log off (--no-log-queries).
  * Max qps (dnsperf -l SECONDS) and p99 at 2,000 qps, cluster names; AB_MODES (e.g. `idle,idle@0.02,off`)
  * picks modes (`nice`: the tree at normal policy, nice 19), `@SHARE` the parser's CPU budget
- * (K2S_CAPTURE_CPU_SHARE), `ag0` the tree's autogroup at nice 0 (as before the companion set it to 19). AB_ENGINES (e.g.
- * `adguard`) picks engines.
+ * (K2S_CAPTURE_CPU_SHARE), `ag0` the tree's autogroup at nice 0 (as before the companion set it to 19), `+pinN` the tree's
+ * threads pinned to CPU N (taskset). AB_ENGINES (e.g. `adguard`) picks engines.
  * Per mode: max qps, p99 at 2,000 qps right after it and settled (one unmeasured run between),
  * and at the settled run the tree's CPU (cores, from /proc/PID/task/TID/schedstat), its µs per
  * time slice and wake-ups per second per process, and the kernel's drops. AB_NO_MAX=1 leaves the
@@ -63,7 +63,9 @@ try {
     for (const e of engines) {
       for (const named of process.env.AB_MODES?.split(',') ?? ['idle', 'normal', 'off']) {
         // `idle@0.02`: the parser's CPU budget for that start (K2S_CAPTURE_CPU_SHARE, reaching it through the companion).
-        const [mode, share] = named.split('@') as ['idle' | 'normal' | 'nice' | 'off' | 'ag0', string | undefined];
+        // `+pinN`: the tree's threads pinned to CPU N once it is idle (taskset -a -cp N).
+        const [base, pin] = named.split('+pin') as [string, string | undefined];
+        const [mode, share] = base.split('@') as ['idle' | 'normal' | 'nice' | 'off' | 'ag0', string | undefined];
         if (share === undefined) delete USER_ENV.K2S_CAPTURE_CPU_SHARE;
         else USER_ENV.K2S_CAPTURE_CPU_SHARE = share;
         const start = await timedCli(['start', '--kubeconfig', tb.kubeconfigPath, '--engine', e.name, '--verify-name', 'www.example.test', '--json', ...e.extra, ...(mode === 'off' ? ['--no-log-queries'] : [])]);
@@ -78,6 +80,7 @@ try {
             // nice: normal policy at nice 19 (every thread), the other way to yield the CPU.
             if (mode === 'nice') for (const pid of tree()) for (const tid of readdirSync(`/proc/${pid}/task`)) setPriority(Number(tid), 19);
             // ag0: the tree's autogroup back at nice 0 (sched(7), /proc/PID/autogroup), as before the companion set 19.
+            if (pin !== undefined) for (const pid of tree()) execFileSync('taskset', ['-a', '-cp', pin, String(pid)], { stdio: 'ignore' });
             if (mode === 'ag0') writeFileSync(`/proc/${tree()[0]!}/autogroup`, '0');
             policies = `${tree().map(policy).join(',')} ${readFileSync(`/proc/${tree()[0]!}/autogroup`, 'utf8').trim()}`;
           }

@@ -14,7 +14,8 @@ import { readdirSync, readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { pcapOf, type FrameSpec } from '../../e2e/support/pcap-frames';
+import { pcapOf } from '../../e2e/support/pcap-frames';
+import { clusterQueryFrames } from './capture-frames';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const RATE = Number(process.env.RATE ?? 2000);
@@ -22,21 +23,7 @@ const SECONDS = Number(process.env.SECONDS ?? 4);
 const BURSTS = Number(process.env.BURSTS ?? 3);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 
-const frames: FrameSpec[] = [];
-let t = 1_764_600_000_000_000;
-for (let i = 0; i < RATE * SECONDS; i++) {
-  const id = i % 65536;
-  const port = 40000 + (i % 20000);
-  const name = ['kubernetes.default.svc.cluster.local', 'web.demo.svc.cluster.local', 'kube-dns.kube-system.svc.cluster.local'][i % 3]!;
-  const q = { type: 'query' as const, id, flags: 0x100, questions: [{ name, type: 'A' as const }] };
-  const a = { type: 'response' as const, id, flags: 0x8180, questions: [{ name, type: 'A' as const }], answers: [{ type: 'A' as const, name, ttl: 5, data: '172.21.0.1' }] };
-  frames.push(
-    { src: '127.0.0.1', srcPort: port, dst: '127.0.0.1', dstPort: 53, tsUs: (t += 10), dns: q },
-    { src: '172.19.1.1', srcPort: 50000, dst: '172.21.0.10', dstPort: 53, tsUs: (t += 10), dns: q },
-    { src: '172.21.0.10', srcPort: 53, dst: '172.19.1.1', dstPort: 50000, tsUs: (t += 10), dns: a },
-    { src: '127.0.0.1', srcPort: 53, dst: '127.0.0.1', dstPort: port, tsUs: (t += 10), dns: a },
-  );
-}
+const frames = clusterQueryFrames(RATE * SECONDS);
 const dir = mkdtempSync(join(tmpdir(), 'parser-wakes-'));
 const pcap = join(dir, 'in.pcap');
 writeFileSync(pcap, pcapOf(frames));
