@@ -7,25 +7,12 @@
  * (rows-main.ts: row-line.ts, a search list, the lines of a chunk joined).
  */
 import { PcapRows } from '../../electron/core/capture/pcap-rows';
-import { pcapOf, type FrameSpec } from '../../e2e/support/pcap-frames';
+import { pcapOf } from '../../e2e/support/pcap-frames';
+import { clusterQueryFrames } from './capture-frames';
 import { rowLine } from '../../electron/core/capture/row-line';
 
 const QUERIES = 100_000;
-const frames: FrameSpec[] = [];
-let t = 1_764_600_000_000_000;
-for (let i = 0; i < QUERIES; i++) {
-  const id = i % 65536;
-  const port = 40000 + (i % 20000);
-  const name = ['kubernetes.default.svc.cluster.local', 'web.demo.svc.cluster.local', 'kube-dns.kube-system.svc.cluster.local'][i % 3]!;
-  const q = { type: 'query' as const, id, flags: 0x100, questions: [{ name, type: 'A' as const }] };
-  const a = { type: 'response' as const, id, flags: 0x8180, questions: [{ name, type: 'A' as const }], answers: [{ type: 'A' as const, name, ttl: 5, data: '172.21.0.1' }] };
-  frames.push(
-    { src: '127.0.0.1', srcPort: port, dst: '127.0.0.1', dstPort: 53, tsUs: (t += 10), dns: q },
-    { src: '172.19.1.1', srcPort: 50000, dst: '172.21.0.10', dstPort: 53, tsUs: (t += 10), dns: q },
-    { src: '172.21.0.10', srcPort: 53, dst: '172.19.1.1', dstPort: 50000, tsUs: (t += 10), dns: a },
-    { src: '127.0.0.1', srcPort: 53, dst: '127.0.0.1', dstPort: port, tsUs: (t += 10), dns: a },
-  );
-}
+const frames = clusterQueryFrames(QUERIES);
 const bytes = pcapOf(frames);
 const search = ['default.svc.cluster.local', 'svc.cluster.local', 'cluster.local'];
 for (const lines of [false, true]) {

@@ -7,7 +7,9 @@
  * perf's tracepoint fields carry the host's pids while /proc here is the sandbox's, so the tree's
  * tasks are told apart by the sandbox's thread ids in perf's sample headers (hostTids). Run as
  * `bash e2e/bed/sandbox.sh node --import tsx scripts/bench/sched-probe.ts` (needs perf; OUT: a
- * directory for the perf.data files, default a temp dir).
+ * directory for the perf.data files, default a temp dir). MODES (comma list, knobs), ROUNDS:
+ * each mode on a start of its own, interleaved; the tree's state is recorded running only, after
+ * one unrecorded 2,000 qps run.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -15,7 +17,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestbed } from '../../e2e/bed/testbed';
-import { timedCli } from './lifecycle';
+import { timedCli, USER_ENV } from './lifecycle';
 import { dnsperf, queryFile } from './dnsperf';
 
 const tb = await startTestbed();
@@ -72,25 +74,40 @@ const record = async (label: string) => {
   await new Promise((r) => perf.once('exit', r));
   return { data, line: { label, load: loadavg()[0]!.toFixed(2), p99: m.p99Ms } };
 };
+/**
+ * Sets the knobs of a mode name (`idle+share0.03+pin1`) in USER_ENV: `shareX` the parser's CPU
+ * budget (K2S_CAPTURE_CPU_SHARE), `pinN` the tree's threads pinned to CPU N after the start
+ * (taskset -a -cp); returns that CPU list, if any.
+ */
+function knobs(named: string): string | null {
+  delete USER_ENV.K2S_CAPTURE_CPU_SHARE;
+  let pin: string | null = null;
+  for (const k of named.split('+').slice(1)) {
+    if (k.startsWith('share')) USER_ENV.K2S_CAPTURE_CPU_SHARE = k.slice(5);
+    else if (k.startsWith('pin')) pin = k.slice(3);
+    else throw new Error(`unknown knob ${k}`);
+  }
+  return pin;
+}
 try {
+  for (let round = 0; round < Number(process.env.ROUNDS ?? 1); round++)
+  for (const mode of (process.env.MODES ?? 'idle').split(',')) {
+  const pin = knobs(mode);
   const start = await timedCli(['start', '--kubeconfig', tb.kubeconfigPath, '--engine', 'adguard', '--verify-name', 'www.example.test', '--json', '--dnsproxy', join(process.cwd(), '.tools/bin/dnsproxy')]);
   if (start.code !== 0) throw new Error('start failed');
   try {
     await new Promise((r) => setTimeout(r, 1500));
     const t = tree();
-    if (process.env.AUTOGROUP_NICE !== undefined) writeFileSync(`/proc/${t[0]}/autogroup`, process.env.AUTOGROUP_NICE);
-    console.log('tree autogroup:', readFileSync(`/proc/${t[0]}/autogroup`, 'utf8').trim());
+    if (pin !== null) for (const p of t) execFileSync('taskset', ['-a', '-cp', pin, String(p)], { stdio: 'ignore' });
     const inner = new Set(t.flatMap((p) => readdirSync(`/proc/${p}/task`).map(Number)));
-    console.log('tree:', t.map((p) => `${p} ${comm(p)}`).join(', '));
-    const runs = [await record('running')];
-    for (const p of t) process.kill(p, 'SIGSTOP');
-    runs.push(await record('stopped'));
-    for (const p of t) process.kill(p, 'SIGCONT');
-    runs.push(await record('running-again'));
+    // One unrecorded run first: the parser's first seconds are its JIT warm-up (docs/query-log.md).
+    await dnsperf('127.0.0.1', file, 4, 2000);
+    const runs = [await record(`${mode}-${round}`)];
     const host = hostTids(runs[0]!.data, inner);
-    for (const r of runs) console.log(JSON.stringify(r.line), JSON.stringify(waits(r.data, host), null, 1));
+    for (const r of runs) console.log(JSON.stringify({ ...r.line, mode, round }), JSON.stringify(waits(r.data, host)));
   } finally {
     await timedCli(['stop', '--on-drift', 'restore']);
+  }
   }
 } finally {
   await tb.stop();
