@@ -130,7 +130,8 @@ describe.skipIf(!inSandbox || tcpdump === '')('the supervised capture killed in 
     const [tcpdumpPid, parserPid] = [pair.find((p) => p.role === 'tcpdump')!.pid, pair.find((p) => p.role === 'parser')!.pid];
     // One line for each it found running: tcpdump (it ends on SIGPIPE only at a packet, none sent), and the parser
     // unless it ended by itself first (tcpdump's SIGKILL ends its input, and it exits at the end of its input).
-    const lines = log.split('\n').filter((l) => l.includes(' left its '));
+    // This companion's lines only: a suite run before this one in the same sandbox may have left others in the log.
+    const lines = log.split('\n').filter((l) => l.includes(' left its ') && l.includes(`the companion (PID ${companion})`));
     expect(lines[0]).toMatch(new RegExp(`^\\S+Z k2s-dns capture keeper: the companion \\(PID ${companion}\\) left its tcpdump \\(PID ${tcpdumpPid}\\) running; ended it \\(SIGKILL\\)\\.$`));
     for (const l of lines.slice(1)) expect(l).toMatch(new RegExp(`^\\S+Z k2s-dns capture keeper: the companion \\(PID ${companion}\\) left its packet parser \\(PID ${parserPid}\\) running; ended it \\(SIGKILL\\)\\.$`));
     expect(lines.length).toBeLessThanOrEqual(2);
