@@ -15,6 +15,9 @@
  *                              run as root by `start`: electron/core/capture/capture-program.ts);
  *  - dist/k2s-dns-snapshot.cjs  the script of the CLI's V8 startup snapshot, which the packages
  *                              build at install (electron/cli/snapshot-entry.ts);
+ *  - dist/k2s-dns-run.cjs      what dist/k2s-dns.mjs runs first (help, version, and every command
+ *                              of the CLI script dist/k2s-dns-cli.cjs), one small CommonJS file
+ *                              (electron/cli/run-entry.ts says why);
  *  - dist/vendor-client-node.cjs  the parts of @kubernetes/client-node kube-client.ts uses, as
  *                              ONE CommonJS script that the bundle loads with a V8 code cache
  *                              (electron/core/compile-cache/): compiling it was most of the
@@ -203,6 +206,28 @@ export async function buildCliScript(outdir = join(ROOT, 'dist'), vendorNames) {
   ).metafile;
 }
 
+/**
+ * Builds what dist/k2s-dns.mjs runs first into `outdir`/k2s-dns-run.cjs (electron/cli/run-entry.ts:
+ * help, version and every command of the CLI script): CommonJS, so Node loads it without its ES
+ * module loader; import.meta.url is the file's own URL (the CLI script is looked for next to it),
+ * as in the CLI script.
+ */
+export async function buildRunEntry(outdir = join(ROOT, 'dist')) {
+  return (
+    await build({
+      ...COMMON,
+      format: 'cjs',
+      sourcemap: false,
+      entryPoints: ['electron/cli/run-entry.ts'],
+      outfile: join(outdir, 'k2s-dns-run.cjs'),
+      define: { 'import.meta.url': '__k2sImportMetaUrl' },
+      banner: { js: "var __k2sImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+      minifyWhitespace: true,
+      minifySyntax: true,
+    })
+  ).metafile;
+}
+
 /** Builds the packet parser's one file into `outdir` (CommonJS: no banner, nothing lazy). */
 export async function buildCaptureParser(outdir = join(ROOT, 'dist')) {
   return (await build({ ...COMMON, format: 'cjs', banner: {}, entryPoints: ['electron/core/capture/rows-main.ts'], outfile: join(outdir, 'k2s-dns-capture-rows.cjs') })).metafile;
@@ -241,7 +266,7 @@ export async function buildSnapshotEntry(outdir = join(ROOT, 'dist')) {
 export async function buildBundles(outdir = join(ROOT, 'dist')) {
   await rm(outdir, { recursive: true, force: true });
   const vendor = await buildVendorScript(outdir, CLIENT_NODE);
-  const [app, helper, parser, cli, captureWatch, snapshot] = await Promise.all([
+  const [app, helper, parser, cli, captureWatch, snapshot, runEntry] = await Promise.all([
     build({
       ...COMMON,
       plugins: [...COMMON.plugins, vendorScriptPlugin(CLIENT_NODE, vendor.names)],
@@ -259,10 +284,11 @@ export async function buildBundles(outdir = join(ROOT, 'dist')) {
     buildCliScript(outdir, vendor.names),
     buildCaptureWatch(outdir),
     buildSnapshotEntry(outdir),
+    buildRunEntry(outdir),
   ]);
   await slimVendorChunks(app.metafile);
   // What npm packages the bundles hold, for the package's copyright file (scripts/bundled-packages.mjs).
-  const inputs = [...Object.keys(app.metafile.inputs), ...Object.keys(helper.inputs), ...Object.keys(parser.inputs), ...Object.keys(cli.inputs), ...Object.keys(captureWatch.inputs), ...Object.keys(snapshot.inputs)];
+  const inputs = [...Object.keys(app.metafile.inputs), ...Object.keys(helper.inputs), ...Object.keys(parser.inputs), ...Object.keys(cli.inputs), ...Object.keys(captureWatch.inputs), ...Object.keys(snapshot.inputs), ...Object.keys(runEntry.inputs)];
   await writeFile(join(outdir, BUNDLED_PACKAGES_FILE), `${JSON.stringify(packageDirs(inputs), null, 1)}\n`);
   return { app: app.metafile, helper, cli };
 }
