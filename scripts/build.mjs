@@ -173,6 +173,16 @@ async function slimVendorChunks(metafile) {
 }
 
 /**
+ * A CommonJS bundle whose import.meta.url is its own file's URL (esbuild leaves import.meta empty
+ * in CommonJS): the CLI script, its runner and the capture companion find files next to themselves.
+ */
+const CJS_OWN_URL = {
+  format: 'cjs',
+  define: { 'import.meta.url': '__k2sImportMetaUrl' },
+  banner: { js: "var __k2sImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+};
+
+/**
  * Builds the CLI as ONE CommonJS script, `outdir`/k2s-dns-cli.cjs (electron/cli/cli-script.ts),
  * which dist/k2s-dns.mjs runs with a V8 code cache for every verb but the window's
  * (electron/core/compile-cache/cli-script.ts). Nothing split: the command's dynamic imports
@@ -193,12 +203,10 @@ export async function buildCliScript(outdir = join(ROOT, 'dist'), vendorNames) {
     await build({
       ...COMMON,
       plugins: [...COMMON.plugins, vendorScriptPlugin(CLIENT_NODE, names)],
-      format: 'cjs',
+      ...CJS_OWN_URL,
       sourcemap: false,
       entryPoints: ['electron/cli/cli-script.ts'],
       outfile: join(outdir, 'k2s-dns-cli.cjs'),
-      define: { 'import.meta.url': '__k2sImportMetaUrl' },
-      banner: { js: "var __k2sImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
       minifyWhitespace: true,
       minifySyntax: true,
       charset: 'ascii',
@@ -216,12 +224,10 @@ export async function buildRunEntry(outdir = join(ROOT, 'dist')) {
   return (
     await build({
       ...COMMON,
-      format: 'cjs',
+      ...CJS_OWN_URL,
       sourcemap: false,
       entryPoints: ['electron/cli/run-entry.ts'],
       outfile: join(outdir, 'k2s-dns-run.cjs'),
-      define: { 'import.meta.url': '__k2sImportMetaUrl' },
-      banner: { js: "var __k2sImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
       minifyWhitespace: true,
       minifySyntax: true,
     })
@@ -242,11 +248,9 @@ export async function buildCaptureWatch(outdir = join(ROOT, 'dist')) {
   return (
     await build({
       ...COMMON,
-      format: 'cjs',
+      ...CJS_OWN_URL,
       entryPoints: ['electron/core/capture/capture-watch-entry.ts'],
       outfile: join(outdir, 'k2s-dns-capture-watch.cjs'),
-      define: { 'import.meta.url': '__k2sImportMetaUrl' },
-      banner: { js: "var __k2sImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
     })
   ).metafile;
 }
