@@ -218,6 +218,22 @@ describe("K2s's own `k2s stop` while K2s DNS runs (systemd host)", () => {
     expect(await proxyEnds(h.deps, never, ac.signal)).toBe('aborted');
   });
 
+  it('proxyEnds: the follower stopped during a poll ends that poll at once (its sleep is given the watch\'s signal), not a second later', async () => {
+    const h = await watched();
+    const ac = new AbortController();
+    const ended: string[] = [];
+    // A sleep as the follower's (abortable-sleep.ts): over at the signal's abort, else after 2 s of real time.
+    h.deps.sleep = (_ms, signal) =>
+      new Promise<void>((resolve) => {
+        const t = setTimeout(() => (ended.push('timer'), resolve()), 2000);
+        signal?.addEventListener('abort', () => (clearTimeout(t), ended.push('abort'), resolve()), { once: true });
+        // Asked to stop while the watch sleeps.
+        queueMicrotask(() => ac.abort());
+      });
+    expect(await proxyEnds(h.deps, never, ac.signal)).toBe('aborted');
+    expect(ended).toEqual(['abort']);
+  });
+
   it("the original's bytes written again while the proxy keeps running (a Wi-Fi reconnect): followed at once, host pointed at the proxy, which keeps running", async () => {
     const h = await started();
     await k2sRestores(h.root);

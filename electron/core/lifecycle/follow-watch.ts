@@ -200,7 +200,7 @@ export async function watchNetwork(deps: LifecycleDeps, opts: WatchOptions): Pro
       while (!opts.signal.aborted && !stoppedOutside) {
         const end = await proxyEnds(deps, () => fastUntil, opts.signal);
         if (end === 'aborted' || opts.signal.aborted || stoppedOutside) return;
-        if (end === 'crashed') await deps.sleep(PROXY_CRASHED_POLL_MS);
+        if (end === 'crashed') await deps.sleep(PROXY_CRASHED_POLL_MS, opts.signal);
         if (end === 'crashed' || end === 'replaced') continue;
         // A look in progress holds the lifecycle lock: the stop takes it after that look. Such a
         // look may have restarted the engine (a newer network file): a proxy running then, with
