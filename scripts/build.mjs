@@ -15,6 +15,9 @@
  *                              run as root by `start`: electron/core/capture/capture-program.ts);
  *  - dist/k2s-dns-snapshot.cjs  the script of the CLI's V8 startup snapshot, which the packages
  *                              build at install (electron/cli/snapshot-entry.ts);
+ *  - dist/k2s-dns-run.cjs      what dist/k2s-dns.mjs runs first (help, version, and every command
+ *                              of the CLI script dist/k2s-dns-cli.cjs), one small CommonJS file
+ *                              (electron/cli/run-entry.ts says why);
  *  - dist/vendor-client-node.cjs  the parts of @kubernetes/client-node kube-client.ts uses, as
  *                              ONE CommonJS script that the bundle loads with a V8 code cache
  *                              (electron/core/compile-cache/): compiling it was most of the
@@ -170,6 +173,16 @@ async function slimVendorChunks(metafile) {
 }
 
 /**
+ * A CommonJS bundle whose import.meta.url is its own file's URL (esbuild leaves import.meta empty
+ * in CommonJS): the CLI script, its runner and the capture companion find files next to themselves.
+ */
+const CJS_OWN_URL = {
+  format: 'cjs',
+  define: { 'import.meta.url': '__k2sImportMetaUrl' },
+  banner: { js: "var __k2sImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+};
+
+/**
  * Builds the CLI as ONE CommonJS script, `outdir`/k2s-dns-cli.cjs (electron/cli/cli-script.ts),
  * which dist/k2s-dns.mjs runs with a V8 code cache for every verb but the window's
  * (electron/core/compile-cache/cli-script.ts). Nothing split: the command's dynamic imports
@@ -190,15 +203,33 @@ export async function buildCliScript(outdir = join(ROOT, 'dist'), vendorNames) {
     await build({
       ...COMMON,
       plugins: [...COMMON.plugins, vendorScriptPlugin(CLIENT_NODE, names)],
-      format: 'cjs',
+      ...CJS_OWN_URL,
       sourcemap: false,
       entryPoints: ['electron/cli/cli-script.ts'],
       outfile: join(outdir, 'k2s-dns-cli.cjs'),
-      define: { 'import.meta.url': '__k2sImportMetaUrl' },
-      banner: { js: "var __k2sImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
       minifyWhitespace: true,
       minifySyntax: true,
       charset: 'ascii',
+    })
+  ).metafile;
+}
+
+/**
+ * Builds what dist/k2s-dns.mjs runs first into `outdir`/k2s-dns-run.cjs (electron/cli/run-entry.ts:
+ * help, version and every command of the CLI script): CommonJS, so Node loads it without its ES
+ * module loader; import.meta.url is the file's own URL (the CLI script is looked for next to it),
+ * as in the CLI script.
+ */
+export async function buildRunEntry(outdir = join(ROOT, 'dist')) {
+  return (
+    await build({
+      ...COMMON,
+      ...CJS_OWN_URL,
+      sourcemap: false,
+      entryPoints: ['electron/cli/run-entry.ts'],
+      outfile: join(outdir, 'k2s-dns-run.cjs'),
+      minifyWhitespace: true,
+      minifySyntax: true,
     })
   ).metafile;
 }
@@ -217,11 +248,9 @@ export async function buildCaptureWatch(outdir = join(ROOT, 'dist')) {
   return (
     await build({
       ...COMMON,
-      format: 'cjs',
+      ...CJS_OWN_URL,
       entryPoints: ['electron/core/capture/capture-watch-entry.ts'],
       outfile: join(outdir, 'k2s-dns-capture-watch.cjs'),
-      define: { 'import.meta.url': '__k2sImportMetaUrl' },
-      banner: { js: "var __k2sImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
     })
   ).metafile;
 }
@@ -241,7 +270,7 @@ export async function buildSnapshotEntry(outdir = join(ROOT, 'dist')) {
 export async function buildBundles(outdir = join(ROOT, 'dist')) {
   await rm(outdir, { recursive: true, force: true });
   const vendor = await buildVendorScript(outdir, CLIENT_NODE);
-  const [app, helper, parser, cli, captureWatch, snapshot] = await Promise.all([
+  const [app, helper, parser, cli, captureWatch, snapshot, runEntry] = await Promise.all([
     build({
       ...COMMON,
       plugins: [...COMMON.plugins, vendorScriptPlugin(CLIENT_NODE, vendor.names)],
@@ -259,10 +288,11 @@ export async function buildBundles(outdir = join(ROOT, 'dist')) {
     buildCliScript(outdir, vendor.names),
     buildCaptureWatch(outdir),
     buildSnapshotEntry(outdir),
+    buildRunEntry(outdir),
   ]);
   await slimVendorChunks(app.metafile);
   // What npm packages the bundles hold, for the package's copyright file (scripts/bundled-packages.mjs).
-  const inputs = [...Object.keys(app.metafile.inputs), ...Object.keys(helper.inputs), ...Object.keys(parser.inputs), ...Object.keys(cli.inputs), ...Object.keys(captureWatch.inputs), ...Object.keys(snapshot.inputs)];
+  const inputs = [...Object.keys(app.metafile.inputs), ...Object.keys(helper.inputs), ...Object.keys(parser.inputs), ...Object.keys(cli.inputs), ...Object.keys(captureWatch.inputs), ...Object.keys(snapshot.inputs), ...Object.keys(runEntry.inputs)];
   await writeFile(join(outdir, BUNDLED_PACKAGES_FILE), `${JSON.stringify(packageDirs(inputs), null, 1)}\n`);
   return { app: app.metafile, helper, cli };
 }

@@ -115,9 +115,11 @@ while :; do
   rc=0; wait "$child" 2>/dev/null || rc=$?
   # wait returns early when a trapped signal arrives: wait again for the companion to exit.
   while kill -0 "$child" 2>/dev/null; do wait "$child" 2>/dev/null; rc=$?; done
-  ended=$(date +%s); dead=$child; child=
+  dead=$child; child=
   end_children
+  # A stop ends here, before the clock is read: date is a process each stop would wait for.
   [ -n "$stop" ] && break
+  ended=$(date +%s)
   # Only the keeper start let go (the pidfile names it) restarts.
   [ "$(cat "$pidfile" 2>/dev/null)" = "$$" ] || break
   [ "$rc" -eq 0 ] && { record exited ""; break; }

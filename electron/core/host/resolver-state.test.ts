@@ -110,6 +110,17 @@ describe('captureResolver / restoreResolver on a temp root', () => {
     expect((await captureResolverWithNotes(createHostFs(root), missing)).notes[0]).toContain('lsattr could not run');
   });
 
+  it('immutableFlag false: no lsattr, immutable false, the rest of the entry as read', async () => {
+    writeFileSync(r('etc/resolv.conf'), 'nameserver 10.0.0.5\n');
+    const asked: string[] = [];
+    const counting: Exec = { run: async (_file, args) => (asked.push(args[1]!), { code: 0, stdout: `----i---------e------- ${args[1]}\n`, stderr: '' }) };
+    const fs = createHostFs(root);
+    const entry = await captureResolver(fs, counting, { immutableFlag: false });
+    expect(asked).toEqual([]);
+    expect(entry).toMatchObject({ kind: 'file', contentBase64: Buffer.from('nameserver 10.0.0.5\n').toString('base64'), immutable: false });
+    expect(sameResolver(entry, await captureResolver(fs, counting))).toBe(true);
+  });
+
   it('lsattr runs once per file version: same dev/inode/ctime reuses the answer, a replaced file asks again', async () => {
     writeFileSync(r('etc/resolv.conf'), 'nameserver 10.0.0.3\n');
     const asked: string[] = [];

@@ -108,13 +108,16 @@ export class NotResolverEntryError extends Error {
  * captureResolver plus notes, one sentence each (e.g. lsattr unavailable). Throws
  * NotResolverEntryError for a directory or special file. `maxBytes`: read at most that many bytes of the file; default RESOLVER_READ_BYTES
  * (64 KiB + 1), so a huge file is never read whole: a file cut so is larger than any resolver
- * file (isOversize) and is never saved or followed.
+ * file (isOversize) and is never saved or followed. `immutableFlag: false`: lsattr is not run and
+ * a file's `immutable` is false whatever its flag — for an entry that is only compared
+ * (sameResolver and describeResolverChanges leave the flag out) or judged by its bytes, mode and
+ * owner, never saved: stop's restore, whose lsattr answers nothing read (two processes on its path).
  */
 export async function captureResolverWithNotes(
   fs: HostFs,
   exec: Exec,
   hostPath: string = K2S_PATHS.resolvConf,
-  opts: { maxBytes?: number } = {},
+  opts: { maxBytes?: number; immutableFlag?: boolean } = {},
 ): Promise<{ entry: ResolverEntry; notes: string[] }> {
   const read = { maxBytes: Math.min(opts.maxBytes ?? RESOLVER_READ_BYTES, RESOLVER_READ_BYTES) };
   const st = await fs.lstat(hostPath);
@@ -141,15 +144,15 @@ export async function captureResolverWithNotes(
     throw new NotResolverEntryError(hostPath, { kind: st.kind, ...(st.special ? { special: st.special } : {}) });
   }
   const bytes = await fs.readFile(hostPath, read);
-  const { immutable, note } = await readImmutable(fs, exec, hostPath);
+  const { immutable, note } = opts.immutableFlag === false ? { immutable: false, note: null } : await readImmutable(fs, exec, hostPath);
   return {
     entry: { kind: 'file', contentBase64: bytes.toString('base64'), mode: st.mode, uid: st.uid, gid: st.gid, immutable },
     notes: note ? [note] : [],
   };
 }
 
-/** Captures /etc/resolv.conf exactly: a regular file, a symlink (exact target string) or absent (`maxBytes`: as captureResolverWithNotes). */
-export async function captureResolver(fs: HostFs, exec: Exec, opts: { maxBytes?: number } = {}): Promise<ResolverEntry> {
+/** Captures /etc/resolv.conf exactly: a regular file, a symlink (exact target string) or absent (`maxBytes`, `immutableFlag`: as captureResolverWithNotes). */
+export async function captureResolver(fs: HostFs, exec: Exec, opts: { maxBytes?: number; immutableFlag?: boolean } = {}): Promise<ResolverEntry> {
   return (await captureResolverWithNotes(fs, exec, K2S_PATHS.resolvConf, opts)).entry;
 }
 

@@ -64,9 +64,11 @@ while :; do
   rc=0; wait "$child" 2>/dev/null || rc=$?
   # wait returns early when a trapped signal arrives: wait again for the proxy to exit.
   while kill -0 "$child" 2>/dev/null; do wait "$child" 2>/dev/null; rc=$?; done
-  # When and which proxy ended: the window's timeline names the time, the status and the dead PID.
-  ended=$(date +%s); dead=$child; child=
+  dead=$child; child=
+  # A stop ends here, before the clock is read: date is a process each stop would wait for.
   [ -n "$stop" ] && break
+  # When and which proxy ended: the window's timeline names the time, the status and the dead PID.
+  ended=$(date +%s)
   # A clean exit (dnsproxy and dnsmasq exit 0 on SIGTERM: someone ended it) is not restarted;
   # recorded with the proxy that ended, so status can say when and why nothing restarts it.
   [ "$rc" -eq 0 ] && { put exited last; break; }

@@ -96,6 +96,9 @@ export interface LifecycleDeps {
   uid(): number;
   /** ms since the epoch. */
   now(): number;
-  /** Sleeps `ms` ms (injected so tests of bounded waits stay fast). */
-  sleep(ms: number): Promise<void>;
+  /**
+   * Sleeps `ms` ms (injected so tests of bounded waits stay fast); with `signal`, resolves at its
+   * abort already, its timer cleared (abortable-sleep.ts): a stopped follower's watch ends then.
+   */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }

@@ -228,7 +228,7 @@ export async function watchNetwork(deps: LifecycleDeps, opts: WatchOptions): Pro
         const seenAt = deps.now();
         const seenFastUntil = fastUntil;
         if (end === 'aborted' || opts.signal.aborted || stoppedOutside) return;
-        if (end === 'crashed') await deps.sleep(PROXY_CRASHED_POLL_MS);
+        if (end === 'crashed') await deps.sleep(PROXY_CRASHED_POLL_MS, opts.signal);
         if (end === 'crashed' || end === 'replaced') continue;
         // A look in progress holds the lifecycle lock: the stop takes it after that look. Such a
         // look may have restarted the engine (a newer network file): a proxy running then, with

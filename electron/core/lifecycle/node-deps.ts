@@ -13,6 +13,7 @@ import { systemQuery } from '../probes/system-lookup';
 import { gaiLookup, warmLookup } from '../probes/gai-lookup';
 import { probeLookup } from '../probes/probe-lookup';
 import { hostPaths } from './host-paths';
+import { abortableSleep } from './abortable-sleep';
 import path from 'node:path';
 import { FOLLOW_VERB, supervisedFollower, systemdFollower } from '../host/follower';
 import { supervisedCapture, systemdCapture } from '../host/capture-companion';
@@ -92,7 +93,7 @@ export async function createNodeDeps(root = '/', opts: NodeDepsOptions = {}): Pr
     mountinfo: () => readFile('/proc/self/mountinfo', 'utf8').catch(() => ''),
     uid: () => process.getuid?.() ?? -1,
     now: () => Date.now(),
-    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    sleep: (ms, signal) => abortableSleep(ms, signal),
     lookupPaths: (opts) => hostPaths(deps, opts),
   };
   // The follower runs this same program (the CLI or the helper entry, both take FOLLOW_VERB)

@@ -52,7 +52,7 @@ export async function proxyEnds(deps: Pick<LifecycleDeps, 'services' | 'processR
   const now = await unitNow();
   if (typeof now === 'string') return now;
   if (!now.pid || !deps.processRunning) {
-    await deps.sleep(PROXY_POLL_MS);
+    await deps.sleep(PROXY_POLL_MS, signal);
     return signal.aborted ? 'aborted' : 'replaced';
   }
   // The fast watch whose end was asked about (a later original-back follow sets a new one).
@@ -64,7 +64,8 @@ export async function proxyEnds(deps: Pick<LifecycleDeps, 'services' | 'processR
       asked = until;
       if ((await deps.services.pendingJob?.().catch(() => null)) === 'stop') return signal.aborted ? 'aborted' : 'stopping';
     }
-    await deps.sleep(fast ? 50 : PROXY_POLL_MS);
+    // Ended at the follower's stop (abortable-sleep.ts): the stop job waits for its exit.
+    await deps.sleep(fast ? 50 : PROXY_POLL_MS, signal);
   }
   if (signal.aborted) return 'aborted';
   // Its process is gone: the unit says how (another process running in it: a restart).

@@ -1,8 +1,11 @@
 /**
  * Where stop ends the network follower: on systemd inside the proxy's one `systemctl stop`, after
  * the resolver is restored (the lock it holds makes the follower's look `busy` meanwhile); on the
- * supervised path, and for uninstall, before anything is restored.
+ * supervised path asked to stop before the restore and waited for alongside it, gone before the
+ * lock goes; for uninstall, before anything is restored.
  */
+import { readFileSync } from 'node:fs';
+import { lockHolderNote } from './lock';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -33,10 +36,39 @@ describe('stop and the network follower', () => {
     expect(seen).toEqual(['proxy stop: restored']);
   });
 
-  it('supervised: stopped before the restore', async () => {
+  it('supervised: asked to stop before the restore, its exit waited for alongside it and before the lock goes', async () => {
     const { h, seen } = await startedHost('supervised');
+    const resolverNow = () => (readFileSync(join(h.root, 'etc/resolv.conf'), 'utf8') === ORIGINAL ? 'restored' : 'proxy');
+    let exit: () => void = () => undefined;
+    h.deps.follower!.manager.stop = async () => {
+      // As a follower takes its SIGTERM: asked now, gone a moment later (after the restore here).
+      seen.push(`follower asked: ${resolverNow()}`);
+      // Gone at the proxy's stop, or after 2 s should nothing come (a stop that waits for it first).
+      await new Promise<void>((resolve) => {
+        exit = resolve;
+        setTimeout(resolve, 2000);
+      });
+      seen.push(`follower gone: ${resolverNow()}, lock held by ${(await lockHolderNote(h.deps.fs)) === process.pid ? 'this stop' : 'nobody'}`);
+    };
+    const services = h.deps.services;
+    const proxyStop = services.stop.bind(services);
+    services.stop = async (o) => {
+      await proxyStop(o);
+      exit();
+    };
     expect((await stopDns(h.deps, {}, () => undefined)).ok).toBe(true);
-    expect(seen).toEqual(['follower stop: proxy', 'proxy stop: restored']);
+    expect(seen).toEqual(['follower asked: proxy', 'proxy stop: restored', 'follower gone: restored, lock held by this stop']);
+  });
+
+  it('supervised: a follower slow to end is waited for: the stop returns only once it is gone', async () => {
+    const { h } = await startedHost('supervised');
+    let ended = false;
+    h.deps.follower!.manager.stop = async () => {
+      await new Promise((r) => setTimeout(r, 200));
+      ended = true;
+    };
+    expect((await stopDns(h.deps, {}, () => undefined)).ok).toBe(true);
+    expect(ended).toBe(true);
   });
 
   it('systemd uninstall: stopped before the restore, unlinked with the proxy', async () => {

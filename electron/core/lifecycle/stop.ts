@@ -57,19 +57,34 @@ async function runTeardown(deps: LifecycleDeps, op: JournaledOperation, opts: St
     // Run by the follower itself (K2s's own `k2s stop` stopped the proxy, follow-main.ts): it
     // is not stopped here, nor in the proxy's job (that would wait for this very process); it
     // ends once this stop returns, and its link goes with the proxy's.
-    if (!followerWithProxy && !opts.byFollower) await stopFollower(deps, warnings, { unlinkWithProxy: deps.services.kind === 'systemd' });
+    // Without systemd, a stop holding the lock asks it to stop (SIGTERM) once any recovery is
+    // done, and waits for its exit alongside the restore and the proxy's stop (in stop-service,
+    // and before the lock goes whatever fails): the lock keeps its look out meanwhile, as on
+    // systemd, where it stops after the restore — its exit (a Node process's, 10–25 ms on the
+    // 2-core test bed) is no longer waited for before the first step (issue #21).
+    const followerAlongside = op === 'stop' && deps.services.kind !== 'systemd' && !lock.withoutLock && !opts.byFollower;
+    if (!followerWithProxy && !followerAlongside && !opts.byFollower) await stopFollower(deps, warnings, { unlinkWithProxy: deps.services.kind === 'systemd' });
     const recovered = await recoverInterrupted(deps, sink);
+    // After recoverInterrupted, which stops the follower itself when it recovers: never two stops at once.
+    const followerStopped = followerAlongside ? stopFollower(deps, warnings, { unlinkWithProxy: false }) : null;
     // stop: the capture after the proxy, in the stop-service step (systemd: PartOf= stopped it with
     // the proxy already), so with no more traffic its drain (capture/pipeline.ts) ends at once and
     // the last rows are written. uninstall: before, while its unit and pidfile still exist to stop and disable it by.
     if (op === 'uninstall') await stopCapture(deps, warnings);
-    const steps = await teardownSteps(deps, op, lock.followKilledAfterMs === null ? opts : { ...opts, followKilledAfterMs: lock.followKilledAfterMs }, r, op === 'uninstall' ? undefined : () => stopCapture(deps, warnings, { stoppedWithProxy: deps.services.kind === 'systemd' })).catch(async (err: unknown) => {
-      // The proxy's stop job that was to end the follower failed (no bus, a fork failure) or never
-      // ran: ended on its own now, before the lock goes, so its next look cannot take a restored
-      // original for a new network file.
-      if (followerWithProxy && !opts.byFollower) await stopFollower(deps, warnings, { unlinkWithProxy: true });
-      throw err;
-    });
+    const afterProxy = async () => {
+      await Promise.all([stopCapture(deps, warnings, { stoppedWithProxy: deps.services.kind === 'systemd' }), followerStopped]);
+    };
+    const teardownOpts = lock.followKilledAfterMs === null ? opts : { ...opts, followKilledAfterMs: lock.followKilledAfterMs };
+    const steps = await teardownSteps(deps, op, teardownOpts, r, op === 'uninstall' ? undefined : afterProxy)
+      .catch(async (err: unknown) => {
+        // The proxy's stop job that was to end the follower failed (no bus, a fork failure) or never
+        // ran: ended on its own now, before the lock goes, so its next look cannot take a restored
+        // original for a new network file.
+        if (followerWithProxy && !opts.byFollower) await stopFollower(deps, warnings, { unlinkWithProxy: true });
+        throw err;
+      })
+      // The follower asked to stop alongside: gone before the lock goes, also when a step failed (stopFollower never rejects).
+      .finally(() => followerStopped);
     for (const n of journalNotes) warnings.push({ code: 'STATE_DIR_FULL', message: n });
     // A kept file a user could write (walk 11 L8): said as a warning with its fix, not only as "mode 0644 → 0666".
     if (steps.keptWritable) warnings.push({ code: 'KEPT_RESOLV_CONF_WRITABLE', message: steps.keptWritable });

@@ -226,6 +226,11 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
   if (opts.restore === 'start' && state?.followedChange && !startCopy) notes.push(`No file from before Start is kept (${K2S_PATHS.startCopy} is missing or unreadable), so --restore start puts back the saved original.`);
   // What a restore puts back: the saved original, or with --restore start the file from before Start.
   const target = wantStart && startCopy ? startCopy.resolvConf : state?.resolvConf;
+  // The file as it is, read three times below (before, right before the rename, after). Without
+  // lsattr: nothing here reads the immutable flag (sameResolver and describeResolverChanges leave
+  // it out; a flag that refuses the rename fails restoreResolver with its fix), and none of these
+  // reads is saved — two lsattr processes less on stop's path (issue #21).
+  const readNow = () => captureResolver(deps.fs, deps.exec, { immutableFlag: false });
   await r.run('restore', 'Restoring the saved /etc/resolv.conf', async () => {
     const top = await deps.fs.lstat(K2S_PATHS.resolvConf);
     const kind = top?.kind;
@@ -235,7 +240,7 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
       // 127.0.0.1 (resolv.conf(5)), so the host keeps resolving through the proxy meanwhile.
       throw failed('RESOLV_CONF_NOT_FILE', `/etc/resolv.conf became ${notResolverFileWords({ kind, ...(top?.special ? { special: top.special } : {}) })} while K2s ran, so the saved original cannot be put back over it; the saved original is kept in ${K2S_PATHS.stateFile} and k2s-dnsproxy keeps running. Move it away (${shellCommand('mv /etc/resolv.conf /etc/resolv.conf.moved', true)}), then run ${cliCommand(op, true)} again.`);
     }
-    const current = await captureResolver(deps.fs, deps.exec);
+    const current = await readNow();
     if (!state && corrupt) {
       // Nothing readable to restore from: keep the bytes for the user (moved aside), keep the
       // proxy for the K2s-owned file that still points at it, and say what to do by hand.
@@ -306,7 +311,7 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
       // and ends the follower first without one): read again (lstat + bytes) right before the
       // rename. A newer file that is not K2s's own is what the current network wants; putting the
       // saved original over it would lose it.
-      const latest = await captureResolver(deps.fs, deps.exec);
+      const latest = await readNow();
       if (!sameResolver(latest, current) && !isManagedEntry(latest) && !isGone(latest)) {
         message = `Another program wrote a new /etc/resolv.conf while K2s DNS was stopping (${describeResolverChanges(state.resolvConf, latest).join('; ')} against the original saved at ${state.savedAt}); kept it, the network's newest file, instead of restoring the saved original over it.`;
         notes.push(message);
@@ -314,7 +319,7 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
         return { value: undefined, message };
       }
       await restoreOrExplain(deps, putBack, op);
-      const after = await captureResolver(deps.fs, deps.exec);
+      const after = await readNow();
       if (!sameResolver(after, putBack)) {
         throw failed('RESTORE_MISMATCH', `After restore /etc/resolv.conf still differs from the ${wantStart ? 'file from before Start' : 'saved original'} (${describeResolverChanges(putBack, after).join('; ')}); it is kept in ${wantStart ? K2S_PATHS.startCopy : K2S_PATHS.stateFile}.`);
       }
