@@ -219,7 +219,6 @@ describe("K2s's own `k2s stop` while K2s DNS runs (systemd host)", () => {
     expect(await proxyEnds(h.deps, never, ac.signal)).toBe('aborted');
   });
 
-<<<<<<< HEAD
   it('proxyStopWords: the stop said as K2s\'s restore\'s only within the fast watch after the original-back follow, or as a stop job queued at its end; else the plain wording', () => {
     const back = { savedAt: '2026-12-07T06:00:00.000Z', how: '/etc/resolv.conf replaced by a new file', at: 1_000_000 };
     const fastUntil = back.at + ORIGINAL_BACK_WAIT_MS;
@@ -241,8 +240,8 @@ describe("K2s's own `k2s stop` while K2s DNS runs (systemd host)", () => {
       await k2sRestores(h.root);
       // Each of the watch's sleeps lets the event loop run (its virtual seconds pass without a busy loop).
       const sleep = h.deps.sleep;
-      h.deps.sleep = async (ms) => {
-        await sleep(ms);
+      h.deps.sleep = async (ms, signal) => {
+        await sleep(ms, signal);
         await new Promise((r) => setImmediate(r));
       };
       after(h, async (t) => {
@@ -265,7 +264,8 @@ describe("K2s's own `k2s stop` while K2s DNS runs (systemd host)", () => {
       expect(lines.at(-1), String(stopAt)).toMatch(said);
       expect(stops).toEqual([{ why: lines.at(-1)!.replace(/: K2s DNS stops too.*$/, ''), resolvConf: expect.objectContaining({ kind: 'file', contentBase64: Buffer.from(ORIGINAL).toString('base64') }) }]);
     }
-=======
+  });
+
   it('proxyEnds: the follower stopped during a poll ends that poll at once (its sleep is given the watch\'s signal), not a second later', async () => {
     const h = await watched();
     const ac = new AbortController();
@@ -280,7 +280,6 @@ describe("K2s's own `k2s stop` while K2s DNS runs (systemd host)", () => {
       });
     expect(await proxyEnds(h.deps, never, ac.signal)).toBe('aborted');
     expect(ended).toEqual(['abort']);
->>>>>>> stopwall
   });
 
   it("the original's bytes written again while the proxy keeps running (a Wi-Fi reconnect): followed at once, host pointed at the proxy, which keeps running", async () => {
