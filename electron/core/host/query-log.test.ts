@@ -86,6 +86,9 @@ describe('query log size cap', () => {
     // Background work: it yields the CPU to start's own processes (the proxy, the capture companion).
     expect(os.getPriority(guard)).toBe(LOG_GUARD_NICE);
     expect(LOG_GUARD_NICE).toBe(19);
+    // …and its session's autogroup, the group the kernel weighs against the others (sched(7)),
+    // where the kernel has autogroups.
+    if (existsSync(`/proc/${guard}/autogroup`)) expect(readFileSync(`/proc/${guard}/autogroup`, 'utf8')).toMatch(/^\/autogroup-\d+ nice 19\n$/);
     let maxSeen = 0;
     await expect
       .poll(() => {

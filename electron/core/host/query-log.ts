@@ -17,6 +17,7 @@ import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { setPriority } from 'node:os';
 import { tlsFreeNodeEnv } from './child-env';
+import { setAutogroupNice } from '../capture/go-idle';
 import { constants as fsc, promises as fsp } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 
@@ -128,13 +129,17 @@ tick();
 `;
 
 /**
- * The guard's nice value (setpriority(2)): its Node start-up (~60 ms of CPU) begins while start
- * waits for the proxy and the capture companion on the same cores; at 19 it takes the CPU only
- * when they leave it. Its copytruncate every LOG_GUARD_POLL_MS is not in a hurry.
+ * The guard's nice value (setpriority(2)) and its autogroup's: its Node start-up (~60 ms of CPU)
+ * begins while start waits for the proxy and the capture companion on the same cores; at 19 it
+ * takes the CPU only when they leave it. Its copytruncate every LOG_GUARD_POLL_MS is not in a hurry.
+ * Detached, the guard leads a session of its own, and with autogroup on (sched(7) "The autogroup
+ * feature"; Debian's default) that session is a scheduling group which competes with the others
+ * as an equal whatever its one task's nice value: the group's nice value is what yields (as the
+ * capture's, capture/go-idle.ts).
  */
 export const LOG_GUARD_NICE = 19;
 
-/** Starts the guard for the proxy `pid` (detached, no stdio, nice LOG_GUARD_NICE, no NODE_EXTRA_CA_CERTS: child-env.ts); resolves to the guard's pid. */
+/** Starts the guard for the proxy `pid` (detached, no stdio, nice LOG_GUARD_NICE for it and its autogroup, no NODE_EXTRA_CA_CERTS: child-env.ts); resolves to the guard's pid. */
 export async function startLogGuard(logPath: string, pid: number, capBytes = LOG_CAP_BYTES, pollMs = LOG_GUARD_POLL_MS): Promise<number> {
   const child = spawn(process.execPath, ['-e', LOG_GUARD_SOURCE, logPath, String(capBytes), String(pid), String(pollMs)], { detached: true, stdio: 'ignore', env: tlsFreeNodeEnv() });
   const guardPid = await new Promise<number>((resolve, reject) => {
@@ -147,6 +152,9 @@ export async function startLogGuard(logPath: string, pid: number, capBytes = LOG
   } catch {
     // Gone already (its proxy was), or not allowed: it runs at the default priority.
   }
+  // Its session's group (it leads it: detached is setsid). Never rejects: a kernel without
+  // autogroup, or a guard gone already, leaves it as it was.
+  await setAutogroupNice([guardPid], LOG_GUARD_NICE, '/proc', [guardPid]);
   return guardPid;
 }
 

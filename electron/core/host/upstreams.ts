@@ -3,7 +3,7 @@
  * into the proxy (docs/host-facts.md "Host resolver traps").
  */
 // Static: a builtin's import() fails in the bundled CLI script run from its code cache (cli/name-kubeconfig.ts).
-import { isIPv6, SocketAddress } from 'node:net';
+import { SocketAddress } from 'node:net';
 import type { Listener, ResolvConf } from '../../../shared/types';
 import type { Exec } from './exec';
 import { parseServer } from './parse-server';
@@ -100,7 +100,10 @@ export function sameServerKey(server: string): string {
     const at = e.address.indexOf('%');
     // The zone as written: Linux interface names are case-sensitive (`eth0` ≠ `ETH0`).
     const [bare, zone] = at < 0 ? [e.address, ''] : [e.address.slice(0, at), e.address.slice(at)];
-    const canonical = new SocketAddress({ address: bare, family: isIPv6(bare) ? 'ipv6' : 'ipv4' }).address;
+    // parseServer's family (node:net isIP of the bare address), not net.isIPv6 again: for an IPv4
+    // address isIP never runs the IPv6 expression, whose first use compiles it (~4–6 ms of start's
+    // preflight on the test bed, CPU profile); start pays that while it waits for the proxy (probes/gai-lookup.ts warmLookup).
+    const canonical = new SocketAddress({ address: bare, family: e.family === 6 ? 'ipv6' : 'ipv4' }).address;
     // An IPv4-mapped address (RFC 4291 §2.5.5.2, `::ffff:192.0.2.1`) reaches the IPv4 server itself.
     const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(canonical)?.[1];
     return `${mapped ?? canonical}${zone}|${e.port}`;
