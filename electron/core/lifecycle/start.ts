@@ -315,8 +315,10 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
     // (~10 ms) then runs alongside verify instead of after the result.
     if (followerStarted) settling = followerStarted.then(() => deps.services.reload?.settle());
     await r.run('verify', `Resolving kubernetes.default.svc.${discovery.clusterDomain} and an external name`, async () => {
-      const resolvConfText = (await readResolverText(deps.fs)) ?? '';
-      const paths = deps.lookupPaths ? await deps.lookupPaths({ resolved: pre.resolved !== null, resolvConfText, skip: ['127.0.0.1'], name: `kubernetes.default.svc.${discovery.clusterDomain}` }) : [];
+      // The host's other lookup paths are read (resolv.conf, nsswitch.conf) while the proxy and
+      // getaddrinfo are asked already: verifyDns takes them as a promise.
+      const lookupPaths = deps.lookupPaths;
+      const paths = lookupPaths ? readResolverText(deps.fs).then((text) => lookupPaths({ resolved: pre.resolved !== null, resolvConfText: text ?? '', skip: ['127.0.0.1'], name: `kubernetes.default.svc.${discovery.clusterDomain}` })) : [];
       const v = await verifyDns(deps, discovery, pre.upstreams, opts.verifyExternalName ?? DEFAULT_VERIFY_NAME, undefined, (opts.upstreams?.length ?? 0) > 0, paths, opts.cliDoor ? 'cli' : 'gui');
       if (v.warning) warnings.push({ code: v.warningCode ?? 'UPSTREAM_UNVERIFIED', message: v.warning });
       return { value: v, message: v.summary, detail: v.detail };

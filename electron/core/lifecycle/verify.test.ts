@@ -61,6 +61,26 @@ describe('verifyDns', () => {
     expect(v.summary).toBe(`${CLUSTER} → 172.21.0.1 through the proxy and getaddrinfo; www.example.test: answer as from 192.0.2.53`);
   });
 
+  it('asks the proxy, getaddrinfo and the upstream while the host\'s other lookup paths are still read (paths as a promise); then asks those too', async () => {
+    // The barrier lets each check answer once all three are asked; the list of paths comes only after that.
+    const f = fakeDeps({ barrier: 3 });
+    let asked = 0;
+    let giveList: (l: import('./host-paths').HostPath[]) => void = () => undefined;
+    const paths = new Promise<import('./host-paths').HostPath[]>((r) => (giveList = r));
+    const verifying = verifyDns(f.deps, FIXTURE_DISCOVERY, ['192.0.2.53'], 'www.example.test', undefined, false, paths);
+    // The three checks are under way before the list is there.
+    for (let i = 0; i < 20; i++) await Promise.resolve();
+    giveList([{ label: 'nss dns (getent -s dns hosts, as nsswitch.conf lists it)', ask: async (name) => (asked++, answer(name, 'nss:dns', 'NOERROR', ['172.21.0.1'])) }]);
+    const v = await verifying;
+    expect(asked).toBe(1);
+    expect(v.summary).toBe(`${CLUSTER} → 172.21.0.1 through the proxy and getaddrinfo and 1 more path (nss:dns); www.example.test: answer as from 192.0.2.53`);
+  });
+
+  it('a rejected list of lookup paths fails verify with its error', async () => {
+    const f = fakeDeps({});
+    await expect(verifyDns(f.deps, FIXTURE_DISCOVERY, ['192.0.2.53'], 'www.example.test', undefined, false, Promise.reject(new Error('nsswitch.conf: EIO')))).rejects.toThrow('nsswitch.conf: EIO');
+  });
+
   it('retries a proxy that does not answer yet, within the one deadline', async () => {
     const f = fakeDeps({ proxyTimeouts: 3 });
     const v = await verifyDns(f.deps, FIXTURE_DISCOVERY, ['192.0.2.53'], 'www.example.test');

@@ -72,7 +72,8 @@ const silent = (r: QueryResult) => r.rcode === 'TIMEOUT' || r.rcode === 'ERROR';
  * still starts (cluster names work), and the outcome carries a `warning` saying so.
  * Throws VERIFY_PROXY / VERIFY_SYSTEM / VERIFY_UPSTREAM / VERIFY_EXTERNAL failures whose
  * message says when the deadline is what ran out; VERIFY_UPSTREAM's in the words of `frontEnd`
- * (NAMED_UPSTREAM_WORDS).
+ * (NAMED_UPSTREAM_WORDS). `paths` (the host's other lookup paths, host-paths.ts) may still be
+ * read: the other checks begin meanwhile, and its rejection fails verify.
  */
 export async function verifyDns(
   deps: LifecycleDeps,
@@ -81,7 +82,7 @@ export async function verifyDns(
   externalName: string,
   timeoutMs = VERIFY_TIMEOUT_MS,
   explicitUpstreams = false,
-  paths: HostPath[] = [],
+  paths: HostPath[] | Promise<HostPath[]> = [],
   frontEnd: FrontEnd = 'cli',
 ): Promise<VerifyOutcome> {
   const name = `kubernetes.default.svc.${d.clusterDomain}`;
@@ -134,7 +135,7 @@ export async function verifyDns(
       const first = checked[0] ? { u: checked[0].u, r: checked[0].r, skipped: [] as string[] } : await firstAnswering();
       return { dead, asked: first.u, skipped: first.skipped, ...(await external(first.r)) };
     })(),
-    Promise.all(paths.map(async (p) => ({ p, ...(await untilAnswered(deps, deadline, (t) => p.ask(name, t))) }))),
+    Promise.resolve(paths).then((list) => Promise.all(list.map(async (p) => ({ p, ...(await untilAnswered(deps, deadline, (t) => p.ask(name, t))) })))),
   ]);
 
   if (!proxy.r.answers.some((a) => a.data === want)) {
@@ -189,7 +190,7 @@ export async function verifyDns(
 
   function outcome(code: NonNullable<VerifyOutcome['warningCode']>): VerifyOutcome {
     return {
-    summary: `${name} → ${want} through the proxy and getaddrinfo${paths.length ? ` and ${paths.length} more path${paths.length === 1 ? '' : 's'} (${viaPaths.map((v) => v.r.server).join(', ')})` : ''}; ${externalName}: ${externalNote}`,
+    summary: `${name} → ${want} through the proxy and getaddrinfo${viaPaths.length ? ` and ${viaPaths.length} more path${viaPaths.length === 1 ? '' : 's'} (${viaPaths.map((v) => v.r.server).join(', ')})` : ''}; ${externalName}: ${externalNote}`,
     detail: { proxyMs: proxy.r.latencyMs, systemMs: system.r.latencyMs, external: externalNote, paths: viaPaths.map((v) => ({ path: v.p.label, ms: v.r.latencyMs })) },
     warning,
     ...(warning ? { warningCode: code } : {}),
