@@ -19,7 +19,7 @@ export async function runCli(argv: string[]): Promise<number> {
   // Fix texts name the CLI as this install runs it (/usr/bin/k2s-dns, or npx in a checkout).
   useCliInvocation();
   // @kubernetes/client-node's code cache per verb, with the code this command runs (vendor.ts).
-  useVendorCacheJob(argv[0] ?? '');
+  useVendorCacheJob(argv);
   // The companions start runs (capture-watch, follow-watch) load only their own modules.
   const internal = await runInternalVerb(argv);
   if (internal !== null) return internal;

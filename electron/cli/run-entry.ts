@@ -25,5 +25,5 @@ export async function runQuickOrScript(argv: string[]): Promise<number | null> {
   if (answered !== null) return answered;
   const verb = argv[0] ?? '';
   const script = cliScriptFor({ verb, baseUrl: import.meta.url, env: process.env, execArgv: process.execArgv });
-  return script ? loadCliScript(script, verb)(argv) : null;
+  return script ? loadCliScript(script, argv)(argv) : null;
 }

@@ -59,6 +59,6 @@ export async function runFromSnapshot(argv: readonly string[], dir: string): Pro
     process.stderr.write(`k2s-dns: \`${verb}\` does not run from the startup snapshot; run \`node ${entryPath(dir)} ${argv.join(' ')}\` (what /usr/bin/k2s-dns runs for it).\n`);
     return EXIT.usage;
   }
-  return loadCliScript(script, verb)([...argv]);
+  return loadCliScript(script, argv)([...argv]);
 }
 

@@ -8,12 +8,14 @@
  *
  * One cache per verb (script-cache.ts CacheOptions): it is written when the process exits, so
  * it holds the code that verb ran (a cache written right after loading holds little more than
- * the top level; the functions each command calls would be compiled again at every run).
+ * the top level; the functions each command calls would be compiled again at every run), and
+ * only by a run that did the command's work (full-run.ts: not help, a usage error or a refusal).
  */
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { compileCacheDir } from './cache-dir';
+import { didCommandWork } from './full-run';
 import { loadCachedScript } from './script-cache';
 
 /** The script's file name in dist/ (next to the bundle's entry). */
@@ -56,12 +58,18 @@ function userCacheDir(euid: number): string | null {
   return euid < 0 ? null : compileCacheDir({ euid, env: process.env, home: homedir() });
 }
 
-/** The CLI script's runCli, loaded from `file` with this user's code cache for `verb`. */
-export function loadCliScript(file: string, verb: string): (argv: string[]) => Promise<number> {
+/**
+ * The CLI script's runCli, loaded from `file` with this user's code cache for the verb of
+ * `argv` (the words after `k2s-dns`, the ones runCli is then given): a missing cache is written
+ * at exit when that run did the command's work (full-run.ts).
+ */
+export function loadCliScript(file: string, argv: readonly string[]): (argv: string[]) => Promise<number> {
   const euid = process.geteuid?.() ?? -1;
   // The verb is a plain word in the cache's file name (an unknown verb shares one name).
+  const verb = argv[0] ?? '';
   const job = /^[a-z][a-z-]{0,30}$/.test(verb) ? verb : 'other';
-  const { exports } = loadCachedScript(file, userCacheDir(euid), euid, { name: `${CLI_SCRIPT}.${job}`, writeAt: 'exit' });
+  const words = [...argv];
+  const { exports } = loadCachedScript(file, userCacheDir(euid), euid, { name: `${CLI_SCRIPT}.${job}`, writeAt: 'exit', keepIf: (code) => didCommandWork(words, code) });
   return (exports as { runCli: (argv: string[]) => Promise<number> }).runCli;
 }
 

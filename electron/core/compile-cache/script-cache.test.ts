@@ -106,6 +106,36 @@ describe('loadCachedScript', () => {
     expect(names()).toEqual(['vendor-x.cjs.start', 'vendor-x.cjs.stop']);
   });
 
+  it('keepIf (CacheOptions): a short run (help, a refusal) leaves no cache; the next run that did the work writes it, with the functions it ran', () => {
+    // A "command" whose work is a function the short path never calls: V8 compiles it lazily, so
+    // only a run that called it has it in the cache.
+    const body = Array.from({ length: 60 }, (_, i) => `  t += String(i * ${i + 1}).length;`).join('\n');
+    writeFileSync(script, `exports.work = function work(n) {\n  let t = 0;\n  for (let i = 0; i < n; i++) {\n${body}\n  }\n  return t;\n};\n`);
+    const mod = JSON.stringify(fileURLToPath(new URL('./script-cache.ts', import.meta.url)));
+    /** One run: calls work() when `real`, exits with `code`; keepIf keeps status 0 only unless `always`. */
+    const run = (real: boolean, code: number, always = false): string => {
+      const keep = always ? '() => true' : '(c) => c === 0';
+      const src = `const { loadCachedScript } = await import(${mod}); const r = loadCachedScript(${JSON.stringify(script)}, ${JSON.stringify(dir)}, ${euid}, { name: 'vendor-x.cjs.stop', writeAt: 'exit', keepIf: ${keep} }); if (${real}) r.exports.work(3); process.stdout.write(r.cache); process.exitCode = ${code};`;
+      const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', src], { encoding: 'utf8' });
+      if (r.status !== code) throw new Error(`child failed (${r.status}): ${r.stderr}`);
+      return r.stdout;
+    };
+    // What the old rule (write on any miss) kept from a short run, for comparison.
+    expect(run(false, 0, true)).toBe('written');
+    const shortSize = statSync(cacheFile()!).size;
+    rmSync(cacheFile()!);
+    expect(run(false, 3)).toBe('written');
+    expect(cacheFile()).toBeUndefined();
+    expect(run(true, 0)).toBe('written');
+    const file = cacheFile()!;
+    const full = readFileSync(file);
+    expect(full.length).toBeGreaterThan(shortSize);
+    // Later runs read it; a short one does not replace it.
+    expect(run(false, 3)).toBe('hit');
+    expect(run(true, 0)).toBe('hit');
+    expect(readFileSync(cacheFile()!).equals(full)).toBe(true);
+  });
+
   it('null directory: runs without a cache', () => {
     expect(loadCachedScript(script, null, euid)).toEqual({ exports: { sum: 42, base: 'vendor-x.cjs', self: true }, cache: 'off' });
   });

@@ -133,6 +133,12 @@ export interface CacheOptions {
    * program compiled while it ran are in the cache too, not only those of loading.
    */
   writeAt?: 'load' | 'exit';
+  /**
+   * With `exit`: whether this run's cache is worth keeping, asked with the exit status
+   * (default: always). A cache is written once and then read by every later run, so a run that
+   * took a short path (help, a refusal) should leave none: the next run writes it (full-run.ts).
+   */
+  keepIf?: (exitCode: number) => boolean;
 }
 
 /**
@@ -171,7 +177,12 @@ export function loadCachedScript(file: string, cacheDir: string | null, euid: nu
   if (cachedData && !script.cachedDataRejected) return { exports: module.exports, cache: 'hit' };
   // After the run, so the functions the script compiled while loading are in the cache too
   // (with `exit`, also those it compiled later; writeCache never throws).
-  if (opts.writeAt === 'exit') process.once('exit', () => writeCache(cachePath, script.createCachedData(), stem));
+  if (opts.writeAt === 'exit') {
+    const keepIf = opts.keepIf;
+    process.once('exit', (code) => {
+      if (!keepIf || keepIf(code)) writeCache(cachePath, script.createCachedData(), stem);
+    });
+  }
   else writeCache(cachePath, script.createCachedData(), stem);
   return { exports: module.exports, cache: cachedData ? 'rejected' : 'written' };
 }
