@@ -94,7 +94,7 @@ describe('lockPastFollower: a follow in progress ended by a signal (systemd)', (
     expect(calls.slice(0, 2)).toEqual(['SIGTERM', 'SIGKILL']);
     expect(await exited).toEqual({ code: null, signal: 'SIGKILL' });
     expect(r).toMatchObject({ ok: true, exitCode: 0, message: 'K2s DNS is stopped; the host resolver is back as it was.' });
-    expect(steps).toContain(`stop-service: k2s-dnsproxy was not running as this stop began: the network follower was restarting it (a follow not done within ${FOLLOW_END_WAIT_MS / 1000} s, its process killed with SIGKILL); it is stopped now.`);
+    expect(steps).toContain(`stop-service: k2s-dnsproxy was being restarted by the network follower as this stop began (a follow not done within ${FOLLOW_END_WAIT_MS / 1000} s, its process killed with SIGKILL); it is stopped now.`);
     expect(steps.join('\n')).not.toContain('k2s-dnsproxy was not running.');
   });
 });

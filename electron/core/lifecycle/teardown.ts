@@ -187,12 +187,14 @@ export function journaledReporter(deps: LifecycleDeps, op: JournaledOperation, s
 }
 
 /**
- * stop-service's line for a proxy found not running after the network follower was SIGKILLed in a
+ * stop-service's line for a proxy found not active after the network follower was SIGKILLed in a
  * follow that did not end within `killedAfterMs` (StopOptions.followKilledAfterMs): the proxy was
- * down in that follow's restart of it, not stopped before this stop.
+ * in that follow's restart of it (stopping, or not yet started again), not stopped before this
+ * stop — nor surely down: a restart held in its stop phase still answers (systemd's
+ * "deactivating").
  */
 export function stoppedInKilledFollow(killedAfterMs: number): string {
-  return `k2s-dnsproxy was not running as this stop began: the network follower was restarting it (a follow not done within ${killedAfterMs / 1000} s, its process killed with SIGKILL); it is stopped now.`;
+  return `k2s-dnsproxy was being restarted by the network follower as this stop began (a follow not done within ${killedAfterMs / 1000} s, its process killed with SIGKILL); it is stopped now.`;
 }
 
 /**
