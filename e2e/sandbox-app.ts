@@ -31,7 +31,7 @@ import { engineSentence, type SandboxEngines } from './sandbox-dnsproxy';
 import { SANDBOX_CONTROLS } from './sandbox-control';
 import { CLI_WRAPPER_ENV, SANDBOX_KUBECONFIG_ENV, SANDBOX_NAMESERVER_ENV, useCliInvocation } from '../electron/core/cli-invocation';
 import { setSandboxKubeconfig } from '../shared/fix';
-import { cliWrapperPath, writeCliWrapper } from './sandbox-cli-wrapper';
+import { cliWrapperPath, sandboxHome, writeCliWrapper } from './sandbox-cli-wrapper';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 const RENDERER = join(REPO, 'out', 'renderer');
@@ -212,7 +212,7 @@ async function outer(port: number): Promise<number> {
       '\nThe CLI inside the sandbox (as root, from any shell, the sandbox\'s root shell below too):\n' +
       `${sandboxCliLines(ready, await writeCliWrapper(dir, hostPid, ready.kubeconfig, [process.execPath, join(REPO, 'bin', 'k2s-dns.mjs')], ready.nameserver)).join('\n')}\n` +
       '\nA root shell inside the sandbox (its own /etc/resolv.conf, its PIDs, dig and getent: the window\'s "Copy" commands work here):\n' +
-      `  nsenter -t ${hostPid} -n -m -p -- bash\n` +
+      `  nsenter -t ${hostPid} -n -m -p -- env HOME=${sandboxHome(dir)} bash\n` +
       `${rootShellPidLines(ready.nameserver).join('\n')}\n` +
       '\nFake an outage and undo it (as root, in this checkout, from another shell):\n' +
       `${sandboxControlLines(dir).join('\n')}\n`,

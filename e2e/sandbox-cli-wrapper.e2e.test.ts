@@ -46,7 +46,7 @@ describe.skipIf(!inSandbox)('the sandbox CLI wrapper, from any shell', () => {
     if (found === null) throw new Error('the nested namespace did not start within 20 s');
     pid = found;
     const probe = join(dir, 'probe');
-    await writeFile(probe, '#!/bin/sh\nprintf "%s\\n" "$(readlink /proc/self/ns/net)" "$K2S_DNS_CLI" "$KUBECONFIG" "$@"\n', { mode: 0o755 });
+    await writeFile(probe, '#!/bin/sh\nprintf "%s\\n" "$(readlink /proc/self/ns/net)" "$K2S_DNS_CLI" "$KUBECONFIG" "$HOME" "$@"\n', { mode: 0o755 });
     wrapper = await writeCliWrapper(dir, pid, '/tmp/sandbox kubeconfig', ['/bin/sh', probe]);
   }, 60_000);
   afterAll(async () => {
@@ -60,7 +60,7 @@ describe.skipIf(!inSandbox)('the sandbox CLI wrapper, from any shell', () => {
     expect(inner).not.toBe(await readlink('/proc/self/ns/net'));
     const r = await run([wrapper, 'status', 'a b']);
     expect(r).toMatchObject({ code: 0, stderr: '' });
-    expect(r.stdout.split('\n')).toEqual([inner, wrapper, '/tmp/sandbox kubeconfig', 'status', 'a b', '']);
+    expect(r.stdout.split('\n')).toEqual([inner, wrapper, '/tmp/sandbox kubeconfig', join(dir, 'home'), 'status', 'a b', '']);
   }, 60_000);
 
   it('from the sandbox\'s root shell (nsenter -t PID -n -m -p): the same, not "cannot open /proc/PID/ns/net"', async () => {
@@ -69,7 +69,7 @@ describe.skipIf(!inSandbox)('the sandbox CLI wrapper, from any shell', () => {
     expect((await run(['nsenter', '-t', String(pid), '-n', '-m', '-p', '--', '/bin/sh', '-c', `test -e /proc/${pid}/ns/net || echo absent`])).stdout).toBe('absent\n');
     const r = await run(['nsenter', '-t', String(pid), '-n', '-m', '-p', '--', wrapper, 'status', 'a b']);
     expect(r).toMatchObject({ code: 0, stderr: '' });
-    expect(r.stdout.split('\n')).toEqual([inner, wrapper, '/tmp/sandbox kubeconfig', 'status', 'a b', '']);
+    expect(r.stdout.split('\n')).toEqual([inner, wrapper, '/tmp/sandbox kubeconfig', join(dir, 'home'), 'status', 'a b', '']);
   }, 60_000);
 
   it('a fix\'s other command as the CLI prints it under the wrapper (shared/fix.ts shellCommand) runs in the sandbox\'s namespaces, from either shell (sixth walk M2: `chmod o-w /etc/resolv.conf` named the host\'s file)', async () => {
@@ -93,6 +93,12 @@ describe.skipIf(!inSandbox)('the sandbox CLI wrapper, from any shell', () => {
     const there = await run(['nsenter', '-t', String(pid), '-n', '-m', '-p', '--', '/bin/sh', '-c', line]);
     expect(there).toMatchObject({ code: 0, stderr: '' });
     expect(there.stdout.split('\n')).toEqual(want);
+  }, 60_000);
+
+  it("a program run through it (a fix's `kubectl … logs`, which writes ~/.kube/cache) has the sandbox's HOME, DIR/home (0700, gone with DIR), not the host's /root (a new user's finding: /root/.kube/cache appeared on the host)", async () => {
+    const r = await run(['env', 'HOME=/root', wrapper, 'sh', '-c', 'mkdir -p "$HOME/.kube/cache" && echo "$HOME" && stat -c %a "$HOME"']);
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(r.stdout).toBe(`${join(dir, 'home')}\n700\n`);
   }, 60_000);
 
   it("under sudo: the caller's ~/.kube/config (the host's cluster, before $KUBECONFIG in the lookup) is not looked at — SUDO_USER and PKEXEC_UID are unset — and the sandbox's kubeconfig is named for the texts (walk 18 H1)", async () => {

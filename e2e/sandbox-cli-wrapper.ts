@@ -7,13 +7,23 @@
  * when its own namespaces are the sandbox's (the /proc/self/ns links, namespaces(7)), it runs
  * the CLI as it is.
  */
-import { readlink, writeFile } from 'node:fs/promises';
+import { mkdir, readlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CLI_WRAPPER_ENV, SANDBOX_KUBECONFIG_ENV, SANDBOX_NAMESERVER_ENV } from '../electron/core/cli-invocation';
 
 /** The sandbox's `k2s-dns`: DIR/k2s-dns. */
 export function cliWrapperPath(dir: string): string {
   return join(dir, 'k2s-dns');
+}
+
+/**
+ * The HOME of whatever runs through the wrapper and of the sandbox's root shell: DIR/home, gone
+ * with DIR. The sandbox's mount namespace shares the host's /root (e2e/bed/inner.sh mounts over
+ * /etc, /run, /var/lib, /var/log and /opt only), so a pasted fix such as `kubectl … logs` would
+ * otherwise write its cache into the host's /root/.kube (a new user's finding).
+ */
+export function sandboxHome(dir: string): string {
+  return join(dir, 'home');
 }
 
 /** The namespaces the wrapper compares, as namespaces(7) names their /proc/PID/ns links. */
@@ -53,10 +63,11 @@ export const WRAPPER_SHELL_VERB = 'sh';
  * the form the CLI prints other programs' commands in (shared/fix.ts shellCommand), so a pasted
  * fix changes the sandbox's /etc/resolv.conf, never the host's (sixth walk M2). `nameserver`: the
  * sandbox network's, as $K2S_DNS_SANDBOX_NAMESERVER (a fix asking for a resolver file then names
- * a command that writes one there: shared/fix.ts resolverFileWays); null: none is set.
+ * a command that writes one there: shared/fix.ts resolverFileWays); null: none is set. `home`:
+ * $HOME for what it runs (sandboxHome), so a program's dot files stay in the sandbox's directory.
  */
-export function cliWrapperText(path: string, target: CliWrapperTarget, kubeconfig: string, command: readonly string[], nameserver: string | null = null): string {
-  const env = `env -u SUDO_USER -u PKEXEC_UID ${CLI_WRAPPER_ENV}=${q(path)} KUBECONFIG=${q(kubeconfig)} ${SANDBOX_KUBECONFIG_ENV}=${q(kubeconfig)}${nameserver ? ` ${SANDBOX_NAMESERVER_ENV}=${q(nameserver)}` : ''}`;
+export function cliWrapperText(path: string, target: CliWrapperTarget, kubeconfig: string, command: readonly string[], nameserver: string | null, home: string): string {
+  const env = `env -u SUDO_USER -u PKEXEC_UID HOME=${q(home)} ${CLI_WRAPPER_ENV}=${q(path)} KUBECONFIG=${q(kubeconfig)} ${SANDBOX_KUBECONFIG_ENV}=${q(kubeconfig)}${nameserver ? ` ${SANDBOX_NAMESERVER_ENV}=${q(nameserver)}` : ''}`;
   const inside = NAMESPACES.map((n) => `[ "$(readlink /proc/self/ns/${n})" = ${q(target.ns[n])} ]`).join(' && ');
   return [
     '#!/bin/sh',
@@ -70,9 +81,11 @@ export function cliWrapperText(path: string, target: CliWrapperTarget, kubeconfi
   ].join('\n');
 }
 
-/** Writes cliWrapperText to DIR/k2s-dns (0755; DIR is root's, 0700) and returns its path. */
+/** Writes cliWrapperText to DIR/k2s-dns (0755; DIR is root's, 0700), makes its HOME (DIR/home, 0700) and returns its path. */
 export async function writeCliWrapper(dir: string, hostPid: number, kubeconfig: string, command: readonly string[], nameserver: string | null = null): Promise<string> {
   const path = cliWrapperPath(dir);
-  await writeFile(path, cliWrapperText(path, await wrapperTarget(hostPid), kubeconfig, command, nameserver), { mode: 0o755 });
+  const home = sandboxHome(dir);
+  await mkdir(home, { recursive: true, mode: 0o700 });
+  await writeFile(path, cliWrapperText(path, await wrapperTarget(hostPid), kubeconfig, command, nameserver, home), { mode: 0o755 });
   return path;
 }
