@@ -2,7 +2,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { admGroupWays, asRootStartWays, cliCommand, clusterRunningHint, clusterStartFix, DRIFT_CHOICE, handResolverWays, resolverFileWays, setCliKubeconfig, setCliName, setCliRunningStart, setKubectlKubeconfig, setSandboxKubeconfig, shellCommand, upstreamQueryWays, upstreamStartWays } from './fix';
+import { admGroupWays, asRootStartWays, cliCommand, clusterRunningHint, clusterStartFix, DRIFT_CHOICE, handResolverWays, resolverFileWays, setCliKubeconfig, setCliName, setCliRunningStart, setKubectlKubeconfig, setSandboxKubeconfig, networkOverrideWays, runningStartWith, shellCommand, upstreamQueryWays, upstreamStartWays } from './fix';
 import { fixText, healthVerdict, verdictFix, type HealthAction } from './health';
 import type { HealthHop } from './health-report';
 
@@ -232,11 +232,20 @@ describe('a start or check naming a nameserver: a line to paste that cannot run 
     setCliRunningStart(null);
   });
 
-  it('on a host: --upstream <IP> and what replaces it, after --kubeconfig and without the running start\'s flags', () => {
+  it('on a host: --upstream <IP> and what replaces it, after --kubeconfig, with the running start\'s flags but not its upstreams (new-user walk: no --engine dnsmasq)', () => {
     setCliKubeconfig('/home/u/k2s config');
     setCliRunningStart(['--engine', 'dnsmasq']);
-    expect(upstreamStartWays()).toBe("`sudo npx k2s-dns start --kubeconfig '/home/u/k2s config' --upstream <IP>` (replace <IP> with your nameserver's IP address)");
-    expect(upstreamStartWays(['--on-network-change', 'keep'], [], 'the IP address of a nameserver that answers')).toBe("`sudo npx k2s-dns start --on-network-change keep --kubeconfig '/home/u/k2s config' --upstream <IP>` (replace <IP> with the IP address of a nameserver that answers)");
+    expect(upstreamStartWays()).toBe("`sudo npx k2s-dns start --engine dnsmasq --kubeconfig '/home/u/k2s config' --upstream <IP>` (replace <IP> with your nameserver's IP address)");
+    expect(upstreamStartWays(['--on-network-change', 'keep'], [], 'the IP address of a nameserver that answers')).toBe("`sudo npx k2s-dns start --engine dnsmasq --on-network-change keep --kubeconfig '/home/u/k2s config' --upstream <IP>` (replace <IP> with the IP address of a nameserver that answers)");
+    // The running upstreams are replaced, a flag the line sets itself is named once, a valueless one kept.
+    setCliRunningStart(['--engine', 'dnsmasq', '--upstream', '192.0.2.54', '--upstream', '192.0.2.55', '--no-log-queries', '--allow-zone', 'corp.example', '--on-network-change', 'keep']);
+    expect(upstreamStartWays(['--on-network-change', 'keep'])).toBe("`sudo npx k2s-dns start --engine dnsmasq --no-log-queries --allow-zone corp.example --on-network-change keep --kubeconfig '/home/u/k2s config' --upstream <IP>` (replace <IP> with your nameserver's IP address)");
+    expect(runningStartWith(['--engine', 'adguard'])).toEqual(['--upstream', '192.0.2.54', '--upstream', '192.0.2.55', '--no-log-queries', '--allow-zone', 'corp.example', '--on-network-change', 'keep', '--engine', 'adguard']);
+  });
+
+  it('the network override: stop first (a start while K2s DNS runs is refused, RUNNING_OTHER_OPTIONS), then the running options with keep and <IP>', () => {
+    setCliRunningStart(['--engine', 'dnsmasq']);
+    expect(networkOverrideWays(['192.0.2.53'])).toBe('`sudo npx k2s-dns stop`, then `sudo npx k2s-dns start --engine dnsmasq --on-network-change keep --upstream <IP>` (replace <IP> with the IP address of a nameserver that answers)');
   });
 
   it('in the sandbox: its network\'s nameserver, unless it is one that failed', () => {

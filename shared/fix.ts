@@ -125,13 +125,48 @@ function ipPlaceholderWords(whose: string): string {
  * that cannot run unedited (walk 7 M4: `--upstream IP` ran as is; new-user walk: "`… --upstream`
  * followed by the IP address" was no line to paste). `flags` come before `--upstream` (e.g.
  * `--on-network-change keep`); the line is cliStartCommand's (sudo, the wrapper, `--kubeconfig
- * PATH`), with no running start's flags.
+ * PATH`) and carries the running start's flags (setCliRunningStart) as a bare `start` does, but
+ * none of its upstreams and none `flags` sets again (runningStartWith; new-user walk: the
+ * override after `start --engine dnsmasq` named no `--engine dnsmasq`).
  */
 export function upstreamStartWays(flags: readonly string[] = [], avoid: readonly string[] = [], whose = "your nameserver's IP address"): string {
-  const start = cliStartCommand(flags);
+  const start = cliStartCommand(runningStartWith(flags, ['--upstream']));
   const ns = sandboxNameserver;
   if (ns !== null && !avoid.some((a) => a === ns || a.startsWith(`${ns}:`))) return `${codeSpan(`${start} --upstream ${ns}`)} (the sandbox network's nameserver)`;
   return `${codeSpan(`${start} --upstream ${IP_PLACEHOLDER}`)}${ipPlaceholderWords(whose)}`;
+}
+
+/** The start flags that take no value (shared/running-start.ts runningStartFlags): every other is followed by its value. */
+const VALUELESS_START_FLAGS: ReadonlySet<string> = new Set(['--no-log-queries']);
+
+/**
+ * The running start's flags (setCliRunningStart) for a start line that names `flags` of its own,
+ * followed by those: each running flag (with its value) whose name neither `flags` nor `replaced`
+ * names, so a fix's start brings back the running options (engine, KubeSwitch, zones …) and sets
+ * what it is about once (`--on-network-change keep` once; `replaced` `--upstream`: none of the
+ * running upstreams, where the line names its own after). Words unquoted (cliCommand quotes them).
+ */
+export function runningStartWith(flags: readonly string[], replaced: readonly string[] = []): string[] {
+  const named = new Set([...flags.filter((f) => f.startsWith('--')), ...replaced]);
+  const kept: string[] = [];
+  for (let i = 0; i < runningStart.length; i++) {
+    const flag = runningStart[i]!;
+    const value = VALUELESS_START_FLAGS.has(flag) ? [] : runningStart.slice(i + 1, i + 2);
+    i += value.length;
+    if (!named.has(flag)) kept.push(flag, ...value);
+  }
+  return [...kept, ...flags];
+}
+
+/**
+ * The override of a followed network's upstreams (status's `check-network`, doctor's silent
+ * upstreams), one clause: stop first (a start while K2s DNS runs with other options is refused,
+ * RUNNING_OTHER_OPTIONS), then a start with `--on-network-change keep` naming none of `silent`
+ * (upstreamStartWays: real addresses, or a line ending with <IP> and what replaces it), each
+ * line in a code span: `` `sudo k2s-dns stop`, then `sudo k2s-dns start … --on-network-change keep --upstream <IP>` (replace …) ``.
+ */
+export function networkOverrideWays(silent: readonly string[]): string {
+  return `${codeSpan(cliCommand('stop', true))}, then ${upstreamStartWays(['--on-network-change', 'keep'], silent, 'the IP address of a nameserver that answers')}`;
 }
 
 /**

@@ -198,8 +198,8 @@ describe('healthVerdict over every hop outcome', () => {
     expect(fixText(v.action, 'gui')).toContain('an override: Stop, then Start with Start options → Upstreams and Network changes: keep');
     // Walk 7 M4: the check names the network's nameserver that did not answer; the override ends with <IP> and says what replaces it.
     setCliName('k2s-dns');
-    expect(verdictFix(v, 'cli')).toBe("check the network connection or VPN (`k2s-dns query kubernetes.io --server 10.99.0.1`); an override: sudo k2s-dns stop, then `sudo k2s-dns start --on-network-change keep --upstream <IP>` (replace <IP> with the IP address of a nameserver that answers)");
-    expect(fixText('check-network', 'cli')).toBe("check the network connection or VPN (`k2s-dns query kubernetes.io --server <IP>` (replace <IP> with the network's nameserver's IP address)); an override: sudo k2s-dns stop, then `sudo k2s-dns start --on-network-change keep --upstream <IP>` (replace <IP> with the IP address of a nameserver that answers)");
+    expect(verdictFix(v, 'cli')).toBe("check the network connection or VPN (`k2s-dns query kubernetes.io --server 10.99.0.1`); an override: `sudo k2s-dns stop`, then `sudo k2s-dns start --on-network-change keep --upstream <IP>` (replace <IP> with the IP address of a nameserver that answers)");
+    expect(fixText('check-network', 'cli')).toBe("check the network connection or VPN (`k2s-dns query kubernetes.io --server <IP>` (replace <IP> with the network's nameserver's IP address)); an override: `sudo k2s-dns stop`, then `sudo k2s-dns start --on-network-change keep --upstream <IP>` (replace <IP> with the IP address of a nameserver that answers)");
     // <IP> only last in a command (the shell refuses it there: shared/fix.ts IP_PLACEHOLDER) and in what replaces it; no bare IP word.
     for (const text of [verdictFix(v, 'cli'), fixText('check-network', 'cli')]) expect(text!.replace(/ <IP>`/g, '`').replace(/replace <IP> with/g, '')).not.toMatch(/<|IP --|--upstream IP/);
   });
@@ -209,7 +209,7 @@ describe('healthVerdict over every hop outcome', () => {
     try {
       const path = (server: string) => [...hops().filter((h) => h.kind !== 'upstream'), queryHop(`upstream:${server}`, 'upstream', q(`${server}:53`, 'TIMEOUT', [], undefined, 'NS'), false)];
       const other = healthVerdict({ hops: path('10.99.0.1'), state: 'running', interrupted: false, following: true });
-      expect(verdictFix(other, 'cli')).toBe("check the network connection or VPN (`/tmp/k2sdns-app-Ab12/k2s-dns query kubernetes.io --server 10.99.0.1`); an override: /tmp/k2sdns-app-Ab12/k2s-dns stop, then `/tmp/k2sdns-app-Ab12/k2s-dns start --on-network-change keep --upstream 192.0.2.53` (the sandbox network's nameserver)");
+      expect(verdictFix(other, 'cli')).toBe("check the network connection or VPN (`/tmp/k2sdns-app-Ab12/k2s-dns query kubernetes.io --server 10.99.0.1`); an override: `/tmp/k2sdns-app-Ab12/k2s-dns stop`, then `/tmp/k2sdns-app-Ab12/k2s-dns start --on-network-change keep --upstream 192.0.2.53` (the sandbox network's nameserver)");
       const own = healthVerdict({ hops: path('192.0.2.53'), state: 'running', interrupted: false, following: true });
       expect(verdictFix(own, 'cli')).toContain('`/tmp/k2sdns-app-Ab12/k2s-dns start --on-network-change keep --upstream <IP>` (replace <IP> with the IP address of a nameserver that answers)');
     } finally {

@@ -5,7 +5,7 @@
  * one verdict: the hop where the path breaks, its cause and the fix. `status`, `doctor`, the
  * Overview and the Topology all read this model. Pure module: no Node or DOM imports.
  */
-import { asRootWays, cliCommand, DRIFT_CHOICE, kubectlCommand, resolverFileWays, shellCommand, shellWord, upstreamQueryWays, upstreamStartWays } from './fix';
+import { asRootWays, cliCommand, DRIFT_CHOICE, kubectlCommand, networkOverrideWays, resolverFileWays, shellCommand, shellWord, upstreamQueryWays, upstreamStartWays } from './fix';
 import type { HostDnsStatus, QueryResult } from './types';
 import { LIVE_LOOP_FIX, LOOP_WINDOW_MS, type LiveLoop } from './live-loop';
 import type { HopKind, HopOutcome, HealthHop, HealthCause, HealthAction, HealthVerdict, HealthReport } from './health-report';
@@ -107,11 +107,11 @@ export function fixResolverText(frontEnd: FrontEnd, ways: string): string {
 /**
  * The CLI fix for a followed network whose nameservers do not answer (`check-network`): a check of
  * the first of `silent` (the upstream hops' targets that did not answer: the verdict's
- * silentUpstreams), and an override whose start names none of them (shared/fix.ts
- * upstreamQueryWays, upstreamStartWays: real addresses, or a line ending with <IP> and what replaces it; walk 7 M4).
+ * silentUpstreams), and an override, stop then a start naming none of them (shared/fix.ts
+ * upstreamQueryWays, networkOverrideWays: real addresses, or a line ending with <IP> and what replaces it; walk 7 M4).
  */
 export function checkNetworkCli(silent: readonly string[]): string {
-  return `check the network connection or VPN (${upstreamQueryWays(silent[0] ?? null, "the network's nameserver's IP address")}); an override: ${cliCommand('stop', true)}, then ${upstreamStartWays(['--on-network-change', 'keep'], silent, 'the IP address of a nameserver that answers')}`;
+  return `check the network connection or VPN (${upstreamQueryWays(silent[0] ?? null, "the network's nameserver's IP address")}); an override: ${networkOverrideWays(silent)}`;
 }
 
 /** The CLI fix for original upstreams that do not answer (`check-upstream`): a check of the first of `silent` (as checkNetworkCli's), the address the proxy forwards to. */

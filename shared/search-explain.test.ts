@@ -48,6 +48,20 @@ describe('the summary when none resolves (walk 18 M3)', () => {
   });
 });
 
+describe('a cluster name asked through the host\'s resolver while K2s DNS is stopped (new-user walk)', () => {
+  const name = 'kubernetes.default.svc.cluster.local';
+  const answers = [name, `${name}.corp.example`, `${name}.lan`].map((n) => ({ name: n, rcode: 'NXDOMAIN', answers: [] }));
+  it('the cause is the stopped K2s DNS, with the line that starts it; not the search list', () => {
+    const lines = explainLines({ name, target: 'system', cfg, clusterDomain: null, answers, stoppedStart: 'sudo k2s-dns start' });
+    expect(lines.at(-1)).toBe("None of them resolves: K2s DNS is not running, so nothing answers for cluster.local (the host's nameservers do not serve cluster zones): run sudo k2s-dns start first.");
+    // The zone a start recorded, ASCII case aside; a name outside it keeps the search-list words.
+    expect(explainLines({ name: 'Web.Apps.K2S.Example', target: 'system', cfg, clusterDomain: 'k2s.example', answers, stoppedStart: 'sudo k2s-dns start' }).at(-1)).toMatch(/^None of them resolves: K2s DNS is not running, so nothing answers for k2s\.example /);
+    expect(explainLines({ name: 'printer', target: 'system', cfg, clusterDomain: null, answers, stoppedStart: 'sudo k2s-dns start' }).at(-1)).toMatch(/^None of them resolves: the search list has no domain under which printer exists\./);
+    // Running (no stoppedStart): as before.
+    expect(explainLines({ name, target: 'system', cfg, clusterDomain: 'cluster.local', answers }).at(-1)).toBe(`None of them resolves: the search list has no domain under which ${name} exists.`);
+  });
+});
+
 describe('explainSteps with a search domain listed twice', () => {
   it('glibc stops at the first copy: the second is not asked, nor anything after it', () => {
     const cfg = parseSearchConfig('search a.example a.example b.example\nnameserver 192.0.2.53\n');

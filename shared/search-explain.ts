@@ -78,9 +78,19 @@ export function explainSteps(name: string, cfg: SearchConfig, answers: Candidate
  * apply: not for an Internet name, `internet` (its ICANN public suffix, shared/internet-suffix.ts
  * icannSuffixOf, and the rcode the name got as it is, null when not asked), which is said not to
  * exist instead (walk 18 M3: `example.com` got "e.g. example.com.svc.cluster.local").
+ * `stoppedStart`: the line that starts K2s DNS, given when it is not running and the host's
+ * resolver was asked; then a name in the cluster zone (`clusterDomain`, default cluster.local) is
+ * said to resolve nowhere for that reason, with the line (new-user walk: "the search list has no
+ * domain" for kubernetes.default.svc.cluster.local, where the host's nameservers serve no cluster zone).
  */
-export function explainSummary(name: string, answered: string | null, answersOfAnswered: string[], clusterDomain: string | null, cfg: SearchConfig, internet: { suffix: string; rcode: string | null } | null = null): string {
+export function explainSummary(name: string, answered: string | null, answersOfAnswered: string[], clusterDomain: string | null, cfg: SearchConfig, internet: { suffix: string; rcode: string | null } | null = null, stoppedStart: string | null = null): string {
   if (answered) return `glibc stops at ${answered}: it resolves (${answersOfAnswered.join(', ')}), so host apps get that answer for ${name}.`;
+  const cd = (clusterDomain ?? 'cluster.local').toLowerCase();
+  const bareName = name.replace(/\.$/, '').toLowerCase();
+  if (stoppedStart !== null && (bareName === cd || bareName.endsWith(`.${cd}`))) {
+    // The same words as `query --server proxy` while stopped (electron/cli/main.ts).
+    return `None of them resolves: K2s DNS is not running, so nothing answers for ${cd} (the host's nameservers do not serve cluster zones): run ${stoppedStart} first.`;
+  }
   const none = `None of them resolves${cfg.search.length > 0 ? `: the search list has no domain under which ${name} exists` : ''}.`;
   if (internet) {
     const bare = name.replace(/\.$/, '');
@@ -107,9 +117,10 @@ export function internetNameOf(name: string, suffix: string | null, steps: reado
  * The explanation as text lines (the CLI prints them after `;; `): configuration and who
  * expands the name, one line per candidate (`1. kubernetes.default → NXDOMAIN`, `(not asked)`
  * past glibc's stop), the summary, and the `.svc` hint. `internetSuffix`: the name's ICANN public
- * suffix (shared/internet-suffix.ts icannSuffixOf; absent or null: none), for the summary.
+ * suffix (shared/internet-suffix.ts icannSuffixOf; absent or null: none), for the summary;
+ * `stoppedStart`: explainSummary's (absent or null: K2s DNS runs, or not known).
  */
-export function explainLines(input: { name: string; target: 'system' | 'server'; cfg: SearchConfig; clusterDomain: string | null; answers: CandidateAnswer[]; internetSuffix?: string | null }): string[] {
+export function explainLines(input: { name: string; target: 'system' | 'server'; cfg: SearchConfig; clusterDomain: string | null; answers: CandidateAnswer[]; internetSuffix?: string | null; stoppedStart?: string | null }): string[] {
   const { name, cfg } = input;
   const { steps, answered } = explainSteps(name, cfg, input.answers);
   const who = input.target === 'system'
@@ -118,7 +129,7 @@ export function explainLines(input: { name: string; target: 'system' | 'server';
   const lines = [who];
   steps.forEach((s, i) => lines.push(`  ${i + 1}. ${s.name} → ${s.rcode}${s.rcode === 'NOERROR' ? (s.answers.length ? ` ${s.answers.join(', ')}` : ' (no answer)') : ''}${s.asked ? '' : ' (not asked: glibc stopped before it)'}`));
   const hit = steps.find((s) => s.name === answered);
-  lines.push(explainSummary(name, answered, hit?.answers ?? [], input.clusterDomain, cfg, internetNameOf(name, input.internetSuffix ?? null, steps)));
+  lines.push(explainSummary(name, answered, hit?.answers ?? [], input.clusterDomain, cfg, internetNameOf(name, input.internetSuffix ?? null, steps), input.stoppedStart ?? null));
   const svc = svcHint(name, cfg, input.clusterDomain);
   if (svc) lines.push(svc);
   return lines;

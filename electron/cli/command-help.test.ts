@@ -11,7 +11,7 @@ describe('k2s-dns VERB --help (walk15: it printed the whole help)', () => {
   it('start --help prints start\'s synopsis, what it changes and its flags, not the other commands', async () => {
     const { code, stdout } = await run(['start', '--help']);
     expect(code).toBe(0);
-    expect(stdout).toBe(`${commandUsage('start')}\n`);
+    expect(stdout).toBe(commandUsage('start'));
     expect(stdout).toMatch(/^Usage:\n {2}k2s-dns start \[--kubeconfig PATH\]/);
     expect(stdout).toContain('Changes (root): /etc/resolv.conf');
     expect(stdout).toContain('--on-network-change  when NetworkManager');
@@ -33,6 +33,14 @@ describe('k2s-dns VERB --help (walk15: it printed the whole help)', () => {
   kept, or the saved copy put back, is no file, a link to nothing, has no nameserver line or
   names only addresses the stopped proxy listened on (127.0.0.1);`);
     expect(stdout).not.toContain('--allow-zone');
+  });
+
+  it('no help begins or ends with an empty line: one newline at the end (new-user walk: `help start` read as beginning with one)', async () => {
+    for (const args of [['--help'], ['help'], ...HELP_VERBS.flatMap((v) => [['help', v], [v, '--help']])]) {
+      const { stdout } = await run(args);
+      expect(stdout.startsWith('\n'), args.join(' ')).toBe(false);
+      expect(stdout.endsWith('\n') && !stdout.endsWith('\n\n'), args.join(' ')).toBe(true);
+    }
   });
 
   it('every listed command has its own help: its synopsis from the full help, and nothing of the others\' synopses', () => {
@@ -67,23 +75,23 @@ describe('k2s-dns VERB --help (walk15: it printed the whole help)', () => {
   });
 
   it('--help and help alone still print the whole help', async () => {
-    expect((await run(['--help'])).stdout).toBe(`${USAGE}\n`);
-    expect((await run(['help'])).stdout).toBe(`${USAGE}\n`);
+    expect((await run(['--help'])).stdout).toBe(USAGE);
+    expect((await run(['help'])).stdout).toBe(USAGE);
   });
 
   it('help VERB and --help VERB print that command\'s help (they printed the whole help); an unknown VERB is a usage error, as VERB --help', async () => {
-    for (const args of [['help', 'stop'], ['--help', 'stop'], ['-h', 'stop']]) expect(await run(args), args.join(' ')).toEqual({ code: 0, stdout: `${commandUsage('stop')}\n`, stderr: '' });
+    for (const args of [['help', 'stop'], ['--help', 'stop'], ['-h', 'stop']]) expect(await run(args), args.join(' ')).toEqual({ code: 0, stdout: commandUsage('stop'), stderr: '' });
     // From this checkout the CLI is `npx k2s-dns` (electron/core/cli-invocation.ts), as in every other hint.
     expect(await run(['help', 'bogus'])).toEqual({ code: 2, stdout: '', stderr: 'Unknown command "bogus"; run npx k2s-dns --help for the list.\n' });
     expect(await run(['bogus', '--help'])).toEqual({ code: 2, stdout: '', stderr: 'Unknown command "bogus"; run npx k2s-dns --help for the list.\n' });
     expect(await run(['bogus'])).toEqual({ code: 2, stdout: '', stderr: 'Unknown command "bogus"; run npx k2s-dns --help for the list.\n' });
     // No help of its own: the whole help, which lists it.
-    expect(await run(['help', 'version'])).toEqual({ code: 0, stdout: `${USAGE}\n`, stderr: '' });
+    expect(await run(['help', 'version'])).toEqual({ code: 0, stdout: USAGE, stderr: '' });
     // A flag after it is no command: the whole help, as before (`--help --help`, `help --json`).
-    for (const args of [['--help', '--help'], ['help', '--json'], ['-h', '--version']]) expect(await run(args), args.join(' ')).toEqual({ code: 0, stdout: `${USAGE}\n`, stderr: '' });
+    for (const args of [['--help', '--help'], ['help', '--json'], ['-h', '--version']]) expect(await run(args), args.join(' ')).toEqual({ code: 0, stdout: USAGE, stderr: '' });
     // entry.ts answers these before main loads: the same answers.
-    expect(helpAnswer(['help', 'queries'])).toEqual({ code: 0, stdout: `${commandUsage('queries')}\n`, stderr: '' });
-    expect(helpAnswer([])).toEqual({ code: 2, stdout: `${USAGE}\n`, stderr: '' });
+    expect(helpAnswer(['help', 'queries'])).toEqual({ code: 0, stdout: commandUsage('queries'), stderr: '' });
+    expect(helpAnswer([])).toEqual({ code: 2, stdout: USAGE, stderr: '' });
     expect(helpAnswer(['status'])).toBeNull();
   });
 

@@ -1,7 +1,7 @@
 import { cliCommand } from '../../shared/fix';
 import { APP_VERSION } from '../../shared/app-version';
 import type { ParseArgsConfig } from 'node:util';
-import { commandUsage, helpAnswer, isHelpVerb, unknownCommandText, USAGE } from './usage';
+import { commandUsage, helpAnswer, helpOutput, isHelpVerb, unknownCommandText, USAGE } from './usage';
 import { cliInvocation } from '../core/cli-invocation';
 import { INTERNAL_VERBS } from '../core/internal-help';
 import { failedStepOf, printEvent, formatZones, formatStatus, formatQuery, type PrintedSteps } from './print';
@@ -78,7 +78,7 @@ export async function main(argv: string[]): Promise<number> {
     const { values, positionals } = parseCliArgs(rest, { ...options, help: { type: 'boolean', short: 'h' } }, command === 'query');
     // `k2s-dns start --help`: that command's usage, not the whole help (walk15).
     if (values.help) {
-      out(isHelpVerb(command) ? commandUsage(command) : USAGE);
+      process.stdout.write(helpOutput(isHelpVerb(command) ? commandUsage(command) : USAGE));
       return EXIT.ok;
     }
     return await run(command, values as Record<string, unknown>, positionals);

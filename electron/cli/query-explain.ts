@@ -2,7 +2,8 @@
  * `k2s-dns query`'s explanation of an NXDOMAIN for a relative or `.svc` name: reads the search
  * list and ndots of /etc/resolv.conf (while K2s DNS runs, the K2s-owned file keeps the
  * original's), asks each candidate glibc would ask as an absolute name at the same target, and
- * words it with shared/search-explain.ts.
+ * words it with shared/search-explain.ts; while K2s DNS is stopped, a cluster name asked through
+ * the host's resolver is said to need it started.
  */
 import { MAX_RESOLVER_BYTES, RESOLVER_READ_BYTES } from '../../shared/network-writer';
 import type { LifecycleDeps } from '../core/lifecycle/deps';
@@ -12,6 +13,7 @@ import { explainCandidates, explainLines, type CandidateAnswer } from '../../sha
 import { icannSuffixOf } from '../../shared/internet-suffix';
 import { K2S_PATHS } from '../../shared/k2s-paths';
 import { dnsStatus } from '../core/lifecycle/status';
+import { cliCommand } from '../../shared/fix';
 
 /**
  * The explanation (`lines` for people, the facts for `--json`); null when /etc/resolv.conf cannot
@@ -31,7 +33,10 @@ export async function searchExplanation(
   const text = await deps.fs.readFile(K2S_PATHS.resolvConf, { maxBytes: RESOLVER_READ_BYTES }).then((b) => (b.length > MAX_RESOLVER_BYTES ? null : b.toString('utf8')), () => null);
   if (text === null) return null;
   const cfg = parseSearchConfig(text);
-  const clusterDomain = await dnsStatus(deps).then((s) => s.clusterDomain, () => null);
+  const status = await dnsStatus(deps).catch(() => null);
+  const clusterDomain = status?.clusterDomain ?? null;
+  // The host's resolver while K2s DNS is stopped: its nameservers serve no cluster zone.
+  const stoppedStart = server === 'system' && status?.state === 'stopped' ? cliCommand('start', true) : null;
   // A trailing dot: each candidate is asked as it is, with no second search.
   const candidates = await Promise.all(
     explainCandidates(name, cfg).map(async (n): Promise<CandidateAnswer> => {
@@ -40,7 +45,7 @@ export async function searchExplanation(
       return { name: n, rcode: r.rcode, answers: r.answers.map((a) => a.data) };
     }),
   );
-  const lines = explainLines({ name, target: server === 'system' ? 'system' : 'server', cfg, clusterDomain, answers: candidates, internetSuffix: icannSuffixOf(name) });
+  const lines = explainLines({ name, target: server === 'system' ? 'system' : 'server', cfg, clusterDomain, answers: candidates, internetSuffix: icannSuffixOf(name), stoppedStart });
   return { search: cfg.search, ndots: cfg.ndots, candidates, lines };
 }
 

@@ -194,6 +194,15 @@ export function commandUsage(verb: HelpVerb): string {
   ].join('\n\n') + '\n';
 }
 
+/**
+ * A help text as printed: ending with exactly one newline. USAGE and commandUsage end with one
+ * already; a second made every help end with an empty line (new-user walk: it read as the next
+ * command's output beginning with one).
+ */
+export function helpOutput(text: string): string {
+  return `${text.replace(/\n+$/, '')}\n`;
+}
+
 /** What a help request prints (each text ends with a newline) and the exit status it sets. */
 export interface HelpAnswer {
   code: number;
@@ -215,9 +224,9 @@ export function helpAnswer(argv: readonly string[], cli = 'k2s-dns'): HelpAnswer
     const internal = internalHelp(command, argv.slice(1));
     return internal === null ? null : { code: EXIT.ok, stdout: internal, stderr: '' };
   }
-  if (command === undefined) return { code: EXIT.usage, stdout: `${USAGE}\n`, stderr: '' };
-  if (verb === undefined || verb === 'version' || verb.startsWith('-')) return { code: EXIT.ok, stdout: `${USAGE}\n`, stderr: '' };
-  if (isHelpVerb(verb)) return { code: EXIT.ok, stdout: `${commandUsage(verb)}\n`, stderr: '' };
+  if (command === undefined) return { code: EXIT.usage, stdout: helpOutput(USAGE), stderr: '' };
+  if (verb === undefined || verb === 'version' || verb.startsWith('-')) return { code: EXIT.ok, stdout: helpOutput(USAGE), stderr: '' };
+  if (isHelpVerb(verb)) return { code: EXIT.ok, stdout: helpOutput(commandUsage(verb)), stderr: '' };
   const internal = internalVerbHelp(verb);
   if (internal !== null) return { code: EXIT.ok, stdout: internal, stderr: '' };
   return { code: EXIT.usage, stdout: '', stderr: `${unknownCommandText(verb, cli)}\n` };

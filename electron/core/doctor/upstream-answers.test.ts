@@ -49,7 +49,10 @@ describe('upstream-answers', () => {
     // The running start follows the network (the default): the fix is the network's, not Upstreams.
     expect(none.remedy?.gui).toMatch(/^The network's nameserver does not answer: check the network connection or VPN/);
     expect(none.remedy?.gui).toContain('overrides it only with Network changes: keep');
-    expect(none.fix).toBe("The network's nameserver does not answer: check the network connection or VPN (e.g. `npx k2s-dns query kubernetes.io --server 192.0.2.53`). K2s DNS follows the network's resolver and switches when the network writes a working one; an override with `sudo npx k2s-dns start --on-network-change keep --upstream <IP>` (replace <IP> with the IP address of a nameserver that answers) holds only while the network is not followed.");
+    // New-user walk: the override names stop first (a start while K2s DNS runs is refused,
+    // RUNNING_OTHER_OPTIONS), and its start carries the running start's options (this host's
+    // start: --engine dnsmasq, --verify-name) as every other start fix does.
+    expect(none.fix).toBe("The network's nameserver does not answer: check the network connection or VPN (e.g. `npx k2s-dns query kubernetes.io --server 192.0.2.53`). K2s DNS follows the network's resolver and switches when the network writes a working one; an override, which holds only while the network is not followed: `sudo npx k2s-dns stop`, then `sudo npx k2s-dns start --engine dnsmasq --verify-name www.example.test --on-network-change keep --upstream <IP>` (replace <IP> with the IP address of a nameserver that answers).");
   });
 
   it('in the sandbox: the start names its network\'s nameserver unless that is the one that does not answer (walk 7 M4)', async () => {
