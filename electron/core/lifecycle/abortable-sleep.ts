@@ -7,16 +7,16 @@
  * proxy's), waited for that: stop-service 0.6–1.1 s on the booted Debian 13 host, ~0.1 s without.
  */
 
-/** Resolves after `ms` ms, or at once when `signal` is aborted (already or meanwhile), its timer then cleared. Never rejects. */
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/**
+ * Resolves after `ms` ms, or at once when `signal` is aborted (already or meanwhile), its timer
+ * then cleared: Node's timers/promises setTimeout with `{ signal }`, whose AbortError (its only
+ * rejection) is taken as the end of the sleep. Never rejects.
+ */
 export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise<void>((resolve) => {
-    if (signal?.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
+  return sleep(ms, undefined, signal ? { signal } : undefined).then(
+    () => undefined,
+    () => undefined,
+  );
 }
