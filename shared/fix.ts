@@ -136,7 +136,11 @@ export function upstreamStartWays(flags: readonly string[] = [], avoid: readonly
   return `${codeSpan(`${start} --upstream ${IP_PLACEHOLDER}`)}${ipPlaceholderWords(whose)}`;
 }
 
-/** The start flags that take no value (shared/running-start.ts runningStartFlags): every other is followed by its value. */
+/**
+ * The start flags that take no value (shared/running-start.ts runningStartFlags): every other is
+ * followed by its value. Kept here, not there: running-start.ts → state-file.ts reaches this file
+ * (scripts/import-rule.test.ts refuses the cycle); a new valueless flag there is added here too.
+ */
 const VALUELESS_START_FLAGS: ReadonlySet<string> = new Set(['--no-log-queries']);
 
 /**

@@ -88,7 +88,7 @@ export function explainSummary(name: string, answered: string | null, answersOfA
   const cd = (clusterDomain ?? 'cluster.local').toLowerCase();
   const bareName = name.replace(/\.$/, '').toLowerCase();
   if (stoppedStart !== null && (bareName === cd || bareName.endsWith(`.${cd}`))) {
-    // The same words as `query --server proxy` while stopped (electron/cli/main.ts).
+    // Worded as `query --server proxy` while stopped (electron/cli/main.ts), for the host's resolver.
     return `None of them resolves: K2s DNS is not running, so nothing answers for ${cd} (the host's nameservers do not serve cluster zones): run ${stoppedStart} first.`;
   }
   const none = `None of them resolves${cfg.search.length > 0 ? `: the search list has no domain under which ${name} exists` : ''}.`;

@@ -5,12 +5,12 @@
  * a `stop` refused at its first check (NOT_ROOT, BUSY), holds only the few functions that short
  * path ran, and each later real `stop` compiled the rest again for the life of the build.
  *
- * Kept: exit 0 (done), 1 (failed: the command ran and found or hit a fault — also an uncaught
- * exception's, which Node reports as 1 to the `exit` handler, and an early failure's; both rare
- * and tolerable: a later real run's cache is not written over) and 5 (stopped but no resolver
- * works: the command did its work). Not kept: 2 (usage error), 3 (refused by a precondition),
- * 4 (busy), any other status, and any run that asked for
- * help (`-h`, `--help` anywhere before `--`: main.ts answers `VERB --help` with status 0).
+ * Kept: exit 0 (done), 1 (failed: the command ran and found or hit a fault) and 5 (stopped but
+ * no resolver works: the command did its work). Not kept: 2 (usage error), 3 (refused by a
+ * precondition), 4 (busy), any other status, and any run that asked for help (`-h`, `--help`
+ * anywhere before `--`: main.ts answers `VERB --help` with status 0). Exit 1 is also what Node
+ * gives the `exit` handler after an uncaught exception, so a run that crashed early keeps its
+ * thinner cache too (rare; no later run writes over a cache).
  * Exit statuses: shared/error-codes.ts EXIT.
  */
 import { EXIT } from '../../../shared/error-codes';
