@@ -119,7 +119,7 @@ describe('a printed start restarts K2s DNS as it ran (fourth walk M2)', () => {
   });
 
   it('drift while dnsmasq runs with its own upstream: both choices start dnsmasq again, not the Automatic engine', () => {
-    setCliRunningStart(['--engine', 'dnsmasq', '--upstream', '192.0.2.54', '--on-network-change', 'keep']);
+    setCliRunningStart([['--engine', 'dnsmasq'], ['--upstream', '192.0.2.54'], ['--on-network-change', 'keep']]);
     expect(fixText('restore', 'cli')).toBe(
       '"Keep their file" (the default): sudo npx k2s-dns stop --on-drift keep && sudo npx k2s-dns start --engine dnsmasq --upstream 192.0.2.54 --on-network-change keep; or "Restore my original": sudo npx k2s-dns stop --on-drift restore && sudo npx k2s-dns start --engine dnsmasq --upstream 192.0.2.54 --on-network-change keep',
     );
@@ -128,7 +128,7 @@ describe('a printed start restarts K2s DNS as it ran (fourth walk M2)', () => {
   });
 
   it('each flag is one shell word, before --kubeconfig; a start with flags of its own asks for other options and keeps them', () => {
-    setCliRunningStart(['--dnsproxy', "/opt/it's dnsproxy"]);
+    setCliRunningStart([['--dnsproxy', "/opt/it's dnsproxy"]]);
     setCliKubeconfig('/home/u/k2s config');
     expect(cliCommand('start', true)).toBe("sudo npx k2s-dns start --dnsproxy '/opt/it'\\''s dnsproxy' --kubeconfig '/home/u/k2s config'");
     expect(cliCommand('start --upstream IP', true)).toBe("sudo npx k2s-dns start --upstream IP --kubeconfig '/home/u/k2s config'");
@@ -140,7 +140,7 @@ describe('a printed start restarts K2s DNS as it ran (fourth walk M2)', () => {
   });
 
   it('nothing known (no state, or unreadable): the bare start', () => {
-    setCliRunningStart(['--engine', 'dnsmasq']);
+    setCliRunningStart([['--engine', 'dnsmasq']]);
     setCliRunningStart(null);
     expect(cliCommand('start', true)).toBe('sudo npx k2s-dns start');
   });
@@ -234,17 +234,17 @@ describe('a start or check naming a nameserver: a line to paste that cannot run 
 
   it('on a host: --upstream <IP> and what replaces it, after --kubeconfig, with the running start\'s flags but not its upstreams (new-user walk: no --engine dnsmasq)', () => {
     setCliKubeconfig('/home/u/k2s config');
-    setCliRunningStart(['--engine', 'dnsmasq']);
+    setCliRunningStart([['--engine', 'dnsmasq']]);
     expect(upstreamStartWays()).toBe("`sudo npx k2s-dns start --engine dnsmasq --kubeconfig '/home/u/k2s config' --upstream <IP>` (replace <IP> with your nameserver's IP address)");
-    expect(upstreamStartWays(['--on-network-change', 'keep'], [], 'the IP address of a nameserver that answers')).toBe("`sudo npx k2s-dns start --engine dnsmasq --on-network-change keep --kubeconfig '/home/u/k2s config' --upstream <IP>` (replace <IP> with the IP address of a nameserver that answers)");
+    expect(upstreamStartWays([['--on-network-change', 'keep']], [], 'the IP address of a nameserver that answers')).toBe("`sudo npx k2s-dns start --engine dnsmasq --on-network-change keep --kubeconfig '/home/u/k2s config' --upstream <IP>` (replace <IP> with the IP address of a nameserver that answers)");
     // The running upstreams are replaced, a flag the line sets itself is named once, a valueless one kept.
-    setCliRunningStart(['--engine', 'dnsmasq', '--upstream', '192.0.2.54', '--upstream', '192.0.2.55', '--no-log-queries', '--allow-zone', 'corp.example', '--on-network-change', 'keep']);
-    expect(upstreamStartWays(['--on-network-change', 'keep'])).toBe("`sudo npx k2s-dns start --engine dnsmasq --no-log-queries --allow-zone corp.example --on-network-change keep --kubeconfig '/home/u/k2s config' --upstream <IP>` (replace <IP> with your nameserver's IP address)");
-    expect(runningStartWith(['--engine', 'adguard'])).toEqual(['--upstream', '192.0.2.54', '--upstream', '192.0.2.55', '--no-log-queries', '--allow-zone', 'corp.example', '--on-network-change', 'keep', '--engine', 'adguard']);
+    setCliRunningStart([['--engine', 'dnsmasq'], ['--upstream', '192.0.2.54'], ['--upstream', '192.0.2.55'], ['--no-log-queries'], ['--allow-zone', 'corp.example'], ['--on-network-change', 'keep']]);
+    expect(upstreamStartWays([['--on-network-change', 'keep']])).toBe("`sudo npx k2s-dns start --engine dnsmasq --no-log-queries --allow-zone corp.example --on-network-change keep --kubeconfig '/home/u/k2s config' --upstream <IP>` (replace <IP> with your nameserver's IP address)");
+    expect(runningStartWith([['--engine', 'adguard']])).toEqual([['--upstream', '192.0.2.54'], ['--upstream', '192.0.2.55'], ['--no-log-queries'], ['--allow-zone', 'corp.example'], ['--on-network-change', 'keep'], ['--engine', 'adguard']]);
   });
 
   it('the network override: stop first (a start while K2s DNS runs is refused, RUNNING_OTHER_OPTIONS), then the running options with keep and <IP>', () => {
-    setCliRunningStart(['--engine', 'dnsmasq']);
+    setCliRunningStart([['--engine', 'dnsmasq']]);
     expect(networkOverrideWays(['192.0.2.53'])).toBe('`sudo npx k2s-dns stop`, then `sudo npx k2s-dns start --engine dnsmasq --on-network-change keep --upstream <IP>` (replace <IP> with the IP address of a nameserver that answers)');
   });
 
@@ -264,7 +264,7 @@ describe('a start or check naming a nameserver: a line to paste that cannot run 
   it('the printed line is one command for the shell once <IP> is replaced, and a syntax error (nothing runs) as pasted', () => {
     // bash -n parses without running: the line as printed, and with the address put in.
     const parses = (line: string) => spawnSync('bash', ['-n', '-c', line], { encoding: 'utf8' });
-    for (const text of [upstreamStartWays(['--on-network-change', 'keep']), upstreamQueryWays(null)]) {
+    for (const text of [upstreamStartWays([['--on-network-change', 'keep']]), upstreamQueryWays(null)]) {
       const line = /^`([^`]+)`/.exec(text)![1]!;
       expect(line.endsWith(' <IP>')).toBe(true);
       const asPasted = parses(line);
@@ -290,8 +290,8 @@ describe('root and adm ways beside sudo: `su -c` where sudo is not installed (ne
   });
 
   it("a start with its flags, not a running start's", () => {
-    setCliRunningStart(['--engine', 'dnsmasq']);
-    expect(asRootStartWays(['--upstream', '192.0.2.54'])).toBe("as root: `sudo npx k2s-dns start --upstream 192.0.2.54`, or `su -c 'npx k2s-dns start --upstream 192.0.2.54'` where sudo is not installed");
+    setCliRunningStart([['--engine', 'dnsmasq']]);
+    expect(asRootStartWays([['--upstream', '192.0.2.54']])).toBe("as root: `sudo npx k2s-dns start --upstream 192.0.2.54`, or `su -c 'npx k2s-dns start --upstream 192.0.2.54'` where sudo is not installed");
     expect(asRootStartWays([])).toBe("as root: `sudo npx k2s-dns start`, or `su -c 'npx k2s-dns start'` where sudo is not installed");
     expect(cliCommand('start', true)).toBe('sudo npx k2s-dns start --engine dnsmasq');
   });

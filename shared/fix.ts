@@ -6,6 +6,7 @@
  * Pure module: no Node or DOM imports.
  */
 import { codeSpan } from './code-span';
+import { startFlagWords, type StartFlag } from './start-flag';
 
 /** Front ends that render fixes. */
 export type FrontEnd = 'gui' | 'cli';
@@ -129,7 +130,7 @@ function ipPlaceholderWords(whose: string): string {
  * none of its upstreams and none `flags` sets again (runningStartWith; new-user walk: the
  * override after `start --engine dnsmasq` named no `--engine dnsmasq`).
  */
-export function upstreamStartWays(flags: readonly string[] = [], avoid: readonly string[] = [], whose = "your nameserver's IP address"): string {
+export function upstreamStartWays(flags: readonly StartFlag[] = [], avoid: readonly string[] = [], whose = "your nameserver's IP address"): string {
   const start = cliStartCommand(runningStartWith(flags, ['--upstream']));
   const ns = sandboxNameserver;
   if (ns !== null && !avoid.some((a) => a === ns || a.startsWith(`${ns}:`))) return `${codeSpan(`${start} --upstream ${ns}`)} (the sandbox network's nameserver)`;
@@ -137,29 +138,15 @@ export function upstreamStartWays(flags: readonly string[] = [], avoid: readonly
 }
 
 /**
- * The start flags that take no value (shared/running-start.ts runningStartFlags): every other is
- * followed by its value. Kept here, not there: running-start.ts → state-file.ts reaches this file
- * (scripts/import-rule.test.ts refuses the cycle); a new valueless flag there is added here too.
- */
-const VALUELESS_START_FLAGS: ReadonlySet<string> = new Set(['--no-log-queries']);
-
-/**
  * The running start's flags (setCliRunningStart) for a start line that names `flags` of its own,
  * followed by those: each running flag (with its value) whose name neither `flags` nor `replaced`
  * names, so a fix's start brings back the running options (engine, KubeSwitch, zones …) and sets
  * what it is about once (`--on-network-change keep` once; `replaced` `--upstream`: none of the
- * running upstreams, where the line names its own after). Words unquoted (cliCommand quotes them).
+ * running upstreams, where the line names its own after). Values unquoted (cliCommand quotes them).
  */
-export function runningStartWith(flags: readonly string[], replaced: readonly string[] = []): string[] {
-  const named = new Set([...flags.filter((f) => f.startsWith('--')), ...replaced]);
-  const kept: string[] = [];
-  for (let i = 0; i < runningStart.length; i++) {
-    const flag = runningStart[i]!;
-    const value = VALUELESS_START_FLAGS.has(flag) ? [] : runningStart.slice(i + 1, i + 2);
-    i += value.length;
-    if (!named.has(flag)) kept.push(flag, ...value);
-  }
-  return [...kept, ...flags];
+export function runningStartWith(flags: readonly StartFlag[], replaced: readonly string[] = []): StartFlag[] {
+  const named = new Set([...flags.map(([flag]) => flag), ...replaced]);
+  return [...runningStart.filter(([flag]) => !named.has(flag)), ...flags];
 }
 
 /**
@@ -170,7 +157,7 @@ export function runningStartWith(flags: readonly string[], replaced: readonly st
  * line in a code span: `` `sudo k2s-dns stop`, then `sudo k2s-dns start … --on-network-change keep --upstream <IP>` (replace …) ``.
  */
 export function networkOverrideWays(silent: readonly string[]): string {
-  return `${codeSpan(cliCommand('stop', true))}, then ${upstreamStartWays(['--on-network-change', 'keep'], silent, 'the IP address of a nameserver that answers')}`;
+  return `${codeSpan(cliCommand('stop', true))}, then ${upstreamStartWays([['--on-network-change', 'keep']], silent, 'the IP address of a nameserver that answers')}`;
 }
 
 /**
@@ -282,7 +269,7 @@ export const KUBECONFIG_PLACEHOLDER = 'PATH';
 const KUBECONFIG_VERBS: ReadonlySet<string> = new Set(['start', 'zones', 'doctor']);
 
 /** The start flags of the K2s DNS this runtime's texts are about (setCliRunningStart), else none. */
-let runningStart: readonly string[] = [];
+let runningStart: readonly StartFlag[] = [];
 
 /**
  * Sets the flags a printed bare `start` ends with: those that start K2s DNS again as the running
@@ -292,7 +279,7 @@ let runningStart: readonly string[] = [];
  * (electron/core/lifecycle/status.ts, electron/core/doctor/context.ts); null or [] when none
  * is known (no state, or one this user cannot read).
  */
-export function setCliRunningStart(flags: readonly string[] | null): void {
+export function setCliRunningStart(flags: readonly StartFlag[] | null): void {
   runningStart = flags ?? [];
 }
 
@@ -313,7 +300,7 @@ export function shellWord(word: string): string {
  */
 export function cliCommand(args: string, root = false): string {
   const verb = args.split(' ', 1)[0] ?? '';
-  if (args === 'start' && runningStart.length > 0) args = `start ${runningStart.map(shellWord).join(' ')}`;
+  if (args === 'start' && runningStart.length > 0) args = `start ${startFlagWords(runningStart).map(shellWord).join(' ')}`;
   // A help line reads no kubeconfig: never one on it (walk 23: `zones --help --kubeconfig PATH`).
   const help = args.split(' ').some((w) => w === '--help' || w === '-h');
   // A line that names its own kubeconfig keeps it alone.
@@ -396,7 +383,7 @@ export function kubectlCommand(args: string): string {
  * wrapper, `--kubeconfig PATH`): for a text written before any status read set the running
  * start's flags (setCliRunningStart), e.g. the watchdog's give-up line (supervisor-script.ts).
  */
-export function cliStartCommand(flags: readonly string[]): string {
+export function cliStartCommand(flags: readonly StartFlag[]): string {
   const saved = runningStart;
   runningStart = flags;
   try {
@@ -410,7 +397,7 @@ export function cliStartCommand(flags: readonly string[]): string {
  * asRootWays for the root `start` with `flags` (shared/running-start.ts runningStartFlags), as
  * cliStartCommand writes its line: those flags, not a running start's (setCliRunningStart).
  */
-export function asRootStartWays(flags: readonly string[]): string {
+export function asRootStartWays(flags: readonly StartFlag[]): string {
   const saved = runningStart;
   runningStart = flags;
   try {

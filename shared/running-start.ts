@@ -6,6 +6,7 @@
 import type { ResolverStateFile } from './state-file';
 import { ENGINE_NAMES } from './engines/table';
 import { K2S_DEFAULTS } from './k2s-paths';
+import type { StartFlag } from './start-flag';
 
 /** The external name start's verify resolves when no `--verify-name` is given. */
 export const DEFAULT_VERIFY_NAME = 'kubernetes.io';
@@ -14,8 +15,8 @@ export const DEFAULT_VERIFY_NAME = 'kubernetes.io';
 export const KUBESWITCH_NONE_REASON = 'disabled with --kubeswitch none';
 
 /**
- * The flags (one word each, unquoted: shared/fix.ts quotes them) of `k2s-dns start` that make a
- * start like the one `state` records, in `k2s-dns --help` order; only those a bare start would
+ * The flags of `k2s-dns start`, each with its value (StartFlag; unquoted: shared/fix.ts quotes
+ * them), that make a start like the one `state` records, in `k2s-dns --help` order; only those a bare start would
  * not pick by itself, so the common case stays `[]`:
  * - `--engine E` for an engine the start asked for (`--engine`, the window's Engine select), the
  *   engine table's first too: a bare start picks that one only where it is installed, and else
@@ -28,19 +29,19 @@ export const KUBESWITCH_NONE_REASON = 'disabled with --kubeswitch none';
  * - `--no-log-queries`, `--allow-zone Z` for each zone allowed past the zone policy,
  *   `--on-network-change keep`, `--dnsproxy PATH`.
  */
-export function runningStartFlags(state: Pick<ResolverStateFile, 'engine' | 'listeners' | 'skippedListeners' | 'allowedZones' | 'onNetworkChange' | 'startedWith'>): string[] {
+export function runningStartFlags(state: Pick<ResolverStateFile, 'engine' | 'listeners' | 'skippedListeners' | 'allowedZones' | 'onNetworkChange' | 'startedWith'>): StartFlag[] {
   const w = state.startedWith;
-  const flags: string[] = [];
+  const flags: StartFlag[] = [];
   const engine = w ? w.engine : state.engine !== ENGINE_NAMES[0] ? (state.engine ?? undefined) : undefined;
-  if (engine !== undefined) flags.push('--engine', engine);
+  if (engine !== undefined) flags.push(['--engine', engine]);
   const kubeSwitch = w ? w.kubeSwitch : kubeSwitchOfListeners(state);
-  if (kubeSwitch !== undefined && kubeSwitch !== K2S_DEFAULTS.kubeSwitchAddress) flags.push('--kubeswitch', kubeSwitch);
-  for (const u of w?.upstreams ?? []) flags.push('--upstream', u);
-  if (w?.verifyName !== undefined && w.verifyName !== DEFAULT_VERIFY_NAME) flags.push('--verify-name', w.verifyName);
-  if (w?.logQueries === false) flags.push('--no-log-queries');
-  for (const z of state.allowedZones ?? []) flags.push('--allow-zone', z);
-  if (state.onNetworkChange === 'keep') flags.push('--on-network-change', 'keep');
-  if (w?.dnsproxyPath !== undefined) flags.push('--dnsproxy', w.dnsproxyPath);
+  if (kubeSwitch !== undefined && kubeSwitch !== K2S_DEFAULTS.kubeSwitchAddress) flags.push(['--kubeswitch', kubeSwitch]);
+  for (const u of w?.upstreams ?? []) flags.push(['--upstream', u]);
+  if (w?.verifyName !== undefined && w.verifyName !== DEFAULT_VERIFY_NAME) flags.push(['--verify-name', w.verifyName]);
+  if (w?.logQueries === false) flags.push(['--no-log-queries']);
+  for (const z of state.allowedZones ?? []) flags.push(['--allow-zone', z]);
+  if (state.onNetworkChange === 'keep') flags.push(['--on-network-change', 'keep']);
+  if (w?.dnsproxyPath !== undefined) flags.push(['--dnsproxy', w.dnsproxyPath]);
   return flags;
 }
 

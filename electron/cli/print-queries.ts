@@ -36,7 +36,7 @@ export type QueriesState = Pick<ResolverStateFile, 'engine'> & Partial<Pick<Reso
  */
 export function notLoggingOf(state: QueriesState | null): QueriesEngine['notLogging'] | undefined {
   if (state?.startedWith?.logQueries !== false) return undefined;
-  const flags = runningStartFlags({ engine: state.engine, listeners: state.listeners ?? [], skippedListeners: state.skippedListeners ?? [], allowedZones: state.allowedZones ?? [], onNetworkChange: state.onNetworkChange ?? 'follow', startedWith: state.startedWith }).filter((f) => f !== '--no-log-queries');
+  const flags = runningStartFlags({ engine: state.engine, listeners: state.listeners ?? [], skippedListeners: state.skippedListeners ?? [], allowedZones: state.allowedZones ?? [], onNetworkChange: state.onNetworkChange ?? 'follow', startedWith: state.startedWith }).filter(([flag]) => flag !== '--no-log-queries');
   return { restart: `${cliCommand('stop', true)} && ${cliStartCommand(flags)}` };
 }
 

@@ -80,7 +80,7 @@ describe('start on a /etc/resolv.conf a user could write (walk5 H1: a 0666 file 
   it('sixth walk M1: the fix’s start is this start’s own (engine, verify name, network policy, kubeconfig), not a bare start or a status’s stale flags', async () => {
     setCliName('k2s-dns');
     setCliKubeconfig('/tmp/sandbox kubeconfig');
-    setCliRunningStart(['--engine', 'adguard']); // an earlier status's: not this start's
+    setCliRunningStart([['--engine', 'adguard']]); // an earlier status's: not this start's
     const h = await newHost('nameserver 192.0.2.53\n');
     await chmod(join(h.root, 'etc/resolv.conf'), 0o666);
     const opts = startOptionsOf({ engine: 'dnsmasq', verifyName: 'www.example.test', onNetworkChange: 'keep' }, { path: TEST_START_OPTS.kubeconfigPath, tried: [], explicit: true }, 'cli');

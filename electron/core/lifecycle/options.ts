@@ -2,6 +2,7 @@ import type { EngineName } from '../../../shared/types';
 import type { StartInput } from '../../../shared/operation-input';
 import type { NetworkChangePolicy, ResolverStateFile, StartedWith } from '../../../shared/state-file';
 import { runningStartFlags } from '../../../shared/running-start';
+import type { StartFlag } from '../../../shared/start-flag';
 import { asRootStartWays, cliStartCommand } from '../../../shared/fix';
 
 /** Options of `start`; every field has a documented default. */
@@ -154,7 +155,7 @@ export function startLineOf(opts: StartOptions, existing: Pick<ResolverStateFile
 }
 
 /** The flags of startLineOf's line. */
-function startFlagsOf(opts: StartOptions, existing: Pick<ResolverStateFile, 'allowedZones' | 'onNetworkChange'> | null = null): string[] {
+function startFlagsOf(opts: StartOptions, existing: Pick<ResolverStateFile, 'allowedZones' | 'onNetworkChange'> | null = null): StartFlag[] {
   const allowedZones = [...new Set([...(opts.allowZones ?? []), ...(existing?.allowedZones ?? [])])];
   return runningStartFlags({ engine: null, listeners: [], skippedListeners: [], allowedZones, onNetworkChange: opts.onNetworkChange ?? existing?.onNetworkChange ?? 'follow', startedWith: startedWithOf(opts) });
 }

@@ -263,7 +263,7 @@ describe('start while running with other options', () => {
     const specs: { startLine?: string }[] = [];
     const start = h.services.start.bind(h.services);
     h.services.start = async (spec) => (specs.push(spec), start(spec));
-    setCliRunningStart(['--engine', 'adguard']); // stale flags of an earlier run: not used
+    setCliRunningStart([['--engine', 'adguard']]); // stale flags of an earlier run: not used
     const opts = startOptionsOf({ engine: 'dnsmasq', upstreams: ['192.0.2.54'], verifyName: 'www.example.test' }, { path: TEST_START_OPTS.kubeconfigPath, tried: [], explicit: false }, 'cli');
     expect(await startDns(h.deps, opts, () => undefined)).toMatchObject({ ok: true });
     expect(specs.map((s) => s.startLine)).toEqual(['sudo npx k2s-dns start --engine dnsmasq --upstream 192.0.2.54 --verify-name www.example.test']);
