@@ -308,12 +308,14 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
     // start holds (companions.ts), so it sees the host as start leaves it. Rollback stops it, once
     // its start has settled (a held one not let go yet is dropped, finally below). One that cannot
     // start leaves K2s DNS running as before (drift is reported, not followed).
-    const startIt = () => startFollower(deps, follow.onNetworkChange, heldFollower, undo, warnings);
-    let followerStarted = heldFollower ? null : startIt();
     // systemd: the manager reads the links this start changed (systemd-reload.ts settle) once the
     // follower's start, start's last call to it, is done: the `systemd-run` that asks for it
     // (~10 ms) then runs alongside verify instead of after the result.
-    if (followerStarted) settling = followerStarted.then(() => deps.services.reload?.settle());
+    const follower = followerAroundVerify(heldFollower !== null, () => {
+      const started = startFollower(deps, follow.onNetworkChange, heldFollower, undo, warnings);
+      settling = started.then(() => deps.services.reload?.settle());
+      return started;
+    });
     await r.run('verify', `Resolving kubernetes.default.svc.${discovery.clusterDomain} and an external name`, async () => {
       // The host's other lookup paths are read (resolv.conf, nsswitch.conf) while the proxy and
       // getaddrinfo are asked already: verifyDns takes them as a promise.
@@ -326,8 +328,7 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
     // The last step's journal write (not waited for by its step, teardown.ts) has landed, or its
     // error fails the start here, before anything says ready.
     await r.journalWritten();
-    if (!followerStarted) settling = (followerStarted = startIt()).then(() => deps.services.reload?.settle());
-    await followerStarted;
+    await follower.afterVerify();
     r.emit('ready', 'done', `Host DNS goes through k2s-dnsproxy; ${discovery.clusterDomain} resolves${follow.onNetworkChange === 'follow' ? '; a new network resolver file is followed' : '; a new network resolver file is kept as drift (--on-network-change keep)'}.`);
     undo.length = 0;
     committed = true;
@@ -392,6 +393,17 @@ interface CaptureStart {
   run: () => Promise<void>;
   /** Settles once a held process was let go (its pidfile written, its flags sent), or the start (begun if need be) settled. Never rejects. */
   sent: () => Promise<void>;
+}
+
+/**
+ * When the network follower's start (`begin`) runs around verify, decided once: a `held` process
+ * (hosts without systemd) is let go after verify, so `afterVerify` begins it; else it begins now,
+ * alongside verify, and `afterVerify` only waits for it. `afterVerify` resolves once the start
+ * settled (`begin`'s promise); `begin` is called exactly once, unless `afterVerify` never is.
+ */
+function followerAroundVerify(held: boolean, begin: () => Promise<void>): { afterVerify: () => Promise<void> } {
+  const alongside = held ? null : begin();
+  return { afterVerify: () => alongside ?? begin() };
 }
 
 /**
