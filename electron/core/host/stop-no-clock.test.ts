@@ -1,7 +1,8 @@
 /**
  * The proxy's watchdog (supervisor-script.ts) and the capture's keeper (capture-keeper.ts), run for
  * real: a stop (SIGTERM) ends them without reading the clock after their child exits — `date` is a
- * process each `k2s-dns stop` would wait for (issue #21). A `date` on PATH counts its runs.
+ * process each `k2s-dns stop` would wait for (issue #21); a restart reads it once for the exit's
+ * time and uses that for the run's length. A `date` on PATH counts its runs.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -50,6 +51,20 @@ describe('a stop reads no clock after the child exits', () => {
     const r = await stopped('keeper', argv, () => existsSync(started));
     expect(r.before).toBeGreaterThan(0);
     expect(r.after).toBe(r.before);
+    expect(r.code).toBe(0);
+  });
+});
+
+describe('a restart reads the clock once for the exit', () => {
+  it('the watchdog: a proxy that fails once, then runs — began, ended, the restart line, the restart\'s began: four date runs', async () => {
+    const pid = join(dir, 'wd-restart.pid');
+    const failed = join(dir, 'wd-restart.failed');
+    const second = join(dir, 'wd-restart.second');
+    // First run: exit 1 (restarted after the first back-off step); second run: keeps running.
+    const proxy = ['/bin/sh', '-c', `if [ -e "${failed}" ]; then echo >"${second}"; exec /bin/sleep 30; fi; echo >"${failed}"; exit 1`];
+    const r = await stopped('wd-restart', watchdogArgv(pid, join(dir, 'wd-restart.state'), proxy, [], 'k2s-dns start'), () => existsSync(second));
+    // The restart's began=$(date) runs even when the stop comes before it (sh runs a trap between commands).
+    expect(r.after).toBe(4);
     expect(r.code).toBe(0);
   });
 });

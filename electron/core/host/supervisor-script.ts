@@ -72,7 +72,7 @@ while :; do
   # A clean exit (dnsproxy and dnsmasq exit 0 on SIGTERM: someone ended it) is not restarted;
   # recorded with the proxy that ended, so status can say when and why nothing restarts it.
   [ "$rc" -eq 0 ] && { put exited last; break; }
-  if [ $(( $(date +%s) - began )) -ge 60 ]; then restarts=0; delay=${WATCHDOG_BACKOFF_S.first}; fi
+  if [ $(( ended - began )) -ge 60 ]; then restarts=0; delay=${WATCHDOG_BACKOFF_S.first}; fi
   restarts=$((restarts + 1)); total=$((total + 1))
   if [ "$restarts" -gt ${MAX_RESTARTS} ]; then
     # $restarts runs failed in a row: the one before the first restart, then ${MAX_RESTARTS} restarted ones.
