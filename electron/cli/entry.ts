@@ -6,7 +6,8 @@
  * with its V8 code cache (electron/core/compile-cache/cli-script.ts), else from the ES module
  * chunks (run-cli.ts). Both are decided by run-entry.ts, required as the CommonJS file
  * dist/k2s-dns-run.cjs next to this one (its doc says why); with no such file (the sources run
- * through tsx) by the same code as ES modules (entry-modules.ts).
+ * through tsx) by the same code as ES modules (entry-modules.ts); so does a damaged one, with a
+ * line that says so (loadRunner).
  */
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -15,7 +16,29 @@ import { fileURLToPath } from 'node:url';
 /** The runner's file name next to the bundle's entry (scripts/build.mjs buildRunEntry). */
 const RUN_ENTRY = 'k2s-dns-run.cjs';
 
+type Runner = typeof import('./run-entry');
+
+/**
+ * run-entry.ts's exports from `file`, or null when the file does not load (truncated, a syntax
+ * error, no runQuickOrScript): said on stderr in one line (damaged-file.ts, imported only then),
+ * and the command runs as without the file, from the chunks.
+ */
+async function loadRunner(file: string): Promise<Runner | null> {
+  try {
+    const runner = createRequire(import.meta.url)(file) as Partial<Runner>;
+    if (typeof runner.runQuickOrScript === 'function') return runner as Runner;
+    throw new Error('no runQuickOrScript in it');
+  } catch (err) {
+    process.stderr.write((await import('./damaged-file')).damagedFileLine(file, err));
+    return null;
+  }
+}
+
 const argv = process.argv.slice(2);
-const runner = import.meta.url.startsWith('file:') ? fileURLToPath(new URL(RUN_ENTRY, import.meta.url)) : null;
-const quick = runner !== null && existsSync(runner) ? await (createRequire(import.meta.url)(runner) as typeof import('./run-entry')).runQuickOrScript(argv) : null;
-process.exitCode = quick ?? (await (await import('./entry-modules')).runFromModules(argv));
+const file = import.meta.url.startsWith('file:') ? fileURLToPath(new URL(RUN_ENTRY, import.meta.url)) : null;
+const runner = file !== null && existsSync(file) ? await loadRunner(file) : null;
+// A command the runner left (null) runs from the chunks (run-cli.ts), without asking the runner's
+// code again as ES modules: a CLI script that did not load is tried, and said, once.
+process.exitCode = runner
+  ? ((await runner.runQuickOrScript(argv)) ?? (await (await import('./run-cli')).runCli(argv)))
+  : await (await import('./entry-modules')).runFromModules(argv);

@@ -12,11 +12,13 @@ import { cliScriptFor, loadCliScript } from '../core/compile-cache/cli-script';
 import { surviveClosedOutput } from '../core/closed-output';
 import { quickAnswer } from './quick-answer';
 import { cliInvocation } from '../core/cli-invocation';
+import { damagedFileLine } from './damaged-file';
 
 /**
  * Answers `argv` (the words after `k2s-dns`) when it asks for help or the version, else runs it
  * from the CLI script next to this file; resolves the exit status, or null when the command runs
- * from the ES module chunks instead (the window's verbs, source maps, no script: cliScriptFor).
+ * from the ES module chunks instead (the window's verbs, source maps, no script: cliScriptFor;
+ * a script that does not load, said in one line: damaged-file.ts).
  */
 export async function runQuickOrScript(argv: string[]): Promise<number | null> {
   // `k2s-dns --help | head -1`: a closed stdout silences output (run-cli.ts does it for the rest).
@@ -25,5 +27,15 @@ export async function runQuickOrScript(argv: string[]): Promise<number | null> {
   if (answered !== null) return answered;
   const verb = argv[0] ?? '';
   const script = cliScriptFor({ verb, baseUrl: import.meta.url, env: process.env, execArgv: process.execArgv });
-  return script ? loadCliScript(script, argv)(argv) : null;
+  if (!script) return null;
+  let runCli: ((argv: string[]) => Promise<number>) | undefined;
+  try {
+    runCli = loadCliScript(script, argv);
+    if (typeof runCli !== 'function') throw new Error('no runCli in it');
+  } catch (err) {
+    // A damaged script (truncated, a syntax error): the command runs from the chunks instead.
+    process.stderr.write(damagedFileLine(script, err));
+    return null;
+  }
+  return runCli(argv);
 }
