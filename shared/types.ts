@@ -408,11 +408,17 @@ export interface HostDnsStatus {
   startCopy?: { savedAt: string } | null;
   /**
    * True while a proxy config (K2S_PATHS.proxyConfig or dnsmasqConfig) or the proxy log is on the
-   * host: stop keeps them, uninstall removes them (electron/core/lifecycle/teardown.ts OWNED_FILES).
+   * host: stop keeps them, uninstall removes them (electron/core/lifecycle/owned-files.ts OWNED_FILES).
    * A window that saw K2s DNS go from running to stopped between two polls, without the journal,
    * tells an outside uninstall from an outside stop by it turning false. Absent when not checked.
    */
   proxyFilesLeft?: boolean;
+  /**
+   * While K2s DNS is stopped: whether any file uninstall removes (electron/core/lifecycle/owned-files.ts
+   * OWNED_FILES) is on the host; false: an uninstall would change nothing. Absent while it runs,
+   * and where this user cannot see them all (root's 0700 state directory).
+   */
+  ownedFilesLeft?: boolean;
   pid: number | null;
   /** One sentence each: what is off and what to do. */
   messages: string[];

@@ -420,4 +420,18 @@ describe('stop, drift and uninstall', () => {
     await uninstallDns(h.deps, {}, collect().sink);
     expect((await dnsStatus(h.deps)).proxyFilesLeft).toBe(false);
   });
+  it('status.ownedFilesLeft: false on a host K2s DNS never ran on and after uninstall (the window\'s Uninstall has nothing to do), true after a stop, absent while it runs', async () => {
+    const h = await host();
+    expect((await dnsStatus(h.deps)).ownedFilesLeft).toBe(false);
+    await startDns(h.deps, opts, collect().sink);
+    expect((await dnsStatus(h.deps)).ownedFilesLeft).toBeUndefined();
+    await stopDns(h.deps, {}, collect().sink);
+    expect((await dnsStatus(h.deps)).ownedFilesLeft).toBe(true);
+    await uninstallDns(h.deps, {}, collect().sink);
+    expect((await dnsStatus(h.deps)).ownedFilesLeft).toBe(false);
+    // Any one file uninstall removes is enough: a unit left alone (not the proxy's config or log).
+    await mkdir(join(h.root, 'etc/systemd/system'), { recursive: true });
+    await writeFile(join(h.root, 'etc/systemd/system/k2s-dnsproxy.service'), '[Unit]\n');
+    expect((await dnsStatus(h.deps)).ownedFilesLeft).toBe(true);
+  });
 });

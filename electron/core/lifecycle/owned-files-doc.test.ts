@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { OWNED_FILES } from './teardown';
+import { OWNED_FILES } from './owned-files';
 
 const DOC = readFileSync(join(__dirname, '../../../docs/host-integration.md'), 'utf8');
 /** The table's rows: from its heading to the first line after it that is no table row. */

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startDns } from './start';
-import { stopDns } from './stop';
+import { stopDns, uninstallDns } from './stop';
 import { dnsStatus } from './status';
 import { TEST_START_OPTS, trackedHosts } from '../../../e2e/support/test-deps';
 import type { LifecycleDeps } from './deps';
@@ -46,6 +46,8 @@ describe('status as a user after Stop', () => {
       '/var/lib/k2s is readable by root only (0700), so uid 1000 cannot see whether it still holds a saved state; the proxy is not running and /etc/resolv.conf is not K2s\'s, so most likely nothing is saved (Stop removes the file); to be sure, run as root: `sudo npx k2s-dns status`, or `su -c \'npx k2s-dns status\'` where sudo is not installed.',
     ]);
     expect(s.messages.join(' ')).not.toContain('dns-resolver-state.json is readable by root only');
+    // Stop keeps the proxy's config and log, which any user sees: uninstall has files to remove.
+    expect(s.ownedFilesLeft).toBe(true);
     expect(s.stateUnreadable).toBe('/var/lib/k2s is readable by root only (0700), so whether it holds a saved state cannot be seen as uid 1000; K2s DNS is not running and does not own /etc/resolv.conf, so most likely nothing is saved (Stop removes it)');
     // The file in place is this host's own, as the status's resolver line says, not "original" (a saved copy's word).
     const resolver = (await checkHealth(healthProbes(h.deps))).hops.find((x) => x.kind === 'resolver')!;
@@ -59,6 +61,14 @@ describe('status as a user after Stop', () => {
     const s = await dnsStatus(h.deps, 'gui');
     expect(s.messages).toEqual([]);
     expect(s.stateUnreadable).toBe('/var/lib/k2s is readable by root only (0700), so whether it holds a saved state cannot be seen as uid 1000; K2s DNS is not running and does not own /etc/resolv.conf, so most likely nothing is saved (Stop removes it)');
+  });
+
+  it('after Uninstall, its 0700 /var/lib/k2s left: whether a file is left there cannot be seen, so ownedFilesLeft is not said (the window keeps Uninstall)', async () => {
+    const h = await stopped();
+    expect((await uninstallDns(h.deps, {}, () => undefined)).ok).toBe(true);
+    expect((await dnsStatus(h.deps)).ownedFilesLeft).toBe(false);
+    asUser(h.deps);
+    expect((await dnsStatus(h.deps)).ownedFilesLeft).toBeUndefined();
   });
 
   it('after Uninstall (no /var/lib/k2s): nothing saved, no message', async () => {

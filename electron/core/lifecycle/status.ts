@@ -6,6 +6,7 @@ import { ownProxyEngine } from '../host/own-proxy';
 import { proxyConfigKubeDns } from '../host/proxy-kube-dns';
 import { captureStopWords } from '../capture/capture-stopped';
 import { captureStopFacts } from './capture-restart';
+import { ownedFilesLeft } from './owned-files';
 import { createHash } from 'node:crypto';
 import type { LifecycleDeps } from './deps';
 import type { HostDnsStatus, ResolverEntry } from '../../../shared/types';
@@ -381,6 +382,8 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
   // Stop keeps these, uninstall removes them: how a window names an outside uninstall (types.ts proxyFilesLeft).
   // lstat only (no read): also as a user, outside root's 0700 state dir.
   const proxyFilesLeft = (await Promise.all([K2S_PATHS.proxyConfig, K2S_PATHS.dnsmasqConfig, K2S_PATHS.log].map((f) => deps.fs.lstat(f).catch(() => null)))).some((st) => st !== null);
+  // Stopped: whether uninstall has a file left to remove (types.ts ownedFilesLeft); null: not seen.
+  const ownedLeft = status === 'stopped' ? proxyFilesLeft || (await ownedFilesLeft(deps.fs)) : null;
   // Without the state (a user under root's 0700 directory), the running proxy's own argv names its engine,
   const engine = state?.engine ?? (unreadable && service.running && service.pid ? await ownProxyEngine(deps.fs, service.pid) : null);
   // and that engine's config (0644) the kube-dns address start discovered: never K2s's default said as it.
@@ -417,6 +420,7 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     ...(savedOriginal ? { savedOriginal } : {}),
     ...(startCopy ? { startCopy: { savedAt: startCopy.savedAt } } : {}),
     proxyFilesLeft,
+    ...(ownedLeft !== null ? { ownedFilesLeft: ownedLeft } : {}),
     pid: service.pid,
     messages,
     operation: journal ? { op: journal.op, step: journal.step, pid: journal.pid, startedAt: journal.startedAt, ...(journalSteps(journal).length ? { done: journalSteps(journal) } : {}) } : null,

@@ -10,7 +10,7 @@ import { journaledReporter, teardownSteps } from './teardown';
 import { lockPastFollower, stopCapture, stopFollower } from './companions';
 import { asRootWays, cliCommand } from '../../../shared/fix';
 
-export { OWNED_FILES } from './teardown';
+export { OWNED_FILES } from './owned-files';
 
 /** The end of stop's result when the saved original is back as it was (the sandbox's Ctrl-C line rewords it: e2e/support/sandbox-stop-line.ts). */
 export const RESOLVER_BACK = 'the host resolver is back as it was';

@@ -21,69 +21,16 @@ import { StateFileCorruptError, moveStateAside } from '../host/state-store';
 import { isK2sWrittenSha, type ResolverStateFile } from '../../../shared/state-file';
 import { StepReporter, type EventSink } from './reporter';
 import { resolvedActive, restartResolved, revertRoute } from './resolved';
-import { writeJournal, JOURNAL_MESSAGE_MAX, LAST_RECOVERY, type JournalStep } from './journal';
+import { writeJournal, JOURNAL_MESSAGE_MAX, type JournalStep } from './journal';
 import { isBindMounted, isNoRoomError, noRoomMessage } from '../host/mounts';
-import { WATCHDOG_PID_FILE, WATCHDOG_STATE_FILE } from '../host/supervised-service';
-import { LOGROTATE_PATH, rotatedLogPath } from '../host/query-log';
 import type { HostFs } from '../host/host-fs';
+import { OWNED_FILES } from './owned-files';
+import { FOLLOW_UNIT_PATH } from '../host/follower';
 import type { ResolverEntry } from '../../../shared/types';
 import type { LifecycleError } from './errors';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { readStartCopy, removeStartCopy } from '../host/start-copy';
-import { FOLLOW_LOG, FOLLOW_PID_FILE, FOLLOW_UNIT_PATH } from '../host/follower';
-import { CAPTURE_LOG } from '../host/capture-companion';
-import { CAPTURE_GO_FILE, CAPTURE_KEEPER_STATE } from '../host/capture-keeper';
-import { CAPTURE_FAILED_FILE, CAPTURE_FLAGS_FILE, CAPTURE_HOLD_FILE, CAPTURE_MISSED_FILE, CAPTURE_READY_FILE, CAPTURE_UNWRITTEN_FILE, PARSER_RUN_PATH } from '../capture/capture-args';
-import { CAPTURE_CHILDREN_FILE } from '../capture/children-file';
-
-/**
- * K2s-owned files uninstall removes (docs/host-facts.md "K2s values"). The proxy log and its
- * rotated copy go too: they hold every logged query of every user and pod; stop keeps them.
- */
-export const OWNED_FILES = [
-  K2S_PATHS.log,
-  rotatedLogPath(K2S_PATHS.log),
-  LOGROTATE_PATH,
-  K2S_PATHS.unit,
-  K2S_PATHS.lateUnit,
-  K2S_PATHS.routeUnit,
-  K2S_PATHS.routeFile,
-  K2S_PATHS.proxyConfig,
-  K2S_PATHS.dnsmasqConfig,
-  K2S_PATHS.resolvedDropIn,
-  K2S_PATHS.stateFile,
-  K2S_PATHS.startCopy,
-  K2S_PATHS.journal,
-  LAST_RECOVERY,
-  K2S_PATHS.pidFile,
-  `${K2S_PATHS.pidFile}.argv0`,
-  WATCHDOG_PID_FILE,
-  WATCHDOG_STATE_FILE,
-  FOLLOW_UNIT_PATH,
-  FOLLOW_PID_FILE,
-  FOLLOW_LOG,
-  // The exact query log (every query, like the proxy log) and its companion's files; its pidfile
-  // is the companion's own to remove (uninstall stops it first).
-  K2S_PATHS.queryRows,
-  rotatedLogPath(K2S_PATHS.queryRows),
-  K2S_PATHS.captureUnit,
-  // Its flags (systemd: the unit reads them, capture-args.ts) and start's hold on it.
-  CAPTURE_FLAGS_FILE,
-  CAPTURE_HOLD_FILE,
-  CAPTURE_LOG,
-  PARSER_RUN_PATH,
-  CAPTURE_READY_FILE,
-  CAPTURE_FAILED_FILE,
-  CAPTURE_UNWRITTEN_FILE,
-  CAPTURE_MISSED_FILE,
-  CAPTURE_CHILDREN_FILE,
-  // Its keeper's (hosts without systemd, host/capture-keeper.ts): the restarts' go line and state.
-  CAPTURE_GO_FILE,
-  CAPTURE_KEEPER_STATE,
-  // The PID lock file of versions before the kernel lock (lock.ts); nothing reads it any more.
-  K2S_PATHS.lock,
-] as const;
 
 /** Files we write by rename (writeFileAtomic), whose temp siblings a kill can leave behind. */
 const ATOMIC_TARGETS = [K2S_PATHS.resolvConf, ...OWNED_FILES.filter((f) => !f.startsWith(`${K2S_PATHS.runDir}/`))];

@@ -57,3 +57,25 @@ describe('LifecycleControls with only a root-only kubeconfig (ClusterStatus.star
     cluster.status = null;
   });
 });
+
+describe('LifecycleControls on a host without K2s DNS (status ownedFilesLeft)', () => {
+  const nothing = { ...degraded, state: 'stopped', resolverOwner: 'original', savedAt: null, pid: null } as HostDnsStatus;
+  const uninstallButton = (html: string) => html.match(/<button[^>]*data-testid="btn-uninstall"[^>]*>/)?.[0] ?? '';
+
+  it('nothing runs, nothing is saved, no file of its is here: Uninstall is off, and its title and the reasons line say why (new-user walk: it asked for root to remove nothing)', () => {
+    dns.status = { ...nothing, ownedFilesLeft: false };
+    const html = renderToStaticMarkup(<LifecycleControls />);
+    expect(uninstallButton(html)).toContain('disabled=""');
+    expect(uninstallButton(html)).toContain('title="Nothing to uninstall: K2s DNS is not running, no resolver is saved and none of its files is on this host."');
+    expect(text(html)).toContain('Nothing to uninstall: K2s DNS is not running, no resolver is saved and none of its files is on this host.');
+  });
+
+  it('files left (after a Stop) or not known (a user under root\'s 0700 directory): Uninstall stays on', () => {
+    for (const ownedFilesLeft of [true, undefined]) {
+      dns.status = { ...nothing, ...(ownedFilesLeft === undefined ? {} : { ownedFilesLeft }) };
+      const button = uninstallButton(renderToStaticMarkup(<LifecycleControls />));
+      expect(button).not.toContain('disabled');
+      expect(button).toContain('title="Restore, then remove K2s DNS files"');
+    }
+  });
+});

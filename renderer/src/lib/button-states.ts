@@ -42,6 +42,9 @@ export const DRIFT_START_REASON = 'Start waits for the choice in the banner at t
 /** Why Uninstall waits during drift: it stops K2s DNS too, and would keep their file silently. */
 export const DRIFT_UNINSTALL_REASON = 'Uninstall waits for the choice in the banner at the top.';
 
+/** Why Uninstall is off on a host without K2s DNS (status ownedFilesLeft false): it would remove nothing. */
+export const NOTHING_TO_UNINSTALL_REASON = 'Nothing to uninstall: K2s DNS is not running, no resolver is saved and none of its files is on this host.';
+
 /**
  * Why Start waits when /etc/resolv.conf was deleted (or left a dangling link: status.driftGone)
  * while K2s DNS ran: there is nothing of theirs to keep, so no choice, only Stop (walk 12 M2:
@@ -127,6 +130,7 @@ export function buttonStates(status: HostDnsStatus | null, info: AppInfo | null,
     // A user who cannot see root's state is not told "no resolver is saved" (new-user walk: beside "cannot see whether" it read as a contradiction); the Saved original row says what is known.
     stop: active ? on : off(status.stateUnreadable ? 'Nothing to stop: K2s DNS is not running and does not own /etc/resolv.conf.' : 'Nothing to stop: K2s DNS is not running and no resolver is saved.'),
     // Uninstall also stops: during drift it would decide the file without the banner's choice.
-    uninstall: drifted ? off(gone ? GONE_UNINSTALL_REASON : DRIFT_UNINSTALL_REASON) : on,
+    // Nothing runs, nothing is saved and none of its files is here: an uninstall would change nothing (and ask for root).
+    uninstall: drifted ? off(gone ? GONE_UNINSTALL_REASON : DRIFT_UNINSTALL_REASON) : status.state === 'stopped' && status.savedAt === null && status.ownedFilesLeft === false ? off(NOTHING_TO_UNINSTALL_REASON) : on,
   };
 }

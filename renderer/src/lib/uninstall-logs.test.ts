@@ -1,10 +1,10 @@
 /**
  * Issue 20 low: after Uninstall the Logs panel named only the proxy log, while Uninstall removes
- * the exact query log too (electron/core/lifecycle/teardown.ts OWNED_FILES). It names both.
+ * the exact query log too (electron/core/lifecycle/owned-files.ts OWNED_FILES). It names both.
  */
 import { describe, expect, it } from 'vitest';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
-import { OWNED_FILES } from '../../../electron/core/lifecycle/teardown';
+import { OWNED_FILES } from '../../../electron/core/lifecycle/owned-files';
 import { UNINSTALL_CLEARED_LOGS } from './uninstall-logs';
 
 describe("the Logs panel's sentence after Uninstall", () => {
