@@ -55,6 +55,7 @@ describe('HostDnsPanel', () => {
     const html = renderToStaticMarkup(<HostDnsPanel />);
     expect(cell(html, 'dns-listeners')).toBe('not known to this app (the saved state is root-only)');
     expect(cell(html, 'dns-upstreams')).toBe('not known to this app (the saved state is root-only)');
+    expect(cell(html, 'dns-cluster-domain')).toBe('not known to this app (the saved state is root-only)');
     expect(cell(html, 'dns-saved')).toBe('cannot be read: /var/lib/k2s/dns-resolver-state.json is readable by root only (its directory /var/lib/k2s is 0700) and this app runs as uid 1000');
     expect(html).not.toContain('nothing saved');
   });
@@ -65,6 +66,7 @@ describe('HostDnsPanel', () => {
     const html = renderToStaticMarkup(<HostDnsPanel />);
     expect(cell(html, 'dns-listeners')).toBe('none');
     expect(cell(html, 'dns-upstreams')).toBe('—');
+    expect(cell(html, 'dns-cluster-domain')).toBe('none in use: Start reads it from the cluster');
     expect(cell(html, 'dns-saved')).toBe(`cannot be read: ${unseen}`);
     expect(html.split('cannot be seen').length - 1).toBe(1);
     expect(html).not.toContain('no resolver is saved');
@@ -74,6 +76,11 @@ describe('HostDnsPanel', () => {
     state.status = { ...running, engine: 'dnsmasq', stateUnreadable: '/var/lib/k2s/dns-resolver-state.json is readable by root only (its directory /var/lib/k2s is 0700) and this app runs as uid 1000' };
     const html = renderToStaticMarkup(<HostDnsPanel />);
     expect(/data-testid="dns-engine"[^>]*>([^<]*)</.exec(html)?.[1]?.trim()).toBe('dnsmasq');
+  });
+
+  it('the cluster domain K2s DNS routes, from its state, as it is', () => {
+    state.status = { ...running, clusterDomain: 'cluster.local' };
+    expect(cell(renderToStaticMarkup(<HostDnsPanel />), 'dns-cluster-domain')).toBe('cluster.local');
   });
 
   it('a readable, empty state still says none / nothing saved', () => {

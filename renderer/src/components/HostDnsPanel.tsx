@@ -94,7 +94,8 @@ export function HostDnsPanel() {
             <dt>Upstreams</dt>
             <dd data-testid="dns-upstreams">{status.upstreams.join(', ') || (status.stateUnreadable && status.state !== 'stopped' ? 'not known to this app (the saved state is root-only)' : '—')}</dd>
             <dt>Cluster domain</dt>
-            <dd>{status.clusterDomain ?? '—'}</dd>
+            {/* Read from the saved state: while stopped there is none in use; a user who cannot read root's state is told so, not shown "—" (new-user walk). */}
+            <dd data-testid="dns-cluster-domain">{status.clusterDomain ?? (status.state === 'stopped' ? 'none in use: Start reads it from the cluster' : status.stateUnreadable ? 'not known to this app (the saved state is root-only)' : '—')}</dd>
             <dt>Saved original</dt>
             <dd data-testid="dns-saved">
               {status.savedAt
