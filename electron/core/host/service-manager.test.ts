@@ -61,8 +61,8 @@ describe('detectServiceManager', () => {
 
 /** status()'s one `systemctl show`: the proxy's state, with the reload question for its unit. */
 const STATUS_SHOW = ['systemctl', 'show', '-p', 'Id', '-p', 'LoadState', '-p', 'NeedDaemonReload', '-p', 'ActiveState', '-p', 'SubState', '-p', 'NRestarts', '-p', 'ExecMainCode', '-p', 'ExecMainStatus', '-p', 'MainPID', '-p', 'Result', '--', 'k2s-dnsproxy.service'];
-/** askUnits()'s: the reload question for every other K2s unit. */
-const ASK_UNITS = ['systemctl', 'show', '-p', 'Id', '-p', 'LoadState', '-p', 'NeedDaemonReload', '--', 'k2s-dnsproxy-kubeswitch.service', 'k2s-dnsproxy-resolved.service', 'k2s-dnsproxy-follow.service', 'k2s-dnsproxy-capture.service'];
+/** askUnits()'s one show: the reload question for every K2s unit, the proxy's state and systemd-resolved's, in one process. */
+const ASK_UNITS = [...STATUS_SHOW, 'k2s-dnsproxy-kubeswitch.service', 'k2s-dnsproxy-resolved.service', 'k2s-dnsproxy-follow.service', 'k2s-dnsproxy-capture.service', 'systemd-resolved.service'];
 
 describe('systemd manager', () => {
   it('writes the unit, links it on disk only, restarts it without a reload when the manager holds its current file; status and stop via systemctl; settle has PID 1 run the reload without waiting', async () => {
@@ -244,12 +244,13 @@ describe('systemd manager', () => {
     await svcFirst.start(spec);
     const calls: string[][] = [];
     const svc = await detectServiceManager(fs, recordingExec(calls));
-    const status = svc.status();
     svc.askUnits!();
-    expect((await status).running).toBe(true);
+    // Preflight's reads are answered by askUnits' one show: no process of their own.
+    expect(await svc.status()).toMatchObject({ running: true, pid: 4242 });
+    expect(await svc.resolvedActive!()).toBe(true);
     await svc.prepareStart!();
     const units = ['k2s-dnsproxy.service', 'k2s-dnsproxy-kubeswitch.service'];
-    expect(calls).toEqual([STATUS_SHOW, ASK_UNITS, ['systemctl', 'reset-failed', ...units]]);
+    expect(calls).toEqual([ASK_UNITS, ['systemctl', 'reset-failed', ...units]]);
     calls.length = 0;
     await svc.start(spec);
     expect(calls[0]).toEqual(['systemctl', 'restart', '--job-mode=ignore-requirements', ...units]);
@@ -271,6 +272,43 @@ describe('systemd manager', () => {
     changed.length = 0;
     await svc2.start({ ...spec, description: 'K2s DNS proxy (dnsmasq)' });
     expect(changed.slice(0, 2)).toEqual([['systemctl', 'daemon-reload'], ['systemctl', 'restart', '--job-mode=ignore-requirements', ...units]]);
+  });
+
+  it("askUnits' one show answers status() and resolvedActive() until the manager changes a unit; then, or when that show failed, each asks its own", async () => {
+    mkdirSync(r('run/systemd/system'), { recursive: true });
+    const fs = createHostFs(root);
+    const calls: string[][] = [];
+    let showFails = false;
+    const block = (id: string, active: string, pid: number) => `Id=${id}\nLoadState=loaded\nNeedDaemonReload=no\nActiveState=${active}\nSubState=${active === 'active' ? 'running' : 'dead'}\nNRestarts=0\nExecMainCode=0\nExecMainStatus=0\nMainPID=${pid}\nResult=success\n`;
+    const exec: Exec = {
+      run: async (file, args) => {
+        calls.push([file, ...args]);
+        if (args[0] === 'show' && showFails && args.length > 25) return { code: 1, stdout: '', stderr: 'Failed to connect to bus' };
+        if (args[0] === 'show') return { code: 0, stdout: args.slice(args.indexOf('--') + 1).map((u) => block(u, u === 'systemd-resolved.service' ? 'inactive' : 'active', u === 'k2s-dnsproxy.service' ? 777 : 0)).join('\n'), stderr: '' };
+        if (args[0] === 'is-active') return { code: 3, stdout: 'inactive\n', stderr: '' };
+        return { code: 0, stdout: '', stderr: '' };
+      },
+    };
+    const svc = await detectServiceManager(fs, exec);
+    svc.askUnits!();
+    expect(await svc.status()).toMatchObject({ running: true, pid: 777 });
+    expect(await svc.resolvedActive!()).toBe(false);
+    expect(await svc.status()).toMatchObject({ running: true, pid: 777 });
+    expect(calls).toEqual([ASK_UNITS]);
+    // A change by this manager (prepareStart's reset): the answer no longer stands.
+    await svc.prepareStart!();
+    calls.length = 0;
+    expect(await svc.status()).toMatchObject({ running: true, pid: 777 });
+    expect(await svc.resolvedActive!()).toBe(false);
+    expect(calls).toEqual([STATUS_SHOW, ['systemctl', 'is-active', 'systemd-resolved.service']]);
+    // The one show failed: each read asks its own, as without it.
+    showFails = true;
+    const svc2 = await detectServiceManager(fs, exec);
+    calls.length = 0;
+    svc2.askUnits!();
+    expect(await svc2.status()).toMatchObject({ running: true, pid: 777 });
+    expect(await svc2.resolvedActive!()).toBe(false);
+    expect(calls).toEqual([ASK_UNITS, STATUS_SHOW, ['systemctl', 'is-active', 'systemd-resolved.service']]);
   });
 
   it('start makes the links while the proxy restarts, and they are on disk when start returns or throws (a rollback\'s stop then finds every one)', async () => {

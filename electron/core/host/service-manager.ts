@@ -58,12 +58,21 @@ export interface ServiceManager {
    */
   writeUnits?(spec: ServiceSpec): Promise<void>;
   /**
-   * systemd only: asks the manager now, without waiting, whether each K2s unit besides the
-   * proxy's is loaded from its current file (ManagerReload.ask; status() asks it for the proxy's),
-   * so the reload questions of the start that follows — its capture's, its service step's, its
-   * follower's — run no `systemctl show` of their own. Start calls it once it holds the lock, before preflight.
+   * systemd only: asks the manager now, without waiting, in one `systemctl show`, whether each
+   * K2s unit is loaded from its current file (ManagerReload.ask), the proxy's state, and whether
+   * systemd-resolved runs, so the reads of the start that follows — preflight's status() and
+   * resolvedActive(), its capture's, its service step's and its follower's reload questions —
+   * run no `systemctl` of their own. Its answer stands for status() and resolvedActive() for
+   * EARLY_SHOW_MS (systemd-service.ts), until this manager changes a unit. Start calls it once
+   * it holds the lock, before preflight.
    */
   askUnits?(): void;
+  /**
+   * systemd only: whether systemd-resolved.service is active (ActiveState=active, what
+   * `systemctl is-active` prints), from askUnits()'s answer when it stands, else its own
+   * `systemctl is-active`. False when systemctl fails.
+   */
+  resolvedActive?(): Promise<boolean>;
   /**
    * Restarts the running service with the unit/argv it has, so it reads its config file again
    * (a followed network: only the config changed). Absent: the caller uses start(spec).

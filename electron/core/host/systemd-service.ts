@@ -24,6 +24,14 @@ const ROUTE_UNIT = `${ROUTE_UNIT_NAME}.service`;
  * (~4 ms a unit on the booted Debian 13 host), and preflight waits for that status.
  */
 const OTHER_UNITS = [LATE_UNIT, ROUTE_UNIT, `${FOLLOW_UNIT_NAME}.service`, `${CAPTURE_UNIT_NAME}.service`] as const;
+/** systemd-resolved's unit: whether it runs is ActiveState=active, what `systemctl is-active` prints (systemctl(1)). */
+const RESOLVED_UNIT = 'systemd-resolved.service';
+/**
+ * ms for which the one `systemctl show` of askUnits() answers status() and resolvedActive()
+ * instead of a process of their own, unless this manager changed a unit since (start's
+ * preflight reads them within tens of ms of it, before it changes anything).
+ */
+export const EARLY_SHOW_MS = 2_000;
 /**
  * The job mode of restart() (a followed network: only the proxy's config changed). systemctl(1)
  * `--job-mode=ignore-requirements`: requirement dependencies are ignored for this job, ordering
@@ -119,7 +127,8 @@ async function runState(exec: Exec): Promise<{ pid: number | null; running: bool
  * resolv.conf survives a reboot, so must the proxy; relinking drops the multi-user.target.wants/
  * link earlier versions made for the companions), `restart` (starts it, or applies a new
  * argv/config to a running one); prepareStart begins the reset alongside discover, and the
- * reload question was asked before (askUnits for the other units, status() in start's preflight for the proxy's).
+ * reload question was asked before (askUnits, one `systemctl show` for every K2s unit, whose answer
+ * also gives start's preflight its status() and resolvedActive()).
  * stop: stops the proxy, its companions, the capture and the follower in one job and removes
  * their links (uninstall and recover stopped the follower first: stopFollower's
  * unlinkWithProxy); `reload.settle()` at the end of the command asks the manager to read the
@@ -129,6 +138,15 @@ export function createSystemdManager(fs: HostFs, exec: Exec, reload: ManagerRelo
   const resetFailed = (units: readonly string[]) => systemctl(exec, ['reset-failed', ...units], [0, 1, EXIT_NOT_LOADED]);
   // The reset prepareStart began, for the next start().
   let asked: { units: readonly string[]; reset: Promise<unknown>; at: number } | null = null;
+  // askUnits()'s one show (the proxy's state, every other K2s unit's reload question, whether
+  // systemd-resolved runs), for status() and resolvedActive() until this manager changes a unit.
+  let earlyShow: { answer: Promise<string | null>; at: number } | null = null;
+  /** askUnits()'s output when it is recent, answered, and has `unit`'s block (by Id=); else null. */
+  const earlyBlock = async (unit: string): Promise<Map<string, string> | null> => {
+    const e = earlyShow && performance.now() - earlyShow.at < EARLY_SHOW_MS ? earlyShow : null;
+    const out = e ? await e.answer.catch(() => null) : null;
+    return out === null ? null : (showUnits(out).get(unit) ?? null);
+  };
   /** The unit files for `spec` written where their bytes changed (noted for the reload); their texts (null: that companion is not used). */
   const writeUnits = async (spec: ServiceSpec) => {
     const unitText = renderUnit(spec); // validate before touching the host
@@ -144,18 +162,31 @@ export function createSystemdManager(fs: HostFs, exec: Exec, reload: ManagerRelo
     reload,
     kind: 'systemd',
     async writeUnits(spec) {
+      earlyShow = null;
       await writeUnits(spec);
     },
     askUnits() {
-      void reload.ask(OTHER_UNITS).catch(() => null);
+      // One process for what start's preflight and its later reload questions ask the manager:
+      // each `systemctl` costs ~20 ms of wall on a booted Debian 13 host, three of them side by
+      // side on a busy 2-core one more (status(), resolvedActive() and this each ran one).
+      const answer = reload.ask([UNIT, ...OTHER_UNITS, RESOLVED_UNIT], SHOW_PROPERTIES);
+      answer.catch(() => null);
+      earlyShow = { answer, at: performance.now() };
+    },
+    async resolvedActive() {
+      const kv = await earlyBlock(RESOLVED_UNIT);
+      if (kv) return kv.get('ActiveState') === 'active';
+      const r = await exec.run('systemctl', ['is-active', RESOLVED_UNIT], { timeoutMs: 15_000 }).catch(() => null);
+      return r !== null && r.code === 0 && r.stdout.trim() === 'active';
     },
     async prepareStart() {
       // An answer of an earlier start that never reached its service step is not this start's.
       asked = null;
+      earlyShow = null;
       // The units a start uses are those whose files are there from an earlier start (the
       // KubeSwitch and resolved companions follow the host, which rarely changes between starts);
       // the first start after install has none and resets in its service step. The manager's
-      // question was asked before (askUnits, preflight's status()).
+      // question was asked before (askUnits).
       const onDisk = await Promise.all(([[K2S_PATHS.unit, UNIT], [K2S_PATHS.lateUnit, LATE_UNIT], [K2S_PATHS.routeUnit, ROUTE_UNIT]] as const).map(async ([file, unit]) => ((await fs.lstat(file)) ? [unit] : [])));
       const units = onDisk.flat();
       if (!units.includes(UNIT)) return;
@@ -164,6 +195,7 @@ export function createSystemdManager(fs: HostFs, exec: Exec, reload: ManagerRelo
       asked = { units, reset, at: performance.now() };
     },
     async start(spec) {
+      earlyShow = null;
       renderUnit(spec); // validate before touching the host
       const lateText = spec.lateListeners ? renderLateListenerUnit(spec) : null;
       const routeText = spec.resolvedRouteFile ? renderRouteUnit(spec.resolvedRouteFile) : null;
@@ -203,7 +235,7 @@ export function createSystemdManager(fs: HostFs, exec: Exec, reload: ManagerRelo
       // The reset (a unit systemd gave up on, at its start limit, refuses even a start by hand
       // until then), begun alongside discover (prepareStart) when it named these units and not
       // long ago (a long-running process whose start failed before this step reset nothing
-      // since), else now; and the manager's question, answered before (askUnits, preflight's status()) when
+      // since), else now; and the manager's question, answered before (askUnits) when
       // that was not long ago (ManagerReload.current), else asked now, side by side.
       const early = asked && performance.now() - asked.at < KNOWN_CURRENT_MS ? asked : null;
       asked = null;
@@ -218,6 +250,7 @@ export function createSystemdManager(fs: HostFs, exec: Exec, reload: ManagerRelo
       return pid !== null ? { pid, running: true } : runState(exec);
     },
     async installRouteUnit(routeFile) {
+      earlyShow = null;
       await fs.mkdirp(path.posix.dirname(K2S_PATHS.routeUnit), 0o755);
       const text = renderRouteUnit(routeFile);
       if (await writeUnitFile(fs, K2S_PATHS.routeUnit, text)) reload.unitWritten(ROUTE_UNIT);
@@ -230,11 +263,13 @@ export function createSystemdManager(fs: HostFs, exec: Exec, reload: ManagerRelo
       // Units and argv are unchanged (the config path is the same): no daemon-reload or enable.
       // RESTART_JOB_MODE: only the units named here restart; the capture and route companions
       // keep running (their PartOf= tie would make this restart wait for the capture's drain).
+      earlyShow = null;
       const late = (await fs.lstat(K2S_PATHS.lateUnit)) !== null;
       await systemctl(exec, ['restart', RESTART_JOB_MODE, UNIT, ...(late ? [LATE_UNIT] : [])]);
       return runState(exec);
     },
     async stop(opts) {
+      earlyShow = null;
       const companions: string[] = [];
       if (await fs.lstat(K2S_PATHS.lateUnit)) companions.push(LATE_UNIT);
       if (await fs.lstat(K2S_PATHS.routeUnit)) companions.push(ROUTE_UNIT);
@@ -272,11 +307,12 @@ export function createSystemdManager(fs: HostFs, exec: Exec, reload: ManagerRelo
     async status() {
       // The proxy's state, and the manager's question for its unit with it (ManagerReload.ask keeps
       // the answer; systemctl reads every property of the unit anyway): start's preflight reads
-      // this status; start asked for the other units before it (askUnits).
-      const out = await reload.ask([UNIT], SHOW_PROPERTIES);
-      if (out === null) return { running: false, pid: null, restart: null };
+      // this status; askUnits, just before it, asked it in its one show (then no process here).
+      const asked = await earlyBlock(UNIT);
+      const out = asked ? null : await reload.ask([UNIT], SHOW_PROPERTIES);
+      if (!asked && out === null) return { running: false, pid: null, restart: null };
       // The proxy's block by its Id= (the output as one block where none says so).
-      const s = parseUnitRunState(showUnits(out).get(UNIT) ?? showProperties(out));
+      const s = parseUnitRunState(asked ?? showUnits(out!).get(UNIT) ?? showProperties(out!));
       const running = s.activeState === 'active';
       // Measured on systemd 257: after StartLimitBurst auto-restarts the unit is `failed` with the
       // last run's Result (exit-code), not start-limit-hit (that one a refused manual start gets).

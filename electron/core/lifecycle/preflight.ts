@@ -184,8 +184,9 @@ export async function preflight(deps: LifecycleDeps, opts: StartOptions): Promis
     // The start asked, as root: with its own options (sixth walk M1), not a bare start.
     throw refused('NOT_ROOT', `Starting K2s DNS changes /etc/resolv.conf and binds port 53: run it ${askedStartWays(opts)}; or use the desktop app.`);
   }
-  // Two reads of the service manager (systemd: a `systemctl` process each, ~10–15 ms on a
-  // booted Debian 13 host) asked first: their processes run while this thread loads the
+  // Two reads of the service manager (systemd: answered by start's askUnits, one `systemctl show`
+  // begun before preflight; else a `systemctl` process each, ~20 ms on a booted Debian 13 host)
+  // asked first: their processes run while this thread loads the
   // Kubernetes client below (~20 ms of CPU) and reads and judges the resolver; each is awaited
   // where its check stood (hostChecks), so the checks and their order of refusals are as before.
   const early: EarlyReads = { service: deps.services.status(), resolved: resolvedActive(deps) };

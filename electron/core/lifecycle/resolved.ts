@@ -16,6 +16,8 @@ const CALL_MS = 15_000;
 /** Whether systemd-resolved runs here: systemd is the service manager and `systemctl is-active systemd-resolved` says active. */
 export async function resolvedActive(deps: LifecycleDeps): Promise<boolean> {
   if (deps.services.kind !== 'systemd') return false;
+  // The manager's own read when it has one (askUnits' one show, before start's preflight).
+  if (deps.services.resolvedActive) return deps.services.resolvedActive().catch(() => false);
   const r = await deps.exec.run('systemctl', ['is-active', 'systemd-resolved.service'], { timeoutMs: CALL_MS }).catch(() => null);
   return r !== null && r.code === 0 && r.stdout.trim() === 'active';
 }

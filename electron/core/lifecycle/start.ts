@@ -103,9 +103,10 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
     // check loads it, once the service manager's reads have begun (their processes run meanwhile).
     // A module that fails to load fails there, as before.
     if (held) await held;
-    // systemd: the reload question for the units besides the proxy's (ServiceManager.askUnits;
-    // status() in preflight asks it for the proxy's), not waited for: its process runs while this
-    // thread loads the Kubernetes client and preflight checks, off preflight's own reads, and its
+    // systemd: the reload question for every K2s unit, with the proxy's state and whether
+    // systemd-resolved runs (ServiceManager.askUnits: one `systemctl show` that preflight's
+    // status() and resolvedActive() then read), not waited for here: its process runs while this
+    // thread loads the Kubernetes client and preflight checks, and its
     // answer is kept for the capture's start, the service step and the follower. After the held
     // capture's restart was spawned (its Node start-up is what the service step waits for).
     if (deps.uid() === 0) deps.services.askUnits?.();
