@@ -1,0 +1,91 @@
+/**
+ * Ad-hoc probe (not part of the report): the capture tree pinned to one CPU or not, A/B inside one
+ * start of the exact query log, so the machine's drifting load hits both alike (idle-ab.ts compares
+ * fresh starts minutes apart, whose spread on a shared 2-core machine is larger than the effect).
+ * Per engine (AB_ENGINES, default both): one start with the log; the tree's threads switched between
+ * every CPU (`taskset -a -cp 0-N`) and one CPU (PIN, default 1) before each dnsperf run, in ABBA order;
+ * PAIRS max-rate runs of SECONDS (default 2), then PAIRS runs at 2,000 qps (no max-rate run between,
+ * one unmeasured warm-up run first). Per run: qps, p99, the tree's cores (schedstat), the proxy's µs
+ * of CPU per query, and the packets the kernel dropped (tcpdump's count, /run/k2s/capture.missed,
+ * refreshed every 5 s by the companion: read after each pair's runs it is late by up to 5 s, so the
+ * drops are summed per mode over the whole phase from a final read). Prints JSON lines; run as
+ * `bash e2e/bed/sandbox.sh node --import tsx scripts/bench/pin-toggle.ts`.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startTestbed } from '../../e2e/bed/testbed';
+import { timedCli } from './lifecycle';
+import { dnsperf, queryFile } from './dnsperf';
+import { cpuTimesNow, stealShare } from './steal';
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const DNSPROXY = join(REPO, '.tools/bin/dnsproxy');
+const PAIRS = Number(process.env.PAIRS ?? 6);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
+const PIN = process.env.PIN ?? '1';
+const ALL = `0-${cpus().length - 1}`;
+const tb = await startTestbed();
+const tmp = await mkdtemp(join(tmpdir(), 'pin-toggle-'));
+const file = process.env.AB_NAMES === 'external'
+  ? await queryFile(tmp, 'external', ['www.example.test', 'mirror.example.test'])
+  : await queryFile(tmp, 'cluster', ['kubernetes.default.svc.cluster.local', 'web.demo.svc.cluster.local', 'kube-dns.kube-system.svc.cluster.local']);
+const engines = [{ name: 'dnsmasq', extra: [] as string[] }];
+if (existsSync(DNSPROXY)) engines.push({ name: 'adguard', extra: ['--dnsproxy', DNSPROXY] });
+if (process.env.AB_ENGINES) engines.splice(0, engines.length, ...engines.filter((e) => process.env.AB_ENGINES!.split(',').includes(e.name)));
+const tree = () => {
+  const c = Number(readFileSync('/run/k2s/capture.ready', 'utf8').trim());
+  return [c, ...readFileSync(`/proc/${c}/task/${c}/children`, 'utf8').trim().split(/\s+/).map(Number)];
+};
+/** CPU ms of a process so far, all its threads (/proc/PID/task/TID/schedstat; 0 once gone). */
+const cpuMs = (pid: number) => {
+  try {
+    return readdirSync(`/proc/${pid}/task`).reduce((a, tid) => a + Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]), 0) / 1e6;
+  } catch {
+    return 0;
+  }
+};
+const dropped = () => Number(/dropped=(\d+)/.exec(existsSync('/run/k2s/capture.missed') ? readFileSync('/run/k2s/capture.missed', 'utf8') : '')?.[1] ?? 0);
+const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+try {
+  for (const e of engines) {
+    const start = await timedCli(['start', '--kubeconfig', tb.kubeconfigPath, '--engine', e.name, '--verify-name', 'www.example.test', '--json', ...e.extra]);
+    if (start.code !== 0) throw new Error(`start failed: ${JSON.stringify(start.events.at(-1))}`);
+    try {
+      const companion = tree()[0]!;
+      for (let i = 0; i < 200 && !readFileSync('/run/k2s/capture.log', 'utf8').includes(`capture-watch: (PID ${companion}, `); i++) await wait(50);
+      const proxy = Number(readFileSync('/run/k2s/dnsproxy.pid', 'utf8').trim());
+      const pids = tree();
+      for (const phase of ['max', '2000'] as const) {
+        const rate = phase === 'max' ? undefined : 2000;
+        if (rate) await dnsperf('127.0.0.1', file, SECONDS, rate);
+        const drops = { all: 0, pinned: 0 };
+        for (let i = 0; i < PAIRS * 2; i++) {
+          // ABBA: all, pinned, pinned, all, ...
+          const mode = [0, 3].includes(i % 4) ? 'all' : 'pinned';
+          for (const pid of pids) execFileSync('taskset', ['-a', '-cp', mode === 'all' ? ALL : PIN, String(pid)], { stdio: 'ignore' });
+          const t0 = cpuTimesNow();
+          const c0 = pids.map(cpuMs);
+          const p0 = cpuMs(proxy);
+          const d0 = dropped();
+          const r = await dnsperf('127.0.0.1', file, SECONDS, rate);
+          const treeCores = pids.map(cpuMs).reduce((a, c, k) => a + c - c0[k]!, 0) / (SECONDS * 1000);
+          const proxyUsPerQ = ((cpuMs(proxy) - p0) * 1000) / (r.qps * SECONDS);
+          const steal = stealShare(t0, cpuTimesNow());
+          // The companion refreshes the count every 5 s: wait for it so this run's drops land on this run.
+          if (phase === 'max') await wait(5200);
+          drops[mode] += dropped() - d0;
+          console.log(JSON.stringify({ engine: e.name, phase, i, mode, load: Number(loadavg()[0]!.toFixed(2)), steal: steal === null ? null : Number(steal.toFixed(3)), qps: Math.round(r.qps), p99: Number(r.p99Ms.toFixed(3)), lost: r.lost, treeCores: Number(treeCores.toFixed(3)), proxyUsPerQ: Number(proxyUsPerQ.toFixed(2)), dropped: dropped() - d0 }));
+        }
+        console.log(JSON.stringify({ engine: e.name, phase, drops }));
+      }
+    } finally {
+      await timedCli(['stop', '--on-drift', 'restore']);
+    }
+  }
+} finally {
+  await tb.stop();
+}
