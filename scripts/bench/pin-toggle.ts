@@ -1,9 +1,12 @@
 /**
- * Ad-hoc probe (not part of the report): the capture tree pinned to one CPU or not, A/B inside one
- * start of the exact query log, so the machine's drifting load hits both alike (idle-ab.ts compares
+ * Ad-hoc probe (not part of the report): two settings of the capture tree (MODES, default
+ * `all,pinned`), A/B inside one start of the exact query log, so the machine's drifting load hits both alike (idle-ab.ts compares
  * fresh starts minutes apart, whose spread on a shared 2-core machine is larger than the effect).
- * Per engine (AB_ENGINES, default both): one start with the log; the tree's threads switched between
- * every CPU (`taskset -a -cp 0-N`) and one CPU (PIN, default 1) before each dnsperf run, in ABBA order;
+ * Per engine (AB_ENGINES, default both): one start with the log; the tree's threads switched to a
+ * mode's setting before each dnsperf run, in ABBA order. Modes: `all` (every CPU, `taskset -a -cp
+ * 0-N`, idle priority as shipped), `pinned` (one CPU, PIN, default 1), `batch` (SCHED_BATCH at nice
+ * 19 instead of SCHED_IDLE) and `slice` (the same with a 0.1 ms slice, sched_setattr(2)
+ * `sched_runtime`: needs util-linux ≥ 2.41's chrt, CHRT, e.g. a Debian 13 host's);
  * PAIRS max-rate runs of SECONDS (default 2), then PAIRS runs at 2,000 qps (no max-rate run between,
  * one unmeasured warm-up run first). Per run: qps, p99, the tree's cores (schedstat), the proxy's µs
  * of CPU per query, and the packets the kernel dropped (tcpdump's count, /run/k2s/capture.missed,
@@ -14,7 +17,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { cpus, loadavg, setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startTestbed } from '../../e2e/bed/testbed';
@@ -28,6 +31,25 @@ const PAIRS = Number(process.env.PAIRS ?? 6);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
 const PIN = process.env.PIN ?? '1';
 const ALL = `0-${cpus().length - 1}`;
+const MODES = (process.env.MODES ?? 'all,pinned').split(',') as [Mode, Mode];
+type Mode = 'all' | 'pinned' | 'batch' | 'slice';
+/** CHRT: a chrt command line (words split at spaces), util-linux ≥ 2.41 for `slice`. */
+const CHRT = (process.env.CHRT ?? 'chrt').split(' ');
+const chrt = (args: string[]) => execFileSync(CHRT[0]!, [...CHRT.slice(1), ...args], { stdio: 'ignore' });
+/** Puts the tree's threads in a mode's setting (every thread: schedstat and taskset -a count them all). */
+const apply = (mode: Mode, pids: number[]) => {
+  for (const pid of pids) {
+    execFileSync('taskset', ['-a', '-cp', mode === 'pinned' ? PIN : ALL, String(pid)], { stdio: 'ignore' });
+    if (mode === 'all' || mode === 'pinned') {
+      // Back to the base slice first (a policy without sched_runtime resets it), then idle as shipped.
+      if (process.env.CHRT) chrt(['--batch', '-a', '-p', '0', String(pid)]);
+      chrt(['--idle', '-a', '-p', '0', String(pid)]);
+    } else {
+      chrt(['--batch', ...(mode === 'slice' ? ['--sched-runtime', '100000'] : []), '-a', '-p', '0', String(pid)]);
+      for (const tid of readdirSync(`/proc/${pid}/task`)) setPriority(Number(tid), 19);
+    }
+  }
+};
 const tb = await startTestbed();
 const tmp = await mkdtemp(join(tmpdir(), 'pin-toggle-'));
 const file = process.env.AB_NAMES === 'external'
@@ -62,11 +84,11 @@ try {
       for (const phase of ['max', '2000'] as const) {
         const rate = phase === 'max' ? undefined : 2000;
         if (rate) await dnsperf('127.0.0.1', file, SECONDS, rate);
-        const drops = { all: 0, pinned: 0 };
+        const drops: Record<string, number> = { [MODES[0]]: 0, [MODES[1]]: 0 };
         for (let i = 0; i < PAIRS * 2; i++) {
-          // ABBA: all, pinned, pinned, all, ...
-          const mode = [0, 3].includes(i % 4) ? 'all' : 'pinned';
-          for (const pid of pids) execFileSync('taskset', ['-a', '-cp', mode === 'all' ? ALL : PIN, String(pid)], { stdio: 'ignore' });
+          // ABBA: A, B, B, A, ...
+          const mode = MODES[[0, 3].includes(i % 4) ? 0 : 1];
+          apply(mode, pids);
           const t0 = cpuTimesNow();
           const c0 = pids.map(cpuMs);
           const p0 = cpuMs(proxy);
@@ -77,8 +99,9 @@ try {
           const steal = stealShare(t0, cpuTimesNow());
           // The companion refreshes the count every 5 s: wait for it so this run's drops land on this run.
           if (phase === 'max') await wait(5200);
-          drops[mode] += dropped() - d0;
-          console.log(JSON.stringify({ engine: e.name, phase, i, mode, load: Number(loadavg()[0]!.toFixed(2)), steal: steal === null ? null : Number(steal.toFixed(3)), qps: Math.round(r.qps), p99: Number(r.p99Ms.toFixed(3)), lost: r.lost, treeCores: Number(treeCores.toFixed(3)), proxyUsPerQ: Number(proxyUsPerQ.toFixed(2)), dropped: dropped() - d0 }));
+          drops[mode]! += dropped() - d0;
+          const slice = readFileSync(`/proc/${pids[2]}/sched`, 'utf8').match(/se\.slice\s+:\s+(\d+)/)?.[1] ?? null;
+          console.log(JSON.stringify({ engine: e.name, phase, i, mode, parserSlice: slice, load: Number(loadavg()[0]!.toFixed(2)), steal: steal === null ? null : Number(steal.toFixed(3)), qps: Math.round(r.qps), p99: Number(r.p99Ms.toFixed(3)), lost: r.lost, treeCores: Number(treeCores.toFixed(3)), proxyUsPerQ: Number(proxyUsPerQ.toFixed(2)), dropped: dropped() - d0 }));
         }
         console.log(JSON.stringify({ engine: e.name, phase, drops }));
       }
