@@ -6,7 +6,9 @@
  * mode's setting before each dnsperf run, in ABBA order. Modes: `all` (every CPU, `taskset -a -cp
  * 0-N`, idle priority as shipped), `pinned` (one CPU, PIN, default 1), `batch` (SCHED_BATCH at nice
  * 19 instead of SCHED_IDLE) and `slice` (the same with a 0.1 ms slice, sched_setattr(2)
- * `sched_runtime`: needs util-linux ≥ 2.41's chrt, CHRT, e.g. a Debian 13 host's);
+ * `sched_runtime`: needs util-linux ≥ 2.41's chrt, CHRT, e.g. a Debian 13 host's), `stopped` (the
+ * tree SIGSTOPped: its ring fills and the kernel drops, so the proxy meets only the kernel's taps;
+ * every other mode SIGCONTs it first);
  * PAIRS max-rate runs of SECONDS (default 2), then PAIRS runs at 2,000 qps (no max-rate run between,
  * one unmeasured warm-up run first). Per run: qps, p99, the tree's cores (schedstat), the proxy's µs
  * of CPU per query, and the packets the kernel dropped (tcpdump's count, /run/k2s/capture.missed,
@@ -32,12 +34,14 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
 const PIN = process.env.PIN ?? '1';
 const ALL = `0-${cpus().length - 1}`;
 const MODES = (process.env.MODES ?? 'all,pinned').split(',') as [Mode, Mode];
-type Mode = 'all' | 'pinned' | 'batch' | 'slice';
+type Mode = 'all' | 'pinned' | 'batch' | 'slice' | 'stopped';
 /** CHRT: a chrt command line (words split at spaces), util-linux ≥ 2.41 for `slice`. */
 const CHRT = (process.env.CHRT ?? 'chrt').split(' ');
 const chrt = (args: string[]) => execFileSync(CHRT[0]!, [...CHRT.slice(1), ...args], { stdio: 'ignore' });
 /** Puts the tree's threads in a mode's setting (every thread: schedstat and taskset -a count them all). */
 const apply = (mode: Mode, pids: number[]) => {
+  for (const pid of pids) process.kill(pid, mode === 'stopped' ? 'SIGSTOP' : 'SIGCONT');
+  if (mode === 'stopped') return;
   for (const pid of pids) {
     execFileSync('taskset', ['-a', '-cp', mode === 'pinned' ? PIN : ALL, String(pid)], { stdio: 'ignore' });
     if (mode === 'all' || mode === 'pinned') {
@@ -106,6 +110,7 @@ try {
         console.log(JSON.stringify({ engine: e.name, phase, drops }));
       }
     } finally {
+      for (const pid of tree()) process.kill(pid, 'SIGCONT');
       await timedCli(['stop', '--on-drift', 'restore']);
     }
   }
