@@ -21,7 +21,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startTestbed } from '../../e2e/bed/testbed';
 import { timedCli, USER_ENV } from './lifecycle';
-import { dnsperf, queryFile } from './dnsperf';
+import { dnsperf } from './dnsperf';
+import { abEngines, abQueryFile, captureTree } from './ab-setup';
 import { cpuTimesNow, stealShare } from './steal';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
@@ -30,16 +31,9 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const tb = await startTestbed();
 const tmp = await mkdtemp(join(tmpdir(), 'idle-ab-'));
-const file = process.env.AB_NAMES === 'external'
-  ? await queryFile(tmp, 'external', ['www.example.test', 'mirror.example.test'])
-  : await queryFile(tmp, 'cluster', ['kubernetes.default.svc.cluster.local', 'web.demo.svc.cluster.local', 'kube-dns.kube-system.svc.cluster.local']);
-const engines = [{ name: 'dnsmasq', extra: [] as string[] }];
-if (existsSync(DNSPROXY)) engines.push({ name: 'adguard', extra: ['--dnsproxy', DNSPROXY] });
-if (process.env.AB_ENGINES) engines.splice(0, engines.length, ...engines.filter((e) => process.env.AB_ENGINES!.split(',').includes(e.name)));
-const tree = () => {
-  const c = Number(readFileSync('/run/k2s/capture.ready', 'utf8').trim());
-  return [c, ...readFileSync(`/proc/${c}/task/${c}/children`, 'utf8').trim().split(/\s+/).map(Number)];
-};
+const file = await abQueryFile(tmp);
+const engines = abEngines(DNSPROXY);
+const tree = captureTree;
 /** CPU ms of a process so far, all its threads (/proc/PID/task/TID/schedstat: ns on a CPU; 0 once gone). */
 const cpuMs = (pid: number) => slices(pid).run / 1e6;
 /** ns on a CPU and time slices run, summed over a process's threads (/proc/PID/task/TID/schedstat). */

@@ -24,7 +24,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startTestbed } from '../../e2e/bed/testbed';
 import { timedCli } from './lifecycle';
-import { dnsperf, queryFile } from './dnsperf';
+import { dnsperf } from './dnsperf';
+import { abEngines, abQueryFile, captureTree } from './ab-setup';
 import { cpuTimesNow, stealShare } from './steal';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
@@ -56,16 +57,9 @@ const apply = (mode: Mode, pids: number[]) => {
 };
 const tb = await startTestbed();
 const tmp = await mkdtemp(join(tmpdir(), 'pin-toggle-'));
-const file = process.env.AB_NAMES === 'external'
-  ? await queryFile(tmp, 'external', ['www.example.test', 'mirror.example.test'])
-  : await queryFile(tmp, 'cluster', ['kubernetes.default.svc.cluster.local', 'web.demo.svc.cluster.local', 'kube-dns.kube-system.svc.cluster.local']);
-const engines = [{ name: 'dnsmasq', extra: [] as string[] }];
-if (existsSync(DNSPROXY)) engines.push({ name: 'adguard', extra: ['--dnsproxy', DNSPROXY] });
-if (process.env.AB_ENGINES) engines.splice(0, engines.length, ...engines.filter((e) => process.env.AB_ENGINES!.split(',').includes(e.name)));
-const tree = () => {
-  const c = Number(readFileSync('/run/k2s/capture.ready', 'utf8').trim());
-  return [c, ...readFileSync(`/proc/${c}/task/${c}/children`, 'utf8').trim().split(/\s+/).map(Number)];
-};
+const file = await abQueryFile(tmp);
+const engines = abEngines(DNSPROXY);
+const tree = captureTree;
 /** CPU ms of a process so far, all its threads (/proc/PID/task/TID/schedstat; 0 once gone). */
 const cpuMs = (pid: number) => {
   try {
