@@ -10,7 +10,8 @@
  * Per mode: max qps, p99 at 2,000 qps right after it and settled (one unmeasured run between),
  * and at the settled run the tree's CPU (cores, from /proc/PID/task/TID/schedstat), its µs per
  * time slice and wake-ups per second per process, and the kernel's drops. AB_NO_MAX=1 leaves the
- * max-rate run out. Prints JSON lines.
+ * max-rate run out. AB_NAMES=external asks the upstream's names instead of the cluster's. Each line
+ * also has the hypervisor's steal share over that start's runs (steal.ts). Prints JSON lines.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -20,7 +21,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startTestbed } from '../../e2e/bed/testbed';
 import { timedCli, USER_ENV } from './lifecycle';
-import { dnsperf, queryFile } from './dnsperf';
+import { dnsperf } from './dnsperf';
+import { abEngines, abQueryFile, captureTree } from './ab-setup';
+import { cpuTimesNow, stealShare } from './steal';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const DNSPROXY = join(REPO, '.tools/bin/dnsproxy');
@@ -28,14 +31,9 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const tb = await startTestbed();
 const tmp = await mkdtemp(join(tmpdir(), 'idle-ab-'));
-const file = await queryFile(tmp, 'cluster', ['kubernetes.default.svc.cluster.local', 'web.demo.svc.cluster.local', 'kube-dns.kube-system.svc.cluster.local']);
-const engines = [{ name: 'dnsmasq', extra: [] as string[] }];
-if (existsSync(DNSPROXY)) engines.push({ name: 'adguard', extra: ['--dnsproxy', DNSPROXY] });
-if (process.env.AB_ENGINES) engines.splice(0, engines.length, ...engines.filter((e) => process.env.AB_ENGINES!.split(',').includes(e.name)));
-const tree = () => {
-  const c = Number(readFileSync('/run/k2s/capture.ready', 'utf8').trim());
-  return [c, ...readFileSync(`/proc/${c}/task/${c}/children`, 'utf8').trim().split(/\s+/).map(Number)];
-};
+const file = await abQueryFile(tmp);
+const engines = abEngines(DNSPROXY);
+const tree = captureTree;
 /** CPU ms of a process so far, all its threads (/proc/PID/task/TID/schedstat: ns on a CPU; 0 once gone). */
 const cpuMs = (pid: number) => slices(pid).run / 1e6;
 /** ns on a CPU and time slices run, summed over a process's threads (/proc/PID/task/TID/schedstat). */
@@ -87,9 +85,14 @@ try {
           const load = loadavg()[0]!.toFixed(2);
           const pids = mode === 'off' ? [] : tree();
           const c0 = pids.map(cpuMs);
+          // The proxy's own CPU (all threads; the kernel's work for its sockets and the capture's taps counts in it) per query answered.
+          const proxy = Number(readFileSync('/run/k2s/dnsproxy.pid', 'utf8').trim());
+          const p0 = cpuMs(proxy);
+          const t0 = cpuTimesNow();
           // AB_NO_MAX=1: no max-rate run (the 2,000 qps runs then meet no backlog of it).
           const m = process.env.AB_NO_MAX ? { qps: Number.NaN } : await dnsperf('127.0.0.1', file, SECONDS);
           const treeMax = pids.map(cpuMs).reduce((a, c, i) => a + c - c0[i]!, 0) / (SECONDS * 1000);
+          const proxyUsPerQMax = ((cpuMs(proxy) - p0) * 1000) / (m.qps * SECONDS);
           const f = await dnsperf('127.0.0.1', file, SECONDS, 2000);
           await dnsperf('127.0.0.1', file, SECONDS, 2000);
           const c1 = pids.map(cpuMs);
@@ -97,12 +100,15 @@ try {
           const s1 = pids.map(slices);
           const dropped = () => Number(/dropped=(\d+)/.exec(existsSync('/run/k2s/capture.missed') ? readFileSync('/run/k2s/capture.missed', 'utf8') : '')?.[1] ?? 0);
           const d1 = dropped();
+          const p1 = cpuMs(proxy);
           const settled = await dnsperf('127.0.0.1', file, SECONDS, 2000);
           const usPerSlice2000 = pids.map((p, i) => { const x = slices(p); return Math.round((x.run - s1[i]!.run) / 1e3 / Math.max(1, x.n - s1[i]!.n)); });
           const wakes2000 = pids.map((p, i) => wakes(p) - w1[i]!);
           const tree2000 = pids.map(cpuMs).reduce((a, c, i) => a + c - c1[i]!, 0) / (SECONDS * 1000);
+          const proxyUsPerQ2000 = ((cpuMs(proxy) - p1) * 1000) / (settled.qps * SECONDS);
           const missed = existsSync('/run/k2s/capture.missed') ? readFileSync('/run/k2s/capture.missed', 'utf8').replace(/\n/g, ' ') : '';
-          console.log(JSON.stringify({ round, engine: e.name, mode: named, load, qps: Math.round(m.qps), p99: Number(f.p99Ms.toFixed(3)), p99Settled: Number(settled.p99Ms.toFixed(3)), treeCoresMax: Number(treeMax.toFixed(3)), treeCores2000: Number(tree2000.toFixed(3)), cores2000: pids.map((p, i) => Number(((cpuMs(p) - c1[i]!) / (SECONDS * 1000)).toFixed(3))), usPerSlice2000, droppedSettled: dropped() - d1, wakesPerS2000: wakes2000.map((w) => Math.round(w / SECONDS)), lost: f.lost + settled.lost, policies, missed }));
+          const steal = stealShare(t0, cpuTimesNow());
+          console.log(JSON.stringify({ round, engine: e.name, mode: named, load, steal: steal === null ? null : Number(steal.toFixed(3)), qps: Math.round(m.qps), p99: Number(f.p99Ms.toFixed(3)), p99Settled: Number(settled.p99Ms.toFixed(3)), treeCoresMax: Number(treeMax.toFixed(3)), proxyUsPerQMax: Number(proxyUsPerQMax.toFixed(2)), treeUsPerQMax: Number(((treeMax * 1e6) / m.qps).toFixed(2)), proxyUsPerQ2000: Number(proxyUsPerQ2000.toFixed(2)), treeCores2000: Number(tree2000.toFixed(3)), cores2000: pids.map((p, i) => Number(((cpuMs(p) - c1[i]!) / (SECONDS * 1000)).toFixed(3))), usPerSlice2000, droppedSettled: dropped() - d1, wakesPerS2000: wakes2000.map((w) => Math.round(w / SECONDS)), lost: f.lost + settled.lost, policies, missed }));
         } finally {
           await timedCli(['stop', '--on-drift', 'restore']);
         }

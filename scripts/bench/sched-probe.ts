@@ -14,7 +14,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
+import { loadavg, setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestbed } from '../../e2e/bed/testbed';
 import { timedCli, USER_ENV } from './lifecycle';
@@ -77,28 +77,39 @@ const record = async (label: string) => {
 /**
  * Sets the knobs of a mode name (`idle+share0.03+pin1`) in USER_ENV: `shareX` the parser's CPU
  * budget (K2S_CAPTURE_CPU_SHARE), `pinN` the tree's threads pinned to CPU N after the start
- * (taskset -a -cp); returns that CPU list, if any.
+ * (taskset -a -cp), `batch` the tree at SCHED_BATCH and nice 19 instead of SCHED_IDLE, `slice` the
+ * same with a 0.1 ms slice (sched_setattr(2) `sched_runtime`; CHRT: a util-linux ≥ 2.41 chrt command
+ * line, words split at spaces); returns that CPU list, if any, and the policy knob.
  */
-function knobs(named: string): string | null {
+function knobs(named: string): { pin: string | null; policy: 'batch' | 'slice' | null } {
   delete USER_ENV.K2S_CAPTURE_CPU_SHARE;
   let pin: string | null = null;
+  let policy: 'batch' | 'slice' | null = null;
   for (const k of named.split('+').slice(1)) {
     if (k.startsWith('share')) USER_ENV.K2S_CAPTURE_CPU_SHARE = k.slice(5);
     else if (k.startsWith('pin')) pin = k.slice(3);
+    else if (k === 'batch' || k === 'slice') policy = k;
     else throw new Error(`unknown knob ${k}`);
   }
-  return pin;
+  return { pin, policy };
 }
+const CHRT = (process.env.CHRT ?? 'chrt').split(' ');
 try {
   for (let round = 0; round < Number(process.env.ROUNDS ?? 1); round++)
   for (const mode of (process.env.MODES ?? 'idle').split(',')) {
-  const pin = knobs(mode);
+  const { pin, policy } = knobs(mode);
   const start = await timedCli(['start', '--kubeconfig', tb.kubeconfigPath, '--engine', 'adguard', '--verify-name', 'www.example.test', '--json', '--dnsproxy', join(process.cwd(), '.tools/bin/dnsproxy')]);
   if (start.code !== 0) throw new Error('start failed');
   try {
     await new Promise((r) => setTimeout(r, 1500));
     const t = tree();
     if (pin !== null) for (const p of t) execFileSync('taskset', ['-a', '-cp', pin, String(p)], { stdio: 'ignore' });
+    if (policy !== null) {
+      for (const p of t) {
+        execFileSync(CHRT[0]!, [...CHRT.slice(1), '--batch', ...(policy === 'slice' ? ['--sched-runtime', '100000'] : []), '-a', '-p', '0', String(p)], { stdio: 'ignore' });
+        for (const tid of readdirSync(`/proc/${p}/task`)) setPriority(Number(tid), 19);
+      }
+    }
     const inner = new Set(t.flatMap((p) => readdirSync(`/proc/${p}/task`).map(Number)));
     // One unrecorded run first: the parser's first seconds are its JIT warm-up (docs/query-log.md).
     await dnsperf('127.0.0.1', file, 4, 2000);
