@@ -149,8 +149,9 @@ export function createSupervisedManager(fs: HostFs, opts: SupervisedOptions = {}
   /**
    * The pids of `pids` still alive after at most `ms`: looked at again after 1, 2, 4, 8, then
    * every `pollMs` ms. The watchdog's shell ends within a few ms of SIGTERM, once its proxy has
-   * (supervisor-script.ts): a first look a whole period later was most of the proxy's stop
-   * (sandbox, 2 cores: SIGTERM to the watchdog's end seen 11 ms, of which ~8 ms the first sleep).
+   * (supervisor-script.ts): with a first look a whole period later its end was seen 11–12 ms
+   * after the SIGTERM, with this backoff 4–7 ms (medians of 10–12 stops per engine, sandbox on the
+   * 2-core test machine at load 7–11, docs/benchmarking.md "Where a sandbox stop's time goes").
    */
   async function waitAllGone(pids: number[], ms: number): Promise<number[]> {
     const deadline = Date.now() + ms;
