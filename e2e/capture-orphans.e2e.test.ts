@@ -8,7 +8,8 @@
  *  - the companion killed with its keeper: stop ends its pair by the companion's record
  *    (capture/children-file.ts), which it can no longer find by their parent;
  *  - the keeper killed, the companion running on: status names it (no longer supervised, with
- *    stop, then start as the fix), stays `running` with exit 0, and stop still ends everything.
+ *    stop, then start as the fix), stays `running` with exit 0, and stop still ends everything;
+ *    the companion then stopped by its own SIGTERM removes its record of the pair it ended.
  *  - a record naming a bystander (a `sleep` started here, its real start time, tcpdump's cmdline
  *    sum): neither the keeper (the companion killed; a plain stop) nor stop signals it; a record
  *    that is a symlink is not followed, and stop exits 0 at once.
@@ -166,6 +167,20 @@ describe.skipIf(!inSandbox || tcpdump === '')('the supervised capture killed in 
     expect(plain.code, plain.stderr).toBe(0);
     expect(plain.stdout.split('\n').filter((l) => l.includes('no longer supervised'))).toEqual([expect.stringMatching(new RegExp(`^note: ${words.replace(/[()]/g, '\\$&')} `))]);
     await stopLeavesNone();
+  }, 120_000);
+
+  it('the companion stopped by its own SIGTERM with no keeper left to clean up: it ends its tcpdump and parser and leaves no record of them (its keeper then reads none)', async () => {
+    onTestFinished(stopAfter);
+    const { keeper, companion, pair } = await start();
+    const record = await readFile('/run/k2s/capture.children', 'utf8');
+    expect(record.split('\n').filter(Boolean).map((l) => l.split(' ')[0]).sort()).toEqual(pair.map((p) => String(p.pid)).sort());
+    process.kill(keeper, 'SIGKILL');
+    await until(captureProcs, (ps) => !ps.some((p) => p.pid === keeper), 10_000);
+    process.kill(companion, 'SIGTERM');
+    expect(await until(captureProcs, (ps) => ps.length === 0, 15_000)).toEqual([]);
+    // Ended by its own stop (its stop line is the log's last), not by a kill.
+    expect((await readFile('/run/k2s/capture.log', 'utf8')).trimEnd().split('\n').at(-1)).toMatch(/ k2s-dns capture-watch: stopped: /);
+    await expect(readFile('/run/k2s/capture.children', 'utf8')).rejects.toMatchObject({ code: 'ENOENT' });
   }, 120_000);
 
   /** A `sleep 1000` started here (a process no part of K2s DNS started), ended after the test by its pid. */

@@ -38,16 +38,16 @@ const PROF = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', proce
 const CPU_PRELOAD = `data:text/javascript,process.on('exit',()=>{const u=process.cpuUsage();process.stderr.write('\\nbench-cpu-us '+(u.user+u.system)+'\\n')})`;
 
 /**
- * One CLI run: wall ms, CPU ms of the process, exit code, events; `outside` the wall time the
+ * One CLI run of `bin` (default: BIN): wall ms, CPU ms of the process, exit code, events; `outside` the wall time the
  * events do not cover, ms (Date.now() clock, as the events' `at`): `before steps` from spawn to
  * the first event (Node start-up, module loading, lock, recovery, stop's follower) and `after
  * result` from the result event to the exit (open handles, exit path). Absent without events.
  */
-export function timedCli(args: string[]): Promise<{ ms: number; cpuMs: number; code: number; events: LifecycleEvent[]; stderr: string; outside: Record<string, number> }> {
+export function timedCli(args: string[], bin = BIN): Promise<{ ms: number; cpuMs: number; code: number; events: LifecycleEvent[]; stderr: string; outside: Record<string, number> }> {
   const t0 = performance.now();
   const spawnedAt = Date.now();
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', CPU_PRELOAD, ...PROF, BIN, ...args], { timeout: 120_000, env: USER_ENV }, (err, stdout, stderr) => {
+    execFile(process.execPath, ['--import', CPU_PRELOAD, ...PROF, bin, ...args], { timeout: 120_000, env: USER_ENV }, (err, stdout, stderr) => {
       const exitedAt = Date.now();
       const events = stdout.split('\n').filter((l) => l.startsWith('{"type":')).map((l) => JSON.parse(l) as LifecycleEvent);
       const cpuUs = /\nbench-cpu-us (\d+)\n/.exec(stderr)?.[1];
@@ -60,7 +60,7 @@ export function timedCli(args: string[]): Promise<{ ms: number; cpuMs: number; c
 }
 
 /** A run's step table row set: the time before the first step, the steps and their total, the time after the result (so they add up to the wall time). */
-function stepsOf(run: { events: LifecycleEvent[]; outside: Record<string, number> }): Record<string, number> {
+export function stepsOf(run: { events: LifecycleEvent[]; outside: Record<string, number> }): Record<string, number> {
   const { 'before steps': before, 'after result': after } = run.outside;
   return { ...(before === undefined ? {} : { 'before steps': before }), ...stepDurations(run.events), ...(after === undefined ? {} : { 'after result': after }) };
 }

@@ -35,7 +35,7 @@ import { awaitHold, HOLD_MAX_MS, HOLD_POLL_MS } from './hold-wait';
 import { readSmallFile } from './small-file';
 import { failedFileText, parseFailedFile } from './failed-file';
 import { CAPTURE_EXIT_CONFIG } from '../../../shared/capture-exit';
-import { recordChildren } from './children-file';
+import { forgetChildren, recordChildren } from './children-file';
 
 /** Longest flags file the companion reads, bytes: a go line for a few listeners and ports is well under 1 KiB. */
 export const FLAGS_MAX_BYTES = 64 * 1024;
@@ -227,6 +227,8 @@ export async function runCapture(fs: HostFs, uid: number, givenArgs: readonly st
     // Its last loss on file before the companion exits (a failed one keeps it for status).
     await loss.settled();
   };
+  // The record's write (never rejects): awaited before the record is removed at the stop.
+  let recording: Promise<void> = Promise.resolve();
   let pipeline;
   try {
     pipeline = await startCapturePipeline({ spawn: (file, a, o) => spawn(file, [...a], o) }, { iface: 'any', ports: spec.ports, user: CAPTURE_USER, ...account, parser: parserProgram(process.execPath, process.execArgv, fs.real(PARSER_RUN_PATH)), listeners: spec.listeners, tcpdump, ...(fill ? { fill } : {}),
@@ -238,7 +240,7 @@ export async function runCapture(fs: HostFs, uid: number, givenArgs: readonly st
       ...(process.env.K2S_CAPTURE_CPU_SHARE !== undefined ? { cpuShare: budgetShare(process.env.K2S_CAPTURE_CPU_SHARE) } : {}),
       onRows: (lines, n) => rows.writeLines(lines, n),
       // Its children on record at once: killed (kill -9) from now on, it leaves them to its keeper and to stop (children-file.ts).
-      onSpawn: (children) => void recordChildren(fs, children, procDir, fs.real(PARSER_RUN_PATH)),
+      onSpawn: (children) => void (recording = recordChildren(fs, children, procDir, fs.real(PARSER_RUN_PATH))),
       signal: stopSignal.signal,
     });
   } catch (err) {
@@ -288,7 +290,9 @@ export async function runCapture(fs: HostFs, uid: number, givenArgs: readonly st
   // Also after a failed chrt: the autogroup was set apart from it.
   const normal = goNormal([process.pid, ...pipeline.pids], undefined, undefined, leaders);
   const end = await pipeline.stop();
-  await normal;
+  // Both children have exited and been reaped (pipeline.ts stop waits for them): the record goes.
+  await recording;
+  await Promise.all([normal, forgetChildren(fs)]);
   await closeAll();
   say(stopLine(end, rows));
   return 0;

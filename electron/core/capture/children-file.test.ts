@@ -2,12 +2,12 @@
  * The companion's record of its tcpdump and parser (children-file.ts): its text, its parse, and
  * the write with the start times read from /proc (a fake procDir).
  */
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { CAPTURE_CHILDREN_FILE, childrenFileText, cksumOf, parseChildrenFile, recordChildren } from './children-file';
+import { CAPTURE_CHILDREN_FILE, childrenFileText, cksumOf, forgetChildren, parseChildrenFile, recordChildren } from './children-file';
 import { createHostFs } from '../host/host-fs-node';
 
 let root = '';
@@ -63,5 +63,30 @@ describe('the capture companion\'s record of its children', () => {
     const sum = (s: string) => execFileSync('cksum', { input: Buffer.from(s) }).toString('utf8').trim();
     expect(await readFile(file, 'utf8')).toBe(`200 123456 tcpdump 100 ${sum(tcpdump)}\n202 123458 parser 100 ${sum('/usr/bin/node\0/srv/run/capture-rows.cjs\0')}\n`);
     expect((await fs.lstat(CAPTURE_CHILDREN_FILE))!.mode & 0o777).toBe(0o644);
+  });
+
+  it('forgetChildren removes the companion\'s own record once its children ended; a record naming another companion, or a symlink, is left', async () => {
+    root = await mkdtemp(path.join(tmpdir(), 'k2s-children-forget-'));
+    const fs = createHostFs(root);
+    const file = path.join(root, CAPTURE_CHILDREN_FILE);
+    await mkdir(path.dirname(file), { recursive: true });
+    const own = '4242 7017995 tcpdump 4240 3015617425 6\n4243 7017996 parser 4240 1 2\n';
+    await writeFile(file, own);
+    await forgetChildren(fs, 4240);
+    await expect(readFile(file, 'utf8')).rejects.toMatchObject({ code: 'ENOENT' });
+    // Another companion's pair (a record this companion did not write): its readers decide.
+    const other = '4252 7017999 tcpdump 4250 3015617425 6\n';
+    await writeFile(file, other);
+    await forgetChildren(fs, 4240);
+    expect(await readFile(file, 'utf8')).toBe(other);
+    await rm(file);
+    // A link planted at its name: not followed, not removed.
+    await writeFile(path.join(root, 'elsewhere'), own);
+    await symlink(path.join(root, 'elsewhere'), file);
+    await forgetChildren(fs, 4240);
+    expect(await readFile(file, 'utf8')).toBe(own);
+    // None written: nothing to do, no error.
+    await rm(file);
+    await expect(forgetChildren(fs, 4240)).resolves.toBeUndefined();
   });
 });

@@ -76,3 +76,20 @@ export async function recordChildren(fs: HostFs, spawned: readonly { pid: number
     // No room in /run: the companion runs on; only a kill -9 of it would then leave its children.
   }
 }
+
+/**
+ * Removes the record once the children it names have ended and been reaped by the companion
+ * `companion` (its stop waits for both, pipeline.ts): it names no live process any more. Its
+ * keeper then finds none to read at the companion's exit (host/capture-keeper.ts end_children: a
+ * pipe, a `cat` per line and an `rm` less on stop's path, ~10 ms on the 2-core test machine). A
+ * record naming another companion's children, or that cannot be read as a regular file, is left
+ * to its readers. Never rejects.
+ */
+export async function forgetChildren(fs: HostFs, companion = process.pid): Promise<void> {
+  try {
+    const text = (await fs.readFileNoFollow(CAPTURE_CHILDREN_FILE, { maxBytes: CHILDREN_FILE_MAX_BYTES })).toString('utf8');
+    if (parseChildrenFile(text).every((c) => c.companion === companion)) await fs.remove(CAPTURE_CHILDREN_FILE);
+  } catch {
+    // None written (no room in /run), or not a regular file: nothing of ours to remove.
+  }
+}

@@ -362,4 +362,37 @@ describe('capture companion: stop', () => {
       if (keeper.exitCode === null && keeper.signalCode === null) keeper.kill('SIGKILL');
     }
   });
+
+  it('stop alongside the proxy\'s (`after`): signals the keeper only once that stop fulfilled; after a failed one it leaves the companion and its files as they were', async () => {
+    root = await mkdtemp(path.join(tmpdir(), 'capture-companion-'));
+    const fs = createHostFs(root);
+    const procDir = path.join(root, 'proc');
+    await fs.mkdirp(path.dirname(CAPTURE_READY_FILE), 0o755);
+    // The keeper stand-in: says its pid, exits at SIGTERM.
+    const keeper = spawn(process.execPath, ['-e', "process.on('SIGTERM', () => process.exit(0)); setInterval(() => {}, 1e6); process.stdout.write('up')"], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const ended = new Promise<string | null>((r) => keeper.once('exit', (_c, sig) => r(sig ?? 'exit')));
+    try {
+      await new Promise((r) => keeper.stdout!.once('data', r));
+      const keeperPid = keeper.pid!;
+      await mkdir(path.join(procDir, String(keeperPid)), { recursive: true });
+      await writeFile(path.join(procDir, String(keeperPid), 'cmdline'), `${keeperArgv('/run/k2s/capture.pid', '/run/k2s/capture-keeper.state', '/run/k2s/capture.go', ['/usr/bin/node', '/usr/lib/k2s-dns/k2s-dns.cjs', 'capture-watch', '--held']).join('\0')}\0`);
+      keeper.once('exit', () => rmSync(path.join(procDir, String(keeperPid)), { recursive: true, force: true }));
+      await fs.writeFileAtomic(CAPTURE_PID_FILE, `${keeperPid}\n`, { mode: 0o644 });
+      await fs.writeFileAtomic(CAPTURE_READY_FILE, '999993\n', { mode: 0o644 });
+      const capture = supervisedCapture(fs, procDir, 20_000);
+      await capture.stop({ after: Promise.reject(new Error('the proxy did not stop')) });
+      expect(keeper.exitCode === null && keeper.signalCode === null).toBe(true);
+      expect(await fs.lstat(CAPTURE_READY_FILE)).toBeTruthy();
+      expect(await fs.lstat(CAPTURE_PID_FILE)).toBeTruthy();
+      // The proxy's stop fulfilled: the keeper is signalled, its files go.
+      let proxyStopped: () => void = () => undefined;
+      const stopping = capture.stop({ after: new Promise<void>((r) => (proxyStopped = r)) });
+      proxyStopped();
+      await stopping;
+      expect(await ended).toBe('exit');
+      expect(await fs.lstat(CAPTURE_READY_FILE)).toBeNull();
+    } finally {
+      if (keeper.exitCode === null && keeper.signalCode === null) keeper.kill('SIGKILL');
+    }
+  });
 });

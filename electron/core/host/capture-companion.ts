@@ -71,9 +71,12 @@ export interface CaptureCompanion {
    * stopped the unit with the proxy and unlinked it (one `systemctl stop`; its links removed), so
    * only its files are removed here. Without systemd, rejects with CaptureChildrenLeft (after
    * removing those files) when a tcpdump or parser of a companion that did not end on SIGTERM
-   * could not be ended either (capture-children.ts).
+   * could not be ended either (capture-children.ts). `after`: the proxy's stop, begun alongside
+   * (stop's stop-service step): the companion's processes are read meanwhile, and nothing is
+   * signalled or removed until it has fulfilled, so the drain still begins once no more traffic
+   * comes; when it rejects, the companion is left as it was (this stop then does nothing).
    */
-  stop(opts?: { stoppedWithProxy?: boolean }): Promise<void>;
+  stop(opts?: { stoppedWithProxy?: boolean; after?: Promise<unknown> }): Promise<void>;
 }
 
 /** The real directory of the ready and failed files, which start's wait watches (capture-wait.ts). */
@@ -159,7 +162,9 @@ export function supervisedCapture(fs: HostFs, procDir = '/proc', stopWaitMs = 80
   const proc = pidfileProcess(fs, { pidFile: CAPTURE_PID_FILE, logFile: CAPTURE_LOG, isOwnArgv: (a) => isKeeperArgv(a) || isCaptureArgv(a), stopWaitMs }, procDir);
   const pidIn = async (file: string, read: (t: string) => number | null) => read((await fs.readFile(file).catch(() => Buffer.from(''))).toString('utf8'));
   // The ready file too: a companion killed (kill -9) left it (capture-stopped.ts reads it as dead).
-  const stop = async () => {
+  const stop = async (opts?: { after?: Promise<unknown> }) => {
+    // Whether the proxy's stop fulfilled, taken at once (a rejection is this stop's to handle).
+    const proxyStopped = opts?.after?.then(() => true, () => false);
     // The companion's pid, read before the stop: at its SIGTERM it removes its ready file
     // (capture-main.ts), so one still closing when its keeper is killed would not be found after.
     const left = [await pidIn(CAPTURE_READY_FILE, (t) => (/^\d+$/.test(t.trim()) ? Number(t.trim()) : null)), await pidIn(CAPTURE_KEEPER_STATE, (t) => parseKeeperState(t).pid)];
@@ -172,10 +177,10 @@ export function supervisedCapture(fs: HostFs, procDir = '/proc', stopWaitMs = 80
     const [found, recorded] = await Promise.all([
       captureChildren(companions, procDir, fs.real(PARSER_RUN_PATH)),
       fs.readFileNoFollow(CAPTURE_CHILDREN_FILE, { maxBytes: CHILDREN_FILE_MAX_BYTES }).then((b) => recordedCaptureChildren(parseChildrenFile(b.toString('utf8')), procDir, fs.real(PARSER_RUN_PATH)), () => []),
-      (async () => {
-        for (const pid of new Set(left)) await treeToNormal(pid, procDir);
-      })(),
     ]);
+    // Read while the proxy stops (opts.after); the rest once it has stopped, or not at all.
+    if (proxyStopped && !(await proxyStopped)) return;
+    for (const pid of new Set(left)) await treeToNormal(pid, procDir);
     const children = [...found, ...recorded.filter((r) => !found.some((f) => f.pid === r.pid))];
     await proc.stop();
     // A companion its keeper did not end (the keeper killed, or SIGKILLed after stopWaitMs): ended by its pid.
@@ -429,6 +434,8 @@ export function systemdCapture(fs: HostFs, exec: Exec, procDir = '/proc', reload
       return held;
     },
     async stop(opts) {
+      // After the proxy's stop (with it, its unit's: PartOf=), never before, nor after a failed one.
+      if (opts?.after && !(await opts.after.then(() => true, () => false))) return;
       if (!(await fs.lstat(K2S_PATHS.captureUnit))) return;
       if (!opts?.stoppedWithProxy) {
         // As supervisedCapture's stop: the unit's group (the companion leads it) at nice 0 before the SIGTERM.

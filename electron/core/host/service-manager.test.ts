@@ -419,6 +419,28 @@ describe('supervised manager', () => {
     expect(await svc.status()).toEqual({ running: false, pid: null });
   });
 
+  it('stop looks for the watchdog\'s end again after 1, 2, 4 … ms, never a whole poll period after the SIGTERM', async () => {
+    const fs = createHostFs(root);
+    const svc = createSupervisedManager(fs, { stopTimeoutMs: 3000, pollMs: 10 });
+    const { pid } = await svc.start({ argv: ['sleep', '30'], logFile: K2S_PATHS.log, description: 'test' });
+    started.push(pid as number, Number(readFileSync(r('run/k2s/dnsproxy-watchdog.pid'), 'utf8')));
+    await expect.poll(() => readFileSync(`/proc/${pid}/cmdline`, 'utf8')).toBe('sleep\u000030\u0000');
+    const timers = vi.spyOn(globalThis, 'setTimeout');
+    try {
+      await svc.stop();
+      // The waits stop slept, in order: each wait (the watchdog's, then the proxy's) a backoff
+      // from 1 ms, doubled up to pollMs (its first wait was 10 ms).
+      const waits = timers.mock.calls.map(([, ms]) => ms as number);
+      expect(waits.length).toBeGreaterThan(0);
+      expect(waits[0]).toBe(1);
+      waits.forEach((w, i) => expect(i === 0 || w === 1 || w === Math.min(10, waits[i - 1]! * 2), `waits ${waits.join(', ')}`).toBe(true));
+    } finally {
+      timers.mockRestore();
+    }
+    expect(await isProcessRunning(pid as number, 'sleep')).toBe(false);
+    expect(await svc.status()).toEqual({ running: false, pid: null });
+  });
+
   it('watchdog: a proxy killed with SIGKILL is restarted (new pid recorded, restart counted and logged)', async () => {
     const fs = createHostFs(root);
     const svc = createSupervisedManager(fs, { stopTimeoutMs: 3000 });

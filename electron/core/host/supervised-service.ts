@@ -118,8 +118,8 @@ export async function readWatchdogState(fs: HostFs): Promise<WatchdogState | nul
  */
 export function createSupervisedManager(fs: HostFs, opts: SupervisedOptions = {}): ServiceManager {
   const stopTimeoutMs = opts.stopTimeoutMs ?? 5000;
-  // 10 ms: a proxy exits within a few ms of SIGTERM; a 50 ms poll made each of stop's two
-  // waits (watchdog, then proxy) cost a whole period (docs/bench.md stop-service).
+  // 10 ms at most between two looks: a proxy exits within a few ms of SIGTERM; a 50 ms poll made
+  // each of stop's two waits (watchdog, then proxy) cost a whole period (docs/bench.md stop-service).
   const pollMs = opts.pollMs ?? 10;
   const procDir = opts.procDir ?? '/proc';
 
@@ -146,13 +146,20 @@ export function createSupervisedManager(fs: HostFs, opts: SupervisedOptions = {}
     }
   }
 
+  /**
+   * The pids of `pids` still alive after at most `ms`: looked at again after 1, 2, 4, 8, then
+   * every `pollMs` ms. The watchdog's shell ends within a few ms of SIGTERM, once its proxy has
+   * (supervisor-script.ts): with a first look a whole period later its end was seen 11–12 ms
+   * after the SIGTERM, with this backoff 4–7 ms (medians of 10–12 stops per engine, sandbox on the
+   * 2-core test machine at load 7–11, docs/benchmarking.md "Where a sandbox stop's time goes").
+   */
   async function waitAllGone(pids: number[], ms: number): Promise<number[]> {
     const deadline = Date.now() + ms;
-    for (;;) {
+    for (let wait = 1; ; wait = Math.min(pollMs, wait * 2)) {
       const left: number[] = [];
       for (const pid of pids) if (await alive(pid)) left.push(pid);
       if (left.length === 0 || Date.now() >= deadline) return left;
-      await sleep(pollMs);
+      await sleep(Math.min(wait, pollMs));
     }
   }
 

@@ -22,11 +22,12 @@ export async function stopFollower(deps: LifecycleDeps, warnings: ResultWarning[
 
 /**
  * Ends the exact query log's companion (it drains its parser first; no error when none runs).
- * stop runs it after the proxy (teardown's `afterProxy`), so the last rows are written;
- * uninstall before, while its unit and pidfile still exist to stop and disable it by. `opts` goes
- * to CaptureCompanion.stop (stoppedWithProxy: systemd's stop of the proxy stopped and unlinked it).
+ * stop runs it alongside the proxy's stop, signalling only once the proxy has stopped (teardown's
+ * `afterProxy`, `after`), so the last rows are written; uninstall before, while its unit and
+ * pidfile still exist to stop and disable it by. `opts` goes to CaptureCompanion.stop
+ * (stoppedWithProxy: systemd's stop of the proxy stopped and unlinked it; after: that stop).
  */
-export async function stopCapture(deps: LifecycleDeps, warnings: ResultWarning[], opts?: { stoppedWithProxy?: boolean }): Promise<void> {
+export async function stopCapture(deps: LifecycleDeps, warnings: ResultWarning[], opts?: { stoppedWithProxy?: boolean; after?: Promise<unknown> }): Promise<void> {
   if (!deps.capture) return;
   await deps.capture.manager.stop(opts).catch((err: unknown) => warnings.push({ code: 'CAPTURE_NOT_STOPPED', message: `The exact query log companion did not stop (${messageOf(err)}).` }));
 }

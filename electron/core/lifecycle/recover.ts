@@ -26,7 +26,7 @@ export async function recoverInterrupted(deps: LifecycleDeps, sink: EventSink): 
     const warnings: ResultWarning[] = [];
     await stopFollower(deps, warnings);
     if (op === 'uninstall') await stopCapture(deps, warnings);
-    await teardownSteps(deps, op, {}, r, op === 'uninstall' ? undefined : () => stopCapture(deps, warnings));
+    await teardownSteps(deps, op, {}, r, op === 'uninstall' ? undefined : (proxyStopped) => stopCapture(deps, warnings, { after: proxyStopped }));
     await clearJournal(deps.fs);
     const left = warnings.length ? ` ${warnings.map((w) => w.message).join(' ')}` : '';
     const outcome = `Recovered an interrupted ${j.op} (killed during "${j.step}"): ${j.op === 'start' ? 'rolled back' : 'completed'}; the original resolver is back and k2s-dnsproxy is stopped.${left}`;
@@ -87,7 +87,7 @@ export async function recoverNow(deps: LifecycleDeps, sink: EventSink, opts: Rec
     const r = new StepReporter('stop', sink, () => deps.now());
     const warnings: ResultWarning[] = [];
     await stopFollower(deps, warnings);
-    const { notes, hadState } = await teardownSteps(deps, 'stop', lock.followKilledAfterMs === null ? {} : { followKilledAfterMs: lock.followKilledAfterMs }, r, () => stopCapture(deps, warnings));
+    const { notes, hadState } = await teardownSteps(deps, 'stop', lock.followKilledAfterMs === null ? {} : { followKilledAfterMs: lock.followKilledAfterMs }, r, (proxyStopped) => stopCapture(deps, warnings, { after: proxyStopped }));
     notes.push(...warnings.map((w) => w.message));
     await clearJournal(deps.fs);
     return tail(`${opts.force ? 'Forced recovery' : 'Recovered from a corrupt state file'}: ${notes.length ? notes.join(' ') : hadState ? 'the saved original resolver is back and k2s-dnsproxy is stopped.' : 'no saved original; k2s-dnsproxy and temp files of ours are gone.'}`);

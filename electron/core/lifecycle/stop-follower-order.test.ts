@@ -77,4 +77,40 @@ describe('stop and the network follower', () => {
     expect(seen[0]).toBe('follower stop (unlink with proxy): proxy');
     expect(seen).toContain('proxy stop: restored');
   });
+
+  it('supervised: the capture\'s stop begins alongside the proxy\'s and signals only once the proxy has stopped; after a failed proxy stop it signals nothing', async () => {
+    const { h } = await startedHost('supervised');
+    const seen: string[] = [];
+    const services = h.deps.services;
+    const proxyStop = services.stop.bind(services);
+    let fail = false;
+    services.stop = async (o) => {
+      await proxyStop(o);
+      // A moment later than the capture's reads (a fake capture reads at once).
+      await new Promise((r) => setTimeout(r, 20));
+      if (fail) throw new Error('the proxy did not stop');
+      seen.push('proxy stopped');
+    };
+    h.deps.capture = {
+      argv: ['node', 'k2s-dns.mjs', 'capture-watch'],
+      tcpdump: '/usr/bin/tcpdump',
+      manager: {
+        start: async () => undefined,
+        stop: async (o) => {
+          seen.push('capture read');
+          if (o?.after && !(await o.after.then(() => true, () => false))) return;
+          seen.push('capture signalled');
+        },
+      },
+    };
+    expect((await stopDns(h.deps, {}, () => undefined)).ok).toBe(true);
+    expect(seen).toEqual(['capture read', 'proxy stopped', 'capture signalled']);
+    // Started again, the proxy's stop fails: the step fails and the capture is left as it was.
+    expect((await startDns(h.deps, TEST_START_OPTS, () => undefined)).ok).toBe(true);
+    seen.length = 0;
+    fail = true;
+    const r = await stopDns(h.deps, {}, () => undefined);
+    expect(r.ok).toBe(false);
+    expect(seen).toEqual(['capture read']);
+  });
 });

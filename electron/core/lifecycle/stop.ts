@@ -67,12 +67,13 @@ async function runTeardown(deps: LifecycleDeps, op: JournaledOperation, opts: St
     const recovered = await recoverInterrupted(deps, sink);
     // After recoverInterrupted, which stops the follower itself when it recovers: never two stops at once.
     const followerStopped = followerAlongside ? stopFollower(deps, warnings, { unlinkWithProxy: false }) : null;
-    // stop: the capture after the proxy, in the stop-service step (systemd: PartOf= stopped it with
-    // the proxy already), so with no more traffic its drain (capture/pipeline.ts) ends at once and
-    // the last rows are written. uninstall: before, while its unit and pidfile still exist to stop and disable it by.
+    // stop: the capture in the stop-service step, its processes read while the proxy stops and
+    // signalled once it has (systemd: PartOf= stopped it with the proxy already), so with no more
+    // traffic its drain (capture/pipeline.ts) ends at once and the last rows are written.
+    // uninstall: before, while its unit and pidfile still exist to stop and disable it by.
     if (op === 'uninstall') await stopCapture(deps, warnings);
-    const afterProxy = async () => {
-      await Promise.all([stopCapture(deps, warnings, { stoppedWithProxy: deps.services.kind === 'systemd' }), followerStopped]);
+    const afterProxy = async (proxyStopped: Promise<void>) => {
+      await Promise.all([stopCapture(deps, warnings, { stoppedWithProxy: deps.services.kind === 'systemd', after: proxyStopped }), followerStopped]);
     };
     const teardownOpts = lock.followKilledAfterMs === null ? opts : { ...opts, followKilledAfterMs: lock.followKilledAfterMs };
     const steps = await teardownSteps(deps, op, teardownOpts, r, op === 'uninstall' ? undefined : afterProxy)

@@ -148,10 +148,12 @@ export function stoppedInKilledFollow(killedAfterMs: number): string {
  * The steps of stop/uninstall without lock or journal cleanup: restore → stop-service →
  * (uninstall) remove-files. Idempotent, so recovery of any interrupted operation reuses it.
  * Throws LifecycleError when the resolver cannot be restored (the proxy is then left running).
- * `afterProxy` runs inside stop-service once the proxy is stopped (stop's capture companion:
- * its drain ends at once with no more traffic), so that step's time covers it.
+ * `afterProxy` runs inside stop-service alongside the proxy's stop, given that stop's promise, and
+ * ends what it stops only once that has fulfilled (stop's capture companion: its processes are
+ * read meanwhile, and its drain then ends at once with no more traffic), so that step's time
+ * covers it; the step ends once both have.
  */
-export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: StopOptions, r: StepReporter, afterProxy?: () => Promise<void>): Promise<TeardownOutcome> {
+export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: StopOptions, r: StepReporter, afterProxy?: (proxyStopped: Promise<void>) => Promise<void>): Promise<TeardownOutcome> {
   // The proxy's state for stop-service's message (its PID), read while the resolver is restored
   // (a `systemctl show` less on stop's path); its error, if any, is that step's, as before.
   const serviceBefore = deps.services.status();
@@ -371,8 +373,14 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
   await r.run('stop-service', 'Stopping k2s-dnsproxy', async () => {
     const before = await serviceBefore;
     if (before.running) stoppedProxy = before.pid ?? true;
-    await deps.services.stop(opts.byFollower ? { leaveFollower: true } : undefined);
-    await afterProxy?.();
+    const proxyStopped = deps.services.stop(opts.byFollower ? { leaveFollower: true } : undefined);
+    const after = afterProxy?.(proxyStopped);
+    try {
+      await proxyStopped;
+    } finally {
+      // Also after a failed proxy stop: afterProxy then ends nothing, and is done before the step fails.
+      await after;
+    }
     return { value: undefined, message: before.running ? `Stopped k2s-dnsproxy${before.pid ? ` (PID ${before.pid})` : ''}.` : opts.followKilledAfterMs !== undefined ? stoppedInKilledFollow(opts.followKilledAfterMs) : 'k2s-dnsproxy was not running.' };
   });
   // The original is back: only now may the saved copy go (a corrupt one is moved aside, never deleted).
