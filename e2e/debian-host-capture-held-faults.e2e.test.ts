@@ -87,7 +87,8 @@ describe.skipIf(why !== null)('held capture companion: faults and bad input (Deb
 
   /**
    * A start (from a host whose unit file start already wrote, so it holds) whose preflight waits
-   * on `gate` (its `systemctl is-active systemd-resolved.service` blocks until /root/gate.open
+   * on `gate` (whether systemd-resolved runs — askUnits' one `systemctl show … systemd-resolved.service`,
+   * or `systemctl is-active systemd-resolved.service` where that show failed — blocks until /root/gate.open
    * exists): resolves its pid once its held companion runs, and its run (ended once `open()` ran).
    */
   const heldStart = async () => {
@@ -95,7 +96,7 @@ describe.skipIf(why !== null)('held capture companion: faults and bad input (Deb
     await stop(); // the unit file as start writes it: the next start holds
     await h.run(['rm', '-f', '/root/gate.open']);
     await h.run(['cp', '/usr/bin/systemctl', '/root/systemctl.real']);
-    const gate = '#!/bin/sh\ncase "$*" in "is-active systemd-resolved.service") while [ ! -e /root/gate.open ]; do sleep 0.05; done;; esac\nexec /root/systemctl.real "$@"\n';
+    const gate = '#!/bin/sh\ncase "$*" in "is-active systemd-resolved.service"|show*systemd-resolved.service) while [ ! -e /root/gate.open ]; do sleep 0.05; done;; esac\nexec /root/systemctl.real "$@"\n';
     await h.run(['sh', '-c', 'cat > /root/systemctl.gate && chmod 755 /root/systemctl.gate'], { input: gate });
     expect((await h.run(['mount', '--bind', '/root/systemctl.gate', '/usr/bin/systemctl'])).code).toBe(0);
     const open = async () => {
