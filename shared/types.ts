@@ -415,7 +415,8 @@ export interface HostDnsStatus {
   proxyFilesLeft?: boolean;
   /**
    * While K2s DNS is stopped: whether any file uninstall removes (electron/core/lifecycle/owned-files.ts
-   * OWNED_FILES) is on the host; false: an uninstall would change nothing. Absent while it runs,
+   * OWNED_FILES, or a temp file a killed write left beside one: ownTempFiles) is on the host;
+   * false: an uninstall would change nothing. Absent while it runs,
    * and where this user cannot see them all (root's 0700 state directory).
    */
   ownedFilesLeft?: boolean;

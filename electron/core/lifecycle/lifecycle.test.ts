@@ -434,4 +434,19 @@ describe('stop, drift and uninstall', () => {
     await writeFile(join(h.root, 'etc/systemd/system/k2s-dnsproxy.service'), '[Unit]\n');
     expect((await dnsStatus(h.deps)).ownedFilesLeft).toBe(true);
   });
+  // Regression: a temp file a killed write left (which stop and uninstall remove) read as nothing left, so the window's Uninstall was off.
+  it('status.ownedFilesLeft: true when only a temp file a killed write left is there, false again once uninstall removed it', async () => {
+    const h = await host();
+    await startDns(h.deps, opts, collect().sink);
+    await uninstallDns(h.deps, {}, collect().sink);
+    await writeFile(join(h.root, 'etc/.resolv.conf.k2s-tmp-nothex-name'), 'not a name of ours\n');
+    expect((await dnsStatus(h.deps)).ownedFilesLeft).toBe(false);
+    await writeFile(join(h.root, 'etc/.resolv.conf.k2s-tmp-0123456789ab'), 'nameserver 127.0.0.1\n');
+    expect((await dnsStatus(h.deps)).ownedFilesLeft).toBe(true);
+    const events = collect();
+    expect(await uninstallDns(h.deps, {}, events.sink)).toMatchObject({ ok: true, exitCode: 0 });
+    expect(JSON.stringify(events.events)).toContain('Removed temp files a killed write had left: /etc/.resolv.conf.k2s-tmp-0123456789ab.');
+    await expect(lstat(join(h.root, 'etc/.resolv.conf.k2s-tmp-0123456789ab'))).rejects.toThrow(/ENOENT/);
+    expect((await dnsStatus(h.deps)).ownedFilesLeft).toBe(false);
+  });
 });

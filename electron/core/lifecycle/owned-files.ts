@@ -2,6 +2,7 @@
  * The files K2s DNS owns on a host, which uninstall removes (teardown.ts), and whether any is
  * there (status.ts: the window's Uninstall has nothing to do on a host without them).
  */
+import path from 'node:path';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { LAST_RECOVERY } from './journal';
 import { WATCHDOG_PID_FILE, WATCHDOG_STATE_FILE } from '../host/supervised-service';
@@ -62,11 +63,44 @@ export const OWNED_FILES = [
 ] as const;
 
 
+/** Files we write by rename (writeFileAtomic), whose temp siblings a kill can leave behind. */
+const ATOMIC_TARGETS = [K2S_PATHS.resolvConf, ...OWNED_FILES.filter((f) => !f.startsWith(`${K2S_PATHS.runDir}/`))];
+
 /**
- * Whether any of OWNED_FILES is on the host (lstat(2) only, no read): true, false, or null when
- * that cannot be seen for one of them (a user under root's 0700 state directory: EACCES).
+ * Temp files a killed write left next to our files: exactly the names host-fs-node.ts's
+ * tempSibling makes (`.<name>.k2s-tmp-<12 hex>` in the same directory, e.g.
+ * `/etc/.resolv.conf.k2s-tmp-0123456789ab`), directories excluded. Stop and uninstall remove
+ * them (teardown.ts removeOwnTempFiles). Rejects as readdir does (EACCES: a user under root's
+ * 0700 state directory).
  */
-export async function ownedFilesLeft(fs: Pick<HostFs, 'lstat'>): Promise<boolean | null> {
+export async function ownTempFiles(fs: Pick<HostFs, 'lstat' | 'readdir'>): Promise<string[]> {
+  const found: string[] = [];
+  const dirs = new Map<string, Set<string>>();
+  for (const f of ATOMIC_TARGETS) {
+    const dir = path.posix.dirname(f);
+    dirs.set(dir, (dirs.get(dir) ?? new Set()).add(path.posix.basename(f)));
+  }
+  for (const [dir, names] of dirs) {
+    for (const entry of await fs.readdir(dir)) {
+      const m = /^\.(.+)\.k2s-tmp-[0-9a-f]{12}$/.exec(entry);
+      if (!m || !names.has(m[1] as string)) continue;
+      const p = `${dir}/${entry}`;
+      if ((await fs.lstat(p))?.kind === 'dir') continue;
+      found.push(p);
+    }
+  }
+  return found;
+}
+
+/**
+ * Whether any of OWNED_FILES, or a temp file a killed write of ours left (ownTempFiles), is on
+ * the host (lstat(2) and readdir(3) only, no read): true, false, or null when that cannot be seen
+ * (a user under root's 0700 state directory: EACCES). Temp files are looked for only when no
+ * owned file is there.
+ */
+export async function ownedFilesLeft(fs: Pick<HostFs, 'lstat' | 'readdir'>): Promise<boolean | null> {
   const there = await Promise.all(OWNED_FILES.map((f) => fs.lstat(f).then((st) => st !== null, () => null)));
-  return there.includes(true) ? true : there.includes(null) ? null : false;
+  if (there.includes(true)) return true;
+  const temps = await ownTempFiles(fs).then((t) => t.length > 0, () => null);
+  return temps === true ? true : there.includes(null) || temps === null ? null : false;
 }

@@ -24,7 +24,7 @@ import { resolvedActive, restartResolved, revertRoute } from './resolved';
 import { writeJournal, JOURNAL_MESSAGE_MAX, type JournalStep } from './journal';
 import { isBindMounted, isNoRoomError, noRoomMessage } from '../host/mounts';
 import type { HostFs } from '../host/host-fs';
-import { OWNED_FILES } from './owned-files';
+import { OWNED_FILES, ownTempFiles } from './owned-files';
 import { FOLLOW_UNIT_PATH } from '../host/follower';
 import type { ResolverEntry } from '../../../shared/types';
 import type { LifecycleError } from './errors';
@@ -32,32 +32,16 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { readStartCopy, removeStartCopy } from '../host/start-copy';
 
-/** Files we write by rename (writeFileAtomic), whose temp siblings a kill can leave behind. */
-const ATOMIC_TARGETS = [K2S_PATHS.resolvConf, ...OWNED_FILES.filter((f) => !f.startsWith(`${K2S_PATHS.runDir}/`))];
-
 /**
- * Removes temp files a killed write left next to our files: exactly the names host-fs-node.ts's
- * tempSibling makes (`.<name>.k2s-tmp-<12 hex>` in the same directory, e.g.
- * `/etc/.resolv.conf.k2s-tmp-0123456789ab`), nothing else. The caller holds the lifecycle lock,
- * so no write of ours is in flight. Unlink needs no free space.
+ * Removes temp files a killed write left next to our files (owned-files.ts ownTempFiles), nothing
+ * else. The caller holds the lifecycle lock, so no write of ours is in flight. Unlink needs no free space.
  * @returns the host paths removed
  */
 export async function removeOwnTempFiles(fs: HostFs): Promise<string[]> {
   const removed: string[] = [];
-  const dirs = new Map<string, Set<string>>();
-  for (const f of ATOMIC_TARGETS) {
-    const dir = path.posix.dirname(f);
-    dirs.set(dir, (dirs.get(dir) ?? new Set()).add(path.posix.basename(f)));
-  }
-  for (const [dir, names] of dirs) {
-    for (const entry of await fs.readdir(dir)) {
-      const m = /^\.(.+)\.k2s-tmp-[0-9a-f]{12}$/.exec(entry);
-      if (!m || !names.has(m[1] as string)) continue;
-      const p = `${dir}/${entry}`;
-      if ((await fs.lstat(p))?.kind === 'dir') continue;
-      await fs.remove(p);
-      removed.push(p);
-    }
+  for (const p of await ownTempFiles(fs)) {
+    await fs.remove(p);
+    removed.push(p);
   }
   return removed;
 }
