@@ -29,7 +29,7 @@ describe.skipIf(!inSandbox)('k2s-dns query --server coredns says when its addres
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^;; kubernetes\.default\.svc\.cluster\.local A via 172\.21\.0\.10:53 \(udp\): NOERROR in [\d.]+ ms$/);
     expect(r.stdout).toContain('172.21.0.1');
-    expect(lines.at(-1)).toMatch(/^;; 172\.21\.0\.10 is K2s's default kube-dns address, a guess: no K2s DNS start on this host has discovered the cluster's; (?:npx )?k2s-dns zones shows the cluster's own \(--server IP asks another\)\.$/);
+    expect(lines.at(-1)).toMatch(/^;; 172\.21\.0\.10 is K2s's default kube-dns address, a guess: no K2s DNS state is saved on this host \(a start saves the address it discovers, a stop removes it\); (?:npx )?k2s-dns zones shows the cluster's own \(--server IP asks another\)\.$/);
     expect(r.code).toBe(0);
   });
 

@@ -38,20 +38,24 @@ export async function resolveTarget(deps: LifecycleDeps, target: string): Promis
 /**
  * The sentence `k2s-dns query --server coredns` adds when the address it asked is not one a start
  * discovered but K2s's default (K2S_DEFAULTS.kubeDnsIp, as queryTargets picks it): that it is a
- * guess, and why — no saved state (K2s DNS has not run here: the cluster may use another
- * ClusterIP, and a host without K2s has none), one that names no address, or one only root reads.
- * `name`: the name asked (the root line repeats it). Null when the saved state names the
- * discovered address (that one was asked).
+ * guess, and why — no saved state (K2s DNS is not running here: a stop removes the state that
+ * named the discovered address; the cluster may use another ClusterIP, and a host without K2s has
+ * none), one that names no address, one that cannot be read (corrupt: status says why), or one
+ * only root reads. `name`: the name asked (the root line repeats it). Null when the saved state
+ * names the discovered address (that one was asked).
  */
 export async function coreDnsGuess(deps: LifecycleDeps, name: string): Promise<string | null> {
   let unreadable = false;
+  let damaged = false;
   const state = await readState(deps.fs).catch((err: unknown) => {
     const code = (err as NodeJS.ErrnoException).code;
     unreadable = code === 'EACCES' || code === 'EPERM';
+    damaged = !unreadable;
     return null;
   });
   if (state?.kubeDnsIp) return null;
   const guess = `${K2S_DEFAULTS.kubeDnsIp} is K2s's default kube-dns address, a guess`;
   if (unreadable) return `${guess}: a start's saved state, which would name the cluster's, is readable by root only; as root, ${cliCommand(`query ${shellWord(name)} --server coredns`, true)} asks the discovered one where there is one.`;
-  return `${guess}: ${state ? 'the saved state names none' : 'no K2s DNS start on this host has discovered the cluster\'s'}; ${cliCommand('zones')} shows the cluster's own (--server IP asks another).`;
+  const why = damaged ? `the saved state, which would name the cluster's, cannot be read (${cliCommand('status')} says why)` : state ? 'the saved state names none' : 'no K2s DNS state is saved on this host (a start saves the address it discovers, a stop removes it)';
+  return `${guess}: ${why}; ${cliCommand('zones')} shows the cluster's own (--server IP asks another).`;
 }
