@@ -87,7 +87,8 @@ const EXIT_STATUS = `  status: 0 running or stopped; 1 degraded (an operation in
 const EXIT_ZONES = `  zones: 0 the zones printed; 1 the cluster could not be read (API server unreachable,
   credentials rejected, or an answer that is not the expected object); 2 usage; 3 no kubeconfig
   that can be used (none found, missing, not readable by this user, not a file, not valid YAML…).`;
-const EXIT_QUERY = '  query: 0 a server answered (NXDOMAIN and SERVFAIL are answers); 1 nothing answered; 2 usage.';
+const EXIT_QUERY = `  query: 0 a server answered (NXDOMAIN and SERVFAIL are answers); 1 nothing answered; 2 usage
+  (also a --type the system resolver cannot ask: it answers A, AAAA and PTR for an IP).`;
 const EXIT_QUERIES = `  queries: 0 rows printed, or none logged yet (stderr says so); 1 the exact query log is
   unavailable (the reason is printed: none yet before K2s DNS ran with tcpdump installed,
   tcpdump missing, not readable, or its capture stopped); 2 usage.`;

@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { monotonicMs } from './monotonic';
 import { nodeExec, type Exec } from '../host/exec';
 import type { AnswerRecord, QueryResult, QueryType } from '../../../shared/types';
+import { systemTypeRefusal } from '../../../shared/system-resolver-types';
 
 /** Options for systemLookup. */
 export interface SystemLookupOptions {
@@ -49,7 +50,7 @@ export async function systemQuery(name: string, type: QueryType, exec: Exec = no
   }
   const base = { name, type, server: 'system', transport: 'getaddrinfo' as const, answers: [] as AnswerRecord[], latencyMs: 0 };
   if (type !== 'PTR') {
-    return { ...base, rcode: 'ERROR', error: `The system resolver (getaddrinfo) answers only A/AAAA, and PTR for an IP; ask ${type} through the K2s proxy, CoreDNS or an upstream.` };
+    return { ...base, rcode: 'ERROR', error: systemTypeRefusal(type) };
   }
   if (isIP(name.replace(/%.*$/, '')) === 0) {
     return { ...base, rcode: 'ERROR', error: 'A PTR lookup through the system resolver takes an IP address, e.g. 172.21.0.10.' };

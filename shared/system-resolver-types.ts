@@ -1,0 +1,16 @@
+import type { QueryType } from './types';
+
+/**
+ * The query types the system resolver can be asked (electron/core/probes/system-lookup.ts):
+ * A and AAAA through getaddrinfo(3), PTR of an IP through getnameinfo(3). Nothing else: host
+ * programs resolve other types through a DNS library of their own, not NSS.
+ */
+export const SYSTEM_RESOLVER_TYPES: readonly QueryType[] = ['A', 'AAAA', 'PTR'];
+
+/**
+ * Why `type` cannot be asked of the system resolver, and which `--server` asks it: one sentence,
+ * the CLI's usage error (exit 2) and systemQuery's ERROR for a caller that asks anyway.
+ */
+export function systemTypeRefusal(type: QueryType): string {
+  return `The system resolver (getaddrinfo) answers only A/AAAA, and PTR for an IP; ask ${type} through the K2s proxy, CoreDNS or an upstream: --server proxy, --server coredns or --server IP[:PORT].`;
+}
