@@ -24,7 +24,7 @@ export type HelpVerb = (typeof HELP_VERBS)[number];
 /** Each command's synopsis lines, as the Usage block of `k2s-dns --help` shows them. */
 const SYNOPSIS: Record<HelpVerb, string> = {
   start: `  k2s-dns start [--kubeconfig PATH] [--engine ${ENGINE_NAMES.join('|')}] [--dnsproxy PATH]
-                [--kubeswitch ADDR|none] [--upstream IP]... [--verify-name NAME]
+                [--kubeswitch ADDR|none] [--upstream IP[:PORT]]... [--verify-name NAME]
                 [--no-log-queries] [--allow-zone ZONE]... [--on-network-change follow|keep] [--json]`,
   stop: '  k2s-dns stop [--on-drift keep|restore] [--restore newest|start] [--json]',
   uninstall: '  k2s-dns uninstall [--on-drift keep|restore] [--restore newest|start] [--json]',

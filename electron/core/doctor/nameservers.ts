@@ -173,7 +173,7 @@ export function checkNameserverCount(ctx: DoctorContext): DoctorFinding {
     return { ...base, severity: 'ok', meaning: `${originalWords(ctx)} lists ${nameservers.length} ${nameservers.length === 1 ? 'nameserver' : 'nameservers'}; glibc uses up to ${MAXNS}.`, fix: null, detail: { nameservers } };
   }
   const ignored = nameservers.slice(MAXNS);
-  // `--upstream` takes one address and repeats (k2s-dns --help: `[--upstream IP]...`).
+  // `--upstream` takes one address and repeats (k2s-dns --help: `[--upstream IP[:PORT]]...`).
   const pinFix = `Keep at most 3 nameserver lines in the original, or pin the upstreams with ${upstreamStartWays([], [], 'the IP address of one to use (one --upstream for each)')}.`;
   return {
     ...base,
