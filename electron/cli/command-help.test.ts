@@ -54,6 +54,27 @@ describe('k2s-dns VERB --help (walk15: it printed the whole help)', () => {
     }
   });
 
+  it('help start, stop and uninstall give every flag of their synopsis a line of its own (new-user walk: --engine, --dnsproxy, --upstream, --verify-name, --no-log-queries and --json were only in the usage line)', () => {
+    for (const verb of ['start', 'stop', 'uninstall'] as const) {
+      const own = commandUsage(verb);
+      const flags = [...own.split('\n\n')[0]!.matchAll(/\[(--[a-z-]+)/g)].map((m) => m[1]!);
+      expect(flags.length, verb).toBeGreaterThanOrEqual(verb === 'start' ? 10 : 3);
+      for (const flag of flags) {
+        if (flag === '--kubeconfig') expect(own).toContain('\nKubeconfig order: --kubeconfig');
+        else expect(own, `${verb} ${flag}`).toMatch(new RegExp(`^${flag}\\b`, 'm'));
+      }
+    }
+  });
+
+  it('each command\'s flag paragraphs are the whole help\'s, word for word (the man page is the whole help: scripts/package/texts.ts)', () => {
+    for (const verb of HELP_VERBS) {
+      // After the synopsis and what it changes: the paragraphs, the kubeconfig order (its own exit line is the whole help's reworded).
+      const paragraphs = commandUsage(verb).split('\n\n').slice(2).filter((p) => !/^(Exit status|Every command)/.test(p));
+      if (verb === 'start') expect(paragraphs.join('\n')).toContain('--upstream IP[:PORT]  ');
+      for (const p of paragraphs) for (const line of p.split('\n')) expect(USAGE, `${verb}: ${line}`).toContain(line);
+    }
+  });
+
   it('status --help gives its exit statuses under "Exit status:"', async () => {
     const { stdout } = await run(['status', '--help']);
     expect(stdout).toContain('\nExit status: 0 running or stopped; 1 degraded');

@@ -58,6 +58,16 @@ const PARAGRAPH = {
          cluster data you saw), so give it again on the next start.`,
   kubeswitch: `--kubeswitch ADDR  a private IPv4 address of this host (10/8, 172.16/12, 192.168/16,
          100.64/10; K2s uses 172.19.1.1) or none.`,
+  engine: `--engine  adguard (AdGuard dnsproxy: /opt/k2s/bin/dnsproxy or --dnsproxy) or dnsmasq
+         (Debian's dnsmasq-base); without it adguard where its binary exists, else dnsmasq.`,
+  dnsproxy: '--dnsproxy PATH  the AdGuard dnsproxy binary to use instead of /opt/k2s/bin/dnsproxy.',
+  upstream: `--upstream IP[:PORT]  a nameserver to forward to instead of the saved resolver's (repeat for
+         more, up to 32); one that does not answer rolls start back (VERIFY_UPSTREAM).`,
+  verifyName: `--verify-name NAME  the external name start checks through the proxy and an upstream
+         (default kubernetes.io); a DNS name, not an address.`,
+  noLogQueries: '--no-log-queries  log no queries (the query log in /var/log/dnsproxy is on by default).',
+  json: `--json   start, stop, uninstall: a JSON progress event per line, then the "result" event
+         (every command takes --json: the others print one JSON value).`,
   networkChange: `--on-network-change  when NetworkManager, resolvconf, a VPN client or systemd-resolved writes
          a new resolver file while K2s DNS runs: follow (the default) = its nameservers become
          the upstreams and it becomes the saved original that stop restores; keep = leave it
@@ -122,6 +132,7 @@ ${HELP_VERBS.map((v) => SYNOPSIS[v]).join('\n')}
   k2s-dns --version                           the version (k2s-dns 0.1.0)
 
 ${[PARAGRAPH.start, PARAGRAPH.stop, PARAGRAPH.uninstall, PARAGRAPH.zones, PARAGRAPH.allowZone, PARAGRAPH.kubeswitch].join('\n')}
+${[PARAGRAPH.engine, PARAGRAPH.dnsproxy, PARAGRAPH.upstream, PARAGRAPH.verifyName, PARAGRAPH.noLogQueries, PARAGRAPH.json].join('\n')}
 
 ${[PARAGRAPH.networkChange, PARAGRAPH.onDrift, PARAGRAPH.restore].join('\n')}
 
@@ -160,9 +171,9 @@ const CHANGES: Record<HelpVerb, string> = {
 
 /** Which paragraphs and exit lines of the full help belong to each command's own help. */
 const OWN: Record<HelpVerb, { paragraphs: (keyof typeof PARAGRAPH)[]; kubeconfig?: true; exit: [string, ...string[]] }> = {
-  start: { paragraphs: ['start', 'allowZone', 'kubeswitch', 'networkChange'], kubeconfig: true, exit: [EXIT_COMMON] },
-  stop: { paragraphs: ['stop', 'onDrift', 'restore'], exit: [EXIT_COMMON, EXIT_STOP] },
-  uninstall: { paragraphs: ['uninstall', 'onDrift', 'restore'], exit: [EXIT_COMMON, EXIT_STOP] },
+  start: { paragraphs: ['start', 'engine', 'dnsproxy', 'kubeswitch', 'upstream', 'verifyName', 'noLogQueries', 'allowZone', 'networkChange', 'json'], kubeconfig: true, exit: [EXIT_COMMON] },
+  stop: { paragraphs: ['stop', 'onDrift', 'restore', 'json'], exit: [EXIT_COMMON, EXIT_STOP] },
+  uninstall: { paragraphs: ['uninstall', 'onDrift', 'restore', 'json'], exit: [EXIT_COMMON, EXIT_STOP] },
   status: { paragraphs: [], exit: [ownExit(EXIT_STATUS)] },
   recover: { paragraphs: [], exit: [EXIT_COMMON] },
   zones: { paragraphs: ['zones', 'allowZone'], kubeconfig: true, exit: [ownExit(EXIT_ZONES)] },
