@@ -1,5 +1,4 @@
 import { cliCommand } from '../../shared/fix';
-import { APP_VERSION } from '../../shared/app-version';
 import type { ParseArgsConfig } from 'node:util';
 import { commandUsage, helpAnswer, helpOutput, isHelpVerb, unknownCommandText, USAGE } from './usage';
 import { cliInvocation } from '../core/cli-invocation';
@@ -12,6 +11,7 @@ import { HOSTNAME_RE, START_FIELDS, STOP_FIELDS, ZONES_FIELDS } from '../../shar
 import { parseIp } from '../../shared/cidr';
 import { cliInputOf, cliOptionsOf, MAX_QUERY_LINES, parseCliArgs, queryLinesOf, UsageError } from './flags';
 import { needsSearchExplain } from '../../shared/search-explain';
+import { versionOutput } from './quick-answer';
 import { SYSTEM_RESOLVER_TYPES, systemTypeRefusal } from '../../shared/system-resolver-types';
 import { terminalSafe as t } from './terminal-safe';
 
@@ -67,7 +67,7 @@ export async function main(argv: string[]): Promise<number> {
     return help.code;
   }
   if (command === '--version' || command === 'version') {
-    out(`k2s-dns ${APP_VERSION}`);
+    process.stdout.write(versionOutput(rest));
     return EXIT.ok;
   }
   const options = OPTIONS[command];

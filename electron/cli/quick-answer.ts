@@ -19,8 +19,16 @@ export function quickAnswer(argv: readonly string[], cli = 'k2s-dns'): number | 
     return help.code;
   }
   if (argv[0] === '--version' || argv[0] === 'version') {
-    process.stdout.write(`k2s-dns ${APP_VERSION}\n`);
+    process.stdout.write(versionOutput(argv.slice(1)));
     return EXIT.ok;
   }
   return null;
+}
+
+/**
+ * What `k2s-dns --version` (or `version`) prints, a newline at the end: `k2s-dns 0.1.0`, or with
+ * `--json` among `rest` (README: every command takes --json) one object, `{"name":"k2s-dns","version":"0.1.0"}`.
+ */
+export function versionOutput(rest: readonly string[]): string {
+  return `${rest.includes('--json') ? JSON.stringify({ name: 'k2s-dns', version: APP_VERSION }) : `k2s-dns ${APP_VERSION}`}\n`;
 }

@@ -129,7 +129,7 @@ export const USAGE = `k2s-dns — Kubernetes DNS for a native Linux K2s host
 
 Usage:
 ${HELP_VERBS.map((v) => SYNOPSIS[v]).join('\n')}
-  k2s-dns --version                           the version (k2s-dns 0.1.0)
+  k2s-dns --version [--json]                  the version (k2s-dns 0.1.0)
 
 ${[PARAGRAPH.start, PARAGRAPH.stop, PARAGRAPH.uninstall, PARAGRAPH.zones, PARAGRAPH.allowZone, PARAGRAPH.kubeswitch].join('\n')}
 ${[PARAGRAPH.engine, PARAGRAPH.dnsproxy, PARAGRAPH.upstream, PARAGRAPH.verifyName, PARAGRAPH.noLogQueries, PARAGRAPH.json].join('\n')}
