@@ -170,6 +170,19 @@ describe('scripts/setup.sh output (walk 18 L5)', () => {
     expect(r.stdout).toContain('setup: Debian 13 host root file system skipped (--no-debian-host): npm run try-package and the e2e tests that boot it will say skipped\n');
     expect(spawnSync('bash', ['scripts/setup.sh', '--bogus'], { cwd: root, env, encoding: 'utf8' }).status).toBe(64);
   });
+
+  it('--help and -h print the usage on stdout and exit 0, running nothing (new-user walk: exit 64); a bad flag stays 64 with it on stderr', () => {
+    const { root, env } = fakeSetup();
+    for (const flag of ['--help', '-h']) {
+      const r = spawnSync('bash', ['scripts/setup.sh', flag], { cwd: root, env, encoding: 'utf8' });
+      expect({ status: r.status, stderr: r.stderr }, flag).toEqual({ status: 0, stderr: '' });
+      expect(r.stdout, flag).toMatch(/^usage: bash scripts\/setup\.sh \[--no-debian-host\]\n {2}--no-debian-host: skip/);
+      expect(r.stdout, flag).not.toContain('setup: ');
+    }
+    const bad = spawnSync('bash', ['scripts/setup.sh', '--bogus'], { cwd: root, env, encoding: 'utf8' });
+    expect({ status: bad.status, stdout: bad.stdout }).toEqual({ status: 64, stdout: '' });
+    expect(bad.stderr).toMatch(/^usage: bash scripts\/setup\.sh \[--no-debian-host\]\n/);
+  });
 });
 
 describe('scripts/build-debian-host.sh with its root file system present (new-user walk)', () => {

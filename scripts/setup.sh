@@ -12,12 +12,22 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=lib/step.sh
 . scripts/lib/step.sh
+usage() {
+  echo "usage: bash scripts/setup.sh [--no-debian-host]"
+  echo "  --no-debian-host: skip the Debian 13 root file system, which only npm run try-package"
+  echo "  and the e2e tests that boot a systemd host use (not npm run sandbox)"
+}
 debian_host=1
 for arg in "$@"; do
   case "$arg" in
     --no-debian-host) debian_host=0 ;;
+    # Asked for: on stdout, exit 0 (a bad flag below: on stderr, exit 64, sysexits.h EX_USAGE).
+    -h | --help)
+      usage
+      exit 0
+      ;;
     *)
-      echo "usage: bash scripts/setup.sh [--no-debian-host]" >&2
+      usage >&2
       exit 64
       ;;
   esac
