@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DOC_DIR, docFiles, helperFiles, ownedDirs, packageFiles } from './layout';
+import { DOC_DIR, docFiles, helperFiles, LIB_DIR, ownedDirs, packageFiles } from './layout';
 import { commandUsage, HELP_VERBS, USAGE } from '../../electron/cli/usage';
 import { debControl } from './deb-control';
 import { rpmDate, rpmSpec } from './rpm-spec';
@@ -151,6 +151,26 @@ describe('deb control and rpm spec', () => {
     expect(body('preun')).toContain(readFileSync(join(REPO, 'resources/packaging/prerm'), 'utf8').replace(/^#!.*\n/, '').split('\n%')[0]!.trimEnd());
     expect(spec).toContain('%changelog\n* Tue Dec 01 2026 M <m@example.invalid> - 1.2.3-1\n');
     expect(rpmDate(0)).toBe('Thu Jan 01 1970');
+  });
+});
+
+describe('the README\'s "What the package installs (and nothing else)"', () => {
+  // New-user walk: it left out k2s-dns-snapshot, package.json and changelog.gz (dpkg -c lists them).
+  it('names every file the package installs outside its directories of many files (dist/, out/renderer/, docs/, licenses/), and those directories', () => {
+    const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
+    const start = readme.indexOf('What the package installs (and nothing else):');
+    expect(start).toBeGreaterThan(0);
+    const list = readme.slice(start, readme.indexOf('\n\n', start)).replace(/\s+/g, ' ');
+    const files = packageFiles({ ...fakeBuild(), docs: { [`${DOC_DIR}/README.md.gz`]: Buffer.from(''), [`${DOC_DIR}/docs/a.md.gz`]: Buffer.from('') } }).map((f) => f.path);
+    const grouped = /^\/usr\/lib\/k2s-dns\/(dist|out\/renderer)\/|^\/usr\/share\/doc\/k2s-dns\/(docs|licenses)\//;
+    const own: Record<string, string> = { '/usr/share/man/man1/k2s-dns.1.gz': '`k2s-dns(1)`', [`${DOC_DIR}/README.md.gz`]: 'this README' };
+    const single = files.filter((f) => !grouped.test(f));
+    expect(single).toEqual(expect.arrayContaining([`${LIB_DIR}/k2s-dns-snapshot`, `${LIB_DIR}/package.json`, `${DOC_DIR}/changelog.gz`]));
+    for (const f of single) {
+      const names = [`\`${f}\``, `\`${f.slice(f.lastIndexOf('/') + 1)}\``, ...(own[f] ? [own[f]] : [])];
+      expect(names.some((n) => list.includes(n)), f).toBe(true);
+    }
+    for (const dir of [`\`${LIB_DIR}/dist\``, `\`${LIB_DIR}/out/renderer\``, '`docs/`', '`licenses/`']) expect(list, dir).toContain(dir);
   });
 });
 
