@@ -8,9 +8,15 @@ import type { QueryType } from './types';
 export const SYSTEM_RESOLVER_TYPES: readonly QueryType[] = ['A', 'AAAA', 'PTR'];
 
 /**
- * Why `type` cannot be asked of the system resolver, and which `--server` asks it: one sentence,
- * the CLI's usage error (exit 2) and systemQuery's ERROR for a caller that asks anyway.
+ * Why `type` cannot be asked of the system resolver, and what to ask instead, in words of no one
+ * front end: systemQuery's ERROR (the app's "Compare across all targets" shows it in its System
+ * resolver row). The CLI's usage error (exit 2) is systemTypeUsage.
  */
 export function systemTypeRefusal(type: QueryType): string {
-  return `The system resolver (getaddrinfo) answers only A/AAAA, and PTR for an IP; ask ${type} through the K2s proxy, CoreDNS or an upstream: --server proxy, --server coredns or --server IP[:PORT].`;
+  return `The system resolver (getaddrinfo) answers only A/AAAA, and PTR for an IP; ask ${type} through the K2s proxy, CoreDNS or an upstream.`;
+}
+
+/** `k2s-dns query --type TYPE` with `--server system`: systemTypeRefusal naming the `--server` values that ask it. */
+export function systemTypeUsage(type: QueryType): string {
+  return `${systemTypeRefusal(type).replace(/\.$/, '')}: --server proxy, --server coredns or --server IP[:PORT].`;
 }

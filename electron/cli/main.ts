@@ -12,7 +12,7 @@ import { parseIp } from '../../shared/cidr';
 import { cliInputOf, cliOptionsOf, MAX_QUERY_LINES, parseCliArgs, queryLinesOf, UsageError } from './flags';
 import { needsSearchExplain } from '../../shared/search-explain';
 import { versionOutput } from './quick-answer';
-import { SYSTEM_RESOLVER_TYPES, systemTypeRefusal } from '../../shared/system-resolver-types';
+import { SYSTEM_RESOLVER_TYPES, systemTypeUsage } from '../../shared/system-resolver-types';
 import { terminalSafe as t } from './terminal-safe';
 
 const out = (s: string) => process.stdout.write(`${s}\n`);
@@ -256,7 +256,7 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
         throw new UsageError(`--server must be system, proxy, coredns or IP[:PORT], not "${target.slice(0, 64)}".`);
       }
       // A type getaddrinfo cannot ask is the flags' mistake, not a server that did not answer (exit 2, not 1).
-      if (target === 'system' && !SYSTEM_RESOLVER_TYPES.includes(type)) throw new UsageError(systemTypeRefusal(type));
+      if (target === 'system' && !SYSTEM_RESOLVER_TYPES.includes(type)) throw new UsageError(systemTypeUsage(type));
       const [deps, { resolveTarget, coreDnsGuess }] = await Promise.all([nodeDeps(), import('../core/lifecycle/query-target')]);
       const server = await resolveTarget(deps, target);
       // K2s's default kube-dns address where no start discovered one: said to be a guess (new-user walk).

@@ -99,6 +99,8 @@ describe('systemQuery', () => {
     const mx = await systemQuery('example.test', 'MX', exec);
     expect(mx).toMatchObject({ rcode: 'ERROR', type: 'MX' });
     expect(mx.error).toMatch(/answers only A\/AAAA, and PTR for an IP; ask MX through the K2s proxy/);
+    // The app's compare shows it: no CLI flag in it (the CLI's usage error adds them).
+    expect(mx.error).toBe('The system resolver (getaddrinfo) answers only A/AAAA, and PTR for an IP; ask MX through the K2s proxy, CoreDNS or an upstream.');
     expect((await systemQuery('example.test', 'PTR', exec)).error).toMatch(/takes an IP address/);
     expect(exec.calls).toEqual([]);
   });
