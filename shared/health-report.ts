@@ -88,10 +88,12 @@ export interface HealthHop {
    * Service at start (the saved state's kube-dns ClusterIP); `default`: K2s's default
    * (shared/k2s-paths.ts K2S_DEFAULTS.kubeDnsIp), as nothing was discovered, with `why` in a
    * few words (`no kubeconfig`); `unread`: K2s's default too, as start's address is in a saved
-   * state this user cannot read (`why` says so) — it was discovered, just not seen here. The
-   * hop's title says a default as one (kubeDnsDefaultWords). Absent on other hops.
+   * state this user cannot read (`why` says so) — it was discovered, just not seen here;
+   * `cluster`: K2s DNS is stopped and the window's cluster discovery (the Cluster card's, `zones:list`)
+   * read this ClusterIP from the cluster. The hop's title says a default as one, and a cluster read
+   * as one (kubeDnsDefaultWords). Absent on other hops.
    */
-  addressFrom?: { source: 'discovered' | 'default' | 'unread'; why: string | null };
+  addressFrom?: { source: 'discovered' | 'default' | 'unread' | 'cluster'; why: string | null };
 }
 
 /** Why cluster names do (not) resolve; one code per verdict, in path order. */

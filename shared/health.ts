@@ -529,10 +529,12 @@ export interface VerdictInput {
  * A kube-dns hop's address said as K2s's default when it was not discovered from a cluster
  * (HealthHop.addressFrom): `K2s's default: not discovered — no kubeconfig`; when it was, but in a
  * saved state this user cannot read (`unread`), `K2s's default: ` and that why, never "not
- * discovered"; null when discovered or not a kube-dns hop.
+ * discovered"; read by the window's cluster discovery while stopped (`cluster`): `read from the
+ * cluster`; null when discovered or not a kube-dns hop.
  */
 export function kubeDnsDefaultWords(h: Pick<HealthHop, 'kind' | 'addressFrom'>): string | null {
   if (h.kind !== 'kube-dns' || !h.addressFrom || h.addressFrom.source === 'discovered') return null;
+  if (h.addressFrom.source === 'cluster') return 'read from the cluster';
   if (h.addressFrom.source === 'unread') return `K2s's default: ${h.addressFrom.why ?? 'the discovered address is not readable here'}`;
   return `K2s's default: not discovered${h.addressFrom.why ? ` — ${h.addressFrom.why}` : ''}`;
 }

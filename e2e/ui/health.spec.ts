@@ -91,9 +91,11 @@ test('stopped: the verdict says cluster names do not resolve and offers Start', 
   await expect(page.getByTestId('verdict-action')).toHaveCount(0);
   await v.screenshot({ path: `${SHOTS}/verdict-stopped.png` });
   await openEveryPanel(page);
-  // Stopped, nothing discovered (status does not ask the cluster): CoreDNS's box says its address is K2s's default (walk 16).
+  // Stopped, no start saved kube-dns, but the Cluster card's discovery read it from the bed's cluster:
+  // CoreDNS's box says so, never "K2s's default: not discovered" beside the card's read (new-user report).
   await page.getByTestId('tab-topology').click();
-  await expect(page.getByTestId('hop-kube-dns')).toContainText("172.21.0.10:53 (K2s's default: not discovered — start reads it from the cluster)", { timeout: 15_000 });
+  await expect(page.getByTestId('hop-kube-dns')).toContainText('172.21.0.10:53 (read from the cluster)', { timeout: 15_000 });
+  await expect(page.getByTestId('hop-kube-dns')).not.toContainText('not discovered');
   await page.getByTestId('tab-overview').click();
 });
 

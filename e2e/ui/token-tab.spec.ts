@@ -65,3 +65,25 @@ test('a token of an earlier launch: the same one screen, saying the token is not
     await server.close();
   }
 });
+
+test('a #token= that is no token of this run (#token=deadbeef): says the token given is not this run’s and how to get the current address, asks nothing', async ({ browser }) => {
+  const server = await serveFake({ running: true, logIntervalMs: 3_600_000 });
+  const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+  const apiCalls: string[] = [];
+  page.on('request', (r) => {
+    if (new URL(r.url()).pathname.startsWith('/api/')) apiCalls.push(r.url());
+  });
+  try {
+    await page.goto(`${server.url.replace(/#.*$/, '')}#token=deadbeef`);
+    const screen = page.getByTestId('token-screen');
+    await expect(screen).toHaveAttribute('data-trouble', 'wrong');
+    await expect(screen.getByRole('heading', { level: 2 })).toHaveText('This address’s token is not the running app’s');
+    await expect(screen.getByTestId('token-why')).toHaveText('The token this address gives (#token=deadbeef) is not this run’s: each launch of k2s-dns ui prints a new one (64 hex digits), so a token from an earlier launch, or one cut short when copied, does not open the app.');
+    await expect(screen.getByTestId('token-how')).toContainText('Open the URL k2s-dns ui printed (it ends in #token=…)');
+    await expect(page.getByRole('tab')).toHaveCount(0);
+    expect(apiCalls).toEqual([]);
+  } finally {
+    await page.close();
+    await server.close();
+  }
+});

@@ -189,10 +189,14 @@ export function createRealBackend(o: RealBackendOptions): AppBackend {
   const linux = process.platform === 'linux';
   const probes = healthProbes(deps);
   // The kubeconfig is looked up first: the verdict's CoreDNS-down commands name it (shared/health.ts corednsCommands).
+  // The kube-dns ClusterIP the last cluster discovery (zones:list, the Cluster card's) read: the
+  // stopped hop says it as read from the cluster, not as K2s's default (check-health.ts kubeDnsFrom).
+  let clusterKubeDns: { kubeconfig: string; ip: string } | null = null;
   const checkWithKubeconfig = async (status: HostDnsStatus) => {
     const found = await findKubeconfig().catch(() => null);
+    const read = clusterKubeDns !== null && found?.path === clusterKubeDns.kubeconfig ? { clusterKubeDnsIp: clusterKubeDns.ip } : {};
     // A kube-dns address that is K2s's default says why (no kubeconfig): check-health.ts kubeDnsFrom.
-    return checkHealth({ ...probes, status: async () => status }, found ? { kubeconfigFound: found.path !== null || (await named.asRoot) !== null } : {});
+    return checkHealth({ ...probes, status: async () => status }, found ? { kubeconfigFound: found.path !== null || (await named.asRoot) !== null, ...read } : {});
   };
   const health = createHealthCache(checkWithKubeconfig, () => deps.now(), healthMaxAgeMs);
 
@@ -238,7 +242,9 @@ export function createRealBackend(o: RealBackendOptions): AppBackend {
     async zonesList(input) {
       const found = await findKubeconfig();
       if (!found.path) throw NoKubeconfigError.fromLookup(found);
-      return discoverCluster({ kubeconfigPath: found.path, ...(await hostZonePolicy(deps.fs, input.allowZones ?? [])) });
+      const discovery = await discoverCluster({ kubeconfigPath: found.path, ...(await hostZonePolicy(deps.fs, input.allowZones ?? [])) });
+      clusterKubeDns = discovery.kubeDnsIp ? { kubeconfig: found.path, ip: discovery.kubeDnsIp } : null;
+      return discovery;
     },
     async resolverDiff() {
       return resolverDiff(deps);

@@ -71,7 +71,7 @@ describe('the web bridge and root-only files of K2s', () => {
       ok: false,
       error: {
         code: 'LOG_UNREADABLE',
-        message: `Cannot read the proxy log ${K2S_PATHS.log}: permission denied (it is readable by root and the group adm only). Add your user to adm (sudo usermod -aG adm $USER, then log out and in again), or read it as root (sudo tail -f ${K2S_PATHS.log}).`,
+        message: `Cannot read the proxy log ${K2S_PATHS.log}: permission denied (it is readable by root and the group adm only). Add your user to adm (\`sudo usermod -aG adm $USER\`, then log out and in again), or read it as root (\`sudo tail -f ${K2S_PATHS.log}\`).`,
       },
     });
   });

@@ -4,12 +4,17 @@
  */
 import { zoneOf, type QueryRow } from './row';
 
+/** The last sentence of every unavailable reason: the Logs panel then shows the engine's own query log. */
+export const SHOWN_ENGINE_LOG = " Shown: the engine's own query log.";
+
 /** Answer of `logs:exact`. */
 export interface ExactQueryLog {
   /** True when the exact log exists and this user may read it: the Queries view shows `rows` instead of the engine log's. */
   available: boolean;
   /** Why it is not available (`tcpdump is not installed …`), null when it is. */
   reason: string | null;
+  /** The exact log's file when it exists but this user cannot read it (root and the group adm read it); absent otherwise. */
+  unreadable?: string;
   /** The newest rows, oldest first (QueryRow.mixed always false); with `text` asked: the newest matching rows. */
   rows: QueryRow[];
   /** True when `rows` start at the oldest row of the exact log (queries.jsonl.1, or queries.jsonl when there is no .1); absent with `text`. With `before`: the older page reaches that row. */

@@ -77,6 +77,7 @@ describe('exactQueryLog: a stopped capture is said, not shown as current', () =>
     expect(r).toEqual({
       available: false,
       reason: `The exact query log ${rows} is not readable by this user (root and the adm group read it, like the proxy log): be in the group adm (\`sudo usermod -aG adm $USER\`, or \`su -c "usermod -aG adm $USER"\` where sudo is not installed, then log out and in again), or run it as root: \`sudo npx k2s-dns queries\`, or \`su -c 'npx k2s-dns queries'\` where sudo is not installed. Shown: the engine's own query log.`,
+      unreadable: rows,
       rows: [],
     });
     // The installed package's CLI, the same ways.

@@ -1,7 +1,7 @@
 /** The Logs panel's exact query log (`logs:exact`, shared/query-log/exact.ts) from the companion's rows file. */
 import { lstat, readFile } from 'node:fs/promises';
 import type { EngineName } from '../../../shared/engines/table';
-import type { ExactQueryLog } from '../../../shared/query-log/exact';
+import { SHOWN_ENGINE_LOG, type ExactQueryLog } from '../../../shared/query-log/exact';
 import { readCapturedRows } from './rows-reader';
 import type { RowsIndex } from './rows-index';
 import { searchCapturedRows } from './rows-search';
@@ -12,8 +12,7 @@ import { MAX_RESTARTS } from '../host/supervisor-script';
 import { missedWords, parseMissed } from './capture-missed';
 import { admGroupWays, asRootWays } from '../../../shared/fix';
 
-/** The last sentence of every unavailable reason: the Logs panel then shows the engine's own query log. */
-export const SHOWN_ENGINE_LOG = " Shown: the engine's own query log.";
+export { SHOWN_ENGINE_LOG };
 
 /**
  * What happens next to a stopped companion, after its stop's words: restarted by systemd or its
@@ -53,6 +52,7 @@ export async function exactQueryLog(file: string, rows: number, engine: EngineNa
   if (got.present) return { available: true, reason: null, ...loss, rows: got.rows, complete: got.complete, files: got.files, ...(got.oldestUs === undefined ? {} : { oldestUs: got.oldestUs }) };
   if ((await tcpdump()) === null) return { available: false, reason: "The exact query log is unavailable: tcpdump is not installed (apt-get install tcpdump, then start K2s DNS again). Shown: the engine's own query log.", rows: [] };
   const exists = await lstat(file).then(() => true, () => false);
-  return { available: false, reason: exists ? `The exact query log ${file} is not readable by this user (root and the adm group read it, like the proxy log): ${admGroupWays()}, or run it ${asRootWays('queries')}. Shown: the engine's own query log.` : EXACT_LOG_NOT_YET, rows: [] };
+  if (!exists) return { available: false, reason: EXACT_LOG_NOT_YET, rows: [] };
+  return { available: false, reason: `The exact query log ${file} is not readable by this user (root and the adm group read it, like the proxy log): ${admGroupWays()}, or run it ${asRootWays('queries')}. Shown: the engine's own query log.`, unreadable: file, rows: [] };
 }
 

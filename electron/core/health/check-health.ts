@@ -45,6 +45,12 @@ export interface HealthOptions {
    * that is K2s's default say `no kubeconfig` (kubeDnsFrom). Absent: not looked up.
    */
   kubeconfigFound?: boolean;
+  /**
+   * The kube-dns ClusterIP the window's cluster discovery read (backend-real.ts `zones:list`, the
+   * Cluster card's); while K2s DNS is stopped and no start saved one, the kube-dns hop is that
+   * address, said as read from the cluster (kubeDnsFrom `cluster`). Absent: none read (the CLI).
+   */
+  clusterKubeDnsIp?: string;
 }
 
 /** Why a user's status shows K2s's default while K2s DNS runs and its proxy config named none (kubeDnsFrom `unread`). */
@@ -55,11 +61,13 @@ export const UNREAD_KUBE_DNS_WHY = 'the address start discovered is in the saved
  * discovered (the saved state's, or for a user the running proxy's config's: status.ts), else
  * K2s's default (K2S_DEFAULTS.kubeDnsIp) and why none is known — while K2s DNS runs and this user
  * cannot read the state, that it is there (`unread`: it was discovered, and no kubeconfig is
- * needed to know it), never "no kubeconfig".
+ * needed to know it), never "no kubeconfig"; while stopped, the ClusterIP `clusterKubeDnsIp` the
+ * window's cluster discovery read (`cluster`), never "not discovered".
  */
-export function kubeDnsFrom(status: Pick<HostDnsStatus, 'kubeDnsIp' | 'state' | 'stateUnreadable'>, kubeconfigFound: boolean | undefined): NonNullable<HealthHop['addressFrom']> {
+export function kubeDnsFrom(status: Pick<HostDnsStatus, 'kubeDnsIp' | 'state' | 'stateUnreadable'>, kubeconfigFound: boolean | undefined, clusterKubeDnsIp?: string): NonNullable<HealthHop['addressFrom']> {
   if (status.kubeDnsIp) return { source: 'discovered', why: null };
   if (status.stateUnreadable && status.state !== 'stopped') return { source: 'unread', why: UNREAD_KUBE_DNS_WHY };
+  if (clusterKubeDnsIp && status.state === 'stopped') return { source: 'cluster', why: null };
   if (kubeconfigFound === false) return { source: 'default', why: 'no kubeconfig' };
   // Start reads the Service from the cluster; status does not ask the cluster.
   return { source: 'default', why: status.state === 'stopped' ? 'start reads it from the cluster' : 'not in the saved state' };
@@ -154,7 +162,7 @@ export async function checkHealth(p: HealthProbes, opts: HealthOptions = {}): Pr
   const text = await p.resolvConfText().catch(() => null);
   const resolver = resolverHop(status, text);
   const off = status.state === 'stopped' && status.listeners.length === 0;
-  const kubeDns = withPort(status.kubeDnsIp ?? K2S_DEFAULTS.kubeDnsIp);
+  const kubeDns = withPort(status.kubeDnsIp ?? (status.state === 'stopped' ? opts.clusterKubeDnsIp : undefined) ?? K2S_DEFAULTS.kubeDnsIp);
   // Stopped: the path ends at your own nameservers; running: at the saved original upstreams.
   // Hops report the name in its usual spelling.
   const named = (r: QueryResult): QueryResult => (r.name === asked ? { ...r, name } : r);
@@ -176,7 +184,7 @@ export async function checkHealth(p: HealthProbes, opts: HealthOptions = {}): Pr
   if (off) probed.push(idleHop('listener:127.0.0.1:53', 'listener', '127.0.0.1:53', 'not in use: K2s DNS is stopped'));
   listeners.forEach((r, i) => probed.push(queryHop(`listener:${status.listeners[i]!.address}:${status.listeners[i]!.port}`, 'listener', r)));
   for (const s of status.skippedListeners) probed.push({ ...idleHop(`listener:${s.address}`, 'listener', s.address, s.reason), outcome: 'skipped' });
-  probed.push({ ...(core ? queryHop('kube-dns', 'kube-dns', core) : idleHop('kube-dns', 'kube-dns', kubeDns, 'not in use: K2s DNS is stopped')), addressFrom: kubeDnsFrom(status, opts.kubeconfigFound) });
+  probed.push({ ...(core ? queryHop('kube-dns', 'kube-dns', core) : idleHop('kube-dns', 'kube-dns', kubeDns, 'not in use: K2s DNS is stopped')), addressFrom: kubeDnsFrom(status, opts.kubeconfigFound, opts.clusterKubeDnsIp) });
   ups.forEach((r, i) => probed.push(queryHop(`upstream:${upstreams[i]}`, 'upstream', r, false)));
   const busy = status.state === 'starting' || status.state === 'stopping';
   // One outcome per fact: getaddrinfo's search-list NXDOMAIN is not the name's (reconcileHops).

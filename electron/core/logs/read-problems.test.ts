@@ -12,7 +12,7 @@ describe('createReadProblemReporter', () => {
     const r = createReadProblemReporter((l) => lines.push(l));
     for (let i = 0; i < 5; i++) r.problem(LOG, eacces());
     expect(lines).toEqual([
-      `k2s-dns logs: Cannot read the proxy log ${LOG}: permission denied (it is readable by root and the group adm only). Add your user to adm (sudo usermod -aG adm $USER, then log out and in again), or read it as root (sudo tail -f ${LOG}).`,
+      `k2s-dns logs: Cannot read the proxy log ${LOG}: permission denied (it is readable by root and the group adm only). Add your user to adm (\`sudo usermod -aG adm $USER\`, then log out and in again), or read it as root (\`sudo tail -f ${LOG}\`).`,
     ]);
     r.problem(LOG, eisdir());
     r.problem(LOG, eisdir());

@@ -1,5 +1,6 @@
 import { promises as fsp } from 'node:fs';
 import { LineBuffer } from './line-buffer';
+import { codeSpan } from '../../../shared/code-span';
 
 /** Size of one backwards read, in bytes. */
 export const TAIL_CHUNK_BYTES = 64 * 1024;
@@ -51,7 +52,7 @@ export function logReadError(path: string, err: unknown): LogReadError {
   if (code === 'EACCES' || code === 'EPERM') {
     // The log is root:adm 0640 (host/query-log.ts logOwnership: Debian's log-reading group), so a desktop user outside adm cannot read it.
     return new LogReadError(
-      `Cannot read the proxy log ${path}: permission denied (it is readable by root and the group adm only). Add your user to adm (sudo usermod -aG adm $USER, then log out and in again), or read it as root (sudo tail -f ${path}).`,
+      `Cannot read the proxy log ${path}: permission denied (it is readable by root and the group adm only). Add your user to adm (${codeSpan('sudo usermod -aG adm $USER')}, then log out and in again), or read it as root (${codeSpan(`sudo tail -f ${path}`)}).`,
       { cause: err },
       'LOG_UNREADABLE',
     );

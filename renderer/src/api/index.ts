@@ -1,6 +1,6 @@
 /** The one `api` object the renderer uses: Electron's preload bridge, else the web client. */
 import type { K2sDnsApi } from '../../../shared/api';
-import { takeWindowToken } from './page-token';
+import { badFragmentToken, takeWindowToken } from './page-token';
 import { createWebClient } from './web-client';
 
 declare global {
@@ -22,3 +22,6 @@ export const api: K2sDnsApi = window.k2sDns ?? createWebClient(token ?? '');
  * refused (401), so the page asks nothing and shows only the token screen (components/TokenScreen).
  */
 export const pageWithoutToken: boolean = !window.k2sDns && token === null;
+
+/** With pageWithoutToken: the `#token=` value the address gave that is no token of this app (page-token.ts badFragmentToken), else null. */
+export const pageBadToken: string | null = pageWithoutToken ? badFragmentToken(location.hash) : null;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { takePageToken, tokenFromFragment, TOKEN_STORAGE_KEY, type PageLocation } from './page-token';
+import { badFragmentToken, takePageToken, tokenFromFragment, TOKEN_STORAGE_KEY, type PageLocation } from './page-token';
 
 const T = 'ab'.repeat(32);
 
@@ -24,6 +24,16 @@ describe('page token', () => {
     expect(tokenFromFragment(`#token=${T.slice(1)}`)).toBeNull();
     expect(tokenFromFragment(`?token=${T}`)).toBeNull();
     expect(tokenFromFragment('')).toBeNull();
+  });
+
+  it('a #token= that is no token of the app (cut short, or not from k2s-dns ui): given back, so the screen says it is not this run\'s', () => {
+    expect(badFragmentToken('#token=deadbeef')).toBe('deadbeef');
+    expect(badFragmentToken(`#tab=zones&token=${T.slice(1)}`)).toBe(T.slice(1));
+    expect(badFragmentToken('#token=')).toBe('');
+    expect(badFragmentToken(`#token=${T}`)).toBeNull();
+    expect(badFragmentToken('#tab=zones')).toBeNull();
+    expect(badFragmentToken('')).toBeNull();
+    expect(badFragmentToken(`#token=${'f'.repeat(200)}`)).toBe('f'.repeat(70));
   });
 
   it('strips the fragment from the address bar and keeps the token for a reload of the tab', () => {

@@ -15,6 +15,17 @@ export function tokenFromFragment(hash: string): string | null {
   return m ? m[1]! : null;
 }
 
+/**
+ * A `#token=` value that is not a token of the app's shape (64 hex digits), as given (at most 70
+ * characters; `deadbeef`: cut short when copied, or not from `k2s-dns ui`); null when the fragment
+ * has no `token=` key or a well-formed token. Such a tab holds no token: the app never accepts it.
+ */
+export function badFragmentToken(hash: string): string | null {
+  const m = /^#(?:.*&)?token=([^&]*)/.exec(hash);
+  if (!m || tokenFromFragment(hash) !== null) return null;
+  return m[1]!.slice(0, 70);
+}
+
 /** What takePageToken needs from the browser (injected so it is testable without a DOM). */
 export interface PageLocation {
   hash: string;

@@ -19,7 +19,7 @@ import { QueryPanel } from './QueryPanel';
 import { TopologyPanel } from './TopologyPanel';
 import { ZonesPanel } from './ZonesPanel';
 import { TokenScreen } from './TokenScreen';
-import { pageWithoutToken } from '../api';
+import { pageBadToken, pageWithoutToken } from '../api';
 
 /** Loads every view but the host status and the verdict: cluster, zones, diff, query targets, the doctor (its findings gate Start and the Engine select). */
 function loadViews(): void {
@@ -71,7 +71,7 @@ function onStateChange(): void {
  */
 export function App() {
   const tokenRefused = useDns((s) => s.tokenRefused);
-  if (pageWithoutToken || tokenRefused) return <TokenScreen trouble={pageWithoutToken ? 'missing' : 'refused'} origin={location.origin} />;
+  if (pageWithoutToken || tokenRefused) return <TokenScreen trouble={pageWithoutToken ? (pageBadToken !== null ? 'wrong' : 'missing') : 'refused'} origin={location.origin} given={pageBadToken} />;
   return <AppWindow />;
 }
 

@@ -58,9 +58,27 @@ describe('LogsPanel with an unreadable log', () => {
   it('shows why and the fix (group adm, or sudo), not "No proxy log yet"', () => {
     // The sentence the backend sends for EACCES (electron/core/logs/tail.ts).
     state.error = logReadError('/var/log/dnsproxy/dnsproxy.log', Object.assign(new Error('EACCES'), { code: 'EACCES' })).message;
-    const shown = text(renderToStaticMarkup(<LogsPanel />));
-    expect(shown).toContain('Cannot read the proxy log /var/log/dnsproxy/dnsproxy.log: permission denied (it is readable by root and the group adm only). Add your user to adm (sudo usermod -aG adm $USER, then log out and in again), or read it as root (sudo tail -f /var/log/dnsproxy/dnsproxy.log).');
+    const html = renderToStaticMarkup(<LogsPanel />);
+    const shown = text(html);
+    expect(/data-testid="logs-error">(.*?)<\/p>/.exec(html)?.[1]).toBe('Cannot read the proxy log /var/log/dnsproxy/dnsproxy.log: permission denied (it is readable by root and the group adm only). Add your user to adm (<code>sudo usermod -aG adm $USER</code>, then log out and in again), or read it as root (<code>sudo tail -f /var/log/dnsproxy/dnsproxy.log</code>).');
+    expect(shown).not.toContain('`');
     expect(shown).not.toContain('No proxy log yet');
+  });
+
+  it('neither the exact query log nor the proxy log readable (new user outside adm): one line naming both, the fix as code, no "Shown:" claim, no probe count', () => {
+    state.error = logReadError('/var/log/dnsproxy/dnsproxy.log', Object.assign(new Error('EACCES'), { code: 'EACCES' })).message;
+    Object.assign(state, { view: 'queries', exact: { available: false, reason: "The exact query log /var/log/dnsproxy/queries.jsonl is not readable by this user (root and the adm group read it, like the proxy log): be in the group adm (`sudo usermod -aG adm $USER`, then log out and in again), or run it as root: `sudo k2s-dns queries`. Shown: the engine's own query log.", unreadable: '/var/log/dnsproxy/queries.jsonl', rows: [] } });
+    try {
+      const html = renderToStaticMarkup(<LogsPanel />);
+      const alert = /data-testid="logs-error">(.*?)<\/p>/.exec(html)?.[1] ?? '';
+      expect(alert.replace(/&#x27;/g, "'")).toBe('Cannot read the exact query log /var/log/dnsproxy/queries.jsonl nor the proxy log /var/log/dnsproxy/dnsproxy.log: permission denied (both are readable by root and the group adm only). Add your user to adm (<code>sudo usermod -aG adm $USER</code>, then log out and in again), or read it as root (<code>sudo tail -f /var/log/dnsproxy/dnsproxy.log</code>).');
+      expect(html).not.toContain('data-testid="logs-exact"');
+      expect(text(html)).not.toContain('Shown:');
+      expect(text(html)).not.toContain('`');
+      expect(html).toMatch(/data-testid="logs-show-probes"\/> show k2s-dns health probes<\/label>/);
+    } finally {
+      Object.assign(state, { exact: undefined });
+    }
   });
 
   it('no error, no lines: the "No proxy log yet" state', () => {

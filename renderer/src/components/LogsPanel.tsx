@@ -28,6 +28,7 @@ import './logs-panel.css';
 import { routeExactRows, type ExactQueryLog } from '../../../shared/query-log/exact';
 import { noRowsWords } from '../../../shared/query-log/no-rows';
 import { RichText } from './RichText';
+import { unreadableLogsLine } from '../lib/unreadable-logs';
 import { localTimes } from '../../../shared/clock';
 
 /** Why a row is marked ≈ (QueryRow.mixed, shared/query-log.ts). */
@@ -61,7 +62,7 @@ function EmptyState({ cleared, error }: { cleared: string | null; error: string 
   if (error) {
     return (
       <div className="lv-empty" data-testid="logs-empty">
-        <p className="error-text" role="alert" data-testid="logs-error">{error}</p>
+        <p className="error-text" role="alert" data-testid="logs-error"><RichText text={error} /></p>
       </div>
     );
   }
@@ -519,6 +520,10 @@ export function LogsPanel() {
   // K2S_PATHS.log): named with the engines of the runs shown, never as one engine's only
   // (walk 10 L9, walk 11 L13).
   const logName = logFileWords(raw.rows, engine);
+  // Nothing could be read (the proxy log failed and no exact row is shown): one line says which
+  // log(s) and the fix; no count of probes read from nothing (new-user report).
+  const nothingRead = loadError !== null && buffer.length === 0 && pending === 0 && !searching && !(view === 'queries' && exactRows && exactRows.length > 0);
+  const emptyError = loadError !== null && nothingRead && view === 'queries' && exact && !exact.available ? unreadableLogsLine(loadError, exact.unreadable, exact.reason) : loadError;
   const probesCount = view === 'raw' ? `${plural(raw.probeLines, 'line', 'lines')} of ${logName}` : `${plural(probes, 'query', 'queries')}${(exactFound ?? exactRows) !== null && allQueries === (exactFound ?? exactRows) ? ' of the exact query log' : ''}`;
 
   return (
@@ -533,20 +538,20 @@ export function LogsPanel() {
           {paused ? `Resume (${pending} new)` : 'Pause'}
         </button>
         <label className="check" data-testid="logs-probes-label" title="k2s-dns checks the path every few seconds by asking KUBERNETES.DEFAULT.svc.… (its own spelling of the cluster name)">
-          <input type="checkbox" checked={showProbes} onChange={(e) => setShowProbes(e.target.checked)} data-testid="logs-show-probes" /> show k2s-dns health probes ({probesCount})
+          <input type="checkbox" checked={showProbes} onChange={(e) => setShowProbes(e.target.checked)} data-testid="logs-show-probes" /> show k2s-dns health probes{nothingRead ? '' : ` (${probesCount})`}
         </label>
       </div>
       <SearchSummary search={searching ? search : null} filtered={view === 'queries' && filterWords ? { words: filterWords, shown: shownQueries.length } : null} />
-      {view === 'queries' && exact ? (
+      {view === 'queries' && exact && !(nothingRead && !exact.available) ? (
         <p className="muted" data-testid="logs-exact" data-available={exact.available}>
-          {exact.available ? 'Exact query log: each row is one client socket\'s query and the answer to it, read from the proxy\'s packets, with the upstream that answered.' : exact.reason}
+          {exact.available ? 'Exact query log: each row is one client socket\'s query and the answer to it, read from the proxy\'s packets, with the upstream that answered.' : <RichText text={exact.reason ?? ''} />}
           {exact.unwritten ? <span data-testid="logs-exact-unwritten">{` It misses rows: ${exact.unwritten}.`}</span> : null}
           {exact.missed ? <span data-testid="logs-exact-missed">{` It ${localTimes(exact.missed)}.`}</span> : null}
         </p>
       ) : null}
       {notLogging ? <p className="warn-text" data-testid="logs-not-logging">{notLogging}</p> : null}
       {buffer.length === 0 && pending === 0 && !searching && !(view === 'queries' && exactRows && exactRows.length > 0) ? (
-        <EmptyState cleared={cleared} error={loadError} />
+        <EmptyState cleared={cleared} error={emptyError} />
       ) : view === 'queries' ? (
         <QueryView rows={shownQueries} allRows={allQueries} expansions={expansions} searchNx={searchNx} total={queries.length} hiddenProbes={showProbes ? 0 : probes} paused={paused} searching={searching} exact={exactRows ? exact : null} />
       ) : (

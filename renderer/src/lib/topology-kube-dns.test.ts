@@ -9,6 +9,9 @@ describe("Topology's CoreDNS box says K2s's default address as the default", () 
   it('not discovered: the default and why, as the CLI says it', () => {
     expect(topologyFromHealth(report(idle({ source: 'default', why: 'no kubeconfig' })))[0]!.detail).toBe("172.21.0.10:53 (K2s's default: not discovered — no kubeconfig)");
   });
+  it("read by the window's cluster discovery while stopped: said as read from the cluster, not as not discovered", () => {
+    expect(topologyFromHealth(report(idle({ source: 'cluster', why: null })))[0]!.detail).toBe('172.21.0.10:53 (read from the cluster)');
+  });
   it('discovered: the address alone', () => {
     expect(topologyFromHealth(report(idle({ source: 'discovered', why: null })))[0]!.detail).toBe('172.21.0.10:53');
   });
