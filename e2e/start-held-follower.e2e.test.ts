@@ -94,8 +94,10 @@ describe.skipIf(!inSandbox)('the follower spawned held during start', () => {
     await expect.poll(followers, { timeout: 10_000 }).toEqual([]);
     const third = await k2sDns(start);
     expect(third.result).toMatchObject({ ok: true, message: 'K2s DNS is already running; the network follower was restarted.' });
+    // Restarted on a running host, the follower's shell execs it once start has written its pidfile
+    // and the "go" line (pidfile-process.ts start): start may return while it is still that shell.
+    await expect.poll(followers, { timeout: 10_000 }).toHaveLength(1);
     const next = await followers();
-    expect(next).toHaveLength(1);
     expect(next[0]).not.toBe(first[0]);
     expect(await recorded()).toBe(next[0]);
     expect((await k2sDns(['stop', '--json'])).result).toMatchObject({ ok: true });
