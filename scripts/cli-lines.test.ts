@@ -60,6 +60,7 @@ const PROSE = new Set([
   'renderer/src/api/web-invoke.ts: k2s-dns ui) and open the',
   'renderer/src/components/TokenScreen.tsx: k2s-dns ui</code> (each launch prints',
   'renderer/src/components/TokenScreen.tsx: k2s-dns ui</code> printed (it ends',
+  'renderer/src/components/TokenScreen.tsx: k2s-dns ui</code> prints a new',
   // The error catalogue's meanings (docs), not a fix.
   'shared/error-codes.ts: k2s-dns status` shows.\' },',
   // The comment line in the managed resolv.conf (bytes every start writes; docs/host-integration.md quotes it).
