@@ -161,6 +161,23 @@ export function networkOverrideWays(silent: readonly string[]): string {
 }
 
 /**
+ * What a followed network's nameserver that does not answer asks of the user, one clause (no
+ * capital, no full stop) a check of it in parentheses may follow (status's `check-network`,
+ * doctor's silent upstreams): on a host, the network connection or VPN; in the sandbox
+ * (setCliName `sandboxNameserver`), whose network's nameserver is the test bed's, the sandbox's
+ * own control that starts it again (e2e/sandbox-ctl.ts `upstream up`, as clusterStartWays names
+ * `api up`) — only when none of `silent` (the nameservers found not to answer, `IP` or `IP:PORT`)
+ * is another server than the sandbox's, or none is known.
+ */
+export function networkCheckWays(silent: readonly string[] = []): string {
+  const ns = sandboxNameserver;
+  if (ns !== null && silent.every((a) => a === ns || a === `${ns}:53`)) {
+    return `start the sandbox network's nameserver (${ns}) again with \`npm run sandbox:ctl -- upstream up\` in a root shell in the checkout, or check it`;
+  }
+  return 'check the network connection or VPN';
+}
+
+/**
  * A check of nameserver `server` (`IP`, `IP:PORT`, `[v6]:PORT`: how a hop or the state names it)
  * as the user pastes it, in a code span: `k2s-dns query kubernetes.io --server SERVER` (cliCommand;
  * port 53 left out), the real address; null (none known): the command ending with the
