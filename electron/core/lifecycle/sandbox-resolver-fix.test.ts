@@ -133,9 +133,9 @@ describe("in the sandbox: stop's RESOLVER_DOWN and the upstream-down fix name th
 
   it("upstream down (`sandbox:ctl -- upstream down`): status's fix and doctor's name `sandbox:ctl -- upstream up`, not the network connection or VPN; another nameserver keeps the host's words", () => {
     inSandbox();
-    const ctl = "start the sandbox network's nameserver (192.0.2.53) again with `npm run sandbox:ctl -- upstream up` in a root shell in the checkout, or check it";
+    const ctl = "start the sandbox network's nameserver (192.0.2.53) again with `npm run sandbox:ctl -- --dir /tmp/k2sdns-app-Ab12 upstream up` in a root shell in the checkout, or check it";
     expect(checkNetworkCli(['192.0.2.53:53'])).toBe(`${ctl} (\`${WRAPPER} query kubernetes.io --server 192.0.2.53\`); an override: \`${WRAPPER} stop\`, then \`${WRAPPER} start --on-network-change keep --upstream <IP>\` (replace <IP> with the IP address of a nameserver that answers)`);
-    expect(fixText('check-network', 'gui')).toMatch(/^Start the sandbox network's nameserver \(192\.0\.2\.53\) again with `npm run sandbox:ctl -- upstream up` in a root shell in the checkout, or check it: K2s DNS follows/);
+    expect(fixText('check-network', 'gui')).toMatch(/^Start the sandbox network's nameserver \(192\.0\.2\.53\) again with `npm run sandbox:ctl -- --dir \/tmp\/k2sdns-app-Ab12 upstream up` in a root shell in the checkout, or check it: K2s DNS follows/);
     expect(checkNetworkCli(['10.99.0.1:53'])).toMatch(/^check the network connection or VPN \(/);
     setCliName('k2s-dns');
     expect(checkNetworkCli(['192.0.2.53:53'])).toMatch(/^check the network connection or VPN \(/);
