@@ -32,6 +32,16 @@ function run(argv: readonly string[]): Promise<{ code: number | null; stdout: st
   });
 }
 
+/** A nested network + mount + PID namespace (the sandbox's stand-in): unshare's process, and the nested init's PID out here (PID 1 inside). */
+async function nestedNamespace(): Promise<{ holder: ChildProcess; pid: number }> {
+  const holder = spawn('unshare', ['--net', '--mount', '--pid', '--fork', '--mount-proc', '--kill-child', 'sleep', '600'], { stdio: 'ignore' });
+  const deadline = Date.now() + 20_000;
+  let found: number | null = null;
+  while (found === null && Date.now() < deadline) found = await outerPidOf(holder.pid!, 1);
+  if (found === null) throw new Error('the nested namespace did not start within 20 s');
+  return { holder, pid: found };
+}
+
 describe.skipIf(!inSandbox)('the sandbox CLI wrapper, from any shell', () => {
   let dir: string;
   let holder: ChildProcess;
@@ -39,13 +49,7 @@ describe.skipIf(!inSandbox)('the sandbox CLI wrapper, from any shell', () => {
   let wrapper: string;
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'k2s-wrapper-'));
-    holder = spawn('unshare', ['--net', '--mount', '--pid', '--fork', '--mount-proc', '--kill-child', 'sleep', '600'], { stdio: 'ignore' });
-    // The nested init's PID out here (it is PID 1 inside), once unshare has forked it.
-    const deadline = Date.now() + 20_000;
-    let found: number | null = null;
-    while (found === null && Date.now() < deadline) found = await outerPidOf(holder.pid!, 1);
-    if (found === null) throw new Error('the nested namespace did not start within 20 s');
-    pid = found;
+    ({ holder, pid } = await nestedNamespace());
     const probe = join(dir, 'probe');
     await writeFile(probe, '#!/bin/sh\nprintf "%s\\n" "$(readlink /proc/self/ns/net)" "$K2S_DNS_CLI" "$KUBECONFIG" "$HOME" "$@"\n', { mode: 0o755 });
     wrapper = await writeCliWrapper(dir, pid, '/tmp/sandbox kubeconfig', ['/bin/sh', probe]);
@@ -128,12 +132,7 @@ describe.skipIf(!inSandbox)('the sandbox CLI wrapper passes a stop signal on to 
   let wrapper: string;
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'k2s-wrapper-sig-'));
-    holder = spawn('unshare', ['--net', '--mount', '--pid', '--fork', '--mount-proc', '--kill-child', 'sleep', '600'], { stdio: 'ignore' });
-    const deadline = Date.now() + 20_000;
-    let found: number | null = null;
-    while (found === null && Date.now() < deadline) found = await outerPidOf(holder.pid!, 1);
-    if (found === null) throw new Error('the nested namespace did not start within 20 s');
-    pid = found;
+    ({ holder, pid } = await nestedNamespace());
     wrapper = await writeCliWrapper(dir, pid, '/tmp/sandbox kubeconfig', ['/bin/sh']);
   }, 60_000);
   afterAll(async () => {
