@@ -28,7 +28,7 @@ import { afterCloseCallbacks, openAfterStop } from './support/open-after-stop';
 import { stillStoppingLine, stopSignals } from './support/stop-notice';
 import { sandboxStopLine } from './support/sandbox-stop-line';
 import { engineSentence, type SandboxEngines } from './sandbox-dnsproxy';
-import { SANDBOX_CONTROLS } from './sandbox-control';
+import { sandboxControlLines } from './sandbox-control';
 import { CLI_WRAPPER_ENV, SANDBOX_KUBECONFIG_ENV, SANDBOX_NAMESERVER_ENV, useCliInvocation } from '../electron/core/cli-invocation';
 import { setSandboxKubeconfig } from '../shared/fix';
 import { cliWrapperPath, sandboxHome, writeCliWrapper } from './sandbox-cli-wrapper';
@@ -50,18 +50,6 @@ interface Ready {
   engines: SandboxEngines;
   /** The nameserver of the sandbox's network (the test bed's upstream), for $K2S_DNS_SANDBOX_NAMESERVER. */
   nameserver: string;
-}
-
-/**
- * The outage controls, as lines to paste in another root shell in this checkout
- * (e2e/sandbox-ctl.ts); `dir` is named for the case that several sandboxes run.
- */
-function sandboxControlLines(dir: string): string[] {
-  const width = Math.max(...SANDBOX_CONTROLS.map((c) => c.command.length));
-  return [
-    ...SANDBOX_CONTROLS.filter((c) => c.command !== 'status').map((c) => `  npm run sandbox:ctl -- ${c.command.padEnd(width)}   # ${c.does}`),
-    `  (with several sandboxes running: npm run sandbox:ctl -- --dir ${dir} …)`,
-  ];
 }
 
 /**

@@ -7,6 +7,7 @@
  * runs in, the environment the wrapper sets and its arguments.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readlink, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,6 +32,16 @@ function run(argv: readonly string[]): Promise<{ code: number | null; stdout: st
   });
 }
 
+/** A nested network + mount + PID namespace (the sandbox's stand-in): unshare's process, and the nested init's PID out here (PID 1 inside). */
+async function nestedNamespace(): Promise<{ holder: ChildProcess; pid: number }> {
+  const holder = spawn('unshare', ['--net', '--mount', '--pid', '--fork', '--mount-proc', '--kill-child', 'sleep', '600'], { stdio: 'ignore' });
+  const deadline = Date.now() + 20_000;
+  let found: number | null = null;
+  while (found === null && Date.now() < deadline) found = await outerPidOf(holder.pid!, 1);
+  if (found === null) throw new Error('the nested namespace did not start within 20 s');
+  return { holder, pid: found };
+}
+
 describe.skipIf(!inSandbox)('the sandbox CLI wrapper, from any shell', () => {
   let dir: string;
   let holder: ChildProcess;
@@ -38,13 +49,7 @@ describe.skipIf(!inSandbox)('the sandbox CLI wrapper, from any shell', () => {
   let wrapper: string;
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'k2s-wrapper-'));
-    holder = spawn('unshare', ['--net', '--mount', '--pid', '--fork', '--mount-proc', '--kill-child', 'sleep', '600'], { stdio: 'ignore' });
-    // The nested init's PID out here (it is PID 1 inside), once unshare has forked it.
-    const deadline = Date.now() + 20_000;
-    let found: number | null = null;
-    while (found === null && Date.now() < deadline) found = await outerPidOf(holder.pid!, 1);
-    if (found === null) throw new Error('the nested namespace did not start within 20 s');
-    pid = found;
+    ({ holder, pid } = await nestedNamespace());
     const probe = join(dir, 'probe');
     await writeFile(probe, '#!/bin/sh\nprintf "%s\\n" "$(readlink /proc/self/ns/net)" "$K2S_DNS_CLI" "$KUBECONFIG" "$HOME" "$@"\n', { mode: 0o755 });
     wrapper = await writeCliWrapper(dir, pid, '/tmp/sandbox kubeconfig', ['/bin/sh', probe]);
@@ -106,4 +111,50 @@ describe.skipIf(!inSandbox)('the sandbox CLI wrapper, from any shell', () => {
     expect(r).toMatchObject({ code: 0, stderr: '' });
     expect(r.stdout).toBe('unset unset /tmp/sandbox kubeconfig|/tmp/sandbox kubeconfig\n');
   }, 60_000);
+});
+
+/** Resolves once `child` has exited, with its code or signal; null after `ms`. */
+function exitOf(child: ChildProcess, ms: number): Promise<{ code: number | null; signal: NodeJS.Signals | null } | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve({ code: child.exitCode, signal: child.signalCode });
+  return new Promise((resolve) => {
+    const t = setTimeout(() => resolve(null), ms);
+    child.once('exit', (code, signal) => {
+      clearTimeout(t);
+      resolve({ code, signal });
+    });
+  });
+}
+
+describe.skipIf(!inSandbox)('the sandbox CLI wrapper passes a stop signal on to the command it runs', () => {
+  let dir: string;
+  let holder: ChildProcess;
+  let pid: number;
+  let wrapper: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'k2s-wrapper-sig-'));
+    ({ holder, pid } = await nestedNamespace());
+    wrapper = await writeCliWrapper(dir, pid, '/tmp/sandbox kubeconfig', ['/bin/sh']);
+  }, 60_000);
+  afterAll(async () => {
+    if (pid) process.kill(pid, 'SIGKILL');
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const)
+    it(`${sig} to the wrapper's PID ends the command it runs and the wrapper exits with the command's status (a new user's finding: \`kill %1\` left \`k2s-dns ui\` running with PPID 1)`, async () => {
+      // The command: prints its PID (in the nested namespace), then waits; on the signal it exits 7.
+      const short = sig.slice(3);
+      const w = spawn(wrapper, ['sh', '-c', `trap 'exit 7' ${short}; echo $$; while :; do sleep 1; done`], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      const printed = new Promise<string>((resolve) => w.stdout!.on('data', (b) => (out += b) && out.includes('\n') && resolve(out)));
+      const innerPid = Number((await printed).trim());
+      expect(innerPid).toBeGreaterThan(1);
+      const hostPid = await outerPidOf(w.pid!, innerPid);
+      expect(hostPid).not.toBeNull();
+      expect(existsSync(`/proc/${hostPid}`)).toBe(true);
+      process.kill(w.pid!, sig);
+      expect(await exitOf(w, 30_000)).toEqual({ code: 7, signal: null });
+      // The command (by its PID) is gone, not reparented and still running.
+      expect(existsSync(`/proc/${hostPid}`)).toBe(false);
+    }, 60_000);
 });

@@ -46,6 +46,9 @@ function q(word: string): string {
   return `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
+/** The signals the wrapper passes on to the command it runs (a terminal's Ctrl-C, kill(1)'s default, a closed terminal). */
+export const FORWARDED = ['TERM', 'INT', 'HUP'] as const;
+
 /** The wrapper's first argument that runs a shell command inside the sandbox instead of the CLI: `DIR/k2s-dns sh -c 'CMD'`. */
 export const WRAPPER_SHELL_VERB = 'sh';
 
@@ -58,7 +61,8 @@ export const WRAPPER_SHELL_VERB = 'sh';
  * tries the caller's ~/.kube/config, the host's cluster, before $KUBECONFIG: README; walk 18 H1;
  * the sandbox's /etc has no /etc/kubernetes, e2e/bed/inner.sh); run directly when this shell is already in the target's
  * network, mount and PID namespaces, else through `nsenter -t PID -n -m -p` (without -p the CLI
- * would look for the proxy's PID among this host's processes). With WRAPPER_SHELL_VERB first it
+ * would look for the proxy's PID among this host's processes), passing FORWARDED signals on to the
+ * command (once each, a group kill too) and exiting with its exit status. With WRAPPER_SHELL_VERB first it
  * runs /bin/sh with the other arguments there instead (`sh -c 'chmod o-w /etc/resolv.conf'`):
  * the form the CLI prints other programs' commands in (shared/fix.ts shellCommand), so a pasted
  * fix changes the sandbox's /etc/resolv.conf, never the host's (sixth walk M2). `nameserver`: the
@@ -76,7 +80,28 @@ export function cliWrapperText(path: string, target: CliWrapperTarget, kubeconfi
     `if [ "$1" = ${WRAPPER_SHELL_VERB} ]; then shift; set -- /bin/sh "$@"; else set -- ${command.map(q).join(' ')} "$@"; fi`,
     '# Already in the sandbox (its root shell): its /proc has no host PID to nsenter, nothing to enter.',
     `if ${inside}; then exec ${env} "$@"; fi`,
-    `exec nsenter -t ${target.hostPid} -n -m -p -- ${env} "$@"`,
+    // nsenter -p forks the command and only waits for it: a signal that ended nsenter left the
+    // command running, reparented (a new user's finding). So nsenter runs with FORWARDED ignored
+    // (a group kill or Ctrl-C leaves it alone), the command in a session of its own (setsid(1):
+    // such a signal does not reach it twice) with them at their defaults again (env(1)
+    // --default-signal), and the script passes each one on to nsenter's child (proc(5)
+    // /proc/PID/task/TID/children; waiting the few ms until nsenter has forked it), waits and
+    // exits with nsenter's status: the command's exit status (nsenter cannot re-raise an ignored
+    // signal: a command ended by a signal gives 1). fd 3: an asynchronous list's stdin is
+    // /dev/null (POSIX sh, "Asynchronous Lists"), the command gets the script's.
+    // Traps first; a signal before nsenter has started is passed on once it has.
+    'n= p=',
+    'kid() { cat /proc/$n/task/$n/children 2>/dev/null; }',
+    'live() { [ -e /proc/$n ] && [ "$(cut -d" " -f3 /proc/$n/stat 2>/dev/null)" != Z ]; }',
+    'fwd() { [ -n "$n" ] || { p=$1; return; }; c=$(kid); while [ -z "$c" ] && live; do c=$(kid); done; [ -z "$c" ] || kill -s "$1" $c 2>/dev/null; }',
+    ...FORWARDED.map((s) => `trap 'fwd ${s}' ${s}`),
+    'exec 3<&0',
+    `(trap '' ${FORWARDED.join(' ')}; exec nsenter -t ${target.hostPid} -n -m -p -- setsid ${env.replace(/^env /, `env --default-signal=${FORWARDED.join(',')} `)} "$@" <&3 3<&-) &`,
+    'n=$! && exec 3<&-',
+    '[ -z "$p" ] || fwd "$p"',
+    '# wait returns early (status > 128) when a trapped signal arrives: wait again until nsenter is reaped.',
+    'while :; do wait $n; st=$?; kill -0 $n 2>/dev/null || break; done',
+    'exit $st',
     '',
   ].join('\n');
 }

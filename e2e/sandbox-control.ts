@@ -49,6 +49,17 @@ export const SANDBOX_CONTROLS: readonly SandboxControl[] = [
   { command: 'status', does: 'says whether CoreDNS, the API and the upstream are up' },
 ];
 
+/**
+ * The outage controls as the sandbox in `dir` prints them, lines to paste in another root shell in
+ * this checkout (e2e/sandbox-ctl.ts), each with `--dir DIR`: a line without it fails once a second
+ * sandbox runs ("2 sandboxes run; name one with --dir", a new user's finding).
+ */
+export function sandboxControlLines(dir: string): string[] {
+  const shown = SANDBOX_CONTROLS.filter((c) => c.command !== 'status');
+  const width = Math.max(...shown.map((c) => c.command.length));
+  return shown.map((c) => `  npm run sandbox:ctl -- --dir ${dir} ${c.command.padEnd(width)}   # ${c.does}`);
+}
+
 /** Longest request line accepted, bytes (the commands are a few words). */
 const MAX_REQUEST = 64;
 

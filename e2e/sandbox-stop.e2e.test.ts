@@ -130,7 +130,8 @@ describe.skipIf(!inSandbox || !built)('npm run sandbox ends whole', () => {
     // Its printout: where the proxy's PID comes from in the root shell, and the upstream's control (walk 12 M4).
     expect(sb.output()).toContain("The proxy's PID: take it from k2s-dns status above (engine: … (PID N)), not by name.");
     expect(sb.output()).toContain('its upstream, also a dnsmasq (on 192.0.2.53)');
-    expect(sb.output()).toMatch(/npm run sandbox:ctl -- upstream up +# starts it again/);
+    // Each control line names this sandbox's DIR (pasted while another runs, it still acts here).
+    expect(sb.output()).toMatch(/npm run sandbox:ctl -- --dir \/\S+\/k2sdns-app-\S+ upstream up +# starts it again/);
     process.kill(-sb.npm.pid!, 'SIGINT');
     expect(await waitGone(sb, 60_000), sb.output()).toEqual([]);
     expect(await netnsNames()).not.toContain(sb.netns);

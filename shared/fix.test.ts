@@ -198,13 +198,13 @@ describe('how to get a resolver file, in one function for every text that asks f
   it('an unreachable API: `k2s status` on a host; the sandbox, which has no k2s, names its own control (walk 11 L12)', () => {
     expect(clusterRunningHint()).toBe('is the cluster running (`k2s status`)?');
     setCliName('/tmp/k2sdns-app-Ab12/k2s-dns', false, true, '192.0.2.53');
-    expect(clusterRunningHint()).toBe("is the sandbox's test API down? In a root shell in the checkout, `npm run sandbox:ctl -- api up` brings it back.");
+    expect(clusterRunningHint()).toBe("is the sandbox's test API down? In a root shell in the checkout, `npm run sandbox:ctl -- --dir /tmp/k2sdns-app-Ab12 api up` brings it back.");
   });
 
   it("the unreachable API's fix names the same command: `k2s start` on a host, the sandbox's control there (walk 12 H1)", () => {
     expect(clusterStartFix()).toBe("Start the cluster (`k2s start`) or check the kubeconfig's server address.");
     setCliName('/tmp/k2sdns-app-Ab12/k2s-dns', false, true, '192.0.2.53');
-    expect(clusterStartFix()).toBe("Start the sandbox's test API (`npm run sandbox:ctl -- api up` in a root shell in the checkout) or check the kubeconfig's server address.");
+    expect(clusterStartFix()).toBe("Start the sandbox's test API (`npm run sandbox:ctl -- --dir /tmp/k2sdns-app-Ab12 api up` in a root shell in the checkout) or check the kubeconfig's server address.");
     expect(clusterStartFix()).not.toContain('k2s start');
     // A wrapper that is not the sandbox (no nameserver known) is a host's K2s: `k2s start`.
     setCliName('/usr/local/bin/k2s-dns-wrap', false, true);
@@ -215,10 +215,10 @@ describe('how to get a resolver file, in one function for every text that asks f
     setCliName('/tmp/k2sdns-app-Ab12/k2s-dns', false, true, '192.0.2.53');
     setSandboxKubeconfig('/tmp/k2s-testbed-x/kubeconfig');
     try {
-      expect(clusterRunningHint('/tmp/k2s-testbed-x/kubeconfig')).toBe("is the sandbox's test API down? In a root shell in the checkout, `npm run sandbox:ctl -- api up` brings it back.");
+      expect(clusterRunningHint('/tmp/k2s-testbed-x/kubeconfig')).toBe("is the sandbox's test API down? In a root shell in the checkout, `npm run sandbox:ctl -- --dir /tmp/k2sdns-app-Ab12 api up` brings it back.");
       expect(clusterRunningHint('/etc/kubernetes/admin.conf')).toBe('is the cluster running (`k2s status`)?');
       expect(clusterStartFix('/etc/kubernetes/admin.conf')).toBe("Start the cluster (`k2s start`) or check the kubeconfig's server address.");
-      expect(clusterStartFix('/tmp/k2s-testbed-x/kubeconfig')).toContain('sandbox:ctl -- api up');
+      expect(clusterStartFix('/tmp/k2s-testbed-x/kubeconfig')).toContain('sandbox:ctl -- --dir /tmp/k2sdns-app-Ab12 api up');
     } finally {
       setSandboxKubeconfig(null);
     }

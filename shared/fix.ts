@@ -161,6 +161,35 @@ export function networkOverrideWays(silent: readonly string[]): string {
 }
 
 /**
+ * The sandbox's control line `npm run sandbox:ctl -- --dir DIR WORDS` (e2e/sandbox-ctl.ts), in a
+ * code span: DIR is the sandbox's own directory, the one its wrapper (the CLI name, DIR/k2s-dns,
+ * e2e/sandbox-cli-wrapper.ts) is in, so the line acts on this sandbox also while others run (a new
+ * user's finding: without it, "2 sandboxes run; name one with --dir"). Without a wrapper path: no `--dir`.
+ */
+export function sandboxCtlCommand(words: string): string {
+  const slash = cliName.lastIndexOf('/');
+  const dir = cliShell && cliName.startsWith('/') && slash > 0 ? ` --dir ${cliName.slice(0, slash)}` : '';
+  return `\`npm run sandbox:ctl --${dir} ${words}\``;
+}
+
+/**
+ * What a followed network's nameserver that does not answer asks of the user, one clause (no
+ * capital, no full stop) a check of it in parentheses may follow (status's `check-network`,
+ * doctor's silent upstreams): on a host, the network connection or VPN; in the sandbox
+ * (setCliName `sandboxNameserver`), whose network's nameserver is the test bed's, the sandbox's
+ * own control that starts it again (e2e/sandbox-ctl.ts `upstream up`, as clusterStartWays names
+ * `api up`) — only when none of `silent` (the nameservers found not to answer, `IP` or `IP:PORT`)
+ * is another server than the sandbox's, or none is known.
+ */
+export function networkCheckWays(silent: readonly string[] = []): string {
+  const ns = sandboxNameserver;
+  if (ns !== null && silent.every((a) => a === ns || a === `${ns}:53`)) {
+    return `start the sandbox network's nameserver (${ns}) again with ${sandboxCtlCommand('upstream up')} in a root shell in the checkout, or check it`;
+  }
+  return 'check the network connection or VPN';
+}
+
+/**
  * A check of nameserver `server` (`IP`, `IP:PORT`, `[v6]:PORT`: how a hop or the state names it)
  * as the user pastes it, in a code span: `k2s-dns query kubernetes.io --server SERVER` (cliCommand;
  * port 53 left out), the real address; null (none known): the command ending with the
@@ -199,7 +228,7 @@ export function setSandboxKubeconfig(path: string | null): void {
 export function clusterStartWays(kubeconfigPath?: string): { what: string; command: string; where: string } {
   const sandboxApi = sandboxNameserver !== null && (kubeconfigPath === undefined || sandboxKubeconfig === null || kubeconfigPath === sandboxKubeconfig);
   return sandboxApi
-    ? { what: "the sandbox's test API", command: '`npm run sandbox:ctl -- api up`', where: 'in a root shell in the checkout' }
+    ? { what: "the sandbox's test API", command: sandboxCtlCommand('api up'), where: 'in a root shell in the checkout' }
     : { what: 'the cluster', command: '`k2s start`', where: '' };
 }
 

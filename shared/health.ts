@@ -5,7 +5,7 @@
  * one verdict: the hop where the path breaks, its cause and the fix. `status`, `doctor`, the
  * Overview and the Topology all read this model. Pure module: no Node or DOM imports.
  */
-import { asRootWays, cliCommand, DRIFT_CHOICE, kubectlCommand, networkOverrideWays, resolverFileWays, shellCommand, shellWord, upstreamQueryWays, upstreamStartWays } from './fix';
+import { asRootWays, cliCommand, DRIFT_CHOICE, kubectlCommand, networkCheckWays, networkOverrideWays, resolverFileWays, shellCommand, shellWord, upstreamQueryWays, upstreamStartWays } from './fix';
 import type { HostDnsStatus, QueryResult } from './types';
 import { LIVE_LOOP_FIX, LOOP_WINDOW_MS, type LiveLoop } from './live-loop';
 import type { HopKind, HopOutcome, HealthHop, HealthCause, HealthAction, HealthVerdict, HealthReport } from './health-report';
@@ -78,7 +78,7 @@ const FIX: Record<HealthAction, Record<FrontEnd, string>> = {
   // The live loop's fix is the Corefile's, the same words as doctor's coredns-loop finding.
   'fix-coredns-loop': { gui: LIVE_LOOP_FIX.gui, get cli() { return LIVE_LOOP_FIX.cli; } },
   'check-network': {
-    gui: "Check the network connection or VPN: K2s DNS follows the network's resolver and switches by itself when the network writes a working one (an override: Stop, then Start with Start options → Upstreams and Network changes: keep)",
+    get gui() { const w = networkCheckWays(); return `${w.charAt(0).toUpperCase()}${w.slice(1)}: K2s DNS follows the network's resolver and switches by itself when the network writes a working one (an override: Stop, then Start with Start options → Upstreams and Network changes: keep)`; },
     // Without a verdict no nameserver is known: verdictFix names the ones the check probed.
     get cli() { return checkNetworkCli([]); },
   },
@@ -111,7 +111,7 @@ export function fixResolverText(frontEnd: FrontEnd, ways: string): string {
  * upstreamQueryWays, networkOverrideWays: real addresses, or a line ending with <IP> and what replaces it; walk 7 M4).
  */
 export function checkNetworkCli(silent: readonly string[]): string {
-  return `check the network connection or VPN (${upstreamQueryWays(silent[0] ?? null, "the network's nameserver's IP address")}); an override: ${networkOverrideWays(silent)}`;
+  return `${networkCheckWays(silent)} (${upstreamQueryWays(silent[0] ?? null, "the network's nameserver's IP address")}); an override: ${networkOverrideWays(silent)}`;
 }
 
 /** The CLI fix for original upstreams that do not answer (`check-upstream`): a check of the first of `silent` (as checkNetworkCli's), the address the proxy forwards to. */

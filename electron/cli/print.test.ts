@@ -122,8 +122,23 @@ describe('one message per fact in lifecycle output (walk 10 L1, issue #20)', () 
       { type: 'step', op: 'stop', step: 'restore', status: 'done', message: KEPT, at: 0 },
       { type: 'result', op: 'stop', ok: true, exitCode: 5, message: `K2s DNS is stopped. ${KEPT}`, warnings: [{ code: 'RESOLVER_DOWN', message: warning }], at: 0 },
     ]);
-    expect(lines.slice(1)).toEqual(['OK, WITH WARNINGS: K2s DNS is stopped. See the restore step above.', `warning [RESOLVER_DOWN]: ${warning}`]);
+    // A new user's finding: "See the restore step above." pointed at a `✓ restore` line; the warning is below.
+    expect(lines.slice(1)).toEqual(['OK, WITH WARNINGS: K2s DNS is stopped. See the restore step above and the warning below.', `warning [RESOLVER_DOWN]: ${warning}`]);
     expect(lines.join('\n').split(KEPT).length - 1).toBe(1);
+  });
+
+  it('a result that refers to a step and has warnings points at the warning lines below it, in number; one that is the step\'s text whole too', () => {
+    const w = (code: string) => ({ code, message: `${code} warning text.` });
+    const two = run([
+      { type: 'step', op: 'stop', step: 'restore', status: 'done', message: KEPT, at: 0 },
+      { type: 'result', op: 'stop', ok: true, exitCode: 5, message: `K2s DNS is stopped. ${KEPT}`, warnings: [w('RESOLVER_DOWN'), w('KEPT_RESOLV_CONF_WRITABLE')], at: 0 },
+    ]);
+    expect(two[1]).toBe('OK, WITH WARNINGS: K2s DNS is stopped. See the restore step above and the 2 warnings below.');
+    const whole = run([
+      { type: 'step', op: 'stop', step: 'restore', status: 'done', message: KEPT, at: 0 },
+      { type: 'result', op: 'stop', ok: true, exitCode: 5, message: KEPT, warnings: [w('RESOLVER_DOWN')], at: 0 },
+    ]);
+    expect(whole[1]).toBe('OK, WITH WARNINGS: see the restore step above and the warning below.');
   });
 
   it('a warning whose text is the whole result (RESOLV_CONF_WRITABLE) is printed once, on its warning line', () => {

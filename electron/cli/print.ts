@@ -35,19 +35,27 @@ const REFER_MIN_CHARS = 60;
  * a reference to that step; the whole message when it repeats none. printEvent puts the result's
  * code in its head either way (`REFUSED [CODE]: …`): the step line never says it, and a script or
  * a reader of a refusal printed in full looks it up by it (shared/error-codes.ts).
- * With a warning whose text is the whole message, it points at the warning line below.
- * Examples: `see the preflight step above.`, `K2s DNS is stopped. See the restore-resolver step above.`
+ * With a warning whose text is the whole message, it points at the warning line below; with other
+ * warnings, a reference to a step names them too (they are printed below the result line).
+ * Examples: `see the preflight step above.`, `K2s DNS is stopped. See the restore step above and the warning below.`
  */
 export function resultText(e: { message: string; code?: string; warnings?: { message: string }[] }, printed: PrintedSteps): string {
   if (e.warnings?.some((w) => w.message === e.message)) return 'see the warning below.';
   // A warning the message carries (start's "… Warning: <text>"): printed once, on its own
   // `warning [CODE]:` line below (walk 11 L5: RESOLV_CONF_WRITABLE's paragraph twice).
   let text = withoutCarriedWarnings(e.message, e.warnings);
-  let referred = false;
+  let last: string | null = null;
   for (const s of printed.steps) {
     if (s.message.length < REFER_MIN_CHARS || !text.includes(s.message)) continue;
-    text = text === s.message ? `see the ${s.step} step above.` : text.replace(s.message, `See the ${s.step} step above.`);
-    referred = true;
+    last = `${s.step} step above.`;
+    text = text === s.message ? `see the ${last}` : text.replace(s.message, `See the ${last}`);
+  }
+  // The warning lines follow the result line, not the step: the reference says so (a new user's
+  // finding: "OK, WITH WARNINGS: … See the restore step above." over a `✓ restore` line).
+  const n = e.warnings?.length ?? 0;
+  if (last !== null && n > 0) {
+    const at = text.lastIndexOf(last);
+    text = `${text.slice(0, at)}${last.slice(0, -1)} and the ${n === 1 ? 'warning' : `${n} warnings`} below.${text.slice(at + last.length)}`;
   }
   return text;
 }

@@ -49,7 +49,7 @@ describe('the CLI name in fix texts', () => {
   it('$K2S_DNS_SANDBOX_NAMESERVER beside the wrapper (the sandbox): a resolver-file fix writes that nameserver through it, and the API hint names the sandbox\'s control (walk 11 M1, L12)', () => {
     useCliInvocation('/home/ada/src/k2s-dns/', { K2S_DNS_CLI: '/tmp/k2sdns-app-Ab12/k2s-dns', K2S_DNS_SANDBOX_NAMESERVER: '192.0.2.53' });
     expect(resolverFileWays()).toBe("in the sandbox, `/tmp/k2sdns-app-Ab12/k2s-dns sh -c 'rm -f /etc/resolv.conf && echo nameserver 192.0.2.53 > /etc/resolv.conf'` writes one naming its network's nameserver, 192.0.2.53");
-    expect(clusterRunningHint()).toContain('npm run sandbox:ctl -- api up');
+    expect(clusterRunningHint()).toContain('npm run sandbox:ctl -- --dir /tmp/k2sdns-app-Ab12 api up');
     // Without a wrapper it says nothing (a host): the host's words.
     useCliInvocation('/usr/lib/k2s-dns/', { K2S_DNS_SANDBOX_NAMESERVER: '192.0.2.53' });
     expect(resolverFileWays()).toContain('as root (sudo) with a line such as `nameserver 192.0.2.1`');

@@ -52,7 +52,7 @@ describe('clusterStatus against the fake API server', () => {
     setCliName('/tmp/k2sdns-app-Ab12/k2s-dns', false, true, '192.0.2.53');
     try {
       const s = await clusterStatus({ kubeconfigPath: server.kubeconfigPath, timeoutMs: 2000 });
-      expect(s.message).toBe(`The Kubernetes API server at ${server.url} refused the connection (ECONNREFUSED); is the sandbox's test API down? In a root shell in the checkout, \`npm run sandbox:ctl -- api up\` brings it back.`);
+      expect(s.message).toBe(`The Kubernetes API server at ${server.url} refused the connection (ECONNREFUSED); is the sandbox's test API down? In a root shell in the checkout, \`npm run sandbox:ctl -- --dir /tmp/k2sdns-app-Ab12 api up\` brings it back.`);
     } finally {
       setCliName('npx k2s-dns');
     }

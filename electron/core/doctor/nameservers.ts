@@ -2,7 +2,7 @@
  * Doctor checks on the original nameservers, the ones the proxy forwards to: a nameserver that is
  * one of our own listeners (loop) and more than glibc's MAXNS = 3 (resolv.conf(5)).
  */
-import { asRootWays, cliCommand, networkOverrideWays, resolverFileWays, upstreamQueryWays, upstreamStartWays } from '../../../shared/fix';
+import { asRootWays, cliCommand, networkCheckWays, networkOverrideWays, resolverFileWays, upstreamQueryWays, upstreamStartWays } from '../../../shared/fix';
 import { noReplyWords } from '../../../shared/probe-failure';
 
 /** The window's way to the CLI's `start --upstream ADDRESS` (Start options → Upstreams, renderer LifecycleControls). */
@@ -258,10 +258,10 @@ export async function checkUpstreamsAnswer(ctx: DoctorContext): Promise<DoctorFi
   // The override as status's check-network words it (shared/health.ts checkNetworkCli): stop
   // first, a start while K2s DNS runs is refused (RUNNING_OTHER_OPTIONS; new-user walk).
   const fix = following
-    ? `The network's nameserver does not answer: check the network connection or VPN (e.g. ${check}). K2s DNS follows the network's resolver and switches when the network writes a working one; an override, which holds only while the network is not followed: ${networkOverrideWays(dead)}.`
+    ? `The network's nameserver does not answer: ${networkCheckWays(dead)} (e.g. ${check}). K2s DNS follows the network's resolver and switches when the network writes a working one; an override, which holds only while the network is not followed: ${networkOverrideWays(dead)}.`
     : `Check the network link and the nameserver (e.g. ${check}); if the original resolver lists a server that is gone, fix it or start with ${upstreamStartWays([], dead, 'the IP address of a nameserver that answers')}.`;
   const gui = following
-    ? `The network's nameserver does not answer: check the network connection or VPN (e.g. ${check} in a terminal). K2s DNS follows the network (Start options → Network changes: follow) and switches when the network writes a working resolver; Start options → Upstreams overrides it only with Network changes: keep (Stop first).`
+    ? `The network's nameserver does not answer: ${networkCheckWays(dead)} (e.g. ${check} in a terminal). K2s DNS follows the network (Start options → Network changes: follow) and switches when the network writes a working resolver; Start options → Upstreams overrides it only with Network changes: keep (Stop first).`
     : `Check the network link and the nameserver (e.g. ${check} in a terminal); if the original resolver lists a server that is gone, fix it or ${UPSTREAMS_GUI}.`;
   return {
     ...base,

@@ -47,8 +47,8 @@ describe('cluster', () => {
     setCliName('/tmp/k2sdns-app-Ab12/k2s-dns', false, true, '192.0.2.53');
     try {
       const inSandbox = await checkCluster(await h.ctx({ kubeconfigPath: server.kubeconfigPath }), 2000);
-      expect(inSandbox.fix).toBe("Start the sandbox's test API (`npm run sandbox:ctl -- api up` in a root shell in the checkout) or check the kubeconfig's server address.");
-      expect(inSandbox.meaning).toContain('`npm run sandbox:ctl -- api up` brings it back.');
+      expect(inSandbox.fix).toBe("Start the sandbox's test API (`npm run sandbox:ctl -- --dir /tmp/k2sdns-app-Ab12 api up` in a root shell in the checkout) or check the kubeconfig's server address.");
+      expect(inSandbox.meaning).toContain('`npm run sandbox:ctl -- --dir /tmp/k2sdns-app-Ab12 api up` brings it back.');
     } finally {
       setCliName('npx k2s-dns');
     }

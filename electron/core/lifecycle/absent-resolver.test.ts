@@ -92,7 +92,7 @@ describe('stopped with no /etc/resolv.conf', () => {
     const r = await stopDns(h.deps, {}, () => undefined);
     expect(r).toMatchObject({ ok: true, exitCode: 5 });
     expect(r.warnings?.map((w) => w.code)).toEqual(['RESOLVER_DOWN']);
-    expect(r.warnings?.[0]?.message).toBe('No name resolves on this host now: /etc/resolv.conf does not exist, and with no file glibc asks 127.0.0.1:53 (resolv.conf(5)), where nothing answers once k2s-dnsproxy is stopped; put a nameserver that answers into /etc/resolv.conf (exit status 5, as npx k2s-dns status gives now).');
+    expect(r.warnings?.[0]?.message).toBe('No name resolves on this host now: /etc/resolv.conf does not exist, and with no file glibc asks 127.0.0.1:53 (resolv.conf(5)), where nothing answers once k2s-dnsproxy is stopped; put a nameserver that answers into /etc/resolv.conf (reconnect the network so NetworkManager or your DHCP client writes it again, or write it yourself as root (sudo) with a line such as `nameserver 192.0.2.1`, your router\'s or company DNS\'s IP address in place of 192.0.2.1; exit status 5, as npx k2s-dns status gives now).');
     expect(r.message).toContain("Removed K2s DNS's /etc/resolv.conf: the original saved at ");
     expect(r.message).toContain('was no file (/etc/resolv.conf did not exist then), so none was put back. No name resolves on this host now:');
     expect(r.message).not.toContain('back as it was');

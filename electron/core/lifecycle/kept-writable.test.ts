@@ -43,7 +43,7 @@ describe('stop --on-drift keep of a file a user could write', () => {
     const r = await stopDns(h.deps, { onDrift: 'keep' }, (e) => printEvent(e as never, false, (s) => out.push(s), printed));
     expect(r).toMatchObject({ ok: true, exitCode: 0, warnings: [{ code: 'KEPT_RESOLV_CONF_WRITABLE', message: WARNING }] });
     printEvent(r, false, (s) => out.push(s), printed);
-    expect(out.slice(-2)).toEqual(['OK, WITH WARNINGS: K2s DNS is stopped. See the restore step above.', `warning [KEPT_RESOLV_CONF_WRITABLE]: ${WARNING}`]);
+    expect(out.slice(-2)).toEqual(['OK, WITH WARNINGS: K2s DNS is stopped. See the restore step above and the warning below.', `warning [KEPT_RESOLV_CONF_WRITABLE]: ${WARNING}`]);
   });
 
   it('stopped afterwards: status draws the /etc/resolv.conf hop `!`, names the mode and gives the fix in a note', async () => {

@@ -18,7 +18,7 @@ import { healthProbes } from '../health/probes';
 import { statusWithHealth } from '../health/status-with-health';
 import { runDoctor } from '../doctor/run-doctor';
 import { setCliName } from '../../../shared/fix';
-import { verdictFix, verdictLine } from '../../../shared/health';
+import { checkNetworkCli, fixText, verdictFix, verdictLine } from '../../../shared/health';
 
 const newHost = trackedHosts();
 const quiet = () => undefined;
@@ -111,5 +111,33 @@ describe('on a host: the same texts in prose, as root with sudo, never a placeho
     expect(r.message).toContain(`Put a resolver file there first (${ways}), then start again; \`sudo npx k2s-dns start --upstream <IP>\` (replace <IP> with your nameserver's IP address) also starts, but stop then puts back no file`);
     expect(r.message).not.toContain('<your router');
     expect(r.message).not.toContain('--upstream IP');
+  });
+});
+
+describe("in the sandbox: stop's RESOLVER_DOWN and the upstream-down fix name the sandbox's own commands (a new user's finding)", () => {
+  it('a followed file whose nameserver cannot be reached: stop\'s RESOLVER_DOWN names the command that writes the sandbox\'s nameserver, not only "put a nameserver that answers into /etc/resolv.conf"', async () => {
+    inSandbox();
+    const h = await newHost('nameserver 192.0.2.53\n');
+    expect(await startDns(h.deps, TEST_START_OPTS, quiet)).toMatchObject({ ok: true });
+    const dead = '192.0.2.99';
+    await writeResolver(h.root, `nameserver ${dead}\n`);
+    expect(await followNetwork(h.deps)).toMatchObject({ kind: expect.any(String) });
+    const query = h.deps.query;
+    h.deps.query = async (q) => (q.server.startsWith(dead) ? { name: q.name, type: q.type, server: q.server, transport: 'udp', rcode: 'ERROR', answers: [], latencyMs: 0, error: 'connect ENETUNREACH' } : query(q));
+    h.world.systemAnswer = null;
+    const r = await stopDns(h.deps, { onDrift: 'keep' }, quiet);
+    const down = r.warnings?.find((w) => w.code === 'RESOLVER_DOWN');
+    expect(down?.message).toContain(`put a nameserver that answers into /etc/resolv.conf (${WAYS}; exit status 5, as ${WRAPPER} status gives now).`);
+    expect(down?.message).not.toMatch(OLD);
+  });
+
+  it("upstream down (`sandbox:ctl -- upstream down`): status's fix and doctor's name `sandbox:ctl -- upstream up`, not the network connection or VPN; another nameserver keeps the host's words", () => {
+    inSandbox();
+    const ctl = "start the sandbox network's nameserver (192.0.2.53) again with `npm run sandbox:ctl -- --dir /tmp/k2sdns-app-Ab12 upstream up` in a root shell in the checkout, or check it";
+    expect(checkNetworkCli(['192.0.2.53:53'])).toBe(`${ctl} (\`${WRAPPER} query kubernetes.io --server 192.0.2.53\`); an override: \`${WRAPPER} stop\`, then \`${WRAPPER} start --on-network-change keep --upstream <IP>\` (replace <IP> with the IP address of a nameserver that answers)`);
+    expect(fixText('check-network', 'gui')).toMatch(/^Start the sandbox network's nameserver \(192\.0\.2\.53\) again with `npm run sandbox:ctl -- --dir \/tmp\/k2sdns-app-Ab12 upstream up` in a root shell in the checkout, or check it: K2s DNS follows/);
+    expect(checkNetworkCli(['10.99.0.1:53'])).toMatch(/^check the network connection or VPN \(/);
+    setCliName('k2s-dns');
+    expect(checkNetworkCli(['192.0.2.53:53'])).toMatch(/^check the network connection or VPN \(/);
   });
 });

@@ -68,7 +68,7 @@ describe('stop with no --on-drift during drift to a file that leaves no DNS', ()
     // Walk 9 M2: done as asked, yet no DNS — a warning and status's exit 5, never a plain OK / 0.
     expect(r.exitCode).toBe(5);
     expect(r.warnings).toEqual([
-      { code: 'RESOLVER_DOWN', message: 'No name resolves on this host now: the kept /etc/resolv.conf sends host apps to 127.0.0.1:53, where nothing answers once k2s-dnsproxy is stopped; put a nameserver that answers into /etc/resolv.conf (exit status 5, as npx k2s-dns status gives now).' },
+      { code: 'RESOLVER_DOWN', message: 'No name resolves on this host now: the kept /etc/resolv.conf sends host apps to 127.0.0.1:53, where nothing answers once k2s-dnsproxy is stopped; put a nameserver that answers into /etc/resolv.conf (reconnect the network so NetworkManager or your DHCP client writes it again, or write it yourself as root (sudo) with a line such as `nameserver 192.0.2.1`, your router\'s or company DNS\'s IP address in place of 192.0.2.1; exit status 5, as npx k2s-dns status gives now).' },
     ]);
   });
 

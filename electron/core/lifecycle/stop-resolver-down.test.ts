@@ -44,7 +44,7 @@ describe('stop exits as status right after when the file left names no nameserve
     expect(r.warnings).toEqual([
       {
         code: 'RESOLVER_DOWN',
-        message: `No names resolve on this host: none of the nameservers in /etc/resolv.conf answers (${DEAD}:53: network unreachable (ENETUNREACH: this host has no route to it)); K2s DNS is stopped, so this is the host's own resolver (checked right after this stop, as npx k2s-dns status checks); put a nameserver that answers into /etc/resolv.conf (exit status 5, as npx k2s-dns status gives now).`,
+        message: `No names resolve on this host: none of the nameservers in /etc/resolv.conf answers (${DEAD}:53: network unreachable (ENETUNREACH: this host has no route to it)); K2s DNS is stopped, so this is the host's own resolver (checked right after this stop, as npx k2s-dns status checks); put a nameserver that answers into /etc/resolv.conf (reconnect the network so NetworkManager or your DHCP client writes it again, or write it yourself as root (sudo) with a line such as \`nameserver 192.0.2.1\`, your router's or company DNS's IP address in place of 192.0.2.1; exit status 5, as npx k2s-dns status gives now).`,
       },
     ]);
     expect(await statusExit(h.deps)).toBe(5);

@@ -8,10 +8,20 @@ import { clearJournal, clearRecovery } from './journal';
 import { recoverInterrupted } from './recover';
 import { journaledReporter, teardownSteps } from './teardown';
 import { lockPastFollower, stopCapture, stopFollower } from './companions';
-import { asRootWays, cliCommand } from '../../../shared/fix';
+import { asRootWays, cliCommand, resolverFileWays } from '../../../shared/fix';
 
 export { OWNED_FILES } from './owned-files';
 
+
+/**
+ * The fix closing stop's RESOLVER_DOWN warning: a nameserver that answers into /etc/resolv.conf in
+ * this runtime's words (shared/fix.ts resolverFileWays: in the sandbox its wrapper's whole command
+ * naming its network's nameserver — README "The sandbox" —, on a host the prose as root), and the
+ * exit status, status's own.
+ */
+function resolverDownFix(): string {
+  return `put a nameserver that answers into /etc/resolv.conf (${resolverFileWays()}; exit status ${EXIT.resolverDown}, as ${cliCommand('status')} gives now).`;
+}
 /** The end of stop's result when the saved original is back as it was (the sandbox's Ctrl-C line rewords it: e2e/support/sandbox-stop-line.ts). */
 export const RESOLVER_BACK = 'the host resolver is back as it was';
 
@@ -98,7 +108,7 @@ async function runTeardown(deps: LifecycleDeps, op: JournaledOperation, opts: St
     // Done as asked, yet the host is left without DNS: a warning with status's own exit 5, so a
     // script that checks stop's exit status learns what `k2s-dns status` says right after (walk 9 M2).
     if (steps.noDns) {
-      warnings.push({ code: 'RESOLVER_DOWN', message: `No name resolves on this host now: ${steps.noDns}; put a nameserver that answers into /etc/resolv.conf (exit status ${EXIT.resolverDown}, as ${cliCommand('status')} gives now).` });
+      warnings.push({ code: 'RESOLVER_DOWN', message: `No name resolves on this host now: ${steps.noDns}; ${resolverDownFix()}` });
     }
     // A file whose nameservers are not the proxy's is judged by asking them, as status right after
     // does (resolver-down-check.ts): a kept or restored file whose nameservers do not answer (breaker 10 M3).
@@ -106,7 +116,7 @@ async function runTeardown(deps: LifecycleDeps, op: JournaledOperation, opts: St
     // Loaded only then: the health probes are no part of a plain stop's start-up (scripts/stop-imports.test.ts).
     const checked = !steps.noDns && hadState && steps.leftUnverified ? await (await import('./resolver-down-check')).resolverDownNow(deps) : null;
     if (checked) {
-      warnings.push({ code: 'RESOLVER_DOWN', message: `${checked} (checked right after this ${op}, as ${cliCommand('status')} checks); put a nameserver that answers into /etc/resolv.conf (exit status ${EXIT.resolverDown}, as ${cliCommand('status')} gives now).` });
+      warnings.push({ code: 'RESOLVER_DOWN', message: `${checked} (checked right after this ${op}, as ${cliCommand('status')} checks); ${resolverDownFix()}` });
     }
     return done(true, steps.noDns || checked ? EXIT.resolverDown : EXIT.ok, head + (notes.length ? `${what}. ${notes.join(' ')}` : hadState ? `${what}; ${RESOLVER_BACK}.` : steps.stoppedProxy !== null ? `${what}: k2s-dnsproxy${steps.stoppedProxy === true ? '' : ` (PID ${steps.stoppedProxy})`} ran without a saved original and is stopped; /etc/resolv.conf was not K2s-owned and is left as it is.` : `${what}; it was not running.`));
   } catch (err) {
