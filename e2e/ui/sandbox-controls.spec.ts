@@ -132,7 +132,7 @@ test('api down → the Cluster card says Unreachable within 5 s; api up → Reac
     try {
       await page.getByTestId('tab-diagnostics').click();
       await page.getByTestId('diagnostics-run').click();
-      await expect(page.getByTestId('finding-cluster-fix')).toHaveText("Fix: Start the sandbox's test API (npm run sandbox:ctl -- api up in a root shell in the checkout) or check the kubeconfig's server address.", { timeout: 30_000 });
+      await expect(page.getByTestId('finding-cluster-fix')).toHaveText("Fix: Start the sandbox's test API (npm run sandbox:ctl -- --dir /tmp/k2sdns-app-Ab12 api up in a root shell in the checkout) or check the kubeconfig's server address.", { timeout: 30_000 });
       await page.getByTestId('tab-overview').click();
     } finally {
       setCliName('npx k2s-dns');
