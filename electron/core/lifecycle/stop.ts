@@ -10,9 +10,6 @@ import { journaledReporter, teardownSteps } from './teardown';
 import { lockPastFollower, stopCapture, stopFollower } from './companions';
 import { asRootWays, cliCommand, resolverFileWays } from '../../../shared/fix';
 
-export { OWNED_FILES } from './owned-files';
-
-
 /**
  * The fix closing stop's RESOLVER_DOWN warning: a nameserver that answers into /etc/resolv.conf in
  * this runtime's words (shared/fix.ts resolverFileWays: in the sandbox its wrapper's whole command
