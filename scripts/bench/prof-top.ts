@@ -4,18 +4,16 @@
  * Run: node --import tsx scripts/bench/prof-top.ts FILE.cpuprofile [FROM_MS] [TO_MS] [N]
  */
 import { readFileSync } from 'node:fs';
+import { profName as name, profTally, type ProfNode as Node } from './prof-tally';
 
-interface Node { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }
 const [file, from = '0', to = '1e12', top = '40'] = process.argv.slice(2);
 const p = JSON.parse(readFileSync(file!, 'utf8')) as { nodes: Node[]; samples: number[]; timeDeltas: number[]; startTime: number };
 const byId = new Map(p.nodes.map((n) => [n.id, n]));
 const parent = new Map<number, number>();
 for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-const self = new Map<string, number>();
-const total = new Map<string, number>();
+const { self, total, add } = profTally();
 let t = 0;
 let inWindow = 0;
-const name = (n: Node) => `${n.callFrame.functionName || '(anon)'} ${n.callFrame.url.split('/').slice(-2).join('/')}:${n.callFrame.lineNumber + 1}`;
 for (let i = 0; i < p.samples.length; i++) {
   t += p.timeDeltas[i]!;
   const ms = t / 1000;
@@ -24,14 +22,7 @@ for (let i = 0; i < p.samples.length; i++) {
   const n = byId.get(p.samples[i]!)!;
   if (n.callFrame.functionName === '(idle)') continue;
   inWindow += dt;
-  self.set(name(n), (self.get(name(n)) ?? 0) + dt);
-  const seen = new Set<string>();
-  for (let id: number | undefined = n.id; id !== undefined; id = parent.get(id)) {
-    const k = name(byId.get(id)!);
-    if (seen.has(k)) continue;
-    seen.add(k);
-    total.set(k, (total.get(k) ?? 0) + dt);
-  }
+  add(n, byId, parent, dt);
 }
 console.log(`busy ms in window: ${inWindow.toFixed(0)} over ${((Math.min(Number(to), t / 1000) - Number(from)) / 1000).toFixed(0)} s`);
 console.log('--- self');

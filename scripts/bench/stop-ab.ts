@@ -7,11 +7,10 @@
  * Prints one JSON line per stop ({ round, engine, build, wall, cpu, steps }) and, at the end, the
  * medians per engine and build, with the 1-minute load average before and after.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { startTestbed } from '../../e2e/bed/testbed';
-import { ROOT_CACHE_DIR } from '../../electron/core/compile-cache/cache-dir';
+import { withCache } from './build-cache';
 import { stepsOf, timedCli } from './lifecycle';
 import { figure } from './stats';
 
@@ -19,24 +18,6 @@ const [roundsArg = '10', aBin, bBin] = process.argv.slice(2);
 if (!aBin || !bBin) throw new Error('usage: stop-ab.ts ROUNDS A_BIN B_BIN');
 const bins: Record<string, string> = { A: aBin, B: bBin };
 const dnsproxy = fileURLToPath(new URL('../../.tools/bin/dnsproxy', import.meta.url));
-/**
- * Each build's own V8 code cache directory, bind-mounted over root's (cache-dir.ts) for that build's
- * start/stop pair: one directory for both would hold one build's cache per verb at a time (a write
- * removes the caches of other builds of the script, script-cache.ts), so every command ran uncached.
- */
-const cacheOf = (build: string) => {
-  const dir = `/run/k2s-bench-cache-${build}`;
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  return dir;
-};
-const withCache = async <T>(build: string, f: () => Promise<T>): Promise<T> => {
-  execFileSync('mount', ['--bind', cacheOf(build), ROOT_CACHE_DIR]);
-  try {
-    return await f();
-  } finally {
-    execFileSync('umount', [ROOT_CACHE_DIR]);
-  }
-};
 const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ')[0];
 const loadBefore = load();
 const tb = await startTestbed();
