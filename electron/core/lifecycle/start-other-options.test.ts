@@ -7,7 +7,7 @@
  * options it runs with (M2).
  */
 import { describe, expect, it } from 'vitest';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { otherOptions, startDns } from './start';
 import { startedWithOf, startOptionsOf } from './options';
@@ -189,6 +189,24 @@ describe('start while running with other options', () => {
     expect(await readFile(join(h.root, 'etc/resolv.conf'))).toEqual(managed);
     // The running engine asked again: nothing other.
     expect(await startDns(h.deps, cli({ engine: 'dnsmasq' }), () => undefined)).toMatchObject({ ok: true, exitCode: 0, message: 'K2s DNS is already running; nothing changed.' });
+  });
+
+  it('left28 #1: `start --dnsproxy /nonexistent` while AdGuard runs (no dnsmasq installed) says it runs with other options, not NO_ENGINE', async () => {
+    const h = await newHost('nameserver 192.0.2.53\n');
+    await mkdir(join(h.root, 'opt/k2s/bin'), { recursive: true });
+    await writeFile(join(h.root, 'opt/k2s/bin/dnsproxy'), '#!/bin/sh\n', { mode: 0o755 });
+    await rm(join(h.root, 'usr/sbin/dnsmasq'));
+    const cli = (input: Parameters<typeof startOptionsOf>[0]) => ({ ...startOptionsOf(input, { path: TEST_START_OPTS.kubeconfigPath, tried: [], explicit: false }, 'cli'), verifyExternalName: TEST_START_OPTS.verifyExternalName });
+    expect(await startDns(h.deps, cli({}), () => undefined)).toMatchObject({ ok: true });
+    expect((await readState(h.deps.fs))?.engine).toBe('adguard');
+    const managed = await readFile(join(h.root, 'etc/resolv.conf'));
+    const r = await startDns(h.deps, cli({ dnsproxyPath: '/nonexistent' }), () => undefined);
+    expect(r).toMatchObject({ ok: false, exitCode: 3, code: 'RUNNING_OTHER_OPTIONS' });
+    expect(r.message).toBe('K2s DNS is already running with other options (dnsproxy /nonexistent asked, /opt/k2s/bin/dnsproxy running); nothing changed. A start does not change a running K2s DNS: to use these options, run sudo npx k2s-dns stop && sudo npx k2s-dns start --verify-name www.example.test --dnsproxy /nonexistent');
+    expect(await readFile(join(h.root, 'etc/resolv.conf'))).toEqual(managed);
+    // Not running: the missing binary is the fact (NO_ENGINE), as before.
+    expect(await stopDns(h.deps, {}, () => undefined)).toMatchObject({ ok: true });
+    expect(await startDns(h.deps, cli({ dnsproxyPath: '/nonexistent' }), () => undefined)).toMatchObject({ ok: false, exitCode: 3, code: 'NO_ENGINE' });
   });
 
   it('walk 24 #1: one server in two spellings is one upstream — `--upstream 192.0.2.53` on a K2s DNS running 192.0.2.53:53 is not other options', async () => {
