@@ -4,6 +4,7 @@ import { keeperGaveUpWords, keeperRestartSentence } from '../host/capture-keeper
 import { captureKeeperGone, keeperGoneWords } from '../host/capture-keeper-gone';
 import { ownProxyEngine } from '../host/own-proxy';
 import { proxyConfigKubeDns } from '../host/proxy-kube-dns';
+import { runningEngineVersion } from '../host/engine-version';
 import { captureStopWords } from '../capture/capture-stopped';
 import { captureStopFacts } from './capture-restart';
 import { ownedFilesLeft } from './owned-files';
@@ -388,10 +389,13 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
   const engine = state?.engine ?? (unreadable && service.running && service.pid ? await ownProxyEngine(deps.fs, service.pid) : null);
   // and that engine's config (0644) the kube-dns address start discovered: never K2s's default said as it.
   const kubeDnsIp = state?.kubeDnsIp ?? (unreadable && service.running && engine ? await proxyConfigKubeDns(deps.fs, engine) : null);
+  // The running engine's own `--version` (asked once per proxy run in a window's process).
+  const version = service.running && engine ? await runningEngineVersion(deps.fs, deps.exec, engine, state?.engineBinary, service.pid ?? null) : null;
   return {
     state: status,
     engine,
-    engineVersion: null,
+    engineVersion: version?.version ?? null,
+    ...(version?.unknown ? { engineVersionUnknown: version.unknown } : {}),
     listeners: state?.listeners ?? [],
     skippedListeners: state?.skippedListeners ?? [],
     resolverOwner: owner,
