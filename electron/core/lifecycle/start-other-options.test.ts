@@ -214,7 +214,8 @@ describe('start while running with other options', () => {
     expect(await stopDns(h.deps, {}, () => undefined)).toMatchObject({ ok: true });
     // Started as the window does with its Upstreams field: `192.0.2.53:53`.
     expect(await startDns(h.deps, cli({ engine: 'dnsmasq', upstreams: ['192.0.2.53:53'], onNetworkChange: 'keep' }), () => undefined)).toMatchObject({ ok: true });
-    expect((await readState(h.deps.fs))?.upstreams).toEqual(['192.0.2.53:53']);
+    // Named as resolv.conf names it: port 53 left out (left28 #4).
+    expect((await readState(h.deps.fs))?.upstreams).toEqual(['192.0.2.53']);
     expect(await startDns(h.deps, cli({ engine: 'dnsmasq', upstreams: ['192.0.2.53'], onNetworkChange: 'keep' }), () => undefined)).toMatchObject({ ok: true, exitCode: 0, message: 'K2s DNS is already running; nothing changed.' });
     // Another port is another server.
     expect(await startDns(h.deps, cli({ engine: 'dnsmasq', upstreams: ['192.0.2.53:5353'], onNetworkChange: 'keep' }), () => undefined)).toMatchObject({ ok: false, exitCode: 3, code: 'RUNNING_OTHER_OPTIONS' });
@@ -237,7 +238,7 @@ describe('start while running with other options', () => {
     const printed: string[] = [];
     const memory: PrintedSteps = { steps: [] };
     for (const e of events) printEvent(e, false, (l) => printed.push(l), memory);
-    expect(printed[0]).toBe('✓ preflight    K2s DNS is already running: dnsmasq at /usr/sbin/dnsmasq; upstreams 192.0.2.53:53; listeners 127.0.0.1:53');
+    expect(printed[0]).toBe('✓ preflight    K2s DNS is already running: dnsmasq at /usr/sbin/dnsmasq; upstreams 192.0.2.53; listeners 127.0.0.1:53');
   });
 
   it("the window's Start sends its stored engine preference with every Start: not compared, it works on a running K2s DNS as before", async () => {
