@@ -69,6 +69,13 @@ describe.skipIf(!inSandbox)("status as a user on a host whose kubeconfig is K2s'
       const json = JSON.parse((await asUser(['status', '--json'])).stdout) as HostDnsStatus & { health: HealthReport };
       expect(json).toMatchObject({ state: 'running', engine, kubeDnsIp: '172.21.0.10', listeners: [], upstreams: [] });
       expect(json.health.hops.find((h) => h.kind === 'kube-dns')?.addressFrom).toEqual({ source: 'discovered', why: null });
+      // left28 #3: the running engine's version, not null (dnsproxy `v0.83.1`, dnsmasq `2.90`).
+      expect(json.engineVersion, json.engineVersionUnknown).toMatch(engine === 'adguard' ? /^v\d+\.\d+\.\d+$/ : /^\d+\.\d+/);
+      // left28 #5: `query --server coredns` asks the address the running proxy's config names, said as no guess.
+      const coredns = await asUser(['query', 'kubernetes.default.svc.cluster.local', '--server', 'coredns']);
+      expect(coredns.code, coredns.stdout + coredns.stderr).toBe(0);
+      expect(coredns.stdout).toContain('172.21.0.1');
+      expect(coredns.stdout).not.toContain('a guess');
 
       const stop = await k2sDns(['stop']);
       expect(stop.code, stop.stdout + stop.stderr).toBe(0);

@@ -74,4 +74,22 @@ describe('the CLI entry', () => {
     expect(`${lines[0]}\n`).toMatch(damagedLine('k2s-dns-cli.cjs'));
     expect(lines[1]).toMatch(/^query takes exactly one NAME\. Run .* query --help for usage\.$/);
   }, 120_000);
+
+  it('left28 #6: a FIFO at dist/k2s-dns-run.cjs or dist/k2s-dns-cli.cjs: one line says so, the command runs from the chunks (no hang)', async () => {
+    for (const file of ['k2s-dns-run.cjs', 'k2s-dns-cli.cjs']) {
+      const run = await damagedCopy(`fifo-${file}`, file, (t) => t);
+      const fifo = join(copies, `fifo-${file}`, file);
+      rmSync(fifo);
+      expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+      // A query's usage refusal runs through both files (the runner, then the CLI script).
+      const r = run('query');
+      expect(r.error).toBeUndefined();
+      expect(r.status).toBe(2);
+      const lines = r.stderr.split('\n').filter(Boolean);
+      expect(lines).toHaveLength(2);
+      expect(`${lines[0]}\n`).toMatch(damagedLine(file));
+      expect(lines[0]).toContain('(Error: it is not a regular file)');
+      expect(lines[1]).toMatch(/^query takes exactly one NAME\. Run .* query --help for usage\.$/);
+    }
+  }, 240_000);
 });

@@ -37,4 +37,16 @@ describe('README Options and each command\'s --help synopsis', () => {
     }
     expect(compared).toBeGreaterThanOrEqual(15);
   });
+
+  it('left28 #7: a command whose --help says it changes something as root (status: it finishes or rolls back a killed operation) says so on its line of the README\'s CLI list', () => {
+    const block = /^```sh\nnpx k2s-dns zones[\s\S]*?^```$/m.exec(README)?.[0] ?? '';
+    let checked = 0;
+    for (const verb of HELP_VERBS) {
+      if (!/except as root/.test(commandUsage(verb))) continue;
+      const line = block.split('\n').find((l) => l.startsWith(`npx k2s-dns ${verb} `));
+      expect(line, verb).toMatch(/as root it first finishes or rolls back an operation that was killed/);
+      checked++;
+    }
+    expect(checked).toBeGreaterThanOrEqual(1);
+  });
 });

@@ -269,7 +269,10 @@ export interface HostDnsStatus {
   /** The end-to-end path check (shared/health.ts), when the caller ran it. */
   health?: HealthReport;
   engine: EngineName | null;
+  /** The running engine's version as its `--version` prints it (`v0.83.1`, `2.90`); null when stopped or unknown. */
   engineVersion: string | null;
+  /** Why engineVersion is null while the proxy runs (its binary printed no version, could not run, or is not named). */
+  engineVersionUnknown?: string;
   listeners: Listener[];
   /** Listeners not opened and why (e.g. KubeSwitch address not assigned on this host). */
   skippedListeners: { address: string; reason: string }[];

@@ -9,7 +9,7 @@
  * through tsx) by the same code as ES modules (entry-modules.ts); so does a damaged one, with a
  * line that says so (loadRunner).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
@@ -25,6 +25,9 @@ type Runner = typeof import('./run-entry');
  */
 async function loadRunner(file: string): Promise<Runner | null> {
   try {
+    // require() reads with a blocking open: a FIFO there waits for a writer for ever, and a
+    // device (a link to /dev/zero) never ends. Only a regular file is required (stat(2) follows a link).
+    if (!statSync(file).isFile()) throw new Error('it is not a regular file');
     const runner = createRequire(import.meta.url)(file) as Partial<Runner>;
     if (typeof runner.runQuickOrScript === 'function') return runner as Runner;
     throw new Error('no runQuickOrScript in it');

@@ -257,17 +257,15 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
       }
       // A type getaddrinfo cannot ask is the flags' mistake, not a server that did not answer (exit 2, not 1).
       if (target === 'system' && !SYSTEM_RESOLVER_TYPES.includes(type)) throw new UsageError(systemTypeUsage(type));
-      const [deps, { resolveTarget, coreDnsGuess }] = await Promise.all([nodeDeps(), import('../core/lifecycle/query-target')]);
-      const server = await resolveTarget(deps, target);
-      // K2s's default kube-dns address where no start discovered one: said to be a guess (new-user walk).
-      const guess = target === 'coredns' && !asJson ? coreDnsGuess(deps, name) : null;
+      const [deps, { resolveTarget }] = await Promise.all([nodeDeps(), import('../core/lifecycle/query-target')]);
+      // K2s's default kube-dns address where no start discovered one: said to be a guess (new-user walk); one read of the state for both.
+      const { server, guess } = await resolveTarget(deps, target, name);
       const r = server === 'system' ? await deps.systemQuery(name, type) : await deps.query({ name, type, server, transport: v.tcp ? 'tcp' : 'udp' });
       // NXDOMAIN for a relative or `.svc` name: which candidates glibc asks (search list + ndots
       // of /etc/resolv.conf), each asked as an absolute name at the same target (shared/search-explain.ts).
       const explain = needsSearchExplain(name, r.rcode, r.answers.length) ? await (await import('./query-explain')).searchExplanation(deps, name, type, server, v.tcp ? 'tcp' : 'udp', r) : null;
       out(asJson ? JSON.stringify(explain ? { ...r, searchList: explain } : r) : [formatQuery(r), ...(explain?.lines ?? []).map((l) => `;; ${t(l)}`)].join('\n'));
-      const guessed = await guess;
-      if (guessed) out(`;; ${guessed}`);
+      if (guess && !asJson) out(`;; ${guess}`);
       if (!asJson && target === 'proxy' && (r.rcode === 'TIMEOUT' || r.rcode === 'ERROR') && (await dnsStatusOf(deps)).state === 'stopped') {
         out(`;; K2s DNS is not running, so nothing answers on 127.0.0.1:53: run ${cliCommand('start', true)} first.`);
       }

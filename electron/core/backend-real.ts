@@ -250,7 +250,7 @@ export function createRealBackend(o: RealBackendOptions): AppBackend {
       return resolverDiff(deps);
     },
     async queryRun(input) {
-      const server = await resolveTarget(deps, input.target);
+      const { server } = await resolveTarget(deps, input.target);
       if (server === 'system') return deps.systemQuery(input.name, input.type);
       const r = await deps.query({ name: input.name, type: input.type, server, transport: input.transport, timeoutMs: 3000 });
       if (input.target === 'proxy' && (r.rcode === 'TIMEOUT' || r.rcode === 'ERROR') && (await dnsStatus(deps)).state === 'stopped') {

@@ -143,18 +143,21 @@ export interface CacheOptions {
 
 /**
  * Runs CommonJS script `file` (absolute path) as a module of its own and returns its exports,
- * with the code cache in `cacheDir` (null: none) belonging to `euid`. Throws only what loading
- * the script itself throws.
+ * with the code cache in `cacheDir` (null: none) belonging to `euid`. Throws what loading the
+ * script itself throws, and an Error when `file` is not a regular file (never blocks on a FIFO).
  */
 export function loadCachedScript(file: string, cacheDir: string | null, euid: number, opts: CacheOptions = {}): LoadedScript {
   // One descriptor for the identity and the bytes, so both describe the same file. The build
   // writes vendor scripts as ASCII (esbuild charset): decoded as latin1, a one-byte string
   // without UTF-8 decoding; any other text is decoded as UTF-8.
-  const fd = openSync(file, fsc.O_RDONLY);
+  // O_NONBLOCK: the open of a FIFO returns at once instead of waiting for a writer (fifo(7));
+  // anything but a regular file (a FIFO, a device: a link to /dev/zero) is refused before a read.
+  const fd = openSync(file, fsc.O_RDONLY | fsc.O_NONBLOCK);
   let source: string;
   let id: ScriptIdentity;
   try {
     const st = fstatSync(fd, { bigint: true });
+    if (!st.isFile()) throw new Error('it is not a regular file');
     id = { size: st.size, mtimeNs: st.mtimeNs, ctimeNs: st.ctimeNs, ino: st.ino };
     const bytes = readFileSync(fd);
     source = bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8');

@@ -54,6 +54,21 @@ export function formatServer(endpoint: { address: string; port: number }): strin
   return endpoint.address.includes(':') ? `[${endpoint.address}]:${endpoint.port}` : `${endpoint.address}:${endpoint.port}`;
 }
 
+/**
+ * A nameserver as resolv.conf(5) and the rest of K2s's output name it: the bare address
+ * (IPv6 unbracketed, `%zone` kept) when its port is DNS's default 53 (RFC 1035 §4.2), so
+ * `10.0.0.1:53` reads `10.0.0.1` and `[fd00::1]:53` reads `fd00::1`; any other port stays as
+ * written (`10.0.0.1:5353`). A text that is no server is returned as is.
+ */
+export function defaultPortOmitted(server: string): string {
+  try {
+    const e = parseServer(server);
+    return e.port === 53 ? e.address : server.trim();
+  } catch {
+    return server;
+  }
+}
+
 /** The address without its IPv6 `%zone` suffix. */
 function stripZone(address: string): string {
   const pct = address.indexOf('%');

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ResolvConf } from '../../../shared/types';
 import type { Exec } from './exec';
+import { defaultPortOmitted } from './parse-server';
 import { parseResolvectlDns, pickUpstreams, readResolvedLinkServers, sameServerKey } from './upstreams';
 
 const conf = (...nameservers: string[]): ResolvConf => ({ nameservers, search: [], options: [], sortlist: [], unknown: [] });
@@ -21,6 +22,13 @@ describe('pickUpstreams', () => {
   it('one server however it is spelled: 192.0.2.53, 192.0.2.53:53 and 192.0.2.53:053 are one upstream (the first spelling kept); another port is another server', () => {
     const r = pickUpstreams({ resolvConf: conf('192.0.2.53', '192.0.2.53:53', '192.0.2.53:053', '192.0.2.53:5353', 'FD00::A', '[fd00::a]:53'), listeners: LISTENERS });
     expect(r.upstreams).toEqual(['192.0.2.53', '192.0.2.53:5353', 'FD00::A']);
+  });
+
+  it('left28 #4: a server given with port 53 is named as resolv.conf names it (10.0.0.1, fd00::1, fe80::1%eth0); another port is kept as written', () => {
+    const r = pickUpstreams({ resolvConf: conf('10.0.0.1:53', '10.0.0.2:5353', '[fd00::1]:53', '[fd00::2]:5353', '[fe80::1%eth0]:53'), listeners: LISTENERS, interfaces: ['eth0'] });
+    expect(r.upstreams).toEqual(['10.0.0.1', '10.0.0.2:5353', 'fd00::1', '[fd00::2]:5353', 'fe80::1%eth0']);
+    expect(defaultPortOmitted(' 10.0.0.1:053 ')).toBe('10.0.0.1');
+    expect(defaultPortOmitted('not a server')).toBe('not a server');
   });
 
   it('drops our own listeners and keeps order, IPv6 zones and other servers', () => {

@@ -6,7 +6,7 @@
 import { SocketAddress } from 'node:net';
 import type { Listener, ResolvConf } from '../../../shared/types';
 import type { Exec } from './exec';
-import { parseServer } from './parse-server';
+import { defaultPortOmitted, parseServer } from './parse-server';
 import { ipInCidr } from '../../../shared/cidr';
 import { GLIBC_MAXNS } from '../../../shared/resolv-conf';
 import { bareAddress, effectiveAddress, isLoopbackAddress, isUnspecifiedAddress, reachesListenerAddress } from '../../../shared/listener-reach';
@@ -123,7 +123,8 @@ export type DropKind = 'loop' | 'resolved-stub' | 'no-interface' | 'past-maxns';
  * (loop — also through 0.0.0.0, ::, ::ffff:127.0.0.1), the systemd-resolved stub (replaced by
  * `resolvedLinkServers` when given, since resolved would forward back to us), and link-local
  * `%zone` servers whose interface does not exist here (`interfaces`; dnsmasq refuses to start on
- * them). IPv6 `%zone` is kept otherwise; duplicates removed, order kept.
+ * them). IPv6 `%zone` is kept otherwise; duplicates removed, order kept; port 53 is left
+ * out of a kept server's name (parse-server.ts defaultPortOmitted), another port kept.
  */
 export function pickUpstreams(input: {
   resolvConf: ResolvConf;
@@ -164,7 +165,8 @@ export function pickUpstreams(input: {
     const same = sameServerKey(server);
     if (seen.has(same)) return;
     seen.add(same);
-    upstreams.push(server);
+    // Named as resolv.conf names it (`10.0.0.1`, not `10.0.0.1:53`): one spelling in every output.
+    upstreams.push(defaultPortOmitted(server));
   };
   const all = input.resolvConf.nameservers;
   const used = input.glibcMaxns ? all.slice(0, GLIBC_MAXNS) : all;

@@ -7,7 +7,7 @@
  * options it runs with (M2).
  */
 import { describe, expect, it } from 'vitest';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { otherOptions, startDns } from './start';
 import { startedWithOf, startOptionsOf } from './options';
@@ -191,12 +191,31 @@ describe('start while running with other options', () => {
     expect(await startDns(h.deps, cli({ engine: 'dnsmasq' }), () => undefined)).toMatchObject({ ok: true, exitCode: 0, message: 'K2s DNS is already running; nothing changed.' });
   });
 
+  it('left28 #1: `start --dnsproxy /nonexistent` while AdGuard runs (no dnsmasq installed) says it runs with other options, not NO_ENGINE', async () => {
+    const h = await newHost('nameserver 192.0.2.53\n');
+    await mkdir(join(h.root, 'opt/k2s/bin'), { recursive: true });
+    await writeFile(join(h.root, 'opt/k2s/bin/dnsproxy'), '#!/bin/sh\n', { mode: 0o755 });
+    await rm(join(h.root, 'usr/sbin/dnsmasq'));
+    const cli = (input: Parameters<typeof startOptionsOf>[0]) => ({ ...startOptionsOf(input, { path: TEST_START_OPTS.kubeconfigPath, tried: [], explicit: false }, 'cli'), verifyExternalName: TEST_START_OPTS.verifyExternalName });
+    expect(await startDns(h.deps, cli({}), () => undefined)).toMatchObject({ ok: true });
+    expect((await readState(h.deps.fs))?.engine).toBe('adguard');
+    const managed = await readFile(join(h.root, 'etc/resolv.conf'));
+    const r = await startDns(h.deps, cli({ dnsproxyPath: '/nonexistent' }), () => undefined);
+    expect(r).toMatchObject({ ok: false, exitCode: 3, code: 'RUNNING_OTHER_OPTIONS' });
+    expect(r.message).toBe('K2s DNS is already running with other options (dnsproxy /nonexistent asked, /opt/k2s/bin/dnsproxy running); nothing changed. A start does not change a running K2s DNS: to use these options, run sudo npx k2s-dns stop && sudo npx k2s-dns start --verify-name www.example.test --dnsproxy /nonexistent');
+    expect(await readFile(join(h.root, 'etc/resolv.conf'))).toEqual(managed);
+    // Not running: the missing binary is the fact (NO_ENGINE), as before.
+    expect(await stopDns(h.deps, {}, () => undefined)).toMatchObject({ ok: true });
+    expect(await startDns(h.deps, cli({ dnsproxyPath: '/nonexistent' }), () => undefined)).toMatchObject({ ok: false, exitCode: 3, code: 'NO_ENGINE' });
+  });
+
   it('walk 24 #1: one server in two spellings is one upstream — `--upstream 192.0.2.53` on a K2s DNS running 192.0.2.53:53 is not other options', async () => {
     const { h, cli } = await dnsmasqRunning();
     expect(await stopDns(h.deps, {}, () => undefined)).toMatchObject({ ok: true });
     // Started as the window does with its Upstreams field: `192.0.2.53:53`.
     expect(await startDns(h.deps, cli({ engine: 'dnsmasq', upstreams: ['192.0.2.53:53'], onNetworkChange: 'keep' }), () => undefined)).toMatchObject({ ok: true });
-    expect((await readState(h.deps.fs))?.upstreams).toEqual(['192.0.2.53:53']);
+    // Named as resolv.conf names it: port 53 left out (left28 #4).
+    expect((await readState(h.deps.fs))?.upstreams).toEqual(['192.0.2.53']);
     expect(await startDns(h.deps, cli({ engine: 'dnsmasq', upstreams: ['192.0.2.53'], onNetworkChange: 'keep' }), () => undefined)).toMatchObject({ ok: true, exitCode: 0, message: 'K2s DNS is already running; nothing changed.' });
     // Another port is another server.
     expect(await startDns(h.deps, cli({ engine: 'dnsmasq', upstreams: ['192.0.2.53:5353'], onNetworkChange: 'keep' }), () => undefined)).toMatchObject({ ok: false, exitCode: 3, code: 'RUNNING_OTHER_OPTIONS' });
@@ -219,7 +238,7 @@ describe('start while running with other options', () => {
     const printed: string[] = [];
     const memory: PrintedSteps = { steps: [] };
     for (const e of events) printEvent(e, false, (l) => printed.push(l), memory);
-    expect(printed[0]).toBe('✓ preflight    K2s DNS is already running: dnsmasq at /usr/sbin/dnsmasq; upstreams 192.0.2.53:53; listeners 127.0.0.1:53');
+    expect(printed[0]).toBe('✓ preflight    K2s DNS is already running: dnsmasq at /usr/sbin/dnsmasq; upstreams 192.0.2.53; listeners 127.0.0.1:53');
   });
 
   it("the window's Start sends its stored engine preference with every Start: not compared, it works on a running K2s DNS as before", async () => {

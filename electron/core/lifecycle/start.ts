@@ -14,7 +14,7 @@ import { renderManagedResolvConf } from '../../../shared/resolv-conf';
 import { routingDomains, routingDomainsRefusal, type ResolvedRoute } from '../../../shared/resolved-link';
 import { renderRouteFile, ROUTE_UNIT_NAME } from '../../../shared/resolved-route-unit';
 import { clientOptions, upstreamPolicy } from '../../../shared/upstream-policy';
-import { readResolverText, restoreResolver, writeState, removeState } from '../host/resolver-state';
+import { readResolverText, readState, restoreResolver, writeState, removeState } from '../host/resolver-state';
 import { removeStartCopy } from '../host/start-copy';
 import { ensureRootDirs, NotRootOwnedError } from '../host/root-dirs';
 import { ROOT_WRITTEN_DIRS } from '../../../shared/root-dir-check';
@@ -116,14 +116,20 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
       // mid-restart and start over. Refused first, as the window's Start waits (proxy-restarting.ts).
       const restart = await proxyRestarting(deps, (await deps.fs.lstat(K2S_PATHS.stateFile).catch(() => null)) !== null);
       if (restart) throw refused('PROXY_RESTARTING', restartingRefusal(restart));
-      const p = await preflight(deps, opts);
+      const p = await preflight(deps, opts).catch(async (err: unknown) => {
+        // No engine at the asked path (`--dnsproxy /nonexistent`) while K2s DNS runs: that it
+        // already runs with other options is the first fact, not the missing binary (left28 #1).
+        if (err instanceof LifecycleError && err.code === 'NO_ENGINE') {
+          const other = await runningOtherOptions(deps, opts);
+          if (other.length > 0) throw runningOtherRefusal(opts, other);
+        }
+        throw err;
+      });
       // Options that differ from the running ones are not applied by a running start: saying
       // "nothing changed" with exit 0 read as done (second walk high). Refused, with the way — as
       // the preflight step's failure, so its line is no ✓ before REFUSED (walk 6 L7).
       const other = p.alreadyRunning ? otherOptions(opts, p.existing, p.engine) : [];
-      if (other.length > 0) {
-        throw refused('RUNNING_OTHER_OPTIONS', `K2s DNS is already running with other options (${other.join('; ')}); nothing changed. A start does not change a running K2s DNS: to use these options, run ${cliCommand('stop', true)} && ${askedStartLine(opts)}`);
-      }
+      if (other.length > 0) throw runningOtherRefusal(opts, other);
       // Already running: the line says what runs, not the plan a fresh start would make (walk 24 #3).
       if (p.alreadyRunning && p.existing) return { value: p, message: runningText(p.existing) };
       return {
@@ -563,6 +569,22 @@ export function otherOptions(opts: Pick<StartOptions, 'engine' | 'engineExplicit
     else if (binary !== existing.engineBinary) out.push(`dnsproxy ${binary} asked, ${existing.engineBinary} running`);
   }
   return out;
+}
+
+/** Start's RUNNING_OTHER_OPTIONS refusal: what differs (otherOptions) and the way (stop, then this start). */
+function runningOtherRefusal(opts: StartOptions, other: string[]): LifecycleError {
+  return refused('RUNNING_OTHER_OPTIONS', `K2s DNS is already running with other options (${other.join('; ')}); nothing changed. A start does not change a running K2s DNS: to use these options, run ${cliCommand('stop', true)} && ${askedStartLine(opts)}`);
+}
+
+/**
+ * otherOptions against the running K2s DNS when preflight found no engine: its state file and a
+ * running proxy service, no engine chosen. Empty when K2s DNS does not run or the state is unreadable.
+ */
+async function runningOtherOptions(deps: LifecycleDeps, opts: StartOptions): Promise<string[]> {
+  const existing = await readState(deps.fs).catch(() => null);
+  if (!existing) return [];
+  const running = await deps.services.status().then((s) => s.running, () => false);
+  return running ? otherOptions(opts, existing, null) : [];
 }
 
 /**

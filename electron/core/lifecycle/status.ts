@@ -4,6 +4,7 @@ import { keeperGaveUpWords, keeperRestartSentence } from '../host/capture-keeper
 import { captureKeeperGone, keeperGoneWords } from '../host/capture-keeper-gone';
 import { ownProxyEngine } from '../host/own-proxy';
 import { proxyConfigKubeDns } from '../host/proxy-kube-dns';
+import { runningEngineVersion } from '../host/engine-version';
 import { captureStopWords } from '../capture/capture-stopped';
 import { captureStopFacts } from './capture-restart';
 import { ownedFilesLeft } from './owned-files';
@@ -86,6 +87,9 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
   // Every `start` this status (and the health verdict read with it) prints starts K2s DNS again as it ran.
   setCliRunningStart(state ? runningStartFlags(state) : null);
   const service = await deps.services.status();
+  // The running engine's `--version` (a process; asked once per proxy run in a window's process),
+  // begun now so that it runs while the reads below are made; never rejects.
+  const versionEarly = service.running && state?.engine ? runningEngineVersion(deps.fs, deps.exec, state.engine, state.engineBinary, service.pid ?? null) : null;
   const top = await deps.fs.lstat(K2S_PATHS.resolvConf);
   const kind = top?.kind;
   // A directory or special file cannot be captured; status must still answer (never throw).
@@ -388,10 +392,13 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
   const engine = state?.engine ?? (unreadable && service.running && service.pid ? await ownProxyEngine(deps.fs, service.pid) : null);
   // and that engine's config (0644) the kube-dns address start discovered: never K2s's default said as it.
   const kubeDnsIp = state?.kubeDnsIp ?? (unreadable && service.running && engine ? await proxyConfigKubeDns(deps.fs, engine) : null);
+  // Without the state (a user), the engine told by the proxy's argv is asked now.
+  const version = versionEarly ? await versionEarly : service.running && engine ? await runningEngineVersion(deps.fs, deps.exec, engine, state?.engineBinary, service.pid ?? null) : null;
   return {
     state: status,
     engine,
-    engineVersion: null,
+    engineVersion: version?.version ?? null,
+    ...(version?.unknown ? { engineVersionUnknown: version.unknown } : {}),
     listeners: state?.listeners ?? [],
     skippedListeners: state?.skippedListeners ?? [],
     resolverOwner: owner,

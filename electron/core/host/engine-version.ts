@@ -1,0 +1,60 @@
+/**
+ * The running proxy engine's version for status (`engineVersion`): its binary's `--version`
+ * output — `dnsproxy version v0.83.1` (AdGuard dnsproxy, docs/engines.md "dnsproxy version"),
+ * `Dnsmasq version 2.90  Copyright …` (dnsmasq(8) --version). Asked once per binary and proxy
+ * PID in this process (a window polls status; a new run or binary asks again).
+ */
+import { promises as fsp } from 'node:fs';
+import path from 'node:path';
+import type { Exec } from './exec';
+import type { HostFs } from './host-fs';
+import type { EngineName } from '../../../shared/engines/table';
+import { parseCmdline } from './own-proxy';
+
+/** The version, or null with why it cannot be known (`unknown`, a sentence fragment). */
+export interface EngineVersion {
+  version: string | null;
+  unknown?: string;
+}
+
+/** The version token each engine's `--version` prints first: `v0.83.1` (dnsproxy), `2.90` (dnsmasq). */
+export function parseEngineVersion(engine: EngineName, stdout: string): string | null {
+  const m = engine === 'adguard' ? /^dnsproxy version:? (v?\d+\.\d+(?:\.\d+)?)\b/m.exec(stdout) : /^Dnsmasq version (\S+)/m.exec(stdout);
+  return m ? m[1]! : null;
+}
+
+const asked = new Map<string, Promise<EngineVersion>>();
+
+/**
+ * `binary --version` (a real path on this machine, 2 s deadline) parsed for `engine`; the answer
+ * is kept for `pid`. Never rejects: a binary that cannot run or prints no version gives null
+ * with the reason.
+ */
+export function engineVersion(exec: Exec, engine: EngineName, binary: string, pid: number | null): Promise<EngineVersion> {
+  const key = `${engine}\0${binary}\0${pid ?? ''}`;
+  const known = asked.get(key);
+  if (known) return known;
+  const answer = exec.run(binary, ['--version'], { timeoutMs: 2000 }).then(
+    (r): EngineVersion => {
+      const version = r.code === 0 ? parseEngineVersion(engine, r.stdout) : null;
+      return version !== null ? { version } : { version: null, unknown: `${binary} --version printed no version (${(r.stderr || r.stdout).trim().split('\n')[0]?.slice(0, 120) || `exit ${r.code ?? 'by a signal'}`})` };
+    },
+    (err: unknown): EngineVersion => ({ version: null, unknown: `${binary} --version could not run (${(err as Error).message})` }),
+  );
+  asked.clear();
+  asked.set(key, answer);
+  return answer;
+}
+
+/**
+ * The running proxy's version: its binary as the state file records it (`engineBinary`, a host
+ * path), else — a user who cannot read root's 0700 state directory — the absolute argv[0] of
+ * process `pid` (/proc/PID/cmdline, readable by any user, proc(5)). Null with the reason when
+ * neither names the binary.
+ */
+export async function runningEngineVersion(fs: HostFs, exec: Exec, engine: EngineName, engineBinary: string | null | undefined, pid: number | null, procDir = '/proc'): Promise<EngineVersion> {
+  if (engineBinary) return engineVersion(exec, engine, fs.real(engineBinary), pid);
+  const argv0 = pid ? await fsp.readFile(path.join(procDir, String(pid), 'cmdline')).then((b) => parseCmdline(b)[0] ?? null, () => null) : null;
+  if (argv0?.startsWith('/')) return engineVersion(exec, engine, argv0, pid);
+  return { version: null, unknown: 'neither the state file nor the proxy process names its binary' };
+}
