@@ -37,7 +37,7 @@ describe('engine table (shared/engines/table.ts)', () => {
   it('a third entry type-checks through the same shape and widens the derived name union', () => {
     const WITH_THIRD = {
       ...ENGINES,
-      unbound: { label: 'Unbound', logProcess: 'unbound', capabilities: { latency: 'ms', localAnswers: true } },
+      unbound: { label: 'Unbound', logProcess: 'unbound', versionPattern: /^Version (\S+)/m, capabilities: { latency: 'ms', localAnswers: true } },
     } as const satisfies Record<string, EngineInfo>;
     expectTypeOf<keyof typeof WITH_THIRD>().toEqualTypeOf<EngineName | 'unbound'>();
     expect(Object.keys(WITH_THIRD)).toEqual([...ENGINE_NAMES, 'unbound']);

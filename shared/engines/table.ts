@@ -29,6 +29,11 @@ export interface EngineInfo {
    * (at most one such engine: lines without a matching process are its lines).
    */
   logProcess: string | null;
+  /**
+   * The version token in its binary's `--version` output, group 1: `dnsproxy version v0.83.1`
+   * (AdGuard dnsproxy), `Dnsmasq version 2.90  Copyright …` (dnsmasq(8) --version).
+   */
+  versionPattern: RegExp;
   capabilities: EngineCapabilities;
 }
 
@@ -37,8 +42,8 @@ export interface EngineInfo {
  * dnsproxy, pinned and shipped by K2s, then Debian's dnsmasq (dnsmasq-base).
  */
 export const ENGINES = {
-  adguard: { label: 'AdGuard dnsproxy', logProcess: null, capabilities: { latency: 'ms', localAnswers: false } },
-  dnsmasq: { label: 'dnsmasq', logProcess: 'dnsmasq', capabilities: { latency: 's', localAnswers: true } },
+  adguard: { label: 'AdGuard dnsproxy', logProcess: null, versionPattern: /^dnsproxy version:? (v?\d+\.\d+(?:\.\d+)?)\b/m, capabilities: { latency: 'ms', localAnswers: false } },
+  dnsmasq: { label: 'dnsmasq', logProcess: 'dnsmasq', versionPattern: /^Dnsmasq version (\S+)/m, capabilities: { latency: 's', localAnswers: true } },
 } as const satisfies Record<string, EngineInfo>;
 
 /** An engine's name: a key of ENGINES. */

@@ -8,7 +8,7 @@ import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import type { Exec } from './exec';
 import type { HostFs } from './host-fs';
-import type { EngineName } from '../../../shared/engines/table';
+import { ENGINES, type EngineName } from '../../../shared/engines/table';
 import { parseCmdline } from './own-proxy';
 
 /** The version, or null with why it cannot be known (`unknown`, a sentence fragment). */
@@ -19,7 +19,7 @@ export interface EngineVersion {
 
 /** The version token each engine's `--version` prints first: `v0.83.1` (dnsproxy), `2.90` (dnsmasq). */
 export function parseEngineVersion(engine: EngineName, stdout: string): string | null {
-  const m = engine === 'adguard' ? /^dnsproxy version:? (v?\d+\.\d+(?:\.\d+)?)\b/m.exec(stdout) : /^Dnsmasq version (\S+)/m.exec(stdout);
+  const m = ENGINES[engine].versionPattern.exec(stdout);
   return m ? m[1]! : null;
 }
 
