@@ -44,14 +44,14 @@ export const USER_PAUSE_MS = 1000;
  * the next command starts on an idle host as a user's would, rather than queueing behind them.
  * Reads /proc/PID/cmdline only (no signal). Bounded (10 s).
  */
-async function managerIdle(h: DebianHost): Promise<void> {
+export async function managerIdle(h: DebianHost): Promise<void> {
   const script = 'for i in $(seq 1 500); do busy=; for c in /proc/[0-9]*/cmdline; do case "$(tr "\\000" " " 2>/dev/null < "$c")" in "systemctl daemon-reload "*) busy=1;; esac; done; [ -z "$busy" ] && exit 0; sleep 0.02; done; exit 1';
   await h.sh(script, 20_000);
   await new Promise((resolve) => setTimeout(resolve, USER_PAUSE_MS));
 }
 
 /** Runs `cli` with ARGS in the host, timing the process there too (date +%s%N around it): `process` ms. */
-async function timedCli(h: DebianHost, cli: readonly string[], args: readonly string[]): Promise<HostCliRun & { processMs: number }> {
+export async function timedCli(h: DebianHost, cli: readonly string[], args: readonly string[]): Promise<HostCliRun & { processMs: number }> {
   const r = await h.run(['sh', '-c', 'a=$(date +%s%N); "$@"; r=$?; b=$(date +%s%N); echo "k2s-bench-wall-us $(( (b - a) / 1000 ))" >&2; exit $r', 'sh', ...cli, ...args], { timeoutMs: 90_000 });
   const us = Number(/k2s-bench-wall-us (\d+)/.exec(r.stderr)?.[1] ?? Number.NaN);
   return { code: r.code, stdout: r.stdout, stderr: r.stderr, ...parseEvents(r.stdout), processMs: us / 1000 };

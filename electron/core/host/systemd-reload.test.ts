@@ -204,6 +204,35 @@ describe('systemdReload', () => {
     expect(calls).toEqual(['systemd-run', 'systemd-run']);
   });
 
+  it('settle: one called while another asks waits for it and asks nothing more (stop begins one once the proxy is stopped, and settles again at its end)', async () => {
+    let queued!: () => void;
+    const calls: string[] = [];
+    const exec: Exec = {
+      run: async (file) => {
+        calls.push(file);
+        if (calls.length === 1) await new Promise<void>((resolve) => (queued = resolve));
+        return { code: 0, stdout: '', stderr: '' };
+      },
+    };
+    const reload = systemdReload(exec);
+    reload.linksChanged();
+    const early = reload.settle();
+    await new Promise((resolve) => setImmediate(resolve));
+    let lateDone = false;
+    const late = reload.settle().then(() => void (lateDone = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    // The second waits for the first's systemd-run, and never runs its own.
+    expect(lateDone).toBe(false);
+    expect(calls).toEqual(['systemd-run']);
+    queued();
+    await Promise.all([early, late]);
+    expect(calls).toEqual(['systemd-run']);
+    // A link changed after that: the next settle asks once more.
+    reload.linksChanged();
+    await Promise.all([reload.settle(), reload.settle()]);
+    expect(calls).toEqual(['systemd-run', 'systemd-run']);
+  });
+
   it('settle: has PID 1 run one daemon-reload as a unit of its own, only after links changed; else launches it; else runs it', async () => {
     const RUN = 'systemd-run --no-block --quiet --collect --description=K2s DNS: the manager reads the changed unit links -- systemctl daemon-reload';
     const ok = recording(() => ({ code: 0 }));

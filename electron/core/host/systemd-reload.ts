@@ -94,7 +94,8 @@ export interface ManagerReload {
   /**
    * When links changed since the last reload: has PID 1 run `systemctl daemon-reload` as a unit
    * of its own (RELOAD_UNIT, waits only for the job to be queued), else launches it without
-   * waiting (Exec.launch), or, where neither works, reloads and waits. Never throws.
+   * waiting (Exec.launch), or, where neither works, reloads and waits. One at a time: a call
+   * while another asks waits for it, then asks only for links changed since. Never throws.
    */
   settle(): Promise<void>;
 }
@@ -121,6 +122,8 @@ export const KNOWN_CURRENT_MS = 10_000;
 /** The systemd ManagerReload over `exec` (systemctl, systemd-run); `now` a monotonic clock in ms. */
 export function systemdReload(exec: Exec, now: () => number = () => performance.now()): ManagerReload {
   let pending = false;
+  // The settle() asking now, if any.
+  let settling: Promise<void> | null = null;
   // Counts linksChanged() calls: a reload clears `pending` only when no link changed since it
   // began (a relink may run alongside a reload, whose read of the links then may miss it).
   let linkChanges = 0;
@@ -214,16 +217,24 @@ export function systemdReload(exec: Exec, now: () => number = () => performance.
       heard.delete(unit);
     },
     async settle() {
+      // One at a time: a settle called while one asks (stop begins it once the proxy's stop is
+      // done, and again at its end) waits for that one, then asks only for links changed since.
+      while (settling) await settling;
       if (!pending) return;
-      // Still pending when every way failed, or when a link changed while it was asked for (the
-      // reload may have read the links before): the next settle of this process asks again.
-      const changesBefore = linkChanges;
-      const unit = await exec.run('systemd-run', RELOAD_UNIT, { timeoutMs: 10_000 }).catch(() => null);
-      if (unit?.code === 0 || exec.launch?.('systemctl', ['daemon-reload'])) {
-        if (linkChanges === changesBefore) pending = false;
-        return;
-      }
-      await reload([]).catch(() => undefined);
+      settling = (async () => {
+        // Still pending when every way failed, or when a link changed while it was asked for (the
+        // reload may have read the links before): the next settle of this process asks again.
+        const changesBefore = linkChanges;
+        const unit = await exec.run('systemd-run', RELOAD_UNIT, { timeoutMs: 10_000 }).catch(() => null);
+        if (unit?.code === 0 || exec.launch?.('systemctl', ['daemon-reload'])) {
+          if (linkChanges === changesBefore) pending = false;
+          return;
+        }
+        await reload([]).catch(() => undefined);
+      })().finally(() => {
+        settling = null;
+      });
+      await settling;
     },
   };
 }

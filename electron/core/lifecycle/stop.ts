@@ -80,6 +80,13 @@ async function runTeardown(deps: LifecycleDeps, op: JournaledOperation, opts: St
     // uninstall: before, while its unit and pidfile still exist to stop and disable it by.
     if (op === 'uninstall') await stopCapture(deps, warnings);
     const afterProxy = async (proxyStopped: Promise<void>) => {
+      // systemd: the manager is asked to read the links the proxy's stop removed (settle,
+      // systemd-reload.ts) as soon as that stop is done — its job finished and its links gone —
+      // while the capture's files go and the state is cleared, not after the result (the
+      // systemd-run, 10–15 ms on a booted Debian 13 host, was the last thing stop waited for;
+      // issue #21). The settle at the end then asks only for links changed since. Uninstall has
+      // no afterProxy: its remove-files step reloads after the unit files are gone.
+      if (deps.services.reload) void proxyStopped.then(() => deps.services.reload?.settle(), () => undefined);
       await Promise.all([stopCapture(deps, warnings, { stoppedWithProxy: deps.services.kind === 'systemd', after: proxyStopped }), followerStopped]);
     };
     const teardownOpts = lock.followKilledAfterMs === null ? opts : { ...opts, followKilledAfterMs: lock.followKilledAfterMs };
