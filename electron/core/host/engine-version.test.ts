@@ -4,8 +4,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseEngineVersion } from './engine-version';
+import { engineVersion, parseEngineVersion } from './engine-version';
+import { nodeExec } from './exec';
 import { startDns } from '../lifecycle/start';
 import { dnsStatus } from '../lifecycle/status';
 import { startOptionsOf } from '../lifecycle/options';
@@ -40,5 +43,30 @@ describe('engine version in status', () => {
     const stopped = await dnsStatus(h.deps);
     expect(stopped.engineVersion).toBeNull();
     expect(stopped.engineVersionUnknown).toBeUndefined();
+  });
+});
+
+describe('engine version of a binary that misbehaves (break28)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'k2s-engine-version-'));
+  const script = (name: string, body: string) => {
+    const file = join(dir, name);
+    writeFileSync(file, `#!/bin/sh\n${body}\n`, { mode: 0o755 });
+    return file;
+  };
+
+  it('one whose --version hangs in a child (a wrapper script): null within the deadline, not after the child', async () => {
+    // The shell is killed at 2 s; its `sleep 45` kept the pipe open, and status waited for it.
+    const bin = script('hangs', 'sleep 45');
+    expect(await engineVersion(nodeExec, 'adguard', bin, 101)).toEqual({ version: null, unknown: `${bin} --version did not finish (ended after 2 s or 64 KiB of output)` });
+  }, 30_000);
+
+  it('one that prints without end: null, the output cut (status died with "RangeError: Invalid string length")', async () => {
+    const bin = script('endless', 'head -c 1048576 /dev/zero | tr "\\000" x; sleep 45');
+    expect(await engineVersion(nodeExec, 'adguard', bin, 102)).toEqual({ version: null, unknown: `${bin} --version did not finish (ended after 2 s or 64 KiB of output)` });
+  }, 30_000);
+
+  it('one that prints control characters and bytes that are no UTF-8: quoted with ? in their place', async () => {
+    const bin = script('garbage', "printf 'ab\\033[31mc\\377d\\001e\\n'; exit 0");
+    expect(await engineVersion(nodeExec, 'adguard', bin, 103)).toEqual({ version: null, unknown: `${bin} --version printed no version (ab?[31mc?d?e)` });
   });
 });

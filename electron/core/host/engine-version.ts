@@ -23,10 +23,15 @@ export function parseEngineVersion(engine: EngineName, stdout: string): string |
   return m ? m[1]! : null;
 }
 
+/** `text` with control characters (C0, DEL, C1) and U+FFFD (bytes that were no UTF-8) as `?`: it is quoted to a terminal. */
+function printable(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\ufffd]/g, '?');
+}
+
 const asked = new Map<string, Promise<EngineVersion>>();
 
 /**
- * `binary --version` (a real path on this machine, 2 s deadline) parsed for `engine`; the answer
+ * `binary --version` (a real path on this machine, 2 s deadline, 64 KiB of output) parsed for `engine`; the answer
  * is kept for `pid`. Never rejects: a binary that cannot run or prints no version gives null
  * with the reason.
  */
@@ -34,10 +39,13 @@ export function engineVersion(exec: Exec, engine: EngineName, binary: string, pi
   const key = `${engine}\0${binary}\0${pid ?? ''}`;
   const known = asked.get(key);
   if (known) return known;
-  const answer = exec.run(binary, ['--version'], { timeoutMs: 2000 }).then(
+  // 64 KiB of output at most: a version is one line; a binary printing without end is cut.
+  const answer = exec.run(binary, ['--version'], { timeoutMs: 2000, maxOutputChars: 64 * 1024 }).then(
     (r): EngineVersion => {
+      // Killed (nodeExec.run: the deadline, or output without end): what it printed is cut.
+      if (r.code === null) return { version: null, unknown: `${binary} --version did not finish (ended after 2 s or 64 KiB of output)` };
       const version = r.code === 0 ? parseEngineVersion(engine, r.stdout) : null;
-      return version !== null ? { version } : { version: null, unknown: `${binary} --version printed no version (${(r.stderr || r.stdout).trim().split('\n')[0]?.slice(0, 120) || `exit ${r.code ?? 'by a signal'}`})` };
+      return version !== null ? { version } : { version: null, unknown: `${binary} --version printed no version (${printable((r.stderr || r.stdout).trim().split('\n')[0]?.slice(0, 120) ?? '') || `exit ${r.code ?? 'by a signal'}`})` };
     },
     (err: unknown): EngineVersion => ({ version: null, unknown: `${binary} --version could not run (${(err as Error).message})` }),
   );
