@@ -20,6 +20,16 @@ describe('answerCaseNote', () => {
     );
   });
 
+  // break28: `k2s-dns query WWW.EXAMPLE.test --server proxy` answered from a cache as www.example.test
+  // said the lower case was "in the spelling of k2s-dns's health check" (any name the marks leave as it is).
+  it('a lower-case answer to a question in capitals: the general reasons, never a check of k2s-dns', () => {
+    for (const asked of ['WWW.EXAMPLE.test', 'KUBERNETES.DEFAULT.svc.cluster.local', 'HOST', 'Www.Example.Test']) {
+      expect(answerCaseNote(asked, [{ name: asked.toLowerCase() }])).toBe(
+        `${asked.toLowerCase()} is the name asked (DNS names ignore case, RFC 4343): a cache answers with the spelling a name was first asked in, and some resolvers ask in random capitals (DNS 0x20).`,
+      );
+    }
+  });
+
   it('no note for the same spelling (a trailing dot aside), another name (a CNAME target, a PTR), or no answer', () => {
     expect(answerCaseNote('Example.test', [{ name: 'Example.test.' }])).toBeNull();
     expect(answerCaseNote('www.example.test', [{ name: 'www.example.test' }, { name: 'CDN.example.net' }])).toBeNull();

@@ -23,9 +23,12 @@ export function answerCaseNote(asked: string, answers: readonly { name: string }
   const q = bare(asked);
   const other = answers.map((a) => bare(a.name)).find((n) => n !== q && n.toLowerCase() === q.toLowerCase());
   if (other === undefined) return null;
-  const why = other === healthProbeName(q.toLowerCase())
+  // Their spelling only when they change the name (an unmarkable name stays as it is: a lower-case
+  // answer to a question in capitals is no check's).
+  const lower = q.toLowerCase();
+  const why = other !== lower && other === healthProbeName(lower)
     ? ", in the spelling of k2s-dns's health check: a cache answers with the spelling a name was first asked in"
-    : other === startCheckName(q.toLowerCase())
+    : other !== lower && other === startCheckName(lower)
     ? ", in the spelling of k2s-dns start's check: a cache answers with the spelling a name was first asked in"
     : ': a cache answers with the spelling a name was first asked in, and some resolvers ask in random capitals (DNS 0x20)';
   return `${other} is the name asked (DNS names ignore case, RFC 4343)${why}.`;

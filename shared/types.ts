@@ -271,7 +271,7 @@ export interface HostDnsStatus {
   engine: EngineName | null;
   /** The running engine's version as its `--version` prints it (`v0.83.1`, `2.90`); null when stopped or unknown. */
   engineVersion: string | null;
-  /** Why engineVersion is null while the proxy runs (its binary printed no version, could not run, or is not named). */
+  /** Why engineVersion is null while the proxy runs (its binary printed no version, could not run or did not finish, was replaced or removed since the proxy started, or is not named). */
   engineVersionUnknown?: string;
   listeners: Listener[];
   /** Listeners not opened and why (e.g. KubeSwitch address not assigned on this host). */

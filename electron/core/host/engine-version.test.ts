@@ -4,8 +4,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { mkdir, writeFile } from 'node:fs/promises';
+import { chmodSync, copyFileSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createHostFs } from './host-fs-node';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseEngineVersion } from './engine-version';
+import { engineVersion, parseEngineVersion, runningEngineVersion } from './engine-version';
+import { nodeExec } from './exec';
 import { startDns } from '../lifecycle/start';
 import { dnsStatus } from '../lifecycle/status';
 import { startOptionsOf } from '../lifecycle/options';
@@ -40,5 +46,58 @@ describe('engine version in status', () => {
     const stopped = await dnsStatus(h.deps);
     expect(stopped.engineVersion).toBeNull();
     expect(stopped.engineVersionUnknown).toBeUndefined();
+  });
+});
+
+describe('engine version of a binary that misbehaves (break28)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'k2s-engine-version-'));
+  const script = (name: string, body: string) => {
+    const file = join(dir, name);
+    writeFileSync(file, `#!/bin/sh\n${body}\n`, { mode: 0o755 });
+    return file;
+  };
+
+  it('one whose --version hangs in a child (a wrapper script): null within the deadline, not after the child', async () => {
+    // The shell is killed at 2 s; its `sleep 45` kept the pipe open, and status waited for it.
+    const bin = script('hangs', 'sleep 45');
+    expect(await engineVersion(nodeExec, 'adguard', bin, 101)).toEqual({ version: null, unknown: `${bin} --version did not finish (ended after 2 s or 64 KiB of output)` });
+  }, 30_000);
+
+  it('one that prints without end: null, the output cut (status died with "RangeError: Invalid string length")', async () => {
+    const bin = script('endless', 'head -c 1048576 /dev/zero | tr "\\000" x; sleep 45');
+    expect(await engineVersion(nodeExec, 'adguard', bin, 102)).toEqual({ version: null, unknown: `${bin} --version did not finish (ended after 2 s or 64 KiB of output)` });
+  }, 30_000);
+
+  it('one that prints control characters and bytes that are no UTF-8: quoted with ? in their place', async () => {
+    const bin = script('garbage', "printf 'ab\\033[31mc\\377d\\001e\\n'; exit 0");
+    expect(await engineVersion(nodeExec, 'adguard', bin, 103)).toEqual({ version: null, unknown: `${bin} --version printed no version (ab?[31mc?d?e)` });
+  });
+});
+
+describe('engine version of a binary replaced while the proxy runs (break28)', () => {
+  it('names no version (the file there is not the one running), and asks a binary that is still the running one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'k2s-engine-replaced-'));
+    const bin = join(dir, 'dnsproxy');
+    // A stand-in proxy: sleep copied to the engine's path and started from it (argv[0] is that path).
+    copyFileSync('/bin/sleep', bin);
+    chmodSync(bin, 0o755);
+    const proxy = spawn(bin, ['60'], { stdio: 'ignore' });
+    try {
+      await once(proxy, 'spawn');
+      const fs = createHostFs('/');
+      // Still the running file: it is asked (sleep prints no dnsproxy version).
+      expect((await runningEngineVersion(fs, nodeExec, 'adguard', bin, proxy.pid!)).unknown).toMatch(/^\S+ --version printed no version /);
+      // Replaced (an upgrade renames a new file over it): its --version is another binary's.
+      writeFileSync(`${bin}.new`, '#!/bin/sh\necho "dnsproxy version v9.9.9"\n', { mode: 0o755 });
+      renameSync(`${bin}.new`, bin);
+      expect(await runningEngineVersion(fs, nodeExec, 'adguard', bin, proxy.pid!)).toEqual({ version: null, unknown: `${bin} is not the file the running proxy (PID ${proxy.pid}) was started from: it was replaced since, so its --version would not be the running one's` });
+      rmSync(bin);
+      expect((await runningEngineVersion(fs, nodeExec, 'adguard', bin, proxy.pid!)).unknown).toMatch(/it was removed since/);
+      // Another PID (not started from that path): not compared, the file is asked.
+      writeFileSync(bin, '#!/bin/sh\necho "dnsproxy version v9.9.9"\n', { mode: 0o755 });
+      expect(await runningEngineVersion(fs, nodeExec, 'adguard', bin, process.pid)).toEqual({ version: 'v9.9.9' });
+    } finally {
+      proxy.kill('SIGKILL');
+    }
   });
 });

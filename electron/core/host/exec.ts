@@ -7,9 +7,16 @@ export interface ExecResult {
   stderr: string;
 }
 
-/** Options for one command. `timeoutMs` kills it with SIGKILL after that many ms. */
+/**
+ * Options for one command. `timeoutMs` kills it with SIGKILL after that many ms and ends the
+ * wait then, even when a process it started still holds its stdout or stderr open (a shell
+ * script's `sleep`): the result so far, `code` null. `maxOutputChars` kills it the same way once
+ * its stdout and stderr together reach that many characters (a program that prints without
+ * end), the output kept up to there.
+ */
 export interface ExecOptions {
   timeoutMs?: number;
+  maxOutputChars?: number;
   input?: string;
   env?: NodeJS.ProcessEnv;
 }
@@ -40,12 +47,25 @@ export const nodeExec: Exec = {
       });
       let stdout = '';
       let stderr = '';
-      child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-      child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-      const timer =
-        options.timeoutMs === undefined
-          ? undefined
-          : setTimeout(() => child.kill('SIGKILL'), options.timeoutMs);
+      // A kill ends the wait: 'close' waits for the pipes, which a grandchild may hold open
+      // (child_process: 'close' after the stdio streams close), so they are closed on our side.
+      const end = () => {
+        child.kill('SIGKILL');
+        child.stdout!.destroy();
+        child.stderr!.destroy();
+      };
+      const cap = options.maxOutputChars;
+      let taken = 0;
+      const take = (d: string, add: (text: string) => void) => {
+        if (cap === undefined) return add(d);
+        if (taken >= cap) return;
+        add(d.slice(0, cap - taken));
+        taken += d.length;
+        if (taken >= cap) end();
+      };
+      child.stdout!.setEncoding('utf8').on('data', (d: string) => take(d, (t) => (stdout += t)));
+      child.stderr!.setEncoding('utf8').on('data', (d: string) => take(d, (t) => (stderr += t)));
+      const timer = options.timeoutMs === undefined ? undefined : setTimeout(end, options.timeoutMs);
       child.on('error', (err) => {
         if (timer) clearTimeout(timer);
         reject(err);

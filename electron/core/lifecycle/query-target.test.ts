@@ -46,6 +46,23 @@ describe('query --server coredns', () => {
     expect((await resolveTarget(h.deps, 'coredns', 'x.example')).guess).toBe("172.21.0.10 is K2s's default kube-dns address, a guess: the saved state, which would name the cluster's, cannot be read (k2s-dns status says why); k2s-dns zones shows the cluster's own (--server IP asks another).");
   });
 
+  // break28: a saved kube-dns address that is no IP (a hand edit) made every `k2s-dns query` fail,
+  // `--server proxy` and the default system target too ("DNS server \"bogus\" is not an IP address").
+  it('a saved kube-dns address that is no IP: system and proxy are asked as ever; coredns is the default, said to be a guess and why', async () => {
+    setCliName('k2s-dns');
+    const h = await newHost('nameserver 192.0.2.53\n');
+    expect((await startDns(h.deps, TEST_START_OPTS, () => undefined)).ok).toBe(true);
+    const file = join(h.root, 'var/lib/k2s/dns-resolver-state.json');
+    await writeFile(file, JSON.stringify({ ...JSON.parse(await readFile(file, 'utf8')), kubeDnsIp: 'bogus' }));
+    expect(await resolveTarget(h.deps, 'system')).toEqual({ server: 'system', guess: null });
+    expect(await resolveTarget(h.deps, 'proxy')).toEqual({ server: '127.0.0.1:53', guess: null });
+    expect(await resolveTarget(h.deps, 'coredns', 'x.example')).toEqual({
+      server: '172.21.0.10:53',
+      guess: "172.21.0.10 is K2s's default kube-dns address, a guess: the saved state's kube-dns address \"bogus\" is no IP address; k2s-dns zones shows the cluster's own (--server IP asks another).",
+    });
+    expect((await queryTargets(h.deps)).find((t) => t.id === 'coredns')).toMatchObject({ server: '172.21.0.10:53', label: 'CoreDNS direct 172.21.0.10' });
+  });
+
   it('a user under root\'s 0700 state directory: the default is a guess, and the root line asks the discovered one', async () => {
     setCliName('k2s-dns');
     const h = await newHost('nameserver 192.0.2.53\n');

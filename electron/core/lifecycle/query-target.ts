@@ -24,12 +24,23 @@ export interface QueryTargetInfo {
 interface CoreDnsSource {
   /** `IP:PORT` (`[v6]:PORT`). */
   server: string;
-  why: 'unreadable' | 'damaged' | 'none-saved' | 'no-address' | null;
+  why: 'unreadable' | 'damaged' | 'none-saved' | 'no-address' | 'bad-address' | null;
+  /** The saved text that is no address (why `bad-address`). */
+  saved?: string;
 }
 
 async function coreDnsSource(deps: LifecycleDeps, state: StateRead): Promise<CoreDnsSource> {
   const asServer = (ip: string) => formatServer(parseServer(ip));
-  if (state.state?.kubeDnsIp) return { server: asServer(state.state.kubeDnsIp), why: null };
+  const saved = state.state?.kubeDnsIp;
+  if (saved) {
+    // The state file holds any string there (shared/state-file.ts checks only its type): one that
+    // is no address (a hand edit) makes --server coredns a guess, and never fails system or proxy.
+    try {
+      return { server: asServer(saved), why: null };
+    } catch {
+      return { server: `${K2S_DEFAULTS.kubeDnsIp}:53`, why: 'bad-address', saved };
+    }
+  }
   if (state.unreadable) {
     const service = await deps.services.status().catch(() => null);
     const engine = service?.running && service.pid ? await ownProxyEngine(deps.fs, service.pid) : null;
@@ -99,6 +110,6 @@ function guessWords(coredns: CoreDnsSource, name: string): string | null {
   if (coredns.why === null) return null;
   const guess = `${K2S_DEFAULTS.kubeDnsIp} is K2s's default kube-dns address, a guess`;
   if (coredns.why === 'unreadable') return `${guess}: a start's saved state, which would name the cluster's, is readable by root only; as root, ${cliCommand(`query ${shellWord(name)} --server coredns`, true)} asks the discovered one where there is one.`;
-  const why = coredns.why === 'damaged' ? `the saved state, which would name the cluster's, cannot be read (${cliCommand('status')} says why)` : coredns.why === 'no-address' ? 'the saved state names none' : 'no K2s DNS state is saved on this host (a start saves the address it discovers, a stop removes it)';
+  const why = coredns.why === 'bad-address' ? `the saved state's kube-dns address ${JSON.stringify(coredns.saved)} is no IP address` : coredns.why === 'damaged' ? `the saved state, which would name the cluster's, cannot be read (${cliCommand('status')} says why)` : coredns.why === 'no-address' ? 'the saved state names none' : 'no K2s DNS state is saved on this host (a start saves the address it discovers, a stop removes it)';
   return `${guess}: ${why}; ${cliCommand('zones')} shows the cluster's own (--server IP asks another).`;
 }
