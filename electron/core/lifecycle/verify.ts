@@ -149,7 +149,7 @@ export async function verifyDns(
     throw failed('VERIFY_PROXY', `The proxy answered ${name} with ${proxy.r.rcode} ${shown(proxy.r)}, not ${want}${ranOut(proxy.expired)}; is CoreDNS at ${d.kubeDnsIp} reachable from this host?`);
   }
   if (!system.r.answers.some((a) => a.data === want)) {
-    throw failed('VERIFY_SYSTEM', `The system resolver (getaddrinfo) answered ${name} with ${system.r.rcode}${system.r.error ? ` (${system.r.error})` : ''} ${shown(system.r)}, not ${want}${ranOut(system.expired)}; check the hosts line of /etc/nsswitch.conf.`);
+    throw failed('VERIFY_SYSTEM', `The system resolver (getaddrinfo) answered ${name} with ${system.r.rcode} ${shown(system.r)}, not ${want}${ranOut(system.expired)}; check the hosts line of /etc/nsswitch.conf.`);
   }
   // Every path host programs use must see the cluster: one that misses it
   // leaves some programs without cluster names although the proxy answers.
