@@ -9,7 +9,7 @@
  * capitals (draft-vixie-dnsext-dns0x20, "DNS 0x20"). `k2s-dns query` says so once, under the answers.
  * Pure module: no Node or DOM imports.
  */
-import { healthProbeName, startCheckName } from './health-probe';
+import { healthProbeName } from './health-probe';
 
 /** `name` without a trailing dot (the root `.` stays). */
 const bare = (name: string) => (name.length > 1 && name.endsWith('.') ? name.slice(0, -1) : name);
@@ -28,8 +28,6 @@ export function answerCaseNote(asked: string, answers: readonly { name: string }
   const lower = q.toLowerCase();
   const why = other !== lower && other === healthProbeName(lower)
     ? ", in the spelling of k2s-dns's health check: a cache answers with the spelling a name was first asked in"
-    : other !== lower && other === startCheckName(lower)
-    ? ", in the spelling of k2s-dns start's check: a cache answers with the spelling a name was first asked in"
     : ': a cache answers with the spelling a name was first asked in, and some resolvers ask in random capitals (DNS 0x20)';
   return `${other} is the name asked (DNS names ignore case, RFC 4343)${why}.`;
 }

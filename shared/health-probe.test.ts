@@ -1,7 +1,7 @@
 /** The health probes' spelling, and the query log recognising it in real dnsproxy v0.83.1 / dnsmasq 2.90 lines. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { healthProbeName, hidesAsProbeLine, isHealthProbeName, isOwnCheckName, isStartCheckName, startCheckName } from './health-probe';
+import { healthProbeName, hidesAsProbeLine, isHealthProbeName } from './health-probe';
 import { parseLogLine } from './log-line';
 import { buildQueryLog } from './query-log';
 import { fixtureLines } from '../e2e/support/log-fixtures';
@@ -19,20 +19,6 @@ describe('health probe marker', () => {
     expect(healthProbeName('www.example.test')).toBe('www.example.test');
     expect(isHealthProbeName('KUBERNETES.DEFAULT.svc.cluster.local.')).toBe(true);
     expect(isHealthProbeName('kubernetes.default.svc.cluster.local')).toBe(false);
-  });
-
-  it("left28 #2: start's verify spells a name with every label but the last in capitals; recognised apart from the health probe and a user's spellings", () => {
-    expect(startCheckName('kubernetes.default.svc.cluster.local')).toBe('KUBERNETES.DEFAULT.SVC.CLUSTER.local');
-    expect(startCheckName('www.example.test')).toBe('WWW.EXAMPLE.test');
-    expect(startCheckName('Kubernetes.IO.')).toBe('KUBERNETES.io');
-    // Not markable: one label, or no letter before the last label.
-    expect(startCheckName('localhost')).toBe('localhost');
-    expect(startCheckName('123.example')).toBe('123.example');
-    for (const n of ['WWW.EXAMPLE.test', 'KUBERNETES.DEFAULT.SVC.CLUSTER.local.', 'KUBERNETES.io']) {
-      expect([n, isStartCheckName(n), isOwnCheckName(n), isHealthProbeName(n)]).toEqual([n, true, true, false]);
-    }
-    for (const n of ['www.example.test', 'WWW.EXAMPLE.TEST', 'Www.example.test', 'KUBERNETES.DEFAULT.svc.cluster.local', 'localhost', '123.example']) expect([n, isStartCheckName(n)]).toEqual([n, false]);
-    expect(isOwnCheckName('KUBERNETES.DEFAULT.svc.cluster.local')).toBe(true);
   });
 
   it.each(['dnsproxy', 'dnsmasq'] as const)('%s: the captured probe is one row, marked probe, named in lower case', (engine) => {

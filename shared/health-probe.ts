@@ -22,36 +22,6 @@ export function isHealthProbeName(asked: string): boolean {
 }
 
 /**
- * How `k2s-dns start`'s verify asks a name through the proxy and getaddrinfo (the cluster name
- * and the external one): every label but the last in capitals — `KUBERNETES.DEFAULT.SVC.CLUSTER.local`,
- * `WWW.EXAMPLE.test` — the same name to every server (RFC 4343 §3), logged as asked, so its rows
- * are told from a program's and from the health probes' (whose `.svc.` stays lower case). A name
- * of one label, or with no letter before its last label, is returned unchanged (not markable).
- */
-export function startCheckName(name: string): string {
-  const bare = name.length > 1 && name.endsWith('.') ? name.slice(0, -1) : name;
-  const at = bare.lastIndexOf('.');
-  if (at <= 0) return name;
-  const asked = `${bare.slice(0, at).toUpperCase()}${bare.slice(at).toLowerCase()}`;
-  return isStartCheckName(asked) ? asked : name;
-}
-
-/** True for a name as start's verify asks it (startCheckName's spelling; case-sensitive; a trailing dot is allowed). */
-export function isStartCheckName(asked: string): boolean {
-  const bare = asked.endsWith('.') ? asked.slice(0, -1) : asked;
-  const at = bare.lastIndexOf('.');
-  if (at <= 0) return false;
-  const head = bare.slice(0, at);
-  const last = bare.slice(at + 1);
-  return /[A-Z]/.test(head) && !/[a-z]/.test(head) && /[a-z]/.test(last) && !/[A-Z]/.test(last);
-}
-
-/** True for a query k2s-dns asked itself: a health probe's or start's verify (the query log's `probe` rows). */
-export function isOwnCheckName(asked: string): boolean {
-  return isHealthProbeName(asked) || isStartCheckName(asked);
-}
-
-/**
  * True when a line the "hide health probes" setting may hide: one of a probe's own query/answer
  * lines. An engine's ERROR or WARN line is never hidden, even when it names the probe's query
  * (dnsproxy's `ERROR exchange failed … question=";KUBERNETES.DEFAULT.svc…"` during an outage is

@@ -3,7 +3,7 @@
  * of a row from its upstream, and the per-run book of which upstream serves which zone.
  */
 import type { EngineName } from '../engines/table';
-import { isOwnCheckName, isStartCheckName } from '../health-probe';
+import { isHealthProbeName } from '../health-probe';
 
 /** How a query was answered. */
 export type QueryRoute = 'cluster' | 'upstream' | 'cache' | 'local' | 'proxy';
@@ -39,13 +39,8 @@ export interface QueryRow {
   protocol: string | null;
   /** Index of the proxy run (0 = first run in the lines given). */
   run: number;
-  /**
-   * True for a query k2s-dns asked itself: its health probe (the name asked as
-   * `KUBERNETES.DEFAULT.svc.…`) or start's verify (startCheck): shared/health-probe.ts.
-   */
+  /** True for k2s-dns's own health probe (the name asked as `KUBERNETES.DEFAULT.svc.…`: shared/health-probe.ts). */
   probe: boolean;
-  /** Set on a probe row that start's verify asked (`WWW.EXAMPLE.test`: shared/health-probe.ts startCheckName). */
-  startCheck?: true;
   /**
    * True when dnsproxy logged this query's records interleaved with a concurrent query's so
    * that they could be told apart only by guessing (two messages open at the same line,
@@ -110,7 +105,7 @@ export function zoneOf(name: string, zones: readonly string[]): string | null {
 
 /** A fresh row (no answer yet) of run `run`. */
 export function emptyRow(key: string, engine: QueryRow['engine'], time: string | null, name: string, type: string, asked: string, run: number): QueryRow {
-  return { key, engine, time, client: null, name, type, route: null, zone: null, upstream: null, answers: [], rcode: null, error: null, latencyMs: null, protocol: null, run, probe: isOwnCheckName(asked), ...(isStartCheckName(asked) ? { startCheck: true as const } : {}), mixed: false };
+  return { key, engine, time, client: null, name, type, route: null, zone: null, upstream: null, answers: [], rcode: null, error: null, latencyMs: null, protocol: null, run, probe: isHealthProbeName(asked), mixed: false };
 }
 
 /** Route for an upstream: cluster when the name is in a cluster zone (or, without zones, a reserved upstream). */

@@ -4,7 +4,7 @@
  * is in a cluster zone, `upstream` when another upstream answered, `cache` when no upstream
  * exchange was seen while the client waited. Packet rows are exact: `mixed` is always false.
  */
-import { isOwnCheckName, isStartCheckName } from '../../../shared/health-probe';
+import { isHealthProbeName } from '../../../shared/health-probe';
 import { zoneOf, type QueryRow } from '../../../shared/query-log/row';
 import type { CapturedQuery } from './pairing';
 
@@ -44,8 +44,7 @@ export function capturedQueryRow(c: CapturedQuery, engine: QueryRow['engine'], k
     latencyMs: c.latencyMs,
     protocol: c.proto,
     run,
-    probe: isOwnCheckName(c.name),
-    ...(isStartCheckName(c.name) ? { startCheck: true as const } : {}),
+    probe: isHealthProbeName(c.name),
     mixed: false,
     // The search list recorded with the row (a hand-edited line may hold anything: strings only).
     ...(Array.isArray(c.search) && c.search.every((d) => typeof d === 'string') ? { search: c.search } : {}),

@@ -63,7 +63,7 @@ describe('start: verify compares the external answer data', () => {
     const inner = h.deps.query;
     h.deps.query = async (q) => {
       const res = await inner(q);
-      if (q.name.toLowerCase() === 'www.example.test' && q.server.startsWith('127.0.0.1') && res.rcode === 'NOERROR') {
+      if (q.name === 'www.example.test' && q.server.startsWith('127.0.0.1') && res.rcode === 'NOERROR') {
         return { ...res, answers: [{ name: q.name, type: 'A', ttl: 30, data: '10.0.0.4' }] };
       }
       return res;

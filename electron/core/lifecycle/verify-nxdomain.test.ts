@@ -18,8 +18,8 @@ const reply = (name: string, server: string, rcode: string, data: string[]): Que
 const deps = {
   now: () => 0,
   sleep: async () => undefined,
-  query: async ({ name, server }: { name: string; server: string }) => (name.toLowerCase() === CLUSTER ? reply(name, server, 'NOERROR', ['172.21.0.1']) : reply(name, server, 'NXDOMAIN', [])),
-  probeLookup: async (name: string) => ({ ...reply(name, 'system', 'NOERROR', ['172.21.0.1']), transport: 'getaddrinfo' as const }),
+  query: async ({ name, server }: { name: string; server: string }) => (name === CLUSTER ? reply(name, server, 'NOERROR', ['172.21.0.1']) : reply(name, server, 'NXDOMAIN', [])),
+  systemLookup: async (name: string) => ({ ...reply(name, 'system', 'NOERROR', ['172.21.0.1']), transport: 'getaddrinfo' as const }),
 } as unknown as LifecycleDeps;
 
 describe('verify when the upstream says NXDOMAIN for the external name', () => {
@@ -35,7 +35,7 @@ describe('verify when the upstream says NXDOMAIN for the external name', () => {
   });
 
   it('an address from the upstream: no warning', async () => {
-    const ok = { ...deps, query: async ({ name, server }: { name: string; server: string }) => reply(name, server, 'NOERROR', [name.toLowerCase() === CLUSTER ? '172.21.0.1' : '198.51.100.7']) } as unknown as LifecycleDeps;
+    const ok = { ...deps, query: async ({ name, server }: { name: string; server: string }) => reply(name, server, 'NOERROR', [name === CLUSTER ? '172.21.0.1' : '198.51.100.7']) } as unknown as LifecycleDeps;
     const v = await verifyDns(ok, FIXTURE_DISCOVERY, ['192.0.2.53'], 'www.example.test');
     expect(v).toMatchObject({ warning: null });
     expect(v.warningCode).toBeUndefined();

@@ -5,7 +5,6 @@ import { answerClass, answerMismatch } from './answer-compare';
 import type { HostPath } from './host-paths';
 import { cliCommand, upstreamStartWays, type FrontEnd } from '../../../shared/fix';
 import { errnoWords } from '../../../shared/probe-failure';
-import { startCheckName } from '../../../shared/health-probe';
 
 export { answerClass } from './answer-compare';
 /** Default deadline of the whole verify step, ms: sized for a host whose cores are saturated. */
@@ -87,10 +86,6 @@ export async function verifyDns(
   frontEnd: FrontEnd = 'cli',
 ): Promise<VerifyOutcome> {
   const name = `kubernetes.default.svc.${d.clusterDomain}`;
-  // Asked through the proxy, getaddrinfo and the host's paths in start's own spelling, so the
-  // query log tells these rows from a program's and hides them by default, counted as start's
-  // (shared/health-probe.ts startCheckName); messages name `name`.
-  const spelled = startCheckName(name);
   const want = d.kubernetesServiceIp;
   const upstream = upstreams[0]!;
   const deadline = deps.now() + timeoutMs;
@@ -128,13 +123,11 @@ export async function verifyDns(
   };
   const external = async (direct: QueryResult) => {
     if (silent(direct)) return { direct, via: null };
-    return { direct, via: await untilAnswered(deps, deadline, (t) => deps.query({ name: startCheckName(externalName), type: 'A', server: '127.0.0.1:53', timeoutMs: t })) };
+    return { direct, via: await untilAnswered(deps, deadline, (t) => deps.query({ name: externalName, type: 'A', server: '127.0.0.1:53', timeoutMs: t })) };
   };
   const [proxy, system, ext, viaPaths] = await Promise.all([
-    untilAnswered(deps, deadline, (t) => deps.query({ name: spelled, type: 'A', server: '127.0.0.1:53', timeoutMs: t })),
-    // getaddrinfo as the health check runs it (deps.probeLookup: `getent ahosts`, which keeps the
-    // capitals on the wire; Node's dns.lookup lowercases them), so its A and AAAA rows are marked too.
-    untilAnswered(deps, deadline, (t) => deps.probeLookup(spelled, t)),
+    untilAnswered(deps, deadline, (t) => deps.query({ name, type: 'A', server: '127.0.0.1:53', timeoutMs: t })),
+    untilAnswered(deps, deadline, () => deps.systemLookup(name)),
     (async () => {
       const checked = await named();
       const dead = checked.filter((c) => silent(c.r) || c.r.rcode === 'REFUSED');
@@ -142,7 +135,7 @@ export async function verifyDns(
       const first = checked[0] ? { u: checked[0].u, r: checked[0].r, skipped: [] as string[] } : await firstAnswering();
       return { dead, asked: first.u, skipped: first.skipped, ...(await external(first.r)) };
     })(),
-    Promise.resolve(paths).then((list) => Promise.all(list.map(async (p) => ({ p, ...(await untilAnswered(deps, deadline, (t) => p.ask(spelled, t))) })))),
+    Promise.resolve(paths).then((list) => Promise.all(list.map(async (p) => ({ p, ...(await untilAnswered(deps, deadline, (t) => p.ask(name, t))) })))),
   ]);
 
   if (!proxy.r.answers.some((a) => a.data === want)) {

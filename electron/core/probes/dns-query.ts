@@ -1,4 +1,4 @@
-import { isOwnCheckName } from '../../../shared/health-probe';
+import { isHealthProbeName } from '../../../shared/health-probe';
 import { monotonicMs } from './monotonic';
 import dgram from 'node:dgram';
 import net from 'node:net';
@@ -64,9 +64,9 @@ type Exchange = { ok: true; packet: DecodedPacket } | { ok: false; rcode: 'TIMEO
  */
 export async function queryDns(opts: DnsQueryOptions): Promise<QueryResult> {
   const endpoint = parseServer(opts.server);
-  // k2s-dns's health probes and start's verify keep their capitals on the wire, so the proxy's
-  // log shows them as its own (shared/health-probe.ts); names compare case-insensitively anyway (RFC 4343).
-  const name = isOwnCheckName(opts.name.trim()) ? opts.name.trim().replace(/\.$/, '') : normalizeName(opts.type === 'PTR' && isIpLiteral(opts.name) ? ptrName(opts.name) : opts.name);
+  // k2s-dns's health probes keep their capitals on the wire, so the proxy's log shows them as
+  // probes (shared/health-probe.ts); names compare case-insensitively anyway (RFC 4343).
+  const name = isHealthProbeName(opts.name.trim()) ? opts.name.trim().replace(/\.$/, '') : normalizeName(opts.type === 'PTR' && isIpLiteral(opts.name) ? ptrName(opts.name) : opts.name);
   const timeoutMs = opts.timeoutMs ?? 2000;
   const id = randomInt(0, 0x10000);
   const query: Packet = {
