@@ -209,6 +209,22 @@ describe('start while running with other options', () => {
     expect(await startDns(h.deps, cli({ dnsproxyPath: '/nonexistent' }), () => undefined)).toMatchObject({ ok: false, exitCode: 3, code: 'NO_ENGINE' });
   });
 
+  it('the same options while running, the engine binary removed since the start: says it runs (nothing changed) and that the binary is gone', async () => {
+    const h = await newHost('nameserver 192.0.2.53\n');
+    await mkdir(join(h.root, 'opt/k2s/bin'), { recursive: true });
+    await writeFile(join(h.root, 'opt/k2s/bin/dnsproxy'), '#!/bin/sh\n', { mode: 0o755 });
+    await rm(join(h.root, 'usr/sbin/dnsmasq'));
+    const cli = (input: Parameters<typeof startOptionsOf>[0]) => ({ ...startOptionsOf(input, { path: TEST_START_OPTS.kubeconfigPath, tried: [], explicit: false }, 'cli'), verifyExternalName: TEST_START_OPTS.verifyExternalName });
+    expect(await startDns(h.deps, cli({ engine: 'adguard' }), () => undefined)).toMatchObject({ ok: true });
+    const managed = await readFile(join(h.root, 'etc/resolv.conf'));
+    await rm(join(h.root, 'opt/k2s/bin/dnsproxy'));
+    const r = await startDns(h.deps, cli({ engine: 'adguard' }), () => undefined);
+    expect(r).toMatchObject({ ok: false, exitCode: 3, code: 'NO_ENGINE' });
+    expect(r.message).toMatch(/^K2s DNS is already running; nothing changed\. But its engine is gone: .*\/opt\/k2s\/bin\/dnsproxy.* The running proxy keeps answering; its next restart/);
+    expect(await readFile(join(h.root, 'etc/resolv.conf'))).toEqual(managed);
+    expect((await readState(h.deps.fs))?.engine).toBe('adguard');
+  });
+
   it('walk 24 #1: one server in two spellings is one upstream — `--upstream 192.0.2.53` on a K2s DNS running 192.0.2.53:53 is not other options', async () => {
     const { h, cli } = await dnsmasqRunning();
     expect(await stopDns(h.deps, {}, () => undefined)).toMatchObject({ ok: true });

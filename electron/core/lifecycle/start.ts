@@ -121,7 +121,10 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
         // already runs with other options is the first fact, not the missing binary (left28 #1).
         if (err instanceof LifecycleError && err.code === 'NO_ENGINE') {
           const other = await runningOtherOptions(deps, opts);
-          if (other.length > 0) throw runningOtherRefusal(opts, other);
+          if (other && other.length > 0) throw runningOtherRefusal(opts, other);
+          // The same options, the running engine's binary gone since its start: that it runs is
+          // the first fact; the missing binary matters for the proxy's next restart.
+          if (other) throw refused('NO_ENGINE', `K2s DNS is already running; nothing changed. But its engine is gone: ${err.message} The running proxy keeps answering; its next restart (the watchdog, systemd, a network change, a start after a stop) needs the binary back.`);
         }
         throw err;
       });
@@ -578,13 +581,13 @@ function runningOtherRefusal(opts: StartOptions, other: string[]): LifecycleErro
 
 /**
  * otherOptions against the running K2s DNS when preflight found no engine: its state file and a
- * running proxy service, no engine chosen. Empty when K2s DNS does not run or the state is unreadable.
+ * running proxy service, no engine chosen. Null when K2s DNS does not run or the state is unreadable.
  */
-async function runningOtherOptions(deps: LifecycleDeps, opts: StartOptions): Promise<string[]> {
+async function runningOtherOptions(deps: LifecycleDeps, opts: StartOptions): Promise<string[] | null> {
   const existing = await readState(deps.fs).catch(() => null);
-  if (!existing) return [];
+  if (!existing) return null;
   const running = await deps.services.status().then((s) => s.running, () => false);
-  return running ? otherOptions(opts, existing, null) : [];
+  return running ? otherOptions(opts, existing, null) : null;
 }
 
 /**
