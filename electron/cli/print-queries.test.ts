@@ -108,13 +108,30 @@ describe('k2s-dns queries', () => {
       const ten = withoutProbes(rows, 10);
       expect(ten.rows.map((r) => r.name)).toEqual(['a.example.test', 'b.example.test', 'c.example.test']);
       expect(ten.hidden).toBe(6);
-      expect(withoutProbes([probe(1)], 50)).toEqual({ rows: [], hidden: 1 });
+      expect(withoutProbes([probe(1)], 50)).toEqual({ rows: [], hidden: 1, startChecks: 0 });
+    });
+
+    it("left28 #2: start's verify rows (a name start recorded, asked inside its window) are hidden as k2s-dns's own, counted apart, and marked as start's check with --probes", () => {
+      // Start asked www.example.test and the cluster name from 2 to 3 ms after c's time.
+      const checks = { names: ['kubernetes.default.svc.cluster.local', 'www.example.test'], fromMs: c.queryUs / 1000 + 2, toMs: c.queryUs / 1000 + 3 };
+      const at = (name: string, n: number): QueryRow => capturedQueryRow({ ...c, name, id: 4101 + n, queryUs: c.queryUs + n * 1000 }, 'dnsmasq', `k${n}`, ['cluster.local'], 0, checks);
+      const start = at('www.example.test', 2);
+      expect([start.probe, start.startCheck]).toEqual([true, true]);
+      expect(probe(1).startCheck).toBeUndefined();
+      expect(formatExactRow(start).replace(/^\S+ /, '')).toBe("127.0.0.1:41001 udp A www.example.test NOERROR cache 0.41 ms 172.21.14.7 [k2s-dns start's check]");
+      const shown = withoutProbes([at('a.example.test', 0), probe(1), start, at('kubernetes.default.svc.cluster.local', 3), at('www.example.test', 20)], 50);
+      expect(shown.rows.map((r) => r.name)).toEqual(['a.example.test', 'www.example.test']);
+      expect(shown).toMatchObject({ hidden: 3, startChecks: 2 });
+      expect(afterRowsText(shown)).toBe("3 health-check queries of k2s-dns hidden (the checks its window, status and start run; 2 of them k2s-dns start's checks); --probes shows them, marked.");
     });
 
     it('says how many it hid and the flag that shows them; nothing when none', () => {
-      expect(hiddenProbesText(46)).toBe('46 health-check queries of k2s-dns hidden (the checks its window and status run); --probes shows them, marked.');
-      expect(hiddenProbesText(1)).toBe('1 health-check query of k2s-dns hidden (the checks its window and status run); --probes shows them, marked.');
+      expect(hiddenProbesText(46)).toBe('46 health-check queries of k2s-dns hidden (the checks its window, status and start run); --probes shows them, marked.');
+      expect(hiddenProbesText(1)).toBe('1 health-check query of k2s-dns hidden (the checks its window, status and start run); --probes shows them, marked.');
       expect(hiddenProbesText(0)).toBeNull();
+      // left28 #2: how many of them start's verify asked.
+      expect(hiddenProbesText(7, 4)).toBe("7 health-check queries of k2s-dns hidden (the checks its window, status and start run; 4 of them k2s-dns start's checks); --probes shows them, marked.");
+      expect(hiddenProbesText(4, 4)).toBe("4 health-check queries of k2s-dns hidden (the checks its window, status and start run; all are k2s-dns start's checks); --probes shows them, marked.");
     });
 
     it('no row at all (right after start, new-user walk 20): a note on stderr, not silence; rows or hidden probes: no such note', () => {

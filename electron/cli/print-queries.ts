@@ -147,6 +147,9 @@ export function queriesJson<L extends { rows: readonly QueryRow[] }>(log: L, who
  */
 export const PROBE_MARK = ' [health check of k2s-dns]';
 
+/** The mark of a row start's verify asked (QueryRow.startCheck), in place of PROBE_MARK. */
+export const START_CHECK_MARK = " [k2s-dns start's check]";
+
 /**
  * `TIME CLIENT PROTO TYPE NAME RCODE via UPSTREAM (LATENCY ms) ANSWERS`; without an upstream
  * exchange, the row's route in the window's words (shared/query-log/route-label.ts: `cache`, or
@@ -156,7 +159,7 @@ export const PROBE_MARK = ' [health check of k2s-dns]';
 export function formatExactRow(r: QueryRow): string {
   const via = r.upstream ? `via ${r.upstream}` : r.rcode === null ? 'no answer' : r.route !== null ? ROUTE_LABEL[r.route] : 'cache';
   const lat = r.latencyMs === null ? '' : ` ${r.latencyMs.toFixed(2)} ms`;
-  return `${r.time ?? '-'} ${r.client ?? '-'} ${r.protocol ?? '-'} ${r.type} ${r.name} ${r.rcode ?? '-'} ${via}${lat}${r.answers.length ? ` ${r.answers.join(',')}` : ''}${r.probe ? PROBE_MARK : ''}`;
+  return `${r.time ?? '-'} ${r.client ?? '-'} ${r.protocol ?? '-'} ${r.type} ${r.name} ${r.rcode ?? '-'} ${via}${lat}${r.answers.length ? ` ${r.answers.join(',')}` : ''}${r.startCheck ? START_CHECK_MARK : r.probe ? PROBE_MARK : ''}`;
 }
 
 /**
@@ -164,22 +167,29 @@ export function formatExactRow(r: QueryRow): string {
  * them by default (docs/query-log.md "Logs and the query log"): the newest `lines` rows that are no probe,
  * from `rows` (oldest first, read deeper than `lines` for that), and `hidden`, the probe rows
  * among them and up to the oldest row kept (all of `rows`' probes when fewer than `lines` are
- * kept).
+ * kept). `startChecks`: how many of the hidden rows start's verify asked (QueryRow.startCheck).
  */
-export function withoutProbes(rows: readonly QueryRow[], lines: number): { rows: QueryRow[]; hidden: number } {
+export function withoutProbes(rows: readonly QueryRow[], lines: number): { rows: QueryRow[]; hidden: number; startChecks: number } {
   const kept: QueryRow[] = [];
   let hidden = 0;
+  let startChecks = 0;
   for (let i = rows.length - 1; i >= 0 && kept.length < lines; i--) {
-    if (rows[i]!.probe) hidden += 1;
-    else kept.push(rows[i]!);
+    if (rows[i]!.probe) {
+      hidden += 1;
+      if (rows[i]!.startCheck) startChecks += 1;
+    } else kept.push(rows[i]!);
   }
-  return { rows: kept.reverse(), hidden };
+  return { rows: kept.reverse(), hidden, startChecks };
 }
 
-/** The stderr line that says how many health-check rows the text output hid, and the flag that shows them; null when none. */
-export function hiddenProbesText(hidden: number): string | null {
+/**
+ * The stderr line that says how many of k2s-dns's own check rows the text output hid (of them
+ * `startChecks` start's verify asked), and the flag that shows them; null when none.
+ */
+export function hiddenProbesText(hidden: number, startChecks = 0): string | null {
   if (hidden === 0) return null;
-  return `${hidden} health-check ${hidden === 1 ? 'query' : 'queries'} of k2s-dns hidden (the checks its window and status run); --probes shows them, marked.`;
+  const start = startChecks === 0 ? '' : startChecks === hidden ? (hidden === 1 ? "; it is k2s-dns start's check" : "; all are k2s-dns start's checks") : `; ${startChecks} of them k2s-dns start's ${startChecks === 1 ? 'check' : 'checks'}`;
+  return `${hidden} health-check ${hidden === 1 ? 'query' : 'queries'} of k2s-dns hidden (the checks its window, status and start run${start}); --probes shows them, marked.`;
 }
 
 /**
@@ -189,7 +199,7 @@ export function hiddenProbesText(hidden: number): string | null {
  * none hidden. With `notLogging` (`--no-log-queries`: notLoggingText is said before the rows)
  * never noRowsText: no row is coming. `unwritten`: the capture's loss line, for noRowsText.
  */
-export function afterRowsText(shown: { rows: readonly QueryRow[]; hidden: number }, waitedMs = 0, notLogging?: { restart: string }, unwritten?: string): string | null {
-  if (notLogging) return hiddenProbesText(shown.hidden);
-  return hiddenProbesText(shown.hidden) ?? (shown.rows.length === 0 ? noRowsText(waitedMs, unwritten) : null);
+export function afterRowsText(shown: { rows: readonly QueryRow[]; hidden: number; startChecks?: number }, waitedMs = 0, notLogging?: { restart: string }, unwritten?: string): string | null {
+  if (notLogging) return hiddenProbesText(shown.hidden, shown.startChecks);
+  return hiddenProbesText(shown.hidden, shown.startChecks) ?? (shown.rows.length === 0 ? noRowsText(waitedMs, unwritten) : null);
 }

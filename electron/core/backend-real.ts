@@ -25,6 +25,7 @@ import { exactQueryLog } from './capture/exact-log';
 import { createFileMemo } from './capture/exact-memo';
 import { createRowsIndex } from './capture/rows-index';
 import { OLDER_READ_BYTES } from './capture/rows-reader';
+import { startChecksBeside } from './capture/start-checks';
 import { rotatedLogPath } from './host/query-log';
 import type { ExactQueryLog } from '../../shared/query-log/exact';
 import { CAPTURE_FAILED_FILE, CAPTURE_MISSED_FILE, CAPTURE_READY_FILE, CAPTURE_UNWRITTEN_FILE } from './capture/capture-args';
@@ -284,7 +285,7 @@ export function createRealBackend(o: RealBackendOptions): AppBackend {
       // which parses only what was appended since the last page (the memo keeps the live poll's newest rows).
       if (input.text || input.before !== undefined) return read();
       // A companion killed changes no file (kill -9: capture-stopped.ts), so its liveness is in the key.
-      return exactMemo.get([rows, rotatedLogPath(rows), failed, ready, unwritten, missed], `${input.rows} ${engine} ${(await deadCompanionPid(ready)) ?? 'alive'}`, read, (r) => r.available);
+      return exactMemo.get([rows, rotatedLogPath(rows), failed, ready, unwritten, missed, startChecksBeside(rows)], `${input.rows} ${engine} ${(await deadCompanionPid(ready)) ?? 'alive'}`, read, (r) => r.available);
     },
     async doctorRun() {
       return runDoctor(deps, { kubeconfigPath: await kubeconfig(), frontEnd: 'gui', ...(o.sudoLookup ? { sudoLookup: o.sudoLookup } : {}), health: async () => health.check(await dnsStatus(deps)) });

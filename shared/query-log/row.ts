@@ -39,8 +39,16 @@ export interface QueryRow {
   protocol: string | null;
   /** Index of the proxy run (0 = first run in the lines given). */
   run: number;
-  /** True for k2s-dns's own health probe (the name asked as `KUBERNETES.DEFAULT.svc.…`: shared/health-probe.ts). */
+  /**
+   * True for a query k2s-dns asked itself: its health probe (the name asked as
+   * `KUBERNETES.DEFAULT.svc.…`: shared/health-probe.ts) or start's verify (`startCheck`).
+   */
   probe: boolean;
+  /**
+   * Set on an exact-log probe row that the last `k2s-dns start`'s verify asked: one of the names
+   * it recorded, asked inside its window (electron/core/capture/start-checks.ts).
+   */
+  startCheck?: true;
   /**
    * True when dnsproxy logged this query's records interleaved with a concurrent query's so
    * that they could be told apart only by guessing (two messages open at the same line,

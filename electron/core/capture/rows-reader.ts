@@ -10,6 +10,7 @@ import type { QueryRow } from '../../../shared/query-log/row';
 import type { CapturedQuery } from './pairing';
 import { parserLine } from './pipeline';
 import { capturedQueryRow } from './to-query-row';
+import { readStartChecks } from './start-checks';
 import { createRowsIndex, endAtOrBefore, pageBefore, type RowsIndex } from './rows-index';
 
 /** Bytes read from the end of each file per wanted row (a row is ~300 bytes of JSON). */
@@ -125,6 +126,8 @@ export async function readCapturedRows(file: string, limit: number, engine: Quer
     complete = current.whole === true && older.whole === true && captured.length <= limit;
   }
   const files = (await Promise.all([rotatedLogPath(file), file].map(async (f) => ((await opens(f)) ? f : null)))).filter((f): f is string => f !== null);
+  // The last start's checks (start-checks.ts): its verify's rows are marked, not taken for a program's.
+  const checks = last.length === 0 ? null : await readStartChecks(file);
   // Keys are the row's own (query time, client, id), the same in every page and poll, so a
   // page that overlaps the rows held joins them without doubles; a repeat gets a suffix.
   const seen = new Map<string, number>();
@@ -132,7 +135,7 @@ export async function readCapturedRows(file: string, limit: number, engine: Quer
     const base = `cap-${c.queryUs}-${c.client}-${c.id}`;
     const n = seen.get(base) ?? 0;
     seen.set(base, n + 1);
-    return capturedQueryRow(c, engine, n === 0 ? base : `${base}-${n}`, clusterZones);
+    return capturedQueryRow(c, engine, n === 0 ? base : `${base}-${n}`, clusterZones, 0, checks);
   });
   return { complete, files, rows, present, ...(last[0] ? { oldestUs: last[0].queryUs } : {}) };
 }

@@ -12,6 +12,7 @@ import { exactRowMatches, type ExactSearch } from '../../../shared/query-log/exa
 import type { QueryRow } from '../../../shared/query-log/row';
 import { parserLine } from './pipeline';
 import { capturedQueryRow } from './to-query-row';
+import { readStartChecks } from './start-checks';
 
 /** Bytes of one read while searching. */
 const READ_BYTES = 1024 * 1024;
@@ -47,10 +48,12 @@ export async function searchCapturedRows(file: string, text: string, opts: RowsS
   let matches = 0;
   let bytesScanned = 0;
   let seq = 0;
+  // The last start's checks (start-checks.ts): its verify's rows are probe rows, as in readCapturedRows.
+  const checks = await readStartChecks(file);
   const take = (line: string) => {
     const v = line === '' ? null : parserLine(line);
     if (v === null || 'counts' in v) return;
-    const row = capturedQueryRow(v, opts.engine, `cap-${v.queryUs}-${v.client}-${v.id}-s${seq++}`, opts.clusterZones);
+    const row = capturedQueryRow(v, opts.engine, `cap-${v.queryUs}-${v.client}-${v.id}-s${seq++}`, opts.clusterZones, 0, checks);
     if ((row.probe && !opts.probes) || !exactRowMatches(row, needle)) return;
     matches += 1;
     if (opts.before !== undefined && v.queryUs > opts.before) return;

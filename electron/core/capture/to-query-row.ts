@@ -7,6 +7,7 @@
 import { isHealthProbeName } from '../../../shared/health-probe';
 import { zoneOf, type QueryRow } from '../../../shared/query-log/row';
 import type { CapturedQuery } from './pairing';
+import { isStartCheck, type StartChecks } from './start-checks';
 
 /** Local ISO-8601 time with µs (`2026-12-01T19:16:27.123456`), as the engines' log lines give it. */
 export function localIso(us: number): string {
@@ -24,9 +25,14 @@ function ownAnswer(rcode: string): QueryRow['route'] {
   return rcode === 'REFUSED' || rcode === 'SERVFAIL' ? 'proxy' : 'cache';
 }
 
-/** The query log row for `c` (engine: the proxy that answered; key: unique within the caller's list). */
-export function capturedQueryRow(c: CapturedQuery, engine: QueryRow['engine'], key: string, clusterZones: readonly string[], run = 0): QueryRow {
+/**
+ * The query log row for `c` (engine: the proxy that answered; key: unique within the caller's
+ * list). With `checks` (start-checks.ts, the last start's record): a query of one of its names
+ * inside its window is start's check, a probe row with `startCheck`.
+ */
+export function capturedQueryRow(c: CapturedQuery, engine: QueryRow['engine'], key: string, clusterZones: readonly string[], run = 0, checks?: StartChecks | null): QueryRow {
   const name = c.name.toLowerCase();
+  const startCheck = isStartCheck(checks, c.name, c.queryUs);
   const zone = c.upstream === null ? null : zoneOf(name, clusterZones);
   return {
     key,
@@ -44,7 +50,8 @@ export function capturedQueryRow(c: CapturedQuery, engine: QueryRow['engine'], k
     latencyMs: c.latencyMs,
     protocol: c.proto,
     run,
-    probe: isHealthProbeName(c.name),
+    probe: startCheck || isHealthProbeName(c.name),
+    ...(startCheck ? { startCheck: true as const } : {}),
     mixed: false,
     // The search list recorded with the row (a hand-edited line may hold anything: strings only).
     ...(Array.isArray(c.search) && c.search.every((d) => typeof d === 'string') ? { search: c.search } : {}),

@@ -13,6 +13,7 @@ import { CAPTURE_LOG } from '../host/capture-companion';
 import { CAPTURE_GO_FILE, CAPTURE_KEEPER_STATE } from '../host/capture-keeper';
 import { CAPTURE_FAILED_FILE, CAPTURE_FLAGS_FILE, CAPTURE_HOLD_FILE, CAPTURE_MISSED_FILE, CAPTURE_READY_FILE, CAPTURE_UNWRITTEN_FILE, PARSER_RUN_PATH } from '../capture/capture-args';
 import { CAPTURE_CHILDREN_FILE } from '../capture/children-file';
+import { START_CHECKS_FILE } from '../capture/start-checks';
 
 /**
  * K2s-owned files uninstall removes (docs/host-facts.md "K2s values"). The proxy log and its
@@ -55,6 +56,9 @@ export const OWNED_FILES = [
   CAPTURE_UNWRITTEN_FILE,
   CAPTURE_MISSED_FILE,
   CAPTURE_CHILDREN_FILE,
+  // What the last start's verify asked and when (the query log's readers mark those rows): kept
+  // by stop with the log it describes.
+  START_CHECKS_FILE,
   // Its keeper's (hosts without systemd, host/capture-keeper.ts): the restarts' go line and state.
   CAPTURE_GO_FILE,
   CAPTURE_KEEPER_STATE,

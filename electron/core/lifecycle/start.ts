@@ -34,6 +34,7 @@ import { unusedAllows } from '../../../shared/allow-zones';
 import type { HeldCompanion } from '../host/capture-companion';
 import type { HeldProcess } from '../host/pidfile-process';
 import { verifyDns } from './verify';
+import { writeStartChecks } from '../capture/start-checks';
 import { kubeDnsLoop, sameServerKey } from '../host/upstreams';
 import { cidrRefusal } from '../../../shared/cidr-policy';
 import { applyRoute, restartResolved, revertRoute } from './resolved';
@@ -70,6 +71,8 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
   let heldFollower = null as Promise<HeldProcess | null> | null;
   // The manager's reload of the changed links, asked for alongside verify (below). Never rejects.
   let settling: Promise<void> | null = null;
+  // The record of what verify asked (capture/start-checks.ts), once verify has asked.
+  let checksWritten: Promise<void> | undefined;
   // True once the start is past its last failure point (nothing is rolled back from then on).
   let committed = false;
   try {
@@ -331,7 +334,13 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
       // getaddrinfo are asked already: verifyDns takes them as a promise.
       const lookupPaths = deps.lookupPaths;
       const paths = lookupPaths ? readResolverText(deps.fs).then((text) => lookupPaths({ resolved: pre.resolved !== null, resolvConfText: text ?? '', skip: ['127.0.0.1'], name: `kubernetes.default.svc.${discovery.clusterDomain}` })) : [];
-      const v = await verifyDns(deps, discovery, pre.upstreams, opts.verifyExternalName ?? DEFAULT_VERIFY_NAME, undefined, (opts.upstreams?.length ?? 0) > 0, paths, opts.cliDoor ? 'cli' : 'gui');
+      // What verify asked, and when, is written beside the exact query log (capture/start-checks.ts)
+      // so its readers mark those rows as start's checks; written alongside what follows verify,
+      // waited for in `finally`. A failed write only leaves the rows unmarked (start's outcome
+      // does not depend on the query log's view).
+      const v = await verifyDns(deps, discovery, pre.upstreams, opts.verifyExternalName ?? DEFAULT_VERIFY_NAME, undefined, (opts.upstreams?.length ?? 0) > 0, paths, opts.cliDoor ? 'cli' : 'gui', (checks) => {
+        checksWritten = writeStartChecks(deps.fs, checks, deps.uid() === 0).catch(() => undefined);
+      });
       if (v.warning) warnings.push({ code: v.warningCode ?? 'UPSTREAM_UNVERIFIED', message: v.warning });
       return { value: v, message: v.summary, detail: v.detail };
     });
@@ -367,6 +376,7 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
     void heldFollower?.then((h) => h?.drop());
     // systemd: the manager reads the links this start changed, not waited for (systemd-reload.ts);
     // asked here unless the early ask covered them (a rollback after it changes links again).
+    await checksWritten;
     await settling;
     if (!settling || !committed) await deps.services.reload?.settle();
     if (release) await (release as () => Promise<void>)();

@@ -89,6 +89,22 @@ describe('verifyDns', () => {
     expect(f.elapsed()).toBe(3 * 2000 + 3 * 50);
   });
 
+  it("left28 #2: says what it asked and when — the cluster name and the external name, from before its first query to after its last answer (the query log marks those rows as start's checks)", async () => {
+    const f = fakeDeps({ proxyTimeouts: 3 });
+    const asked: unknown[] = [];
+    await verifyDns(f.deps, FIXTURE_DISCOVERY, ['192.0.2.53'], 'www.example.test', undefined, false, [], 'cli', (c) => asked.push(c));
+    // The proxy's three timeouts and pauses are inside the window.
+    expect(asked).toEqual([{ names: [CLUSTER, 'www.example.test'], fromMs: 1_000_000, toMs: 1_000_000 + 3 * 2000 + 3 * 50 }]);
+  });
+
+  it("left28 #2: a failing verify says what it asked too (its rows are in the log all the same)", async () => {
+    const f = fakeDeps({ proxyTimeouts: Infinity });
+    const asked: { toMs: number }[] = [];
+    await expect(verifyDns(f.deps, FIXTURE_DISCOVERY, ['192.0.2.53'], 'www.example.test', 5000, false, [], 'cli', (c) => asked.push(c))).rejects.toThrow('The proxy answered');
+    expect(asked).toHaveLength(1);
+    expect(asked[0]!.toMs).toBe(1_000_000 + f.elapsed());
+  });
+
   it('gives up at the deadline and says that the deadline ran out', async () => {
     const f = fakeDeps({ proxyTimeouts: Infinity });
     await expect(verifyDns(f.deps, FIXTURE_DISCOVERY, ['192.0.2.53'], 'www.example.test', 5000)).rejects.toThrow(

@@ -5,6 +5,7 @@ import { answerClass, answerMismatch } from './answer-compare';
 import type { HostPath } from './host-paths';
 import { cliCommand, upstreamStartWays, type FrontEnd } from '../../../shared/fix';
 import { errnoWords } from '../../../shared/probe-failure';
+import type { StartChecks } from '../capture/start-checks';
 
 export { answerClass } from './answer-compare';
 /** Default deadline of the whole verify step, ms: sized for a host whose cores are saturated. */
@@ -74,6 +75,10 @@ const silent = (r: QueryResult) => r.rcode === 'TIMEOUT' || r.rcode === 'ERROR';
  * message says when the deadline is what ran out; VERIFY_UPSTREAM's in the words of `frontEnd`
  * (NAMED_UPSTREAM_WORDS). `paths` (the host's other lookup paths, host-paths.ts) may still be
  * read: the other checks begin meanwhile, and its rejection fails verify.
+ * `onAsked`, when given, gets what verify asked once its queries are done, passed or failed: the
+ * cluster name and `externalName` as asked, and the window (deps.now(), ms wall clock) from just
+ * before its first query to just after its last answer (capture/start-checks.ts: the query log
+ * marks those rows as start's checks).
  */
 export async function verifyDns(
   deps: LifecycleDeps,
@@ -84,6 +89,7 @@ export async function verifyDns(
   explicitUpstreams = false,
   paths: HostPath[] | Promise<HostPath[]> = [],
   frontEnd: FrontEnd = 'cli',
+  onAsked?: (checks: StartChecks) => void,
 ): Promise<VerifyOutcome> {
   const name = `kubernetes.default.svc.${d.clusterDomain}`;
   const want = d.kubernetesServiceIp;
@@ -125,6 +131,7 @@ export async function verifyDns(
     if (silent(direct)) return { direct, via: null };
     return { direct, via: await untilAnswered(deps, deadline, (t) => deps.query({ name: externalName, type: 'A', server: '127.0.0.1:53', timeoutMs: t })) };
   };
+  const fromMs = deps.now();
   const [proxy, system, ext, viaPaths] = await Promise.all([
     untilAnswered(deps, deadline, (t) => deps.query({ name, type: 'A', server: '127.0.0.1:53', timeoutMs: t })),
     untilAnswered(deps, deadline, () => deps.systemLookup(name)),
@@ -136,7 +143,7 @@ export async function verifyDns(
       return { dead, asked: first.u, skipped: first.skipped, ...(await external(first.r)) };
     })(),
     Promise.resolve(paths).then((list) => Promise.all(list.map(async (p) => ({ p, ...(await untilAnswered(deps, deadline, (t) => p.ask(name, t))) })))),
-  ]);
+  ]).finally(() => onAsked?.({ names: [name, externalName], fromMs, toMs: deps.now() }));
 
   if (!proxy.r.answers.some((a) => a.data === want)) {
     throw failed('VERIFY_PROXY', `The proxy answered ${name} with ${proxy.r.rcode} ${shown(proxy.r)}, not ${want}${ranOut(proxy.expired)}; is CoreDNS at ${d.kubeDnsIp} reachable from this host?`);

@@ -253,7 +253,7 @@ export function NoQueries({ exact }: { exact: ExactQueryLog | null }) {
 }
 
 /** The query view. */
-function QueryView({ rows, allRows, expansions, searchNx, total, hiddenProbes, paused, searching, exact }: { rows: QueryRow[]; allRows: QueryRow[]; expansions: ReadonlyMap<string, SearchExpansion>; searchNx: number; total: number; hiddenProbes: number; paused: boolean; searching: boolean; exact: ExactQueryLog | null }) {
+function QueryView({ rows, allRows, expansions, searchNx, total, hiddenProbes, hiddenStartChecks, paused, searching, exact }: { rows: QueryRow[]; allRows: QueryRow[]; expansions: ReadonlyMap<string, SearchExpansion>; searchNx: number; total: number; hiddenProbes: number; hiddenStartChecks: number; paused: boolean; searching: boolean; exact: ExactQueryLog | null }) {
   const { queryText, rcode, route, setQueryFilter, search } = useLogs((s) => s);
   const parent = useRef<HTMLDivElement>(null);
   const head = useRef<HTMLDivElement>(null);
@@ -308,7 +308,7 @@ function QueryView({ rows, allRows, expansions, searchNx, total, hiddenProbes, p
             {routeOptions(allRows, route).map((r) => <option key={r} value={r}>{ROUTE_LABEL[r]}</option>)}
           </select>
         </label>
-        <span className="muted" data-testid="logs-query-count">{searching ? `${rows.length} matching ${rows.length === 1 ? 'query' : 'queries'} shown` : queryCountText(rows.length, total, hiddenProbes)}{rcode === 'problems' && searchNx > 0 ? ` · ${plural(searchNx, 'search-list NXDOMAIN', 'search-list NXDOMAINs')} not counted (glibc trying the next search domain)` : ''}</span>
+        <span className="muted" data-testid="logs-query-count">{searching ? `${rows.length} matching ${rows.length === 1 ? 'query' : 'queries'} shown` : queryCountText(rows.length, total, hiddenProbes, hiddenStartChecks)}{rcode === 'problems' && searchNx > 0 ? ` · ${plural(searchNx, 'search-list NXDOMAIN', 'search-list NXDOMAINs')} not counted (glibc trying the next search domain)` : ''}</span>
         {!following && !paused && !searching && <button type="button" className="secondary" onClick={() => setFollowing(true)} data-testid="logs-follow">Follow newest</button>}
       </div>
       {total === 0 && !searching ? (
@@ -345,7 +345,7 @@ function QueryView({ rows, allRows, expansions, searchNx, total, hiddenProbes, p
                       <span className="addr">{r.client ?? '—'}</span>
                       {r.mixed ? <span className="mixed" data-testid="q-mixed" title={MIXED_TITLE} aria-label={MIXED_TITLE}> ≈</span> : null}
                     </span>
-                    <span data-testid="q-name" title={r.name}><DnsName name={r.name} expansion={expansions.get(r.key)} filter={queryText} /></span>
+                    <span data-testid="q-name" title={r.name}><DnsName name={r.name} expansion={expansions.get(r.key)} filter={queryText} />{r.startCheck ? <span className="muted" data-testid="q-start-check"> · k2s-dns start&apos;s check</span> : null}</span>
                     <span data-testid="q-type">{r.type}</span>
                     <span data-testid="q-route" title={route}>{route}</span>
                     <span data-testid="q-upstream" title={r.upstream ?? ''}>{r.upstream ?? '—'}</span>
@@ -481,6 +481,8 @@ export function LogsPanel() {
   // The rows held in this window besides a search's result: where a found row's search walk may be.
   const heldQueries = useMemo(() => (allQueries === (exactRows ?? bufferQueries) ? [] : (exactRows ?? bufferQueries)), [allQueries, exactRows, bufferQueries]);
   const probes = useMemo(() => allQueries.filter((r) => r.probe).length, [allQueries]);
+  // Of them, the queries start's verify asked (said apart in the count: QueryRow.startCheck).
+  const startChecks = useMemo(() => allQueries.filter((r) => r.startCheck).length, [allQueries]);
   const notLogging = view === 'queries' ? notLoggingLine(logQueries, allQueries.length > 0) : null;
   // k2s-dns's own health probes are hidden unless asked for (they would flood the log), in both views.
   const queries = useMemo(() => (showProbes ? allQueries : allQueries.filter((r) => !r.probe)), [allQueries, showProbes]);
@@ -537,7 +539,7 @@ export function LogsPanel() {
         <button type="button" onClick={() => setPaused(!paused)} data-testid="logs-pause">
           {paused ? `Resume (${pending} new)` : 'Pause'}
         </button>
-        <label className="check" data-testid="logs-probes-label" title="k2s-dns checks the path every few seconds by asking KUBERNETES.DEFAULT.svc.… (its own spelling of the cluster name)">
+        <label className="check" data-testid="logs-probes-label" title="k2s-dns checks the path every few seconds by asking KUBERNETES.DEFAULT.svc.… (its own spelling of the cluster name); also the lookups k2s-dns start made to verify the path (the names it recorded, in the few ms it asked them)">
           <input type="checkbox" checked={showProbes} onChange={(e) => setShowProbes(e.target.checked)} data-testid="logs-show-probes" /> show k2s-dns health probes{nothingRead ? '' : ` (${probesCount})`}
         </label>
       </div>
@@ -553,7 +555,7 @@ export function LogsPanel() {
       {buffer.length === 0 && pending === 0 && !searching && !(view === 'queries' && exactRows && exactRows.length > 0) ? (
         <EmptyState cleared={cleared} error={emptyError} />
       ) : view === 'queries' ? (
-        <QueryView rows={shownQueries} allRows={allQueries} expansions={expansions} searchNx={searchNx} total={queries.length} hiddenProbes={showProbes ? 0 : probes} paused={paused} searching={searching} exact={exactRows ? exact : null} />
+        <QueryView rows={shownQueries} allRows={allQueries} expansions={expansions} searchNx={searchNx} total={queries.length} hiddenProbes={showProbes ? 0 : probes} hiddenStartChecks={showProbes ? 0 : startChecks} paused={paused} searching={searching} exact={exactRows ? exact : null} />
       ) : (
         <RawView rows={raw.rows} total={lines.length} queries={rawQueries} exactElsewhere={exactRows !== null} paused={paused} searching={searching} hiddenProbeLines={raw.hiddenProbeLines} />
       )}

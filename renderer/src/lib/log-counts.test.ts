@@ -17,6 +17,9 @@ describe('log counts', () => {
   it('query view: shown of total, and the hidden health probes', () => {
     expect(queryCountText(7, 7, 0)).toBe('7 queries');
     expect(queryCountText(5, 7, 30)).toBe('5 of 7 queries · 30 health probes hidden');
+    // left28 #2: how many of the hidden ones start's verify asked.
+    expect(queryCountText(5, 7, 30, 4)).toBe("5 of 7 queries · 30 health probes hidden (4 of them k2s-dns start's checks)");
+    expect(queryCountText(0, 0, 4, 4)).toBe("0 queries · 4 health probes hidden (all are k2s-dns start's checks)");
     expect(queryCountText(1, 1, 1)).toBe('1 query · 1 health probe hidden');
   });
 

@@ -41,11 +41,13 @@ export function queriesInLines(lines: readonly LogLine[], owners: readonly (Quer
 
 /**
  * The query view's count: `5 of 7 queries` (after the filters), plus how many of k2s-dns's own
- * health probes are hidden: `5 of 7 queries · 30 health probes hidden`.
+ * health probes are hidden: `5 of 7 queries · 30 health probes hidden`, and how many of those
+ * start's verify asked: `· 4 health probes hidden (all are k2s-dns start's checks)`.
  */
-export function queryCountText(shown: number, total: number, hiddenProbes: number): string {
+export function queryCountText(shown: number, total: number, hiddenProbes: number, hiddenStartChecks = 0): string {
   const base = shown === total ? plural(total, 'query', 'queries') : `${shown} of ${plural(total, 'query', 'queries')}`;
-  return hiddenProbes > 0 ? `${base} · ${plural(hiddenProbes, 'health probe', 'health probes')} hidden` : base;
+  const start = hiddenStartChecks === 0 ? '' : ` (${hiddenStartChecks === hiddenProbes ? (hiddenProbes === 1 ? 'it is' : 'all are') : `${hiddenStartChecks} of them`} k2s-dns start's ${hiddenStartChecks === 1 ? 'check' : 'checks'})`;
+  return hiddenProbes > 0 ? `${base} · ${plural(hiddenProbes, 'health probe', 'health probes')} hidden${start}` : base;
 }
 
 /** `dnsproxy.log.1` for `/var/log/dnsproxy/dnsproxy.log.1`. */
