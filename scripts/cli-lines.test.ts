@@ -66,6 +66,14 @@ const PROSE = new Set([
   // The comment line in the managed resolv.conf (bytes every start writes; docs/host-integration.md quotes it).
   'shared/k2s-paths.ts: k2s-dns stop" or "k2s-dns uninstall"',
   'shared/k2s-paths.ts: k2s-dns uninstall" (or Stop in',
+  // Who asked a query-log row (start's own verify lookups, hidden by default): an origin, not a line to run.
+  "electron/cli/print-queries.ts: k2s-dns start's check]\";",
+  "electron/cli/print-queries.ts: k2s-dns start's check\" : \";",
+  "electron/cli/print-queries.ts: k2s-dns start's checks\") : `;",
+  "electron/cli/print-queries.ts: k2s-dns start's ${startChecks === 1",
+  "renderer/src/components/LogsPanel.tsx: k2s-dns start&apos;s check</span> : null}</span>",
+  "renderer/src/components/LogsPanel.tsx: k2s-dns start made to verify",
+  "renderer/src/lib/log-counts.ts: k2s-dns start's ${hiddenStartChecks === 1",
 ]);
 
 /** Every literal `k2s-dns VERB` outside comment lines of `text`, as `file: hit and the 3 words after it`. */
