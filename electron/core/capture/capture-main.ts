@@ -284,12 +284,17 @@ export async function runCapture(fs: HostFs, uid: number, givenArgs: readonly st
     say(`the exact query log stopped: ${crashed}; exiting 1.`);
     return 1;
   }
-  await fs.remove(CAPTURE_READY_FILE);
   // The stop's drain at normal priority (go-idle.ts): the last rows are handed over within its
-  // limit on a busy host too. Alongside the drain's first ask, not before it (no wait added).
-  // Also after a failed chrt: the autogroup was set apart from it.
-  const normal = goNormal([process.pid, ...pipeline.pids], undefined, undefined, leaders);
-  const end = await pipeline.stop();
+  // limit on a busy host too. Also after a failed chrt: the autogroup was set apart from it.
+  // Begun once tcpdump's counts are read (the drain's onDrain), before the drain waits for any
+  // packet, and after the SIGINT when it waits for none: goNormal's chrt spawns hold this
+  // process's event loop (~8 ms for three on an idle 2-core host, ~24 ms at load 6–7 on the
+  // booted Debian 13 host), which held the counts' read and so the SIGINT back (issue #21). The
+  // ready file goes alongside: the capture is open until the SIGINT.
+  let normal: Promise<void> = Promise.resolve();
+  const stopped = pipeline.stop({ onDrain: () => void (normal = goNormal([process.pid, ...pipeline.pids], undefined, undefined, leaders)) });
+  await fs.remove(CAPTURE_READY_FILE);
+  const end = await stopped;
   // Both children have exited and been reaped (pipeline.ts stop waits for them): the record goes.
   await recording;
   await Promise.all([normal, forgetChildren(fs)]);

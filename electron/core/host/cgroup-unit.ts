@@ -21,3 +21,19 @@ export function serviceUnitOfCgroup(cgroupText: string): string | null {
   // A unit name is `[A-Za-z0-9:_.\\@-]` (systemd.unit(5)); anything else is not printed as a command.
   return unit !== undefined && /^[A-Za-z0-9:_.\\@-]+\.service$/.test(unit) ? unit : null;
 }
+
+/**
+ * Whether `cgroupText` (/proc/PID/cgroup, as serviceUnitOfCgroup reads it) puts the process in a
+ * `.service` unit's cgroup: a system service, a service of a user manager (`user@UID.service`
+ * and below), or a sub-cgroup of either. systemd kills such a cgroup, children included, once the
+ * service's main process exits (KillMode=control-group, systemd.kill(5)), even a child in a
+ * session of its own. True also when the text names no cgroup line (not known: taken as the case
+ * that must wait); false for a scope (a login session, a container), `init.scope` or a path
+ * outside this cgroup namespace's view (`/..`, a process entered from outside it).
+ */
+export function inServiceCgroup(cgroupText: string): boolean {
+  const lines = cgroupText.split('\n');
+  const line = lines.find((l) => l.startsWith('0::')) ?? lines.find((l) => /^\d+:name=systemd:/.test(l));
+  if (line === undefined) return true;
+  return line.slice(line.indexOf(':', line.indexOf(':') + 1) + 1).trim().split('/').some((p) => p.endsWith('.service'));
+}
