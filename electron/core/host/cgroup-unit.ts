@@ -12,10 +12,8 @@
  * no unit name.
  */
 export function serviceUnitOfCgroup(cgroupText: string): string | null {
-  const lines = cgroupText.split('\n');
-  const line = lines.find((l) => l.startsWith('0::')) ?? lines.find((l) => /^\d+:name=systemd:/.test(l));
-  if (line === undefined) return null;
-  const parts = line.slice(line.indexOf(':', line.indexOf(':') + 1) + 1).trim().split('/').filter((p) => p !== '');
+  const parts = cgroupPath(cgroupText);
+  if (parts === null) return null;
   if (parts.some((p) => /^user@\d+\.service$/.test(p))) return null;
   const unit = [...parts].reverse().find((p) => p.endsWith('.service'));
   // A unit name is `[A-Za-z0-9:_.\\@-]` (systemd.unit(5)); anything else is not printed as a command.
@@ -32,8 +30,13 @@ export function serviceUnitOfCgroup(cgroupText: string): string | null {
  * outside this cgroup namespace's view (`/..`, a process entered from outside it).
  */
 export function inServiceCgroup(cgroupText: string): boolean {
+  return cgroupPath(cgroupText)?.some((p) => p.endsWith('.service')) ?? true;
+}
+
+/** The components of the cgroup v2 line's path (else cgroup v1's systemd one) of a /proc/PID/cgroup text, or null when it has neither. */
+function cgroupPath(cgroupText: string): string[] | null {
   const lines = cgroupText.split('\n');
   const line = lines.find((l) => l.startsWith('0::')) ?? lines.find((l) => /^\d+:name=systemd:/.test(l));
-  if (line === undefined) return true;
-  return line.slice(line.indexOf(':', line.indexOf(':') + 1) + 1).trim().split('/').some((p) => p.endsWith('.service'));
+  if (line === undefined) return null;
+  return line.slice(line.indexOf(':', line.indexOf(':') + 1) + 1).trim().split('/').filter((p) => p !== '');
 }
