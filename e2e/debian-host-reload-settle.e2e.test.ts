@@ -38,6 +38,14 @@ fi
 exec /usr/bin/systemctl "$@"
 `;
 const WRAPPER = '/usr/local/sbin/systemctl';
+/** Where RUN_WRAPPER notes each reload asked of PID 1 as a unit (systemd-reload.ts RELOAD_UNIT, the one `systemd-run --no-block`). */
+const RELOAD_UNITS_NOTED = '/var/tmp/reload-units';
+/** A `systemd-run` first on PATH that notes a RELOAD_UNIT request, then runs the real one. */
+const RUN_WRAPPER = `#!/bin/sh
+case " $* " in *" --no-block "*) echo "$*" >> ${RELOAD_UNITS_NOTED};; esac
+exec /usr/bin/systemd-run "$@"
+`;
+const RUN_WRAPPER_PATH = '/usr/local/sbin/systemd-run';
 const K2S_UNITS = ['k2s-dnsproxy.service', 'k2s-dnsproxy-follow.service', 'k2s-dnsproxy-capture.service', 'k2s-dnsproxy-kubeswitch.service'];
 
 describe('the reload after a command reaches the manager (Debian 13 host)', () => {
@@ -69,9 +77,16 @@ describe('the reload after a command reaches the manager (Debian 13 host)', () =
     expect(await bootWants()).toEqual([]);
   };
 
+  /** Both wrappers in place, no reload request noted yet. */
+  const wrap = async (): Promise<void> => {
+    await h.sh(`cat > ${WRAPPER} <<'EOF'\n${SLOW_LAUNCHED_RELOAD}EOF\nchmod 755 ${WRAPPER}; cat > ${RUN_WRAPPER_PATH} <<'EOF'\n${RUN_WRAPPER}EOF\nchmod 755 ${RUN_WRAPPER_PATH}; rm -f ${RELOAD_UNITS_NOTED}`);
+  };
+  /** The reload units asked for since wrap(), one line each. */
+  const reloadUnits = async (): Promise<string[]> => (await h.run(['sh', '-c', `cat ${RELOAD_UNITS_NOTED} 2>/dev/null || true`])).stdout.split('\n').filter((l) => l !== '');
+
   it.skipIf(why !== null)('start and stop run as a service: the manager reads their links though their cgroup is killed as they exit', async () => {
     await stopped();
-    await h.sh(`cat > ${WRAPPER} <<'EOF'\n${SLOW_LAUNCHED_RELOAD}EOF\nchmod 755 ${WRAPPER}`);
+    await wrap();
     try {
       expect((await h.runUnit(['sh', '-c', 'command -v systemctl'])).stdout.trim()).toBe(WRAPPER);
       const start = parseEvents((await h.runUnit([...HOST_CLI, ...hostStartArgs('dnsmasq')], 90_000)).stdout);
@@ -82,6 +97,7 @@ describe('the reload after a command reaches the manager (Debian 13 host)', () =
       expect((await h.run(['/usr/bin/systemctl', 'isolate', 'multi-user.target'])).code).toBe(0);
       expect(await isActive(h)).toBe('active');
 
+      await h.run(['rm', '-f', RELOAD_UNITS_NOTED]);
       const stop = parseEvents((await h.runUnit([...HOST_CLI, 'stop', '--json'], 90_000)).stdout);
       expect(stop.result).toMatchObject({ ok: true, exitCode: 0 });
       await until('the manager wants no K2s unit at boot', 20_000, async () => (await bootWants()).length === 0);
@@ -89,8 +105,31 @@ describe('the reload after a command reaches the manager (Debian 13 host)', () =
       expect((await h.run(['/usr/bin/systemctl', 'isolate', 'multi-user.target'])).code).toBe(0);
       expect(await active()).toEqual(['inactive', 'inactive', 'inactive', 'inactive']);
       expect(await hostResolver(h)).toBe(original);
+      // In a service the stop asked PID 1 for the reload as a unit of its own (a child dies with the cgroup).
+      expect((await reloadUnits()).length).toBeGreaterThanOrEqual(1);
     } finally {
-      await h.run(['rm', '-f', WRAPPER]);
+      await h.run(['rm', '-f', WRAPPER, RUN_WRAPPER_PATH]);
+    }
+  }, 240_000);
+
+  it.skipIf(why !== null)('start and stop outside a service (a root shell): the reload is their detached child, no unit asked for and waited for, and it reaches the manager after they exited', async () => {
+    await stopped();
+    await wrap();
+    try {
+      const start = await hostCli(h, hostStartArgs('dnsmasq'));
+      expect(start.result, start.stdout + start.stderr).toMatchObject({ ok: true, exitCode: 0 });
+      await until('the manager wants the proxy and the follower at boot', 20_000, async () => (await bootWants()).length === 2);
+      expect(await bootWants()).toEqual(['k2s-dnsproxy-follow.service', 'k2s-dnsproxy.service']);
+      const stop = await hostCli(h, ['stop', '--json']);
+      expect(stop.result, stop.stdout + stop.stderr).toMatchObject({ ok: true, exitCode: 0 });
+      // The wrapper held each launched reload until its command had exited: it still reached PID 1.
+      await until('the manager wants no K2s unit at boot', 20_000, async () => (await bootWants()).length === 0);
+      expect((await h.run(['/usr/bin/systemctl', 'isolate', 'multi-user.target'])).code).toBe(0);
+      expect(await active()).toEqual(['inactive', 'inactive', 'inactive', 'inactive']);
+      expect(await hostResolver(h)).toBe(original);
+      expect(await reloadUnits()).toEqual([]);
+    } finally {
+      await h.run(['rm', '-f', WRAPPER, RUN_WRAPPER_PATH]);
     }
   }, 240_000);
 

@@ -40,6 +40,12 @@ import { forgetChildren, recordChildren } from './children-file';
 /** Longest flags file the companion reads, bytes: a go line for a few listeners and ports is well under 1 KiB. */
 export const FLAGS_MAX_BYTES = 64 * 1024;
 
+/**
+ * ms after a stop began by which its tree's priority is being set back to normal (go-idle.ts
+ * goNormal), whether or not tcpdump's counts were read (pipeline.ts stop onDrain) by then.
+ */
+export const NORMAL_LATEST_MS = 20;
+
 /** The unprivileged account tcpdump drops to and the parser runs as (Debian's nobody). */
 export const CAPTURE_USER = 'nobody';
 
@@ -284,12 +290,23 @@ export async function runCapture(fs: HostFs, uid: number, givenArgs: readonly st
     say(`the exact query log stopped: ${crashed}; exiting 1.`);
     return 1;
   }
-  await fs.remove(CAPTURE_READY_FILE);
   // The stop's drain at normal priority (go-idle.ts): the last rows are handed over within its
-  // limit on a busy host too. Alongside the drain's first ask, not before it (no wait added).
-  // Also after a failed chrt: the autogroup was set apart from it.
-  const normal = goNormal([process.pid, ...pipeline.pids], undefined, undefined, leaders);
-  const end = await pipeline.stop();
+  // limit on a busy host too. Also after a failed chrt: the autogroup was set apart from it.
+  // Begun once tcpdump's counts are read (the drain's onDrain), before the drain waits for any
+  // packet, and after the SIGINT when it waits for none: goNormal's chrt spawns hold this
+  // process's event loop (~8 ms for three on an idle 2-core host, ~24 ms at load 6–7 on the
+  // booted Debian 13 host), which held the counts' read and so the SIGINT back (issue #21). At the
+  // latest NORMAL_LATEST_MS after the stop began: a tcpdump slow to answer (its counts come within
+  // STATS_WAIT_MS or not at all) does not keep the tree idle for that long. The ready file goes
+  // alongside: the capture is open until the SIGINT.
+  let normal: Promise<void> | null = null;
+  const toNormal = () => void (normal ??= goNormal([process.pid, ...pipeline.pids], undefined, undefined, leaders));
+  const latest = setTimeout(toNormal, NORMAL_LATEST_MS);
+  const stopped = pipeline.stop({ onDrain: toNormal });
+  await fs.remove(CAPTURE_READY_FILE);
+  const end = await stopped;
+  clearTimeout(latest);
+  toNormal();
   // Both children have exited and been reaped (pipeline.ts stop waits for them): the record goes.
   await recording;
   await Promise.all([normal, forgetChildren(fs)]);

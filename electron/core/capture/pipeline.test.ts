@@ -189,6 +189,30 @@ describe('capture pipeline: the parser output is untrusted text', () => {
     }
   });
 
+  it("onDrain: with nothing in the ring, told once, after tcpdump's counts were read and SIGINT was sent (its caller's spawns no longer hold them back)", async () => {
+    const { td, parser, cap } = await openPipeline((c) => c.stderr.write(statsLine(7, 7)));
+    const told: string[][] = [];
+    const stopping = cap.stop({ onDrain: () => told.push([...td.signals]) });
+    // Not at the call: the counts are not read yet.
+    expect(told).toEqual([]);
+    await vi.waitFor(() => expect(td.signals).toEqual(['SIGUSR1', 'SIGINT']), { timeout: 1000, interval: 1 });
+    expect(told).toEqual([['SIGUSR1', 'SIGINT']]);
+    queueMicrotask(() => parser.emit('exit', 0, null));
+    await stopping;
+    expect(told).toHaveLength(1);
+  });
+
+  it('onDrain: with packets still in the ring, told once before the drain waits for them (before the second ask), not at its end', async () => {
+    const answers = [statsLine(2, 5), statsLine(4, 5), statsLine(5, 5)];
+    const { td, parser, cap } = await openPipeline((c) => c.stderr.write(answers.shift() ?? statsLine(5, 5)));
+    const told: string[][] = [];
+    const stopping = cap.stop({ onDrain: () => told.push([...td.signals]) });
+    await vi.waitFor(() => expect(td.signals.at(-1)).toBe('SIGINT'), { timeout: 2000, interval: 5 });
+    expect(told).toEqual([['SIGUSR1']]);
+    queueMicrotask(() => parser.emit('exit', 0, null));
+    await stopping;
+  });
+
   it('stop with packets still in the ring: asks again until tcpdump has written those taken before the stop, then SIGINT', async () => {
     // 5 received, 2 captured: 3 wait in an unfinished block; 2 more arrive after the request (not waited for).
     const answers = [statsLine(2, 5), statsLine(2, 6), statsLine(4, 7), statsLine(5, 7)];

@@ -83,9 +83,13 @@ export interface CapturePipeline {
    * that reached the parser in counts.frames and counts.fill); `leftInRing`: the packets the
    * kernel had taken before stop() was called that tcpdump had still not written when the drain
    * ended (its limit reached: a parser far behind under load): never in the log (null without
-   * tcpdump's counts).
+   * tcpdump's counts). `onDrain` is called once, when the drain has what it waits for (tcpdump's
+   * first counts read, or none within STATS_WAIT_MS) and before it waits; with nothing to wait for,
+   * right after tcpdump was asked to end (SIGINT): the caller's own work (capture-main.ts: its
+   * children's priority back to normal, three spawns that hold this process's event loop) then
+   * no longer holds up the counts' read or the SIGINT.
    */
-  stop(): Promise<{ counts: CaptureCounts | null; dropped: number | null; received: number | null; badLines: number; forced: string[]; filled: number; leftInRing: number | null }>;
+  stop(opts?: { onDrain?: () => void }): Promise<{ counts: CaptureCounts | null; dropped: number | null; received: number | null; badLines: number; forced: string[]; filled: number; leftInRing: number | null }>;
   /**
    * Settles when tcpdump or the parser exits on its own (a crash, a kill, tcpdump losing its
    * interface) before stop() was called: with why, e.g. `tcpdump exited (signal SIGKILL): …`.
@@ -461,8 +465,14 @@ export async function startCapturePipeline(deps: PipelineDeps, o: PipelineOption
     stats: () => (stopping ? Promise.resolve(null) : askStats()),
     onOutput: (cb) => void parser.stdout!.on('data', () => cb()),
     pids: [td.pid, parser.pid].filter((p): p is number => p !== undefined),
-    async stop() {
+    async stop(opts) {
       stopping = true;
+      let told = false;
+      const tell = () => {
+        if (told) return;
+        told = true;
+        opts?.onDrain?.();
+      };
       // The drain runs without the parser's CPU budget (cpu-budget.ts: the end of its lift
       // pipe lifts it, budget-lift.ts), so rows it held back under load are handed over within
       // the drain's limit. Not a signal: one sent before the parser's handler is installed kills it.
@@ -480,16 +490,19 @@ export async function startCapturePipeline(deps: PipelineDeps, o: PipelineOption
         // Some still in an open block: fill it, so the kernel hands it over now, not at its timeout.
         if (s.captured < wanted && o.fill) filled = await o.fill.fill().catch(() => 0);
         while (s !== null && s.captured < wanted && Date.now() - t0 < DRAIN_MAX_MS) {
+          tell();
           await pause(filled > 0 ? FILLED_POLL_MS : STATS_POLL_MS);
           s = await askStats();
         }
       } else {
+        tell();
         while (Date.now() - lastOut < DRAIN_QUIET_MS && Date.now() - t0 < DRAIN_MAX_MS) await pause(50);
       }
       // SIGINT: tcpdump flushes, prints its statistics and closes the pipe; the parser then ends.
       // Each has TERM_GRACE_MS for that; a stopped (SIGSTOP) or hung one is killed, never waited
       // for without end, and never left behind as an orphan capturing as nobody.
       if (td.exitCode === null && td.signalCode === null) td.kill('SIGINT');
+      tell();
       const forced: string[] = [];
       if (!(await exitsWithin(td, exited(td)))) forced.push('tcpdump');
       if (!(await exitsWithin(parser, parserDone))) forced.push('the packet parser');

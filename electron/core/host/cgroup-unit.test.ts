@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { serviceUnitOfCgroup } from './cgroup-unit';
+import { inServiceCgroup, serviceUnitOfCgroup } from './cgroup-unit';
 
 describe('serviceUnitOfCgroup', () => {
   it('names the system service of a cgroup v2 or v1 line, also below a service\'s own sub-cgroups', () => {
@@ -17,5 +17,25 @@ describe('serviceUnitOfCgroup', () => {
     expect(serviceUnitOfCgroup('0::/user.slice/user-1000.slice/user@1000.service/app.slice/dnsmasq.service\n')).toBeNull();
     expect(serviceUnitOfCgroup('0::/\n')).toBeNull();
     expect(serviceUnitOfCgroup('')).toBeNull();
+  });
+});
+
+describe('inServiceCgroup', () => {
+  it('true in a system service, below one, in a user manager and its services (each killed with its unit), or for no cgroup line', () => {
+    expect(inServiceCgroup('0::/system.slice/run-u12.service\n')).toBe(true);
+    expect(inServiceCgroup('0::/system.slice/named.service/payload\n')).toBe(true);
+    expect(inServiceCgroup('0::/user.slice/user-0.slice/user@0.service/app.slice/run-u3.service\n')).toBe(true);
+    expect(inServiceCgroup('0::/user.slice/user-0.slice/user@0.service/init.scope\n')).toBe(true);
+    expect(inServiceCgroup('11:memory:/\n1:name=systemd:/system.slice/cron.service\n')).toBe(true);
+    expect(inServiceCgroup('')).toBe(true);
+  });
+
+  it('false in a login session, a container scope, init, the namespace root or outside its view', () => {
+    expect(inServiceCgroup('0::/user.slice/user-0.slice/session-3.scope\n')).toBe(false);
+    expect(inServiceCgroup('0::/system.slice/docker-0123abcd.scope\n')).toBe(false);
+    expect(inServiceCgroup('0::/init.scope\n')).toBe(false);
+    expect(inServiceCgroup('0::/\n')).toBe(false);
+    expect(inServiceCgroup('0::/../..\n')).toBe(false);
+    expect(inServiceCgroup('9:name=systemd:/\n4:memory:/x\n0::/\n')).toBe(false);
   });
 });

@@ -12,12 +12,31 @@
  * no unit name.
  */
 export function serviceUnitOfCgroup(cgroupText: string): string | null {
-  const lines = cgroupText.split('\n');
-  const line = lines.find((l) => l.startsWith('0::')) ?? lines.find((l) => /^\d+:name=systemd:/.test(l));
-  if (line === undefined) return null;
-  const parts = line.slice(line.indexOf(':', line.indexOf(':') + 1) + 1).trim().split('/').filter((p) => p !== '');
+  const parts = cgroupPath(cgroupText);
+  if (parts === null) return null;
   if (parts.some((p) => /^user@\d+\.service$/.test(p))) return null;
   const unit = [...parts].reverse().find((p) => p.endsWith('.service'));
   // A unit name is `[A-Za-z0-9:_.\\@-]` (systemd.unit(5)); anything else is not printed as a command.
   return unit !== undefined && /^[A-Za-z0-9:_.\\@-]+\.service$/.test(unit) ? unit : null;
+}
+
+/**
+ * Whether `cgroupText` (/proc/PID/cgroup, as serviceUnitOfCgroup reads it) puts the process in a
+ * `.service` unit's cgroup: a system service, a service of a user manager (`user@UID.service`
+ * and below), or a sub-cgroup of either. systemd kills such a cgroup, children included, once the
+ * service's main process exits (KillMode=control-group, systemd.kill(5)), even a child in a
+ * session of its own. True also when the text names no cgroup line (not known: taken as the case
+ * that must wait); false for a scope (a login session, a container), `init.scope` or a path
+ * outside this cgroup namespace's view (`/..`, a process entered from outside it).
+ */
+export function inServiceCgroup(cgroupText: string): boolean {
+  return cgroupPath(cgroupText)?.some((p) => p.endsWith('.service')) ?? true;
+}
+
+/** The components of the cgroup v2 line's path (else cgroup v1's systemd one) of a /proc/PID/cgroup text, or null when it has neither. */
+function cgroupPath(cgroupText: string): string[] | null {
+  const lines = cgroupText.split('\n');
+  const line = lines.find((l) => l.startsWith('0::')) ?? lines.find((l) => /^\d+:name=systemd:/.test(l));
+  if (line === undefined) return null;
+  return line.slice(line.indexOf(':', line.indexOf(':') + 1) + 1).trim().split('/').filter((p) => p !== '');
 }

@@ -12,7 +12,7 @@ import { detectServiceManager } from './detect-service-manager';
 import { createSupervisedManager, isProcessRunning, readWatchdogState, waitForExec } from './supervised-service';
 import { FOLLOW_UNIT_PATH, FOLLOW_WANTS_LINK, systemdFollower } from './follower';
 import { UNIT_CGROUP_PROCS } from './systemd-service';
-import { systemdReload } from './systemd-reload';
+import { processInService, systemdReload } from './systemd-reload';
 
 let root: string;
 const r = (p: string) => path.join(root, p);
@@ -94,8 +94,9 @@ describe('systemd manager', () => {
       // status: the proxy's state, and the manager's question for its unit in the same process (ManagerReload.ask).
       STATUS_SHOW,
       ['systemctl', 'stop', 'k2s-dnsproxy.service'],
-      // The link removed in-process (unit-links.ts unlinkUnits); the reload as a unit of its own, not waited for (systemd-reload.ts RELOAD_UNIT).
-      ['systemd-run', '--no-block', '--quiet', '--collect', '--description=K2s DNS: the manager reads the changed unit links', '--', 'systemctl', 'daemon-reload'],
+      // The link removed in-process (unit-links.ts unlinkUnits); the reload as a unit of its own, not waited for (systemd-reload.ts RELOAD_UNIT),
+      // when this process runs in a service; else launched as a detached child (settle).
+      (await processInService()) ? ['systemd-run', '--no-block', '--quiet', '--collect', '--description=K2s DNS: the manager reads the changed unit links', '--', 'systemctl', 'daemon-reload'] : ['launch', 'systemctl', 'daemon-reload'],
     ]);
   });
 
@@ -193,7 +194,7 @@ describe('systemd manager', () => {
     expect(calls).toEqual([['systemctl', 'stop', 'k2s-dnsproxy-follow.service']]);
     expect(await fs.lstat(FOLLOW_WANTS_LINK)).toBeNull();
     await reload.settle();
-    expect(calls.at(-1)?.[0]).toBe('systemd-run');
+    expect(calls.at(-1)?.slice(0, 2)).toEqual((await processInService()) ? ['systemd-run', '--no-block'] : ['launch', 'systemctl']);
   });
 
   it('reloads before the restart for a unit file it rewrote, or one the manager holds from an older file, and only then; an unchanged unit file is not rewritten', async () => {

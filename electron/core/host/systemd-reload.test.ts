@@ -237,7 +237,8 @@ describe('systemdReload', () => {
     const RUN = 'systemd-run --no-block --quiet --collect --description=K2s DNS: the manager reads the changed unit links -- systemctl daemon-reload';
     const ok = recording(() => ({ code: 0 }));
     const launched: string[] = [];
-    const reload = systemdReload({ ...ok.exec, launch: (file, args) => (launched.push(`${file} ${args.join(' ')}`), true) });
+    const inService = async () => true;
+    const reload = systemdReload({ ...ok.exec, launch: (file, args) => (launched.push(`${file} ${args.join(' ')}`), true) }, undefined, inService);
     await reload.settle();
     expect(ok.calls).toEqual([]);
     reload.linksChanged();
@@ -248,7 +249,7 @@ describe('systemdReload', () => {
     // No systemd-run (it failed): launched as a child without waiting.
     const noRun = recording((args) => ({ code: args.includes('--no-block') ? 1 : 0 }));
     const l: string[] = [];
-    const n = systemdReload({ ...noRun.exec, launch: (file, args) => (l.push(`${file} ${args.join(' ')}`), true) });
+    const n = systemdReload({ ...noRun.exec, launch: (file, args) => (l.push(`${file} ${args.join(' ')}`), true) }, undefined, inService);
     n.linksChanged();
     await n.settle();
     expect(noRun.calls).toEqual([RUN]);
@@ -256,7 +257,7 @@ describe('systemdReload', () => {
     // Neither a unit nor a launch (an Exec without it, or one that could not spawn): the reload is run and waited for; never throws.
     for (const launch of [undefined, () => false]) {
       const fallback = recording((args) => (args.includes('--no-block') ? new Error('spawn systemd-run ENOENT') : { code: 0 }));
-      const r = systemdReload({ ...fallback.exec, ...(launch ? { launch } : {}) });
+      const r = systemdReload({ ...fallback.exec, ...(launch ? { launch } : {}) }, undefined, inService);
       r.linksChanged();
       await r.settle();
       expect(fallback.calls).toEqual([RUN, 'systemctl daemon-reload']);
@@ -273,5 +274,37 @@ describe('systemdReload', () => {
     covered.calls.length = 0;
     await c.settle();
     expect(covered.calls).toEqual([]);
+  });
+  it('settle outside a service: launches systemctl daemon-reload and waits for no systemd-run; inside one, or when the launch fails, the unit as before', async () => {
+    const RUN = 'systemd-run --no-block --quiet --collect --description=K2s DNS: the manager reads the changed unit links -- systemctl daemon-reload';
+    // A systemd-run that never answers: a settle that waited for it would never resolve.
+    const calls: string[] = [];
+    const launched: string[] = [];
+    const hung: Exec = {
+      run: (file, args) => (calls.push(`${file} ${args.join(' ')}`), new Promise(() => undefined)),
+      launch: (file, args) => (launched.push(`${file} ${args.join(' ')}`), true),
+    };
+    const outside = systemdReload(hung, undefined, async () => false);
+    outside.linksChanged();
+    await outside.settle();
+    expect(launched).toEqual(['systemctl daemon-reload']);
+    expect(calls).toEqual([]);
+    // Asked: the next settle asks nothing more.
+    await outside.settle();
+    expect(launched).toHaveLength(1);
+    // Inside a service: the unit, waited for (its cgroup is killed as the command exits).
+    const ok = recording(() => ({ code: 0 }));
+    const l: string[] = [];
+    const inside = systemdReload({ ...ok.exec, launch: (file, args) => (l.push(file), true) }, undefined, async () => true);
+    inside.linksChanged();
+    await inside.settle();
+    expect(ok.calls).toEqual([RUN]);
+    expect(l).toEqual([]);
+    // Outside, but the launch could not spawn: the unit as before.
+    const failedLaunch = recording(() => ({ code: 0 }));
+    const f = systemdReload({ ...failedLaunch.exec, launch: () => false }, undefined, async () => false);
+    f.linksChanged();
+    await f.settle();
+    expect(failedLaunch.calls).toEqual([RUN]);
   });
 });

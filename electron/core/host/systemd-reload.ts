@@ -19,10 +19,12 @@
  * (multi-user.target.wants/, k2s-dnsproxy.service.wants/).
  * Boot reads them from disk; a running manager uses its copy for `systemctl isolate` and for
  * pulling one unit in with another, and every unit a command needs running it starts by name.
- * settle() asks for that reload at the end of the command without waiting for it: a
- * `systemctl daemon-reload` run by PID 1 as a transient unit of its own (RELOAD_UNIT), which
- * outlives the command by the reload's time. A systemctl call made meanwhile waits in the
- * manager until the reload is done. Not a child of the command: a command run as a service
+ * settle() asks for that reload at the end of the command without waiting for it. A command
+ * run outside a service (a login shell, sudo, the desktop app's helper) launches
+ * `systemctl daemon-reload` as a detached child of its own session, which outlives it by the
+ * reload's time; one run inside a service has PID 1 run it as a transient unit of its own
+ * (RELOAD_UNIT). A systemctl call made meanwhile waits in the
+ * manager until the reload is done. Not a child of a command run as a service
  * (`systemd-run`, a unit of the admin's) has its whole cgroup killed as it exits
  * (KillMode=control-group, systemd.kill(5)), and a reload launched as its child was killed with
  * it before it reached PID 1 (measured on the booted Debian 13 host: 2 of 3 such commands left no
@@ -31,7 +33,9 @@
  * start and stop — "Failed to send queued reload message" — because nobody is left to take its
  * reply.)
  */
+import { readFile } from 'node:fs/promises';
 import { showUnits } from '../../../shared/systemd-show';
+import { inServiceCgroup } from './cgroup-unit';
 import type { Exec } from './exec';
 import type { HostFs } from './host-fs';
 
@@ -92,10 +96,13 @@ export interface ManagerReload {
    */
   reloadNow(): Promise<void>;
   /**
-   * When links changed since the last reload: has PID 1 run `systemctl daemon-reload` as a unit
-   * of its own (RELOAD_UNIT, waits only for the job to be queued), else launches it without
-   * waiting (Exec.launch), or, where neither works, reloads and waits. One at a time: a call
-   * while another asks waits for it, then asks only for links changed since. Never throws.
+   * When links changed since the last reload: outside a service (inService false) launches
+   * `systemctl daemon-reload` without waiting (Exec.launch: a session of its own, no stdio, so it
+   * outlives this process and reaches PID 1 after its exit too); inside one, or where that launch
+   * fails, has PID 1 run it as a unit of its own (RELOAD_UNIT, waits for the job to be queued: a
+   * child would be killed with the service's cgroup), else launches it, or, where neither works,
+   * reloads and waits. One at a time: a call while another asks waits for it, then asks only for
+   * links changed since. Never throws.
    */
   settle(): Promise<void>;
 }
@@ -119,8 +126,21 @@ export function unitsNeedingReload(showOutput: string): string[] {
  */
 export const KNOWN_CURRENT_MS = 10_000;
 
-/** The systemd ManagerReload over `exec` (systemctl, systemd-run); `now` a monotonic clock in ms. */
-export function systemdReload(exec: Exec, now: () => number = () => performance.now()): ManagerReload {
+let ownCgroup: Promise<boolean> | null = null;
+/**
+ * Whether this process runs in a `.service` unit's cgroup (cgroup-unit.ts inServiceCgroup of
+ * /proc/self/cgroup, read once); true when that file cannot be read.
+ */
+export function processInService(): Promise<boolean> {
+  ownCgroup ??= readFile('/proc/self/cgroup', 'utf8').then(inServiceCgroup, () => true);
+  return ownCgroup;
+}
+
+/**
+ * The systemd ManagerReload over `exec` (systemctl, systemd-run); `now` a monotonic clock in ms;
+ * `inService` whether this process's cgroup is killed with a service as it exits (settle).
+ */
+export function systemdReload(exec: Exec, now: () => number = () => performance.now(), inService: () => Promise<boolean> = processInService): ManagerReload {
   let pending = false;
   // The settle() asking now, if any.
   let settling: Promise<void> | null = null;
@@ -225,11 +245,15 @@ export function systemdReload(exec: Exec, now: () => number = () => performance.
         // Still pending when every way failed, or when a link changed while it was asked for (the
         // reload may have read the links before): the next settle of this process asks again.
         const changesBefore = linkChanges;
-        const unit = await exec.run('systemd-run', RELOAD_UNIT, { timeoutMs: 10_000 }).catch(() => null);
-        if (unit?.code === 0 || exec.launch?.('systemctl', ['daemon-reload'])) {
+        const asked = () => {
           if (linkChanges === changesBefore) pending = false;
-          return;
-        }
+        };
+        // Outside a service nothing kills a detached child as this command exits: the request is
+        // not waited for (the systemd-run, 7–12 ms on an idle booted Debian 13 host and more under
+        // load, was the last thing a stop waited for; issue #21).
+        if (exec.launch && !(await inService()) && exec.launch('systemctl', ['daemon-reload'])) return asked();
+        const unit = await exec.run('systemd-run', RELOAD_UNIT, { timeoutMs: 10_000 }).catch(() => null);
+        if (unit?.code === 0 || exec.launch?.('systemctl', ['daemon-reload'])) return asked();
         await reload([]).catch(() => undefined);
       })().finally(() => {
         settling = null;
