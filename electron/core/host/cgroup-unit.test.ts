@@ -21,19 +21,22 @@ describe('serviceUnitOfCgroup', () => {
 });
 
 describe('inServiceCgroup', () => {
-  it('true in a system service, below one, in a user manager and its services (each killed with its unit), or for no cgroup line', () => {
+  it('true in a system service, below one, in a user manager\'s services (each killed with its unit), or for no cgroup line', () => {
     expect(inServiceCgroup('0::/system.slice/run-u12.service\n')).toBe(true);
     expect(inServiceCgroup('0::/system.slice/named.service/payload\n')).toBe(true);
     expect(inServiceCgroup('0::/user.slice/user-0.slice/user@0.service/app.slice/run-u3.service\n')).toBe(true);
-    expect(inServiceCgroup('0::/user.slice/user-0.slice/user@0.service/init.scope\n')).toBe(true);
     expect(inServiceCgroup('11:memory:/\n1:name=systemd:/system.slice/cron.service\n')).toBe(true);
     expect(inServiceCgroup('')).toBe(true);
   });
 
-  it('false in a login session, a container scope, init, the namespace root or outside its view', () => {
+  it('false in a login session, a container scope, a desktop scope below the user manager, init, the namespace root or outside its view', () => {
     expect(inServiceCgroup('0::/user.slice/user-0.slice/session-3.scope\n')).toBe(false);
     expect(inServiceCgroup('0::/system.slice/docker-0123abcd.scope\n')).toBe(false);
     expect(inServiceCgroup('0::/init.scope\n')).toBe(false);
+    // A desktop terminal's or app's scope below the user manager (GNOME, KDE): not killed as the command exits.
+    expect(inServiceCgroup('0::/user.slice/user-1000.slice/user@1000.service/app.slice/app-org.gnome.Terminal.slice/vte-spawn-4b1c.scope\n')).toBe(false);
+    expect(inServiceCgroup('0::/user.slice/user-1000.slice/user@1000.service/app.slice/app-k2s\\x2ddns-812.scope\n')).toBe(false);
+    expect(inServiceCgroup('0::/user.slice/user-0.slice/user@0.service/init.scope\n')).toBe(false);
     expect(inServiceCgroup('0::/\n')).toBe(false);
     expect(inServiceCgroup('0::/../..\n')).toBe(false);
     expect(inServiceCgroup('9:name=systemd:/\n4:memory:/x\n0::/\n')).toBe(false);

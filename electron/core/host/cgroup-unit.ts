@@ -1,5 +1,8 @@
 /** The systemd system service a process runs in, from its /proc/PID/cgroup text. Pure. */
 
+/** A user manager's own unit (user@.service(5)): `user@UID.service`. */
+const USER_MANAGER = /^user@\d+\.service$/;
+
 /**
  * The system `.service` unit named by `cgroupText` (the lines of /proc/PID/cgroup, proc(5):
  * `HIERARCHY-ID:CONTROLLERS:PATH`; the cgroup v2 line is `0::PATH`, cgroup v1's systemd one is
@@ -14,7 +17,7 @@
 export function serviceUnitOfCgroup(cgroupText: string): string | null {
   const parts = cgroupPath(cgroupText);
   if (parts === null) return null;
-  if (parts.some((p) => /^user@\d+\.service$/.test(p))) return null;
+  if (parts.some((p) => USER_MANAGER.test(p))) return null;
   const unit = [...parts].reverse().find((p) => p.endsWith('.service'));
   // A unit name is `[A-Za-z0-9:_.\\@-]` (systemd.unit(5)); anything else is not printed as a command.
   return unit !== undefined && /^[A-Za-z0-9:_.\\@-]+\.service$/.test(unit) ? unit : null;
@@ -22,15 +25,18 @@ export function serviceUnitOfCgroup(cgroupText: string): string | null {
 
 /**
  * Whether `cgroupText` (/proc/PID/cgroup, as serviceUnitOfCgroup reads it) puts the process in a
- * `.service` unit's cgroup: a system service, a service of a user manager (`user@UID.service`
- * and below), or a sub-cgroup of either. systemd kills such a cgroup, children included, once the
- * service's main process exits (KillMode=control-group, systemd.kill(5)), even a child in a
- * session of its own. True also when the text names no cgroup line (not known: taken as the case
- * that must wait); false for a scope (a login session, a container), `init.scope` or a path
- * outside this cgroup namespace's view (`/..`, a process entered from outside it).
+ * `.service` unit's cgroup: a system service, a service of a user manager (`user@UID.service/…/
+ * NAME.service`), or a sub-cgroup of either. systemd kills such a cgroup, children included, once
+ * the service's main process exits (KillMode=control-group, systemd.kill(5)), even a child in a
+ * session of its own. `user@UID.service` itself is not such a service here: its main process is
+ * the user manager, which outlives the command, and a desktop's terminals and apps (the desktop
+ * app's pkexec helper included) run in scopes below it (`app.slice/app-….scope`), not killed as
+ * the command exits. True also when the text names no cgroup line (not known: taken as the case
+ * that must wait); false for a scope (a login session, a container, a desktop app), `init.scope`
+ * or a path outside this cgroup namespace's view (`/..`, a process entered from outside it).
  */
 export function inServiceCgroup(cgroupText: string): boolean {
-  return cgroupPath(cgroupText)?.some((p) => p.endsWith('.service')) ?? true;
+  return cgroupPath(cgroupText)?.some((p) => p.endsWith('.service') && !USER_MANAGER.test(p)) ?? true;
 }
 
 /** The components of the cgroup v2 line's path (else cgroup v1's systemd one) of a /proc/PID/cgroup text, or null when it has neither. */
