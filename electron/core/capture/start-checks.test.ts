@@ -2,7 +2,7 @@ import { mkdtempSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, wr
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isStartCheck, parseStartChecks, readStartChecks, START_CHECK_MARGIN_MS, START_CHECKS_FILE, startChecksBeside, writeStartChecks } from './start-checks';
+import { isStartCheck, KEPT_STARTS, parseStartChecks, readStartChecks, START_CHECK_MARGIN_MS, START_CHECKS_FILE, startChecksBeside, writeStartChecks } from './start-checks';
 import { capturedQueryRow } from './to-query-row';
 import { readCapturedRows } from './rows-reader';
 import { searchCapturedRows } from './rows-search';
@@ -50,6 +50,9 @@ describe("start's checks (left28 #2): a row is start's when its name is one star
     expect(parseStartChecks('{"names":["a.test"],"fromMs":1')).toBeNull();
     expect(parseStartChecks('null')).toBeNull();
     expect(parseStartChecks('{"names":["a.test"],"fromMs":1,"toMs":4}\n')).toEqual({ names: ['a.test'], fromMs: 1, toMs: 4 });
+    // An earlier list that is not one is left out; the last start's window still marks.
+    expect(parseStartChecks('{"names":["a.test"],"fromMs":1,"toMs":4,"earlier":[{"names":["b.test"],"fromMs":3,"toMs":2}]}')).toEqual({ names: ['a.test'], fromMs: 1, toMs: 4 });
+    expect(parseStartChecks('{"names":["a.test"],"fromMs":1,"toMs":4,"earlier":"x"}')).toEqual({ names: ['a.test'], fromMs: 1, toMs: 4 });
   });
 });
 
@@ -67,14 +70,14 @@ describe("start's checks on disk: written beside the exact query log, read by it
   };
   const line = (name: string, ms: number, id: number) => JSON.stringify({ proto: 'udp', client: `127.0.0.1:${41000 + id}`, listener: '127.0.0.1:53', id, name, type: 'A', queryUs: us(ms), rcode: 'NOERROR', answers: ['198.51.100.7'], latencyMs: 0.4, upstream: null, upstreamRcode: null, upstreamLatencyMs: null, retries: 0 });
 
-  it('writes it with the query log’s mode (0600 without an adm group), replacing the last, and the readers mark only the rows it names in its window', async () => {
+  it('writes it with the query log’s mode (0600 without an adm group), the last start’s window kept as earlier, and the readers mark only the rows it names in its window', async () => {
     const { fs, rows } = setup();
     await writeStartChecks(fs, { names: ['old.example.test'], fromMs: 1, toMs: 2 }, false);
     await writeStartChecks(fs, checks, false);
     const file = startChecksBeside(rows);
     expect(file).toBe(path.join(root, START_CHECKS_FILE));
     expect(statSync(file).mode & 0o777).toBe(0o600);
-    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(checks);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ ...checks, earlier: [{ names: ['old.example.test'], fromMs: 1, toMs: 2 }] });
     writeFileSync(rows, [line('kubernetes.default.svc.cluster.local', T0 + 1, 1), line('www.example.test', T0 + 4, 2), line('www.example.test', T0 + 2000, 3), line('web.demo.svc.cluster.local', T0 + 3, 4)].join('\n') + '\n');
     const got = await readCapturedRows(rows, 50, 'adguard', []);
     expect(got.rows.map((r) => [r.name, r.probe, r.startCheck ?? false])).toEqual([
@@ -85,6 +88,33 @@ describe("start's checks on disk: written beside the exact query log, read by it
     ]);
     const found = await searchCapturedRows(rows, 'example.test', { limit: 50, engine: 'adguard', clusterZones: [] });
     expect(found.rows.map((r) => r.client)).toEqual(['127.0.0.1:41003']);
+  });
+
+  it("a stop and a start again: the earlier start's rows stay marked (its window kept as earlier), up to KEPT_STARTS starts", async () => {
+    const { fs, rows } = setup();
+    const first = { names: ['kubernetes.default.svc.cluster.local', 'www.example.test'], fromMs: T0 - 500, toMs: T0 - 490 };
+    await writeStartChecks(fs, first, false);
+    await writeStartChecks(fs, checks, false);
+    expect(JSON.parse(readFileSync(startChecksBeside(rows), 'utf8'))).toEqual({ ...checks, earlier: [first] });
+    writeFileSync(rows, [line('kubernetes.default.svc.cluster.local', T0 - 499, 1), line('www.example.test', T0 - 495, 2), line('www.example.test', T0 - 200, 3), line('www.example.test', T0 + 4, 4)].join('\n') + '\n');
+    const got = await readCapturedRows(rows, 50, 'adguard', []);
+    expect(got.rows.map((r) => [r.client, r.startCheck ?? false])).toEqual([
+      ['127.0.0.1:41001', true],
+      ['127.0.0.1:41002', true],
+      ['127.0.0.1:41003', false],
+      ['127.0.0.1:41004', true],
+    ]);
+    // More starts: the record keeps the last KEPT_STARTS, newest first.
+    for (let i = 1; i <= KEPT_STARTS; i++) await writeStartChecks(fs, { names: ['www.example.test'], fromMs: T0 + i * 1000, toMs: T0 + i * 1000 + 5 }, false);
+    const kept = await readStartChecks(rows);
+    expect([kept!.fromMs, ...kept!.earlier!.map((w) => w.fromMs)]).toEqual(Array.from({ length: KEPT_STARTS }, (_, i) => T0 + (KEPT_STARTS - i) * 1000));
+    // Long names: the oldest windows are left out so the record stays readable (MAX_BYTES).
+    const long = `${'a'.repeat(60)}.${'b'.repeat(60)}.${'c'.repeat(60)}.${'d'.repeat(60)}.test`;
+    for (let i = 0; i < KEPT_STARTS; i++) await writeStartChecks(fs, { names: Array.from({ length: 8 }, () => long), fromMs: T0 + 20_000 + i, toMs: T0 + 20_000 + i }, false);
+    const cut = await readStartChecks(rows);
+    expect(cut?.fromMs).toBe(T0 + 20_000 + KEPT_STARTS - 1);
+    expect(cut!.earlier!.length).toBeGreaterThan(0);
+    expect(cut!.earlier!.length).toBeLessThan(KEPT_STARTS - 1);
   });
 
   it('a record that is a symbolic link is not followed: no row is marked', async () => {

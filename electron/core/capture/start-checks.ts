@@ -5,11 +5,12 @@
  * from a program's by the name alone. Start records what it knows instead — the names it asked
  * and the wall-clock window it asked them in (its first query's send to its last answer) — in
  * START_CHECKS_FILE beside the exact query log, owned and moded as that log (host/query-log.ts
- * logOwnership: whoever reads the one reads the other), replaced by each start and removed by
- * uninstall with the log (lifecycle/owned-files.ts). The log readers (rows-reader.ts,
+ * logOwnership: whoever reads the one reads the other), rewritten by each start with the
+ * windows of up to KEPT_STARTS - 1 starts before it (the log keeps their rows too), and removed
+ * by uninstall with the log (lifecycle/owned-files.ts). The log readers (rows-reader.ts,
  * rows-search.ts) mark a row as start's check (QueryRow.startCheck, a probe row) when its name
- * is one of those names (case-insensitive, trailing dot ignored) and its query time falls inside
- * the window widened by START_CHECK_MARGIN_MS on each side (docs/query-log.md says the limit: a
+ * is one of a kept start's names (case-insensitive, trailing dot ignored) and its query time falls
+ * inside that start's window widened by START_CHECK_MARGIN_MS on each side (docs/query-log.md says the limit: a
  * program asking the same name in those few ms is counted as start's).
  */
 import path from 'node:path';
@@ -27,16 +28,30 @@ export const START_CHECKS_FILE = '/var/log/dnsproxy/start-checks.json';
  */
 export const START_CHECK_MARGIN_MS = 2;
 
-/** Bytes the record may have: a few names and two numbers (a link to /dev/zero or a huge file is refused). */
-const MAX_BYTES = 4096;
-/** Names the record may hold (verify asks two). */
+/**
+ * Bytes the record may have: a few names and two numbers for each of KEPT_STARTS starts (a link
+ * to /dev/zero or a huge file is refused); the writer leaves out the oldest starts past it.
+ */
+const MAX_BYTES = 16 * 1024;
+/** Names one start's window may hold (verify asks two). */
 const MAX_NAMES = 8;
+/**
+ * Starts whose windows the record keeps (the last and up to 7 before it): a stop and a start
+ * again leave the earlier start's rows in the log, still marked. Older ones' rows show as
+ * ordinary rows (most are rotated away by then: the log keeps one rotated copy).
+ */
+export const KEPT_STARTS = 8;
 
-/** What start's verify asked: `names` (as asked) between `fromMs` and `toMs` (ms since the epoch, wall clock). */
-export interface StartChecks {
+/** What one start's verify asked: `names` (as asked) between `fromMs` and `toMs` (ms since the epoch, wall clock). */
+export interface StartWindow {
   names: string[];
   fromMs: number;
   toMs: number;
+}
+
+/** The record: the last start's window, and `earlier` those of the starts before it (newest first, at most KEPT_STARTS - 1). */
+export interface StartChecks extends StartWindow {
+  earlier?: StartWindow[];
 }
 
 /** A name as compared: lower case (RFC 4343), without its trailing dot. */
@@ -45,12 +60,25 @@ function bare(name: string): string {
   return lower.length > 1 && lower.endsWith('.') ? lower.slice(0, -1) : lower;
 }
 
-/** The record's text (one JSON object and a newline). */
+/** The record's text (one JSON object and a newline); `earlier` only when it holds a window. */
 export function startChecksText(c: StartChecks): string {
-  return `${JSON.stringify({ names: c.names, fromMs: c.fromMs, toMs: c.toMs })}\n`;
+  const earlier = (c.earlier ?? []).map((w) => ({ names: w.names, fromMs: w.fromMs, toMs: w.toMs }));
+  return `${JSON.stringify({ names: c.names, fromMs: c.fromMs, toMs: c.toMs, ...(earlier.length > 0 ? { earlier } : {}) })}\n`;
 }
 
-/** The record in `text`, or null when it is not one (hand-edited, cut): then no row is marked. */
+/** The window in `v`, or null when it is none. */
+function parseWindow(v: unknown): StartWindow | null {
+  if (typeof v !== 'object' || v === null) return null;
+  const { names, fromMs, toMs } = v as Record<string, unknown>;
+  if (!Array.isArray(names) || names.length > MAX_NAMES || !names.every((n) => typeof n === 'string' && n !== '')) return null;
+  if (typeof fromMs !== 'number' || typeof toMs !== 'number' || !Number.isFinite(fromMs) || !Number.isFinite(toMs) || toMs < fromMs) return null;
+  return { names: names as string[], fromMs, toMs };
+}
+
+/**
+ * The record in `text`, or null when its last window is not one (hand-edited, cut): then no row
+ * is marked. An `earlier` that is not a list of at most KEPT_STARTS - 1 windows is left out.
+ */
 export function parseStartChecks(text: string): StartChecks | null {
   let v: unknown;
   try {
@@ -58,11 +86,11 @@ export function parseStartChecks(text: string): StartChecks | null {
   } catch {
     return null;
   }
-  if (typeof v !== 'object' || v === null) return null;
-  const { names, fromMs, toMs } = v as Record<string, unknown>;
-  if (!Array.isArray(names) || names.length > MAX_NAMES || !names.every((n) => typeof n === 'string' && n !== '')) return null;
-  if (typeof fromMs !== 'number' || typeof toMs !== 'number' || !Number.isFinite(fromMs) || !Number.isFinite(toMs) || toMs < fromMs) return null;
-  return { names: names as string[], fromMs, toMs };
+  const last = parseWindow(v);
+  if (last === null) return null;
+  const given = (v as Record<string, unknown>).earlier;
+  const earlier = Array.isArray(given) && given.length < KEPT_STARTS ? given.map(parseWindow) : [];
+  return earlier.length > 0 && earlier.every((w) => w !== null) ? { ...last, earlier: earlier as StartWindow[] } : last;
 }
 
 /** The real path of the record beside the exact query log at the real path `rowsFile`. */
@@ -75,31 +103,45 @@ export function startChecksBeside(rowsFile: string): string {
  * or it cannot be read or parsed (never followed through a link, never read past MAX_BYTES).
  */
 export async function readStartChecks(rowsFile: string): Promise<StartChecks | null> {
-  const got = await readSmallFile(startChecksBeside(rowsFile), START_CHECKS_FILE, MAX_BYTES);
+  return readRecord(startChecksBeside(rowsFile));
+}
+
+/** The record at the real path `file`, or null (readStartChecks). */
+async function readRecord(file: string): Promise<StartChecks | null> {
+  const got = await readSmallFile(file, START_CHECKS_FILE, MAX_BYTES);
   return 'text' in got ? parseStartChecks(got.text) : null;
 }
 
 /**
  * True when a query for `name` asked at `queryUs` (µs since the epoch, the row's time) is one of
- * start's checks in `checks`: its name is one of the names (case-insensitive, trailing dot
- * ignored) and its time is inside the window widened by START_CHECK_MARGIN_MS each side.
+ * start's checks in `checks`: for the last start or one kept before it, its name is one of that
+ * start's names (case-insensitive, trailing dot ignored) and its time is inside that start's
+ * window widened by START_CHECK_MARGIN_MS each side.
  */
 export function isStartCheck(checks: StartChecks | null | undefined, name: string, queryUs: number): boolean {
   if (!checks) return false;
   const ms = queryUs / 1000;
-  if (ms < checks.fromMs - START_CHECK_MARGIN_MS || ms > checks.toMs + START_CHECK_MARGIN_MS) return false;
   const asked = bare(name);
-  return checks.names.some((n) => bare(n) === asked);
+  return [checks, ...(checks.earlier ?? [])].some((w) => ms >= w.fromMs - START_CHECK_MARGIN_MS && ms <= w.toMs + START_CHECK_MARGIN_MS && w.names.some((n) => bare(n) === asked));
 }
 
 /**
- * Writes `checks` as the record (replacing the last start's) under `fs`'s root, atomically
+ * Writes `checks` (one start's window) as the record's last window under `fs`'s root, the
+ * record's windows before (read from it: its last and its `earlier`) kept as `earlier`, at most
+ * KEPT_STARTS - 1 and the oldest left out past MAX_BYTES; atomically
  * (HostFs.writeFileAtomic: temp file, rename), owned and moded as the exact query log
  * (logOwnership of the host's `adm` group: root:adm 0640, or root:root 0600 without it). Not
  * root (`asRoot` false: a temp-root test run) keeps this user as owner but still gets the mode.
  * Rejects as the write does (ENOENT: no log directory).
  */
-export async function writeStartChecks(fs: Pick<HostFs, 'real' | 'writeFileAtomic'>, checks: StartChecks, asRoot: boolean): Promise<void> {
-  const own = logOwnership(await readAdmGid(fs.real('/etc/group')));
-  await fs.writeFileAtomic(START_CHECKS_FILE, startChecksText(checks), asRoot ? own : { mode: own.mode });
+export async function writeStartChecks(fs: Pick<HostFs, 'real' | 'writeFileAtomic'>, checks: StartWindow, asRoot: boolean): Promise<void> {
+  const [admGid, before] = await Promise.all([readAdmGid(fs.real('/etc/group')), readRecord(fs.real(START_CHECKS_FILE))]);
+  const own = logOwnership(admGid);
+  const earlier = before ? [before, ...(before.earlier ?? [])].slice(0, KEPT_STARTS - 1) : [];
+  let text = startChecksText({ ...checks, earlier });
+  while (Buffer.byteLength(text) > MAX_BYTES && earlier.length > 0) {
+    earlier.pop();
+    text = startChecksText({ ...checks, earlier });
+  }
+  await fs.writeFileAtomic(START_CHECKS_FILE, text, asRoot ? own : { mode: own.mode });
 }
