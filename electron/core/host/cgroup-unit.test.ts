@@ -8,6 +8,8 @@ describe('serviceUnitOfCgroup', () => {
     expect(serviceUnitOfCgroup('0::/system.slice/named.service/payload\n')).toBe('named.service');
     expect(serviceUnitOfCgroup('12:pids:/system.slice/named.service\n1:name=systemd:/system.slice/named.service\n0::/system.slice/named.service\n')).toBe('named.service');
     expect(serviceUnitOfCgroup('11:memory:/\n1:name=systemd:/system.slice/bind9.service\n')).toBe('bind9.service');
+    // systemd's legacy (v1-only) layout after cgroup v2 was mounted somewhere: the kernel lists `0::/` too.
+    expect(serviceUnitOfCgroup('12:name=systemd:/system.slice/bind9.service\n4:pids:/system.slice/bind9.service\n0::/\n')).toBe('bind9.service');
   });
 
   it('null for a login session, a container scope, init, a user manager\'s service, the namespace root or no text', () => {
@@ -26,6 +28,8 @@ describe('inServiceCgroup', () => {
     expect(inServiceCgroup('0::/system.slice/named.service/payload\n')).toBe(true);
     expect(inServiceCgroup('0::/user.slice/user-0.slice/user@0.service/app.slice/run-u3.service\n')).toBe(true);
     expect(inServiceCgroup('11:memory:/\n1:name=systemd:/system.slice/cron.service\n')).toBe(true);
+    // systemd's legacy (v1-only) layout after cgroup v2 was mounted somewhere: the kernel lists `0::/` too.
+    expect(inServiceCgroup('12:name=systemd:/system.slice/run-u7.service\n5:memory:/system.slice/run-u7.service\n0::/\n')).toBe(true);
     expect(inServiceCgroup('')).toBe(true);
   });
 

@@ -39,10 +39,19 @@ export function inServiceCgroup(cgroupText: string): boolean {
   return cgroupPath(cgroupText)?.some((p) => p.endsWith('.service') && !USER_MANAGER.test(p)) ?? true;
 }
 
-/** The components of the cgroup v2 line's path (else cgroup v1's systemd one) of a /proc/PID/cgroup text, or null when it has neither. */
+/**
+ * The components of the path systemd keeps its units in, from a /proc/PID/cgroup text: the cgroup
+ * v2 line's (`0::PATH`: unified and hybrid layouts), else cgroup v1's `name=systemd` one; null
+ * when it has neither. Once cgroup v2 was mounted anywhere (a container runtime, a tool), the
+ * kernel lists a `0::` line for every process (kernel/cgroup/cgroup.c proc_cgroup_show,
+ * cgrp_dfl_visible), `0::/` while systemd runs the legacy (v1-only) layout and keeps its units in
+ * the `name=systemd` hierarchy: then that line says where the process is.
+ */
 function cgroupPath(cgroupText: string): string[] | null {
   const lines = cgroupText.split('\n');
-  const line = lines.find((l) => l.startsWith('0::')) ?? lines.find((l) => /^\d+:name=systemd:/.test(l));
-  if (line === undefined) return null;
-  return line.slice(line.indexOf(':', line.indexOf(':') + 1) + 1).trim().split('/').filter((p) => p !== '');
+  const pathOf = (line: string) => line.slice(line.indexOf(':', line.indexOf(':') + 1) + 1).trim().split('/').filter((p) => p !== '');
+  const v2 = lines.find((l) => l.startsWith('0::'));
+  const v1 = lines.find((l) => /^\d+:name=systemd:/.test(l));
+  if (v2 !== undefined && (v1 === undefined || pathOf(v2).length > 0)) return pathOf(v2);
+  return v1 === undefined ? null : pathOf(v1);
 }
