@@ -42,6 +42,10 @@ describe("start's checks (left28 #2): a row is start's when its name is one star
     expect(later.probe).toBe(false);
     expect(later.startCheck).toBeUndefined();
     expect(capturedQueryRow(c, 'adguard', 'k', [])).toMatchObject({ probe: false });
+    // The health probe asking inside the window (the window's status poll during a start) stays the health probe's.
+    const probe = capturedQueryRow({ ...c, name: 'KUBERNETES.DEFAULT.svc.cluster.local' }, 'adguard', 'k', [], 0, checks);
+    expect(probe.probe).toBe(true);
+    expect(probe.startCheck).toBeUndefined();
   });
 
   it('a record that is not one marks nothing', () => {

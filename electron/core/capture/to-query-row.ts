@@ -32,7 +32,10 @@ function ownAnswer(rcode: string): QueryRow['route'] {
  */
 export function capturedQueryRow(c: CapturedQuery, engine: QueryRow['engine'], key: string, clusterZones: readonly string[], run = 0, checks?: StartChecks | null): QueryRow {
   const name = c.name.toLowerCase();
-  const startCheck = isStartCheck(checks, c.name, c.queryUs);
+  // The health probe's own spelling (shared/health-probe.ts) is the probe's, also inside start's
+  // window (the window's status poll asking while start verifies): verify asks in lower case.
+  const healthProbe = isHealthProbeName(c.name);
+  const startCheck = !healthProbe && isStartCheck(checks, c.name, c.queryUs);
   const zone = c.upstream === null ? null : zoneOf(name, clusterZones);
   return {
     key,
@@ -50,7 +53,7 @@ export function capturedQueryRow(c: CapturedQuery, engine: QueryRow['engine'], k
     latencyMs: c.latencyMs,
     protocol: c.proto,
     run,
-    probe: startCheck || isHealthProbeName(c.name),
+    probe: startCheck || healthProbe,
     ...(startCheck ? { startCheck: true as const } : {}),
     mixed: false,
     // The search list recorded with the row (a hand-edited line may hold anything: strings only).
