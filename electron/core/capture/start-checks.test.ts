@@ -108,6 +108,9 @@ describe("start's checks on disk: written beside the exact query log, read by it
       ['127.0.0.1:41003', false],
       ['127.0.0.1:41004', true],
     ]);
+    // The clock stepped back during a verify: that window is not written, the kept ones still mark.
+    await writeStartChecks(fs, { names: ['www.example.test'], fromMs: T0 + 50, toMs: T0 + 40 }, false);
+    expect(await readStartChecks(rows)).toEqual({ ...checks, earlier: [first] });
     // More starts: the record keeps the last KEPT_STARTS, newest first.
     for (let i = 1; i <= KEPT_STARTS; i++) await writeStartChecks(fs, { names: ['www.example.test'], fromMs: T0 + i * 1000, toMs: T0 + i * 1000 + 5 }, false);
     const kept = await readStartChecks(rows);

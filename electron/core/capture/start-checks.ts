@@ -130,11 +130,15 @@ export function isStartCheck(checks: StartChecks | null | undefined, name: strin
  * record's windows before (read from it: its last and its `earlier`) kept as `earlier`, at most
  * KEPT_STARTS - 1 and the oldest left out past MAX_BYTES; atomically
  * (HostFs.writeFileAtomic: temp file, rename), owned and moded as the exact query log
- * (logOwnership of the host's `adm` group: root:adm 0640, or root:root 0600 without it). Not
+ * (logOwnership of the host's `adm` group: root:adm 0640, or root:root 0600 without it); a
+ * window that ends before it begins (the clock stepped back meanwhile) is not written. Not
  * root (`asRoot` false: a temp-root test run) keeps this user as owner but still gets the mode.
  * Rejects as the write does (ENOENT: no log directory).
  */
 export async function writeStartChecks(fs: Pick<HostFs, 'real' | 'writeFileAtomic'>, checks: StartWindow, asRoot: boolean): Promise<void> {
+  // The wall clock stepped back while verify asked (NTP): no window says when those rows were
+  // asked, and one that is not a window would make the record unreadable; the earlier starts' stay.
+  if (checks.toMs < checks.fromMs) return;
   const [admGid, before] = await Promise.all([readAdmGid(fs.real('/etc/group')), readRecord(fs.real(START_CHECKS_FILE))]);
   const own = logOwnership(admGid);
   const earlier = before ? [before, ...(before.earlier ?? [])].slice(0, KEPT_STARTS - 1) : [];
