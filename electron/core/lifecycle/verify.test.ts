@@ -14,7 +14,7 @@ function answer(name: string, server: string, rcode: string, data: string[]): Qu
  * Deps with a fake clock: a query that times out costs its whole timeoutMs, sleep advances the
  * clock. `proxyTimeouts` = how many proxy attempts time out before it answers (Infinity: never).
  */
-function fakeDeps(o: { proxyTimeouts?: number; upstreamOffline?: boolean; barrier?: number }) {
+function fakeDeps(o: { proxyTimeouts?: number; proxyRcode?: string; upstreamOffline?: boolean; barrier?: number }) {
   let clock = 1_000_000;
   let proxyAttempts = 0;
   let started = 0;
@@ -35,8 +35,8 @@ function fakeDeps(o: { proxyTimeouts?: number; upstreamOffline?: boolean; barrie
       if (server === '127.0.0.1:53' && name === CLUSTER) {
         proxyAttempts += 1;
         if (proxyAttempts <= (o.proxyTimeouts ?? 0)) {
-          clock += timeoutMs ?? 2000;
-          return answer(name, server, 'TIMEOUT', []);
+          clock += o.proxyRcode ? 1000 : (timeoutMs ?? 2000);
+          return answer(name, server, o.proxyRcode ?? 'TIMEOUT', []);
         }
         return answer(name, server, 'NOERROR', ['172.21.0.1']);
       }
@@ -103,6 +103,13 @@ describe('verifyDns', () => {
     await expect(verifyDns(f.deps, FIXTURE_DISCOVERY, ['192.0.2.53'], 'www.example.test', 5000, false, [], 'cli', (c) => asked.push(c))).rejects.toThrow('The proxy answered');
     expect(asked).toHaveLength(1);
     expect(asked[0]!.toMs).toBe(1_000_000 + f.elapsed());
+  });
+
+  it('a proxy that answers SERVFAIL until the deadline: the message says it answered, still so at the deadline (not "no answer")', async () => {
+    const f = fakeDeps({ proxyTimeouts: Infinity, proxyRcode: 'SERVFAIL' });
+    await expect(verifyDns(f.deps, FIXTURE_DISCOVERY, ['192.0.2.53'], 'www.example.test', 5000)).rejects.toThrow(
+      `The proxy answered ${CLUSTER} with SERVFAIL (no address), not 172.21.0.1 (still so when the verify deadline of 5000 ms ran out: asked again until then); is CoreDNS at 172.21.0.10 reachable from this host?`,
+    );
   });
 
   it('gives up at the deadline and says that the deadline ran out', async () => {

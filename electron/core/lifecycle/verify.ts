@@ -95,7 +95,9 @@ export async function verifyDns(
   const want = d.kubernetesServiceIp;
   const upstream = upstreams[0]!;
   const deadline = deps.now() + timeoutMs;
-  const ranOut = (expired: boolean) => (expired ? ` (no answer within the verify deadline of ${timeoutMs} ms)` : '');
+  // A check asked until the deadline: "no answer" only when its last try got none (a SERVFAIL is an answer).
+  const ranOut = (expired: boolean, last?: QueryResult) =>
+    !expired ? '' : last && !silent(last) ? ` (still so when the verify deadline of ${timeoutMs} ms ran out: asked again until then)` : ` (no answer within the verify deadline of ${timeoutMs} ms)`;
   const askUpstream = (server: string, t: number) => deps.query({ name: externalName, type: 'A', server, timeoutMs: t });
 
   // Each named upstream, until it answers or the deadline passes (a lost datagram is retried).
@@ -146,16 +148,16 @@ export async function verifyDns(
   ]).finally(() => onAsked?.({ names: [name, externalName], fromMs, toMs: deps.now() }));
 
   if (!proxy.r.answers.some((a) => a.data === want)) {
-    throw failed('VERIFY_PROXY', `The proxy answered ${name} with ${proxy.r.rcode} ${shown(proxy.r)}, not ${want}${ranOut(proxy.expired)}; is CoreDNS at ${d.kubeDnsIp} reachable from this host?`);
+    throw failed('VERIFY_PROXY', `The proxy answered ${name} with ${proxy.r.rcode} ${shown(proxy.r)}, not ${want}${ranOut(proxy.expired, proxy.r)}; is CoreDNS at ${d.kubeDnsIp} reachable from this host?`);
   }
   if (!system.r.answers.some((a) => a.data === want)) {
-    throw failed('VERIFY_SYSTEM', `The system resolver (getaddrinfo) answered ${name} with ${system.r.rcode} ${shown(system.r)}, not ${want}${ranOut(system.expired)}; check the hosts line of /etc/nsswitch.conf.`);
+    throw failed('VERIFY_SYSTEM', `The system resolver (getaddrinfo) answered ${name} with ${system.r.rcode} ${shown(system.r)}, not ${want}${ranOut(system.expired, system.r)}; check the hosts line of /etc/nsswitch.conf.`);
   }
   // Every path host programs use must see the cluster: one that misses it
   // leaves some programs without cluster names although the proxy answers.
   const missed = viaPaths.find((v) => !v.r.answers.some((a) => a.data === want));
   if (missed) {
-    throw failed('VERIFY_SYSTEM', `${missed.p.label} answered ${name} with ${missed.r.rcode}${missed.r.error ? ` (${missed.r.error})` : ''} ${shown(missed.r)}, not ${want}${ranOut(missed.expired)}; programs that resolve this way would not find cluster names. Check \`resolvectl status\` (the cluster zones must be on the KubeSwitch link) and the hosts line of /etc/nsswitch.conf.`);
+    throw failed('VERIFY_SYSTEM', `${missed.p.label} answered ${name} with ${missed.r.rcode}${missed.r.error ? ` (${missed.r.error})` : ''} ${shown(missed.r)}, not ${want}${ranOut(missed.expired, missed.r)}; programs that resolve this way would not find cluster names. Check \`resolvectl status\` (the cluster zones must be on the KubeSwitch link) and the hosts line of /etc/nsswitch.conf.`);
   }
   if (ext.dead.length) {
     const what = ext.dead.map(({ u, r }) => `${u} ${r.rcode === 'REFUSED' ? 'refused' : `gave no answer (${r.rcode}${r.error ? `: ${r.error}` : ''})`}`).join('; ');
@@ -176,7 +178,7 @@ export async function verifyDns(
     // Answer data, not only the class.
     const mismatch = answerMismatch(ext.direct!, ext.via.r);
     if (mismatch) {
-      throw failed('VERIFY_EXTERNAL', `${externalName}: ${mismatch} (upstream ${asked})${ranOut(ext.via.expired)}; check the upstream rules in the proxy config (a refused zone allowed, or a zone routed to CoreDNS?).`);
+      throw failed('VERIFY_EXTERNAL', `${externalName}: ${mismatch} (upstream ${asked})${ranOut(ext.via.expired, ext.via.r)}; check the upstream rules in the proxy config (a refused zone allowed, or a zone routed to CoreDNS?).`);
     }
     const cls = answerClass(ext.via.r);
     externalNote = `${cls} as from ${asked}${ext.skipped.length ? ` (asked after ${ext.skipped.join(', ')}, as glibc does)` : ''}`;
