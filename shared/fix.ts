@@ -345,13 +345,13 @@ export function cliCommand(args: string, root = false): string {
  * besides `sudo …` it names `su -c '…'`, which runs the line as root through root's shell (su(1)
  * `-c`). Several commands in turn (`['stop', 'start']`): each with sudo (`…`, then `…`), and one
  * `su -c` joining them with `&&`. Under a wrapper that runs as root by itself (setCliName `sudo`
- * false), just its lines. Each command in a code span (shared/code-span.ts codeSpan: a kubeconfig path
- * may hold a backtick).
+ * false), `as root: ` and just its lines (each call site reads "run it as root: …"). Each command
+ * in a code span (shared/code-span.ts codeSpan: a kubeconfig path may hold a backtick).
  */
 export function asRootWays(args: string | readonly string[]): string {
   const all = typeof args === 'string' ? [args] : args;
   const lines = all.map((a) => codeSpan(cliCommand(a, true))).join(', then ');
-  if (!cliSudo) return lines;
+  if (!cliSudo) return `as root: ${lines}`;
   return `as root: ${lines}, or ${codeSpan(`su -c ${shellWord(all.map((a) => cliCommand(a)).join(' && '))}`)} where sudo is not installed`;
 }
 

@@ -43,7 +43,7 @@ describe('coredns-loop when the proxy log is unreadable', () => {
     });
     // Under the sandbox's wrapper (root by itself, shell commands run inside): its line, no sudo.
     setCliName('/tmp/k2sdns-app-Ab12/k2s-dns', false, true, '192.0.2.53');
-    expect((await checkLiveLoop(await h.ctx())).fix).toBe('To check it, run `/tmp/k2sdns-app-Ab12/k2s-dns doctor`; or be in the group adm where K2s DNS runs and run doctor again.');
+    expect((await checkLiveLoop(await h.ctx())).fix).toBe('To check it, run as root: `/tmp/k2sdns-app-Ab12/k2s-dns doctor`; or be in the group adm where K2s DNS runs and run doctor again.');
   });
 
   it('an absent or empty log is still OK "No query log to check"', async () => {

@@ -72,7 +72,7 @@ describe('resolverDiff when the state is root-only', () => {
     expect((await startDns(h.deps, TEST_START_OPTS, () => undefined)).ok).toBe(true);
     asUser(h.deps);
     setCliName('/tmp/sb/k2s-dns', false, true);
-    await expect(resolverDiff(h.deps)).rejects.toThrow('so the diff cannot be shown to uid 1000; run `/tmp/sb/k2s-dns diff`.');
+    await expect(resolverDiff(h.deps)).rejects.toThrow('so the diff cannot be shown to uid 1000; run as root: `/tmp/sb/k2s-dns diff`.');
   });
 
   it('any other error stays what it was', async () => {

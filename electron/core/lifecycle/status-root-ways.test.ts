@@ -26,7 +26,7 @@ describe("status's root fixes: sudo, or su -c where sudo is not installed", () =
   it('several commands in turn: each with sudo, one su -c joining them with &&', () => {
     expect(asRootWays(['stop', 'start'])).toBe("as root: `sudo npx k2s-dns stop`, then `sudo npx k2s-dns start`, or `su -c 'npx k2s-dns stop && npx k2s-dns start'` where sudo is not installed");
     setCliName('/tmp/sb/k2s-dns', false);
-    expect(asRootWays(['stop', 'start'])).toBe('`/tmp/sb/k2s-dns stop`, then `/tmp/sb/k2s-dns start`');
+    expect(asRootWays(['stop', 'start'])).toBe('as root: `/tmp/sb/k2s-dns stop`, then `/tmp/sb/k2s-dns start`');
   });
 
   it('systemd gave up on the proxy: stop, then start, with sudo or one su -c', async () => {
