@@ -291,6 +291,20 @@ export function setCliKubeconfig(path: string | null): void {
   cliKubeconfig = path;
 }
 
+/** The kubeconfig a `su -c '…'` line names (setCliSuKubeconfig), else cliKubeconfig's. */
+let cliSuKubeconfig: string | null = null;
+
+/**
+ * Sets the kubeconfig the `su -c '…'` form of asRootWays names with `--kubeconfig` in its start,
+ * zones and doctor commands: the one in use. su(1) sets neither SUDO_USER nor PKEXEC_UID, so
+ * root's own lookup there never reaches the caller's ~/.kube/config, which `sudo k2s-dns …`
+ * finds (electron/core/cluster/kubeconfig.ts locateKubeconfig): naming it is what makes that
+ * line start the same cluster. Null: as setCliKubeconfig's.
+ */
+export function setCliSuKubeconfig(path: string | null): void {
+  cliSuKubeconfig = path;
+}
+
 /** What setCliKubeconfig is given when no kubeconfig was found: `--kubeconfig PATH`, as `k2s-dns --help` writes it. */
 export const KUBECONFIG_PLACEHOLDER = 'PATH';
 
@@ -327,14 +341,15 @@ export function shellWord(word: string): string {
  * a line with flags asks for other options on purpose) ends with the running start's flags
  * (setCliRunningStart), each a shell word.
  */
-export function cliCommand(args: string, root = false): string {
+export function cliCommand(args: string, root = false, viaSu = false): string {
   const verb = args.split(' ', 1)[0] ?? '';
   if (args === 'start' && runningStart.length > 0) args = `start ${startFlagWords(runningStart).map(shellWord).join(' ')}`;
   // A help line reads no kubeconfig: never one on it (walk 23: `zones --help --kubeconfig PATH`).
   const help = args.split(' ').some((w) => w === '--help' || w === '-h');
   // A line that names its own kubeconfig keeps it alone.
   const own = args.split(' ').includes('--kubeconfig');
-  const kubeconfig = cliKubeconfig !== null && KUBECONFIG_VERBS.has(verb) && !help && !own ? ` --kubeconfig ${shellWord(cliKubeconfig)}` : '';
+  const named = viaSu ? (cliSuKubeconfig ?? cliKubeconfig) : cliKubeconfig;
+  const kubeconfig = named !== null && KUBECONFIG_VERBS.has(verb) && !help && !own ? ` --kubeconfig ${shellWord(named)}` : '';
   return `${root && cliSudo ? 'sudo ' : ''}${cliName} ${args}${kubeconfig}`;
 }
 
@@ -352,7 +367,7 @@ export function asRootWays(args: string | readonly string[]): string {
   const all = typeof args === 'string' ? [args] : args;
   const lines = all.map((a) => codeSpan(cliCommand(a, true))).join(', then ');
   if (!cliSudo) return `as root: ${lines}`;
-  return `as root: ${lines}, or ${codeSpan(`su -c ${shellWord(all.map((a) => cliCommand(a)).join(' && '))}`)} where sudo is not installed`;
+  return `as root: ${lines}, or ${codeSpan(`su -c ${shellWord(all.map((a) => cliCommand(a, false, true)).join(' && '))}`)} where sudo is not installed`;
 }
 
 /**

@@ -5,18 +5,20 @@
  * named PATH there); `PATH` stays for a host where sudo finds none either (the sandbox's).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { asRootStartWays, cliCommand, kubectlCommand, setCliKubeconfig, setKubectlKubeconfig } from '../../shared/fix';
+import { asRootStartWays, asRootWays, cliCommand, kubectlCommand, setCliKubeconfig, setCliSuKubeconfig, setKubectlKubeconfig } from '../../shared/fix';
+import { kubeconfigForSu } from '../core/cluster/kubeconfig-default';
 import { kubeconfigAsked, nameKubeconfig, type NameLookups } from './name-kubeconfig';
 
 afterEach(() => {
   setCliKubeconfig(null);
+  setCliSuKubeconfig(null);
   setKubectlKubeconfig(null);
 });
 
 const ADMIN = '/etc/kubernetes/admin.conf';
 /** Lookups where sudo finds `forSudo`, `toName` names any path but that one, and the user reads only `readable`. */
-function lookups(forSudo: string | null, readable: string[] = []): NameLookups {
-  return { forSudo: async () => forSudo, toName: async (p) => (p === null || p === forSudo ? null : p), reads: async (p) => readable.includes(p) };
+function lookups(forSudo: string | null, readable: string[] = [], forSu: string | null = forSudo === ADMIN ? ADMIN : null): NameLookups {
+  return { forSudo: async () => forSudo, toName: async (p) => (p === null || p === forSudo ? null : p), reads: async (p) => readable.includes(p), forSu: () => forSu };
 }
 
 describe('nameKubeconfig', () => {
@@ -25,6 +27,23 @@ describe('nameKubeconfig', () => {
     expect(cliCommand('start', true)).toBe('sudo npx k2s-dns start');
     expect(cliCommand('doctor', true)).toBe('sudo npx k2s-dns doctor');
     expect(kubectlCommand('get nodes')).toBe(`sudo kubectl --kubeconfig ${ADMIN} get nodes`);
+  });
+
+  it("the caller's ~/.kube/config, which sudo finds (SUDO_USER) and su's root does not: the sudo line bare, the su -c line names it", async () => {
+    const own = '/home/ada/.kube/config';
+    expect(await nameKubeconfig(own, lookups(own, [own], null))).toBe(own);
+    expect(asRootWays('start')).toBe(`as root: \`sudo npx k2s-dns start\`, or \`su -c 'npx k2s-dns start --kubeconfig ${own}'\` where sudo is not installed`);
+    // Found by su's root too (K2s's admin.conf first): neither names it.
+    expect(await nameKubeconfig(ADMIN, lookups(ADMIN, [], ADMIN))).toBe(ADMIN);
+    expect(asRootWays('start')).toBe("as root: `sudo npx k2s-dns start`, or `su -c 'npx k2s-dns start'` where sudo is not installed");
+  });
+
+  it("su's own lookup: admin.conf first, then $KUBECONFIG (su keeps the environment), then root's ~/.kube/config; never a caller's", () => {
+    const has = (...paths: string[]) => (p: string) => paths.includes(p);
+    expect(kubeconfigForSu({ env: { SUDO_USER: 'ada', KUBECONFIG: '/srv/k.conf' }, exists: has('/srv/k.conf', '/home/ada/.kube/config') })).toBe('/srv/k.conf');
+    expect(kubeconfigForSu({ env: { SUDO_USER: 'ada' }, exists: has('/home/ada/.kube/config') })).toBeNull();
+    expect(kubeconfigForSu({ env: { KUBECONFIG: '/srv/k.conf' }, exists: has(ADMIN, '/srv/k.conf') })).toBe(ADMIN);
+    expect(kubeconfigForSu({ env: {}, exists: has('/root/.kube/config') })).toBe('/root/.kube/config');
   });
 
   it('none found by the user nor by sudo: `--kubeconfig PATH`, as `k2s-dns --help` writes it, and kubectl names none', async () => {

@@ -2,8 +2,8 @@
 // Static: a builtin's import() stays one in the bundled CLI script and fails once that runs from
 // its code cache (compile-cache/script-cache.ts: "A dynamic import callback was not specified").
 import { access, constants, stat } from 'node:fs/promises';
-import { KUBECONFIG_PLACEHOLDER, setCliKubeconfig, setKubectlKubeconfig } from '../../shared/fix';
-import { kubeconfigForSudo, kubeconfigToName } from '../core/cluster/kubeconfig-default';
+import { KUBECONFIG_PLACEHOLDER, setCliKubeconfig, setCliSuKubeconfig, setKubectlKubeconfig } from '../../shared/fix';
+import { kubeconfigForSu, kubeconfigForSudo, kubeconfigToName } from '../core/cluster/kubeconfig-default';
 
 /**
  * True when the user who typed this command may read `path`: this process (access(2) R_OK), or
@@ -41,9 +41,11 @@ export interface NameLookups {
   toName: (inUse: string | null) => Promise<string | null>;
   /** callerReads. */
   reads: (path: string) => Promise<boolean>;
+  /** kubeconfig-default.ts kubeconfigForSu: what `su -c 'k2s-dns …'` finds by itself. */
+  forSu: () => string | null;
 }
 
-const THIS_HOST: NameLookups = { forSudo: () => kubeconfigForSudo(), toName: (p) => kubeconfigToName(p), reads: callerReads };
+const THIS_HOST: NameLookups = { forSudo: () => kubeconfigForSudo(), toName: (p) => kubeconfigToName(p), reads: callerReads, forSu: () => kubeconfigForSu() };
 
 /**
  * Fix texts this run prints name `path` (this run's lookup's kubeconfig, null when it found none)
@@ -51,12 +53,16 @@ const THIS_HOST: NameLookups = { forSudo: () => kubeconfigForSudo(), toName: (p)
  * `--kubeconfig PATH` when neither this lookup nor `sudo k2s-dns …` finds one. A user's lookup
  * skips files it cannot read (cluster/kubeconfig.ts locateKubeconfig), but `sudo k2s-dns start`
  * reads K2s's root-only admin.conf by itself: then a bare command works as printed, and none is
- * named. Printed kubectl lines name the one in use, with sudo when only root reads it.
+ * named. The `su -c '…'` lines name the one in use unless su's root finds it (setCliSuKubeconfig:
+ * su sets no SUDO_USER, so a caller's ~/.kube/config is not found there). Printed kubectl
+ * lines name the one in use, with sudo when only root reads it.
  * @returns the kubeconfig a printed `sudo k2s-dns start` uses (`path`, else sudo's), null when none
  */
 export async function nameKubeconfig(path: string | null, lookups: NameLookups = THIS_HOST): Promise<string | null> {
   const used = path ?? (await lookups.forSudo());
   setCliKubeconfig(used === null ? KUBECONFIG_PLACEHOLDER : await lookups.toName(path));
+  // `su -c '…'` (no SUDO_USER for root's lookup): the file in use unless that lookup finds it.
+  setCliSuKubeconfig(used === null ? KUBECONFIG_PLACEHOLDER : lookups.forSu() === used ? null : used);
   // kubectl's own lookup is not K2s DNS's: its lines always name the file.
   setKubectlKubeconfig(used === null ? null : { path: used, root: !(await lookups.reads(used)) });
   return used;

@@ -11,8 +11,8 @@ import { K2S_PATHS } from '../../shared/k2s-paths';
 import { dnsStatus } from './lifecycle/status';
 import { resolverDiff } from './lifecycle/diff';
 import { queryTargets, resolveTarget } from './lifecycle/query-target';
-import { kubeconfigForSudo, kubeconfigOrStarted, kubeconfigToName, type SudoLookupHost } from './cluster/kubeconfig-default';
-import { setCliKubeconfig, setKubectlKubeconfig } from '../../shared/fix';
+import { kubeconfigForSu, kubeconfigForSudo, kubeconfigOrStarted, kubeconfigToName, type SudoLookupHost } from './cluster/kubeconfig-default';
+import { setCliKubeconfig, setCliSuKubeconfig, setKubectlKubeconfig } from '../../shared/fix';
 import type { FindKubeconfigResult } from './cluster/kubeconfig';
 import { discoverCluster } from './cluster/discovery';
 import { hostZonePolicy } from './cluster/host-zone-policy';
@@ -180,6 +180,8 @@ export function createRealBackend(o: RealBackendOptions): AppBackend {
       if (found.path === null) askRoot();
       else named.asRoot = Promise.resolve(null);
       setCliKubeconfig(await kubeconfigToName(found.path, o.sudoLookup));
+      // `su -c '…'` lines name it unless su's root finds it (su sets no SUDO_USER: no caller's file).
+      setCliSuKubeconfig(found.path !== null && kubeconfigForSu(o.sudoLookup) === found.path ? null : found.path);
       // Printed kubectl lines (the CoreDNS-down fix) name it always, with sudo when this user cannot read it (walk 10 H1).
       setKubectlKubeconfig(found.path ? { path: found.path, root: !canRead(found.path) } : null);
     } else if (found.path === null && named.none !== null && deps.now() - named.none >= ROOT_LOOKUP_AGAIN_MS) askRoot();

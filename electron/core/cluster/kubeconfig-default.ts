@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { userInfo } from 'node:os';
-import { locateKubeconfig, type FindKubeconfigResult } from './kubeconfig';
+import { findKubeconfig, locateKubeconfig, type FindKubeconfigResult } from './kubeconfig';
 import type { Exec } from '../host/exec';
 import { readState } from '../host/resolver-state';
 import type { HostFs } from '../host/host-fs';
@@ -95,4 +95,13 @@ export async function startFindsKubeconfig(inUse: string | null, host?: SudoLook
 export async function kubeconfigToName(inUse: string | null, host: SudoLookupHost = THIS_HOST()): Promise<string | null> {
   if (inUse === null) return null;
   return (await kubeconfigForSudo(host)) === inUse ? null : inUse;
+}
+
+/**
+ * The kubeconfig `su -c 'k2s-dns …'` finds by itself: root's lookup with no caller (su(1) sets
+ * neither SUDO_USER nor PKEXEC_UID, and HOME to root's) and this environment's $KUBECONFIG (su
+ * without --login keeps the environment). Null when it finds none. `home` is root's (/root).
+ */
+export function kubeconfigForSu(host: Pick<SudoLookupHost, 'env' | 'exists'> = THIS_HOST(), home = '/root'): string | null {
+  return findKubeconfig({ env: { KUBECONFIG: host.env['KUBECONFIG'] }, exists: host.exists, homeOf: () => null, home }).path;
 }
