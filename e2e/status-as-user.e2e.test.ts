@@ -85,7 +85,7 @@ describe.skipIf(!inSandbox)("status as a user on a host whose kubeconfig is K2s'
       // `sudo k2s-dns start` reads admin.conf by itself: no `--kubeconfig PATH`, no "no kubeconfig".
       expect(stopped.stdout).toMatch(/^health: +Cluster names do not resolve on this host: K2s DNS is stopped — as root: `sudo (npx )?k2s-dns start`, or `su -c '(npx )?k2s-dns start'` where sudo is not installed$/m);
       expect(stopped.stdout).not.toContain('--kubeconfig');
-      expect(stopped.stdout).toMatch(/^ {2}– CoreDNS \(kube-dns 172\.21\.0\.10:53, K2s's default: not discovered — start reads it from the cluster\): not in use: K2s DNS is stopped$/m);
+      expect(stopped.stdout).toMatch(/^ {2}– CoreDNS \(kube-dns 172\.21\.0\.10:53, K2s's default: not read while stopped — start reads it from the cluster\): not in use: K2s DNS is stopped$/m);
       // The resolver is this host's own, in the hop as in the resolver line.
       expect(stopped.stdout).toMatch(/^ {2}✓ \/etc\/resolv\.conf: host's own \(nameservers 192\.0\.2\.53\)$/m);
       expect(stopped.stdout).toMatch(/^resolver: {3}this host's own \(not K2s-owned\)$/m);

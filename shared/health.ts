@@ -526,16 +526,25 @@ export interface VerdictInput {
 }
 
 /**
+ * The kube-dns hop's `why` while K2s DNS is stopped and a kubeconfig is found: status asks no
+ * cluster (start does), so its address is K2s's default *not read*, not one discovery failed to
+ * find (kubeDnsDefaultWords: a new user read "not discovered" beside doctor's "kube-dns at …").
+ */
+export const START_READS_KUBE_DNS = 'start reads it from the cluster';
+
+/**
  * A kube-dns hop's address said as K2s's default when it was not discovered from a cluster
  * (HealthHop.addressFrom): `K2s's default: not discovered — no kubeconfig`; when it was, but in a
  * saved state this user cannot read (`unread`), `K2s's default: ` and that why, never "not
  * discovered"; read by the window's cluster discovery while stopped (`cluster`): `read from the
- * cluster`; null when discovered or not a kube-dns hop.
+ * cluster`; stopped with a kubeconfig (START_READS_KUBE_DNS): `K2s's default: not read while
+ * stopped — start reads it from the cluster`; null when discovered or not a kube-dns hop.
  */
 export function kubeDnsDefaultWords(h: Pick<HealthHop, 'kind' | 'addressFrom'>): string | null {
   if (h.kind !== 'kube-dns' || !h.addressFrom || h.addressFrom.source === 'discovered') return null;
   if (h.addressFrom.source === 'cluster') return 'read from the cluster';
   if (h.addressFrom.source === 'unread') return `K2s's default: ${h.addressFrom.why ?? 'the discovered address is not readable here'}`;
+  if (h.addressFrom.why === START_READS_KUBE_DNS) return `K2s's default: not read while stopped — ${START_READS_KUBE_DNS}`;
   return `K2s's default: not discovered${h.addressFrom.why ? ` — ${h.addressFrom.why}` : ''}`;
 }
 

@@ -26,7 +26,7 @@ afterEach(() => {
   setKubectlKubeconfig(null);
 });
 
-const STOPPED_FOUND = "CoreDNS (kube-dns 172.21.0.10:53, K2s's default: not discovered — start reads it from the cluster): not in use: K2s DNS is stopped";
+const STOPPED_FOUND = "CoreDNS (kube-dns 172.21.0.10:53, K2s's default: not read while stopped — start reads it from the cluster): not in use: K2s DNS is stopped";
 const STOPPED_NONE = "CoreDNS (kube-dns 172.21.0.10:53, K2s's default: not discovered — no kubeconfig): not in use: K2s DNS is stopped";
 
 /** uid 1000 `ada` typing `sudo k2s-dns …` on `h`: files exist as under its temp root, getent names her home. */

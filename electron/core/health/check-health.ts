@@ -5,7 +5,7 @@
  */
 import { K2S_DEFAULTS } from '../../../shared/k2s-paths';
 import { RESOLVED_STUB_ADDRESSES } from '../../../shared/resolved-link';
-import { healthVerdict, queryHop, reconcileHops, type HealthHop, type HealthReport } from '../../../shared/health';
+import { healthVerdict, queryHop, reconcileHops, START_READS_KUBE_DNS, type HealthHop, type HealthReport } from '../../../shared/health';
 import { healthProbeName } from '../../../shared/health-probe';
 import type { HostDnsStatus, QueryResult, QueryType } from '../../../shared/types';
 import { recentLoops, type LiveLoop } from '../../../shared/live-loop';
@@ -70,7 +70,7 @@ export function kubeDnsFrom(status: Pick<HostDnsStatus, 'kubeDnsIp' | 'state' | 
   if (clusterKubeDnsIp && status.state === 'stopped') return { source: 'cluster', why: null };
   if (kubeconfigFound === false) return { source: 'default', why: 'no kubeconfig' };
   // Start reads the Service from the cluster; status does not ask the cluster.
-  return { source: 'default', why: status.state === 'stopped' ? 'start reads it from the cluster' : 'not in the saved state' };
+  return { source: 'default', why: status.state === 'stopped' ? START_READS_KUBE_DNS : 'not in the saved state' };
 }
 
 /** `IP:53` for a bare IPv4, `[v6]:53` for a bare IPv6; an endpoint with a port stays. */

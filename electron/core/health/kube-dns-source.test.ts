@@ -31,7 +31,7 @@ describe("the kube-dns hop says when its address is K2s's default, not discovere
     expect(hopLine(hop)).toBe('CoreDNS (kube-dns 10.43.0.10:53, read from the cluster): not in use: K2s DNS is stopped');
     // Without a cluster read (the CLI's status): K2s's default, as before.
     const cli = (await checkHealth(healthProbes(h.deps), { kubeconfigFound: true })).hops.find((x) => x.kind === 'kube-dns')!;
-    expect(hopLine(cli)).toBe("CoreDNS (kube-dns 172.21.0.10:53, K2s's default: not discovered — start reads it from the cluster): not in use: K2s DNS is stopped");
+    expect(hopLine(cli)).toBe("CoreDNS (kube-dns 172.21.0.10:53, K2s's default: not read while stopped — start reads it from the cluster): not in use: K2s DNS is stopped");
   });
 
   it('running: the ClusterIP start discovered is said plainly', async () => {
