@@ -43,7 +43,7 @@ describe.skipIf(!inSandbox)('k2s-dns query explains NXDOMAIN for short and .svc 
     const r = await k2sDns(['query', 'example.com']);
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^;; example\.com A via system \(getaddrinfo\): NXDOMAIN in [\d.]+ ms$/);
-    expect(lines.at(-1)).toBe(';; None of them resolves: the search list has no domain under which example.com exists. example.com is an Internet name (under the public suffix .com), not a cluster one, and it does not exist: NXDOMAIN from the nameserver.');
+    expect(lines.at(-1)).toBe(';; None of them resolves: the search list has no domain under which example.com exists. example.com is an Internet name (under the public suffix .com), not a cluster one, and the nameserver says it does not exist (NXDOMAIN).');
     expect(r.stdout).not.toContain('svc.cluster.local');
   });
 

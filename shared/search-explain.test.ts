@@ -39,7 +39,7 @@ describe('the summary when none resolves (walk 18 M3)', () => {
   it('an Internet name (example.com): said not to exist, no cluster form', () => {
     expect(icannSuffixOf('example.com')).toBe('com');
     const lines = explainLines({ name: 'example.com', target: 'system', cfg, clusterDomain: 'cluster.local', answers: answers('example.com'), internetSuffix: icannSuffixOf('example.com') });
-    expect(lines.at(-1)).toBe('None of them resolves: the search list has no domain under which example.com exists. example.com is an Internet name (under the public suffix .com), not a cluster one, and it does not exist: NXDOMAIN from the nameserver.');
+    expect(lines.at(-1)).toBe('None of them resolves: the search list has no domain under which example.com exists. example.com is an Internet name (under the public suffix .com), not a cluster one, and the nameserver says it does not exist (NXDOMAIN).');
   });
   it('a name that looks like service.namespace (kubernetes.default) or a short one keeps the cluster form', () => {
     expect(icannSuffixOf('kubernetes.default')).toBe(null);

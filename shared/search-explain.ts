@@ -94,7 +94,7 @@ export function explainSummary(name: string, answered: string | null, answersOfA
   const none = `None of them resolves${cfg.search.length > 0 ? `: the search list has no domain under which ${name} exists` : ''}.`;
   if (internet) {
     const bare = name.replace(/\.$/, '');
-    return `${none} ${bare} is an Internet name (under the public suffix .${internet.suffix}), not a cluster one${internet.rcode === 'NXDOMAIN' ? ', and it does not exist: NXDOMAIN from the nameserver' : ''}.`;
+    return `${none} ${bare} is an Internet name (under the public suffix .${internet.suffix}), not a cluster one${internet.rcode === 'NXDOMAIN' ? ', and the nameserver says it does not exist (NXDOMAIN)' : ''}.`;
   }
   const full = /(^|\.)svc\.?$/i.test(name) ? null : fullClusterName(name, clusterDomain);
   return `${none}${full ? ` Cluster names need their full form here, e.g. ${full}.` : ''}`;

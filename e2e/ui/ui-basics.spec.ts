@@ -294,7 +294,7 @@ test('query tester: system resolver default, validation, PTR refusal, in flight,
   await panel.getByTestId('query-name').fill('nothing.com');
   await panel.getByTestId('query-run').click();
   await expect(short.getByTestId('query-candidate')).toHaveText(['nothing.com — NXDOMAIN', 'nothing.com.fritz.box — NXDOMAIN']);
-  await expect(short.getByTestId('query-short-none')).toHaveText('None of them resolves: the search list has no domain under which nothing.com exists. nothing.com is an Internet name (under the public suffix .com), not a cluster one, and it does not exist: NXDOMAIN from the nameserver.');
+  await expect(short.getByTestId('query-short-none')).toHaveText('None of them resolves: the search list has no domain under which nothing.com exists. nothing.com is an Internet name (under the public suffix .com), not a cluster one, and the nameserver says it does not exist (NXDOMAIN).');
   expect(errors).toEqual([]);
   await page.context().close();
 });

@@ -25,7 +25,7 @@ describe('Query tester: an Internet name gets no cluster form', () => {
   });
 
   it('example.com: said to be an Internet name that does not exist; kubernetes.default keeps its cluster form', async () => {
-    expect(await noneLine('example.com')).toBe('None of them resolves: the search list has no domain under which example.com exists. example.com is an Internet name (under the public suffix .com), not a cluster one, and it does not exist: NXDOMAIN from the nameserver.');
+    expect(await noneLine('example.com')).toBe('None of them resolves: the search list has no domain under which example.com exists. example.com is an Internet name (under the public suffix .com), not a cluster one, and the nameserver says it does not exist (NXDOMAIN).');
     expect(await noneLine('kubernetes.default')).toBe('None of them resolves: the search list has no domain under which kubernetes.default exists. Cluster names need their full form here, e.g. kubernetes.default.svc.cluster.local.');
   });
 });
