@@ -119,6 +119,9 @@ async function outer(port: number): Promise<number> {
     }
   }
   const dir = await mkdtemp(join(tmpdir(), 'k2sdns-app-'));
+  // The inside's start (namespaces, the test bed's CoreDNS, fake API server and upstream, the
+  // web server) takes a few seconds with nothing else printed: said first (new-user report: 6 s of silence).
+  process.stdout.write('sandbox: starting the sandbox (namespaces, the test bed: CoreDNS, a recorded Kubernetes API, an upstream nameserver) and the app…\n');
   // Own process group: Ctrl-C reaches only this process, which then stops the inside in order.
   // Its stdin is the stop pipe (see the top of this file): only this process holds the write end.
   const child = spawn('bash', [join(REPO, 'e2e/bed/sandbox.sh'), process.execPath, '--import', 'tsx', fileURLToPath(import.meta.url), '--inner', dir, '--port', String(port)], {

@@ -127,6 +127,8 @@ describe.skipIf(!inSandbox || !built)('npm run sandbox ends whole', () => {
     expect(cmds).toContain('sandbox.sh');
     expect(cmds).toContain('--inner');
     expect(sb.netns).toMatch(/^k2sdns-/);
+    // Its first line says what the seconds before the URL are for (new-user report: 6 s of silence).
+    expect(sb.output().split('\n').find((l) => l.startsWith('sandbox: '))).toBe('sandbox: starting the sandbox (namespaces, the test bed: CoreDNS, a recorded Kubernetes API, an upstream nameserver) and the app…');
     // Its printout: where the proxy's PID comes from in the root shell, and the upstream's control (walk 12 M4).
     expect(sb.output()).toContain("The proxy's PID: take it from k2s-dns status above (engine: … (PID N)), not by name.");
     expect(sb.output()).toContain('its upstream, also a dnsmasq (on 192.0.2.53)');

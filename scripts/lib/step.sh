@@ -16,6 +16,9 @@ step() {
   shift 2
   [[ $- == *e* ]] && errexit=1
   mkdir -p "$(dirname "$log")"
+  # A new file, not the old one emptied: a hard-linked copy of .tools (cp -al, a second checkout
+  # sharing the built tools) must not have its log written through to the other checkout's.
+  rm -f "$log"
   printf '== %s: %s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$*" >"$log"
   start=$SECONDS
   printf '%s … ' "$label"
