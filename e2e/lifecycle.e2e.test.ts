@@ -384,6 +384,18 @@ describe.each(PROXY_ENGINES.map((e) => [e]))('k2s-dns lifecycle on the test bed 
   });
 
   // Once, with the dnsmasq engine (registered only there, so the other engine reports no skip).
+  if (engine === 'dnsmasq') it.skipIf(skip)('tidy29: --upstream fe80::1%lo (connect ENETUNREACH at once): VERIFY_UPSTREAM says it was refused on each try, not asked until the deadline; resolver byte-identical', async () => {
+    await tb.setResolvLayout('file');
+    const before = await tb.snapshotResolver();
+    const start = await k2sDns(['start', ...base, '--upstream', 'fe80::1%lo']);
+    expect(start.code, start.stdout + start.stderr).toBe(1);
+    expect(start.result).toMatchObject({ ok: false, exitCode: 1, code: 'VERIFY_UPSTREAM' });
+    expect(start.result?.message).toMatch(/The --upstream you named does not resolve www\.example\.test: fe80::1%lo gave no answer \(ERROR: connect (ENETUNREACH|EINVAL) [^)]*\) \(at once on each of 3 tries: this host cannot send to it, so it was not asked again until the verify deadline\)/);
+    expect(await tb.snapshotResolver()).toEqual(before);
+    expect(await exists(K2S_PATHS.stateFile)).toBe(false);
+  });
+
+  // Once, with the dnsmasq engine (registered only there, so the other engine reports no skip).
   if (engine === 'dnsmasq') it.skipIf(skip)('a full /run (tmpfs at its size limit): stop still restores the resolver and stops the proxy', async () => {
     await tb.setResolvLayout('file');
     const before = await tb.snapshotResolver();

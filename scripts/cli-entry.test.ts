@@ -6,7 +6,7 @@
  * and the command runs without it, from the chunks — never a stack.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -90,6 +90,22 @@ describe('the CLI entry', () => {
       expect(`${lines[0]}\n`).toMatch(damagedLine(file));
       expect(lines[0]).toContain('(Error: it is not a regular file)');
       expect(lines[1]).toMatch(/^query takes exactly one NAME\. Run .* query --help for usage\.$/);
+    }
+  }, 240_000);
+
+  it('tidy29: a dangling symlink at dist/k2s-dns-run.cjs or dist/k2s-dns-cli.cjs: one line names it, its target and the fallback; the command runs from the chunks', async () => {
+    for (const file of ['k2s-dns-run.cjs', 'k2s-dns-cli.cjs']) {
+      const run = await damagedCopy(`dangling-${file}`, file, (t) => t);
+      const link = join(copies, `dangling-${file}`, file);
+      rmSync(link);
+      symlinkSync(`/nonexistent/${file}`, link);
+      const r = run('query');
+      expect(r.status).toBe(2);
+      const lines = r.stderr.split('\n').filter(Boolean);
+      expect(lines).toEqual([
+        `k2s-dns: ${link} is a symlink to /nonexistent/${file}, which is not there; this command runs from the ES module chunks instead. Reinstall k2s-dns, or run \`npm run build\` in the repository.`,
+        expect.stringMatching(/^query takes exactly one NAME\. Run .* query --help for usage\.$/),
+      ]);
     }
   }, 240_000);
 });

@@ -7,9 +7,9 @@
  * chunks (run-cli.ts). Both are decided by run-entry.ts, required as the CommonJS file
  * dist/k2s-dns-run.cjs next to this one (its doc says why); with no such file (the sources run
  * through tsx) by the same code as ES modules (entry-modules.ts); so does a damaged one, with a
- * line that says so (loadRunner).
+ * line that says so (loadRunner), and a dangling link there (built-file.ts).
  */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
@@ -37,9 +37,19 @@ async function loadRunner(file: string): Promise<Runner | null> {
   }
 }
 
+/**
+ * Whether the runner `file` is there; a dangling link there (not an absent file: the sources through
+ * tsx) is said in one line (built-file.ts, imported only then: this entry imports no chunk at load).
+ */
+async function runnerThere(file: string): Promise<boolean> {
+  if (existsSync(file)) return true;
+  if (lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink()) (await import('../core/built-file')).sayIfDangling(file, 'from the ES module chunks');
+  return false;
+}
+
 const argv = process.argv.slice(2);
 const file = import.meta.url.startsWith('file:') ? fileURLToPath(new URL(RUN_ENTRY, import.meta.url)) : null;
-const runner = file !== null && existsSync(file) ? await loadRunner(file) : null;
+const runner = file !== null && (await runnerThere(file)) ? await loadRunner(file) : null;
 // A command the runner left (null) runs from the chunks (run-cli.ts), without asking the runner's
 // code again as ES modules: a CLI script that did not load is tried, and said, once.
 process.exitCode = runner

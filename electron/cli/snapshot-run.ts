@@ -3,7 +3,6 @@
  * Its imports are loaded when runFromSnapshot is called (esbuild makes each a function called
  * then), so none of the CLI's code runs while the blob is built.
  */
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -30,17 +29,18 @@ export function entryPath(dir: string): string {
  * answer says what to run instead (exit 2, usage).
  */
 export async function runFromSnapshot(argv: readonly string[], dir: string): Promise<number | null> {
-  const [{ surviveClosedOutput }, { quickAnswer }, { cliScriptFor, loadCliScript, loadScriptWithCache }, { EXIT }, { CAPTURE_BUNDLE, CAPTURE_VERB, PARSER_RUN_PATH, PARSER_VERB }, { loadCachedScript }] = await Promise.all([
+  const [{ surviveClosedOutput }, { quickAnswer }, { cliScriptFor, loadCliScript, loadScriptWithCache }, { EXIT }, { CAPTURE_BUNDLE, CAPTURE_VERB, PARSER_RUN_PATH, PARSER_VERB }, { loadCachedScript }, { builtFileThere }] = await Promise.all([
     import('../core/closed-output'),
     import('./quick-answer'),
     import('../core/compile-cache/cli-script'),
     import('../../shared/lifecycle-events'),
     import('../core/capture/capture-args'),
     import('../core/compile-cache/script-cache'),
+    import('../core/built-file'),
   ]);
   const verb = argv[0] ?? '';
   // Its bundle's top level runs the companion with process.argv (capture-watch-entry.ts).
-  if (verb === CAPTURE_VERB && existsSync(join(dir, CAPTURE_BUNDLE))) {
+  if (verb === CAPTURE_VERB && builtFileThere(join(dir, CAPTURE_BUNDLE), 'the companion from the CLI script')) {
     loadScriptWithCache(join(dir, CAPTURE_BUNDLE));
     return null;
   }

@@ -12,6 +12,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { CAPTURE_BUNDLE, CAPTURE_VERB } from './capture-args';
 import { packagedLauncher } from '../cli-invocation';
+import { sayIfDangling } from '../built-file';
 
 /**
  * [PACKAGED_LAUNCHER, CAPTURE_VERB] when the running code is the package's (packagedLauncher):
@@ -24,6 +25,9 @@ import { packagedLauncher } from '../cli-invocation';
 export function captureProgram(node: string, entry: string, here: string, exists: (p: string) => boolean = existsSync): string[] {
   const launcher = packagedLauncher(here, exists);
   if (launcher) return [launcher, CAPTURE_VERB];
-  const bundle = [path.join(here, CAPTURE_BUNDLE), path.join(here, 'dist', CAPTURE_BUNDLE)].find((p) => exists(p));
+  const places = [path.join(here, CAPTURE_BUNDLE), path.join(here, 'dist', CAPTURE_BUNDLE)];
+  const bundle = places.find((p) => exists(p));
+  // Neither there: a dangling link at either place is said on stderr (built-file.ts).
+  if (bundle === undefined) for (const p of places) sayIfDangling(p, `the companion from ${entry}`);
   return [node, bundle ?? entry, CAPTURE_VERB];
 }

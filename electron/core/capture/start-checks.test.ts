@@ -1,4 +1,4 @@
-import { mkdtempSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -130,5 +130,16 @@ describe("start's checks on disk: written beside the exact query log, read by it
     writeFileSync(target, JSON.stringify(checks));
     symlinkSync(target, startChecksBeside(rows));
     expect(await readStartChecks(rows)).toBeNull();
+  });
+
+  it('a log directory that is a symbolic link is refused as openQueryLog refuses it: nothing read or written where it points (tidy29)', async () => {
+    const { fs } = setup();
+    const dir = path.join(root, 'var/log/dnsproxy');
+    const elsewhere = path.join(root, 'elsewhere');
+    mkdirSync(elsewhere);
+    rmSync(dir, { recursive: true });
+    symlinkSync(elsewhere, dir);
+    await expect(writeStartChecks(fs, checks, false)).rejects.toThrow(`The proxy log directory ${dir} is a symlink; remove it (k2s-dns creates the directory itself).`);
+    expect(readdirSync(elsewhere)).toEqual([]);
   });
 });

@@ -15,7 +15,7 @@
  */
 import path from 'node:path';
 import { readSmallFile } from './small-file';
-import { logOwnership, readAdmGid } from '../host/query-log';
+import { logOwnership, readAdmGid, refuseSymlinkedLogDir } from '../host/query-log';
 import type { HostFs } from '../host/host-fs';
 
 /** Host path of the record (beside K2S_PATHS.queryRows, /var/log/dnsproxy/queries.jsonl). */
@@ -133,12 +133,16 @@ export function isStartCheck(checks: StartChecks | null | undefined, name: strin
  * (logOwnership of the host's `adm` group: root:adm 0640, or root:root 0600 without it); a
  * window that ends before it begins (the clock stepped back meanwhile) is not written. Not
  * root (`asRoot` false: a temp-root test run) keeps this user as owner but still gets the mode.
- * Rejects as the write does (ENOENT: no log directory).
+ * Rejects as the write does (ENOENT: no log directory), and before reading or writing anything
+ * when the log directory is a symlink (refuseSymlinkedLogDir, as openQueryLog refuses it: a root
+ * process must not follow a link planted there). Start calls it only when its exact query log
+ * is on (lifecycle/start.ts): a start with --no-log-queries, or without tcpdump, has no rows to mark.
  */
 export async function writeStartChecks(fs: Pick<HostFs, 'real' | 'writeFileAtomic'>, checks: StartWindow, asRoot: boolean): Promise<void> {
   // The wall clock stepped back while verify asked (NTP): no window says when those rows were
   // asked, and one that is not a window would make the record unreadable; the earlier starts' stay.
   if (checks.toMs < checks.fromMs) return;
+  await refuseSymlinkedLogDir(path.dirname(fs.real(START_CHECKS_FILE)));
   const [admGid, before] = await Promise.all([readAdmGid(fs.real('/etc/group')), readRecord(fs.real(START_CHECKS_FILE))]);
   const own = logOwnership(admGid);
   const earlier = before ? [before, ...(before.earlier ?? [])].slice(0, KEPT_STARTS - 1) : [];

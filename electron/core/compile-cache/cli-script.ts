@@ -11,12 +11,12 @@
  * the top level; the functions each command calls would be compiled again at every run), and
  * only by a run that did the command's work (full-run.ts: not help, a usage error or a refusal).
  */
-import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { compileCacheDir } from './cache-dir';
 import { didCommandWork } from './full-run';
 import { loadCachedScript } from './script-cache';
+import { builtFileThere } from '../built-file';
 
 /** The script's file name in dist/ (next to the bundle's entry). */
 export const CLI_SCRIPT = 'k2s-dns-cli.cjs';
@@ -44,13 +44,14 @@ export interface ScriptChoice {
 /**
  * The script's path when `verb` runs from it, else null: not for the window's verbs, not with
  * source maps (K2S_DNS_DEBUG=1, `--enable-source-maps`: the chunks' maps name the .ts lines of
- * a stack; the script has none), and not when it is not there (the sources run through tsx).
+ * a stack; the script has none), and not when it is not there (the sources run through tsx; a
+ * dangling link there is said on stderr, built-file.ts).
  */
 export function cliScriptFor(c: ScriptChoice): string | null {
   if (MODULE_VERBS.has(c.verb) || c.env.K2S_DNS_DEBUG === '1' || c.execArgv.includes('--enable-source-maps')) return null;
   if (!c.baseUrl.startsWith('file:')) return null;
   const file = fileURLToPath(new URL(CLI_SCRIPT, c.baseUrl));
-  return (c.exists ?? existsSync)(file) ? file : null;
+  return builtFileThere(file, 'from the ES module chunks', c.exists) ? file : null;
 }
 
 /** This user's code cache directory (cache-dir.ts), null when there is none to use. */

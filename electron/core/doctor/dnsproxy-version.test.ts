@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { fixtureText } from '../../../e2e/support/log-fixtures';
 import { symlink, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { checkDnsproxyVersion, isPinnedDnsproxy, parseDnsproxyVersion } from './dnsproxy-version';
+import { checkDnsproxyVersion, isPinnedDnsproxy } from './dnsproxy-version';
+import { parseEngineVersion } from '../host/engine-version';
 import { useDoctorHosts } from '../../../e2e/support/doctor-test-host';
 
 const host = useDoctorHosts();
@@ -15,7 +16,7 @@ describe('dnsproxy-version on real output', () => {
   it('reads v0.83.1 from the captured bytes (`dnsproxy version v0.83.1`, no colon) as pinned', () => {
     const text = fixtureText('dnsproxy-version.txt');
     expect(text).toBe('dnsproxy version v0.83.1\n');
-    expect(parseDnsproxyVersion(text)).toBe('0.83.1');
+    expect(parseEngineVersion('adguard', text)).toBe('v0.83.1');
     expect(isPinnedDnsproxy('0.83.1')).toBe(true);
   });
 
@@ -52,6 +53,18 @@ describe('dnsproxy-version finds the binary the way start does', () => {
     const f = await checkDnsproxyVersion(running);
     expect(f).toMatchObject({ severity: 'ok', title: 'AdGuard dnsproxy v0.83.1, the version K2s pins', detail: { binary: '/srv/tools/dnsproxy', running: true, version: '0.83.1', output: 'dnsproxy version v0.83.1' } });
     expect(f.meaning).toBe('/srv/tools/dnsproxy (the running k2s-dnsproxy) --version prints "dnsproxy version v0.83.1": the dnsproxy K2s ships.');
+  });
+
+  it('does not call a file that replaced the running proxy\'s executable since it started (/proc/PID/exe " (deleted)") the running one: it reports that file as start would run it', async () => {
+    const h = await host();
+    // Upgraded in place while the proxy ran: the kernel marks the running file's link " (deleted)".
+    await h.put('/srv/tools/dnsproxy', '#!/bin/sh\necho "dnsproxy version v0.84.0"\n', 0o755);
+    await mkdir(join(h.root, 'proc/5152'), { recursive: true });
+    await symlink('/srv/tools/dnsproxy (deleted)', join(h.root, 'proc/5152/exe'));
+    const base = await h.ctx();
+    const f = await checkDnsproxyVersion({ ...base, service: { running: true, pid: 5152 }, state: { ...(base.state ?? ({} as never)), engine: 'adguard' as const } });
+    expect(f).toMatchObject({ severity: 'warn', title: 'AdGuard dnsproxy v0.84.0 is not the v0.83.1 K2s pins', detail: { binary: '/srv/tools/dnsproxy', running: false, version: '0.84.0' } });
+    expect(f.meaning).toMatch(/^\/srv\/tools\/dnsproxy --version prints "dnsproxy version v0.84.0", /);
   });
 
   it('takes --dnsproxy PATH (doctor option) like start does', async () => {

@@ -10,37 +10,32 @@ import { PINNED_DNSPROXY_VERSIONS } from '../../../shared/k2s-paths';
 import { chooseEngine, DEFAULT_DNSMASQ } from '../lifecycle/engine';
 import type { DoctorContext } from './context';
 import { codeSpan } from '../../../shared/code-span';
+import { askEngineVersion, runningExecutable } from '../host/engine-version';
 
 /** The exact dnsproxy release K2s ships (`dnsproxy --version` prints `dnsproxy version v0.83.1`; docs/engines.md "dnsproxy version"). */
 export const K2S_PINNED_DNSPROXY = '0.83.1';
 
 /**
  * The AdGuard dnsproxy binary to report, as a host path: the running proxy's executable when
- * K2s DNS runs the adguard engine (readlink /proc/PID/exe: it may have been started with
- * `--dnsproxy PATH`), else what start would pick (chooseEngine with engine adguard: `dnsproxyPath`,
- * else `<installDir>/bin/dnsproxy`). `installed` is false when start would refuse it (absent or
- * not executable). Never throws.
+ * K2s DNS runs the adguard engine and that file is still the one it runs (runningExecutable,
+ * /proc/PID/exe: it may have been started with `--dnsproxy PATH`), else what start would pick
+ * (chooseEngine with engine adguard: `dnsproxyPath`, else the running proxy's path when a new file
+ * replaced it there, else `<installDir>/bin/dnsproxy`). `installed` is false when start would
+ * refuse it (absent or not executable). Never throws.
  */
 export async function locateDnsproxy(ctx: DoctorContext): Promise<{ binary: string; installed: boolean; running: boolean }> {
   const { fs } = ctx.deps;
-  if (ctx.service.running && ctx.service.pid !== null && ctx.state?.engine === 'adguard') {
-    const exe = await fs.readlink(`/proc/${ctx.service.pid}/exe`).catch(() => null);
-    // The kernel appends " (deleted)" when the file was replaced after exec.
-    if (exe && exe.startsWith('/')) return { binary: exe.replace(/ \(deleted\)$/, ''), installed: true, running: true };
-  }
-  const opts = { engine: 'adguard' as const, ...(ctx.opts.dnsproxyPath ? { dnsproxyPath: ctx.opts.dnsproxyPath } : {}), ...(ctx.opts.installDir ? { installDir: ctx.opts.installDir } : {}) };
+  const exe = ctx.service.running && ctx.service.pid !== null && ctx.state?.engine === 'adguard' ? await runningExecutable(fs, ctx.service.pid) : null;
+  if (exe && exe.change === null) return { binary: exe.path, installed: true, running: true };
+  // Replaced since the proxy started: the file there now is what a start runs, not the running one.
+  const dnsproxyPath = ctx.opts.dnsproxyPath ?? (exe?.change === 'replaced' ? exe.path : undefined);
+  const opts = { engine: 'adguard' as const, ...(dnsproxyPath ? { dnsproxyPath } : {}), ...(ctx.opts.installDir ? { installDir: ctx.opts.installDir } : {}) };
   try {
     return { binary: (await chooseEngine(fs, opts)).binary, installed: true, running: false };
   } catch {
     // Refused: the path start looked at, for the message.
-    return { binary: ctx.opts.dnsproxyPath ?? `${ctx.opts.installDir ?? '/opt/k2s'}/bin/dnsproxy`, installed: false, running: false };
+    return { binary: dnsproxyPath ?? `${ctx.opts.installDir ?? '/opt/k2s'}/bin/dnsproxy`, installed: false, running: false };
   }
-}
-
-/** The `X.Y.Z` version in `dnsproxy --version` output (v0.83.1 prints `dnsproxy version v0.83.1`; older builds `dnsproxy version: 0.73.2`), or null. */
-export function parseDnsproxyVersion(stdout: string): string | null {
-  const m = /\bv?(\d+)\.(\d+)(?:\.(\d+))?\b/.exec(stdout);
-  return m ? `${m[1]}.${m[2]}${m[3] !== undefined ? `.${m[3]}` : ''}` : null;
 }
 
 /** True when `version` (`0.84.1`) is one of PINNED_DNSPROXY_VERSIONS (major.minor): K2s DNS's config works with it. */
@@ -50,7 +45,7 @@ export function isPinnedDnsproxy(version: string): boolean {
 }
 
 /**
- * `dnsproxy-version`: runs `<binary> --version` through deps.exec (binary: locateDnsproxy); ok
+ * `dnsproxy-version`: asks `<binary> --version` as status does (askEngineVersion; binary: locateDnsproxy); ok
  * for exactly v0.83.1, warn for another or an unreadable one, info when absent and dnsmasq will
  * be used, error when neither exists. The finding quotes the `--version` line in `detail.output`.
  */
@@ -75,15 +70,16 @@ export async function checkDnsproxyVersion(ctx: DoctorContext): Promise<DoctorFi
       detail: { binary, engine: null },
     };
   }
-  const r = await exec.run(fs.real(binary), ['--version'], { timeoutMs: 5000 }).catch((err: unknown) => ({ code: null, stdout: '', stderr: (err as Error).message }));
-  const output = (r.stdout + r.stderr).trim().split('\n')[0] ?? '';
-  const version = r.code === 0 ? parseDnsproxyVersion(output) : null;
+  // The version as status asks it (askEngineVersion), without its `v`: `0.83.1`.
+  const r = await askEngineVersion(exec, 'adguard', fs.real(binary), null);
+  const output = r.line;
+  const version = r.version?.replace(/^v/, '') ?? null;
   if (version === null) {
     return {
       ...base,
       severity: 'warn',
       title: 'AdGuard dnsproxy version unreadable',
-      meaning: `${where} --version gave no version (${(r.stderr || r.stdout).trim() || `exit ${r.code}`}), so it may not be AdGuard dnsproxy and start may fail.`,
+      meaning: `${where} --version gave no version (${r.line || (r.code === null ? (r.unknown ?? '').replace(`${fs.real(binary)} --version `, '') : `exit ${r.code}`)}), so it may not be AdGuard dnsproxy and start may fail.`,
       fix: `Replace ${binary} with the dnsproxy K2s ships (${pinned}), or start with ${codeSpan(cliCommand('start --engine dnsmasq', true))}.`,
       remedy: { action: 'choose-dnsmasq', gui: `Replace ${binary} with the dnsproxy K2s ships (${pinned}), or choose dnsmasq in the Engine select.`, cli: cliCommand('start --engine dnsmasq', true) },
       detail: { binary, running, exitCode: r.code },

@@ -3,7 +3,8 @@ import { chmod } from 'node:fs/promises';
 import { join } from 'node:path';
 import { checkKubeletResolvConf, kubeletResolvConf } from './kubelet';
 import { checkContainerRuntimes, dockerDns } from './container-runtimes';
-import { checkDnsproxyVersion, isPinnedDnsproxy, parseDnsproxyVersion } from './dnsproxy-version';
+import { checkDnsproxyVersion, isPinnedDnsproxy } from './dnsproxy-version';
+import { parseEngineVersion } from '../host/engine-version';
 import { checkLifecycleState } from './lifecycle-state';
 import { checkHealthPath } from './health';
 import { useDoctorHosts } from '../../../e2e/support/doctor-test-host';
@@ -93,9 +94,9 @@ describe('container-runtime-dns', () => {
 
 describe('dnsproxy-version', () => {
   it('parses dnsproxy --version output and the pin', () => {
-    expect(parseDnsproxyVersion('dnsproxy version: v0.84.0\n')).toBe('0.84.0');
-    expect(parseDnsproxyVersion('dnsproxy version: 0.73.2')).toBe('0.73.2');
-    expect(parseDnsproxyVersion('usage: dnsproxy')).toBeNull();
+    expect(parseEngineVersion('adguard', 'dnsproxy version: v0.84.0\n')).toBe('v0.84.0');
+    expect(parseEngineVersion('adguard', 'dnsproxy version: 0.73.2')).toBe('0.73.2');
+    expect(parseEngineVersion('adguard', 'usage: dnsproxy')).toBeNull();
     expect(isPinnedDnsproxy('0.83.1')).toBe(true);
     expect(isPinnedDnsproxy('0.84.0')).toBe(true);
     expect(isPinnedDnsproxy('0.73.2')).toBe(false);

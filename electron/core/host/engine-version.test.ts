@@ -3,7 +3,7 @@
  * it. Status now asks the running engine's binary (`--version`), or says why it cannot know.
  */
 import { describe, expect, it } from 'vitest';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { chmodSync, copyFileSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -99,5 +99,32 @@ describe('engine version of a binary replaced while the proxy runs (break28)', (
     } finally {
       proxy.kill('SIGKILL');
     }
+  });
+});
+
+describe('engine version reads /proc through HostFs (tidy29: it read the real /proc beside a fake root)', () => {
+  const V0831 = '#!/bin/sh\necho "dnsproxy version v0.83.1"\n';
+
+  it('a running file replaced since (/proc/PID/exe " (deleted)" under the host root): no version, and why', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'k2s-engine-proc-'));
+    await mkdir(join(root, 'opt/k2s/bin'), { recursive: true });
+    writeFileSync(join(root, 'opt/k2s/bin/dnsproxy'), V0831, { mode: 0o755 });
+    await mkdir(join(root, 'proc/4343'), { recursive: true });
+    await symlink('/opt/k2s/bin/dnsproxy (deleted)', join(root, 'proc/4343/exe'));
+    expect(await runningEngineVersion(createHostFs(root), nodeExec, 'adguard', '/opt/k2s/bin/dnsproxy', 4343)).toEqual({ version: null, unknown: '/opt/k2s/bin/dnsproxy is not the file the running proxy (PID 4343) was started from: it was replaced since, so its --version would not be the running one\'s' });
+    // The same file (no mark): asked.
+    rmSync(join(root, 'proc/4343/exe'));
+    await symlink('/opt/k2s/bin/dnsproxy', join(root, 'proc/4343/exe'));
+    expect(await runningEngineVersion(createHostFs(root), nodeExec, 'adguard', '/opt/k2s/bin/dnsproxy', 4343)).toEqual({ version: 'v0.83.1' });
+  });
+
+  it('without the state\'s binary (a user): argv[0] from /proc/PID/cmdline under the host root is asked', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'k2s-engine-proc-'));
+    await mkdir(join(root, 'srv/dns'), { recursive: true });
+    writeFileSync(join(root, 'srv/dns/dnsproxy'), V0831, { mode: 0o755 });
+    await mkdir(join(root, 'proc/4344'), { recursive: true });
+    writeFileSync(join(root, 'proc/4344/cmdline'), '/srv/dns/dnsproxy\0--config-path\0/etc/k2s/dnsproxy.yaml\0');
+    expect(await runningEngineVersion(createHostFs(root), nodeExec, 'adguard', null, 4344)).toEqual({ version: 'v0.83.1' });
+    expect(await runningEngineVersion(createHostFs(root), nodeExec, 'adguard', null, 4345)).toEqual({ version: null, unknown: 'neither the state file nor the proxy process names its binary' });
   });
 });

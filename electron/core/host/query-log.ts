@@ -51,18 +51,25 @@ export async function readAdmGid(groupFile: string): Promise<number | null> {
 }
 
 /**
+ * Rejects when the log directory at the real path `dir` (/var/log/dnsproxy under the root) is a
+ * symlink: O_NOFOLLOW and rename(2) check only the last component, so a symlinked log directory
+ * would put root's (and uninstall's) file operations wherever it points (adversarial pass,
+ * 2026-12-01). A missing directory is not refused here (the open or write says ENOENT).
+ */
+export async function refuseSymlinkedLogDir(dir: string): Promise<void> {
+  if ((await fsp.lstat(dir).catch(() => null))?.isSymbolicLink()) {
+    throw new Error(`The proxy log directory ${dir} is a symlink; remove it (k2s-dns creates the directory itself).`);
+  }
+}
+
+/**
  * Opens (creating) the log at the real path `logPath` for appending, refusing a symlink or a
  * non-regular file, and sets its owner/group/mode (logOwnership) on the open descriptor.
  * Throws with the path and the fix when the file cannot be made private.
  */
 export async function openQueryLog(logPath: string, admGid: number | null): Promise<FileHandle> {
   const want = logOwnership(admGid);
-  // O_NOFOLLOW checks only the last component: a symlinked log directory would put root's
-  // (and uninstall's) file operations wherever it points (adversarial pass, 2026-12-01).
-  const dir = path.dirname(logPath);
-  if ((await fsp.lstat(dir).catch(() => null))?.isSymbolicLink()) {
-    throw new Error(`The proxy log directory ${dir} is a symlink; remove it (k2s-dns creates the directory itself).`);
-  }
+  await refuseSymlinkedLogDir(path.dirname(logPath));
   let fh: FileHandle;
   try {
     fh = await fsp.open(logPath, fsc.O_WRONLY | fsc.O_APPEND | fsc.O_CREAT | fsc.O_NOFOLLOW | fsc.O_NONBLOCK, want.mode);

@@ -337,8 +337,9 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
       // What verify asked, and when, is written beside the exact query log (capture/start-checks.ts)
       // so its readers mark those rows as start's checks; written alongside what follows verify,
       // waited for in `finally`. A failed write only leaves the rows unmarked (start's outcome
-      // does not depend on the query log's view).
-      const v = await verifyDns(deps, discovery, pre.upstreams, opts.verifyExternalName ?? DEFAULT_VERIFY_NAME, undefined, (opts.upstreams?.length ?? 0) > 0, paths, opts.cliDoor ? 'cli' : 'gui', (checks) => {
+      // does not depend on the query log's view). Without the exact query log (--no-log-queries,
+      // no tcpdump) there are no rows to mark: not written (two fsyncs saved).
+      const v = await verifyDns(deps, discovery, pre.upstreams, opts.verifyExternalName ?? DEFAULT_VERIFY_NAME, undefined, (opts.upstreams?.length ?? 0) > 0, paths, opts.cliDoor ? 'cli' : 'gui', capture !== 'on' ? undefined : (checks) => {
         checksWritten = writeStartChecks(deps.fs, checks, deps.uid() === 0).catch(() => undefined);
       });
       if (v.warning) warnings.push({ code: v.warningCode ?? 'UPSTREAM_UNVERIFIED', message: v.warning });

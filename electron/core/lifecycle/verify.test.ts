@@ -14,7 +14,8 @@ function answer(name: string, server: string, rcode: string, data: string[]): Qu
  * Deps with a fake clock: a query that times out costs its whole timeoutMs, sleep advances the
  * clock. `proxyTimeouts` = how many proxy attempts time out before it answers (Infinity: never).
  */
-function fakeDeps(o: { proxyTimeouts?: number; proxyRcode?: string; upstreamOffline?: boolean; barrier?: number }) {
+function fakeDeps(o: { proxyTimeouts?: number; proxyRcode?: string; upstreamOffline?: boolean; barrier?: number; upstreamErrors?: Array<string | 'TIMEOUT'> }) {
+  let upstreamAttempts = 0;
   let clock = 1_000_000;
   let proxyAttempts = 0;
   let started = 0;
@@ -40,6 +41,13 @@ function fakeDeps(o: { proxyTimeouts?: number; proxyRcode?: string; upstreamOffl
         }
         return answer(name, server, 'NOERROR', ['172.21.0.1']);
       }
+      if (server === '192.0.2.53' && o.upstreamErrors) {
+        // The socket's error for each try in turn (the last one repeats): at once (1 ms), or a TIMEOUT after the whole attempt.
+        const e = o.upstreamErrors[Math.min(upstreamAttempts++, o.upstreamErrors.length - 1)]!;
+        const ms = e === 'TIMEOUT' ? (timeoutMs ?? 2000) : 1;
+        clock += ms;
+        return { ...answer(name, server, e === 'TIMEOUT' ? 'TIMEOUT' : 'ERROR', []), latencyMs: ms, ...(e === 'TIMEOUT' ? {} : { error: e }) };
+      }
       if (server === '192.0.2.53' && o.upstreamOffline) {
         clock += timeoutMs ?? 2000;
         return answer(name, server, 'TIMEOUT', []);
@@ -51,7 +59,7 @@ function fakeDeps(o: { proxyTimeouts?: number; proxyRcode?: string; upstreamOffl
       return { ...answer(name, 'system', 'NOERROR', ['172.21.0.1']), transport: 'getaddrinfo' as const };
     },
   } as unknown as LifecycleDeps;
-  return { deps, elapsed: () => clock - 1_000_000, attempts: () => proxyAttempts };
+  return { deps, elapsed: () => clock - 1_000_000, attempts: () => proxyAttempts, upstreamAttempts: () => upstreamAttempts };
 }
 
 describe('verifyDns', () => {
@@ -142,5 +150,31 @@ describe('verifyDns with a dead first nameserver', () => {
     expect(v.detail.external).toBe('skipped (no upstream answered: offline host?)');
     expect(v.warning).toContain('Your nameservers 192.0.2.53, 192.0.2.53 did not answer www.example.test (TIMEOUT)');
     expect(f.elapsed()).toBe(4000); // one 2 s attempt each
+  });
+});
+
+describe('verifyDns with an --upstream this host cannot send to (tidy29: `--upstream fe80::1%lo` was asked again for the whole 15 s)', () => {
+  it('every try refused at once (connect ENETUNREACH, as a link-local upstream without its interface gets): stops after 3 tries with the reason', async () => {
+    const f = fakeDeps({ upstreamErrors: ['connect ENETUNREACH 192.0.2.53:53'] });
+    await expect(verifyDns(f.deps, FIXTURE_DISCOVERY, ['192.0.2.53'], 'www.example.test', 15_000, true)).rejects.toThrow(
+      'The --upstream you named does not resolve www.example.test: 192.0.2.53 gave no answer (ERROR: connect ENETUNREACH 192.0.2.53:53) (at once on each of 3 tries: this host cannot send to it, so it was not asked again until the verify deadline); every non-cluster name would fail through the proxy.',
+    );
+    expect(f.upstreamAttempts()).toBe(3);
+    expect(f.elapsed()).toBe(3 * 1 + 2 * 50);
+  });
+
+  it('EINVAL (a scope the host does not have) stops early too', async () => {
+    const f = fakeDeps({ upstreamErrors: ['connect EINVAL 192.0.2.53:53'] });
+    await expect(verifyDns(f.deps, FIXTURE_DISCOVERY, ['192.0.2.53'], 'www.example.test', 15_000, true)).rejects.toThrow('(at once on each of 3 tries: this host cannot send to it');
+    expect(f.upstreamAttempts()).toBe(3);
+  });
+
+  it('a timeout among its answers, or a refusal by the server (ECONNREFUSED): asked again until the deadline, as before', async () => {
+    const slow = fakeDeps({ upstreamErrors: ['TIMEOUT', 'connect ENETUNREACH 192.0.2.53:53'] });
+    await expect(verifyDns(slow.deps, FIXTURE_DISCOVERY, ['192.0.2.53'], 'www.example.test', 15_000, true)).rejects.toThrow('(no answer within the verify deadline of 15000 ms)');
+    expect(slow.elapsed()).toBeGreaterThanOrEqual(15_000 - 50);
+    const refused = fakeDeps({ upstreamErrors: ['connect ECONNREFUSED 192.0.2.53:53'] });
+    await expect(verifyDns(refused.deps, FIXTURE_DISCOVERY, ['192.0.2.53'], 'www.example.test', 15_000, true)).rejects.toThrow('(no answer within the verify deadline of 15000 ms)');
+    expect(refused.elapsed()).toBeGreaterThanOrEqual(15_000 - 50);
   });
 });

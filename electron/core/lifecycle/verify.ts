@@ -22,14 +22,44 @@ function unanswered(r: QueryResult): boolean {
 }
 
 /**
- * Asks `ask(attemptMs)` until it answers or `deadline` (ms since the epoch, deps.now()) passes;
- * resolves to the last result and whether the deadline ran out.
+ * Socket errors this host gives at once, before a datagram leaves (connect(2), sendto(2), ip(7)):
+ * no route to the server's network (ENETUNREACH), an address it cannot send to (EINVAL: a
+ * link-local address whose interface is not there, `fe80::1%lo`; EADDRNOTAVAIL; EAFNOSUPPORT).
+ * Asking again gets the same; a timeout or ECONNREFUSED (a server restarting) is not one of them.
  */
-async function untilAnswered(deps: LifecycleDeps, deadline: number, ask: (attemptMs: number) => Promise<QueryResult>): Promise<{ r: QueryResult; expired: boolean }> {
+const REFUSED_HERE = /\b(ENETUNREACH|EINVAL|EADDRNOTAVAIL|EAFNOSUPPORT)\b/;
+/** Tries after which a check whose every answer was REFUSED_HERE, each within AT_ONCE_MS, is not asked again. */
+const REFUSED_HERE_TRIES = 3;
+/** An answer within this many ms came back at once (not after a wait on the network). */
+const AT_ONCE_MS = 500;
+
+/** True when `r` is a socket error this host gave at once (REFUSED_HERE). */
+function refusedHere(r: QueryResult): boolean {
+  return r.rcode === 'ERROR' && r.latencyMs < AT_ONCE_MS && REFUSED_HERE.test(r.error ?? '');
+}
+
+/** A check's last result; `expired` when the deadline ran out, `refusedHere` (its tries) when every try was refused by this host at once. */
+interface Asked {
+  r: QueryResult;
+  expired: boolean;
+  refusedHere?: number;
+}
+
+/**
+ * Asks `ask(attemptMs)` while `retry` says its result is no answer yet (default `unanswered`)
+ * until `deadline` (ms since the epoch, deps.now()) passes, or — each of REFUSED_HERE_TRIES tries
+ * refused at once by this host (refusedHere) — sooner; resolves to the last result and why it ended.
+ */
+async function untilAnswered(deps: LifecycleDeps, deadline: number, ask: (attemptMs: number) => Promise<QueryResult>, retry: (r: QueryResult) => boolean = unanswered): Promise<Asked> {
+  let tries = 0;
+  let everyRefusedHere = true;
   for (;;) {
     const left = deadline - deps.now();
     const r = await ask(Math.max(1, Math.min(ATTEMPT_MS, left)));
-    if (!unanswered(r)) return { r, expired: false };
+    if (!retry(r)) return { r, expired: false };
+    tries += 1;
+    everyRefusedHere &&= refusedHere(r);
+    if (everyRefusedHere && tries >= REFUSED_HERE_TRIES) return { r, expired: false, refusedHere: tries };
     if (deps.now() + RETRY_PAUSE_MS >= deadline) return { r, expired: true };
     await deps.sleep(RETRY_PAUSE_MS);
   }
@@ -95,24 +125,15 @@ export async function verifyDns(
   const want = d.kubernetesServiceIp;
   const upstream = upstreams[0]!;
   const deadline = deps.now() + timeoutMs;
-  // A check asked until the deadline: "no answer" only when its last try got none (a SERVFAIL is an answer).
-  const ranOut = (expired: boolean, last?: QueryResult) =>
-    !expired ? '' : last && !silent(last) ? ` (still so when the verify deadline of ${timeoutMs} ms ran out: asked again until then)` : ` (no answer within the verify deadline of ${timeoutMs} ms)`;
+  // A check asked until the deadline: "no answer" only when its last try got none (a SERVFAIL is an answer);
+  // one this host refused at once on each try: said so, with no deadline (it was not waited for).
+  const ranOut = ({ expired, r: last, refusedHere: tries }: Asked) =>
+    tries ? ` (at once on each of ${tries} tries: this host cannot send to it, so it was not asked again until the verify deadline)` : !expired ? '' : !silent(last) ? ` (still so when the verify deadline of ${timeoutMs} ms ran out: asked again until then)` : ` (no answer within the verify deadline of ${timeoutMs} ms)`;
   const askUpstream = (server: string, t: number) => deps.query({ name: externalName, type: 'A', server, timeoutMs: t });
 
-  // Each named upstream, until it answers or the deadline passes (a lost datagram is retried).
-  const named = async () =>
-    explicitUpstreams
-      ? Promise.all(
-          upstreams.map(async (u) => {
-            for (;;) {
-              const r = await askUpstream(u, Math.max(1, Math.min(ATTEMPT_MS, deadline - deps.now())));
-              if (!silent(r) || deps.now() + RETRY_PAUSE_MS >= deadline) return { u, r };
-              await deps.sleep(RETRY_PAUSE_MS);
-            }
-          }),
-        )
-      : [];
+  // Each named upstream, until it answers or the deadline passes (a lost datagram is retried), or
+  // this host refuses to send to it at once on each try (`--upstream fe80::1%lo`: ENETUNREACH).
+  const named = async () => (explicitUpstreams ? Promise.all(upstreams.map(async (u) => ({ u, ...(await untilAnswered(deps, deadline, (t) => askUpstream(u, t), silent)) }))) : []);
   // Discovered upstreams, one attempt each in order, until one gives an answer the host's
   // resolver would keep (glibc moves on after a timeout, SERVFAIL or REFUSED):
   // with a dead first nameserver the external name is still checked, against the second.
@@ -148,16 +169,16 @@ export async function verifyDns(
   ]).finally(() => onAsked?.({ names: [name, externalName], fromMs, toMs: deps.now() }));
 
   if (!proxy.r.answers.some((a) => a.data === want)) {
-    throw failed('VERIFY_PROXY', `The proxy answered ${name} with ${proxy.r.rcode} ${shown(proxy.r)}, not ${want}${ranOut(proxy.expired, proxy.r)}; is CoreDNS at ${d.kubeDnsIp} reachable from this host?`);
+    throw failed('VERIFY_PROXY', `The proxy answered ${name} with ${proxy.r.rcode} ${shown(proxy.r)}, not ${want}${ranOut(proxy)}; is CoreDNS at ${d.kubeDnsIp} reachable from this host?`);
   }
   if (!system.r.answers.some((a) => a.data === want)) {
-    throw failed('VERIFY_SYSTEM', `The system resolver (getaddrinfo) answered ${name} with ${system.r.rcode} ${shown(system.r)}, not ${want}${ranOut(system.expired, system.r)}; check the hosts line of /etc/nsswitch.conf.`);
+    throw failed('VERIFY_SYSTEM', `The system resolver (getaddrinfo) answered ${name} with ${system.r.rcode} ${shown(system.r)}, not ${want}${ranOut(system)}; check the hosts line of /etc/nsswitch.conf.`);
   }
   // Every path host programs use must see the cluster: one that misses it
   // leaves some programs without cluster names although the proxy answers.
   const missed = viaPaths.find((v) => !v.r.answers.some((a) => a.data === want));
   if (missed) {
-    throw failed('VERIFY_SYSTEM', `${missed.p.label} answered ${name} with ${missed.r.rcode}${missed.r.error ? ` (${missed.r.error})` : ''} ${shown(missed.r)}, not ${want}${ranOut(missed.expired, missed.r)}; programs that resolve this way would not find cluster names. Check \`resolvectl status\` (the cluster zones must be on the KubeSwitch link) and the hosts line of /etc/nsswitch.conf.`);
+    throw failed('VERIFY_SYSTEM', `${missed.p.label} answered ${name} with ${missed.r.rcode}${missed.r.error ? ` (${missed.r.error})` : ''} ${shown(missed.r)}, not ${want}${ranOut(missed)}; programs that resolve this way would not find cluster names. Check \`resolvectl status\` (the cluster zones must be on the KubeSwitch link) and the hosts line of /etc/nsswitch.conf.`);
   }
   if (ext.dead.length) {
     const what = ext.dead.map(({ u, r }) => `${u} ${r.rcode === 'REFUSED' ? 'refused' : `gave no answer (${r.rcode}${r.error ? `: ${r.error}` : ''})`}`).join('; ');
@@ -169,7 +190,7 @@ export async function verifyDns(
     const consequence = allDead
       ? 'every non-cluster name would fail through the proxy'
       : `the other${upstreams.length - ext.dead.length === 1 ? ' answers' : 's answer'} (${upstreams.filter((u) => !ext.dead.some((d) => d.u === u)).join(', ')}), but ${w.every} must answer: remove it or correct the address`;
-    throw failed('VERIFY_UPSTREAM', `${allDead ? (upstreams.length > 1 && frontEnd === 'gui' ? `The ${w.many} do` : `The ${w.one} does`) : `${ext.dead.length === 1 ? 'One' : 'Some'} of the ${w.many} do${ext.dead.length === 1 ? 'es' : ''}`} not resolve ${externalName}: ${what}${silent(ext.dead[0]!.r) ? ranOut(true) : ''}; ${consequence}. Check the address (${cliCommand(`query ${externalName} --server ${ext.dead[0]!.u}`)}), or ${w.without} to use the nameservers of your /etc/resolv.conf.`);
+    throw failed('VERIFY_UPSTREAM', `${allDead ? (upstreams.length > 1 && frontEnd === 'gui' ? `The ${w.many} do` : `The ${w.one} does`) : `${ext.dead.length === 1 ? 'One' : 'Some'} of the ${w.many} do${ext.dead.length === 1 ? 'es' : ''}`} not resolve ${externalName}: ${what}${silent(ext.dead[0]!.r) ? ranOut(ext.dead[0]!) : ''}; ${consequence}. Check the address (${cliCommand(`query ${externalName} --server ${ext.dead[0]!.u}`)}), or ${w.without} to use the nameservers of your /etc/resolv.conf.`);
   }
   let externalNote = `skipped (${upstreams.length > 1 ? 'no upstream answered' : 'the upstream did not answer'}: offline host?)`;
   let warning: string | null = null;
@@ -178,7 +199,7 @@ export async function verifyDns(
     // Answer data, not only the class.
     const mismatch = answerMismatch(ext.direct!, ext.via.r);
     if (mismatch) {
-      throw failed('VERIFY_EXTERNAL', `${externalName}: ${mismatch} (upstream ${asked})${ranOut(ext.via.expired, ext.via.r)}; check the upstream rules in the proxy config (a refused zone allowed, or a zone routed to CoreDNS?).`);
+      throw failed('VERIFY_EXTERNAL', `${externalName}: ${mismatch} (upstream ${asked})${ranOut(ext.via)}; check the upstream rules in the proxy config (a refused zone allowed, or a zone routed to CoreDNS?).`);
     }
     const cls = answerClass(ext.via.r);
     externalNote = `${cls} as from ${asked}${ext.skipped.length ? ` (asked after ${ext.skipped.join(', ')}, as glibc does)` : ''}`;

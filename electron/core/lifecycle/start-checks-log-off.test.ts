@@ -1,0 +1,42 @@
+/**
+ * tidy29: start wrote start's checks (capture/start-checks.ts, two fsyncs) also with
+ * --no-log-queries, where no exact query log has rows to mark. Now only a start whose exact
+ * query log is on writes them.
+ */
+import { describe, expect, it } from 'vitest';
+import { startDns } from './start';
+import { CAPTURE_READY_FILE } from '../capture/capture-args';
+import { START_CHECKS_FILE } from '../capture/start-checks';
+import { trackedHosts, TEST_START_OPTS } from '../../../e2e/support/test-deps';
+
+const newHost = trackedHosts();
+const quiet = () => undefined;
+
+/** A host whose exact query log's companion is a stand-in that only says it is ready. */
+async function hostWithCapture() {
+  const h = await newHost();
+  h.deps.capture = {
+    argv: ['/usr/bin/node', '/usr/lib/k2s-dns/k2s-dns.mjs', 'capture-watch'],
+    tcpdump: '/usr/bin/tcpdump',
+    manager: {
+      start: async () => h.deps.fs.writeFileAtomic(CAPTURE_READY_FILE, '4242\n', { mode: 0o644 }),
+      stop: async () => h.deps.fs.remove(CAPTURE_READY_FILE),
+    },
+  };
+  return h;
+}
+
+describe("start's checks are written only beside an exact query log", () => {
+  it('with the exact query log on: written, naming the cluster name verify asked', async () => {
+    const h = await hostWithCapture();
+    expect(await startDns(h.deps, TEST_START_OPTS, quiet)).toMatchObject({ ok: true });
+    const record = JSON.parse((await h.deps.fs.readFile(START_CHECKS_FILE)).toString());
+    expect(record.names).toContain('kubernetes.default.svc.cluster.local');
+  });
+
+  it('with --no-log-queries: not written', async () => {
+    const h = await hostWithCapture();
+    expect(await startDns(h.deps, { ...TEST_START_OPTS, logQueries: false }, quiet)).toMatchObject({ ok: true });
+    expect(await h.deps.fs.lstat(START_CHECKS_FILE)).toBeNull();
+  });
+});
