@@ -9,6 +9,7 @@ import { runningStartFlags } from '../../shared/running-start';
 import { EXACT_LOG_NOT_YET, SHOWN_ENGINE_LOG } from '../core/capture/exact-log';
 import { K2S_PATHS } from '../../shared/k2s-paths';
 import { codeSpan } from '../../shared/code-span';
+import { runBoundary, runBoundaryLine } from '../../shared/query-log/run-boundary';
 
 /**
  * The engine `queries` names: the saved state's, or null with `unknown`, the sentence that says
@@ -160,6 +161,22 @@ export function formatExactRow(r: QueryRow): string {
   const via = r.upstream ? `via ${r.upstream}` : r.rcode === null ? 'no answer' : r.route !== null ? ROUTE_LABEL[r.route] : 'cache';
   const lat = r.latencyMs === null ? '' : ` ${r.latencyMs.toFixed(2)} ms`;
   return `${r.time ?? '-'} ${r.client ?? '-'} ${r.protocol ?? '-'} ${r.type} ${r.name} ${r.rcode ?? '-'} ${via}${lat}${r.answers.length ? ` ${r.answers.join(',')}` : ''}${r.startCheck ? START_CHECK_MARK : r.probe ? PROBE_MARK : ''}`;
+}
+
+/**
+ * The text output's stdout lines for `rows` (oldest first): formatExactRow's line for each, and
+ * before the first row of each K2s DNS run (shared/query-log/run-boundary.ts: the first row shown
+ * names its run too) the line `— K2s DNS started 2026-12-07 12:03:04 —` (local time), so rows of
+ * a run before the last stop are told from the last run's. Rows of no known run get none.
+ */
+export function exactRowLines(rows: readonly QueryRow[]): string[] {
+  const lines: string[] = [];
+  rows.forEach((r, i) => {
+    const began = runBoundary(r, rows[i - 1]);
+    if (began !== null) lines.push(runBoundaryLine(began));
+    lines.push(formatExactRow(r));
+  });
+  return lines;
 }
 
 /**
