@@ -159,11 +159,12 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
         const shown = hide ? withoutProbes(log.rows, lines) : { rows: log.rows, hidden: 0 };
         // Started with --no-log-queries: any row is from an earlier run, and none is coming.
         if (who.notLogging) err(notLoggingText(who.notLogging, shown.rows.length > 0));
-        if (who.unknown !== null && log.rows.length) err(who.unknown);
+        // Stopped: said once, after the rows (afterRowsText's last line), with what comes next.
+        if (who.unknown !== null && !who.stopped && log.rows.length) err(who.unknown);
         if (log.unwritten) err(unwrittenText(log.unwritten, noRowsFollow(shown, who.notLogging)));
         if (log.missed) err(t(`The exact query log ${cliTimes(log.missed)}.`));
         for (const line of exactRowLines(shown.rows)) out(t(line));
-        const after = afterRowsText(shown, waitMs, who.notLogging, log.unwritten);
+        const after = afterRowsText(shown, waitMs, who.notLogging, log.unwritten, who.stopped === true);
         if (after) err(after);
       }
       return log.available ? EXIT.ok : EXIT.failed;

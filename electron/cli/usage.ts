@@ -99,9 +99,10 @@ const EXIT_ZONES = `  zones: 0 the zones printed; 1 the cluster could not be rea
   that can be used (none found, missing, not readable by this user, not a file, not valid YAML…).`;
 const EXIT_QUERY = `  query: 0 a server answered (NXDOMAIN and SERVFAIL are answers); 1 nothing answered; 2 usage
   (also a --type the system resolver cannot ask: it answers A, AAAA and PTR for an IP).`;
-const EXIT_QUERIES = `  queries: 0 rows printed, or none logged yet (stderr says so); 1 the exact query log is
-  unavailable (the reason is printed: none yet before K2s DNS ran with tcpdump installed,
-  tcpdump missing, not readable, or its capture stopped); 2 usage.`;
+const EXIT_QUERIES = `  queries: 0 rows printed, or none logged yet (stderr says so), also after a stop (the earlier
+  runs' rows; stderr's last line says K2s DNS is stopped: no new row comes until a start); 1 the
+  exact query log is unavailable (the reason is printed: none yet before K2s DNS ran with tcpdump
+  installed, tcpdump missing, not readable, or its capture stopped while K2s DNS runs); 2 usage.`;
 const EXIT_DOCTOR = '  doctor: 0 no finding is an error; 1 a finding is an error; 2 usage.';
 // diff, ui and app: main.ts's `case` of each; a thrown error is exit 1 there ("k2s-dns VERB failed: …").
 const EXIT_DIFF = `  diff: 0 the diff printed (the same, changed, or nothing saved); 1 it could not be read (the
