@@ -109,7 +109,7 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
   const asJson = v.json === true;
   // One memory per run: its result line refers to the step lines above (print.ts resultText).
   const printed: PrintedSteps = { steps: [] };
-  const sink = (e: Parameters<typeof printEvent>[0]) => printEvent(e, asJson, out, printed);
+  const sink = (e: Parameters<typeof printEvent>[0]) => printEvent(e, asJson, out, printed, err);
   switch (command) {
     case 'start': {
       const input = cliInputOf(START_FIELDS, v);

@@ -67,7 +67,9 @@ const PARAGRAPH = {
          (default kubernetes.io); a DNS name, not an address.`,
   noLogQueries: '--no-log-queries  log no queries (the query log in /var/log/dnsproxy is on by default).',
   json: `--json   start, stop, uninstall: a JSON progress event per line, then the "result" event
-         (every command takes --json: the others print one JSON value).`,
+         (every command takes --json: the others print one JSON value). A check verify still
+         asks again ~2 s in is said once: without --json on stderr ("verify: …"), with it a
+         second "running" event of the step with "detail":{"waiting":true}.`,
   networkChange: `--on-network-change  when NetworkManager, resolvconf, a VPN client or systemd-resolved writes
          a new resolver file while K2s DNS runs: follow (the default) = its nameservers become
          the upstreams and it becomes the saved original that stop restores; keep = leave it

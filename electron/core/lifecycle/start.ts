@@ -339,10 +339,12 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
       // What verify asked, and when, is written beside the exact query log (capture/start-checks.ts)
       // so its readers mark those rows as start's checks; written alongside what follows verify,
       // waited for in `finally`. A failed write only leaves the rows unmarked (start's outcome
-      // does not depend on the query log's view).
+      // does not depend on the query log's view). A check still unanswered ~2 s in is said once,
+      // as a second `running` event of the step with detail.waiting (the CLI prints it on stderr,
+      // the window's timeline shows it as the step's message), not 15 s of silence.
       const v = await verifyDns(deps, discovery, pre.upstreams, opts.verifyExternalName ?? DEFAULT_VERIFY_NAME, undefined, (opts.upstreams?.length ?? 0) > 0, paths, opts.cliDoor ? 'cli' : 'gui', (checks) => {
         checksWritten = writeStartChecks(deps.fs, { ...checks, startedMs: Math.min(startedMs, checks.fromMs) }, deps.uid() === 0).catch(() => undefined);
-      });
+      }, (text) => r.emit('verify', 'running', text, { waiting: true }));
       if (v.warning) warnings.push({ code: v.warningCode ?? 'UPSTREAM_UNVERIFIED', message: v.warning });
       return { value: v, message: v.summary, detail: v.detail };
     });
