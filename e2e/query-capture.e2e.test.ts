@@ -45,6 +45,8 @@ async function exactRows(want: number): Promise<CapturedQuery[]> {
 }
 
 const ROWS = '/var/log/dnsproxy/queries.jsonl';
+/** The line `k2s-dns queries` prints above a K2s DNS run's first row shown (shared/query-log/run-boundary.ts). */
+const RUN_LINE = /^— K2s DNS started \d{4}-\d\d-\d\d \d\d:\d\d:\d\d —$/;
 
 /**
  * The scheduling policy of every thread of `pid`, as the kernel reports it in
@@ -287,7 +289,8 @@ describe.skipIf(!inSandbox || tcpdump === '')('exact query log from packets, run
       expect(await udpQuery(41032, 4102, 'web.demo.svc.cluster.local')).toBe('NOERROR');
       const text = await k2sDns(['queries']);
       expect(text.code, text.stderr).toBe(0);
-      expect(text.stdout.split('\n').filter(Boolean)).toEqual([expect.stringMatching(/ 127\.0\.0\.1:41032 udp A web\.demo\.svc\.cluster\.local NOERROR via 172\.21\.0\.10:53 /)]);
+      // The run's line heads the rows (the log keeps earlier runs' rows: run-boundary.ts).
+      expect(text.stdout.split('\n').filter(Boolean)).toEqual([expect.stringMatching(RUN_LINE), expect.stringMatching(/ 127\.0\.0\.1:41032 udp A web\.demo\.svc\.cluster\.local NOERROR via 172\.21\.0\.10:53 /)]);
       expect(text.stderr).toBe('');
     } finally {
       const stop = await k2sDns(['stop', '--on-drift', 'restore', '--json']);
@@ -317,6 +320,7 @@ describe.skipIf(!inSandbox || tcpdump === '')('exact query log from packets, run
         const text = await k2sDns(['queries', '--lines', '2']);
         expect(text.code, text.stderr).toBe(0);
         expect(text.stdout.split('\n').filter(Boolean)).toEqual([
+          expect.stringMatching(RUN_LINE),
           expect.stringMatching(new RegExp(` 127\\.0\\.0\\.1:${old} udp A mirror\\.example\\.test NOERROR `)),
           expect.stringMatching(new RegExp(` 127\\.0\\.0\\.1:${fresh} udp A web\\.demo\\.svc\\.cluster\\.local NOERROR `)),
         ]);
@@ -339,6 +343,33 @@ describe.skipIf(!inSandbox || tcpdump === '')('exact query log from packets, run
     } finally {
       const stop = await k2sDns(['stop', '--on-drift', 'restore', '--json']);
       expect(stop.code, stop.stdout).toBe(0);
+    }
+  }, 120_000);
+
+  it('after a stop, k2s-dns queries prints the earlier runs\' rows, each run under its start line, and says last that K2s DNS is stopped (exit 0, as README says); --no-wait the same', async () => {
+    await startWithEmptyLog();
+    try {
+      expect(await udpQuery(41061, 4101, 'web.demo.svc.cluster.local')).toBe('NOERROR');
+      expect((await exactRows(1)).length).toBeGreaterThanOrEqual(1);
+      expect((await k2sDns(['stop', '--on-drift', 'restore', '--json'])).code).toBe(0);
+      const start = await k2sDns(['start', '--kubeconfig', tb.kubeconfigPath, ...engineArgs(PROXY_ENGINES.find((e) => e !== 'adguard' || dnsproxyMissing === null)!), '--verify-name', 'www.example.test', '--json']);
+      expect(start.code, start.stderr).toBe(0);
+      expect(await udpQuery(41062, 4102, 'web.demo.svc.cluster.local')).toBe('NOERROR');
+      expect((await exactRows(2)).length).toBeGreaterThanOrEqual(2);
+      expect((await k2sDns(['stop', '--on-drift', 'restore', '--json'])).code).toBe(0);
+      for (const args of [['queries', '--lines', '5'], ['queries', '--lines', '5', '--no-wait']]) {
+        const text = await k2sDns(args);
+        expect(text.code, text.stderr).toBe(0);
+        const lines = text.stdout.split('\n').filter(Boolean);
+        // Two runs, each under its own start line, the earlier run's first.
+        expect(lines).toEqual([expect.stringMatching(RUN_LINE), expect.stringMatching(/ 127\.0\.0\.1:41061 udp A web\.demo\.svc\.cluster\.local NOERROR /), expect.stringMatching(RUN_LINE), expect.stringMatching(/ 127\.0\.0\.1:41062 udp A web\.demo\.svc\.cluster\.local NOERROR /)]);
+        expect(lines[0]).not.toBe(lines[2]);
+        const err = text.stderr.trim().split('\n');
+        expect(err.at(-1)).toMatch(/^K2s DNS is stopped: the rows above are from its earlier runs \(which engine answered them is not known without its saved state\), and no new row comes until it starts again; start it as root: `.*k2s-dns.* start.*`/);
+        expect(text.stderr).not.toContain('K2s DNS is not running (stopped)');
+      }
+    } finally {
+      await k2sDns(['stop', '--on-drift', 'restore', '--json']);
     }
   }, 120_000);
 

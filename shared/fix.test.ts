@@ -2,7 +2,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { admGroupWays, asRootStartWays, cliCommand, clusterRunningHint, clusterStartFix, DRIFT_CHOICE, handResolverWays, resolverFileWays, setCliKubeconfig, setCliName, setCliRunningStart, setKubectlKubeconfig, setSandboxKubeconfig, networkOverrideWays, runningStartWith, shellCommand, upstreamQueryWays, upstreamStartWays } from './fix';
+import { admGroupWays, appKubeconfigCommand, setAppVerb, asRootStartWays, cliCommand, clusterRunningHint, clusterStartFix, DRIFT_CHOICE, handResolverWays, resolverFileWays, setCliKubeconfig, setCliName, setCliRunningStart, setKubectlKubeconfig, setSandboxKubeconfig, networkOverrideWays, runningStartWith, shellCommand, upstreamQueryWays, upstreamStartWays } from './fix';
 import { fixText, healthVerdict, verdictFix, type HealthAction } from './health';
 import type { HealthHop } from './health-report';
 
@@ -294,5 +294,25 @@ describe('root and adm ways beside sudo: `su -c` where sudo is not installed (ne
     expect(asRootStartWays([['--upstream', '192.0.2.54']])).toBe("as root: `sudo npx k2s-dns start --upstream 192.0.2.54`, or `su -c 'npx k2s-dns start --upstream 192.0.2.54'` where sudo is not installed");
     expect(asRootStartWays([])).toBe("as root: `sudo npx k2s-dns start`, or `su -c 'npx k2s-dns start'` where sudo is not installed");
     expect(cliCommand('start', true)).toBe('sudo npx k2s-dns start --engine dnsmasq');
+  });
+});
+
+describe('appKubeconfigCommand: the app restarted with a kubeconfig as it was started (new user: `npx k2s-dns ui` named `npm start -- --kubeconfig PATH`)', () => {
+  afterEach(() => {
+    setAppVerb(null);
+    setCliName('npx k2s-dns');
+  });
+  it('under the CLI\'s ui or app verb (web mode): that command as this install runs the CLI', () => {
+    setAppVerb('ui');
+    expect(appKubeconfigCommand()).toBe('npx k2s-dns ui --kubeconfig PATH');
+    setCliName('k2s-dns');
+    expect(appKubeconfigCommand()).toBe('k2s-dns ui --kubeconfig PATH');
+    setAppVerb('app');
+    expect(appKubeconfigCommand()).toBe('k2s-dns app --kubeconfig PATH');
+  });
+  it('another entry (the Electron window): npm start in a checkout, k2s-dns app installed, as before', () => {
+    expect(appKubeconfigCommand()).toBe('npm start -- --kubeconfig PATH');
+    setCliName('k2s-dns');
+    expect(appKubeconfigCommand()).toBe('k2s-dns app --kubeconfig PATH');
   });
 });

@@ -258,13 +258,29 @@ export function currentCliName(): CliName {
   return cliName;
 }
 
+/** The CLI verb that serves this runtime's app in web mode (setAppVerb), else null. */
+let appVerb: 'ui' | 'app' | null = null;
+
 /**
- * The line that starts the app with a kubeconfig (the app takes one only when it starts): where the
- * package is installed (setCliName `k2s-dns`, electron/core/cli-invocation.ts), its CLI's `app`
- * verb (`k2s-dns app --kubeconfig PATH`, electron/cli/usage.ts); in a checkout or under a wrapper,
- * docs/verdict.md's `npm start -- --kubeconfig PATH` (`npm start` exists only in a checkout).
+ * Says that this runtime's app was started by the CLI's `ui` or `app` verb in web mode
+ * (electron/cli/ui.ts runUi), so appKubeconfigCommand names that command as it was typed; null:
+ * another entry (the Electron window, the helper).
+ */
+export function setAppVerb(verb: 'ui' | 'app' | null): void {
+  appVerb = verb;
+}
+
+/**
+ * The line that starts the app with a kubeconfig (the app takes one only when it starts): started
+ * by the CLI's `ui` or `app` verb (setAppVerb), that command as this install runs the CLI
+ * (`npx k2s-dns ui --kubeconfig PATH`, `k2s-dns ui --kubeconfig PATH`: new user, under `k2s-dns ui`
+ * it named `npm start -- …`); else where the package is installed (setCliName `k2s-dns`,
+ * electron/core/cli-invocation.ts), its CLI's `app` verb (`k2s-dns app --kubeconfig PATH`,
+ * electron/cli/usage.ts); in a checkout or under a wrapper, docs/verdict.md's
+ * `npm start -- --kubeconfig PATH` (`npm start` exists only in a checkout).
  */
 export function appKubeconfigCommand(): string {
+  if (appVerb !== null && !cliShell) return `${cliName} ${appVerb} --kubeconfig ${KUBECONFIG_PLACEHOLDER}`;
   return cliName === 'k2s-dns' ? `k2s-dns app --kubeconfig ${KUBECONFIG_PLACEHOLDER}` : `npm start -- --kubeconfig ${KUBECONFIG_PLACEHOLDER}`;
 }
 

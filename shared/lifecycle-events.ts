@@ -51,7 +51,11 @@ export interface StepEvent {
   message: string;
   /** ms since the Unix epoch. */
   at: number;
-  /** Extra facts for the UI (listeners, zones count, upstreams …). */
+  /**
+   * Extra facts for the UI (listeners, zones count, upstreams …). `waiting: true` on a second
+   * `running` event of a step: its progress while it waits (verify asking a check again until its
+   * deadline), the message saying what it waits for; the CLI prints it on stderr.
+   */
   detail?: Record<string, unknown>;
 }
 

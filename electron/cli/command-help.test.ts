@@ -127,7 +127,7 @@ describe('k2s-dns VERB --help (walk15: it printed the whole help)', () => {
       for (const s of statuses(exit)) expect(whole, `${verb}: ${s}`).toContain(s);
     }
     expect(USAGE).toMatch(/^ {2}query: 0 a server answered \(NXDOMAIN and SERVFAIL are answers\); 1 nothing answered/m);
-    expect(USAGE).toMatch(/^ {2}queries: 0 rows printed, or none logged yet \(stderr says so\); 1 the exact query log is\n {2}unavailable \(the reason is printed: none yet before K2s DNS ran/m);
+    expect(USAGE).toMatch(/^ {2}queries: 0 rows printed, or none logged yet \(stderr says so\), also after a stop \(the earlier\n {2}runs' rows; stderr's last line says K2s DNS is stopped: no new row comes until a start\); 1 the\n {2}exact query log is unavailable \(the reason is printed: none yet before K2s DNS ran/m);
     expect(USAGE).toMatch(/^ {2}doctor: 0 no finding is an error; 1 a finding is an error/m);
   });
 

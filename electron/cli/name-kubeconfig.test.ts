@@ -71,4 +71,17 @@ describe('nameKubeconfig', () => {
     expect(kubeconfigAsked({ path: '/home/ada/.kube/config', explicit: false, tried: [ADMIN, '/home/ada/.kube/config'] })).toBe('/home/ada/.kube/config');
     expect(kubeconfigAsked({ path: null, explicit: false, tried: [ADMIN] })).toBeNull();
   });
+
+  it('$KUBECONFIG names a root-only file (the sandbox wrapper\'s; the user\'s lookup skips it): NOT_ROOT\'s start names it, not `--kubeconfig PATH` (sudo drops $KUBECONFIG)', async () => {
+    const sandbox = '/tmp/k2s-sandbox/kubeconfig';
+    const found = { path: null, explicit: false, tried: [ADMIN, sandbox, '/home/ada/.kube/config'], unreadable: [{ path: sandbox, rootOwned: true }] };
+    expect(kubeconfigAsked(found)).toBe(sandbox);
+    expect(await nameKubeconfig(kubeconfigAsked(found), lookups(null))).toBe(sandbox);
+    expect(asRootStartWays([])).toBe(`as root: \`sudo npx k2s-dns start --kubeconfig ${sandbox}\`, or \`su -c 'npx k2s-dns start --kubeconfig ${sandbox}'\` where sudo is not installed`);
+    // K2s's root-only admin.conf, which sudo finds by itself: still the bare start.
+    const admin = { path: null, explicit: false, tried: [ADMIN], unreadable: [{ path: ADMIN, rootOwned: true }] };
+    expect(await nameKubeconfig(kubeconfigAsked(admin), lookups(ADMIN))).toBe(ADMIN);
+    expect(cliCommand('start', true)).toBe('sudo npx k2s-dns start');
+  });
 });
+

@@ -27,10 +27,15 @@ export async function callerReads(path: string): Promise<boolean> {
  * `--kubeconfig` the user typed (`found.explicit`, findKubeconfig's one candidate): a user's lookup
  * counts a file it may not read as absent (locateKubeconfig), yet `sudo k2s-dns start --kubeconfig
  * FILE` reads a root-only FILE, so NOT_ROOT's line must name it (walk finding: it printed the
- * `PATH` placeholder, or a bare start that would read another file). Null when none was typed or found.
+ * `PATH` placeholder, or a bare start that would read another file). Else the first file the
+ * lookup skipped as not readable by this user (`found.unreadable`, in lookup order: a root-only
+ * file $KUBECONFIG names, such as the sandbox wrapper's): root reads it, and sudo drops
+ * $KUBECONFIG, so the line must name it (new user: NOT_ROOT named `--kubeconfig PATH` while
+ * $KUBECONFIG was set); nameKubeconfig still leaves it out when `sudo k2s-dns start` finds that
+ * file by itself (K2s's admin.conf). Null when none was typed or found.
  */
-export function kubeconfigAsked(found: { path: string | null; explicit: boolean; tried: readonly string[] }): string | null {
-  return found.path ?? (found.explicit ? (found.tried[0] ?? null) : null);
+export function kubeconfigAsked(found: { path: string | null; explicit: boolean; tried: readonly string[]; unreadable?: readonly { path: string }[] }): string | null {
+  return found.path ?? (found.explicit ? (found.tried[0] ?? null) : (found.unreadable?.[0]?.path ?? null));
 }
 
 /** The lookups nameKubeconfig asks; injected by tests. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { capturedQueryRow } from '../core/capture/to-query-row';
-import { afterRowsText, formatExactRow, hiddenProbesText, noRowsFollow, notLoggingText, queriesEngine, queriesJson, queriesUnavailableText, unwrittenText, withoutProbes } from './print-queries';
+import { afterRowsText, formatExactRow, stoppedText, hiddenProbesText, noRowsFollow, notLoggingText, queriesEngine, queriesJson, queriesUnavailableText, unwrittenText, withoutProbes } from './print-queries';
 import type { QueryRow } from '../../shared/query-log/row';
 import { EXACT_LOG_NOT_YET } from '../core/capture/exact-log';
 
@@ -23,7 +23,7 @@ describe('k2s-dns queries', () => {
     expect(await queriesEngine(async () => ({ engine: 'dnsmasq' }))).toEqual({ engine: 'dnsmasq', unknown: null });
     // Stopped (no saved state) is the normal state: never called unreadable.
     const stopped = await queriesEngine(async () => null);
-    expect(stopped).toEqual({ engine: null, unknown: 'K2s DNS is not running (stopped): these rows are from when it ran; with no saved state, which engine answered them is not known.' });
+    expect(stopped).toEqual({ engine: null, unknown: 'K2s DNS is not running (stopped): these rows are from when it ran; with no saved state, which engine answered them is not known.', stopped: true });
     expect(await queriesEngine(async () => ({ engine: null }))).toEqual({ engine: null, unknown: 'The saved state names no engine: which engine answered these rows is not known.' });
     const eacces = Object.assign(new Error("EACCES: permission denied, lstat '/var/lib/k2s'"), { code: 'EACCES' });
     const notRoot = await queriesEngine(async () => Promise.reject(eacces));
@@ -159,6 +159,21 @@ describe('k2s-dns queries', () => {
       const both = `${unwrittenText(full, true)}\n${afterRowsText({ rows: [], hidden: 0 }, 0, undefined, full)}`;
       expect(both.split('df -h').length - 1).toBe(1);
       expect(afterRowsText({ rows: [], hidden: 0 }, 0, undefined, '3 rows not written (EIO on /var/log/dnsproxy)')).toMatch(/; ask a name, then run npx k2s-dns queries again\.$/);
+    });
+  });
+
+  describe('after a stop (new user: old rows with exit 0 and no word that none comes; README said exit 1 "its capture stopped")', () => {
+    const c = { proto: 'udp' as const, client: '127.0.0.1:41001', listener: '127.0.0.1:53', id: 4101, name: 'web.demo.svc.cluster.local', type: 'A', queryUs: 1_764_615_600_123_456, rcode: 'NOERROR', answers: ['172.21.14.7'], latencyMs: 0.412, upstream: null, upstreamRcode: null, upstreamLatencyMs: null, retries: 0 };
+    it('rows printed: one last line says K2s DNS is stopped and no new row comes until a start, with the start line', () => {
+      const shown = { rows: [capturedQueryRow(c, 'adguard', 'k', [])], hidden: 0 };
+      expect(afterRowsText(shown, 0, undefined, undefined, true)).toBe('K2s DNS is stopped: the rows above are from its earlier runs (which engine answered them is not known without its saved state), and no new row comes until it starts again; start it as root: `sudo npx k2s-dns start`, or `su -c \'npx k2s-dns start\'` where sudo is not installed.');
+      expect(afterRowsText({ ...shown, hidden: 2 }, 0, undefined, undefined, true)!.split('\n')).toEqual([hiddenProbesText(2), stoppedText(true)]);
+    });
+    it('no row to show: not "ask a name, then run queries again" (none comes)', () => {
+      const none = afterRowsText({ rows: [], hidden: 0 }, 0, undefined, undefined, true)!;
+      expect(none).toMatch(/^K2s DNS is stopped: \/var\/log\/dnsproxy\/queries\.jsonl holds no query to show, and none comes until it starts again; start it as root: /);
+      expect(none).not.toContain('ask a name');
+      expect(afterRowsText({ rows: [], hidden: 3 }, 0, undefined, undefined, true)!.split('\n')[1]).toContain('holds no other query to show');
     });
   });
 });

@@ -9,6 +9,7 @@ import { runningStartFlags } from '../../shared/running-start';
 import { EXACT_LOG_NOT_YET, SHOWN_ENGINE_LOG } from '../core/capture/exact-log';
 import { K2S_PATHS } from '../../shared/k2s-paths';
 import { codeSpan } from '../../shared/code-span';
+import { runBoundary, runBoundaryLine } from '../../shared/query-log/run-boundary';
 
 /**
  * The engine `queries` names: the saved state's, or null with `unknown`, the sentence that says
@@ -24,6 +25,8 @@ export interface QueriesEngine {
    * way to log them: `stop && start`, the start with the running one's other options.
    */
   notLogging?: { restart: string };
+  /** True when K2s DNS is stopped (no saved state): the rows are from its earlier runs and none comes until a start (stoppedText). */
+  stopped?: true;
 }
 
 /** What `queries` reads of the saved state: its engine, and for `--no-log-queries` what starts it again (shared/running-start.ts). */
@@ -64,7 +67,8 @@ export async function queriesEngine(read: () => Promise<QueriesState | null>): P
     const notLogging = notLoggingOf(state);
     if (state?.engine) return { engine: state.engine, unknown: null, ...(notLogging ? { notLogging } : {}) };
     // No saved state is the normal stopped state, not a failure to read one.
-    return { engine: null, unknown: state ? 'The saved state names no engine: which engine answered these rows is not known.' : 'K2s DNS is not running (stopped): these rows are from when it ran; with no saved state, which engine answered them is not known.' };
+    if (state) return { engine: null, unknown: 'The saved state names no engine: which engine answered these rows is not known.' };
+    return { engine: null, unknown: 'K2s DNS is not running (stopped): these rows are from when it ran; with no saved state, which engine answered them is not known.', stopped: true };
   } catch (err) {
     why = (err as NodeJS.ErrnoException).code === 'EACCES' ? 'permission denied: root reads it' : (err as Error).message;
   }
@@ -163,6 +167,22 @@ export function formatExactRow(r: QueryRow): string {
 }
 
 /**
+ * The text output's stdout lines for `rows` (oldest first): formatExactRow's line for each, and
+ * before the first row of each K2s DNS run (shared/query-log/run-boundary.ts: the first row shown
+ * names its run too) the line `— K2s DNS started 2026-12-07 12:03:04 —` (local time), so rows of
+ * a run before the last stop are told from the last run's. Rows of no known run get none.
+ */
+export function exactRowLines(rows: readonly QueryRow[]): string[] {
+  const lines: string[] = [];
+  rows.forEach((r, i) => {
+    const began = runBoundary(r, rows[i - 1]);
+    if (began !== null) lines.push(runBoundaryLine(began));
+    lines.push(formatExactRow(r));
+  });
+  return lines;
+}
+
+/**
  * The text output's rows without k2s-dns's own health checks, as the window's Queries view hides
  * them by default (docs/query-log.md "Logs and the query log"): the newest `lines` rows that are no probe,
  * from `rows` (oldest first, read deeper than `lines` for that), and `hidden`, the probe rows
@@ -193,13 +213,27 @@ export function hiddenProbesText(hidden: number, startChecks = 0): string | null
 }
 
 /**
+ * The last stderr line of the text output while K2s DNS is stopped (QueriesEngine.stopped; exit 0:
+ * the log was read): the rows printed (`rows` true) are from its earlier runs, no new row comes
+ * until a start (its capture runs only while K2s DNS does), and how start is run as root
+ * (shared/fix.ts asRootWays). With no row printed it says the file holds none to show.
+ */
+export function stoppedText(rows: boolean, hidden = 0): string {
+  const start = `start it ${asRootWays('start')}`;
+  if (rows) return `K2s DNS is stopped: the rows above are from its earlier runs (which engine answered them is not known without its saved state), and no new row comes until it starts again; ${start}.`;
+  return `K2s DNS is stopped: ${K2S_PATHS.queryRows} holds no ${hidden > 0 ? 'other ' : ''}query to show, and none comes until it starts again; ${start}.`;
+}
+
+/**
  * The stderr line after the text output's rows (`shown`: withoutProbes's, or every row with
  * `--probes`): how many health checks it hid (hiddenProbesText); else, with no row printed,
  * noRowsText (`waitedMs` as there) — never silence with exit 0; null when rows were printed and
  * none hidden. With `notLogging` (`--no-log-queries`: notLoggingText is said before the rows)
  * never noRowsText: no row is coming. `unwritten`: the capture's loss line, for noRowsText.
+ * `stopped` (K2s DNS is stopped): hiddenProbesText's line, if any, then stoppedText's, the last line.
  */
-export function afterRowsText(shown: { rows: readonly QueryRow[]; hidden: number; startChecks?: number }, waitedMs = 0, notLogging?: { restart: string }, unwritten?: string): string | null {
+export function afterRowsText(shown: { rows: readonly QueryRow[]; hidden: number; startChecks?: number }, waitedMs = 0, notLogging?: { restart: string }, unwritten?: string, stopped = false): string | null {
+  if (stopped) return [hiddenProbesText(shown.hidden, shown.startChecks), stoppedText(shown.rows.length > 0, shown.hidden)].filter((l) => l !== null).join('\n');
   if (notLogging) return hiddenProbesText(shown.hidden, shown.startChecks);
   return hiddenProbesText(shown.hidden, shown.startChecks) ?? (shown.rows.length === 0 ? noRowsText(waitedMs, unwritten) : null);
 }

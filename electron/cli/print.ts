@@ -74,8 +74,9 @@ export function failedStepOf(message: string, printed: PrintedSteps): string | n
 /**
  * Prints one lifecycle event: a JSON line with `json`, else one readable line. `printed` carries
  * one run's step lines to its result (resultText); without it every result is printed whole.
+ * `err` (stderr) gets a step's progress while it waits (a `running` event with detail.waiting).
  */
-export function printEvent(e: LifecycleEvent, json: boolean, out: (s: string) => void, printed: PrintedSteps = { steps: [] }): void {
+export function printEvent(e: LifecycleEvent, json: boolean, out: (s: string) => void, printed: PrintedSteps = { steps: [] }, err?: (s: string) => void): void {
   if (json) return out(JSON.stringify(e));
   if (e.type === 'result') {
     const text = resultText(e, printed);
@@ -85,7 +86,12 @@ export function printEvent(e: LifecycleEvent, json: boolean, out: (s: string) =>
     for (const w of e.warnings ?? []) out(`warning [${t(w.code)}]: ${msg(w.message)}`);
     return;
   }
-  if (e.status === 'running') return;
+  // A step's progress while it waits (verify asking again until its deadline: detail.waiting)
+  // goes to stderr, `verify: …`; a step's first `running` is not printed (its done line follows).
+  if (e.status === 'running') {
+    if (e.detail?.waiting === true && err) err(`${e.step}: ${msg(e.message)}`);
+    return;
+  }
   // Skipped steps with the text the step before them said (a running start's "already running:
   // nothing to do" for save … verify) are one fact: said once (walk 14: six identical lines).
   const last = printed.steps.at(-1);

@@ -67,7 +67,9 @@ const PARAGRAPH = {
          (default kubernetes.io); a DNS name, not an address.`,
   noLogQueries: '--no-log-queries  log no queries (the query log in /var/log/dnsproxy is on by default).',
   json: `--json   start, stop, uninstall: a JSON progress event per line, then the "result" event
-         (every command takes --json: the others print one JSON value).`,
+         (every command takes --json: the others print one JSON value). A check verify still
+         asks again ~2 s in is said once: without --json on stderr ("verify: …"), with it a
+         second "running" event of the step with "detail":{"waiting":true}.`,
   networkChange: `--on-network-change  when NetworkManager, resolvconf, a VPN client or systemd-resolved writes
          a new resolver file while K2s DNS runs: follow (the default) = its nameservers become
          the upstreams and it becomes the saved original that stop restores; keep = leave it
@@ -99,9 +101,10 @@ const EXIT_ZONES = `  zones: 0 the zones printed; 1 the cluster could not be rea
   that can be used (none found, missing, not readable by this user, not a file, not valid YAML…).`;
 const EXIT_QUERY = `  query: 0 a server answered (NXDOMAIN and SERVFAIL are answers); 1 nothing answered; 2 usage
   (also a --type the system resolver cannot ask: it answers A, AAAA and PTR for an IP).`;
-const EXIT_QUERIES = `  queries: 0 rows printed, or none logged yet (stderr says so); 1 the exact query log is
-  unavailable (the reason is printed: none yet before K2s DNS ran with tcpdump installed,
-  tcpdump missing, not readable, or its capture stopped); 2 usage.`;
+const EXIT_QUERIES = `  queries: 0 rows printed, or none logged yet (stderr says so), also after a stop (the earlier
+  runs' rows; stderr's last line says K2s DNS is stopped: no new row comes until a start); 1 the
+  exact query log is unavailable (the reason is printed: none yet before K2s DNS ran with tcpdump
+  installed, tcpdump missing, not readable, or its capture stopped while K2s DNS runs); 2 usage.`;
 const EXIT_DOCTOR = '  doctor: 0 no finding is an error; 1 a finding is an error; 2 usage.';
 // diff, ui and app: main.ts's `case` of each; a thrown error is exit 1 there ("k2s-dns VERB failed: …").
 const EXIT_DIFF = `  diff: 0 the diff printed (the same, changed, or nothing saved); 1 it could not be read (the
@@ -163,7 +166,7 @@ const CHANGES: Record<HelpVerb, string> = {
   zones: 'Changes nothing (no root needed): it reads the cluster through the kubeconfig.',
   query: 'Changes nothing: one DNS query to the server named (system: getaddrinfo, as host apps ask).',
   diff: 'Changes nothing: the saved original /etc/resolv.conf against the current one.',
-  queries: 'Changes nothing: reads /var/log/dnsproxy/queries.jsonl. --lines N (default 50): the newest N rows that are not health checks of k2s-dns (looked for among the newest 5000); with --probes or --json the newest N rows of all. A row reaches the file up to 1 s after its answer (later while the host is busy): while the capture runs, with none to print yet or a newest row older than 1 s, it waits up to 1.5 s for the file to change; --no-wait reads it once.',
+  queries: 'Changes nothing: reads /var/log/dnsproxy/queries.jsonl. --lines N (default 50): the newest N rows that are not health checks of k2s-dns (looked for among the newest 5000); with --probes or --json the newest N rows of all. A row reaches the file up to 1 s after its answer (later while the host is busy): while the capture runs, with none to print yet or a newest row older than 1 s, it waits up to 1.5 s for the file to change; --no-wait reads it once. The log keeps earlier runs\' rows: a line `— K2s DNS started 2026-12-07 12:03:04 —` (local time) heads the rows and each run\'s first row shown (--json: each row\'s runStartedMs).',
   doctor: 'Changes nothing: read-only checks of this host, the cluster and the proxy, each with what it means and the fix.',
   ui: 'Changes nothing by itself: a web server on 127.0.0.1; its Start and Stop buttons change the machine as the start and stop commands do.',
   app: 'Changes nothing by itself: the desktop window; its Start and Stop buttons change the machine as the start and stop commands do.',

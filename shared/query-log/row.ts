@@ -50,6 +50,13 @@ export interface QueryRow {
    */
   startCheck?: true;
   /**
+   * Exact-log rows: when the K2s DNS run this row was asked in began (ms since the epoch, the
+   * start's own time recorded in start-checks.json, electron/core/capture/start-checks.ts
+   * runStartOf); absent when no kept start began before it. A row whose value differs from the
+   * row before it is the first of a run: `k2s-dns queries` and the Queries view mark it (runBoundary).
+   */
+  runStartedMs?: number;
+  /**
    * True when dnsproxy logged this query's records interleaved with a concurrent query's so
    * that they could be told apart only by guessing (two messages open at the same line,
    * different clients' packets arriving within CLIENT_PAIR_MS of each other, or the same DNS id

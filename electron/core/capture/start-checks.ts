@@ -42,11 +42,17 @@ const MAX_NAMES = 8;
  */
 export const KEPT_STARTS = 8;
 
-/** What one start's verify asked: `names` (as asked) between `fromMs` and `toMs` (ms since the epoch, wall clock). */
+/**
+ * What one start's verify asked: `names` (as asked) between `fromMs` and `toMs` (ms since the
+ * epoch, wall clock); `startedMs`, when that start began (before its capture opened, so every row
+ * of its run is asked at or after it): the run boundary the log's readers mark (runStartOf).
+ * Absent in a record an earlier version wrote: `fromMs` stands in then.
+ */
 export interface StartWindow {
   names: string[];
   fromMs: number;
   toMs: number;
+  startedMs?: number;
 }
 
 /** The record: the last start's window, and `earlier` those of the starts before it (newest first, at most KEPT_STARTS - 1). */
@@ -60,19 +66,26 @@ function bare(name: string): string {
   return lower.length > 1 && lower.endsWith('.') ? lower.slice(0, -1) : lower;
 }
 
+/** `{ startedMs }` when the window has one, else nothing (a record field is written only when known). */
+function startedOf(w: StartWindow): { startedMs?: number } {
+  return w.startedMs === undefined ? {} : { startedMs: w.startedMs };
+}
+
 /** The record's text (one JSON object and a newline); `earlier` only when it holds a window. */
 export function startChecksText(c: StartChecks): string {
-  const earlier = (c.earlier ?? []).map((w) => ({ names: w.names, fromMs: w.fromMs, toMs: w.toMs }));
-  return `${JSON.stringify({ names: c.names, fromMs: c.fromMs, toMs: c.toMs, ...(earlier.length > 0 ? { earlier } : {}) })}\n`;
+  const earlier = (c.earlier ?? []).map((w) => ({ names: w.names, fromMs: w.fromMs, toMs: w.toMs, ...startedOf(w) }));
+  return `${JSON.stringify({ names: c.names, fromMs: c.fromMs, toMs: c.toMs, ...startedOf(c), ...(earlier.length > 0 ? { earlier } : {}) })}\n`;
 }
 
 /** The window in `v`, or null when it is none. */
 function parseWindow(v: unknown): StartWindow | null {
   if (typeof v !== 'object' || v === null) return null;
-  const { names, fromMs, toMs } = v as Record<string, unknown>;
+  const { names, fromMs, toMs, startedMs } = v as Record<string, unknown>;
   if (!Array.isArray(names) || names.length > MAX_NAMES || !names.every((n) => typeof n === 'string' && n !== '')) return null;
   if (typeof fromMs !== 'number' || typeof toMs !== 'number' || !Number.isFinite(fromMs) || !Number.isFinite(toMs) || toMs < fromMs) return null;
-  return { names: names as string[], fromMs, toMs };
+  // A start time after its own checks is none (hand-edited): fromMs stands in for it.
+  const started = typeof startedMs === 'number' && Number.isFinite(startedMs) && startedMs <= fromMs ? { startedMs } : {};
+  return { names: names as string[], fromMs, toMs, ...started };
 }
 
 /**
@@ -123,6 +136,24 @@ export function isStartCheck(checks: StartChecks | null | undefined, name: strin
   const ms = queryUs / 1000;
   const asked = bare(name);
   return [checks, ...(checks.earlier ?? [])].some((w) => ms >= w.fromMs - START_CHECK_MARGIN_MS && ms <= w.toMs + START_CHECK_MARGIN_MS && w.names.some((n) => bare(n) === asked));
+}
+
+/**
+ * When the K2s DNS run that a query asked at `queryUs` (µs since the epoch, the row's time)
+ * belongs to began: the latest start in `checks` (the last and the kept earlier ones) that began
+ * at or before it — its `startedMs`, else its `fromMs` — in ms since the epoch; undefined when
+ * none of the kept starts did (a row older than them, or no record). Runs do not overlap (a
+ * start while one runs writes no window), so that start's run is the row's.
+ */
+export function runStartOf(checks: StartChecks | null | undefined, queryUs: number): number | undefined {
+  if (!checks) return undefined;
+  const ms = queryUs / 1000;
+  let best: number | undefined;
+  for (const w of [checks, ...(checks.earlier ?? [])]) {
+    const began = w.startedMs ?? w.fromMs;
+    if (began <= ms && (best === undefined || began > best)) best = began;
+  }
+  return best;
 }
 
 /**

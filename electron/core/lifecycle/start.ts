@@ -188,6 +188,8 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
       return finish(r, true, EXIT.ok, 'K2s DNS is already running; nothing changed.');
     }
 
+    // When this run began, before its capture opens: the exact log's readers mark its rows' start from it (capture/start-checks.ts).
+    const startedMs = deps.now();
     const state = await r.run('save', 'Saving the exact /etc/resolv.conf', () => save(deps, pre, opts, undo));
     // The `start` this start's own texts print: it starts K2s DNS again as this one runs (sixth walk M1).
     const startLine = startLineOf(opts, pre.existing);
@@ -338,10 +340,13 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
       // so its readers mark those rows as start's checks; written alongside what follows verify,
       // waited for in `finally`. A failed write only leaves the rows unmarked (start's outcome
       // does not depend on the query log's view). Without the exact query log (--no-log-queries,
-      // no tcpdump) there are no rows to mark: not written (two fsyncs saved).
+      // no tcpdump) there are no rows to mark: not written (two fsyncs saved). A check still
+      // unanswered ~2 s in is said once, as a second `running` event of the step with
+      // detail.waiting (the CLI prints it on stderr, the window's timeline shows it as the step's
+      // message), not 15 s of silence.
       const v = await verifyDns(deps, discovery, pre.upstreams, opts.verifyExternalName ?? DEFAULT_VERIFY_NAME, undefined, (opts.upstreams?.length ?? 0) > 0, paths, opts.cliDoor ? 'cli' : 'gui', capture !== 'on' ? undefined : (checks) => {
-        checksWritten = writeStartChecks(deps.fs, checks, deps.uid() === 0).catch(() => undefined);
-      });
+        checksWritten = writeStartChecks(deps.fs, { ...checks, startedMs: Math.min(startedMs, checks.fromMs) }, deps.uid() === 0).catch(() => undefined);
+      }, (text) => r.emit('verify', 'running', text, { waiting: true }));
       if (v.warning) warnings.push({ code: v.warningCode ?? 'UPSTREAM_UNVERIFIED', message: v.warning });
       return { value: v, message: v.summary, detail: v.detail };
     });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { LifecycleDeps } from './deps';
 import type { QueryResult } from '../../../shared/types';
 import { FIXTURE_DISCOVERY } from '../../../e2e/support/test-deps';
-import { verifyDns } from './verify';
+import { verifyDns, WAITING_AFTER_MS } from './verify';
 
 const CLUSTER = 'kubernetes.default.svc.cluster.local';
 
@@ -178,3 +178,29 @@ describe('verifyDns with an --upstream this host cannot send to (tidy29: `--upst
     expect(refused.elapsed()).toBeGreaterThanOrEqual(15_000 - 50);
   });
 });
+
+describe('verify says once, about 2 s in, which check it keeps asking (new user: a failed start\'s verify took ~15.9 s with no line)', () => {
+  it('a proxy that never answers: one progress sentence at the first retry past WAITING_AFTER_MS, naming the check and the deadline', async () => {
+    const f = fakeDeps({ proxyTimeouts: Infinity });
+    const said: { text: string; at: number }[] = [];
+    await expect(verifyDns(f.deps, FIXTURE_DISCOVERY, ['192.0.2.53'], 'www.example.test', 15_000, false, [], 'cli', undefined, (text) => said.push({ text, at: f.elapsed() }))).rejects.toThrow(/no answer within the verify deadline of 15000 ms/);
+    expect(said.map((s) => s.text)).toEqual([`${CLUSTER} through the proxy not answered yet (TIMEOUT); asking again until the verify deadline, 15 s after it began …`]);
+    expect(said[0]!.at).toBeGreaterThanOrEqual(WAITING_AFTER_MS);
+    expect(said[0]!.at).toBeLessThan(WAITING_AFTER_MS + 2_000);
+  });
+
+  it('SERVFAIL so far is said as answered, not as no answer', async () => {
+    const f = fakeDeps({ proxyTimeouts: Infinity, proxyRcode: 'SERVFAIL' });
+    const said: string[] = [];
+    await expect(verifyDns(f.deps, FIXTURE_DISCOVERY, ['192.0.2.53'], 'www.example.test', 5000, false, [], 'cli', undefined, (t) => said.push(t))).rejects.toThrow(/SERVFAIL/);
+    expect(said).toEqual([`${CLUSTER} through the proxy answered SERVFAIL so far; asking again until the verify deadline, 5 s after it began …`]);
+  });
+
+  it('a check answered after a retry within 2 s says nothing', async () => {
+    const f = fakeDeps({ proxyTimeouts: 1, proxyRcode: 'SERVFAIL' });
+    const said: string[] = [];
+    await verifyDns(f.deps, FIXTURE_DISCOVERY, ['192.0.2.53'], 'www.example.test', 15_000, false, [], 'cli', undefined, (t) => said.push(t));
+    expect(said).toEqual([]);
+  });
+});
+

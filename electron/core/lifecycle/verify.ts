@@ -14,6 +14,12 @@ export const VERIFY_TIMEOUT_MS = 15_000;
 const ATTEMPT_MS = 2_000;
 /** Pause between attempts, ms. */
 const RETRY_PAUSE_MS = 50;
+/**
+ * A check still unanswered this long (ms) after verify began is said once (`onWaiting`): a failed
+ * verify asks until its deadline (15 s) and the user should not wait that long in silence. Said at
+ * the first retry past it: a timed-out attempt ends at ATTEMPT_MS, so about 2 s in.
+ */
+export const WAITING_AFTER_MS = 2_000;
 
 
 /** No answer yet (timeout, socket error, SERVFAIL while the proxy or CoreDNS warms up): ask again. */
@@ -46,11 +52,12 @@ interface Asked {
 }
 
 /**
- * Asks `ask(attemptMs)` while `retry` says its result is no answer yet (default `unanswered`)
+ * Asks `ask(attemptMs)` while `retry` says its result is no answer yet (default `unanswered`;
+ * `retrying` is told of each result that is asked again)
  * until `deadline` (ms since the epoch, deps.now()) passes, or — each of REFUSED_HERE_TRIES tries
  * refused at once by this host (refusedHere) — sooner; resolves to the last result and why it ended.
  */
-async function untilAnswered(deps: LifecycleDeps, deadline: number, ask: (attemptMs: number) => Promise<QueryResult>, retry: (r: QueryResult) => boolean = unanswered): Promise<Asked> {
+async function untilAnswered(deps: LifecycleDeps, deadline: number, ask: (attemptMs: number) => Promise<QueryResult>, retrying?: (r: QueryResult) => void, retry: (r: QueryResult) => boolean = unanswered): Promise<Asked> {
   let tries = 0;
   let everyRefusedHere = true;
   for (;;) {
@@ -61,8 +68,19 @@ async function untilAnswered(deps: LifecycleDeps, deadline: number, ask: (attemp
     everyRefusedHere &&= refusedHere(r);
     if (everyRefusedHere && tries >= REFUSED_HERE_TRIES) return { r, expired: false, refusedHere: tries };
     if (deps.now() + RETRY_PAUSE_MS >= deadline) return { r, expired: true };
+    retrying?.(r);
     await deps.sleep(RETRY_PAUSE_MS);
   }
+}
+
+/**
+ * The progress sentence of a check asked again (verifyDns `onWaiting`): `what` (`NAME through the
+ * proxy`), its last try `r` — not answered (TIMEOUT, a socket error) or answered SERVFAIL so far —
+ * and that it is asked until the verify deadline, `timeoutMs` after verify began.
+ */
+export function waitingText(what: string, r: Pick<QueryResult, 'rcode' | 'error'>, timeoutMs: number): string {
+  const last = silent(r) ? `not answered yet (${r.rcode}${r.error ? `: ${r.error}` : ''})` : `answered ${r.rcode} so far`;
+  return `${what} ${last}; asking again until the verify deadline, ${timeoutMs / 1000} s after it began …`;
 }
 
 /** Addresses of a result for messages. */
@@ -89,7 +107,9 @@ export const NAMED_UPSTREAM_WORDS: Record<FrontEnd, { one: string; many: string;
 };
 
 /** Upstream did not answer at all (nothing listens, no route, timeout): not a DNS answer. */
-const silent = (r: QueryResult) => r.rcode === 'TIMEOUT' || r.rcode === 'ERROR';
+function silent(r: Pick<QueryResult, 'rcode'>): boolean {
+  return r.rcode === 'TIMEOUT' || r.rcode === 'ERROR';
+}
 
 /**
  * Verify step: the proxy and the system resolver both resolve
@@ -108,7 +128,9 @@ const silent = (r: QueryResult) => r.rcode === 'TIMEOUT' || r.rcode === 'ERROR';
  * `onAsked`, when given, gets what verify asked once its queries are done, passed or failed: the
  * cluster name and `externalName` as asked, and the window (deps.now(), ms wall clock) from just
  * before its first query to just after its last answer (capture/start-checks.ts: the query log
- * marks those rows as start's checks).
+ * marks those rows as start's checks). `onWaiting`, when given, gets one sentence (waitingText)
+ * once, when a check is asked again WAITING_AFTER_MS or more after verify began: start reports it
+ * as the verify step's progress.
  */
 export async function verifyDns(
   deps: LifecycleDeps,
@@ -120,6 +142,7 @@ export async function verifyDns(
   paths: HostPath[] | Promise<HostPath[]> = [],
   frontEnd: FrontEnd = 'cli',
   onAsked?: (checks: StartChecks) => void,
+  onWaiting?: (text: string) => void,
 ): Promise<VerifyOutcome> {
   const name = `kubernetes.default.svc.${d.clusterDomain}`;
   const want = d.kubernetesServiceIp;
@@ -133,7 +156,7 @@ export async function verifyDns(
 
   // Each named upstream, until it answers or the deadline passes (a lost datagram is retried), or
   // this host refuses to send to it at once on each try (`--upstream fe80::1%lo`: ENETUNREACH).
-  const named = async () => (explicitUpstreams ? Promise.all(upstreams.map(async (u) => ({ u, ...(await untilAnswered(deps, deadline, (t) => askUpstream(u, t), silent)) }))) : []);
+  const named = async () => (explicitUpstreams ? Promise.all(upstreams.map(async (u) => ({ u, ...(await untilAnswered(deps, deadline, (t) => askUpstream(u, t), retrying(`${externalName} from ${u}`), silent)) }))) : []);
   // Discovered upstreams, one attempt each in order, until one gives an answer the host's
   // resolver would keep (glibc moves on after a timeout, SERVFAIL or REFUSED):
   // with a dead first nameserver the external name is still checked, against the second.
@@ -152,12 +175,19 @@ export async function verifyDns(
   };
   const external = async (direct: QueryResult) => {
     if (silent(direct)) return { direct, via: null };
-    return { direct, via: await untilAnswered(deps, deadline, (t) => deps.query({ name: externalName, type: 'A', server: '127.0.0.1:53', timeoutMs: t })) };
+    return { direct, via: await untilAnswered(deps, deadline, (t) => deps.query({ name: externalName, type: 'A', server: '127.0.0.1:53', timeoutMs: t }), retrying(`${externalName} through the proxy`)) };
   };
   const fromMs = deps.now();
+  // The first check asked again past WAITING_AFTER_MS is said, once.
+  let waitingSaid = !onWaiting;
+  const retrying = (what: string) => (r: QueryResult) => {
+    if (waitingSaid || deps.now() - fromMs < WAITING_AFTER_MS) return;
+    waitingSaid = true;
+    onWaiting!(waitingText(what, r, timeoutMs));
+  };
   const [proxy, system, ext, viaPaths] = await Promise.all([
-    untilAnswered(deps, deadline, (t) => deps.query({ name, type: 'A', server: '127.0.0.1:53', timeoutMs: t })),
-    untilAnswered(deps, deadline, () => deps.systemLookup(name)),
+    untilAnswered(deps, deadline, (t) => deps.query({ name, type: 'A', server: '127.0.0.1:53', timeoutMs: t }), retrying(`${name} through the proxy`)),
+    untilAnswered(deps, deadline, () => deps.systemLookup(name), retrying(`${name} through getaddrinfo`)),
     (async () => {
       const checked = await named();
       const dead = checked.filter((c) => silent(c.r) || c.r.rcode === 'REFUSED');
@@ -165,7 +195,7 @@ export async function verifyDns(
       const first = checked[0] ? { u: checked[0].u, r: checked[0].r, skipped: [] as string[] } : await firstAnswering();
       return { dead, asked: first.u, skipped: first.skipped, ...(await external(first.r)) };
     })(),
-    Promise.resolve(paths).then((list) => Promise.all(list.map(async (p) => ({ p, ...(await untilAnswered(deps, deadline, (t) => p.ask(name, t))) })))),
+    Promise.resolve(paths).then((list) => Promise.all(list.map(async (p) => ({ p, ...(await untilAnswered(deps, deadline, (t) => p.ask(name, t), retrying(`${name} through ${p.label}`))) })))),
   ]).finally(() => onAsked?.({ names: [name, externalName], fromMs, toMs: deps.now() }));
 
   if (!proxy.r.answers.some((a) => a.data === want)) {

@@ -10,10 +10,11 @@ import type { HostDnsStatus } from '../../../shared/types';
 
 const dns = vi.hoisted(() => ({ status: null as unknown, info: { platform: 'linux', lifecycleSupported: true, reason: null, version: '0.1.0' }, busy: null, lost: null, start: async () => {}, stop: async () => {}, uninstall: async () => {} }));
 const cluster = vi.hoisted(() => ({ status: null as unknown, lastReachable: null }));
+const diag = vi.hoisted(() => ({ findings: [] as unknown[], forResolver: null, running: false }));
 vi.mock('../stores', () => ({
   useDns: (sel: (s: typeof dns) => unknown) => sel(dns),
   useCluster: (sel: (s: typeof cluster) => unknown) => sel(cluster),
-  useDiagnostics: (sel: (s: { findings: []; forResolver: null; running: false }) => unknown) => sel({ findings: [], forResolver: null, running: false }),
+  useDiagnostics: (sel: (s: typeof diag) => unknown) => sel(diag),
   useZones: (sel: (s: { allowZones: [] }) => unknown) => sel({ allowZones: [] }),
   stores: { diagnostics: { getState: () => ({ run: async () => {} }) } },
 }));
@@ -79,3 +80,24 @@ describe('LifecycleControls on a host without K2s DNS (status ownedFilesLeft)', 
     }
   });
 });
+
+describe('LifecycleControls: the Engine select while K2s DNS runs (new user: "Automatic" beside a CLI start --engine adguard)', () => {
+  const running = { ...degraded, state: 'running', resolverOwner: 'k2s', engine: 'adguard' } as HostDnsStatus;
+  const select = (html: string) => html.match(/<select[^>]*data-testid="engine-select"[^>]*>.*?<\/select>/)?.[0] ?? '';
+  it('shows the running engine, labelled as running, from the first paint; also when the checks find no dnsproxy where they look (started with --dnsproxy PATH)', () => {
+    dns.status = running;
+    diag.findings = [{ id: 'dnsproxy-version', severity: 'warn', title: '', detail: { engine: 'dnsmasq', binary: '/opt/k2s/bin/dnsproxy' } }];
+    const html = select(renderToStaticMarkup(<LifecycleControls />));
+    expect(html).toMatch(/<option value="adguard" data-testid="engine-option-adguard" selected="">AdGuard dnsproxy — running<\/option>/);
+    expect(html).toContain('title="K2s DNS runs with AdGuard dnsproxy; stop it to choose the engine of the next Start"');
+    expect(html).toContain('disabled=""');
+    diag.findings = [];
+  });
+  it('stopped: the choice (Automatic), no running label', () => {
+    dns.status = { ...running, state: 'stopped', resolverOwner: 'original', savedAt: null, pid: null };
+    const html = select(renderToStaticMarkup(<LifecycleControls />));
+    expect(html).toMatch(/<option value="auto" selected="">Automatic<\/option>/);
+    expect(html).not.toContain('— running');
+  });
+});
+

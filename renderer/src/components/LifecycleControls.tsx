@@ -151,6 +151,10 @@ export function LifecycleControls() {
   const shownKubeSwitch = runningOpts?.kubeSwitchMode ?? kubeSwitchMode;
   const shownKubeSwitchAddress = runningOpts?.kubeSwitchAddress ?? kubeSwitchAddress;
   const shownUpstreams = runningOpts?.upstreamsText ?? upstreamsText;
+  // The engine that runs, also one the checks find missing where they look (a CLI `start --engine
+  // adguard --dnsproxy PATH`): shown and labelled as running, never "Automatic" (new user).
+  // From the status alone (also where the saved state is root's and runningOpts says nothing).
+  const runningEngineShown = editable ? null : runningEngine;
   // The network follower died while K2s DNS runs: Start restarts only it (walk5 M3).
   const restartFollower = followerDown(status);
   // What Diagnostics knows would refuse a Start: offer to check again once it is fixed.
@@ -173,14 +177,20 @@ export function LifecycleControls() {
       <div className="row">
         <label>
           Engine{' '}
-          <select value={shownEngine} onChange={(e) => chooseEngine(e.target.value as EngineName | 'auto')} disabled={!editable} title="Which DNS proxy serves 127.0.0.1:53: Automatic uses AdGuard dnsproxy if K2s installed it, else dnsmasq" data-testid="engine-select">
+          <select value={runningEngineShown ?? shownEngine} onChange={(e) => chooseEngine(e.target.value as EngineName | 'auto')} disabled={!editable} title={runningEngineShown ? `K2s DNS runs with ${ENGINES[runningEngineShown].label}; stop it to choose the engine of the next Start` : 'Which DNS proxy serves 127.0.0.1:53: Automatic uses AdGuard dnsproxy if K2s installed it, else dnsmasq'} data-testid="engine-select">
             <option value="auto">Automatic</option>
-            {ENGINE_NAMES.map((e) => (
-              <option key={e} value={e} disabled={!gates[e].available} title={gates[e].reason ? plainText(gates[e].reason) : undefined} data-testid={`engine-option-${e}`}>
-                {ENGINES[e].label}
-                {gates[e].reason ? ` — ${plainText(gates[e].reason)}` : ''}
-              </option>
-            ))}
+            {ENGINE_NAMES.map((e) =>
+              e === runningEngineShown ? (
+                <option key={e} value={e} data-testid={`engine-option-${e}`}>
+                  {ENGINES[e].label} — running
+                </option>
+              ) : (
+                <option key={e} value={e} disabled={!gates[e].available} title={gates[e].reason ? plainText(gates[e].reason) : undefined} data-testid={`engine-option-${e}`}>
+                  {ENGINES[e].label}
+                  {gates[e].reason ? ` — ${plainText(gates[e].reason)}` : ''}
+                </option>
+              ),
+            )}
           </select>
         </label>
       </div>

@@ -30,6 +30,7 @@ import { noRowsWords } from '../../../shared/query-log/no-rows';
 import { RichText } from './RichText';
 import { unreadableLogsLine } from '../lib/unreadable-logs';
 import { localTimes } from '../../../shared/clock';
+import { runBoundary, runBoundaryLine } from '../../../shared/query-log/run-boundary';
 
 /** Why a row is marked ≈ (QueryRow.mixed, shared/query-log.ts). */
 const MIXED_TITLE = 'dnsproxy logged this query at the same moment as another and its log names no request, so the client, answer or rcode shown may be the other query’s';
@@ -38,6 +39,8 @@ const MIXED_TITLE = 'dnsproxy logged this query at the same moment as another an
 const RCODE_LABEL: Record<string, string> = { problems: 'problems only', none: 'no reply' };
 
 const QUERY_ROW_PX = 28;
+/** Height of the line above a K2s DNS run's first row (shared/query-log/run-boundary.ts), in the same virtual item as the row. */
+const RUN_LINE_PX = 24;
 const RAW_ROW_PX = 22;
 
 /** True when the list is scrolled to (within one row of) its bottom. */
@@ -261,7 +264,10 @@ function QueryView({ rows, allRows, expansions, searchNx, total, hiddenProbes, h
   const start = startOfList(older, searching, exact);
   // The start line sits above the rows inside the scroll box: the rows begin START_PX lower.
   const margin = start ? START_PX : 0;
-  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => parent.current, estimateSize: () => QUERY_ROW_PX, overscan: 20, getItemKey: (i) => rows[i]!.key, scrollMargin: margin });
+  // The first row shown of each K2s DNS run (the exact log keeps earlier runs' rows) has its
+  // start line above it, in the same virtual item: `— K2s DNS started … —`, as `k2s-dns queries` prints it.
+  const runLines = useMemo(() => rows.map((r, i) => runBoundary(r, rows[i - 1])), [rows]);
+  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => parent.current, estimateSize: (i) => QUERY_ROW_PX + (runLines[i] == null ? 0 : RUN_LINE_PX), overscan: 20, getItemKey: (i) => rows[i]!.key, scrollMargin: margin });
   const scrollToEnd = useMemo(() => () => virtualizer.scrollToIndex(rows.length - 1, { align: 'end' }), [virtualizer, rows.length]);
   const { following, setFollowing } = useFollow(rows.length, paused || searching, scrollToEnd);
   const toIndex = useRef((i: number) => virtualizer.scrollToIndex(i, { align: 'start' }));
@@ -338,8 +344,15 @@ function QueryView({ rows, allRows, expansions, searchNx, total, hiddenProbes, h
                 const answer = r.error ?? (r.answers.join(', ') || (r.rcode === 'NOERROR' ? 'no records' : ''));
                 // The Route column is narrow (900 px): its full text is the title too.
                 const route = `${r.route ? ROUTE_LABEL[r.route] : '—'}${r.zone ? ` ${r.zone}` : ''}`;
-                return (
-                  <div key={r.key} onClick={() => setPicked(r.key)} aria-selected={item.index === pickedAt || undefined} className={`lv-qrow${isShownProblem(r, expansions) ? ' problem' : ''}${item.index === pickedAt ? ' selected' : ''}`} data-search-nx={isSearchNxdomain(r, expansions) ? 'true' : undefined} style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${item.start - margin}px)` }} data-testid="query-row" data-rcode={r.rcode ?? 'none'} data-engine={r.engine} data-mixed={r.mixed}>
+                const began = runLines[item.index] ?? null;
+                const top = item.start - margin + (began === null ? 0 : RUN_LINE_PX);
+                return [
+                  began === null ? null : (
+                    <div key={`run-${r.key}`} className="lv-run lv-qrun" style={{ position: 'absolute', top: 0, left: 0, right: 0, height: RUN_LINE_PX, transform: `translateY(${item.start - margin}px)` }} data-testid="query-run">
+                      {runBoundaryLine(began)}
+                    </div>
+                  ),
+                  <div key={r.key} onClick={() => setPicked(r.key)} aria-selected={item.index === pickedAt || undefined} className={`lv-qrow${isShownProblem(r, expansions) ? ' problem' : ''}${item.index === pickedAt ? ' selected' : ''}`} data-search-nx={isSearchNxdomain(r, expansions) ? 'true' : undefined} style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${top}px)` }} data-testid="query-row" data-rcode={r.rcode ?? 'none'} data-engine={r.engine} data-mixed={r.mixed}>
                     <span data-testid="q-time" title={r.time ?? ''}>{formatLogTime(r.time)}</span>
                     <span className="q-client" data-testid="q-client" title={r.protocol ? `${r.client ?? ''} over ${r.protocol.toUpperCase()}` : (r.client ?? '')}>
                       <span className="addr">{r.client ?? '—'}</span>
@@ -352,8 +365,8 @@ function QueryView({ rows, allRows, expansions, searchNx, total, hiddenProbes, h
                     <span data-testid="q-answer" title={answer}>{answer}</span>
                     <span data-testid="q-rcode" className={`rcode-${r.rcode ?? 'none'}`}>{r.rcode ?? 'no reply'}</span>
                     <span data-testid="q-latency" className="lat" title={r.latencyMs === null && ENGINES[r.engine].capabilities.latency === 's' ? `${ENGINES[r.engine].label} logs whole seconds only` : ''}>{latencyText(r.latencyMs)}</span>
-                  </div>
-                );
+                  </div>,
+                ];
               })}
             </div>
           </div>

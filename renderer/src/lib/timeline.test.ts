@@ -11,6 +11,11 @@ describe('timeline never goes backwards', () => {
     const t = buildTimeline([step('preflight', 'running', 1), step('preflight', 'done', 2), step('preflight', 'running', 3)]);
     expect(t.steps[0]).toMatchObject({ step: 'preflight', status: 'done', message: 'preflight done' });
   });
+  it("a step's progress while it waits (verify's second running event, detail.waiting) becomes its shown message", () => {
+    const waiting: LifecycleEvent = { type: 'step', op: 'start', step: 'verify', status: 'running', message: 'kubernetes.default.svc.cluster.local through the proxy not answered yet (TIMEOUT); asking again until the verify deadline, 15 s after it began …', at: 5, detail: { waiting: true } };
+    const t = buildTimeline([step('preflight', 'done', 1), step('verify', 'running', 3), waiting]);
+    expect(t.steps.find((s) => s.step === 'verify')).toMatchObject({ status: 'running', message: waiting.message });
+  });
   it('fills the steps before the one reached as done (window attached mid-operation)', () => {
     const t = buildTimeline([step('service', 'running', 5)]);
     expect(t.steps.map((s) => `${s.step}:${s.status}`)).toEqual(['preflight:done', 'save:done', 'discover:done', 'config:done', 'service:running', 'activate:pending', 'verify:pending', 'ready:pending']);
