@@ -16,8 +16,12 @@ import { answerCaseNote } from '../../../shared/answer-case';
 /** How long the copy button says "Copied" (ms). */
 export const COPIED_MS = 2000;
 
-/** Shows `result`; `label` names the target; `stale` while a newer query runs (the result is the previous one). */
-export function QueryResultCard({ result: asked, label, stale = false }: { result: QueryResult; label?: string; stale?: boolean }) {
+/**
+ * Shows `result`; `label` names the target; `stale` while a newer query runs (the result is the
+ * previous one); `note`: what the rcode means on this route (the K2s proxy's SERVFAIL for a
+ * cluster name: shared/servfail-note.ts), shown under the error line.
+ */
+export function QueryResultCard({ result: asked, label, stale = false, note = null }: { result: QueryResult; label?: string; stale?: boolean; note?: string | null }) {
   // One model: getaddrinfo's search-list NXDOMAIN is read as the Topology reads it (shared/health.ts).
   const report = useHealth((s) => s.report);
   const result = reconcileSystemResult(asked, report);
@@ -53,6 +57,7 @@ export function QueryResultCard({ result: asked, label, stale = false }: { resul
         <span className="muted" data-testid="query-latency">{result.latencyMs} ms · {result.transport}</span>
       </div>
       {result.error && <p className="error-text" data-testid="query-error" title={silent ? result.error : undefined}>{silent ?? result.error}</p>}
+      {note && <p className="error-text" data-testid="query-rcode-note">{note}</p>}
       {result.answers.length > 0 ? (
         <table className="table mono" data-testid="query-answers">
           <tbody>
