@@ -13,10 +13,24 @@ import { parse } from 'yaml';
 import type { Listener } from './types';
 import { routeAddress } from './zone-server';
 
-/** What a config names: its listeners (address, port) and default upstreams (`IP`, or `IP:PORT` off port 53), in file order. */
+/**
+ * What a config names: its listeners (address, port), default upstreams (`IP`, or `IP:PORT` off
+ * port 53) and the zones it routes with their upstream (kube-dns, as ZoneRoute names it), in file order.
+ */
 export interface ProxyConfigFacts {
   listeners: Listener[];
   upstreams: string[];
+  zones: { zone: string; upstream: string }[];
+}
+
+/** Each zone of `routes` (`zones` joined by `/`, upstream) once, the first route naming it kept. */
+function zoneList(routes: readonly { zones: string; upstream: string | null }[]): ProxyConfigFacts['zones'] {
+  const out = new Map<string, string>();
+  for (const r of routes) {
+    if (r.upstream === null) continue;
+    for (const zone of r.zones.split('/')) if (zone !== '' && !out.has(zone)) out.set(zone, r.upstream);
+  }
+  return [...out].map(([zone, upstream]) => ({ zone, upstream }));
 }
 
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
@@ -30,7 +44,7 @@ function dnsproxyUpstream(entry: string): string | null {
 /**
  * The facts of a dnsproxy YAML config (dnsproxy config.yaml.dist: every `listen-addrs` address
  * on every `listen-ports` port; the default upstreams are the entries of `upstream` and `fallback`
- * without a `[/zone/]` prefix, each once). Null when the text is no YAML mapping (a cut or edited file).
+ * without a `[/zone/]` prefix, each once; the zones from `upstream`'s `[/zone/]` entries). Null when the text is no YAML mapping (a cut or edited file).
  */
 export function dnsproxyConfigFacts(text: string): ProxyConfigFacts | null {
   let doc: unknown;
@@ -45,15 +59,21 @@ export function dnsproxyConfigFacts(text: string): ProxyConfigFacts | null {
   const ports = Array.isArray(d['listen-ports']) ? d['listen-ports'].filter((p): p is number => Number.isInteger(p) && p > 0 && p < 65536) : [];
   const listeners = strings(d['listen-addrs']).flatMap((address) => ports.map((port) => ({ address, port })));
   const upstreams = [...new Set([...strings(d.upstream), ...strings(d.fallback)].map(dnsproxyUpstream).filter((u): u is string => u !== null))];
-  return { listeners, upstreams };
+  // `[/zone1/zone2/]IP:PORT` (dnsproxy README "Specifying upstreams for domains"); `fallback` repeats them.
+  const zones = zoneList(strings(d.upstream).flatMap((e) => {
+    const m = /^\[\/((?:[^/\s\]]+\/)+)\](.+)$/.exec(e.trim());
+    return m ? [{ zones: m[1]!, upstream: dnsproxyUpstream(m[2]!) }] : [];
+  }));
+  return { listeners, upstreams, zones };
 }
 
 /**
- * The facts of a dnsmasq config (dnsmasq(8) `server=IP[#PORT]` without a `/domain/`): its
- * default upstreams; no listeners (see above). Lines are whole lines: the caller drops a cut last line.
+ * The facts of a dnsmasq config (dnsmasq(8) `server=IP[#PORT]` without a `/domain/`: its
+ * default upstreams; `server=/zone/IP[#PORT]`: its zones); no listeners (see above). Lines are whole lines: the caller drops a cut last line.
  */
 export function dnsmasqConfigFacts(text: string): ProxyConfigFacts {
   const listeners: Listener[] = [];
   const upstreams = [...new Set([...text.matchAll(/^server=([^/#\s]+)(?:#(\d{1,5}))?$/gm)].map((m) => routeAddress(m[1]!, m[2])).filter((u): u is string => u !== null))];
-  return { listeners, upstreams };
+  const zones = zoneList([...text.matchAll(/^server=\/((?:[^/\s]+\/)+)([^/#\s]+)(?:#(\d{1,5}))?$/gm)].map((m) => ({ zones: m[1]!, upstream: routeAddress(m[2]!, m[3]) })));
+  return { listeners, upstreams, zones };
 }

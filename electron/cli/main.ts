@@ -269,8 +269,8 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
       // SERVFAIL for a name in a cluster zone: the proxy got no answer from CoreDNS; status says
       // why (the zones the running proxy routes: its saved plan, for a user its config).
       if (!asJson && target === 'proxy' && r.rcode === 'SERVFAIL') {
-        const { clusterServfailNote } = await import('../../shared/servfail-note');
-        const note = clusterServfailNote(name, type, r.rcode, (await dnsStatusOf(deps)).zonesInUse ?? [], `run ${cliCommand('status')}, which says why`);
+        const [{ clusterServfailNote }, s] = await Promise.all([import('../../shared/servfail-note'), dnsStatusOf(deps)]);
+        const note = clusterServfailNote(name, type, r.rcode, s.zonesInUse ?? s.configFacts?.zones ?? [], `run ${cliCommand('status')}, which says why`);
         if (note !== null) out(`;; note: ${t(note)}`);
       }
       if (!asJson && target === 'proxy' && (r.rcode === 'TIMEOUT' || r.rcode === 'ERROR') && (await dnsStatusOf(deps)).state === 'stopped') {

@@ -109,7 +109,8 @@ describe('status as a user while K2s DNS runs', () => {
       expect(s).toMatchObject({ state: 'running', engine: 'dnsmasq', kubeDnsIp: '10.96.0.10', clusterDomain: null, listeners: [], upstreams: [] });
       expect(s.stateUnreadable).toMatch(/is readable by root only/);
       // The upstreams (its plain server= lines), marked as the config's; dnsmasq's listeners are in no file.
-      expect(s.configFacts).toEqual({ file: K2S_PATHS.dnsmasqConfig, listeners: [], upstreams: ['192.0.2.53'] });
+      expect(s.configFacts).toMatchObject({ file: K2S_PATHS.dnsmasqConfig, listeners: [], upstreams: ['192.0.2.53'] });
+      expect(s.configFacts?.zones).toContainEqual({ zone: 'cluster.local', upstream: '10.96.0.10' });
       const hop = (await checkHealth(healthProbes(h.deps), { kubeconfigFound: false })).hops.find((x) => x.kind === 'kube-dns')!;
       expect(hop.addressFrom).toEqual({ source: 'discovered', why: null });
       expect(hopLine(hop)).toMatch(/^CoreDNS \(kube-dns 10\.96\.0\.10:53\): /);
@@ -130,7 +131,8 @@ describe('status as a user while K2s DNS runs', () => {
     await withStandInProxy(h, async () => {
       const s = await dnsStatus(h.deps, 'gui');
       expect(s).toMatchObject({ engine: 'adguard', listeners: [], upstreams: [], kubeDnsIp: '172.21.0.10' });
-      expect(s.configFacts).toEqual({ file: K2S_PATHS.proxyConfig, listeners: [{ address: '127.0.0.1', port: 53 }, { address: '172.19.1.1', port: 53 }], upstreams: ['192.0.2.53', '192.0.2.9'] });
+      expect(s.configFacts).toMatchObject({ file: K2S_PATHS.proxyConfig, listeners: [{ address: '127.0.0.1', port: 53 }, { address: '172.19.1.1', port: 53 }], upstreams: ['192.0.2.53', '192.0.2.9'] });
+      expect(s.configFacts?.zones).toContainEqual({ zone: 'cluster.local', upstream: '172.21.0.10' });
     }, 'adguard');
   });
 

@@ -74,8 +74,10 @@ export function QueryPanel() {
   // Where the route breaks, as the verdict names it (CoreDNS does not answer): through the proxy only.
   const broken = result && (resultTarget?.id === 'proxy' || sysRoute?.viaK2s) ? routeBreak(report, route) : null;
   const zonesNote = routeZonesNote(zoneSet);
-  // The K2s proxy's SERVFAIL for a cluster name: CoreDNS gave it no answer (the words `k2s-dns query` prints, shared/servfail-note.ts).
-  const servfailNote = (r: QueryResult) => (targetOf(targets, r.server)?.id === 'proxy' ? clusterServfailNote(r.name, r.type, r.rcode, zoneSet.zones, 'the health verdict at the top of the window says why') : null);
+  // The K2s proxy's SERVFAIL for a cluster name: CoreDNS gave it no answer (the words `k2s-dns query` prints, shared/servfail-note.ts);
+  // for a user who reads neither the cluster nor the saved plan, the zones the running proxy's config routes.
+  const servfailZones = zoneSet.zones.length > 0 ? zoneSet.zones : (status?.configFacts?.zones ?? []);
+  const servfailNote = (r: QueryResult) => (targetOf(targets, r.server)?.id === 'proxy' ? clusterServfailNote(r.name, r.type, r.rcode, servfailZones, 'the health verdict at the top of the window says why') : null);
 
   useEffect(() => {
     if (stores.diff.getState().diff === null) void stores.diff.getState().refresh();
