@@ -4,7 +4,6 @@ import { keeperGaveUpWords, keeperRestartSentence } from '../host/capture-keeper
 import { captureKeeperGone, keeperGoneWords } from '../host/capture-keeper-gone';
 import { ownProxyEngine } from '../host/own-proxy';
 import { proxyConfigText } from '../host/proxy-kube-dns';
-import { proxyConfigFacts } from '../host/proxy-config-facts';
 import { engineRuntime } from '../engines/table';
 import { runningEngineVersion } from '../host/engine-version';
 import { captureStopWords } from '../capture/capture-stopped';
@@ -396,7 +395,8 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
   // default said as it), its listeners and default upstreams (marked as the config's: configFacts).
   const config = !state && unreadable && service.running && engine ? await proxyConfigText(deps.fs, engine) : null;
   const kubeDnsIp = state?.kubeDnsIp ?? (config && engine ? engineRuntime(engine).zoneServer(config.text) : null);
-  const configFacts = config && engine ? proxyConfigFacts(engine, config) : null;
+  // A read cut at its bound could name only some: none then.
+  const configFacts = config && !config.cut && engine ? await engineRuntime(engine).configFacts(config.text).then((f) => f && { ...f, file: engineRuntime(engine).configPath }) : null;
   // Without the state (a user), the engine told by the proxy's argv is asked now.
   const version = versionEarly ? await versionEarly : service.running && engine ? await runningEngineVersion(deps.fs, deps.exec, engine, state?.engineBinary, service.pid ?? null) : null;
   return {
