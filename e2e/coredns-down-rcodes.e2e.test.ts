@@ -173,6 +173,8 @@ describe.each(PROXY_ENGINES.map((e) => [e]))('CoreDNS down: query and status pri
       expect(new Set(rcodes).size, q.stdout).toBe(1);
       const ms = Number(/ in ([\d.]+) ms$/m.exec(q.stdout)?.[1]);
       expect(agrees(rcodes[0]!, ms, QUERY_MS, raw), `${rcodes[0]} in ${ms} ms, the proxy answers ${raw.rcode}\n${q.stdout}`).toBe(true);
+      // A SERVFAIL says where the route failed: CoreDNS gave the proxy no answer (shared/servfail-note.ts).
+      if (rcodes[0] === 'SERVFAIL') expect(q.stdout).toMatch(/^;; note: SERVFAIL: the proxy could not get an answer from CoreDNS \(kube-dns [\d.]+:53\), where it sends the cluster zone cluster\.local; run .*k2s-dns status, which says why\.$/m);
     });
   }
 });

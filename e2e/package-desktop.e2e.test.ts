@@ -229,7 +229,14 @@ describe.skipIf(hostWhy !== null)('the installed .deb as a desktop user on a boo
         // What ada (not root, not in group adm) is told about what she cannot read, and the
         // commands in it as this install runs them (/usr/bin/k2s-dns, no npx).
         expect(await panel.getByTestId('dns-saved').innerText()).toBe(`cannot be read: /var/lib/k2s/dns-resolver-state.json is readable by root only (its directory /var/lib/k2s is 0700) and this app runs as uid ${ADA.uid}`);
-        expect(await panel.getByTestId('dns-listeners').innerText()).toBe('not known to this app (the saved state is root-only)');
+        // AdGuard dnsproxy's 0644 config names its listeners and upstreams (marked so); dnsmasq's listeners are on its command lines only.
+        if (engine === 'adguard') {
+          expect(await panel.getByTestId('dns-listeners').innerText()).toMatch(/^127\.0\.0\.1:53(, \S+:53)* — read from the proxy's config \/etc\/k2s\/dnsproxy\.yaml \(the saved state is root-only\)$/);
+          expect(await panel.getByTestId('dns-upstreams').innerText()).toMatch(/ — read from the proxy's config \/etc\/k2s\/dnsproxy\.yaml \(the saved state is root-only\)$/);
+        } else {
+          expect(await panel.getByTestId('dns-listeners').innerText()).toBe('not known to this app (the saved state is root-only)');
+          expect(await panel.getByTestId('dns-upstreams').innerText()).toMatch(/ — read from the proxy's config \/etc\/k2s\/dnsmasq\.conf \(the saved state is root-only\)$/);
+        }
         // The engine, from the running proxy's own argv (new-user walk: the card named none for ada).
         expect(await panel.getByTestId('dns-engine').getAttribute('data-engine')).toBe(engine);
         await page.getByTestId('tab-logs').click();

@@ -68,6 +68,11 @@ describe.skipIf(!inSandbox)("status as a user on a host whose kubeconfig is K2s'
       expect(running.stdout).toMatch(/^note: \/var\/lib\/k2s\/dns-resolver-state\.json is readable by root only, so its details \(saved original, listeners, upstreams\) are not shown; they are shown as root: `sudo (npx )?k2s-dns status`/m);
       const json = JSON.parse((await asUser(['status', '--json'])).stdout) as HostDnsStatus & { health: HealthReport };
       expect(json).toMatchObject({ state: 'running', engine, kubeDnsIp: '172.21.0.10', listeners: [], upstreams: [] });
+      // The window's Host DNS rows from the engine's 0644 config (dnsmasq's listeners are on its command lines only).
+      expect(json.configFacts?.file).toBe(engine === 'adguard' ? '/etc/k2s/dnsproxy.yaml' : '/etc/k2s/dnsmasq.conf');
+      expect(json.configFacts?.upstreams).toEqual(['192.0.2.53']);
+      if (engine === 'adguard') expect(json.configFacts?.listeners).toContainEqual({ address: '127.0.0.1', port: 53 });
+      else expect(json.configFacts?.listeners).toEqual([]);
       expect(json.health.hops.find((h) => h.kind === 'kube-dns')?.addressFrom).toEqual({ source: 'discovered', why: null });
       // left28 #3: the running engine's version, not null (dnsproxy `v0.83.1`, dnsmasq `2.90`).
       expect(json.engineVersion, json.engineVersionUnknown).toMatch(engine === 'adguard' ? /^v\d+\.\d+\.\d+$/ : /^\d+\.\d+/);

@@ -377,6 +377,13 @@ export interface HostDnsStatus {
    */
   resolverStamp?: string | null;
   upstreams: string[];
+  /**
+   * For a user who cannot read root's saved state (stateUnreadable) while the proxy runs: the
+   * listeners, default upstreams and routed zones (zone → kube-dns) its engine's config names
+   * (`file`, 0644; dnsmasq's config names no listener), shared/proxy-config-facts.ts. `listeners`,
+   * `upstreams` and `zonesInUse` stay empty then (the saved state's); absent otherwise.
+   */
+  configFacts?: { file: string; listeners: Listener[]; upstreams: string[]; zones: { zone: string; upstream: string }[] };
   clusterDomain: string | null;
   /**
    * The kube-dns address start discovered (`IP` or `IP:PORT`): the saved state's, or for a user

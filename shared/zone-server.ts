@@ -8,8 +8,8 @@
  */
 import { parseUpstream } from './proxy-upstream';
 
-/** `IP` for port 53, else `IP:PORT` (`[v6]:PORT`): how a ZoneRoute names its upstream (types.ts). */
-function routeAddress(host: string, port: string | undefined): string | null {
+/** `IP` for port 53, else `IP:PORT` (`[v6]:PORT`): how a ZoneRoute names its upstream (types.ts); null when `host` is no IP. */
+export function routeAddress(host: string, port: string | undefined): string | null {
   try {
     const u = parseUpstream(port === undefined ? host : host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`);
     if (u.port === 53) return u.ip;

@@ -59,3 +59,41 @@ test('System resolver: its route from /etc/resolv.conf, through k2s-dnsproxy whi
   await expect(page.getByTestId('panel-topology')).toContainText('nameserver 127.0.0.1');
   await page.getByTestId('tab-query').click();
 });
+
+test("the K2s proxy's answer with the health check's capitals says why, in k2s-dns query's words (new user: the card never said)", async () => {
+  const panel = page.getByTestId('panel-query');
+  const name = 'kubernetes.default.svc.cluster.local';
+  await page.route('**/api/query:run', (route) =>
+    route.fulfill({ json: { ok: true, data: { server: '127.0.0.1:53', name, type: 'A', rcode: 'NOERROR', answers: [{ name: 'KUBERNETES.DEFAULT.svc.cluster.local.', type: 'A', ttl: 18, data: '172.21.0.1' }], latencyMs: 1, transport: 'udp' } } }),
+  );
+  await panel.getByTestId('query-target').selectOption('proxy');
+  await panel.getByTestId('query-name').fill(name);
+  await panel.getByTestId('query-type').selectOption('A');
+  await panel.getByTestId('query-run').click();
+  const card = panel.getByTestId('query-result');
+  await expect(card.getByTestId('query-answers')).toContainText('KUBERNETES.DEFAULT.svc.cluster.local.');
+  await expect(card.getByTestId('query-case-note')).toHaveText(
+    "Note: KUBERNETES.DEFAULT.svc.cluster.local is the name asked (DNS names ignore case, RFC 4343), in the spelling of k2s-dns's health check: a cache answers with the spelling a name was first asked in.",
+  );
+  await page.unroute('**/api/query:run');
+});
+
+test("the K2s proxy's SERVFAIL for a cluster name: CoreDNS gave it no answer (new user: only the rcode was shown)", async () => {
+  const panel = page.getByTestId('panel-query');
+  const servfail = (name: string) => ({ json: { ok: true, data: { server: '127.0.0.1:53', name, type: 'A', rcode: 'SERVFAIL', answers: [], latencyMs: 20, transport: 'udp' } } });
+  await page.route('**/api/query:run', (route) => route.fulfill(servfail((route.request().postDataJSON() as { name: string }).name)));
+  await panel.getByTestId('query-target').selectOption('proxy');
+  await panel.getByTestId('query-name').fill('nginx.default.svc.cluster.local');
+  await panel.getByTestId('query-run').click();
+  const card = panel.getByTestId('query-result');
+  await expect(card.getByTestId('query-rcode')).toHaveText('SERVFAIL');
+  await expect(card.getByTestId('query-rcode-note')).toHaveText(
+    'SERVFAIL: the proxy could not get an answer from CoreDNS (kube-dns 172.21.0.10:53), where it sends the cluster zone cluster.local; the health verdict at the top of the window says why.',
+  );
+  // A name outside the cluster zones: its SERVFAIL came from the default upstreams, no such note.
+  await panel.getByTestId('query-name').fill('www.example.test');
+  await panel.getByTestId('query-run').click();
+  await expect(card.getByTestId('query-stale')).toHaveCount(0);
+  await expect(card.getByTestId('query-rcode-note')).toHaveCount(0);
+  await page.unroute('**/api/query:run');
+});

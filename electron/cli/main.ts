@@ -267,6 +267,13 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
       const explain = needsSearchExplain(name, r.rcode, r.answers.length) ? await (await import('./query-explain')).searchExplanation(deps, name, type, server, v.tcp ? 'tcp' : 'udp', r) : null;
       out(asJson ? JSON.stringify(explain ? { ...r, searchList: explain } : r) : [formatQuery(r), ...(explain?.lines ?? []).map((l) => `;; ${t(l)}`)].join('\n'));
       if (guess && !asJson) out(`;; ${guess}`);
+      // SERVFAIL for a name in a cluster zone: the proxy got no answer from CoreDNS; status says
+      // why (the zones the running proxy routes: its saved plan, for a user its config).
+      if (!asJson && target === 'proxy' && r.rcode === 'SERVFAIL') {
+        const [{ clusterServfailNote }, s] = await Promise.all([import('../../shared/servfail-note'), dnsStatusOf(deps)]);
+        const note = clusterServfailNote(name, type, r.rcode, s.zonesInUse ?? s.configFacts?.zones ?? [], `run ${cliCommand('status')}, which says why`);
+        if (note !== null) out(`;; note: ${t(note)}`);
+      }
       if (!asJson && target === 'proxy' && (r.rcode === 'TIMEOUT' || r.rcode === 'ERROR') && (await dnsStatusOf(deps)).state === 'stopped') {
         out(`;; K2s DNS is not running, so nothing answers on 127.0.0.1:53: run ${cliCommand('start', true)} first.`);
       }

@@ -91,10 +91,10 @@ describe('k2s-dns queries', () => {
     const row = (name: string, n: number): QueryRow => capturedQueryRow({ ...c, name, id: 4101 + n, queryUs: c.queryUs + n * 1000 }, 'dnsmasq', `k${n}`, ['cluster.local']);
     const probe = (n: number) => row('KUBERNETES.DEFAULT.svc.cluster.local', n);
 
-    it('a probe row prints lowercased, so it ends with a mark that says what it is', () => {
+    it("a probe row prints the name as the packet spelled it (queries.jsonl's), and ends with a mark that says what it is", () => {
       const p = probe(0);
       expect(p.probe).toBe(true);
-      expect(formatExactRow(p).replace(/^\S+ /, '')).toBe('127.0.0.1:41001 udp A kubernetes.default.svc.cluster.local NOERROR cache 0.41 ms 172.21.14.7 [health check of k2s-dns]');
+      expect(formatExactRow(p).replace(/^\S+ /, '')).toBe('127.0.0.1:41001 udp A KUBERNETES.DEFAULT.svc.cluster.local NOERROR cache 0.41 ms 172.21.14.7 [health check of k2s-dns]');
       expect(formatExactRow(row('kubernetes.default.svc.cluster.local', 1))).not.toContain('[health check');
     });
 

@@ -146,8 +146,8 @@ export function queriesJson<L extends { rows: readonly QueryRow[] }>(log: L, who
 
 /**
  * The mark a health-check row of k2s-dns ends with in the text output (`--probes`). The row's
- * name is printed lowercased (the capture's), so the capitals the probes ask with
- * (`KUBERNETES.DEFAULT.svc.…`, shared/health-probe.ts) cannot tell it there.
+ * name is printed as the packet spelled it (QueryRow.asked: `KUBERNETES.DEFAULT.svc.…`,
+ * shared/health-probe.ts), yet capitals alone are no reason a reader knows: the mark says it.
  */
 export const PROBE_MARK = ' [health check of k2s-dns]';
 
@@ -158,12 +158,12 @@ export const START_CHECK_MARK = " [k2s-dns start's check]";
  * `TIME CLIENT PROTO TYPE NAME RCODE via UPSTREAM (LATENCY ms) ANSWERS`; without an upstream
  * exchange, the row's route in the window's words (shared/query-log/route-label.ts: `cache`, or
  * `the proxy itself` for a SERVFAIL or REFUSED it made — `--json`'s route "proxy"), `no answer`
- * when none came; a health-check row ends with PROBE_MARK.
+ * when none came; the name as the packet spelled it (QueryRow.asked); a health-check row ends with PROBE_MARK.
  */
 export function formatExactRow(r: QueryRow): string {
   const via = r.upstream ? `via ${r.upstream}` : r.rcode === null ? 'no answer' : r.route !== null ? ROUTE_LABEL[r.route] : 'cache';
   const lat = r.latencyMs === null ? '' : ` ${r.latencyMs.toFixed(2)} ms`;
-  return `${r.time ?? '-'} ${r.client ?? '-'} ${r.protocol ?? '-'} ${r.type} ${r.name} ${r.rcode ?? '-'} ${via}${lat}${r.answers.length ? ` ${r.answers.join(',')}` : ''}${r.startCheck ? START_CHECK_MARK : r.probe ? PROBE_MARK : ''}`;
+  return `${r.time ?? '-'} ${r.client ?? '-'} ${r.protocol ?? '-'} ${r.type} ${r.asked ?? r.name} ${r.rcode ?? '-'} ${via}${lat}${r.answers.length ? ` ${r.answers.join(',')}` : ''}${r.startCheck ? START_CHECK_MARK : r.probe ? PROBE_MARK : ''}`;
 }
 
 /**

@@ -17,8 +17,14 @@ export interface QueryRow {
   time: string | null;
   /** Client address (`127.0.0.1:53534` or `127.0.0.1`), null when not logged. */
   client: string | null;
-  /** Queried name without the trailing dot (`kubernetes.default.svc.cluster.local`). */
+  /** Queried name without the trailing dot, in lower case (`kubernetes.default.svc.cluster.local`): what zones, search and grouping compare. */
   name: string;
+  /**
+   * The name as the client's packet spelled it, when its capitals differ from `name`
+   * (`KUBERNETES.DEFAULT.svc.cluster.local`, the health check's: shared/health-probe.ts): what the
+   * listings show. Set on exact-log rows (the packet's question); absent otherwise.
+   */
+  asked?: string;
   /** Record type (`A`, `PTR`, …). */
   type: string;
   /** cluster (a cluster zone → kube-dns), upstream (the default nameservers), cache, local (dnsmasq's own config). */

@@ -20,4 +20,9 @@ describe('capturedQueryRow', () => {
     expect('search' in capturedQueryRow(base, 'adguard', 'p5', [])).toBe(false);
     expect('search' in capturedQueryRow({ ...base, search: 'example.test' as unknown as string[] }, 'adguard', 'p6', [])).toBe(false);
   });
+  it("keeps the packet's spelling for the listings (asked) beside the lower-case name zones and search compare", () => {
+    const r = capturedQueryRow(base, 'adguard', 'p7', ['cluster.local']);
+    expect([r.name, r.asked]).toEqual(['kubernetes.default.svc.cluster.local', 'KUBERNETES.DEFAULT.svc.cluster.local']);
+    expect('asked' in capturedQueryRow({ ...base, name: 'www.example.test' }, 'adguard', 'p8', [])).toBe(false);
+  });
 });

@@ -45,6 +45,8 @@ export function capturedQueryRow(c: CapturedQuery, engine: QueryRow['engine'], k
     time: localIso(c.queryUs),
     client: c.client,
     name,
+    // The packet's spelling for the listings; `name` stays lower case for zones, search and grouping.
+    ...(c.name !== name ? { asked: c.name } : {}),
     type: c.type,
     route: c.rcode === null ? null : c.upstream === null ? ownAnswer(c.rcode) : zone !== null ? 'cluster' : 'upstream',
     zone,

@@ -23,4 +23,5 @@ export const ADGUARD: EngineRuntime = {
   runAs: DNSPROXY_RUN_AS,
   selfDrop: null,
   zoneServer: dnsproxyZoneServer,
+  configFacts: async (text) => (await import('../../../shared/proxy-config-facts')).dnsproxyConfigFacts(text),
 };

@@ -29,4 +29,5 @@ export const DNSMASQ: EngineRuntime = {
   },
   runAs: null,
   zoneServer: dnsmasqZoneServer,
+  configFacts: async (text) => (await import('../../../shared/proxy-config-facts')).dnsmasqConfigFacts(text),
 };

@@ -4,6 +4,7 @@
  */
 import type { ProxyPlan } from '../../../shared/types';
 import type { DnsmasqDrop } from '../../../shared/dnsmasq-config';
+import type { ProxyConfigFacts } from '../../../shared/proxy-config-facts';
 
 /** The account an engine that drops root by its own option switches to (dnsmasq `--user`), with start's warning. */
 export type SelfDrop = DnsmasqDrop;
@@ -50,4 +51,10 @@ export interface EngineRuntime {
    * `IP` or `IP:PORT` (shared/zone-server.ts); null when the text names none.
    */
   zoneServer(configText: string): string | null;
+  /**
+   * The listeners, default upstreams and zones its config text (as renderConfig wrote it) names
+   * (shared/proxy-config-facts.ts, loaded on call: its yaml package costs every other command);
+   * null when the text is no such config.
+   */
+  configFacts(configText: string): Promise<ProxyConfigFacts | null>;
 }

@@ -19,9 +19,19 @@ export const CONFIG_READ_MAX_BYTES = 1024 * 1024;
  * its last, partial line (a cut `server=/…/172.21.0.1` must not read as an address). Never throws.
  */
 export async function proxyConfigKubeDns(fs: HostFs, engine: EngineName): Promise<string | null> {
-  const rt = engineRuntime(engine);
-  const bytes = await fs.readFile(rt.configPath, { maxBytes: CONFIG_READ_MAX_BYTES }).catch(() => null);
+  const read = await proxyConfigText(fs, engine);
+  return read === null ? null : engineRuntime(engine).zoneServer(read.text);
+}
+
+/**
+ * `engine`'s config text, read once with CONFIG_READ_MAX_BYTES at most (the HostFs read other
+ * readers of it use): `cut` when the read reached that bound, its last, partial line then
+ * dropped. Null when the file is missing or unreadable. Never throws.
+ */
+export async function proxyConfigText(fs: HostFs, engine: EngineName): Promise<{ text: string; cut: boolean } | null> {
+  const bytes = await fs.readFile(engineRuntime(engine).configPath, { maxBytes: CONFIG_READ_MAX_BYTES }).catch(() => null);
   if (bytes === null) return null;
   const text = bytes.toString('utf8');
-  return rt.zoneServer(bytes.length >= CONFIG_READ_MAX_BYTES ? text.slice(0, text.lastIndexOf('\n') + 1) : text);
+  const cut = bytes.length >= CONFIG_READ_MAX_BYTES;
+  return { text: cut ? text.slice(0, text.lastIndexOf('\n') + 1) : text, cut };
 }

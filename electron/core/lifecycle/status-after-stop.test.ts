@@ -18,6 +18,8 @@ import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { checkHealth, UNREAD_KUBE_DNS_WHY } from '../health/check-health';
 import { healthProbes } from '../health/probes';
 import { hopLine } from '../doctor/hop-line';
+import { renderDnsproxyConfig } from '../../../shared/dnsproxy-config';
+import { testPlan } from '../../../e2e/support/test-plan';
 
 const newHost = trackedHosts();
 const denied = (p: string) => Object.assign(new Error(`EACCES: permission denied, lstat '${p}'`), { code: 'EACCES' });
@@ -81,9 +83,10 @@ describe('status as a user after Stop', () => {
   });
 });
 
-/** Runs `body` with a stand-in dnsmasq proxy whose argv carries its config argument, as the engine's args render it, reported running by the host's service. */
-async function withStandInProxy(h: Awaited<ReturnType<typeof newHost>>, body: () => Promise<void>): Promise<void> {
-  const proxy = spawn(process.execPath, ['-e', 'setInterval(() => {}, 60_000)', '--', '--keep-in-foreground', `--conf-file=${h.deps.fs.real(K2S_PATHS.dnsmasqConfig)}`], { stdio: 'ignore' });
+/** Runs `body` with a stand-in proxy (dnsmasq unless `engine`) whose argv carries its config argument, as the engine's args render it, reported running by the host's service. */
+async function withStandInProxy(h: Awaited<ReturnType<typeof newHost>>, body: () => Promise<void>, engine: 'dnsmasq' | 'adguard' = 'dnsmasq'): Promise<void> {
+  const marker = engine === 'dnsmasq' ? `--conf-file=${h.deps.fs.real(K2S_PATHS.dnsmasqConfig)}` : `--config-path=${h.deps.fs.real(K2S_PATHS.proxyConfig)}`;
+  const proxy = spawn(process.execPath, ['-e', 'setInterval(() => {}, 60_000)', '--', '--keep-in-foreground', marker], { stdio: 'ignore' });
   try {
     await new Promise<void>((resolve, reject) => proxy.once('spawn', resolve).once('error', reject));
     h.deps.services.status = async () => ({ running: true, pid: proxy.pid! });
@@ -105,6 +108,9 @@ describe('status as a user while K2s DNS runs', () => {
       const s = await dnsStatus(h.deps);
       expect(s).toMatchObject({ state: 'running', engine: 'dnsmasq', kubeDnsIp: '10.96.0.10', clusterDomain: null, listeners: [], upstreams: [] });
       expect(s.stateUnreadable).toMatch(/is readable by root only/);
+      // The upstreams (its plain server= lines), marked as the config's; dnsmasq's listeners are in no file.
+      expect(s.configFacts).toMatchObject({ file: K2S_PATHS.dnsmasqConfig, listeners: [], upstreams: ['192.0.2.53'] });
+      expect(s.configFacts?.zones).toContainEqual({ zone: 'cluster.local', upstream: '10.96.0.10' });
       const hop = (await checkHealth(healthProbes(h.deps), { kubeconfigFound: false })).hops.find((x) => x.kind === 'kube-dns')!;
       expect(hop.addressFrom).toEqual({ source: 'discovered', why: null });
       expect(hopLine(hop)).toMatch(/^CoreDNS \(kube-dns 10\.96\.0\.10:53\): /);
@@ -114,6 +120,20 @@ describe('status as a user while K2s DNS runs', () => {
       expect(unread.addressFrom).toEqual({ source: 'unread', why: UNREAD_KUBE_DNS_WHY });
       expect(hopLine(unread)).toMatch(/^CoreDNS \(kube-dns 172\.21\.0\.10:53, K2s's default: the address start discovered is in the saved state, which only root reads\): /);
     });
+  });
+
+  it("AdGuard dnsproxy: its config's listeners and default upstreams, marked as the config's (new user: 'not known' beside a 0644 config)", async () => {
+    const h = await newHost('nameserver 192.0.2.53\n');
+    expect((await startDns(h.deps, { ...TEST_START_OPTS, engine: 'dnsmasq' }, () => undefined)).ok).toBe(true);
+    // The file AdGuard dnsproxy's start writes (this bed runs no dnsproxy), 0644 as start writes it.
+    await writeFile(h.deps.fs.real(K2S_PATHS.proxyConfig), renderDnsproxyConfig(testPlan({ listeners: [{ address: '127.0.0.1', port: 53 }, { address: '172.19.1.1', port: 53 }], upstreams: ['192.0.2.53', '192.0.2.9'] })), { mode: 0o644 });
+    asUser(h.deps);
+    await withStandInProxy(h, async () => {
+      const s = await dnsStatus(h.deps, 'gui');
+      expect(s).toMatchObject({ engine: 'adguard', listeners: [], upstreams: [], kubeDnsIp: '172.21.0.10' });
+      expect(s.configFacts).toMatchObject({ file: K2S_PATHS.proxyConfig, listeners: [{ address: '127.0.0.1', port: 53 }, { address: '172.19.1.1', port: 53 }], upstreams: ['192.0.2.53', '192.0.2.9'] });
+      expect(s.configFacts?.zones).toContainEqual({ zone: 'cluster.local', upstream: '172.21.0.10' });
+    }, 'adguard');
   });
 
   it("names the engine from the running proxy's argv (/proc/PID/cmdline, readable by any user), not from the root-only state", async () => {

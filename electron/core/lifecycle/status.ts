@@ -3,7 +3,8 @@ import { missedWords, parseMissed } from '../capture/capture-missed';
 import { keeperGaveUpWords, keeperRestartSentence } from '../host/capture-keeper';
 import { captureKeeperGone, keeperGoneWords } from '../host/capture-keeper-gone';
 import { ownProxyEngine } from '../host/own-proxy';
-import { proxyConfigKubeDns } from '../host/proxy-kube-dns';
+import { proxyConfigText } from '../host/proxy-kube-dns';
+import { engineRuntime } from '../engines/table';
 import { runningEngineVersion } from '../host/engine-version';
 import { captureStopWords } from '../capture/capture-stopped';
 import { captureStopFacts } from './capture-restart';
@@ -390,8 +391,12 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
   const ownedLeft = status === 'stopped' ? proxyFilesLeft || (await ownedFilesLeft(deps.fs)) : null;
   // Without the state (a user under root's 0700 directory), the running proxy's own argv names its engine,
   const engine = state?.engine ?? (unreadable && service.running && service.pid ? await ownProxyEngine(deps.fs, service.pid) : null);
-  // and that engine's config (0644) the kube-dns address start discovered: never K2s's default said as it.
-  const kubeDnsIp = state?.kubeDnsIp ?? (unreadable && service.running && engine ? await proxyConfigKubeDns(deps.fs, engine) : null);
+  // and that engine's config (0644, read once) the kube-dns address start discovered (never K2s's
+  // default said as it), its listeners and default upstreams (marked as the config's: configFacts).
+  const config = !state && unreadable && service.running && engine ? await proxyConfigText(deps.fs, engine) : null;
+  const kubeDnsIp = state?.kubeDnsIp ?? (config && engine ? engineRuntime(engine).zoneServer(config.text) : null);
+  // A read cut at its bound could name only some: none then.
+  const configFacts = config && !config.cut && engine ? await engineRuntime(engine).configFacts(config.text).then((f) => f && { ...f, file: engineRuntime(engine).configPath }) : null;
   // Without the state (a user), the engine told by the proxy's argv is asked now.
   const version = versionEarly ? await versionEarly : service.running && engine ? await runningEngineVersion(deps.fs, deps.exec, engine, state?.engineBinary, service.pid ?? null) : null;
   return {
@@ -420,6 +425,7 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     upstreams: state?.upstreams ?? [],
     clusterDomain: state?.clusterDomain ?? null,
     kubeDnsIp,
+    ...(configFacts ? { configFacts } : {}),
     // The zones the running proxy routes (its saved plan): the Zones tab shows them while the API does not answer.
     ...(state?.plan?.zones ? { zonesInUse: state.plan.zones } : {}),
     savedAt: state?.savedAt ?? null,

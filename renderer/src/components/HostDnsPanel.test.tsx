@@ -50,6 +50,17 @@ describe('HostDnsPanel', () => {
     expect(renderToStaticMarkup(<HostDnsPanel />)).not.toContain('dns-pid');
   });
 
+  it("root-only state while running: listeners and upstreams as the running proxy's config names them, marked as read from it (new user: 'not known' beside a 0644 config)", () => {
+    const stateUnreadable = '/var/lib/k2s/dns-resolver-state.json is readable by root only (its directory /var/lib/k2s is 0700) and this app runs as uid 1000';
+    state.status = { ...running, stateUnreadable, configFacts: { file: '/etc/k2s/dnsproxy.yaml', listeners: [{ address: '127.0.0.1', port: 53 }, { address: '172.19.1.1', port: 53 }], upstreams: ['192.168.1.1', '192.0.2.9:5353'] } };
+    const html = renderToStaticMarkup(<HostDnsPanel />);
+    const mark = " — read from the proxy's config /etc/k2s/dnsproxy.yaml (the saved state is root-only)";
+    expect(cell(html, 'dns-listeners')?.replace(/&#x27;/g, "'")).toBe(`127.0.0.1:53, 172.19.1.1:53${mark}`);
+    expect(cell(html, 'dns-upstreams')?.replace(/&#x27;/g, "'")).toBe(`192.168.1.1, 192.0.2.9:5353${mark}`);
+    // The config does not say which zone is the cluster domain.
+    expect(cell(html, 'dns-cluster-domain')).toBe('not known to this app (the saved state is root-only)');
+  });
+
   it('root-only state while running: listeners, upstreams and the saved original are "not known", with the file and why', () => {
     state.status = { ...running, stateUnreadable: '/var/lib/k2s/dns-resolver-state.json is readable by root only (its directory /var/lib/k2s is 0700) and this app runs as uid 1000' };
     const html = renderToStaticMarkup(<HostDnsPanel />);

@@ -1,4 +1,8 @@
-/** Host DNS panel: state, engine, listeners (and skipped ones), resolver owner, upstreams, controls. */
+/**
+ * Host DNS panel: state, engine, listeners (and skipped ones), resolver owner, upstreams, controls.
+ * For a user who cannot read root's saved state, listeners and upstreams as the running proxy's
+ * config names them (HostDnsStatus.configFacts), marked so.
+ */
 import { displayState } from '../lib/display-state';
 import { timeText, windowTimes } from '../lib/last-known';
 import { useDns } from '../stores';
@@ -19,6 +23,11 @@ const OWNER_LABEL: Record<'original' | 'k2s' | 'foreign', string> = {
   k2s: 'K2s DNS (nameserver 127.0.0.1)',
   foreign: 'another program, since K2s DNS started',
 };
+
+/** The mark of a row read from the running proxy's config (HostDnsStatus.configFacts), not from root's saved state. */
+function fromConfig(file: string) {
+  return <span className="muted" data-testid="dns-from-config"> — read from the proxy's config {file} (the saved state is root-only)</span>;
+}
 
 /** The Host DNS panel. */
 export function HostDnsPanel() {
@@ -75,9 +84,11 @@ export function HostDnsPanel() {
                       </span>
                     );
                   })
-                : status.stateUnreadable && status.state !== 'stopped'
-                  ? 'not known to this app (the saved state is root-only)'
-                  : 'none'}
+                : status.configFacts && status.configFacts.listeners.length > 0
+                  ? <>{status.configFacts.listeners.map((l) => `${l.address}:${l.port}`).join(', ')}{fromConfig(status.configFacts.file)}</>
+                  : status.stateUnreadable && status.state !== 'stopped'
+                    ? 'not known to this app (the saved state is root-only)'
+                    : 'none'}
             </dd>
             {status.skippedListeners.length > 0 && (
               <>
@@ -92,7 +103,7 @@ export function HostDnsPanel() {
               </>
             )}
             <dt>Upstreams</dt>
-            <dd data-testid="dns-upstreams">{status.upstreams.join(', ') || (status.stateUnreadable && status.state !== 'stopped' ? 'not known to this app (the saved state is root-only)' : '—')}</dd>
+            <dd data-testid="dns-upstreams">{status.upstreams.join(', ') || (status.configFacts && status.configFacts.upstreams.length > 0 ? <>{status.configFacts.upstreams.join(', ')}{fromConfig(status.configFacts.file)}</> : null) || (status.stateUnreadable && status.state !== 'stopped' ? 'not known to this app (the saved state is root-only)' : '—')}</dd>
             <dt>Cluster domain</dt>
             {/* Read from the saved state: while stopped there is none in use; a user who cannot read root's state is told so, not shown "—" (new-user walk). */}
             <dd data-testid="dns-cluster-domain">{status.clusterDomain ?? (status.state === 'stopped' ? 'none in use: Start reads it from the cluster' : status.stateUnreadable ? 'not known to this app (the saved state is root-only)' : '—')}</dd>

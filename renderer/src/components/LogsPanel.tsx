@@ -358,7 +358,7 @@ function QueryView({ rows, allRows, expansions, searchNx, total, hiddenProbes, h
                       <span className="addr">{r.client ?? '—'}</span>
                       {r.mixed ? <span className="mixed" data-testid="q-mixed" title={MIXED_TITLE} aria-label={MIXED_TITLE}> ≈</span> : null}
                     </span>
-                    <span data-testid="q-name" title={r.name}><DnsName name={r.name} expansion={expansions.get(r.key)} filter={queryText} />{r.startCheck ? <span className="muted" data-testid="q-start-check"> · k2s-dns start&apos;s check</span> : null}</span>
+                    <span data-testid="q-name" title={r.asked ?? r.name}><DnsName name={r.asked ?? r.name} expansion={expansions.get(r.key)} filter={queryText} />{r.startCheck ? <span className="muted" data-testid="q-start-check"> · k2s-dns start&apos;s check</span> : null}</span>
                     <span data-testid="q-type">{r.type}</span>
                     <span data-testid="q-route" title={route}>{route}</span>
                     <span data-testid="q-upstream" title={r.upstream ?? ''}>{r.upstream ?? '—'}</span>
@@ -383,7 +383,7 @@ function QueryDetail({ row: r }: { row: QueryRow | null }) {
     ? [
         `${r.time ?? 'no time'}`,
         `client ${r.client ?? '—'}${r.protocol ? ` over ${r.protocol.toUpperCase()}` : ''}`,
-        `${r.name} ${r.type}`,
+        `${r.asked ?? r.name} ${r.type}`,
         `route ${r.route ? ROUTE_LABEL[r.route] : '—'}${r.zone ? ` ${r.zone}` : ''}`,
         `upstream ${r.upstream ?? '—'}`,
         `answer ${r.error ?? (r.answers.join(', ') || (r.rcode === 'NOERROR' ? 'no records' : '—'))}`,

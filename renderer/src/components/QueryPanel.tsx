@@ -19,6 +19,8 @@ import { useIcannSuffix } from '../lib/internet-suffix';
 import { stores, useDiff, useDns, useHealth, useQuery, useZones } from '../stores';
 import { QueryResultCard } from './QueryResultCard';
 import { resultLabel } from '../lib/gai-words';
+import { clusterServfailNote } from '../../../shared/servfail-note';
+import type { QueryResult } from '../../../shared/types';
 
 // Stable fallbacks: a selector that returns a new `[]` on every call makes zustand's
 // useSyncExternalStore see a changed snapshot each render — "Maximum update depth exceeded"
@@ -72,6 +74,10 @@ export function QueryPanel() {
   // Where the route breaks, as the verdict names it (CoreDNS does not answer): through the proxy only.
   const broken = result && (resultTarget?.id === 'proxy' || sysRoute?.viaK2s) ? routeBreak(report, route) : null;
   const zonesNote = routeZonesNote(zoneSet);
+  // The K2s proxy's SERVFAIL for a cluster name: CoreDNS gave it no answer (the words `k2s-dns query` prints, shared/servfail-note.ts);
+  // for a user who reads neither the cluster nor the saved plan, the zones the running proxy's config routes.
+  const servfailZones = zoneSet.zones.length > 0 ? zoneSet.zones : (status?.configFacts?.zones ?? []);
+  const servfailNote = (r: QueryResult) => (targetOf(targets, r.server)?.id === 'proxy' ? clusterServfailNote(r.name, r.type, r.rcode, servfailZones, 'the health verdict at the top of the window says why') : null);
 
   useEffect(() => {
     if (stores.diff.getState().diff === null) void stores.diff.getState().refresh();
@@ -191,10 +197,10 @@ export function QueryPanel() {
       )}
       {about && <p className="route muted" data-testid="query-target-about">{about}</p>}
       {result && shortCard}
-      {result && <QueryResultCard result={result} label={labelOf(result.server)} stale={running} />}
+      {result && <QueryResultCard result={result} label={labelOf(result.server)} stale={running} note={servfailNote(result)} />}
       {comparison && (
         <div className="compare" data-testid="query-compare-results">
-          {comparison.map((r) => <QueryResultCard key={r.server} result={r} label={labelOf(r.server)} stale={running} />)}
+          {comparison.map((r) => <QueryResultCard key={r.server} result={r} label={labelOf(r.server)} stale={running} note={servfailNote(r)} />)}
         </div>
       )}
       {comparison && shortCard}

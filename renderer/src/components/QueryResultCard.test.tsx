@@ -34,3 +34,17 @@ describe('Query tester: a DNS server that is down reads as one fact', () => {
     expect(shown({ ...base, server: '127.0.0.1:53', error: msg }).error).toBe(msg);
   });
 });
+
+describe('Query tester: an answer that spells the name asked with other capitals', () => {
+  const noteOf = (r: QueryResult) => (renderToStaticMarkup(<QueryResultCard result={r} />).match(/data-testid="query-case-note"[^>]*>([^<]*)</) ?? [])[1]?.replace(/&#x27;/g, "'");
+  it("says why, in the CLI's words (shared/answer-case.ts): the health check's spelling from the proxy's cache", () => {
+    const r: QueryResult = { ...base, server: '127.0.0.1:53', rcode: 'NOERROR', latencyMs: 1, answers: [{ name: 'KUBERNETES.DEFAULT.svc.cluster.local.', type: 'A', ttl: 18, data: '172.21.0.1' }] };
+    expect(noteOf(r)).toBe(
+      "Note: KUBERNETES.DEFAULT.svc.cluster.local is the name asked (DNS names ignore case, RFC 4343), in the spelling of k2s-dns's health check: a cache answers with the spelling a name was first asked in.",
+    );
+  });
+  it('none for an answer in the spelling asked', () => {
+    const r: QueryResult = { ...base, rcode: 'NOERROR', latencyMs: 1, answers: [{ name: 'kubernetes.default.svc.cluster.local.', type: 'A', ttl: 30, data: '172.21.0.1' }] };
+    expect(noteOf(r)).toBeUndefined();
+  });
+});
