@@ -94,6 +94,14 @@ describe("start's checks on disk: written beside the exact query log, read by it
     expect(found.rows.map((r) => r.client)).toEqual(['127.0.0.1:41003']);
   });
 
+  it('writes it without an fsync (a view of rows, not a restore): sync false, mode as the query log', async () => {
+    const { fs } = setup();
+    const asked: unknown[] = [];
+    const write = fs.writeFileAtomic.bind(fs);
+    await writeStartChecks({ real: (p) => fs.real(p), writeFileAtomic: (p, d, o) => (asked.push(o), write(p, d, o)) }, checks, false);
+    expect(asked).toEqual([{ mode: 0o600, sync: false }]);
+  });
+
   it("a stop and a start again: the earlier start's rows stay marked (its window kept as earlier), up to KEPT_STARTS starts", async () => {
     const { fs, rows } = setup();
     const first = { names: ['kubernetes.default.svc.cluster.local', 'www.example.test'], fromMs: T0 - 500, toMs: T0 - 490 };

@@ -160,7 +160,8 @@ export function runStartOf(checks: StartChecks | null | undefined, queryUs: numb
  * Writes `checks` (one start's window) as the record's last window under `fs`'s root, the
  * record's windows before (read from it: its last and its `earlier`) kept as `earlier`, at most
  * KEPT_STARTS - 1 and the oldest left out past MAX_BYTES; atomically
- * (HostFs.writeFileAtomic: temp file, rename), owned and moded as the exact query log
+ * (HostFs.writeFileAtomic: temp file, rename; no fsync: the record only marks rows in a view, and
+ * start waits for this write before it exits), owned and moded as the exact query log
  * (logOwnership of the host's `adm` group: root:adm 0640, or root:root 0600 without it); a
  * window that ends before it begins (the clock stepped back meanwhile) is not written. Not
  * root (`asRoot` false: a temp-root test run) keeps this user as owner but still gets the mode.
@@ -182,5 +183,5 @@ export async function writeStartChecks(fs: Pick<HostFs, 'real' | 'writeFileAtomi
     earlier.pop();
     text = startChecksText({ ...checks, earlier });
   }
-  await fs.writeFileAtomic(START_CHECKS_FILE, text, asRoot ? own : { mode: own.mode });
+  await fs.writeFileAtomic(START_CHECKS_FILE, text, { ...(asRoot ? own : { mode: own.mode }), sync: false });
 }

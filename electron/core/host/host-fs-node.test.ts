@@ -23,6 +23,26 @@ describe('createHostFs', () => {
     expect(() => fs.real('etc/resolv.conf')).toThrow('not absolute');
   });
 
+  it('writeFileAtomic fsyncs the file and its directory, except with sync: false (same bytes, mode, no temp file)', async () => {
+    const fs = createHostFs(root);
+    const probe = await fsp.open(path.join(root, 'etc'), 'r');
+    const FileHandle = Object.getPrototypeOf(probe) as { sync: () => Promise<void> };
+    await probe.close();
+    const sync = vi.spyOn(FileHandle, 'sync');
+    try {
+      await fs.writeFileAtomic('/etc/a', 'a\n', { mode: 0o640 });
+      expect(sync).toHaveBeenCalledTimes(2);
+      sync.mockClear();
+      await fs.writeFileAtomic('/etc/b', 'b\n', { mode: 0o600, sync: false });
+      expect(sync).not.toHaveBeenCalled();
+    } finally {
+      sync.mockRestore();
+    }
+    expect(readFileSync(path.join(root, 'etc/b'), 'utf8')).toBe('b\n');
+    expect(statSync(path.join(root, 'etc/b')).mode & 0o7777).toBe(0o600);
+    expect(readdirSync(path.join(root, 'etc')).sort()).toEqual(['a', 'b']);
+  });
+
   it('writeFileAtomic writes exact bytes and mode, and leaves no temp file behind', async () => {
     const fs = createHostFs(root);
     const bytes = Buffer.from('nameserver 10.0.0.1\r\n# no newline', 'utf8');

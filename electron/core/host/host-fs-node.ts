@@ -161,7 +161,7 @@ export function createHostFs(root: string): HostFs {
       try {
         try {
           await handle.writeFile(data);
-          await handle.sync();
+          if (opts.sync !== false) await handle.sync();
           // chmod after create: the create mode is masked by the umask.
           await handle.chmod(opts.mode);
           if (opts.uid !== undefined || opts.gid !== undefined) {
@@ -177,7 +177,7 @@ export function createHostFs(root: string): HostFs {
         await fsp.rm(tmp, { force: true });
         throw err;
       }
-      await fsyncDir(path.dirname(target));
+      if (opts.sync !== false) await fsyncDir(path.dirname(target));
     },
 
     async symlinkAtomic(hostPath, target, opts = {}) {
