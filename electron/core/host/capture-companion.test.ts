@@ -284,7 +284,9 @@ describe('capture companion: stop', () => {
     expect(await fs.lstat(link)).toBeNull();
     expect(await fs.lstat(CAPTURE_UNWRITTEN_FILE)).toBeFalsy();
     expect(await fs.lstat(CAPTURE_MISSED_FILE)).toBeFalsy();
-    // stoppedWithProxy (stop, after the proxy's stop named the unit and unlinked it): no systemctl, only its files go.
+    // stoppedWithProxy (stop, after the proxy's stop left the unit out and unlinked it), the unit
+    // inactive (cgroup v2 without its cgroup): no systemctl, only its files go.
+    await fs.mkdirp('/sys/fs/cgroup/system.slice', 0o755);
     await fs.writeFileAtomic(CAPTURE_UNWRITTEN_FILE, '1 row not written\n', { mode: 0o644 });
     await fs.writeFileAtomic(CAPTURE_READY_FILE, '4545\n', { mode: 0o644 });
     calls.length = 0;
@@ -292,6 +294,48 @@ describe('capture companion: stop', () => {
     expect(calls).toEqual([]);
     expect(await fs.lstat(CAPTURE_UNWRITTEN_FILE)).toBeFalsy();
     expect(await fs.lstat(CAPTURE_READY_FILE)).toBeFalsy();
+    // No cgroup v2 at systemd's path to read: the unit's stop queued, not waited for.
+    await rm(fs.real('/sys/fs/cgroup/system.slice'), { recursive: true });
+    await systemdCapture(fs, exec).stop({ stoppedWithProxy: true });
+    expect(calls).toEqual(['systemctl stop --no-block k2s-dnsproxy-capture.service unwritten=no']);
+  });
+
+  it('systemd stoppedWithProxy: the companion in the unit\'s cgroup gets its SIGTERM and is not waited for; its tcpdump is not signalled', async () => {
+    root = await mkdtemp(path.join(tmpdir(), 'capture-companion-'));
+    const fs = createHostFs(root);
+    const procDir = path.join(root, 'proc');
+    await fs.mkdirp(path.dirname(K2S_PATHS.captureUnit), 0o755);
+    await fs.writeFileAtomic(K2S_PATHS.captureUnit, '[Unit]\n', { mode: 0o644 });
+    const calls: string[] = [];
+    const exec = { run: async (file: string, args: readonly string[]) => (calls.push(`${file} ${args.join(' ')}`), { code: 0, stdout: '', stderr: '' }) };
+    const children: ChildProcess[] = [];
+    try {
+      // The companion drains after its SIGTERM (it notes it) until this test lets it end (SIGUSR2: exit 0); the other process is its tcpdump.
+      const noted = path.join(root, 'noted');
+      const companion = spawn(process.execPath, ['-e', `process.on('SIGTERM', () => require('fs').writeFileSync(${JSON.stringify(noted)}, 'TERM')); process.on('SIGUSR2', () => process.exit(0)); setInterval(() => {}, 1e6); process.stdout.write('up')`], { stdio: ['ignore', 'pipe', 'inherit'] });
+      const tcpdump = spawn(process.execPath, ['-e', `process.on('SIGTERM', () => process.exit(7)); setInterval(() => {}, 1e6); process.stdout.write('up')`], { stdio: ['ignore', 'pipe', 'inherit'] });
+      children.push(companion, tcpdump);
+      for (const c of children) await new Promise((r) => c.stdout!.once('data', r));
+      const cmdline = async (pid: number, argv: string[]) => {
+        await mkdir(path.join(procDir, String(pid)), { recursive: true });
+        await writeFile(path.join(procDir, String(pid), 'cmdline'), `${argv.join('\0')}\0`);
+      };
+      await cmdline(companion.pid!, ['/usr/bin/node', '/usr/lib/k2s-dns/k2s-dns.cjs', 'capture-watch', '--flags-file', '/run/k2s/capture.flags']);
+      await cmdline(tcpdump.pid!, ['/usr/bin/tcpdump', '-i', 'any']);
+      await fs.mkdirp('/sys/fs/cgroup/system.slice/k2s-dnsproxy-capture.service', 0o755);
+      await fs.writeFileAtomic('/sys/fs/cgroup/system.slice/k2s-dnsproxy-capture.service/cgroup.procs', `${companion.pid}\n${tcpdump.pid}\n`, { mode: 0o644 });
+      const exited = new Promise<number | null>((r) => companion.once('exit', (code) => r(code)));
+      await systemdCapture(fs, exec, procDir).stop({ stoppedWithProxy: true, after: Promise.resolve() });
+      // Returned before the companion's drain ended, with no systemctl asked.
+      expect(companion.exitCode).toBeNull();
+      expect(calls).toEqual([]);
+      companion.kill('SIGUSR2');
+      expect(await exited).toBe(0);
+      expect(await readFile(noted, 'utf8')).toBe('TERM');
+      expect(tcpdump.exitCode).toBeNull();
+    } finally {
+      for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+    }
   });
 
   it('a companion still closing when its keeper is killed (stop past its wait: a slow disk) is killed by its pid, though it removed its ready file at its stop', async () => {
