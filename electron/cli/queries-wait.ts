@@ -83,7 +83,12 @@ export const DRAIN_WAIT_MS = BLOCK_TIMEOUT_MS + 2_000;
  * inotify (fs.watch), no polling.
  */
 export async function captureDrained(eventsFile: string, ms: number): Promise<void> {
-  const populated = async () => /^populated 1$/m.test(await readFile(eventsFile, 'utf8').catch(() => ''));
+  // Only `populated 0` or no file ends it (the kernel rewrites the file whole; a read of a
+  // half-written one is not taken for an end).
+  const populated = async () => {
+    const text = await readFile(eventsFile, 'utf8').catch(() => null);
+    return text !== null && !/^populated 0$/m.test(text);
+  };
   if (!(await populated())) return;
   await new Promise<void>((resolve) => {
     let watcher: ReturnType<typeof watch> | null = null;

@@ -326,9 +326,16 @@ describe('capture companion: stop', () => {
       await fs.writeFileAtomic('/sys/fs/cgroup/system.slice/k2s-dnsproxy-capture.service/cgroup.procs', `${companion.pid}\n${tcpdump.pid}\n`, { mode: 0o644 });
       const exited = new Promise<number | null>((r) => companion.once('exit', (code) => r(code)));
       await systemdCapture(fs, exec, procDir).stop({ stoppedWithProxy: true, after: Promise.resolve() });
-      // Returned before the companion's drain ended, with no systemctl asked.
+      // Returned before the companion's drain ended; the unit's stop queued, not waited for (its
+      // TimeoutStopSec= for a companion that would not end), after the SIGTERM.
       expect(companion.exitCode).toBeNull();
-      expect(calls).toEqual([]);
+      expect(await readFile(noted, 'utf8')).toBe('TERM');
+      expect(calls).toEqual(['systemctl stop --no-block k2s-dnsproxy-capture.service']);
+      // With an Exec that launches: a detached child, nothing run.
+      calls.length = 0;
+      const launched: string[] = [];
+      await systemdCapture(fs, { ...exec, launch: (file: string, args: readonly string[]) => (launched.push(`${file} ${args.join(' ')}`), true) }, procDir).stop({ stoppedWithProxy: true });
+      expect([calls, launched]).toEqual([[], ['systemctl stop --no-block k2s-dnsproxy-capture.service']]);
       companion.kill('SIGUSR2');
       expect(await exited).toBe(0);
       expect(await readFile(noted, 'utf8')).toBe('TERM');

@@ -308,16 +308,20 @@ export function systemdCapture(fs: HostFs, exec: Exec, procDir = '/proc', reload
    * stopped, with no more traffic, and it exits 0, which leaves the unit inactive (Restart=on-failure
    * restarts no clean exit); its children, missed and unwritten files go at its end
    * (capture-main.ts), `k2s-dns queries` waits for that end (queries-wait.ts captureDrained), and a
-   * start meanwhile restarts the unit once it has stopped. A cgroup that cannot be read: the unit's
-   * stop queued without waiting (`--no-block`).
+   * start meanwhile restarts the unit once it has stopped. The unit's own stop is queued too
+   * (`--no-block`, launched as a detached child where the Exec can: not waited for), so its
+   * TimeoutStopSec= still ends a companion that does not end on SIGTERM; and where the cgroup
+   * cannot be read, that stop is the one.
    */
   const endLeft = async () => {
     const pids = await unitCompanions();
-    if (pids === null) return systemctl(['stop', '--no-block', unit], [0, 5]);
-    for (const pid of pids) {
+    for (const pid of pids ?? []) {
       await treeToNormal(pid, procDir);
       await signalCompanion(pid, 'SIGTERM', procDir);
     }
+    if (pids !== null && pids.length === 0) return;
+    const args = ['stop', '--no-block', unit];
+    if (!exec.launch?.('systemctl', args)) await systemctl(args, [0, 5]);
   };
   /** The companion prepare restarted, held; `restarted` resolves false when its restart failed. */
   let prepared: { held: HeldCompanion; restarted: Promise<boolean>; letGo: boolean } | null = null;
