@@ -40,17 +40,20 @@ export async function readUntilShown<T>(read: () => Promise<T>, shows: (r: T) =>
 
 /**
  * Resolves when `file` changes (inotify through fs.watch: a write, a rename at rotation) or after
- * `ms`, whichever is first; after `ms` alone when it cannot be watched (gone, not readable).
+ * `ms`, whichever is first; after `ms` alone when it cannot be watched (gone, not readable); at
+ * once when `signal` aborts. The watch is in place when this returns.
  */
-export function fileChanged(file: string, ms: number): Promise<void> {
+export function fileChanged(file: string, ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     let watcher: ReturnType<typeof watch> | null = null;
     const done = () => {
       clearTimeout(timer);
       watcher?.close();
+      signal?.removeEventListener('abort', done);
       resolve();
     };
     const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done);
     try {
       watcher = watch(file, { persistent: false }, done);
       watcher.on('error', done);
@@ -82,33 +85,21 @@ export const DRAIN_WAIT_MS = BLOCK_TIMEOUT_MS + 2_000;
  * only while no companion runs by its ready file (companionRuns): a stopping one removed it.
  * inotify (fs.watch), no polling.
  */
-export async function captureDrained(eventsFile: string, ms: number): Promise<void> {
+export async function captureDrained(eventsFile: string, ms: number, now: () => number = () => performance.now()): Promise<void> {
   // Only `populated 0` or no file ends it (the kernel rewrites the file whole; a read of a
   // half-written one is not taken for an end).
   const populated = async () => {
     const text = await readFile(eventsFile, 'utf8').catch(() => null);
     return text !== null && !/^populated 0$/m.test(text);
   };
-  if (!(await populated())) return;
-  await new Promise<void>((resolve) => {
-    let watcher: ReturnType<typeof watch> | null = null;
-    const done = () => {
-      clearTimeout(timer);
-      watcher?.close();
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    const check = () => void populated().then((p) => !p && done());
-    try {
-      watcher = watch(eventsFile, { persistent: false }, check);
-      watcher.on('error', done);
-    } catch {
-      done();
-      return;
-    }
-    // Read again once watched: an end between the first read and the watch is not missed.
-    check();
-  });
+  const deadline = now() + ms;
+  for (let left = ms; left > 0; left = deadline - now()) {
+    // Watched before the read: an end between the two is not missed.
+    const read = new AbortController();
+    const changed = fileChanged(eventsFile, left, read.signal);
+    if (!(await populated())) return read.abort();
+    await changed;
+  }
 }
 
 /**
