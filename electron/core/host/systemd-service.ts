@@ -129,8 +129,8 @@ async function runState(exec: Exec): Promise<{ pid: number | null; running: bool
  * argv/config to a running one); prepareStart begins the reset alongside discover, and the
  * reload question was asked before (askUnits, one `systemctl show` for every K2s unit, whose answer
  * also gives start's preflight its status() and resolvedActive()).
- * stop: stops the proxy, its companions, the capture and the follower in one job and removes
- * their links (uninstall and recover stopped the follower first: stopFollower's
+ * stop: stops the proxy, its companions, the capture (not with `captureAfter`: k2s-dns stop ends
+ * it after the proxy, capture-companion.ts) and the follower in one job and removes their links (uninstall and recover stopped the follower first: stopFollower's
  * unlinkWithProxy); `reload.settle()` at the end of the command asks the manager to read the
  * changed links, not waited for.
  */
