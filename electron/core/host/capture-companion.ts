@@ -310,8 +310,9 @@ export function systemdCapture(fs: HostFs, exec: Exec, procDir = '/proc', reload
    * (capture-main.ts), `k2s-dns queries` waits for that end (queries-wait.ts captureDrained), and a
    * start meanwhile restarts the unit once it has stopped. The unit's own stop is queued too
    * (`--no-block`, launched as a detached child where the Exec can: not waited for), so its
-   * TimeoutStopSec= still ends a companion that does not end on SIGTERM; and where the cgroup
-   * cannot be read, that stop is the one.
+   * TimeoutStopSec= still ends a companion that does not end on SIGTERM, a unit waiting out its
+   * RestartSec= (no process) is stopped rather than restarted into Requisite='s refusal, and where
+   * the cgroup cannot be read, that stop is the one.
    */
   const endLeft = async () => {
     const pids = await unitCompanions();
@@ -319,7 +320,6 @@ export function systemdCapture(fs: HostFs, exec: Exec, procDir = '/proc', reload
       await treeToNormal(pid, procDir);
       await signalCompanion(pid, 'SIGTERM', procDir);
     }
-    if (pids !== null && pids.length === 0) return;
     const args = ['stop', '--no-block', unit];
     if (!exec.launch?.('systemctl', args)) await systemctl(args, [0, 5]);
   };
