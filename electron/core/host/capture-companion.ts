@@ -69,9 +69,10 @@ export interface CaptureCompanion {
    * Ends it (it drains the parser first) and removes its failed, ready and missed files; no error
    * when none runs. `stoppedWithProxy`: systemd only, the ServiceManager.stop() just before
    * stopped the proxy without it (captureAfter) and unlinked it, so the companion is sent its
-   * SIGTERM here and not waited for: its drain ends after this returns (systemdCapture endLeft). Without systemd, rejects with CaptureChildrenLeft (after
-   * removing those files) when a tcpdump or parser of a companion that did not end on SIGTERM
-   * could not be ended either (capture-children.ts). `after`: the proxy's stop, begun alongside
+   * SIGTERM here and not waited for: its drain ends after this returns (systemdCapture endLeft).
+   * Without systemd, rejects with CaptureChildrenLeft (after removing those files) when a tcpdump
+   * or parser of a companion that did not end on SIGTERM could not be ended either
+   * (capture-children.ts). `after`: the proxy's stop, begun alongside
    * (stop's stop-service step): the companion's processes are read meanwhile, and nothing is
    * signalled or removed until it has fulfilled, so the drain still begins once no more traffic
    * comes; when it rejects, the companion is left as it was (this stop then does nothing).
