@@ -164,9 +164,16 @@ describe.skipIf(why !== null)('exact query log as k2s-dnsproxy-capture.service (
       // The engine's own query log is off while the exact one runs.
       expect(await hostFile('/var/log/dnsproxy/dnsproxy.log')).not.toContain('mirror.example.test');
 
+      // One more query right before the stop: the stop does not wait for the companion's drain
+      // (host/capture-companion.ts endLeft), `k2s-dns queries` right after it does (queries-wait.ts
+      // captureDrained), so its row is there.
+      expect(await udpQuery(42007, 4206, 'mirror.example.test')).toBe('NOERROR');
       const stop = await hostCli(h, ['stop', '--json']);
       expect(stop.result, stop.stdout + stop.stderr).toMatchObject({ ok: true, exitCode: 0 });
-      expect(await isActive(h, UNIT)).not.toBe('active');
+      expect(await isActive(h, 'k2s-dnsproxy.service')).not.toBe('active');
+      const after = await hostCli(h, ['queries', '--json', '--lines', '50']);
+      expect((JSON.parse(after.stdout) as { rows: { client: string | null; name: string }[] }).rows.filter((r) => r.client === '127.0.0.1:42007').map((r) => r.name), after.stdout).toEqual(['mirror.example.test']);
+      await until('the companion has drained and ended', 20_000, async () => (await isActive(h, UNIT)) === 'inactive');
       expect((await h.run(['systemctl', 'is-enabled', UNIT])).stdout.trim()).not.toBe('enabled');
       // The reload stop asked for at its end: the manager no longer has the proxy or the follower
       // wanted at boot, nor the unit by the proxy.

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commandUsage } from './usage';
-import { companionRuns, fileChanged, newestRowStale, readUntilShown, ROWS_WAIT_MS, rowTimeMs } from './queries-wait';
+import { captureDrained, companionRuns, fileChanged, newestRowStale, readUntilShown, ROWS_WAIT_MS, rowTimeMs } from './queries-wait';
 import { BLOCK_TIMEOUT_MS } from '../core/capture/tcpdump-argv';
 
 /** A fake clock and file: each change the wait waits for advances the clock by `step` ms and appends one read result. */
@@ -131,5 +131,28 @@ describe('fileChanged and companionRuns on real files', () => {
     await writeFile(ready, '4399\n');
     expect(await companionRuns(ready, proc)).toBe(false);
     expect(await companionRuns(join(dir, 'no-ready'), proc)).toBe(false);
+  });
+
+  it('captureDrained waits while the capture unit\'s cgroup is populated (a stopped companion still draining), until cgroup.events says populated 0; at once when empty or missing', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'captured-drained-'));
+    try {
+      const events = join(dir, 'cgroup.events');
+      await captureDrained(join(dir, 'missing'), 60_000);
+      await writeFile(events, 'populated 0\nfrozen 0\n');
+      await captureDrained(events, 60_000);
+      await writeFile(events, 'populated 1\nfrozen 0\n');
+      let done = false;
+      const waiting = captureDrained(events, 60_000).then(() => (done = true));
+      // Still populated after a change that keeps it so: still waiting.
+      await new Promise((r) => setTimeout(r, 50));
+      await writeFile(events, 'populated 1\nfrozen 0\n');
+      await new Promise((r) => setTimeout(r, 50));
+      expect(done).toBe(false);
+      await writeFile(events, 'populated 0\nfrozen 0\n');
+      await waiting;
+      expect(done).toBe(true);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

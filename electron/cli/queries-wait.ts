@@ -14,6 +14,7 @@ import { readFile } from 'node:fs/promises';
 import { BLOCK_TIMEOUT_MS } from '../core/capture/tcpdump-argv';
 import { isCompanion } from '../core/capture/companion-pid';
 import type { QueryRow } from '../../shared/query-log/row';
+import { CAPTURE_UNIT_NAME } from '../../shared/capture-unit';
 
 /**
  * Longest wait for a first row, ms: one block timeout and half a second for the parser, which
@@ -39,17 +40,20 @@ export async function readUntilShown<T>(read: () => Promise<T>, shows: (r: T) =>
 
 /**
  * Resolves when `file` changes (inotify through fs.watch: a write, a rename at rotation) or after
- * `ms`, whichever is first; after `ms` alone when it cannot be watched (gone, not readable).
+ * `ms`, whichever is first; after `ms` alone when it cannot be watched (gone, not readable); at
+ * once when `signal` aborts. The watch is in place when this returns.
  */
-export function fileChanged(file: string, ms: number): Promise<void> {
+export function fileChanged(file: string, ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     let watcher: ReturnType<typeof watch> | null = null;
     const done = () => {
       clearTimeout(timer);
       watcher?.close();
+      signal?.removeEventListener('abort', done);
       resolve();
     };
     const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done);
     try {
       watcher = watch(file, { persistent: false }, done);
       watcher.on('error', done);
@@ -57,6 +61,45 @@ export function fileChanged(file: string, ms: number): Promise<void> {
       // Not watchable: the timer alone ends the wait.
     }
   });
+}
+
+/**
+ * The capture unit's cgroup events file (cgroup v2, systemd's system.slice): `populated 1` while
+ * any process of the unit runs, and a file-modified event at each change (the kernel's cgroup-v2
+ * documentation, "cgroup.events").
+ */
+export const CAPTURE_CGROUP_EVENTS = `/sys/fs/cgroup/system.slice/${CAPTURE_UNIT_NAME}.service/cgroup.events`;
+
+/**
+ * Longest wait for a stopped companion's end, ms: its drain takes at most BLOCK_TIMEOUT_MS + 200
+ * (capture/pipeline.ts DRAIN_MAX_MS), then tcpdump's and the parser's exit (tens of ms; each
+ * killed after 2 s, TERM_GRACE_MS).
+ */
+export const DRAIN_WAIT_MS = BLOCK_TIMEOUT_MS + 2_000;
+
+/**
+ * Resolves once the capture unit's cgroup (`eventsFile`, CAPTURE_CGROUP_EVENTS) holds no process,
+ * or after `ms`; at once when it holds none or cannot be read. `k2s-dns stop` on systemd sends the
+ * companion its SIGTERM and returns without waiting for its drain (host/capture-companion.ts
+ * endLeft): a `queries` right after would read the rows before its last ones are written. Asked
+ * only while no companion runs by its ready file (companionRuns): a stopping one removed it.
+ * inotify (fs.watch), no polling.
+ */
+export async function captureDrained(eventsFile: string, ms: number, now: () => number = () => performance.now()): Promise<void> {
+  // Only `populated 0` or no file ends it (the kernel rewrites the file whole; a read of a
+  // half-written one is not taken for an end).
+  const populated = async () => {
+    const text = await readFile(eventsFile, 'utf8').catch(() => null);
+    return text !== null && !/^populated 0$/m.test(text);
+  };
+  const deadline = now() + ms;
+  for (let left = ms; left > 0; left = deadline - now()) {
+    // Watched before the read: an end between the two is not missed.
+    const read = new AbortController();
+    const changed = fileChanged(eventsFile, left, read.signal);
+    if (!(await populated())) return read.abort();
+    await changed;
+  }
 }
 
 /**

@@ -311,6 +311,9 @@ export async function runCapture(fs: HostFs, uid: number, givenArgs: readonly st
   await recording;
   await Promise.all([normal, forgetChildren(fs)]);
   await closeAll();
+  // Its drops and its unwritten rows belong to this run, which ends here: a stop no longer waits
+  // for this drain on systemd (host/capture-companion.ts endLeft), so they go now, after its last write.
+  await Promise.all([fs.remove(CAPTURE_MISSED_FILE), fs.remove(CAPTURE_UNWRITTEN_FILE)]);
   say(stopLine(end, rows));
   return 0;
 }

@@ -284,14 +284,67 @@ describe('capture companion: stop', () => {
     expect(await fs.lstat(link)).toBeNull();
     expect(await fs.lstat(CAPTURE_UNWRITTEN_FILE)).toBeFalsy();
     expect(await fs.lstat(CAPTURE_MISSED_FILE)).toBeFalsy();
-    // stoppedWithProxy (stop, after the proxy's stop named the unit and unlinked it): no systemctl, only its files go.
+    // stoppedWithProxy (stop, after the proxy's stop left the unit out and unlinked it), the unit
+    // without a process (cgroup v2 without its cgroup: inactive, or waiting out RestartSec=): no
+    // process signalled; its stop queued (--no-block, so a pending restart is not made), its files gone.
+    await fs.mkdirp('/sys/fs/cgroup/system.slice', 0o755);
     await fs.writeFileAtomic(CAPTURE_UNWRITTEN_FILE, '1 row not written\n', { mode: 0o644 });
     await fs.writeFileAtomic(CAPTURE_READY_FILE, '4545\n', { mode: 0o644 });
     calls.length = 0;
     await systemdCapture(fs, exec).stop({ stoppedWithProxy: true });
-    expect(calls).toEqual([]);
+    expect(calls).toEqual(['systemctl stop --no-block k2s-dnsproxy-capture.service unwritten=yes']);
     expect(await fs.lstat(CAPTURE_UNWRITTEN_FILE)).toBeFalsy();
     expect(await fs.lstat(CAPTURE_READY_FILE)).toBeFalsy();
+    // No cgroup v2 at systemd's path to read: the same.
+    calls.length = 0;
+    await rm(fs.real('/sys/fs/cgroup/system.slice'), { recursive: true });
+    await systemdCapture(fs, exec).stop({ stoppedWithProxy: true });
+    expect(calls).toEqual(['systemctl stop --no-block k2s-dnsproxy-capture.service unwritten=no']);
+  });
+
+  it('systemd stoppedWithProxy: the companion in the unit\'s cgroup gets its SIGTERM and is not waited for; its tcpdump is not signalled', async () => {
+    root = await mkdtemp(path.join(tmpdir(), 'capture-companion-'));
+    const fs = createHostFs(root);
+    const procDir = path.join(root, 'proc');
+    await fs.mkdirp(path.dirname(K2S_PATHS.captureUnit), 0o755);
+    await fs.writeFileAtomic(K2S_PATHS.captureUnit, '[Unit]\n', { mode: 0o644 });
+    const calls: string[] = [];
+    const exec = { run: async (file: string, args: readonly string[]) => (calls.push(`${file} ${args.join(' ')}`), { code: 0, stdout: '', stderr: '' }) };
+    const children: ChildProcess[] = [];
+    try {
+      // The companion drains after its SIGTERM (it notes it) until this test lets it end (SIGUSR2: exit 0); the other process is its tcpdump.
+      const noted = path.join(root, 'noted');
+      const companion = spawn(process.execPath, ['-e', `process.on('SIGTERM', () => require('fs').writeFileSync(${JSON.stringify(noted)}, 'TERM')); process.on('SIGUSR2', () => process.exit(0)); setInterval(() => {}, 1e6); process.stdout.write('up')`], { stdio: ['ignore', 'pipe', 'inherit'] });
+      const tcpdump = spawn(process.execPath, ['-e', `process.on('SIGTERM', () => process.exit(7)); setInterval(() => {}, 1e6); process.stdout.write('up')`], { stdio: ['ignore', 'pipe', 'inherit'] });
+      children.push(companion, tcpdump);
+      for (const c of children) await new Promise((r) => c.stdout!.once('data', r));
+      const cmdline = async (pid: number, argv: string[]) => {
+        await mkdir(path.join(procDir, String(pid)), { recursive: true });
+        await writeFile(path.join(procDir, String(pid), 'cmdline'), `${argv.join('\0')}\0`);
+      };
+      await cmdline(companion.pid!, ['/usr/bin/node', '/usr/lib/k2s-dns/k2s-dns.cjs', 'capture-watch', '--flags-file', '/run/k2s/capture.flags']);
+      await cmdline(tcpdump.pid!, ['/usr/bin/tcpdump', '-i', 'any']);
+      await fs.mkdirp('/sys/fs/cgroup/system.slice/k2s-dnsproxy-capture.service', 0o755);
+      await fs.writeFileAtomic('/sys/fs/cgroup/system.slice/k2s-dnsproxy-capture.service/cgroup.procs', `${companion.pid}\n${tcpdump.pid}\n`, { mode: 0o644 });
+      const exited = new Promise<number | null>((r) => companion.once('exit', (code) => r(code)));
+      await systemdCapture(fs, exec, procDir).stop({ stoppedWithProxy: true, after: Promise.resolve() });
+      // Returned before the companion's drain ended; the unit's stop queued, not waited for (its
+      // TimeoutStopSec= for a companion that would not end), after the SIGTERM.
+      expect(companion.exitCode).toBeNull();
+      expect(await readFile(noted, 'utf8')).toBe('TERM');
+      expect(calls).toEqual(['systemctl stop --no-block k2s-dnsproxy-capture.service']);
+      // With an Exec that launches: a detached child, nothing run.
+      calls.length = 0;
+      const launched: string[] = [];
+      await systemdCapture(fs, { ...exec, launch: (file: string, args: readonly string[]) => (launched.push(`${file} ${args.join(' ')}`), true) }, procDir).stop({ stoppedWithProxy: true });
+      expect([calls, launched]).toEqual([[], ['systemctl stop --no-block k2s-dnsproxy-capture.service']]);
+      companion.kill('SIGUSR2');
+      expect(await exited).toBe(0);
+      expect(await readFile(noted, 'utf8')).toBe('TERM');
+      expect(tcpdump.exitCode).toBeNull();
+    } finally {
+      for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+    }
   });
 
   it('a companion still closing when its keeper is killed (stop past its wait: a slow disk) is killed by its pid, though it removed its ready file at its stop', async () => {

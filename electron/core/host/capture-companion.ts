@@ -68,10 +68,11 @@ export interface CaptureCompanion {
   /**
    * Ends it (it drains the parser first) and removes its failed, ready and missed files; no error
    * when none runs. `stoppedWithProxy`: systemd only, the ServiceManager.stop() just before
-   * stopped the unit with the proxy and unlinked it (one `systemctl stop`; its links removed), so
-   * only its files are removed here. Without systemd, rejects with CaptureChildrenLeft (after
-   * removing those files) when a tcpdump or parser of a companion that did not end on SIGTERM
-   * could not be ended either (capture-children.ts). `after`: the proxy's stop, begun alongside
+   * stopped the proxy without it (captureAfter) and unlinked it, so the companion is sent its
+   * SIGTERM here and not waited for: its drain ends after this returns (systemdCapture endLeft).
+   * Without systemd, rejects with CaptureChildrenLeft (after removing those files) when a tcpdump
+   * or parser of a companion that did not end on SIGTERM could not be ended either
+   * (capture-children.ts). `after`: the proxy's stop, begun alongside
    * (stop's stop-service step): the companion's processes are read meanwhile, and nothing is
    * signalled or removed until it has fulfilled, so the drain still begins once no more traffic
    * comes; when it rejects, the companion is left as it was (this stop then does nothing).
@@ -290,6 +291,39 @@ export function systemdCapture(fs: HostFs, exec: Exec, procDir = '/proc', reload
    */
   const waitOpen = (abort: AbortSignal | undefined, runs: FailedRuns) =>
     waitReady(runDirOf(fs), { isReady: () => readyFileLive(fs, procDir), failed: runs.check, lastWords: async () => runs.last() || (await ownJournalLine()) }, abort, readyTimeoutMs);
+  /**
+   * The capture companions in the unit's cgroup (cgroup v2, systemd's system.slice: none when the
+   * unit's cgroup is gone, as it is once the unit is inactive); null when that cannot be read.
+   */
+  const unitCompanions = async (): Promise<number[] | null> => {
+    const procs = await fs.readFile(CAPTURE_CGROUP_PROCS).then(
+      (b) => b.toString('utf8').split('\n').filter(Boolean).map(Number),
+      async (e: NodeJS.ErrnoException) => (e.code === 'ENOENT' && (await fs.lstat(path.posix.dirname(path.posix.dirname(CAPTURE_CGROUP_PROCS)))) ? [] : null),
+    );
+    return procs && (await Promise.all(procs.map(async (p) => ((await isCompanion(p, procDir)) ? [p] : [])))).flat();
+  };
+  /**
+   * Ends the companion the proxy's stop left running (ServiceManager.stop captureAfter): its group
+   * back to nice 0, as the unit's ExecStop= does (capture-unit.ts), then SIGTERM, as systemd's
+   * stop would send; not waited for. Its drain (capture-main.ts) then runs after the proxy has
+   * stopped, with no more traffic, and it exits 0, which leaves the unit inactive (Restart=on-failure
+   * restarts no clean exit); its children, missed and unwritten files go at its end
+   * (capture-main.ts), `k2s-dns queries` waits for that end (queries-wait.ts captureDrained), and a
+   * start meanwhile restarts the unit once it has stopped. The unit's own stop is queued too
+   * (`--no-block`, launched as a detached child where the Exec can: not waited for), so its
+   * TimeoutStopSec= still ends a companion that does not end on SIGTERM, a unit waiting out its
+   * RestartSec= (no process) is stopped rather than restarted into Requisite='s refusal, and where
+   * the cgroup cannot be read, that stop is the one.
+   */
+  const endLeft = async () => {
+    const pids = await unitCompanions();
+    for (const pid of pids ?? []) {
+      await treeToNormal(pid, procDir);
+      await signalCompanion(pid, 'SIGTERM', procDir);
+    }
+    const args = ['stop', '--no-block', unit];
+    if (!exec.launch?.('systemctl', args)) await systemctl(args, [0, 5]);
+  };
   /** The companion prepare restarted, held; `restarted` resolves false when its restart failed. */
   let prepared: { held: HeldCompanion; restarted: Promise<boolean>; letGo: boolean } | null = null;
   return {
@@ -437,7 +471,8 @@ export function systemdCapture(fs: HostFs, exec: Exec, procDir = '/proc', reload
       // After the proxy's stop (with it, its unit's: PartOf=), never before, nor after a failed one.
       if (opts?.after && !(await opts.after.then(() => true, () => false))) return;
       if (!(await fs.lstat(K2S_PATHS.captureUnit))) return;
-      if (!opts?.stoppedWithProxy) {
+      if (opts?.stoppedWithProxy) await endLeft();
+      else {
         // As supervisedCapture's stop: the unit's group (the companion leads it) at nice 0 before the SIGTERM.
         const ready = (await fs.readFile(CAPTURE_READY_FILE).catch(() => Buffer.from(''))).toString('utf8').trim();
         await treeToNormal(/^\d+$/.test(ready) ? Number(ready) : null, procDir);

@@ -181,6 +181,11 @@ describe('systemd manager', () => {
     expect(calls).toEqual([
       ['systemctl', 'stop', 'k2s-dnsproxy.service', 'k2s-dnsproxy-capture.service', 'k2s-dnsproxy-follow.service'],
     ]);
+    // captureAfter (stop): the capture left out of the job, and PartOf= kept from pulling it in
+    // (ignore-requirements): the proxy's stop does not wait for the capture's drain.
+    calls.length = 0;
+    await svc.stop({ captureAfter: true });
+    expect(calls[0]).toEqual(['systemctl', 'stop', '--job-mode=ignore-requirements', 'k2s-dnsproxy.service', 'k2s-dnsproxy-follow.service']);
     // The follower, which uninstall ends before the restore: with unlinkWithProxy only its unit stops (the disable above unlinks it); without, it is unlinked too (recover).
     calls.length = 0;
     await systemdFollower(fs, recordingExec(calls)).stop({ unlinkWithProxy: true });

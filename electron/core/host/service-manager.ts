@@ -81,8 +81,12 @@ export interface ServiceManager {
   /**
    * Stops the service; no error when it is not running. `leaveFollower` (systemd): the network
    * follower's unit is not in the stop job (the follower runs this stop itself; its link still goes).
+   * `captureAfter` (systemd): the exact query log's capture unit is not in the stop job either, nor
+   * pulled into it by its PartOf= tie, so the proxy's stop does not wait for the capture's drain;
+   * the caller ends the capture once this has fulfilled (CaptureCompanion.stop stoppedWithProxy).
+   * Its link still goes. Without it the capture stops in the same job, before the proxy (After=).
    */
-  stop(opts?: { leaveFollower?: boolean }): Promise<void>;
+  stop(opts?: { leaveFollower?: boolean; captureAfter?: boolean }): Promise<void>;
   /**
    * Whether the service runs now, and its main pid; `restart` is set while the service manager
    * itself is restarting it after a failure (systemd: SubState auto-restart), or gave up on it.

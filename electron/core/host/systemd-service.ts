@@ -129,8 +129,8 @@ async function runState(exec: Exec): Promise<{ pid: number | null; running: bool
  * argv/config to a running one); prepareStart begins the reset alongside discover, and the
  * reload question was asked before (askUnits, one `systemctl show` for every K2s unit, whose answer
  * also gives start's preflight its status() and resolvedActive()).
- * stop: stops the proxy, its companions, the capture and the follower in one job and removes
- * their links (uninstall and recover stopped the follower first: stopFollower's
+ * stop: stops the proxy, its companions, the capture (not with `captureAfter`: k2s-dns stop ends
+ * it after the proxy, capture-companion.ts) and the follower in one job and removes their links (uninstall and recover stopped the follower first: stopFollower's
  * unlinkWithProxy); `reload.settle()` at the end of the command asks the manager to read the
  * changed links, not waited for.
  */
@@ -273,18 +273,21 @@ export function createSystemdManager(fs: HostFs, exec: Exec, reload: ManagerRelo
       const companions: string[] = [];
       if (await fs.lstat(K2S_PATHS.lateUnit)) companions.push(LATE_UNIT);
       if (await fs.lstat(K2S_PATHS.routeUnit)) companions.push(ROUTE_UNIT);
-      // The capture unit in the same job: PartOf= stops it with the proxy anyway, and as it is
-      // After= the proxy (COMPANION_TIE) systemd stops it first, the proxy once its drain is done
-      // (systemd.unit(5): units are stopped in the inverse of their start-up order); named, it
-      // stops with the proxy whatever unit file a running companion was started from, and the
-      // capture's own stop after this one only removes its files (capture-companion.ts
-      // stoppedWithProxy: a `systemctl stop` and a `disable` less).
-      const capture = (await fs.lstat(K2S_PATHS.captureUnit)) ? [`${CAPTURE_UNIT_NAME}.service`] : [];
+      // The capture unit: PartOf= stops it with the proxy, and as it is After= the proxy
+      // (COMPANION_TIE) systemd stops it first, the proxy only once its drain is done
+      // (systemd.unit(5): units are stopped in the inverse of their start-up order) — 60–110 ms of
+      // the stop job on the booted Debian 13 host (docs/benchmarking.md). `captureAfter` (stop):
+      // left out, and RESTART_JOB_MODE keeps PartOf= from pulling its stop into this job (ordering
+      // binds only queued jobs), so the proxy stops at once and the caller then ends the capture
+      // (capture-companion.ts stoppedWithProxy), whose drain needs no more traffic. Otherwise
+      // (a rollback, recover, uninstall) named in the same job, as before: it stops with the proxy
+      // whatever unit file a running companion was started from.
+      const capture = !opts?.captureAfter && (await fs.lstat(K2S_PATHS.captureUnit)) ? [`${CAPTURE_UNIT_NAME}.service`] : [];
       // The network follower too: stop leaves it running through its restore (lifecycle/stop.ts),
       // its one `systemctl stop` is this one. Not tied to the proxy, it stops alongside.
       // Left out when the follower runs this stop (lifecycle/stop.ts byFollower): the job would wait for the caller.
       const follower = !opts?.leaveFollower && (await fs.lstat(FOLLOW_UNIT_PATH)) ? [`${FOLLOW_UNIT_NAME}.service`] : [];
-      const stopJob = systemctl(exec, ['stop', UNIT, ...companions, ...capture, ...follower], [0, EXIT_NOT_LOADED]);
+      const stopJob = systemctl(exec, ['stop', ...(opts?.captureAfter ? [RESTART_JOB_MODE] : []), UNIT, ...companions, ...capture, ...follower], [0, EXIT_NOT_LOADED]);
       stopJob.catch(() => undefined);
       // Every K2s unit's links removed — the proxy's, its companions', and the capture and
       // follower units' (stop and uninstall leave their links to this one; recover's own stops

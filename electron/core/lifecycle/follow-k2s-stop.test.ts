@@ -87,7 +87,7 @@ describe("K2s's own `k2s stop` while K2s DNS runs (systemd host)", () => {
 
     const stop = await stopDns(h.deps, { byFollower: true }, quiet);
     expect(stop).toMatchObject({ ok: true, exitCode: 0 });
-    expect(h.systemd.stopOpts.at(-1)).toEqual({ leaveFollower: true });
+    expect(h.systemd.stopOpts.at(-1)).toEqual({ leaveFollower: true, captureAfter: true });
     expect(await readFile(join(h.root, 'etc/resolv.conf'), 'utf8')).toBe(ORIGINAL);
     expect((await lstat(join(h.root, 'etc/resolv.conf'))).mode & 0o7777).toBe(0o644);
     expect(await lstat(join(h.root, STATE)).catch(() => null)).toBeNull();

@@ -135,9 +135,10 @@ export function stoppedInKilledFollow(killedAfterMs: number): string {
  * `afterProxy` runs inside stop-service alongside the proxy's stop, given that stop's promise, and
  * ends what it stops only once that has fulfilled (stop's capture companion: its processes are
  * read meanwhile, and its drain then ends at once with no more traffic), so that step's time
- * covers it; the step ends once both have.
+ * covers it; the step ends once both have. `captureAfter`: the proxy's stop leaves the capture
+ * unit to afterProxy (ServiceManager.stop captureAfter; stop on systemd).
  */
-export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: StopOptions, r: StepReporter, afterProxy?: (proxyStopped: Promise<void>) => Promise<void>): Promise<TeardownOutcome> {
+export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: StopOptions, r: StepReporter, afterProxy?: (proxyStopped: Promise<void>) => Promise<void>, captureAfter = false): Promise<TeardownOutcome> {
   // The proxy's state for stop-service's message (its PID), read while the resolver is restored
   // (a `systemctl show` less on stop's path); its error, if any, is that step's, as before.
   const serviceBefore = deps.services.status();
@@ -357,7 +358,9 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
   await r.run('stop-service', 'Stopping k2s-dnsproxy', async () => {
     const before = await serviceBefore;
     if (before.running) stoppedProxy = before.pid ?? true;
-    const proxyStopped = deps.services.stop(opts.byFollower ? { leaveFollower: true } : undefined);
+    // captureAfter: the capture is not in the proxy's stop job; afterProxy ends it (ServiceManager.stop).
+    const stopOpts = { ...(opts.byFollower ? { leaveFollower: true } : {}), ...(captureAfter ? { captureAfter: true } : {}) };
+    const proxyStopped = deps.services.stop(Object.keys(stopOpts).length ? stopOpts : undefined);
     const after = afterProxy?.(proxyStopped);
     try {
       await proxyStopped;
