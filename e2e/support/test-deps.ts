@@ -7,6 +7,7 @@ import type { ServiceManager, ServiceSpec } from '../../electron/core/host/servi
 import type { ClusterDiscovery, QueryResult } from '../../shared/types';
 import { createHostFs } from '../../electron/core/host/host-fs-node';
 import { nodeExec } from '../../electron/core/host/exec';
+import { CAPTURE_READY_FILE } from '../../electron/core/capture/capture-args';
 
 /** Discovery as the fixtures' K2s-like cluster gives it. */
 export const FIXTURE_DISCOVERY: ClusterDiscovery = {
@@ -115,5 +116,20 @@ export function trackedHosts(): (resolvConf?: string) => ReturnType<typeof makeT
     const h = await makeTestHost(resolvConf);
     hosts.push(h);
     return h;
+  };
+}
+
+/**
+ * Turns the exact query log on for a test host: a stand-in companion (LifecycleDeps.capture) whose
+ * start only writes the ready file (PID 4242) and whose stop removes it; tcpdump "installed".
+ */
+export function withStandInCapture(h: Awaited<ReturnType<typeof makeTestHost>>): void {
+  h.deps.capture = {
+    argv: ['/usr/bin/node', '/usr/lib/k2s-dns/k2s-dns.mjs', 'capture-watch'],
+    tcpdump: '/usr/bin/tcpdump',
+    manager: {
+      start: async () => h.deps.fs.writeFileAtomic(CAPTURE_READY_FILE, '4242\n', { mode: 0o644 }),
+      stop: async () => h.deps.fs.remove(CAPTURE_READY_FILE),
+    },
   };
 }

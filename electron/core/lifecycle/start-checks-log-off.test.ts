@@ -5,9 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { startDns } from './start';
-import { CAPTURE_READY_FILE } from '../capture/capture-args';
 import { START_CHECKS_FILE } from '../capture/start-checks';
-import { trackedHosts, TEST_START_OPTS } from '../../../e2e/support/test-deps';
+import { trackedHosts, TEST_START_OPTS, withStandInCapture } from '../../../e2e/support/test-deps';
 
 const newHost = trackedHosts();
 const quiet = () => undefined;
@@ -15,14 +14,7 @@ const quiet = () => undefined;
 /** A host whose exact query log's companion is a stand-in that only says it is ready. */
 async function hostWithCapture() {
   const h = await newHost();
-  h.deps.capture = {
-    argv: ['/usr/bin/node', '/usr/lib/k2s-dns/k2s-dns.mjs', 'capture-watch'],
-    tcpdump: '/usr/bin/tcpdump',
-    manager: {
-      start: async () => h.deps.fs.writeFileAtomic(CAPTURE_READY_FILE, '4242\n', { mode: 0o644 }),
-      stop: async () => h.deps.fs.remove(CAPTURE_READY_FILE),
-    },
-  };
+  withStandInCapture(h);
   return h;
 }
 

@@ -3,8 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startDns } from './start';
 import { stopDns } from './stop';
-import { makeTestHost } from '../../../e2e/support/test-deps';
-import { CAPTURE_READY_FILE } from '../capture/capture-args';
+import { makeTestHost, withStandInCapture } from '../../../e2e/support/test-deps';
 
 const hosts: Array<{ cleanup: () => Promise<unknown> }> = [];
 afterEach(async () => {
@@ -18,14 +17,7 @@ describe("start records when its run began beside the exact query log (the queri
     const h = await makeTestHost('nameserver 192.0.2.53\n');
     hosts.push(h);
     // The exact query log on (a stand-in companion that only says it is ready): start writes its record only beside it.
-    h.deps.capture = {
-      argv: ['/usr/bin/node', '/usr/lib/k2s-dns/k2s-dns.mjs', 'capture-watch'],
-      tcpdump: '/usr/bin/tcpdump',
-      manager: {
-        start: async () => h.deps.fs.writeFileAtomic(CAPTURE_READY_FILE, '4242\n', { mode: 0o644 }),
-        stop: async () => h.deps.fs.remove(CAPTURE_READY_FILE),
-      },
-    };
+    withStandInCapture(h);
     const before = Date.now();
     expect(await startDns(h.deps, opts, () => undefined)).toMatchObject({ ok: true });
     const file = join(h.root, 'var/log/dnsproxy/start-checks.json');
