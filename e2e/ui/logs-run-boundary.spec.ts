@@ -5,7 +5,7 @@
  * starts wrote (electron/core/capture/start-checks.ts); the list shows the line
  * `— K2s DNS started … —` above the first row shown and above the second run's first row.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { K2S_PATHS } from '../../shared/k2s-paths';
@@ -26,6 +26,8 @@ function row(n: number, ms: number): string {
 test.beforeAll(async () => {
   const file = K2S_PATHS.queryRows;
   await mkdir(path.dirname(file), { recursive: true });
+  // A rotated part an earlier spec left on the bed (logs-exact-history: 10,500 rows) would be read too.
+  await rm(`${file}.1`, { force: true });
   await writeFile(file, [row(1, FIRST + 1000), row(2, FIRST + 2000), row(3, SECOND + 1000), row(4, SECOND + 2000)].map((l) => `${l}\n`).join(''));
   const window = (began: number) => ({ names: ['kubernetes.default.svc.cluster.local'], fromMs: began + 200, toMs: began + 210, startedMs: began });
   await writeFile(START_CHECKS_FILE, `${JSON.stringify({ ...window(SECOND), earlier: [window(FIRST)] })}\n`);
