@@ -25,6 +25,7 @@ import { CAPTURE_BUNDLE } from '../electron/core/capture/capture-args';
 import { READY_TIMEOUT_MS } from '../electron/core/host/capture-wait';
 import { isKeeperArgv } from '../electron/core/host/capture-keeper';
 import { ROWS_WAIT_MS } from '../electron/cli/queries-wait';
+import { QUERIES_HEADER } from '../electron/cli/print-queries';
 
 const inSandbox = process.env.K2S_DNS_SANDBOX === '1';
 if (!inSandbox) console.warn('skipped: query-capture e2e runs only inside e2e/bed/sandbox.sh (as root)');
@@ -46,7 +47,7 @@ async function exactRows(want: number): Promise<CapturedQuery[]> {
 
 const ROWS = '/var/log/dnsproxy/queries.jsonl';
 /** The line `k2s-dns queries` prints above a K2s DNS run's first row shown (shared/query-log/run-boundary.ts). */
-const RUN_LINE = /^— K2s DNS started \d{4}-\d\d-\d\d \d\d:\d\d:\d\d —$/;
+const RUN_LINE = /^— K2s DNS started \d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d\d:\d\d —$/;
 
 /**
  * The scheduling policy of every thread of `pid`, as the kernel reports it in
@@ -291,7 +292,7 @@ describe.skipIf(!inSandbox || tcpdump === '')('exact query log from packets, run
       const text = await k2sDns(['queries']);
       expect(text.code, text.stderr).toBe(0);
       // The run's line heads the rows (the log keeps earlier runs' rows: run-boundary.ts).
-      expect(text.stdout.split('\n').filter(Boolean)).toEqual([expect.stringMatching(RUN_LINE), expect.stringMatching(/ 127\.0\.0\.1:41032 udp A web\.demo\.svc\.cluster\.local NOERROR via 172\.21\.0\.10:53 /)]);
+      expect(text.stdout.split('\n').filter(Boolean)).toEqual([QUERIES_HEADER, expect.stringMatching(RUN_LINE), expect.stringMatching(/ 127\.0\.0\.1:41032 udp A web\.demo\.svc\.cluster\.local NOERROR via 172\.21\.0\.10:53 /)]);
       expect(text.stderr).toBe('');
     } finally {
       const stop = await k2sDns(['stop', '--on-drift', 'restore', '--json']);
@@ -321,6 +322,7 @@ describe.skipIf(!inSandbox || tcpdump === '')('exact query log from packets, run
         const text = await k2sDns(['queries', '--lines', '2']);
         expect(text.code, text.stderr).toBe(0);
         expect(text.stdout.split('\n').filter(Boolean)).toEqual([
+          QUERIES_HEADER,
           expect.stringMatching(RUN_LINE),
           expect.stringMatching(new RegExp(` 127\\.0\\.0\\.1:${old} udp A mirror\\.example\\.test NOERROR `)),
           expect.stringMatching(new RegExp(` 127\\.0\\.0\\.1:${fresh} udp A web\\.demo\\.svc\\.cluster\\.local NOERROR `)),

@@ -137,7 +137,7 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
       // Text without --probes hides k2s-dns's own health checks (as the window does): it looks
       // for `lines` other rows among the newest MAX_QUERY_LINES. --json: every row, each with `probe`.
       const hide = !asJson && v.probes !== true;
-      const [{ exactQueryLog }, { findTcpdump }, { K2S_PATHS }, { afterRowsText, exactRowLines, notLoggingText, queriesEngine, queriesJson, noRowsFollow, queriesUnavailableText, unwrittenText, withoutProbes }, { CAPTURE_FAILED_FILE, CAPTURE_MISSED_FILE, CAPTURE_READY_FILE, CAPTURE_UNWRITTEN_FILE }, { readState }, { createHostFs }, { cliTimes }, { captureDrained, CAPTURE_CGROUP_EVENTS, companionRuns, DRAIN_WAIT_MS, fileChanged, newestRowStale, readUntilShown, ROWS_WAIT_MS }] = await Promise.all([import('../core/capture/exact-log'), import('../core/capture/tcpdump-path'), import('../../shared/k2s-paths'), import('./print-queries'), import('../core/capture/capture-args'), import('../core/host/state-store'), import('../core/host/host-fs-node'), import('../../shared/clock'), import('./queries-wait')]);
+      const [{ exactQueryLog }, { findTcpdump }, { K2S_PATHS }, { afterRowsText, beforeRowsText, queriesTextLines, notLoggingText, queriesEngine, queriesJson, noRowsFollow, queriesUnavailableText, unwrittenText, withoutProbes }, { CAPTURE_FAILED_FILE, CAPTURE_MISSED_FILE, CAPTURE_READY_FILE, CAPTURE_UNWRITTEN_FILE }, { readState }, { createHostFs }, { cliTimes }, { captureDrained, CAPTURE_CGROUP_EVENTS, companionRuns, DRAIN_WAIT_MS, fileChanged, newestRowStale, readUntilShown, ROWS_WAIT_MS }] = await Promise.all([import('../core/capture/exact-log'), import('../core/capture/tcpdump-path'), import('../../shared/k2s-paths'), import('./print-queries'), import('../core/capture/capture-args'), import('../core/host/state-store'), import('../core/host/host-fs-node'), import('../../shared/clock'), import('./queries-wait')]);
       // Its notes print `start` lines (the --no-log-queries way, "run it … start"): they name the
       // kubeconfig `sudo k2s-dns start` would not find by itself, as status's fixes do.
       const { kubeconfigOrStarted } = await import('../core/cluster/kubeconfig-default');
@@ -167,7 +167,9 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
         if (who.unknown !== null && !who.stopped && log.rows.length) err(who.unknown);
         if (log.unwritten) err(unwrittenText(log.unwritten, noRowsFollow(shown, who.notLogging)));
         if (log.missed) err(t(`The exact query log ${cliTimes(log.missed)}.`));
-        for (const line of exactRowLines(shown.rows)) out(t(line));
+        const before = beforeRowsText(shown);
+        if (before) err(before);
+        for (const line of queriesTextLines(shown.rows)) out(t(line));
         const after = afterRowsText(shown, waitMs, who.notLogging, log.unwritten, who.stopped === true);
         if (after) err(after);
       }

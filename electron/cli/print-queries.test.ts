@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { capturedQueryRow } from '../core/capture/to-query-row';
-import { afterRowsText, formatExactRow, stoppedText, hiddenProbesText, noRowsFollow, notLoggingText, queriesEngine, queriesJson, queriesUnavailableText, unwrittenText, withoutProbes } from './print-queries';
+import { afterRowsText, beforeRowsText, exactRowLines, formatExactRow, QUERIES_HEADER, queriesTextLines, stoppedText, hiddenProbesText, noRowsFollow, notLoggingText, queriesEngine, queriesJson, queriesUnavailableText, unwrittenText, withoutProbes } from './print-queries';
 import type { QueryRow } from '../../shared/query-log/row';
 import { EXACT_LOG_NOT_YET } from '../core/capture/exact-log';
 
@@ -80,7 +80,8 @@ describe('k2s-dns queries', () => {
       expect(queriesJson({ ...log, rows: [] }, who).notLogging).toBe(notLoggingText(who.notLogging!, false));
       expect(queriesJson(log, { engine: 'dnsmasq', unknown: null }).notLogging).toBeNull();
       expect(afterRowsText({ rows: [], hidden: 0 }, 0, who.notLogging)).toBeNull();
-      expect(afterRowsText({ rows: [], hidden: 2 }, 0, who.notLogging)).toBe(hiddenProbesText(2));
+      expect(afterRowsText({ rows: [], hidden: 2 }, 0, who.notLogging)).toBeNull();
+      expect(beforeRowsText({ hidden: 2 })).toBe(hiddenProbesText(2));
       expect(afterRowsText({ rows: [], hidden: 0 }, 0)).toMatch(/^No queries logged yet/);
     });
   });
@@ -122,7 +123,7 @@ describe('k2s-dns queries', () => {
       const shown = withoutProbes([at('a.example.test', 0), probe(1), start, at('kubernetes.default.svc.cluster.local', 3), at('www.example.test', 20)], 50);
       expect(shown.rows.map((r) => r.name)).toEqual(['a.example.test', 'www.example.test']);
       expect(shown).toMatchObject({ hidden: 3, startChecks: 2 });
-      expect(afterRowsText(shown)).toBe("3 health-check queries of k2s-dns hidden (the checks its window, status and start run; 2 of them k2s-dns start's checks); --probes shows them, marked.");
+      expect(beforeRowsText(shown)).toBe("3 health-check queries of k2s-dns hidden (the checks its window, status and start run; 2 of them k2s-dns start's checks); --probes shows them, marked.");
     });
 
     it('says how many it hid and the flag that shows them; nothing when none', () => {
@@ -141,7 +142,8 @@ describe('k2s-dns queries', () => {
       // After its wait for a row (queries-wait.ts), it says how long it waited.
       expect(afterRowsText({ rows: [], hidden: 0 }, 1500)).toBe('No queries logged yet: /var/log/dnsproxy/queries.jsonl exists but holds no query yet; none came in the 1.5 s this command waited, and a row reaches it up to 1 s after its answer (later while the host is busy: the capture runs at idle priority); ask a name, then run npx k2s-dns queries again.');
       // Only probes so far: the hidden count already says why nothing is printed, and how to see them.
-      expect(afterRowsText(withoutProbes([probe(0), probe(1)], 50))).toBe(hiddenProbesText(2));
+      expect(afterRowsText(withoutProbes([probe(0), probe(1)], 50))).toBeNull();
+      expect(beforeRowsText(withoutProbes([probe(0), probe(1)], 50))).toBe(hiddenProbesText(2));
       expect(afterRowsText(withoutProbes([row('web.demo.svc.cluster.local', 0)], 50))).toBeNull();
     });
 
@@ -167,13 +169,52 @@ describe('k2s-dns queries', () => {
     it('rows printed: one last line says K2s DNS is stopped and no new row comes until a start, with the start line', () => {
       const shown = { rows: [capturedQueryRow(c, 'adguard', 'k', [])], hidden: 0 };
       expect(afterRowsText(shown, 0, undefined, undefined, true)).toBe('K2s DNS is stopped: the rows above are from its earlier runs (which engine answered them is not known without its saved state), and no new row comes until it starts again; start it as root: `sudo npx k2s-dns start`, or `su -c \'npx k2s-dns start\'` where sudo is not installed.');
-      expect(afterRowsText({ ...shown, hidden: 2 }, 0, undefined, undefined, true)!.split('\n')).toEqual([hiddenProbesText(2), stoppedText(true)]);
+      // The hidden count goes before the rows (beforeRowsText); the stopped line stays the last.
+      expect(afterRowsText({ ...shown, hidden: 2 }, 0, undefined, undefined, true)).toBe(stoppedText(true));
     });
     it('no row to show: not "ask a name, then run queries again" (none comes)', () => {
       const none = afterRowsText({ rows: [], hidden: 0 }, 0, undefined, undefined, true)!;
       expect(none).toMatch(/^K2s DNS is stopped: \/var\/log\/dnsproxy\/queries\.jsonl holds no query to show, and none comes until it starts again; start it as root: /);
       expect(none).not.toContain('ask a name');
-      expect(afterRowsText({ rows: [], hidden: 3 }, 0, undefined, undefined, true)!.split('\n')[1]).toContain('holds no other query to show');
+      expect(afterRowsText({ rows: [], hidden: 3 }, 0, undefined, undefined, true)).toContain('holds no other query to show');
+    });
+  });
+
+  describe('header and time zone (new user: no header over the columns, times without a zone, the hidden count after the rows)', () => {
+    const c = { proto: 'udp' as const, client: '127.0.0.1:41001', listener: '127.0.0.1:53', id: 4101, name: 'web.demo.svc.cluster.local', type: 'A', queryUs: 1_764_615_600_123_456, rcode: 'NOERROR', answers: ['172.21.14.7'], latencyMs: 0.412, upstream: '172.21.0.10:53', upstreamRcode: 'NOERROR', upstreamLatencyMs: 0.3, retries: 0 };
+    const tz = process.env.TZ;
+    afterEach(() => {
+      if (tz === undefined) delete process.env.TZ;
+      else process.env.TZ = tz;
+    });
+
+    it('the rows come under a header naming their fields; no row: no header (stdout stays empty)', () => {
+      const lines = queriesTextLines([capturedQueryRow(c, 'adguard', 'k', [])]);
+      expect(lines[0]).toBe('TIME CLIENT PROTO TYPE NAME RCODE ROUTE LATENCY ANSWERS');
+      expect(lines[0]).toBe(QUERIES_HEADER);
+      expect(lines).toHaveLength(2);
+      expect(queriesTextLines([])).toEqual([]);
+    });
+
+    it("a row's time carries its UTC offset, the zone's at that date (DST); --json's time stays as it was", () => {
+      process.env.TZ = 'Europe/Berlin';
+      const winter = capturedQueryRow(c, 'adguard', 'k', []);
+      // 1_764_615_600 s is 2025-12-01T19:00:00Z: 20:00 in Berlin (CET, +01:00).
+      expect(formatExactRow(winter).split(' ')[0]).toBe('2025-12-01T20:00:00.123456+01:00');
+      expect(queriesJson({ available: true, rows: [winter] }, { engine: 'adguard', unknown: null }).rows[0]!.time).toBe('2025-12-01T20:00:00.123456');
+      // Six months earlier (CEST, +02:00).
+      const summer = capturedQueryRow({ ...c, queryUs: 1_748_800_800_000_000 }, 'adguard', 'k', []);
+      expect(formatExactRow(summer).split(' ')[0]).toBe('2025-06-01T20:00:00.000000+02:00');
+      process.env.TZ = 'UTC';
+      expect(formatExactRow(capturedQueryRow(c, 'adguard', 'k', [])).split(' ')[0]).toBe('2025-12-01T19:00:00.123456+00:00');
+      // The printed time names the same instant as the row's queryUs.
+      process.env.TZ = 'America/St_Johns';
+      expect(Date.parse(formatExactRow(capturedQueryRow(c, 'adguard', 'k', [])).split(' ')[0]!)).toBe(Math.floor(c.queryUs / 1000));
+    });
+
+    it('the run boundary line names its UTC offset too', () => {
+      process.env.TZ = 'Europe/Berlin';
+      expect(exactRowLines([{ ...capturedQueryRow(c, 'adguard', 'k', []), runStartedMs: 1_764_615_500_000 }])[0]).toBe('— K2s DNS started 2025-12-01 19:58:20 +01:00 —');
     });
   });
 });

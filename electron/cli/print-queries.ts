@@ -10,6 +10,7 @@ import { EXACT_LOG_NOT_YET, SHOWN_ENGINE_LOG } from '../core/capture/exact-log';
 import { K2S_PATHS } from '../../shared/k2s-paths';
 import { codeSpan } from '../../shared/code-span';
 import { runBoundary, runBoundaryLine } from '../../shared/query-log/run-boundary';
+import { withUtcOffset } from '../../shared/query-log/utc-offset';
 
 /**
  * The engine `queries` names: the saved state's, or null with `unknown`, the sentence that says
@@ -155,7 +156,16 @@ export const PROBE_MARK = ' [health check of k2s-dns]';
 export const START_CHECK_MARK = " [k2s-dns start's check]";
 
 /**
- * `TIME CLIENT PROTO TYPE NAME RCODE via UPSTREAM (LATENCY ms) ANSWERS`; without an upstream
+ * The text output's first stdout line when it prints rows: the names of formatExactRow's fields,
+ * in its order (ROUTE: `via UPSTREAM`, `cache`, `the proxy itself` or `no answer`; LATENCY and
+ * ANSWERS only where the row has them).
+ */
+export const QUERIES_HEADER = 'TIME CLIENT PROTO TYPE NAME RCODE ROUTE LATENCY ANSWERS';
+
+/**
+ * `TIME CLIENT PROTO TYPE NAME RCODE via UPSTREAM (LATENCY ms) ANSWERS`; TIME local with its UTC
+ * offset (`2026-12-07T12:03:04.123456+01:00`, shared/query-log/utc-offset.ts; `--json`'s `time`
+ * stays without it); without an upstream
  * exchange, the row's route in the window's words (shared/query-log/route-label.ts: `cache`, or
  * `the proxy itself` for a SERVFAIL or REFUSED it made — `--json`'s route "proxy"), `no answer`
  * when none came; the name as the packet spelled it (QueryRow.asked); a health-check row ends with PROBE_MARK.
@@ -163,13 +173,13 @@ export const START_CHECK_MARK = " [k2s-dns start's check]";
 export function formatExactRow(r: QueryRow): string {
   const via = r.upstream ? `via ${r.upstream}` : r.rcode === null ? 'no answer' : r.route !== null ? ROUTE_LABEL[r.route] : 'cache';
   const lat = r.latencyMs === null ? '' : ` ${r.latencyMs.toFixed(2)} ms`;
-  return `${r.time ?? '-'} ${r.client ?? '-'} ${r.protocol ?? '-'} ${r.type} ${r.asked ?? r.name} ${r.rcode ?? '-'} ${via}${lat}${r.answers.length ? ` ${r.answers.join(',')}` : ''}${r.startCheck ? START_CHECK_MARK : r.probe ? PROBE_MARK : ''}`;
+  return `${r.time === null ? '-' : withUtcOffset(r.time)} ${r.client ?? '-'} ${r.protocol ?? '-'} ${r.type} ${r.asked ?? r.name} ${r.rcode ?? '-'} ${via}${lat}${r.answers.length ? ` ${r.answers.join(',')}` : ''}${r.startCheck ? START_CHECK_MARK : r.probe ? PROBE_MARK : ''}`;
 }
 
 /**
  * The text output's stdout lines for `rows` (oldest first): formatExactRow's line for each, and
  * before the first row of each K2s DNS run (shared/query-log/run-boundary.ts: the first row shown
- * names its run too) the line `— K2s DNS started 2026-12-07 12:03:04 —` (local time), so rows of
+ * names its run too) the line `— K2s DNS started 2026-12-07 12:03:04 +01:00 —` (local time, its UTC offset), so rows of
  * a run before the last stop are told from the last run's. Rows of no known run get none.
  */
 export function exactRowLines(rows: readonly QueryRow[]): string[] {
@@ -180,6 +190,11 @@ export function exactRowLines(rows: readonly QueryRow[]): string[] {
     lines.push(formatExactRow(r));
   });
   return lines;
+}
+
+/** The text output's stdout lines: QUERIES_HEADER, then exactRowLines; none for no row (a script reading stdout sees no rows). */
+export function queriesTextLines(rows: readonly QueryRow[]): string[] {
+  return rows.length === 0 ? [] : [QUERIES_HEADER, ...exactRowLines(rows)];
 }
 
 /**
@@ -225,15 +240,23 @@ export function stoppedText(rows: boolean, hidden = 0): string {
 }
 
 /**
- * The stderr line after the text output's rows (`shown`: withoutProbes's, or every row with
- * `--probes`): how many health checks it hid (hiddenProbesText); else, with no row printed,
- * noRowsText (`waitedMs` as there) — never silence with exit 0; null when rows were printed and
- * none hidden. With `notLogging` (`--no-log-queries`: notLoggingText is said before the rows)
- * never noRowsText: no row is coming. `unwritten`: the capture's loss line, for noRowsText.
- * `stopped` (K2s DNS is stopped): hiddenProbesText's line, if any, then stoppedText's, the last line.
+ * The stderr line before the text output's rows (`shown`: withoutProbes's, or every row with
+ * `--probes`): how many health checks it hid (hiddenProbesText), said before the rows so a reader
+ * of a long listing meets it first (new-user walk: it came after the rows); null when none is hidden.
+ */
+export function beforeRowsText(shown: { hidden: number; startChecks?: number }): string | null {
+  return hiddenProbesText(shown.hidden, shown.startChecks);
+}
+
+/**
+ * The stderr line after the text output's rows (`shown` as beforeRowsText's): with no row printed
+ * and none hidden, noRowsText (`waitedMs` as there) — never silence with exit 0; null when rows
+ * were printed or some hidden (beforeRowsText said so). With `notLogging` (`--no-log-queries`:
+ * notLoggingText is said before the rows) never noRowsText: no row is coming. `unwritten`: the
+ * capture's loss line, for noRowsText. `stopped` (K2s DNS is stopped): stoppedText's, the last line.
  */
 export function afterRowsText(shown: { rows: readonly QueryRow[]; hidden: number; startChecks?: number }, waitedMs = 0, notLogging?: { restart: string }, unwritten?: string, stopped = false): string | null {
-  if (stopped) return [hiddenProbesText(shown.hidden, shown.startChecks), stoppedText(shown.rows.length > 0, shown.hidden)].filter((l) => l !== null).join('\n');
-  if (notLogging) return hiddenProbesText(shown.hidden, shown.startChecks);
-  return hiddenProbesText(shown.hidden, shown.startChecks) ?? (shown.rows.length === 0 ? noRowsText(waitedMs, unwritten) : null);
+  if (stopped) return stoppedText(shown.rows.length > 0, shown.hidden);
+  if (notLogging || shown.hidden > 0) return null;
+  return shown.rows.length === 0 ? noRowsText(waitedMs, unwritten) : null;
 }

@@ -5,6 +5,7 @@
  * records). Pure.
  */
 import type { QueryRow } from './row';
+import { utcOffsetAt } from './utc-offset';
 
 /**
  * The start time (ms since the epoch) to mark before `row` when it is the first row of its run in
@@ -16,14 +17,14 @@ export function runBoundary(row: Pick<QueryRow, 'runStartedMs'>, before: Pick<Qu
   return before?.runStartedMs === row.runStartedMs ? null : row.runStartedMs;
 }
 
-/** `K2s DNS started 2026-12-07 12:03:04`: `ms` (since the epoch) in local time, to the second, as the rows' times are local. */
+/** `K2s DNS started 2026-12-07 12:03:04 +01:00`: `ms` (since the epoch) in local time, to the second, as the rows' times are local, with its UTC offset (utc-offset.ts). */
 export function runStartWords(ms: number): string {
   const d = new Date(ms);
   const p = (n: number) => String(n).padStart(2, '0');
-  return `K2s DNS started ${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+  return `K2s DNS started ${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())} ${utcOffsetAt(ms)}`;
 }
 
-/** The text output's boundary line before a run's first row: `— K2s DNS started 2026-12-07 12:03:04 —`. */
+/** The text output's boundary line before a run's first row: `— K2s DNS started 2026-12-07 12:03:04 +01:00 —`. */
 export function runBoundaryLine(ms: number): string {
   return `— ${runStartWords(ms)} —`;
 }

@@ -61,7 +61,7 @@ describe('run boundaries of the exact query log (new user: rows of the run befor
         '127.0.0.1:41003',
         '127.0.0.1:41004',
       ]);
-      expect(printed[3]).toMatch(new RegExp(`^— K2s DNS started \\d{4}-\\d\\d-\\d\\d ${hhmmss(T0 + 60_000)} —$`));
+      expect(printed[3]).toMatch(new RegExp(`^— K2s DNS started \\d{4}-\\d\\d-\\d\\d ${hhmmss(T0 + 60_000)} [+-]\\d\\d:\\d\\d —$`));
       // Only the newest two: the last run's line heads them.
       expect(exactRowLines(got.rows.slice(2))[0]).toBe(runBoundaryLine(T0 + 60_000));
     });
