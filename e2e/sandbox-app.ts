@@ -27,6 +27,7 @@ import { STOP_SIGNALS, stopRequested } from './bed/stop-request';
 import { afterCloseCallbacks, openAfterStop } from './support/open-after-stop';
 import { stillStoppingLine, stopSignals } from './support/stop-notice';
 import { sandboxStopLine } from './support/sandbox-stop-line';
+import { sandboxCliLines } from './support/sandbox-cli-lines';
 import { engineSentence, type SandboxEngines } from './sandbox-dnsproxy';
 import { sandboxControlLines } from './sandbox-control';
 import { CLI_WRAPPER_ENV, SANDBOX_KUBECONFIG_ENV, SANDBOX_NAMESERVER_ENV, useCliInvocation } from '../electron/core/cli-invocation';
@@ -62,16 +63,6 @@ function rootShellPidLines(nameserver: string): string[] {
     "  The proxy's PID: take it from k2s-dns status above (engine: … (PID N)), not by name. The test bed's",
     `  own servers run in this shell too: its upstream, also a dnsmasq (on ${nameserver}) and the first one a`,
     '  search by name finds, and kube-dns; npm run sandbox:ctl -- upstream up brings a killed upstream back.',
-  ];
-}
-
-/** Ready-to-paste CLI lines for inside the sandbox, through its `k2s-dns` (writeCliWrapper). */
-function sandboxCliLines(ready: Ready, cli: string): string[] {
-  return [
-    `  ${cli} status`,
-    `  ${cli} zones --kubeconfig ${ready.kubeconfig}`,
-    `  ${cli} start --kubeconfig ${ready.kubeconfig} --engine ${ready.engines.engines[0]} --verify-name www.example.test`,
-    `  ${cli} stop`,
   ];
 }
 
@@ -201,7 +192,7 @@ async function outer(port: number): Promise<number> {
       '(the app and its test bed run in a throw-away network + mount namespace; your real /etc/resolv.conf is not touched.\n' +
       ` ${engineSentence(ready.engines)} Ctrl-C stops everything.)\n` +
       '\nThe CLI inside the sandbox (as root, from any shell, the sandbox\'s root shell below too):\n' +
-      `${sandboxCliLines(ready, await writeCliWrapper(dir, hostPid, ready.kubeconfig, [process.execPath, join(REPO, 'bin', 'k2s-dns.mjs')], ready.nameserver)).join('\n')}\n` +
+      `${sandboxCliLines(await writeCliWrapper(dir, hostPid, ready.kubeconfig, [process.execPath, join(REPO, 'bin', 'k2s-dns.mjs')], ready.nameserver), ready.kubeconfig).join('\n')}\n` +
       '\nA root shell inside the sandbox (its own /etc/resolv.conf, its PIDs, dig and getent: the window\'s "Copy" commands work here):\n' +
       `  nsenter -t ${hostPid} -n -m -p -- env HOME=${sandboxHome(dir)} bash\n` +
       `${rootShellPidLines(ready.nameserver).join('\n')}\n` +
