@@ -24,18 +24,20 @@ async function nmDevice(ctx: DoctorContext, link: string): Promise<{ state: stri
 }
 
 /**
- * `networkmanager-kubeswitch`: info when NM does not run or leaves the link to others
- * (unmanaged, or its own external connection named after the link); warn when an NM
- * connection with DHCP (`ipv4.method auto`) holds the KubeSwitch link; ok for another NM
- * connection (a profile someone gave the address on purpose).
+ * `networkmanager-kubeswitch`: warn when an NM connection with DHCP (`ipv4.method auto`) holds
+ * the KubeSwitch link; else ok, one line in the CLI — NM does not run or does not know the link,
+ * leaves it to others (unmanaged, or its own external connection named after the link), or
+ * another NM connection holds it (a profile someone gave the address on purpose). Only the warning
+ * asks for anything (new user: an INFO line about `k2s-proxy0` on every run, never explained).
  */
 export async function checkNetworkManagerKubeSwitch(ctx: DoctorContext): Promise<DoctorFinding> {
   const link = ctx.state?.resolvedRoute?.link ?? K2S_DEFAULTS.kubeSwitchInterface;
   const base = { id: 'networkmanager-kubeswitch', title: `NetworkManager on ${link}` };
   const dev = await nmDevice(ctx, link);
-  if (dev === null) return { ...base, severity: 'info', title: `NetworkManager does not manage ${link}`, meaning: `NetworkManager does not run here, or does not know ${link}.`, fix: null };
+  const what = `${link}, K2s's KubeSwitch link (it holds ${K2S_DEFAULTS.kubeSwitchAddress})`;
+  if (dev === null) return { ...base, severity: 'ok', title: `NetworkManager does not manage ${link}`, meaning: `NetworkManager does not run here, or does not know ${what}: it cannot remove that address.`, fix: null };
   if (dev.method === null) {
-    return { ...base, severity: 'info', title: `NetworkManager leaves ${link} alone (${dev.state || 'no state'})`, meaning: `NetworkManager runs no connection of its own on ${link}, so it keeps K2s's address and the systemd-resolved route there as they are.`, fix: null, detail: dev };
+    return { ...base, severity: 'ok', title: `NetworkManager leaves ${link} alone (${dev.state || 'no state'})`, meaning: `NetworkManager runs no connection of its own on ${what}, so it keeps that address and the systemd-resolved route there as they are.`, fix: null, detail: dev };
   }
   if (dev.method !== 'auto') {
     return { ...base, severity: 'ok', title: `NetworkManager connection "${dev.connection}" (ipv4.method ${dev.method}) holds ${link}`, meaning: `A NetworkManager profile with ipv4.method ${dev.method} configures ${link}; K2s DNS re-applies its systemd-resolved route whenever the KubeSwitch address is assigned.`, fix: null, detail: dev };

@@ -110,10 +110,13 @@ describe('doctor networkmanager-kubeswitch', () => {
     expect(f.fix).toContain('nmcli device set k2s-proxy0 managed no');
     expect(f.fix).toContain('never changes NetworkManager settings');
   });
-  it('info when NM keeps the link as external (its own connection named after it) or does not run; ok for a static profile', async () => {
-    expect(await checkNetworkManagerKubeSwitch(nmCtx('100 (connected (externally))\nk2s-proxy0\n'))).toMatchObject({ severity: 'info', title: 'NetworkManager leaves k2s-proxy0 alone (100 (connected (externally)))' });
-    expect(await checkNetworkManagerKubeSwitch(nmCtx('10 (unmanaged)\n\n'))).toMatchObject({ severity: 'info' });
-    expect(await checkNetworkManagerKubeSwitch(nmCtx(null))).toMatchObject({ severity: 'info', title: 'NetworkManager does not manage k2s-proxy0' });
+  it('ok (no INFO line on every run, new user) when NM keeps the link as external (its own connection named after it), leaves it unmanaged or does not run; ok for a static profile', async () => {
+    expect(await checkNetworkManagerKubeSwitch(nmCtx('100 (connected (externally))\nk2s-proxy0\n'))).toMatchObject({ severity: 'ok', title: 'NetworkManager leaves k2s-proxy0 alone (100 (connected (externally)))' });
+    expect(await checkNetworkManagerKubeSwitch(nmCtx('10 (unmanaged)\n\n'))).toMatchObject({ severity: 'ok' });
+    const none = await checkNetworkManagerKubeSwitch(nmCtx(null));
+    expect(none).toMatchObject({ severity: 'ok', title: 'NetworkManager does not manage k2s-proxy0' });
+    // Its one line says what the link is and why it matters.
+    expect(none.meaning).toBe("NetworkManager does not run here, or does not know k2s-proxy0, K2s's KubeSwitch link (it holds 172.19.1.1): it cannot remove that address.");
     expect(await checkNetworkManagerKubeSwitch(nmCtx('100 (connected)\nk2s-switch\n', 'manual'))).toMatchObject({ severity: 'ok' });
   });
 });
