@@ -277,3 +277,26 @@ describe('LogsPanel queries view: an exact query log with no row yet says what `
   });
 });
 
+
+describe('LogsPanel queries view: a key to the +search mark and the red and grey NXDOMAINs (new user: none)', () => {
+  it('below the rows, each sample with words that say it without colour', () => {
+    const row = { key: 'r1', time: '2026-12-05T07:40:12.000Z', client: '127.0.0.1:40000', protocol: 'udp', name: 'example.com', type: 'A', upstream: '192.0.2.53:53', answers: ['93.184.215.14'], rcode: 'NOERROR', latencyMs: 3, engine: 'adguard', probe: false };
+    Object.assign(state, { view: 'queries', error: null, older: null, atStart: true, lines: [], owners: [], queries: [], clusterZones: [], exact: { available: true, reason: null, rows: [row], complete: true } });
+    try {
+      const html = renderToStaticMarkup(<LogsPanel />);
+      const legend = /data-testid="logs-query-legend"[^>]*>(.*?)<\/p>/.exec(html)?.[1] ?? '';
+      expect(html.indexOf('logs-query-legend')).toBeGreaterThan(html.indexOf('logs-query-list'));
+      expect(text(legend).trim()).toBe(
+        '+search after a name: the client asked the shorter name and its resolver appended a search domain (resolv.conf search ) ' +
+          'NXDOMAIN in red, bold (also SERVFAIL, REFUSED; the row tinted): a problem — no such name, or no answer the proxy could get ' +
+          'NXDOMAIN in grey, plain, on a +search row: glibc trying its next search domain, no problem (the problems filter leaves it out)',
+      );
+      // The samples carry the rows' look: the mark's class, a red and a grey rcode.
+      expect(legend).toContain('class="dns-name-search">+search<');
+      expect(legend).toContain('class="lv-legend-bad">NXDOMAIN<');
+      expect(legend).toContain('class="lv-legend-calm">NXDOMAIN<');
+    } finally {
+      Object.assign(state, { view: 'raw', exact: undefined });
+    }
+  });
+});

@@ -15,6 +15,7 @@ import { logFileWords, rawRows, rowLines, type RawRow } from '../lib/log-rows';
 import { ROUTE_LABEL, routeOptions } from '../lib/route-options';
 import { EMPTY_VIEW } from '../lib/query-buffer';
 import { searchExpansions, type SearchExpansion } from '../lib/search-expansion';
+import { QueryLegend } from './QueryLegend';
 import { isSearchNxdomain, isShownProblem } from '../lib/problem-rows';
 import { logStartText } from '../lib/log-start';
 import { hidesAsProbeLine } from '../../../shared/health-probe';
@@ -371,6 +372,7 @@ function QueryView({ rows, allRows, expansions, searchNx, total, hiddenProbes, h
             </div>
           </div>
           <QueryDetail row={pickedAt < 0 ? null : rows[pickedAt]!} />
+          <QueryLegend />
         </>
       )}
     </>
