@@ -65,7 +65,12 @@ describe.skipIf(!inSandbox)("status as a user on a host whose kubeconfig is K2s'
       expect(running.stdout).not.toContain('not discovered');
       expect(running.stdout).toContain(`engine:     ${engine} (PID `);
       // What it could not read, and how to see it: said once, by the note.
-      expect(running.stdout).toMatch(/^note: \/var\/lib\/k2s\/dns-resolver-state\.json is readable by root only, so its details \(saved original, listeners, upstreams\) are not shown; they are shown as root: `sudo (npx )?k2s-dns status`/m);
+      // The listeners (AdGuard's; dnsmasq's are on its command lines) and upstreams, read from the proxy's 0644 config, marked so (new user: "not shown").
+      const config = engine === 'adguard' ? '/etc/k2s/dnsproxy.yaml' : '/etc/k2s/dnsmasq.conf';
+      expect(running.stdout).toMatch(new RegExp(`^note: /var/lib/k2s/dns-resolver-state\\.json is readable by root only, so its details \\(saved original${engine === 'adguard' ? '' : ', listeners'}\\) are not shown; they are shown as root: \`sudo (npx )?k2s-dns status\``, 'm'));
+      expect(running.stdout).toContain(`upstreams:  192.0.2.53 (read from the proxy's config ${config}; the saved state is root-only)`);
+      if (engine === 'adguard') expect(running.stdout).toMatch(/^listeners: {2}127\.0\.0\.1:53.* \(read from the proxy's config \/etc\/k2s\/dnsproxy\.yaml; the saved state is root-only\)$/m);
+      else expect(running.stdout).not.toMatch(/^listeners:/m);
       const json = JSON.parse((await asUser(['status', '--json'])).stdout) as HostDnsStatus & { health: HealthReport };
       expect(json).toMatchObject({ state: 'running', engine, kubeDnsIp: '172.21.0.10', listeners: [], upstreams: [] });
       // The window's Host DNS rows from the engine's 0644 config (dnsmasq's listeners are on its command lines only).

@@ -11,6 +11,7 @@ import { cliTimes, cliTimeText } from '../../shared/clock';
 import { driftRestoreLabel } from '../../shared/saved-copy';
 import { missingResolverWords } from '../../shared/resolver-missing';
 import { answerCaseNote } from '../../shared/answer-case';
+import { fromConfigMark } from '../../shared/state-unreadable-note';
 
 // Every value from the cluster, a DNS answer or the host goes through t() (terminal-safe.ts).
 const t = terminalSafe;
@@ -122,7 +123,10 @@ export function formatStatus(s: HostDnsStatus): string {
   // A crash or kill since this start and the restart that followed (the watchdog's or systemd's record).
   const exit = proxyExitSentence(s, 0, cliTimeText);
   if (exit) lines.push(`proxy exit: ${t(exit)}`);
+  // A user who cannot read root's state: the running proxy's config names them (configFacts), marked so.
+  const facts = s.configFacts;
   if (s.listeners.length) lines.push(`listeners:  ${s.listeners.map((l) => `${l.address}:${l.port}`).join(', ')}`);
+  else if (facts?.listeners.length) lines.push(`listeners:  ${t(facts.listeners.map((l) => `${l.address}:${l.port}`).join(', '))}${t(fromConfigMark(facts.file))}`);
   for (const k of s.skippedListeners) lines.push(`skipped:    ${t(k.address)}: ${t(k.reason)}`);
   const owned = s.resolvedRoute ? `K2s-owned; systemd-resolved sends ${s.resolvedRoute.domains.join(' ')} to ${s.resolvedRoute.address} on ${s.resolvedRoute.link}` : 'K2s-owned (nameserver 127.0.0.1)';
   // A file that resolves to nothing is said as missing, never as a file (walk 10 M5, L4).
@@ -131,6 +135,7 @@ export function formatStatus(s: HostDnsStatus): string {
   const edited = s.resolverOwner === 'k2s' && s.resolverEdited ? `K2s's file, edited by another program (${editedNames(s.driftRoute ?? null)})` : null;
   lines.push(`resolver:   ${gone ? t(gone) : edited ? t(edited) : { original: "this host's own (not K2s-owned)", k2s: owned, foreign: 'changed by someone else since start' }[s.resolverOwner]}`);
   if (s.upstreams.length) lines.push(`upstreams:  ${t(s.upstreams.join(', '))}`);
+  else if (facts?.upstreams.length) lines.push(`upstreams:  ${t(facts.upstreams.join(', '))}${t(fromConfigMark(facts.file))}`);
   if (s.clusterDomain) lines.push(`cluster:    ${t(s.clusterDomain)} → CoreDNS ${t(String(s.kubeDnsIp))}`);
   // Who wrote the copy stop restores (a followed file by its writer, never "by k2s-dns").
   if (s.savedAt) lines.push(`saved:      ${msg(s.savedOriginal ?? `${s.savedAt} by ${String(s.savedBy)}`)}`);

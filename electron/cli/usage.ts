@@ -161,7 +161,7 @@ const CHANGES: Record<HelpVerb, string> = {
   start: 'Changes (root): /etc/resolv.conf (the original saved in /var/lib/k2s first), the engine config in /etc/k2s, the k2s-dnsproxy service (a systemd unit, else a watchdog) on 127.0.0.1:53 and the KubeSwitch address, its log in /var/log/dnsproxy. Every path: "What start writes, and what stop restores" in docs/host-integration.md (installed: /usr/share/doc/k2s-dns/docs/host-integration.md.gz).',
   stop: 'Changes (root): puts the saved /etc/resolv.conf back first, then stops k2s-dnsproxy and its companions and removes the saved state; the config and logs stay (uninstall removes them).',
   uninstall: 'Changes (root): as stop, then removes the K2s-owned DNS files (the engine config in /etc/k2s, the k2s-dnsproxy units, the logs in /var/log/dnsproxy); nothing else.',
-  status: 'Changes nothing, except as root: then it first finishes or rolls back an operation that was killed (as recover does).',
+  status: "Changes nothing, except as root: then it first finishes or rolls back an operation that was killed (as recover does). As a user, who cannot read root's saved state, it shows the listeners and upstreams the running proxy's config (0644) names, marked as read from it.",
   recover: 'Changes (root): finishes an interrupted stop, or rolls back an interrupted start (/etc/resolv.conf and the proxy as before it).',
   zones: 'Changes nothing (no root needed): it reads the cluster through the kubeconfig.',
   query: 'Changes nothing: one DNS query to the server named (system: getaddrinfo, as host apps ask).',

@@ -111,6 +111,8 @@ describe('status as a user while K2s DNS runs', () => {
       // The upstreams (its plain server= lines), marked as the config's; dnsmasq's listeners are in no file.
       expect(s.configFacts).toMatchObject({ file: K2S_PATHS.dnsmasqConfig, listeners: [], upstreams: ['192.0.2.53'] });
       expect(s.configFacts?.zones).toContainEqual({ zone: 'cluster.local', upstream: '10.96.0.10' });
+      // The note names only what the config does not give (new user: it said listeners and upstreams were not shown).
+      expect(s.messages).toContainEqual(expect.stringMatching(/^\/var\/lib\/k2s\/dns-resolver-state\.json is readable by root only, so its details \(saved original, listeners\) are not shown; they are shown as root: .* The upstreams shown are read from the running proxy's config \/etc\/k2s\/dnsmasq\.conf \(readable by all\)\.$/));
       const hop = (await checkHealth(healthProbes(h.deps), { kubeconfigFound: false })).hops.find((x) => x.kind === 'kube-dns')!;
       expect(hop.addressFrom).toEqual({ source: 'discovered', why: null });
       expect(hopLine(hop)).toMatch(/^CoreDNS \(kube-dns 10\.96\.0\.10:53\): /);
@@ -133,6 +135,7 @@ describe('status as a user while K2s DNS runs', () => {
       expect(s).toMatchObject({ engine: 'adguard', listeners: [], upstreams: [], kubeDnsIp: '172.21.0.10' });
       expect(s.configFacts).toMatchObject({ file: K2S_PATHS.proxyConfig, listeners: [{ address: '127.0.0.1', port: 53 }, { address: '172.19.1.1', port: 53 }], upstreams: ['192.0.2.53', '192.0.2.9'] });
       expect(s.configFacts?.zones).toContainEqual({ zone: 'cluster.local', upstream: '172.21.0.10' });
+      expect(s.messages).toContainEqual("/var/lib/k2s/dns-resolver-state.json is readable by root only, so its details (saved original) are not shown; K2s DNS itself is not affected; Start, Stop and Uninstall still work (they run as root through polkit). The listeners and upstreams shown are read from the running proxy's config /etc/k2s/dnsproxy.yaml (readable by all).");
     }, 'adguard');
   });
 

@@ -13,6 +13,7 @@ import { createHash } from 'node:crypto';
 import type { LifecycleDeps } from './deps';
 import type { HostDnsStatus, ResolverEntry } from '../../../shared/types';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
+import { stateUnreadableNote } from '../../../shared/state-unreadable-note';
 import { asRootWays, cliCommand, handResolverWays, setCliRunningStart, shellCommand, type FrontEnd } from '../../../shared/fix';
 import { runningStartFlags } from '../../../shared/running-start';
 import { captureResolver, isOversize, readState, resolverBytes, sameResolver } from '../host/resolver-state';
@@ -205,10 +206,13 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
   // In the window, a stopped K2s DNS's unseen state is said once, on the Host DNS card's Saved
   // original row (stateUnreadable below), not again as a note (new-user walk: the note beside
   // "Nothing to stop" read as a contradiction); the CLI has no such row.
+  // The details note names what the proxy's config does not give (configFacts, read below): it is set again then.
+  const detailsWay = say({ gui: 'K2s DNS itself is not affected; Start, Stop and Uninstall still work (they run as root through polkit).', cli: `they are shown ${asRootWays('status')}.` });
+  const detailsNote = unreadable && stateImplied ? stateUnreadableNote(null, detailsWay) : null;
   if (unreadable && (stateImplied || frontEnd === 'cli')) {
     messages.unshift(
-      stateImplied
-        ? `${K2S_PATHS.stateFile} is readable by root only, so its details (saved original, listeners, upstreams) are not shown; ${say({ gui: 'K2s DNS itself is not affected; Start, Stop and Uninstall still work (they run as root through polkit).', cli: `they are shown ${asRootWays('status')}.` })}`
+      detailsNote !== null
+        ? detailsNote
         : `${K2S_PATHS.stateDir} is readable by root only (0700), so uid ${deps.uid()} cannot see whether it still holds a saved state; the proxy is not running and /etc/resolv.conf is not K2s's, so most likely nothing is saved (Stop removes the file); to be sure, run ${asRootWays('status')}.`,
     );
   }
@@ -397,6 +401,7 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
   const kubeDnsIp = state?.kubeDnsIp ?? (config && engine ? engineRuntime(engine).zoneServer(config.text) : null);
   // A read cut at its bound could name only some: none then.
   const configFacts = config && !config.cut && engine ? await engineRuntime(engine).configFacts(config.text).then((f) => f && { ...f, file: engineRuntime(engine).configPath }) : null;
+  if (detailsNote !== null && configFacts) messages[messages.indexOf(detailsNote)] = stateUnreadableNote(configFacts, detailsWay);
   // Without the state (a user), the engine told by the proxy's argv is asked now.
   const version = versionEarly ? await versionEarly : service.running && engine ? await runningEngineVersion(deps.fs, deps.exec, engine, state?.engineBinary, service.pid ?? null) : null;
   return {
