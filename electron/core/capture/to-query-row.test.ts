@@ -31,7 +31,7 @@ describe('capturedQueryRow', () => {
     // brk30: `k2s-dns queries` failed "Cannot read properties of undefined (reading 'toFixed')" on such a line.
     const line = '{"queryUs":1796668186307000,"client":"127.0.0.1:40001","listener":"127.0.0.1:53","proto":"udp","id":1,"name":"a1.example.test","type":"A","answers":[]}';
     const c = parserLine(line) as CapturedQuery;
-    const r = capturedQueryRow(c, null, 'p9', ['cluster.local']);
+    const r = capturedQueryRow(c, 'adguard', 'p9', ['cluster.local']);
     expect([r.rcode, r.upstream, r.latencyMs, r.route, r.zone]).toEqual([null, null, null, null, null]);
     expect(formatExactRow(r)).toMatch(/ udp A a1\.example\.test - no answer$/);
   });
