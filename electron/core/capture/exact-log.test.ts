@@ -1,4 +1,5 @@
-import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -66,6 +67,20 @@ describe('exactQueryLog: a stopped capture is said, not shown as current', () =>
     // A stopped capture is said instead (its reason), not its drops.
     await writeFile(failed, '2026-12-05T07:41:00.000Z tcpdump exited unexpectedly (signal SIGKILL)\n');
     expect(await exactQueryLog(rows, 10, 'adguard', tcpdump, { failed, missed })).not.toHaveProperty('missed');
+  });
+
+  it('a FIFO, a directory or a link to a device at the log: said as that, not as a log this user cannot read (brk30)', async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'exact-log-'));
+    const rows = path.join(dir, 'queries.jsonl');
+    const tcp = async () => '/usr/bin/tcpdump';
+    execFileSync('mkfifo', [rows]);
+    expect(await exactQueryLog(rows, 10, 'adguard', tcp)).toEqual({ available: false, reason: `The exact query log ${rows} is a FIFO (named pipe), not a file: remove it (${rows} holds only K2s DNS's rows; its next start writes a new one). Shown: the engine's own query log.`, rows: [] });
+    await rm(rows);
+    await mkdir(rows);
+    expect((await exactQueryLog(rows, 10, 'adguard', tcp)).reason).toBe(`The exact query log ${rows} is a directory, not a file: remove it (${rows} holds only K2s DNS's rows; its next start writes a new one). Shown: the engine's own query log.`);
+    await rm(rows, { recursive: true });
+    await symlink('/dev/zero', rows);
+    expect((await exactQueryLog(rows, 10, 'adguard', tcp)).reason).toMatch(/^The exact query log \S+ is not a regular file: remove it/);
   });
 
   it('a log this user cannot read: the adm group and root, each through sudo or `su -c` (new-user walk: sudo only)', async () => {

@@ -1,5 +1,5 @@
 /** The Logs panel's exact query log (`logs:exact`, shared/query-log/exact.ts) from the companion's rows file. */
-import { lstat, readFile } from 'node:fs/promises';
+import { lstat, readFile, stat } from 'node:fs/promises';
 import type { EngineName } from '../../../shared/engines/table';
 import { SHOWN_ENGINE_LOG, type ExactQueryLog } from '../../../shared/query-log/exact';
 import { readCapturedRows } from './rows-reader';
@@ -53,6 +53,9 @@ export async function exactQueryLog(file: string, rows: number, engine: EngineNa
   if ((await tcpdump()) === null) return { available: false, reason: "The exact query log is unavailable: tcpdump is not installed (apt-get install tcpdump, then start K2s DNS again). Shown: the engine's own query log.", rows: [] };
   const exists = await lstat(file).then(() => true, () => false);
   if (!exists) return { available: false, reason: EXACT_LOG_NOT_YET, rows: [] };
+  // Not a regular file (rows-open.ts reads only those): a FIFO, a directory, a link to a device.
+  const kind = await stat(file).then((st) => (st.isFile() ? null : st.isFIFO() ? 'a FIFO (named pipe)' : st.isDirectory() ? 'a directory' : 'not a regular file'), () => null);
+  if (kind !== null) return { available: false, reason: `The exact query log ${file} is ${kind === 'not a regular file' ? kind : `${kind}, not a file`}: remove it (${file} holds only K2s DNS's rows; its next start writes a new one).${SHOWN_ENGINE_LOG}`, rows: [] };
   return { available: false, reason: `The exact query log ${file} is not readable by this user (root and the adm group read it, like the proxy log): ${admGroupWays()}, or run it ${asRootWays('queries')}. Shown: the engine's own query log.`, unreadable: file, rows: [] };
 }
 

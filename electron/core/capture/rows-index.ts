@@ -7,10 +7,10 @@
  * a new inode (rotation), a shrunk file or a changed `.1` is parsed again whole. Each file is read
  * from at most its last OLDER_READ_BYTES (rows-reader.ts), as before.
  */
-import { open } from 'node:fs/promises';
 import { rotatedLogPath } from '../host/query-log';
 import type { CapturedQuery } from './pairing';
 import { parserLine } from './pipeline';
+import { openRowsFile } from './rows-open';
 
 /**
  * A row line of the file with its query time, read by a scan for its `"queryUs":` key: the line
@@ -106,7 +106,7 @@ export function createRowsIndex(maxBytes: number, idleMs = 60_000): RowsIndex {
 
   /** Parses `file` from where the kept parse ended, or whole when it was replaced; null when it cannot be opened. */
   async function update(file: string): Promise<FileRows | null> {
-    const fh = await open(file, 'r').catch(() => null);
+    const fh = await openRowsFile(file);
     if (!fh) {
       files.delete(file);
       return null;

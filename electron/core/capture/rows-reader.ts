@@ -4,13 +4,13 @@
  * parsed with the pipeline's guard (pipeline.ts parserLine): a cut or foreign line is skipped.
  * Readable by whoever can read the proxy log (root and the `adm` group).
  */
-import { open } from 'node:fs/promises';
 import { LOG_CAP_BYTES, rotatedLogPath } from '../host/query-log';
 import type { QueryRow } from '../../../shared/query-log/row';
 import type { CapturedQuery } from './pairing';
 import { parserLine } from './pipeline';
 import { capturedQueryRow } from './to-query-row';
 import { readStartChecks } from './start-checks';
+import { openRowsFile } from './rows-open';
 import { createRowsIndex, endAtOrBefore, pageBefore, type RowsIndex } from './rows-index';
 
 /** Bytes read from the end of each file per wanted row (a row is ~300 bytes of JSON). */
@@ -29,7 +29,7 @@ export const OLDER_READ_BYTES = 2 * LOG_CAP_BYTES;
  * bytes, not rows. File order, oldest first; `whole`: read from its first byte (or missing).
  */
 async function tailRows(file: string, want: number, maxBytes = OLDER_READ_BYTES): Promise<CapturedQuery[] & { whole?: boolean }> {
-  const fh = await open(file, 'r').catch(() => null);
+  const fh = await openRowsFile(file);
   if (!fh) return Object.assign([], { whole: true });
   try {
     const { size } = await fh.stat();
@@ -91,9 +91,9 @@ export interface CapturedRows {
   oldestUs?: number;
 }
 
-/** True when `file` can be opened for reading. */
+/** True when `file` can be opened for reading (a regular file: rows-open.ts). */
 function opens(file: string): Promise<boolean> {
-  return open(file, 'r').then((f) => (void f.close(), true), () => false);
+  return openRowsFile(file).then((f) => (f === null ? false : (void f.close(), true)));
 }
 
 /**
@@ -116,7 +116,7 @@ export async function readCapturedRows(file: string, limit: number, engine: Quer
   } else {
     const current = await tailRows(file, limit);
     const skipped = current.length >= limit;
-    const older = skipped ? Object.assign([], { whole: await open(rotatedLogPath(file), 'r').then((f) => (f.close(), false), () => true) }) : await tailRows(rotatedLogPath(file), limit);
+    const older = skipped ? Object.assign([], { whole: !(await opens(rotatedLogPath(file))) }) : await tailRows(rotatedLogPath(file), limit);
     present = current.length > 0 || older.length > 0 || (await opens(file));
     const captured: CapturedQuery[] = [...older, ...current];
     // A row is written when its query ends (answered or timed out), so a timeout lands after

@@ -5,7 +5,6 @@
  * upstream and answers (shared/query-log/exact.ts exactRowMatches). Unreadable or missing files
  * are left out of `files` (exact-log.ts says why the log is unavailable).
  */
-import { createReadStream } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { rotatedLogPath } from '../host/query-log';
 import { exactRowMatches, type ExactSearch } from '../../../shared/query-log/exact';
@@ -13,6 +12,7 @@ import type { QueryRow } from '../../../shared/query-log/row';
 import { parserLine } from './pipeline';
 import { capturedQueryRow } from './to-query-row';
 import { readStartChecks } from './start-checks';
+import { openRowsFile } from './rows-open';
 
 /** Bytes of one read while searching. */
 const READ_BYTES = 1024 * 1024;
@@ -64,8 +64,11 @@ export async function searchCapturedRows(file: string, text: string, opts: RowsS
   for (const f of [rotatedLogPath(file), file]) {
     let carry = '';
     let read = 0;
+    // A regular file only (rows-open.ts): a FIFO or a link to /dev/zero is not searched.
+    const fh = await openRowsFile(f);
+    if (fh === null) continue;
     try {
-      for await (const chunk of createReadStream(f, { highWaterMark: READ_BYTES, encoding: 'utf8' })) {
+      for await (const chunk of fh.createReadStream({ highWaterMark: READ_BYTES, encoding: 'utf8' })) {
         const s = carry + (chunk as string);
         read += Buffer.byteLength(chunk as string);
         const parts = s.split('\n');

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { capturedQueryRow } from './to-query-row';
 import type { CapturedQuery } from './pairing';
+import { parserLine } from './pipeline';
+import { formatExactRow } from '../../cli/print-queries';
 
 const base: CapturedQuery = { proto: 'udp', client: '127.0.0.1:41001', listener: '127.0.0.1:53', id: 4101, name: 'KUBERNETES.DEFAULT.svc.cluster.local', type: 'A', queryUs: Date.UTC(2026, 11, 1, 19, 0, 0) * 1000 + 123_456, rcode: 'NOERROR', answers: ['172.21.0.1'], latencyMs: 0.412, upstream: '172.21.0.10:53', upstreamRcode: 'NOERROR', upstreamLatencyMs: 0.3, retries: 0 };
 
@@ -24,5 +26,13 @@ describe('capturedQueryRow', () => {
     const r = capturedQueryRow(base, 'adguard', 'p7', ['cluster.local']);
     expect([r.name, r.asked]).toEqual(['kubernetes.default.svc.cluster.local', 'KUBERNETES.DEFAULT.svc.cluster.local']);
     expect('asked' in capturedQueryRow({ ...base, name: 'www.example.test' }, 'adguard', 'p8', [])).toBe(false);
+  });
+  it('reads a row the log guard lets leave rcode, upstream and latencyMs out as null, and k2s-dns queries prints it', () => {
+    // brk30: `k2s-dns queries` failed "Cannot read properties of undefined (reading 'toFixed')" on such a line.
+    const line = '{"queryUs":1796668186307000,"client":"127.0.0.1:40001","listener":"127.0.0.1:53","proto":"udp","id":1,"name":"a1.example.test","type":"A","answers":[]}';
+    const c = parserLine(line) as CapturedQuery;
+    const r = capturedQueryRow(c, 'adguard', 'p9', ['cluster.local']);
+    expect([r.rcode, r.upstream, r.latencyMs, r.route, r.zone]).toEqual([null, null, null, null, null]);
+    expect(formatExactRow(r)).toMatch(/ udp A a1\.example\.test - no answer$/);
   });
 });

@@ -31,7 +31,11 @@ function ownAnswer(rcode: string): QueryRow['route'] {
  * inside its window is start's check, a probe row with `startCheck`; `runStartedMs` is when the
  * kept start whose run the row was asked in began (runStartOf).
  */
-export function capturedQueryRow(c: CapturedQuery, engine: QueryRow['engine'], key: string, clusterZones: readonly string[], run = 0, checks?: StartChecks | null): QueryRow {
+export function capturedQueryRow(given: CapturedQuery, engine: QueryRow['engine'], key: string, clusterZones: readonly string[], run = 0, checks?: StartChecks | null): QueryRow {
+  // The log's guard (pipeline.ts parserLine) lets a line leave rcode, upstream and latencyMs out
+  // (a hand-edited or foreign row): absent is null here, as QueryRow's readers expect (formatExactRow
+  // called toFixed on an absent latency and `k2s-dns queries` failed on that one row).
+  const c = { ...given, rcode: given.rcode ?? null, upstream: given.upstream ?? null, latencyMs: given.latencyMs ?? null };
   const name = c.name.toLowerCase();
   // The health probe's own spelling (shared/health-probe.ts) is the probe's, also inside start's
   // window (the window's status poll asking while start verifies): verify asks in lower case.

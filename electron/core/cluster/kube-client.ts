@@ -8,6 +8,7 @@ import { readKubeconfigFile, type KubeconfigFile } from './kubeconfig-file';
 import { judgeKubeconfig } from './kubeconfig-guard';
 import { ApiException, IsomorphicFetchHttpLibrary, KubeConfig, newClusters, newContexts, newUsers, type HttpLibrary } from './client-node-parts';
 import { kubeReads, type CoreReads, type VersionReads } from './kube-api';
+import { boundedExecAuth } from './exec-credential';
 import {
   ClusterResponseError,
   ClusterUnauthorizedError,
@@ -103,8 +104,9 @@ export function openKubeClient(kubeconfig: string | KubeconfigFile, timeoutMs = 
       `The kubeconfig ${kubeconfigPath} points at plain-http ${apiServer} without insecure-skip-tls-verify, which the Kubernetes client refuses; use the cluster's https admin kubeconfig.`,
     );
   }
-  // The kubeconfig's own auth on every request (exec plugins, tokens, certificates: kube-api.ts).
-  const reads = kubeReads(apiServer, kc, timedHttpLibrary(timeoutMs));
+  // The kubeconfig's own auth on every request (exec plugins, tokens, certificates: kube-api.ts),
+  // its exec plugin bounded (exec-credential.ts).
+  const reads = kubeReads(apiServer, boundedExecAuth(kc, kubeconfigPath), timedHttpLibrary(timeoutMs));
 
   const call = async <T>(what: string, fn: () => Promise<T>): Promise<T> => {
     try {

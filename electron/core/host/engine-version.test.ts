@@ -28,6 +28,14 @@ describe('engine version in status', () => {
     expect(parseEngineVersion('adguard', '')).toBeNull();
   });
 
+  it('takes no token with terminal escapes, control bytes or without end as a version (brk30: dnsmasq\'s pattern took any non-space run)', () => {
+    expect(parseEngineVersion('dnsmasq', 'Dnsmasq version 2.90-4+deb13u1  Copyright\n')).toBe('2.90-4+deb13u1');
+    expect(parseEngineVersion('dnsmasq', 'Dnsmasq version 2.90\u001b]0;owned\u0007\u001b[2J  Copyright\n')).toBeNull();
+    expect(parseEngineVersion('dnsmasq', 'Dnsmasq version 2.90\u0000\u0001\n')).toBeNull();
+    expect(parseEngineVersion('dnsmasq', `Dnsmasq version 2.90\ufffd\ufffd\n`)).toBeNull();
+    expect(parseEngineVersion('dnsmasq', `Dnsmasq version ${'9'.repeat(60 * 1024)}\n`)).toBeNull();
+  });
+
   it('status of a running AdGuard dnsproxy says its version; of a binary that prints none, null and why; stopped, null and no reason', async () => {
     const h = await newHost('nameserver 192.0.2.53\n');
     await mkdir(join(h.root, 'opt/k2s/bin'), { recursive: true });

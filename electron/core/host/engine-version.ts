@@ -25,10 +25,19 @@ export interface VersionAnswer extends EngineVersion {
   code: number | null;
 }
 
-/** The version token each engine's `--version` prints first: `v0.83.1` (dnsproxy), `2.90` (dnsmasq). */
+/** Characters a version token may have at most (dnsmasq's `2.90`, a distribution's `2.90-4+deb13u1`). */
+const VERSION_MAX = 64;
+
+/**
+ * The version token each engine's `--version` prints first: `v0.83.1` (dnsproxy), `2.90`
+ * (dnsmasq). Null for a token with control characters, bytes that were no UTF-8 or more than
+ * VERSION_MAX characters (dnsmasq's pattern takes any non-space run): status and doctor print it
+ * to a terminal as it is, so a binary printing escapes there would have them printed.
+ */
 export function parseEngineVersion(engine: EngineName, stdout: string): string | null {
   const m = ENGINES[engine].versionPattern.exec(stdout);
-  return m ? m[1]! : null;
+  const token = m?.[1];
+  return token !== undefined && token.length <= VERSION_MAX && printable(token) === token ? token : null;
 }
 
 /** `text` with control characters (C0, DEL, C1) and U+FFFD (bytes that were no UTF-8) as `?`: it is quoted to a terminal. */

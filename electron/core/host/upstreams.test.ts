@@ -31,6 +31,13 @@ describe('pickUpstreams', () => {
     expect(defaultPortOmitted('not a server')).toBe('not a server');
   });
 
+  it('names an IPv4-mapped server as the IPv4 server it reaches (brk30: dnsmasq answered REFUSED through server=::ffff:192.0.2.53)', () => {
+    const r = pickUpstreams({ resolvConf: conf('::ffff:192.0.2.53', '[::FFFF:c000:235]:5353', '0:0:0:0:0:ffff:198.51.100.1', '::ffff:192.0.2.53%eth0', 'fd00::ffff:1'), listeners: LISTENERS, interfaces: ['eth0'] });
+    expect(r.upstreams).toEqual(['192.0.2.53', '192.0.2.53:5353', '198.51.100.1', '::ffff:192.0.2.53%eth0', 'fd00::ffff:1']);
+    // One server with its IPv4 spelling: kept once, as the IPv4 server.
+    expect(pickUpstreams({ resolvConf: conf('::ffff:192.0.2.53', '192.0.2.53'), listeners: LISTENERS }).upstreams).toEqual(['192.0.2.53']);
+  });
+
   it('drops our own listeners and keeps order, IPv6 zones and other servers', () => {
     const r = pickUpstreams({ resolvConf: conf('127.0.0.1', '192.168.1.1', 'fe80::1%eth0', '172.19.1.1', '192.168.1.1'), listeners: LISTENERS });
     expect(r.upstreams).toEqual(['192.168.1.1', 'fe80::1%eth0']);

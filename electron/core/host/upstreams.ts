@@ -6,7 +6,7 @@
 import { SocketAddress } from 'node:net';
 import type { Listener, ResolvConf } from '../../../shared/types';
 import type { Exec } from './exec';
-import { defaultPortOmitted, parseServer } from './parse-server';
+import { defaultPortOmitted, formatServer, parseServer } from './parse-server';
 import { ipInCidr } from '../../../shared/cidr';
 import { GLIBC_MAXNS } from '../../../shared/resolv-conf';
 import { bareAddress, effectiveAddress, isLoopbackAddress, isUnspecifiedAddress, reachesListenerAddress } from '../../../shared/listener-reach';
@@ -113,6 +113,24 @@ export function sameServerKey(server: string): string {
 }
 
 /**
+ * `server` with an IPv4-mapped IPv6 address (RFC 4291 §2.5.5.2: `::ffff:192.0.2.53`,
+ * `[::ffff:c000:235]:5353`) written as the IPv4 server it reaches (`192.0.2.53`,
+ * `192.0.2.53:5353`); any other text as it is. glibc sends to such a nameserver line through an
+ * IPv6 socket and gets the IPv4 server's answer, but dnsmasq given `server=::ffff:192.0.2.53`
+ * answered every forwarded name REFUSED (sandbox, brk30: start failed its verify and rolled back).
+ */
+export function v4Unmapped(server: string): string {
+  try {
+    const e = parseServer(server);
+    if (e.family !== 6 || e.address.includes('%')) return server;
+    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(new SocketAddress({ address: e.address, family: 'ipv6' }).address)?.[1];
+    return mapped === undefined ? server : formatServer({ address: mapped, port: e.port });
+  } catch {
+    return server;
+  }
+}
+
+/**
  * Why an upstream was dropped: it loops into the proxy, is resolved's stub, names a missing
  * interface, or is a nameserver line past glibc's MAXNS (the host never asked it).
  */
@@ -165,8 +183,9 @@ export function pickUpstreams(input: {
     const same = sameServerKey(server);
     if (seen.has(same)) return;
     seen.add(same);
-    // Named as resolv.conf names it (`10.0.0.1`, not `10.0.0.1:53`): one spelling in every output.
-    upstreams.push(defaultPortOmitted(server));
+    // Named as resolv.conf names it (`10.0.0.1`, not `10.0.0.1:53`): one spelling in every output;
+    // an IPv4-mapped one as the IPv4 server it reaches (v4Unmapped).
+    upstreams.push(defaultPortOmitted(v4Unmapped(server)));
   };
   const all = input.resolvConf.nameservers;
   const used = input.glibcMaxns ? all.slice(0, GLIBC_MAXNS) : all;

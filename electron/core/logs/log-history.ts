@@ -15,6 +15,7 @@ import { createReadStream, promises as fsp } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { LINE_MAX_BYTES, LineBuffer, cutMarker } from './line-buffer';
 import { TAIL_CHUNK_BYTES, TAIL_DEFAULT_MAX_BYTES, logReadError } from './tail';
+import { openForRead } from '../host/open-regular';
 
 /** Where to continue paging back: lines that start before `offset` in the file with inode `ino`. */
 export interface LogCursor {
@@ -70,6 +71,8 @@ export async function logFiles(path: string): Promise<FileInfo[]> {
     try {
       const st = await fsp.stat(p);
       if (st.isDirectory()) throw Object.assign(new Error('EISDIR'), { code: 'EISDIR' });
+      // A FIFO (its open waits for a writer) or a device (a link to /dev/zero: a search without end) is no log.
+      if (!st.isFile()) throw Object.assign(new Error(st.isFIFO() ? 'it is a FIFO (named pipe), not a file' : 'it is not a regular file'), { code: 'EINVAL' });
       out.push({ path: p, ino: st.ino, size: st.size });
     } catch (err) {
       if (errnoOf(err) !== 'ENOENT') throw logReadError(p, err);
@@ -84,9 +87,13 @@ export async function logFiles(path: string): Promise<FileInfo[]> {
  * Returns them oldest first with the offset where the first of them starts.
  */
 async function linesBefore(file: string, end: number, maxLines: number): Promise<{ lines: string[]; start: number }> {
-  const handle = await fsp.open(file, 'r').catch((err: unknown) => {
-    throw logReadError(file, err);
-  });
+  // Non-blocking, a FIFO refused (open-regular.ts), as readTail opens it.
+  const handle = await openForRead(file, 'it').then(
+    (o) => o.handle,
+    (err: unknown) => {
+      throw logReadError(file, err);
+    },
+  );
   try {
     const chunks: Buffer[] = [];
     let pos = end;

@@ -1,9 +1,11 @@
-import { promises as fsp, mkdtempSync, rmSync, statSync, writeFileSync, openSync, writeSync, closeSync } from 'node:fs';
+import { promises as fsp, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync, openSync, writeSync, closeSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cutMarker, LINE_MAX_BYTES } from './line-buffer';
 import { readTail, TAIL_CHUNK_BYTES } from './tail';
+import { logFiles } from './log-history';
 
 let dir: string;
 beforeAll(() => {
@@ -122,6 +124,16 @@ describe('readTail edge cases', () => {
     writeFileSync(file, 'start\n' + 'z'.repeat(LINE_MAX_BYTES + 10) + '\nend\n');
     const res = await readTail(file, 3);
     expect(res.lines).toEqual(['start', 'z'.repeat(LINE_MAX_BYTES) + cutMarker(10), 'end']);
+  });
+
+  it('refuses a FIFO at once, and the file set a FIFO or a link to /dev/zero (brk30: the open waited for a writer)', async () => {
+    const fifo = path.join(dir, 'fifo.log');
+    execFileSync('mkfifo', [fifo]);
+    await expect(readTail(fifo, 10)).rejects.toThrow(`Cannot read the proxy log ${fifo}: it is a FIFO (named pipe), not a file`);
+    await expect(logFiles(fifo)).rejects.toThrow(`Cannot read the proxy log ${fifo}: it is a FIFO (named pipe), not a file`);
+    const zero = path.join(dir, 'zero.log');
+    symlinkSync('/dev/zero', zero);
+    await expect(logFiles(zero)).rejects.toThrow(`Cannot read the proxy log ${zero}: it is not a regular file`);
   });
 
   it('refuses a directory with the cause and the fix', async () => {

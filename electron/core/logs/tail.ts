@@ -1,6 +1,7 @@
 import { promises as fsp } from 'node:fs';
 import { LineBuffer } from './line-buffer';
 import { codeSpan } from '../../../shared/code-span';
+import { openForRead } from '../host/open-regular';
 
 /** Size of one backwards read, in bytes. */
 export const TAIL_CHUNK_BYTES = 64 * 1024;
@@ -78,7 +79,8 @@ export async function readTail(path: string, maxLines: number, opts: { maxBytes?
   const maxBytes = Math.max(1, opts.maxBytes ?? TAIL_DEFAULT_MAX_BYTES);
   let handle: fsp.FileHandle;
   try {
-    handle = await fsp.open(path, 'r');
+    // Non-blocking, and a FIFO refused (open-regular.ts): a plain open(2) of one waits for a writer.
+    handle = (await openForRead(path, 'it')).handle;
   } catch (err) {
     if (errnoOf(err) === 'ENOENT') return { lines: [], offset: 0, ino: null, bytesRead: 0 };
     throw logReadError(path, err);
