@@ -58,10 +58,16 @@ export interface QueryRow {
   /**
    * Exact-log rows: when the K2s DNS run this row was asked in began (ms since the epoch, the
    * start's own time recorded in start-checks.json, electron/core/capture/start-checks.ts
-   * runStartOf); absent when no kept start began before it. A row whose value differs from the
+   * runOf); absent when no kept start began before it. A row whose value differs from the
    * row before it is the first of a run: `k2s-dns queries` and the Queries view mark it (runBoundary).
    */
   runStartedMs?: number;
+  /**
+   * Set with `runStartedMs` when that start failed after its verify asked and rolled every change
+   * back (start-checks.json `rolledBack`): the run's rows are that failed start's, its boundary
+   * line says so (run-boundary.ts).
+   */
+  runRolledBack?: true;
   /**
    * True when dnsproxy logged this query's records interleaved with a concurrent query's so
    * that they could be told apart only by guessing (two messages open at the same line,
