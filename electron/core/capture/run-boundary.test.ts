@@ -36,14 +36,17 @@ describe('run boundaries of the exact query log (new user: rows of the run befor
       if (root) rmSync(root, { recursive: true, force: true });
       root = '';
     });
-    const line = (name: string, ms: number, id: number) => JSON.stringify({ proto: 'udp', client: `127.0.0.1:${41000 + id}`, listener: '127.0.0.1:53', id, name, type: 'A', queryUs: us(ms), rcode: 'NOERROR', answers: ['198.51.100.7'], latencyMs: 0.4, upstream: null, upstreamRcode: null, upstreamLatencyMs: null, retries: 0 });
-
-    it('each row names its run; queries prints a boundary line before the first row shown and before the first row of the next run', async () => {
+    /** A temp host root with the log directory: its HostFs and the real path of its queries.jsonl. */
+    const logRoot = () => {
       root = mkdtempSync(path.join(tmpdir(), 'k2s-run-boundary-'));
       mkdirSync(path.join(root, 'var/log/dnsproxy'), { recursive: true });
       mkdirSync(path.join(root, 'etc'), { recursive: true });
-      const fs = createHostFs(root);
-      const rows = path.join(root, 'var/log/dnsproxy/queries.jsonl');
+      return { fs: createHostFs(root), rows: path.join(root, 'var/log/dnsproxy/queries.jsonl') };
+    };
+    const line = (name: string, ms: number, id: number) => JSON.stringify({ proto: 'udp', client: `127.0.0.1:${41000 + id}`, listener: '127.0.0.1:53', id, name, type: 'A', queryUs: us(ms), rcode: 'NOERROR', answers: ['198.51.100.7'], latencyMs: 0.4, upstream: null, upstreamRcode: null, upstreamLatencyMs: null, retries: 0 });
+
+    it('each row names its run; queries prints a boundary line before the first row shown and before the first row of the next run', async () => {
+      const { fs, rows } = logRoot();
       const first = { names: ['kubernetes.default.svc.cluster.local'], fromMs: T0 + 200, toMs: T0 + 210, startedMs: T0 };
       const second = { names: ['kubernetes.default.svc.cluster.local'], fromMs: T0 + 60_200, toMs: T0 + 60_210, startedMs: T0 + 60_000 };
       await writeStartChecks(fs, first, false);
@@ -67,11 +70,7 @@ describe('run boundaries of the exact query log (new user: rows of the run befor
     });
 
     it('a start that failed and was rolled back: its rows are headed by a line that says so, the next run\'s by a started line', async () => {
-      root = mkdtempSync(path.join(tmpdir(), 'k2s-run-boundary-'));
-      mkdirSync(path.join(root, 'var/log/dnsproxy'), { recursive: true });
-      mkdirSync(path.join(root, 'etc'), { recursive: true });
-      const fs = createHostFs(root);
-      const rows = path.join(root, 'var/log/dnsproxy/queries.jsonl');
+      const { fs, rows } = logRoot();
       const failed = { names: ['kubernetes.default.svc.cluster.local'], fromMs: T0 + 200, toMs: T0 + 15_200, startedMs: T0 };
       await writeStartChecks(fs, failed, false);
       // Only the window it wrote is marked: another one is not.

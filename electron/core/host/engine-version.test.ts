@@ -19,6 +19,19 @@ import { TEST_START_OPTS, trackedHosts } from '../../../e2e/support/test-deps';
 
 const newHost = trackedHosts();
 
+/**
+ * A stand-in proxy: sleep copied to `bin` and started from `from` (`bin`, or a symlink to it made
+ * here), so argv[0] is `from` and /proc/PID/exe is `bin`; spawned once this resolves.
+ */
+async function standInProxy(bin: string, from: string) {
+  copyFileSync('/bin/sleep', bin);
+  chmodSync(bin, 0o755);
+  if (from !== bin) await symlink(bin, from);
+  const proxy = spawn(from, ['60'], { stdio: 'ignore' });
+  await once(proxy, 'spawn');
+  return proxy;
+}
+
 describe('engine version in status', () => {
   it('parses what each engine prints: dnsproxy v0.83.1 (and older `version: 0.73.2`), dnsmasq 2.90; nothing else', () => {
     expect(parseEngineVersion('adguard', 'dnsproxy version v0.83.1\n')).toBe('v0.83.1');
@@ -78,12 +91,8 @@ describe('engine version of a binary replaced while the proxy runs (break28)', (
   it('names no version (the file there is not the one running), and asks a binary that is still the running one', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'k2s-engine-replaced-'));
     const bin = join(dir, 'dnsproxy');
-    // A stand-in proxy: sleep copied to the engine's path and started from it (argv[0] is that path).
-    copyFileSync('/bin/sleep', bin);
-    chmodSync(bin, 0o755);
-    const proxy = spawn(bin, ['60'], { stdio: 'ignore' });
+    const proxy = await standInProxy(bin, bin);
     try {
-      await once(proxy, 'spawn');
       const fs = createHostFs('/');
       // Still the running file: it is asked (sleep prints no dnsproxy version).
       expect((await runningEngineVersion(fs, nodeExec, 'adguard', bin, proxy.pid!)).unknown).toMatch(/^\S+ --version printed no version /);
@@ -171,12 +180,8 @@ describe('engine version of a proxy started from a symlink (tidy30: /proc/PID/ex
     const dir = mkdtempSync(join(tmpdir(), 'k2s-engine-link-real-'));
     const bin = join(dir, 'dnsproxy-real');
     const link = join(dir, 'dnsproxy');
-    copyFileSync('/bin/sleep', bin);
-    chmodSync(bin, 0o755);
-    await symlink(bin, link);
-    const proxy = spawn(link, ['60'], { stdio: 'ignore' });
+    const proxy = await standInProxy(bin, link);
     try {
-      await once(proxy, 'spawn');
       const fs = createHostFs('/');
       expect((await runningEngineVersion(fs, nodeExec, 'adguard', link, proxy.pid!)).unknown).toMatch(/^\S+ --version printed no version /);
       writeFileSync(`${bin}.new`, '#!/bin/sh\necho "dnsproxy version v9.9.9"\n', { mode: 0o755 });
