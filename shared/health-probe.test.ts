@@ -21,10 +21,12 @@ describe('health probe marker', () => {
     expect(isHealthProbeName('kubernetes.default.svc.cluster.local')).toBe(false);
   });
 
-  it.each(['dnsproxy', 'dnsmasq'] as const)('%s: the captured probe is one row, marked probe, named in lower case', (engine) => {
+  it.each(['dnsproxy', 'dnsmasq'] as const)('%s: the captured probe is one row, marked probe, named in lower case, shown as the packet spelled it (tidy30: the listing lower-cased it)', (engine) => {
     const rows = buildQueryLog(captured(engine));
     expect(rows.map((r) => [r.name, r.type, r.probe])).toEqual([['kubernetes.default.svc.cluster.local', 'A', true]]);
     expect(rows[0]!.answers).toEqual(['10.0.0.1']);
+    // Both engines log the name as asked (fixtures/logs/health-probe/README.md): the row keeps it, as an exact-log row does.
+    expect(rows[0]!.asked).toBe('KUBERNETES.DEFAULT.svc.cluster.local');
   });
 
   it('real traffic in the captured engine logs is never marked', () => {
@@ -32,6 +34,8 @@ describe('health probe marker', () => {
       const rows = buildQueryLog(fixtureLines(name));
       expect(rows.length, name).toBeGreaterThan(0);
       expect(rows.filter((r) => r.probe), name).toEqual([]);
+      // Asked in lower case: no `asked` beside `name`.
+      expect(rows.filter((r) => r.asked !== undefined), name).toEqual([]);
     }
   });
 });

@@ -3,7 +3,8 @@
  * run's, nothing saying which run a row was of. With the REAL backend on the bed (e2e/bed/sandbox.sh:
  * /var/log is the sandbox's own): an exact query log of two runs and the start-checks.json their
  * starts wrote (electron/core/capture/start-checks.ts); the list shows the line
- * `— K2s DNS started … —` above the first row shown and above the second run's first row.
+ * `— K2s DNS started … —` above the first row shown and above the second run's first row. The first
+ * start failed and was rolled back (its window `rolledBack`): its line says so (tidy30: it said started).
  */
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -30,7 +31,7 @@ test.beforeAll(async () => {
   await rm(`${file}.1`, { force: true });
   await writeFile(file, [row(1, FIRST + 1000), row(2, FIRST + 2000), row(3, SECOND + 1000), row(4, SECOND + 2000)].map((l) => `${l}\n`).join(''));
   const window = (began: number) => ({ names: ['kubernetes.default.svc.cluster.local'], fromMs: began + 200, toMs: began + 210, startedMs: began });
-  await writeFile(START_CHECKS_FILE, `${JSON.stringify({ ...window(SECOND), earlier: [window(FIRST)] })}\n`);
+  await writeFile(START_CHECKS_FILE, `${JSON.stringify({ ...window(SECOND), earlier: [{ ...window(FIRST), rolledBack: true }] })}\n`);
 });
 
 test("Queries: a line names each run's start above its first row", async () => {
@@ -41,7 +42,9 @@ test("Queries: a line names each run's start above its first row", async () => {
   await expect(panel.getByTestId('logs-exact')).toHaveAttribute('data-available', 'true');
   await expect(panel.getByTestId('logs-query-count')).toHaveText('4 queries');
   const runs = panel.getByTestId('query-run');
-  await expect(runs).toHaveText([runBoundaryLine(FIRST), runBoundaryLine(SECOND)]);
+  await expect(runs).toHaveText([runBoundaryLine(FIRST, true), runBoundaryLine(SECOND)]);
+  await expect(runs.nth(0)).toHaveText(/^— K2s DNS start \d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d\d:\d\d failed and was rolled back —$/);
+  await expect(runs.nth(1)).toHaveText(/^— K2s DNS started /);
   // Each line sits right above its run's first row, not over another row.
   const rows = panel.getByTestId('query-row');
   const box = async (l: ReturnType<typeof rows.nth>) => (await l.boundingBox())!;

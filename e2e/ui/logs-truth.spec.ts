@@ -32,7 +32,8 @@ test('health probes are hidden by default, counted, and shown by the toggle; a t
   const toggle = panel.getByTestId('logs-show-probes');
   const count = panel.getByTestId('logs-query-count');
   const NAME = 'kubernetes.default.svc.cluster.local';
-  const visibleNamed = async () => (await panel.getByTestId('q-name').allInnerTexts()).filter((n) => n === NAME).length;
+  // Rows show the name as the packet spelled it (the probes': KUBERNETES.DEFAULT.svc…, shared/health-probe.ts).
+  const visibleNamed = async () => (await panel.getByTestId('q-name').allInnerTexts()).filter((n) => n.toLowerCase() === NAME).length;
   await page.getByTestId('tab-logs').click();
   await expect(toggle).not.toBeChecked();
   await expect(count).toHaveText(/^\d+ queries · [1-9]\d* health probes? hidden$/);
@@ -53,6 +54,8 @@ test('health probes are hidden by default, counted, and shown by the toggle; a t
   await expect.poll(async () => Number(/^(\d+) queries$/.exec(await count.innerText())?.[1] ?? -1) - (await probesInLabel())).toBe(shownOff);
   expect(await probesInLabel()).toBeGreaterThan(0);
   expect(await visibleNamed()).toBeGreaterThan(before + 1);
+  // The engine's log keeps the probe's spelling, and the row shows it (tidy30: it was lower-cased).
+  expect(await panel.getByTestId('q-name').allInnerTexts()).toContain('KUBERNETES.DEFAULT.svc.cluster.local');
   // Raw view: lines, and the queries they hold.
   await panel.getByTestId('logs-view-raw').click();
   await expect(panel.getByTestId('logs-count')).toHaveText(/^\d+ lines \(\d+ queries\)$/);

@@ -137,7 +137,7 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
       // Text without --probes hides k2s-dns's own health checks (as the window does): it looks
       // for `lines` other rows among the newest MAX_QUERY_LINES. --json: every row, each with `probe`.
       const hide = !asJson && v.probes !== true;
-      const [{ exactQueryLog }, { findTcpdump }, { K2S_PATHS }, { afterRowsText, beforeRowsText, queriesTextLines, notLoggingText, queriesEngine, queriesJson, noRowsFollow, queriesUnavailableText, unwrittenText, withoutProbes }, { CAPTURE_FAILED_FILE, CAPTURE_MISSED_FILE, CAPTURE_READY_FILE, CAPTURE_UNWRITTEN_FILE }, { readState }, { createHostFs }, { cliTimes }, { captureDrained, CAPTURE_CGROUP_EVENTS, companionRuns, DRAIN_WAIT_MS, fileChanged, newestRowStale, readUntilShown, ROWS_WAIT_MS }] = await Promise.all([import('../core/capture/exact-log'), import('../core/capture/tcpdump-path'), import('../../shared/k2s-paths'), import('./print-queries'), import('../core/capture/capture-args'), import('../core/host/state-store'), import('../core/host/host-fs-node'), import('../../shared/clock'), import('./queries-wait')]);
+      const [{ exactQueryLog }, { findTcpdump }, { K2S_PATHS }, { afterRowsText, beforeRowsText, queriesTextLines, notLoggingText, queriesEngine, queriesJson, noRowsFollow, queriesUnavailableText, unwrittenText, withoutProbes }, { CAPTURE_FAILED_FILE, CAPTURE_MISSED_FILE, CAPTURE_READY_FILE, CAPTURE_UNWRITTEN_FILE }, { readState }, { createHostFs }, { cliTimes }, { captureCgroupEvents, captureDrained, companionRuns, DRAIN_WAIT_MS, fileChanged, newestRowStale, readUntilShown, ROWS_WAIT_MS }] = await Promise.all([import('../core/capture/exact-log'), import('../core/capture/tcpdump-path'), import('../../shared/k2s-paths'), import('./print-queries'), import('../core/capture/capture-args'), import('../core/host/state-store'), import('../core/host/host-fs-node'), import('../../shared/clock'), import('./queries-wait')]);
       // Its notes print `start` lines (the --no-log-queries way, "run it … start"): they name the
       // kubeconfig `sudo k2s-dns start` would not find by itself, as status's fixes do.
       const { kubeconfigOrStarted } = await import('../core/cluster/kubeconfig-default');
@@ -154,7 +154,11 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
       const runs = await companionRuns(CAPTURE_READY_FILE);
       // A companion just stopped (its ready file gone) may still be writing its last rows: a stop
       // on systemd does not wait for its drain (queries-wait.ts captureDrained). --no-wait: not waited for.
-      if (!runs && v['no-wait'] !== true) await captureDrained(CAPTURE_CGROUP_EVENTS, DRAIN_WAIT_MS);
+      if (!runs && v['no-wait'] !== true) {
+        const { nodeExec } = await import('../core/host/exec');
+        const fs = createHostFs('/');
+        await captureDrained(fs.real(await captureCgroupEvents(fs, nodeExec)), DRAIN_WAIT_MS);
+      }
       const waitMs = v['no-wait'] !== true && runs ? ROWS_WAIT_MS : 0;
       const log = await readUntilShown(readLog, shows, (ms) => fileChanged(K2S_PATHS.queryRows, ms), () => performance.now(), waitMs);
       if (asJson) out(JSON.stringify(queriesJson(log, who)));

@@ -179,14 +179,15 @@ export function formatExactRow(r: QueryRow): string {
 /**
  * The text output's stdout lines for `rows` (oldest first): formatExactRow's line for each, and
  * before the first row of each K2s DNS run (shared/query-log/run-boundary.ts: the first row shown
- * names its run too) the line `— K2s DNS started 2026-12-07 12:03:04 +01:00 —` (local time, its UTC offset), so rows of
- * a run before the last stop are told from the last run's. Rows of no known run get none.
+ * names its run too) the line `— K2s DNS started 2026-12-07 12:03:04 +01:00 —` (local time, its UTC offset;
+ * `— K2s DNS start … failed and was rolled back —` for a failed start's run), so rows of a run
+ * before the last stop are told from the last run's. Rows of no known run get none.
  */
 export function exactRowLines(rows: readonly QueryRow[]): string[] {
   const lines: string[] = [];
   rows.forEach((r, i) => {
     const began = runBoundary(r, rows[i - 1]);
-    if (began !== null) lines.push(runBoundaryLine(began));
+    if (began !== null) lines.push(runBoundaryLine(began, r.runRolledBack === true));
     lines.push(formatExactRow(r));
   });
   return lines;

@@ -15,6 +15,9 @@ import { BLOCK_TIMEOUT_MS } from '../core/capture/tcpdump-argv';
 import { isCompanion } from '../core/capture/companion-pid';
 import type { QueryRow } from '../../shared/query-log/row';
 import { CAPTURE_UNIT_NAME } from '../../shared/capture-unit';
+import { unitCgroupFile } from '../core/host/unit-cgroup-path';
+import type { Exec } from '../core/host/exec';
+import type { HostFs } from '../core/host/host-fs';
 
 /**
  * Longest wait for a first row, ms: one block timeout and half a second for the parser, which
@@ -64,11 +67,14 @@ export function fileChanged(file: string, ms: number, signal?: AbortSignal): Pro
 }
 
 /**
- * The capture unit's cgroup events file (cgroup v2, systemd's system.slice): `populated 1` while
- * any process of the unit runs, and a file-modified event at each change (the kernel's cgroup-v2
- * documentation, "cgroup.events").
+ * Host path of the capture unit's cgroup events file (cgroup v2): `populated 1` while any process
+ * of the unit runs, and a file-modified event at each change (the kernel's cgroup-v2
+ * documentation, "cgroup.events"). Where systemd says the unit's cgroup is (host/unit-cgroup-path.ts:
+ * its ControlGroup under the cgroup2 mount), else under /sys/fs/cgroup/system.slice/.
  */
-export const CAPTURE_CGROUP_EVENTS = `/sys/fs/cgroup/system.slice/${CAPTURE_UNIT_NAME}.service/cgroup.events`;
+export function captureCgroupEvents(fs: HostFs, exec: Exec): Promise<string> {
+  return unitCgroupFile(fs, exec, `${CAPTURE_UNIT_NAME}.service`, 'cgroup.events');
+}
 
 /**
  * Longest wait for a stopped companion's end, ms: its drain takes at most BLOCK_TIMEOUT_MS + 200
@@ -78,7 +84,7 @@ export const CAPTURE_CGROUP_EVENTS = `/sys/fs/cgroup/system.slice/${CAPTURE_UNIT
 export const DRAIN_WAIT_MS = BLOCK_TIMEOUT_MS + 2_000;
 
 /**
- * Resolves once the capture unit's cgroup (`eventsFile`, CAPTURE_CGROUP_EVENTS) holds no process,
+ * Resolves once the capture unit's cgroup (`eventsFile`, the real path of captureCgroupEvents) holds no process,
  * or after `ms`; at once when it holds none or cannot be read. `k2s-dns stop` on systemd sends the
  * companion its SIGTERM and returns without waiting for its drain (host/capture-companion.ts
  * endLeft): a `queries` right after would read the rows before its last ones are written. Asked

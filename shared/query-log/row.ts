@@ -22,7 +22,9 @@ export interface QueryRow {
   /**
    * The name as the client's packet spelled it, when its capitals differ from `name`
    * (`KUBERNETES.DEFAULT.svc.cluster.local`, the health check's: shared/health-probe.ts): what the
-   * listings show. Set on exact-log rows (the packet's question); absent otherwise.
+   * listings show. Set on exact-log rows (the packet's question) and on the engines' log rows
+   * (emptyRow: AdGuard dnsproxy v0.83.1 and dnsmasq 2.90 both log the name as the packet spelled
+   * it, fixtures/logs/health-probe); absent otherwise.
    */
   asked?: string;
   /** Record type (`A`, `PTR`, …). */
@@ -58,10 +60,16 @@ export interface QueryRow {
   /**
    * Exact-log rows: when the K2s DNS run this row was asked in began (ms since the epoch, the
    * start's own time recorded in start-checks.json, electron/core/capture/start-checks.ts
-   * runStartOf); absent when no kept start began before it. A row whose value differs from the
+   * runOf); absent when no kept start began before it. A row whose value differs from the
    * row before it is the first of a run: `k2s-dns queries` and the Queries view mark it (runBoundary).
    */
   runStartedMs?: number;
+  /**
+   * Set with `runStartedMs` when that start failed after its verify asked and rolled every change
+   * back (start-checks.json `rolledBack`): the run's rows are that failed start's, its boundary
+   * line says so (run-boundary.ts).
+   */
+  runRolledBack?: true;
   /**
    * True when dnsproxy logged this query's records interleaved with a concurrent query's so
    * that they could be told apart only by guessing (two messages open at the same line,
@@ -126,7 +134,9 @@ export function zoneOf(name: string, zones: readonly string[]): string | null {
 
 /** A fresh row (no answer yet) of run `run`. */
 export function emptyRow(key: string, engine: QueryRow['engine'], time: string | null, name: string, type: string, asked: string, run: number): QueryRow {
-  return { key, engine, time, client: null, name, type, route: null, zone: null, upstream: null, answers: [], rcode: null, error: null, latencyMs: null, protocol: null, run, probe: isHealthProbeName(asked), mixed: false };
+  // The packet's spelling (as the engine logged it) when only its capitals differ from `name`, as on exact-log rows.
+  const spelled = asked.endsWith('.') ? asked.slice(0, -1) : asked;
+  return { key, engine, time, client: null, name, ...(spelled !== name && spelled.toLowerCase() === name ? { asked: spelled } : {}), type, route: null, zone: null, upstream: null, answers: [], rcode: null, error: null, latencyMs: null, protocol: null, run, probe: isHealthProbeName(asked), mixed: false };
 }
 
 /** Route for an upstream: cluster when the name is in a cluster zone (or, without zones, a reserved upstream). */

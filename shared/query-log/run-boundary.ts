@@ -17,14 +17,19 @@ export function runBoundary(row: Pick<QueryRow, 'runStartedMs'>, before: Pick<Qu
   return before?.runStartedMs === row.runStartedMs ? null : row.runStartedMs;
 }
 
-/** `K2s DNS started 2026-12-07 12:03:04 +01:00`: `ms` (since the epoch) in local time, to the second, as the rows' times are local, with its UTC offset (utc-offset.ts). */
-export function runStartWords(ms: number): string {
+/**
+ * `K2s DNS started 2026-12-07 12:03:04 +01:00`: `ms` (since the epoch) in local time, to the second, as
+ * the rows' times are local, with its UTC offset (utc-offset.ts); a start that failed and was rolled
+ * back (`rolledBack`, QueryRow.runRolledBack): `K2s DNS start 2026-12-07 12:03:04 +01:00 failed and was rolled back`.
+ */
+export function runStartWords(ms: number, rolledBack = false): string {
   const d = new Date(ms);
   const p = (n: number) => String(n).padStart(2, '0');
-  return `K2s DNS started ${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())} ${utcOffsetAt(ms)}`;
+  const at = `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())} ${utcOffsetAt(ms)}`;
+  return rolledBack ? `K2s DNS start ${at} failed and was rolled back` : `K2s DNS started ${at}`;
 }
 
-/** The text output's boundary line before a run's first row: `— K2s DNS started 2026-12-07 12:03:04 +01:00 —`. */
-export function runBoundaryLine(ms: number): string {
-  return `— ${runStartWords(ms)} —`;
+/** The text output's boundary line before a run's first row: `— K2s DNS started 2026-12-07 12:03:04 +01:00 —` (runStartWords). */
+export function runBoundaryLine(ms: number, rolledBack = false): string {
+  return `— ${runStartWords(ms, rolledBack)} —`;
 }

@@ -45,14 +45,17 @@ export const KEPT_STARTS = 8;
 /**
  * What one start's verify asked: `names` (as asked) between `fromMs` and `toMs` (ms since the
  * epoch, wall clock); `startedMs`, when that start began (before its capture opened, so every row
- * of its run is asked at or after it): the run boundary the log's readers mark (runStartOf).
- * Absent in a record an earlier version wrote: `fromMs` stands in then.
+ * of its run is asked at or after it): the run boundary the log's readers mark (runOf).
+ * Absent in a record an earlier version wrote: `fromMs` stands in then. `rolledBack`: that start
+ * failed after verify asked and every change was rolled back (markStartRolledBack), so its rows
+ * are of a run that never served the host.
  */
 export interface StartWindow {
   names: string[];
   fromMs: number;
   toMs: number;
   startedMs?: number;
+  rolledBack?: true;
 }
 
 /** The record: the last start's window, and `earlier` those of the starts before it (newest first, at most KEPT_STARTS - 1). */
@@ -66,9 +69,9 @@ function bare(name: string): string {
   return lower.length > 1 && lower.endsWith('.') ? lower.slice(0, -1) : lower;
 }
 
-/** `{ startedMs }` when the window has one, else nothing (a record field is written only when known). */
-function startedOf(w: StartWindow): { startedMs?: number } {
-  return w.startedMs === undefined ? {} : { startedMs: w.startedMs };
+/** `{ startedMs }` and `{ rolledBack }` when the window has them, else nothing (a record field is written only when known). */
+function startedOf(w: StartWindow): { startedMs?: number; rolledBack?: true } {
+  return { ...(w.startedMs === undefined ? {} : { startedMs: w.startedMs }), ...(w.rolledBack === true ? { rolledBack: true as const } : {}) };
 }
 
 /** The record's text (one JSON object and a newline); `earlier` only when it holds a window. */
@@ -80,12 +83,12 @@ export function startChecksText(c: StartChecks): string {
 /** The window in `v`, or null when it is none. */
 function parseWindow(v: unknown): StartWindow | null {
   if (typeof v !== 'object' || v === null) return null;
-  const { names, fromMs, toMs, startedMs } = v as Record<string, unknown>;
+  const { names, fromMs, toMs, startedMs, rolledBack } = v as Record<string, unknown>;
   if (!Array.isArray(names) || names.length > MAX_NAMES || !names.every((n) => typeof n === 'string' && n !== '')) return null;
   if (typeof fromMs !== 'number' || typeof toMs !== 'number' || !Number.isFinite(fromMs) || !Number.isFinite(toMs) || toMs < fromMs) return null;
   // A start time after its own checks is none (hand-edited): fromMs stands in for it.
   const started = typeof startedMs === 'number' && Number.isFinite(startedMs) && startedMs <= fromMs ? { startedMs } : {};
-  return { names: names as string[], fromMs, toMs, ...started };
+  return { names: names as string[], fromMs, toMs, ...started, ...(rolledBack === true ? { rolledBack: true as const } : {}) };
 }
 
 /**
@@ -139,21 +142,22 @@ export function isStartCheck(checks: StartChecks | null | undefined, name: strin
 }
 
 /**
- * When the K2s DNS run that a query asked at `queryUs` (µs since the epoch, the row's time)
- * belongs to began: the latest start in `checks` (the last and the kept earlier ones) that began
- * at or before it — its `startedMs`, else its `fromMs` — in ms since the epoch; undefined when
- * none of the kept starts did (a row older than them, or no record). Runs do not overlap (a
- * start while one runs writes no window), so that start's run is the row's.
+ * The K2s DNS run that a query asked at `queryUs` (µs since the epoch, the row's time) belongs
+ * to: the latest start in `checks` (the last and the kept earlier ones) that began at or before
+ * it — `startedMs` its `startedMs`, else its `fromMs`, in ms since the epoch; `rolledBack` when
+ * that start failed and was rolled back — or undefined when none of the kept starts did (a row
+ * older than them, or no record). Runs do not overlap (a start while one runs writes no window),
+ * so that start's run is the row's.
  */
-export function runStartOf(checks: StartChecks | null | undefined, queryUs: number): number | undefined {
+export function runOf(checks: StartChecks | null | undefined, queryUs: number): { startedMs: number; rolledBack: boolean } | undefined {
   if (!checks) return undefined;
   const ms = queryUs / 1000;
-  let best: number | undefined;
+  let best: StartWindow | undefined;
   for (const w of [checks, ...(checks.earlier ?? [])]) {
     const began = w.startedMs ?? w.fromMs;
-    if (began <= ms && (best === undefined || began > best)) best = began;
+    if (began <= ms && (best === undefined || began > (best.startedMs ?? best.fromMs))) best = w;
   }
-  return best;
+  return best && { startedMs: best.startedMs ?? best.fromMs, rolledBack: best.rolledBack === true };
 }
 
 /**
@@ -174,14 +178,40 @@ export async function writeStartChecks(fs: Pick<HostFs, 'real' | 'writeFileAtomi
   // The wall clock stepped back while verify asked (NTP): no window says when those rows were
   // asked, and one that is not a window would make the record unreadable; the earlier starts' stay.
   if (checks.toMs < checks.fromMs) return;
+  await rewriteRecord(fs, asRoot, (before) => ({ last: checks, earlier: before ? [before, ...(before.earlier ?? [])] : [] }));
+}
+
+/**
+ * Marks `checks`, the window writeStartChecks wrote for a start that then failed and rolled
+ * every change back, as `rolledBack` in the record under `fs`'s root, so the log's readers say
+ * that run was a failed start (run-boundary.ts), not a K2s DNS that served the host. Nothing is
+ * written when the record's last window is not that one (another start wrote since, or none was
+ * written). Rejects as writeStartChecks does.
+ */
+export async function markStartRolledBack(fs: Pick<HostFs, 'real' | 'writeFileAtomic'>, checks: StartWindow, asRoot: boolean): Promise<void> {
+  await rewriteRecord(fs, asRoot, (before) => {
+    if (!before || before.fromMs !== checks.fromMs || before.toMs !== checks.toMs || before.rolledBack) return null;
+    const { earlier = [], ...last } = before;
+    return { last: { ...last, rolledBack: true }, earlier };
+  });
+}
+
+/**
+ * Writes the record `next` makes of the one there (null: none or unreadable) as last window and
+ * `earlier` (at most KEPT_STARTS - 1, the oldest left out past MAX_BYTES); nothing when `next`
+ * gives null. Refuses a symlinked log directory first; owned and moded as the exact query log.
+ */
+async function rewriteRecord(fs: Pick<HostFs, 'real' | 'writeFileAtomic'>, asRoot: boolean, next: (before: StartChecks | null) => { last: StartWindow; earlier: StartWindow[] } | null): Promise<void> {
   await refuseSymlinkedLogDir(path.dirname(fs.real(START_CHECKS_FILE)));
   const [admGid, before] = await Promise.all([readAdmGid(fs.real('/etc/group')), readRecord(fs.real(START_CHECKS_FILE))]);
+  const made = next(before);
+  if (made === null) return;
   const own = logOwnership(admGid);
-  const earlier = before ? [before, ...(before.earlier ?? [])].slice(0, KEPT_STARTS - 1) : [];
-  let text = startChecksText({ ...checks, earlier });
+  const earlier = made.earlier.slice(0, KEPT_STARTS - 1);
+  let text = startChecksText({ ...made.last, earlier });
   while (Buffer.byteLength(text) > MAX_BYTES && earlier.length > 0) {
     earlier.pop();
-    text = startChecksText({ ...checks, earlier });
+    text = startChecksText({ ...made.last, earlier });
   }
   await fs.writeFileAtomic(START_CHECKS_FILE, text, { ...(asRoot ? own : { mode: own.mode }), sync: false });
 }

@@ -7,7 +7,7 @@
 import { isHealthProbeName } from '../../../shared/health-probe';
 import { zoneOf, type QueryRow } from '../../../shared/query-log/row';
 import type { CapturedQuery } from './pairing';
-import { isStartCheck, runStartOf, type StartChecks } from './start-checks';
+import { isStartCheck, runOf, type StartChecks } from './start-checks';
 
 /** Local ISO-8601 time with µs (`2026-12-01T19:16:27.123456`), as the engines' log lines give it. */
 export function localIso(us: number): string {
@@ -29,7 +29,8 @@ function ownAnswer(rcode: string): QueryRow['route'] {
  * The query log row for `c` (engine: the proxy that answered; key: unique within the caller's
  * list). With `checks` (start-checks.ts, the last start's record): a query of one of its names
  * inside its window is start's check, a probe row with `startCheck`; `runStartedMs` is when the
- * kept start whose run the row was asked in began (runStartOf).
+ * kept start whose run the row was asked in began, `runRolledBack` when that start failed and
+ * was rolled back (runOf).
  */
 export function capturedQueryRow(given: CapturedQuery, engine: QueryRow['engine'], key: string, clusterZones: readonly string[], run = 0, checks?: StartChecks | null): QueryRow {
   // The log's guard (pipeline.ts parserLine) lets a line leave rcode, upstream and latencyMs out
@@ -42,7 +43,7 @@ export function capturedQueryRow(given: CapturedQuery, engine: QueryRow['engine'
   const healthProbe = isHealthProbeName(c.name);
   const startCheck = !healthProbe && isStartCheck(checks, c.name, c.queryUs);
   const zone = c.upstream === null ? null : zoneOf(name, clusterZones);
-  const runStartedMs = runStartOf(checks, c.queryUs);
+  const ran = runOf(checks, c.queryUs);
   return {
     key,
     engine,
@@ -63,7 +64,7 @@ export function capturedQueryRow(given: CapturedQuery, engine: QueryRow['engine'
     run,
     probe: startCheck || healthProbe,
     ...(startCheck ? { startCheck: true as const } : {}),
-    ...(runStartedMs === undefined ? {} : { runStartedMs }),
+    ...(ran === undefined ? {} : { runStartedMs: ran.startedMs, ...(ran.rolledBack ? { runRolledBack: true as const } : {}) }),
     mixed: false,
     // The search list recorded with the row (a hand-edited line may hold anything: strings only).
     ...(Array.isArray(c.search) && c.search.every((d) => typeof d === 'string') ? { search: c.search } : {}),

@@ -19,6 +19,19 @@ import { TEST_START_OPTS, trackedHosts } from '../../../e2e/support/test-deps';
 
 const newHost = trackedHosts();
 
+/**
+ * A stand-in proxy: sleep copied to `bin` and started from `from` (`bin`, or a symlink to it made
+ * here), so argv[0] is `from` and /proc/PID/exe is `bin`; spawned once this resolves.
+ */
+async function standInProxy(bin: string, from: string) {
+  copyFileSync('/bin/sleep', bin);
+  chmodSync(bin, 0o755);
+  if (from !== bin) await symlink(bin, from);
+  const proxy = spawn(from, ['60'], { stdio: 'ignore' });
+  await once(proxy, 'spawn');
+  return proxy;
+}
+
 describe('engine version in status', () => {
   it('parses what each engine prints: dnsproxy v0.83.1 (and older `version: 0.73.2`), dnsmasq 2.90; nothing else', () => {
     expect(parseEngineVersion('adguard', 'dnsproxy version v0.83.1\n')).toBe('v0.83.1');
@@ -86,12 +99,8 @@ describe('engine version of a binary replaced while the proxy runs (break28)', (
   it('names no version (the file there is not the one running), and asks a binary that is still the running one', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'k2s-engine-replaced-'));
     const bin = join(dir, 'dnsproxy');
-    // A stand-in proxy: sleep copied to the engine's path and started from it (argv[0] is that path).
-    copyFileSync('/bin/sleep', bin);
-    chmodSync(bin, 0o755);
-    const proxy = spawn(bin, ['60'], { stdio: 'ignore' });
+    const proxy = await standInProxy(bin, bin);
     try {
-      await once(proxy, 'spawn');
       const fs = createHostFs('/');
       // Still the running file: it is asked (sleep prints no dnsproxy version).
       expect((await runningEngineVersion(fs, nodeExec, 'adguard', bin, proxy.pid!)).unknown).toMatch(/^\S+ --version printed no version /);
@@ -134,5 +143,61 @@ describe('engine version reads /proc through HostFs (tidy29: it read the real /p
     writeFileSync(join(root, 'proc/4344/cmdline'), '/srv/dns/dnsproxy\0--config-path\0/etc/k2s/dnsproxy.yaml\0');
     expect(await runningEngineVersion(createHostFs(root), nodeExec, 'adguard', null, 4344)).toEqual({ version: 'v0.83.1' });
     expect(await runningEngineVersion(createHostFs(root), nodeExec, 'adguard', null, 4345)).toEqual({ version: null, unknown: 'neither the state file nor the proxy process names its binary' });
+  });
+});
+
+describe('engine version of a proxy started from a symlink (tidy30: /proc/PID/exe is the resolved path, so a state naming the link was never compared)', () => {
+  const V0831 = '#!/bin/sh\necho "dnsproxy version v0.83.1"\n';
+
+  it('under a host root: the link\'s file replaced since is said; the link moved to another file (argv[0] the link) too; still the same file, asked', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'k2s-engine-link-'));
+    await mkdir(join(root, 'opt/dnsproxy-0.83.1'), { recursive: true });
+    await mkdir(join(root, 'usr/local/bin'), { recursive: true });
+    writeFileSync(join(root, 'opt/dnsproxy-0.83.1/dnsproxy'), V0831, { mode: 0o755 });
+    // Relative: the test root's link also leads there for the exec of --version.
+    await symlink('../../../opt/dnsproxy-0.83.1/dnsproxy', join(root, 'usr/local/bin/dnsproxy'));
+    await mkdir(join(root, 'proc/4346'), { recursive: true });
+    writeFileSync(join(root, 'proc/4346/cmdline'), '/usr/local/bin/dnsproxy\0--config-path\0/etc/k2s/dnsproxy.yaml\0');
+    const fs = createHostFs(root);
+    const link = '/usr/local/bin/dnsproxy';
+    const said = (change: string) => ({ version: null, unknown: `${link} is not the file the running proxy (PID 4346) was started from: it was ${change} since, so its --version would not be the running one's` });
+    await symlink('/opt/dnsproxy-0.83.1/dnsproxy (deleted)', join(root, 'proc/4346/exe'));
+    expect(await runningEngineVersion(fs, nodeExec, 'adguard', link, 4346)).toEqual(said('replaced'));
+    // Still the running file: asked through the link.
+    rmSync(join(root, 'proc/4346/exe'));
+    await symlink('/opt/dnsproxy-0.83.1/dnsproxy', join(root, 'proc/4346/exe'));
+    expect(await runningEngineVersion(fs, nodeExec, 'adguard', link, 4346)).toEqual({ version: 'v0.83.1' });
+    // An upgrade points the link at a new release; the old file is still there.
+    await mkdir(join(root, 'opt/dnsproxy-0.84.0'), { recursive: true });
+    writeFileSync(join(root, 'opt/dnsproxy-0.84.0/dnsproxy'), '#!/bin/sh\necho "dnsproxy version v0.84.0"\n', { mode: 0o755 });
+    rmSync(join(root, 'usr/local/bin/dnsproxy'));
+    await symlink('../../../opt/dnsproxy-0.84.0/dnsproxy', join(root, 'usr/local/bin/dnsproxy'));
+    expect(await runningEngineVersion(fs, nodeExec, 'adguard', link, 4346)).toEqual(said('replaced'));
+    rmSync(join(root, 'usr/local/bin/dnsproxy'));
+    expect(await runningEngineVersion(fs, nodeExec, 'adguard', link, 4346)).toEqual(said('removed'));
+    // A process not started from the link (argv[0] another program): not compared, the file asked.
+    await symlink('../../../opt/dnsproxy-0.84.0/dnsproxy', join(root, 'usr/local/bin/dnsproxy'));
+    await mkdir(join(root, 'proc/4347'), { recursive: true });
+    await symlink('/usr/bin/sleep', join(root, 'proc/4347/exe'));
+    writeFileSync(join(root, 'proc/4347/cmdline'), '/usr/bin/sleep\x0060\0');
+    expect(await runningEngineVersion(fs, nodeExec, 'adguard', link, 4347)).toEqual({ version: 'v0.84.0' });
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('on the real /proc: a proxy started from a link whose file an upgrade renames over is said replaced', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'k2s-engine-link-real-'));
+    const bin = join(dir, 'dnsproxy-real');
+    const link = join(dir, 'dnsproxy');
+    const proxy = await standInProxy(bin, link);
+    try {
+      const fs = createHostFs('/');
+      expect((await runningEngineVersion(fs, nodeExec, 'adguard', link, proxy.pid!)).unknown).toMatch(/^\S+ --version printed no version /);
+      writeFileSync(`${bin}.new`, '#!/bin/sh\necho "dnsproxy version v9.9.9"\n', { mode: 0o755 });
+      renameSync(`${bin}.new`, bin);
+      expect(await runningEngineVersion(fs, nodeExec, 'adguard', link, proxy.pid!)).toEqual({ version: null, unknown: `${link} is not the file the running proxy (PID ${proxy.pid}) was started from: it was replaced since, so its --version would not be the running one's` });
+    } finally {
+      proxy.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -113,19 +113,33 @@ async function argv0Of(fs: HostFs, pid: number): Promise<string | null> {
 }
 
 /**
+ * How the file at `binary` (a host path; a symlink is followed, as exec(2) did) differs from the
+ * file process `pid` runs (runningExecutable, whose path is the resolved one): `replaced`,
+ * `removed`, or null when it is that file or the process was not started from `binary`. A process
+ * whose /proc/PID/exe is neither `binary` nor where its links lead now is compared only when its
+ * argv[0] is `binary` (the units exec the engine as the state names it): then the link was moved
+ * to another file since (an upgrade that points it at a new release), or the file is gone.
+ */
+async function binaryChange(fs: HostFs, binary: string, pid: number): Promise<'replaced' | 'removed' | null> {
+  const exe = await runningExecutable(fs, pid);
+  if (!exe) return null;
+  if (exe.path === binary || exe.path === (await fs.realpath(binary).catch(() => null))) return exe.change;
+  // Not that file: a PID now another program's is not compared.
+  if ((await argv0Of(fs, pid)) !== binary) return null;
+  return (await fs.stat(binary)) === null ? 'removed' : 'replaced';
+}
+
+/**
  * The running proxy's version: its binary as the state file records it (`engineBinary`, a host
  * path), else — a user who cannot read root's 0700 state directory — the absolute argv[0] of
  * process `pid`. Null with the reason when neither names the binary, or when the binary is no
- * longer the file process `pid` runs (runningExecutable: replaced or removed since it started;
- * only root can look, a user's status asks the binary as it is).
+ * longer the file process `pid` runs (binaryChange: replaced or removed since it started, also
+ * behind a symlink; only root can look, a user's status asks the binary as it is).
  */
 export async function runningEngineVersion(fs: HostFs, exec: Exec, engine: EngineName, engineBinary: string | null | undefined, pid: number | null): Promise<EngineVersion> {
   if (engineBinary) {
-    if (pid) {
-      // Only a process started from that path is compared: a PID now another program's is not.
-      const exe = await runningExecutable(fs, pid);
-      if (exe?.path === engineBinary && exe.change) return { version: null, unknown: `${engineBinary} is not the file the running proxy (PID ${pid}) was started from: it was ${exe.change} since, so its --version would not be the running one's` };
-    }
+    const change = pid ? await binaryChange(fs, engineBinary, pid) : null;
+    if (change) return { version: null, unknown: `${engineBinary} is not the file the running proxy (PID ${pid}) was started from: it was ${change} since, so its --version would not be the running one's` };
     return engineVersion(exec, engine, fs.real(engineBinary), pid);
   }
   const argv0 = pid ? await argv0Of(fs, pid) : null;

@@ -95,6 +95,11 @@ describe('createHostFs', () => {
     symlinkSync('loop1', path.join(root, 'etc/loop2'));
     expect(await fs.stat('/etc/loop1')).toBeNull();
     await expect(fs.readFile('/etc/missing')).rejects.toThrow('ENOENT');
+    // realpath: the host path each leads to (inside the root); a missing rest kept as given; ELOOP for a loop.
+    for (const p of ['/etc/abs', '/etc/rel', '/etc/chain']) expect(await fs.realpath(p)).toBe('/run/systemd/resolve/stub-resolv.conf');
+    symlinkSync('../run/systemd', path.join(root, 'etc/sd'));
+    expect(await fs.realpath('/etc/sd/resolve/../resolve/x/y')).toBe('/run/systemd/resolve/x/y');
+    await expect(fs.realpath('/etc/loop1')).rejects.toThrow('ELOOP');
   });
 
   it('mkdirp sets mode on created dirs only; remove and readdir tolerate missing paths', async () => {

@@ -142,6 +142,10 @@ export function createHostFs(root: string): HostFs {
       return fsp.readlink(real(hostPath));
     },
 
+    realpath(hostPath) {
+      return resolveInRoot(hostPath);
+    },
+
     async readFile(hostPath, opts) {
       const file = real(await resolveInRoot(hostPath));
       // No reader of this interface wants a FIFO's bytes: one is refused, not waited on (open-regular.ts).

@@ -41,6 +41,12 @@ export interface HostFs {
   /** readlink(2): the exact target string. */
   readlink(hostPath: string): Promise<string>;
   /**
+   * The host path with every symlink in it resolved inside the root (realpath(3), path_resolution(7)):
+   * `/usr/local/bin/dnsproxy` → `/opt/dnsproxy/dnsproxy`. From the first missing component on, the
+   * rest is kept as given (no ENOENT). Throws ELOOP after 40 links.
+   */
+  realpath(hostPath: string): Promise<string>;
+  /**
    * Reads bytes, following links. Throws ENOENT when missing, ELOOP for a link loop. With
    * `maxBytes`, reads at most that many from the start (a huge file is never read whole).
    * Never blocks on a FIFO: opened non-blocking and refused with EINVAL.

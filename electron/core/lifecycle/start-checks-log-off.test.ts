@@ -32,3 +32,18 @@ describe("start's checks are written only beside an exact query log", () => {
     expect(await h.deps.fs.lstat(START_CHECKS_FILE)).toBeNull();
   });
 });
+
+describe("a failed start's checks (tidy30: its rows got `— K2s DNS started … —` as if it had served the host)", () => {
+  it('a start whose verify fails and rolls back marks its window rolledBack; a start after it writes a new one and keeps that mark', async () => {
+    const h = await hostWithCapture();
+    h.world.systemAnswer = null;
+    expect(await startDns(h.deps, TEST_START_OPTS, quiet)).toMatchObject({ ok: false, code: 'VERIFY_SYSTEM' });
+    const failedRun = JSON.parse((await h.deps.fs.readFile(START_CHECKS_FILE)).toString());
+    expect(failedRun).toMatchObject({ names: expect.arrayContaining(['kubernetes.default.svc.cluster.local']), rolledBack: true });
+    h.world.systemAnswer = '172.21.0.1';
+    expect(await startDns(h.deps, TEST_START_OPTS, quiet)).toMatchObject({ ok: true });
+    const record = JSON.parse((await h.deps.fs.readFile(START_CHECKS_FILE)).toString());
+    expect(record.rolledBack).toBeUndefined();
+    expect(record.earlier).toEqual([failedRun]);
+  });
+});

@@ -34,7 +34,7 @@ import { unusedAllows } from '../../../shared/allow-zones';
 import type { HeldCompanion } from '../host/capture-companion';
 import type { HeldProcess } from '../host/pidfile-process';
 import { verifyDns } from './verify';
-import { writeStartChecks } from '../capture/start-checks';
+import { markStartRolledBack, writeStartChecks, type StartWindow } from '../capture/start-checks';
 import { kubeDnsLoop, sameServerKey } from '../host/upstreams';
 import { cidrRefusal } from '../../../shared/cidr-policy';
 import { applyRoute, restartResolved, revertRoute } from './resolved';
@@ -71,8 +71,9 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
   let heldFollower = null as Promise<HeldProcess | null> | null;
   // The manager's reload of the changed links, asked for alongside verify (below). Never rejects.
   let settling: Promise<void> | null = null;
-  // The record of what verify asked (capture/start-checks.ts), once verify has asked.
+  // The record of what verify asked (capture/start-checks.ts) and its write, once verify has asked.
   let checksWritten: Promise<void> | undefined;
+  let checksAsked: StartWindow | undefined;
   // True once the start is past its last failure point (nothing is rolled back from then on).
   let committed = false;
   try {
@@ -345,7 +346,8 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
       // detail.waiting (the CLI prints it on stderr, the window's timeline shows it as the step's
       // message), not 15 s of silence.
       const v = await verifyDns(deps, discovery, pre.upstreams, opts.verifyExternalName ?? DEFAULT_VERIFY_NAME, undefined, (opts.upstreams?.length ?? 0) > 0, paths, opts.cliDoor ? 'cli' : 'gui', capture !== 'on' ? undefined : (checks) => {
-        checksWritten = writeStartChecks(deps.fs, { ...checks, startedMs: Math.min(startedMs, checks.fromMs) }, deps.uid() === 0).catch(() => undefined);
+        checksAsked = { ...checks, startedMs: Math.min(startedMs, checks.fromMs) };
+        checksWritten = writeStartChecks(deps.fs, checksAsked, deps.uid() === 0).catch(() => undefined);
       }, (text) => r.emit('verify', 'running', text, { waiting: true }));
       if (v.warning) warnings.push({ code: v.warningCode ?? 'UPSTREAM_UNVERIFIED', message: v.warning });
       return { value: v, message: v.summary, detail: v.detail };
@@ -374,6 +376,11 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
     const problems = await rollback(r, undo);
     // Rolled back completely: nothing left to recover. A partial rollback keeps the journal.
     if (problems.length === 0) await clearJournal(deps.fs).catch(() => undefined);
+    // Its verify's rows are a failed start's run, not a K2s DNS that served the host: the record
+    // says so (`k2s-dns queries`: `— K2s DNS start … failed and was rolled back —`). After a
+    // partial rollback the proxy may still answer: its run is left as started.
+    const asked = checksAsked;
+    if (problems.length === 0 && asked && checksWritten) checksWritten = checksWritten.then(() => markStartRolledBack(deps.fs, asked, deps.uid() === 0)).catch(() => undefined);
     const tail = problems.length ? ` Rollback could not finish: ${problems.join('; ')}.` : ' Every change was rolled back; the host resolver is as before.';
     return finish(r, false, EXIT.failedRolledBack, `${le.message}${tail}`, le.code);
   } finally {

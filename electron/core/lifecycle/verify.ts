@@ -51,13 +51,22 @@ interface Asked {
   refusedHere?: number;
 }
 
+/** How untilAnswered asks again. */
+interface AskAgain {
+  /** True when a result is no answer yet and is asked again; default `unanswered`. */
+  retry?: (r: QueryResult) => boolean;
+  /** Told of each result that is asked again, before the pause. */
+  retrying?: (r: QueryResult) => void;
+}
+
 /**
- * Asks `ask(attemptMs)` while `retry` says its result is no answer yet (default `unanswered`;
- * `retrying` is told of each result that is asked again)
- * until `deadline` (ms since the epoch, deps.now()) passes, or — each of REFUSED_HERE_TRIES tries
- * refused at once by this host (refusedHere) — sooner; resolves to the last result and why it ended.
+ * Asks `ask(attemptMs)` while `opts.retry` says its result is no answer yet (`opts.retrying` is
+ * told of each result that is asked again) until `deadline` (ms since the epoch, deps.now())
+ * passes, or — each of REFUSED_HERE_TRIES tries refused at once by this host (refusedHere) —
+ * sooner; resolves to the last result and why it ended.
  */
-async function untilAnswered(deps: LifecycleDeps, deadline: number, ask: (attemptMs: number) => Promise<QueryResult>, retrying?: (r: QueryResult) => void, retry: (r: QueryResult) => boolean = unanswered): Promise<Asked> {
+async function untilAnswered(deps: LifecycleDeps, deadline: number, ask: (attemptMs: number) => Promise<QueryResult>, opts: AskAgain = {}): Promise<Asked> {
+  const { retry = unanswered, retrying } = opts;
   let tries = 0;
   let everyRefusedHere = true;
   for (;;) {
@@ -156,7 +165,7 @@ export async function verifyDns(
 
   // Each named upstream, until it answers or the deadline passes (a lost datagram is retried), or
   // this host refuses to send to it at once on each try (`--upstream fe80::1%lo`: ENETUNREACH).
-  const named = async () => (explicitUpstreams ? Promise.all(upstreams.map(async (u) => ({ u, ...(await untilAnswered(deps, deadline, (t) => askUpstream(u, t), retrying(`${externalName} from ${u}`), silent)) }))) : []);
+  const named = async () => (explicitUpstreams ? Promise.all(upstreams.map(async (u) => ({ u, ...(await untilAnswered(deps, deadline, (t) => askUpstream(u, t), { retrying: retrying(`${externalName} from ${u}`), retry: silent })) }))) : []);
   // Discovered upstreams, one attempt each in order, until one gives an answer the host's
   // resolver would keep (glibc moves on after a timeout, SERVFAIL or REFUSED):
   // with a dead first nameserver the external name is still checked, against the second.
@@ -175,7 +184,7 @@ export async function verifyDns(
   };
   const external = async (direct: QueryResult) => {
     if (silent(direct)) return { direct, via: null };
-    return { direct, via: await untilAnswered(deps, deadline, (t) => deps.query({ name: externalName, type: 'A', server: '127.0.0.1:53', timeoutMs: t }), retrying(`${externalName} through the proxy`)) };
+    return { direct, via: await untilAnswered(deps, deadline, (t) => deps.query({ name: externalName, type: 'A', server: '127.0.0.1:53', timeoutMs: t }), { retrying: retrying(`${externalName} through the proxy`) }) };
   };
   const fromMs = deps.now();
   // The first check asked again past WAITING_AFTER_MS is said, once.
@@ -186,8 +195,8 @@ export async function verifyDns(
     onWaiting!(waitingText(what, r, timeoutMs));
   };
   const [proxy, system, ext, viaPaths] = await Promise.all([
-    untilAnswered(deps, deadline, (t) => deps.query({ name, type: 'A', server: '127.0.0.1:53', timeoutMs: t }), retrying(`${name} through the proxy`)),
-    untilAnswered(deps, deadline, () => deps.systemLookup(name), retrying(`${name} through getaddrinfo`)),
+    untilAnswered(deps, deadline, (t) => deps.query({ name, type: 'A', server: '127.0.0.1:53', timeoutMs: t }), { retrying: retrying(`${name} through the proxy`) }),
+    untilAnswered(deps, deadline, () => deps.systemLookup(name), { retrying: retrying(`${name} through getaddrinfo`) }),
     (async () => {
       const checked = await named();
       const dead = checked.filter((c) => silent(c.r) || c.r.rcode === 'REFUSED');
@@ -195,7 +204,7 @@ export async function verifyDns(
       const first = checked[0] ? { u: checked[0].u, r: checked[0].r, skipped: [] as string[] } : await firstAnswering();
       return { dead, asked: first.u, skipped: first.skipped, ...(await external(first.r)) };
     })(),
-    Promise.resolve(paths).then((list) => Promise.all(list.map(async (p) => ({ p, ...(await untilAnswered(deps, deadline, (t) => p.ask(name, t), retrying(`${name} through ${p.label}`))) })))),
+    Promise.resolve(paths).then((list) => Promise.all(list.map(async (p) => ({ p, ...(await untilAnswered(deps, deadline, (t) => p.ask(name, t), { retrying: retrying(`${name} through ${p.label}`) })) })))),
   ]).finally(() => onAsked?.({ names: [name, externalName], fromMs, toMs: deps.now() }));
 
   if (!proxy.r.answers.some((a) => a.data === want)) {

@@ -350,7 +350,7 @@ function QueryView({ rows, allRows, expansions, searchNx, total, hiddenProbes, h
                 return [
                   began === null ? null : (
                     <div key={`run-${r.key}`} className="lv-run lv-qrun" style={{ position: 'absolute', top: 0, left: 0, right: 0, height: RUN_LINE_PX, transform: `translateY(${item.start - margin}px)` }} data-testid="query-run">
-                      {runBoundaryLine(began)}
+                      {runBoundaryLine(began, r.runRolledBack === true)}
                     </div>
                   ),
                   <div key={r.key} onClick={() => setPicked(r.key)} aria-selected={item.index === pickedAt || undefined} className={`lv-qrow${isShownProblem(r, expansions) ? ' problem' : ''}${item.index === pickedAt ? ' selected' : ''}`} data-search-nx={isSearchNxdomain(r, expansions) ? 'true' : undefined} style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${top}px)` }} data-testid="query-row" data-rcode={r.rcode ?? 'none'} data-engine={r.engine} data-mixed={r.mixed}>

@@ -34,10 +34,12 @@ export function QueryPanel() {
   const discovery = useZones((s) => s.discovery);
   const zonesError = useZones((s) => s.error);
   const status = useDns((s) => s.status);
-  // The cluster's zones while the API answers, else the running proxy's (lib/route-zones.ts), as the Zones tab.
+  // The cluster's zones while the API answers, else the running proxy's (lib/route-zones.ts), as the Zones tab;
+  // for a user who cannot read root's saved plan, those its config routes.
   const zoneSet = useMemo(() => routeZones(discovery, zonesError, status), [discovery, zonesError, status]);
   const report = useHealth((s) => s.report);
-  const upstreams = useDns((s) => s.status?.upstreams ?? NO_UPSTREAMS);
+  // The saved state's default upstreams, else (root-only state) those the running proxy's config names.
+  const upstreams = useDns((s) => (s.status?.upstreams.length ? s.status.upstreams : (s.status?.configFacts?.upstreams ?? NO_UPSTREAMS)));
   const clusterDomain = useDns((s) => s.status?.clusterDomain ?? null);
   const resolvConf = useDiff((s) => s.diff?.currentText ?? null);
   const searchCfg = useMemo(() => (resolvConf === null ? null : parseSearchConfig(resolvConf)), [resolvConf]);
@@ -74,10 +76,9 @@ export function QueryPanel() {
   // Where the route breaks, as the verdict names it (CoreDNS does not answer): through the proxy only.
   const broken = result && (resultTarget?.id === 'proxy' || sysRoute?.viaK2s) ? routeBreak(report, route) : null;
   const zonesNote = routeZonesNote(zoneSet);
-  // The K2s proxy's SERVFAIL for a cluster name: CoreDNS gave it no answer (the words `k2s-dns query` prints, shared/servfail-note.ts);
-  // for a user who reads neither the cluster nor the saved plan, the zones the running proxy's config routes.
-  const servfailZones = zoneSet.zones.length > 0 ? zoneSet.zones : (status?.configFacts?.zones ?? []);
-  const servfailNote = (r: QueryResult) => (targetOf(targets, r.server)?.id === 'proxy' ? clusterServfailNote(r.name, r.type, r.rcode, servfailZones, 'the health verdict at the top of the window says why') : null);
+  // The K2s proxy's SERVFAIL for a cluster name: CoreDNS gave it no answer (the words `k2s-dns query` prints, shared/servfail-note.ts),
+  // matched against the route's zones (for a user who reads neither the cluster nor the saved plan, the running proxy's config's).
+  const servfailNote = (r: QueryResult) => (targetOf(targets, r.server)?.id === 'proxy' ? clusterServfailNote(r.name, r.type, r.rcode, zoneSet.zones, 'the health verdict at the top of the window says why') : null);
 
   useEffect(() => {
     if (stores.diff.getState().diff === null) void stores.diff.getState().refresh();

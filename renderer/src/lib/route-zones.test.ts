@@ -34,4 +34,19 @@ describe('routeZones', () => {
     expect(routeZones(null, 'down', { state: 'stopped' })).toEqual({ zones: [], from: 'none', apiDown: true });
     expect(routeZones(null, 'down', null).from).toBe('none');
   });
+  it('a user who cannot read the saved plan, the API down: the zones the running proxy\'s config routes, said so (tidy30: "matches no cluster zone")', () => {
+    const configFacts = { file: '/etc/k2s/dnsproxy.yaml', listeners: [], upstreams: ['192.0.2.53'], zones: [{ zone: 'cluster.local', upstream: '172.21.0.10:53' }, { zone: '21.172.in-addr.arpa', upstream: '172.21.0.10:53' }] };
+    const z = routeZones(null, 'Cannot reach the Kubernetes API', { state: 'running', configFacts, clusterDomain: null });
+    expect(z).toEqual({ zones: [{ zone: 'cluster.local', upstream: '172.21.0.10:53', clusterDomain: false }, { zone: '21.172.in-addr.arpa', upstream: '172.21.0.10:53', clusterDomain: false }], from: 'config', apiDown: true, file: '/etc/k2s/dnsproxy.yaml' });
+    expect(routeZonesNote(z)).toBe('(zones of the running proxy, read from its config /etc/k2s/dnsproxy.yaml; the API does not answer)');
+    expect(matchRoute(NAME, 'A', z.zones, configFacts.upstreams)).toEqual({ name: NAME, zone: 'cluster.local', upstream: '172.21.0.10:53', clusterDomain: false });
+    expect(matchRoute('172.21.0.1', 'PTR', z.zones, configFacts.upstreams)).toMatchObject({ zone: '21.172.in-addr.arpa', upstream: '172.21.0.10:53' });
+    // The cluster domain, when status knows it, is said as such; over a stale discovery too.
+    expect(routeZones({ zones: DISCOVERED }, 'down', { state: 'degraded', configFacts, clusterDomain: 'cluster.local' }).zones[0]).toEqual({ zone: 'cluster.local', upstream: '172.21.0.10:53', clusterDomain: true });
+    // The saved plan first; the API's zones while it answers; nothing of a stopped proxy.
+    expect(routeZones(null, 'down', { state: 'running', zonesInUse: RUNNING, configFacts }).from).toBe('running');
+    expect(routeZones({ zones: DISCOVERED }, null, { state: 'running', configFacts }).from).toBe('discovery');
+    expect(routeZones(null, 'down', { state: 'stopped', configFacts }).from).toBe('none');
+    expect(routeZonesNote({ from: 'config', apiDown: false, file: '/etc/k2s/dnsmasq.conf' })).toBe('(zones of the running proxy, read from its config /etc/k2s/dnsmasq.conf; not read from the API yet)');
+  });
 });

@@ -25,9 +25,9 @@ export function queryWireName(name: string, type: QueryType): string {
  * The stub domain `name` falls in: the longest zone that equals it or is a dot-suffix of it
  * (dnsmasq `server=/zone/` and dnsproxy `[/zone/]` both pick the most specific match).
  */
-export function matchRoute(name: string, type: QueryType, zones: ZoneRoute[], upstreams: string[]): QueryRoute {
+export function matchRoute(name: string, type: QueryType, zones: readonly Pick<ZoneRoute, 'zone' | 'upstream' | 'clusterDomain'>[], upstreams: string[]): QueryRoute {
   const wire = queryWireName(name, type);
-  let best: ZoneRoute | null = null;
+  let best: Pick<ZoneRoute, 'zone' | 'upstream' | 'clusterDomain'> | null = null;
   for (const z of zones) {
     const zone = z.zone.toLowerCase().replace(/\.$/, '');
     if ((wire === zone || wire.endsWith(`.${zone}`)) && (!best || zone.length > best.zone.length)) best = z;
