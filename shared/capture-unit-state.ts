@@ -42,3 +42,13 @@ export function captureUnitWords(s: CaptureUnitState, reset = 'the next start re
   if (s.activeState === 'failed') return `The exact query log may miss rows of its last run: its companion ended before it wrote them all (${unit} failed, Result=${s.result}${s.lastExit ? `: ${s.lastExit}` : ''}); ${reset}.`;
   return `The exact query log's companion is ${s.activeState} (${unit} ${s.subState}) while K2s DNS is stopped.`;
 }
+
+/**
+ * start's progress line while its capture waits for the last run's companion to end (the unit
+ * `deactivating`: a drain, or a companion hung on SIGTERM that systemd kills at TimeoutStopSec=);
+ * null for any other state.
+ */
+export function captureWaitWords(s: CaptureUnitState | null | undefined): string | null {
+  if (s?.activeState !== 'deactivating') return null;
+  return `waiting for the exact query log's companion of the last run to end (${CAPTURE_UNIT_NAME}.service ${s.activeState}, ${s.subState}): systemd ends it at its TimeoutStopSec= (${CAPTURE_TIMEOUT_STOP_S} s) at the latest …`;
+}
