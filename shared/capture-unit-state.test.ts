@@ -5,6 +5,9 @@ describe('captureUnitState / captureUnitWords', () => {
   it('says nothing for an inactive or unknown unit', () => {
     expect(captureUnitState({ activeState: 'inactive', subState: 'dead', result: 'success', lastExit: 'exited with status 0' })).toBeNull();
     expect(captureUnitState({ activeState: 'unknown', subState: 'unknown', result: 'unknown', lastExit: null })).toBeNull();
+    // A start in progress runs its capture before the proxy: no line for that moment.
+    expect(captureUnitState({ activeState: 'active', subState: 'running', result: 'success', lastExit: null })).toBeNull();
+    expect(captureUnitState({ activeState: 'activating', subState: 'auto-restart', result: 'exit-code', lastExit: 'exited with status 1' })).toBeNull();
   });
 
   it('a companion killed mid-drain: failed, Result=signal, its last rows may be missing', () => {

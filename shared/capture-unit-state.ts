@@ -10,7 +10,7 @@ import { CAPTURE_TIMEOUT_STOP_S, CAPTURE_UNIT_NAME } from './capture-unit';
 
 /** The unit's state from `systemctl show` (ActiveState=, SubState=, Result=; systemd.unit(5), systemd.service(5)). */
 export interface CaptureUnitState {
-  /** ActiveState=: `deactivating`, `failed`, `activating`, `active` (never `inactive`: captureUnitState drops it). */
+  /** ActiveState=: `deactivating` or `failed` (captureUnitState drops every other). */
   activeState: string;
   /** SubState=, e.g. `stop-sigterm`, `failed`, `auto-restart`. */
   subState: string;
@@ -20,9 +20,13 @@ export interface CaptureUnitState {
   lastExit: string | null;
 }
 
-/** The state worth a line (null for `inactive`, an empty or unknown one). */
+/**
+ * The state worth a line: `deactivating` or `failed`; null otherwise — `inactive`, and also
+ * `activating`/`active`, which a start in progress (its capture starts before the proxy) or a
+ * proxy that systemd restarts shows for a moment, and status says those its own way.
+ */
 export function captureUnitState(s: { activeState: string; subState: string; result: string; lastExit: string | null }): CaptureUnitState | null {
-  if (s.activeState === 'inactive' || s.activeState === 'unknown' || s.activeState === '') return null;
+  if (s.activeState !== 'deactivating' && s.activeState !== 'failed') return null;
   return { activeState: s.activeState, subState: s.subState, result: s.result, lastExit: s.lastExit };
 }
 
@@ -32,15 +36,14 @@ export function lastRowsMayBeMissing(s: CaptureUnitState): boolean {
 }
 
 /**
- * One line for a stopped K2s DNS whose capture unit is not inactive: still draining, failed at its
- * last stop (its rows may be incomplete: "misses rows", as the companion's unwritten-rows line says
- * a loss), or, oddly, running. `reset`: what resets a failed unit (the next start does).
+ * One line for a stopped K2s DNS whose capture unit is still draining or failed at its last stop
+ * (its rows may be incomplete: "miss rows", as the companion's unwritten-rows line says a loss).
+ * `reset`: what resets a failed unit (the next start does).
  */
 export function captureUnitWords(s: CaptureUnitState, reset = 'the next start resets it'): string {
   const unit = `${CAPTURE_UNIT_NAME}.service`;
   if (s.activeState === 'deactivating') return `The exact query log's companion is still writing its last rows (${unit} ${s.activeState}, ${s.subState}); a start waits for it to end (at most its TimeoutStopSec=, ${CAPTURE_TIMEOUT_STOP_S} s).`;
-  if (s.activeState === 'failed') return `The exact query log may miss rows of its last run: its companion ended before it wrote them all (${unit} failed, Result=${s.result}${s.lastExit ? `: ${s.lastExit}` : ''}); ${reset}.`;
-  return `The exact query log's companion is ${s.activeState} (${unit} ${s.subState}) while K2s DNS is stopped.`;
+  return `The exact query log may miss rows of its last run: its companion ended before it wrote them all (${unit} failed, Result=${s.result}${s.lastExit ? `: ${s.lastExit}` : ''}); ${reset}.`;
 }
 
 /**
