@@ -256,9 +256,15 @@ describe.skipIf(why !== null)('exact query log as k2s-dnsproxy-capture.service (
       expect(stop.result, stop.stdout + stop.stderr).toMatchObject({ ok: true });
       return pid;
     };
-    /** stopHung, then its kill -9 mid-drain: the unit failed (Result=signal). */
+    /**
+     * stopHung, then its kill -9 mid-drain, once the unit's queued stop runs (deactivating): the
+     * unit failed (Result=signal). A kill before that job runs is an exit systemd restarts
+     * (Restart=on-failure), which the queued stop then ends as inactive.
+     */
     const stopKilled = async () => {
-      expect((await h.run(['kill', '-KILL', String(await stopHung())])).code).toBe(0);
+      const pid = await stopHung();
+      await until(`${UNIT} deactivating before the kill`, 15_000, async () => (await isActive(h, UNIT)) === 'deactivating');
+      expect((await h.run(['kill', '-KILL', String(pid)])).code).toBe(0);
       await until(`${UNIT} failed`, 15_000, async () => (await isActive(h, UNIT)) === 'failed');
     };
     const first = await hostCli(h, hostStartArgs(engine));
