@@ -79,7 +79,7 @@ describe.skipIf(hostWhy !== null)('the installed CLI\'s startup snapshot on a bo
   it('a cache directory others may write: the launcher runs the script even with a key a user wrote for a link to root\'s own blob', async () => {
     expect((await h.run(['chmod', '0777', CACHE])).code).toBe(0);
     // eve moves root's blob aside (same inode, owner, mode), links its name to it and writes the key for it.
-    const plant = await h.run(['runuser', '-u', EVE.name, '--', 'sh', '-c', `cd ${CACHE} && mv k2s-dns-cli.blob real.blob && ln -s real.blob k2s-dns-cli.blob && rm -f k2s-dns-cli.blob.key && stat -L --printf '%u:%a:%d:%i:%s:%Y:%Z|' -- ${BLOB} /usr/bin/node /usr/lib/*/libnode.so.* /usr/lib64/libnode.so.* /usr/lib/k2s-dns/dist/k2s-dns-cli.cjs /usr/lib/k2s-dns/dist/k2s-dns-snapshot.cjs > k2s-dns-cli.blob.key 2>/dev/null; echo >> k2s-dns-cli.blob.key && head -c 6 k2s-dns-cli.blob.key`]);
+    const plant = await h.run(['runuser', '-u', EVE.name, '--', 'sh', '-c', `cd ${CACHE} && mv k2s-dns-cli.blob real.blob && ln -s real.blob k2s-dns-cli.blob && rm -f k2s-dns-cli.blob.key && stat -L --printf '%u:%a:%i:%s:%Y:%Z|' -- ${BLOB} /usr/bin/node /usr/lib/*/libnode.so.* /usr/lib64/libnode.so.* /usr/lib/k2s-dns/dist/k2s-dns-cli.cjs /usr/lib/k2s-dns/dist/k2s-dns-snapshot.cjs > k2s-dns-cli.blob.key 2>/dev/null; echo >> k2s-dns-cli.blob.key && head -c 6 k2s-dns-cli.blob.key`]);
     expect(plant.stdout, plant.stderr).toBe('0:644:');
     expect(await launch(['--version'])).toEqual({ exec: FROM_SCRIPT('--version'), code: 0, failed: false });
     // The builder refuses the directory too (and removes the planted key and link first).

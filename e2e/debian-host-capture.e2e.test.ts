@@ -239,4 +239,63 @@ describe.skipIf(why !== null)('exact query log as k2s-dnsproxy-capture.service (
     expect(await hostFile('/run/k2s/capture.failed')).toBeNull();
     expect(await isActive(h, UNIT)).not.toBe('active');
   }, 180_000);
+
+  it(`a companion hung on SIGTERM after stop (${UNIT} deactivating), then one killed mid-drain (failed, Result=signal): status and queries say so, start says what it waits for and resets it, uninstall leaves no failed unit`, async (ctx) => {
+    if (noTcpdump) return ctx.skip(`skipped: ${noTcpdump}`);
+    const engine = PROXY_ENGINES.find((e) => e !== 'adguard' || dnsproxyMissing === null)!;
+    type Status = { state: string; messages: string[]; captureUnit?: { activeState: string; subState: string; result: string; lastExit: string | null } };
+    const unitLines = (messages: string[]) => messages.filter((m) => m.includes(UNIT));
+    // Hung: stopped again and again (systemd sends SIGCONT after its SIGTERM, systemd.kill(5)), so
+    // it never drains; the loop ends with the process.
+    const hang = async (pid: number) => expect((await h.sh(`setsid -f sh -c 'while kill -STOP ${pid} 2>/dev/null; do sleep 0.005; done' </dev/null >/dev/null 2>&1`, 10_000)).code).toBe(0);
+    /** The companion of the running capture, hung, then `k2s-dns stop` (which does not wait for its drain). */
+    const stopHung = async (): Promise<number> => {
+      const pid = await mainPid(h, UNIT);
+      await hang(pid);
+      const stop = await hostCli(h, ['stop', '--json']);
+      expect(stop.result, stop.stdout + stop.stderr).toMatchObject({ ok: true });
+      return pid;
+    };
+    /**
+     * stopHung, then its kill -9 mid-drain, once the unit's queued stop runs (deactivating): the
+     * unit failed (Result=signal). A kill before that job runs is an exit systemd restarts
+     * (Restart=on-failure), which the queued stop then ends as inactive.
+     */
+    const stopKilled = async () => {
+      const pid = await stopHung();
+      await until(`${UNIT} deactivating before the kill`, 15_000, async () => (await isActive(h, UNIT)) === 'deactivating');
+      expect((await h.run(['kill', '-KILL', String(pid)])).code).toBe(0);
+      await until(`${UNIT} failed`, 15_000, async () => (await isActive(h, UNIT)) === 'failed');
+    };
+    const first = await hostCli(h, hostStartArgs(engine));
+    expect(first.result, first.stdout + first.stderr).toMatchObject({ ok: true });
+    // Hung before stop's SIGTERM: it cannot drain, and the unit waits for TimeoutStopSec=.
+    await stopHung();
+    await until(`${UNIT} deactivating`, 15_000, async () => (await isActive(h, UNIT)) === 'deactivating');
+    const hung = JSON.parse((await hostCli(h, ['status', '--json'])).stdout) as Status;
+    expect(hung.captureUnit).toMatchObject({ activeState: 'deactivating' });
+    expect(unitLines(hung.messages)).toEqual([expect.stringMatching(/^The exact query log's companion is still writing its last rows \(k2s-dnsproxy-capture\.service deactivating, stop-sigterm\); a start waits for it to end/)]);
+    // The next start waits for systemd's SIGKILL of it, and says so.
+    const second = await hostCli(h, hostStartArgs(engine));
+    expect(second.result, second.stdout + second.stderr).toMatchObject({ ok: true });
+    expect(second.stdout).toContain("waiting for the exact query log's companion of the last run to end (k2s-dnsproxy-capture.service deactivating");
+    expect(await isActive(h, UNIT)).toBe('active');
+
+    // Killed (kill -9) after stop's SIGTERM, before its drain ended: failed, Result=signal.
+    await stopKilled();
+    const killed = JSON.parse((await hostCli(h, ['status', '--json'])).stdout) as Status;
+    expect(killed.captureUnit).toMatchObject({ activeState: 'failed', result: 'signal', lastExit: 'killed by signal KILL' });
+    expect(unitLines(killed.messages)).toEqual(['The exact query log may miss rows of its last run: its companion ended before it wrote them all (k2s-dnsproxy-capture.service failed, Result=signal: killed by signal KILL); the next start resets it, as uninstall does.']);
+    const queries = await hostCli(h, ['queries', '--lines', '5']);
+    expect(queries.stderr).toContain('The exact query log may miss rows of its last run: its companion ended before it wrote them all (k2s-dnsproxy-capture.service failed, Result=signal: killed by signal KILL)');
+    // A start runs it again from failed; uninstall then leaves no failed unit behind.
+    const third = await hostCli(h, hostStartArgs(engine));
+    expect(third.result, third.stdout + third.stderr).toMatchObject({ ok: true });
+    expect(await isActive(h, UNIT)).toBe('active');
+    await stopKilled();
+    const uninstall = await hostCli(h, ['uninstall', '--json']);
+    expect(uninstall.result, uninstall.stdout + uninstall.stderr).toMatchObject({ ok: true });
+    expect((await h.run(['systemctl', 'list-units', '--failed', '--no-legend', '--plain', UNIT])).stdout.trim()).toBe('');
+    expect(await hostResolver(h)).toBe(original);
+  }, 240_000);
 });

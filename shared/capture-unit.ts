@@ -10,6 +10,9 @@
 import { CAPTURE_NO_RESTART_STATUSES } from './capture-exit';
 import { renderCompanionUnit } from './companion-unit';
 
+/** The unit's TimeoutStopSec=, s: how long systemd waits for a companion that does not end on SIGTERM before its SIGKILL. */
+export const CAPTURE_TIMEOUT_STOP_S = 10;
+
 /** Unit name (without .service): K2s's unit name plus `-capture`. */
 export const CAPTURE_UNIT_NAME = 'k2s-dnsproxy-capture';
 
@@ -33,7 +36,10 @@ export function renderCaptureUnit(argv: readonly string[]): string {
     // `k2s stop`, a `systemctl stop` of the proxy — also lets the drain run on a busy host (with
     // four CPU-bound shells it ran into TimeoutStopSec and was killed). `$$1`: systemd passes
     // `$1` to sh (systemd.service(5) "Command lines": `$$` is a literal `$`); `-`: a failure
-    // (the companion gone already) does not fail the stop.
-    service: ['ExecStop=-/bin/sh -c \'echo 0 > /proc/$$1/autogroup\' k2s-capture-stop $MAINPID', 'KillMode=mixed', 'TimeoutStopSec=10s', 'UMask=0027', `RestartPreventExitStatus=${CAPTURE_NO_RESTART_STATUSES.join(' ')}`],
+    // (the companion gone already) does not fail the stop. systemd runs ExecStop= also after the
+    // main process exited by itself, with $MAINPID unset (systemd.service(5) "ExecStop="), as after
+    // every `k2s-dns stop` on systemd (capture-companion.ts endLeft): nothing to reset then, and no
+    // "cannot create /proc//autogroup" line in the unit's journal.
+    service: ['ExecStop=-/bin/sh -c \'[ -z "$$1" ] || echo 0 > /proc/$$1/autogroup\' k2s-capture-stop $MAINPID', 'KillMode=mixed', `TimeoutStopSec=${CAPTURE_TIMEOUT_STOP_S}s`, 'UMask=0027', `RestartPreventExitStatus=${CAPTURE_NO_RESTART_STATUSES.join(' ')}`],
   });
 }

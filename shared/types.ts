@@ -5,6 +5,7 @@
 import type { EngineName } from './engines/table';
 import type { HealthReport } from './health-report';
 import type { DoctorFinding } from './doctor';
+import type { CaptureUnitState } from './capture-unit-state';
 import type { ResolverMissing } from './resolver-missing';
 
 /** A parsed resolv.conf(5). Unknown or malformed lines are kept verbatim in `unknown`. */
@@ -430,6 +431,12 @@ export interface HostDnsStatus {
    * and where this user cannot see them all (root's 0700 state directory).
    */
   ownedFilesLeft?: boolean;
+  /**
+   * systemd, while the proxy is not running: the capture unit (k2s-dnsproxy-capture.service) when
+   * it is not inactive — still draining after a stop (`deactivating`), or `failed` (its last rows
+   * may be missing: lastRowsMayBeMissing); `messages` has the line (shared/capture-unit-state.ts).
+   */
+  captureUnit?: CaptureUnitState;
   pid: number | null;
   /** One sentence each: what is off and what to do. */
   messages: string[];

@@ -161,7 +161,9 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
       }
       const waitMs = v['no-wait'] !== true && runs ? ROWS_WAIT_MS : 0;
       const log = await readUntilShown(readLog, shows, (ms) => fileChanged(K2S_PATHS.queryRows, ms), () => performance.now(), waitMs);
-      if (asJson) out(JSON.stringify(queriesJson(log, who)));
+      // No companion: its unit left failed (killed mid-drain: the last rows may be missing) or still stopping (capture-unit-note.ts).
+      const unit = runs ? null : await (await import('./capture-unit-note')).captureUnitNote();
+      if (asJson) out(JSON.stringify({ ...queriesJson(log, who), ...(unit ? { captureUnit: unit } : {}) }));
       else if (!log.available) err(queriesUnavailableText(log.reason, who.notLogging));
       else {
         const shown = hide ? withoutProbes(log.rows, lines) : { rows: log.rows, hidden: 0 };
@@ -171,6 +173,7 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
         if (who.unknown !== null && !who.stopped && log.rows.length) err(who.unknown);
         if (log.unwritten) err(unwrittenText(log.unwritten, noRowsFollow(shown, who.notLogging)));
         if (log.missed) err(t(`The exact query log ${cliTimes(log.missed)}.`));
+        if (unit) err((await import('../../shared/capture-unit-state')).captureUnitWords(unit));
         const before = beforeRowsText(shown);
         if (before) err(before);
         for (const line of queriesTextLines(shown.rows)) out(t(line));

@@ -93,6 +93,17 @@ describe('/usr/bin/k2s-dns and the startup snapshot it runs', () => {
     rmSync(join(root, 'usr/lib64'), { recursive: true });
   });
 
+  it('a reboot that renumbers the file system\'s device (an overlay or btrfs root: an anonymous 0:N) still runs from the blob', () => {
+    expect(build().code).toBe(0);
+    // stat(1) as after such a reboot: every file's device number (%d) another, nothing else changed.
+    const bin = join(root, 'rebooted-bin');
+    mkdirSync(bin, { recursive: true });
+    const realStat = execFileSync('sh', ['-c', 'command -v stat'], { encoding: 'utf8' }).trim();
+    writeFileSync(join(bin, 'stat'), `#!/bin/sh\nfor a; do shift; set -- "$@" "$(printf '%s' "$a" | sed 's/%d/4242/g')"; done\nexec ${realStat} "$@"\n`, { mode: 0o755 });
+    expect(launch(['status'], { PATH: `${bin}:${process.env.PATH}` })).toBe(FROM_BLOB('status'));
+    rmSync(bin, { recursive: true });
+  });
+
   it('the capture companion (its unit\'s ExecStart) from the blob, else from its own bundle, never the whole CLI script', () => {
     const args = ['capture-watch', '--listen', '127.0.0.1:53', '--port', '53'];
     expect(launch(args)).toBe(`node ${DIST}/k2s-dns-capture-watch.cjs ${args.join(' ')}`);

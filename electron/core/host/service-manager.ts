@@ -5,6 +5,7 @@
  */
 import type { ServiceSpec } from '../../../shared/systemd-unit';
 import type { ManagerReload } from './systemd-reload';
+import type { CaptureUnitState } from '../../../shared/capture-unit-state';
 
 export type { ServiceSpec } from '../../../shared/systemd-unit';
 
@@ -90,8 +91,10 @@ export interface ServiceManager {
   /**
    * Whether the service runs now, and its main pid; `restart` is set while the service manager
    * itself is restarting it after a failure (systemd: SubState auto-restart), or gave up on it.
+   * `captureUnit` (systemd, its unit file there): the capture unit's state when it is not
+   * inactive (shared/capture-unit-state.ts: draining after a stop, failed, …).
    */
-  status(): Promise<{ running: boolean; pid: number | null; restart?: ServiceRestart | null; restarted?: RestartedExit | null }>;
+  status(): Promise<{ running: boolean; pid: number | null; restart?: ServiceRestart | null; restarted?: RestartedExit | null; captureUnit?: CaptureUnitState | null }>;
   /**
    * systemd only: the type of the job the manager holds for the proxy's unit now (queued or
    * running, `systemctl list-jobs`): `stop` — someone stops it (it may still run while the job

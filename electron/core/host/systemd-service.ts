@@ -3,6 +3,7 @@ import path from 'node:path';
 import { K2S_PATHS, SERVICE_NAME } from '../../../shared/k2s-paths';
 import { FOLLOW_UNIT_NAME, LATE_UNIT_NAME, renderLateListenerUnit, renderUnit } from '../../../shared/systemd-unit';
 import { CAPTURE_UNIT_NAME } from '../../../shared/capture-unit';
+import { captureUnitState } from '../../../shared/capture-unit-state';
 import { FOLLOW_UNIT_PATH } from './follower';
 import { renderRouteUnit, ROUTE_UNIT_NAME } from '../../../shared/resolved-route-unit';
 import type { Exec } from './exec';
@@ -17,6 +18,7 @@ import { LOGROTATE_PATH, openQueryLog, readAdmGid, renderLogrotate, rotateLogIfO
 const UNIT = `${SERVICE_NAME}.service`;
 const LATE_UNIT = `${LATE_UNIT_NAME}.service`;
 const ROUTE_UNIT = `${ROUTE_UNIT_NAME}.service`;
+const CAPTURE_UNIT = `${CAPTURE_UNIT_NAME}.service`;
 /**
  * The units K2s DNS writes besides the proxy's, asked about by askUnits() in one `systemctl show`
  * (one whose file is not there says LoadState=not-found, and a start that writes it reloads for
@@ -311,12 +313,18 @@ export function createSystemdManager(fs: HostFs, exec: Exec, reload: ManagerRelo
       // The proxy's state, and the manager's question for its unit with it (ManagerReload.ask keeps
       // the answer; systemctl reads every property of the unit anyway): start's preflight reads
       // this status; askUnits, just before it, asked it in its one show (then no process here).
+      // The capture unit's too (captureUnit) when its file is there (start writes it, uninstall
+      // removes it and resets a failed one): ~4 ms more of the show, for status once stopped.
       const asked = await earlyBlock(UNIT);
-      const out = asked ? null : await reload.ask([UNIT], SHOW_PROPERTIES);
+      const captureAsked = asked ? await earlyBlock(CAPTURE_UNIT) : null;
+      const withCapture = !asked && (await fs.lstat(K2S_PATHS.captureUnit)) !== null;
+      const out = asked ? null : await reload.ask(withCapture ? [UNIT, CAPTURE_UNIT] : [UNIT], SHOW_PROPERTIES);
       if (!asked && out === null) return { running: false, pid: null, restart: null };
       // The proxy's block by its Id= (the output as one block where none says so).
       const s = parseUnitRunState(asked ?? showUnits(out!).get(UNIT) ?? showProperties(out!));
       const running = s.activeState === 'active';
+      const captureBlock = captureAsked ?? (withCapture ? (showUnits(out!).get(CAPTURE_UNIT) ?? null) : null);
+      const captureUnit = captureBlock ? captureUnitState(parseUnitRunState(captureBlock)) : null;
       // Measured on systemd 257: after StartLimitBurst auto-restarts the unit is `failed` with the
       // last run's Result (exit-code), not start-limit-hit (that one a refused manual start gets).
       const gaveUp = s.activeState === 'failed' && (s.result === 'start-limit-hit' || s.restarts > 0);
@@ -339,7 +347,7 @@ export function createSystemdManager(fs: HostFs, exec: Exec, reload: ManagerRelo
         const e = out === null ? null : lastExitEventFromJournal(out);
         if (e) restarted = { how: e.how, at: e.at, restarts: s.restarts };
       }
-      return { running, pid: running ? s.mainPid : null, restart, ...(restarted ? { restarted } : {}) };
+      return { running, pid: running ? s.mainPid : null, restart, ...(restarted ? { restarted } : {}), ...(captureUnit ? { captureUnit } : {}) };
     },
   };
 }

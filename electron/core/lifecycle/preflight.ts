@@ -1,4 +1,5 @@
 import type { LifecycleDeps } from './deps';
+import type { CaptureUnitState } from '../../../shared/capture-unit-state';
 import { askedStartWays, type StartOptions } from './options';
 import type { Listener, ResolverEntry } from '../../../shared/types';
 import type { ResolverStateFile } from '../../../shared/state-file';
@@ -80,6 +81,11 @@ export interface Preflight {
    * (managedNameserverOnResolvedHost); null where resolved does not run.
    */
   resolved: { link: string; address: string; nameserver: string } | null;
+  /**
+   * systemd: the capture unit when it was not inactive as preflight asked (ServiceManager.status
+   * captureUnit): a companion of the last run still stopping, which start's capture waits for.
+   */
+  captureUnit?: CaptureUnitState | null;
 }
 
 /** Program name of a command line: `/usr/sbin/dnsmasq --conf…` → `dnsmasq`. */
@@ -395,6 +401,7 @@ async function hostChecks(deps: LifecycleDeps, opts: StartOptions, engine: Prefl
     listeners,
     skippedListeners: skipped,
     resolved,
+    captureUnit: service.captureUnit ?? null,
   };
 }
 

@@ -30,6 +30,7 @@ import type { SelfDrop } from '../engines/runtime';
 import { waitForListeners } from './service-ready';
 import { captureArgvFor } from './capture-argv';
 import { captureStopFacts } from './capture-restart';
+import { captureWaitWords } from '../../../shared/capture-unit-state';
 import { unusedAllows } from '../../../shared/allow-zones';
 import type { HeldCompanion } from '../host/capture-companion';
 import type { HeldProcess } from '../host/pidfile-process';
@@ -308,6 +309,10 @@ export async function startDns(deps: LifecycleDeps, opts: StartOptions, sink: Ev
       if (f?.manager.prepare && onNetworkChange === 'follow') heldFollower = f.manager.prepare(f.argv).catch(() => null);
       const { pid } = started;
       await waitForListeners(deps, plan, opts.readyTimeoutMs ?? READY_TIMEOUT_MS, started);
+      // The last run's companion still stopping (its unit deactivating as preflight asked: a drain,
+      // or one hung on SIGTERM): its restart below waits for it, up to the unit's TimeoutStopSec=.
+      const waitWords = captureStart ? captureWaitWords(pre.captureUnit) : null;
+      if (waitWords) r.emit('service', 'running', waitWords, { waiting: true });
       // The query log is open before the host points at the proxy: every query from then on is in it.
       if (captureStart) await captureStart.run();
       else if (deps.capture) await deps.capture.manager.stop().catch(() => undefined);

@@ -1,4 +1,5 @@
 import { CAPTURE_MISSED_FILE, CAPTURE_UNWRITTEN_FILE } from '../capture/capture-args';
+import { captureUnitWords } from '../../../shared/capture-unit-state';
 import { missedWords, parseMissed } from '../capture/capture-missed';
 import { keeperGaveUpWords, keeperRestartSentence } from '../host/capture-keeper';
 import { captureKeeperGone, keeperGoneWords } from '../host/capture-keeper-gone';
@@ -380,6 +381,10 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
   // Packets the kernel dropped while the companion, at idle priority, yielded the CPU to DNS (capture-missed.ts).
   const missed = state && service.running && captureStop === null ? parseMissed((await deps.fs.readFile(CAPTURE_MISSED_FILE, { maxBytes: 4096 }).catch(() => Buffer.from(''))).toString('utf8')) : null;
   if (missed !== null) messages.push(`The exact query log ${missedWords(missed)}.`);
+  // The capture unit after a stop (systemd): still draining, or failed (killed mid-drain: its last
+  // rows may be missing). One line, only when it is not inactive (capture-unit-state.ts).
+  const captureUnit = !service.running ? (service.captureUnit ?? null) : null;
+  if (captureUnit) messages.push(captureUnitWords(captureUnit, say({ gui: 'the next Start resets it', cli: 'the next start resets it, as uninstall does' })));
   // The route resolved needs for the cluster zones is runtime state of the link (lost when the
   // link is re-created, until k2s-dnsproxy-resolved.service applies it again): doctor's check, shown here too.
   const routeCheck = state?.resolvedRoute && service.running && deps.services.kind === 'systemd' ? await resolvedRouteFinding(deps, state.resolvedRoute) : null;
@@ -412,6 +417,7 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
     listeners: state?.listeners ?? [],
     skippedListeners: state?.skippedListeners ?? [],
     resolverOwner: owner,
+    ...(captureUnit ? { captureUnit } : {}),
     ...(back ? { originalBack: true as const } : {}),
     ...(driftRouteNow ? { driftRoute: driftRouteNow } : {}),
     ...(resolverEdited ? { resolverEdited: true } : {}),

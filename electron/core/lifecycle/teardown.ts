@@ -3,6 +3,7 @@ import type { LifecycleDeps } from './deps';
 import type { StopOptions } from './options';
 import type { JournaledOperation, Operation, StepName } from '../../../shared/lifecycle-events';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
+import { CAPTURE_UNIT_NAME } from '../../../shared/capture-unit';
 import { captureResolver, isOversize, resolverBytes, restoreResolver, readState, removeState, sameResolver, describeResolverChanges } from '../host/resolver-state';
 import { isManagedEntry } from './preflight';
 import { originalBack } from '../../../shared/resolver-compare';
@@ -397,6 +398,9 @@ export async function teardownSteps(deps: LifecycleDeps, op: Operation, opts: St
       if (deps.services.kind === 'systemd' && [K2S_PATHS.unit, K2S_PATHS.lateUnit, K2S_PATHS.routeUnit, FOLLOW_UNIT_PATH, K2S_PATHS.captureUnit].some((u) => removed.includes(u))) {
         // Through the manager's reload (systemd-reload.ts): the reload stop's settle would launch after the result is this one.
         await (deps.services.reload ? deps.services.reload.reloadNow().catch(() => undefined) : deps.exec.run('systemctl', ['daemon-reload'], { timeoutMs: 15_000 }));
+        // A capture unit left failed (its companion killed mid-drain after a stop: Result=signal)
+        // stays loaded as failed with no file until reset (systemctl(1) reset-failed): not ours to leave.
+        if (removed.includes(K2S_PATHS.captureUnit)) await deps.exec.run('systemctl', ['reset-failed', `${CAPTURE_UNIT_NAME}.service`], { timeoutMs: 15_000 }).catch(() => undefined);
       }
       const keptText = kept.length ? ` Left ${kept.join(', ')}: its directory is a symlink, so the file is not one k2s-dns wrote there; remove the link by hand.` : '';
       return { value: removed, message: `${removed.length ? `Removed ${removed.join(', ')}.` : 'No K2s-owned DNS files were left.'}${keptText}`, detail: { removed, kept } };
