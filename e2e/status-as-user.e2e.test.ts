@@ -113,6 +113,33 @@ describe.skipIf(!inSandbox)("status as a user on a host whose kubeconfig is K2s'
     }, 120_000);
   }
 
+  for (const engine of PROXY_ENGINES) {
+    it.skipIf(engine === 'adguard' && dnsproxyMissing !== null)(`${engine}: the upstream down, status as the user exits 1 (degraded) as root's does, and doctor names it an error (new user, session 30: "running", rc 0)`, async () => {
+      const start = await k2sDns(['start', ...engineArgs(engine), '--verify-name', 'www.example.test']);
+      expect(start.code, start.stdout + start.stderr).toBe(0);
+      await tb.stopUpstream();
+      try {
+        const root = await k2sDns(['status']);
+        const user = await asUser(['status']);
+        expect(root.code, root.stdout).toBe(1);
+        expect(user.code, user.stdout + user.stderr).toBe(1);
+        expect(user.stdout).toMatch(/^K2s DNS: degraded$/m);
+        expect(user.stdout).toMatch(/^health: +Names outside the cluster do not resolve on this host: none of /m);
+        expect(user.stdout).toMatch(/^ {2}✗ upstream 192\.0\.2\.53:53: /m);
+        // The hop's target is the config's, marked so in --json.
+        const json = JSON.parse((await asUser(['status', '--json'])).stdout) as HostDnsStatus & { health: HealthReport };
+        expect(json.health.verdict).toMatchObject({ level: 'error', cause: 'upstream-down' });
+        expect(json.health.hops.find((h) => h.id === 'upstream:192.0.2.53')).toMatchObject({ ok: false, fromConfig: engine === 'adguard' ? '/etc/k2s/dnsproxy.yaml' : '/etc/k2s/dnsmasq.conf' });
+        // AdGuard's listeners are in its config: probed as root's are (dnsmasq's are on its command lines only).
+        if (engine === 'adguard') expect(json.health.hops.find((h) => h.id === 'listener:127.0.0.1:53')).toMatchObject({ fromConfig: '/etc/k2s/dnsproxy.yaml' });
+        const doctor = JSON.parse((await asUser(['doctor', '--json'])).stdout) as { id: string; severity: string; detail?: { hops?: HealthReport['hops'] } }[];
+        expect(doctor.find((f) => f.id === 'health')).toMatchObject({ severity: 'error' });
+      } finally {
+        await tb.startUpstream();
+      }
+    }, 120_000);
+  }
+
   it("the window (web mode) as that user: the cluster status names admin.conf as the file Start reads as root, so Start is on; doctor's cluster check says so", async () => {
     const { KUBECONFIG: _, ...env } = process.env;
     const ui = spawn('setpriv', ['--reuid', '65534', '--regid', '65534', '--clear-groups', '--', process.execPath, BIN, 'ui', '--port', '18765'], { env: { ...env, HOME: '/' }, stdio: ['ignore', 'pipe', 'pipe'] });
