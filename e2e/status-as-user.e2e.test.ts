@@ -36,6 +36,36 @@ function asUser(args: string[]): Promise<Omit<CliRun, 'events' | 'result'>> {
   });
 }
 
+/** `k2s-dns ui --port PORT` as uid 65534 (as asUser), with a caller of its API once it printed its address. */
+async function userWindow(port: number): Promise<{ call(name: string): Promise<unknown>; close(): Promise<void> }> {
+  const { KUBECONFIG: _, ...env } = process.env;
+  const ui = spawn('setpriv', ['--reuid', '65534', '--regid', '65534', '--clear-groups', '--', process.execPath, BIN, 'ui', '--port', String(port)], { env: { ...env, HOME: '/' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const close = async () => {
+    ui.kill('SIGINT');
+    await new Promise((r) => (ui.exitCode !== null ? r(null) : ui.once('exit', r)));
+  };
+  let out = '';
+  ui.stdout!.on('data', (b) => (out += b));
+  ui.stderr!.on('data', (b) => (out += b));
+  const deadline = Date.now() + 60_000;
+  let m: RegExpMatchArray | null = null;
+  while (!(m = new RegExp(`http://127\\.0\\.0\\.1:${port}/#token=([0-9a-f]+)`).exec(out))) {
+    if (Date.now() > deadline || ui.exitCode !== null) {
+      await close();
+      throw new Error(`web mode did not print its address: ${out}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const token = m[1]!;
+  return {
+    call: async (name) => {
+      const r = await fetch(`http://127.0.0.1:${port}/api/${name}`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: '{}' });
+      return ((await r.json()) as { ok: boolean; data: unknown }).data;
+    },
+    close,
+  };
+}
+
 describe.skipIf(!inSandbox)("status as a user on a host whose kubeconfig is K2s's root-only admin.conf", () => {
   let tb: Testbed;
   beforeAll(async () => {
@@ -134,6 +164,13 @@ describe.skipIf(!inSandbox)("status as a user on a host whose kubeconfig is K2s'
         if (engine === 'adguard') expect(json.health.hops.find((h) => h.id === 'listener:127.0.0.1:53')).toMatchObject({ fromConfig: '/etc/k2s/dnsproxy.yaml' });
         const doctor = JSON.parse((await asUser(['doctor', '--json'])).stdout) as { id: string; severity: string; detail?: { hops?: HealthReport['hops'] } }[];
         expect(doctor.find((f) => f.id === 'health')).toMatchObject({ severity: 'error' });
+        // The window (web mode) as that user: the same verdict, never green.
+        const ui = await userWindow(engine === 'adguard' ? 18766 : 18767);
+        try {
+          expect(((await ui.call('health:check')) as HealthReport).verdict).toMatchObject({ level: 'error', cause: 'upstream-down' });
+        } finally {
+          await ui.close();
+        }
       } finally {
         await tb.startUpstream();
       }
