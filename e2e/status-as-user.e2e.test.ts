@@ -36,6 +36,36 @@ function asUser(args: string[]): Promise<Omit<CliRun, 'events' | 'result'>> {
   });
 }
 
+/** `k2s-dns ui --port PORT` as uid 65534 (as asUser), with a caller of its API once it printed its address. */
+async function userWindow(port: number): Promise<{ call(name: string): Promise<unknown>; close(): Promise<void> }> {
+  const { KUBECONFIG: _, ...env } = process.env;
+  const ui = spawn('setpriv', ['--reuid', '65534', '--regid', '65534', '--clear-groups', '--', process.execPath, BIN, 'ui', '--port', String(port)], { env: { ...env, HOME: '/' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const close = async () => {
+    ui.kill('SIGINT');
+    await new Promise((r) => (ui.exitCode !== null ? r(null) : ui.once('exit', r)));
+  };
+  let out = '';
+  ui.stdout!.on('data', (b) => (out += b));
+  ui.stderr!.on('data', (b) => (out += b));
+  const deadline = Date.now() + 60_000;
+  let m: RegExpMatchArray | null = null;
+  while (!(m = new RegExp(`http://127\\.0\\.0\\.1:${port}/#token=([0-9a-f]+)`).exec(out))) {
+    if (Date.now() > deadline || ui.exitCode !== null) {
+      await close();
+      throw new Error(`web mode did not print its address: ${out}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const token = m[1]!;
+  return {
+    call: async (name) => {
+      const r = await fetch(`http://127.0.0.1:${port}/api/${name}`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: '{}' });
+      return ((await r.json()) as { ok: boolean; data: unknown }).data;
+    },
+    close,
+  };
+}
+
 describe.skipIf(!inSandbox)("status as a user on a host whose kubeconfig is K2s's root-only admin.conf", () => {
   let tb: Testbed;
   beforeAll(async () => {
@@ -110,6 +140,40 @@ describe.skipIf(!inSandbox)("status as a user on a host whose kubeconfig is K2s'
         title: 'Cluster not checked: only root reads the kubeconfig',
         meaning: expect.stringMatching(/^`sudo (npx )?k2s-dns start` \(and the app's Start\) reads the kubeconfig `\/etc\/kubernetes\/admin\.conf` as root; this user cannot read it, so the cluster was not checked\.$/),
       });
+    }, 120_000);
+  }
+
+  for (const engine of PROXY_ENGINES) {
+    it.skipIf(engine === 'adguard' && dnsproxyMissing !== null)(`${engine}: the upstream down, status as the user exits 1 (degraded) as root's does, and doctor names it an error (new user, session 30: "running", rc 0)`, async () => {
+      const start = await k2sDns(['start', ...engineArgs(engine), '--verify-name', 'www.example.test']);
+      expect(start.code, start.stdout + start.stderr).toBe(0);
+      await tb.stopUpstream();
+      try {
+        const root = await k2sDns(['status']);
+        const user = await asUser(['status']);
+        expect(root.code, root.stdout).toBe(1);
+        expect(user.code, user.stdout + user.stderr).toBe(1);
+        expect(user.stdout).toMatch(/^K2s DNS: degraded$/m);
+        expect(user.stdout).toMatch(/^health: +Names outside the cluster do not resolve on this host: none of /m);
+        expect(user.stdout).toMatch(/^ {2}✗ upstream 192\.0\.2\.53:53: /m);
+        // The hop's target is the config's, marked so in --json.
+        const json = JSON.parse((await asUser(['status', '--json'])).stdout) as HostDnsStatus & { health: HealthReport };
+        expect(json.health.verdict).toMatchObject({ level: 'error', cause: 'upstream-down' });
+        expect(json.health.hops.find((h) => h.id === 'upstream:192.0.2.53')).toMatchObject({ ok: false, fromConfig: engine === 'adguard' ? '/etc/k2s/dnsproxy.yaml' : '/etc/k2s/dnsmasq.conf' });
+        // AdGuard's listeners are in its config: probed as root's are (dnsmasq's are on its command lines only).
+        if (engine === 'adguard') expect(json.health.hops.find((h) => h.id === 'listener:127.0.0.1:53')).toMatchObject({ fromConfig: '/etc/k2s/dnsproxy.yaml' });
+        const doctor = JSON.parse((await asUser(['doctor', '--json'])).stdout) as { id: string; severity: string; detail?: { hops?: HealthReport['hops'] } }[];
+        expect(doctor.find((f) => f.id === 'health')).toMatchObject({ severity: 'error' });
+        // The window (web mode) as that user: the same verdict, never green.
+        const ui = await userWindow(engine === 'adguard' ? 18766 : 18767);
+        try {
+          expect(((await ui.call('health:check')) as HealthReport).verdict).toMatchObject({ level: 'error', cause: 'upstream-down' });
+        } finally {
+          await ui.close();
+        }
+      } finally {
+        await tb.startUpstream();
+      }
     }, 120_000);
   }
 

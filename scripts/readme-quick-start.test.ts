@@ -29,6 +29,23 @@ describe('README Quick start', () => {
     expect(Math.max(...before.split(/\n\n/).map((p) => p.split('\n').length))).toBeLessThanOrEqual(10);
   });
 
+  it("new user (session 30): `npm start`'s line warns beside it what running it as root does, the sandbox URL says how to reach it from another machine", () => {
+    const line = section.split('\n').findIndex((l) => l.startsWith('npm start '));
+    expect(line).toBeGreaterThan(0);
+    // The warning within the command's own comment (its line and the comment lines below it).
+    const comment = section.split('\n').slice(line, line + 3).join('\n');
+    expect(comment).toMatch(/as your user, NOT root: run as root, the app asks nothing and its buttons change\s+# this host's real \/etc\/resolv\.conf/);
+    expect(section).toContain('`ssh -L PORT:127.0.0.1:PORT host`');
+  });
+
+  it('timings are the measured ones (setup 9.4 min at load 8, npm run package 31–34 s), and a control named as the fix reads as one', () => {
+    expect(README).not.toMatch(/about 7 minutes|deb \(about 20 s\)|in about 20 s/);
+    expect(README).toContain('measured 7–9.5 min on a 2-core machine');
+    expect(README.match(/31–34 s/g)?.length).toBe(2);
+    expect(README).not.toContain("with the sandbox's API down (`sandbox:ctl -- api up`");
+    expect(README).toContain("with the sandbox's API down (`sandbox:ctl -- api down` in the Quick start above)");
+  });
+
   it('every in-page link of the README names one of its headings', () => {
     const anchors = new Set([...README.matchAll(/^#+ (.*)$/gm)].map((m) => slug(m[1]!)));
     const links = [...README.matchAll(/\]\(#([^)]+)\)/g)].map((m) => m[1]!);

@@ -309,6 +309,9 @@ describe('appKubeconfigCommand: the app restarted with a kubeconfig as it was st
     expect(appKubeconfigCommand()).toBe('k2s-dns ui --kubeconfig PATH');
     setAppVerb('app');
     expect(appKubeconfigCommand()).toBe('k2s-dns app --kubeconfig PATH');
+    // The line as typed (electron/cli/app-launch.ts), when the entry gives one.
+    setAppVerb('app', 'node bin/k2s-dns.mjs app');
+    expect(appKubeconfigCommand()).toBe('node bin/k2s-dns.mjs app --kubeconfig PATH');
   });
   it('another entry (the Electron window): npm start in a checkout, k2s-dns app installed, as before', () => {
     expect(appKubeconfigCommand()).toBe('npm start -- --kubeconfig PATH');

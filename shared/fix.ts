@@ -260,27 +260,33 @@ export function currentCliName(): CliName {
 
 /** The CLI verb that serves this runtime's app in web mode (setAppVerb), else null. */
 let appVerb: 'ui' | 'app' | null = null;
+/** The line that started it, without `--kubeconfig` (setAppVerb `launch`), else null. */
+let appLaunch: string | null = null;
 
 /**
  * Says that this runtime's app was started by the CLI's `ui` or `app` verb in web mode
- * (electron/cli/ui.ts runUi), so appKubeconfigCommand names that command as it was typed; null:
+ * (electron/cli/ui.ts runUi), so appKubeconfigCommand names the command as it was typed:
+ * `launch` is that line without a `--kubeconfig` (electron/cli/app-launch.ts appLaunchLine:
+ * `npm start --`, `node bin/k2s-dns.mjs app`, `npx k2s-dns ui`); absent, `CLI VERB`. null:
  * another entry (the Electron window, the helper).
  */
-export function setAppVerb(verb: 'ui' | 'app' | null): void {
+export function setAppVerb(verb: 'ui' | 'app' | null, launch: string | null = null): void {
   appVerb = verb;
+  appLaunch = verb === null ? null : launch;
 }
 
 /**
  * The line that starts the app with a kubeconfig (the app takes one only when it starts): started
- * by the CLI's `ui` or `app` verb (setAppVerb), that command as this install runs the CLI
- * (`npx k2s-dns ui --kubeconfig PATH`, `k2s-dns ui --kubeconfig PATH`: new user, under `k2s-dns ui`
- * it named `npm start -- …`); else where the package is installed (setCliName `k2s-dns`,
- * electron/core/cli-invocation.ts), its CLI's `app` verb (`k2s-dns app --kubeconfig PATH`,
- * electron/cli/usage.ts); in a checkout or under a wrapper, docs/verdict.md's
- * `npm start -- --kubeconfig PATH` (`npm start` exists only in a checkout).
+ * by the CLI's `ui` or `app` verb (setAppVerb), that command as it was typed (`npm start --
+ * --kubeconfig PATH` after `npm start`, `node bin/k2s-dns.mjs app --kubeconfig PATH` after node,
+ * `k2s-dns ui --kubeconfig PATH` installed: new user, under `k2s-dns ui` it named `npm start -- …`,
+ * and after `npm start` as a user `npx k2s-dns app …`, which npx refuses there); else where the
+ * package is installed (setCliName `k2s-dns`, electron/core/cli-invocation.ts), its CLI's `app`
+ * verb (`k2s-dns app --kubeconfig PATH`, electron/cli/usage.ts); in a checkout or under a
+ * wrapper, docs/verdict.md's `npm start -- --kubeconfig PATH` (`npm start` exists only in a checkout).
  */
 export function appKubeconfigCommand(): string {
-  if (appVerb !== null && !cliShell) return `${cliName} ${appVerb} --kubeconfig ${KUBECONFIG_PLACEHOLDER}`;
+  if (appVerb !== null && !cliShell) return `${appLaunch ?? `${cliName} ${appVerb}`} --kubeconfig ${KUBECONFIG_PLACEHOLDER}`;
   return cliName === 'k2s-dns' ? `k2s-dns app --kubeconfig ${KUBECONFIG_PLACEHOLDER}` : `npm start -- --kubeconfig ${KUBECONFIG_PLACEHOLDER}`;
 }
 

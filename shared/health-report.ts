@@ -94,6 +94,13 @@ export interface HealthHop {
    * as one (kubeDnsDefaultWords). Absent on other hops.
    */
   addressFrom?: { source: 'discovered' | 'default' | 'unread' | 'cluster'; why: string | null };
+  /**
+   * Listener and upstream hops only: the proxy config file (`/etc/k2s/dnsproxy.yaml`) whose
+   * listeners or default upstreams this hop probes, for a user who cannot read root's saved
+   * state while K2s DNS runs (HostDnsStatus.configFacts; check-health.ts pathTargets). Absent:
+   * the target is the saved state's.
+   */
+  fromConfig?: string;
 }
 
 /** Why cluster names do (not) resolve; one code per verdict, in path order. */

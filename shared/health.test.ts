@@ -378,7 +378,7 @@ describe('CoreDNS down read twice: one headline (issue 20, one message per fact)
   // The kernel rate-limits ICMP port unreachable (ip-sysctl icmp_ratelimit): back-to-back probes
   // of the same down CoreDNS are refused at once or time out. Same fact, same headline; the data
   // keeps which one (rcode, outcome) and the detail says it.
-  const refused = q('172.21.0.10:53', 'ERROR', [], '172.21.0.10:53 nothing answers (port unreachable: ECONNREFUSED)');
+  const refused = q('172.21.0.10:53', 'ERROR', [], '172.21.0.10:53 refuses: nothing listens on its port (ICMP port unreachable: ECONNREFUSED)');
   const silent = { ...q('172.21.0.10:53', 'TIMEOUT', [], 'no answer from 172.21.0.10:53 over UDP'), latencyMs: 1500 };
   const head = (t: string) => t.replace(/ \((refused: port unreachable|no reply in \d+ ms)\)/, '');
   it('hop reason and verdict: the same words but for the detail in parentheses', () => {
@@ -393,6 +393,6 @@ describe('CoreDNS down read twice: one headline (issue 20, one message per fact)
     expect(head(a.reason!)).toBe(head(b.reason!));
   });
   it('other hops keep their own words (a listener refused on loopback is not rate-limited)', () => {
-    expect(queryHop('listener', 'listener', q('127.0.0.1:53', 'ERROR', [], '127.0.0.1:53 nothing answers (port unreachable: ECONNREFUSED)')).reason).toBe('127.0.0.1:53 nothing answers (port unreachable)');
+    expect(queryHop('listener', 'listener', q('127.0.0.1:53', 'ERROR', [], '127.0.0.1:53 refuses: nothing listens on its port (ICMP port unreachable: ECONNREFUSED)')).reason).toBe('127.0.0.1:53 refuses: nothing listens on its port (ICMP port unreachable)');
   });
 });

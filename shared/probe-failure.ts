@@ -8,14 +8,16 @@ import type { QueryResult } from './types';
 
 /**
  * What a UDP query to a closed port gets: the server's host answers ICMP port unreachable, which a
- * connected socket reports as ECONNREFUSED (udp(7), ip(7) IP_RECVERR). One wording for the
- * listener, CoreDNS and upstream probes and getaddrinfo's (electron/core/probes/probe-lookup.ts).
+ * connected socket reports as ECONNREFUSED (udp(7), ip(7) IP_RECVERR): the host is there, nothing
+ * listens on that port, so the query is refused. One wording for the listener, CoreDNS and
+ * upstream probes and getaddrinfo's (electron/core/probes/probe-lookup.ts), after the server
+ * (`192.0.2.53:53 refuses: …`); never "nothing answers" beside "refused" (new user, session 30).
  */
-export const PORT_UNREACHABLE = 'nothing answers (port unreachable)';
+export const PORT_UNREACHABLE = 'refuses: nothing listens on its port (ICMP port unreachable)';
 
-/** A UDP query's error for a closed port: `127.0.0.1:53 nothing answers (port unreachable: ECONNREFUSED)`. */
+/** A UDP query's error for a closed port: `127.0.0.1:53 refuses: nothing listens on its port (ICMP port unreachable: ECONNREFUSED)`. */
 export function portUnreachableError(server: string): string {
-  return `${server} nothing answers (port unreachable: ECONNREFUSED)`;
+  return `${server} refuses: nothing listens on its port (ICMP port unreachable: ECONNREFUSED)`;
 }
 
 /** True when a query's error is portUnreachableError's (a UDP query to a closed port). */
@@ -25,7 +27,7 @@ export function isPortUnreachable(error: string | undefined | null): boolean {
 
 /** errno names in a probe's error, in the words shown (errno(3), ip(7) ICMP errors). */
 const ERRNO_WORDS: Array<[RegExp, string]> = [
-  [/port unreachable/i, PORT_UNREACHABLE],
+  [/port unreachable/i, 'refused: nothing listens on its port (ICMP port unreachable)'],
   [/ENETUNREACH/, 'network unreachable (ENETUNREACH: this host has no route to it)'],
   [/EHOSTUNREACH/, 'host unreachable (EHOSTUNREACH)'],
   [/ECONNREFUSED|port unreachable|refused the connection/i, 'refused (nothing listens on its port)'],

@@ -13,10 +13,10 @@ const deb = { path: '/r/out/packages/k2s-dns_0.1.0_amd64.deb', mtimeMs: T };
 describe('staleDebWarning (new-user walk 20: try-package installed an old .deb silently)', () => {
   it('names what is newer than the .deb, with times, and the command that rebuilds it', () => {
     expect(staleDebWarning(repo, deb, { path: '/r/dist/k2s-dns.mjs', mtimeMs: T + 2 * H }, T - H)).toBe(
-      'Warning: out/packages/k2s-dns_0.1.0_amd64.deb (built 2026-01-15 10:00:00 UTC) is older than the build output dist/k2s-dns.mjs (2026-01-15 12:00:00 UTC), so it may not hold the current code. Run npm run package to rebuild it (about 20 s), then npm run try-package again; trying this one anyway.',
+      'Warning: out/packages/k2s-dns_0.1.0_amd64.deb (built 2026-01-15 10:00:00 UTC) is older than the build output dist/k2s-dns.mjs (2026-01-15 12:00:00 UTC), so it may not hold the current code. Run npm run package to rebuild it (about 30 s), then npm run try-package again; trying this one anyway.',
     );
     expect(staleDebWarning(repo, deb, { path: '/r/dist/k2s-dns.mjs', mtimeMs: T - H }, T + 3 * H)).toBe(
-      'Warning: out/packages/k2s-dns_0.1.0_amd64.deb (built 2026-01-15 10:00:00 UTC) is older than the last commit (2026-01-15 13:00:00 UTC), so it may not hold the current code. Run npm run package to rebuild it (about 20 s), then npm run try-package again; trying this one anyway.',
+      'Warning: out/packages/k2s-dns_0.1.0_amd64.deb (built 2026-01-15 10:00:00 UTC) is older than the last commit (2026-01-15 13:00:00 UTC), so it may not hold the current code. Run npm run package to rebuild it (about 30 s), then npm run try-package again; trying this one anyway.',
     );
     expect(staleDebWarning(repo, deb, { path: '/r/out/renderer/index.html', mtimeMs: T + 1 }, T + H)).toMatch(/is older than the build output out\/renderer\/index.html \(2026-01-15 10:00:00 UTC\) and the last commit \(2026-01-15 11:00:00 UTC\), so/);
   });
@@ -56,7 +56,7 @@ describe('debFreshnessWarning on a checkout', () => {
     // `npm run build` after the package: the renderer's newest file is newer than the .deb.
     at(join(dir, 'out/renderer/assets/index.js'), T + H);
     expect(debFreshnessWarning(dir, debPath)).toBe(
-      'Warning: out/packages/k2s-dns_0.1.0_amd64.deb (built 2026-01-15 10:00:00 UTC) is older than the build output out/renderer/assets/index.js (2026-01-15 11:00:00 UTC), so it may not hold the current code. Run npm run package to rebuild it (about 20 s), then npm run try-package again; trying this one anyway.',
+      'Warning: out/packages/k2s-dns_0.1.0_amd64.deb (built 2026-01-15 10:00:00 UTC) is older than the build output out/renderer/assets/index.js (2026-01-15 11:00:00 UTC), so it may not hold the current code. Run npm run package to rebuild it (about 30 s), then npm run try-package again; trying this one anyway.',
     );
     // A source file newer than the .deb (a pull of an older commit, an edit): said too.
     at(join(dir, 'out/renderer/assets/index.js'), T - H);

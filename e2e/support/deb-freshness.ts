@@ -39,7 +39,7 @@ export function staleDebWarning(repo: string, deb: Dated, newestBuild: Dated | n
   // %ct has whole seconds: a .deb built within the commit's second counts as current.
   if (lastCommitMs !== null && lastCommitMs >= Math.floor(deb.mtimeMs / 1000) * 1000 + 1000) newer.push(`the last commit (${utc(lastCommitMs)})`);
   if (newer.length === 0) return null;
-  return `Warning: ${relative(repo, deb.path)} (built ${utc(deb.mtimeMs)}) is older than ${newer.join(' and ')}, so it may not hold the current code. Run ${REBUILD_COMMAND} to rebuild it (about 20 s), then npm run try-package again; trying this one anyway.`;
+  return `Warning: ${relative(repo, deb.path)} (built ${utc(deb.mtimeMs)}) is older than ${newer.join(' and ')}, so it may not hold the current code. Run ${REBUILD_COMMAND} to rebuild it (about 30 s), then npm run try-package again; trying this one anyway.`;
 }
 
 /** The newest regular file under `dirs` (recursively), or null when there is none. */

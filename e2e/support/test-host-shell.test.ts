@@ -46,14 +46,14 @@ describe('hostShellLines', () => {
   it('names the outside PID and checks its mount namespace and start time first', async () => {
     const t = (await findTestHost(100, 82, await sandboxWithHost()))!;
     const [ada, root] = hostShellLines(t, 'ada');
-    expect(root).toBe(`  as root: [ "$(readlink /proc/11589/ns/mnt) $(cut -d' ' -f22 /proc/11589/stat)" = '${HOST_MNT} 777' ] || { echo 'PID 11589 is not the test host any more' >&2; false; } && nsenter -t 11589 -m -u -p -n -C -r -w -- bash -l`);
+    expect(root).toBe(`  as root: [ "$(readlink /proc/11589/ns/mnt 2>/dev/null) $(cut -d' ' -f22 /proc/11589/stat 2>/dev/null)" = '${HOST_MNT} 777' ] || { echo 'PID 11589 is not the test host any more' >&2; false; } && nsenter -t 11589 -m -u -p -n -C -r -w -- bash -l`);
     expect(ada).toContain('nsenter -t 11589 -m -u -p -n -C -r -w -- runuser -l ada');
     expect(root).not.toMatch(/-t 82\b/);
   });
 
-  /** The printed root line run by sh, with nsenter replaced by echo; this test's own PID is the target. */
-  function runGuarded(mntNs: string, startTicks: string) {
-    const line = hostShellLines({ pid: process.pid, identity: { pidNs: 'pid:[1]', mntNs, startTicks, nspid: [process.pid] } }, 'ada')[1]!;
+  /** The printed root line run by sh, with nsenter replaced by echo; this test's own PID is the target (or `pid`). */
+  function runGuarded(mntNs: string, startTicks: string, pid = process.pid) {
+    const line = hostShellLines({ pid, identity: { pidNs: 'pid:[1]', mntNs, startTicks, nspid: [process.pid] } }, 'ada')[1]!;
     return spawnSync('sh', ['-c', line.replace(/^ {2}as root: /, '').replace('nsenter', 'echo would-run nsenter')], { encoding: 'utf8' });
   }
 
@@ -66,5 +66,14 @@ describe('hostShellLines', () => {
       expect(r.stderr).toBe(`PID ${process.pid} is not the test host any more\n`);
       expect(r.status).not.toBe(0);
     }
+  });
+
+  it('pasted after the run (the PID is gone): only the refusal, no `cut: /proc/PID/stat: No such file or directory` before it', () => {
+    // Above pid_max (4194304 at most, proc(5)): no such process can exist.
+    const gone = 4_194_305;
+    const r = runGuarded(HOST_MNT, '777', gone);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(`PID ${gone} is not the test host any more\n`);
+    expect(r.status).not.toBe(0);
   });
 });

@@ -44,12 +44,14 @@ const shq = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;
  * nsenter(1) into the namespaces of `target`, guarded by a check of its mount namespace
  * (`readlink /proc/PID/ns/mnt`) and start time (field 22 of /proc/PID/stat, proc(5); systemd's
  * command name has no space, and any other name with one fails the check) against the test
- * host systemd's; it prints why and does nothing when either differs.
+ * host systemd's; it prints why and does nothing when either differs — that line alone: a PID
+ * that is gone (the line pasted after the run) reads as empty, never `cut: /proc/PID/stat: No
+ * such file or directory` before it (new user, session 30).
  */
 export function hostShellLines(target: TestHostTarget, user: string): string[] {
   const { pid } = target;
   const expected = shq(`${target.identity.mntNs} ${target.identity.startTicks}`);
-  const guard = `[ "$(readlink /proc/${pid}/ns/mnt) $(cut -d' ' -f22 /proc/${pid}/stat)" = ${expected} ] || { echo 'PID ${pid} is not the test host any more' >&2; false; } &&`;
+  const guard = `[ "$(readlink /proc/${pid}/ns/mnt 2>/dev/null) $(cut -d' ' -f22 /proc/${pid}/stat 2>/dev/null)" = ${expected} ] || { echo 'PID ${pid} is not the test host any more' >&2; false; } &&`;
   const enter = `nsenter -t ${pid} -m -u -p -n -C -r -w --`;
   return [`  as ${user}: ${guard} ${enter} runuser -l ${user}`, `  as root: ${guard} ${enter} bash -l`];
 }

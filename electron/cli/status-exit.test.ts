@@ -35,7 +35,7 @@ describe('k2s-dns status exit code', () => {
     const r = await checkHealth({
       status: async () => stopped,
       query: async (o) => refused(o.server),
-      lookup: async () => ({ name: 'kubernetes.default.svc.cluster.local', type: 'A' as const, server: 'system', transport: 'getaddrinfo' as const, rcode: 'TIMEOUT', answers: [], latencyMs: 3, error: 'getaddrinfo gave up at once (EAI_AGAIN): 127.0.0.1:53 nothing answers (port unreachable)' }),
+      lookup: async () => ({ name: 'kubernetes.default.svc.cluster.local', type: 'A' as const, server: 'system', transport: 'getaddrinfo' as const, rcode: 'TIMEOUT', answers: [], latencyMs: 3, error: 'getaddrinfo gave up at once (EAI_AGAIN): 127.0.0.1:53 refuses: nothing listens on its port (ICMP port unreachable)' }),
       resolvConfText: async () => 'garbage\n',
       now: () => 0,
     });

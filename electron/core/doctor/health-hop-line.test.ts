@@ -24,10 +24,10 @@ describe('hopLine of a quick refusal (walk 12 L3)', () => {
     queryHop('system', 'system', { name: 'kubernetes.default.svc.cluster.local', type: 'A', server: 'system', transport: 'udp', rcode: 'TIMEOUT', answers: [], latencyMs, ...(error ? { error } : {}) });
 
   it('says "refused in 9 ms" once: the reason keeps only the error after it, its parentheses whole', () => {
-    const h = gai('getaddrinfo gave up at once (EAI_AGAIN): 127.0.0.1:53 nothing answers (port unreachable)');
+    const h = gai('getaddrinfo gave up at once (EAI_AGAIN): 127.0.0.1:53 refuses: nothing listens on its port (ICMP port unreachable)');
     // The reason stands alone elsewhere (the drift dialog's "does not answer now (…)"), so it keeps its own words.
-    expect(h.reason).toBe('getaddrinfo was refused in 9 ms (getaddrinfo gave up at once (EAI_AGAIN): 127.0.0.1:53 nothing answers (port unreachable))');
-    expect(hopLine(h)).toBe('host apps (getaddrinfo): refused in 9 ms — getaddrinfo gave up at once (EAI_AGAIN): 127.0.0.1:53 nothing answers (port unreachable)');
+    expect(h.reason).toBe('getaddrinfo was refused in 9 ms (getaddrinfo gave up at once (EAI_AGAIN): 127.0.0.1:53 refuses: nothing listens on its port (ICMP port unreachable))');
+    expect(hopLine(h)).toBe('host apps (getaddrinfo): refused in 9 ms — getaddrinfo gave up at once (EAI_AGAIN): 127.0.0.1:53 refuses: nothing listens on its port (ICMP port unreachable)');
   });
 
   it('without an error: the line ends at the refusal', () => {
@@ -36,5 +36,22 @@ describe('hopLine of a quick refusal (walk 12 L3)', () => {
 
   it('a real timeout keeps its reason whole', () => {
     expect(hopLine(gai('EAI_AGAIN: temporary failure', 1500))).toBe('host apps (getaddrinfo): TIMEOUT in 1500 ms — getaddrinfo did not answer in 1500 ms (EAI_AGAIN: temporary failure)');
+  });
+});
+
+describe('hopLine of a DNS server that does not answer (new user, session 30)', () => {
+  const q = (server: string, rcode: string, latencyMs: number, error?: string) => ({ name: 'kubernetes.default.svc.cluster.local', type: 'A' as const, server, transport: 'udp' as const, rcode, answers: [], latencyMs, ...(error ? { error } : {}) });
+
+  it('one closed upstream port: no "refused … nothing answers" contradiction', () => {
+    const up = queryHop('upstream:192.0.2.53:53', 'upstream', { ...q('192.0.2.53:53', 'ERROR', 5, '192.0.2.53:53 refuses: nothing listens on its port (ICMP port unreachable: ECONNREFUSED)'), name: '.', type: 'NS' }, false);
+    expect(hopLine(up)).toBe('upstream 192.0.2.53:53: does not answer (refused: port unreachable)');
+    expect(up.reason).toBe('192.0.2.53:53 refuses: nothing listens on its port (ICMP port unreachable)');
+  });
+
+  it('the same CoreDNS outage read refused (status) and silent (doctor, ICMP rate-limited) names one cause, as the verdict does', () => {
+    const refused = hopLine(queryHop('kube-dns', 'kube-dns', q('172.21.0.10:53', 'ERROR', 2, '172.21.0.10:53 refuses: nothing listens on its port (ICMP port unreachable: ECONNREFUSED)')));
+    const silent = hopLine(queryHop('kube-dns', 'kube-dns', q('172.21.0.10:53', 'TIMEOUT', 1501)));
+    expect(refused).toBe('CoreDNS (kube-dns 172.21.0.10:53): does not answer (refused: port unreachable)');
+    expect(silent).toBe('CoreDNS (kube-dns 172.21.0.10:53): does not answer (no reply in 1501 ms)');
   });
 });

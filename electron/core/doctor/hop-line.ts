@@ -4,13 +4,26 @@
  * included, and doctor/health.ts brings the health probes, status and their modules with it.
  */
 import { hopGot, hopTitle, resolverOwnerWords, ROOTLESS_WORDS, rootlessNxdomain, type HealthHop } from '../../../shared/health';
+import { DOES_NOT_ANSWER, silenceDetail } from '../../../shared/probe-failure';
 
-/** One hop as text (a resolver file start refuses: `/etc/resolv.conf: host's own (nameservers 192.0.2.53) — not text (it holds NUL bytes): start refuses it`): `CoreDNS (kube-dns 172.21.0.10:53): TIMEOUT in 1500 ms`, `k2s-dnsproxy 127.0.0.1:53: refused in 1 ms — 127.0.0.1:53 nothing answers (port unreachable)`. */
+/** Where recheckWords's clause begins in a hop's reason (shared/health.ts), kept after a silent hop's line. */
+const RECHECK_LEAD = '; the first reply (in ';
+
+/** One hop as text (a resolver file start refuses: `/etc/resolv.conf: host's own (nameservers 192.0.2.53) — not text (it holds NUL bytes): start refuses it`): `CoreDNS (kube-dns 172.21.0.10:53): does not answer (no reply in 1500 ms)`, `k2s-dnsproxy on 127.0.0.1:53: does not answer (refused: port unreachable)`, `upstream 192.0.2.53:53: REFUSED in 3 ms — …`. */
 export function hopLine(h: HealthHop): string {
   // A file start refuses (NOT_RESOLVER_FILE) says why on its ✗ line, briefly (walk 11 L9: the ✗ said nothing);
   // a file a user could write says so on its ! line (walk 11 L8).
   if (h.kind === 'resolver') return `${hopTitle(h)}: ${resolverOwnerWords(h)}${h.answers.length ? ` (nameservers ${h.answers.join(', ')})` : ''}${h.writable ? `, ${h.writable}` : ''}${h.startRefusal ? ` — ${h.startRefusal.replace(/^the new file (is )?/, '')}: start refuses it` : ''}`;
   if (h.outcome === 'idle' || h.outcome === 'skipped') return `${hopTitle(h)}: ${h.reason ?? h.outcome}`;
+  // A DNS server refused (ICMP port unreachable) or silent till the deadline is one fact, said as the
+  // verdict says it (shared/probe-failure.ts DOES_NOT_ANSWER, silenceDetail): back-to-back probes of
+  // one closed port read either way (the kernel rate-limits ICMP), so status and doctor moments
+  // apart name the same cause, only the detail differs (new user, session 30: `refused` vs `TIMEOUT in 1501 ms`).
+  const silent = h.kind !== 'system' && !h.ok ? silenceDetail(h) : null;
+  if (silent) {
+    const recheck = h.reason?.indexOf(RECHECK_LEAD) ?? -1;
+    return `${hopTitle(h)}: ${DOES_NOT_ANSWER} (${silent})${recheck >= 0 ? ` — ${h.reason!.slice(recheck + 2)}` : ''}`;
+  }
   // A closed port, or getaddrinfo's TIMEOUT in 10 ms, was a refusal (shared/health.ts hopGot), not a timeout.
   const got = hopGot(h);
   // An upstream answering but not NOERROR: say what it was asked, as Topology does — the root

@@ -79,6 +79,19 @@ function withPort(server: string): string {
   return server.includes(':') ? `[${server}]:53` : `${server}:53`;
 }
 
+/**
+ * The listeners and default upstreams the running path's hops probe: the saved state's
+ * (HostDnsStatus.listeners/upstreams), or, for a user who cannot read root's 0700 state while the
+ * proxy runs, those the running proxy's 0644 config names (HostDnsStatus.configFacts, status.ts),
+ * with that config's path in `fromConfig` so each hop says where its target came from (null: the
+ * state's). dnsmasq's listeners are in no file (shared/proxy-config-facts.ts): none then.
+ */
+export function pathTargets(status: Pick<HostDnsStatus, 'listeners' | 'upstreams' | 'configFacts' | 'stateUnreadable' | 'state'>): { listeners: HostDnsStatus['listeners']; upstreams: string[]; fromConfig: string | null } {
+  const facts = status.stateUnreadable && status.state !== 'stopped' && status.listeners.length === 0 && status.upstreams.length === 0 ? (status.configFacts ?? null) : null;
+  if (!facts) return { listeners: status.listeners, upstreams: status.upstreams, fromConfig: null };
+  return { listeners: facts.listeners, upstreams: facts.upstreams, fromConfig: facts.file };
+}
+
 /** The resolver hop: who owns /etc/resolv.conf and whether its nameservers reach a listener. */
 export function resolverHop(status: HostDnsStatus, text: string | null): HealthHop {
   const nameservers = text === null ? [] : parseResolvConf(text).nameservers;
@@ -154,7 +167,11 @@ function idleHop(id: string, kind: HealthHop['kind'], target: string, reason: st
 export async function checkHealth(p: HealthProbes, opts: HealthOptions = {}): Promise<HealthReport> {
   const started = p.now();
   const qt = opts.queryTimeoutMs ?? 1500;
-  const status = await p.status();
+  const told = await p.status();
+  // A user's hops probe what the running proxy's config names, as root's probe the state's (pathTargets).
+  const targets = pathTargets(told);
+  const status: HostDnsStatus = targets.fromConfig ? { ...told, listeners: targets.listeners, upstreams: targets.upstreams } : told;
+  const fromConfig = targets.fromConfig ? { fromConfig: targets.fromConfig } : {};
   const domain = status.clusterDomain ?? 'cluster.local';
   const name = `kubernetes.default.svc.${domain}`;
   // Asked in the probes' own spelling, so the Logs panel can tell them from real traffic (shared/health-probe.ts).
@@ -182,10 +199,10 @@ export async function checkHealth(p: HealthProbes, opts: HealthOptions = {}): Pr
   const liveLoop = recentLoops(loops, p.now())[0] ?? null;
   const probed: HealthHop[] = [queryHop('system', 'system', system), resolver];
   if (off) probed.push(idleHop('listener:127.0.0.1:53', 'listener', '127.0.0.1:53', 'not in use: K2s DNS is stopped'));
-  listeners.forEach((r, i) => probed.push(queryHop(`listener:${status.listeners[i]!.address}:${status.listeners[i]!.port}`, 'listener', r)));
+  listeners.forEach((r, i) => probed.push({ ...queryHop(`listener:${status.listeners[i]!.address}:${status.listeners[i]!.port}`, 'listener', r), ...fromConfig }));
   for (const s of status.skippedListeners) probed.push({ ...idleHop(`listener:${s.address}`, 'listener', s.address, s.reason), outcome: 'skipped' });
   probed.push({ ...(core ? queryHop('kube-dns', 'kube-dns', core) : idleHop('kube-dns', 'kube-dns', kubeDns, 'not in use: K2s DNS is stopped')), addressFrom: kubeDnsFrom(status, opts.kubeconfigFound, opts.clusterKubeDnsIp) });
-  ups.forEach((r, i) => probed.push(queryHop(`upstream:${upstreams[i]}`, 'upstream', r, false)));
+  ups.forEach((r, i) => probed.push({ ...queryHop(`upstream:${upstreams[i]}`, 'upstream', r, false), ...(off ? {} : fromConfig) }));
   const busy = status.state === 'starting' || status.state === 'stopping';
   // One outcome per fact: getaddrinfo's search-list NXDOMAIN is not the name's (reconcileHops).
   const hops = reconcileHops(probed);

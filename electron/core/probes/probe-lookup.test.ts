@@ -61,7 +61,7 @@ describe('probeLookup (the health check’s getaddrinfo probe through getent)', 
   it('silence: getent failing at once means the port refused; failing after a wait means no answer', async () => {
     const quick = await probeLookup(NAME, 4000, io(FAILED, { rcode: 'TIMEOUT', error: 'no answer' }).value);
     expect(quick.rcode).toBe('TIMEOUT');
-    expect(quick.error).toBe('getaddrinfo gave up at once (EAI_AGAIN): 192.0.2.53:53 nothing answers (port unreachable); 192.0.2.54:53 nothing answers (port unreachable)');
+    expect(quick.error).toBe('getaddrinfo gave up at once (EAI_AGAIN): 192.0.2.53:53 refuses: nothing listens on its port (ICMP port unreachable); 192.0.2.54:53 refuses: nothing listens on its port (ICMP port unreachable)');
     const slow = await probeLookup(NAME, 4000, io(FAILED, { rcode: 'TIMEOUT', error: 'no answer' }, TWO, 600).value);
     expect(slow.error).toBe('getaddrinfo gave up (EAI_AGAIN): 192.0.2.53:53 did not answer; 192.0.2.54:53 did not answer');
   });

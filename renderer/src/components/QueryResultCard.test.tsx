@@ -23,7 +23,7 @@ const shown = (r: QueryResult) => {
 describe('Query tester: a DNS server that is down reads as one fact', () => {
   it('refused or silent: "does not answer" with the detail; the badge keeps the rcode', () => {
     const silent = shown({ ...base, rcode: 'TIMEOUT', error: 'no answer from 172.21.0.10:53 over UDP', latencyMs: 3001 });
-    const refused = shown({ ...base, rcode: 'ERROR', error: '172.21.0.10:53 nothing answers (port unreachable: ECONNREFUSED)', latencyMs: 1 });
+    const refused = shown({ ...base, rcode: 'ERROR', error: '172.21.0.10:53 refuses: nothing listens on its port (ICMP port unreachable: ECONNREFUSED)', latencyMs: 1 });
     expect(silent.error).toBe('172.21.0.10:53 does not answer (no reply in 3001 ms)');
     expect(refused.error).toBe('172.21.0.10:53 does not answer (refused: port unreachable)');
     expect(silent.rcode).toBe('TIMEOUT');
