@@ -62,7 +62,8 @@ const PARAGRAPH = {
          (Debian's dnsmasq-base); without it adguard where its binary exists, else dnsmasq.`,
   dnsproxy: '--dnsproxy PATH  the AdGuard dnsproxy binary to use instead of /opt/k2s/bin/dnsproxy.',
   upstream: `--upstream IP[:PORT]  a nameserver to forward to instead of the saved resolver's (repeat for
-         more, up to 32); one that does not answer rolls start back (VERIFY_UPSTREAM).`,
+         more, up to 32; PORT 1–65535, default 53; IPv6 with a port as [ADDR]:PORT); one that
+         does not answer rolls start back (VERIFY_UPSTREAM).`,
   verifyName: `--verify-name NAME  the external name start checks through the proxy and an upstream
          (default kubernetes.io); a DNS name, not an address.`,
   noLogQueries: '--no-log-queries  log no queries (the query log in /var/log/dnsproxy is on by default).',
