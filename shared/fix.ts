@@ -355,6 +355,7 @@ export function shellWord(word: string): string {
 
 /**
  * `args` as a command line of the CLI: `k2s-dns ARGS` (installed) or `npx k2s-dns ARGS`
+ * (`viaSu`: a line of asRootWays' pair, which names setCliSuKubeconfig's file)
  * (checkout); `root` commands (start, stop, uninstall, recover: they change /etc/resolv.conf)
  * get `sudo ` in front, as the README says ("as root … or prefix it with sudo"). A verb that
  * reads a kubeconfig ends with `--kubeconfig PATH` when the one in use is not what the lookup
@@ -381,13 +382,17 @@ export function cliCommand(args: string, root = false, viaSu = false): string {
  * start, recover). sudo(8) is not installed everywhere (a minimal Debian has only su(1)), so
  * besides `sudo …` it names `su -c '…'`, which runs the line as root through root's shell (su(1)
  * `-c`). Several commands in turn (`['stop', 'start']`): each with sudo (`…`, then `…`), and one
- * `su -c` joining them with `&&`. Under a wrapper that runs as root by itself (setCliName `sudo`
+ * `su -c` joining them with `&&`. Both lines of the pair name the same kubeconfig: the su line's
+ * (setCliSuKubeconfig), which `sudo …` reads too — a user's ~/.kube/config that sudo finds by
+ * itself (SUDO_USER) and su's root does not was named on the su line alone, so the two read as
+ * different commands (`sudo k2s-dns doctor`, or `su -c 'k2s-dns doctor --kubeconfig
+ * /home/ada/.kube/config'`). Under a wrapper that runs as root by itself (setCliName `sudo`
  * false), `as root: ` and just its lines (each call site reads "run it as root: …"). Each command
  * in a code span (shared/code-span.ts codeSpan: a kubeconfig path may hold a backtick).
  */
 export function asRootWays(args: string | readonly string[]): string {
   const all = typeof args === 'string' ? [args] : args;
-  const lines = all.map((a) => codeSpan(cliCommand(a, true))).join(', then ');
+  const lines = all.map((a) => codeSpan(cliCommand(a, true, true))).join(', then ');
   if (!cliSudo) return `as root: ${lines}`;
   return `as root: ${lines}, or ${codeSpan(`su -c ${shellWord(all.map((a) => cliCommand(a, false, true)).join(' && '))}`)} where sudo is not installed`;
 }

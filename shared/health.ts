@@ -523,6 +523,12 @@ export interface VerdictInput {
    * (HostDnsStatus.originalBack): the verdict `original-back`, whose fix is a plain stop.
    */
   originalBack?: boolean;
+  /**
+   * The listener the `ok` summary names (`resolves via k2s-dnsproxy (127.0.0.1:53)`) when no
+   * listener hop was probed: a user who cannot read the state file gets no listener list
+   * (electron/core/health/check-health.ts shownListener). Absent: the first listener hop's target.
+   */
+  listenerShown?: string | null;
 }
 
 /**
@@ -660,8 +666,8 @@ export function healthVerdict(input: VerdictInput): HealthVerdict {
       // once per front end — the window's drift banner, status's note (electron/core/lifecycle/status.ts).
       return v('warn', 'drift', resolver, `${shortName(system!.name ?? '')} resolves through K2s DNS, but ${resolver!.outcome === 'k2s-edited' ? DRIFT_EDITED : DRIFT_REWROTE}`, 'restore-via');
     }
-    const first = listeners[0];
-    return v('ok', 'ok', null, `${shortName(system!.name ?? '')} resolves via k2s-dnsproxy${first ? ` (${first.target})` : ''}`, null);
+    const first = listeners[0]?.target ?? input.listenerShown ?? null;
+    return v('ok', 'ok', null, `${shortName(system!.name ?? '')} resolves via k2s-dnsproxy${first ? ` (${first})` : ''}`, null);
   }
 
   // Your own file names only loopback nameservers (or none: glibc asks 127.0.0.1) and nothing

@@ -17,7 +17,7 @@
 import * as z from 'zod';
 import { KUBESWITCH_ALLOWED_TEXT, kubeSwitchRefusal } from './kubeswitch-address';
 import { foldZoneText, MAX_ZONE_NAME_LENGTH, ZONE_NAME_RE } from './zone-name';
-import { parseUpstream } from './proxy-upstream';
+import { parseUpstream, upstreamPortProblem } from './proxy-upstream';
 import { inetAton } from './inet-aton';
 import { ENGINE_NAMES } from './engines/table';
 
@@ -88,6 +88,13 @@ const upstreamText = z
     }
   }, 'must be an IP or IP:PORT, e.g. 192.168.1.1 or [fd00::1]:53');
 
+/** An --upstream text as given, or a refusal that names the port range when only its port is wrong (upstreamPortProblem). */
+function portInRange(text: string): string {
+  const why = upstreamPortProblem(text);
+  if (why) throw new Error(why);
+  return text;
+}
+
 /**
  * One option of an operation and the doors that carry it.
  * `helper.flag`: the helper's `--flag VALUE` (a list travels comma-joined as one value);
@@ -142,7 +149,7 @@ export const START_FIELDS = {
    * window's Start options → Upstreams (Diagnostics suggests it for a resolver whose nameservers
    * loop, are gone or only serve a local zone).
    */
-  upstreams: field({ schema: z.array(upstreamText).min(1).max(32), what: 'an IP or IP:PORT, e.g. 192.168.1.1 or [fd00::1]:53', contract: true, helper: { flag: '--upstreams' }, cli: { flag: 'upstream' } }),
+  upstreams: field({ schema: z.array(upstreamText).min(1).max(32), what: 'an IP or IP:PORT, e.g. 192.168.1.1 or [fd00::1]:53', contract: true, helper: { flag: '--upstreams' }, cli: { flag: 'upstream', normalize: portInRange } }),
   /** A new resolver file the network writes while running: follow (default) or keep it as drift (electron/core/lifecycle/follow.ts). */
   onNetworkChange: field({ schema: z.enum(NETWORK_CHANGE_POLICIES), what: `one of ${NETWORK_CHANGE_POLICIES.join(', ')}`, contract: true, helper: { flag: '--on-network-change' }, cli: { flag: 'on-network-change' } }),
   /** Log every query; default true (the log viewer shows them). */

@@ -25,11 +25,20 @@ export function isPortUnreachable(error: string | undefined | null): boolean {
   return /port unreachable/i.test(error ?? '');
 }
 
-/** errno names in a probe's error, in the words shown (errno(3), ip(7) ICMP errors). */
+/**
+ * errno names in a probe's error, in the words shown: what it means on this host and the fix
+ * (errno(3); ip(7) ICMP errors; connect(2) on a datagram socket, ipv6(7)). Measured with Node's
+ * dgram in a network namespace: EADDRNOTAVAIL for `fd00::53` or `::1` with no IPv6 address up
+ * (loopback down), EINVAL for `fe80::1` without `%interface`; EAFNOSUPPORT is what socket(2)
+ * gives for IPv6 on a kernel booted with ipv6.disable=1.
+ */
 const ERRNO_WORDS: Array<[RegExp, string]> = [
   [/port unreachable/i, 'refused: nothing listens on its port (ICMP port unreachable)'],
   [/ENETUNREACH/, 'network unreachable (ENETUNREACH: this host has no route to it)'],
   [/EHOSTUNREACH/, 'host unreachable (EHOSTUNREACH)'],
+  [/EADDRNOTAVAIL/, 'no address to send from (EADDRNOTAVAIL: this host has no address of that family up, e.g. no IPv6 address; use a nameserver it can reach or bring the interface up)'],
+  [/EINVAL/, 'not an address this host can send to (EINVAL: a link-local fe80:: address needs its interface, e.g. fe80::1%eth0)'],
+  [/EAFNOSUPPORT/, 'address family not supported (EAFNOSUPPORT: IPv6 is disabled on this host; use an IPv4 nameserver)'],
   [/ECONNREFUSED|port unreachable|refused the connection/i, 'refused (nothing listens on its port)'],
   [/EACCES|EPERM/, 'blocked on this host (a firewall rule: EPERM/EACCES)'],
 ];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkListeners, checkPlan, checkZoneName, commentSafe, parseUpstream } from './proxy-upstream';
+import { checkListeners, checkPlan, checkZoneName, commentSafe, parseUpstream, upstreamPortProblem } from './proxy-upstream';
 import type { ProxyPlan } from './types';
 
 describe('parseUpstream', () => {
@@ -19,12 +19,23 @@ describe('parseUpstream', () => {
     '1.1.1.1 #x',
     '1.1.1.1\nserver=6.6.6.6',
     '[1.1.1.1]:53',
-    '1.1.1.1:0',
-    '1.1.1.1:70000',
     '"1.1.1.1"',
     '/zone/1.1.1.1',
   ])('rejects %j', (text) => {
     expect(() => parseUpstream(text)).toThrow('is not an IP address or IP:port');
+  });
+  it.each([
+    ['1.1.1.1:0', '0'],
+    ['1.1.1.1:70000', '70000'],
+    ['1.1.1.1:999999', '999999'],
+    ['[fd00::53]:0', '0'],
+  ])('mend30: %j is refused for its port, naming the range', (text, port) => {
+    expect(() => parseUpstream(text)).toThrow(`Upstream "${text}" has port ${port}, outside 1–65535: give a port from 1 to 65535, or leave it out for 53`);
+  });
+  it('upstreamPortProblem: null for a good port or a text that is no IP:PORT', () => {
+    expect(upstreamPortProblem('1.1.1.1:53')).toBeNull();
+    expect(upstreamPortProblem('dns.google:0')).toBeNull();
+    expect(upstreamPortProblem('[1.1.1.1]:0')).toBeNull();
   });
 });
 

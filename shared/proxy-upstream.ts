@@ -27,12 +27,28 @@ function canonicalIp(text: string): { ip: string; family: 4 | 6 } | null {
 }
 
 /**
- * Parses `IP`, `IPv4:PORT`, `IPv6`, `IPv6%zone`, `[IPv6]:PORT` (port defaults to 53).
- * Throws when the text is anything else: hostnames, URLs, spaces, quotes, `#`, `/`.
+ * Why `text` is refused for its port alone: an IP address with a port outside 1–65535
+ * (`127.0.0.1:0`, `[fd00::53]:99999`; port 0 is no destination, udp(7)), as
+ * `"127.0.0.1:0" has port 0, outside 1–65535: …`. Null for any other text, valid or not.
+ */
+export function upstreamPortProblem(text: string): string | null {
+  const m = /^\[([^\]]+)\]:(\d+)$/.exec(text) ?? /^([0-9.]+):(\d+)$/.exec(text);
+  if (!m) return null;
+  const ip = canonicalIp(m[1]!);
+  const port = Number(m[2]);
+  if (!ip || (text.startsWith('[') && ip.family !== 6) || (port >= 1 && port <= 65535)) return null;
+  return `"${text}" has port ${m[2]}, outside 1–65535: give a port from 1 to 65535, or leave it out for 53, e.g. 10.0.0.2:5353 or [fd00::53]:5353.`;
+}
+
+/**
+ * Parses `IP`, `IPv4:PORT`, `IPv6`, `IPv6%zone`, `[IPv6]:PORT` (port defaults to 53; 1–65535).
+ * Throws when the text is anything else: hostnames, URLs, spaces, quotes, `#`, `/`; a port out
+ * of range in upstreamPortProblem's words.
  */
 export function parseUpstream(text: string): UpstreamAddress {
   const fail = (): never => {
-    throw new Error(`Upstream "${text}" is not an IP address or IP:port; use e.g. 192.168.1.1, 10.0.0.2:5353 or [fd00::53]:53.`);
+    const port = upstreamPortProblem(text);
+    throw new Error(port ? `Upstream ${port}` : `Upstream "${text}" is not an IP address or IP:port; use e.g. 192.168.1.1, 10.0.0.2:5353 or [fd00::53]:53.`);
   };
   if (!UPSTREAM_CHARS.test(text)) fail();
   let host = text;

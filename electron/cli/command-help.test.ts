@@ -83,7 +83,7 @@ describe('k2s-dns VERB --help (walk15: it printed the whole help)', () => {
 
   it('every command\'s own help has an "Exit status:" paragraph (diff, ui and app had none), the whole help each line', () => {
     for (const verb of HELP_VERBS) expect(commandUsage(verb), verb).toMatch(/\n\nExit status: /);
-    expect(commandUsage('diff')).toContain('\nExit status: 0 the diff printed (the same, changed, or nothing saved); 1 it could not be read');
+    expect(commandUsage('diff')).toContain('\nExit status: 0 the diff printed (the same, changed, or nothing saved: unlike diff(1), a change is\nnot exit 1); 1 no diff could be shown: as a user while K2s DNS runs the saved copy is root\'s');
     expect(commandUsage('ui')).toContain('\nExit status: 0 stopped by Ctrl-C (SIGINT or SIGTERM); 1 the web server could not listen');
     expect(commandUsage('app')).toContain('\nExit status: in web mode as ui; with the Electron window the window\'s own: 0 closed');
     for (const verb of ['diff', 'ui', 'app']) expect(USAGE, verb).toMatch(new RegExp(`^ {2}${verb}: `, 'm'));

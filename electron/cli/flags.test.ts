@@ -53,6 +53,10 @@ describe('CLI flags from the Start schema', () => {
     [['--allow-zone', 'b\u00FCro.corp'], '--allow-zone must be an ASCII zone name such as corp.example, not "b\u00FCro.corp": it holds the non-ASCII character "\u00FC" (U+00FC) (an internationalized name goes in its xn-- form).'],
     [['--allow-zone', 'ok.example', '--allow-zone', 'x y'], '--allow-zone must be a zone name such as corp.example, not "x y".'],
     [['--upstream', 'dns.google'], '--upstream must be an IP or IP:PORT, e.g. 192.168.1.1 or [fd00::1]:53, not "dns.google".'],
+    // mend30: a port out of range is said as such, not as "not an IP".
+    [['--upstream', '127.0.0.1:0'], '--upstream "127.0.0.1:0" has port 0, outside 1–65535: give a port from 1 to 65535, or leave it out for 53, e.g. 10.0.0.2:5353 or [fd00::53]:5353.'],
+    [['--upstream', '127.0.0.1:99999'], '--upstream "127.0.0.1:99999" has port 99999, outside 1–65535'],
+    [['--upstream', '[fd00::53]:70000'], '--upstream "[fd00::53]:70000" has port 70000, outside 1–65535'],
     [Array.from({ length: 101 }, (_, i) => ['--allow-zone', `z${i}.example`]).flat(), '--allow-zone was given more than 100 times'],
   ])('refuses case %# with a usage error naming the flag', (args, message) => {
     expect(() => startOf(args)).toThrow(UsageError);

@@ -29,10 +29,13 @@ describe('nameKubeconfig', () => {
     expect(kubectlCommand('get nodes')).toBe(`sudo kubectl --kubeconfig ${ADMIN} get nodes`);
   });
 
-  it("the caller's ~/.kube/config, which sudo finds (SUDO_USER) and su's root does not: the sudo line bare, the su -c line names it", async () => {
+  it("the caller's ~/.kube/config, which sudo finds (SUDO_USER) and su's root does not: both lines of the pair name it (mend30: the sudo line was bare, so the pair read as two commands)", async () => {
     const own = '/home/ada/.kube/config';
     expect(await nameKubeconfig(own, lookups(own, [own], null))).toBe(own);
-    expect(asRootWays('start')).toBe(`as root: \`sudo npx k2s-dns start\`, or \`su -c 'npx k2s-dns start --kubeconfig ${own}'\` where sudo is not installed`);
+    expect(asRootWays('start')).toBe(`as root: \`sudo npx k2s-dns start --kubeconfig ${own}\`, or \`su -c 'npx k2s-dns start --kubeconfig ${own}'\` where sudo is not installed`);
+    expect(asRootWays('doctor')).toBe(`as root: \`sudo npx k2s-dns doctor --kubeconfig ${own}\`, or \`su -c 'npx k2s-dns doctor --kubeconfig ${own}'\` where sudo is not installed`);
+    // A lone sudo line (not the pair) stays bare: sudo finds it by itself.
+    expect(cliCommand('doctor', true)).toBe('sudo npx k2s-dns doctor');
     // Found by su's root too (K2s's admin.conf first): neither names it.
     expect(await nameKubeconfig(ADMIN, lookups(ADMIN, [], ADMIN))).toBe(ADMIN);
     expect(asRootWays('start')).toBe("as root: `sudo npx k2s-dns start`, or `su -c 'npx k2s-dns start'` where sudo is not installed");

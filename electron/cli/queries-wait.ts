@@ -11,6 +11,7 @@
  */
 import { watch } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { readRunFile } from '../core/capture/run-file';
 import { BLOCK_TIMEOUT_MS } from '../core/capture/tcpdump-argv';
 import { isCompanion } from '../core/capture/companion-pid';
 import type { QueryRow } from '../../shared/query-log/row';
@@ -113,7 +114,7 @@ export async function captureDrained(eventsFile: string, ms: number, now: () => 
  * names a live companion: only then can a row still come (stopped, or never started, none will).
  */
 export async function companionRuns(readyFile: string, procDir = '/proc'): Promise<boolean> {
-  const text = (await readFile(readyFile, 'utf8').catch(() => '')).trim();
+  const text = ((await readRunFile(readyFile)) ?? '').trim();
   return /^\d+$/.test(text) && isCompanion(Number(text), procDir);
 }
 

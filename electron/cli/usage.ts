@@ -62,7 +62,8 @@ const PARAGRAPH = {
          (Debian's dnsmasq-base); without it adguard where its binary exists, else dnsmasq.`,
   dnsproxy: '--dnsproxy PATH  the AdGuard dnsproxy binary to use instead of /opt/k2s/bin/dnsproxy.',
   upstream: `--upstream IP[:PORT]  a nameserver to forward to instead of the saved resolver's (repeat for
-         more, up to 32); one that does not answer rolls start back (VERIFY_UPSTREAM).`,
+         more, up to 32; PORT 1–65535, default 53; IPv6 with a port as [ADDR]:PORT); one that
+         does not answer rolls start back (VERIFY_UPSTREAM).`,
   verifyName: `--verify-name NAME  the external name start checks through the proxy and an upstream
          (default kubernetes.io); a DNS name, not an address.`,
   noLogQueries: '--no-log-queries  log no queries (the query log in /var/log/dnsproxy is on by default).',
@@ -107,8 +108,10 @@ const EXIT_QUERIES = `  queries: 0 rows printed, or none logged yet (stderr says
   installed, tcpdump missing, not readable, or its capture stopped while K2s DNS runs); 2 usage.`;
 const EXIT_DOCTOR = '  doctor: 0 no finding is an error; 1 a finding is an error; 2 usage.';
 // diff, ui and app: main.ts's `case` of each; a thrown error is exit 1 there ("k2s-dns VERB failed: …").
-const EXIT_DIFF = `  diff: 0 the diff printed (the same, changed, or nothing saved); 1 it could not be read (the
-  saved copy is root's, STATE_UNREADABLE, or another error: the reason is printed); 2 usage.`;
+const EXIT_DIFF = `  diff: 0 the diff printed (the same, changed, or nothing saved: unlike diff(1), a change is
+  not exit 1); 1 no diff could be shown: as a user while K2s DNS runs the saved copy is root's
+  (STATE_UNREADABLE; the message names the sudo and su -c lines), or another error (printed);
+  2 usage.`;
 const EXIT_UI = `  ui: 0 stopped by Ctrl-C (SIGINT or SIGTERM); 1 the web server could not listen (a --port in
   use) or the UI could not be built; 2 usage.`;
 const EXIT_APP = `  app: in web mode as ui; with the Electron window the window's own: 0 closed, 1 it could not

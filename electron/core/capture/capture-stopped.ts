@@ -10,6 +10,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { isCaptureArgv } from './capture-args';
 import { parseFailedFile } from './failed-file';
+import { readRunFile } from './run-file';
 
 /** Why the exact query log stopped: `at` the ISO time it stopped when recorded, else null. */
 export interface CaptureStop {
@@ -45,7 +46,7 @@ function argvOf(bytes: Buffer): string[] {
  * this user cannot see other users' processes (/proc mounted hidepid: /proc/1 hidden too).
  */
 export async function deadCompanionPid(readyFile: string, procDir = '/proc'): Promise<number | null> {
-  const text = await readFile(readyFile, 'utf8').catch(() => null);
+  const text = await readRunFile(readyFile);
   if (text === null) return null;
   const pid = Number.parseInt(text.trim(), 10);
   if (!Number.isInteger(pid) || pid <= 1 || String(pid) !== text.trim()) return null;
@@ -63,7 +64,7 @@ export async function deadCompanionPid(readyFile: string, procDir = '/proc'): Pr
  * (`now`) and the time of its last row (the rows file's mtime), as it recorded nothing itself.
  */
 export async function captureStopped(files: CaptureFiles, procDir = '/proc', now: () => Date = () => new Date()): Promise<CaptureStop | null> {
-  const failed = parseFailedFile(await readFile(files.failed, 'utf8').catch(() => ''));
+  const failed = parseFailedFile((await readRunFile(files.failed)) ?? '');
   if (failed !== null) return { at: failed.at, why: failed.why, ...(failed.exit === null ? {} : { exit: failed.exit }) };
   if (files.ready === undefined) return null;
   const pid = await deadCompanionPid(files.ready, procDir);

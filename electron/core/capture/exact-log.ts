@@ -1,5 +1,6 @@
 /** The Logs panel's exact query log (`logs:exact`, shared/query-log/exact.ts) from the companion's rows file. */
-import { lstat, readFile, stat } from 'node:fs/promises';
+import { lstat, stat } from 'node:fs/promises';
+import { readRunFile } from './run-file';
 import type { EngineName } from '../../../shared/engines/table';
 import { SHOWN_ENGINE_LOG, type ExactQueryLog } from '../../../shared/query-log/exact';
 import { readCapturedRows } from './rows-reader';
@@ -45,8 +46,8 @@ export async function exactQueryLog(file: string, rows: number, engine: EngineNa
     return { available: false, reason: `The exact query log ${captureStopWords(stopped)}. ${captureRestartWords(stopped)}${SHOWN_ENGINE_LOG}`, rows: [] };
   }
   const got = await readCapturedRows(file, rows, engine, [], find ? undefined : before, index);
-  const unwritten = unwrittenFile === undefined ? '' : (await readFile(unwrittenFile, 'utf8').catch(() => '')).trim();
-  const missed = capture?.missed === undefined ? null : parseMissed(await readFile(capture.missed, 'utf8').catch(() => ''));
+  const unwritten = unwrittenFile === undefined ? '' : ((await readRunFile(unwrittenFile)) ?? '').trim();
+  const missed = capture?.missed === undefined ? null : parseMissed((await readRunFile(capture.missed)) ?? '');
   const loss = { ...(unwritten === '' ? {} : { unwritten }), ...(missed === null ? {} : { missed: missedWords(missed) }) };
   if (got.present && find) return { available: true, reason: null, ...loss, ...(await searchCapturedRows(file, find.text, { limit: rows, engine, clusterZones: [], probes: find.probes ?? false, ...(before === undefined ? {} : { before }) })) };
   if (got.present) return { available: true, reason: null, ...loss, rows: got.rows, complete: got.complete, files: got.files, ...(got.oldestUs === undefined ? {} : { oldestUs: got.oldestUs }) };

@@ -57,6 +57,12 @@ describe("start's checks (left28 #2): a row is start's when its name is one star
     // An earlier list that is not one is left out; the last start's window still marks.
     expect(parseStartChecks('{"names":["a.test"],"fromMs":1,"toMs":4,"earlier":[{"names":["b.test"],"fromMs":3,"toMs":2}]}')).toEqual({ names: ['a.test'], fromMs: 1, toMs: 4 });
     expect(parseStartChecks('{"names":["a.test"],"fromMs":1,"toMs":4,"earlier":"x"}')).toEqual({ names: ['a.test'], fromMs: 1, toMs: 4 });
+    // mend30: one invalid window, or more than KEPT_STARTS - 1, dropped every earlier window: only the wrong ones go now.
+    const w = (i: number) => ({ names: [`e${i}.test`], fromMs: i, toMs: i + 1 });
+    const mixed = { names: ['a.test'], fromMs: 100, toMs: 104, earlier: [w(90), { names: ['b.test'], fromMs: 3, toMs: 2 }, w(80), 'x'] };
+    expect(parseStartChecks(JSON.stringify(mixed))).toEqual({ names: ['a.test'], fromMs: 100, toMs: 104, earlier: [w(90), w(80)] });
+    const many = { names: ['a.test'], fromMs: 100, toMs: 104, earlier: Array.from({ length: KEPT_STARTS + 2 }, (_, i) => w(90 - i)) };
+    expect(parseStartChecks(JSON.stringify(many))!.earlier).toEqual(Array.from({ length: KEPT_STARTS - 1 }, (_, i) => w(90 - i)));
   });
 });
 

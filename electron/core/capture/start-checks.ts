@@ -93,7 +93,9 @@ function parseWindow(v: unknown): StartWindow | null {
 
 /**
  * The record in `text`, or null when its last window is not one (hand-edited, cut): then no row
- * is marked. An `earlier` that is not a list of at most KEPT_STARTS - 1 windows is left out.
+ * is marked. Of `earlier` (newest first) the valid windows are kept, at most KEPT_STARTS - 1 (the
+ * newest): one window that is none, or a list longer than that, drops only what is wrong, not
+ * every earlier start's marks. An `earlier` that is no list is left out.
  */
 export function parseStartChecks(text: string): StartChecks | null {
   let v: unknown;
@@ -105,8 +107,8 @@ export function parseStartChecks(text: string): StartChecks | null {
   const last = parseWindow(v);
   if (last === null) return null;
   const given = (v as Record<string, unknown>).earlier;
-  const earlier = Array.isArray(given) && given.length < KEPT_STARTS ? given.map(parseWindow) : [];
-  return earlier.length > 0 && earlier.every((w) => w !== null) ? { ...last, earlier: earlier as StartWindow[] } : last;
+  const earlier = (Array.isArray(given) ? given.map(parseWindow) : []).filter((w): w is StartWindow => w !== null).slice(0, KEPT_STARTS - 1);
+  return earlier.length > 0 ? { ...last, earlier } : last;
 }
 
 /** The real path of the record beside the exact query log at the real path `rowsFile`. */

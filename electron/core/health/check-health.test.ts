@@ -149,6 +149,16 @@ describe('checkHealth with fake probes', () => {
     // Hops and the verdict speak of the name in its usual spelling.
     expect(r.hops.filter((h) => h.kind === 'listener' || h.kind === 'kube-dns').map((h) => h.name)).toEqual(['kubernetes.default.svc.k2s.example', 'kubernetes.default.svc.k2s.example', 'kubernetes.default.svc.k2s.example']);
   });
+  it("mend30: a user, who cannot read the state's listener list, gets the listener in the ok line as root does: the config's, else K2s's resolv.conf nameserver", async () => {
+    const user = { listeners: [], upstreams: [], stateUnreadable: 'root only' };
+    expect((await checkHealth(probes(status(user), []))).verdict.summary).toBe('kubernetes.default.svc.k2s.example resolves via k2s-dnsproxy (127.0.0.1:53)');
+    const fromConfig = { ...user, configFacts: { file: '/etc/k2s/dnsproxy.yaml', listeners: [{ address: '::1', port: 53 }], upstreams: [], zones: [] } };
+    expect((await checkHealth(probes(status(fromConfig), []))).verdict.summary).toBe('kubernetes.default.svc.k2s.example resolves via k2s-dnsproxy ([::1]:53)');
+    // resolved's stub in K2s's file is not a listener: none named then.
+    const resolved = { ...user, resolvedRoute: { link: 'k2s0', address: '172.19.1.1', domains: ['k2s.example'] } };
+    const stub = { ...probes(status(resolved), []), resolvConfText: async () => '# Managed by K2s\nnameserver 127.0.0.53\n' };
+    expect((await checkHealth(stub)).verdict.summary).toBe('kubernetes.default.svc.k2s.example resolves via k2s-dnsproxy');
+  });
   it('starting: busy, with the journal operation', async () => {
     const r = await checkHealth(probes(status({ state: 'starting', operation: { op: 'start', step: 'service', pid: 9, startedAt: 'x' } }), []));
     expect(r.verdict.cause).toBe('busy');

@@ -92,6 +92,21 @@ export function pathTargets(status: Pick<HostDnsStatus, 'listeners' | 'upstreams
   return { listeners: facts.listeners, upstreams: facts.upstreams, fromConfig: facts.file };
 }
 
+/**
+ * The listener a user's health line names when the state file (the listener list) is root's: the
+ * running proxy's config's first (AdGuard dnsproxy's 0644 config, HostDnsStatus.configFacts), else
+ * the first nameserver of K2s's own /etc/resolv.conf, which start writes with the listeners (not
+ * on a systemd-resolved host, where it names resolved's stub). Null when the state gives them or
+ * neither is known.
+ */
+export function shownListener(status: HostDnsStatus, resolver: HealthHop): string | null {
+  if (status.listeners.length > 0) return null;
+  const fromConfig = status.configFacts?.listeners[0];
+  if (fromConfig) return withPort(`${fromConfig.address.includes(':') ? `[${fromConfig.address}]` : fromConfig.address}:${fromConfig.port}`);
+  const first = resolver.outcome === 'k2s' && !status.resolvedRoute ? resolver.answers[0] : undefined;
+  return first ? withPort(first) : null;
+}
+
 /** The resolver hop: who owns /etc/resolv.conf and whether its nameservers reach a listener. */
 export function resolverHop(status: HostDnsStatus, text: string | null): HealthHop {
   const nameservers = text === null ? [] : parseResolvConf(text).nameservers;
@@ -206,7 +221,7 @@ export async function checkHealth(p: HealthProbes, opts: HealthOptions = {}): Pr
   const busy = status.state === 'starting' || status.state === 'stopping';
   // One outcome per fact: getaddrinfo's search-list NXDOMAIN is not the name's (reconcileHops).
   const hops = reconcileHops(probed);
-  const verdict = healthVerdict({ hops, state: status.state, interrupted: !busy && !!status.operation, stateCorrupt: !busy && !!status.stateProblem, watchdogRestart: status.watchdogRestart ?? null, serviceRestart: status.serviceRestart ?? null, proxyPid: status.pid, liveLoop, following: status.onNetworkChange === 'follow', keepRisk: verdictKeepRisk(status, hops, theirs ?? undefined), startRefusal: status.startRefusal ?? null, originalBack: status.originalBack === true });
+  const verdict = healthVerdict({ hops, state: status.state, interrupted: !busy && !!status.operation, stateCorrupt: !busy && !!status.stateProblem, watchdogRestart: status.watchdogRestart ?? null, serviceRestart: status.serviceRestart ?? null, proxyPid: status.pid, liveLoop, following: status.onNetworkChange === 'follow', keepRisk: verdictKeepRisk(status, hops, theirs ?? undefined), startRefusal: status.startRefusal ?? null, originalBack: status.originalBack === true, listenerShown: shownListener(status, resolver) });
   const checkedAt = p.now();
   return { name, domainSource: status.clusterDomain ? 'state' : 'default', hops, verdict, checkedAt, durationMs: checkedAt - started, forResolver: status.resolverStamp ?? null, ...(theirs ? { theirNameservers: theirs } : {}) };
 }

@@ -39,7 +39,7 @@ describe('verify with a dead upstream', () => {
     const h = await hostWithDead(['127.0.0.2']);
     const r = await startDns(h.deps, { ...opts, cliDoor: true, upstreams: ['127.0.0.2'] }, () => undefined);
     expect(r).toMatchObject({ ok: false, exitCode: 1, code: 'VERIFY_UPSTREAM' });
-    expect(r.message).toContain('The --upstream you named does not resolve www.example.test: 127.0.0.2 gave no answer (ERROR: connect ECONNREFUSED) (no answer within the verify deadline of 15000 ms)');
+    expect(r.message).toContain('The --upstream you named does not resolve www.example.test: 127.0.0.2 gave no answer: refused (nothing listens on its port) (no answer within the verify deadline of 15000 ms)');
     expect(r.message).toContain('Check the address (npx k2s-dns query www.example.test --server 127.0.0.2)');
     expect(r.message).toContain('Every change was rolled back');
     // Retried until the deadline, not judged on one lost datagram.

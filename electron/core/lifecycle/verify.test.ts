@@ -41,7 +41,7 @@ function fakeDeps(o: { proxyTimeouts?: number; proxyRcode?: string; upstreamOffl
         }
         return answer(name, server, 'NOERROR', ['172.21.0.1']);
       }
-      if (server === '192.0.2.53' && o.upstreamErrors) {
+      if ((server === '192.0.2.53' || server === 'fd00::53') && o.upstreamErrors) {
         // The socket's error for each try in turn (the last one repeats): at once (1 ms), or a TIMEOUT after the whole attempt.
         const e = o.upstreamErrors[Math.min(upstreamAttempts++, o.upstreamErrors.length - 1)]!;
         const ms = e === 'TIMEOUT' ? (timeoutMs ?? 2000) : 1;
@@ -157,10 +157,17 @@ describe('verifyDns with an --upstream this host cannot send to (tidy29: `--upst
   it('every try refused at once (connect ENETUNREACH, as a link-local upstream without its interface gets): stops after 3 tries with the reason', async () => {
     const f = fakeDeps({ upstreamErrors: ['connect ENETUNREACH 192.0.2.53:53'] });
     await expect(verifyDns(f.deps, FIXTURE_DISCOVERY, ['192.0.2.53'], 'www.example.test', 15_000, true)).rejects.toThrow(
-      'The --upstream you named does not resolve www.example.test: 192.0.2.53 gave no answer (ERROR: connect ENETUNREACH 192.0.2.53:53) (at once on each of 3 tries: this host cannot send to it, so it was not asked again until the verify deadline); every non-cluster name would fail through the proxy.',
+      'The --upstream you named does not resolve www.example.test: 192.0.2.53 gave no answer: network unreachable (ENETUNREACH: this host has no route to it) (at once on each of 3 tries: this host cannot send to it, so it was not asked again until the verify deadline); every non-cluster name would fail through the proxy.',
     );
     expect(f.upstreamAttempts()).toBe(3);
     expect(f.elapsed()).toBe(3 * 1 + 2 * 50);
+  });
+
+  it('mend30: EADDRNOTAVAIL (no IPv6 address up) in words with its fix, and the server as [addr]:port, not Node\'s raw `fd00::53:53`', async () => {
+    const f = fakeDeps({ upstreamErrors: ['connect EADDRNOTAVAIL [fd00::53]:53'] });
+    await expect(verifyDns(f.deps, FIXTURE_DISCOVERY, ['fd00::53'], 'www.example.test', 15_000, true)).rejects.toThrow(
+      'fd00::53 gave no answer: no address to send from (EADDRNOTAVAIL: this host has no address of that family up, e.g. no IPv6 address; use a nameserver it can reach or bring the interface up) (at once on each of 3 tries',
+    );
   });
 
   it('EINVAL (a scope the host does not have) stops early too', async () => {

@@ -4,7 +4,7 @@ import { failed } from './errors';
 import { answerClass, answerMismatch } from './answer-compare';
 import type { HostPath } from './host-paths';
 import { cliCommand, upstreamStartWays, type FrontEnd } from '../../../shared/fix';
-import { errnoWords } from '../../../shared/probe-failure';
+import { errnoWords, isPortUnreachable } from '../../../shared/probe-failure';
 import type { StartChecks } from '../capture/start-checks';
 
 export { answerClass } from './answer-compare';
@@ -220,7 +220,13 @@ export async function verifyDns(
     throw failed('VERIFY_SYSTEM', `${missed.p.label} answered ${name} with ${missed.r.rcode}${missed.r.error ? ` (${missed.r.error})` : ''} ${shown(missed.r)}, not ${want}${ranOut(missed)}; programs that resolve this way would not find cluster names. Check \`resolvectl status\` (the cluster zones must be on the KubeSwitch link) and the hosts line of /etc/nsswitch.conf.`);
   }
   if (ext.dead.length) {
-    const what = ext.dead.map(({ u, r }) => `${u} ${r.rcode === 'REFUSED' ? 'refused' : `gave no answer (${r.rcode}${r.error ? `: ${r.error}` : ''})`}`).join('; ');
+    // An errno this host gave (EADDRNOTAVAIL, EINVAL …) in the probes' words, with its fix
+    // (shared/probe-failure.ts), not Node's raw message; a closed port or a timeout as probed.
+    const noAnswer = (r: QueryResult) => {
+      const errno = r.rcode === 'ERROR' && !isPortUnreachable(r.error) ? errnoWords(r.error) : null;
+      return errno ? `gave no answer: ${errno}` : `gave no answer (${r.rcode}${r.error ? `: ${r.error}` : ''})`;
+    };
+    const what = ext.dead.map(({ u, r }) => `${u} ${r.rcode === 'REFUSED' ? 'refused' : noAnswer(r)}`).join('; ');
     // All dead: nothing outside the cluster resolves. Some dead: the others answer, but a name
     // they fail waits for the dead one's timeout, and a typo'd address is kept silently: refused
     // either way, in words that say which case it is.

@@ -3,7 +3,7 @@ import net from 'node:net';
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DNSMASQ_BIN, startDnsmasq, type DnsmasqServer } from '../../../e2e/bed/dnsmasq-server';
-import { queryDns } from './dns-query';
+import { queryDns, socketErrorText } from './dns-query';
 
 const haveDnsmasq = existsSync(DNSMASQ_BIN);
 if (!haveDnsmasq) console.warn(`skipped: ${DNSMASQ_BIN} is missing (apt-get install dnsmasq-base)`);
@@ -133,6 +133,19 @@ describe('queryDns without an answer', () => {
     const r = await queryDns({ name: 'x.test', type: 'A', server: `127.0.0.1:${port}`, transport: 'tcp', timeoutMs: 1000 });
     expect(r.rcode).toBe('ERROR');
     expect(r.error).toContain('ECONNREFUSED');
+  });
+
+  it('mend30: a socket error names the server as [addr]:port (Node writes `fe80::1:53`) with its errno: connect(2) of a link-local address without its interface is EINVAL', async () => {
+    const r = await queryDns({ name: 'x.test', type: 'A', server: '[fe80::1]:5353', timeoutMs: 1000 });
+    expect(r.rcode).toBe('ERROR');
+    expect(r.error).toBe('connect EINVAL [fe80::1]:5353');
+  });
+
+  it('socketErrorText: syscall, errno and [addr]:port; Node\'s message when it has no code', () => {
+    const e = Object.assign(new Error('connect EADDRNOTAVAIL fd00::53:53'), { code: 'EADDRNOTAVAIL', syscall: 'connect' });
+    expect(socketErrorText(e, { address: 'fd00::53', port: 53 })).toBe('connect EADDRNOTAVAIL [fd00::53]:53');
+    expect(socketErrorText(Object.assign(new Error('send ENETUNREACH 192.0.2.53:53'), { code: 'ENETUNREACH', syscall: 'send' }), { address: '192.0.2.53', port: 53 })).toBe('send ENETUNREACH 192.0.2.53:53');
+    expect(socketErrorText(new Error('odd'), { address: 'fd00::53', port: 53 })).toBe('odd');
   });
 
   it('throws for a server that is not an IP endpoint', async () => {

@@ -160,7 +160,7 @@ function exchangeUdp(endpoint: ServerEndpoint, query: Packet, deadline: number):
       Math.max(0, deadline - monotonicMs()),
     );
     const failed = (err: NodeJS.ErrnoException): void =>
-      finish({ ok: false, rcode: 'ERROR', error: err.code === 'ECONNREFUSED' ? portUnreachableError(formatServer(endpoint)) : err.message });
+      finish({ ok: false, rcode: 'ERROR', error: err.code === 'ECONNREFUSED' ? portUnreachableError(formatServer(endpoint)) : socketErrorText(err, endpoint) });
     socket.on('error', failed);
     socket.on('message', (msg, rinfo) => {
       // Only the server we asked may answer (anti-spoofing, RFC 5452 §9.1; the connected socket filters too).
@@ -178,6 +178,16 @@ function exchangeUdp(endpoint: ServerEndpoint, query: Packet, deadline: number):
       });
     });
   });
+}
+
+/**
+ * A socket error as `connect EADDRNOTAVAIL [fd00::53]:53`: the system call and errno Node
+ * reports, and the server as formatServer writes it (Node's own message joins an IPv6 address
+ * and its port as `fd00::53:53`, where neither can be read off). An error without a code or
+ * system call keeps Node's message.
+ */
+export function socketErrorText(err: NodeJS.ErrnoException, endpoint: { address: string; port: number }): string {
+  return err.code && err.syscall ? `${err.syscall} ${err.code} ${formatServer(endpoint)}` : err.message;
 }
 
 /** TCP exchange: one query on a fresh connection, length-prefixed both ways (RFC 1035 §4.2.2). */
@@ -198,7 +208,7 @@ function exchangeTcp(endpoint: ServerEndpoint, query: Packet, deadline: number):
       Math.max(0, deadline - monotonicMs()),
     );
     socket.on('connect', () => socket.write(dnsPacket.streamEncode(query)));
-    socket.on('error', (err) => finish({ ok: false, rcode: 'ERROR', error: err.message }));
+    socket.on('error', (err: NodeJS.ErrnoException) => finish({ ok: false, rcode: 'ERROR', error: socketErrorText(err, endpoint) }));
     socket.on('close', () =>
       finish({ ok: false, rcode: 'ERROR', error: `${formatServer(endpoint)} closed the TCP connection before answering` }),
     );
