@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dnsmasqConfigFacts, dnsproxyConfigFacts } from './proxy-config-facts';
+import { MAX_CONFIG_LISTENERS, dnsmasqConfigFacts, dnsproxyConfigFacts } from './proxy-config-facts';
 import { renderDnsproxyConfig } from './dnsproxy-config';
 import { renderDnsmasqConfig } from './dnsmasq-config';
 import { testPlan } from '../e2e/support/test-plan';
@@ -24,5 +24,15 @@ describe('proxy config facts: the listeners and default upstreams a written conf
     expect(dnsproxyConfigFacts('- a\n')).toBeNull();
     expect(dnsproxyConfigFacts('a: &x [1]\nb: *x\n')).toBeNull();
     expect(dnsproxyConfigFacts('listen-addrs: 7\nupstream: ["https://dns.example/dns-query", "[/x/]1.2.3.4:53"]\n')).toEqual({ listeners: [], upstreams: [], zones: [{ zone: 'x', upstream: '1.2.3.4' }] });
+  });
+  it('a hand-edited listen-addrs × listen-ports past MAX_CONFIG_LISTENERS names no listener (30,000 of each fit the 1 MiB read: 9e8 objects)', () => {
+    const addrs = (n: number) => Array.from({ length: n }, (_, i) => `10.0.${i >> 8}.${i & 255}`).join(',');
+    const ports = (n: number) => Array.from({ length: n }, (_, i) => i + 1).join(',');
+    expect(MAX_CONFIG_LISTENERS).toBe(1024);
+    const atCap = dnsproxyConfigFacts(`listen-addrs: [${addrs(32)}]\nlisten-ports: [${ports(32)}]\nupstream: ["192.0.2.53:53"]\n`);
+    expect(atCap?.listeners).toHaveLength(1024);
+    expect(atCap?.listeners[1023]).toEqual({ address: '10.0.0.31', port: 32 });
+    const past = dnsproxyConfigFacts(`listen-addrs: [${addrs(1025)}]\nlisten-ports: [53]\nupstream: ["192.0.2.53:53"]\n`);
+    expect(past).toEqual({ listeners: [], upstreams: ['192.0.2.53'], zones: [] });
   });
 });

@@ -33,6 +33,13 @@ function zoneList(routes: readonly { zones: string; upstream: string | null }[])
   return [...out].map(([zone, upstream]) => ({ zone, upstream }));
 }
 
+/**
+ * Most listeners a config's facts name: k2s-dns writes a few (one address a family, one port);
+ * `listen-addrs` × `listen-ports` of a hand-edited file could be millions (30,000 of each fit
+ * the 1 MiB read: status as a user ran out of memory building them). More read as none.
+ */
+export const MAX_CONFIG_LISTENERS = 1024;
+
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
 
 /** `IP:PORT` / `[v6]:PORT` of a dnsproxy upstream entry as routeAddress writes it; null for anything else (a `[/zone/]` route, a URL). */
@@ -43,7 +50,7 @@ function dnsproxyUpstream(entry: string): string | null {
 
 /**
  * The facts of a dnsproxy YAML config (dnsproxy config.yaml.dist: every `listen-addrs` address
- * on every `listen-ports` port; the default upstreams are the entries of `upstream` and `fallback`
+ * on every `listen-ports` port, none past MAX_CONFIG_LISTENERS; the default upstreams are the entries of `upstream` and `fallback`
  * without a `[/zone/]` prefix, each once; the zones from `upstream`'s `[/zone/]` entries). Null when the text is no YAML mapping (a cut or edited file).
  */
 export function dnsproxyConfigFacts(text: string): ProxyConfigFacts | null {
@@ -57,7 +64,8 @@ export function dnsproxyConfigFacts(text: string): ProxyConfigFacts | null {
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) return null;
   const d = doc as Record<string, unknown>;
   const ports = Array.isArray(d['listen-ports']) ? d['listen-ports'].filter((p): p is number => Number.isInteger(p) && p > 0 && p < 65536) : [];
-  const listeners = strings(d['listen-addrs']).flatMap((address) => ports.map((port) => ({ address, port })));
+  const addrs = strings(d['listen-addrs']);
+  const listeners = addrs.length * ports.length > MAX_CONFIG_LISTENERS ? [] : addrs.flatMap((address) => ports.map((port) => ({ address, port })));
   const upstreams = [...new Set([...strings(d.upstream), ...strings(d.fallback)].map(dnsproxyUpstream).filter((u): u is string => u !== null))];
   // `[/zone1/zone2/]IP:PORT` (dnsproxy README "Specifying upstreams for domains"); `fallback` repeats them.
   const zones = zoneList(strings(d.upstream).flatMap((e) => {

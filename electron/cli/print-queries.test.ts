@@ -212,6 +212,20 @@ describe('k2s-dns queries', () => {
       expect(Date.parse(formatExactRow(capturedQueryRow(c, 'adguard', 'k', [])).split(' ')[0]!)).toBe(Math.floor(c.queryUs / 1000));
     });
 
+    it('in the hour a clock turned back repeats, each row names its own instant (the offset at its packet time, not the local time read back)', () => {
+      process.env.TZ = 'America/New_York';
+      // 2026-11-01 05:30Z and 06:30Z are both 01:30 in New York: EDT (-04:00), then EST (-05:00).
+      const first = capturedQueryRow({ ...c, queryUs: Date.parse('2026-11-01T05:30:00Z') * 1000 }, 'adguard', 'k', []);
+      const second = capturedQueryRow({ ...c, queryUs: Date.parse('2026-11-01T06:30:00Z') * 1000 }, 'adguard', 'k', []);
+      expect(formatExactRow(first).split(' ')[0]).toBe('2026-11-01T01:30:00.000000-04:00');
+      expect(formatExactRow(second).split(' ')[0]).toBe('2026-11-01T01:30:00.000000-05:00');
+      expect(Date.parse(formatExactRow(second).split(' ')[0]!)).toBe(Date.parse('2026-11-01T06:30:00Z'));
+      // St. John's turns back at 02:00 NDT (-02:30) to 01:00 NST (-03:30): 01:30 twice.
+      process.env.TZ = 'America/St_Johns';
+      const nst = capturedQueryRow({ ...c, queryUs: Date.parse('2026-11-01T05:00:00Z') * 1000 }, 'adguard', 'k', []);
+      expect(formatExactRow(nst).split(' ')[0]).toBe('2026-11-01T01:30:00.000000-03:30');
+    });
+
     it('the run boundary line names its UTC offset too', () => {
       process.env.TZ = 'Europe/Berlin';
       expect(exactRowLines([{ ...capturedQueryRow(c, 'adguard', 'k', []), runStartedMs: 1_764_615_500_000 }])[0]).toBe('— K2s DNS started 2025-12-01 19:58:20 +01:00 —');

@@ -163,6 +163,16 @@ export const START_CHECK_MARK = " [k2s-dns start's check]";
 export const QUERIES_HEADER = 'TIME CLIENT PROTO TYPE NAME RCODE ROUTE LATENCY ANSWERS';
 
 /**
+ * A row's TIME: its local time with the UTC offset at its instant where the row knows it
+ * (QueryRow.utcOffset: exact rows), else the offset its local time reads as (withUtcOffset: in
+ * the hour a clock turned back repeats, the earlier one's); `-` without a time.
+ */
+function timeText(r: QueryRow): string {
+  if (r.time === null) return '-';
+  return r.utcOffset === undefined ? withUtcOffset(r.time) : `${r.time}${r.utcOffset}`;
+}
+
+/**
  * `TIME CLIENT PROTO TYPE NAME RCODE via UPSTREAM (LATENCY ms) ANSWERS`; TIME local with its UTC
  * offset (`2026-12-07T12:03:04.123456+01:00`, shared/query-log/utc-offset.ts; `--json`'s `time`
  * stays without it); without an upstream
@@ -173,7 +183,7 @@ export const QUERIES_HEADER = 'TIME CLIENT PROTO TYPE NAME RCODE ROUTE LATENCY A
 export function formatExactRow(r: QueryRow): string {
   const via = r.upstream ? `via ${r.upstream}` : r.rcode === null ? 'no answer' : r.route !== null ? ROUTE_LABEL[r.route] : 'cache';
   const lat = r.latencyMs === null ? '' : ` ${r.latencyMs.toFixed(2)} ms`;
-  return `${r.time === null ? '-' : withUtcOffset(r.time)} ${r.client ?? '-'} ${r.protocol ?? '-'} ${r.type} ${r.asked ?? r.name} ${r.rcode ?? '-'} ${via}${lat}${r.answers.length ? ` ${r.answers.join(',')}` : ''}${r.startCheck ? START_CHECK_MARK : r.probe ? PROBE_MARK : ''}`;
+  return `${timeText(r)} ${r.client ?? '-'} ${r.protocol ?? '-'} ${r.type} ${r.asked ?? r.name} ${r.rcode ?? '-'} ${via}${lat}${r.answers.length ? ` ${r.answers.join(',')}` : ''}${r.startCheck ? START_CHECK_MARK : r.probe ? PROBE_MARK : ''}`;
 }
 
 /**

@@ -15,6 +15,13 @@ export interface QueryRow {
   engine: EngineName;
   /** ISO-8601 local time of the query (as the engine logged it), null when the line had none. */
   time: string | null;
+  /**
+   * The UTC offset of the process's time zone at the row's instant (`+01:00`,
+   * shared/query-log/utc-offset.ts), set where that instant is known (exact rows: the packet's
+   * time). `time` alone cannot say it in the hour a clock turned back repeats; absent on
+   * engine-log rows, whose lines give local times only.
+   */
+  utcOffset?: string;
   /** Client address (`127.0.0.1:53534` or `127.0.0.1`), null when not logged. */
   client: string | null;
   /** Queried name without the trailing dot, in lower case (`kubernetes.default.svc.cluster.local`): what zones, search and grouping compare. */

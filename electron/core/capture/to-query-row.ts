@@ -7,6 +7,7 @@
 import { isHealthProbeName } from '../../../shared/health-probe';
 import { zoneOf, type QueryRow } from '../../../shared/query-log/row';
 import type { CapturedQuery } from './pairing';
+import { utcOffsetAt } from '../../../shared/query-log/utc-offset';
 import { isStartCheck, runOf, type StartChecks } from './start-checks';
 
 /** Local ISO-8601 time with µs (`2026-12-01T19:16:27.123456`), as the engines' log lines give it. */
@@ -48,6 +49,7 @@ export function capturedQueryRow(given: CapturedQuery, engine: QueryRow['engine'
     key,
     engine,
     time: localIso(c.queryUs),
+    utcOffset: utcOffsetAt(Math.floor(c.queryUs / 1000)),
     client: c.client,
     name,
     // The packet's spelling for the listings; `name` stays lower case for zones, search and grouping.

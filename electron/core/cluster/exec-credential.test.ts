@@ -52,4 +52,12 @@ describe('a kubeconfig exec credential plugin, bounded', () => {
     const garbage = withPlugin('garbage', 'echo hello');
     await expect(boundedExecAuth(garbage.kc, '/k', 2000, 4096).applySecurityAuthentication(request())).rejects.toThrow(`plugin ${garbage.plugin} printed no ExecCredential JSON`);
   });
+  it('one that prints its credential and exits but leaves a child holding its output: its token, not a wait for that child', async () => {
+    // A plugin starting a background helper (an agent, a browser for a login) that keeps stdout open:
+    // 'close' never came while the helper lived (30 s here; for ever for a daemon), though the plugin exited 0.
+    const { kc } = withPlugin('daemon', `sleep 30 & echo '${TOKEN}'`);
+    const r = request();
+    await boundedExecAuth(kc, '/k', 20_000, 4096).applySecurityAuthentication(r);
+    expect(r.getHeaders()['Authorization']).toBe('Bearer t0k');
+  }, 10_000);
 });

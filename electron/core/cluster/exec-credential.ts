@@ -16,6 +16,11 @@ import { ClusterResponseError } from './errors';
 
 /** Longest a plugin may run, ms (cloud token plugins print within a few seconds; one waiting for a login never ends). */
 export const EXEC_PLUGIN_TIMEOUT_MS = 15_000;
+/**
+ * How long after the plugin exits its output pipes may stay open, ms: what it wrote before exit is
+ * read by then; a child it left holding them (`helper &`) kept client-node waiting for 'close'.
+ */
+export const EXEC_PLUGIN_EXIT_DRAIN_MS = 500;
 /** Bytes a plugin may print on stdout: an ExecCredential is a token or a certificate and key, a few KiB. */
 export const EXEC_PLUGIN_MAX_BYTES = 1024 * 1024;
 
@@ -53,10 +58,18 @@ export function boundedExecAuth(kc: KubeConfig, kubeconfigPath: string, timeoutM
         bytes += Buffer.byteLength(b);
         if (bytes > maxBytes) end(`printed more than ${maxBytes} bytes`);
       });
+      // Exited, yet a child it started (an agent, a browser for a login) may hold its output open for
+      // ever and 'close' would wait for it: the pipes are closed shortly after, what it printed kept.
+      let drain: NodeJS.Timeout | undefined;
       child.on('exit', (code) => {
         run.code = code;
         clearTimeout(timer);
+        drain = setTimeout(() => {
+          child.stdout?.destroy();
+          child.stderr?.destroy();
+        }, EXEC_PLUGIN_EXIT_DRAIN_MS);
       });
+      child.on('close', () => clearTimeout(drain));
       child.on('error', () => clearTimeout(timer));
       return child;
     };

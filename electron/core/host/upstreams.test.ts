@@ -93,6 +93,19 @@ describe('pickUpstreams', () => {
     expect(r.dropped.map((d) => d.server)).toEqual(['127.0.0.53', '127.0.0.54']);
   });
 
+  it('the stub in any spelling (IPv4-mapped, with :53) is the stub, not an upstream 127.0.0.53 that resolved forwards back to the proxy', () => {
+    const r = pickUpstreams({ resolvConf: conf('::ffff:127.0.0.53', '[::ffff:7f00:36]:53', '127.0.0.53:53', '127.0.0.53:5353'), listeners: LISTENERS, resolvedLinkServers: ['192.168.1.1', '::ffff:127.0.0.54'] });
+    expect(r.upstreams).toEqual(['192.168.1.1', '127.0.0.53:5353']);
+    expect(r.dropped.map((d) => [d.server, d.kind])).toEqual([
+      ['::ffff:127.0.0.53', 'resolved-stub'],
+      ['::ffff:127.0.0.54', 'resolved-stub'],
+      ['[::ffff:7f00:36]:53', 'resolved-stub'],
+      ['::ffff:127.0.0.54', 'resolved-stub'],
+      ['127.0.0.53:53', 'resolved-stub'],
+      ['::ffff:127.0.0.54', 'resolved-stub'],
+    ]);
+  });
+
   it('a wildcard listener on port 53 also catches loopback nameservers; other ports do not loop', () => {
     expect(pickUpstreams({ resolvConf: conf('127.0.1.1', '10.0.0.1'), listeners: [{ address: '0.0.0.0', port: 53 }] }).upstreams).toEqual(['10.0.0.1']);
     expect(pickUpstreams({ resolvConf: conf('127.0.0.1'), listeners: [{ address: '127.0.0.1', port: 5353 }] }).upstreams).toEqual(['127.0.0.1']);

@@ -24,6 +24,16 @@ function endpointOf(server: string): { address: string; port: number } | null {
   }
 }
 
+/**
+ * True when `server` is one of systemd-resolved's stub listeners (RESOLVED_STUBS, port 53) in any
+ * spelling: `127.0.0.53`, `127.0.0.53:53`, IPv4-mapped `::ffff:127.0.0.53` (RFC 4291 §2.5.5.2,
+ * which glibc sends to the stub alike). Unparsable text compares as its bare address.
+ */
+export function isResolvedStub(server: string): boolean {
+  const e = endpointOf(server);
+  return e === null ? RESOLVED_STUBS.has(bareAddress(server)) : e.port === 53 && RESOLVED_STUBS.has(e.address);
+}
+
 /** The listener a query to `server` would reach (a loop), or null. */
 export function reachesListener(server: string, listeners: Listener[]): Listener | null {
   const e = endpointOf(server);
@@ -169,7 +179,7 @@ export function pickUpstreams(input: {
       dropped.push({ server, listed, kind: 'loop', reason: `${loop}${via ? ` (${via})` : ''}; forwarding there would loop` });
       return;
     }
-    if (RESOLVED_STUBS.has(bareAddress(server))) {
+    if (isResolvedStub(server)) {
       dropped.push({ server, listed, kind: 'resolved-stub', reason: `systemd-resolved stub listener${via ? ` (${via})` : ''}; resolved would forward back to the proxy` });
       return;
     }
@@ -191,7 +201,7 @@ export function pickUpstreams(input: {
   const used = input.glibcMaxns ? all.slice(0, GLIBC_MAXNS) : all;
   for (const server of used) {
     listed = server;
-    if (RESOLVED_STUBS.has(bareAddress(server))) {
+    if (isResolvedStub(server)) {
       if (input.resolvedLinkServers && input.resolvedLinkServers.length > 0) {
         dropped.push({ server, listed, kind: 'resolved-stub', reason: 'systemd-resolved stub listener; replaced by its link servers from resolvectl' });
         for (const s of input.resolvedLinkServers) add(s, 'from resolvectl');
@@ -253,7 +263,7 @@ export async function readResolvedLinkServers(exec: Exec, excludeLinks: readonly
   const servers: string[] = [];
   for (const l of ordered) {
     for (const s of l.servers) {
-      if (!RESOLVED_STUBS.has(bareAddress(s)) && !servers.includes(s)) servers.push(s);
+      if (!isResolvedStub(s) && !servers.includes(s)) servers.push(s);
     }
   }
   return servers;

@@ -29,7 +29,7 @@ import { engineRuntime } from '../engines/table';
 import { ROOT_WRITTEN_DIRS } from '../../../shared/root-dir-check';
 import { captureResolver, readState, restoreResolver, sameResolver, writeState } from '../host/resolver-state';
 import { keepStartCopy } from '../host/start-copy';
-import { pickUpstreams, readResolvedLinkServers } from '../host/upstreams';
+import { isResolvedStub, pickUpstreams, readResolvedLinkServers } from '../host/upstreams';
 import { isManagedEntry } from './preflight';
 import { originalBack } from '../../../shared/resolver-compare';
 import { isGone } from './resolver-gone';
@@ -280,7 +280,7 @@ async function followLocked(deps: LifecycleDeps): Promise<FollowOutcome> {
   const fixed = ownerFixed(state.lastNetworkChange ?? null, sha256, found.owner);
 
   const parsed = parseResolvConf(found.bytes.toString('utf8'));
-  const stub = parsed.nameservers.some((ns) => ns === '127.0.0.53' || ns === '127.0.0.54');
+  const stub = parsed.nameservers.some(isResolvedStub);
   const resolvedLinkServers = stub ? await readResolvedLinkServers(deps.exec, state.resolvedRoute ? [state.resolvedRoute.link] : []) : undefined;
   const picked = pickUpstreams({ resolvConf: parsed, listeners: state.listeners, interfaces: await deps.interfaceNames(), hostAddresses: await deps.hostAddresses(), ...(resolvedLinkServers ? { resolvedLinkServers } : {}) });
   const loops = picked.dropped.filter((d) => d.kind === 'loop');

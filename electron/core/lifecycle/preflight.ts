@@ -13,7 +13,7 @@ import { notResolverFix, resolverOwnerRefusal, startRefusesResolverFile, unknown
 import { savedOriginalFix, type FileOwner } from '../../../shared/writable-resolver';
 import { isGone } from './resolver-gone';
 import { missingResolverWords } from '../../../shared/resolver-missing';
-import { pickUpstreams, readResolvedLinkServers } from '../host/upstreams';
+import { isResolvedStub, pickUpstreams, readResolvedLinkServers } from '../host/upstreams';
 import { isBindMounted } from '../host/mounts';
 import { isOwnProxyPid } from '../host/own-proxy';
 import { chooseEngine, type EngineChoice } from './engine';
@@ -331,7 +331,7 @@ async function hostChecks(deps: LifecycleDeps, opts: StartOptions, engine: Prefl
   const { listeners, skipped } = await planListeners(deps, opts.kubeSwitch);
 
   const resolved = (await resolvedPending) ? await planResolvedRoute(deps, listeners, skipped, parsed.nameservers) : null;
-  const usesResolvedStub = parsed.nameservers.slice(0, GLIBC_MAXNS).some((ns) => ns === '127.0.0.53' || ns === '127.0.0.54');
+  const usesResolvedStub = parsed.nameservers.slice(0, GLIBC_MAXNS).some(isResolvedStub);
   // Our own routing link is no upstream (a second start sees it in `resolvectl dns`).
   const resolvedLinkServers = usesResolvedStub ? await readResolvedLinkServers(deps.exec, resolved ? [resolved.link] : []) : undefined;
   const interfaces = await deps.interfaceNames();
