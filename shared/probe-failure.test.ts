@@ -12,7 +12,7 @@ describe('errnoWords', () => {
 
   it('keeps the earlier words, and null for an error it does not know', () => {
     expect(errnoWords('connect ENETUNREACH 192.0.2.53:53')).toBe('network unreachable (ENETUNREACH: this host has no route to it)');
-    expect(errnoWords('127.0.0.1:53 nothing answers (port unreachable: ECONNREFUSED)')).toBe('nothing answers (port unreachable)');
+    expect(errnoWords('127.0.0.1:53 nothing answers (port unreachable: ECONNREFUSED)')).toBe('refused: nothing listens on its port (ICMP port unreachable)');
     expect(errnoWords('something else')).toBeNull();
     expect(noReplyWords({ rcode: 'ERROR', error: 'connect EADDRNOTAVAIL [::1]:53', latencyMs: 1 })).toMatch(/^no address to send from/);
   });

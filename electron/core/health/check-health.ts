@@ -13,6 +13,7 @@ import { driftRoute, GLIBC_DEFAULT_NAMESERVER, viaK2sWords } from '../../../shar
 import { GLIBC_MAXNS, parseResolvConf } from '../../../shared/resolv-conf';
 import { verdictKeepRisk } from '../../../shared/drift-default';
 import { askTheirNameservers } from '../lifecycle/their-nameservers';
+import { formatServer } from '../host/parse-server';
 import { missingResolverWords } from '../../../shared/resolver-missing';
 import { startRefusalCode } from '../../../shared/network-writer';
 
@@ -102,7 +103,7 @@ export function pathTargets(status: Pick<HostDnsStatus, 'listeners' | 'upstreams
 export function shownListener(status: HostDnsStatus, resolver: HealthHop): string | null {
   if (status.listeners.length > 0) return null;
   const fromConfig = status.configFacts?.listeners[0];
-  if (fromConfig) return withPort(`${fromConfig.address.includes(':') ? `[${fromConfig.address}]` : fromConfig.address}:${fromConfig.port}`);
+  if (fromConfig) return formatServer(fromConfig);
   const first = resolver.outcome === 'k2s' && !status.resolvedRoute ? resolver.answers[0] : undefined;
   return first ? withPort(first) : null;
 }
@@ -204,7 +205,7 @@ export async function checkHealth(p: HealthProbes, opts: HealthOptions = {}): Pr
   const theirRoute = !off && status.resolverOwner === 'foreign' && !status.driftGone ? (status.driftRoute ?? null) : null;
   const [system, listeners, core, ups, loops, theirs] = await Promise.all([
     p.lookup(asked, opts.lookupTimeoutMs ?? 4000).then(named),
-    Promise.all(status.listeners.map((l) => p.query({ name: asked, type: 'A', server: withPort(`${l.address}:${l.port}`), timeoutMs: qt }).then(named))),
+    Promise.all(status.listeners.map((l) => p.query({ name: asked, type: 'A', server: formatServer(l), timeoutMs: qt }).then(named))),
     off ? Promise.resolve(null) : p.query({ name: asked, type: 'A', server: kubeDns, timeoutMs: qt }).then(named),
     Promise.all(upstreams.map((u) => p.query({ name: '.', type: 'NS', server: withPort(u), timeoutMs: qt }))),
     running && p.liveLoops ? p.liveLoops([domain]).catch(() => []) : Promise.resolve([]),
