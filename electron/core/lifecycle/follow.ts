@@ -370,8 +370,7 @@ async function followLocked(deps: LifecycleDeps): Promise<FollowOutcome> {
     // Any other follow whose proxy config would be written byte for byte as it is (only the
     // file's search list or client options changed: new user, session 30, the restart changed the
     // PID and flushed the cache for nothing) leaves the running engine as it is too.
-    // (The config holds everything of the plan a follow changes: upstreams, timeout, order; the argv only the plan's listeners.)
-    const keepEngine = back ? samePlan && proxyRuns : (await proxyConfigCurrent(deps.fs, plan)) && (await deps.services.status().catch(() => null))?.running === true;
+    const keepEngine = samePlan && (back ? proxyRuns : (await proxyConfigCurrent(deps.fs, plan)) && (await deps.services.status().catch(() => null))?.running === true);
     if (keepEngine) {
       const kept: NetworkChange = { ...change, proxy: 'kept' };
       next = { ...next, plan, pendingManagedResolvConfSha256: null, lastNetworkChange: kept, followedChange: kept };
