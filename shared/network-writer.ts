@@ -267,16 +267,11 @@ export function writerName(c: Pick<NetworkChangeView, 'writer'> & Partial<Pick<N
 }
 
 /**
- * A followed change's upstreams: `upstreams 192.0.2.53 → 10.77.0.2`, or, when the list is the
- * same, whether the proxy kept running (NetworkChangeView.proxy `kept`: its config the same) or
- * restarted with a new config (`restarted`: the file's options changed its timeout or order).
+ * A followed change's upstreams: `upstreams 192.0.2.53 → 10.77.0.2`, or `upstreams unchanged
+ * (192.0.2.53; the file changed otherwise, e.g. its search list)` when the list is the same.
  */
-export function upstreamChangeWords(c: Pick<NetworkChangeView, 'from' | 'to' | 'proxy'>): string {
-  if (c.from.join(' ') === c.to.join(' ')) {
-    if (c.proxy === 'kept') return `upstreams unchanged (${c.to.join(', ')}; only the file's search list or options changed, so k2s-dnsproxy kept running with its config as it was)`;
-    if (c.proxy === 'restarted') return `upstreams unchanged (${c.to.join(', ')}), but the file's options changed the proxy's config, so k2s-dnsproxy restarted with it`;
-    return `upstreams unchanged (${c.to.join(', ')}; the file changed otherwise, e.g. its search list or options)`;
-  }
+export function upstreamChangeWords(c: Pick<NetworkChangeView, 'from' | 'to'>): string {
+  if (c.from.join(' ') === c.to.join(' ')) return `upstreams unchanged (${c.to.join(', ')}; the file changed otherwise, e.g. its search list or options)`;
   return `upstreams ${c.from.join(', ')} → ${c.to.join(', ')}`;
 }
 

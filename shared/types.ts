@@ -551,13 +551,6 @@ export interface NetworkChangeView {
    */
   fixed?: { refusedAt: string; problem: string; fix: string };
   /**
-   * For followed: `kept` when the proxy's config stayed byte-identical (only the file's search
-   * list or client options changed), so the running engine was left as it is (same PID, cache
-   * kept); `restarted` when the new config was written and the engine restarted. Absent in a
-   * record written before this field, or while the follow runs.
-   */
-  proxy?: 'kept' | 'restarted';
-  /**
    * For drift, set by status only (never stored): the stored `reason` is no longer true of the
    * file at /etc/resolv.conf now (its owner, mode or bytes changed since the follower judged it);
    * what is true now, a clause (networkChangeNowWords). The stored reason is then told as past,

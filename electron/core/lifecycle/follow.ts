@@ -35,7 +35,7 @@ import { originalBack } from '../../../shared/resolver-compare';
 import { isGone } from './resolver-gone';
 import { acquireLock } from './lock';
 import { isBindMounted } from '../host/mounts';
-import { writeProxyConfig, proxyArgv, lateListenersFor, selfDropFor, proxyConfigCurrent } from './proxy-config';
+import { writeProxyConfig, proxyArgv, lateListenersFor, selfDropFor } from './proxy-config';
 import { waitForListeners } from './service-ready';
 import { messageOf } from './errors';
 import { READY_TIMEOUT_MS } from './start';
@@ -310,7 +310,7 @@ async function followLocked(deps: LifecycleDeps): Promise<FollowOutcome> {
   // stop restore what the network wants (never the previous network's file).
   // The stub file keeps its bytes when resolved's link servers change: say what did change.
   const how = resolvedLinkServers && found.bytes.toString('base64') === savedBytes(state.resolvConf) ? `systemd-resolved's servers changed (resolvectl dns: ${resolvedLinkServers.join(', ')})` : found.how;
-  let change: NetworkChange = { at, outcome: 'followed', writer: writer.writer, evidence: writer.evidence, how, from: state.upstreams, to: picked.upstreams, ...(fixed ? { fixed } : {}) };
+  const change: NetworkChange = { at, outcome: 'followed', writer: writer.writer, evidence: writer.evidence, how, from: state.upstreams, to: picked.upstreams, ...(fixed ? { fixed } : {}) };
   // The K2s file this follow writes, rendered before anything is saved: its sha goes into the
   // state file together with the new original (pendingManagedResolvConfSha256), BEFORE the file
   // is replaced, so status read at any moment of the follow (the engine restart takes seconds)
@@ -366,16 +366,11 @@ async function followLocked(deps: LifecycleDeps): Promise<FollowOutcome> {
     // The saved original put back (K2s's `k2s stop` may be stopping the proxy right now) and the
     // proxy's config the same: the engine is left as it runs — no config write, no restart (which
     // would start the proxy again after that stop), no wait for listeners that are up.
-    const samePlan = JSON.stringify(plan) === JSON.stringify(state.plan);
-    // Any other follow whose proxy config would be written byte for byte as it is (only the
-    // file's search list or client options changed: new user, session 30, the restart changed the
-    // PID and flushed the cache for nothing) leaves the running engine as it is too.
-    const keepEngine = samePlan && (back ? proxyRuns : (await proxyConfigCurrent(deps.fs, plan)) && (await deps.services.status().catch(() => null))?.running === true);
+    const keepEngine = back && proxyRuns && JSON.stringify(plan) === JSON.stringify(state.plan);
     if (keepEngine) {
-      const kept: NetworkChange = { ...change, proxy: 'kept' };
-      next = { ...next, plan, pendingManagedResolvConfSha256: null, lastNetworkChange: kept, followedChange: kept };
+      next = { ...next, plan, pendingManagedResolvConfSha256: null };
       await writeState(deps.fs, next);
-      return { kind: 'followed', change: kept, phases: { decideMs, saveMs, hostFileMs, restartMs: 0, listeningMs: 0 }, ...(back ? { originalBack: next } : {}) };
+      return { kind: 'followed', change, phases: { decideMs, saveMs, hostFileMs, restartMs: 0, listeningMs: 0 }, originalBack: next };
     }
     const written = await writeProxyConfig(deps.fs, plan);
     if (!state.engineBinary) throw new Error('the state file does not name the engine binary');
@@ -405,8 +400,7 @@ async function followLocked(deps: LifecycleDeps): Promise<FollowOutcome> {
     restartMs = lap();
     await waitForListeners(deps, plan, READY_TIMEOUT_MS);
     const listeningMs = lap();
-    change = { ...change, proxy: 'restarted' };
-    next = { ...next, plan, pendingManagedResolvConfSha256: null, lastNetworkChange: change, followedChange: change };
+    next = { ...next, plan, pendingManagedResolvConfSha256: null };
     await writeState(deps.fs, next);
     // The capture kept running across the engine's restart (it reads the interfaces, not the
     // engine: systemd's restart leaves it alone, systemd-service.ts RESTART_JOB_MODE), so no row

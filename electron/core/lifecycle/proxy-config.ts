@@ -51,20 +51,6 @@ export async function writeProxyConfig(fs: HostFs, plan: ProxyPlan): Promise<{ p
   };
 }
 
-/**
- * True when the config file `plan` renders to is on disk byte for byte (a regular file, read up
- * to 1 MiB past the rendered size): a follow that would write the same config leaves the running
- * engine as it is (follow.ts). False when it differs, is missing or unreadable.
- */
-export async function proxyConfigCurrent(fs: HostFs, plan: ProxyPlan): Promise<boolean> {
-  const text = await engineRuntime(plan.engine).renderConfig(plan);
-  const want = Buffer.from(text, 'utf8');
-  const st = await fs.lstat(configPathFor(plan.engine)).catch(() => null);
-  if (st?.kind !== 'file') return false;
-  const have = await fs.readFile(configPathFor(plan.engine), { maxBytes: want.length + 1 }).catch(() => null);
-  return have !== null && have.equals(want);
-}
-
 /** Longest /etc/passwd read for selfDropFor, bytes (a host with thousands of accounts is far below). */
 const PASSWD_MAX_BYTES = 4 * 1024 * 1024;
 
