@@ -144,7 +144,8 @@ describe.each(PROXY_ENGINES.map((e) => [e]))('CoreDNS down: query and status pri
     const after = await proxyAnswer(NAME);
     console.log(`${engine}: raw A ${raw.rcode}, then ${after.rcode}; status:\n${text.stdout}`);
     expect(after.rcode, 'the raw answer changed during the run').toBe(raw.rcode);
-    const hops = [...text.stdout.matchAll(/^\s+\S k2s-dnsproxy on (\S+): (\S+) in (\d+) ms/gm)].map((m) => ({ at: m[1]!, rcode: m[2]!, ms: Number(m[3]) }));
+    // A reply: `RCODE in N ms`; none: `does not answer (no reply in N ms)` (the verdict's words), a TIMEOUT here.
+    const hops = [...text.stdout.matchAll(/^\s+\S k2s-dnsproxy on (\S+): (?:(\S+) in (\d+) ms|does not answer \(no reply in (\d+) ms\))/gm)].map((m) => (m[2] !== undefined ? { at: m[1]!, rcode: m[2], ms: Number(m[3]) } : { at: m[1]!, rcode: 'TIMEOUT', ms: Number(m[4]) }));
     expect(hops.length, text.stdout).toBeGreaterThan(0);
     for (const h of hops) expect(agrees(h.rcode, h.ms, HOP_MS, raw), `${h.at}: ${h.rcode} in ${h.ms} ms, the proxy answers ${raw.rcode}\n${text.stdout}`).toBe(true);
     const listeners = json.health!.hops.filter((h) => h.kind === 'listener' && h.type === 'A');
