@@ -561,7 +561,7 @@ export interface NetworkChangeView {
 
 /** Saved original vs current /etc/resolv.conf. */
 export interface ResolverDiff {
-  /** null when no original is saved (K2s DNS never started), or when this user cannot see it (`savedUnknown`). */
+  /** null when no original is saved (K2s DNS never started), or when this user cannot see it (`savedUnknown`, `savedRootOnly`). */
   saved: ResolverEntry | null;
   /**
    * Set when this user cannot look in root's 0700 state directory and nothing says a copy is
@@ -569,6 +569,13 @@ export interface ResolverDiff {
    * nothing is saved as far as this user can tell, and how to be sure. Absent otherwise.
    */
   savedUnknown?: string;
+  /**
+   * Set when a start saved a copy (k2s-dnsproxy runs, or /etc/resolv.conf is K2s's) in root's 0700
+   * state directory and this user is not root: one sentence naming the file, why it cannot be
+   * shown, and how to run the diff as root (code STATE_UNREADABLE). `saved` and `savedText` are
+   * null and `identical` false then; `current` is the file as it is now. Absent otherwise.
+   */
+  savedRootOnly?: string;
   current: ResolverEntry;
   /** Text of the saved file, or of the saved link's target; null when none. */
   savedText: string | null;

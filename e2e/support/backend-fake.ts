@@ -72,6 +72,8 @@ export interface FakeHost {
   proxyExit?: HostDnsStatus['proxyExit'];
   /** Stopped, as a user who cannot look in root's 0700 state directory: the diff's `savedUnknown` (electron/core/lifecycle/diff.ts). */
   savedUnknown?: string;
+  /** Running, as a user who cannot read root's saved copy: the diff's `savedRootOnly` (electron/core/lifecycle/diff.ts). */
+  savedRootOnly?: string;
 }
 
 const TARGETS: QueryTarget[] = [
@@ -241,6 +243,9 @@ export function createFakeBackend(opts: FakeBackendOptions = {}): AppBackend & {
     async resolverDiff() {
       if (!host.running) {
         return { saved: null, current: originalEntry(), savedText: null, currentText: ORIGINAL_TEXT, identical: false, changes: [], ...(host.savedUnknown ? { savedUnknown: host.savedUnknown } : {}) };
+      }
+      if (host.savedRootOnly) {
+        return { saved: null, current: managedEntry(), savedText: null, currentText: MANAGED_TEXT, identical: false, changes: [], savedRootOnly: host.savedRootOnly };
       }
       return {
         saved: originalEntry(),

@@ -305,8 +305,11 @@ async function run(command: string, v: Record<string, unknown>, positionals: str
     case 'diff': {
       const [deps, { resolverDiff }, { formatResolverDiff }] = await Promise.all([nodeDeps(), import('../core/lifecycle/diff'), import('./print-diff')]);
       const d = await resolverDiff(deps);
-      out(asJson ? JSON.stringify(d) : formatResolverDiff(d));
-      return EXIT.ok;
+      // A user while K2s DNS runs (STATE_UNREADABLE): a documented state, not a failure: its own
+      // sentence on stderr, no "k2s-dns diff failed:" before it; still exit 1 (no diff shown).
+      if (d.savedRootOnly && !asJson) err(formatResolverDiff(d));
+      else out(asJson ? JSON.stringify(d) : formatResolverDiff(d));
+      return d.savedRootOnly ? EXIT.failed : EXIT.ok;
     }
     case 'ui':
     case 'app':

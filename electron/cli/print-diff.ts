@@ -10,6 +10,8 @@ import { terminalSafe } from './terminal-safe';
  * domain is shown as `\x1b`, never sent to the terminal.
  */
 export function formatResolverDiff(d: ResolverDiff): string {
+  // A user while K2s DNS runs: the copy is root's (diff.ts); the sentence says how to run it as root.
+  if (!d.saved && d.savedRootOnly) return terminalSafe(d.savedRootOnly);
   // A user who cannot look in root's state directory, with nothing saying a copy is there (diff.ts).
   if (!d.saved && d.savedUnknown) return terminalSafe(d.savedUnknown);
   if (!d.saved) return 'Nothing saved: K2s DNS is not running (a copy of the original exists only while it runs; stop puts it back and removes the copy), so there is nothing to compare.';

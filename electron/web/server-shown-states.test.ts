@@ -2,7 +2,7 @@
  * The web bridge answers a permission state of K2s's own root-only files as a state the window
  * shows: HTTP 200 with its `ok: false` envelope (README: "answered 200 with its ok: false
  * envelope, so the browser logs no failed request"), never a 500 — the package trial's
- * `resolver:diff` and `logs:page` as a user not in group adm.
+ * `logs:page` as a user not in group adm; `resolver:diff` as a user answers its diff (savedRootOnly).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -47,18 +47,19 @@ async function call(backend: AppBackend, name: string, input: unknown = {}): Pro
 }
 
 describe('the web bridge and root-only files of K2s', () => {
-  it('resolver:diff as a user while K2s DNS runs: 200 with the STATE_UNREADABLE envelope', async () => {
+  it('resolver:diff as a user while K2s DNS runs: 200 with the diff (the current file, savedRootOnly), no error envelope', async () => {
     const h = await host('nameserver 192.0.2.53\n');
     expect((await startDns(h.deps, TEST_START_OPTS, () => undefined)).ok).toBe(true);
     asUser(h.deps);
     setCliName('k2s-dns');
     const r = await call({ ...createFakeBackend({ stepDelayMs: 1 }), resolverDiff: () => resolverDiff(h.deps) }, 'resolver:diff');
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({
-      ok: false,
-      error: {
-        code: 'STATE_UNREADABLE',
-        message: `The saved original resolver is in ${K2S_PATHS.stateFile}, which only root can read (its directory ${K2S_PATHS.stateDir} is 0700), so the diff cannot be shown to uid 1000; run as root: \`sudo k2s-dns diff\`, or \`su -c 'k2s-dns diff'\` where sudo is not installed.`,
+    expect(r.body).toMatchObject({
+      ok: true,
+      data: {
+        saved: null,
+        current: { kind: 'file', mode: 0o644 },
+        savedRootOnly: `The saved original resolver is in ${K2S_PATHS.stateFile}, which only root can read (its directory ${K2S_PATHS.stateDir} is 0700), so the diff cannot be shown to uid 1000; run as root: \`sudo k2s-dns diff\`, or \`su -c 'k2s-dns diff'\` where sudo is not installed.`,
       },
     });
   });

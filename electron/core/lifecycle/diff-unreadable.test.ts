@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { setCliName } from '../../../shared/fix';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
-import { httpStatusFor } from '../../../shared/error-codes';
+import { isManagedEntry } from './preflight';
 import { resolverDiff } from './diff';
 import { startDns } from './start';
 import { stopDns } from './stop';
@@ -31,17 +31,33 @@ function asUser(deps: LifecycleDeps): void {
 const ROOT_WAYS = "as root: `sudo k2s-dns diff`, or `su -c 'k2s-dns diff'` where sudo is not installed";
 
 describe('resolverDiff when the state is root-only', () => {
-  it('while K2s DNS runs: names the file, why, and the ways to run it as root (code STATE_UNREADABLE, answered 200 by the web bridge)', async () => {
+  it('while K2s DNS runs: the current K2s-owned file, and savedRootOnly names the saved file, why, and the ways to run it as root (no throw: the window showed an older diff beside it)', async () => {
+    const h = await host('nameserver 192.0.2.53\n');
+    expect((await startDns(h.deps, TEST_START_OPTS, () => undefined)).ok).toBe(true);
+    const asRoot = await resolverDiff(h.deps);
+    asUser(h.deps);
+    setCliName('k2s-dns');
+    const d = await resolverDiff(h.deps);
+    const said = `The saved original resolver is in ${K2S_PATHS.stateFile}, which only root can read (its directory ${K2S_PATHS.stateDir} is 0700), so the diff cannot be shown to uid 1000; run ${ROOT_WAYS}.`;
+    expect(d).toEqual({ saved: null, savedText: null, current: asRoot.current, currentText: asRoot.currentText, identical: false, changes: [], savedRootOnly: said });
+    expect(d.current).toMatchObject({ kind: 'file', mode: 0o644, uid: 0 });
+    expect(isManagedEntry(d.current)).toBe(true);
+    expect(formatResolverDiff(d)).toBe(said);
+    // Root's view: the saved original and the changes, no root-only sentence.
+    expect(asRoot.saved).not.toBeNull();
+    expect(asRoot.savedRootOnly).toBeUndefined();
+    expect(asRoot.changes.length).toBeGreaterThan(0);
+  });
+
+  it('a K2s-owned /etc/resolv.conf with the proxy down (crashed): still root-only, not "nothing saved"', async () => {
     const h = await host('nameserver 192.0.2.53\n');
     expect((await startDns(h.deps, TEST_START_OPTS, () => undefined)).ok).toBe(true);
     asUser(h.deps);
+    h.services.status = async () => ({ running: false, pid: null });
     setCliName('k2s-dns');
-    const err = await resolverDiff(h.deps).then(() => null, (e: unknown) => e as Error & { code?: string });
-    expect(err?.message).toBe(
-      `The saved original resolver is in ${K2S_PATHS.stateFile}, which only root can read (its directory ${K2S_PATHS.stateDir} is 0700), so the diff cannot be shown to uid 1000; run ${ROOT_WAYS}.`,
-    );
-    expect(err?.code).toBe('STATE_UNREADABLE');
-    expect(httpStatusFor('STATE_UNREADABLE')).toBe(200);
+    const d = await resolverDiff(h.deps);
+    expect(d.savedRootOnly).toMatch(/^The saved original resolver is in .*, which only root can read/);
+    expect(d.savedUnknown).toBeUndefined();
   });
 
   it('after Stop (the 0700 directory is empty): nothing saved as far as the user can tell, no claim of a root-only copy', async () => {
@@ -72,7 +88,7 @@ describe('resolverDiff when the state is root-only', () => {
     expect((await startDns(h.deps, TEST_START_OPTS, () => undefined)).ok).toBe(true);
     asUser(h.deps);
     setCliName('/tmp/sb/k2s-dns', false, true);
-    await expect(resolverDiff(h.deps)).rejects.toThrow('so the diff cannot be shown to uid 1000; run as root: `/tmp/sb/k2s-dns diff`.');
+    expect((await resolverDiff(h.deps)).savedRootOnly).toMatch(/so the diff cannot be shown to uid 1000; run as root: `\/tmp\/sb\/k2s-dns diff`\.$/);
   });
 
   it('any other error stays what it was', async () => {

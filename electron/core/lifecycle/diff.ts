@@ -16,8 +16,11 @@ export function pastMaxnsNotes(savedText: string | null): string[] {
   return all.slice(GLIBC_MAXNS).map((ns) => `nameserver ${ns} of the saved original is not an upstream: glibc reads only the first ${GLIBC_MAXNS} of its ${all.length} nameservers (resolv.conf(5) MAXNS), so the host never asked it`);
 }
 
-/** The state as read: `state` (null when none is saved), or `unknown` when this user cannot look and nothing says one is saved. */
-type ReadAs = { state: Awaited<ReturnType<typeof readState>>; unknown?: string };
+/**
+ * The state as read: `state` (null when none is saved or this user cannot read it); `unknown` when
+ * this user cannot look and nothing says one is saved; `rootOnly` when a start saved one this user cannot read.
+ */
+type ReadAs = { state: Awaited<ReturnType<typeof readState>>; unknown?: string; rootOnly?: string };
 
 /**
  * The saved state as `uid` may read it. The state directory is root's (0700, K2S_PATHS), so a
@@ -25,7 +28,7 @@ type ReadAs = { state: Awaited<ReturnType<typeof readState>>; unknown?: string }
  * search permission on the directory is needed first). A missing file (ENOENT, or none in a
  * directory this user can search) is "nothing saved" for any user. On EACCES, what this user can
  * see decides, as status does (status.ts stateImplied): a running k2s-dnsproxy or a K2s-owned
- * /etc/resolv.conf means a start saved a copy, and the error is one sentence naming the file, why,
+ * /etc/resolv.conf means a start saved a copy, and `rootOnly` is one sentence naming the file, why,
  * and how to run the diff as root (code STATE_UNREADABLE); otherwise nothing says a copy exists
  * (stop removes it), so nothing is claimed: `unknown` says so, with how to be sure.
  */
@@ -37,10 +40,10 @@ async function readStateAs(deps: LifecycleDeps, current: ResolverEntry): Promise
     if (code !== 'EACCES' && code !== 'EPERM') throw err;
     const running = (await deps.services.status()).running;
     if (running || isManagedEntry(current)) {
-      throw Object.assign(
-        new Error(`The saved original resolver is in ${K2S_PATHS.stateFile}, which only root can read (its directory ${K2S_PATHS.stateDir} is 0700), so the diff cannot be shown to uid ${deps.uid()}; run ${asRootWays('diff')}.`),
-        { code: 'STATE_UNREADABLE' },
-      );
+      return {
+        state: null,
+        rootOnly: `The saved original resolver is in ${K2S_PATHS.stateFile}, which only root can read (its directory ${K2S_PATHS.stateDir} is 0700), so the diff cannot be shown to uid ${deps.uid()}; run ${asRootWays('diff')}.`,
+      };
     }
     return {
       state: null,
@@ -51,7 +54,9 @@ async function readStateAs(deps: LifecycleDeps, current: ResolverEntry): Promise
 
 /**
  * Saved original vs current /etc/resolv.conf (content, link target, mode, owner). Read-only.
- * Throws one sentence with the fix (code STATE_UNREADABLE) when a copy is saved but root-only.
+ * When a copy is saved but root-only (a user while K2s DNS runs), the current file still, with
+ * `savedRootOnly` saying so and how to run the diff as root (the CLI's exit 1, STATE_UNREADABLE):
+ * it never throws for it, so the window shows the file as it is now, not an older diff beside an error.
  */
 export async function resolverDiff(deps: LifecycleDeps): Promise<ResolverDiff> {
   const current = await captureResolver(deps.fs, deps.exec);
@@ -63,8 +68,10 @@ export async function resolverDiff(deps: LifecycleDeps): Promise<ResolverDiff> {
     current,
     savedText,
     currentText: resolverText(current),
-    identical: saved ? sameResolver(saved, current) : true,
+    // Not known to match when the copy is there but unseen.
+    identical: saved ? sameResolver(saved, current) : !read.rootOnly,
     changes: saved ? [...describeResolverChanges(saved, current), ...pastMaxnsNotes(savedText)] : [],
     ...(read.unknown ? { savedUnknown: read.unknown } : {}),
+    ...(read.rootOnly ? { savedRootOnly: read.rootOnly } : {}),
   };
 }

@@ -43,7 +43,8 @@ export function DiffPanel() {
         <>
           <dl className="facts">
             <dt>Saved</dt>
-            <dd data-testid="diff-saved">{!diff.saved && diff.savedUnknown ? <RichText text={diff.savedUnknown} /> : describe(diff.saved)}</dd>
+            {/* As a user: root's copy while K2s DNS runs (savedRootOnly), or none seen after Stop (savedUnknown). */}
+            <dd data-testid="diff-saved">{!diff.saved && (diff.savedRootOnly ?? diff.savedUnknown) ? <RichText text={(diff.savedRootOnly ?? diff.savedUnknown)!} /> : describe(diff.saved)}</dd>
             <dt>Current</dt>
             <dd data-testid="diff-current">{describe(diff.current)}</dd>
             {diff.saved && (
@@ -63,7 +64,10 @@ export function DiffPanel() {
               </ul>
             </>
           )}
-          {diff.savedText === null ? (
+          {diff.savedRootOnly ? (
+            // The copy exists but is root's: the file as it is now, not "nothing to compare".
+            <pre className="code" data-testid="diff-current-text">{texts.current}</pre>
+          ) : diff.savedText === null ? (
             <p className="muted">Nothing to compare: the saved original exists only while K2s DNS runs.</p>
           ) : (
             <>
