@@ -13,7 +13,7 @@ import { chmod, copyFile, mkdir, rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_KUBECONFIG } from '../electron/core/cluster/kubeconfig';
-import type { HostDnsStatus } from '../shared/types';
+import type { HostDnsStatus, ResolverDiff } from '../shared/types';
 import type { HealthReport } from '../shared/health-report';
 import { engineArgs, engineMissing, PROXY_ENGINES } from './bed/engines';
 import { startTestbed, type Testbed } from './bed/testbed';
@@ -116,6 +116,21 @@ describe.skipIf(!inSandbox)("status as a user on a host whose kubeconfig is K2s'
       expect(coredns.code, coredns.stdout + coredns.stderr).toBe(0);
       expect(coredns.stdout).toContain('172.21.0.1');
       expect(coredns.stdout).not.toContain('a guess');
+      // The Resolver diff as that user (new user, package trial: the tab kept its diff from before
+      // Start, "not running", beside the root-only error): the current K2s-owned file, the saved
+      // original said to be root's; the CLI says so without "k2s-dns diff failed:", exit 1.
+      const diff = await asUser(['diff']);
+      expect(diff.code, diff.stdout + diff.stderr).toBe(1);
+      expect(diff.stdout).toBe('');
+      expect(diff.stderr).toMatch(/^The saved original resolver is in \/var\/lib\/k2s\/dns-resolver-state\.json, which only root can read \(its directory \/var\/lib\/k2s is 0700\), so the diff cannot be shown to uid 65534; run as root: `sudo (npx )?k2s-dns diff`/);
+      const ui = await userWindow(engine === 'adguard' ? 18768 : 18769);
+      try {
+        const d = (await ui.call('resolver:diff')) as ResolverDiff | undefined;
+        expect(d).toMatchObject({ saved: null, savedText: null, current: { kind: 'file', mode: 0o644, uid: 0 }, savedRootOnly: diff.stderr.trimEnd() });
+        expect(d?.currentText).toMatch(/^nameserver 127\.0\.0\.1$/m);
+      } finally {
+        await ui.close();
+      }
 
       const stop = await k2sDns(['stop']);
       expect(stop.code, stop.stdout + stop.stderr).toBe(0);

@@ -110,7 +110,7 @@ export const ERROR_CODES = {
   RESOLVED_LINK_TAKEN: { exit: refusedOnly, http: 200, meaning: 'systemd-resolved already has foreign DNS servers on the KubeSwitch address\'s link.' },
   RESOLVED_NO_KUBESWITCH: { exit: refusedOnly, http: 200, meaning: 'systemd-resolved runs and the proxy cannot listen on the KubeSwitch address that routes the cluster zones to it.' },
   RESOLV_CONF_GONE: { exit: refusedOnly, http: 200, meaning: '/etc/resolv.conf was deleted or became a dangling symlink while K2s DNS ran.' },
-  STATE_UNREADABLE: { exit: [EXIT.failed], http: 200, shownState: true, meaning: 'A read-only command (diff) needs the saved resolver state, which only root can read (the state directory is 0700), and this user is not root; the message says how to run it as root.' },
+  STATE_UNREADABLE: { exit: [EXIT.failed], http: 200, shownState: true, meaning: 'diff as a user while K2s DNS runs: the saved original is root-only (state dir 0700); exit 1 with how to run it as root; window and --json show the current file (savedRootOnly).' },
   LOG_UNREADABLE: { exit: [EXIT.failed], http: 200, shownState: true, meaning: 'The proxy log is readable by root and the group adm only (root:adm 0640), and this user is neither; the message says how to get read access.' },
   STATE_CORRUPT: { exit: either, http: 200, meaning: 'The saved resolver state file is corrupt.' },
   UPSTREAM_LOOP: { exit: refusedOnly, http: 200, meaning: 'An upstream reaches k2s-dnsproxy itself: forwarding there would loop.' },

@@ -9,7 +9,7 @@ import { fakePagePerFile } from './fake-page';
 
 let page: Page;
 const api = { up: true };
-const host: { running: boolean; savedUnknown?: string } = { running: false };
+const host: { running: boolean; savedUnknown?: string; savedRootOnly?: string } = { running: false };
 fakePagePerFile({ stepDelayMs: 20, logIntervalMs: 3_600_000, api, host }, (p) => (page = p));
 
 /** Within 5 s: the issue's bound for a view to follow the API. */
@@ -63,6 +63,33 @@ test('Resolver diff as a user after Stop (root\'s 0700 state directory): says wh
     delete host.savedUnknown;
   }
   await expect(panel.getByTestId('diff-saved')).toHaveText(/^No saved original/, LIVE);
+});
+
+test('Resolver diff as a user across a start: the current K2s-owned file and the saved original as root\'s, never the older diff beside an error', async () => {
+  await page.getByTestId('tab-diff').click();
+  const panel = page.getByTestId('panel-diff');
+  // New user (package trial as ada): the diff read before Start stayed, "last known", saying
+  // k2s-dnsproxy is not running while Overview said running.
+  host.savedUnknown = "Nothing saved as far as uid 1000 can tell: k2s-dnsproxy is not running and /etc/resolv.conf is not K2s's, so it is your own file and there is nothing to compare (stop removes the saved copy). /var/lib/k2s is readable by root only (0700); to be sure, run as root: `sudo k2s-dns diff`, or `su -c 'k2s-dns diff'` where sudo is not installed.";
+  host.savedRootOnly = "The saved original resolver is in /var/lib/k2s/dns-resolver-state.json, which only root can read (its directory /var/lib/k2s is 0700), so the diff cannot be shown to uid 1000; run as root: `sudo k2s-dns diff`, or `su -c 'k2s-dns diff'` where sudo is not installed.";
+  try {
+    await expect(panel.getByTestId('diff-saved')).toHaveText(/^Nothing saved as far as uid 1000 can tell/, LIVE);
+    host.running = true;
+    await expect(panel.getByTestId('diff-saved')).toHaveText("The saved original resolver is in /var/lib/k2s/dns-resolver-state.json, which only root can read (its directory /var/lib/k2s is 0700), so the diff cannot be shown to uid 1000; run as root: sudo k2s-dns diff, or su -c 'k2s-dns diff' where sudo is not installed.", LIVE);
+    await expect(panel.getByTestId('diff-current')).toHaveText('regular file, mode 0644, uid 0');
+    await expect(panel.getByTestId('diff-current-text')).toContainText('nameserver 127.0.0.1');
+    await expect(panel.getByRole('alert')).toHaveCount(0);
+    await expect(panel.getByTestId('diff-last-known')).toHaveCount(0);
+    await expect(panel).not.toContainText('not running');
+    await expect(panel).not.toContainText('Nothing to compare');
+    host.running = false;
+    await expect(panel.getByTestId('diff-saved')).toHaveText(/^Nothing saved as far as uid 1000 can tell/, LIVE);
+    await expect(panel.getByTestId('diff-current-text')).toHaveCount(0);
+  } finally {
+    host.running = false;
+    delete host.savedUnknown;
+    delete host.savedRootOnly;
+  }
 });
 
 test('one time format: Topology and Diagnostics say HH:MM:SS like "last known at"', async () => {

@@ -107,11 +107,12 @@ const EXIT_QUERIES = `  queries: 0 rows printed, or none logged yet (stderr says
   exact query log is unavailable (the reason is printed: none yet before K2s DNS ran with tcpdump
   installed, tcpdump missing, not readable, or its capture stopped while K2s DNS runs); 2 usage.`;
 const EXIT_DOCTOR = '  doctor: 0 no finding is an error; 1 a finding is an error; 2 usage.';
-// diff, ui and app: main.ts's `case` of each; a thrown error is exit 1 there ("k2s-dns VERB failed: …").
+// diff, ui and app: main.ts's `case` of each; a thrown error is exit 1 there ("k2s-dns VERB failed: …"),
+// diff's root-only copy (savedRootOnly) exit 1 with its sentence alone.
 const EXIT_DIFF = `  diff: 0 the diff printed (the same, changed, or nothing saved: unlike diff(1), a change is
   not exit 1); 1 no diff could be shown: as a user while K2s DNS runs the saved copy is root's
-  (STATE_UNREADABLE; the message names the sudo and su -c lines), or another error (printed);
-  2 usage.`;
+  (STATE_UNREADABLE; the message names the sudo and su -c lines; --json prints the diff with
+  savedRootOnly), or another error (printed); 2 usage.`;
 const EXIT_UI = `  ui: 0 stopped by Ctrl-C (SIGINT or SIGTERM); 1 the web server could not listen (a --port in
   use) or the UI could not be built; 2 usage.`;
 const EXIT_APP = `  app: in web mode as ui; with the Electron window the window's own: 0 closed, 1 it could not
