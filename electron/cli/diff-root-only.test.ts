@@ -27,24 +27,25 @@ function asUser(deps: LifecycleDeps): void {
   deps.uid = () => 1000;
 }
 
+/** K2s DNS started as root on a test host, then main's deps as uid 1000. */
+async function runningAsUser(): Promise<void> {
+  const h = await host('nameserver 192.0.2.53\n');
+  expect((await startDns(h.deps, TEST_START_OPTS, () => undefined)).ok).toBe(true);
+  asUser(h.deps);
+  current.deps = h.deps;
+  setCliName('k2s-dns');
+}
+
 const SAID = `The saved original resolver is in ${K2S_PATHS.stateFile}, which only root can read (its directory ${K2S_PATHS.stateDir} is 0700), so the diff cannot be shown to uid 1000; run as root: \`sudo k2s-dns diff\`, or \`su -c 'k2s-dns diff'\` where sudo is not installed.`;
 
 describe('k2s-dns diff as a user while K2s DNS runs', () => {
   it('prints the root-only sentence alone on stderr (no "k2s-dns diff failed:"), exit 1', async () => {
-    const h = await host('nameserver 192.0.2.53\n');
-    expect((await startDns(h.deps, TEST_START_OPTS, () => undefined)).ok).toBe(true);
-    asUser(h.deps);
-    current.deps = h.deps;
-    setCliName('k2s-dns');
+    await runningAsUser();
     expect(await run(['diff'])).toEqual({ code: 1, stdout: '', stderr: `${SAID}\n` });
   });
 
   it('--json: the current K2s-owned file with savedRootOnly, exit 1', async () => {
-    const h = await host('nameserver 192.0.2.53\n');
-    expect((await startDns(h.deps, TEST_START_OPTS, () => undefined)).ok).toBe(true);
-    asUser(h.deps);
-    current.deps = h.deps;
-    setCliName('k2s-dns');
+    await runningAsUser();
     const r = await run(['diff', '--json']);
     expect(r.code).toBe(1);
     expect(r.stderr).toBe('');
