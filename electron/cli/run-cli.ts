@@ -5,6 +5,7 @@
  * per-process set-up itself, in the copy that runs the command.
  */
 import { useCliInvocation } from '../core/cli-invocation';
+import { setCliAsRoot } from '../../shared/fix';
 import { runInternalVerb } from './internal-verbs';
 import { surviveClosedOutput } from '../core/closed-output';
 import { useVendorCacheJob } from '../core/compile-cache/vendor';
@@ -18,6 +19,8 @@ export async function runCli(argv: string[]): Promise<number> {
   surviveClosedOutput();
   // Fix texts name the CLI as this install runs it (/usr/bin/k2s-dns, or npx in a checkout).
   useCliInvocation();
+  // Root's hints name no app line: the app runs as the desktop user (shared/fix.ts setCliAsRoot).
+  setCliAsRoot(process.geteuid?.() === 0);
   // @kubernetes/client-node's code cache per verb, with the code this command runs (vendor.ts).
   useVendorCacheJob(argv);
   // The companions start runs (capture-watch, follow-watch) load only their own modules.
