@@ -15,12 +15,14 @@ const inSandbox = process.env.K2S_DNS_SANDBOX === '1';
 if (!inSandbox) console.warn('skipped: start-not-root-kubeconfig e2e runs only inside e2e/bed/sandbox.sh (as root)');
 
 const BIN = fileURLToPath(new URL('../bin/k2s-dns.mjs', import.meta.url));
+const REPO = fileURLToPath(new URL('..', import.meta.url));
 
 /** `k2s-dns ARGS` as uid:gid 65534 with no groups, HOME /, $KUBECONFIG `kubeconfig` (unset when null). */
 function asUser(args: string[], kubeconfig: string | null): Promise<{ code: number; stdout: string }> {
-  const { KUBECONFIG: _, K2S_DNS_SANDBOX_KUBECONFIG: _s, ...env } = process.env;
+  // npm_command: run as node itself (not under `npx vitest`'s exec), so hints name `node bin/k2s-dns.mjs` (electron/cli/app-launch.ts cliLaunchName).
+  const { KUBECONFIG: _, K2S_DNS_SANDBOX_KUBECONFIG: _s, npm_command: _n, ...env } = process.env;
   return new Promise((resolve) => {
-    execFile('setpriv', ['--reuid', '65534', '--regid', '65534', '--clear-groups', '--', process.execPath, BIN, ...args], { timeout: 60_000, env: { ...env, HOME: '/', ...(kubeconfig ? { KUBECONFIG: kubeconfig } : {}) } }, (err, stdout) => {
+    execFile('setpriv', ['--reuid', '65534', '--regid', '65534', '--clear-groups', '--', process.execPath, BIN, ...args], { timeout: 60_000, cwd: REPO, env: { ...env, HOME: '/', ...(kubeconfig ? { KUBECONFIG: kubeconfig } : {}) } }, (err, stdout) => {
       resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout });
     });
   });
@@ -42,10 +44,12 @@ describe.skipIf(!inSandbox)("NOT_ROOT's start line names the kubeconfig $KUBECON
   it('a root-only $KUBECONFIG: named, not PATH; none at all: PATH', async () => {
     const named = await asUser(['start'], file);
     expect(named.code).toBe(3);
-    expect(named.stdout).toContain(`run it as root: \`sudo npx k2s-dns start --kubeconfig ${file}\`, or \`su -c 'npx k2s-dns start --kubeconfig ${file}'\` where sudo is not installed`);
+    expect(named.stdout).toContain(`run it as root: \`sudo node bin/k2s-dns.mjs start --kubeconfig ${file}\`, or \`su -c 'node bin/k2s-dns.mjs start --kubeconfig ${file}'\` where sudo is not installed`);
     expect(named.stdout).toContain('REFUSED [NOT_ROOT]');
     const none = await asUser(['start'], null);
     expect(none.code).toBe(3);
-    expect(none.stdout).toContain('`sudo npx k2s-dns start --kubeconfig PATH`');
+    expect(none.stdout).toContain('`sudo node bin/k2s-dns.mjs start --kubeconfig PATH`');
+    // New user (session 30): no `npx k2s-dns` line for a user (npm's cache refuses it on a root-owned checkout).
+    expect(none.stdout).not.toContain('npx k2s-dns');
   });
 });

@@ -22,6 +22,7 @@ import { startTcpToUnix, startUnixToTcp } from './bed/port-bridge';
 import { debFreshnessWarning } from './support/deb-freshness';
 import { STOP_SIGNALS, stopRequested } from './bed/stop-request';
 import { outerPidOf, processIdentity, type ProcessIdentity } from './support/outer-pid';
+import { TEST_HOST_DOCS } from './support/test-host-docs';
 import { findTestHost, hostShellLines } from './support/test-host-shell';
 import { signalIfSame } from './support/verified-kill';
 
@@ -158,7 +159,7 @@ async function outer(port: number): Promise<number> {
   process.stdout.write(
     `\nThe installed ${ready.deb.split('/').pop()} as the desktop user ada: ${url}\n` +
       '(a booted Debian 13 test host in a throw-away network + mount namespace; your real /etc/resolv.conf is not touched. Ctrl-C stops everything.)\n' +
-      `\nShells in the test host (its systemd is PID ${host.pid} out here; each line first checks that PID is still the test host's systemd: its mount namespace and start time):\n${hostShellLines(host, 'ada').join('\n')}\n`,
+      `\nShells in the test host (its systemd is PID ${host.pid} out here; each line first checks that PID is still the test host's systemd: its mount namespace and start time):\n${hostShellLines(host, 'ada').join('\n')}\n${TEST_HOST_DOCS}\n`,
   );
   await Promise.race([signalled, exited(child, 2 ** 31 - 1)]);
   process.stdout.write('Stopping: the app, the test host, the test bed, the sandbox…\n');

@@ -297,7 +297,21 @@ export function appKubeconfigCommand(): string {
  * the sandbox's own app (`npm run sandbox`) reads only its test bed's kubeconfig.
  */
 export function appKubeconfigClause(): string | null {
-  return cliShell ? null : `for the app: ${appKubeconfigCommand()}`;
+  return cliShell || (cliAsRoot && appVerb === null) ? null : `for the app: ${appKubeconfigCommand()}`;
+}
+
+/** True in a CLI process run as root (setCliAsRoot): its hints name no app line (appKubeconfigClause). */
+let cliAsRoot = false;
+
+/**
+ * Says the CLI command runs as root (its entry, electron/cli/run-cli.ts: euid 0). The app runs as
+ * the desktop user and finds that user's kubeconfig itself (README: `npm start` as your user, NOT
+ * root), so a root command's kubeconfig hint names no `for the app: …` line — it does not apply
+ * (new user, session 30: root in the try-package host got it while ada's app had found its
+ * kubeconfig). The `ui` and `app` verbs (setAppVerb) keep it: there the app is the one asking.
+ */
+export function setCliAsRoot(root: boolean): void {
+  cliAsRoot = root;
 }
 
 /** The kubeconfig this runtime uses when `sudo k2s-dns …` would not find it by itself (setCliKubeconfig), else null. */

@@ -384,6 +384,17 @@ export function hopGot(h: Pick<HealthHop, 'ok' | 'answers' | 'rcode' | 'outcome'
   return h.rcode ?? h.outcome;
 }
 
+/**
+ * What the nameservers answered behind a failed getaddrinfo, from probe-lookup's error text
+ * (electron/core/probes/probe-lookup.ts: `getaddrinfo gave up (EAI_AGAIN): 127.0.0.1:53 answered
+ * SERVFAIL; …`); without that list, `a nameserver answered RCODE`. getaddrinfo has no rcode
+ * (getaddrinfo(3): EAI_* codes), so the rcode is the nameserver's, asked again by the probe.
+ */
+function gaiNameserverWords(r: QueryResult, rcode: string): string {
+  const list = /^getaddrinfo gave up[^:]*: (.+)$/.exec(r.error ?? '')?.[1];
+  return list ?? `a nameserver answered ${rcode}`;
+}
+
 /** One sentence on a failed probe: the rcode or error in DNS terms. */
 function describeOutcome(outcome: HopOutcome, r: QueryResult): string {
   const at = r.server === 'system' ? 'getaddrinfo' : r.server;
@@ -393,8 +404,10 @@ function describeOutcome(outcome: HopOutcome, r: QueryResult): string {
     case 'nxdomain':
       return `${at} answered NXDOMAIN: it does not know ${r.name}`;
     case 'servfail':
+      if (r.server === 'system') return `getaddrinfo returned EAI_AGAIN (temporary failure) for ${r.name}; the DNS rcode: ${gaiNameserverWords(r, 'SERVFAIL')} (SERVFAIL: its own upstream failed)`;
       return `${at} answered SERVFAIL for ${r.name}: its own upstream failed`;
     case 'refused':
+      if (r.server === 'system') return `getaddrinfo found no address for ${r.name}; the DNS rcode: ${gaiNameserverWords(r, 'REFUSED')}`;
       return `${at} answered REFUSED for ${r.name}`;
     case 'timeout':
       if (refusedQuickly(r)) return `${at} was refused in ${Math.round(r.latencyMs)} ms${r.error ? ` (${r.error})` : ''}`;

@@ -71,6 +71,13 @@ export function noReplyWords(r: Pick<QueryResult, 'rcode' | 'error' | 'latencyMs
 export const DOES_NOT_ANSWER = 'does not answer';
 
 /**
+ * The clause said after a silent CoreDNS hop's DOES_NOT_ANSWER line (electron/core/doctor/hop-line.ts),
+ * so a user who runs status and doctor moments apart and reads `refused` in one and `no reply` in
+ * the other knows it is one outage (new user, session 30): the kernel's ICMP rate limit, above.
+ */
+export const REFUSED_OR_SILENT = 'refused or no reply varies run to run: the kernel rate-limits ICMP';
+
+/**
  * Which of the two ways a DNS server gave no reply, as the detail under DOES_NOT_ANSWER:
  * `refused: port unreachable` (rcode ERROR with a refusal, hop outcome `unreachable`) or
  * `no reply in N ms` (rcode TIMEOUT: the measured wait, ms). Null for any other result (a reply,

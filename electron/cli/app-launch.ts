@@ -19,7 +19,18 @@ import path from 'node:path';
 export function appLaunchLine(verb: 'ui' | 'app', cli: string, env: Record<string, string | undefined>, cwd: string, appRoot: string): string {
   if (cli !== 'npx k2s-dns') return `${cli} ${verb}`;
   if (verb === 'app' && env.npm_lifecycle_event === 'start') return 'npm start --';
-  if (env.npm_command === 'exec') return `${cli} ${verb}`;
+  return `${cliLaunchName(cli, env, cwd, appRoot)} ${verb}`;
+}
+
+/**
+ * The CLI as this process was started, for the commands its hints name: `cli` itself unless it is
+ * the checkout's `npx k2s-dns` and npx did not run it (`npm_command` is not `exec`); then `node
+ * bin/k2s-dns.mjs`, as the README names it (the checkout's absolute path when `cwd` is elsewhere).
+ * For a user on a root-owned checkout `npx k2s-dns` fails (npm's cache: EPERM, README "The CLI"),
+ * so a hint naming it could not run as printed (new user, session 30). `appRoot`: as appLaunchLine.
+ */
+export function cliLaunchName(cli: string, env: Record<string, string | undefined>, cwd: string, appRoot: string): string {
+  if (cli !== 'npx k2s-dns' || env.npm_command === 'exec') return cli;
   const script = path.resolve(cwd) === path.resolve(appRoot) ? 'bin/k2s-dns.mjs' : path.join(appRoot, 'bin/k2s-dns.mjs');
-  return `node ${script} ${verb}`;
+  return `node ${script}`;
 }

@@ -7,7 +7,8 @@ import { ELECTRON_INSTALL_HINT, findElectronBinary } from './electron-binary';
 import { APP_ROOT, appPath } from '../core/app-root';
 import { uiBeforeNotice, uiUrlLines } from './ui-notice';
 import { isAddressInUse, portInUseNow } from './ui-port';
-import { currentCliName, setAppVerb } from '../../shared/fix';
+import { setAppVerb } from '../../shared/fix';
+import { cliInvocation } from '../core/cli-invocation';
 import { appLaunchLine } from './app-launch';
 
 const repo = APP_ROOT;
@@ -58,7 +59,7 @@ export async function runUi(mode: 'ui' | 'app', o: UiOptions): Promise<number> {
     process.stdout.write(`No Electron window: ${found.why}; ${ELECTRON_INSTALL_HINT}. Starting web mode instead.\n`);
   }
   // Web mode: the app's fixes that restart it with a kubeconfig name this command as it was typed (`npm start -- --kubeconfig PATH`).
-  setAppVerb(mode, appLaunchLine(mode, currentCliName(), process.env, process.cwd(), repo));
+  setAppVerb(mode, appLaunchLine(mode, cliInvocation(), process.env, process.cwd(), repo));
   if (!(await ensureRenderer())) {
     process.stderr.write('Building the UI failed; run `npx vite build` to see why.\n');
     return 1;

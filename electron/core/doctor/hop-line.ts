@@ -4,12 +4,12 @@
  * included, and doctor/health.ts brings the health probes, status and their modules with it.
  */
 import { hopGot, hopTitle, resolverOwnerWords, ROOTLESS_WORDS, rootlessNxdomain, type HealthHop } from '../../../shared/health';
-import { DOES_NOT_ANSWER, silenceDetail } from '../../../shared/probe-failure';
+import { DOES_NOT_ANSWER, REFUSED_OR_SILENT, silenceDetail } from '../../../shared/probe-failure';
 
 /** Where recheckWords's clause begins in a hop's reason (shared/health.ts), kept after a silent hop's line. */
 const RECHECK_LEAD = '; the first reply (in ';
 
-/** One hop as text (a resolver file start refuses: `/etc/resolv.conf: host's own (nameservers 192.0.2.53) — not text (it holds NUL bytes): start refuses it`): `CoreDNS (kube-dns 172.21.0.10:53): does not answer (no reply in 1500 ms)`, `k2s-dnsproxy on 127.0.0.1:53: does not answer (refused: port unreachable)`, `upstream 192.0.2.53:53: REFUSED in 3 ms — …`. */
+/** One hop as text (a resolver file start refuses: `/etc/resolv.conf: host's own (nameservers 192.0.2.53) — not text (it holds NUL bytes): start refuses it`): `CoreDNS (kube-dns 172.21.0.10:53): does not answer (no reply in 1500 ms; refused or no reply varies run to run: the kernel rate-limits ICMP)`, `k2s-dnsproxy on 127.0.0.1:53: does not answer (refused: port unreachable)`, `upstream 192.0.2.53:53: REFUSED in 3 ms — …`. */
 export function hopLine(h: HealthHop): string {
   // A file start refuses (NOT_RESOLVER_FILE) says why on its ✗ line, briefly (walk 11 L9: the ✗ said nothing);
   // a file a user could write says so on its ! line (walk 11 L8).
@@ -22,7 +22,9 @@ export function hopLine(h: HealthHop): string {
   const silent = h.kind !== 'system' && !h.ok ? silenceDetail(h) : null;
   if (silent) {
     const recheck = h.reason?.indexOf(RECHECK_LEAD) ?? -1;
-    return `${hopTitle(h)}: ${DOES_NOT_ANSWER} (${silent})${recheck >= 0 ? ` — ${h.reason!.slice(recheck + 2)}` : ''}`;
+    // CoreDNS's outage is the one read twice in a row (status, then doctor): say in the line that the detail may differ.
+    const varies = h.kind === 'kube-dns' ? `; ${REFUSED_OR_SILENT}` : '';
+    return `${hopTitle(h)}: ${DOES_NOT_ANSWER} (${silent}${varies})${recheck >= 0 ? ` — ${h.reason!.slice(recheck + 2)}` : ''}`;
   }
   // A closed port, or getaddrinfo's TIMEOUT in 10 ms, was a refusal (shared/health.ts hopGot), not a timeout.
   const got = hopGot(h);

@@ -16,6 +16,7 @@ import { askTheirNameservers } from '../lifecycle/their-nameservers';
 import { formatServer } from '../host/parse-server';
 import { missingResolverWords } from '../../../shared/resolver-missing';
 import { startRefusalCode } from '../../../shared/network-writer';
+import { followsNetwork } from './follows-network';
 
 /** What the check asks the host; injected (electron/core/health/probes.ts builds it from LifecycleDeps). */
 export interface HealthProbes {
@@ -222,7 +223,7 @@ export async function checkHealth(p: HealthProbes, opts: HealthOptions = {}): Pr
   const busy = status.state === 'starting' || status.state === 'stopping';
   // One outcome per fact: getaddrinfo's search-list NXDOMAIN is not the name's (reconcileHops).
   const hops = reconcileHops(probed);
-  const verdict = healthVerdict({ hops, state: status.state, interrupted: !busy && !!status.operation, stateCorrupt: !busy && !!status.stateProblem, watchdogRestart: status.watchdogRestart ?? null, serviceRestart: status.serviceRestart ?? null, proxyPid: status.pid, liveLoop, following: status.onNetworkChange === 'follow', keepRisk: verdictKeepRisk(status, hops, theirs ?? undefined), startRefusal: status.startRefusal ?? null, originalBack: status.originalBack === true, listenerShown: shownListener(status, resolver) });
+  const verdict = healthVerdict({ hops, state: status.state, interrupted: !busy && !!status.operation, stateCorrupt: !busy && !!status.stateProblem, watchdogRestart: status.watchdogRestart ?? null, serviceRestart: status.serviceRestart ?? null, proxyPid: status.pid, liveLoop, following: followsNetwork(status), keepRisk: verdictKeepRisk(status, hops, theirs ?? undefined), startRefusal: status.startRefusal ?? null, originalBack: status.originalBack === true, listenerShown: shownListener(status, resolver) });
   const checkedAt = p.now();
   return { name, domainSource: status.clusterDomain ? 'state' : 'default', hops, verdict, checkedAt, durationMs: checkedAt - started, forResolver: status.resolverStamp ?? null, ...(theirs ? { theirNameservers: theirs } : {}) };
 }

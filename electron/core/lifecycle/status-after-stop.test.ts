@@ -16,6 +16,7 @@ import { TEST_START_OPTS, trackedHosts } from '../../../e2e/support/test-deps';
 import type { LifecycleDeps } from './deps';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { checkHealth, UNREAD_KUBE_DNS_WHY } from '../health/check-health';
+import { followsNetwork } from '../health/follows-network';
 import { healthProbes } from '../health/probes';
 import { hopLine } from '../doctor/hop-line';
 import { renderDnsproxyConfig } from '../../../shared/dnsproxy-config';
@@ -97,6 +98,28 @@ async function withStandInProxy(h: Awaited<ReturnType<typeof newHost>>, body: ()
 }
 
 describe('status as a user while K2s DNS runs', () => {
+  it("the network follower it sees running says the start follows the network, so the upstream-down verdict names the network's nameservers as root's does (new user, session 30)", async () => {
+    const h = await newHost('nameserver 192.0.2.53\n');
+    expect((await startDns(h.deps, { ...TEST_START_OPTS, engine: 'dnsmasq' }, () => undefined)).ok).toBe(true);
+    let alive = true;
+    h.deps.followerWatch = { running: async () => alive, pid: async () => (alive ? 5150 : null) };
+    expect(followsNetwork(await dnsStatus(h.deps))).toBe(true);
+    asUser(h.deps);
+    await withStandInProxy(h, async () => {
+      const s = await dnsStatus(h.deps);
+      expect(s.onNetworkChange).toBeUndefined();
+      expect(s.follower).toEqual({ running: true, pid: 5150 });
+      expect(followsNetwork(s)).toBe(true);
+      // Not running: keep, or a follower down — a user cannot tell; nothing is said of it.
+      alive = false;
+      const down = await dnsStatus(h.deps);
+      expect(down.follower ?? null).toBeNull();
+      expect(followsNetwork(down)).toBe(false);
+      expect(down.messages.filter((m) => m.startsWith('The network follower'))).toEqual([]);
+    });
+    expect(followsNetwork({ onNetworkChange: 'keep', follower: { running: true, pid: 1 } })).toBe(false);
+  });
+
   it("the kube-dns address is the one the running proxy's config (0644) routes the cluster zones to, said plainly; with no config, K2s's default said as unread, never \"not discovered\"", async () => {
     const h = await newHost('nameserver 192.0.2.53\n');
     expect((await startDns(h.deps, { ...TEST_START_OPTS, engine: 'dnsmasq' }, () => undefined)).ok).toBe(true);

@@ -230,11 +230,14 @@ export async function dnsStatus(deps: LifecycleDeps, frontEnd: FrontEnd = 'cli')
   // its state written before: start.ts, stop.ts) is that operation's doing, not a fault: unknown
   // (null) then, so no "not running" note flashes during a CLI `stop && start` (walk 11 L7). The
   // lock alone counts too: stop may end the follower before its first journal write.
+  // A user who cannot read the state (unreadable) still sees a running follower, which runs only
+  // with the follow policy (the upstream-down verdict's words hang on it: check-health.ts); one not
+  // running tells such a user nothing (keep, or a follower down): unknown (null).
   const follower: HostDnsStatus['follower'] =
-    state && service.running && (state.onNetworkChange ?? 'follow') === 'follow' && watch?.running
+    (state ? (state.onNetworkChange ?? 'follow') === 'follow' : unreadable) && service.running && watch?.running
       ? await (async () => {
           const running = await watch.running!().catch(() => true);
-          if (!running && (await operationNow(deps.fs, true))) return null;
+          if (!running && (!state || (await operationNow(deps.fs, true)))) return null;
           return { running, pid: running && watch.pid ? await watch.pid().catch(() => null) : null };
         })()
       : null;

@@ -287,7 +287,7 @@ describe('LogsPanel queries view: a key to the +search mark and the red and grey
       const legend = /data-testid="logs-query-legend"[^>]*>(.*?)<\/p>/.exec(html)?.[1] ?? '';
       expect(html.indexOf('logs-query-legend')).toBeGreaterThan(html.indexOf('logs-query-list'));
       expect(text(legend).trim()).toBe(
-        '+search after a name: the client asked the shorter name and its resolver appended a search domain (resolv.conf search ); hover the name for the full name asked (also in k2s-dns queries ) ' +
+        '+search after a name: the client asked the shorter name and its resolver appended a search domain (resolv.conf search ); hover the name for the full name asked ( k2s-dns queries prints that full name, with no mark) ' +
           'NXDOMAIN in red, bold (also SERVFAIL, REFUSED; the row tinted): a problem — no such name, or no answer the proxy could get ' +
           'NXDOMAIN in grey, plain, on a +search row: glibc trying its next search domain, no problem (the problems filter leaves it out)',
       );

@@ -12,7 +12,7 @@ export function QueryLegend() {
   return (
     <p className="lv-legend small" data-testid="logs-query-legend" aria-label="Key to the queries list">
       <span className="lv-legend-item">
-        <span className="dns-name-search">+search</span> after a name: the client asked the shorter name and its resolver appended a search domain (resolv.conf <code>search</code>); hover the name for the full name asked (also in <code>k2s-dns queries</code>)
+        <span className="dns-name-search">+search</span> after a name: the client asked the shorter name and its resolver appended a search domain (resolv.conf <code>search</code>); hover the name for the full name asked (<code>k2s-dns queries</code> prints that full name, with no mark)
       </span>
       <span className="lv-legend-item">
         <span className="lv-legend-bad">NXDOMAIN</span> in red, bold (also SERVFAIL, REFUSED; the row tinted): a problem — no such name, or no answer the proxy could get
