@@ -9,7 +9,7 @@ import type { Packet } from 'dns-packet';
 import { pcapHeader, record, frame, type FrameSpec } from '../../../e2e/support/pcap-frames';
 import { PcapRows } from './pcap-rows';
 import type { CapturedQuery } from './pairing';
-import { IdleRelease, RELEASE_MARGIN_MS } from './idle-release';
+import { IdleRelease, RELEASE_EVERY_MS, RELEASE_MARGIN_MS } from './idle-release';
 
 const T0_MS = 1_764_600_000_000;
 const query = (id: number, name: string): Packet => ({ type: 'query', id, flags: 0x100, questions: [{ name, type: 'A' }] });
@@ -85,6 +85,21 @@ describe('IdleRelease: an unanswered query is written without a later packet', (
     vi.advanceTimersByTime(5_000);
     expect(x.rows.map((r) => [r.name, r.rcode])).toEqual([['one.example.test', null], ['two.example.test', null], ['three.example.test', null]]);
     expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('a flood of unanswered queries 1 ms apart (no packet after it) is released in scans at least RELEASE_EVERY_MS apart, not one per query', () => {
+    const x = parser();
+    const scans = vi.spyOn(PcapRows.prototype, 'expire');
+    for (let i = 0; i < 3_000; i++) x.push(clientQuery(T0_MS + i, 20_000 + i, i, `flood${i}.example.test`));
+    // Time stamps 1 ms apart, handed over at once (as a ring block is).
+    vi.advanceTimersByTime(30_000 + RELEASE_MARGIN_MS + 3_100);
+    expect(x.rows).toHaveLength(3_000);
+    expect(x.rows.every((r) => r.rcode === null)).toBe(true);
+    // At +32 s, +33 s, +34 s and +35 s: 4 scans for 3,000 queries.
+    expect(scans.mock.calls.length).toBe(4);
+    expect(RELEASE_EVERY_MS).toBe(1000);
+    expect(vi.getTimerCount()).toBe(0);
+    scans.mockRestore();
   });
 
   it('an answer the kernel took within 30 s but handed over late (its ring block, up to 1 s) still pairs with its query', () => {

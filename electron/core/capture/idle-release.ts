@@ -17,6 +17,12 @@ import { BLOCK_TIMEOUT_MS } from '../../../shared/capture-block';
 /** ms past a query's expiry (and the ring block timeout) before the timer releases it. */
 export const RELEASE_MARGIN_MS = BLOCK_TIMEOUT_MS + 1000;
 
+/**
+ * Least ms between two releases: each scans the waiting queries (pairing.ts expire), so a flood
+ * of unanswered queries 1 ms apart costs one scan a second, as the packets' own expiry does.
+ */
+export const RELEASE_EVERY_MS = 1000;
+
 /** What the release needs: the parser's rows (pcap-rows.ts PcapRows), clocks and hooks. */
 export interface IdleReleaseOptions {
   rows: { oldestOpenUs(): number | null; expire(nowUs: number): void; readonly expireUs: number };
@@ -31,6 +37,8 @@ export interface IdleReleaseOptions {
 /** The one release timer of a parser process (see the file comment). */
 export class IdleRelease {
   private timer: NodeJS.Timeout | undefined;
+  /** Wall clock of the last release, ms (RELEASE_EVERY_MS apart at least). */
+  private lastMs = -Infinity;
   private readonly nowMs: () => number;
 
   constructor(private readonly o: IdleReleaseOptions) {
@@ -45,7 +53,8 @@ export class IdleRelease {
     if (this.timer !== undefined) return;
     const oldest = this.o.rows.oldestOpenUs();
     if (oldest === null) return;
-    const due = Math.ceil(oldest / 1000 + this.o.rows.expireUs / 1000 + RELEASE_MARGIN_MS - this.nowMs());
+    const now = this.nowMs();
+    const due = Math.ceil(Math.max(oldest / 1000 + this.o.rows.expireUs / 1000 + RELEASE_MARGIN_MS, this.lastMs + RELEASE_EVERY_MS) - now);
     // +1 ms: expire() ends what is strictly older than expireUs.
     this.timer = setTimeout(this.fire, Math.max(0, due) + 1);
     // Never what keeps the parser alive: the end of its input ends it (rows-main.ts).
@@ -62,7 +71,8 @@ export class IdleRelease {
     this.timer = undefined;
     // Paused by the budget: the resume reads on and arms again (rows-main.ts).
     if (!this.o.reading()) return;
-    this.o.rows.expire((this.nowMs() - RELEASE_MARGIN_MS) * 1000);
+    this.lastMs = this.nowMs();
+    this.o.rows.expire((this.lastMs - RELEASE_MARGIN_MS) * 1000);
     this.o.released();
     this.arm();
   };
