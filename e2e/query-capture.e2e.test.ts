@@ -26,6 +26,7 @@ import { READY_TIMEOUT_MS } from '../electron/core/host/capture-wait';
 import { isKeeperArgv } from '../electron/core/host/capture-keeper';
 import { ROWS_WAIT_MS } from '../electron/cli/queries-wait';
 import { QUERIES_HEADER } from '../electron/cli/print-queries';
+import { RELEASE_MARGIN_MS } from '../electron/core/capture/idle-release';
 
 const inSandbox = process.env.K2S_DNS_SANDBOX === '1';
 if (!inSandbox) console.warn('skipped: query-capture e2e runs only inside e2e/bed/sandbox.sh (as root)');
@@ -348,6 +349,40 @@ describe.skipIf(!inSandbox || tcpdump === '')('exact query log from packets, run
       expect(stop.code, stop.stdout).toBe(0);
     }
   }, 120_000);
+
+  it.skipIf(!PROXY_ENGINES.includes('dnsmasq'))(`dnsmasq with the upstream down on an idle host: a query no answer comes for is written as "no answer" ${30 + RELEASE_MARGIN_MS / 1000} s after it, with no later packet, and k2s-dns queries shows it (capture/idle-release.ts)`, async () => {
+    await runCmd('rm', ['-f', ROWS, `${ROWS}.1`]);
+    const start = await k2sDns(['start', '--kubeconfig', tb.kubeconfigPath, ...engineArgs('dnsmasq'), '--verify-name', 'www.example.test', '--json']);
+    expect(start.code, start.stderr).toBe(0);
+    try {
+      // Nothing listens on the upstream's address: dnsmasq sends the client no answer at all
+      // (sandbox-control.ts UPSTREAM_DOWN_UNCACHED), and nothing else is asked after it.
+      await tb.stopUpstream();
+      const askedAt = Date.now();
+      await expect(udpQuery(41040, 4140, 'down.example.test')).rejects.toThrow(/no answer to down\.example\.test/);
+      // Reading the file sends no packet. The pairing waits 30 s for an answer, the timer 2 s more;
+      // the deadline leaves a busy 2-core machine 30 s beyond that.
+      const deadline = askedAt + 30_000 + RELEASE_MARGIN_MS + 30_000;
+      let row: CapturedQuery | undefined;
+      for (;;) {
+        const text = await readFile(ROWS, 'utf8').catch(() => '');
+        row = text.split('\n').map(parserLine).find((v): v is CapturedQuery => v !== null && !('counts' in v) && v.client === '127.0.0.1:41040' && v.id === 4140);
+        if (row !== undefined) break;
+        if (Date.now() > deadline) throw new Error(`no row for the unanswered query within ${(deadline - askedAt) / 1000} s of asking it`);
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      expect(row).toMatchObject({ proto: 'udp', listener: '127.0.0.1:53', name: 'down.example.test', type: 'A', rcode: null, answers: [], latencyMs: null, upstream: null });
+      // Not before the pairing's 30 s: an answer in that time would still have made it an answered row.
+      expect(Date.now() - askedAt).toBeGreaterThanOrEqual(30_000);
+      const text = await k2sDns(['queries', '--no-wait']);
+      expect(text.code, text.stderr).toBe(0);
+      expect(text.stdout.split('\n').filter((l) => l.includes(' 127.0.0.1:41040 '))).toEqual([expect.stringMatching(/ 127\.0\.0\.1:41040 udp A down\.example\.test - no answer$/)]);
+    } finally {
+      await tb.startUpstream();
+      const stop = await k2sDns(['stop', '--on-drift', 'restore', '--json']);
+      expect(stop.code, stop.stdout).toBe(0);
+    }
+  }, 150_000);
 
   it('after a stop, k2s-dns queries prints the earlier runs\' rows, each run under its start line, and says last that K2s DNS is stopped (exit 0, as README says); --no-wait the same', async () => {
     await startWithEmptyLog();

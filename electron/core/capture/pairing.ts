@@ -129,7 +129,8 @@ export class Pairing {
   private readonly pendingUp = new Map<string, Exchange>();
   /** Answered exchanges, oldest first. */
   private answered: Exchange[] = [];
-  private readonly expireUs: number;
+  /** µs an unanswered query or exchange is kept (PairingOptions.expireUs). */
+  readonly expireUs: number;
   private readonly openMax: number;
   private lastExpire = 0;
   /** Open queries emitted unanswered because the table was full (OPEN_MAX), since the start. */
@@ -168,6 +169,16 @@ export class Pairing {
       else this.upstreamAnswer(keyOf(tag, s, s.dstAt, s.dstPort, s.srcAt, s.srcPort, m.id), m, tsUs);
     }
     if (tsUs - this.lastExpire > 1_000_000) this.expire(tsUs);
+  }
+
+  /**
+   * µs time stamp of the oldest query still waiting for its answer, or null when none waits. The
+   * table keeps arrival order, so this is its first entry (a new question under a known key moves
+   * to the end): O(1), for a timer that fires once for the oldest (idle-release.ts).
+   */
+  oldestOpenUs(): number | null {
+    for (const r of this.open.values()) return r.queryUs;
+    return null;
   }
 
   /** Emits the rows still open and forgets all state (the capture ended). */
@@ -256,7 +267,13 @@ export class Pairing {
     return after ?? inFlight;
   }
 
-  private expire(nowUs: number): void {
+  /**
+   * Ends what is older than expireUs at `nowUs` (µs, the capture's clock): open queries are
+   * emitted as unanswered rows (rcode null), unanswered exchanges and old answered ones are
+   * forgotten. Packets call it once a second of capture time; idle-release.ts calls it on a timer
+   * when no packet comes.
+   */
+  expire(nowUs: number): void {
     this.lastExpire = nowUs;
     for (const [k, r] of this.open) if (nowUs - r.queryUs > this.expireUs) {
       this.open.delete(k);

@@ -99,6 +99,21 @@ export class PcapRows {
     this.pairing.packet(this.seg, this.msg, tsUs);
   }
 
+  /** µs time stamp of the oldest query still waiting for its answer, or null (Pairing.oldestOpenUs). */
+  oldestOpenUs(): number | null {
+    return this.pairing.oldestOpenUs();
+  }
+
+  /** µs an unanswered query is kept before its row is emitted unanswered (Pairing.expireUs). */
+  get expireUs(): number {
+    return this.pairing.expireUs;
+  }
+
+  /** Emits the queries unanswered for longer than expireUs at `nowUs` (µs since the epoch) as rows (Pairing.expire). */
+  expire(nowUs: number): void {
+    this.pairing.expire(nowUs);
+  }
+
   /** Emits the rows still waiting for an answer (the capture ended). */
   end(): void {
     this.pairing.flush();

@@ -15,6 +15,7 @@ import { watchHostSearch, type HostSearch } from './host-search';
 import { rowLine } from './row-line';
 import { budgetShare, CpuBudget } from './cpu-budget';
 import { LIFT_FD_ENV, liftFd, onBudgetLift } from './budget-lift';
+import { IdleRelease } from './idle-release';
 
 if (process.getuid?.() === 0 && process.env.K2S_CAPTURE_ALLOW_ROOT !== '1') {
   process.stderr.write('k2s-dns capture: the packet parser does not run as root (run it as the user tcpdump -Z drops to)\n');
@@ -36,9 +37,12 @@ const rows = new PcapRows({ listeners, fillPort, onRow: (r) => (out += rowLine(r
 // hands the last rows over at once.
 const budget = new CpuBudget(budgetShare(process.env.K2S_CAPTURE_CPU_SHARE));
 let resumeTimer: NodeJS.Timeout | undefined;
+// Unanswered queries end on a timer, not only when the next packet comes (idle-release.ts).
+const release = new IdleRelease({ rows, reading: () => resumeTimer === undefined, released: flush });
 const resume = () => {
   resumeTimer = undefined;
   process.stdin.resume();
+  release.arm();
 };
 const lift = () => {
   budget.lift();
@@ -64,6 +68,7 @@ function readInput(): void {
     rows.push(chunk);
     flush();
     keepBudget();
+    release.arm();
     if (rows.failed) {
       process.stderr.write(`k2s-dns capture: ${rows.failed}\n`);
       process.exit(1);
@@ -71,6 +76,7 @@ function readInput(): void {
   });
   process.stdin.on('end', () => {
     hostSearch?.stop();
+    release.stop();
     rows.end();
     out += `${JSON.stringify({ counts: rows.counts })}\n`;
     flush();
