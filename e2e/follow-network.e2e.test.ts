@@ -78,7 +78,7 @@ describe.skipIf(!inSandbox)('follow the network while running (sandbox)', () => 
       const t0 = Date.now();
       await renameInto('/etc/resolv.conf', plain);
       const ms = await untilFollowed(t0);
-      console.log(`${engine} plain rewrite: followed in ${ms} ms`);
+      console.log(`${engine} plain rewrite: followed in ${ms} ms; follower: ${(await readFile('/run/k2s/follow.log', 'utf8').catch(() => '')).trim().split('\n').at(-1)}`);
       expect(ms).not.toBeNull();
       expect(await getentHosts('kubernetes.default.svc.cluster.local')).toEqual(['172.21.0.1']);
       const s = await status();
@@ -105,6 +105,7 @@ describe.skipIf(!inSandbox)('follow the network while running (sandbox)', () => 
       await renameInto('/etc/resolv.conf', searchOnly);
       let s = await status();
       while (s.networkChange?.outcome !== 'followed' && Date.now() - t0 < FOLLOW_DEADLINE_MS) s = await status();
+      console.log(`${engine} search-only rewrite: status says followed after ${Date.now() - t0} ms; follower: ${(await readFile('/run/k2s/follow.log', 'utf8').catch(() => '')).trim().split('\n').at(-1)}`);
       expect(s).toMatchObject({ state: 'running', pid: before.pid, networkChange: { outcome: 'followed', to: ['192.0.2.53'], proxy: 'kept' } });
       expect(s.networkChange).not.toHaveProperty('capture');
       expect((await snapshotResolver()).bytes?.toString('utf8')).toMatch(/^search other\.test$/m);
