@@ -117,10 +117,11 @@ describe.skipIf(why !== null)('the packet parser from the startup snapshot, unde
     }
   }, 120_000);
 
-  it('a followed network change while the capture is marked failed: the follower restarts the capture, whose parser runs from the blob and logs', async () => {
+  it('a followed network change (the search list only) while the capture is marked failed: the follower keeps the proxy and restarts the capture, whose parser runs from the blob and logs', async () => {
     const follower = (await h.run(['systemctl', 'show', '-P', 'MainPID', 'k2s-dnsproxy-follow.service'])).stdout.trim();
     console.log(`follower: ${(await h.run(['cat', `/proc/${follower}/cmdline`])).stdout.split('\0').join(' ')}`);
     const before = (await h.run(['systemctl', 'show', '-P', 'MainPID', CAPTURE])).stdout.trim();
+    const proxyBefore = (await h.run(['systemctl', 'show', '-P', 'MainPID', 'k2s-dnsproxy.service'])).stdout.trim();
     await h.run(['sh', '-c', 'echo "2026-01-01T00:00:00Z the capture did not start: injected" > /run/k2s/capture.failed']);
     // The network's DHCP client writes a new file (another search domain, the same nameserver).
     await h.run(['sh', '-c', 'printf "nameserver 192.0.2.53\\nsearch other.test\\n" > /etc/resolv.conf.dhcp && mv /etc/resolv.conf.dhcp /etc/resolv.conf']);
@@ -134,6 +135,10 @@ describe.skipIf(why !== null)('the packet parser from the startup snapshot, unde
     const state = JSON.parse((await h.run(['cat', '/var/lib/k2s/dns-resolver-state.json'])).stdout) as { lastNetworkChange?: unknown };
     console.log(`follow: capture ${before} → ${after}; parser: ${await parser()}; change: ${JSON.stringify(state.lastNetworkChange)}; follow log: ${(await h.run(['sh', '-c', 'tail -n 5 /var/log/dnsproxy/follow.log 2>/dev/null || journalctl -u k2s-dnsproxy-follow.service -o cat -n 5 --no-pager'])).stdout}`);
     expect(after).not.toBe(before);
+    // Only the search list changed: the proxy kept running (same process, its cache kept), the
+    // capture marked failed restarted, and the record says both.
+    expect((await h.run(['systemctl', 'show', '-P', 'MainPID', 'k2s-dnsproxy.service'])).stdout.trim()).toBe(proxyBefore);
+    expect(state.lastNetworkChange).toMatchObject({ outcome: 'followed', to: ['192.0.2.53'], proxy: 'kept', capture: { why: 'failed', ok: true } });
     expect(await parser()).toBe(`nobody /usr/bin/node --snapshot-blob ${BLOB} -- capture-rows`);
     expect(await logged(), await journal()).toBe(true);
   }, 120_000);

@@ -49,7 +49,7 @@ async function untilFollowed(t0: number): Promise<number | null> {
   return null;
 }
 
-const status = async () => JSON.parse((await k2sDns(['status', '--json'])).stdout) as { state: string; onNetworkChange?: string; networkChange?: { outcome: string; writer: string; to: string[]; reason?: string } | null };
+const status = async () => JSON.parse((await k2sDns(['status', '--json'])).stdout) as { state: string; onNetworkChange?: string; networkChange?: { outcome: string; writer: string; to: string[]; reason?: string; proxy?: string } | null };
 
 describe.skipIf(!inSandbox)('follow the network while running (sandbox)', () => {
   let tb: Testbed;
@@ -78,7 +78,7 @@ describe.skipIf(!inSandbox)('follow the network while running (sandbox)', () => 
       const t0 = Date.now();
       await renameInto('/etc/resolv.conf', plain);
       const ms = await untilFollowed(t0);
-      console.log(`${engine} plain rewrite: followed in ${ms} ms`);
+      console.log(`${engine} plain rewrite: followed in ${ms} ms; follower: ${(await readFile('/run/k2s/follow.log', 'utf8').catch(() => '')).trim().split('\n').at(-1)}`);
       expect(ms).not.toBeNull();
       expect(await getentHosts('kubernetes.default.svc.cluster.local')).toEqual(['172.21.0.1']);
       const s = await status();
@@ -87,6 +87,33 @@ describe.skipIf(!inSandbox)('follow the network while running (sandbox)', () => 
       const after = await snapshotResolver();
       expect(after.kind).toBe('file');
       expect(after.bytes?.toString('utf8')).toBe(plain);
+      await tb.setResolvLayout('file');
+    }, 120_000);
+
+    it(`${engine}: a rewrite that changes only the search list is followed without a restart: same PID and config, the new search line, the note says the proxy kept running`, async (ctx) => {
+      const missing = engine === 'adguard' ? await engineMissing('dnsproxy') : null;
+      if (missing) return ctx.skip(`skipped: ${missing}`);
+      expect((await k2sDns(['start', '--kubeconfig', tb.kubeconfigPath, ...engineArgs(engine), '--verify-name', 'www.example.test', '--json'])).result).toMatchObject({ ok: true });
+      const before = (await status()) as { pid?: number | null };
+      expect(before.pid).toEqual(expect.any(Number));
+      // The saved original with another search list: its nameservers and options (the proxy's timeout) stay.
+      const saved = JSON.parse(await readFile('/var/lib/k2s/dns-resolver-state.json', 'utf8')) as { resolvConf: { contentBase64: string } };
+      const searchOnly = `${Buffer.from(saved.resolvConf.contentBase64, 'base64').toString('utf8').replace(/^search .*\n/gm, '')}search other.test\n`;
+      const config = engine === 'adguard' ? '/etc/k2s/dnsproxy.yaml' : '/etc/k2s/dnsmasq.conf';
+      const configBefore = await readFile(config);
+      const t0 = Date.now();
+      await renameInto('/etc/resolv.conf', searchOnly);
+      let s = await status();
+      while (s.networkChange?.outcome !== 'followed' && Date.now() - t0 < FOLLOW_DEADLINE_MS) s = await status();
+      console.log(`${engine} search-only rewrite: status says followed after ${Date.now() - t0} ms; follower: ${(await readFile('/run/k2s/follow.log', 'utf8').catch(() => '')).trim().split('\n').at(-1)}`);
+      expect(s).toMatchObject({ state: 'running', pid: before.pid, networkChange: { outcome: 'followed', to: ['192.0.2.53'], proxy: 'kept' } });
+      expect(s.networkChange).not.toHaveProperty('capture');
+      expect((await snapshotResolver()).bytes?.toString('utf8')).toMatch(/^search other\.test$/m);
+      expect(await readFile(config)).toEqual(configBefore);
+      expect((await k2sDns(['status'])).stdout).toContain("upstreams unchanged (192.0.2.53; only the file's search list or options changed, not the proxy's config: k2s-dnsproxy kept running, its cache kept)");
+      expect(await getentHosts('kubernetes.default.svc.cluster.local')).toEqual(['172.21.0.1']);
+      expect((await k2sDns(['stop', '--json'])).result).toMatchObject({ ok: true });
+      expect((await snapshotResolver()).bytes?.toString('utf8')).toBe(searchOnly);
       await tb.setResolvLayout('file');
     }, 120_000);
 

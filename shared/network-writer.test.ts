@@ -31,6 +31,14 @@ describe('a followed change in words', () => {
     expect(upstreamChangeWords({ from: ['192.0.2.53'], to: ['192.0.2.53'] })).toBe('upstreams unchanged (192.0.2.53; the file changed otherwise, e.g. its search list or options)');
     expect(upstreamChangeWords({ from: ['192.0.2.53'], to: ['10.77.0.2', '10.77.0.3'] })).toBe('upstreams 192.0.2.53 → 10.77.0.2, 10.77.0.3');
   });
+
+  it('says whether the proxy was kept or restarted, and when the exact query log\'s companion was restarted', () => {
+    const same = { from: ['192.0.2.53'], to: ['192.0.2.53'] };
+    expect(upstreamChangeWords({ ...same, proxy: 'kept' })).toBe("upstreams unchanged (192.0.2.53; only the file's search list or options changed, not the proxy's config: k2s-dnsproxy kept running, its cache kept)");
+    expect(upstreamChangeWords({ ...same, proxy: 'restarted' })).toBe("upstreams unchanged (192.0.2.53), but the file's options changed the proxy's config: k2s-dnsproxy restarted with it");
+    expect(upstreamChangeWords({ ...same, proxy: 'kept', capture: { why: 'failed', ok: true } })).toMatch(/kept running, its cache kept\); the exact query log's companion \(marked failed\) restarted$/);
+    expect(upstreamChangeWords({ from: ['192.0.2.53:5353'], to: ['192.0.2.77'], proxy: 'restarted', capture: { why: 'ports', ok: false } })).toBe("upstreams 192.0.2.53:5353 → 192.0.2.77; the exact query log's companion (reading the old ports) did not restart (the follower's log says why)");
+  });
 });
 
 describe('notResolverFileRefusal: the one rule for a file that is no resolver file (issue 20, M6)', () => {

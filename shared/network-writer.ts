@@ -267,12 +267,25 @@ export function writerName(c: Pick<NetworkChangeView, 'writer'> & Partial<Pick<N
 }
 
 /**
- * A followed change's upstreams: `upstreams 192.0.2.53 → 10.77.0.2`, or `upstreams unchanged
- * (192.0.2.53; the file changed otherwise, e.g. its search list)` when the list is the same.
+ * What a follow did, upstreams first: `upstreams 192.0.2.53 → 10.77.0.2`; with the same list,
+ * whether k2s-dnsproxy kept running (NetworkChangeView.proxy `kept`: its config the same bytes)
+ * or restarted with a new config (`restarted`: an option changed it), or, for a record without
+ * `proxy`, `upstreams unchanged (192.0.2.53; the file changed otherwise, e.g. its search list or
+ * options)`. Then the exact query log's companion when the follow restarted it (`capture`).
  */
-export function upstreamChangeWords(c: Pick<NetworkChangeView, 'from' | 'to'>): string {
-  if (c.from.join(' ') === c.to.join(' ')) return `upstreams unchanged (${c.to.join(', ')}; the file changed otherwise, e.g. its search list or options)`;
-  return `upstreams ${c.from.join(', ')} → ${c.to.join(', ')}`;
+export function upstreamChangeWords(c: Pick<NetworkChangeView, 'from' | 'to' | 'proxy' | 'capture'>): string {
+  const list = c.to.join(', ');
+  const upstreams =
+    c.from.join(' ') !== c.to.join(' ')
+      ? `upstreams ${c.from.join(', ')} → ${list}`
+      : c.proxy === 'kept'
+        ? `upstreams unchanged (${list}; only the file's search list or options changed, not the proxy's config: k2s-dnsproxy kept running, its cache kept)`
+        : c.proxy === 'restarted'
+          ? `upstreams unchanged (${list}), but the file's options changed the proxy's config: k2s-dnsproxy restarted with it`
+          : `upstreams unchanged (${list}; the file changed otherwise, e.g. its search list or options)`;
+  if (!c.capture) return upstreams;
+  const why = c.capture.why === 'failed' ? 'marked failed' : 'reading the old ports';
+  return `${upstreams}; the exact query log's companion (${why}) ${c.capture.ok ? 'restarted' : 'did not restart (the follower\'s log says why)'}`;
 }
 
 /** The closing words of a drift that is over (NetworkChangeView.ended). */

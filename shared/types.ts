@@ -551,6 +551,19 @@ export interface NetworkChangeView {
    */
   fixed?: { refusedAt: string; problem: string; fix: string };
   /**
+   * For followed: `kept` when the proxy's config renders to the same bytes (only the file's search
+   * list, or options the engine's config does not carry, changed), so the running engine was left
+   * as it is (same PID, cache kept); `restarted` when the new config was written and the engine
+   * restarted. Absent in a record written before this field.
+   */
+  proxy?: 'kept' | 'restarted';
+  /**
+   * For followed: the exact query log's companion was restarted by this follow — `why`: it was
+   * marked failed (`failed`: /run/k2s/capture.failed) or the plan's ports changed (`ports`); `ok`:
+   * its start returned (false: the follower's log has its error). Absent when it was not touched.
+   */
+  capture?: { why: 'failed' | 'ports'; ok: boolean };
+  /**
    * For drift, set by status only (never stored): the stored `reason` is no longer true of the
    * file at /etc/resolv.conf now (its owner, mode or bytes changed since the follower judged it);
    * what is true now, a clause (networkChangeNowWords). The stored reason is then told as past,

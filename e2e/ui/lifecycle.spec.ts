@@ -177,7 +177,7 @@ test('Follow: NetworkManager rewrites /etc/resolv.conf → the timeline says it 
   await writeFile('/etc/resolv.conf.nm-new', NM_FILE, { mode: 0o644 });
   await rename('/etc/resolv.conf.nm-new', '/etc/resolv.conf');
   const followed = panel.getByTestId('timeline-network-changes').locator('li[data-outcome=followed]');
-  await expect(followed).toHaveText(/^At \d\d:\d\d:\d\d network change followed: NetworkManager — upstreams unchanged \(192\.0\.2\.53; the file changed otherwise, e\.g\. its search list or options\)$/, { timeout: 15_000 });
+  await expect(followed).toHaveText(/^At \d\d:\d\d:\d\d network change followed: NetworkManager — upstreams unchanged \(192\.0\.2\.53; only the file's search list or options changed, not the proxy's config: k2s-dnsproxy kept running, its cache kept\)$/, { timeout: 15_000 });
   await panel.getByTestId('btn-stop').click();
   await expect(panel.getByTestId('dns-state')).toHaveText('stopped', { timeout: 30_000 });
   // Stop restored the network's newest file (followed), not the pre-start one: put that back.

@@ -304,6 +304,7 @@ describe('following the network on a temp root', () => {
     expect(r).toMatchObject({ kind: 'followed', change: { to: ['192.0.2.77'] } });
     expect(events).toEqual(['capture', 'engine']);
     expect(r.kind === 'followed' && Object.keys(r.phases)).toEqual(['decideMs', 'saveMs', 'hostFileMs', 'restartMs', 'listeningMs']);
+    expect(r.kind === 'followed' && r.change.capture).toBeUndefined();
     expect(await h.deps.fs.readFile(CAPTURE_READY_FILE)).toEqual(Buffer.from('4242\n'));
 
     // The companion gone (stopped, not crashed): the next follow starts none.
@@ -332,6 +333,8 @@ describe('following the network on a temp root', () => {
     expect(argvs[1]).toEqual(['/usr/bin/node', '/usr/lib/k2s-dns/k2s-dns.mjs', 'capture-watch', '--listen', '127.0.0.1:53', '--port', '53']);
     expect(r.kind === 'followed' && typeof r.phases.captureMs).toBe('number');
     expect(r.kind === 'followed' && r.captureError).toBeUndefined();
+    expect(r).toMatchObject({ change: { proxy: 'restarted', capture: { why: 'failed', ok: true } } });
+    expect((await readState(h.root)).followedChange.capture).toEqual({ why: 'failed', ok: true });
   });
 
   it('a running companion is restarted when the followed plan reads other ports (the start\'s upstream on 5353, the network\'s on 53)', async () => {
@@ -346,6 +349,7 @@ describe('following the network on a temp root', () => {
     expect(r).toMatchObject({ kind: 'followed', change: { to: ['192.0.2.77'] } });
     expect(argvs[1]).toEqual(['/usr/bin/node', '/usr/lib/k2s-dns/k2s-dns.mjs', 'capture-watch', '--listen', '127.0.0.1:53', '--port', '53']);
     expect(r.kind === 'followed' && typeof r.phases.captureMs).toBe('number');
+    expect(r).toMatchObject({ change: { proxy: 'restarted', capture: { why: 'ports', ok: true } } });
   });
 
   it('an engine that does not come back: the network\'s file is put back at /etc/resolv.conf, drift with the cause, stop restores it', async () => {

@@ -3,7 +3,8 @@
  * systemd-resolved wrote a new resolver file (a new /etc/resolv.conf, or new bytes at the target
  * of the saved symlink). A change K2s can follow safely becomes the new saved original (exact
  * bytes and shape, so stop restores what the current network wants), its nameservers become the
- * proxy's upstreams (the engine restarts with a new config), and the host points at the proxy
+ * proxy's upstreams (the engine restarts with a new config; one whose config stays the same
+ * keeps running, its cache with it), and the host points at the proxy
  * again. Anything else stays drift, as before: a file that is not a resolver's, an invalid one,
  * one whose nameservers loop back to a proxy listener, or the `keep` policy.
  * The result is recorded in the state file (`lastNetworkChange`) for status and the app.
@@ -35,7 +36,7 @@ import { originalBack } from '../../../shared/resolver-compare';
 import { isGone } from './resolver-gone';
 import { acquireLock } from './lock';
 import { isBindMounted } from '../host/mounts';
-import { writeProxyConfig, proxyArgv, lateListenersFor, selfDropFor } from './proxy-config';
+import { writeProxyConfig, proxyArgv, lateListenersFor, selfDropFor, sameProxyConfig } from './proxy-config';
 import { waitForListeners } from './service-ready';
 import { messageOf } from './errors';
 import { READY_TIMEOUT_MS } from './start';
@@ -310,7 +311,7 @@ async function followLocked(deps: LifecycleDeps): Promise<FollowOutcome> {
   // stop restore what the network wants (never the previous network's file).
   // The stub file keeps its bytes when resolved's link servers change: say what did change.
   const how = resolvedLinkServers && found.bytes.toString('base64') === savedBytes(state.resolvConf) ? `systemd-resolved's servers changed (resolvectl dns: ${resolvedLinkServers.join(', ')})` : found.how;
-  const change: NetworkChange = { at, outcome: 'followed', writer: writer.writer, evidence: writer.evidence, how, from: state.upstreams, to: picked.upstreams, ...(fixed ? { fixed } : {}) };
+  let change: NetworkChange = { at, outcome: 'followed', writer: writer.writer, evidence: writer.evidence, how, from: state.upstreams, to: picked.upstreams, ...(fixed ? { fixed } : {}) };
   // The K2s file this follow writes, rendered before anything is saved: its sha goes into the
   // state file together with the new original (pendingManagedResolvConfSha256), BEFORE the file
   // is replaced, so status read at any moment of the follow (the engine restart takes seconds)
@@ -363,14 +364,30 @@ async function followLocked(deps: LifecycleDeps): Promise<FollowOutcome> {
     hostFileMs = lap();
     const policy = upstreamPolicy({ options: parsed.options });
     const plan = { ...state.plan, upstreams: picked.upstreams, timeoutMs: policy.timeoutMs, order: policy.order };
-    // The saved original put back (K2s's `k2s stop` may be stopping the proxy right now) and the
-    // proxy's config the same: the engine is left as it runs — no config write, no restart (which
-    // would start the proxy again after that stop), no wait for listeners that are up.
-    const keepEngine = back && proxyRuns && JSON.stringify(plan) === JSON.stringify(state.plan);
-    if (keepEngine) {
-      next = { ...next, plan, pendingManagedResolvConfSha256: null };
+    // The running engine reads the config state.plan renders to (state.plan is saved only once
+    // an engine came up with it). A plan that renders to the same bytes (only the file's search
+    // list changed, or an option the engine's config does not carry) leaves the engine as it
+    // runs: no config write, no restart (same PID, its cache kept), no wait for listeners that
+    // are up. The saved original put back (K2s's `k2s stop` may be stopping the proxy right now)
+    // needs it most: a restart would start the proxy again after that stop.
+    const sameConfig = await sameProxyConfig(state.plan, plan);
+    const runs = back ? proxyRuns : sameConfig && (await deps.services.status().catch(() => null))?.running === true;
+    const c = deps.capture;
+    if (sameConfig && runs) {
+      // The companion reads the ports fixed at its start, which this plan keeps: it is restarted
+      // only when it is marked failed, as after an engine restart below. Not for the original
+      // put back: K2s's stop is stopping the proxy and its companion with it.
+      let captureMs: number | undefined;
+      let captureError: string | undefined;
+      if (!back && c && c.tcpdump !== null && (await deps.fs.lstat(CAPTURE_FAILED_FILE)) !== null) {
+        captureError = await c.manager.start(captureArgvFor(c.argv, plan)).then(() => undefined, (e: unknown) => messageOf(e));
+        captureMs = lap();
+      }
+      change = { ...change, proxy: 'kept', ...(captureMs !== undefined ? { capture: { why: 'failed', ok: captureError === undefined } } : {}) };
+      next = { ...next, plan, pendingManagedResolvConfSha256: null, lastNetworkChange: change, followedChange: change };
       await writeState(deps.fs, next);
-      return { kind: 'followed', change, phases: { decideMs, saveMs, hostFileMs, restartMs: 0, listeningMs: 0 }, originalBack: next };
+      const phases: FollowPhases = { decideMs, saveMs, hostFileMs, restartMs: 0, listeningMs: 0, ...(captureMs !== undefined ? { captureMs } : {}) };
+      return { kind: 'followed', change, phases, ...(captureError ? { captureError } : {}), ...(back ? { originalBack: next } : {}) };
     }
     const written = await writeProxyConfig(deps.fs, plan);
     if (!state.engineBinary) throw new Error('the state file does not name the engine binary');
@@ -385,7 +402,6 @@ async function followLocked(deps: LifecycleDeps): Promise<FollowOutcome> {
     // Whether the exact query log's companion runs (ready) or stopped with a reason, looked at
     // before the restart (systemd's restart and a full start below both leave a running capture
     // alone: systemd-service.ts RESTART_JOB_MODE; the supervised manager's does too).
-    const c = deps.capture;
     const captureRan = c !== undefined && c.tcpdump !== null && ((await deps.fs.lstat(CAPTURE_READY_FILE)) !== null || (await deps.fs.lstat(CAPTURE_FAILED_FILE)) !== null);
     const restarted = deps.services.restart ? await deps.services.restart().then(() => true, () => false) : false;
     if (!restarted) {
@@ -400,7 +416,8 @@ async function followLocked(deps: LifecycleDeps): Promise<FollowOutcome> {
     restartMs = lap();
     await waitForListeners(deps, plan, READY_TIMEOUT_MS);
     const listeningMs = lap();
-    next = { ...next, plan, pendingManagedResolvConfSha256: null };
+    change = { ...change, proxy: 'restarted' };
+    next = { ...next, plan, pendingManagedResolvConfSha256: null, lastNetworkChange: change, followedChange: change };
     await writeState(deps.fs, next);
     // The capture kept running across the engine's restart (it reads the interfaces, not the
     // engine: systemd's restart leaves it alone, systemd-service.ts RESTART_JOB_MODE), so no row
@@ -408,9 +425,14 @@ async function followLocked(deps: LifecycleDeps): Promise<FollowOutcome> {
     // fixed at its start: only when this plan's differ (an upstream on another port) would new
     // exchanges go unseen, and only then, or when it stopped with a reason, is it restarted with
     // this plan's. Its failure is no drift: DNS works, the exact log says it is missing.
-    if (c && captureRan && (captureFlags(state.plan) !== captureFlags(plan) || (await deps.fs.lstat(CAPTURE_FAILED_FILE)) !== null)) {
+    const newPorts = captureFlags(state.plan) !== captureFlags(plan);
+    if (c && captureRan && (newPorts || (await deps.fs.lstat(CAPTURE_FAILED_FILE)) !== null)) {
       const captureError = await c.manager.start(captureArgvFor(c.argv, plan)).then(() => undefined, (e: unknown) => messageOf(e));
       const captureMs = lap();
+      // The record says the companion was restarted too (a second state write, on this path only).
+      change = { ...change, capture: { why: newPorts ? 'ports' : 'failed', ok: captureError === undefined } };
+      next = { ...next, lastNetworkChange: change, followedChange: change };
+      await writeState(deps.fs, next).catch(() => undefined);
       return { kind: 'followed', change, phases: { decideMs, saveMs, hostFileMs, restartMs, listeningMs, captureMs }, ...(captureError ? { captureError } : {}), ...(back ? { originalBack: next } : {}) };
     }
     return { kind: 'followed', change, phases: { decideMs, saveMs, hostFileMs, restartMs, listeningMs }, ...(back ? { originalBack: next } : {}) };
@@ -418,7 +440,8 @@ async function followLocked(deps: LifecycleDeps): Promise<FollowOutcome> {
     // The host gets the network's own file back (it names working nameservers; the proxy may
     // be down): drift, as when the network's write is not followed at all.
     const putBackFailed = hostWritten ? await restoreResolver(deps.fs, found.entry).then(() => null, (e: unknown) => messageOf(e)) : null;
-    const failedChange: NetworkChange = { ...change, outcome: 'drift', to: state.upstreams, reason: `following it failed: ${messageOf(err)}; the network's file is saved as the original (stop restores it)${putBackFailed ? `, and putting it back at /etc/resolv.conf failed: ${putBackFailed}` : ''}` };
+    const { proxy: _proxy, capture: _capture, ...tried } = change;
+    const failedChange: NetworkChange = { ...tried, outcome: 'drift', to: state.upstreams, reason: `following it failed: ${messageOf(err)}; the network's file is saved as the original (stop restores it)${putBackFailed ? `, and putting it back at /etc/resolv.conf failed: ${putBackFailed}` : ''}` };
     // The sha of the K2s file that is at /etc/resolv.conf now: the new one only when it was
     // written and putting the network's file back failed; nothing pending any more.
     const keptSha = hostWritten && putBackFailed ? managedSha : state.managedResolvConfSha256;

@@ -51,6 +51,15 @@ export async function writeProxyConfig(fs: HostFs, plan: ProxyPlan): Promise<{ p
   };
 }
 
+/**
+ * True when plans `a` and `b` render to the same config bytes for their engine (renderConfig):
+ * an engine started with `a`'s config runs with `b`'s already (a follow that changed only the
+ * resolver file's search list, or a resolv.conf(5) option the engine's config does not carry).
+ */
+export async function sameProxyConfig(a: ProxyPlan, b: ProxyPlan): Promise<boolean> {
+  return (await engineRuntime(a.engine).renderConfig(a)) === (await engineRuntime(b.engine).renderConfig(b));
+}
+
 /** Longest /etc/passwd read for selfDropFor, bytes (a host with thousands of accounts is far below). */
 const PASSWD_MAX_BYTES = 4 * 1024 * 1024;
 
