@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { bootPlainHost, hostStartArgs, parseEvents, type HostCliRun } from '../../e2e/bed/debian-host-cli';
 import { debianHostMissing, HOST_SRC, REPO_ROOT, type DebianHost } from '../../e2e/bed/debian-host';
 import { buildPackages } from '../package/main';
-import { stepDurations } from './lifecycle';
+import { stepsAndWaits } from './lifecycle';
 import { WITHOUT_SNAPSHOT } from './report';
 
 /** The installed command: /usr/bin/k2s-dns, from its startup snapshot (resources/packaging/k2s-dns). */
@@ -50,11 +50,22 @@ export async function managerIdle(h: DebianHost): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, USER_PAUSE_MS));
 }
 
-/** Runs `cli` with ARGS in the host, timing the process there too (date +%s%N around it): `process` ms. */
-export async function timedCli(h: DebianHost, cli: readonly string[], args: readonly string[]): Promise<HostCliRun & { processMs: number }> {
-  const r = await h.run(['sh', '-c', 'a=$(date +%s%N); "$@"; r=$?; b=$(date +%s%N); echo "k2s-bench-wall-us $(( (b - a) / 1000 ))" >&2; exit $r', 'sh', ...cli, ...args], { timeoutMs: 90_000 });
-  const us = Number(/k2s-bench-wall-us (\d+)/.exec(r.stderr)?.[1] ?? Number.NaN);
-  return { code: r.code, stdout: r.stdout, stderr: r.stderr, ...parseEvents(r.stdout), processMs: us / 1000 };
+/**
+ * Runs `cli` with ARGS in the host, timing the process there too (date +%s%N around it): `process`
+ * ms; `outside` the process's ms before its first event (`before steps`: Node's start-up, the
+ * snapshot's deserialisation, module loading, the lock, the held companions) and after its result
+ * event (`after result`: the exit path), on the host's clock as the events' `at` (both
+ * CLOCK_REALTIME, one kernel). Empty without events.
+ */
+export async function timedCli(h: DebianHost, cli: readonly string[], args: readonly string[]): Promise<HostCliRun & { processMs: number; outside: Record<string, number> }> {
+  const r = await h.run(['sh', '-c', 'a=$(date +%s%N); "$@"; r=$?; b=$(date +%s%N); echo "k2s-bench-wall-ns $a $b" >&2; exit $r', 'sh', ...cli, ...args], { timeoutMs: 90_000 });
+  const m = /k2s-bench-wall-ns (\d+) (\d+)/.exec(r.stderr);
+  const [a, b] = m ? [Number(BigInt(m[1]!) / 1000n) / 1000, Number(BigInt(m[2]!) / 1000n) / 1000] : [Number.NaN, Number.NaN];
+  const run = parseEvents(r.stdout);
+  const first = run.events[0]?.at;
+  const result = run.events.findLast((e) => e.type === 'result')?.at;
+  const outside: Record<string, number> = first === undefined || result === undefined ? {} : { 'before steps': first - a, 'after result': b - result };
+  return { code: r.code, stdout: r.stdout, stderr: r.stderr, ...run, processMs: b - a, outside };
 }
 
 /** `n` runs of `command` in the host, one after another: each run's ms (the process's wall there). */
@@ -67,6 +78,12 @@ async function floorMs(h: DebianHost, command: string, n: number): Promise<numbe
   return out;
 }
 
+/** A command's table rows: before its steps, its steps and the waits between them (stepsAndWaits), after its result; they add up to `process`. */
+function hostRows(run: { events: HostCliRun['events']; outside: Record<string, number> }): Record<string, number> {
+  const { 'before steps': before = Number.NaN, 'after result': after = Number.NaN } = run.outside;
+  return { 'before steps': before, ...stepsAndWaits(run.events), 'after result': after };
+}
+
 /** One engine's start/stop rounds with `cli`. Throws when a start or stop fails (with its last event). */
 async function rounds(h: DebianHost, cli: readonly string[], engine: 'dnsmasq' | 'adguard', n: number): Promise<HostLifecycleRounds> {
   const r: HostLifecycleRounds = { start: { wall: [], process: [], steps: [] }, stop: { wall: [], process: [], steps: [] } };
@@ -77,14 +94,14 @@ async function rounds(h: DebianHost, cli: readonly string[], engine: 'dnsmasq' |
     r.start.wall.push(performance.now() - t0);
     r.start.process.push(start.processMs);
     if (!start.result?.ok) throw new Error(`start (${engine}, ${cli.join(' ')}) on the Debian host failed: ${JSON.stringify(start.events.at(-1) ?? start.stderr.slice(-300))}`);
-    r.start.steps.push(stepDurations(start.events));
+    r.start.steps.push(hostRows(start));
     await managerIdle(h);
     t0 = performance.now();
     const stop = await timedCli(h, cli, ['stop', '--json']);
     r.stop.wall.push(performance.now() - t0);
     r.stop.process.push(stop.processMs);
     if (!stop.result?.ok) throw new Error(`stop (${engine}, ${cli.join(' ')}) on the Debian host failed: ${JSON.stringify(stop.events.at(-1) ?? stop.stderr.slice(-300))}`);
-    r.stop.steps.push(stepDurations(stop.events));
+    r.stop.steps.push(hostRows(stop));
   }
   return r;
 }

@@ -80,6 +80,30 @@ export function stepDurations(events: LifecycleEvent[]): Record<string, number> 
   return out;
 }
 
+/**
+ * stepDurations with the time between the steps, so a command's rows add up to its `total`:
+ * `wait → STEP` is ms from the event before STEP's first event to it (start's journal write
+ * before the step, teardown.ts journaledReporter, and the work start.ts does between steps),
+ * `wait → result` ms from the last step event to the result (clearing the journal), and
+ * `waits` their sum. Keys in event order.
+ */
+export function stepsAndWaits(events: LifecycleEvent[]): Record<string, number> {
+  const durations = stepDurations(events);
+  const out: Record<string, number> = {};
+  let prev: number | undefined;
+  let waits = 0;
+  for (const e of events) {
+    const key = e.type === 'step' ? (e.step in out ? null : e.step) : e.type === 'result' ? 'result' : null;
+    if (key !== null && prev !== undefined) {
+      out[`wait → ${key}`] = e.at - prev;
+      waits += e.at - prev;
+    }
+    if (key !== null && key !== 'result') out[key] = durations[key] ?? 0;
+    prev = e.at;
+  }
+  return { ...out, waits, total: durations.total ?? Number.NaN };
+}
+
 /** Runs `rounds` start/stop pairs on test bed `tb` (`extra`: more start flags); throws on the first failed command. */
 export async function lifecycleRounds(tb: Testbed, rounds: number, engine: string, extra: string[] = []) {
   const res = { rounds, engine, start: { wall: [] as number[], cpu: [] as number[], steps: [] as Record<string, number>[] }, stop: { wall: [] as number[], cpu: [] as number[], steps: [] as Record<string, number>[] } };
