@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { NoKubeconfigError, refuseKubeconfig } from '../core/cluster/errors';
 import { ADMIN_KUBECONFIG } from '../core/cluster/kubeconfig';
-import { MAX_KUBECONFIG_BYTES, type KubeconfigFile } from '../core/cluster/kubeconfig-file';
+import { MAX_KUBECONFIG_BYTES, readKubeconfigFile, type KubeconfigFile } from '../core/cluster/kubeconfig-file';
 
 /** The caller's environment cannot be trusted to name who asked (refused, exit 3). */
 export class CallerEnvError extends Error {
@@ -105,7 +105,30 @@ export function readKubeconfigAsCaller(path: string, uid: number, ids = callerId
   if (o.err === 'open') throw new NoKubeconfigError([path], unreadableKubeconfigMessage(path));
   if (o.err === 'notfile') throw refuseKubeconfig(path, 'is not a regular file; pass the kubeconfig file itself with --kubeconfig.');
   if (o.err === 'size') throw refuseKubeconfig(path, `is ${o.size} bytes, more than a kubeconfig (${MAX_KUBECONFIG_BYTES} at most); pass the right file with --kubeconfig.`);
-  return { path, text: o.text ?? '', uid: o.uid ?? -1, mode: o.mode ?? 0 };
+  return confirmRootOwner({ path, text: o.text ?? '', uid: o.uid ?? -1, mode: o.mode ?? 0 });
+}
+
+/**
+ * The reader child's owner and mode are only its word: it runs as the caller, who may stop it
+ * (SIGSTOP), copy its stdout with pidfd_getfd(2) (same uid, dumpable after setpriv's exec;
+ * Debian's kernel leaves Yama's ptrace_scope at 0) and wrap its JSON in one of their own —
+ * `{"uid":0,…,"text":"<exec plugin>","x":<the child's>}` made root run a user's exec plugin as
+ * a "root-owned" kubeconfig (brk31). The owner is what judgeKubeconfig trusts with credential
+ * plugins and file references, so a claim of root's (uid 0) is checked by root's own open of the
+ * path (readKubeconfigFile): the same bytes, and root's fstat of that fd gives owner and mode.
+ * Otherwise the owner is -1 (no one's: plugins and file references refused). A caller's own
+ * file (their uid) needs no check: lying about it gains nothing. No new oracle: only a file
+ * whose whole content the caller sent is ever accepted.
+ */
+export function confirmRootOwner(file: KubeconfigFile, readAsRoot: (path: string) => KubeconfigFile = readKubeconfigFile): KubeconfigFile {
+  if (file.uid !== 0) return file;
+  let own: KubeconfigFile;
+  try {
+    own = readAsRoot(file.path);
+  } catch {
+    return { ...file, uid: -1 };
+  }
+  return own.text === file.text ? { ...file, uid: own.uid, mode: own.mode } : { ...file, uid: -1 };
 }
 
 /** The one message for a kubeconfig the caller cannot read (or that does not exist). */
