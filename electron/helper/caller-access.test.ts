@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { asCallerArgv, callerSideExists, callerUid, confirmRootOwner, readKubeconfigAsCaller, unreadableKubeconfigMessage } from './caller-access';
+import { asCallerArgv, callerSideExists, callerUid, confirmRootOwner, readKubeconfigAsCaller, rootHeldFile, unreadableKubeconfigMessage } from './caller-access';
 import { locateKubeconfig } from '../core/cluster/kubeconfig';
 
 const isRoot = process.geteuid?.() === 0;
@@ -153,6 +153,17 @@ describe('the reader child\'s answer is the caller\'s word (brk31)', () => {
         throw new Error('ENOENT');
       }).uid,
     ).toBe(-1);
+    // Root opens only a root-owned regular file in directories only root can change.
+    const held = join(dir, 'held.yaml');
+    writeFileSync(held, 'kind: Config\n', { mode: 0o644 });
+    if (isRoot) expect(rootHeldFile(held)).toBe(held);
+    expect(rootHeldFile('/dev/null')).toBeNull();
+    expect(rootHeldFile(dir)).toBeNull();
+    const userDir = join(dir, 'user-dir');
+    mkdirSync(userDir, { mode: 0o777 });
+    chmodSync(userDir, 0o777);
+    writeFileSync(join(userDir, 'k'), 'kind: Config\n', { mode: 0o644 });
+    expect(rootHeldFile(join(userDir, 'k'))).toBeNull();
     // A caller's own file is not re-read (no root open of a path the caller named, for nothing).
     expect(
       confirmRootOwner({ ...claim, uid: 65534 }, () => {

@@ -7,7 +7,8 @@
  * "unreadable" alike: no size, existence or YAML-line oracle on root-only files.
  */
 import { spawnSync } from 'node:child_process';
-import { statSync } from 'node:fs';
+import { lstatSync, realpathSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { NoKubeconfigError, refuseKubeconfig } from '../core/cluster/errors';
 import { ADMIN_KUBECONFIG } from '../core/cluster/kubeconfig';
 import { MAX_KUBECONFIG_BYTES, readKubeconfigFile, type KubeconfigFile } from '../core/cluster/kubeconfig-file';
@@ -118,9 +119,10 @@ export function readKubeconfigAsCaller(path: string, uid: number, ids = callerId
  * path (readKubeconfigFile): the same bytes, and root's fstat of that fd gives owner and mode.
  * Otherwise the owner is -1 (no one's: plugins and file references refused). A caller's own
  * file (their uid) needs no check: lying about it gains nothing. No new oracle: only a file
- * whose whole content the caller sent is ever accepted.
+ * whose whole content the caller sent is ever accepted. Root opens only rootHeldFile's answer:
+ * never a device, FIFO or a path the caller could swap (its open would have side effects).
  */
-export function confirmRootOwner(file: KubeconfigFile, readAsRoot: (path: string) => KubeconfigFile = readKubeconfigFile): KubeconfigFile {
+export function confirmRootOwner(file: KubeconfigFile, readAsRoot: (path: string) => KubeconfigFile = readRootHeldFile): KubeconfigFile {
   if (file.uid !== 0) return file;
   let own: KubeconfigFile;
   try {
@@ -129,6 +131,36 @@ export function confirmRootOwner(file: KubeconfigFile, readAsRoot: (path: string
     return { ...file, uid: -1 };
   }
   return own.text === file.text ? { ...file, uid: own.uid, mode: own.mode } : { ...file, uid: -1 };
+}
+
+/**
+ * `path` with its links resolved, when that is a root-owned regular file in directories that
+ * only root can change (each one root-owned and not group/other-writable, or sticky, up to /:
+ * as sshd's StrictModes asks), so no component can be swapped between this check and the
+ * open; else null. Uses lstat/readlink only (realpath(3)): nothing is opened.
+ */
+export function rootHeldFile(path: string): string | null {
+  let real: string;
+  try {
+    real = realpathSync.native(path);
+    const file = lstatSync(real);
+    if (!file.isFile() || file.uid !== 0) return null;
+    for (let dir = dirname(real); ; dir = dirname(dir)) {
+      const st = lstatSync(dir);
+      // A sticky one (/tmp) may be writable: no one else can rename or delete root's entry in it.
+      if (!st.isDirectory() || st.uid !== 0 || ((st.mode & 0o022) !== 0 && (st.mode & 0o1000) === 0)) return null;
+      if (dir === '/') return real;
+    }
+  } catch {
+    return null;
+  }
+}
+
+/** Root's own read of a root-held file (rootHeldFile) at `path`; throws for any other. */
+function readRootHeldFile(path: string): KubeconfigFile {
+  const real = rootHeldFile(path);
+  if (real === null) throw new Error('not a regular file in root-only directories');
+  return { ...readKubeconfigFile(real, true), path };
 }
 
 /** The one message for a kubeconfig the caller cannot read (or that does not exist). */
