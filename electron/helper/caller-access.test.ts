@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { asCallerArgv, callerSideExists, callerUid, readKubeconfigAsCaller, unreadableKubeconfigMessage } from './caller-access';
+import { asCallerArgv, callerSideExists, callerUid, confirmRootOwner, readKubeconfigAsCaller, rootHeldFile, unreadableKubeconfigMessage } from './caller-access';
 import { locateKubeconfig } from '../core/cluster/kubeconfig';
 
 const isRoot = process.geteuid?.() === 0;
@@ -140,3 +140,95 @@ function attempt(f: () => string): string {
     return (err as Error).message;
   }
 }
+
+describe('the reader child\'s answer is the caller\'s word (brk31)', () => {
+  it('a root-owned claim stands only when root reads the same bytes at the path itself', () => {
+    const claim = { path: '/k', text: 'users: [{name: u, user: {exec: {command: sh}}}]\n', uid: 0, mode: 0o100644 };
+    const asRoot = (text: string, uid: number, mode = 0o100644) => () => ({ path: '/k', text, uid, mode });
+    expect(confirmRootOwner(claim, asRoot(claim.text, 0, 0o100640))).toEqual({ ...claim, mode: 0o100640 });
+    expect(confirmRootOwner(claim, asRoot('apiVersion: v1\n', 0)).uid).toBe(-1);
+    expect(confirmRootOwner(claim, asRoot(claim.text, 65534)).uid).toBe(65534);
+    expect(
+      confirmRootOwner(claim, () => {
+        throw new Error('ENOENT');
+      }).uid,
+    ).toBe(-1);
+    // Root opens only a root-owned regular file in directories only root can change.
+    const held = join(dir, 'held.yaml');
+    writeFileSync(held, 'kind: Config\n', { mode: 0o644 });
+    if (isRoot) expect(rootHeldFile(held)).toBe(held);
+    expect(rootHeldFile('/dev/null')).toBeNull();
+    expect(rootHeldFile(dir)).toBeNull();
+    const userDir = join(dir, 'user-dir');
+    mkdirSync(userDir, { mode: 0o777 });
+    chmodSync(userDir, 0o777);
+    writeFileSync(join(userDir, 'k'), 'kind: Config\n', { mode: 0o644 });
+    expect(rootHeldFile(join(userDir, 'k'))).toBeNull();
+    // A caller's own file is not re-read (no root open of a path the caller named, for nothing).
+    expect(
+      confirmRootOwner({ ...claim, uid: 65534 }, () => {
+        throw new Error('not called');
+      }).uid,
+    ).toBe(65534);
+  });
+
+  // The reader child runs as the caller, who can stop it, copy its stdout (pidfd_getfd(2)) and
+  // wrap its JSON in a forged one claiming uid 0 with an exec plugin: root then ran the plugin.
+  const hasPython = spawnSync('/usr/bin/python3', ['-c', 'import ctypes']).status === 0;
+  it.skipIf(!isRoot || !hasSetpriv || !hasPython)("as root: a caller who forges the reader child's output (uid 0, an exec plugin) gets no root-owned kubeconfig (skipped without root/setpriv/python3)", async () => {
+    const work = join(dir, 'forge');
+    mkdirSync(work, { mode: 0o777 });
+    chmodSync(work, 0o777);
+    const path = join(work, 'config');
+    writeFileSync(path, 'apiVersion: v1\nkind: Config\n', { mode: 0o644 });
+    chownSync(path, 65534, 65534);
+    const forged = 'users:\n- name: u\n  user: {exec: {command: /bin/sh, args: [-c, id]}}\n';
+    const attacker = join(work, 'attacker.py');
+    writeFileSync(attacker, FORGER, { mode: 0o644 });
+    const ready = join(work, 'ready');
+    const child = spawn('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', '--', '/usr/bin/python3', attacker, path, forged, ready], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    const exited = new Promise<number | null>((r) => child.on('exit', r));
+    for (let i = 0; i < 400 && !existsSync(ready); i++) await new Promise((r) => setTimeout(r, 25));
+    const file = readKubeconfigAsCaller(path, 65534, { gid: 65534, groups: [] });
+    const code = await exited;
+    if (code === 3) return; // pidfd_getfd refused (Yama ptrace_scope >= 1): no forgery possible on this kernel
+    expect(code, out).toBe(0);
+    expect(file.text).toBe(forged); // the caller did forge the child's answer...
+    expect(file.uid).not.toBe(0); // ...and it is not taken as root's file
+  }, 60_000);
+});
+
+/** The caller's side of the forgery: find the reader child, stop it, copy its fd 1, write a prefix, let it finish, close the object. */
+const FORGER = String.raw`
+import ctypes, json, os, signal, sys, time
+libc = ctypes.CDLL(None, use_errno=True)
+path, forged, ready = sys.argv[1], sys.argv[2], sys.argv[3]
+open(ready, 'w').close()
+deadline = time.time() + 30
+while time.time() < deadline:
+    for d in os.listdir('/proc'):
+        if not d.isdigit() or int(d) == os.getpid(): continue
+        try:
+            if os.stat('/proc/' + d).st_uid != os.getuid(): continue
+            cmd = open('/proc/' + d + '/cmdline', 'rb').read().split(b'\0')
+        except OSError: continue
+        if b'-e' in cmd and path.encode() in cmd and b'setpriv' not in cmd[0]:
+            pid = int(d)
+            os.kill(pid, signal.SIGSTOP)
+            fd = libc.syscall(438, libc.syscall(434, pid, 0), 1, 0)
+            if fd < 0:
+                os.kill(pid, signal.SIGCONT); sys.exit(3)
+            os.write(fd, (json.dumps({'uid': 0, 'mode': 0o100644, 'text': forged})[:-1] + ',"x":').encode())
+            os.kill(pid, signal.SIGCONT)
+            while True:
+                try:
+                    if open('/proc/%d/stat' % pid).read().rsplit(') ', 1)[1][0] == 'Z': break
+                except OSError: break
+                time.sleep(0.001)
+            os.write(fd, b'}'); os.close(fd); sys.exit(0)
+    time.sleep(0.001)
+sys.exit(2)
+`;

@@ -7,10 +7,11 @@
  * "unreadable" alike: no size, existence or YAML-line oracle on root-only files.
  */
 import { spawnSync } from 'node:child_process';
-import { statSync } from 'node:fs';
+import { lstatSync, realpathSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { NoKubeconfigError, refuseKubeconfig } from '../core/cluster/errors';
 import { ADMIN_KUBECONFIG } from '../core/cluster/kubeconfig';
-import { MAX_KUBECONFIG_BYTES, type KubeconfigFile } from '../core/cluster/kubeconfig-file';
+import { MAX_KUBECONFIG_BYTES, readKubeconfigFile, type KubeconfigFile } from '../core/cluster/kubeconfig-file';
 
 /** The caller's environment cannot be trusted to name who asked (refused, exit 3). */
 export class CallerEnvError extends Error {
@@ -105,7 +106,61 @@ export function readKubeconfigAsCaller(path: string, uid: number, ids = callerId
   if (o.err === 'open') throw new NoKubeconfigError([path], unreadableKubeconfigMessage(path));
   if (o.err === 'notfile') throw refuseKubeconfig(path, 'is not a regular file; pass the kubeconfig file itself with --kubeconfig.');
   if (o.err === 'size') throw refuseKubeconfig(path, `is ${o.size} bytes, more than a kubeconfig (${MAX_KUBECONFIG_BYTES} at most); pass the right file with --kubeconfig.`);
-  return { path, text: o.text ?? '', uid: o.uid ?? -1, mode: o.mode ?? 0 };
+  return confirmRootOwner({ path, text: o.text ?? '', uid: o.uid ?? -1, mode: o.mode ?? 0 });
+}
+
+/**
+ * The reader child's owner and mode are only its word: it runs as the caller, who may stop it
+ * (SIGSTOP), copy its stdout with pidfd_getfd(2) (same uid, dumpable after setpriv's exec;
+ * Debian's kernel leaves Yama's ptrace_scope at 0) and wrap its JSON in one of their own —
+ * `{"uid":0,…,"text":"<exec plugin>","x":<the child's>}` made root run a user's exec plugin as
+ * a "root-owned" kubeconfig (brk31). The owner is what judgeKubeconfig trusts with credential
+ * plugins and file references, so a claim of root's (uid 0) is checked by root's own open of the
+ * path (readKubeconfigFile): the same bytes, and root's fstat of that fd gives owner and mode.
+ * Otherwise the owner is -1 (no one's: plugins and file references refused). A caller's own
+ * file (their uid) needs no check: lying about it gains nothing. No new oracle: only a file
+ * whose whole content the caller sent is ever accepted. Root opens only rootHeldFile's answer:
+ * never a device, FIFO or a path the caller could swap (its open would have side effects).
+ */
+export function confirmRootOwner(file: KubeconfigFile, readAsRoot: (path: string) => KubeconfigFile = readRootHeldFile): KubeconfigFile {
+  if (file.uid !== 0) return file;
+  let own: KubeconfigFile;
+  try {
+    own = readAsRoot(file.path);
+  } catch {
+    return { ...file, uid: -1 };
+  }
+  return own.text === file.text ? { ...file, uid: own.uid, mode: own.mode } : { ...file, uid: -1 };
+}
+
+/**
+ * `path` with its links resolved, when that is a root-owned regular file in directories that
+ * only root can change (each one root-owned and not group/other-writable, or sticky, up to /:
+ * as sshd's StrictModes asks), so no component can be swapped between this check and the
+ * open; else null. Uses lstat/readlink only (realpath(3)): nothing is opened.
+ */
+export function rootHeldFile(path: string): string | null {
+  let real: string;
+  try {
+    real = realpathSync.native(path);
+    const file = lstatSync(real);
+    if (!file.isFile() || file.uid !== 0) return null;
+    for (let dir = dirname(real); ; dir = dirname(dir)) {
+      const st = lstatSync(dir);
+      // A sticky one (/tmp) may be writable: no one else can rename or delete root's entry in it.
+      if (!st.isDirectory() || st.uid !== 0 || ((st.mode & 0o022) !== 0 && (st.mode & 0o1000) === 0)) return null;
+      if (dir === '/') return real;
+    }
+  } catch {
+    return null;
+  }
+}
+
+/** Root's own read of a root-held file (rootHeldFile) at `path`; throws for any other. */
+function readRootHeldFile(path: string): KubeconfigFile {
+  const real = rootHeldFile(path);
+  if (real === null) throw new Error('not a regular file in root-only directories');
+  return { ...readKubeconfigFile(real, true), path };
 }
 
 /** The one message for a kubeconfig the caller cannot read (or that does not exist). */

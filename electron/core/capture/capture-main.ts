@@ -21,7 +21,7 @@ import type { HostFs } from '../host/host-fs';
 import { readAdmGid } from '../host/query-log';
 import { latestOnly } from './latest-write';
 import { parserProgram } from './parser-program';
-import { argsOfGoLine, CAPTURE_FAILED_FILE, CAPTURE_FLAGS_FILE_FLAG, CAPTURE_HELD_FLAG, CAPTURE_HOLD_FILE, CAPTURE_MISSED_FILE, CAPTURE_READY_FILE, CAPTURE_UNWRITTEN_FILE, PARSER_BUNDLE, PARSER_RUN_PATH, parseCaptureArgs } from './capture-args';
+import { argsOfGoLine, CAPTURE_FAILED_FILE, CAPTURE_FLAGS_FILE, CAPTURE_FLAGS_FILE_FLAG, CAPTURE_HELD_FLAG, CAPTURE_HOLD_FILE, CAPTURE_MISSED_FILE, CAPTURE_READY_FILE, CAPTURE_UNWRITTEN_FILE, PARSER_BUNDLE, PARSER_RUN_PATH, parseCaptureArgs } from './capture-args';
 import { startCapturePipeline, StoppedBeforeOpen } from './pipeline';
 import { openRowsFile } from './rows-file';
 import { findTcpdump, TCPDUMP_PATHS } from './tcpdump-path';
@@ -140,6 +140,13 @@ export async function runCapture(fs: HostFs, uid: number, givenArgs: readonly st
   void reading.catch(() => undefined); // awaited below; a companion that ends before must not crash on it
   // Its stderr: the journal under systemd, the companion's log under its keeper.
   const note = (line: string) => process.stderr.write(`k2s-dns capture-watch: ${line}\n`);
+  // Only K2s's own flags file: the helper is also what pkexec runs for a caller, and root
+  // read any file the caller named here and printed its first line, on stderr and in the
+  // world-readable failed file ("/etc/shadow holds no go line: \"root:$y$…\"", brk31).
+  if (fromFile && args[1] !== fs.real(CAPTURE_FLAGS_FILE)) {
+    note(`reads its flags only from ${fs.real(CAPTURE_FLAGS_FILE)}, not ${JSON.stringify(args[1]!.slice(0, 200))}.`);
+    return 2;
+  }
   if (fromFile) {
     // systemd: held while start checks the host (hold-wait.ts), then the flags start wrote.
     if ((await awaitHold(fs.real(CAPTURE_HOLD_FILE), procDir, HOLD_POLL_MS, HOLD_MAX_MS, note)) === 'drop') return 0;

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { awaitHold, processStartTime } from './hold-wait';
 import { PassThrough } from 'node:stream';
-import { CAPTURE_FAILED_FILE, CAPTURE_FLAGS_FILE_FLAG, CAPTURE_HELD_FLAG, CAPTURE_HOLD_FILE, heldGoLine, holdFileText, parseHoldFile } from './capture-args';
+import { CAPTURE_FAILED_FILE, CAPTURE_FLAGS_FILE, CAPTURE_FLAGS_FILE_FLAG, CAPTURE_HELD_FLAG, CAPTURE_HOLD_FILE, heldGoLine, holdFileText, parseHoldFile } from './capture-args';
 import { runCapture } from './capture-main';
 import { parseFailedFile } from './failed-file';
 import type { HostFs } from '../host/host-fs';
@@ -181,10 +181,11 @@ function flagsFs() {
 
 describe('runCapture --flags-file: a flags file that is not a small regular file', () => {
   it('a link (even to good flags) is not followed, a FIFO is not waited on, past 64 KiB, missing: each its bad configuration (78: its unit does not restart it), said on stderr and in the failed file', async () => {
-    const flags = path.join(dir, 'capture.flags');
     const good = path.join(dir, 'good.flags');
     await writeFile(good, `${heldGoLine(['--listen', '127.0.0.1:53', '--port', '53'])}\n`);
     const { fs, failedLine } = flagsFs();
+    const flags = fs.real(CAPTURE_FLAGS_FILE);
+    await mkdir(path.dirname(flags), { recursive: true });
     const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     try {
       await symlink(good, flags);
@@ -238,6 +239,24 @@ describe('runCapture --held (under its keeper, without systemd)', () => {
   });
 });
 
+describe('runCapture --flags-file: only K2s\'s own flags file (brk31)', () => {
+  it('another path (the helper under pkexec took any: root printed a root-only file\'s first line to the caller and into the failed file) is usage 2, unread, unechoed', async () => {
+    const { fs, failedLine } = flagsFs();
+    const secret = path.join(dir, 'secret');
+    await writeFile(secret, 'root:SECRET-HASH:20000::::::\n', { mode: 0o600 });
+    const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      expect(await runCapture(fs, 0, [CAPTURE_FLAGS_FILE_FLAG, secret], '/x/k2s-dns.mjs')).toBe(2);
+      const said = err.mock.calls.map((c) => String(c[0])).join('');
+      expect(said).toContain(`reads its flags only from ${fs.real(CAPTURE_FLAGS_FILE)}`);
+      expect(said).not.toContain('SECRET-HASH');
+      expect(await failedLine()).toBeNull();
+    } finally {
+      err.mockRestore();
+    }
+  });
+});
+
 describe('runCapture --flags-file (the systemd unit)', () => {
   const holdPath = () => path.join(dir, CAPTURE_HOLD_FILE);
 
@@ -245,7 +264,8 @@ describe('runCapture --flags-file (the systemd unit)', () => {
     const { fs, failedLine } = flagsFs();
     await mkdir(path.dirname(holdPath()), { recursive: true });
     await putHold(holdPath(), holdFileText({ kind: 'hold', pid: process.pid, startTime: (await processStartTime('self'))! }));
-    const flags = path.join(dir, 'capture.flags');
+    const flags = fs.real(CAPTURE_FLAGS_FILE);
+    await mkdir(path.dirname(flags), { recursive: true });
     const r = runCapture(fs, 0, [CAPTURE_FLAGS_FILE_FLAG, flags], '/x/k2s-dns.mjs');
     expect(await within(r, 200)).toBe('pending');
     await putHold(holdPath(), 'drop\n');
@@ -268,7 +288,8 @@ describe('runCapture --flags-file (the systemd unit)', () => {
 
   it('good flags but what it needs is missing (here: the nobody account, or tcpdump itself): 1, which systemd restarts it for, said in the failed file; a stopped capture\'s line stays', async () => {
     const { fs, failedLine } = flagsFs();
-    const flags = path.join(dir, 'capture.flags');
+    const flags = fs.real(CAPTURE_FLAGS_FILE);
+    await mkdir(path.dirname(flags), { recursive: true });
     await writeFile(flags, `${heldGoLine(['--listen', '127.0.0.1:53', '--port', '53'])}\n`);
     await mkdir(path.join(dir, 'etc'), { recursive: true });
     await writeFile(path.join(dir, 'etc', 'passwd'), 'root:x:0:0:root:/root:/bin/bash\n');

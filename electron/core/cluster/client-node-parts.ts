@@ -14,5 +14,8 @@ export { newClusters, newContexts, newUsers } from '@kubernetes/client-node/dist
 export { ApiException } from '@kubernetes/client-node/dist/gen/apis/exception.js';
 export { ServerConfiguration } from '@kubernetes/client-node/dist/gen/servers.js';
 export { HttpMethod } from '@kubernetes/client-node/dist/gen/http/http.js';
-export { IsomorphicFetchHttpLibrary } from '@kubernetes/client-node/dist/gen/http/isomorphic-fetch.js';
-export type { HttpLibrary, RequestContext, ResponseContext } from '@kubernetes/client-node/dist/gen/http/http.js';
+export { ResponseContext } from '@kubernetes/client-node/dist/gen/http/http.js';
+export type { HttpLibrary, RequestContext } from '@kubernetes/client-node/dist/gen/http/http.js';
+export { from as observableFrom } from '@kubernetes/client-node/dist/gen/rxjsStub.js';
+// client-node's HTTP library itself (isomorphic-fetch.js calls it), for a body size bound (bounded-http.ts).
+export { default as nodeFetch } from 'node-fetch';

@@ -6,7 +6,8 @@
 import { dirname } from 'node:path';
 import { readKubeconfigFile, type KubeconfigFile } from './kubeconfig-file';
 import { judgeKubeconfig } from './kubeconfig-guard';
-import { ApiException, IsomorphicFetchHttpLibrary, KubeConfig, newClusters, newContexts, newUsers, type HttpLibrary } from './client-node-parts';
+import { ApiException, KubeConfig, newClusters, newContexts, newUsers } from './client-node-parts';
+import { boundedHttpLibrary, MAX_RESPONSE_BYTES } from './bounded-http';
 import { kubeReads, type CoreReads, type VersionReads } from './kube-api';
 import { boundedExecAuth } from './exec-credential';
 import {
@@ -34,17 +35,6 @@ export interface KubeClient {
   call<T>(what: string, fn: () => Promise<T>): Promise<T>;
   /** Like `call`, but a 404 yields null (for optional objects such as `coredns-custom`). */
   callOptional<T>(what: string, fn: () => Promise<T>): Promise<T | null>;
-}
-
-/** An HttpLibrary that aborts every request after `timeoutMs` (client-node has no timeout of its own). */
-function timedHttpLibrary(timeoutMs: number): HttpLibrary {
-  const inner = new IsomorphicFetchHttpLibrary();
-  return {
-    send(request) {
-      request.setSignal(AbortSignal.timeout(timeoutMs));
-      return inner.send(request);
-    },
-  };
 }
 
 /**
@@ -106,7 +96,7 @@ export function openKubeClient(kubeconfig: string | KubeconfigFile, timeoutMs = 
   }
   // The kubeconfig's own auth on every request (exec plugins, tokens, certificates: kube-api.ts),
   // its exec plugin bounded (exec-credential.ts).
-  const reads = kubeReads(apiServer, boundedExecAuth(kc, kubeconfigPath), timedHttpLibrary(timeoutMs));
+  const reads = kubeReads(apiServer, boundedExecAuth(kc, kubeconfigPath), boundedHttpLibrary(timeoutMs));
 
   const call = async <T>(what: string, fn: () => Promise<T>): Promise<T> => {
     try {
@@ -177,6 +167,11 @@ export function mapClientError(err: unknown, ctx: CallContext): Error {
   const e = err as { name?: string; type?: string; code?: string; message?: string } | null;
   if (e?.name === 'AbortError' || e?.name === 'TimeoutError') {
     return new ClusterUnreachableError(ctx.apiServer, `did not answer within ${ctx.timeoutMs} ms`, ctx.kubeconfigPath);
+  }
+  if (e?.name === 'FetchError' && e.type === 'max-size') {
+    return new ClusterResponseError(
+      `The Kubernetes API server at ${ctx.apiServer} answered ${ctx.what} with more than ${MAX_RESPONSE_BYTES} bytes, which k2s-dns does not read; check that the kubeconfig's server URL points at the API server.`,
+    );
   }
   if (e?.name === 'FetchError' || e?.type === 'system') {
     const code = e.code ?? 'unknown error';

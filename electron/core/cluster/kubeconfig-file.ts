@@ -20,14 +20,15 @@ export class KubeconfigOpenError extends NoKubeconfigError {
 /**
  * Opens `path` once (symlinks followed: ~/.kube/config is often one, and the permission check
  * is the kernel's for the opening process) and reads it through that fd: a regular file (not a
- * FIFO, device or directory) of at most MAX_KUBECONFIG_BYTES.
+ * FIFO, device or directory) of at most MAX_KUBECONFIG_BYTES. `noFollow`: a link as the last
+ * component is refused (O_NOFOLLOW), for a path already resolved.
  * Throws NoKubeconfigError; `errno` of a failed open is kept in the message (ENOENT, EACCES).
  */
-export function readKubeconfigFile(path: string): KubeconfigFile {
+export function readKubeconfigFile(path: string, noFollow = false): KubeconfigFile {
   let fd: number;
   try {
     // O_NONBLOCK: opening a FIFO must not hang; O_NOCTTY: a tty path must not become ours.
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY | (noFollow ? constants.O_NOFOLLOW : 0));
   } catch (err) {
     throw new KubeconfigOpenError(path, (err as NodeJS.ErrnoException).code);
   }

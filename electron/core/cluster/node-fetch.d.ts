@@ -1,0 +1,25 @@
+/**
+ * The part of node-fetch 2 (client-node 1.4's HTTP library; the package ships no types) that
+ * bounded-http.ts calls: fetch(url, options) with the `size` bound and the `agent`
+ * (node-fetch README "Options"). A body past `size` bytes rejects with a FetchError whose
+ * `type` is 'max-size'.
+ */
+declare module 'node-fetch' {
+  import type { Agent } from 'node:http';
+  interface NodeFetchResponse {
+    status: number;
+    headers: { forEach(fn: (value: string, name: string) => void): void };
+    text(): Promise<string>;
+    buffer(): Promise<Buffer>;
+  }
+  interface NodeFetchOptions {
+    method?: string;
+    body?: unknown;
+    headers?: Record<string, string>;
+    signal?: AbortSignal;
+    agent?: Agent | undefined;
+    /** Largest body in bytes that text()/buffer() accept; 0 for no bound. */
+    size?: number;
+  }
+  export default function fetch(url: string, options?: NodeFetchOptions): Promise<NodeFetchResponse>;
+}
