@@ -36,7 +36,14 @@ if (process.env.K2S_DNS_SANDBOX === '1') {
     }
     if (procs.length === 0) return;
     for (const p of procs) if ((await processStartTime(p.pid)) === String(p.startTime)) process.kill(p.pid, 'SIGKILL');
-    const lines = procs.map((p) => `  PID ${p.pid} (parent ${p.ppid}, session ${p.sid}) ${p.role} of ${p.file ?? 'this file (no tag; started during it)'}: ${JSON.stringify(p.argv.map((a) => (a.length > 80 ? `${a.slice(0, 40)}…` : a)))}`);
-    throw new Error(`${file} left ${procs.length} process(es) running ${LEAK_SETTLE_MS / 1000} s after its last hook (now killed):\n${lines.join('\n')}`);
+    const line = (p: BedProc) => `  PID ${p.pid} (parent ${p.ppid}, session ${p.sid}) ${p.role}: ${JSON.stringify(p.argv.map((a) => (a.length > 80 ? `${a.slice(0, 40)}…` : a)))}`;
+    const own = procs.filter((p) => isThisFiles(p, file));
+    const others = procs.filter((p) => !isThisFiles(p, file));
+    throw new Error(
+      [
+        ...(own.length > 0 ? [`${file} left ${own.length} process(es) running ${LEAK_SETTLE_MS / 1000} s after its last hook (now killed):`, ...own.map(line)] : []),
+        ...(others.length > 0 ? [`Running at the end of ${file}, started for another file (now killed):`, ...others.map((p) => `${line(p)} — for ${p.file}`)] : []),
+      ].join('\n'),
+    );
   }, LEAK_SETTLE_MS + 10_000);
 }
