@@ -1,7 +1,8 @@
 /**
  * The exact query log's supervised companion (no systemd in the sandbox: a keeper shell restarts
- * it, electron/core/host/capture-keeper.ts) killed in part, asserted by the real processes of the
- * sandbox's own PID namespace, told apart by their argv (never by name alone):
+ * it, electron/core/host/capture-keeper.ts) killed in part, asserted by the real processes this
+ * file started in the sandbox's PID namespace (not another file's of the same run), told apart by
+ * their argv (never by name alone):
  *  - the companion killed (kill -9): its tcpdump and parser, left to PID 1, are ended by its
  *    keeper before the restart, so exactly one pair runs, the restarted companion's (before the
  *    fix both pairs ran until a packet came: tcpdump ends on SIGPIPE, the parser on its next row);
@@ -17,15 +18,13 @@
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { appendFile, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { appendFile, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { startTestbed, type Testbed } from './bed/testbed';
 import { runCmd } from './bed/run-cmd';
 import { engineArgs, engineMissing } from './bed/engines';
 import { k2sDns } from './cli';
-import { captureChildRole } from '../electron/core/host/capture-children';
-import { isKeeperArgv } from '../electron/core/host/keeper-name';
-import { isCaptureArgv, PARSER_RUN_PATH } from '../electron/core/capture/capture-args';
+import { ownBedProcs } from './support/bed-procs';
 import { cksumOf } from '../electron/core/capture/children-file';
 import { processStartTime } from '../electron/core/capture/hold-wait';
 
@@ -35,25 +34,23 @@ const tcpdump = inSandbox ? await runCmd('sh', ['-c', 'command -v tcpdump || tru
 if (inSandbox && tcpdump === '') console.warn('skipped: tcpdump is not installed (apt-get install tcpdump; scripts/setup.sh installs it)');
 const engine = inSandbox && (await engineMissing('dnsproxy')) === null ? 'adguard' : 'dnsmasq';
 
-/** One live capture process of this PID namespace: what it is by its argv, and its parent. */
+/** One live capture process of this file's bed: what it is by its argv, and its parent. */
 interface CaptureProc {
   pid: number;
   ppid: number;
   role: 'keeper' | 'companion' | 'tcpdump' | 'parser';
 }
 
-/** Every live (not zombie) keeper, companion, tcpdump and parser in /proc, by argv. */
+const CAPTURE_ROLES: readonly string[] = ['keeper', 'companion', 'tcpdump', 'parser'];
+
+/**
+ * Every live (not zombie) keeper, companion, tcpdump and parser this file started (by argv;
+ * e2e/support/bed-procs.ts: its environment, or its parent's or session's): another file of the
+ * run shares this PID namespace, and what it left running is not this file's to count.
+ */
 async function captureProcs(): Promise<CaptureProc[]> {
-  const out: CaptureProc[] = [];
-  for (const d of await readdir('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    const [stat, argv] = await Promise.all([readFile(`/proc/${d}/stat`, 'utf8').catch(() => ''), readFile(`/proc/${d}/cmdline`, 'utf8').then((c) => c.split('\0').filter(Boolean), () => [] as string[])]);
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (f[0] === undefined || f[0] === 'Z') continue;
-    const role = isKeeperArgv(argv) ? 'keeper' : isCaptureArgv(argv) ? 'companion' : captureChildRole(argv, PARSER_RUN_PATH);
-    if (role !== null) out.push({ pid: Number(d), ppid: Number(f[1]), role });
-  }
-  return out.sort((a, b) => a.role.localeCompare(b.role) || a.pid - b.pid);
+  const own = (await ownBedProcs()).filter((p) => CAPTURE_ROLES.includes(p.role));
+  return own.map((p) => ({ pid: p.pid, ppid: p.ppid, role: p.role as CaptureProc['role'] })).sort((a, b) => a.role.localeCompare(b.role) || a.pid - b.pid);
 }
 
 /** Polls (50 ms) until `check` holds, 20 s on a busy machine; the last value either way. */

@@ -2,7 +2,8 @@
  * kill -9 of `k2s-dns start` once a companion runs, then `k2s-dns status` (its implicit
  * recovery): the rolled-back start leaves neither the capture companion (with its tcpdump and
  * parser) nor the network follower running — asserted by the PIDs their pidfiles named and the
- * companion's own children, read from /proc inside the sandbox.
+ * companion's own children, read from /proc inside the sandbox (a held companion: this file's
+ * alone, e2e/support/bed-procs.ts).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { readFile, readdir, writeFile } from 'node:fs/promises';
@@ -12,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestbed, type Testbed } from './bed/testbed';
 import { runCmd } from './bed/run-cmd';
 import { k2sDns } from './cli';
+import { ownBedProcs } from './support/bed-procs';
 
 const inSandbox = process.env.K2S_DNS_SANDBOX === '1';
 if (!inSandbox) console.warn('skipped: recover-companions e2e runs only inside e2e/bed/sandbox.sh (as root)');
@@ -85,11 +87,9 @@ describe.skipIf(!inSandbox || tcpdump === '')('recovery of a killed start ends b
     const before = await tb.snapshotResolver();
     const child = spawn(process.execPath, [BIN, 'start', '--kubeconfig', tb.kubeconfigPath, '--engine', 'dnsmasq', '--verify-name', 'www.example.test', '--json'], { stdio: 'ignore', detached: true });
     const exited = new Promise((r) => child.once('exit', r));
-    // The held companion: `… capture-watch --held` (host/capture-companion.ts prepare).
-    const heldPid = async (): Promise<number | null> => {
-      for (const d of await readdir('/proc')) if (/^\d+$/.test(d) && (await cmdline(Number(d))).slice(1, 4).join(' ').endsWith('capture-watch --held')) return Number(d);
-      return null;
-    };
+    // The held companion: `… capture-watch --held` (host/capture-companion.ts prepare), this file's
+    // (e2e/support/bed-procs.ts): one another file of the run left running is not this start's.
+    const heldPid = async (): Promise<number | null> => (await ownBedProcs()).find((p) => p.role === 'companion' && p.argv.slice(1, 4).join(' ').endsWith('capture-watch --held'))?.pid ?? null;
     const deadline = Date.now() + 30_000;
     let held: number | null = null;
     while (held === null && Date.now() < deadline) {

@@ -265,7 +265,9 @@ export async function runCapture(fs: HostFs, uid: number, givenArgs: readonly st
     await rows.close();
     return stopped ? 0 : failed((err as Error).message, 1);
   }
-  await fs.remove(CAPTURE_FAILED_FILE);
+  // Its children on record before it says ready (begun at their spawn, done by now but on a busy
+  // host): a kill -9 right after the ready file leaves them to its keeper and to stop, who find them by it.
+  await Promise.all([fs.remove(CAPTURE_FAILED_FILE), recording]);
   await fs.writeFileAtomic(CAPTURE_READY_FILE, `${process.pid}\n`, { mode: 0o644 });
   // Open (start has stopped waiting): companion, tcpdump and parser yield the CPU to DNS from now on.
   // Its autogroup too, when this companion or its keeper's shell leads the session (go-idle.ts treeLeaders).

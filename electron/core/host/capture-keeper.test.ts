@@ -3,13 +3,14 @@
  * sh that reads its go line, notes it with its pid, then sleeps or fails): a killed one is
  * restarted with the same go line, from the go file; one that fails at once is given up after
  * MAX_RESTARTS restarts; a keeper the pidfile does not name (prepared, never let go) restarts
- * nothing; SIGTERM ends the companion with it. And the status words of its state.
+ * nothing; SIGTERM ends the companion with it, and one that comes while no companion runs ends
+ * the keeper before another starts. And the status words of its state.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { MAX_RESTARTS } from './supervisor-script';
 import { isKeeperArgv, keeperArgv, keeperGaveUpWords, keeperRestartSentence, parseKeeperState } from './capture-keeper';
 
@@ -70,6 +71,29 @@ describe('the capture companion keeper', () => {
     await k.exited;
     await until(() => !existsSync(`/proc/${second.pid}`) || readFileSync(`/proc/${second.pid}/stat`, 'utf8').split(' ')[2] === 'Z');
     expect(k.notes()).toHaveLength(2);
+  }, 30_000);
+
+  it('a SIGTERM while no companion runs (its restart\'s `date`, after the backoff): the keeper exits and starts none, so no companion outlives it', async () => {
+    // A `date` first on PATH that, armed, blocks its Nth `date +%s` until released: the kill -9
+    // below makes `ended=$(date +%s)` the 1st and the restart's `began=$(date +%s)` the 2nd.
+    const bin = join(dir, 'slowdate');
+    mkdirSync(bin, { recursive: true });
+    const [arm, blocked, release] = ['arm', 'blocked', 'release'].map((n) => join(dir, `slowdate.${n}`)) as [string, string, string];
+    writeFileSync(join(bin, 'date'), `#!/bin/sh\nif [ "$1" = +%s ] && [ -f '${arm}' ]; then n=$(($(cat '${arm}') - 1)); if [ "$n" -le 0 ]; then rm -f '${arm}'; : >'${blocked}'; while [ ! -f '${release}' ]; do /bin/sleep 0.02; done; else echo "$n" >'${arm}'; fi; fi\nexec /bin/date "$@"\n`, { mode: 0o755 });
+    const k = keeper('stop-between', null, true, { ...process.env, PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}` });
+    // A failed run leaves the restarted stand-in (its `sleep 600`) to PID 1: ended by its noted pid.
+    onTestFinished(() => void k.notes().slice(1).forEach((n) => process.kill(n.pid, 'SIGKILL')));
+    const [first] = await until(() => (k.notes().length === 1 ? k.notes() : null));
+    writeFileSync(arm, '2');
+    process.kill(first!.pid, 'SIGKILL');
+    await until(() => existsSync(blocked));
+    // Stop's SIGTERM now (pidfile-process.ts stop), its trap with no companion to signal.
+    k.child.kill('SIGTERM');
+    writeFileSync(release, '');
+    // Before the fix it went on to spawn a companion and waited on it, unsignalled: no exit.
+    const end = await Promise.race([k.exited.then(() => 'exited'), until(() => k.notes().length > 1 && 'restarted')]);
+    expect(end).toBe('exited');
+    expect(k.notes()).toHaveLength(1);
   }, 30_000);
 
   it(`a companion that fails at once: ${MAX_RESTARTS} restarts, then it gives up (state gave-up, said with why)`, async () => {

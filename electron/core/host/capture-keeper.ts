@@ -19,7 +19,11 @@
  *     exits at stdin's end) or one stop is ending does not start another companion;
  *  4. before every restart checks that the directories root writes are still root's alone
  *     (shared/root-dir-check.ts, as the proxy watchdog does), else stops (state `refused`);
- *  5. on SIGTERM/SIGINT stops the companion (SIGTERM: it drains its parser) and exits;
+ *  5. on SIGTERM/SIGINT stops the companion (SIGTERM: it drains its parser) and exits — also one
+ *     that came while no companion ran (during the restart's backoff or checks) or as it was
+ *     spawned: no companion is started after it, and one just spawned is sent SIGTERM (else the
+ *     keeper waited on an unsignalled companion until stop's SIGKILL, which left that companion,
+ *     its tcpdump and its parser running under PID 1, named by no file stop reads);
  *  6. writes the companion's failed file for a status it exits with before it runs, writing none
  *     itself (shared/capture-exit.ts CAPTURE_SILENT_STATUSES: its command line refused, not root):
  *     `exit=N` and its last words, so start's wait ends at it (capture-wait.ts) as at the companion's own;
@@ -109,8 +113,13 @@ stop=; child=; nap=; restarts=0; delay=${WATCHDOG_BACKOFF_S.first}; total=0; fir
 trap 'stop=1; kill -TERM $child $nap 2>/dev/null' TERM INT
 while :; do
   began=$(date +%s)
+  # A stop whose trap ran while no companion ran (the backoff's checks, the date above) ends it here:
+  # its trap had no child to signal, and a companion spawned now would outlive the keeper's SIGKILL.
+  [ -n "$stop" ] && break
   if [ -n "$first" ]; then "$@" <&3 3<&- & child=$!; exec 3<&-; first=
   else "$@" <"$gofile" 3<&- & child=$!; record running "$child"; fi
+  # Or one that ran between the spawn and \`child=$!\`: the companion was not signalled yet.
+  [ -n "$stop" ] && kill -TERM "$child" 2>/dev/null
   # 2>/dev/null: sh reports a signalled job ("Killed") on stderr, which is the companion's log.
   rc=0; wait "$child" 2>/dev/null || rc=$?
   # wait returns early when a trapped signal arrives: wait again for the companion to exit.
