@@ -44,7 +44,7 @@ export const SANDBOX_CONTROLS: readonly SandboxControl[] = [
   { command: 'coredns up', does: 'starts CoreDNS again: the verdict turns green by itself' },
   { command: 'api down', does: 'closes the Kubernetes API server (connection refused): the Cluster card says Unreachable within 5 s' },
   { command: 'api up', does: 'opens it again: the Cluster card says Reachable by itself' },
-  { command: 'upstream down', does: `stops the sandbox network's nameserver (dnsmasq on 192.0.2.53, which answers www.example.test): ${UPSTREAM_DOWN_UNCACHED}; cached ones still answer from its cache while it lasts, cluster names still resolve` },
+  { command: 'upstream down', does: `stops the sandbox network's nameserver (dnsmasq on 192.0.2.53, which answers www.example.test): ${UPSTREAM_DOWN_UNCACHED}; cached ones (once asked through this run of the proxy) still answer from its cache while it lasts, cluster names still resolve` },
   { command: 'upstream up', does: 'starts it again, the same server (also after a kill of its PID): names outside the cluster resolve again' },
   { command: 'status', does: 'says whether CoreDNS, the API and the upstream are up' },
 ];
@@ -87,7 +87,7 @@ export async function runControl(bed: ControlledBed, request: string): Promise<s
       case 'upstream down':
         if (bed.upstreamPid() === null) return `ok: ${upstream} is already down`;
         await bed.stopUpstream();
-        return `ok: ${upstream} stopped: ${UPSTREAM_DOWN_UNCACHED}; cached ones (www.example.test once asked) still answer from its cache while it lasts; cluster names still resolve`;
+        return `ok: ${upstream} stopped: ${UPSTREAM_DOWN_UNCACHED}; cached ones (www.example.test once asked through this run of the proxy: a fresh start begins with an empty cache) still answer from its cache while it lasts; cluster names still resolve`;
       case 'upstream up':
         if (bed.upstreamPid() !== null) return `ok: ${upstream} is already up (PID ${bed.upstreamPid()})`;
         await bed.startUpstream();
