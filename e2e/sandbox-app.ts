@@ -17,7 +17,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -234,11 +234,13 @@ async function inner(dir: string, port: number): Promise<number> {
   // `npm run sandbox:ctl -- coredns down` etc. (e2e/sandbox-ctl.ts) reach the test bed here.
   const { startControlServer } = await import('./sandbox-control');
   const control = await startControlServer(tb, join(dir, 'control.sock'));
+  // Root's only: DIR becomes searchable for the CLI wrapper (sandbox-cli-wrapper.ts writeCliWrapper).
+  await Promise.all(['bridge.sock', 'control.sock'].map((s) => chmod(join(dir, s), 0o600)));
   const ready: Ready = { port: serverPort, url: server.url, pid: process.pid, kubeconfig: tb.kubeconfigPath, engines, nameserver: TESTBED_ADDRESSES.upstream };
   await writeFile(join(dir, 'ready.json'), JSON.stringify(ready), { mode: 0o600 });
   await stopped;
   // What the outer side's "still stopping" line names (a missing DIR: the outer may be gone).
-  const step = (what: string) => writeFile(join(dir, STOP_STEP), what).catch(() => {});
+  const step = (what: string) => writeFile(join(dir, STOP_STEP), what, { mode: 0o600 }).catch(() => {});
   await step('closing the web server, the bridge and the control socket');
   await control.close();
   await fwd.close();
