@@ -196,7 +196,7 @@ async function outer(port: number): Promise<number> {
       '\nA root shell inside the sandbox (its own /etc/resolv.conf, its PIDs, dig and getent: the window\'s "Copy" commands work here):\n' +
       `  nsenter -t ${hostPid} -n -m -p -- env HOME=${sandboxHome(dir)} bash\n` +
       `${rootShellPidLines(ready.nameserver).join('\n')}\n` +
-      '\nFake an outage and undo it (as root, in this checkout, from another shell):\n' +
+      '\nFake an outage or a network change and undo it (as root, in this checkout, from another shell):\n' +
       `${sandboxControlLines(dir).join('\n')}\n`,
   );
   await Promise.race([signalled, exited(child, 2 ** 31 - 1)]);
@@ -233,7 +233,10 @@ async function inner(dir: string, port: number): Promise<number> {
   const fwd = await startUnixToTcp({ socketPath: join(dir, 'bridge.sock'), port: serverPort });
   // `npm run sandbox:ctl -- coredns down` etc. (e2e/sandbox-ctl.ts) reach the test bed here.
   const { startControlServer } = await import('./sandbox-control');
-  const control = await startControlServer(tb, join(dir, 'control.sock'));
+  // `sandbox:ctl -- network change|back`: NetworkManager-style writes of the sandbox's resolv.conf.
+  const { createSandboxNetwork } = await import('./sandbox-network');
+  const network = createSandboxNetwork({ nameserver: TESTBED_ADDRESSES.upstream, search: 'example.test' });
+  const control = await startControlServer(tb, join(dir, 'control.sock'), network);
   // Root's only: DIR becomes searchable for the CLI wrapper (sandbox-cli-wrapper.ts writeCliWrapper).
   await Promise.all(['bridge.sock', 'control.sock'].map((s) => chmod(join(dir, s), 0o600)));
   const ready: Ready = { port: serverPort, url: server.url, pid: process.pid, kubeconfig: tb.kubeconfigPath, engines, nameserver: TESTBED_ADDRESSES.upstream };
@@ -250,6 +253,7 @@ async function inner(dir: string, port: number): Promise<number> {
   const r = await backend.dnsStop({ onDrift: 'restore' }).catch((err: Error) => ({ message: err.message }));
   process.stdout.write(sandboxStopLine(r.message));
   await step('stopping the test bed (CoreDNS, its dnsmasq servers, the Kubernetes API)');
+  await network.close();
   await tb.stop();
   // DIR too (ready.json, the CLI wrapper, the sockets): the outer side may be gone already.
   await rm(dir, { recursive: true, force: true });
