@@ -62,9 +62,9 @@ test('a window opened during a CoreDNS outage, its last check older than the cad
   // No window before (its Diagnostics would run a check of its own at any time).
   // The last report the backend holds is a green one younger than the cadence (so no check is
   // running: a stale one starts one); no window asks while CoreDNS goes down.
-  let green = (await backend.dnsStatus()).health!;
+  let green = (await backend.dnsStatus({})).health!;
   await expect.poll(async () => {
-    green = (await backend.dnsStatus()).health!;
+    green = (await backend.dnsStatus({})).health!;
     return `${green.verdict.level} ${green.rechecking === true ? 'rechecking' : 'current'}`;
   }, { timeout: 30_000 }).toBe('ok current');
   // CoreDNS stops answering without refusing (SIGSTOP: no reply, as the user's check took 2.3 s):
