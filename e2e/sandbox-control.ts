@@ -6,8 +6,8 @@
  * the sandbox's root shell (walk 12 M4: `pgrep dnsmasq` there finds it before the proxy).
  *
  * A Unix socket in the sandbox's temp dir (DIR/control.sock, like the port bridge's socket: a
- * file-system object both sides of the network namespace see; DIR is 0700 root, so only root
- * can use it). One request per connection: a line `TARGET ACTION` (`coredns down`), answered by
+ * file-system object both sides of the network namespace see; DIR is root's and the socket
+ * 0600 (e2e/sandbox-app.ts), so only root can use it). One request per connection: a line `TARGET ACTION` (`coredns down`), answered by
  * one line `ok: …` or `error: …`, then the server ends the connection. The actions run on the
  * inner side's test bed (e2e/bed/testbed.ts): stopCoreDns/startCoreDns, api.setMode,
  * stopUpstream/startUpstream; `network change|back` on e2e/sandbox-network.ts.

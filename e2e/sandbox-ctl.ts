@@ -28,7 +28,7 @@ function sandboxSockets(): string[] {
     try {
       return readdirSync(join(tmpdir(), n)).includes('control.sock') ? [join(tmpdir(), n, 'control.sock')] : [];
     } catch {
-      return []; // another user's 0700 dir
+      return []; // a dir this user may not list (the sandbox's is 0711 root)
     }
   });
 }
