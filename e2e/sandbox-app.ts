@@ -17,7 +17,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -196,7 +196,7 @@ async function outer(port: number): Promise<number> {
       '\nA root shell inside the sandbox (its own /etc/resolv.conf, its PIDs, dig and getent: the window\'s "Copy" commands work here):\n' +
       `  nsenter -t ${hostPid} -n -m -p -- env HOME=${sandboxHome(dir)} bash\n` +
       `${rootShellPidLines(ready.nameserver).join('\n')}\n` +
-      '\nFake an outage and undo it (as root, in this checkout, from another shell):\n' +
+      '\nFake an outage or a network change and undo it (as root, in this checkout, from another shell):\n' +
       `${sandboxControlLines(dir).join('\n')}\n`,
   );
   await Promise.race([signalled, exited(child, 2 ** 31 - 1)]);
@@ -233,12 +233,17 @@ async function inner(dir: string, port: number): Promise<number> {
   const fwd = await startUnixToTcp({ socketPath: join(dir, 'bridge.sock'), port: serverPort });
   // `npm run sandbox:ctl -- coredns down` etc. (e2e/sandbox-ctl.ts) reach the test bed here.
   const { startControlServer } = await import('./sandbox-control');
-  const control = await startControlServer(tb, join(dir, 'control.sock'));
+  // `sandbox:ctl -- network change|back`: NetworkManager-style writes of the sandbox's resolv.conf.
+  const { createSandboxNetwork } = await import('./sandbox-network');
+  const network = createSandboxNetwork({ nameserver: TESTBED_ADDRESSES.upstream, search: 'example.test' });
+  const control = await startControlServer(tb, join(dir, 'control.sock'), network);
+  // Root's only: DIR becomes searchable for the CLI wrapper (sandbox-cli-wrapper.ts writeCliWrapper).
+  await Promise.all(['bridge.sock', 'control.sock'].map((s) => chmod(join(dir, s), 0o600)));
   const ready: Ready = { port: serverPort, url: server.url, pid: process.pid, kubeconfig: tb.kubeconfigPath, engines, nameserver: TESTBED_ADDRESSES.upstream };
   await writeFile(join(dir, 'ready.json'), JSON.stringify(ready), { mode: 0o600 });
   await stopped;
   // What the outer side's "still stopping" line names (a missing DIR: the outer may be gone).
-  const step = (what: string) => writeFile(join(dir, STOP_STEP), what).catch(() => {});
+  const step = (what: string) => writeFile(join(dir, STOP_STEP), what, { mode: 0o600 }).catch(() => {});
   await step('closing the web server, the bridge and the control socket');
   await control.close();
   await fwd.close();
@@ -248,6 +253,7 @@ async function inner(dir: string, port: number): Promise<number> {
   const r = await backend.dnsStop({ onDrift: 'restore' }).catch((err: Error) => ({ message: err.message }));
   process.stdout.write(sandboxStopLine(r.message));
   await step('stopping the test bed (CoreDNS, its dnsmasq servers, the Kubernetes API)');
+  await network.close();
   await tb.stop();
   // DIR too (ready.json, the CLI wrapper, the sockets): the outer side may be gone already.
   await rm(dir, { recursive: true, force: true });

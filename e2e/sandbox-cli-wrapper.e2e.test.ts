@@ -68,6 +68,13 @@ describe.skipIf(!inSandbox)('the sandbox CLI wrapper, from any shell', () => {
     expect(r.stdout.split('\n')).toEqual([inner, wrapper, '/tmp/sandbox kubeconfig', join(dir, 'home'), 'status', 'a b', '']);
   }, 60_000);
 
+  it('run by a user who is not root (`runuser -u nobody -- DIR/k2s-dns status`): "run it as root", exit 77 as npm run sandbox — not the shell\'s "Permission denied" (126, a new user\'s finding)', async () => {
+    const r = await run(['runuser', '-u', 'nobody', '--', wrapper, 'status']);
+    expect(r).toEqual({ code: 77, stdout: '', stderr: `${wrapper} needs root: it runs k2s-dns inside the sandbox's namespaces (npm run sandbox runs as root too); run it as root: sudo ${wrapper} status\n` });
+    // Without arguments: the same, with none named.
+    expect((await run(['runuser', '-u', 'nobody', '--', wrapper])).stderr).toBe(`${wrapper} needs root: it runs k2s-dns inside the sandbox's namespaces (npm run sandbox runs as root too); run it as root: sudo ${wrapper}\n`);
+  }, 60_000);
+
   it('from the sandbox\'s root shell (nsenter -t PID -n -m -p): the same, not "cannot open /proc/PID/ns/net"', async () => {
     const inner = await readlink(`/proc/${pid}/ns/net`);
     // That shell's own /proc has no such PID (the reason nsenter failed there).

@@ -7,7 +7,7 @@
  * when its own namespaces are the sandbox's (the /proc/self/ns links, namespaces(7)), it runs
  * the CLI as it is.
  */
-import { mkdir, readlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CLI_WRAPPER_ENV, SANDBOX_KUBECONFIG_ENV, SANDBOX_NAMESERVER_ENV } from '../electron/core/cli-invocation';
 
@@ -46,6 +46,9 @@ function q(word: string): string {
   return `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
+/** The wrapper's exit status when not run as root: npm run sandbox's own (e2e/bed/sandbox.sh, sysexits' EX_NOPERM). */
+export const NOT_ROOT_EXIT = 77;
+
 /** The signals the wrapper passes on to the command it runs (a terminal's Ctrl-C, kill(1)'s default, a closed terminal). */
 export const FORWARDED = ['TERM', 'INT', 'HUP'] as const;
 
@@ -76,6 +79,9 @@ export function cliWrapperText(path: string, target: CliWrapperTarget, kubeconfi
   return [
     '#!/bin/sh',
     '# k2s-dns inside the sandbox of npm run sandbox (gone with it)',
+    // Entering the sandbox's namespaces takes root (nsenter(1), setns(2): CAP_SYS_ADMIN): said
+    // first, with the exit status npm run sandbox gives for it (77), instead of nsenter's error.
+    `if [ "$(id -u)" != 0 ]; then echo "$0 needs root: it runs k2s-dns inside the sandbox's namespaces (npm run sandbox runs as root too); run it as root: sudo $0\${*:+ $*}" >&2; exit ${NOT_ROOT_EXIT}; fi`,
     `# \`k2s-dns ${WRAPPER_SHELL_VERB} -c 'COMMAND'\`: a shell command inside the sandbox (the form its fixes name other programs' commands in).`,
     `if [ "$1" = ${WRAPPER_SHELL_VERB} ]; then shift; set -- /bin/sh "$@"; else set -- ${command.map(q).join(' ')} "$@"; fi`,
     '# Already in the sandbox (its root shell): its /proc has no host PID to nsenter, nothing to enter.',
@@ -106,11 +112,18 @@ export function cliWrapperText(path: string, target: CliWrapperTarget, kubeconfi
   ].join('\n');
 }
 
-/** Writes cliWrapperText to DIR/k2s-dns (0755; DIR is root's, 0700), makes its HOME (DIR/home, 0700) and returns its path. */
+/**
+ * Writes cliWrapperText to DIR/k2s-dns (0755), makes its HOME (DIR/home, 0700) and returns its
+ * path. DIR (root's) becomes 0711: searchable, not listable, so a user who is not root who runs
+ * the printed line gets the wrapper's "run it as root" (exit 77), not the shell's "Permission
+ * denied" (126, a new user's finding). What else DIR holds is root's only: ready.json and the
+ * stop step 0600, the sockets 0600 (e2e/sandbox-app.ts), HOME 0700.
+ */
 export async function writeCliWrapper(dir: string, hostPid: number, kubeconfig: string, command: readonly string[], nameserver: string | null = null): Promise<string> {
   const path = cliWrapperPath(dir);
   const home = sandboxHome(dir);
   await mkdir(home, { recursive: true, mode: 0o700 });
+  await chmod(dir, 0o711);
   await writeFile(path, cliWrapperText(path, await wrapperTarget(hostPid), kubeconfig, command, nameserver, home), { mode: 0o755 });
   return path;
 }

@@ -6,14 +6,15 @@
  * the sandbox's root shell (walk 12 M4: `pgrep dnsmasq` there finds it before the proxy).
  *
  * A Unix socket in the sandbox's temp dir (DIR/control.sock, like the port bridge's socket: a
- * file-system object both sides of the network namespace see; DIR is 0700 root, so only root
- * can use it). One request per connection: a line `TARGET ACTION` (`coredns down`), answered by
+ * file-system object both sides of the network namespace see; DIR is root's and the socket
+ * 0600 (e2e/sandbox-app.ts), so only root can use it). One request per connection: a line `TARGET ACTION` (`coredns down`), answered by
  * one line `ok: …` or `error: …`, then the server ends the connection. The actions run on the
  * inner side's test bed (e2e/bed/testbed.ts): stopCoreDns/startCoreDns, api.setMode,
- * stopUpstream/startUpstream.
+ * stopUpstream/startUpstream; `network change|back` on e2e/sandbox-network.ts.
  */
 import { createConnection, createServer, type Server } from 'node:net';
 import type { Testbed } from './bed/testbed';
+import type { SandboxNetwork } from './sandbox-network';
 
 /** What the test bed must offer the control channel (a Testbed has it). */
 export type ControlledBed = Pick<Testbed, 'stopCoreDns' | 'startCoreDns' | 'coreDnsPid' | 'stopUpstream' | 'startUpstream' | 'upstreamPid' | 'addresses' | 'kubeDnsKind'> & {
@@ -44,9 +45,11 @@ export const SANDBOX_CONTROLS: readonly SandboxControl[] = [
   { command: 'coredns up', does: 'starts CoreDNS again: the verdict turns green by itself' },
   { command: 'api down', does: 'closes the Kubernetes API server (connection refused): the Cluster card says Unreachable within 5 s' },
   { command: 'api up', does: 'opens it again: the Cluster card says Reachable by itself' },
-  { command: 'upstream down', does: `stops the sandbox network's nameserver (dnsmasq on 192.0.2.53, which answers www.example.test): ${UPSTREAM_DOWN_UNCACHED}; cached ones still answer from its cache while it lasts, cluster names still resolve` },
+  { command: 'upstream down', does: `stops the sandbox network's nameserver (dnsmasq on 192.0.2.53, which answers www.example.test): ${UPSTREAM_DOWN_UNCACHED}; cached ones (once asked through this run of the proxy) still answer from its cache while it lasts, cluster names still resolve` },
   { command: 'upstream up', does: 'starts it again, the same server (also after a kill of its PID): names outside the cluster resolve again' },
-  { command: 'status', does: 'says whether CoreDNS, the API and the upstream are up' },
+  { command: 'network change', does: 'a network change as NetworkManager makes one: writes a NetworkManager-style /etc/resolv.conf (the sandbox\'s) naming another nameserver, 192.0.2.99 (search newnet.test; it alone answers only.newnet.test): while K2s DNS runs it follows within about 2 s (Host DNS card: network change followed: NetworkManager)' },
+  { command: 'network back', does: "writes the sandbox network's NetworkManager-style file again (nameserver 192.0.2.53, search example.test): followed the same way" },
+  { command: 'status', does: 'says whether CoreDNS, the API and the upstream are up, and which network\'s file was written last' },
 ];
 
 /**
@@ -63,8 +66,11 @@ export function sandboxControlLines(dir: string): string[] {
 /** Longest request line accepted, bytes (the commands are a few words). */
 const MAX_REQUEST = 64;
 
-/** Runs one command on `bed`; returns the reply line (`ok: …` / `error: …`). Never throws. */
-export async function runControl(bed: ControlledBed, request: string): Promise<string> {
+/**
+ * Runs one command on `bed` (`network …` on `network`: without one they answer an error); returns
+ * the reply line (`ok: …` / `error: …`). Never throws.
+ */
+export async function runControl(bed: ControlledBed, request: string, network?: SandboxNetwork): Promise<string> {
   const words = request.trim().toLowerCase().split(/\s+/).join(' ');
   const coredns = `${bed.kubeDnsKind === 'coredns' ? 'CoreDNS' : 'the CoreDNS stand-in (dnsmasq)'} (kube-dns ${bed.addresses.kubeDns}:53)`;
   const upstream = `the upstream (dnsmasq, the sandbox network's nameserver ${bed.addresses.upstream}:53)`;
@@ -87,16 +93,21 @@ export async function runControl(bed: ControlledBed, request: string): Promise<s
       case 'upstream down':
         if (bed.upstreamPid() === null) return `ok: ${upstream} is already down`;
         await bed.stopUpstream();
-        return `ok: ${upstream} stopped: ${UPSTREAM_DOWN_UNCACHED}; cached ones (www.example.test once asked) still answer from its cache while it lasts; cluster names still resolve`;
+        return `ok: ${upstream} stopped: ${UPSTREAM_DOWN_UNCACHED}; cached ones (www.example.test once asked through this run of the proxy: a fresh start begins with an empty cache) still answer from its cache while it lasts; cluster names still resolve`;
       case 'upstream up':
         if (bed.upstreamPid() !== null) return `ok: ${upstream} is already up (PID ${bed.upstreamPid()})`;
         await bed.startUpstream();
         return `ok: ${upstream} answers again (PID ${bed.upstreamPid()}); names outside the cluster resolve again`;
+      case 'network change':
+      case 'network back':
+        if (!network) return `error: ${words} is not offered here (no sandbox network to change)`;
+        return words === 'network change' ? await network.change() : await network.back();
       case 'status': {
         const pid = bed.coreDnsPid();
         const api = bed.api.mode();
         const up = bed.upstreamPid();
-        return `ok: ${coredns} ${pid === null ? 'down' : `up (PID ${pid})`}; Kubernetes API ${bed.api.url} ${api === 'ok' ? 'up' : api === 'down' ? 'down (refuses connections)' : `answering "${api}"`}; ${upstream} ${up === null ? 'down' : `up (PID ${up})`}`;
+        const net = network ? `; network: ${network.current() === 'other' ? "the other one's file (after network change)" : "the sandbox's own"}` : '';
+        return `ok: ${coredns} ${pid === null ? 'down' : `up (PID ${pid})`}; Kubernetes API ${bed.api.url} ${api === 'ok' ? 'up' : api === 'down' ? 'down (refuses connections)' : `answering "${api}"`}; ${upstream} ${up === null ? 'down' : `up (PID ${up})`}${net}`;
       }
       default:
         return `error: unknown command "${words.slice(0, MAX_REQUEST)}"; one of: ${SANDBOX_CONTROLS.map((c) => c.command).join(', ')}`;
@@ -112,8 +123,8 @@ export interface ControlServer {
   close(): Promise<void>;
 }
 
-/** Serves `bed` on `socketPath` (one `TARGET ACTION` line per connection, one reply line). */
-export async function startControlServer(bed: ControlledBed, socketPath: string): Promise<ControlServer> {
+/** Serves `bed` (and `network`'s changes) on `socketPath` (one `TARGET ACTION` line per connection, one reply line). */
+export async function startControlServer(bed: ControlledBed, socketPath: string, network?: SandboxNetwork): Promise<ControlServer> {
   // One command at a time: a second `coredns up` waits for the first instead of racing it.
   let queue: Promise<unknown> = Promise.resolve();
   const server: Server = createServer((conn) => {
@@ -128,7 +139,7 @@ export async function startControlServer(bed: ControlledBed, socketPath: string)
       if (nl === -1 && buf.length <= MAX_REQUEST) return;
       taken = true;
       const line = nl === -1 ? '' : buf.slice(0, nl);
-      const reply = nl === -1 ? Promise.resolve('error: request too long') : (queue = queue.then(() => runControl(bed, line)));
+      const reply = nl === -1 ? Promise.resolve('error: request too long') : (queue = queue.then(() => runControl(bed, line, network)));
       void reply.then((r) => conn.end(`${String(r)}\n`));
     });
   });

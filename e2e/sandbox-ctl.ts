@@ -1,5 +1,5 @@
 /**
- * `sudo npm run sandbox:ctl -- coredns down|up`, `api down|up`, `upstream down|up`, `status`:
+ * `sudo npm run sandbox:ctl -- coredns down|up`, `api down|up`, `upstream down|up`, `network change|back`, `status`:
  * fakes an outage in a running `npm run sandbox` (e2e/sandbox-control.ts) so the app's
  * CoreDNS-down, API-down and upstream-down states can be seen without a cluster to break. It finds the sandbox by its control socket
  * (`<tmp>/k2sdns-app-*\/control.sock`); with several sandboxes running, pass `--dir DIR` (the
@@ -13,7 +13,7 @@ import { SANDBOX_CONTROLS, sendControl } from './sandbox-control';
 
 /** The usage text: every command with what it does. */
 function usage(): string {
-  return ['usage: sudo npm run sandbox:ctl -- [--dir DIR] COMMAND', '', ...SANDBOX_CONTROLS.map((c) => `  ${c.command.padEnd(13)} ${c.does}`), ''].join('\n');
+  return ['usage: sudo npm run sandbox:ctl -- [--dir DIR] COMMAND', '', ...SANDBOX_CONTROLS.map((c) => `  ${c.command.padEnd(14)} ${c.does}`), ''].join('\n');
 }
 
 /** Control sockets of the sandboxes running now (their temp dirs hold one). */
@@ -28,7 +28,7 @@ function sandboxSockets(): string[] {
     try {
       return readdirSync(join(tmpdir(), n)).includes('control.sock') ? [join(tmpdir(), n, 'control.sock')] : [];
     } catch {
-      return []; // another user's 0700 dir
+      return []; // a dir this user may not list (the sandbox's is 0711 root)
     }
   });
 }

@@ -42,7 +42,7 @@ describe.skipIf(!inSandbox)('sandbox:ctl -- upstream down: what an uncached name
       expect(start.code, start.stderr).toBe(0);
       try {
         const down = await runControl(tb, 'upstream down');
-        expect(down).toBe(`ok: the upstream (dnsmasq, the sandbox network's nameserver ${tb.addresses.upstream}:53) stopped: ${UPSTREAM_DOWN_UNCACHED}; cached ones (www.example.test once asked) still answer from its cache while it lasts; cluster names still resolve`);
+        expect(down).toBe(`ok: the upstream (dnsmasq, the sandbox network's nameserver ${tb.addresses.upstream}:53) stopped: ${UPSTREAM_DOWN_UNCACHED}; cached ones (www.example.test once asked through this run of the proxy: a fresh start begins with an empty cache) still answer from its cache while it lasts; cluster names still resolve`);
         // A name never asked before (not in the proxy's cache), and a cluster name that still resolves.
         const r = await queryDns({ name: `never-asked-${engine}.example.test`, type: 'A', server: '127.0.0.1:53' });
         expect(r.rcode).toBe(SAID[engine]);

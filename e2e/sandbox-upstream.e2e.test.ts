@@ -62,7 +62,7 @@ describe.skipIf(!inSandbox)('sandbox:ctl -- upstream down|up', () => {
     expect(first).not.toBeNull();
 
     const down = await ctl(dir, 'upstream down');
-    expect(down).toEqual({ code: 0, out: "ok: the upstream (dnsmasq, the sandbox network's nameserver 192.0.2.53:53) stopped: names outside the cluster that the proxy has not cached get SERVFAIL with AdGuard dnsproxy, and no answer with dnsmasq (the query times out: k2s-dns query says TIMEOUT after 2 s); cached ones (www.example.test once asked) still answer from its cache while it lasts; cluster names still resolve" });
+    expect(down).toEqual({ code: 0, out: "ok: the upstream (dnsmasq, the sandbox network's nameserver 192.0.2.53:53) stopped: names outside the cluster that the proxy has not cached get SERVFAIL with AdGuard dnsproxy, and no answer with dnsmasq (the query times out: k2s-dns query says TIMEOUT after 2 s); cached ones (www.example.test once asked through this run of the proxy: a fresh start begins with an empty cache) still answer from its cache while it lasts; cluster names still resolve" });
     expect(tb.upstreamPid()).toBeNull();
     // Nothing listens on 192.0.2.53:53 now: the port refuses (ICMP port unreachable), no answer.
     const gone = await askUpstream(tb);

@@ -228,6 +228,13 @@ export interface HealthReport {
    * silentAfterStop: the drift default's one rule); absent without drift.
    */
   theirNameservers?: AfterStopAnswer[];
+  /**
+   * Set by the backend's health cache on a report it hands out while a new check runs because
+   * this one is older than the check cadence (shared/cadence.ts; e.g. no window asked for a while
+   * during an outage): the last known verdict, not a current one. A window shows it as such
+   * ("last known at …, checking again") until the new report arrives.
+   */
+  rechecking?: true;
 }
 
 /**

@@ -72,7 +72,7 @@ describe('two sandboxes run: the sandbox:ctl lines one prints act on it as paste
 
   it("the outage controls it prints (api down, …) name its --dir: pasted, they reach it, not the other one's and not the refusal", async () => {
     const lines = sandboxControlLines(dirs[1]!);
-    expect(lines.length).toBe(6);
+    expect(lines.length).toBe(8);
     const down = lines.find((l) => pasted(l).join(' ').endsWith('api down'))!;
     expect(pasted(down)).toEqual(['--dir', dirs[1], 'api', 'down']);
     const r = await ctl(pasted(down), tmp);

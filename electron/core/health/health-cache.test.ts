@@ -38,4 +38,24 @@ describe('health cache', () => {
     expect(statusFingerprint({ ...status('degraded'), pid: null, watchdogRestart: { restarts: 1, max: 6 } })).toBe('degraded|k2s|-|127.0.0.1:53|-|x|watchdog 1');
     expect(statusFingerprint({ ...status('degraded'), pid: null, serviceRestart: { attempt: 5, lastExit: null, reason: null, gaveUp: true } })).toBe('degraded|k2s|-|127.0.0.1:53|-|x|systemd 5 gave up');
   });
+  it('a report older than the cadence, handed out while the new check runs, is marked rechecking (new-user finding: a window opened 35 s into an outage showed the old green as current)', async () => {
+    let t = 1000;
+    let release: ((r: HealthReport) => void) | null = null;
+    const cache = createHealthCache((): Promise<HealthReport> => (release === null ? Promise.resolve(report(t)) : new Promise((resolve) => (release = resolve))), () => t, 5000);
+    const first = await cache.forStatus(status('running'), 1000);
+    expect(first?.checkedAt).toBe(1000);
+    expect(first?.rechecking).toBeUndefined();
+    // 35 s later, the new check outlasts the wait: the old report, marked.
+    t = 36_000;
+    release = () => {};
+    const old = await cache.forStatus(status('running'), 20);
+    expect(old).toMatchObject({ checkedAt: 1000, rechecking: true });
+    // The check ends: the new report, unmarked.
+    release!(report(38_000));
+    const fresh = await cache.check(status('running'));
+    expect(fresh.checkedAt).toBe(38_000);
+    expect(fresh.rechecking).toBeUndefined();
+    t = 39_000;
+    expect((await cache.forStatus(status('running'), 20))?.rechecking).toBeUndefined();
+  });
 });

@@ -13,7 +13,11 @@ export { statusFingerprint };
 export interface HealthCache {
   /** A fresh check now (joins one in flight for the same fingerprint). */
   check(status: HostDnsStatus): Promise<HealthReport>;
-  /** The report for `status`: cached when current, else a new check awaited at most `waitMs` ms (null when it takes longer). */
+  /**
+   * The report for `status`: cached when current, else a new check awaited at most `waitMs` ms;
+   * when it takes longer, the previous report of the same state marked `rechecking` (older than
+   * `maxAgeMs`), or null when there is none.
+   */
   forStatus(status: HostDnsStatus, waitMs: number): Promise<HealthReport | null>;
 }
 
@@ -50,8 +54,9 @@ export function createHealthCache(run: (status: HostDnsStatus) => Promise<Health
       const timeout = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), waitMs)));
       const report = await Promise.race([pending.catch(() => null), timeout]);
       clearTimeout(timer);
-      // While the new check runs, the previous report of the same state is still the best answer.
-      return report ?? (latest && latest.key === key ? latest.report : null);
+      // While the new check runs, the previous report of the same state is still the best answer,
+      // marked as older than the cadence (a window opened now says "last known", not current).
+      return report ?? (latest && latest.key === key ? { ...latest.report, rechecking: true } : null);
     },
   };
 }

@@ -18,7 +18,7 @@ vi.mock('../stores', () => ({
 const buttons = vi.hoisted(() => ({ start: { enabled: true, reason: null as string | null }, stop: { enabled: true, reason: null }, uninstall: { enabled: true, reason: null }, editable: true }));
 vi.mock('./use-lifecycle-buttons', () => ({ useLifecycleButtons: () => buttons }));
 
-import { HealthVerdict } from './HealthVerdict';
+import { HealthVerdict, lastKnownVerdictText } from './HealthVerdict';
 import { noKubeconfigReason } from '../lib/button-states';
 import { portBlock, startBlock } from '../lib/start-gates';
 import type { DoctorFinding } from '../../../shared/doctor';
@@ -71,6 +71,21 @@ describe('HealthVerdict', () => {
       expect(text(renderToStaticMarkup(<HealthVerdict />))).toBe('No names resolve on this host: nothing answers on 127.0.0.1:53 — Start in Host DNS below is off: Wait: the watchdog is restarting k2s-dnsproxy (restart 1 of 6, 1 s after the exit)');
     } finally {
       buttons.start = { enabled: true, reason: null };
+    }
+  });
+
+  it("new-user finding: a report marked rechecking (older than the cadence, a new check runs) reads as last known with its time and age, in no verdict's colour — never as current", () => {
+    dns.status = { ...stopped, state: 'running' };
+    const at = Date.now() - 35_000;
+    health.report = { ...report({ level: 'ok', resolves: true, cause: 'ok', summary: 'kubernetes.default.svc.cluster.local resolves via k2s-dnsproxy (127.0.0.1:53)' }), checkedAt: at, rechecking: true };
+    try {
+      const html = renderToStaticMarkup(<HealthVerdict />);
+      expect(html).toContain('data-level="unknown"');
+      expect(html).toContain('data-cause="last-known"');
+      expect(text(html)).toBe(lastKnownVerdictText('kubernetes.default.svc.cluster.local resolves via k2s-dnsproxy (127.0.0.1:53)', at, Date.now()));
+      expect(text(html)).toMatch(/^Last known at \d\d:\d\d:\d\d \(3[56] s ago\): kubernetes\.default\.svc\.cluster\.local resolves via k2s-dnsproxy \(127\.0\.0\.1:53\); checking again…$/);
+    } finally {
+      health.report = null;
     }
   });
 });

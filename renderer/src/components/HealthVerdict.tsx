@@ -69,6 +69,16 @@ export function writableClause(cause: string, status: { resolverWritable?: strin
   return cause === 'stopped' && status?.resolverWritable ? `; /etc/resolv.conf is ${status.resolverWritable}: Start will warn (the note under Host DNS gives the fix)` : '';
 }
 
+/**
+ * The line for a report marked `rechecking` (shared/health-report.ts: older than the check
+ * cadence, a new check runs): `Last known at 22:29:21 (35 s ago): SUMMARY; checking again…`.
+ * `checkedAt` and `now` are ms since the epoch.
+ */
+export function lastKnownVerdictText(summary: string, checkedAt: number, now: number): string {
+  const ago = Math.max(0, Math.round((now - checkedAt) / 1000));
+  return `Last known at ${timeText(checkedAt, now)} (${ago} s ago): ${summary}; checking again…`;
+}
+
 /** The verdict line with its primary action. */
 export function HealthVerdict() {
   const report = useHealth((s) => s.report);
@@ -111,6 +121,21 @@ export function HealthVerdict() {
     return (
       <div className="verdict" role="status" data-testid="verdict" data-level="unknown" data-cause={error ? 'check-failed' : 'checking'}>
         <span className="verdict-text" data-testid="verdict-text">{error ? <RichText text={`Cannot check cluster names: ${error}`} /> : 'Checking whether cluster names resolve on this host…'}</span>
+        <button type="button" className="secondary" disabled={checking} onClick={() => void stores.health.getState().check()} data-testid="verdict-recheck">
+          {checking ? 'Checking…' : 'Check again'}
+        </button>
+      </div>
+    );
+  }
+  // A report older than the check cadence, handed out while a new check runs (a window opened
+  // after a while with none open, e.g. during an outage): the last known verdict, never shown as
+  // current (new-user finding: a green line for 2.3 s while CoreDNS was down).
+  if (report.rechecking) {
+    return (
+      <div className="verdict" role="status" data-testid="verdict" data-level="unknown" data-cause="last-known">
+        <span className="verdict-text" data-testid="verdict-text">
+          {lastKnownVerdictText(windowSummary(report.verdict), report.checkedAt, now)}
+        </span>
         <button type="button" className="secondary" disabled={checking} onClick={() => void stores.health.getState().check()} data-testid="verdict-recheck">
           {checking ? 'Checking…' : 'Check again'}
         </button>

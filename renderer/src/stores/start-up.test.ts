@@ -51,4 +51,13 @@ describe('startUp: one status read first, then the views', () => {
     await Promise.resolve();
     expect(f.log).toEqual(['dns:status', 'status answered', 'health:check', 'views', 'topology 1']);
   });
+
+  it('a verdict marked rechecking (older than the cadence) is painted as last known and checked at once, not left until the next poll', async () => {
+    const f = fakes({ checkedAt: 42, rechecking: true } as HealthReport);
+    const done = startUp(f.st, () => f.log.push('views'));
+    f.answer();
+    await done;
+    await Promise.resolve();
+    expect(f.log).toEqual(['dns:status', 'status answered', 'offer 42', 'topology 42', 'health:check', 'views', 'topology 1']);
+  });
 });

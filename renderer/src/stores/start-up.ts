@@ -3,7 +3,8 @@
  *  1. ONE `dns:status` read (with `app:info`). It carries the host's state and the backend's
  *     current health verdict, which the verdict line, the Overview, the Topology and the
  *     lifecycle buttons all paint from. A fresh health check runs only when that status carried
- *     no verdict (the backend had none ready within its wait: backend-real.ts dnsStatus).
+ *     no verdict (the backend had none ready within its wait: backend-real.ts dnsStatus) or only
+ *     the last known one (`rechecking`: older than the check cadence, shown as such meanwhile).
  *  2. Once it answered (or failed), every other view's load (`loadViews`: cluster, zones, diff,
  *     query targets, the doctor, the log tail). Sent together with the status read, they queued
  *     ahead of it: the browser opens at most six connections to one host (HTTP/1.1), and the
@@ -38,8 +39,10 @@ export async function startUp(st: StartUpStores, loadViews: () => void): Promise
   }
   const health = st.dns.getState().status?.health;
   if (health) offerHealth(st, health);
-  else {
-    // One check for both: the verdict line's and the Topology's.
+  // No verdict, or only the last known one (older than the cadence, `rechecking`: a new check runs
+  // in the backend): one check for both the verdict line and the Topology, which joins the
+  // backend's check in flight, so the judged verdict is painted as soon as that check ends.
+  if (!health || health.rechecking) {
     void st.health.getState().check().then(() => {
       const report = st.health.getState().report;
       if (report) st.topology.getState().show(report);
