@@ -9,7 +9,9 @@ import { pathToFileURL } from 'node:url';
 /**
  * Builtins loaded into the blob: the ones the CLI's commands use that Node supports in a user
  * snapshot (Node 20 warns "not yet fully verified" for child_process, dgram, http, https, tls,
- * vm, module, perf_hooks, readline and worker_threads; those load at run time, as before).
+ * vm, module, perf_hooks, readline and worker_threads; those load at run time, as before). http,
+ * https and tls abort the build on Node 20, so the client-node script, which requires them at
+ * load, cannot be in the blob either (docs/host-facts.md, "Node.js start-up on Debian 13").
  */
 export const SNAPSHOT_BUILTINS = ['fs', 'fs/promises', 'path', 'url', 'os', 'crypto', 'buffer', 'net', 'dns', 'stream', 'zlib', 'events', 'util', 'string_decoder', 'querystring', 'timers'] as const;
 
