@@ -6,11 +6,14 @@
  *  - a /etc/k2s owned by another user and 0777 refuses start (NOT_ROOT_OWNED), the host's DNS
  *    is untouched;
  *  - /etc/k2s made 0777 while the proxy runs: after a kill -9 of the proxy the watchdog does not
- *    restart it from there.
+ *    restart it from there;
+ *  - the helper's internal verbs (`capture-watch --listen … --port …`: a root tcpdump on ports the
+ *    caller names) through pkexec are refused, while the follower and companion a start through
+ *    the helper spawns (no systemd here) still run: they get no PKEXEC_UID.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
-import { chmod, chown, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,11 +24,16 @@ import { WATCHDOG_STATE_FILE } from '../electron/core/host/supervised-service';
 import { parseWatchdogState } from '../electron/core/host/supervisor-script';
 import { startTestbed, type Testbed } from './bed/testbed';
 import { k2sDns, type CliRun } from './cli';
+import { runCmd } from './bed/run-cmd';
+import { CAPTURE_READY_FILE } from '../electron/core/capture/capture-args';
+import { FOLLOW_PID_FILE } from '../electron/core/host/follower';
 
 const inSandbox = process.env.K2S_DNS_SANDBOX === '1';
 if (!inSandbox) console.warn('skipped: sec-attack e2e runs only inside e2e/bed/sandbox.sh (as root)');
 const BIN = fileURLToPath(new URL('../bin/k2s-dns.mjs', import.meta.url));
 const HELPER = fileURLToPath(new URL('../bin/k2s-dns-helper.mjs', import.meta.url));
+/** tcpdump's path, '' when it is not installed (start then runs without the exact query log). */
+const tcpdump = inSandbox ? await runCmd('sh', ['-c', 'command -v tcpdump || true']).then((s) => s.trim()) : '';
 
 /** `k2s-dns ARGS` as uid:gid `uid` with no groups (setpriv(1)). */
 function k2sDnsAs(uid: number, args: string[]): Promise<CliRun> {
@@ -81,6 +89,38 @@ describe.skipIf(!inSandbox)('what an attacker tries on the test bed (dnsmasq eng
     expect(asUser.code).not.toBe(0);
     expect(asUser.stdout + asUser.stderr).toContain(`The kubeconfig ${kc} uses users[].user.exec but is owned by uid 65534`);
     expect(existsSync(marker)).toBe(false);
+  }, 120_000);
+
+  it('through pkexec the internal verbs are refused (exit 3, nothing captured); a start through the helper still runs its follower and capture companion, without the caller variables', async () => {
+    for (const verb of [['capture-watch', '--listen', '127.0.0.1:53', '--port', '53'], ['follow-watch']]) {
+      const r = await helperAs(65534, verb, {});
+      expect(r.code).toBe(3);
+      expect(r.stderr).toBe(`\`${verb[0]}\` is internal to k2s-dns: only its own start runs it, never through pkexec (PKEXEC_UID is set). Use the start and stop commands.\n`);
+    }
+    expect(existsSync(CAPTURE_READY_FILE)).toBe(false);
+    expect(existsSync(FOLLOW_PID_FILE)).toBe(false);
+    // pkexec run by root (PKEXEC_UID=0): the kubeconfig is then read as root, as without pkexec.
+    const started = await helperAs(0, ['start', '--kubeconfig', tb.kubeconfigPath, '--engine', 'dnsmasq', '--verify-name', 'www.example.test'], {});
+    try {
+      const result = JSON.parse(started.stdout.trim().split('\n').at(-1) ?? '{}') as { ok?: boolean; warnings?: { code: string }[] };
+      expect(result).toMatchObject({ ok: true });
+      expect((result.warnings ?? []).map((w) => w.code)).toEqual([]);
+      // Every follower, keeper and companion process: its argv and whether pkexec's variable reached it.
+      const seen: { verb: string; callerVars: string[] }[] = [];
+      for (const pid of (await readdir('/proc')).filter((p) => /^\d+$/.test(p))) {
+        const argv = (await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).split('\0');
+        const verb = argv.includes('capture-watch') ? 'capture-watch' : argv.at(-2) === 'follow-watch' || argv.at(-1) === 'follow-watch' ? 'follow-watch' : null;
+        if (verb === null) continue;
+        const env = (await readFile(`/proc/${pid}/environ`, 'utf8').catch(() => '')).split('\0');
+        seen.push({ verb, callerVars: env.filter((kv) => /^(PKEXEC_UID|SUDO_[A-Z]+)=/.test(kv)) });
+      }
+      expect(seen.filter((p) => p.verb === 'follow-watch').length).toBeGreaterThan(0);
+      if (tcpdump) expect(seen.filter((p) => p.verb === 'capture-watch').length).toBeGreaterThan(0);
+      expect(seen.filter((p) => p.callerVars.length > 0)).toEqual([]);
+      if (tcpdump) expect(existsSync(CAPTURE_READY_FILE)).toBe(true);
+    } finally {
+      expect((await helperAs(0, ['stop'], {})).code).toBe(0);
+    }
   }, 120_000);
 
   it('a /etc/k2s owned by uid 12345 (0777) refuses start with NOT_ROOT_OWNED; nothing changed', async () => {

@@ -6,6 +6,7 @@
  * companion to open its capture, so the companion's own start-up is on start's path.
  */
 import { CAPTURE_VERB } from '../core/capture/capture-args';
+import { INTERNAL_VERB_REFUSED, internalVerbRefusal } from '../core/host/internal-caller';
 
 /** The follower's verb, as host/follower.ts names it (not imported from there: that module loads the unit renderer; internal-verbs.test.ts holds the two equal). */
 export const FOLLOW_VERB = 'follow-watch';
@@ -17,6 +18,14 @@ export const FOLLOW_VERB = 'follow-watch';
  */
 export async function runInternalVerb(argv: readonly string[]): Promise<number | null> {
   const [command, ...rest] = argv;
+  // Run by start with the pkexec/sudo variables dropped; a caller reaching them through sudo is refused (host/internal-caller.ts).
+  if (command === CAPTURE_VERB || (command === FOLLOW_VERB && rest.length === 0)) {
+    const refusal = internalVerbRefusal(command);
+    if (refusal !== null) {
+      process.stderr.write(refusal);
+      return INTERNAL_VERB_REFUSED;
+    }
+  }
   if (command === CAPTURE_VERB) {
     const [{ createHostFs }, { runCapture }] = await Promise.all([import('../core/host/host-fs-node'), import('../core/capture/capture-main')]);
     return runCapture(createHostFs('/'), process.getuid?.() ?? -1, rest, process.argv[1] ?? '');

@@ -3,6 +3,7 @@ import { parseHelperArgs, HelperUsageError } from './request';
 import { createNodeDeps } from '../core/lifecycle/node-deps';
 import { FOLLOW_VERB } from '../core/host/follower';
 import { CAPTURE_VERB } from '../core/capture/capture-args';
+import { internalVerbRefusal } from '../core/host/internal-caller';
 import { startDns } from '../core/lifecycle/start';
 import { startOptionsOf } from '../core/lifecycle/options';
 import { stopDns, uninstallDns } from '../core/lifecycle/stop';
@@ -29,6 +30,15 @@ async function nameKubeconfig(path: string | null): Promise<void> {
  */
 export async function helperMain(argv: string[]): Promise<number> {
   const print = (e: LifecycleEvent) => process.stdout.write(`${JSON.stringify(e)}\n`);
+  // The internal verbs are start's own (it runs them with the caller variables dropped): a
+  // caller reaching them through the polkit action or sudo got a root tcpdump on ports it chose.
+  if (argv[0] === FOLLOW_VERB || argv[0] === CAPTURE_VERB) {
+    const refusal = internalVerbRefusal(argv[0]);
+    if (refusal !== null) {
+      process.stderr.write(refusal);
+      return EXIT.refused;
+    }
+  }
   // The network follower start runs (host/follower.ts): no caller, no arguments, root only.
   if (argv.length === 1 && argv[0] === FOLLOW_VERB) {
     if (process.getuid?.() !== 0) return EXIT.refused;

@@ -12,6 +12,7 @@ import { createHostFs } from '../host/host-fs-node';
 import { CAPTURE_VERB } from './capture-args';
 import { runCapture } from './capture-main';
 import { internalHelp } from '../internal-help';
+import { INTERNAL_VERB_REFUSED, internalVerbRefusal } from '../host/internal-caller';
 
 const [verb, ...rest] = process.argv.slice(2);
 const help = internalHelp(CAPTURE_VERB, rest);
@@ -20,6 +21,10 @@ if (verb === CAPTURE_VERB && help !== null) {
 } else if (verb !== CAPTURE_VERB) {
   process.stderr.write(`usage: ${process.argv[1] ?? 'k2s-dns-capture-watch.cjs'} ${CAPTURE_VERB} --held | --listen ADDRESS:PORT … --port PORT … (run by k2s-dns start)\n`);
   process.exitCode = 2;
+} else if (internalVerbRefusal(CAPTURE_VERB) !== null) {
+  // Run by start with the pkexec/sudo variables dropped (host/internal-caller.ts).
+  process.stderr.write(internalVerbRefusal(CAPTURE_VERB)!);
+  process.exitCode = INTERNAL_VERB_REFUSED;
 } else {
   // Its output is a log file or the journal; a closed one must not end the capture (closed-output.ts).
   surviveClosedOutput();

@@ -2,7 +2,8 @@
  * A hostile or broken API server streaming an endless body (brk31: 2.6 GB resident in one 5 s
  * read as root during `k2s-dns start`): the body stops at the bound, the request ends there
  * (the server sees its socket closed long before the deadline's worth), and the error names
- * the size, not a timeout.
+ * the size, not a timeout. An API server answering 302 to another port on the same host: node-fetch
+ * followed it with the bearer token (brk31); the token must never reach the redirect target.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -22,6 +23,11 @@ const MAX_CHUNKS = 10_240;
 let server: Server;
 let url: string;
 let dir: string;
+/** Requests the redirect target saw, with their Authorization header. */
+const reached: { url: string; authorization: string | undefined }[] = [];
+let target: Server;
+let redirecting: Server;
+let redirectUrl: string;
 
 beforeAll(async () => {
   server = createServer((_req, res) => {
@@ -44,10 +50,21 @@ beforeAll(async () => {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   dir = await mkdtemp(join(tmpdir(), 'k2s-bounded-http-'));
+  target = createServer((req, res) => {
+    reached.push({ url: req.url ?? '', authorization: req.headers.authorization });
+    res.writeHead(200, { 'content-type': 'application/json' }).end('{"major":"1","minor":"33"}');
+  });
+  await new Promise<void>((r) => target.listen(0, '127.0.0.1', r));
+  const targetPort = (target.address() as AddressInfo).port;
+  redirecting = createServer((req, res) => res.writeHead(302, { location: `http://127.0.0.1:${targetPort}${req.url ?? '/'}` }).end());
+  await new Promise<void>((r) => redirecting.listen(0, '127.0.0.1', r));
+  redirectUrl = `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}`;
 });
 afterAll(async () => {
   server.closeAllConnections();
   await new Promise((r) => server.close(r));
+  await new Promise((r) => target.close(r));
+  await new Promise((r) => redirecting.close(r));
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -82,5 +99,28 @@ describe('boundedHttpLibrary', () => {
     expect(err?.code).toBe('CLUSTER_BAD_RESPONSE');
     expect(err?.message).toContain(`answered the version with more than ${64 * 1024 * 1024} bytes`);
     expect(await closedEarly()).toBe(true);
+  });
+
+  it('follows no redirect: a 302 rejects with FetchError no-redirect and the target sees no request', async () => {
+    const request = new ServerConfiguration(redirectUrl, {}).makeRequestContext('/version/', HttpMethod.GET);
+    request.setHeaderParam('Authorization', 'Bearer secret-token');
+    await expect(boundedHttpLibrary(60_000).send(request).toPromise()).rejects.toMatchObject({ name: 'FetchError', type: 'no-redirect' });
+    expect(reached).toEqual([]);
+  });
+
+  it('openKubeClient: a 302 to another port is CLUSTER_BAD_RESPONSE naming the redirect; the token does not follow it', async () => {
+    const kubeconfig = join(dir, 'redirect-config');
+    await writeFile(
+      kubeconfig,
+      `apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: ${redirectUrl}\n    insecure-skip-tls-verify: true\ncontexts:\n- name: c\n  context: {cluster: c, user: u}\ncurrent-context: c\nusers:\n- name: u\n  user: {token: secret-token}\n`,
+    );
+    const kc = openKubeClient(kubeconfig, 60_000);
+    const err = await kc.call('the version', () => kc.version.getCode()).then(
+      () => null,
+      (e: unknown) => e as { code?: string; message?: string },
+    );
+    expect(err?.code).toBe('CLUSTER_BAD_RESPONSE');
+    expect(err?.message).toContain(`The Kubernetes API server at ${redirectUrl} answered the version with a redirect, which k2s-dns does not follow`);
+    expect(reached).toEqual([]);
   });
 });

@@ -7,6 +7,10 @@
  * loopback (brk31), several such requests in parallel in discover. node-fetch's `size` option
  * rejects the body past the bound (FetchError type 'max-size', node-fetch README "Options");
  * the request is then aborted, so the socket is not drained for the rest of the deadline.
+ * Redirects are not followed (`redirect: 'error'`, node-fetch README "Options"): node-fetch 2
+ * would send the request again, bearer token included, to whatever the `Location` names — another
+ * port on the same host is the same host to its header filter (brk31). A 3xx answer rejects with
+ * FetchError type 'no-redirect' (or 'invalid-redirect' for an unparsable `Location`).
  */
 import { nodeFetch, observableFrom, ResponseContext, type HttpLibrary } from './client-node-parts';
 
@@ -17,7 +21,10 @@ import { nodeFetch, observableFrom, ResponseContext, type HttpLibrary } from './
  */
 export const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 
-/** An HttpLibrary whose exchanges end after `timeoutMs` (AbortError) and whose bodies stop at `maxBytes` (FetchError 'max-size'). */
+/**
+ * An HttpLibrary whose exchanges end after `timeoutMs` (AbortError), whose bodies stop at
+ * `maxBytes` (FetchError 'max-size') and which follows no redirect (FetchError 'no-redirect').
+ */
 export function boundedHttpLibrary(timeoutMs: number, maxBytes = MAX_RESPONSE_BYTES): HttpLibrary {
   return {
     send(request) {
@@ -25,7 +32,7 @@ export function boundedHttpLibrary(timeoutMs: number, maxBytes = MAX_RESPONSE_BY
       const signal = AbortSignal.any([AbortSignal.timeout(timeoutMs), stop.signal]);
       request.setSignal(signal);
       const headers = request.getHeaders() as Record<string, string>;
-      const answered = nodeFetch(request.getUrl(), { method: request.getHttpMethod().toString(), body: request.getBody(), headers, signal, agent: request.getAgent(), size: maxBytes }).then((resp) => {
+      const answered = nodeFetch(request.getUrl(), { method: request.getHttpMethod().toString(), body: request.getBody(), headers, signal, agent: request.getAgent(), size: maxBytes, redirect: 'error' }).then((resp) => {
         const got: Record<string, string> = {};
         resp.headers.forEach((value, name) => {
           got[name] = value;

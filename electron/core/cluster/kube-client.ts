@@ -173,6 +173,11 @@ export function mapClientError(err: unknown, ctx: CallContext): Error {
       `The Kubernetes API server at ${ctx.apiServer} answered ${ctx.what} with more than ${MAX_RESPONSE_BYTES} bytes, which k2s-dns does not read; check that the kubeconfig's server URL points at the API server.`,
     );
   }
+  if (e?.name === 'FetchError' && (e.type === 'no-redirect' || e.type === 'invalid-redirect')) {
+    return new ClusterResponseError(
+      `The Kubernetes API server at ${ctx.apiServer} answered ${ctx.what} with a redirect, which k2s-dns does not follow (it would carry the kubeconfig's credentials to another address); check that the kubeconfig's server URL points at the API server itself.`,
+    );
+  }
   if (e?.name === 'FetchError' || e?.type === 'system') {
     const code = e.code ?? 'unknown error';
     if (code === 'ECONNREFUSED') return new ClusterUnreachableError(ctx.apiServer, 'refused the connection (ECONNREFUSED)', ctx.kubeconfigPath);

@@ -7,6 +7,8 @@
  * of no certificate) — on start's path for the capture companion. Nothing else is changed.
  */
 
+import { CALLER_VARS } from './internal-caller';
+
 /** The variable left out (Node's extra root certificates, nodejs.org/api/cli.html). */
 export const EXTRA_CA_CERTS_VAR = 'NODE_EXTRA_CA_CERTS';
 
@@ -14,5 +16,16 @@ export const EXTRA_CA_CERTS_VAR = 'NODE_EXTRA_CA_CERTS';
 export function tlsFreeNodeEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   const out: NodeJS.ProcessEnv = { ...env };
   delete out[EXTRA_CA_CERTS_VAR];
+  return out;
+}
+
+/**
+ * The environment of the processes k2s-dns starts that run its internal verbs (the network
+ * follower, the capture keeper and companion): tlsFreeNodeEnv(env) without the variables
+ * pkexec and sudo set (internal-caller.ts CALLER_VARS), which make those verbs refuse to run.
+ */
+export function internalVerbEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const out = tlsFreeNodeEnv(env);
+  for (const key of CALLER_VARS) delete out[key];
   return out;
 }

@@ -2,8 +2,9 @@
  * A detached root process recorded by a pidfile in /run/k2s — how the network follower and the
  * exact query log's companion run on hosts without systemd. The pid counts only while
  * /proc/PID/cmdline is still that program (`isOwnArgv`), so a reused pid is never signalled.
- * Both are Node programs that make no TLS connection: they run without NODE_EXTRA_CA_CERTS
- * (child-env.ts).
+ * Both are Node programs that make no TLS connection: they run without NODE_EXTRA_CA_CERTS, and
+ * without the variables pkexec and sudo set, which make their internal verbs refuse to run
+ * (child-env.ts internalVerbEnv).
  */
 import { spawn } from 'node:child_process';
 import { access, open, readFile } from 'node:fs/promises';
@@ -12,7 +13,7 @@ import path from 'node:path';
 import type { HostFs } from './host-fs';
 import { K2S_PATHS } from '../../../shared/k2s-paths';
 import { parseCmdline } from './own-proxy';
-import { tlsFreeNodeEnv } from './child-env';
+import { internalVerbEnv } from './child-env';
 
 /** Where the process is recorded and how it is recognised. */
 export interface PidfileSpec {
@@ -78,7 +79,7 @@ export function pidfileProcess(fs: HostFs, spec: PidfileSpec, procDir = '/proc')
         // The program runs only once its pid is recorded: a shell holds it back until the "go"
         // line we write after the pidfile, then execs it (same pid). Killed in between, we close
         // the pipe and the shell reads EOF and exits: never an untracked root process.
-        const child = spawn('/bin/sh', ['-c', HOLD_BACK, 'sh', ...argv], { detached: true, stdio: ['pipe', log.fd, log.fd], env: tlsFreeNodeEnv() });
+        const child = spawn('/bin/sh', ['-c', HOLD_BACK, 'sh', ...argv], { detached: true, stdio: ['pipe', log.fd, log.fd], env: internalVerbEnv() });
         const pid = await new Promise<number>((resolve, reject) => {
           child.once('error', reject);
           child.once('spawn', () => resolve(child.pid!));
@@ -110,8 +111,8 @@ export function pidfileProcess(fs: HostFs, spec: PidfileSpec, procDir = '/proc')
       const log = await open(fs.real(spec.logFile), 'a', 0o600);
       try {
         const child = opts.holdBack
-          ? spawn('/bin/sh', ['-c', HOLD_BACK, 'sh', ...argv], { detached: true, stdio: ['pipe', log.fd, log.fd], env: tlsFreeNodeEnv() })
-          : spawn(argv[0]!, argv.slice(1), { detached: true, stdio: ['pipe', log.fd, log.fd], env: tlsFreeNodeEnv() });
+          ? spawn('/bin/sh', ['-c', HOLD_BACK, 'sh', ...argv], { detached: true, stdio: ['pipe', log.fd, log.fd], env: internalVerbEnv() })
+          : spawn(argv[0]!, argv.slice(1), { detached: true, stdio: ['pipe', log.fd, log.fd], env: internalVerbEnv() });
         const pid = await new Promise<number>((resolve, reject) => {
           child.once('error', reject);
           child.once('spawn', () => resolve(child.pid!));
