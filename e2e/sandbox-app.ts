@@ -235,7 +235,8 @@ async function inner(dir: string, port: number): Promise<number> {
   const { startControlServer } = await import('./sandbox-control');
   // `sandbox:ctl -- network change|back`: NetworkManager-style writes of the sandbox's resolv.conf.
   const { createSandboxNetwork } = await import('./sandbox-network');
-  const network = createSandboxNetwork({ nameserver: TESTBED_ADDRESSES.upstream, search: 'example.test' });
+  const { BED_RESOLV_OPTIONS } = await import('./bed/resolv-layout');
+  const network = createSandboxNetwork({ nameserver: TESTBED_ADDRESSES.upstream, search: 'example.test', options: BED_RESOLV_OPTIONS });
   const control = await startControlServer(tb, join(dir, 'control.sock'), network);
   // Root's only: DIR becomes searchable for the CLI wrapper (sandbox-cli-wrapper.ts writeCliWrapper).
   await Promise.all(['bridge.sock', 'control.sock'].map((s) => chmod(join(dir, s), 0o600)));

@@ -48,7 +48,7 @@ export const SANDBOX_CONTROLS: readonly SandboxControl[] = [
   { command: 'upstream down', does: `stops the sandbox network's nameserver (dnsmasq on 192.0.2.53, which answers www.example.test): ${UPSTREAM_DOWN_UNCACHED}; cached ones (once asked through this run of the proxy) still answer from its cache while it lasts, cluster names still resolve` },
   { command: 'upstream up', does: 'starts it again, the same server (also after a kill of its PID): names outside the cluster resolve again' },
   { command: 'network change', does: 'a network change as NetworkManager makes one: writes a NetworkManager-style /etc/resolv.conf (the sandbox\'s) naming another nameserver, 192.0.2.99 (search newnet.test; it alone answers only.newnet.test): while K2s DNS runs it follows within about 2 s (Host DNS card: network change followed: NetworkManager)' },
-  { command: 'network back', does: "writes the sandbox network's NetworkManager-style file again (nameserver 192.0.2.53, search example.test): followed the same way" },
+  { command: 'network back', does: "writes the sandbox network's NetworkManager-style file again (nameserver 192.0.2.53, search example.test, options timeout:1 attempts:1): followed the same way" },
   { command: 'status', does: 'says whether CoreDNS, the API and the upstream are up, and which network\'s file was written last' },
 ];
 

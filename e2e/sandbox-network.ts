@@ -22,6 +22,8 @@ export const OTHER_NETWORK = { nameserver: '192.0.2.99', search: 'newnet.test', 
 export interface HomeNetwork {
   nameserver: string;
   search: string;
+  /** Its `options` line's value (the test bed's `timeout:1 attempts:1`: e2e/bed/resolv-layout.ts), when it has one. */
+  options?: string;
 }
 
 /** The bytes NetworkManager (rc-manager=file) writes for a network with `nameserver` and `search`, plus `options` when given. */
@@ -75,9 +77,9 @@ export function createSandboxNetwork(home: HomeNetwork, resolvPath: string = RES
       return `ok: the network changed: ${resolvPath} now says nameserver ${OTHER_NETWORK.nameserver}, search ${OTHER_NETWORK.search}, written by rename with NetworkManager's header as NetworkManager writes it on a new network (its nameserver, a dnsmasq, PID ${server.pid}, also answers ${OTHER_NETWORK.name} with ${OTHER_NETWORK.answer}, which ${home.nameserver} does not know); ${FOLLOWED}; network back returns`;
     },
     async back() {
-      await writeByRename(resolvPath, networkManagerFile(home.nameserver, home.search));
+      await writeByRename(resolvPath, networkManagerFile(home.nameserver, home.search, home.options));
       now = 'home';
-      return `ok: back on the sandbox's network: ${resolvPath} now says nameserver ${home.nameserver}, search ${home.search}, written by rename with NetworkManager's header; ${FOLLOWED}`;
+      return `ok: back on the sandbox's network: ${resolvPath} now says nameserver ${home.nameserver}, search ${home.search}${home.options ? `, options ${home.options}` : ''}, written by rename with NetworkManager's header; ${FOLLOWED}`;
     },
     current: () => now,
     async close() {

@@ -126,6 +126,25 @@ describe('IdleRelease: an unanswered query is written without a later packet', (
     expect(x.rows.map((r) => [r.name, r.rcode])).toEqual([['held.example.test', null]]);
   });
 
+  it('a query stamped far ahead of the wall clock (the clock stepped back > 24.8 days after it was captured) waits on one timer, not a 1 ms loop', () => {
+    // setTimeout takes at most 2^31 - 1 ms; a longer wait became 1 ms (TimeoutOverflowWarning),
+    // and each firing released nothing and armed again: 258 scans in 300 ms of wall time.
+    const x = parser();
+    const scans = vi.spyOn(PcapRows.prototype, 'expire');
+    const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    x.push(clientQuery(T0_MS + 30 * 86_400_000, 41009, 13, 'ahead.example.test'));
+    vi.advanceTimersByTime(1_000);
+    expect(scans.mock.calls.length).toBe(0);
+    // At most one look per expiry window while the wall clock is behind the query.
+    vi.advanceTimersByTime(120_000);
+    expect(scans.mock.calls.length).toBeLessThanOrEqual(4);
+    expect(x.rows).toEqual([]);
+    expect(vi.getTimerCount()).toBe(1);
+    expect(warn).not.toHaveBeenCalled();
+    scans.mockRestore();
+    warn.mockRestore();
+  });
+
   it('stop() clears the timer (the input ended)', () => {
     const x = parser();
     x.push(clientQuery(T0_MS, 41008, 12, 'end.example.test'));

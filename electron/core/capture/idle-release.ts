@@ -55,8 +55,12 @@ export class IdleRelease {
     if (oldest === null) return;
     const now = this.nowMs();
     const due = Math.ceil(Math.max(oldest / 1000 + this.o.rows.expireUs / 1000 + RELEASE_MARGIN_MS, this.lastMs + RELEASE_EVERY_MS) - now);
+    // At most one expiry window ahead: a query stamped later than the wall clock (the clock
+    // stepped back after its capture) would ask for more than setTimeout's 2^31 - 1 ms, which
+    // Node runs after 1 ms (TimeoutOverflowWarning): a loop of scans that release nothing.
+    const longest = this.o.rows.expireUs / 1000 + RELEASE_MARGIN_MS;
     // +1 ms: expire() ends what is strictly older than expireUs.
-    this.timer = setTimeout(this.fire, Math.max(0, due) + 1);
+    this.timer = setTimeout(this.fire, Math.min(Math.max(0, due), longest) + 1);
     // Never what keeps the parser alive: the end of its input ends it (rows-main.ts).
     this.timer.unref();
   }

@@ -133,6 +133,39 @@ describe('follow: a search-list-only change', () => {
     expect(h.services.started).toHaveLength(2);
   });
 
+  it('a follow that failed after writing the new config (the engine came up with it, the state kept the old plan) is not "kept" when the network goes back: the engine restarts with the config of the file followed', async () => {
+    const h = await host('nameserver 192.0.2.53\nsearch corp.example\n');
+    expect(await startDns(h.deps, TEST_START_OPTS, quiet)).toMatchObject({ ok: true });
+    const conf = await readFile(join(h.root, 'etc/k2s/dnsmasq.conf'), 'utf8');
+    // Another network (192.0.2.99): the engine is started with its config, but the start reports
+    // a failure (a systemd job that timed out while the unit came up): the follow is a drift.
+    const start = h.services.start.bind(h.services);
+    h.services.start = async (spec) => {
+      await start(spec);
+      throw new Error('Job for k2s-dnsproxy.service timed out (injected)');
+    };
+    await networkWrites(h.root, 'search wifi.example\nnameserver 192.0.2.99\n');
+    expect(await followNetwork(h.deps)).toMatchObject({ kind: 'drift' });
+    h.services.start = start;
+    expect(await readFile(join(h.root, 'etc/k2s/dnsmasq.conf'), 'utf8')).toContain('192.0.2.99');
+    // Back on the first network, with another search list: the state's plan still names
+    // 192.0.2.53, but the engine reads 192.0.2.99's config.
+    await networkWrites(h.root, 'search home.example\nnameserver 192.0.2.53\n');
+    expect(await followNetwork(h.deps)).toMatchObject({ kind: 'followed', change: { to: ['192.0.2.53'], proxy: 'restarted' } });
+    expect(await readFile(join(h.root, 'etc/k2s/dnsmasq.conf'), 'utf8')).toBe(conf);
+  });
+
+  it('a hand-edited engine config is not kept on a search-only change: the follow writes K2s\'s config and restarts the engine, as before', async () => {
+    const h = await host('nameserver 192.0.2.53\nsearch corp.example\n');
+    expect(await startDns(h.deps, TEST_START_OPTS, quiet)).toMatchObject({ ok: true });
+    const conf = await readFile(join(h.root, 'etc/k2s/dnsmasq.conf'), 'utf8');
+    await writeFile(join(h.root, 'etc/k2s/dnsmasq.conf'), `${conf}server=198.51.100.99\n`);
+    await networkWrites(h.root, 'search wifi.example\nnameserver 192.0.2.53\n');
+    expect(await followNetwork(h.deps)).toMatchObject({ kind: 'followed', change: { proxy: 'restarted' } });
+    expect(await readFile(join(h.root, 'etc/k2s/dnsmasq.conf'), 'utf8')).toBe(conf);
+    expect(h.services.started).toHaveLength(2);
+  });
+
   it('sameProxyConfig: the upstream timeout is in dnsproxy\'s config, not in dnsmasq\'s; the order and the upstreams are in both', async () => {
     for (const engine of ['adguard', 'dnsmasq'] as const) {
       const plan = testPlan({ engine });

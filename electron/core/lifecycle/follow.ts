@@ -36,7 +36,7 @@ import { originalBack } from '../../../shared/resolver-compare';
 import { isGone } from './resolver-gone';
 import { acquireLock } from './lock';
 import { isBindMounted } from '../host/mounts';
-import { writeProxyConfig, proxyArgv, lateListenersFor, selfDropFor, sameProxyConfig } from './proxy-config';
+import { writeProxyConfig, proxyArgv, lateListenersFor, selfDropFor, sameProxyConfig, configHolds } from './proxy-config';
 import { waitForListeners } from './service-ready';
 import { messageOf } from './errors';
 import { READY_TIMEOUT_MS } from './start';
@@ -370,7 +370,9 @@ async function followLocked(deps: LifecycleDeps): Promise<FollowOutcome> {
     // runs: no config write, no restart (same PID, its cache kept), no wait for listeners that
     // are up. The saved original put back (K2s's `k2s stop` may be stopping the proxy right now)
     // needs it most: a restart would start the proxy again after that stop.
-    const sameConfig = await sameProxyConfig(state.plan, plan);
+    // Not the original put back: the config file must hold that render too (a failed follow or
+    // a hand edit leaves other bytes there, which the engine may be running).
+    const sameConfig = (await sameProxyConfig(state.plan, plan)) && (back || (await configHolds(deps.fs, plan)));
     const runs = back ? proxyRuns : sameConfig && (await deps.services.status().catch(() => null))?.running === true;
     const c = deps.capture;
     if (sameConfig && runs) {

@@ -60,6 +60,20 @@ export async function sameProxyConfig(a: ProxyPlan, b: ProxyPlan): Promise<boole
   return (await engineRuntime(a.engine).renderConfig(a)) === (await engineRuntime(b.engine).renderConfig(b));
 }
 
+/**
+ * True when the engine's config file holds exactly the bytes `plan` renders to (renderConfig):
+ * what a running engine read at its last start, unless someone wrote the file since. A follow
+ * that failed after writing another network's config leaves the state's plan behind the file,
+ * and a hand edit too: then a plan that renders as the state's is no reason to keep the engine.
+ * A symlink, a missing or non-regular file, or a longer one (read up to one byte more than the
+ * render) is false.
+ */
+export async function configHolds(fs: HostFs, plan: ProxyPlan): Promise<boolean> {
+  const text = Buffer.from(await engineRuntime(plan.engine).renderConfig(plan));
+  const onDisk = await fs.readFileNoFollow(configPathFor(plan.engine), { maxBytes: text.length + 1 }).catch(() => null);
+  return onDisk !== null && onDisk.equals(text);
+}
+
 /** Longest /etc/passwd read for selfDropFor, bytes (a host with thousands of accounts is far below). */
 const PASSWD_MAX_BYTES = 4 * 1024 * 1024;
 

@@ -23,11 +23,16 @@ export interface StartUpStores {
   topology: { getState(): TopologyState };
 }
 
-/** Gives the verdict line and the Topology a report that came with a status (newer ones only). */
+/**
+ * Gives the verdict line and the Topology a report that came with a status (newer ones only).
+ * One marked `rechecking` (older than the cadence) goes to the verdict line alone, which says
+ * "last known": the Topology's hops and verdict have no such mark, and would paint the old
+ * green as current during an outage; it waits for the judged report (startUp's check).
+ */
 export function offerHealth(st: StartUpStores, report: HealthReport | undefined): void {
   if (!report) return;
   st.health.getState().offer(report);
-  st.topology.getState().show(report);
+  if (!report.rechecking) st.topology.getState().show(report);
 }
 
 /** Runs the start-up load; resolves once the views' loads are sent (not answered). Never rejects. */
