@@ -65,7 +65,9 @@ export function createSandboxNetwork(home: HomeNetwork, resolvPath: string = RES
   return {
     async change() {
       if (!server) {
-        links = await ensureLinks({ [UPSTREAM_LINK]: [`${OTHER_NETWORK.nameserver}/32`] });
+        // Kept from the first add: when its dnsmasq failed to start, a later change finds the
+        // address present (ensureLinks records nothing added) and close() must still remove it.
+        links ??= await ensureLinks({ [UPSTREAM_LINK]: [`${OTHER_NETWORK.nameserver}/32`] });
         server = await startDnsmasq({
           listenAddress: OTHER_NETWORK.nameserver,
           port: 53,
