@@ -51,9 +51,11 @@ describe('IdleRelease: an unanswered query is written without a later packet', (
 
   it(`a query the upstream never answers becomes its "no answer" row ${30_000 + RELEASE_MARGIN_MS} ms after it was asked, with no other packet on the host`, () => {
     const x = parser();
-    x.push(clientQuery(T0_MS, 41001, 4101, 'down.example.test'), upstreamQuery(T0_MS + 1, 4101, 'down.example.test'));
+    x.push(clientQuery(T0_MS, 41001, 4101, 'down.example.test'));
+    vi.advanceTimersByTime(1);
+    x.push(upstreamQuery(T0_MS + 1, 4101, 'down.example.test'));
     expect(vi.getTimerCount()).toBe(1);
-    vi.advanceTimersByTime(10_000);
+    vi.advanceTimersByTime(10_000 - 1);
     expect(x.rows).toEqual([]);
     vi.advanceTimersByTime(30_000 + RELEASE_MARGIN_MS - 10_000);
     expect(x.rows).toEqual([]);
@@ -90,12 +92,12 @@ describe('IdleRelease: an unanswered query is written without a later packet', (
   it('a flood of unanswered queries 1 ms apart (no packet after it) is released in scans at least RELEASE_EVERY_MS apart, not one per query', () => {
     const x = parser();
     const scans = vi.spyOn(PcapRows.prototype, 'expire');
-    for (let i = 0; i < 3_000; i++) x.push(clientQuery(T0_MS + i, 20_000 + i, i, `flood${i}.example.test`));
-    // Time stamps 1 ms apart, handed over at once (as a ring block is).
-    vi.advanceTimersByTime(30_000 + RELEASE_MARGIN_MS + 3_100);
+    // Time stamps 1 ms apart over the 3 s before they are handed over at once (as a ring block is).
+    x.push(...Array.from({ length: 3_000 }, (_, i) => clientQuery(T0_MS - 3_000 + i, 20_000 + i, i, `flood${i}.example.test`)));
+    vi.advanceTimersByTime(30_000 + RELEASE_MARGIN_MS + 100);
     expect(x.rows).toHaveLength(3_000);
     expect(x.rows.every((r) => r.rcode === null)).toBe(true);
-    // At +32 s, +33 s, +34 s and +35 s: 4 scans for 3,000 queries.
+    // At +29 s, +30 s, +31 s and +32 s: 4 scans for 3,000 queries.
     expect(scans.mock.calls.length).toBe(4);
     expect(RELEASE_EVERY_MS).toBe(1000);
     expect(vi.getTimerCount()).toBe(0);
@@ -126,23 +128,54 @@ describe('IdleRelease: an unanswered query is written without a later packet', (
     expect(x.rows.map((r) => [r.name, r.rcode])).toEqual([['held.example.test', null]]);
   });
 
-  it('a query stamped far ahead of the wall clock (the clock stepped back > 24.8 days after it was captured) waits on one timer, not a 1 ms loop', () => {
+  it('a query stamped far ahead of the last packet (the clock stepped back > 24.8 days between them) waits on one timer, not a 1 ms loop', () => {
     // setTimeout takes at most 2^31 - 1 ms; a longer wait became 1 ms (TimeoutOverflowWarning),
     // and each firing released nothing and armed again: 258 scans in 300 ms of wall time.
     const x = parser();
     const scans = vi.spyOn(PcapRows.prototype, 'expire');
     const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
     x.push(clientQuery(T0_MS + 30 * 86_400_000, 41009, 13, 'ahead.example.test'));
+    vi.advanceTimersByTime(1);
+    x.push(clientQuery(T0_MS, 41010, 14, 'back.example.test'), clientAnswer(T0_MS + 1, 41010, 14, 'back.example.test'));
     vi.advanceTimersByTime(1_000);
     expect(scans.mock.calls.length).toBe(0);
-    // At most one look per expiry window while the wall clock is behind the query.
+    // At most one look per expiry window while the capture clock is behind the query.
     vi.advanceTimersByTime(120_000);
     expect(scans.mock.calls.length).toBeLessThanOrEqual(4);
-    expect(x.rows).toEqual([]);
+    expect(x.rows.map((r) => [r.name, r.rcode])).toEqual([['back.example.test', 'NOERROR']]);
     expect(vi.getTimerCount()).toBe(1);
     expect(warn).not.toHaveBeenCalled();
     scans.mockRestore();
     warn.mockRestore();
+  });
+
+  it('a wall clock stepped forward by 60 s between packets does not release a query asked 5 ms before the step: its answer pairs', () => {
+    const x = parser();
+    x.push(clientQuery(T0_MS, 41011, 15, 'first.example.test'));
+    // The second query comes 5 ms before the first one's timer fires...
+    vi.advanceTimersByTime(30_000 + RELEASE_MARGIN_MS - 5);
+    const askedMs = T0_MS + 30_000 + RELEASE_MARGIN_MS - 5;
+    x.push(clientQuery(askedMs, 41012, 16, 'second.example.test'));
+    // ...then NTP steps the wall clock 60 s forward; the timer fires 6 ms later.
+    vi.setSystemTime(Date.now() + 60_000);
+    vi.advanceTimersByTime(6);
+    expect(x.rows.map((r) => [r.name, r.rcode])).toEqual([['first.example.test', null]]);
+    // The answer, 20 ms after its query, stamped by the stepped clock: it pairs.
+    vi.advanceTimersByTime(14);
+    x.push(clientAnswer(askedMs + 60_020, 41012, 16, 'second.example.test'));
+    expect(x.rows.map((r) => [r.name, r.rcode])).toEqual([['first.example.test', null], ['second.example.test', 'NOERROR']]);
+  });
+
+  it(`a wall clock stepped back by an hour after a query (no packet since) still releases it ${30_000 + RELEASE_MARGIN_MS} ms after it was asked`, () => {
+    const x = parser();
+    x.push(clientQuery(T0_MS, 41013, 17, 'stepped.example.test'));
+    vi.advanceTimersByTime(10);
+    vi.setSystemTime(Date.now() - 3_600_000);
+    vi.advanceTimersByTime(30_000 + RELEASE_MARGIN_MS - 10);
+    expect(x.rows).toEqual([]);
+    vi.advanceTimersByTime(2);
+    expect(x.rows.map((r) => [r.name, r.rcode, r.queryUs])).toEqual([['stepped.example.test', null, T0_MS * 1000]]);
+    expect(vi.getTimerCount()).toBe(0);
   });
 
   it('stop() clears the timer (the input ended)', () => {

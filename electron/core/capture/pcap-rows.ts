@@ -40,6 +40,9 @@ export class PcapRows {
 
   private readonly fillPort: number | undefined;
 
+  /** µs time stamp (the kernel's wall clock, pcap) of the last record read, or null before the first. */
+  lastPacketUs: number | null = null;
+
   /** `fillPort`: the block-fill socket's port (block-fill.ts), whose datagrams are counted apart and skipped. */
   constructor(opts: { listeners: readonly string[]; onRow(row: CapturedQuery): void; expireUs?: number; openMax?: number; fillPort?: number }) {
     this.fillPort = opts.fillPort;
@@ -70,6 +73,7 @@ export class PcapRows {
   /** One pcap record (pcap-stream.ts RecordSink). */
   private readonly record = (d: Uint8Array, at: number, end: number, tsUs: number, linkType: number): void => {
     this.counts.frames++;
+    this.lastPacketUs = tsUs;
     const seg = this.seg;
     if (!readSegment(linkType, d, at, end, seg)) {
       this.counts.notSegment++;
