@@ -133,6 +133,29 @@ describe('follow: a search-list-only change', () => {
     expect(h.services.started).toHaveLength(2);
   });
 
+  it('a KubeSwitch listener down (its second unit failed) while the main unit runs: the search-only change restarts the proxy, not kept', async () => {
+    const h = await host('nameserver 192.0.2.53\nsearch corp.example\n');
+    h.world.hostAddresses = ['127.0.0.1', '172.19.1.1'];
+    expect(await startDns(h.deps, TEST_START_OPTS, quiet)).toMatchObject({ ok: true });
+    expect((await readState(h.root)).plan.listeners).toEqual([{ address: '127.0.0.1', port: 53 }, { address: '172.19.1.1', port: 53 }]);
+    // The main unit (127.0.0.1) runs and status() says so; the second unit's listener refuses.
+    let lateUp = false;
+    h.deps.tcpListening = async (address) => h.services.running && (address !== '172.19.1.1' || lateUp);
+    const start = h.services.start.bind(h.services);
+    h.services.start = async (spec) => {
+      lateUp = true;
+      return start(spec);
+    };
+    await networkWrites(h.root, 'search wifi.example\nnameserver 192.0.2.53\n');
+    expect(await followNetwork(h.deps)).toMatchObject({ kind: 'followed', change: { proxy: 'restarted' } });
+    expect(h.services.started).toHaveLength(2);
+    expect(lateUp).toBe(true);
+    // Both listeners up again: the next search-only change keeps it.
+    await networkWrites(h.root, 'search other.example\nnameserver 192.0.2.53\n');
+    expect(await followNetwork(h.deps)).toMatchObject({ kind: 'followed', change: { proxy: 'kept' } });
+    expect(h.services.started).toHaveLength(2);
+  });
+
   it('a follow that failed after writing the new config (the engine came up with it, the state kept the old plan) is not "kept" when the network goes back: the engine restarts with the config of the file followed', async () => {
     const h = await host('nameserver 192.0.2.53\nsearch corp.example\n');
     expect(await startDns(h.deps, TEST_START_OPTS, quiet)).toMatchObject({ ok: true });

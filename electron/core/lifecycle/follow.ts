@@ -37,7 +37,7 @@ import { isGone } from './resolver-gone';
 import { acquireLock } from './lock';
 import { isBindMounted } from '../host/mounts';
 import { writeProxyConfig, proxyArgv, lateListenersFor, selfDropFor, sameProxyConfig, configHolds } from './proxy-config';
-import { waitForListeners } from './service-ready';
+import { listenersUp, waitForListeners } from './service-ready';
 import { messageOf } from './errors';
 import { READY_TIMEOUT_MS } from './start';
 import { cliStartCommand } from '../../../shared/fix';
@@ -373,7 +373,9 @@ async function followLocked(deps: LifecycleDeps): Promise<FollowOutcome> {
     // Not the original put back: the config file must hold that render too (a failed follow or
     // a hand edit leaves other bytes there, which the engine may be running).
     const sameConfig = (await sameProxyConfig(state.plan, plan)) && (back || (await configHolds(deps.fs, plan)));
-    const runs = back ? proxyRuns : sameConfig && (await deps.services.status().catch(() => null))?.running === true;
+    // Kept only while every unit answers: status() reports the main unit, and a second unit (the
+    // KubeSwitch listener, lateListenersFor) that failed would stay down without the restart below.
+    const runs = back ? proxyRuns : sameConfig && (await Promise.all([deps.services.status().then((st) => st.running, () => false), listenersUp(deps, plan)])).every(Boolean);
     const c = deps.capture;
     if (sameConfig && runs) {
       // The companion reads the ports fixed at its start, which this plan keeps: it is restarted

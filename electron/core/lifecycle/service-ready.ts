@@ -10,6 +10,17 @@ async function logTail(deps: LifecycleDeps, lines: number): Promise<string[]> {
   return buf.toString('utf8').trimEnd().split('\n').slice(-lines);
 }
 
+/**
+ * Whether every listener of `plan` accepts a TCP connection now (deps.tcpListening, one connect
+ * each, in parallel, at most `timeoutMs` ms each; a loopback refusal answers at once). On systemd
+ * the non-loopback listeners (the KubeSwitch address) run in a second unit (lateListenersFor in
+ * proxy-config.ts) that the main unit's status() does not report: this sees both.
+ */
+export async function listenersUp(deps: LifecycleDeps, plan: ProxyPlan, timeoutMs = 300): Promise<boolean> {
+  const up = await Promise.all(plan.listeners.map((l) => deps.tcpListening(l.address, l.port, timeoutMs).catch(() => false)));
+  return up.every(Boolean);
+}
+
 /** Polls of waitForListeners at most 4 ms apart: 127 ms in all, where the doubling from 1 ms polls the 8th time. */
 export const READY_POLL_FAST = 33;
 
