@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { asCallerArgv, callerSideExists, callerUid, confirmRootOwner, readKubeconfigAsCaller, rootHeldFile, unreadableKubeconfigMessage } from './caller-access';
 import { locateKubeconfig } from '../core/cluster/kubeconfig';
+import { judgeKubeconfig } from '../core/cluster/kubeconfig-guard';
 
 const isRoot = process.geteuid?.() === 0;
 const hasSetpriv = spawnSync('setpriv', ['--version']).status === 0;
@@ -170,6 +171,27 @@ describe('the reader child\'s answer is the caller\'s word (brk31)', () => {
         throw new Error('not called');
       }).uid,
     ).toBe(65534);
+  });
+
+  // docs/security.md: `sudo cp admin.conf ~/.kube/config` (root-owned, readable) sits in a
+  // directory the user owns: no one's, so its exec plugin is refused; the same bytes in a
+  // root-only directory are root's.
+  it.skipIf(!isRoot || !hasSetpriv)('as root: a root-owned kubeconfig in a caller-owned ~/.kube is no one\'s (exec refused); in a root-only directory it is root\'s (skipped without root/setpriv)', () => {
+    const text = 'apiVersion: v1\nkind: Config\nusers:\n- name: u\n  user: {exec: {command: /bin/true, apiVersion: client.authentication.k8s.io/v1}}\n';
+    const kube = join(dir, 'home-nobody', '.kube');
+    mkdirSync(kube, { recursive: true, mode: 0o755 });
+    chownSync(join(dir, 'home-nobody'), 65534, 65534);
+    chownSync(kube, 65534, 65534);
+    const copied = join(kube, 'config');
+    writeFileSync(copied, text, { mode: 0o644 });
+    const inUserDir = readKubeconfigAsCaller(copied, 65534);
+    expect(inUserDir).toMatchObject({ path: copied, text, uid: -1 });
+    expect(() => judgeKubeconfig(inUserDir, 0)).toThrow(`The kubeconfig ${copied} is not root-owned and uses users[].user.exec`);
+    const kept = join(dir, 'kept.conf');
+    writeFileSync(kept, text, { mode: 0o644 });
+    const inRootDir = readKubeconfigAsCaller(kept, 65534);
+    expect(inRootDir).toMatchObject({ path: kept, text, uid: 0 });
+    expect(JSON.stringify(judgeKubeconfig(inRootDir, 0))).toContain('"exec"');
   });
 
   // The reader child runs as the caller, who can stop it, copy its stdout (pidfd_getfd(2)) and
