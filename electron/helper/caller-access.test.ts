@@ -186,7 +186,7 @@ describe('the reader child\'s answer is the caller\'s word (brk31)', () => {
     writeFileSync(copied, text, { mode: 0o644 });
     const inUserDir = readKubeconfigAsCaller(copied, 65534);
     expect(inUserDir).toMatchObject({ path: copied, text, uid: -1 });
-    expect(() => judgeKubeconfig(inUserDir, 0)).toThrow(`The kubeconfig ${copied} is not root-owned and uses users[].user.exec`);
+    expect(() => judgeKubeconfig(inUserDir, 0)).toThrow(`The kubeconfig ${copied} is not root-owned as far as root can tell (it lies in a directory a non-root user can change, or is not a regular file root could open itself) and uses users[].user.exec`);
     const kept = join(dir, 'kept.conf');
     writeFileSync(kept, text, { mode: 0o644 });
     const inRootDir = readKubeconfigAsCaller(kept, 65534);

@@ -148,6 +148,15 @@ describe('kubeconfig guard: one parse, the client\'s own (js-yaml)', () => {
     expect(riskyKeys(parseKubeconfig('/k', text))).toEqual(['users[].user.exec']);
   });
 
+  it('root: a file root could not confirm as its own (uid -1, caller-access.ts) says why, not just "not root-owned"', () => {
+    const text = kubeconfig([['exec', 'explicitFlowSeqKey']], []);
+    expect(() => judgeKubeconfig({ path: '/home/ada/.kube/config', text, uid: -1, mode: 0o100600 }, 0)).toThrow(
+      'is not root-owned as far as root can tell (it lies in a directory a non-root user can change, or is not a regular file root could open itself) and uses users[].user.exec',
+    );
+    // A file another user owns keeps the short words.
+    expect(() => judgeKubeconfig({ path: '/k', text, uid: 1000, mode: 0o100600 }, 0)).toThrow(/is not root-owned and uses users\[\]\.user\.exec; .* a root-owned copy \(chmod go-w\) in a directory only root can change/);
+  });
+
   it('a non-root caller: another user\'s plugin in any spelling is refused, its own runs', () => {
     const text = kubeconfig([['exec', 'explicitFlowSeqKey']], []);
     expect(() => judgeKubeconfig({ path: '/k', text, uid: 65534, mode: 0o100644 }, 12345)).toThrow('uses users[].user.exec but is owned by uid 65534');

@@ -86,7 +86,7 @@ export function judgeKubeconfig(file: KubeconfigFile, euid: number): KubeconfigD
     if (found.length > 0) {
       throw refuseKubeconfig(
         file.path,
-        `is not root-owned and uses ${found.join(', ')}; k2s-dns runs as root and will not run a command or read a file that a non-root user named. Use /etc/kubernetes/admin.conf, a root-owned copy (chmod go-w), or embed the data (kubectl config view --raw --flatten).`,
+        `is not root-owned${file.uid === -1 ? ' as far as root can tell (it lies in a directory a non-root user can change, or is not a regular file root could open itself)' : ''} and uses ${found.join(', ')}; k2s-dns runs as root and will not run a command or read a file that a non-root user named. Use /etc/kubernetes/admin.conf, a root-owned copy (chmod go-w) in a directory only root can change, or embed the data (kubectl config view --raw --flatten).`,
       );
     }
     return doc;
