@@ -19,7 +19,7 @@ const NOT_CODES = new Set([
   // DNS rcodes and probe outcomes (RFC 1035 §4.1.1, shared/types.ts QueryResult.rcode).
   'NOERROR', 'NXDOMAIN', 'SERVFAIL', 'REFUSED', 'FORMERR', 'NOTIMP', 'TIMEOUT', 'ERROR', 'MALFORMED_ANSWER',
   // Environment variables pkexec(1) and sudo(8) set; kubelet's systemd drop-in variables.
-  'PKEXEC_UID', 'SUDO_UID', 'SUDO_USER', 'KUBELET_KUBEADM_ARGS', 'KUBELET_EXTRA_ARGS', 'KUBELET_CONFIG_ARGS', 'KUBELET_KUBECONFIG_ARGS',
+  'PKEXEC_UID', 'SUDO_UID', 'SUDO_USER', 'SUDO_GID', 'SUDO_COMMAND', 'SUDO_HOME', 'KUBELET_KUBEADM_ARGS', 'KUBELET_EXTRA_ARGS', 'KUBELET_CONFIG_ARGS', 'KUBELET_KUBECONFIG_ARGS',
   // Our own environment variables naming the CLI and the sandbox's nameserver in fix texts (electron/core/cli-invocation.ts).
   'K2S_DNS_CLI', 'K2S_DNS_SANDBOX_NAMESERVER', 'K2S_DNS_SANDBOX_KUBECONFIG',
   // Node's extra root certificates, left out of the companions' environment (electron/core/host/child-env.ts).
